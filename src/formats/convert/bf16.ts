@@ -1,0 +1,79 @@
+/**
+ * bfloat16 storage conversions, rounded once, straight from the double.
+ *
+ * bfloat16 is binary32 with the low 16 significand bits dropped (p = 8, emin = −126, emax = 127).
+ * The common "round the binary32 bits" recipe starts from `Math.fround(x)`, which for a double
+ * input is a first rounding: 1 + 2^−8 + 2^−30 becomes the tie 1 + 2^−8 and then goes to 1, while
+ * the correct result is 1 + 2^−7. Here the double is rounded once, by Veltkamp splitting with
+ * C = 2^45 + 1 (normal range) or a fixed-point shift on the 2^−133 grid (subnormal range).
+ *
+ * @module
+ */
+import { F32, U32_OF_F32 } from './bit-views.js';
+
+const SPLIT = 2 ** 45 + 1;
+const MIN_NORMAL = 2 ** -126;
+const OVERFLOW_THRESHOLD = (2 - 2 ** -8) * 2 ** 127; // midpoint of max finite and 2^128
+const SUBNORMAL_SHIFTER = 1.5 * 2 ** -81; // 1.5·2^52 times the subnormal spacing 2^−133
+
+/** Bit pattern written for any NaN input: the positive quiet NaN. */
+export const BF16_QUIET_NAN_BITS = 0x7fc0;
+
+/**
+ * Rounds a double to the nearest bfloat16 value, ties to even, with gradual underflow,
+ * overflow to ±Infinity for |x| ≥ (2 − 2^−8)·2^127, signed zeros kept and NaN kept.
+ *
+ * @param x - any number
+ * @returns the double equal to x correctly rounded to bfloat16
+ * @example
+ * ```ts
+ * roundToBf16(0.1); // 0.10009765625
+ * roundToBf16(1 + 2 ** -8 + 2 ** -30); // 1.0078125 (via Math.fround it would wrongly be 1)
+ * ```
+ */
+export function roundToBf16(x: number): number {
+  const a = Math.abs(x);
+  if (a >= MIN_NORMAL) {
+    if (a >= OVERFLOW_THRESHOLD) return x > 0 ? Infinity : -Infinity;
+    const g = SPLIT * x;
+    return g + (x - g);
+  }
+  if (a < MIN_NORMAL) {
+    const r = x + SUBNORMAL_SHIFTER - SUBNORMAL_SHIFTER;
+    return r === 0 ? x * 0 : r;
+  }
+  return NaN;
+}
+
+/**
+ * The bfloat16 bit pattern of x correctly rounded to bfloat16 (as {@link roundToBf16}).
+ *
+ * @param x - any number
+ * @returns an unsigned 16-bit integer; NaN gives {@link BF16_QUIET_NAN_BITS}
+ * @example
+ * ```ts
+ * bf16BitsFromNumber(1).toString(16); // '3f80'
+ * ```
+ */
+export function bf16BitsFromNumber(x: number): number {
+  const r = roundToBf16(x);
+  if (r !== r) return BF16_QUIET_NAN_BITS;
+  // A bfloat16 value is a binary32 value whose low 16 bits are zero: the store is exact.
+  F32[0] = r;
+  return U32_OF_F32[0]! >>> 16;
+}
+
+/**
+ * The value of a bfloat16 bit pattern.
+ *
+ * @param bits - the pattern; only its low 16 bits are used
+ * @returns the exact double value (NaN for every NaN pattern, −0 for 0x8000)
+ * @example
+ * ```ts
+ * numberFromBf16Bits(0x3f80); // 1
+ * ```
+ */
+export function numberFromBf16Bits(bits: number): number {
+  U32_OF_F32[0] = (bits & 0xffff) << 16;
+  return F32[0]!;
+}

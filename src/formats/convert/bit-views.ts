@@ -1,0 +1,24 @@
+/**
+ * Shared scratch typed arrays for reinterpreting numbers as bit patterns.
+ *
+ * Allocated once at module load so that bit conversions in hot loops allocate nothing.
+ * Internal to the conversions; not exported from the package.
+ *
+ * @module
+ */
+
+/** One-element binary32 view; aliases {@link U32_OF_F32}. */
+export const F32 = new Float32Array(1);
+/** The same four bytes as {@link F32}, as an unsigned 32-bit integer. */
+export const U32_OF_F32 = new Uint32Array(F32.buffer);
+/** One-element binary64 view; aliases {@link U32_OF_F64}. */
+export const F64 = new Float64Array(1);
+/** The same eight bytes as {@link F64}, as two unsigned 32-bit words. */
+export const U32_OF_F64 = new Uint32Array(F64.buffer);
+
+// Word order of a double in memory follows the platform's byte order.
+const littleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+/** Index in {@link U32_OF_F64} of the word holding sign, exponent and the top 20 significand bits. */
+export const HIGH_WORD = littleEndian ? 1 : 0;
+/** Index in {@link U32_OF_F64} of the word holding the low 32 significand bits. */
+export const LOW_WORD = littleEndian ? 0 : 1;

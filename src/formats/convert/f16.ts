@@ -1,0 +1,95 @@
+/**
+ * IEEE 754 binary16 (half precision) storage conversions, rounded once, straight from the double.
+ *
+ * The algorithm is {@link createBinaryRounder}'s with the binary16 constants written inline
+ * (this sits in storage hot loops): Veltkamp splitting with C = 2^42 + 1 in the normal range,
+ * a fixed-point shift on the 2^−24 grid in the subnormal range. Rounding via `Math.fround` first
+ * would round twice (binary32, then binary16) and break ties wrongly, e.g. 1 + 2^−11 + 2^−40.
+ *
+ * @module
+ */
+import { F32, U32_OF_F32 } from './bit-views.js';
+
+const SPLIT = 2 ** 42 + 1;
+const MIN_NORMAL = 2 ** -14;
+const OVERFLOW_THRESHOLD = 65520; // midpoint of 65504 (max finite) and 65536
+const SUBNORMAL_SHIFTER = 1.5 * 2 ** 28; // 1.5·2^52 times the subnormal spacing 2^−24
+
+/** Bit pattern written for any NaN input: the positive quiet NaN. */
+export const F16_QUIET_NAN_BITS = 0x7e00;
+
+/**
+ * Rounds a double to the nearest binary16 value, ties to even, with gradual underflow,
+ * overflow to ±Infinity for |x| ≥ 65520, signed zeros kept and NaN kept.
+ *
+ * @param x - any number
+ * @returns the double equal to x correctly rounded to binary16
+ * @example
+ * ```ts
+ * roundToF16(0.1); // 0.0999755859375
+ * roundToF16(65519.99); // 65504
+ * roundToF16(65520); // Infinity
+ * ```
+ */
+export function roundToF16(x: number): number {
+  const a = Math.abs(x);
+  if (a >= MIN_NORMAL) {
+    if (a >= OVERFLOW_THRESHOLD) return x > 0 ? Infinity : -Infinity;
+    const g = SPLIT * x;
+    return g + (x - g);
+  }
+  if (a < MIN_NORMAL) {
+    const r = x + SUBNORMAL_SHIFTER - SUBNORMAL_SHIFTER;
+    return r === 0 ? x * 0 : r;
+  }
+  return NaN;
+}
+
+/**
+ * The binary16 bit pattern of x correctly rounded to binary16 (as {@link roundToF16}).
+ *
+ * @param x - any number
+ * @returns an unsigned 16-bit integer; NaN gives {@link F16_QUIET_NAN_BITS}
+ * @example
+ * ```ts
+ * f16BitsFromNumber(1).toString(16); // '3c00'
+ * f16BitsFromNumber(-0).toString(16); // '8000'
+ * ```
+ */
+export function f16BitsFromNumber(x: number): number {
+  const r = roundToF16(x);
+  if (r !== r) return F16_QUIET_NAN_BITS;
+  // Every binary16 value is a binary32 value, so this store is exact and its fields can be re-biased.
+  F32[0] = r;
+  const b = U32_OF_F32[0]!;
+  const sign = (b >>> 16) & 0x8000;
+  const e = (b >>> 23) & 0xff;
+  if (e >= 113) {
+    // binary16 normal (or infinity: e = 255 maps to 0x7c00 since its significand bits are zero)
+    return e === 255 ? sign | 0x7c00 : sign | ((e - 112) << 10) | ((b >>> 13) & 0x3ff);
+  }
+  return sign | (Math.abs(r) * 16777216); // subnormal or zero: the significand is |r|·2^24
+}
+
+/**
+ * The value of a binary16 bit pattern.
+ *
+ * @param bits - the pattern; only its low 16 bits are used
+ * @returns the exact double value (NaN for every NaN pattern, −0 for 0x8000)
+ * @example
+ * ```ts
+ * numberFromF16Bits(0x3555); // 0.333251953125
+ * ```
+ */
+export function numberFromF16Bits(bits: number): number {
+  const e = (bits >>> 10) & 0x1f;
+  const m = bits & 0x3ff;
+  let v: number;
+  if (e === 0) v = m * 2 ** -24;
+  else if (e === 31) v = m === 0 ? Infinity : NaN;
+  else v = (m + 1024) * POW2_MINUS_25[e]!;
+  return bits & 0x8000 ? -v : v;
+}
+
+// POW2_MINUS_25[e] = 2^(e−25): the value of one significand unit for biased exponent e.
+const POW2_MINUS_25: number[] = Array.from({ length: 32 }, (_, e) => 2 ** (e - 25));

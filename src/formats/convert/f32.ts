@@ -1,0 +1,56 @@
+/**
+ * binary32 (single precision) storage conversions.
+ *
+ * @module
+ */
+import { F32, U32_OF_F32 } from './bit-views.js';
+
+/** Bit pattern of the quiet NaN written for any NaN input. */
+export const F32_QUIET_NAN_BITS = 0x7fc00000;
+
+/**
+ * Rounds a double to the nearest binary32 value, ties to even: exactly `Math.fround`, which
+ * ECMAScript specifies as IEEE 754 roundTiesToEven to binary32 (subnormals, overflow to ±Infinity,
+ * signed zeros and NaN included).
+ *
+ * @param x - any number
+ * @returns the double equal to x correctly rounded to binary32
+ * @example
+ * ```ts
+ * roundToF32(0.1); // 0.10000000149011612
+ * ```
+ */
+export function roundToF32(x: number): number {
+  return Math.fround(x);
+}
+
+/**
+ * The binary32 bit pattern of x rounded to binary32.
+ *
+ * @param x - any number
+ * @returns an unsigned 32-bit integer; NaN gives {@link F32_QUIET_NAN_BITS} (a JavaScript NaN carries no reliable sign or payload)
+ * @example
+ * ```ts
+ * f32ToBits(1).toString(16); // '3f800000'
+ * ```
+ */
+export function f32ToBits(x: number): number {
+  if (x !== x) return F32_QUIET_NAN_BITS;
+  F32[0] = x;
+  return U32_OF_F32[0]!;
+}
+
+/**
+ * The value of a binary32 bit pattern.
+ *
+ * @param bits - the pattern; only its low 32 bits are used
+ * @returns the exact double value (NaN for every NaN pattern)
+ * @example
+ * ```ts
+ * f32FromBits(0x3f800000); // 1
+ * ```
+ */
+export function f32FromBits(bits: number): number {
+  U32_OF_F32[0] = bits;
+  return F32[0]!;
+}

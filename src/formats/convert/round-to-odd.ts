@@ -1,0 +1,49 @@
+/**
+ * Round-to-odd: exporting a double-double to a narrower format with a single rounding.
+ *
+ * Rounding hi + lo first to double (giving hi) and then to, say, binary16 rounds twice and can
+ * break ties wrongly. Boldo & Melquiond ("Emulation of FMA and correctly rounded sums: proved
+ * algorithms using rounding to odd", IEEE TC 2008) show that if the first rounding is *to odd*
+ * (an inexact value goes to whichever neighbour has an odd last significand bit), then a second
+ * rounding to nearest in any format at least two bits narrower equals the direct rounding.
+ * Why: a rounding-to-nearest boundary of the narrow format (a midpoint) is a double with its last
+ * two bits zero — even — so round-to-odd never lands on it from an inexact value, and never
+ * crosses it; it only records "inexact" in the sticky last bit.
+ *
+ * @module
+ */
+import { F64, HIGH_WORD, LOW_WORD, U32_OF_F64 } from './bit-views.js';
+
+/**
+ * Rounds the exact sum hi + lo of a normalised double-double (hi = fl(hi + lo)) to odd at 53 bits.
+ *
+ * For every binary format with p ≤ 51 significand bits and minimum exponent ≥ −1022
+ * (binary32, binary16, bfloat16, …), rounding the result to nearest-even in that format equals
+ * rounding the exact hi + lo directly — including overflow to infinity and gradual underflow.
+ *
+ * @param hi - the leading double (finite, or non-finite, which is returned as hi + lo)
+ * @param lo - the trailing double, |lo| ≤ ulp(hi)/2
+ * @returns hi when lo = 0 or hi's last significand bit is odd; otherwise the neighbour of hi in the
+ *   direction of lo (which is odd). Not meaningful if (hi, lo) is not normalised.
+ * @example
+ * ```ts
+ * // 1 + 2^-11 + 2^-60: the double hi = 1 + 2^-11 is a binary16 tie that would round down to 1;
+ * // round-to-odd keeps the sticky bit, so binary16 rounding then goes up, as hi + lo should.
+ * roundToF16(roundToOddDd(1 + 2 ** -11, 2 ** -60)); // 1.0009765625
+ * ```
+ */
+export function roundToOddDd(hi: number, lo: number): number {
+  if (lo === 0) return hi;
+  if (hi === 0 || hi - hi !== 0) return hi + lo; // not normalised (hi = 0), or non-finite
+  F64[0] = hi;
+  const low = U32_OF_F64[LOW_WORD]!;
+  if ((low & 1) === 1) return hi;
+  // hi is even and inexact: its neighbour towards hi + lo is odd. Positive doubles have consecutive
+  // bit patterns, so that neighbour is the magnitude's pattern + 1 (lo away from 0) or − 1.
+  if ((hi > 0) === (lo > 0)) U32_OF_F64[LOW_WORD] = low + 1; // even: no carry
+  else if (low === 0) {
+    U32_OF_F64[LOW_WORD] = 0xffffffff;
+    U32_OF_F64[HIGH_WORD] -= 1;
+  } else U32_OF_F64[LOW_WORD] = low - 1;
+  return F64[0]!;
+}
