@@ -1,0 +1,64 @@
+/**
+ * CSR ↔ dense column-major (mainly for tests and small examples).
+ * @module
+ */
+import { checkDimension } from './sparse-checks.js';
+import { fail } from '../errors.js';
+import type { CsrMatrix } from './csr-matrix.js';
+import { csrMatrix } from './csr-matrix.js';
+import type { DenseMatrix } from './dense-matrix.js';
+import { denseMatrix } from './dense-matrix.js';
+import { allocateFloat64 } from './sparse-checks.js';
+
+/**
+ * Expands a CSR matrix into a dense column-major matrix. Repeated columns in a row are added in stored order.
+ *
+ * @param A - the CSR matrix (validated)
+ * @param options - `ld`, the leading dimension (default `max(1, rows)`)
+ * @returns a new dense matrix, zero where `A` stores nothing
+ * @throws {@link ModprecError} as {@link csrMatrix}; `INVALID_STRIDE` when `ld < max(1, rows)`;
+ *   `INVALID_SIZE` when the dense array is too large to allocate
+ */
+export function csrToDense(A: CsrMatrix, options: { readonly ld?: number } = {}): DenseMatrix {
+  const { rows, cols, rowPtr, colIndex, values } = csrMatrix(A);
+  const ld = options.ld === undefined ? Math.max(1, rows) : checkDimension('options.ld', options.ld);
+  if (ld < Math.max(1, rows)) fail('INVALID_STRIDE', 'options.ld', `must be at least max(1, rows) = ${Math.max(1, rows)}`, ld);
+  const data = allocateFloat64('dense matrix', cols === 0 ? 0 : (cols - 1) * ld + rows);
+  const seen = new Uint8Array(data.length); // first write copies, so a lone -0 entry keeps its sign
+  for (let i = 0; i < rows; i++) {
+    for (let t = rowPtr[i]!; t < rowPtr[i + 1]!; t++) {
+      const at = i + colIndex[t]! * ld;
+      if (seen[at]) data[at]! += values[t]!;
+      else { data[at] = values[t]!; seen[at] = 1; }
+    }
+  }
+  return { rows, cols, ld, data };
+}
+
+/**
+ * Builds a canonical CSR matrix from the nonzero entries of a dense column-major matrix
+ * (entries equal to 0, of either sign, are not stored; NaN is stored).
+ *
+ * @param D - the dense matrix (validated)
+ * @returns a new CSR matrix with columns increasing in each row
+ * @throws {@link ModprecError} as {@link denseMatrix} for an invalid `D`
+ */
+export function denseToCsr(D: DenseMatrix): CsrMatrix {
+  const { rows, cols, ld, data } = denseMatrix(D);
+  const rowPtr = new Int32Array(rows + 1);
+  for (let i = 0; i < rows; i++) {
+    let count = 0;
+    for (let j = 0; j < cols; j++) if (data[i + j * ld] !== 0) count++;
+    rowPtr[i + 1] = rowPtr[i]! + count;
+  }
+  const colIndex = new Int32Array(rowPtr[rows]!);
+  const values = new Float64Array(rowPtr[rows]!);
+  for (let i = 0; i < rows; i++) {
+    let t = rowPtr[i]!;
+    for (let j = 0; j < cols; j++) {
+      const v = data[i + j * ld]!;
+      if (v !== 0) { colIndex[t] = j; values[t] = v; t++; }
+    }
+  }
+  return { rows, cols, rowPtr, colIndex, values };
+}

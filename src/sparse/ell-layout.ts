@@ -1,0 +1,58 @@
+/**
+ * Choosing the stride (leading dimension) of an ELL matrix.
+ * @module
+ */
+import { fail } from '../errors.js';
+import { checkDimension, MAX_SPARSE_INDEX } from './sparse-checks.js';
+
+/** How to lay out an ELL matrix built by a conversion or a generator. */
+export interface EllLayoutOptions {
+  /** Exact stride, `≥ rows`. Default: `rows`, rounded up to `strideMultiple`. Do not give both. */
+  readonly stride?: number;
+  /** Round the stride up to a multiple of this (e.g. 32, a GPU warp, so every slot column starts aligned). Default 1. */
+  readonly strideMultiple?: number;
+  /** Slots per row, `≥` the longest row. Default: exactly the longest row. */
+  readonly width?: number;
+}
+
+/**
+ * Resolves the stride for an ELL matrix of `rows` rows from the layout options.
+ *
+ * @param rows - number of rows
+ * @param options - `stride` or `strideMultiple`
+ * @returns the stride, `≥ rows`
+ * @throws {@link ModprecError} `INVALID_OPTION` when both are given; `INVALID_SIZE` for a non-integer;
+ *   `INVALID_STRIDE` when `stride < rows` or `strideMultiple` is 0
+ */
+export function resolveEllStride(rows: number, options: EllLayoutOptions = {}): number {
+  const { stride, strideMultiple } = options;
+  if (stride !== undefined && strideMultiple !== undefined) {
+    fail('INVALID_OPTION', 'options', 'may give stride or strideMultiple, not both');
+  }
+  if (stride !== undefined) {
+    checkDimension('options.stride', stride);
+    if (stride < rows) fail('INVALID_STRIDE', 'options.stride', `must be at least rows = ${rows}`, stride);
+    return stride;
+  }
+  if (strideMultiple === undefined) return rows;
+  checkDimension('options.strideMultiple', strideMultiple);
+  if (strideMultiple === 0) fail('INVALID_STRIDE', 'options.strideMultiple', 'must be positive', strideMultiple);
+  const rounded = Math.ceil(rows / strideMultiple) * strideMultiple;
+  if (rounded > MAX_SPARSE_INDEX) fail('INVALID_SIZE', 'options.strideMultiple', `rounds rows = ${rows} up past 2^31 - 1`, strideMultiple);
+  return rounded;
+}
+
+/**
+ * Resolves the width for an ELL matrix whose longest row has `longest` entries.
+ *
+ * @param longest - the longest row's entry count
+ * @param options - optional `width`
+ * @returns the width, `≥ longest`
+ * @throws {@link ModprecError} `INVALID_SIZE` when `options.width` is not an integer or is below `longest`
+ */
+export function resolveEllWidth(longest: number, options: EllLayoutOptions = {}): number {
+  if (options.width === undefined) return longest;
+  const width = checkDimension('options.width', options.width);
+  if (width < longest) fail('INVALID_SIZE', 'options.width', `must be at least the longest row's length ${longest}`, width);
+  return width;
+}

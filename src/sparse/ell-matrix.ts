@@ -1,0 +1,126 @@
+/**
+ * ELLPACK (ELL) sparse matrices in Ginkgo's layout.
+ *
+ * Every row gets the same number of slots, `width` (the longest row's length). Slot `k` of row `i`
+ * lives at `i + k·stride`: the slots are stored column-major, so at a fixed `k` consecutive rows are
+ * consecutive in memory and GPU threads (one per row) read coalesced. A row's entries come first; the
+ * unused slots after them are padding, marked by the column index {@link ELL_PADDING} and the value 0.
+ * Rows `rows … stride − 1` (present when `stride` is rounded up, e.g. to a multiple of 32) are all padding.
+ *
+ * ```text
+ *  A = [ a . b ]      width = 2, stride = 4 (rows = 3 rounded up to a multiple of 4)
+ *      [ . c . ]
+ *      [ d e . ]      colIndex  = [ 0  1  0 -1 | 2 -1  1 -1 ]
+ *                     values    = [ a  c  d  0 | b  0  e  0 ]
+ *                                   k = 0         k = 1
+ * ```
+ *
+ * The structure ({@link EllStructure}) is kept apart from the values so a kernel can pair it with
+ * values held in any storage format.
+ *
+ * @module
+ */
+import { fail } from '../errors.js';
+import { checkDimension, checkFloat64Array, checkInt32Array, checkLength, checkObject } from './sparse-checks.js';
+
+/** Column index marking an unused ELL slot (its value is 0). */
+export const ELL_PADDING = -1;
+
+/** The index part of an ELL matrix: sizes, layout and column indices, no values. */
+export interface EllStructure {
+  /** Number of rows. */
+  readonly rows: number;
+  /** Number of columns. */
+  readonly cols: number;
+  /** Slots per row (K): at least the longest row's entry count. */
+  readonly width: number;
+  /** Leading dimension of the column-major slot arrays, `≥ rows`; slot `k` of row `i` is at `i + k·stride`. */
+  readonly stride: number;
+  /** `stride·width` column indices, {@link ELL_PADDING} in unused slots. */
+  readonly colIndex: Int32Array;
+}
+
+/** An ELL matrix with double-precision values. */
+export interface EllMatrix extends EllStructure {
+  /** `stride·width` values, 0 in padding slots. */
+  readonly values: Float64Array;
+}
+
+/**
+ * Validates the structure of an ELL matrix: sizes, `stride ≥ rows`, `colIndex.length = stride·width`,
+ * every column index inside the matrix or {@link ELL_PADDING}, padding only after a row's entries, and
+ * rows `rows … stride − 1` made of padding only.
+ *
+ * @param parts - `rows`, `cols`, `width`, `stride`, `colIndex`
+ * @returns a new structure object sharing `colIndex`
+ * @throws {@link ModprecError} `INVALID_SIZE` for a bad `rows`/`cols`/`width`; `INVALID_STRIDE` when
+ *   `stride < rows`; `INVALID_STORAGE` when `colIndex` is not an `Int32Array`; `DIMENSION_MISMATCH` for a
+ *   wrong length; `INDEX_OUT_OF_RANGE` for a column outside `-1 … cols − 1`; `INVALID_VALUE` for an entry
+ *   after padding in the same row, or an entry in a row at or beyond `rows`
+ */
+export function ellStructure(parts: EllStructure): EllStructure {
+  const p = checkObject('parts', parts);
+  const rows = checkDimension('rows', p.rows);
+  const cols = checkDimension('cols', p.cols);
+  const width = checkDimension('width', p.width);
+  const stride = checkDimension('stride', p.stride);
+  if (stride < rows) fail('INVALID_STRIDE', 'stride', `must be at least rows = ${rows}`, stride);
+  const colIndex = checkInt32Array('colIndex', p.colIndex);
+  checkLength('colIndex.length', colIndex.length, stride * width, 'stride * width');
+  for (let i = 0; i < stride; i++) {
+    let padded = i >= rows; // rows added by rounding the stride up hold padding only
+    for (let k = 0; k < width; k++) {
+      const at = i + k * stride;
+      const col = colIndex[at]!;
+      if (col === ELL_PADDING) {
+        padded = true;
+      } else if (col < 0 || col >= cols) {
+        fail('INDEX_OUT_OF_RANGE', `colIndex[${at}]`, `(row ${i}, slot ${k}) must lie in 0..${cols - 1} or be ELL_PADDING = -1`, col);
+      } else if (padded) {
+        const where = i >= rows ? `is in row ${i} beyond rows = ${rows}, which must be padding` : `(row ${i}, slot ${k}) follows padding; padding must come last in a row`;
+        fail('INVALID_VALUE', `colIndex[${at}]`, where, col);
+      }
+    }
+  }
+  return { rows, cols, width, stride, colIndex };
+}
+
+/**
+ * Validates an ELL matrix: its structure (see {@link ellStructure}) and its values, which must have
+ * length `stride·width` and be 0 in every padding slot.
+ *
+ * @param parts - `rows`, `cols`, `width`, `stride`, `colIndex`, `values`
+ * @returns a new matrix object sharing the given arrays
+ * @throws {@link ModprecError} as {@link ellStructure}; also `INVALID_STORAGE` when `values` is not a
+ *   `Float64Array`, `DIMENSION_MISMATCH` for its length, `INVALID_VALUE` for a nonzero padding value
+ * @example
+ * ```ts
+ * // [[2, 1], [0, 3]]: width 2, row 1 padded
+ * const A = ellMatrix({ rows: 2, cols: 2, width: 2, stride: 2,
+ *   colIndex: Int32Array.of(0, 1, 1, ELL_PADDING), values: Float64Array.of(2, 3, 1, 0) });
+ * ```
+ */
+export function ellMatrix(parts: EllMatrix): EllMatrix {
+  const structure = ellStructure(parts);
+  const values = checkFloat64Array('values', parts.values);
+  checkLength('values.length', values.length, structure.colIndex.length, 'stride * width');
+  const { colIndex } = structure;
+  for (let at = 0; at < colIndex.length; at++) {
+    if (colIndex[at] === ELL_PADDING && values[at] !== 0) {
+      fail('INVALID_VALUE', `values[${at}]`, 'must be 0 in a padding slot (colIndex = ELL_PADDING)', values[at]);
+    }
+  }
+  return { ...structure, values };
+}
+
+/**
+ * Number of entries (non-padding slots) in row `i`.
+ * @param A - a valid ELL structure
+ * @param i - row, `0 … rows − 1` (not checked)
+ * @returns the count of slots of row `i` whose column is not {@link ELL_PADDING}
+ */
+export function ellRowLength(A: EllStructure, i: number): number {
+  let k = 0;
+  while (k < A.width && A.colIndex[i + k * A.stride] !== ELL_PADDING) k++;
+  return k;
+}

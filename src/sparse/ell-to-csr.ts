@@ -1,0 +1,34 @@
+/**
+ * ELL → CSR.
+ * @module
+ */
+import type { CsrMatrix } from './csr-matrix.js';
+import type { EllMatrix } from './ell-matrix.js';
+import { ELL_PADDING, ellMatrix } from './ell-matrix.js';
+
+/**
+ * Converts an ELL matrix to CSR, dropping the padding and keeping each row's slot order.
+ *
+ * @param A - the ELL matrix (validated)
+ * @returns a new CSR matrix
+ * @throws {@link ModprecError} as {@link ellMatrix} for an invalid `A`
+ */
+export function ellToCsr(A: EllMatrix): CsrMatrix {
+  const { rows, cols, width, stride, colIndex, values } = ellMatrix(A);
+  const rowPtr = new Int32Array(rows + 1);
+  for (let i = 0; i < rows; i++) {
+    let k = 0;
+    while (k < width && colIndex[i + k * stride] !== ELL_PADDING) k++;
+    rowPtr[i + 1] = rowPtr[i]! + k;
+  }
+  const nnz = rowPtr[rows]!;
+  const csrCol = new Int32Array(nnz);
+  const csrVal = new Float64Array(nnz);
+  for (let i = 0; i < rows; i++) {
+    for (let t = rowPtr[i]!, at = i; t < rowPtr[i + 1]!; t++, at += stride) {
+      csrCol[t] = colIndex[at]!;
+      csrVal[t] = values[at]!;
+    }
+  }
+  return { rows, cols, rowPtr, colIndex: csrCol, values: csrVal };
+}
