@@ -1,0 +1,277 @@
+/**
+ * The accessor: owns size, strides, offset and storage of a 1- to 3-dimensional array, and converts
+ * between its storage format and its arithmetic format on every read and write (Ginkgo's reduced
+ * accessor; when storage and arithmetic are the same format it is a plain strided accessor).
+ *
+ * Every layout modprec offers is a strided one: element (i0, …, iD−1) sits at
+ * `offset + Σ i_d · strides[d]` of the storage. Row-major, column-major and block-column-major only
+ * differ in which stride is 1 (see the factories in this folder).
+ * @module
+ */
+import type { ArithmeticFormat, StorageFormat } from '../src/formats/format.js';
+import { fail } from '../src/errors.js';
+import { toSpan, type SpanLike } from '../src/span.js';
+
+/** Number of dimensions an accessor spans. */
+export type Dimensionality = 1 | 2 | 3;
+
+/** A D-tuple of numbers (sizes, strides or indices). */
+export type Tuple<D extends Dimensionality> = D extends 1 ? readonly [number]
+  : D extends 2 ? readonly [number, number] : readonly [number, number, number];
+
+/** A tuple of D indices followed by a value (the arguments of `set`). */
+export type IndexAndValue<D extends Dimensionality, V> = D extends 1 ? [number, V]
+  : D extends 2 ? [number, number, V] : [number, number, number, V];
+
+/** Which stride is unit: informational (kernels read the strides themselves). */
+export type LayoutName = 'row-major' | 'col-major' | 'block-col-major' | 'strided';
+
+/**
+ * Per-row / per-column scale factors of a scaled accessor: value = stored × scale.
+ * `mask[d]` says whether dimension d indexes the scale; `strides[d]` is 0 where it does not.
+ */
+export interface ScaleInfo {
+  readonly data: Float64Array;
+  readonly offset: number;
+  readonly strides: readonly number[];
+  readonly mask: readonly boolean[];
+}
+
+/** Everything an {@link Accessor} is made of. */
+export interface AccessorInit<D extends Dimensionality, T> {
+  size: Tuple<D>;
+  strides: Tuple<D>;
+  offset: number;
+  storage: StorageFormat;
+  arithmetic: ArithmeticFormat<T>;
+  data: unknown;
+  layout: LayoutName;
+  scale?: ScaleInfo | undefined;
+  writable?: boolean;
+}
+
+/** The structured part of a kernel cache key that an accessor contributes. */
+export interface AccessorSignature {
+  readonly storage: string;
+  readonly arithmetic: string;
+  readonly dimensionality: Dimensionality;
+  /** Scale mask, when scaled. */
+  readonly scaled: readonly boolean[] | null;
+}
+
+/**
+ * A strided view of storage with a storage format and an arithmetic format.
+ * Create one with {@link rowMajor}, {@link colMajor}, {@link blockColMajor}, {@link strided}, the reduced and
+ * scaled variants, and wrap it with `range()` for the user-facing interface.
+ *
+ * @typeParam D - dimensionality (1 to 3)
+ * @typeParam T - the arithmetic value type (`number` for fp64/fp32)
+ */
+export class Accessor<D extends Dimensionality = Dimensionality, T = number> {
+  /** Number of dimensions. */
+  readonly dimensionality: D;
+  /** Extent along each dimension. */
+  readonly size: Tuple<D>;
+  /** Distance in storage elements between neighbours along each dimension. */
+  readonly strides: Tuple<D>;
+  /** Storage element of index (0, …, 0). */
+  readonly offset: number;
+  /** How values sit in memory. */
+  readonly storage: StorageFormat;
+  /** How values are computed on (what reads return and writes take). */
+  readonly arithmetic: ArithmeticFormat<T>;
+  /** The storage buffer, shared with every sub-range. */
+  readonly data: unknown;
+  /** Which layout the strides describe. */
+  readonly layout: LayoutName;
+  /** Scale factors, for scaled accessors. */
+  readonly scale: ScaleInfo | undefined;
+  /** False for a read-only accessor made by {@link Accessor.toConst}. */
+  readonly writable: boolean;
+
+  /**
+   * Checks the shape against the storage and builds the accessor. Prefer the layout factories.
+   * @throws {@link ModprecError} `INVALID_STORAGE` if `data` is not a buffer of `storage` or is too short;
+   *   `INVALID_SIZE` for bad sizes
+   */
+  constructor(init: AccessorInit<D, T>) {
+    this.dimensionality = init.size.length as D;
+    this.size = Object.freeze([...init.size]) as unknown as Tuple<D>;
+    this.strides = Object.freeze([...init.strides]) as unknown as Tuple<D>;
+    this.offset = init.offset;
+    this.storage = init.storage;
+    this.arithmetic = init.arithmetic;
+    this.data = init.data;
+    this.layout = init.layout;
+    this.scale = init.scale;
+    this.writable = init.writable ?? true;
+    if (!init.storage.accepts(init.data)) {
+      fail('INVALID_STORAGE', 'data', `must be a buffer of storage format ${init.storage.name}`, init.data);
+    }
+    const [lo, hi] = this.extent();
+    if (lo < 0 || hi >= init.storage.capacity(init.data as never)) {
+      if (hi >= lo) {
+        fail('INVALID_STORAGE', 'data', `must hold elements ${lo}..${hi} of the view (capacity ${init.storage.capacity(init.data as never)})`, init.data);
+      }
+    }
+    if (init.scale) {
+      const s = init.scale;
+      let slo = s.offset, shi = s.offset;
+      for (let d = 0; d < this.dimensionality; d++) {
+        if (this.size[d] === 0) return;
+        const reach = (this.size[d]! - 1) * s.strides[d]!;
+        if (reach < 0) slo += reach; else shi += reach;
+      }
+      if (slo < 0 || shi >= s.data.length) fail('INVALID_STORAGE', 'scale', `must hold scales ${slo}..${shi}`, s.data);
+    }
+  }
+
+  /** Lowest and highest storage element the view touches ([0, −1] when empty). */
+  extent(): [number, number] {
+    let lo = this.offset, hi = this.offset;
+    for (let d = 0; d < this.dimensionality; d++) {
+      if (this.size[d] === 0) return [0, -1];
+      const reach = (this.size[d]! - 1) * this.strides[d]!;
+      if (reach < 0) lo += reach; else hi += reach;
+    }
+    return [lo, hi];
+  }
+
+  /** Total number of elements. */
+  get length(): number {
+    let n = 1;
+    for (let d = 0; d < this.dimensionality; d++) n *= this.size[d]!;
+    return n;
+  }
+
+  /** Storage element of an index tuple (no checks). */
+  linearIndex(index: readonly number[]): number {
+    let k = this.offset;
+    for (let d = 0; d < this.dimensionality; d++) k += index[d]! * this.strides[d]!;
+    return k;
+  }
+
+  /** Scale element of an index tuple (no checks; scaled accessors only). */
+  scaleIndex(index: readonly number[]): number {
+    const s = this.scale!;
+    let k = s.offset;
+    for (let d = 0; d < this.dimensionality; d++) k += index[d]! * s.strides[d]!;
+    return k;
+  }
+
+  private checkIndex(index: readonly number[], what: string): void {
+    if (index.length !== this.dimensionality) {
+      fail('INDEX_OUT_OF_RANGE', what, `must have ${this.dimensionality} indices`, index.length);
+    }
+    for (let d = 0; d < this.dimensionality; d++) {
+      const i = index[d]!;
+      if (!Number.isSafeInteger(i) || i < 0 || i >= this.size[d]!) {
+        fail('INDEX_OUT_OF_RANGE', `${what}[${d}]`, `must be an integer in [0, ${this.size[d]})`, i);
+      }
+    }
+  }
+
+  /**
+   * Reads one element: decodes the storage exactly, multiplies by the scale (if scaled) and converts to the
+   * arithmetic format.
+   * @throws {@link ModprecError} `INDEX_OUT_OF_RANGE`
+   */
+  get(...index: number[]): T {
+    this.checkIndex(index, 'index');
+    const ar = this.arithmetic;
+    const raw = this.storage.decode(this.data as never, this.linearIndex(index));
+    const v = ar.fromKind(this.storage.kind, raw);
+    return this.scale ? ar.mul(v, ar.fromNumber(this.scale.data[this.scaleIndex(index)]!)) : v;
+  }
+
+  /**
+   * Writes one element: divides by the scale (if scaled) and rounds to the storage format.
+   * @throws {@link ModprecError} `INDEX_OUT_OF_RANGE`; `INVALID_STORAGE` on a read-only accessor
+   */
+  set(...args: IndexAndValue<D, T | number>): void {
+    const index = args.slice(0, -1) as number[];
+    let value = args[args.length - 1] as T | number;
+    this.checkIndex(index, 'index');
+    if (!this.writable) fail('INVALID_STORAGE', 'accessor', 'is read-only (made by toConst)');
+    const ar = this.arithmetic;
+    let v: T = typeof value === 'number' ? ar.fromNumber(value) : value;
+    if (this.scale) v = ar.div(v, ar.fromNumber(this.scale.data[this.scaleIndex(index)]!));
+    const st = this.storage;
+    st.encode(this.data as never, this.linearIndex(index), ar.toKind(st.kind, v, st.significandBits));
+  }
+
+  /** The scale that applies at an index (1 for unscaled accessors). @throws {@link ModprecError} `INDEX_OUT_OF_RANGE` */
+  readScale(...index: number[]): number {
+    this.checkIndex(index, 'index');
+    return this.scale ? this.scale.data[this.scaleIndex(index)]! : 1;
+  }
+
+  /**
+   * Sets the scale that applies at an index (for every element sharing it); stored values are unchanged,
+   * so the values they represent change with it.
+   * @throws {@link ModprecError} `INVALID_VALUE` for a non-finite or zero scale; `INVALID_STORAGE` when unscaled
+   */
+  writeScale(...args: IndexAndValue<D, number>): void {
+    const index = args.slice(0, -1) as number[];
+    const s = args[args.length - 1] as number;
+    this.checkIndex(index, 'index');
+    if (!this.scale) fail('INVALID_STORAGE', 'accessor', 'has no scale (not a scaled accessor)');
+    if (!this.writable) fail('INVALID_STORAGE', 'accessor', 'is read-only (made by toConst)');
+    if (!Number.isFinite(s) || s === 0) fail('INVALID_VALUE', 'scale', 'must be finite and non-zero', s);
+    this.scale.data[this.scaleIndex(index)] = s;
+  }
+
+  /**
+   * A view of the same storage restricted to the given spans (one per dimension; an integer is a point span).
+   * Rank is kept; offset moves, strides stay.
+   * @throws {@link ModprecError} `INDEX_OUT_OF_RANGE` for a span outside the size
+   */
+  sub(...spans: SpanLike[]): Accessor<D, T> {
+    if (spans.length !== this.dimensionality) {
+      fail('INDEX_OUT_OF_RANGE', 'spans', `must have ${this.dimensionality} entries`, spans.length);
+    }
+    const size: number[] = [];
+    let offset = this.offset;
+    let scaleOffset = this.scale?.offset ?? 0;
+    for (let d = 0; d < this.dimensionality; d++) {
+      const s = toSpan(spans[d]!, `spans[${d}]`);
+      if (s.end > this.size[d]!) fail('INDEX_OUT_OF_RANGE', `spans[${d}].end`, `must be ≤ ${this.size[d]}`, s.end);
+      size.push(s.end - s.begin);
+      offset += s.begin * this.strides[d]!;
+      if (this.scale) scaleOffset += s.begin * this.scale.strides[d]!;
+    }
+    return new Accessor<D, T>({
+      ...this.init(),
+      size: size as unknown as Tuple<D>,
+      offset,
+      scale: this.scale ? { ...this.scale, offset: scaleOffset } : undefined,
+    });
+  }
+
+  /** A read-only accessor over the same storage (kernels refuse to write through it). */
+  toConst(): Accessor<D, T> {
+    return new Accessor<D, T>({ ...this.init(), writable: false });
+  }
+
+  /** The same view computed on in another arithmetic (storage shared). */
+  withArithmetic<U>(arithmetic: ArithmeticFormat<U>): Accessor<D, U> {
+    return new Accessor<D, U>({ ...this.init(), arithmetic } as AccessorInit<D, U>);
+  }
+
+  /** The structured part of kernel cache keys this accessor contributes. */
+  signature(): AccessorSignature {
+    return {
+      storage: this.storage.name,
+      arithmetic: this.arithmetic.name,
+      dimensionality: this.dimensionality,
+      scaled: this.scale ? [...this.scale.mask] : null,
+    };
+  }
+
+  private init(): AccessorInit<D, T> {
+    return {
+      size: this.size, strides: this.strides, offset: this.offset, storage: this.storage,
+      arithmetic: this.arithmetic, data: this.data, layout: this.layout, scale: this.scale, writable: this.writable,
+    };
+  }
+}

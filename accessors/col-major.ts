@@ -1,0 +1,46 @@
+/**
+ * Column-major accessors: the first dimension is contiguous (BLAS/LAPACK and Ginkgo's ELL layout).
+ * @module
+ */
+import type { Accessor, Dimensionality } from './accessor.js';
+import { checkStrideAtLeast, makeAccessor, resolveGivenStrides, resolveSize, type LayoutOptions } from './layout-options.js';
+import { rowMajorStridesOf, vectorDefaultOffset } from './row-major.js';
+
+/** Strides of a column-major layout: 1, then D−1 given strides (innermost first). 1-D: the increment. */
+function colMajorStrides(size: readonly number[], stride: LayoutOptions<Dimensionality>['stride']): number[] {
+  const D = size.length;
+  if (D === 1) return rowMajorStridesOf(size, stride);
+  const packed = D === 2 ? [size[0]!] : [size[0]!, size[0]! * size[1]!];
+  const given = resolveGivenStrides(stride, packed);
+  if (D === 2) {
+    checkStrideAtLeast(given[0]!, size[0]!, 'stride');
+  } else {
+    checkStrideAtLeast(given[0]!, size[0]!, 'stride[0]');
+    checkStrideAtLeast(given[1]!, given[0]! * Math.max(0, size[1]! - 1) + size[0]!, 'stride[1]');
+  }
+  return [1, ...given];
+}
+
+/**
+ * A column-major accessor (first dimension contiguous; for a matrix, `stride` is the leading dimension).
+ * @example
+ * ```ts
+ * const A = colMajor({ size: [m, n], stride: lda, storage: formats.f32, arithmetic: formats.f64, data });
+ * ```
+ * @throws {@link ModprecError} `INVALID_SIZE`, `INVALID_STRIDE`, `INVALID_FORMAT`, `INVALID_STORAGE`
+ */
+export function colMajor<D extends Dimensionality = 2, T = number>(opts: LayoutOptions<D, T>): Accessor<D, T> {
+  const size = resolveSize<D>(opts.size, [1, 2, 3]);
+  const strides = colMajorStrides(size, opts.stride);
+  return makeAccessor('col-major', opts, size, strides, vectorDefaultOffset(size, strides));
+}
+
+/** A column-major accessor whose storage format differs from its arithmetic format. */
+export function reducedColMajor<D extends Dimensionality = 2, T = number>(
+  opts: LayoutOptions<D, T> & { storage: LayoutOptions<D, T>['storage']; arithmetic: LayoutOptions<D, T>['arithmetic'] },
+): Accessor<D, T> {
+  return colMajor(opts);
+}
+
+/** Internal: column-major strides for the scaled factories. */
+export const colMajorStridesOf = colMajorStrides;

@@ -1,0 +1,102 @@
+/**
+ * Option parsing shared by the layout factories: sizes, formats, strides, offsets, storage.
+ * Strides are given as in Ginkgo: the contiguous dimension has stride 1 and is not given; the others
+ * are given in order (for a 2-D row-major matrix, the leading dimension).
+ * @module
+ */
+import { Accessor, type Dimensionality, type LayoutName, type Tuple, type ScaleInfo } from './accessor.js';
+import { asArithmetic, asStorage, findFormat, type FormatLike } from '../src/formats/registry.js';
+import type { ArithmeticFormat, StorageFormat } from '../src/formats/format.js';
+import { checkSize, fail } from '../src/errors.js';
+
+/** Options every layout factory takes. */
+export interface LayoutOptions<D extends Dimensionality, T = number> {
+  /** Extent along each dimension (a number means a 1-D vector). */
+  size: Tuple<D> | number;
+  /** Storage format (default fp64). */
+  storage?: FormatLike;
+  /** Arithmetic format (default: the storage's own arithmetic if it has one on the CPU, else fp64). */
+  arithmetic?: FormatLike<T>;
+  /** Existing buffer to view (default: a new zeroed one). Its type must match the storage format. */
+  data?: unknown;
+  /**
+   * Strides of the non-contiguous dimensions, in dimension order (a number when there is one): for a 2-D
+   * row-major matrix the leading dimension (≥ columns), for a 1-D vector the increment (non-zero; negative
+   * walks backwards, as BLAS's incX). Default: packed.
+   */
+  stride?: number | readonly number[];
+  /** Storage element of index (0,…,0) (default 0; for a negative vector increment, the far end). */
+  offset?: number;
+}
+
+/** The formats of a factory call, resolved. */
+export function resolveFormats<T>(opts: { storage?: FormatLike; arithmetic?: FormatLike<T> }): {
+  storage: StorageFormat; arithmetic: ArithmeticFormat<T>;
+} {
+  const storage = asStorage(opts.storage ?? 'f64', 'storage');
+  let arithmetic: ArithmeticFormat<T>;
+  if (opts.arithmetic !== undefined) arithmetic = asArithmetic(opts.arithmetic, 'arithmetic');
+  else arithmetic = (findFormat(storage.name)?.arithmetic ?? asArithmetic('f64')) as ArithmeticFormat<T>;
+  return { storage, arithmetic };
+}
+
+/** Validated sizes as a tuple. */
+export function resolveSize<D extends Dimensionality>(size: Tuple<D> | number, allowed: readonly number[]): Tuple<D> {
+  const s = typeof size === 'number' ? [size] : size;
+  if (!Array.isArray(s) || !allowed.includes(s.length)) {
+    fail('INVALID_SIZE', 'size', `must have ${allowed.join(' or ')} entries`, size);
+  }
+  s.forEach((v, d) => checkSize(`size[${d}]`, v));
+  return [...s] as unknown as Tuple<D>;
+}
+
+/** The user's strides for the non-contiguous dimensions, or the packed defaults. */
+export function resolveGivenStrides(stride: number | readonly number[] | undefined, packed: readonly number[]): number[] {
+  if (stride === undefined) return [...packed];
+  const given = typeof stride === 'number' ? [stride] : [...stride];
+  if (given.length !== packed.length) {
+    fail('INVALID_STRIDE', 'stride', `must give ${packed.length} stride${packed.length === 1 ? '' : 's'}`, stride);
+  }
+  given.forEach((v, i) => {
+    if (!Number.isSafeInteger(v)) fail('INVALID_STRIDE', packed.length === 1 ? 'stride' : `stride[${i}]`, 'must be an integer', v);
+  });
+  return given;
+}
+
+/**
+ * Checks that positive strides of a multi-dimensional layout keep distinct indices apart:
+ * each non-contiguous stride must be at least the extent of what it steps over.
+ */
+export function checkStrideAtLeast(value: number, minimum: number, parameter: string): void {
+  if (value <= 0 || value < minimum) {
+    fail('INVALID_STRIDE', parameter, `must be ≥ ${Math.max(1, minimum)} (positive and at least the extent it steps over)`, value);
+  }
+}
+
+/** Builds the accessor, allocating storage when none is given. */
+export function makeAccessor<D extends Dimensionality, T>(
+  layout: LayoutName,
+  opts: LayoutOptions<D, T>,
+  size: Tuple<D>,
+  strides: readonly number[],
+  defaultOffset: number,
+  scale?: (size: Tuple<D>) => ScaleInfo,
+): Accessor<D, T> {
+  const { storage, arithmetic } = resolveFormats(opts);
+  const offset = opts.offset ?? defaultOffset;
+  if (!Number.isSafeInteger(offset) || offset < 0) fail('INVALID_SIZE', 'offset', 'must be a non-negative integer', offset);
+  let data = opts.data;
+  if (data === undefined) {
+    let need = offset + 1;
+    let empty = false;
+    for (let d = 0; d < size.length; d++) {
+      if (size[d] === 0) empty = true;
+      need += Math.abs(strides[d]!) * Math.max(0, size[d]! - 1);
+    }
+    data = storage.allocate(empty ? offset : need);
+  }
+  return new Accessor<D, T>({
+    size, strides: strides as unknown as Tuple<D>, offset, storage, arithmetic, data, layout,
+    scale: scale?.(size),
+  });
+}

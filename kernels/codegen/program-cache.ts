@@ -1,0 +1,68 @@
+/**
+ * Compiles generated kernel source once per specialisation and caches it — the counterpart of C++ template
+ * instantiation. Each specialisation is its own JS function, so the engine sees monomorphic loads and inlines
+ * the formats' templates: no dynamic dispatch per element.
+ * @module
+ */
+
+/** Generated source plus the helper values its templates refer to by name. */
+export interface ProgramSource {
+  /** Body of a factory: must `return function <name>(...) { ... }`. */
+  readonly source: string;
+  /** Values bound to bare names visible to `source`. */
+  readonly helpers: Readonly<Record<string, unknown>>;
+}
+
+const cache = new Map<string, unknown>();
+let debug = typeof process !== 'undefined' && !!process.env?.MODPREC_DEBUG_KERNELS;
+
+/**
+ * Turns printing of every newly generated kernel source on or off (also on when the environment variable
+ * `MODPREC_DEBUG_KERNELS` is set).
+ */
+export function setKernelDebug(on: boolean): void {
+  debug = on;
+}
+
+/** Number of cached specialisations (for tests and diagnostics). */
+export function cachedKernelCount(): number {
+  return cache.size;
+}
+
+/** The generated source of every cached specialisation whose key contains `kernel` (for inspection). */
+export const generatedSources = new Map<string, string>();
+
+/**
+ * Returns the compiled specialisation for `key`, building and compiling it on first use.
+ * @param key - a structured, JSON-serialisable description of everything the source depends on
+ * @param build - generates the source (called once per key)
+ */
+export function compileProgram<F>(key: object, build: () => ProgramSource): F {
+  const k = JSON.stringify(key);
+  let f = cache.get(k) as F | undefined;
+  if (f === undefined) {
+    const { source, helpers } = build();
+    const names = Object.keys(helpers);
+    if (debug) console.log(`// modprec kernel ${k}\n${source}`);
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval
+    f = new Function(...names, `'use strict';\n${source}`)(...names.map((n) => helpers[n])) as F;
+    cache.set(k, f);
+    generatedSources.set(k, source);
+  }
+  return f;
+}
+
+/**
+ * Merges helper records, refusing two different values under one name (formats must prefix their helpers).
+ * @throws Error when two formats define the same helper name differently
+ */
+export function mergeHelpers(...records: readonly Readonly<Record<string, unknown>>[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const r of records) {
+    for (const [name, value] of Object.entries(r)) {
+      if (name in out && out[name] !== value) throw new Error(`modprec: two formats define the helper '${name}' differently`);
+      out[name] = value;
+    }
+  }
+  return out;
+}

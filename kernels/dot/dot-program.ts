@@ -1,0 +1,43 @@
+/**
+ * DOT program: generates and caches the specialised loop for one (x, y, arithmetic, accumulation, out) signature.
+ * @module
+ */
+import type { ArithmeticFormat } from '../../src/formats/format.js';
+import type { Accessor } from '../../accessors/accessor.js';
+import type { Accumulation } from '../codegen/accumulation.js';
+import { Operand } from '../codegen/operand.js';
+import { compileProgram, mergeHelpers } from '../codegen/program-cache.js';
+import { declareAll, loadVectorElement, vectorLoop } from '../codegen/reduction-kernel.js';
+
+/** Signature of a compiled DOT: (n, ...x, ...y, ...out?) → the result rounded to a double. */
+export type DotFunction = (n: number, ...args: unknown[]) => number;
+
+/** The compiled DOT for these operands (built on first use). */
+export function dotProgram(
+  x: Accessor<1, any>, y: Accessor<1, any>, out: Accessor<1, any> | undefined,
+  ar: ArithmeticFormat, acc: Accumulation,
+): DotFunction {
+  const ox = new Operand('x', x);
+  const oy = new Operand('y', y);
+  const oo = out ? new Operand('r', out) : undefined;
+  const key = { kernel: 'dot', x: ox.signature(), y: oy.signature(), out: oo?.signature() ?? null, ar: ar.name, acc: acc.name };
+  return compileProgram<DotFunction>(key, () => {
+    const xv = ar.register('xv');
+    const yv = ar.register('yv');
+    const res = ar.register('res');
+    const params = ['n', ...ox.params(), ...oy.params(), ...(oo?.params() ?? [])];
+    const body = [
+      loadVectorElement(ox, ar, xv),
+      loadVectorElement(oy, ar, yv),
+      acc.emitAddProduct('s', xv, yv, ar),
+    ].join('\n');
+    const source = `return function dot(${params.join(', ')}) {
+${declareAll(ar, acc, 's', ['xv', 'yv', 'res'], oo ? [ox, oy, oo] : [ox, oy])}
+${vectorLoop([ox, oy], body)}
+${acc.emitResult(res, 's', ar)}
+${oo ? oo.emitStore(ar, res, oo.offset, oo.accessor.scale ? oo.scaleOffset : undefined) : ''}
+return ${ar.emitToNumber(res)};
+};`;
+    return { source, helpers: mergeHelpers(ox.helpers(), oy.helpers(), oo?.helpers() ?? {}, ar.helpers, acc.helpers) };
+  });
+}

@@ -1,0 +1,45 @@
+/**
+ * DOT: xᵀy through any accessors, in any arithmetic, with any accumulation.
+ * @module
+ */
+import type { Range } from '../../src/range.js';
+import { Operand } from '../codegen/operand.js';
+import { checkRange, checkSameLength, chooseArithmetic, type KernelOptions } from '../codegen/kernel-options.js';
+import { resolveAccumulation } from '../codegen/accumulation.js';
+import { dotProgram } from './dot-program.js';
+
+/** Options of {@link dot}. */
+export interface DotOptions extends KernelOptions {
+  /**
+   * A 1-element range that receives the result in full arithmetic precision (rounded to its storage):
+   * e.g. a double-double range to keep all of a double-double DOT.
+   */
+  into?: Range<1, any>;
+}
+
+/**
+ * The dot product Σ xᵢyᵢ, read through each operand's accessor and computed in the chosen arithmetic.
+ * An empty pair returns 0 at once.
+ * @param x - first vector (any storage, any stride)
+ * @param y - second vector, same length
+ * @param options - arithmetic (default: the most precise of the operands'), accumulation, `into`
+ * @returns the result rounded to the nearest double
+ * @throws {@link ModprecError} `DIMENSION_MISMATCH` when lengths differ; `INVALID_OPTION` for non-ranges
+ * @example
+ * ```ts
+ * const x = vector([1, 2, 3], { storage: formats.f32, arithmetic: formats.f64 });
+ * dot(x, x); // 14
+ * ```
+ */
+export function dot(x: Range<1, any>, y: Range<1, any>, options: DotOptions = {}): number {
+  checkRange('x', x, 1);
+  checkRange('y', y, 1);
+  checkSameLength('x', x.length(), 'y', y.length());
+  const into = options.into === undefined ? undefined : checkRange('options.into', options.into, 1, true);
+  if (into) checkSameLength('a scalar result', 1, 'options.into', into.length());
+  const ar = chooseArithmetic(options.arithmetic, [x, y]);
+  const acc = resolveAccumulation(options.accumulation);
+  const n = x.length();
+  const f = dotProgram(x.accessor, y.accessor, into?.accessor, ar, acc);
+  return f(n, ...Operand.args(x.accessor), ...Operand.args(y.accessor), ...(into ? Operand.args(into.accessor) : []));
+}

@@ -1,0 +1,39 @@
+/**
+ * The built-in formats, by name. `formats.f32` etc. can be passed as `storage` or `arithmetic` of an accessor.
+ * @module
+ */
+import { registerFormat, f64, f32, type Format } from './registry.js';
+import { f16Storage } from './f16.js';
+import { bf16Storage } from './bf16.js';
+import { i8Storage, i16Storage, i32Storage } from './integer.js';
+
+/** fp16 (IEEE binary16): storage only on the CPU (compute in fp32 or fp64). */
+export const f16 = registerFormat({ name: 'f16', storage: f16Storage });
+/** bfloat16: storage only on the CPU. */
+export const bf16 = registerFormat({ name: 'bf16', storage: bf16Storage });
+/** int8, for scaled storage. */
+export const i8 = registerFormat({ name: 'i8', storage: i8Storage });
+/** int16, for scaled storage. */
+export const i16 = registerFormat({ name: 'i16', storage: i16Storage });
+/** int32, for scaled storage. */
+export const i32 = registerFormat({ name: 'i32', storage: i32Storage });
+
+/** The built-in formats by name. */
+export const formats: {
+  readonly f64: Format<number>; readonly f32: Format<number>; readonly f16: Format; readonly bf16: Format;
+  readonly i8: Format; readonly i16: Format; readonly i32: Format;
+} = Object.freeze({ f64, f32, f16, bf16, i8, i16, i32 });
+
+export { f64, f32 };
+export { registerFormat, findFormat, formatNames, asStorage, asArithmetic } from './registry.js';
+export type { Format, FormatLike } from './registry.js';
+export type { StorageFormat, ArithmeticFormat, ValueKind, Register, TemplateHelpers, MpValueLike } from './format.js';
+export { registerOfKind, numberRegister, declareStorageRegister } from './format.js';
+export { f64Storage } from './f64.js';
+export { f32Storage } from './f32.js';
+export { f16Storage } from './f16.js';
+export { bf16Storage } from './bf16.js';
+export { i8Storage, i16Storage, i32Storage } from './integer.js';
+export { f64Arithmetic } from '../arithmetic/f64.js';
+export { f32Arithmetic } from '../arithmetic/f32.js';
+export { typedArrayStorage } from './typed-array-storage.js';

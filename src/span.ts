@@ -1,0 +1,37 @@
+/**
+ * Index spans: the half-open interval [begin, end) of indices along one dimension (Ginkgo's index_span).
+ * @module
+ */
+import { fail } from './errors.js';
+
+/** The half-open index interval [begin, end). */
+export interface Span {
+  readonly begin: number;
+  readonly end: number;
+}
+
+/**
+ * The span [begin, end).
+ * @example `A.sub(span(0, 2), span(1, 3))` — rows 0..1, columns 1..2
+ * @throws {@link ModprecError} `INDEX_OUT_OF_RANGE` if begin > end or either is not a non-negative integer
+ */
+export function span(begin: number, end: number): Span {
+  if (!Number.isSafeInteger(begin) || begin < 0) fail('INDEX_OUT_OF_RANGE', 'span.begin', 'must be a non-negative integer', begin);
+  if (!Number.isSafeInteger(end) || end < begin) fail('INDEX_OUT_OF_RANGE', 'span.end', `must be an integer ≥ begin (${begin})`, end);
+  return { begin, end };
+}
+
+/** A span, or an integer i meaning the point span [i, i+1). */
+export type SpanLike = Span | number;
+
+/** Normalises a {@link SpanLike} to a {@link Span}. */
+export function toSpan(s: SpanLike, parameter: string): Span {
+  if (typeof s === 'number') {
+    if (!Number.isSafeInteger(s) || s < 0) fail('INDEX_OUT_OF_RANGE', parameter, 'must be a non-negative integer index', s);
+    return { begin: s, end: s + 1 };
+  }
+  if (typeof s !== 'object' || s === null || !Number.isSafeInteger(s.begin) || !Number.isSafeInteger(s.end) || s.begin < 0 || s.end < s.begin) {
+    fail('INDEX_OUT_OF_RANGE', parameter, 'must be an index or a span with 0 ≤ begin ≤ end', s);
+  }
+  return s;
+}
