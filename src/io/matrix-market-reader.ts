@@ -1,0 +1,201 @@
+/**
+ * Reading Matrix Market files (NIST, "The Matrix Market Exchange Formats: Initial Design", 1996).
+ * @module
+ */
+import { fail } from '../errors.js';
+import { cooMatrix } from '../sparse/coo-matrix.js';
+import { denseMatrix } from '../sparse/dense-matrix.js';
+import { MAX_SPARSE_INDEX } from '../sparse/sparse-checks.js';
+import { parseBanner } from './matrix-market-banner.js';
+import { parseCount, parseIndex, parseValue } from './matrix-market-numbers.js';
+import { parseError, quoteToken } from './matrix-market-parse-error.js';
+import type {
+  MatrixMarketArrayData, MatrixMarketCoordinateData, MatrixMarketData, MatrixMarketHeader, MatrixMarketReadOptions,
+} from './matrix-market-types.js';
+
+const FIELD = /[^ \t]+/g;
+
+/** The lines of a file, walked past blank and comment lines. */
+class LineCursor {
+  private next = 1; // index of the next line to look at (line 1, the banner, is read separately)
+  readonly comments: string[] = [];
+
+  constructor(private readonly lines: readonly string[]) {}
+
+  /** 1-based number of the last line of the file. */
+  get lastLine(): number {
+    return this.lines.length;
+  }
+
+  /** Lines not yet looked at. */
+  get remaining(): number {
+    return this.lines.length - this.next;
+  }
+
+  /** The next line holding data, as its fields and 1-based number; `undefined` at the end of the file. */
+  nextData(): { fields: string[]; line: number } | undefined {
+    while (this.next < this.lines.length) {
+      const text = this.lines[this.next++]!;
+      const fields = text.match(FIELD);
+      if (fields === null) continue; // blank line
+      if (fields[0]!.startsWith('%')) {
+        this.comments.push(text.slice(text.indexOf('%') + 1));
+        continue;
+      }
+      return { fields, line: this.next };
+    }
+    return undefined;
+  }
+}
+
+function splitLines(text: string): string[] {
+  const lines = text.split('\n');
+  for (let k = 0; k < lines.length; k++) {
+    const line = lines[k]!;
+    if (line.endsWith('\r')) lines[k] = line.slice(0, -1); // Windows line endings
+  }
+  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop(); // the final newline ends a line, starts none
+  return lines;
+}
+
+/**
+ * Reads a Matrix Market file.
+ *
+ * Supported: `%%MatrixMarket matrix coordinate|array real|integer|pattern general|symmetric|skew-symmetric`
+ * (keywords in any case; `double` means `real`). Comment lines (first non-blank character `%`) and blank
+ * lines may appear anywhere after the banner; lines may end in `\n` or `\r\n`; fields are separated by
+ * spaces or tabs; one entry per line. Numbers: `1`, `+1`, `-2.5`, `.5`, `5.`, `1.5e-3`, `1E+6`. Not
+ * accepted: Fortran `D` exponents (the error says how to fix them), `complex`, `hermitian`, `vector`.
+ * NaN and infinities only with `allowNonFinite`.
+ *
+ * Symmetric files must hold only entries on or below the diagonal (`row ≥ col`); skew-symmetric ones only
+ * entries below it, except that an explicit zero on the diagonal is accepted. The returned matrix is the
+ * full matrix: for `coordinate` files a COO matrix whose off-diagonal stored entries are each followed by
+ * their mirror (negated for skew-symmetric); for `array` files a dense column-major matrix (a symmetric array
+ * file stores the lower triangle column by column, a skew-symmetric one the strictly lower triangle). A
+ * `pattern` file's values are 1. Duplicate positions in a coordinate file are kept (COO sums them).
+ *
+ * @param text - the whole file
+ * @param options - `allowNonFinite`
+ * @returns the header, sizes, comments and the matrix (see {@link MatrixMarketData})
+ * @throws {@link ModprecError} `PARSE_ERROR` with `parameter` `"line <n>"` and a message saying what was
+ *   expected for a malformed file (bad banner, size line, field count, number, index outside the declared
+ *   size, entry above the diagonal of a symmetric file, nonzero diagonal in a skew-symmetric one, fewer or
+ *   more entries than declared); `INVALID_VALUE` when `text` is not a string
+ * @example
+ * ```ts
+ * const { matrix } = readMatrixMarket('%%MatrixMarket matrix coordinate real symmetric\n2 2 2\n1 1 4\n2 1 -1\n');
+ * // matrix: 2×2 COO with entries (0,0,4), (1,0,-1), (0,1,-1)
+ * ```
+ */
+export function readMatrixMarket(text: string, options: MatrixMarketReadOptions = {}): MatrixMarketData {
+  if (typeof text !== 'string') fail('INVALID_VALUE', 'text', 'must be a string', text);
+  const allowNonFinite = options.allowNonFinite === true;
+  const lines = splitLines(text.startsWith('\uFEFF') ? text.slice(1) : text);
+  const header = parseBanner(lines[0]!.match(FIELD) ?? []);
+  const cursor = new LineCursor(lines);
+  const sizeLine = cursor.nextData();
+  const expected = header.format === 'coordinate' ? "'rows cols entries'" : "'rows cols'";
+  if (sizeLine === undefined) return parseError(cursor.lastLine, `end of file: expected the size line ${expected}`);
+  const { fields, line } = sizeLine;
+  const count = header.format === 'coordinate' ? 3 : 2;
+  if (fields.length !== count) parseError(line, `expected ${count} fields in the size line ${expected}, got ${fields.length}`);
+  const rows = parseCount(fields[0]!, line, 'rows', MAX_SPARSE_INDEX);
+  const cols = parseCount(fields[1]!, line, 'cols', MAX_SPARSE_INDEX);
+  if (header.symmetry !== 'general' && rows !== cols) {
+    parseError(line, `a ${header.symmetry} matrix must be square, got ${rows} x ${cols}`);
+  }
+  return header.format === 'coordinate'
+    ? readCoordinate(header, rows, cols, parseCount(fields[2]!, line, 'entries', MAX_SPARSE_INDEX), line, cursor, allowNonFinite)
+    : readArray(header, rows, cols, line, cursor, allowNonFinite);
+}
+
+/** Fails unless `entries` data lines could still follow (so no allocation is sized by a corrupt count). */
+function checkRoom(cursor: LineCursor, entries: number, sizeLine: number): void {
+  if (entries > cursor.remaining) {
+    parseError(sizeLine, `the size line declares ${entries} entries, but only ${cursor.remaining} lines follow`);
+  }
+}
+
+/** After the last declared entry only blank and comment lines may follow. */
+function checkNoMoreEntries(cursor: LineCursor, entries: number, sizeLine: number): void {
+  const extra = cursor.nextData();
+  if (extra !== undefined) parseError(extra.line, `more entries than the ${entries} declared on line ${sizeLine}`);
+}
+
+function readCoordinate(
+  header: MatrixMarketHeader, rows: number, cols: number, entries: number, sizeLine: number,
+  cursor: LineCursor, allowNonFinite: boolean,
+): MatrixMarketCoordinateData {
+  checkRoom(cursor, entries, sizeLine);
+  const pattern = header.field === 'pattern';
+  const integer = header.field === 'integer';
+  const mirror = header.symmetry !== 'general';
+  const skew = header.symmetry === 'skew-symmetric';
+  const fieldCount = pattern ? 2 : 3;
+  const fieldNames = pattern ? "'row col'" : "'row col value'";
+  const capacity = mirror ? 2 * entries : entries;
+  const rowIndex = new Int32Array(capacity);
+  const colIndex = new Int32Array(capacity);
+  const values = new Float64Array(capacity);
+  let out = 0;
+  for (let e = 0; e < entries; e++) {
+    const data = cursor.nextData();
+    if (data === undefined) parseError(cursor.lastLine, `end of file: expected ${entries} entries as declared on line ${sizeLine}, found ${e}`);
+    const { fields, line } = data;
+    if (fields.length !== fieldCount) parseError(line, `expected ${fieldCount} fields ${fieldNames}, got ${fields.length}`);
+    const i = parseIndex(fields[0]!, line, 'row', rows);
+    const j = parseIndex(fields[1]!, line, 'column', cols);
+    const v = pattern ? 1 : parseValue(fields[2]!, line, integer, allowNonFinite);
+    if (mirror && i < j) {
+      parseError(line, `entry (${i + 1}, ${j + 1}) lies above the diagonal; a ${header.symmetry} file stores only the lower triangle (row >= col)`);
+    }
+    if (skew && i === j && v !== 0) {
+      parseError(line, `diagonal entry (${i + 1}, ${j + 1}) is ${quoteToken(fields[2]!)}; the diagonal of a skew-symmetric matrix is zero`);
+    }
+    rowIndex[out] = i; colIndex[out] = j; values[out] = v; out++;
+    if (mirror && i !== j) { rowIndex[out] = j; colIndex[out] = i; values[out] = skew ? -v : v; out++; }
+  }
+  checkNoMoreEntries(cursor, entries, sizeLine);
+  const matrix = cooMatrix({
+    rows, cols,
+    rowIndex: out === capacity ? rowIndex : rowIndex.slice(0, out),
+    colIndex: out === capacity ? colIndex : colIndex.slice(0, out),
+    values: out === capacity ? values : values.slice(0, out),
+  });
+  return { format: 'coordinate', header, rows, cols, storedEntries: entries, comments: cursor.comments, matrix };
+}
+
+function readArray(
+  header: MatrixMarketHeader, rows: number, cols: number, sizeLine: number,
+  cursor: LineCursor, allowNonFinite: boolean,
+): MatrixMarketArrayData {
+  const n = rows;
+  const entries = header.symmetry === 'general' ? rows * cols : header.symmetry === 'symmetric' ? (n * (n + 1)) / 2 : (n * (n - 1)) / 2;
+  checkRoom(cursor, entries, sizeLine);
+  const ld = Math.max(1, rows);
+  const data = new Float64Array(cols === 0 ? 0 : (cols - 1) * ld + rows);
+  const integer = header.field === 'integer';
+  let e = 0;
+  const readValue = (): number => {
+    const next = cursor.nextData();
+    if (next === undefined) parseError(cursor.lastLine, `end of file: expected ${entries} values as declared on line ${sizeLine}, found ${e}`);
+    if (next.fields.length !== 1) parseError(next.line, `expected 1 field 'value', got ${next.fields.length}`);
+    e++;
+    return parseValue(next.fields[0]!, next.line, integer, allowNonFinite);
+  };
+  for (let j = 0; j < cols; j++) {
+    if (header.symmetry === 'general') {
+      for (let i = 0; i < rows; i++) data[i + j * ld] = readValue();
+    } else {
+      const skew = header.symmetry === 'skew-symmetric';
+      for (let i = skew ? j + 1 : j; i < rows; i++) {
+        const v = readValue();
+        data[i + j * ld] = v;
+        data[j + i * ld] = skew ? -v : v; // the mirror; the diagonal of a skew file stays 0
+      }
+    }
+  }
+  checkNoMoreEntries(cursor, entries, sizeLine);
+  return { format: 'array', header, rows, cols, comments: cursor.comments, matrix: denseMatrix({ rows, cols, ld, data }) };
+}

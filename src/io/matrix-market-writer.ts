@@ -1,0 +1,141 @@
+/**
+ * Writing Matrix Market files.
+ * @module
+ */
+import { fail } from '../errors.js';
+import type { CooMatrix } from '../sparse/coo-matrix.js';
+import { cooMatrix } from '../sparse/coo-matrix.js';
+import { cooToCsr } from '../sparse/coo-to-csr.js';
+import type { CsrMatrix } from '../sparse/csr-matrix.js';
+import { csrMatrix } from '../sparse/csr-matrix.js';
+import { csrToDense, denseToCsr } from '../sparse/csr-dense.js';
+import type { DenseMatrix } from '../sparse/dense-matrix.js';
+import { denseMatrix } from '../sparse/dense-matrix.js';
+import { csrLowerTriangle, isSymmetricCsr } from '../sparse/symmetric.js';
+import { checkObject } from '../sparse/sparse-checks.js';
+import { formatValue } from './matrix-market-numbers.js';
+import type { MatrixMarketField, MatrixMarketFormat, MatrixMarketSymmetry, MatrixMarketWriteOptions } from './matrix-market-types.js';
+
+type AnyMatrix = CooMatrix | CsrMatrix | DenseMatrix;
+
+function oneOf<T extends string>(parameter: string, value: unknown, allowed: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback;
+  if (!(allowed as readonly unknown[]).includes(value)) fail('INVALID_OPTION', parameter, `must be one of ${allowed.map((a) => `'${a}'`).join(', ')}`, value);
+  return value as T;
+}
+
+/** Validates the matrix and tells which of the three kinds it is. */
+function classify(matrix: AnyMatrix): { kind: 'coo'; A: CooMatrix } | { kind: 'csr'; A: CsrMatrix } | { kind: 'dense'; A: DenseMatrix } {
+  const m = checkObject('matrix', matrix);
+  if ('rowPtr' in m) return { kind: 'csr', A: csrMatrix(matrix as CsrMatrix) };
+  if ('rowIndex' in m) return { kind: 'coo', A: cooMatrix(matrix as CooMatrix) };
+  if ('data' in m) return { kind: 'dense', A: denseMatrix(matrix as DenseMatrix) };
+  return fail('INVALID_VALUE', 'matrix', 'must be a COO (rowIndex), CSR (rowPtr) or dense (data, ld) matrix', matrix);
+}
+
+/** Returns a function formatting one value for the field, checking it is representable there. */
+function valueWriter(field: MatrixMarketField, allowNonFinite: boolean): (value: number, where: string) => string {
+  return (value, where) => {
+    if (field === 'integer') {
+      if (!Number.isSafeInteger(value)) fail('INVALID_VALUE', where, "must be an integer of magnitude below 2^53 for field 'integer'", value);
+    } else if (!Number.isFinite(value) && !allowNonFinite) {
+      fail('INVALID_VALUE', where, 'must be finite (or pass { allowNonFinite: true })', value);
+    }
+    return formatValue(value);
+  };
+}
+
+function checkSymmetry(A: CsrMatrix, symmetry: MatrixMarketSymmetry): void {
+  if (symmetry === 'general') return;
+  if (A.rows !== A.cols) fail('DIMENSION_MISMATCH', 'matrix', `must be square for symmetry '${symmetry}'`, `${A.rows} x ${A.cols}`);
+  if (!isSymmetricCsr(A, symmetry)) {
+    const rule = symmetry === 'symmetric' ? 'A(i,j) = A(j,i)' : 'A(i,j) = -A(j,i) and a zero diagonal';
+    fail('INVALID_VALUE', 'matrix', `must satisfy ${rule} exactly, entry by entry and in its pattern, for symmetry '${symmetry}'`);
+  }
+}
+
+/** Exact (skew-)symmetry of a dense matrix, by `Object.is` so the mirrored half reads back bit for bit. */
+function checkDenseSymmetry(D: DenseMatrix, symmetry: MatrixMarketSymmetry): void {
+  if (D.rows !== D.cols) fail('DIMENSION_MISMATCH', 'matrix', `must be square for symmetry '${symmetry}'`, `${D.rows} x ${D.cols}`);
+  const skew = symmetry === 'skew-symmetric';
+  for (let j = 0; j < D.cols; j++) {
+    for (let i = j; i < D.rows; i++) {
+      const lower = D.data[i + j * D.ld]!, upper = D.data[j + i * D.ld]!;
+      const ok = !skew ? Object.is(lower, upper) : i === j ? lower === 0 : Object.is(lower, -upper);
+      if (!ok) {
+        const rule = skew ? (i === j ? 'a zero diagonal' : 'A(i,j) = -A(j,i)') : 'A(i,j) = A(j,i)';
+        fail('INVALID_VALUE', `matrix(${i}, ${j})`, `must satisfy ${rule} exactly for symmetry '${symmetry}'`, lower);
+      }
+    }
+  }
+}
+
+/**
+ * Writes a matrix as a Matrix Market file; {@link readMatrixMarket} reads it back exactly.
+ *
+ * Coordinate files: a COO matrix is written entry by entry in its own order (duplicates included), a CSR
+ * matrix row by row, a dense matrix by its nonzero entries. With `symmetry` `symmetric` / `skew-symmetric`
+ * the matrix must have that symmetry exactly (see {@link isSymmetricCsr}); its lower triangle is written
+ * (duplicates summed). Array files are written column by column (lower / strictly lower triangle for
+ * symmetric / skew-symmetric), sparse input being expanded first. Values are written as the shortest
+ * decimal that reads back to the same double; `-0` keeps its sign.
+ *
+ * @param matrix - a {@link CooMatrix}, {@link CsrMatrix} or {@link DenseMatrix}
+ * @param options - `format`, `field`, `symmetry`, `comments`, `allowNonFinite` (see {@link MatrixMarketWriteOptions})
+ * @returns the file's text, ending in a newline
+ * @throws {@link ModprecError} from the matrix constructors for an invalid matrix; `INVALID_OPTION` for
+ *   an unknown option value or `pattern` with `array` or `skew-symmetric`; `DIMENSION_MISMATCH` for a
+ *   non-square matrix with a symmetry; `INVALID_VALUE` when the matrix lacks the requested symmetry, for a
+ *   non-integer value with `integer`, a non-finite value without `allowNonFinite`, or a comment with a line break
+ * @example
+ * ```ts
+ * const text = writeMatrixMarket(laplacianCsr([3, 3]), { symmetry: 'symmetric', field: 'integer' });
+ * ```
+ */
+export function writeMatrixMarket(matrix: AnyMatrix, options: MatrixMarketWriteOptions = {}): string {
+  const o = checkObject('options', options);
+  const input = classify(matrix);
+  const format = oneOf<MatrixMarketFormat>('options.format', o.format, ['coordinate', 'array'], input.kind === 'dense' ? 'array' : 'coordinate');
+  const field = oneOf<MatrixMarketField>('options.field', o.field, ['real', 'integer', 'pattern'], 'real');
+  const symmetry = oneOf<MatrixMarketSymmetry>('options.symmetry', o.symmetry, ['general', 'symmetric', 'skew-symmetric'], 'general');
+  if (field === 'pattern' && format === 'array') fail('INVALID_OPTION', 'options.field', "'pattern' is only defined for format 'coordinate'", field);
+  if (field === 'pattern' && symmetry === 'skew-symmetric') fail('INVALID_OPTION', 'options.field', "'pattern' cannot be 'skew-symmetric'", field);
+  const comments = (o.comments ?? []) as readonly string[];
+  if (!Array.isArray(comments)) fail('INVALID_OPTION', 'options.comments', 'must be an array of strings', comments);
+  comments.forEach((c, k) => {
+    if (typeof c !== 'string' || /[\r\n]/.test(c)) fail('INVALID_VALUE', `options.comments[${k}]`, 'must be a string without line breaks', c);
+  });
+  const value = valueWriter(field, o.allowNonFinite === true);
+
+  const out: string[] = [`%%MatrixMarket matrix ${format} ${field} ${symmetry}`];
+  for (const c of comments) out.push(`%${c}`);
+  if (format === 'array') {
+    const D = input.kind === 'dense' ? input.A : csrToDense(input.kind === 'csr' ? input.A : cooToCsr(input.A));
+    if (symmetry !== 'general') checkDenseSymmetry(D, symmetry);
+    out.push(`${D.rows} ${D.cols}`);
+    for (let j = 0; j < D.cols; j++) {
+      const first = symmetry === 'general' ? 0 : symmetry === 'symmetric' ? j : j + 1;
+      for (let i = first; i < D.rows; i++) out.push(value(D.data[i + j * D.ld]!, `matrix(${i}, ${j})`));
+    }
+    return out.join('\n') + '\n';
+  }
+
+  const entry = (i: number, j: number, v: number, where: string): string =>
+    field === 'pattern' ? `${i + 1} ${j + 1}` : `${i + 1} ${j + 1} ${value(v, where)}`;
+  if (symmetry === 'general' && input.kind === 'coo') {
+    const { rows, cols, rowIndex, colIndex, values } = input.A;
+    out.push(`${rows} ${cols} ${values.length}`);
+    for (let k = 0; k < values.length; k++) out.push(entry(rowIndex[k]!, colIndex[k]!, values[k]!, `matrix.values[${k}]`));
+    return out.join('\n') + '\n';
+  }
+  let A = input.kind === 'csr' ? input.A : input.kind === 'coo' ? cooToCsr(input.A) : denseToCsr(input.A);
+  if (symmetry !== 'general') {
+    checkSymmetry(A, symmetry);
+    A = csrLowerTriangle(A); // a skew matrix's explicit diagonal zeros are kept, so its pattern survives
+  }
+  out.push(`${A.rows} ${A.cols} ${A.values.length}`);
+  for (let i = 0; i < A.rows; i++) {
+    for (let t = A.rowPtr[i]!; t < A.rowPtr[i + 1]!; t++) out.push(entry(i, A.colIndex[t]!, A.values[t]!, `matrix.values[${t}]`));
+  }
+  return out.join('\n') + '\n';
+}
