@@ -1,0 +1,42 @@
+/**
+ * AXPY: y := α·x + y.
+ * @module
+ */
+import type { Range } from '../../src/range.js';
+import { checkRange, checkSameLength, checkScalar, chooseArithmetic, type KernelOptions } from '../codegen/kernel-options.js';
+import { vectorKernel, operandArgs } from '../codegen/vector-kernel.js';
+import { loadVectorElement } from '../codegen/reduction-kernel.js';
+
+/**
+ * y := α·x + y, each element read through its accessor and written back rounded to y's storage.
+ * α = 0 or an empty vector returns at once (y is not touched, so NaN in y stays as it was).
+ * @param alpha - the coefficient α
+ * @param x - the vector added
+ * @param y - the vector updated in place (writable, same length)
+ * @param options - arithmetic (default: the most precise of the operands')
+ * @throws {@link ModprecError} `DIMENSION_MISMATCH`, `INVALID_VALUE` (α not a number), `INVALID_STORAGE` (read-only y)
+ * @example `axpy(2, x, y)`
+ */
+export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options: KernelOptions = {}): void {
+  checkScalar('alpha', alpha);
+  checkRange('x', x, 1);
+  checkRange('y', y, 1, true);
+  checkSameLength('x', x.length(), 'y', y.length());
+  const n = x.length();
+  if (n === 0 || alpha === 0) return;
+  const ar = chooseArithmetic(options.arithmetic, [x, y]);
+  const a = ar.register('a');
+  const xv = ar.register('xv');
+  const yv = ar.register('yv');
+  const f = vectorKernel({
+    kernel: 'axpy', operands: [['x', x.accessor], ['y', y.accessor]], scalars: ['alpha'], registers: ['a', 'xv', 'yv'], ar,
+    prologue: () => ar.emitFromNumber(a, 'alpha'),
+    body: (o) => [
+      loadVectorElement(o.x!, ar, xv),
+      loadVectorElement(o.y!, ar, yv),
+      ar.emitFma(yv, a, xv, yv),
+      o.y!.emitStore(ar, yv, 'y_p', o.y!.accessor.scale ? 'y_q' : undefined),
+    ].join('\n'),
+  });
+  f(n, ...operandArgs(x, y), alpha);
+}

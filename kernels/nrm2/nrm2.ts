@@ -1,0 +1,62 @@
+/**
+ * NRM2: the Euclidean norm, safe from overflow and underflow.
+ * @module
+ */
+import type { Range } from '../../src/range.js';
+import { checkRange, chooseArithmetic, type KernelOptions } from '../codegen/kernel-options.js';
+import { resolveAccumulation } from '../codegen/accumulation.js';
+import { vectorKernel, operandArgs } from '../codegen/vector-kernel.js';
+import { loadVectorElement } from '../codegen/reduction-kernel.js';
+
+/**
+ * A power of two s with max·s in [1, 2): multiplying by s is exact (no rounding) for every element that
+ * stays normal, so scaling adds no error, and the squares can neither overflow nor underflow harmfully.
+ */
+function scaleFor(max: number): number {
+  let e = Math.floor(Math.log2(max));
+  // log2 can be off by one near powers of two; correct it so max·2^-e lands in [1, 2).
+  if (max * 2 ** -e >= 2) e++;
+  if (max * 2 ** -e < 1) e--;
+  // 2^-e may not be representable for extreme e: split into two factors applied in sequence.
+  return e;
+}
+
+/**
+ * ‖x‖₂ = √(Σ xᵢ²), computed as 2^e·√(Σ (xᵢ·2^−e)²) with 2^e the power of two just below max|xᵢ|
+ * (two passes: the maximum, then the scaled sum of squares in the chosen arithmetic and accumulation).
+ * No overflow or underflow for any finite input whose norm is representable; NaN anywhere gives NaN;
+ * ±Inf (and no NaN) gives +Inf.
+ * @returns the norm rounded to a double (0 for an empty vector)
+ */
+export function nrm2(x: Range<1, any>, options: KernelOptions = {}): number {
+  checkRange('x', x, 1);
+  const n = x.length();
+  if (n === 0) return 0;
+  const ar = chooseArithmetic(options.arithmetic, [x]);
+  const acc = resolveAccumulation(options.accumulation);
+  const xv = ar.register('xv');
+  const res = ar.register('res');
+  const sc = ar.register('sc');
+  // Pass 1: max |x_i| as a double (NaN-propagating).
+  const maxKernel = vectorKernel({
+    kernel: 'nrm2max', operands: [['x', x.accessor]], scalars: [], registers: ['xv'], ar,
+    prologue: () => 'let m = 0;',
+    body: (o) => `${loadVectorElement(o.x!, ar, xv)} { const v = Math.abs(${ar.emitToNumber(xv)}); if (v > m) m = v; else if (v !== v) return NaN; }`,
+    epilogue: () => 'return m;',
+  });
+  const max = maxKernel(n, ...operandArgs(x)) as number;
+  if (max === 0 || !Number.isFinite(max)) return max;
+  const e = scaleFor(max);
+  // Pass 2: Σ (x_i · 2^-e)² with 2^-e applied as two exact factors (each representable).
+  const h1 = Math.trunc(-e / 2);
+  const h2 = -e - h1;
+  const f = vectorKernel({
+    kernel: 'nrm2', operands: [['x', x.accessor]], scalars: ['s1', 's2'], registers: ['xv', 'res', 'sc', 'sc2'], ar, acc,
+    prologue: () => `${ar.emitFromNumber(sc, 's1')} ${ar.emitFromNumber(ar.register('sc2'), 's2')}`,
+    body: (o) => `${loadVectorElement(o.x!, ar, xv)} ${ar.emitMul(xv, xv, sc)} ${ar.emitMul(xv, xv, ar.register('sc2'))} ${acc.emitAddProduct('s', xv, xv, ar)}`,
+    epilogue: () => `${acc.emitResult(res, 's', ar)} ${ar.emitSqrt(res, res)} return ${ar.emitToNumber(res)};`,
+  });
+  const root = f(n, ...operandArgs(x), 2 ** h1, 2 ** h2) as number;
+  // Undo the scaling in two exact steps so an intermediate cannot overflow or underflow.
+  return root * 2 ** (e - Math.trunc(e / 2)) * 2 ** Math.trunc(e / 2);
+}

@@ -1,0 +1,33 @@
+/**
+ * SCAL: x := α·x.
+ * @module
+ */
+import type { Range } from '../../src/range.js';
+import { checkRange, checkScalar, chooseArithmetic, type KernelOptions } from '../codegen/kernel-options.js';
+import { vectorKernel, operandArgs } from '../codegen/vector-kernel.js';
+import { loadVectorElement } from '../codegen/reduction-kernel.js';
+
+/**
+ * x := α·x in place. α = 0 sets x to zero without reading it (as LAPACK's convention: NaN in x does not
+ * survive a scaling by zero); α = 1 and empty vectors return at once.
+ * @throws {@link ModprecError} `INVALID_VALUE`, `INVALID_STORAGE` (read-only x)
+ */
+export function scal(alpha: number, x: Range<1, any>, options: KernelOptions = {}): void {
+  checkScalar('alpha', alpha);
+  checkRange('x', x, 1, true);
+  const n = x.length();
+  if (n === 0 || alpha === 1) return;
+  const ar = chooseArithmetic(options.arithmetic, [x]);
+  const zero = alpha === 0;
+  const a = ar.register('a');
+  const xv = ar.register('xv');
+  const f = vectorKernel({
+    kernel: 'scal', variant: { zero }, operands: [['x', x.accessor]], scalars: ['alpha'], registers: ['a', 'xv'], ar,
+    prologue: () => ar.emitFromNumber(a, 'alpha'),
+    body: (o) => [
+      zero ? ar.emitFromNumber(xv, '0') : `${loadVectorElement(o.x!, ar, xv)} ${ar.emitMul(xv, a, xv)}`,
+      o.x!.emitStore(ar, xv, 'x_p', o.x!.accessor.scale ? 'x_q' : undefined),
+    ].join('\n'),
+  });
+  f(n, ...operandArgs(x), alpha);
+}

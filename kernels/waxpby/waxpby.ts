@@ -1,0 +1,49 @@
+/**
+ * WAXPBY: w := α·x + β·y (the multiple-precision papers' benchmark kernel).
+ * @module
+ */
+import type { Range } from '../../src/range.js';
+import { checkRange, checkSameLength, checkScalar, chooseArithmetic, type KernelOptions } from '../codegen/kernel-options.js';
+import { vectorKernel, operandArgs } from '../codegen/vector-kernel.js';
+import { loadVectorElement } from '../codegen/reduction-kernel.js';
+
+/**
+ * w := α·x + β·y. A zero coefficient means its vector is not read (NaN or Inf there does not leak);
+ * with both zero, w is set to zero. w may be x or y (the same range): each element is read before written.
+ * @param alpha - coefficient of x
+ * @param x - first input
+ * @param beta - coefficient of y
+ * @param y - second input
+ * @param w - output (writable, same length)
+ * @param options - arithmetic (default: the most precise of the operands')
+ * @throws {@link ModprecError} `DIMENSION_MISMATCH`, `INVALID_VALUE`, `INVALID_STORAGE`
+ */
+export function waxpby(
+  alpha: number, x: Range<1, any>, beta: number, y: Range<1, any>, w: Range<1, any>, options: KernelOptions = {},
+): void {
+  checkScalar('alpha', alpha);
+  checkScalar('beta', beta);
+  checkRange('x', x, 1);
+  checkRange('y', y, 1);
+  checkRange('w', w, 1, true);
+  checkSameLength('x', x.length(), 'y', y.length());
+  checkSameLength('x', x.length(), 'w', w.length());
+  const n = x.length();
+  if (n === 0) return;
+  const ar = chooseArithmetic(options.arithmetic, [x, y, w]);
+  const useX = alpha !== 0;
+  const useY = beta !== 0;
+  const [a, b, xv, yv, t] = ['a', 'b', 'xv', 'yv', 't'].map((r) => ar.register(r)) as [any, any, any, any, any];
+  const f = vectorKernel({
+    kernel: 'waxpby', variant: { useX, useY },
+    operands: [['x', x.accessor], ['y', y.accessor], ['w', w.accessor]], scalars: ['alpha', 'beta'],
+    registers: ['a', 'b', 'xv', 'yv', 't'], ar,
+    prologue: () => `${ar.emitFromNumber(a, 'alpha')} ${ar.emitFromNumber(b, 'beta')}`,
+    body: (o) => [
+      useX ? `${loadVectorElement(o.x!, ar, xv)} ${ar.emitMul(t, a, xv)}` : ar.emitFromNumber(t, '0'),
+      useY ? `${loadVectorElement(o.y!, ar, yv)} ${ar.emitFma(t, b, yv, t)}` : '',
+      o.w!.emitStore(ar, t, 'w_p', o.w!.accessor.scale ? 'w_q' : undefined),
+    ].join('\n'),
+  });
+  f(n, ...operandArgs(x, y, w), alpha, beta);
+}
