@@ -1,0 +1,88 @@
+/**
+ * Double-double addition and subtraction, allocation-free: each writes `[hi, lo]` into a caller-owned
+ * `Float64Array` (see {@link DdBuffer}). Operands are normalised pairs (|lo| ≤ ulp(hi)/2); results are too.
+ * @module
+ */
+import type { DdBuffer } from './eft.js';
+
+/**
+ * `out := (ah + al) + (bh + bl)` with the accurate ("IEEE") algorithm: JMP 2017 Algorithm 6
+ * (AccurateDWPlusDW), relative error ≤ 3u² + 13u³ ({@link DD_ADD_BOUND}) for any signs. 20 flops.
+ * @param out - receives [hi, lo]
+ * @param ah - high part of a
+ * @param al - low part of a
+ * @param bh - high part of b
+ * @param bl - low part of b
+ * @example
+ * ```ts
+ * const r = new Float64Array(2);
+ * ddAdd(r, 1, 2 ** -60, -1, 0); // r = [2^-60, 0]
+ * ```
+ */
+export function ddAdd(out: DdBuffer, ah: number, al: number, bh: number, bl: number): void {
+  // TwoSum of the high parts and of the low parts.
+  const sh = ah + bh;
+  let z = sh - ah;
+  const sl = (ah - (sh - z)) + (bh - z);
+  const th = al + bl;
+  z = th - al;
+  const tl = (al - (th - z)) + (bl - z);
+  // Fold the low sum in, renormalising twice (FastTwoSum).
+  const c = sl + th;
+  const vh = sh + c;
+  const vl = c - (vh - sh);
+  const w = tl + vl;
+  const hi = vh + w;
+  out[0] = hi;
+  out[1] = w - (hi - vh);
+}
+
+/**
+ * `out := a − b`, i.e. {@link ddAdd} with b negated (negation is exact). Same bound.
+ * @param out - receives [hi, lo]
+ * @param ah - high part of a
+ * @param al - low part of a
+ * @param bh - high part of b
+ * @param bl - low part of b
+ */
+export function ddSub(out: DdBuffer, ah: number, al: number, bh: number, bl: number): void {
+  ddAdd(out, ah, al, -bh, -bl);
+}
+
+/**
+ * `out := (ah + al) + (bh + bl)` with the "sloppy" algorithm (JMP 2017 Algorithm 5, SloppyDWPlusDW, 11 flops):
+ * relative error ≤ 3u² when a and b have the same sign, but UNBOUNDED under cancellation (opposite signs).
+ * Use it only where the signs are known to agree (e.g. summing absolute values); {@link ddAdd} is the default.
+ * @param out - receives [hi, lo]
+ * @param ah - high part of a
+ * @param al - low part of a
+ * @param bh - high part of b
+ * @param bl - low part of b
+ */
+export function ddAddSloppy(out: DdBuffer, ah: number, al: number, bh: number, bl: number): void {
+  const sh = ah + bh;
+  const z = sh - ah;
+  const sl = (ah - (sh - z)) + (bh - z);
+  const w = sl + (al + bl);
+  const hi = sh + w;
+  out[0] = hi;
+  out[1] = w - (hi - sh);
+}
+
+/**
+ * `out := (ah + al) + b` for a double b: JMP 2017 Algorithm 4 (DWPlusFP), relative error ≤ 2u²
+ * ({@link DD_ADD_NUMBER_BOUND}). 10 flops.
+ * @param out - receives [hi, lo]
+ * @param ah - high part of a
+ * @param al - low part of a
+ * @param b - the double to add
+ */
+export function ddAddNumber(out: DdBuffer, ah: number, al: number, b: number): void {
+  const sh = ah + b;
+  const z = sh - ah;
+  const sl = (ah - (sh - z)) + (b - z);
+  const v = al + sl;
+  const hi = sh + v;
+  out[0] = hi;
+  out[1] = v - (hi - sh);
+}

@@ -1,0 +1,55 @@
+/**
+ * Published relative error bounds of the double-double (double-word) algorithms used here, as
+ * numbers, for tests and for the a-priori bounds of kernels. u = 2^-53 is the unit roundoff of binary64.
+ *
+ * "JMP" is Joldes, Muller, Popescu, "Tight and rigorous error bounds for basic building blocks of
+ * double-word arithmetic", ACM TOMS 44(2), 2017 (hal-01351529v3); algorithm numbers are theirs, and each
+ * bound is the theorem the paper states for that algorithm (several were re-checked in Coq by Muller
+ * and Rideau, ACM TOMS 48(1), 2022). Every bound holds when no underflow or overflow occurs.
+ *
+ * @module
+ */
+
+/** Unit roundoff of binary64, u = 2^-53. */
+export const U = 2 ** -53;
+const U2 = U * U;
+const U3 = U2 * U;
+
+/** JMP Algorithm 4 (DWPlusFP), double-word + double: relative error ≤ 2u². */
+export const DD_ADD_NUMBER_BOUND = 2 * U2;
+/** JMP Algorithm 6 (AccurateDWPlusDW), double-word + double-word: relative error ≤ 3u² + 13u³. */
+export const DD_ADD_BOUND = 3 * U2 + 13 * U3;
+/**
+ * JMP Algorithm 5 (SloppyDWPlusDW): relative error ≤ 3u² only when both operands have the same sign;
+ * with opposite signs the relative error is unbounded (it can reach 1 under cancellation).
+ */
+export const DD_SLOPPY_ADD_SAME_SIGN_BOUND = 3 * U2;
+/** JMP Algorithm 7 (DWTimesFP1), double-word × double: relative error ≤ 1.5u² + 4u³. */
+export const DD_MUL_NUMBER_BOUND = 1.5 * U2 + 4 * U3;
+/** JMP Algorithm 10 (DWTimesDW1, the variant without FMA), double-word × double-word: relative error ≤ 7u². */
+export const DD_MUL_BOUND = 7 * U2;
+/** JMP Algorithm 17 (DWDivDW2), double-word ÷ double-word: relative error ≤ 15u² + 56u³. */
+export const DD_DIV_BOUND = 15 * U2 + 56 * U3;
+/**
+ * Square root of a double-word (Lefèvre, Louvet, Muller, Picot, Rideau, "Accurate calculation of Euclidean
+ * norms using double-word arithmetic", ACM TOMS 49(1), 2023, algorithm SQRTDWtoDW): relative error ≤ 25/8 u².
+ * Their algorithm uses an FMA for sh² − xh; here that quantity is computed exactly with TwoProd, which gives
+ * the same rounded value, so the bound carries over.
+ */
+export const DD_SQRT_BOUND = (25 / 8) * U2;
+/**
+ * Correct rounding of a real x to a double-double (hi = RN(x), lo = RN(x − hi)): relative error ≤ u²
+ * (|lo − (x − hi)| ≤ u·|x − hi| ≤ u²·|x|), when lo stays in the normal range (|x| ≥ 2^-969).
+ */
+export const DD_ROUNDING_BOUND = U2;
+
+/**
+ * Bound on |fl(a·b + c) − (a·b + c)| for {@link ddMulAdd} (multiplication then accurate addition):
+ * (3u² + 13u³)·|a·b + c| + 7u²·(1 + 3u² + 13u³)·|a·b|. Relative to |a·b + c| it is unbounded under cancellation.
+ * @param absProduct - |a·b|
+ * @param absResult - |a·b + c|
+ * @returns the absolute error bound
+ */
+export function ddMulAddErrorBound(absProduct: number, absResult: number): number {
+  return DD_ADD_BOUND * absResult + DD_MUL_BOUND * (1 + DD_ADD_BOUND) * absProduct;
+}

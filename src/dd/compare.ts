@@ -1,0 +1,53 @@
+/**
+ * Comparison, absolute value and negation of double-doubles. All exact; operands normalised.
+ * @module
+ */
+import type { DdBuffer } from './eft.js';
+
+/**
+ * Three-way comparison of a = ah + al and b = bh + bl (normalised pairs, so comparing the high parts
+ * first and then the low parts is exact).
+ * @param ah - high part of a
+ * @param al - low part of a
+ * @param bh - high part of b
+ * @param bl - low part of b
+ * @returns −1 if a < b, 1 if a > b, 0 if equal (+0 equals −0), NaN if any part is NaN
+ */
+export function ddCompare(ah: number, al: number, bh: number, bl: number): number {
+  if (ah < bh) return -1;
+  if (ah > bh) return 1;
+  if (ah === bh) {
+    if (al < bl) return -1;
+    if (al > bl) return 1;
+    if (al === bl) return 0;
+  }
+  return NaN;
+}
+
+/**
+ * `out := |a|` (exact).
+ * @param out - receives [hi, lo]
+ * @param ah - high part of a
+ * @param al - low part of a
+ */
+export function ddAbs(out: DdBuffer, ah: number, al: number): void {
+  // For a normalised pair the sign of a is the sign of ah (ah = 0 implies al = 0).
+  if (ah < 0 || (ah === 0 && al < 0)) {
+    out[0] = -ah;
+    out[1] = -al;
+  } else {
+    out[0] = ah;
+    out[1] = al;
+  }
+}
+
+/**
+ * `out := −a` (exact).
+ * @param out - receives [hi, lo]
+ * @param ah - high part of a
+ * @param al - low part of a
+ */
+export function ddNeg(out: DdBuffer, ah: number, al: number): void {
+  out[0] = -ah;
+  out[1] = -al;
+}

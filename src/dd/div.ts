@@ -1,0 +1,45 @@
+/**
+ * Double-double division, allocation-free.
+ * @module
+ */
+import { SPLIT_LIMIT, twoProdErrorScaled, type DdBuffer } from './eft.js';
+
+const SPLITTER = 134217729;
+
+/**
+ * `out := (ah + al) / (bh + bl)`: JMP 2017 Algorithm 17 (DWDivDW2), relative error ≤ 15u² + 56u³
+ * ({@link DD_DIV_BOUND}). Division by zero gives a non-finite `out[0]` (as the double division does).
+ * @param out - receives [hi, lo]
+ * @param ah - high part of the dividend
+ * @param al - low part of the dividend
+ * @param bh - high part of the divisor
+ * @param bl - low part of the divisor
+ */
+export function ddDiv(out: DdBuffer, ah: number, al: number, bh: number, bl: number): void {
+  const th = ah / bh;
+  // r = (bh + bl) · th with DWTimesFP1 (JMP Algorithm 7).
+  const p = bh * th;
+  let e: number;
+  if (Math.abs(bh) <= SPLIT_LIMIT && Math.abs(th) <= SPLIT_LIMIT) {
+    let t = SPLITTER * bh;
+    const b1 = t - (t - bh);
+    const b2 = bh - b1;
+    t = SPLITTER * th;
+    const q1 = t - (t - th);
+    const q2 = th - q1;
+    e = (((b1 * q1 - p) + b1 * q2) + b2 * q1) + b2 * q2;
+  } else {
+    e = twoProdErrorScaled(bh, th, p);
+  }
+  const c2 = bl * th;
+  const sh = p + c2;
+  const sl1 = c2 - (sh - p);
+  const sl2 = sl1 + e;
+  const rh = sh + sl2;
+  const rl = sl2 - (rh - sh);
+  // ah − rh is exact (Sterbenz); the remainder divided by bh corrects the quotient.
+  const tl = ((ah - rh) + (al - rl)) / bh;
+  const hi = th + tl;
+  out[0] = hi;
+  out[1] = tl - (hi - th);
+}

@@ -1,0 +1,30 @@
+/**
+ * Double-double square root, allocation-free.
+ * @module
+ */
+import { twoProdError, type DdBuffer } from './eft.js';
+
+/**
+ * `out := √(ah + al)`: one Newton (Karp–Markstein) correction of the double square root, algorithm
+ * SQRTDWtoDW of Lefèvre, Louvet, Muller, Picot and Rideau (ACM TOMS 2023), relative error ≤ 25/8·u²
+ * ({@link DD_SQRT_BOUND}). The residual ah − sh² they take from an FMA is computed exactly here with TwoProd.
+ * √(±0) = (±0, 0), √(+∞) = (+∞, 0), negative input gives NaN.
+ * @param out - receives [hi, lo]
+ * @param ah - high part of a
+ * @param al - low part of a
+ */
+export function ddSqrt(out: DdBuffer, ah: number, al: number): void {
+  if (!(ah > 0 && ah < Infinity)) {
+    out[0] = ah === 0 || ah === Infinity ? ah : NaN;
+    out[1] = ah === 0 || ah === Infinity ? 0 : NaN;
+    return;
+  }
+  const sh = Math.sqrt(ah);
+  const p = sh * sh;
+  // ah − p is exact (Sterbenz: p lies within a few ulps of ah), so r1 = RN(ah − sh²) as an FMA would give.
+  const r1 = (ah - p) - twoProdError(sh, sh, p);
+  const sl = (al + r1) / (2 * sh);
+  const hi = sh + sl;
+  out[0] = hi;
+  out[1] = sl - (hi - sh);
+}

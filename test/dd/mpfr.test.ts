@@ -1,0 +1,54 @@
+/** Cross-check against an independent implementation: GNU MPFR (gmp-wasm) at 212 bits. */
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import fc from 'fast-check';
+import { init, type CalculateTypeWithDestroy } from 'gmp-wasm';
+import { ddAdd, ddSub } from '../../src/dd/add.js';
+import { ddMul } from '../../src/dd/mul.js';
+import { ddDiv } from '../../src/dd/div.js';
+import { ddSqrt } from '../../src/dd/sqrt.js';
+import { ddFromDecimal } from '../../src/dd/decimal.js';
+import { DD_ADD_BOUND, DD_MUL_BOUND, DD_DIV_BOUND, DD_SQRT_BOUND, DD_ROUNDING_BOUND } from '../../src/dd/bounds.js';
+import { normalizedDd } from './arbitraries.js';
+
+let ctx: CalculateTypeWithDestroy;
+/** The part of an MPFR float we use (gmp-wasm's own declarations do not type chained results). */
+interface FloatType {
+  add(v: FloatType): FloatType; sub(v: FloatType): FloatType; mul(v: FloatType): FloatType; div(v: FloatType): FloatType;
+  abs(): FloatType; sqrt(): FloatType; toNumber(): number;
+}
+const float = (v: number | string): FloatType => ctx.Float(v, P) as unknown as FloatType;
+const P = { precisionBits: 212 };
+const out = new Float64Array(2);
+
+beforeAll(async () => { ctx = (await init()).getContext(P); });
+afterAll(() => ctx?.destroy());
+
+const mp = (hi: number, lo: number): FloatType => float(hi).add(float(lo));
+/** MPFR relative error of out against ref (ref rounded at 212 bits: negligible next to 2^-104). */
+const relErr = (ref: FloatType): number => mp(out[0]!, out[1]!).sub(ref).div(ref).abs().toNumber();
+// The MPFR reference itself carries a relative error ≤ 2^-211: allow that, nothing more.
+const slack = (bound: number): number => bound * (1 + 2 ** -100) + 2 ** -200;
+
+describe('double-double vs MPFR at 212 bits (gmp-wasm)', () => {
+  it('random add, sub, mul, div, sqrt within the published bounds', () => {
+    fc.assert(fc.property(normalizedDd(-300, 300), normalizedDd(-300, 300), (a, b) => {
+      const x = mp(...a), y = mp(...b);
+      ddAdd(out, ...a, ...b); expect(relErr(x.add(y))).toBeLessThanOrEqual(slack(DD_ADD_BOUND));
+      ddSub(out, ...a, ...b); expect(relErr(x.sub(y))).toBeLessThanOrEqual(slack(DD_ADD_BOUND));
+      ddMul(out, ...a, ...b); expect(relErr(x.mul(y))).toBeLessThanOrEqual(slack(DD_MUL_BOUND));
+      ddDiv(out, ...a, ...b); expect(relErr(x.div(y))).toBeLessThanOrEqual(slack(DD_DIV_BOUND));
+      ddSqrt(out, Math.abs(a[0]), Math.sign(a[0]) * a[1]);
+      expect(relErr(x.abs().sqrt())).toBeLessThanOrEqual(slack(DD_SQRT_BOUND));
+    }), { numRuns: 400 });
+  });
+
+  it('decimal parsing agrees with MPFR parsing', () => {
+    const digits = fc.string({ unit: fc.constantFrom(...'0123456789'.split('')), minLength: 1, maxLength: 45 });
+    fc.assert(fc.property(digits, digits, fc.integer({ min: -250, max: 250 }), (i, f, e) => {
+      const s = `${i}.${f}e${e}`;
+      if (!/[1-9]/.test(s.split('e')[0]!)) return;
+      ddFromDecimal(out, s);
+      expect(relErr(float(s))).toBeLessThanOrEqual(slack(DD_ROUNDING_BOUND));
+    }), { numRuns: 400 });
+  });
+});
