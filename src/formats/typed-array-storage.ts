@@ -8,7 +8,7 @@ import type { StorageFormat, Register } from './format.js';
 /** A typed array constructor modprec stores numbers in. */
 export type NumericArrayConstructor =
   | Float64ArrayConstructor | Float32ArrayConstructor | Uint16ArrayConstructor
-  | Int8ArrayConstructor | Int16ArrayConstructor | Int32ArrayConstructor;
+  | Uint8ArrayConstructor | Int8ArrayConstructor | Int16ArrayConstructor | Int32ArrayConstructor;
 
 /** Describes a one-element-per-slot storage format of kind `number`. */
 export interface TypedArrayStorageSpec<A extends ArrayLike<number>> {
