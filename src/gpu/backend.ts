@@ -1,0 +1,237 @@
+/**
+ * The one place modprec obtains a WebGPU device.
+ *
+ * Node: the `webgpu` package (Dawn), loaded lazily — Vulkan first (a real GPU), then Dawn's OpenGL ES
+ * backend as a compatibility adapter (Mesa llvmpipe on a machine without a GPU, `EGL_PLATFORM=surfaceless`).
+ * Browser: `navigator.gpu`. The device is shared with gpu.js (its WebGPU backend keeps one device per
+ * page); the adapter that runs is reported by name, backend and limits. Where no adapter comes up,
+ * {@link gpuDevice} resolves `undefined` with the reason in {@link gpuUnavailableReason}, and the GPU
+ * entry points fall back to the CPU with a one-line notice — or throw `BACKEND_UNAVAILABLE` when strict.
+ *
+ * @module
+ */
+import { ModprecError } from '../errors.js';
+import type { GpuAdapter, GpuDevice } from './webgpu-types.js';
+import { installTranslatorExtensions, registerIntrinsics } from './gpujs-extensions.js';
+
+/** Limits of the adapter that kernels respect (bytes or counts, as WebGPU reports them). */
+export interface GpuLimits {
+  readonly maxStorageBufferBindingSize: number;
+  readonly maxBufferSize: number;
+  readonly maxComputeWorkgroupSizeX: number;
+  readonly maxComputeInvocationsPerWorkgroup: number;
+  readonly maxComputeWorkgroupsPerDimension: number;
+  readonly maxStorageBuffersPerShaderStage: number;
+  readonly minStorageBufferOffsetAlignment: number;
+}
+
+/** Which adapter runs GPU kernels. */
+export interface AdapterReport {
+  /** Human-readable adapter name (vendor, architecture or description, whichever the platform gives). */
+  readonly name: string;
+  readonly vendor: string;
+  readonly architecture: string;
+  readonly description: string;
+  /** `vulkan` or `opengl` (Dawn in Node), `browser` (navigator.gpu). */
+  readonly backend: 'vulkan' | 'opengl' | 'browser';
+  /** `core` or `compatibility` (the OpenGL ES adapter only offers the latter). */
+  readonly featureLevel: 'core' | 'compatibility';
+  readonly limits: GpuLimits;
+  /** Features the adapter has (e.g. `shader-f16`). */
+  readonly features: readonly string[];
+}
+
+/** A WebGPU device shared by modprec and gpu.js, with the adapter that provides it. */
+export interface GpuContext {
+  /** The device (typed loosely: the WebGPU types come from the platform). */
+  readonly device: GpuDevice;
+  readonly adapter: AdapterReport;
+  /** The gpu.js instance (mode `webgpu`) whose translator compiles modprec's kernels. */
+  readonly gpujs: GpuJsInstance;
+  /** gpu.js module exports (the `Input` class and friends). */
+  readonly gpujsModule: Record<string, unknown>;
+}
+
+/** The slice of a gpu.js `GPU` instance modprec uses. */
+export interface GpuJsInstance {
+  createKernel(source: string, settings: object): { kernel: unknown };
+  addFunction(source: string, settings: object): unknown;
+}
+
+/** Options for {@link gpuDevice}. */
+export interface GpuDeviceOptions {
+  /**
+   * Dawn backends to try in Node, in order (default `['vulkan', 'opengl']`). The environment variable
+   * `MODPREC_GPU_BACKEND` (`vulkan` | `opengl`) narrows the list to one.
+   */
+  readonly backends?: readonly ('vulkan' | 'opengl')[];
+}
+
+let contextPromise: Promise<GpuContext | undefined> | undefined;
+let unavailableReason = '';
+
+/** Why the last {@link gpuDevice} call found no adapter ('' when one was found or none was tried). */
+export function gpuUnavailableReason(): string {
+  return unavailableReason;
+}
+
+function isNode(): boolean {
+  const p = (globalThis as { process?: { versions?: { node?: string } } }).process;
+  return typeof p?.versions?.node === 'string';
+}
+
+interface NavigatorGpu {
+  requestAdapter(options?: object): Promise<GpuAdapter | null>;
+  getPreferredCanvasFormat?(): string;
+  wgslLanguageFeatures?: unknown;
+}
+
+/** Finds an adapter in Node through Dawn; returns it with the backend that produced it. */
+async function nodeAdapter(backends: readonly ('vulkan' | 'opengl')[]): Promise<{ gpu: NavigatorGpu; adapter: GpuAdapter; backend: 'vulkan' | 'opengl'; featureLevel: 'core' | 'compatibility' } | undefined> {
+  // A variable specifier keeps bundlers from pulling the Node-only package into browser builds.
+  const specifier = 'webgpu';
+  let webgpu: { create(flags: string[]): NavigatorGpu };
+  try {
+    webgpu = (await import(specifier)) as typeof webgpu;
+  } catch (e) {
+    unavailableReason = `the 'webgpu' package (Dawn for Node) could not be loaded: ${(e as Error).message.split('\n')[0]}`;
+    return undefined;
+  }
+  const tried: string[] = [];
+  for (const backend of backends) {
+    try {
+      if (backend === 'opengl') {
+        // Mesa's EGL needs a platform without a display server.
+        const env = (globalThis as unknown as { process: { env: Record<string, string | undefined> } }).process.env;
+        env.EGL_PLATFORM ??= 'surfaceless';
+      }
+      const gpu = webgpu.create(backend === 'opengl' ? ['backend=opengl'] : ['backend=vulkan']);
+      let adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
+      let featureLevel: 'core' | 'compatibility' = 'core';
+      if (!adapter) {
+        adapter = await gpu.requestAdapter({ powerPreference: 'high-performance', featureLevel: 'compatibility' });
+        featureLevel = 'compatibility';
+      }
+      if (adapter) {
+        if (featureLevel === 'core' && (adapter as unknown as { featureLevel?: string }).featureLevel === 'compatibility') featureLevel = 'compatibility';
+        return { gpu, adapter, backend, featureLevel };
+      }
+      tried.push(`${backend}: no adapter`);
+    } catch (e) {
+      tried.push(`${backend}: ${(e as Error).message.split('\n')[0]}`);
+    }
+  }
+  unavailableReason = `no WebGPU adapter (${tried.join('; ')})`;
+  return undefined;
+}
+
+function describeAdapter(adapter: GpuAdapter, backend: AdapterReport['backend'], featureLevel: AdapterReport['featureLevel'], limits: GpuLimits): AdapterReport {
+  const info = (adapter as unknown as { info?: Record<string, string> }).info ?? {};
+  const vendor = info.vendor ?? '';
+  const architecture = info.architecture ?? '';
+  const description = info.description ?? '';
+  const name = description || [vendor, architecture].filter(Boolean).join(' ') || 'unknown adapter';
+  return { name, vendor, architecture, description, backend, featureLevel, limits, features: [...adapter.features] };
+}
+
+function readLimits(device: GpuDevice): GpuLimits {
+  const l = device.limits;
+  return {
+    maxStorageBufferBindingSize: l.maxStorageBufferBindingSize,
+    maxBufferSize: l.maxBufferSize,
+    maxComputeWorkgroupSizeX: l.maxComputeWorkgroupSizeX,
+    maxComputeInvocationsPerWorkgroup: l.maxComputeInvocationsPerWorkgroup,
+    maxComputeWorkgroupsPerDimension: l.maxComputeWorkgroupsPerDimension,
+    maxStorageBuffersPerShaderStage: l.maxStorageBuffersPerShaderStage,
+    minStorageBufferOffsetAlignment: l.minStorageBufferOffsetAlignment,
+  };
+}
+
+async function acquire(options: GpuDeviceOptions): Promise<GpuContext | undefined> {
+  let found: { gpu: NavigatorGpu; adapter: GpuAdapter; backend: AdapterReport['backend']; featureLevel: AdapterReport['featureLevel'] } | undefined;
+  const nav = (globalThis as { navigator?: { gpu?: NavigatorGpu } }).navigator;
+  if (isNode()) {
+    const env = (globalThis as unknown as { process: { env: Record<string, string | undefined> } }).process.env;
+    const only = env.MODPREC_GPU_BACKEND;
+    const backends: readonly ('vulkan' | 'opengl')[] = only === 'vulkan' || only === 'opengl' ? [only] : (options.backends ?? ['vulkan', 'opengl']);
+    found = await nodeAdapter(backends);
+  } else if (nav?.gpu) {
+    let adapter = await nav.gpu.requestAdapter({ powerPreference: 'high-performance' });
+    let featureLevel: 'core' | 'compatibility' = 'core';
+    if (!adapter) {
+      adapter = await nav.gpu.requestAdapter({ featureLevel: 'compatibility' });
+      featureLevel = 'compatibility';
+    }
+    if (adapter) found = { gpu: nav.gpu, adapter, backend: 'browser', featureLevel };
+    else unavailableReason = 'navigator.gpu is present but no adapter is available';
+  } else {
+    unavailableReason = 'this platform has no WebGPU (navigator.gpu is missing)';
+  }
+  if (!found) return undefined;
+  const chosen = found;
+  // gpu.js asks navigator.gpu for its adapter and device; hand it the adapter chosen here so the two
+  // share one device.
+  const shim: NavigatorGpu = {
+    requestAdapter: async () => chosen.adapter,
+    getPreferredCanvasFormat: () => chosen.gpu.getPreferredCanvasFormat?.() ?? 'rgba8unorm',
+    wgslLanguageFeatures: chosen.gpu.wgslLanguageFeatures,
+  };
+  const g = globalThis as { navigator?: { gpu?: NavigatorGpu } };
+  if (!g.navigator) g.navigator = { gpu: shim };
+  else if (chosen.backend !== 'browser') Object.defineProperty(g.navigator, 'gpu', { value: shim, configurable: true });
+  const gpujsModule = (await import('gpu.js')) as unknown as Record<string, unknown>;
+  const mod = ((gpujsModule as { default?: Record<string, unknown> }).default ?? gpujsModule) as Record<string, unknown>;
+  installTranslatorExtensions(mod.WGSLFunctionNode);
+  const context = (await (mod.WebGPUContext as { acquire(): Promise<{ device: GpuDevice }> }).acquire());
+  const device = context.device;
+  const GPUClass = mod.GPU as new (settings: object) => GpuJsInstance;
+  const gpujs = new GPUClass({ mode: 'webgpu' });
+  registerIntrinsics(gpujs);
+  const adapter = describeAdapter(chosen.adapter, chosen.backend, chosen.featureLevel, readLimits(device));
+  unavailableReason = '';
+  return { device, adapter, gpujs, gpujsModule: mod };
+}
+
+/**
+ * Obtains (once per process) the WebGPU device modprec's GPU kernels run on.
+ *
+ * @param options - backends to try in Node
+ * @returns the device with its adapter report, or `undefined` where no adapter exists
+ *   ({@link gpuUnavailableReason} says why)
+ * @example
+ * ```ts
+ * const gpu = await gpuDevice();
+ * console.log(gpu ? `${gpu.adapter.name} (${gpu.adapter.backend})` : gpuUnavailableReason());
+ * ```
+ */
+export function gpuDevice(options: GpuDeviceOptions = {}): Promise<GpuContext | undefined> {
+  contextPromise ??= acquire(options).catch((e: unknown) => {
+    unavailableReason = `acquiring the WebGPU device failed: ${(e as Error).message.split('\n')[0]}`;
+    return undefined;
+  });
+  return contextPromise;
+}
+
+/**
+ * Like {@link gpuDevice} but throws when there is no adapter.
+ * @throws {@link ModprecError} `BACKEND_UNAVAILABLE` naming the reason
+ */
+export async function requireGpu(options: GpuDeviceOptions = {}): Promise<GpuContext> {
+  const context = await gpuDevice(options);
+  if (!context) throw new ModprecError('BACKEND_UNAVAILABLE', `no WebGPU device: ${unavailableReason}`, 'backend');
+  return context;
+}
+
+let noticed = false;
+
+/**
+ * Prints the one-line fallback notice (once per process) and returns the reason.
+ * @param reason - why the GPU is not used
+ */
+export function fallbackNotice(reason: string): string {
+  if (!noticed) {
+    noticed = true;
+    console.warn(`modprec: GPU unavailable, running on the CPU instead (${reason})`);
+  }
+  return reason;
+}

@@ -1,0 +1,376 @@
+/**
+ * GPU storage formats. Everything on the device lives in 32-bit words (gpu.js binds every array as
+ * `array<f32>`; kernels reinterpret the words with `mpBits`): `f32` one value per word; `f16` and `bf16`
+ * two per word (element 2k in the low half); `i16`/`i8` two/four signed integers per word, times a binary32
+ * scale per block of `scaleBlock` elements; `f64` the two words of an IEEE double (low word first),
+ * decoded on the device into a float-float pair; `ff` a float-float pair (hi word, lo word).
+ *
+ * Each format has an exact host codec (encode rounds to nearest even, decode is exact) and templates that
+ * generate gpu.js kernel source reading an element into a register and packing results into a word.
+ *
+ * @module
+ */
+import { fail } from '../errors.js';
+import type { GpuArithmetic, GpuRegister, HelperFunction } from './arithmetic.js';
+import { bf16Bits, bf16Value, f16Bits, f16Value, f32Bits } from './host-codec.js';
+
+/** Names of the GPU storage formats (the core's format names where they coincide). */
+export type GpuFormatName = 'f32' | 'f16' | 'bf16' | 'f64' | 'ff' | 'i8' | 'i16';
+
+/** Words and scales of an encoded array. */
+export interface EncodedArray {
+  readonly words: Uint32Array;
+  /** Per-block scales of integer formats. */
+  readonly scales?: Float32Array;
+}
+
+/** A GPU storage format. */
+export interface GpuStorageFormat {
+  readonly name: GpuFormatName;
+  /** Elements per 32-bit word (2 for 16-bit formats, 4 for i8, 1 otherwise). */
+  readonly elementsPerWord: number;
+  /** Words per element (2 for f64 and ff, 1 otherwise). */
+  readonly wordsPerElement: number;
+  /** Significand bits (for integer formats: magnitude bits of the integer). */
+  readonly significandBits: number;
+  /** Relative rounding error of storing a value (2^-p; for scaled integers relative to the block maximum). */
+  readonly unitRoundoff: number;
+  /** Whether values are integers times a per-block scale. */
+  readonly scaled: boolean;
+  /** Whether kernels can write this format on the device. */
+  readonly writable: boolean;
+  /** Words needed for `length` elements. */
+  words(length: number): number;
+  /**
+   * Encodes host values (exact doubles) into words, rounding to nearest even.
+   * @throws {@link ModprecError} `INVALID_VALUE` for values the format cannot hold on the GPU
+   */
+  encode(values: ArrayLike<number>, parameter: string, scaleBlock: number): EncodedArray;
+  /** Decodes `length` elements exactly. */
+  decode(encoded: EncodedArray, length: number, scaleBlock: number): Float64Array;
+  /**
+   * Kernel source that reads element `index` (an integer expression) of array argument `array` into a
+   * new register named `dst`.
+   */
+  emitRead(array: string, index: string, dst: string, arithmetic: GpuArithmetic): { code: string; register: GpuRegister };
+  /** Extra kernel arguments a read needs (scales and block size of integer formats). */
+  readArgs(array: string): readonly (readonly [string, 'Array' | 'Integer'])[];
+  /**
+   * Kernel source that returns the output word(s) of a thread whose elements are the registers `values`
+   * (`elementsPerWord` of them; the rest of the word is zero-filled by passing `undefined`).
+   */
+  emitReturn(values: readonly (GpuRegister | undefined)[]): string;
+}
+
+/** Helper functions the read and write templates call. */
+export const FORMAT_HELPERS: readonly HelperFunction[] = [
+  {
+    source: `function mpHalf(h) {
+  const e = (h >> 10) & 31; const m = h & 1023; const s = (h >> 15) << 31;
+  if (e === 31) { return mpFloat(s | 2139095040 | (m << 13)); }
+  if (e === 0) { const v = m * 5.960464477539063e-8; if (s !== 0) { return -v; } return v; }
+  return mpFloat(s | ((e + 112) << 23) | (m << 13));
+}`,
+    argumentTypes: { h: 'Integer' },
+    returnType: 'Number',
+  },
+  {
+    // IEEE double (high word, low word) → float-float, truncating the 53-bit significand to 24 + 24 bits
+    // (relative error below 2^-47). Exponents outside binary32's normal range are refused at upload.
+    source: `function mpF64(hw, lw) {
+  const e = (hw >> 20) & 2047;
+  const s = hw & -2147483648;
+  if (e === 0) { return [mpFloat(s), 0.0]; }
+  if (e === 2047) {
+    if (((hw & 1048575) | lw) !== 0) { return [mpFloat(2143289344), 0.0]; }
+    return [mpFloat(s | 2139095040), 0.0];
+  }
+  const t = 8388608 | ((hw & 1048575) << 3) | (lw >>> 29);
+  const r = lw & 536870911;
+  const scale = mpFloat((e - 896) << 23);
+  const hi = (t * 1.1920928955078125e-7) * scale;
+  const lo = (r * 2.220446049250313e-16) * scale;
+  if (s !== 0) { return [-hi, -lo]; }
+  return [hi, lo];
+}`,
+    argumentTypes: { hw: 'Integer', lw: 'Integer' },
+    returnType: 'Array(2)',
+  },
+  {
+    // Bits of hi + lo rounded to odd in binary32: a later rounding to ≤ 11 bits is then correct.
+    source: `function mpRoundOdd(hi, lo) {
+  const v = hi + lo; const r = (hi - v) + lo;
+  const b = mpBits(v);
+  if (r > 0.0) { if (v < 0.0) { return (b - 1) | 1; } return b | 1; }
+  if (r < 0.0) { if (v > 0.0) { return (b - 1) | 1; } return b | 1; }
+  return b;
+}`,
+    argumentTypes: { hi: 'Number', lo: 'Number' },
+    returnType: 'Integer',
+  },
+  {
+    source: `function mpBf16(b) {
+  if ((b & 2147483647) > 2139095040) { return ((b >> 16) & 65535) | 64; }
+  return ((b + 32767 + ((b >> 16) & 1)) >> 16) & 65535;
+}`,
+    argumentTypes: { b: 'Integer' },
+    returnType: 'Integer',
+  },
+  {
+    source: `function mpF16(b) {
+  const s = (b >> 16) & 32768;
+  const a = b & 2147483647;
+  if (a > 2139095040) { return s | 32256; }
+  if (a >= 1199566848) { return s | 31744; }
+  if (a >= 947912704) {
+    const h = (((a >> 23) - 112) << 10) | ((a >> 13) & 1023);
+    const rem = a & 8191;
+    if (rem > 4096) { return s | (h + 1); }
+    if (rem === 4096) { return s | (h + (h & 1)); }
+    return s | h;
+  }
+  if (a <= 855638016) { return s; }
+  const m = (a & 8388607) | 8388608;
+  const sh = 126 - (a >> 23);
+  const hs = m >> sh;
+  const rs = m & ((1 << sh) - 1);
+  const half = 1 << (sh - 1);
+  if (rs > half) { return s | (hs + 1); }
+  if (rs === half) { return s | (hs + (hs & 1)); }
+  return s | hs;
+}`,
+    argumentTypes: { b: 'Integer' },
+    returnType: 'Integer',
+  },
+];
+
+/** Bits (an integer expression) of register `r` rounded for a later ≤ 11-bit rounding. */
+function bitsForNarrowing(r: GpuRegister): string {
+  return r.kind === 'ff' ? `mpRoundOdd(${r.name}[0], ${r.name}[1])` : `mpBits(${r.name})`;
+}
+
+function single(r: GpuRegister): string {
+  return r.kind === 'ff' ? `(${r.name}[0] + ${r.name}[1])` : r.name;
+}
+
+function checkFiniteAll(values: ArrayLike<number>, parameter: string): void {
+  for (let k = 0; k < values.length; k++) {
+    if (!Number.isFinite(values[k]!)) fail('INVALID_VALUE', `${parameter}[${k}]`, 'must be finite for a scaled integer format', values[k]);
+  }
+}
+
+function sixteenBit(name: 'f16' | 'bf16'): GpuStorageFormat {
+  const toBits = name === 'f16' ? f16Bits : bf16Bits;
+  const fromBits = name === 'f16' ? f16Value : bf16Value;
+  const p = name === 'f16' ? 11 : 8;
+  return {
+    name,
+    elementsPerWord: 2,
+    wordsPerElement: 1,
+    significandBits: p,
+    unitRoundoff: 2 ** -p,
+    scaled: false,
+    writable: true,
+    words: (length) => Math.ceil(length / 2),
+    encode(values) {
+      const words = new Uint32Array(Math.max(1, Math.ceil(values.length / 2)));
+      for (let k = 0; k < values.length; k++) words[k >> 1]! |= toBits(values[k]!) << ((k & 1) << 4);
+      return { words };
+    },
+    decode(encoded, length) {
+      const out = new Float64Array(length);
+      for (let k = 0; k < length; k++) out[k] = fromBits((encoded.words[k >> 1]! >>> ((k & 1) << 4)) & 0xffff);
+      return out;
+    },
+    emitRead(array, index, dst) {
+      const decode = name === 'f16' ? `mpHalf(${dst}h)` : `mpFloat(${dst}h << 16)`;
+      return {
+        code: `const ${dst}k = ${index}; const ${dst}w = mpBits(${array}[${dst}k >> 1]); const ${dst}h = (${dst}w >>> ((${dst}k & 1) << 4)) & 65535; const ${dst} = ${decode};`,
+        register: { kind: 'f32', name: dst },
+      };
+    },
+    readArgs: () => [],
+    emitReturn(values) {
+      const pack = (r: GpuRegister | undefined): string => (r ? `${name === 'f16' ? 'mpF16' : 'mpBf16'}(${bitsForNarrowing(r)})` : '0');
+      return `return mpFloat(${pack(values[0])} | (${pack(values[1])} << 16));`;
+    },
+  };
+}
+
+function scaledInteger(name: 'i8' | 'i16'): GpuStorageFormat {
+  const bits = name === 'i8' ? 8 : 16;
+  const perWord = 32 / bits;
+  const qmax = 2 ** (bits - 1) - 1;
+  return {
+    name,
+    elementsPerWord: perWord,
+    wordsPerElement: 1,
+    significandBits: bits - 1,
+    unitRoundoff: 0.5 / qmax,
+    scaled: true,
+    writable: false,
+    words: (length) => Math.ceil(length / perWord),
+    encode(values, parameter, scaleBlock) {
+      checkFiniteAll(values, parameter);
+      const blocks = Math.max(1, Math.ceil(values.length / scaleBlock));
+      const scales = new Float32Array(blocks);
+      const words = new Uint32Array(Math.max(1, Math.ceil(values.length / perWord)));
+      for (let b = 0; b < blocks; b++) {
+        let max = 0;
+        const end = Math.min(values.length, (b + 1) * scaleBlock);
+        for (let k = b * scaleBlock; k < end; k++) max = Math.max(max, Math.abs(values[k]!));
+        let scale = Math.fround(max / qmax);
+        if (scale * qmax < max) scale = Math.fround(scale * (1 + 2 ** -23));
+        if (scale === 0 || !Number.isFinite(scale)) scale = max === 0 ? 1 : fail('INVALID_VALUE', parameter, `must have block maxima whose scale fits binary32`, max);
+        scales[b] = scale;
+        for (let k = b * scaleBlock; k < end; k++) {
+          const y = values[k]! / scale;
+          let q = Math.round(y);
+          if (q - y === 0.5 && q % 2 !== 0) q -= 1; // ties to even
+          q = Math.max(-qmax, Math.min(qmax, q));
+          words[Math.floor(k / perWord)]! |= (q & (2 ** bits - 1)) << ((k % perWord) * bits);
+        }
+      }
+      return { words, scales };
+    },
+    decode(encoded, length, scaleBlock) {
+      const out = new Float64Array(length);
+      for (let k = 0; k < length; k++) {
+        const w = encoded.words[Math.floor(k / perWord)]!;
+        const q = (w << (32 - bits - (k % perWord) * bits)) >> (32 - bits);
+        out[k] = q * encoded.scales![Math.floor(k / scaleBlock)]!;
+      }
+      return out;
+    },
+    emitRead(array, index, dst, arithmetic) {
+      const lane = perWord === 4 ? `((${dst}k & 3) << 3)` : `((${dst}k & 1) << 4)`;
+      const word = perWord === 4 ? `${dst}k >> 2` : `${dst}k >> 1`;
+      const head = `const ${dst}k = ${index}; const ${dst}w = mpBits(${array}[${word}]); const ${dst}q = (${dst}w << (${32 - bits} - ${lane})) >> ${32 - bits}; const ${dst}s = ${array}Scale[mpIdiv(${dst}k, ${array}Block)];`;
+      if (arithmetic.name === 'ff') return { code: `${head} const ${dst} = ffTwoProd(${dst}q * 1.0, ${dst}s);`, register: { kind: 'ff', name: dst } };
+      return { code: `${head} const ${dst} = ${dst}q * ${dst}s;`, register: { kind: 'f32', name: dst } };
+    },
+    readArgs: (array) => [[`${array}Scale`, 'Array'], [`${array}Block`, 'Integer']],
+    emitReturn() {
+      throw new Error('internal: integer formats are not written on the device');
+    },
+  };
+}
+
+function checkBinary32Range(x: number, parameter: string, k: number, name: string): void {
+  if (Number.isNaN(x) || x === 0 || !Number.isFinite(x)) return;
+  const a = Math.abs(x);
+  if (a < 2 ** -126 || Math.fround(a) === Infinity) {
+    fail('INVALID_VALUE', `${parameter}[${k}]`, `must lie within binary32's normal exponent range [2^-126, 2^128) for ${name} storage on the GPU (float-float decoding)`, x);
+  }
+}
+
+const f32Format: GpuStorageFormat = {
+  name: 'f32',
+  elementsPerWord: 1,
+  wordsPerElement: 1,
+  significandBits: 24,
+  unitRoundoff: 2 ** -24,
+  scaled: false,
+  writable: true,
+  words: (length) => length,
+  encode(values) {
+    const words = new Uint32Array(Math.max(1, values.length));
+    for (let k = 0; k < values.length; k++) words[k] = f32Bits(values[k]!);
+    return { words };
+  },
+  decode(encoded, length) {
+    return Float64Array.from(new Float32Array(encoded.words.buffer, encoded.words.byteOffset, length));
+  },
+  emitRead: (array, index, dst) => ({ code: `const ${dst} = ${array}[${index}];`, register: { kind: 'f32', name: dst } }),
+  readArgs: () => [],
+  emitReturn: (values) => `return ${values[0] ? single(values[0]) : '0.0'};`,
+};
+
+const f64Format: GpuStorageFormat = {
+  name: 'f64',
+  elementsPerWord: 1,
+  wordsPerElement: 2,
+  significandBits: 53,
+  unitRoundoff: 2 ** -53,
+  scaled: false,
+  writable: false,
+  words: (length) => 2 * length,
+  encode(values, parameter) {
+    const doubles = new Float64Array(Math.max(1, values.length));
+    for (let k = 0; k < values.length; k++) {
+      checkBinary32Range(values[k]!, parameter, k, 'f64');
+      doubles[k] = values[k]!;
+    }
+    return { words: new Uint32Array(doubles.buffer) };
+  },
+  decode(encoded, length) {
+    return new Float64Array(encoded.words.buffer.slice(encoded.words.byteOffset, encoded.words.byteOffset + 8 * length));
+  },
+  emitRead(array, index, dst) {
+    return {
+      code: `const ${dst}k = (${index}) * 2; const ${dst} = mpF64(mpBits(${array}[${dst}k + 1]), mpBits(${array}[${dst}k]));`,
+      register: { kind: 'ff', name: dst },
+    };
+  },
+  readArgs: () => [],
+  emitReturn() {
+    throw new Error('internal: f64 is not written on the device');
+  },
+};
+
+const ffFormat: GpuStorageFormat = {
+  name: 'ff',
+  elementsPerWord: 1,
+  wordsPerElement: 2,
+  significandBits: 48,
+  unitRoundoff: 2 ** -48,
+  scaled: false,
+  writable: true,
+  words: (length) => 2 * length,
+  encode(values, parameter) {
+    const pairs = new Float32Array(Math.max(2, 2 * values.length));
+    for (let k = 0; k < values.length; k++) {
+      const x = values[k]!;
+      checkBinary32Range(x, parameter, k, 'ff');
+      const hi = Math.fround(x);
+      pairs[2 * k] = hi;
+      pairs[2 * k + 1] = Number.isFinite(hi) ? Math.fround(x - hi) : 0;
+    }
+    return { words: new Uint32Array(pairs.buffer) };
+  },
+  decode(encoded, length) {
+    const pairs = new Float32Array(encoded.words.buffer, encoded.words.byteOffset, 2 * length);
+    const out = new Float64Array(length);
+    for (let k = 0; k < length; k++) out[k] = pairs[2 * k]! + pairs[2 * k + 1]!;
+    return out;
+  },
+  emitRead(array, index, dst) {
+    return { code: `const ${dst}k = (${index}) * 2; const ${dst} = [${array}[${dst}k], ${array}[${dst}k + 1]];`, register: { kind: 'ff', name: dst } };
+  },
+  readArgs: () => [],
+  emitReturn: (values) => (values[0] ? (values[0].kind === 'ff' ? `return ${values[0].name};` : `return [${values[0].name}, 0.0];`) : 'return [0.0, 0.0];'),
+};
+
+/** The GPU storage formats by name. */
+export const GPU_FORMATS: Readonly<Record<GpuFormatName, GpuStorageFormat>> = {
+  f32: f32Format,
+  f16: sixteenBit('f16'),
+  bf16: sixteenBit('bf16'),
+  f64: f64Format,
+  ff: ffFormat,
+  i8: scaledInteger('i8'),
+  i16: scaledInteger('i16'),
+};
+
+/**
+ * The GPU storage format named `name`.
+ * @param name - one of {@link GpuFormatName}
+ * @param parameter - the parameter name for the error
+ * @returns the format
+ * @throws {@link ModprecError} `INVALID_FORMAT` for other names
+ */
+export function gpuFormat(name: string, parameter = 'format'): GpuStorageFormat {
+  const f = (GPU_FORMATS as Record<string, GpuStorageFormat>)[name];
+  if (!f) fail('INVALID_FORMAT', parameter, `must be a GPU storage format (${Object.keys(GPU_FORMATS).join(', ')})`, name);
+  return f;
+}

@@ -1,0 +1,139 @@
+/**
+ * Runtime extensions of gpu.js's JavaScript → WGSL translator (gpu.js 2.24.1, pinned).
+ *
+ * gpu.js's WebGPU backend reads every array argument as `array<f32>` and has no native functions, so on
+ * its own it cannot reinterpret a 32-bit word, call WGSL's `fma`, divide integers, or keep an integer in
+ * a local variable (an integer-typed initialiser is declared `f32`, which is exact only below 2^24 —
+ * the cause of the wrong naive GEMV at n = 8192). These hooks add exactly that, and nothing else:
+ *
+ * - intrinsics, callable from kernel source like ordinary functions:
+ *   `mpBits(x)` → `bitcast<i32>(x)` (the raw word of an f32), `mpFloat(i)` → `bitcast<f32>(i)`,
+ *   `mpFma(a, b, c)` → `fma(a, b, c)`, `mpIdiv(a, b)` / `mpImod(a, b)` → i32 `/` and `%`;
+ * - integer locals: `const k = <Integer expression>` is declared `var user_k : i32`.
+ *
+ * They are applied by wrapping two methods of `WGSLFunctionNode.prototype` once per process (no file in
+ * node_modules is changed, so no install step is needed). The intrinsics are also registered with each
+ * `GPU` instance through `addFunction`, which gives gpu.js their argument and return types; the stand-in
+ * bodies it emits are never called.
+ *
+ * @module
+ */
+
+/** Minimal structural view of the acorn AST nodes the hooks look at. */
+interface AstNode {
+  type: string;
+  name?: string;
+  callee?: AstNode;
+  arguments?: AstNode[];
+  declarations?: { id: AstNode; init: AstNode | null }[];
+}
+
+/** The parts of gpu.js's `WGSLFunctionNode` the hooks use. */
+interface TranslatorNode {
+  getType(node: AstNode): string | null;
+  astGeneric(node: AstNode, out: string[]): string[];
+  castValueToInteger(node: AstNode, out: string[]): string[];
+  castValueToFloat(node: AstNode, out: string[]): string[];
+  castLiteralToInteger(node: AstNode, out: string[]): string[];
+  castLiteralToFloat(node: AstNode, out: string[]): string[];
+  getDeclaration(node: AstNode): { valueType?: string } | null;
+  pushState(state: string): void;
+  popState(state: string): void;
+}
+
+type GpuType = 'Number' | 'Integer';
+
+interface Intrinsic {
+  readonly args: readonly GpuType[];
+  readonly returns: GpuType;
+  /** WGSL text around the comma-separated arguments. */
+  readonly open: string;
+  readonly separator: string;
+  readonly close: string;
+  /** A body gpu.js can translate, used only so it knows the function's types. */
+  readonly standIn: string;
+}
+
+/** The intrinsics, by the name kernel source calls them with. */
+export const INTRINSICS: Readonly<Record<string, Intrinsic>> = {
+  mpBits: { args: ['Number'], returns: 'Integer', open: 'bitcast<i32>(', separator: ', ', close: ')', standIn: 'function mpBits(x) { return 0; }' },
+  mpFloat: { args: ['Integer'], returns: 'Number', open: 'bitcast<f32>(', separator: ', ', close: ')', standIn: 'function mpFloat(i) { return 0.0; }' },
+  mpFma: { args: ['Number', 'Number', 'Number'], returns: 'Number', open: 'fma(', separator: ', ', close: ')', standIn: 'function mpFma(a, b, c) { return a * b + c; }' },
+  mpIdiv: { args: ['Integer', 'Integer'], returns: 'Integer', open: '(', separator: ' / ', close: ')', standIn: 'function mpIdiv(a, b) { return 0; }' },
+  mpImod: { args: ['Integer', 'Integer'], returns: 'Integer', open: '(', separator: ' % ', close: ')', standIn: 'function mpImod(a, b) { return 0; }' },
+};
+
+function emitAs(node: TranslatorNode, arg: AstNode, target: GpuType, out: string[]): void {
+  const type = node.getType(arg);
+  if (target === 'Integer') {
+    if (type === 'Integer') {
+      node.pushState('building-integer');
+      out.push('i32(');
+      node.astGeneric(arg, out);
+      out.push(')');
+      node.popState('building-integer');
+    } else if (type === 'LiteralInteger') node.castLiteralToInteger(arg, out);
+    else node.castValueToInteger(arg, out);
+  } else if (type === 'Integer') node.castValueToFloat(arg, out);
+  else if (type === 'LiteralInteger') node.castLiteralToFloat(arg, out);
+  else node.astGeneric(arg, out);
+}
+
+let installed = false;
+
+/**
+ * Installs the translator hooks on gpu.js's WGSL function node (idempotent).
+ * @param wgslFunctionNode - the `WGSLFunctionNode` class exported by gpu.js
+ */
+export function installTranslatorExtensions(wgslFunctionNode: unknown): void {
+  if (installed) return;
+  const proto = (wgslFunctionNode as { prototype: Record<string, unknown> }).prototype;
+  const originalCall = proto.astCallExpression as (this: TranslatorNode, ast: AstNode, out: string[]) => string[];
+  const originalDeclaration = proto.astVariableDeclaration as (this: TranslatorNode, ast: AstNode, out: string[]) => string[];
+  proto.astCallExpression = function astCallExpression(this: TranslatorNode, ast: AstNode, out: string[]): string[] {
+    const name = ast.callee?.type === 'Identifier' ? ast.callee.name : undefined;
+    const intrinsic = name !== undefined ? INTRINSICS[name] : undefined;
+    if (!intrinsic) return originalCall.call(this, ast, out);
+    const args = ast.arguments ?? [];
+    if (args.length !== intrinsic.args.length) {
+      throw new Error(`${name} takes ${intrinsic.args.length} arguments, got ${args.length}`);
+    }
+    // An Integer-typed call inside an integer expression must not be wrapped again; the state tells.
+    out.push(intrinsic.open);
+    args.forEach((arg, k) => {
+      if (k > 0) out.push(intrinsic.separator);
+      emitAs(this, arg, intrinsic.args[k]!, out);
+    });
+    out.push(intrinsic.close);
+    return out;
+  };
+  proto.astVariableDeclaration = function astVariableDeclaration(this: TranslatorNode, ast: AstNode, out: string[]): string[] {
+    const declarations = ast.declarations ?? [];
+    const allInteger = declarations.length > 0 && declarations.every((d) => d.init !== null && this.getType(d.init) === 'Integer');
+    if (!allInteger) return originalDeclaration.call(this, ast, out);
+    // gpu.js would declare these f32 (exact only below 2^24); keep them i32.
+    for (const d of declarations) {
+      const info = this.getDeclaration(d.id);
+      if (info) info.valueType = 'Integer';
+      out.push(`var user_${d.id.name} : i32 = i32(`);
+      this.pushState('building-integer');
+      this.astGeneric(d.init!, out);
+      this.popState('building-integer');
+      out.push(');');
+    }
+    return out;
+  };
+  installed = true;
+}
+
+/** The `addFunction` calls that tell a gpu.js instance the intrinsics' types. */
+export function registerIntrinsics(gpu: { addFunction(source: string, settings: object): unknown }): void {
+  for (const intrinsic of Object.values(INTRINSICS)) {
+    const names = intrinsic.standIn.slice(intrinsic.standIn.indexOf('(') + 1, intrinsic.standIn.indexOf(')')).split(',').map((s) => s.trim());
+    const argumentTypes: Record<string, GpuType> = {};
+    names.forEach((n, k) => {
+      argumentTypes[n] = intrinsic.args[k]!;
+    });
+    gpu.addFunction(intrinsic.standIn, { argumentTypes, returnType: intrinsic.returns });
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * The GPU runtime: the device from ./backend.ts plus what kernels need once per device — the helper
+ * functions of the arithmetic and storage formats registered with gpu.js, and whether the adapter's
+ * `fma` is fused (probed by running one; WGSL lets an implementation round `fma` twice).
+ *
+ * @module
+ */
+import { floatFloatHelpers } from './arithmetic.js';
+import { gpuDevice, type GpuContext, type GpuDeviceOptions } from './backend.js';
+import { FORMAT_HELPERS } from './formats.js';
+import { getProgram, submitPasses } from './program.js';
+import { BufferUsage, type GpuBuffer } from './webgpu-types.js';
+
+/** A ready GPU: context, and whether `fma` rounds once. */
+export interface GpuRuntime {
+  readonly context: GpuContext;
+  /** Whether WGSL `fma` is fused on this adapter (float-float TwoProd uses it when so, Dekker's split otherwise). */
+  readonly fusedFma: boolean;
+}
+
+let runtimePromise: Promise<GpuRuntime | undefined> | undefined;
+
+/**
+ * Creates a storage buffer of `words` 32-bit words (at least one), optionally filled.
+ * @param context - the GPU context
+ * @param words - size in words
+ * @param data - initial contents
+ * @returns the buffer
+ */
+export function createWordBuffer(context: GpuContext, words: number, data?: Uint32Array | Float32Array): GpuBuffer {
+  const size = Math.max(4, Math.ceil((words * 4) / 16) * 16);
+  const buffer = context.device.createBuffer({ size, usage: BufferUsage.STORAGE | BufferUsage.COPY_SRC | BufferUsage.COPY_DST });
+  if (data) context.device.queue.writeBuffer(buffer, 0, data, 0, Math.min(data.length, words));
+  return buffer;
+}
+
+/**
+ * Copies `words` words of `buffer` (from word `offset`) back to the host.
+ * @param context - the GPU context
+ * @param buffer - the source buffer
+ * @param words - how many words
+ * @param offset - first word
+ * @returns the words
+ */
+export async function readWords(context: GpuContext, buffer: GpuBuffer, words: number, offset = 0): Promise<Uint32Array> {
+  const bytes = Math.max(4, Math.ceil((words * 4) / 4) * 4);
+  const staging = context.device.createBuffer({ size: Math.ceil(bytes / 16) * 16, usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST });
+  const encoder = context.device.createCommandEncoder();
+  encoder.copyBufferToBuffer(buffer, offset * 4, staging, 0, bytes);
+  context.device.queue.submit([encoder.finish()]);
+  await staging.mapAsync(1);
+  const out = new Uint32Array(staging.getMappedRange(0, bytes).slice(0));
+  staging.unmap();
+  staging.destroy();
+  return out.subarray(0, words);
+}
+
+async function probeFusedFma(context: GpuContext): Promise<boolean> {
+  // a = b = 1 + 2^-12: a·b = 1 + 2^-11 + 2^-24 rounds (tie to even) to 1 + 2^-11, so a fused
+  // fma(a, b, -p) returns 2^-24 and a twice-rounded one returns 0.
+  const program = await getProgram(context, {
+    source: 'function (X, a) { const p = a * a; return mpFma(a, a, -p); }',
+    args: [['X', 'Array'], ['a', 'Float']],
+    components: 1,
+  });
+  const input = createWordBuffer(context, 4);
+  const output = createWordBuffer(context, 4);
+  submitPasses(context, [{ pass: { program, arrays: { X: { buffer: input } }, scalars: { a: 1 + 2 ** -12 }, output: { buffer: output }, threads: 1 } }]);
+  const words = await readWords(context, output, 1);
+  input.destroy();
+  output.destroy();
+  return new Float32Array(words.buffer, words.byteOffset, 1)[0] === 2 ** -24;
+}
+
+async function createRuntime(options: GpuDeviceOptions): Promise<GpuRuntime | undefined> {
+  const context = await gpuDevice(options);
+  if (!context) return undefined;
+  for (const h of FORMAT_HELPERS) context.gpujs.addFunction(h.source, { argumentTypes: h.argumentTypes, returnType: h.returnType });
+  const fusedFma = await probeFusedFma(context);
+  for (const h of floatFloatHelpers(fusedFma)) context.gpujs.addFunction(h.source, { argumentTypes: h.argumentTypes, returnType: h.returnType });
+  return { context, fusedFma };
+}
+
+/**
+ * The GPU runtime (created once per process), or `undefined` where no WebGPU adapter exists.
+ * @param options - backends to try in Node
+ * @returns the runtime or `undefined`
+ */
+export function gpuRuntime(options: GpuDeviceOptions = {}): Promise<GpuRuntime | undefined> {
+  runtimePromise ??= createRuntime(options);
+  return runtimePromise;
+}
