@@ -4,7 +4,7 @@
  */
 import { fail } from '../errors.js';
 import { cooMatrix } from '../sparse/coo-matrix.js';
-import { denseMatrix } from '../sparse/dense-matrix.js';
+import { denseLength, denseMatrix } from '../sparse/dense-matrix.js';
 import { MAX_SPARSE_INDEX } from '../sparse/sparse-checks.js';
 import { parseBanner } from './matrix-market-banner.js';
 import { parseCount, parseIndex, parseValue } from './matrix-market-numbers.js';
@@ -174,7 +174,7 @@ function readArray(
   const entries = header.symmetry === 'general' ? rows * cols : header.symmetry === 'symmetric' ? (n * (n + 1)) / 2 : (n * (n - 1)) / 2;
   checkRoom(cursor, entries, sizeLine);
   const ld = Math.max(1, rows);
-  const data = new Float64Array(cols === 0 ? 0 : (cols - 1) * ld + rows);
+  const data = new Float64Array(denseLength(rows, cols, ld));
   const integer = header.field === 'integer';
   let e = 0;
   const readValue = (): number => {

@@ -7,7 +7,7 @@ import { fail } from '../errors.js';
 import type { CsrMatrix } from './csr-matrix.js';
 import { csrMatrix } from './csr-matrix.js';
 import type { DenseMatrix } from './dense-matrix.js';
-import { denseMatrix } from './dense-matrix.js';
+import { denseLength, denseMatrix } from './dense-matrix.js';
 import { allocateFloat64 } from './sparse-checks.js';
 
 /**
@@ -23,7 +23,7 @@ export function csrToDense(A: CsrMatrix, options: { readonly ld?: number } = {})
   const { rows, cols, rowPtr, colIndex, values } = csrMatrix(A);
   const ld = options.ld === undefined ? Math.max(1, rows) : checkDimension('options.ld', options.ld);
   if (ld < Math.max(1, rows)) fail('INVALID_STRIDE', 'options.ld', `must be at least max(1, rows) = ${Math.max(1, rows)}`, ld);
-  const data = allocateFloat64('dense matrix', cols === 0 ? 0 : (cols - 1) * ld + rows);
+  const data = allocateFloat64('dense matrix', denseLength(rows, cols, ld));
   const seen = new Uint8Array(data.length); // first write copies, so a lone -0 entry keeps its sign
   for (let i = 0; i < rows; i++) {
     for (let t = rowPtr[i]!; t < rowPtr[i + 1]!; t++) {

@@ -36,7 +36,19 @@ export function denseMatrix(parts: DenseMatrix): DenseMatrix {
   const ld = checkDimension('ld', p.ld);
   if (ld < Math.max(1, rows)) fail('INVALID_STRIDE', 'ld', `must be at least max(1, rows) = ${Math.max(1, rows)}`, ld);
   const data = checkFloat64Array('data', p.data);
-  const needed = cols === 0 ? 0 : (cols - 1) * ld + rows;
+  const needed = denseLength(rows, cols, ld);
   if (data.length < needed) fail('INVALID_STORAGE', 'data.length', `must be at least (cols - 1) * ld + rows = ${needed}`, data.length);
   return { rows, cols, ld, data };
+}
+
+/**
+ * Number of elements a column-major `rows × cols` matrix with leading dimension `ld` spans:
+ * `(cols − 1)·ld + rows`, or 0 when it has no element.
+ * @param rows - number of rows
+ * @param cols - number of columns
+ * @param ld - leading dimension
+ * @returns the minimum storage length
+ */
+export function denseLength(rows: number, cols: number, ld: number): number {
+  return rows === 0 || cols === 0 ? 0 : (cols - 1) * ld + rows;
 }

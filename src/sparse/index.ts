@@ -12,7 +12,7 @@ export { ELL_PADDING, ellMatrix, ellStructure, ellRowLength } from './ell-matrix
 export type { EllLayoutOptions } from './ell-layout.js';
 export { resolveEllStride, resolveEllWidth } from './ell-layout.js';
 export type { DenseMatrix } from './dense-matrix.js';
-export { denseMatrix } from './dense-matrix.js';
+export { denseMatrix, denseLength } from './dense-matrix.js';
 export { cooToCsr } from './coo-to-csr.js';
 export { csrToCoo } from './csr-to-coo.js';
 export { csrToEll, cooToEll } from './csr-to-ell.js';
