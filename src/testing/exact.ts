@@ -1,0 +1,151 @@
+/**
+ * Doubles as exact rationals: conversion, exact sums and dot products, error measures.
+ *
+ * Every finite double is m·2^e with integer m (|m| < 2^53) and −1074 ≤ e ≤ 971. The bits are
+ * read with BigInt from a Float64Array here — deliberately a different route from the
+ * conversions in src/formats/convert, which never look at bits to round — so this oracle
+ * checks them independently.
+ *
+ * @module
+ */
+import { fail } from '../errors.js';
+import type { BinaryFormatParameters } from '../formats/convert/binary-parameters.js';
+import { type Rational, ZERO, absRational, divRational, rational, subRational } from './rational.js';
+import { roundRationalToDouble, roundRationalToFormat } from './round-rational.js';
+
+const F64 = new Float64Array(1);
+const U64 = new BigUint64Array(F64.buffer);
+const MANTISSA_MASK = (1n << 52n) - 1n;
+
+/** A finite double as integer significand and exponent: value = significand·2^exponent. */
+interface Dyadic {
+  significand: bigint;
+  exponent: number;
+}
+
+function decompose(parameter: string, x: number): Dyadic {
+  if (typeof x !== 'number' || !Number.isFinite(x)) fail('INVALID_VALUE', parameter, 'must be a finite number', x);
+  F64[0] = x;
+  const bits = U64[0]!;
+  const biased = Number((bits >> 52n) & 0x7ffn);
+  const fraction = bits & MANTISSA_MASK;
+  const magnitude = biased === 0 ? fraction : fraction | (1n << 52n);
+  const exponent = biased === 0 ? -1074 : biased - 1075;
+  return { significand: bits >> 63n ? -magnitude : magnitude, exponent };
+}
+
+/**
+ * The exact value of a finite double as a rational (−0 and +0 both give 0).
+ *
+ * @param x - a finite number
+ * @returns x as num/den with den a power of two
+ * @throws {@link ModprecError} `INVALID_VALUE` when x is NaN or infinite
+ * @example
+ * ```ts
+ * exactOf(0.1); // { num: 3602879701896397n, den: 36028797018963968n }  (= 0.1's double, 2^55 below)
+ * ```
+ */
+export function exactOf(x: number): Rational {
+  const { significand, exponent } = decompose('x', x);
+  return exponent >= 0 ? rational(significand << BigInt(exponent)) : rational(significand, 1n << BigInt(-exponent));
+}
+
+/**
+ * The exact sum of finite doubles.
+ *
+ * @param xs - the terms (an array or typed array); empty gives 0
+ * @returns Σ xs[i] exactly
+ * @throws {@link ModprecError} `INVALID_VALUE` when a term is NaN or infinite
+ * @example
+ * ```ts
+ * roundRationalToDouble(exactSum([1e100, 1, -1e100])); // 1
+ * ```
+ */
+export function exactSum(xs: ArrayLike<number>): Rational {
+  // Accumulate an integer count of 2^−1074 units: shifts and adds only, no reductions per term.
+  let units = 0n;
+  for (let i = 0; i < xs.length; i++) {
+    const { significand, exponent } = decompose(`xs[${i}]`, xs[i]!);
+    units += significand << BigInt(exponent + 1074);
+  }
+  return rational(units, 1n << 1074n);
+}
+
+/**
+ * The exact dot product of two vectors of finite doubles.
+ *
+ * @param x - first vector
+ * @param y - second vector, same length
+ * @returns Σ x[i]·y[i] exactly
+ * @throws {@link ModprecError} `DIMENSION_MISMATCH` when the lengths differ; `INVALID_VALUE` for a non-finite entry
+ * @example
+ * ```ts
+ * const q = exactDot([1e16, 1, -1e16], [1, 1, 1]); // exactly 1, where naive summation gives 0
+ * ```
+ */
+export function exactDot(x: ArrayLike<number>, y: ArrayLike<number>): Rational {
+  if (x.length !== y.length) {
+    fail('DIMENSION_MISMATCH', 'y', `must have the length of x (${x.length})`, `length ${y.length}`);
+  }
+  // Products of doubles are integers times 2^−2148.
+  let units = 0n;
+  for (let i = 0; i < x.length; i++) {
+    const a = decompose(`x[${i}]`, x[i]!);
+    const b = decompose(`y[${i}]`, y[i]!);
+    units += (a.significand * b.significand) << BigInt(a.exponent + b.exponent + 2148);
+  }
+  return rational(units, 1n << 2148n);
+}
+
+/**
+ * The exact absolute error |computed − exact|.
+ *
+ * @param computed - a finite double
+ * @param exact - the true value
+ * @returns |computed − exact| as a rational
+ * @throws {@link ModprecError} `INVALID_VALUE` when computed is not finite
+ */
+export function absoluteError(computed: number, exact: Rational): Rational {
+  return absRational(subRational(exactOf(computed), exact));
+}
+
+/**
+ * The relative error |computed − exact| / |exact|, rounded to the nearest double.
+ *
+ * @param computed - a finite double
+ * @param exact - the true value
+ * @returns the relative error; 0 when both are 0, Infinity when only exact is 0
+ * @throws {@link ModprecError} `INVALID_VALUE` when computed is not finite
+ * @example
+ * ```ts
+ * relativeError(0.1, rational(1n, 10n)) <= 2 ** -53; // true: 0.1 is correctly rounded
+ * ```
+ */
+export function relativeError(computed: number, exact: Rational): number {
+  const error = absoluteError(computed, exact);
+  if (exact.num === 0n) return error.num === 0n ? 0 : Infinity;
+  return roundRationalToDouble(divRational(error, absRational(exact)));
+}
+
+/**
+ * The oracle for a storage conversion: a double rounded to nearest-even in a binary format by
+ * exact arithmetic, with IEEE special cases (NaN → NaN, ±Infinity and ±0 kept, −0 for a negative
+ * value that rounds to zero, ±Infinity on overflow).
+ *
+ * @param x - any number
+ * @param format - p ≤ 53 and exponents within binary64's
+ * @returns the correctly rounded value as a double
+ * @throws {@link ModprecError} `INVALID_FORMAT` when the format does not fit in binary64
+ * @example
+ * ```ts
+ * oracleRoundToFormat(1 + 2 ** -11, { significandBits: 11, minExponent: -14, maxExponent: 15 }); // 1 (tie to even)
+ * ```
+ */
+export function oracleRoundToFormat(x: number, format: BinaryFormatParameters): number {
+  if (x !== x) return NaN;
+  if (x === 0 || x === Infinity || x === -Infinity) {
+    roundRationalToFormat(ZERO, format); // still validate the format
+    return x;
+  }
+  return roundRationalToFormat(exactOf(x), format);
+}

@@ -1,0 +1,44 @@
+/**
+ * `modprec/testing`: the property-test kit modprec tests itself with, for users' own formats,
+ * accessors and kernels.
+ *
+ * - an exact oracle: doubles as BigInt rationals, exact sums and dot products, correct rounding
+ *   of a rational to any binary format;
+ * - fast-check arbitraries aimed at each format's hard cases, and vectors/matrices of them;
+ * - laws (correct rounding, round trip, monotonicity, ties to even, no double rounding,
+ *   overflow, underflow, specials) runnable on any conversion.
+ *
+ * Requires `fast-check` (v4) as a peer dependency.
+ *
+ * @module
+ */
+export type { Rational } from './rational.js';
+export {
+  rational, ZERO, addRational, subRational, mulRational, divRational, negRational, absRational,
+  compareRational, signRational, powerOfTwo, rationalToString,
+} from './rational.js';
+export { exactOf, exactSum, exactDot, absoluteError, relativeError, oracleRoundToFormat } from './exact.js';
+export type { RoundingPrecision } from './round-rational.js';
+export { roundRationalExact, roundRationalToFormat, roundRationalToDouble, roundRationalToInteger } from './round-rational.js';
+export type { BinaryFormatDescriptor, IntegerFormatDescriptor, BinaryFormatName, BinaryFormatLike } from './format-descriptors.js';
+export {
+  F64_DESCRIPTOR, F32_DESCRIPTOR, F16_DESCRIPTOR, BF16_DESCRIPTOR, I8_DESCRIPTOR, I16_DESCRIPTOR, I32_DESCRIPTOR,
+  resolveBinaryFormat, checkBinaryFormatDescriptor,
+} from './format-descriptors.js';
+export type { MidpointCase, DoubleRoundingCase } from './arbitraries.js';
+export {
+  representableIn, midpointCasesOf, midpointsOf, nearMidpointsOf, doubleRoundingCasesOf, nearOverflowOf,
+  nearUnderflowOf, acrossBinadesOf, specialValuesOf, interestingDoublesFor,
+} from './arbitraries.js';
+export type { SizeSpec, MatrixSample } from './data-arbitraries.js';
+export { vectorOf, matrixOf, vectorIn, uniformUnit, uniformUnitRounded } from './data-arbitraries.js';
+export type { Law, LawRunOptions } from './law-runner.js';
+export { lawOf, checkLaws } from './law-runner.js';
+export type { StorageConversionLawOptions } from './float-laws.js';
+export {
+  lawCorrectRounding, lawRoundTrip, lawCodec, lawMonotonic, lawTiesToEven, lawNoDoubleRounding, lawOverflow,
+  lawGradualUnderflow, lawSpecialsAndSymmetry, storageConversionLaws, checkStorageConversionLaws,
+} from './float-laws.js';
+export type { DoubleDoubleSample } from './double-double-laws.js';
+export { doubleDoublesNearTiesOf, lawDoubleDoubleExport } from './double-double-laws.js';
+export { oracleRoundToInteger, interestingDoublesForInteger, integerConversionLaws, checkIntegerConversionLaws } from './integer-laws.js';

@@ -1,0 +1,60 @@
+/**
+ * Running a named set of fast-check properties with one set of parameters, naming the law that fails.
+ *
+ * @module
+ */
+import fc from 'fast-check';
+
+/** fast-check parameters the law runners pass through. */
+export interface LawRunOptions {
+  /** Runs per law (fast-check's default is 100). */
+  readonly numRuns?: number;
+  /** Seed, to replay a failure that fast-check reported. */
+  readonly seed?: number;
+}
+
+/** One law, ready to run. */
+export interface Law {
+  /** Its name, as given in failure messages (e.g. `'correct rounding'`). */
+  readonly name: string;
+  /** Checks the law; throws an Error naming the law and the counterexample when it fails. */
+  readonly check: (options?: LawRunOptions) => void;
+}
+
+/**
+ * Wraps a fast-check property as a {@link Law}.
+ *
+ * @param subject - what the law is about (the format's name), for messages
+ * @param name - the law's name
+ * @param property - a synchronous fast-check property
+ * @returns the law
+ */
+export function lawOf<Ts>(subject: string, name: string, property: fc.IProperty<Ts>): Law {
+  return {
+    name,
+    check: (options: LawRunOptions = {}) => {
+      try {
+        fc.assert(property, { ...(options.numRuns !== undefined ? { numRuns: options.numRuns } : {}), ...(options.seed !== undefined ? { seed: options.seed } : {}) });
+      } catch (error) {
+        const detail = error instanceof Error ? error.message : String(error);
+        throw new Error(`${subject}: law "${name}" failed\n${detail}`, { cause: error });
+      }
+    },
+  };
+}
+
+/**
+ * Checks every law of a list, stopping at the first that fails.
+ *
+ * @param laws - the laws
+ * @param options - runs per law and seed
+ * @throws Error naming the failing law and its counterexample
+ */
+export function checkLaws(laws: readonly Law[], options?: LawRunOptions): void {
+  for (const law of laws) law.check(options);
+}
+
+/** Writes a number so that −0 and NaN are visible in failure messages. */
+export function show(x: number): string {
+  return Object.is(x, -0) ? '-0' : String(x);
+}

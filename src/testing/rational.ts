@@ -1,0 +1,170 @@
+/**
+ * Exact rational arithmetic on BigInt, the ground truth for oracles.
+ *
+ * A {@link Rational} is always reduced (gcd(num, den) = 1) with den > 0, so equal values have
+ * equal fields. Every finite double is such a rational with a power-of-two denominator; sums and
+ * products of doubles stay dyadic, for which reduction only strips common factors of two.
+ *
+ * @module
+ */
+import { fail } from '../errors.js';
+
+/** An exact rational number num/den, reduced, with den > 0. */
+export interface Rational {
+  /** Numerator, carrying the sign. */
+  readonly num: bigint;
+  /** Denominator, positive. */
+  readonly den: bigint;
+}
+
+/** Number of trailing zero bits of a nonzero bigint. */
+function trailingZeros(x: bigint): bigint {
+  let n = 0n;
+  while ((x & 0xffffffffn) === 0n) {
+    x >>= 32n;
+    n += 32n;
+  }
+  while ((x & 1n) === 0n) {
+    x >>= 1n;
+    n += 1n;
+  }
+  return n;
+}
+
+function gcd(a: bigint, b: bigint): bigint {
+  if (a < 0n) a = -a;
+  while (b !== 0n) [a, b] = [b, a % b];
+  return a;
+}
+
+/**
+ * Builds the reduced rational num/den.
+ *
+ * @param num - numerator
+ * @param den - denominator, nonzero (default 1)
+ * @returns num/den reduced with a positive denominator
+ * @throws {@link ModprecError} `INVALID_VALUE` when den is 0
+ * @example
+ * ```ts
+ * rational(6n, -4n); // { num: -3n, den: 2n }
+ * ```
+ */
+export function rational(num: bigint, den: bigint = 1n): Rational {
+  if (den === 0n) fail('INVALID_VALUE', 'den', 'must be nonzero', den);
+  if (den < 0n) {
+    num = -num;
+    den = -den;
+  }
+  if (num === 0n) return { num: 0n, den: 1n };
+  if ((den & (den - 1n)) === 0n) {
+    // Power-of-two denominator (all doubles and their sums/products): strip shared twos only.
+    const shift = trailingZeros(num);
+    const denShift = trailingZeros(den);
+    const s = shift < denShift ? shift : denShift;
+    return { num: num >> s, den: den >> s };
+  }
+  const g = gcd(num, den);
+  return { num: num / g, den: den / g };
+}
+
+/** The rational 0. */
+export const ZERO: Rational = Object.freeze({ num: 0n, den: 1n });
+
+/**
+ * Exact sum a + b.
+ * @param a - first term
+ * @param b - second term
+ * @returns a + b, reduced
+ */
+export function addRational(a: Rational, b: Rational): Rational {
+  if (a.den === b.den) return rational(a.num + b.num, a.den);
+  return rational(a.num * b.den + b.num * a.den, a.den * b.den);
+}
+
+/**
+ * Exact difference a − b.
+ * @param a - minuend
+ * @param b - subtrahend
+ * @returns a − b, reduced
+ */
+export function subRational(a: Rational, b: Rational): Rational {
+  return addRational(a, { num: -b.num, den: b.den });
+}
+
+/**
+ * Exact product a·b.
+ * @param a - first factor
+ * @param b - second factor
+ * @returns a·b, reduced
+ */
+export function mulRational(a: Rational, b: Rational): Rational {
+  return rational(a.num * b.num, a.den * b.den);
+}
+
+/**
+ * Exact quotient a/b.
+ * @param a - dividend
+ * @param b - divisor, nonzero
+ * @returns a/b, reduced
+ * @throws {@link ModprecError} `INVALID_VALUE` when b is 0
+ */
+export function divRational(a: Rational, b: Rational): Rational {
+  if (b.num === 0n) fail('INVALID_VALUE', 'b', 'must be a nonzero divisor', 0);
+  return rational(a.num * b.den, a.den * b.num);
+}
+
+/**
+ * Exact negation.
+ * @param a - a rational
+ * @returns −a
+ */
+export function negRational(a: Rational): Rational {
+  return { num: -a.num, den: a.den };
+}
+
+/**
+ * Exact absolute value.
+ * @param a - a rational
+ * @returns |a|
+ */
+export function absRational(a: Rational): Rational {
+  return a.num < 0n ? { num: -a.num, den: a.den } : a;
+}
+
+/**
+ * Three-way comparison.
+ * @param a - left operand
+ * @param b - right operand
+ * @returns −1 if a < b, 0 if a = b, 1 if a > b
+ */
+export function compareRational(a: Rational, b: Rational): -1 | 0 | 1 {
+  const d = a.num * b.den - b.num * a.den;
+  return d < 0n ? -1 : d > 0n ? 1 : 0;
+}
+
+/**
+ * Sign of a rational.
+ * @param a - a rational
+ * @returns −1, 0 or 1
+ */
+export function signRational(a: Rational): -1 | 0 | 1 {
+  return a.num < 0n ? -1 : a.num > 0n ? 1 : 0;
+}
+
+/**
+ * The exact rational 2^k.
+ * @param k - any integer exponent
+ * @returns 2^k
+ */
+export function powerOfTwo(k: number): Rational {
+  return k >= 0 ? { num: 1n << BigInt(k), den: 1n } : { num: 1n, den: 1n << BigInt(-k) };
+}
+
+/**
+ * Writes a rational as `num/den` (or `num` when den = 1), for failure messages.
+ * @param a - a rational
+ * @returns its decimal text
+ */
+export function rationalToString(a: Rational): string {
+  return a.den === 1n ? `${a.num}` : `${a.num}/${a.den}`;
+}
