@@ -52,7 +52,9 @@ function splitLines(text: string): string[] {
   const lines = text.split('\n');
   for (let k = 0; k < lines.length; k++) {
     const line = lines[k]!;
-    if (line.endsWith('\r')) lines[k] = line.slice(0, -1); // Windows line endings
+    const text = line.endsWith('\r') ? line.slice(0, -1) : line; // Windows line endings
+    if (text.includes('\r')) parseError(k + 1, 'carriage return inside a line; lines must end in \\n or \\r\\n (old Mac \\r line endings are not supported)');
+    lines[k] = text;
   }
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop(); // the final newline ends a line, starts none
   return lines;
