@@ -156,8 +156,9 @@ export function lawOverflow(format: BinaryFormatDescriptor): fc.IPropertyWithHoo
 }
 
 /**
- * Gradual underflow: below the min normal, results are whole multiples of the smallest subnormal;
- * |x| ≤ half the smallest subnormal gives a zero of x's sign (half itself is a tie with the even 0).
+ * Gradual underflow: below the min normal, results are whole multiples of the smallest subnormal
+ * within half of one of x (no flush to zero); |x| ≤ half the smallest subnormal gives a zero of
+ * x's sign (half itself is a tie with the even 0).
  *
  * @param format - the conversion under test
  * @returns a fast-check property
@@ -170,6 +171,10 @@ export function lawGradualUnderflow(format: BinaryFormatDescriptor): fc.IPropert
     if (Math.abs(x) <= minSubnormal / 2) expectSame(f, 'underflow to signed zero', x, r, x < 0 || Object.is(x, -0) ? -0 : 0);
     if (Math.abs(r) < minNormal && !Number.isInteger(r / minSubnormal)) {
       throw new Error(`${f.name}.round(${show(x)}) = ${show(r)} is not a multiple of the smallest subnormal ${minSubnormal}`);
+    }
+    // Gradual (not abrupt) underflow: below the min normal the absolute error is at most half a subnormal step.
+    if (Math.abs(x) < minNormal && !(Math.abs(r - x) <= minSubnormal / 2)) {
+      throw new Error(`${f.name}.round(${show(x)}) = ${show(r)}: error above half the smallest subnormal (flush to zero?)`);
     }
   });
 }
