@@ -1,0 +1,133 @@
+/**
+ * GEMV program: generates and caches the specialised loops of y := α·A·x + β·y for one signature of
+ * (A, x, y, arithmetic, accumulation, loop order, α case, β case). The host passes op(A) already transposed
+ * (a view with swapped strides), so there is one form only.
+ *
+ * Two loop orders:
+ * - `dot` (row-oriented): for each row i, one reduction over the row through the accumulation strategy,
+ *   then combine with y. Reads A along its second stride: fast when rows are contiguous (row-major A).
+ * - `axpy` (column-oriented): for each column j, t[i] := a_ij·x_j + t[i] for all i, in a scratch vector of
+ *   doubles, then combine with y. Reads A along its first stride: fast when columns are contiguous.
+ *   The partial sums live in a Float64Array, which holds any value of a `number`-kind arithmetic exactly,
+ *   and every t[i] sees the same operations in the same order as the recursive reduction of the dot loop,
+ *   so both orders give bit-identical results. It exists only for the recursive accumulation: a compensated
+ *   or extended accumulation keeps state per reduction that the column order cannot carry.
+ * @module
+ */
+import type { ArithmeticFormat } from '../../src/formats/format.js';
+import type { Accessor } from '../../accessors/accessor.js';
+import type { Accumulation } from '../codegen/accumulation.js';
+import { Operand } from '../codegen/operand.js';
+import { compileProgram, mergeHelpers } from '../codegen/program-cache.js';
+import { cursor, declareCursor, loadAt, stepCursor, storeAt } from './cursor.js';
+import { COMBINE_REGISTERS, emitCoefficients, emitCombine, type CoefficientCase } from './coefficients.js';
+
+/** Loop order of a GEMV specialisation (see the module comment). */
+export type GemvLoop = 'dot' | 'axpy';
+
+/** A compiled GEMV: (m, n, ...A, ...x, ...y, alpha, beta, scratch) → nothing (y updated). */
+export type GemvFunction = (m: number, n: number, ...args: unknown[]) => void;
+
+/** Everything a GEMV specialisation depends on. */
+export interface GemvSpecialisation {
+  /** op(A), m×n. */
+  readonly A: Accessor<2, any>;
+  readonly x: Accessor<1, any>;
+  readonly y: Accessor<1, any>;
+  readonly ar: ArithmeticFormat;
+  readonly acc: Accumulation;
+  readonly loop: GemvLoop;
+  readonly alpha: CoefficientCase;
+  readonly beta: CoefficientCase;
+}
+
+/** The compiled GEMV for this specialisation (built on first use). */
+export function gemvProgram(spec: GemvSpecialisation): GemvFunction {
+  const oA = new Operand('A', spec.A);
+  const ox = new Operand('x', spec.x);
+  const oy = new Operand('y', spec.y);
+  const { ar, acc, loop, alpha, beta } = spec;
+  const product = alpha !== 'zero';
+  const key = {
+    kernel: 'gemv', loop: product ? loop : 'scale-y', A: product ? oA.signature() : null, x: product ? ox.signature() : null,
+    y: oy.signature(), ar: ar.name, acc: product && loop === 'dot' ? acc.name : null, alpha, beta,
+  };
+  return compileProgram<GemvFunction>(key, () => {
+    const params = ['m', 'n', ...oA.params(), ...ox.params(), ...oy.params(), 'alpha', 'beta', 'scratch'];
+    const registers = ['av', 'xv', 'tv', ...COMBINE_REGISTERS];
+    const declarations = [
+      ...[oA, ox, oy].map((o) => o.emitDeclare(ar)),
+      ...registers.map((r) => ar.emitDeclare(ar.register(r))),
+      acc.emitDeclare('s', ar),
+      emitCoefficients(ar, alpha, beta),
+    ].join('\n');
+    const body = !product ? scaleY(oy, ar, beta) : loop === 'dot' ? dotLoop(oA, ox, oy, spec) : axpyLoop(oA, ox, oy, spec);
+    const source = `return function gemv_${product ? loop : 'scale_y'}(${params.join(', ')}) {
+${declarations}
+${body}
+};`;
+    return { source, helpers: mergeHelpers(oA.helpers(), ox.helpers(), oy.helpers(), ar.helpers, acc.helpers) };
+  });
+}
+
+/** α = 0: y := β·y (β = 0: y := 0 without reading y). */
+function scaleY(oy: Operand, ar: ArithmeticFormat, beta: CoefficientCase): string {
+  const y = cursor(oy, 'y_c');
+  return `${declareCursor(y)}
+for (let i = 0; i < m; i++, ${stepCursor(y, 0)}) {
+${emitCombine(ar, ar.register('tv'), y, 'zero', beta)}
+${storeAt(y, ar, ar.register('res'))}
+}`;
+}
+
+/** Row-oriented loop: one reduction per row through the accumulation strategy. */
+function dotLoop(oA: Operand, ox: Operand, oy: Operand, spec: GemvSpecialisation): string {
+  const { ar, acc } = spec;
+  const row = cursor(oA, 'A_r');
+  const a = cursor(oA, 'A_c');
+  const x = cursor(ox, 'x_c');
+  const y = cursor(oy, 'y_c');
+  const [av, xv, tv] = ['av', 'xv', 'tv'].map((n) => ar.register(n)) as [ReturnType<typeof ar.register>, ReturnType<typeof ar.register>, ReturnType<typeof ar.register>];
+  return `${declareCursor(row)} ${declareCursor(y)}
+for (let i = 0; i < m; i++, ${stepCursor(row, 0)}, ${stepCursor(y, 0)}) {
+${acc.emitReset('s', ar)}
+${declareCursor(a, row)} ${declareCursor(x)}
+for (let j = 0; j < n; j++, ${stepCursor(a, 1)}, ${stepCursor(x, 0)}) {
+${loadAt(a, ar, av)}
+${loadAt(x, ar, xv)}
+${acc.emitAddProduct('s', av, xv, ar)}
+}
+${acc.emitResult(tv, 's', ar)}
+${emitCombine(ar, tv, y, spec.alpha, spec.beta)}
+${storeAt(y, ar, ar.register('res'))}
+}`;
+}
+
+/** Column-oriented loop over a scratch Float64Array of partial sums (recursive accumulation, `number` kind only). */
+function axpyLoop(oA: Operand, ox: Operand, oy: Operand, spec: GemvSpecialisation): string {
+  const { ar } = spec;
+  const col = cursor(oA, 'A_k');
+  const a = cursor(oA, 'A_c');
+  const x = cursor(ox, 'x_c');
+  const y = cursor(oy, 'y_c');
+  const [av, xv, tv] = ['av', 'xv', 'tv'].map((n) => ar.register(n)) as [ReturnType<typeof ar.register>, ReturnType<typeof ar.register>, ReturnType<typeof ar.register>];
+  const t = tv.names[0]!;
+  return `for (let i = 0; i < m; i++) scratch[i] = 0;
+${declareCursor(col)} ${declareCursor(x)}
+for (let j = 0; j < n; j++, ${stepCursor(col, 1)}, ${stepCursor(x, 0)}) {
+${loadAt(x, ar, xv)}
+${declareCursor(a, col)}
+for (let i = 0; i < m; i++, ${stepCursor(a, 0)}) {
+${loadAt(a, ar, av)}
+${t} = scratch[i];
+${ar.emitFma(tv, av, xv, tv)}
+scratch[i] = ${t};
+}
+}
+${declareCursor(y)}
+for (let i = 0; i < m; i++, ${stepCursor(y, 0)}) {
+${t} = scratch[i];
+${emitCombine(ar, tv, y, spec.alpha, spec.beta)}
+${storeAt(y, ar, ar.register('res'))}
+}`;
+}

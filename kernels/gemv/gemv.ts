@@ -1,0 +1,75 @@
+/**
+ * GEMV: y := α·op(A)·x + β·y through any accessors, in any arithmetic, with any accumulation.
+ * @module
+ */
+import { Operand } from '../codegen/operand.js';
+import { chooseArithmetic, type KernelOptions } from '../codegen/kernel-options.js';
+import { resolveAccumulation, recursiveAccumulation, type Accumulation } from '../codegen/accumulation.js';
+import type { ArithmeticFormat } from '../../src/formats/format.js';
+import type { Accessor } from '../../accessors/accessor.js';
+import { fail } from '../../src/errors.js';
+import { checkChoice, checkGemvArguments, type GemvArguments } from './gemv-arguments.js';
+import { gemvProgram, type GemvLoop } from './gemv-program.js';
+import { coefficientCase } from './coefficients.js';
+
+/** Options of {@link gemv}. */
+export interface GemvOptions extends KernelOptions {
+  /**
+   * Loop order: `'dot'` (one reduction per row of op(A)), `'axpy'` (column by column into a scratch vector),
+   * or `'auto'` (default): `'axpy'` when the columns of op(A) are contiguous (e.g. column-major A with
+   * trans 'N'), the accumulation is recursive and the arithmetic computes on plain doubles; else `'dot'`.
+   * Both orders add the same products in the same order, so for the recursive accumulation they give the
+   * same bits; the choice is about memory access only. Any other accumulation always runs `'dot'`.
+   */
+  loop?: 'auto' | GemvLoop;
+}
+
+let scratch = new Float64Array(0);
+
+/** The scratch vector of the column-oriented loop (grown on demand, reused across calls). */
+function scratchOf(m: number): Float64Array {
+  if (scratch.length < m) scratch = new Float64Array(m);
+  return scratch;
+}
+
+/** Which loop a call runs. @throws {@link ModprecError} `INVALID_OPTION` for `'axpy'` where it cannot run */
+function chooseLoop(option: GemvOptions['loop'], opA: Accessor<2, any>, ar: ArithmeticFormat, acc: Accumulation): GemvLoop {
+  const choice = checkChoice('options.loop', option, ['auto', 'dot', 'axpy'] as const, 'auto');
+  const axpyPossible = acc.name === recursiveAccumulation.name && ar.kind === 'number';
+  if (choice === 'axpy' && !axpyPossible) {
+    fail('INVALID_OPTION', 'options.loop', `may be 'axpy' only with the recursive accumulation and a number-kind arithmetic (got ${acc.name}, ${ar.name})`, choice);
+  }
+  if (choice !== 'auto') return choice;
+  return axpyPossible && Math.abs(opA.strides[0]) < Math.abs(opA.strides[1]) ? 'axpy' : 'dot';
+}
+
+/**
+ * y := α·op(A)·x + β·y, with BLAS semantics: β = 0 means y is not read (NaN or ±Inf there do not leak);
+ * α = 0 skips the product (A and x are not read); α = 0 and β = 1, or an empty op(A) (m = 0 or n = 0, as in the
+ * reference BLAS), return at once with y untouched.
+ * Every element is read through its accessor (decoded, scaled, converted to the arithmetic) and y is written
+ * back rounded to its storage. y must not share storage with A or x.
+ * @param args - `{ alpha, A, x, beta, y, trans }`, see {@link GemvArguments}
+ * @param options - arithmetic (default: the most precise among A, x, y), accumulation (default recursive),
+ *   loop order (see {@link GemvOptions.loop})
+ * @throws {@link ModprecError} `DIMENSION_MISMATCH` when the lengths do not fit op(A); `INVALID_STORAGE` for a
+ *   read-only y; `INVALID_OPTION` for a bad trans, loop or accumulation, or a non-range; `INVALID_VALUE` for a
+ *   non-number α or β. Nothing is written when it throws.
+ * @example
+ * ```ts
+ * const A = range(reducedRowMajor({ size: [m, n], storage: formats.f32, arithmetic: formats.f64 }));
+ * gemv({ alpha: 1, A, x, beta: 0, y, trans: 'N' });
+ * ```
+ */
+export function gemv(args: GemvArguments, options: GemvOptions = {}): void {
+  const { alpha, beta, opA, A, x, y, m, n } = checkGemvArguments(args);
+  const ar = chooseArithmetic(options.arithmetic, [A, x, y]);
+  const acc = resolveAccumulation(options.accumulation);
+  const loop = chooseLoop(options.loop, opA, ar, acc);
+  // The reference BLAS's quick return: an empty op(A) leaves y untouched (even for β ≠ 1).
+  if (m === 0 || n === 0 || (alpha === 0 && beta === 1)) return;
+  const alphaCase = coefficientCase(alpha);
+  const f = gemvProgram({ A: opA, x: x.accessor, y: y.accessor, ar, acc, loop, alpha: alphaCase, beta: coefficientCase(beta) });
+  f(m, n, ...Operand.args(opA), ...Operand.args(x.accessor), ...Operand.args(y.accessor), alpha, beta,
+    loop === 'axpy' && alphaCase !== 'zero' ? scratchOf(m) : undefined);
+}
