@@ -54,14 +54,14 @@ function checkSymmetry(A: CsrMatrix, symmetry: MatrixMarketSymmetry): void {
   }
 }
 
-/** Exact (skew-)symmetry of a dense matrix, by `Object.is` so the mirrored half reads back bit for bit. */
+/** Exact (skew-)symmetry of a dense matrix, with the same rules as {@link isSymmetricCsr}. */
 function checkDenseSymmetry(D: DenseMatrix, symmetry: MatrixMarketSymmetry): void {
   if (D.rows !== D.cols) fail('DIMENSION_MISMATCH', 'matrix', `must be square for symmetry '${symmetry}'`, `${D.rows} x ${D.cols}`);
   const skew = symmetry === 'skew-symmetric';
   for (let j = 0; j < D.cols; j++) {
     for (let i = j; i < D.rows; i++) {
       const lower = D.data[i + j * D.ld]!, upper = D.data[j + i * D.ld]!;
-      const ok = !skew ? Object.is(lower, upper) : i === j ? lower === 0 : Object.is(lower, -upper);
+      const ok = !skew ? Object.is(lower, upper) : i === j ? lower === 0 : lower === -upper || (lower !== lower && upper !== upper);
       if (!ok) {
         const rule = skew ? (i === j ? 'a zero diagonal' : 'A(i,j) = -A(j,i)') : 'A(i,j) = A(j,i)';
         fail('INVALID_VALUE', `matrix(${i}, ${j})`, `must satisfy ${rule} exactly for symmetry '${symmetry}'`, lower);
@@ -78,7 +78,9 @@ function checkDenseSymmetry(D: DenseMatrix, symmetry: MatrixMarketSymmetry): voi
  * the matrix must have that symmetry exactly (see {@link isSymmetricCsr}); its lower triangle is written
  * (duplicates summed). Array files are written column by column (lower / strictly lower triangle for
  * symmetric / skew-symmetric), sparse input being expanded first. Values are written as the shortest
- * decimal that reads back to the same double; `-0` keeps its sign.
+ * decimal that reads back to the same double; `-0` keeps its sign. Reading the file back gives the same
+ * matrix bit for bit, with one exception: in a skew-symmetric file the upper triangle is the negated lower
+ * one, so a zero there comes back with the sign opposite to its mirror's.
  *
  * @param matrix - a {@link CooMatrix}, {@link CsrMatrix} or {@link DenseMatrix}
  * @param options - `format`, `field`, `symmetry`, `comments`, `allowNonFinite` (see {@link MatrixMarketWriteOptions})

@@ -71,8 +71,10 @@ export function expandTriangleCoo(L: CooMatrix, symmetry: TriangleSymmetry): Coo
  * (`A(i,j) = −A(j,i)`, zero diagonal), after summing repeated entries.
  *
  * The pattern counts: an explicit entry at `(i, j)` needs an explicit entry at `(j, i)`. Values are
- * compared with `Object.is`, so `+0` and `−0` differ and NaN matches NaN — the test a lossless
- * lower-triangle file needs. Diagonal entries of a skew-symmetric matrix must be `±0`.
+ * compared with `Object.is` for symmetry, so `+0` and `−0` differ and NaN matches NaN — the test a lossless
+ * lower-triangle file needs. For skew-symmetry `A(i,j) = −A(j,i)` is tested numerically (NaN matches NaN,
+ * and a zero matches a zero of either sign, because `x + (−x)` is `+0` whichever sign `x` has); diagonal
+ * entries must be `±0`.
  *
  * @param A - the CSR matrix (validated)
  * @param symmetry - `'symmetric'` (default) or `'skew-symmetric'`
@@ -91,7 +93,9 @@ export function isSymmetricCsr(A: CsrMatrix, symmetry: TriangleSymmetry = 'symme
       const j = C.colIndex[t]!;
       if (T.colIndex[t] !== j) return false;
       const v = C.values[t]!, w = T.values[t]!;
-      const ok = !skew ? Object.is(v, w) : i === j ? v === 0 : Object.is(v, -w);
+      // Skew: x + (−x) rounds to +0, so a cancelled sum and its negated mirror can both be +0; zeros of
+      // either sign therefore count as negatives of each other.
+      const ok = !skew ? Object.is(v, w) : i === j ? v === 0 : v === -w || (v !== v && w !== w);
       if (!ok) return false;
     }
   }

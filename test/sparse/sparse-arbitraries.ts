@@ -56,13 +56,17 @@ export function canonicalOracle(A: CooMatrix): CsrMatrix {
   };
 }
 
-/** Exact equality of two CSR matrices: same sizes, pattern and values (by `Object.is`). */
-export function csrEqual(A: CsrMatrix, B: CsrMatrix): boolean {
+/**
+ * Exact equality of two CSR matrices: same sizes, pattern and values (by `Object.is`; with
+ * `signedZeros = false`, +0 and −0 count as equal).
+ */
+export function csrEqual(A: CsrMatrix, B: CsrMatrix, signedZeros = true): boolean {
   if (A.rows !== B.rows || A.cols !== B.cols) return false;
   if (A.rowPtr.length !== B.rowPtr.length || A.colIndex.length !== B.colIndex.length) return false;
   for (let i = 0; i < A.rowPtr.length; i++) if (A.rowPtr[i] !== B.rowPtr[i]) return false;
   for (let t = 0; t < A.colIndex.length; t++) {
-    if (A.colIndex[t] !== B.colIndex[t] || !Object.is(A.values[t], B.values[t])) return false;
+    const a = A.values[t]!, b = B.values[t]!;
+    if (A.colIndex[t] !== B.colIndex[t] || !(Object.is(a, b) || (!signedZeros && a === 0 && b === 0))) return false;
   }
   return true;
 }

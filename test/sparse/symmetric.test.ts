@@ -88,6 +88,9 @@ describe('isSymmetricCsr and csrLowerTriangle', () => {
     expect(isSymmetricCsr(csr(2, [[0, 1, NaN], [1, 0, NaN]]))).toBe(true);
     expect(isSymmetricCsr(csr(2, [[0, 1, 0.5], [1, 0, -0.25], [1, 0, -0.25]]), 'skew-symmetric')).toBe(true); // duplicates summed
     expect(isSymmetricCsr(csr(2, [[0, 1, 1], [1, 0, -1], [0, 0, 1]]), 'skew-symmetric')).toBe(false);
+    // a cancelled pair sums to +0 on both sides; it still counts as skew
+    expect(isSymmetricCsr(csr(2, [[1, 0, 0.5], [1, 0, -0.5], [0, 1, -0.5], [0, 1, 0.5]]), 'skew-symmetric')).toBe(true);
+    expect(isSymmetricCsr(csr(2, [[1, 0, NaN], [0, 1, NaN]]), 'skew-symmetric')).toBe(true);
     expect(isSymmetricCsr(cooToCsr(cooMatrix({ rows: 1, cols: 2, rowIndex: new Int32Array(0), colIndex: new Int32Array(0), values: new Float64Array(0) })))).toBe(false);
   });
 
