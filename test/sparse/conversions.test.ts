@@ -9,6 +9,7 @@ import { csrToDense, denseToCsr } from '../../src/sparse/csr-dense.js';
 import { csrTranspose } from '../../src/sparse/csr-transpose.js';
 import { csrMatrix } from '../../src/sparse/csr-matrix.js';
 import { ELL_PADDING, ellMatrix } from '../../src/sparse/ell-matrix.js';
+import type { EllLayoutOptions } from '../../src/sparse/ell-layout.js';
 import { canonicalOracle, cooArbitrary, csrEqual, csrTimes, expectModprec } from './sparse-arbitraries.js';
 
 const runs = { numRuns: 300 };
@@ -57,12 +58,12 @@ describe('CSR ↔ COO, ELL and dense', () => {
     fc.assert(fc.property(cooArbitrary(), layout, (A, opts) => {
       const C = cooToCsr(A);
       const longest = Math.max(0, ...Array.from({ length: C.rows }, (_, i) => C.rowPtr[i + 1]! - C.rowPtr[i]!));
-      const options = 'extraStride' in opts ? { stride: C.rows + opts.extraStride, width: longest + opts.extraWidth } : opts;
+      const options: EllLayoutOptions = 'extraStride' in opts ? { stride: C.rows + opts.extraStride, width: longest + opts.extraWidth } : opts;
       const E = csrToEll(C, options);
       ellMatrix(E); // the constructor's checks: padding last, padding rows, zero padding values
       expect(E.stride).toBeGreaterThanOrEqual(C.rows);
-      if ('strideMultiple' in options) expect(E.stride % options.strideMultiple).toBe(0);
-      expect(E.width).toBe('width' in options ? options.width : longest);
+      if (options.strideMultiple !== undefined) expect(E.stride % options.strideMultiple).toBe(0);
+      expect(E.width).toBe(options.width ?? longest);
       for (let i = 0; i < C.rows; i++) {
         for (let k = 0; k < E.width; k++) {
           const t = C.rowPtr[i]! + k;
