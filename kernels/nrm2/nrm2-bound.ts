@@ -1,0 +1,83 @@
+/**
+ * A-priori forward error bound of NRM2 (‖x‖₂ computed as 2^e·√(Σ (xᵢ·2^−e)²)).
+ *
+ * Derivation, with x̂ the stored values, x̃ the reads (r read roundings), β the summation factor
+ * (γ_n for the plain loop, which computes s := fl(fl(z·z) + s): one product and at most n − 1 additions per
+ * term, Higham, Accuracy and Stability, eq. 3.5), η the arithmetic's underflow unit:
+ * 1. Reads: |x̃ᵢ − x̂ᵢ| ≤ γ_r|x̂ᵢ| + 2rη, so |‖x̃‖ − ‖x̂‖| ≤ ‖x̃ − x̂‖ ≤ γ_r‖x̂‖ + 2rη√n.
+ * 2. Scaling by σ = 2^−e (max|x̃ᵢ|·σ ∈ [1, 2)) is exact but for underflow: zᵢ = σx̃ᵢ + ζᵢ, |ζᵢ| ≤ 2η,
+ *    so |‖z‖ − σ‖x̃‖| ≤ 2η√n. Z = ‖z‖ ≥ 1.
+ * 3. The squares are non-negative, so the sum is Ŝ = Z²(1 + θ) + ν with |θ| ≤ β and |ν| ≤ 2nη (squares that
+ *    underflow, carried through the additions).
+ * 4. √: |√(Z²(1 + θ)) − Z| ≤ ρZ with ρ = β/(1 + √(1 − β)) (the worst case is θ = −β), |√(… + ν) − √(…)| ≤ √|ν|,
+ *    and the square root itself rounds once more: relative ρ + u(1 + ρ) in all.
+ * 5. Undoing the scaling multiplies by 2^e ≤ M̃ = max|x̂ᵢ|(1 + γ_r) + 2rη exactly, except when the norm is
+ *    subnormal in fp64 (one more rounding, ≤ 2^−1074).
+ * Together: |nrm2 − ‖x̂‖| ≤ (ρ + u(1 + ρ))·X̃ + M̃(5η√n + 2√(2nη)) + 2^−1074 + γ_r‖x̂‖ + 2rη√n,
+ * with X̃ = ‖x̂‖(1 + γ_r) + 2rη√n. To first order that is (n/2 + r + 1)u relative to ‖x̂‖.
+ * @module
+ */
+import type { Range } from '../../src/range.js';
+import { chooseArithmetic, type KernelOptions } from '../codegen/kernel-options.js';
+import { gamma, resolveAccumulation } from '../codegen/accumulation.js';
+import { arithmeticLimits, elementReadRoundings, storedMagnitude } from '../waxpby/waxpby-bound.js';
+
+/** The relative part of {@link nrm2Bound}: ρ + u(1 + ρ) with ρ = β/(1 + √(1 − β)), for n terms. ∞ when β ≥ 1. */
+export function nrm2RelativeBound(n: number, options: KernelOptions & { unitRoundoff: number }): number {
+  const acc = resolveAccumulation(options.accumulation);
+  const b = acc.bound(n, options.unitRoundoff);
+  const beta = b.ofAbsSum + b.ofResult;
+  if (!(beta < 1)) return Infinity;
+  const rho = beta / (1 + Math.sqrt(1 - beta));
+  return rho + options.unitRoundoff * (1 + rho);
+}
+
+/**
+ * Upper bound on |nrm2(x, options) − ‖x̂‖₂|, x̂ the values as stored (derivation in the module comment).
+ * @param x - the vector
+ * @param options - the kernel's options (arithmetic decides u; accumulation the summation factor)
+ * @returns a non-negative number: 0 for an empty vector, ∞ when an element is not finite, cannot be read into
+ *   the arithmetic without overflow, or the norm overflows fp64
+ * @throws {@link ModprecError} `INVALID_FORMAT` for an unknown arithmetic, `INVALID_OPTION` for an unknown accumulation
+ * @example
+ * ```ts
+ * const r = nrm2(x, { arithmetic: 'f32' });
+ * const b = nrm2Bound(x, { arithmetic: 'f32' }); // |r − ‖x̂‖| ≤ b
+ * ```
+ */
+export function nrm2Bound(x: Range<1, any>, options: KernelOptions = {}): number {
+  const n = x.length();
+  if (n === 0) return 0;
+  const ar = chooseArithmetic(options.arithmetic, [x]);
+  const u = ar.unitRoundoff;
+  const { eta, max } = arithmeticLimits(ar);
+  let largest = 0;
+  let reads = 0;
+  const magnitudes = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const m = storedMagnitude(x, i);
+    if (!Number.isFinite(m)) return Infinity;
+    magnitudes[i] = m;
+    largest = Math.max(largest, m);
+    reads = Math.max(reads, elementReadRoundings(x, ar, i));
+  }
+  const readFactor = gamma(reads, u);
+  if (largest * (1 + readFactor) + 2 * reads * eta >= max) return Infinity;
+  // ‖x̂‖ in fp64 without overflow: largest·√(Σ(|x̂ᵢ|/largest)²), enlarged for its own n + 4 roundings.
+  let norm = 0;
+  if (largest > 0) {
+    let s = 0;
+    for (let i = 0; i < n; i++) { const q = magnitudes[i]! / largest; s += q * q; }
+    norm = largest * Math.sqrt(s) * (1 + (n + 6) * 2 ** -52);
+  }
+  if (!Number.isFinite(norm)) return Infinity;
+  const relative = nrm2RelativeBound(n, { ...options, unitRoundoff: u });
+  if (!Number.isFinite(relative)) return Infinity;
+  const rootN = Math.sqrt(n);
+  const readUnderflow = 2 * reads * eta * rootN;
+  const normOfReads = norm * (1 + readFactor) + readUnderflow;
+  const scaleBack = largest * (1 + readFactor) + 2 * reads * eta;
+  const bound = relative * normOfReads + scaleBack * (5 * eta * rootN + 2 * Math.sqrt(2 * n * eta))
+    + 2 ** -1074 + readFactor * norm + readUnderflow;
+  return bound * (1 + 2 ** -40);
+}

@@ -1,0 +1,39 @@
+/**
+ * A-priori forward error bound of SCAL (x := α·x), per component.
+ *
+ * The kernel computes t = fl(α̃·x̃): one multiplication after the read roundings rₓ and, unless α is exact in
+ * the arithmetic, α's conversion, so |t − αx̂| ≤ γ_{kα+rₓ+1}|αx̂| — u|αx̂| when the read and α are exact —
+ * and the store back into x's storage adds its rounding (see {@link storeBound}). α = 0 stores zeros
+ * (exact: BLAS's convention, NaN in x does not survive) and α = 1 leaves x untouched: both bound 0.
+ * @module
+ */
+import type { Range } from '../../src/range.js';
+import { chooseArithmetic, type KernelOptions } from '../codegen/kernel-options.js';
+import { storeBound, termBound } from '../waxpby/waxpby-bound.js';
+
+/**
+ * Upper bound on |x_i(after) − αx̂_i| for each i after `scal(alpha, x, options)`, with x̂ the values stored
+ * BEFORE the call — so call this first. ∞ where a value involved is not finite or αx̂_i could overflow or
+ * saturate x's storage.
+ * @param alpha - the coefficient α
+ * @param x - the vector scaled in place
+ * @param options - the kernel's options (the arithmetic decides u)
+ * @returns one bound per component (empty for empty vectors)
+ * @throws {@link ModprecError} `INVALID_FORMAT` for an unknown arithmetic
+ * @example
+ * ```ts
+ * const bound = scalBound(0.1, x);
+ * scal(0.1, x); // |x_i − 0.1·x̂_i| ≤ bound[i]
+ * ```
+ */
+export function scalBound(alpha: number, x: Range<1, any>, options: KernelOptions = {}): Float64Array {
+  const n = x.length();
+  const out = new Float64Array(n);
+  if (n === 0 || alpha === 0 || alpha === 1) return out;
+  const ar = chooseArithmetic(options.arithmetic, [x]);
+  for (let i = 0; i < n; i++) {
+    const product = termBound(alpha, x, i, ar, 1);
+    out[i] = storeBound(x, i, ar, product.magnitude, product.error);
+  }
+  return out;
+}
