@@ -37,7 +37,9 @@ export function lawOf<Ts>(subject: string, name: string, property: fc.IProperty<
         fc.assert(property, { ...(options.numRuns !== undefined ? { numRuns: options.numRuns } : {}), ...(options.seed !== undefined ? { seed: options.seed } : {}) });
       } catch (error) {
         const detail = error instanceof Error ? error.message : String(error);
-        throw new Error(`${subject}: law "${name}" failed\n${detail}`, { cause: error });
+        // fast-check keeps the predicate's own error (which says what went wrong) as the cause.
+        const cause = error instanceof Error && error.cause instanceof Error ? `\n${error.cause.message}` : '';
+        throw new Error(`${subject}: law "${name}" failed${cause}\n${detail}`, { cause: error });
       }
     },
   };
