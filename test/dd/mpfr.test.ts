@@ -9,6 +9,11 @@ import { ddSqrt } from '../../src/dd/sqrt.js';
 import { ddFromDecimal } from '../../src/dd/decimal.js';
 import { DD_ADD_BOUND, DD_MUL_BOUND, DD_DIV_BOUND, DD_SQRT_BOUND, DD_ROUNDING_BOUND } from '../../src/dd/bounds.js';
 import { normalizedDd } from './arbitraries.js';
+import '../../src/dd/register.js';
+import { range, rowMajor, gamma } from '../../src/index.js';
+import { gemv } from '../../kernels/gemv/gemv.js';
+import { DD_UNIT_ROUNDOFF, type DdValue } from '../../src/dd/dd-arithmetic.js';
+import { prng } from './gen-dot.js';
 
 let ctx: CalculateTypeWithDestroy;
 /** The part of an MPFR float we use (gmp-wasm's own declarations do not type chained results). */
@@ -51,4 +56,34 @@ describe('double-double vs MPFR at 212 bits (gmp-wasm)', () => {
       expect(relErr(float(s))).toBeLessThanOrEqual(slack(DD_ROUNDING_BOUND));
     }), { numRuns: 400 });
   });
+
+  it('a double-double GEMV y := αAx + βy (DD A, x, y) agrees with MPFR within γ_{n+2}(2^-102)(|α||A||x| + |β||y|)', () => {
+    const rand = prng(11);
+    const m = 12, n = 30, alpha = 1 / 3, beta = -0.7;
+    const ddRandom = (): { hi: number; lo: number } => { const hi = (rand() - 0.5) * 2 ** Math.floor(rand() * 20 - 10); return { hi, lo: hi * (rand() - 0.5) * 2 ** -53 }; };
+    const A = range(rowMajor<2, DdValue>({ size: [m, n], storage: 'dd' }));
+    const x = range(rowMajor<1, DdValue>({ size: n, storage: 'dd' }));
+    const y = range(rowMajor<1, DdValue>({ size: m, storage: 'dd' }));
+    for (let i = 0; i < m; i++) for (let j = 0; j < n; j++) A.set(i, j, ddRandom());
+    for (let j = 0; j < n; j++) x.set(j, ddRandom());
+    for (let i = 0; i < m; i++) y.set(i, ddRandom());
+    const val = (v: unknown): FloatType => { const p = v as { hi: number; lo: number }; return mp(p.hi, p.lo); };
+    const mag = (v: unknown): number => Math.abs((v as { hi: number }).hi) * (1 + 2 ** -52);
+    const expected: FloatType[] = [], scale: number[] = [];
+    for (let i = 0; i < m; i++) {
+      let acc = float(0), abs = 0;
+      for (let j = 0; j < n; j++) { acc = acc.add(val(A.get(i, j)).mul(val(x.get(j)))); abs += mag(A.get(i, j)) * mag(x.get(j)); }
+      expected.push(acc.mul(float(alpha)).add(val(y.get(i)).mul(float(beta))));
+      scale.push((Math.abs(alpha) * abs + Math.abs(beta) * mag(y.get(i))) * (1 + 2 ** -40));
+    }
+    gemv({ alpha, A, x, beta, y, trans: 'N' });
+    for (let i = 0; i < m; i++) {
+      const got = val(y.get(i));
+      const err = got.sub(expected[i]!).abs().toNumber();
+      expect(err).toBeLessThanOrEqual(gamma(n + 2, DD_UNIT_ROUNDOFF) * scale[i]!);
+      // and far below an fp64 GEMV's error scale
+      expect(err).toBeLessThanOrEqual(1e-28 * scale[i]!);
+    }
+  });
 });
+

@@ -1,0 +1,101 @@
+/**
+ * Double-double as an arithmetic format of the core (`ArithmeticFormat`): registers are pairs
+ * [x_hi, x_lo], every operation is inlined from {@link ddAddSource} and friends, so every CPU kernel runs in
+ * double-double with no kernel code of its own: fp32/fp64 storage with DD arithmetic (reads are exact),
+ * DD storage with DD arithmetic, or DD storage read by fp64 arithmetic (the fp64 format rounds hi + lo).
+ * @module
+ */
+import type { ArithmeticFormat, Register, ValueKind, MpValueLike } from '../formats/format.js';
+import { fail } from '../errors.js';
+import { roundToOddDd } from '../formats/convert/round-to-odd.js';
+import { twoProdErrorScaled } from './eft.js';
+import { ddMul } from './mul.js';
+import { ddDiv } from './div.js';
+import { ddSqrt } from './sqrt.js';
+import { ddAddSource, ddSubSource, ddMulSource, ddFmaSource, ddDivSource, ddSqrtSource, type DdPair } from './dd-templates.js';
+
+/** A double-double value as the core passes it around (kind `dd`): a normalised pair. */
+export interface DdValue {
+  /** High part. */
+  readonly hi: number;
+  /** Low part, |lo| ≤ ulp(hi)/2. */
+  readonly lo: number;
+}
+
+/**
+ * The unit roundoff the core's γ_n bounds use for DD arithmetic: it must bound the relative error of EVERY
+ * operation. The largest is division, 15u² + 56u³ (JMP Algorithm 17) < 2^-102; addition is ≤ 3u² + 13u³ < 2^-104
+ * and multiplication ≤ 7u² < 2^-103. Kernels whose operations are only additions of exact terms (DOT of fp64
+ * data) meet the tighter γ_n(2^-104); see docs/double-double.md.
+ */
+export const DD_UNIT_ROUNDOFF = 2 ** -102;
+
+const scratch = new Float64Array(2);
+const pair = (r: Register): DdPair => {
+  if (r.kind !== 'dd') throw new Error(`modprec: dd arithmetic got a register of kind ${r.kind}`);
+  return [r.names[0]!, r.names[1]!];
+};
+
+/** Scalar: an exact value of `kind` as a DD value (mp values round through a double: the mp interface has no DD read). */
+function ddOfKind(kind: ValueKind, v: unknown): DdValue {
+  switch (kind) {
+    case 'number': return { hi: v as number, lo: 0 };
+    case 'dd': { const p = v as DdValue; return { hi: p.hi, lo: p.lo }; }
+    case 'mp': return { hi: (v as MpValueLike).toNumber(), lo: 0 };
+  }
+}
+
+/** Double-double arithmetic (about 106 bits; unit roundoff for bounds {@link DD_UNIT_ROUNDOFF}). */
+export const ddArithmetic: ArithmeticFormat<DdValue> = {
+  name: 'dd',
+  kind: 'dd',
+  significandBits: 106,
+  unitRoundoff: DD_UNIT_ROUNDOFF,
+  fromNumber: (x) => ({ hi: x, lo: 0 }),
+  toNumber: (v) => v.hi + v.lo,
+  fromKind: ddOfKind,
+  toKind: (kind, v, targetBits) => {
+    switch (kind) {
+      // Below 53 bits, round to odd first so the storage's rounding is the only one (no double rounding).
+      case 'number': return targetBits < 53 ? roundToOddDd(v.hi, v.lo) : v.hi + v.lo;
+      case 'dd': return { hi: v.hi, lo: v.lo };
+      case 'mp': return fail('INVALID_FORMAT', 'storage', 'of kind mp must be written through its own encode()', kind);
+    }
+  },
+  mul: (a, b) => { ddMul(scratch, a.hi, a.lo, b.hi, b.lo); return { hi: scratch[0]!, lo: scratch[1]! }; },
+  div: (a, b) => { ddDiv(scratch, a.hi, a.lo, b.hi, b.lo); return { hi: scratch[0]!, lo: scratch[1]! }; },
+
+  register: (base) => ({ kind: 'dd', names: [`${base}_hi`, `${base}_lo`] }),
+  emitDeclare: (r) => `let ${r.names[0]} = 0, ${r.names[1]} = 0;`,
+  emitConvert: (d, s) => {
+    const [h, l] = pair(d);
+    switch (s.kind) {
+      case 'number': return `${h} = ${s.names[0]}; ${l} = 0;`;
+      case 'dd': return `${h} = ${s.names[0]}; ${l} = ${s.names[1]};`;
+      case 'mp': return `${h} = ${s.names[0]}.toNumber(); ${l} = 0;`;
+    }
+  },
+  emitExport: (d, s, targetBits) => {
+    const [h, l] = pair(s);
+    switch (d.kind) {
+      case 'number': return targetBits < 53 ? `${d.names[0]} = roundToOddDd(${h}, ${l});` : `${d.names[0]} = ${h} + ${l};`;
+      case 'dd': return `${d.names[0]} = ${h}; ${d.names[1]} = ${l};`;
+      case 'mp': return `${d.names[0]}.setDd(${h}, ${l});`;
+    }
+  },
+  emitSet: (d, a) => `${d.names[0]} = ${a.names[0]}; ${d.names[1]} = ${a.names[1]};`,
+  emitAdd: (d, a, b) => ddAddSource(pair(d), pair(a), pair(b)),
+  emitSub: (d, a, b) => ddSubSource(pair(d), pair(a), pair(b)),
+  emitMul: (d, a, b) => ddMulSource(pair(d), pair(a), pair(b)),
+  emitFma: (d, a, b, c) => ddFmaSource(pair(d), pair(a), pair(b), pair(c)),
+  emitDiv: (d, a, b) => ddDivSource(pair(d), pair(a), pair(b)),
+  emitSqrt: (d, a) => ddSqrtSource(pair(d), pair(a)),
+  emitAbs: (d, a) => {
+    const [h, l] = pair(a);
+    return `if (${h} < 0) { ${d.names[0]} = -${h}; ${d.names[1]} = -${l}; } else { ${d.names[0]} = ${h}; ${d.names[1]} = ${l}; }`;
+  },
+  emitNeg: (d, a) => `${d.names[0]} = -${a.names[0]}; ${d.names[1]} = -${a.names[1]};`,
+  emitFromNumber: (d, e) => `${d.names[0]} = ${e}; ${d.names[1]} = 0;`,
+  emitToNumber: (s) => `(${s.names[0]} + ${s.names[1]})`,
+  helpers: { ddTwoProdErrorScaled: twoProdErrorScaled, ddSqrtInto: ddSqrt, ddScratch: new Float64Array(2), roundToOddDd },
+};

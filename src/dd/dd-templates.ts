@@ -1,0 +1,74 @@
+/**
+ * Source templates of the double-double operations, for generated kernels: the same algorithms as the
+ * allocation-free functions (add.ts, mul.ts, div.ts, sqrt.ts), written out as straight-line statements so the
+ * engine inlines them into the kernel loop with no call and no allocation.
+ *
+ * Each template is a block `{ … }` whose temporaries are block-scoped `const`s prefixed `dd$`, and which
+ * reads all its inputs before writing `dst`, so `dst` may alias an input (s := a·b + s).
+ * Operands are given as [hi, lo] expression pairs (variable names).
+ * @module
+ */
+
+/** A double-double in generated source: the names (or simple expressions) of its high and low parts. */
+export type DdPair = readonly [hi: string, lo: string];
+
+/** Statements: (dh, dl) := FastTwoSum-normalised (h + l) with h the larger part. */
+function fastTwoSumInto(d: DdPair, h: string, l: string): string {
+  return `const dd$z = ${h} + ${l}; ${d[1]} = ${l} - (dd$z - ${h}); ${d[0]} = dd$z;`;
+}
+
+/** JMP 2017 Algorithm 6 (AccurateDWPlusDW): d := a + b, relative error ≤ 3u² + 13u³. */
+export function ddAddSource(d: DdPair, a: DdPair, b: DdPair): string {
+  return `{ const dd$sh = ${a[0]} + ${b[0]}; const dd$s1 = dd$sh - ${a[0]}; const dd$sl = (${a[0]} - (dd$sh - dd$s1)) + (${b[0]} - dd$s1);
+const dd$th = ${a[1]} + ${b[1]}; const dd$t1 = dd$th - ${a[1]}; const dd$tl = (${a[1]} - (dd$th - dd$t1)) + (${b[1]} - dd$t1);
+const dd$c = dd$sl + dd$th; const dd$vh = dd$sh + dd$c; const dd$w = dd$tl + (dd$c - (dd$vh - dd$sh));
+${fastTwoSumInto(d, 'dd$vh', 'dd$w')} }`;
+}
+
+/** d := a − b (Algorithm 6 on −b). */
+export function ddSubSource(d: DdPair, a: DdPair, b: DdPair): string {
+  return ddAddSource(d, a, [`(-${b[0]})`, `(-${b[1]})`]);
+}
+
+/** JMP 2017 Algorithm 4 (DWPlusFP): d := a + x for a double x, relative error ≤ 2u². */
+export function ddAddNumberSource(d: DdPair, a: DdPair, x: string): string {
+  return `{ const dd$sh = ${a[0]} + ${x}; const dd$s1 = dd$sh - ${a[0]}; const dd$sl = (${a[0]} - (dd$sh - dd$s1)) + (${x} - dd$s1);
+const dd$v = ${a[1]} + dd$sl; ${fastTwoSumInto(d, 'dd$sh', 'dd$v')} }`;
+}
+
+/**
+ * Statements declaring `const <e>` = the exact error of `p = a·b` (Dekker's product, Veltkamp splitting).
+ * Operands beyond 2^996 go through the helper `ddTwoProdErrorScaled` (scaling keeps the split from overflowing).
+ */
+export function twoProdErrorSource(e: string, a: string, b: string, p: string): string {
+  return `let ${e}; if (Math.abs(${a}) <= 6.696928794914171e+299 && Math.abs(${b}) <= 6.696928794914171e+299) {
+const dd$ta = 134217729 * ${a}; const dd$a1 = dd$ta - (dd$ta - ${a}); const dd$a2 = ${a} - dd$a1;
+const dd$tb = 134217729 * ${b}; const dd$b1 = dd$tb - (dd$tb - ${b}); const dd$b2 = ${b} - dd$b1;
+${e} = (((dd$a1 * dd$b1 - ${p}) + dd$a1 * dd$b2) + dd$a2 * dd$b1) + dd$a2 * dd$b2;
+} else ${e} = ddTwoProdErrorScaled(${a}, ${b}, ${p});`;
+}
+
+/** JMP 2017 Algorithm 10 (DWTimesDW1): d := a·b, relative error ≤ 7u². */
+export function ddMulSource(d: DdPair, a: DdPair, b: DdPair): string {
+  return `{ const dd$p = ${a[0]} * ${b[0]}; ${twoProdErrorSource('dd$e', a[0], b[0], 'dd$p')}
+const dd$c = dd$e + (${a[0]} * ${b[1]} + ${a[1]} * ${b[0]}); ${fastTwoSumInto(d, 'dd$p', 'dd$c')} }`;
+}
+
+/** d := a·b + c as Algorithm 10 then Algorithm 6 (two roundings). */
+export function ddFmaSource(d: DdPair, a: DdPair, b: DdPair, c: DdPair): string {
+  return `{ let dd$mh = 0, dd$ml = 0; ${ddMulSource(['dd$mh', 'dd$ml'], a, b)}
+${ddAddSource(d, ['dd$mh', 'dd$ml'], c)} }`;
+}
+
+/** JMP 2017 Algorithm 17 (DWDivDW2): d := a / b, relative error ≤ 15u² + 56u³. */
+export function ddDivSource(d: DdPair, a: DdPair, b: DdPair): string {
+  return `{ const dd$q = ${a[0]} / ${b[0]}; const dd$p = ${b[0]} * dd$q; ${twoProdErrorSource('dd$e', b[0], 'dd$q', 'dd$p')}
+const dd$c2 = ${b[1]} * dd$q; const dd$sh = dd$p + dd$c2; const dd$sl = (dd$c2 - (dd$sh - dd$p)) + dd$e;
+const dd$rh = dd$sh + dd$sl; const dd$rl = dd$sl - (dd$rh - dd$sh);
+const dd$tl = ((${a[0]} - dd$rh) + (${a[1]} - dd$rl)) / ${b[0]}; ${fastTwoSumInto(d, 'dd$q', 'dd$tl')} }`;
+}
+
+/** Square root (SQRTDWtoDW, ≤ 25/8·u²) through the runtime function `ddSqrtInto` (rare in kernels). */
+export function ddSqrtSource(d: DdPair, a: DdPair): string {
+  return `{ ddSqrtInto(ddScratch, ${a[0]}, ${a[1]}); ${d[0]} = ddScratch[0]; ${d[1]} = ddScratch[1]; }`;
+}
