@@ -115,7 +115,8 @@ export function readMatrixMarket(text: string, options: MatrixMarketReadOptions 
 /** Fails unless `entries` data lines could still follow (so no allocation is sized by a corrupt count). */
 function checkRoom(cursor: LineCursor, entries: number, sizeLine: number): void {
   if (entries > cursor.remaining) {
-    parseError(sizeLine, `the size line declares ${entries} entries, but only ${cursor.remaining} lines follow`);
+    const left = cursor.remaining;
+    parseError(sizeLine, `the size line declares ${entries} entries, but only ${left} ${left === 1 ? 'line follows' : 'lines follow'}`);
   }
 }
 

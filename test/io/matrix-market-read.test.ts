@@ -117,7 +117,7 @@ describe('readMatrixMarket: malformed files', () => {
     ['negative size', `${banner}\n-3 3 0\n`, 'line 2', "rows must be a non-negative integer, got '-3'"],
     ['size too large', `${banner}\n3 2147483648 0\n`, 'line 2', 'exceeds 2147483647'],
     ['non-square symmetric', '%%MatrixMarket matrix coordinate real symmetric\n2 3 0\n', 'line 2', 'must be square, got 2 x 3'],
-    ['more declared than lines', `${banner}\n2 2 5\n1 1 1\n`, 'line 2', 'declares 5 entries, but only 1 lines follow'],
+    ['more declared than lines', `${banner}\n2 2 5\n1 1 1\n`, 'line 2', 'declares 5 entries, but only 1 line follows'],
     ['missing entries', `${banner}\n2 2 2\n1 1 1\n%\n`, 'line 4', 'end of file: expected 2 entries as declared on line 2, found 1'],
     ['extra entries', `${banner}\n2 2 1\n1 1 1\n2 2 2\n`, 'line 4', 'more entries than the 1 declared on line 2'],
     ['too few fields', `${banner}\n2 2 1\n1 1\n`, 'line 3', "expected 3 fields 'row col value', got 2"],
