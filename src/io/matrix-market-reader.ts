@@ -5,7 +5,7 @@
 import { fail } from '../errors.js';
 import { cooMatrix } from '../sparse/coo-matrix.js';
 import { denseLength, denseMatrix } from '../sparse/dense-matrix.js';
-import { MAX_SPARSE_INDEX } from '../sparse/sparse-checks.js';
+import { checkObject, MAX_SPARSE_INDEX } from '../sparse/sparse-checks.js';
 import { parseBanner } from './matrix-market-banner.js';
 import { parseCount, parseIndex, parseValue } from './matrix-market-numbers.js';
 import { parseError, quoteToken } from './matrix-market-parse-error.js';
@@ -83,7 +83,7 @@ function splitLines(text: string): string[] {
  * @throws {@link ModprecError} `PARSE_ERROR` with `parameter` `"line <n>"` and a message saying what was
  *   expected for a malformed file (bad banner, size line, field count, number, index outside the declared
  *   size, entry above the diagonal of a symmetric file, nonzero diagonal in a skew-symmetric one, fewer or
- *   more entries than declared); `INVALID_VALUE` when `text` is not a string
+ *   more entries than declared); `INVALID_VALUE` when `text` is not a string or `options` not an object
  * @example
  * ```ts
  * const { matrix } = readMatrixMarket('%%MatrixMarket matrix coordinate real symmetric\n2 2 2\n1 1 4\n2 1 -1\n');
@@ -92,7 +92,7 @@ function splitLines(text: string): string[] {
  */
 export function readMatrixMarket(text: string, options: MatrixMarketReadOptions = {}): MatrixMarketData {
   if (typeof text !== 'string') fail('INVALID_VALUE', 'text', 'must be a string', text);
-  const allowNonFinite = options.allowNonFinite === true;
+  const allowNonFinite = checkObject('options', options).allowNonFinite === true;
   const lines = splitLines(text.startsWith('\uFEFF') ? text.slice(1) : text);
   const header = parseBanner(lines[0]!.match(FIELD) ?? []);
   const cursor = new LineCursor(lines);

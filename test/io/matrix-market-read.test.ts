@@ -149,7 +149,8 @@ describe('readMatrixMarket: malformed files', () => {
     expect(e).toBeInstanceOf(ModprecError);
   });
 
-  it('rejects a text that is not a string with INVALID_VALUE', () => {
+  it('rejects a text that is not a string, or options that are not an object, with INVALID_VALUE', () => {
     expectModprec(() => readMatrixMarket(42 as unknown as string), 'INVALID_VALUE', 'text');
+    expectModprec(() => readMatrixMarket('', null as unknown as object), 'INVALID_VALUE', 'options');
   });
 });
