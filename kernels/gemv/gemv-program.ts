@@ -25,7 +25,10 @@ import { COMBINE_REGISTERS, emitCoefficients, emitCombine, type CoefficientCase 
 /** Loop order of a GEMV specialisation (see the module comment). */
 export type GemvLoop = 'dot' | 'axpy';
 
-/** A compiled GEMV: (m, n, ...A, ...x, ...y, alpha, beta, scratch) → nothing (y updated). */
+/**
+ * A compiled GEMV: (m, n, ...A, ...x, ...y, alpha, beta, scratch) → nothing (y updated); for α = 0 the
+ * operands A and x are left out: (m, n, ...y, alpha, beta).
+ */
 export type GemvFunction = (m: number, n: number, ...args: unknown[]) => void;
 
 /** Everything a GEMV specialisation depends on. */
@@ -53,10 +56,12 @@ export function gemvProgram(spec: GemvSpecialisation): GemvFunction {
     y: oy.signature(), ar: ar.name, acc: product && loop === 'dot' ? acc.name : null, alpha, beta,
   };
   return compileProgram<GemvFunction>(key, () => {
-    const params = ['m', 'n', ...oA.params(), ...ox.params(), ...oy.params(), 'alpha', 'beta', 'scratch'];
+    const params = product
+      ? ['m', 'n', ...oA.params(), ...ox.params(), ...oy.params(), 'alpha', 'beta', 'scratch']
+      : ['m', 'n', ...oy.params(), 'alpha', 'beta'];
     const registers = ['av', 'xv', 'tv', ...COMBINE_REGISTERS];
     const declarations = [
-      ...[oA, ox, oy].map((o) => o.emitDeclare(ar)),
+      ...(product ? [oA, ox, oy] : [oy]).map((o) => o.emitDeclare(ar)),
       ...registers.map((r) => ar.emitDeclare(ar.register(r))),
       acc.emitDeclare('s', ar),
       emitCoefficients(ar, alpha, beta),
@@ -66,7 +71,8 @@ export function gemvProgram(spec: GemvSpecialisation): GemvFunction {
 ${declarations}
 ${body}
 };`;
-    return { source, helpers: mergeHelpers(oA.helpers(), ox.helpers(), oy.helpers(), ar.helpers, acc.helpers) };
+    const operandHelpers = (product ? [oA, ox, oy] : [oy]).map((o) => o.helpers());
+    return { source, helpers: mergeHelpers(...operandHelpers, ar.helpers, acc.helpers) };
   });
 }
 

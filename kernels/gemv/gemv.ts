@@ -70,6 +70,6 @@ export function gemv(args: GemvArguments, options: GemvOptions = {}): void {
   if (m === 0 || n === 0 || (alpha === 0 && beta === 1)) return;
   const alphaCase = coefficientCase(alpha);
   const f = gemvProgram({ A: opA, x: x.accessor, y: y.accessor, ar, acc, loop, alpha: alphaCase, beta: coefficientCase(beta) });
-  f(m, n, ...Operand.args(opA), ...Operand.args(x.accessor), ...Operand.args(y.accessor), alpha, beta,
-    loop === 'axpy' && alphaCase !== 'zero' ? scratchOf(m) : undefined);
+  if (alphaCase === 'zero') f(m, n, ...Operand.args(y.accessor), alpha, beta);
+  else f(m, n, ...Operand.args(opA), ...Operand.args(x.accessor), ...Operand.args(y.accessor), alpha, beta, loop === 'axpy' ? scratchOf(m) : undefined);
 }

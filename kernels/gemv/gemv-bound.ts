@@ -1,0 +1,55 @@
+/**
+ * The a-priori forward error bound of GEMV, componentwise (Higham §3.5; seed 000 eq. 18):
+ *   |ŷ − y| ≤ γ_{n+2}·(|α|·|op(A)|·|x| + |β|·|y|)
+ * for the recursive sum with no rounding on reads, generalised to the accumulation's own bound, to the
+ * roundings of reads that convert to a narrower arithmetic or apply a scale, to α, β not representable in
+ * the arithmetic, and to the rounding of the result to y's storage (see update-bound.ts).
+ * @module
+ */
+import { chooseArithmetic } from '../codegen/kernel-options.js';
+import { resolveAccumulation } from '../codegen/accumulation.js';
+import { checkChoice, checkGemvArguments, type GemvArguments } from './gemv-arguments.js';
+import type { GemvOptions } from './gemv.js';
+import { matrixMagnitudes, vectorMagnitudes, vectorScales, inflate } from './accessor-rounding.js';
+import { scaleBound, updateBound, updateBoundContext } from './update-bound.js';
+
+/**
+ * Per-component bounds on |ŷᵢ − yᵢ| for `gemv(args, options)`, where ŷ is what gemv stores and y the exact
+ * α·op(A)·x + β·y of the values the operands hold. Call it BEFORE gemv: it reads y's entry values.
+ * Assumes no overflow, no integer saturation and no underflow inside the arithmetic.
+ * @param args - the arguments gemv will get
+ * @param options - the options gemv will get (arithmetic and accumulation matter; the loop order does not)
+ * @returns a Float64Array of length m (0 where gemv leaves y untouched)
+ * @throws {@link ModprecError} as {@link gemv}
+ * @example
+ * ```ts
+ * const bound = gemvBound({ alpha: 1, A, x, beta: 0, y });
+ * gemv({ alpha: 1, A, x, beta: 0, y }); // |y[i] − exact[i]| ≤ bound[i]
+ * ```
+ */
+export function gemvBound(args: GemvArguments, options: GemvOptions = {}): Float64Array {
+  const { alpha, beta, opA, A, x, y, m, n } = checkGemvArguments(args);
+  // The loop order changes no rounding (both orders do the same operations), but is checked as gemv does.
+  checkChoice('options.loop', options.loop, ['auto', 'dot', 'axpy'] as const, 'auto');
+  const ar = chooseArithmetic(options.arithmetic, [A, x, y]);
+  const acc = resolveAccumulation(options.accumulation);
+  const out = new Float64Array(m);
+  if (m === 0 || n === 0 || (alpha === 0 && beta === 1)) return out;
+  const absY = vectorMagnitudes(y.accessor);
+  const scaleY = vectorScales(y.accessor);
+  if (alpha === 0) {
+    for (let i = 0; i < m; i++) out[i] = scaleBound(ar, y.accessor, beta, absY(i), scaleY(i));
+    return out;
+  }
+  const ctx = updateBoundContext(ar, acc, opA, x.accessor, y.accessor, alpha, beta);
+  const absA = matrixMagnitudes(opA);
+  const absX = vectorMagnitudes(x.accessor);
+  const xs = Float64Array.from({ length: n }, (_, j) => absX(j));
+  for (let i = 0; i < m; i++) {
+    let s = 0;
+    for (let j = 0; j < n; j++) s += absA(i, j) * xs[j]!;
+    // S is computed in fp64 without cancellation (2n roundings, one more for a scaled element).
+    out[i] = updateBound(ctx, n, inflate(s, 3 * n), beta === 0 ? 0 : absY(i), scaleY(i));
+  }
+  return out;
+}
