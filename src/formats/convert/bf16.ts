@@ -56,11 +56,21 @@ export function roundToBf16(x: number): number {
  * ```
  */
 export function bf16BitsFromNumber(x: number): number {
-  const r = roundToBf16(x);
-  if (r !== r) return BF16_QUIET_NAN_BITS;
-  // A bfloat16 value is a binary32 value whose low 16 bits are zero: the store is exact.
-  F32[0] = r;
-  return U32_OF_F32[0]! >>> 16;
+  // The rounding of roundToBf16, fused with the bit extraction.
+  const a = Math.abs(x);
+  if (a >= MIN_NORMAL) {
+    if (a >= OVERFLOW_THRESHOLD) return x > 0 ? 0x7f80 : 0xff80;
+    const g = SPLIT * x;
+    // A bfloat16 value is a binary32 value whose low 16 bits are zero: the store is exact.
+    F32[0] = g + (x - g);
+    return U32_OF_F32[0]! >>> 16;
+  }
+  if (a < MIN_NORMAL) {
+    // Subnormal or zero: the rounded significand is |x|·2^133 on the fixed grid (128 = min normal's pattern).
+    const sign = x < 0 || (x === 0 && 1 / x < 0) ? 0x8000 : 0;
+    return sign | ((a + SUBNORMAL_SHIFTER - SUBNORMAL_SHIFTER) * 2 ** 133);
+  }
+  return BF16_QUIET_NAN_BITS;
 }
 
 /**
