@@ -30,29 +30,40 @@ const ff2 = 'Array(2)';
 
 /**
  * Float-float helper functions. `fused` selects TwoProd through `fma` (exact only when the adapter's fma
- * is fused) or through Dekker's split (exact with plain binary32 multiplication).
+ * is fused) or through Dekker's split (exact with plain binary32 multiplication); `barrier` wraps the
+ * intermediate sums in `mpKeep` where the shader compiler simplifies floating-point expressions.
  * @param fused - whether `fma` rounds once on this adapter
+ * @param barrier - whether the compiler needs optimisation barriers
  * @returns the helpers
  */
-export function floatFloatHelpers(fused: boolean): HelperFunction[] {
+export function floatFloatHelpers(fused: boolean, barrier: boolean): HelperFunction[] {
+  // K(e): e behind an optimisation barrier. Some shader compilers (Mesa's, for GLSL without `precise`)
+  // reassociate and simplify floating-point expressions, which destroys error-free transformations; with
+  // `barrier` every operation's result is pinned.
+  const K = (e: string): string => (barrier ? `mpKeep(${e})` : `(${e})`);
   const twoProd = fused
-    ? `function ffTwoProd(a, b) { const p = a * b; const e = mpFma(a, b, -p); return [p, e]; }`
+    ? `function ffTwoProd(a, b) { const p = ${K('a * b')}; const e = ${K('mpFma(a, b, -p)')}; return [p, e]; }`
     : `function ffTwoProd(a, b) {
-  const p = a * b;
-  const ta = 4097.0 * a; const ah = ta - (ta - a); const al = a - ah;
-  const tb = 4097.0 * b; const bh = tb - (tb - b); const bl = b - bh;
-  const e = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+  const p = ${K('a * b')};
+  const ta = ${K('4097.0 * a')}; const ah = ${K(`ta - ${K('ta - a')}`)}; const al = ${K('a - ah')};
+  const tb = ${K('4097.0 * b')}; const bh = ${K(`tb - ${K('tb - b')}`)}; const bl = ${K('b - bh')};
+  const e1 = ${K(`${K('ah * bh')} - p`)}; const e2 = ${K(`e1 + ${K('ah * bl')}`)}; const e3 = ${K(`e2 + ${K('al * bh')}`)};
+  const e = ${K(`e3 + ${K('al * bl')}`)};
   return [p, e];
 }`;
+  // Fast2Sum(x, y) as statements declaring `${h}`, `${l}` (requires |x| ≥ |y| or x = 0).
+  const fast2 = (h: string, l: string, x: string, y: string): string => `const ${h} = ${K(`${x} + ${y}`)}; const ${l} = ${K(`${y} - ${K(`${h} - ${x}`)}`)};`;
   return [
     { source: twoProd, argumentTypes: { a: 'Number', b: 'Number' }, returnType: ff2 },
     {
       // Accurate double-word addition (Joldes, Muller, Popescu 2017, Algorithm 6): relative error ≤ 3u².
       source: `function ffAdd(a, b) {
-  const s = a[0] + b[0]; const sb = s - a[0]; const e = (a[0] - (s - sb)) + (b[0] - sb);
-  const t = a[1] + b[1]; const tb = t - a[1]; const f = (a[1] - (t - tb)) + (b[1] - tb);
-  const e2 = e + t; const h = s + e2; const l = e2 - (h - s);
-  const l2 = l + f; const h2 = h + l2; const l3 = l2 - (h2 - h);
+  const s = ${K('a[0] + b[0]')}; const sb = ${K('s - a[0]')}; const sa = ${K('s - sb')};
+  const e = ${K(`${K('a[0] - sa')} + ${K('b[0] - sb')}`)};
+  const t = ${K('a[1] + b[1]')}; const tb = ${K('t - a[1]')}; const ta = ${K('t - tb')};
+  const f = ${K(`${K('a[1] - ta')} + ${K('b[1] - tb')}`)};
+  const e2 = ${K('e + t')}; ${fast2('h', 'l', 's', 'e2')}
+  const l2 = ${K('l + f')}; ${fast2('h2', 'l3', 'h', 'l2')}
   return [h2, l3];
 }`,
       argumentTypes: { a: ff2, b: ff2 },
@@ -67,8 +78,8 @@ export function floatFloatHelpers(fused: boolean): HelperFunction[] {
     {
       // Double-word × word (Joldes et al. Algorithm 9 without the final refinement): error ≤ 2u².
       source: `function ffMulF(a, b) {
-  const p = ffTwoProd(a[0], b); const e = p[1] + a[1] * b;
-  const h = p[0] + e; const l = e - (h - p[0]);
+  const p = ffTwoProd(a[0], b); const e = ${K(`p[1] + ${K('a[1] * b')}`)};
+  ${fast2('h', 'l', 'p[0]', 'e')}
   return [h, l];
 }`,
       argumentTypes: { a: ff2, b: 'Number' },
@@ -77,8 +88,8 @@ export function floatFloatHelpers(fused: boolean): HelperFunction[] {
     {
       // Double-word × double-word (Joldes et al. Algorithm 11 shape): error ≤ 5u².
       source: `function ffMul(a, b) {
-  const p = ffTwoProd(a[0], b[0]); const e = p[1] + (a[0] * b[1] + a[1] * b[0]);
-  const h = p[0] + e; const l = e - (h - p[0]);
+  const p = ffTwoProd(a[0], b[0]); const c = ${K(`${K('a[0] * b[1]')} + ${K('a[1] * b[0]')}`)}; const e = ${K('p[1] + c')};
+  ${fast2('h', 'l', 'p[0]', 'e')}
   return [h, l];
 }`,
       argumentTypes: { a: ff2, b: ff2 },
@@ -87,11 +98,11 @@ export function floatFloatHelpers(fused: boolean): HelperFunction[] {
     {
       // a / b: a binary32 quotient, corrected once from the exact remainder a − q·b.
       source: `function ffDiv(a, b) {
-  const q1 = a[0] / b[0];
+  const q1 = ${K('a[0] / b[0]')};
   const qb = ffMulF(b, q1);
   const r = ffAdd(a, [-qb[0], -qb[1]]);
-  const q2 = r[0] / b[0];
-  const h = q1 + q2; const l = q2 - (h - q1);
+  const q2 = ${K('r[0] / b[0]')};
+  ${fast2('h', 'l', 'q1', 'q2')}
   return [h, l];
 }`,
       argumentTypes: { a: ff2, b: ff2 },

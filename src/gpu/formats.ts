@@ -82,7 +82,7 @@ export const FORMAT_HELPERS: readonly HelperFunction[] = [
   const s = hw & -2147483648;
   if (e === 0) { return [mpFloat(s), 0.0]; }
   if (e === 2047) {
-    if (((hw & 1048575) | lw) !== 0) { return [mpFloat(2143289344), 0.0]; }
+    if (((hw & 1048575) | lw) !== 0) { return [mpFloat(s | 2143289344), 0.0]; }
     return [mpFloat(s | 2139095040), 0.0];
   }
   const t = 8388608 | ((hw & 1048575) << 3) | (lw >>> 29);
@@ -99,7 +99,7 @@ export const FORMAT_HELPERS: readonly HelperFunction[] = [
   {
     // Bits of hi + lo rounded to odd in binary32: a later rounding to ≤ 11 bits is then correct.
     source: `function mpRoundOdd(hi, lo) {
-  const v = hi + lo; const r = (hi - v) + lo;
+  const v = mpKeep(hi + lo); const r = mpKeep(mpKeep(hi - v) + lo);
   const b = mpBits(v);
   if (r > 0.0) { if (v < 0.0) { return (b - 1) | 1; } return b | 1; }
   if (r < 0.0) { if (v > 0.0) { return (b - 1) | 1; } return b | 1; }

@@ -8,7 +8,8 @@
  *
  * - intrinsics, callable from kernel source like ordinary functions:
  *   `mpBits(x)` → `bitcast<i32>(x)` (the raw word of an f32), `mpFloat(i)` → `bitcast<f32>(i)`,
- *   `mpFma(a, b, c)` → `fma(a, b, c)`, `mpIdiv(a, b)` / `mpImod(a, b)` → i32 `/` and `%`;
+ *   `mpFma(a, b, c)` → `fma(a, b, c)`, `mpIdiv(a, b)` / `mpImod(a, b)` → i32 `/` and `%`,
+ *   `mpKeep(x)` → `x` with its bits XOR a uniform that is always 0 (an optimisation barrier);
  * - integer locals: `const k = <Integer expression>` is declared `var user_k : i32`.
  *
  * They are applied by wrapping two methods of `WGSLFunctionNode.prototype` once per process (no file in
@@ -59,6 +60,9 @@ export const INTRINSICS: Readonly<Record<string, Intrinsic>> = {
   mpBits: { args: ['Number'], returns: 'Integer', open: 'bitcast<i32>(', separator: ', ', close: ')', standIn: 'function mpBits(x) { return 0; }' },
   mpFloat: { args: ['Integer'], returns: 'Number', open: 'bitcast<f32>(', separator: ', ', close: ')', standIn: 'function mpFloat(i) { return 0.0; }' },
   mpFma: { args: ['Number', 'Number', 'Number'], returns: 'Number', open: 'fma(', separator: ', ', close: ')', standIn: 'function mpFma(a, b, c) { return a * b + c; }' },
+  // An identity the shader compiler cannot see through (the bits XOR a uniform that is always 0): keeps
+  // value-changing rewrites such as (a + b) − a → b or reassociation away from error-free transformations.
+  mpKeep: { args: ['Number'], returns: 'Number', open: 'bitcast<f32>(bitcast<u32>(', separator: ', ', close: ') ^ (params.outputY - 1u))', standIn: 'function mpKeep(x) { return x; }' },
   mpIdiv: { args: ['Integer', 'Integer'], returns: 'Integer', open: '(', separator: ' / ', close: ')', standIn: 'function mpIdiv(a, b) { return 0; }' },
   mpImod: { args: ['Integer', 'Integer'], returns: 'Integer', open: '(', separator: ' % ', close: ')', standIn: 'function mpImod(a, b) { return 0; }' },
 };

@@ -173,15 +173,17 @@ export class Program {
     }
     device.queue.writeBuffer(params, 0, mirror);
     const key = bindingKey(pass);
-    let group = cache && cache.groupKey === key ? cache.group : undefined;
+    let group = cache?.groups?.get(key);
     if (!group) {
       const entries: GpuBindGroupEntry[] = [{ binding: 0, resource: { buffer: params } }];
       layout.arrayArgs.forEach((record, k) => entries.push({ binding: 1 + k, resource: window(pass.arrays[record.name]!) }));
       entries.push({ binding: 1 + layout.arrayArgs.length, resource: window(pass.output) });
       group = device.createBindGroup({ layout: this.kernel.bindGroupLayout, entries });
       if (cache) {
-        cache.group = group;
-        cache.groupKey = key;
+        cache.groups ??= new Map();
+        // Ping-pong outputs alternate between two bindings; a few entries cover every plan.
+        if (cache.groups.size >= 4) cache.groups.clear();
+        cache.groups.set(key, group);
       }
     }
     const computePass = encoder.beginComputePass();
@@ -196,8 +198,7 @@ export class Program {
 export interface PassCache {
   params?: GpuBuffer;
   mirror?: ArrayBuffer;
-  group?: unknown;
-  groupKey?: string;
+  groups?: Map<string, unknown>;
 }
 
 const bufferIds = new WeakMap<GpuBuffer, number>();

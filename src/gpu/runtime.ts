@@ -16,6 +16,10 @@ export interface GpuRuntime {
   readonly context: GpuContext;
   /** Whether WGSL `fma` is fused on this adapter (float-float TwoProd uses it when so, Dekker's split otherwise). */
   readonly fusedFma: boolean;
+  /** Whether the shader compiler simplifies (a + b) − a to b, so error-free transformations need barriers. */
+  readonly simplifiesFloats: boolean;
+  /** Whether float-float operations are compiled with optimisation barriers. */
+  readonly barriers: boolean;
 }
 
 let runtimePromise: Promise<GpuRuntime | undefined> | undefined;
@@ -55,30 +59,40 @@ export async function readWords(context: GpuContext, buffer: GpuBuffer, words: n
   return out.subarray(0, words);
 }
 
-async function probeFusedFma(context: GpuContext): Promise<boolean> {
-  // a = b = 1 + 2^-12: a·b = 1 + 2^-11 + 2^-24 rounds (tie to even) to 1 + 2^-11, so a fused
-  // fma(a, b, -p) returns 2^-24 and a twice-rounded one returns 0.
+/** Probes how the adapter's compiler treats the building blocks of float-float arithmetic. */
+async function probeFloats(context: GpuContext): Promise<{ fusedFma: boolean; simplifiesFloats: boolean }> {
+  // Thread 0: a = 1 + 2^-12, a·a = 1 + 2^-11 + 2^-24 rounds (tie to even) to 1 + 2^-11, so a fused
+  // fma(a, a, -p) returns 2^-24 (behind a barrier so the compiler cannot fold it to 0).
+  // Thread 1: TwoSum's error term of a + b with b = 2^-30 is 2^-30 unless (a + b) − a is simplified to b.
   const program = await getProgram(context, {
-    source: 'function (X, a) { const p = a * a; return mpFma(a, a, -p); }',
-    args: [['X', 'Array'], ['a', 'Float']],
+    source: `function (X, a, b) {
+  if (this.thread.x === 0) { const p = mpKeep(a * a); return mpFma(a, a, -p); }
+  const s = a + b; const sb = s - a; return (a - (s - sb)) + (b - sb);
+}`,
+    args: [['X', 'Array'], ['a', 'Float'], ['b', 'Float']],
     components: 1,
   });
   const input = createWordBuffer(context, 4);
   const output = createWordBuffer(context, 4);
-  submitPasses(context, [{ pass: { program, arrays: { X: { buffer: input } }, scalars: { a: 1 + 2 ** -12 }, output: { buffer: output }, threads: 1 } }]);
-  const words = await readWords(context, output, 1);
+  submitPasses(context, [{ pass: { program, arrays: { X: { buffer: input } }, scalars: { a: 1 + 2 ** -12, b: 2 ** -30 }, output: { buffer: output }, threads: 2 } }]);
+  const words = await readWords(context, output, 2);
   input.destroy();
   output.destroy();
-  return new Float32Array(words.buffer, words.byteOffset, 1)[0] === 2 ** -24;
+  const v = new Float32Array(words.buffer, words.byteOffset, 2);
+  return { fusedFma: v[0] === 2 ** -24, simplifiesFloats: v[1] !== 2 ** -30 };
 }
 
 async function createRuntime(options: GpuDeviceOptions): Promise<GpuRuntime | undefined> {
   const context = await gpuDevice(options);
   if (!context) return undefined;
   for (const h of FORMAT_HELPERS) context.gpujs.addFunction(h.source, { argumentTypes: h.argumentTypes, returnType: h.returnType });
-  const fusedFma = await probeFusedFma(context);
-  for (const h of floatFloatHelpers(fusedFma)) context.gpujs.addFunction(h.source, { argumentTypes: h.argumentTypes, returnType: h.returnType });
-  return { context, fusedFma };
+  const { fusedFma, simplifiesFloats } = await probeFloats(context);
+  // Barriers are on unless MODPREC_GPU_BARRIERS=0 and the probe found no simplification: a compiler may
+  // still contract a product into a following sum, which the probe cannot see.
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
+  const barriers = simplifiesFloats || env.MODPREC_GPU_BARRIERS !== '0';
+  for (const h of floatFloatHelpers(fusedFma, barriers)) context.gpujs.addFunction(h.source, { argumentTypes: h.argumentTypes, returnType: h.returnType });
+  return { context, fusedFma, simplifiesFloats, barriers };
 }
 
 /**

@@ -1,0 +1,239 @@
+/**
+ * GEMV on the GPU: y ← α·op(A)·x + β·y, A column-major (element (i, j) at i + j·lda).
+ *
+ * op(A) = A: thread (i, c) sums row i over column chunk c (adjacent threads read adjacent rows of one
+ * column: coalesced); the reduction dimension is split into S chunks so that m·S threads fill the GPU.
+ * op(A) = Aᵀ: W lanes per column j, lane l summing rows l, l+W, … (adjacent lanes read adjacent rows).
+ * A second pass sums the S (or W) partials of each row in a fixed order, applies α and β, and writes y in
+ * its storage format. Both passes go to the device in one submit.
+ *
+ * @module
+ */
+import { checkFinite, checkSize, fail } from '../errors.js';
+import type { GpuArithmetic } from './arithmetic.js';
+import { cpuGemv } from './cpu-fallback.js';
+import { DeviceArray } from './device-array.js';
+import { finishArgs, finishBody, scalarBindings } from './finish-pass.js';
+import { gpuFormat } from './formats.js';
+import { arrayArgs, bindArray, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
+import { getProgram, submitPasses, type BoundArray } from './program.js';
+import { createWordBuffer, type GpuRuntime } from './runtime.js';
+
+/** A column-major matrix resident on the GPU. */
+export interface DeviceMatrix {
+  readonly rows: number;
+  readonly cols: number;
+  /** Leading dimension (≥ rows). */
+  readonly ld: number;
+  /** The elements, (i, j) at i + j·ld. */
+  readonly data: DeviceArray;
+}
+
+/** Arguments of {@link gpuGemv}. */
+export interface GpuGemvArgs {
+  readonly A: DeviceMatrix;
+  readonly x: DeviceArray;
+  readonly y: DeviceArray;
+  /** Default 1. */
+  readonly alpha?: number;
+  /** Default 0 (y is then not read). */
+  readonly beta?: number;
+  /** `N` (default) or `T`. */
+  readonly trans?: 'N' | 'T';
+}
+
+/** Options of {@link gpuGemv}. */
+export interface GpuGemvOptions extends GpuKernelOptions {
+  /** Threads the partial pass aims for (default 2^18); sets how far the reduction is split. */
+  readonly targetThreads?: number;
+}
+
+/**
+ * Makes a {@link DeviceMatrix} from a resident column-major array.
+ * @param data - the elements
+ * @param rows - rows
+ * @param cols - columns
+ * @param ld - leading dimension (default rows)
+ * @returns the matrix
+ * @throws {@link ModprecError} `INVALID_SIZE`, `INVALID_STRIDE`, `INVALID_STORAGE` when data is too short
+ */
+export function deviceMatrix(data: DeviceArray, rows: number, cols: number, ld = rows): DeviceMatrix {
+  checkSize('rows', rows);
+  checkSize('cols', cols);
+  checkSize('ld', ld);
+  if (ld < Math.max(1, rows)) fail('INVALID_STRIDE', 'ld', `must be at least max(1, rows) = ${Math.max(1, rows)}`, ld);
+  if (!(data instanceof DeviceArray)) fail('INVALID_STORAGE', 'data', 'must be a DeviceArray (see toDevice)', data);
+  const needed = cols === 0 ? 0 : (cols - 1) * ld + rows;
+  if (data.length < needed) fail('INVALID_STORAGE', 'data', `must hold (cols−1)·ld + rows = ${needed} elements`, data.length);
+  if (needed > 2 ** 31 - 1) fail('INVALID_SIZE', 'data', 'must have fewer than 2^31 elements (32-bit indices on the GPU)', needed);
+  return { rows, cols, ld, data };
+}
+
+/** Number of reduction chunks for an m×n GEMV N aiming at `target` threads. */
+export function gemvSplit(m: number, n: number, target: number): { chunk: number; splits: number } {
+  const wanted = Math.max(1, Math.min(n, Math.ceil(target / Math.max(1, m))));
+  const chunk = Math.max(1, Math.ceil(n / wanted));
+  return { chunk, splits: Math.max(1, Math.ceil(n / chunk)) };
+}
+
+/** Lanes per column of a GEMV T with m rows and n columns aiming at `target` threads (a power of two ≤ 1024). */
+export function gemvTLanes(m: number, n: number, target: number): number {
+  let w = 1;
+  while (w < 1024 && w * n < target && w < m) w *= 2;
+  return w;
+}
+
+function partialNSource(arithmetic: GpuArithmetic, A: DeviceArray, x: DeviceArray): { source: string; args: ReturnType<typeof arrayArgs> } {
+  const args = [...arrayArgs('A', A), ...arrayArgs('X', x), ['m', 'Integer'] as const, ['n', 'Integer'] as const, ['lda', 'Integer'] as const, ['chunk', 'Integer'] as const];
+  const ra = A.format.emitRead('A', 'i + j * lda', 'a', arithmetic);
+  const rx = x.format.emitRead('X', 'j', 'b', arithmetic);
+  const body = [
+    'const i = mpImod(this.thread.x, m);',
+    'const j0 = mpIdiv(this.thread.x, m) * chunk;',
+    'let j1 = j0 + chunk;',
+    'if (j1 > n) { j1 = n; }',
+    arithmetic.declareZero('acc'),
+    'for (let j = j0; j < j1; j++) {',
+    ra.code,
+    rx.code,
+    arithmetic.mulAdd('acc', ra.register, rx.register),
+    '}',
+    `return ${arithmetic.returnValue('acc')};`,
+  ];
+  return { source: kernelSource(args, body), args };
+}
+
+function partialTSource(arithmetic: GpuArithmetic, A: DeviceArray, x: DeviceArray): { source: string; args: ReturnType<typeof arrayArgs> } {
+  const args = [...arrayArgs('A', A), ...arrayArgs('X', x), ['m', 'Integer'] as const, ['lda', 'Integer'] as const, ['W', 'Integer'] as const];
+  const ra = A.format.emitRead('A', 'base + i', 'a', arithmetic);
+  const rx = x.format.emitRead('X', 'i', 'b', arithmetic);
+  const body = [
+    'const base = mpIdiv(this.thread.x, W) * lda;',
+    'const lane = mpImod(this.thread.x, W);',
+    arithmetic.declareZero('acc'),
+    'for (let i = lane; i < m; i = i + W) {',
+    ra.code,
+    rx.code,
+    arithmetic.mulAdd('acc', ra.register, rx.register),
+    '}',
+    `return ${arithmetic.returnValue('acc')};`,
+  ];
+  return { source: kernelSource(args, body), args };
+}
+
+function finishSource(arithmetic: GpuArithmetic, y: DeviceArray, readsY: boolean): { source: string; args: ReturnType<typeof arrayArgs> } {
+  const args = [['P', 'Array'] as const, ['S', 'Integer'] as const, ['sr', 'Integer'] as const, ['sc', 'Integer'] as const, ...finishArgs(y, readsY)];
+  const partial = gpuFormat(arithmetic.name === 'ff' ? 'ff' : 'f32');
+  const body = finishBody(arithmetic, y, readsY, (e) => {
+    const read = partial.emitRead('P', `r${e} * sr + c${e} * sc`, `p${e}`, arithmetic);
+    return [`for (let c${e} = 0; c${e} < S; c${e}++) {`, read.code, arithmetic.add(`acc${e}`, read.register), '}'];
+  });
+  return { source: kernelSource(args, body), args };
+}
+
+function validate(args: GpuGemvArgs): { trans: boolean; alpha: number; beta: number } {
+  const { A, x, y } = args;
+  if (!A || typeof A !== 'object' || !(A.data instanceof DeviceArray)) fail('INVALID_STORAGE', 'A', 'must be a DeviceMatrix (see deviceMatrix)', A);
+  deviceMatrix(A.data, A.rows, A.cols, A.ld);
+  if (!(x instanceof DeviceArray)) fail('INVALID_STORAGE', 'x', 'must be a DeviceArray (see toDevice)', x);
+  if (!(y instanceof DeviceArray)) fail('INVALID_STORAGE', 'y', 'must be a DeviceArray (see toDevice)', y);
+  const t = args.trans ?? 'N';
+  if (t !== 'N' && t !== 'T') fail('INVALID_OPTION', 'trans', "must be 'N' or 'T'", t);
+  const trans = t === 'T';
+  const inner = trans ? A.rows : A.cols;
+  const outer = trans ? A.cols : A.rows;
+  if (x.length !== inner) fail('DIMENSION_MISMATCH', 'x', `must have length ${inner} (${trans ? 'rows' : 'columns'} of A)`, x.length);
+  if (y.length !== outer) fail('DIMENSION_MISMATCH', 'y', `must have length ${outer} (${trans ? 'columns' : 'rows'} of A)`, y.length);
+  if (!y.format.writable) fail('INVALID_FORMAT', 'y', 'must be stored in a format the GPU writes (f32, f16, bf16, ff)', y.format.name);
+  if (x === y) fail('INVALID_STORAGE', 'y', 'must not be the same array as x');
+  return { trans, alpha: checkFinite('alpha', args.alpha ?? 1), beta: checkFinite('beta', args.beta ?? 0) };
+}
+
+async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boolean, alpha: number, beta: number, arithmetic: GpuArithmetic, target: number): Promise<void> {
+  const { A, x, y } = args;
+  const context = runtime.context;
+  const m = A.rows;
+  const n = A.cols;
+  const rows = y.length;
+  const c = arithmetic.components;
+  const readsY = beta !== 0;
+  let threads: number;
+  let splits: number;
+  let sr: number;
+  let sc: number;
+  let partialScalars: Record<string, number>;
+  let partialSpec;
+  if (!trans) {
+    const split = gemvSplit(m, n, target);
+    splits = split.splits;
+    threads = m * splits;
+    [sr, sc] = [1, m];
+    partialScalars = { m, n, lda: A.ld, chunk: split.chunk };
+    partialSpec = partialNSource(arithmetic, A.data, x);
+  } else {
+    splits = gemvTLanes(m, n, target);
+    threads = n * splits;
+    [sr, sc] = [splits, 1];
+    partialScalars = { m, lda: A.ld, W: splits };
+    partialSpec = partialTSource(arithmetic, A.data, x);
+  }
+  const key = `gemv|${trans ? 'T' : 'N'}|${objectId(A.data)}|${objectId(x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}`;
+  const plan = getPlan(runtime, key, 2, () => [createWordBuffer(context, Math.max(1, threads) * c), createWordBuffer(context, y.words)]);
+  const p1 = await getProgram(context, { source: partialSpec.source, args: partialSpec.args, components: c });
+  const finish = finishSource(arithmetic, y, readsY);
+  const p2 = await getProgram(context, { source: finish.source, args: finish.args, components: y.format.wordsPerElement === 2 ? 2 : 1 });
+  const arrays1: Record<string, BoundArray> = {};
+  bindArray('A', A.data, arrays1, partialScalars);
+  bindArray('X', x, arrays1, partialScalars);
+  const arrays2: Record<string, BoundArray> = { P: { buffer: plan.scratch[0]! } };
+  const scalars2: Record<string, number> = { S: splits, sr, sc, rows, ...scalarBindings(alpha, beta) };
+  if (readsY) bindArray('Yold', y, arrays2, scalars2);
+  const out = plan.scratch[1]!;
+  const passes = [];
+  if (threads > 0 && rows > 0) passes.push({ pass: { program: p1, arrays: arrays1, scalars: partialScalars, output: { buffer: plan.scratch[0]! }, threads }, cache: plan.passes[0]! });
+  passes.push({ pass: { program: p2, arrays: arrays2, scalars: scalars2, output: { buffer: out }, threads: Math.ceil(rows / y.format.elementsPerWord) }, cache: plan.passes[1]! });
+  if (rows === 0) return;
+  if (threads === 0) {
+    // n = 0: op(A)·x is empty; the partial buffer must read as zeros.
+    context.device.queue.writeBuffer(plan.scratch[0]!, 0, new Uint32Array(Math.max(1, rows * c)));
+    scalars2.S = 1;
+    scalars2.sc = 0;
+    scalars2.sr = 0;
+  }
+  submitPasses(context, passes);
+  // Ping-pong: the old y buffer becomes the plan's spare for the next call.
+  plan.scratch[1] = y.buffer!;
+  y.buffer = out;
+}
+
+/**
+ * y ← α·op(A)·x + β·y on the GPU (on the CPU for host-resident operands). y is updated in place on the
+ * device (nothing is read back); the result says which backend ran it.
+ *
+ * @param args - A (column-major, resident), x, y, α (default 1), β (default 0), trans (`N` or `T`)
+ * @param options - arithmetic (`f32` or `ff`), split target
+ * @returns the run report
+ * @throws {@link ModprecError} `DIMENSION_MISMATCH` for inconsistent sizes; `INVALID_STORAGE` for
+ *   non-resident, destroyed or mixed operands or x = y; `INVALID_FORMAT` when y's format cannot be written
+ *   on the GPU; `INVALID_VALUE` for non-finite α, β; `INVALID_OPTION` for a bad trans
+ * @example
+ * ```ts
+ * const A = deviceMatrix(await toDevice(a, { format: 'bf16' }), m, n);
+ * await gpuGemv({ A, x, y, alpha: 1, beta: 0 }, { arithmetic: 'ff' });
+ * const yHost = await y.toHost();
+ * ```
+ */
+export async function gpuGemv(args: GpuGemvArgs, options: GpuGemvOptions = {}): Promise<GpuRunInfo> {
+  const { trans, alpha, beta } = validate(args);
+  const arithmetic = chooseArithmetic(options, [args.A.data, args.x, args.y]);
+  const target = checkSize('options.targetThreads', options.targetThreads ?? 2 ** 18);
+  const runtime = commonRuntime({ A: args.A.data, x: args.x, y: args.y });
+  if (!runtime) {
+    const { A, x, y } = args;
+    const out = cpuGemv(trans, A.rows, A.cols, alpha, await A.data.toHost(), A.ld, await x.toHost(), beta, await y.toHost(), arithmetic);
+    y.host = y.format.encode(out, 'y', y.scaleBlock);
+    return runInfo(undefined, arithmetic, y.fallbackReason);
+  }
+  await gemvOnDevice(runtime, args, trans, alpha, beta, arithmetic, Math.max(1, target));
+  return runInfo(runtime, arithmetic, '');
+}

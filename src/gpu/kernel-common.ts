@@ -1,0 +1,174 @@
+/**
+ * Pieces shared by the GPU kernels: options, the run report every result carries, binding a resident
+ * array's buffers to a program's arguments, float-float scalars, and plans (the uniform buffers, bind
+ * groups and scratch buffers of one call shape, kept for the next call).
+ *
+ * @module
+ */
+import { fail } from '../errors.js';
+import { gpuArithmetic, type GpuArithmetic, type GpuArithmeticName } from './arithmetic.js';
+import type { DeviceArray } from './device-array.js';
+import type { ArgType, BoundArray, PassCache } from './program.js';
+import type { GpuRuntime } from './runtime.js';
+import type { GpuBuffer } from './webgpu-types.js';
+
+/** Options every GPU kernel takes. */
+export interface GpuKernelOptions {
+  /** Arithmetic format: `f32` or `ff` (float-float). Default: `ff` when an operand is stored in f64 or ff, else `f32`. */
+  readonly arithmetic?: GpuArithmeticName;
+}
+
+/** Which backend ran a kernel, on which adapter, and why a fallback happened. */
+export interface GpuRunInfo {
+  /** `gpu` (WebGPU through gpu.js-compiled kernels) or `cpu` (the fallback). */
+  readonly backend: 'gpu' | 'cpu';
+  /** Adapter name and backend, e.g. `NVIDIA H100 (vulkan)`; '' on the CPU. */
+  readonly adapter: string;
+  /** Why the CPU ran it ('' when the GPU did). */
+  readonly fallbackReason: string;
+  /** Arithmetic used. */
+  readonly arithmetic: GpuArithmeticName;
+}
+
+/**
+ * The arithmetic for operands stored in `formats` (explicit choice wins).
+ * @param options - kernel options
+ * @param arrays - the operands
+ * @returns the arithmetic
+ * @throws {@link ModprecError} `INVALID_OPTION` for an unknown arithmetic name
+ */
+export function chooseArithmetic(options: GpuKernelOptions, arrays: readonly DeviceArray[]): GpuArithmetic {
+  const name = options.arithmetic ?? (arrays.some((a) => a.format.name === 'f64' || a.format.name === 'ff') ? 'ff' : 'f32');
+  if (name !== 'f32' && name !== 'ff') fail('INVALID_OPTION', 'options.arithmetic', "must be 'f32' or 'ff'", name);
+  return gpuArithmetic(name);
+}
+
+/**
+ * All operands must live in the same place (all on one device, or all on the host).
+ * @param named - operands by parameter name
+ * @returns the shared runtime, or `undefined` when all are host-resident
+ * @throws {@link ModprecError} `INVALID_STORAGE` for destroyed or mixed operands
+ */
+export function commonRuntime(named: Readonly<Record<string, DeviceArray>>): GpuRuntime | undefined {
+  const entries = Object.entries(named);
+  const first = entries[0]![1].runtime;
+  for (const [name, a] of entries) {
+    if (a.runtime !== first) fail('INVALID_STORAGE', name, 'must live where the other operands live (all on the GPU or all on the host)');
+    if (a.runtime && !a.buffer) fail('INVALID_STORAGE', name, 'has been destroyed');
+  }
+  return first;
+}
+
+/**
+ * Report of a run.
+ * @param runtime - the runtime (undefined: CPU)
+ * @param arithmetic - arithmetic used
+ * @param reason - fallback reason
+ * @returns the report
+ */
+export function runInfo(runtime: GpuRuntime | undefined, arithmetic: GpuArithmetic, reason: string): GpuRunInfo {
+  if (runtime) return { backend: 'gpu', adapter: `${runtime.context.adapter.name} (${runtime.context.adapter.backend})`, fallbackReason: '', arithmetic: arithmetic.name };
+  return { backend: 'cpu', adapter: '', fallbackReason: reason, arithmetic: arithmetic.name };
+}
+
+/**
+ * Kernel argument declarations for reading array `name` in `array`'s format.
+ * @param name - argument name
+ * @param array - the operand
+ * @returns the declarations
+ */
+export function arrayArgs(name: string, array: DeviceArray): (readonly [string, ArgType])[] {
+  return [[name, 'Array'], ...array.format.readArgs(name)];
+}
+
+/**
+ * Binds `array` (and its scales) to the arguments declared by {@link arrayArgs}.
+ * @param name - argument name
+ * @param array - the operand
+ * @param arrays - array bindings to add to
+ * @param scalars - scalar bindings to add to
+ */
+export function bindArray(name: string, array: DeviceArray, arrays: Record<string, BoundArray>, scalars: Record<string, number>): void {
+  arrays[name] = { buffer: array.buffer! };
+  if (array.format.scaled) {
+    arrays[`${name}Scale`] = { buffer: array.scales! };
+    scalars[`${name}Block`] = array.scaleBlock;
+  }
+}
+
+/**
+ * A double as a float-float pair (hi = nearest binary32, lo = nearest binary32 of the rest).
+ * @param x - the value
+ * @returns [hi, lo]
+ */
+export function floatPair(x: number): [number, number] {
+  const hi = Math.fround(x);
+  return [hi, Number.isFinite(hi) ? Math.fround(x - hi) : 0];
+}
+
+/** Ids for plan keys: one per resident array object. */
+const arrayIds = new WeakMap<object, number>();
+let nextId = 1;
+/**
+ * A stable id of `o` for plan keys.
+ * @param o - an object
+ * @returns its id
+ */
+export function objectId(o: object): number {
+  let id = arrayIds.get(o);
+  if (id === undefined) {
+    id = nextId++;
+    arrayIds.set(o, id);
+  }
+  return id;
+}
+
+/** Uniform buffers, bind groups and scratch buffers of one call shape. */
+export interface Plan {
+  readonly passes: PassCache[];
+  readonly scratch: GpuBuffer[];
+}
+
+const plans = new Map<string, Plan>();
+const MAX_PLANS = 64;
+
+/**
+ * The plan for `key`, created with `scratchWords` scratch buffers on first use (least recently used
+ * plans are dropped beyond 64).
+ * @param runtime - the runtime
+ * @param key - the call shape
+ * @param passCount - passes in the plan
+ * @param create - makes the scratch buffers
+ * @returns the plan
+ */
+export function getPlan(runtime: GpuRuntime, key: string, passCount: number, create: () => GpuBuffer[]): Plan {
+  let plan = plans.get(key);
+  if (plan) {
+    plans.delete(key);
+    plans.set(key, plan);
+    while (plan.passes.length < passCount) plan.passes.push({});
+    return plan;
+  }
+  plan = { passes: Array.from({ length: passCount }, () => ({})), scratch: create() };
+  plans.set(key, plan);
+  if (plans.size > MAX_PLANS) {
+    const [oldKey, old] = plans.entries().next().value as [string, Plan];
+    plans.delete(oldKey);
+    const doomed = old;
+    void runtime.context.device.queue.onSubmittedWorkDone().then(() => {
+      doomed.scratch.forEach((b) => b.destroy());
+      doomed.passes.forEach((p) => p.params?.destroy());
+    });
+  }
+  return plan;
+}
+
+/**
+ * Joins source lines into a gpu.js kernel function.
+ * @param args - argument declarations
+ * @param body - statements
+ * @returns the source
+ */
+export function kernelSource(args: readonly (readonly [string, ArgType])[], body: readonly string[]): string {
+  return `function (${args.map(([n]) => n).join(', ')}) {\n${body.join('\n')}\n}`;
+}
