@@ -10,3 +10,5 @@ export { Range, range } from './range.js';
 export { vector, matrix, toArray, type FormatOptions } from './vectors.js';
 export * from '../accessors/index.js';
 export * from '../kernels/index.js';
+export * from './sparse/index.js';
+export * from './io/matrix-market.js';
