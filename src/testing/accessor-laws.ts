@@ -23,7 +23,7 @@ export interface RangeLike {
   /** Reads the element at an index (one number per dimension). */
   get(...index: number[]): unknown;
   /** Writes: the indices, then the value. */
-  set(...indexAndValue: never[]): void;
+  set(...indexAndValue: never): void;
   /** The sub-range of one span (or point index) per dimension, sharing storage. */
   sub(...spans: SpanLike[]): RangeLike;
   /** A read-only range over the same storage. */
