@@ -123,6 +123,11 @@ function exactAt(a: Accessor<any, any>, idx: readonly number[]): Rational {
   return a.scale ? mulRational(v, exactOf(a.scale.data[a.scaleIndex(idx)]!)) : v;
 }
 
+/** Exact represented value of matrix element (i, j). */
+export function exactElement(r: Range<2, any>, i: number, j: number): Rational {
+  return exactAt(r.accessor, [i, j]);
+}
+
 /** Exact represented values of a matrix, [i][j]. */
 export function exactMatrix(r: Range<2, any>): Rational[][] {
   const a = r.accessor;

@@ -1,0 +1,37 @@
+/**
+ * TRSV: solves op(A)·x = b in place through any accessors, in any arithmetic, with any accumulation.
+ * @module
+ */
+import { Operand } from '../codegen/operand.js';
+import { chooseArithmetic, type KernelOptions } from '../codegen/kernel-options.js';
+import { resolveAccumulation } from '../codegen/accumulation.js';
+import { checkTrsvArguments, type TrsvArguments } from './trsv-arguments.js';
+import { trsvProgram } from './trsv-program.js';
+
+/**
+ * Solves op(A)·x = b for a triangular A, overwriting x (which holds b on entry) with the solution, as BLAS's
+ * TRSV. Row by row: each xᵢ is computed in the arithmetic (one reduction through the accumulation strategy
+ * and a division by the diagonal) and written back rounded to x's storage before the next row reads it.
+ * Only the `uplo` triangle of A is read, and not its diagonal when `diag = 'U'`. A zero diagonal gives
+ * ±Inf/NaN as IEEE division does; no singularity test. x must not share storage with A. An empty system
+ * returns at once.
+ * @param args - `{ A, x, uplo, trans, diag }`, see {@link TrsvArguments}
+ * @param options - arithmetic (default: the most precise of A's and x's), accumulation (default recursive)
+ * @throws {@link ModprecError} `DIMENSION_MISMATCH` for a non-square A or a wrong length of x;
+ *   `INVALID_STORAGE` for a read-only x; `INVALID_OPTION` for bad uplo/trans/diag or non-ranges.
+ *   Nothing is written when it throws.
+ * @example
+ * ```ts
+ * // U stored in fp32, solved in fp64 arithmetic, x in fp32 storage
+ * const U = range(reducedColMajor({ size: [n, n], storage: formats.f32, arithmetic: formats.f64 }));
+ * trsv({ A: U, x, uplo: 'U', trans: 'N', diag: 'N' });
+ * ```
+ */
+export function trsv(args: TrsvArguments, options: KernelOptions = {}): void {
+  const { A, x, T, lower, unit, n } = checkTrsvArguments(args);
+  const ar = chooseArithmetic(options.arithmetic, [A, x]);
+  const acc = resolveAccumulation(options.accumulation);
+  if (n === 0) return;
+  const f = trsvProgram({ T, x: x.accessor, ar, acc, lower, unit });
+  f(n, ...Operand.args(T), ...Operand.args(x.accessor));
+}
