@@ -15,14 +15,19 @@ describe('binary16, exhaustively over all 65536 bit patterns', () => {
   const patterns = Array.from({ length: 65536 }, (_, b) => b);
   const isNaNPattern = (b: number) => (b & 0x7c00) === 0x7c00 && (b & 0x3ff) !== 0;
 
+  // Plain checks that throw on the first mismatch: an expect() per element would dominate the run time.
+  const check = (ok: boolean, message: () => string) => {
+    if (!ok) throw new Error(message());
+  };
+
   it('decodes positive patterns 0x0000…0x7c00 to a strictly increasing run of 31745 binary16 values, 0 to Infinity', () => {
     // binary16 has exactly 31744 finite non-negative values; a strictly increasing run of that many
     // values that the oracle confirms are representable must be all of them, in order.
     let previous = -Infinity;
     for (let b = 0; b <= 0x7c00; b++) {
       const v = numberFromF16Bits(b);
-      expect(v > previous || (b === 0 && Object.is(v, 0))).toBe(true);
-      if (b < 0x7c00) expect(roundRationalToFormat(exactOf(v), BINARY16)).toBe(v);
+      check(v > previous && !Object.is(v, -0), () => `pattern ${b.toString(16)} decodes to ${v}, not above ${previous}`);
+      if (b < 0x7c00) check(roundRationalToFormat(exactOf(v), BINARY16) === v, () => `${v} is not a binary16 value`);
       previous = v;
     }
     expect(numberFromF16Bits(0x7c00)).toBe(Infinity);
@@ -34,14 +39,15 @@ describe('binary16, exhaustively over all 65536 bit patterns', () => {
   it('decodes the sign bit as negation (−0 included) and every NaN pattern as NaN', () => {
     for (const b of patterns) {
       const v = numberFromF16Bits(b);
-      if (isNaNPattern(b)) expect(v).toBeNaN();
-      else expect(Object.is(numberFromF16Bits(b ^ 0x8000), -v)).toBe(true);
+      if (isNaNPattern(b)) check(Number.isNaN(v), () => `NaN pattern ${b.toString(16)} decodes to ${v}`);
+      else check(Object.is(numberFromF16Bits(b ^ 0x8000), -v), () => `sign bit of ${b.toString(16)}`);
     }
   });
 
   it('re-encodes every non-NaN pattern to itself, and NaN patterns to the quiet NaN', () => {
     for (const b of patterns) {
-      expect(f16BitsFromNumber(numberFromF16Bits(b))).toBe(isNaNPattern(b) ? F16_QUIET_NAN_BITS : b);
+      const got = f16BitsFromNumber(numberFromF16Bits(b));
+      check(got === (isNaNPattern(b) ? F16_QUIET_NAN_BITS : b), () => `pattern ${b.toString(16)} re-encodes to ${got.toString(16)}`);
     }
   });
 
@@ -52,13 +58,12 @@ describe('binary16, exhaustively over all 65536 bit patterns', () => {
         const c = numberFromF16Bits(sign | (b + 1)); // b + 1 = 0x7c00 is Infinity: that tie is the overflow threshold
         const mid = b + 1 === 0x7c00 ? (sign ? -65520 : 65520) : (a + c) / 2; // exact: few bits, far from double underflow
         const evenBits = sign | ((b & 1) === 0 ? b : b + 1);
-        expect(f16BitsFromNumber(mid)).toBe(evenBits);
-        expect(Object.is(roundToF16(mid), numberFromF16Bits(evenBits))).toBe(true);
-        const towardA = mid - (c - a) * 2 ** -30;
-        const towardC = mid + (c - a) * 2 ** -30;
+        check(f16BitsFromNumber(mid) === evenBits, () => `tie ${mid} encodes to ${f16BitsFromNumber(mid).toString(16)}, expected ${evenBits.toString(16)}`);
+        check(Object.is(roundToF16(mid), numberFromF16Bits(evenBits)), () => `roundToF16(${mid}) = ${roundToF16(mid)}`);
         if (b + 1 < 0x7c00) {
-          expect(Object.is(roundToF16(towardA), a)).toBe(true);
-          expect(Object.is(roundToF16(towardC), c)).toBe(true);
+          const towardA = mid - (c - a) * 2 ** -30;
+          const towardC = mid + (c - a) * 2 ** -30;
+          check(Object.is(roundToF16(towardA), a) && Object.is(roundToF16(towardC), c), () => `neighbours of the tie ${mid}`);
         }
       }
     }
