@@ -47,6 +47,8 @@ export class DeviceArray {
   host: EncodedArray | undefined;
   /** Why this array is on the host ('' when on the device). */
   readonly fallbackReason: string;
+  /** Incremented whenever a kernel writes the array (caches derived from its contents key on it). */
+  version = 0;
 
   /** @internal */
   constructor(runtime: GpuRuntime | undefined, format: GpuStorageFormat, length: number, scaleBlock: number, encoded: EncodedArray | undefined, fallbackReason: string) {
@@ -190,4 +192,18 @@ export async function deviceZeros(length: number, options: ToDeviceOptions = {})
   const words = new Uint32Array(Math.max(1, format.words(length)));
   const scales = format.scaled ? new Float32Array(Math.max(1, Math.ceil(length / scaleBlock))).fill(1) : undefined;
   return new DeviceArray(runtime, format, length, scaleBlock, scales ? { words, scales } : { words }, reason);
+}
+
+/**
+ * A non-owning view of `words` of a device buffer as an array of `format` (for kernel internals).
+ * @param runtime - the runtime
+ * @param buffer - the buffer
+ * @param format - how its words are read
+ * @param length - elements
+ * @returns the view (do not destroy it)
+ */
+export function bufferView(runtime: GpuRuntime, buffer: GpuBuffer, format: GpuStorageFormat, length: number): DeviceArray {
+  const view = Object.create(DeviceArray.prototype) as DeviceArray;
+  Object.assign(view, { runtime, format, length, scaleBlock: 1, words: Math.max(1, format.words(length)), buffer, scales: undefined, host: undefined, fallbackReason: '', version: 0 });
+  return view;
 }

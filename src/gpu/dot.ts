@@ -8,7 +8,7 @@
 import { fail } from '../errors.js';
 import type { GpuArithmetic } from './arithmetic.js';
 import { cpuDot } from './cpu-fallback.js';
-import { DeviceArray } from './device-array.js';
+import { bufferView, DeviceArray } from './device-array.js';
 import { gpuFormat } from './formats.js';
 import { arrayArgs, bindArray, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
 import { getProgram, submitPasses, type Pass, type PassCache } from './program.js';
@@ -91,9 +91,7 @@ async function dotOnDevice(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, 
   }
   submitPasses(context, passes);
   // A view of the plan's last buffer as a one-element array (not owned: do not destroy).
-  const result = Object.create(DeviceArray.prototype) as DeviceArray;
-  Object.assign(result, { runtime, format: gpuFormat(c === 2 ? 'ff' : 'f32'), length: 1, scaleBlock: 1, words: c, buffer: plan.scratch[counts.length - 1], scales: undefined, host: undefined, fallbackReason: '' });
-  return result;
+  return bufferView(runtime, plan.scratch[counts.length - 1]!, gpuFormat(c === 2 ? 'ff' : 'f32'), 1);
 }
 
 function validate(x: DeviceArray, y: DeviceArray): void {

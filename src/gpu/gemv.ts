@@ -204,6 +204,7 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   // Ping-pong: the old y buffer becomes the plan's spare for the next call.
   plan.scratch[1] = y.buffer!;
   y.buffer = out;
+  y.version++;
 }
 
 /**

@@ -1,0 +1,179 @@
+/**
+ * ELL SpMV on the GPU: y ← α·A·x + β·y with A in column-major ELL (as in Ginkgo): entry k of row i at
+ * i + k·stride, padding marked by column index −1. One thread per output word of y (two rows for 16-bit
+ * formats): adjacent threads read adjacent entries of each ELL column (coalesced), gather x, and write y
+ * in its storage format — one pass.
+ *
+ * @module
+ */
+import { checkFinite, checkSize, fail, ModprecError } from '../errors.js';
+import type { GpuArithmetic } from './arithmetic.js';
+import { cpuEllSpmv } from './cpu-fallback.js';
+import { checkBinding, DeviceArray, runtimeOrFallback, type ToDeviceOptions } from './device-array.js';
+import { finishArgs, finishBody, scalarBindings } from './finish-pass.js';
+import { gpuFormat } from './formats.js';
+import { arrayArgs, bindArray, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
+import { getProgram, submitPasses, type BoundArray } from './program.js';
+import { createWordBuffer, type GpuRuntime } from './runtime.js';
+import type { GpuBuffer } from './webgpu-types.js';
+
+/** The parts of an ELL matrix (the core's `EllMatrix` has them). */
+export interface EllParts {
+  readonly rows: number;
+  readonly cols: number;
+  /** Entries per row (padded). */
+  readonly width: number;
+  /** Distance between entry k and k+1 of a row (≥ rows). */
+  readonly stride: number;
+  /** Column indices, −1 for padding; length ≥ stride·width. */
+  readonly colIndex: Int32Array;
+  /** Values; length ≥ stride·width. */
+  readonly values: ArrayLike<number>;
+}
+
+/** An ELL matrix resident on the GPU. */
+export interface DeviceEll {
+  readonly rows: number;
+  readonly cols: number;
+  readonly width: number;
+  readonly stride: number;
+  /** Values in a GPU storage format. */
+  readonly values: DeviceArray;
+  /** Column indices as 32-bit words (undefined when host-resident). */
+  readonly colIndex: GpuBuffer | undefined;
+  /** Host copy of the column indices (host-resident only). */
+  readonly hostColIndex: Int32Array | undefined;
+}
+
+/**
+ * Uploads an ELL matrix (values rounded to the storage format, indices as 32-bit integers).
+ * @param A - rows, cols, width, stride, colIndex, values
+ * @param options - storage format of the values, scale block, strictness
+ * @returns the resident matrix
+ * @throws {@link ModprecError} `INVALID_SIZE`/`INVALID_STRIDE`/`INVALID_STORAGE` for inconsistent parts,
+ *   `INDEX_OUT_OF_RANGE` for a column index outside [−1, cols), as {@link toDevice} otherwise
+ */
+export async function toDeviceEll(A: EllParts, options: ToDeviceOptions = {}): Promise<DeviceEll> {
+  const rows = checkSize('A.rows', A.rows);
+  const cols = checkSize('A.cols', A.cols);
+  const width = checkSize('A.width', A.width);
+  const stride = checkSize('A.stride', A.stride);
+  if (stride < rows) fail('INVALID_STRIDE', 'A.stride', `must be at least rows (${rows})`, stride);
+  const entries = stride * width;
+  if (entries > 2 ** 31 - 1) fail('INVALID_SIZE', 'A.stride', 'times A.width must be below 2^31 (32-bit indices on the GPU)', entries);
+  if (!(A.colIndex instanceof Int32Array) || A.colIndex.length < entries) fail('INVALID_STORAGE', 'A.colIndex', `must be an Int32Array of at least stride·width = ${entries} entries`, A.colIndex);
+  if (!A.values || A.values.length < entries) fail('INVALID_STORAGE', 'A.values', `must hold at least stride·width = ${entries} values`, A.values);
+  for (let k = 0; k < entries; k++) {
+    const c = A.colIndex[k]!;
+    if (c < -1 || c >= cols) fail('INDEX_OUT_OF_RANGE', `A.colIndex[${k}]`, `must be in [-1, ${cols})`, c);
+  }
+  const format = gpuFormat(options.format ?? 'f32', 'options.format');
+  const scaleBlock = options.scaleBlock ?? 256;
+  const sliced = A.values.length === entries ? A.values : Array.prototype.slice.call(A.values, 0, entries) as number[];
+  // Padding values are never read; zero them so the encoders see finite numbers only.
+  const clean = Float64Array.from(sliced as ArrayLike<number>, (v, k) => (A.colIndex[k]! < 0 ? 0 : v));
+  const encoded = format.encode(clean, 'A.values', scaleBlock);
+  const { runtime, reason } = await runtimeOrFallback(options.strict);
+  if (runtime) checkBinding(runtime, Math.max(1, entries), 'A.colIndex');
+  const values = new DeviceArray(runtime, format, entries, scaleBlock, encoded, reason);
+  const indexWords = new Uint32Array(A.colIndex.buffer, A.colIndex.byteOffset, Math.max(1, entries));
+  return {
+    rows,
+    cols,
+    width,
+    stride,
+    values,
+    colIndex: runtime ? createWordBuffer(runtime.context, Math.max(1, entries), entries > 0 ? indexWords : undefined) : undefined,
+    hostColIndex: runtime ? undefined : A.colIndex.slice(0, entries),
+  };
+}
+
+/** Arguments of {@link gpuEllSpmv}. */
+export interface GpuEllSpmvArgs {
+  readonly A: DeviceEll;
+  readonly x: DeviceArray;
+  readonly y: DeviceArray;
+  /** Default 1. */
+  readonly alpha?: number;
+  /** Default 0 (y is then not read). */
+  readonly beta?: number;
+}
+
+function spmvSource(arithmetic: GpuArithmetic, A: DeviceEll, x: DeviceArray, y: DeviceArray, readsY: boolean): { source: string; args: ReturnType<typeof arrayArgs> } {
+  const args = [...arrayArgs('V', A.values), ['I', 'Array'] as const, ...arrayArgs('X', x), ['K', 'Integer'] as const, ['stride', 'Integer'] as const, ...finishArgs(y, readsY)];
+  const body = finishBody(arithmetic, y, readsY, (e) => {
+    const rv = A.values.format.emitRead('V', `at${e}`, `v${e}`, arithmetic);
+    const rx = x.format.emitRead('X', `col${e}`, `xv${e}`, arithmetic);
+    return [
+      `for (let k${e} = 0; k${e} < K; k${e}++) {`,
+      `const at${e} = r${e} + k${e} * stride;`,
+      `const col${e} = mpBits(I[at${e}]);`,
+      `if (col${e} >= 0) {`,
+      rv.code,
+      rx.code,
+      arithmetic.mulAdd(`acc${e}`, rv.register, rx.register),
+      '}',
+      '}',
+    ];
+  });
+  return { source: kernelSource(args, body), args };
+}
+
+async function spmvOnDevice(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: number, beta: number, arithmetic: GpuArithmetic): Promise<void> {
+  const { A, x, y } = args;
+  const context = runtime.context;
+  const readsY = beta !== 0;
+  const key = `ell|${objectId(A)}|${objectId(x)}|${objectId(y)}|${arithmetic.name}|${readsY}`;
+  const plan = getPlan(runtime, key, 1, () => [createWordBuffer(context, y.words)]);
+  const spec = spmvSource(arithmetic, A, x, y, readsY);
+  const program = await getProgram(context, { source: spec.source, args: spec.args, components: y.format.wordsPerElement === 2 ? 2 : 1 });
+  const arrays: Record<string, BoundArray> = { I: { buffer: A.colIndex! } };
+  const scalars: Record<string, number> = { K: A.width, stride: A.stride, rows: A.rows, ...scalarBindings(alpha, beta) };
+  bindArray('V', A.values, arrays, scalars);
+  bindArray('X', x, arrays, scalars);
+  if (readsY) bindArray('Yold', y, arrays, scalars);
+  const out = plan.scratch[0]!;
+  if (A.rows === 0) return;
+  submitPasses(context, [{ pass: { program, arrays, scalars, output: { buffer: out }, threads: Math.ceil(A.rows / y.format.elementsPerWord) }, cache: plan.passes[0]! }]);
+  plan.scratch[0] = y.buffer!;
+  y.buffer = out;
+  y.version++;
+}
+
+/**
+ * y ← α·A·x + β·y for a resident ELL matrix, on the GPU (on the CPU for host-resident operands).
+ *
+ * @param args - A (from {@link toDeviceEll}), x, y, α (default 1), β (default 0)
+ * @param options - arithmetic (`f32` or `ff`)
+ * @returns the run report (y is updated in place on the device)
+ * @throws {@link ModprecError} `DIMENSION_MISMATCH` for inconsistent sizes; `INVALID_STORAGE` for
+ *   non-resident or mixed operands or x = y; `INVALID_FORMAT` when y's format cannot be written on the GPU;
+ *   `INVALID_VALUE` for non-finite α, β
+ * @example
+ * ```ts
+ * const A = await toDeviceEll(laplacianEll([64, 64, 64]), { format: 'f32' });
+ * await gpuEllSpmv({ A, x, y }, { arithmetic: 'ff' });
+ * ```
+ */
+export async function gpuEllSpmv(args: GpuEllSpmvArgs, options: GpuKernelOptions = {}): Promise<GpuRunInfo> {
+  const { A, x, y } = args;
+  if (!A || typeof A !== 'object' || !(A.values instanceof DeviceArray)) fail('INVALID_STORAGE', 'A', 'must be a DeviceEll (see toDeviceEll)', A);
+  if (!(x instanceof DeviceArray)) fail('INVALID_STORAGE', 'x', 'must be a DeviceArray (see toDevice)', x);
+  if (!(y instanceof DeviceArray)) fail('INVALID_STORAGE', 'y', 'must be a DeviceArray (see toDevice)', y);
+  if (x.length !== A.cols) fail('DIMENSION_MISMATCH', 'x', `must have length ${A.cols} (columns of A)`, x.length);
+  if (y.length !== A.rows) fail('DIMENSION_MISMATCH', 'y', `must have length ${A.rows} (rows of A)`, y.length);
+  if (!y.format.writable) fail('INVALID_FORMAT', 'y', 'must be stored in a format the GPU writes (f32, f16, bf16, ff)', y.format.name);
+  if (x === y) fail('INVALID_STORAGE', 'y', 'must not be the same array as x');
+  const alpha = checkFinite('alpha', args.alpha ?? 1);
+  const beta = checkFinite('beta', args.beta ?? 0);
+  const arithmetic = chooseArithmetic(options, [A.values, x, y]);
+  const runtime = commonRuntime({ 'A.values': A.values, x, y });
+  if (!runtime) {
+    const out = cpuEllSpmv(A.rows, A.width, A.stride, A.hostColIndex!, await A.values.toHost(), alpha, await x.toHost(), beta, await y.toHost(), arithmetic);
+    y.host = y.format.encode(out, 'y', y.scaleBlock);
+    return runInfo(undefined, arithmetic, y.fallbackReason);
+  }
+  if (!A.colIndex) throw new ModprecError('INVALID_STORAGE', 'invalid argument: A.colIndex has been destroyed', 'A.colIndex');
+  await spmvOnDevice(runtime, args, alpha, beta, arithmetic);
+  return runInfo(runtime, arithmetic, '');
+}

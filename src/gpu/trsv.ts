@@ -1,0 +1,264 @@
+/**
+ * TRSV on the GPU: solves op(A)·x = b for triangular column-major A, x overwriting b, blocked and
+ * chained on the device without reading back.
+ *
+ * Once per matrix (cached), the inverses of the bs×bs diagonal blocks of op(A) are computed on the device
+ * (bs passes, one row of every block's inverse per pass, all blocks and columns in parallel). A solve is
+ * then one submit: b → the working residual r (in the arithmetic format), and for each block in
+ * substitution order two passes — x_k = inv(op(A)_kk)·r_k (bs threads), then r_i −= op(A)_ik·x_k for the
+ * rows still to solve (one thread per row, four independent accumulators) — and finally x converted to
+ * its storage format. Multiplying by explicit block inverses is what makes the block solve parallel; its
+ * error grows with the condition number of the diagonal blocks (not of A), a standard trade-off of GPU
+ * triangular solvers.
+ *
+ * @module
+ */
+import { checkSize, fail } from '../errors.js';
+import type { GpuArithmetic } from './arithmetic.js';
+import { convertPass } from './convert.js';
+import { cpuTrsv } from './cpu-fallback.js';
+import { bufferView, DeviceArray } from './device-array.js';
+import { gpuFormat } from './formats.js';
+import type { DeviceMatrix } from './gemv.js';
+import { deviceMatrix } from './gemv.js';
+import { arrayArgs, bindArray, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
+import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from './program.js';
+import { createWordBuffer, type GpuRuntime } from './runtime.js';
+
+/** Arguments of {@link gpuTrsv}. */
+export interface GpuTrsvArgs {
+  /** Square, column-major; only the triangle named by `uplo` is read. */
+  readonly A: DeviceMatrix;
+  /** Right-hand side on entry, solution on return (its storage format must be writable on the GPU). */
+  readonly x: DeviceArray;
+  /** `L` (lower, default) or `U`. */
+  readonly uplo?: 'L' | 'U';
+  /** `N` (default) or `T`. */
+  readonly trans?: 'N' | 'T';
+  /** `N` (default) or `U` (unit diagonal, not read). */
+  readonly diag?: 'N' | 'U';
+}
+
+/** Options of {@link gpuTrsv}. */
+export interface GpuTrsvOptions extends GpuKernelOptions {
+  /** Diagonal block size: 64 (default), 128 or 256. */
+  readonly blockSize?: number;
+}
+
+interface Shape {
+  readonly n: number;
+  readonly bs: number;
+  readonly blocks: number;
+  /** n rounded up to a multiple of bs (and of 64, for 256-byte binding offsets). */
+  readonly np: number;
+  readonly lowerOp: boolean;
+  readonly trans: boolean;
+  readonly unit: boolean;
+}
+
+/** Index expression of op(A)(row, col). */
+function opIndex(shape: Shape, row: string, col: string): string {
+  return shape.trans ? `${col} + ${row} * lda` : `${row} + ${col} * lda`;
+}
+
+function inverseRowSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: Shape): { source: string; args: ReturnType<typeof arrayArgs> } {
+  const args = [...arrayArgs('A', A), ['Inv', 'Array'] as const, ['n', 'Integer'] as const, ['lda', 'Integer'] as const, ['bs', 'Integer'] as const, ['np', 'Integer'] as const, ['j', 'Integer'] as const];
+  const inv = gpuFormat(arithmetic.name === 'ff' ? 'ff' : 'f32');
+  const ra = A.format.emitRead('A', opIndex(shape, 'gi', 'gl'), 'a', arithmetic);
+  const rv = inv.emitRead('Inv', 'l * np + this.thread.x', 'v', arithmetic);
+  const rd = A.format.emitRead('A', opIndex(shape, 'gi', 'gi'), 'd', arithmetic);
+  const [lo, hi] = shape.lowerOp ? ['c', 'j'] : ['j + 1', 'c + 1'];
+  const one = arithmetic.name === 'ff' ? '[1.0, 0.0]' : '1.0';
+  const zero = arithmetic.name === 'ff' ? '[0.0, 0.0]' : '0.0';
+  const body = [
+    'const c = mpImod(this.thread.x, bs);',
+    'const base = this.thread.x - c;',
+    'const gi = base + j;',
+    arithmetic.declareZero('acc'),
+    `for (let l = ${lo}; l < ${hi}; l++) {`,
+    'const gl = base + l;',
+    'if (gi < n && gl < n) {',
+    ra.code,
+    rv.code,
+    arithmetic.mulAdd('acc', ra.register, rv.register),
+    '}',
+    '}',
+    `let rhs = ${zero};`,
+    `if (j === c) { rhs = ${one}; }`,
+    arithmetic.declareSub('t', arithmetic.register('rhs'), arithmetic.register('acc')),
+  ];
+  if (shape.unit) {
+    body.push(`return ${arithmetic.returnValue('t')};`);
+  } else {
+    body.push(`let dd = ${one};`, 'if (gi < n) {', rd.code, arithmetic.name === 'ff' && rd.register.kind === 'f32' ? `dd = [d, 0.0];` : arithmetic.name === 'f32' && rd.register.kind === 'ff' ? 'dd = d[0] + d[1];' : 'dd = d;', '}');
+    body.push(arithmetic.declareDiv('q', arithmetic.register('t'), arithmetic.register('dd')), `return ${arithmetic.returnValue('q')};`);
+  }
+  return { source: kernelSource(args, body), args };
+}
+
+function solveBlockSource(arithmetic: GpuArithmetic): { source: string; args: [string, 'Array' | 'Integer'][] } {
+  const args: [string, 'Array' | 'Integer'][] = [['Inv', 'Array'], ['R', 'Array'], ['np', 'Integer'], ['k0', 'Integer'], ['bs', 'Integer']];
+  const f = gpuFormat(arithmetic.name === 'ff' ? 'ff' : 'f32');
+  const body = ['const row = this.thread.x * np + k0;'];
+  for (let q = 0; q < 4; q++) body.push(arithmetic.declareZero(`s${q}`));
+  body.push('for (let l = 0; l < bs; l = l + 4) {');
+  for (let q = 0; q < 4; q++) {
+    const ri = f.emitRead('Inv', `row + l + ${q}`, `m${q}`, arithmetic);
+    const rr = f.emitRead('R', `k0 + l + ${q}`, `r${q}`, arithmetic);
+    body.push(ri.code, rr.code, arithmetic.mulAdd(`s${q}`, ri.register, rr.register));
+  }
+  body.push('}');
+  body.push(arithmetic.add('s0', arithmetic.register('s1')), arithmetic.add('s2', arithmetic.register('s3')), arithmetic.add('s0', arithmetic.register('s2')));
+  body.push(`return ${arithmetic.returnValue('s0')};`);
+  return { source: kernelSource(args, body), args };
+}
+
+function updateSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: Shape): { source: string; args: ReturnType<typeof arrayArgs> } {
+  const args = [...arrayArgs('A', A), ['R', 'Array'] as const, ['X', 'Array'] as const, ['n', 'Integer'] as const, ['lda', 'Integer'] as const, ['rowStart', 'Integer'] as const, ['k0', 'Integer'] as const, ['bs', 'Integer'] as const];
+  const f = gpuFormat(arithmetic.name === 'ff' ? 'ff' : 'f32');
+  const zero = arithmetic.name === 'ff' ? '[0.0, 0.0]' : '0.0';
+  const body = ['const g = rowStart + this.thread.x;'];
+  for (let q = 0; q < 4; q++) body.push(arithmetic.declareZero(`s${q}`));
+  body.push('for (let l = 0; l < bs; l = l + 4) {');
+  for (let q = 0; q < 4; q++) {
+    const ra = A.format.emitRead('A', opIndex(shape, 'g', `col${q}`), `a${q}`, arithmetic);
+    const rx = f.emitRead('X', `col${q}`, `x${q}`, arithmetic);
+    body.push(`const col${q} = k0 + l + ${q};`, `if (col${q} < n) {`, ra.code, rx.code, arithmetic.mulAdd(`s${q}`, ra.register, rx.register), '}');
+  }
+  body.push('}');
+  body.push(arithmetic.add('s0', arithmetic.register('s1')), arithmetic.add('s2', arithmetic.register('s3')), arithmetic.add('s0', arithmetic.register('s2')));
+  const rr = f.emitRead('R', 'g', 'r', arithmetic);
+  body.push(rr.code, arithmetic.declareSub('u', rr.register, arithmetic.register('s0')));
+  // Rows past n stay zero, so padding never feeds NaN into a block solve.
+  body.push(`if (g >= n) { u = ${zero}; }`, `return ${arithmetic.returnValue('u')};`);
+  return { source: kernelSource(args, body), args };
+}
+
+function validate(args: GpuTrsvArgs, options: GpuTrsvOptions): Shape {
+  const { A, x } = args;
+  if (!A || typeof A !== 'object' || !(A.data instanceof DeviceArray)) fail('INVALID_STORAGE', 'A', 'must be a DeviceMatrix (see deviceMatrix)', A);
+  deviceMatrix(A.data, A.rows, A.cols, A.ld);
+  if (A.rows !== A.cols) fail('DIMENSION_MISMATCH', 'A', `must be square, got ${A.rows}×${A.cols}`);
+  if (!(x instanceof DeviceArray)) fail('INVALID_STORAGE', 'x', 'must be a DeviceArray (see toDevice)', x);
+  if (x.length !== A.rows) fail('DIMENSION_MISMATCH', 'x', `must have length ${A.rows}`, x.length);
+  if (!x.format.writable) fail('INVALID_FORMAT', 'x', 'must be stored in a format the GPU writes (f32, f16, bf16, ff)', x.format.name);
+  const uplo = args.uplo ?? 'L';
+  const trans = args.trans ?? 'N';
+  const diag = args.diag ?? 'N';
+  if (uplo !== 'L' && uplo !== 'U') fail('INVALID_OPTION', 'uplo', "must be 'L' or 'U'", uplo);
+  if (trans !== 'N' && trans !== 'T') fail('INVALID_OPTION', 'trans', "must be 'N' or 'T'", trans);
+  if (diag !== 'N' && diag !== 'U') fail('INVALID_OPTION', 'diag', "must be 'N' or 'U'", diag);
+  const bs = checkSize('options.blockSize', options.blockSize ?? 64);
+  if (bs !== 64 && bs !== 128 && bs !== 256) fail('INVALID_OPTION', 'options.blockSize', 'must be 64, 128 or 256', bs);
+  const n = A.rows;
+  const blocks = Math.ceil(n / bs);
+  return { n, bs, blocks, np: Math.max(bs, blocks * bs), lowerOp: (uplo === 'L') === (trans === 'N'), trans: trans === 'T', unit: diag === 'U' };
+}
+
+async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape, arithmetic: GpuArithmetic): Promise<void> {
+  const { A, x } = args;
+  const context = runtime.context;
+  const { n, bs, blocks, np } = shape;
+  const c = arithmetic.components;
+  const work = gpuFormat(arithmetic.name === 'ff' ? 'ff' : 'f32');
+  // Inverses of the diagonal blocks: cached per matrix contents and variant.
+  const invKey = `trsv-inv|${objectId(A.data)}|v${A.data.version}|${n}|${A.ld}|${bs}|${shape.lowerOp}|${shape.trans}|${shape.unit}|${arithmetic.name}`;
+  let fresh = false;
+  const invPlan = getPlan(runtime, invKey, bs, () => {
+    fresh = true;
+    return [createWordBuffer(context, bs * np * c)];
+  });
+  const inv = invPlan.scratch[0]!;
+  if (fresh) {
+    const spec = inverseRowSource(arithmetic, A.data, shape);
+    const program = await getProgram(context, { source: spec.source, args: spec.args, components: c });
+    const passes: { pass: Pass; cache: PassCache }[] = [];
+    for (let step = 0; step < bs; step++) {
+      const j = shape.lowerOp ? step : bs - 1 - step;
+      const arrays: Record<string, BoundArray> = { Inv: { buffer: inv } };
+      const scalars: Record<string, number> = { n, lda: A.ld, bs, np, j };
+      bindArray('A', A.data, arrays, scalars);
+      passes.push({ pass: { program, arrays, scalars, output: { buffer: inv, offset: j * np * 4 * c, size: np * 4 * c }, threads: np }, cache: invPlan.passes[step]! });
+    }
+    // A pass may not read and write one buffer: rows are written through a window and read whole,
+    // which WebGPU also forbids in one pass, so each row goes through a scratch copy.
+    await encodeInverse(runtime, passes, inv, np * 4 * c);
+  }
+  const key = `trsv|${invKey}|${objectId(x)}`;
+  const plan = getPlan(runtime, key, 3 + 2 * blocks, () => [createWordBuffer(context, np * c), createWordBuffer(context, np * c), createWordBuffer(context, np * c), createWordBuffer(context, x.words)]);
+  const [r0, r1, xw, out] = plan.scratch as [typeof inv, typeof inv, typeof inv, typeof inv];
+  const solve = solveBlockSource(arithmetic);
+  const pSolve = await getProgram(context, { source: solve.source, args: solve.args, components: c });
+  const update = updateSource(arithmetic, A.data, shape);
+  const pUpdate = await getProgram(context, { source: update.source, args: update.args, components: c });
+  const passes: { pass: Pass; cache: PassCache }[] = [];
+  passes.push({ pass: await convertPass(runtime, x, work, r0), cache: plan.passes[0]! });
+  let current = r0;
+  let next = r1;
+  for (let step = 0; step < blocks; step++) {
+    const k = shape.lowerOp ? step : blocks - 1 - step;
+    const k0 = k * bs;
+    passes.push({
+      pass: { program: pSolve, arrays: { Inv: { buffer: inv }, R: { buffer: current } }, scalars: { np, k0, bs }, output: { buffer: xw, offset: k0 * 4 * c, size: bs * 4 * c }, threads: bs },
+      cache: plan.passes[1 + 2 * step]!,
+    });
+    const rowStart = shape.lowerOp ? k0 + bs : 0;
+    const rowEnd = shape.lowerOp ? np : k0;
+    if (rowEnd > rowStart) {
+      const arrays: Record<string, BoundArray> = { R: { buffer: current }, X: { buffer: xw } };
+      const scalars: Record<string, number> = { n, lda: A.ld, rowStart, k0, bs };
+      bindArray('A', A.data, arrays, scalars);
+      passes.push({ pass: { program: pUpdate, arrays, scalars, output: { buffer: next, offset: rowStart * 4 * c, size: (rowEnd - rowStart) * 4 * c }, threads: rowEnd - rowStart }, cache: plan.passes[2 + 2 * step]! });
+      // The rows the update did not touch are finished; only the updated ones are read from `next`.
+      [current, next] = [next, current];
+    }
+  }
+  passes.push({ pass: await convertPass(runtime, bufferView(runtime, xw, work, n), x.format, out), cache: plan.passes[2 + 2 * blocks]! });
+  submitPasses(context, passes);
+  plan.scratch[3] = x.buffer!;
+  x.buffer = out;
+  x.version++;
+}
+
+/** Runs the inverse passes, row by row through a scratch buffer (a pass cannot read what it writes). */
+async function encodeInverse(runtime: GpuRuntime, passes: { pass: Pass; cache: PassCache }[], inv: ReturnType<typeof createWordBuffer>, rowBytes: number): Promise<void> {
+  const context = runtime.context;
+  const scratch = createWordBuffer(context, rowBytes / 4);
+  const encoder = context.device.createCommandEncoder();
+  for (const { pass, cache } of passes) {
+    pass.program.encode(context, encoder, { ...pass, output: { buffer: scratch } }, cache);
+    encoder.copyBufferToBuffer(scratch, 0, inv, pass.output.offset!, rowBytes);
+  }
+  context.device.queue.submit([encoder.finish()]);
+  await context.device.queue.onSubmittedWorkDone();
+  scratch.destroy();
+}
+
+/**
+ * Solves op(A)·x = b on the GPU (x holds b on entry and the solution on return), blocked and chained on
+ * the device; on the CPU for host-resident operands.
+ *
+ * @param args - A (square, column-major, resident), x, uplo, trans, diag
+ * @param options - arithmetic (`f32` or `ff`), diagonal block size
+ * @returns the run report
+ * @throws {@link ModprecError} `DIMENSION_MISMATCH` for a non-square A or a wrong length of x;
+ *   `INVALID_OPTION` for bad uplo/trans/diag/blockSize; `INVALID_FORMAT` when x's format cannot be written
+ *   on the GPU; `INVALID_STORAGE` for non-resident or mixed operands
+ * @example
+ * ```ts
+ * await gpuTrsv({ A, x, uplo: 'L' }, { arithmetic: 'ff' });
+ * ```
+ */
+export async function gpuTrsv(args: GpuTrsvArgs, options: GpuTrsvOptions = {}): Promise<GpuRunInfo> {
+  const shape = validate(args, options);
+  const { A, x } = args;
+  const arithmetic = chooseArithmetic(options, [A.data, x]);
+  const runtime = commonRuntime({ A: A.data, x });
+  if (!runtime) {
+    const out = cpuTrsv(args.uplo === 'U', shape.trans, shape.unit, shape.n, await A.data.toHost(), A.ld, await x.toHost(), arithmetic);
+    x.host = x.format.encode(out, 'x', x.scaleBlock);
+    return runInfo(undefined, arithmetic, x.fallbackReason);
+  }
+  if (shape.n > 0) await trsvOnDevice(runtime, args, shape, arithmetic);
+  return runInfo(runtime, arithmetic, '');
+}
