@@ -44,46 +44,59 @@ export interface GemvSpecialisation {
   readonly beta: CoefficientCase;
 }
 
-/** The compiled GEMV for this specialisation (built on first use). */
+/** The compiled GEMV for this specialisation (built on first use); α = 0 gives {@link scaleYProgram}'s. */
 export function gemvProgram(spec: GemvSpecialisation): GemvFunction {
+  const { ar, acc, loop, alpha, beta } = spec;
+  if (alpha === 'zero') return scaleYProgram(spec.y, ar, beta);
   const oA = new Operand('A', spec.A);
   const ox = new Operand('x', spec.x);
   const oy = new Operand('y', spec.y);
-  const { ar, acc, loop, alpha, beta } = spec;
-  const product = alpha !== 'zero';
   const key = {
-    kernel: 'gemv', loop: product ? loop : 'scale-y', A: product ? oA.signature() : null, x: product ? ox.signature() : null,
-    y: oy.signature(), ar: ar.name, acc: product && loop === 'dot' ? acc.name : null, alpha, beta,
+    kernel: 'gemv', loop, A: oA.signature(), x: ox.signature(), y: oy.signature(), ar: ar.name,
+    acc: loop === 'dot' ? acc.name : null, alpha, beta,
   };
   return compileProgram<GemvFunction>(key, () => {
-    const params = product
-      ? ['m', 'n', ...oA.params(), ...ox.params(), ...oy.params(), 'alpha', 'beta', 'scratch']
-      : ['m', 'n', ...oy.params(), 'alpha', 'beta'];
+    const params = ['m', 'n', ...oA.params(), ...ox.params(), ...oy.params(), 'alpha', 'beta', 'scratch'];
     const registers = ['av', 'xv', 'tv', ...COMBINE_REGISTERS];
     const declarations = [
-      ...(product ? [oA, ox, oy] : [oy]).map((o) => o.emitDeclare(ar)),
+      ...[oA, ox, oy].map((o) => o.emitDeclare(ar)),
       ...registers.map((r) => ar.emitDeclare(ar.register(r))),
       acc.emitDeclare('s', ar),
       emitCoefficients(ar, alpha, beta),
     ].join('\n');
-    const body = !product ? scaleY(oy, ar, beta) : loop === 'dot' ? dotLoop(oA, ox, oy, spec) : axpyLoop(oA, ox, oy, spec);
-    const source = `return function gemv_${product ? loop : 'scale_y'}(${params.join(', ')}) {
+    const body = loop === 'dot' ? dotLoop(oA, ox, oy, spec) : axpyLoop(oA, ox, oy, spec);
+    const source = `return function gemv_${loop}(${params.join(', ')}) {
 ${declarations}
 ${body}
 };`;
-    const operandHelpers = (product ? [oA, ox, oy] : [oy]).map((o) => o.helpers());
-    return { source, helpers: mergeHelpers(...operandHelpers, ar.helpers, acc.helpers) };
+    return { source, helpers: mergeHelpers(oA.helpers(), ox.helpers(), oy.helpers(), ar.helpers, acc.helpers) };
   });
 }
 
-/** α = 0: y := β·y (β = 0: y := 0 without reading y). */
-function scaleY(oy: Operand, ar: ArithmeticFormat, beta: CoefficientCase): string {
-  const y = cursor(oy, 'y_c');
-  return `${declareCursor(y)}
-for (let i = 0; i < m; i++, ${stepCursor(y, 0)}) {
-${emitCombine(ar, ar.register('tv'), y, 'zero', beta)}
-${storeAt(y, ar, ar.register('res'))}
-}`;
+/**
+ * The compiled y := β·y of the α = 0 case of GEMV and ELL SpMV: (m, n, ...y, alpha, beta) → nothing.
+ * β = 0 writes zeros without reading y.
+ */
+export function scaleYProgram(y: Accessor<1, any>, ar: ArithmeticFormat, beta: CoefficientCase): GemvFunction {
+  const oy = new Operand('y', y);
+  const key = { kernel: 'scale-y', y: oy.signature(), ar: ar.name, beta };
+  return compileProgram<GemvFunction>(key, () => {
+    const c = cursor(oy, 'y_c');
+    const declarations = [
+      oy.emitDeclare(ar),
+      ...['tv', ...COMBINE_REGISTERS].map((r) => ar.emitDeclare(ar.register(r))),
+      emitCoefficients(ar, 'zero', beta),
+    ].join('\n');
+    const source = `return function scale_y(${['m', 'n', ...oy.params(), 'alpha', 'beta'].join(', ')}) {
+${declarations}
+${declareCursor(c)}
+for (let i = 0; i < m; i++, ${stepCursor(c, 0)}) {
+${emitCombine(ar, ar.register('tv'), c, 'zero', beta)}
+${storeAt(c, ar, ar.register('res'))}
+}
+};`;
+    return { source, helpers: mergeHelpers(oy.helpers(), ar.helpers) };
+  });
 }
 
 /** Row-oriented loop: one reduction per row through the accumulation strategy. */

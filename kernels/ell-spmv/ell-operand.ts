@@ -1,0 +1,121 @@
+/**
+ * An ELL matrix as a kernel operand: the validated structure (sizes, column indices, padding) paired with
+ * its values read through an accessor of any storage format. Validation happens once, here, so the SpMV
+ * kernel walks the column indices without checking them.
+ * @module
+ */
+import type { Range } from '../../src/range.js';
+import { range } from '../../src/range.js';
+import { colMajor } from '../../accessors/col-major.js';
+import { scaledReducedColMajor, fitScales } from '../../accessors/scaled-reduced.js';
+import { asStorage, asArithmetic, type FormatLike } from '../../src/formats/registry.js';
+import { ellMatrix, ellStructure, type EllMatrix, type EllStructure } from '../../src/sparse/ell-matrix.js';
+import { checkRange } from '../codegen/kernel-options.js';
+import { fail } from '../../src/errors.js';
+
+/** Proof of validation: only this module's factories can build an {@link EllOperand}. */
+const VALIDATED: unique symbol = Symbol('validated ELL operand');
+
+/**
+ * A validated ELL matrix whose values are read through an accessor. Build it with {@link ellOperand},
+ * {@link ellFromMatrix} or {@link ellWithStorage}. Its column indices must not be changed afterwards: the
+ * kernel relies on the validation done when it was built (it stays memory-safe, but reads wrong values).
+ */
+export class EllOperand {
+  /** Sizes, stride and column indices ({@link ELL_PADDING} in unused slots, which come last in a row). */
+  readonly structure: EllStructure;
+  /** Values: element (i, k) is slot k of row i; size [rows or stride, width]. Padding slots are never read. */
+  readonly values: Range<2, any>;
+
+  /**
+   * Not for direct use: build operands with {@link ellOperand}, {@link ellFromMatrix} or {@link ellWithStorage}.
+   * @throws {@link ModprecError} `INVALID_OPTION` when called from outside this module
+   */
+  constructor(token: typeof VALIDATED, structure: EllStructure, values: Range<2, any>) {
+    if (token !== VALIDATED) fail('INVALID_OPTION', 'EllOperand', 'must be built by ellOperand, ellFromMatrix or ellWithStorage');
+    this.structure = structure;
+    this.values = values;
+  }
+
+  /** Number of rows. */
+  get rows(): number { return this.structure.rows; }
+  /** Number of columns. */
+  get cols(): number { return this.structure.cols; }
+}
+
+/**
+ * Pairs an ELL structure with a values range.
+ * @param structure - rows, cols, width, stride and column indices (validated: indices inside the matrix
+ *   or ELL_PADDING, padding last in each row)
+ * @param values - a 2-D range of size [rows, width] or [stride, width]; element (i, k) is slot k of row i
+ * @returns the operand
+ * @throws {@link ModprecError} as {@link ellStructure} (e.g. `INDEX_OUT_OF_RANGE` for a column outside the
+ *   matrix); `DIMENSION_MISMATCH` when `values` does not fit
+ * @example
+ * ```ts
+ * const values = range(colMajor({ size: [E.stride, E.width], stride: E.stride, storage: formats.f16, arithmetic: formats.f32 }));
+ * const A = ellOperand(E, values);
+ * ```
+ */
+export function ellOperand(structure: EllStructure, values: Range<2, any>): EllOperand {
+  const s = ellStructure(structure);
+  checkRange('values', values, 2);
+  const [r, w] = [values.length(0), values.length(1)];
+  if ((r !== s.rows && r !== s.stride) || w !== s.width) {
+    fail('DIMENSION_MISMATCH', 'values', `must be ${s.rows}×${s.width} or ${s.stride}×${s.width} (rows or stride × width)`, `${r}×${w}`);
+  }
+  return new EllOperand(VALIDATED, s, values);
+}
+
+/**
+ * Views an fp64 ELL matrix as an operand, sharing its values (no copy).
+ * @param ell - the matrix (validated, values included)
+ * @param arithmetic - arithmetic of the view (default fp64)
+ * @throws {@link ModprecError} as {@link ellMatrix}
+ */
+export function ellFromMatrix(ell: EllMatrix, arithmetic: FormatLike = 'f64'): EllOperand {
+  const m = ellMatrix(ell);
+  const values = range(colMajor<2>({
+    size: [m.stride, m.width], stride: Math.max(1, m.stride), storage: 'f64', arithmetic: asArithmetic(arithmetic, 'arithmetic'), data: m.values,
+  }));
+  return new EllOperand(VALIDATED, m, values);
+}
+
+/** Formats of {@link ellWithStorage}. */
+export interface EllStorageOptions {
+  /** Storage of the values (an integer storage gets one fp64 scale per row, fitted to the row's largest entry). */
+  storage: FormatLike;
+  /** Arithmetic of the values' accessor (default fp64). */
+  arithmetic?: FormatLike;
+}
+
+/**
+ * Copies the values of an fp64 ELL matrix into a new column-major accessor of the chosen storage, rounding
+ * each (correctly, to nearest); the structure is shared. For an integer storage (i8, i16, i32) the accessor is
+ * scaled per row: each row keeps one fp64 scale, so each value is within half a quantum of the original.
+ * @param ell - the matrix (validated, values included)
+ * @param options - storage and arithmetic
+ * @returns the operand
+ * @throws {@link ModprecError} as {@link ellMatrix}; `INVALID_FORMAT` for unknown formats
+ * @example
+ * ```ts
+ * const A = ellWithStorage(csrToEll(csr), { storage: formats.f32, arithmetic: formats.f64 });
+ * ellSpmv({ alpha: 1, A, x, beta: 0, y });
+ * ```
+ */
+export function ellWithStorage(ell: EllMatrix, options: EllStorageOptions): EllOperand {
+  const m = ellMatrix(ell);
+  if (typeof options !== 'object' || options === null) fail('INVALID_OPTION', 'options', 'must be { storage, arithmetic? }', options);
+  const storage = asStorage(options.storage, 'options.storage');
+  const arithmetic = asArithmetic(options.arithmetic ?? 'f64', 'options.arithmetic');
+  const layout = { size: [m.stride, m.width] as const, stride: Math.max(1, m.stride), storage, arithmetic };
+  const at = (i: number, k: number): number => m.values[i + k * m.stride]!;
+  if (storage.isInteger) {
+    const a = scaledReducedColMajor<2>({ ...layout, scaleMask: [true, false] });
+    fitScales(a, at);
+    return new EllOperand(VALIDATED, m, range(a));
+  }
+  const values = range(colMajor<2>(layout));
+  for (let k = 0; k < m.width; k++) for (let i = 0; i < m.stride; i++) values.set(i, k, at(i, k));
+  return new EllOperand(VALIDATED, m, values);
+}

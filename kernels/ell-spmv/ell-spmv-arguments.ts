@@ -1,0 +1,54 @@
+/**
+ * The arguments of ELL SpMV and their validation, shared by the kernel and its error bound.
+ * @module
+ */
+import type { Range } from '../../src/range.js';
+import type { EllMatrix } from '../../src/sparse/ell-matrix.js';
+import { fail } from '../../src/errors.js';
+import { checkRange, checkScalar } from '../codegen/kernel-options.js';
+import { EllOperand, ellFromMatrix } from './ell-operand.js';
+
+/** Arguments of {@link ellSpmv}: y := α·A·x + β·y. */
+export interface EllSpmvArguments {
+  /** The coefficient α. */
+  alpha: number;
+  /**
+   * The matrix: an {@link EllOperand} (validated once when built; values in any storage), or a plain fp64
+   * {@link EllMatrix} (validated on every call).
+   */
+  A: EllOperand | EllMatrix;
+  /** The vector multiplied, of length cols. */
+  x: Range<1, any>;
+  /** The coefficient β (β = 0: y is not read). */
+  beta: number;
+  /** The vector updated, of length rows; writable. */
+  y: Range<1, any>;
+}
+
+/** Validated ELL SpMV arguments. */
+export interface CheckedEllSpmv {
+  readonly alpha: number;
+  readonly beta: number;
+  readonly A: EllOperand;
+  readonly x: Range<1, any>;
+  readonly y: Range<1, any>;
+}
+
+/**
+ * Validates ELL SpMV arguments (nothing is read or written but A's structure, when a plain matrix).
+ * @throws {@link ModprecError} `INVALID_OPTION` (not an object, not a range), `INVALID_VALUE` (α or β not a
+ *   number), `DIMENSION_MISMATCH` (lengths), `INVALID_STORAGE` (read-only y), and for a plain matrix as
+ *   {@link ellMatrix} (e.g. `INDEX_OUT_OF_RANGE` for a column index outside the matrix)
+ */
+export function checkEllSpmvArguments(args: EllSpmvArguments): CheckedEllSpmv {
+  if (typeof args !== 'object' || args === null) fail('INVALID_OPTION', 'arguments', 'must be an object { alpha, A, x, beta, y }', args);
+  const alpha = checkScalar('alpha', args.alpha);
+  const beta = checkScalar('beta', args.beta);
+  if (typeof args.A !== 'object' || args.A === null) fail('INVALID_OPTION', 'A', 'must be an EllOperand or an EllMatrix', args.A);
+  const A = args.A instanceof EllOperand ? args.A : ellFromMatrix(args.A);
+  const x = checkRange('x', args.x, 1);
+  const y = checkRange('y', args.y, 1, true);
+  if (x.length() !== A.cols) fail('DIMENSION_MISMATCH', 'x', `must have length ${A.cols} (the columns of A, ${A.rows}×${A.cols})`, x.length());
+  if (y.length() !== A.rows) fail('DIMENSION_MISMATCH', 'y', `must have length ${A.rows} (the rows of A, ${A.rows}×${A.cols})`, y.length());
+  return { alpha, beta, A, x, y };
+}

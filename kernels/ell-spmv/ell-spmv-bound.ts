@@ -1,0 +1,51 @@
+/**
+ * The a-priori forward error bound of ELL SpMV, componentwise: row i is a GEMV row with Kᵢ products (its
+ * non-padding slots), so |ŷᵢ − yᵢ| ≤ γ_{Kᵢ+2}(|α|·Σₖ|aᵢₖ||x_{c(i,k)}| + |β||yᵢ|) for the recursive sum without
+ * read roundings, generalised as for GEMV (reads, coefficients, accumulation, output storage; see
+ * ../gemv/update-bound.ts).
+ * @module
+ */
+import { chooseArithmetic, type KernelOptions } from '../codegen/kernel-options.js';
+import { resolveAccumulation } from '../codegen/accumulation.js';
+import { ELL_PADDING } from '../../src/sparse/ell-matrix.js';
+import { inflate, matrixMagnitudes, vectorMagnitudes, vectorScales } from '../gemv/accessor-rounding.js';
+import { scaleBound, updateBound, updateBoundContext } from '../gemv/update-bound.js';
+import { checkEllSpmvArguments, type EllSpmvArguments } from './ell-spmv-arguments.js';
+
+/**
+ * Per-component bounds on |ŷᵢ − yᵢ| for `ellSpmv(args, options)`, where ŷ is what ellSpmv stores and y the
+ * exact α·A·x + β·y of the values the operands hold. Call it BEFORE ellSpmv: it reads y's entry values.
+ * Assumes no overflow, no integer saturation and no underflow inside the arithmetic.
+ * @param args - the arguments ellSpmv will get
+ * @param options - the options ellSpmv will get
+ * @returns a Float64Array of length rows (0 where y is left untouched)
+ * @throws {@link ModprecError} as {@link ellSpmv}
+ */
+export function ellSpmvBound(args: EllSpmvArguments, options: KernelOptions = {}): Float64Array {
+  const { alpha, beta, A, x, y } = checkEllSpmvArguments(args);
+  const ar = chooseArithmetic(options.arithmetic, [A.values, x, y]);
+  const acc = resolveAccumulation(options.accumulation);
+  const { rows, cols, width, stride, colIndex } = A.structure;
+  const out = new Float64Array(rows);
+  if (rows === 0 || (alpha === 0 && beta === 1)) return out;
+  const absY = vectorMagnitudes(y.accessor);
+  const scaleY = vectorScales(y.accessor);
+  if (alpha === 0 || cols === 0 || width === 0) {
+    for (let i = 0; i < rows; i++) out[i] = scaleBound(ar, y.accessor, beta, absY(i), scaleY(i));
+    return out;
+  }
+  const ctx = updateBoundContext(ar, acc, A.values.accessor, x.accessor, y.accessor, alpha, beta);
+  const absV = matrixMagnitudes(A.values.accessor);
+  const absX = vectorMagnitudes(x.accessor);
+  for (let i = 0; i < rows; i++) {
+    let s = 0;
+    let k = 0;
+    for (; k < width; k++) {
+      const col = colIndex[i + k * stride]!;
+      if (col === ELL_PADDING) break;
+      s += absV(i, k) * absX(col);
+    }
+    out[i] = updateBound(ctx, k, inflate(s, 3 * k), beta === 0 ? 0 : absY(i), scaleY(i));
+  }
+  return out;
+}

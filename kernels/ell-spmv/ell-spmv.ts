@@ -1,0 +1,44 @@
+/**
+ * ELL SpMV: y := α·A·x + β·y for an ELL matrix whose values are read through any accessor.
+ * @module
+ */
+import { Operand } from '../codegen/operand.js';
+import { chooseArithmetic, type KernelOptions } from '../codegen/kernel-options.js';
+import { resolveAccumulation } from '../codegen/accumulation.js';
+import { coefficientCase } from '../gemv/coefficients.js';
+import { scaleYProgram } from '../gemv/gemv-program.js';
+import { checkEllSpmvArguments, type EllSpmvArguments } from './ell-spmv-arguments.js';
+import { ellSpmvProgram } from './ell-spmv-program.js';
+
+/**
+ * y := α·A·x + β·y for an ELL matrix (Ginkgo's layout: slots column-major, padding marked by column −1 and
+ * skipped). Each row is one reduction through the accumulation strategy, over the row's slots in order;
+ * values, x and y are read through their accessors and y is written back rounded to its storage.
+ * BLAS semantics: β = 0 means y is not read (NaN or ±Inf there do not leak); α = 0 (or a matrix without
+ * columns or slots) computes y := β·y without reading A or x; α = 0 and β = 1, or no rows, return at once.
+ * y must not share storage with x or A's values.
+ * @param args - `{ alpha, A, x, beta, y }`, see {@link EllSpmvArguments}
+ * @param options - arithmetic (default: the most precise among A's values, x, y), accumulation (default recursive)
+ * @throws {@link ModprecError} `DIMENSION_MISMATCH` for lengths that do not fit A; `INVALID_STORAGE` for a
+ *   read-only y; `INVALID_OPTION`, `INVALID_VALUE`; for a plain EllMatrix, its validation errors
+ *   (`INDEX_OUT_OF_RANGE` for a column index outside the matrix). Nothing is written when it throws.
+ * @example
+ * ```ts
+ * const A = ellWithStorage(csrToEll(readMatrixMarketCsr(text)), { storage: formats.f32, arithmetic: formats.f64 });
+ * ellSpmv({ alpha: 1, A, x, beta: 0, y });
+ * ```
+ */
+export function ellSpmv(args: EllSpmvArguments, options: KernelOptions = {}): void {
+  const { alpha, beta, A, x, y } = checkEllSpmvArguments(args);
+  const ar = chooseArithmetic(options.arithmetic, [A.values, x, y]);
+  const acc = resolveAccumulation(options.accumulation);
+  const { rows, cols, width, stride, colIndex } = A.structure;
+  if (rows === 0 || (alpha === 0 && beta === 1)) return;
+  const alphaCase = cols === 0 || width === 0 ? 'zero' : coefficientCase(alpha);
+  if (alphaCase === 'zero') {
+    if (beta !== 1) scaleYProgram(y.accessor, ar, coefficientCase(beta))(rows, 0, ...Operand.args(y.accessor), 0, beta);
+    return;
+  }
+  const f = ellSpmvProgram({ values: A.values.accessor, x: x.accessor, y: y.accessor, ar, acc, alpha: alphaCase, beta: coefficientCase(beta) });
+  f(rows, width, stride, colIndex, ...Operand.args(A.values.accessor), ...Operand.args(x.accessor), ...Operand.args(y.accessor), alpha, beta);
+}
