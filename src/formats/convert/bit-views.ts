@@ -1,16 +1,12 @@
 /**
- * Shared scratch typed arrays for reinterpreting numbers as bit patterns.
- *
- * Allocated once at module load so that bit conversions in hot loops allocate nothing.
- * Internal to the conversions; not exported from the package.
+ * Shared scratch typed arrays for reinterpreting numbers as bit patterns, and the word order of
+ * a double. Allocated once at module load so that bit conversions allocate nothing. The hot
+ * conversions (f16, bf16, f32, round-to-odd) keep their own module-local views instead, which
+ * V8 embeds in optimised code. Internal to the conversions; not exported from the package.
  *
  * @module
  */
 
-/** One-element binary32 view; aliases {@link U32_OF_F32}. */
-export const F32 = new Float32Array(1);
-/** The same four bytes as {@link F32}, as an unsigned 32-bit integer. */
-export const U32_OF_F32 = new Uint32Array(F32.buffer);
 /** One-element binary64 view; aliases {@link U32_OF_F64}. */
 export const F64 = new Float64Array(1);
 /** The same eight bytes as {@link F64}, as two unsigned 32-bit words. */

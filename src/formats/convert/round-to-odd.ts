@@ -12,7 +12,14 @@
  *
  * @module
  */
-import { F64, HIGH_WORD, LOW_WORD, U32_OF_F64 } from './bit-views.js';
+import { HIGH_WORD, LOW_WORD } from './bit-views.js';
+
+// Scratch views of one binary64, local to this module so that optimised code embeds them
+// (imported bindings are reloaded on every call). The word indices are plain numbers V8 inlines.
+const F64 = new Float64Array(1);
+const U32_OF_F64 = new Uint32Array(F64.buffer);
+const LOW = LOW_WORD;
+const HIGH = HIGH_WORD;
 
 /**
  * Rounds the exact sum hi + lo of a normalised double-double (hi = fl(hi + lo)) to odd at 53 bits.
@@ -36,14 +43,14 @@ export function roundToOddDd(hi: number, lo: number): number {
   if (lo === 0) return hi;
   if (hi === 0 || hi - hi !== 0) return hi + lo; // not normalised (hi = 0), or non-finite
   F64[0] = hi;
-  const low = U32_OF_F64[LOW_WORD]!;
+  const low = U32_OF_F64[LOW]!;
   if ((low & 1) === 1) return hi;
   // hi is even and inexact: its neighbour towards hi + lo is odd. Positive doubles have consecutive
   // bit patterns, so that neighbour is the magnitude's pattern + 1 (lo away from 0) or − 1.
-  if ((hi > 0) === (lo > 0)) U32_OF_F64[LOW_WORD] = low + 1; // even: no carry
+  if ((hi > 0) === (lo > 0)) U32_OF_F64[LOW] = low + 1; // even: no carry
   else if (low === 0) {
-    U32_OF_F64[LOW_WORD] = 0xffffffff;
-    U32_OF_F64[HIGH_WORD] -= 1;
-  } else U32_OF_F64[LOW_WORD] = low - 1;
+    U32_OF_F64[LOW] = 0xffffffff;
+    U32_OF_F64[HIGH] -= 1;
+  } else U32_OF_F64[LOW] = low - 1;
   return F64[0]!;
 }
