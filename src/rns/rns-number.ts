@@ -1,0 +1,97 @@
+/**
+ * The RNS multiple-precision number ⟨s, X, e, I(X/M)⟩ of seed 000 (eq. 5): x = (−1)^s · X · 2^e, with the
+ * significand X held as residues x_i = |X|_{m_i} and an interval evaluation I(X/M) = [lo, up] whose
+ * bounds are extended floats (see `ext-float.ts`).
+ *
+ * Invariants kept by every operation of this folder:
+ * - 0 ≤ X ≤ 2^p (p = set.precision); zero is X = 0 with lo = up = 0, exp = 0 (its sign may be 1: −0);
+ * - lo ≤ X/M ≤ up rigorously, lo > 0 when X > 0, and up ≤ lo·(1 + 2^-24) (else it is recomputed);
+ * - |exp| ≤ {@link MAX_EXPONENT}.
+ * @module
+ */
+import { fail } from '../errors.js';
+import type { RnsModuliSet } from './moduli-set.js';
+
+/** Largest |exponent| a number may carry; operations whose result could leave the range throw. */
+export const MAX_EXPONENT = 2 ** 30;
+
+/**
+ * A multiple-precision number in RNS. Mutable on purpose: kernels preallocate one per variable and
+ * operations write their result into a destination (which may alias an operand).
+ */
+export class RnsNumber {
+  /** The moduli set; numbers of different sets never mix. */
+  readonly set: RnsModuliSet;
+  /** Residues x_i = |X|_{m_i}, integers in [0, m_i). */
+  readonly digits: Float64Array;
+  /** Sign bit s (1: negative). */
+  sign = 0;
+  /** Binary exponent e. */
+  exp = 0;
+  /** Lower bound of X/M: lf · 2^le. */
+  lf = 0;
+  /** Exponent of the lower bound. */
+  le = 0;
+  /** Upper bound of X/M: uf · 2^ue. */
+  uf = 0;
+  /** Exponent of the upper bound. */
+  ue = 0;
+
+  /**
+   * A zero of the moduli set `set`.
+   * @param set - the moduli set (from `rnsModuliSet`)
+   */
+  constructor(set: RnsModuliSet) {
+    this.set = set;
+    this.digits = new Float64Array(set.size);
+  }
+
+  /** Whether the value is zero (either sign). */
+  isZero(): boolean {
+    return this.uf === 0;
+  }
+}
+
+/**
+ * A new zero of `set`.
+ * @param set - the moduli set
+ * @returns a fresh number equal to +0
+ */
+export function rnsZero(set: RnsModuliSet): RnsNumber {
+  return new RnsNumber(set);
+}
+
+/** Sets `z` to ±0 with sign bit `sign`. */
+export function setZero(z: RnsNumber, sign: number): void {
+  z.digits.fill(0);
+  z.sign = sign;
+  z.exp = 0;
+  z.lf = 0; z.le = 0; z.uf = 0; z.ue = 0;
+}
+
+/** Copies `x` into `z` (same set), flipping the sign if `negate` is 1. */
+export function copyInto(z: RnsNumber, x: RnsNumber, negate: number): void {
+  if (z !== x) z.digits.set(x.digits);
+  z.sign = x.sign ^ negate;
+  z.exp = x.exp;
+  z.lf = x.lf; z.le = x.le; z.uf = x.uf; z.ue = x.ue;
+}
+
+/**
+ * Throws unless `x` belongs to the moduli set `set`.
+ * @throws {@link ModprecError} `INVALID_FORMAT` naming `parameter`
+ */
+export function checkSameSet(parameter: string, x: RnsNumber, set: RnsModuliSet): void {
+  if (!(x instanceof RnsNumber)) fail('INVALID_VALUE', parameter, `must be an RnsNumber of ${set.name}`, x);
+  if (x.set !== set) fail('INVALID_FORMAT', parameter, `must use the moduli set ${set.name}`, x.set.name);
+}
+
+/**
+ * Throws unless `e` is a representable exponent.
+ * @throws {@link ModprecError} `INVALID_VALUE` naming `parameter`
+ */
+export function checkExponent(parameter: string, e: number): void {
+  if (!(e >= -MAX_EXPONENT && e <= MAX_EXPONENT)) {
+    fail('INVALID_VALUE', parameter, `exponent must stay within ±2^30 (exponent overflow)`, e);
+  }
+}
