@@ -1,0 +1,94 @@
+#!/usr/bin/env node
+/**
+ * The `modprec` command: `modprec study [flags]` runs the study and writes the report (see --help and
+ * docs/study.md). Exit codes: 0 done, 1 failure, 2 bad command line (nothing run), 130 interrupted
+ * by Ctrl-C (the report of what was measured is written).
+ * @module
+ */
+import { fileURLToPath } from 'node:url';
+import { realpathSync } from 'node:fs';
+import { parseArgs } from './parse-args.js';
+import { helpText } from './help.js';
+import { UsageError, USAGE_EXIT_CODE } from './usage-error.js';
+import { progressReporter, formatDuration } from './progress.js';
+import { summaryTable } from './summary-table.js';
+import { packageRoot, runStudy } from '../study/run-study.js';
+import { resultJson, writeReport } from '../report/write-report.js';
+
+/** Exit code when Ctrl-C interrupted the study (128 + SIGINT). */
+export const INTERRUPTED_EXIT_CODE = 130;
+
+/** Streams the command writes to (replaceable in tests). */
+export interface CliIo {
+  readonly stdout: { write(text: string): unknown };
+  readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean; readonly columns?: number };
+}
+
+/** Whether GPU study kernels exist: none are exported yet (src/gpu joins later). */
+function gpuAvailable(): boolean {
+  return false;
+}
+
+/**
+ * Runs the command line `argv` (without node and script).
+ * @param argv - e.g. `['study', '--quick']`
+ * @param io - output streams
+ * @param signal - aborting stops the study after the current step
+ * @returns the exit code
+ */
+export async function main(argv: readonly string[], io: CliIo = process, signal?: AbortSignal): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs(argv, { packageRoot: packageRoot(), gpuAvailable });
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`modprec: ${error.message}\n`);
+      return USAGE_EXIT_CODE;
+    }
+    throw error;
+  }
+  if (parsed.command === 'help') {
+    io.stdout.write(helpText());
+    return 0;
+  }
+  const progress = progressReporter(io.stderr);
+  const result = await runStudy(parsed.options, {
+    signal, command: `modprec ${argv.join(' ')}`, onProgress: (e) => progress.report(e),
+  });
+  progress.finish();
+  const files = writeReport(parsed.out, result);
+  if (parsed.json) io.stdout.write(resultJson(result));
+  else io.stdout.write(`${summaryTable(result)}\n`);
+  const took = formatDuration((Date.now() - Date.parse(result.run.started)) / 1000);
+  io.stderr.write(`modprec: ${result.status === 'complete' ? 'study complete' : 'study interrupted'} in ${took}; report: ${files.html}\n`);
+  return result.status === 'complete' ? 0 : INTERRUPTED_EXIT_CODE;
+}
+
+/** Whether this file is the program being run (not imported by a test). */
+function isEntryPoint(): boolean {
+  const entry = process.argv[1];
+  if (!entry) return false;
+  try {
+    return realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
+  const controller = new AbortController();
+  let interrupts = 0;
+  process.on('SIGINT', () => {
+    interrupts++;
+    if (interrupts > 1) process.exit(INTERRUPTED_EXIT_CODE); // a second Ctrl-C does not wait
+    process.stderr.write('\nmodprec: stopping after the current step (Ctrl-C again to quit at once)…\n');
+    controller.abort();
+  });
+  main(process.argv.slice(2), process, controller.signal).then(
+    (code) => { process.exitCode = code; },
+    (error: unknown) => {
+      process.stderr.write(`modprec: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,203 @@
+/**
+ * Command-line parsing of `modprec study`: flags → validated {@link StudyOptions}. Every mistake is a
+ * {@link UsageError} raised here, before any work starts.
+ * @module
+ */
+import { existsSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { findFormat, formatNames } from '../formats/registry.js';
+import {
+  DEFAULT_SEEDS, DEFAULT_SIZES, DEFAULT_TIMING, QUICK_MATRICES, ROOFLINE_INTENSITIES, ROOFLINE_LENGTH, defaultConfigurations,
+} from '../study/defaults.js';
+import { STUDY_KERNELS, type BackendName, type Configuration, type StudyKernel, type StudyOptions } from '../study/types.js';
+import { UsageError } from './usage-error.js';
+
+/** What the command line asks for. */
+export type ParsedCommand =
+  | { readonly command: 'help' }
+  | { readonly command: 'study'; readonly options: StudyOptions; readonly out: string; readonly json: boolean };
+
+/** Experiments that are not kernels but can be named in `--kernels`. */
+const EXPERIMENTS = ['roofline', 'sweep'] as const;
+/** What `--kernels` runs when not given. */
+const DEFAULT_SELECTION = ['dot', 'gemv', 'trsv', 'ell-spmv', 'roofline', 'sweep'];
+/** Arithmetics a GPU can run (WebGPU has no fp64): fp32 and float-float. */
+export const GPU_ARITHMETICS: readonly string[] = ['f32', 'ff'];
+/** Flags that take a value. */
+const VALUED = ['--kernels', '--formats', '--backend', '--sizes', '--seeds', '--out', '--matrices'] as const;
+/** Flags without a value. */
+const SWITCHES = ['--quick', '--full', '--json', '--help', '-h'] as const;
+
+/** Whether GPU kernels are available to the study (none are exported yet; see docs/study.md). */
+export type GpuProbe = () => boolean;
+
+function list(flag: string, value: string): string[] {
+  const items = value.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  if (items.length === 0) throw new UsageError(`${flag} needs a comma-separated list, got "${value}"`);
+  return items;
+}
+
+function positiveIntegers(flag: string, value: string, max: number): number[] {
+  return list(flag, value).map((s) => {
+    const n = Number(s);
+    if (!/^\d+(e\d+)?$/i.test(s) || !Number.isSafeInteger(n) || n < 1 || n > max) {
+      throw new UsageError(`${flag}: "${s}" is not an integer between 1 and ${max}`);
+    }
+    return n;
+  });
+}
+
+/** Splits argv into flag → value, rejecting unknown flags, missing values and repeats. */
+function collect(argv: readonly string[]): Map<string, string> {
+  const flags = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const eq = arg.indexOf('=');
+    const name = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
+    if ((VALUED as readonly string[]).includes(name)) {
+      const value = eq > 0 && arg.startsWith('--') ? arg.slice(eq + 1) : argv[++i];
+      if (value === undefined || (value.startsWith('--') && eq < 0)) throw new UsageError(`${name} needs a value (see --help)`);
+      if (flags.has(name)) throw new UsageError(`${name} given twice`);
+      flags.set(name, value);
+    } else if ((SWITCHES as readonly string[]).includes(arg)) {
+      flags.set(arg === '-h' ? '--help' : arg, '');
+    } else {
+      throw new UsageError(`unknown ${arg.startsWith('-') ? 'flag' : 'argument'} "${arg}" (see --help)`);
+    }
+  }
+  return flags;
+}
+
+/** Parses `--formats` into configurations. */
+function parseFormats(value: string, backends: readonly BackendName[]): Configuration[] {
+  const known = formatNames();
+  const check = (name: string, role: 'storage' | 'arithmetic'): void => {
+    const f = findFormat(name);
+    if (!f) throw new UsageError(`--formats: unknown format "${name}" (registered: ${known.join(', ')})`);
+    if (role === 'storage' && (!f.storage || f.storage.isInteger)) {
+      throw new UsageError(`--formats: "${name}" cannot store real data on its own (integer formats need a scaled accessor)`);
+    }
+    if (role === 'arithmetic' && !f.arithmetic && !backends.includes('gpu')) {
+      throw new UsageError(`--formats: "${name}" has no CPU arithmetic; use it as storage, e.g. ${name}/f32 (arithmetics: ${known.filter((n) => findFormat(n)?.arithmetic).join(', ')})`);
+    }
+  };
+  const pairs: Array<[string, string]> = [];
+  const bare: string[] = [];
+  for (const item of list('--formats', value)) {
+    const parts = item.split('/');
+    if (parts.length === 2 && parts[0] && parts[1]) {
+      check(parts[0], 'storage');
+      check(parts[1], 'arithmetic');
+      pairs.push([parts[0], parts[1]]);
+    } else if (parts.length === 1) {
+      if (!findFormat(item)) check(item, 'storage');
+      bare.push(item);
+    } else {
+      throw new UsageError(`--formats: "${item}" is neither a format name nor storage/arithmetic`);
+    }
+  }
+  const storages = bare.filter((n) => findFormat(n)?.storage && !findFormat(n)!.storage!.isInteger);
+  const arithmetics = bare.filter((n) => findFormat(n)?.arithmetic);
+  for (const s of storages) for (const a of arithmetics) pairs.push([s, a]);
+  if (bare.length > 0 && pairs.length === 0) {
+    throw new UsageError(`--formats: ${bare.join(', ')} make no storage/arithmetic pair (add an arithmetic such as f64 or f32)`);
+  }
+  const seen = new Set<string>();
+  const out: Configuration[] = [];
+  for (const backend of backends) {
+    for (const [storage, arithmetic] of pairs) {
+      const key = `${storage}/${arithmetic}@${backend}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({ storage, arithmetic, backend });
+    }
+  }
+  return out;
+}
+
+/** The default folder of real matrices: ../shared/matrices next to the package root, if present. */
+export function defaultMatrixFolder(packageRoot: string): string | null {
+  const folder = resolve(packageRoot, '..', 'shared', 'matrices');
+  return existsSync(folder) ? folder : null;
+}
+
+/**
+ * Parses the arguments after the program name.
+ * @param argv - e.g. `['study', '--quick']`
+ * @param context - the package root (for the default matrix folder) and the GPU probe
+ * @returns the help request or the validated study request
+ * @throws {@link UsageError} for unknown flags, bad values, and impossible combinations
+ */
+export function parseArgs(argv: readonly string[], context: { packageRoot: string; gpuAvailable: GpuProbe }): ParsedCommand {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') return { command: 'help' };
+  if (command !== 'study') throw new UsageError(`unknown command "${command}": the command is "study" (see --help)`);
+  const flags = collect(rest);
+  if (flags.has('--help')) return { command: 'help' };
+  if (flags.has('--quick') && flags.has('--full')) throw new UsageError('--quick and --full exclude each other');
+  const mode = flags.has('--full') ? 'full' : 'quick';
+
+  const selection = list('--kernels', flags.get('--kernels') ?? DEFAULT_SELECTION.join(','));
+  for (const k of selection) {
+    if (!(STUDY_KERNELS as readonly string[]).includes(k) && !(EXPERIMENTS as readonly string[]).includes(k)) {
+      throw new UsageError(`--kernels: unknown kernel "${k}" (choose from ${[...STUDY_KERNELS, ...EXPERIMENTS].join(', ')})`);
+    }
+  }
+  const kernels = STUDY_KERNELS.filter((k) => selection.includes(k));
+
+  const backendFlag = flags.get('--backend') ?? 'auto';
+  if (!['cpu', 'gpu', 'auto'].includes(backendFlag)) throw new UsageError(`--backend: "${backendFlag}" is not one of cpu, gpu, auto`);
+  const gpu = context.gpuAvailable();
+  const backends: BackendName[] = backendFlag === 'cpu' ? ['cpu'] : backendFlag === 'gpu' ? ['gpu'] : gpu ? ['cpu', 'gpu'] : ['cpu'];
+
+  let configurations = flags.has('--formats') ? parseFormats(flags.get('--formats')!, backends) : defaultConfigurations();
+  if (backends.includes('gpu')) {
+    const bad = configurations.find((c) => c.backend === 'gpu' && !GPU_ARITHMETICS.includes(c.arithmetic));
+    if (bad && (backendFlag === 'gpu' || flags.has('--formats'))) {
+      throw new UsageError(`--backend gpu: ${bad.arithmetic} arithmetic is not available on the GPU (WebGPU has no fp64); GPU arithmetics: ${GPU_ARITHMETICS.join(', ')}`);
+    }
+    if (!gpu && backendFlag === 'gpu') {
+      throw new UsageError('--backend gpu: no GPU study kernels are available in this build (no adapter or no GPU kernels exported); use --backend cpu');
+    }
+    configurations = configurations.filter((c) => c.backend !== 'gpu' || GPU_ARITHMETICS.includes(c.arithmetic));
+  }
+
+  const sizesFlag = flags.get('--sizes');
+  const custom = sizesFlag === undefined ? undefined : positiveIntegers('--sizes', sizesFlag, 1e8);
+  const sizes = Object.fromEntries(STUDY_KERNELS.map((k) => [k, custom ?? DEFAULT_SIZES[mode][k]])) as Record<StudyKernel, readonly number[]>;
+  if (custom) {
+    const tooBig = custom.find((n) => n > 8192);
+    if (tooBig && kernels.some((k) => k === 'gemv' || k === 'trsv')) {
+      throw new UsageError(`--sizes: ${tooBig} is too large for dense GEMV/TRSV (n² values; at most 8192) — run those kernels with smaller sizes`);
+    }
+  }
+
+  const seedsFlag = flags.get('--seeds');
+  let seeds: number[] = [...DEFAULT_SEEDS[mode]];
+  if (seedsFlag !== undefined) {
+    seeds = seedsFlag.includes(',') ? positiveIntegers('--seeds', seedsFlag, 2 ** 31) : Array.from({ length: positiveIntegers('--seeds', seedsFlag, 1000)[0]! }, (_, i) => i + 1);
+  }
+
+  let matrixFolder = defaultMatrixFolder(context.packageRoot);
+  if (flags.has('--matrices')) {
+    const dir = resolve(flags.get('--matrices')!);
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--matrices: "${dir}" is not a folder`);
+    matrixFolder = dir;
+  }
+
+  const out = resolve(flags.get('--out') ?? join(process.cwd(), 'report'));
+  if (existsSync(out) && !statSync(out).isDirectory()) throw new UsageError(`--out: "${out}" exists and is not a folder`);
+  if (kernels.length === 0 && !selection.includes('roofline') && !selection.includes('sweep')) {
+    throw new UsageError('--kernels selects nothing to run');
+  }
+  const timing = DEFAULT_TIMING[mode];
+  const options: StudyOptions = {
+    mode, kernels, configurations, backends, sizes, seeds, distributions: ['uniform', 'normal'],
+    rooflineIntensities: selection.includes('roofline') ? ROOFLINE_INTENSITIES[mode] : [],
+    rooflineLength: ROOFLINE_LENGTH[mode],
+    precisionSweep: selection.includes('sweep'),
+    minSampleSeconds: timing.minSampleSeconds, samples: timing.samples,
+    matrixFolder, matrices: mode === 'quick' ? QUICK_MATRICES : [],
+  };
+  return { command: 'study', options, out, json: flags.has('--json') };
+}

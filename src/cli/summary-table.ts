@@ -1,0 +1,31 @@
+/**
+ * The terminal summary: one line per kernel × configuration with its error and speed.
+ * @module
+ */
+import { summaryRows } from '../report/aggregate.js';
+import type { StudyResult } from '../study/types.js';
+
+function sci(v: number | null): string {
+  return v === null ? '—' : v === 0 ? '0' : v.toExponential(1);
+}
+function fixed(v: number | null, digits: number): string {
+  return v === null ? '—' : v.toFixed(digits);
+}
+
+/** A plain-text table with aligned columns. */
+export function textTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: readonly string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  return [line(header), widths.map((w) => '─'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+/** The summary of `result` as text. */
+export function summaryTable(result: StudyResult): string {
+  const rows = summaryRows(result.measurements).map((r) => [
+    r.kernel, r.configuration, r.at, sci(r.relativeError), sci(r.arithmeticError), fixed(r.gflops, 3), fixed(r.gbps, 2), fixed(r.speedup, 2),
+  ]);
+  const table = rows.length === 0 ? '(no kernel measurements)' :
+    textTable(['kernel', 'storage/arith', 'at', 'rel. error', 'arith. error', 'GFLOP/s', 'GB/s', 'vs fp64'], rows);
+  const notes = result.notes.map((n) => `note: ${n}`).join('\n');
+  return `${table}\n${notes}`;
+}

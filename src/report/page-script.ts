@@ -1,0 +1,64 @@
+/**
+ * The script of the report page (plain browser JavaScript, kept as a string): reads the plot specs
+ * embedded in the page and draws each with uPlot. Each chart's host element gets `data-points` (the
+ * number of values drawn) and the body `data-rendered`, which the browser test checks.
+ * @module
+ */
+
+/** Source of the page script. */
+export const PAGE_SCRIPT = String.raw`
+(function () {
+  'use strict';
+  var specs = JSON.parse(document.getElementById('plot-data').textContent);
+  var palette = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#17becf',
+    '#7f7f7f', '#bcbd22', '#393b79', '#ad494a', '#637939', '#843c39', '#5254a3', '#6b6ecf'];
+  var colors = {};
+  var next = 0;
+  function colorOf(label) {
+    if (!(label in colors)) { colors[label] = palette[next % palette.length]; next++; }
+    return colors[label];
+  }
+  function sci(v) {
+    if (v === 0) return '0';
+    var e = Math.floor(Math.log10(Math.abs(v)) + 1e-9);
+    var m = v / Math.pow(10, e);
+    return (Math.abs(m - 1) < 1e-6 ? '' : m.toFixed(1) + '×') + '1e' + e;
+  }
+  function plain(v) { return Math.abs(v) >= 1e4 || (Math.abs(v) < 1e-2 && v !== 0) ? sci(v) : String(+v.toPrecision(3)); }
+  var drawn = 0;
+  specs.forEach(function (spec) {
+    var host = document.getElementById(spec.id);
+    var width = Math.max(320, Math.min(host.clientWidth || 600, 760));
+    var cats = spec.categories;
+    var xAxis = { label: spec.xLabel, stroke: '#333' };
+    if (cats) {
+      xAxis.splits = function () { return cats.map(function (_, i) { return i + 1; }); };
+      xAxis.values = function (u, splits) { return splits.map(function (v) { return cats[v - 1] || ''; }); };
+      xAxis.rotate = -35;
+      xAxis.size = 70;
+    } else {
+      xAxis.values = function (u, splits) { return splits.map(function (v) { return v == null ? '' : plain(v); }); };
+    }
+    var yAxis = { label: spec.yLabel, stroke: '#333', size: 70,
+      values: function (u, splits) { return splits.map(function (v) { return v == null ? '' : spec.yLog ? sci(v) : plain(v); }); } };
+    var xScale = spec.xLog ? { time: false, distr: 3, log: 10 } : { time: false };
+    if (cats) xScale.range = [0.5, cats.length + 0.5];
+    var series = [{ label: spec.xLabel }];
+    spec.series.forEach(function (s) {
+      var c = colorOf(s.label);
+      var opt = { label: s.label, stroke: c, width: 1.5, spanGaps: true, points: { show: true, size: s.pointsOnly ? 9 : 5, fill: c } };
+      if (s.dashed) opt.dash = [6, 4];
+      if (s.pointsOnly) opt.paths = function () { return null; };
+      series.push(opt);
+    });
+    var data = [spec.xs].concat(spec.series.map(function (s) { return s.values; }));
+    new uPlot({ width: width, height: 320, scales: { x: xScale, y: spec.yLog ? { distr: 3, log: 10 } : {} },
+      axes: [xAxis, yAxis], series: series, legend: { live: true } }, data, host);
+    var points = 0;
+    spec.series.forEach(function (s) { s.values.forEach(function (v) { if (v !== null && isFinite(v)) points++; }); });
+    host.setAttribute('data-points', String(points));
+    drawn++;
+  });
+  document.body.setAttribute('data-rendered', String(drawn));
+})();
+`;

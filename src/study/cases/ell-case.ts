@@ -1,0 +1,103 @@
+/**
+ * ELL SpMV case: y = A·x for real SuiteSparse matrices (seed 004, Figures 13 and 14) and generated ones
+ * (2-D and 3-D Laplacians, random banded) over a size sweep. x is random per seed; A's values go
+ * through the configuration's storage like every other operand.
+ * @module
+ */
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Range } from '../../range.js';
+import { readMatrixMarketCsr } from '../../io/matrix-market-csr.js';
+import { csrToEll } from '../../sparse/csr-to-ell.js';
+import { laplacianEll } from '../../sparse/laplacian.js';
+import { randomBandedCsr } from '../../sparse/random-banded.js';
+import type { EllMatrix, EllStructure } from '../../sparse/ell-matrix.js';
+import { ellSpmvDd } from '../dd-reference.js';
+import { makeCase, type KernelCase } from '../kernel-case.js';
+import { libraryFunction } from '../library.js';
+import { valuesOf, vectorOf } from '../operands.js';
+import { randomValues, studyRandom } from '../random-data.js';
+import type { ProblemSpec } from '../problems.js';
+import type { StudyOptions } from '../types.js';
+
+/** The library's ELL SpMV, as the study calls it: structure, values through an accessor, x, y. */
+type EllSpmv = (args: { alpha: number; A: EllStructure & { values: Range<1, any> }; x: Range<1, any>; beta: number; y: Range<1, any> },
+  options?: { arithmetic?: unknown }) => void;
+
+/** Why ELL SpMV cannot be studied yet, or undefined when it can. */
+export function ellUnavailable(): string | undefined {
+  return libraryFunction<EllSpmv>('ellSpmv') ? undefined : 'ELL SpMV is not exported by the library yet';
+}
+
+/** The Laplacian grid with about `n` points in `dims` dimensions. */
+function grid(n: number, dims: 2 | 3): number[] {
+  const side = Math.max(2, Math.round(n ** (1 / dims)));
+  return Array.from({ length: dims }, () => side);
+}
+
+/** Generated matrices by name: their ELL form for a target size and seed. */
+const GENERATED: Readonly<Record<string, (n: number, seed: number) => EllMatrix>> = {
+  'laplacian-2d': (n) => laplacianEll(grid(n, 2)),
+  'laplacian-3d': (n) => laplacianEll(grid(n, 3)),
+  banded: (n, seed) => csrToEll(randomBandedCsr({ rows: n, lowerBandwidth: 8, upperBandwidth: 8, density: 0.5, seed })),
+};
+
+/** Real matrices found in `folder` (names without .mtx), restricted to `wanted` when it is not empty. */
+export function realMatrixNames(folder: string | null, wanted: readonly string[]): string[] {
+  if (!folder || !existsSync(folder)) return [];
+  const found = readdirSync(folder).filter((f) => f.endsWith('.mtx')).map((f) => f.slice(0, -4)).sort();
+  return wanted.length === 0 ? found : found.filter((n) => wanted.includes(n));
+}
+
+/** Stored slots (padding included): what the kernel reads. */
+function slots(A: EllMatrix): number {
+  return A.stride * A.width;
+}
+
+/** A case for the ELL matrix `A` named `problem`. */
+export function ellCase(problem: string, A: EllMatrix, seed: number): KernelCase {
+  const spmv = libraryFunction<EllSpmv>('ellSpmv');
+  if (!spmv) throw new Error(ellUnavailable());
+  const x = randomValues(A.cols, 'uniform', studyRandom(seed, 1));
+  let nnz = 0;
+  for (let k = 0; k < A.colIndex.length; k++) if (A.colIndex[k]! >= 0) nnz++;
+  const structure: EllStructure = { rows: A.rows, cols: A.cols, width: A.width, stride: A.stride, colIndex: A.colIndex };
+  return makeCase({
+    kernel: 'ell-spmv', problem, size: A.rows, nnz, seed, flops: 2 * nnz,
+    values: slots(A) + A.cols + A.rows, indexBytes: 4 * slots(A), inputs: [A.values, x],
+    referenceOf: ([v, xv]) => ellSpmvDd(A, v!, xv!),
+    bind: (config) => {
+      const values = vectorOf(config, A.values);
+      const xr = vectorOf(config, x);
+      const y = vectorOf(config, new Float64Array(A.rows));
+      const args = { alpha: 1, A: { ...structure, values }, x: xr, beta: 0, y };
+      const options = { arithmetic: config.arithmeticFormat };
+      return { run: () => spmv(args, options), result: () => valuesOf(y), bound: () => null };
+    },
+  });
+}
+
+/** The ELL problems: generated matrices at every size, then the real matrices at their own size. */
+export function ellProblems(sizes: readonly number[], options: StudyOptions): ProblemSpec[] {
+  const out: ProblemSpec[] = [];
+  for (const [name, make] of Object.entries(GENERATED)) {
+    for (const n of sizes) {
+      // Estimated nonzeros per row: 5 (2-D), 7 (3-D), about 9 (banded, half of 17).
+      const perRow = name === 'laplacian-2d' ? 5 : name === 'laplacian-3d' ? 7 : 9;
+      out.push({
+        kernel: 'ell-spmv', problem: name, size: n, seeded: true, speed: true, flops: 2 * perRow * n,
+        make: (seed) => ellCase(name, make(n, seed), seed),
+      });
+    }
+  }
+  for (const name of realMatrixNames(options.matrixFolder, options.matrices)) {
+    const A = csrToEll(readMatrixMarketCsr(readFileSync(join(options.matrixFolder!, `${name}.mtx`), 'utf8')));
+    let nnz = 0;
+    for (let k = 0; k < A.colIndex.length; k++) if (A.colIndex[k]! >= 0) nnz++;
+    out.push({
+      kernel: 'ell-spmv', problem: name, size: A.rows, seeded: true, speed: true, flops: 2 * nnz,
+      make: (seed) => ellCase(name, A, seed),
+    });
+  }
+  return out;
+}

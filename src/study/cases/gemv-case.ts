@@ -1,0 +1,45 @@
+/**
+ * GEMV case: y = A·x (α = 1, β = 0) for a random square matrix and vector (seed 004, Figures 7 and 8).
+ * The kernel is looked up in the library's exports, so the case exists only once GEMV is exported.
+ * @module
+ */
+import type { Range } from '../../range.js';
+import { gemvDd } from '../dd-reference.js';
+import { makeCase, type KernelCase } from '../kernel-case.js';
+import { libraryFunction } from '../library.js';
+import { matrixOf, valuesOf, vectorOf } from '../operands.js';
+import { randomValues, studyRandom } from '../random-data.js';
+import type { Distribution } from '../types.js';
+
+/** The library's GEMV, as the study calls it. */
+type Gemv = (args: { alpha: number; A: Range<2, any>; x: Range<1, any>; beta: number; y: Range<1, any>; trans?: 'N' | 'T' },
+  options?: { arithmetic?: unknown }) => void;
+
+/** The library's GEMV, or undefined while it is not exported. */
+export function libraryGemv(): Gemv | undefined {
+  return libraryFunction<Gemv>('gemv');
+}
+
+/**
+ * A GEMV problem of order `n` (A n×n column-major, x of length n).
+ * @returns the case: 2n² flops, n² + 2n values moved per call
+ * @throws Error when the library does not export `gemv`
+ */
+export function gemvCase(n: number, distribution: Distribution, seed: number): KernelCase {
+  const gemv = libraryGemv();
+  if (!gemv) throw new Error('gemv is not exported by the library');
+  const a = randomValues(n * n, distribution, studyRandom(seed, 0));
+  const x = randomValues(n, distribution, studyRandom(seed, 1));
+  return makeCase({
+    kernel: 'gemv', problem: distribution, size: n, seed, flops: 2 * n * n, values: n * n + 2 * n, inputs: [a, x],
+    referenceOf: ([m, v]) => gemvDd(n, n, m!, v!),
+    bind: (config) => {
+      const A = matrixOf(config, n, n, a);
+      const xr = vectorOf(config, x);
+      const y = vectorOf(config, new Float64Array(n));
+      const options = { arithmetic: config.arithmeticFormat };
+      const args = { alpha: 1, A, x: xr, beta: 0, y, trans: 'N' as const };
+      return { run: () => gemv(args, options), result: () => valuesOf(y), bound: () => null };
+    },
+  });
+}

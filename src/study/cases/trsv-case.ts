@@ -1,0 +1,85 @@
+/**
+ * TRSV case: solve with the LU factors of a random matrix (seed 004, Figures 11 and 12): A = P·L·U with
+ * partial pivoting in fp64, then T·x = b for T = U (upper, non-unit diagonal) or T = L (lower, unit).
+ * TRSV and the LU factorisation are looked up in the library's exports.
+ * @module
+ */
+import type { Range } from '../../range.js';
+import { trsvDd } from '../dd-reference.js';
+import { makeCase, type KernelCase } from '../kernel-case.js';
+import { libraryFunction } from '../library.js';
+import { matrixOf, valuesOf, vectorOf } from '../operands.js';
+import { randomValues, studyRandom } from '../random-data.js';
+import type { Distribution } from '../types.js';
+
+/** The two triangular problems of an LU factorisation. */
+export const TRSV_PROBLEMS = ['upper', 'lower'] as const;
+
+/** The library's TRSV, as the study calls it. */
+type Trsv = (args: { A: Range<2, any>; x: Range<1, any>; uplo: 'U' | 'L'; trans?: 'N' | 'T'; diag: 'N' | 'U' },
+  options?: { arithmetic?: unknown }) => void;
+
+/** The library's LU with partial pivoting on a column-major n×n Float64Array, factors in place. */
+type LuFactor = (n: number, a: Float64Array) => unknown;
+
+/** Why TRSV cannot be studied yet, or undefined when it can. */
+export function trsvUnavailable(): string | undefined {
+  if (!libraryFunction<Trsv>('trsv')) return 'TRSV is not exported by the library yet';
+  if (!libraryFunction<LuFactor>('luFactor')) return 'the LU factorisation (src/lu.ts) is not exported by the library yet';
+  return undefined;
+}
+
+/**
+ * Splits the in-place LU factors of a column-major n×n matrix into L (unit lower, diagonal 1 stored)
+ * and U (upper), each a full column-major matrix with zeros in the other triangle.
+ */
+export function splitFactors(n: number, lu: Float64Array): { L: Float64Array; U: Float64Array } {
+  const L = new Float64Array(n * n);
+  const U = new Float64Array(n * n);
+  for (let j = 0; j < n; j++) {
+    for (let i = 0; i < n; i++) {
+      const v = lu[i + j * n]!;
+      if (i > j) L[i + j * n] = v;
+      else U[i + j * n] = v;
+    }
+    L[j + j * n] = 1;
+  }
+  return { L, U };
+}
+
+/**
+ * A TRSV problem: the factor `which` of the LU factorisation of a random n×n matrix, right-hand side random.
+ * @returns the case: n² flops, n²/2 + 2n values moved per call
+ * @throws Error when TRSV or LU are not exported
+ */
+export function trsvCase(n: number, which: typeof TRSV_PROBLEMS[number], distribution: Distribution, seed: number): KernelCase {
+  const trsv = libraryFunction<Trsv>('trsv');
+  const luFactor = libraryFunction<LuFactor>('luFactor');
+  if (!trsv || !luFactor) throw new Error(trsvUnavailable());
+  const a = randomValues(n * n, distribution, studyRandom(seed, 0));
+  luFactor(n, a);
+  const { L, U } = splitFactors(n, a);
+  const t = which === 'upper' ? U : L;
+  const b = randomValues(n, distribution, studyRandom(seed, 1));
+  const uplo = which === 'upper' ? 'U' : 'L';
+  const diag = which === 'upper' ? 'N' : 'U';
+  return makeCase({
+    kernel: 'trsv', problem: `${which}-${distribution}`, size: n, seed, flops: n * n, values: (n * (n + 1)) / 2 + 2 * n,
+    inputs: [t, b],
+    referenceOf: ([m, v]) => trsvDd(n, m!, v!, which, which === 'lower'),
+    bind: (config) => {
+      const T = matrixOf(config, n, n, t);
+      const x = vectorOf(config, b);
+      // TRSV overwrites x: keep the right-hand side's storage image and restore it before every call.
+      const data = x.accessor.data as { set(source: ArrayLike<number>): void; slice(): ArrayLike<number> };
+      const rhs = data.slice();
+      const options = { arithmetic: config.arithmeticFormat };
+      const args = { A: T, x, uplo, trans: 'N', diag } as const;
+      return {
+        run: () => { data.set(rhs); trsv(args, options); },
+        result: () => valuesOf(x),
+        bound: () => null,
+      };
+    },
+  });
+}

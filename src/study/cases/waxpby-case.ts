@@ -1,0 +1,38 @@
+/**
+ * WAXPBY case: w = α·x + β·y, the multiple-precision papers' vector kernel (seed 001).
+ * @module
+ */
+import { waxpby } from '../../../kernels/waxpby/waxpby.js';
+import { waxpbyDd } from '../dd-reference.js';
+import { makeCase, type KernelCase } from '../kernel-case.js';
+import { valuesOf, vectorOf } from '../operands.js';
+import { randomValues, studyRandom } from '../random-data.js';
+import type { Distribution } from '../types.js';
+
+/** Coefficients: exact in every format, neither 0 nor ±1 so both products round. */
+const ALPHA = 0.75;
+const BETA = -1.3125;
+
+/**
+ * A WAXPBY problem of length `n`.
+ * @returns the case: 3n flops (two products and a sum), 3n values moved per call
+ */
+export function waxpbyCase(n: number, distribution: Distribution, seed: number): KernelCase {
+  const x = randomValues(n, distribution, studyRandom(seed, 1));
+  const y = randomValues(n, distribution, studyRandom(seed, 2));
+  return makeCase({
+    kernel: 'waxpby', problem: distribution, size: n, seed, flops: 3 * n, values: 3 * n, inputs: [x, y],
+    referenceOf: ([a, b]) => waxpbyDd(ALPHA, a!, BETA, b!),
+    bind: (config) => {
+      const xr = vectorOf(config, x);
+      const yr = vectorOf(config, y);
+      const wr = vectorOf(config, new Float64Array(n));
+      const options = { arithmetic: config.arithmeticFormat };
+      return {
+        run: () => waxpby(ALPHA, xr, BETA, yr, wr, options),
+        result: () => valuesOf(wr),
+        bound: () => null,
+      };
+    },
+  });
+}

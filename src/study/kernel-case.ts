@@ -1,0 +1,79 @@
+/**
+ * A kernel case: one problem instance (fp64 inputs and their double-double reference) that can be bound
+ * to any configuration and then run, timed and checked. The per-kernel files under cases/ build them.
+ * @module
+ */
+import type { StorageFormat } from '../formats/format.js';
+import type { DdVector } from './dd-reference.js';
+import type { ResolvedConfiguration } from './operands.js';
+import { storedValues } from './operands.js';
+import type { StudyKernel } from './types.js';
+
+/** A case bound to one configuration: operands allocated and filled, ready to run. */
+export interface BoundCase {
+  /** Runs the kernel once (restoring any operand it overwrites in place first). */
+  run(): void;
+  /** The result of the last run, as doubles. */
+  result(): Float64Array;
+  /** A-priori relative forward error bound of this call, when the kernel provides one. */
+  bound(): number | null;
+}
+
+/** One problem instance of a kernel. */
+export interface KernelCase {
+  readonly kernel: StudyKernel;
+  /** Distribution or matrix name. */
+  readonly problem: string;
+  readonly size: number;
+  readonly nnz: number | null;
+  readonly seed: number | null;
+  /** Floating-point operations of one call. */
+  readonly flops: number;
+  /** Values read or written once per call (times the storage's bytes per element gives the traffic). */
+  readonly values: number;
+  /** Bytes of index data read per call (ELL column indices). */
+  readonly indexBytes: number;
+  /** Reference result of the fp64 inputs. */
+  reference(): DdVector;
+  /** Reference result of the inputs as `storage` keeps them. */
+  storedReference(storage: StorageFormat): DdVector;
+  /** Allocates and fills the operands in the configuration's formats. */
+  bind(config: ResolvedConfiguration): BoundCase;
+}
+
+/** What a kernel file gives {@link makeCase}. */
+export interface CaseSpec {
+  kernel: StudyKernel;
+  problem: string;
+  size: number;
+  nnz?: number | null;
+  seed: number | null;
+  flops: number;
+  values: number;
+  indexBytes?: number;
+  /** The fp64 inputs that a storage format rounds. */
+  inputs: readonly Float64Array[];
+  /** The reference result for given inputs (the originals, or the originals rounded to a storage). */
+  referenceOf(inputs: readonly Float64Array[]): DdVector;
+  bind(config: ResolvedConfiguration): BoundCase;
+}
+
+/** A {@link KernelCase} whose references are computed once per storage format and cached. */
+export function makeCase(spec: CaseSpec): KernelCase {
+  const cache = new Map<string, DdVector>();
+  const referenceFor = (key: string, inputs: () => readonly Float64Array[]): DdVector => {
+    let r = cache.get(key);
+    if (!r) {
+      r = spec.referenceOf(inputs());
+      cache.set(key, r);
+    }
+    return r;
+  };
+  return {
+    kernel: spec.kernel, problem: spec.problem, size: spec.size, nnz: spec.nnz ?? null, seed: spec.seed,
+    flops: spec.flops, values: spec.values, indexBytes: spec.indexBytes ?? 0,
+    reference: () => referenceFor('', () => spec.inputs),
+    storedReference: (storage) => referenceFor(storage.name, () => spec.inputs.map((a) => storedValues(storage, a))),
+    bind: spec.bind,
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * Which problems each kernel is studied on: the distributions × sizes of the dense kernels, the LU
+ * factors of TRSV, the generated and real matrices of ELL SpMV. A kernel the library does not export yet
+ * yields no problems and a note saying so.
+ * @module
+ */
+import type { KernelCase } from './kernel-case.js';
+import { dotCase } from './cases/dot-case.js';
+import { gemvCase, libraryGemv } from './cases/gemv-case.js';
+import { waxpbyCase } from './cases/waxpby-case.js';
+import { trsvCase, trsvUnavailable, TRSV_PROBLEMS } from './cases/trsv-case.js';
+import { ellProblems, ellUnavailable } from './cases/ell-case.js';
+import type { StudyKernel, StudyOptions } from './types.js';
+
+/** One problem of a kernel: a size and a generator of seeded instances. */
+export interface ProblemSpec {
+  readonly kernel: StudyKernel;
+  readonly problem: string;
+  readonly size: number;
+  /** Whether instances differ by seed (real matrices with random x do; all current problems do). */
+  readonly seeded: boolean;
+  /** Whether the speed experiment runs on this problem too. */
+  readonly speed: boolean;
+  /** FLOPs of one call, for time estimates. */
+  readonly flops: number;
+  /** Builds the instance of `seed`. */
+  make(seed: number): KernelCase;
+}
+
+/** The problems of `kernel` under `options`, or a reason why there are none. */
+export function kernelProblems(kernel: StudyKernel, options: StudyOptions): { problems: ProblemSpec[]; unavailable?: string } {
+  const sizes = options.sizes[kernel];
+  const dists = options.distributions;
+  const dense = (make: (n: number, d: typeof dists[number], seed: number) => KernelCase, flops: (n: number) => number): ProblemSpec[] =>
+    dists.flatMap((d, di) => sizes.map((n) => ({
+      kernel, problem: d, size: n, seeded: true, speed: di === 0, flops: flops(n), make: (seed: number) => make(n, d, seed),
+    })));
+  switch (kernel) {
+    case 'dot': return { problems: dense(dotCase, (n) => 2 * n) };
+    case 'waxpby': return { problems: dense(waxpbyCase, (n) => 3 * n) };
+    case 'gemv':
+      if (!libraryGemv()) return { problems: [], unavailable: 'GEMV is not exported by the library yet' };
+      return { problems: dense(gemvCase, (n) => 2 * n * n) };
+    case 'trsv': {
+      const why = trsvUnavailable();
+      if (why) return { problems: [], unavailable: why };
+      return {
+        problems: TRSV_PROBLEMS.flatMap((p, pi) => dists.flatMap((d, di) => sizes.map((n) => ({
+          kernel, problem: `${p}-${d}`, size: n, seeded: true, speed: pi === 0 && di === 0,
+          // LU (2n³/3) dominates the set-up; the solve itself is n² FLOPs.
+          flops: n * n + (2 * n * n * n) / 3, make: (seed: number) => trsvCase(n, p, d, seed),
+        })))),
+      };
+    }
+    case 'ell-spmv': {
+      const why = ellUnavailable();
+      if (why) return { problems: [], unavailable: why };
+      return { problems: ellProblems(sizes, options) };
+    }
+  }
+}

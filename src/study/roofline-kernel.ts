@@ -1,0 +1,106 @@
+/**
+ * The experimental roofline benchmark of seed 004, section 3 (after mixbench): every element is read
+ * once, goes through k multiply-adds v ← v·a + b in registers, and is written once, so the arithmetic
+ * intensity is 2k FLOPs per value. Two variants with identical loops and arithmetic that differ only in
+ * how memory is accessed:
+ * - `plain`: a hand-written loop over a typed array (fp64 over Float64Array, fp32 over Float32Array with
+ *   every operation rounded by Math.fround — how the CPU emulates binary32 arithmetic);
+ * - `accessor`: the same loop generated through the operands' accessors (storage codec fused with the
+ *   conversion to the arithmetic), as every modprec kernel is.
+ * The conversions are part of the access and are not counted as FLOPs (as in the paper).
+ * A single chain of dependent multiply-adds would measure the latency of one operation, not the
+ * throughput; like mixbench (several elements per thread), each loop iteration therefore works on
+ * {@link ROOFLINE_CHAINS} elements, one from each quarter of the arrays, as independent chains.
+ * @module
+ */
+import type { Range } from '../range.js';
+import { vectorKernel, operandArgs } from '../../kernels/codegen/vector-kernel.js';
+import { loadVectorElement } from '../../kernels/codegen/reduction-kernel.js';
+import type { ArithmeticFormat } from '../formats/format.js';
+import { fail } from '../errors.js';
+import { span } from '../span.js';
+
+/** Multiplier and addend: exact in every format, and v ← v/2 + 1/4 stays near 1/2 (no overflow, no subnormals). */
+export const ROOFLINE_A = 0.5;
+/** See {@link ROOFLINE_A}. */
+export const ROOFLINE_B = 0.25;
+
+/** Independent chains per loop iteration (the arrays are split in this many equal parts). */
+export const ROOFLINE_CHAINS = 4;
+
+/** A compiled roofline loop: runs over the whole buffers it was made for. */
+export type RooflineLoop = () => void;
+
+function checkLength(n: number): number {
+  if (!Number.isSafeInteger(n) || n < ROOFLINE_CHAINS || n % ROOFLINE_CHAINS !== 0) {
+    fail('INVALID_SIZE', 'x.length', `must be a positive multiple of ${ROOFLINE_CHAINS}`, n);
+  }
+  return n / ROOFLINE_CHAINS;
+}
+
+const CHAINS = Array.from({ length: ROOFLINE_CHAINS }, (_, c) => c);
+
+function checkMultiplyAdds(k: number): void {
+  if (!Number.isSafeInteger(k) || k < 1) fail('INVALID_SIZE', 'multiplyAdds', 'must be a positive integer', k);
+}
+
+/**
+ * The plain variant over typed arrays.
+ * @param precision - `f64` (Float64Array, plain JS arithmetic) or `f32` (Float32Array, Math.fround)
+ * @param multiplyAdds - k, the multiply-adds per element (intensity 2k FLOPs/value)
+ * @param x - input buffer
+ * @param y - output buffer, same length
+ */
+export function plainRooflineLoop(precision: 'f64' | 'f32', multiplyAdds: number, x: Float64Array | Float32Array, y: Float64Array | Float32Array): RooflineLoop {
+  checkMultiplyAdds(multiplyAdds);
+  const m = checkLength(x.length);
+  if (y.length !== x.length) fail('DIMENSION_MISMATCH', 'y', `must have length ${x.length}`, y.length);
+  const step = (c: number): string => (precision === 'f64' ? `v${c} = v${c} * a + b;` : `v${c} = F(F(v${c} * a) + b);`);
+  // The same inner loop as the accessor variant, so the two differ only in their loads and stores.
+  const source = `return function plainRoofline() {
+  for (let i = 0; i < m; i++) {
+    ${CHAINS.map((c) => `let v${c} = x[i + ${c * m}];`).join(' ')}
+    for (let r = 0; r < ${multiplyAdds}; r++) { ${CHAINS.map(step).join(' ')} }
+    ${CHAINS.map((c) => `y[i + ${c * m}] = v${c};`).join(' ')}
+  }
+};`;
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval
+  return new Function('x', 'y', 'a', 'b', 'F', 'm', `'use strict';\n${source}`)(x, y, ROOFLINE_A, ROOFLINE_B, Math.fround, m) as RooflineLoop;
+}
+
+/**
+ * The accessor variant: the loop generated for x's and y's accessors, computing in `arithmetic`.
+ * @param multiplyAdds - k, the multiply-adds per element
+ * @param x - input range
+ * @param y - output range (writable, same length)
+ * @param arithmetic - arithmetic format of the registers
+ */
+export function accessorRooflineLoop(multiplyAdds: number, x: Range<1, any>, y: Range<1, any>, arithmetic: ArithmeticFormat): RooflineLoop {
+  checkMultiplyAdds(multiplyAdds);
+  const m = checkLength(x.length());
+  if (y.length() !== x.length()) fail('DIMENSION_MISMATCH', 'y', `must have length ${x.length()}`, y.length());
+  const ar = arithmetic;
+  const [a, b] = [ar.register('a'), ar.register('b')];
+  const v = CHAINS.map((c) => ar.register(`v${c}`));
+  // Chain c reads and writes quarter c: sub-ranges share the storage, so the accessors are the same kind.
+  const quarter = (r: Range<1, any>, c: number): Range<1, any> => r.sub(span(c * m, (c + 1) * m));
+  const xs = CHAINS.map((c) => quarter(x, c));
+  const ys = CHAINS.map((c) => quarter(y, c));
+  const kernel = vectorKernel({
+    kernel: 'roofline', variant: { multiplyAdds, chains: ROOFLINE_CHAINS },
+    operands: [...CHAINS.map((c) => [`x${c}`, xs[c]!.accessor] as const), ...CHAINS.map((c) => [`y${c}`, ys[c]!.accessor] as const)],
+    scalars: ['alpha', 'beta'], registers: ['a', 'b', ...CHAINS.map((c) => `v${c}`)], ar,
+    prologue: () => `${ar.emitFromNumber(a, 'alpha')} ${ar.emitFromNumber(b, 'beta')}`,
+    body: (o) => [
+      ...CHAINS.map((c) => loadVectorElement(o[`x${c}`]!, ar, v[c]!)),
+      // An inner loop rather than full unrolling: thousands of statements would exceed what the JIT optimises.
+      `for (let r = 0; r < ${multiplyAdds}; r++) { ${CHAINS.map((c) => ar.emitFma(v[c]!, v[c]!, a, b)).join(' ')} }`,
+      ...CHAINS.map((c) => {
+        const out = o[`y${c}`]!;
+        return out.emitStore(ar, v[c]!, `y${c}_p`, out.accessor.scale ? `y${c}_q` : undefined);
+      }),
+    ].join('\n'),
+  });
+  const args = operandArgs(...xs, ...ys);
+  return () => { kernel(m, ...args, ROOFLINE_A, ROOFLINE_B); };
+}
