@@ -1,0 +1,134 @@
+/**
+ * Scaled reduced accessors (value = stored × scale, integer or floating storage): write-then-read against the
+ * conversion functions, the quantisation error of fitScales, the scale masks, readScale/writeScale, sub-ranges.
+ */
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { scaledReducedRowMajor, scaledReducedColMajor, fitScales } from '../../accessors/scaled-reduced.js';
+import { rowMajor } from '../../accessors/row-major.js';
+import { range } from '../../src/range.js';
+import '../../src/formats/index.js'; // registers the storage-only formats (f16, bf16, integers) by name
+import { span } from '../../src/span.js';
+import { INTEGER_STORAGES, storageRound, storedElement, storedExact } from './support/storage-oracle.js';
+import { allIndices } from './support/layout-mapping.js';
+import { shapeOf } from './support/shape-arbitraries.js';
+import { runs } from './support/runs.js';
+import { uniformUnit } from '../../src/testing/data-arbitraries.js';
+import { exactOf } from '../../src/testing/exact.js';
+import { absRational, compareRational, subRational } from '../../src/testing/rational.js';
+import { gamma } from '../../kernels/codegen/accumulation.js';
+
+const ARITHMETIC = { f64: { round: (x: number) => x, u: 2 ** -53 }, f32: { round: Math.fround, u: 2 ** -24 } } as const;
+const positiveScale = fc.tuple(fc.double({ min: 1, max: 2, maxExcluded: true, noNaN: true }), fc.integer({ min: -20, max: 20 }))
+  .map(([m, e]) => m * 2 ** e);
+
+describe.each(INTEGER_STORAGES)('%s storage with a scale', (storage) => {
+  describe.each(['f64', 'f32'] as const)('in %s arithmetic', (arithmetic) => {
+    const ar = ARITHMETIC[arithmetic];
+
+    it('write then read: stored = round(v / scale) saturated, read = stored × scale, each step rounded as the arithmetic does', () => {
+      fc.assert(fc.property(positiveScale, fc.double({ min: -1e12, max: 1e12, noNaN: true }), fc.boolean(), (scale, v, perRow) => {
+        const A = range(scaledReducedRowMajor({ size: [2, 3], storage, arithmetic, scaleMask: [perRow, !perRow] }));
+        A.writeScale(1, 2, scale);
+        A.set(1, 2, v);
+        const stored = storageRound(storage, ar.round(ar.round(v) / ar.round(scale)));
+        expect(storedElement(A, [1, 2])).toBe(stored);
+        expect(A.get(1, 2)).toBe(ar.round(stored * ar.round(scale)));
+      }), { numRuns: runs(300) });
+    });
+
+    it('fitScales keeps every value within half a quantum: |stored × scale − v| ≤ scale/2 (+ the division\'s rounding)', () => {
+      fc.assert(fc.property(shapeOf(2), fc.boolean(), fc.integer({ min: -30, max: 30 }), fc.infiniteStream(uniformUnit()),
+        ([m, n], perRow, e, stream) => {
+          const values = Array.from({ length: m! * n! }, () => stream.next().value * 2 ** e);
+          const A = scaledReducedColMajor({ size: [m!, n!], storage, arithmetic, scaleMask: [perRow, !perRow] });
+          fitScales(A, (i, j) => values[i! * n! + j!]!);
+          for (const [i, j] of allIndices([m!, n!])) {
+            const v = values[i! * n! + j!]!;
+            const s = A.readScale(i!, j!);
+            const error = absRational(subRational(storedExact(range(A), [i!, j!]), exactOf(v)));
+            // round(fl(v/s)): half a unit, plus fl's relative error (fp32: also v and s rounded first) carried by |v|.
+            // The largest magnitude of a group maps onto the largest integer, so nothing saturates by more than that.
+            const allowed = s / 2 + gamma(arithmetic === 'f32' ? 3 : 1, ar.u) * Math.abs(v) * (1 + 2 ** -50);
+            expect(compareRational(error, exactOf(allowed)) <= 0, `(${i}, ${j}): v ${v}, scale ${s}`).toBe(true);
+          }
+        }), { numRuns: runs(100) });
+    });
+  });
+});
+
+describe('scaled reduced accessors', () => {
+  it('share one scale along the unmasked dimensions (per row, per column, per 3-D slice)', () => {
+    fc.assert(fc.property(shapeOf(3), fc.tuple(fc.boolean(), fc.boolean(), fc.boolean()), (size, mask) => {
+      const A = scaledReducedRowMajor({ size: size as [number, number, number], storage: 'i16', scaleMask: mask });
+      let k = 1;
+      for (const ix of allIndices(size)) if (ix.every((v, d) => mask[d] || v === 0)) (A.writeScale as (...a: number[]) => void)(...ix, k++);
+      for (const ix of allIndices(size)) {
+        const owner = ix.map((v, d) => (mask[d] ? v : 0));
+        expect((A.readScale as (...i: number[]) => number)(...ix)).toBe((A.readScale as (...i: number[]) => number)(...owner));
+      }
+      // The number of distinct scales is the product of the masked extents.
+      const distinct = new Set(allIndices(size).map((ix) => (A.readScale as (...i: number[]) => number)(...ix)));
+      expect(distinct.size).toBe(size.reduce((p, s, d) => p * (mask[d] ? s : 1), 1));
+    }), { numRuns: runs(60) });
+  });
+
+  it('writeScale changes the value of every element sharing the scale and keeps the stored integers', () => {
+    const A = range(scaledReducedRowMajor({ size: [2, 3], storage: 'i8', scaleMask: [true, false] }));
+    A.writeScale(0, 0, 0.5);
+    for (let j = 0; j < 3; j++) A.set(0, j, j + 1);
+    const before = [0, 1, 2].map((j) => storedElement(A, [0, j]));
+    A.writeScale(0, 1, 0.25);
+    expect(A.readScale(0, 2)).toBe(0.25);
+    expect(A.readScale(1, 0)).toBe(1);
+    for (let j = 0; j < 3; j++) {
+      expect(storedElement(A, [0, j])).toBe(before[j]);
+      expect(A.get(0, j)).toBe(before[j]! * 0.25);
+    }
+  });
+
+  it('readScale of an unscaled accessor is 1', () => {
+    expect(range(rowMajor({ size: [2, 2] })).readScale(1, 1)).toBe(1);
+  });
+
+  it('work with floating storage too (fp16 × scale extends its range)', () => {
+    const A = range(scaledReducedRowMajor<1>({ size: [2], storage: 'f16', scaleMask: [true] }));
+    A.writeScale(0, 2 ** 20);
+    A.set(0, 1e9); // beyond fp16's 65504 on its own
+    expect(A.get(0)).toBe(storageRound('f16', 1e9 / 2 ** 20) * 2 ** 20);
+    expect(Math.abs(A.get(0) - 1e9)).toBeLessThanOrEqual(1e9 * 2 ** -11);
+  });
+
+  it('sub-ranges read and write the parent\'s scales at the shifted index', () => {
+    fc.assert(fc.property(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 4 }), fc.boolean(), (r0, c0, perRow) => {
+      const A = range(scaledReducedRowMajor({ size: [4, 5], storage: 'i16', scaleMask: [perRow, !perRow] }));
+      fitScales(A.accessor, (i, j) => (i! + 1) * (j! - 2.5));
+      const S = A.sub(span(r0, 4), span(c0, 5));
+      for (const [i, j] of allIndices([4 - r0, 5 - c0])) {
+        expect(S.readScale(i!, j!)).toBe(A.readScale(i! + r0, j! + c0));
+        expect(S.get(i!, j!)).toBe(A.get(i! + r0, j! + c0));
+      }
+      S.writeScale(0, 0, 3);
+      expect(A.readScale(r0, c0)).toBe(3);
+      S.set(0, 0, 300);
+      expect(A.get(r0, c0)).toBe(300);
+    }), { numRuns: runs(50) });
+  });
+});
+
+describe('scaled accessor documentation', () => {
+  // fitScales' comment promises |read − value| ≤ scale/2. The write rounds fl(v/s) to an integer, and fl(v/s) can
+  // land exactly on k + 1/2 when v/s is just above it; the tie then goes to the even k, off by a little more than
+  // half a quantum. The bound that holds is scale/2 + u·|v| (checked above). Fix: round the exact quotient (e.g.
+  // correct fl(v/s) with the residual v − round(q)·s) or state the weaker bound.
+  it.fails('|stored × scale − v| ≤ scale/2 exactly (known to fail by a rounding of v/s)', () => {
+    const A = range(scaledReducedRowMajor<1>({ size: [1], storage: 'i16', scaleMask: [true] }));
+    fc.assert(fc.property(fc.double({ min: 1, max: 2, noNaN: true }), fc.integer({ min: 0, max: 30000 }), (s, k) => {
+      const v = (k + 0.5) * s; // a near-tie of v/s
+      A.writeScale(0, s);
+      A.set(0, v);
+      const error = absRational(subRational(storedExact(A, [0]), exactOf(v)));
+      expect(compareRational(error, exactOf(s / 2)) <= 0).toBe(true);
+    }), { numRuns: 20000, seed: 7 });
+  });
+});
