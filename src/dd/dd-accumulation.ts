@@ -3,51 +3,67 @@
  * @module
  */
 import type { Accumulation } from '../../kernels/codegen/accumulation.js';
-import { gamma, recursiveAccumulation } from '../../kernels/codegen/accumulation.js';
+import { gamma } from '../../kernels/codegen/accumulation.js';
+import type { Register } from '../formats/format.js';
 import { twoProdErrorScaled } from './eft.js';
 import { twoProdSource, checkCompensable } from './eft-templates.js';
-import { ddAddSource, ddAddNumberSource } from './dd-templates.js';
+import { ddAddSource, ddAddNumberSource, type DdPair } from './dd-templates.js';
 import { DD_ADD_BOUND } from './bounds.js';
 
+/** The two double-double partial sums (A takes the next term, then A and B swap). */
+const chains = (base: string): [DdPair, DdPair] => [[`${base}_ah`, `${base}_al`], [`${base}_bh`, `${base}_bl`]];
+const ddRegister = (p: DdPair): Register => ({ kind: 'dd', names: [p[0], p[1]] });
+/** Statements: swap partial sums A and B (register renaming for the engine, no data movement in the loop). */
+const swap = (base: string): string => {
+  const [[ah, al], [bh, bl]] = chains(base);
+  return `{ const dc$h = ${ah}, dc$l = ${al}; ${ah} = ${bh}; ${al} = ${bl}; ${bh} = dc$h; ${bl} = dc$l; }`;
+};
+
 /**
- * `dd`: in a number arithmetic, each product a·b is formed exactly (TwoProd) and added to a double-double
- * accumulator (JMP Algorithm 6; a plain term with Algorithm 4); the sum is rounded once to the arithmetic at
- * the end (through round-to-odd for fp32: one rounding). Bound: |res − Σ| ≤ u_ar·|Σ| +
- * γₙ₋₁(3u² + 13u³)·(1 + u_ar)·Σ|aᵢbᵢ|, u = 2^-53 — i.e. correctly rounded up to a tiny term unless
- * cancellation exceeds ~2^104. Cost ≈ 37 flops per term (TwoProd 17 + DD add 20).
- * In double-double arithmetic the registers already are DD, so it is the recursive loop.
+ * `dd`: the sum is kept in double-double. In a number arithmetic each product a·b is formed exactly (TwoProd;
+ * for ≤ 26-bit arithmetics a·b is exact in binary64) and added with JMP Algorithm 6 (a plain term with
+ * Algorithm 4); the result is rounded once to the arithmetic (through round-to-odd for fp32). In double-double
+ * arithmetic the terms are DD products (Algorithm 10).
+ *
+ * Terms alternate between two independent partial sums, combined at the end, so each chain is half as long
+ * (hence γ_{⌈n/2⌉}) and the processor may overlap them (in V8 the speed stays within noise of one chain:
+ * the loop is throughput-bound, see bench/dd-dot.ts).
+ * Bound, number arithmetic: |res − Σ| ≤ u_ar·|Σ| + γ_{⌈n/2⌉}(3u² + 13u³)·(1 + u_ar)·Σ|aᵢbᵢ| with u = 2^-53;
+ * DD arithmetic: γ_{⌈n/2⌉+1}(u_dd)·Σ|aᵢbᵢ|. Cost in fp64 ≈ 37 flops per term (TwoProd 17 + DD add 20).
  */
 export const ddAccumulation: Accumulation = {
   name: 'dd',
-  description: 'double-double accumulator (exact products, DD sum, one final rounding); cost ≈ 15× in fp64; |err| ≤ u|Σ| + γₙ(2^-104)Σ|t|',
+  description: 'double-double accumulator, two interleaved chains (exact products, DD sums, one final rounding); |err| ≤ u|Σ| + γ_{n/2}(2^-104)Σ|t|',
   emitDeclare: (base, ar) => {
-    if (ar.kind === 'dd') return recursiveAccumulation.emitDeclare(base, ar);
-    checkCompensable(ar, 'dd');
-    return `let ${base}_hi = 0, ${base}_lo = 0, ${base}_p = 0, ${base}_e = 0;`;
+    if (ar.kind !== 'dd') checkCompensable(ar, 'dd');
+    return `let ${base}_ah = 0, ${base}_al = 0, ${base}_bh = 0, ${base}_bl = 0, ${base}_p = 0, ${base}_e = 0;`;
   },
-  emitReset: (base, ar) => (ar.kind === 'dd' ? recursiveAccumulation.emitReset(base, ar) : `${base}_hi = 0; ${base}_lo = 0;`),
+  emitReset: (base) => `${base}_ah = 0; ${base}_al = 0; ${base}_bh = 0; ${base}_bl = 0;`,
   emitAddProduct: (base, a, b, ar) => {
-    if (ar.kind === 'dd') return recursiveAccumulation.emitAddProduct(base, a, b, ar);
+    const [A] = chains(base);
+    if (ar.kind === 'dd') return `${ar.emitFma(ddRegister(A), a, b, ddRegister(A))} ${swap(base)}`;
     checkCompensable(ar, 'dd');
-    const s = [`${base}_hi`, `${base}_lo`] as const;
     // ≤ 26-bit arithmetic: a·b is exact in binary64, add it as one double (Algorithm 4).
-    if (ar.significandBits <= 26) return ddAddNumberSource(s, s, `(${a.names[0]} * ${b.names[0]})`);
-    return `${twoProdSource(ar, `${base}_p`, `${base}_e`, a.names[0]!, b.names[0]!)} ${ddAddSource(s, s, [`${base}_p`, `${base}_e`])}`;
+    if (ar.significandBits <= 26) return `${ddAddNumberSource(A, A, `(${a.names[0]} * ${b.names[0]})`)} ${swap(base)}`;
+    return `${twoProdSource(ar, `${base}_p`, `${base}_e`, a.names[0]!, b.names[0]!)} ${ddAddSource(A, A, [`${base}_p`, `${base}_e`])} ${swap(base)}`;
   },
   emitAdd: (base, a, ar) => {
-    if (ar.kind === 'dd') return recursiveAccumulation.emitAdd(base, a, ar);
+    const [A] = chains(base);
+    if (ar.kind === 'dd') return `${ar.emitAdd(ddRegister(A), ddRegister(A), a)} ${swap(base)}`;
     checkCompensable(ar, 'dd');
-    const s = [`${base}_hi`, `${base}_lo`] as const;
-    return ddAddNumberSource(s, s, a.names[0]!);
+    return `${ddAddNumberSource(A, A, a.names[0]!)} ${swap(base)}`;
   },
-  emitResult: (dst, base, ar) =>
-    ar.kind === 'dd'
-      ? recursiveAccumulation.emitResult(dst, base, ar)
-      : ar.emitConvert(dst, { kind: 'dd', names: [`${base}_hi`, `${base}_lo`] }, 106),
+  emitResult: (dst, base, ar) => {
+    const [A, B] = chains(base);
+    const sum = `${ddAddSource(A, A, B)}`;
+    return ar.kind === 'dd' ? `${sum} ${ar.emitSet(dst, ddRegister(A))}` : `${sum} ${ar.emitConvert(dst, ddRegister(A), 106)}`;
+  },
   bound: (n, u) => {
-    // An extended arithmetic (u far below 2^-53) means DD registers: the recursive bound applies.
-    if (u < 2 ** -60) return recursiveAccumulation.bound(n, u);
-    return { ofAbsSum: gamma(Math.max(n - 1, 0), DD_ADD_BOUND) * (1 + u), ofResult: u };
+    const half = Math.ceil(n / 2);
+    // An extended arithmetic (u far below 2^-53) means DD registers and rounded DD products.
+    if (u < 2 ** -60) return { ofAbsSum: gamma(half + 1, u), ofResult: 0 };
+    return { ofAbsSum: gamma(half, DD_ADD_BOUND) * (1 + u), ofResult: u };
   },
   helpers: { ddTwoProdErrorScaled: twoProdErrorScaled },
 };
+

@@ -66,19 +66,23 @@ const common = {
   helpers: {},
 };
 
-/** Double-double storage, interleaved layout (Float64Array of 2n: hi, lo, hi, lo, …). 16 bytes per value. */
+/**
+ * Double-double storage, interleaved layout (Float64Array of 2n: hi, lo, hi, lo, …). 16 bytes per value, at most
+ * 2^30 elements per buffer.
+ */
 export const ddStorage: StorageFormat<Float64Array, DdValue> = {
   name: 'dd',
   ...common,
   allocate: (n) => new Float64Array(2 * n),
-  accepts: (data): data is Float64Array => data instanceof Float64Array,
-  capacity: (data) => data.length >> 1,
+  accepts: (data): data is Float64Array => data instanceof Float64Array && data.length <= 2 ** 31,
+  capacity: (data) => Math.floor(data.length / 2),
   decode: (data, k) => ({ hi: data[2 * k]!, lo: data[2 * k + 1]! }),
   encode: (data, k, v) => { const [h, l] = normalised(v); data[2 * k] = h; data[2 * k + 1] = l; },
+  // Int32 index arithmetic (<< 1, | 1) spares the engine overflow checks; it limits a buffer to 2^30 elements.
   emitRead: (data, index, dst: Register) =>
-    `{ const dd$k = 2 * (${index}); ${dst.names[0]} = ${data}[dd$k]; ${dst.names[1]} = ${data}[dd$k + 1]; }`,
+    `{ const dd$k = (${index}) << 1; ${dst.names[0]} = ${data}[dd$k]; ${dst.names[1]} = ${data}[dd$k | 1]; }`,
   emitWrite: (data, index, src: Register) =>
-    `{ const dd$k = 2 * (${index}); ${data}[dd$k] = ${src.names[0]}; ${data}[dd$k + 1] = ${src.names[1]}; }`,
+    `{ const dd$k = (${index}) << 1; ${data}[dd$k] = ${src.names[0]}; ${data}[dd$k | 1] = ${src.names[1]}; }`,
 };
 
 /** Double-double storage, split layout ({@link DdSplitArray}: separate hi and lo arrays). 16 bytes per value. */
