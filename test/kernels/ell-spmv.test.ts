@@ -22,6 +22,8 @@ import {
   buildMatrix, buildVector, changedOutside, exactElement, exactVector, errorOf, matrixSpec, positionsOf, snapshot,
   value, vectorSpec, vectorValues, withinBound, type ArithmeticName,
 } from './matrix-kernel-fixtures.js';
+import type { KernelOptions } from '../../kernels/codegen/kernel-options.js';
+import '../../src/dd/register.js';
 
 /** Exact α·A·x + β·y of the represented values (A's values read only at non-padding slots). */
 function exactSpmv(A: EllOperand, x: Rational[], alpha: number, beta: number, y: Rational[] | null): Rational[] {
@@ -66,38 +68,48 @@ const ellCase = fc.record({
   seed: fc.integer({ min: 0, max: 2 ** 30 }),
 });
 
+type EllCase = typeof ellCase extends fc.Arbitrary<infer C> ? C : never;
+
+/** Builds one random ELL case, runs it, and checks it against the exact result within ellSpmvBound. */
+function checkCase(c: EllCase, options: KernelOptions): void {
+  const random = seededRandom(c.seed);
+  const v = (): number => (random.nextDouble() * 2 - 1) * 2 ** -(random.nextUint32() % 6);
+  const stride = c.rows + c.extraStride;
+  const lengths = Array.from({ length: c.rows }, () => (c.cols === 0 ? 0 : random.nextUint32() % (c.cols + 1)));
+  const width = Math.max(0, ...lengths) + c.extraWidth;
+  const colIndex = new Int32Array(stride * width).fill(ELL_PADDING);
+  for (let i = 0; i < c.rows; i++) for (let k = 0; k < lengths[i]!; k++) colIndex[i + k * stride] = random.nextUint32() % c.cols;
+  // Padding slots hold a sentinel (NaN where the storage can): they must never be read.
+  const sentinel = c.V.storage === 'i16s' ? 7 : NaN;
+  const valueRows = c.valuesRows === 'rows' ? c.rows : stride;
+  const V = buildMatrix(c.V, valueRows, width, (i, k) => (i < c.rows && colIndex[i + k * stride] !== ELL_PADDING ? v() : sentinel));
+  const A = ellOperand({ rows: c.rows, cols: c.cols, width, stride, colIndex }, V);
+  const x = buildVector(c.x, Float64Array.from({ length: c.cols }, v));
+  const yNaN = c.beta === 0 && c.y.storage !== 'i16s';
+  const y = buildVector(c.y, Float64Array.from({ length: c.rows }, () => (yNaN ? NaN : v())), 'f64', Math.abs(c.alpha) * c.cols + Math.abs(c.beta) + 1);
+  const before = { V: snapshot(V), x: snapshot(x), y: snapshot(y) };
+  const yIn = yNaN ? null : exactVector(y);
+  const args = { alpha: c.alpha, A, x, beta: c.beta, y };
+  const bound = ellSpmvBound(args, options);
+  ellSpmv(args, options);
+  expect(changedOutside(V, before.V)).toEqual([]);
+  expect(changedOutside(x, before.x)).toEqual([]);
+  expect(changedOutside(y, before.y, positionsOf(y))).toEqual([]);
+  if (c.rows === 0 || (c.alpha === 0 && c.beta === 1)) {
+    expect(changedOutside(y, before.y)).toEqual([]);
+    return;
+  }
+  expectWithinBound(exactVector(y), exactSpmv(A, exactVector(x), c.alpha, c.beta, yIn), bound);
+}
+
 describe('ellSpmv against the exact result of the stored values', () => {
   it('stays within ellSpmvBound for random structures, every storage and layout of the values, strides and α/β', () => {
-    fc.assert(fc.property(ellCase, (c) => {
-      const random = seededRandom(c.seed);
-      const v = (): number => (random.nextDouble() * 2 - 1) * 2 ** -(random.nextUint32() % 6);
-      const stride = c.rows + c.extraStride;
-      const lengths = Array.from({ length: c.rows }, () => (c.cols === 0 ? 0 : random.nextUint32() % (c.cols + 1)));
-      const width = Math.max(0, ...lengths) + c.extraWidth;
-      const colIndex = new Int32Array(stride * width).fill(ELL_PADDING);
-      for (let i = 0; i < c.rows; i++) for (let k = 0; k < lengths[i]!; k++) colIndex[i + k * stride] = random.nextUint32() % c.cols;
-      // Padding slots hold a sentinel (NaN where the storage can): they must never be read.
-      const sentinel = c.V.storage === 'i16s' ? 7 : NaN;
-      const valueRows = c.valuesRows === 'rows' ? c.rows : stride;
-      const V = buildMatrix(c.V, valueRows, width, (i, k) => (i < c.rows && colIndex[i + k * stride] !== ELL_PADDING ? v() : sentinel));
-      const A = ellOperand({ rows: c.rows, cols: c.cols, width, stride, colIndex }, V);
-      const x = buildVector(c.x, Float64Array.from({ length: c.cols }, v));
-      const yNaN = c.beta === 0 && c.y.storage !== 'i16s';
-      const y = buildVector(c.y, Float64Array.from({ length: c.rows }, () => (yNaN ? NaN : v())), 'f64', Math.abs(c.alpha) * c.cols + Math.abs(c.beta) + 1);
-      const before = { V: snapshot(V), x: snapshot(x), y: snapshot(y) };
-      const yIn = yNaN ? null : exactVector(y);
-      const args = { alpha: c.alpha, A, x, beta: c.beta, y };
-      const bound = ellSpmvBound(args, { arithmetic: c.arithmetic });
-      ellSpmv(args, { arithmetic: c.arithmetic });
-      expect(changedOutside(V, before.V)).toEqual([]);
-      expect(changedOutside(x, before.x)).toEqual([]);
-      expect(changedOutside(y, before.y, positionsOf(y))).toEqual([]);
-      if (c.rows === 0 || (c.alpha === 0 && c.beta === 1)) {
-        expect(changedOutside(y, before.y)).toEqual([]);
-        return;
-      }
-      expectWithinBound(exactVector(y), exactSpmv(A, exactVector(x), c.alpha, c.beta, yIn), bound);
-    }), { numRuns: 400 });
+    fc.assert(fc.property(ellCase, (c) => checkCase(c, { arithmetic: c.arithmetic })), { numRuns: 400 });
+  });
+
+  it('stays within ellSpmvBound with the accumulation plugins and double-double arithmetic', () => {
+    const pair = fc.constantFrom(['f64', 'pairwise'], ['f64', 'kahan'], ['f64', 'dot2'], ['f64', 'dd'], ['f32', 'dot2'], ['dd', 'recursive'], ['dd', 'dd']);
+    fc.assert(fc.property(ellCase, pair, (c, [arithmetic, accumulation]) => checkCase(c, { arithmetic, accumulation })), { numRuns: 150 });
   });
 });
 

@@ -15,6 +15,7 @@ import {
   buildMatrix, buildVector, changedOutside, exactDotOf, exactMatrix, exactVector, errorOf, matrixSpec, positionsOf,
   snapshot, value, vectorSpec, vectorValues, withinBound, type ArithmeticName,
 } from './matrix-kernel-fixtures.js';
+import '../../src/dd/register.js';
 
 const coefficient = fc.oneof(fc.constantFrom(0, 1, -1, 0.5, 0.1, -3), value);
 
@@ -106,6 +107,52 @@ const vec = (values: number[], storage = formats.f64): Range<1> => {
   return r;
 };
 const read = (r: Range<1>): number[] => Array.from({ length: r.length() }, (_, i) => r.get(i));
+
+describe('gemv with the accumulation plugins and double-double arithmetic (same kernel code)', () => {
+  const withAccumulation = fc.record({
+    base: gemvCase,
+    pair: fc.constantFrom(
+      ['f64', 'pairwise'], ['f64', 'kahan'], ['f64', 'dot2'], ['f64', 'dd'],
+      ['f32', 'pairwise'], ['f32', 'kahan'], ['f32', 'dot2'], ['f32', 'dd'],
+      ['dd', 'recursive'], ['dd', 'pairwise'], ['dd', 'dd'],
+    ),
+  });
+  it('stays within gemvBound, which uses the accumulation’s own bound', () => {
+    fc.assert(fc.property(withAccumulation, ({ base: c, pair: [arithmetic, accumulation] }) => {
+      const random = seededRandom(c.seed);
+      const v = (): number => (random.nextDouble() * 2 - 1) * 2 ** -(random.nextUint32() % 6);
+      const [rows, cols] = c.trans === 'N' ? [c.m, c.n] : [c.n, c.m];
+      const A = buildMatrix(c.A, rows, cols, () => v());
+      const x = buildVector(c.x, Float64Array.from({ length: c.n }, v));
+      const y = buildVector(c.y, Float64Array.from({ length: c.m }, v), 'f64', Math.abs(c.alpha) * c.n + Math.abs(c.beta) + 1);
+      const yIn = exactVector(y);
+      const options: GemvOptions = { arithmetic, accumulation };
+      const args = { alpha: c.alpha, A, x, beta: c.beta, y, trans: c.trans };
+      const bound = gemvBound(args, options);
+      gemv(args, options);
+      if (c.m === 0 || c.n === 0) return;
+      const eA = exactMatrix(A);
+      const ex = exactVector(x);
+      const out = exactVector(y);
+      for (let i = 0; i < c.m; i++) {
+        const row = Array.from({ length: c.n }, (_, j) => (c.trans === 'N' ? eA[i]![j]! : eA[j]![i]!));
+        let exact = mulRational(exactOf(c.alpha), exactDotOf(row, ex));
+        if (c.beta !== 0) exact = addRational(exact, mulRational(exactOf(c.beta), yIn[i]!));
+        if (!withinBound(out[i]!, exact, bound[i]!)) throw new Error(`y[${i}]: error ${errorOf(out[i]!, exact)} > bound ${bound[i]}`);
+      }
+    }), { numRuns: 200 });
+  });
+
+  it('refuses the axpy loop order for an accumulation other than recursive', () => {
+    const A = packed(2, 2, [1, 2, 3, 4], 'col-major');
+    const y = vec([5, 6]);
+    expect(() => gemv({ alpha: 1, A, x: vec([1, 1]), beta: 0, y }, { accumulation: 'kahan', loop: 'axpy' })).toThrow(ModprecError);
+    expect(read(y)).toEqual([5, 6]);
+    // 'auto' picks the dot order then, and the compensated sum gets every row.
+    gemv({ alpha: 1, A, x: vec([1, 1]), beta: 0, y }, { accumulation: 'kahan' });
+    expect(read(y)).toEqual([3, 7]);
+  });
+});
 
 describe('gemv BLAS semantics', () => {
   const A = packed(2, 3, [1, 2, 3, 4, 5, 6]);

@@ -7,6 +7,7 @@ import { formats } from '../../src/formats/index.js';
 import { ModprecError } from '../../src/errors.js';
 import { trsv } from '../../kernels/trsv/trsv.js';
 import { trsvBound } from '../../kernels/trsv/trsv-bound.js';
+import type { KernelOptions } from '../../kernels/codegen/kernel-options.js';
 import { gamma } from '../../kernels/codegen/accumulation.js';
 import { luFactor, luSolve, applyPivots } from '../../src/lu.js';
 import { seededRandom } from '../../src/sparse/seeded-random.js';
@@ -15,6 +16,7 @@ import {
   buildMatrix, buildVector, changedOutside, exactElement, exactVector, errorOf, matrixSpec, positionsOf,
   snapshot, vectorSpec, withinBound, type ArithmeticName,
 } from './matrix-kernel-fixtures.js';
+import '../../src/dd/register.js';
 
 type Uplo = 'U' | 'L';
 type Trans = 'N' | 'T';
@@ -39,6 +41,8 @@ function inTriangle(i: number, j: number, uplo: Uplo, diag: Diag): boolean {
   return uplo === 'U' ? j > i : j < i;
 }
 
+type TrsvCase = typeof trsvCase extends fc.Arbitrary<infer C> ? C : never;
+
 const trsvCase = fc.record({
   n: fc.integer({ min: 0, max: 6 }),
   uplo: fc.constantFrom<Uplo>('U', 'L'),
@@ -50,37 +54,45 @@ const trsvCase = fc.record({
   seed: fc.integer({ min: 0, max: 2 ** 30 }),
 });
 
+/** Solves one random case and checks it against the exact solution within trsvBound. */
+function checkCase(c: TrsvCase, options: KernelOptions): void {
+  const random = seededRandom(c.seed);
+  const v = (): number => random.nextDouble() * 2 - 1;
+  // The triangle not read (and a unit diagonal) holds a sentinel: NaN where the storage can hold it.
+  const outside = c.A.storage === 'i16s' ? 7 : NaN;
+  const A = buildMatrix(c.A, c.n, c.n, (i, j) => (!inTriangle(i, j, c.uplo, c.diag) ? outside
+    : i === j ? (random.nextUint32() % 2 ? 1 : -1) * (1 + random.nextDouble()) : v()));
+  const x = buildVector(c.x, Float64Array.from({ length: c.n }, v), 'f64', 2 ** (c.n + 1));
+  const before = { A: snapshot(A), x: snapshot(x) };
+  const b = exactVector(x);
+  const args = { A, x, uplo: c.uplo, trans: c.trans, diag: c.diag };
+  trsv(args, options);
+  expect(changedOutside(A, before.A)).toEqual([]);
+  expect(changedOutside(x, before.x, positionsOf(x))).toEqual([]);
+  const bound = trsvBound(args, options);
+  const lower = (c.uplo === 'L') !== (c.trans === 'T');
+  // op(A) where it is read (the sentinels elsewhere have no exact value).
+  const T = Array.from({ length: c.n }, (_, i) => Array.from({ length: c.n }, (_, j) => {
+    const [r, k] = c.trans === 'N' ? [i, j] : [j, i];
+    return inTriangle(r, k, c.uplo, c.diag) ? exactElement(A, r, k) : ZERO;
+  }));
+  const exact = exactSolve(T, b, lower, c.diag === 'U');
+  const computed = exactVector(x);
+  for (let i = 0; i < c.n; i++) {
+    if (!withinBound(computed[i]!, exact[i]!, bound[i]!)) {
+      throw new Error(`x[${i}]: error ${errorOf(computed[i]!, exact[i]!)} > bound ${bound[i]}`);
+    }
+  }
+}
+
 describe('trsv against the exact solution for the stored values', () => {
   it('stays within trsvBound for all 8 uplo/trans/diag, every storage, layout, stride and arithmetic', () => {
-    fc.assert(fc.property(trsvCase, (c) => {
-      const random = seededRandom(c.seed);
-      const v = (): number => random.nextDouble() * 2 - 1;
-      // The triangle not read (and a unit diagonal) holds a sentinel: NaN where the storage can hold it.
-      const outside = c.A.storage === 'i16s' ? 7 : NaN;
-      const A = buildMatrix(c.A, c.n, c.n, (i, j) => (!inTriangle(i, j, c.uplo, c.diag) ? outside
-        : i === j ? (random.nextUint32() % 2 ? 1 : -1) * (1 + random.nextDouble()) : v()));
-      const x = buildVector(c.x, Float64Array.from({ length: c.n }, v), 'f64', 2 ** (c.n + 1));
-      const before = { A: snapshot(A), x: snapshot(x) };
-      const b = exactVector(x);
-      const args = { A, x, uplo: c.uplo, trans: c.trans, diag: c.diag };
-      trsv(args, { arithmetic: c.arithmetic });
-      expect(changedOutside(A, before.A)).toEqual([]);
-      expect(changedOutside(x, before.x, positionsOf(x))).toEqual([]);
-      const bound = trsvBound(args, { arithmetic: c.arithmetic });
-      const lower = (c.uplo === 'L') !== (c.trans === 'T');
-      // op(A) where it is read (the sentinels elsewhere have no exact value).
-      const T = Array.from({ length: c.n }, (_, i) => Array.from({ length: c.n }, (_, j) => {
-        const [r, k] = c.trans === 'N' ? [i, j] : [j, i];
-        return inTriangle(r, k, c.uplo, c.diag) ? exactElement(A, r, k) : ZERO;
-      }));
-      const exact = exactSolve(T, b, lower, c.diag === 'U');
-      const computed = exactVector(x);
-      for (let i = 0; i < c.n; i++) {
-        if (!withinBound(computed[i]!, exact[i]!, bound[i]!)) {
-          throw new Error(`x[${i}]: error ${errorOf(computed[i]!, exact[i]!)} > bound ${bound[i]}`);
-        }
-      }
-    }), { numRuns: 300 });
+    fc.assert(fc.property(trsvCase, (c) => checkCase(c, { arithmetic: c.arithmetic })), { numRuns: 300 });
+  });
+
+  it('stays within trsvBound with the accumulation plugins and double-double arithmetic', () => {
+    const pair = fc.constantFrom(['f64', 'pairwise'], ['f64', 'kahan'], ['f64', 'dot2'], ['f64', 'dd'], ['f32', 'dot2'], ['f32', 'dd'], ['dd', 'recursive'], ['dd', 'dd']);
+    fc.assert(fc.property(trsvCase, pair, (c, [arithmetic, accumulation]) => checkCase(c, { arithmetic, accumulation })), { numRuns: 150 });
   });
 });
 
@@ -187,7 +199,7 @@ describe('trsv bound', () => {
 
 describe('the accessor’s accuracy gain on LU factors (Grützmacher et al., seed 004, Fig. 11)', () => {
   it('fp32 storage with fp64 arithmetic is about an order of magnitude more accurate than pure fp32', () => {
-    const n = 120;
+    const n = 256;
     const ratios: number[] = [];
     for (const seed of [11, 12, 13]) {
       const random = seededRandom(seed);
@@ -209,8 +221,8 @@ describe('the accessor’s accuracy gain on LU factors (Grützmacher et al., see
       };
       ratios.push(solve('f32') / solve('f64'));
     }
-    const mean = ratios.reduce((s, r) => s + r, 0) / ratios.length;
-    console.log('trsv fp32 / accessor error ratios', ratios);
-    expect(mean).toBeGreaterThan(4);
+    // Seen at n = 256: ratios of 16–20 (pure fp32 accumulates ~√n roundings per row, the accessor one per
+    // stored xᵢ). Demand at least 8 for every seed: "about an order of magnitude".
+    for (const ratio of ratios) expect(ratio).toBeGreaterThan(8);
   });
 });
