@@ -169,7 +169,9 @@ export function doubleRoundingCasesOf(
   }
   return fc.tuple(tiesOf(f), fc.integer({ min: 1, max: 511 }), fc.boolean()).map(([t, j, away]) => {
     const c = midpointCaseOf(t);
-    const viaQuantum = 2 ** (Math.max(t.binade, v.minExponent) - pv + 1);
+    // via's quantum at the midpoint; just below a power of two (only the tie 2m + 1 = 1) it halves.
+    const below = !away && t.m === 0 && t.binade > v.minExponent ? 0.5 : 1;
+    const viaQuantum = 2 ** (Math.max(t.binade, v.minExponent) - pv + 1) * below;
     const nudge = (j / 1024) * viaQuantum; // < half of via's quantum: via rounds back to the midpoint
     return {
       value: withSign(t.sign, Math.abs(c.midpoint) + (away ? nudge : -nudge)),

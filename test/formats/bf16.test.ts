@@ -27,10 +27,10 @@ describe('bfloat16, exhaustively over all 65536 bit patterns', () => {
     expect(numberFromBf16Bits(0x0001)).toBe(2 ** -133);
   });
 
-  it('re-encodes every non-NaN pattern to itself, NaN patterns to the quiet NaN; the sign bit negates', () => {
+  it('re-encodes every non-NaN pattern to itself, NaN patterns to the quiet NaN of their sign; the sign bit negates', () => {
     for (let b = 0; b < 65536; b++) {
       const v = numberFromBf16Bits(b);
-      const expected = isNaNPattern(b) ? BF16_QUIET_NAN_BITS : b;
+      const expected = isNaNPattern(b) ? (b & 0x8000) | BF16_QUIET_NAN_BITS : b;
       if (bf16BitsFromNumber(v) !== expected) throw new Error(`pattern ${b.toString(16)} re-encodes to ${bf16BitsFromNumber(v).toString(16)}`);
       if (!isNaNPattern(b) && !Object.is(numberFromBf16Bits(b ^ 0x8000), -v)) throw new Error(`sign bit of ${b.toString(16)}`);
     }
@@ -80,6 +80,7 @@ describe('bfloat16 landmarks', () => {
     expect(Object.is(roundToBf16(-(2 ** -134)), -0)).toBe(true); // tie with zero → even (zero), sign kept
     expect(roundToBf16(NaN)).toBeNaN();
     expect(bf16BitsFromNumber(NaN)).toBe(BF16_QUIET_NAN_BITS);
+    expect(bf16BitsFromNumber(-NaN)).toBe(0xffc0);
     expect(bf16BitsFromNumber(-0)).toBe(0x8000);
   });
 });

@@ -44,10 +44,10 @@ describe('binary16, exhaustively over all 65536 bit patterns', () => {
     }
   });
 
-  it('re-encodes every non-NaN pattern to itself, and NaN patterns to the quiet NaN', () => {
+  it('re-encodes every non-NaN pattern to itself, and NaN patterns to the quiet NaN of their sign', () => {
     for (const b of patterns) {
       const got = f16BitsFromNumber(numberFromF16Bits(b));
-      check(got === (isNaNPattern(b) ? F16_QUIET_NAN_BITS : b), () => `pattern ${b.toString(16)} re-encodes to ${got.toString(16)}`);
+      check(got === (isNaNPattern(b) ? (b & 0x8000) | F16_QUIET_NAN_BITS : b), () => `pattern ${b.toString(16)} re-encodes to ${got.toString(16)}`);
     }
   });
 
@@ -91,6 +91,8 @@ describe('binary16 landmarks', () => {
   it('keeps NaN and the sign of zero', () => {
     expect(roundToF16(NaN)).toBeNaN();
     expect(f16BitsFromNumber(NaN)).toBe(F16_QUIET_NAN_BITS);
+    expect(f16BitsFromNumber(-NaN)).toBe(0x8000 | F16_QUIET_NAN_BITS); // V8 keeps a NaN's sign through negation
+    expect(f16BitsFromNumber(roundToF16(-NaN))).toBe(0xfe00);
     expect(Object.is(roundToF16(-0), -0)).toBe(true);
     expect(f16BitsFromNumber(-0)).toBe(0x8000);
     expect(f16BitsFromNumber(0)).toBe(0);

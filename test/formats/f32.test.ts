@@ -28,6 +28,8 @@ describe('binary32 bit patterns', () => {
     expect(f32ToBits(1)).toBe(0x3f800000);
     expect(f32ToBits(-0)).toBe(0x80000000);
     expect(f32ToBits(NaN)).toBe(F32_QUIET_NAN_BITS);
+    expect(f32ToBits(-NaN)).toBe(0xffc00000);
+    expect(f32ToBits(f32FromBits(0xff800001))).toBe(0xffc00000); // signalling, negative: quiet, sign kept
     expect(f32FromBits(0x7f7fffff)).toBe((2 - 2 ** -23) * 2 ** 127);
     expect(f32FromBits(1)).toBe(2 ** -149);
     expect(roundToF32(0.1)).toBe(0.10000000149011612);

@@ -18,3 +18,16 @@ const littleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 export const HIGH_WORD = littleEndian ? 1 : 0;
 /** Index in {@link U32_OF_F64} of the word holding the low 32 significand bits. */
 export const LOW_WORD = littleEndian ? 0 : 1;
+
+/**
+ * The sign bit of a number as stored (1 for −0, for negative numbers and for a NaN whose sign bit
+ * is set). JavaScript engines may canonicalise NaNs; V8 keeps their sign through negation and
+ * typed-array stores, so this recovers it where the engine kept it. Not for hot paths.
+ *
+ * @param x - any number
+ * @returns 0 or 1
+ */
+export function signBitOf(x: number): 0 | 1 {
+  F64[0] = x;
+  return (U32_OF_F64[HIGH_WORD]! >>> 31) as 0 | 1;
+}

@@ -57,6 +57,6 @@ export function createBinaryRounder(params: BinaryFormatParameters): (x: number)
       const r = x + shifter - shifter;
       return r === 0 ? x * 0 : r; // x·0 keeps the sign of x for zero results
     }
-    return NaN;
+    return x; // NaN, returned as is (its sign kept)
   };
 }
