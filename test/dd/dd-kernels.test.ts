@@ -147,6 +147,24 @@ describe('accumulation strategies (pairwise, kahan, dot2, dd) in fp64 and fp32 a
     }), { numRuns: 150 });
   });
 
+  it('pairwise over many blocks (n = 5000, deep carries) stays within γ_{B+⌊log₂⌈n/B⌉⌋+1}, in fp64 and in DD', () => {
+    const rand = prng(9);
+    const n = 5000;
+    const xs = Float64Array.from({ length: n }, () => (rand() - 0.5) * 2 ** Math.floor(rand() * 30));
+    const ys = Float64Array.from({ length: n }, () => rand() - 0.3);
+    const exact = exactDot(xs, ys);
+    const x = vector(xs), y = vector(ys);
+    const r = dot(x, y, { accumulation: 'pairwise' });
+    expect(within(exactOf(r), exact, dotBound(x, y, { accumulation: 'pairwise' }))).toBe(true);
+    const out = ddCell();
+    dot(vector(xs, { arithmetic: 'dd' }), y, { accumulation: 'pairwise', into: out });
+    expect(within(cellRational(out), exact, gamma(16 + 9 + 1, 2 ** -102) * absDot(xs, ys))).toBe(true);
+    // and the block tree really helps on a sum that recursive summation spoils
+    const ones = new Float64Array(n).fill(1);
+    const big = Float64Array.from({ length: n }, (_, i) => (i === 0 ? 2 ** 53 : 1));
+    expect(dot(vector(big), vector(ones), { accumulation: 'pairwise' })).toBeGreaterThan(dot(vector(big), vector(ones)));
+  });
+
   it('Dot2 meets Ogita–Rump–Oishi’s bound u|xᵀy| + γ_n²Σ|xᵢyᵢ| on GenDot data up to cond 1e30', () => {
     for (const c of [1e8, 1e16, 1e24, 1e30]) {
       for (let seed = 1; seed <= 3; seed++) {
