@@ -152,7 +152,7 @@ export function rnsFromDecimalString(z: RnsNumber, text: string): void {
   if (!m || (m[2] === '' && (m[3] === undefined || m[3] === ''))) fail('PARSE_ERROR', 'text', 'must be a decimal number', text);
   const intPart = m[2]!;
   const fracPart = m[3] ?? '';
-  const e10 = m[4] === undefined ? 0 : Number(m[4]) - fracPart.length;
+  const e10 = (m[4] === undefined ? 0 : Number(m[4])) - fracPart.length;
   if (!Number.isSafeInteger(e10) || Math.abs(e10) > 2e6) fail('INVALID_VALUE', 'text', 'decimal exponent must be within ±2e6', text);
   const digits = BigInt((intPart + fracPart).replace(/^0+(?=\d)/, '') || '0');
   const negative = m[1] === '-';
