@@ -60,7 +60,7 @@ describe.each(INTEGER_STORAGES)('%s storage with a scale', (storage) => {
 describe('scaled reduced accessors', () => {
   it('share one scale along the unmasked dimensions (per row, per column, per 3-D slice)', () => {
     fc.assert(fc.property(shapeOf(3), fc.tuple(fc.boolean(), fc.boolean(), fc.boolean()), (size, mask) => {
-      const A = scaledReducedRowMajor({ size: size as [number, number, number], storage: 'i16', scaleMask: mask });
+      const A = scaledReducedRowMajor<3>({ size: size as [number, number, number], storage: 'i16', scaleMask: mask });
       let k = 1;
       for (const ix of allIndices(size)) if (ix.every((v, d) => mask[d] || v === 0)) (A.writeScale as (...a: number[]) => void)(...ix, k++);
       for (const ix of allIndices(size)) {
