@@ -31,7 +31,7 @@ export class EllOperand {
    * Not for direct use: build operands with {@link ellOperand}, {@link ellFromMatrix} or {@link ellWithStorage}.
    * @throws {@link ModprecError} `INVALID_OPTION` when called from outside this module
    */
-  constructor(token: typeof VALIDATED, structure: EllStructure, values: Range<2, any>) {
+  constructor(token: symbol, structure: EllStructure, values: Range<2, any>) {
     if (token !== VALIDATED) fail('INVALID_OPTION', 'EllOperand', 'must be built by ellOperand, ellFromMatrix or ellWithStorage');
     this.structure = structure;
     this.values = values;

@@ -17,10 +17,15 @@ export type EllSpmvFunction = (rows: number, width: number, stride: number, colI
 
 /** Everything an ELL SpMV specialisation depends on. */
 export interface EllSpmvSpecialisation {
+  /** Values: element (i, k) is slot k of row i. */
   readonly values: Accessor<2, any>;
+  /** The vector multiplied (gathered by column index). */
   readonly x: Accessor<1, any>;
+  /** The vector updated. */
   readonly y: Accessor<1, any>;
+  /** Arithmetic of every operation. */
   readonly ar: ArithmeticFormat;
+  /** Summation strategy of each row. */
   readonly acc: Accumulation;
   /** α's case; never 'zero' (the host runs y := β·y then). */
   readonly alpha: Exclude<CoefficientCase, 'zero'>;

@@ -28,11 +28,14 @@ export interface GemvArguments {
 export interface CheckedGemv {
   readonly alpha: number;
   readonly beta: number;
+  /** op(A): A or its transposed view (shared storage). */
   readonly opA: Accessor<2, any>;
   readonly A: Range<2, any>;
   readonly x: Range<1, any>;
   readonly y: Range<1, any>;
+  /** Rows of op(A) (the length of y). */
   readonly m: number;
+  /** Columns of op(A) (the length of x). */
   readonly n: number;
 }
 

@@ -35,12 +35,19 @@ export type GemvFunction = (m: number, n: number, ...args: unknown[]) => void;
 export interface GemvSpecialisation {
   /** op(A), m×n. */
   readonly A: Accessor<2, any>;
+  /** The vector multiplied (length n). */
   readonly x: Accessor<1, any>;
+  /** The vector updated (length m). */
   readonly y: Accessor<1, any>;
+  /** Arithmetic of every operation. */
   readonly ar: ArithmeticFormat;
+  /** Summation strategy of the row reductions (the dot order only). */
   readonly acc: Accumulation;
+  /** Loop order. */
   readonly loop: GemvLoop;
+  /** Special case of α. */
   readonly alpha: CoefficientCase;
+  /** Special case of β. */
   readonly beta: CoefficientCase;
 }
 

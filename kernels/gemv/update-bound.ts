@@ -17,16 +17,21 @@ import { coefficientRoundings, inflate, readRoundings, writeError, type WriteErr
 
 /** What the bound of every output of one call shares. */
 export interface UpdateBoundContext {
+  /** Arithmetic of the kernel. */
   readonly ar: ArithmeticFormat;
+  /** Summation strategy of the reductions. */
   readonly acc: Accumulation;
   /** Read roundings of one product (matrix element and vector element together). */
   readonly productReads: number;
+  /** |α|. */
   readonly absAlpha: number;
+  /** |β|. */
   readonly absBeta: number;
   /** Roundings on α·t: the conversion of α, the product, the final sum. */
   readonly alphaRoundings: number;
   /** Roundings on β·y: reading y, the conversion of β, the product, the final sum. */
   readonly betaRoundings: number;
+  /** Error of the write to y's storage. */
   readonly write: WriteError;
 }
 

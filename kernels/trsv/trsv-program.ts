@@ -23,8 +23,11 @@ export type TrsvFunction = (n: number, ...args: unknown[]) => void;
 export interface TrsvSpecialisation {
   /** op(A), n×n. */
   readonly T: Accessor<2, any>;
+  /** Right-hand side on entry, solution on return (length n). */
   readonly x: Accessor<1, any>;
+  /** Arithmetic of every operation. */
   readonly ar: ArithmeticFormat;
+  /** Summation strategy of each row. */
   readonly acc: Accumulation;
   /** T lower triangular (forward substitution) or upper (backward). */
   readonly lower: boolean;

@@ -73,6 +73,33 @@ describe('gemv against the exact result of the stored values', () => {
     }), { numRuns: 400 });
   });
 
+  it('stays within gemvBound at larger sizes (48×64), where the γ_n terms dominate', () => {
+    for (const [spec, trans, arithmetic] of [
+      [{ storage: 'f32', layout: 'col', sub: true, scaleRows: false }, 'N', 'f32'],
+      [{ storage: 'bf16', layout: 'row', sub: false, scaleRows: false }, 'T', 'f32'],
+      [{ storage: 'i16s', layout: 'col', sub: false, scaleRows: true }, 'N', 'f64'],
+    ] as const) {
+      const random = seededRandom(99);
+      const [m, n] = [48, 64];
+      const [rows, cols] = trans === 'N' ? [m, n] : [n, m];
+      const A = buildMatrix(spec, rows, cols, () => random.nextDouble() * 2 - 1);
+      const x = buildVector({ storage: 'f32', stride: -2, sub: true }, Float64Array.from({ length: n }, () => random.nextDouble() * 2 - 1));
+      const y = buildVector({ storage: 'f16', stride: 1, sub: false }, Float64Array.from({ length: m }, () => random.nextDouble()));
+      const yIn = exactVector(y);
+      const args = { alpha: 0.75, A, x, beta: -1.5, y, trans };
+      const bound = gemvBound(args, { arithmetic });
+      gemv(args, { arithmetic });
+      const eA = exactMatrix(A);
+      const ex = exactVector(x);
+      const out = exactVector(y);
+      for (let i = 0; i < m; i++) {
+        const row = Array.from({ length: n }, (_, j) => (trans === 'N' ? eA[i]![j]! : eA[j]![i]!));
+        const exact = addRational(mulRational(exactOf(0.75), exactDotOf(row, ex)), mulRational(exactOf(-1.5), yIn[i]!));
+        expect(withinBound(out[i]!, exact, bound[i]!)).toBe(true);
+      }
+    }
+  });
+
   it('gives the same bits with the dot and the axpy loop order', () => {
     fc.assert(fc.property(gemvCase, (c) => {
       const random = seededRandom(c.seed);
