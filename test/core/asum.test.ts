@@ -13,6 +13,8 @@ import { newStats } from './support/kernel-stats.js';
 import { runs } from './support/runs.js';
 import { absRational, addRational, ZERO } from '../../src/testing/rational.js';
 import { exactOf } from '../../src/testing/exact.js';
+import { gamma } from '../../kernels/codegen/accumulation.js';
+import { expectBoundToBe } from './support/bound-formula.js';
 
 describe.each(ARITHMETICS)('asum in %s arithmetic', (arithmetic) => {
   it('is within asumBound of Σ|x̂ᵢ| (the stored values)', () => {
@@ -59,5 +61,21 @@ describe('asum edge cases', () => {
       const exact = values.reduce((s, v) => addRational(s, absRational(exactOf(v))), ZERO);
       expect(errorOf(asum(f64(values)), exact)).toBe(0);
     }), { numRuns: runs(100) });
+  });
+});
+
+describe('asumBound', () => {
+  it('is γ_{n−1}Σ|x̂ᵢ| for exact reads (recursive summation: the first addition is exact)', () => {
+    const values = [0.5, -0.25, 3, 1e-3, -7];
+    const x = buildVector({ storage: 'f32', layout: { kind: 'packed' }, scalePerElement: false, values }, 'f64');
+    const sum = values.reduce((s, _v, i) => s + Math.abs(x.range.get(i)), 0);
+    const bound = asumBound(x.range);
+    expect(bound).toBeGreaterThanOrEqual(gamma(4, 2 ** -53) * sum);
+    expect(bound).toBeLessThanOrEqual(gamma(4, 2 ** -53) * sum * (1 + 1e-9));
+    // fp64-stored values read into fp32 arithmetic: one read rounding more, γ_{n−1} + γ₁(1 + γ_{n−1}).
+    const y = buildVector({ storage: 'f64', layout: { kind: 'packed' }, scalePerElement: false, values }, 'f32');
+    const g = gamma(4, 2 ** -24);
+    const exactSum = values.reduce((s, v) => s + Math.abs(v), 0);
+    expect(asumBound(y.range, { arithmetic: 'f32' })).toBeGreaterThanOrEqual((g + gamma(1, 2 ** -24) * (1 + g)) * exactSum);
   });
 });

@@ -13,6 +13,8 @@ import { expectComponentsWithin } from './support/elementwise-check.js';
 import { coefficient } from './support/coefficients.js';
 import { newStats } from './support/kernel-stats.js';
 import { runs } from './support/runs.js';
+import { gamma } from '../../kernels/codegen/accumulation.js';
+import { expectBoundToBe } from './support/bound-formula.js';
 
 describe.each(ARITHMETICS)('axpy in %s arithmetic', (arithmetic) => {
   it('is within axpyBound of α·x̂ + ŷ (the stored values) in every component', () => {
@@ -65,5 +67,29 @@ describe('axpy edge cases', () => {
     const y = f64([]);
     axpy(3, x.range, y.range);
     expect(axpyBound(3, x.range, y.range).length).toBe(0);
+  });
+});
+
+describe('axpyBound', () => {
+  it('is Higham\'s γ₂|αx̂ᵢ| + γ₁|ŷᵢ| for exact reads, an exact α and an output storage that holds the arithmetic', () => {
+    const u = 2 ** -53;
+    const x = buildVector({ storage: 'f32', layout: { kind: 'packed' }, scalePerElement: false, values: [0.3, -7] }, 'f64');
+    const y = buildVector({ storage: 'f64', layout: { kind: 'packed' }, scalePerElement: false, values: [0.1, 1e10] }, 'f64');
+    const bound = axpyBound(0.5, x.range, y.range);
+    for (let i = 0; i < 2; i++) {
+      expectBoundToBe(bound[i]!, gamma(2, u) * Math.abs(0.5 * x.range.get(i)) + gamma(1, u) * Math.abs(y.range.get(i)), `component ${i}`);
+    }
+  });
+
+  it('adds a rounding for an α the arithmetic cannot hold and the output storage\'s unit roundoff', () => {
+    const u = 2 ** -24;
+    const x = buildVector({ storage: 'f32', layout: { kind: 'packed' }, scalePerElement: false, values: [0.75] }, 'f32');
+    const y = buildVector({ storage: 'f16', layout: { kind: 'packed' }, scalePerElement: false, values: [0.5] }, 'f32');
+    const exactPart = gamma(3, u) * 0.1 * 0.75 + gamma(1, u) * 0.5; // 0.1 is rounded to fp32: one more rounding
+    const bound = axpyBound(0.1, x.range, y.range, { arithmetic: 'f32' })[0]!;
+    const us = 2 ** -11; // fp16 storage of the result
+    // plus fp16's underflow allowance, half its smallest subnormal (2^-25), and fp32's (tiny) ones
+    const underflow = 2 ** -25 + 4 * 2 ** -150 * (0.75 + 3 + 2);
+    expectBoundToBe(bound, exactPart + us * (0.1 * 0.75 + 0.5 + exactPart) + underflow, 'fp16 output');
   });
 });

@@ -78,3 +78,13 @@ describe('dotBound known bugs', () => {
     }), { numRuns: 20000, seed: 2026 });
   });
 });
+
+describe('dot into a range', () => {
+  it('stores the full-precision result rounded to the receiving range\'s storage', () => {
+    const x = buildVector({ storage: 'f64', layout: { kind: 'packed' }, scalePerElement: false, values: [0.1, 0.2, 0.3] }, 'f64');
+    const into = buildVector({ storage: 'f32', layout: { kind: 'strided', inc: 2 }, scalePerElement: false, values: [0] }, 'f64');
+    const result = dot(x.range, x.range, { into: into.range });
+    expect(into.range.get(0)).toBe(Math.fround(result));
+    into.checkOutsideUnchanged();
+  });
+});

@@ -15,6 +15,7 @@ import { runs } from './support/runs.js';
 import { addRational, compareRational, mulRational, subRational, type Rational } from '../../src/testing/rational.js';
 import { exactOf } from '../../src/testing/exact.js';
 import { uniformUnit } from '../../src/testing/data-arbitraries.js';
+import { gamma } from '../../kernels/codegen/accumulation.js';
 
 /** Whether |computed − √q| ≤ bound, decided exactly: (c − b)² ≤ q ≤ (c + b)² (the left side only when c > b). */
 function withinNormBound(computed: number, q: Rational, bound: number): boolean {
@@ -120,5 +121,20 @@ describe('nrm2 edge cases', () => {
     const tiny = vec([1e-300, -1e-300], 'f64', 'f32');
     const squares = exactDotOf(storedVector(tiny), storedVector(tiny));
     expect(withinNormBound(nrm2(tiny, { arithmetic: 'f32' }), squares, nrm2Bound(tiny, { arithmetic: 'f32' }))).toBe(true);
+  });
+});
+
+describe('nrm2Bound', () => {
+  it('is about (n/2 + 1)·u relative to the norm for exact reads (sum of squares γ_n, halved by the square root, plus √\'s rounding)', () => {
+    fc.assert(fc.property(fc.array(uniformUnit(), { minLength: 1, maxLength: 50 }), (values) => {
+      fc.pre(values.some((v) => v !== 0));
+      const x = buildVector({ storage: 'f64', layout: { kind: 'packed' }, scalePerElement: false, values }, 'f64').range;
+      const norm = Math.hypot(...values);
+      const n = values.length;
+      const relative = nrm2Bound(x) / norm;
+      const u = 2 ** -53;
+      expect(relative).toBeGreaterThanOrEqual((n / 2 + 1) * u * (1 - 1e-6));
+      expect(relative).toBeLessThanOrEqual(gamma(n, u) / (1 + Math.sqrt(1 - gamma(n, u))) + u * 1.01 + 1e-12 * u);
+    }), { numRuns: runs(100) });
   });
 });

@@ -13,6 +13,8 @@ import { expectComponentsWithin } from './support/elementwise-check.js';
 import { coefficient } from './support/coefficients.js';
 import { newStats } from './support/kernel-stats.js';
 import { runs } from './support/runs.js';
+import { gamma } from '../../kernels/codegen/accumulation.js';
+import { expectBoundToBe } from './support/bound-formula.js';
 
 describe.each(ARITHMETICS)('scal in %s arithmetic', (arithmetic) => {
   it('is within scalBound of α·x̂ in every component', () => {
@@ -59,5 +61,16 @@ describe('scal edge cases', () => {
     // A-priori, u·|αx̂| = 2^-53·4 for the finite element (that this product happens to be exact is not known a priori).
     expect(bound[2]).toBeGreaterThanOrEqual(4 * 2 ** -53);
     expect(bound[2]).toBeLessThan(4 * 2 ** -53 * (1 + 1e-9));
+  });
+});
+
+describe('scalBound', () => {
+  it('is u|αx̂ᵢ| for exact reads and an exact α (one multiplication), plus the storage rounding of the result', () => {
+    const x = buildVector({ storage: 'f64', layout: { kind: 'packed' }, scalePerElement: false, values: [3, -0.1] }, 'f64');
+    const bound = scalBound(1.5, x.range);
+    expectBoundToBe(bound[0]!, gamma(1, 2 ** -53) * 4.5, 'component 0');
+    expectBoundToBe(bound[1]!, gamma(1, 2 ** -53) * 1.5 * 0.1, 'component 1');
+    const y = buildVector({ storage: 'bf16', layout: { kind: 'packed' }, scalePerElement: false, values: [2] }, 'f64');
+    expectBoundToBe(scalBound(1.5, y.range)[0]!, gamma(1, 2 ** -53) * 3 + 2 ** -8 * 3 * (1 + gamma(1, 2 ** -53)), 'bf16 output');
   });
 });

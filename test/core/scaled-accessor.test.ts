@@ -30,10 +30,16 @@ describe.each(INTEGER_STORAGES)('%s storage with a scale', (storage) => {
       fc.assert(fc.property(positiveScale, fc.double({ min: -1e12, max: 1e12, noNaN: true }), fc.boolean(), (scale, v, perRow) => {
         const A = range(scaledReducedRowMajor({ size: [2, 3], storage, arithmetic, scaleMask: [perRow, !perRow] }));
         A.writeScale(1, 2, scale);
+        const data = A.accessor.data as Int32Array;
+        data.fill(-77); // sentinels in every other element
+        const scales = A.accessor.scale!.data.slice();
         A.set(1, 2, v);
         const stored = storageRound(storage, ar.round(ar.round(v) / ar.round(scale)));
         expect(storedElement(A, [1, 2])).toBe(stored);
         expect(A.get(1, 2)).toBe(ar.round(stored * ar.round(scale)));
+        const target = A.accessor.linearIndex([1, 2]);
+        data.forEach((d, k) => { if (k !== target) expect(d).toBe(-77); });
+        expect(A.accessor.scale!.data).toEqual(scales);
       }), { numRuns: runs(300) });
     });
 
