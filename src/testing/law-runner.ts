@@ -56,7 +56,11 @@ export function checkLaws(laws: readonly Law[], options?: LawRunOptions): void {
   for (const law of laws) law.check(options);
 }
 
-/** Writes a number so that −0 and NaN are visible in failure messages. */
+/**
+ * Writes a number for failure messages, with −0 visible.
+ * @param x - any number
+ * @returns `'-0'` for −0, else `String(x)`
+ */
 export function show(x: number): string {
   return Object.is(x, -0) ? '-0' : String(x);
 }

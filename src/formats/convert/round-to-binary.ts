@@ -2,10 +2,12 @@
  * Correct rounding of a double to any narrower binary floating-point format, without bit access.
  *
  * Normal range: Veltkamp's splitting. With C = 2^(53−p) + 1, γ = C·x, δ = x − γ, the sum γ + δ
- * (each step rounded to nearest-even in double) is x rounded to nearest-even on p bits
- * (Dekker 1971; Boldo, "Pitfalls of a full floating-point proof", IJCAR 2006, proves the rounding
- * and its tie-breaking for 2 ≤ 53 − p ≤ 51). One rounding, straight from the double: no double
- * rounding through binary32.
+ * (each step rounded to nearest-even in double) is x rounded to nearest on p bits (Dekker 1971;
+ * Boldo, "Pitfalls of a full floating-point proof", IJCAR 2006, for 2 ≤ 53 − p ≤ 51). That ties
+ * go to even is what the tests check: every binary16 and bfloat16 midpoint exhaustively, and the
+ * ties of randomly drawn formats — the splitting commutes with scaling by powers of two, so one
+ * binade stands for all. One rounding, straight from the double: no double rounding through
+ * binary32.
  *
  * Subnormal range: the format's grid there is fixed (spacing 2^(emin−p+1)), so adding and
  * subtracting S = 1.5·2^52·2^(emin−p+1) rounds x to that grid; the double addition rounds
