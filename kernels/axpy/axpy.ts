@@ -23,8 +23,8 @@ export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options:
   checkRange('y', y, 1, true);
   checkSameLength('x', x.length(), 'y', y.length());
   const n = x.length();
-  if (n === 0 || alpha === 0) return;
   const ar = chooseArithmetic(options.arithmetic, [x, y]);
+  if (n === 0 || alpha === 0) return;
   const a = ar.register('a');
   const xv = ar.register('xv');
   const yv = ar.register('yv');

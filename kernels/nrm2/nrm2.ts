@@ -31,9 +31,9 @@ function scaleFor(max: number): number {
 export function nrm2(x: Range<1, any>, options: KernelOptions = {}): number {
   checkRange('x', x, 1);
   const n = x.length();
-  if (n === 0) return 0;
   const ar = chooseArithmetic(options.arithmetic, [x]);
   const acc = resolveAccumulation(options.accumulation);
+  if (n === 0) return 0;
   const xv = ar.register('xv');
   const res = ar.register('res');
   const sc = ar.register('sc');

@@ -16,8 +16,8 @@ export function scal(alpha: number, x: Range<1, any>, options: KernelOptions = {
   checkScalar('alpha', alpha);
   checkRange('x', x, 1, true);
   const n = x.length();
-  if (n === 0 || alpha === 1) return;
   const ar = chooseArithmetic(options.arithmetic, [x]);
+  if (n === 0 || alpha === 1) return;
   const zero = alpha === 0;
   const a = ar.register('a');
   const xv = ar.register('xv');

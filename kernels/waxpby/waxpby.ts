@@ -29,8 +29,8 @@ export function waxpby(
   checkSameLength('x', x.length(), 'y', y.length());
   checkSameLength('x', x.length(), 'w', w.length());
   const n = x.length();
-  if (n === 0) return;
   const ar = chooseArithmetic(options.arithmetic, [x, y, w]);
+  if (n === 0) return;
   const useX = alpha !== 0;
   const useY = beta !== 0;
   const [a, b, xv, yv, t] = ['a', 'b', 'xv', 'yv', 't'].map((r) => ar.register(r)) as [any, any, any, any, any];
