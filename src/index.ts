@@ -12,3 +12,4 @@ export * from '../accessors/index.js';
 export * from '../kernels/index.js';
 export * from './sparse/index.js';
 export * from './io/matrix-market.js';
+export { luFactor, luSolve, applyPivots, type LuFactors } from './lu.js';
