@@ -19,6 +19,21 @@ describe('createBinaryRounder', () => {
     }), { numRuns: 40 });
   });
 
+  it('breaks every tie of the binade [1, 2) to even for p = 2…16, and random ties for p = 17…51', () => {
+    // Splitting commutes with scaling by powers of two (away from under/overflow): one binade stands for all.
+    for (let p = 2; p <= 51; p++) {
+      const round = createBinaryRounder({ significandBits: p, minExponent: -1022, maxExponent: 1023 });
+      const ulp = 2 ** (1 - p);
+      const count = 2 ** (p - 1);
+      const ks = p <= 16 ? Array.from({ length: count }, (_, k) => k) : fc.sample(fc.integer({ min: 0, max: count - 1 }), { numRuns: 500, seed: p });
+      for (const k of ks) {
+        const mid = 1 + (k + 0.5) * ulp; // between 1 + k·ulp and 1 + (k+1)·ulp
+        const even = k % 2 === 0 ? 1 + k * ulp : 1 + (k + 1) * ulp;
+        if (round(mid) !== even || round(-mid) !== -even) throw new Error(`p = ${p}: tie ${mid} rounds to ${round(mid)}, expected ${even}`);
+      }
+    }
+  });
+
   it('with binary16 and bfloat16 parameters equals the specialised conversions', () => {
     const f16 = createBinaryRounder({ significandBits: 11, minExponent: -14, maxExponent: 15 });
     const bf16 = createBinaryRounder({ significandBits: 8, minExponent: -126, maxExponent: 127 });
