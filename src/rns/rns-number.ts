@@ -10,7 +10,9 @@
  * @module
  */
 import { fail } from '../errors.js';
+import type { MpValueLike } from '../formats/format.js';
 import type { RnsModuliSet } from './moduli-set.js';
+import { rnsFromDoubleDouble, rnsFromNumber, rnsToNumber } from './convert-number.js';
 
 /** Largest |exponent| a number may carry; operations whose result could leave the range throw. */
 export const MAX_EXPONENT = 2 ** 30;
@@ -19,7 +21,7 @@ export const MAX_EXPONENT = 2 ** 30;
  * A multiple-precision number in RNS. Mutable on purpose: kernels preallocate one per variable and
  * operations write their result into a destination (which may alias an operand).
  */
-export class RnsNumber {
+export class RnsNumber implements MpValueLike {
   /** The moduli set; numbers of different sets never mix. */
   readonly set: RnsModuliSet;
   /** Residues x_i = |X|_{m_i}, integers in [0, m_i). */
@@ -49,6 +51,27 @@ export class RnsNumber {
   /** Whether the value is zero (either sign). */
   isZero(): boolean {
     return this.uf === 0;
+  }
+
+  /** The value rounded to the nearest double (ties to even). */
+  toNumber(): number {
+    return rnsToNumber(this);
+  }
+
+  /**
+   * Sets the value to the double `x` exactly.
+   * @throws {@link ModprecError} `INVALID_VALUE` for a non-finite x (the number is unchanged)
+   */
+  setNumber(x: number): void {
+    rnsFromNumber(this, x);
+  }
+
+  /**
+   * Sets the value to hi + lo, rounded to the precision (exact when it fits).
+   * @throws {@link ModprecError} `INVALID_VALUE` for non-finite parts (the number is unchanged)
+   */
+  setDd(hi: number, lo: number): void {
+    rnsFromDoubleDouble(this, hi, lo);
   }
 }
 

@@ -1,0 +1,102 @@
+/**
+ * mp_array: an array of RNS numbers in the structure-of-arrays layout of seed 000 (Table 2, Fig. 2):
+ *
+ * ```
+ * digits   x0.d1 x0.d2 … x0.dn | x1.d1 … x1.dn | … | x(L−1).dn     n·L integers (a number's digits together)
+ * sign     x0.s  x1.s  …  x(L−1).s                                   L
+ * exp      x0.e  x1.e  …  x(L−1).e                                   L
+ * eval     x0.lo x1.lo … x(L−1).lo | x0.up x1.up … x(L−1).up          2L extended floats: lower bounds, then upper
+ * ```
+ *
+ * An extended float is a fraction (`evalFrac`, Float64Array) and an exponent (`evalExp`, Int32Array) at the same
+ * index. A matrix is stored column-major with a leading dimension by the accessor's strides: element (i, j) is
+ * number k = i + j·LDA, whose digit r is at digits[r + (i + j·LDA)·n]. (The seed's `buf` is a GPU transfer
+ * buffer and has no counterpart here.)
+ * @module
+ */
+import { fail } from '../errors.js';
+import type { RnsModuliSet } from './moduli-set.js';
+import { setRoundedRational } from './convert-exact.js';
+import { rnsToRational } from './convert-exact.js';
+import { RnsNumber } from './rns-number.js';
+
+/** An array of L numbers of one moduli set (seed 000's mp_array_t). */
+export class RnsArray {
+  /** The moduli set of every element. */
+  readonly set: RnsModuliSet;
+  /** Number of elements L. */
+  readonly length: number;
+  /** Residues, n per number, numbers consecutive: digit r of number k at k·n + r. */
+  readonly digits: Int32Array;
+  /** Sign bits. */
+  readonly sign: Uint8Array;
+  /** Binary exponents. */
+  readonly exp: Int32Array;
+  /** Fractions of the interval evaluations: lower bounds at [0, L), upper bounds at [L, 2L). */
+  readonly evalFrac: Float64Array;
+  /** Exponents of the interval evaluations, indexed as {@link evalFrac}. */
+  readonly evalExp: Int32Array;
+
+  /**
+   * L zeros of `set`.
+   * @param set - the moduli set
+   * @param length - number of elements
+   * @throws {@link ModprecError} `INVALID_SIZE` for a bad length
+   */
+  constructor(set: RnsModuliSet, length: number) {
+    if (!Number.isSafeInteger(length) || length < 0 || length * set.size > 2 ** 31) {
+      fail('INVALID_SIZE', 'length', `must be a non-negative integer with length·${set.size} ≤ 2^31`, length);
+    }
+    this.set = set;
+    this.length = length;
+    this.digits = new Int32Array(length * set.size);
+    this.sign = new Uint8Array(length);
+    this.exp = new Int32Array(length);
+    this.evalFrac = new Float64Array(2 * length);
+    this.evalExp = new Int32Array(2 * length);
+  }
+}
+
+/**
+ * z := element k of `a` (exact copy into a scratch number of the same set).
+ * @param z - destination number
+ * @param a - the array
+ * @param k - element index (unchecked: generated kernels pass valid indices)
+ */
+export function rnsLoad(z: RnsNumber, a: RnsArray, k: number): void {
+  const n = a.set.size;
+  const zd = z.digits;
+  const d = a.digits;
+  const base = k * n;
+  for (let i = 0; i < n; i++) zd[i] = d[base + i]!;
+  z.sign = a.sign[k]!;
+  z.exp = a.exp[k]!;
+  const L = a.length;
+  z.lf = a.evalFrac[k]!; z.le = a.evalExp[k]!;
+  z.uf = a.evalFrac[L + k]!; z.ue = a.evalExp[L + k]!;
+}
+
+/**
+ * Element k of `a` := x, exactly when x uses the array's moduli set, else rounded to it (correctly, via BigInt).
+ * @param a - the array
+ * @param k - element index (unchecked)
+ * @param x - the value
+ */
+export function rnsStore(a: RnsArray, k: number, x: RnsNumber): void {
+  if (x.set !== a.set) {
+    const t = new RnsNumber(a.set);
+    const r = rnsToRational(x);
+    setRoundedRational(t, r.num < 0n || (r.num === 0n && x.sign === 1), r.num < 0n ? -r.num : r.num, r.den, 0);
+    x = t;
+  }
+  const n = a.set.size;
+  const xd = x.digits;
+  const d = a.digits;
+  const base = k * n;
+  for (let i = 0; i < n; i++) d[base + i] = xd[i]!;
+  a.sign[k] = x.sign;
+  a.exp[k] = x.exp;
+  const L = a.length;
+  a.evalFrac[k] = x.lf; a.evalExp[k] = x.le;
+  a.evalFrac[L + k] = x.uf; a.evalExp[L + k] = x.ue;
+}
