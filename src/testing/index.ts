@@ -10,6 +10,26 @@
  *
  * Requires `fast-check` (v4) as a peer dependency.
  *
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { createBinaryRounder } from 'modprec';
+ * import { checkStorageConversionLaws, exactDot, roundRationalToDouble, vectorIn } from 'modprec/testing';
+ *
+ * // 1. A custom storage format's conversion obeys every law (throws naming the law and a counterexample if not).
+ * const params = { significandBits: 4, minExponent: -6, maxExponent: 7 };
+ * checkStorageConversionLaws({ name: 'e4m3-ieee', ...params, round: createBinaryRounder(params) }, { numRuns: 500 });
+ *
+ * // 2. Recursive summation in fp64 of a dot product of fp16 data stays within Higham's γ_n·Σ|x_i·y_i|.
+ * fc.assert(fc.property(vectorIn('f16', 64), vectorIn('f16', 64), (x, y) => {
+ *   let s = 0, magnitude = 0;
+ *   for (let i = 0; i < 64; i++) { s += x[i]! * y[i]!; magnitude += Math.abs(x[i]! * y[i]!); }
+ *   const u = 2 ** -53, gamma = (64 * u) / (1 - 64 * u);
+ *   const exact = roundRationalToDouble(exactDot(x, y)); // the exact value, rounded once
+ *   return Math.abs(s - exact) <= gamma * magnitude * (1 + 4 * u) + Math.abs(exact) * u; // slack for the check's own roundings
+ * }));
+ * ```
+ *
  * @module
  */
 export type { Rational } from './rational.js';
