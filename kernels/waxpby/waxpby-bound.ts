@@ -106,15 +106,18 @@ export interface TermBound {
  * The term c·v̂ with v = element i of `r`: its read takes {@link elementReadRoundings}, c's conversion one
  * rounding unless exact, and the kernel applies `operations` further roundings (multiplication, addition).
  * Underflow: each read rounding and each operation may add η, the coefficient's may add η·|v̂|; these are
- * multiplied by at most (1 + u)^k ≤ 2 on their way to t.
+ * multiplied by at most (1 + u)^k ≤ 2 on their way to t. ∞ when v̂ or c·v̂ is not finite or v̂ cannot be read into
+ * the arithmetic without overflow.
  */
 export function termBound(c: number, r: Range<1, any>, i: number, ar: ArithmeticFormat, operations: number): TermBound {
   const v = storedMagnitude(r, i);
-  const { eta } = arithmeticLimits(ar);
+  const { eta, max } = arithmeticLimits(ar);
   const reads = elementReadRoundings(r, ar, i);
   const kc = exactIn(ar, c) ? 0 : 1;
   const magnitude = Math.abs(c) * v;
   if (!Number.isFinite(magnitude) || !Number.isFinite(c)) return { magnitude: Infinity, error: Infinity };
+  // A stored value beyond the arithmetic's range (fp64 1e45 read into fp32) is read as ±∞, whatever c is.
+  if (v * (1 + gamma(reads, ar.unitRoundoff)) >= max) return { magnitude: Infinity, error: Infinity };
   const relative = gamma(kc + reads + operations, ar.unitRoundoff) * magnitude;
   const underflow = 4 * eta * (Math.abs(c) * reads + kc * v + operations + 1);
   return { magnitude, error: relative + underflow };

@@ -62,6 +62,15 @@ describe('axpy edge cases', () => {
     expect(Array.from(bound)).toEqual([Infinity, Infinity, Infinity, Infinity]);
   });
 
+  it('gives an infinite bound when x holds a value its arithmetic cannot read (fp64 1e45 in fp32), however small α is', () => {
+    const x = buildVector({ storage: 'f64', layout: { kind: 'packed' }, scalePerElement: false, values: [1e45] }, 'f32');
+    const y = buildVector({ storage: 'f32', layout: { kind: 'packed' }, scalePerElement: false, values: [1] }, 'f32');
+    const bound = axpyBound(2 ** -140, x.range, y.range, { arithmetic: 'f32' });
+    axpy(2 ** -140, x.range, y.range, { arithmetic: 'f32' });
+    expect(y.range.get(0)).toBe(Infinity); // 1e45 becomes +Inf on the way into fp32, although 2^-140·1e45 ≈ 715
+    expect(bound[0]).toBe(Infinity);
+  });
+
   it('returns at once for empty vectors', () => {
     const x = f64([]);
     const y = f64([]);
