@@ -150,10 +150,10 @@ export function parseArgs(argv: readonly string[], context: { packageRoot: strin
   const gpu = context.gpuAvailable();
   const backends: BackendName[] = backendFlag === 'cpu' ? ['cpu'] : backendFlag === 'gpu' ? ['gpu'] : gpu ? ['cpu', 'gpu'] : ['cpu'];
 
-  let configurations = flags.has('--formats') ? parseFormats(flags.get('--formats')!, backends) : defaultConfigurations();
+  let configurations = flags.has('--formats') ? parseFormats(flags.get('--formats')!, backends) : defaultConfigurations(mode);
   if (backends.includes('gpu')) {
     const bad = configurations.find((c) => c.backend === 'gpu' && !GPU_ARITHMETICS.includes(c.arithmetic));
-    if (bad && (backendFlag === 'gpu' || flags.has('--formats'))) {
+    if (bad && backendFlag === 'gpu') {
       throw new UsageError(`--backend gpu: ${bad.arithmetic} arithmetic is not available on the GPU (WebGPU has no fp64); GPU arithmetics: ${GPU_ARITHMETICS.join(', ')}`);
     }
     if (!gpu && backendFlag === 'gpu') {

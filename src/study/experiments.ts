@@ -33,7 +33,7 @@ export function measureAccuracy(c: KernelCase, config: ResolvedConfiguration, ct
   const bound = c.bind(config);
   bound.run();
   const result = bound.result();
-  const b = bound.bound();
+  const b = c.bound(config);
   return measurement({
     experiment: 'accuracy', ...common(c, config, ctx),
     relativeError: relativeErrorDd(result, c.reference()),

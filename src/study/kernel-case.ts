@@ -8,15 +8,14 @@ import type { DdVector } from './dd-reference.js';
 import type { ResolvedConfiguration } from './operands.js';
 import { storedValues } from './operands.js';
 import type { StudyKernel } from './types.js';
+import { productSumBound, roundingTerms, type OutputTerms } from './a-priori-bound.js';
 
 /** A case bound to one configuration: operands allocated and filled, ready to run. */
 export interface BoundCase {
   /** Runs the kernel once (restoring any operand it overwrites in place first). */
   run(): void;
-  /** The result of the last run, as doubles. */
-  result(): Float64Array;
-  /** A-priori relative forward error bound of this call, when the kernel provides one. */
-  bound(): number | null;
+  /** The result of the last run (double-double pairs: exact for fp64 and double-double outputs). */
+  result(): DdVector;
 }
 
 /** One problem instance of a kernel. */
@@ -39,6 +38,8 @@ export interface KernelCase {
   storedReference(storage: StorageFormat): DdVector;
   /** Allocates and fills the operands in the configuration's formats. */
   bind(config: ResolvedConfiguration): BoundCase;
+  /** A-priori norm-wise relative error bound of the kernel in `config` (null when the kernel has none). */
+  bound(config: ResolvedConfiguration): number | null;
 }
 
 /** What a kernel file gives {@link makeCase}. */
@@ -56,11 +57,19 @@ export interface CaseSpec {
   /** The reference result for given inputs (the originals, or the originals rounded to a storage). */
   referenceOf(inputs: readonly Float64Array[]): DdVector;
   bind(config: ResolvedConfiguration): BoundCase;
+  /**
+   * Per-output terms of a product-sum kernel (see {@link productSumBound}), given the reference; absent
+   * for kernels without such a bound (TRSV).
+   */
+  outputTerms?(reference: DdVector): OutputTerms[];
+  /** Whether the result is written to an operand in the storage format (not returned as a number). */
+  resultStored: boolean;
 }
 
 /** A {@link KernelCase} whose references are computed once per storage format and cached. */
 export function makeCase(spec: CaseSpec): KernelCase {
   const cache = new Map<string, DdVector>();
+  let terms: OutputTerms[] | undefined;
   const referenceFor = (key: string, inputs: () => readonly Float64Array[]): DdVector => {
     let r = cache.get(key);
     if (!r) {
@@ -75,5 +84,10 @@ export function makeCase(spec: CaseSpec): KernelCase {
     reference: () => referenceFor('', () => spec.inputs),
     storedReference: (storage) => referenceFor(storage.name, () => spec.inputs.map((a) => storedValues(storage, a))),
     bind: spec.bind,
+    bound: (config) => {
+      if (!spec.outputTerms) return null;
+      terms ??= spec.outputTerms(referenceFor('', () => spec.inputs));
+      return productSumBound(terms, roundingTerms(config.storageFormat, config.arithmeticFormat, spec.resultStored));
+    },
   };
 }

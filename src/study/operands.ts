@@ -12,6 +12,7 @@ import { rowMajor } from '../../accessors/row-major.js';
 import { colMajor } from '../../accessors/col-major.js';
 import { toArray } from '../vectors.js';
 import type { Configuration } from './types.js';
+import type { DdVector } from './dd-reference.js';
 
 /** A configuration with its formats resolved. */
 export interface ResolvedConfiguration extends Configuration {
@@ -25,7 +26,7 @@ export function resolveConfiguration(c: Configuration): ResolvedConfiguration {
 }
 
 /** Writes fp64 `values` into element k of the storage of `r` (a packed range), rounding to the storage. */
-function fill(r: Range<any, any>, values: Float64Array): void {
+export function fill(r: Range<any, any>, values: Float64Array): void {
   const a = r.accessor;
   const s = a.storage;
   if (s.kind === 'number') {
@@ -56,13 +57,27 @@ export function matrixOf(c: ResolvedConfiguration, m: number, n: number, values:
   return r;
 }
 
-/** The values of a packed 1-D range as doubles (exact for number-kind storage). */
-export function valuesOf(r: Range<1, any>): Float64Array {
+/**
+ * The values of a packed 1-D range, exactly for storage of kind `number` and `dd` (as hi + lo); other
+ * kinds (multiple precision) are rounded to doubles.
+ */
+export function valuesOf(r: Range<1, any>): DdVector {
   const a = r.accessor;
-  if (a.storage.kind !== 'number') return toArray(r);
-  const out = new Float64Array(a.size[0]!);
-  for (let k = 0; k < out.length; k++) out[k] = a.storage.decode(a.data, a.offset + k) as number;
-  return out;
+  const n = a.size[0]!;
+  const hi = new Float64Array(n);
+  const lo = new Float64Array(n);
+  if (a.storage.kind === 'number') {
+    for (let k = 0; k < n; k++) hi[k] = a.storage.decode(a.data, a.offset + k) as number;
+  } else if (a.storage.kind === 'dd') {
+    for (let k = 0; k < n; k++) {
+      const v = a.storage.decode(a.data, a.offset + k) as { hi: number; lo: number };
+      hi[k] = v.hi;
+      lo[k] = v.lo;
+    }
+  } else {
+    hi.set(toArray(r));
+  }
+  return { hi, lo };
 }
 
 /**
@@ -80,9 +95,14 @@ export function storedValues(storage: StorageFormat, values: Float64Array): Floa
   return out;
 }
 
-/** Bytes one element of `storage` takes in memory (from the buffer it allocates), or null when unknown. */
+/**
+ * Bytes one element of `storage` takes in memory, from the buffer it allocates for one element: a typed
+ * array, or an object of typed arrays (split storage such as `dd-split`); null when neither.
+ */
 export function bytesPerElement(storage: StorageFormat): number | null {
   const buffer = storage.allocate(1) as unknown;
   if (ArrayBuffer.isView(buffer)) return buffer.byteLength;
-  return null;
+  if (typeof buffer !== 'object' || buffer === null) return null;
+  const parts = Object.values(buffer).filter((v): v is ArrayBufferView => ArrayBuffer.isView(v));
+  return parts.length === 0 ? null : parts.reduce((sum, v) => sum + v.byteLength, 0);
 }

@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { planStudy } from './plan.js';
 import { withSpeedups } from './measurement.js';
+import { discoverLibrary } from './library.js';
 import type { Measurement, RunInfo, StudyOptions, StudyResult } from './types.js';
 
 /** A progress report, sent before each step and once at the end. */
@@ -71,6 +72,7 @@ export async function runStudy(options: StudyOptions, hooks: RunHooks = {}): Pro
     command: hooks.command ?? 'modprec study', reference: REFERENCE_DESCRIPTION,
   };
   const adapter = (os.cpus()[0]?.model ?? 'CPU').trim();
+  await discoverLibrary();
   const plan = planStudy(options, { adapter });
   const notes = [...plan.notes];
   const measurements: Measurement[] = [];

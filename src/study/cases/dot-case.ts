@@ -3,10 +3,12 @@
  * @module
  */
 import { dot } from '../../../kernels/dot/dot.js';
-import { dotBound } from '../../../kernels/dot/dot-bound.js';
 import { dotDd } from '../dd-reference.js';
 import { makeCase, type KernelCase } from '../kernel-case.js';
-import { vectorOf } from '../operands.js';
+import { valuesOf, vectorOf } from '../operands.js';
+import { findFormat } from '../../formats/registry.js';
+import { range } from '../../range.js';
+import { rowMajor } from '../../../accessors/row-major.js';
 import { randomValues, studyRandom } from '../random-data.js';
 import type { Distribution } from '../types.js';
 
@@ -17,20 +19,33 @@ import type { Distribution } from '../types.js';
 export function dotCase(n: number, distribution: Distribution, seed: number): KernelCase {
   const x = randomValues(n, distribution, studyRandom(seed, 1));
   const y = randomValues(n, distribution, studyRandom(seed, 2));
-  const c = makeCase({
+  return makeCase({
     kernel: 'dot', problem: distribution, size: n, seed, flops: 2 * n, values: 2 * n, inputs: [x, y],
     referenceOf: ([a, b]) => dotDd(a!, b!),
+    resultStored: false,
+    outputTerms: (ref) => {
+      let absProducts = 0;
+      let absInputs = 0;
+      for (let i = 0; i < n; i++) {
+        absProducts += Math.abs(x[i]! * y[i]!);
+        absInputs += Math.abs(x[i]!) + Math.abs(y[i]!);
+      }
+      // Sums of non-negative doubles: round up by a relative n·2^-53 so the terms stay upper bounds.
+      const up = 1 + (n + 2) * 2 ** -52;
+      return [{ terms: n, absProducts: absProducts * up, absInputs: absInputs * up, absExact: Math.abs(ref.hi[0]! + ref.lo[0]!) }];
+    },
     bind: (config) => {
       const xr = vectorOf(config, x);
       const yr = vectorOf(config, y);
-      const options = { arithmetic: config.arithmeticFormat };
+      // An arithmetic wider than a double keeps its full result in a 1-element range of its own format.
+      const wide = config.arithmeticFormat.significandBits > 53 && findFormat(config.arithmetic)?.storage;
+      const into = wide ? range(rowMajor<1, any>({ size: [1], storage: config.arithmetic, arithmetic: config.arithmeticFormat })) : undefined;
+      const options = { arithmetic: config.arithmeticFormat, ...(into ? { into } : {}) };
       let last = NaN;
       return {
         run: () => { last = dot(xr, yr, options); },
-        result: () => Float64Array.of(last),
-        bound: () => dotBound(xr, yr, { ...options, original: true }) / Math.abs(c.reference().hi[0]!),
+        result: () => (into ? valuesOf(into) : { hi: Float64Array.of(last), lo: new Float64Array(1) }),
       };
     },
   });
-  return c;
 }

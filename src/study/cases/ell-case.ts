@@ -11,7 +11,7 @@ import { readMatrixMarketCsr } from '../../io/matrix-market-csr.js';
 import { csrToEll } from '../../sparse/csr-to-ell.js';
 import { laplacianEll } from '../../sparse/laplacian.js';
 import { randomBandedCsr } from '../../sparse/random-banded.js';
-import type { EllMatrix, EllStructure } from '../../sparse/ell-matrix.js';
+import type { EllMatrix } from '../../sparse/ell-matrix.js';
 import { ellSpmvDd } from '../dd-reference.js';
 import { makeCase, type KernelCase } from '../kernel-case.js';
 import { libraryFunction } from '../library.js';
@@ -20,13 +20,18 @@ import { randomValues, studyRandom } from '../random-data.js';
 import type { ProblemSpec } from '../problems.js';
 import type { StudyOptions } from '../types.js';
 
-/** The library's ELL SpMV, as the study calls it: structure, values through an accessor, x, y. */
-type EllSpmv = (args: { alpha: number; A: EllStructure & { values: Range<1, any> }; x: Range<1, any>; beta: number; y: Range<1, any> },
-  options?: { arithmetic?: unknown }) => void;
+/** An ELL matrix whose values sit in a chosen storage (the library's EllOperand; opaque here). */
+type EllOperand = object;
+/** The library's ELL SpMV, as the study calls it. */
+type EllSpmv = (args: { alpha: number; A: EllOperand; x: Range<1, any>; beta: number; y: Range<1, any> }, options?: { arithmetic?: unknown }) => void;
+/** The library's copy of an fp64 ELL matrix into values of another storage. */
+type EllWithStorage = (ell: EllMatrix, options: { storage: unknown; arithmetic?: unknown }) => EllOperand;
 
 /** Why ELL SpMV cannot be studied yet, or undefined when it can. */
 export function ellUnavailable(): string | undefined {
-  return libraryFunction<EllSpmv>('ellSpmv') ? undefined : 'ELL SpMV is not exported by the library yet';
+  if (!libraryFunction<EllSpmv>('ellSpmv')) return 'ELL SpMV is not exported by the library yet';
+  if (!libraryFunction<EllWithStorage>('ellWithStorage')) return 'ellWithStorage (ELL values in another storage) is not exported by the library yet';
+  return undefined;
 }
 
 /** The Laplacian grid with about `n` points in `dims` dimensions. */
@@ -57,22 +62,44 @@ function slots(A: EllMatrix): number {
 /** A case for the ELL matrix `A` named `problem`. */
 export function ellCase(problem: string, A: EllMatrix, seed: number): KernelCase {
   const spmv = libraryFunction<EllSpmv>('ellSpmv');
-  if (!spmv) throw new Error(ellUnavailable());
+  const withStorage = libraryFunction<EllWithStorage>('ellWithStorage');
+  if (!spmv || !withStorage) throw new Error(ellUnavailable());
   const x = randomValues(A.cols, 'uniform', studyRandom(seed, 1));
   let nnz = 0;
   for (let k = 0; k < A.colIndex.length; k++) if (A.colIndex[k]! >= 0) nnz++;
-  const structure: EllStructure = { rows: A.rows, cols: A.cols, width: A.width, stride: A.stride, colIndex: A.colIndex };
   return makeCase({
     kernel: 'ell-spmv', problem, size: A.rows, nnz, seed, flops: 2 * nnz,
     values: slots(A) + A.cols + A.rows, indexBytes: 4 * slots(A), inputs: [A.values, x],
     referenceOf: ([v, xv]) => ellSpmvDd(A, v!, xv!),
+    resultStored: true,
+    outputTerms: (ref) => {
+      let absX = 0;
+      for (let j = 0; j < x.length; j++) absX += Math.abs(x[j]!);
+      const out = [];
+      for (let i = 0; i < A.rows; i++) {
+        let terms = 0;
+        let absProducts = 0;
+        let absValues = 0;
+        for (let k = 0; k < A.width; k++) {
+          const col = A.colIndex[i + k * A.stride]!;
+          if (col < 0) break;
+          const v = A.values[i + k * A.stride]!;
+          terms++;
+          absProducts += Math.abs(v * x[col]!);
+          absValues += Math.abs(v);
+        }
+        const up = 1 + (2 * terms + A.cols + 2) * 2 ** -52; // the fp64 sums above, rounded up
+        out.push({ terms, absProducts: absProducts * up, absInputs: (absValues + absX) * up, absExact: Math.abs(ref.hi[i]! + ref.lo[i]!) });
+      }
+      return out;
+    },
     bind: (config) => {
-      const values = vectorOf(config, A.values);
+      const operand = withStorage(A, { storage: config.storageFormat, arithmetic: config.arithmeticFormat });
       const xr = vectorOf(config, x);
       const y = vectorOf(config, new Float64Array(A.rows));
-      const args = { alpha: 1, A: { ...structure, values }, x: xr, beta: 0, y };
+      const args = { alpha: 1, A: operand, x: xr, beta: 0, y };
       const options = { arithmetic: config.arithmeticFormat };
-      return { run: () => spmv(args, options), result: () => valuesOf(y), bound: () => null };
+      return { run: () => spmv(args, options), result: () => valuesOf(y) };
     },
   });
 }

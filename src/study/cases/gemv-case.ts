@@ -33,13 +33,30 @@ export function gemvCase(n: number, distribution: Distribution, seed: number): K
   return makeCase({
     kernel: 'gemv', problem: distribution, size: n, seed, flops: 2 * n * n, values: n * n + 2 * n, inputs: [a, x],
     referenceOf: ([m, v]) => gemvDd(n, n, m!, v!),
+    resultStored: true,
+    outputTerms: (ref) => {
+      const absProducts = new Float64Array(n);
+      const absRows = new Float64Array(n);
+      let absX = 0;
+      for (let j = 0; j < n; j++) {
+        absX += Math.abs(x[j]!);
+        for (let i = 0; i < n; i++) {
+          absProducts[i] += Math.abs(a[i + j * n]! * x[j]!);
+          absRows[i] += Math.abs(a[i + j * n]!);
+        }
+      }
+      const up = 1 + (2 * n + 2) * 2 ** -52; // the fp64 sums above, rounded up
+      return Array.from(absProducts, (p, i) => ({
+        terms: n, absProducts: p * up, absInputs: (absRows[i]! + absX) * up, absExact: Math.abs(ref.hi[i]! + ref.lo[i]!),
+      }));
+    },
     bind: (config) => {
       const A = matrixOf(config, n, n, a);
       const xr = vectorOf(config, x);
       const y = vectorOf(config, new Float64Array(n));
       const options = { arithmetic: config.arithmeticFormat };
       const args = { alpha: 1, A, x: xr, beta: 0, y, trans: 'N' as const };
-      return { run: () => gemv(args, options), result: () => valuesOf(y), bound: () => null };
+      return { run: () => gemv(args, options), result: () => valuesOf(y) };
     },
   });
 }

@@ -8,7 +8,7 @@ import type { Range } from '../../range.js';
 import { trsvDd } from '../dd-reference.js';
 import { makeCase, type KernelCase } from '../kernel-case.js';
 import { libraryFunction } from '../library.js';
-import { matrixOf, valuesOf, vectorOf } from '../operands.js';
+import { fill, matrixOf, valuesOf, vectorOf } from '../operands.js';
 import { randomValues, studyRandom } from '../random-data.js';
 import type { Distribution } from '../types.js';
 
@@ -19,8 +19,8 @@ export const TRSV_PROBLEMS = ['upper', 'lower'] as const;
 type Trsv = (args: { A: Range<2, any>; x: Range<1, any>; uplo: 'U' | 'L'; trans?: 'N' | 'T'; diag: 'N' | 'U' },
   options?: { arithmetic?: unknown }) => void;
 
-/** The library's LU with partial pivoting on a column-major n×n Float64Array, factors in place. */
-type LuFactor = (n: number, a: Float64Array) => unknown;
+/** The library's LU with partial pivoting (src/lu.ts): packed factors, column-major with leading dimension n. */
+type LuFactor = (A: { rows: number; cols: number; ld: number; data: Float64Array }) => { lu: { ld: number; data: Float64Array } };
 
 /** Why TRSV cannot be studied yet, or undefined when it can. */
 export function trsvUnavailable(): string | undefined {
@@ -57,8 +57,9 @@ export function trsvCase(n: number, which: typeof TRSV_PROBLEMS[number], distrib
   const luFactor = libraryFunction<LuFactor>('luFactor');
   if (!trsv || !luFactor) throw new Error(trsvUnavailable());
   const a = randomValues(n * n, distribution, studyRandom(seed, 0));
-  luFactor(n, a);
-  const { L, U } = splitFactors(n, a);
+  const { lu } = luFactor({ rows: n, cols: n, ld: n, data: a });
+  const packed = lu.ld === n ? lu.data : Float64Array.from({ length: n * n }, (_, k) => lu.data[(k % n) + Math.floor(k / n) * lu.ld]!);
+  const { L, U } = splitFactors(n, packed);
   const t = which === 'upper' ? U : L;
   const b = randomValues(n, distribution, studyRandom(seed, 1));
   const uplo = which === 'upper' ? 'U' : 'L';
@@ -67,18 +68,16 @@ export function trsvCase(n: number, which: typeof TRSV_PROBLEMS[number], distrib
     kernel: 'trsv', problem: `${which}-${distribution}`, size: n, seed, flops: n * n, values: (n * (n + 1)) / 2 + 2 * n,
     inputs: [t, b],
     referenceOf: ([m, v]) => trsvDd(n, m!, v!, which, which === 'lower'),
+    resultStored: true,
     bind: (config) => {
       const T = matrixOf(config, n, n, t);
       const x = vectorOf(config, b);
-      // TRSV overwrites x: keep the right-hand side's storage image and restore it before every call.
-      const data = x.accessor.data as { set(source: ArrayLike<number>): void; slice(): ArrayLike<number> };
-      const rhs = data.slice();
       const options = { arithmetic: config.arithmeticFormat };
       const args = { A: T, x, uplo, trans: 'N', diag } as const;
       return {
-        run: () => { data.set(rhs); trsv(args, options); },
+        // TRSV overwrites x with the solution: write b again before every call (O(n) next to the O(n²) solve).
+        run: () => { fill(x, b); trsv(args, options); },
         result: () => valuesOf(x),
-        bound: () => null,
       };
     },
   });

@@ -23,6 +23,12 @@ export function waxpbyCase(n: number, distribution: Distribution, seed: number):
   return makeCase({
     kernel: 'waxpby', problem: distribution, size: n, seed, flops: 3 * n, values: 3 * n, inputs: [x, y],
     referenceOf: ([a, b]) => waxpbyDd(ALPHA, a!, BETA, b!),
+    resultStored: true,
+    // Two products per element; both coefficients are exact in every format.
+    outputTerms: (ref) => Array.from(x, (xi, i) => ({
+      terms: 2, absProducts: Math.abs(ALPHA * xi) + Math.abs(BETA * y[i]!), absInputs: Math.abs(xi) + Math.abs(y[i]!),
+      absExact: Math.abs(ref.hi[i]! + ref.lo[i]!),
+    })),
     bind: (config) => {
       const xr = vectorOf(config, x);
       const yr = vectorOf(config, y);
@@ -31,7 +37,6 @@ export function waxpbyCase(n: number, distribution: Distribution, seed: number):
       return {
         run: () => waxpby(ALPHA, xr, BETA, yr, wr, options),
         result: () => valuesOf(wr),
-        bound: () => null,
       };
     },
   });

@@ -1,0 +1,98 @@
+/**
+ * A-priori forward error bounds of the product-sum kernels (DOT, GEMV, ELL SpMV, WAXPBY) as the study
+ * runs them, relative to the norm of the exact result of the fp64 inputs — the bound every measured
+ * `relativeError` must respect (Higham, Accuracy and Stability, §3.1, eq. 3.5, with the storage and
+ * conversion roundings added as extra (1 + δ) factors).
+ *
+ * Each output yᵢ = Σⱼ aᵢⱼxⱼ over kᵢ terms is computed from stored inputs â = a(1 + δ), |δ| ≤ uₛ (0 when
+ * the storage holds every double), read into the arithmetic with one more rounding u_r when the
+ * arithmetic is narrower than the storage, summed recursively (γ_k of the arithmetic's u), and written
+ * back rounded to the storage (u_o). So, componentwise,
+ *   |ŷᵢ − yᵢ| ≤ Eᵢ + u_o (|yᵢ| + Eᵢ) + η_o,   Eᵢ = ((1 + uₛ)²(1 + u_r)²(1 + γ_k) − 1) (|A||x|)ᵢ + absolute terms,
+ * where the absolute terms cover subnormal inputs (η per value, half the storage's smallest subnormal)
+ * and underflowing products in the arithmetic (η per operation). The norm-wise bound is ‖that‖₂ / ‖y‖₂.
+ * @module
+ */
+import type { ArithmeticFormat, StorageFormat } from '../formats/format.js';
+import { gamma } from '../../kernels/codegen/accumulation.js';
+
+const etaCache = new Map<string, number>();
+
+/** Unit roundoff of the double-double reference (an upper bound of its per-operation relative error). */
+const REFERENCE_UNIT = 2 ** -104;
+
+/**
+ * Half the smallest positive value that survives the round trip `keep` (the largest absolute error of
+ * rounding a tiny value), found by halving from 1.
+ */
+export function halfSmallestPositive(key: string, keep: (x: number) => number): number {
+  let eta = etaCache.get(key);
+  if (eta === undefined) {
+    let s = 1;
+    while (s / 2 > 0 && keep(s / 2) > 0) s /= 2;
+    eta = s / 2;
+    etaCache.set(key, eta);
+  }
+  return eta;
+}
+
+/** Rounding parameters of a configuration: relative unit roundoffs and absolute underflow errors. */
+export interface RoundingTerms {
+  /** Relative rounding of fp64 inputs into the storage (0 when the storage holds every double). */
+  readonly storage: number;
+  /** Relative rounding of a read (storage → arithmetic) when the arithmetic is narrower. */
+  readonly read: number;
+  /** Unit roundoff of the arithmetic. */
+  readonly arithmetic: number;
+  /** Relative rounding of writing a result into the storage. */
+  readonly output: number;
+  /** Absolute error of storing a tiny value. */
+  readonly storageEta: number;
+  /** Absolute error of an operation that underflows in the arithmetic. */
+  readonly arithmeticEta: number;
+}
+
+/** The rounding terms of storage `s` with arithmetic `a` (`resultStored`: the result is written to `s`). */
+export function roundingTerms(s: StorageFormat, a: ArithmeticFormat, resultStored: boolean): RoundingTerms {
+  const sBits = s.significandBits;
+  const aBits = a.significandBits;
+  const buffer = s.allocate(1);
+  const storeRound = (x: number): number => { s.encode(buffer, 0, x as never); return Math.abs(Number(s.decode(buffer, 0))); };
+  const numberKind = s.kind === 'number';
+  return {
+    storage: numberKind && sBits < 53 ? 2 ** -sBits : 0,
+    read: aBits < sBits ? a.unitRoundoff : 0,
+    arithmetic: a.unitRoundoff,
+    output: resultStored ? (sBits < aBits ? 2 ** -sBits : 0) : (aBits > 53 ? 2 ** -53 : 0),
+    storageEta: numberKind ? halfSmallestPositive(`s:${s.name}`, storeRound) : 0,
+    arithmeticEta: halfSmallestPositive(`a:${a.name}`, (x) => Math.abs(a.toNumber(a.fromNumber(x)))),
+  };
+}
+
+/** One output's data: its term count k, Σ|aⱼ||xⱼ|, Σ|aⱼ| + Σ|xⱼ| (for the subnormal terms), and |yᵢ|. */
+export interface OutputTerms {
+  readonly terms: number;
+  readonly absProducts: number;
+  readonly absInputs: number;
+  readonly absExact: number;
+}
+
+/**
+ * The norm-wise relative bound ‖bound‖₂ / ‖y‖₂ over `outputs` (see the module comment).
+ * @returns a non-negative number, Infinity when k·u ≥ 1 or y = 0
+ */
+export function productSumBound(outputs: readonly OutputTerms[], r: RoundingTerms): number {
+  let boundSquares = 0;
+  let normSquares = 0;
+  for (const o of outputs) {
+    // The last term is the reference's own error (double-double: each operation within 3·2^-106 relative).
+    const relative = (1 + r.storage) ** 2 * (1 + r.read) ** 2 * (1 + gamma(o.terms, r.arithmetic)) - 1 + gamma(o.terms + 1, REFERENCE_UNIT);
+    // Absolute terms: a subnormal input's error is η, not u·|value|; each product and sum may underflow.
+    const absolute = (r.storageEta * (o.absInputs + r.storageEta * o.terms)) * (1 + relative) + 2 * o.terms * r.arithmeticEta;
+    const e = relative * o.absProducts + absolute;
+    const b = e + r.output * (o.absExact + e) + r.storageEta;
+    boundSquares += b * b;
+    normSquares += o.absExact * o.absExact;
+  }
+  return normSquares > 0 ? Math.sqrt(boundSquares / normSquares) : Infinity;
+}
