@@ -49,15 +49,24 @@ export interface BuiltVector {
   checkOutsideUnchanged(): void;
 }
 
-/** Values a storage can hold without overflow: mostly uniform, some zeros, some near its underflow threshold. */
-export function valueFor(storage: KernelStorage, options: { tiny?: boolean } = {}): fc.Arbitrary<number> {
+/** Which special magnitudes to draw besides uniform data: `tiny` (near underflow), `huge` (fp64 only, beyond fp32). */
+export interface ValueOptions {
+  readonly tiny?: boolean;
+  readonly huge?: boolean;
+}
+
+/** Values a storage holds: mostly uniform, some zeros, some near its underflow threshold, for fp64 a few huge ones. */
+export function valueFor(storage: KernelStorage, options: ValueOptions = {}): fc.Arbitrary<number> {
   const normal = fc.tuple(uniformUnit(), fc.integer({ min: -4, max: 4 })).map(([v, k]) => v * 2 ** k);
   const tiny = storage === 'f64' ? fc.constantFrom(5e-324, -1e-310, 2.2250738585072014e-308, -3e-320)
     : storage === 'i16s' ? fc.constant(0) : nearUnderflowOf(storage);
   const zero = fc.constantFrom(0, -0);
-  return options.tiny === false
-    ? fc.oneof({ weight: 14, arbitrary: normal }, { weight: 1, arbitrary: zero })
-    : fc.oneof({ weight: 14, arbitrary: normal }, { weight: 1, arbitrary: zero }, { weight: 1, arbitrary: tiny });
+  // fp64 storage also holds values an fp32 arithmetic cannot read (the bounds must then say ∞).
+  const huge = fc.constantFrom(1e39, -2.5e300);
+  const parts = [{ weight: 28, arbitrary: normal }, { weight: 2, arbitrary: zero }];
+  if (options.tiny !== false) parts.push({ weight: 2, arbitrary: tiny });
+  if (storage === 'f64' && options.huge !== false) parts.push({ weight: 1, arbitrary: huge });
+  return fc.oneof(...parts);
 }
 
 /** A layout for a view of any length. */
@@ -79,7 +88,7 @@ export function lengthArbitrary(max = 40): fc.Arbitrary<number> {
 
 /** An operand of length n with a storage drawn from `storages`. */
 export function vectorSpec(
-  n: number, storages: readonly KernelStorage[] = KERNEL_STORAGES, options: { tiny?: boolean } = {},
+  n: number, storages: readonly KernelStorage[] = KERNEL_STORAGES, options: ValueOptions = {},
 ): fc.Arbitrary<VectorSpec> {
   return fc.constantFrom(...storages).chain((storage) =>
     fc.record({
