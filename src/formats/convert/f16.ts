@@ -93,13 +93,12 @@ export function f16BitsFromNumber(x: number): number {
  */
 export function numberFromF16Bits(bits: number): number {
   const e = bits & 0x7c00;
-  let v: number;
-  if (e === 0) v = (bits & 0x3ff) * 2 ** -24;
-  else if (e === 0x7c00) v = (bits & 0x3ff) === 0 ? Infinity : NaN;
-  else {
-    // Normal: the binary32 pattern with the exponent re-biased from 15 to 127 (add 112 << 23).
-    U32_OF_F32[0] = ((bits & 0x7fff) << 13) + 0x38000000;
-    v = F32[0]!;
+  if (e !== 0 && e !== 0x7c00) {
+    // Normal: the binary32 pattern with the sign moved to bit 31 and the exponent re-biased from 15
+    // to 127 (add 112 << 23). No branch on the sign: with mixed signs that branch cost ~4 ns.
+    U32_OF_F32[0] = ((bits & 0x8000) << 16) | (((bits & 0x7fff) << 13) + 0x38000000);
+    return F32[0]!;
   }
+  const v = e === 0 ? (bits & 0x3ff) * 2 ** -24 : (bits & 0x3ff) === 0 ? Infinity : NaN;
   return bits & 0x8000 ? -v : v;
 }
