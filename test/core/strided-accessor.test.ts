@@ -1,5 +1,5 @@
 /** The general strided accessor: one explicit stride per dimension, negative strides included (transposes, reversals). */
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { strided } from '../../accessors/strided.js';
 import { bufferLengthFor, expectLayout, markedBuffer } from './support/layout-mapping.js';
@@ -30,5 +30,18 @@ describe('strided', () => {
       // Aᵀ(j, i) = A(i, j) = data[i·ld + j]
       expectLayout(strided({ size: [n!, m!], strides: [1, ld], data }), data, (ix) => ix[1]! * ld + ix[0]!, [n! - 1, 0]);
     }), { numRuns: runs(50) });
+  });
+});
+
+describe('default storage of negative strides', () => {
+  // Known bug (accessors/layout-options.ts, makeAccessor): the allocation adds the reach of every stride to an
+  // offset that already includes the reach of the negative ones, so a reversed vector gets about twice the memory
+  // it needs. Fix: allocate offset + 1 + Σ_{s_d > 0} s_d·(size_d − 1) elements (the highest element reached, plus one).
+  it.fails('allocates exactly the elements the view reaches', () => {
+    fc.assert(fc.property(shapeOf(2), fc.array(nonZeroStride, { minLength: 2, maxLength: 2 }), (size, strides) => {
+      const reach = size.reduce((r, s, d) => r + Math.abs(strides[d]!) * (s - 1), 0);
+      const A = strided({ size: size as [number, number], strides: strides as [number, number] });
+      expect((A.data as Float64Array).length).toBe(reach + 1);
+    }), { numRuns: runs(50), seed: 3 });
   });
 });
