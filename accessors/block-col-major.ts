@@ -17,7 +17,7 @@ export function blockColMajor<D extends 2 | 3 = 3, T = number>(opts: LayoutOptio
   const size = resolveSize<D>(opts.size, [2, 3]);
   if (size.length === 2) return colMajor(opts as LayoutOptions<Dimensionality, T>) as Accessor<D, T>;
   const [, m, n] = size as unknown as [number, number, number];
-  const [blockStride, ld] = resolveGivenStrides(opts.stride, [m * n, m]) as [number, number];
+  const [blockStride, ld] = resolveGivenStrides(opts.stride, [Math.max(1, m) * Math.max(1, n), Math.max(1, m)]) as [number, number];
   checkStrideAtLeast(ld, m, 'stride[1]');
   checkStrideAtLeast(blockStride, ld * Math.max(0, n - 1) + m, 'stride[0]');
   return makeAccessor('block-col-major', opts, size, [blockStride, 1, ld], 0);

@@ -10,7 +10,9 @@ import { rowMajorStridesOf, vectorDefaultOffset } from './row-major.js';
 function colMajorStrides(size: readonly number[], stride: LayoutOptions<Dimensionality>['stride']): number[] {
   const D = size.length;
   if (D === 1) return rowMajorStridesOf(size, stride);
-  const packed = D === 2 ? [size[0]!] : [size[0]!, size[0]! * size[1]!];
+  // Packed, but never below 1 (BLAS: ld ≥ max(1, m)), so empty shapes pass the checks below.
+  const w = (k: number) => Math.max(1, size[k]!);
+  const packed = D === 2 ? [w(0)] : [w(0), w(0) * w(1)];
   const given = resolveGivenStrides(stride, packed);
   if (D === 2) {
     checkStrideAtLeast(given[0]!, size[0]!, 'stride');

@@ -14,7 +14,9 @@ function rowMajorStrides(size: readonly number[], stride: LayoutOptions<Dimensio
     if (inc === 0) fail('INVALID_STRIDE', 'stride', 'must be non-zero', 0);
     return [inc!];
   }
-  const packed = D === 2 ? [size[1]!] : [size[1]! * size[2]!, size[2]!];
+  // Packed, but never below 1 (BLAS: ld ≥ max(1, n)), so empty shapes pass the checks below.
+  const w = (k: number) => Math.max(1, size[k]!);
+  const packed = D === 2 ? [w(1)] : [w(1) * w(2), w(2)];
   const given = resolveGivenStrides(stride, packed);
   if (D === 2) {
     checkStrideAtLeast(given[0]!, size[1]!, 'stride');

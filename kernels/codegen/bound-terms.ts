@@ -5,6 +5,7 @@
  */
 import type { ArithmeticFormat } from '../../src/formats/format.js';
 import type { Range } from '../../src/range.js';
+import { numberOfKind } from '../../src/arithmetic/f64.js';
 
 /**
  * Roundings a read of `r` adds in arithmetic `ar`: one when the stored value has more significand bits than
@@ -40,4 +41,13 @@ export function absProductSum(n: number, f: (i: number) => number, g: (i: number
   for (let i = 0; i < n; i++) s += Math.abs(f(i) * g(i));
   // The fp64 evaluation of this sum has relative error ≤ γ_n(2^-53); add it so the bound stays an upper bound.
   return s * (1 + 2 * (n + 2) * 2 ** -53);
+}
+
+/**
+ * Element i of a 1-D range as stored (decoded exactly, times its scale), rounded only to a double — not to the
+ * range's arithmetic, which may be narrower than the storage.
+ */
+export function storedValues(r: Range<1, any>): (i: number) => number {
+  const a = r.accessor;
+  return (i: number) => numberOfKind(a.storage.kind, a.storage.decode(a.data as never, a.linearIndex([i]))) * a.readScale(i);
 }

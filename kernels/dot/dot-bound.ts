@@ -1,13 +1,16 @@
 /**
- * A-priori forward error bound of DOT (Higham, Accuracy and Stability, eq. 3.5):
- * |fl(xᵀy) − xᵀy| ≤ γ_k Σ|xᵢyᵢ|, with k = n plus the roundings the reads add (storage wider than the
- * arithmetic, scales). Relative to the values as stored; see {@link DotBoundOptions.original}.
+ * A-priori forward error bound of DOT (Higham, Accuracy and Stability, eq. 3.5, with the underflow term of
+ * §3.1 / Lemma 3.1 ff.): |fl(xᵀy) − xᵀy| ≤ γ_k Σ|xᵢyᵢ| + n·η·(1 + γ_k), with k = n plus the roundings the reads
+ * add (storage wider than the arithmetic, scale conversions and products) and η the largest error of a
+ * rounding into the arithmetic's subnormal range. ∞ when a value or a partial sum may overflow the arithmetic.
+ * Relative to the values as stored; see {@link DotBoundOptions.original}.
  * @module
  */
 import type { Range } from '../../src/range.js';
 import { chooseArithmetic } from '../codegen/kernel-options.js';
 import { gamma, resolveAccumulation } from '../codegen/accumulation.js';
-import { absProductSum, readRoundings } from '../codegen/bound-terms.js';
+import { absProductSum, storedValues } from '../codegen/bound-terms.js';
+import { arithmeticLimits, elementReadRoundings } from '../waxpby/waxpby-bound.js';
 import type { DotOptions } from './dot.js';
 
 /** Options of {@link dotBound}: the kernel's options plus what the bound is relative to. */
@@ -21,7 +24,7 @@ export interface DotBoundOptions extends DotOptions {
 
 /**
  * Upper bound on |dot(x, y, options) − exact| for the same operands and options.
- * @returns a non-negative number (∞ when n·u ≥ 1)
+ * @returns a non-negative number (∞ when n·u ≥ 1 or the arithmetic may overflow)
  */
 export function dotBound(x: Range<1, any>, y: Range<1, any>, options: DotBoundOptions = {}): number {
   const n = x.length();
@@ -29,17 +32,30 @@ export function dotBound(x: Range<1, any>, y: Range<1, any>, options: DotBoundOp
   const ar = chooseArithmetic(options.arithmetic, [x, y]);
   const acc = resolveAccumulation(options.accumulation);
   const u = ar.unitRoundoff;
-  const extra = readRoundings(x, ar) + readRoundings(y, ar);
-  const xs = (i: number) => x.accessor.arithmetic.toNumber(x.get(i));
-  const ys = (i: number) => y.accessor.arithmetic.toNumber(y.get(i));
+  const { eta, max } = arithmeticLimits(ar);
+  // Magnitudes of the values as stored (not as rounded by a narrower arithmetic).
+  const xs = storedValues(x);
+  const ys = storedValues(y);
+  let extra = 0, maxX = 0, maxY = 0;
+  for (let i = 0; i < n; i++) {
+    extra = Math.max(extra, elementReadRoundings(x, ar, i) + elementReadRoundings(y, ar, i));
+    maxX = Math.max(maxX, Math.abs(xs(i)));
+    maxY = Math.max(maxY, Math.abs(ys(i)));
+  }
   const absSum = absProductSum(n, xs, ys);
+  // No overflow anywhere: every read, product and partial sum stays below the arithmetic's largest value
+  // (with room for the rounding of each); otherwise nothing finite can be promised.
+  if (!Number.isFinite(absSum) || maxX * (1 + 4 * u) >= max || maxY * (1 + 4 * u) >= max ||
+    n * maxX * maxY * (1 + gamma(n + extra + 2, u)) >= max) {
+    return Infinity;
+  }
   const b = acc.bound(n, u);
-  // Read roundings perturb each term by (1+δ)^extra before the sum: fold them in as extra γ terms.
-  let bound = (b.ofAbsSum + gamma(extra, u) * (1 + b.ofAbsSum)) * absSum;
-  if (b.ofResult > 0) bound += b.ofResult * absSum;
+  // Read roundings perturb each term by (1+δ)^extra before the sum: (1+γ_n)(1+γ_extra) − 1 ≤ γ_{n+extra}.
+  const relative = b.ofAbsSum + gamma(extra, u) * (1 + b.ofAbsSum) + b.ofResult;
+  let bound = relative * absSum + 2 * n * eta * (1 + relative);
   if (options.original) {
     const us = Math.max(x.accessor.storage.unitRoundoff || 0, y.accessor.storage.unitRoundoff || 0);
-    bound += ((1 + us) ** 2 - 1) * absSum * (1 + bound / Math.max(absSum, Number.MIN_VALUE));
+    bound += ((1 + us) ** 2 - 1) * absSum * (1 + relative);
   }
   return bound;
 }

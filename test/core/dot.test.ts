@@ -57,10 +57,9 @@ describe('dot edge cases', () => {
   });
 });
 
-// Known bugs of dotBound, kept as failing properties (`it.fails` passes while the bug is there and fails once it
-// is fixed — then turn them into plain `it`, and widen the main property above to the excluded cases).
-describe('dotBound known bugs', () => {
-  it.fails('misses the rounding of a product that underflows (no absolute η term)', () => {
+// Former bugs of dotBound, each found by these properties and fixed: they stay as regressions.
+describe('dotBound edge cases', () => {
+  it('counts the rounding of a product that underflows (absolute η term)', () => {
     // 2^-1074 · 0.5 = 2^-1075 lies exactly halfway between 0 and 2^-1074: it rounds to the even 0, an
     // absolute error of 2^-1075, while a purely relative bound γ_n·Σ|xᵢyᵢ| is 0 in fp64.
     const x = buildVector({ storage: 'f64', layout: { kind: 'packed' }, scalePerElement: false, values: [2 ** -1074] }, 'f64');
@@ -69,7 +68,7 @@ describe('dotBound known bugs', () => {
     expect(withinBound(dot(x.range, y.range), exact, dotBound(x.range, y.range))).toBe(true);
   });
 
-  it.fails('is finite although an fp64-stored value overflows when read into fp32 arithmetic', () => {
+  it('is infinite when an fp64-stored value overflows when read into fp32 arithmetic', () => {
     // fl32(1e39) = +Inf (binary32 tops out near 3.4e38), and Inf·0 = NaN; the stored products are all 0, so a bound
     // computed from the stored values alone is 0.
     const x = buildVector({ storage: 'f64', layout: { kind: 'packed' }, scalePerElement: false, values: [1e39, 0] }, 'f32');
@@ -78,7 +77,7 @@ describe('dotBound known bugs', () => {
     expect(withinBound(dot(x.range, y.range, { arithmetic: 'f32' }), exact, dotBound(x.range, y.range, { arithmetic: 'f32' }))).toBe(true);
   });
 
-  it.fails('undercounts the reads of a scaled accessor in fp32 arithmetic (the fp64 scale is rounded to fp32 first)', () => {
+  it('counts both roundings of a scaled read in fp32 arithmetic (the fp64 scale is rounded to fp32 first)', () => {
     // x = int16 × scale is read as fl32(int16 · fl32(scale)): two roundings, readRoundings counts one.
     fc.assert(fc.property(vectorSpec(1, ['i16s'], { tiny: false }), vectorSpec(1, ['f32'], { tiny: false }), (sx, sy) => {
       const x = buildVector(sx, 'f32');
