@@ -69,7 +69,9 @@ export function scaledReducedColMajor<D extends Dimensionality = 2, T = number>(
 /**
  * Chooses each scale so the largest magnitude of its group maps to the storage's largest value, then writes
  * `values` through the accessor: the usual way to fill an integer-scaled accessor. Each stored value then has
- * an absolute error of at most half a quantum: |read − value| ≤ scale/2.
+ * an absolute error of about half a quantum: |stored·scale − value| ≤ scale/2 + u·|value| (u of the arithmetic;
+ * the quotient value/scale is rounded before it is rounded to an integer, so a near-tie can land on the
+ * other side of the half).
  * @param accessor - a scaled accessor
  * @param values - the value at each index
  * @throws {@link ModprecError} `INVALID_STORAGE` if the accessor is not scaled; `INVALID_VALUE` for non-finite values
