@@ -23,7 +23,9 @@ import {
   nearUnderflowOf,
   representableIn,
 } from './arbitraries.js';
-import { oracleRoundToFormat } from './exact.js';
+import { exactOf, oracleRoundToFormat } from './exact.js';
+import { type Rational, addRational, divRational, mulRational, subRational } from './rational.js';
+import { roundRationalToFormat } from './round-rational.js';
 import { type Law, type LawRunOptions, checkLaws, lawOf, show } from './law-runner.js';
 
 /** Throws a message naming format, law, input, result and expectation unless got is expected (Object.is). */
@@ -194,6 +196,46 @@ export function lawSpecialsAndSymmetry(format: BinaryFormatDescriptor): fc.IProp
     const r = f.round(x);
     expectSame(f, 'symmetry round(−x) = −round(x)', -x, f.round(-x), -r);
     expectSame(f, 'idempotence', r, f.round(r), r);
+  });
+}
+
+/** An arithmetic operation on exact rationals, for {@link lawInnocuousDoubleRounding}. */
+export type ExactOperation = '+' | '-' | '*' | '/';
+
+const EXACT_OPERATIONS: Record<ExactOperation, (a: Rational, b: Rational) => Rational> = {
+  '+': addRational, '-': subRational, '*': mulRational, '/': divRational,
+};
+
+/**
+ * Innocuous double rounding: for a, b in the format and ∘ ∈ {+, −, ×, ÷}, converting the result of
+ * a correctly rounded operation in a wider arithmetic `wide` (e.g. binary32) gives the same value
+ * as rounding the exact a ∘ b once — the claim behind "compute in fp32, store in fp16".
+ * Figueroa (1995) proves it when p_wide ≥ 2p + 1 (for these four operations) and the wide
+ * exponent range covers the format's; with fewer wide bits the law fails (the tests show it).
+ *
+ * @param format - the storage conversion under test
+ * @param wide - the wider arithmetic's parameters (its results are the exact ones rounded by the oracle)
+ * @param operations - which operations to try (default all four)
+ * @returns a fast-check property
+ */
+export function lawInnocuousDoubleRounding(
+  format: BinaryFormatDescriptor,
+  wide: BinaryFormatLike,
+  operations: readonly ExactOperation[] = ['+', '-', '*', '/'],
+): fc.IPropertyWithHooks<[number, number, ExactOperation]> {
+  const f = checkBinaryFormatDescriptor(format);
+  const w = resolveBinaryFormat(wide);
+  const values = representableIn(f);
+  return fc.property(values, values, fc.constantFrom(...operations), (a, b, op) => {
+    if (op === '/' && b === 0) return;
+    const exact = EXACT_OPERATIONS[op](exactOf(a), exactOf(b));
+    const direct = roundRationalToFormat(exact, f);
+    const wideResult = roundRationalToFormat(exact, w);
+    const got = f.round(wideResult);
+    // A zero result's sign follows IEEE rules the rational does not carry: compare zeros by value.
+    if (!(Object.is(got, direct) || (got === 0 && direct === 0))) {
+      throw new Error(`${f.name}: ${show(a)} ${op} ${show(b)} rounded in the wide format (${show(wideResult)}) then stored gives ${show(got)}, but a single rounding gives ${show(direct)}`);
+    }
   });
 }
 

@@ -54,10 +54,10 @@ export type { SizeSpec, MatrixSample } from './data-arbitraries.js';
 export { vectorOf, matrixOf, vectorIn, uniformUnit, uniformUnitRounded } from './data-arbitraries.js';
 export type { Law, LawRunOptions } from './law-runner.js';
 export { lawOf, checkLaws } from './law-runner.js';
-export type { StorageConversionLawOptions } from './float-laws.js';
+export type { StorageConversionLawOptions, ExactOperation } from './float-laws.js';
 export {
   lawCorrectRounding, lawRoundTrip, lawCodec, lawMonotonic, lawTiesToEven, lawNoDoubleRounding, lawOverflow,
-  lawGradualUnderflow, lawSpecialsAndSymmetry, storageConversionLaws, checkStorageConversionLaws,
+  lawGradualUnderflow, lawSpecialsAndSymmetry, lawInnocuousDoubleRounding, storageConversionLaws, checkStorageConversionLaws,
 } from './float-laws.js';
 export type { DoubleDoubleSample } from './double-double-laws.js';
 export { doubleDoublesNearTiesOf, lawDoubleDoubleExport } from './double-double-laws.js';

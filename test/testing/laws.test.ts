@@ -4,11 +4,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { createBinaryRounder, f16BitsFromNumber, numberFromF16Bits, roundToF16, roundToOddDd, roundToBf16, roundToF32 } from '../../src/formats/convert/index.js';
+import { BFLOAT16, BINARY32, createBinaryRounder, f16BitsFromNumber, numberFromF16Bits, roundToF16, roundToOddDd, roundToBf16, roundToF32 } from '../../src/formats/convert/index.js';
 import {
   type BinaryFormatDescriptor, F16_DESCRIPTOR, I8_DESCRIPTOR, checkIntegerConversionLaws, checkStorageConversionLaws,
   lawCodec, lawCorrectRounding, lawDoubleDoubleExport, lawGradualUnderflow, lawMonotonic, lawNoDoubleRounding,
-  lawOverflow, lawRoundTrip, lawSpecialsAndSymmetry, lawTiesToEven, storageConversionLaws,
+  lawInnocuousDoubleRounding, lawOverflow, lawRoundTrip, lawSpecialsAndSymmetry, lawTiesToEven, storageConversionLaws,
 } from '../../src/testing/index.js';
 import { ModprecError } from '../../src/errors.js';
 
@@ -17,6 +17,8 @@ const mutant = (name: string, round: (x: number) => number, extra: Partial<Binar
   name, ...F16_PARAMS, round, ...extra,
 });
 const runs = { numRuns: 2000 };
+// binary64's parameters for the wide arithmetic (53 bits, exponents of binary64)
+const BINARY64_LIKE = { significandBits: 53, minExponent: -1022, maxExponent: 1023 };
 const fails = (property: fc.IProperty<never> | fc.IProperty<any>) => expect(() => fc.assert(property, runs)).toThrow();
 const holds = (property: fc.IProperty<any>) => expect(() => fc.assert(property, runs)).not.toThrow();
 
@@ -116,6 +118,26 @@ describe('integer laws catch wrong conversions', () => {
     expect(() => checkIntegerConversionLaws({ ...I8_DESCRIPTOR, name: 'i8-math-round', round: (x) => Math.max(-128, Math.min(127, Math.round(x))) || 0 }, runs)).toThrow(/law/);
     expect(() => checkIntegerConversionLaws({ ...I8_DESCRIPTOR, name: 'i8-wrap', round: (x) => ((I8_DESCRIPTOR.round(x % 256) + 128) % 256) - 128 }, runs)).toThrow(/law/);
     expect(() => checkIntegerConversionLaws(I8_DESCRIPTOR, runs)).not.toThrow();
+  });
+});
+
+describe('innocuous double rounding (Figueroa: p_wide ≥ 2p + 1)', () => {
+  it('holds for f16 via f32, bf16 via f32 and f32 via f64 arithmetic', () => {
+    holds(lawInnocuousDoubleRounding(F16_DESCRIPTOR, 'f32'));
+    holds(lawInnocuousDoubleRounding({ ...F16_DESCRIPTOR, name: 'bf16', ...BFLOAT16, round: roundToBf16 }, 'f32'));
+    holds(lawInnocuousDoubleRounding({ ...F16_DESCRIPTOR, name: 'f32', ...BINARY32, round: roundToF32 }, BINARY64_LIKE));
+  });
+
+  it('holds for randomly drawn formats with p_wide = 2p + 1 (createBinaryRounder as the conversion)', () => {
+    fc.assert(fc.property(fc.integer({ min: 2, max: 26 }), fc.integer({ min: -300, max: 0 }), fc.integer({ min: 1, max: 300 }), (p, emin, emax) => {
+      const params = { significandBits: p, minExponent: emin, maxExponent: emax };
+      const format = { name: `p${p}`, ...params, round: createBinaryRounder(params) };
+      fc.assert(lawInnocuousDoubleRounding(format, { significandBits: 2 * p + 1, minExponent: emin - 10, maxExponent: emax + 10 }), { numRuns: 200 });
+    }), { numRuns: 30 });
+  });
+
+  it('fails when the wide format has too few bits (p_wide = p + 2), so the law can fail', () => {
+    fails(lawInnocuousDoubleRounding(F16_DESCRIPTOR, { significandBits: 13, minExponent: -126, maxExponent: 127 }, ['+', '-']));
   });
 });
 
