@@ -210,8 +210,10 @@ const EXACT_OPERATIONS: Record<ExactOperation, (a: Rational, b: Rational) => Rat
  * Innocuous double rounding: for a, b in the format and ∘ ∈ {+, −, ×, ÷}, converting the result of
  * a correctly rounded operation in a wider arithmetic `wide` (e.g. binary32) gives the same value
  * as rounding the exact a ∘ b once — the claim behind "compute in fp32, store in fp16".
- * Figueroa (1995) proves it when p_wide ≥ 2p + 1 (for these four operations) and the wide
- * exponent range covers the format's; with fewer wide bits the law fails (the tests show it).
+ * This holds when p_wide ≥ 2p + 1 for these four operations (2p + 2 would be needed for √) and
+ * the wide exponent range covers the format's: Figueroa, "When is double rounding innocuous?"
+ * (SIGNUM 1995); Roux (J. Formalized Reasoning 2014) proves it in Coq, underflow included.
+ * With fewer wide bits the law fails (the tests show it for p_wide = p + 2).
  *
  * @param format - the storage conversion under test
  * @param wide - the wider arithmetic's parameters (its results are the exact ones rounded by the oracle)
