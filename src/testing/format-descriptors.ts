@@ -105,6 +105,7 @@ export function resolveBinaryFormat(format: BinaryFormatLike): BinaryFormatParam
  */
 export function checkBinaryFormatDescriptor(descriptor: BinaryFormatDescriptor): BinaryFormatDescriptor {
   if (typeof descriptor?.round !== 'function') fail('INVALID_FORMAT', 'format.round', 'must be a function', descriptor?.round);
+  if (typeof descriptor.name !== 'string') fail('INVALID_FORMAT', 'format.name', 'must be a string', descriptor.name);
   checkBinaryFormatParameters('format', descriptor); // p ≤ 52: midpoints must be doubles
   const hasCodec = descriptor.encode !== undefined || descriptor.decode !== undefined;
   if (hasCodec && (typeof descriptor.encode !== 'function' || typeof descriptor.decode !== 'function')) {
