@@ -13,6 +13,7 @@ import { addRational } from './rational.js';
 import { roundRationalToFormat } from './round-rational.js';
 import { resolveBinaryFormat, type BinaryFormatLike } from './format-descriptors.js';
 import { show } from './law-runner.js';
+import { fail } from '../errors.js';
 
 /** A normalised double-double: hi = fl(hi + lo), so |lo| ≤ ulp(hi)/2. */
 export interface DoubleDoubleSample {
@@ -26,6 +27,29 @@ function twoSum(a: number, b: number): DoubleDoubleSample {
   const bb = s - a;
   const e = a - (s - bb) + (b - bb);
   return { hi: s, lo: e };
+}
+
+/**
+ * Normalised double-doubles (hi = fl(hi + lo)) over many binades: hi a double with |hi| in
+ * [2^minExponent, 2^maxExponent), lo anything from 0 to half an ulp of hi (ties included) of either sign.
+ *
+ * @param options - binade range of hi (default 2^−60 … 2^60)
+ * @returns an arbitrary of {@link DoubleDoubleSample}s
+ * @example
+ * ```ts
+ * fc.assert(fc.property(doubleDoubles(), ({ hi, lo }) => hi + lo === hi));
+ * ```
+ */
+export function doubleDoubles(options: { minExponent?: number; maxExponent?: number } = {}): fc.Arbitrary<DoubleDoubleSample> {
+  const low = options.minExponent ?? -60;
+  const high = options.maxExponent ?? 60;
+  if (!Number.isInteger(low) || !Number.isInteger(high) || low > high || low < -960 || high > 1020) {
+    fail('INVALID_OPTION', 'options.maxExponent', 'must be an integer with −960 ≤ minExponent ≤ maxExponent ≤ 1020', high);
+  }
+  const hi = fc.tuple(fc.boolean(), fc.integer({ min: low, max: high - 1 }), fc.double({ min: 1, max: 2, maxExcluded: true, noNaN: true }))
+    .map(([s, e, m]) => (s ? -m : m) * 2 ** e);
+  const fraction = fc.oneof(fc.constantFrom(0, 0.5, 2 ** -30), fc.double({ min: 0, max: 0.5, noNaN: true }));
+  return fc.tuple(hi, fraction, fc.boolean()).map(([h, t, negative]) => twoSum(h, (negative ? -t : t) * ulp(h)));
 }
 
 /**

@@ -60,7 +60,7 @@ export {
   lawGradualUnderflow, lawSpecialsAndSymmetry, lawInnocuousDoubleRounding, storageConversionLaws, checkStorageConversionLaws,
 } from './float-laws.js';
 export type { DoubleDoubleSample } from './double-double-laws.js';
-export { doubleDoublesNearTiesOf, lawDoubleDoubleExport } from './double-double-laws.js';
+export { doubleDoubles, doubleDoublesNearTiesOf, lawDoubleDoubleExport } from './double-double-laws.js';
 export { oracleRoundToInteger, interestingDoublesForInteger, integerConversionLaws, checkIntegerConversionLaws } from './integer-laws.js';
 export type { RangeLike, AccessorLawSubject } from './accessor-laws.js';
 export { accessorLaws, checkAccessorLaws } from './accessor-laws.js';

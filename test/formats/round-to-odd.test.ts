@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { createBinaryRounder, nextDown, nextUp, roundToBf16, roundToF16, roundToF32, roundToOddDd } from '../../src/formats/convert/index.js';
+import { createBinaryRounder, nextDown, nextUp, ulp, roundToBf16, roundToF16, roundToF32, roundToOddDd } from '../../src/formats/convert/index.js';
 import {
-  addRational, compareRational, doubleDoublesNearTiesOf, exactOf, lawDoubleDoubleExport, roundRationalToDouble,
+  addRational, compareRational, doubleDoubles, doubleDoublesNearTiesOf, exactOf, lawDoubleDoubleExport, roundRationalToDouble,
 } from '../../src/testing/index.js';
 
 const F64 = new Float64Array(1);
@@ -35,6 +35,16 @@ describe('roundToOddDd', () => {
         expect(roundRationalToDouble(exact)).toBe(hi); // the pair is normalised
       }
     }), { numRuns: 3000 });
+  });
+
+  it('doubleDoubles() gives normalised pairs (hi = fl(hi + lo)) with lo up to half an ulp', () => {
+    let sawTie = false;
+    fc.assert(fc.property(doubleDoubles({ minExponent: -100, maxExponent: 100 }), ({ hi, lo }) => {
+      expect(roundRationalToDouble(addRational(exactOf(hi), exactOf(lo)))).toBe(hi);
+      if (lo !== 0 && Math.abs(lo) === ulp(hi) / 2) sawTie = true;
+    }), { numRuns: 2000 });
+    expect(sawTie).toBe(true);
+    expect(() => doubleDoubles({ minExponent: 5, maxExponent: 1 })).toThrowError(expect.objectContaining({ code: 'INVALID_OPTION' }));
   });
 
   it('exports to binary16, bfloat16, binary32 and a 51-bit format with one correct rounding of hi + lo', () => {
