@@ -10,10 +10,10 @@
  * @module
  */
 
-/** Unit roundoff of binary64, u = 2^-53. */
-export const U = 2 ** -53;
-const U2 = U * U;
-const U3 = U2 * U;
+/** Unit roundoff of binary64, u = 2^-53 (the u of every bound below). */
+export const F64_UNIT_ROUNDOFF = 2 ** -53;
+const U2 = F64_UNIT_ROUNDOFF * F64_UNIT_ROUNDOFF;
+const U3 = U2 * F64_UNIT_ROUNDOFF;
 
 /** JMP Algorithm 4 (DWPlusFP), double-word + double: relative error ≤ 2u². */
 export const DD_ADD_NUMBER_BOUND = 2 * U2;
