@@ -19,17 +19,30 @@
  */
 import type { Range } from '../../src/range.js';
 import { chooseArithmetic, type KernelOptions } from '../codegen/kernel-options.js';
+import { asArithmetic } from '../../src/formats/registry.js';
 import { gamma, resolveAccumulation } from '../codegen/accumulation.js';
 import { arithmeticLimits, elementReadRoundings, storedMagnitude } from '../waxpby/waxpby-bound.js';
 
-/** The relative part of {@link nrm2Bound}: ρ + u(1 + ρ) with ρ = β/(1 + √(1 − β)), for n terms. ∞ when β ≥ 1. */
-export function nrm2RelativeBound(n: number, options: KernelOptions & { unitRoundoff: number }): number {
+/**
+ * The relative part of {@link nrm2Bound} for n elements read exactly (no read roundings, no underflow):
+ * ρ + u(1 + ρ) with ρ = β/(1 + √(1 − β)) and β the summation factor (γ_n for the plain loop).
+ * @param n - number of elements
+ * @param options - `arithmetic` (default fp64) decides u; `accumulation` decides β
+ * @returns the relative bound, ≈ (n/2 + 1)·u; ∞ when β ≥ 1
+ * @throws {@link ModprecError} `INVALID_FORMAT` for an unknown arithmetic, `INVALID_OPTION` for an unknown accumulation
+ * @example
+ * ```ts
+ * nrm2RelativeBound(1000, { arithmetic: 'f32' }); // ≈ 501 · 2^-24
+ * ```
+ */
+export function nrm2RelativeBound(n: number, options: KernelOptions = {}): number {
+  const u = asArithmetic(options.arithmetic ?? 'f64', 'options.arithmetic').unitRoundoff;
   const acc = resolveAccumulation(options.accumulation);
-  const b = acc.bound(n, options.unitRoundoff);
+  const b = acc.bound(n, u);
   const beta = b.ofAbsSum + b.ofResult;
   if (!(beta < 1)) return Infinity;
   const rho = beta / (1 + Math.sqrt(1 - beta));
-  return rho + options.unitRoundoff * (1 + rho);
+  return rho + u * (1 + rho);
 }
 
 /**
@@ -71,7 +84,7 @@ export function nrm2Bound(x: Range<1, any>, options: KernelOptions = {}): number
     norm = largest * Math.sqrt(s) * (1 + (n + 6) * 2 ** -52);
   }
   if (!Number.isFinite(norm)) return Infinity;
-  const relative = nrm2RelativeBound(n, { ...options, unitRoundoff: u });
+  const relative = nrm2RelativeBound(n, { ...options, arithmetic: ar });
   if (!Number.isFinite(relative)) return Infinity;
   const rootN = Math.sqrt(n);
   const readUnderflow = 2 * reads * eta * rootN;

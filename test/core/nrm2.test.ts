@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { nrm2 } from '../../kernels/nrm2/nrm2.js';
-import { nrm2Bound } from '../../kernels/nrm2/nrm2-bound.js';
+import { nrm2Bound, nrm2RelativeBound } from '../../kernels/nrm2/nrm2-bound.js';
 import { ARITHMETICS, buildVector, describeSpec, lengthArbitrary, vectorSpec, type ArithmeticName, type KernelStorage } from './support/vector-cases.js';
 import { storedVector } from './support/storage-oracle.js';
 import { exactDotOf } from './support/exact-check.js';
@@ -137,5 +137,17 @@ describe('nrm2Bound', () => {
       expect(relative).toBeGreaterThanOrEqual((n / 2 + 1) * u * (1 - 1e-6));
       expect(relative).toBeLessThanOrEqual(gamma(n, u) / (1 + Math.sqrt(1 - gamma(n, u))) + u * 1.01 + 1e-12 * u);
     }), { numRuns: runs(100) });
+  });
+});
+
+describe('nrm2RelativeBound', () => {
+  it('is ρ + u(1 + ρ) with ρ = γ_n/(1 + √(1 − γ_n)), in the chosen arithmetic', () => {
+    for (const [arithmetic, u] of [['f64', 2 ** -53], ['f32', 2 ** -24]] as const) {
+      for (const n of [1, 10, 1000]) {
+        const rho = gamma(n, u) / (1 + Math.sqrt(1 - gamma(n, u)));
+        expect(nrm2RelativeBound(n, { arithmetic })).toBe(rho + u * (1 + rho));
+      }
+    }
+    expect(nrm2RelativeBound(2 ** 25, { arithmetic: 'f32' })).toBe(Infinity); // n·u ≥ 1
   });
 });
