@@ -47,6 +47,8 @@ function largestExponent(maxValue: number): number {
 /**
  * η and the largest value of a floating-point storage format with IEEE-style exponents
  * (emin = 1 − emax): η = 2^(emin − p), never below the smallest double.
+ * @param st - a storage format (its maxValue and significandBits)
+ * @returns η and the largest finite magnitude
  */
 export function storageLimits(st: StorageFormat): UnderflowAndOverflow {
   const emax = largestExponent(st.maxValue);
@@ -56,6 +58,8 @@ export function storageLimits(st: StorageFormat): UnderflowAndOverflow {
 /**
  * η and the largest value of an arithmetic, taken from the storage codec registered under the same name
  * (fp32: 2^-150 and ≈ 3.4e38); fp64's (2^-1074, Number.MAX_VALUE) for an arithmetic with no such codec.
+ * @param ar - an arithmetic format
+ * @returns η and the largest finite magnitude
  */
 export function arithmeticLimits(ar: ArithmeticFormat): UnderflowAndOverflow {
   const st = findFormat(ar.name)?.storage;
@@ -68,13 +72,22 @@ export function arithmeticLimits(ar: ArithmeticFormat): UnderflowAndOverflow {
  * Roundings a read of element i of `r` takes in arithmetic `ar`: {@link readRoundings} (the storage →
  * arithmetic conversion and the scale product) plus the conversion of the fp64 scale itself into `ar`,
  * which readRoundings does not count (fp32 arithmetic rounds a scale such as 0.1/32767 before multiplying).
+ * @param r - a 1-D range
+ * @param ar - the kernel's arithmetic
+ * @param i - the element
+ * @returns how many roundings (each |δ| ≤ u) the read applies
  */
 export function elementReadRoundings(r: Range<1, any>, ar: ArithmeticFormat, i: number): number {
   const scale = r.accessor.scale ? r.readScale(i) : undefined;
   return readRoundings(r, ar) + (scale !== undefined && !exactIn(ar, scale) ? 1 : 0);
 }
 
-/** Whether the double `c` is exactly representable in `ar` (so converting it adds no rounding). */
+/**
+ * Whether the double `c` is exactly representable in `ar` (so converting it adds no rounding).
+ * @param ar - an arithmetic format
+ * @param c - a coefficient or scale
+ * @returns true when fromNumber(c) loses nothing (NaN counts as exact: the bound is ∞ anyway)
+ */
 export function exactIn(ar: ArithmeticFormat, c: number): boolean {
   return ar.toNumber(ar.fromNumber(c)) === c || c !== c;
 }
@@ -82,7 +95,9 @@ export function exactIn(ar: ArithmeticFormat, c: number): boolean {
 /**
  * An upper bound on |stored value| of element i of a 1-D range (stored × scale for scaled accessors), in fp64:
  * exact for an unscaled storage of kind `number`, else rounded to a double and enlarged by 2^-51.
- * NaN when the element is NaN, ∞ when it is infinite.
+ * @param r - a 1-D range
+ * @param i - the element
+ * @returns the magnitude bound; NaN when the element is NaN, ∞ when it is infinite
  */
 export function storedMagnitude(r: Range<1, any>, i: number): number {
   const a = r.accessor;
@@ -108,6 +123,12 @@ export interface TermBound {
  * Underflow: each read rounding and each operation may add η, the coefficient's may add η·|v̂|; these are
  * multiplied by at most (1 + u)^k ≤ 2 on their way to t. ∞ when v̂ or c·v̂ is not finite or v̂ cannot be read into
  * the arithmetic without overflow.
+ * @param c - the coefficient (1 for a plain addend)
+ * @param r - the vector read
+ * @param i - the element
+ * @param ar - the kernel's arithmetic
+ * @param operations - roundings the kernel applies after the read (multiplication, addition)
+ * @returns bounds on |c·v̂| and on the error of its contribution
  */
 export function termBound(c: number, r: Range<1, any>, i: number, ar: ArithmeticFormat, operations: number): TermBound {
   const v = storedMagnitude(r, i);
@@ -127,6 +148,12 @@ export function termBound(c: number, r: Range<1, any>, i: number, ar: Arithmetic
  * Bound on |stored w_i − exact| when the arithmetic result t_i satisfies |t_i − exact| ≤ `error` and
  * |exact| ≤ `magnitude`: adds the store (division by the scale, rounding to the storage). ∞ when t_i could
  * overflow the arithmetic or the storage, or saturate an integer storage.
+ * @param w - the output vector (its storage, scale and arithmetic-relative write error)
+ * @param i - the element written
+ * @param ar - the kernel's arithmetic
+ * @param magnitude - upper bound on |exact|
+ * @param error - upper bound on |t − exact| before the store
+ * @returns upper bound on |stored − exact|
  */
 export function storeBound(w: Range<1, any>, i: number, ar: ArithmeticFormat, magnitude: number, error: number): number {
   if (!Number.isFinite(magnitude) || !Number.isFinite(error)) return Infinity;
