@@ -36,6 +36,16 @@ export function halfSmallestPositive(key: string, keep: (x: number) => number): 
   return eta;
 }
 
+/**
+ * (1 + a₁)(1 + a₂)… − 1 without cancellation: formed as a running e ← e + a + e·a, so terms far below
+ * 2^-53 (double-double unit roundoffs) are not lost to 1 + a = 1.
+ */
+export function compound(...terms: readonly number[]): number {
+  let e = 0;
+  for (const a of terms) e = e + a + e * a;
+  return e;
+}
+
 /** Rounding parameters of a configuration: relative unit roundoffs and absolute underflow errors. */
 export interface RoundingTerms {
   /** Relative rounding of fp64 inputs into the storage (0 when the storage holds every double). */
@@ -86,7 +96,7 @@ export function productSumBound(outputs: readonly OutputTerms[], r: RoundingTerm
   let normSquares = 0;
   for (const o of outputs) {
     // The last term is the reference's own error (double-double: each operation within 3·2^-106 relative).
-    const relative = (1 + r.storage) ** 2 * (1 + r.read) ** 2 * (1 + gamma(o.terms, r.arithmetic)) - 1 + gamma(o.terms + 1, REFERENCE_UNIT);
+    const relative = compound(r.storage, r.storage, r.read, r.read, gamma(o.terms, r.arithmetic)) + gamma(o.terms + 1, REFERENCE_UNIT);
     // Absolute terms: a subnormal input's error is η, not u·|value|; each product and sum may underflow.
     const absolute = (r.storageEta * (o.absInputs + r.storageEta * o.terms)) * (1 + relative) + 2 * o.terms * r.arithmeticEta;
     const e = relative * o.absProducts + absolute;
