@@ -12,7 +12,7 @@ import { twoProdErrorScaled } from './eft.js';
  * `dot2`: every product is split exactly (TwoProd: h + r = a·b), h is added to the running sum p with TwoSum
  * (p + q = p_old + h), and the errors q + r are summed in working precision; result p + s. The result is as
  * accurate as if computed in twice the working precision and then rounded.
- * Bound (ORO 2005, Proposition 5.5): |res − xᵀy| ≤ u·|xᵀy| + γₙ²·Σ|xᵢyᵢ| (no underflow, n·u < 1).
+ * Bound (ORO 2005, §5, the Dot2 error estimate): |res − xᵀy| ≤ u·|xᵀy| + γₙ²·Σ|xᵢyᵢ| (no underflow, n·u < 1).
  * Cost ≈ 25 flops per term in fp64 (TwoProd 17 without FMA, TwoSum 6, 2 adds) vs 2 for the plain loop.
  * Number arithmetics only (fp64, fp32); for a sum (ASUM, emitAdd) it is Sum2.
  */

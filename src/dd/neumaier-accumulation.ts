@@ -11,7 +11,7 @@ import { checkCompensable, twoSumSource } from './eft-templates.js';
  * separately, the result is s + c. This is Neumaier's variant of Kahan–Babuška (the error term is exact whatever
  * the order of magnitudes) and equals Ogita–Rump–Oishi's Sum2; TwoSum replaces Neumaier's branch with the same
  * result. Cost ≈ 4× the plain loop (7 flops per term instead of 2).
- * Bound (Ogita, Rump, Oishi 2005, Proposition 4.5 for Sum2, plus one rounding per product):
+ * Bound (Ogita, Rump, Oishi 2005, §4, the Sum2 error estimate, plus one rounding per product):
  * |res − Σaᵢbᵢ| ≤ u·|Σaᵢbᵢ| + (u(1 + u) + γ²ₙ₋₁(1 + u))·Σ|aᵢbᵢ|. For DOT the product roundings dominate: the
  * result is as accurate as the products, not twice the precision — use `dot2` for that.
  * Number arithmetics only (fp64, fp32).
