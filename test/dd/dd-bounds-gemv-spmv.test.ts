@@ -30,8 +30,12 @@ describe('GEMV and ELL SpMV within the core bounds for every accumulation and fo
     for (const { acc, arithmetic } of configs) {
       const A = matrix(m, n, (i, j) => a[i * n + j]!, { layout: 'row-major' });
       const x = vector(xs);
-      const y = arithmetic ? range(rowMajor<1, DdValue>({ size: m, storage: 'dd' })) : vector(y0);
-      if (arithmetic) y0.forEach((v, i) => y.set(i, { hi: v, lo: 0 }));
+      let y: ReturnType<typeof vector> | ReturnType<typeof range<1, DdValue>> = vector(y0);
+      if (arithmetic) {
+        const yd = range(rowMajor<1, DdValue>({ size: m, storage: 'dd' }));
+        y0.forEach((v, i) => yd.set(i, { hi: v, lo: 0 }));
+        y = yd;
+      }
       const options = { accumulation: acc, ...(arithmetic ? { arithmetic } : {}) };
       const bound = gemvBound({ alpha, A, x, beta, y, trans: 'N' }, options);
       gemv({ alpha, A, x, beta, y, trans: 'N' }, options);
