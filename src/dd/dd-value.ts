@@ -26,7 +26,7 @@ export type DDLike = DD | number | string | bigint | Rational | { readonly hi: n
  * ```ts
  * const third = DD.from(1).div(3);
  * third.toString(32);            // "3.3333333333333333333333333333333e-1"
- * DD.from('0.1').mul(10).sub(1)  // a tiny residual of about 1e-33, not 0 (0.1 is not a DD number)
+ * DD.from(2).sqrt().toString(30);  // "1.41421356237309504880168872421e+0"
  * ```
  */
 export class DD {
