@@ -10,7 +10,7 @@ import type { GpuArithmetic } from './arithmetic.js';
 import { cpuDot } from './cpu-fallback.js';
 import { bufferView, DeviceArray } from './device-array.js';
 import { gpuFormat } from './formats.js';
-import { arrayArgs, bindArray, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
+import { accumulateLoop, arrayArgs, bindArray, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
 import { getProgram, submitPasses, type Pass, type PassCache } from './program.js';
 import { createWordBuffer, type GpuRuntime } from './runtime.js';
 
@@ -35,15 +35,13 @@ function reducePlan(count: number): number[] {
 
 function partialProgramSource(arithmetic: GpuArithmetic, x: DeviceArray, y: DeviceArray): { source: string; args: ReturnType<typeof arrayArgs> } {
   const args = [...arrayArgs('X', x), ...arrayArgs('Y', y), ['n', 'Integer'] as const, ['T', 'Integer'] as const];
-  const rx = x.format.emitRead('X', 'k', 'a', arithmetic);
-  const ry = y.format.emitRead('Y', 'k', 'b', arithmetic);
   const body = [
     arithmetic.declareZero('acc'),
-    'for (let k = this.thread.x; k < n; k = k + T) {',
-    rx.code,
-    ry.code,
-    arithmetic.mulAdd('acc', rx.register, ry.register),
-    '}',
+    ...accumulateLoop(arithmetic, { start: 'this.thread.x', end: 'n', step: 'T' }, 4, (index, suffix) => {
+      const rx = x.format.emitRead('X', index, `a${suffix}`, arithmetic);
+      const ry = y.format.emitRead('Y', index, `b${suffix}`, arithmetic);
+      return { code: `${rx.code} ${ry.code}`, a: rx.register, b: ry.register };
+    }),
     `return ${arithmetic.returnValue('acc')};`,
   ];
   return { source: kernelSource(args, body), args };

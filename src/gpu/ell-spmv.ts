@@ -69,9 +69,9 @@ export async function toDeviceEll(A: EllParts, options: ToDeviceOptions = {}): P
   }
   const format = gpuFormat(options.format ?? 'f32', 'options.format');
   const scaleBlock = options.scaleBlock ?? 256;
-  const sliced = A.values.length === entries ? A.values : Array.prototype.slice.call(A.values, 0, entries) as number[];
   // Padding values are never read; zero them so the encoders see finite numbers only.
-  const clean = Float64Array.from(sliced as ArrayLike<number>, (v, k) => (A.colIndex[k]! < 0 ? 0 : v));
+  const clean = new Float64Array(entries);
+  for (let k = 0; k < entries; k++) clean[k] = A.colIndex[k]! < 0 ? 0 : A.values[k]!;
   const encoded = format.encode(clean, 'A.values', scaleBlock);
   const { runtime, reason } = await runtimeOrFallback(options.strict);
   if (runtime) checkBinding(runtime, Math.max(1, entries), 'A.colIndex');
@@ -105,7 +105,7 @@ function spmvSource(arithmetic: GpuArithmetic, A: DeviceEll, x: DeviceArray, y: 
     const rv = A.values.format.emitRead('V', `at${e}`, `v${e}`, arithmetic);
     const rx = x.format.emitRead('X', `col${e}`, `xv${e}`, arithmetic);
     return [
-      `for (let k${e} = 0; k${e} < K; k${e}++) {`,
+      `for (let k${e} = mpI32(0); k${e} < K; k${e}++) {`,
       `const at${e} = r${e} + k${e} * stride;`,
       `const col${e} = mpBits(I[at${e}]);`,
       `if (col${e} >= 0) {`,

@@ -12,7 +12,7 @@
  */
 import { fail } from '../errors.js';
 import type { GpuArithmetic, GpuRegister, HelperFunction } from './arithmetic.js';
-import { bf16Bits, bf16Value, f16Bits, f16Value, f32Bits } from './host-codec.js';
+import { bf16Bits, bf16Value, f16Bits, f16Value } from './host-codec.js';
 
 /** Names of the GPU storage formats (the core's format names where they coincide). */
 export type GpuFormatName = 'f32' | 'f16' | 'bf16' | 'f64' | 'ff' | 'i8' | 'i16';
@@ -274,8 +274,15 @@ const f32Format: GpuStorageFormat = {
   writable: true,
   words: (length) => length,
   encode(values) {
+    if (values instanceof Float32Array) {
+      // Already binary32: the words are its bits.
+      const words = new Uint32Array(Math.max(1, values.length));
+      words.set(new Uint32Array(values.buffer, values.byteOffset, values.length));
+      return { words };
+    }
     const words = new Uint32Array(Math.max(1, values.length));
-    for (let k = 0; k < values.length; k++) words[k] = f32Bits(values[k]!);
+    const view = new Float32Array(words.buffer);
+    for (let k = 0; k < values.length; k++) view[k] = values[k]!;
     return { words };
   },
   decode(encoded, length) {

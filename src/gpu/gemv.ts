@@ -15,7 +15,7 @@ import { cpuGemv } from './cpu-fallback.js';
 import { DeviceArray } from './device-array.js';
 import { finishArgs, finishBody, scalarBindings } from './finish-pass.js';
 import { gpuFormat } from './formats.js';
-import { arrayArgs, bindArray, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
+import { accumulateLoop, arrayArgs, bindArray, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
 import { getProgram, submitPasses, type BoundArray } from './program.js';
 import { createWordBuffer, type GpuRuntime } from './runtime.js';
 
@@ -85,19 +85,17 @@ export function gemvTLanes(m: number, n: number, target: number): number {
 
 function partialNSource(arithmetic: GpuArithmetic, A: DeviceArray, x: DeviceArray): { source: string; args: ReturnType<typeof arrayArgs> } {
   const args = [...arrayArgs('A', A), ...arrayArgs('X', x), ['m', 'Integer'] as const, ['n', 'Integer'] as const, ['lda', 'Integer'] as const, ['chunk', 'Integer'] as const];
-  const ra = A.format.emitRead('A', 'i + j * lda', 'a', arithmetic);
-  const rx = x.format.emitRead('X', 'j', 'b', arithmetic);
   const body = [
     'const i = mpImod(this.thread.x, m);',
     'const j0 = mpIdiv(this.thread.x, m) * chunk;',
     'let j1 = j0 + chunk;',
     'if (j1 > n) { j1 = n; }',
     arithmetic.declareZero('acc'),
-    'for (let j = j0; j < j1; j++) {',
-    ra.code,
-    rx.code,
-    arithmetic.mulAdd('acc', ra.register, rx.register),
-    '}',
+    ...accumulateLoop(arithmetic, { start: 'j0', end: 'j1', step: '1' }, 4, (index, suffix) => {
+      const ra = A.format.emitRead('A', `i + ${index} * lda`, `a${suffix}`, arithmetic);
+      const rx = x.format.emitRead('X', index, `b${suffix}`, arithmetic);
+      return { code: `${ra.code} ${rx.code}`, a: ra.register, b: rx.register };
+    }),
     `return ${arithmetic.returnValue('acc')};`,
   ];
   return { source: kernelSource(args, body), args };
@@ -105,17 +103,15 @@ function partialNSource(arithmetic: GpuArithmetic, A: DeviceArray, x: DeviceArra
 
 function partialTSource(arithmetic: GpuArithmetic, A: DeviceArray, x: DeviceArray): { source: string; args: ReturnType<typeof arrayArgs> } {
   const args = [...arrayArgs('A', A), ...arrayArgs('X', x), ['m', 'Integer'] as const, ['lda', 'Integer'] as const, ['W', 'Integer'] as const];
-  const ra = A.format.emitRead('A', 'base + i', 'a', arithmetic);
-  const rx = x.format.emitRead('X', 'i', 'b', arithmetic);
   const body = [
     'const base = mpIdiv(this.thread.x, W) * lda;',
     'const lane = mpImod(this.thread.x, W);',
     arithmetic.declareZero('acc'),
-    'for (let i = lane; i < m; i = i + W) {',
-    ra.code,
-    rx.code,
-    arithmetic.mulAdd('acc', ra.register, rx.register),
-    '}',
+    ...accumulateLoop(arithmetic, { start: 'lane', end: 'm', step: 'W' }, 4, (index, suffix) => {
+      const ra = A.format.emitRead('A', `base + ${index}`, `a${suffix}`, arithmetic);
+      const rx = x.format.emitRead('X', index, `b${suffix}`, arithmetic);
+      return { code: `${ra.code} ${rx.code}`, a: ra.register, b: rx.register };
+    }),
     `return ${arithmetic.returnValue('acc')};`,
   ];
   return { source: kernelSource(args, body), args };
@@ -126,7 +122,7 @@ function finishSource(arithmetic: GpuArithmetic, y: DeviceArray, readsY: boolean
   const partial = gpuFormat(arithmetic.name === 'ff' ? 'ff' : 'f32');
   const body = finishBody(arithmetic, y, readsY, (e) => {
     const read = partial.emitRead('P', `r${e} * sr + c${e} * sc`, `p${e}`, arithmetic);
-    return [`for (let c${e} = 0; c${e} < S; c${e}++) {`, read.code, arithmetic.add(`acc${e}`, read.register), '}'];
+    return [`for (let c${e} = mpI32(0); c${e} < S; c${e}++) {`, read.code, arithmetic.add(`acc${e}`, read.register), '}'];
   });
   return { source: kernelSource(args, body), args };
 }

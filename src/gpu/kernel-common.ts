@@ -6,7 +6,7 @@
  * @module
  */
 import { fail } from '../errors.js';
-import { gpuArithmetic, type GpuArithmetic, type GpuArithmeticName } from './arithmetic.js';
+import { gpuArithmetic, type GpuArithmetic, type GpuArithmeticName, type GpuRegister } from './arithmetic.js';
 import type { DeviceArray } from './device-array.js';
 import type { ArgType, BoundArray, PassCache } from './program.js';
 import type { GpuRuntime } from './runtime.js';
@@ -171,4 +171,38 @@ export function getPlan(runtime: GpuRuntime, key: string, passCount: number, cre
  */
 export function kernelSource(args: readonly (readonly [string, ArgType])[], body: readonly string[]): string {
   return `function (${args.map(([n]) => n).join(', ')}) {\n${body.join('\n')}\n}`;
+}
+
+/**
+ * Source of `acc += a(k)·b(k)` for k = start, start+step, … < end, unrolled `unroll` times with all loads
+ * of a group issued before its multiply-adds (more loads in flight per thread); the additions keep the
+ * order of k, so results do not depend on the unrolling.
+ * @param arithmetic - the arithmetic
+ * @param loop - `{ start, end, step }` integer expressions (step a name or literal)
+ * @param unroll - loads per group
+ * @param reads - for an index expression and a suffix, the code reading both operands and their registers
+ * @returns the lines
+ */
+export function accumulateLoop(
+  arithmetic: GpuArithmetic,
+  loop: { start: string; end: string; step: string },
+  unroll: number,
+  reads: (index: string, suffix: string) => { code: string; a: GpuRegister; b: GpuRegister },
+): string[] {
+  const lines = [`let k = ${loop.start};`];
+  if (unroll > 1) {
+    lines.push(`while (k + ${unroll - 1} * ${loop.step} < ${loop.end}) {`);
+    const regs: { a: GpuRegister; b: GpuRegister }[] = [];
+    for (let q = 0; q < unroll; q++) {
+      lines.push(`const k${q} = k + ${q} * ${loop.step};`);
+      const r = reads(`k${q}`, `u${q}`);
+      lines.push(r.code);
+      regs.push(r);
+    }
+    for (const r of regs) lines.push(arithmetic.mulAdd('acc', r.a, r.b));
+    lines.push(`k = k + ${unroll} * ${loop.step};`, '}');
+  }
+  const r = reads('k', 'r');
+  lines.push(`while (k < ${loop.end}) {`, r.code, arithmetic.mulAdd('acc', r.a, r.b), `k = k + ${loop.step};`, '}');
+  return lines;
 }

@@ -11,7 +11,7 @@
  */
 import { ModprecError } from '../errors.js';
 import type { GpuContext } from './backend.js';
-import { BufferUsage, type GpuBindGroupEntry, type GpuBuffer, type GpuCommandEncoder } from './webgpu-types.js';
+import { BufferUsage, type GpuBindGroupEntry, type GpuBuffer, type GpuComputePass } from './webgpu-types.js';
 
 /** Declared type of a kernel argument: a resident array, or an integer or float scalar. */
 export type ArgType = 'Array' | 'Integer' | 'Float';
@@ -120,13 +120,14 @@ export class Program {
   }
 
   /**
-   * Records this pass into `encoder`.
+   * Records this dispatch into `computePass` (WebGPU makes every dispatch its own synchronisation scope,
+   * so dispatches of one compute pass see each other's writes in order).
    * @param context - the GPU context
-   * @param encoder - the command encoder
+   * @param computePass - the compute pass encoder
    * @param pass - buffers, scalars and thread count
    * @param cache - where the uniform buffer and bind group of this pass may be cached (one per plan step)
    */
-  encode(context: GpuContext, encoder: GpuCommandEncoder, pass: Pass, cache?: PassCache): void {
+  encode(context: GpuContext, computePass: GpuComputePass, pass: Pass, cache?: PassCache): void {
     const device = context.device;
     const layout = this.kernel.paramsLayout;
     const limits = context.adapter.limits;
@@ -171,7 +172,12 @@ export class Program {
       if (cache) cache.params = params;
       else pendingDestroy.push(params);
     }
-    device.queue.writeBuffer(params, 0, mirror);
+    // Repeated calls of a cached plan usually carry the same parameters: skip the upload then.
+    const bytes = new Uint8Array(mirror);
+    if (!cache?.written || !sameBytes(cache.written, bytes)) {
+      device.queue.writeBuffer(params, 0, mirror);
+      if (cache) cache.written = bytes.slice();
+    }
     const key = bindingKey(pass);
     let group = cache?.groups?.get(key);
     if (!group) {
@@ -186,11 +192,9 @@ export class Program {
         cache.groups.set(key, group);
       }
     }
-    const computePass = encoder.beginComputePass();
     computePass.setPipeline(this.kernel.computePipeline);
     computePass.setBindGroup(0, group);
     computePass.dispatchWorkgroups(groupsX, groupsY);
-    computePass.end();
   }
 }
 
@@ -199,6 +203,14 @@ export interface PassCache {
   params?: GpuBuffer;
   mirror?: ArrayBuffer;
   groups?: Map<string, unknown>;
+  /** The parameter bytes last uploaded. */
+  written?: Uint8Array;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
+  return true;
 }
 
 const bufferIds = new WeakMap<GpuBuffer, number>();
@@ -228,6 +240,11 @@ function window(bound: BoundArray): GpuBindGroupEntry['resource'] {
   return resource;
 }
 
+function serializePasses(): boolean {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  return env?.MODPREC_GPU_SERIALIZE === '1';
+}
+
 /** Uniform buffers of uncached passes, destroyed after the submit that used them completes. */
 const pendingDestroy: GpuBuffer[] = [];
 
@@ -250,6 +267,15 @@ export function getProgram(context: GpuContext, spec: ProgramSpec): Promise<Prog
   return p;
 }
 
+/**
+ * Every program compiled so far with its gpu.js source and the WGSL gpu.js generated (for inspection).
+ * @returns source and WGSL pairs
+ */
+export async function compiledPrograms(): Promise<{ source: string; wgsl: string }[]> {
+  const settled = await Promise.allSettled(programs.values());
+  return settled.flatMap((s) => (s.status === 'fulfilled' ? [{ source: s.value.spec.source, wgsl: s.value.wgsl }] : []));
+}
+
 /** Number of programs compiled so far (for tests of the cache). */
 export function compiledProgramCount(): number {
   return programs.size;
@@ -261,9 +287,23 @@ export function compiledProgramCount(): number {
  * @param passes - the passes with their optional caches, in order
  */
 export function submitPasses(context: GpuContext, passes: readonly { pass: Pass; cache?: PassCache }[]): void {
-  const encoder = context.device.createCommandEncoder();
-  for (const { pass, cache } of passes) pass.program.encode(context, encoder, pass, cache);
-  context.device.queue.submit([encoder.finish()]);
+  if (serializePasses()) {
+    // Diagnostic mode: one submit per pass.
+    for (const { pass, cache } of passes) {
+      const encoder = context.device.createCommandEncoder();
+      const computePass = encoder.beginComputePass();
+      pass.program.encode(context, computePass, pass, cache);
+      computePass.end();
+      context.device.queue.submit([encoder.finish()]);
+    }
+  } else {
+    // All dispatches in one compute pass of one command buffer.
+    const encoder = context.device.createCommandEncoder();
+    const computePass = encoder.beginComputePass();
+    for (const { pass, cache } of passes) pass.program.encode(context, computePass, pass, cache);
+    computePass.end();
+    context.device.queue.submit([encoder.finish()]);
+  }
   if (pendingDestroy.length > 0) {
     const doomed = pendingDestroy.splice(0);
     void context.device.queue.onSubmittedWorkDone().then(() => doomed.forEach((b) => b.destroy()));

@@ -101,7 +101,7 @@ function solveBlockSource(arithmetic: GpuArithmetic): { source: string; args: [s
   const f = gpuFormat(arithmetic.name === 'ff' ? 'ff' : 'f32');
   const body = ['const row = this.thread.x * np + k0;'];
   for (let q = 0; q < 4; q++) body.push(arithmetic.declareZero(`s${q}`));
-  body.push('for (let l = 0; l < bs; l = l + 4) {');
+  body.push('for (let l = mpI32(0); l < bs; l = l + 4) {');
   for (let q = 0; q < 4; q++) {
     const ri = f.emitRead('Inv', `row + l + ${q}`, `m${q}`, arithmetic);
     const rr = f.emitRead('R', `k0 + l + ${q}`, `r${q}`, arithmetic);
@@ -119,7 +119,7 @@ function updateSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: Shape): 
   const zero = arithmetic.name === 'ff' ? '[0.0, 0.0]' : '0.0';
   const body = ['const g = rowStart + this.thread.x;'];
   for (let q = 0; q < 4; q++) body.push(arithmetic.declareZero(`s${q}`));
-  body.push('for (let l = 0; l < bs; l = l + 4) {');
+  body.push('for (let l = mpI32(0); l < bs; l = l + 4) {');
   for (let q = 0; q < 4; q++) {
     const ra = A.format.emitRead('A', opIndex(shape, 'g', `col${q}`), `a${q}`, arithmetic);
     const rx = f.emitRead('X', `col${q}`, `x${q}`, arithmetic);
@@ -226,7 +226,9 @@ async function encodeInverse(runtime: GpuRuntime, passes: { pass: Pass; cache: P
   const scratch = createWordBuffer(context, rowBytes / 4);
   const encoder = context.device.createCommandEncoder();
   for (const { pass, cache } of passes) {
-    pass.program.encode(context, encoder, { ...pass, output: { buffer: scratch } }, cache);
+    const computePass = encoder.beginComputePass();
+    pass.program.encode(context, computePass, { ...pass, output: { buffer: scratch } }, cache);
+    computePass.end();
     encoder.copyBufferToBuffer(scratch, 0, inv, pass.output.offset!, rowBytes);
   }
   context.device.queue.submit([encoder.finish()]);

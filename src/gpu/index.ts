@@ -1,0 +1,19 @@
+/**
+ * modprec on the GPU: resident arrays in GPU storage formats (f32, f16, bf16, f64, ff, i8, i16) and
+ * gpu.js-compiled WebGPU kernels — DOT, GEMV, TRSV, ELL SpMV, format conversion — in f32 or float-float
+ * arithmetic, with a CPU fallback where no adapter exists. See docs/gpu.md.
+ *
+ * @module
+ */
+export { gpuDevice, requireGpu, gpuUnavailableReason, type AdapterReport, type GpuContext, type GpuDeviceOptions, type GpuLimits } from './backend.js';
+export { gpuRuntime, type GpuRuntime } from './runtime.js';
+export { toDevice, deviceZeros, DeviceArray, type ToDeviceOptions, type RangeLike } from './device-array.js';
+export { GPU_FORMATS, gpuFormat, type GpuFormatName, type GpuStorageFormat } from './formats.js';
+export { gpuArithmetic, type GpuArithmeticName } from './arithmetic.js';
+export { gpuDot, gpuDotResident, type GpuDotResult } from './dot.js';
+export { gpuGemv, deviceMatrix, type DeviceMatrix, type GpuGemvArgs, type GpuGemvOptions } from './gemv.js';
+export { gpuTrsv, type GpuTrsvArgs, type GpuTrsvOptions } from './trsv.js';
+export { gpuEllSpmv, toDeviceEll, type DeviceEll, type EllParts, type GpuEllSpmvArgs } from './ell-spmv.js';
+export { gpuConvert } from './convert.js';
+export { setGpuKernelDebug } from './program.js';
+export type { GpuKernelOptions, GpuRunInfo } from './kernel-common.js';
