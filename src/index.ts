@@ -2,6 +2,9 @@
  * modprec: precision-decoupled linear algebra. Numbers are stored in one format and computed on in another.
  * @packageDocumentation
  */
+import { formats as builtinFormats } from './formats/index.js';
+import { dd, ddSplit } from './dd/index.js';
+
 export { ModprecError, type ModprecErrorCode } from './errors.js';
 export * from './formats/index.js';
 export * from './formats/convert/index.js';
@@ -13,3 +16,11 @@ export * from '../kernels/index.js';
 export * from './sparse/index.js';
 export * from './io/matrix-market.js';
 export { luFactor, luSolve, applyPivots, type LuFactors } from './lu.js';
+export * from './dd/index.js';
+
+/**
+ * Every format modprec ships, by name: `formats.f64`, `f32`, `f16`, `bf16`, `i8`, `i16`, `i32` and the
+ * double-double formats `dd` (interleaved hi/lo) and `ddSplit` (separate hi and lo arrays).
+ * Pass them as `storage` or `arithmetic` of an accessor.
+ */
+export const formats = Object.freeze({ ...builtinFormats, dd, ddSplit });
