@@ -1,6 +1,8 @@
 /**
  * The script of the report page (plain browser JavaScript, kept as a string): reads the plot specs
- * embedded in the page and draws each with uPlot. Each chart's host element gets `data-points` (the
+ * embedded in the page and draws each with uPlot. Logarithmic y axes are drawn as log10 of the values
+ * on a linear scale with 10^k labels: uPlot's own log scale hangs on ranges reaching below ~1e-16
+ * (double-double errors reach 1e-33). Each chart's host element gets `data-points` (the
  * number of values drawn) and the body `data-rendered`, which the browser test checks.
  * @module
  */
@@ -40,19 +42,29 @@ export const PAGE_SCRIPT = String.raw`
       xAxis.values = function (u, splits) { return splits.map(function (v) { return v == null ? '' : plain(v); }); };
     }
     var yAxis = { label: spec.yLabel, stroke: '#333', size: 70,
-      values: function (u, splits) { return splits.map(function (v) { return v == null ? '' : spec.yLog ? sci(v) : plain(v); }); } };
+      values: function (u, splits) { return splits.map(function (v) { return v == null ? '' : spec.yLog ? sci(Math.pow(10, v)) : plain(v); }); } };
+    if (spec.yLog) {
+      // Whole decades, at most about eight labels.
+      yAxis.splits = function (u, axisIdx, min, max) {
+        var lo = Math.ceil(min), hi = Math.floor(max), step = Math.max(1, Math.ceil((hi - lo) / 8)), out = [];
+        for (var k = lo; k <= hi; k += step) out.push(k);
+        return out;
+      };
+    }
+    var toY = function (v) { return v === null ? null : spec.yLog ? Math.log10(v) : v; };
+    var legendValue = function (u, v) { return v == null ? '—' : spec.yLog ? sci(Math.pow(10, v)) : plain(v); };
     var xScale = spec.xLog ? { time: false, distr: 3, log: 10 } : { time: false };
     if (cats) xScale.range = [0.5, cats.length + 0.5];
     var series = [{ label: spec.xLabel }];
     spec.series.forEach(function (s) {
       var c = colorOf(s.label);
-      var opt = { label: s.label, stroke: c, width: 1.5, spanGaps: true, points: { show: true, size: s.pointsOnly ? 9 : 5, fill: c } };
+      var opt = { label: s.label, stroke: c, width: 1.5, spanGaps: true, value: legendValue, points: { show: true, size: s.pointsOnly ? 9 : 5, fill: c } };
       if (s.dashed) opt.dash = [6, 4];
       if (s.pointsOnly) opt.paths = function () { return null; };
       series.push(opt);
     });
-    var data = [spec.xs].concat(spec.series.map(function (s) { return s.values; }));
-    new uPlot({ width: width, height: 320, scales: { x: xScale, y: spec.yLog ? { distr: 3, log: 10 } : {} },
+    var data = [spec.xs].concat(spec.series.map(function (s) { return s.values.map(toY); }));
+    new uPlot({ width: width, height: 320, scales: { x: xScale, y: {} },
       axes: [xAxis, yAxis], series: series, legend: { live: true } }, data, host);
     var points = 0;
     spec.series.forEach(function (s) { s.values.forEach(function (v) { if (v !== null && isFinite(v)) points++; }); });

@@ -34,11 +34,16 @@ describe('parseArgs', () => {
     expect(options.precisionSweep).toBe(true);
     expect(json).toBe(false);
     expect(out.endsWith('report')).toBe(true);
-    // Every pair of a non-integer storage and a CPU arithmetic, fp64/fp64 first (the speed-up baseline).
+    // Quick: every non-integer storage with every distinct CPU arithmetic at least as precise, fp64/fp64 first.
     const storages = formatNames().filter((n) => findFormat(n)?.storage && !findFormat(n)!.storage!.isInteger);
-    const arithmetics = formatNames().filter((n) => findFormat(n)?.arithmetic);
-    expect(options.configurations.length).toBe(storages.length * arithmetics.length);
+    const arithmetics = [...new Set(formatNames().map((n) => findFormat(n)?.arithmetic).filter((a) => a !== undefined))];
+    const expected = storages.flatMap((s) => arithmetics.filter((a) => a!.significandBits >= findFormat(s)!.storage!.significandBits).map((a) => `${s}/${a!.name}`));
+    expect(options.configurations.map((c) => `${c.storage}/${c.arithmetic}`).sort()).toEqual(expected.sort());
     expect(options.configurations[0]).toEqual({ storage: 'f64', arithmetic: 'f64', backend: 'cpu' });
+    for (const c of ['f32/f64', 'f32/f32', 'f16/f32']) expect(expected).toContain(c);
+    // Full: every pair.
+    const full = study('--full').options.configurations;
+    expect(full.length).toBe(storages.length * arithmetics.length);
   });
 
   it('reads --full, --kernels, --formats, --sizes, --seeds, --out, --json, with "=" or a separate value', () => {
