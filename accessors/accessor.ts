@@ -194,9 +194,15 @@ export class Accessor<D extends Dimensionality = Dimensionality, T = number> {
     this.checkIndex(index, 'index');
     if (!this.writable) fail('INVALID_STORAGE', 'accessor', 'is read-only (made by toConst)');
     const ar = this.arithmetic;
+    const st = this.storage;
+    // A plain number goes straight into a number storage: one rounding, not one into the arithmetic and one more
+    // into the storage (fp32 arithmetic over fp16 storage would otherwise round twice).
+    if (typeof value === 'number' && !this.scale && st.kind === 'number') {
+      st.encode(this.data as never, this.linearIndex(index), value);
+      return;
+    }
     let v: T = typeof value === 'number' ? ar.fromNumber(value) : value;
     if (this.scale) v = ar.div(v, ar.fromNumber(this.scale.data[this.scaleIndex(index)]!));
-    const st = this.storage;
     st.encode(this.data as never, this.linearIndex(index), ar.toKind(st.kind, v, st.significandBits));
   }
 

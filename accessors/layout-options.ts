@@ -87,11 +87,12 @@ export function makeAccessor<D extends Dimensionality, T>(
   if (!Number.isSafeInteger(offset) || offset < 0) fail('INVALID_SIZE', 'offset', 'must be a non-negative integer', offset);
   let data = opts.data;
   if (data === undefined) {
+    // The offset already reaches past the backward (negative-stride) extent; add only the forward one.
     let need = offset + 1;
     let empty = false;
     for (let d = 0; d < size.length; d++) {
       if (size[d] === 0) empty = true;
-      need += Math.abs(strides[d]!) * Math.max(0, size[d]! - 1);
+      if (strides[d]! > 0) need += strides[d]! * Math.max(0, size[d]! - 1);
     }
     data = storage.allocate(empty ? offset : need);
   }

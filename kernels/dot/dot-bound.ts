@@ -36,11 +36,15 @@ export function dotBound(x: Range<1, any>, y: Range<1, any>, options: DotBoundOp
   // Magnitudes of the values as stored (not as rounded by a narrower arithmetic).
   const xs = storedValues(x);
   const ys = storedValues(y);
-  let extra = 0, maxX = 0, maxY = 0;
+  let extra = 0, maxX = 0, maxY = 0, readUnderflow = 0;
   for (let i = 0; i < n; i++) {
-    extra = Math.max(extra, elementReadRoundings(x, ar, i) + elementReadRoundings(y, ar, i));
-    maxX = Math.max(maxX, Math.abs(xs(i)));
-    maxY = Math.max(maxY, Math.abs(ys(i)));
+    const rx = elementReadRoundings(x, ar, i), ry = elementReadRoundings(y, ar, i);
+    const ax = Math.abs(xs(i)), ay = Math.abs(ys(i));
+    extra = Math.max(extra, rx + ry);
+    maxX = Math.max(maxX, ax);
+    maxY = Math.max(maxY, ay);
+    // A read that rounds into the subnormal range errs by up to η absolutely, then is multiplied by the other factor.
+    readUnderflow += 2 * eta * (rx * ay + ry * ax);
   }
   const absSum = absProductSum(n, xs, ys);
   // No overflow anywhere: every read, product and partial sum stays below the arithmetic's largest value
@@ -52,7 +56,7 @@ export function dotBound(x: Range<1, any>, y: Range<1, any>, options: DotBoundOp
   const b = acc.bound(n, u);
   // Read roundings perturb each term by (1+δ)^extra before the sum: (1+γ_n)(1+γ_extra) − 1 ≤ γ_{n+extra}.
   const relative = b.ofAbsSum + gamma(extra, u) * (1 + b.ofAbsSum) + b.ofResult;
-  let bound = relative * absSum + 2 * n * eta * (1 + relative);
+  let bound = relative * absSum + (2 * n * eta + readUnderflow) * (1 + relative);
   if (options.original) {
     const us = Math.max(x.accessor.storage.unitRoundoff || 0, y.accessor.storage.unitRoundoff || 0);
     bound += ((1 + us) ** 2 - 1) * absSum * (1 + relative);
