@@ -47,6 +47,8 @@ interface Row {
 const rows: Row[] = [];
 const extra: Record<string, unknown> = {};
 let copyGbs = NaN;
+/** Host time to issue one call (JS + Dawn encoding), median of the last timeRuns. */
+let lastIssueMs = NaN;
 
 function rand32(n: number, seed: number): Float32Array {
   // xorshift: reproducible data without a dependency
@@ -86,20 +88,24 @@ async function timeRuns(rt: GpuRuntime, run: () => Promise<unknown>, reps = 20, 
     await device.queue.onSubmittedWorkDone();
   }
   const times: number[] = [];
+  const issue: number[] = [];
   for (let b = 0; b < batches; b++) {
     const t0 = performance.now();
     for (let r = 0; r < reps; r++) await run();
+    issue.push((performance.now() - t0) / reps);
     await device.queue.onSubmittedWorkDone();
     times.push((performance.now() - t0) / reps);
   }
   times.sort((a, b) => a - b);
+  issue.sort((a, b) => a - b);
+  lastIssueMs = issue[issue.length >> 1]!;
   return times[times.length >> 1]!;
 }
 
 function push(row: Omit<Row, 'copyFraction'>): void {
-  const full = { ...row, copyFraction: row.gbs / COPY_REFERENCE_GBS };
+  const full = { ...row, note: [row.note, `host issue ${lastIssueMs.toFixed(3)} ms/call`].filter(Boolean).join('; '), copyFraction: row.gbs / COPY_REFERENCE_GBS };
   rows.push(full);
-  console.log(`${row.kernel} ${row.size} ${row.storage}/${row.arithmetic}: ${row.ms.toFixed(4)} ms, ${row.gbs.toFixed(0)} GB/s (${(100 * full.copyFraction).toFixed(0)}% of copy), ${row.errorMeasure} ${row.error.toExponential(2)} ${row.goal}`);
+  console.log(`${row.kernel} ${row.size} ${row.storage}/${row.arithmetic}: ${row.ms.toFixed(4)} ms, ${row.gbs.toFixed(0)} GB/s (${(100 * full.copyFraction).toFixed(0)}% of copy), ${row.errorMeasure} ${row.error.toExponential(2)} ${row.goal} [${full.note}]`);
 }
 
 async function benchCopy(rt: GpuRuntime): Promise<void> {

@@ -10,7 +10,7 @@ import { fail } from '../errors.js';
 import { gpuFF, gpuF32 } from './arithmetic.js';
 import { DeviceArray } from './device-array.js';
 import { gpuFormat, type GpuFormatName } from './formats.js';
-import { arrayArgs, bindArray, kernelSource, runInfo, type GpuRunInfo } from './kernel-common.js';
+import { arrayArgs, bindArray, kernelSource, memo, runInfo, type GpuRunInfo } from './kernel-common.js';
 import { getProgram, submitPasses, type BoundArray, type Pass } from './program.js';
 import type { GpuRuntime } from './runtime.js';
 import type { GpuBuffer } from './webgpu-types.js';
@@ -58,17 +58,20 @@ export async function convertPass(runtime: GpuRuntime, x: DeviceArray, target: G
   const wide = (f: string): boolean => f === 'f64' || f === 'ff' || f === 'i8' || f === 'i16';
   const arithmetic = wide(x.format.name) || wide(target.name) ? gpuFF : gpuF32;
   const epw = target.elementsPerWord;
-  const args = [...arrayArgs('X', x), ['n', 'Integer'] as const];
-  const body: string[] = [];
-  const regs = [];
-  for (let e = 0; e < epw; e++) {
-    body.push(`let k${e} = this.thread.x * ${epw} + ${e};`, `if (k${e} >= n) { k${e} = n - 1; }`);
-    const read = x.format.emitRead('X', `k${e}`, `v${e}`, arithmetic);
-    body.push(read.code);
-    regs.push(read.register);
-  }
-  // A last half-filled word repeats its last element; the decoder never looks past `length`.
-  body.push(target.emitReturn(regs));
+  const { args, body } = memo(`convert|${x.format.name}|${target.name}`, () => {
+    const args = [...arrayArgs('X', x), ['n', 'Integer'] as const];
+    const body: string[] = [];
+    const regs = [];
+    for (let e = 0; e < epw; e++) {
+      body.push(`let k${e} = this.thread.x * ${epw} + ${e};`, `if (k${e} >= n) { k${e} = n - 1; }`);
+      const read = x.format.emitRead('X', `k${e}`, `v${e}`, arithmetic);
+      body.push(read.code);
+      regs.push(read.register);
+    }
+    // A last half-filled word repeats its last element; the decoder never looks past `length`.
+    body.push(target.emitReturn(regs));
+    return { args, body };
+  });
   const program = await getProgram(runtime.context, { source: kernelSource(args, body), args, components: target.wordsPerElement === 2 ? 2 : 1 });
   const arrays: Record<string, BoundArray> = {};
   const scalars: Record<string, number> = { n: x.length };

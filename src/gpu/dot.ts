@@ -10,7 +10,7 @@ import type { GpuArithmetic } from './arithmetic.js';
 import { cpuDot } from './cpu-fallback.js';
 import { bufferView, DeviceArray } from './device-array.js';
 import { gpuFormat } from './formats.js';
-import { accumulateLoop, arrayArgs, bindArray, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
+import { accumulateLoop, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
 import { getProgram, submitPasses, type Pass, type PassCache } from './program.js';
 import { createWordBuffer, type GpuRuntime } from './runtime.js';
 
@@ -72,9 +72,9 @@ async function dotOnDevice(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, 
   const counts = [first, ...sizes];
   const key = `dot|${objectId(x)}|${objectId(y)}|${n}|${arithmetic.name}`;
   const plan = getPlan(runtime, key, counts.length, () => counts.map((t) => createWordBuffer(context, t * c)));
-  const partial = partialProgramSource(arithmetic, x, y);
+  const partial = memo(`dot1|${arithmetic.name}|${readKey(x)}|${readKey(y)}`, () => partialProgramSource(arithmetic, x, y));
   const p1 = await getProgram(context, { source: partial.source, args: partial.args, components: c });
-  const reduce = reduceProgramSpec(arithmetic);
+  const reduce = memo(`dotr|${arithmetic.name}`, () => reduceProgramSpec(arithmetic));
   const pr = await getProgram(context, { source: reduce.source, args: reduce.args, components: c });
   const arrays = {};
   const scalars: Record<string, number> = { n, T: first };

@@ -12,7 +12,7 @@ import { cpuEllSpmv } from './cpu-fallback.js';
 import { checkBinding, DeviceArray, runtimeOrFallback, type ToDeviceOptions } from './device-array.js';
 import { finishArgs, finishBody, scalarBindings } from './finish-pass.js';
 import { gpuFormat } from './formats.js';
-import { arrayArgs, bindArray, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
+import { arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
 import { getProgram, submitPasses, type BoundArray } from './program.js';
 import { createWordBuffer, type GpuRuntime } from './runtime.js';
 import type { GpuBuffer } from './webgpu-types.js';
@@ -125,7 +125,7 @@ async function spmvOnDevice(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: nu
   const readsY = beta !== 0;
   const key = `ell|${objectId(A)}|${objectId(x)}|${objectId(y)}|${arithmetic.name}|${readsY}`;
   const plan = getPlan(runtime, key, 1, () => [createWordBuffer(context, y.words)]);
-  const spec = spmvSource(arithmetic, A, x, y, readsY);
+  const spec = memo(`ell|${arithmetic.name}|${readKey(A.values)}|${readKey(x)}|${readKey(y)}|${readsY}`, () => spmvSource(arithmetic, A, x, y, readsY));
   const program = await getProgram(context, { source: spec.source, args: spec.args, components: y.format.wordsPerElement === 2 ? 2 : 1 });
   const arrays: Record<string, BoundArray> = { I: { buffer: A.colIndex! } };
   const scalars: Record<string, number> = { K: A.width, stride: A.stride, rows: A.rows, ...scalarBindings(alpha, beta) };

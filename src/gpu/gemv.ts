@@ -15,7 +15,7 @@ import { cpuGemv } from './cpu-fallback.js';
 import { DeviceArray } from './device-array.js';
 import { finishArgs, finishBody, scalarBindings } from './finish-pass.js';
 import { gpuFormat } from './formats.js';
-import { accumulateLoop, arrayArgs, bindArray, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
+import { accumulateLoop, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
 import { getProgram, submitPasses, type BoundArray } from './program.js';
 import { createWordBuffer, type GpuRuntime } from './runtime.js';
 
@@ -165,18 +165,18 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
     threads = m * splits;
     [sr, sc] = [1, m];
     partialScalars = { m, n, lda: A.ld, chunk: split.chunk };
-    partialSpec = partialNSource(arithmetic, A.data, x);
+    partialSpec = memo(`gemvN|${arithmetic.name}|${readKey(A.data)}|${readKey(x)}`, () => partialNSource(arithmetic, A.data, x));
   } else {
     splits = gemvTLanes(m, n, target);
     threads = n * splits;
     [sr, sc] = [splits, 1];
     partialScalars = { m, lda: A.ld, W: splits };
-    partialSpec = partialTSource(arithmetic, A.data, x);
+    partialSpec = memo(`gemvT|${arithmetic.name}|${readKey(A.data)}|${readKey(x)}`, () => partialTSource(arithmetic, A.data, x));
   }
   const key = `gemv|${trans ? 'T' : 'N'}|${objectId(A.data)}|${objectId(x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}`;
   const plan = getPlan(runtime, key, 2, () => [createWordBuffer(context, Math.max(1, threads) * c), createWordBuffer(context, y.words)]);
   const p1 = await getProgram(context, { source: partialSpec.source, args: partialSpec.args, components: c });
-  const finish = finishSource(arithmetic, y, readsY);
+  const finish = memo(`gemvF|${arithmetic.name}|${readKey(y)}|${readsY}`, () => finishSource(arithmetic, y, readsY));
   const p2 = await getProgram(context, { source: finish.source, args: finish.args, components: y.format.wordsPerElement === 2 ? 2 : 1 });
   const arrays1: Record<string, BoundArray> = {};
   bindArray('A', A.data, arrays1, partialScalars);

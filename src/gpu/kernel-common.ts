@@ -206,3 +206,28 @@ export function accumulateLoop(
   lines.push(`while (k < ${loop.end}) {`, r.code, arithmetic.mulAdd('acc', r.a, r.b), `k = k + ${loop.step};`, '}');
   return lines;
 }
+
+const specs = new Map<string, unknown>();
+/**
+ * Memoises generated kernel source by a short key (generating the source costs more than a dispatch).
+ * @param key - everything the source depends on
+ * @param make - builds the source
+ * @returns the cached value
+ */
+export function memo<T>(key: string, make: () => T): T {
+  let v = specs.get(key) as T | undefined;
+  if (v === undefined) {
+    v = make();
+    specs.set(key, v);
+  }
+  return v;
+}
+
+/**
+ * Cache key of how `array` is read (format; integer formats add nothing else to the source).
+ * @param array - the operand
+ * @returns the key part
+ */
+export function readKey(array: DeviceArray): string {
+  return array.format.name;
+}

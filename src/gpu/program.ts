@@ -225,12 +225,13 @@ function idOf(buffer: GpuBuffer): number {
 }
 
 function bindingKey(pass: Pass): string {
-  const parts = Object.keys(pass.arrays).sort().map((name) => {
+  // Argument names are fixed per program, so buffer ids and windows in insertion order identify a binding.
+  let key = '';
+  for (const name in pass.arrays) {
     const b = pass.arrays[name]!;
-    return `${name}:${idOf(b.buffer)}@${b.offset ?? 0}+${b.size ?? -1}`;
-  });
-  parts.push(`out:${idOf(pass.output.buffer)}@${pass.output.offset ?? 0}+${pass.output.size ?? -1}`);
-  return parts.join(',');
+    key += `${idOf(b.buffer)}@${b.offset ?? 0}+${b.size ?? -1},`;
+  }
+  return `${key}${idOf(pass.output.buffer)}@${pass.output.offset ?? 0}+${pass.output.size ?? -1}`;
 }
 
 function window(bound: BoundArray): GpuBindGroupEntry['resource'] {
@@ -256,7 +257,11 @@ const programs = new Map<string, Promise<Program>>();
  * @param spec - source and argument types
  * @returns the program
  */
+const bySpec = new WeakMap<object, Promise<Program>>();
+
 export function getProgram(context: GpuContext, spec: ProgramSpec): Promise<Program> {
+  const known = bySpec.get(spec.args);
+  if (known && (known as Promise<Program> & { source?: string }).source === spec.source) return known;
   const key = `${spec.components}|${spec.args.map(([n, t]) => `${n}:${t}`).join(',')}|${spec.source}`;
   let p = programs.get(key);
   if (!p) {
@@ -264,6 +269,8 @@ export function getProgram(context: GpuContext, spec: ProgramSpec): Promise<Prog
     programs.set(key, p);
     p.catch(() => programs.delete(key));
   }
+  (p as Promise<Program> & { source?: string }).source = spec.source;
+  bySpec.set(spec.args, p);
   return p;
 }
 

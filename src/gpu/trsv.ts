@@ -21,7 +21,7 @@ import { bufferView, DeviceArray } from './device-array.js';
 import { gpuFormat } from './formats.js';
 import type { DeviceMatrix } from './gemv.js';
 import { deviceMatrix } from './gemv.js';
-import { arrayArgs, bindArray, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
+import { arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
 import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from './program.js';
 import { createWordBuffer, type GpuRuntime } from './runtime.js';
 
@@ -187,9 +187,9 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
   const key = `trsv|${invKey}|${objectId(x)}`;
   const plan = getPlan(runtime, key, 3 + 2 * blocks, () => [createWordBuffer(context, np * c), createWordBuffer(context, np * c), createWordBuffer(context, np * c), createWordBuffer(context, x.words)]);
   const [r0, r1, xw, out] = plan.scratch as [typeof inv, typeof inv, typeof inv, typeof inv];
-  const solve = solveBlockSource(arithmetic);
+  const solve = memo(`trsvS|${arithmetic.name}`, () => solveBlockSource(arithmetic));
   const pSolve = await getProgram(context, { source: solve.source, args: solve.args, components: c });
-  const update = updateSource(arithmetic, A.data, shape);
+  const update = memo(`trsvU|${arithmetic.name}|${readKey(A.data)}|${shape.trans}`, () => updateSource(arithmetic, A.data, shape));
   const pUpdate = await getProgram(context, { source: update.source, args: update.args, components: c });
   const passes: { pass: Pass; cache: PassCache }[] = [];
   passes.push({ pass: await convertPass(runtime, x, work, r0), cache: plan.passes[0]! });
