@@ -12,7 +12,7 @@
 import type { Range } from '../../src/range.js';
 import { chooseArithmetic, type KernelOptions } from '../codegen/kernel-options.js';
 import { gamma, recursiveAccumulation, resolveAccumulation } from '../codegen/accumulation.js';
-import { arithmeticLimits, elementReadRoundings, storedMagnitude } from '../waxpby/waxpby-bound.js';
+import { arithmeticLimits, elementReadRoundings, storedMagnitude } from '../codegen/bound-terms.js';
 
 /**
  * Upper bound on |asum(x, options) − Σ|x̂ᵢ||, x̂ the values as stored.

@@ -11,7 +11,7 @@
  */
 import type { Range } from '../../src/range.js';
 import { chooseArithmetic, type KernelOptions } from '../codegen/kernel-options.js';
-import { storeBound, termBound } from '../waxpby/waxpby-bound.js';
+import { storeBound, termBound } from '../codegen/bound-terms.js';
 
 /**
  * Upper bound on |y_i(after) − (αx̂_i + ŷ_i)| for each i after `axpy(alpha, x, y, options)`, where x̂, ŷ are

@@ -9,8 +9,8 @@
 import type { Range } from '../../src/range.js';
 import { chooseArithmetic } from '../codegen/kernel-options.js';
 import { gamma, resolveAccumulation } from '../codegen/accumulation.js';
-import { absProductSum, storedValues } from '../codegen/bound-terms.js';
-import { arithmeticLimits, elementReadRoundings } from '../waxpby/waxpby-bound.js';
+import { absProductSum, arithmeticLimits, elementReadRoundings } from '../codegen/bound-terms.js';
+import { vectorMagnitudes } from '../codegen/accessor-rounding.js';
 import type { DotOptions } from './dot.js';
 
 /** Options of {@link dotBound}: the kernel's options plus what the bound is relative to. */
@@ -34,8 +34,8 @@ export function dotBound(x: Range<1, any>, y: Range<1, any>, options: DotBoundOp
   const u = ar.unitRoundoff;
   const { eta, max } = arithmeticLimits(ar);
   // Magnitudes of the values as stored (not as rounded by a narrower arithmetic).
-  const xs = storedValues(x);
-  const ys = storedValues(y);
+  const xs = vectorMagnitudes(x.accessor);
+  const ys = vectorMagnitudes(y.accessor);
   let extra = 0, maxX = 0, maxY = 0, readUnderflow = 0;
   for (let i = 0; i < n; i++) {
     const rx = elementReadRoundings(x, ar, i), ry = elementReadRoundings(y, ar, i);

@@ -8,7 +8,7 @@
 import { chooseArithmetic, type KernelOptions } from '../codegen/kernel-options.js';
 import { resolveAccumulation } from '../codegen/accumulation.js';
 import { ELL_PADDING } from '../../src/sparse/ell-matrix.js';
-import { inflate, matrixMagnitudes, vectorMagnitudes, vectorScales } from '../gemv/accessor-rounding.js';
+import { inflate, matrixMagnitudes, vectorMagnitudes, vectorScales } from '../codegen/accessor-rounding.js';
 import { scaleBound, updateBound, updateBoundContext } from '../gemv/update-bound.js';
 import { checkEllSpmvArguments, type EllSpmvArguments } from './ell-spmv-arguments.js';
 

@@ -10,7 +10,7 @@ import { chooseArithmetic } from '../codegen/kernel-options.js';
 import { resolveAccumulation } from '../codegen/accumulation.js';
 import { checkChoice, checkGemvArguments, type GemvArguments } from './gemv-arguments.js';
 import type { GemvOptions } from './gemv.js';
-import { matrixMagnitudes, vectorMagnitudes, vectorScales, inflate } from './accessor-rounding.js';
+import { matrixMagnitudes, vectorMagnitudes, vectorScales, inflate } from '../codegen/accessor-rounding.js';
 import { scaleBound, updateBound, updateBoundContext } from './update-bound.js';
 
 /**

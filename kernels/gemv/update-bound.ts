@@ -13,7 +13,7 @@
 import type { ArithmeticFormat } from '../../src/formats/format.js';
 import type { Accessor } from '../../accessors/accessor.js';
 import { gamma, type Accumulation } from '../codegen/accumulation.js';
-import { coefficientRoundings, inflate, readRoundings, writeError, type WriteError } from './accessor-rounding.js';
+import { coefficientRoundings, inflate, readRoundings, writeError, type WriteError } from '../codegen/accessor-rounding.js';
 
 /** What the bound of every output of one call shares. */
 export interface UpdateBoundContext {

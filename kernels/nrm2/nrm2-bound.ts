@@ -21,7 +21,7 @@ import type { Range } from '../../src/range.js';
 import { chooseArithmetic, type KernelOptions } from '../codegen/kernel-options.js';
 import { asArithmetic } from '../../src/formats/registry.js';
 import { gamma, resolveAccumulation } from '../codegen/accumulation.js';
-import { arithmeticLimits, elementReadRoundings, storedMagnitude } from '../waxpby/waxpby-bound.js';
+import { arithmeticLimits, elementReadRoundings, storedMagnitude } from '../codegen/bound-terms.js';
 
 /**
  * The relative part of {@link nrm2Bound} for n elements read exactly (no read roundings, no underflow):

@@ -9,7 +9,7 @@
  */
 import type { Range } from '../../src/range.js';
 import { chooseArithmetic, type KernelOptions } from '../codegen/kernel-options.js';
-import { storeBound, termBound } from '../waxpby/waxpby-bound.js';
+import { storeBound, termBound } from '../codegen/bound-terms.js';
 
 /**
  * Upper bound on |x_i(after) − αx̂_i| for each i after `scal(alpha, x, options)`, with x̂ the values stored

@@ -22,7 +22,7 @@ import { chooseArithmetic, type KernelOptions } from '../codegen/kernel-options.
 import { gamma, resolveAccumulation } from '../codegen/accumulation.js';
 import {
   compose, inflate, matrixMagnitudes, readRoundings, vectorMagnitudes, vectorScales, writeError,
-} from '../gemv/accessor-rounding.js';
+} from '../codegen/accessor-rounding.js';
 import { checkTrsvArguments, type TrsvArguments } from './trsv-arguments.js';
 
 /**

@@ -17,7 +17,7 @@
 import type { Accessor } from '../../accessors/accessor.js';
 import type { ArithmeticFormat } from '../../src/formats/format.js';
 import { numberOfKind } from '../../src/arithmetic/f64.js';
-import { gamma } from '../codegen/accumulation.js';
+import { gamma } from './accumulation.js';
 
 /** fp64's unit roundoff, the arithmetic the bounds themselves are evaluated in. */
 const U64 = 2 ** -53;
