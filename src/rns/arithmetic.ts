@@ -16,7 +16,7 @@
 import { fail } from '../errors.js';
 import { EXT, addDown, addUp, compareExt, isTight, mulDown, mulUp, subDown, subUp } from './ext-float.js';
 import { EVAL, evaluateSigned } from './interval-evaluation.js';
-import { type RnsModuliSet, rnsTables } from './moduli-set.js';
+import type { RnsModuliSet } from './moduli-set.js';
 import { needsRounding, roundSignificand } from './rounding.js';
 import { MAX_EXPONENT, RnsNumber, checkSameSet, copyInto, setZero } from './rns-number.js';
 
@@ -73,9 +73,18 @@ function addSigned(z: RnsNumber, x: RnsNumber, y: RnsNumber, negY: number): void
   let a = x, b = y, sa = x.sign, sb = sy, gamma = ex - ey, zexp = ey;
   if (gamma < 0) { a = y; b = x; sa = sy; sb = x.sign; gamma = -gamma; zexp = ex; }
   checkResultExponent(set, zexp);
+  alignedAdd(z, a, sa, b, sb, gamma, zexp);
+}
+
+/**
+ * z := (−1)^sa·A·2^(γ+zexp) + (−1)^sb·B·2^zexp exactly in RNS, then rounded to p bits if needed. The caller
+ * guarantees A·2^γ + B < M/2·(1 − 2^-19) (so the signed evaluation has its margin).
+ */
+function alignedAdd(z: RnsNumber, a: RnsNumber, sa: number, b: RnsNumber, sb: number, gamma: number, zexp: number): void {
+  const set = z.set;
   const alf = a.lf, ale = a.le + gamma, auf = a.uf, aue = a.ue + gamma;
   const blf = b.lf, ble = b.le, buf = b.uf, bue = b.ue;
-  const t = rnsTables(set);
+  const t = z.tables;
   const n = set.size;
   const m = set.moduli;
   const inv = set.inverseModuli;
@@ -84,12 +93,12 @@ function addSigned(z: RnsNumber, x: RnsNumber, y: RnsNumber, negY: number): void
   const ad = a.digits, bd = b.digits, zd = z.digits;
   z.exp = zexp;
   if (sa === sb) {
+    // a·2^γ + b < m² + m < 2^53 is exact: one reduction per residue.
     for (let i = 0; i < n; i++) {
       const mm = m[i]!;
-      const pr = ad[i]! * pw[off + i]!;
-      let r = pr - Math.floor(pr * inv[i]!) * mm;
-      r = (r < 0 ? r + mm : r >= mm ? r - mm : r) + bd[i]!;
-      zd[i] = r >= mm ? r - mm : r;
+      const r = ad[i]! * pw[off + i]! + bd[i]!;
+      const v = r - Math.floor(r * inv[i]!) * mm;
+      zd[i] = v < 0 ? v + mm : v >= mm ? v - mm : v;
     }
     z.sign = sa;
     addDown(alf, ale, blf, ble);
@@ -99,12 +108,12 @@ function addSigned(z: RnsNumber, x: RnsNumber, y: RnsNumber, negY: number): void
     finish(z);
     return;
   }
+  // a·2^γ − b ≡ a·2^γ + (m − b): again one exact sum below 2^53 and one reduction.
   for (let i = 0; i < n; i++) {
     const mm = m[i]!;
-    const pr = ad[i]! * pw[off + i]!;
-    let r = pr - Math.floor(pr * inv[i]!) * mm;
-    r = (r < 0 ? r + mm : r >= mm ? r - mm : r) - bd[i]!;
-    zd[i] = r < 0 ? r + mm : r;
+    const r = ad[i]! * pw[off + i]! + (mm - bd[i]!);
+    const v = r - Math.floor(r * inv[i]!) * mm;
+    zd[i] = v < 0 ? v + mm : v >= mm ? v - mm : v;
   }
   subDown(alf, ale, buf, bue);
   const lowF = EXT.f, lowE = EXT.e;
@@ -177,6 +186,46 @@ export function rnsMul(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
   const set = z.set;
   const sign = x.sign ^ y.sign;
   if (x.uf === 0 || y.uf === 0) { setZero(z, sign); return; }
+  multiplyExact(z, x, y);
+  if (needsRounding(z)) roundSignificand(z);
+}
+
+/**
+ * z := a · b + c with two roundings (each |δ| < u), the RNS counterpart of a multiply-add.
+ * @param z - destination (may alias any operand)
+ * @param a - first factor
+ * @param b - second factor
+ * @param c - addend
+ * @throws {@link ModprecError} as {@link rnsAdd}
+ */
+export function rnsFma(z: RnsNumber, a: RnsNumber, b: RnsNumber, c: RnsNumber): void {
+  checkSets(z, a, b);
+  if (c.set !== z.set) checkSameSet('c', c, z.set);
+  const set = z.set;
+  const t = scratchOf(set);
+  if (a.uf === 0 || b.uf === 0 || c.uf === 0) { rnsMul(t, a, b); addSigned(z, t, c, 0); return; }
+  // The exact product (X·Y ≤ 2^(2p) ≤ M/4, not rounded yet) …
+  multiplyExact(t, a, b);
+  // … is added to c exactly when the aligned sum stays below M/4, and the sum is rounded once: one rounding
+  // instead of two (product, then sum), so |δ| ≤ 2^-p/(1 − 2^-24) < u for the whole a·b + c as well.
+  let gamma = t.exp - c.exp;
+  const scaledFirst = gamma >= 0;
+  if (!scaledFirst) gamma = -gamma;
+  const big = scaledFirst ? t : c, small = scaledFirst ? c : t;
+  addUp(big.uf, big.ue + gamma, small.uf, small.ue);
+  if (EXT.e <= -2 && gamma <= z.tables.maxShift) {
+    const zexp = scaledFirst ? c.exp : t.exp;
+    checkResultExponent(set, zexp);
+    alignedAdd(z, big, big.sign, small, small.sign, gamma, zexp);
+    return;
+  }
+  if (needsRounding(t)) roundSignificand(t);
+  addSigned(z, t, c, 0);
+}
+
+/** z := x·y exactly (no rounding: X·Y ≤ 2^(2p) ≤ M/4); the caller rounds or consumes the wide result. */
+function multiplyExact(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
+  const set = z.set;
   const e = x.exp + y.exp;
   checkResultExponent(set, e);
   mulDown(x.lf, x.le, y.lf, y.le);
@@ -194,25 +243,10 @@ export function rnsMul(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
     const r = pr - Math.floor(pr * inv[i]!) * mm;
     zd[i] = r < 0 ? r + mm : r >= mm ? r - mm : r;
   }
-  z.sign = sign;
+  z.sign = x.sign ^ y.sign;
   z.exp = e;
   z.lf = lf; z.le = le; z.uf = EXT.f; z.ue = EXT.e;
-  finish(z);
-}
-
-/**
- * z := a · b + c with two roundings (each |δ| < u), the RNS counterpart of a multiply-add.
- * @param z - destination (may alias any operand)
- * @param a - first factor
- * @param b - second factor
- * @param c - addend
- * @throws {@link ModprecError} as {@link rnsAdd}
- */
-export function rnsFma(z: RnsNumber, a: RnsNumber, b: RnsNumber, c: RnsNumber): void {
-  if (c.set !== z.set) checkSameSet('c', c, z.set);
-  const t = scratchOf(z.set);
-  rnsMul(t, a, b);
-  addSigned(z, t, c, 0);
+  if (!isTight(z.lf, z.le, z.uf, z.ue)) refreshEval(z);
 }
 
 /**

@@ -75,6 +75,18 @@ export function normalize(r: number, e: number): void {
 }
 
 /**
+ * {@link normalize} for r ∈ [1/8, 2) (sums and products of normalised fractions): one or two exact
+ * doublings or halvings instead of reading the exponent bits.
+ */
+export function normalizeNear(r: number, e: number): void {
+  if (r >= 1) { EXT.f = r * 0.5; EXT.e = e + 1; return; }
+  if (r >= 0.5) { EXT.f = r; EXT.e = e; return; }
+  if (r >= 0.25) { EXT.f = r * 2; EXT.e = e - 1; return; }
+  if (r >= 0.125) { EXT.f = r * 4; EXT.e = e - 2; return; }
+  normalize(r, e);
+}
+
+/**
  * Compares a·2^ea with b·2^eb, both normalised extended floats (fractions in [1/2,1) or 0).
  * @returns negative, zero or positive as a < b, a = b, a > b
  */
@@ -95,7 +107,7 @@ export function addDown(af: number, ae: number, bf: number, be: number): void {
   // Dropping a non-negative term keeps a lower bound; below 2^-1000 the shifted term could be subnormal.
   if (d < -1000) { EXT.f = af; EXT.e = ae; return; }
   const s = af + bf * POW2[1074 + d]!; // ∈ [1/2, 2): one rounding, widened below
-  normalize(s * DOWN, ae);
+  normalizeNear(s * DOWN, ae);
 }
 
 /**
@@ -107,9 +119,9 @@ export function addUp(af: number, ae: number, bf: number, be: number): void {
   if (ae < be) { const tf = af; af = bf; bf = tf; const te = ae; ae = be; be = te; }
   const d = be - ae;
   // b·2^d < 2^-1000 is below half an ulp of a ≥ 1/2 (2^-54), so one widening of a covers a + b·2^d.
-  if (d < -1000) { normalize(af * UP, ae); return; }
+  if (d < -1000) { normalizeNear(af * UP, ae); return; }
   const s = af + bf * POW2[1074 + d]!;
-  normalize(s * UP, ae);
+  normalizeNear(s * UP, ae);
 }
 
 /**
@@ -151,13 +163,13 @@ export function subUp(af: number, ae: number, bf: number, be: number): void {
 /** Lower bound of (a·2^ea)·(b·2^eb) into {@link EXT} (a, b ≥ 0 normalised; product ∈ [1/4,1), normal). */
 export function mulDown(af: number, ae: number, bf: number, be: number): void {
   if (af === 0 || bf === 0) { EXT.f = 0; EXT.e = 0; return; }
-  normalize(af * bf * DOWN, ae + be);
+  normalizeNear(af * bf * DOWN, ae + be);
 }
 
 /** Upper bound of (a·2^ea)·(b·2^eb) into {@link EXT}. */
 export function mulUp(af: number, ae: number, bf: number, be: number): void {
   if (af === 0 || bf === 0) { EXT.f = 0; EXT.e = 0; return; }
-  normalize(af * bf * UP, ae + be);
+  normalizeNear(af * bf * UP, ae + be);
 }
 
 /**

@@ -23,6 +23,7 @@
 import { DOWN, EXT, UP, exponentOf, normalize, subDown, subUp } from './ext-float.js';
 import type { RnsModuliSet } from './moduli-set.js';
 import { rnsTables } from './moduli-set.js';
+import { RNS_STATS } from './stats.js';
 
 /** Result of the evaluations: sign of the signed reading, and the enclosure [l, u] of |X̃|/M (or X/M). */
 export const EVAL = { zero: false, negative: false, lf: 0, le: 0, uf: 0, ue: 0 };
@@ -98,6 +99,7 @@ export function evaluateSigned(set: RnsModuliSet, x: ArrayLike<number>, offset: 
   EVAL.zero = !nonzero;
   EVAL.negative = false;
   if (!nonzero) { EVAL.lf = 0; EVAL.le = 0; EVAL.uf = 0; EVAL.ue = 0; return; }
+  RNS_STATS.evaluations++;
   const t = rnsTables(set);
   const xi = t.scratchXi;
   computeXi(set, x, offset, xi);

@@ -11,7 +11,7 @@
  */
 import { fail } from '../errors.js';
 import type { MpValueLike } from '../formats/format.js';
-import type { RnsModuliSet } from './moduli-set.js';
+import { type RnsModuliSet, type RnsTables, rnsTables } from './moduli-set.js';
 import { rnsFromDoubleDouble, rnsFromNumber, rnsToNumber } from './convert-number.js';
 
 /** Largest |exponent| a number may carry; operations whose result could leave the range throw. */
@@ -26,6 +26,8 @@ export class RnsNumber implements MpValueLike {
   readonly set: RnsModuliSet;
   /** Residues x_i = |X|_{m_i}, integers in [0, m_i). */
   readonly digits: Float64Array;
+  /** The set's CPU tables (cached here: operations read them without a map lookup). */
+  readonly tables: RnsTables;
   /** Sign bit s (1: negative). */
   sign = 0;
   /** Binary exponent e. */
@@ -46,6 +48,7 @@ export class RnsNumber implements MpValueLike {
   constructor(set: RnsModuliSet) {
     this.set = set;
     this.digits = new Float64Array(set.size);
+    this.tables = rnsTables(set);
   }
 
   /** Whether the value is zero (either sign). */
@@ -94,7 +97,11 @@ export function setZero(z: RnsNumber, sign: number): void {
 
 /** Copies `x` into `z` (same set), flipping the sign if `negate` is 1. */
 export function copyInto(z: RnsNumber, x: RnsNumber, negate: number): void {
-  if (z !== x) z.digits.set(x.digits);
+  if (z !== x) {
+    // A plain loop beats TypedArray.set for a few dozen elements (no builtin call).
+    const zd = z.digits, xd = x.digits, n = zd.length;
+    for (let i = 0; i < n; i++) zd[i] = xd[i]!;
+  }
   z.sign = x.sign ^ negate;
   z.exp = x.exp;
   z.lf = x.lf; z.le = x.le; z.uf = x.uf; z.ue = x.ue;

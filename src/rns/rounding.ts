@@ -16,6 +16,7 @@ import { EXT, addUp, mulUp, subDown } from './ext-float.js';
 import { EVAL, FRAC, computeXi, evaluateSigned, fracSum } from './interval-evaluation.js';
 import { LIMB_BITS, type RnsModuliSet, rnsTables } from './moduli-set.js';
 import type { RnsNumber } from './rns-number.js';
+import { RNS_STATS } from './stats.js';
 
 const LIMB = 2 ** LIMB_BITS;
 const INV_LIMB = 2 ** -LIMB_BITS;
@@ -115,7 +116,7 @@ export function significandBitsUpper(x: RnsNumber): number {
 
 /** Whether X might exceed 2^p (I(X/M).up above the set's threshold 2^p/M): then the number is rounded. */
 export function needsRounding(x: RnsNumber): boolean {
-  const t = rnsTables(x.set);
+  const t = x.tables;
   if (x.uf === 0) return false;
   if (x.ue !== t.roundThresholdE) return x.ue > t.roundThresholdE;
   return x.uf > t.roundThresholdF;
@@ -131,7 +132,8 @@ export function roundSignificand(z: RnsNumber): void {
   const p = set.precision;
   const k = significandBitsUpper(z) - p;
   if (k <= 0) return;
-  const t = rnsTables(set);
+  RNS_STATS.roundings++;
+  const t = z.tables;
   const n = set.size;
   const xi = t.scratchXi;
   computeXi(set, z.digits, 0, xi);

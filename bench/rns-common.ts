@@ -1,0 +1,109 @@
+/**
+ * Shared setup of the RNS benchmarks: deterministic data (doubles, or full-precision significands), the same
+ * values as RNS arrays and as MPFR variables, and MPFR used through gmp-wasm's raw bindings (preallocated
+ * mpfr_t, no conversions or allocations inside the timed region) — the fastest way its API allows.
+ * @module
+ */
+import { init } from 'gmp-wasm';
+import { rnsModuliSet, type RnsModuliSet } from '../src/rns/moduli-set.js';
+import { RnsArray, rnsStore } from '../src/rns/rns-array.js';
+import { RnsNumber } from '../src/rns/rns-number.js';
+import { rnsFromNumber } from '../src/rns/convert-number.js';
+import { rnsFromRational, rnsToRational } from '../src/rns/convert-exact.js';
+
+/** Precisions of the seeds' Table 5. */
+export const PRECISIONS = [106, 212, 424, 848, 1696] as const;
+
+/** xorshift PRNG in [0, 1), deterministic per seed. */
+export function prng(seed: number): () => number {
+  let s = seed >>> 0 || 1;
+  return () => { s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0; return s / 2 ** 32; };
+}
+
+/** What the input values are: doubles in (−1, 1), or random p-bit significands in (−1, 1). */
+export type DataKind = 'double' | 'full';
+
+/** Benchmark values: RNS numbers, and the same doubles when the inputs are doubles (for a fast exact MPFR set). */
+export type Values = RnsNumber[] & { doubles?: Float64Array };
+
+/** `count` values as RNS numbers of `set` (doubles, or full-precision significands). */
+export function makeValues(set: RnsModuliSet, count: number, kind: DataKind, seed: number): Values {
+  const r = prng(seed);
+  const out: Values = [];
+  if (kind === 'double') out.doubles = new Float64Array(count);
+  const p = BigInt(set.precision);
+  for (let i = 0; i < count; i++) {
+    const z = new RnsNumber(set);
+    if (kind === 'double') { const d = 2 * r() - 1; out.doubles![i] = d; rnsFromNumber(z, d); }
+    else {
+      let s = 0n;
+      for (let b = 0n; b < p; b += 30n) s = (s << 30n) | BigInt(Math.floor(r() * 2 ** 30));
+      s &= (1n << p) - 1n;
+      rnsFromRational(z, r() < 0.5 ? -s : s, 1n << p);
+    }
+    out.push(z);
+  }
+  return out;
+}
+
+/** An RNS array holding the values. */
+export function toRnsArray(set: RnsModuliSet, values: readonly RnsNumber[]): RnsArray {
+  const a = new RnsArray(set, values.length);
+  values.forEach((v, k) => rnsStore(a, k, v));
+  return a;
+}
+
+/** The raw MPFR bindings and helpers for preallocated variables. */
+export async function mpfr(): Promise<{
+  b: Awaited<ReturnType<typeof init>>['binding'];
+  make: (prec: number) => number;
+  fromRns: (ptr: number, x: RnsNumber) => void;
+  load: (values: Values, prec: number) => number[];
+}> {
+  const { binding: b } = await init();
+  const make = (prec: number): number => { const x = b.mpfr_t(); b.mpfr_init2(x, prec); return x; };
+  const fromRns = (ptr: number, x: RnsNumber): void => {
+    // Exact transfer: the significand as a binary string, then the power-of-two scaling.
+    const { num, den } = rnsToRational(x);
+    const neg = num < 0n;
+    const s = b.malloc_cstr((neg ? '-' : '') + (neg ? -num : num).toString(16));
+    b.mpfr_set_str(ptr, s, 16, 0);
+    b.free(s);
+    const shift = den.toString(2).length - 1;
+    b.mpfr_mul_2si(ptr, ptr, -shift, 0);
+  };
+  /** Preallocated MPFR copies of the values (mpfr_set_d for doubles: exact and fast). */
+  const load = (values: Values, prec: number): number[] => values.map((v, k) => {
+    const ptr = make(prec);
+    if (values.doubles) b.mpfr_set_d(ptr, values.doubles[k]!, 0); else fromRns(ptr, v);
+    return ptr;
+  });
+  return { b, make, fromRns, load };
+}
+
+export { rnsModuliSet };
+
+/** Formats a number with 3 significant digits. */
+export function fmt(v: number): string {
+  return v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2);
+}
+
+/**
+ * Minimum of the timings (ms) of `reps` calls after `warmup` calls. The minimum, not the median: this 2-core
+ * machine is shared with other jobs, and interference only ever adds time.
+ */
+export function minTime(fn: () => unknown, reps = 5, warmup = 2): number {
+  for (let i = 0; i < warmup; i++) fn();
+  let best = Infinity;
+  for (let i = 0; i < reps; i++) {
+    const t0 = performance.now();
+    fn();
+    best = Math.min(best, performance.now() - t0);
+  }
+  return best;
+}
+
+/** Sizes actually run: the seeds' sizes, reduced where a precision would take minutes (reported). */
+export function sizeFor(full: number, precision: number, kind: DataKind, reduced: Record<string, number>): number {
+  return reduced[`${kind}:${precision}`] ?? reduced[`*:${precision}`] ?? full;
+}

@@ -1,0 +1,14 @@
+/**
+ * Counters of the expensive paths of RNS arithmetic (roundings, interval evaluations from residues), for
+ * profiling: benchmarks read them to explain where time goes. Incrementing a counter costs about a nanosecond.
+ * @module
+ */
+
+/** How often the slow paths ran since the last {@link resetRnsStats}. */
+export const RNS_STATS = { roundings: 0, evaluations: 0 };
+
+/** Zeroes {@link RNS_STATS}. */
+export function resetRnsStats(): void {
+  RNS_STATS.roundings = 0;
+  RNS_STATS.evaluations = 0;
+}
