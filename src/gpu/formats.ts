@@ -12,7 +12,8 @@
  */
 import { fail } from '../errors.js';
 import type { GpuArithmetic, GpuRegister, HelperFunction } from './arithmetic.js';
-import { bf16Bits, bf16Value, f16Bits, f16Value } from './host-codec.js';
+import { bf16BitsFromNumber, numberFromBf16Bits } from '../formats/convert/bf16.js';
+import { f16BitsFromNumber, numberFromF16Bits } from '../formats/convert/f16.js';
 
 /** Names of the GPU storage formats (the core's format names where they coincide). */
 export type GpuFormatName = 'f32' | 'f16' | 'bf16' | 'f64' | 'ff' | 'i8' | 'i16';
@@ -99,6 +100,7 @@ export const FORMAT_HELPERS: readonly HelperFunction[] = [
   {
     // Bits of hi + lo rounded to odd in binary32: a later rounding to ≤ 11 bits is then correct.
     source: `function mpRoundOdd(hi, lo) {
+  if (lo === 0.0) { return mpBits(hi); }
   const v = mpKeep(hi + lo); const r = mpKeep(mpKeep(hi - v) + lo);
   const b = mpBits(v);
   if (r > 0.0) { if (v < 0.0) { return (b - 1) | 1; } return b | 1; }
@@ -160,8 +162,9 @@ function checkFiniteAll(values: ArrayLike<number>, parameter: string): void {
 }
 
 function sixteenBit(name: 'f16' | 'bf16'): GpuStorageFormat {
-  const toBits = name === 'f16' ? f16Bits : bf16Bits;
-  const fromBits = name === 'f16' ? f16Value : bf16Value;
+  // The core's exact host conversions (round to nearest even, NaN kept).
+  const toBits = name === 'f16' ? f16BitsFromNumber : bf16BitsFromNumber;
+  const fromBits = name === 'f16' ? numberFromF16Bits : numberFromBf16Bits;
   const p = name === 'f16' ? 11 : 8;
   return {
     name,
@@ -259,8 +262,11 @@ function scaledInteger(name: 'i8' | 'i16'): GpuStorageFormat {
 function checkBinary32Range(x: number, parameter: string, k: number, name: string): void {
   if (Number.isNaN(x) || x === 0 || !Number.isFinite(x)) return;
   const a = Math.abs(x);
-  if (a < 2 ** -126 || Math.fround(a) === Infinity) {
-    fail('INVALID_VALUE', `${parameter}[${k}]`, `must lie within binary32's normal exponent range [2^-126, 2^128) for ${name} storage on the GPU (float-float decoding)`, x);
+  // The low word of a float-float pair carries bits 24–47 below the leading one: it stays a normal binary32
+  // (and survives GPUs that flush subnormals) only for |x| ≥ 2^-102. f64 words are decoded by truncation
+  // (any |x| < 2^128 fits); ff's hi is x rounded, which must stay finite.
+  if (a < 2 ** -102 || a >= 2 ** 128 || (name === 'ff' && Math.fround(a) === Infinity)) {
+    fail('INVALID_VALUE', `${parameter}[${k}]`, `must lie within [2^-102, 2^128) in magnitude for ${name} storage on the GPU (float-float needs both words normal binary32)`, x);
   }
 }
 
@@ -348,7 +354,11 @@ const ffFormat: GpuStorageFormat = {
   decode(encoded, length) {
     const pairs = new Float32Array(encoded.words.buffer, encoded.words.byteOffset, 2 * length);
     const out = new Float64Array(length);
-    for (let k = 0; k < length; k++) out[k] = pairs[2 * k]! + pairs[2 * k + 1]!;
+    for (let k = 0; k < length; k++) {
+      const hi = pairs[2 * k]!;
+      const lo = pairs[2 * k + 1]!;
+      out[k] = lo === 0 ? hi : hi + lo; // keeps −0
+    }
     return out;
   },
   emitRead(array, index, dst) {

@@ -1,0 +1,57 @@
+/**
+ * Shared helpers of the GPU tests: the runtime (a test FAILS when no WebGPU adapter comes up — CI runs
+ * them on Mesa's llvmpipe through Dawn's OpenGL backend), reproducible data, an accurate reference sum
+ * and the error bounds the kernels are checked against.
+ */
+import { gpuUnavailableReason } from '../../src/gpu/backend.js';
+import { gpuRuntime, type GpuRuntime } from '../../src/gpu/runtime.js';
+
+/** The GPU runtime; throws (fails the test) when there is no adapter. */
+export async function requireRuntime(): Promise<GpuRuntime> {
+  const rt = await gpuRuntime();
+  if (!rt) throw new Error(`GPU tests need a WebGPU adapter (CI: llvmpipe via EGL_PLATFORM=surfaceless): ${gpuUnavailableReason()}`);
+  return rt;
+}
+
+/** Reproducible uniform values in [-1, 1) (xorshift32). */
+export function randomValues(n: number, seed: number, scale = 1): Float64Array {
+  let s = seed >>> 0 || 1;
+  const out = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    out[k] = ((s >>> 0) / 2 ** 31 - 1) * scale;
+  }
+  return out;
+}
+
+/**
+ * Σ terms with Neumaier's compensation: error ≤ 2^-53·|Σ| + O(n·2^-106)·Σ|t|, far below every GPU
+ * bound checked here (the smallest is ~n·2^-47·Σ|t|).
+ */
+export function accurateSum(terms: ArrayLike<number>): number {
+  let s = 0;
+  let c = 0;
+  for (let k = 0; k < terms.length; k++) {
+    const t = terms[k]!;
+    const u = s + t;
+    c += Math.abs(s) >= Math.abs(t) ? s - u + t : t - u + s;
+    s = u;
+  }
+  return s + c;
+}
+
+/** Higham's γ_n = n·u/(1 − n·u). */
+export function gamma(n: number, u: number): number {
+  return (n * u) / (1 - n * u);
+}
+
+/**
+ * Relative error per operation of the GPU arithmetic: 2^-24 for f32; for float-float the accurate
+ * double-word addition errs by at most 3·2^-48 (Joldes, Muller, Popescu 2017) and products are exact,
+ * so 3·2^-48 per accumulation step.
+ */
+export function opError(arithmetic: 'f32' | 'ff'): number {
+  return arithmetic === 'f32' ? 2 ** -24 : 3 * 2 ** -48;
+}
