@@ -14,17 +14,26 @@ export const PAGE_SCRIPT = String.raw`
   var specs = JSON.parse(document.getElementById('plot-data').textContent);
   var palette = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#17becf',
     '#7f7f7f', '#bcbd22', '#393b79', '#ad494a', '#637939', '#843c39', '#5254a3', '#6b6ecf'];
-  var colors = {};
-  var next = 0;
-  function colorOf(label) {
-    if (!(label in colors)) { colors[label] = palette[next % palette.length]; next++; }
-    return colors[label];
+  // A configuration "storage/arithmetic" is drawn in its storage's colour with its arithmetic's dash
+  // pattern, so the two choices read apart on every chart; other labels get a colour each.
+  var dashes = [null, [9, 4], [2, 3], [12, 3, 2, 3], [5, 5]];
+  var colors = {}, arithmetics = {}, nextColor = 0, nextDash = 0;
+  function colorOf(key) {
+    if (!(key in colors)) { colors[key] = palette[nextColor % palette.length]; nextColor++; }
+    return colors[key];
+  }
+  function styleOf(label) {
+    var m = /^([^\/ ]+)\/([^\/ @]+)/.exec(label);
+    if (!m) return { color: colorOf(label), dash: null };
+    if (!(m[2] in arithmetics)) { arithmetics[m[2]] = dashes[nextDash % dashes.length]; nextDash++; }
+    return { color: colorOf('storage:' + m[1]), dash: arithmetics[m[2]] };
   }
   function sci(v) {
     if (v === 0) return '0';
     var e = Math.floor(Math.log10(Math.abs(v)) + 1e-9);
     var m = v / Math.pow(10, e);
-    return (Math.abs(m - 1) < 1e-6 ? '' : m.toFixed(1) + '×') + '1e' + e;
+    if (Math.abs(m - Math.round(m)) < 1e-6) return Math.round(m) + 'e' + e;
+    return m.toFixed(2) + 'e' + e;
   }
   function plain(v) { return Math.abs(v) >= 1e4 || (Math.abs(v) < 1e-2 && v !== 0) ? sci(v) : String(+v.toPrecision(3)); }
   var drawn = 0;
@@ -46,8 +55,14 @@ export const PAGE_SCRIPT = String.raw`
     if (spec.yLog) {
       // Whole decades, at most about eight labels.
       yAxis.splits = function (u, axisIdx, min, max) {
-        var lo = Math.ceil(min), hi = Math.floor(max), step = Math.max(1, Math.ceil((hi - lo) / 8)), out = [];
-        for (var k = lo; k <= hi; k += step) out.push(k);
+        var lo = Math.floor(min), hi = Math.ceil(max), out = [];
+        if (max - min < 2.5) {
+          // Within a few decades: 1, 2 and 5 times each power of ten.
+          for (var d = lo; d <= hi; d++) [1, 2, 5].forEach(function (m) { var v = d + Math.log10(m); if (v >= min && v <= max) out.push(v); });
+          return out;
+        }
+        var step = Math.max(1, Math.ceil((hi - lo) / 8));
+        for (var k = Math.ceil(min); k <= Math.floor(max); k += step) out.push(k);
         return out;
       };
     }
@@ -57,8 +72,10 @@ export const PAGE_SCRIPT = String.raw`
     if (cats) xScale.range = [0.5, cats.length + 0.5];
     var series = [{ label: spec.xLabel }];
     spec.series.forEach(function (s) {
-      var c = colorOf(s.label);
-      var opt = { label: s.label, stroke: c, width: 1.5, spanGaps: true, value: legendValue, points: { show: true, size: s.pointsOnly ? 9 : 5, fill: c } };
+      var st = styleOf(s.label);
+      var c = st.color;
+      var opt = { label: s.label, stroke: c, width: 1.75, spanGaps: true, value: legendValue, points: { show: true, size: s.pointsOnly ? 9 : 5, fill: c } };
+      if (st.dash) opt.dash = st.dash;
       if (s.dashed) opt.dash = [6, 4];
       if (s.pointsOnly) opt.paths = function () { return null; };
       series.push(opt);

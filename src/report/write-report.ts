@@ -19,7 +19,7 @@ export interface ReportFiles {
 
 /** JSON of a result; non-finite numbers (an overflowed error) become strings so nothing is lost. */
 export function resultJson(result: StudyResult): string {
-  return JSON.stringify(result, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v), 1) + '\n';
+  return JSON.stringify(result, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v)) + '\n';
 }
 
 /**

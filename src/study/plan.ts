@@ -27,9 +27,15 @@ export interface StudyPlan {
   readonly notes: readonly string[];
 }
 
-/** Seconds per FLOP assumed for a configuration run and for the double-double reference. */
+/**
+ * Rough costs on a slow core, for the time-left estimate (the runner rescales them by the elapsed time):
+ * seconds per FLOP of a kernel run, per FLOP of the double-double reference, per value written into a
+ * storage, per FLOP of the fp64 set-up (LU).
+ */
 const RUN_COST = 3e-9;
 const REFERENCE_COST = 3e-8;
+const FILL_COST = 3e-8;
+const SETUP_COST = 2e-9;
 
 function sameConfiguration(a: Configuration, b: Configuration): boolean {
   return a.storage === b.storage && a.arithmetic === b.arithmetic && a.backend === b.backend;
@@ -52,33 +58,41 @@ export function planStudy(options: StudyOptions, ctx: MeasureContext): StudyPlan
   const timing = { samples: options.samples, minSampleSeconds: options.minSampleSeconds, maxSeconds: 20 * options.minSampleSeconds * options.samples };
   const accuracy: StudyStep[] = [];
   const speed: StudyStep[] = [];
+  const byOrder = (a: { order: string }, b: { order: string }): number => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0);
   for (const kernel of options.kernels) {
     const { problems, unavailable } = kernelProblems(kernel, options);
     if (unavailable) {
       notes.push(`${kernel}: skipped — ${unavailable}.`);
       continue;
     }
-    for (const p of problems) {
-      for (const seed of options.seeds) {
-        accuracy.push({
+    const kernelSteps: { step: StudyStep; order: string }[] = [];
+    const pad = (k: number): string => String(k).padStart(8, '0');
+    const firstOfSetup = new Map<string, number>();
+    problems.forEach((p, pi) => { if (p.setupKey !== undefined && !firstOfSetup.has(p.setupKey)) firstOfSetup.set(p.setupKey, pi); });
+    for (const [pi, p] of problems.entries()) {
+      for (const [si, seed] of options.seeds.entries()) {
+        // Steps sharing a set-up (one LU for TRSV's two factors) run back to back, seed by seed.
+        const order = p.setupKey === undefined ? `${pad(pi)}|${pad(si)}` : `${pad(firstOfSetup.get(p.setupKey)!)}|${pad(si)}|${pad(pi)}`;
+        kernelSteps.push({ order, step: {
           label: `accuracy ${kernel} ${p.problem} n=${p.size} seed ${seed}`,
-          estimate: p.flops * (configs.length * RUN_COST + 2 * REFERENCE_COST) + 1e-3 * configs.length,
+          estimate: configs.length * (p.values * FILL_COST + p.flops * RUN_COST + 1e-3) + 2 * p.flops * REFERENCE_COST + p.setupFlops * SETUP_COST,
           run: () => {
             const c = p.make(seed);
             return configs.map((config) => measureAccuracy(c, config, ctx));
           },
-        });
+        } });
       }
       if (!p.speed) continue;
       speed.push({
         label: `speed ${kernel} ${p.problem} n=${p.size}`,
-        estimate: speedConfigs.length * ((timing.samples + 2) * Math.max(timing.minSampleSeconds, p.flops * RUN_COST) + 1e-3),
+        estimate: speedConfigs.length * ((timing.samples + 2) * Math.max(timing.minSampleSeconds, p.flops * RUN_COST) + p.values * FILL_COST) + p.setupFlops * SETUP_COST,
         run: () => {
           const c = p.make(options.seeds[0]!);
           return speedConfigs.map((config) => measureSpeed(c, config, ctx, timing));
         },
       });
     }
+    accuracy.push(...kernelSteps.sort(byOrder).map((k) => k.step));
   }
   const roofline: StudyStep[] = [];
   for (const intensity of options.rooflineIntensities) {

@@ -43,8 +43,14 @@ function mpfrRow(kernel: 'gemv' | 'waxpby', bits: number, size: number, flops: n
   });
 }
 
-/** Times `make()` runs: a fresh context per sample, so temporaries never pile up. */
+/**
+ * Times `make()` runs: a fresh context per sample, so temporaries never pile up; one untimed run first
+ * (WebAssembly compiles lazily: the first calls run in a slower tier).
+ */
 function timeMpfr(make: () => MpfrRun, samples: number): number[] {
+  const warm = make();
+  warm.run();
+  warm.dispose();
   const seconds: number[] = [];
   for (let s = 0; s < samples; s++) {
     const r = make();

@@ -23,6 +23,12 @@ export interface ProblemSpec {
   readonly speed: boolean;
   /** FLOPs of one call, for time estimates. */
   readonly flops: number;
+  /** Values the operands hold (each written into every configuration's storage), for time estimates. */
+  readonly values: number;
+  /** FLOPs of building one instance (the LU factorisation of TRSV), for time estimates. */
+  readonly setupFlops: number;
+  /** Problems with the same set-up key share their set-up per seed (TRSV's upper and lower share one LU). */
+  readonly setupKey?: string;
   /** Builds the instance of `seed`. */
   make(seed: number): KernelCase;
 }
@@ -31,24 +37,25 @@ export interface ProblemSpec {
 export function kernelProblems(kernel: StudyKernel, options: StudyOptions): { problems: ProblemSpec[]; unavailable?: string } {
   const sizes = options.sizes[kernel];
   const dists = options.distributions;
-  const dense = (make: (n: number, d: typeof dists[number], seed: number) => KernelCase, flops: (n: number) => number): ProblemSpec[] =>
+  const dense = (make: (n: number, d: typeof dists[number], seed: number) => KernelCase, flops: (n: number) => number, values: (n: number) => number): ProblemSpec[] =>
     dists.flatMap((d, di) => sizes.map((n) => ({
-      kernel, problem: d, size: n, seeded: true, speed: di === 0, flops: flops(n), make: (seed: number) => make(n, d, seed),
+      kernel, problem: d, size: n, seeded: true, speed: di === 0, flops: flops(n), values: values(n), setupFlops: 0,
+      make: (seed: number) => make(n, d, seed),
     })));
   switch (kernel) {
-    case 'dot': return { problems: dense(dotCase, (n) => 2 * n) };
-    case 'waxpby': return { problems: dense(waxpbyCase, (n) => 3 * n) };
+    case 'dot': return { problems: dense(dotCase, (n) => 2 * n, (n) => 2 * n) };
+    case 'waxpby': return { problems: dense(waxpbyCase, (n) => 3 * n, (n) => 3 * n) };
     case 'gemv':
       if (!libraryGemv()) return { problems: [], unavailable: 'GEMV is not exported by the library yet' };
-      return { problems: dense(gemvCase, (n) => 2 * n * n) };
+      return { problems: dense(gemvCase, (n) => 2 * n * n, (n) => n * n + 2 * n) };
     case 'trsv': {
       const why = trsvUnavailable();
       if (why) return { problems: [], unavailable: why };
       return {
-        problems: TRSV_PROBLEMS.flatMap((p, pi) => dists.flatMap((d, di) => sizes.map((n) => ({
-          kernel, problem: `${p}-${d}`, size: n, seeded: true, speed: pi === 0 && di === 0,
-          // LU (2n³/3) dominates the set-up; the solve itself is n² FLOPs.
-          flops: n * n + (2 * n * n * n) / 3, make: (seed: number) => trsvCase(n, p, d, seed),
+        problems: dists.flatMap((d, di) => sizes.flatMap((n) => TRSV_PROBLEMS.map((p, pi) => ({
+          kernel, problem: `${p}-${d}`, size: n, seeded: true, speed: pi === 0 && di === 0, setupKey: `${d}|${n}`,
+          // The LU factorisation (2n³/3 FLOPs) is the set-up; the solve itself is n² FLOPs.
+          flops: n * n, values: n * n + n, setupFlops: (2 * n * n * n) / 3, make: (seed: number) => trsvCase(n, p, d, seed),
         })))),
       };
     }

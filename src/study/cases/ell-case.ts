@@ -115,6 +115,7 @@ export function ellProblems(sizes: readonly number[], options: StudyOptions): Pr
       out.push({
         // Timed at the largest size only: speed vs size is the dense kernels' plot; here the matrices differ.
         kernel: 'ell-spmv', problem: name, size: n, seeded: true, speed: n === largest, flops: 2 * perRow * n,
+        values: (perRow + 2) * n, setupFlops: 0,
         make: (seed) => ellCase(name, make(n, seed), seed),
       });
     }
@@ -125,6 +126,7 @@ export function ellProblems(sizes: readonly number[], options: StudyOptions): Pr
     for (let k = 0; k < A.colIndex.length; k++) if (A.colIndex[k]! >= 0) nnz++;
     out.push({
       kernel: 'ell-spmv', problem: name, size: A.rows, seeded: true, speed: true, flops: 2 * nnz,
+      values: A.stride * A.width + A.cols + A.rows, setupFlops: 0,
       make: (seed) => ellCase(name, A, seed),
     });
   }

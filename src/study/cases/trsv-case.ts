@@ -47,6 +47,20 @@ export function splitFactors(n: number, lu: Float64Array): { L: Float64Array; U:
   return { L, U };
 }
 
+/** The factors of the last matrix factorised: the upper and lower problems of one seed share them. */
+let lastFactors: { key: string; L: Float64Array; U: Float64Array } | undefined;
+
+function factorsOf(luFactor: LuFactor, n: number, distribution: Distribution, seed: number): { L: Float64Array; U: Float64Array } {
+  const key = `${n}|${distribution}|${seed}`;
+  if (lastFactors?.key !== key) {
+    const a = randomValues(n * n, distribution, studyRandom(seed, 0));
+    const { lu } = luFactor({ rows: n, cols: n, ld: n, data: a });
+    const packed = lu.ld === n ? lu.data : Float64Array.from({ length: n * n }, (_, k) => lu.data[(k % n) + Math.floor(k / n) * lu.ld]!);
+    lastFactors = { key, ...splitFactors(n, packed) };
+  }
+  return lastFactors;
+}
+
 /**
  * A TRSV problem: the factor `which` of the LU factorisation of a random n×n matrix, right-hand side random.
  * @returns the case: n² flops, n²/2 + 2n values moved per call
@@ -56,10 +70,7 @@ export function trsvCase(n: number, which: typeof TRSV_PROBLEMS[number], distrib
   const trsv = libraryFunction<Trsv>('trsv');
   const luFactor = libraryFunction<LuFactor>('luFactor');
   if (!trsv || !luFactor) throw new Error(trsvUnavailable());
-  const a = randomValues(n * n, distribution, studyRandom(seed, 0));
-  const { lu } = luFactor({ rows: n, cols: n, ld: n, data: a });
-  const packed = lu.ld === n ? lu.data : Float64Array.from({ length: n * n }, (_, k) => lu.data[(k % n) + Math.floor(k / n) * lu.ld]!);
-  const { L, U } = splitFactors(n, packed);
+  const { L, U } = factorsOf(luFactor, n, distribution, seed);
   const t = which === 'upper' ? U : L;
   const b = randomValues(n, distribution, studyRandom(seed, 1));
   const uplo = which === 'upper' ? 'U' : 'L';
