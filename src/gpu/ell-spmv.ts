@@ -76,14 +76,14 @@ export async function toDeviceEll(A: EllParts, options: ToDeviceOptions = {}): P
   const { runtime, reason } = await runtimeOrFallback(options.strict);
   if (runtime) checkBinding(runtime, Math.max(1, entries), 'A.colIndex');
   const values = new DeviceArray(runtime, format, entries, scaleBlock, encoded, reason);
-  const indexWords = new Uint32Array(A.colIndex.buffer, A.colIndex.byteOffset, Math.max(1, entries));
+  const indexWords = entries > 0 ? new Uint32Array(A.colIndex.buffer, A.colIndex.byteOffset, entries) : new Uint32Array(1);
   return {
     rows,
     cols,
     width,
     stride,
     values,
-    colIndex: runtime ? createWordBuffer(runtime.context, Math.max(1, entries), entries > 0 ? indexWords : undefined) : undefined,
+    colIndex: runtime ? createWordBuffer(runtime.context, Math.max(1, entries), indexWords) : undefined,
     hostColIndex: runtime ? undefined : A.colIndex.slice(0, entries),
   };
 }

@@ -48,10 +48,31 @@ export function gamma(n: number, u: number): number {
 }
 
 /**
- * Relative error per operation of the GPU arithmetic: 2^-24 for f32; for float-float the accurate
- * double-word addition errs by at most 3·2^-48 (Joldes, Muller, Popescu 2017) and products are exact,
- * so 3·2^-48 per accumulation step.
+ * Relative error per operation of the GPU arithmetic: 2^-24 for f32; for float-float (Joldes, Muller,
+ * Popescu 2017) accurate addition ≤ 3·2^-48, word × pair ≤ 2·2^-48, pair × pair ≤ 5·2^-48 — 8·2^-48 covers
+ * a multiply-add step.
  */
 export function opError(arithmetic: 'f32' | 'ff'): number {
-  return arithmetic === 'f32' ? 2 ** -24 : 3 * 2 ** -48;
+  return arithmetic === 'f32' ? 2 ** -24 : 8 * 2 ** -48;
+}
+
+/**
+ * Relative error of reading one stored element into the arithmetic, beyond the stored value itself:
+ * f64 words decode to float-float by truncation (< 2^-47); an integer times its scale is rounded once in
+ * f32 arithmetic (exact as a float-float product).
+ */
+export function readError(format: string, arithmetic: 'f32' | 'ff'): number {
+  if (format === 'f64') return arithmetic === 'ff' ? 2 ** -47 : 2 ** -24;
+  if (format === 'ff') return arithmetic === 'ff' ? 0 : 2 ** -24;
+  if ((format === 'i8' || format === 'i16') && arithmetic === 'f32') return 2 ** -24;
+  return 0;
+}
+
+/** Unit roundoff of writing a result in `format` (float-float pairs hold float-float results exactly). */
+export function writeError(format: string, arithmetic: 'f32' | 'ff'): number {
+  if (format === 'ff') return 0;
+  if (format === 'f32') return arithmetic === 'ff' ? 2 ** -24 : 0;
+  if (format === 'bf16') return 2 ** -8;
+  if (format === 'f16') return 2 ** -11;
+  return 0;
 }

@@ -1,0 +1,66 @@
+/**
+ * GPU DOT for every storage format and both arithmetics against an accurate sum of the stored values,
+ * within γ_{n+8}(u) Σ|x_k y_k| plus the read error of the storage; bit-for-bit reproducibility.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { toDevice } from '../../src/gpu/device-array.js';
+import { gpuDot } from '../../src/gpu/dot.js';
+import { accurateSum, gamma, opError, randomValues, readError, requireRuntime } from './gpu-test-helpers.js';
+
+const STORAGES = ['f32', 'f16', 'bf16', 'f64', 'ff', 'i8', 'i16'] as const;
+
+describe('gpuDot', () => {
+  for (const storage of STORAGES) {
+    for (const arithmetic of ['f32', 'ff'] as const) {
+      it(`${storage} storage, ${arithmetic} arithmetic, within the a-priori bound`, async () => {
+        await requireRuntime();
+        await fc.assert(
+          fc.asyncProperty(fc.integer({ min: 1, max: 3000 }), fc.integer({ min: 1, max: 2 ** 30 }), async (n, seed) => {
+            const x = await toDevice(randomValues(n, seed), { format: storage, scaleBlock: 64 });
+            const y = await toDevice(randomValues(n, seed + 1, 3), { format: storage, scaleBlock: 64 });
+            const hx = await x.toHost();
+            const hy = await y.toHost();
+            const terms = hx.map((v, k) => v * hy[k]!);
+            const exact = accurateSum(terms);
+            const mag = accurateSum(terms.map(Math.abs));
+            const r = await gpuDot(x, y, { arithmetic });
+            expect(r.backend).toBe('gpu');
+            expect(r.arithmetic).toBe(arithmetic);
+            const bound = (gamma(n + 8, opError(arithmetic)) + 2.01 * readError(storage, arithmetic)) * mag;
+            expect(Math.abs(r.value - exact)).toBeLessThanOrEqual(bound);
+          }),
+          { numRuns: 3 },
+        );
+      });
+    }
+  }
+
+  it('is bit-for-bit reproducible from run to run (multi-pass, fixed order)', async () => {
+    await requireRuntime();
+    const n = 300_000; // three reduction passes
+    const x = await toDevice(randomValues(n, 5));
+    const y = await toDevice(randomValues(n, 6));
+    for (const arithmetic of ['f32', 'ff'] as const) {
+      const first = (await gpuDot(x, y, { arithmetic })).value;
+      for (let r = 0; r < 5; r++) expect(Object.is((await gpuDot(x, y, { arithmetic })).value, first)).toBe(true);
+    }
+  });
+
+  it('float-float is far more accurate than f32 on an ill-conditioned sum', async () => {
+    await requireRuntime();
+    // x·y = 1 + 2^-20 − 1 (cancellation): f32 loses it, float-float keeps it.
+    const x = await toDevice([1, 2 ** -20, -1]);
+    const y = await toDevice([1, 1, 1]);
+    expect((await gpuDot(x, y, { arithmetic: 'ff' })).value).toBe(2 ** -20);
+    const big = await toDevice([2 ** 25, 1, -(2 ** 25)]);
+    expect((await gpuDot(big, y, { arithmetic: 'ff' })).value).toBe(1);
+    expect((await gpuDot(big, y, { arithmetic: 'f32' })).value).toBe(0);
+  });
+
+  it('handles length 1 and signed zeros', async () => {
+    await requireRuntime();
+    expect((await gpuDot(await toDevice([3]), await toDevice([-2]))).value).toBe(-6);
+    expect((await gpuDot(await toDevice([-0]), await toDevice([5]), { arithmetic: 'ff' })).value).toBe(0);
+  });
+});
