@@ -1,0 +1,86 @@
+/**
+ * Bad input to the GPU entry points: typed ModprecErrors naming the parameter, raised before anything runs.
+ */
+import { describe, expect, it } from 'vitest';
+import { ModprecError } from '../../src/errors.js';
+import { gpuConvert } from '../../src/gpu/convert.js';
+import { toDevice } from '../../src/gpu/device-array.js';
+import { gpuDot } from '../../src/gpu/dot.js';
+import { gpuEllSpmv, toDeviceEll } from '../../src/gpu/ell-spmv.js';
+import { deviceMatrix, gpuGemv } from '../../src/gpu/gemv.js';
+import { gpuTrsv } from '../../src/gpu/trsv.js';
+import { requireRuntime } from './gpu-test-helpers.js';
+
+async function rejects(p: Promise<unknown> | (() => unknown), code: string, parameter?: string): Promise<void> {
+  try {
+    await (typeof p === 'function' ? p() : p);
+  } catch (e) {
+    expect(e).toBeInstanceOf(ModprecError);
+    expect((e as ModprecError).code).toBe(code);
+    if (parameter !== undefined) expect((e as ModprecError).parameter).toBe(parameter);
+    return;
+  }
+  throw new Error(`expected ModprecError ${code}`);
+}
+
+describe('GPU bad input', () => {
+  it('mismatched sizes', async () => {
+    await requireRuntime();
+    const x3 = await toDevice([1, 2, 3]);
+    const x2 = await toDevice([1, 2]);
+    await rejects(gpuDot(x3, x2), 'DIMENSION_MISMATCH', 'y');
+    const A = deviceMatrix(await toDevice([1, 2, 3, 4, 5, 6]), 2, 3);
+    await rejects(gpuGemv({ A, x: x2, y: x2 }), 'DIMENSION_MISMATCH', 'x');
+    await rejects(gpuGemv({ A, x: x3, y: x3 }), 'DIMENSION_MISMATCH', 'y');
+    await rejects(gpuTrsv({ A, x: x2 }), 'DIMENSION_MISMATCH', 'A');
+    const E = await toDeviceEll({ rows: 2, cols: 3, width: 1, stride: 2, colIndex: Int32Array.from([0, -1]), values: [1, 0] });
+    await rejects(gpuEllSpmv({ A: E, x: x2, y: x2 }), 'DIMENSION_MISMATCH', 'x');
+  });
+
+  it('bad shapes, strides, indices and options', async () => {
+    await requireRuntime();
+    const data = await toDevice([1, 2, 3, 4]);
+    await rejects(() => deviceMatrix(data, 2, 2, 1), 'INVALID_STRIDE', 'ld');
+    await rejects(() => deviceMatrix(data, 3, 2), 'INVALID_STORAGE', 'data');
+    await rejects(toDeviceEll({ rows: 2, cols: 2, width: 1, stride: 2, colIndex: Int32Array.from([0, 2]), values: [1, 1] }), 'INDEX_OUT_OF_RANGE', 'A.colIndex[1]');
+    await rejects(toDeviceEll({ rows: 3, cols: 2, width: 1, stride: 2, colIndex: Int32Array.from([0, 1]), values: [1, 1] }), 'INVALID_STRIDE', 'A.stride');
+    const A = deviceMatrix(data, 2, 2);
+    const x = await toDevice([1, 1]);
+    await rejects(gpuTrsv({ A, x, uplo: 'X' as 'L' }), 'INVALID_OPTION', 'uplo');
+    await rejects(gpuTrsv({ A, x }, { blockSize: 100 }), 'INVALID_OPTION', 'options.blockSize');
+    await rejects(gpuGemv({ A, x, y: await toDevice([0, 0]), trans: 'C' as 'N' }), 'INVALID_OPTION', 'trans');
+    await rejects(gpuDot(x, x, { arithmetic: 'f64' as 'ff' }), 'INVALID_OPTION', 'options.arithmetic');
+    await rejects(gpuGemv({ A, x, y: await toDevice([0, 0]), alpha: NaN }), 'INVALID_VALUE', 'alpha');
+    await rejects(gpuGemv({ A, x, y: x }), 'INVALID_STORAGE', 'y');
+    await rejects(gpuDot([1, 2] as never, x), 'INVALID_STORAGE', 'x');
+  });
+
+  it('formats: unknown names, outputs the GPU cannot write, values outside the f64/ff range', async () => {
+    await requireRuntime();
+    await rejects(toDevice([1], { format: 'f8' as 'f32' }), 'INVALID_FORMAT', 'options.format');
+    const A = deviceMatrix(await toDevice([1, 0, 0, 1]), 2, 2);
+    const x = await toDevice([1, 1]);
+    await rejects(gpuGemv({ A, x, y: await toDevice([0, 0], { format: 'f64' }) }), 'INVALID_FORMAT', 'y');
+    await rejects(gpuConvert(x, 'i8'), 'INVALID_FORMAT', 'format');
+    await rejects(toDevice([1, 1e-40], { format: 'f64' }), 'INVALID_VALUE', 'data[1]');
+    await rejects(toDevice([3e38, 1e39], { format: 'f64' }), 'INVALID_VALUE', 'data[1]');
+    await rejects(toDevice([2 ** -110], { format: 'ff' }), 'INVALID_VALUE', 'data[0]');
+    await rejects(toDevice([1, Infinity], { format: 'i8' }), 'INVALID_VALUE', 'data[1]');
+  });
+
+  it('an array over the adapter binding limit raises BACKEND_LIMIT naming the limit', async () => {
+    const rt = await requireRuntime();
+    const limit = rt.context.adapter.limits.maxStorageBufferBindingSize;
+    // Only affordable where the limit is small (the compatibility adapter's 128 MiB).
+    if (limit > 2 ** 28) return;
+    await rejects(toDevice(new Float32Array(limit / 4 + 1)), 'BACKEND_LIMIT', 'maxStorageBufferBindingSize');
+  });
+
+  it('destroyed arrays are refused', async () => {
+    await requireRuntime();
+    const x = await toDevice([1, 2]);
+    const y = await toDevice([1, 2]);
+    y.destroy();
+    await rejects(gpuDot(x, y), 'INVALID_STORAGE', 'y');
+  });
+});
