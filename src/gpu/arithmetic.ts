@@ -42,7 +42,7 @@ export function floatFloatHelpers(fused: boolean, barrier: boolean): HelperFunct
   // `barrier` every operation's result is pinned.
   const K = (e: string): string => (barrier ? `mpKeep(${e})` : `(${e})`);
   const twoProd = fused
-    ? `function ffTwoProd(a, b) { const p = ${K('a * b')}; const e = ${K('mpFma(a, b, -p)')}; return [p, e]; }`
+    ? `function ffTwoProd(a, b) { const p = ${K('a * b')}; const e = mpFma(a, b, -p); return [p, e]; }`
     : `function ffTwoProd(a, b) {
   const p = ${K('a * b')};
   const ta = ${K('4097.0 * a')}; const ah = ${K(`ta - ${K('ta - a')}`)}; const al = ${K('a - ah')};
@@ -52,18 +52,18 @@ export function floatFloatHelpers(fused: boolean, barrier: boolean): HelperFunct
   return [p, e];
 }`;
   // Fast2Sum(x, y) as statements declaring `${h}`, `${l}` (requires |x| ≥ |y| or x = 0).
-  const fast2 = (h: string, l: string, x: string, y: string): string => `const ${h} = ${K(`${x} + ${y}`)}; const ${l} = ${K(`${y} - ${K(`${h} - ${x}`)}`)};`;
+  const fast2 = (h: string, l: string, x: string, y: string): string => `const ${h} = ${K(`${x} + ${y}`)}; const ${l} = ${y} - (${h} - ${x});`;
   return [
     { source: twoProd, argumentTypes: { a: 'Number', b: 'Number' }, returnType: ff2 },
     {
       // Accurate double-word addition (Joldes, Muller, Popescu 2017, Algorithm 6): relative error ≤ 3u².
+      // Barriers sit on the sums whose rounding the error terms measure (s, s − a, and each Fast2Sum's
+      // head): with those opaque, no rewrite of the remaining expressions changes their value.
       source: `function ffAdd(a, b) {
-  const s = ${K('a[0] + b[0]')}; const sb = ${K('s - a[0]')}; const sa = ${K('s - sb')};
-  const e = ${K(`${K('a[0] - sa')} + ${K('b[0] - sb')}`)};
-  const t = ${K('a[1] + b[1]')}; const tb = ${K('t - a[1]')}; const ta = ${K('t - tb')};
-  const f = ${K(`${K('a[1] - ta')} + ${K('b[1] - tb')}`)};
-  const e2 = ${K('e + t')}; ${fast2('h', 'l', 's', 'e2')}
-  const l2 = ${K('l + f')}; ${fast2('h2', 'l3', 'h', 'l2')}
+  const s = ${K('a[0] + b[0]')}; const sb = ${K('s - a[0]')}; const e = (a[0] - (s - sb)) + (b[0] - sb);
+  const t = ${K('a[1] + b[1]')}; const tb = ${K('t - a[1]')}; const f = (a[1] - (t - tb)) + (b[1] - tb);
+  const e2 = e + t; ${fast2('h', 'l', 's', 'e2')}
+  const l2 = l + f; ${fast2('h2', 'l3', 'h', 'l2')}
   return [h2, l3];
 }`,
       argumentTypes: { a: ff2, b: ff2 },

@@ -24,6 +24,7 @@ import { deviceMatrix } from './gemv.js';
 import { arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
 import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from './program.js';
 import { createWordBuffer, type GpuRuntime } from './runtime.js';
+import type { GpuBuffer } from './webgpu-types.js';
 
 /** Arguments of {@link gpuTrsv}. */
 export interface GpuTrsvArgs {
@@ -186,13 +187,36 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
   }
   const key = `trsv|${invKey}|${objectId(x)}`;
   const plan = getPlan(runtime, key, 3 + 2 * blocks, () => [createWordBuffer(context, np * c), createWordBuffer(context, np * c), createWordBuffer(context, np * c), createWordBuffer(context, x.words)]);
-  const [r0, r1, xw, out] = plan.scratch as [typeof inv, typeof inv, typeof inv, typeof inv];
+  const out = plan.scratch[3]!;
+  // The pass list depends only on the plan and on which buffer x currently has (it alternates with
+  // `out`), so it is built once per state and replayed.
+  const lists = (plan as typeof plan & { lists?: Map<unknown, { pass: Pass; cache: PassCache }[]> }).lists ??= new Map();
+  let passes = lists.get(x.buffer);
+  if (!passes) {
+    passes = await buildSolvePasses(runtime, args, shape, arithmetic, plan.passes, plan.scratch, inv, out);
+    if (lists.size >= 2) lists.clear();
+    lists.set(x.buffer, passes);
+  }
+  submitPasses(context, passes);
+  plan.scratch[3] = x.buffer!;
+  x.buffer = out;
+  x.version++;
+}
+
+/** The passes of one solve: b → r, per block a solve and an update, x → its storage format. */
+async function buildSolvePasses(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape, arithmetic: GpuArithmetic, caches: PassCache[], scratch: GpuBuffer[], inv: GpuBuffer, out: GpuBuffer): Promise<{ pass: Pass; cache: PassCache }[]> {
+  const { A, x } = args;
+  const context = runtime.context;
+  const { n, bs, blocks, np } = shape;
+  const c = arithmetic.components;
+  const work = gpuFormat(arithmetic.name === 'ff' ? 'ff' : 'f32');
+  const [r0, r1, xw] = scratch as [GpuBuffer, GpuBuffer, GpuBuffer];
   const solve = memo(`trsvS|${arithmetic.name}`, () => solveBlockSource(arithmetic));
   const pSolve = await getProgram(context, { source: solve.source, args: solve.args, components: c });
   const update = memo(`trsvU|${arithmetic.name}|${readKey(A.data)}|${shape.trans}`, () => updateSource(arithmetic, A.data, shape));
   const pUpdate = await getProgram(context, { source: update.source, args: update.args, components: c });
   const passes: { pass: Pass; cache: PassCache }[] = [];
-  passes.push({ pass: await convertPass(runtime, x, work, r0), cache: plan.passes[0]! });
+  passes.push({ pass: await convertPass(runtime, x, work, r0), cache: caches[0]! });
   let current = r0;
   let next = r1;
   for (let step = 0; step < blocks; step++) {
@@ -200,7 +224,7 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
     const k0 = k * bs;
     passes.push({
       pass: { program: pSolve, arrays: { Inv: { buffer: inv }, R: { buffer: current } }, scalars: { np, k0, bs }, output: { buffer: xw, offset: k0 * 4 * c, size: bs * 4 * c }, threads: bs },
-      cache: plan.passes[1 + 2 * step]!,
+      cache: caches[1 + 2 * step]!,
     });
     const rowStart = shape.lowerOp ? k0 + bs : 0;
     const rowEnd = shape.lowerOp ? np : k0;
@@ -208,16 +232,13 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
       const arrays: Record<string, BoundArray> = { R: { buffer: current }, X: { buffer: xw } };
       const scalars: Record<string, number> = { n, lda: A.ld, rowStart, k0, bs };
       bindArray('A', A.data, arrays, scalars);
-      passes.push({ pass: { program: pUpdate, arrays, scalars, output: { buffer: next, offset: rowStart * 4 * c, size: (rowEnd - rowStart) * 4 * c }, threads: rowEnd - rowStart }, cache: plan.passes[2 + 2 * step]! });
+      passes.push({ pass: { program: pUpdate, arrays, scalars, output: { buffer: next, offset: rowStart * 4 * c, size: (rowEnd - rowStart) * 4 * c }, threads: rowEnd - rowStart }, cache: caches[2 + 2 * step]! });
       // The rows the update did not touch are finished; only the updated ones are read from `next`.
       [current, next] = [next, current];
     }
   }
-  passes.push({ pass: await convertPass(runtime, bufferView(runtime, xw, work, n), x.format, out), cache: plan.passes[2 + 2 * blocks]! });
-  submitPasses(context, passes);
-  plan.scratch[3] = x.buffer!;
-  x.buffer = out;
-  x.version++;
+  passes.push({ pass: await convertPass(runtime, bufferView(runtime, xw, work, n), x.format, out), cache: caches[2 + 2 * blocks]! });
+  return passes;
 }
 
 /** Runs the inverse passes, row by row through a scratch buffer (a pass cannot read what it writes). */
