@@ -35,6 +35,9 @@ export function multiplePrecisionFormats(): string[] {
 
 let mpfr: Promise<MpfrLibrary | undefined> | undefined;
 
+/** Seconds of untimed MPFR runs before each timing. */
+const MPFR_WARM_UP = 0.2;
+
 function mpfrRow(kernel: 'gemv' | 'waxpby', bits: number, size: number, flops: number, seconds: number[], ctx: MeasureContext): Measurement {
   const t = median(seconds);
   return measurement({
@@ -44,13 +47,17 @@ function mpfrRow(kernel: 'gemv' | 'waxpby', bits: number, size: number, flops: n
 }
 
 /**
- * Times `make()` runs: a fresh context per sample, so temporaries never pile up; one untimed run first
- * (WebAssembly compiles lazily: the first calls run in a slower tier).
+ * Times `make()` runs: a fresh context per sample, so temporaries never pile up. Untimed runs first, for
+ * at least {@link MPFR_WARM_UP} seconds: WebAssembly and the JS wrapper start in slower tiers and take
+ * thousands of calls to be optimised (without this, the first precision looks several times slower).
  */
 function timeMpfr(make: () => MpfrRun, samples: number): number[] {
-  const warm = make();
-  warm.run();
-  warm.dispose();
+  const warmUntil = performance.now() + MPFR_WARM_UP * 1000;
+  do {
+    const warm = make();
+    warm.run();
+    warm.dispose();
+  } while (performance.now() < warmUntil);
   const seconds: number[] = [];
   for (let s = 0; s < samples; s++) {
     const r = make();
