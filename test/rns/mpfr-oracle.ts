@@ -10,12 +10,19 @@ export async function mpfrContext(precisionBits: number): Promise<CalculateTypeW
   return lib.getContext({ precisionBits });
 }
 
-type MpfrFloat = ReturnType<CalculateTypeWithDestroy['Float']>;
+/** The part of gmp-wasm's Float the tests use (its published declaration omits the methods). */
+export interface MpfrFloat {
+  add(v: MpfrFloat): MpfrFloat;
+  sub(v: MpfrFloat): MpfrFloat;
+  mul(v: MpfrFloat): MpfrFloat;
+  isZero(): boolean;
+  toString(radix?: number): string;
+}
 
 /** An MPFR float of the exact rational (rounded to the context precision). */
 export function toMpfr(ctx: CalculateTypeWithDestroy, v: Q): MpfrFloat {
-  if (v.num === 0n) return ctx.Float(0);
-  return ctx.Float(ctx.Rational(v.num.toString(), v.den.toString()));
+  const f = v.num === 0n ? ctx.Float(0) : ctx.Float(ctx.Rational(v.num.toString(), v.den.toString()));
+  return f as unknown as MpfrFloat;
 }
 
 /** The exact value of an MPFR float as a rational. */
