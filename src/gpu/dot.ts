@@ -10,7 +10,7 @@ import type { GpuArithmetic } from './arithmetic.js';
 import { cpuDot } from './cpu-fallback.js';
 import { bufferView, DeviceArray } from './device-array.js';
 import { gpuFormat } from './formats.js';
-import { accumulateLoop, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
+import { UNROLL, accumulateLoop, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
 import { getProgram, submitPasses, type Pass, type PassCache } from './program.js';
 import { createWordBuffer, type GpuRuntime } from './runtime.js';
 
@@ -37,7 +37,7 @@ function partialProgramSource(arithmetic: GpuArithmetic, x: DeviceArray, y: Devi
   const args = [...arrayArgs('X', x), ...arrayArgs('Y', y), ['n', 'Integer'] as const, ['T', 'Integer'] as const];
   const body = [
     arithmetic.declareZero('acc'),
-    ...accumulateLoop(arithmetic, { start: 'this.thread.x', end: 'n', step: 'T' }, 4, (index, suffix) => {
+    ...accumulateLoop(arithmetic, { start: 'this.thread.x', end: 'n', step: 'T' }, UNROLL, (index, suffix) => {
       const rx = x.format.emitRead('X', index, `a${suffix}`, arithmetic);
       const ry = y.format.emitRead('Y', index, `b${suffix}`, arithmetic);
       return { code: `${rx.code} ${ry.code}`, a: rx.register, b: ry.register };

@@ -15,7 +15,7 @@ import { cpuGemv } from './cpu-fallback.js';
 import { DeviceArray } from './device-array.js';
 import { finishArgs, finishBody, scalarBindings } from './finish-pass.js';
 import { gpuFormat } from './formats.js';
-import { accumulateLoop, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
+import { UNROLL, accumulateLoop, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
 import { getProgram, submitPasses, type BoundArray } from './program.js';
 import { createWordBuffer, type GpuRuntime } from './runtime.js';
 
@@ -91,7 +91,7 @@ function partialNSource(arithmetic: GpuArithmetic, A: DeviceArray, x: DeviceArra
     'let j1 = j0 + chunk;',
     'if (j1 > n) { j1 = n; }',
     arithmetic.declareZero('acc'),
-    ...accumulateLoop(arithmetic, { start: 'j0', end: 'j1', step: '1' }, 4, (index, suffix) => {
+    ...accumulateLoop(arithmetic, { start: 'j0', end: 'j1', step: '1' }, UNROLL, (index, suffix) => {
       const ra = A.format.emitRead('A', `i + ${index} * lda`, `a${suffix}`, arithmetic);
       const rx = x.format.emitRead('X', index, `b${suffix}`, arithmetic);
       return { code: `${ra.code} ${rx.code}`, a: ra.register, b: rx.register };
@@ -107,7 +107,7 @@ function partialTSource(arithmetic: GpuArithmetic, A: DeviceArray, x: DeviceArra
     'const base = mpIdiv(this.thread.x, W) * lda;',
     'const lane = mpImod(this.thread.x, W);',
     arithmetic.declareZero('acc'),
-    ...accumulateLoop(arithmetic, { start: 'lane', end: 'm', step: 'W' }, 4, (index, suffix) => {
+    ...accumulateLoop(arithmetic, { start: 'lane', end: 'm', step: 'W' }, UNROLL, (index, suffix) => {
       const ra = A.format.emitRead('A', `base + ${index}`, `a${suffix}`, arithmetic);
       const rx = x.format.emitRead('X', index, `b${suffix}`, arithmetic);
       return { code: `${ra.code} ${rx.code}`, a: ra.register, b: rx.register };

@@ -12,6 +12,9 @@ import type { ArgType, BoundArray, PassCache } from './program.js';
 import type { GpuRuntime } from './runtime.js';
 import type { GpuBuffer } from './webgpu-types.js';
 
+/** Loads each thread of the streaming kernels issues before using them (memory-level parallelism). */
+export const UNROLL = 8;
+
 /** Options every GPU kernel takes. */
 export interface GpuKernelOptions {
   /** Arithmetic format: `f32` or `ff` (float-float). Default: `ff` when an operand is stored in f64 or ff, else `f32`. */

@@ -46,6 +46,9 @@ export interface GpuTrsvOptions extends GpuKernelOptions {
   readonly blockSize?: number;
 }
 
+/** Loads in flight per loop iteration of the block solve and update (block sizes are multiples of it). */
+const TRSV_UNROLL = 16;
+
 interface Shape {
   readonly n: number;
   readonly bs: number;
@@ -102,13 +105,16 @@ function solveBlockSource(arithmetic: GpuArithmetic): { source: string; args: [s
   const f = gpuFormat(arithmetic.name === 'ff' ? 'ff' : 'f32');
   const body = ['const row = this.thread.x * np + k0;'];
   for (let q = 0; q < 4; q++) body.push(arithmetic.declareZero(`s${q}`));
-  body.push('for (let l = mpI32(0); l < bs; l = l + 4) {');
-  for (let q = 0; q < 4; q++) {
+  // 16 loads in flight per iteration (the loop is latency-bound), four independent accumulators.
+  body.push(`for (let l = mpI32(0); l < bs; l = l + ${TRSV_UNROLL}) {`);
+  const uses: string[] = [];
+  for (let q = 0; q < TRSV_UNROLL; q++) {
     const ri = f.emitRead('Inv', `row + l + ${q}`, `m${q}`, arithmetic);
     const rr = f.emitRead('R', `k0 + l + ${q}`, `r${q}`, arithmetic);
-    body.push(ri.code, rr.code, arithmetic.mulAdd(`s${q}`, ri.register, rr.register));
+    body.push(ri.code, rr.code);
+    uses.push(arithmetic.mulAdd(`s${q % 4}`, ri.register, rr.register));
   }
-  body.push('}');
+  body.push(...uses, '}');
   body.push(arithmetic.add('s0', arithmetic.register('s1')), arithmetic.add('s2', arithmetic.register('s3')), arithmetic.add('s0', arithmetic.register('s2')));
   body.push(`return ${arithmetic.returnValue('s0')};`);
   return { source: kernelSource(args, body), args };
@@ -120,13 +126,16 @@ function updateSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: Shape): 
   const zero = arithmetic.name === 'ff' ? '[0.0, 0.0]' : '0.0';
   const body = ['const g = rowStart + this.thread.x;'];
   for (let q = 0; q < 4; q++) body.push(arithmetic.declareZero(`s${q}`));
-  body.push('for (let l = mpI32(0); l < bs; l = l + 4) {');
-  for (let q = 0; q < 4; q++) {
+  body.push(`for (let l = mpI32(0); l < bs; l = l + ${TRSV_UNROLL}) {`);
+  const uses: string[] = [];
+  for (let q = 0; q < TRSV_UNROLL; q++) {
     const ra = A.format.emitRead('A', opIndex(shape, 'g', `col${q}`), `a${q}`, arithmetic);
     const rx = f.emitRead('X', `col${q}`, `x${q}`, arithmetic);
-    body.push(`const col${q} = k0 + l + ${q};`, `if (col${q} < n) {`, ra.code, rx.code, arithmetic.mulAdd(`s${q}`, ra.register, rx.register), '}');
+    // Columns past n (the padding of the last block) contribute nothing (their reads are clamped in bounds).
+    body.push(`const col${q} = k0 + l + ${q};`, ra.code, rx.code);
+    uses.push(`if (col${q} < n) {`, arithmetic.mulAdd(`s${q % 4}`, ra.register, rx.register), '}');
   }
-  body.push('}');
+  body.push(...uses, '}');
   body.push(arithmetic.add('s0', arithmetic.register('s1')), arithmetic.add('s2', arithmetic.register('s3')), arithmetic.add('s0', arithmetic.register('s2')));
   const rr = f.emitRead('R', 'g', 'r', arithmetic);
   body.push(rr.code, arithmetic.declareSub('u', rr.register, arithmetic.register('s0')));
