@@ -23,33 +23,43 @@ export function prng(seed: number): () => number {
 /** What the input values are: doubles in (−1, 1), or random p-bit significands in (−1, 1). */
 export type DataKind = 'double' | 'full';
 
-/** Benchmark values: RNS numbers, and the same doubles when the inputs are doubles (for a fast exact MPFR set). */
-export type Values = RnsNumber[] & { doubles?: Float64Array };
+/**
+ * Benchmark values: doubles (kept as a Float64Array: no per-value objects, which matters at 10^6 elements) or
+ * full-precision RNS numbers.
+ */
+export interface Values {
+  /** Number of values. */
+  readonly count: number;
+  /** The values, when the inputs are doubles. */
+  readonly doubles?: Float64Array;
+  /** The values, when they are full-precision. */
+  readonly numbers?: RnsNumber[];
+}
 
-/** `count` values as RNS numbers of `set` (doubles, or full-precision significands). */
+/** `count` values for `set` (doubles in (−1, 1), or random p-bit significands in (−1, 1)). */
 export function makeValues(set: RnsModuliSet, count: number, kind: DataKind, seed: number): Values {
   const r = prng(seed);
-  const out: Values = [];
-  if (kind === 'double') out.doubles = new Float64Array(count);
+  if (kind === 'double') return { count, doubles: Float64Array.from({ length: count }, () => 2 * r() - 1) };
+  const numbers: RnsNumber[] = [];
   const p = BigInt(set.precision);
   for (let i = 0; i < count; i++) {
     const z = new RnsNumber(set);
-    if (kind === 'double') { const d = 2 * r() - 1; out.doubles![i] = d; rnsFromNumber(z, d); }
-    else {
-      let s = 0n;
-      for (let b = 0n; b < p; b += 30n) s = (s << 30n) | BigInt(Math.floor(r() * 2 ** 30));
-      s &= (1n << p) - 1n;
-      rnsFromRational(z, r() < 0.5 ? -s : s, 1n << p);
-    }
-    out.push(z);
+    let s = 0n;
+    for (let b = 0n; b < p; b += 30n) s = (s << 30n) | BigInt(Math.floor(r() * 2 ** 30));
+    s &= (1n << p) - 1n;
+    rnsFromRational(z, r() < 0.5 ? -s : s, 1n << p);
+    numbers.push(z);
   }
-  return out;
+  return { count, numbers };
 }
 
 /** An RNS array holding the values. */
-export function toRnsArray(set: RnsModuliSet, values: readonly RnsNumber[]): RnsArray {
-  const a = new RnsArray(set, values.length);
-  values.forEach((v, k) => rnsStore(a, k, v));
+export function toRnsArray(set: RnsModuliSet, values: Values): RnsArray {
+  const a = new RnsArray(set, values.count);
+  const z = new RnsNumber(set);
+  for (let k = 0; k < values.count; k++) {
+    if (values.doubles) { rnsFromNumber(z, values.doubles[k]!); rnsStore(a, k, z); } else rnsStore(a, k, values.numbers![k]!);
+  }
   return a;
 }
 
@@ -73,9 +83,9 @@ export async function mpfr(): Promise<{
     b.mpfr_mul_2si(ptr, ptr, -shift, 0);
   };
   /** Preallocated MPFR copies of the values (mpfr_set_d for doubles: exact and fast). */
-  const load = (values: Values, prec: number): number[] => values.map((v, k) => {
+  const load = (values: Values, prec: number): number[] => Array.from({ length: values.count }, (_, k) => {
     const ptr = make(prec);
-    if (values.doubles) b.mpfr_set_d(ptr, values.doubles[k]!, 0); else fromRns(ptr, v);
+    if (values.doubles) b.mpfr_set_d(ptr, values.doubles[k]!, 0); else fromRns(ptr, values.numbers![k]!);
     return ptr;
   });
   return { b, make, fromRns, load };

@@ -14,7 +14,7 @@ import { rnsFormat } from '../src/rns/register.js';
 import { range, rowMajor, dot } from '../src/index.js';
 import { RnsNumber } from '../src/rns/rns-number.js';
 import { rnsAdd, rnsMul, rnsFma } from '../src/rns/arithmetic.js';
-import { rnsFromNumber } from '../src/rns/convert-number.js';
+import { rnsFromDouble, rnsFromNumber } from '../src/rns/convert-number.js';
 import { roundSignificand } from '../src/rns/rounding.js';
 import { EVAL, evaluateSigned } from '../src/rns/interval-evaluation.js';
 import { PRECISIONS, fmt, makeValues, minTime, rnsModuliSet, toRnsArray } from './rns-common.js';
@@ -29,8 +29,9 @@ for (const p of PRECISIONS) {
   const set = rnsModuliSet(p);
   const n = set.size;
   const m = set.moduli, inv = set.inverseModuli;
-  const xs = makeValues(set, COUNT, 'double', 11), ys = makeValues(set, COUNT, 'double', 12);
-  const full = makeValues(set, 256, 'full', 13);
+  const dx = makeValues(set, COUNT, 'double', 11), dy = makeValues(set, COUNT, 'double', 12);
+  const xs = Array.from(dx.doubles!, (d) => rnsFromDouble(set, d)), ys = Array.from(dy.doubles!, (d) => rnsFromDouble(set, d));
+  const full = makeValues(set, 256, 'full', 13).numbers!;
   const z = new RnsNumber(set);
   const out = new Float64Array(n);
   const products = minTime(() => {
@@ -74,8 +75,8 @@ for (const p of PRECISIONS) {
   const evaluation = minTime(() => { for (const w of full) evaluateSigned(set, w.digits, 0, 0, 0); }, 7, 3);
   // kernel DOT per element (double inputs)
   const f = rnsFormat(p);
-  const x = range(rowMajor<1, RnsNumber>({ size: [COUNT], storage: f, arithmetic: f, data: toRnsArray(set, xs) }));
-  const y = range(rowMajor<1, RnsNumber>({ size: [COUNT], storage: f, arithmetic: f, data: toRnsArray(set, ys) }));
+  const x = range(rowMajor<1, RnsNumber>({ size: [COUNT], storage: f, arithmetic: f, data: toRnsArray(set, dx) }));
+  const y = range(rowMajor<1, RnsNumber>({ size: [COUNT], storage: f, arithmetic: f, data: toRnsArray(set, dy) }));
   const o = range(rowMajor<1, RnsNumber>({ size: [1], storage: f, arithmetic: f }));
   const kernel = minTime(() => dot(x, y, { into: o }), 7, 3);
   const row = {
