@@ -34,7 +34,7 @@ for (const kind of ['double', 'full'] as DataKind[]) {
     const stats = { ...RNS_STATS };
     const reps = p >= 848 || kind === 'full' ? 2 : 3;
     const tRns = minTime(() => waxpby(alpha, x, beta, y, w), reps, 1);
-    const mx = load(xv, p), my = load(yv, p), mw = xv.map(() => make(p));
+    const mx = load(xv, p), my = load(yv, p), mw = Array.from({ length: n }, () => make(p));
     const ma = make(p), mb = make(p), t = make(p);
     b.mpfr_set_d(ma, alpha, 0);
     b.mpfr_set_d(mb, beta, 0);
