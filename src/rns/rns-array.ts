@@ -74,6 +74,22 @@ export function rnsLoad(z: RnsNumber, a: RnsArray, k: number): void {
   const L = a.length;
   z.lf = a.evalFrac[k]!; z.le = a.evalExp[k]!;
   z.uf = a.evalFrac[L + k]!; z.ue = a.evalExp[L + k]!;
+  z.refArray = null;
+}
+
+/**
+ * Makes the storage temporary `z` stand for element k of `a` without copying (generated kernels' reads: the
+ * copy happens once, when the value is converted into an arithmetic register or read as a double).
+ */
+export function rnsRef(z: RnsNumber, a: RnsArray, k: number): void {
+  z.refArray = a;
+  z.refIndex = k;
+}
+
+/** Loads the element a storage temporary stands for (no-op for an ordinary number). */
+export function rnsResolve(z: RnsNumber): void {
+  const a = z.refArray;
+  if (a !== null) rnsLoad(z, a, z.refIndex);
 }
 
 /**
@@ -83,6 +99,7 @@ export function rnsLoad(z: RnsNumber, a: RnsArray, k: number): void {
  * @param x - the value
  */
 export function rnsStore(a: RnsArray, k: number, x: RnsNumber): void {
+  if (x.refArray !== null) rnsResolve(x);
   if (x.set !== a.set) {
     const t = new RnsNumber(a.set);
     const r = rnsToRational(x);

@@ -9,13 +9,19 @@ import type { ArithmeticFormat, Register, StorageFormat, ValueKind } from '../fo
 import { fail } from '../errors.js';
 import { rnsModuliSet, type RnsModuliSet } from './moduli-set.js';
 import { RnsNumber, copyInto } from './rns-number.js';
-import { RnsArray, rnsLoad, rnsStore } from './rns-array.js';
+import { RnsArray, rnsLoad, rnsRef, rnsResolve, rnsStore } from './rns-array.js';
 import { rnsAbs, rnsAdd, rnsFma, rnsMul, rnsNeg, rnsSet, rnsSub } from './arithmetic.js';
 import { rnsFromDoubleDouble, rnsFromNumber, rnsToDoubleDouble, rnsToNumber } from './convert-number.js';
 import { rnsDiv, rnsSqrt, rnsToRational, setRoundedRational } from './convert-exact.js';
 
 /** z := x for numbers of any moduli sets (exact copy, or correctly rounded through BigInt). */
 export function rnsConvert(z: RnsNumber, x: RnsNumber): void {
+  const ref = x.refArray;
+  if (ref !== null) {
+    if (ref.set === z.set) { rnsLoad(z, ref, x.refIndex); return; } // storage temporary: one copy, from the array
+    rnsResolve(x);
+  }
+  z.refArray = null;
   if (x.set === z.set) { copyInto(z, x, 0); return; }
   const r = rnsToRational(x);
   const neg = r.num < 0n || (r.num === 0n && x.sign === 1);
@@ -29,7 +35,7 @@ function rnsExportDd(x: RnsNumber, out: { hi: number; lo: number }): void {
 
 const shared = {
   rnsAdd, rnsSub, rnsMul, rnsFma, rnsNeg, rnsAbs, rnsSet, rnsDiv, rnsSqrt,
-  rnsFromNumber, rnsFromDoubleDouble, rnsToNumber, rnsExportDd, rnsConvert, rnsLoad, rnsStore,
+  rnsFromNumber, rnsFromDoubleDouble, rnsToNumber, rnsExportDd, rnsConvert, rnsLoad, rnsRef, rnsStore,
   rnsDdOut: { hi: 0, lo: 0 },
 };
 
@@ -84,7 +90,7 @@ export function rnsStorageFormat(set: RnsModuliSet): StorageFormat<RnsArray, Rns
     capacity: (data) => data.length,
     decode: (data, k) => { const z = new RnsNumber(set); rnsLoad(z, data, k); return z; },
     encode: (data, k, v) => rnsStore(data, k, v instanceof RnsNumber ? v : valueOf(set, typeof v === 'number' ? 'number' : 'dd', v)),
-    emitRead: (data, index, dst) => `rnsLoad(${one(dst)}, ${data}, ${index});`,
+    emitRead: (data, index, dst) => `rnsRef(${one(dst)}, ${data}, ${index});`,
     emitWrite: (data, index, src) => `rnsStore(${data}, ${index}, ${one(src)});`,
     emitDeclare: (r) => `const ${one(r)} = ${ctor}();`,
     helpers: { ...shared, [ctor]: constructorOf(set) },

@@ -13,6 +13,7 @@ import { fail } from '../errors.js';
 import type { MpValueLike } from '../formats/format.js';
 import { type RnsModuliSet, type RnsTables, rnsTables } from './moduli-set.js';
 import { rnsFromDoubleDouble, rnsFromNumber, rnsToNumber } from './convert-number.js';
+import { rnsResolve, type RnsArray } from './rns-array.js';
 
 /** Largest |exponent| a number may carry; operations whose result could leave the range throw. */
 export const MAX_EXPONENT = 2 ** 30;
@@ -40,6 +41,13 @@ export class RnsNumber implements MpValueLike {
   uf = 0;
   /** Exponent of the upper bound. */
   ue = 0;
+  /**
+   * Storage temporaries of generated kernels only: the mp_array element this number stands for until it is
+   * read (a lazy load, so a read converted into an RNS register copies the digits once, not twice).
+   */
+  refArray: RnsArray | null = null;
+  /** Element index of {@link refArray}. */
+  refIndex = 0;
 
   /**
    * A zero of the moduli set `set`.
@@ -58,6 +66,7 @@ export class RnsNumber implements MpValueLike {
 
   /** The value rounded to the nearest double (ties to even). */
   toNumber(): number {
+    if (this.refArray !== null) rnsResolve(this);
     return rnsToNumber(this);
   }
 
@@ -67,6 +76,7 @@ export class RnsNumber implements MpValueLike {
    */
   setNumber(x: number): void {
     rnsFromNumber(this, x);
+    this.refArray = null;
   }
 
   /**
@@ -75,6 +85,7 @@ export class RnsNumber implements MpValueLike {
    */
   setDd(hi: number, lo: number): void {
     rnsFromDoubleDouble(this, hi, lo);
+    this.refArray = null;
   }
 }
 

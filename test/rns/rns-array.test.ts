@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ModprecError } from '../../src/errors.js';
 import { rnsFormat } from '../../src/rns/register.js';
-import { range, colMajor, rowMajor, toArray } from '../../src/index.js';
+import { range, colMajor, rowMajor, toArray, dot, axpy } from '../../src/index.js';
 import { rnsModuliSet } from '../../src/rns/moduli-set.js';
 import { RnsArray } from '../../src/rns/rns-array.js';
 import { RnsNumber } from '../../src/rns/rns-number.js';
@@ -44,7 +44,7 @@ describe('mp_array storage (seed 000 Table 2 layout)', () => {
     rnsFromNumber(hi, 1 / 3);
     x.set(0, hi); // 53-bit value: exact in 212 bits
     expect(eq(ofRns(x.get(0)), ofRns(hi))).toBe(true);
-    expect(f.storage!.decode(x.accessor.data as RnsArray, 1).isZero()).toBe(true);
+    expect((f.storage!.decode(x.accessor.data as RnsArray, 1) as RnsNumber).isZero()).toBe(true);
     expect(eq(ofRns(x.get(1)), q(0n))).toBe(true);
   });
 
@@ -55,5 +55,23 @@ describe('mp_array storage (seed 000 Table 2 layout)', () => {
       expect((e as ModprecError).code).toBe('INVALID_STORAGE');
     }
     expect(() => new RnsArray(set, -1)).toThrow(ModprecError);
+  });
+
+  it('fp64 arithmetic reads and writes mp_array storage through the lazy storage temporaries', () => {
+    const xs = [0.1, -2.5, 3, 1e-3, 7], ys = [1 / 3, 0.25, -1, 1e5, 2];
+    // filled through RNS-arithmetic views (the core's scalar fp64 path does not encode into kind mp) …
+    const xd = new RnsArray(set, 5), yd = new RnsArray(set, 5);
+    const xr = range(rowMajor<1, RnsNumber>({ size: [5], storage: f, arithmetic: f, data: xd }));
+    const yr = range(rowMajor<1, RnsNumber>({ size: [5], storage: f, arithmetic: f, data: yd }));
+    xs.forEach((v, i) => { xr.set(i, v); yr.set(i, ys[i]!); });
+    // … then read and written by fp64 arithmetic in generated kernels
+    const x = range(rowMajor<1, number>({ size: [5], storage: f, arithmetic: 'f64', data: xd }));
+    const y = range(rowMajor<1, number>({ size: [5], storage: f, arithmetic: 'f64', data: yd }));
+    let s = 0;
+    for (let i = 0; i < 5; i++) s = xs[i]! * ys[i]! + s;
+    expect(dot(x, y)).toBe(s);
+    axpy(0.5, x, y);
+    expect(Array.from(toArray(y))).toEqual(ys.map((v, i) => 0.5 * xs[i]! + v));
+    expect(eq(ofRns(yr.get(2)), q(1n, 2n))).toBe(true); // 0.5·3 − 1, written back exactly
   });
 });
