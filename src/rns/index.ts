@@ -11,7 +11,7 @@ export { rnsFromNumber, rnsFromDouble, rnsToNumber, rnsFromDoubleDouble, rnsToDo
 export {
   rnsSignificand, rnsToRational, rnsFromRational, rnsDiv, rnsSqrt, rnsFromDecimalString, rnsToDecimalString, rnsFromString,
 } from './convert-exact.js';
-export type { Rational } from './convert-exact.js';
+export type { Rational as RnsRational } from './convert-exact.js';
 export { evaluateUnsigned, EVAL as RNS_EVAL } from './interval-evaluation.js';
 export { RnsArray, rnsLoad, rnsStore } from './rns-array.js';
 export { rnsStorageFormat, rnsArithmeticFormat, rnsFormatPair, rnsConvert } from './rns-formats.js';
