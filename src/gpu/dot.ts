@@ -10,7 +10,7 @@ import type { GpuArithmetic } from './arithmetic.js';
 import { cpuDot } from './cpu-fallback.js';
 import { bufferView, DeviceArray } from './device-array.js';
 import { gpuFormat } from './formats.js';
-import { UNROLL, accumulateLoop, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
+import { allowFallback, UNROLL, accumulateLoop, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
 import { getProgram, submitPasses, type Pass, type PassCache } from './program.js';
 import { createWordBuffer, type GpuRuntime } from './runtime.js';
 
@@ -117,6 +117,7 @@ export async function gpuDot(x: DeviceArray, y: DeviceArray, options: GpuKernelO
   const arithmetic = chooseArithmetic(options, [x, y]);
   const runtime = commonRuntime({ x, y });
   if (!runtime) {
+    allowFallback(options, x.fallbackReason);
     const value = cpuDot(await x.toHost(), await y.toHost(), arithmetic);
     return { value, ...runInfo(undefined, arithmetic, x.fallbackReason) };
   }

@@ -12,7 +12,7 @@ import { cpuEllSpmv } from './cpu-fallback.js';
 import { checkBinding, DeviceArray, runtimeOrFallback, type ToDeviceOptions } from './device-array.js';
 import { finishArgs, finishBody, scalarBindings } from './finish-pass.js';
 import { gpuFormat } from './formats.js';
-import { arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
+import { allowFallback, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
 import { getProgram, submitPasses, type BoundArray } from './program.js';
 import { createWordBuffer, type GpuRuntime } from './runtime.js';
 import type { GpuBuffer } from './webgpu-types.js';
@@ -169,6 +169,7 @@ export async function gpuEllSpmv(args: GpuEllSpmvArgs, options: GpuKernelOptions
   const arithmetic = chooseArithmetic(options, [A.values, x, y]);
   const runtime = commonRuntime({ 'A.values': A.values, x, y });
   if (!runtime) {
+    allowFallback(options, y.fallbackReason);
     const out = cpuEllSpmv(A.rows, A.width, A.stride, A.hostColIndex!, await A.values.toHost(), alpha, await x.toHost(), beta, await y.toHost(), arithmetic);
     y.host = y.format.encode(out, 'y', y.scaleBlock);
     return runInfo(undefined, arithmetic, y.fallbackReason);

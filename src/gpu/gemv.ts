@@ -15,7 +15,7 @@ import { cpuGemv } from './cpu-fallback.js';
 import { DeviceArray } from './device-array.js';
 import { finishArgs, finishBody, scalarBindings } from './finish-pass.js';
 import { gpuFormat } from './formats.js';
-import { UNROLL, accumulateLoop, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
+import { allowFallback, UNROLL, accumulateLoop, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
 import { getProgram, submitPasses, type BoundArray } from './program.js';
 import { createWordBuffer, type GpuRuntime } from './runtime.js';
 
@@ -226,6 +226,7 @@ export async function gpuGemv(args: GpuGemvArgs, options: GpuGemvOptions = {}): 
   const target = checkSize('options.targetThreads', options.targetThreads ?? 2 ** 18);
   const runtime = commonRuntime({ A: args.A.data, x: args.x, y: args.y });
   if (!runtime) {
+    allowFallback(options, args.y.fallbackReason);
     const { A, x, y } = args;
     const out = cpuGemv(trans, A.rows, A.cols, alpha, await A.data.toHost(), A.ld, await x.toHost(), beta, await y.toHost(), arithmetic);
     y.host = y.format.encode(out, 'y', y.scaleBlock);

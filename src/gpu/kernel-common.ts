@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { fail } from '../errors.js';
+import { fail, ModprecError } from '../errors.js';
 import { gpuArithmetic, type GpuArithmetic, type GpuArithmeticName, type GpuRegister } from './arithmetic.js';
 import type { DeviceArray } from './device-array.js';
 import type { ArgType, BoundArray, PassCache } from './program.js';
@@ -19,6 +19,18 @@ export const UNROLL = 8;
 export interface GpuKernelOptions {
   /** Arithmetic format: `f32` or `ff` (float-float). Default: `ff` when an operand is stored in f64 or ff, else `f32`. */
   readonly arithmetic?: GpuArithmeticName;
+  /** Throw `BACKEND_UNAVAILABLE` instead of running the CPU fallback on host-resident operands. */
+  readonly strict?: boolean;
+}
+
+/**
+ * Allows the CPU fallback, or throws when the options are strict.
+ * @param options - kernel options
+ * @param reason - why the operands are on the host
+ * @throws {@link ModprecError} `BACKEND_UNAVAILABLE` when `options.strict`
+ */
+export function allowFallback(options: GpuKernelOptions, reason: string): void {
+  if (options.strict) throw new ModprecError('BACKEND_UNAVAILABLE', `the operands live on the host (no GPU: ${reason || 'unknown reason'}) and options.strict forbids the CPU fallback`, 'options.strict');
 }
 
 /** Which backend ran a kernel, on which adapter, and why a fallback happened. */

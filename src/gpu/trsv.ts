@@ -21,7 +21,7 @@ import { bufferView, DeviceArray } from './device-array.js';
 import { gpuFormat } from './formats.js';
 import type { DeviceMatrix } from './gemv.js';
 import { deviceMatrix } from './gemv.js';
-import { arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
+import { allowFallback, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
 import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from './program.js';
 import { createWordBuffer, type GpuRuntime } from './runtime.js';
 import type { GpuBuffer } from './webgpu-types.js';
@@ -287,6 +287,7 @@ export async function gpuTrsv(args: GpuTrsvArgs, options: GpuTrsvOptions = {}): 
   const arithmetic = chooseArithmetic(options, [A.data, x]);
   const runtime = commonRuntime({ A: A.data, x });
   if (!runtime) {
+    allowFallback(options, x.fallbackReason);
     const out = cpuTrsv(args.uplo === 'U', shape.trans, shape.unit, shape.n, await A.data.toHost(), A.ld, await x.toHost(), arithmetic);
     x.host = x.format.encode(out, 'x', x.scaleBlock);
     return runInfo(undefined, arithmetic, x.fallbackReason);

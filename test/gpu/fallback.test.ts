@@ -57,6 +57,24 @@ describe('CPU fallback', () => {
     }
   });
 
+  it('strict turns the fallback into BACKEND_UNAVAILABLE', async () => {
+    await requireRuntime();
+    const x = hostArray([1, 2]);
+    for (const run of [
+      () => gpuDot(x, x, { strict: true }),
+      () => gpuGemv({ A: deviceMatrix(hostArray([1, 0, 0, 1]), 2, 2), x, y: hostArray([0, 0]) }, { strict: true }),
+      () => gpuTrsv({ A: deviceMatrix(hostArray([1, 0, 0, 1]), 2, 2), x }, { strict: true }),
+    ]) {
+      try {
+        await run();
+        throw new Error('expected an error');
+      } catch (e) {
+        expect((e as ModprecError).code).toBe('BACKEND_UNAVAILABLE');
+        expect((e as ModprecError).message).toContain(REASON);
+      }
+    }
+  });
+
   it('refuses to mix host-resident and device arrays', async () => {
     await requireRuntime();
     try {
