@@ -8,7 +8,7 @@
  */
 import { fail } from '../errors.js';
 import { gpuFF, gpuF32 } from './arithmetic.js';
-import { DeviceArray } from './device-array.js';
+import { bindingWindows, DeviceArray, windowOf } from './device-array.js';
 import { gpuFormat, type GpuFormatName } from './formats.js';
 import { arrayArgs, bindArray, kernelSource, memo, runInfo, type GpuRunInfo } from './kernel-common.js';
 import { getProgram, submitPasses, type BoundArray, type Pass } from './program.js';
@@ -42,7 +42,13 @@ export async function gpuConvert(x: DeviceArray, format: GpuFormatName): Promise
   }
   if (!x.buffer) fail('INVALID_STORAGE', 'x', 'has been destroyed');
   const out = new DeviceArray(runtime, target, x.length, 256, undefined, '');
-  if (x.length > 0) submitPasses(runtime.context, [{ pass: await convertPass(runtime, x, target, out.buffer!) }]);
+  if (x.length > 0) {
+    // Arrays over one storage binding are converted window by window.
+    const windows = bindingWindows([x, out], x.length);
+    const passes = [];
+    for (const w of windows) passes.push({ pass: await convertPass(runtime, x, target, out.buffer!, windows.length > 1 ? w : undefined) });
+    submitPasses(runtime.context, passes);
+  }
   return { array: out, info: runInfo(runtime, arithmetic, '') };
 }
 
@@ -54,7 +60,7 @@ export async function gpuConvert(x: DeviceArray, format: GpuFormatName): Promise
  * @param output - the destination buffer (at least target.words(x.length) words)
  * @returns the pass
  */
-export async function convertPass(runtime: GpuRuntime, x: DeviceArray, target: GpuStorageFormat, output: GpuBuffer): Promise<Pass> {
+export async function convertPass(runtime: GpuRuntime, x: DeviceArray, target: GpuStorageFormat, output: GpuBuffer, window?: { start: number; count: number }): Promise<Pass> {
   const wide = (f: string): boolean => f === 'f64' || f === 'ff' || f === 'i8' || f === 'i16';
   const arithmetic = wide(x.format.name) || wide(target.name) ? gpuFF : gpuF32;
   const epw = target.elementsPerWord;
@@ -74,7 +80,14 @@ export async function convertPass(runtime: GpuRuntime, x: DeviceArray, target: G
   });
   const program = await getProgram(runtime.context, { source: kernelSource(args, body), args, components: target.wordsPerElement === 2 ? 2 : 1 });
   const arrays: Record<string, BoundArray> = {};
-  const scalars: Record<string, number> = { n: x.length };
+  const count = window?.count ?? x.length;
+  const scalars: Record<string, number> = { n: count };
   bindArray('X', x, arrays, scalars);
-  return { program, arrays, scalars, output: { buffer: output }, threads: Math.ceil(x.length / epw) };
+  let out: BoundArray = { buffer: output };
+  if (window) {
+    arrays.X = windowOf(x, window);
+    const wpe = target.wordsPerElement / target.elementsPerWord;
+    out = { buffer: output, offset: window.start * wpe * 4, size: Math.max(4, Math.ceil(window.count * wpe) * 4) };
+  }
+  return { program, arrays, scalars, output: out, threads: Math.ceil(count / epw) };
 }

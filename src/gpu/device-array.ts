@@ -59,7 +59,10 @@ export class DeviceArray {
     this.words = Math.max(1, format.words(length));
     this.fallbackReason = fallbackReason;
     if (runtime) {
-      checkBinding(runtime, this.words, format.name);
+      // Streaming kernels (DOT, conversion) bind windows of larger arrays; the others check the binding
+      // limit per operand. Scales of integer formats are always bound whole.
+      if (format.scaled) checkBinding(runtime, this.words, format.name);
+      else checkBufferSize(runtime, this.words, format.name);
       this.buffer = createWordBuffer(runtime.context, this.words, encoded?.words);
       if (format.scaled) this.scales = createWordBuffer(runtime.context, Math.max(1, Math.ceil(length / scaleBlock)), encoded?.scales);
       this.host = undefined;
@@ -113,6 +116,70 @@ export function checkBinding(runtime: GpuRuntime, words: number, what: string): 
   if (words * 4 > limit) {
     throw new ModprecError('BACKEND_LIMIT', `invalid argument: ${what} needs ${words * 4} bytes, over this adapter's maxStorageBufferBindingSize of ${limit} bytes`, 'maxStorageBufferBindingSize');
   }
+}
+
+/**
+ * Throws `BACKEND_LIMIT` when `words` words exceed the adapter's largest buffer.
+ * @param runtime - the runtime
+ * @param words - array size in words
+ * @param what - what the array is (for the message)
+ */
+export function checkBufferSize(runtime: GpuRuntime, words: number, what: string): void {
+  const limit = runtime.context.adapter.limits.maxBufferSize;
+  if (words * 4 > limit) {
+    throw new ModprecError('BACKEND_LIMIT', `invalid argument: ${what} needs ${words * 4} bytes, over this adapter's maxBufferSize of ${limit} bytes`, 'maxBufferSize');
+  }
+}
+
+/**
+ * Throws `BACKEND_LIMIT` naming `parameter` when a resident operand exceeds one storage binding (for
+ * kernels that bind whole arrays: GEMV, TRSV, ELL SpMV).
+ * @param parameter - the operand's name
+ * @param array - the operand
+ */
+export function checkOperandBinding(parameter: string, array: DeviceArray): void {
+  if (!array.runtime) return;
+  const limit = array.runtime.context.adapter.limits.maxStorageBufferBindingSize;
+  if (array.words * 4 > limit) {
+    throw new ModprecError('BACKEND_LIMIT', `invalid argument: ${parameter} needs ${array.words * 4} bytes, over this adapter's maxStorageBufferBindingSize of ${limit} bytes (only DOT and gpuConvert split arrays over several bindings)`, 'maxStorageBufferBindingSize');
+  }
+}
+
+/** Words per element of a format (½ for 16-bit formats, 2 for f64/ff). */
+export function wordsPerElement(array: DeviceArray): number {
+  return array.format.wordsPerElement / array.format.elementsPerWord;
+}
+
+/**
+ * Element windows [start, start + count) covering `length` elements such that every operand's window fits
+ * one storage binding and starts on a 256-byte boundary (start a multiple of 128 elements).
+ * @param arrays - the operands windowed together
+ * @param length - elements
+ * @returns the windows (one when everything fits)
+ * @throws {@link ModprecError} `BACKEND_LIMIT` for integer formats over the limit (their scales are bound whole)
+ */
+export function bindingWindows(arrays: readonly DeviceArray[], length: number): { start: number; count: number }[] {
+  const rt = arrays[0]!.runtime!;
+  const limit = rt.context.adapter.limits.maxStorageBufferBindingSize;
+  if (arrays.every((a) => a.words * 4 <= limit)) return [{ start: 0, count: length }];
+  const scaled = arrays.find((a) => a.format.scaled);
+  if (scaled) throw new ModprecError('BACKEND_LIMIT', `invalid argument: an operand over maxStorageBufferBindingSize (${limit} bytes) cannot be split while another is stored in ${scaled.format.name} (its scales are bound whole)`, 'maxStorageBufferBindingSize');
+  const wpe = Math.max(...arrays.map(wordsPerElement));
+  const size = Math.floor(limit / (4 * wpe) / 128) * 128;
+  const windows = [];
+  for (let start = 0; start < length; start += size) windows.push({ start, count: Math.min(size, length - start) });
+  return windows;
+}
+
+/**
+ * The binding of elements [start, start + count) of `array` (start a multiple of 128).
+ * @param array - the operand
+ * @param window - the elements
+ * @returns buffer, byte offset and byte size
+ */
+export function windowOf(array: DeviceArray, window: { start: number; count: number }): { buffer: GpuBuffer; offset: number; size: number } {
+  const wpe = wordsPerElement(array);
+  return { buffer: array.buffer!, offset: window.start * wpe * 4, size: Math.max(4, Math.ceil(window.count * wpe) * 4) };
 }
 
 function hostValues(data: ArrayLike<number> | RangeLike, parameter: string): ArrayLike<number> {

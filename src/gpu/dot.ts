@@ -8,10 +8,10 @@
 import { fail } from '../errors.js';
 import type { GpuArithmetic } from './arithmetic.js';
 import { cpuDot } from './cpu-fallback.js';
-import { bufferView, DeviceArray } from './device-array.js';
+import { bindingWindows, bufferView, DeviceArray, windowOf } from './device-array.js';
 import { gpuFormat } from './formats.js';
 import { allowFallback, UNROLL, accumulateLoop, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
-import { getProgram, submitPasses, type Pass, type PassCache } from './program.js';
+import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from './program.js';
 import { createWordBuffer, type GpuRuntime } from './runtime.js';
 
 /** Result of {@link gpuDot}: the value (float-float read back exactly as a double) and the run report. */
@@ -67,24 +67,35 @@ async function dotOnDevice(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, 
   const n = x.length;
   const context = runtime.context;
   const c = arithmetic.components;
-  const first = firstPassThreads(n);
+  // Arrays over one storage binding are read through windows, each summed by its own first pass.
+  const windows = bindingWindows([x, y], n);
+  const perWindow = windows.length === 1 ? firstPassThreads(n) : Math.ceil(firstPassThreads(n) / 64) * 64;
+  const first = perWindow * windows.length;
   const sizes = reducePlan(first);
   const counts = [first, ...sizes];
   const key = `dot|${objectId(x)}|${objectId(y)}|${n}|${arithmetic.name}`;
-  const plan = getPlan(runtime, key, counts.length, () => counts.map((t) => createWordBuffer(context, t * c)));
+  const plan = getPlan(runtime, key, windows.length + sizes.length, () => counts.map((t) => createWordBuffer(context, t * c)));
   const partial = memo(`dot1|${arithmetic.name}|${readKey(x)}|${readKey(y)}`, () => partialProgramSource(arithmetic, x, y));
   const p1 = await getProgram(context, { source: partial.source, args: partial.args, components: c });
   const reduce = memo(`dotr|${arithmetic.name}`, () => reduceProgramSpec(arithmetic));
   const pr = await getProgram(context, { source: reduce.source, args: reduce.args, components: c });
-  const arrays = {};
-  const scalars: Record<string, number> = { n, T: first };
-  bindArray('X', x, arrays, scalars);
-  bindArray('Y', y, arrays, scalars);
-  const passes: { pass: Pass; cache: PassCache }[] = [{ pass: { program: p1, arrays, scalars, output: { buffer: plan.scratch[0]! }, threads: first }, cache: plan.passes[0]! }];
+  const passes: { pass: Pass; cache: PassCache }[] = [];
+  windows.forEach((w, k) => {
+    const arrays: Record<string, BoundArray> = {};
+    const scalars: Record<string, number> = { n: w.count, T: perWindow };
+    bindArray('X', x, arrays, scalars);
+    bindArray('Y', y, arrays, scalars);
+    if (windows.length > 1) {
+      arrays.X = windowOf(x, w);
+      arrays.Y = windowOf(y, w);
+    }
+    const output = windows.length > 1 ? { buffer: plan.scratch[0]!, offset: k * perWindow * c * 4, size: perWindow * c * 4 } : { buffer: plan.scratch[0]! };
+    passes.push({ pass: { program: p1, arrays, scalars, output, threads: perWindow }, cache: plan.passes[k]! });
+  });
   for (let s = 1; s < counts.length; s++) {
     passes.push({
       pass: { program: pr, arrays: { P: { buffer: plan.scratch[s - 1]! } }, scalars: { count: counts[s - 1]!, T: counts[s]! }, output: { buffer: plan.scratch[s]! }, threads: counts[s]! },
-      cache: plan.passes[s]!,
+      cache: plan.passes[windows.length + s - 1]!,
     });
   }
   submitPasses(context, passes);

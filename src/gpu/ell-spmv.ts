@@ -9,7 +9,7 @@
 import { checkFinite, checkSize, fail, ModprecError } from '../errors.js';
 import type { GpuArithmetic } from './arithmetic.js';
 import { cpuEllSpmv } from './cpu-fallback.js';
-import { checkBinding, DeviceArray, runtimeOrFallback, type ToDeviceOptions } from './device-array.js';
+import { checkBinding, checkOperandBinding, DeviceArray, runtimeOrFallback, type ToDeviceOptions } from './device-array.js';
 import { finishArgs, finishBody, scalarBindings } from './finish-pass.js';
 import { gpuFormat } from './formats.js';
 import { allowFallback, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
@@ -164,6 +164,9 @@ export async function gpuEllSpmv(args: GpuEllSpmvArgs, options: GpuKernelOptions
   if (y.length !== A.rows) fail('DIMENSION_MISMATCH', 'y', `must have length ${A.rows} (rows of A)`, y.length);
   if (!y.format.writable) fail('INVALID_FORMAT', 'y', 'must be stored in a format the GPU writes (f32, f16, bf16, ff)', y.format.name);
   if (x === y) fail('INVALID_STORAGE', 'y', 'must not be the same array as x');
+  checkOperandBinding('A.values', A.values);
+  checkOperandBinding('x', x);
+  checkOperandBinding('y', y);
   const alpha = checkFinite('alpha', args.alpha ?? 1);
   const beta = checkFinite('beta', args.beta ?? 0);
   const arithmetic = chooseArithmetic(options, [A.values, x, y]);

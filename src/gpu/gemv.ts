@@ -12,7 +12,7 @@
 import { checkFinite, checkSize, fail } from '../errors.js';
 import type { GpuArithmetic } from './arithmetic.js';
 import { cpuGemv } from './cpu-fallback.js';
-import { DeviceArray } from './device-array.js';
+import { checkOperandBinding, DeviceArray } from './device-array.js';
 import { finishArgs, finishBody, scalarBindings } from './finish-pass.js';
 import { gpuFormat } from './formats.js';
 import { allowFallback, UNROLL, accumulateLoop, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
@@ -142,6 +142,9 @@ function validate(args: GpuGemvArgs): { trans: boolean; alpha: number; beta: num
   if (y.length !== outer) fail('DIMENSION_MISMATCH', 'y', `must have length ${outer} (${trans ? 'columns' : 'rows'} of A)`, y.length);
   if (!y.format.writable) fail('INVALID_FORMAT', 'y', 'must be stored in a format the GPU writes (f32, f16, bf16, ff)', y.format.name);
   if (x === y) fail('INVALID_STORAGE', 'y', 'must not be the same array as x');
+  checkOperandBinding('A', A.data);
+  checkOperandBinding('x', x);
+  checkOperandBinding('y', y);
   return { trans, alpha: checkFinite('alpha', args.alpha ?? 1), beta: checkFinite('beta', args.beta ?? 0) };
 }
 

@@ -17,7 +17,7 @@ import { checkSize, fail } from '../errors.js';
 import type { GpuArithmetic } from './arithmetic.js';
 import { convertPass } from './convert.js';
 import { cpuTrsv } from './cpu-fallback.js';
-import { bufferView, DeviceArray } from './device-array.js';
+import { bufferView, checkOperandBinding, DeviceArray } from './device-array.js';
 import { gpuFormat } from './formats.js';
 import type { DeviceMatrix } from './gemv.js';
 import { deviceMatrix } from './gemv.js';
@@ -152,6 +152,8 @@ function validate(args: GpuTrsvArgs, options: GpuTrsvOptions): Shape {
   if (!(x instanceof DeviceArray)) fail('INVALID_STORAGE', 'x', 'must be a DeviceArray (see toDevice)', x);
   if (x.length !== A.rows) fail('DIMENSION_MISMATCH', 'x', `must have length ${A.rows}`, x.length);
   if (!x.format.writable) fail('INVALID_FORMAT', 'x', 'must be stored in a format the GPU writes (f32, f16, bf16, ff)', x.format.name);
+  checkOperandBinding('A', A.data);
+  checkOperandBinding('x', x);
   const uplo = args.uplo ?? 'L';
   const trans = args.trans ?? 'N';
   const diag = args.diag ?? 'N';

@@ -68,12 +68,17 @@ describe('GPU bad input', () => {
     await rejects(toDevice([1, Infinity], { format: 'i8' }), 'INVALID_VALUE', 'data[1]');
   });
 
-  it('an array over the adapter binding limit raises BACKEND_LIMIT naming the limit', async () => {
+  it('GEMV/TRSV/ELL operands over one storage binding raise BACKEND_LIMIT naming the limit', async () => {
     const rt = await requireRuntime();
     const limit = rt.context.adapter.limits.maxStorageBufferBindingSize;
     // Only affordable where the limit is small (the compatibility adapter's 128 MiB).
     if (limit > 2 ** 28) return;
-    await rejects(toDevice(new Float32Array(limit / 4 + 1)), 'BACKEND_LIMIT', 'maxStorageBufferBindingSize');
+    const n = limit / 4 + 256;
+    const big = await toDevice(new Float32Array(n));
+    await rejects(gpuGemv({ A: deviceMatrix(big, 1, n), x: await toDevice(new Float32Array(n)), y: await toDevice([0]) }), 'BACKEND_LIMIT', 'maxStorageBufferBindingSize');
+    // Integer formats keep their scales in one binding, so they cannot be split.
+    await rejects(toDevice(new Float32Array(4 * (limit / 4) + 16), { format: 'i8' }), 'BACKEND_LIMIT', 'maxStorageBufferBindingSize');
+    big.destroy();
   });
 
   it('destroyed arrays are refused', async () => {
