@@ -186,9 +186,13 @@ function sixteenBit(name: 'f16' | 'bf16'): GpuStorageFormat {
       return out;
     },
     emitRead(array, index, dst) {
-      const decode = name === 'f16' ? `mpHalf(${dst}h)` : `mpFloat(${dst}h << 16)`;
+      const head = `const ${dst}k = ${index}; const ${dst}w = mpBits(${array}[${dst}k >> 1]);`;
+      if (name === 'f16') {
+        // WGSL's unpack2x16float decodes both halves exactly (subnormals, ±Inf, NaN) in one instruction.
+        return { code: `${head} const ${dst}p = mpHalfPair(${dst}w); const ${dst} = ${dst}p[${dst}k & 1];`, register: { kind: 'f32', name: dst } };
+      }
       return {
-        code: `const ${dst}k = ${index}; const ${dst}w = mpBits(${array}[${dst}k >> 1]); const ${dst}h = (${dst}w >>> ((${dst}k & 1) << 4)) & 65535; const ${dst} = ${decode};`,
+        code: `${head} const ${dst}h = (${dst}w >>> ((${dst}k & 1) << 4)) & 65535; const ${dst} = mpFloat(${dst}h << 16);`,
         register: { kind: 'f32', name: dst },
       };
     },

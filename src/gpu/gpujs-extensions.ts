@@ -9,7 +9,7 @@
  * - intrinsics, callable from kernel source like ordinary functions:
  *   `mpBits(x)` → `bitcast<i32>(x)` (the raw word of an f32), `mpFloat(i)` → `bitcast<f32>(i)`,
  *   `mpFma(a, b, c)` → `fma(a, b, c)`, `mpIdiv(a, b)` / `mpImod(a, b)` → i32 `/` and `%`,
- *   `mpI32(i)` → `i32(i)` (keeps a counter started from a literal integer i32), `mpKeep(x)` → `x` with its bits XOR a uniform that is always 0 (an optimisation barrier);
+ *   `mpHalfPair(w)` → `unpack2x16float(w)`, `mpI32(i)` → `i32(i)` (keeps a counter started from a literal integer i32), `mpKeep(x)` → `x` with its bits XOR a uniform that is always 0 (an optimisation barrier);
  * - integer locals: `const k = <Integer expression>` is declared `var user_k : i32`.
  *
  * They are applied by wrapping two methods of `WGSLFunctionNode.prototype` once per process (no file in
@@ -42,7 +42,7 @@ interface TranslatorNode {
   popState(state: string): void;
 }
 
-type GpuType = 'Number' | 'Integer';
+type GpuType = 'Number' | 'Integer' | 'Array(2)';
 
 interface Intrinsic {
   readonly args: readonly GpuType[];
@@ -65,6 +65,8 @@ export const INTRINSICS: Readonly<Record<string, Intrinsic>> = {
   mpKeep: { args: ['Number'], returns: 'Number', open: 'bitcast<f32>(bitcast<u32>(', separator: ', ', close: ') ^ (params.outputY - 1u))', standIn: 'function mpKeep(x) { return x; }' },
   // An integer-typed copy: `let l = mpI32(0)` keeps a loop counter i32 (gpu.js may otherwise make it f32).
   mpI32: { args: ['Integer'], returns: 'Integer', open: 'i32(', separator: ', ', close: ')', standIn: 'function mpI32(i) { return 0; }' },
+  // Both binary16 halves of a word as binary32 (exact, one instruction on GPUs with f16 conversion).
+  mpHalfPair: { args: ['Integer'], returns: 'Array(2)', open: 'unpack2x16float(bitcast<u32>(', separator: ', ', close: '))', standIn: 'function mpHalfPair(w) { return [0.0, 0.0]; }' },
   mpIdiv: { args: ['Integer', 'Integer'], returns: 'Integer', open: '(', separator: ' / ', close: ')', standIn: 'function mpIdiv(a, b) { return 0; }' },
   mpImod: { args: ['Integer', 'Integer'], returns: 'Integer', open: '(', separator: ' % ', close: ')', standIn: 'function mpImod(a, b) { return 0; }' },
 };
