@@ -4,6 +4,7 @@
  */
 import { formats as builtinFormats } from './formats/index.js';
 import { dd, ddSplit } from './dd/index.js';
+import { rns106, rns212, rns424, rns848, rns1696 } from './rns/index.js';
 
 export { ModprecError, type ModprecErrorCode } from './errors.js';
 export * from './formats/index.js';
@@ -17,10 +18,12 @@ export * from './sparse/index.js';
 export * from './io/matrix-market.js';
 export { luFactor, luSolve, applyPivots, type LuFactors } from './lu.js';
 export * from './dd/index.js';
+export * from './rns/index.js';
 
 /**
  * Every format modprec ships, by name: `formats.f64`, `f32`, `f16`, `bf16`, `i8`, `i16`, `i32` and the
- * double-double formats `dd` (interleaved hi/lo) and `ddSplit` (separate hi and lo arrays).
+ * double-double formats `dd` (interleaved hi/lo) and `ddSplit` (separate hi and lo arrays), and the RNS
+ * multiple-precision formats `rns106` … `rns1696` (any other precision: `rnsFormat(bits)`).
  * Pass them as `storage` or `arithmetic` of an accessor.
  */
-export const formats = Object.freeze({ ...builtinFormats, dd, ddSplit });
+export const formats = Object.freeze({ ...builtinFormats, dd, ddSplit, rns106, rns212, rns424, rns848, rns1696 });
