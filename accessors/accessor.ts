@@ -197,8 +197,9 @@ export class Accessor<D extends Dimensionality = Dimensionality, T = number> {
     const st = this.storage;
     // A plain number goes straight into a number storage: one rounding, not one into the arithmetic and one more
     // into the storage (fp32 arithmetic over fp16 storage would otherwise round twice).
-    if (typeof value === 'number' && !this.scale && st.kind === 'number') {
-      st.encode(this.data as never, this.linearIndex(index), value);
+    if (typeof value === 'number' && !this.scale) {
+      // Kind `number` and `mp` storages encode a double directly (exact for mp); `dd` takes it as (x, 0).
+      st.encode(this.data as never, this.linearIndex(index), st.kind === 'dd' ? { hi: value, lo: 0 } : value);
       return;
     }
     let v: T = typeof value === 'number' ? ar.fromNumber(value) : value;

@@ -3,7 +3,7 @@
  * @module
  */
 import type { Range } from '../../src/range.js';
-import { checkRange, chooseArithmetic, type KernelOptions } from '../codegen/kernel-options.js';
+import { checkRange, chooseArithmetic, checkReadableIn, type KernelOptions } from '../codegen/kernel-options.js';
 import { resolveAccumulation } from '../codegen/accumulation.js';
 import { vectorKernel, operandArgs } from '../codegen/vector-kernel.js';
 import { loadVectorElement } from '../codegen/reduction-kernel.js';
@@ -17,6 +17,7 @@ export function asum(x: Range<1, any>, options: KernelOptions = {}): number {
   checkRange('x', x, 1);
   const n = x.length();
   const ar = chooseArithmetic(options.arithmetic, [x]);
+  checkReadableIn(ar, [['x', x]]);
   const acc = resolveAccumulation(options.accumulation);
   if (n === 0) return 0;
   const xv = ar.register('xv');

@@ -3,7 +3,7 @@
  * @module
  */
 import type { Range } from '../../src/range.js';
-import { checkRange, checkSameLength, checkScalar, chooseArithmetic, type KernelOptions } from '../codegen/kernel-options.js';
+import { checkRange, checkSameLength, checkScalar, chooseArithmetic, checkReadableIn, type KernelOptions } from '../codegen/kernel-options.js';
 import { vectorKernel, operandArgs } from '../codegen/vector-kernel.js';
 import { loadVectorElement } from '../codegen/reduction-kernel.js';
 
@@ -24,6 +24,7 @@ export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options:
   checkSameLength('x', x.length(), 'y', y.length());
   const n = x.length();
   const ar = chooseArithmetic(options.arithmetic, [x, y]);
+  checkReadableIn(ar, [['x', x], ['y', y]]);
   if (n === 0 || alpha === 0) return;
   const a = ar.register('a');
   const xv = ar.register('xv');

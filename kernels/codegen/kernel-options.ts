@@ -51,3 +51,33 @@ export function checkScalar(name: string, value: unknown): number {
 export function checkSameLength(nameA: string, a: number, nameB: string, b: number): void {
   if (a !== b) fail('DIMENSION_MISMATCH', nameB, `must have length ${a} (the length of ${nameA})`, b);
 }
+
+/**
+ * For arithmetics that cannot hold NaN or ±∞ (kind `mp`: RNS), checks every value the kernel will read is finite,
+ * so the kernel fails with a typed error before it writes anything rather than part-way through.
+ * No-op for other arithmetics (they propagate NaN and ∞ as IEEE does).
+ * @param ar - the kernel's arithmetic
+ * @param reads - the operands the kernel will read, by parameter name
+ * @throws {@link ModprecError} `INVALID_VALUE` naming the operand and the index of the first non-finite value
+ */
+export function checkReadableIn(ar: ArithmeticFormat, reads: readonly (readonly [string, Range<any, any>])[]): void {
+  if (ar.kind !== 'mp') return;
+  for (const [name, r] of reads) {
+    const a = r.accessor;
+    const st = a.storage;
+    if (st.kind === 'mp') continue; // already multiple precision: finite by construction
+    const size = a.size as readonly number[];
+    const index = new Array<number>(size.length).fill(0);
+    if (size.some((s) => s === 0)) continue;
+    for (;;) {
+      const v = st.decode(a.data as never, a.linearIndex(index));
+      const x = st.kind === 'dd' ? (v as { hi: number }).hi : (v as number);
+      if (!Number.isFinite(x)) {
+        fail('INVALID_VALUE', `${name}[${index.join(', ')}]`, `must be finite for ${ar.name} arithmetic (it has no NaN or infinity)`, x);
+      }
+      let d = size.length - 1;
+      while (d >= 0 && ++index[d]! === size[d]) index[d--] = 0;
+      if (d < 0) break;
+    }
+  }
+}

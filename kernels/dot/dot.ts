@@ -4,7 +4,7 @@
  */
 import type { Range } from '../../src/range.js';
 import { Operand } from '../codegen/operand.js';
-import { checkRange, checkSameLength, chooseArithmetic, type KernelOptions } from '../codegen/kernel-options.js';
+import { checkRange, checkSameLength, chooseArithmetic, checkReadableIn, type KernelOptions } from '../codegen/kernel-options.js';
 import { resolveAccumulation } from '../codegen/accumulation.js';
 import { dotProgram } from './dot-program.js';
 
@@ -38,6 +38,7 @@ export function dot(x: Range<1, any>, y: Range<1, any>, options: DotOptions = {}
   const into = options.into === undefined ? undefined : checkRange('options.into', options.into, 1, true);
   if (into) checkSameLength('a scalar result', 1, 'options.into', into.length());
   const ar = chooseArithmetic(options.arithmetic, [x, y]);
+  checkReadableIn(ar, [['x', x], ['y', y]]);
   const acc = resolveAccumulation(options.accumulation);
   const n = x.length();
   const f = dotProgram(x.accessor, y.accessor, into?.accessor, ar, acc);

@@ -3,7 +3,7 @@
  * @module
  */
 import { Operand } from '../codegen/operand.js';
-import { chooseArithmetic, type KernelOptions } from '../codegen/kernel-options.js';
+import { chooseArithmetic, checkReadableIn, type KernelOptions } from '../codegen/kernel-options.js';
 import { resolveAccumulation } from '../codegen/accumulation.js';
 import { coefficientCase } from '../gemv/coefficients.js';
 import { scaleYProgram } from '../gemv/gemv-program.js';
@@ -34,6 +34,7 @@ export function ellSpmv(args: EllSpmvArguments, options: KernelOptions = {}): vo
   const acc = resolveAccumulation(options.accumulation);
   const { rows, cols, width, stride, colIndex } = A.structure;
   if (rows === 0 || (alpha === 0 && beta === 1)) return;
+  checkReadableIn(ar, [...(alpha !== 0 ? [['A.values', A.values], ['x', x]] as const : []), ...(beta !== 0 ? [['y', y] as const] : [])]);
   const alphaCase = cols === 0 || width === 0 ? 'zero' : coefficientCase(alpha);
   if (alphaCase === 'zero') {
     if (beta !== 1) scaleYProgram(y.accessor, ar, coefficientCase(beta))(rows, 0, ...Operand.args(y.accessor), 0, beta);

@@ -3,7 +3,7 @@
  * @module
  */
 import { Operand } from '../codegen/operand.js';
-import { chooseArithmetic, type KernelOptions } from '../codegen/kernel-options.js';
+import { chooseArithmetic, checkReadableIn, type KernelOptions } from '../codegen/kernel-options.js';
 import { resolveAccumulation, recursiveAccumulation, type Accumulation } from '../codegen/accumulation.js';
 import type { ArithmeticFormat } from '../../src/formats/format.js';
 import type { Accessor } from '../../accessors/accessor.js';
@@ -66,6 +66,7 @@ export function gemv(args: GemvArguments, options: GemvOptions = {}): void {
   const ar = chooseArithmetic(options.arithmetic, [A, x, y]);
   const acc = resolveAccumulation(options.accumulation);
   const loop = chooseLoop(options.loop, opA, ar, acc);
+  if (m > 0 && n > 0) checkReadableIn(ar, [...(alpha !== 0 ? [['A', A], ['x', x]] as const : []), ...(beta !== 0 ? [['y', y] as const] : [])]);
   // The reference BLAS's quick return: an empty op(A) leaves y untouched (even for β ≠ 1).
   if (m === 0 || n === 0 || (alpha === 0 && beta === 1)) return;
   const alphaCase = coefficientCase(alpha);

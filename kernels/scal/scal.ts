@@ -3,7 +3,7 @@
  * @module
  */
 import type { Range } from '../../src/range.js';
-import { checkRange, checkScalar, chooseArithmetic, type KernelOptions } from '../codegen/kernel-options.js';
+import { checkRange, checkScalar, chooseArithmetic, checkReadableIn, type KernelOptions } from '../codegen/kernel-options.js';
 import { vectorKernel, operandArgs } from '../codegen/vector-kernel.js';
 import { loadVectorElement } from '../codegen/reduction-kernel.js';
 
@@ -17,6 +17,7 @@ export function scal(alpha: number, x: Range<1, any>, options: KernelOptions = {
   checkRange('x', x, 1, true);
   const n = x.length();
   const ar = chooseArithmetic(options.arithmetic, [x]);
+  checkReadableIn(ar, alpha !== 0 ? [['x', x]] : []);
   if (n === 0 || alpha === 1) return;
   const zero = alpha === 0;
   const a = ar.register('a');

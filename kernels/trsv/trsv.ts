@@ -3,7 +3,7 @@
  * @module
  */
 import { Operand } from '../codegen/operand.js';
-import { chooseArithmetic, type KernelOptions } from '../codegen/kernel-options.js';
+import { chooseArithmetic, checkReadableIn, type KernelOptions } from '../codegen/kernel-options.js';
 import { resolveAccumulation } from '../codegen/accumulation.js';
 import { checkTrsvArguments, type TrsvArguments } from './trsv-arguments.js';
 import { trsvProgram } from './trsv-program.js';
@@ -30,6 +30,8 @@ import { trsvProgram } from './trsv-program.js';
 export function trsv(args: TrsvArguments, options: KernelOptions = {}): void {
   const { A, x, T, lower, unit, n } = checkTrsvArguments(args);
   const ar = chooseArithmetic(options.arithmetic, [A, x]);
+  // Only x is scanned: A's unused triangle may hold anything (its used triangle must be finite for RNS).
+  checkReadableIn(ar, [['x', x]]);
   const acc = resolveAccumulation(options.accumulation);
   if (n === 0) return;
   const f = trsvProgram({ T, x: x.accessor, ar, acc, lower, unit });

@@ -3,7 +3,7 @@
  * @module
  */
 import type { Range } from '../../src/range.js';
-import { checkRange, checkSameLength, checkScalar, chooseArithmetic, type KernelOptions } from '../codegen/kernel-options.js';
+import { checkRange, checkSameLength, checkScalar, chooseArithmetic, checkReadableIn, type KernelOptions } from '../codegen/kernel-options.js';
 import { vectorKernel, operandArgs } from '../codegen/vector-kernel.js';
 import { loadVectorElement } from '../codegen/reduction-kernel.js';
 
@@ -30,6 +30,7 @@ export function waxpby(
   checkSameLength('x', x.length(), 'w', w.length());
   const n = x.length();
   const ar = chooseArithmetic(options.arithmetic, [x, y, w]);
+  checkReadableIn(ar, [...(alpha !== 0 ? [['x', x] as const] : []), ...(beta !== 0 ? [['y', y] as const] : [])]);
   if (n === 0) return;
   const useX = alpha !== 0;
   const useY = beta !== 0;

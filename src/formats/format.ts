@@ -61,7 +61,10 @@ export interface StorageFormat<Data = unknown, Value = unknown> {
   capacity(data: Data): number;
   /** Exact value of element `index`. */
   decode(data: Data, index: number): Value;
-  /** Stores `value` into element `index`, rounded to the format (round to nearest, ties to even). */
+  /**
+   * Stores `value` into element `index`, rounded to the format (round to nearest, ties to even).
+   * Formats of kind `mp` must also accept a plain double here (range.set passes numbers straight through).
+   */
   encode(data: Data, index: number, value: Value): void;
   /** Source of statements that load element `index` (an expression) of buffer `data` into `dst` (of this kind). */
   emitRead(data: string, index: string, dst: Register): string;
