@@ -346,30 +346,31 @@ The start-up probe found that NVIDIA's compiler, like Mesa's, simplifies (a + b)
 sums carry integer XOR barriers (\`mpKeep\`); with barriers only on the sums whose rounding the error terms
 measure, accuracy is intact on both adapters.
 
-**Goals.** Met: ELL SpMV on the 3-D Laplacian 256³ with fp32 values + float-float (≤ 0.55 ms, level with
-cuSPARSE fp32 CSR and well ahead of its fp64); GEMV T fp32 + ff ≤ 0.14 ms. At the goal's edge: GEMV N
-fp32 + ff, 0.141 ms against ≤ 0.14 ms — within 1.25× of cuBLAS SGEMV (0.114 ms) and faster than DGEMV
-(0.177 ms), with errors ~1e-15 instead of ~1e-8. Missed:
+**Goals.** Met: ELL SpMV on the 3-D Laplacian 256³ with fp32 values + float-float (0.51 ms ≤ 0.55 ms, level
+with cuSPARSE fp32 CSR and well ahead of its fp64); GEMV T fp32 + ff (0.137 ms). At the goal's edge: GEMV N
+fp32 + ff, 0.142 ms against ≤ 0.14 ms — within 1.25× of cuBLAS SGEMV (0.114 ms) and faster than DGEMV
+(0.177 ms), with errors ~1e-15 instead of ~1e-8. fp16/bf16 storage with fp32 arithmetic: GEMV 0.084 ms and
+DOT 0.30 ms, 0.63–0.65× of fp32 storage. Missed:
 - *DOT fp32 + ff (goal ≤ 0.42 ms)*: 0.48 ms at 2.2 TB/s, as fast as the fp32-arithmetic DOT — the limit is the
   load path of gpu.js-generated WGSL, not float-float: every element goes through gpu.js's
   \`get_user_X(z, y, x)\` accessor (an \`i32\` index with two uniform loads and multiplies) plus Dawn's
   robust-access clamp, one scalar 4-byte load at a time, in 64-thread workgroups. A gpu.js one-element copy
   reaches only ~0.8 TB/s; a hand-written vec4 WGSL copy 2.9 TB/s. Closing it: vec4 (16-byte) loads, which
   gpu.js's array binding (\`array<f32>\`) cannot express without another intrinsic.
-- *fp16/bf16 storage at half the fp32 time*: bf16 GEMV/DOT with fp32 arithmetic gain 35–40 %, with float-float
-  little, and fp16 is slower than fp32. Halving the bytes does not halve the per-element work, which becomes
-  the bottleneck: the fp16 decode is a branchy integer routine per element (subnormals, Inf/NaN), and in
-  float-float the ~30 dependent operations of TwoProd + accurate addition per element dominate. Closing it:
-  decode a word's two halves at once (WGSL \`unpack2x16float\`, one instruction, through an intrinsic) and
-  accumulate two elements per step.
-- *TRSV (goal < 0.534 ms)*: 1.37 ms in fp32, 5.0 ms in float-float (n = 8192, bs = 256; the block inverses,
+- *fp16/bf16 storage at half the fp32 time with float-float*: 16-bit storage halves the bytes, but in
+  float-float the ~30 dependent operations per element of TwoProd + accurate addition (plus the XOR
+  barriers) become the bottleneck (GEMV 0.15 ms, DOT 0.42–0.45 ms, about the fp32-storage time). Closing it:
+  a sloppy double-word addition within a thread's chunk (the accurate one only across chunks), and two
+  elements per step from each decoded word. (fp16 reads go through WGSL \`unpack2x16float\`; the earlier
+  integer decode made fp16 twice as slow as fp32.)
+- *TRSV (goal < 0.534 ms)*: 1.35 ms in fp32, 5.0 ms in float-float (n = 8192, bs = 256; the block inverses,
   computed once per matrix, take 20–40 ms more). Without shared memory and workgroup barriers in gpu.js's
   WebGPU backend a diagonal block cannot be solved inside one kernel, so each block costs two dependent
   dispatches (64 in all) whose loops are latency-bound dependency chains; in float-float the chain of
   accurate additions dominates. Closing it needs what gpu.js cannot express today: a single-dispatch,
   sync-free TRSV with workgroup barriers and shared memory (as Ginkgo's), or at least more lanes per row.
 
-The 13 SuiteSparse matrices (48–15 439 rows) take 0.03–0.16 ms each: one dispatch plus its launch and
+The 13 SuiteSparse matrices (48–15 439 rows) take 0.02–0.16 ms each: one dispatch plus its launch and
 synchronisation, independent of size — far too small to load an H100; their accuracy is checked like the
 Laplacian's.
 `;
@@ -388,6 +389,9 @@ async function main(): Promise<void> {
   if (from) {
     // Records a device run's JSON (copied back from $OUT) into bench/results and docs/performance.md.
     const saved = JSON.parse(readFileSync(from, 'utf8')) as { date: string; device: string; barriers: boolean; fusedFma: boolean; copyGbs: number; rows: Row[]; extra: unknown };
+    // The device tool prints the GPU model (nvidia-smi); older runs recorded only the driver string.
+    const device = process.argv.find((a) => a.startsWith('--device='))?.slice(9);
+    if (device) saved.device = device;
     writeResults('gpu-h100', saved);
     report(saved, saved.date);
     return;

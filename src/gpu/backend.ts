@@ -130,7 +130,9 @@ function describeAdapter(adapter: GpuAdapter, backend: AdapterReport['backend'],
   const vendor = info.vendor ?? '';
   const architecture = info.architecture ?? '';
   const description = info.description ?? '';
-  const name = description || [vendor, architecture].filter(Boolean).join(' ') || 'unknown adapter';
+  // Dawn reports the GPU model in `device` (e.g. "NVIDIA H100 80GB HBM3") and the driver in `description`.
+  const model = info.device ?? '';
+  const name = [model, description].filter(Boolean).join(', ') || [vendor, architecture].filter(Boolean).join(' ') || 'unknown adapter';
   return { name, vendor, architecture, description, backend, featureLevel, limits, features: [...adapter.features] };
 }
 
