@@ -14,6 +14,7 @@ import { progressReporter, formatDuration } from './progress.js';
 import { summaryTable } from './summary-table.js';
 import { packageRoot, runStudy } from '../study/run-study.js';
 import { resultJson, writeReport } from '../report/write-report.js';
+import { gpuHardwarePresent, openGpu, type GpuStudy } from '../study/gpu-backend.js';
 
 /** Exit code when Ctrl-C interrupted the study (128 + SIGINT). */
 export const INTERRUPTED_EXIT_CODE = 130;
@@ -24,10 +25,6 @@ export interface CliIo {
   readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean; readonly columns?: number };
 }
 
-/** Whether GPU study kernels exist: none are exported yet (src/gpu joins later). */
-function gpuAvailable(): boolean {
-  return false;
-}
 
 /**
  * Runs the command line `argv` (without node and script).
@@ -39,7 +36,7 @@ function gpuAvailable(): boolean {
 export async function main(argv: readonly string[], io: CliIo = process, signal?: AbortSignal): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs(argv, { packageRoot: packageRoot(), gpuAvailable });
+    parsed = parseArgs(argv, { packageRoot: packageRoot(), gpuAvailable: gpuHardwarePresent });
   } catch (error) {
     if (error instanceof UsageError) {
       io.stderr.write(`modprec: ${error.message}\n`);
@@ -51,10 +48,27 @@ export async function main(argv: readonly string[], io: CliIo = process, signal?
     io.stdout.write(helpText());
     return 0;
   }
+  let options = parsed.options;
+  let gpu: GpuStudy | undefined;
+  const notes: string[] = [];
+  if (options.backends.includes('gpu')) {
+    const opened = await openGpu();
+    if ('reason' in opened) {
+      if (!options.backends.includes('cpu')) {
+        io.stderr.write(`modprec: --backend gpu: ${opened.reason}\n`);
+        return USAGE_EXIT_CODE;
+      }
+      notes.push(`GPU skipped: ${opened.reason}.`);
+      options = { ...options, backends: ['cpu'], configurations: options.configurations.filter((c) => c.backend === 'cpu') };
+    } else {
+      gpu = opened;
+    }
+  }
   const progress = progressReporter(io.stderr);
-  const result = await runStudy(parsed.options, {
-    signal, command: `modprec ${argv.join(' ')}`, onProgress: (e) => progress.report(e),
+  const ran = await runStudy(options, {
+    signal, command: `modprec ${argv.join(' ')}`, onProgress: (e) => progress.report(e), ...(gpu ? { gpu } : {}),
   });
+  const result = notes.length === 0 ? ran : { ...ran, notes: [...notes, ...ran.notes] };
   progress.finish();
   const files = writeReport(parsed.out, result);
   if (parsed.json) io.stdout.write(resultJson(result));
@@ -85,7 +99,8 @@ if (isEntryPoint()) {
     controller.abort();
   });
   main(process.argv.slice(2), process, controller.signal).then(
-    (code) => { process.exitCode = code; },
+    // An open WebGPU device keeps the event loop alive: exit once stdout has drained.
+    (code) => { process.stdout.write('', () => process.exit(code)); },
     (error: unknown) => {
       process.stderr.write(`modprec: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
       process.exitCode = 1;

@@ -11,6 +11,7 @@ import {
 } from '../study/defaults.js';
 import { STUDY_KERNELS, type BackendName, type Configuration, type StudyKernel, type StudyOptions } from '../study/types.js';
 import { UsageError } from './usage-error.js';
+import { GPU_ARITHMETIC_NAMES, GPU_STORAGES, gpuConfigurations } from '../study/gpu-backend.js';
 
 /** What the command line asks for. */
 export type ParsedCommand =
@@ -22,13 +23,13 @@ const EXPERIMENTS = ['roofline', 'sweep'] as const;
 /** What `--kernels` runs when not given. */
 const DEFAULT_SELECTION = ['dot', 'gemv', 'trsv', 'ell-spmv', 'roofline', 'sweep'];
 /** Arithmetics a GPU can run (WebGPU has no fp64): fp32 and float-float. */
-export const GPU_ARITHMETICS: readonly string[] = ['f32', 'ff'];
+export const GPU_ARITHMETICS: readonly string[] = GPU_ARITHMETIC_NAMES;
 /** Flags that take a value. */
 const VALUED = ['--kernels', '--formats', '--backend', '--sizes', '--seeds', '--out', '--matrices'] as const;
 /** Flags without a value. */
 const SWITCHES = ['--quick', '--full', '--json', '--help', '-h'] as const;
 
-/** Whether GPU kernels are available to the study (none are exported yet; see docs/study.md). */
+/** Whether `auto` should include the GPU (a cheap check; the device itself is opened before the study). */
 export type GpuProbe = () => boolean;
 
 function list(flag: string, value: string): string[] {
@@ -68,46 +69,67 @@ function collect(argv: readonly string[]): Map<string, string> {
   return flags;
 }
 
-/** Parses `--formats` into configurations. */
+/** Whether `name` can store real data on the CPU (a registered non-integer storage format). */
+function cpuStorage(name: string): boolean {
+  const s = findFormat(name)?.storage;
+  return s !== undefined && !s.isInteger;
+}
+/** Whether `name` is a CPU arithmetic. */
+function cpuArithmetic(name: string): boolean {
+  return findFormat(name)?.arithmetic !== undefined;
+}
+
+/**
+ * Parses `--formats` into configurations: each storage/arithmetic pair on each backend that supports it.
+ * A name must be known to the CPU registry or be a GPU format; a pair that no selected backend can run
+ * is an error naming what is missing.
+ */
 function parseFormats(value: string, backends: readonly BackendName[]): Configuration[] {
-  const known = formatNames();
-  const check = (name: string, role: 'storage' | 'arithmetic'): void => {
-    const f = findFormat(name);
-    if (!f) throw new UsageError(`--formats: unknown format "${name}" (registered: ${known.join(', ')})`);
-    if (role === 'storage' && (!f.storage || f.storage.isInteger)) {
-      throw new UsageError(`--formats: "${name}" cannot store real data on its own (integer formats need a scaled accessor)`);
-    }
-    if (role === 'arithmetic' && !f.arithmetic && !backends.includes('gpu')) {
-      throw new UsageError(`--formats: "${name}" has no CPU arithmetic; use it as storage, e.g. ${name}/f32 (arithmetics: ${known.filter((n) => findFormat(n)?.arithmetic).join(', ')})`);
-    }
+  const known = [...new Set([...formatNames(), ...(backends.includes('gpu') ? [...GPU_STORAGES, ...GPU_ARITHMETIC_NAMES] : [])])];
+  const checkName = (name: string): void => {
+    if (!known.includes(name)) throw new UsageError(`--formats: unknown format "${name}" (registered: ${known.join(', ')})`);
   };
   const pairs: Array<[string, string]> = [];
   const bare: string[] = [];
   for (const item of list('--formats', value)) {
     const parts = item.split('/');
     if (parts.length === 2 && parts[0] && parts[1]) {
-      check(parts[0], 'storage');
-      check(parts[1], 'arithmetic');
+      checkName(parts[0]);
+      checkName(parts[1]);
       pairs.push([parts[0], parts[1]]);
     } else if (parts.length === 1) {
-      if (!findFormat(item)) check(item, 'storage');
+      checkName(item);
       bare.push(item);
     } else {
       throw new UsageError(`--formats: "${item}" is neither a format name nor storage/arithmetic`);
     }
   }
-  const storages = bare.filter((n) => findFormat(n)?.storage && !findFormat(n)!.storage!.isInteger);
-  const arithmetics = bare.filter((n) => findFormat(n)?.arithmetic);
-  for (const s of storages) for (const a of arithmetics) pairs.push([s, a]);
-  if (bare.length > 0 && pairs.length === 0) {
+  const storageOk = (n: string): boolean => (backends.includes('cpu') && cpuStorage(n)) || (backends.includes('gpu') && GPU_STORAGES.includes(n));
+  const arithmeticOk = (n: string): boolean => (backends.includes('cpu') && cpuArithmetic(n)) || (backends.includes('gpu') && GPU_ARITHMETIC_NAMES.includes(n));
+  for (const [s, a] of pairs) {
+    if (!storageOk(s)) {
+      throw new UsageError(findFormat(s)?.storage?.isInteger
+        ? `--formats: "${s}" cannot store real data on its own (integer formats need a scaled accessor)`
+        : `--formats: "${s}" is not a storage format of the selected backend`);
+    }
+    if (!arithmeticOk(a)) {
+      const cpu = formatNames().filter(cpuArithmetic);
+      throw new UsageError(backends.includes('gpu') && !backends.includes('cpu')
+        ? `--backend gpu: ${a} arithmetic is not available on the GPU (WebGPU has no fp64); GPU arithmetics: ${GPU_ARITHMETIC_NAMES.join(', ')}`
+        : `--formats: "${a}" has no CPU arithmetic; use it as storage, e.g. ${a}/f32 (arithmetics: ${cpu.join(', ')})`);
+    }
+  }
+  for (const s of bare.filter(storageOk)) for (const a of bare.filter(arithmeticOk)) pairs.push([s, a]);
+  if (pairs.length === 0) {
     throw new UsageError(`--formats: ${bare.join(', ')} make no storage/arithmetic pair (add an arithmetic such as f64 or f32)`);
   }
   const seen = new Set<string>();
   const out: Configuration[] = [];
   for (const backend of backends) {
     for (const [storage, arithmetic] of pairs) {
+      const runs = backend === 'cpu' ? cpuStorage(storage) && cpuArithmetic(arithmetic) : GPU_STORAGES.includes(storage) && GPU_ARITHMETIC_NAMES.includes(arithmetic);
       const key = `${storage}/${arithmetic}@${backend}`;
-      if (seen.has(key)) continue;
+      if (!runs || seen.has(key)) continue;
       seen.add(key);
       out.push({ storage, arithmetic, backend });
     }
@@ -149,18 +171,9 @@ export function parseArgs(argv: readonly string[], context: { packageRoot: strin
   if (!['cpu', 'gpu', 'auto'].includes(backendFlag)) throw new UsageError(`--backend: "${backendFlag}" is not one of cpu, gpu, auto`);
   const gpu = context.gpuAvailable();
   const backends: BackendName[] = backendFlag === 'cpu' ? ['cpu'] : backendFlag === 'gpu' ? ['gpu'] : gpu ? ['cpu', 'gpu'] : ['cpu'];
-
-  let configurations = flags.has('--formats') ? parseFormats(flags.get('--formats')!, backends) : defaultConfigurations(mode);
-  if (backends.includes('gpu')) {
-    const bad = configurations.find((c) => c.backend === 'gpu' && !GPU_ARITHMETICS.includes(c.arithmetic));
-    if (bad && backendFlag === 'gpu') {
-      throw new UsageError(`--backend gpu: ${bad.arithmetic} arithmetic is not available on the GPU (WebGPU has no fp64); GPU arithmetics: ${GPU_ARITHMETICS.join(', ')}`);
-    }
-    if (!gpu && backendFlag === 'gpu') {
-      throw new UsageError('--backend gpu: no GPU study kernels are available in this build (no adapter or no GPU kernels exported); use --backend cpu');
-    }
-    configurations = configurations.filter((c) => c.backend !== 'gpu' || GPU_ARITHMETICS.includes(c.arithmetic));
-  }
+  const configurations = flags.has('--formats')
+    ? parseFormats(flags.get('--formats')!, backends)
+    : [...(backends.includes('cpu') ? defaultConfigurations(mode) : []), ...(backends.includes('gpu') ? gpuConfigurations(mode) : [])];
 
   const sizesFlag = flags.get('--sizes');
   const custom = sizesFlag === undefined ? undefined : positiveIntegers('--sizes', sizesFlag, 1e8);

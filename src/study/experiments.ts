@@ -5,11 +5,13 @@
  * @module
  */
 import type { KernelCase } from './kernel-case.js';
-import { bytesPerElement, type ResolvedConfiguration } from './operands.js';
+import { bytesPerElement, resolveConfiguration, type ResolvedConfiguration } from './operands.js';
 import { relativeErrorDd } from './dd-reference.js';
 import { measurement } from './measurement.js';
-import { timeCall, type TimingOptions } from './timing.js';
-import type { Measurement } from './types.js';
+import { timeCall, timeCallAsync, type TimingOptions } from './timing.js';
+import type { Configuration, Measurement } from './types.js';
+import { GPU_BITS, type GpuRun, type GpuStudy } from './gpu-backend.js';
+import { findFormat } from '../formats/registry.js';
 
 /** Where measurements come from, for their `adapter` column. */
 export interface MeasureContext {
@@ -53,4 +55,61 @@ export function measureSpeed(c: KernelCase, config: ResolvedConfiguration, ctx: 
     seconds: t.seconds, repetitions: t.repetitions, bytes, flops: c.flops,
     gbps: bytes === null ? null : bytes / t.seconds / 1e9, gflops: c.flops / t.seconds / 1e9,
   });
+}
+
+/** Storage bytes per element of the GPU formats. */
+const GPU_ELEMENT_BYTES: Readonly<Record<string, number>> = { f64: 8, ff: 8, f32: 4, f16: 2, bf16: 2 };
+
+function gpuCommon(c: KernelCase, config: Configuration, adapter: string) {
+  return {
+    kernel: c.kernel, storage: config.storage, arithmetic: config.arithmetic, backend: 'gpu', adapter,
+    problem: c.problem, size: c.size, nnz: c.nnz, seed: c.seed, precisionBits: GPU_BITS[config.arithmetic] ?? null,
+  };
+}
+
+/** Throws when the library ran the call on its CPU fallback: the study must not report that as the GPU. */
+function checkOnGpu(run: GpuRun): void {
+  if (run.backend !== 'gpu') throw new Error('the GPU call fell back to the CPU');
+}
+
+/**
+ * Runs `c` once on the GPU in `config` and measures its errors (the arithmetic-only error needs the
+ * storage's rounding on the host: null for ff, which has no CPU codec).
+ */
+export async function measureAccuracyGpu(c: KernelCase, config: Configuration, gpu: GpuStudy): Promise<Measurement> {
+  const bound = await c.bindGpu!(gpu, config);
+  try {
+    checkOnGpu(await bound.run());
+    const result = await bound.result();
+    const storage = findFormat(config.storage)?.storage;
+    // Bound: that of fp32 arithmetic over the same storage — both GPU arithmetics (f32, ff) round each
+    // operation at least as accurately, in any summation order; none for ff storage (no CPU codec).
+    const b = storage ? c.bound(resolveConfiguration({ storage: config.storage, arithmetic: 'f32', backend: 'cpu' })) : null;
+    return measurement({
+      experiment: 'accuracy', ...gpuCommon(c, config, gpu.adapter),
+      relativeError: relativeErrorDd(result, c.reference()),
+      arithmeticError: storage ? relativeErrorDd(result, c.storedReference(storage)) : null,
+      bound: b !== null && Number.isFinite(b) ? b : null,
+    });
+  } finally {
+    bound.dispose();
+  }
+}
+
+/** Times `c` on the GPU in `config` (calls awaited, device finished before each sample ends). */
+export async function measureSpeedGpu(c: KernelCase, config: Configuration, gpu: GpuStudy, timing: TimingOptions): Promise<Measurement> {
+  const bound = await c.bindGpu!(gpu, config);
+  try {
+    checkOnGpu(await bound.run());
+    const t = await timeCallAsync(() => bound.run(), () => bound.sync(), timing);
+    const element = GPU_ELEMENT_BYTES[config.storage] ?? null;
+    const bytes = element === null ? null : c.values * element + c.indexBytes;
+    return measurement({
+      experiment: 'speed', ...gpuCommon(c, config, gpu.adapter),
+      seconds: t.seconds, repetitions: t.repetitions, bytes, flops: c.flops,
+      gbps: bytes === null ? null : bytes / t.seconds / 1e9, gflops: c.flops / t.seconds / 1e9,
+    });
+  } finally {
+    bound.dispose();
+  }
 }

@@ -7,7 +7,8 @@ import type { StorageFormat } from '../formats/format.js';
 import type { DdVector } from './dd-reference.js';
 import type { ResolvedConfiguration } from './operands.js';
 import { storedValues } from './operands.js';
-import type { StudyKernel } from './types.js';
+import type { Configuration, StudyKernel } from './types.js';
+import type { GpuRun, GpuStudy } from './gpu-backend.js';
 import { productSumBound, roundingTerms, type OutputTerms } from './a-priori-bound.js';
 
 /** A case bound to one configuration: operands allocated and filled, ready to run. */
@@ -16,6 +17,18 @@ export interface BoundCase {
   run(): void;
   /** The result of the last run (double-double pairs: exact for fp64 and double-double outputs). */
   result(): DdVector;
+}
+
+/** A case bound to one GPU configuration: operands resident on the device. */
+export interface GpuBoundCase {
+  /** Runs the kernel once (asynchronously; may return before the device has finished). */
+  run(): Promise<GpuRun>;
+  /** Waits until the device has finished the calls so far (reads the output back). */
+  sync(): Promise<void>;
+  /** The result of the last run, read back. */
+  result(): Promise<DdVector>;
+  /** Frees the device buffers. */
+  dispose(): void;
 }
 
 /** One problem instance of a kernel. */
@@ -40,6 +53,8 @@ export interface KernelCase {
   bind(config: ResolvedConfiguration): BoundCase;
   /** A-priori norm-wise relative error bound of the kernel in `config` (null when the kernel has none). */
   bound(config: ResolvedConfiguration): number | null;
+  /** Uploads the operands to the GPU in the configuration's formats; absent when the GPU has no such kernel. */
+  bindGpu?(gpu: GpuStudy, config: Configuration): Promise<GpuBoundCase>;
 }
 
 /** What a kernel file gives {@link makeCase}. */
@@ -64,6 +79,7 @@ export interface CaseSpec {
   outputTerms?(reference: DdVector): OutputTerms[];
   /** Whether the result is written to an operand in the storage format (not returned as a number). */
   resultStored: boolean;
+  bindGpu?(gpu: GpuStudy, config: Configuration): Promise<GpuBoundCase>;
 }
 
 /** A {@link KernelCase} whose references are computed once per storage format and cached. */
@@ -84,6 +100,7 @@ export function makeCase(spec: CaseSpec): KernelCase {
     reference: () => referenceFor('', () => spec.inputs),
     storedReference: (storage) => referenceFor(storage.name, () => spec.inputs.map((a) => storedValues(storage, a))),
     bind: spec.bind,
+    ...(spec.bindGpu ? { bindGpu: spec.bindGpu } : {}),
     bound: (config) => {
       if (!spec.outputTerms) return null;
       terms ??= spec.outputTerms(referenceFor('', () => spec.inputs));

@@ -4,7 +4,8 @@
  * @module
  */
 import { BASELINE, rooflineLength } from './defaults.js';
-import { measureAccuracy, measureSpeed, type MeasureContext } from './experiments.js';
+import { measureAccuracy, measureAccuracyGpu, measureSpeed, measureSpeedGpu, type MeasureContext } from './experiments.js';
+import type { GpuStudy } from './gpu-backend.js';
 import { resolveConfiguration, type ResolvedConfiguration } from './operands.js';
 import { kernelProblems } from './problems.js';
 import { measureRoofline, ROOFLINE_CONFIGURATIONS, rooflineLabel } from './roofline.js';
@@ -46,13 +47,21 @@ function sameConfiguration(a: Configuration, b: Configuration): boolean {
  * @param options - validated options
  * @param ctx - adapter name for the measurements
  */
-export function planStudy(options: StudyOptions, ctx: MeasureContext): StudyPlan {
+export function planStudy(options: StudyOptions, ctx: MeasureContext, gpu?: GpuStudy): StudyPlan {
   const notes: string[] = [];
   const cpu = options.configurations.filter((c) => c.backend === 'cpu');
-  if (options.backends.includes('gpu')) {
-    notes.push('GPU backend: no GPU kernels are exported by the library yet; GPU configurations were skipped.');
-  }
+  const gpuConfigs = gpu ? options.configurations.filter((c) => c.backend === 'gpu') : [];
+  if (gpu) notes.push(`GPU: ${gpu.adapter}${gpu.software ? ' — a software adapter (the CPU emulating a GPU): its timings say nothing about GPUs' : ''}; configurations ${gpuConfigs.map((c) => `${c.storage}/${c.arithmetic}`).join(', ')}.`);
   const configs: ResolvedConfiguration[] = cpu.map(resolveConfiguration);
+  // A GPU configuration that fails (a limit of the adapter, a format a kernel cannot write) costs its row
+  // only, with a note; the CPU rows of the step are kept.
+  const gpuRow = async (what: string, config: Configuration, measure: () => Promise<Measurement>, rows: Measurement[]): Promise<void> => {
+    try {
+      rows.push(await measure());
+    } catch (error) {
+      notes.push(`${what} ${config.storage}/${config.arithmetic}@gpu: failed — ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
   // Speed-ups need the fp64/fp64 baseline even when the user left it out.
   const speedConfigs = configs.some((c) => sameConfiguration(c, BASELINE)) ? configs : [resolveConfiguration(BASELINE), ...configs];
   const timing = { samples: options.samples, minSampleSeconds: options.minSampleSeconds, maxSeconds: 20 * options.minSampleSeconds * options.samples };
@@ -75,20 +84,24 @@ export function planStudy(options: StudyOptions, ctx: MeasureContext): StudyPlan
         const order = p.setupKey === undefined ? `${pad(pi)}|${pad(si)}` : `${pad(firstOfSetup.get(p.setupKey)!)}|${pad(si)}|${pad(pi)}`;
         kernelSteps.push({ order, step: {
           label: `accuracy ${kernel} ${p.problem} n=${p.size} seed ${seed}`,
-          estimate: configs.length * (p.values * FILL_COST + p.flops * RUN_COST + 1e-3) + 2 * p.flops * REFERENCE_COST + p.setupFlops * SETUP_COST,
-          run: () => {
+          estimate: (configs.length + gpuConfigs.length) * (p.values * FILL_COST + p.flops * RUN_COST + 1e-3) + 2 * p.flops * REFERENCE_COST + p.setupFlops * SETUP_COST,
+          run: async () => {
             const c = p.make(seed);
-            return configs.map((config) => measureAccuracy(c, config, ctx));
+            const rows = configs.map((config) => measureAccuracy(c, config, ctx));
+            if (gpu && c.bindGpu) for (const config of gpuConfigs) await gpuRow(`accuracy ${kernel} ${p.problem} n=${p.size}`, config, () => measureAccuracyGpu(c, config, gpu), rows);
+            return rows;
           },
         } });
       }
       if (!p.speed) continue;
       speed.push({
         label: `speed ${kernel} ${p.problem} n=${p.size}`,
-        estimate: speedConfigs.length * ((timing.samples + 2) * Math.max(timing.minSampleSeconds, p.flops * RUN_COST) + p.values * FILL_COST) + p.setupFlops * SETUP_COST,
-        run: () => {
+        estimate: (speedConfigs.length + gpuConfigs.length) * ((timing.samples + 2) * Math.max(timing.minSampleSeconds, p.flops * RUN_COST) + p.values * FILL_COST) + p.setupFlops * SETUP_COST,
+        run: async () => {
           const c = p.make(options.seeds[0]!);
-          return speedConfigs.map((config) => measureSpeed(c, config, ctx, timing));
+          const rows = speedConfigs.map((config) => measureSpeed(c, config, ctx, timing));
+          if (gpu && c.bindGpu) for (const config of gpuConfigs) await gpuRow(`speed ${kernel} ${p.problem} n=${p.size}`, config, () => measureSpeedGpu(c, config, gpu, timing), rows);
+          return rows;
         },
       });
     }
@@ -106,7 +119,7 @@ export function planStudy(options: StudyOptions, ctx: MeasureContext): StudyPlan
     }
   }
   const sweep = options.precisionSweep ? precisionSweepSteps(options, ctx, notes) : [];
-  if (configs.length === 0) notes.push('No CPU configuration selected: accuracy and speed were skipped.');
-  else notes.push(`Configurations (storage/arithmetic): ${configs.map(configurationLabel).join(', ')}.`);
+  if (configs.length + gpuConfigs.length === 0) notes.push('No configuration selected: accuracy and speed were skipped.');
+  if (configs.length > 0) notes.push(`CPU configurations (storage/arithmetic): ${configs.map(configurationLabel).join(', ')}.`);
   return { steps: [...accuracy, ...speed, ...roofline, ...sweep], notes };
 }

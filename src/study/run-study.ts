@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { planStudy } from './plan.js';
 import { withSpeedups } from './measurement.js';
 import { discoverLibrary } from './library.js';
+import type { GpuStudy } from './gpu-backend.js';
 import type { Measurement, RunInfo, StudyOptions, StudyResult } from './types.js';
 
 /** A progress report, sent before each step and once at the end. */
@@ -34,6 +35,8 @@ export interface RunHooks {
   signal?: AbortSignal;
   /** The command line, recorded in the run metadata. */
   command?: string;
+  /** The opened GPU, when the options include GPU configurations. */
+  gpu?: GpuStudy;
 }
 
 /** How the references are computed (recorded in every report). */
@@ -73,8 +76,8 @@ export async function runStudy(options: StudyOptions, hooks: RunHooks = {}): Pro
   };
   const adapter = (os.cpus()[0]?.model ?? 'CPU').trim();
   await discoverLibrary();
-  const plan = planStudy(options, { adapter });
-  const notes = [...plan.notes];
+  const plan = planStudy(options, { adapter }, hooks.gpu);
+  const notes = plan.notes as string[]; // steps add notes (GPU failures) while they run
   const measurements: Measurement[] = [];
   const total = plan.steps.length;
   const totalEstimate = plan.steps.reduce((s, st) => s + st.estimate, 0);

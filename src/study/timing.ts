@@ -55,3 +55,29 @@ export function timeCall(run: () => void, options: TimingOptions): Timing {
   }
   return { seconds: median(perCall), repetitions: perCall.length * inner };
 }
+
+/**
+ * Times an asynchronous call (a GPU kernel): like {@link timeCall}, but each sample awaits its calls and
+ * then `sync()` (the device finishing the work), so queued work is counted; the sync's own cost is
+ * spread over the calls of the sample.
+ */
+export async function timeCallAsync(run: () => Promise<unknown>, sync: () => Promise<void>, options: TimingOptions): Promise<Timing> {
+  const now = (): number => performance.now() / 1000;
+  await run();
+  await sync();
+  let t0 = now();
+  await run();
+  await sync();
+  const single = Math.max(now() - t0, 1e-7);
+  const inner = Math.max(1, Math.ceil(options.minSampleSeconds / single));
+  const perCall: number[] = [];
+  const started = now();
+  for (let s = 0; s < options.samples; s++) {
+    t0 = now();
+    for (let r = 0; r < inner; r++) await run();
+    await sync();
+    perCall.push((now() - t0) / inner);
+    if (options.maxSeconds !== undefined && now() - started > options.maxSeconds) break;
+  }
+  return { seconds: median(perCall), repetitions: perCall.length * inner };
+}

@@ -34,9 +34,11 @@ describe('parseArgs', () => {
     expect(options.precisionSweep).toBe(true);
     expect(json).toBe(false);
     expect(out.endsWith('report')).toBe(true);
-    // Quick: every non-integer storage with every distinct CPU arithmetic at least as precise, fp64/fp64 first.
-    const storages = formatNames().filter((n) => findFormat(n)?.storage && !findFormat(n)!.storage!.isInteger);
-    const arithmetics = [...new Set(formatNames().map((n) => findFormat(n)?.arithmetic).filter((a) => a !== undefined))];
+    // Quick: every non-integer storage with every distinct CPU arithmetic at least as precise, fp64/fp64
+    // first; multiple-precision (kind mp, RNS) formats belong to the precision sweep.
+    const standard = (n: string) => ['number', 'dd'].includes(findFormat(n)?.storage?.kind ?? findFormat(n)?.arithmetic?.kind ?? '');
+    const storages = formatNames().filter((n) => findFormat(n)?.storage && !findFormat(n)!.storage!.isInteger && standard(n));
+    const arithmetics = [...new Set(formatNames().filter(standard).map((n) => findFormat(n)?.arithmetic).filter((a) => a !== undefined))];
     const expected = storages.flatMap((s) => arithmetics.filter((a) => a!.significandBits >= findFormat(s)!.storage!.significandBits).map((a) => `${s}/${a!.name}`));
     expect(options.configurations.map((c) => `${c.storage}/${c.arithmetic}`).sort()).toEqual(expected.sort());
     expect(options.configurations[0]).toEqual({ storage: 'f64', arithmetic: 'f64', backend: 'cpu' });
@@ -90,8 +92,8 @@ describe('parseArgs', () => {
     const msg = usage('study', '--backend', 'gpu', '--formats', 'f32/f64');
     expect(msg).toMatch(/f64 arithmetic is not available on the GPU/);
     expect(msg).toContain(GPU_ARITHMETICS.join(', '));
-    // A GPU study without GPU kernels is refused rather than silently run on the CPU.
-    expect(usage('study', '--backend', 'gpu', '--formats', 'f16/f32')).toMatch(/no GPU study kernels/);
+    // GPU-only formats are refused on the CPU.
+    expect(usage('study', '--backend', 'cpu', '--formats', 'ff/ff')).toMatch(/unknown format "ff"/);
   });
 
   it('on a machine with a GPU, auto adds GPU configurations with GPU arithmetics only', () => {

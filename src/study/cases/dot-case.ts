@@ -34,6 +34,17 @@ export function dotCase(n: number, distribution: Distribution, seed: number): Ke
       const up = 1 + (n + 2) * 2 ** -52;
       return [{ terms: n, absProducts: absProducts * up, absInputs: absInputs * up, absExact: Math.abs(ref.hi[0]! + ref.lo[0]!) }];
     },
+    bindGpu: async (gpu, config) => {
+      const format = { format: config.storage, strict: true };
+      const [xd, yd] = [await gpu.lib.toDevice(x, format), await gpu.lib.toDevice(y, format)];
+      let last = NaN;
+      return {
+        run: async () => { const r = await gpu.lib.gpuDot(xd, yd, { arithmetic: config.arithmetic }); last = r.value; return r; },
+        sync: async () => {}, // the value is read back by every call
+        result: async () => ({ hi: Float64Array.of(last), lo: new Float64Array(1) }),
+        dispose: () => { xd.destroy(); yd.destroy(); },
+      };
+    },
     bind: (config) => {
       const xr = vectorOf(config, x);
       const yr = vectorOf(config, y);

@@ -15,6 +15,7 @@ import type { EllMatrix } from '../../sparse/ell-matrix.js';
 import { ellSpmvDd } from '../dd-reference.js';
 import { makeCase, type KernelCase } from '../kernel-case.js';
 import { libraryFunction } from '../library.js';
+import { gpuOutputFormat } from '../gpu-backend.js';
 import { valuesOf, vectorOf } from '../operands.js';
 import { randomValues, studyRandom } from '../random-data.js';
 import type { ProblemSpec } from '../problems.js';
@@ -92,6 +93,20 @@ export function ellCase(problem: string, A: EllMatrix, seed: number): KernelCase
         out.push({ terms, absProducts: absProducts * up, absInputs: (absValues + absX) * up, absExact: Math.abs(ref.hi[i]! + ref.lo[i]!) });
       }
       return out;
+    },
+    bindGpu: async (gpu, config) => {
+      const format = { format: config.storage, strict: true };
+      const output = { format: gpuOutputFormat(config.storage), strict: true };
+      const Ad = await gpu.lib.toDeviceEll({ rows: A.rows, cols: A.cols, width: A.width, stride: A.stride, colIndex: A.colIndex, values: A.values }, format);
+      const xd = await gpu.lib.toDevice(x, format);
+      const yd = await gpu.lib.deviceZeros(A.rows, output);
+      const args = { A: Ad, x: xd, y: yd, alpha: 1, beta: 0 };
+      return {
+        run: () => gpu.lib.gpuEllSpmv(args, { arithmetic: config.arithmetic }),
+        sync: async () => { await yd.toHost(); },
+        result: async () => ({ hi: await yd.toHost(), lo: new Float64Array(A.rows) }),
+        dispose: () => { xd.destroy(); yd.destroy(); },
+      };
     },
     bind: (config) => {
       const operand = withStorage(A, { storage: config.storageFormat, arithmetic: config.arithmeticFormat });

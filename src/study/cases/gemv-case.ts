@@ -7,6 +7,7 @@ import type { Range } from '../../range.js';
 import { gemvDd } from '../dd-reference.js';
 import { makeCase, type KernelCase } from '../kernel-case.js';
 import { libraryFunction } from '../library.js';
+import { gpuOutputFormat } from '../gpu-backend.js';
 import { matrixOf, valuesOf, vectorOf } from '../operands.js';
 import { randomValues, studyRandom } from '../random-data.js';
 import type { Distribution } from '../types.js';
@@ -49,6 +50,21 @@ export function gemvCase(n: number, distribution: Distribution, seed: number): K
       return Array.from(absProducts, (p, i) => ({
         terms: n, absProducts: p * up, absInputs: (absRows[i]! + absX) * up, absExact: Math.abs(ref.hi[i]! + ref.lo[i]!),
       }));
+    },
+    bindGpu: async (gpu, config) => {
+      const format = { format: config.storage, strict: true };
+      const output = { format: gpuOutputFormat(config.storage), strict: true };
+      const ad = await gpu.lib.toDevice(a, format);
+      const A = gpu.lib.deviceMatrix(ad, n, n);
+      const xd = await gpu.lib.toDevice(x, format);
+      const yd = await gpu.lib.deviceZeros(n, output);
+      const args = { A, x: xd, y: yd, alpha: 1, beta: 0, trans: 'N' as const };
+      return {
+        run: () => gpu.lib.gpuGemv(args, { arithmetic: config.arithmetic }),
+        sync: async () => { await yd.toHost(); },
+        result: async () => ({ hi: await yd.toHost(), lo: new Float64Array(n) }),
+        dispose: () => { ad.destroy(); xd.destroy(); yd.destroy(); },
+      };
     },
     bind: (config) => {
       const A = matrixOf(config, n, n, a);

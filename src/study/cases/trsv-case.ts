@@ -8,6 +8,7 @@ import type { Range } from '../../range.js';
 import { trsvDd } from '../dd-reference.js';
 import { makeCase, type KernelCase } from '../kernel-case.js';
 import { libraryFunction } from '../library.js';
+import { gpuOutputFormat } from '../gpu-backend.js';
 import { fill, matrixOf, valuesOf, vectorOf } from '../operands.js';
 import { randomValues, studyRandom } from '../random-data.js';
 import type { Distribution } from '../types.js';
@@ -80,6 +81,24 @@ export function trsvCase(n: number, which: typeof TRSV_PROBLEMS[number], distrib
     inputs: [t, b],
     referenceOf: ([m, v]) => trsvDd(n, m!, v!, which, which === 'lower'),
     resultStored: true,
+    bindGpu: async (gpu, config) => {
+      const format = { format: config.storage, strict: true };
+      const output = { format: gpuOutputFormat(config.storage), strict: true };
+      const td = await gpu.lib.toDevice(t, format);
+      const T = gpu.lib.deviceMatrix(td, n, n);
+      let xd = await gpu.lib.toDevice(b, output);
+      return {
+        // TRSV overwrites x with the solution: upload b again before every call (O(n) next to the O(n²) solve).
+        run: async () => {
+          xd.destroy();
+          xd = await gpu.lib.toDevice(b, output);
+          return gpu.lib.gpuTrsv({ A: T, x: xd, uplo, trans: 'N', diag }, { arithmetic: config.arithmetic });
+        },
+        sync: async () => { await xd.toHost(); },
+        result: async () => ({ hi: await xd.toHost(), lo: new Float64Array(n) }),
+        dispose: () => { td.destroy(); xd.destroy(); },
+      };
+    },
     bind: (config) => {
       const T = matrixOf(config, n, n, t);
       const x = vectorOf(config, b);

@@ -1,0 +1,101 @@
+/**
+ * The GPU backend of the study: finds the library's GPU module (src/gpu) at run time, opens a device,
+ * and describes the GPU configurations. GPU kernels are asynchronous and keep their operands resident
+ * in GPU storage formats (f64, f32, f16, bf16, ff = float-float) computing in f32 or ff arithmetic;
+ * WebGPU has no fp64 arithmetic.
+ * @module
+ */
+import { existsSync } from 'node:fs';
+import type { Configuration } from './types.js';
+
+/** An array resident on the GPU (the library's DeviceArray, as far as the study uses it). */
+export interface GpuArray {
+  toHost(): Promise<Float64Array>;
+  destroy(): void;
+}
+/** Which backend ran a GPU call (the library falls back to the CPU without an adapter). */
+export interface GpuRun {
+  readonly backend: 'gpu' | 'cpu';
+  readonly adapter: string;
+}
+/** The part of the library's GPU module the study calls. */
+export interface GpuLibrary {
+  gpuDevice(): Promise<{ adapter: { name: string; backend: string; featureLevel: string } } | undefined>;
+  gpuUnavailableReason(): string;
+  toDevice(data: ArrayLike<number>, options: { format: string; strict?: boolean }): Promise<GpuArray>;
+  deviceZeros(length: number, options: { format: string; strict?: boolean }): Promise<GpuArray>;
+  deviceMatrix(data: GpuArray, rows: number, cols: number, ld?: number): object;
+  gpuDot(x: GpuArray, y: GpuArray, options: { arithmetic: string }): Promise<GpuRun & { value: number }>;
+  gpuGemv(args: { A: object; x: GpuArray; y: GpuArray; alpha: number; beta: number; trans: 'N' }, options: { arithmetic: string }): Promise<GpuRun>;
+  gpuTrsv(args: { A: object; x: GpuArray; uplo: 'U' | 'L'; trans: 'N'; diag: 'N' | 'U' }, options: { arithmetic: string }): Promise<GpuRun>;
+  toDeviceEll(A: { rows: number; cols: number; width: number; stride: number; colIndex: Int32Array; values: ArrayLike<number> }, options: { format: string; strict?: boolean }): Promise<object>;
+  gpuEllSpmv(args: { A: object; x: GpuArray; y: GpuArray; alpha: number; beta: number }, options: { arithmetic: string }): Promise<GpuRun>;
+}
+
+/** An open GPU for the study. */
+export interface GpuStudy {
+  readonly lib: GpuLibrary;
+  /** Adapter name and backend, e.g. `NVIDIA H100 (vulkan)`. */
+  readonly adapter: string;
+  /** Whether the adapter is a software rasteriser (Mesa llvmpipe through OpenGL ES): a CPU in disguise. */
+  readonly software: boolean;
+}
+
+/** GPU storage formats of real data (the integer ones need scales). */
+export const GPU_STORAGES: readonly string[] = ['f64', 'ff', 'f32', 'f16', 'bf16'];
+/** GPU arithmetics. */
+export const GPU_ARITHMETIC_NAMES: readonly string[] = ['ff', 'f32'];
+/** Significand bits of the GPU formats (ff: two binary32 words). */
+export const GPU_BITS: Readonly<Record<string, number>> = { f64: 53, ff: 48, f32: 24, f16: 11, bf16: 8 };
+
+/**
+ * The storage of a GPU kernel's output for operands stored in `storage`: the same, except fp64, which
+ * GPU kernels cannot write (no fp64 arithmetic to round with): its results go to ff, the closest.
+ */
+export function gpuOutputFormat(storage: string): string {
+  return storage === 'f64' ? 'ff' : storage;
+}
+
+/**
+ * The GPU configurations of a mode: `full` every storage × arithmetic; `quick` those whose arithmetic is
+ * at least as precise as the storage, plus f64 storage read in ff (the GPU's widest arithmetic).
+ */
+export function gpuConfigurations(mode: 'quick' | 'full'): Configuration[] {
+  const out: Configuration[] = [];
+  for (const storage of GPU_STORAGES) {
+    for (const arithmetic of GPU_ARITHMETIC_NAMES) {
+      const keep = mode === 'full' || GPU_BITS[arithmetic]! >= GPU_BITS[storage]! || (storage === 'f64' && arithmetic === 'ff');
+      if (keep) out.push({ storage, arithmetic, backend: 'gpu' });
+    }
+  }
+  return out;
+}
+
+/** Whether this machine shows a GPU device node (cheap, no driver loaded): NVIDIA or a DRM render node. */
+export function gpuHardwarePresent(): boolean {
+  return existsSync('/dev/nvidia0') || existsSync('/dev/dri/renderD128') || existsSync('/dev/dxg');
+}
+
+let opened: Promise<GpuStudy | { reason: string }> | undefined;
+
+/**
+ * Loads the library's GPU module and opens a device (once per process).
+ * @returns the GPU, or the reason there is none
+ */
+export function openGpu(): Promise<GpuStudy | { reason: string }> {
+  opened ??= (async () => {
+    let lib: GpuLibrary;
+    try {
+      const spec = '../gpu/index.js'; // resolved at run time: the GPU module joins when it lands
+      lib = (await import(new URL(spec, import.meta.url).href)) as GpuLibrary;
+      if (typeof lib.gpuDevice !== 'function' || typeof lib.gpuDot !== 'function') return { reason: 'the library has no GPU kernels' };
+    } catch (error) {
+      return { reason: `the GPU module could not be loaded (${error instanceof Error ? error.message : String(error)})` };
+    }
+    const ctx = await lib.gpuDevice();
+    if (!ctx) return { reason: `no WebGPU adapter: ${lib.gpuUnavailableReason()}` };
+    const a = ctx.adapter;
+    return { lib, adapter: `${a.name} (${a.backend})`, software: a.backend === 'opengl' || /llvmpipe|swiftshader|software/i.test(a.name) };
+  })();
+  return opened;
+}
