@@ -66,16 +66,6 @@ export interface GpuStorageFormat {
 /** Helper functions the read and write templates call. */
 export const FORMAT_HELPERS: readonly HelperFunction[] = [
   {
-    source: `function mpHalf(h) {
-  const e = (h >> 10) & 31; const m = h & 1023; const s = (h >> 15) << 31;
-  if (e === 31) { return mpFloat(s | 2139095040 | (m << 13)); }
-  if (e === 0) { const v = m * 5.960464477539063e-8; if (s !== 0) { return -v; } return v; }
-  return mpFloat(s | ((e + 112) << 23) | (m << 13));
-}`,
-    argumentTypes: { h: 'Integer' },
-    returnType: 'Number',
-  },
-  {
     // IEEE double (high word, low word) → float-float, truncating the 53-bit significand to 24 + 24 bits
     // (relative error below 2^-47). Exponents outside binary32's normal range are refused at upload.
     source: `function mpF64(hw, lw) {
