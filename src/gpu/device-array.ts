@@ -141,7 +141,7 @@ export function checkOperandBinding(parameter: string, array: DeviceArray): void
   if (!array.runtime) return;
   const limit = array.runtime.context.adapter.limits.maxStorageBufferBindingSize;
   if (array.words * 4 > limit) {
-    throw new ModprecError('BACKEND_LIMIT', `invalid argument: ${parameter} needs ${array.words * 4} bytes, over this adapter's maxStorageBufferBindingSize of ${limit} bytes (only DOT and gpuConvert split arrays over several bindings)`, 'maxStorageBufferBindingSize');
+    throw new ModprecError('BACKEND_LIMIT', `invalid argument: ${parameter} needs ${array.words * 4} bytes, over this adapter's maxStorageBufferBindingSize of ${limit} bytes (DOT, gpuConvert and GEMV's A are split over several bindings; this operand is not)`, 'maxStorageBufferBindingSize');
   }
 }
 

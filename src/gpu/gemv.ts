@@ -9,14 +9,14 @@
  *
  * @module
  */
-import { checkFinite, checkSize, fail } from '../errors.js';
+import { checkFinite, checkSize, fail, ModprecError } from '../errors.js';
 import type { GpuArithmetic } from './arithmetic.js';
 import { cpuGemv } from './cpu-fallback.js';
-import { checkOperandBinding, DeviceArray } from './device-array.js';
+import { checkOperandBinding, DeviceArray, windowOf, wordsPerElement } from './device-array.js';
 import { finishArgs, finishBody, scalarBindings } from './finish-pass.js';
 import { gpuFormat } from './formats.js';
 import { allowFallback, UNROLL, accumulateLoop, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
-import { getProgram, submitPasses, type BoundArray } from './program.js';
+import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from './program.js';
 import { createWordBuffer, type GpuRuntime } from './runtime.js';
 
 /** A column-major matrix resident on the GPU. */
@@ -142,7 +142,8 @@ function validate(args: GpuGemvArgs): { trans: boolean; alpha: number; beta: num
   if (y.length !== outer) fail('DIMENSION_MISMATCH', 'y', `must have length ${outer} (${trans ? 'columns' : 'rows'} of A)`, y.length);
   if (!y.format.writable) fail('INVALID_FORMAT', 'y', 'must be stored in a format the GPU writes (f32, f16, bf16, ff)', y.format.name);
   if (x === y) fail('INVALID_STORAGE', 'y', 'must not be the same array as x');
-  checkOperandBinding('A', A.data);
+  // A may exceed one storage binding (it is then read in column windows); x and y may not.
+  if (A.data.format.scaled) checkOperandBinding('A', A.data);
   checkOperandBinding('x', x);
   checkOperandBinding('y', y);
   return { trans, alpha: checkFinite('alpha', args.alpha ?? 1), beta: checkFinite('beta', args.beta ?? 0) };
@@ -176,20 +177,64 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
     partialScalars = { m, lda: A.ld, W: splits };
     partialSpec = memo(`gemvT|${arithmetic.name}|${readKey(A.data)}|${readKey(x)}`, () => partialTSource(arithmetic, A.data, x));
   }
+  // A over one storage binding is read in windows of whole columns, each starting on a 256-byte boundary
+  // (a multiple of 128 columns); GEMV N then keeps chunks inside windows and pads the partial rows to 64.
+  const limit = context.adapter.limits.maxStorageBufferBindingSize;
+  const windowed = A.data.words * 4 > limit;
+  let mp = m;
+  let columnWindows = [{ start: 0, count: n }];
+  if (windowed) {
+    const maxCols = Math.floor(limit / (4 * A.ld * wordsPerElement(A.data)));
+    if (maxCols < 128) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A needs 128 columns of ${A.ld} elements per storage binding, over this adapter's maxStorageBufferBindingSize of ${limit} bytes`, 'maxStorageBufferBindingSize');
+    let width = Math.floor(maxCols / 128) * 128;
+    if (!trans) {
+      let chunk = 128;
+      while (chunk < (partialScalars.chunk ?? 1) && chunk * 2 <= width) chunk *= 2;
+      width = Math.floor(width / chunk) * chunk;
+      mp = Math.ceil(m / 64) * 64;
+      partialScalars.chunk = chunk;
+      splits = Math.ceil(n / chunk);
+      threads = mp * splits;
+      [sr, sc] = [1, mp];
+    }
+    columnWindows = [];
+    for (let start = 0; start < n; start += width) columnWindows.push({ start, count: Math.min(width, n - start) });
+  }
   const key = `gemv|${trans ? 'T' : 'N'}|${objectId(A.data)}|${objectId(x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}`;
-  const plan = getPlan(runtime, key, 2, () => [createWordBuffer(context, Math.max(1, threads) * c), createWordBuffer(context, y.words)]);
+  const plan = getPlan(runtime, key, 2 + columnWindows.length, () => [createWordBuffer(context, Math.max(1, threads) * c), createWordBuffer(context, y.words)]);
   const p1 = await getProgram(context, { source: partialSpec.source, args: partialSpec.args, components: c });
   const finish = memo(`gemvF|${arithmetic.name}|${readKey(y)}|${readsY}`, () => finishSource(arithmetic, y, readsY));
   const p2 = await getProgram(context, { source: finish.source, args: finish.args, components: y.format.wordsPerElement === 2 ? 2 : 1 });
-  const arrays1: Record<string, BoundArray> = {};
-  bindArray('A', A.data, arrays1, partialScalars);
-  bindArray('X', x, arrays1, partialScalars);
   const arrays2: Record<string, BoundArray> = { P: { buffer: plan.scratch[0]! } };
   const scalars2: Record<string, number> = { S: splits, sr, sc, rows, ...scalarBindings(alpha, beta) };
   if (readsY) bindArray('Yold', y, arrays2, scalars2);
   const out = plan.scratch[1]!;
-  const passes = [];
-  if (threads > 0 && rows > 0) passes.push({ pass: { program: p1, arrays: arrays1, scalars: partialScalars, output: { buffer: plan.scratch[0]! }, threads }, cache: plan.passes[0]! });
+  const passes: { pass: Pass; cache: PassCache }[] = [];
+  if (threads > 0 && rows > 0) {
+    columnWindows.forEach((w, k) => {
+      const arrays1: Record<string, BoundArray> = {};
+      const scalars1: Record<string, number> = { ...partialScalars };
+      bindArray('A', A.data, arrays1, scalars1);
+      bindArray('X', x, arrays1, scalars1);
+      if (!windowed) {
+        passes.push({ pass: { program: p1, arrays: arrays1, scalars: scalars1, output: { buffer: plan.scratch[0]! }, threads }, cache: plan.passes[0]! });
+        return;
+      }
+      const elements = Math.min(w.count * A.ld, A.data.length - w.start * A.ld);
+      arrays1.A = windowOf(A.data, { start: w.start * A.ld, count: elements });
+      if (!trans) {
+        // Rows padded to mp: chunk c of this window lands at P[(c0 + c)·mp + i], a 256-byte-aligned window.
+        const chunk = partialScalars.chunk!;
+        const c0 = w.start / chunk;
+        const s = Math.ceil(w.count / chunk);
+        arrays1.X = windowOf(x, w);
+        Object.assign(scalars1, { m: mp, n: w.count });
+        passes.push({ pass: { program: p1, arrays: arrays1, scalars: scalars1, output: { buffer: plan.scratch[0]!, offset: c0 * mp * c * 4, size: s * mp * c * 4 }, threads: mp * s }, cache: plan.passes[2 + k]! });
+      } else {
+        passes.push({ pass: { program: p1, arrays: arrays1, scalars: scalars1, output: { buffer: plan.scratch[0]!, offset: w.start * splits * c * 4, size: w.count * splits * c * 4 }, threads: w.count * splits }, cache: plan.passes[2 + k]! });
+      }
+    });
+  }
   passes.push({ pass: { program: p2, arrays: arrays2, scalars: scalars2, output: { buffer: out }, threads: Math.ceil(rows / y.format.elementsPerWord) }, cache: plan.passes[1]! });
   if (rows === 0) return;
   if (threads === 0) {

@@ -7,6 +7,7 @@ import { bf16BitsFromNumber } from '../../src/formats/convert/bf16.js';
 import { gpuConvert } from '../../src/gpu/convert.js';
 import { bindingWindows, toDevice } from '../../src/gpu/device-array.js';
 import { gpuDot } from '../../src/gpu/dot.js';
+import { deviceMatrix, gpuGemv } from '../../src/gpu/gemv.js';
 import { requireRuntime } from './gpu-test-helpers.js';
 
 describe('arrays over one storage binding', () => {
@@ -39,5 +40,39 @@ describe('arrays over one storage binding', () => {
     x.destroy();
     y.destroy();
     array.destroy();
+  });
+});
+
+describe('GEMV with A over one storage binding', () => {
+  it('reads A in column windows (N and T) and stays exact', async () => {
+    const rt = await requireRuntime();
+    const limit = rt.context.adapter.limits.maxStorageBufferBindingSize;
+    if (limit > 2 ** 28) return; // only affordable on small-limit adapters (CI's llvmpipe)
+    const m = 5801;
+    const n = Math.ceil(limit / 4 / m) + 300; // A just over one binding
+    const a = new Float32Array(m * n);
+    let s = 11;
+    for (let k = 0; k < a.length; k++) {
+      s = (s * 1103515245 + 12345) >>> 0;
+      a[k] = ((s >>> 16) % 7) - 3;
+    }
+    const A = deviceMatrix(await toDevice(a), m, n);
+    expect(A.data.words * 4).toBeGreaterThan(limit);
+    for (const trans of ['N', 'T'] as const) {
+      const inner = trans === 'N' ? n : m;
+      const rows = trans === 'N' ? m : n;
+      const xs = Float32Array.from({ length: inner }, (_, j) => (j % 5) - 2);
+      const y = await toDevice(new Float32Array(rows));
+      await gpuGemv({ A, x: await toDevice(xs), y, trans }, { arithmetic: 'ff' });
+      const got = await y.toHost();
+      // Integer sums below 2^24: exact, so a lost or repeated column window shows.
+      for (const i of [0, 1, 63, 64, rows - 2, rows - 1, Math.floor(rows / 2)]) {
+        let sum = 0;
+        for (let j = 0; j < inner; j++) sum += (trans === 'N' ? a[i + j * m]! : a[j + i * m]!) * xs[j]!;
+        expect(got[i], `${trans} row ${i}`).toBe(sum);
+      }
+      y.destroy();
+    }
+    A.data.destroy();
   });
 });
