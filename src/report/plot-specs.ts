@@ -153,7 +153,8 @@ function rooflinePlots(rows: readonly Measurement[]): PlotSpec[] {
 function precisionPlots(rows: readonly Measurement[]): PlotSpec[] {
   const p = rows.filter((m) => m.experiment === 'precision');
   if (p.length === 0) return [];
-  const engine = (m: Measurement): string => `${m.storage.startsWith('mpfr') ? 'MPFR' : 'modprec'} ${title(m.kernel)}`;
+  // One line per number system and kernel: MPFR, and each family of library formats (rns106…rns1696 → rns).
+  const engine = (m: Measurement): string => `${m.storage.startsWith('mpfr') ? 'MPFR' : m.storage.replace(/\d+$/, '')} ${title(m.kernel)}`;
   const groups = new Map<string, Point[]>();
   for (const m of p) {
     if (m.gflops === null || m.precisionBits === null) continue;
@@ -164,7 +165,7 @@ function precisionPlots(rows: readonly Measurement[]): PlotSpec[] {
   const a = align(groups, true);
   return [{
     id: 'precision-sweep', section: 'precision', title: 'Multiple-precision sweep: MFLOP/s vs precision',
-    caption: 'MFLOP/s at precision p (operations counted as in seed 001). MPFR via gmp-wasm; modprec formats as registered (fp64, double-double, RNS).',
+    caption: 'MFLOP/s at precision p (operations counted as in seed 001). MPFR via gmp-wasm; the library\'s formats as registered (fp64, double-double, RNS at each precision).',
     xLabel: 'precision (bits)', yLabel: 'MFLOP/s', xLog: true, yLog: true, ...a,
   }];
 }

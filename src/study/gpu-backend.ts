@@ -95,7 +95,8 @@ export function openGpu(): Promise<GpuStudy | { reason: string }> {
     const ctx = await lib.gpuDevice();
     if (!ctx) return { reason: `no WebGPU adapter: ${lib.gpuUnavailableReason()}` };
     const a = ctx.adapter;
-    return { lib, adapter: `${a.name} (${a.backend})`, software: a.backend === 'opengl' || /llvmpipe|swiftshader|software/i.test(a.name) };
+    // Without a GPU device node the adapter can only be a software rasteriser (Mesa llvmpipe, SwiftShader).
+    return { lib, adapter: `${a.name} (${a.backend})`, software: !gpuHardwarePresent() || /llvmpipe|swiftshader/i.test(a.name) };
   })();
   return opened;
 }
