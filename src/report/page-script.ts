@@ -23,7 +23,7 @@ export const PAGE_SCRIPT = String.raw`
     return colors[key];
   }
   function styleOf(label) {
-    var m = /^([^\/ ]+)\/([^\/ @]+)/.exec(label);
+    var m = /^([^\/ ]+)\/([^\/ ]+)$/.exec(label); // arithmetic with its backend: f32 and f32@gpu differ
     if (!m) return { color: colorOf(label), dash: null };
     if (!(m[2] in arithmetics)) { arithmetics[m[2]] = dashes[nextDash % dashes.length]; nextDash++; }
     return { color: colorOf('storage:' + m[1]), dash: arithmetics[m[2]] };
