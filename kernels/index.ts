@@ -28,3 +28,4 @@ export { waxpbyBound } from './waxpby/waxpby-bound.js';
 export { scalBound } from './scal/scal-bound.js';
 export { asumBound } from './asum/asum-bound.js';
 export { nrm2Bound, nrm2RelativeBound } from './nrm2/nrm2-bound.js';
+export { type GpuBackendOptions, type GpuKernelReport } from './backend/gpu-dispatch.js';

@@ -19,6 +19,7 @@ export * from './io/matrix-market.js';
 export { luFactor, luSolve, applyPivots, type LuFactors } from './lu.js';
 export * from './dd/index.js';
 export * from './rns/index.js';
+export * from './gpu/index.js';
 
 /**
  * Every format modprec ships, by name: `formats.f64`, `f32`, `f16`, `bf16`, `i8`, `i16`, `i32` and the

@@ -7,6 +7,8 @@ import { Operand } from '../codegen/operand.js';
 import { checkRange, checkSameLength, chooseArithmetic, checkReadableIn, type KernelOptions } from '../codegen/kernel-options.js';
 import { resolveAccumulation } from '../codegen/accumulation.js';
 import { dotProgram } from './dot-program.js';
+import { dotOnGpu, wantsGpu, type GpuBackendOptions } from '../backend/gpu-dispatch.js';
+import type { GpuDotResult } from '../../src/gpu/dot.js';
 
 /** Options of {@link dot}. */
 export interface DotOptions extends KernelOptions {
@@ -22,7 +24,8 @@ export interface DotOptions extends KernelOptions {
  * An empty pair returns 0 at once.
  * @param x - first vector (any storage, any stride)
  * @param y - second vector, same length
- * @param options - arithmetic (default: the most precise of the operands'), accumulation, `into`
+ * @param options - arithmetic (default: the most precise of the operands'), accumulation, `into`;
+ *   `backend: 'gpu'` runs it on WebGPU (see the overload)
  * @returns the result rounded to the nearest double
  * @throws {@link ModprecError} `DIMENSION_MISMATCH` when lengths differ; `INVALID_OPTION` for non-ranges
  * @example
@@ -31,10 +34,17 @@ export interface DotOptions extends KernelOptions {
  * dot(x, x); // 14
  * ```
  */
-export function dot(x: Range<1, any>, y: Range<1, any>, options: DotOptions = {}): number {
+export function dot(x: Range<1, any>, y: Range<1, any>, options?: DotOptions & { backend?: 'cpu' }): number;
+/**
+ * DOT on the GPU (WebGPU through gpu.js; CPU fallback with a notice where no adapter exists, unless `strict`).
+ * @returns a promise of the value and the run report (backend, adapter, fallback reason, arithmetic)
+ */
+export function dot(x: Range<1, any>, y: Range<1, any>, options: GpuBackendOptions): Promise<GpuDotResult>;
+export function dot(x: Range<1, any>, y: Range<1, any>, options: (DotOptions & { backend?: 'cpu' }) | GpuBackendOptions = {}): number | Promise<GpuDotResult> {
   checkRange('x', x, 1);
   checkRange('y', y, 1);
   checkSameLength('x', x.length(), 'y', y.length());
+  if (wantsGpu(options)) return dotOnGpu(x, y, options);
   const into = options.into === undefined ? undefined : checkRange('options.into', options.into, 1, true);
   if (into) checkSameLength('a scalar result', 1, 'options.into', into.length());
   const ar = chooseArithmetic(options.arithmetic, [x, y]);

@@ -2,6 +2,7 @@
  * ELL SpMV: y := α·A·x + β·y for an ELL matrix whose values are read through any accessor.
  * @module
  */
+import { wantsGpu, ellSpmvOnGpu, type GpuBackendOptions, type GpuKernelReport } from '../backend/gpu-dispatch.js';
 import { Operand } from '../codegen/operand.js';
 import { chooseArithmetic, checkReadableIn, type KernelOptions } from '../codegen/kernel-options.js';
 import { resolveAccumulation } from '../codegen/accumulation.js';
@@ -28,8 +29,16 @@ import { ellSpmvProgram } from './ell-spmv-program.js';
  * ellSpmv({ alpha: 1, A, x, beta: 0, y });
  * ```
  */
-export function ellSpmv(args: EllSpmvArguments, options: KernelOptions = {}): void {
+export function ellSpmv(args: EllSpmvArguments, options?: KernelOptions & { backend?: 'cpu' }): void;
+/**
+ * ELL SpMV on the GPU (WebGPU through gpu.js; CPU fallback with a notice where no adapter exists, unless `strict`):
+ * operands are uploaded in their storage formats, the result is written back through the output range.
+ * @returns a promise of the run report (backend, adapter, fallback reason, arithmetic)
+ */
+export function ellSpmv(args: EllSpmvArguments, options: GpuBackendOptions): Promise<GpuKernelReport>;
+export function ellSpmv(args: EllSpmvArguments, options: (KernelOptions & { backend?: 'cpu' }) | GpuBackendOptions = {}): void | Promise<GpuKernelReport> {
   const { alpha, beta, A, x, y } = checkEllSpmvArguments(args);
+  if (wantsGpu(options)) return ellSpmvOnGpu({ alpha, A, x, beta, y }, options);
   const ar = chooseArithmetic(options.arithmetic, [A.values, x, y]);
   const acc = resolveAccumulation(options.accumulation);
   const { rows, cols, width, stride, colIndex } = A.structure;

@@ -2,6 +2,7 @@
  * GEMV: y := α·op(A)·x + β·y through any accessors, in any arithmetic, with any accumulation.
  * @module
  */
+import { wantsGpu, gemvOnGpu, type GpuBackendOptions, type GpuKernelReport } from '../backend/gpu-dispatch.js';
 import { Operand } from '../codegen/operand.js';
 import { chooseArithmetic, checkReadableIn, type KernelOptions } from '../codegen/kernel-options.js';
 import { resolveAccumulation, recursiveAccumulation, type Accumulation } from '../codegen/accumulation.js';
@@ -61,8 +62,16 @@ function chooseLoop(option: GemvOptions['loop'], opA: Accessor<2, any>, ar: Arit
  * gemv({ alpha: 1, A, x, beta: 0, y, trans: 'N' });
  * ```
  */
-export function gemv(args: GemvArguments, options: GemvOptions = {}): void {
+export function gemv(args: GemvArguments, options?: GemvOptions & { backend?: 'cpu' }): void;
+/**
+ * GEMV on the GPU (WebGPU through gpu.js; CPU fallback with a notice where no adapter exists, unless `strict`):
+ * operands are uploaded in their storage formats, the result is written back through the output range.
+ * @returns a promise of the run report (backend, adapter, fallback reason, arithmetic)
+ */
+export function gemv(args: GemvArguments, options: GpuBackendOptions): Promise<GpuKernelReport>;
+export function gemv(args: GemvArguments, options: (GemvOptions & { backend?: 'cpu' }) | GpuBackendOptions = {}): void | Promise<GpuKernelReport> {
   const { alpha, beta, opA, A, x, y, m, n } = checkGemvArguments(args);
+  if (wantsGpu(options)) return gemvOnGpu({ alpha, A, x, beta, y, trans: args.trans ?? 'N' }, options);
   const ar = chooseArithmetic(options.arithmetic, [A, x, y]);
   const acc = resolveAccumulation(options.accumulation);
   const loop = chooseLoop(options.loop, opA, ar, acc);

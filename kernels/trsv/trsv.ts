@@ -2,6 +2,7 @@
  * TRSV: solves op(A)·x = b in place through any accessors, in any arithmetic, with any accumulation.
  * @module
  */
+import { wantsGpu, trsvOnGpu, type GpuBackendOptions, type GpuKernelReport } from '../backend/gpu-dispatch.js';
 import { Operand } from '../codegen/operand.js';
 import { chooseArithmetic, checkReadableIn, type KernelOptions } from '../codegen/kernel-options.js';
 import { resolveAccumulation } from '../codegen/accumulation.js';
@@ -27,8 +28,16 @@ import { trsvProgram } from './trsv-program.js';
  * trsv({ A: U, x, uplo: 'U', trans: 'N', diag: 'N' });
  * ```
  */
-export function trsv(args: TrsvArguments, options: KernelOptions = {}): void {
+export function trsv(args: TrsvArguments, options?: KernelOptions & { backend?: 'cpu' }): void;
+/**
+ * TRSV on the GPU (WebGPU through gpu.js; CPU fallback with a notice where no adapter exists, unless `strict`):
+ * operands are uploaded in their storage formats, the result is written back through the output range.
+ * @returns a promise of the run report (backend, adapter, fallback reason, arithmetic)
+ */
+export function trsv(args: TrsvArguments, options: GpuBackendOptions): Promise<GpuKernelReport>;
+export function trsv(args: TrsvArguments, options: (KernelOptions & { backend?: 'cpu' }) | GpuBackendOptions = {}): void | Promise<GpuKernelReport> {
   const { A, x, T, lower, unit, n } = checkTrsvArguments(args);
+  if (wantsGpu(options)) return trsvOnGpu({ A, x, uplo: lower ? 'L' : 'U', trans: args.trans ?? 'N', diag: unit ? 'U' : 'N' }, options);
   const ar = chooseArithmetic(options.arithmetic, [A, x]);
   // Only x is scanned: A's unused triangle may hold anything (its used triangle must be finite for RNS).
   checkReadableIn(ar, [['x', x]]);
