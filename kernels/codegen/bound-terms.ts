@@ -11,7 +11,7 @@ import { numberOfKind } from '../../src/arithmetic/f64.js';
 import { gamma } from './accumulation.js';
 import { readRoundings as accessorReadRoundings } from './accessor-rounding.js';
 
-/** Relative roundings one read of `r` makes in `ar` (see {@link accessorReadRoundings}). */
+/** Relative roundings one read of `r` makes in `ar` (the storage conversion and the scale product, not the scale's own conversion: see elementReadRoundings). */
 export function readRoundings(r: Range<any, any>, ar: ArithmeticFormat): number {
   return accessorReadRoundings(r.accessor, ar) - (r.accessor.scale && ar.significandBits < 53 ? 1 : 0);
 }

@@ -29,7 +29,7 @@ export const PAIRWISE_BLOCK = 16;
 
 /**
  * `pairwise`: blocked pairwise (cascade) summation. Terms are summed plainly in blocks of
- * {@link PAIRWISE_BLOCK}; each finished block enters level 0 of a binary counter, and whenever two partial sums of
+ * `PAIRWISE_BLOCK`; each finished block enters level 0 of a binary counter, and whenever two partial sums of
  * the same level exist they are added and moved one level up, so blocks are combined in a balanced tree without
  * storing the terms. Every term passes at most B − 1 additions in its block, ⌊log₂⌈n/B⌉⌋ in the tree and one when
  * the levels are folded at the end. Bound (Higham, Accuracy and Stability §4.2, with the product rounding):

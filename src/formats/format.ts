@@ -46,7 +46,7 @@ export interface StorageFormat<Data = unknown, Value = unknown> {
   readonly significandBits: number;
   /**
    * Unit roundoff of a write, relative: 2^-p for floating-point formats. For integer formats the error of
-   * a write is absolute (half a quantum of the scale), so this is `NaN` and bounds use {@link quantum}.
+   * a write is absolute (half a quantum of the scale), so this is `NaN` and bounds use the scale instead.
    */
   readonly unitRoundoff: number;
   /** Whether values are integers (only usable through a scaled accessor for fractional data). */

@@ -162,10 +162,10 @@ function loScratch(set: RnsModuliSet): RnsNumber {
 export const DD_OUT = { hi: 0, lo: 0 };
 
 /**
- * x as a double-double: hi = x rounded to nearest, lo = (x − hi) rounded to nearest, into {@link DD_OUT}
+ * x as a double-double: hi = x rounded to nearest, lo = (x − hi) rounded to nearest, into `DD_OUT` buffer
  * and returned as a pair. hi + lo approximates x with relative error ≤ 2^-106 (plus u if x − hi needs rounding).
  * @param x - the number
- * @param out - where to write (default: the shared {@link DD_OUT})
+ * @param out - where to write (default: the shared `DD_OUT` buffer)
  */
 export function rnsToDoubleDouble(x: RnsNumber, out: { hi: number; lo: number } = DD_OUT): { hi: number; lo: number } {
   const hi = rnsToNumber(x);
