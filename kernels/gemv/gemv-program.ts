@@ -19,7 +19,7 @@ import type { Accessor } from '../../accessors/accessor.js';
 import type { Accumulation } from '../codegen/accumulation.js';
 import { Operand } from '../codegen/operand.js';
 import { compileProgram, mergeHelpers } from '../codegen/program-cache.js';
-import { cursor, declareCursor, loadAt, stepCursor, storeAt } from './cursor.js';
+import { cursor, declareCursor, loadAt, stepCursor, storeAt, type Cursor } from './cursor.js';
 import { COMBINE_REGISTERS, emitCoefficients, emitCombine, type CoefficientCase } from './coefficients.js';
 
 /** Loop order of a GEMV specialisation (see the module comment). */
@@ -117,12 +117,9 @@ function dotLoop(oA: Operand, ox: Operand, oy: Operand, spec: GemvSpecialisation
   return `${declareCursor(row)} ${declareCursor(y)}
 for (let i = 0; i < m; i++, ${stepCursor(row, 0)}, ${stepCursor(y, 0)}) {
 ${acc.emitReset('s', ar)}
-${declareCursor(a, row)} ${declareCursor(x)}
-for (let j = 0; j < n; j++, ${stepCursor(a, 1)}, ${stepCursor(x, 0)}) {
-${loadAt(a, ar, av)}
+${innerLoop('j', 'n', [{ c: a, d: 1, from: row }, { c: x, d: 0 }], `${loadAt(a, ar, av)}
 ${loadAt(x, ar, xv)}
-${acc.emitAddProduct('s', av, xv, ar)}
-}
+${acc.emitAddProduct('s', av, xv, ar)}`)}
 ${acc.emitResult(tv, 's', ar)}
 ${emitCombine(ar, tv, y, spec.alpha, spec.beta)}
 ${storeAt(y, ar, ar.register('res'))}
@@ -142,18 +139,41 @@ function axpyLoop(oA: Operand, ox: Operand, oy: Operand, spec: GemvSpecialisatio
 ${declareCursor(col)} ${declareCursor(x)}
 for (let j = 0; j < n; j++, ${stepCursor(col, 1)}, ${stepCursor(x, 0)}) {
 ${loadAt(x, ar, xv)}
-${declareCursor(a, col)}
-for (let i = 0; i < m; i++, ${stepCursor(a, 0)}) {
-${loadAt(a, ar, av)}
+${innerLoop('i', 'm', [{ c: a, d: 0, from: col }], `${loadAt(a, ar, av)}
 ${t} = scratch[i];
 ${ar.emitFma(tv, av, xv, tv)}
-scratch[i] = ${t};
-}
+scratch[i] = ${t};`)}
 }
 ${declareCursor(y)}
 for (let i = 0; i < m; i++, ${stepCursor(y, 0)}) {
 ${t} = scratch[i];
 ${emitCombine(ar, tv, y, spec.alpha, spec.beta)}
 ${storeAt(y, ar, ar.register('res'))}
+}`;
+}
+
+/** A cursor walked along dimension `d` by an inner loop, starting at `from` (or the operand's origin). */
+interface Walk { readonly c: Cursor; readonly d: number; readonly from?: Cursor }
+
+/**
+ * An inner loop `for (index = 0; index < count; …)` over cursors. When every walked stride is 1 at run time
+ * (and nothing is scaled), positions are computed as start + index: V8 compiles that indexed form to a tighter
+ * loop than stepping pointers (bench/zero-cost.ts); otherwise the cursors step by their strides.
+ */
+function innerLoop(index: string, count: string, walks: readonly Walk[], body: string): string {
+  const strided = `${walks.map((w) => declareCursor(w.c, w.from)).join(' ')}
+for (let ${index} = 0; ${index} < ${count}; ${index}++, ${walks.map((w) => stepCursor(w.c, w.d)).join(', ')}) {
+${body}
+}`;
+  if (walks.some((w) => w.c.scalePosition)) return strided;
+  const unit = walks.map((w) => `${w.c.operand.stride(w.d)} === 1`).join(' && ');
+  const positions = walks.map((w) => `const ${w.c.position} = ${w.from ? w.from.position : w.c.operand.offset} + ${index};`).join(' ');
+  return `if (${unit}) {
+for (let ${index} = 0; ${index} < ${count}; ${index}++) {
+${positions}
+${body}
+}
+} else {
+${strided}
 }`;
 }
