@@ -51,7 +51,7 @@ export function tinyOptions(): StudyOptions {
   const sizes = [8, 24];
   return {
     mode: 'quick', kernels: STUDY_KERNELS, configurations: defaultConfigurations('quick'), backends: ['cpu'],
-    sizes: Object.fromEntries(STUDY_KERNELS.map((k) => [k, sizes])) as StudyOptions['sizes'],
+    sizes: Object.fromEntries(STUDY_KERNELS.map((k) => [k, sizes])) as unknown as StudyOptions['sizes'],
     seeds: [1, 2], distributions: ['uniform', 'normal'], rooflineIntensities: [2, 16], rooflineLength: 4096,
     precisionSweep: true, minSampleSeconds: 1e-4, samples: 1, matrixFolder: tinyMatrixFolder(), matrices: [],
   };
