@@ -9,7 +9,7 @@ import type { Measurement, StudyResult } from '../study/types.js';
 export const MEASUREMENT_COLUMNS: readonly (keyof Measurement)[] = [
   'experiment', 'kernel', 'storage', 'arithmetic', 'backend', 'adapter', 'variant', 'problem', 'size', 'nnz', 'seed',
   'relativeError', 'arithmeticError', 'bound', 'seconds', 'repetitions', 'bytes', 'flops', 'gbps', 'gflops', 'speedup',
-  'intensity', 'precisionBits',
+  'intensity', 'precisionBits', 'accuracyBits', 'boundBits',
 ];
 
 /** A CSV field: quoted when it holds a comma, quote or line break (RFC 4180). */

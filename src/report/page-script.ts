@@ -24,7 +24,8 @@ export const PAGE_SCRIPT = String.raw`
   }
   function styleOf(label) {
     var m = /^([^\/ ]+)\/([^\/ ]+)$/.exec(label); // arithmetic with its backend: f32 and f32@gpu differ
-    if (!m) return { color: colorOf(label), dash: null };
+    // A measured line and its bound ("… measured", "… bound") share a colour.
+    if (!m) return { color: colorOf(label.replace(/ (measured|bound)$/, '')), dash: null };
     if (!(m[2] in arithmetics)) { arithmetics[m[2]] = dashes[nextDash % dashes.length]; nextDash++; }
     return { color: colorOf('storage:' + m[1]), dash: arithmetics[m[2]] };
   }

@@ -163,7 +163,27 @@ function precisionPlots(rows: readonly Measurement[]): PlotSpec[] {
   }
   for (const [k, v] of groups) groups.set(k, v.sort((a, b) => a.x - b.x));
   const a = align(groups, true);
-  return [{
+  const out: PlotSpec[] = [];
+  // Accuracy in bits (exact, beyond the double range) beside the a-priori bound, per format family and kernel.
+  const measured = p.filter((m) => m.accuracyBits !== null && m.boundBits !== null);
+  if (measured.length > 0) {
+    const finite = (v: number | null): number | null => (v !== null && Number.isFinite(v) ? v : null);
+    const bits = new Map<string, Point[]>();
+    const add = (key: string, x: number, y: number | null): void => { bits.set(key, [...(bits.get(key) ?? []), { x, y }]); };
+    for (const m of measured) {
+      add(`${engine(m)} measured`, m.precisionBits!, finite(m.accuracyBits));
+      add(`${engine(m)} bound`, m.precisionBits!, finite(m.boundBits));
+    }
+    for (const [k, v] of bits) bits.set(k, v.sort((x, y) => x.x - y.x));
+    const b = align(bits, false);
+    out.push({
+      id: 'precision-accuracy', section: 'precision', title: 'Multiple-precision sweep: accuracy in bits vs precision',
+      caption: '−log2 of the relative error, measured exactly against rationals (inputs u/3 rounded to the format), beside the a-priori bound γ_k(2^(1−p))·cond + 2^(1−p) in bits (dashed): the measured line must stay at or above its bound.',
+      xLabel: 'precision (bits)', yLabel: 'correct bits', xLog: true, yLog: false, xs: b.xs,
+      series: b.series.map((s) => ({ ...s, dashed: s.label.endsWith('bound') })),
+    });
+  }
+  return [...out, {
     id: 'precision-sweep', section: 'precision', title: 'Multiple-precision sweep: MFLOP/s vs precision',
     caption: 'MFLOP/s at precision p (operations counted as in seed 001). MPFR via gmp-wasm; the library\'s formats as registered (fp64, double-double, RNS at each precision).',
     xLabel: 'precision (bits)', yLabel: 'MFLOP/s', xLog: true, yLog: true, ...a,

@@ -17,7 +17,7 @@ const discovered = new Map<string, unknown>();
  */
 const KERNEL_MODULES: readonly string[] = [
   '../../kernels/gemv/gemv.js', '../../kernels/trsv/trsv.js', '../../kernels/ell-spmv/ell-spmv.js',
-  '../../kernels/ell-spmv/ell-operand.js', '../lu.js',
+  '../../kernels/ell-spmv/ell-operand.js', '../lu.js', '../rns/index.js',
 ];
 
 /**

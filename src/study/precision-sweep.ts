@@ -6,8 +6,15 @@
  */
 import { findFormat, formatNames } from '../formats/registry.js';
 import type { MeasureContext } from './experiments.js';
-import { gemvCase, libraryGemv } from './cases/gemv-case.js';
-import { waxpbyCase } from './cases/waxpby-case.js';
+import { libraryGemv } from './cases/gemv-case.js';
+import { waxpby } from '../../kernels/waxpby/waxpby.js';
+import { accuracyBits, boundBits, exactElement, exactMatrixElement } from './exact-accuracy.js';
+import { vectorOf, type ResolvedConfiguration } from './operands.js';
+import { range, type Range } from '../range.js';
+import { rowMajor } from '../../accessors/row-major.js';
+import { colMajor } from '../../accessors/col-major.js';
+import { exactOf } from '../testing/exact.js';
+import { addRational, mulRational, ZERO, type Rational } from '../testing/rational.js';
 import { loadMpfr, mpfrGemv, mpfrWaxpby, type MpfrLibrary, type MpfrRun } from './mpfr-engine.js';
 import { measurement } from './measurement.js';
 import { median, timeCall } from './timing.js';
@@ -15,6 +22,42 @@ import { resolveConfiguration } from './operands.js';
 import { randomValues, studyRandom } from './random-data.js';
 import type { StudyStep } from './plan.js';
 import type { Measurement, StudyOptions } from './types.js';
+
+/** v/3 in the configuration's arithmetic (rounded to its precision), for a full-precision input. */
+function third(config: ResolvedConfiguration, v: number): unknown {
+  const ar = config.arithmeticFormat;
+  return ar.div(ar.fromNumber(v), ar.fromNumber(3));
+}
+
+/** A packed vector of vᵢ/3, each rounded to the configuration's precision. */
+function fullPrecisionVector(config: ResolvedConfiguration, values: Float64Array): Range<1, any> {
+  const r = range(rowMajor<1, any>({ size: [values.length], storage: config.storageFormat, arithmetic: config.arithmeticFormat }));
+  for (let k = 0; k < values.length; k++) r.set(k, third(config, values[k]!));
+  return r;
+}
+
+/** A packed column-major n×n matrix of aᵢⱼ/3, each rounded to the configuration's precision. */
+function fullPrecisionMatrix(config: ResolvedConfiguration, n: number, values: Float64Array): Range<2, any> {
+  const r = range(colMajor<2, any>({ size: [n, n], storage: config.storageFormat, arithmetic: config.arithmeticFormat }));
+  for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) r.set(i, j, third(config, values[i + j * n]!));
+  return r;
+}
+
+/** The exact stored values of a vector. */
+function exactValues(r: Range<1, any>): Rational[] {
+  return Array.from({ length: r.length() }, (_, k) => exactElement(r, k));
+}
+
+/**
+ * log2 of ‖|A||x|‖₂ / ‖Ax‖₂ from per-output Σ|terms| and values (fp64; the ratio only scales the bound),
+ * rounded up by a relative 2^-40 so the bound stays an upper bound.
+ */
+function log2Condition(count: number, abs: (i: number) => number, value: (i: number) => number): number {
+  let a = 0;
+  let v = 0;
+  for (let i = 0; i < count; i++) { a += abs(i) ** 2; v += value(i) ** 2; }
+  return (Math.log2(a) - Math.log2(v)) / 2 + 2 ** -40;
+}
 
 /** Precisions of the MPFR runs, in bits (seed 000 Table 5). */
 export const SWEEP_BITS: readonly number[] = [106, 212, 424, 848, 1696];
@@ -105,16 +148,50 @@ export function precisionSweepSteps(options: StudyOptions, ctx: MeasureContext, 
       estimate: 0.3,
       run: () => {
         const config = resolveConfiguration({ storage: name, arithmetic: name, backend: 'cpu' });
-        const cases = [waxpbyCase(m, 'uniform', 1), ...(libraryGemv() ? [gemvCase(n, 'uniform', 1)] : [])];
-        return cases.map((c) => {
-          const bound = c.bind(config);
-          const t = timeCall(() => bound.run(), { samples, minSampleSeconds: options.minSampleSeconds });
+        const p = config.arithmeticFormat.significandBits;
+        const rows: Measurement[] = [];
+        const row = (kernel: 'gemv' | 'waxpby', size: number, flops: number, run: () => void, out: Range<1, any>,
+          exact: Rational[], terms: number, log2Ratio: number): Measurement => {
+          const t = timeCall(run, { samples, minSampleSeconds: options.minSampleSeconds });
+          run();
+          const computed = Array.from({ length: exact.length }, (_, k) => exactElement(out, k));
+          const bits = accuracyBits(computed, exact);
           return measurement({
-            experiment: 'precision', kernel: c.kernel, storage: name, arithmetic: name, backend: 'cpu', adapter: ctx.adapter,
-            problem: c.problem, size: c.size, seed: c.seed, seconds: t.seconds, repetitions: t.repetitions, flops: c.flops,
-            gflops: c.flops / t.seconds / 1e9, precisionBits: config.arithmeticFormat.significandBits,
+            experiment: 'precision', kernel, storage: name, arithmetic: name, backend: 'cpu', adapter: ctx.adapter,
+            problem: 'uniform', size, seed: 1, seconds: t.seconds, repetitions: t.repetitions, flops,
+            gflops: flops / t.seconds / 1e9, precisionBits: p,
+            relativeError: Number.isFinite(bits) ? 2 ** -bits : 0, accuracyBits: bits, boundBits: boundBits(p, terms, log2Ratio),
           });
-        });
+        };
+        // Inputs carry the format's full precision (u/3 rounded to p bits: a double input would make most
+        // multiple-precision results exact); the exact reference is formed from the stored inputs.
+        const xw = fullPrecisionVector(config, wx);
+        const yw = fullPrecisionVector(config, wy);
+        const ww = vectorOf(config, new Float64Array(m));
+        const xq = exactValues(xw);
+        const yq = exactValues(yw);
+        const options_ = { arithmetic: config.arithmeticFormat };
+        rows.push(row('waxpby', m, 3 * m, () => waxpby(0.75, xw, -1.3125, yw, ww, options_), ww,
+          xq.map((xi, i) => addRational(mulRational(exactOf(0.75), xi), mulRational(exactOf(-1.3125), yq[i]!))),
+          2, log2Condition(m, (i) => Math.abs(0.75 * wx[i]!) + Math.abs(1.3125 * wy[i]!), (i) => 0.75 * wx[i]! - 1.3125 * wy[i]!)));
+        const gemv = libraryGemv();
+        if (gemv) {
+          const A = fullPrecisionMatrix(config, n, a);
+          const xg = fullPrecisionVector(config, x);
+          const yg = vectorOf(config, new Float64Array(n));
+          const Aq = Array.from({ length: n * n }, (_, k) => exactMatrixElement(A, k % n, Math.floor(k / n)));
+          const xgq = exactValues(xg);
+          const exact = Array.from({ length: n }, (_, i) => {
+            let s: Rational = ZERO;
+            for (let j = 0; j < n; j++) s = addRational(s, mulRational(Aq[i + j * n]!, xgq[j]!));
+            return s;
+          });
+          const absRow = (i: number): number => { let s = 0; for (let j = 0; j < n; j++) s += Math.abs(a[i + j * n]! * x[j]!); return s; };
+          const rowValue = (i: number): number => { let s = 0; for (let j = 0; j < n; j++) s += a[i + j * n]! * x[j]!; return s; };
+          rows.push(row('gemv', n, 2 * n * n, () => gemv({ alpha: 1, A, x: xg, beta: 0, y: yg, trans: 'N' }, options_), yg,
+            exact, n, log2Condition(n, absRow, rowValue)));
+        }
+        return rows;
       },
     });
   }

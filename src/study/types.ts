@@ -83,6 +83,10 @@ export interface Measurement {
   readonly intensity: number | null;
   /** Precision in bits of the arithmetic (precision sweep; significand bits otherwise). */
   readonly precisionBits: number | null;
+  /** −log2 of the relative error measured exactly against rationals (precision sweep: errors beyond the double range). */
+  readonly accuracyBits: number | null;
+  /** −log2 of the a-priori relative bound (precision sweep): the measured accuracyBits must be at least this. */
+  readonly boundBits: number | null;
 }
 
 /** A fully resolved study request (the CLI's flags after validation). */

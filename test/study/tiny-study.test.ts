@@ -209,4 +209,14 @@ describe('tiny study: speed, roofline and sweep figures are finite and positive'
     expect(sweep.some((m) => m.storage === 'f64')).toBe(true);
     for (const m of sweep) expect(m.gflops! > 0 && Number.isFinite(m.gflops!)).toBe(true);
   });
+
+  it('precision sweep: every library format is measured exactly and keeps at least the bits its a-priori bound promises', () => {
+    const library = rows('precision').filter((m) => !m.storage.startsWith('mpfr'));
+    expect(new Set(library.map((m) => m.kernel))).toEqual(new Set(['gemv', 'waxpby']));
+    for (const m of library) {
+      expect(m.boundBits, m.storage).not.toBeNull();
+      expect(m.boundBits!).toBeGreaterThan(m.precisionBits! - 16); // γ_64 and the condition cost a few bits, not more
+      expect(m.accuracyBits!, `${m.kernel} ${m.storage}`).toBeGreaterThanOrEqual(m.boundBits!);
+    }
+  });
 });
