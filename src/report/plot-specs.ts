@@ -154,7 +154,7 @@ function precisionPlots(rows: readonly Measurement[]): PlotSpec[] {
   const p = rows.filter((m) => m.experiment === 'precision');
   if (p.length === 0) return [];
   // One line per number system and kernel: MPFR, and each family of library formats (rns106…rns1696 → rns).
-  const engine = (m: Measurement): string => `${m.storage.startsWith('mpfr') ? 'MPFR' : m.storage.replace(/\d+$/, '')} ${title(m.kernel)}`;
+  const engine = (m: Measurement): string => `${m.storage.startsWith('mpfr') ? 'MPFR' : m.storage.replace(/\d{3,}$/, '')} ${title(m.kernel)}`;
   const groups = new Map<string, Point[]>();
   for (const m of p) {
     if (m.gflops === null || m.precisionBits === null) continue;
@@ -170,16 +170,18 @@ function precisionPlots(rows: readonly Measurement[]): PlotSpec[] {
     const finite = (v: number | null): number | null => (v !== null && Number.isFinite(v) ? v : null);
     const bits = new Map<string, Point[]>();
     const add = (key: string, x: number, y: number | null): void => { bits.set(key, [...(bits.get(key) ?? []), { x, y }]); };
+    // Bits lost = precision − correct bits: small numbers that show the measured–bound gap at every p.
+    const lost = (v: number | null, p: number): number | null => (finite(v) === null ? null : p - v!);
     for (const m of measured) {
-      add(`${engine(m)} measured`, m.precisionBits!, finite(m.accuracyBits));
-      add(`${engine(m)} bound`, m.precisionBits!, finite(m.boundBits));
+      add(`${engine(m)} measured`, m.precisionBits!, lost(m.accuracyBits, m.precisionBits!));
+      add(`${engine(m)} bound`, m.precisionBits!, lost(m.boundBits, m.precisionBits!));
     }
     for (const [k, v] of bits) bits.set(k, v.sort((x, y) => x.x - y.x));
     const b = align(bits, false);
     out.push({
-      id: 'precision-accuracy', section: 'precision', title: 'Multiple-precision sweep: accuracy in bits vs precision',
-      caption: '−log2 of the relative error, measured exactly against rationals (inputs u/3 rounded to the format), beside the a-priori bound γ_k(2^(1−p))·cond + 2^(1−p) in bits (dashed): the measured line must stay at or above its bound.',
-      xLabel: 'precision (bits)', yLabel: 'correct bits', xLog: true, yLog: false, xs: b.xs,
+      id: 'precision-accuracy', section: 'precision', title: 'Multiple-precision sweep: bits lost vs precision',
+      caption: 'p − (−log2 relative error): the error measured exactly against rationals (inputs u/3 rounded to the format), beside the a-priori bound γ_k(2^(1−p))·cond + 2^(1−p) (dashed). The measured line must stay at or below its bound.',
+      xLabel: 'precision (bits)', yLabel: 'bits lost', xLog: true, yLog: false, xs: b.xs,
       series: b.series.map((s) => ({ ...s, dashed: s.label.endsWith('bound') })),
     });
   }
