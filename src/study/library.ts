@@ -66,9 +66,3 @@ export function arithmeticNames(): string[] {
     return true;
   });
 }
-
-/** Significand bits of a registered format (storage first, else arithmetic), or NaN when unknown. */
-export function formatBits(name: string): number {
-  const f = findFormat(name);
-  return f?.storage?.significandBits ?? f?.arithmetic?.significandBits ?? NaN;
-}
