@@ -56,16 +56,19 @@ export function plainRooflineLoop(precision: 'f64' | 'f32', multiplyAdds: number
   const m = checkLength(x.length);
   if (y.length !== x.length) fail('DIMENSION_MISMATCH', 'y', `must have length ${x.length}`, y.length);
   const step = (c: number): string => (precision === 'f64' ? `v${c} = v${c} * a + b;` : `v${c} = F(F(v${c} * a) + b);`);
-  // The same inner loop as the accessor variant, so the two differ only in their loads and stores.
-  const source = `return function plainRoofline() {
+  // The same inner loop as the accessor variant, so the two differ only in their loads and stores. The
+  // buffers and coefficients are call arguments, as in the generated kernel (closure constants would let
+  // the JIT specialise the plain loop on them and the comparison would measure that, not the accessor).
+  const source = `return function plainRoofline(x, y, a, b, m) {
   for (let i = 0; i < m; i++) {
-    ${CHAINS.map((c) => `let v${c} = x[i + ${c * m}];`).join(' ')}
+    ${CHAINS.map((c) => `let v${c} = x[i + ${c} * m];`).join(' ')}
     for (let r = 0; r < ${multiplyAdds}; r++) { ${CHAINS.map(step).join(' ')} }
-    ${CHAINS.map((c) => `y[i + ${c * m}] = v${c};`).join(' ')}
+    ${CHAINS.map((c) => `y[i + ${c} * m] = v${c};`).join(' ')}
   }
 };`;
   // eslint-disable-next-line @typescript-eslint/no-implied-eval
-  return new Function('x', 'y', 'a', 'b', 'F', 'm', `'use strict';\n${source}`)(x, y, ROOFLINE_A, ROOFLINE_B, Math.fround, m) as RooflineLoop;
+  const loop = new Function('F', `'use strict';\n${source}`)(Math.fround) as (x: unknown, y: unknown, a: number, b: number, m: number) => void;
+  return () => loop(x, y, ROOFLINE_A, ROOFLINE_B, m);
 }
 
 /**
