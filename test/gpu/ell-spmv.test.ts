@@ -2,6 +2,7 @@
  * GPU ELL SpMV (column-major ELL, padding −1) against an accurate reference on the stored values, for
  * several storage formats, both arithmetics and y formats; real matrices from ../shared/matrices when present.
  */
+import { matricesFolder } from '../matrix-fixtures.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -70,7 +71,7 @@ describe('gpuEllSpmv', () => {
     await check(laplacianEll([12, 10, 9], { strideMultiple: 64 }), 'f32', 'ff', 'ff', 11);
   });
 
-  const matrices = join(__dirname, '..', '..', '..', 'shared', 'matrices');
+  const matrices = matricesFolder;
   it.runIf(existsSync(matrices))('matches the reference on real matrices (west0479, bcsstk08)', async () => {
     await requireRuntime();
     for (const file of ['west0479.mtx', 'bcsstk08.mtx']) {

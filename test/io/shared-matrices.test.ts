@@ -2,6 +2,7 @@
  * Reads every SuiteSparse matrix in shared/matrices (beside the repository) and checks it against the
  * figures in that folder's README, then checks the CSR and ELL conversions on it.
  */
+import { matricesFolder } from '../matrix-fixtures.js';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -19,7 +20,7 @@ import { csrLowerTriangle, isSymmetricCsr } from '../../src/sparse/symmetric.js'
 import { seededRandom } from '../../src/sparse/seeded-random.js';
 import { csrEqual, csrTimes } from '../sparse/sparse-arbitraries.js';
 
-const folder = resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/matrices');
+const folder = matricesFolder;
 
 interface Expected {
   symmetry: MatrixMarketSymmetry; field: MatrixMarketField; spd: boolean;
@@ -74,7 +75,7 @@ function diagonal(A: CsrMatrix): (number | undefined)[] {
 
 describe('shared/matrices (SuiteSparse)', () => {
   it('the folder is present beside the repository with every file of the README and SHA256SUMS', () => {
-    if (!existsSync(folder)) throw new Error(`${folder} not found: shared/ must be checked out beside the repository (../shared/matrices)`);
+    if (!existsSync(folder)) throw new Error(`${folder} not found: the bundled copy of shared/matrices is missing`);
     expect([...checksums().keys()].sort()).toEqual(Object.keys(readme).map((name) => `${name}.mtx`).sort());
   });
 

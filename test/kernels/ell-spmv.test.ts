@@ -1,4 +1,5 @@
 import { describe, it, expect } from 'vitest';
+import { matricesFolder } from '../matrix-fixtures.js';
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { range, type Range } from '../../src/range.js';
@@ -114,7 +115,7 @@ describe('ellSpmv against the exact result of the stored values', () => {
 });
 
 const MATRICES = ['bcsstk01', 'arc130', 'west0479', 'gr_30_30'];
-const readCsr = (name: string): CsrMatrix => readMatrixMarketCsr(readFileSync(`/work/shared/matrices/${name}.mtx`, 'utf8'));
+const readCsr = (name: string): CsrMatrix => readMatrixMarketCsr(readFileSync(`${matricesFolder}/${name}.mtx`, 'utf8'));
 
 /** The reference loop: row by row over the CSR arrays in fp64, in the same order as the ELL slots. */
 function referenceSpmv(A: CsrMatrix, x: Float64Array): Float64Array {
