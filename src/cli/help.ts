@@ -22,7 +22,7 @@ Flags:
   --sizes LIST         sizes for every kernel (vector length, matrix order, sparse rows)
   --seeds N|LIST       number of seeds (1..N) or a comma-separated list of seeds
   --matrices DIR       folder of Matrix Market files for ELL SpMV (default ../shared/matrices
-                       next to the package, when it exists)
+                       next to the package, else the copy in test/fixtures/matrices)
   --out DIR            report folder (default ./report)
   --json               print the results as JSON on stdout (progress goes to stderr)
   -h, --help           this text

@@ -137,10 +137,13 @@ function parseFormats(value: string, backends: readonly BackendName[]): Configur
   return out;
 }
 
-/** The default folder of real matrices: ../shared/matrices next to the package root, if present. */
+/**
+ * The default folder of real matrices: ../shared/matrices next to the package root, else the copy bundled with the
+ * tests (test/fixtures/matrices), if either is present.
+ */
 export function defaultMatrixFolder(packageRoot: string): string | null {
-  const folder = resolve(packageRoot, '..', 'shared', 'matrices');
-  return existsSync(folder) ? folder : null;
+  const candidates = [resolve(packageRoot, '..', 'shared', 'matrices'), resolve(packageRoot, 'test', 'fixtures', 'matrices')];
+  return candidates.find((folder) => existsSync(folder)) ?? null;
 }
 
 /**
