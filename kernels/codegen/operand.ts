@@ -77,7 +77,10 @@ export class Operand {
   /** Declarations of the operand's temporaries, once per kernel. */
   emitDeclare(ar: ArithmeticFormat): string {
     const scaleReg = this.accessor.scale ? ' ' + ar.emitDeclare(ar.register(`${this.name}_sc`)) : '';
-    return declareStorageRegister(this.accessor.storage, this.tmp) + scaleReg;
+    // The storage temporary is only used when a read or a write has to convert between kinds or precisions.
+    const st = this.accessor.storage;
+    const needsTmp = !this.direct(ar) || !(st.kind === 'number' && ar.kind === 'number');
+    return (needsTmp ? declareStorageRegister(st, this.tmp) : '') + scaleReg;
   }
 
   /** Whether a read can go straight into a register of `ar` (same kind, no rounding needed). */
