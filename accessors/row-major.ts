@@ -2,7 +2,7 @@
  * Row-major accessors: the last dimension is contiguous (Ginkgo's row_major / reduced_row_major).
  * @module
  */
-import type { Accessor, Dimensionality, Tuple } from './accessor.js';
+import type { Accessor, Dimensionality } from './accessor.js';
 import { checkStrideAtLeast, makeAccessor, resolveGivenStrides, resolveSize, type LayoutOptions } from './layout-options.js';
 import { fail } from '../src/errors.js';
 
@@ -56,4 +56,3 @@ export function reducedRowMajor<D extends Dimensionality = 2, T = number>(
 
 /** Internal: row-major strides for the scaled factories. */
 export const rowMajorStridesOf = rowMajorStrides;
-export type { Tuple };

@@ -6,7 +6,7 @@
  * scales ({@link Accessor.readScale}, {@link Accessor.writeScale}).
  * @module
  */
-import type { Accessor, Dimensionality, ScaleInfo, Tuple } from './accessor.js';
+import type { Accessor, Dimensionality, ScaleInfo } from './accessor.js';
 import { makeAccessor, resolveSize, type LayoutOptions } from './layout-options.js';
 import { rowMajorStridesOf, vectorDefaultOffset } from './row-major.js';
 import { colMajorStridesOf } from './col-major.js';
@@ -100,4 +100,3 @@ export function fitScales<D extends Dimensionality, T>(
   for (const [k, m] of maxAbs) s.data[k] = m > 0 ? m / top : 1;
   all.forEach((idx, n) => (accessor.set as (...a: unknown[]) => void)(...idx, vals[n]));
 }
-export type { Tuple };
