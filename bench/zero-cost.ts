@@ -136,7 +136,7 @@ const table = markdownTable(header, rows);
 writeResults('zero-cost', results);
 writePerformanceSection('zero-cost', `## Zero-cost accessors (CPU)
 
-Median times of ${REPS} interleaved rounds; the goal ratio compares the best (minimum) times, the least noisy estimate of what each loop can do on a shared VM; the median of the per-round ratios (accessor ÷ hand-written, measured back to back) is shown beside it; ${machineDescription()}; ${today()}. Results checked against the hand-written loop in the same run. On this shared 2-core VM the ratios move by about ±10 % from one process to the next (three consecutive runs on 2026-11-22 gave DOT 1.03, 1.10, 1.11 and GEMV 0.77–1.06 on best times); the generated loops are the same code as the hand-written ones apart from the storage reads (MODPREC_DEBUG_KERNELS=1 prints them).
+Median times of ${REPS} interleaved rounds; the goal ratio compares the best (minimum) times, the least noisy estimate of what each loop can do on a shared VM; the median of the per-round ratios (accessor ÷ hand-written, measured back to back) is shown beside it; ${machineDescription()}; ${today()}. Results checked against the hand-written loop in the same run. On this shared 2-core VM the ratios move by about ±10 % from one process to the next (six runs on 2026-11-22 gave best-time ratios DOT 0.99–1.12, median 1.08, and GEMV 0.77–1.15, median 1.05); the generated loops are the same code as the hand-written ones apart from the storage reads (MODPREC_DEBUG_KERNELS=1 prints them).
 
 ${table}`);
 console.log(table);

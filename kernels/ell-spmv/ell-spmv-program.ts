@@ -9,7 +9,7 @@ import type { Accessor } from '../../accessors/accessor.js';
 import type { Accumulation } from '../codegen/accumulation.js';
 import { Operand } from '../codegen/operand.js';
 import { compileProgram, mergeHelpers } from '../codegen/program-cache.js';
-import { cursor, declareCursor, loadAt, stepCursor, storeAt } from '../gemv/cursor.js';
+import { cursor, declareCursor, loadAt, stepCursor, storeAt } from '../codegen/cursor.js';
 import { COMBINE_REGISTERS, emitCoefficients, emitCombine, type CoefficientCase } from '../gemv/coefficients.js';
 
 /** A compiled ELL SpMV: (rows, width, stride, colIndex, ...values, ...x, ...y, alpha, beta) → nothing. */

@@ -5,8 +5,8 @@
  * @module
  */
 import type { ArithmeticFormat, Register } from '../../src/formats/format.js';
-import type { Cursor } from './cursor.js';
-import { loadAt } from './cursor.js';
+import type { Cursor } from '../codegen/cursor.js';
+import { loadAt } from '../codegen/cursor.js';
 
 /** Which special value a coefficient has. */
 export type CoefficientCase = 'zero' | 'one' | 'general';

@@ -19,7 +19,7 @@ import type { Accessor } from '../../accessors/accessor.js';
 import type { Accumulation } from '../codegen/accumulation.js';
 import { Operand } from '../codegen/operand.js';
 import { compileProgram, mergeHelpers } from '../codegen/program-cache.js';
-import { cursor, declareCursor, loadAt, stepCursor, storeAt, type Cursor } from './cursor.js';
+import { cursor, cursorLoop, declareCursor, loadAt, stepCursor, storeAt } from '../codegen/cursor.js';
 import { COMBINE_REGISTERS, emitCoefficients, emitCombine, type CoefficientCase } from './coefficients.js';
 
 /** Loop order of a GEMV specialisation (see the module comment). */
@@ -117,7 +117,7 @@ function dotLoop(oA: Operand, ox: Operand, oy: Operand, spec: GemvSpecialisation
   return `${declareCursor(row)} ${declareCursor(y)}
 for (let i = 0; i < m; i++, ${stepCursor(row, 0)}, ${stepCursor(y, 0)}) {
 ${acc.emitReset('s', ar)}
-${innerLoop('j', 'n', [{ c: a, d: 1, from: row }, { c: x, d: 0 }], `${loadAt(a, ar, av)}
+${cursorLoop('j', 'n', [{ c: a, d: 1, from: row }, { c: x, d: 0 }], `${loadAt(a, ar, av)}
 ${loadAt(x, ar, xv)}
 ${acc.emitAddProduct('s', av, xv, ar)}`)}
 ${acc.emitResult(tv, 's', ar)}
@@ -139,7 +139,7 @@ function axpyLoop(oA: Operand, ox: Operand, oy: Operand, spec: GemvSpecialisatio
 ${declareCursor(col)} ${declareCursor(x)}
 for (let j = 0; j < n; j++, ${stepCursor(col, 1)}, ${stepCursor(x, 0)}) {
 ${loadAt(x, ar, xv)}
-${innerLoop('i', 'm', [{ c: a, d: 0, from: col }], `${loadAt(a, ar, av)}
+${cursorLoop('i', 'm', [{ c: a, d: 0, from: col }], `${loadAt(a, ar, av)}
 ${t} = scratch[i];
 ${ar.emitFma(tv, av, xv, tv)}
 scratch[i] = ${t};`)}
@@ -149,30 +149,5 @@ for (let i = 0; i < m; i++, ${stepCursor(y, 0)}) {
 ${t} = scratch[i];
 ${emitCombine(ar, tv, y, spec.alpha, spec.beta)}
 ${storeAt(y, ar, ar.register('res'))}
-}`;
-}
-
-/** A cursor walked along dimension `d` by an inner loop, starting at `from` (or the operand's origin). */
-interface Walk { readonly c: Cursor; readonly d: number; readonly from?: Cursor }
-
-/**
- * An inner loop `for (index = 0; index < count; …)` over cursors. When every walked stride is 1 at run time
- * (and nothing is scaled), the cursors step by the constant 1, which V8 compiles to a tighter loop than a step
- * by a run-time stride (bench/zero-cost.ts); otherwise the cursors step by their strides.
- */
-function innerLoop(index: string, count: string, walks: readonly Walk[], body: string): string {
-  const strided = `${walks.map((w) => declareCursor(w.c, w.from)).join(' ')}
-for (let ${index} = 0; ${index} < ${count}; ${index}++, ${walks.map((w) => stepCursor(w.c, w.d)).join(', ')}) {
-${body}
-}`;
-  if (walks.some((w) => w.c.scalePosition)) return strided;
-  const unit = walks.map((w) => `${w.c.operand.stride(w.d)} === 1`).join(' && ');
-  return `if (${unit}) {
-${walks.map((w) => declareCursor(w.c, w.from)).join(' ')}
-for (let ${index} = 0; ${index} < ${count}; ${index}++, ${walks.map((w) => `${w.c.position}++`).join(', ')}) {
-${body}
-}
-} else {
-${strided}
 }`;
 }

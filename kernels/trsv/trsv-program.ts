@@ -14,7 +14,7 @@ import type { Accessor } from '../../accessors/accessor.js';
 import type { Accumulation } from '../codegen/accumulation.js';
 import { Operand } from '../codegen/operand.js';
 import { compileProgram, mergeHelpers } from '../codegen/program-cache.js';
-import { cursor, declareCursor, loadAt, stepCursor, storeAt } from '../gemv/cursor.js';
+import { cursor, declareCursor, loadAt, stepCursor, storeAt } from '../codegen/cursor.js';
 
 /** A compiled TRSV: (n, ...T, ...x) → nothing (x overwritten with the solution). */
 export type TrsvFunction = (n: number, ...args: unknown[]) => void;
