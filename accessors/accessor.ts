@@ -31,29 +31,45 @@ export type LayoutName = 'row-major' | 'col-major' | 'block-col-major' | 'stride
  * `mask[d]` says whether dimension d indexes the scale; `strides[d]` is 0 where it does not.
  */
 export interface ScaleInfo {
+  /** The scale factors. */
   readonly data: Float64Array;
+  /** Scale element of index (0, …, 0). */
   readonly offset: number;
+  /** Distance between neighbouring scales along each dimension (0 where the mask is false). */
   readonly strides: readonly number[];
+  /** Which dimensions index the scale. */
   readonly mask: readonly boolean[];
 }
 
 /** Everything an {@link Accessor} is made of. */
 export interface AccessorInit<D extends Dimensionality, T> {
+  /** Extent along each dimension. */
   size: Tuple<D>;
+  /** Storage elements between neighbours along each dimension. */
   strides: Tuple<D>;
+  /** Storage element of index (0, …, 0). */
   offset: number;
+  /** How values sit in memory. */
   storage: StorageFormat;
+  /** How values are computed on. */
   arithmetic: ArithmeticFormat<T>;
+  /** The storage buffer (checked against `storage`). */
   data: unknown;
+  /** Which layout the strides describe. */
   layout: LayoutName;
+  /** Scale factors, for scaled accessors. */
   scale?: ScaleInfo | undefined;
+  /** False for a read-only accessor (default true). */
   writable?: boolean;
 }
 
 /** The structured part of a kernel cache key that an accessor contributes. */
 export interface AccessorSignature {
+  /** Storage format name. */
   readonly storage: string;
+  /** Arithmetic format name. */
   readonly arithmetic: string;
+  /** Number of dimensions. */
   readonly dimensionality: Dimensionality;
   /** Scale mask, when scaled. */
   readonly scaled: readonly boolean[] | null;

@@ -6,7 +6,9 @@ import { fail } from './errors.js';
 
 /** The half-open index interval [begin, end). */
 export interface Span {
+  /** First index of the span. */
   readonly begin: number;
+  /** One past the last index (a span with begin = end is empty). */
   readonly end: number;
 }
 

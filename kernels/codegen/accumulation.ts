@@ -31,7 +31,12 @@ export interface Accumulation {
    * A-priori bound on |computed − exact| of a sum of n terms, as a multiple of Σ|terms|, for arithmetic unit
    * roundoff u; `relativeToResult` is an extra multiple of |exact| (Dot2-type bounds have both).
    */
-  bound(n: number, u: number): { ofAbsSum: number; ofResult: number };
+  bound(n: number, u: number): {
+    /** Multiple of Σ|terms|. */
+    ofAbsSum: number;
+    /** Multiple of |exact sum|. */
+    ofResult: number;
+  };
   /** Helper values the templates use. */
   readonly helpers: Readonly<Record<string, unknown>>;
 }
