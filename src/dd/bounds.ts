@@ -44,6 +44,26 @@ export const DD_SQRT_BOUND = (25 / 8) * U2;
 export const DD_ROUNDING_BOUND = U2;
 
 /**
+ * {@link ddMulAccumulate} (the fused multiply-accumulate of the kernels): the error is at most
+ * 15u²·|a·b| + 4u²·|c| (proof at the function). Multiple of |a·b|.
+ */
+export const DD_MUL_ACCUMULATE_PRODUCT_BOUND = 15 * U2;
+/** {@link ddMulAccumulate}: multiple of |c| in its error bound (see {@link DD_MUL_ACCUMULATE_PRODUCT_BOUND}). */
+export const DD_MUL_ACCUMULATE_ADDEND_BOUND = 4 * U2;
+
+/**
+ * Bound on |fl(a·b + c) − (a·b + c)| for {@link ddMulAccumulate}: 15u²·|a·b| + 4u²·|c|. Both multiples are
+ * below 2^-102, so the operation fits the model fl(ab + c) = ab(1 + δ₁) + c(1 + δ₂), |δᵢ| ≤ 2^-102, that
+ * the kernels' γ_n bounds are built on.
+ * @param absProduct - |a·b|
+ * @param absAddend - |c|
+ * @returns the absolute error bound
+ */
+export function ddMulAccumulateErrorBound(absProduct: number, absAddend: number): number {
+  return DD_MUL_ACCUMULATE_PRODUCT_BOUND * absProduct + DD_MUL_ACCUMULATE_ADDEND_BOUND * absAddend;
+}
+
+/**
  * Bound on |fl(a·b + c) − (a·b + c)| for {@link ddMulAdd} (multiplication then accurate addition):
  * (3u² + 13u³)·|a·b + c| + 7u²·(1 + 3u² + 13u³)·|a·b|. Relative to |a·b + c| it is unbounded under cancellation.
  * @param absProduct - |a·b|

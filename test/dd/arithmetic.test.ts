@@ -1,13 +1,13 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { ddAdd, ddSub, ddAddSloppy, ddAddNumber } from '../../src/dd/add.js';
-import { ddMul, ddMulNumber, ddMulAdd } from '../../src/dd/mul.js';
+import { ddMul, ddMulNumber, ddMulAdd, ddMulAccumulate } from '../../src/dd/mul.js';
 import { ddDiv } from '../../src/dd/div.js';
 import { ddSqrt } from '../../src/dd/sqrt.js';
 import { isNormalizedDd } from '../../src/dd/normalize.js';
 import {
   DD_ADD_BOUND, DD_ADD_NUMBER_BOUND, DD_SLOPPY_ADD_SAME_SIGN_BOUND, DD_MUL_BOUND, DD_MUL_NUMBER_BOUND,
-  DD_DIV_BOUND, DD_SQRT_BOUND, ddMulAddErrorBound,
+  DD_DIV_BOUND, DD_SQRT_BOUND, ddMulAddErrorBound, ddMulAccumulateErrorBound,
 } from '../../src/dd/bounds.js';
 import { Q, withinRelative, relativeError } from './exact-rational.js';
 import { fullDouble, normalizedDd } from './arbitraries.js';
@@ -140,6 +140,34 @@ describe('double-double arithmetic against exact rationals (JMP 2017 bounds)', (
       const bound = ddMulAddErrorBound(Math.abs(ab.toNumber()), Math.abs(exact.toNumber())) * (1 + 2 ** -50);
       expect(result().sub(exact).abs().cmp(Q.of(bound))).toBeLessThanOrEqual(0);
     }), RUNS);
+  });
+
+  it('ddMulAccumulate: |error| ≤ 15u²|ab| + 4u²|c|, normalised result; on fp64 factors ≤ 3.01u²(|ab| + |c|)', () => {
+    fc.assert(fc.property(normalizedDd(-200, 200), normalizedDd(-200, 200), normalizedDd(-200, 200), fc.boolean(), (a, b, c, plain) => {
+      if (plain) { a = [a[0], 0]; b = [b[0], 0]; }
+      ddMulAccumulate(out, ...a, ...b, ...c);
+      const ab = Q.dd(...a).mul(Q.dd(...b));
+      const exact = ab.add(Q.dd(...c));
+      expect(isNormalizedDd(out[0]!, out[1]!)).toBe(true);
+      const absAb = Math.abs(ab.toNumber()), absC = Math.abs(Q.dd(...c).toNumber());
+      const bound = (plain ? 3.01 * 2 ** -106 * (absAb + absC) : ddMulAccumulateErrorBound(absAb, absC)) * (1 + 2 ** -50);
+      expect(result().sub(exact).abs().cmp(Q.of(bound))).toBeLessThanOrEqual(0);
+    }), RUNS);
+  });
+
+  it('ddMulAccumulate: cancellation (c = −ab rounded) keeps the absolute bound; specials propagate', () => {
+    fc.assert(fc.property(normalizedDd(-200, 200), normalizedDd(-200, 200), (a, b) => {
+      ddMul(out, ...a, ...b);
+      const c: [number, number] = [-out[0]!, -out[1]!];
+      ddMulAccumulate(out, ...a, ...b, ...c);
+      const ab = Q.dd(...a).mul(Q.dd(...b));
+      const exact = ab.add(Q.dd(...c));
+      const absAb = Math.abs(ab.toNumber());
+      expect(result().sub(exact).abs().cmp(Q.of(ddMulAccumulateErrorBound(absAb, absAb) * (1 + 2 ** -50)))).toBeLessThanOrEqual(0);
+    }), RUNS);
+    ddMulAccumulate(out, NaN, 0, 1, 0, 0, 0); expect(out[0]).toBeNaN();
+    ddMulAccumulate(out, 2 ** 1000, 0, 2 ** 30, 0, 0, 0); expect(Number.isFinite(out[0])).toBe(false);
+    ddMulAccumulate(out, 2 ** 1000, 0, 2 ** -20, 0, 1, 0); expect(out[0]).toBe(2 ** 980); expect(out[1]).toBe(1);
   });
 
   it('ops on exact small integers are exact', () => {

@@ -3,6 +3,8 @@ import fc from 'fast-check';
 import '../../src/dd/register.js';
 import { vector, matrix, dot, nrm2, asum, range, rowMajor, dotBound, gamma } from '../../src/index.js';
 import { gemv } from '../../kernels/gemv/gemv.js';
+import { axpy } from '../../kernels/axpy/axpy.js';
+import { ddMulAccumulate } from '../../src/dd/mul.js';
 import { exactDot, exactOf } from '../../src/testing/exact.js';
 import { roundRationalToDouble } from '../../src/testing/round-rational.js';
 import { absRational, subRational, compareRational, mulRational, divRational, type Rational } from '../../src/testing/rational.js';
@@ -27,6 +29,22 @@ const absDot = (x: ArrayLike<number>, y: ArrayLike<number>): number =>
 const values = (n: number) => fc.array(fc.double({ min: -1e6, max: 1e6, noNaN: true }).map((v) => (Math.abs(v) < 1e-6 ? 0 : v)), { minLength: n, maxLength: n });
 
 describe('DD arithmetic through the core kernels', () => {
+  it('the kernels\' multiply-add is ddMulAccumulate, bit for bit (AXPY on DD storage)', () => {
+    fc.assert(fc.property(fc.double({ min: -1e6, max: 1e6, noNaN: true }), fc.integer({ min: 1, max: 30 }).chain((n) => fc.tuple(values(n), values(n))), (alpha, [a, b]) => {
+      const n = a.length;
+      const x = range(rowMajor<1, DdValue>({ size: n, storage: 'dd' }));
+      const y = range(rowMajor<1, DdValue>({ size: n, storage: 'dd' }));
+      a.forEach((v, i) => { x.set(i, { hi: v / 3, lo: (v / 3) * 2 ** -55 }); y.set(i, { hi: b[i]! / 7, lo: (b[i]! / 7) * 2 ** -56 }); });
+      const expected = Array.from({ length: n }, (_, i) => {
+        const xi = x.get(i), yi = y.get(i), o = new Float64Array(2);
+        ddMulAccumulate(o, alpha, 0, xi.hi, xi.lo, yi.hi, yi.lo);
+        return [o[0], o[1]];
+      });
+      axpy(alpha, x, y);
+      expect(Array.from({ length: n }, (_, i) => [y.get(i).hi, y.get(i).lo])).toEqual(expected);
+    }), { numRuns: 100 });
+  });
+
   it('DOT, fp64 storage, DD arithmetic: error ≤ γ_{n−1}(2^-104)·Σ|xᵢyᵢ| (products exact, sums ≤ 3u²+13u³)', () => {
     fc.assert(fc.property(fc.integer({ min: 1, max: 60 }).chain((n) => fc.tuple(values(n), values(n))), ([xs, ys]) => {
       const x = vector(xs, { arithmetic: 'dd' });
@@ -38,7 +56,7 @@ describe('DD arithmetic through the core kernels', () => {
     }), { numRuns: 200 });
   });
 
-  it('DOT, DD storage and arithmetic: error ≤ γ_{n+1}(2^-104)·Σ|xᵢ||yᵢ| (7u² per product, 3u² per sum)', () => {
+  it('DOT, DD storage and arithmetic: error ≤ γ_{n+3}(2^-104)·Σ|xᵢ||yᵢ| (≤ 15u² per fused product-add, 3.01u² per partial sum)', () => {
     fc.assert(fc.property(fc.integer({ min: 1, max: 40 }).chain((n) => fc.tuple(values(n), values(n), values(n))), ([a, b, c]) => {
       const x = range(rowMajor<1, DdValue>({ size: a.length, storage: 'dd' }));
       const y = range(rowMajor<1, DdValue>({ size: a.length, storage: 'dd' }));
@@ -56,7 +74,7 @@ describe('DD arithmetic through the core kernels', () => {
       dot(x, y, { into: out });
       const ax = [], ay = [];
       for (let i = 0; i < xs.length; i += 4) { ax.push(Math.abs(xs[i]!) + Math.abs(xs[i + 2]!)); ay.push(Math.abs(ys[i]!) + Math.abs(ys[i + 1]!)); }
-      const bound = gamma(a.length + 1, U104) * absDot(ax, ay) * (1 + 2 ** -50);
+      const bound = gamma(a.length + 3, U104) * absDot(ax, ay) * (1 + 2 ** -50);
       expect(within(cellRational(out), exactDot(xs, ys), bound)).toBe(true);
     }), { numRuns: 150 });
   });
