@@ -9,5 +9,5 @@ export { rowMajor, reducedRowMajor } from './row-major.js';
 export { colMajor, reducedColMajor } from './col-major.js';
 export { blockColMajor } from './block-col-major.js';
 export { strided } from './strided.js';
-export { scaledReducedRowMajor, scaledReducedColMajor, fitScales } from './scaled-reduced.js';
+export { scaledReducedRowMajor, scaledReducedColMajor, fitScales, fitScale } from './scaled-reduced.js';
 export type { ScaledOptions } from './scaled-reduced.js';

@@ -67,6 +67,23 @@ export function scaledReducedColMajor<D extends Dimensionality = 2, T = number>(
 }
 
 /**
+ * The scale that maps a group whose largest magnitude is `maxAbs` onto integers of magnitude at most
+ * `maxValue`: maxAbs / maxValue, raised to the smallest double for which maxAbs / scale still rounds to at
+ * most maxValue (for tiny, subnormal groups the plain quotient underflows or lands one integer too high,
+ * which would saturate with an error of a whole quantum instead of half). 1 for an all-zero group.
+ * @param maxAbs - the group's largest magnitude (finite, ≥ 0)
+ * @param maxValue - the storage's largest integer
+ * @returns a positive finite scale
+ */
+export function fitScale(maxAbs: number, maxValue: number): number {
+  if (!(maxAbs > 0)) return 1;
+  let scale = Math.max(maxAbs / maxValue, Number.MIN_VALUE);
+  // Step up one ulp at a time (at most a few steps): the quotient decides, as the write computes it.
+  while (Math.round(maxAbs / scale) > maxValue) scale = scale >= 2 ** -1022 ? scale * (1 + 2 ** -52) : scale + Number.MIN_VALUE;
+  return scale;
+}
+
+/**
  * Chooses each scale so the largest magnitude of its group maps to the storage's largest value, then writes
  * `values` through the accessor: the usual way to fill an integer-scaled accessor. Each stored value then has
  * an absolute error of about half a quantum: |stored·scale − value| ≤ scale/2 + u·|value| (u of the arithmetic;
@@ -97,6 +114,6 @@ export function fitScales<D extends Dimensionality, T>(
     return v;
   });
   const top = accessor.storage.maxValue;
-  for (const [k, m] of maxAbs) s.data[k] = m > 0 ? m / top : 1;
+  for (const [k, m] of maxAbs) s.data[k] = fitScale(m, top);
   all.forEach((idx, n) => (accessor.set as (...a: unknown[]) => void)(...idx, vals[n]));
 }

@@ -69,10 +69,9 @@ function collect(argv: readonly string[]): Map<string, string> {
   return flags;
 }
 
-/** Whether `name` can store real data on the CPU (a registered non-integer storage format). */
+/** Whether `name` can store real data on the CPU (a registered storage format; integer ones are scaled). */
 function cpuStorage(name: string): boolean {
-  const s = findFormat(name)?.storage;
-  return s !== undefined && !s.isInteger;
+  return findFormat(name)?.storage !== undefined;
 }
 /** Whether `name` is a CPU arithmetic. */
 function cpuArithmetic(name: string): boolean {
@@ -109,7 +108,7 @@ function parseFormats(value: string, backends: readonly BackendName[]): Configur
   for (const [s, a] of pairs) {
     if (!storageOk(s)) {
       throw new UsageError(findFormat(s)?.storage?.isInteger
-        ? `--formats: "${s}" cannot store real data on its own (integer formats need a scaled accessor)`
+        ? `--formats: scaled integer storage "${s}" runs on the CPU only (add --backend cpu)`
         : `--formats: "${s}" is not a storage format of the selected backend`);
     }
     if (!arithmeticOk(a)) {
@@ -119,7 +118,15 @@ function parseFormats(value: string, backends: readonly BackendName[]): Configur
         : `--formats: "${a}" has no CPU arithmetic; use it as storage, e.g. ${a}/f32 (arithmetics: ${cpu.join(', ')})`);
     }
   }
-  for (const s of bare.filter(storageOk)) for (const a of bare.filter(arithmeticOk)) pairs.push([s, a]);
+  for (const [s, a] of pairs) {
+    const kind = findFormat(a)?.arithmetic?.kind;
+    if (findFormat(s)?.storage?.isInteger && kind !== undefined && kind !== 'number' && kind !== 'dd') {
+      throw new UsageError(`--formats: scaled integer storage "${s}" is read in fp32, fp64 or double-double arithmetic, not ${a}`);
+    }
+  }
+  const integerReadable = (s: string, a: string): boolean =>
+    !findFormat(s)?.storage?.isInteger || ['number', 'dd'].includes(findFormat(a)?.arithmetic?.kind ?? '');
+  for (const s of bare.filter(storageOk)) for (const a of bare.filter(arithmeticOk)) if (integerReadable(s, a)) pairs.push([s, a]);
   if (pairs.length === 0) {
     throw new UsageError(`--formats: ${bare.join(', ')} make no storage/arithmetic pair (add an arithmetic such as f64 or f32)`);
   }

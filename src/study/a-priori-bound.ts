@@ -79,6 +79,25 @@ export function roundingTerms(s: StorageFormat, a: ArithmeticFormat, resultStore
   };
 }
 
+/**
+ * The rounding terms of a scaled-integer storage read in arithmetic `a` (outputs kept in `a`'s own format):
+ * a stored element is integer·scale with |integer·scale − v| ≤ scale/2 + 2^-53·|v| (the quotient v/scale is
+ * rounded to fp64 before it is rounded to an integer), so the storage error is relative 2^-53 plus absolute
+ * `largestScale`/2; a read multiplies by the scale in the arithmetic (one rounding) and, in an arithmetic
+ * narrower than fp64, first converts the fp64 scale (a second one); the result is not rounded again.
+ */
+export function integerRoundingTerms(a: ArithmeticFormat, largestScale: number): RoundingTerms {
+  const u = a.unitRoundoff;
+  return {
+    storage: 2 ** -53,
+    read: a.significandBits < 53 ? compound(u, u) : u,
+    arithmetic: u,
+    output: 0,
+    storageEta: (largestScale / 2) * (1 + 2 ** -50),
+    arithmeticEta: halfSmallestPositive(`a:${a.name}`, (x) => Math.abs(a.toNumber(a.fromNumber(x)))),
+  };
+}
+
 /** One output's data: its term count k, Σ|aⱼ||xⱼ|, Σ|aⱼ| + Σ|xⱼ| (for the subnormal terms), and |yᵢ|. */
 export interface OutputTerms {
   readonly terms: number;

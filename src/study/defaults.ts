@@ -5,7 +5,7 @@
  * @module
  */
 import { findFormat } from '../formats/registry.js';
-import { arithmeticNames, floatStorageNames } from './library.js';
+import { arithmeticNames, studyStorageNames } from './library.js';
 import type { Configuration, StudyKernel } from './types.js';
 
 /** Size sweeps per kernel and mode. */
@@ -73,14 +73,14 @@ function inStandardSweep(name: string): boolean {
 }
 
 /**
- * The CPU configurations of a mode. `full`: each registered floating-point storage format with each
+ * The CPU configurations of a mode. `full`: each registered storage format (integer ones scaled) with each
  * registered CPU arithmetic (double-double and others join when registered). `quick`: the pairs whose
  * arithmetic is at least as precise as the storage — the accessor's use case; a wider storage read
  * into a narrower arithmetic only shows the arithmetic's own error again. fp64/fp64 comes first: it is
  * the baseline of every speed-up.
  */
 export function defaultConfigurations(mode: 'quick' | 'full' = 'full'): Configuration[] {
-  const storages = floatStorageNames().filter(inStandardSweep);
+  const storages = studyStorageNames().filter(inStandardSweep);
   const arithmetics = arithmeticNames().filter(inStandardSweep);
   const bits = (n: string): number => findFormat(n)?.storage?.significandBits ?? findFormat(n)?.arithmetic?.significandBits ?? 0;
   const out: Configuration[] = [];

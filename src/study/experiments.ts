@@ -39,7 +39,7 @@ export function measureAccuracy(c: KernelCase, config: ResolvedConfiguration, ct
   return measurement({
     experiment: 'accuracy', ...common(c, config, ctx),
     relativeError: relativeErrorDd(result, c.reference()),
-    arithmeticError: relativeErrorDd(result, c.storedReference(config.storageFormat)),
+    arithmeticError: relativeErrorDd(result, c.storedReference(config)),
     bound: b !== null && Number.isFinite(b) ? b : null,
   });
 }
@@ -84,11 +84,12 @@ export async function measureAccuracyGpu(c: KernelCase, config: Configuration, g
     const storage = findFormat(config.storage)?.storage;
     // Bound: that of fp32 arithmetic over the same storage — both GPU arithmetics (f32, ff) round each
     // operation at least as accurately, in any summation order; none for ff storage (no CPU codec).
-    const b = storage ? c.bound(resolveConfiguration({ storage: config.storage, arithmetic: 'f32', backend: 'cpu' })) : null;
+    const asCpu = storage ? resolveConfiguration({ storage: config.storage, arithmetic: 'f32', backend: 'cpu' }) : null;
+    const b = asCpu ? c.bound(asCpu) : null;
     return measurement({
       experiment: 'accuracy', ...gpuCommon(c, config, gpu.adapter),
       relativeError: relativeErrorDd(result, c.reference()),
-      arithmeticError: storage ? relativeErrorDd(result, c.storedReference(storage)) : null,
+      arithmeticError: asCpu ? relativeErrorDd(result, c.storedReference(asCpu)) : null,
       bound: b !== null && Number.isFinite(b) ? b : null,
     });
   } finally {

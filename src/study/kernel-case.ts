@@ -3,13 +3,12 @@
  * to any configuration and then run, timed and checked. The per-kernel files under cases/ build them.
  * @module
  */
-import type { StorageFormat } from '../formats/format.js';
 import type { DdVector } from './dd-reference.js';
 import type { ResolvedConfiguration } from './operands.js';
-import { storedValues } from './operands.js';
+import { largestScale, storedValues, type IntegerLayout } from './operands.js';
 import type { Configuration, StudyKernel } from './types.js';
 import type { GpuRun, GpuStudy } from './gpu-backend.js';
-import { productSumBound, roundingTerms, type OutputTerms } from './a-priori-bound.js';
+import { integerRoundingTerms, productSumBound, roundingTerms, type OutputTerms } from './a-priori-bound.js';
 
 /** A case bound to one configuration: operands allocated and filled, ready to run. */
 export interface BoundCase {
@@ -47,8 +46,8 @@ export interface KernelCase {
   readonly indexBytes: number;
   /** Reference result of the fp64 inputs. */
   reference(): DdVector;
-  /** Reference result of the inputs as `storage` keeps them. */
-  storedReference(storage: StorageFormat): DdVector;
+  /** Reference result of the inputs as configuration `config` keeps them (its storage, its scales). */
+  storedReference(config: ResolvedConfiguration): DdVector;
   /** Allocates and fills the operands in the configuration's formats. */
   bind(config: ResolvedConfiguration): BoundCase;
   /** A-priori norm-wise relative error bound of the kernel in `config` (null when the kernel has none). */
@@ -69,6 +68,8 @@ export interface CaseSpec {
   indexBytes?: number;
   /** The fp64 inputs that a storage format rounds. */
   inputs: readonly Float64Array[];
+  /** How each input is laid out when the storage is a scaled integer format (default `'vector'`). */
+  integerLayouts?: readonly IntegerLayout[];
   /** The reference result for given inputs (the originals, or the originals rounded to a storage). */
   referenceOf(inputs: readonly Float64Array[]): DdVector;
   bind(config: ResolvedConfiguration): BoundCase;
@@ -98,13 +99,21 @@ export function makeCase(spec: CaseSpec): KernelCase {
     kernel: spec.kernel, problem: spec.problem, size: spec.size, nnz: spec.nnz ?? null, seed: spec.seed,
     flops: spec.flops, values: spec.values, indexBytes: spec.indexBytes ?? 0,
     reference: () => referenceFor('', () => spec.inputs),
-    storedReference: (storage) => referenceFor(storage.name, () => spec.inputs.map((a) => storedValues(storage, a))),
+    storedReference: (config) => {
+      const layouts = spec.integerLayouts ?? [];
+      // Integer storage: the stored values depend on the arithmetic too (outputs are kept in its format).
+      const key = config.storageFormat.isInteger ? `${config.storage}/${config.arithmetic}` : config.storageFormat.name;
+      return referenceFor(key, () => spec.inputs.map((a, i) => storedValues(config, a, layouts[i] ?? 'vector')));
+    },
     bind: spec.bind,
     ...(spec.bindGpu ? { bindGpu: spec.bindGpu } : {}),
     bound: (config) => {
       if (!spec.outputTerms) return null;
       terms ??= spec.outputTerms(referenceFor('', () => spec.inputs));
-      return productSumBound(terms, roundingTerms(config.storageFormat, config.arithmeticFormat, spec.resultStored));
+      const rounding = config.storageFormat.isInteger
+        ? integerRoundingTerms(config.arithmeticFormat, largestScale(config, spec.inputs, spec.integerLayouts ?? []))
+        : roundingTerms(config.storageFormat, config.arithmeticFormat, spec.resultStored);
+      return productSumBound(terms, rounding);
     },
   };
 }

@@ -45,12 +45,12 @@ export function libraryFunction<F extends (...args: never[]) => unknown>(name: s
   return typeof f === 'function' ? (f as F) : undefined;
 }
 
-/** Names of registered formats usable as storage of real data (floating point: no integer formats). */
-export function floatStorageNames(): string[] {
-  return formatNames().filter((n) => {
-    const s = findFormat(n)?.storage;
-    return s !== undefined && !s.isInteger;
-  });
+/**
+ * Names of registered storage formats the study can hold real data in: floating-point formats, and integer
+ * formats through scaled accessors (one fp64 scale per vector or matrix row; see study/operands.ts).
+ */
+export function studyStorageNames(): string[] {
+  return formatNames().filter((n) => findFormat(n)?.storage !== undefined);
 }
 
 /**

@@ -34,15 +34,15 @@ describe('parseArgs', () => {
     expect(options.precisionSweep).toBe(true);
     expect(json).toBe(false);
     expect(out.endsWith('report')).toBe(true);
-    // Quick: every non-integer storage with every distinct CPU arithmetic at least as precise, fp64/fp64
-    // first; multiple-precision (kind mp, RNS) formats belong to the precision sweep.
+    // Quick: every storage (integer ones scaled) with every distinct CPU arithmetic at least as precise,
+    // fp64/fp64 first; multiple-precision (kind mp, RNS) formats belong to the precision sweep.
     const standard = (n: string) => ['number', 'dd'].includes(findFormat(n)?.storage?.kind ?? findFormat(n)?.arithmetic?.kind ?? '');
-    const storages = formatNames().filter((n) => findFormat(n)?.storage && !findFormat(n)!.storage!.isInteger && standard(n));
+    const storages = formatNames().filter((n) => findFormat(n)?.storage && standard(n));
     const arithmetics = [...new Set(formatNames().filter(standard).map((n) => findFormat(n)?.arithmetic).filter((a) => a !== undefined))];
     const expected = storages.flatMap((s) => arithmetics.filter((a) => a!.significandBits >= findFormat(s)!.storage!.significandBits).map((a) => `${s}/${a!.name}`));
     expect(options.configurations.map((c) => `${c.storage}/${c.arithmetic}`).sort()).toEqual(expected.sort());
     expect(options.configurations[0]).toEqual({ storage: 'f64', arithmetic: 'f64', backend: 'cpu' });
-    for (const c of ['f32/f64', 'f32/f32', 'f16/f32']) expect(expected).toContain(c);
+    for (const c of ['f32/f64', 'f32/f32', 'f16/f32', 'i16/f64', 'i8/f32']) expect(expected).toContain(c);
     // Full: every pair.
     const full = study('--full').options.configurations;
     expect(full.length).toBe(storages.length * arithmetics.length);
@@ -72,7 +72,8 @@ describe('parseArgs', () => {
     expect(usage('study', 'extra')).toMatch(/unknown argument "extra"/);
     expect(usage('study', '--kernels', 'dot,axpby')).toMatch(/unknown kernel "axpby"/);
     expect(usage('study', '--formats', 'f128')).toMatch(/unknown format "f128"/);
-    expect(usage('study', '--formats', 'i8/f64')).toMatch(/"i8" cannot store real data/);
+    expect(usage('study', '--formats', 'i8/rns424')).toMatch(/scaled integer storage "i8" is read in fp32, fp64 or double-double arithmetic, not rns424/);
+    expect(usage('study', '--backend', 'gpu', '--formats', 'i16/f32')).toMatch(/scaled integer storage "i16" runs on the CPU only/);
     expect(usage('study', '--formats', 'f32/f16')).toMatch(/"f16" has no CPU arithmetic/);
     expect(usage('study', '--formats', 'f16')).toMatch(/no storage\/arithmetic pair/);
     expect(usage('study', '--sizes', '10,-3')).toMatch(/"-3" is not an integer/);

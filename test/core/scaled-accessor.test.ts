@@ -60,6 +60,20 @@ describe.each(INTEGER_STORAGES)('%s storage with a scale', (storage) => {
           }
         }), { numRuns: runs(100) });
     });
+
+    it('fitScales on tiny (subnormal) groups: the scale never underflows and nothing saturates', () => {
+      fc.assert(fc.property(fc.array(fc.integer({ min: -(2 ** 20), max: 2 ** 20 }), { minLength: 1, maxLength: 8 }), (ks) => {
+        const values = ks.map((k) => k * Number.MIN_VALUE); // subnormal multiples of the smallest double
+        const A = scaledReducedRowMajor<1>({ size: values.length, storage, arithmetic: 'f64', scaleMask: [false] });
+        fitScales(A, (i) => values[i!]!);
+        const s = A.readScale(0);
+        expect(s > 0 && Number.isFinite(s)).toBe(true);
+        values.forEach((v, i) => {
+          const error = absRational(subRational(storedExact(range(A), [i]), exactOf(v)));
+          expect(compareRational(error, exactOf(s / 2 + 2 ** -53 * Math.abs(v))) <= 0, `v ${v}, scale ${s}`).toBe(true);
+        });
+      }), { numRuns: runs(100) });
+    });
   });
 });
 

@@ -11,7 +11,8 @@ import { tinyStudy, tinyOptions } from './study-fixture.js';
 import { asArithmetic, asStorage, findFormat } from '../../src/formats/registry.js';
 import { trsvCase } from '../../src/study/cases/trsv-case.js';
 import { dotCase } from '../../src/study/cases/dot-case.js';
-import { compound, roundingTerms } from '../../src/study/a-priori-bound.js';
+import { compound, integerRoundingTerms, roundingTerms } from '../../src/study/a-priori-bound.js';
+import { bytesPerElement, integerImage, resolveConfiguration } from '../../src/study/operands.js';
 import { gamma } from '../../kernels/codegen/accumulation.js';
 import { MEASUREMENT_COLUMNS } from '../../src/report/csv.js';
 import { discoverLibrary, libraryFunction } from '../../src/study/library.js';
@@ -75,13 +76,12 @@ describe('tiny study: accuracy is plausible (thresholds from unit roundoffs)', (
   });
 
   it('DOT: fp32 storage read in fp64 keeps fp64 arithmetic accuracy on the stored values (the accessor gain)', () => {
-    const f32 = asStorage('f32');
     for (const m of rows('accuracy').filter((r) => r.kernel === 'dot' && r.storage === 'f32' && r.arithmetic === 'f64')) {
       const { x, y } = dotInputs(m.size, m.problem as 'uniform' | 'normal', m.seed!);
       let sumAbs = 0;
       for (let i = 0; i < m.size; i++) sumAbs += Math.abs(x[i]! * y[i]!);
       sumAbs *= 1 + (m.size + 2) * 2 ** -52;
-      const ref = dotCase(m.size, m.problem as 'uniform' | 'normal', m.seed!).storedReference(f32);
+      const ref = dotCase(m.size, m.problem as 'uniform' | 'normal', m.seed!).storedReference(resolveConfiguration({ storage: 'f32', arithmetic: 'f64', backend: 'cpu' }));
       const stored = Math.abs(ref.hi[0]! + ref.lo[0]!);
       // |ŷ − x̂ᵀŷ| ≤ γ_n(2^-53) Σ|x̂ᵢŷᵢ| ≤ γ_n(2^-53)(1 + 2^-24)² Σ|xᵢyᵢ|, plus the reference's own error.
       const allowed = (gamma(m.size, 2 ** -53) * (1 + 2 ** -24) ** 2 + gamma(m.size + 1, 2 ** -104)) * sumAbs;
@@ -115,36 +115,56 @@ function trsvRelativeBound(m: Measurement, which: 'upper' | 'lower', dist: 'unif
   const n = m.size;
   const s = asStorage(m.storage);
   const a = asArithmetic(m.arithmetic);
-  const r = roundingTerms(s, a, true);
+  // Scaled integer storage: T's entries err by ≤ s_k/2 (row scale, absolute) + 2^-53 relative; b and x live
+  // in the arithmetic's format (b rounded to it), so there is no output rounding.
+  const integer = s.isInteger;
+  const r = integer ? integerRoundingTerms(a, 0) : roundingTerms(s, a, true);
+  const bRounding = integer ? (a.significandBits < 53 ? a.unitRoundoff : 0) : r.storage;
   const eps = compound(r.storage, r.output, r.read, r.read, gamma(n + 1, r.arithmetic), gamma(n + 1, 2 ** -104));
   const c = trsvCase(n, which, dist, m.seed!);
   const ref = c.reference();
   const x = Array.from(ref.hi, (h, i) => h + ref.lo[i]!);
   const { t, b } = trsvInputs(n, which, dist, m.seed!);
   const inv = triangularInverse(n, t, which);
+  const rowScales = integer ? integerImage(s, t, n).scales : new Float64Array(n);
   let condTx = 0;
   let condT = 0;
   let bTerm = 0;
+  let absTerm = 0;
+  let absCond = 0;
   const xMax = Math.max(...x.map(Math.abs));
   for (let i = 0; i < n; i++) {
     let row = 0;
     let rowT = 0;
     let rowB = 0;
+    let rowAbs = 0;
+    let rowAbsCond = 0;
     for (let k = 0; k < n; k++) {
       let tx = 0;
       let tt = 0;
-      for (let j = 0; j < n; j++) { tx += Math.abs(t[k + j * n]!) * Math.abs(x[j]!); tt += Math.abs(t[k + j * n]!); }
+      let fx = 0; // Σ over T's nonzeros in row k of |x_j|: the absolute (scaled-integer) perturbation acts there
+      let count = 0;
+      for (let j = 0; j < n; j++) {
+        const v = Math.abs(t[k + j * n]!);
+        tx += v * Math.abs(x[j]!);
+        tt += v;
+        if (v !== 0) { fx += Math.abs(x[j]!); count++; }
+      }
       row += Math.abs(inv[i + k * n]!) * tx;
       rowT += Math.abs(inv[i + k * n]!) * tt;
       rowB += Math.abs(inv[i + k * n]!) * Math.abs(b[k]!);
+      rowAbs += Math.abs(inv[i + k * n]!) * (rowScales[k]! / 2) * fx;
+      rowAbsCond += Math.abs(inv[i + k * n]!) * (rowScales[k]! / 2) * count;
     }
     condTx = Math.max(condTx, row / xMax);
     condT = Math.max(condT, rowT);
     bTerm = Math.max(bTerm, rowB / xMax);
+    absTerm = Math.max(absTerm, rowAbs / xMax);
+    absCond = Math.max(absCond, rowAbsCond);
   }
-  const denominator = 1 - eps * condT;
+  const denominator = 1 - eps * condT - absCond;
   if (denominator <= 0) return Infinity;
-  const forward = (eps * condTx + r.storage * bTerm + r.storageEta) / denominator;
+  const forward = (eps * condTx + bRounding * bTerm + absTerm + (integer ? 0 : r.storageEta)) / denominator;
   return 2 * Math.sqrt(n) * (forward + r.output * (1 + forward));
 }
 
@@ -185,7 +205,7 @@ describe('tiny study: speed, roofline and sweep figures are finite and positive'
       expect(m.speedup! > 0 && Number.isFinite(m.speedup!)).toBe(true);
       if (m.storage === 'f64' && m.arithmetic === 'f64') expect(m.speedup).toBe(1);
       // Traffic: at least the storage bytes of every value read once.
-      const element = m.storage === 'f64' ? 8 : m.storage === 'f32' ? 4 : m.storage === 'f16' || m.storage === 'bf16' ? 2 : 8;
+      const element = bytesPerElement(asStorage(m.storage))!;
       expect(m.bytes!).toBeGreaterThanOrEqual(element * m.size);
     }
   });

@@ -20,7 +20,7 @@ export function dotCase(n: number, distribution: Distribution, seed: number): Ke
   const x = randomValues(n, distribution, studyRandom(seed, 1));
   const y = randomValues(n, distribution, studyRandom(seed, 2));
   return makeCase({
-    kernel: 'dot', problem: distribution, size: n, seed, flops: 2 * n, values: 2 * n, inputs: [x, y],
+    kernel: 'dot', problem: distribution, size: n, seed, flops: 2 * n, values: 2 * n, inputs: [x, y], integerLayouts: ['vector', 'vector'],
     referenceOf: ([a, b]) => dotDd(a!, b!),
     resultStored: false,
     outputTerms: (ref) => {

@@ -16,7 +16,7 @@ import { ellSpmvDd } from '../dd-reference.js';
 import { makeCase, type KernelCase } from '../kernel-case.js';
 import { libraryFunction } from '../library.js';
 import { gpuOutputFormat } from '../gpu-backend.js';
-import { valuesOf, vectorOf } from '../operands.js';
+import { matrixOf, outputOf, valuesOf, vectorOf } from '../operands.js';
 import { randomValues, studyRandom } from '../random-data.js';
 import type { ProblemSpec } from '../problems.js';
 import type { StudyOptions } from '../types.js';
@@ -25,6 +25,8 @@ import type { StudyOptions } from '../types.js';
 type EllOperand = object;
 /** The library's ELL SpMV, as the study calls it. */
 type EllSpmv = (args: { alpha: number; A: EllOperand; x: Range<1, any>; beta: number; y: Range<1, any> }, options?: { arithmetic?: unknown }) => void;
+/** The library's pairing of an ELL structure with a values range. */
+type EllPairValues = (structure: EllMatrix, values: Range<2, any>) => EllOperand;
 /** The library's copy of an fp64 ELL matrix into values of another storage. */
 type EllWithStorage = (ell: EllMatrix, options: { storage: unknown; arithmetic?: unknown }) => EllOperand;
 
@@ -64,6 +66,7 @@ function slots(A: EllMatrix): number {
 export function ellCase(problem: string, A: EllMatrix, seed: number): KernelCase {
   const spmv = libraryFunction<EllSpmv>('ellSpmv');
   const withStorage = libraryFunction<EllWithStorage>('ellWithStorage');
+  const pairValues = libraryFunction<EllPairValues>('ellOperand');
   if (!spmv || !withStorage) throw new Error(ellUnavailable());
   const x = randomValues(A.cols, 'uniform', studyRandom(seed, 1));
   let nnz = 0;
@@ -71,11 +74,10 @@ export function ellCase(problem: string, A: EllMatrix, seed: number): KernelCase
   return makeCase({
     kernel: 'ell-spmv', problem, size: A.rows, nnz, seed, flops: 2 * nnz,
     values: slots(A) + A.cols + A.rows, indexBytes: 4 * slots(A), inputs: [A.values, x],
+    integerLayouts: [{ rows: A.stride }, 'vector'],
     referenceOf: ([v, xv]) => ellSpmvDd(A, v!, xv!),
     resultStored: true,
     outputTerms: (ref) => {
-      let absX = 0;
-      for (let j = 0; j < x.length; j++) absX += Math.abs(x[j]!);
       const out = [];
       for (let i = 0; i < A.rows; i++) {
         let terms = 0;
@@ -87,10 +89,10 @@ export function ellCase(problem: string, A: EllMatrix, seed: number): KernelCase
           const v = A.values[i + k * A.stride]!;
           terms++;
           absProducts += Math.abs(v * x[col]!);
-          absValues += Math.abs(v);
+          absValues += Math.abs(v) + Math.abs(x[col]!); // the inputs this row reads
         }
-        const up = 1 + (2 * terms + A.cols + 2) * 2 ** -52; // the fp64 sums above, rounded up
-        out.push({ terms, absProducts: absProducts * up, absInputs: (absValues + absX) * up, absExact: Math.abs(ref.hi[i]! + ref.lo[i]!) });
+        const up = 1 + (2 * terms + 2) * 2 ** -52; // the fp64 sums above, rounded up
+        out.push({ terms, absProducts: absProducts * up, absInputs: absValues * up, absExact: Math.abs(ref.hi[i]! + ref.lo[i]!) });
       }
       return out;
     },
@@ -109,9 +111,12 @@ export function ellCase(problem: string, A: EllMatrix, seed: number): KernelCase
       };
     },
     bind: (config) => {
-      const operand = withStorage(A, { storage: config.storageFormat, arithmetic: config.arithmeticFormat });
+      // Integer storage: the values with one scale per row, fitted as the stored reference computes them.
+      const operand = config.storageFormat.isInteger
+        ? pairValues!(A, matrixOf(config, A.stride, A.width, A.values))
+        : withStorage(A, { storage: config.storageFormat, arithmetic: config.arithmeticFormat });
       const xr = vectorOf(config, x);
-      const y = vectorOf(config, new Float64Array(A.rows));
+      const y = outputOf(config, new Float64Array(A.rows));
       const args = { alpha: 1, A: operand, x: xr, beta: 0, y };
       const options = { arithmetic: config.arithmeticFormat };
       return { run: () => spmv(args, options), result: () => valuesOf(y) };

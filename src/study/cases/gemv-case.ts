@@ -8,7 +8,7 @@ import { gemvDd } from '../dd-reference.js';
 import { makeCase, type KernelCase } from '../kernel-case.js';
 import { libraryFunction } from '../library.js';
 import { gpuOutputFormat } from '../gpu-backend.js';
-import { matrixOf, valuesOf, vectorOf } from '../operands.js';
+import { matrixOf, outputOf, valuesOf, vectorOf } from '../operands.js';
 import { randomValues, studyRandom } from '../random-data.js';
 import type { Distribution } from '../types.js';
 
@@ -33,6 +33,7 @@ export function gemvCase(n: number, distribution: Distribution, seed: number): K
   const x = randomValues(n, distribution, studyRandom(seed, 1));
   return makeCase({
     kernel: 'gemv', problem: distribution, size: n, seed, flops: 2 * n * n, values: n * n + 2 * n, inputs: [a, x],
+    integerLayouts: [{ rows: n }, 'vector'],
     referenceOf: ([m, v]) => gemvDd(n, n, m!, v!),
     resultStored: true,
     outputTerms: (ref) => {
@@ -69,7 +70,7 @@ export function gemvCase(n: number, distribution: Distribution, seed: number): K
     bind: (config) => {
       const A = matrixOf(config, n, n, a);
       const xr = vectorOf(config, x);
-      const y = vectorOf(config, new Float64Array(n));
+      const y = outputOf(config, new Float64Array(n));
       const options = { arithmetic: config.arithmeticFormat };
       const args = { alpha: 1, A, x: xr, beta: 0, y, trans: 'N' as const };
       return { run: () => gemv(args, options), result: () => valuesOf(y) };

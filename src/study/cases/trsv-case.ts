@@ -9,7 +9,7 @@ import { trsvDd } from '../dd-reference.js';
 import { makeCase, type KernelCase } from '../kernel-case.js';
 import { libraryFunction } from '../library.js';
 import { gpuOutputFormat } from '../gpu-backend.js';
-import { fill, matrixOf, valuesOf, vectorOf } from '../operands.js';
+import { fill, matrixOf, outputOf, valuesOf } from '../operands.js';
 import { randomValues, studyRandom } from '../random-data.js';
 import type { Distribution } from '../types.js';
 
@@ -78,7 +78,7 @@ export function trsvCase(n: number, which: typeof TRSV_PROBLEMS[number], distrib
   const diag = which === 'upper' ? 'N' : 'U';
   return makeCase({
     kernel: 'trsv', problem: `${which}-${distribution}`, size: n, seed, flops: n * n, values: (n * (n + 1)) / 2 + 2 * n,
-    inputs: [t, b],
+    inputs: [t, b], integerLayouts: [{ rows: n }, 'output'],
     referenceOf: ([m, v]) => trsvDd(n, m!, v!, which, which === 'lower'),
     resultStored: true,
     bindGpu: async (gpu, config) => {
@@ -101,7 +101,7 @@ export function trsvCase(n: number, which: typeof TRSV_PROBLEMS[number], distrib
     },
     bind: (config) => {
       const T = matrixOf(config, n, n, t);
-      const x = vectorOf(config, b);
+      const x = outputOf(config, b);
       const options = { arithmetic: config.arithmeticFormat };
       const args = { A: T, x, uplo, trans: 'N', diag } as const;
       return {

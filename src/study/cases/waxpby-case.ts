@@ -5,7 +5,7 @@
 import { waxpby } from '../../../kernels/waxpby/waxpby.js';
 import { waxpbyDd } from '../dd-reference.js';
 import { makeCase, type KernelCase } from '../kernel-case.js';
-import { valuesOf, vectorOf } from '../operands.js';
+import { outputOf, valuesOf, vectorOf } from '../operands.js';
 import { randomValues, studyRandom } from '../random-data.js';
 import type { Distribution } from '../types.js';
 
@@ -21,7 +21,7 @@ export function waxpbyCase(n: number, distribution: Distribution, seed: number):
   const x = randomValues(n, distribution, studyRandom(seed, 1));
   const y = randomValues(n, distribution, studyRandom(seed, 2));
   return makeCase({
-    kernel: 'waxpby', problem: distribution, size: n, seed, flops: 3 * n, values: 3 * n, inputs: [x, y],
+    kernel: 'waxpby', problem: distribution, size: n, seed, flops: 3 * n, values: 3 * n, inputs: [x, y], integerLayouts: ['vector', 'vector'],
     referenceOf: ([a, b]) => waxpbyDd(ALPHA, a!, BETA, b!),
     resultStored: true,
     // Two products per element; both coefficients are exact in every format.
@@ -32,7 +32,7 @@ export function waxpbyCase(n: number, distribution: Distribution, seed: number):
     bind: (config) => {
       const xr = vectorOf(config, x);
       const yr = vectorOf(config, y);
-      const wr = vectorOf(config, new Float64Array(n));
+      const wr = outputOf(config, new Float64Array(n));
       const options = { arithmetic: config.arithmeticFormat };
       return {
         run: () => waxpby(ALPHA, xr, BETA, yr, wr, options),
