@@ -162,7 +162,7 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
         push({ kernel: `GEMV ${trans}`, size: `n=${n}`, storage, arithmetic, ms, gbs: bytes / ms / 1e6, error: err, errorMeasure: 'max |y−y*|/Σ|a·x|', reference: 'cuBLAS SGEMV 0.114 ms, DGEMV 0.177 ms', goal, note: '' });
         if (yy !== y) yy.destroy();
         if (storage === 'f32' && arithmetic === 'ff' && trans === 'N') {
-          for (const targetThreads of [2 ** 16, 2 ** 20]) {
+          for (const targetThreads of [2 ** 16, 2 ** 17, 2 ** 19, 2 ** 20]) {
             const t = await timeRuns(rt, () => gpuGemv({ A, x, y, trans }, { arithmetic, targetThreads }));
             push({ kernel: `GEMV ${trans} target 2^${Math.log2(targetThreads)} threads`, size: `n=${n}`, storage, arithmetic, ms: t, gbs: bytes / t / 1e6, error: NaN, errorMeasure: '-', reference: '', goal: '', note: 'split-size variant' });
           }
@@ -201,6 +201,15 @@ async function benchDot(rt: GpuRuntime): Promise<void> {
       const bytes = 2 * x.words * 4;
       const goal = storage === 'f32' && arithmetic === 'ff' ? (ms <= 0.42 ? 'goal ≤ 0.42 ms met' : 'goal ≤ 0.42 ms MISSED') : '';
       push({ kernel: 'DOT', size: `n=2^${Math.log2(n)}`, storage, arithmetic, ms, gbs: bytes / ms / 1e6, error: Math.abs(r1.value - acc.value) / mag, errorMeasure: '|d−d*|/Σ|x·y|', reference: 'cuBLAS SDOT 0.354 ms, DDOT 0.698 ms', goal, note: r1.value === r2.value ? 'bit-reproducible' : 'NOT reproducible' });
+      if (storage === 'f32' || arithmetic === 'ff') {
+        // First-pass thread variants (the default is 2^17): more threads in flight, fewer elements each.
+        for (const maxThreads of [2 ** 18, 2 ** 19, 2 ** 20]) {
+          const v1 = await gpuDot(x, y, { arithmetic, maxThreads });
+          const v2 = await gpuDot(x, y, { arithmetic, maxThreads });
+          const t = await timeRuns(rt, () => gpuDotResident(x, y, { arithmetic, maxThreads }));
+          push({ kernel: `DOT ${maxThreads === 2 ** 20 ? '2^20' : maxThreads === 2 ** 19 ? '2^19' : '2^18'} threads`, size: `n=2^${Math.log2(n)}`, storage, arithmetic, ms: t, gbs: bytes / t / 1e6, error: Math.abs(v1.value - acc.value) / mag, errorMeasure: '|d−d*|/Σ|x·y|', reference: '', goal: '', note: `thread-count variant; ${v1.value === v2.value ? 'bit-reproducible' : 'NOT reproducible'}` });
+        }
+      }
     }
     if (storage !== 'f32') {
       x.destroy();
@@ -338,7 +347,9 @@ fraction is of the ~3.0 TB/s CUDA device copy. A gpu.js-generated one-element-pe
 ~0.8 TB/s (64-thread workgroups, one scalar load per thread): the streaming kernels reach 1.9–2.2 TB/s
 because every thread keeps 8 loads in flight. Earlier runs of the same code with shorter warm-up varied by
 up to ±40 % (GPU clocks); each row here is the median of 11 batches of 20 resident calls after 0.5 s of
-warm-up. "host issue" is the JavaScript + Dawn time to record one call (it overlaps the GPU).
+warm-up. "host issue" is the JavaScript + Dawn time to record one call (it overlaps the GPU). The GEMV and
+DOT rows come from a second run on the same day (with the thread-count variants); copy, TRSV and SpMV from
+the first.
 
 **Float-float costs little where memory dominates.** ELL SpMV, DOT and GEMV in fp32 storage run within
 0–10 % of their fp32-arithmetic time with errors ~1e-16–1e-18 instead of ~1e-7–1e-10 (relative to Σ|a·x|).
@@ -348,14 +359,16 @@ measure, accuracy is intact on both adapters.
 
 **Goals.** Met: ELL SpMV on the 3-D Laplacian 256³ with fp32 values + float-float (0.51 ms ≤ 0.55 ms, level
 with cuSPARSE fp32 CSR and well ahead of its fp64); GEMV T fp32 + ff (0.137 ms). At the goal's edge: GEMV N
-fp32 + ff, 0.142 ms against ≤ 0.14 ms — within 1.25× of cuBLAS SGEMV (0.114 ms) and faster than DGEMV
+fp32 + ff, 0.142–0.146 ms (two runs) against ≤ 0.14 ms — within 1.3× of cuBLAS SGEMV (0.114 ms) and faster than DGEMV
 (0.177 ms), with errors ~1e-15 instead of ~1e-8. fp16/bf16 storage with fp32 arithmetic: GEMV 0.084 ms and
 DOT 0.30 ms, 0.63–0.65× of fp32 storage. Missed:
 - *DOT fp32 + ff (goal ≤ 0.42 ms)*: 0.48 ms at 2.2 TB/s, as fast as the fp32-arithmetic DOT — the limit is the
   load path of gpu.js-generated WGSL, not float-float: every element goes through gpu.js's
   \`get_user_X(z, y, x)\` accessor (an \`i32\` index with two uniform loads and multiplies) plus Dawn's
   robust-access clamp, one scalar 4-byte load at a time, in 64-thread workgroups. A gpu.js one-element copy
-  reaches only ~0.8 TB/s; a hand-written vec4 WGSL copy 2.9 TB/s. Closing it: vec4 (16-byte) loads, which
+  reaches only ~0.8 TB/s; a hand-written vec4 WGSL copy 2.9 TB/s. More threads do not help: with 2^18, 2^19
+  and 2^20 first-pass threads (\`maxThreads\`; default 2^17) DOT slows to 0.51–0.56 ms, and GEMV N's split
+  target 2^17 / 2^19 gives 0.143 / 0.153 ms (rows "… threads"). Closing it: vec4 (16-byte) loads, which
   gpu.js's array binding (\`array<f32>\`) cannot express without another intrinsic.
 - *fp16/bf16 storage at half the fp32 time with float-float*: 16-bit storage halves the bytes, but in
   float-float the ~30 dependent operations per element of TwoProd + accurate addition (plus the XOR

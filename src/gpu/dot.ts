@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { fail } from '../errors.js';
+import { checkSize, fail } from '../errors.js';
 import type { GpuArithmetic } from './arithmetic.js';
 import { cpuDot } from './cpu-fallback.js';
 import { bindingWindows, bufferView, DeviceArray, windowOf } from './device-array.js';
@@ -19,9 +19,18 @@ export interface GpuDotResult extends GpuRunInfo {
   readonly value: number;
 }
 
-/** Threads of the first pass for n elements (≥ 64 elements per thread, at most 2^17 threads). */
-export function firstPassThreads(n: number): number {
-  return Math.max(1, Math.min(2 ** 17, Math.ceil(n / 64)));
+/** Options of {@link gpuDot} and {@link gpuDotResident}. */
+export interface GpuDotOptions extends GpuKernelOptions {
+  /**
+   * Most threads of the first pass (default 2^17); each takes at least 64 elements. The result depends on
+   * it (it fixes the summation order), so keep it fixed where runs must agree bit for bit.
+   */
+  readonly maxThreads?: number;
+}
+
+/** Threads of the first pass for n elements (≥ 64 elements per thread, at most `maxThreads`, default 2^17). */
+export function firstPassThreads(n: number, maxThreads = 2 ** 17): number {
+  return Math.max(1, Math.min(maxThreads, Math.ceil(n / 64)));
 }
 
 function reducePlan(count: number): number[] {
@@ -63,17 +72,17 @@ export function reduceProgramSpec(arithmetic: GpuArithmetic): { source: string; 
  * Records the DOT passes; the result (one element in `ff` or `f32` format) is the plan's last buffer.
  * @returns the result buffer holder
  */
-async function dotOnDevice(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, arithmetic: GpuArithmetic): Promise<DeviceArray> {
+async function dotOnDevice(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, arithmetic: GpuArithmetic, maxThreads: number): Promise<DeviceArray> {
   const n = x.length;
   const context = runtime.context;
   const c = arithmetic.components;
   // Arrays over one storage binding are read through windows, each summed by its own first pass.
   const windows = bindingWindows([x, y], n);
-  const perWindow = windows.length === 1 ? firstPassThreads(n) : Math.ceil(firstPassThreads(n) / 64) * 64;
+  const perWindow = windows.length === 1 ? firstPassThreads(n, maxThreads) : Math.ceil(firstPassThreads(n, maxThreads) / 64) * 64;
   const first = perWindow * windows.length;
   const sizes = reducePlan(first);
   const counts = [first, ...sizes];
-  const key = `dot|${objectId(x)}|${objectId(y)}|${n}|${arithmetic.name}`;
+  const key = `dot|${objectId(x)}|${objectId(y)}|${n}|${arithmetic.name}|${maxThreads}`;
   const plan = getPlan(runtime, key, windows.length + sizes.length, () => counts.map((t) => createWordBuffer(context, t * c)));
   const partial = memo(`dot1|${arithmetic.name}|${readKey(x)}|${readKey(y)}`, () => partialProgramSource(arithmetic, x, y));
   const p1 = await getProgram(context, { source: partial.source, args: partial.args, components: c });
@@ -103,6 +112,13 @@ async function dotOnDevice(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, 
   return bufferView(runtime, plan.scratch[counts.length - 1]!, gpuFormat(c === 2 ? 'ff' : 'f32'), 1);
 }
 
+/** The first-pass thread limit of `options` (default 2^17). @throws {@link ModprecError} `INVALID_SIZE` unless a positive integer */
+function maxThreadsOf(options: GpuDotOptions): number {
+  const t = checkSize('options.maxThreads', options.maxThreads ?? 2 ** 17);
+  if (t < 1) fail('INVALID_SIZE', 'options.maxThreads', 'must be at least 1', t);
+  return t;
+}
+
 function validate(x: DeviceArray, y: DeviceArray): void {
   if (!(x instanceof DeviceArray)) fail('INVALID_STORAGE', 'x', 'must be a DeviceArray (see toDevice)', x);
   if (!(y instanceof DeviceArray)) fail('INVALID_STORAGE', 'y', 'must be a DeviceArray (see toDevice)', y);
@@ -114,7 +130,7 @@ function validate(x: DeviceArray, y: DeviceArray): void {
  *
  * @param x - first operand
  * @param y - second operand, same length
- * @param options - arithmetic (`f32` or `ff`)
+ * @param options - arithmetic (`f32` or `ff`), first-pass threads
  * @returns the value and which backend/adapter ran it
  * @throws {@link ModprecError} `DIMENSION_MISMATCH` for different lengths; `INVALID_STORAGE` for non-resident or mixed operands
  * @example
@@ -123,8 +139,9 @@ function validate(x: DeviceArray, y: DeviceArray): void {
  * const { value, adapter } = await gpuDot(x, x, { arithmetic: 'ff' });
  * ```
  */
-export async function gpuDot(x: DeviceArray, y: DeviceArray, options: GpuKernelOptions = {}): Promise<GpuDotResult> {
+export async function gpuDot(x: DeviceArray, y: DeviceArray, options: GpuDotOptions = {}): Promise<GpuDotResult> {
   validate(x, y);
+  const maxThreads = maxThreadsOf(options);
   const arithmetic = chooseArithmetic(options, [x, y]);
   const runtime = commonRuntime({ x, y });
   if (!runtime) {
@@ -132,7 +149,7 @@ export async function gpuDot(x: DeviceArray, y: DeviceArray, options: GpuKernelO
     const value = cpuDot(await x.toHost(), await y.toHost(), arithmetic);
     return { value, ...runInfo(undefined, arithmetic, x.fallbackReason) };
   }
-  const result = await dotOnDevice(runtime, x, y, arithmetic);
+  const result = await dotOnDevice(runtime, x, y, arithmetic, maxThreads);
   const [value] = await result.toHost();
   return { value: value!, ...runInfo(runtime, arithmetic, '') };
 }
@@ -146,10 +163,11 @@ export async function gpuDot(x: DeviceArray, y: DeviceArray, options: GpuKernelO
  * @returns the one-element result array and the run report
  * @throws {@link ModprecError} as {@link gpuDot}; `BACKEND_UNAVAILABLE` for host-resident operands
  */
-export async function gpuDotResident(x: DeviceArray, y: DeviceArray, options: GpuKernelOptions = {}): Promise<{ result: DeviceArray; info: GpuRunInfo }> {
+export async function gpuDotResident(x: DeviceArray, y: DeviceArray, options: GpuDotOptions = {}): Promise<{ result: DeviceArray; info: GpuRunInfo }> {
   validate(x, y);
+  const maxThreads = maxThreadsOf(options);
   const arithmetic = chooseArithmetic(options, [x, y]);
   const runtime = commonRuntime({ x, y });
   if (!runtime) fail('BACKEND_UNAVAILABLE', 'x', 'must live on a GPU for a resident result');
-  return { result: await dotOnDevice(runtime, x, y, arithmetic), info: runInfo(runtime, arithmetic, '') };
+  return { result: await dotOnDevice(runtime, x, y, arithmetic, maxThreads), info: runInfo(runtime, arithmetic, '') };
 }

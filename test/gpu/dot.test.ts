@@ -47,6 +47,24 @@ describe('gpuDot', () => {
     }
   });
 
+  it('maxThreads picks the first-pass split: each setting reproducible and within the bound; 0 is a typed error', async () => {
+    await requireRuntime();
+    const n = 50_000;
+    const x = await toDevice(randomValues(n, 7));
+    const y = await toDevice(randomValues(n, 8));
+    const hx = await x.toHost();
+    const hy = await y.toHost();
+    const terms = hx.map((v, k) => v * hy[k]!);
+    const exact = accurateSum(terms);
+    const mag = accurateSum(terms.map(Math.abs));
+    for (const maxThreads of [1, 7, 256, 2 ** 20]) {
+      const a = (await gpuDot(x, y, { arithmetic: 'ff', maxThreads })).value;
+      expect(Object.is((await gpuDot(x, y, { arithmetic: 'ff', maxThreads })).value, a)).toBe(true);
+      expect(Math.abs(a - exact)).toBeLessThanOrEqual(gamma(n + 8, opError('ff')) * mag);
+    }
+    await expect(gpuDot(x, y, { maxThreads: 0 })).rejects.toMatchObject({ code: 'INVALID_SIZE', parameter: 'options.maxThreads' });
+  });
+
   it('float-float is far more accurate than f32 on an ill-conditioned sum', async () => {
     await requireRuntime();
     // x·y = 1 + 2^-20 − 1 (cancellation): f32 loses it, float-float keeps it.
