@@ -107,9 +107,7 @@ function parseFormats(value: string, backends: readonly BackendName[]): Configur
   const arithmeticOk = (n: string): boolean => (backends.includes('cpu') && cpuArithmetic(n)) || (backends.includes('gpu') && GPU_ARITHMETIC_NAMES.includes(n));
   for (const [s, a] of pairs) {
     if (!storageOk(s)) {
-      throw new UsageError(findFormat(s)?.storage?.isInteger
-        ? `--formats: scaled integer storage "${s}" runs on the CPU only (add --backend cpu)`
-        : `--formats: "${s}" is not a storage format of the selected backend`);
+      throw new UsageError(`--formats: "${s}" is not a storage format of the selected backend`);
     }
     if (!arithmeticOk(a)) {
       const cpu = formatNames().filter(cpuArithmetic);

@@ -93,7 +93,8 @@ export function integerRoundingTerms(a: ArithmeticFormat, largestScale: number):
     read: a.significandBits < 53 ? compound(u, u) : u,
     arithmetic: u,
     output: 0,
-    storageEta: (largestScale / 2) * (1 + 2 ** -50),
+    // (1 + 2^-21): room for a binary32 scale rounded up, as the GPU module stores its block scales.
+    storageEta: (largestScale / 2) * (1 + 2 ** -21),
     arithmeticEta: halfSmallestPositive(`a:${a.name}`, (x) => Math.abs(a.toNumber(a.fromNumber(x)))),
   };
 }

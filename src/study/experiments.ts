@@ -57,8 +57,8 @@ export function measureSpeed(c: KernelCase, config: ResolvedConfiguration, ctx: 
   });
 }
 
-/** Storage bytes per element of the GPU formats. */
-const GPU_ELEMENT_BYTES: Readonly<Record<string, number>> = { f64: 8, ff: 8, f32: 4, f16: 2, bf16: 2 };
+/** Storage bytes per element of the GPU formats (integers: the block scales, 4 bytes per 256 elements, not counted). */
+const GPU_ELEMENT_BYTES: Readonly<Record<string, number>> = { f64: 8, ff: 8, f32: 4, f16: 2, bf16: 2, i16: 2, i8: 1 };
 
 function gpuCommon(c: KernelCase, config: Configuration, adapter: string) {
   return {
@@ -86,10 +86,13 @@ export async function measureAccuracyGpu(c: KernelCase, config: Configuration, g
     // operation at least as accurately, in any summation order; none for ff storage (no CPU codec).
     const asCpu = storage ? resolveConfiguration({ storage: config.storage, arithmetic: 'f32', backend: 'cpu' }) : null;
     const b = asCpu ? c.bound(asCpu) : null;
+    // Scaled integers: the GPU's block scales store other values than the CPU study's row scales, so the
+    // CPU's stored reference does not apply (the bound does: a block's scale is at most the largest one).
+    const storedKnown = asCpu !== null && !asCpu.storageFormat.isInteger;
     return measurement({
       experiment: 'accuracy', ...gpuCommon(c, config, gpu.adapter),
       relativeError: relativeErrorDd(result, c.reference()),
-      arithmeticError: asCpu ? relativeErrorDd(result, c.storedReference(asCpu)) : null,
+      arithmeticError: storedKnown ? relativeErrorDd(result, c.storedReference(asCpu)) : null,
       bound: b !== null && Number.isFinite(b) ? b : null,
     });
   } finally {

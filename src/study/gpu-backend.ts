@@ -1,7 +1,7 @@
 /**
  * The GPU backend of the study: finds the library's GPU module (src/gpu) at run time, opens a device,
  * and describes the GPU configurations. GPU kernels are asynchronous and keep their operands resident
- * in GPU storage formats (f64, f32, f16, bf16, ff = float-float) computing in f32 or ff arithmetic;
+ * in GPU storage formats (f64, f32, f16, bf16, ff = float-float, i16/i8 with block scales) computing in f32 or ff arithmetic;
  * WebGPU has no fp64 arithmetic.
  * @module
  */
@@ -41,18 +41,23 @@ export interface GpuStudy {
   readonly software: boolean;
 }
 
-/** GPU storage formats of real data (the integer ones need scales). */
-export const GPU_STORAGES: readonly string[] = ['f64', 'ff', 'f32', 'f16', 'bf16'];
+/**
+ * GPU storage formats of real data; the integer ones (i8, i16) carry one binary32 scale per block of 256
+ * elements (the GPU module's layout, not the CPU study's per-row scales).
+ */
+export const GPU_STORAGES: readonly string[] = ['f64', 'ff', 'f32', 'f16', 'bf16', 'i16', 'i8'];
 /** GPU arithmetics. */
 export const GPU_ARITHMETIC_NAMES: readonly string[] = ['ff', 'f32'];
-/** Significand bits of the GPU formats (ff: two binary32 words). */
-export const GPU_BITS: Readonly<Record<string, number>> = { f64: 53, ff: 48, f32: 24, f16: 11, bf16: 8 };
+/** Significand bits of the GPU formats (ff: two binary32 words; integers: bits below the sign). */
+export const GPU_BITS: Readonly<Record<string, number>> = { f64: 53, ff: 48, f32: 24, f16: 11, bf16: 8, i16: 15, i8: 7 };
 
 /**
- * The storage of a GPU kernel's output for operands stored in `storage`: the same, except fp64, which
- * GPU kernels cannot write (no fp64 arithmetic to round with): its results go to ff, the closest.
+ * The storage of a GPU kernel's output for operands stored in `storage` and computed in `arithmetic`: the
+ * same, except fp64, which GPU kernels cannot write (no fp64 arithmetic to round with): its results go to ff,
+ * the closest; and the scaled integers, whose results stay in the arithmetic's format (as on the CPU).
  */
-export function gpuOutputFormat(storage: string): string {
+export function gpuOutputFormat(storage: string, arithmetic: string): string {
+  if (storage === 'i8' || storage === 'i16') return arithmetic;
   return storage === 'f64' ? 'ff' : storage;
 }
 

@@ -73,7 +73,7 @@ describe('parseArgs', () => {
     expect(usage('study', '--kernels', 'dot,axpby')).toMatch(/unknown kernel "axpby"/);
     expect(usage('study', '--formats', 'f128')).toMatch(/unknown format "f128"/);
     expect(usage('study', '--formats', 'i8/rns424')).toMatch(/scaled integer storage "i8" is read in fp32, fp64 or double-double arithmetic, not rns424/);
-    expect(usage('study', '--backend', 'gpu', '--formats', 'i16/f32')).toMatch(/scaled integer storage "i16" runs on the CPU only/);
+    expect(usage('study', '--backend', 'gpu', '--formats', 'i32/f32')).toMatch(/"i32" is not a storage format of the selected backend/);
     expect(usage('study', '--formats', 'f32/f16')).toMatch(/"f16" has no CPU arithmetic/);
     expect(usage('study', '--formats', 'f16')).toMatch(/no storage\/arithmetic pair/);
     expect(usage('study', '--sizes', '10,-3')).toMatch(/"-3" is not an integer/);

@@ -98,7 +98,7 @@ export function ellCase(problem: string, A: EllMatrix, seed: number): KernelCase
     },
     bindGpu: async (gpu, config) => {
       const format = { format: config.storage, strict: true };
-      const output = { format: gpuOutputFormat(config.storage), strict: true };
+      const output = { format: gpuOutputFormat(config.storage, config.arithmetic), strict: true };
       const Ad = await gpu.lib.toDeviceEll({ rows: A.rows, cols: A.cols, width: A.width, stride: A.stride, colIndex: A.colIndex, values: A.values }, format);
       const xd = await gpu.lib.toDevice(x, format);
       const yd = await gpu.lib.deviceZeros(A.rows, output);

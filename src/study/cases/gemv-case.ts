@@ -54,7 +54,7 @@ export function gemvCase(n: number, distribution: Distribution, seed: number): K
     },
     bindGpu: async (gpu, config) => {
       const format = { format: config.storage, strict: true };
-      const output = { format: gpuOutputFormat(config.storage), strict: true };
+      const output = { format: gpuOutputFormat(config.storage, config.arithmetic), strict: true };
       const ad = await gpu.lib.toDevice(a, format);
       const A = gpu.lib.deviceMatrix(ad, n, n);
       const xd = await gpu.lib.toDevice(x, format);

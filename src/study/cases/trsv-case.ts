@@ -83,7 +83,7 @@ export function trsvCase(n: number, which: typeof TRSV_PROBLEMS[number], distrib
     resultStored: true,
     bindGpu: async (gpu, config) => {
       const format = { format: config.storage, strict: true };
-      const output = { format: gpuOutputFormat(config.storage), strict: true };
+      const output = { format: gpuOutputFormat(config.storage, config.arithmetic), strict: true };
       const td = await gpu.lib.toDevice(t, format);
       const T = gpu.lib.deviceMatrix(td, n, n);
       let xd = await gpu.lib.toDevice(b, output);
