@@ -50,7 +50,7 @@ export interface KernelCase {
   storedReference(config: ResolvedConfiguration): DdVector;
   /** Allocates and fills the operands in the configuration's formats. */
   bind(config: ResolvedConfiguration): BoundCase;
-  /** A-priori norm-wise relative error bound of the kernel in `config` (null when the kernel has none). */
+  /** A-priori norm-wise relative error bound of the kernel in `config` (null when the kernel has none; ∞ when an input overflows the storage). */
   bound(config: ResolvedConfiguration): number | null;
   /** Uploads the operands to the GPU in the configuration's formats; absent when the GPU has no such kernel. */
   bindGpu?(gpu: GpuStudy, config: Configuration): Promise<GpuBoundCase>;
@@ -109,6 +109,11 @@ export function makeCase(spec: CaseSpec): KernelCase {
     ...(spec.bindGpu ? { bindGpu: spec.bindGpu } : {}),
     bound: (config) => {
       if (!spec.outputTerms) return null;
+      // A value beyond the storage's range is stored as ±∞ (or saturates): no finite bound holds.
+      const layouts = spec.integerLayouts ?? [];
+      if (!config.storageFormat.isInteger && spec.inputs.some((a, i) => storedValues(config, a, layouts[i] ?? 'vector').some((v) => !Number.isFinite(v)))) {
+        return Infinity;
+      }
       terms ??= spec.outputTerms(referenceFor('', () => spec.inputs));
       const rounding = config.storageFormat.isInteger
         ? integerRoundingTerms(config.arithmeticFormat, largestScale(config, spec.inputs, spec.integerLayouts ?? []))

@@ -52,3 +52,21 @@ describe('study operands in scaled integer storage', () => {
     expect(Array.from(storedValues(config('i16', 'f32'), v, 'output'))).toEqual(Array.from(v, Math.fround));
   });
 });
+
+describe('a-priori bound of a study case', () => {
+  it('is infinite when an input overflows the storage (fp16 beyond 65504), finite otherwise', async () => {
+    const { makeCase } = await import('../../src/study/kernel-case.js');
+    const { dotDd } = await import('../../src/study/dd-reference.js');
+    const of = (x: Float64Array, y: Float64Array) => makeCase({
+      kernel: 'dot', problem: 'test', size: x.length, seed: null, flops: 2 * x.length, values: 2 * x.length, inputs: [x, y],
+      referenceOf: ([a, b]) => dotDd(a!, b!), resultStored: false,
+      outputTerms: () => [{ terms: x.length, absProducts: x.reduce((t, v, i) => t + Math.abs(v * y[i]!), 0), absInputs: 0, absExact: 1 }],
+      bind: () => { throw new Error('not used'); },
+    });
+    const y = Float64Array.of(1, 1);
+    expect(of(Float64Array.of(7e4, 1), y).bound(config('f16', 'f32'))).toBe(Infinity);
+    expect(Number.isFinite(of(Float64Array.of(6e4, 1), y).bound(config('f16', 'f32')))).toBe(true);
+    expect(Number.isFinite(of(Float64Array.of(7e4, 1), y).bound(config('f32', 'f32')))).toBe(true);
+    expect(Number.isFinite(of(Float64Array.of(7e4, 1), y).bound(config('i8', 'f32')))).toBe(true); // scaled: never overflows
+  });
+});
