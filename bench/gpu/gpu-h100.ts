@@ -203,11 +203,20 @@ async function benchDot(rt: GpuRuntime): Promise<void> {
       push({ kernel: 'DOT', size: `n=2^${Math.log2(n)}`, storage, arithmetic, ms, gbs: bytes / ms / 1e6, error: Math.abs(r1.value - acc.value) / mag, errorMeasure: '|d−d*|/Σ|x·y|', reference: 'cuBLAS SDOT 0.354 ms, DDOT 0.698 ms', goal, note: r1.value === r2.value ? 'bit-reproducible' : 'NOT reproducible' });
       if (storage === 'f32' || arithmetic === 'ff') {
         // First-pass thread variants (the default is 2^17): more threads in flight, fewer elements each.
-        for (const maxThreads of [2 ** 18, 2 ** 19, 2 ** 20]) {
-          const v1 = await gpuDot(x, y, { arithmetic, maxThreads });
-          const v2 = await gpuDot(x, y, { arithmetic, maxThreads });
-          const t = await timeRuns(rt, () => gpuDotResident(x, y, { arithmetic, maxThreads }));
-          push({ kernel: `DOT ${maxThreads === 2 ** 20 ? '2^20' : maxThreads === 2 ** 19 ? '2^19' : '2^18'} threads`, size: `n=2^${Math.log2(n)}`, storage, arithmetic, ms: t, gbs: bytes / t / 1e6, error: Math.abs(v1.value - acc.value) / mag, errorMeasure: '|d−d*|/Σ|x·y|', reference: '', goal: '', note: `thread-count variant; ${v1.value === v2.value ? 'bit-reproducible' : 'NOT reproducible'}` });
+        type Variant = { maxThreads: number; groupWidth: 1 | 2 | 4; groups?: number; chains?: number };
+        const variants: Variant[] = [
+          { maxThreads: 2 ** 17, groupWidth: 1, groups: 8, chains: 1 }, // the first release's shape
+          { maxThreads: 2 ** 18, groupWidth: 1, groups: 8, chains: 1 },
+          { maxThreads: 2 ** 16, groupWidth: 4, groups: 4, chains: 1 },
+          { maxThreads: 2 ** 17, groupWidth: 4, groups: 2, chains: 2 },
+        ];
+        for (const v of variants) {
+          const { maxThreads, groupWidth } = v;
+          const v1 = await gpuDot(x, y, { arithmetic, ...v });
+          const v2 = await gpuDot(x, y, { arithmetic, ...v });
+          const t = await timeRuns(rt, () => gpuDotResident(x, y, { arithmetic, ...v }));
+          const label = `DOT 2^${Math.log2(maxThreads)} threads × ${groupWidth} adjacent, ${v.groups} runs, ${v.chains} chain${v.chains === 1 ? '' : 's'}`;
+          push({ kernel: label, size: `n=2^${Math.log2(n)}`, storage, arithmetic, ms: t, gbs: bytes / t / 1e6, error: Math.abs(v1.value - acc.value) / mag, errorMeasure: '|d−d*|/Σ|x·y|', reference: '', goal: '', note: `split variant; ${v1.value === v2.value ? 'bit-reproducible' : 'NOT reproducible'}` });
         }
       }
     }
@@ -347,9 +356,8 @@ fraction is of the ~3.0 TB/s CUDA device copy. A gpu.js-generated one-element-pe
 ~0.8 TB/s (64-thread workgroups, one scalar load per thread): the streaming kernels reach 1.9–2.2 TB/s
 because every thread keeps 8 loads in flight. Earlier runs of the same code with shorter warm-up varied by
 up to ±40 % (GPU clocks); each row here is the median of 11 batches of 20 resident calls after 0.5 s of
-warm-up. "host issue" is the JavaScript + Dawn time to record one call (it overlaps the GPU). The GEMV and
-DOT rows come from a second run on the same day (with the thread-count variants); copy, TRSV and SpMV from
-the first.
+warm-up. "host issue" is the JavaScript + Dawn time to record one call (it overlaps the GPU). Rows marked
+"variant" run the same kernel with another split of the work (GEMV's split target, DOT's first-pass shape).
 
 **Float-float costs little where memory dominates.** ELL SpMV, DOT and GEMV in fp32 storage run within
 0–10 % of their fp32-arithmetic time with errors ~1e-16–1e-18 instead of ~1e-7–1e-10 (relative to Σ|a·x|).
@@ -357,26 +365,27 @@ The start-up probe found that NVIDIA's compiler, like Mesa's, simplifies (a + b)
 sums carry integer XOR barriers (\`mpKeep\`); with barriers only on the sums whose rounding the error terms
 measure, accuracy is intact on both adapters.
 
-**Goals.** Met: ELL SpMV on the 3-D Laplacian 256³ with fp32 values + float-float (0.51 ms ≤ 0.55 ms, level
-with cuSPARSE fp32 CSR and well ahead of its fp64); GEMV T fp32 + ff (0.137 ms). At the goal's edge: GEMV N
-fp32 + ff, 0.142–0.146 ms (two runs) against ≤ 0.14 ms — within 1.3× of cuBLAS SGEMV (0.114 ms) and faster than DGEMV
-(0.177 ms), with errors ~1e-15 instead of ~1e-8. fp16/bf16 storage with fp32 arithmetic: GEMV 0.084 ms and
-DOT 0.30 ms, 0.63–0.65× of fp32 storage. Missed:
-- *DOT fp32 + ff (goal ≤ 0.42 ms)*: 0.48 ms at 2.2 TB/s, as fast as the fp32-arithmetic DOT — the limit is the
-  load path of gpu.js-generated WGSL, not float-float: every element goes through gpu.js's
-  \`get_user_X(z, y, x)\` accessor (an \`i32\` index with two uniform loads and multiplies) plus Dawn's
+**Goals.** Met: ELL SpMV on the 3-D Laplacian 256³ with fp32 values + float-float (0.51–0.53 ms in three runs,
+≤ 0.55 ms, level with cuSPARSE fp32 CSR and well ahead of its fp64); GEMV T fp32 + ff (0.137–0.139 ms). At the
+goal's edge: GEMV N fp32 + ff, 0.142–0.146 ms in three runs (0.141 ms with a 2^17-thread split target) against
+≤ 0.14 ms — within 1.3× of cuBLAS SGEMV (0.114 ms) and faster than DGEMV (0.177 ms), with errors ~1e-15 instead
+of ~1e-8. fp16/bf16 storage with fp32 arithmetic: GEMV 0.085 ms and DOT 0.30 ms, 0.65× of fp32 storage. Missed:
+- *DOT fp32 + ff (goal ≤ 0.42 ms)*: 0.48 ms at 2.2 TB/s. The first pass now reads runs of 4 adjacent elements
+  per thread over 2^16 threads into 2 accumulators (\`DEFAULT_SHAPE\` in src/gpu/dot.ts): fp32 arithmetic went
+  from 0.48 to 0.45 ms (79 % of copy), 16-bit storage with float-float from 0.42–0.46 to 0.39 ms, fp32 + ff
+  only from 0.49 to 0.48 ms. More threads are slower (2^18: 0.52–0.54 ms), more accumulators or runs change
+  nothing — the limit is the load path of gpu.js-generated WGSL, not float-float: every element goes through
+  gpu.js's \`get_user_X(z, y, x)\` accessor (an \`i32\` index with two uniform loads and multiplies) plus Dawn's
   robust-access clamp, one scalar 4-byte load at a time, in 64-thread workgroups. A gpu.js one-element copy
-  reaches only ~0.8 TB/s; a hand-written vec4 WGSL copy 2.9 TB/s. More threads do not help: with 2^18, 2^19
-  and 2^20 first-pass threads (\`maxThreads\`; default 2^17) DOT slows to 0.51–0.56 ms, and GEMV N's split
-  target 2^17 / 2^19 gives 0.143 / 0.153 ms (rows "… threads"). Closing it: vec4 (16-byte) loads, which
+  reaches only ~0.8 TB/s; a hand-written vec4 WGSL copy 2.9 TB/s. Closing it: vec4 (16-byte) loads, which
   gpu.js's array binding (\`array<f32>\`) cannot express without another intrinsic.
 - *fp16/bf16 storage at half the fp32 time with float-float*: 16-bit storage halves the bytes, but in
   float-float the ~30 dependent operations per element of TwoProd + accurate addition (plus the XOR
-  barriers) become the bottleneck (GEMV 0.15 ms, DOT 0.42–0.45 ms, about the fp32-storage time). Closing it:
-  a sloppy double-word addition within a thread's chunk (the accurate one only across chunks), and two
-  elements per step from each decoded word. (fp16 reads go through WGSL \`unpack2x16float\`; the earlier
+  barriers) become the bottleneck (GEMV 0.15–0.17 ms, about the fp32-storage time; DOT 0.39 ms, 0.8×).
+  Closing it: a sloppy double-word addition within a thread's chunk (the accurate one only across chunks), and
+  two elements per step from each decoded word. (fp16 reads go through WGSL \`unpack2x16float\`; the earlier
   integer decode made fp16 twice as slow as fp32.)
-- *TRSV (goal < 0.534 ms)*: 1.35 ms in fp32, 5.0 ms in float-float (n = 8192, bs = 256; the block inverses,
+- *TRSV (goal < 0.534 ms)*: 1.35–1.43 ms in fp32, 5.0–5.2 ms in float-float (n = 8192, bs = 256; the block inverses,
   computed once per matrix, take 20–40 ms more). Without shared memory and workgroup barriers in gpu.js's
   WebGPU backend a diagonal block cannot be solved inside one kernel, so each block costs two dependent
   dispatches (64 in all) whose loops are latency-bound dependency chains; in float-float the chain of

@@ -47,7 +47,7 @@ describe('gpuDot', () => {
     }
   });
 
-  it('maxThreads picks the first-pass split: each setting reproducible and within the bound; 0 is a typed error', async () => {
+  it('maxThreads, groupWidth, groups and chains pick the first-pass split: each setting reproducible and within the bound; bad values are typed errors', async () => {
     await requireRuntime();
     const n = 50_000;
     const x = await toDevice(randomValues(n, 7));
@@ -58,11 +58,16 @@ describe('gpuDot', () => {
     const exact = accurateSum(terms);
     const mag = accurateSum(terms.map(Math.abs));
     for (const maxThreads of [1, 7, 256, 2 ** 20]) {
-      const a = (await gpuDot(x, y, { arithmetic: 'ff', maxThreads })).value;
-      expect(Object.is((await gpuDot(x, y, { arithmetic: 'ff', maxThreads })).value, a)).toBe(true);
-      expect(Math.abs(a - exact)).toBeLessThanOrEqual(gamma(n + 8, opError('ff')) * mag);
+      for (const shape of [{ groupWidth: 1 }, { groupWidth: 2 }, { groupWidth: 4 }, { groupWidth: 4, groups: 3, chains: 2 }, { groupWidth: 1, groups: 5, chains: 3 }] as const) {
+        const a = (await gpuDot(x, y, { arithmetic: 'ff', maxThreads, ...shape })).value;
+        expect(Object.is((await gpuDot(x, y, { arithmetic: 'ff', maxThreads, ...shape })).value, a)).toBe(true);
+        expect(Math.abs(a - exact)).toBeLessThanOrEqual(gamma(n + 8, opError('ff')) * mag);
+      }
     }
     await expect(gpuDot(x, y, { maxThreads: 0 })).rejects.toMatchObject({ code: 'INVALID_SIZE', parameter: 'options.maxThreads' });
+    await expect(gpuDot(x, y, { groupWidth: 3 as 1 })).rejects.toMatchObject({ code: 'INVALID_OPTION', parameter: 'options.groupWidth' });
+    await expect(gpuDot(x, y, { groups: 0 })).rejects.toMatchObject({ code: 'INVALID_OPTION', parameter: 'options.groups' });
+    await expect(gpuDot(x, y, { chains: 9 })).rejects.toMatchObject({ code: 'INVALID_OPTION', parameter: 'options.chains' });
   });
 
   it('float-float is far more accurate than f32 on an ill-conditioned sum', async () => {
