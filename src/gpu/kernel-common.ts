@@ -190,12 +190,14 @@ export function kernelSource(args: readonly (readonly [string, ArgType])[], body
 
 /**
  * Source of `acc += a(k)·b(k)` for k = start, start+step, … < end, unrolled `unroll` times with all loads
- * of a group issued before its multiply-adds (more loads in flight per thread); the additions keep the
- * order of k, so results do not depend on the unrolling.
+ * of a group issued before its multiply-adds (more loads in flight per thread). With one chain the
+ * additions keep the order of k, so results do not depend on the unrolling; with `chains` > 1 the terms of a
+ * group go round-robin to that many accumulators, added into `acc` at the end (another fixed order).
  * @param arithmetic - the arithmetic
  * @param loop - `{ start, end, step }` integer expressions (step a name or literal)
  * @param unroll - loads per group
  * @param reads - for an index expression and a suffix, the code reading both operands and their registers
+ * @param chains - independent accumulators (default 1)
  * @returns the lines
  */
 export function accumulateLoop(
@@ -203,8 +205,13 @@ export function accumulateLoop(
   loop: { start: string; end: string; step: string },
   unroll: number,
   reads: (index: string, suffix: string) => { code: string; a: GpuRegister; b: GpuRegister },
+  chains = 1,
 ): string[] {
-  const lines = [`let k = ${loop.start};`];
+  // Extra accumulators acc1 … (declared here; `acc` is the caller's) take every chains-th unrolled term and
+  // are added into acc at the end, in a fixed order: shorter dependency chains, same result every run.
+  const extra = Array.from({ length: Math.max(0, Math.min(chains, unroll) - 1) }, (_, c) => `acc${c + 1}`);
+  const lines = [...extra.map((a) => arithmetic.declareZero(a)), `let k = ${loop.start};`];
+  const target = (q: number): string => (q % (extra.length + 1) === 0 ? 'acc' : extra[(q % (extra.length + 1)) - 1]!);
   if (unroll > 1) {
     lines.push(`while (k + ${unroll - 1} * ${loop.step} < ${loop.end}) {`);
     const regs: { a: GpuRegister; b: GpuRegister }[] = [];
@@ -214,11 +221,12 @@ export function accumulateLoop(
       lines.push(r.code);
       regs.push(r);
     }
-    for (const r of regs) lines.push(arithmetic.mulAdd('acc', r.a, r.b));
+    regs.forEach((r, q) => lines.push(arithmetic.mulAdd(target(q), r.a, r.b)));
     lines.push(`k = k + ${unroll} * ${loop.step};`, '}');
   }
   const r = reads('k', 'r');
   lines.push(`while (k < ${loop.end}) {`, r.code, arithmetic.mulAdd('acc', r.a, r.b), `k = k + ${loop.step};`, '}');
+  for (const a of extra) lines.push(arithmetic.add('acc', { kind: arithmetic.name === 'ff' ? 'ff' : 'f32', name: a }));
   return lines;
 }
 

@@ -32,6 +32,7 @@ describe('GPU bad input', () => {
     const A = deviceMatrix(await toDevice([1, 2, 3, 4, 5, 6]), 2, 3);
     await rejects(gpuGemv({ A, x: x2, y: x2 }), 'DIMENSION_MISMATCH', 'x');
     await rejects(gpuGemv({ A, x: x3, y: x3 }), 'DIMENSION_MISMATCH', 'y');
+    await rejects(gpuGemv({ A, x: x3, y: x2 }, { chains: 0 }), 'INVALID_OPTION', 'options.chains');
     await rejects(gpuTrsv({ A, x: x2 }), 'DIMENSION_MISMATCH', 'A');
     const E = await toDeviceEll({ rows: 2, cols: 3, width: 1, stride: 2, colIndex: Int32Array.from([0, -1]), values: [1, 0] });
     await rejects(gpuEllSpmv({ A: E, x: x2, y: x2 }), 'DIMENSION_MISMATCH', 'x');

@@ -1,6 +1,6 @@
 /**
  * GPU GEMV (N and T) for storage × arithmetic × output format against an accurate reference on the stored
- * values: |y − y*| ≤ γ_{2n+3}(u)(|α|Σ|a·x| + |β||y₀|) + read errors + u_y|y*|.
+ * values: |y − y*| ≤ γ_{2n+3}(u)(|α|Σ|a·x| + |β||y₀|) + read errors + u_y|y*|, for 1 to 4 accumulator chains.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -24,7 +24,7 @@ describe('gpuGemv', () => {
         it(`${trans}: A and x ${storage}, y ${yFormat}, ${arithmetic} arithmetic`, async () => {
           await requireRuntime();
           await fc.assert(
-            fc.asyncProperty(fc.integer({ min: 1, max: 70 }), fc.integer({ min: 1, max: 90 }), fc.integer({ min: 0, max: 5 }), fc.integer({ min: 1, max: 2 ** 30 }), async (m, n, pad, seed) => {
+            fc.asyncProperty(fc.integer({ min: 1, max: 70 }), fc.integer({ min: 1, max: 90 }), fc.integer({ min: 0, max: 5 }), fc.integer({ min: 1, max: 2 ** 30 }), fc.integer({ min: 1, max: 4 }), async (m, n, pad, seed, chains) => {
               const lda = m + pad;
               const rows = trans === 'N' ? m : n;
               const inner = trans === 'N' ? n : m;
@@ -34,7 +34,7 @@ describe('gpuGemv', () => {
               const [ha, hx, hy] = [await A.data.toHost(), await x.toHost(), await y.toHost()];
               const alpha = 1.5;
               const beta = -0.75;
-              const r = await gpuGemv({ A, x, y, alpha, beta, trans }, { arithmetic });
+              const r = await gpuGemv({ A, x, y, alpha, beta, trans }, { arithmetic, chains });
               expect(r.backend).toBe('gpu');
               const got = await y.toHost();
               const u = opError(arithmetic);
