@@ -116,14 +116,14 @@ function parseFormats(value: string, backends: readonly BackendName[]): Configur
         : `--formats: "${a}" has no CPU arithmetic; use it as storage, e.g. ${a}/f32 (arithmetics: ${cpu.join(', ')})`);
     }
   }
-  for (const [s, a] of pairs) {
+  // Scaled integers are read in number or double-double arithmetic (GPU-only arithmetic names pass).
+  const integerReadable = (s: string, a: string): boolean => {
     const kind = findFormat(a)?.arithmetic?.kind;
-    if (findFormat(s)?.storage?.isInteger && kind !== undefined && kind !== 'number' && kind !== 'dd') {
-      throw new UsageError(`--formats: scaled integer storage "${s}" is read in fp32, fp64 or double-double arithmetic, not ${a}`);
-    }
+    return !findFormat(s)?.storage?.isInteger || kind === undefined || kind === 'number' || kind === 'dd';
+  };
+  for (const [s, a] of pairs) {
+    if (!integerReadable(s, a)) throw new UsageError(`--formats: scaled integer storage "${s}" is read in fp32, fp64 or double-double arithmetic, not ${a}`);
   }
-  const integerReadable = (s: string, a: string): boolean =>
-    !findFormat(s)?.storage?.isInteger || ['number', 'dd'].includes(findFormat(a)?.arithmetic?.kind ?? '');
   for (const s of bare.filter(storageOk)) for (const a of bare.filter(arithmeticOk)) if (integerReadable(s, a)) pairs.push([s, a]);
   if (pairs.length === 0) {
     throw new UsageError(`--formats: ${bare.join(', ')} make no storage/arithmetic pair (add an arithmetic such as f64 or f32)`);

@@ -3,7 +3,7 @@
  * Products use Dekker's TwoProd (no FMA in JavaScript); see {@link twoProdError} for its range.
  * @module
  */
-import { SPLIT_LIMIT, twoProdErrorScaled, type DdBuffer } from './eft.js';
+import { SPLIT_LIMIT, twoProdError, twoProdErrorScaled, type DdBuffer } from './eft.js';
 import { ddAdd } from './add.js';
 
 const SPLITTER = 134217729;
@@ -118,19 +118,7 @@ export function ddMulAdd(out: DdBuffer, ah: number, al: number, bh: number, bl: 
  */
 export function ddMulAccumulate(out: DdBuffer, ah: number, al: number, bh: number, bl: number, ch: number, cl: number): void {
   const p = ah * bh;
-  // Dekker's product first; any overflow on the way (large operands) leaves e non-finite, and only then the
-  // scaled path runs: one test per call instead of two magnitude checks (the kernels use this form).
-  let e: number;
-  {
-    let s = SPLITTER * ah;
-    const a1 = s - (s - ah);
-    const a2 = ah - a1;
-    s = SPLITTER * bh;
-    const b1 = s - (s - bh);
-    const b2 = bh - b1;
-    e = (((a1 * b1 - p) + a1 * b2) + a2 * b1) + a2 * b2;
-  }
-  if (e - e !== 0) e = twoProdErrorScaled(ah, bh, p);
+  const e = twoProdError(ah, bh, p);
   const r = e + (ah * bl + al * bh);
   // TwoSum(ch, p)
   const h = ch + p;

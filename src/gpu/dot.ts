@@ -11,7 +11,7 @@ import type { GpuArithmetic, GpuRegister } from './arithmetic.js';
 import { cpuDot } from './cpu-fallback.js';
 import { bindingWindows, bufferView, DeviceArray, windowOf } from './device-array.js';
 import { gpuFormat } from './formats.js';
-import { allowFallback, UNROLL, accumulateLoop, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
+import { allowFallback, UNROLL, accumulatorChains, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
 import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from './program.js';
 import { createWordBuffer, type GpuRuntime } from './runtime.js';
 
@@ -60,16 +60,17 @@ function reducePlan(count: number): number[] {
 }
 
 /**
- * First pass with runs of `width` adjacent elements per thread (thread t takes w·t … w·t + w − 1, then the
+ * The first pass, with runs of `width` adjacent elements per thread (thread t takes w·t … w·t + w − 1, then the
  * same run T·w further on), `groups` runs per loop step, summed into `chains` independent accumulators
  * (combined in a fixed order at the end): adjacent loads of one thread, which a compiler may merge into
- * wider loads, and shorter dependency chains between one step's loads and the next.
+ * wider loads, and shorter dependency chains between one step's loads and the next. (Width 1, 8 runs and
+ * one accumulator is the plain strided loop t, t + T, ….)
  */
-function groupedPartialSource(arithmetic: GpuArithmetic, x: DeviceArray, y: DeviceArray, shape: GroupShape): { source: string; args: ReturnType<typeof arrayArgs> } {
+function partialSource(arithmetic: GpuArithmetic, x: DeviceArray, y: DeviceArray, shape: GroupShape): { source: string; args: ReturnType<typeof arrayArgs> } {
   const { width, groups, chains } = shape;
   const args = [...arrayArgs('X', x), ...arrayArgs('Y', y), ['n', 'Integer'] as const, ['T', 'Integer'] as const];
-  const acc = (c: number): string => (c === 0 ? 'acc' : `acc${c}`);
-  const body = [...Array.from({ length: chains }, (_, c) => arithmetic.declareZero(acc(c))), `const S = T * ${width};`, `let k = this.thread.x * ${width};`];
+  const acc = accumulatorChains(arithmetic, chains);
+  const body = [arithmetic.declareZero('acc'), ...acc.declare, `const S = T * ${width};`, `let k = this.thread.x * ${width};`];
   body.push(`while (k + ${(groups - 1)} * S + ${width - 1} < n) {`);
   const regs: { a: GpuRegister; b: GpuRegister }[] = [];
   for (let g = 0; g < groups; g++) {
@@ -82,7 +83,7 @@ function groupedPartialSource(arithmetic: GpuArithmetic, x: DeviceArray, y: Devi
       regs.push({ a: rx.register, b: ry.register });
     }
   }
-  regs.forEach((r, i) => body.push(arithmetic.mulAdd(acc(i % chains), r.a, r.b)));
+  regs.forEach((r, q) => body.push(arithmetic.mulAdd(acc.target(q), r.a, r.b)));
   body.push(`k = k + ${groups} * S;`, '}');
   body.push('while (k < n) {');
   for (let j = 0; j < width; j++) {
@@ -90,9 +91,7 @@ function groupedPartialSource(arithmetic: GpuArithmetic, x: DeviceArray, y: Devi
     const ry = y.format.emitRead('Y', `kt${j}`, `bt${j}`, arithmetic);
     body.push(`const kt${j} = k + ${j};`, `if (kt${j} < n) {`, `${rx.code} ${ry.code}`, arithmetic.mulAdd('acc', rx.register, ry.register), '}');
   }
-  body.push('k = k + S;', '}');
-  for (let c = 1; c < chains; c++) body.push(arithmetic.add('acc', { kind: arithmetic.name === 'ff' ? 'ff' : 'f32', name: acc(c) }));
-  body.push(`return ${arithmetic.returnValue('acc')};`);
+  body.push('k = k + S;', '}', ...acc.combine, `return ${arithmetic.returnValue('acc')};`);
   return { source: kernelSource(args, body), args };
 }
 
@@ -101,21 +100,6 @@ interface GroupShape {
   readonly width: number;
   readonly groups: number;
   readonly chains: number;
-}
-
-function partialProgramSource(arithmetic: GpuArithmetic, x: DeviceArray, y: DeviceArray, shape: GroupShape): { source: string; args: ReturnType<typeof arrayArgs> } {
-  if (shape.width > 1 || shape.chains > 1 || shape.groups * shape.width !== UNROLL) return groupedPartialSource(arithmetic, x, y, shape);
-  const args = [...arrayArgs('X', x), ...arrayArgs('Y', y), ['n', 'Integer'] as const, ['T', 'Integer'] as const];
-  const body = [
-    arithmetic.declareZero('acc'),
-    ...accumulateLoop(arithmetic, { start: 'this.thread.x', end: 'n', step: 'T' }, UNROLL, (index, suffix) => {
-      const rx = x.format.emitRead('X', index, `a${suffix}`, arithmetic);
-      const ry = y.format.emitRead('Y', index, `b${suffix}`, arithmetic);
-      return { code: `${rx.code} ${ry.code}`, a: rx.register, b: ry.register };
-    }),
-    `return ${arithmetic.returnValue('acc')};`,
-  ];
-  return { source: kernelSource(args, body), args };
 }
 
 /**
@@ -147,7 +131,7 @@ async function dotOnDevice(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, 
   const counts = [first, ...sizes];
   const key = `dot|${objectId(x)}|${objectId(y)}|${n}|${arithmetic.name}|${maxThreads}|${shapeKey}`;
   const plan = getPlan(runtime, key, windows.length + sizes.length, () => counts.map((t) => createWordBuffer(context, t * c)));
-  const partial = memo(`dot1|${arithmetic.name}|${readKey(x)}|${readKey(y)}|${shapeKey}`, () => partialProgramSource(arithmetic, x, y, shape));
+  const partial = memo(`dot1|${arithmetic.name}|${readKey(x)}|${readKey(y)}|${shapeKey}`, () => partialSource(arithmetic, x, y, shape));
   const p1 = await getProgram(context, { source: partial.source, args: partial.args, components: c });
   const reduce = memo(`dotr|${arithmetic.name}`, () => reduceProgramSpec(arithmetic));
   const pr = await getProgram(context, { source: reduce.source, args: reduce.args, components: c });
@@ -192,8 +176,7 @@ function groupShapeOf(options: GpuDotOptions): GroupShape {
   if (width !== 1 && width !== 2 && width !== 4) fail('INVALID_OPTION', 'options.groupWidth', 'must be 1, 2 or 4', width);
   const groups = options.groups ?? (options.groupWidth === undefined ? DEFAULT_SHAPE.groups : Math.max(1, UNROLL / width));
   if (!Number.isInteger(groups) || groups < 1 || groups > 16) fail('INVALID_OPTION', 'options.groups', 'must be an integer from 1 to 16', groups);
-  const chains = options.chains ?? (options.groupWidth === undefined ? DEFAULT_SHAPE.chains : 1);
-  if (!Number.isInteger(chains) || chains < 1 || chains > 8) fail('INVALID_OPTION', 'options.chains', 'must be an integer from 1 to 8', chains);
+  const chains = checkChains(options.chains, options.groupWidth === undefined ? DEFAULT_SHAPE.chains : 1);
   return { width, groups, chains };
 }
 

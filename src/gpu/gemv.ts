@@ -15,7 +15,7 @@ import { cpuGemv } from './cpu-fallback.js';
 import { checkOperandBinding, DeviceArray, windowOf, wordsPerElement } from './device-array.js';
 import { finishArgs, finishBody, scalarBindings } from './finish-pass.js';
 import { gpuFormat } from './formats.js';
-import { allowFallback, UNROLL, accumulateLoop, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
+import { allowFallback, UNROLL, accumulateLoop, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
 import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from './program.js';
 import { createWordBuffer, type GpuRuntime } from './runtime.js';
 
@@ -278,8 +278,7 @@ export async function gpuGemv(args: GpuGemvArgs, options: GpuGemvOptions = {}): 
   const { trans, alpha, beta } = validate(args);
   const arithmetic = chooseArithmetic(options, [args.A.data, args.x, args.y]);
   const target = checkSize('options.targetThreads', options.targetThreads ?? 2 ** 18);
-  const chains = options.chains ?? (arithmetic.name === 'ff' ? 2 : 1);
-  if (!Number.isInteger(chains) || chains < 1 || chains > 8) fail('INVALID_OPTION', 'options.chains', 'must be an integer from 1 to 8', chains);
+  const chains = checkChains(options.chains, arithmetic.name === 'ff' ? 2 : 1);
   const runtime = commonRuntime({ A: args.A.data, x: args.x, y: args.y });
   if (!runtime) {
     allowFallback(options, args.y.fallbackReason);

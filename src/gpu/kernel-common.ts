@@ -207,11 +207,8 @@ export function accumulateLoop(
   reads: (index: string, suffix: string) => { code: string; a: GpuRegister; b: GpuRegister },
   chains = 1,
 ): string[] {
-  // Extra accumulators acc1 … (declared here; `acc` is the caller's) take every chains-th unrolled term and
-  // are added into acc at the end, in a fixed order: shorter dependency chains, same result every run.
-  const extra = Array.from({ length: Math.max(0, Math.min(chains, unroll) - 1) }, (_, c) => `acc${c + 1}`);
-  const lines = [...extra.map((a) => arithmetic.declareZero(a)), `let k = ${loop.start};`];
-  const target = (q: number): string => (q % (extra.length + 1) === 0 ? 'acc' : extra[(q % (extra.length + 1)) - 1]!);
+  const acc = accumulatorChains(arithmetic, Math.min(chains, unroll));
+  const lines = [...acc.declare, `let k = ${loop.start};`];
   if (unroll > 1) {
     lines.push(`while (k + ${unroll - 1} * ${loop.step} < ${loop.end}) {`);
     const regs: { a: GpuRegister; b: GpuRegister }[] = [];
@@ -221,13 +218,44 @@ export function accumulateLoop(
       lines.push(r.code);
       regs.push(r);
     }
-    regs.forEach((r, q) => lines.push(arithmetic.mulAdd(target(q), r.a, r.b)));
+    regs.forEach((r, q) => lines.push(arithmetic.mulAdd(acc.target(q), r.a, r.b)));
     lines.push(`k = k + ${unroll} * ${loop.step};`, '}');
   }
   const r = reads('k', 'r');
   lines.push(`while (k < ${loop.end}) {`, r.code, arithmetic.mulAdd('acc', r.a, r.b), `k = k + ${loop.step};`, '}');
-  for (const a of extra) lines.push(arithmetic.add('acc', { kind: arithmetic.name === 'ff' ? 'ff' : 'f32', name: a }));
+  lines.push(...acc.combine);
   return lines;
+}
+
+/**
+ * Independent accumulators for a reduction loop: `acc` (the caller's) plus acc1 … acc{chains−1}, declared
+ * here. Term q goes to `target(q)` (round robin); `combine` adds the extra ones into acc in a fixed order —
+ * shorter dependency chains, the same result every run.
+ * @param arithmetic - the arithmetic
+ * @param chains - accumulators in all (≥ 1)
+ * @returns declarations, the target of term q, and the combining statements
+ */
+export function accumulatorChains(arithmetic: GpuArithmetic, chains: number): { declare: string[]; target: (q: number) => string; combine: string[] } {
+  const extra = Array.from({ length: Math.max(0, chains - 1) }, (_, c) => `acc${c + 1}`);
+  const kind = arithmetic.name === 'ff' ? 'ff' : 'f32';
+  return {
+    declare: extra.map((a) => arithmetic.declareZero(a)),
+    target: (q) => (q % chains === 0 ? 'acc' : extra[(q % chains) - 1]!),
+    combine: extra.map((a) => arithmetic.add('acc', { kind, name: a })),
+  };
+}
+
+/**
+ * Validates a kernel's accumulator-count option.
+ * @param value - the option (undefined: `fallback`)
+ * @param fallback - the default
+ * @returns an integer from 1 to 8
+ * @throws {@link ModprecError} `INVALID_OPTION` naming `options.chains` otherwise
+ */
+export function checkChains(value: unknown, fallback: number): number {
+  const chains = value ?? fallback;
+  if (typeof chains !== 'number' || !Number.isInteger(chains) || chains < 1 || chains > 8) fail('INVALID_OPTION', 'options.chains', 'must be an integer from 1 to 8', chains);
+  return chains;
 }
 
 const specs = new Map<string, unknown>();

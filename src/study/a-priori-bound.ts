@@ -62,6 +62,11 @@ export interface RoundingTerms {
   readonly arithmeticEta: number;
 }
 
+/** Half the smallest positive value arithmetic `a` keeps: the absolute error of an operation that underflows. */
+function arithmeticEta(a: ArithmeticFormat): number {
+  return halfSmallestPositive(`a:${a.name}`, (x) => Math.abs(a.toNumber(a.fromNumber(x))));
+}
+
 /** The rounding terms of storage `s` with arithmetic `a` (`resultStored`: the result is written to `s`). */
 export function roundingTerms(s: StorageFormat, a: ArithmeticFormat, resultStored: boolean): RoundingTerms {
   const sBits = s.significandBits;
@@ -75,7 +80,7 @@ export function roundingTerms(s: StorageFormat, a: ArithmeticFormat, resultStore
     arithmetic: a.unitRoundoff,
     output: resultStored ? (sBits < aBits ? 2 ** -sBits : 0) : (aBits > 53 ? 2 ** -53 : 0),
     storageEta: numberKind ? halfSmallestPositive(`s:${s.name}`, storeRound) : 0,
-    arithmeticEta: halfSmallestPositive(`a:${a.name}`, (x) => Math.abs(a.toNumber(a.fromNumber(x)))),
+    arithmeticEta: arithmeticEta(a),
   };
 }
 
@@ -95,7 +100,7 @@ export function integerRoundingTerms(a: ArithmeticFormat, largestScale: number):
     output: 0,
     // (1 + 2^-21): room for a binary32 scale rounded up, as the GPU module stores its block scales.
     storageEta: (largestScale / 2) * (1 + 2 ** -21),
-    arithmeticEta: halfSmallestPositive(`a:${a.name}`, (x) => Math.abs(a.toNumber(a.fromNumber(x)))),
+    arithmeticEta: arithmeticEta(a),
   };
 }
 

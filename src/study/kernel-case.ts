@@ -95,6 +95,16 @@ export function makeCase(spec: CaseSpec): KernelCase {
     }
     return r;
   };
+  const overflowCache = new Map<string, boolean>();
+  const overflows = (config: ResolvedConfiguration): boolean => {
+    let o = overflowCache.get(config.storageFormat.name);
+    if (o === undefined) {
+      const layouts = spec.integerLayouts ?? [];
+      o = spec.inputs.some((a, i) => storedValues(config, a, layouts[i] ?? 'vector').some((v) => !Number.isFinite(v)));
+      overflowCache.set(config.storageFormat.name, o);
+    }
+    return o;
+  };
   return {
     kernel: spec.kernel, problem: spec.problem, size: spec.size, nnz: spec.nnz ?? null, seed: spec.seed,
     flops: spec.flops, values: spec.values, indexBytes: spec.indexBytes ?? 0,
@@ -109,11 +119,8 @@ export function makeCase(spec: CaseSpec): KernelCase {
     ...(spec.bindGpu ? { bindGpu: spec.bindGpu } : {}),
     bound: (config) => {
       if (!spec.outputTerms) return null;
-      // A value beyond the storage's range is stored as ±∞ (or saturates): no finite bound holds.
-      const layouts = spec.integerLayouts ?? [];
-      if (!config.storageFormat.isInteger && spec.inputs.some((a, i) => storedValues(config, a, layouts[i] ?? 'vector').some((v) => !Number.isFinite(v)))) {
-        return Infinity;
-      }
+      // A value beyond the storage's range is stored as ±∞: no finite bound holds (scaled integers never overflow).
+      if (!config.storageFormat.isInteger && overflows(config)) return Infinity;
       terms ??= spec.outputTerms(referenceFor('', () => spec.inputs));
       const rounding = config.storageFormat.isInteger
         ? integerRoundingTerms(config.arithmeticFormat, largestScale(config, spec.inputs, spec.integerLayouts ?? []))

@@ -183,18 +183,17 @@ export function storedValues(c: ResolvedConfiguration, values: Float64Array, lay
 
 /**
  * The largest scale of the scaled-integer operands of configuration `c` over `inputs` with `layouts`
- * (0 when the storage is not an integer format): half of it bounds the absolute storage error of every
- * stored element.
+ * (0 when the storage is not an integer format): the scale of the group holding the largest magnitude
+ * ({@link fitScale} grows with it). Half of it bounds the absolute storage error of every stored element.
  */
 export function largestScale(c: ResolvedConfiguration, inputs: readonly Float64Array[], layouts: readonly IntegerLayout[]): number {
   if (!c.storageFormat.isInteger) return 0;
   let top = 0;
   inputs.forEach((values, i) => {
-    const layout = layouts[i] ?? 'vector';
-    if (layout === 'output') return;
-    for (const s of integerImage(c.storageFormat, values, typeof layout === 'object' ? layout.rows : null).scales) top = Math.max(top, s);
+    if ((layouts[i] ?? 'vector') === 'output') return;
+    for (let k = 0; k < values.length; k++) top = Math.max(top, Math.abs(values[k]!));
   });
-  return top;
+  return top > 0 ? fitScale(top, c.storageFormat.maxValue) : 0;
 }
 
 /**
