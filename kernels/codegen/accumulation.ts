@@ -39,6 +39,12 @@ export interface Accumulation {
   };
   /** Helper values the templates use. */
   readonly helpers: Readonly<Record<string, unknown>>;
+  /**
+   * True when every value the templates compute reaches the result through +, −, × only (no value-dependent
+   * branch can drop a NaN or ±∞): kernels may then run the arithmetic's rare-case guards out of the loop
+   * (kernels/codegen/guards.ts). Leave it unset when unsure: the kernels stay correct, only slower.
+   */
+  readonly propagatesNonFinite?: boolean;
 }
 
 /** γ_n = n·u / (1 − n·u) (Higham, Accuracy and Stability of Numerical Algorithms, Lemma 3.1); ∞ when n·u ≥ 1. */
@@ -58,6 +64,7 @@ export const recursiveAccumulation: Accumulation = {
   emitResult: (dst, base, ar) => ar.emitSet(dst, ar.register(base)),
   bound: (n, u) => ({ ofAbsSum: gamma(n, u), ofResult: 0 }),
   helpers: {},
+  propagatesNonFinite: true,
 };
 
 const accumulations = new Map<string, Accumulation>([[recursiveAccumulation.name, recursiveAccumulation]]);

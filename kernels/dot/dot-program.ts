@@ -1,5 +1,8 @@
 /**
  * DOT program: generates and caches the specialised loop for one (x, y, arithmetic, accumulation, out) signature.
+ * The loop runs without the arithmetic's rare-case guards first and again with them only when the result is
+ * not finite (kernels/codegen/guards.ts): a DOT is a sum of products, so non-finite intermediates always reach
+ * the result as long as the accumulation says so.
  * @module
  */
 import type { ArithmeticFormat } from '../../src/formats/format.js';
@@ -8,6 +11,7 @@ import type { Accumulation } from '../codegen/accumulation.js';
 import { Operand } from '../codegen/operand.js';
 import { compileProgram, mergeHelpers } from '../codegen/program-cache.js';
 import { declareAll, loadVectorElement, vectorLoop } from '../codegen/reduction-kernel.js';
+import { unguardedFirst } from '../codegen/guards.js';
 
 /** Signature of a compiled DOT: (n, ...x, ...y, ...out?) → the result rounded to a double. */
 export type DotFunction = (n: number, ...args: unknown[]) => number;
@@ -33,8 +37,7 @@ export function dotProgram(
     ].join('\n');
     const source = `return function dot(${params.join(', ')}) {
 ${declareAll(ar, acc, 's', ['xv', 'yv', 'res'], oo ? [ox, oy, oo] : [ox, oy])}
-${vectorLoop([ox, oy], body)}
-${acc.emitResult(res, 's', ar)}
+${unguardedFirst((b) => vectorLoop([ox, oy], b), body, acc.emitResult(res, 's', ar), ar.emitToNumber(res), acc.emitReset('s', ar), acc.propagatesNonFinite === true)}
 ${oo ? oo.emitStore(ar, res, oo.offset, oo.accessor.scale ? oo.scaleOffset : undefined) : ''}
 return ${ar.emitToNumber(res)};
 };`;

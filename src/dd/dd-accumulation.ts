@@ -65,5 +65,6 @@ export const ddAccumulation: Accumulation = {
     return { ofAbsSum: gamma(half, DD_ADD_BOUND) * (1 + u), ofResult: u };
   },
   helpers: { ddTwoProdErrorScaled: twoProdErrorScaled },
+  propagatesNonFinite: true,
 };
 

@@ -20,9 +20,9 @@ import type { DdValue } from './dd-arithmetic.js';
 /** Split layout: high parts and low parts in two arrays of equal length. */
 export class DdSplitArray {
   /** High parts. */
-  readonly hi: Float64Array;
+  declare readonly hi: Float64Array;
   /** Low parts. */
-  readonly lo: Float64Array;
+  declare readonly lo: Float64Array;
   /**
    * @param length - number of elements (all zero), or existing arrays `{ hi, lo }` of equal length
    * @throws {@link ModprecError} `INVALID_SIZE` / `INVALID_STORAGE`

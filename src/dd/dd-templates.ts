@@ -8,6 +8,7 @@
  * Operands are given as [hi, lo] expression pairs (variable names).
  * @module
  */
+import { guard } from '../../kernels/codegen/guards.js';
 
 /** A double-double in generated source: the names (or simple expressions) of its high and low parts. */
 export type DdPair = readonly [hi: string, lo: string];
@@ -41,13 +42,15 @@ const dd$v = ${a[1]} + dd$sl; ${fastTwoSumInto(d, 'dd$sh', 'dd$v')} }`;
  * Dekker's product runs first: an overflow anywhere in it (operands near the top of the range, or non-finite
  * operands) leaves e infinite or NaN, and only then the helper `ddTwoProdErrorScaled` recomputes it with
  * scaled operands. One test of the result (e − e ≠ 0) replaces two magnitude checks of the operands per
- * product (about 5% of a DD DOT, bench/dd-dot.ts).
+ * product (about 5% of a DD DOT, bench/dd-dot.ts). The test is a {@link guard}: it changes e only when e is
+ * non-finite, so the DOT runs its loop without it first (`unguardedFirst` in kernels/codegen/guards.ts; the
+ * test and the call it keeps in the loop cost about 20% of a DD DOT).
  */
 export function twoProdErrorSource(e: string, a: string, b: string, p: string): string {
   return `const dd$ta = 134217729 * ${a}; const dd$a1 = dd$ta - (dd$ta - ${a}); const dd$a2 = ${a} - dd$a1;
 const dd$tb = 134217729 * ${b}; const dd$b1 = dd$tb - (dd$tb - ${b}); const dd$b2 = ${b} - dd$b1;
 let ${e} = (((dd$a1 * dd$b1 - ${p}) + dd$a1 * dd$b2) + dd$a2 * dd$b1) + dd$a2 * dd$b2;
-if (${e} - ${e} !== 0) ${e} = ddTwoProdErrorScaled(${a}, ${b}, ${p});`;
+${guard(`if (${e} - ${e} !== 0) ${e} = ddTwoProdErrorScaled(${a}, ${b}, ${p});`)}`;
 }
 
 /** JMP 2017 Algorithm 10 (DWTimesDW1): d := a·b, relative error ≤ 7u². */

@@ -64,6 +64,7 @@ if ((pw$c & 1) !== 0) { ${load(ar, u, stk, 'pw$l')} ${ar.emitAdd(dst, u, dst)} }
     return { ofAbsSum: gamma(PAIRWISE_BLOCK + Math.floor(Math.log2(blocks)) + 1, u), ofResult: 0 };
   },
   helpers: {},
+  propagatesNonFinite: true,
 };
 
 /** Statements: when the block is full, push it as a level-0 partial sum (carrying up) and start a new one. */
