@@ -215,20 +215,22 @@ async function benchDot(rt: GpuRuntime): Promise<void> {
       const goal = storage === 'f32' && arithmetic === 'ff' ? (ms <= 0.42 ? 'goal ≤ 0.42 ms met' : 'goal ≤ 0.42 ms MISSED') : '';
       push({ kernel: 'DOT', size: `n=2^${Math.log2(n)}`, storage, arithmetic, ms, gbs: bytes / ms / 1e6, error: Math.abs(r1.value - acc.value) / mag, errorMeasure: '|d−d*|/Σ|x·y|', reference: 'cuBLAS SDOT 0.354 ms, DDOT 0.698 ms', goal, note: r1.value === r2.value ? 'bit-reproducible' : 'NOT reproducible' });
       if (storage === 'f32' || arithmetic === 'ff') {
-        // First-pass thread variants (the default is 2^17): more threads in flight, fewer elements each.
-        type Variant = { maxThreads: number; groupWidth: 1 | 2 | 4; groups?: number; chains?: number };
+        // First-pass variants around the default (2^17 threads × runs of 4 read with vector loads, 2 runs, 2 chains).
+        type Variant = { maxThreads: number; groupWidth: 1 | 2 | 4; groups?: number; chains?: number; vectorLoads?: boolean };
         const variants: Variant[] = [
           { maxThreads: 2 ** 17, groupWidth: 1, groups: 8, chains: 1 }, // the first release's shape
-          { maxThreads: 2 ** 18, groupWidth: 1, groups: 8, chains: 1 },
-          { maxThreads: 2 ** 16, groupWidth: 4, groups: 4, chains: 1 },
-          { maxThreads: 2 ** 17, groupWidth: 4, groups: 2, chains: 2 },
+          { maxThreads: 2 ** 17, groupWidth: 4, groups: 2, chains: 2, vectorLoads: false }, // the default shape with gpu.js's scalar loads
+          { maxThreads: 2 ** 16, groupWidth: 4, groups: 2, chains: 2 }, // the default until vector loads
+          { maxThreads: 2 ** 16, groupWidth: 4, groups: 4, chains: 2 },
+          { maxThreads: 2 ** 17, groupWidth: 4, groups: 1, chains: 1 },
         ];
         for (const v of variants) {
           const { maxThreads, groupWidth } = v;
           const v1 = await gpuDot(x, y, { arithmetic, ...v });
           const v2 = await gpuDot(x, y, { arithmetic, ...v });
           const t = await timeRuns(rt, () => gpuDotResident(x, y, { arithmetic, ...v }));
-          const label = `DOT 2^${Math.log2(maxThreads)} threads × ${groupWidth} adjacent, ${v.groups} runs, ${v.chains} chain${v.chains === 1 ? '' : 's'}`;
+          const loads = groupWidth === 4 ? (v.vectorLoads === false ? ', scalar loads' : ', vector loads') : '';
+          const label = `DOT 2^${Math.log2(maxThreads)} threads × ${groupWidth} adjacent, ${v.groups} runs, ${v.chains} chain${v.chains === 1 ? '' : 's'}${loads}`;
           push({ kernel: label, size: `n=2^${Math.log2(n)}`, storage, arithmetic, ms: t, gbs: bytes / t / 1e6, error: Math.abs(v1.value - acc.value) / mag, errorMeasure: '|d−d*|/Σ|x·y|', reference: '', goal: '', note: `split variant; ${v1.value === v2.value ? 'bit-reproducible' : 'NOT reproducible'}` });
         }
       }

@@ -86,6 +86,15 @@ interface NavigatorGpu {
   wgslLanguageFeatures?: unknown;
 }
 
+/**
+ * Extra flags for Dawn's `create()` from `MODPREC_DAWN_FLAGS` (space-separated), e.g.
+ * `enable-dawn-features=disable_robustness` to measure what Dawn's bounds clamping costs. Unset: none.
+ */
+function extraDawnFlags(): string[] {
+  const env = (globalThis as unknown as { process: { env: Record<string, string | undefined> } }).process.env;
+  return (env.MODPREC_DAWN_FLAGS ?? '').split(/\s+/).filter(Boolean);
+}
+
 /** Finds an adapter in Node through Dawn; returns it with the backend that produced it. */
 async function nodeAdapter(backends: readonly ('vulkan' | 'opengl')[]): Promise<{ gpu: NavigatorGpu; adapter: GpuAdapter; backend: 'vulkan' | 'opengl'; featureLevel: 'core' | 'compatibility' } | undefined> {
   // A variable specifier keeps bundlers from pulling the Node-only package into browser builds.
@@ -105,7 +114,7 @@ async function nodeAdapter(backends: readonly ('vulkan' | 'opengl')[]): Promise<
         const env = (globalThis as unknown as { process: { env: Record<string, string | undefined> } }).process.env;
         env.EGL_PLATFORM ??= 'surfaceless';
       }
-      const gpu = webgpu.create(backend === 'opengl' ? ['backend=opengl'] : ['backend=vulkan']);
+      const gpu = webgpu.create([backend === 'opengl' ? 'backend=opengl' : 'backend=vulkan', ...extraDawnFlags()]);
       let adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
       let featureLevel: 'core' | 'compatibility' = 'core';
       if (!adapter) {
@@ -183,7 +192,7 @@ async function acquire(options: GpuDeviceOptions): Promise<GpuContext | undefine
   else if (chosen.backend !== 'browser') Object.defineProperty(g.navigator, 'gpu', { value: shim, configurable: true });
   const gpujsModule = (await import('gpu.js')) as unknown as Record<string, unknown>;
   const mod = ((gpujsModule as { default?: Record<string, unknown> }).default ?? gpujsModule) as Record<string, unknown>;
-  installTranslatorExtensions(mod.WGSLFunctionNode);
+  installTranslatorExtensions(mod.WGSLFunctionNode, mod.WebGPUKernel);
   const context = (await (mod.WebGPUContext as { acquire(): Promise<{ device: GpuDevice }> }).acquire());
   const device = context.device;
   const GPUClass = mod.GPU as new (settings: object) => GpuJsInstance;

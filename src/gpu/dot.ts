@@ -1,7 +1,7 @@
 /**
  * DOT on the GPU: Σ x_k·y_k by a multi-pass reduction in a fixed order. Pass 1 runs T threads, thread t
  * accumulating runs of w adjacent elements wt … wt + w − 1, then w·T further on (coalesced across threads;
- * see {@link DEFAULT_SHAPE}); each further pass sums 256 partials per thread; the last runs one thread.
+ * see {@link DEFAULT_SHAPE}); each further pass sums {@link REDUCE_FAN_IN} partials per thread; the last runs one thread.
  * T depends only on n and the options, so the result is bit-for-bit the same from run to run.
  *
  * @module
@@ -10,7 +10,7 @@ import { checkSize, fail } from '../errors.js';
 import type { GpuArithmetic, GpuRegister } from './arithmetic.js';
 import { cpuDot } from './cpu-fallback.js';
 import { bindingWindows, bufferView, DeviceArray, windowOf } from './device-array.js';
-import { gpuFormat } from './formats.js';
+import { gpuFormat, type VectorRead } from './formats.js';
 import { allowFallback, UNROLL, accumulatorChains, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
 import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from './program.js';
 import { createWordBuffer, type GpuRuntime } from './runtime.js';
@@ -21,16 +21,17 @@ export interface GpuDotResult extends GpuRunInfo {
 }
 
 /**
- * The default first pass, chosen on the H100 (bench/gpu/gpu-h100.ts, docs/performance.md): 2^16 threads,
- * each reading runs of 4 adjacent elements, 2 runs per step, into 2 accumulators — 8 % faster than one
- * element per step over 2^17 threads in fp32, 10–15 % with 16-bit storage and float-float.
+ * The default first pass, chosen on the H100 (bench/gpu/gpu-h100.ts, docs/performance.md): 2^17 threads,
+ * each reading runs of 4 adjacent elements (one vector load per operand), 2 runs per step, into 2
+ * accumulators — DOT n = 2^27 fp32 + float-float 0.39 ms (92 % of the copy bandwidth); 2^15 threads are
+ * 20 % slower, one element per step 3 % slower in fp32 and 25 % with 16-bit storage.
  */
-export const DEFAULT_SHAPE = { maxThreads: 2 ** 16, groupWidth: 4, groups: 2, chains: 2 } as const;
+export const DEFAULT_SHAPE = { maxThreads: 2 ** 17, groupWidth: 4, groups: 2, chains: 2 } as const;
 
 /** Options of {@link gpuDot} and {@link gpuDotResident}. */
 export interface GpuDotOptions extends GpuKernelOptions {
   /**
-   * Most threads of the first pass (default 2^16); each takes at least 64 elements. The result depends on
+   * Most threads of the first pass (default 2^17); each takes at least 64 elements. The result depends on
    * it (it fixes the summation order), so keep it fixed where runs must agree bit for bit.
    */
   readonly maxThreads?: number;
@@ -43,17 +44,29 @@ export interface GpuDotOptions extends GpuKernelOptions {
   readonly groups?: number;
   /** Independent accumulators per first-pass thread (1 to 8; default 2), combined in a fixed order. */
   readonly chains?: number;
+  /**
+   * Read runs of four adjacent elements with vector loads (default true; f32, f16, bf16, f64 and ff
+   * storage): 16- or 8-byte accesses instead of gpu.js's 4-byte ones. The result does not depend on it.
+   */
+  readonly vectorLoads?: boolean;
 }
 
-/** Threads of the first pass for n elements (≥ 64 elements per thread, at most `maxThreads`, default 2^16). */
+/** Threads of the first pass for n elements (≥ 64 elements per thread, at most `maxThreads`, default 2^17). */
 export function firstPassThreads(n: number, maxThreads = DEFAULT_SHAPE.maxThreads): number {
   return Math.max(1, Math.min(maxThreads, Math.ceil(n / 64)));
 }
 
+/**
+ * Partials each thread of a reduction pass sums. A pass costs about one memory latency per 8 partials of a
+ * thread (its loads go out 8 at a time): 256 per thread made the two passes after the first cost ~0.07 ms
+ * on the H100, 15 % of a DOT of 2^27 elements; 32 per thread take four short passes instead.
+ */
+export const REDUCE_FAN_IN = 32;
+
 function reducePlan(count: number): number[] {
   const sizes: number[] = [];
   while (count > 1) {
-    count = count <= 256 ? 1 : Math.ceil(count / 256);
+    count = count <= REDUCE_FAN_IN ? 1 : Math.ceil(count / REDUCE_FAN_IN);
     sizes.push(count);
   }
   return sizes;
@@ -68,17 +81,29 @@ function reducePlan(count: number): number[] {
  */
 function partialSource(arithmetic: GpuArithmetic, x: DeviceArray, y: DeviceArray, shape: GroupShape): { source: string; args: ReturnType<typeof arrayArgs> } {
   const { width, groups, chains } = shape;
+  const vx = vectorReadOf(x, shape);
+  const vy = vectorReadOf(y, shape);
   const args = [...arrayArgs('X', x), ...arrayArgs('Y', y), ['n', 'Integer'] as const, ['T', 'Integer'] as const];
+  if (vx) args.push([`X${vx.suffix}`, 'Array']);
+  if (vy) args.push([`Y${vy.suffix}`, 'Array']);
   const acc = accumulatorChains(arithmetic, chains);
   const body = [arithmetic.declareZero('acc'), ...acc.declare, `const S = T * ${width};`, `let k = this.thread.x * ${width};`];
   body.push(`while (k + ${(groups - 1)} * S + ${width - 1} < n) {`);
   const regs: { a: GpuRegister; b: GpuRegister }[] = [];
   for (let g = 0; g < groups; g++) {
+    // Vector loads read the run's four elements at once; the order of the multiply-adds is unchanged, so
+    // the result is bit-for-bit the one of scalar loads.
+    const kg = `k${g}g`;
+    body.push(`const ${kg} = k + ${g} * S;`);
+    const qx = vx?.emit(`X${vx.suffix}`, kg, `a${g}x`, arithmetic);
+    const qy = vy?.emit(`Y${vy.suffix}`, kg, `b${g}x`, arithmetic);
+    if (qx) body.push(qx.code);
+    if (qy) body.push(qy.code);
     for (let j = 0; j < width; j++) {
       const q = `${g}x${j}`;
-      body.push(`const k${q} = k + ${g} * S + ${j};`);
-      const rx = x.format.emitRead('X', `k${q}`, `a${q}`, arithmetic);
-      const ry = y.format.emitRead('Y', `k${q}`, `b${q}`, arithmetic);
+      body.push(`const k${q} = ${kg} + ${j};`);
+      const rx = qx ? { code: '', register: qx.registers[j]! } : x.format.emitRead('X', `k${q}`, `a${q}`, arithmetic);
+      const ry = qy ? { code: '', register: qy.registers[j]! } : y.format.emitRead('Y', `k${q}`, `b${q}`, arithmetic);
       body.push(`${rx.code} ${ry.code}`);
       regs.push({ a: rx.register, b: ry.register });
     }
@@ -95,11 +120,23 @@ function partialSource(arithmetic: GpuArithmetic, x: DeviceArray, y: DeviceArray
   return { source: kernelSource(args, body), args };
 }
 
-/** Shape of a grouped first pass: adjacent elements per run, runs per loop step, accumulators. */
+/** Shape of a grouped first pass: adjacent elements per run, runs per loop step, accumulators, vector loads. */
 interface GroupShape {
   readonly width: number;
   readonly groups: number;
   readonly chains: number;
+  readonly vectorLoads: boolean;
+}
+
+/** The vector read of `array`'s format when the shape reads runs of four with vector loads. */
+function vectorReadOf(array: DeviceArray, shape: GroupShape): VectorRead | undefined {
+  return shape.vectorLoads && shape.width === 4 ? array.format.vectorRead : undefined;
+}
+
+/** Binds the vector argument of `array` (when the shape uses one) to the binding of its scalar argument. */
+function bindVector(name: string, array: DeviceArray, shape: GroupShape, arrays: Record<string, BoundArray>): void {
+  const v = vectorReadOf(array, shape);
+  if (v) arrays[`${name}${v.suffix}`] = arrays[name]!;
 }
 
 /**
@@ -109,8 +146,18 @@ interface GroupShape {
  */
 export function reduceProgramSpec(arithmetic: GpuArithmetic): { source: string; args: [string, 'Array' | 'Integer'][] } {
   const args: [string, 'Array' | 'Integer'][] = [['P', 'Array'], ['count', 'Integer'], ['T', 'Integer']];
-  const read = gpuFormat(arithmetic.name === 'ff' ? 'ff' : 'f32').emitRead('P', 'k', 'p', arithmetic);
-  const body = [arithmetic.declareZero('acc'), 'for (let k = this.thread.x; k < count; k = k + T) {', read.code, arithmetic.add('acc', read.register), '}', `return ${arithmetic.returnValue('acc')};`];
+  const format = gpuFormat(arithmetic.name === 'ff' ? 'ff' : 'f32');
+  // Eight loads before their additions (one chain, in the order of k: the result does not depend on it).
+  const body = [arithmetic.declareZero('acc'), 'let k = this.thread.x;', `while (k + ${UNROLL - 1} * T < count) {`];
+  const regs: GpuRegister[] = [];
+  for (let q = 0; q < UNROLL; q++) {
+    const read = format.emitRead('P', `k + ${q} * T`, `p${q}`, arithmetic);
+    body.push(read.code);
+    regs.push(read.register);
+  }
+  regs.forEach((r) => body.push(arithmetic.add('acc', r)));
+  const tail = format.emitRead('P', 'k', 'pt', arithmetic);
+  body.push(`k = k + ${UNROLL} * T;`, '}', 'while (k < count) {', tail.code, arithmetic.add('acc', tail.register), 'k = k + T;', '}', `return ${arithmetic.returnValue('acc')};`);
   return { source: kernelSource(args, body), args };
 }
 
@@ -119,7 +166,7 @@ export function reduceProgramSpec(arithmetic: GpuArithmetic): { source: string; 
  * @returns the result buffer holder
  */
 async function dotOnDevice(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, arithmetic: GpuArithmetic, maxThreads: number, shape: GroupShape): Promise<DeviceArray> {
-  const shapeKey = `${shape.width}.${shape.groups}.${shape.chains}`;
+  const shapeKey = `${shape.width}.${shape.groups}.${shape.chains}.${shape.vectorLoads ? 'v' : 's'}`;
   const n = x.length;
   const context = runtime.context;
   const c = arithmetic.components;
@@ -145,6 +192,8 @@ async function dotOnDevice(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, 
       arrays.X = windowOf(x, w);
       arrays.Y = windowOf(y, w);
     }
+    bindVector('X', x, shape, arrays);
+    bindVector('Y', y, shape, arrays);
     const output = windows.length > 1 ? { buffer: plan.scratch[0]!, offset: k * perWindow * c * 4, size: perWindow * c * 4 } : { buffer: plan.scratch[0]! };
     passes.push({ pass: { program: p1, arrays, scalars, output, threads: perWindow }, cache: plan.passes[k]! });
   });
@@ -159,7 +208,7 @@ async function dotOnDevice(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, 
   return bufferView(runtime, plan.scratch[counts.length - 1]!, gpuFormat(c === 2 ? 'ff' : 'f32'), 1);
 }
 
-/** The first-pass thread limit of `options` (default 2^16). @throws {@link ModprecError} `INVALID_SIZE` unless a positive integer */
+/** The first-pass thread limit of `options` (default 2^17). @throws {@link ModprecError} `INVALID_SIZE` unless a positive integer */
 function maxThreadsOf(options: GpuDotOptions): number {
   const t = checkSize('options.maxThreads', options.maxThreads ?? DEFAULT_SHAPE.maxThreads);
   if (t < 1) fail('INVALID_SIZE', 'options.maxThreads', 'must be at least 1', t);
@@ -177,7 +226,9 @@ function groupShapeOf(options: GpuDotOptions): GroupShape {
   const groups = options.groups ?? (options.groupWidth === undefined ? DEFAULT_SHAPE.groups : Math.max(1, UNROLL / width));
   if (!Number.isInteger(groups) || groups < 1 || groups > 16) fail('INVALID_OPTION', 'options.groups', 'must be an integer from 1 to 16', groups);
   const chains = checkChains(options.chains, options.groupWidth === undefined ? DEFAULT_SHAPE.chains : 1);
-  return { width, groups, chains };
+  const vectorLoads = options.vectorLoads ?? true;
+  if (typeof vectorLoads !== 'boolean') fail('INVALID_OPTION', 'options.vectorLoads', 'must be a boolean', vectorLoads);
+  return { width, groups, chains, vectorLoads };
 }
 
 function validate(x: DeviceArray, y: DeviceArray): void {

@@ -57,10 +57,35 @@ export interface GpuStorageFormat {
   /** Extra kernel arguments a read needs (scales and block size of integer formats). */
   readArgs(array: string): readonly (readonly [string, 'Array' | 'Integer'])[];
   /**
+   * Vector loads of four adjacent elements, where the format has them: the suffix of the vector argument
+   * (bound to the same buffer as the scalar one, see gpujs-extensions.ts) and a template reading elements
+   * k … k+3 (k a multiple of 4) into registers `${prefix}0` … `${prefix}3`.
+   */
+  readonly vectorRead?: VectorRead;
+  /**
    * Kernel source that returns the output word(s) of a thread whose elements are the registers `values`
    * (`elementsPerWord` of them; the rest of the word is zero-filled by passing `undefined`).
    */
   emitReturn(values: readonly (GpuRegister | undefined)[]): string;
+}
+
+/** How a format reads four adjacent elements with vector loads. */
+export interface VectorRead {
+  /** Name suffix of the vector argument: `Quad` (vec4 words) or `Pair` (vec2 words). */
+  readonly suffix: 'Quad' | 'Pair';
+  /**
+   * Source reading elements k … k+3 of the vector argument `vector` (k = `index`, a multiple of 4).
+   * @param vector - the vector argument's name (ends in `suffix`)
+   * @param index - integer expression of k
+   * @param prefix - register name prefix
+   * @param arithmetic - the arithmetic the registers feed
+   */
+  emit(vector: string, index: string, prefix: string, arithmetic: GpuArithmetic): { code: string; registers: GpuRegister[] };
+}
+
+/** Element j of four read as `prefix` + j from vector registers (helper of the vector reads). */
+function fourRegisters(prefix: string, kind: GpuRegister['kind']): GpuRegister[] {
+  return [0, 1, 2, 3].map((j) => ({ kind, name: `${prefix}${j}` }));
 }
 
 /** Helper functions the read and write templates call. */
@@ -187,6 +212,21 @@ function sixteenBit(name: 'f16' | 'bf16'): GpuStorageFormat {
       };
     },
     readArgs: () => [],
+    vectorRead: {
+      // Four elements are two words: one 8-byte load.
+      suffix: 'Pair',
+      emit(vector, index, prefix) {
+        const v = `${prefix}v`;
+        const lines = [`const ${v} = mpPair(${vector}[(${index}) >> 2]); const ${v}w0 = mpBits(${v}[0]); const ${v}w1 = mpBits(${v}[1]);`];
+        if (name === 'f16') {
+          lines.push(`const ${v}h0 = mpHalfPair(${v}w0); const ${v}h1 = mpHalfPair(${v}w1);`);
+          lines.push(`const ${prefix}0 = ${v}h0[0]; const ${prefix}1 = ${v}h0[1]; const ${prefix}2 = ${v}h1[0]; const ${prefix}3 = ${v}h1[1];`);
+        } else {
+          lines.push(`const ${prefix}0 = mpFloat(${v}w0 << 16); const ${prefix}1 = mpFloat(${v}w0 & -65536); const ${prefix}2 = mpFloat(${v}w1 << 16); const ${prefix}3 = mpFloat(${v}w1 & -65536);`);
+        }
+        return { code: lines.join(' '), registers: fourRegisters(prefix, 'f32') };
+      },
+    },
     emitReturn(values) {
       const pack = (r: GpuRegister | undefined): string => (r ? `${name === 'f16' ? 'mpF16' : 'mpBf16'}(${bitsForNarrowing(r)})` : '0');
       return `return mpFloat(${pack(values[0])} | (${pack(values[1])} << 16));`;
@@ -290,6 +330,14 @@ const f32Format: GpuStorageFormat = {
   },
   emitRead: (array, index, dst) => ({ code: `const ${dst} = ${array}[${index}];`, register: { kind: 'f32', name: dst } }),
   readArgs: () => [],
+  vectorRead: {
+    suffix: 'Quad',
+    emit(vector, index, prefix) {
+      const v = `${prefix}v`;
+      const regs = [0, 1, 2, 3].map((j) => `const ${prefix}${j} = ${v}[${j}];`).join(' ');
+      return { code: `const ${v} = mpQuad(${vector}[(${index}) >> 2]); ${regs}`, registers: fourRegisters(prefix, 'f32') };
+    },
+  },
   emitReturn: (values) => `return ${values[0] ? single(values[0]) : '0.0'};`,
 };
 
@@ -320,6 +368,20 @@ const f64Format: GpuStorageFormat = {
     };
   },
   readArgs: () => [],
+  vectorRead: {
+    // Four doubles are eight words: two 16-byte loads.
+    suffix: 'Quad',
+    emit(vector, index, prefix) {
+      const v = `${prefix}v`;
+      const lines = [`const ${v}q = (${index}) >> 1; const ${v}0 = mpQuad(${vector}[${v}q]); const ${v}1 = mpQuad(${vector}[${v}q + 1]);`];
+      for (let j = 0; j < 4; j++) {
+        const q = `${v}${j >> 1}`;
+        const o = 2 * (j & 1);
+        lines.push(`const ${prefix}${j} = mpF64(mpBits(${q}[${o + 1}]), mpBits(${q}[${o}]));`);
+      }
+      return { code: lines.join(' '), registers: fourRegisters(prefix, 'ff') };
+    },
+  },
   emitReturn() {
     throw new Error('internal: f64 is not written on the device');
   },
@@ -359,6 +421,19 @@ const ffFormat: GpuStorageFormat = {
     return { code: `const ${dst}k = (${index}) * 2; const ${dst} = [${array}[${dst}k], ${array}[${dst}k + 1]];`, register: { kind: 'ff', name: dst } };
   },
   readArgs: () => [],
+  vectorRead: {
+    suffix: 'Quad',
+    emit(vector, index, prefix) {
+      const v = `${prefix}v`;
+      const lines = [`const ${v}q = (${index}) >> 1; const ${v}0 = mpQuad(${vector}[${v}q]); const ${v}1 = mpQuad(${vector}[${v}q + 1]);`];
+      for (let j = 0; j < 4; j++) {
+        const q = `${v}${j >> 1}`;
+        const o = 2 * (j & 1);
+        lines.push(`const ${prefix}${j} = [${q}[${o}], ${q}[${o + 1}]];`);
+      }
+      return { code: lines.join(' '), registers: fourRegisters(prefix, 'ff') };
+    },
+  },
   emitReturn: (values) => (values[0] ? (values[0].kind === 'ff' ? `return ${values[0].name};` : `return [${values[0].name}, 0.0];`) : 'return [0.0, 0.0];'),
 };
 

@@ -70,6 +70,26 @@ describe('gpuDot', () => {
     await expect(gpuDot(x, y, { chains: 9 })).rejects.toMatchObject({ code: 'INVALID_OPTION', parameter: 'options.chains' });
   });
 
+  it('vector loads (runs of four read as vec4/vec2) give bit-for-bit the result of scalar loads, tails included', async () => {
+    await requireRuntime();
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...STORAGES), fc.integer({ min: 1, max: 700 }), fc.constantFrom(1, 3, 64), fc.integer({ min: 1, max: 2 ** 30 }), async (storage, n, maxThreads, seed) => {
+        const x = await toDevice(randomValues(n, seed), { format: storage, scaleBlock: 64 });
+        const y = await toDevice(randomValues(n, seed + 1, 3), { format: storage === 'i8' ? 'f16' : storage, scaleBlock: 64 });
+        for (const arithmetic of ['f32', 'ff'] as const) {
+          const vector = (await gpuDot(x, y, { arithmetic, maxThreads })).value;
+          const scalar = (await gpuDot(x, y, { arithmetic, maxThreads, vectorLoads: false })).value;
+          expect(Object.is(vector, scalar)).toBe(true);
+        }
+        x.destroy();
+        y.destroy();
+      }),
+      { numRuns: 14 },
+    );
+    const x = await toDevice([1, 2, 3]);
+    await expect(gpuDot(x, x, { vectorLoads: 'yes' as unknown as boolean })).rejects.toMatchObject({ code: 'INVALID_OPTION', parameter: 'options.vectorLoads' });
+  });
+
   it('float-float is far more accurate than f32 on an ill-conditioned sum', async () => {
     await requireRuntime();
     // x·y = 1 + 2^-20 − 1 (cancellation): f32 loses it, float-float keeps it.
