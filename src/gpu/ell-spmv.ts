@@ -162,7 +162,7 @@ export async function gpuEllSpmv(args: GpuEllSpmvArgs, options: GpuKernelOptions
   if (!(y instanceof DeviceArray)) fail('INVALID_STORAGE', 'y', 'must be a DeviceArray (see toDevice)', y);
   if (x.length !== A.cols) fail('DIMENSION_MISMATCH', 'x', `must have length ${A.cols} (columns of A)`, x.length);
   if (y.length !== A.rows) fail('DIMENSION_MISMATCH', 'y', `must have length ${A.rows} (rows of A)`, y.length);
-  if (!y.format.writable) fail('INVALID_FORMAT', 'y', 'must be stored in a format the GPU writes (f32, f16, bf16, ff)', y.format.name);
+  if (!y.format.writable) fail('INVALID_FORMAT', 'y', 'must be stored in a format kernels write on the GPU (f32, f16, bf16, f64, ff)', y.format.name);
   if (x === y) fail('INVALID_STORAGE', 'y', 'must not be the same array as x');
   checkOperandBinding('A.values', A.values);
   checkOperandBinding('x', x);

@@ -3,7 +3,8 @@
  * `array<f32>`; kernels reinterpret the words with `mpBits`): `f32` one value per word; `f16` and `bf16`
  * two per word (element 2k in the low half); `i16`/`i8` two/four signed integers per word, times a binary32
  * scale per block of `scaleBlock` elements; `f64` the two words of an IEEE double (low word first),
- * decoded on the device into a float-float pair; `ff` a float-float pair (hi word, lo word).
+ * decoded on the device into a float-float pair and written from one (the nearest double); `ff` a float-float
+ * pair (hi word, lo word).
  *
  * Each format has an exact host codec (encode rounds to nearest even, decode is exact) and templates that
  * generate gpu.js kernel source reading an element into a register and packing results into a word.
@@ -38,7 +39,7 @@ export interface GpuStorageFormat {
   readonly unitRoundoff: number;
   /** Whether values are integers times a per-block scale. */
   readonly scaled: boolean;
-  /** Whether kernels can write this format on the device. */
+  /** Whether kernels can write this format on the device (scaled integers: only `gpuConvert`, which computes the scales first). */
   readonly writable: boolean;
   /** Words needed for `length` elements. */
   words(length: number): number;
@@ -234,6 +235,15 @@ function sixteenBit(name: 'f16' | 'bf16'): GpuStorageFormat {
   };
 }
 
+const bits32 = new Uint32Array(1);
+const float32 = new Float32Array(bits32.buffer);
+/** The binary32 after a positive finite binary32 `x`. */
+function nextBinary32(x: number): number {
+  float32[0] = x;
+  bits32[0] = bits32[0]! + 1;
+  return float32[0]!;
+}
+
 function scaledInteger(name: 'i8' | 'i16'): GpuStorageFormat {
   const bits = name === 'i8' ? 8 : 16;
   const perWord = 32 / bits;
@@ -256,8 +266,9 @@ function scaledInteger(name: 'i8' | 'i16'): GpuStorageFormat {
         let max = 0;
         const end = Math.min(values.length, (b + 1) * scaleBlock);
         for (let k = b * scaleBlock; k < end; k++) max = Math.max(max, Math.abs(values[k]!));
+        // The smallest binary32 s with s·qmax ≥ max (s·qmax is exact in a double), as the device computes it.
         let scale = Math.fround(max / qmax);
-        if (scale * qmax < max) scale = Math.fround(scale * (1 + 2 ** -23));
+        if (scale * qmax < max) scale = nextBinary32(scale);
         if (scale === 0 || !Number.isFinite(scale)) scale = max === 0 ? 1 : fail('INVALID_VALUE', parameter, `must have block maxima whose scale fits binary32`, max);
         scales[b] = scale;
         for (let k = b * scaleBlock; k < end; k++) {
@@ -348,7 +359,7 @@ const f64Format: GpuStorageFormat = {
   significandBits: 53,
   unitRoundoff: 2 ** -53,
   scaled: false,
-  writable: false,
+  writable: true,
   words: (length) => 2 * length,
   encode(values, parameter) {
     const doubles = new Float64Array(Math.max(1, values.length));
@@ -382,8 +393,12 @@ const f64Format: GpuStorageFormat = {
       return { code: lines.join(' '), registers: fourRegisters(prefix, 'ff') };
     },
   },
-  emitReturn() {
-    throw new Error('internal: f64 is not written on the device');
+  // The double nearest the register's value (float-float values hold at most 48 significant bits, so the
+  // words are exact for them; see format-writers.ts).
+  emitReturn: (values) => {
+    const r = values[0];
+    if (!r) return 'return [0.0, 0.0];';
+    return r.kind === 'ff' ? `return mpF64Words(${r.name}[0], ${r.name}[1]);` : `return mpF64Words(${r.name}, 0.0);`;
   },
 };
 

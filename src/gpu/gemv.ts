@@ -146,7 +146,7 @@ function validate(args: GpuGemvArgs): { trans: boolean; alpha: number; beta: num
   const outer = trans ? A.cols : A.rows;
   if (x.length !== inner) fail('DIMENSION_MISMATCH', 'x', `must have length ${inner} (${trans ? 'rows' : 'columns'} of A)`, x.length);
   if (y.length !== outer) fail('DIMENSION_MISMATCH', 'y', `must have length ${outer} (${trans ? 'columns' : 'rows'} of A)`, y.length);
-  if (!y.format.writable) fail('INVALID_FORMAT', 'y', 'must be stored in a format the GPU writes (f32, f16, bf16, ff)', y.format.name);
+  if (!y.format.writable) fail('INVALID_FORMAT', 'y', 'must be stored in a format kernels write on the GPU (f32, f16, bf16, f64, ff)', y.format.name);
   if (x === y) fail('INVALID_STORAGE', 'y', 'must not be the same array as x');
   // A may exceed one storage binding (it is then read in column windows); x and y may not.
   if (A.data.format.scaled) checkOperandBinding('A', A.data);

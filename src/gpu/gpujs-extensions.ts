@@ -9,7 +9,7 @@
  * - intrinsics, callable from kernel source like ordinary functions:
  *   `mpBits(x)` → `bitcast<i32>(x)` (the raw word of an f32), `mpFloat(i)` → `bitcast<f32>(i)`,
  *   `mpFma(a, b, c)` → `fma(a, b, c)`, `mpIdiv(a, b)` / `mpImod(a, b)` → i32 `/` and `%`,
- *   `mpHalfPair(w)` → `unpack2x16float(w)`, `mpI32(i)` → `i32(i)` (keeps a counter started from a literal integer i32), `mpKeep(x)` → `x` with its bits XOR a uniform that is always 0 (an optimisation barrier);
+ *   `mpHalfPair(w)` → `unpack2x16float(w)`, `mpToInt(x)` → `i32(x)` (an integral f32 to i32), `mpI32(i)` → `i32(i)` (keeps a counter started from a literal integer i32), `mpKeep(x)` → `x` with its bits XOR a uniform that is always 0 (an optimisation barrier);
  * - integer locals: `const k = <Integer expression>` is declared `var user_k : i32`;
  * - vector loads: an array argument whose name ends in `Quad` (or `Pair`) is bound as `array<vec4<f32>>`
  *   (`array<vec2<f32>>`), and `mpQuad(XQuad[i])` (`mpPair(XPair[i])`) loads its i-th vector in one
@@ -75,6 +75,8 @@ export const INTRINSICS: Readonly<Record<string, Intrinsic>> = {
   mpI32: { args: ['Integer'], returns: 'Integer', open: 'i32(', separator: ', ', close: ')', standIn: 'function mpI32(i) { return 0; }' },
   // Both binary16 halves of a word as binary32 (exact, one instruction on GPUs with f16 conversion).
   mpHalfPair: { args: ['Integer'], returns: 'Array(2)', open: 'unpack2x16float(bitcast<u32>(', separator: ', ', close: '))', standIn: 'function mpHalfPair(w) { return [0.0, 0.0]; }' },
+  // f32 → i32, truncating toward zero (callers pass integral values below 2^31 in magnitude).
+  mpToInt: { args: ['Number'], returns: 'Integer', open: 'i32(', separator: ', ', close: ')', standIn: 'function mpToInt(x) { return 0; }' },
   mpIdiv: { args: ['Integer', 'Integer'], returns: 'Integer', open: '(', separator: ' / ', close: ')', standIn: 'function mpIdiv(a, b) { return 0; }' },
   mpImod: { args: ['Integer', 'Integer'], returns: 'Integer', open: '(', separator: ' % ', close: ')', standIn: 'function mpImod(a, b) { return 0; }' },
 };

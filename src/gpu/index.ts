@@ -14,6 +14,6 @@ export { gpuDot, gpuDotResident, DEFAULT_SHAPE as GPU_DOT_DEFAULT_SHAPE, type Gp
 export { gpuGemv, deviceMatrix, type DeviceMatrix, type GpuGemvArgs, type GpuGemvOptions } from './gemv.js';
 export { gpuTrsv, type GpuTrsvArgs, type GpuTrsvOptions } from './trsv.js';
 export { gpuEllSpmv, toDeviceEll, type DeviceEll, type EllParts, type GpuEllSpmvArgs } from './ell-spmv.js';
-export { gpuConvert } from './convert.js';
+export { gpuConvert, type GpuConvertOptions } from './convert.js';
 export { setGpuKernelDebug } from './program.js';
 export type { GpuKernelOptions, GpuRunInfo } from './kernel-common.js';

@@ -8,6 +8,7 @@
 import { floatFloatHelpers } from './arithmetic.js';
 import { gpuDevice, type GpuContext, type GpuDeviceOptions } from './backend.js';
 import { FORMAT_HELPERS } from './formats.js';
+import { WRITER_HELPERS } from './format-writers.js';
 import { getProgram, submitPasses } from './program.js';
 import { BufferUsage, type GpuBuffer } from './webgpu-types.js';
 
@@ -85,7 +86,7 @@ async function probeFloats(context: GpuContext): Promise<{ fusedFma: boolean; si
 async function createRuntime(options: GpuDeviceOptions): Promise<GpuRuntime | undefined> {
   const context = await gpuDevice(options);
   if (!context) return undefined;
-  for (const h of FORMAT_HELPERS) context.gpujs.addFunction(h.source, { argumentTypes: h.argumentTypes, returnType: h.returnType });
+  for (const h of [...FORMAT_HELPERS, ...WRITER_HELPERS]) context.gpujs.addFunction(h.source, { argumentTypes: h.argumentTypes, returnType: h.returnType });
   const { fusedFma, simplifiesFloats } = await probeFloats(context);
   // Barriers are on unless MODPREC_GPU_BARRIERS=0 and the probe found no simplification: a compiler may
   // still contract a product into a following sum, which the probe cannot see.

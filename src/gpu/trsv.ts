@@ -151,7 +151,7 @@ function validate(args: GpuTrsvArgs, options: GpuTrsvOptions): Shape {
   if (A.rows !== A.cols) fail('DIMENSION_MISMATCH', 'A', `must be square, got ${A.rows}×${A.cols}`);
   if (!(x instanceof DeviceArray)) fail('INVALID_STORAGE', 'x', 'must be a DeviceArray (see toDevice)', x);
   if (x.length !== A.rows) fail('DIMENSION_MISMATCH', 'x', `must have length ${A.rows}`, x.length);
-  if (!x.format.writable) fail('INVALID_FORMAT', 'x', 'must be stored in a format the GPU writes (f32, f16, bf16, ff)', x.format.name);
+  if (!x.format.writable) fail('INVALID_FORMAT', 'x', 'must be stored in a format kernels write on the GPU (f32, f16, bf16, f64, ff)', x.format.name);
   checkOperandBinding('A', A.data);
   checkOperandBinding('x', x);
   const uplo = args.uplo ?? 'L';

@@ -53,12 +53,12 @@ export const GPU_BITS: Readonly<Record<string, number>> = { f64: 53, ff: 48, f32
 
 /**
  * The storage of a GPU kernel's output for operands stored in `storage` and computed in `arithmetic`: the
- * same, except fp64, which GPU kernels cannot write (no fp64 arithmetic to round with): its results go to ff,
- * the closest; and the scaled integers, whose results stay in the arithmetic's format (as on the CPU).
+ * same (fp64 outputs are the nearest double of the float-float or binary32 result, which is exact), except
+ * the scaled integers, whose results stay in the arithmetic's format (as on the CPU).
  */
 export function gpuOutputFormat(storage: string, arithmetic: string): string {
   if (storage === 'i8' || storage === 'i16') return arithmetic;
-  return storage === 'f64' ? 'ff' : storage;
+  return storage;
 }
 
 /**

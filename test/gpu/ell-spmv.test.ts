@@ -27,7 +27,7 @@ function randomEll(rows: number, cols: number, width: number, stridePad: number,
   return { rows, cols, width, stride, colIndex, values };
 }
 
-async function check(parts: EllParts, storage: 'f32' | 'f16' | 'f64' | 'i16' | 'bf16', yFormat: 'f32' | 'ff' | 'bf16', arithmetic: 'f32' | 'ff', seed: number): Promise<void> {
+async function check(parts: EllParts, storage: 'f32' | 'f16' | 'f64' | 'i16' | 'bf16', yFormat: 'f32' | 'ff' | 'bf16' | 'f64', arithmetic: 'f32' | 'ff', seed: number): Promise<void> {
   const A = await toDeviceEll(parts, { format: storage, scaleBlock: 32 });
   const x = await toDevice(randomValues(parts.cols, seed + 3), { format: storage === 'i16' ? 'f32' : storage });
   const y = await toDevice(randomValues(parts.rows, seed + 4), { format: yFormat });
@@ -52,7 +52,7 @@ async function check(parts: EllParts, storage: 'f32' | 'f16' | 'f64' | 'i16' | '
 }
 
 describe('gpuEllSpmv', () => {
-  for (const [storage, yFormat] of [['f32', 'f32'], ['f16', 'ff'], ['f64', 'ff'], ['i16', 'f32'], ['bf16', 'bf16']] as const) {
+  for (const [storage, yFormat] of [['f32', 'f32'], ['f16', 'ff'], ['f64', 'ff'], ['i16', 'f32'], ['bf16', 'bf16'], ['f32', 'f64']] as const) {
     for (const arithmetic of ['f32', 'ff'] as const) {
       it(`values ${storage}, y ${yFormat}, ${arithmetic} arithmetic on random ELL matrices`, async () => {
         await requireRuntime();

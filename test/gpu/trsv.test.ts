@@ -29,7 +29,8 @@ describe('gpuTrsv', () => {
                 const lda = n + pad;
                 const A = deviceMatrix(await toDevice(triangular(n, lda, seed)), n, n, lda);
                 const b = randomValues(n, seed + 2);
-                const x = await toDevice(b, { format: arithmetic === 'ff' ? 'ff' : 'f32' });
+                // Lower float-float solves keep x in f64 (decoded to and written from float-float), the others in ff/f32.
+                const x = await toDevice(b, { format: arithmetic === 'ff' ? (uplo === 'L' ? 'f64' : 'ff') : 'f32' });
                 const hb = await x.toHost();
                 const r = await gpuTrsv({ A, x, uplo, trans, diag }, { arithmetic, blockSize });
                 expect(r.backend).toBe('gpu');
