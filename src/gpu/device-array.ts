@@ -105,6 +105,28 @@ export class DeviceArray {
   }
 }
 
+let bindingLimitOverride: number | undefined;
+
+/**
+ * Lowers the storage-binding size the kernels plan with below the adapter's (`undefined` restores it), so
+ * tests can exercise the splitting of large operands with small ones. Not for production use.
+ * @param bytes - the limit in bytes (a multiple of 256), or undefined
+ */
+export function setBindingLimitForTests(bytes: number | undefined): void {
+  bindingLimitOverride = bytes;
+}
+
+/**
+ * The largest storage binding in bytes kernels may use on `runtime` (the adapter's
+ * `maxStorageBufferBindingSize`, unless lowered for tests).
+ * @param runtime - the runtime
+ * @returns bytes
+ */
+export function bindingLimit(runtime: GpuRuntime): number {
+  const limit = runtime.context.adapter.limits.maxStorageBufferBindingSize;
+  return bindingLimitOverride === undefined ? limit : Math.min(limit, bindingLimitOverride);
+}
+
 /**
  * Throws `BACKEND_LIMIT` when `words` words exceed one storage binding of the adapter.
  * @param runtime - the runtime
@@ -112,7 +134,7 @@ export class DeviceArray {
  * @param what - what the array is (for the message)
  */
 export function checkBinding(runtime: GpuRuntime, words: number, what: string): void {
-  const limit = runtime.context.adapter.limits.maxStorageBufferBindingSize;
+  const limit = bindingLimit(runtime);
   if (words * 4 > limit) {
     throw new ModprecError('BACKEND_LIMIT', `invalid argument: ${what} needs ${words * 4} bytes, over this adapter's maxStorageBufferBindingSize of ${limit} bytes`, 'maxStorageBufferBindingSize');
   }
@@ -139,9 +161,9 @@ export function checkBufferSize(runtime: GpuRuntime, words: number, what: string
  */
 export function checkOperandBinding(parameter: string, array: DeviceArray): void {
   if (!array.runtime) return;
-  const limit = array.runtime.context.adapter.limits.maxStorageBufferBindingSize;
+  const limit = bindingLimit(array.runtime);
   if (array.words * 4 > limit) {
-    throw new ModprecError('BACKEND_LIMIT', `invalid argument: ${parameter} needs ${array.words * 4} bytes, over this adapter's maxStorageBufferBindingSize of ${limit} bytes (DOT, gpuConvert and GEMV's A are split over several bindings; this operand is not)`, 'maxStorageBufferBindingSize');
+    throw new ModprecError('BACKEND_LIMIT', `invalid argument: ${parameter} needs ${array.words * 4} bytes, over this adapter's maxStorageBufferBindingSize of ${limit} bytes (this operand is read whole; see docs/gpu.md, Limits, for what is split over several bindings)`, 'maxStorageBufferBindingSize');
   }
 }
 
@@ -159,8 +181,7 @@ export function wordsPerElement(array: DeviceArray): number {
  * @throws {@link ModprecError} `BACKEND_LIMIT` for integer formats over the limit (their scales are bound whole)
  */
 export function bindingWindows(arrays: readonly DeviceArray[], length: number): { start: number; count: number }[] {
-  const rt = arrays[0]!.runtime!;
-  const limit = rt.context.adapter.limits.maxStorageBufferBindingSize;
+  const limit = bindingLimit(arrays[0]!.runtime!);
   if (arrays.every((a) => a.words * 4 <= limit)) return [{ start: 0, count: length }];
   const scaled = arrays.find((a) => a.format.scaled);
   if (scaled) throw new ModprecError('BACKEND_LIMIT', `invalid argument: an operand over maxStorageBufferBindingSize (${limit} bytes) cannot be split while another is stored in ${scaled.format.name} (its scales are bound whole)`, 'maxStorageBufferBindingSize');

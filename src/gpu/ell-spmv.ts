@@ -9,11 +9,11 @@
 import { checkFinite, checkSize, fail, ModprecError } from '../errors.js';
 import type { GpuArithmetic } from './arithmetic.js';
 import { cpuEllSpmv } from './cpu-fallback.js';
-import { checkBinding, checkOperandBinding, DeviceArray, runtimeOrFallback, type ToDeviceOptions } from './device-array.js';
-import { finishArgs, finishBody, scalarBindings } from './finish-pass.js';
+import { bindingLimit, checkBinding, checkBufferSize, checkOperandBinding, DeviceArray, runtimeOrFallback, windowOf, wordsPerElement, type ToDeviceOptions } from './device-array.js';
+import { finishArgs, finishBody, partialsFinishSource, scalarBindings } from './finish-pass.js';
 import { gpuFormat } from './formats.js';
 import { allowFallback, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
-import { getProgram, submitPasses, type BoundArray } from './program.js';
+import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from './program.js';
 import { createWordBuffer, type GpuRuntime } from './runtime.js';
 import type { GpuBuffer } from './webgpu-types.js';
 
@@ -74,7 +74,7 @@ export async function toDeviceEll(A: EllParts, options: ToDeviceOptions = {}): P
   for (let k = 0; k < entries; k++) clean[k] = A.colIndex[k]! < 0 ? 0 : A.values[k]!;
   const encoded = format.encode(clean, 'A.values', scaleBlock);
   const { runtime, reason } = await runtimeOrFallback(options.strict);
-  if (runtime) checkBinding(runtime, Math.max(1, entries), 'A.colIndex');
+  if (runtime) checkBufferSize(runtime, Math.max(1, entries), 'A.colIndex');
   const values = new DeviceArray(runtime, format, entries, scaleBlock, encoded, reason);
   const indexWords = entries > 0 ? new Uint32Array(A.colIndex.buffer, A.colIndex.byteOffset, entries) : new Uint32Array(1);
   return {
@@ -119,9 +119,90 @@ function spmvSource(arithmetic: GpuArithmetic, A: DeviceEll, x: DeviceArray, y: 
   return { source: kernelSource(args, body), args };
 }
 
+/**
+ * Partial sums of one window of ELL columns (entries k0 … k0+K−1 of every row), thread per row; `off` is the
+ * window's first entry relative to the 256-byte-aligned start of its binding.
+ */
+function partialSource(arithmetic: GpuArithmetic, A: DeviceEll, x: DeviceArray): { source: string; args: ReturnType<typeof arrayArgs> } {
+  const args = [...arrayArgs('V', A.values), ['I', 'Array'] as const, ...arrayArgs('X', x), ['K', 'Integer'] as const, ['stride', 'Integer'] as const, ['off', 'Integer'] as const, ['rows', 'Integer'] as const];
+  const rv = A.values.format.emitRead('V', 'at', 'v', arithmetic);
+  const rx = x.format.emitRead('X', 'col', 'xv', arithmetic);
+  const body = [
+    'const r = this.thread.x;',
+    arithmetic.declareZero('acc'),
+    'if (r < rows) {',
+    'for (let k = mpI32(0); k < K; k++) {',
+    'const at = off + r + k * stride;',
+    'const col = mpBits(I[at]);',
+    'if (col >= 0) {',
+    rv.code,
+    rx.code,
+    arithmetic.mulAdd('acc', rv.register, rx.register),
+    '}',
+    '}',
+    '}',
+    `return ${arithmetic.returnValue('acc')};`,
+  ];
+  return { source: kernelSource(args, body), args };
+}
+
+/** ELL-column windows [k0, k0 + count) whose values and indices each fit one binding (with alignment slack). */
+function columnWindows(runtime: GpuRuntime, A: DeviceEll): { k0: number; count: number }[] {
+  const limit = bindingLimit(runtime);
+  const wpe = Math.max(1, wordsPerElement(A.values));
+  const per = Math.floor((limit - 128 * 4 * wpe) / (4 * wpe * A.stride));
+  if (per < 1) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A.values needs one ELL column of ${A.stride} entries per storage binding, over this adapter's maxStorageBufferBindingSize of ${limit} bytes`, 'maxStorageBufferBindingSize');
+  const windows = [];
+  for (let k0 = 0; k0 < A.width; k0 += per) windows.push({ k0, count: Math.min(per, A.width - k0) });
+  return windows;
+}
+
+/**
+ * The windowed SpMV: one partial pass per window of ELL columns (values and indices bound from a
+ * 256-byte-aligned start), then a pass summing the partials of each row in window order, applying α and β.
+ */
+async function windowedSpmv(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: number, beta: number, arithmetic: GpuArithmetic): Promise<void> {
+  const { A, x, y } = args;
+  const context = runtime.context;
+  if (A.values.format.scaled) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A.values is stored in ${A.values.format.name}, whose scales are bound whole, and A exceeds maxStorageBufferBindingSize (${bindingLimit(runtime)} bytes); store it in a float format to split it`, 'maxStorageBufferBindingSize');
+  const readsY = beta !== 0;
+  const c = arithmetic.components;
+  const windows = columnWindows(runtime, A);
+  const rowsPad = Math.ceil(A.rows / 64) * 64;
+  checkBinding(runtime, windows.length * rowsPad * c, 'the partial sums of an ELL SpMV split over storage bindings');
+  const key = `ellw|${objectId(A)}|${objectId(x)}|${objectId(y)}|${arithmetic.name}|${readsY}`;
+  const plan = getPlan(runtime, key, 1 + windows.length, () => [createWordBuffer(context, windows.length * rowsPad * c), createWordBuffer(context, y.words)]);
+  const partial = memo(`ellP|${arithmetic.name}|${readKey(A.values)}|${readKey(x)}`, () => partialSource(arithmetic, A, x));
+  const p1 = await getProgram(context, { source: partial.source, args: partial.args, components: c });
+  const finish = memo(`gemvF|${arithmetic.name}|${readKey(y)}|${readsY}`, () => partialsFinishSource(arithmetic, y, readsY));
+  const p2 = await getProgram(context, { source: finish.source, args: finish.args, components: y.format.wordsPerElement === 2 ? 2 : 1 });
+  const entries = A.stride * A.width;
+  const passes: { pass: Pass; cache: PassCache }[] = windows.map((w, k) => {
+    const first = w.k0 * A.stride;
+    const start = Math.floor(first / 128) * 128;
+    const count = Math.min(entries, (w.k0 + w.count) * A.stride) - start;
+    const arrays: Record<string, BoundArray> = { V: windowOf(A.values, { start, count }), I: { buffer: A.colIndex!, offset: start * 4, size: count * 4 } };
+    const scalars: Record<string, number> = { K: w.count, stride: A.stride, off: first - start, rows: A.rows };
+    bindArray('X', x, arrays, scalars);
+    return { pass: { program: p1, arrays, scalars, output: { buffer: plan.scratch[0]!, offset: k * rowsPad * c * 4, size: rowsPad * c * 4 }, threads: rowsPad }, cache: plan.passes[1 + k]! };
+  });
+  const arrays2: Record<string, BoundArray> = { P: { buffer: plan.scratch[0]! } };
+  const scalars2: Record<string, number> = { S: windows.length, sr: 1, sc: rowsPad, rows: A.rows, ...scalarBindings(alpha, beta) };
+  if (readsY) bindArray('Yold', y, arrays2, scalars2);
+  const out = plan.scratch[1]!;
+  passes.push({ pass: { program: p2, arrays: arrays2, scalars: scalars2, output: { buffer: out }, threads: Math.ceil(A.rows / y.format.elementsPerWord) }, cache: plan.passes[0]! });
+  submitPasses(context, passes);
+  plan.scratch[1] = y.buffer!;
+  y.buffer = out;
+  y.version++;
+}
+
 async function spmvOnDevice(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: number, beta: number, arithmetic: GpuArithmetic): Promise<void> {
   const { A, x, y } = args;
   const context = runtime.context;
+  if (A.rows === 0) return;
+  const limit = bindingLimit(runtime);
+  if (A.values.words * 4 > limit || A.stride * A.width * 4 > limit) return windowedSpmv(runtime, args, alpha, beta, arithmetic);
   const readsY = beta !== 0;
   const key = `ell|${objectId(A)}|${objectId(x)}|${objectId(y)}|${arithmetic.name}|${readsY}`;
   const plan = getPlan(runtime, key, 1, () => [createWordBuffer(context, y.words)]);
@@ -133,7 +214,6 @@ async function spmvOnDevice(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: nu
   bindArray('X', x, arrays, scalars);
   if (readsY) bindArray('Yold', y, arrays, scalars);
   const out = plan.scratch[0]!;
-  if (A.rows === 0) return;
   submitPasses(context, [{ pass: { program, arrays, scalars, output: { buffer: out }, threads: Math.ceil(A.rows / y.format.elementsPerWord) }, cache: plan.passes[0]! }]);
   plan.scratch[0] = y.buffer!;
   y.buffer = out;
@@ -164,7 +244,8 @@ export async function gpuEllSpmv(args: GpuEllSpmvArgs, options: GpuKernelOptions
   if (y.length !== A.rows) fail('DIMENSION_MISMATCH', 'y', `must have length ${A.rows} (rows of A)`, y.length);
   if (!y.format.writable) fail('INVALID_FORMAT', 'y', 'must be stored in a format kernels write on the GPU (f32, f16, bf16, f64, ff)', y.format.name);
   if (x === y) fail('INVALID_STORAGE', 'y', 'must not be the same array as x');
-  checkOperandBinding('A.values', A.values);
+  // A's values and indices may exceed one storage binding (then read in windows of ELL columns); x, read
+  // by gather, and y may not.
   checkOperandBinding('x', x);
   checkOperandBinding('y', y);
   const alpha = checkFinite('alpha', args.alpha ?? 1);

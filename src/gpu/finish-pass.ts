@@ -7,7 +7,8 @@
  */
 import type { GpuArithmetic, GpuRegister } from './arithmetic.js';
 import type { DeviceArray } from './device-array.js';
-import { arrayArgs, floatPair } from './kernel-common.js';
+import { gpuFormat } from './formats.js';
+import { arrayArgs, floatPair, kernelSource } from './kernel-common.js';
 import type { ArgType } from './program.js';
 
 /** Scalars α and β as the finish code reads them. */
@@ -55,4 +56,23 @@ export function finishBody(arithmetic: GpuArithmetic, y: DeviceArray, readsY: bo
   }
   lines.push(y.format.emitReturn(results));
   return lines;
+}
+
+/**
+ * A last pass summing, for each output row r, the S partials P[r·sr + c·sc] (c = 0 … S−1, in that order),
+ * then applying α and β and writing y (GEMV's second pass; ELL SpMV's when its matrix is split over
+ * storage bindings).
+ * @param arithmetic - the arithmetic (and the partials' format)
+ * @param y - the output operand
+ * @param readsY - whether β ≠ 0
+ * @returns source and arguments
+ */
+export function partialsFinishSource(arithmetic: GpuArithmetic, y: DeviceArray, readsY: boolean): { source: string; args: (readonly [string, ArgType])[] } {
+  const args = [['P', 'Array'] as const, ['S', 'Integer'] as const, ['sr', 'Integer'] as const, ['sc', 'Integer'] as const, ...finishArgs(y, readsY)];
+  const partial = gpuFormat(arithmetic.name === 'ff' ? 'ff' : 'f32');
+  const body = finishBody(arithmetic, y, readsY, (e) => {
+    const read = partial.emitRead('P', `r${e} * sr + c${e} * sc`, `p${e}`, arithmetic);
+    return [`for (let c${e} = mpI32(0); c${e} < S; c${e}++) {`, read.code, arithmetic.add(`acc${e}`, read.register), '}'];
+  });
+  return { source: kernelSource(args, body), args };
 }

@@ -12,8 +12,8 @@
 import { checkFinite, checkSize, fail, ModprecError } from '../errors.js';
 import type { GpuArithmetic } from './arithmetic.js';
 import { cpuGemv } from './cpu-fallback.js';
-import { checkOperandBinding, DeviceArray, windowOf, wordsPerElement } from './device-array.js';
-import { finishArgs, finishBody, scalarBindings } from './finish-pass.js';
+import { bindingLimit, checkOperandBinding, DeviceArray, windowOf, wordsPerElement } from './device-array.js';
+import { partialsFinishSource, scalarBindings } from './finish-pass.js';
 import { gpuFormat } from './formats.js';
 import { allowFallback, UNROLL, accumulateLoop, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
 import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from './program.js';
@@ -123,16 +123,6 @@ function partialTSource(arithmetic: GpuArithmetic, A: DeviceArray, x: DeviceArra
   return { source: kernelSource(args, body), args };
 }
 
-function finishSource(arithmetic: GpuArithmetic, y: DeviceArray, readsY: boolean): { source: string; args: ReturnType<typeof arrayArgs> } {
-  const args = [['P', 'Array'] as const, ['S', 'Integer'] as const, ['sr', 'Integer'] as const, ['sc', 'Integer'] as const, ...finishArgs(y, readsY)];
-  const partial = gpuFormat(arithmetic.name === 'ff' ? 'ff' : 'f32');
-  const body = finishBody(arithmetic, y, readsY, (e) => {
-    const read = partial.emitRead('P', `r${e} * sr + c${e} * sc`, `p${e}`, arithmetic);
-    return [`for (let c${e} = mpI32(0); c${e} < S; c${e}++) {`, read.code, arithmetic.add(`acc${e}`, read.register), '}'];
-  });
-  return { source: kernelSource(args, body), args };
-}
-
 function validate(args: GpuGemvArgs): { trans: boolean; alpha: number; beta: number } {
   const { A, x, y } = args;
   if (!A || typeof A !== 'object' || !(A.data instanceof DeviceArray)) fail('INVALID_STORAGE', 'A', 'must be a DeviceMatrix (see deviceMatrix)', A);
@@ -148,9 +138,11 @@ function validate(args: GpuGemvArgs): { trans: boolean; alpha: number; beta: num
   if (y.length !== outer) fail('DIMENSION_MISMATCH', 'y', `must have length ${outer} (${trans ? 'columns' : 'rows'} of A)`, y.length);
   if (!y.format.writable) fail('INVALID_FORMAT', 'y', 'must be stored in a format kernels write on the GPU (f32, f16, bf16, f64, ff)', y.format.name);
   if (x === y) fail('INVALID_STORAGE', 'y', 'must not be the same array as x');
-  // A may exceed one storage binding (it is then read in column windows); x and y may not.
+  // A may exceed one storage binding (it is then read in column windows), and so may x of GEMV N (its
+  // windows follow A's columns); x of GEMV T is read whole by every column and y whole by the last pass.
+  // Scaled integers are never windowed (their scales are bound whole and indexed by absolute position).
   if (A.data.format.scaled) checkOperandBinding('A', A.data);
-  checkOperandBinding('x', x);
+  if (trans || x.format.scaled) checkOperandBinding('x', x);
   checkOperandBinding('y', y);
   return { trans, alpha: checkFinite('alpha', args.alpha ?? 1), beta: checkFinite('beta', args.beta ?? 0) };
 }
@@ -185,12 +177,13 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   }
   // A over one storage binding is read in windows of whole columns, each starting on a 256-byte boundary
   // (a multiple of 128 columns); GEMV N then keeps chunks inside windows and pads the partial rows to 64.
-  const limit = context.adapter.limits.maxStorageBufferBindingSize;
-  const windowed = A.data.words * 4 > limit;
+  const limit = bindingLimit(runtime);
+  const windowed = A.data.words * 4 > limit || (!trans && x.words * 4 > limit);
   let mp = m;
   let columnWindows = [{ start: 0, count: n }];
   if (windowed) {
-    const maxCols = Math.floor(limit / (4 * A.ld * wordsPerElement(A.data)));
+    if (A.data.format.scaled || x.format.scaled) throw new ModprecError('BACKEND_LIMIT', `invalid argument: ${A.data.format.scaled ? 'A' : 'x'} is stored in a scaled integer format, which cannot be split over storage bindings, and another operand exceeds maxStorageBufferBindingSize (${limit} bytes)`, 'maxStorageBufferBindingSize');
+    const maxCols = Math.min(Math.floor(limit / (4 * A.ld * wordsPerElement(A.data))), trans ? Infinity : Math.floor(limit / (4 * wordsPerElement(x))));
     if (maxCols < 128) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A needs 128 columns of ${A.ld} elements per storage binding, over this adapter's maxStorageBufferBindingSize of ${limit} bytes`, 'maxStorageBufferBindingSize');
     let width = Math.floor(maxCols / 128) * 128;
     if (!trans) {
@@ -209,7 +202,7 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   const key = `gemv|${trans ? 'T' : 'N'}|${objectId(A.data)}|${objectId(x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}|${chains}`;
   const plan = getPlan(runtime, key, 2 + columnWindows.length, () => [createWordBuffer(context, Math.max(1, threads) * c), createWordBuffer(context, y.words)]);
   const p1 = await getProgram(context, { source: partialSpec.source, args: partialSpec.args, components: c });
-  const finish = memo(`gemvF|${arithmetic.name}|${readKey(y)}|${readsY}`, () => finishSource(arithmetic, y, readsY));
+  const finish = memo(`gemvF|${arithmetic.name}|${readKey(y)}|${readsY}`, () => partialsFinishSource(arithmetic, y, readsY));
   const p2 = await getProgram(context, { source: finish.source, args: finish.args, components: y.format.wordsPerElement === 2 ? 2 : 1 });
   const arrays2: Record<string, BoundArray> = { P: { buffer: plan.scratch[0]! } };
   const scalars2: Record<string, number> = { S: splits, sr, sc, rows, ...scalarBindings(alpha, beta) };

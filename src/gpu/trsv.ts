@@ -13,11 +13,11 @@
  *
  * @module
  */
-import { checkSize, fail } from '../errors.js';
+import { checkSize, fail, ModprecError } from '../errors.js';
 import type { GpuArithmetic } from './arithmetic.js';
 import { convertPass } from './convert.js';
 import { cpuTrsv } from './cpu-fallback.js';
-import { bufferView, checkOperandBinding, DeviceArray } from './device-array.js';
+import { bindingLimit, bufferView, checkOperandBinding, DeviceArray, windowOf, wordsPerElement } from './device-array.js';
 import { gpuFormat } from './formats.js';
 import type { DeviceMatrix } from './gemv.js';
 import { deviceMatrix } from './gemv.js';
@@ -66,17 +66,20 @@ function opIndex(shape: Shape, row: string, col: string): string {
 }
 
 function inverseRowSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: Shape): { source: string; args: ReturnType<typeof arrayArgs> } {
-  const args = [...arrayArgs('A', A), ['Inv', 'Array'] as const, ['n', 'Integer'] as const, ['lda', 'Integer'] as const, ['bs', 'Integer'] as const, ['np', 'Integer'] as const, ['j', 'Integer'] as const];
+  const args = [...arrayArgs('A', A), ['Inv', 'Array'] as const, ['n', 'Integer'] as const, ['lda', 'Integer'] as const, ['bs', 'Integer'] as const, ['np', 'Integer'] as const, ['j', 'Integer'] as const, ['t0', 'Integer'] as const, ['aOff', 'Integer'] as const];
   const inv = gpuFormat(arithmetic.name === 'ff' ? 'ff' : 'f32');
-  const ra = A.format.emitRead('A', opIndex(shape, 'gi', 'gl'), 'a', arithmetic);
-  const rv = inv.emitRead('Inv', 'l * np + this.thread.x', 'v', arithmetic);
-  const rd = A.format.emitRead('A', opIndex(shape, 'gi', 'gi'), 'd', arithmetic);
+  const ra = A.format.emitRead('A', `${opIndex(shape, 'gi', 'gl')} - aOff`, 'a', arithmetic);
+  const rv = inv.emitRead('Inv', 'l * np + tid', 'v', arithmetic);
+  const rd = A.format.emitRead('A', `${opIndex(shape, 'gi', 'gi')} - aOff`, 'd', arithmetic);
   const [lo, hi] = shape.lowerOp ? ['c', 'j'] : ['j + 1', 'c + 1'];
   const one = arithmetic.name === 'ff' ? '[1.0, 0.0]' : '1.0';
   const zero = arithmetic.name === 'ff' ? '[0.0, 0.0]' : '0.0';
+  // Thread tid = t0 + thread.x (a pass may cover a group of blocks); A is read through a window starting
+  // aOff elements into the matrix.
   const body = [
-    'const c = mpImod(this.thread.x, bs);',
-    'const base = this.thread.x - c;',
+    'const tid = this.thread.x + t0;',
+    'const c = mpImod(tid, bs);',
+    'const base = tid - c;',
     'const gi = base + j;',
     arithmetic.declareZero('acc'),
     `for (let l = ${lo}; l < ${hi}; l++) {`,
@@ -121,7 +124,7 @@ function solveBlockSource(arithmetic: GpuArithmetic): { source: string; args: [s
 }
 
 function updateSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: Shape): { source: string; args: ReturnType<typeof arrayArgs> } {
-  const args = [...arrayArgs('A', A), ['R', 'Array'] as const, ['X', 'Array'] as const, ['n', 'Integer'] as const, ['lda', 'Integer'] as const, ['rowStart', 'Integer'] as const, ['k0', 'Integer'] as const, ['bs', 'Integer'] as const];
+  const args = [...arrayArgs('A', A), ['R', 'Array'] as const, ['X', 'Array'] as const, ['n', 'Integer'] as const, ['lda', 'Integer'] as const, ['rowStart', 'Integer'] as const, ['k0', 'Integer'] as const, ['bs', 'Integer'] as const, ['aOff', 'Integer'] as const];
   const f = gpuFormat(arithmetic.name === 'ff' ? 'ff' : 'f32');
   const zero = arithmetic.name === 'ff' ? '[0.0, 0.0]' : '0.0';
   const body = ['const g = rowStart + this.thread.x;'];
@@ -129,7 +132,7 @@ function updateSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: Shape): 
   body.push(`for (let l = mpI32(0); l < bs; l = l + ${TRSV_UNROLL}) {`);
   const uses: string[] = [];
   for (let q = 0; q < TRSV_UNROLL; q++) {
-    const ra = A.format.emitRead('A', opIndex(shape, 'g', `col${q}`), `a${q}`, arithmetic);
+    const ra = A.format.emitRead('A', `${opIndex(shape, 'g', `col${q}`)} - aOff`, `a${q}`, arithmetic);
     const rx = f.emitRead('X', `col${q}`, `x${q}`, arithmetic);
     // Columns past n (the padding of the last block) contribute nothing (their reads are clamped in bounds).
     body.push(`const col${q} = k0 + l + ${q};`, ra.code, rx.code);
@@ -152,7 +155,8 @@ function validate(args: GpuTrsvArgs, options: GpuTrsvOptions): Shape {
   if (!(x instanceof DeviceArray)) fail('INVALID_STORAGE', 'x', 'must be a DeviceArray (see toDevice)', x);
   if (x.length !== A.rows) fail('DIMENSION_MISMATCH', 'x', `must have length ${A.rows}`, x.length);
   if (!x.format.writable) fail('INVALID_FORMAT', 'x', 'must be stored in a format kernels write on the GPU (f32, f16, bf16, f64, ff)', x.format.name);
-  checkOperandBinding('A', A.data);
+  // A may exceed one storage binding (read through windows of whole columns); x is read whole.
+  if (A.data.format.scaled) checkOperandBinding('A', A.data);
   checkOperandBinding('x', x);
   const uplo = args.uplo ?? 'L';
   const trans = args.trans ?? 'N';
@@ -167,6 +171,55 @@ function validate(args: GpuTrsvArgs, options: GpuTrsvOptions): Shape {
   return { n, bs, blocks, np: Math.max(bs, blocks * bs), lowerOp: (uplo === 'L') === (trans === 'N'), trans: trans === 'T', unit: diag === 'U' };
 }
 
+/** A binding of A: the whole matrix, or a window of whole columns starting aOff elements in. */
+interface AWindow {
+  readonly bound: BoundArray;
+  readonly aOff: number;
+}
+
+/**
+ * Columns of A one binding holds (with slack for aligning a window's start down to 128 elements), or
+ * Infinity when A fits one binding.
+ */
+function columnsPerBinding(runtime: GpuRuntime, A: DeviceMatrix): number {
+  const limit = bindingLimit(runtime);
+  if (A.data.words * 4 <= limit) return Infinity;
+  const wpe = wordsPerElement(A.data);
+  return Math.floor((limit - 128 * 4 * Math.max(1, wpe)) / (4 * wpe * A.ld));
+}
+
+/** The binding of columns [c0, c1) of A (the whole matrix when it fits one binding). */
+function columnWindow(A: DeviceMatrix, perBinding: number, c0: number, c1: number): AWindow {
+  if (perBinding === Infinity) return { bound: { buffer: A.data.buffer! }, aOff: 0 };
+  const start = Math.floor((c0 * A.ld) / 128) * 128;
+  const count = Math.min(A.data.length, c1 * A.ld) - start;
+  return { bound: windowOf(A.data, { start, count }), aOff: start };
+}
+
+/**
+ * The update passes of block k: rows [rowStart, rowEnd) of op(A) split so that the columns of A each
+ * reads fit one binding (op(A) = A reads block column k; op(A) = Aᵀ reads A's columns = the updated rows,
+ * split into runs of a multiple of 64 rows).
+ */
+function updateRanges(shape: Shape, A: DeviceMatrix, perBinding: number, k0: number): { rowStart: number; rowEnd: number; window: AWindow }[] {
+  const rowStart = shape.lowerOp ? k0 + shape.bs : 0;
+  const rowEnd = shape.lowerOp ? shape.np : k0;
+  if (rowEnd <= rowStart) return [];
+  if (!shape.trans) return [{ rowStart, rowEnd, window: columnWindow(A, perBinding, k0, Math.min(k0 + shape.bs, shape.n)) }];
+  const step = perBinding === Infinity ? rowEnd - rowStart : Math.floor(perBinding / 64) * 64;
+  const ranges = [];
+  for (let a = rowStart; a < rowEnd; a += step) {
+    const b = Math.min(rowEnd, a + step);
+    ranges.push({ rowStart: a, rowEnd: b, window: columnWindow(A, perBinding, Math.min(a, shape.n - 1), Math.min(b, shape.n)) });
+  }
+  return ranges;
+}
+
+/** Blocks per inverse pass: all, or as many block columns as one binding holds. */
+function blocksPerBinding(shape: Shape, perBinding: number): number {
+  return perBinding === Infinity ? shape.blocks : Math.floor(perBinding / shape.bs);
+}
+
 async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape, arithmetic: GpuArithmetic): Promise<void> {
   const { A, x } = args;
   const context = runtime.context;
@@ -174,9 +227,15 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
   const c = arithmetic.components;
   const work = gpuFormat(arithmetic.name === 'ff' ? 'ff' : 'f32');
   // Inverses of the diagonal blocks: cached per matrix contents and variant.
-  const invKey = `trsv-inv|${objectId(A.data)}|v${A.data.version}|${n}|${A.ld}|${bs}|${shape.lowerOp}|${shape.trans}|${shape.unit}|${arithmetic.name}`;
+  const perBinding = columnsPerBinding(runtime, A);
+  const groupBlocks = blocksPerBinding(shape, perBinding);
+  if (groupBlocks < 1 || (shape.trans && perBinding < 64)) {
+    throw new ModprecError('BACKEND_LIMIT', `invalid argument: A needs ${Math.max(bs, 64)} columns of ${A.ld} elements per storage binding, over this adapter's maxStorageBufferBindingSize of ${bindingLimit(runtime)} bytes`, 'maxStorageBufferBindingSize');
+  }
+  const groups = Math.ceil(blocks / groupBlocks);
+  const invKey = `trsv-inv|${objectId(A.data)}|v${A.data.version}|${n}|${A.ld}|${bs}|${shape.lowerOp}|${shape.trans}|${shape.unit}|${arithmetic.name}|${groupBlocks}`;
   let fresh = false;
-  const invPlan = getPlan(runtime, invKey, bs, () => {
+  const invPlan = getPlan(runtime, invKey, bs * groups, () => {
     fresh = true;
     return [createWordBuffer(context, bs * np * c)];
   });
@@ -187,24 +246,33 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
     const passes: { pass: Pass; cache: PassCache }[] = [];
     for (let step = 0; step < bs; step++) {
       const j = shape.lowerOp ? step : bs - 1 - step;
-      const arrays: Record<string, BoundArray> = { Inv: { buffer: inv } };
-      const scalars: Record<string, number> = { n, lda: A.ld, bs, np, j };
-      bindArray('A', A.data, arrays, scalars);
-      passes.push({ pass: { program, arrays, scalars, output: { buffer: inv, offset: j * np * 4 * c, size: np * 4 * c }, threads: np }, cache: invPlan.passes[step]! });
+      for (let g = 0; g < groups; g++) {
+        // Group g: blocks [g·groupBlocks, …), i.e. threads t0 … t0 + count − 1 and the same columns of A.
+        const t0 = g * groupBlocks * bs;
+        const count = Math.min(np, (g + 1) * groupBlocks * bs) - t0;
+        const w = columnWindow(A, perBinding, t0, Math.min(n, t0 + count));
+        const arrays: Record<string, BoundArray> = { Inv: { buffer: inv } };
+        const scalars: Record<string, number> = { n, lda: A.ld, bs, np, j, t0, aOff: w.aOff };
+        bindArray('A', A.data, arrays, scalars);
+        arrays.A = w.bound;
+        passes.push({ pass: { program, arrays, scalars, output: { buffer: inv, offset: (j * np + t0) * 4 * c, size: count * 4 * c }, threads: count }, cache: invPlan.passes[step * groups + g]! });
+      }
     }
     // A pass may not read and write one buffer: rows are written through a window and read whole,
     // which WebGPU also forbids in one pass, so each row goes through a scratch copy.
     await encodeInverse(runtime, passes, inv, np * 4 * c);
   }
   const key = `trsv|${invKey}|${objectId(x)}`;
-  const plan = getPlan(runtime, key, 3 + 2 * blocks, () => [createWordBuffer(context, np * c), createWordBuffer(context, np * c), createWordBuffer(context, np * c), createWordBuffer(context, x.words)]);
+  let updates = 0;
+  for (let k = 0; k < blocks; k++) updates += updateRanges(shape, A, perBinding, k * bs).length;
+  const plan = getPlan(runtime, key, 2 + blocks + updates, () => [createWordBuffer(context, np * c), createWordBuffer(context, np * c), createWordBuffer(context, np * c), createWordBuffer(context, x.words)]);
   const out = plan.scratch[3]!;
   // The pass list depends only on the plan and on which buffer x currently has (it alternates with
   // `out`), so it is built once per state and replayed.
   const lists = (plan as typeof plan & { lists?: Map<unknown, { pass: Pass; cache: PassCache }[]> }).lists ??= new Map();
   let passes = lists.get(x.buffer);
   if (!passes) {
-    passes = await buildSolvePasses(runtime, args, shape, arithmetic, plan.passes, plan.scratch, inv, out);
+    passes = await buildSolvePasses(runtime, args, shape, arithmetic, perBinding, plan.passes, plan.scratch, inv, out);
     if (lists.size >= 2) lists.clear();
     lists.set(x.buffer, passes);
   }
@@ -215,7 +283,7 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
 }
 
 /** The passes of one solve: b → r, per block a solve and an update, x → its storage format. */
-async function buildSolvePasses(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape, arithmetic: GpuArithmetic, caches: PassCache[], scratch: GpuBuffer[], inv: GpuBuffer, out: GpuBuffer): Promise<{ pass: Pass; cache: PassCache }[]> {
+async function buildSolvePasses(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape, arithmetic: GpuArithmetic, perBinding: number, caches: PassCache[], scratch: GpuBuffer[], inv: GpuBuffer, out: GpuBuffer): Promise<{ pass: Pass; cache: PassCache }[]> {
   const { A, x } = args;
   const context = runtime.context;
   const { n, bs, blocks, np } = shape;
@@ -227,7 +295,8 @@ async function buildSolvePasses(runtime: GpuRuntime, args: GpuTrsvArgs, shape: S
   const update = memo(`trsvU|${arithmetic.name}|${readKey(A.data)}|${shape.trans}`, () => updateSource(arithmetic, A.data, shape));
   const pUpdate = await getProgram(context, { source: update.source, args: update.args, components: c });
   const passes: { pass: Pass; cache: PassCache }[] = [];
-  passes.push({ pass: await convertPass(runtime, x, work, r0), cache: caches[0]! });
+  let slot = 0;
+  passes.push({ pass: await convertPass(runtime, x, work, r0), cache: caches[slot++]! });
   let current = r0;
   let next = r1;
   for (let step = 0; step < blocks; step++) {
@@ -235,20 +304,20 @@ async function buildSolvePasses(runtime: GpuRuntime, args: GpuTrsvArgs, shape: S
     const k0 = k * bs;
     passes.push({
       pass: { program: pSolve, arrays: { Inv: { buffer: inv }, R: { buffer: current } }, scalars: { np, k0, bs }, output: { buffer: xw, offset: k0 * 4 * c, size: bs * 4 * c }, threads: bs },
-      cache: caches[1 + 2 * step]!,
+      cache: caches[slot++]!,
     });
-    const rowStart = shape.lowerOp ? k0 + bs : 0;
-    const rowEnd = shape.lowerOp ? np : k0;
-    if (rowEnd > rowStart) {
+    const ranges = updateRanges(shape, A, perBinding, k0);
+    for (const { rowStart, rowEnd, window } of ranges) {
       const arrays: Record<string, BoundArray> = { R: { buffer: current }, X: { buffer: xw } };
-      const scalars: Record<string, number> = { n, lda: A.ld, rowStart, k0, bs };
+      const scalars: Record<string, number> = { n, lda: A.ld, rowStart, k0, bs, aOff: window.aOff };
       bindArray('A', A.data, arrays, scalars);
-      passes.push({ pass: { program: pUpdate, arrays, scalars, output: { buffer: next, offset: rowStart * 4 * c, size: (rowEnd - rowStart) * 4 * c }, threads: rowEnd - rowStart }, cache: caches[2 + 2 * step]! });
-      // The rows the update did not touch are finished; only the updated ones are read from `next`.
-      [current, next] = [next, current];
+      arrays.A = window.bound;
+      passes.push({ pass: { program: pUpdate, arrays, scalars, output: { buffer: next, offset: rowStart * 4 * c, size: (rowEnd - rowStart) * 4 * c }, threads: rowEnd - rowStart }, cache: caches[slot++]! });
     }
+    // The rows the update did not touch are finished; only the updated ones are read from `next`.
+    if (ranges.length > 0) [current, next] = [next, current];
   }
-  passes.push({ pass: await convertPass(runtime, bufferView(runtime, xw, work, n), x.format, out), cache: caches[2 + 2 * blocks]! });
+  passes.push({ pass: await convertPass(runtime, bufferView(runtime, xw, work, n), x.format, out), cache: caches[slot++]! });
   return passes;
 }
 
@@ -261,7 +330,7 @@ async function encodeInverse(runtime: GpuRuntime, passes: { pass: Pass; cache: P
     const computePass = encoder.beginComputePass();
     pass.program.encode(context, computePass, { ...pass, output: { buffer: scratch } }, cache);
     computePass.end();
-    encoder.copyBufferToBuffer(scratch, 0, inv, pass.output.offset!, rowBytes);
+    encoder.copyBufferToBuffer(scratch, 0, inv, pass.output.offset!, pass.output.size!);
   }
   context.device.queue.submit([encoder.finish()]);
   await context.device.queue.onSubmittedWorkDone();

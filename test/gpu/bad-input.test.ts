@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { ModprecError } from '../../src/errors.js';
 import { gpuConvert } from '../../src/gpu/convert.js';
-import { toDevice } from '../../src/gpu/device-array.js';
+import { setBindingLimitForTests, toDevice } from '../../src/gpu/device-array.js';
 import { gpuDot } from '../../src/gpu/dot.js';
 import { gpuEllSpmv, toDeviceEll } from '../../src/gpu/ell-spmv.js';
 import { deviceMatrix, gpuGemv } from '../../src/gpu/gemv.js';
@@ -70,17 +70,24 @@ describe('GPU bad input', () => {
     await rejects(toDevice([1, Infinity], { format: 'i8' }), 'INVALID_VALUE', 'data[1]');
   });
 
-  it('GEMV/TRSV/ELL operands over one storage binding raise BACKEND_LIMIT naming the limit', async () => {
-    const rt = await requireRuntime();
-    const limit = rt.context.adapter.limits.maxStorageBufferBindingSize;
-    // Only affordable where the limit is small (the compatibility adapter's 128 MiB).
-    if (limit > 2 ** 28) return;
-    const n = limit / 4 + 256;
-    const big = await toDevice(new Float32Array(n));
-    await rejects(gpuGemv({ A: deviceMatrix(big, 1, n), x: await toDevice(new Float32Array(n)), y: await toDevice([0]) }), 'BACKEND_LIMIT', 'maxStorageBufferBindingSize');
-    // Integer formats keep their scales in one binding, so they cannot be split.
-    await rejects(toDevice(new Float32Array(4 * (limit / 4) + 16), { format: 'i8' }), 'BACKEND_LIMIT', 'maxStorageBufferBindingSize');
-    big.destroy();
+  it('operands that cannot be split over storage bindings raise BACKEND_LIMIT naming the limit', async () => {
+    await requireRuntime();
+    setBindingLimitForTests(64 * 1024);
+    try {
+      const n = 20_000; // 80 kB in f32: over the lowered 64 KiB binding
+      // GEMV T reads x whole for every column; ELL SpMV gathers x; y is written whole.
+      const tall = deviceMatrix(await toDevice(new Float32Array(n)), n, 1);
+      await rejects(gpuGemv({ A: tall, x: await toDevice(new Float32Array(n)), y: await toDevice([0]), trans: 'T' }), 'BACKEND_LIMIT', 'maxStorageBufferBindingSize');
+      await rejects(gpuGemv({ A: tall, x: await toDevice([1]), y: await toDevice(new Float32Array(n)) }), 'BACKEND_LIMIT', 'maxStorageBufferBindingSize');
+      const ell = await toDeviceEll({ rows: 1, cols: n, width: 1, stride: 1, colIndex: new Int32Array([0]), values: [1] });
+      await rejects(gpuEllSpmv({ A: ell, x: await toDevice(new Float32Array(n)), y: await toDevice([0]) }), 'BACKEND_LIMIT', 'maxStorageBufferBindingSize');
+      // Integer formats keep their scales in one binding, so they are never split.
+      await rejects(toDevice(new Float32Array(4 * n), { format: 'i8' }), 'BACKEND_LIMIT', 'maxStorageBufferBindingSize');
+      const wide = deviceMatrix(await toDevice(new Float32Array(2 * n)), 2, n);
+      await rejects(gpuGemv({ A: wide, x: await toDevice(new Float32Array(n), { format: 'i16' }), y: await toDevice([0, 0]) }), 'BACKEND_LIMIT', 'maxStorageBufferBindingSize');
+    } finally {
+      setBindingLimitForTests(undefined);
+    }
   });
 
   it('destroyed arrays are refused', async () => {

@@ -5,7 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { bf16BitsFromNumber } from '../../src/formats/convert/bf16.js';
 import { gpuConvert } from '../../src/gpu/convert.js';
-import { bindingWindows, toDevice } from '../../src/gpu/device-array.js';
+import { bindingWindows, setBindingLimitForTests, toDevice } from '../../src/gpu/device-array.js';
+import { gpuEllSpmv, toDeviceEll } from '../../src/gpu/ell-spmv.js';
+import { gpuTrsv } from '../../src/gpu/trsv.js';
 import { gpuDot } from '../../src/gpu/dot.js';
 import { deviceMatrix, gpuGemv } from '../../src/gpu/gemv.js';
 import { requireRuntime } from './gpu-test-helpers.js';
@@ -74,5 +76,121 @@ describe('GEMV with A over one storage binding', () => {
       y.destroy();
     }
     A.data.destroy();
+  });
+});
+
+/** Small integers from a seed: float-float sums and products of them are exact. */
+function smallInts(n: number, seed: number, span = 7): Float64Array {
+  let s = seed >>> 0;
+  return Float64Array.from({ length: n }, () => {
+    s = (s * 1103515245 + 12345) >>> 0;
+    return ((s >>> 16) % span) - (span >> 1);
+  });
+}
+
+describe('splitting over a lowered binding limit (any adapter)', () => {
+  it('TRSV reads A through column windows (inverse groups, update ranges) and gets bit-for-bit the unsplit solution', async () => {
+    await requireRuntime();
+    const n = 500;
+    const lda = 503;
+    // Unit lower/upper triangle with small integers off the diagonal.
+    const a = smallInts(lda * n, 3, 3).map((v) => v / 8);
+    for (let j = 0; j < n; j++) a[j + j * lda] = 1 + (j % 3);
+    const A = deviceMatrix(await toDevice(a, { format: 'f32' }), n, n, lda);
+    const b = smallInts(n, 9);
+    for (const uplo of ['L', 'U'] as const) {
+      for (const trans of ['N', 'T'] as const) {
+        for (const arithmetic of ['f32', 'ff'] as const) {
+          const whole = await toDevice(b, { format: 'ff' });
+          await gpuTrsv({ A, x: whole, uplo, trans }, { arithmetic, blockSize: 64 });
+          const split = await toDevice(b, { format: 'ff' });
+          setBindingLimitForTests(256 * 1024); // A is 1 MB: 218 columns per window
+          try {
+            await gpuTrsv({ A, x: split, uplo, trans }, { arithmetic, blockSize: 64 });
+          } finally {
+            setBindingLimitForTests(undefined);
+          }
+          expect([...(await split.toHost())], `${uplo}${trans} ${arithmetic}`).toEqual([...(await whole.toHost())]);
+          whole.destroy();
+          split.destroy();
+        }
+      }
+    }
+    setBindingLimitForTests(64 * 1024); // 54 columns per window: less than one 64-column block
+    try {
+      await expect(gpuTrsv({ A, x: await toDevice(b) }, { blockSize: 64 })).rejects.toMatchObject({ code: 'BACKEND_LIMIT', parameter: 'maxStorageBufferBindingSize' });
+    } finally {
+      setBindingLimitForTests(undefined);
+    }
+    A.data.destroy();
+  });
+
+  it('ELL SpMV reads values and indices in windows of ELL columns and stays exact', async () => {
+    await requireRuntime();
+    const rows = 1000;
+    const cols = 2500;
+    const width = 30;
+    const stride = 1024;
+    const colIndex = new Int32Array(stride * width).fill(-1);
+    const values = new Float64Array(stride * width);
+    const vals = smallInts(stride * width, 5);
+    let s = 11;
+    for (let k = 0; k < width; k++) {
+      for (let i = 0; i < rows; i++) {
+        s = (s * 1103515245 + 12345) >>> 0;
+        if ((s >>> 20) % 5 === 0) continue; // padding
+        colIndex[i + k * stride] = (s >>> 4) % cols;
+        values[i + k * stride] = vals[i + k * stride]!;
+      }
+    }
+    const xs = smallInts(cols, 7);
+    const ys = smallInts(rows, 13);
+    for (const [format, yFormat] of [['f32', 'ff'], ['bf16', 'f32'], ['f64', 'f64']] as const) {
+      const A = await toDeviceEll({ rows, cols, width, stride, colIndex, values }, { format });
+      const x = await toDevice(xs);
+      const y = await toDevice(ys, { format: yFormat });
+      setBindingLimitForTests(64 * 1024); // indices 120 kB: windows of 15 (f32) to 7 (f64) ELL columns
+      try {
+        await gpuEllSpmv({ A, x, y, alpha: 2, beta: -1 }, { arithmetic: 'ff' });
+      } finally {
+        setBindingLimitForTests(undefined);
+      }
+      const got = await y.toHost();
+      for (let i = 0; i < rows; i++) {
+        let sum = 0;
+        for (let k = 0; k < width; k++) if (colIndex[i + k * stride]! >= 0) sum += values[i + k * stride]! * xs[colIndex[i + k * stride]!]!;
+        expect(got[i], `${format} row ${i}`).toBe(2 * sum - ys[i]!);
+      }
+      A.values.destroy();
+    }
+    const scaled = await toDeviceEll({ rows, cols, width, stride, colIndex, values }, { format: 'i16' });
+    setBindingLimitForTests(64 * 1024);
+    try {
+      await expect(gpuEllSpmv({ A: scaled, x: await toDevice(xs), y: await toDevice(ys) })).rejects.toMatchObject({ code: 'BACKEND_LIMIT', parameter: 'maxStorageBufferBindingSize' });
+    } finally {
+      setBindingLimitForTests(undefined);
+    }
+  });
+
+  it('GEMV N windows x together with the columns of A (x over the limit, A not) and stays exact', async () => {
+    await requireRuntime();
+    const n = 10_000;
+    const a = smallInts(2 * n, 17);
+    const xs = smallInts(n, 19);
+    const A = deviceMatrix(await toDevice(a, { format: 'f16' }), 2, n);
+    const x = await toDevice(xs, { format: 'ff' }); // 80 kB: over the limit, A (20 kB) is not
+    const y = await toDevice([0, 0]);
+    setBindingLimitForTests(64 * 1024);
+    try {
+      await gpuGemv({ A, x, y }, { arithmetic: 'ff' });
+    } finally {
+      setBindingLimitForTests(undefined);
+    }
+    const got = await y.toHost();
+    for (let i = 0; i < 2; i++) {
+      let sum = 0;
+      for (let j = 0; j < n; j++) sum += a[i + 2 * j]! * xs[j]!;
+      expect(got[i]).toBe(sum);
+    }
   });
 });
