@@ -5,7 +5,7 @@
  * @module
  */
 import type { Accessor, AccessorSignature } from '../../accessors/accessor.js';
-import { declareStorageRegister, registerOfKind, type ArithmeticFormat, type Register } from '../../src/formats/format.js';
+import { declareStorageRegister, numberRegister, registerOfKind, type ArithmeticFormat, type Register } from '../../src/formats/format.js';
 
 /** An accessor as a kernel operand named `name` in the generated source. */
 export class Operand {
@@ -90,11 +90,29 @@ export class Operand {
   }
 
   /**
-   * Statements: `dst` (a register of `ar`) := the element at storage position `pos`, scaled and converted.
+   * The register a load of this operand fills, named after `base`: a register of `ar`, or, when the read is an
+   * exact double (number storage, no scale) and `ar` takes number operands
+   * ({@link ArithmeticFormat.takesNumberOperands}), a register of kind `number`, so that `ar`'s templates see the
+   * known-zero low part (and skip the conversion). Kernels must only READ such a register (pass it as a source
+   * operand): the arithmetic refuses it as a destination. Declare it with {@link declareRegister}.
+   */
+  valueRegister(ar: ArithmeticFormat, base: string): Register {
+    const st = this.accessor.storage;
+    const exact = ar.takesNumberOperands === true && ar.kind !== 'number' && st.kind === 'number' && !this.accessor.scale;
+    return exact ? numberRegister(base) : ar.register(base);
+  }
+
+  /**
+   * Statements: `dst` := the element at storage position `pos`, scaled and converted; `dst` is a register of
+   * `ar` or one from {@link Operand.valueRegister} (then the read is stored as is).
    * @param scalePos - scale position expression (scaled accessors only)
    */
   emitLoad(ar: ArithmeticFormat, dst: Register, pos: string, scalePos?: string): string {
     const st = this.accessor.storage;
+    if (dst.kind !== ar.kind) {
+      if (dst.kind !== 'number' || st.kind !== 'number' || this.accessor.scale) throw new Error(`modprec: cannot load ${st.name} into a ${dst.kind} register of ${ar.name}`);
+      return st.emitRead(this.data, pos, dst);
+    }
     let code = this.direct(ar)
       ? st.emitRead(this.data, pos, dst)
       : `${st.emitRead(this.data, pos, this.tmp)} ${ar.emitConvert(dst, this.tmp, st.significandBits)}`;

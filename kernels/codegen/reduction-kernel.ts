@@ -3,7 +3,7 @@
  * pointers, loads through each operand's templates, and hands terms to the accumulation.
  * @module
  */
-import type { ArithmeticFormat, Register } from '../../src/formats/format.js';
+import { declareRegister, type ArithmeticFormat, type Register } from '../../src/formats/format.js';
 import type { Accumulation } from './accumulation.js';
 import type { Operand } from './operand.js';
 import { cursor, cursorLoop } from './cursor.js';
@@ -21,12 +21,12 @@ export function loadVectorElement(o: Operand, ar: ArithmeticFormat, dst: Registe
   return o.emitLoad(ar, dst, `${o.name}_p`, o.accessor.scale ? `${o.name}_q` : undefined);
 }
 
-/** Declarations of the accumulation and of arithmetic registers named `names`. */
-export function declareAll(ar: ArithmeticFormat, acc: Accumulation, base: string, names: readonly string[], operands: readonly Operand[]): string {
+/** Declarations of the operands' temporaries, the accumulation and `registers` (of `ar`, or from `Operand.valueRegister`). */
+export function declareAll(ar: ArithmeticFormat, acc: Accumulation, base: string, registers: readonly Register[], operands: readonly Operand[]): string {
   return [
     ...operands.map((o) => o.emitDeclare(ar)),
     acc.emitDeclare(base, ar),
     acc.emitReset(base, ar),
-    ...names.map((n) => ar.emitDeclare(ar.register(n))),
+    ...registers.map((r) => declareRegister(ar, r)),
   ].join('\n');
 }

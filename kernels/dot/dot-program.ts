@@ -26,8 +26,9 @@ export function dotProgram(
   const oo = out ? new Operand('r', out) : undefined;
   const key = { kernel: 'dot', x: ox.signature(), y: oy.signature(), out: oo?.signature() ?? null, ar: ar.name, acc: acc.name };
   return compileProgram<DotFunction>(key, () => {
-    const xv = ar.register('xv');
-    const yv = ar.register('yv');
+    // Exact reads (fp64/fp32 storage under DD arithmetic) stay plain doubles: the arithmetic specialises its multiply-add.
+    const xv = ox.valueRegister(ar, 'xv');
+    const yv = oy.valueRegister(ar, 'yv');
     const res = ar.register('res');
     const params = ['n', ...ox.params(), ...oy.params(), ...(oo?.params() ?? [])];
     const body = [
@@ -36,7 +37,7 @@ export function dotProgram(
       acc.emitAddProduct('s', xv, yv, ar),
     ].join('\n');
     const source = `return function dot(${params.join(', ')}) {
-${declareAll(ar, acc, 's', ['xv', 'yv', 'res'], oo ? [ox, oy, oo] : [ox, oy])}
+${declareAll(ar, acc, 's', [xv, yv, res], oo ? [ox, oy, oo] : [ox, oy])}
 ${unguardedFirst((b) => vectorLoop([ox, oy], b), body, acc.emitResult(res, 's', ar), ar.emitToNumber(res), acc.emitReset('s', ar), acc.propagatesNonFinite === true)}
 ${oo ? oo.emitStore(ar, res, oo.offset, oo.accessor.scale ? oo.scaleOffset : undefined) : ''}
 return ${ar.emitToNumber(res)};

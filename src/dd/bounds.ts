@@ -52,6 +52,13 @@ export const DD_MUL_ACCUMULATE_PRODUCT_BOUND = 15 * U2;
 export const DD_MUL_ACCUMULATE_ADDEND_BOUND = 4 * U2;
 
 /**
+ * {@link ddTwoProdAccumulate} (the multiply-accumulate of two doubles into a double-double, used by the kernels
+ * when both factors are exact doubles): the error is at most (3 + 8u)u²·(|a·b| + |c|) (proof at the function;
+ * 3 + 8u is a double at or above the proved 3 + 6u). Below 2^-104 = 4u², so γ_n(2^-104) bounds hold.
+ */
+export const DD_TWO_PROD_ACCUMULATE_BOUND = (3 + 8 * F64_UNIT_ROUNDOFF) * U2;
+
+/**
  * Bound on |fl(a·b + c) − (a·b + c)| for {@link ddMulAccumulate}: 15u²·|a·b| + 4u²·|c|. Both multiples are
  * below 2^-102, so the operation fits the model fl(ab + c) = ab(1 + δ₁) + c(1 + δ₂), |δᵢ| ≤ 2^-102, that
  * the kernels' γ_n bounds are built on.

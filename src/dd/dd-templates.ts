@@ -60,15 +60,35 @@ const dd$c = dd$e + (${a[0]} * ${b[1]} + ${a[1]} * ${b[0]}); ${fastTwoSumInto(d,
 }
 
 /**
+ * Statements shared by the multiply-accumulate templates: `dd$p` = RN(a·b) with its exact error `dd$e`
+ * (Dekker), then (`dd$h`, `dd$t`) = TwoSum(ch, dd$p).
+ */
+function productIntoSource(a: string, b: string, ch: string): string {
+  return `const dd$p = ${a} * ${b}; ${twoProdErrorSource('dd$e', a, b, 'dd$p')}
+const dd$h = ${ch} + dd$p; const dd$z = dd$h - ${ch}; const dd$t = (${ch} - (dd$h - dd$z)) + (dd$p - dd$z);`;
+}
+
+/**
  * d := a·b + c fused for accumulation, as `ddMulAccumulate` (mul.ts, where the bound 15u²|ab| + 4u²|c| is
  * proved): the unnormalised product meets c in one TwoSum of the high parts, a final TwoSum normalises.
  */
 export function ddMulAccumulateSource(d: DdPair, a: DdPair, b: DdPair, c: DdPair): string {
-  return `{ const dd$p = ${a[0]} * ${b[0]}; ${twoProdErrorSource('dd$e', a[0], b[0], 'dd$p')}
+  return `{ ${productIntoSource(a[0], b[0], c[0])}
 const dd$r = dd$e + (${a[0]} * ${b[1]} + ${a[1]} * ${b[0]});
-const dd$h = ${c[0]} + dd$p; const dd$z = dd$h - ${c[0]}; const dd$t = (${c[0]} - (dd$h - dd$z)) + (dd$p - dd$z);
 const dd$w = dd$t + (${c[1]} + dd$r);
 const dd$hi = dd$h + dd$w; const dd$y = dd$hi - dd$h; ${d[1]} = (dd$h - (dd$hi - dd$y)) + (dd$w - dd$y); ${d[0]} = dd$hi; }`;
+}
+
+/**
+ * d := a·b + c for two doubles a, b, as `ddTwoProdAccumulate` (two-prod-accumulate.ts, where the bound
+ * (3 + 8u)u²(|ab| + |c|) and the exactness of the final FastTwoSum are proved): no cross terms, and
+ * FastTwoSum instead of TwoSum — 28 flops instead of 35. V8 cannot drop the cross terms itself when the low
+ * parts are the constant 0 (x·0 is not 0 for x = ±∞ or NaN, and −0 + 0 is +0).
+ */
+export function ddTwoProdAccumulateSource(d: DdPair, a: string, b: string, c: DdPair): string {
+  return `{ ${productIntoSource(a, b, c[0])}
+const dd$w = dd$t + (${c[1]} + dd$e);
+const dd$hi = dd$h + dd$w; ${d[1]} = dd$w - (dd$hi - dd$h); ${d[0]} = dd$hi; }`;
 }
 
 /** JMP 2017 Algorithm 17 (DWDivDW2): d := a / b, relative error ≤ 15u² + 56u³. */

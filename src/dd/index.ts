@@ -7,6 +7,7 @@
 export { twoSum, fastTwoSum, split, twoProd, twoProdError, SPLIT_LIMIT, type DdBuffer } from './eft.js';
 export { ddAdd, ddSub, ddAddSloppy, ddAddNumber } from './add.js';
 export { ddMul, ddMulNumber, ddMulAdd, ddMulAccumulate } from './mul.js';
+export { ddTwoProdAccumulate } from './two-prod-accumulate.js';
 export { ddDiv } from './div.js';
 export { ddSqrt } from './sqrt.js';
 export { ddCompare, ddAbs, ddNeg } from './compare.js';

@@ -137,6 +137,21 @@ export interface ArithmeticFormat<T = unknown> {
   emitToNumber(src: Register): string;
   /** Values the templates refer to by name (prefix names with the format name). */
   readonly helpers: TemplateHelpers;
+  /**
+   * Whether the templates also take SOURCE registers of kind `number` holding an exact double (destinations stay
+   * of this arithmetic's kind). Kernels then load exact reads (number storage, no scale) straight into number
+   * registers (`Operand.valueRegister` in kernels/codegen/operand.ts), and the templates use the known-zero low parts: the dd
+   * arithmetic's multiply-add of two doubles skips the cross terms and its final TwoSum (28 flops, not 35).
+   */
+  readonly takesNumberOperands?: boolean;
+}
+
+/**
+ * Declares (and zeroes) a register that holds values of arithmetic `ar`, or an exact double (kind `number`)
+ * that `ar` takes as an operand ({@link ArithmeticFormat.takesNumberOperands}).
+ */
+export function declareRegister(ar: ArithmeticFormat, r: Register): string {
+  return r.kind === 'number' && ar.kind !== 'number' ? `let ${r.names[0]} = 0;` : ar.emitDeclare(r);
 }
 
 /** The register of kind `number` named `name`. */
