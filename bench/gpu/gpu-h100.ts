@@ -368,50 +368,47 @@ async function benchSpmv(rt: GpuRuntime): Promise<void> {
 const ANALYSIS = `
 **Reading the table.** GB/s counts the bytes a kernel must move (matrix or vectors once, x and y once); the
 fraction is of the ~3.0 TB/s CUDA device copy. A gpu.js-generated one-element-per-thread copy reaches only
-~0.8 TB/s (64-thread workgroups, one scalar load per thread): the streaming kernels reach 1.9–2.2 TB/s
-because every thread keeps 8 loads in flight. Earlier runs of the same code with shorter warm-up varied by
-up to ±40 % (GPU clocks); each row here is the median of 11 batches of 20 resident calls after 0.5 s of
-warm-up. "host issue" is the JavaScript + Dawn time to record one call (it overlaps the GPU). Rows marked
-"variant" run the same kernel with another split of the work (GEMV's split target and accumulators, DOT's
-first-pass shape). The DOT rows come from a second run of the DOT section minutes after the full run, whose
-first DOT row (before a discarded warm-up timing was added) caught the GPU clocking up (0.88 ms).
+~0.8 TB/s (64-thread workgroups, one scalar load per thread); the streaming kernels keep several loads in
+flight per thread. Each row is the median of 11 batches of 20 resident calls after 0.5 s of warm-up; GPU
+clocks still move figures by a few per cent between runs (GEMV N fp32 + ff: 0.1297–0.1302 ms in the two runs
+of this version). "host issue" is the JavaScript + Dawn time to record one call (it overlaps the GPU). Rows
+marked "variant" run the same kernel with another split of the work (GEMV's split target and accumulators,
+DOT's first-pass shape and loads).
 
-**Float-float costs little where memory dominates.** ELL SpMV, DOT and GEMV in fp32 storage run within
-0–10 % of their fp32-arithmetic time with errors ~1e-16–1e-18 instead of ~1e-7–1e-10 (relative to Σ|a·x|).
-The start-up probe found that NVIDIA's compiler, like Mesa's, simplifies (a + b) − a to b, so the float-float
-sums carry integer XOR barriers (\`mpKeep\`); with barriers only on the sums whose rounding the error terms
-measure, accuracy is intact on both adapters.
+**What changed in this version.** (1) DOT reads each thread's runs of four elements with one vector load
+(\`mpQuad\`/\`mpPair\`: arguments named …Quad/…Pair are rebound as \`array<vec4<f32>>\`/\`array<vec2<f32>>\` in
+the WGSL gpu.js assembles). (2) The reduction passes after DOT's first pass sum 32 partials per thread with
+8 loads in flight, instead of 256 one at a time: a hand-written WGSL first pass alone ran at 2.9 TB/s while
+the whole DOT took 0.45–0.48 ms — the two tail passes cost ~0.07 ms of latency. (3) GEMV's last pass (and a
+split ELL SpMV's) likewise loads 8 partials before adding them. Dawn's robust-access clamp is not the
+limit: \`MODPREC_DAWN_FLAGS="enable-dawn-features=disable_robustness,allow_unsafe_apis"\` changed nothing.
 
-**Goals.** Met: ELL SpMV on the 3-D Laplacian 256³ with fp32 values + float-float (0.51–0.53 ms in four runs,
-≤ 0.55 ms, level with cuSPARSE fp32 CSR and well ahead of its fp64); GEMV N fp32 + ff, 0.1385 ms ≤ 0.14 ms
-(within 1.25× of cuBLAS SGEMV's 0.114 ms, faster than DGEMV's 0.177 ms, errors ~7e-16 instead of ~2e-8) since
-GEMV keeps two float-float accumulators per thread by default — with one, as in earlier runs, it took
-0.141–0.146 ms (the "1 chain" variant rows), because a chain of accurate float-float additions is a long
-dependency; GEMV T fp32 + ff 0.130 ms. fp16/bf16 storage with fp32 arithmetic: GEMV 0.082–0.084 ms and DOT
-0.29–0.30 ms, 0.63–0.65× of fp32 storage. Missed:
-- *DOT fp32 + ff (goal ≤ 0.42 ms)*: 0.48 ms at 2.2 TB/s. The first pass now reads runs of 4 adjacent elements
-  per thread over 2^16 threads into 2 accumulators (\`DEFAULT_SHAPE\` in src/gpu/dot.ts): fp32 arithmetic went
-  from 0.48 to 0.45 ms (79 % of copy), 16-bit storage with float-float from 0.42–0.46 to 0.39 ms, fp32 + ff
-  only from 0.49 to 0.48 ms. More threads are slower (2^18: 0.52–0.54 ms), more accumulators or runs change
-  nothing — the limit is the load path of gpu.js-generated WGSL, not float-float: every element goes through
-  gpu.js's \`get_user_X(z, y, x)\` accessor (an \`i32\` index with two uniform loads and multiplies) plus Dawn's
-  robust-access clamp, one scalar 4-byte load at a time, in 64-thread workgroups. A gpu.js one-element copy
-  reaches only ~0.8 TB/s; a hand-written vec4 WGSL copy 2.9 TB/s. Closing it: vec4 (16-byte) loads, which
-  gpu.js's array binding (\`array<f32>\`) cannot express without another intrinsic.
-- *fp16/bf16 storage at half the fp32 time with float-float*: 16-bit storage halves the bytes, but in
-  float-float the ~30 dependent operations per element of TwoProd + accurate addition (plus the XOR
-  barriers) become the bottleneck (GEMV 0.15–0.17 ms, about the fp32-storage time; DOT 0.39 ms, 0.8×).
-  Closing it: a sloppy double-word addition within a thread's chunk (the accurate one only across chunks), and
-  two elements per step from each decoded word. (fp16 reads go through WGSL \`unpack2x16float\`; the earlier
-  integer decode made fp16 twice as slow as fp32.)
-- *TRSV (goal < 0.534 ms)*: 1.35–1.43 ms in fp32, 5.0–5.2 ms in float-float (n = 8192, bs = 256; the block inverses,
-  computed once per matrix, take 20–40 ms more). Without shared memory and workgroup barriers in gpu.js's
+**Float-float costs little where memory dominates.** DOT, GEMV and ELL SpMV in fp32 storage run within
+3–9 % of their fp32-arithmetic time with errors ~1e-15–1e-18 instead of ~1e-7–1e-10 (relative to Σ|a·x|).
+NVIDIA's compiler, like Mesa's, simplifies (a + b) − a to b, so the float-float sums carry integer XOR
+barriers (\`mpKeep\`); accuracy is intact on both adapters.
+
+**Goals.** Met: DOT n = 2^27 fp32 + ff 0.39 ms ≤ 0.42 ms (92 % of the copy bandwidth; fp32 arithmetic 0.38 ms
+against cuBLAS SDOT's 0.354 ms, errors ~1e-18 instead of ~1e-10); GEMV N n = 8192 fp32 + ff 0.130 ms ≤ 0.14 ms
+(within 1.15× of cuBLAS SGEMV's 0.114 ms, faster than DGEMV's 0.177 ms; fp32 arithmetic 0.119 ms); ELL SpMV
+on the 3-D Laplacian 256³ with fp32 values + ff 0.51 ms ≤ 0.55 ms (level with cuSPARSE fp32 CSR, well ahead
+of its fp64); GEMV T fp32 + ff 0.129 ms. 16-bit storage with fp32 arithmetic: DOT 0.21 ms = 0.55× of fp32
+storage, GEMV 0.078–0.080 ms = 0.65×. Missed:
+- *fp16/bf16 storage at half the fp32 time with float-float*: DOT 0.234 ms = 0.59× (close), GEMV N
+  0.147–0.158 ms, slower than fp32 storage. GEMV N is not bandwidth-bound there (29–30 % of copy): each
+  thread decodes a 16-bit element and runs a float-float multiply-add (TwoProd plus an accurate addition
+  behind XOR barriers, ~20 dependent operations) per element of A, and neither 1–4 accumulators nor other
+  split targets moved it. Closing it: two rows per thread, so one decoded 32-bit word feeds two rows and x is
+  loaded once for both — which needs a four-word float-float result per thread, more than gpu.js's
+  \`Array(2)\` returns can carry (a second output binding would).
+- *TRSV (goal < 0.534 ms)*: 1.4 ms in fp32, 5.1 ms in float-float (n = 8192, bs = 256; block inverses,
+  computed once per matrix, take 20–70 ms more). Without shared memory and workgroup barriers in gpu.js's
   WebGPU backend a diagonal block cannot be solved inside one kernel, so each block costs two dependent
   dispatches (64 in all) whose loops are latency-bound dependency chains; in float-float the chain of
   accurate additions dominates. Closing it needs what gpu.js cannot express today: a single-dispatch,
   sync-free TRSV with workgroup barriers and shared memory (as Ginkgo's), or at least more lanes per row.
 
-The 13 SuiteSparse matrices (48–15 439 rows) take 0.02–0.16 ms each: one dispatch plus its launch and
+The 13 SuiteSparse matrices (48–15 439 rows) take 0.04–0.15 ms each: one dispatch plus its launch and
 synchronisation, independent of size — far too small to load an H100; their accuracy is checked like the
 Laplacian's.
 `;

@@ -70,9 +70,20 @@ export function finishBody(arithmetic: GpuArithmetic, y: DeviceArray, readsY: bo
 export function partialsFinishSource(arithmetic: GpuArithmetic, y: DeviceArray, readsY: boolean): { source: string; args: (readonly [string, ArgType])[] } {
   const args = [['P', 'Array'] as const, ['S', 'Integer'] as const, ['sr', 'Integer'] as const, ['sc', 'Integer'] as const, ...finishArgs(y, readsY)];
   const partial = gpuFormat(arithmetic.name === 'ff' ? 'ff' : 'f32');
+  // Eight partials loaded before they are added (in order, so the result does not depend on it): one at a
+  // time, the loop waits a memory latency per partial.
   const body = finishBody(arithmetic, y, readsY, (e) => {
-    const read = partial.emitRead('P', `r${e} * sr + c${e} * sc`, `p${e}`, arithmetic);
-    return [`for (let c${e} = mpI32(0); c${e} < S; c${e}++) {`, read.code, arithmetic.add(`acc${e}`, read.register), '}'];
+    const lines = [`let c${e} = mpI32(0);`, `while (c${e} + 7 < S) {`];
+    const regs = [];
+    for (let q = 0; q < 8; q++) {
+      const read = partial.emitRead('P', `r${e} * sr + (c${e} + ${q}) * sc`, `p${e}u${q}`, arithmetic);
+      lines.push(read.code);
+      regs.push(read.register);
+    }
+    regs.forEach((r) => lines.push(arithmetic.add(`acc${e}`, r)));
+    const tail = partial.emitRead('P', `r${e} * sr + c${e} * sc`, `p${e}`, arithmetic);
+    lines.push(`c${e} = c${e} + 8;`, '}', `while (c${e} < S) {`, tail.code, arithmetic.add(`acc${e}`, tail.register), `c${e} = c${e} + 1;`, '}');
+    return lines;
   });
   return { source: kernelSource(args, body), args };
 }
