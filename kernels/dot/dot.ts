@@ -7,6 +7,7 @@ import { Operand } from '../codegen/operand.js';
 import { checkRange, checkSameLength, chooseArithmetic, checkReadableIn, type KernelOptions } from '../codegen/kernel-options.js';
 import { resolveAccumulation } from '../codegen/accumulation.js';
 import { dotProgram } from './dot-program.js';
+import { primeOnce } from '../codegen/prime.js';
 import { dotOnGpu, wantsGpu, type GpuBackendOptions } from '../backend/gpu-dispatch.js';
 import type { GpuDotResult } from '../../src/gpu/dot.js';
 
@@ -52,5 +53,9 @@ export function dot(x: Range<1, any>, y: Range<1, any>, options: (DotOptions & {
   const acc = resolveAccumulation(options.accumulation);
   const n = x.length();
   const f = dotProgram(x.accessor, y.accessor, into?.accessor, ar, acc);
-  return f(n, ...Operand.args(x.accessor), ...Operand.args(y.accessor), ...(into ? Operand.args(into.accessor) : []));
+  const args = [...Operand.args(x.accessor), ...Operand.args(y.accessor), ...(into ? Operand.args(into.accessor) : [])];
+  // A cold kernel's first long run would leave V8 in a deoptimisation loop (kernels/codegen/prime.ts); DOT has no
+  // side effect but `into`, which the full run overwrites.
+  primeOnce(f, n, (k) => f(k, ...args));
+  return f(n, ...args);
 }

@@ -4,7 +4,7 @@
  * slots in order, stopping at the first padding slot (padding comes last in a validated ELL row).
  * @module
  */
-import type { ArithmeticFormat } from '../../src/formats/format.js';
+import { declareRegister, type ArithmeticFormat } from '../../src/formats/format.js';
 import type { Accessor } from '../../accessors/accessor.js';
 import type { Accumulation } from '../codegen/accumulation.js';
 import { Operand } from '../codegen/operand.js';
@@ -44,7 +44,8 @@ export function ellSpmvProgram(spec: EllSpmvSpecialisation): EllSpmvFunction {
     kernel: 'ell-spmv', V: ov.signature(), x: ox.signature(), y: oy.signature(), unitX, ar: ar.name, acc: acc.name, alpha, beta,
   };
   return compileProgram<EllSpmvFunction>(key, () => {
-    const [vv, xv, tv] = ['vv', 'xv', 'tv'].map((n) => ar.register(n)) as [ReturnType<typeof ar.register>, ReturnType<typeof ar.register>, ReturnType<typeof ar.register>];
+    // Exact reads (fp64/fp32 storage under DD arithmetic) stay plain doubles: the arithmetic specialises its multiply-add.
+    const vv = ov.valueRegister(ar, 'vv'), xv = ox.valueRegister(ar, 'xv'), tv = ar.register('tv');
     const row = cursor(ov, 'V_r'), v = cursor(ov, 'V_c'), y = cursor(oy, 'y_c');
     const xScale = spec.x.scale;
     const xPos = unitX ? `${ox.offset} + col` : `${ox.offset} + col * ${ox.stride(0)}`;
@@ -52,7 +53,7 @@ export function ellSpmvProgram(spec: EllSpmvSpecialisation): EllSpmvFunction {
     const params = ['rows', 'width', 'stride', 'colIndex', ...ov.params(), ...ox.params(), ...oy.params(), 'alpha', 'beta'];
     const declarations = [
       ...[ov, ox, oy].map((o) => o.emitDeclare(ar)),
-      ...['vv', 'xv', 'tv', ...COMBINE_REGISTERS].map((r) => ar.emitDeclare(ar.register(r))),
+      ...[vv, xv, ...['tv', ...COMBINE_REGISTERS].map((r) => ar.register(r))].map((r) => declareRegister(ar, r)),
       acc.emitDeclare('s', ar),
       emitCoefficients(ar, alpha, beta),
     ].join('\n');

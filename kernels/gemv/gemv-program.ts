@@ -14,7 +14,7 @@
  *   or extended accumulation keeps state per reduction that the column order cannot carry.
  * @module
  */
-import type { ArithmeticFormat } from '../../src/formats/format.js';
+import { declareRegister, type ArithmeticFormat } from '../../src/formats/format.js';
 import type { Accessor } from '../../accessors/accessor.js';
 import type { Accumulation } from '../codegen/accumulation.js';
 import { Operand } from '../codegen/operand.js';
@@ -64,10 +64,11 @@ export function gemvProgram(spec: GemvSpecialisation): GemvFunction {
   };
   return compileProgram<GemvFunction>(key, () => {
     const params = ['m', 'n', ...oA.params(), ...ox.params(), ...oy.params(), 'alpha', 'beta', 'scratch'];
-    const registers = ['av', 'xv', 'tv', ...COMBINE_REGISTERS];
+    // Exact reads (fp64/fp32 storage under DD arithmetic) stay plain doubles: the arithmetic specialises its multiply-add.
+    const registers = [oA.valueRegister(ar, 'av'), ox.valueRegister(ar, 'xv'), ...['tv', ...COMBINE_REGISTERS].map((r) => ar.register(r))];
     const declarations = [
       ...[oA, ox, oy].map((o) => o.emitDeclare(ar)),
-      ...registers.map((r) => ar.emitDeclare(ar.register(r))),
+      ...registers.map((r) => declareRegister(ar, r)),
       acc.emitDeclare('s', ar),
       emitCoefficients(ar, alpha, beta),
     ].join('\n');
@@ -113,7 +114,7 @@ function dotLoop(oA: Operand, ox: Operand, oy: Operand, spec: GemvSpecialisation
   const a = cursor(oA, 'A_c');
   const x = cursor(ox, 'x_c');
   const y = cursor(oy, 'y_c');
-  const [av, xv, tv] = ['av', 'xv', 'tv'].map((n) => ar.register(n)) as [ReturnType<typeof ar.register>, ReturnType<typeof ar.register>, ReturnType<typeof ar.register>];
+  const av = oA.valueRegister(ar, 'av'), xv = ox.valueRegister(ar, 'xv'), tv = ar.register('tv');
   return `${declareCursor(row)} ${declareCursor(y)}
 for (let i = 0; i < m; i++, ${stepCursor(row, 0)}, ${stepCursor(y, 0)}) {
 ${acc.emitReset('s', ar)}

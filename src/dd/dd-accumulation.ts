@@ -6,8 +6,8 @@ import type { Accumulation } from '../../kernels/codegen/accumulation.js';
 import { gamma } from '../../kernels/codegen/accumulation.js';
 import type { Register } from '../formats/format.js';
 import { twoProdErrorScaled } from './eft.js';
-import { twoProdSource, checkCompensable } from './eft-templates.js';
-import { ddAddSource, ddAddNumberSource, type DdPair } from './dd-templates.js';
+import { checkCompensable } from './eft-templates.js';
+import { ddAddSource, ddAddNumberSource, ddTwoProdAccumulateSource, type DdPair } from './dd-templates.js';
 import { DD_ADD_BOUND } from './bounds.js';
 
 /** The two double-double partial sums (A takes the next term, then A and B swap). */
@@ -20,23 +20,26 @@ const swap = (base: string): string => {
 };
 
 /**
- * `dd`: the sum is kept in double-double. In a number arithmetic each product a·b is formed exactly (TwoProd;
- * for ≤ 26-bit arithmetics a·b is exact in binary64) and added with JMP Algorithm 6 (a plain term with
- * Algorithm 4); the result is rounded once to the arithmetic (through round-to-odd for fp32). In double-double
- * arithmetic the terms are DD products (Algorithm 10).
+ * `dd`: the sum is kept in double-double. In fp64 arithmetic each product a·b is formed exactly (TwoProd) and
+ * added by `ddTwoProdAccumulate` (two-prod-accumulate.ts: error ≤ (3 + 8u)u²(|ab| + |s|), below the
+ * 3u² + 13u³ of JMP Algorithm 6 per step, 11 flops after TwoProd instead of 20); for ≤ 26-bit arithmetics a·b is
+ * exact in binary64 and is added with JMP Algorithm 4 (as is a plain term); the result is rounded once to the
+ * arithmetic (through round-to-odd for fp32). In double-double arithmetic the terms go through the arithmetic's
+ * multiply-add.
  *
  * Terms alternate between two independent partial sums, combined at the end, so each chain is half as long
  * (hence γ_{⌈n/2⌉}) and the processor may overlap them (in V8 the speed stays within noise of one chain:
  * the loop is throughput-bound, see bench/dd-dot.ts).
- * Bound, number arithmetic: |res − Σ| ≤ u_ar·|Σ| + γ_{⌈n/2⌉}(3u² + 13u³)·(1 + u_ar)·Σ|aᵢbᵢ| with u = 2^-53;
- * DD arithmetic: γ_{⌈n/2⌉+1}(u_dd)·Σ|aᵢbᵢ|. Cost in fp64 ≈ 37 flops per term (TwoProd 17 + DD add 20).
+ * Bound, number arithmetic: |res − Σ| ≤ u_ar·|Σ| + γ_{⌈n/2⌉}(3u² + 13u³)·(1 + u_ar)·Σ|aᵢbᵢ| with u = 2^-53
+ * (each step is s(1 + δ₁) + aᵢbᵢ(1 + δ₂) with |δᵢ| ≤ 3u² + 13u³, the first of a chain exact, plus Algorithm 6
+ * joining the chains); DD arithmetic: γ_{⌈n/2⌉+1}(u_dd)·Σ|aᵢbᵢ|. Cost in fp64: 28 flops per term.
  */
 export const ddAccumulation: Accumulation = {
   name: 'dd',
   description: 'double-double accumulator, two interleaved chains (exact products, DD sums, one final rounding); |err| ≤ u|Σ| + γ_{n/2}(2^-104)Σ|t|',
   emitDeclare: (base, ar) => {
     if (ar.kind !== 'dd') checkCompensable(ar, 'dd');
-    return `let ${base}_ah = 0, ${base}_al = 0, ${base}_bh = 0, ${base}_bl = 0, ${base}_p = 0, ${base}_e = 0;`;
+    return `let ${base}_ah = 0, ${base}_al = 0, ${base}_bh = 0, ${base}_bl = 0;`;
   },
   emitReset: (base) => `${base}_ah = 0; ${base}_al = 0; ${base}_bh = 0; ${base}_bl = 0;`,
   emitAddProduct: (base, a, b, ar) => {
@@ -45,7 +48,7 @@ export const ddAccumulation: Accumulation = {
     checkCompensable(ar, 'dd');
     // ≤ 26-bit arithmetic: a·b is exact in binary64, add it as one double (Algorithm 4).
     if (ar.significandBits <= 26) return `${ddAddNumberSource(A, A, `(${a.names[0]} * ${b.names[0]})`)} ${swap(base)}`;
-    return `${twoProdSource(ar, `${base}_p`, `${base}_e`, a.names[0]!, b.names[0]!)} ${ddAddSource(A, A, [`${base}_p`, `${base}_e`])} ${swap(base)}`;
+    return `${ddTwoProdAccumulateSource(A, a.names[0]!, b.names[0]!, A)} ${swap(base)}`;
   },
   emitAdd: (base, a, ar) => {
     const [A] = chains(base);

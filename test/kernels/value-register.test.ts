@@ -6,7 +6,8 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import '../../src/dd/register.js';
-import { vector, dot, range, rowMajor } from '../../src/index.js';
+import { vector, matrix, dot, range, rowMajor } from '../../src/index.js';
+import { gemv } from '../../kernels/gemv/gemv.js';
 import { scaledReducedRowMajor } from '../../accessors/scaled-reduced.js';
 import { DdSplitArray } from '../../src/dd/dd-storage.js';
 import { ddArithmetic, type DdValue } from '../../src/dd/dd-arithmetic.js';
@@ -50,6 +51,15 @@ describe('exact reads into number registers under DD arithmetic', () => {
         expect(r).toBe(want[0] + want[1]);
       }
     }), { numRuns: 200 });
+  });
+
+  it('GEMV (row order) of fp64 data in DD arithmetic: each row is the sequence of ddTwoProdAccumulate steps, bit for bit', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 20 }).chain((n) => fc.tuple(fc.array(doubles(n), { minLength: 6, maxLength: 6 }), doubles(n))), (m, [rows, xs]) => {
+      const A = matrix(m, xs.length, (i, j) => rows[i]![j]!, { layout: 'row-major' });
+      const y = range(rowMajor<1, DdValue>({ size: m, storage: 'dd' }));
+      gemv({ alpha: 1, A, x: vector(xs), beta: 0, y, trans: 'N' }, { arithmetic: 'dd' });
+      for (let i = 0; i < m; i++) expect([y.get(i).hi, y.get(i).lo]).toEqual(reference(rows[i]!, xs));
+    }), { numRuns: 100 });
   });
 
   it('the generated DOT body is the specialised template (no cross terms with zero low parts)', () => {
