@@ -46,9 +46,10 @@ DD GEMV on fp64 data costs ${fmt(t['fp64 A, x; DD arithmetic; DD y']! / base, 2)
 ${fmt(t['DD A, x, y; DD arithmetic']! / base, 2)}×). The seed paper's GPU DD GEMV runs at about 2× the fp64 time
 because there it is memory-bound (16 bytes per DD element, the ~20 DD flops hidden behind memory). Here both kernels
 are compute- and load-bound scalar JavaScript: the fp64 GEMV runs at ${gflops(base)} GFlop/s (one core, generated
-strided loop), far below memory bandwidth, and a DD multiply-add adds ~45 binary64 operations (TwoProd by Veltkamp
-splitting — no FMA — then the accurate DD addition) to the same loads and index work. The ratio therefore reflects
-the extra arithmetic over the per-element overhead both share, not the bytes moved (DD data moves 2× the bytes and
-costs only slightly more than fp64 data computed in DD).
+strided loop), far below memory bandwidth, and a DD multiply-add adds binary64 operations to the same loads and
+index work: 28 per element on fp64 data (TwoProd by Veltkamp splitting — no FMA — then \`ddTwoProdAccumulate\`: TwoSum,
+two roundings, FastTwoSum), ~35 on DD data (\`ddMulAccumulate\`, with the cross terms and a final TwoSum). The ratio
+therefore reflects the extra arithmetic over the per-element overhead both share, not the bytes moved (DD data moves
+2× the bytes).
 `);
 console.log(markdownTable(['variant', 'ms', 'ns / element of A', '× fastest fp64'], rows));
