@@ -16,8 +16,9 @@ const subjects: AccessorLawSubject[] = [
     make: () => range(reducedRowMajor<2>({ size: [3, 4], stride: 6, storage: 'f32', arithmetic: 'f64' })),
   },
   {
-    // arithmetic fp32: a written number is first converted to the arithmetic, then rounded to fp16 storage
-    name: 'colMajor f16→f32 4×3, leading dimension 5', round: (x) => roundToF16(Math.fround(x)),
+    // A written number rounds once, straight to fp16 storage (docs/guide.md): not through the fp32
+    // arithmetic first, which would round twice (e.g. −0.00028693674539681524).
+    name: 'colMajor f16→f32 4×3, leading dimension 5', round: (x) => roundToF16(x),
     make: () => range(colMajor<2>({ size: [4, 3], stride: 5, storage: 'f16', arithmetic: 'f32' })),
   },
   {
@@ -56,6 +57,14 @@ describe('accessor laws on modprec\'s accessors', () => {
       for (const law of laws) it(law.name, () => law.check(runs));
     });
   }
+
+  it('a number written through fp32 arithmetic into fp16 storage rounds once (a value where twice differs)', () => {
+    const x = -0.00028693674539681524;
+    expect(roundToF16(Math.fround(x))).not.toBe(roundToF16(x));
+    const r = subjects.find((s) => s.name.startsWith('colMajor f16'))!.make() as unknown as { set(i: number, j: number, v: number): void; get(i: number, j: number): number };
+    r.set(1, 2, x);
+    expect(Number(r.get(1, 2))).toBe(roundToF16(x));
+  });
 });
 
 /** A minimal 1-D range over a plain array, with switchable bugs, to show that the laws can fail. */
