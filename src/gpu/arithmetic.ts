@@ -138,7 +138,12 @@ export interface GpuArithmetic {
   returnValue(acc: string): string;
 }
 
-function asPair(r: GpuRegister): string {
+/**
+ * A register as a float-float pair expression (binary32 registers get a zero tail).
+ * @param r - the register
+ * @returns `name` for a pair, `[name, 0.0]` for a word
+ */
+export function asPair(r: GpuRegister): string {
   return r.kind === 'ff' ? r.name : `[${r.name}, 0.0]`;
 }
 function asSingle(r: GpuRegister): string {

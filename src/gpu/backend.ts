@@ -86,13 +86,17 @@ interface NavigatorGpu {
   wgslLanguageFeatures?: unknown;
 }
 
+/** Node's environment variables (only called where `isNode()`). */
+function nodeEnv(): Record<string, string | undefined> {
+  return (globalThis as unknown as { process: { env: Record<string, string | undefined> } }).process.env;
+}
+
 /**
  * Extra flags for Dawn's `create()` from `MODPREC_DAWN_FLAGS` (space-separated), e.g.
  * `enable-dawn-features=disable_robustness` to measure what Dawn's bounds clamping costs. Unset: none.
  */
 function extraDawnFlags(): string[] {
-  const env = (globalThis as unknown as { process: { env: Record<string, string | undefined> } }).process.env;
-  return (env.MODPREC_DAWN_FLAGS ?? '').split(/\s+/).filter(Boolean);
+  return (nodeEnv().MODPREC_DAWN_FLAGS ?? '').split(/\s+/).filter(Boolean);
 }
 
 /** Finds an adapter in Node through Dawn; returns it with the backend that produced it. */
@@ -111,8 +115,7 @@ async function nodeAdapter(backends: readonly ('vulkan' | 'opengl')[]): Promise<
     try {
       if (backend === 'opengl') {
         // Mesa's EGL needs a platform without a display server.
-        const env = (globalThis as unknown as { process: { env: Record<string, string | undefined> } }).process.env;
-        env.EGL_PLATFORM ??= 'surfaceless';
+        nodeEnv().EGL_PLATFORM ??= 'surfaceless';
       }
       const gpu = webgpu.create([backend === 'opengl' ? 'backend=opengl' : 'backend=vulkan', ...extraDawnFlags()]);
       let adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
@@ -162,8 +165,7 @@ async function acquire(options: GpuDeviceOptions): Promise<GpuContext | undefine
   let found: { gpu: NavigatorGpu; adapter: GpuAdapter; backend: AdapterReport['backend']; featureLevel: AdapterReport['featureLevel'] } | undefined;
   const nav = (globalThis as { navigator?: { gpu?: NavigatorGpu } }).navigator;
   if (isNode()) {
-    const env = (globalThis as unknown as { process: { env: Record<string, string | undefined> } }).process.env;
-    const only = env.MODPREC_GPU_BACKEND;
+    const only = nodeEnv().MODPREC_GPU_BACKEND;
     const backends: readonly ('vulkan' | 'opengl')[] = only === 'vulkan' || only === 'opengl' ? [only] : (options.backends ?? ['vulkan', 'opengl']);
     found = await nodeAdapter(backends);
   } else if (nav?.gpu) {

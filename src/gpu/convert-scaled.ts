@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { GpuArithmetic, GpuRegister } from './arithmetic.js';
+import { asPair, type GpuArithmetic } from './arithmetic.js';
 import type { DeviceArray } from './device-array.js';
 import type { GpuStorageFormat } from './formats.js';
 import { arrayArgs, bindArray, kernelSource, memo } from './kernel-common.js';
@@ -17,11 +17,6 @@ import type { GpuRuntime } from './runtime.js';
 /** Largest integer magnitude of a scaled format (127 for i8, 32767 for i16). */
 export function integerMax(format: GpuStorageFormat): number {
   return 2 ** format.significandBits - 1;
-}
-
-/** Source lines declaring `${h}`, `${l}`: the register's value as a pair (f32 registers get a zero tail). */
-function asPair(r: GpuRegister, h: string, l: string): string {
-  return r.kind === 'ff' ? `let ${h} = ${r.name}[0]; let ${l} = ${r.name}[1];` : `let ${h} = ${r.name}; let ${l} = 0.0;`;
 }
 
 /** Thread per block: the block's scale, or −1 when an element is not finite or the scale underflows. */
@@ -37,7 +32,7 @@ function scaleSource(x: DeviceArray, arithmetic: GpuArithmetic): { source: strin
     'let bad = mpI32(0);',
     'for (let k = b0; k < b1; k++) {',
     read.code,
-    asPair(read.register, 'h', 'l'),
+    `const pair = ${asPair(read.register)}; let h = pair[0]; let l = pair[1];`,
     // Bit tests, not comparisons: WGSL lets compilers assume that NaN and ∞ never occur.
     'if ((mpBits(h) & 2147483647) >= 2139095040) { bad = 1; }',
     'if (h < 0.0) { h = -h; l = -l; }',
@@ -63,8 +58,7 @@ function wordSource(x: DeviceArray, target: GpuStorageFormat, arithmetic: GpuAri
       `let in${e} = mpI32(1);`,
       `if (k${e} >= n) { k${e} = n - 1; in${e} = 0; }`,
       read.code,
-      asPair(read.register, `h${e}`, `l${e}`),
-      `const q${e} = mpQuantize([h${e}, l${e}], Sc[mpIdiv(k${e}, block)], qmax) * in${e};`,
+      `const q${e} = mpQuantize(${asPair(read.register)}, Sc[mpIdiv(k${e}, block)], qmax) * in${e};`,
       `word = word | ((q${e} & ${mask}) << ${e * bits});`,
     );
   }

@@ -13,7 +13,7 @@ import { gpuFormat, type GpuFormatName } from './formats.js';
 import { arrayArgs, bindArray, kernelSource, memo, runInfo, type GpuRunInfo } from './kernel-common.js';
 import { getProgram, submitPasses, type BoundArray, type Pass } from './program.js';
 import { readWords, type GpuRuntime } from './runtime.js';
-import { scaledConvertPasses } from './convert-scaled.js';
+import { integerMax, scaledConvertPasses } from './convert-scaled.js';
 import type { GpuBuffer } from './webgpu-types.js';
 import type { GpuStorageFormat } from './formats.js';
 
@@ -93,7 +93,7 @@ async function checkScales(out: DeviceArray): Promise<void> {
   const bad = scales.findIndex((s) => !(s > 0));
   if (bad >= 0) {
     out.destroy();
-    fail('INVALID_VALUE', 'x', `must be finite, with block maxima at least 2^-126·${2 ** out.format.significandBits - 1} in magnitude, for ${out.format.name} storage on the GPU (block ${bad}, elements ${bad * out.scaleBlock}…${Math.min(out.length, (bad + 1) * out.scaleBlock) - 1})`);
+    fail('INVALID_VALUE', 'x', `must be finite, with block maxima at least 2^-126·${integerMax(out.format)} in magnitude, for ${out.format.name} storage on the GPU (block ${bad}, elements ${bad * out.scaleBlock}…${Math.min(out.length, (bad + 1) * out.scaleBlock) - 1})`);
   }
 }
 

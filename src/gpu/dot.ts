@@ -75,8 +75,9 @@ function reducePlan(count: number): number[] {
 /**
  * The first pass, with runs of `width` adjacent elements per thread (thread t takes w·t … w·t + w − 1, then the
  * same run T·w further on), `groups` runs per loop step, summed into `chains` independent accumulators
- * (combined in a fixed order at the end): adjacent loads of one thread, which a compiler may merge into
- * wider loads, and shorter dependency chains between one step's loads and the next. (Width 1, 8 runs and
+ * (combined in a fixed order at the end): runs of four read with one vector load per operand where the
+ * format has one (gpu.js alone emits 4-byte loads, which compilers do not merge), and shorter dependency
+ * chains between one step's loads and the next. (Width 1, 8 runs and
  * one accumulator is the plain strided loop t, t + T, ….)
  */
 function partialSource(arithmetic: GpuArithmetic, x: DeviceArray, y: DeviceArray, shape: GroupShape): { source: string; args: ReturnType<typeof arrayArgs> } {

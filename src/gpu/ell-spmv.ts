@@ -174,7 +174,7 @@ async function windowedSpmv(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: nu
   const plan = getPlan(runtime, key, 1 + windows.length, () => [createWordBuffer(context, windows.length * rowsPad * c), createWordBuffer(context, y.words)]);
   const partial = memo(`ellP|${arithmetic.name}|${readKey(A.values)}|${readKey(x)}`, () => partialSource(arithmetic, A, x));
   const p1 = await getProgram(context, { source: partial.source, args: partial.args, components: c });
-  const finish = memo(`gemvF|${arithmetic.name}|${readKey(y)}|${readsY}`, () => partialsFinishSource(arithmetic, y, readsY));
+  const finish = partialsFinishSource(arithmetic, y, readsY);
   const p2 = await getProgram(context, { source: finish.source, args: finish.args, components: y.format.wordsPerElement === 2 ? 2 : 1 });
   const entries = A.stride * A.width;
   const passes: { pass: Pass; cache: PassCache }[] = windows.map((w, k) => {

@@ -8,7 +8,7 @@
 import type { GpuArithmetic, GpuRegister } from './arithmetic.js';
 import type { DeviceArray } from './device-array.js';
 import { gpuFormat } from './formats.js';
-import { arrayArgs, floatPair, kernelSource } from './kernel-common.js';
+import { arrayArgs, floatPair, kernelSource, memo, readKey } from './kernel-common.js';
 import type { ArgType } from './program.js';
 
 /** Scalars α and β as the finish code reads them. */
@@ -65,9 +65,13 @@ export function finishBody(arithmetic: GpuArithmetic, y: DeviceArray, readsY: bo
  * @param arithmetic - the arithmetic (and the partials' format)
  * @param y - the output operand
  * @param readsY - whether β ≠ 0
- * @returns source and arguments
+ * @returns source and arguments (memoised per arithmetic, y's format and β ≠ 0)
  */
 export function partialsFinishSource(arithmetic: GpuArithmetic, y: DeviceArray, readsY: boolean): { source: string; args: (readonly [string, ArgType])[] } {
+  return memo(`partialsF|${arithmetic.name}|${readKey(y)}|${readsY}`, () => makePartialsFinishSource(arithmetic, y, readsY));
+}
+
+function makePartialsFinishSource(arithmetic: GpuArithmetic, y: DeviceArray, readsY: boolean): { source: string; args: (readonly [string, ArgType])[] } {
   const args = [['P', 'Array'] as const, ['S', 'Integer'] as const, ['sr', 'Integer'] as const, ['sc', 'Integer'] as const, ...finishArgs(y, readsY)];
   const partial = gpuFormat(arithmetic.name === 'ff' ? 'ff' : 'f32');
   // Eight partials loaded before they are added (in order, so the result does not depend on it): one at a

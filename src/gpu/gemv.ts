@@ -14,7 +14,6 @@ import type { GpuArithmetic } from './arithmetic.js';
 import { cpuGemv } from './cpu-fallback.js';
 import { bindingLimit, checkOperandBinding, DeviceArray, windowOf, wordsPerElement } from './device-array.js';
 import { partialsFinishSource, scalarBindings } from './finish-pass.js';
-import { gpuFormat } from './formats.js';
 import { allowFallback, UNROLL, accumulateLoop, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
 import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from './program.js';
 import { createWordBuffer, type GpuRuntime } from './runtime.js';
@@ -202,7 +201,7 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   const key = `gemv|${trans ? 'T' : 'N'}|${objectId(A.data)}|${objectId(x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}|${chains}`;
   const plan = getPlan(runtime, key, 2 + columnWindows.length, () => [createWordBuffer(context, Math.max(1, threads) * c), createWordBuffer(context, y.words)]);
   const p1 = await getProgram(context, { source: partialSpec.source, args: partialSpec.args, components: c });
-  const finish = memo(`gemvF|${arithmetic.name}|${readKey(y)}|${readsY}`, () => partialsFinishSource(arithmetic, y, readsY));
+  const finish = partialsFinishSource(arithmetic, y, readsY);
   const p2 = await getProgram(context, { source: finish.source, args: finish.args, components: y.format.wordsPerElement === 2 ? 2 : 1 });
   const arrays2: Record<string, BoundArray> = { P: { buffer: plan.scratch[0]! } };
   const scalars2: Record<string, number> = { S: splits, sr, sc, rows, ...scalarBindings(alpha, beta) };

@@ -225,7 +225,6 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
   const context = runtime.context;
   const { n, bs, blocks, np } = shape;
   const c = arithmetic.components;
-  const work = gpuFormat(arithmetic.name === 'ff' ? 'ff' : 'f32');
   // Inverses of the diagonal blocks: cached per matrix contents and variant.
   const perBinding = columnsPerBinding(runtime, A);
   const groupBlocks = blocksPerBinding(shape, perBinding);
