@@ -40,6 +40,7 @@ export function setFromNumber(z: RnsNumber, value: number): void {
     mant = a * 2 ** 1022 * 2 ** 52; // subnormal: integer < 2^52 (2^1074 itself overflows)
     exp = -1074;
   }
+  z.refArray = null;
   const n = set.size;
   const m = set.moduli;
   const inv = set.inverseModuli;

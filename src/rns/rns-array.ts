@@ -36,6 +36,11 @@ export class RnsArray {
   readonly evalFrac: Float64Array;
   /** Exponents of the interval evaluations, indexed as {@link evalFrac}. */
   readonly evalExp: Int32Array;
+  /**
+   * Write count per element (wrapping): a number bound lazily to an element (`rnsRef`) checks it, so a kernel
+   * that overwrote the element before reading the number fails loudly instead of reading the new value.
+   */
+  readonly versions: Uint32Array;
 
   /**
    * L zeros of `set`.
@@ -54,6 +59,7 @@ export class RnsArray {
     this.exp = new Int32Array(length);
     this.evalFrac = new Float64Array(2 * length);
     this.evalExp = new Int32Array(2 * length);
+    this.versions = new Uint32Array(length);
   }
 }
 
@@ -78,18 +84,44 @@ export function rnsLoad(z: RnsNumber, a: RnsArray, k: number): void {
 }
 
 /**
- * Makes the storage temporary `z` stand for element k of `a` without copying (generated kernels' reads: the
- * copy happens once, when the value is converted into an arithmetic register or read as a double).
+ * Binds `z` lazily to element k of `a`: the sign, exponent and eval are copied, the residues stay in the array
+ * until an operation needs them in `z` ({@link rnsResolve}) — the kernels' multiply-add reads them from the
+ * array directly, which saves a copy of n residues per read. Every operation writing `z` unbinds it.
+ * @param z - the number to bind
+ * @param a - the array
+ * @param k - element index (unchecked: generated kernels pass valid indices)
  */
 export function rnsRef(z: RnsNumber, a: RnsArray, k: number): void {
+  z.sign = a.sign[k]!;
+  z.exp = a.exp[k]!;
+  const L = a.length;
+  z.lf = a.evalFrac[k]!; z.le = a.evalExp[k]!;
+  z.uf = a.evalFrac[L + k]!; z.ue = a.evalExp[L + k]!;
   z.refArray = a;
   z.refIndex = k;
+  z.refVersion = a.versions[k]!;
 }
 
-/** Loads the element a storage temporary stands for (no-op for an ordinary number). */
+/**
+ * Offset of a lazily bound number's residues in its array's digits, after checking that the element has not
+ * been written since it was bound.
+ */
+export function rnsRefOffset(z: RnsNumber, a: RnsArray): number {
+  if (a.versions[z.refIndex] !== z.refVersion) {
+    throw new Error('modprec internal error: an mp_array element was overwritten while a register was bound to it');
+  }
+  return z.refIndex * a.set.size;
+}
+
+/** Copies the residues of a lazily bound number into it (no-op for an ordinary number). */
 export function rnsResolve(z: RnsNumber): void {
   const a = z.refArray;
-  if (a !== null) rnsLoad(z, a, z.refIndex);
+  if (a === null) return;
+  const base = rnsRefOffset(z, a);
+  const n = a.set.size;
+  const zd = z.digits, d = a.digits;
+  for (let i = 0; i < n; i++) zd[i] = d[base + i]!;
+  z.refArray = null;
 }
 
 /**
@@ -116,4 +148,5 @@ export function rnsStore(a: RnsArray, k: number, x: RnsNumber): void {
   const L = a.length;
   a.evalFrac[k] = x.lf; a.evalExp[k] = x.le;
   a.evalFrac[L + k] = x.uf; a.evalExp[L + k] = x.ue;
+  a.versions[k] = (a.versions[k]! + 1) >>> 0;
 }

@@ -14,14 +14,21 @@ import { rnsAbs, rnsAdd, rnsFma, rnsMul, rnsNeg, rnsSet, rnsSub } from './arithm
 import { rnsFromDoubleDouble, rnsFromNumber, rnsToDoubleDouble, rnsToNumber } from './convert-number.js';
 import { rnsDiv, rnsSqrt, rnsToRational, setRoundedRational } from './convert-exact.js';
 
-/** z := x for numbers of any moduli sets (exact copy, or correctly rounded through BigInt). */
+/**
+ * z := x for numbers of any moduli sets (exact copy, or correctly rounded through BigInt). A number bound
+ * lazily to an array element of the same set passes the binding on (no residue is copied).
+ */
 export function rnsConvert(z: RnsNumber, x: RnsNumber): void {
   const ref = x.refArray;
-  if (ref !== null) {
-    if (ref.set === z.set) { rnsLoad(z, ref, x.refIndex); return; } // storage temporary: one copy, from the array
-    rnsResolve(x);
+  if (ref !== null && ref.set === z.set) {
+    if (z !== x) {
+      z.sign = x.sign; z.exp = x.exp;
+      z.lf = x.lf; z.le = x.le; z.uf = x.uf; z.ue = x.ue;
+      z.refArray = ref; z.refIndex = x.refIndex; z.refVersion = x.refVersion;
+    }
+    return;
   }
-  z.refArray = null;
+  rnsResolve(x);
   if (x.set === z.set) { copyInto(z, x, 0); return; }
   const r = rnsToRational(x);
   const neg = r.num < 0n || (r.num === 0n && x.sign === 1);

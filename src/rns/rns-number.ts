@@ -13,7 +13,7 @@ import { fail } from '../errors.js';
 import type { MpValueLike } from '../formats/format.js';
 import { type RnsModuliSet, type RnsTables, rnsTables } from './moduli-set.js';
 import { rnsFromDoubleDouble, rnsFromNumber, rnsToNumber } from './convert-number.js';
-import { rnsResolve, type RnsArray } from './rns-array.js';
+import { rnsRefOffset, rnsResolve, type RnsArray } from './rns-array.js';
 
 /** Largest |exponent| a number may carry; operations whose result could leave the range throw. */
 export const MAX_EXPONENT = 2 ** 30;
@@ -42,12 +42,14 @@ export class RnsNumber implements MpValueLike {
   /** Exponent of the upper bound. */
   ue = 0;
   /**
-   * Storage temporaries of generated kernels only: the mp_array element this number stands for until it is
-   * read (a lazy load, so a read converted into an RNS register copies the digits once, not twice).
+   * Set while the number is bound lazily to an mp_array element (`rnsRef`): its residues are still there, its
+   * other fields are valid. Operations that need the residues copy them first (`rnsResolve`); writes unbind.
    */
   refArray: RnsArray | null = null;
   /** Element index of {@link refArray}. */
   refIndex = 0;
+  /** The element's write count when it was bound (checked before its residues are read). */
+  refVersion = 0;
 
   /**
    * A zero of the moduli set `set`.
@@ -100,6 +102,7 @@ export function rnsZero(set: RnsModuliSet): RnsNumber {
 
 /** Sets `z` to ±0 with sign bit `sign`. */
 export function setZero(z: RnsNumber, sign: number): void {
+  z.refArray = null;
   z.digits.fill(0);
   z.sign = sign;
   z.exp = 0;
@@ -110,8 +113,16 @@ export function setZero(z: RnsNumber, sign: number): void {
 export function copyInto(z: RnsNumber, x: RnsNumber, negate: number): void {
   if (z !== x) {
     // A plain loop beats TypedArray.set for a few dozen elements (no builtin call).
-    const zd = z.digits, xd = x.digits, n = zd.length;
-    for (let i = 0; i < n; i++) zd[i] = xd[i]!;
+    const a = x.refArray;
+    const zd = z.digits, n = zd.length;
+    if (a === null) {
+      const xd = x.digits;
+      for (let i = 0; i < n; i++) zd[i] = xd[i]!;
+    } else {
+      const xd = a.digits, base = rnsRefOffset(x, a);
+      for (let i = 0; i < n; i++) zd[i] = xd[base + i]!;
+    }
+    z.refArray = null;
   }
   z.sign = x.sign ^ negate;
   z.exp = x.exp;
