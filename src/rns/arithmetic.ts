@@ -110,16 +110,24 @@ function alignedAdd(z: RnsNumber, a: RnsNumber, sa: number, b: RnsNumber, sb: nu
     }
   }
   z.exp = zexp;
-  finishAligned(z, sa, sb, alf, ale, auf, aue, blf, ble, buf, bue);
+  IV[0] = alf; IV[1] = ale; IV[2] = auf; IV[3] = aue; IV[4] = blf; IV[5] = ble; IV[6] = buf; IV[7] = bue;
+  finishAligned(z, sa, sb);
 }
 
 /**
- * The residues of z hold (−1)^sa·A' + (−1)^sb·B (A' = A·2^γ, each given by its eval [al, au], [bl, bu]) with the
+ * The evals handed to {@link finishAligned}: [lo, up] of the scaled operand A' (fraction, exponent, fraction,
+ * exponent), then of B. A typed array because doubles passed as arguments to a call that is not inlined are
+ * boxed (a heap allocation each).
+ */
+const IV = new Float64Array(8);
+
+/**
+ * The residues of z hold (−1)^sa·A' + (−1)^sb·B (A' = A·2^γ, each given by its eval in {@link IV}) with the
  * sign of A' when sa ≠ sb (B's residues were negated): sets z's sign and eval, recomputing them from the
  * residues when interval arithmetic cannot decide, and rounds to p bits if needed.
  */
-function finishAligned(z: RnsNumber, sa: number, sb: number, alf: number, ale: number, auf: number, aue: number,
-  blf: number, ble: number, buf: number, bue: number): void {
+function finishAligned(z: RnsNumber, sa: number, sb: number): void {
+  const alf = IV[0]!, ale = IV[1]!, auf = IV[2]!, aue = IV[3]!, blf = IV[4]!, ble = IV[5]!, buf = IV[6]!, bue = IV[7]!;
   if (sa === sb) {
     z.sign = sa;
     addDown(alf, ale, blf, ble);
@@ -241,7 +249,14 @@ export function rnsFma(z: RnsNumber, a: RnsNumber, b: RnsNumber, c: RnsNumber): 
     if (EXT.e <= -2) {
       const zexp = scaledFirst ? c.exp : e;
       checkResultExponent(set, zexp);
-      fusedMulAlignedAdd(z, a, b, c, gamma, scaledFirst, plf, ple, puf, pue);
+      if (scaledFirst) {
+        IV[0] = plf; IV[1] = ple + gamma; IV[2] = puf; IV[3] = pue + gamma;
+        IV[4] = c.lf; IV[5] = c.le; IV[6] = c.uf; IV[7] = c.ue;
+      } else {
+        IV[0] = c.lf; IV[1] = c.le + gamma; IV[2] = c.uf; IV[3] = c.ue + gamma;
+        IV[4] = plf; IV[5] = ple; IV[6] = puf; IV[7] = pue;
+      }
+      fusedMulAlignedAdd(z, a, b, c, gamma, scaledFirst);
       return;
     }
   }
@@ -262,16 +277,15 @@ export function rnsFma(z: RnsNumber, a: RnsNumber, b: RnsNumber, c: RnsNumber): 
 }
 
 /**
- * z := a·b + c in one pass over the residues: the product P = A·B (exact, its eval [pl, pu] given) and c are
- * aligned (the one with the larger exponent scaled by 2^γ) and added or subtracted, then finished as
- * {@link alignedAdd}. The caller checked that the aligned sum stays below M/4. Why one pass: it saves the
+ * z := a·b + c in one pass over the residues: the product P = A·B (exact) and c are aligned (the one with
+ * the larger exponent scaled by 2^γ) and added or subtracted, then finished as {@link alignedAdd}. The caller
+ * checked that the aligned sum stays below M/4 and put both evals in {@link IV}. Why one pass: it saves the
  * product's store and reload and one canonicalisation per residue (the kernels' multiply-add is this), and
  * factors bound to mp_array elements are read in place.
  */
 function fusedMulAlignedAdd(z: RnsNumber, a: RnsNumber, b: RnsNumber, c: RnsNumber, gamma: number,
-  scaledFirst: boolean, plf: number, ple: number, puf: number, pue: number): void {
+  scaledFirst: boolean): void {
   const sp = a.sign ^ b.sign, sc = c.sign;
-  const clf = c.lf, cle = c.le, cuf = c.uf, cue = c.ue;
   const cexp = c.exp, pexp = a.exp + b.exp;
   const set = z.set;
   // Bound factors are read from their Int32Array in place; each combination of array kinds has its own
@@ -284,13 +298,9 @@ function fusedMulAlignedAdd(z: RnsNumber, a: RnsNumber, b: RnsNumber, c: RnsNumb
   loop(z.digits, ra === null ? a.digits : ra.digits, ra === null ? 0 : rnsRefOffset(a, ra),
     rb === null ? b.digits : rb.digits, rb === null ? 0 : rnsRefOffset(b, rb), c.digits, gamma * set.size);
   z.refArray = null;
-  if (scaledFirst) {
-    z.exp = cexp;
-    finishAligned(z, sp, sc, plf, ple + gamma, puf, pue + gamma, clf, cle, cuf, cue);
-  } else {
-    z.exp = pexp;
-    finishAligned(z, sc, sp, clf, cle + gamma, cuf, cue + gamma, plf, ple, puf, pue);
-  }
+  z.exp = scaledFirst ? cexp : pexp;
+  if (scaledFirst) finishAligned(z, sp, sc);
+  else finishAligned(z, sc, sp);
 }
 
 /** One residue loop of {@link fusedMulAlignedAdd}; arrays are Float64Array (own digits) or Int32Array (bound). */
