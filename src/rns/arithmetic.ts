@@ -16,10 +16,12 @@
 import { fail } from '../errors.js';
 import { EXT, addDown, addUp, compareExt, isTight, mulDown, mulUp, subDown, subUp } from './ext-float.js';
 import { EVAL, evaluateSigned } from './interval-evaluation.js';
-import { type RnsModuliSet, rnsTables } from './moduli-set.js';
+import type { RnsModuliSet } from './moduli-set.js';
 import { needsRounding, roundSignificand } from './rounding.js';
-import { MAX_EXPONENT, RnsNumber, checkSameSet, copyInto, setZero } from './rns-number.js';
-import { rnsRefOffset, rnsResolve } from './rns-array.js';
+import { MAX_EXPONENT, OPEN_AFTER, RnsNumber, checkSameSet, copyInto, setZero } from './rns-number.js';
+import { rnsResolve } from './rns-array.js';
+import { runFusedLoop } from './fused-loops.js';
+import { OPEN_TERM_EXPONENT, accumulateOpen, openSum } from './open-sum.js';
 
 const scratch = new WeakMap<RnsModuliSet, RnsNumber>();
 
@@ -93,6 +95,8 @@ function alignedAdd(z: RnsNumber, a: RnsNumber, sa: number, b: RnsNumber, sb: nu
   const off = gamma * n;
   const ad = a.digits, bd = b.digits, zd = z.digits;
   z.refArray = null;
+  z.open = 0;
+  z.runs = 0;
   // a·2^γ + b < m² + m < 2^53 is exact (and a·2^γ − b ≡ a·2^γ + (m − b)): one reduction per residue.
   if (sa === sb) {
     for (let i = 0; i < n; i++) {
@@ -207,10 +211,10 @@ export function rnsSub(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
 export function rnsMul(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
   checkSets(z, x, y);
   const set = z.set;
-  const sign = x.sign ^ y.sign;
-  if (x.uf === 0 || y.uf === 0) { setZero(z, sign); return; }
   rnsResolve(x);
   rnsResolve(y);
+  const sign = x.sign ^ y.sign;
+  if (x.uf === 0 || y.uf === 0) { setZero(z, sign); return; }
   multiplyExact(z, x, y);
   if (needsRounding(z)) roundSignificand(z);
 }
@@ -226,6 +230,30 @@ export function rnsMul(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
 export function rnsFma(z: RnsNumber, a: RnsNumber, b: RnsNumber, c: RnsNumber): void {
   checkSets(z, a, b);
   if (c.set !== z.set) checkSameSet('c', c, z.set);
+  if (a.open !== 0) rnsResolve(a);
+  if (b.open !== 0) rnsResolve(b);
+  if (z !== c) { fmaOrdinary(z, a, b, c); return; }
+  // In place (a kernel's sum): keep the sum open while the terms are short (open-sum.ts).
+  const runs = c.runs;
+  if (c.open !== 0 || runs >= OPEN_AFTER) {
+    if (a.uf === 0 || b.uf === 0) { if (c.open !== 0) return; } // adds ±0 to an open (non-zero-signed) sum
+    else {
+      checkResultExponent(z.set, a.exp + b.exp);
+      mulUp(a.uf, a.ue, b.uf, b.ue);
+      mulUp(EXT.f, EXT.e, z.set.MfUp, z.set.Me);
+      if (EXT.e <= OPEN_TERM_EXPONENT) {
+        if (c.open === 0) { rnsResolve(c); openSum(c, a.exp + b.exp); }
+        if (accumulateOpen(c, a, b)) return;
+      }
+      rnsResolve(c);
+    }
+  }
+  fmaOrdinary(z, a, b, c);
+  z.runs = runs + 1;
+}
+
+/** z := a·b + c, ordinary numbers (each rounded |δ| < u): see {@link rnsFma}. */
+function fmaOrdinary(z: RnsNumber, a: RnsNumber, b: RnsNumber, c: RnsNumber): void {
   const set = z.set;
   if (a.uf === 0 || b.uf === 0 || c.uf === 0) { const t = scratchOf(set); rnsMul(t, a, b); addSigned(z, t, c, 0); return; }
   rnsResolve(c);
@@ -288,72 +316,13 @@ function fusedMulAlignedAdd(z: RnsNumber, a: RnsNumber, b: RnsNumber, c: RnsNumb
   const sp = a.sign ^ b.sign, sc = c.sign;
   const cexp = c.exp, pexp = a.exp + b.exp;
   const set = z.set;
-  // Bound factors are read from their Int32Array in place; each combination of array kinds has its own
-  // compiled copy of the loops, so every copy stays monomorphic.
-  let ra = a.refArray, rb = b.refArray;
-  if (ra === null && rb !== null) { const t = a; a = b; b = t; ra = rb; rb = null; }
-  const family = fusedLoopsOf(set);
-  const kind = ra === null ? family.own : rb === null ? family.refOwn : family.refRef;
-  const loop = kind[(scaledFirst ? 0 : 2) + (sp === sc ? 0 : 1)]!;
-  loop(z.digits, ra === null ? a.digits : ra.digits, ra === null ? 0 : rnsRefOffset(a, ra),
-    rb === null ? b.digits : rb.digits, rb === null ? 0 : rnsRefOffset(b, rb), c.digits, gamma * set.size);
+  runFusedLoop(z, a, b, c, gamma, scaledFirst, sp === sc);
   z.refArray = null;
+  z.open = 0;
+  z.runs = 0;
   z.exp = scaledFirst ? cexp : pexp;
   if (scaledFirst) finishAligned(z, sp, sc);
   else finishAligned(z, sc, sp);
-}
-
-/** One residue loop of {@link fusedMulAlignedAdd}; arrays are Float64Array (own digits) or Int32Array (bound). */
-type FusedLoop = (zd: Float64Array, ad: ArrayLike<number>, ao: number, bd: ArrayLike<number>, bo: number,
-  cd: Float64Array, off: number) => void;
-
-/**
- * One moduli set's compiled loops per kind of the factors' arrays (own/own, bound/own, bound/bound), each
- * indexed by (product scaled ? 0 : 2) + (same signs ? 0 : 1).
- */
-interface FusedFamily { readonly own: FusedLoop[]; readonly refOwn: FusedLoop[]; readonly refRef: FusedLoop[] }
-
-/**
- * Sources of the four loops. r = A_i·B_i − ⌊A_i·B_i/m⌋·m lies in [−m, 2m) (the floating quotient is off by at
- * most one), so every sum stays under 2m² + m < 2^53 (m < 2^26) and is exact before its one canonical
- * reduction; a difference adds m − (the subtrahend), which is ≡ its negation.
- */
-const FUSED_SOURCES = ['r * pw[off + i] + cd[i]', 'r * pw[off + i] + (mm - cd[i])', 'cd[i] * pw[off + i] + r',
-  'cd[i] * pw[off + i] + (mm - r)'].map((sum) => `return function fusedLoop(zd, ad, ao, bd, bo, cd, off) {
-  for (let i = 0; i < n; i++) {
-    const mm = m[i], iv = inv[i];
-    const pr = ad[ao + i] * bd[bo + i];
-    const r = pr - Math.floor(pr * iv) * mm;
-    const s = ${sum};
-    const v = s - Math.floor(s * iv) * mm;
-    zd[i] = v < 0 ? v + mm : v >= mm ? v - mm : v;
-  }
-};`);
-
-const families = new WeakMap<RnsModuliSet, FusedFamily>();
-let lastSet: RnsModuliSet | null = null;
-let lastFamily: FusedFamily | null = null;
-
-/**
- * The fused loops of `set`, compiled once per set and kind. Why compiled per set: the moduli, their inverses
- * and the power table are then constants of the closure, which V8 folds into the loop (measured ~1.5× faster
- * than passing them as arguments).
- */
-function fusedLoopsOf(set: RnsModuliSet): FusedFamily {
-  if (set === lastSet) return lastFamily!;
-  let f = families.get(set);
-  if (!f) {
-    const tables = rnsTables(set);
-    // One function per loop and kind: a function holding all four loops measured ~1.3× slower.
-    const compile = (): FusedLoop[] => FUSED_SOURCES.map((source) =>
-      (new Function('m', 'inv', 'pw', 'n', source) as (m: Float64Array, inv: Float64Array, pw: Float64Array, n: number) => FusedLoop)(
-        set.moduli, set.inverseModuli, tables.pow2, set.size));
-    f = { own: compile(), refOwn: compile(), refRef: compile() };
-    families.set(set, f);
-  }
-  lastSet = set;
-  lastFamily = f;
-  return f;
 }
 
 /** z := x·y exactly (no rounding: X·Y ≤ 2^(2p) ≤ M/4); the caller rounds or consumes the wide result. */
@@ -371,6 +340,8 @@ function multiplyExact(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
   const inv = set.inverseModuli;
   const xd = x.digits, yd = y.digits, zd = z.digits;
   z.refArray = null;
+  z.open = 0;
+  z.runs = 0;
   for (let i = 0; i < n; i++) {
     const mm = m[i]!;
     const pr = xd[i]! * yd[i]!;
@@ -414,6 +385,7 @@ export function rnsSet(z: RnsNumber, x: RnsNumber): void {
  * Sign of x: −1, 0 or 1 (zero of either sign gives 0). Read from the sign bit and the interval evaluation.
  */
 export function rnsSign(x: RnsNumber): number {
+  if (x.open !== 0) rnsResolve(x);
   return x.uf === 0 ? 0 : x.sign ? -1 : 1;
 }
 
@@ -424,6 +396,8 @@ export function rnsSign(x: RnsNumber): number {
  */
 export function rnsCompare(x: RnsNumber, y: RnsNumber): number {
   if (x.set !== y.set) checkSameSet('y', y, x.set);
+  rnsResolve(x);
+  rnsResolve(y);
   const sx = rnsSign(x), sy = rnsSign(y);
   if (sx !== sy || sx === 0) return Math.sign(sx - sy);
   // Same non-zero sign: compare magnitudes by the intervals, shifted by the exponents.

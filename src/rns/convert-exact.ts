@@ -44,6 +44,7 @@ export function rnsSignificand(x: RnsNumber): bigint {
  * @returns num/den with den > 0
  */
 export function rnsToRational(x: RnsNumber): Rational {
+  rnsResolve(x);
   const X = rnsSignificand(x);
   const signed = x.sign ? -X : X;
   return x.exp >= 0 ? { num: signed << BigInt(x.exp), den: 1n } : { num: signed, den: 1n << BigInt(-x.exp) };
@@ -79,6 +80,8 @@ export function setRoundedRational(z: RnsNumber, negative: boolean, N: bigint, D
 function setSignificand(z: RnsNumber, negative: boolean, Q: bigint, e: number): void {
   const set = z.set;
   z.refArray = null;
+  z.open = 0;
+  z.runs = 0;
   const d = z.digits;
   for (let i = 0; i < set.size; i++) d[i] = Number(Q % BigInt(set.moduli[i]!));
   evaluateSigned(set, d, 0, 0, 0);
@@ -174,6 +177,7 @@ export function rnsFromDecimalString(z: RnsNumber, text: string): void {
 export function rnsToDecimalString(x: RnsNumber, significantDigits?: number): string {
   const D = significantDigits ?? Math.ceil((x.set.precision + 20) * Math.log10(2)) + 1;
   if (!Number.isInteger(D) || D < 1 || D > 100000) fail('INVALID_OPTION', 'significantDigits', 'must be an integer in [1, 100000]', D);
+  rnsResolve(x);
   const sign = x.sign ? '-' : '';
   if (x.uf === 0) return `${sign}0`;
   const { num, den } = rnsToRational(x);

@@ -10,6 +10,7 @@ import { LIMB_BITS, type RnsModuliSet, rnsTables } from './moduli-set.js';
 import { rnsAdd, rnsSub } from './arithmetic.js';
 import { significandBitsUpper, significandLimbs } from './rounding.js';
 import { RnsNumber, checkSameSet, setZero } from './rns-number.js';
+import { rnsResolve } from './rns-array.js';
 
 const LIMB = 2 ** LIMB_BITS;
 
@@ -41,6 +42,8 @@ export function setFromNumber(z: RnsNumber, value: number): void {
     exp = -1074;
   }
   z.refArray = null;
+  z.open = 0;
+  z.runs = 0;
   const n = set.size;
   const m = set.moduli;
   const inv = set.inverseModuli;
@@ -107,6 +110,7 @@ function anyBitBelow(limbs: Float64Array, below: number): boolean {
  * @returns the double
  */
 export function rnsToNumber(x: RnsNumber, roundToOdd = false): number {
+  rnsResolve(x);
   if (x.uf === 0) return x.sign ? -0 : 0;
   const B = significandBitsUpper(x);
   significandLimbs(x, B + 1);

@@ -19,6 +19,7 @@ import type { RnsModuliSet } from './moduli-set.js';
 import { setRoundedRational } from './convert-exact.js';
 import { rnsToRational } from './convert-exact.js';
 import { RnsNumber } from './rns-number.js';
+import { closeOpenSum } from './open-sum.js';
 
 /** An array of L numbers of one moduli set (seed 000's mp_array_t). */
 export class RnsArray {
@@ -81,6 +82,8 @@ export function rnsLoad(z: RnsNumber, a: RnsArray, k: number): void {
   z.lf = a.evalFrac[k]!; z.le = a.evalExp[k]!;
   z.uf = a.evalFrac[L + k]!; z.ue = a.evalExp[L + k]!;
   z.refArray = null;
+  z.open = 0;
+  z.runs = 0;
 }
 
 /**
@@ -100,6 +103,8 @@ export function rnsRef(z: RnsNumber, a: RnsArray, k: number): void {
   z.refArray = a;
   z.refIndex = k;
   z.refVersion = a.versions[k]!;
+  z.open = 0;
+  z.runs = 0;
 }
 
 /**
@@ -113,15 +118,20 @@ export function rnsRefOffset(z: RnsNumber, a: RnsArray): number {
   return z.refIndex * a.set.size;
 }
 
-/** Copies the residues of a lazily bound number into it (no-op for an ordinary number). */
+/**
+ * Makes `z` an ordinary number: copies the residues of a lazily bound number into it, closes an open sum
+ * (no-op for an ordinary number). Every operation that reads more than a bound factor's residues calls it.
+ */
 export function rnsResolve(z: RnsNumber): void {
   const a = z.refArray;
-  if (a === null) return;
-  const base = rnsRefOffset(z, a);
-  const n = a.set.size;
-  const zd = z.digits, d = a.digits;
-  for (let i = 0; i < n; i++) zd[i] = d[base + i]!;
-  z.refArray = null;
+  if (a !== null) {
+    const base = rnsRefOffset(z, a);
+    const n = a.set.size;
+    const zd = z.digits, d = a.digits;
+    for (let i = 0; i < n; i++) zd[i] = d[base + i]!;
+    z.refArray = null;
+  }
+  if (z.open !== 0) closeOpenSum(z);
 }
 
 /**

@@ -25,6 +25,7 @@ export function rnsConvert(z: RnsNumber, x: RnsNumber): void {
       z.sign = x.sign; z.exp = x.exp;
       z.lf = x.lf; z.le = x.le; z.uf = x.uf; z.ue = x.ue;
       z.refArray = ref; z.refIndex = x.refIndex; z.refVersion = x.refVersion;
+      z.open = 0; z.runs = 0;
     }
     return;
   }

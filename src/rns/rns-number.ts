@@ -15,6 +15,9 @@ import { type RnsModuliSet, type RnsTables, rnsTables } from './moduli-set.js';
 import { rnsFromDoubleDouble, rnsFromNumber, rnsToNumber } from './convert-number.js';
 import { rnsRefOffset, rnsResolve, type RnsArray } from './rns-array.js';
 
+/** In-place multiply-adds into a number before its sum is kept open (closing one costs about an evaluation). */
+export const OPEN_AFTER = 8;
+
 /** Largest |exponent| a number may carry; operations whose result could leave the range throw. */
 export const MAX_EXPONENT = 2 ** 30;
 
@@ -50,6 +53,14 @@ export class RnsNumber implements MpValueLike {
   refIndex = 0;
   /** The element's write count when it was bound (checked before its residues are read). */
   refVersion = 0;
+  /**
+   * 1 while the number is an open sum (`open-sum.ts`): the residues hold a signed integer D, |D|/M ≤ uf·2^ue, the
+   * value is (−1)^sign·D·2^exp and lf, le are meaningless. Only the in-place multiply-add of the kernels' sums
+   * opens one; every other operation closes it first (`rnsResolve`).
+   */
+  open = 0;
+  /** Consecutive in-place multiply-adds into this number; a sum opens after `OPEN_AFTER` of them. */
+  runs = 0;
 
   /**
    * A zero of the moduli set `set`.
@@ -63,6 +74,7 @@ export class RnsNumber implements MpValueLike {
 
   /** Whether the value is zero (either sign). */
   isZero(): boolean {
+    if (this.open !== 0) rnsResolve(this);
     return this.uf === 0;
   }
 
@@ -103,6 +115,8 @@ export function rnsZero(set: RnsModuliSet): RnsNumber {
 /** Sets `z` to ±0 with sign bit `sign`. */
 export function setZero(z: RnsNumber, sign: number): void {
   z.refArray = null;
+  z.open = 0;
+  z.runs = 0;
   z.digits.fill(0);
   z.sign = sign;
   z.exp = 0;
@@ -111,6 +125,7 @@ export function setZero(z: RnsNumber, sign: number): void {
 
 /** Copies `x` into `z` (same set), flipping the sign if `negate` is 1. */
 export function copyInto(z: RnsNumber, x: RnsNumber, negate: number): void {
+  if (x.open !== 0) rnsResolve(x);
   if (z !== x) {
     // A plain loop beats TypedArray.set for a few dozen elements (no builtin call).
     const a = x.refArray;
@@ -123,6 +138,7 @@ export function copyInto(z: RnsNumber, x: RnsNumber, negate: number): void {
       for (let i = 0; i < n; i++) zd[i] = xd[base + i]!;
     }
     z.refArray = null;
+    z.runs = 0;
   }
   z.sign = x.sign ^ negate;
   z.exp = x.exp;
