@@ -316,7 +316,7 @@ function fusedMulAlignedAdd(z: RnsNumber, a: RnsNumber, b: RnsNumber, c: RnsNumb
   const sp = a.sign ^ b.sign, sc = c.sign;
   const cexp = c.exp, pexp = a.exp + b.exp;
   const set = z.set;
-  runFusedLoop(z, a, b, c, gamma, scaledFirst, sp === sc);
+  runFusedLoop(z, a, b, c, gamma, scaledFirst, sp === sc, true);
   z.refArray = null;
   z.open = 0;
   z.runs = 0;

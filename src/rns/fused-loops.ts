@@ -13,7 +13,8 @@ import type { RnsNumber } from './rns-number.js';
  * z.digits := the residues of A·B·2^γ + C (`scaledFirst`, `same`), A·B·2^γ − C (`scaledFirst`, not `same`),
  * C·2^γ + A·B or C·2^γ − A·B, where A, B, C are the significands of a, b, c (any may alias z; a and b may be
  * bound to array elements, c may not). The caller guarantees that the exact result is below M/2 in magnitude;
- * a difference is left as its residues mod M (its sign is for the caller to find). Only the digits are written.
+ * a difference is left as its residues mod M (its sign is for the caller to find). Only the digits are written:
+ * in [0, m_i) if `canonical`, else in [−m_i, 2m_i) (open sums; c's residues may be in that range too).
  * @param z - destination
  * @param a - first factor
  * @param b - second factor
@@ -21,16 +22,17 @@ import type { RnsNumber } from './rns-number.js';
  * @param gamma - the shift γ, 0 ≤ γ ≤ the set's maxShift
  * @param scaledFirst - true: the product is scaled; false: c is
  * @param same - true: add; false: subtract as above
+ * @param canonical - whether the result's residues must be canonical
  */
 export function runFusedLoop(z: RnsNumber, a: RnsNumber, b: RnsNumber, c: RnsNumber, gamma: number,
-  scaledFirst: boolean, same: boolean): void {
+  scaledFirst: boolean, same: boolean, canonical: boolean): void {
   const set = z.set;
   // Each combination of array kinds has its own compiled copy of the loops, so every copy stays monomorphic.
   let ra = a.refArray, rb = b.refArray;
   if (ra === null && rb !== null) { const t = a; a = b; b = t; ra = rb; rb = null; }
   const family = fusedLoopsOf(set);
   const kind = ra === null ? family.own : rb === null ? family.refOwn : family.refRef;
-  const loop = kind[(scaledFirst ? 0 : 2) + (same ? 0 : 1)]!;
+  const loop = kind[(canonical ? 0 : 4) + (scaledFirst ? 0 : 2) + (same ? 0 : 1)]!;
   loop(z.digits, ra === null ? a.digits : ra.digits, ra === null ? 0 : rnsRefOffset(a, ra),
     rb === null ? b.digits : rb.digits, rb === null ? 0 : rnsRefOffset(b, rb), c.digits, gamma * set.size);
 }
@@ -41,26 +43,29 @@ type FusedLoop = (zd: Float64Array, ad: ArrayLike<number>, ao: number, bd: Array
 
 /**
  * One moduli set's compiled loops per kind of the factors' arrays (own/own, bound/own, bound/bound), each
- * indexed by (product scaled ? 0 : 2) + (same signs ? 0 : 1).
+ * indexed by (canonical ? 0 : 4) + (product scaled ? 0 : 2) + (same signs ? 0 : 1).
  */
 interface FusedFamily { readonly own: FusedLoop[]; readonly refOwn: FusedLoop[]; readonly refRef: FusedLoop[] }
 
 /**
- * Sources of the four loops. r = A_i·B_i − ⌊A_i·B_i/m⌋·m lies in [−m, 2m) (the floating quotient is off by at
- * most one), so every sum stays under 2m² + m < 2^53 (m < 2^26) and is exact before its one canonical
- * reduction; a difference adds m − (the subtrahend), which is ≡ its negation.
+ * Sources of the loops. r = A_i·B_i − ⌊A_i·B_i/m⌋·m lies in [−m, 2m) (the floating quotient of a sum below
+ * 2^53 is off by at most one), and so does c's residue: canonical in [0, m), or, for an open sum, left in
+ * [−m, 2m) by the previous pass. So every sum stays below 2m² + 2m < 2^53 (m < 2^26) and is exact before its
+ * one reduction; a difference adds m − (the subtrahend), which is ≡ its negation. Canonical loops then bring
+ * the result into [0, m); the open-sum loops leave it in [−m, 2m) — the two compares per residue are ~30 % of
+ * the pass, and an open sum only needs canonical residues when it is closed.
  */
-const FUSED_SOURCES = ['r * pw[off + i] + cd[i]', 'r * pw[off + i] + (mm - cd[i])', 'cd[i] * pw[off + i] + r',
-  'cd[i] * pw[off + i] + (mm - r)'].map((sum) => `return function fusedLoop(zd, ad, ao, bd, bo, cd, off) {
+const FUSED_SOURCES = [true, false].flatMap((canonical) => ['r * pw[off + i] + cd[i]', 'r * pw[off + i] + (mm - cd[i])',
+  'cd[i] * pw[off + i] + r', 'cd[i] * pw[off + i] + (mm - r)'].map((sum) => `return function fusedLoop(zd, ad, ao, bd, bo, cd, off) {
   for (let i = 0; i < n; i++) {
     const mm = m[i], iv = inv[i];
     const pr = ad[ao + i] * bd[bo + i];
     const r = pr - Math.floor(pr * iv) * mm;
     const s = ${sum};
     const v = s - Math.floor(s * iv) * mm;
-    zd[i] = v < 0 ? v + mm : v >= mm ? v - mm : v;
+    zd[i] = ${canonical ? 'v < 0 ? v + mm : v >= mm ? v - mm : v' : 'v'};
   }
-};`);
+};`));
 
 const families = new WeakMap<RnsModuliSet, FusedFamily>();
 let lastSet: RnsModuliSet | null = null;

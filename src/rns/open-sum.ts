@@ -2,7 +2,8 @@
  * Open sums: the kernels' sums (DOT, GEMV rows, …) accumulate exactly in RNS, with no eval and no rounding per
  * term, while the exact sum has room below M.
  *
- * An open number holds a signed integer D as residues mod M (D ≡ digits, |D| < M/2), the value (−1)^s·D·2^E
+ * An open number holds a signed integer D as residues mod M (D ≡ digits, |D| < M/2; each residue in
+ * [−m_i, 2m_i), made canonical on closing), the value (−1)^s·D·2^E
  * (s = sign, E = exp), and only an upper bound |D|/M ≤ uf·2^ue. Adding a term (−1)^t·P·2^e (P = A·B of two
  * ordinary numbers) is one residue pass (`runFusedLoop`): the operand with the larger exponent is scaled by
  * 2^|e − E|, and D + P' or P' − D (then s flips) or D' ± P is formed exactly; the bound grows by the term's bound.
@@ -59,7 +60,7 @@ export function accumulateOpen(c: RnsNumber, a: RnsNumber, b: RnsNumber): boolea
   if (EXT.e > OPEN_BOUND_EXPONENT) return false;
   const uf = EXT.f, ue = EXT.e;
   const flip = (a.sign ^ b.sign) !== c.sign;
-  runFusedLoop(c, a, b, c, gamma, scaledFirst, !flip);
+  runFusedLoop(c, a, b, c, gamma, scaledFirst, !flip, false);
   // (−1)^s·D − P' = (−1)^(s⊕1)·(P' − D): the loop formed P' − D, so the sign flips.
   if (scaledFirst && flip) c.sign ^= 1;
   if (!scaledFirst) c.exp = e;
@@ -74,10 +75,11 @@ export function accumulateOpen(c: RnsNumber, a: RnsNumber, b: RnsNumber): boolea
 export function closeOpenSum(z: RnsNumber): void {
   z.open = 0;
   z.runs = 0;
-  evaluateSigned(z.set, z.digits, 0, z.uf, z.ue);
+  const n = z.set.size, m = z.set.moduli, d = z.digits;
+  for (let i = 0; i < n; i++) { const v = d[i]!, mm = m[i]!; d[i] = v < 0 ? v + mm : v >= mm ? v - mm : v; }
+  evaluateSigned(z.set, d, 0, z.uf, z.ue);
   if (EVAL.zero) { setZero(z, 0); return; }
   if (EVAL.negative) {
-    const n = z.set.size, m = z.set.moduli, d = z.digits;
     for (let i = 0; i < n; i++) { const v = d[i]!; d[i] = v === 0 ? 0 : m[i]! - v; }
     z.sign ^= 1;
   }

@@ -28,7 +28,7 @@ export const MAX_EXPONENT = 2 ** 30;
 export class RnsNumber implements MpValueLike {
   /** The moduli set; numbers of different sets never mix. */
   readonly set: RnsModuliSet;
-  /** Residues x_i = |X|_{m_i}, integers in [0, m_i). */
+  /** Residues x_i = |X|_{m_i}, integers in [0, m_i) (in [−m_i, 2m_i) while the number is an open sum). */
   readonly digits: Float64Array;
   /** The set's CPU tables (cached here: operations read them without a map lookup). */
   readonly tables: RnsTables;
