@@ -220,7 +220,10 @@ export function rnsMul(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
 }
 
 /**
- * z := a · b + c with two roundings (each |δ| < u), the RNS counterpart of a multiply-add.
+ * z := a · b + c with two roundings (each |δ| < u), the RNS counterpart of a multiply-add. In place (z is c:
+ * a sum being accumulated), after 8 such steps with short terms the sum is kept *open*: exact, with no eval
+ * until it is read (`open-sum.ts`). Every function of this library closes it before reading it; code that reads
+ * the fields of an `RnsNumber` directly must call `rnsResolve` first.
  * @param z - destination (may alias any operand)
  * @param a - first factor
  * @param b - second factor
