@@ -7,7 +7,8 @@
  * - rounding: rounding a 2p-bit product to p bits (exact low bits in 21-bit limbs, residues of the remainder,
  *   scaling by |2^-k|_{m_i});
  * - interval evaluation: I(X/M) recomputed from the residues (fractional sum with refinement);
- * - kernel DOT per element: one multiply-add through the generated kernel, mp_array loads included.
+ * - fma: s := x·y + s over 4096 terms (in place, so after 8 terms the sum is open: exact, no eval per term);
+ * - kernel DOT per element: one multiply-add through the generated kernel, mp_array reads included.
  * Run: npx tsc -p tsconfig.json && node dist/bench/rns-profile.js
  */
 import { rnsFormat } from '../src/rns/register.js';
@@ -95,6 +96,7 @@ writePerformanceSection('rns-profile', `### Where RNS time goes (ns per call)
 
 ${machineDescription()}, ${today()}. \`node dist/bench/rns-profile.js\`. Minimum of 7 runs. Operands from doubles
 (no rounding needed) except for the rounding column (2p-bit products of full-precision operands rounded to p bits)
-and the interval-evaluation column (full-precision significands, evaluated from their residues).
+and the interval-evaluation column (full-precision significands, evaluated from their residues). *fma* and the
+kernel DOT accumulate in place, so after 8 terms their sums are open (exact, no eval per term: docs/rns.md).
 
 ${table}`);
