@@ -89,6 +89,22 @@ function fourRegisters(prefix: string, kind: GpuRegister['kind']): GpuRegister[]
   return [0, 1, 2, 3].map((j) => ({ kind, name: `${prefix}${j}` }));
 }
 
+/**
+ * The vector read of four elements of two words each (f64, ff) into float-float registers: eight words, two
+ * 16-byte loads. `element(q, o)` is the expression of one element from words o and o + 1 of the vec4 `q`.
+ */
+function twoWordQuadRead(element: (q: string, o: number) => string): VectorRead {
+  return {
+    suffix: 'Quad',
+    emit(vector, index, prefix) {
+      const v = `${prefix}v`;
+      const lines = [`const ${v}q = (${index}) >> 1; const ${v}0 = mpQuad(${vector}[${v}q]); const ${v}1 = mpQuad(${vector}[${v}q + 1]);`];
+      for (let j = 0; j < 4; j++) lines.push(`const ${prefix}${j} = ${element(`${v}${j >> 1}`, 2 * (j & 1))};`);
+      return { code: lines.join(' '), registers: fourRegisters(prefix, 'ff') };
+    },
+  };
+}
+
 /** Helper functions the read and write templates call. */
 export const FORMAT_HELPERS: readonly HelperFunction[] = [
   {
@@ -379,20 +395,8 @@ const f64Format: GpuStorageFormat = {
     };
   },
   readArgs: () => [],
-  vectorRead: {
-    // Four doubles are eight words: two 16-byte loads.
-    suffix: 'Quad',
-    emit(vector, index, prefix) {
-      const v = `${prefix}v`;
-      const lines = [`const ${v}q = (${index}) >> 1; const ${v}0 = mpQuad(${vector}[${v}q]); const ${v}1 = mpQuad(${vector}[${v}q + 1]);`];
-      for (let j = 0; j < 4; j++) {
-        const q = `${v}${j >> 1}`;
-        const o = 2 * (j & 1);
-        lines.push(`const ${prefix}${j} = mpF64(mpBits(${q}[${o + 1}]), mpBits(${q}[${o}]));`);
-      }
-      return { code: lines.join(' '), registers: fourRegisters(prefix, 'ff') };
-    },
-  },
+  // The low word of a double comes first.
+  vectorRead: twoWordQuadRead((q, o) => `mpF64(mpBits(${q}[${o + 1}]), mpBits(${q}[${o}]))`),
   // The double nearest the register's value (float-float values hold at most 48 significant bits, so the
   // words are exact for them; see format-writers.ts).
   emitReturn: (values) => {
@@ -436,19 +440,7 @@ const ffFormat: GpuStorageFormat = {
     return { code: `const ${dst}k = (${index}) * 2; const ${dst} = [${array}[${dst}k], ${array}[${dst}k + 1]];`, register: { kind: 'ff', name: dst } };
   },
   readArgs: () => [],
-  vectorRead: {
-    suffix: 'Quad',
-    emit(vector, index, prefix) {
-      const v = `${prefix}v`;
-      const lines = [`const ${v}q = (${index}) >> 1; const ${v}0 = mpQuad(${vector}[${v}q]); const ${v}1 = mpQuad(${vector}[${v}q + 1]);`];
-      for (let j = 0; j < 4; j++) {
-        const q = `${v}${j >> 1}`;
-        const o = 2 * (j & 1);
-        lines.push(`const ${prefix}${j} = [${q}[${o}], ${q}[${o + 1}]];`);
-      }
-      return { code: lines.join(' '), registers: fourRegisters(prefix, 'ff') };
-    },
-  },
+  vectorRead: twoWordQuadRead((q, o) => `[${q}[${o}], ${q}[${o + 1}]]`),
   emitReturn: (values) => (values[0] ? (values[0].kind === 'ff' ? `return ${values[0].name};` : `return [${values[0].name}, 0.0];`) : 'return [0.0, 0.0];'),
 };
 

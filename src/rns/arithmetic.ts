@@ -265,12 +265,8 @@ function fmaOrdinary(z: RnsNumber, a: RnsNumber, b: RnsNumber, c: RnsNumber): vo
   // |δ| ≤ 2^-p/(1 − 2^-24) < u for the whole a·b + c as well.
   const e = a.exp + b.exp;
   checkResultExponent(set, e);
-  mulDown(a.lf, a.le, b.lf, b.le);
-  mulDown(EXT.f, EXT.e, set.MfLo, set.Me);
-  const plf = EXT.f, ple = EXT.e;
-  mulUp(a.uf, a.ue, b.uf, b.ue);
-  mulUp(EXT.f, EXT.e, set.MfUp, set.Me);
-  const puf = EXT.f, pue = EXT.e;
+  productEval(set, a, b);
+  const plf = PE[0]!, ple = PE[1]!, puf = PE[2]!, pue = PE[3]!;
   let gamma = e - c.exp;
   const scaledFirst = gamma >= 0;
   if (!scaledFirst) gamma = -gamma;
@@ -318,7 +314,6 @@ function fusedMulAlignedAdd(z: RnsNumber, a: RnsNumber, b: RnsNumber, c: RnsNumb
   scaledFirst: boolean): void {
   const sp = a.sign ^ b.sign, sc = c.sign;
   const cexp = c.exp, pexp = a.exp + b.exp;
-  const set = z.set;
   runFusedLoop(z, a, b, c, gamma, scaledFirst, sp === sc, true);
   z.refArray = null;
   z.open = 0;
@@ -328,16 +323,25 @@ function fusedMulAlignedAdd(z: RnsNumber, a: RnsNumber, b: RnsNumber, c: RnsNumb
   else finishAligned(z, sc, sp);
 }
 
+/** The eval of an exact product X·Y: [lf, le, uf, ue] (a typed array, so no double is boxed). */
+const PE = new Float64Array(4);
+
+/** PE := I(X·Y/M) = I(X/M)·I(Y/M)·M, rounded outward. */
+function productEval(set: RnsModuliSet, x: RnsNumber, y: RnsNumber): void {
+  mulDown(x.lf, x.le, y.lf, y.le);
+  mulDown(EXT.f, EXT.e, set.MfLo, set.Me);
+  PE[0] = EXT.f; PE[1] = EXT.e;
+  mulUp(x.uf, x.ue, y.uf, y.ue);
+  mulUp(EXT.f, EXT.e, set.MfUp, set.Me);
+  PE[2] = EXT.f; PE[3] = EXT.e;
+}
+
 /** z := x·y exactly (no rounding: X·Y ≤ 2^(2p) ≤ M/4); the caller rounds or consumes the wide result. */
 function multiplyExact(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
   const set = z.set;
   const e = x.exp + y.exp;
   checkResultExponent(set, e);
-  mulDown(x.lf, x.le, y.lf, y.le);
-  mulDown(EXT.f, EXT.e, set.MfLo, set.Me);
-  const lf = EXT.f, le = EXT.e;
-  mulUp(x.uf, x.ue, y.uf, y.ue);
-  mulUp(EXT.f, EXT.e, set.MfUp, set.Me);
+  productEval(set, x, y);
   const n = set.size;
   const m = set.moduli;
   const inv = set.inverseModuli;
@@ -353,7 +357,7 @@ function multiplyExact(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
   }
   z.sign = x.sign ^ y.sign;
   z.exp = e;
-  z.lf = lf; z.le = le; z.uf = EXT.f; z.ue = EXT.e;
+  z.lf = PE[0]!; z.le = PE[1]!; z.uf = PE[2]!; z.ue = PE[3]!;
   if (!isTight(z.lf, z.le, z.uf, z.ue)) refreshEval(z);
 }
 
