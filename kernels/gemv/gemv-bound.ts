@@ -30,7 +30,7 @@ import { scaleBound, updateBound, updateBoundContext } from './update-bound.js';
 export function gemvBound(args: GemvArguments, options: GemvOptions = {}): Float64Array {
   const { alpha, beta, opA, A, x, y, m, n } = checkGemvArguments(args);
   // The loop order changes no rounding (both orders do the same operations), but is checked as gemv does.
-  checkChoice('options.loop', options.loop, ['auto', 'dot', 'axpy'] as const, 'auto');
+  checkChoice('options.loop', options.loop, ['auto', 'dot', 'dot-blocked', 'axpy'] as const, 'auto');
   const ar = chooseArithmetic(options.arithmetic, [A, x, y]);
   const acc = resolveAccumulation(options.accumulation);
   const out = new Float64Array(m);

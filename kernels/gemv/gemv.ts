@@ -16,11 +16,13 @@ import { coefficientCase } from './coefficients.js';
 /** Options of {@link gemv}. */
 export interface GemvOptions extends KernelOptions {
   /**
-   * Loop order: `'dot'` (one reduction per row of op(A)), `'axpy'` (column by column into a scratch vector),
-   * or `'auto'` (default): `'axpy'` when the columns of op(A) are contiguous (e.g. column-major A with
-   * trans 'N'), the accumulation is recursive and the arithmetic computes on plain doubles; else `'dot'`.
-   * Both orders add the same products in the same order, so for the recursive accumulation they give the
-   * same bits; the choice is about memory access only. Any other accumulation always runs `'dot'`.
+   * Loop order: `'dot'` (one reduction per row of op(A)), `'dot-blocked'` (the reductions of a few consecutive
+   * rows advance together, column by column), `'axpy'` (column by column into a scratch vector), or `'auto'`
+   * (default). When the columns of op(A) are contiguous (e.g. column-major A with trans 'N'), `'auto'` takes
+   * `'axpy'` if the accumulation is recursive and the arithmetic computes on plain doubles, else
+   * `'dot-blocked'`; otherwise `'dot'`. All orders add each row's products in the same order, so they give the
+   * same bits (`'axpy'`: for the recursive accumulation, the only one it runs); the choice is about memory
+   * access only.
    */
   loop?: 'auto' | GemvLoop;
 }
@@ -35,13 +37,14 @@ function scratchOf(m: number): Float64Array {
 
 /** Which loop a call runs. @throws {@link ModprecError} `INVALID_OPTION` for `'axpy'` where it cannot run */
 function chooseLoop(option: GemvOptions['loop'], opA: Accessor<2, any>, ar: ArithmeticFormat, acc: Accumulation): GemvLoop {
-  const choice = checkChoice('options.loop', option, ['auto', 'dot', 'axpy'] as const, 'auto');
+  const choice = checkChoice('options.loop', option, ['auto', 'dot', 'dot-blocked', 'axpy'] as const, 'auto');
   const axpyPossible = acc.name === recursiveAccumulation.name && ar.kind === 'number';
   if (choice === 'axpy' && !axpyPossible) {
     fail('INVALID_OPTION', 'options.loop', `may be 'axpy' only with the recursive accumulation and a number-kind arithmetic (got ${acc.name}, ${ar.name})`, choice);
   }
   if (choice !== 'auto') return choice;
-  return axpyPossible && Math.abs(opA.strides[0]) < Math.abs(opA.strides[1]) ? 'axpy' : 'dot';
+  if (Math.abs(opA.strides[0]) >= Math.abs(opA.strides[1])) return 'dot';
+  return axpyPossible ? 'axpy' : 'dot-blocked';
 }
 
 /**

@@ -172,3 +172,25 @@ describe.each([106, 424, 1696])('CPU kernels in RNS arithmetic at %i bits', (pre
     }), { numRuns: runs });
   });
 });
+
+describe('RNS GEMV loop orders', () => {
+  it('dot-blocked (four open sums at once) gives the values of dot (one at a time), column-major A', () => {
+    const set = rnsModuliSet(424);
+    const f = rnsFormat(424);
+    // Long rows of doubles, so every row's sum opens (after 8 terms) and the four sums of a block stay open together.
+    const dims = fc.tuple(fc.integer({ min: 1, max: 11 }), fc.integer({ min: 8, max: 24 }));
+    fc.assert(fc.property(dims.chain(([m, n]) => fc.tuple(fc.constant([m, n] as const),
+      fc.array(fc.double({ min: -1e3, max: 1e3, noNaN: true }), { minLength: m * n, maxLength: m * n }),
+      fc.array(fc.double({ min: -1e3, max: 1e3, noNaN: true }), { minLength: n, maxLength: n }))), ([[m, n], as, xs]) => {
+      const A = range(colMajor<2, RnsNumber>({ size: [m, n], storage: f, arithmetic: f }));
+      for (let j = 0; j < n; j++) for (let i = 0; i < m; i++) A.set(i, j, as[i + j * m]!);
+      const x = rnsVector(set, xs.map(ofNumber));
+      const [a, b] = (['dot', 'dot-blocked'] as const).map((loop) => {
+        const y = rnsVector(set, Array.from({ length: m }, (_, i) => ofNumber(i - 2.5)));
+        gemv({ alpha: 0.75, A, x, beta: -0.5, y }, { loop });
+        return read(y);
+      });
+      expect(b).toEqual(a);
+    }), { numRuns: 30 });
+  });
+});
