@@ -20,7 +20,7 @@ import type { RnsModuliSet } from './moduli-set.js';
 import { needsRounding, roundSignificand } from './rounding.js';
 import { MAX_EXPONENT, OPEN_AFTER, RnsNumber, checkSameSet, copyInto, setZero } from './rns-number.js';
 import { rnsResolve } from './rns-array.js';
-import { runFusedLoop } from './fused-loops.js';
+import { runFusedLoop, runProductLoop } from './fused-loops.js';
 import { OPEN_TERM_EXPONENT, accumulateOpen, openSum } from './open-sum.js';
 
 const scratch = new WeakMap<RnsModuliSet, RnsNumber>();
@@ -211,8 +211,9 @@ export function rnsSub(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
 export function rnsMul(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
   checkSets(z, x, y);
   const set = z.set;
-  rnsResolve(x);
-  rnsResolve(y);
+  // Open sums are closed; factors bound to array elements stay bound (multiplyExact reads them in place).
+  if (x.open !== 0) rnsResolve(x);
+  if (y.open !== 0) rnsResolve(y);
   const sign = x.sign ^ y.sign;
   if (x.uf === 0 || y.uf === 0) { setZero(z, sign); return; }
   multiplyExact(z, x, y);
@@ -342,19 +343,11 @@ function multiplyExact(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
   const e = x.exp + y.exp;
   checkResultExponent(set, e);
   productEval(set, x, y);
-  const n = set.size;
-  const m = set.moduli;
-  const inv = set.inverseModuli;
-  const xd = x.digits, yd = y.digits, zd = z.digits;
+  // Factors bound to array elements are read in place (before z, which may be one of them, is unbound).
+  runProductLoop(z, x, y);
   z.refArray = null;
   z.open = 0;
   z.runs = 0;
-  for (let i = 0; i < n; i++) {
-    const mm = m[i]!;
-    const pr = xd[i]! * yd[i]!;
-    const r = pr - Math.floor(pr * inv[i]!) * mm;
-    zd[i] = r < 0 ? r + mm : r >= mm ? r - mm : r;
-  }
   z.sign = x.sign ^ y.sign;
   z.exp = e;
   z.lf = PE[0]!; z.le = PE[1]!; z.uf = PE[2]!; z.ue = PE[3]!;

@@ -37,11 +37,34 @@ export function runFusedLoop(z: RnsNumber, a: RnsNumber, b: RnsNumber, c: RnsNum
     c.digits, gamma * set.size);
 }
 
+/**
+ * z.digits := the canonical residues of A·B (significands of a and b; either may be bound to an array element
+ * and is then read in place, either may alias z). Only the digits are written; the caller guarantees A·B < M.
+ * @param z - destination (own digits)
+ * @param a - first factor
+ * @param b - second factor
+ */
+export function runProductLoop(z: RnsNumber, a: RnsNumber, b: RnsNumber): void {
+  const set = z.set;
+  let ra = a.refArray, rb = b.refArray;
+  if (ra === null && rb !== null) { const t = a; a = b; b = t; ra = rb; rb = null; }
+  const family = fusedLoopsOf(set);
+  const run = ra === null ? family.own : rb === null ? family.refOwn : family.refRef;
+  run(PRODUCT_VARIANT, z.digits, ra === null ? a.digits : ra.digits, ra === null ? 0 : rnsRefOffset(a, ra),
+    rb === null ? b.digits : rb.digits, rb === null ? 0 : rnsRefOffset(b, rb), z.digits, 0);
+}
+
+/** The dispatcher's variant for the plain product loop (after the eight multiply-add variants). */
+const PRODUCT_VARIANT = 8;
+
 /** One residue loop; arrays are Float64Array (own digits) or Int32Array (bound). */
 type FusedLoop = (zd: Float64Array, ad: ArrayLike<number>, ao: number, bd: ArrayLike<number>, bo: number,
   cd: Float64Array, off: number) => void;
 
-/** A kind's eight loops behind one entry: `variant` = (canonical ? 0 : 4) + (product scaled ? 0 : 2) + (same signs ? 0 : 1). */
+/**
+ * A kind's loops behind one entry: `variant` = (canonical ? 0 : 4) + (product scaled ? 0 : 2) + (same signs ? 0 : 1)
+ * for the multiply-add, or {@link PRODUCT_VARIANT} for the product (which ignores `cd` and `off`).
+ */
 type FusedDispatch = (variant: number, zd: Float64Array, ad: ArrayLike<number>, ao: number, bd: ArrayLike<number>,
   bo: number, cd: Float64Array, off: number) => void;
 
@@ -68,12 +91,25 @@ const FUSED_SOURCES = [true, false].flatMap((canonical) => ['r * pw[off + i] + c
   }
 };`));
 
-/** Source of a kind's dispatcher over its loops L0…L7 (a branch tree on the variant's three bits). */
+/** Source of the product loop: canonical residues of A_i·B_i (one floor-based reduction, then into [0, m)). */
+const PRODUCT_SOURCE = `return function productLoop(zd, ad, ao, bd, bo) {
+  for (let i = 0; i < n; i++) {
+    const mm = m[i];
+    const pr = ad[ao + i] * bd[bo + i];
+    const r = pr - Math.floor(pr * inv[i]) * mm;
+    zd[i] = r < 0 ? r + mm : r >= mm ? r - mm : r;
+  }
+};`;
+
+/** Source of a kind's dispatcher over its loops L0…L8 (the product, then a branch tree on the variant's three bits). */
 const DISPATCH_SOURCE = (() => {
   const tree = (lo: number, size: number): string => size === 1
     ? `L${lo}(zd, ad, ao, bd, bo, cd, off);`
     : `if ((v & ${size / 2}) === 0) { ${tree(lo, size / 2)} } else { ${tree(lo + size / 2, size / 2)} }`;
-  return `return function fusedDispatch(v, zd, ad, ao, bd, bo, cd, off) { ${tree(0, 8)} };`;
+  return `return function fusedDispatch(v, zd, ad, ao, bd, bo, cd, off) {
+  if (v === ${PRODUCT_VARIANT}) { L${PRODUCT_VARIANT}(zd, ad, ao, bd, bo); return; }
+  ${tree(0, 8)}
+};`;
 })();
 
 /** Count of compiled loop families, which makes each family's sources distinct. */
@@ -100,7 +136,7 @@ function fusedLoopsOf(set: RnsModuliSet): FusedFamily {
     // A distinct first line per kind: V8 caches `new Function` by source, and copies sharing a source share
     // their type feedback, which would make them polymorphic again.
     const compile = (kind: string): FusedDispatch => {
-      const loops = FUSED_SOURCES.map((source) =>
+      const loops = [...FUSED_SOURCES, PRODUCT_SOURCE].map((source) =>
         (new Function('m', 'inv', 'pw', 'n', `// ${kind} ${++compiledSets}\n${source}`) as (m: Float64Array, inv: Float64Array, pw: Float64Array, n: number) => FusedLoop)(
           set.moduli, set.inverseModuli, tables.pow2, set.size));
       return (new Function(...loops.map((_, k) => `L${k}`), `// ${kind} ${compiledSets}\n${DISPATCH_SOURCE}`) as (...l: FusedLoop[]) => FusedDispatch)(...loops);
