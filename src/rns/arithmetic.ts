@@ -243,11 +243,11 @@ export function rnsFma(z: RnsNumber, a: RnsNumber, b: RnsNumber, c: RnsNumber): 
     if (a.uf === 0 || b.uf === 0) { if (c.open !== 0) return; } // adds ±0 to an open (non-zero-signed) sum
     else {
       checkResultExponent(z.set, a.exp + b.exp);
-      mulUp(a.uf, a.ue, b.uf, b.ue);
-      mulUp(EXT.f, EXT.e, z.set.MfUp, z.set.Me);
-      if (EXT.e <= OPEN_TERM_EXPONENT) {
-        if (c.open === 0) { rnsResolve(c); openSum(c, a.exp + b.exp); }
-        if (accumulateOpen(c, a, b)) return;
+      // P/M < 2^(a.ue + b.ue + Me): the fractions of the two evals and of M are below 1.
+      const termExponent = a.ue + b.ue + z.set.Me;
+      if (termExponent <= OPEN_TERM_EXPONENT) {
+        if (c.open === 0) { rnsResolve(c); openSum(c, a.exp + b.exp, termExponent); }
+        if (accumulateOpen(c, a, b, termExponent)) return;
       }
       rnsResolve(c);
     }

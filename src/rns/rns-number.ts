@@ -54,11 +54,18 @@ export class RnsNumber implements MpValueLike {
   /** The element's write count when it was bound (checked before its residues are read). */
   refVersion = 0;
   /**
-   * 1 while the number is an open sum (`open-sum.ts`): the residues hold a signed integer D, |D|/M ≤ uf·2^ue, the
-   * value is (−1)^sign·D·2^exp and lf, le are meaningless. Only the in-place multiply-add of the kernels' sums
-   * opens one; every other operation closes it first (`rnsResolve`).
+   * 1 while the number is an open sum (`open-sum.ts`): the residues hold a signed integer D,
+   * |D|/M ≤ {@link openBound}·2^{@link openUnit}, the value is (−1)^sign·D·2^exp, and lf, le, uf, ue are
+   * meaningless. Only the in-place multiply-add of the kernels' sums opens one; every other operation closes it
+   * first (`rnsResolve`).
    */
   open = 0;
+  /** An open sum's bound on |D|/M, in units of 2^openUnit (a double: one add and two multiplies per term). */
+  openBound = 0.5;
+  /** The exponent of an open sum's bound unit (fixed when it opens: see `openSum`). */
+  openUnit = 0;
+  /** Largest openBound that keeps |D| ≤ M/8: 2^(−3 − openUnit), capped at the largest double. */
+  openLimit = 0.5;
   /** Consecutive in-place multiply-adds into this number; a sum opens after `OPEN_AFTER` of them. */
   runs = 0;
 

@@ -120,4 +120,28 @@ describe.each([106, 424, 1696])('open sums of in-place multiply-adds (%i bits)',
       expect(invariantsHold(acc)).toBe(true);
     }), { numRuns: 100 });
   });
+  it('a full-precision sum opened by a far smaller term keeps a valid eval (the bound is kept in the sum\'s unit)', () => {
+    // A p-bit significand (1/3 rounded) sits near M while a product of doubles sits near 2^106: their bounds are
+    // ~p bits apart, beyond the double range if both were kept in the term's unit.
+    fc.assert(fc.property(fc.array(fc.tuple(shortDouble, shortDouble), { minLength: 1, maxLength: 12 }), fc.integer({ min: -60, max: 60 }), (terms, e) => {
+      const acc = new RnsNumber(set);
+      const third = makeOperand(set, { kind: 'rational', value: q(1n, 3n) });
+      const scale = new RnsNumber(set); rnsFromNumber(scale, 2 ** e);
+      rnsFromNumber(acc, 0);
+      rnsFma(acc, third, scale, acc);
+      let exact = mul(ofRns(third), ofNumber(2 ** e));
+      let magnitude = abs(exact);
+      const x = new RnsNumber(set), y = new RnsNumber(set);
+      for (let k = 0; k < OPEN_AFTER; k++) { rnsFromNumber(x, 0); rnsFma(acc, x, x, acc); }
+      for (const [a, b] of terms) {
+        rnsFromNumber(x, a); rnsFromNumber(y, b);
+        rnsFma(acc, x, y, acc);
+        const p = mul(ofNumber(a), ofNumber(b));
+        exact = add(exact, p); magnitude = add(magnitude, abs(p));
+      }
+      const got = ofRns(acc);
+      expect(invariantsHold(acc)).toBe(true);
+      expect(le(abs(sub(got, exact)), mul(gamma(2 * terms.length + 2), magnitude))).toBe(true);
+    }), { numRuns: precision >= 1696 ? 20 : 60 });
+  });
 });
