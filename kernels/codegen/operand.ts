@@ -79,14 +79,19 @@ export class Operand {
     const scaleReg = this.accessor.scale ? ' ' + ar.emitDeclare(ar.register(`${this.name}_sc`)) : '';
     // The storage temporary is only used when a read or a write has to convert between kinds or precisions.
     const st = this.accessor.storage;
-    const needsTmp = !this.direct(ar) || !(st.kind === 'number' && ar.kind === 'number');
+    const needsTmp = !this.direct(ar) || !((st.kind === 'number' && ar.kind === 'number') || this.shared(ar));
     return (needsTmp ? declareStorageRegister(st, this.tmp) : '') + scaleReg;
   }
 
   /** Whether a read can go straight into a register of `ar` (same kind, no rounding needed). */
   private direct(ar: ArithmeticFormat): boolean {
     const st = this.accessor.storage;
-    return st.kind === 'number' && ar.kind === 'number' && st.significandBits <= ar.significandBits;
+    return (st.kind === 'number' && ar.kind === 'number' && st.significandBits <= ar.significandBits) || this.shared(ar);
+  }
+
+  /** Whether storage and `ar` share their registers (reads and writes need no conversion either way). */
+  private shared(ar: ArithmeticFormat): boolean {
+    return this.accessor.storage.sharesRegistersWith?.(ar) === true;
   }
 
   /**
@@ -134,7 +139,7 @@ export class Operand {
       const sc = ar.register(`${this.name}_sc`);
       code += `${ar.emitFromNumber(sc, `${this.scaleData}[${scalePos}]`)} ${ar.emitDiv(src, src, sc)} `;
     }
-    if (st.kind === 'number' && ar.kind === 'number') return code + st.emitWrite(this.data, pos, src);
+    if ((st.kind === 'number' && ar.kind === 'number') || this.shared(ar)) return code + st.emitWrite(this.data, pos, src);
     return code + `${ar.emitExport(this.tmp, src, st.significandBits)} ${st.emitWrite(this.data, pos, this.tmp)}`;
   }
 }

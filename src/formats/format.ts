@@ -74,6 +74,12 @@ export interface StorageFormat<Data = unknown, Value = unknown> {
   readonly helpers: TemplateHelpers;
   /** Declares a register of this format's kind (required for kind `mp`: allocates its scratch object once). */
   emitDeclare?(r: Register): string;
+  /**
+   * Whether a read of this storage already is a register of `ar`, exactly, and a register of `ar` can be
+   * written as is (e.g. an mp_array and the RNS arithmetic of the same moduli set): kernels then read and write
+   * without the conversion through a storage register. Absent: false (plain doubles have their own rule).
+   */
+  sharesRegistersWith?(ar: ArithmeticFormat): boolean;
 }
 
 /**

@@ -141,7 +141,8 @@ export function rnsResolve(z: RnsNumber): void {
  * @param x - the value
  */
 export function rnsStore(a: RnsArray, k: number, x: RnsNumber): void {
-  if (x.refArray !== null) rnsResolve(x);
+  // A bound number is copied out of its array first, an open sum closed (its eval is meaningless while open).
+  if (x.refArray !== null || x.open !== 0) rnsResolve(x);
   if (x.set !== a.set) {
     const t = new RnsNumber(a.set);
     const r = rnsToRational(x);

@@ -101,6 +101,8 @@ export function rnsStorageFormat(set: RnsModuliSet): StorageFormat<RnsArray, Rns
     emitRead: (data, index, dst) => `rnsRef(${one(dst)}, ${data}, ${index});`,
     emitWrite: (data, index, src) => `rnsStore(${data}, ${index}, ${one(src)});`,
     emitDeclare: (r) => `const ${one(r)} = ${ctor}();`,
+    // A read binds the register to the element (rnsRef), which is exactly a register of the same set's arithmetic.
+    sharesRegistersWith: (ar) => ar === rnsArithmeticFormat(set),
     helpers: { ...shared, [ctor]: constructorOf(set) },
   };
   storages.set(set, f);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { rnsModuliSet } from '../../src/rns/moduli-set.js';
 import { RnsNumber, OPEN_AFTER } from '../../src/rns/rns-number.js';
-import { RnsArray, rnsRef, rnsStore } from '../../src/rns/rns-array.js';
+import { RnsArray, rnsLoad, rnsRef, rnsStore } from '../../src/rns/rns-array.js';
 import { rnsFma, rnsSign } from '../../src/rns/arithmetic.js';
 import { rnsFromNumber, rnsToNumber } from '../../src/rns/convert-number.js';
 import { abs, add, anyDouble, invariantsHold, le, makeOperand, mul, ofNumber, ofRns, operandSpec, q, sub, withinU, type Q } from './oracle.js';
@@ -120,6 +120,7 @@ describe.each([106, 424, 1696])('open sums of in-place multiply-adds (%i bits)',
       expect(invariantsHold(acc)).toBe(true);
     }), { numRuns: 100 });
   });
+
   it('a full-precision sum opened by a far smaller term keeps a valid eval (the bound is kept in the sum\'s unit)', () => {
     // A p-bit significand (1/3 rounded) sits near M while a product of doubles sits near 2^106: their bounds are
     // ~p bits apart, beyond the double range if both were kept in the term's unit.
@@ -142,6 +143,26 @@ describe.each([106, 424, 1696])('open sums of in-place multiply-adds (%i bits)',
       const got = ofRns(acc);
       expect(invariantsHold(acc)).toBe(true);
       expect(le(abs(sub(got, exact)), mul(gamma(2 * terms.length + 2), magnitude))).toBe(true);
+    }), { numRuns: precision >= 1696 ? 20 : 60 });
+  });
+
+  it('storing an open sum into an mp_array closes it first (the stored element is the closed sum, within the chain bound)', () => {
+    fc.assert(fc.property(fc.array(fc.tuple(shortDouble, shortDouble), { minLength: OPEN_AFTER + 2, maxLength: 30 }), (terms) => {
+      const acc = new RnsNumber(set), x = new RnsNumber(set), y = new RnsNumber(set);
+      rnsFromNumber(acc, 0);
+      let exact = q(0n), magnitude = q(0n);
+      for (const [a, b] of terms) {
+        rnsFromNumber(x, a); rnsFromNumber(y, b);
+        rnsFma(acc, x, y, acc);
+        const p = mul(ofNumber(a), ofNumber(b));
+        exact = add(exact, p); magnitude = add(magnitude, abs(p));
+      }
+      const arr = new RnsArray(set, 1);
+      rnsStore(arr, 0, acc);
+      const back = new RnsNumber(set);
+      rnsLoad(back, arr, 0);
+      expect(invariantsHold(back)).toBe(true);
+      expect(le(abs(sub(ofRns(back), exact)), mul(gamma(2 * terms.length), magnitude))).toBe(true);
     }), { numRuns: precision >= 1696 ? 20 : 60 });
   });
 });
