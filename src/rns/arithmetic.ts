@@ -343,8 +343,20 @@ function multiplyExact(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
   const e = x.exp + y.exp;
   checkResultExponent(set, e);
   productEval(set, x, y);
-  // Factors bound to array elements are read in place (before z, which may be one of them, is unbound).
-  runProductLoop(z, x, y);
+  if (x.refArray === null && y.refArray === null) {
+    // Own residues: the loop inline (through the dispatcher it measured ~1.5× slower here, bench/rns-profile.ts).
+    const n = set.size, m = set.moduli, inv = set.inverseModuli;
+    const xd = x.digits, yd = y.digits, zd = z.digits;
+    for (let i = 0; i < n; i++) {
+      const mm = m[i]!;
+      const pr = xd[i]! * yd[i]!;
+      const r = pr - Math.floor(pr * inv[i]!) * mm;
+      zd[i] = r < 0 ? r + mm : r >= mm ? r - mm : r;
+    }
+  } else {
+    // Factors bound to array elements are read in place (before z, which may be one of them, is unbound).
+    runProductLoop(z, x, y);
+  }
   z.refArray = null;
   z.open = 0;
   z.runs = 0;
