@@ -6,7 +6,7 @@
  * Two loop orders:
  * - `dot` (row-oriented): for each row i, one reduction over the row through the accumulation strategy,
  *   then combine with y. Reads A along its second stride: fast when rows are contiguous (row-major A).
- * - `dot-blocked` (rows in blocks): the reductions of {@link GEMV_ROW_BLOCK} consecutive rows advance together,
+ * - `dot-blocked` (rows in blocks): the reductions of a few ({@link gemvRowBlock}) consecutive rows advance together,
  *   column by column, each in its own accumulator; leftover rows run the `dot` loop. Each row still adds its
  *   products in column order, so the result is bit-identical to `dot` for every accumulation, but A is read
  *   in runs of the block's rows: fast when columns are contiguous (column-major A) and the partial sums
@@ -31,12 +31,17 @@ import { COMBINE_REGISTERS, emitCoefficients, emitCombine, type CoefficientCase 
 export type GemvLoop = 'dot' | 'dot-blocked' | 'axpy';
 
 /**
- * Rows per block of the `dot-blocked` loop. Why 4: with column-major A it reads 4 consecutive elements per
- * column, and four double-double accumulators still fit x86-64's 16 vector registers. Measured (2-core VM,
- * 2026-11-22, column-major A, trans 'N'): RNS 424 bits n = 1000, 378 → 287 ns per element (8 rows: 275);
- * fp64 data in DD arithmetic n = 2000, 11.3 → 9.7 ns (8 rows: the same).
+ * Rows per block of the `dot-blocked` loop for an arithmetic. Why 4: with column-major A it reads 4 consecutive
+ * elements per column, and four double-double accumulators still fit x86-64's 16 vector registers. Why 16 for
+ * multiple precision (kind `mp`): its registers live in memory anyway, and each column step of a column-major
+ * mp_array touches new cache lines and pages in every field array (residues, sign, exponent, eval), so more rows
+ * share each miss. Measured (2-core VM, 2026-11-22, column-major A, trans 'N'): RNS 424 bits n = 1000, row by
+ * row 378 ns per element, 4 rows 287, 8 rows 275, 16 rows 261; fp64 data in DD arithmetic n = 2000, 11.3 → 9.7 ns
+ * with 4 rows (8: the same).
  */
-export const GEMV_ROW_BLOCK = 4;
+export function gemvRowBlock(ar: ArithmeticFormat): number {
+  return ar.kind === 'mp' ? 16 : 4;
+}
 
 /**
  * A compiled GEMV: (m, n, ...A, ...x, ...y, alpha, beta, scratch) → nothing (y updated); for α = 0 the
@@ -83,7 +88,7 @@ export function gemvProgram(spec: GemvSpecialisation): GemvFunction {
       ...[oA, ox, oy].map((o) => o.emitDeclare(ar)),
       ...registers.map((r) => declareRegister(ar, r)),
       acc.emitDeclare('s', ar),
-      ...(loop === 'dot-blocked' ? blockBases().map((b) => acc.emitDeclare(b, ar)) : []),
+      ...(loop === 'dot-blocked' ? blockBases(ar).map((b) => acc.emitDeclare(b, ar)) : []),
       emitCoefficients(ar, alpha, beta),
     ].join('\n');
     const body = loop === 'dot' ? dotLoop(oA, ox, oy, spec) : loop === 'dot-blocked' ? blockedDotLoop(oA, ox, oy, spec) : axpyLoop(oA, ox, oy, spec);
@@ -151,9 +156,9 @@ ${storeAt(y, ar, ar.register('res'))}
 }
 
 /** Accumulator names of the `dot-blocked` loop, one per row of a block. */
-const blockBases = (): string[] => Array.from({ length: GEMV_ROW_BLOCK }, (_, r) => `s${r}`);
+const blockBases = (ar: ArithmeticFormat): string[] => Array.from({ length: gemvRowBlock(ar) }, (_, r) => `s${r}`);
 
-/** Rows in blocks of {@link GEMV_ROW_BLOCK}, advanced column by column; the leftover rows as in `dot`. */
+/** Rows in blocks of {@link gemvRowBlock} rows, advanced column by column; the leftover rows as in `dot`. */
 function blockedDotLoop(oA: Operand, ox: Operand, oy: Operand, spec: GemvSpecialisation): string {
   const { ar, acc } = spec;
   const row = cursor(oA, 'A_r');
@@ -162,7 +167,8 @@ function blockedDotLoop(oA: Operand, ox: Operand, oy: Operand, spec: GemvSpecial
   const ab = cursor(oA, 'A_b');
   const x = cursor(ox, 'x_c');
   const av = oA.valueRegister(ar, 'av'), xv = ox.valueRegister(ar, 'xv'), tv = ar.register('tv');
-  const bases = blockBases();
+  const bases = blockBases(ar);
+  const R = bases.length;
   // x_j is loaded again for every row of the block: a multiply-add may clobber its operand registers.
   const column = bases.map((b, r) => `${r > 0 ? `${stepCursor(ab, 0)};\n` : ''}${loadAt(ab, ar, av)}
 ${loadAt(x, ar, xv)}
@@ -173,7 +179,7 @@ ${storeAt(y, ar, ar.register('res'))}
 ${stepCursor(y, 0)};`).join('\n');
   return `${declareCursor(row)} ${declareCursor(y)}
 let i = 0;
-for (; i + ${GEMV_ROW_BLOCK} <= m; i += ${GEMV_ROW_BLOCK}, ${stepCursor(row, 0, String(GEMV_ROW_BLOCK))}) {
+for (; i + ${R} <= m; i += ${R}, ${stepCursor(row, 0, String(R))}) {
 ${bases.map((b) => acc.emitReset(b, ar)).join('\n')}
 ${cursorLoop('j', 'n', [{ c: a, d: 1, from: row }, { c: x, d: 0 }], `${declareCursor(ab, a)}
 ${column}`)}
