@@ -138,11 +138,11 @@ function everywhere(...spreads: { below: number }[]): string {
 }
 
 function writeReport(all: Ratios[]): void {
-const split = spread(all, 'ddSplit'), splitVs2 = spread(all, 'ddSplitVsTwoChains'), ddBest = spread(all, 'ddBestOfBoth');
-const f64One = spread(all, 'fp64'), f64Two = spread(all, 'fp64TwoChainsEach'), f64Best = spread(all, 'fp64BestOfBoth');
+  const split = spread(all, 'ddSplit'), splitVs2 = spread(all, 'ddSplitVsTwoChains'), ddBest = spread(all, 'ddBestOfBoth');
+  const f64One = spread(all, 'fp64'), f64Two = spread(all, 'fp64TwoChainsEach'), f64Best = spread(all, 'fp64BestOfBoth');
 
-writeResults('dd-dot', { n, reps, milliseconds: t, goalRatiosOverProcesses: all, speedupOverPackage: { fp64Inputs: speedupF64, fp64InputsTwoChainsEach: speedupF64TwoChains, fp64InputsBestOfBoth: speedupF64Best, ddInputs: speedupDd, ddInputsSplit: speedupDdSplit, ddInputsSplitVsTwoChains: speedupDdSplitVs2, ddInputsSplitBestOfBoth: speedupDdBest }, splitOverInterleaved: layout });
-writePerformanceSection('dd-dot', `## Double-double and compensated DOT (n = 2^20)
+  writeResults('dd-dot', { n, reps, milliseconds: t, goalRatiosOverProcesses: all, speedupOverPackage: { fp64Inputs: speedupF64, fp64InputsTwoChainsEach: speedupF64TwoChains, fp64InputsBestOfBoth: speedupF64Best, ddInputs: speedupDd, ddInputsSplit: speedupDdSplit, ddInputsSplitVsTwoChains: speedupDdSplitVs2, ddInputsSplitBestOfBoth: speedupDdBest }, splitOverInterleaved: layout });
+  writePerformanceSection('dd-dot', `## Double-double and compensated DOT (n = 2^20)
 
 ${today()}, ${machineDescription()}; median of ${reps} round-robin runs (bench/dd-dot.ts).
 
@@ -172,6 +172,6 @@ ${markdownTable(['variant', 'ms', 'ns / element', '× core fp64 DOT'], rows)}
 - DD storage layout: split hi/lo arrays take ${fmt(layout, 2)}× the time of the interleaved layout.
 - Dot2 costs ${fmt(t['core dot, fp64, dot2']! / base, 2)}× and Kahan–Babuška/Neumaier ${fmt(t['core dot, fp64, kahan']! / base, 2)}× the plain fp64 DOT.
 `);
-console.log(markdownTable(['variant', 'ms', 'ns / element', '× core fp64 DOT'], rows));
-console.log({ speedupF64, speedupF64TwoChains, speedupF64Best, speedupDd, speedupDdSplit, speedupDdSplitVs2, speedupDdBest, layout });
+  console.log(markdownTable(['variant', 'ms', 'ns / element', '× core fp64 DOT'], rows));
+  console.log({ speedupF64, speedupF64TwoChains, speedupF64Best, speedupDd, speedupDdSplit, speedupDdSplitVs2, speedupDdBest, layout });
 }

@@ -79,7 +79,7 @@ export class Operand {
     const scaleReg = this.accessor.scale ? ' ' + ar.emitDeclare(ar.register(`${this.name}_sc`)) : '';
     // The storage temporary is only used when a read or a write has to convert between kinds or precisions.
     const st = this.accessor.storage;
-    const needsTmp = !this.direct(ar) || !((st.kind === 'number' && ar.kind === 'number') || this.shared(ar));
+    const needsTmp = !this.direct(ar) || !this.writesDirect(ar);
     return (needsTmp ? declareStorageRegister(st, this.tmp) : '') + scaleReg;
   }
 
@@ -87,6 +87,11 @@ export class Operand {
   private direct(ar: ArithmeticFormat): boolean {
     const st = this.accessor.storage;
     return (st.kind === 'number' && ar.kind === 'number' && st.significandBits <= ar.significandBits) || this.shared(ar);
+  }
+
+  /** Whether a write can store a register of `ar` as is (the storage's own write rounds a number). */
+  private writesDirect(ar: ArithmeticFormat): boolean {
+    return (this.accessor.storage.kind === 'number' && ar.kind === 'number') || this.shared(ar);
   }
 
   /** Whether storage and `ar` share their registers (reads and writes need no conversion either way). */
@@ -139,7 +144,7 @@ export class Operand {
       const sc = ar.register(`${this.name}_sc`);
       code += `${ar.emitFromNumber(sc, `${this.scaleData}[${scalePos}]`)} ${ar.emitDiv(src, src, sc)} `;
     }
-    if ((st.kind === 'number' && ar.kind === 'number') || this.shared(ar)) return code + st.emitWrite(this.data, pos, src);
+    if (this.writesDirect(ar)) return code + st.emitWrite(this.data, pos, src);
     return code + `${ar.emitExport(this.tmp, src, st.significandBits)} ${st.emitWrite(this.data, pos, this.tmp)}`;
   }
 }

@@ -10,6 +10,7 @@ import { chooseArithmetic } from '../codegen/kernel-options.js';
 import { resolveAccumulation } from '../codegen/accumulation.js';
 import { checkChoice, checkGemvArguments, type GemvArguments } from './gemv-arguments.js';
 import type { GemvOptions } from './gemv.js';
+import { GEMV_LOOP_CHOICES } from './gemv-program.js';
 import { matrixMagnitudes, vectorMagnitudes, vectorScales, inflate } from '../codegen/accessor-rounding.js';
 import { scaleBound, updateBound, updateBoundContext } from './update-bound.js';
 
@@ -30,7 +31,7 @@ import { scaleBound, updateBound, updateBoundContext } from './update-bound.js';
 export function gemvBound(args: GemvArguments, options: GemvOptions = {}): Float64Array {
   const { alpha, beta, opA, A, x, y, m, n } = checkGemvArguments(args);
   // The loop order changes no rounding (both orders do the same operations), but is checked as gemv does.
-  checkChoice('options.loop', options.loop, ['auto', 'dot', 'dot-blocked', 'axpy'] as const, 'auto');
+  checkChoice('options.loop', options.loop, GEMV_LOOP_CHOICES, 'auto');
   const ar = chooseArithmetic(options.arithmetic, [A, x, y]);
   const acc = resolveAccumulation(options.accumulation);
   const out = new Float64Array(m);

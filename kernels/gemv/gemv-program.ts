@@ -30,6 +30,9 @@ import { COMBINE_REGISTERS, emitCoefficients, emitCombine, type CoefficientCase 
 /** Loop order of a GEMV specialisation (see the module comment). */
 export type GemvLoop = 'dot' | 'dot-blocked' | 'axpy';
 
+/** The values `options.loop` of GEMV (and of its bound) accepts. */
+export const GEMV_LOOP_CHOICES = ['auto', 'dot', 'dot-blocked', 'axpy'] as const;
+
 /**
  * Rows per block of the `dot-blocked` loop for an arithmetic. Why 4: with column-major A it reads 4 consecutive
  * elements per column, and four double-double accumulators still fit x86-64's 16 vector registers. Why 16 for

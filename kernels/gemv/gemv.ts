@@ -10,7 +10,7 @@ import type { ArithmeticFormat } from '../../src/formats/format.js';
 import type { Accessor } from '../../accessors/accessor.js';
 import { fail } from '../../src/errors.js';
 import { checkChoice, checkGemvArguments, type GemvArguments } from './gemv-arguments.js';
-import { gemvProgram, type GemvLoop } from './gemv-program.js';
+import { GEMV_LOOP_CHOICES, gemvProgram, type GemvLoop } from './gemv-program.js';
 import { coefficientCase } from './coefficients.js';
 
 /** Options of {@link gemv}. */
@@ -37,7 +37,7 @@ function scratchOf(m: number): Float64Array {
 
 /** Which loop a call runs. @throws {@link ModprecError} `INVALID_OPTION` for `'axpy'` where it cannot run */
 function chooseLoop(option: GemvOptions['loop'], opA: Accessor<2, any>, ar: ArithmeticFormat, acc: Accumulation): GemvLoop {
-  const choice = checkChoice('options.loop', option, ['auto', 'dot', 'dot-blocked', 'axpy'] as const, 'auto');
+  const choice = checkChoice('options.loop', option, GEMV_LOOP_CHOICES, 'auto');
   const axpyPossible = acc.name === recursiveAccumulation.name && ar.kind === 'number';
   if (choice === 'axpy' && !axpyPossible) {
     fail('INVALID_OPTION', 'options.loop', `may be 'axpy' only with the recursive accumulation and a number-kind arithmetic (got ${acc.name}, ${ar.name})`, choice);

@@ -26,15 +26,7 @@ import type { RnsNumber } from './rns-number.js';
  */
 export function runFusedLoop(z: RnsNumber, a: RnsNumber, b: RnsNumber, c: RnsNumber, gamma: number,
   scaledFirst: boolean, same: boolean, canonical: boolean): void {
-  const set = z.set;
-  // Each combination of array kinds has its own compiled copy of the loops, so every copy stays monomorphic.
-  let ra = a.refArray, rb = b.refArray;
-  if (ra === null && rb !== null) { const t = a; a = b; b = t; ra = rb; rb = null; }
-  const family = fusedLoopsOf(set);
-  const run = ra === null ? family.own : rb === null ? family.refOwn : family.refRef;
-  run((canonical ? 0 : 4) + (scaledFirst ? 0 : 2) + (same ? 0 : 1), z.digits, ra === null ? a.digits : ra.digits,
-    ra === null ? 0 : rnsRefOffset(a, ra), rb === null ? b.digits : rb.digits, rb === null ? 0 : rnsRefOffset(b, rb),
-    c.digits, gamma * set.size);
+  runLoop((canonical ? 0 : 4) + (scaledFirst ? 0 : 2) + (same ? 0 : 1), z, a, b, c.digits, gamma * z.set.size);
 }
 
 /**
@@ -45,13 +37,20 @@ export function runFusedLoop(z: RnsNumber, a: RnsNumber, b: RnsNumber, c: RnsNum
  * @param b - second factor
  */
 export function runProductLoop(z: RnsNumber, a: RnsNumber, b: RnsNumber): void {
-  const set = z.set;
+  runLoop(PRODUCT_VARIANT, z, a, b, z.digits, 0);
+}
+
+/**
+ * Runs loop `variant` of the kind that matches where a's and b's residues are (own digits or an array element):
+ * each combination of array kinds has its own compiled copy of the loops, so every copy stays monomorphic.
+ */
+function runLoop(variant: number, z: RnsNumber, a: RnsNumber, b: RnsNumber, cd: Float64Array, off: number): void {
   let ra = a.refArray, rb = b.refArray;
   if (ra === null && rb !== null) { const t = a; a = b; b = t; ra = rb; rb = null; }
-  const family = fusedLoopsOf(set);
+  const family = fusedLoopsOf(z.set);
   const run = ra === null ? family.own : rb === null ? family.refOwn : family.refRef;
-  run(PRODUCT_VARIANT, z.digits, ra === null ? a.digits : ra.digits, ra === null ? 0 : rnsRefOffset(a, ra),
-    rb === null ? b.digits : rb.digits, rb === null ? 0 : rnsRefOffset(b, rb), z.digits, 0);
+  run(variant, z.digits, ra === null ? a.digits : ra.digits, ra === null ? 0 : rnsRefOffset(a, ra),
+    rb === null ? b.digits : rb.digits, rb === null ? 0 : rnsRefOffset(b, rb), cd, off);
 }
 
 /** The dispatcher's variant for the plain product loop (after the eight multiply-add variants). */
