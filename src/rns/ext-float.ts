@@ -33,11 +33,21 @@ const POW2 = (() => {
   return t;
 })();
 
-/** Exact 2^k for integer k ∈ [−1074, 1023]; 0 below, Infinity above. */
+/** {@link pow2}'s table: 0, then 2^k for k ∈ [−1074, 1023], then Infinity. */
+const POW2_CLAMPED = (() => {
+  const t = new Float64Array(POW2.length + 2);
+  t.set(POW2, 1);
+  t[t.length - 1] = Infinity;
+  return t;
+})();
+
+/**
+ * Exact 2^k for integer k ∈ [−1074, 1023]; 0 below, Infinity above. One load from a clamped index: with the
+ * two out-of-range cases as branches returning constants, V8 boxed the result of every call (a heap number
+ * per open-sum term in the kernels).
+ */
 export function pow2(k: number): number {
-  if (k < -1074) return 0;
-  if (k > 1023) return Infinity;
-  return POW2[k + 1074]!;
+  return POW2_CLAMPED[Math.min(Math.max(k + 1075, 0), POW2_CLAMPED.length - 1)]!;
 }
 
 /** Multiplier 1 − 2^-52 of the outward widening lemma. */
