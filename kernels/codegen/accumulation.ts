@@ -21,7 +21,10 @@ export interface Accumulation {
   emitDeclare(base: string, ar: ArithmeticFormat): string;
   /** Resets the state to an empty sum. */
   emitReset(base: string, ar: ArithmeticFormat): string;
-  /** Adds a·b (registers of `ar`; they may be clobbered). */
+  /**
+   * Adds a·b (registers of `ar`). Must leave the values of a and b as they were: GEMV's `dot-blocked` loop
+   * shares one register of x among a block of rows.
+   */
   emitAddProduct(base: string, a: Register, b: Register, ar: ArithmeticFormat): string;
   /** Adds a (register of `ar`; it may be clobbered). */
   emitAdd(base: string, a: Register, ar: ArithmeticFormat): string;

@@ -172,9 +172,9 @@ function blockedDotLoop(oA: Operand, ox: Operand, oy: Operand, spec: GemvSpecial
   const av = oA.valueRegister(ar, 'av'), xv = ox.valueRegister(ar, 'xv'), tv = ar.register('tv');
   const bases = blockBases(ar);
   const R = bases.length;
-  // x_j is loaded again for every row of the block: a multiply-add may clobber its operand registers.
-  const column = bases.map((b, r) => `${r > 0 ? `${stepCursor(ab, 0)};\n` : ''}${loadAt(ab, ar, av)}
-${loadAt(x, ar, xv)}
+  // x_j is loaded once per column and shared by the block's rows: a multiply-add leaves its operands' values as
+  // they were (the Accumulation contract).
+  const column = `${loadAt(x, ar, xv)}\n` + bases.map((b, r) => `${r > 0 ? `${stepCursor(ab, 0)};\n` : ''}${loadAt(ab, ar, av)}
 ${acc.emitAddProduct(b, av, xv, ar)}`).join('\n');
   const results = bases.map((b) => `${acc.emitResult(tv, b, ar)}
 ${emitCombine(ar, tv, y, spec.alpha, spec.beta)}
