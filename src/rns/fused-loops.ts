@@ -77,8 +77,8 @@ const UNROLL = 4;
  * An unrolled residue loop: `body(j, q)` is the statement block for residue j (an expression) with locals
  * suffixed q. Why unrolled: with V8's ArrayBuffer-detaching protector invalidated (any ArrayBuffer detached in
  * the process: a WebAssembly memory that grew, a transferred buffer), every typed-array access checks its
- * buffer again; within one step those checks are shared, so four residues per step ran the DOT at 424 bits
- * ≈ 15 % faster in that state, and ≈ 10 % faster without it (scratch measurements, 2026-11-22).
+ * buffer again; within one step those checks are shared. Four residues per step ran the DOT at 424 bits
+ * 5–15 % faster in either state (scratch measurements, 2026-11-22; eight per step was no faster).
  */
 const unrolledLoop = (body: (j: string, q: number) => string): string => `let i = 0;
   for (; i + ${UNROLL - 1} < n; i += ${UNROLL}) {
