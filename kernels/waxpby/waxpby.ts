@@ -41,8 +41,12 @@ export function waxpby(
     registers: ['a', 'b', 'xv', 'yv', 't'], ar,
     prologue: () => `${ar.emitFromNumber(a, 'alpha')} ${ar.emitFromNumber(b, 'beta')}`,
     body: (o) => [
-      useX ? `${loadVectorElement(o.x!, ar, xv)} ${ar.emitMul(t, a, xv)}` : ar.emitFromNumber(t, '0'),
-      useY ? `${loadVectorElement(o.y!, ar, yv)} ${ar.emitFma(t, b, yv, t)}` : '',
+      useX && useY && ar.emitMulAdd2
+        ? `${loadVectorElement(o.x!, ar, xv)} ${loadVectorElement(o.y!, ar, yv)} ${ar.emitMulAdd2(t, a, xv, b, yv)}`
+        : [
+          useX ? `${loadVectorElement(o.x!, ar, xv)} ${ar.emitMul(t, a, xv)}` : ar.emitFromNumber(t, '0'),
+          useY ? `${loadVectorElement(o.y!, ar, yv)} ${ar.emitFma(t, b, yv, t)}` : '',
+        ].join('\n'),
       o.w!.emitStore(ar, t, 'w_p', o.w!.accessor.scale ? 'w_q' : undefined),
     ].join('\n'),
   });

@@ -129,6 +129,11 @@ export interface ArithmeticFormat<T = unknown> {
   emitMul(dst: Register, a: Register, b: Register): string;
   /** dst := a · b + c (as the format rounds it; not necessarily fused) */
   emitFma(dst: Register, a: Register, b: Register, c: Register): string;
+  /**
+   * dst := a·x + b·y, optional: a format that forms both products in one pass (RNS) provides it; kernels fall
+   * back to `emitMul` then `emitFma`. No more rounding error than that pair; dst may alias any operand.
+   */
+  emitMulAdd2?(dst: Register, a: Register, x: Register, b: Register, y: Register): string;
   /** dst := a / b */
   emitDiv(dst: Register, a: Register, b: Register): string;
   /** dst := √a */

@@ -21,6 +21,7 @@ import { needsRounding, roundSignificand } from './rounding.js';
 import { MAX_EXPONENT, OPEN_AFTER, RnsNumber, checkSameSet, copyInto, setZero } from './rns-number.js';
 import { rnsResolve } from './rns-array.js';
 import { runFusedLoop, runProductLoop } from './fused-loops.js';
+import { runTwoProductLoop } from './two-product-loop.js';
 import { OPEN_TERM_EXPONENT, accumulateOpen, openSum } from './open-sum.js';
 
 const scratch = new WeakMap<RnsModuliSet, RnsNumber>();
@@ -254,6 +255,81 @@ export function rnsFma(z: RnsNumber, a: RnsNumber, b: RnsNumber, c: RnsNumber): 
   }
   fmaOrdinary(z, a, b, c);
   z.runs = runs + 1;
+}
+
+/** Product scratch of {@link rnsMulAdd2}'s fallback, apart from {@link scratchOf}, which the multiply-add uses. */
+const productScratch = new WeakMap<RnsModuliSet, RnsNumber>();
+
+/**
+ * z := a·x + b·y. When both exact products have tight evals and their aligned sum stays below M/4 (e.g. WAXPBY
+ * on double inputs), one pass over the residues forms it exactly and rounds once: |δ| < u for the whole
+ * expression. Otherwise a·x is rounded, then added by {@link rnsFma}: two roundings, each |δ| < u.
+ * @param z - destination (may alias any operand)
+ * @param a - first factor of the first product
+ * @param x - second factor of the first product
+ * @param b - first factor of the second product
+ * @param y - second factor of the second product
+ * @throws {@link ModprecError} as {@link rnsAdd}
+ */
+export function rnsMulAdd2(z: RnsNumber, a: RnsNumber, x: RnsNumber, b: RnsNumber, y: RnsNumber): void {
+  checkSets(z, a, x);
+  checkSets(z, b, y);
+  if (a.open !== 0) rnsResolve(a);
+  if (x.open !== 0) rnsResolve(x);
+  if (b.open !== 0) rnsResolve(b);
+  if (y.open !== 0) rnsResolve(y);
+  if (a.uf !== 0 && x.uf !== 0 && b.uf !== 0 && y.uf !== 0 && mulAdd2OnePass(z, a, x, b, y)) return;
+  let t = productScratch.get(z.set);
+  if (!t) { t = new RnsNumber(z.set); productScratch.set(z.set, t); }
+  rnsMul(t, a, x);
+  rnsFma(z, b, y, t);
+}
+
+/**
+ * The one-pass case of {@link rnsMulAdd2} (non-zero operands): returns false, with nothing written, when it
+ * does not apply (a product's eval not tight, exponents too far apart, the sum not below M/4, or both factors of
+ * a product bound to array elements).
+ */
+function mulAdd2OnePass(z: RnsNumber, a: RnsNumber, x: RnsNumber, b: RnsNumber, y: RnsNumber): boolean {
+  // The loop reads the first factor of each product from its own digits.
+  if (a.refArray !== null) { const t = a; a = x; x = t; }
+  if (b.refArray !== null) { const t = b; b = y; y = t; }
+  if (a.refArray !== null || b.refArray !== null) return false;
+  const set = z.set;
+  let e1 = a.exp + x.exp, e2 = b.exp + y.exp;
+  checkResultExponent(set, e1);
+  checkResultExponent(set, e2);
+  productEval(set, a, x);
+  let lf1 = PE[0]!, le1 = PE[1]!, uf1 = PE[2]!, ue1 = PE[3]!;
+  productEval(set, b, y);
+  let lf2 = PE[0]!, le2 = PE[1]!, uf2 = PE[2]!, ue2 = PE[3]!;
+  if (!isTight(lf1, le1, uf1, ue1) || !isTight(lf2, le2, uf2, ue2)) return false;
+  let s1 = a.sign ^ x.sign, s2 = b.sign ^ y.sign;
+  // The product with the larger exponent goes first: it is the one scaled by 2^γ.
+  // (One temporary per swapped variable: a temporary shared by integers and doubles made V8 box them.)
+  if (e1 < e2) {
+    const ta = a; a = b; b = ta;
+    const tx = x; x = y; y = tx;
+    const te = e1; e1 = e2; e2 = te;
+    const ts = s1; s1 = s2; s2 = ts;
+    const tlf = lf1; lf1 = lf2; lf2 = tlf;
+    const tle = le1; le1 = le2; le2 = tle;
+    const tuf = uf1; uf1 = uf2; uf2 = tuf;
+    const tue = ue1; ue1 = ue2; ue2 = tue;
+  }
+  const gamma = e1 - e2;
+  if (gamma > z.tables.maxShift) return false;
+  addUp(uf1, ue1 + gamma, uf2, ue2);
+  if (EXT.e > -2) return false;
+  runTwoProductLoop(z, a, x, b, y, gamma, s1 === s2);
+  z.refArray = null;
+  z.open = 0;
+  z.runs = 0;
+  z.exp = e2;
+  IV[0] = lf1; IV[1] = le1 + gamma; IV[2] = uf1; IV[3] = ue1 + gamma;
+  IV[4] = lf2; IV[5] = le2; IV[6] = uf2; IV[7] = ue2;
+  finishAligned(z, s1, s2);
+  return true;
 }
 
 /** z := a·b + c, ordinary numbers (each rounded |δ| < u): see {@link rnsFma}. */

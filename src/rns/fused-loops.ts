@@ -8,6 +8,7 @@
 import { type RnsModuliSet, rnsTables } from './moduli-set.js';
 import { rnsRefOffset } from './rns-array.js';
 import type { RnsNumber } from './rns-number.js';
+import { unrolledLoop } from './unrolled-loop.js';
 
 /**
  * z.digits := the residues of A·B·2^γ + C (`scaledFirst`, `same`), A·B·2^γ − C (`scaledFirst`, not `same`),
@@ -69,22 +70,6 @@ type FusedDispatch = (variant: number, zd: Float64Array, ad: ArrayLike<number>, 
 
 /** One moduli set's compiled loops per kind of the factors' arrays (own/own, bound/own, bound/bound). */
 interface FusedFamily { readonly own: FusedDispatch; readonly refOwn: FusedDispatch; readonly refRef: FusedDispatch }
-
-/** Residues per step of the unrolled loops (the remainder runs one at a time). */
-const UNROLL = 4;
-
-/**
- * An unrolled residue loop: `body(j, q)` is the statement block for residue j (an expression) with locals
- * suffixed q. Why unrolled: with V8's ArrayBuffer-detaching protector invalidated (any ArrayBuffer detached in
- * the process: a WebAssembly memory that grew, a transferred buffer), every typed-array access checks its
- * buffer again; within one step those checks are shared. Four residues per step ran the DOT at 424 bits
- * 5–15 % faster in either state (scratch measurements, 2026-11-22; eight per step was no faster).
- */
-const unrolledLoop = (body: (j: string, q: number) => string): string => `let i = 0;
-  for (; i + ${UNROLL - 1} < n; i += ${UNROLL}) {
-    ${Array.from({ length: UNROLL }, (_, q) => body(q === 0 ? 'i' : `(i + ${q})`, q)).join('\n    ')}
-  }
-  for (; i < n; i++) ${body('i', 0)}`;
 
 /**
  * Sources of the loops. r = A_i·B_i − ⌊A_i·B_i/m⌋·m lies in [−m, 2m) (the floating quotient of a sum below

@@ -6,7 +6,7 @@
 export { rnsModuliSet, rnsTables, MIN_PRECISION, MAX_PRECISION, MODULUS_BITS } from './moduli-set.js';
 export type { RnsModuliSet, RnsTables, ResidueArithmetic } from './moduli-set.js';
 export { RnsNumber, rnsZero, MAX_EXPONENT } from './rns-number.js';
-export { rnsAdd, rnsSub, rnsMul, rnsFma, rnsNeg, rnsAbs, rnsSet, rnsSign, rnsCompare } from './arithmetic.js';
+export { rnsAdd, rnsSub, rnsMul, rnsFma, rnsMulAdd2, rnsNeg, rnsAbs, rnsSet, rnsSign, rnsCompare } from './arithmetic.js';
 export { rnsFromNumber, rnsFromDouble, rnsToNumber, rnsFromDoubleDouble, rnsToDoubleDouble } from './convert-number.js';
 export {
   rnsSignificand, rnsToRational, rnsFromRational, rnsDiv, rnsSqrt, rnsFromDecimalString, rnsToDecimalString, rnsFromString,

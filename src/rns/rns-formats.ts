@@ -10,7 +10,7 @@ import { fail } from '../errors.js';
 import { rnsModuliSet, type RnsModuliSet } from './moduli-set.js';
 import { RnsNumber, copyInto } from './rns-number.js';
 import { RnsArray, rnsLoad, rnsRef, rnsResolve, rnsStore } from './rns-array.js';
-import { rnsAbs, rnsAdd, rnsFma, rnsMul, rnsNeg, rnsSet, rnsSub } from './arithmetic.js';
+import { rnsAbs, rnsAdd, rnsFma, rnsMul, rnsMulAdd2, rnsNeg, rnsSet, rnsSub } from './arithmetic.js';
 import { rnsFromDoubleDouble, rnsFromNumber, rnsToDoubleDouble, rnsToNumber } from './convert-number.js';
 import { rnsDiv, rnsSqrt, rnsToRational, setRoundedRational } from './convert-exact.js';
 
@@ -42,7 +42,7 @@ function rnsExportDd(x: RnsNumber, out: { hi: number; lo: number }): void {
 }
 
 const shared = {
-  rnsAdd, rnsSub, rnsMul, rnsFma, rnsNeg, rnsAbs, rnsSet, rnsDiv, rnsSqrt,
+  rnsAdd, rnsSub, rnsMul, rnsFma, rnsMulAdd2, rnsNeg, rnsAbs, rnsSet, rnsDiv, rnsSqrt,
   rnsFromNumber, rnsFromDoubleDouble, rnsToNumber, rnsExportDd, rnsConvert, rnsLoad, rnsRef, rnsStore,
   rnsDdOut: { hi: 0, lo: 0 },
 };
@@ -157,6 +157,7 @@ export function rnsArithmeticFormat(set: RnsModuliSet): ArithmeticFormat<RnsNumb
     emitSub: (d, a, b) => `rnsSub(${one(d)}, ${one(a)}, ${one(b)});`,
     emitMul: (d, a, b) => `rnsMul(${one(d)}, ${one(a)}, ${one(b)});`,
     emitFma: (d, a, b, c) => `rnsFma(${one(d)}, ${one(a)}, ${one(b)}, ${one(c)});`,
+    emitMulAdd2: (d, a, x, b, y) => `rnsMulAdd2(${one(d)}, ${one(a)}, ${one(x)}, ${one(b)}, ${one(y)});`,
     emitDiv: (d, a, b) => `rnsDiv(${one(d)}, ${one(a)}, ${one(b)});`,
     emitSqrt: (d, a) => `rnsSqrt(${one(d)}, ${one(a)});`,
     emitAbs: (d, a) => `rnsAbs(${one(d)}, ${one(a)});`,
