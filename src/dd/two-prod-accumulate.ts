@@ -6,10 +6,12 @@
  * @module
  */
 import { twoProdError, type DdBuffer } from './eft.js';
+import { ddAddSloppy } from './add.js';
 
 /**
- * `out := a·b + (ch + cl)` for doubles a, b: TwoProd (p + e = ab exactly), TwoSum(ch, p), the low parts in
- * two roundings, FastTwoSum. 28 flops against 35 for {@link ddMulAccumulate} with zero low parts (no cross
+ * `out := a·b + (ch + cl)` for doubles a, b: TwoProd (p + e = ab exactly), then {@link ddAddSloppy} of c and
+ * (p, e): TwoSum(ch, p), the low parts in two roundings, FastTwoSum. The sloppy addition has no relative bound
+ * in general; with an exact product as the second operand it has the one proved here. 28 flops against 35 for {@link ddMulAccumulate} with zero low parts (no cross
  * terms; FastTwoSum instead of TwoSum at the end). Error ≤ (3 + 8u)u²·(|ab| + |c|)
  * ({@link DD_TWO_PROD_ACCUMULATE_BOUND}; u = 2^-53), below the 2^-104 = 4u² of the accurate addition, so every
  * γ_n(2^-104) bound of a DD kernel on fp64 data holds; the result is normalised.
@@ -43,14 +45,5 @@ import { twoProdError, type DdBuffer } from './eft.js';
  */
 export function ddTwoProdAccumulate(out: DdBuffer, a: number, b: number, ch: number, cl: number): void {
   const p = a * b;
-  const e = twoProdError(a, b, p);
-  // TwoSum(ch, p)
-  const h = ch + p;
-  const z = h - ch;
-  const t = (ch - (h - z)) + (p - z);
-  const w = t + (cl + e);
-  // FastTwoSum(h, w): exact, see above
-  const hi = h + w;
-  out[0] = hi;
-  out[1] = w - (hi - h);
+  ddAddSloppy(out, ch, cl, p, twoProdError(a, b, p));
 }

@@ -18,7 +18,7 @@ import { EXT, addDown, addUp, compareExt, isTight, mulDown, mulUp, subDown, subU
 import { EVAL, evaluateSigned } from './interval-evaluation.js';
 import type { RnsModuliSet } from './moduli-set.js';
 import { needsRounding, roundSignificand } from './rounding.js';
-import { MAX_EXPONENT, OPEN_AFTER, RnsNumber, checkSameSet, copyInto, setZero } from './rns-number.js';
+import { MAX_EXPONENT, OPEN_AFTER, RnsNumber, checkSameSet, copyInto, markOwnOrdinary, setZero } from './rns-number.js';
 import { rnsResolve } from './rns-array.js';
 import { runFusedLoop, runProductLoop } from './fused-loops.js';
 import { runTwoProductLoop } from './two-product-loop.js';
@@ -95,9 +95,7 @@ function alignedAdd(z: RnsNumber, a: RnsNumber, sa: number, b: RnsNumber, sb: nu
   const pw = z.tables.pow2;
   const off = gamma * n;
   const ad = a.digits, bd = b.digits, zd = z.digits;
-  z.refArray = null;
-  z.open = 0;
-  z.runs = 0;
+  markOwnOrdinary(z);
   // a·2^γ + b < m² + m < 2^53 is exact (and a·2^γ − b ≡ a·2^γ + (m − b)): one reduction per residue.
   if (sa === sb) {
     for (let i = 0; i < n; i++) {
@@ -322,9 +320,7 @@ function mulAdd2OnePass(z: RnsNumber, a: RnsNumber, x: RnsNumber, b: RnsNumber, 
   addUp(uf1, ue1 + gamma, uf2, ue2);
   if (EXT.e > -2) return false;
   runTwoProductLoop(z, a, x, b, y, gamma, s1 === s2);
-  z.refArray = null;
-  z.open = 0;
-  z.runs = 0;
+  markOwnOrdinary(z);
   z.exp = e2;
   IV[0] = lf1; IV[1] = le1 + gamma; IV[2] = uf1; IV[3] = ue1 + gamma;
   IV[4] = lf2; IV[5] = le2; IV[6] = uf2; IV[7] = ue2;
@@ -392,9 +388,7 @@ function fusedMulAlignedAdd(z: RnsNumber, a: RnsNumber, b: RnsNumber, c: RnsNumb
   const sp = a.sign ^ b.sign, sc = c.sign;
   const cexp = c.exp, pexp = a.exp + b.exp;
   runFusedLoop(z, a, b, c, gamma, scaledFirst, sp === sc, true);
-  z.refArray = null;
-  z.open = 0;
-  z.runs = 0;
+  markOwnOrdinary(z);
   z.exp = scaledFirst ? cexp : pexp;
   if (scaledFirst) finishAligned(z, sp, sc);
   else finishAligned(z, sc, sp);
@@ -433,9 +427,7 @@ function multiplyExact(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
     // Factors bound to array elements are read in place (before z, which may be one of them, is unbound).
     runProductLoop(z, x, y);
   }
-  z.refArray = null;
-  z.open = 0;
-  z.runs = 0;
+  markOwnOrdinary(z);
   z.sign = x.sign ^ y.sign;
   z.exp = e;
   z.lf = PE[0]!; z.le = PE[1]!; z.uf = PE[2]!; z.ue = PE[3]!;

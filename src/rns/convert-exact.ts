@@ -7,7 +7,7 @@
 import { fail } from '../errors.js';
 import { EVAL, evaluateSigned } from './interval-evaluation.js';
 import type { RnsModuliSet } from './moduli-set.js';
-import { MAX_EXPONENT, RnsNumber, checkSameSet, setZero } from './rns-number.js';
+import { MAX_EXPONENT, RnsNumber, checkSameSet, markOwnOrdinary, setZero } from './rns-number.js';
 import { rnsResolve } from './rns-array.js';
 
 /** An exact rational num/den with den > 0. */
@@ -79,9 +79,7 @@ export function setRoundedRational(z: RnsNumber, negative: boolean, N: bigint, D
 /** z := ±Q·2^e (0 < Q ≤ 2^p), residues by BigInt reduction, eval from the residues. */
 function setSignificand(z: RnsNumber, negative: boolean, Q: bigint, e: number): void {
   const set = z.set;
-  z.refArray = null;
-  z.open = 0;
-  z.runs = 0;
+  markOwnOrdinary(z);
   const d = z.digits;
   for (let i = 0; i < set.size; i++) d[i] = Number(Q % BigInt(set.moduli[i]!));
   evaluateSigned(set, d, 0, 0, 0);

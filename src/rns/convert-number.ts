@@ -9,7 +9,7 @@ import { DOWN, EXT, UP, exponentOf, normalize, pow2 } from './ext-float.js';
 import { LIMB_BITS, type RnsModuliSet, rnsTables } from './moduli-set.js';
 import { rnsAdd, rnsSub } from './arithmetic.js';
 import { significandBitsUpper, significandLimbs } from './rounding.js';
-import { RnsNumber, checkSameSet, setZero } from './rns-number.js';
+import { RnsNumber, checkSameSet, markOwnOrdinary, setZero } from './rns-number.js';
 import { rnsResolve } from './rns-array.js';
 
 const LIMB = 2 ** LIMB_BITS;
@@ -41,9 +41,7 @@ export function setFromNumber(z: RnsNumber, value: number): void {
     mant = a * 2 ** 1022 * 2 ** 52; // subnormal: integer < 2^52 (2^1074 itself overflows)
     exp = -1074;
   }
-  z.refArray = null;
-  z.open = 0;
-  z.runs = 0;
+  markOwnOrdinary(z);
   const n = set.size;
   const m = set.moduli;
   const inv = set.inverseModuli;

@@ -18,7 +18,7 @@ import { fail } from '../errors.js';
 import type { RnsModuliSet } from './moduli-set.js';
 import { setRoundedRational } from './convert-exact.js';
 import { rnsToRational } from './convert-exact.js';
-import { RnsNumber } from './rns-number.js';
+import { RnsNumber, markOwnOrdinary } from './rns-number.js';
 import { closeOpenSum } from './open-sum.js';
 
 /** An array of L numbers of one moduli set (seed 000's mp_array_t). */
@@ -81,9 +81,7 @@ export function rnsLoad(z: RnsNumber, a: RnsArray, k: number): void {
   const L = a.length;
   z.lf = a.evalFrac[k]!; z.le = a.evalExp[k]!;
   z.uf = a.evalFrac[L + k]!; z.ue = a.evalExp[L + k]!;
-  z.refArray = null;
-  z.open = 0;
-  z.runs = 0;
+  markOwnOrdinary(z);
 }
 
 /**

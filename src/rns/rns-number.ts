@@ -119,11 +119,19 @@ export function rnsZero(set: RnsModuliSet): RnsNumber {
   return new RnsNumber(set);
 }
 
-/** Sets `z` to ±0 with sign bit `sign`. */
-export function setZero(z: RnsNumber, sign: number): void {
+/**
+ * Marks z's own digits as holding an ordinary number: not bound to an array element, not an open sum, and no
+ * run of in-place multiply-adds (what every operation that writes z's residues itself leaves behind).
+ */
+export function markOwnOrdinary(z: RnsNumber): void {
   z.refArray = null;
   z.open = 0;
   z.runs = 0;
+}
+
+/** Sets `z` to ±0 with sign bit `sign`. */
+export function setZero(z: RnsNumber, sign: number): void {
+  markOwnOrdinary(z);
   z.digits.fill(0);
   z.sign = sign;
   z.exp = 0;

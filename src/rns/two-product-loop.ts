@@ -64,9 +64,13 @@ const DISPATCH_SOURCE = `return function twoProductDispatch(same, zd, ad, xd, xo
 /** Count of compiled families, which makes each kind's sources distinct (V8 shares feedback by source). */
 let compiled = 0;
 const families = new WeakMap<RnsModuliSet, TwoProductFamily>();
+// The last set's family: a kernel calls this once per element, mostly with one set (no map lookup then).
+let lastSet: RnsModuliSet | null = null;
+let lastFamily: TwoProductFamily | null = null;
 
 /** The loops of `set`, compiled once per set and kind, with the set's tables as closure constants (fused-loops.ts says why). */
 function twoProductLoopsOf(set: RnsModuliSet): TwoProductFamily {
+  if (set === lastSet) return lastFamily!;
   let f = families.get(set);
   if (!f) {
     const tables = rnsTables(set);
@@ -78,5 +82,7 @@ function twoProductLoopsOf(set: RnsModuliSet): TwoProductFamily {
     f = { ownOwn: compile('ownOwn'), ownRef: compile('ownRef'), refOwn: compile('refOwn'), refRef: compile('refRef') };
     families.set(set, f);
   }
+  lastSet = set;
+  lastFamily = f;
   return f;
 }

@@ -5,18 +5,7 @@ import { RnsNumber } from '../../src/rns/rns-number.js';
 import { RnsArray, rnsRef, rnsStore } from '../../src/rns/rns-array.js';
 import { rnsMulAdd2 } from '../../src/rns/arithmetic.js';
 import { rnsFromNumber } from '../../src/rns/convert-number.js';
-import { abs, add, invariantsHold, le, makeOperand, mul, ofRns, operandSpec, q, sub, withinU, type Q } from './oracle.js';
-
-/** Integer square root (floor). */
-function isqrt(n: bigint): bigint {
-  if (n < 2n) return n;
-  let x = 1n << BigInt((n.toString(2).length + 1) >> 1);
-  for (;;) {
-    const y = (x + n / x) >> 1n;
-    if (y >= x) return x;
-    x = y;
-  }
-}
+import { abs, add, invariantsHold, le, makeOperand, mul, ofRns, operandSpec, q, sub, unitBound, withinU, type Q } from './oracle.js';
 
 /** Doubles whose products stay short (the one-pass case), with zeros and both signs. */
 const moderateDouble = fc.oneof(
@@ -40,8 +29,7 @@ function placed(x: RnsNumber, where: 'own' | 'bound'): RnsNumber {
 describe.each([106, 424, 1696])('rnsMulAdd2 at %i bits', (precision) => {
   const set = rnsModuliSet(precision);
   const spec = operandSpec(set);
-  // A rational U ≥ u = 4/√M.
-  const U = q(4n, isqrt(set.M));
+  const U = unitBound(set);
 
   it('double operands: a·x + b·y rounded once (|δ| < u), own or bound factors, any order of exponents', () => {
     fc.assert(fc.property(fc.tuple(moderateDouble, moderateDouble, moderateDouble, moderateDouble), fc.tuple(place, place, place, place),

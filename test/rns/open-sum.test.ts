@@ -5,18 +5,7 @@ import { RnsNumber, OPEN_AFTER } from '../../src/rns/rns-number.js';
 import { RnsArray, rnsLoad, rnsRef, rnsStore } from '../../src/rns/rns-array.js';
 import { rnsFma, rnsSign } from '../../src/rns/arithmetic.js';
 import { rnsFromNumber, rnsToNumber } from '../../src/rns/convert-number.js';
-import { abs, add, anyDouble, invariantsHold, le, makeOperand, mul, ofNumber, ofRns, operandSpec, q, sub, withinU, type Q } from './oracle.js';
-
-/** Integer square root (floor). */
-function isqrt(n: bigint): bigint {
-  if (n < 2n) return n;
-  let x = 1n << BigInt((n.toString(2).length + 1) >> 1);
-  for (;;) {
-    const y = (x + n / x) >> 1n;
-    if (y >= x) return x;
-    x = y;
-  }
-}
+import { abs, add, anyDouble, invariantsHold, le, makeOperand, mul, ofNumber, ofRns, operandSpec, q, sub, unitBound, withinU, type Q } from './oracle.js';
 
 /** Doubles of moderate range (products and sums stay short: the case open sums are for). */
 const shortDouble = fc.oneof(
@@ -27,8 +16,8 @@ const shortDouble = fc.oneof(
 describe.each([106, 424, 1696])('open sums of in-place multiply-adds (%i bits)', (precision) => {
   const set = rnsModuliSet(precision);
   const spec = operandSpec(set);
-  // A rational U ≥ u = 4/√M, and γ_k(U) = kU/(1 − kU) (Higham's γ for k roundings of at most U each).
-  const U = q(4n, isqrt(set.M));
+  // γ_k(U) = kU/(1 − kU) (Higham's γ for k roundings of at most U each), U ≥ u.
+  const U = unitBound(set);
   const gamma = (k: number): Q => {
     const kU = mul(q(BigInt(k)), U);
     return q(kU.num * 1n, kU.den - kU.num);

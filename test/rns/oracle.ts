@@ -54,6 +54,22 @@ export function withinU(set: RnsModuliSet, c: Q, e: Q): boolean {
   return d.num * d.num * set.M * e.den * e.den < 16n * e.num * e.num * d.den * d.den;
 }
 
+/** Integer square root (floor). */
+export function isqrt(n: bigint): bigint {
+  if (n < 2n) return n;
+  let x = 1n << BigInt((n.toString(2).length + 1) >> 1);
+  for (;;) {
+    const y = (x + n / x) >> 1n;
+    if (y >= x) return x;
+    x = y;
+  }
+}
+
+/** A rational U ≥ u = 4/√M of the set (4/⌊√M⌋), for bounds checked exactly. */
+export function unitBound(set: RnsModuliSet): Q {
+  return q(4n, isqrt(set.M));
+}
+
 /** |c − e| ≤ bound (all exact). */
 export function absErrorAtMost(c: Q, e: Q, bound: Q): boolean {
   return le(abs(sub(c, e)), bound);
