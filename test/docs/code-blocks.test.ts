@@ -4,7 +4,10 @@
  */
 import { describe, it, expect } from 'vitest';
 import { format } from 'node:util';
+import { existsSync } from 'node:fs';
 import { codeBlocksOf, writeBlockModule, type CodeBlock } from './code-blocks.js';
+import { CHROMIUM, runInChromium } from './browser-page.js';
+import { typeErrorsOf } from './typecheck-blocks.js';
 
 const DOCS = ['README.md', 'docs/guide.md'];
 const blocks = DOCS.flatMap(codeBlocksOf);
@@ -33,5 +36,27 @@ describe('documentation code blocks', () => {
     const printed = await runCapturingLogs(block);
     expect(printed.length, 'every console.log of an example is annotated with // → what it prints').toBe(block.expectedOutput.length);
     expect(printed).toEqual(block.expectedOutput);
+  });
+});
+
+describe('documentation code blocks for a browser page', () => {
+  const browserBlocks = blocks.filter((b) => b.flags.has('browser') && !b.flags.has('fragment'));
+
+  it('the README has one', () => {
+    expect(browserBlocks.some((b) => b.doc === 'README.md')).toBe(true);
+  });
+
+  it.each(browserBlocks.map((b) => [`${b.doc}:${b.line}`, b] as const))('%s runs in Chromium and prints what it says', async (_, block) => {
+    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: bash scripts/setup.sh installs it`);
+    const run = await runInChromium(block);
+    expect(run.errors).toEqual([]);
+    expect(run.logs).toEqual(block.expectedOutput);
+    expect(run.bodyText.length).toBeGreaterThan(0);
+  });
+});
+
+describe('documentation code blocks as TypeScript', () => {
+  it('every block that is not a fragment type-checks against the public entry points', () => {
+    expect(typeErrorsOf(blocks.filter((b) => !b.flags.has('fragment')))).toEqual([]);
   });
 });
