@@ -12,6 +12,7 @@ import { colMajor } from './col-major.js';
  * A block-column-major accessor over [blocks, rows, cols] (or a column-major one over [rows, cols]).
  * `stride` is [block stride, leading dimension] (default packed: [rows·cols, rows]).
  * @throws {@link ModprecError} `INVALID_SIZE`, `INVALID_STRIDE`, `INVALID_FORMAT`, `INVALID_STORAGE`
+ * @group Ranges & accessors
  */
 export function blockColMajor<D extends 2 | 3 = 3, T = number>(opts: LayoutOptions<D, T>): Accessor<D, T> {
   const size = resolveSize<D>(opts.size, [2, 3]);

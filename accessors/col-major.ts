@@ -30,6 +30,7 @@ function colMajorStrides(size: readonly number[], stride: LayoutOptions<Dimensio
  * const A = colMajor({ size: [m, n], stride: lda, storage: formats.f32, arithmetic: formats.f64, data });
  * ```
  * @throws {@link ModprecError} `INVALID_SIZE`, `INVALID_STRIDE`, `INVALID_FORMAT`, `INVALID_STORAGE`
+ * @group Ranges & accessors
  */
 export function colMajor<D extends Dimensionality = 2, T = number>(opts: LayoutOptions<D, T>): Accessor<D, T> {
   const size = resolveSize<D>(opts.size, [1, 2, 3]);
@@ -37,7 +38,10 @@ export function colMajor<D extends Dimensionality = 2, T = number>(opts: LayoutO
   return makeAccessor('col-major', opts, size, strides, vectorDefaultOffset(size, strides));
 }
 
-/** A column-major accessor whose storage format differs from its arithmetic format. */
+/**
+ * A column-major accessor whose storage format differs from its arithmetic format.
+ * @group Ranges & accessors
+ */
 export function reducedColMajor<D extends Dimensionality = 2, T = number>(
   opts: LayoutOptions<D, T> & { storage: LayoutOptions<D, T>['storage']; arithmetic: LayoutOptions<D, T>['arithmetic'] },
 ): Accessor<D, T> {

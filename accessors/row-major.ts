@@ -40,6 +40,7 @@ export function vectorDefaultOffset(size: readonly number[], strides: readonly n
  * const A = rowMajor({ size: [3, 4], storage: formats.f32, arithmetic: formats.f64 });
  * ```
  * @throws {@link ModprecError} `INVALID_SIZE`, `INVALID_STRIDE`, `INVALID_FORMAT`, `INVALID_STORAGE`
+ * @group Ranges & accessors
  */
 export function rowMajor<D extends Dimensionality = 2, T = number>(opts: LayoutOptions<D, T>): Accessor<D, T> {
   const size = resolveSize<D>(opts.size, [1, 2, 3]);
@@ -47,7 +48,10 @@ export function rowMajor<D extends Dimensionality = 2, T = number>(opts: LayoutO
   return makeAccessor('row-major', opts, size, strides, vectorDefaultOffset(size, strides));
 }
 
-/** A row-major accessor whose storage format differs from its arithmetic format (Ginkgo's reduced_row_major). */
+/**
+ * A row-major accessor whose storage format differs from its arithmetic format (Ginkgo's reduced_row_major).
+ * @group Ranges & accessors
+ */
 export function reducedRowMajor<D extends Dimensionality = 2, T = number>(
   opts: LayoutOptions<D, T> & { storage: LayoutOptions<D, T>['storage']; arithmetic: LayoutOptions<D, T>['arithmetic'] },
 ): Accessor<D, T> {

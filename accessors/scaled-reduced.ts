@@ -12,7 +12,10 @@ import { rowMajorStridesOf, vectorDefaultOffset } from './row-major.js';
 import { colMajorStridesOf } from './col-major.js';
 import { fail } from '../src/errors.js';
 
-/** Options of the scaled factories. */
+/**
+ * Options of the scaled factories.
+ * @group Ranges & accessors
+ */
 export interface ScaledOptions<D extends Dimensionality, T> extends LayoutOptions<D, T> {
   /** Which dimensions index the scale: `[true, false]` = one scale per row of a matrix. */
   scaleMask: readonly boolean[];
@@ -56,12 +59,16 @@ function scaled<D extends Dimensionality, T>(
  * const A = scaledReducedRowMajor({ size: [m, n], storage: formats.i16, arithmetic: formats.f64, scaleMask: [true, false] });
  * ```
  * @throws {@link ModprecError} as {@link rowMajor}, plus `INVALID_OPTION` for a bad mask, `INVALID_VALUE` for a zero scale
+ * @group Ranges & accessors
  */
 export function scaledReducedRowMajor<D extends Dimensionality = 2, T = number>(opts: ScaledOptions<D, T>): Accessor<D, T> {
   return scaled('row-major', opts);
 }
 
-/** The column-major counterpart of {@link scaledReducedRowMajor}. */
+/**
+ * The column-major counterpart of {@link scaledReducedRowMajor}.
+ * @group Ranges & accessors
+ */
 export function scaledReducedColMajor<D extends Dimensionality = 2, T = number>(opts: ScaledOptions<D, T>): Accessor<D, T> {
   return scaled('col-major', opts);
 }
@@ -74,6 +81,7 @@ export function scaledReducedColMajor<D extends Dimensionality = 2, T = number>(
  * @param maxAbs - the group's largest magnitude (finite, ≥ 0)
  * @param maxValue - the storage's largest integer
  * @returns a positive finite scale
+ * @group Ranges & accessors
  */
 export function fitScale(maxAbs: number, maxValue: number): number {
   if (!(maxAbs > 0)) return 1;
@@ -92,6 +100,7 @@ export function fitScale(maxAbs: number, maxValue: number): number {
  * @param accessor - a scaled accessor
  * @param values - the value at each index
  * @throws {@link ModprecError} `INVALID_STORAGE` if the accessor is not scaled; `INVALID_VALUE` for non-finite values
+ * @group Ranges & accessors
  */
 export function fitScales<D extends Dimensionality, T>(
   accessor: Accessor<D, T>, values: (...index: number[]) => number,

@@ -11,6 +11,7 @@ import { fail } from '../src/errors.js';
  * Use it for views the named layouts do not cover, e.g. the transpose of a row-major matrix.
  * Distinct indices must not share an element unless the view is read-only: this is not checked.
  * @throws {@link ModprecError} `INVALID_STRIDE` for a zero stride; others as {@link rowMajor}
+ * @group Ranges & accessors
  */
 export function strided<D extends Dimensionality, T = number>(
   opts: Omit<LayoutOptions<D, T>, 'stride'> & { strides: Tuple<D> },

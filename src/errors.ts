@@ -9,7 +9,10 @@
  * @module
  */
 
-/** Stable machine-readable error codes. New codes may be added; existing ones never change meaning. */
+/**
+ * Stable machine-readable error codes. New codes may be added; existing ones never change meaning.
+ * @group Errors
+ */
 export type ModprecErrorCode =
   /** A size, length or shape disagrees with another operand. */
   | 'DIMENSION_MISMATCH'
@@ -41,6 +44,7 @@ export type ModprecErrorCode =
  * try { range(rowMajor({ size: [2, -1] })); }
  * catch (e) { if (e instanceof ModprecError && e.code === 'INVALID_SIZE') console.log(e.parameter); }
  * ```
+ * @group Errors
  */
 export class ModprecError extends Error {
   /** Stable error code. */

@@ -6,7 +6,10 @@
 import { fail } from './errors.js';
 import { denseMatrix, type DenseMatrix } from './sparse/dense-matrix.js';
 
-/** P·A = L·U of a square matrix. */
+/**
+ * P·A = L·U of a square matrix.
+ * @group Kernels
+ */
 export interface LuFactors {
   /** Order of the matrix. */
   readonly n: number;
@@ -31,6 +34,7 @@ export interface LuFactors {
  * ```ts
  * const { lu, pivots } = luFactor(denseMatrix({ rows: 2, cols: 2, ld: 2, data: Float64Array.of(1, 4, 2, 3) }));
  * ```
+ * @group Kernels
  */
 export function luFactor(A: DenseMatrix): LuFactors {
   const { rows: n, cols, ld, data } = denseMatrix(A);
@@ -75,6 +79,7 @@ export function luFactor(A: DenseMatrix): LuFactors {
  * @param pivots - the pivots of {@link luFactor}
  * @param b - a vector of length pivots.length
  * @throws {@link ModprecError} `DIMENSION_MISMATCH` when the lengths differ
+ * @group Kernels
  */
 export function applyPivots(pivots: Int32Array, b: Float64Array): void {
   if (b.length !== pivots.length) fail('DIMENSION_MISMATCH', 'b', `must have length ${pivots.length}`, b.length);
@@ -90,6 +95,7 @@ export function applyPivots(pivots: Int32Array, b: Float64Array): void {
  * @param b - the right-hand side (not modified)
  * @returns x
  * @throws {@link ModprecError} `DIMENSION_MISMATCH` when b has the wrong length
+ * @group Kernels
  */
 export function luSolve(factors: LuFactors, b: Float64Array): Float64Array {
   const { n, lu, pivots } = factors;

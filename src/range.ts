@@ -11,6 +11,7 @@ import { fail } from './errors.js';
  * A range over an accessor. Kernels take ranges; sub-ranges share storage with their parent.
  * @typeParam D - dimensionality
  * @typeParam T - arithmetic value type
+ * @group Ranges & accessors
  */
 export class Range<D extends Dimensionality = Dimensionality, T = number> {
   /** The accessor this range forwards to. */
@@ -78,6 +79,7 @@ export class Range<D extends Dimensionality = Dimensionality, T = number> {
  * const A = range(reducedRowMajor({ size: [m, n], storage: formats.f32, arithmetic: formats.f64 }));
  * A.set(2, 3, 0.1); A.get(2, 3); // 0.10000000149011612: the fp32-rounded value, read as fp64
  * ```
+ * @group Ranges & accessors
  */
 export function range<D extends Dimensionality, T>(accessor: Accessor<D, T>): Range<D, T> {
   if (!accessor || typeof accessor !== 'object' || typeof (accessor as Accessor<D, T>).linearIndex !== 'function') {

@@ -26,6 +26,7 @@ import { arithmeticLimits, elementReadRoundings, storedMagnitude } from '../code
  * const s = asum(x, { arithmetic: 'f32' });
  * const b = asumBound(x, { arithmetic: 'f32' }); // |s − Σ|x̂ᵢ|| ≤ b
  * ```
+ * @group Kernels
  */
 export function asumBound(x: Range<1, any>, options: KernelOptions = {}): number {
   const n = x.length();

@@ -28,6 +28,7 @@ import { storeBound, termBound } from '../codegen/bound-terms.js';
  * const bound = axpyBound(0.5, x, y, { arithmetic: 'f32' });
  * axpy(0.5, x, y, { arithmetic: 'f32' }); // |y_i − (0.5x̂_i + ŷ_i)| ≤ bound[i]
  * ```
+ * @group Kernels
  */
 export function axpyBound(alpha: number, x: Range<1, any>, y: Range<1, any>, options: KernelOptions = {}): Float64Array {
   const n = x.length();

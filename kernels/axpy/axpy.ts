@@ -16,6 +16,7 @@ import { loadVectorElement } from '../codegen/reduction-kernel.js';
  * @param options - arithmetic (default: the most precise of the operands')
  * @throws {@link ModprecError} `DIMENSION_MISMATCH`, `INVALID_VALUE` (α not a number), `INVALID_STORAGE` (read-only y)
  * @example `axpy(2, x, y)`
+ * @group Kernels
  */
 export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options: KernelOptions = {}): void {
   checkScalar('alpha', alpha);

@@ -11,6 +11,7 @@ import { fail } from '../../src/errors.js';
  * A summation strategy as source templates. The state lives in variables derived from `base`.
  * Generated code calls `emitDeclare` once, `emitReset` before each reduction, `emitAddProduct`/`emitAdd`
  * per term, and `emitResult` once at the end.
+ * @group Kernels
  */
 export interface Accumulation {
   /** Stable name, used in cache keys and options. */
@@ -50,13 +51,19 @@ export interface Accumulation {
   readonly propagatesNonFinite?: boolean;
 }
 
-/** γ_n = n·u / (1 − n·u) (Higham, Accuracy and Stability of Numerical Algorithms, Lemma 3.1); ∞ when n·u ≥ 1. */
+/**
+ * γ_n = n·u / (1 − n·u) (Higham, Accuracy and Stability of Numerical Algorithms, Lemma 3.1); ∞ when n·u ≥ 1.
+ * @group Kernels
+ */
 export function gamma(n: number, u: number): number {
   const nu = n * u;
   return nu < 1 ? nu / (1 - nu) : Infinity;
 }
 
-/** Plain recursive summation in the arithmetic format: s := a·b + s. Cost 1×; bound γ_n Σ|aᵢbᵢ|. */
+/**
+ * Plain recursive summation in the arithmetic format: s := a·b + s. Cost 1×; bound γ_n Σ|aᵢbᵢ|.
+ * @group Kernels
+ */
 export const recursiveAccumulation: Accumulation = {
   name: 'recursive',
   description: 'plain loop s = s + a·b in the arithmetic format; cost 1×; |error| ≤ γ_n Σ|aᵢbᵢ|',
@@ -72,13 +79,19 @@ export const recursiveAccumulation: Accumulation = {
 
 const accumulations = new Map<string, Accumulation>([[recursiveAccumulation.name, recursiveAccumulation]]);
 
-/** Registers an accumulation strategy under its name (plugins: double-double, compensated sums). */
+/**
+ * Registers an accumulation strategy under its name (plugins: double-double, compensated sums).
+ * @group Kernels
+ */
 export function registerAccumulation(a: Accumulation): Accumulation {
   accumulations.set(a.name, a);
   return a;
 }
 
-/** Names of the registered accumulation strategies. */
+/**
+ * Names of the registered accumulation strategies.
+ * @group Kernels
+ */
 export function accumulationNames(): string[] {
   return [...accumulations.keys()];
 }
@@ -86,6 +99,7 @@ export function accumulationNames(): string[] {
 /**
  * Resolves an accumulation option (a name or a strategy; default `recursive`).
  * @throws {@link ModprecError} `INVALID_OPTION` for an unknown name
+ * @group Kernels
  */
 export function resolveAccumulation(option: string | Accumulation | undefined): Accumulation {
   if (option === undefined) return recursiveAccumulation;

@@ -19,12 +19,16 @@ let debug = typeof process !== 'undefined' && !!process.env?.MODPREC_DEBUG_KERNE
 /**
  * Turns printing of every newly generated kernel source on or off (also on when the environment variable
  * `MODPREC_DEBUG_KERNELS` is set).
+ * @group Kernels
  */
 export function setKernelDebug(on: boolean): void {
   debug = on;
 }
 
-/** Number of cached specialisations (for tests and diagnostics). */
+/**
+ * Number of cached specialisations (for tests and diagnostics).
+ * @group Kernels
+ */
 export function cachedKernelCount(): number {
   return cache.size;
 }

@@ -20,6 +20,7 @@ const VALIDATED: unique symbol = Symbol('validated ELL operand');
  * A validated ELL matrix whose values are read through an accessor. Build it with {@link ellOperand},
  * {@link ellFromMatrix} or {@link ellWithStorage}. Its column indices must not be changed afterwards: the
  * kernel relies on the validation done when it was built (it stays memory-safe, but reads wrong values).
+ * @group Kernels
  */
 export class EllOperand {
   /** Sizes, stride and column indices ({@link ELL_PADDING} in unused slots, which come last in a row). */
@@ -56,6 +57,7 @@ export class EllOperand {
  * const values = range(colMajor({ size: [E.stride, E.width], stride: E.stride, storage: formats.f16, arithmetic: formats.f32 }));
  * const A = ellOperand(E, values);
  * ```
+ * @group Kernels
  */
 export function ellOperand(structure: EllStructure, values: Range<2, any>): EllOperand {
   const s = ellStructure(structure);
@@ -72,6 +74,7 @@ export function ellOperand(structure: EllStructure, values: Range<2, any>): EllO
  * @param ell - the matrix (validated, values included)
  * @param arithmetic - arithmetic of the view (default fp64)
  * @throws {@link ModprecError} as {@link ellMatrix}
+ * @group Kernels
  */
 export function ellFromMatrix(ell: EllMatrix, arithmetic: FormatLike = 'f64'): EllOperand {
   const m = ellMatrix(ell);
@@ -81,7 +84,10 @@ export function ellFromMatrix(ell: EllMatrix, arithmetic: FormatLike = 'f64'): E
   return new EllOperand(VALIDATED, m, values);
 }
 
-/** Formats of {@link ellWithStorage}. */
+/**
+ * Formats of {@link ellWithStorage}.
+ * @group Kernels
+ */
 export interface EllStorageOptions {
   /** Storage of the values (an integer storage gets one fp64 scale per row, fitted to the row's largest entry). */
   storage: FormatLike;
@@ -102,6 +108,7 @@ export interface EllStorageOptions {
  * const A = ellWithStorage(csrToEll(csr), { storage: formats.f32, arithmetic: formats.f64 });
  * ellSpmv({ alpha: 1, A, x, beta: 0, y });
  * ```
+ * @group Kernels
  */
 export function ellWithStorage(ell: EllMatrix, options: EllStorageOptions): EllOperand {
   const m = ellMatrix(ell);

@@ -20,6 +20,7 @@ import { checkEllSpmvArguments, type EllSpmvArguments } from './ell-spmv-argumen
  * @param options - the options ellSpmv will get
  * @returns a Float64Array of length rows (0 where y is left untouched)
  * @throws {@link ModprecError} as {@link ellSpmv}
+ * @group Kernels
  */
 export function ellSpmvBound(args: EllSpmvArguments, options: KernelOptions = {}): Float64Array {
   const { alpha, beta, A, x, y } = checkEllSpmvArguments(args);

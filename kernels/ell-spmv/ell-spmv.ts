@@ -28,6 +28,7 @@ import { ellSpmvProgram } from './ell-spmv-program.js';
  * const A = ellWithStorage(csrToEll(readMatrixMarketCsr(text)), { storage: formats.f32, arithmetic: formats.f64 });
  * ellSpmv({ alpha: 1, A, x, beta: 0, y });
  * ```
+ * @group Kernels
  */
 export function ellSpmv(args: EllSpmvArguments, options?: KernelOptions & { backend?: 'cpu' }): void;
 /**

@@ -27,6 +27,7 @@ import { scaleBound, updateBound, updateBoundContext } from './update-bound.js';
  * const bound = gemvBound({ alpha: 1, A, x, beta: 0, y });
  * gemv({ alpha: 1, A, x, beta: 0, y }); // |y[i] − exact[i]| ≤ bound[i]
  * ```
+ * @group Kernels
  */
 export function gemvBound(args: GemvArguments, options: GemvOptions = {}): Float64Array {
   const { alpha, beta, opA, A, x, y, m, n } = checkGemvArguments(args);

@@ -13,7 +13,10 @@ import { checkChoice, checkGemvArguments, type GemvArguments } from './gemv-argu
 import { GEMV_LOOP_CHOICES, gemvProgram, type GemvLoop } from './gemv-program.js';
 import { coefficientCase } from './coefficients.js';
 
-/** Options of {@link gemv}. */
+/**
+ * Options of {@link gemv}.
+ * @group Kernels
+ */
 export interface GemvOptions extends KernelOptions {
   /**
    * Loop order: `'dot'` (one reduction per row of op(A)), `'dot-blocked'` (the reductions of a few consecutive
@@ -64,6 +67,7 @@ function chooseLoop(option: GemvOptions['loop'], opA: Accessor<2, any>, ar: Arit
  * const A = range(reducedRowMajor({ size: [m, n], storage: formats.f32, arithmetic: formats.f64 }));
  * gemv({ alpha: 1, A, x, beta: 0, y, trans: 'N' });
  * ```
+ * @group Kernels
  */
 export function gemv(args: GemvArguments, options?: GemvOptions & { backend?: 'cpu' }): void;
 /**

@@ -34,6 +34,7 @@ import { arithmeticLimits, elementReadRoundings, storedMagnitude } from '../code
  * ```ts
  * nrm2RelativeBound(1000, { arithmetic: 'f32' }); // ≈ 501 · 2^-24
  * ```
+ * @group Kernels
  */
 export function nrm2RelativeBound(n: number, options: KernelOptions = {}): number {
   const u = asArithmetic(options.arithmetic ?? 'f64', 'options.arithmetic').unitRoundoff;
@@ -57,6 +58,7 @@ export function nrm2RelativeBound(n: number, options: KernelOptions = {}): numbe
  * const r = nrm2(x, { arithmetic: 'f32' });
  * const b = nrm2Bound(x, { arithmetic: 'f32' }); // |r − ‖x̂‖| ≤ b
  * ```
+ * @group Kernels
  */
 export function nrm2Bound(x: Range<1, any>, options: KernelOptions = {}): number {
   const n = x.length();

@@ -25,6 +25,7 @@ import { storeBound, termBound } from '../codegen/bound-terms.js';
  * const bound = scalBound(0.1, x);
  * scal(0.1, x); // |x_i − 0.1·x̂_i| ≤ bound[i]
  * ```
+ * @group Kernels
  */
 export function scalBound(alpha: number, x: Range<1, any>, options: KernelOptions = {}): Float64Array {
   const n = x.length();

@@ -11,6 +11,7 @@ import { loadVectorElement } from '../codegen/reduction-kernel.js';
  * x := α·x in place. α = 0 sets x to zero without reading it (as LAPACK's convention: NaN in x does not
  * survive a scaling by zero); α = 1 and empty vectors return at once.
  * @throws {@link ModprecError} `INVALID_VALUE`, `INVALID_STORAGE` (read-only x)
+ * @group Kernels
  */
 export function scal(alpha: number, x: Range<1, any>, options: KernelOptions = {}): void {
   checkScalar('alpha', alpha);

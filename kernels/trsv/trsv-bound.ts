@@ -37,6 +37,7 @@ import { checkTrsvArguments, type TrsvArguments } from './trsv-arguments.js';
  * trsv({ A: U, x, uplo: 'U' });
  * const bound = trsvBound({ A: U, x, uplo: 'U' }); // |x[i] − exact[i]| ≤ bound[i]
  * ```
+ * @group Kernels
  */
 export function trsvBound(args: TrsvArguments, options: KernelOptions = {}): Float64Array {
   const { A, x, T, lower, unit, n } = checkTrsvArguments(args);

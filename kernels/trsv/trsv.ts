@@ -27,6 +27,7 @@ import { trsvProgram } from './trsv-program.js';
  * const U = range(reducedColMajor({ size: [n, n], storage: formats.f32, arithmetic: formats.f64 }));
  * trsv({ A: U, x, uplo: 'U', trans: 'N', diag: 'N' });
  * ```
+ * @group Kernels
  */
 export function trsv(args: TrsvArguments, options?: KernelOptions & { backend?: 'cpu' }): void;
 /**

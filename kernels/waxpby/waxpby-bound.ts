@@ -40,6 +40,7 @@ import { storeBound, termBound } from '../codegen/bound-terms.js';
  * const bound = waxpbyBound(2, x, -1, y, w, { arithmetic: 'f32' });
  * waxpby(2, x, -1, y, w, { arithmetic: 'f32' }); // |w_i − (2x_i − y_i)| ≤ bound[i]
  * ```
+ * @group Kernels
  */
 export function waxpbyBound(
   alpha: number, x: Range<1, any>, beta: number, y: Range<1, any>, w: Range<1, any>, options: KernelOptions = {},

@@ -17,6 +17,7 @@ import { loadVectorElement } from '../codegen/reduction-kernel.js';
  * @param w - output (writable, same length)
  * @param options - arithmetic (default: the most precise of the operands')
  * @throws {@link ModprecError} `DIMENSION_MISMATCH`, `INVALID_VALUE`, `INVALID_STORAGE`
+ * @group Kernels
  */
 export function waxpby(
   alpha: number, x: Range<1, any>, beta: number, y: Range<1, any>, w: Range<1, any>, options: KernelOptions = {},

@@ -18,6 +18,7 @@ import type { DdBuffer } from './eft.js';
  * const r = new Float64Array(2);
  * ddAdd(r, 1, 2 ** -60, -1, 0); // r = [2^-60, 0]
  * ```
+ * @group Double-double
  */
 export function ddAdd(out: DdBuffer, ah: number, al: number, bh: number, bl: number): void {
   // TwoSum of the high parts and of the low parts.
@@ -44,6 +45,7 @@ export function ddAdd(out: DdBuffer, ah: number, al: number, bh: number, bl: num
  * @param al - low part of a
  * @param bh - high part of b
  * @param bl - low part of b
+ * @group Double-double
  */
 export function ddSub(out: DdBuffer, ah: number, al: number, bh: number, bl: number): void {
   ddAdd(out, ah, al, -bh, -bl);
@@ -58,6 +60,7 @@ export function ddSub(out: DdBuffer, ah: number, al: number, bh: number, bl: num
  * @param al - low part of a
  * @param bh - high part of b
  * @param bl - low part of b
+ * @group Double-double
  */
 export function ddAddSloppy(out: DdBuffer, ah: number, al: number, bh: number, bl: number): void {
   const sh = ah + bh;
@@ -76,6 +79,7 @@ export function ddAddSloppy(out: DdBuffer, ah: number, al: number, bh: number, b
  * @param ah - high part of a
  * @param al - low part of a
  * @param b - the double to add
+ * @group Double-double
  */
 export function ddAddNumber(out: DdBuffer, ah: number, al: number, b: number): void {
   const sh = ah + b;

@@ -15,7 +15,10 @@ import { ddFromRational, ddToRational, type Rational } from './rational.js';
 
 const scratch = new Float64Array(2);
 
-/** What {@link DD.from} accepts. */
+/**
+ * What {@link DD.from} accepts.
+ * @group Double-double
+ */
 export type DDLike = DD | number | string | bigint | Rational | { readonly hi: number; readonly lo: number };
 
 /**
@@ -28,6 +31,7 @@ export type DDLike = DD | number | string | bigint | Rational | { readonly hi: n
  * third.toString(32);            // "3.3333333333333333333333333333333e-1"
  * DD.from(2).sqrt().toString(30);  // "1.41421356237309504880168872421e+0"
  * ```
+ * @group Double-double
  */
 export class DD {
   /** High part: the value rounded to the nearest double. */

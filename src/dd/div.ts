@@ -14,6 +14,7 @@ const SPLITTER = 134217729;
  * @param al - low part of the dividend
  * @param bh - high part of the divisor
  * @param bl - low part of the divisor
+ * @group Double-double
  */
 export function ddDiv(out: DdBuffer, ah: number, al: number, bh: number, bl: number): void {
   const th = ah / bh;

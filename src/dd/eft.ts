@@ -21,13 +21,17 @@ const SPLITTER = 134217729;
 /**
  * Largest |a| that {@link split} handles without scaling: `SPLITTER · a` must not overflow
  * (2^996 · (2^27 + 1) < 2^1024). Above it the operand is scaled by 2^-28 first.
+ * @group Double-double
  */
 export const SPLIT_LIMIT = 2 ** 996;
 
 const DOWN = 2 ** -28;
 const UP = 2 ** 28;
 
-/** Output buffer of the allocation-free API: `out[0]` is the high (rounded) part, `out[1]` the low part. */
+/**
+ * Output buffer of the allocation-free API: `out[0]` is the high (rounded) part, `out[1]` the low part.
+ * @group Double-double
+ */
 export type DdBuffer = Float64Array;
 
 /**
@@ -36,6 +40,7 @@ export type DdBuffer = Float64Array;
  * @param out - receives [sum, error]
  * @param a - first addend
  * @param b - second addend
+ * @group Double-double
  */
 export function twoSum(out: DdBuffer, a: number, b: number): void {
   const s = a + b;
@@ -50,6 +55,7 @@ export function twoSum(out: DdBuffer, a: number, b: number): void {
  * @param out - receives [sum, error]
  * @param a - larger addend
  * @param b - smaller addend
+ * @group Double-double
  */
 export function fastTwoSum(out: DdBuffer, a: number, b: number): void {
   const s = a + b;
@@ -62,6 +68,7 @@ export function fastTwoSum(out: DdBuffer, a: number, b: number): void {
  * parts are exact). Operands above {@link SPLIT_LIMIT} in magnitude are scaled by 2^-28 first.
  * @param out - receives [high part, low part]
  * @param a - finite number to split
+ * @group Double-double
  */
 export function split(out: DdBuffer, a: number): void {
   if (Math.abs(a) > SPLIT_LIMIT) {
@@ -85,6 +92,7 @@ export function split(out: DdBuffer, a: number): void {
  * @param b - second factor
  * @param p - `a * b` as computed by JavaScript
  * @returns the exact rounding error of p
+ * @group Double-double
  */
 export function twoProdError(a: number, b: number, p: number): number {
   if (!(Math.abs(a) <= SPLIT_LIMIT && Math.abs(b) <= SPLIT_LIMIT)) return twoProdErrorScaled(a, b, p);
@@ -113,6 +121,7 @@ export function twoProdErrorScaled(a: number, b: number, p: number): number {
  * @param out - receives [product, error]
  * @param a - first factor
  * @param b - second factor
+ * @group Double-double
  */
 export function twoProd(out: DdBuffer, a: number, b: number): void {
   const p = a * b;

@@ -21,6 +21,7 @@ const SPLITTER = 134217729;
  * const r = new Float64Array(2);
  * ddMul(r, 1 + 2 ** -30, 0, 1 - 2 ** -30, 0); // r = [1, -2^-60]  (exact)
  * ```
+ * @group Double-double
  */
 export function ddMul(out: DdBuffer, ah: number, al: number, bh: number, bl: number): void {
   const p = ah * bh;
@@ -49,6 +50,7 @@ export function ddMul(out: DdBuffer, ah: number, al: number, bh: number, bl: num
  * @param ah - high part of a
  * @param al - low part of a
  * @param b - the double factor
+ * @group Double-double
  */
 export function ddMulNumber(out: DdBuffer, ah: number, al: number, b: number): void {
   const p = ah * b;
@@ -83,6 +85,7 @@ export function ddMulNumber(out: DdBuffer, ah: number, al: number, b: number): v
  * @param bl - low part of b
  * @param ch - high part of c
  * @param cl - low part of c
+ * @group Double-double
  */
 export function ddMulAdd(out: DdBuffer, ah: number, al: number, bh: number, bl: number, ch: number, cl: number): void {
   ddMul(out, ah, al, bh, bl);
@@ -115,6 +118,7 @@ export function ddMulAdd(out: DdBuffer, ah: number, al: number, bh: number, bl: 
  * const r = new Float64Array(2);
  * ddMulAccumulate(r, 3, 0, 7, 0, 0.5, 0); // r = [21.5, 0]
  * ```
+ * @group Double-double
  */
 export function ddMulAccumulate(out: DdBuffer, ah: number, al: number, bh: number, bl: number, ch: number, cl: number): void {
   const p = ah * bh;

@@ -15,6 +15,7 @@ import type { DdBuffer } from './eft.js';
  * @param hi - high part
  * @param lo - low part
  * @returns true when normalised
+ * @group Double-double
  */
 export function isNormalizedDd(hi: number, lo: number): boolean {
   return Number.isFinite(hi) && Number.isFinite(lo) && hi + lo === hi;
@@ -27,6 +28,7 @@ export function isNormalizedDd(hi: number, lo: number): boolean {
  * @param lo - low part as given
  * @param parameter - name used in error messages (`<parameter>.hi`, `<parameter>.lo`)
  * @throws {@link ModprecError} `INVALID_VALUE` if a part is not a finite number or hi + lo overflows
+ * @group Double-double
  */
 export function ddNormalize(out: DdBuffer, hi: number, lo: number, parameter = 'value'): void {
   if (typeof hi !== 'number' || !Number.isFinite(hi)) fail('INVALID_VALUE', `${parameter}.hi`, 'must be a finite number', hi);

@@ -11,6 +11,7 @@ import type { DdBuffer } from './eft.js';
  * @param x - a finite double
  * @param parameter - name used in error messages
  * @throws {@link ModprecError} `INVALID_VALUE` if x is not a finite number
+ * @group Double-double
  */
 export function ddFromNumber(out: DdBuffer, x: number, parameter = 'x'): void {
   if (typeof x !== 'number' || !Number.isFinite(x)) fail('INVALID_VALUE', parameter, 'must be a finite number', x);
@@ -24,6 +25,7 @@ export function ddFromNumber(out: DdBuffer, x: number, parameter = 'x'): void {
  * @param hi - high part
  * @param lo - low part
  * @returns the nearest double
+ * @group Double-double
  */
 export function ddToNumber(hi: number, lo: number): number {
   return hi + lo;

@@ -7,7 +7,10 @@
 import { fail } from '../errors.js';
 import type { DdBuffer } from './eft.js';
 
-/** An exact rational num/den with den > 0 (not necessarily in lowest terms). */
+/**
+ * An exact rational num/den with den > 0 (not necessarily in lowest terms).
+ * @group Double-double
+ */
 export interface Rational {
   /** Numerator. */
   readonly num: bigint;
@@ -38,6 +41,7 @@ export function decomposeNumber(x: number): { mantissa: bigint; exponent: number
  * @param x - a finite double
  * @returns x as num/den in lowest terms, den a power of two
  * @throws {@link ModprecError} `INVALID_VALUE` if x is not finite
+ * @group Double-double
  */
 export function numberToRational(x: number): Rational {
   if (!Number.isFinite(x)) fail('INVALID_VALUE', 'x', 'must be a finite number', x);
@@ -58,6 +62,7 @@ function dyadic(m: bigint, e: number): Rational {
  * @param lo - low part, finite
  * @returns hi + lo as num/den in lowest terms, den a power of two
  * @throws {@link ModprecError} `INVALID_VALUE` if a part is not finite
+ * @group Double-double
  */
 export function ddToRational(hi: number, lo: number): Rational {
   if (!Number.isFinite(hi)) fail('INVALID_VALUE', 'hi', 'must be a finite number', hi);
@@ -79,6 +84,7 @@ function bitLength(a: bigint): number {
  * @param num - numerator
  * @param den - denominator, non-zero
  * @returns the correctly rounded double
+ * @group Double-double
  */
 export function roundRationalToNumber(num: bigint, den: bigint): number {
   if (den < 0n) { num = -num; den = -den; }
@@ -110,6 +116,7 @@ export function roundRationalToNumber(num: bigint, den: bigint): number {
  * @param den - denominator
  * @param parameter - name used in error messages
  * @throws {@link ModprecError} `INVALID_VALUE` if den = 0 or |x| rounds beyond the largest double
+ * @group Double-double
  */
 export function ddFromRational(out: DdBuffer, num: bigint, den: bigint, parameter = 'value'): void {
   if (typeof num !== 'bigint') fail('INVALID_VALUE', `${parameter}.num`, 'must be a bigint', num);

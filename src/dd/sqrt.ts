@@ -12,6 +12,7 @@ import { twoProdError, type DdBuffer } from './eft.js';
  * @param out - receives [hi, lo]
  * @param ah - high part of a
  * @param al - low part of a
+ * @group Double-double
  */
 export function ddSqrt(out: DdBuffer, ah: number, al: number): void {
   if (!(ah > 0 && ah < Infinity)) {

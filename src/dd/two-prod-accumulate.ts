@@ -42,6 +42,7 @@ import { ddAddSloppy } from './add.js';
  * const r = new Float64Array(2);
  * ddTwoProdAccumulate(r, 1 + 2 ** -30, 1 - 2 ** -30, 0.5, 0); // r = [1.5, -2^-60] (exact)
  * ```
+ * @group Double-double
  */
 export function ddTwoProdAccumulate(out: DdBuffer, a: number, b: number, ch: number, cl: number): void {
   const p = a * b;

@@ -29,7 +29,10 @@ export interface TypedArrayStorageSpec<A extends ArrayLike<number>> {
   _phantom?: A;
 }
 
-/** Builds a {@link StorageFormat} of kind `number` over a typed array. */
+/**
+ * Builds a {@link StorageFormat} of kind `number` over a typed array.
+ * @group Formats
+ */
 export function typedArrayStorage<A extends ArrayLike<number> & { [i: number]: number }>(
   spec: TypedArrayStorageSpec<A>,
 ): StorageFormat<A, number> {

@@ -20,6 +20,7 @@ import type { MatrixMarketReadOptions } from './matrix-market-types.js';
  * ```ts
  * const A = readMatrixMarketCsr(readFileSync('bcsstk01.mtx', 'utf8')); // 48 × 48, 400 entries
  * ```
+ * @group Sparse & IO
  */
 export function readMatrixMarketCsr(text: string, options: MatrixMarketReadOptions = {}): CsrMatrix {
   const data = readMatrixMarket(text, options);

@@ -89,6 +89,7 @@ function splitLines(text: string): string[] {
  * const { matrix } = readMatrixMarket('%%MatrixMarket matrix coordinate real symmetric\n2 2 2\n1 1 4\n2 1 -1\n');
  * // matrix: 2×2 COO with entries (0,0,4), (1,0,-1), (0,1,-1)
  * ```
+ * @group Sparse & IO
  */
 export function readMatrixMarket(text: string, options: MatrixMarketReadOptions = {}): MatrixMarketData {
   if (typeof text !== 'string') fail('INVALID_VALUE', 'text', 'must be a string', text);

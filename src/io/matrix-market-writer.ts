@@ -93,6 +93,7 @@ function checkDenseSymmetry(D: DenseMatrix, symmetry: MatrixMarketSymmetry): voi
  * ```ts
  * const text = writeMatrixMarket(laplacianCsr([3, 3]), { symmetry: 'symmetric', field: 'integer' });
  * ```
+ * @group Sparse & IO
  */
 export function writeMatrixMarket(matrix: AnyMatrix, options: MatrixMarketWriteOptions = {}): string {
   const o = checkObject('options', options);

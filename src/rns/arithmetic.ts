@@ -184,6 +184,7 @@ function evaluateDifference(z: RnsNumber, auf: number, aue: number, buf: number,
  * @param y - second operand
  * @throws {@link ModprecError} `INVALID_FORMAT` if the operands use different moduli sets;
  *   `INVALID_VALUE` on exponent overflow (z untouched)
+ * @group RNS
  */
 export function rnsAdd(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
   addSigned(z, x, y, 0);
@@ -195,6 +196,7 @@ export function rnsAdd(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
  * @param x - minuend
  * @param y - subtrahend
  * @throws {@link ModprecError} as {@link rnsAdd}
+ * @group RNS
  */
 export function rnsSub(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
   addSigned(z, x, y, 1);
@@ -206,6 +208,7 @@ export function rnsSub(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
  * @param x - first factor
  * @param y - second factor
  * @throws {@link ModprecError} as {@link rnsAdd}
+ * @group RNS
  */
 export function rnsMul(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
   checkSets(z, x, y);
@@ -229,6 +232,7 @@ export function rnsMul(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
  * @param b - second factor
  * @param c - addend
  * @throws {@link ModprecError} as {@link rnsAdd}
+ * @group RNS
  */
 export function rnsFma(z: RnsNumber, a: RnsNumber, b: RnsNumber, c: RnsNumber): void {
   checkSets(z, a, b);
@@ -268,6 +272,7 @@ const productScratch = new WeakMap<RnsModuliSet, RnsNumber>();
  * @param b - first factor of the second product
  * @param y - second factor of the second product
  * @throws {@link ModprecError} as {@link rnsAdd}
+ * @group RNS
  */
 export function rnsMulAdd2(z: RnsNumber, a: RnsNumber, x: RnsNumber, b: RnsNumber, y: RnsNumber): void {
   checkSets(z, a, x);
@@ -437,6 +442,7 @@ function multiplyExact(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
 /**
  * z := −x (exact).
  * @throws {@link ModprecError} `INVALID_FORMAT` for mixed moduli sets
+ * @group RNS
  */
 export function rnsNeg(z: RnsNumber, x: RnsNumber): void {
   if (x.set !== z.set) checkSameSet('x', x, z.set);
@@ -446,6 +452,7 @@ export function rnsNeg(z: RnsNumber, x: RnsNumber): void {
 /**
  * z := |x| (exact).
  * @throws {@link ModprecError} `INVALID_FORMAT` for mixed moduli sets
+ * @group RNS
  */
 export function rnsAbs(z: RnsNumber, x: RnsNumber): void {
   if (x.set !== z.set) checkSameSet('x', x, z.set);
@@ -455,6 +462,7 @@ export function rnsAbs(z: RnsNumber, x: RnsNumber): void {
 /**
  * z := x (exact copy).
  * @throws {@link ModprecError} `INVALID_FORMAT` for mixed moduli sets
+ * @group RNS
  */
 export function rnsSet(z: RnsNumber, x: RnsNumber): void {
   if (x.set !== z.set) checkSameSet('x', x, z.set);
@@ -463,6 +471,7 @@ export function rnsSet(z: RnsNumber, x: RnsNumber): void {
 
 /**
  * Sign of x: −1, 0 or 1 (zero of either sign gives 0). Read from the sign bit and the interval evaluation.
+ * @group RNS
  */
 export function rnsSign(x: RnsNumber): number {
   if (x.open !== 0) rnsResolve(x);
@@ -473,6 +482,7 @@ export function rnsSign(x: RnsNumber): number {
  * Compares x with y: −1, 0, 1 as x < y, x = y, x > y (exact). Decided on the interval evaluations when they
  * separate the magnitudes, else by the sign of the (exact before rounding) difference.
  * @throws {@link ModprecError} `INVALID_FORMAT` for mixed moduli sets
+ * @group RNS
  */
 export function rnsCompare(x: RnsNumber, y: RnsNumber): number {
   if (x.set !== y.set) checkSameSet('y', y, x.set);

@@ -19,6 +19,7 @@ const LIMB = 2 ** LIMB_BITS;
  * @param z - destination
  * @param value - a finite double
  * @throws {@link ModprecError} `INVALID_VALUE` if `value` is not a finite number (z untouched)
+ * @group RNS
  */
 export function rnsFromNumber(z: RnsNumber, value: number): void {
   if (typeof value !== 'number' || value !== value || value === Infinity || value === -Infinity) checkFinite('value', value);
@@ -73,6 +74,7 @@ export function setFromNumber(z: RnsNumber, value: number): void {
  * const x = rnsFromDouble(rnsModuliSet(212), 0.1);
  * rnsToNumber(x); // 0.1
  * ```
+ * @group RNS
  */
 export function rnsFromDouble(set: RnsModuliSet, value: number): RnsNumber {
   const z = new RnsNumber(set);
@@ -106,6 +108,7 @@ function anyBitBelow(limbs: Float64Array, below: number): boolean {
  * @param x - the number
  * @param roundToOdd - round to odd instead of to nearest
  * @returns the double
+ * @group RNS
  */
 export function rnsToNumber(x: RnsNumber, roundToOdd = false): number {
   rnsResolve(x);
@@ -142,6 +145,7 @@ export function rnsToNumber(x: RnsNumber, roundToOdd = false): number {
  * z := hi + lo (a double-double pair, or any two doubles), rounded to the set's precision (exact when the
  * pair's significand fits p bits).
  * @throws {@link ModprecError} `INVALID_VALUE` if hi or lo is not finite (z untouched)
+ * @group RNS
  */
 export function rnsFromDoubleDouble(z: RnsNumber, hi: number, lo: number): void {
   checkFinite('hi', hi);
@@ -169,6 +173,7 @@ export const DD_OUT = { hi: 0, lo: 0 };
  * and returned as a pair. hi + lo approximates x with relative error ≤ 2^-106 (plus u if x − hi needs rounding).
  * @param x - the number
  * @param out - where to write (default: the shared `DD_OUT` buffer)
+ * @group RNS
  */
 export function rnsToDoubleDouble(x: RnsNumber, out: { hi: number; lo: number } = DD_OUT): { hi: number; lo: number } {
   const hi = rnsToNumber(x);

@@ -21,7 +21,10 @@ import { rnsToRational } from './convert-exact.js';
 import { RnsNumber, markOwnOrdinary } from './rns-number.js';
 import { closeOpenSum } from './open-sum.js';
 
-/** An array of L numbers of one moduli set (seed 000's mp_array_t). */
+/**
+ * An array of L numbers of one moduli set (seed 000's mp_array_t).
+ * @group RNS
+ */
 export class RnsArray {
   /** The moduli set of every element. */
   readonly set: RnsModuliSet;
@@ -69,6 +72,7 @@ export class RnsArray {
  * @param z - destination number
  * @param a - the array
  * @param k - element index (unchecked: generated kernels pass valid indices)
+ * @group RNS
  */
 export function rnsLoad(z: RnsNumber, a: RnsArray, k: number): void {
   const n = a.set.size;
@@ -119,6 +123,7 @@ export function rnsRefOffset(z: RnsNumber, a: RnsArray): number {
 /**
  * Makes `z` an ordinary number: copies the residues of a lazily bound number into it, closes an open sum
  * (no-op for an ordinary number). Every operation that reads more than a bound factor's residues calls it.
+ * @group RNS
  */
 export function rnsResolve(z: RnsNumber): void {
   const a = z.refArray;
@@ -137,6 +142,7 @@ export function rnsResolve(z: RnsNumber): void {
  * @param a - the array
  * @param k - element index (unchecked)
  * @param x - the value
+ * @group RNS
  */
 export function rnsStore(a: RnsArray, k: number, x: RnsNumber): void {
   // A bound number is copied out of its array first, an open sum closed (its eval is meaningless while open).

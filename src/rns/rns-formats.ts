@@ -17,6 +17,7 @@ import { rnsDiv, rnsSqrt, rnsToRational, setRoundedRational } from './convert-ex
 /**
  * z := x for numbers of any moduli sets (exact copy, or correctly rounded through BigInt). A number bound
  * lazily to an array element of the same set passes the binding on (no residue is copied).
+ * @group RNS
  */
 export function rnsConvert(z: RnsNumber, x: RnsNumber): void {
   const ref = x.refArray;
@@ -80,6 +81,7 @@ const arithmetics = new Map<RnsModuliSet, ArithmeticFormat<RnsNumber>>();
  * The mp_array storage format of a moduli set (kind `mp`): buffers are {@link RnsArray}s of that set; decode
  * yields an exact {@link RnsNumber}, encode stores one (rounding a number of another set).
  * @param set - the moduli set
+ * @group RNS
  */
 export function rnsStorageFormat(set: RnsModuliSet): StorageFormat<RnsArray, RnsNumber> {
   let f = storages.get(set);
@@ -113,6 +115,7 @@ export function rnsStorageFormat(set: RnsModuliSet): StorageFormat<RnsArray, Rns
  * RNS arithmetic of a moduli set: every operation satisfies fl(x∘y) = (x∘y)(1+δ), |δ| < u = 4/√M
  * (division and square root are computed exactly in BigInt and rounded once: slow).
  * @param set - the moduli set
+ * @group RNS
  */
 export function rnsArithmeticFormat(set: RnsModuliSet): ArithmeticFormat<RnsNumber> {
   let f = arithmetics.get(set);
@@ -174,6 +177,7 @@ export function rnsArithmeticFormat(set: RnsModuliSet): ArithmeticFormat<RnsNumb
  * The pair (storage, arithmetic) for a precision, by name `rns<precision>`.
  * @param precision - bits, in [53, 4096]
  * @throws {@link ModprecError} as `rnsModuliSet`
+ * @group RNS
  */
 export function rnsFormatPair(precision: number): { name: string; storage: StorageFormat<RnsArray, RnsNumber>; arithmetic: ArithmeticFormat<RnsNumber> } {
   const set = rnsModuliSet(precision);

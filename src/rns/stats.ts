@@ -4,10 +4,16 @@
  * @module
  */
 
-/** How often the slow paths ran since the last {@link resetRnsStats}. */
+/**
+ * How often the slow paths ran since the last {@link resetRnsStats}.
+ * @group RNS
+ */
 export const RNS_STATS = { roundings: 0, evaluations: 0 };
 
-/** Zeroes {@link RNS_STATS}. */
+/**
+ * Zeroes {@link RNS_STATS}.
+ * @group RNS
+ */
 export function resetRnsStats(): void {
   RNS_STATS.roundings = 0;
   RNS_STATS.evaluations = 0;

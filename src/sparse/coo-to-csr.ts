@@ -23,6 +23,7 @@ import { allocateFloat64, allocateInt32 } from './sparse-checks.js';
  *   colIndex: Int32Array.of(1, 0, 1), values: Float64Array.of(1, 2, 3) }));
  * // A.colIndex = [0, 1], A.values = [2, 4]
  * ```
+ * @group Sparse & IO
  */
 export function cooToCsr(A: CooMatrix): CsrMatrix {
   const { rows, cols, rowIndex, colIndex, values } = cooMatrix(A);

@@ -18,6 +18,7 @@ import { allocateFloat64 } from './sparse-checks.js';
  * @returns a new dense matrix, zero where `A` stores nothing
  * @throws {@link ModprecError} as {@link csrMatrix}; `INVALID_STRIDE` when `ld < max(1, rows)`;
  *   `INVALID_SIZE` when the dense array is too large to allocate
+ * @group Sparse & IO
  */
 export function csrToDense(A: CsrMatrix, options: { readonly ld?: number } = {}): DenseMatrix {
   const { rows, cols, rowPtr, colIndex, values } = csrMatrix(A);
@@ -42,6 +43,7 @@ export function csrToDense(A: CsrMatrix, options: { readonly ld?: number } = {})
  * @param D - the dense matrix (validated)
  * @returns a new CSR matrix with columns increasing in each row
  * @throws {@link ModprecError} as {@link denseMatrix} for an invalid `D`
+ * @group Sparse & IO
  */
 export function denseToCsr(D: DenseMatrix): CsrMatrix {
   const { rows, cols, ld, data } = denseMatrix(D);

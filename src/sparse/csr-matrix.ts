@@ -10,7 +10,10 @@
 import { fail } from '../errors.js';
 import { checkDimension, checkFloat64Array, checkIndices, checkInt32Array, checkLength, checkObject } from './sparse-checks.js';
 
-/** A sparse matrix in compressed sparse row format (0-based indices). */
+/**
+ * A sparse matrix in compressed sparse row format (0-based indices).
+ * @group Sparse & IO
+ */
 export interface CsrMatrix {
   /** Number of rows. */
   readonly rows: number;
@@ -39,6 +42,7 @@ export interface CsrMatrix {
  * const A = csrMatrix({ rows: 2, cols: 2, rowPtr: Int32Array.of(0, 2, 4), colIndex: Int32Array.of(0, 1, 0, 1),
  *                       values: Float64Array.of(4, -1, -1, 4) });
  * ```
+ * @group Sparse & IO
  */
 export function csrMatrix(parts: CsrMatrix): CsrMatrix {
   const p = checkObject('parts', parts);
@@ -64,6 +68,7 @@ export function csrMatrix(parts: CsrMatrix): CsrMatrix {
  * Largest number of stored entries in one row (0 for a matrix without rows).
  * @param A - a valid CSR matrix
  * @returns `max_i (rowPtr[i+1] − rowPtr[i])`
+ * @group Sparse & IO
  */
 export function csrMaxRowLength(A: CsrMatrix): number {
   let width = 0;

@@ -12,6 +12,7 @@ import { csrMatrix } from './csr-matrix.js';
  * @param A - the CSR matrix (validated)
  * @returns a new COO matrix with copies of `colIndex` and `values`
  * @throws {@link ModprecError} as {@link csrMatrix} for an invalid `A`
+ * @group Sparse & IO
  */
 export function csrToCoo(A: CsrMatrix): CooMatrix {
   const { rows, cols, rowPtr, colIndex, values } = csrMatrix(A);

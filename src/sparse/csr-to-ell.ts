@@ -25,6 +25,7 @@ import { allocateFloat64, allocateInt32 } from './sparse-checks.js';
  * ```ts
  * const E = csrToEll(A, { strideMultiple: 32 }); // E.stride is rows rounded up to a multiple of 32
  * ```
+ * @group Sparse & IO
  */
 export function csrToEll(A: CsrMatrix, options: EllLayoutOptions = {}): EllMatrix {
   const { rows, cols, rowPtr, colIndex, values } = csrMatrix(A);
@@ -48,6 +49,7 @@ export function csrToEll(A: CsrMatrix, options: EllLayoutOptions = {}): EllMatri
  * @param options - as {@link csrToEll}
  * @returns a new ELL matrix
  * @throws {@link ModprecError} as {@link cooToCsr} and {@link csrToEll}
+ * @group Sparse & IO
  */
 export function cooToEll(A: CooMatrix, options: EllLayoutOptions = {}): EllMatrix {
   return csrToEll(cooToCsr(A), options);

@@ -13,6 +13,7 @@ import { csrMatrix } from './csr-matrix.js';
  * @param A - the CSR matrix (validated)
  * @returns a new `cols × rows` CSR matrix
  * @throws {@link ModprecError} as {@link csrMatrix} for an invalid `A`
+ * @group Sparse & IO
  */
 export function csrTranspose(A: CsrMatrix): CsrMatrix {
   const { rows, cols, rowPtr, colIndex, values } = csrMatrix(A);

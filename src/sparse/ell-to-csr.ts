@@ -12,6 +12,7 @@ import { ELL_PADDING, ellMatrix } from './ell-matrix.js';
  * @param A - the ELL matrix (validated)
  * @returns a new CSR matrix
  * @throws {@link ModprecError} as {@link ellMatrix} for an invalid `A`
+ * @group Sparse & IO
  */
 export function ellToCsr(A: EllMatrix): CsrMatrix {
   const { rows, cols, width, stride, colIndex, values } = ellMatrix(A);

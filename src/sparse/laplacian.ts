@@ -41,6 +41,7 @@ function checkGrid(grid: readonly number[]): number[] {
  * ```ts
  * const A = laplacianEll([64, 64, 64], { strideMultiple: 32 }); // 262144 rows, width 7
  * ```
+ * @group Sparse & IO
  */
 export function laplacianEll(grid: readonly number[], options: EllLayoutOptions = {}): EllMatrix {
   const sizes = checkGrid(grid);
@@ -86,6 +87,7 @@ export function laplacianEll(grid: readonly number[], options: EllLayoutOptions 
  * ```ts
  * const A = laplacianCsr([3, 3]); // 9 × 9, diagonal 4, 33 entries
  * ```
+ * @group Sparse & IO
  */
 export function laplacianCsr(grid: readonly number[]): CsrMatrix {
   return ellToCsr(laplacianEll(grid));

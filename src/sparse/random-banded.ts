@@ -7,7 +7,10 @@ import type { CsrMatrix } from './csr-matrix.js';
 import { checkDimension, checkObject } from './sparse-checks.js';
 import { seededRandom } from './seeded-random.js';
 
-/** Parameters of {@link randomBandedCsr}. */
+/**
+ * Parameters of {@link randomBandedCsr}.
+ * @group Sparse & IO
+ */
 export interface RandomBandedOptions {
   /** Number of rows. */
   readonly rows: number;
@@ -42,6 +45,7 @@ export interface RandomBandedOptions {
  * const A = randomBandedCsr({ rows: 1000, lowerBandwidth: 3, upperBandwidth: 5, density: 0.5, seed: 7,
  *                             diagonallyDominant: true });
  * ```
+ * @group Sparse & IO
  */
 export function randomBandedCsr(options: RandomBandedOptions): CsrMatrix {
   const o = checkObject('options', options);

@@ -18,7 +18,10 @@ import { csrMatrix } from './csr-matrix.js';
 import { csrTranspose } from './csr-transpose.js';
 import { allocateFloat64, allocateInt32 } from './sparse-checks.js';
 
-/** A symmetry that lets a square matrix be stored by its lower triangle. */
+/**
+ * A symmetry that lets a square matrix be stored by its lower triangle.
+ * @group Sparse & IO
+ */
 export type TriangleSymmetry = 'symmetric' | 'skew-symmetric';
 
 function checkSymmetry(symmetry: unknown): TriangleSymmetry {
@@ -41,6 +44,7 @@ function checkSymmetry(symmetry: unknown): TriangleSymmetry {
  * @throws {@link ModprecError} as {@link cooMatrix}; `DIMENSION_MISMATCH` when `L` is not square;
  *   `INDEX_OUT_OF_RANGE` for an entry above the diagonal; `INVALID_VALUE` for a nonzero diagonal entry
  *   of a skew-symmetric matrix; `INVALID_OPTION` for an unknown `symmetry`
+ * @group Sparse & IO
  */
 export function expandTriangleCoo(L: CooMatrix, symmetry: TriangleSymmetry): CooMatrix {
   const { rows, cols, rowIndex, colIndex, values } = cooMatrix(L);
@@ -80,6 +84,7 @@ export function expandTriangleCoo(L: CooMatrix, symmetry: TriangleSymmetry): Coo
  * @param symmetry - `'symmetric'` (default) or `'skew-symmetric'`
  * @returns whether `A` has that symmetry; `false` for a non-square matrix
  * @throws {@link ModprecError} as {@link csrMatrix}; `INVALID_OPTION` for an unknown `symmetry`
+ * @group Sparse & IO
  */
 export function isSymmetricCsr(A: CsrMatrix, symmetry: TriangleSymmetry = 'symmetric'): boolean {
   csrMatrix(A);
@@ -109,6 +114,7 @@ export function isSymmetricCsr(A: CsrMatrix, symmetry: TriangleSymmetry = 'symme
  * @param options - `includeDiagonal` (default `true`)
  * @returns a new CSR matrix of the same size holding the entries with `col ≤ row` (`col < row` without the diagonal)
  * @throws {@link ModprecError} as {@link csrMatrix}
+ * @group Sparse & IO
  */
 export function csrLowerTriangle(A: CsrMatrix, options: { readonly includeDiagonal?: boolean } = {}): CsrMatrix {
   const C = cooToCsr(csrToCoo(A));

@@ -14,7 +14,10 @@ import { span, type SpanLike } from '../span.js';
 import { type Law, type LawRunOptions, checkLaws, lawOf, show } from './law-runner.js';
 import { uniformUnit } from './data-arbitraries.js';
 
-/** What the laws need of a range: modprec's `Range` satisfies it. */
+/**
+ * What the laws need of a range: modprec's `Range` satisfies it.
+ * @group Testing
+ */
 export interface RangeLike {
   /** Number of dimensions. */
   readonly dimensionality: number;
@@ -30,7 +33,10 @@ export interface RangeLike {
   toConst(): RangeLike;
 }
 
-/** The range under test and what its storage does to a written value. */
+/**
+ * The range under test and what its storage does to a written value.
+ * @group Testing
+ */
 export interface AccessorLawSubject {
   /** Name for failure messages, e.g. `'rowMajor f16→f32 3×4'`. */
   readonly name: string;
@@ -119,6 +125,7 @@ function sameNumber(a: number, b: number): boolean {
  *   make: () => range(rowMajor<2>({ size: [3, 4], storage: 'f32', arithmetic: 'f64' })) };
  * for (const law of accessorLaws(subject)) it(law.name, () => law.check({ numRuns: 200 }));
  * ```
+ * @group Testing
  */
 export function accessorLaws(subject: AccessorLawSubject): Law[] {
   const shape = shapeOf(subject.make());
@@ -211,6 +218,7 @@ export function accessorLaws(subject: AccessorLawSubject): Law[] {
  * @param subject - how to make the range, and the storage rounding to expect
  * @param options - runs per law and seed
  * @throws Error naming the law and a counterexample
+ * @group Testing
  */
 export function checkAccessorLaws(subject: AccessorLawSubject, options?: LawRunOptions): void {
   checkLaws(accessorLaws(subject), options);

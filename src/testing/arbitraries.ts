@@ -13,7 +13,10 @@ import { type BinaryFormatParameters, binaryFormatLimits } from '../formats/conv
 import { nextDown, nextUp } from '../formats/convert/double-neighbours.js';
 import { type BinaryFormatLike, resolveBinaryFormat } from './format-descriptors.js';
 
-/** A rounding tie: the midpoint of two adjacent finite values of a format, and which one is even. */
+/**
+ * A rounding tie: the midpoint of two adjacent finite values of a format, and which one is even.
+ * @group Testing
+ */
 export interface MidpointCase {
   /** The exact midpoint (a double). */
   readonly midpoint: number;
@@ -25,7 +28,10 @@ export interface MidpointCase {
   readonly even: number;
 }
 
-/** A value whose rounding through a wider format first lands exactly on a tie of the narrow format. */
+/**
+ * A value whose rounding through a wider format first lands exactly on a tie of the narrow format.
+ * @group Testing
+ */
 export interface DoubleRoundingCase {
   /** The input: a midpoint nudged by less than half a quantum of the wider format. */
   readonly value: number;
@@ -67,6 +73,7 @@ function checkFitsInDouble(format: BinaryFormatParameters, needsMidpoints: boole
  * ```ts
  * fc.assert(fc.property(representableIn('f16'), (x) => roundToF16(x) === x));
  * ```
+ * @group Testing
  */
 export function representableIn(format: BinaryFormatLike): fc.Arbitrary<number> {
   const f = resolveBinaryFormat(format);
@@ -125,6 +132,7 @@ function midpointCaseOf(t: Tie): MidpointCase {
  * @param format - a built-in name or format parameters
  * @returns an arbitrary of {@link MidpointCase}
  * @throws {@link ModprecError} `INVALID_FORMAT` when midpoints are not doubles (p > 52)
+ * @group Testing
  */
 export function midpointCasesOf(format: BinaryFormatLike): fc.Arbitrary<MidpointCase> {
   return tiesOf(resolveBinaryFormat(format)).map(midpointCaseOf);
@@ -135,6 +143,7 @@ export function midpointCasesOf(format: BinaryFormatLike): fc.Arbitrary<Midpoint
  *
  * @param format - a built-in name or format parameters (p ≤ 52)
  * @returns an arbitrary of midpoints
+ * @group Testing
  */
 export function midpointsOf(format: BinaryFormatLike): fc.Arbitrary<number> {
   return midpointCasesOf(format).map((c) => c.midpoint);
@@ -146,6 +155,7 @@ export function midpointsOf(format: BinaryFormatLike): fc.Arbitrary<number> {
  *
  * @param format - a built-in name or format parameters (p ≤ 52)
  * @returns an arbitrary of doubles
+ * @group Testing
  */
 export function nearMidpointsOf(format: BinaryFormatLike): fc.Arbitrary<number> {
   return fc.tuple(midpointsOf(format), fc.boolean()).map(([m, up]) => (up ? nextUp(m) : nextDown(m)));
@@ -160,6 +170,7 @@ export function nearMidpointsOf(format: BinaryFormatLike): fc.Arbitrary<number> 
  * @param via - the wider intermediate format: p + 1 ≤ p_via ≤ 43, emin_via ≤ emin (default binary32)
  * @returns an arbitrary of {@link DoubleRoundingCase}
  * @throws {@link ModprecError} `INVALID_FORMAT` when `via` is not wider than `format` that way
+ * @group Testing
  */
 export function doubleRoundingCasesOf(
   format: BinaryFormatLike,
@@ -193,6 +204,7 @@ export function doubleRoundingCasesOf(
  *
  * @param format - a built-in name or format parameters (p ≤ 52)
  * @returns an arbitrary of doubles
+ * @group Testing
  */
 export function nearOverflowOf(format: BinaryFormatLike): fc.Arbitrary<number> {
   const f = resolveBinaryFormat(format);
@@ -214,6 +226,7 @@ export function nearOverflowOf(format: BinaryFormatLike): fc.Arbitrary<number> {
  *
  * @param format - a built-in name or format parameters (p ≤ 52)
  * @returns an arbitrary of doubles
+ * @group Testing
  */
 export function nearUnderflowOf(format: BinaryFormatLike): fc.Arbitrary<number> {
   const f = resolveBinaryFormat(format);
@@ -234,6 +247,7 @@ export function nearUnderflowOf(format: BinaryFormatLike): fc.Arbitrary<number> 
  *
  * @param format - a built-in name or format parameters
  * @returns an arbitrary of finite doubles
+ * @group Testing
  */
 export function acrossBinadesOf(format: BinaryFormatLike): fc.Arbitrary<number> {
   const f = resolveBinaryFormat(format);
@@ -251,6 +265,7 @@ export function acrossBinadesOf(format: BinaryFormatLike): fc.Arbitrary<number> 
  *
  * @param format - a built-in name or format parameters (p ≤ 52)
  * @returns an arbitrary choosing among them
+ * @group Testing
  */
 export function specialValuesOf(format: BinaryFormatLike): fc.Arbitrary<number> {
   const f = resolveBinaryFormat(format);
@@ -271,6 +286,7 @@ export function specialValuesOf(format: BinaryFormatLike): fc.Arbitrary<number> 
  * ```ts
  * fc.assert(fc.property(interestingDoublesFor('bf16'), (x) => roundToBf16(roundToBf16(x)) === roundToBf16(x) || x !== x));
  * ```
+ * @group Testing
  */
 export function interestingDoublesFor(format: BinaryFormatLike): fc.Arbitrary<number> {
   return fc.oneof(

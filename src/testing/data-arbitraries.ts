@@ -8,10 +8,16 @@ import { fail } from '../errors.js';
 import { type BinaryFormatLike } from './format-descriptors.js';
 import { representableIn } from './arbitraries.js';
 
-/** A length: a fixed size, or bounds to draw from. */
+/**
+ * A length: a fixed size, or bounds to draw from.
+ * @group Testing
+ */
 export type SizeSpec = number | { readonly min: number; readonly max: number };
 
-/** A dense matrix drawn by {@link matrixOf}: `data[i·cols + j]` is entry (i, j) (row-major). */
+/**
+ * A dense matrix drawn by {@link matrixOf}: `data[i·cols + j]` is entry (i, j) (row-major).
+ * @group Testing
+ */
 export interface MatrixSample<T> {
   readonly rows: number;
   readonly cols: number;
@@ -40,6 +46,7 @@ function sizeArbitrary(parameter: string, size: SizeSpec): fc.Arbitrary<number> 
  * ```ts
  * vectorOf(representableIn('f16'), { min: 0, max: 64 });
  * ```
+ * @group Testing
  */
 export function vectorOf<T>(values: fc.Arbitrary<T>, length: SizeSpec): fc.Arbitrary<T[]> {
   if (typeof length === 'number') {
@@ -61,6 +68,7 @@ export function vectorOf<T>(values: fc.Arbitrary<T>, length: SizeSpec): fc.Arbit
  * ```ts
  * matrixOf(uniformUnit(), { rows: 3, cols: { min: 1, max: 8 } });
  * ```
+ * @group Testing
  */
 export function matrixOf<T>(values: fc.Arbitrary<T>, shape: { rows: SizeSpec; cols: SizeSpec }): fc.Arbitrary<MatrixSample<T>> {
   const rows = sizeArbitrary('shape.rows', shape?.rows);
@@ -76,6 +84,7 @@ export function matrixOf<T>(values: fc.Arbitrary<T>, shape: { rows: SizeSpec; co
  * @param format - a built-in name or format parameters
  * @param length - a fixed length, or `{ min, max }`
  * @returns an arbitrary of arrays
+ * @group Testing
  */
 export function vectorIn(format: BinaryFormatLike, length: SizeSpec): fc.Arbitrary<number[]> {
   return vectorOf(representableIn(format), length);
@@ -91,6 +100,7 @@ export function vectorIn(format: BinaryFormatLike, length: SizeSpec): fc.Arbitra
  * ```ts
  * fc.sample(uniformUnit(), 3); // e.g. [0.318…, −0.774…, 0.052…]
  * ```
+ * @group Testing
  */
 export function uniformUnit(): fc.Arbitrary<number> {
   return fc.noBias(fc.bigInt({ min: -(1n << 53n), max: 1n << 53n })).map((k) => Number(k) * 2 ** -53);
@@ -101,6 +111,7 @@ export function uniformUnit(): fc.Arbitrary<number> {
  *
  * @param round - the storage conversion, e.g. `roundToF16`
  * @returns an arbitrary of rounded values
+ * @group Testing
  */
 export function uniformUnitRounded(round: (x: number) => number): fc.Arbitrary<number> {
   return uniformUnit().map(round);

@@ -15,7 +15,10 @@ import { resolveBinaryFormat, type BinaryFormatLike } from './format-descriptors
 import { show } from './law-runner.js';
 import { fail } from '../errors.js';
 
-/** A normalised double-double: hi = fl(hi + lo), so |lo| ≤ ulp(hi)/2. */
+/**
+ * A normalised double-double: hi = fl(hi + lo), so |lo| ≤ ulp(hi)/2.
+ * @group Testing
+ */
 export interface DoubleDoubleSample {
   readonly hi: number;
   readonly lo: number;
@@ -39,6 +42,7 @@ function twoSum(a: number, b: number): DoubleDoubleSample {
  * ```ts
  * fc.assert(fc.property(doubleDoubles(), ({ hi, lo }) => hi + lo === hi));
  * ```
+ * @group Testing
  */
 export function doubleDoubles(options: { minExponent?: number; maxExponent?: number } = {}): fc.Arbitrary<DoubleDoubleSample> {
   const low = options.minExponent ?? -60;
@@ -59,6 +63,7 @@ export function doubleDoubles(options: { minExponent?: number; maxExponent?: num
  *
  * @param format - the target format (p ≤ 52)
  * @returns an arbitrary of finite {@link DoubleDoubleSample}s
+ * @group Testing
  */
 export function doubleDoublesNearTiesOf(format: BinaryFormatLike): fc.Arbitrary<DoubleDoubleSample> {
   const f = resolveBinaryFormat(format);
@@ -82,6 +87,7 @@ export function doubleDoublesNearTiesOf(format: BinaryFormatLike): fc.Arbitrary<
  * ```ts
  * fc.assert(lawDoubleDoubleExport('f16', (hi, lo) => roundToF16(roundToOddDd(hi, lo))), { numRuns: 1000 });
  * ```
+ * @group Testing
  */
 export function lawDoubleDoubleExport(
   format: BinaryFormatLike,

@@ -44,6 +44,7 @@ function decompose(parameter: string, x: number): Dyadic {
  * ```ts
  * exactOf(0.1); // { num: 3602879701896397n, den: 36028797018963968n }  (= 0.1's double, 2^55 below)
  * ```
+ * @group Testing
  */
 export function exactOf(x: number): Rational {
   const { significand, exponent } = decompose('x', x);
@@ -60,6 +61,7 @@ export function exactOf(x: number): Rational {
  * ```ts
  * roundRationalToDouble(exactSum([1e100, 1, -1e100])); // 1
  * ```
+ * @group Testing
  */
 export function exactSum(xs: ArrayLike<number>): Rational {
   // Accumulate an integer count of 2^−1074 units: shifts and adds only, no reductions per term.
@@ -82,6 +84,7 @@ export function exactSum(xs: ArrayLike<number>): Rational {
  * ```ts
  * const q = exactDot([1e16, 1, -1e16], [1, 1, 1]); // exactly 1, where naive summation gives 0
  * ```
+ * @group Testing
  */
 export function exactDot(x: ArrayLike<number>, y: ArrayLike<number>): Rational {
   if (x.length !== y.length) {
@@ -104,6 +107,7 @@ export function exactDot(x: ArrayLike<number>, y: ArrayLike<number>): Rational {
  * @param exact - the true value
  * @returns |computed − exact| as a rational
  * @throws {@link ModprecError} `INVALID_VALUE` when computed is not finite
+ * @group Testing
  */
 export function absoluteError(computed: number, exact: Rational): Rational {
   return absRational(subRational(exactOf(computed), exact));
@@ -120,6 +124,7 @@ export function absoluteError(computed: number, exact: Rational): Rational {
  * ```ts
  * relativeError(0.1, rational(1n, 10n)) <= 2 ** -53; // true: 0.1 is correctly rounded
  * ```
+ * @group Testing
  */
 export function relativeError(computed: number, exact: Rational): number {
   const error = absoluteError(computed, exact);
@@ -140,6 +145,7 @@ export function relativeError(computed: number, exact: Rational): number {
  * ```ts
  * oracleRoundToFormat(1 + 2 ** -11, { significandBits: 11, minExponent: -14, maxExponent: 15 }); // 1 (tie to even)
  * ```
+ * @group Testing
  */
 export function oracleRoundToFormat(x: number, format: BinaryFormatParameters): number {
   if (x !== x) return NaN;

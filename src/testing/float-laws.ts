@@ -42,6 +42,7 @@ function expectSame(f: BinaryFormatDescriptor, law: string, x: number, got: numb
  * @param format - the conversion under test
  * @param inputs - inputs to try (default: {@link interestingDoublesFor} the format)
  * @returns a fast-check property
+ * @group Testing
  */
 export function lawCorrectRounding(format: BinaryFormatDescriptor, inputs?: fc.Arbitrary<number>): fc.IPropertyWithHooks<[number]> {
   const f = checkBinaryFormatDescriptor(format);
@@ -56,6 +57,7 @@ export function lawCorrectRounding(format: BinaryFormatDescriptor, inputs?: fc.A
  *
  * @param format - the conversion under test
  * @returns a fast-check property
+ * @group Testing
  */
 export function lawRoundTrip(format: BinaryFormatDescriptor): fc.IPropertyWithHooks<[number]> {
   const f = checkBinaryFormatDescriptor(format);
@@ -72,6 +74,7 @@ export function lawRoundTrip(format: BinaryFormatDescriptor): fc.IPropertyWithHo
  *
  * @param format - the conversion under test
  * @returns a fast-check property
+ * @group Testing
  */
 export function lawCodec(format: BinaryFormatDescriptor): fc.IPropertyWithHooks<[number, number]> {
   const f = checkBinaryFormatDescriptor(format);
@@ -93,6 +96,7 @@ export function lawCodec(format: BinaryFormatDescriptor): fc.IPropertyWithHooks<
  *
  * @param format - the conversion under test
  * @returns a fast-check property
+ * @group Testing
  */
 export function lawMonotonic(format: BinaryFormatDescriptor): fc.IPropertyWithHooks<[number, number]> {
   const f = checkBinaryFormatDescriptor(format);
@@ -111,6 +115,7 @@ export function lawMonotonic(format: BinaryFormatDescriptor): fc.IPropertyWithHo
  *
  * @param format - the conversion under test
  * @returns a fast-check property
+ * @group Testing
  */
 export function lawTiesToEven(format: BinaryFormatDescriptor): fc.IPropertyWithHooks<[{ midpoint: number; even: number }]> {
   const f = checkBinaryFormatDescriptor(format);
@@ -133,6 +138,7 @@ function defaultVia(f: BinaryFormatParameters): BinaryFormatParameters | null {
  * @param via - the intermediate format to guard against (default: binary32 when it is wider by ≥ 1 bit, else p + 11 bits)
  * @returns a fast-check property
  * @throws {@link ModprecError} `INVALID_FORMAT` when no suitable intermediate exists (p > 42)
+ * @group Testing
  */
 export function lawNoDoubleRounding(format: BinaryFormatDescriptor, via?: BinaryFormatLike): fc.IPropertyWithHooks<[{ value: number; expected: number }]> {
   const f = checkBinaryFormatDescriptor(format);
@@ -146,6 +152,7 @@ export function lawNoDoubleRounding(format: BinaryFormatDescriptor, via?: Binary
  *
  * @param format - the conversion under test
  * @returns a fast-check property
+ * @group Testing
  */
 export function lawOverflow(format: BinaryFormatDescriptor): fc.IPropertyWithHooks<[number]> {
   const f = checkBinaryFormatDescriptor(format);
@@ -164,6 +171,7 @@ export function lawOverflow(format: BinaryFormatDescriptor): fc.IPropertyWithHoo
  *
  * @param format - the conversion under test
  * @returns a fast-check property
+ * @group Testing
  */
 export function lawGradualUnderflow(format: BinaryFormatDescriptor): fc.IPropertyWithHooks<[number]> {
   const f = checkBinaryFormatDescriptor(format);
@@ -187,6 +195,7 @@ export function lawGradualUnderflow(format: BinaryFormatDescriptor): fc.IPropert
  *
  * @param format - the conversion under test
  * @returns a fast-check property
+ * @group Testing
  */
 export function lawSpecialsAndSymmetry(format: BinaryFormatDescriptor): fc.IPropertyWithHooks<[number]> {
   const f = checkBinaryFormatDescriptor(format);
@@ -199,7 +208,10 @@ export function lawSpecialsAndSymmetry(format: BinaryFormatDescriptor): fc.IProp
   });
 }
 
-/** An arithmetic operation on exact rationals, for {@link lawInnocuousDoubleRounding}. */
+/**
+ * An arithmetic operation on exact rationals, for {@link lawInnocuousDoubleRounding}.
+ * @group Testing
+ */
 export type ExactOperation = '+' | '-' | '*' | '/';
 
 const EXACT_OPERATIONS: Record<ExactOperation, (a: Rational, b: Rational) => Rational> = {
@@ -219,6 +231,7 @@ const EXACT_OPERATIONS: Record<ExactOperation, (a: Rational, b: Rational) => Rat
  * @param wide - the wider arithmetic's parameters (its results are the exact ones rounded by the oracle)
  * @param operations - which operations to try (default all four)
  * @returns a fast-check property
+ * @group Testing
  */
 export function lawInnocuousDoubleRounding(
   format: BinaryFormatDescriptor,
@@ -241,7 +254,10 @@ export function lawInnocuousDoubleRounding(
   });
 }
 
-/** Options of {@link storageConversionLaws}. */
+/**
+ * Options of {@link storageConversionLaws}.
+ * @group Testing
+ */
 export interface StorageConversionLawOptions {
   /** Intermediate format for the no-double-rounding law; `null` skips that law (for a format that does not claim it). */
   readonly via?: BinaryFormatLike | null;
@@ -258,6 +274,7 @@ export interface StorageConversionLawOptions {
  * ```ts
  * for (const law of storageConversionLaws(F16_DESCRIPTOR)) it(law.name, () => law.check({ numRuns: 500 }));
  * ```
+ * @group Testing
  */
 export function storageConversionLaws(format: BinaryFormatDescriptor, options: StorageConversionLawOptions = {}): Law[] {
   const f = checkBinaryFormatDescriptor(format);
@@ -289,6 +306,7 @@ export function storageConversionLaws(format: BinaryFormatDescriptor, options: S
  *                round: createBinaryRounder({ significandBits: 4, minExponent: -6, maxExponent: 7 }) };
  * it('e4m3 conversion is correctly rounded', () => checkStorageConversionLaws(e4m3, { numRuns: 300 }));
  * ```
+ * @group Testing
  */
 export function checkStorageConversionLaws(
   format: BinaryFormatDescriptor,

@@ -30,7 +30,7 @@
  * }));
  * ```
  *
- * @module
+ * @module modprec/testing
  */
 export type { Rational } from './rational.js';
 export {

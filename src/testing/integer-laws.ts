@@ -25,6 +25,7 @@ function checkIntegerDescriptor(format: IntegerFormatDescriptor): IntegerFormatD
  * @param format - the integer format
  * @param x - any number
  * @returns the expected stored integer
+ * @group Testing
  */
 export function oracleRoundToInteger(format: IntegerFormatDescriptor, x: number): number {
   if (x !== x) return format.nanValue;
@@ -41,6 +42,7 @@ export function oracleRoundToInteger(format: IntegerFormatDescriptor, x: number)
  *
  * @param format - the integer format
  * @returns an arbitrary of doubles
+ * @group Testing
  */
 export function interestingDoublesForInteger(format: IntegerFormatDescriptor): fc.Arbitrary<number> {
   const f = checkIntegerDescriptor(format);
@@ -62,6 +64,7 @@ export function interestingDoublesForInteger(format: IntegerFormatDescriptor): f
  * @param format - the conversion under test
  * @returns the laws
  * @throws {@link ModprecError} `INVALID_FORMAT` for a malformed descriptor
+ * @group Testing
  */
 export function integerConversionLaws(format: IntegerFormatDescriptor): Law[] {
   const f = checkIntegerDescriptor(format);
@@ -92,6 +95,7 @@ export function integerConversionLaws(format: IntegerFormatDescriptor): Law[] {
  * ```ts
  * checkIntegerConversionLaws({ name: 'u4', min: 0, max: 15, nanValue: 0, round: myRoundToU4 });
  * ```
+ * @group Testing
  */
 export function checkIntegerConversionLaws(format: IntegerFormatDescriptor, options?: LawRunOptions): void {
   checkLaws(integerConversionLaws(format), options);

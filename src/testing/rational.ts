@@ -9,7 +9,10 @@
  */
 import { fail } from '../errors.js';
 
-/** An exact rational number num/den, reduced, with den > 0. */
+/**
+ * An exact rational number num/den, reduced, with den > 0.
+ * @group Testing
+ */
 export interface Rational {
   /** Numerator, carrying the sign. */
   readonly num: bigint;
@@ -48,6 +51,7 @@ function gcd(a: bigint, b: bigint): bigint {
  * ```ts
  * rational(6n, -4n); // { num: -3n, den: 2n }
  * ```
+ * @group Testing
  */
 export function rational(num: bigint, den: bigint = 1n): Rational {
   if (den === 0n) fail('INVALID_VALUE', 'den', 'must be nonzero', den);
@@ -67,7 +71,10 @@ export function rational(num: bigint, den: bigint = 1n): Rational {
   return { num: num / g, den: den / g };
 }
 
-/** The rational 0. */
+/**
+ * The rational 0.
+ * @group Testing
+ */
 export const ZERO: Rational = Object.freeze({ num: 0n, den: 1n });
 
 /**
@@ -75,6 +82,7 @@ export const ZERO: Rational = Object.freeze({ num: 0n, den: 1n });
  * @param a - first term
  * @param b - second term
  * @returns a + b, reduced
+ * @group Testing
  */
 export function addRational(a: Rational, b: Rational): Rational {
   if (a.den === b.den) return rational(a.num + b.num, a.den);
@@ -86,6 +94,7 @@ export function addRational(a: Rational, b: Rational): Rational {
  * @param a - minuend
  * @param b - subtrahend
  * @returns a − b, reduced
+ * @group Testing
  */
 export function subRational(a: Rational, b: Rational): Rational {
   return addRational(a, { num: -b.num, den: b.den });
@@ -96,6 +105,7 @@ export function subRational(a: Rational, b: Rational): Rational {
  * @param a - first factor
  * @param b - second factor
  * @returns a·b, reduced
+ * @group Testing
  */
 export function mulRational(a: Rational, b: Rational): Rational {
   return rational(a.num * b.num, a.den * b.den);
@@ -107,6 +117,7 @@ export function mulRational(a: Rational, b: Rational): Rational {
  * @param b - divisor, nonzero
  * @returns a/b, reduced
  * @throws {@link ModprecError} `INVALID_VALUE` when b is 0
+ * @group Testing
  */
 export function divRational(a: Rational, b: Rational): Rational {
   if (b.num === 0n) fail('INVALID_VALUE', 'b', 'must be a nonzero divisor', 0);
@@ -117,6 +128,7 @@ export function divRational(a: Rational, b: Rational): Rational {
  * Exact negation.
  * @param a - a rational
  * @returns −a
+ * @group Testing
  */
 export function negRational(a: Rational): Rational {
   return { num: -a.num, den: a.den };
@@ -126,6 +138,7 @@ export function negRational(a: Rational): Rational {
  * Exact absolute value.
  * @param a - a rational
  * @returns |a|
+ * @group Testing
  */
 export function absRational(a: Rational): Rational {
   return a.num < 0n ? { num: -a.num, den: a.den } : a;
@@ -136,6 +149,7 @@ export function absRational(a: Rational): Rational {
  * @param a - left operand
  * @param b - right operand
  * @returns −1 if a < b, 0 if a = b, 1 if a > b
+ * @group Testing
  */
 export function compareRational(a: Rational, b: Rational): -1 | 0 | 1 {
   const d = a.num * b.den - b.num * a.den;
@@ -146,6 +160,7 @@ export function compareRational(a: Rational, b: Rational): -1 | 0 | 1 {
  * Sign of a rational.
  * @param a - a rational
  * @returns −1, 0 or 1
+ * @group Testing
  */
 export function signRational(a: Rational): -1 | 0 | 1 {
   return a.num < 0n ? -1 : a.num > 0n ? 1 : 0;
@@ -155,6 +170,7 @@ export function signRational(a: Rational): -1 | 0 | 1 {
  * The exact rational 2^k.
  * @param k - any integer exponent
  * @returns 2^k
+ * @group Testing
  */
 export function powerOfTwo(k: number): Rational {
   return k >= 0 ? { num: 1n << BigInt(k), den: 1n } : { num: 1n, den: 1n << BigInt(-k) };
@@ -164,6 +180,7 @@ export function powerOfTwo(k: number): Rational {
  * Writes a rational as `num/den` (or `num` when den = 1), for failure messages.
  * @param a - a rational
  * @returns its decimal text
+ * @group Testing
  */
 export function rationalToString(a: Rational): string {
   return a.den === 1n ? `${a.num}` : `${a.num}/${a.den}`;

@@ -13,7 +13,10 @@ import type { BinaryFormatParameters } from '../formats/convert/binary-parameter
 import type { Rational } from './rational.js';
 import { rational } from './rational.js';
 
-/** Precision and (optional) lower exponent bound for {@link roundRationalExact}. */
+/**
+ * Precision and (optional) lower exponent bound for {@link roundRationalExact}.
+ * @group Testing
+ */
 export interface RoundingPrecision {
   /** Significand bits p ≥ 1, the leading bit included. */
   readonly significandBits: number;
@@ -35,6 +38,7 @@ const bitLength = (x: bigint): number => (x === 0n ? 0 : x.toString(2).length);
  * ```ts
  * roundRationalExact(rational(1n, 3n), { significandBits: 106 }); // the double-double nearest 1/3
  * ```
+ * @group Testing
  */
 export function roundRationalExact(q: Rational, precision: RoundingPrecision): Rational {
   const p = precision.significandBits;
@@ -68,6 +72,7 @@ export function roundRationalExact(q: Rational, precision: RoundingPrecision): R
  * ```ts
  * roundRationalToFormat(rational(1n, 3n), { significandBits: 11, minExponent: -14, maxExponent: 15 }); // 0.333251953125
  * ```
+ * @group Testing
  */
 export function roundRationalToFormat(q: Rational, format: BinaryFormatParameters): number {
   const { significandBits: p, minExponent: emin, maxExponent: emax } = format;
@@ -98,6 +103,7 @@ const DOUBLE: BinaryFormatParameters = { significandBits: 53, minExponent: -1022
  * ```ts
  * roundRationalToDouble(rational(1n, 10n)) === 0.1; // true
  * ```
+ * @group Testing
  */
 export function roundRationalToDouble(q: Rational): number {
   return roundRationalToFormat(q, DOUBLE);
@@ -113,6 +119,7 @@ export function roundRationalToDouble(q: Rational): number {
  * roundRationalToInteger(rational(5n, 2n)); // 2n
  * roundRationalToInteger(rational(-7n, 2n)); // -4n
  * ```
+ * @group Testing
  */
 export function roundRationalToInteger(q: Rational): bigint {
   // BigInt division truncates towards zero; work on |q| and restore the sign (RNE is symmetric).

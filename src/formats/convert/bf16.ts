@@ -21,7 +21,10 @@ const MIN_NORMAL = 2 ** -126;
 const OVERFLOW_THRESHOLD = (2 - 2 ** -8) * 2 ** 127; // midpoint of max finite and 2^128
 const SUBNORMAL_SHIFTER = 1.5 * 2 ** -81; // 1.5·2^52 times the subnormal spacing 2^−133
 
-/** Bit pattern written for a NaN input: the quiet NaN, with the input's sign bit where the engine keeps it (V8 does). */
+/**
+ * Bit pattern written for a NaN input: the quiet NaN, with the input's sign bit where the engine keeps it (V8 does).
+ * @group Formats
+ */
 export const BF16_QUIET_NAN_BITS = 0x7fc0;
 
 /**
@@ -35,6 +38,7 @@ export const BF16_QUIET_NAN_BITS = 0x7fc0;
  * roundToBf16(0.1); // 0.10009765625
  * roundToBf16(1 + 2 ** -8 + 2 ** -30); // 1.0078125 (via Math.fround it would wrongly be 1)
  * ```
+ * @group Formats
  */
 export function roundToBf16(x: number): number {
   const a = Math.abs(x);
@@ -59,6 +63,7 @@ export function roundToBf16(x: number): number {
  * ```ts
  * bf16BitsFromNumber(1).toString(16); // '3f80'
  * ```
+ * @group Formats
  */
 export function bf16BitsFromNumber(x: number): number {
   // The rounding of roundToBf16, fused with the bit extraction.
@@ -87,6 +92,7 @@ export function bf16BitsFromNumber(x: number): number {
  * ```ts
  * numberFromBf16Bits(0x3f80); // 1
  * ```
+ * @group Formats
  */
 export function numberFromBf16Bits(bits: number): number {
   U32_OF_F32[0] = (bits & 0xffff) << 16;

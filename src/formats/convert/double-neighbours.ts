@@ -36,6 +36,7 @@ function stepMagnitude(x: number, up: boolean): number {
  * ```ts
  * nextUp(1) === 1 + Number.EPSILON; // true
  * ```
+ * @group Formats
  */
 export function nextUp(x: number): number {
   if (x !== x || x === Infinity) return x;
@@ -53,6 +54,7 @@ export function nextUp(x: number): number {
  * ```ts
  * nextDown(1) === 1 - Number.EPSILON / 2; // true
  * ```
+ * @group Formats
  */
 export function nextDown(x: number): number {
   return -nextUp(-x);
@@ -64,6 +66,7 @@ export function nextDown(x: number): number {
  * @param x - any number
  * @returns nextUp(|x|) − |x| for finite x, so ulp(1) = 2^−52, ulp(±0) = 2^−1074 and
  *   ulp(Number.MAX_VALUE) = 2^971 (the gap to the would-be next value); Infinity for ±Infinity, NaN for NaN
+ * @group Formats
  */
 export function ulp(x: number): number {
   const a = Math.abs(x);

@@ -20,7 +20,10 @@ const MIN_NORMAL = 2 ** -14;
 const OVERFLOW_THRESHOLD = 65520; // midpoint of 65504 (max finite) and 65536
 const SUBNORMAL_SHIFTER = 1.5 * 2 ** 28; // 1.5·2^52 times the subnormal spacing 2^−24
 
-/** Bit pattern written for a NaN input: the quiet NaN, with the input's sign bit where the engine keeps it (V8 does). */
+/**
+ * Bit pattern written for a NaN input: the quiet NaN, with the input's sign bit where the engine keeps it (V8 does).
+ * @group Formats
+ */
 export const F16_QUIET_NAN_BITS = 0x7e00;
 
 /**
@@ -35,6 +38,7 @@ export const F16_QUIET_NAN_BITS = 0x7e00;
  * roundToF16(65519.99); // 65504
  * roundToF16(65520); // Infinity
  * ```
+ * @group Formats
  */
 export function roundToF16(x: number): number {
   const a = Math.abs(x);
@@ -60,6 +64,7 @@ export function roundToF16(x: number): number {
  * f16BitsFromNumber(1).toString(16); // '3c00'
  * f16BitsFromNumber(-0).toString(16); // '8000'
  * ```
+ * @group Formats
  */
 export function f16BitsFromNumber(x: number): number {
   // The rounding of roundToF16, fused with the bit extraction (≈3× faster than calling it and re-reading).
@@ -90,6 +95,7 @@ export function f16BitsFromNumber(x: number): number {
  * ```ts
  * numberFromF16Bits(0x3555); // 0.333251953125
  * ```
+ * @group Formats
  */
 export function numberFromF16Bits(bits: number): number {
   const e = bits & 0x7c00;

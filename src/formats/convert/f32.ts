@@ -10,7 +10,10 @@ import { signBitOf } from './bit-views.js';
 const F32 = new Float32Array(1);
 const U32_OF_F32 = new Uint32Array(F32.buffer);
 
-/** Bit pattern written for a NaN input: the quiet NaN, with the input's sign bit where the engine keeps it (V8 does). */
+/**
+ * Bit pattern written for a NaN input: the quiet NaN, with the input's sign bit where the engine keeps it (V8 does).
+ * @group Formats
+ */
 export const F32_QUIET_NAN_BITS = 0x7fc00000;
 
 /**
@@ -24,6 +27,7 @@ export const F32_QUIET_NAN_BITS = 0x7fc00000;
  * ```ts
  * roundToF32(0.1); // 0.10000000149011612
  * ```
+ * @group Formats
  */
 export function roundToF32(x: number): number {
   return Math.fround(x);
@@ -38,6 +42,7 @@ export function roundToF32(x: number): number {
  * ```ts
  * f32ToBits(1).toString(16); // '3f800000'
  * ```
+ * @group Formats
  */
 export function f32ToBits(x: number): number {
   if (x !== x) return (F32_QUIET_NAN_BITS | (signBitOf(x) << 31)) >>> 0; // one canonical payload per sign
@@ -54,6 +59,7 @@ export function f32ToBits(x: number): number {
  * ```ts
  * f32FromBits(0x3f800000); // 1
  * ```
+ * @group Formats
  */
 export function f32FromBits(bits: number): number {
   U32_OF_F32[0] = bits;

@@ -36,6 +36,7 @@ function roundToIntegerRange(x: number, min: number, max: number): number {
  * roundToInt8(2.5); // 2
  * roundToInt8(-300); // -128
  * ```
+ * @group Formats
  */
 export function roundToInt8(x: number): number {
   return roundToIntegerRange(x, -128, 127);
@@ -51,6 +52,7 @@ export function roundToInt8(x: number): number {
  * ```ts
  * roundToInt16(3.5); // 4
  * ```
+ * @group Formats
  */
 export function roundToInt16(x: number): number {
   return roundToIntegerRange(x, -32768, 32767);
@@ -67,6 +69,7 @@ export function roundToInt16(x: number): number {
  * roundToInt32(-0.5); // 0
  * roundToInt32(1e10); // 2147483647
  * ```
+ * @group Formats
  */
 export function roundToInt32(x: number): number {
   return roundToIntegerRange(x, -2147483648, 2147483647);

@@ -33,6 +33,7 @@ import { fail } from '../../errors.js';
  * const roundToE4m3 = createBinaryRounder({ significandBits: 4, minExponent: -6, maxExponent: 7 });
  * roundToE4m3(0.3); // 0.3125
  * ```
+ * @group Formats
  */
 export function createBinaryRounder(params: BinaryFormatParameters): (x: number) => number {
   checkBinaryFormatParameters('params', params);

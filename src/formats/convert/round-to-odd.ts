@@ -38,6 +38,7 @@ const HIGH = HIGH_WORD;
  * // round-to-odd keeps the sticky bit, so binary16 rounding then goes up, as hi + lo should.
  * roundToF16(roundToOddDd(1 + 2 ** -11, 2 ** -60)); // 1.0009765625
  * ```
+ * @group Formats
  */
 export function roundToOddDd(hi: number, lo: number): number {
   if (lo === 0) return hi;
