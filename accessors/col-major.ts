@@ -40,6 +40,15 @@ export function colMajor<D extends Dimensionality = 2, T = number>(opts: LayoutO
 
 /**
  * A column-major accessor whose storage format differs from its arithmetic format.
+ * @example
+ * ```ts
+ * import { range, formats, f16, f64, reducedColMajor } from 'modprec';
+ *
+ * const A = range(reducedColMajor({ size: [2, 3], storage: formats.f16, arithmetic: formats.f64 }));
+ * A.set(1, 0, 0.1);
+ * A.get(1, 0); // → 0.0999755859375
+ * A.accessor.strides; // → [ 1, 2 ]
+ * ```
  * @group Ranges & accessors
  */
 export function reducedColMajor<D extends Dimensionality = 2, T = number>(

@@ -50,6 +50,14 @@ export function rowMajor<D extends Dimensionality = 2, T = number>(opts: LayoutO
 
 /**
  * A row-major accessor whose storage format differs from its arithmetic format (Ginkgo's reduced_row_major).
+ * @example
+ * ```ts
+ * import { range, formats, bf16, f32, reducedRowMajor } from 'modprec';
+ *
+ * const A = range(reducedRowMajor({ size: [2, 2], storage: formats.bf16, arithmetic: formats.f32 }));
+ * A.set(0, 1, 1 / 3);
+ * A.get(0, 1); // → 0.333984375
+ * ```
  * @group Ranges & accessors
  */
 export function reducedRowMajor<D extends Dimensionality = 2, T = number>(

@@ -67,6 +67,16 @@ export function scaledReducedRowMajor<D extends Dimensionality = 2, T = number>(
 
 /**
  * The column-major counterpart of {@link scaledReducedRowMajor}.
+ * @example
+ * ```ts
+ * import { range, formats, i8, f64, scaledReducedColMajor } from 'modprec';
+ *
+ * // int8 storage with one scale per column
+ * const A = range(scaledReducedColMajor({ size: [3, 2], storage: formats.i8, arithmetic: formats.f64, scaleMask: [false, true] }));
+ * A.writeScale(0, 1, 0.5);   // column 1 stores value / 0.5
+ * A.set(2, 1, 10);
+ * A.get(2, 1); // → 10
+ * ```
  * @group Ranges & accessors
  */
 export function scaledReducedColMajor<D extends Dimensionality = 2, T = number>(opts: ScaledOptions<D, T>): Accessor<D, T> {
@@ -81,6 +91,13 @@ export function scaledReducedColMajor<D extends Dimensionality = 2, T = number>(
  * @param maxAbs - the group's largest magnitude (finite, ≥ 0)
  * @param maxValue - the storage's largest integer
  * @returns a positive finite scale
+ * @example
+ * ```ts
+ * import { fitScale } from 'modprec';
+ *
+ * fitScale(1000, 32767); // → 0.030518509475997192
+ * fitScale(0, 127); // → 1
+ * ```
  * @group Ranges & accessors
  */
 export function fitScale(maxAbs: number, maxValue: number): number {
@@ -100,6 +117,16 @@ export function fitScale(maxAbs: number, maxValue: number): number {
  * @param accessor - a scaled accessor
  * @param values - the value at each index
  * @throws {@link ModprecError} `INVALID_STORAGE` if the accessor is not scaled; `INVALID_VALUE` for non-finite values
+ * @example
+ * ```ts
+ * import { range, formats, i16, f64, scaledReducedRowMajor, fitScales } from 'modprec';
+ *
+ * const rows = [[0.5, -0.25], [1000, 3]];
+ * const A = range(scaledReducedRowMajor({ size: [2, 2], storage: formats.i16, arithmetic: formats.f64, scaleMask: [true, false] }));
+ * fitScales(A.accessor, (i, j) => rows[i]![j]!);
+ * A.get(1, 0); // → 1000
+ * Math.abs(A.get(1, 1) - 3) <= A.readScale(1, 0) / 2; // → true
+ * ```
  * @group Ranges & accessors
  */
 export function fitScales<D extends Dimensionality, T>(

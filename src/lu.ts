@@ -79,6 +79,15 @@ export function luFactor(A: DenseMatrix): LuFactors {
  * @param pivots - the pivots of {@link luFactor}
  * @param b - a vector of length pivots.length
  * @throws {@link ModprecError} `DIMENSION_MISMATCH` when the lengths differ
+ * @example
+ * ```ts
+ * import { luFactor, applyPivots, denseMatrix } from 'modprec';
+ *
+ * const { pivots } = luFactor(denseMatrix({ rows: 2, cols: 2, ld: 2, data: Float64Array.of(1, 4, 2, 3) }));
+ * const b = Float64Array.of(5, 10);
+ * applyPivots(pivots, b);   // row 1 holds the larger pivot: the rows swap
+ * b; // → Float64Array(2) [ 10, 5 ]
+ * ```
  * @group Kernels
  */
 export function applyPivots(pivots: Int32Array, b: Float64Array): void {
@@ -95,6 +104,14 @@ export function applyPivots(pivots: Int32Array, b: Float64Array): void {
  * @param b - the right-hand side (not modified)
  * @returns x
  * @throws {@link ModprecError} `DIMENSION_MISMATCH` when b has the wrong length
+ * @example
+ * ```ts
+ * import { luFactor, luSolve, denseMatrix } from 'modprec';
+ *
+ * // [[1, 2], [4, 3]] · x = [5, 10]
+ * const factors = luFactor(denseMatrix({ rows: 2, cols: 2, ld: 2, data: Float64Array.of(1, 4, 2, 3) }));
+ * luSolve(factors, Float64Array.of(5, 10)); // → Float64Array(2) [ 1, 2 ]
+ * ```
  * @group Kernels
  */
 export function luSolve(factors: LuFactors, b: Float64Array): Float64Array {

@@ -37,6 +37,15 @@ export function vector<T = number>(values: ArrayLike<number> | number, options: 
 /**
  * A packed m×n range (column-major by default, row-major with `layout: 'row-major'`) filled from a function
  * of (row, column), or zeros.
+ * @example
+ * ```ts
+ * import { matrix, formats, f32 } from 'modprec';
+ *
+ * // [[0, 1, 2], [1, 2, 3]], stored in fp32, column-major
+ * const A = matrix(2, 3, (i, j) => i + j, { storage: formats.f32 });
+ * A.get(1, 2); // → 3
+ * A.length(1); // → 3
+ * ```
  * @group Ranges & accessors
  */
 export function matrix<T = number>(
@@ -51,6 +60,13 @@ export function matrix<T = number>(
 
 /**
  * The values of a range rounded to doubles, in index order (row-major for matrices).
+ * @example
+ * ```ts
+ * import { matrix, toArray } from 'modprec';
+ *
+ * const A = matrix(2, 2, (i, j) => 10 * i + j);   // column-major in memory
+ * toArray(A); // → Float64Array(4) [ 0, 1, 10, 11 ]
+ * ```
  * @group Ranges & accessors
  */
 export function toArray(r: Range<any, any>): Float64Array {

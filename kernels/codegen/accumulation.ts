@@ -53,6 +53,13 @@ export interface Accumulation {
 
 /**
  * γ_n = n·u / (1 − n·u) (Higham, Accuracy and Stability of Numerical Algorithms, Lemma 3.1); ∞ when n·u ≥ 1.
+ * @example
+ * ```ts
+ * import { gamma } from 'modprec';
+ *
+ * gamma(100, 2 ** -53) < 100 * 2 ** -53 * 1.001; // → true
+ * gamma(2 ** 24, 2 ** -24); // → Infinity
+ * ```
  * @group Kernels
  */
 export function gamma(n: number, u: number): number {
@@ -81,6 +88,14 @@ const accumulations = new Map<string, Accumulation>([[recursiveAccumulation.name
 
 /**
  * Registers an accumulation strategy under its name (plugins: double-double, compensated sums).
+ * @example
+ * ```ts
+ * import { vector, dot, registerAccumulation, recursiveAccumulation } from 'modprec';
+ *
+ * // a new name for an existing strategy (a real plugin implements the emit… templates and `bound`)
+ * registerAccumulation({ ...recursiveAccumulation, name: 'plain' });
+ * dot(vector([1, 2]), vector([3, 4]), { accumulation: 'plain' }); // → 11
+ * ```
  * @group Kernels
  */
 export function registerAccumulation(a: Accumulation): Accumulation {
@@ -90,6 +105,12 @@ export function registerAccumulation(a: Accumulation): Accumulation {
 
 /**
  * Names of the registered accumulation strategies.
+ * @example
+ * ```ts
+ * import { accumulationNames } from 'modprec';
+ *
+ * accumulationNames().includes('kahan'); // → true
+ * ```
  * @group Kernels
  */
 export function accumulationNames(): string[] {
@@ -99,6 +120,13 @@ export function accumulationNames(): string[] {
 /**
  * Resolves an accumulation option (a name or a strategy; default `recursive`).
  * @throws {@link ModprecError} `INVALID_OPTION` for an unknown name
+ * @example
+ * ```ts
+ * import { resolveAccumulation } from 'modprec';
+ *
+ * resolveAccumulation(undefined).name; // → 'recursive'
+ * resolveAccumulation('dot2').name; // → 'dot2'
+ * ```
  * @group Kernels
  */
 export function resolveAccumulation(option: string | Accumulation | undefined): Accumulation {

@@ -13,6 +13,14 @@ import { readRoundings as accessorReadRoundings } from './accessor-rounding.js';
 
 /**
  * Relative roundings one read of `r` makes in `ar` (the storage conversion and the scale product, not the scale's own conversion: see elementReadRoundings).
+ * @example
+ * ```ts
+ * import { vector, formats, f64, f32, asArithmetic, readRoundings } from 'modprec';
+ *
+ * const x = vector([1, 2]);   // fp64 storage
+ * readRoundings(x, asArithmetic(formats.f32)); // → 1
+ * readRoundings(x, asArithmetic(formats.f64)); // → 0
+ * ```
  * @group Kernels
  */
 export function readRoundings(r: Range<any, any>, ar: ArithmeticFormat): number {
@@ -22,6 +30,13 @@ export function readRoundings(r: Range<any, any>, ar: ArithmeticFormat): number 
 /**
  * Relative rounding of a write to `r`'s storage (0 when the storage holds every arithmetic value exactly).
  * Integer storage has an absolute error instead (half the scale): see {@link writeAbsoluteError}.
+ * @example
+ * ```ts
+ * import { vector, formats, f16, f64, asArithmetic, writeRelativeError } from 'modprec';
+ *
+ * const y = vector(2, { storage: formats.f16, arithmetic: formats.f64 });
+ * writeRelativeError(y, asArithmetic(formats.f64)); // → 0.00048828125
+ * ```
  * @group Kernels
  */
 export function writeRelativeError(r: Range<any, any>, ar: ArithmeticFormat): number {
@@ -32,6 +47,14 @@ export function writeRelativeError(r: Range<any, any>, ar: ArithmeticFormat): nu
 
 /**
  * Absolute error of a write to element `index` of an integer-scaled range (half a quantum), else 0.
+ * @example
+ * ```ts
+ * import { range, formats, i8, f64, scaledReducedRowMajor, writeAbsoluteError } from 'modprec';
+ *
+ * const y = range(scaledReducedRowMajor({ size: [2], storage: formats.i8, arithmetic: formats.f64, scaleMask: [true] }));
+ * y.writeScale(1, 0.25);
+ * writeAbsoluteError(y, [1]); // → 0.125
+ * ```
  * @group Kernels
  */
 export function writeAbsoluteError(r: Range<any, any>, index: readonly number[]): number {

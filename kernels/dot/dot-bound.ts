@@ -28,6 +28,14 @@ export interface DotBoundOptions extends DotOptions {
 /**
  * Upper bound on |dot(x, y, options) − exact| for the same operands and options.
  * @returns a non-negative number (∞ when n·u ≥ 1 or the arithmetic may overflow)
+ * @example
+ * ```ts
+ * import { vector, formats, f32, dot, dotBound } from 'modprec';
+ *
+ * const x = vector([0.1, 0.2, 0.3], { storage: formats.f32, arithmetic: formats.f32 });
+ * const bound = dotBound(x, x);   // |dot(x, x) − exact| ≤ bound
+ * bound > 0 && bound < 1e-7; // → true
+ * ```
  * @group Kernels
  */
 export function dotBound(x: Range<1, any>, y: Range<1, any>, options: DotBoundOptions = {}): number {

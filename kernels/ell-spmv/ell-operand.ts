@@ -74,6 +74,16 @@ export function ellOperand(structure: EllStructure, values: Range<2, any>): EllO
  * @param ell - the matrix (validated, values included)
  * @param arithmetic - arithmetic of the view (default fp64)
  * @throws {@link ModprecError} as {@link ellMatrix}
+ * @example
+ * ```ts
+ * import { vector, toArray, ellSpmv, ellFromMatrix, ellMatrix } from 'modprec';
+ *
+ * const E = ellMatrix({ rows: 2, cols: 2, width: 1, stride: 2, colIndex: Int32Array.of(0, 1), values: Float64Array.of(2, 3) });
+ * const A = ellFromMatrix(E);   // shares E.values
+ * const y = vector(2);
+ * ellSpmv({ alpha: 1, A, x: vector([1, 1]), beta: 0, y });
+ * toArray(y); // → Float64Array(2) [ 2, 3 ]
+ * ```
  * @group Kernels
  */
 export function ellFromMatrix(ell: EllMatrix, arithmetic: FormatLike = 'f64'): EllOperand {

@@ -91,6 +91,13 @@ export const DD_TWO_PROD_ACCUMULATE_BOUND = (3 + 8 * F64_UNIT_ROUNDOFF) * U2;
  * @param absProduct - |a·b|
  * @param absAddend - |c|
  * @returns the absolute error bound
+ * @example
+ * ```ts
+ * import { ddMulAccumulateErrorBound } from 'modprec';
+ *
+ * // |fl(a·b + c) − (a·b + c)| for a·b ≈ 1, c ≈ 2
+ * ddMulAccumulateErrorBound(1, 2) < 2 ** -100; // → true
+ * ```
  * @group Double-double
  */
 export function ddMulAccumulateErrorBound(absProduct: number, absAddend: number): number {
@@ -103,6 +110,13 @@ export function ddMulAccumulateErrorBound(absProduct: number, absAddend: number)
  * @param absProduct - |a·b|
  * @param absResult - |a·b + c|
  * @returns the absolute error bound
+ * @example
+ * ```ts
+ * import { ddMulAddErrorBound } from 'modprec';
+ *
+ * // a·b ≈ 1 and a·b + c ≈ 1e-10: the bound is relative to |a·b|, not to the small result
+ * ddMulAddErrorBound(1, 1e-10) > 1e-10 * 2 ** -104; // → true
+ * ```
  * @group Double-double
  */
 export function ddMulAddErrorBound(absProduct: number, absResult: number): number {

@@ -174,6 +174,12 @@ export function declareRegister(ar: ArithmeticFormat, r: Register): string {
 
 /**
  * The register of kind `number` named `name`.
+ * @example
+ * ```ts
+ * import { numberRegister } from 'modprec';
+ *
+ * numberRegister('acc'); // → { kind: 'number', names: [ 'acc' ] }
+ * ```
  * @group Formats
  */
 export function numberRegister(name: string): Register {
@@ -196,6 +202,13 @@ export interface MpValueLike {
 
 /**
  * The register of `kind` for a variable named after `base`.
+ * @example
+ * ```ts
+ * import { registerOfKind, dd } from 'modprec';
+ *
+ * registerOfKind('dd', 'x').names; // → [ 'x_hi', 'x_lo' ]
+ * registerOfKind('number', 'x').names; // → [ 'x' ]
+ * ```
  * @group Formats
  */
 export function registerOfKind(kind: ValueKind, base: string): Register {
@@ -205,6 +218,13 @@ export function registerOfKind(kind: ValueKind, base: string): Register {
 /**
  * Declares a register that holds values read from `storage` (before conversion to the arithmetic).
  * Kinds `number` and `dd` are plain `let` variables; kind `mp` asks the storage for a scratch object.
+ * @example
+ * ```ts
+ * import { f16, asStorage, numberRegister, declareStorageRegister } from 'modprec';
+ *
+ * // the source a generated kernel uses to declare the variable an fp16 read lands in
+ * declareStorageRegister(asStorage('f16'), numberRegister('t')); // → 'let t = 0;'
+ * ```
  * @group Formats
  */
 export function declareStorageRegister(storage: StorageFormat, r: Register): string {

@@ -35,6 +35,15 @@ const registry = new Map<string, Format>();
 /**
  * Adds a format to the registry (or extends an entry with a storage or arithmetic it lacked).
  * @throws {@link ModprecError} `INVALID_FORMAT` when a different codec is already registered under the name
+ * @example
+ * ```ts
+ * import { vector, f64, f32, registerFormat, asStorage, asArithmetic } from 'modprec';
+ *
+ * // fp32 storage under a second name, with fp64 arithmetic
+ * const f32Copy = registerFormat({ name: 'my-f32', storage: asStorage('f32'), arithmetic: asArithmetic('f64') });
+ * const x = vector([0.1], { storage: 'my-f32' });
+ * x.get(0); // → 0.10000000149011612
+ * ```
  * @group Formats
  */
 export function registerFormat<T>(format: Format<T>): Format<T> {
@@ -54,6 +63,13 @@ export function registerFormat<T>(format: Format<T>): Format<T> {
 
 /**
  * The registered format called `name`, or `undefined`.
+ * @example
+ * ```ts
+ * import { bf16, findFormat } from 'modprec';
+ *
+ * findFormat('bf16')?.storage?.significandBits; // → 8
+ * findFormat('no-such-format'); // → undefined
+ * ```
  * @group Formats
  */
 export function findFormat(name: string): Format | undefined {
@@ -62,6 +78,12 @@ export function findFormat(name: string): Format | undefined {
 
 /**
  * Names of all registered formats.
+ * @example
+ * ```ts
+ * import { f16, formatNames } from 'modprec';
+ *
+ * formatNames().includes('f16'); // → true
+ * ```
  * @group Formats
  */
 export function formatNames(): string[] {
@@ -79,6 +101,13 @@ function isArithmetic(x: unknown): x is ArithmeticFormat {
  * Resolves `format` to its storage codec.
  * @param parameter - the caller's parameter name, for the error message
  * @throws {@link ModprecError} `INVALID_FORMAT` if it names no format or one that cannot be stored
+ * @example
+ * ```ts
+ * import { formats, f16, f32, asStorage } from 'modprec';
+ *
+ * asStorage('f16').unitRoundoff; // → 0.00048828125
+ * asStorage(formats.f32).name; // → 'f32'
+ * ```
  * @group Formats
  */
 export function asStorage(format: FormatLike, parameter = 'storage'): StorageFormat {
@@ -92,6 +121,13 @@ export function asStorage(format: FormatLike, parameter = 'storage'): StorageFor
  * Resolves `format` to its CPU arithmetic.
  * @param parameter - the caller's parameter name, for the error message
  * @throws {@link ModprecError} `INVALID_FORMAT` if it names no format or one with no CPU arithmetic (e.g. fp16)
+ * @example
+ * ```ts
+ * import { f16, f32, asArithmetic } from 'modprec';
+ *
+ * asArithmetic('f32').unitRoundoff; // → 5.960464477539063e-8
+ * // asArithmetic('f16') throws INVALID_FORMAT: fp16 is a storage format only
+ * ```
  * @group Formats
  */
 export function asArithmetic<T = unknown>(format: FormatLike<T>, parameter = 'arithmetic'): ArithmeticFormat<T> {

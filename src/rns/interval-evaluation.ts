@@ -146,6 +146,15 @@ export function evaluateSigned(set: RnsModuliSet, x: ArrayLike<number>, offset: 
  * @param set - the moduli set
  * @param x - residues, x_i ∈ [0, m_i)
  * @param offset - index of the first residue
+ * @example
+ * ```ts
+ * import { rnsModuliSet, evaluateUnsigned, RNS_EVAL } from 'modprec';
+ *
+ * const set = rnsModuliSet(106);
+ * // the residues of X = 0 give the enclosure [0, 0]
+ * evaluateUnsigned(set, new Float64Array(set.size), 0);
+ * RNS_EVAL.zero; // → true
+ * ```
  * @group RNS
  */
 export function evaluateUnsigned(set: RnsModuliSet, x: ArrayLike<number>, offset: number): void {

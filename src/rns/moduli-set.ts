@@ -277,6 +277,13 @@ export function modMul(a: number, b: number, m: number, invM: number): number {
 /**
  * The CPU tables of `set` (powers of two modulo each m_i, limb images of M_i and M, scratch), built once.
  * @param set - a moduli set from {@link rnsModuliSet}
+ * @example
+ * ```ts
+ * import { rnsModuliSet, rnsTables } from 'modprec';
+ *
+ * const tables = rnsTables(rnsModuliSet(106));   // built on first use, then shared
+ * tables === rnsTables(rnsModuliSet(106)); // → true
+ * ```
  * @group RNS
  */
 export function rnsTables(set: RnsModuliSet): RnsTables {

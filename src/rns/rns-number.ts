@@ -118,6 +118,13 @@ export class RnsNumber implements MpValueLike {
  * A new zero of `set`.
  * @param set - the moduli set
  * @returns a fresh number equal to +0
+ * @example
+ * ```ts
+ * import { rnsModuliSet, rnsZero, rnsSign } from 'modprec';
+ *
+ * const z = rnsZero(rnsModuliSet(212));
+ * rnsSign(z); // → 0
+ * ```
  * @group RNS
  */
 export function rnsZero(set: RnsModuliSet): RnsNumber {

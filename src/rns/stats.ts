@@ -12,6 +12,15 @@ export const RNS_STATS = { roundings: 0, evaluations: 0 };
 
 /**
  * Zeroes {@link RNS_STATS}.
+ * @example
+ * ```ts
+ * import { vector, formats, f64, dot, rns212, RNS_STATS, resetRnsStats } from 'modprec';
+ *
+ * resetRnsStats();
+ * const x = vector([0.1, 0.2], { storage: formats.f64, arithmetic: formats.rns212 });
+ * dot(x, x);
+ * RNS_STATS.roundings >= 0; // → true
+ * ```
  * @group RNS
  */
 export function resetRnsStats(): void {

@@ -68,6 +68,15 @@ export function csrMatrix(parts: CsrMatrix): CsrMatrix {
  * Largest number of stored entries in one row (0 for a matrix without rows).
  * @param A - a valid CSR matrix
  * @returns `max_i (rowPtr[i+1] − rowPtr[i])`
+ * @example
+ * ```ts
+ * import { csrMatrix, csrMaxRowLength } from 'modprec';
+ *
+ * // [[4, -1, 0], [-1, 4, -1], [0, -1, 4]]
+ * const A = csrMatrix({ rows: 3, cols: 3, rowPtr: Int32Array.of(0, 2, 5, 7), colIndex: Int32Array.of(0, 1, 0, 1, 2, 1, 2),
+ *                       values: Float64Array.of(4, -1, -1, 4, -1, -1, 4) });
+ * csrMaxRowLength(A); // → 3
+ * ```
  * @group Sparse & IO
  */
 export function csrMaxRowLength(A: CsrMatrix): number {

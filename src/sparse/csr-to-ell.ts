@@ -49,6 +49,17 @@ export function csrToEll(A: CsrMatrix, options: EllLayoutOptions = {}): EllMatri
  * @param options - as {@link csrToEll}
  * @returns a new ELL matrix
  * @throws {@link ModprecError} as {@link cooToCsr} and {@link csrToEll}
+ * @example
+ * ```ts
+ * import { cooMatrix, cooToEll } from 'modprec';
+ *
+ * // [[1, 0], [0, 2]] with the (0,0) entry given as 0.5 + 0.5: duplicates are summed
+ * const A = cooMatrix({ rows: 2, cols: 2, rowIndex: Int32Array.of(0, 1, 0), colIndex: Int32Array.of(0, 1, 0),
+ *                       values: Float64Array.of(0.5, 2, 0.5) });
+ * const E = cooToEll(A);
+ * E.width; // → 1
+ * E.values; // → Float64Array(2) [ 1, 2 ]
+ * ```
  * @group Sparse & IO
  */
 export function cooToEll(A: CooMatrix, options: EllLayoutOptions = {}): EllMatrix {

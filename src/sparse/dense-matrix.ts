@@ -52,6 +52,13 @@ export function denseMatrix(parts: DenseMatrix): DenseMatrix {
  * @param cols - number of columns
  * @param ld - leading dimension
  * @returns the minimum storage length
+ * @example
+ * ```ts
+ * import { denseLength } from 'modprec';
+ *
+ * denseLength(3, 2, 4); // → 7
+ * denseLength(0, 5, 1); // → 0
+ * ```
  * @group Sparse & IO
  */
 export function denseLength(rows: number, cols: number, ld: number): number {

@@ -66,6 +66,14 @@ export interface EllMatrix extends EllStructure {
  *   `stride < rows`; `INVALID_STORAGE` when `colIndex` is not an `Int32Array`; `DIMENSION_MISMATCH` for a
  *   wrong length; `INDEX_OUT_OF_RANGE` for a column outside `-1 … cols − 1`; `INVALID_VALUE` for an entry
  *   after padding in the same row, or an entry in a row at or beyond `rows`
+ * @example
+ * ```ts
+ * import { ELL_PADDING, ellStructure } from 'modprec';
+ *
+ * // [[2, 1], [0, 3]]: width 2, row 1 padded
+ * const S = ellStructure({ rows: 2, cols: 2, width: 2, stride: 2, colIndex: Int32Array.of(0, 1, 1, ELL_PADDING) });
+ * S.width; // → 2
+ * ```
  * @group Sparse & IO
  */
 export function ellStructure(parts: EllStructure): EllStructure {
@@ -129,6 +137,14 @@ export function ellMatrix(parts: EllMatrix): EllMatrix {
  * @param A - a valid ELL structure
  * @param i - row, `0 … rows − 1` (not checked)
  * @returns the count of slots of row `i` whose column is not {@link ELL_PADDING}
+ * @example
+ * ```ts
+ * import { ELL_PADDING, ellStructure, ellRowLength } from 'modprec';
+ *
+ * const S = ellStructure({ rows: 2, cols: 2, width: 2, stride: 2, colIndex: Int32Array.of(0, 1, 1, ELL_PADDING) });
+ * ellRowLength(S, 0); // → 2
+ * ellRowLength(S, 1); // → 1
+ * ```
  * @group Sparse & IO
  */
 export function ellRowLength(A: EllStructure, i: number): number {

@@ -218,6 +218,14 @@ export function accessorLaws(subject: AccessorLawSubject): Law[] {
  * @param subject - how to make the range, and the storage rounding to expect
  * @param options - runs per law and seed
  * @throws Error naming the law and a counterexample
+ * @example
+ * ```ts
+ * import { range, f16, f64, roundToF16, rowMajor } from 'modprec';
+ * import { checkAccessorLaws } from 'modprec/testing';
+ *
+ * checkAccessorLaws({ name: 'rowMajor f16→f64 2×3', round: (x: number) => roundToF16(x),
+ *   make: () => range(rowMajor<2>({ size: [2, 3], storage: 'f16', arithmetic: 'f64' })) }, { numRuns: 50 });
+ * ```
  * @group Testing
  */
 export function checkAccessorLaws(subject: AccessorLawSubject, options?: LawRunOptions): void {

@@ -132,6 +132,14 @@ function midpointCaseOf(t: Tie): MidpointCase {
  * @param format - a built-in name or format parameters
  * @returns an arbitrary of {@link MidpointCase}
  * @throws {@link ModprecError} `INVALID_FORMAT` when midpoints are not doubles (p > 52)
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { f16, roundToF16 } from 'modprec';
+ * import { midpointCasesOf } from 'modprec/testing';
+ *
+ * fc.assert(fc.property(midpointCasesOf('f16'), (c) => roundToF16(c.midpoint) === c.even));
+ * ```
  * @group Testing
  */
 export function midpointCasesOf(format: BinaryFormatLike): fc.Arbitrary<MidpointCase> {
@@ -143,6 +151,15 @@ export function midpointCasesOf(format: BinaryFormatLike): fc.Arbitrary<Midpoint
  *
  * @param format - a built-in name or format parameters (p ≤ 52)
  * @returns an arbitrary of midpoints
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { bf16, roundToBf16 } from 'modprec';
+ * import { midpointsOf } from 'modprec/testing';
+ *
+ * // every tie of bf16 is a double, exactly halfway: rounding it must move it
+ * fc.assert(fc.property(midpointsOf('bf16'), (m) => roundToBf16(m) !== m));
+ * ```
  * @group Testing
  */
 export function midpointsOf(format: BinaryFormatLike): fc.Arbitrary<number> {
@@ -155,6 +172,14 @@ export function midpointsOf(format: BinaryFormatLike): fc.Arbitrary<number> {
  *
  * @param format - a built-in name or format parameters (p ≤ 52)
  * @returns an arbitrary of doubles
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { f16, roundToF16 } from 'modprec';
+ * import { exactOf, roundRationalToFormat, F16_DESCRIPTOR, nearMidpointsOf } from 'modprec/testing';
+ *
+ * fc.assert(fc.property(nearMidpointsOf('f16'), (x) => roundToF16(x) === roundRationalToFormat(exactOf(x), F16_DESCRIPTOR)));
+ * ```
  * @group Testing
  */
 export function nearMidpointsOf(format: BinaryFormatLike): fc.Arbitrary<number> {
@@ -170,6 +195,15 @@ export function nearMidpointsOf(format: BinaryFormatLike): fc.Arbitrary<number> 
  * @param via - the wider intermediate format: p + 1 ≤ p_via ≤ 43, emin_via ≤ emin (default binary32)
  * @returns an arbitrary of {@link DoubleRoundingCase}
  * @throws {@link ModprecError} `INVALID_FORMAT` when `via` is not wider than `format` that way
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { f16, f32, roundToF16 } from 'modprec';
+ * import { doubleRoundingCasesOf } from 'modprec/testing';
+ *
+ * // rounding to fp16 through fp32 goes wrong on these; the direct rounding must not
+ * fc.assert(fc.property(doubleRoundingCasesOf('f16', 'f32'), (c) => roundToF16(c.value) === c.expected));
+ * ```
  * @group Testing
  */
 export function doubleRoundingCasesOf(
@@ -204,6 +238,14 @@ export function doubleRoundingCasesOf(
  *
  * @param format - a built-in name or format parameters (p ≤ 52)
  * @returns an arbitrary of doubles
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { f16, roundToF16 } from 'modprec';
+ * import { nearOverflowOf } from 'modprec/testing';
+ *
+ * fc.assert(fc.property(nearOverflowOf('f16'), (x) => Math.abs(roundToF16(x)) <= 65504 || !Number.isFinite(roundToF16(x))));
+ * ```
  * @group Testing
  */
 export function nearOverflowOf(format: BinaryFormatLike): fc.Arbitrary<number> {
@@ -226,6 +268,14 @@ export function nearOverflowOf(format: BinaryFormatLike): fc.Arbitrary<number> {
  *
  * @param format - a built-in name or format parameters (p ≤ 52)
  * @returns an arbitrary of doubles
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { f16, roundToF16 } from 'modprec';
+ * import { nearUnderflowOf } from 'modprec/testing';
+ *
+ * fc.assert(fc.property(nearUnderflowOf('f16'), (x) => Number.isInteger(roundToF16(x) / 2 ** -24)));
+ * ```
  * @group Testing
  */
 export function nearUnderflowOf(format: BinaryFormatLike): fc.Arbitrary<number> {
@@ -247,6 +297,14 @@ export function nearUnderflowOf(format: BinaryFormatLike): fc.Arbitrary<number> 
  *
  * @param format - a built-in name or format parameters
  * @returns an arbitrary of finite doubles
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { bf16, roundToBf16 } from 'modprec';
+ * import { acrossBinadesOf } from 'modprec/testing';
+ *
+ * fc.assert(fc.property(acrossBinadesOf('bf16'), (x) => Object.is(roundToBf16(-x), -roundToBf16(x))));
+ * ```
  * @group Testing
  */
 export function acrossBinadesOf(format: BinaryFormatLike): fc.Arbitrary<number> {
@@ -265,6 +323,14 @@ export function acrossBinadesOf(format: BinaryFormatLike): fc.Arbitrary<number> 
  *
  * @param format - a built-in name or format parameters (p ≤ 52)
  * @returns an arbitrary choosing among them
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { f16, roundToF16 } from 'modprec';
+ * import { specialValuesOf } from 'modprec/testing';
+ *
+ * fc.assert(fc.property(specialValuesOf('f16'), (x) => Object.is(roundToF16(roundToF16(x)), roundToF16(x))));
+ * ```
  * @group Testing
  */
 export function specialValuesOf(format: BinaryFormatLike): fc.Arbitrary<number> {

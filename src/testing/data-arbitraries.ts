@@ -84,6 +84,18 @@ export function matrixOf<T>(values: fc.Arbitrary<T>, shape: { rows: SizeSpec; co
  * @param format - a built-in name or format parameters
  * @param length - a fixed length, or `{ min, max }`
  * @returns an arbitrary of arrays
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { vector, formats, f16 } from 'modprec';
+ * import { vectorIn } from 'modprec/testing';
+ *
+ * // fp16 data is held exactly by an fp16 vector
+ * fc.assert(fc.property(vectorIn('f16', { min: 1, max: 8 }), (xs) => {
+ *   const x = vector(xs, { storage: formats.f16 });
+ *   return xs.every((v, i) => Object.is(x.get(i), v));
+ * }));
+ * ```
  * @group Testing
  */
 export function vectorIn(format: BinaryFormatLike, length: SizeSpec): fc.Arbitrary<number[]> {
@@ -111,6 +123,13 @@ export function uniformUnit(): fc.Arbitrary<number> {
  *
  * @param round - the storage conversion, e.g. `roundToF16`
  * @returns an arbitrary of rounded values
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { uniformUnitRounded } from 'modprec/testing';
+ *
+ * fc.assert(fc.property(uniformUnitRounded(Math.fround), (x) => Math.abs(x) <= 1 && Math.fround(x) === x));
+ * ```
  * @group Testing
  */
 export function uniformUnitRounded(round: (x: number) => number): fc.Arbitrary<number> {

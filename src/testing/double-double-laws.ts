@@ -63,6 +63,14 @@ export function doubleDoubles(options: { minExponent?: number; maxExponent?: num
  *
  * @param format - the target format (p ≤ 52)
  * @returns an arbitrary of finite {@link DoubleDoubleSample}s
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { f32, isNormalizedDd } from 'modprec';
+ * import { doubleDoublesNearTiesOf } from 'modprec/testing';
+ *
+ * fc.assert(fc.property(doubleDoublesNearTiesOf('f32'), ({ hi, lo }) => isNormalizedDd(hi, lo)));
+ * ```
  * @group Testing
  */
 export function doubleDoublesNearTiesOf(format: BinaryFormatLike): fc.Arbitrary<DoubleDoubleSample> {

@@ -107,6 +107,14 @@ export function exactDot(x: ArrayLike<number>, y: ArrayLike<number>): Rational {
  * @param exact - the true value
  * @returns |computed − exact| as a rational
  * @throws {@link ModprecError} `INVALID_VALUE` when computed is not finite
+ * @example
+ * ```ts
+ * import { exactDot, absoluteError, roundRationalToDouble } from 'modprec/testing';
+ *
+ * const exact = exactDot([0.1, 0.2], [0.3, 0.4]);   // of the doubles, exactly
+ * const err = absoluteError(0.1 * 0.3 + 0.2 * 0.4, exact);
+ * roundRationalToDouble(err) < 2 ** -56; // → true
+ * ```
  * @group Testing
  */
 export function absoluteError(computed: number, exact: Rational): Rational {

@@ -42,6 +42,13 @@ function expectSame(f: BinaryFormatDescriptor, law: string, x: number, got: numb
  * @param format - the conversion under test
  * @param inputs - inputs to try (default: {@link interestingDoublesFor} the format)
  * @returns a fast-check property
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { F16_DESCRIPTOR, lawCorrectRounding } from 'modprec/testing';
+ *
+ * fc.assert(lawCorrectRounding(F16_DESCRIPTOR), { numRuns: 200 });
+ * ```
  * @group Testing
  */
 export function lawCorrectRounding(format: BinaryFormatDescriptor, inputs?: fc.Arbitrary<number>): fc.IPropertyWithHooks<[number]> {
@@ -57,6 +64,13 @@ export function lawCorrectRounding(format: BinaryFormatDescriptor, inputs?: fc.A
  *
  * @param format - the conversion under test
  * @returns a fast-check property
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { BF16_DESCRIPTOR, lawRoundTrip } from 'modprec/testing';
+ *
+ * fc.assert(lawRoundTrip(BF16_DESCRIPTOR), { numRuns: 200 });
+ * ```
  * @group Testing
  */
 export function lawRoundTrip(format: BinaryFormatDescriptor): fc.IPropertyWithHooks<[number]> {
@@ -74,6 +88,13 @@ export function lawRoundTrip(format: BinaryFormatDescriptor): fc.IPropertyWithHo
  *
  * @param format - the conversion under test
  * @returns a fast-check property
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { F16_DESCRIPTOR, lawCodec } from 'modprec/testing';
+ *
+ * fc.assert(lawCodec(F16_DESCRIPTOR), { numRuns: 200 });
+ * ```
  * @group Testing
  */
 export function lawCodec(format: BinaryFormatDescriptor): fc.IPropertyWithHooks<[number, number]> {
@@ -96,6 +117,13 @@ export function lawCodec(format: BinaryFormatDescriptor): fc.IPropertyWithHooks<
  *
  * @param format - the conversion under test
  * @returns a fast-check property
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { F32_DESCRIPTOR, lawMonotonic } from 'modprec/testing';
+ *
+ * fc.assert(lawMonotonic(F32_DESCRIPTOR), { numRuns: 200 });
+ * ```
  * @group Testing
  */
 export function lawMonotonic(format: BinaryFormatDescriptor): fc.IPropertyWithHooks<[number, number]> {
@@ -115,6 +143,13 @@ export function lawMonotonic(format: BinaryFormatDescriptor): fc.IPropertyWithHo
  *
  * @param format - the conversion under test
  * @returns a fast-check property
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { BF16_DESCRIPTOR, lawTiesToEven } from 'modprec/testing';
+ *
+ * fc.assert(lawTiesToEven(BF16_DESCRIPTOR), { numRuns: 200 });
+ * ```
  * @group Testing
  */
 export function lawTiesToEven(format: BinaryFormatDescriptor): fc.IPropertyWithHooks<[{ midpoint: number; even: number }]> {
@@ -138,6 +173,18 @@ function defaultVia(f: BinaryFormatParameters): BinaryFormatParameters | null {
  * @param via - the intermediate format to guard against (default: binary32 when it is wider by ≥ 1 bit, else p + 11 bits)
  * @returns a fast-check property
  * @throws {@link ModprecError} `INVALID_FORMAT` when no suitable intermediate exists (p > 42)
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { f16, f32, roundToF16 } from 'modprec';
+ * import { F16_DESCRIPTOR, lawNoDoubleRounding } from 'modprec/testing';
+ *
+ * fc.assert(lawNoDoubleRounding(F16_DESCRIPTOR), { numRuns: 200 });
+ * // a conversion through fp32 fails it:
+ * const viaF32 = { ...F16_DESCRIPTOR, name: 'f16 via f32', encode: undefined, decode: undefined,
+ *                  round: (x: number) => roundToF16(Math.fround(x)) };
+ * fc.check(lawNoDoubleRounding(viaF32), { numRuns: 200 }).failed; // → true
+ * ```
  * @group Testing
  */
 export function lawNoDoubleRounding(format: BinaryFormatDescriptor, via?: BinaryFormatLike): fc.IPropertyWithHooks<[{ value: number; expected: number }]> {
@@ -152,6 +199,13 @@ export function lawNoDoubleRounding(format: BinaryFormatDescriptor, via?: Binary
  *
  * @param format - the conversion under test
  * @returns a fast-check property
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { F16_DESCRIPTOR, lawOverflow } from 'modprec/testing';
+ *
+ * fc.assert(lawOverflow(F16_DESCRIPTOR), { numRuns: 200 });
+ * ```
  * @group Testing
  */
 export function lawOverflow(format: BinaryFormatDescriptor): fc.IPropertyWithHooks<[number]> {
@@ -171,6 +225,13 @@ export function lawOverflow(format: BinaryFormatDescriptor): fc.IPropertyWithHoo
  *
  * @param format - the conversion under test
  * @returns a fast-check property
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { F16_DESCRIPTOR, lawGradualUnderflow } from 'modprec/testing';
+ *
+ * fc.assert(lawGradualUnderflow(F16_DESCRIPTOR), { numRuns: 200 });
+ * ```
  * @group Testing
  */
 export function lawGradualUnderflow(format: BinaryFormatDescriptor): fc.IPropertyWithHooks<[number]> {
@@ -195,6 +256,13 @@ export function lawGradualUnderflow(format: BinaryFormatDescriptor): fc.IPropert
  *
  * @param format - the conversion under test
  * @returns a fast-check property
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { BF16_DESCRIPTOR, lawSpecialsAndSymmetry } from 'modprec/testing';
+ *
+ * fc.assert(lawSpecialsAndSymmetry(BF16_DESCRIPTOR), { numRuns: 200 });
+ * ```
  * @group Testing
  */
 export function lawSpecialsAndSymmetry(format: BinaryFormatDescriptor): fc.IPropertyWithHooks<[number]> {
@@ -231,6 +299,15 @@ const EXACT_OPERATIONS: Record<ExactOperation, (a: Rational, b: Rational) => Rat
  * @param wide - the wider arithmetic's parameters (its results are the exact ones rounded by the oracle)
  * @param operations - which operations to try (default all four)
  * @returns a fast-check property
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { f32 } from 'modprec';
+ * import { F16_DESCRIPTOR, lawInnocuousDoubleRounding } from 'modprec/testing';
+ *
+ * // fp32 (24 bits) ≥ 2·11 + 1: computing fp16 data in fp32, then storing in fp16, rounds as if once
+ * fc.assert(lawInnocuousDoubleRounding(F16_DESCRIPTOR, 'f32'), { numRuns: 200 });
+ * ```
  * @group Testing
  */
 export function lawInnocuousDoubleRounding(

@@ -117,6 +117,14 @@ const BY_NAME: Record<BinaryFormatName, BinaryFormatDescriptor> = {
  * @param format - `'f64' | 'f32' | 'f16' | 'bf16'` or format parameters
  * @returns the parameters (a full descriptor for a name)
  * @throws {@link ModprecError} `INVALID_FORMAT` for an unknown name
+ * @example
+ * ```ts
+ * import { bf16 } from 'modprec';
+ * import { resolveBinaryFormat } from 'modprec/testing';
+ *
+ * resolveBinaryFormat('bf16').significandBits; // → 8
+ * resolveBinaryFormat({ significandBits: 4, minExponent: -6, maxExponent: 7 }).maxExponent; // → 7
+ * ```
  * @group Testing
  */
 export function resolveBinaryFormat(format: BinaryFormatLike): BinaryFormatParameters {
@@ -134,6 +142,15 @@ export function resolveBinaryFormat(format: BinaryFormatLike): BinaryFormatParam
  * @param descriptor - the format under test
  * @returns the descriptor
  * @throws {@link ModprecError} `INVALID_FORMAT` when parameters are out of range or encode/decode/bitWidth are inconsistent
+ * @example
+ * ```ts
+ * import { createBinaryRounder } from 'modprec';
+ * import { checkBinaryFormatDescriptor } from 'modprec/testing';
+ *
+ * const e4m3 = checkBinaryFormatDescriptor({ name: 'e4m3', significandBits: 4, minExponent: -6, maxExponent: 7,
+ *   round: createBinaryRounder({ significandBits: 4, minExponent: -6, maxExponent: 7 }) });
+ * e4m3.name; // → 'e4m3'
+ * ```
  * @group Testing
  */
 export function checkBinaryFormatDescriptor(descriptor: BinaryFormatDescriptor): BinaryFormatDescriptor {

@@ -25,6 +25,14 @@ function checkIntegerDescriptor(format: IntegerFormatDescriptor): IntegerFormatD
  * @param format - the integer format
  * @param x - any number
  * @returns the expected stored integer
+ * @example
+ * ```ts
+ * import { I8_DESCRIPTOR, oracleRoundToInteger } from 'modprec/testing';
+ *
+ * oracleRoundToInteger(I8_DESCRIPTOR, 2.5); // → 2
+ * oracleRoundToInteger(I8_DESCRIPTOR, 1000); // → 127
+ * oracleRoundToInteger(I8_DESCRIPTOR, NaN); // → 0
+ * ```
  * @group Testing
  */
 export function oracleRoundToInteger(format: IntegerFormatDescriptor, x: number): number {
@@ -42,6 +50,14 @@ export function oracleRoundToInteger(format: IntegerFormatDescriptor, x: number)
  *
  * @param format - the integer format
  * @returns an arbitrary of doubles
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { I16_DESCRIPTOR, oracleRoundToInteger, interestingDoublesForInteger } from 'modprec/testing';
+ *
+ * fc.assert(fc.property(interestingDoublesForInteger(I16_DESCRIPTOR), (x) =>
+ *   Object.is(I16_DESCRIPTOR.round(x), oracleRoundToInteger(I16_DESCRIPTOR, x))));
+ * ```
  * @group Testing
  */
 export function interestingDoublesForInteger(format: IntegerFormatDescriptor): fc.Arbitrary<number> {
@@ -64,6 +80,12 @@ export function interestingDoublesForInteger(format: IntegerFormatDescriptor): f
  * @param format - the conversion under test
  * @returns the laws
  * @throws {@link ModprecError} `INVALID_FORMAT` for a malformed descriptor
+ * @example
+ * ```ts
+ * import { I8_DESCRIPTOR, integerConversionLaws } from 'modprec/testing';
+ *
+ * for (const law of integerConversionLaws(I8_DESCRIPTOR)) law.check({ numRuns: 100 });
+ * ```
  * @group Testing
  */
 export function integerConversionLaws(format: IntegerFormatDescriptor): Law[] {

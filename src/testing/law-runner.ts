@@ -34,6 +34,15 @@ export interface Law {
  * @param name - the law's name
  * @param property - a synchronous fast-check property
  * @returns the law
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { lawOf } from 'modprec/testing';
+ *
+ * const law = lawOf('Math.fround', 'idempotent', fc.property(fc.double(), (x) => Object.is(Math.fround(Math.fround(x)), Math.fround(x))));
+ * law.check({ numRuns: 200 });   // throws, naming the law and a counterexample, if it fails
+ * law.name; // → 'idempotent'
+ * ```
  * @group Testing
  */
 export function lawOf<Ts>(subject: string, name: string, property: fc.IProperty<Ts>): Law {
@@ -58,6 +67,12 @@ export function lawOf<Ts>(subject: string, name: string, property: fc.IProperty<
  * @param laws - the laws
  * @param options - runs per law and seed
  * @throws Error naming the failing law and its counterexample
+ * @example
+ * ```ts
+ * import { F16_DESCRIPTOR, checkLaws, storageConversionLaws } from 'modprec/testing';
+ *
+ * checkLaws(storageConversionLaws(F16_DESCRIPTOR), { numRuns: 100 });
+ * ```
  * @group Testing
  */
 export function checkLaws(laws: readonly Law[], options?: LawRunOptions): void {

@@ -82,6 +82,12 @@ export const ZERO: Rational = Object.freeze({ num: 0n, den: 1n });
  * @param a - first term
  * @param b - second term
  * @returns a + b, reduced
+ * @example
+ * ```ts
+ * import { rational, addRational, rationalToString } from 'modprec/testing';
+ *
+ * rationalToString(addRational(rational(1n, 3n), rational(1n, 6n))); // → '1/2'
+ * ```
  * @group Testing
  */
 export function addRational(a: Rational, b: Rational): Rational {
@@ -94,6 +100,12 @@ export function addRational(a: Rational, b: Rational): Rational {
  * @param a - minuend
  * @param b - subtrahend
  * @returns a − b, reduced
+ * @example
+ * ```ts
+ * import { rational, subRational, rationalToString, exactOf } from 'modprec/testing';
+ *
+ * rationalToString(subRational(exactOf(0.1), rational(1n, 10n))); // → '1/180143985094819840'
+ * ```
  * @group Testing
  */
 export function subRational(a: Rational, b: Rational): Rational {
@@ -105,6 +117,12 @@ export function subRational(a: Rational, b: Rational): Rational {
  * @param a - first factor
  * @param b - second factor
  * @returns a·b, reduced
+ * @example
+ * ```ts
+ * import { rational, mulRational, rationalToString } from 'modprec/testing';
+ *
+ * rationalToString(mulRational(rational(2n, 3n), rational(3n, 4n))); // → '1/2'
+ * ```
  * @group Testing
  */
 export function mulRational(a: Rational, b: Rational): Rational {
@@ -117,6 +135,12 @@ export function mulRational(a: Rational, b: Rational): Rational {
  * @param b - divisor, nonzero
  * @returns a/b, reduced
  * @throws {@link ModprecError} `INVALID_VALUE` when b is 0
+ * @example
+ * ```ts
+ * import { rational, divRational, rationalToString } from 'modprec/testing';
+ *
+ * rationalToString(divRational(rational(1n), rational(3n))); // → '1/3'
+ * ```
  * @group Testing
  */
 export function divRational(a: Rational, b: Rational): Rational {
@@ -128,6 +152,12 @@ export function divRational(a: Rational, b: Rational): Rational {
  * Exact negation.
  * @param a - a rational
  * @returns −a
+ * @example
+ * ```ts
+ * import { rational, negRational, rationalToString } from 'modprec/testing';
+ *
+ * rationalToString(negRational(rational(1n, 3n))); // → '-1/3'
+ * ```
  * @group Testing
  */
 export function negRational(a: Rational): Rational {
@@ -138,6 +168,12 @@ export function negRational(a: Rational): Rational {
  * Exact absolute value.
  * @param a - a rational
  * @returns |a|
+ * @example
+ * ```ts
+ * import { rational, absRational, rationalToString } from 'modprec/testing';
+ *
+ * rationalToString(absRational(rational(-5n, 2n))); // → '5/2'
+ * ```
  * @group Testing
  */
 export function absRational(a: Rational): Rational {
@@ -149,6 +185,12 @@ export function absRational(a: Rational): Rational {
  * @param a - left operand
  * @param b - right operand
  * @returns −1 if a < b, 0 if a = b, 1 if a > b
+ * @example
+ * ```ts
+ * import { rational, compareRational, exactOf } from 'modprec/testing';
+ *
+ * compareRational(exactOf(0.1), rational(1n, 10n)); // → 1
+ * ```
  * @group Testing
  */
 export function compareRational(a: Rational, b: Rational): -1 | 0 | 1 {
@@ -160,6 +202,13 @@ export function compareRational(a: Rational, b: Rational): -1 | 0 | 1 {
  * Sign of a rational.
  * @param a - a rational
  * @returns −1, 0 or 1
+ * @example
+ * ```ts
+ * import { rational, ZERO, signRational } from 'modprec/testing';
+ *
+ * signRational(rational(-1n, 7n)); // → -1
+ * signRational(ZERO); // → 0
+ * ```
  * @group Testing
  */
 export function signRational(a: Rational): -1 | 0 | 1 {
@@ -170,6 +219,12 @@ export function signRational(a: Rational): -1 | 0 | 1 {
  * The exact rational 2^k.
  * @param k - any integer exponent
  * @returns 2^k
+ * @example
+ * ```ts
+ * import { powerOfTwo, rationalToString } from 'modprec/testing';
+ *
+ * rationalToString(powerOfTwo(-3)); // → '1/8'
+ * ```
  * @group Testing
  */
 export function powerOfTwo(k: number): Rational {
@@ -180,6 +235,13 @@ export function powerOfTwo(k: number): Rational {
  * Writes a rational as `num/den` (or `num` when den = 1), for failure messages.
  * @param a - a rational
  * @returns its decimal text
+ * @example
+ * ```ts
+ * import { rational, rationalToString, exactOf } from 'modprec/testing';
+ *
+ * rationalToString(exactOf(0.5)); // → '1/2'
+ * rationalToString(rational(6n, 3n)); // → '2'
+ * ```
  * @group Testing
  */
 export function rationalToString(a: Rational): string {

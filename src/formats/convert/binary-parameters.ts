@@ -68,6 +68,14 @@ export interface BinaryFormatLimits {
  * @param params - the format parameters to check
  * @returns `params`, unchanged
  * @throws {@link ModprecError} `INVALID_FORMAT` when a field is out of that range
+ * @example
+ * ```ts
+ * import { checkBinaryFormatParameters } from 'modprec';
+ *
+ * // fp8 E4M3 without its NaN encoding trick: 4 significand bits, exponents −6 … 7
+ * checkBinaryFormatParameters('e4m3', { significandBits: 4, minExponent: -6, maxExponent: 7 }).significandBits; // → 4
+ * // { significandBits: 60, … } throws INVALID_FORMAT naming e4m3.significandBits
+ * ```
  * @group Formats
  */
 export function checkBinaryFormatParameters(parameter: string, params: BinaryFormatParameters): BinaryFormatParameters {

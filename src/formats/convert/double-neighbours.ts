@@ -66,6 +66,13 @@ export function nextDown(x: number): number {
  * @param x - any number
  * @returns nextUp(|x|) − |x| for finite x, so ulp(1) = 2^−52, ulp(±0) = 2^−1074 and
  *   ulp(Number.MAX_VALUE) = 2^971 (the gap to the would-be next value); Infinity for ±Infinity, NaN for NaN
+ * @example
+ * ```ts
+ * import { ulp } from 'modprec';
+ *
+ * ulp(1); // → 2.220446049250313e-16
+ * ulp(0) === Number.MIN_VALUE; // → true
+ * ```
  * @group Formats
  */
 export function ulp(x: number): number {
