@@ -27,7 +27,13 @@ function colMajorStrides(size: readonly number[], stride: LayoutOptions<Dimensio
  * A column-major accessor (first dimension contiguous; for a matrix, `stride` is the leading dimension).
  * @example
  * ```ts
- * const A = colMajor({ size: [m, n], stride: lda, storage: formats.f32, arithmetic: formats.f64, data });
+ * import { range, formats, colMajor } from 'modprec';
+ *
+ * // a 2×3 matrix inside a buffer with leading dimension 4 (BLAS's lda), stored in fp32
+ * const data = new Float32Array(4 * 3);
+ * const A = range(colMajor({ size: [2, 3], stride: 4, storage: formats.f32, arithmetic: formats.f64, data }));
+ * A.set(1, 2, 5);
+ * data[1 + 2 * 4]; // → 5
  * ```
  * @throws {@link ModprecError} `INVALID_SIZE`, `INVALID_STRIDE`, `INVALID_FORMAT`, `INVALID_STORAGE`
  * @group Ranges & accessors
@@ -42,7 +48,7 @@ export function colMajor<D extends Dimensionality = 2, T = number>(opts: LayoutO
  * A column-major accessor whose storage format differs from its arithmetic format.
  * @example
  * ```ts
- * import { range, formats, f16, f64, reducedColMajor } from 'modprec';
+ * import { range, formats, reducedColMajor } from 'modprec';
  *
  * const A = range(reducedColMajor({ size: [2, 3], storage: formats.f16, arithmetic: formats.f64 }));
  * A.set(1, 0, 0.1);

@@ -37,6 +37,8 @@ export function vectorDefaultOffset(size: readonly number[], strides: readonly n
  * storage → arithmetic, writes round arithmetic → storage.
  * @example
  * ```ts
+ * import { formats, rowMajor } from 'modprec';
+ *
  * const A = rowMajor({ size: [3, 4], storage: formats.f32, arithmetic: formats.f64 });
  * ```
  * @throws {@link ModprecError} `INVALID_SIZE`, `INVALID_STRIDE`, `INVALID_FORMAT`, `INVALID_STORAGE`
@@ -52,7 +54,7 @@ export function rowMajor<D extends Dimensionality = 2, T = number>(opts: LayoutO
  * A row-major accessor whose storage format differs from its arithmetic format (Ginkgo's reduced_row_major).
  * @example
  * ```ts
- * import { range, formats, bf16, f32, reducedRowMajor } from 'modprec';
+ * import { range, formats, reducedRowMajor } from 'modprec';
  *
  * const A = range(reducedRowMajor({ size: [2, 2], storage: formats.bf16, arithmetic: formats.f32 }));
  * A.set(0, 1, 1 / 3);

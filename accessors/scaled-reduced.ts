@@ -55,8 +55,13 @@ function scaled<D extends Dimensionality, T>(
  * A row-major accessor that stores value / scale (Ginkgo's scaled_reduced_row_major).
  * @example
  * ```ts
+ * import { range, formats, scaledReducedRowMajor } from 'modprec';
+ *
  * // int16 storage, one scale per row, computed on in fp64
- * const A = scaledReducedRowMajor({ size: [m, n], storage: formats.i16, arithmetic: formats.f64, scaleMask: [true, false] });
+ * const A = range(scaledReducedRowMajor({ size: [2, 3], storage: formats.i16, arithmetic: formats.f64, scaleMask: [true, false] }));
+ * A.writeScale(1, 0, 0.01);   // row 1 holds multiples of 0.01
+ * A.set(1, 2, 1.234);
+ * A.get(1, 2); // → 1.23
  * ```
  * @throws {@link ModprecError} as {@link rowMajor}, plus `INVALID_OPTION` for a bad mask, `INVALID_VALUE` for a zero scale
  * @group Ranges & accessors
@@ -69,7 +74,7 @@ export function scaledReducedRowMajor<D extends Dimensionality = 2, T = number>(
  * The column-major counterpart of {@link scaledReducedRowMajor}.
  * @example
  * ```ts
- * import { range, formats, i8, f64, scaledReducedColMajor } from 'modprec';
+ * import { range, formats, scaledReducedColMajor } from 'modprec';
  *
  * // int8 storage with one scale per column
  * const A = range(scaledReducedColMajor({ size: [3, 2], storage: formats.i8, arithmetic: formats.f64, scaleMask: [false, true] }));
@@ -119,7 +124,7 @@ export function fitScale(maxAbs: number, maxValue: number): number {
  * @throws {@link ModprecError} `INVALID_STORAGE` if the accessor is not scaled; `INVALID_VALUE` for non-finite values
  * @example
  * ```ts
- * import { range, formats, i16, f64, scaledReducedRowMajor, fitScales } from 'modprec';
+ * import { range, formats, scaledReducedRowMajor, fitScales } from 'modprec';
  *
  * const rows = [[0.5, -0.25], [1000, 3]];
  * const A = range(scaledReducedRowMajor({ size: [2, 2], storage: formats.i16, arithmetic: formats.f64, scaleMask: [true, false] }));

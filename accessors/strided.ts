@@ -13,7 +13,7 @@ import { fail } from '../src/errors.js';
  * @throws {@link ModprecError} `INVALID_STRIDE` for a zero stride; others as {@link rowMajor}
  * @example
  * ```ts
- * import { range, matrix, strided } from 'modprec';
+ * import { range, strided } from 'modprec';
  *
  * // the transpose of a packed row-major 2×3 matrix, over the same memory
  * const data = Float64Array.of(1, 2, 3, 4, 5, 6);

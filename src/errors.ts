@@ -41,6 +41,8 @@ export type ModprecErrorCode =
  *
  * @example
  * ```ts
+ * import { ModprecError, range, rowMajor } from 'modprec';
+ *
  * try { range(rowMajor({ size: [2, -1] })); }
  * catch (e) { if (e instanceof ModprecError && e.code === 'INVALID_SIZE') console.log(e.parameter); }
  * ```

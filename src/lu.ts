@@ -32,6 +32,8 @@ export interface LuFactors {
  * @throws {@link ModprecError} `DIMENSION_MISMATCH` for a non-square matrix; as {@link denseMatrix} for invalid parts
  * @example
  * ```ts
+ * import { luFactor, denseMatrix } from 'modprec';
+ *
  * const { lu, pivots } = luFactor(denseMatrix({ rows: 2, cols: 2, ld: 2, data: Float64Array.of(1, 4, 2, 3) }));
  * ```
  * @group Kernels

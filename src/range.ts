@@ -76,8 +76,12 @@ export class Range<D extends Dimensionality = Dimensionality, T = number> {
  * Wraps an accessor in a range.
  * @example
  * ```ts
- * const A = range(reducedRowMajor({ size: [m, n], storage: formats.f32, arithmetic: formats.f64 }));
- * A.set(2, 3, 0.1); A.get(2, 3); // 0.10000000149011612: the fp32-rounded value, read as fp64
+ * import { range, formats, reducedRowMajor } from 'modprec';
+ *
+ * const A = range(reducedRowMajor({ size: [3, 4], storage: formats.f32, arithmetic: formats.f64 }));
+ * A.set(2, 3, 0.1);
+ * A.get(2, 3); // → 0.10000000149011612
+ * // the fp32-rounded value, read as fp64
  * ```
  * @group Ranges & accessors
  */

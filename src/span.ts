@@ -17,7 +17,14 @@ export interface Span {
 
 /**
  * The span [begin, end).
- * @example `A.sub(span(0, 2), span(1, 3))` — rows 0..1, columns 1..2
+ * @example
+ * ```ts
+ * import { span, matrix } from 'modprec';
+ *
+ * const A = matrix(3, 4, (i, j) => 10 * i + j);
+ * const B = A.sub(span(0, 2), span(1, 3));   // rows 0..1, columns 1..2, over the same memory
+ * B.get(1, 0); // → 11
+ * ```
  * @throws {@link ModprecError} `INDEX_OUT_OF_RANGE` if begin > end or either is not a non-negative integer
  * @group Ranges & accessors
  */

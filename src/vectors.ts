@@ -21,7 +21,14 @@ export interface FormatOptions<T = number> {
 
 /**
  * A packed 1-D range holding `values` (rounded to the storage), or `values` zeros when given a length.
- * @example `const x = vector([0.1, 0.2], { storage: formats.f16, arithmetic: formats.f32 })`
+ * @example
+ * ```ts
+ * import { vector, formats } from 'modprec';
+ *
+ * const x = vector([0.1, 0.2], { storage: formats.f16, arithmetic: formats.f32 });
+ * x.get(0); // → 0.0999755859375
+ * vector(3).length(); // → 3
+ * ```
  * @group Ranges & accessors
  */
 export function vector<T = number>(values: ArrayLike<number> | number, options: FormatOptions<T> = {}): Range<1, T> {
@@ -39,7 +46,7 @@ export function vector<T = number>(values: ArrayLike<number> | number, options: 
  * of (row, column), or zeros.
  * @example
  * ```ts
- * import { matrix, formats, f32 } from 'modprec';
+ * import { matrix, formats } from 'modprec';
  *
  * // [[0, 1, 2], [1, 2, 3]], stored in fp32, column-major
  * const A = matrix(2, 3, (i, j) => i + j, { storage: formats.f32 });

@@ -15,7 +15,7 @@ import { readRoundings as accessorReadRoundings } from './accessor-rounding.js';
  * Relative roundings one read of `r` makes in `ar` (the storage conversion and the scale product, not the scale's own conversion: see elementReadRoundings).
  * @example
  * ```ts
- * import { vector, formats, f64, f32, asArithmetic, readRoundings } from 'modprec';
+ * import { vector, formats, asArithmetic, readRoundings } from 'modprec';
  *
  * const x = vector([1, 2]);   // fp64 storage
  * readRoundings(x, asArithmetic(formats.f32)); // → 1
@@ -32,7 +32,7 @@ export function readRoundings(r: Range<any, any>, ar: ArithmeticFormat): number 
  * Integer storage has an absolute error instead (half the scale): see {@link writeAbsoluteError}.
  * @example
  * ```ts
- * import { vector, formats, f16, f64, asArithmetic, writeRelativeError } from 'modprec';
+ * import { vector, formats, asArithmetic, writeRelativeError } from 'modprec';
  *
  * const y = vector(2, { storage: formats.f16, arithmetic: formats.f64 });
  * writeRelativeError(y, asArithmetic(formats.f64)); // → 0.00048828125
@@ -49,9 +49,9 @@ export function writeRelativeError(r: Range<any, any>, ar: ArithmeticFormat): nu
  * Absolute error of a write to element `index` of an integer-scaled range (half a quantum), else 0.
  * @example
  * ```ts
- * import { range, formats, i8, f64, scaledReducedRowMajor, writeAbsoluteError } from 'modprec';
+ * import { range, formats, scaledReducedRowMajor, writeAbsoluteError } from 'modprec';
  *
- * const y = range(scaledReducedRowMajor({ size: [2], storage: formats.i8, arithmetic: formats.f64, scaleMask: [true] }));
+ * const y = range(scaledReducedRowMajor<1>({ size: [2], storage: formats.i8, arithmetic: formats.f64, scaleMask: [true] }));
  * y.writeScale(1, 0.25);
  * writeAbsoluteError(y, [1]); // → 0.125
  * ```

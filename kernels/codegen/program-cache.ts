@@ -21,7 +21,7 @@ let debug = typeof process !== 'undefined' && !!process.env?.MODPREC_DEBUG_KERNE
  * `MODPREC_DEBUG_KERNELS` is set).
  * @example
  * ```ts
- * import { vector, formats, f32, dot, setKernelDebug } from 'modprec';
+ * import { vector, formats, dot, setKernelDebug } from 'modprec';
  *
  * setKernelDebug(true);    // the next kernel generated prints its source
  * dot(vector([1, 2]), vector([3, 4]), { arithmetic: formats.f32 });
@@ -37,7 +37,7 @@ export function setKernelDebug(on: boolean): void {
  * Number of cached specialisations (for tests and diagnostics).
  * @example
  * ```ts
- * import { vector, formats, bf16, f32, dot, cachedKernelCount } from 'modprec';
+ * import { vector, formats, dot, cachedKernelCount } from 'modprec';
  *
  * const before = cachedKernelCount();
  * const x = vector([1, 2], { storage: formats.bf16, arithmetic: formats.f32 });

@@ -30,7 +30,7 @@ export interface DotBoundOptions extends DotOptions {
  * @returns a non-negative number (∞ when n·u ≥ 1 or the arithmetic may overflow)
  * @example
  * ```ts
- * import { vector, formats, f32, dot, dotBound } from 'modprec';
+ * import { vector, formats, dotBound } from 'modprec';
  *
  * const x = vector([0.1, 0.2, 0.3], { storage: formats.f32, arithmetic: formats.f32 });
  * const bound = dotBound(x, x);   // |dot(x, x) − exact| ≤ bound

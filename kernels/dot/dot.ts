@@ -34,6 +34,8 @@ export interface DotOptions extends KernelOptions {
  * @throws {@link ModprecError} `DIMENSION_MISMATCH` when lengths differ; `INVALID_OPTION` for non-ranges
  * @example
  * ```ts
+ * import { vector, formats, dot } from 'modprec';
+ *
  * const x = vector([1, 2, 3], { storage: formats.f32, arithmetic: formats.f64 });
  * dot(x, x); // 14
  * ```

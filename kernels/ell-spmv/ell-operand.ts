@@ -54,8 +54,17 @@ export class EllOperand {
  *   matrix); `DIMENSION_MISMATCH` when `values` does not fit
  * @example
  * ```ts
+ * import { range, vector, toArray, formats, colMajor, ellSpmv, ellOperand, ELL_PADDING, ellMatrix } from 'modprec';
+ *
+ * // the structure of E with its values in an fp16 accessor
+ * const E = ellMatrix({ rows: 2, cols: 2, width: 2, stride: 2,
+ *   colIndex: Int32Array.of(0, 1, 1, ELL_PADDING), values: Float64Array.of(2, 3, 0.1, 0) });
  * const values = range(colMajor({ size: [E.stride, E.width], stride: E.stride, storage: formats.f16, arithmetic: formats.f32 }));
+ * for (let k = 0; k < E.width; k++) for (let i = 0; i < E.stride; i++) values.set(i, k, E.values[i + k * E.stride]!);
  * const A = ellOperand(E, values);
+ * const y = vector(2);
+ * ellSpmv({ alpha: 1, A, x: vector([1, 1]), beta: 0, y });
+ * toArray(y); // → Float64Array(2) [ 2.0999755859375, 3 ]
  * ```
  * @group Kernels
  */
@@ -115,8 +124,14 @@ export interface EllStorageOptions {
  * @throws {@link ModprecError} as {@link ellMatrix}; `INVALID_FORMAT` for unknown formats
  * @example
  * ```ts
+ * import { vector, toArray, formats, ellSpmv, ellWithStorage, csrMatrix, csrToEll } from 'modprec';
+ *
+ * const csr = csrMatrix({ rows: 2, cols: 2, rowPtr: Int32Array.of(0, 2, 4), colIndex: Int32Array.of(0, 1, 0, 1),
+ *                         values: Float64Array.of(4, 0.1, 0.1, 4) });
  * const A = ellWithStorage(csrToEll(csr), { storage: formats.f32, arithmetic: formats.f64 });
+ * const x = vector([1, 1]), y = vector(2);
  * ellSpmv({ alpha: 1, A, x, beta: 0, y });
+ * toArray(y); // → Float64Array(2) [ 4.100000001490116, 4.100000001490116 ]
  * ```
  * @group Kernels
  */

@@ -22,7 +22,7 @@ import { checkEllSpmvArguments, type EllSpmvArguments } from './ell-spmv-argumen
  * @throws {@link ModprecError} as {@link ellSpmv}
  * @example
  * ```ts
- * import { vector, formats, f32, ellSpmv, ellSpmvBound, ellWithStorage, ELL_PADDING, ellMatrix } from 'modprec';
+ * import { vector, formats, ellSpmv, ellSpmvBound, ellWithStorage, ELL_PADDING, ellMatrix } from 'modprec';
  *
  * // [[2, 1], [0, 3]] in ELL, stored in fp32
  * const A = ellWithStorage(ellMatrix({ rows: 2, cols: 2, width: 2, stride: 2,

@@ -13,7 +13,7 @@ import { loadVectorElement } from '../codegen/reduction-kernel.js';
  * @throws {@link ModprecError} `INVALID_VALUE`, `INVALID_STORAGE` (read-only x)
  * @example
  * ```ts
- * import { vector, toArray, formats, f16, f32, scal } from 'modprec';
+ * import { vector, toArray, formats, scal } from 'modprec';
  *
  * const x = vector([1, 2, 3], { storage: formats.f16, arithmetic: formats.f32 });
  * scal(0.5, x);

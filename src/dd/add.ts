@@ -15,6 +15,8 @@ import type { DdBuffer } from './eft.js';
  * @param bl - low part of b
  * @example
  * ```ts
+ * import { ddAdd } from 'modprec';
+ *
  * const r = new Float64Array(2);
  * ddAdd(r, 1, 2 ** -60, -1, 0); // r = [2^-60, 0]
  * ```

@@ -27,6 +27,8 @@ export type DDLike = DD | number | string | bigint | Rational | { readonly hi: n
  *
  * @example
  * ```ts
+ * import { DD } from 'modprec';
+ *
  * const third = DD.from(1).div(3);
  * third.toString(32);            // "3.3333333333333333333333333333333e-1"
  * DD.from(2).sqrt().toString(30);  // "1.41421356237309504880168872421e+0"

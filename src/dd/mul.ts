@@ -18,6 +18,8 @@ const SPLITTER = 134217729;
  * @param bl - low part of b
  * @example
  * ```ts
+ * import { ddMul } from 'modprec';
+ *
  * const r = new Float64Array(2);
  * ddMul(r, 1 + 2 ** -30, 0, 1 - 2 ** -30, 0); // r = [1, -2^-60]  (exact)
  * ```
@@ -132,6 +134,8 @@ export function ddMulAdd(out: DdBuffer, ah: number, al: number, bh: number, bl: 
  * @param cl - low part of c
  * @example
  * ```ts
+ * import { ddMulAccumulate } from 'modprec';
+ *
  * const r = new Float64Array(2);
  * ddMulAccumulate(r, 3, 0, 7, 0, 0.5, 0); // r = [21.5, 0]
  * ```

@@ -204,7 +204,7 @@ export interface MpValueLike {
  * The register of `kind` for a variable named after `base`.
  * @example
  * ```ts
- * import { registerOfKind, dd } from 'modprec';
+ * import { registerOfKind } from 'modprec';
  *
  * registerOfKind('dd', 'x').names; // → [ 'x_hi', 'x_lo' ]
  * registerOfKind('number', 'x').names; // → [ 'x' ]
@@ -220,7 +220,7 @@ export function registerOfKind(kind: ValueKind, base: string): Register {
  * Kinds `number` and `dd` are plain `let` variables; kind `mp` asks the storage for a scratch object.
  * @example
  * ```ts
- * import { f16, asStorage, numberRegister, declareStorageRegister } from 'modprec';
+ * import { asStorage, numberRegister, declareStorageRegister } from 'modprec';
  *
  * // the source a generated kernel uses to declare the variable an fp16 read lands in
  * declareStorageRegister(asStorage('f16'), numberRegister('t')); // → 'let t = 0;'

@@ -37,7 +37,7 @@ const registry = new Map<string, Format>();
  * @throws {@link ModprecError} `INVALID_FORMAT` when a different codec is already registered under the name
  * @example
  * ```ts
- * import { vector, f64, f32, registerFormat, asStorage, asArithmetic } from 'modprec';
+ * import { vector, registerFormat, asStorage, asArithmetic } from 'modprec';
  *
  * // fp32 storage under a second name, with fp64 arithmetic
  * const f32Copy = registerFormat({ name: 'my-f32', storage: asStorage('f32'), arithmetic: asArithmetic('f64') });
@@ -65,7 +65,7 @@ export function registerFormat<T>(format: Format<T>): Format<T> {
  * The registered format called `name`, or `undefined`.
  * @example
  * ```ts
- * import { bf16, findFormat } from 'modprec';
+ * import { findFormat } from 'modprec';
  *
  * findFormat('bf16')?.storage?.significandBits; // → 8
  * findFormat('no-such-format'); // → undefined
@@ -80,7 +80,7 @@ export function findFormat(name: string): Format | undefined {
  * Names of all registered formats.
  * @example
  * ```ts
- * import { f16, formatNames } from 'modprec';
+ * import { formatNames } from 'modprec';
  *
  * formatNames().includes('f16'); // → true
  * ```
@@ -103,7 +103,7 @@ function isArithmetic(x: unknown): x is ArithmeticFormat {
  * @throws {@link ModprecError} `INVALID_FORMAT` if it names no format or one that cannot be stored
  * @example
  * ```ts
- * import { formats, f16, f32, asStorage } from 'modprec';
+ * import { formats, asStorage } from 'modprec';
  *
  * asStorage('f16').unitRoundoff; // → 0.00048828125
  * asStorage(formats.f32).name; // → 'f32'
@@ -123,7 +123,7 @@ export function asStorage(format: FormatLike, parameter = 'storage'): StorageFor
  * @throws {@link ModprecError} `INVALID_FORMAT` if it names no format or one with no CPU arithmetic (e.g. fp16)
  * @example
  * ```ts
- * import { f16, f32, asArithmetic } from 'modprec';
+ * import { asArithmetic } from 'modprec';
  *
  * asArithmetic('f32').unitRoundoff; // → 5.960464477539063e-8
  * // asArithmetic('f16') throws INVALID_FORMAT: fp16 is a storage format only

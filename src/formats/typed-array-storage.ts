@@ -33,7 +33,7 @@ export interface TypedArrayStorageSpec<A extends ArrayLike<number>> {
  * Builds a {@link StorageFormat} of kind `number` over a typed array.
  * @example
  * ```ts
- * import { range, f64, registerFormat, typedArrayStorage, rowMajor } from 'modprec';
+ * import { range, registerFormat, typedArrayStorage, rowMajor } from 'modprec';
  *
  * // 8-bit unsigned integers, rounded to nearest and saturated (a typed array alone would wrap)
  * const u8 = typedArrayStorage<Uint8Array>({

@@ -273,6 +273,8 @@ export function rnsToDecimalString(x: RnsNumber, significantDigits?: number): st
  * A new number of `set` from a decimal string.
  * @example
  * ```ts
+ * import { rnsModuliSet, rnsFromString } from 'modprec';
+ *
  * const third = rnsFromString(rnsModuliSet(424), '0.333333333333333333333333333333333333');
  * ```
  * @throws {@link ModprecError} as {@link rnsFromDecimalString}

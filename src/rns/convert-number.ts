@@ -79,6 +79,8 @@ export function setFromNumber(z: RnsNumber, value: number): void {
  * @throws {@link ModprecError} `INVALID_VALUE` for a non-finite `value`
  * @example
  * ```ts
+ * import { rnsModuliSet, rnsFromDouble, rnsToNumber } from 'modprec';
+ *
  * const x = rnsFromDouble(rnsModuliSet(212), 0.1);
  * rnsToNumber(x); // 0.1
  * ```

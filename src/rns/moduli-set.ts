@@ -245,6 +245,8 @@ function makeSet(precision: number, arithmetic: ResidueArithmetic, primes: numbe
  *   `INVALID_OPTION` for an unknown residue arithmetic or a precision it cannot reach
  * @example
  * ```ts
+ * import { rnsModuliSet } from 'modprec';
+ *
  * const set = rnsModuliSet(212);
  * set.size;          // 17 moduli below 2^26
  * set.unitRoundoff;  // < 2^-211

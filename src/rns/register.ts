@@ -14,8 +14,11 @@ import type { RnsNumber } from './rns-number.js';
  * @throws {@link ModprecError} `INVALID_SIZE` for a precision out of range
  * @example
  * ```ts
- * const rns424 = rnsFormat(424);
- * const x = vector([1, 2, 3], { storage: rns424, arithmetic: rns424 });
+ * import { vector, dot, rnsFormat } from 'modprec';
+ *
+ * const rns300 = rnsFormat(300);   // 300-bit RNS storage and arithmetic
+ * const x = vector([1, 2, 3], { storage: rns300, arithmetic: rns300 });
+ * dot(x, x); // → 14
  * ```
  * @group RNS
  */

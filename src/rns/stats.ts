@@ -14,7 +14,7 @@ export const RNS_STATS = { roundings: 0, evaluations: 0 };
  * Zeroes {@link RNS_STATS}.
  * @example
  * ```ts
- * import { vector, formats, f64, dot, rns212, RNS_STATS, resetRnsStats } from 'modprec';
+ * import { vector, formats, dot, RNS_STATS, resetRnsStats } from 'modprec';
  *
  * resetRnsStats();
  * const x = vector([0.1, 0.2], { storage: formats.f64, arithmetic: formats.rns212 });

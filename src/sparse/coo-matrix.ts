@@ -36,6 +36,8 @@ export interface CooMatrix {
  *   index outside the matrix (the message names the position, e.g. `colIndex[3]`)
  * @example
  * ```ts
+ * import { cooMatrix } from 'modprec';
+ *
  * // [[1, 0], [0, 2]] with the (0,0) entry given as 0.5 + 0.5
  * const A = cooMatrix({ rows: 2, cols: 2, rowIndex: Int32Array.of(0, 1, 0), colIndex: Int32Array.of(0, 1, 0),
  *                       values: Float64Array.of(0.5, 2, 0.5) });

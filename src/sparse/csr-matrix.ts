@@ -38,6 +38,8 @@ export interface CsrMatrix {
  *   decreases; `INDEX_OUT_OF_RANGE` for a column outside the matrix
  * @example
  * ```ts
+ * import { csrMatrix } from 'modprec';
+ *
  * // [[4, -1], [-1, 4]]
  * const A = csrMatrix({ rows: 2, cols: 2, rowPtr: Int32Array.of(0, 2, 4), colIndex: Int32Array.of(0, 1, 0, 1),
  *                       values: Float64Array.of(4, -1, -1, 4) });

@@ -23,7 +23,13 @@ import { allocateFloat64, allocateInt32 } from './sparse-checks.js';
  *   {@link resolveEllWidth} for bad options; `INVALID_SIZE` when `stride·width` is too large to allocate
  * @example
  * ```ts
- * const E = csrToEll(A, { strideMultiple: 32 }); // E.stride is rows rounded up to a multiple of 32
+ * import { csrMatrix, csrToEll } from 'modprec';
+ *
+ * const A = csrMatrix({ rows: 2, cols: 2, rowPtr: Int32Array.of(0, 2, 3), colIndex: Int32Array.of(0, 1, 1),
+ *                       values: Float64Array.of(4, -1, 4) });
+ * const E = csrToEll(A, { strideMultiple: 32 });
+ * E.stride; // → 32
+ * E.width; // → 2
  * ```
  * @group Sparse & IO
  */

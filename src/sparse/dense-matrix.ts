@@ -29,6 +29,8 @@ export interface DenseMatrix {
  *   `INVALID_STORAGE` when `data` is not a `Float64Array` or is too short
  * @example
  * ```ts
+ * import { denseMatrix } from 'modprec';
+ *
  * const A = denseMatrix({ rows: 2, cols: 2, ld: 2, data: Float64Array.of(1, 3, 2, 4) }); // [[1, 2], [3, 4]]
  * ```
  * @group Sparse & IO

@@ -113,6 +113,8 @@ export function ellStructure(parts: EllStructure): EllStructure {
  *   `Float64Array`, `DIMENSION_MISMATCH` for its length, `INVALID_VALUE` for a nonzero padding value
  * @example
  * ```ts
+ * import { ELL_PADDING, ellMatrix } from 'modprec';
+ *
  * // [[2, 1], [0, 3]]: width 2, row 1 padded
  * const A = ellMatrix({ rows: 2, cols: 2, width: 2, stride: 2,
  *   colIndex: Int32Array.of(0, 1, 1, ELL_PADDING), values: Float64Array.of(2, 3, 1, 0) });

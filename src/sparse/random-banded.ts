@@ -42,6 +42,8 @@ export interface RandomBandedOptions {
  *   outside `[0, 1]` or a seed that is not a safe integer
  * @example
  * ```ts
+ * import { randomBandedCsr } from 'modprec';
+ *
  * const A = randomBandedCsr({ rows: 1000, lowerBandwidth: 3, upperBandwidth: 5, density: 0.5, seed: 7,
  *                             diagonallyDominant: true });
  * ```

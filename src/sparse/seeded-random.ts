@@ -28,6 +28,8 @@ export interface SeededRandom {
  * @throws {@link ModprecError} `INVALID_VALUE` when `seed` is not a safe integer
  * @example
  * ```ts
+ * import { seededRandom } from 'modprec';
+ *
  * const random = seededRandom(42);
  * const u = random.nextDouble(); // same value on every run
  * ```

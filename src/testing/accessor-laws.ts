@@ -121,9 +121,13 @@ function sameNumber(a: number, b: number): boolean {
  * @throws {@link ModprecError} `INVALID_SIZE` when `make` returns an empty range (nothing to write)
  * @example
  * ```ts
+ * import { range, rowMajor } from 'modprec';
+ * import { accessorLaws } from 'modprec/testing';
+ *
  * const subject = { name: 'f32 in f64', round: (x: number) => Math.fround(x),
  *   make: () => range(rowMajor<2>({ size: [3, 4], storage: 'f32', arithmetic: 'f64' })) };
- * for (const law of accessorLaws(subject)) it(law.name, () => law.check({ numRuns: 200 }));
+ * // in a test file: for (const law of accessorLaws(subject)) it(law.name, () => law.check());
+ * for (const law of accessorLaws(subject)) law.check({ numRuns: 50 });
  * ```
  * @group Testing
  */
@@ -220,7 +224,7 @@ export function accessorLaws(subject: AccessorLawSubject): Law[] {
  * @throws Error naming the law and a counterexample
  * @example
  * ```ts
- * import { range, f16, f64, roundToF16, rowMajor } from 'modprec';
+ * import { range, roundToF16, rowMajor } from 'modprec';
  * import { checkAccessorLaws } from 'modprec/testing';
  *
  * checkAccessorLaws({ name: 'rowMajor f16→f64 2×3', round: (x: number) => roundToF16(x),

@@ -71,6 +71,10 @@ function checkFitsInDouble(format: BinaryFormatParameters, needsMidpoints: boole
  * @throws {@link ModprecError} `INVALID_FORMAT` for an unknown name or parameters outside those ranges
  * @example
  * ```ts
+ * import fc from 'fast-check';
+ * import { roundToF16 } from 'modprec';
+ * import { representableIn } from 'modprec/testing';
+ *
  * fc.assert(fc.property(representableIn('f16'), (x) => roundToF16(x) === x));
  * ```
  * @group Testing
@@ -135,7 +139,7 @@ function midpointCaseOf(t: Tie): MidpointCase {
  * @example
  * ```ts
  * import fc from 'fast-check';
- * import { f16, roundToF16 } from 'modprec';
+ * import { roundToF16 } from 'modprec';
  * import { midpointCasesOf } from 'modprec/testing';
  *
  * fc.assert(fc.property(midpointCasesOf('f16'), (c) => roundToF16(c.midpoint) === c.even));
@@ -154,7 +158,7 @@ export function midpointCasesOf(format: BinaryFormatLike): fc.Arbitrary<Midpoint
  * @example
  * ```ts
  * import fc from 'fast-check';
- * import { bf16, roundToBf16 } from 'modprec';
+ * import { roundToBf16 } from 'modprec';
  * import { midpointsOf } from 'modprec/testing';
  *
  * // every tie of bf16 is a double, exactly halfway: rounding it must move it
@@ -175,7 +179,7 @@ export function midpointsOf(format: BinaryFormatLike): fc.Arbitrary<number> {
  * @example
  * ```ts
  * import fc from 'fast-check';
- * import { f16, roundToF16 } from 'modprec';
+ * import { roundToF16 } from 'modprec';
  * import { exactOf, roundRationalToFormat, F16_DESCRIPTOR, nearMidpointsOf } from 'modprec/testing';
  *
  * fc.assert(fc.property(nearMidpointsOf('f16'), (x) => roundToF16(x) === roundRationalToFormat(exactOf(x), F16_DESCRIPTOR)));
@@ -198,7 +202,7 @@ export function nearMidpointsOf(format: BinaryFormatLike): fc.Arbitrary<number> 
  * @example
  * ```ts
  * import fc from 'fast-check';
- * import { f16, f32, roundToF16 } from 'modprec';
+ * import { roundToF16 } from 'modprec';
  * import { doubleRoundingCasesOf } from 'modprec/testing';
  *
  * // rounding to fp16 through fp32 goes wrong on these; the direct rounding must not
@@ -241,7 +245,7 @@ export function doubleRoundingCasesOf(
  * @example
  * ```ts
  * import fc from 'fast-check';
- * import { f16, roundToF16 } from 'modprec';
+ * import { roundToF16 } from 'modprec';
  * import { nearOverflowOf } from 'modprec/testing';
  *
  * fc.assert(fc.property(nearOverflowOf('f16'), (x) => Math.abs(roundToF16(x)) <= 65504 || !Number.isFinite(roundToF16(x))));
@@ -271,7 +275,7 @@ export function nearOverflowOf(format: BinaryFormatLike): fc.Arbitrary<number> {
  * @example
  * ```ts
  * import fc from 'fast-check';
- * import { f16, roundToF16 } from 'modprec';
+ * import { roundToF16 } from 'modprec';
  * import { nearUnderflowOf } from 'modprec/testing';
  *
  * fc.assert(fc.property(nearUnderflowOf('f16'), (x) => Number.isInteger(roundToF16(x) / 2 ** -24)));
@@ -300,7 +304,7 @@ export function nearUnderflowOf(format: BinaryFormatLike): fc.Arbitrary<number> 
  * @example
  * ```ts
  * import fc from 'fast-check';
- * import { bf16, roundToBf16 } from 'modprec';
+ * import { roundToBf16 } from 'modprec';
  * import { acrossBinadesOf } from 'modprec/testing';
  *
  * fc.assert(fc.property(acrossBinadesOf('bf16'), (x) => Object.is(roundToBf16(-x), -roundToBf16(x))));
@@ -326,7 +330,7 @@ export function acrossBinadesOf(format: BinaryFormatLike): fc.Arbitrary<number> 
  * @example
  * ```ts
  * import fc from 'fast-check';
- * import { f16, roundToF16 } from 'modprec';
+ * import { roundToF16 } from 'modprec';
  * import { specialValuesOf } from 'modprec/testing';
  *
  * fc.assert(fc.property(specialValuesOf('f16'), (x) => Object.is(roundToF16(roundToF16(x)), roundToF16(x))));
@@ -350,6 +354,10 @@ export function specialValuesOf(format: BinaryFormatLike): fc.Arbitrary<number> 
  * @returns an arbitrary of doubles (NaN and ±Infinity included)
  * @example
  * ```ts
+ * import fc from 'fast-check';
+ * import { roundToBf16 } from 'modprec';
+ * import { interestingDoublesFor } from 'modprec/testing';
+ *
  * fc.assert(fc.property(interestingDoublesFor('bf16'), (x) => roundToBf16(roundToBf16(x)) === roundToBf16(x) || x !== x));
  * ```
  * @group Testing

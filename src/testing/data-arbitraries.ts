@@ -44,6 +44,8 @@ function sizeArbitrary(parameter: string, size: SizeSpec): fc.Arbitrary<number> 
  * @throws {@link ModprecError} `INVALID_SIZE` for a negative or non-integer length
  * @example
  * ```ts
+ * import { representableIn, vectorOf } from 'modprec/testing';
+ *
  * vectorOf(representableIn('f16'), { min: 0, max: 64 });
  * ```
  * @group Testing
@@ -66,6 +68,8 @@ export function vectorOf<T>(values: fc.Arbitrary<T>, length: SizeSpec): fc.Arbit
  * @throws {@link ModprecError} `INVALID_SIZE` for a negative or non-integer size
  * @example
  * ```ts
+ * import { matrixOf, uniformUnit } from 'modprec/testing';
+ *
  * matrixOf(uniformUnit(), { rows: 3, cols: { min: 1, max: 8 } });
  * ```
  * @group Testing
@@ -87,7 +91,7 @@ export function matrixOf<T>(values: fc.Arbitrary<T>, shape: { rows: SizeSpec; co
  * @example
  * ```ts
  * import fc from 'fast-check';
- * import { vector, formats, f16 } from 'modprec';
+ * import { vector, formats } from 'modprec';
  * import { vectorIn } from 'modprec/testing';
  *
  * // fp16 data is held exactly by an fp16 vector
@@ -110,6 +114,9 @@ export function vectorIn(format: BinaryFormatLike, length: SizeSpec): fc.Arbitra
  * @returns an arbitrary of doubles in [−1, 1]
  * @example
  * ```ts
+ * import fc from 'fast-check';
+ * import { uniformUnit } from 'modprec/testing';
+ *
  * fc.sample(uniformUnit(), 3); // e.g. [0.318…, −0.774…, 0.052…]
  * ```
  * @group Testing

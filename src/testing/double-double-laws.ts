@@ -40,6 +40,9 @@ function twoSum(a: number, b: number): DoubleDoubleSample {
  * @returns an arbitrary of {@link DoubleDoubleSample}s
  * @example
  * ```ts
+ * import fc from 'fast-check';
+ * import { doubleDoubles } from 'modprec/testing';
+ *
  * fc.assert(fc.property(doubleDoubles(), ({ hi, lo }) => hi + lo === hi));
  * ```
  * @group Testing
@@ -66,7 +69,7 @@ export function doubleDoubles(options: { minExponent?: number; maxExponent?: num
  * @example
  * ```ts
  * import fc from 'fast-check';
- * import { f32, isNormalizedDd } from 'modprec';
+ * import { isNormalizedDd } from 'modprec';
  * import { doubleDoublesNearTiesOf } from 'modprec/testing';
  *
  * fc.assert(fc.property(doubleDoublesNearTiesOf('f32'), ({ hi, lo }) => isNormalizedDd(hi, lo)));
@@ -93,6 +96,10 @@ export function doubleDoublesNearTiesOf(format: BinaryFormatLike): fc.Arbitrary<
  * @returns a fast-check property
  * @example
  * ```ts
+ * import fc from 'fast-check';
+ * import { roundToF16, roundToOddDd } from 'modprec';
+ * import { lawDoubleDoubleExport } from 'modprec/testing';
+ *
  * fc.assert(lawDoubleDoubleExport('f16', (hi, lo) => roundToF16(roundToOddDd(hi, lo))), { numRuns: 1000 });
  * ```
  * @group Testing

@@ -42,6 +42,8 @@ function decompose(parameter: string, x: number): Dyadic {
  * @throws {@link ModprecError} `INVALID_VALUE` when x is NaN or infinite
  * @example
  * ```ts
+ * import { exactOf } from 'modprec/testing';
+ *
  * exactOf(0.1); // { num: 3602879701896397n, den: 36028797018963968n }  (= 0.1's double, 2^55 below)
  * ```
  * @group Testing
@@ -59,6 +61,8 @@ export function exactOf(x: number): Rational {
  * @throws {@link ModprecError} `INVALID_VALUE` when a term is NaN or infinite
  * @example
  * ```ts
+ * import { exactSum, roundRationalToDouble } from 'modprec/testing';
+ *
  * roundRationalToDouble(exactSum([1e100, 1, -1e100])); // 1
  * ```
  * @group Testing
@@ -82,6 +86,8 @@ export function exactSum(xs: ArrayLike<number>): Rational {
  * @throws {@link ModprecError} `DIMENSION_MISMATCH` when the lengths differ; `INVALID_VALUE` for a non-finite entry
  * @example
  * ```ts
+ * import { exactDot } from 'modprec/testing';
+ *
  * const q = exactDot([1e16, 1, -1e16], [1, 1, 1]); // exactly 1, where naive summation gives 0
  * ```
  * @group Testing
@@ -130,6 +136,8 @@ export function absoluteError(computed: number, exact: Rational): Rational {
  * @throws {@link ModprecError} `INVALID_VALUE` when computed is not finite
  * @example
  * ```ts
+ * import { rational, relativeError } from 'modprec/testing';
+ *
  * relativeError(0.1, rational(1n, 10n)) <= 2 ** -53; // true: 0.1 is correctly rounded
  * ```
  * @group Testing
@@ -151,6 +159,8 @@ export function relativeError(computed: number, exact: Rational): number {
  * @throws {@link ModprecError} `INVALID_FORMAT` when the format does not fit in binary64
  * @example
  * ```ts
+ * import { oracleRoundToFormat } from 'modprec/testing';
+ *
  * oracleRoundToFormat(1 + 2 ** -11, { significandBits: 11, minExponent: -14, maxExponent: 15 }); // 1 (tie to even)
  * ```
  * @group Testing

@@ -176,7 +176,7 @@ function defaultVia(f: BinaryFormatParameters): BinaryFormatParameters | null {
  * @example
  * ```ts
  * import fc from 'fast-check';
- * import { f16, f32, roundToF16 } from 'modprec';
+ * import { roundToF16 } from 'modprec';
  * import { F16_DESCRIPTOR, lawNoDoubleRounding } from 'modprec/testing';
  *
  * fc.assert(lawNoDoubleRounding(F16_DESCRIPTOR), { numRuns: 200 });
@@ -302,7 +302,6 @@ const EXACT_OPERATIONS: Record<ExactOperation, (a: Rational, b: Rational) => Rat
  * @example
  * ```ts
  * import fc from 'fast-check';
- * import { f32 } from 'modprec';
  * import { F16_DESCRIPTOR, lawInnocuousDoubleRounding } from 'modprec/testing';
  *
  * // fp32 (24 bits) ≥ 2·11 + 1: computing fp16 data in fp32, then storing in fp16, rounds as if once
@@ -349,7 +348,10 @@ export interface StorageConversionLawOptions {
  * @throws {@link ModprecError} `INVALID_FORMAT` for a malformed descriptor
  * @example
  * ```ts
- * for (const law of storageConversionLaws(F16_DESCRIPTOR)) it(law.name, () => law.check({ numRuns: 500 }));
+ * import { F16_DESCRIPTOR, storageConversionLaws } from 'modprec/testing';
+ *
+ * // in a test file: for (const law of storageConversionLaws(F16_DESCRIPTOR)) it(law.name, () => law.check());
+ * for (const law of storageConversionLaws(F16_DESCRIPTOR)) law.check({ numRuns: 100 });
  * ```
  * @group Testing
  */
@@ -378,10 +380,13 @@ export function storageConversionLaws(format: BinaryFormatDescriptor, options: S
  * @throws Error naming the format, the law and a counterexample; {@link ModprecError} `INVALID_FORMAT` for a malformed descriptor
  * @example
  * ```ts
- * // A custom 8-bit float (4 significand bits, exponents −6…7) in a vitest test:
+ * import { createBinaryRounder } from 'modprec';
+ * import { checkStorageConversionLaws } from 'modprec/testing';
+ *
+ * // A custom 8-bit float (4 significand bits, exponents −6…7): throws, naming the law and a counterexample, if one fails
  * const e4m3 = { name: 'e4m3', significandBits: 4, minExponent: -6, maxExponent: 7,
  *                round: createBinaryRounder({ significandBits: 4, minExponent: -6, maxExponent: 7 }) };
- * it('e4m3 conversion is correctly rounded', () => checkStorageConversionLaws(e4m3, { numRuns: 300 }));
+ * checkStorageConversionLaws(e4m3, { numRuns: 300 });
  * ```
  * @group Testing
  */

@@ -119,7 +119,6 @@ const BY_NAME: Record<BinaryFormatName, BinaryFormatDescriptor> = {
  * @throws {@link ModprecError} `INVALID_FORMAT` for an unknown name
  * @example
  * ```ts
- * import { bf16 } from 'modprec';
  * import { resolveBinaryFormat } from 'modprec/testing';
  *
  * resolveBinaryFormat('bf16').significandBits; // → 8

@@ -115,7 +115,12 @@ export function integerConversionLaws(format: IntegerFormatDescriptor): Law[] {
  * @throws Error naming the law and a counterexample
  * @example
  * ```ts
- * checkIntegerConversionLaws({ name: 'u4', min: 0, max: 15, nanValue: 0, round: myRoundToU4 });
+ * import { checkIntegerConversionLaws } from 'modprec/testing';
+ *
+ * // a 4-bit unsigned format: nearest integer, ties to even, saturated to [0, 15]
+ * const roundToU4 = (x: number) => Number.isNaN(x) ? 0 : Math.min(15, Math.max(0, x - Math.floor(x) === 0.5
+ *   ? 2 * Math.round(x / 2) : Math.round(x))) + 0;
+ * checkIntegerConversionLaws({ name: 'u4', min: 0, max: 15, nanValue: 0, round: roundToU4 }, { numRuns: 200 });
  * ```
  * @group Testing
  */

@@ -49,6 +49,8 @@ function gcd(a: bigint, b: bigint): bigint {
  * @throws {@link ModprecError} `INVALID_VALUE` when den is 0
  * @example
  * ```ts
+ * import { rational } from 'modprec/testing';
+ *
  * rational(6n, -4n); // { num: -3n, den: 2n }
  * ```
  * @group Testing

@@ -36,6 +36,8 @@ const bitLength = (x: bigint): number => (x === 0n ? 0 : x.toString(2).length);
  * @throws {@link ModprecError} `INVALID_FORMAT` when significandBits is not a positive integer
  * @example
  * ```ts
+ * import { rational, roundRationalExact } from 'modprec/testing';
+ *
  * roundRationalExact(rational(1n, 3n), { significandBits: 106 }); // the double-double nearest 1/3
  * ```
  * @group Testing
@@ -70,6 +72,8 @@ export function roundRationalExact(q: Rational, precision: RoundingPrecision): R
  * @throws {@link ModprecError} `INVALID_FORMAT` when the format does not fit in binary64
  * @example
  * ```ts
+ * import { rational, roundRationalToFormat } from 'modprec/testing';
+ *
  * roundRationalToFormat(rational(1n, 3n), { significandBits: 11, minExponent: -14, maxExponent: 15 }); // 0.333251953125
  * ```
  * @group Testing
@@ -101,6 +105,8 @@ const DOUBLE: BinaryFormatParameters = { significandBits: 53, minExponent: -1022
  * @returns the correctly rounded double; ±Infinity beyond the overflow threshold; −0 for negative q rounding to zero
  * @example
  * ```ts
+ * import { rational, roundRationalToDouble } from 'modprec/testing';
+ *
  * roundRationalToDouble(rational(1n, 10n)) === 0.1; // true
  * ```
  * @group Testing
@@ -116,6 +122,8 @@ export function roundRationalToDouble(q: Rational): number {
  * @returns the nearest integer as a bigint
  * @example
  * ```ts
+ * import { rational, roundRationalToInteger } from 'modprec/testing';
+ *
  * roundRationalToInteger(rational(5n, 2n)); // 2n
  * roundRationalToInteger(rational(-7n, 2n)); // -4n
  * ```

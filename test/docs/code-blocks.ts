@@ -5,6 +5,8 @@
  *   - `fragment`: deliberately incomplete (kept few; the test counts them), not run;
  *   - `browser`: meant for a page (it may use `document`); run in headless Chromium instead of Node.
  * A `console.log(…)` line ending in `// → text` documents what it prints: the runner checks it.
+ * In the API reference's `@example` blocks, which read as a REPL session, a line `expression; // → text`
+ * documents the expression's value, as `util.inspect` (the console) shows it: {@link withValueChecks}.
  */
 import { readFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -65,10 +67,25 @@ export function withSourceImports(code: string): string {
   });
 }
 
-/** Writes the block as a module in a fresh temporary folder; returns its path. */
-export function writeBlockModule(block: CodeBlock): string {
+/** Writes the block (or its code transformed) as a module in a fresh temporary folder; returns its path. */
+export function writeBlockModule(block: Pick<CodeBlock, 'doc' | 'line' | 'code'>, transform: (code: string) => string = (c) => c): string {
   const dir = mkdtempSync(join(tmpdir(), 'modprec-doc-'));
   const file = join(dir, `${block.doc.replace(/[^a-z0-9]+/gi, '-')}-${block.line}.ts`);
-  writeFileSync(file, `${withSourceImports(block.code)}\nexport {};\n`);
+  writeFileSync(file, `${withSourceImports(transform(block.code))}\nexport {};\n`);
   return file;
+}
+
+const VALUE_LINE = /^(\s*)(.*?);?\s*\/\/ → (.+)$/;
+const STATEMENT_START = /^(const|let|var|for|if|while|return|import|export|function|class)\b/;
+
+/**
+ * Turns every `expression; // → text` line into a call of `globalThis.__docCheck(value, text, line)`, so the
+ * example checks the values it documents (declarations and other statements are left alone).
+ */
+export function withValueChecks(code: string): string {
+  return code.split('\n').map((line, k) => {
+    const m = VALUE_LINE.exec(line);
+    if (!m || STATEMENT_START.test(m[2]!) || m[2]!.includes(' // ')) return line;
+    return `${m[1]}globalThis.__docCheck((${m[2]}), ${JSON.stringify(m[3]!.trim())}, ${k + 1});`;
+  }).join('\n');
 }

@@ -20,7 +20,12 @@ export function typeErrorsOf(blocks: readonly CodeBlock[]): string[] {
     writeFileSync(file, `${b.code}\nexport {};\n`);
     files.set(file, b);
   });
-  const paths = Object.fromEntries(Object.entries(PUBLIC_ENTRIES).map(([spec, file]) => [spec, [join(REPO_ROOT, file)]]));
+  // The blocks sit in a temporary folder: the package's own names map to the sources, fast-check (the
+  // testing kit's peer dependency, which examples import) to the repository's copy.
+  const paths = {
+    ...Object.fromEntries(Object.entries(PUBLIC_ENTRIES).map(([spec, file]) => [spec, [join(REPO_ROOT, file)]])),
+    'fast-check': [join(REPO_ROOT, 'node_modules/fast-check/lib/fast-check.d.ts')],
+  };
   const program = ts.createProgram({
     rootNames: [...files.keys()],
     options: { ...parsed.options, noEmit: true, paths, allowImportingTsExtensions: true, rootDir: undefined },

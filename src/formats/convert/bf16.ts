@@ -35,6 +35,8 @@ export const BF16_QUIET_NAN_BITS = 0x7fc0;
  * @returns the double equal to x correctly rounded to bfloat16
  * @example
  * ```ts
+ * import { roundToBf16 } from 'modprec';
+ *
  * roundToBf16(0.1); // 0.10009765625
  * roundToBf16(1 + 2 ** -8 + 2 ** -30); // 1.0078125 (via Math.fround it would wrongly be 1)
  * ```
@@ -61,6 +63,8 @@ export function roundToBf16(x: number): number {
  * @returns an unsigned 16-bit integer; NaN gives {@link BF16_QUIET_NAN_BITS} with NaN's sign bit (0xffc0 for a negative NaN)
  * @example
  * ```ts
+ * import { bf16BitsFromNumber } from 'modprec';
+ *
  * bf16BitsFromNumber(1).toString(16); // '3f80'
  * ```
  * @group Formats
@@ -90,6 +94,8 @@ export function bf16BitsFromNumber(x: number): number {
  * @returns the exact double value (NaN for every NaN pattern, −0 for 0x8000)
  * @example
  * ```ts
+ * import { numberFromBf16Bits } from 'modprec';
+ *
  * numberFromBf16Bits(0x3f80); // 1
  * ```
  * @group Formats

@@ -95,6 +95,8 @@ export function checkBinaryFormatParameters(parameter: string, params: BinaryFor
  * @returns maxFinite, minNormal, minSubnormal, overflowThreshold and unitRoundoff as exact doubles
  * @example
  * ```ts
+ * import { BINARY16, binaryFormatLimits } from 'modprec';
+ *
  * binaryFormatLimits(BINARY16).maxFinite; // 65504
  * binaryFormatLimits(BINARY16).overflowThreshold; // 65520
  * ```

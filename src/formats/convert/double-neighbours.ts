@@ -34,6 +34,8 @@ function stepMagnitude(x: number, up: boolean): number {
  *   nextUp(Infinity) = Infinity, nextUp(−Infinity) = −Number.MAX_VALUE, NaN for NaN
  * @example
  * ```ts
+ * import { nextUp } from 'modprec';
+ *
  * nextUp(1) === 1 + Number.EPSILON; // true
  * ```
  * @group Formats
@@ -52,6 +54,8 @@ export function nextUp(x: number): number {
  * @returns nextDown(x) = −nextUp(−x)
  * @example
  * ```ts
+ * import { nextDown } from 'modprec';
+ *
  * nextDown(1) === 1 - Number.EPSILON / 2; // true
  * ```
  * @group Formats

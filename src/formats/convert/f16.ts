@@ -34,6 +34,8 @@ export const F16_QUIET_NAN_BITS = 0x7e00;
  * @returns the double equal to x correctly rounded to binary16
  * @example
  * ```ts
+ * import { roundToF16 } from 'modprec';
+ *
  * roundToF16(0.1); // 0.0999755859375
  * roundToF16(65519.99); // 65504
  * roundToF16(65520); // Infinity
@@ -61,6 +63,8 @@ export function roundToF16(x: number): number {
  * @returns an unsigned 16-bit integer; NaN gives {@link F16_QUIET_NAN_BITS} with NaN's sign bit (0xfe00 for a negative NaN)
  * @example
  * ```ts
+ * import { f16BitsFromNumber } from 'modprec';
+ *
  * f16BitsFromNumber(1).toString(16); // '3c00'
  * f16BitsFromNumber(-0).toString(16); // '8000'
  * ```
@@ -93,6 +97,8 @@ export function f16BitsFromNumber(x: number): number {
  * @returns the exact double value (NaN for every NaN pattern, −0 for 0x8000)
  * @example
  * ```ts
+ * import { numberFromF16Bits } from 'modprec';
+ *
  * numberFromF16Bits(0x3555); // 0.333251953125
  * ```
  * @group Formats

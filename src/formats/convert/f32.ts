@@ -25,6 +25,8 @@ export const F32_QUIET_NAN_BITS = 0x7fc00000;
  * @returns the double equal to x correctly rounded to binary32
  * @example
  * ```ts
+ * import { roundToF32 } from 'modprec';
+ *
  * roundToF32(0.1); // 0.10000000149011612
  * ```
  * @group Formats
@@ -40,6 +42,8 @@ export function roundToF32(x: number): number {
  * @returns an unsigned 32-bit integer; NaN gives {@link F32_QUIET_NAN_BITS} with NaN's sign bit (payloads are not kept: engines need not preserve them)
  * @example
  * ```ts
+ * import { f32ToBits } from 'modprec';
+ *
  * f32ToBits(1).toString(16); // '3f800000'
  * ```
  * @group Formats
@@ -57,6 +61,8 @@ export function f32ToBits(x: number): number {
  * @returns the exact double value (NaN for every NaN pattern)
  * @example
  * ```ts
+ * import { f32FromBits } from 'modprec';
+ *
  * f32FromBits(0x3f800000); // 1
  * ```
  * @group Formats
