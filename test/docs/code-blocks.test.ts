@@ -4,8 +4,9 @@
  */
 import { describe, it, expect } from 'vitest';
 import { format } from 'node:util';
-import { existsSync } from 'node:fs';
-import { codeBlocksOf, writeBlockModule, type CodeBlock } from './code-blocks.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT, codeBlocksOf, writeBlockModule, type CodeBlock } from './code-blocks.js';
 import { CHROMIUM, runInChromium } from './browser-page.js';
 import { typeErrorsOf } from './typecheck-blocks.js';
 
@@ -25,6 +26,19 @@ async function runCapturingLogs(block: CodeBlock): Promise<string[]> {
   }
   return printed;
 }
+
+describe('README', () => {
+  it('gives the contributor set-up commands after the user sections, and they name real scripts', () => {
+    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+    const start = readme.indexOf('bash scripts/setup.sh && npm start');
+    const test = readme.indexOf('bash scripts/setup.sh && npm test');
+    expect(start).toBeGreaterThan(readme.indexOf('npm install modprec'));
+    expect(test).toBeGreaterThan(readme.indexOf('## Example (browser)'));
+    const scripts = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    expect(Object.keys(scripts)).toEqual(expect.arrayContaining(['start', 'test']));
+    expect(existsSync(join(REPO_ROOT, 'scripts/setup.sh'))).toBe(true);
+  });
+});
 
 describe('documentation code blocks', () => {
   it('each document has examples, and fragments (blocks not run) stay few', () => {
