@@ -5,6 +5,17 @@
  * double-double, RNS multiple precision, sparse matrices and Matrix Market I/O. The GPU API for data that
  * stays on the device is `modprec/gpu`; the property-test kit is `modprec/testing`.
  *
+ * @example
+ * ```ts
+ * import { vector, formats, dot, dotBound } from 'modprec';
+ *
+ * // 2 bytes per entry in memory, sums in fp64
+ * const x = vector([0.1, 0.2, 0.3], { storage: formats.f16, arithmetic: formats.f64 });
+ * x.get(0); // → 0.0999755859375
+ * dot(x, x); // → 0.14000488817691803
+ * dotBound(x, x) < 1e-16; // → true
+ * ```
+ *
  * @module modprec
  */
 import { formats as builtinFormats } from './formats/index.js';

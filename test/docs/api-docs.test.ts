@@ -9,7 +9,7 @@ import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
-import { publicExports, type PublicExport } from './public-exports.js';
+import { moduleExamples, publicExports, type PublicExport } from './public-exports.js';
 import { REPO_ROOT, withValueChecks, writeBlockModule, type CodeBlock } from './code-blocks.js';
 import { typeErrorsOf } from './typecheck-blocks.js';
 
@@ -34,6 +34,10 @@ for (const e of exports) {
     const doc = `${e.file}#${e.name}`;
     if (!examples.some((b) => b.doc === doc && b.line === k + 1)) examples.push({ doc, line: k + 1, flags: new Set(), code, expectedOutput: [] });
   });
+}
+
+for (const entry of ENTRIES.filter((e) => !DOCUMENTED_ELSEWHERE.some((r) => r.test(e)))) {
+  moduleExamples(entry).forEach((code, k) => examples.push({ doc: `${entry}#module`, line: k + 1, flags: new Set(), code, expectedOutput: [] }));
 }
 
 describe('API reference', () => {

@@ -86,3 +86,12 @@ export function publicExports(entries: readonly string[]): PublicExport[] {
   }
   return found;
 }
+
+/** The ```ts blocks of an entry point's own doc comment (the one with `@module`), which TypeDoc shows on the module's page. */
+export function moduleExamples(entry: string): string[] {
+  const text = ts.sys.readFile(join(REPO_ROOT, entry)) ?? '';
+  const comment = /\/\*\*[\s\S]*?\*\//.exec(text)?.[0] ?? '';
+  if (!comment.includes('@module')) return [];
+  const plain = comment.split('\n').map((l) => l.replace(/^\s*\*(?: |$)/, '')).join('\n');
+  return [...plain.matchAll(/```(?:ts|typescript)\n([\s\S]*?)\n```/g)].map((m) => m[1]!);
+}
