@@ -12,23 +12,36 @@ import type { ArithmeticFormat, StorageFormat } from '../src/formats/format.js';
 import { fail } from '../src/errors.js';
 import { toSpan, type SpanLike } from '../src/span.js';
 
-/** Number of dimensions an accessor spans. */
+/**
+ * Number of dimensions an accessor spans.
+ * @group Ranges & accessors
+ */
 export type Dimensionality = 1 | 2 | 3;
 
-/** A D-tuple of numbers (sizes, strides or indices). */
+/**
+ * A D-tuple of numbers (sizes, strides or indices).
+ * @group Ranges & accessors
+ */
 export type Tuple<D extends Dimensionality> = D extends 1 ? readonly [number]
   : D extends 2 ? readonly [number, number] : readonly [number, number, number];
 
-/** A tuple of D indices followed by a value (the arguments of `set`). */
+/**
+ * A tuple of D indices followed by a value (the arguments of `set`).
+ * @group Ranges & accessors
+ */
 export type IndexAndValue<D extends Dimensionality, V> = D extends 1 ? [number, V]
   : D extends 2 ? [number, number, V] : [number, number, number, V];
 
-/** Which stride is unit: informational (kernels read the strides themselves). */
+/**
+ * Which stride is unit: informational (kernels read the strides themselves).
+ * @group Ranges & accessors
+ */
 export type LayoutName = 'row-major' | 'col-major' | 'block-col-major' | 'strided';
 
 /**
  * Per-row / per-column scale factors of a scaled accessor: value = stored × scale.
  * `mask[d]` says whether dimension d indexes the scale; `strides[d]` is 0 where it does not.
+ * @group Ranges & accessors
  */
 export interface ScaleInfo {
   /** The scale factors. */
@@ -41,7 +54,10 @@ export interface ScaleInfo {
   readonly mask: readonly boolean[];
 }
 
-/** Everything an {@link Accessor} is made of. */
+/**
+ * Everything an {@link Accessor} is made of.
+ * @group Ranges & accessors
+ */
 export interface AccessorInit<D extends Dimensionality, T> {
   /** Extent along each dimension. */
   size: Tuple<D>;
@@ -63,7 +79,10 @@ export interface AccessorInit<D extends Dimensionality, T> {
   writable?: boolean;
 }
 
-/** The structured part of a kernel cache key that an accessor contributes. */
+/**
+ * The structured part of a kernel cache key that an accessor contributes.
+ * @group Ranges & accessors
+ */
 export interface AccessorSignature {
   /** Storage format name. */
   readonly storage: string;
@@ -82,6 +101,7 @@ export interface AccessorSignature {
  *
  * @typeParam D - dimensionality (1 to 3)
  * @typeParam T - the arithmetic value type (`number` for fp64/fp32)
+ * @group Ranges & accessors
  */
 export class Accessor<D extends Dimensionality = Dimensionality, T = number> {
   /** Number of dimensions. */

@@ -12,6 +12,17 @@ import { colMajor } from './col-major.js';
  * A block-column-major accessor over [blocks, rows, cols] (or a column-major one over [rows, cols]).
  * `stride` is [block stride, leading dimension] (default packed: [rows·cols, rows]).
  * @throws {@link ModprecError} `INVALID_SIZE`, `INVALID_STRIDE`, `INVALID_FORMAT`, `INVALID_STORAGE`
+ * @example
+ * ```ts
+ * import { range, blockColMajor } from 'modprec';
+ *
+ * // four 2×2 blocks, each column-major
+ * const B = range(blockColMajor({ size: [4, 2, 2] }));
+ * B.set(3, 1, 0, 7);   // block 3, row 1, column 0
+ * B.accessor.strides; // → [ 4, 1, 2 ]
+ * B.get(3, 1, 0); // → 7
+ * ```
+ * @group Ranges & accessors
  */
 export function blockColMajor<D extends 2 | 3 = 3, T = number>(opts: LayoutOptions<D, T>): Accessor<D, T> {
   const size = resolveSize<D>(opts.size, [2, 3]);

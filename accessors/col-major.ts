@@ -27,9 +27,16 @@ function colMajorStrides(size: readonly number[], stride: LayoutOptions<Dimensio
  * A column-major accessor (first dimension contiguous; for a matrix, `stride` is the leading dimension).
  * @example
  * ```ts
- * const A = colMajor({ size: [m, n], stride: lda, storage: formats.f32, arithmetic: formats.f64, data });
+ * import { range, formats, colMajor } from 'modprec';
+ *
+ * // a 2×3 matrix inside a buffer with leading dimension 4 (BLAS's lda), stored in fp32
+ * const data = new Float32Array(4 * 3);
+ * const A = range(colMajor({ size: [2, 3], stride: 4, storage: formats.f32, arithmetic: formats.f64, data }));
+ * A.set(1, 2, 5);
+ * data[1 + 2 * 4]; // → 5
  * ```
  * @throws {@link ModprecError} `INVALID_SIZE`, `INVALID_STRIDE`, `INVALID_FORMAT`, `INVALID_STORAGE`
+ * @group Ranges & accessors
  */
 export function colMajor<D extends Dimensionality = 2, T = number>(opts: LayoutOptions<D, T>): Accessor<D, T> {
   const size = resolveSize<D>(opts.size, [1, 2, 3]);
@@ -37,7 +44,19 @@ export function colMajor<D extends Dimensionality = 2, T = number>(opts: LayoutO
   return makeAccessor('col-major', opts, size, strides, vectorDefaultOffset(size, strides));
 }
 
-/** A column-major accessor whose storage format differs from its arithmetic format. */
+/**
+ * A column-major accessor whose storage format differs from its arithmetic format.
+ * @example
+ * ```ts
+ * import { range, formats, reducedColMajor } from 'modprec';
+ *
+ * const A = range(reducedColMajor({ size: [2, 3], storage: formats.f16, arithmetic: formats.f64 }));
+ * A.set(1, 0, 0.1);
+ * A.get(1, 0); // → 0.0999755859375
+ * A.accessor.strides; // → [ 1, 2 ]
+ * ```
+ * @group Ranges & accessors
+ */
 export function reducedColMajor<D extends Dimensionality = 2, T = number>(
   opts: LayoutOptions<D, T> & { storage: LayoutOptions<D, T>['storage']; arithmetic: LayoutOptions<D, T>['arithmetic'] },
 ): Accessor<D, T> {

@@ -9,7 +9,10 @@ import { asArithmetic, asStorage, findFormat, type FormatLike } from '../src/for
 import type { ArithmeticFormat, StorageFormat } from '../src/formats/format.js';
 import { checkSize, fail } from '../src/errors.js';
 
-/** Options every layout factory takes. */
+/**
+ * Options every layout factory takes.
+ * @group Ranges & accessors
+ */
 export interface LayoutOptions<D extends Dimensionality, T = number> {
   /** Extent along each dimension (a number means a 1-D vector). */
   size: Tuple<D> | number;

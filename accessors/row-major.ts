@@ -37,9 +37,12 @@ export function vectorDefaultOffset(size: readonly number[], strides: readonly n
  * storage → arithmetic, writes round arithmetic → storage.
  * @example
  * ```ts
+ * import { formats, rowMajor } from 'modprec';
+ *
  * const A = rowMajor({ size: [3, 4], storage: formats.f32, arithmetic: formats.f64 });
  * ```
  * @throws {@link ModprecError} `INVALID_SIZE`, `INVALID_STRIDE`, `INVALID_FORMAT`, `INVALID_STORAGE`
+ * @group Ranges & accessors
  */
 export function rowMajor<D extends Dimensionality = 2, T = number>(opts: LayoutOptions<D, T>): Accessor<D, T> {
   const size = resolveSize<D>(opts.size, [1, 2, 3]);
@@ -47,7 +50,18 @@ export function rowMajor<D extends Dimensionality = 2, T = number>(opts: LayoutO
   return makeAccessor('row-major', opts, size, strides, vectorDefaultOffset(size, strides));
 }
 
-/** A row-major accessor whose storage format differs from its arithmetic format (Ginkgo's reduced_row_major). */
+/**
+ * A row-major accessor whose storage format differs from its arithmetic format (Ginkgo's reduced_row_major).
+ * @example
+ * ```ts
+ * import { range, formats, reducedRowMajor } from 'modprec';
+ *
+ * const A = range(reducedRowMajor({ size: [2, 2], storage: formats.bf16, arithmetic: formats.f32 }));
+ * A.set(0, 1, 1 / 3);
+ * A.get(0, 1); // → 0.333984375
+ * ```
+ * @group Ranges & accessors
+ */
 export function reducedRowMajor<D extends Dimensionality = 2, T = number>(
   opts: LayoutOptions<D, T> & { storage: LayoutOptions<D, T>['storage']; arithmetic: LayoutOptions<D, T>['arithmetic'] },
 ): Accessor<D, T> {

@@ -12,7 +12,10 @@ import { rowMajorStridesOf, vectorDefaultOffset } from './row-major.js';
 import { colMajorStridesOf } from './col-major.js';
 import { fail } from '../src/errors.js';
 
-/** Options of the scaled factories. */
+/**
+ * Options of the scaled factories.
+ * @group Ranges & accessors
+ */
 export interface ScaledOptions<D extends Dimensionality, T> extends LayoutOptions<D, T> {
   /** Which dimensions index the scale: `[true, false]` = one scale per row of a matrix. */
   scaleMask: readonly boolean[];
@@ -52,16 +55,35 @@ function scaled<D extends Dimensionality, T>(
  * A row-major accessor that stores value / scale (Ginkgo's scaled_reduced_row_major).
  * @example
  * ```ts
+ * import { range, formats, scaledReducedRowMajor } from 'modprec';
+ *
  * // int16 storage, one scale per row, computed on in fp64
- * const A = scaledReducedRowMajor({ size: [m, n], storage: formats.i16, arithmetic: formats.f64, scaleMask: [true, false] });
+ * const A = range(scaledReducedRowMajor({ size: [2, 3], storage: formats.i16, arithmetic: formats.f64, scaleMask: [true, false] }));
+ * A.writeScale(1, 0, 0.01);   // row 1 holds multiples of 0.01
+ * A.set(1, 2, 1.234);
+ * A.get(1, 2); // → 1.23
  * ```
  * @throws {@link ModprecError} as {@link rowMajor}, plus `INVALID_OPTION` for a bad mask, `INVALID_VALUE` for a zero scale
+ * @group Ranges & accessors
  */
 export function scaledReducedRowMajor<D extends Dimensionality = 2, T = number>(opts: ScaledOptions<D, T>): Accessor<D, T> {
   return scaled('row-major', opts);
 }
 
-/** The column-major counterpart of {@link scaledReducedRowMajor}. */
+/**
+ * The column-major counterpart of {@link scaledReducedRowMajor}.
+ * @example
+ * ```ts
+ * import { range, formats, scaledReducedColMajor } from 'modprec';
+ *
+ * // int8 storage with one scale per column
+ * const A = range(scaledReducedColMajor({ size: [3, 2], storage: formats.i8, arithmetic: formats.f64, scaleMask: [false, true] }));
+ * A.writeScale(0, 1, 0.5);   // column 1 stores value / 0.5
+ * A.set(2, 1, 10);
+ * A.get(2, 1); // → 10
+ * ```
+ * @group Ranges & accessors
+ */
 export function scaledReducedColMajor<D extends Dimensionality = 2, T = number>(opts: ScaledOptions<D, T>): Accessor<D, T> {
   return scaled('col-major', opts);
 }
@@ -74,6 +96,14 @@ export function scaledReducedColMajor<D extends Dimensionality = 2, T = number>(
  * @param maxAbs - the group's largest magnitude (finite, ≥ 0)
  * @param maxValue - the storage's largest integer
  * @returns a positive finite scale
+ * @example
+ * ```ts
+ * import { fitScale } from 'modprec';
+ *
+ * fitScale(1000, 32767); // → 0.030518509475997192
+ * fitScale(0, 127); // → 1
+ * ```
+ * @group Ranges & accessors
  */
 export function fitScale(maxAbs: number, maxValue: number): number {
   if (!(maxAbs > 0)) return 1;
@@ -92,6 +122,17 @@ export function fitScale(maxAbs: number, maxValue: number): number {
  * @param accessor - a scaled accessor
  * @param values - the value at each index
  * @throws {@link ModprecError} `INVALID_STORAGE` if the accessor is not scaled; `INVALID_VALUE` for non-finite values
+ * @example
+ * ```ts
+ * import { range, formats, scaledReducedRowMajor, fitScales } from 'modprec';
+ *
+ * const rows = [[0.5, -0.25], [1000, 3]];
+ * const A = range(scaledReducedRowMajor({ size: [2, 2], storage: formats.i16, arithmetic: formats.f64, scaleMask: [true, false] }));
+ * fitScales(A.accessor, (i, j) => rows[i]![j]!);
+ * A.get(1, 0); // → 1000
+ * Math.abs(A.get(1, 1) - 3) <= A.readScale(1, 0) / 2; // → true
+ * ```
+ * @group Ranges & accessors
  */
 export function fitScales<D extends Dimensionality, T>(
   accessor: Accessor<D, T>, values: (...index: number[]) => number,

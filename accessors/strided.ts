@@ -11,6 +11,16 @@ import { fail } from '../src/errors.js';
  * Use it for views the named layouts do not cover, e.g. the transpose of a row-major matrix.
  * Distinct indices must not share an element unless the view is read-only: this is not checked.
  * @throws {@link ModprecError} `INVALID_STRIDE` for a zero stride; others as {@link rowMajor}
+ * @example
+ * ```ts
+ * import { range, strided } from 'modprec';
+ *
+ * // the transpose of a packed row-major 2×3 matrix, over the same memory
+ * const data = Float64Array.of(1, 2, 3, 4, 5, 6);
+ * const At = range(strided({ size: [3, 2], strides: [1, 3], data }));
+ * At.get(2, 1); // → 6
+ * ```
+ * @group Ranges & accessors
  */
 export function strided<D extends Dimensionality, T = number>(
   opts: Omit<LayoutOptions<D, T>, 'stride'> & { strides: Tuple<D> },

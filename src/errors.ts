@@ -9,7 +9,10 @@
  * @module
  */
 
-/** Stable machine-readable error codes. New codes may be added; existing ones never change meaning. */
+/**
+ * Stable machine-readable error codes. New codes may be added; existing ones never change meaning.
+ * @group Errors
+ */
 export type ModprecErrorCode =
   /** A size, length or shape disagrees with another operand. */
   | 'DIMENSION_MISMATCH'
@@ -38,9 +41,12 @@ export type ModprecErrorCode =
  *
  * @example
  * ```ts
+ * import { ModprecError, range, rowMajor } from 'modprec';
+ *
  * try { range(rowMajor({ size: [2, -1] })); }
  * catch (e) { if (e instanceof ModprecError && e.code === 'INVALID_SIZE') console.log(e.parameter); }
  * ```
+ * @group Errors
  */
 export class ModprecError extends Error {
   /** Stable error code. */

@@ -1,6 +1,22 @@
 /**
  * modprec: precision-decoupled linear algebra. Numbers are stored in one format and computed on in another.
- * @packageDocumentation
+ *
+ * The main entry point: ranges and accessors, formats, the kernels (CPU, and `{ backend: 'gpu' }`),
+ * double-double, RNS multiple precision, sparse matrices and Matrix Market I/O. The GPU API for data that
+ * stays on the device is `modprec/gpu`; the property-test kit is `modprec/testing`.
+ *
+ * @example
+ * ```ts
+ * import { vector, formats, dot, dotBound } from 'modprec';
+ *
+ * // 2 bytes per entry in memory, sums in fp64
+ * const x = vector([0.1, 0.2, 0.3], { storage: formats.f16, arithmetic: formats.f64 });
+ * x.get(0); // → 0.0999755859375
+ * dot(x, x); // → 0.14000488817691803
+ * dotBound(x, x) < 1e-16; // → true
+ * ```
+ *
+ * @module modprec
  */
 import { formats as builtinFormats } from './formats/index.js';
 import { dd, ddSplit } from './dd/index.js';
@@ -26,5 +42,6 @@ export * from './gpu/index.js';
  * double-double formats `dd` (interleaved hi/lo) and `ddSplit` (separate hi and lo arrays), and the RNS
  * multiple-precision formats `rns106` … `rns1696` (any other precision: `rnsFormat(bits)`).
  * Pass them as `storage` or `arithmetic` of an accessor.
+ * @group Formats
  */
 export const formats = Object.freeze({ ...builtinFormats, dd, ddSplit, rns106, rns212, rns424, rns848, rns1696 });

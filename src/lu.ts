@@ -6,7 +6,10 @@
 import { fail } from './errors.js';
 import { denseMatrix, type DenseMatrix } from './sparse/dense-matrix.js';
 
-/** P·A = L·U of a square matrix. */
+/**
+ * P·A = L·U of a square matrix.
+ * @group Kernels
+ */
 export interface LuFactors {
   /** Order of the matrix. */
   readonly n: number;
@@ -29,8 +32,11 @@ export interface LuFactors {
  * @throws {@link ModprecError} `DIMENSION_MISMATCH` for a non-square matrix; as {@link denseMatrix} for invalid parts
  * @example
  * ```ts
+ * import { luFactor, denseMatrix } from 'modprec';
+ *
  * const { lu, pivots } = luFactor(denseMatrix({ rows: 2, cols: 2, ld: 2, data: Float64Array.of(1, 4, 2, 3) }));
  * ```
+ * @group Kernels
  */
 export function luFactor(A: DenseMatrix): LuFactors {
   const { rows: n, cols, ld, data } = denseMatrix(A);
@@ -75,6 +81,16 @@ export function luFactor(A: DenseMatrix): LuFactors {
  * @param pivots - the pivots of {@link luFactor}
  * @param b - a vector of length pivots.length
  * @throws {@link ModprecError} `DIMENSION_MISMATCH` when the lengths differ
+ * @example
+ * ```ts
+ * import { luFactor, applyPivots, denseMatrix } from 'modprec';
+ *
+ * const { pivots } = luFactor(denseMatrix({ rows: 2, cols: 2, ld: 2, data: Float64Array.of(1, 4, 2, 3) }));
+ * const b = Float64Array.of(5, 10);
+ * applyPivots(pivots, b);   // row 1 holds the larger pivot: the rows swap
+ * b; // → Float64Array(2) [ 10, 5 ]
+ * ```
+ * @group Kernels
  */
 export function applyPivots(pivots: Int32Array, b: Float64Array): void {
   if (b.length !== pivots.length) fail('DIMENSION_MISMATCH', 'b', `must have length ${pivots.length}`, b.length);
@@ -90,6 +106,15 @@ export function applyPivots(pivots: Int32Array, b: Float64Array): void {
  * @param b - the right-hand side (not modified)
  * @returns x
  * @throws {@link ModprecError} `DIMENSION_MISMATCH` when b has the wrong length
+ * @example
+ * ```ts
+ * import { luFactor, luSolve, denseMatrix } from 'modprec';
+ *
+ * // [[1, 2], [4, 3]] · x = [5, 10]
+ * const factors = luFactor(denseMatrix({ rows: 2, cols: 2, ld: 2, data: Float64Array.of(1, 4, 2, 3) }));
+ * luSolve(factors, Float64Array.of(5, 10)); // → Float64Array(2) [ 1, 2 ]
+ * ```
+ * @group Kernels
  */
 export function luSolve(factors: LuFactors, b: Float64Array): Float64Array {
   const { n, lu, pivots } = factors;

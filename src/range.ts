@@ -11,6 +11,7 @@ import { fail } from './errors.js';
  * A range over an accessor. Kernels take ranges; sub-ranges share storage with their parent.
  * @typeParam D - dimensionality
  * @typeParam T - arithmetic value type
+ * @group Ranges & accessors
  */
 export class Range<D extends Dimensionality = Dimensionality, T = number> {
   /** The accessor this range forwards to. */
@@ -75,9 +76,14 @@ export class Range<D extends Dimensionality = Dimensionality, T = number> {
  * Wraps an accessor in a range.
  * @example
  * ```ts
- * const A = range(reducedRowMajor({ size: [m, n], storage: formats.f32, arithmetic: formats.f64 }));
- * A.set(2, 3, 0.1); A.get(2, 3); // 0.10000000149011612: the fp32-rounded value, read as fp64
+ * import { range, formats, reducedRowMajor } from 'modprec';
+ *
+ * const A = range(reducedRowMajor({ size: [3, 4], storage: formats.f32, arithmetic: formats.f64 }));
+ * A.set(2, 3, 0.1);
+ * A.get(2, 3); // → 0.10000000149011612
+ * // the fp32-rounded value, read as fp64
  * ```
+ * @group Ranges & accessors
  */
 export function range<D extends Dimensionality, T>(accessor: Accessor<D, T>): Range<D, T> {
   if (!accessor || typeof accessor !== 'object' || typeof (accessor as Accessor<D, T>).linearIndex !== 'function') {

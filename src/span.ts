@@ -4,7 +4,10 @@
  */
 import { fail } from './errors.js';
 
-/** The half-open index interval [begin, end). */
+/**
+ * The half-open index interval [begin, end).
+ * @group Ranges & accessors
+ */
 export interface Span {
   /** First index of the span. */
   readonly begin: number;
@@ -14,8 +17,16 @@ export interface Span {
 
 /**
  * The span [begin, end).
- * @example `A.sub(span(0, 2), span(1, 3))` — rows 0..1, columns 1..2
+ * @example
+ * ```ts
+ * import { span, matrix } from 'modprec';
+ *
+ * const A = matrix(3, 4, (i, j) => 10 * i + j);
+ * const B = A.sub(span(0, 2), span(1, 3));   // rows 0..1, columns 1..2, over the same memory
+ * B.get(1, 0); // → 11
+ * ```
  * @throws {@link ModprecError} `INDEX_OUT_OF_RANGE` if begin > end or either is not a non-negative integer
+ * @group Ranges & accessors
  */
 export function span(begin: number, end: number): Span {
   if (!Number.isSafeInteger(begin) || begin < 0) fail('INDEX_OUT_OF_RANGE', 'span.begin', 'must be a non-negative integer', begin);
@@ -23,7 +34,10 @@ export function span(begin: number, end: number): Span {
   return { begin, end };
 }
 
-/** A span, or an integer i meaning the point span [i, i+1). */
+/**
+ * A span, or an integer i meaning the point span [i, i+1).
+ * @group Ranges & accessors
+ */
 export type SpanLike = Span | number;
 
 /** Normalises a {@link SpanLike} to a {@link Span}. */

@@ -8,7 +8,10 @@ import { colMajor } from '../accessors/col-major.js';
 import type { FormatLike } from './formats/registry.js';
 import { fail } from './errors.js';
 
-/** Formats of a convenience constructor. */
+/**
+ * Formats of a convenience constructor.
+ * @group Ranges & accessors
+ */
 export interface FormatOptions<T = number> {
   /** Storage format (default fp64). */
   storage?: FormatLike;
@@ -18,7 +21,15 @@ export interface FormatOptions<T = number> {
 
 /**
  * A packed 1-D range holding `values` (rounded to the storage), or `values` zeros when given a length.
- * @example `const x = vector([0.1, 0.2], { storage: formats.f16, arithmetic: formats.f32 })`
+ * @example
+ * ```ts
+ * import { vector, formats } from 'modprec';
+ *
+ * const x = vector([0.1, 0.2], { storage: formats.f16, arithmetic: formats.f32 });
+ * x.get(0); // → 0.0999755859375
+ * vector(3).length(); // → 3
+ * ```
+ * @group Ranges & accessors
  */
 export function vector<T = number>(values: ArrayLike<number> | number, options: FormatOptions<T> = {}): Range<1, T> {
   const n = typeof values === 'number' ? values : values?.length;
@@ -33,6 +44,16 @@ export function vector<T = number>(values: ArrayLike<number> | number, options: 
 /**
  * A packed m×n range (column-major by default, row-major with `layout: 'row-major'`) filled from a function
  * of (row, column), or zeros.
+ * @example
+ * ```ts
+ * import { matrix, formats } from 'modprec';
+ *
+ * // [[0, 1, 2], [1, 2, 3]], stored in fp32, column-major
+ * const A = matrix(2, 3, (i, j) => i + j, { storage: formats.f32 });
+ * A.get(1, 2); // → 3
+ * A.length(1); // → 3
+ * ```
+ * @group Ranges & accessors
  */
 export function matrix<T = number>(
   m: number, n: number, fill?: (i: number, j: number) => number,
@@ -44,7 +65,17 @@ export function matrix<T = number>(
   return r;
 }
 
-/** The values of a range rounded to doubles, in index order (row-major for matrices). */
+/**
+ * The values of a range rounded to doubles, in index order (row-major for matrices).
+ * @example
+ * ```ts
+ * import { matrix, toArray } from 'modprec';
+ *
+ * const A = matrix(2, 2, (i, j) => 10 * i + j);   // column-major in memory
+ * toArray(A); // → Float64Array(4) [ 0, 1, 10, 11 ]
+ * ```
+ * @group Ranges & accessors
+ */
 export function toArray(r: Range<any, any>): Float64Array {
   const a = r.accessor;
   const ar = a.arithmetic;

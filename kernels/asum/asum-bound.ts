@@ -23,9 +23,14 @@ import { arithmeticLimits, elementReadRoundings, storedMagnitude } from '../code
  * @throws {@link ModprecError} `INVALID_FORMAT` for an unknown arithmetic, `INVALID_OPTION` for an unknown accumulation
  * @example
  * ```ts
+ * import { vector, asum, asumBound } from 'modprec';
+ *
+ * const x = vector([0.1, -0.2, 0.3]);
  * const s = asum(x, { arithmetic: 'f32' });
  * const b = asumBound(x, { arithmetic: 'f32' }); // |s − Σ|x̂ᵢ|| ≤ b
+ * Math.abs(s - 0.6) <= b + 1e-16; // → true
  * ```
+ * @group Kernels
  */
 export function asumBound(x: Range<1, any>, options: KernelOptions = {}): number {
   const n = x.length();

@@ -12,6 +12,13 @@ import { loadVectorElement } from '../codegen/reduction-kernel.js';
  * The sum of magnitudes Σ|xᵢ| (the real BLAS ASUM), computed in the chosen arithmetic and accumulation.
  * @returns the sum rounded to a double (0 for an empty vector)
  * @throws {@link ModprecError} `INVALID_OPTION` for a non-range
+ * @example
+ * ```ts
+ * import { vector, asum } from 'modprec';
+ *
+ * asum(vector([1, -2, 3])); // → 6
+ * ```
+ * @group Kernels
  */
 export function asum(x: Range<1, any>, options: KernelOptions = {}): number {
   checkRange('x', x, 1);

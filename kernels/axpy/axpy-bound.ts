@@ -25,9 +25,14 @@ import { storeBound, termBound } from '../codegen/bound-terms.js';
  * @throws {@link ModprecError} `INVALID_FORMAT` for an unknown arithmetic
  * @example
  * ```ts
- * const bound = axpyBound(0.5, x, y, { arithmetic: 'f32' });
+ * import { vector, axpy, axpyBound } from 'modprec';
+ *
+ * const x = vector([0.1, 0.2]), y = vector([0.3, 0.4]);
+ * const bound = axpyBound(0.5, x, y, { arithmetic: 'f32' });   // before the call: it reads y
  * axpy(0.5, x, y, { arithmetic: 'f32' }); // |y_i − (0.5x̂_i + ŷ_i)| ≤ bound[i]
+ * bound.every((b) => b > 0 && b < 1e-7); // → true
  * ```
+ * @group Kernels
  */
 export function axpyBound(alpha: number, x: Range<1, any>, y: Range<1, any>, options: KernelOptions = {}): Float64Array {
   const n = x.length();

@@ -15,7 +15,15 @@ import { loadVectorElement } from '../codegen/reduction-kernel.js';
  * @param y - the vector updated in place (writable, same length)
  * @param options - arithmetic (default: the most precise of the operands')
  * @throws {@link ModprecError} `DIMENSION_MISMATCH`, `INVALID_VALUE` (α not a number), `INVALID_STORAGE` (read-only y)
- * @example `axpy(2, x, y)`
+ * @example
+ * ```ts
+ * import { vector, toArray, axpy } from 'modprec';
+ *
+ * const x = vector([1, 2]), y = vector([10, 20]);
+ * axpy(2, x, y);   // y := 2x + y
+ * toArray(y); // → Float64Array(2) [ 12, 24 ]
+ * ```
+ * @group Kernels
  */
 export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options: KernelOptions = {}): void {
   checkScalar('alpha', alpha);

@@ -11,6 +11,7 @@ import { fail } from '../../src/errors.js';
  * A summation strategy as source templates. The state lives in variables derived from `base`.
  * Generated code calls `emitDeclare` once, `emitReset` before each reduction, `emitAddProduct`/`emitAdd`
  * per term, and `emitResult` once at the end.
+ * @group Kernels
  */
 export interface Accumulation {
   /** Stable name, used in cache keys and options. */
@@ -50,13 +51,26 @@ export interface Accumulation {
   readonly propagatesNonFinite?: boolean;
 }
 
-/** γ_n = n·u / (1 − n·u) (Higham, Accuracy and Stability of Numerical Algorithms, Lemma 3.1); ∞ when n·u ≥ 1. */
+/**
+ * γ_n = n·u / (1 − n·u) (Higham, Accuracy and Stability of Numerical Algorithms, Lemma 3.1); ∞ when n·u ≥ 1.
+ * @example
+ * ```ts
+ * import { gamma } from 'modprec';
+ *
+ * gamma(100, 2 ** -53) < 100 * 2 ** -53 * 1.001; // → true
+ * gamma(2 ** 24, 2 ** -24); // → Infinity
+ * ```
+ * @group Kernels
+ */
 export function gamma(n: number, u: number): number {
   const nu = n * u;
   return nu < 1 ? nu / (1 - nu) : Infinity;
 }
 
-/** Plain recursive summation in the arithmetic format: s := a·b + s. Cost 1×; bound γ_n Σ|aᵢbᵢ|. */
+/**
+ * Plain recursive summation in the arithmetic format: s := a·b + s. Cost 1×; bound γ_n Σ|aᵢbᵢ|.
+ * @group Kernels
+ */
 export const recursiveAccumulation: Accumulation = {
   name: 'recursive',
   description: 'plain loop s = s + a·b in the arithmetic format; cost 1×; |error| ≤ γ_n Σ|aᵢbᵢ|',
@@ -72,13 +86,33 @@ export const recursiveAccumulation: Accumulation = {
 
 const accumulations = new Map<string, Accumulation>([[recursiveAccumulation.name, recursiveAccumulation]]);
 
-/** Registers an accumulation strategy under its name (plugins: double-double, compensated sums). */
+/**
+ * Registers an accumulation strategy under its name (plugins: double-double, compensated sums).
+ * @example
+ * ```ts
+ * import { vector, dot, registerAccumulation, recursiveAccumulation } from 'modprec';
+ *
+ * // a new name for an existing strategy (a real plugin implements the emit… templates and `bound`)
+ * registerAccumulation({ ...recursiveAccumulation, name: 'plain' });
+ * dot(vector([1, 2]), vector([3, 4]), { accumulation: 'plain' }); // → 11
+ * ```
+ * @group Kernels
+ */
 export function registerAccumulation(a: Accumulation): Accumulation {
   accumulations.set(a.name, a);
   return a;
 }
 
-/** Names of the registered accumulation strategies. */
+/**
+ * Names of the registered accumulation strategies.
+ * @example
+ * ```ts
+ * import { accumulationNames } from 'modprec';
+ *
+ * accumulationNames().includes('kahan'); // → true
+ * ```
+ * @group Kernels
+ */
 export function accumulationNames(): string[] {
   return [...accumulations.keys()];
 }
@@ -86,6 +120,14 @@ export function accumulationNames(): string[] {
 /**
  * Resolves an accumulation option (a name or a strategy; default `recursive`).
  * @throws {@link ModprecError} `INVALID_OPTION` for an unknown name
+ * @example
+ * ```ts
+ * import { resolveAccumulation } from 'modprec';
+ *
+ * resolveAccumulation(undefined).name; // → 'recursive'
+ * resolveAccumulation('dot2').name; // → 'dot2'
+ * ```
+ * @group Kernels
  */
 export function resolveAccumulation(option: string | Accumulation | undefined): Accumulation {
   if (option === undefined) return recursiveAccumulation;

@@ -11,7 +11,18 @@ import { numberOfKind } from '../../src/arithmetic/f64.js';
 import { gamma } from './accumulation.js';
 import { readRoundings as accessorReadRoundings } from './accessor-rounding.js';
 
-/** Relative roundings one read of `r` makes in `ar` (the storage conversion and the scale product, not the scale's own conversion: see elementReadRoundings). */
+/**
+ * Relative roundings one read of `r` makes in `ar` (the storage conversion and the scale product, not the scale's own conversion: see elementReadRoundings).
+ * @example
+ * ```ts
+ * import { vector, formats, asArithmetic, readRoundings } from 'modprec';
+ *
+ * const x = vector([1, 2]);   // fp64 storage
+ * readRoundings(x, asArithmetic(formats.f32)); // → 1
+ * readRoundings(x, asArithmetic(formats.f64)); // → 0
+ * ```
+ * @group Kernels
+ */
 export function readRoundings(r: Range<any, any>, ar: ArithmeticFormat): number {
   return accessorReadRoundings(r.accessor, ar) - (r.accessor.scale && ar.significandBits < 53 ? 1 : 0);
 }
@@ -19,6 +30,14 @@ export function readRoundings(r: Range<any, any>, ar: ArithmeticFormat): number 
 /**
  * Relative rounding of a write to `r`'s storage (0 when the storage holds every arithmetic value exactly).
  * Integer storage has an absolute error instead (half the scale): see {@link writeAbsoluteError}.
+ * @example
+ * ```ts
+ * import { vector, formats, asArithmetic, writeRelativeError } from 'modprec';
+ *
+ * const y = vector(2, { storage: formats.f16, arithmetic: formats.f64 });
+ * writeRelativeError(y, asArithmetic(formats.f64)); // → 0.00048828125
+ * ```
+ * @group Kernels
  */
 export function writeRelativeError(r: Range<any, any>, ar: ArithmeticFormat): number {
   const st = r.accessor.storage;
@@ -26,7 +45,18 @@ export function writeRelativeError(r: Range<any, any>, ar: ArithmeticFormat): nu
   return st.significandBits >= ar.significandBits && (st.kind === ar.kind || ar.kind === 'number') ? 0 : st.unitRoundoff;
 }
 
-/** Absolute error of a write to element `index` of an integer-scaled range (half a quantum), else 0. */
+/**
+ * Absolute error of a write to element `index` of an integer-scaled range (half a quantum), else 0.
+ * @example
+ * ```ts
+ * import { range, formats, scaledReducedRowMajor, writeAbsoluteError } from 'modprec';
+ *
+ * const y = range(scaledReducedRowMajor<1>({ size: [2], storage: formats.i8, arithmetic: formats.f64, scaleMask: [true] }));
+ * y.writeScale(1, 0.25);
+ * writeAbsoluteError(y, [1]); // → 0.125
+ * ```
+ * @group Kernels
+ */
 export function writeAbsoluteError(r: Range<any, any>, index: readonly number[]): number {
   const a = r.accessor;
   if (!a.storage.isInteger) return 0;

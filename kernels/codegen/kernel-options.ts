@@ -9,7 +9,10 @@ import { Range } from '../../src/range.js';
 import type { Dimensionality } from '../../accessors/accessor.js';
 import { fail } from '../../src/errors.js';
 
-/** Options common to all kernels. */
+/**
+ * Options common to all kernels.
+ * @group Kernels
+ */
 export interface KernelOptions {
   /** Arithmetic format to compute in (default: the most precise arithmetic among the operands). */
   arithmetic?: FormatLike;

@@ -19,12 +19,34 @@ let debug = typeof process !== 'undefined' && !!process.env?.MODPREC_DEBUG_KERNE
 /**
  * Turns printing of every newly generated kernel source on or off (also on when the environment variable
  * `MODPREC_DEBUG_KERNELS` is set).
+ * @example
+ * ```ts
+ * import { vector, formats, dot, setKernelDebug } from 'modprec';
+ *
+ * setKernelDebug(true);    // the next kernel generated prints its source
+ * dot(vector([1, 2]), vector([3, 4]), { arithmetic: formats.f32 });
+ * setKernelDebug(false);
+ * ```
+ * @group Kernels
  */
 export function setKernelDebug(on: boolean): void {
   debug = on;
 }
 
-/** Number of cached specialisations (for tests and diagnostics). */
+/**
+ * Number of cached specialisations (for tests and diagnostics).
+ * @example
+ * ```ts
+ * import { vector, formats, dot, cachedKernelCount } from 'modprec';
+ *
+ * const before = cachedKernelCount();
+ * const x = vector([1, 2], { storage: formats.bf16, arithmetic: formats.f32 });
+ * dot(x, x);
+ * dot(x, x);   // same signature: the cached kernel runs again
+ * cachedKernelCount() - before <= 1; // → true
+ * ```
+ * @group Kernels
+ */
 export function cachedKernelCount(): number {
   return cache.size;
 }

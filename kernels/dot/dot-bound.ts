@@ -13,7 +13,10 @@ import { absProductSum, arithmeticLimits, elementReadRoundings } from '../codege
 import { vectorMagnitudes } from '../codegen/accessor-rounding.js';
 import type { DotOptions } from './dot.js';
 
-/** Options of {@link dotBound}: the kernel's options plus what the bound is relative to. */
+/**
+ * Options of {@link dotBound}: the kernel's options plus what the bound is relative to.
+ * @group Kernels
+ */
 export interface DotBoundOptions extends DotOptions {
   /**
    * When true, also count the storage rounding of the inputs, so the bound holds against the exact dot
@@ -25,6 +28,15 @@ export interface DotBoundOptions extends DotOptions {
 /**
  * Upper bound on |dot(x, y, options) − exact| for the same operands and options.
  * @returns a non-negative number (∞ when n·u ≥ 1 or the arithmetic may overflow)
+ * @example
+ * ```ts
+ * import { vector, formats, dotBound } from 'modprec';
+ *
+ * const x = vector([0.1, 0.2, 0.3], { storage: formats.f32, arithmetic: formats.f32 });
+ * const bound = dotBound(x, x);   // |dot(x, x) − exact| ≤ bound
+ * bound > 0 && bound < 1e-7; // → true
+ * ```
+ * @group Kernels
  */
 export function dotBound(x: Range<1, any>, y: Range<1, any>, options: DotBoundOptions = {}): number {
   const n = x.length();

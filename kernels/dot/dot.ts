@@ -11,7 +11,10 @@ import { primeOnce } from '../codegen/prime.js';
 import { dotOnGpu, wantsGpu, type GpuBackendOptions } from '../backend/gpu-dispatch.js';
 import type { GpuDotResult } from '../../src/gpu/dot.js';
 
-/** Options of {@link dot}. */
+/**
+ * Options of {@link dot}.
+ * @group Kernels
+ */
 export interface DotOptions extends KernelOptions {
   /**
    * A 1-element range that receives the result in full arithmetic precision (rounded to its storage):
@@ -31,9 +34,12 @@ export interface DotOptions extends KernelOptions {
  * @throws {@link ModprecError} `DIMENSION_MISMATCH` when lengths differ; `INVALID_OPTION` for non-ranges
  * @example
  * ```ts
+ * import { vector, formats, dot } from 'modprec';
+ *
  * const x = vector([1, 2, 3], { storage: formats.f32, arithmetic: formats.f64 });
  * dot(x, x); // 14
  * ```
+ * @group Kernels
  */
 export function dot(x: Range<1, any>, y: Range<1, any>, options?: DotOptions & { backend?: 'cpu' }): number;
 /**

@@ -20,6 +20,7 @@ const VALIDATED: unique symbol = Symbol('validated ELL operand');
  * A validated ELL matrix whose values are read through an accessor. Build it with {@link ellOperand},
  * {@link ellFromMatrix} or {@link ellWithStorage}. Its column indices must not be changed afterwards: the
  * kernel relies on the validation done when it was built (it stays memory-safe, but reads wrong values).
+ * @group Kernels
  */
 export class EllOperand {
   /** Sizes, stride and column indices ({@link ELL_PADDING} in unused slots, which come last in a row). */
@@ -53,9 +54,19 @@ export class EllOperand {
  *   matrix); `DIMENSION_MISMATCH` when `values` does not fit
  * @example
  * ```ts
+ * import { range, vector, toArray, formats, colMajor, ellSpmv, ellOperand, ELL_PADDING, ellMatrix } from 'modprec';
+ *
+ * // the structure of E with its values in an fp16 accessor
+ * const E = ellMatrix({ rows: 2, cols: 2, width: 2, stride: 2,
+ *   colIndex: Int32Array.of(0, 1, 1, ELL_PADDING), values: Float64Array.of(2, 3, 0.1, 0) });
  * const values = range(colMajor({ size: [E.stride, E.width], stride: E.stride, storage: formats.f16, arithmetic: formats.f32 }));
+ * for (let k = 0; k < E.width; k++) for (let i = 0; i < E.stride; i++) values.set(i, k, E.values[i + k * E.stride]!);
  * const A = ellOperand(E, values);
+ * const y = vector(2);
+ * ellSpmv({ alpha: 1, A, x: vector([1, 1]), beta: 0, y });
+ * toArray(y); // → Float64Array(2) [ 2.0999755859375, 3 ]
  * ```
+ * @group Kernels
  */
 export function ellOperand(structure: EllStructure, values: Range<2, any>): EllOperand {
   const s = ellStructure(structure);
@@ -72,6 +83,17 @@ export function ellOperand(structure: EllStructure, values: Range<2, any>): EllO
  * @param ell - the matrix (validated, values included)
  * @param arithmetic - arithmetic of the view (default fp64)
  * @throws {@link ModprecError} as {@link ellMatrix}
+ * @example
+ * ```ts
+ * import { vector, toArray, ellSpmv, ellFromMatrix, ellMatrix } from 'modprec';
+ *
+ * const E = ellMatrix({ rows: 2, cols: 2, width: 1, stride: 2, colIndex: Int32Array.of(0, 1), values: Float64Array.of(2, 3) });
+ * const A = ellFromMatrix(E);   // shares E.values
+ * const y = vector(2);
+ * ellSpmv({ alpha: 1, A, x: vector([1, 1]), beta: 0, y });
+ * toArray(y); // → Float64Array(2) [ 2, 3 ]
+ * ```
+ * @group Kernels
  */
 export function ellFromMatrix(ell: EllMatrix, arithmetic: FormatLike = 'f64'): EllOperand {
   const m = ellMatrix(ell);
@@ -81,7 +103,10 @@ export function ellFromMatrix(ell: EllMatrix, arithmetic: FormatLike = 'f64'): E
   return new EllOperand(VALIDATED, m, values);
 }
 
-/** Formats of {@link ellWithStorage}. */
+/**
+ * Formats of {@link ellWithStorage}.
+ * @group Kernels
+ */
 export interface EllStorageOptions {
   /** Storage of the values (an integer storage gets one fp64 scale per row, fitted to the row's largest entry). */
   storage: FormatLike;
@@ -99,9 +124,16 @@ export interface EllStorageOptions {
  * @throws {@link ModprecError} as {@link ellMatrix}; `INVALID_FORMAT` for unknown formats
  * @example
  * ```ts
+ * import { vector, toArray, formats, ellSpmv, ellWithStorage, csrMatrix, csrToEll } from 'modprec';
+ *
+ * const csr = csrMatrix({ rows: 2, cols: 2, rowPtr: Int32Array.of(0, 2, 4), colIndex: Int32Array.of(0, 1, 0, 1),
+ *                         values: Float64Array.of(4, 0.1, 0.1, 4) });
  * const A = ellWithStorage(csrToEll(csr), { storage: formats.f32, arithmetic: formats.f64 });
+ * const x = vector([1, 1]), y = vector(2);
  * ellSpmv({ alpha: 1, A, x, beta: 0, y });
+ * toArray(y); // → Float64Array(2) [ 4.100000001490116, 4.100000001490116 ]
  * ```
+ * @group Kernels
  */
 export function ellWithStorage(ell: EllMatrix, options: EllStorageOptions): EllOperand {
   const m = ellMatrix(ell);

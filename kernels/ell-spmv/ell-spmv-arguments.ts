@@ -8,7 +8,10 @@ import { fail } from '../../src/errors.js';
 import { checkRange, checkScalar } from '../codegen/kernel-options.js';
 import { EllOperand, ellFromMatrix } from './ell-operand.js';
 
-/** Arguments of {@link ellSpmv}: y := α·A·x + β·y. */
+/**
+ * Arguments of {@link ellSpmv}: y := α·A·x + β·y.
+ * @group Kernels
+ */
 export interface EllSpmvArguments {
   /** The coefficient α. */
   alpha: number;

@@ -20,6 +20,19 @@ import { checkEllSpmvArguments, type EllSpmvArguments } from './ell-spmv-argumen
  * @param options - the options ellSpmv will get
  * @returns a Float64Array of length rows (0 where y is left untouched)
  * @throws {@link ModprecError} as {@link ellSpmv}
+ * @example
+ * ```ts
+ * import { vector, formats, ellSpmv, ellSpmvBound, ellWithStorage, ELL_PADDING, ellMatrix } from 'modprec';
+ *
+ * // [[2, 1], [0, 3]] in ELL, stored in fp32
+ * const A = ellWithStorage(ellMatrix({ rows: 2, cols: 2, width: 2, stride: 2,
+ *   colIndex: Int32Array.of(0, 1, 1, ELL_PADDING), values: Float64Array.of(2, 3, 1, 0) }), { storage: formats.f32 });
+ * const x = vector([0.1, 0.2]), y = vector(2);
+ * const bounds = ellSpmvBound({ alpha: 1, A, x, beta: 0, y });   // before the call: it reads y
+ * ellSpmv({ alpha: 1, A, x, beta: 0, y });
+ * bounds.length; // → 2
+ * ```
+ * @group Kernels
  */
 export function ellSpmvBound(args: EllSpmvArguments, options: KernelOptions = {}): Float64Array {
   const { alpha, beta, A, x, y } = checkEllSpmvArguments(args);

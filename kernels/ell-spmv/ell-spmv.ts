@@ -25,9 +25,16 @@ import { ellSpmvProgram } from './ell-spmv-program.js';
  *   (`INDEX_OUT_OF_RANGE` for a column index outside the matrix). Nothing is written when it throws.
  * @example
  * ```ts
+ * import { vector, toArray, formats, ellSpmv, ellWithStorage, csrToEll, readMatrixMarketCsr } from 'modprec';
+ *
+ * // the 2×2 matrix [[4, -1], [-1, 4]] from Matrix Market text, kept in fp32, computed on in fp64
+ * const text = '%%MatrixMarket matrix coordinate real general\n2 2 4\n1 1 4\n1 2 -1\n2 1 -1\n2 2 4\n';
  * const A = ellWithStorage(csrToEll(readMatrixMarketCsr(text)), { storage: formats.f32, arithmetic: formats.f64 });
+ * const x = vector([1, 2]), y = vector(2);
  * ellSpmv({ alpha: 1, A, x, beta: 0, y });
+ * toArray(y); // → Float64Array(2) [ 2, 7 ]
  * ```
+ * @group Kernels
  */
 export function ellSpmv(args: EllSpmvArguments, options?: KernelOptions & { backend?: 'cpu' }): void;
 /**

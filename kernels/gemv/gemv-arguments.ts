@@ -8,7 +8,10 @@ import { fail } from '../../src/errors.js';
 import { checkRange, checkScalar } from '../codegen/kernel-options.js';
 import { operatorView } from './transposed-view.js';
 
-/** Arguments of {@link gemv}: y := α·op(A)·x + β·y. */
+/**
+ * Arguments of {@link gemv}: y := α·op(A)·x + β·y.
+ * @group Kernels
+ */
 export interface GemvArguments {
   /** The coefficient α. */
   alpha: number;

@@ -24,9 +24,15 @@ import { scaleBound, updateBound, updateBoundContext } from './update-bound.js';
  * @throws {@link ModprecError} as {@link gemv}
  * @example
  * ```ts
- * const bound = gemvBound({ alpha: 1, A, x, beta: 0, y });
- * gemv({ alpha: 1, A, x, beta: 0, y }); // |y[i] − exact[i]| ≤ bound[i]
+ * import { vector, matrix, formats, gemv, gemvBound } from 'modprec';
+ *
+ * const A = matrix(2, 2, (i, j) => 0.1 * (i + 2 * j + 1), { storage: formats.f32, arithmetic: formats.f32 });
+ * const x = vector([0.3, 0.7]), y = vector(2);
+ * const bound = gemvBound({ alpha: 1, A, x, beta: 0, y, trans: 'N' });   // before the call: it reads y
+ * gemv({ alpha: 1, A, x, beta: 0, y, trans: 'N' }); // |y[i] − exact[i]| ≤ bound[i]
+ * bound.every((b) => b > 0 && b < 1e-6); // → true
  * ```
+ * @group Kernels
  */
 export function gemvBound(args: GemvArguments, options: GemvOptions = {}): Float64Array {
   const { alpha, beta, opA, A, x, y, m, n } = checkGemvArguments(args);

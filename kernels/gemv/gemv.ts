@@ -13,7 +13,10 @@ import { checkChoice, checkGemvArguments, type GemvArguments } from './gemv-argu
 import { GEMV_LOOP_CHOICES, gemvProgram, type GemvLoop } from './gemv-program.js';
 import { coefficientCase } from './coefficients.js';
 
-/** Options of {@link gemv}. */
+/**
+ * Options of {@link gemv}.
+ * @group Kernels
+ */
 export interface GemvOptions extends KernelOptions {
   /**
    * Loop order: `'dot'` (one reduction per row of op(A)), `'dot-blocked'` (the reductions of a few consecutive
@@ -61,9 +64,16 @@ function chooseLoop(option: GemvOptions['loop'], opA: Accessor<2, any>, ar: Arit
  *   non-number α or β. Nothing is written when it throws.
  * @example
  * ```ts
- * const A = range(reducedRowMajor({ size: [m, n], storage: formats.f32, arithmetic: formats.f64 }));
+ * import { range, vector, toArray, formats, reducedRowMajor, gemv } from 'modprec';
+ *
+ * // A (2×3) stored in fp32, computed on in fp64: y := A·x
+ * const A = range(reducedRowMajor({ size: [2, 3], storage: formats.f32, arithmetic: formats.f64 }));
+ * for (let i = 0; i < 2; i++) for (let j = 0; j < 3; j++) A.set(i, j, i + j);
+ * const x = vector([1, 1, 1]), y = vector(2);
  * gemv({ alpha: 1, A, x, beta: 0, y, trans: 'N' });
+ * toArray(y); // → Float64Array(2) [ 3, 6 ]
  * ```
+ * @group Kernels
  */
 export function gemv(args: GemvArguments, options?: GemvOptions & { backend?: 'cpu' }): void;
 /**

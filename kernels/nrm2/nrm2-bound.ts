@@ -32,8 +32,11 @@ import { arithmeticLimits, elementReadRoundings, storedMagnitude } from '../code
  * @throws {@link ModprecError} `INVALID_FORMAT` for an unknown arithmetic, `INVALID_OPTION` for an unknown accumulation
  * @example
  * ```ts
+ * import { nrm2RelativeBound } from 'modprec';
+ *
  * nrm2RelativeBound(1000, { arithmetic: 'f32' }); // ≈ 501 · 2^-24
  * ```
+ * @group Kernels
  */
 export function nrm2RelativeBound(n: number, options: KernelOptions = {}): number {
   const u = asArithmetic(options.arithmetic ?? 'f64', 'options.arithmetic').unitRoundoff;
@@ -54,9 +57,14 @@ export function nrm2RelativeBound(n: number, options: KernelOptions = {}): numbe
  * @throws {@link ModprecError} `INVALID_FORMAT` for an unknown arithmetic, `INVALID_OPTION` for an unknown accumulation
  * @example
  * ```ts
+ * import { vector, nrm2, nrm2Bound } from 'modprec';
+ *
+ * const x = vector([3, 4]);
  * const r = nrm2(x, { arithmetic: 'f32' });
  * const b = nrm2Bound(x, { arithmetic: 'f32' }); // |r − ‖x̂‖| ≤ b
+ * Math.abs(r - 5) <= b; // → true
  * ```
+ * @group Kernels
  */
 export function nrm2Bound(x: Range<1, any>, options: KernelOptions = {}): number {
   const n = x.length();

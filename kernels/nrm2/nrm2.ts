@@ -27,6 +27,14 @@ function scaleFor(max: number): number {
  * No overflow or underflow for any finite input whose norm is representable; NaN anywhere gives NaN;
  * ±Inf (and no NaN) gives +Inf.
  * @returns the norm rounded to a double (0 for an empty vector)
+ * @example
+ * ```ts
+ * import { vector, nrm2 } from 'modprec';
+ *
+ * nrm2(vector([3, 4])); // → 5
+ * nrm2(vector([3e300, 4e300])); // → 5e+300
+ * ```
+ * @group Kernels
  */
 export function nrm2(x: Range<1, any>, options: KernelOptions = {}): number {
   checkRange('x', x, 1);

@@ -22,9 +22,14 @@ import { storeBound, termBound } from '../codegen/bound-terms.js';
  * @throws {@link ModprecError} `INVALID_FORMAT` for an unknown arithmetic
  * @example
  * ```ts
- * const bound = scalBound(0.1, x);
+ * import { vector, formats, scal, scalBound } from 'modprec';
+ *
+ * const x = vector([1, 3], { storage: formats.f32, arithmetic: formats.f32 });
+ * const bound = scalBound(0.1, x);   // before the call: it reads x
  * scal(0.1, x); // |x_i − 0.1·x̂_i| ≤ bound[i]
+ * bound.every((b) => b > 0 && b < 1e-7); // → true
  * ```
+ * @group Kernels
  */
 export function scalBound(alpha: number, x: Range<1, any>, options: KernelOptions = {}): Float64Array {
   const n = x.length();

@@ -11,6 +11,15 @@ import { loadVectorElement } from '../codegen/reduction-kernel.js';
  * x := α·x in place. α = 0 sets x to zero without reading it (as LAPACK's convention: NaN in x does not
  * survive a scaling by zero); α = 1 and empty vectors return at once.
  * @throws {@link ModprecError} `INVALID_VALUE`, `INVALID_STORAGE` (read-only x)
+ * @example
+ * ```ts
+ * import { vector, toArray, formats, scal } from 'modprec';
+ *
+ * const x = vector([1, 2, 3], { storage: formats.f16, arithmetic: formats.f32 });
+ * scal(0.5, x);
+ * toArray(x); // → Float64Array(3) [ 0.5, 1, 1.5 ]
+ * ```
+ * @group Kernels
  */
 export function scal(alpha: number, x: Range<1, any>, options: KernelOptions = {}): void {
   checkScalar('alpha', alpha);

@@ -9,7 +9,10 @@ import { checkRange } from '../codegen/kernel-options.js';
 import { checkChoice } from '../gemv/gemv-arguments.js';
 import { operatorView } from '../gemv/transposed-view.js';
 
-/** Arguments of {@link trsv}: solve op(A)·x = b in place. */
+/**
+ * Arguments of {@link trsv}: solve op(A)·x = b in place.
+ * @group Kernels
+ */
 export interface TrsvArguments {
   /** The square matrix; only its `uplo` triangle is read (and not its diagonal when `diag = 'U'`). */
   A: Range<2, any>;

@@ -34,9 +34,15 @@ import { checkTrsvArguments, type TrsvArguments } from './trsv-arguments.js';
  * @throws {@link ModprecError} as {@link trsv}
  * @example
  * ```ts
- * trsv({ A: U, x, uplo: 'U' });
- * const bound = trsvBound({ A: U, x, uplo: 'U' }); // |x[i] − exact[i]| ≤ bound[i]
+ * import { vector, matrix, formats, trsv, trsvBound } from 'modprec';
+ *
+ * const U = matrix(2, 2, (i, j) => (j >= i ? 1 / (i + j + 1) : 0), { storage: formats.f32, arithmetic: formats.f32 });
+ * const x = vector([1, 1], { storage: formats.f32 });
+ * const bound = trsvBound({ A: U, x, uplo: 'U', trans: 'N', diag: 'N' });   // before the call: it reads x
+ * trsv({ A: U, x, uplo: 'U', trans: 'N', diag: 'N' }); // |x[i] − exact[i]| ≤ bound[i]
+ * bound.length; // → 2
  * ```
+ * @group Kernels
  */
 export function trsvBound(args: TrsvArguments, options: KernelOptions = {}): Float64Array {
   const { A, x, T, lower, unit, n } = checkTrsvArguments(args);

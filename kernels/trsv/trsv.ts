@@ -23,10 +23,16 @@ import { trsvProgram } from './trsv-program.js';
  *   Nothing is written when it throws.
  * @example
  * ```ts
+ * import { range, vector, toArray, formats, reducedColMajor, trsv } from 'modprec';
+ *
  * // U stored in fp32, solved in fp64 arithmetic, x in fp32 storage
- * const U = range(reducedColMajor({ size: [n, n], storage: formats.f32, arithmetic: formats.f64 }));
- * trsv({ A: U, x, uplo: 'U', trans: 'N', diag: 'N' });
+ * const U = range(reducedColMajor({ size: [2, 2], storage: formats.f32, arithmetic: formats.f64 }));
+ * U.set(0, 0, 2); U.set(0, 1, 1); U.set(1, 1, 4);
+ * const x = vector([4, 8], { storage: formats.f32 });
+ * trsv({ A: U, x, uplo: 'U', trans: 'N', diag: 'N' });   // x := U⁻¹x
+ * toArray(x); // → Float64Array(2) [ 1, 2 ]
  * ```
+ * @group Kernels
  */
 export function trsv(args: TrsvArguments, options?: KernelOptions & { backend?: 'cpu' }): void;
 /**

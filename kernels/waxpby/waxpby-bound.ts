@@ -37,9 +37,14 @@ import { storeBound, termBound } from '../codegen/bound-terms.js';
  * @throws {@link ModprecError} `INVALID_FORMAT` for an unknown arithmetic
  * @example
  * ```ts
+ * import { vector, waxpby, waxpbyBound } from 'modprec';
+ *
+ * const x = vector([0.1, 0.2]), y = vector([0.3, 0.4]), w = vector(2);
  * const bound = waxpbyBound(2, x, -1, y, w, { arithmetic: 'f32' });
  * waxpby(2, x, -1, y, w, { arithmetic: 'f32' }); // |w_i − (2x_i − y_i)| ≤ bound[i]
+ * bound.length; // → 2
  * ```
+ * @group Kernels
  */
 export function waxpbyBound(
   alpha: number, x: Range<1, any>, beta: number, y: Range<1, any>, w: Range<1, any>, options: KernelOptions = {},

@@ -17,6 +17,15 @@ import { loadVectorElement } from '../codegen/reduction-kernel.js';
  * @param w - output (writable, same length)
  * @param options - arithmetic (default: the most precise of the operands')
  * @throws {@link ModprecError} `DIMENSION_MISMATCH`, `INVALID_VALUE`, `INVALID_STORAGE`
+ * @example
+ * ```ts
+ * import { vector, toArray, waxpby } from 'modprec';
+ *
+ * const x = vector([1, 2]), y = vector([10, 20]), w = vector(2);
+ * waxpby(2, x, -1, y, w);   // w := 2x − y
+ * toArray(w); // → Float64Array(2) [ -8, -16 ]
+ * ```
+ * @group Kernels
  */
 export function waxpby(
   alpha: number, x: Range<1, any>, beta: number, y: Range<1, any>, w: Range<1, any>, options: KernelOptions = {},

@@ -12,7 +12,10 @@ import { roundToOddDd } from '../formats/convert/round-to-odd.js';
 const r = (reg: Register, i = 0): string => reg.names[i]!;
 const F = 'Math.fround';
 
-/** IEEE binary32 arithmetic emulated exactly with Math.fround (u = 2^-24). */
+/**
+ * IEEE binary32 arithmetic emulated exactly with Math.fround (u = 2^-24).
+ * @group Formats
+ */
 export const f32Arithmetic: ArithmeticFormat<number> = {
   name: 'f32',
   kind: 'number',

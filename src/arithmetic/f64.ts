@@ -44,7 +44,10 @@ export function kindOfNumber(kind: ValueKind, x: number): unknown {
   }
 }
 
-/** IEEE binary64 arithmetic (u = 2^-53). */
+/**
+ * IEEE binary64 arithmetic (u = 2^-53).
+ * @group Formats
+ */
 export const f64Arithmetic: ArithmeticFormat<number> = {
   name: 'f64',
   kind: 'number',

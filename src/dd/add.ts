@@ -15,9 +15,12 @@ import type { DdBuffer } from './eft.js';
  * @param bl - low part of b
  * @example
  * ```ts
+ * import { ddAdd } from 'modprec';
+ *
  * const r = new Float64Array(2);
  * ddAdd(r, 1, 2 ** -60, -1, 0); // r = [2^-60, 0]
  * ```
+ * @group Double-double
  */
 export function ddAdd(out: DdBuffer, ah: number, al: number, bh: number, bl: number): void {
   // TwoSum of the high parts and of the low parts.
@@ -44,6 +47,15 @@ export function ddAdd(out: DdBuffer, ah: number, al: number, bh: number, bl: num
  * @param al - low part of a
  * @param bh - high part of b
  * @param bl - low part of b
+ * @example
+ * ```ts
+ * import { ddSub } from 'modprec';
+ *
+ * const r = new Float64Array(2);
+ * ddSub(r, 1, 2 ** -70, 1, 0);   // (1 + 2^-70) − 1
+ * r[0] === 2 ** -70; // → true
+ * ```
+ * @group Double-double
  */
 export function ddSub(out: DdBuffer, ah: number, al: number, bh: number, bl: number): void {
   ddAdd(out, ah, al, -bh, -bl);
@@ -58,6 +70,17 @@ export function ddSub(out: DdBuffer, ah: number, al: number, bh: number, bl: num
  * @param al - low part of a
  * @param bh - high part of b
  * @param bl - low part of b
+ * @example
+ * ```ts
+ * import { ddAddSloppy } from 'modprec';
+ *
+ * // summing magnitudes (same signs): the fast addition is accurate there
+ * const r = new Float64Array(2);
+ * ddAddSloppy(r, 1, 2 ** -60, 2, 2 ** -61);
+ * r[0]; // → 3
+ * r[1] === 2 ** -60 + 2 ** -61; // → true
+ * ```
+ * @group Double-double
  */
 export function ddAddSloppy(out: DdBuffer, ah: number, al: number, bh: number, bl: number): void {
   const sh = ah + bh;
@@ -76,6 +99,15 @@ export function ddAddSloppy(out: DdBuffer, ah: number, al: number, bh: number, b
  * @param ah - high part of a
  * @param al - low part of a
  * @param b - the double to add
+ * @example
+ * ```ts
+ * import { ddAddNumber } from 'modprec';
+ *
+ * const r = new Float64Array(2);
+ * ddAddNumber(r, 1, 0, 2 ** -80);
+ * r; // → Float64Array(2) [ 1, 8.271806125530277e-25 ]
+ * ```
+ * @group Double-double
  */
 export function ddAddNumber(out: DdBuffer, ah: number, al: number, b: number): void {
   const sh = ah + b;

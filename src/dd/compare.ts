@@ -12,6 +12,14 @@ import type { DdBuffer } from './eft.js';
  * @param bh - high part of b
  * @param bl - low part of b
  * @returns −1 if a < b, 1 if a > b, 0 if equal (+0 equals −0), NaN if any part is NaN
+ * @example
+ * ```ts
+ * import { ddCompare } from 'modprec';
+ *
+ * ddCompare(1, 2 ** -60, 1, 0); // → 1
+ * ddCompare(1, 0, 1, -0); // → 0
+ * ```
+ * @group Double-double
  */
 export function ddCompare(ah: number, al: number, bh: number, bl: number): number {
   if (ah < bh) return -1;
@@ -29,6 +37,16 @@ export function ddCompare(ah: number, al: number, bh: number, bl: number): numbe
  * @param out - receives [hi, lo]
  * @param ah - high part of a
  * @param al - low part of a
+ * @example
+ * ```ts
+ * import { ddAbs } from 'modprec';
+ *
+ * const r = new Float64Array(2);
+ * ddAbs(r, -1, 2 ** -60);
+ * r[0]; // → 1
+ * r[1] === -(2 ** -60); // → true
+ * ```
+ * @group Double-double
  */
 export function ddAbs(out: DdBuffer, ah: number, al: number): void {
   // For a normalised pair the sign of a is the sign of ah (ah = 0 implies al = 0).
@@ -46,6 +64,15 @@ export function ddAbs(out: DdBuffer, ah: number, al: number): void {
  * @param out - receives [hi, lo]
  * @param ah - high part of a
  * @param al - low part of a
+ * @example
+ * ```ts
+ * import { ddNeg } from 'modprec';
+ *
+ * const r = new Float64Array(2);
+ * ddNeg(r, 1, 2 ** -60);
+ * r[0]; // → -1
+ * ```
+ * @group Double-double
  */
 export function ddNeg(out: DdBuffer, ah: number, al: number): void {
   out[0] = -ah;

@@ -33,6 +33,7 @@ const swap = (base: string): string => {
  * Bound, number arithmetic: |res − Σ| ≤ u_ar·|Σ| + γ_{⌈n/2⌉}(3u² + 13u³)·(1 + u_ar)·Σ|aᵢbᵢ| with u = 2^-53
  * (each step is s(1 + δ₁) + aᵢbᵢ(1 + δ₂) with |δᵢ| ≤ 3u² + 13u³, the first of a chain exact, plus Algorithm 6
  * joining the chains); DD arithmetic: γ_{⌈n/2⌉+1}(u_dd)·Σ|aᵢbᵢ|. Cost in fp64: 28 flops per term.
+ * @group Double-double
  */
 export const ddAccumulation: Accumulation = {
   name: 'dd',

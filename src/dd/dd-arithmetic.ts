@@ -14,7 +14,10 @@ import { ddDiv } from './div.js';
 import { ddSqrt } from './sqrt.js';
 import { ddAddSource, ddSubSource, ddMulSource, ddMulAccumulateSource, ddTwoProdAccumulateSource, ddDivSource, ddSqrtSource, type DdPair } from './dd-templates.js';
 
-/** A double-double value as the core passes it around (kind `dd`): a normalised pair. */
+/**
+ * A double-double value as the core passes it around (kind `dd`): a normalised pair.
+ * @group Double-double
+ */
 export interface DdValue {
   /** High part. */
   readonly hi: number;
@@ -29,6 +32,7 @@ export interface DdValue {
  * instead of 44) errs by ≤ 15u²|ab| + 4u²|c|, i.e. fl(ab + c) = ab(1 + δ₁) + c(1 + δ₂) with |δᵢ| < 2^-102,
  * the model the γ_n bounds need. Kernels on fp64 data (exact products) meet the tighter γ_n(2^-104); see
  * docs/double-double.md.
+ * @group Double-double
  */
 export const DD_UNIT_ROUNDOFF = 2 ** -102;
 
@@ -50,7 +54,10 @@ function ddOfKind(kind: ValueKind, v: unknown): DdValue {
   }
 }
 
-/** Double-double arithmetic (about 106 bits; unit roundoff for bounds {@link DD_UNIT_ROUNDOFF}). */
+/**
+ * Double-double arithmetic (about 106 bits; unit roundoff for bounds {@link DD_UNIT_ROUNDOFF}).
+ * @group Double-double
+ */
 export const ddArithmetic: ArithmeticFormat<DdValue> = {
   name: 'dd',
   kind: 'dd',

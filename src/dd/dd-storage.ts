@@ -17,7 +17,10 @@ import type { StorageFormat, Register } from '../formats/format.js';
 import { fail } from '../errors.js';
 import type { DdValue } from './dd-arithmetic.js';
 
-/** Split layout: high parts and low parts in two arrays of equal length. */
+/**
+ * Split layout: high parts and low parts in two arrays of equal length.
+ * @group Double-double
+ */
 export class DdSplitArray {
   /** High parts. */
   declare readonly hi: Float64Array;
@@ -69,6 +72,7 @@ const common = {
 /**
  * Double-double storage, interleaved layout (Float64Array of 2n: hi, lo, hi, lo, …). 16 bytes per value, at most
  * 2^30 elements per buffer.
+ * @group Double-double
  */
 export const ddStorage: StorageFormat<Float64Array, DdValue> = {
   name: 'dd',
@@ -85,7 +89,10 @@ export const ddStorage: StorageFormat<Float64Array, DdValue> = {
     `{ const dd$k = (${index}) << 1; ${data}[dd$k] = ${src.names[0]}; ${data}[dd$k | 1] = ${src.names[1]}; }`,
 };
 
-/** Double-double storage, split layout ({@link DdSplitArray}: separate hi and lo arrays). 16 bytes per value. */
+/**
+ * Double-double storage, split layout ({@link DdSplitArray}: separate hi and lo arrays). 16 bytes per value.
+ * @group Double-double
+ */
 export const ddSplitStorage: StorageFormat<DdSplitArray, DdValue> = {
   name: 'dd-split',
   ...common,

@@ -15,7 +15,10 @@ import { ddFromRational, ddToRational, type Rational } from './rational.js';
 
 const scratch = new Float64Array(2);
 
-/** What {@link DD.from} accepts. */
+/**
+ * What {@link DD.from} accepts.
+ * @group Double-double
+ */
 export type DDLike = DD | number | string | bigint | Rational | { readonly hi: number; readonly lo: number };
 
 /**
@@ -24,10 +27,13 @@ export type DDLike = DD | number | string | bigint | Rational | { readonly hi: n
  *
  * @example
  * ```ts
+ * import { DD } from 'modprec';
+ *
  * const third = DD.from(1).div(3);
  * third.toString(32);            // "3.3333333333333333333333333333333e-1"
  * DD.from(2).sqrt().toString(30);  // "1.41421356237309504880168872421e+0"
  * ```
+ * @group Double-double
  */
 export class DD {
   /** High part: the value rounded to the nearest double. */

@@ -20,9 +20,12 @@ const DECIMAL = /^\s*([+-])?(?:(\d+)(?:\.(\d*))?|\.(\d+))(?:[eE]([+-]?\d+))?\s*$
  *   `INVALID_VALUE` if it exceeds the double range
  * @example
  * ```ts
+ * import { ddFromDecimal } from 'modprec';
+ *
  * const r = new Float64Array(2);
  * ddFromDecimal(r, '0.1'); // r[0] = 0.1, r[1] = -5.551115123125783e-18
  * ```
+ * @group Double-double
  */
 export function ddFromDecimal(out: DdBuffer, text: string, parameter = 'text'): void {
   if (typeof text !== 'string') fail('PARSE_ERROR', parameter, 'must be a decimal string', text);
@@ -59,8 +62,11 @@ export function ddFromDecimal(out: DdBuffer, text: string, parameter = 'text'): 
  * @throws {@link ModprecError} `INVALID_OPTION` if `digits` is not an integer in [1, 1000]
  * @example
  * ```ts
+ * import { ddToDecimal } from 'modprec';
+ *
  * ddToDecimal(0.1, -5.551115123125783e-18, 20); // "1.0000000000000000000e-1"
  * ```
+ * @group Double-double
  */
 export function ddToDecimal(hi: number, lo: number, digits = 32): string {
   if (!Number.isInteger(digits) || digits < 1 || digits > 1000) {

@@ -14,6 +14,16 @@ const SPLITTER = 134217729;
  * @param al - low part of the dividend
  * @param bh - high part of the divisor
  * @param bl - low part of the divisor
+ * @example
+ * ```ts
+ * import { ddDiv } from 'modprec';
+ *
+ * const r = new Float64Array(2);
+ * ddDiv(r, 1, 0, 3, 0);   // 1/3 to about 106 bits
+ * r[0]; // → 0.3333333333333333
+ * r[1]; // → 1.850371707708594e-17
+ * ```
+ * @group Double-double
  */
 export function ddDiv(out: DdBuffer, ah: number, al: number, bh: number, bl: number): void {
   const th = ah / bh;

@@ -15,6 +15,7 @@ import { twoProdErrorScaled } from './eft.js';
  * Bound (ORO 2005, §5, the Dot2 error estimate): |res − xᵀy| ≤ u·|xᵀy| + γₙ²·Σ|xᵢyᵢ| (no underflow, n·u < 1).
  * Cost ≈ 25 flops per term in fp64 (TwoProd 17 without FMA, TwoSum 6, 2 adds) vs 2 for the plain loop.
  * Number arithmetics only (fp64, fp32); for a sum (ASUM, emitAdd) it is Sum2.
+ * @group Double-double
  */
 export const dot2Accumulation: Accumulation = {
   name: 'dot2',

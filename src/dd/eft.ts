@@ -21,13 +21,17 @@ const SPLITTER = 134217729;
 /**
  * Largest |a| that {@link split} handles without scaling: `SPLITTER · a` must not overflow
  * (2^996 · (2^27 + 1) < 2^1024). Above it the operand is scaled by 2^-28 first.
+ * @group Double-double
  */
 export const SPLIT_LIMIT = 2 ** 996;
 
 const DOWN = 2 ** -28;
 const UP = 2 ** 28;
 
-/** Output buffer of the allocation-free API: `out[0]` is the high (rounded) part, `out[1]` the low part. */
+/**
+ * Output buffer of the allocation-free API: `out[0]` is the high (rounded) part, `out[1]` the low part.
+ * @group Double-double
+ */
 export type DdBuffer = Float64Array;
 
 /**
@@ -36,6 +40,15 @@ export type DdBuffer = Float64Array;
  * @param out - receives [sum, error]
  * @param a - first addend
  * @param b - second addend
+ * @example
+ * ```ts
+ * import { twoSum } from 'modprec';
+ *
+ * const r = new Float64Array(2);
+ * twoSum(r, 1, 2 ** -60);   // 1 + 2^-60 is not a double: the sum and its exact error
+ * r; // → Float64Array(2) [ 1, 8.673617379884035e-19 ]
+ * ```
+ * @group Double-double
  */
 export function twoSum(out: DdBuffer, a: number, b: number): void {
   const s = a + b;
@@ -50,6 +63,15 @@ export function twoSum(out: DdBuffer, a: number, b: number): void {
  * @param out - receives [sum, error]
  * @param a - larger addend
  * @param b - smaller addend
+ * @example
+ * ```ts
+ * import { fastTwoSum } from 'modprec';
+ *
+ * const r = new Float64Array(2);
+ * fastTwoSum(r, 1e16, 1);   // |a| ≥ |b|
+ * r; // → Float64Array(2) [ 10000000000000000, 1 ]
+ * ```
+ * @group Double-double
  */
 export function fastTwoSum(out: DdBuffer, a: number, b: number): void {
   const s = a + b;
@@ -62,6 +84,15 @@ export function fastTwoSum(out: DdBuffer, a: number, b: number): void {
  * parts are exact). Operands above {@link SPLIT_LIMIT} in magnitude are scaled by 2^-28 first.
  * @param out - receives [high part, low part]
  * @param a - finite number to split
+ * @example
+ * ```ts
+ * import { split } from 'modprec';
+ *
+ * const r = new Float64Array(2);
+ * split(r, 0.1);
+ * r[0]! + r[1]! === 0.1; // → true
+ * ```
+ * @group Double-double
  */
 export function split(out: DdBuffer, a: number): void {
   if (Math.abs(a) > SPLIT_LIMIT) {
@@ -85,6 +116,14 @@ export function split(out: DdBuffer, a: number): void {
  * @param b - second factor
  * @param p - `a * b` as computed by JavaScript
  * @returns the exact rounding error of p
+ * @example
+ * ```ts
+ * import { twoProdError } from 'modprec';
+ *
+ * const p = 0.1 * 0.1;
+ * twoProdError(0.1, 0.1, p); // → -8.326672684688674e-19
+ * ```
+ * @group Double-double
  */
 export function twoProdError(a: number, b: number, p: number): number {
   if (!(Math.abs(a) <= SPLIT_LIMIT && Math.abs(b) <= SPLIT_LIMIT)) return twoProdErrorScaled(a, b, p);
@@ -113,6 +152,16 @@ export function twoProdErrorScaled(a: number, b: number, p: number): number {
  * @param out - receives [product, error]
  * @param a - first factor
  * @param b - second factor
+ * @example
+ * ```ts
+ * import { twoProd } from 'modprec';
+ *
+ * const r = new Float64Array(2);
+ * twoProd(r, 0.1, 0.1);   // 0.1·0.1 = r[0] + r[1] exactly
+ * r[0]; // → 0.010000000000000002
+ * r[1]; // → -8.326672684688674e-19
+ * ```
+ * @group Double-double
  */
 export function twoProd(out: DdBuffer, a: number, b: number): void {
   const p = a * b;

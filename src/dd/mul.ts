@@ -18,9 +18,12 @@ const SPLITTER = 134217729;
  * @param bl - low part of b
  * @example
  * ```ts
+ * import { ddMul } from 'modprec';
+ *
  * const r = new Float64Array(2);
  * ddMul(r, 1 + 2 ** -30, 0, 1 - 2 ** -30, 0); // r = [1, -2^-60]  (exact)
  * ```
+ * @group Double-double
  */
 export function ddMul(out: DdBuffer, ah: number, al: number, bh: number, bl: number): void {
   const p = ah * bh;
@@ -49,6 +52,16 @@ export function ddMul(out: DdBuffer, ah: number, al: number, bh: number, bl: num
  * @param ah - high part of a
  * @param al - low part of a
  * @param b - the double factor
+ * @example
+ * ```ts
+ * import { ddMulNumber } from 'modprec';
+ *
+ * const r = new Float64Array(2);
+ * ddMulNumber(r, 1, 2 ** -60, 3);   // (1 + 2^-60)·3
+ * r[0]; // → 3
+ * r[1] === 3 * 2 ** -60; // → true
+ * ```
+ * @group Double-double
  */
 export function ddMulNumber(out: DdBuffer, ah: number, al: number, b: number): void {
   const p = ah * b;
@@ -83,6 +96,15 @@ export function ddMulNumber(out: DdBuffer, ah: number, al: number, b: number): v
  * @param bl - low part of b
  * @param ch - high part of c
  * @param cl - low part of c
+ * @example
+ * ```ts
+ * import { ddMulAdd } from 'modprec';
+ *
+ * const r = new Float64Array(2);
+ * ddMulAdd(r, 0.1, 0, 10, 0, -1, 0);   // 0.1·10 − 1: the representation error of 0.1, kept
+ * r[0]; // → 5.551115123125783e-17
+ * ```
+ * @group Double-double
  */
 export function ddMulAdd(out: DdBuffer, ah: number, al: number, bh: number, bl: number, ch: number, cl: number): void {
   ddMul(out, ah, al, bh, bl);
@@ -112,9 +134,12 @@ export function ddMulAdd(out: DdBuffer, ah: number, al: number, bh: number, bl: 
  * @param cl - low part of c
  * @example
  * ```ts
+ * import { ddMulAccumulate } from 'modprec';
+ *
  * const r = new Float64Array(2);
  * ddMulAccumulate(r, 3, 0, 7, 0, 0.5, 0); // r = [21.5, 0]
  * ```
+ * @group Double-double
  */
 export function ddMulAccumulate(out: DdBuffer, ah: number, al: number, bh: number, bl: number, ch: number, cl: number): void {
   const p = ah * bh;

@@ -15,6 +15,7 @@ import { checkCompensable, twoSumSource } from './eft-templates.js';
  * |res − Σaᵢbᵢ| ≤ u·|Σaᵢbᵢ| + (u(1 + u) + γ²ₙ₋₁(1 + u))·Σ|aᵢbᵢ|. For DOT the product roundings dominate: the
  * result is as accurate as the products, not twice the precision — use `dot2` for that.
  * Number arithmetics only (fp64, fp32).
+ * @group Double-double
  */
 export const neumaierAccumulation: Accumulation = {
   name: 'kahan',

@@ -15,6 +15,14 @@ import type { DdBuffer } from './eft.js';
  * @param hi - high part
  * @param lo - low part
  * @returns true when normalised
+ * @example
+ * ```ts
+ * import { isNormalizedDd } from 'modprec';
+ *
+ * isNormalizedDd(1, 2 ** -60); // → true
+ * isNormalizedDd(1, 1); // → false
+ * ```
+ * @group Double-double
  */
 export function isNormalizedDd(hi: number, lo: number): boolean {
   return Number.isFinite(hi) && Number.isFinite(lo) && hi + lo === hi;
@@ -27,6 +35,15 @@ export function isNormalizedDd(hi: number, lo: number): boolean {
  * @param lo - low part as given
  * @param parameter - name used in error messages (`<parameter>.hi`, `<parameter>.lo`)
  * @throws {@link ModprecError} `INVALID_VALUE` if a part is not a finite number or hi + lo overflows
+ * @example
+ * ```ts
+ * import { ddNormalize } from 'modprec';
+ *
+ * const r = new Float64Array(2);
+ * ddNormalize(r, 1, 1);   // (1, 1) is 2: normalised, hi holds it all
+ * r; // → Float64Array(2) [ 2, 0 ]
+ * ```
+ * @group Double-double
  */
 export function ddNormalize(out: DdBuffer, hi: number, lo: number, parameter = 'value'): void {
   if (typeof hi !== 'number' || !Number.isFinite(hi)) fail('INVALID_VALUE', `${parameter}.hi`, 'must be a finite number', hi);

@@ -11,6 +11,15 @@ import type { DdBuffer } from './eft.js';
  * @param x - a finite double
  * @param parameter - name used in error messages
  * @throws {@link ModprecError} `INVALID_VALUE` if x is not a finite number
+ * @example
+ * ```ts
+ * import { ddFromNumber } from 'modprec';
+ *
+ * const r = new Float64Array(2);
+ * ddFromNumber(r, 0.1);
+ * r; // → Float64Array(2) [ 0.1, 0 ]
+ * ```
+ * @group Double-double
  */
 export function ddFromNumber(out: DdBuffer, x: number, parameter = 'x'): void {
   if (typeof x !== 'number' || !Number.isFinite(x)) fail('INVALID_VALUE', parameter, 'must be a finite number', x);
@@ -24,6 +33,14 @@ export function ddFromNumber(out: DdBuffer, x: number, parameter = 'x'): void {
  * @param hi - high part
  * @param lo - low part
  * @returns the nearest double
+ * @example
+ * ```ts
+ * import { ddToNumber } from 'modprec';
+ *
+ * ddToNumber(1, 2 ** -60); // → 1
+ * ddToNumber(1, 2 ** -52); // → 1.0000000000000002
+ * ```
+ * @group Double-double
  */
 export function ddToNumber(hi: number, lo: number): number {
   return hi + lo;

@@ -36,6 +36,7 @@ export const PAIRWISE_BLOCK = 16;
  * |error| ≤ γ_{B + ⌊log₂⌈n/B⌉⌋ + 1}·Σ|aᵢbᵢ| — for n = 2^20, γ_33 instead of the recursive γ_{2^20}.
  * Cost ≈ the plain loop plus one predictable branch per term (a stack push per B terms).
  * Works in any number or double-double arithmetic (the stack holds up to 2^32 blocks' levels).
+ * @group Double-double
  */
 export const pairwiseAccumulation: Accumulation = {
   name: 'pairwise',

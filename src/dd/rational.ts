@@ -7,7 +7,10 @@
 import { fail } from '../errors.js';
 import type { DdBuffer } from './eft.js';
 
-/** An exact rational num/den with den > 0 (not necessarily in lowest terms). */
+/**
+ * An exact rational num/den with den > 0 (not necessarily in lowest terms).
+ * @group Double-double
+ */
 export interface Rational {
   /** Numerator. */
   readonly num: bigint;
@@ -38,6 +41,13 @@ export function decomposeNumber(x: number): { mantissa: bigint; exponent: number
  * @param x - a finite double
  * @returns x as num/den in lowest terms, den a power of two
  * @throws {@link ModprecError} `INVALID_VALUE` if x is not finite
+ * @example
+ * ```ts
+ * import { numberToRational } from 'modprec';
+ *
+ * numberToRational(0.75); // → { num: 3n, den: 4n }
+ * ```
+ * @group Double-double
  */
 export function numberToRational(x: number): Rational {
   if (!Number.isFinite(x)) fail('INVALID_VALUE', 'x', 'must be a finite number', x);
@@ -58,6 +68,13 @@ function dyadic(m: bigint, e: number): Rational {
  * @param lo - low part, finite
  * @returns hi + lo as num/den in lowest terms, den a power of two
  * @throws {@link ModprecError} `INVALID_VALUE` if a part is not finite
+ * @example
+ * ```ts
+ * import { ddToRational } from 'modprec';
+ *
+ * ddToRational(0.5, 2 ** -60); // → { num: 576460752303423489n, den: 1152921504606846976n }
+ * ```
+ * @group Double-double
  */
 export function ddToRational(hi: number, lo: number): Rational {
   if (!Number.isFinite(hi)) fail('INVALID_VALUE', 'hi', 'must be a finite number', hi);
@@ -79,6 +96,14 @@ function bitLength(a: bigint): number {
  * @param num - numerator
  * @param den - denominator, non-zero
  * @returns the correctly rounded double
+ * @example
+ * ```ts
+ * import { roundRationalToNumber } from 'modprec';
+ *
+ * roundRationalToNumber(1n, 3n); // → 0.3333333333333333
+ * roundRationalToNumber(1n, 10n) === 0.1; // → true
+ * ```
+ * @group Double-double
  */
 export function roundRationalToNumber(num: bigint, den: bigint): number {
   if (den < 0n) { num = -num; den = -den; }
@@ -110,6 +135,16 @@ export function roundRationalToNumber(num: bigint, den: bigint): number {
  * @param den - denominator
  * @param parameter - name used in error messages
  * @throws {@link ModprecError} `INVALID_VALUE` if den = 0 or |x| rounds beyond the largest double
+ * @example
+ * ```ts
+ * import { ddFromRational } from 'modprec';
+ *
+ * const r = new Float64Array(2);
+ * ddFromRational(r, 1n, 3n);   // 1/3 correctly rounded to a double-double
+ * r[0]; // → 0.3333333333333333
+ * r[1]; // → 1.850371707708594e-17
+ * ```
+ * @group Double-double
  */
 export function ddFromRational(out: DdBuffer, num: bigint, den: bigint, parameter = 'value'): void {
   if (typeof num !== 'bigint') fail('INVALID_VALUE', `${parameter}.num`, 'must be a bigint', num);

@@ -7,9 +7,15 @@ import { registerFormat, type Format } from '../formats/registry.js';
 import { ddArithmetic, type DdValue } from './dd-arithmetic.js';
 import { ddStorage, ddSplitStorage } from './dd-storage.js';
 
-/** Double-double: interleaved storage (16 bytes per value) and double-double arithmetic. */
+/**
+ * Double-double: interleaved storage (16 bytes per value) and double-double arithmetic.
+ * @group Double-double
+ */
 export const dd: Format<DdValue> = registerFormat<DdValue>({ name: 'dd', storage: ddStorage, arithmetic: ddArithmetic });
-/** Double-double with split hi/lo storage arrays; computed in double-double unless told otherwise. */
+/**
+ * Double-double with split hi/lo storage arrays; computed in double-double unless told otherwise.
+ * @group Double-double
+ */
 export const ddSplit: Format<DdValue> = registerFormat<DdValue>({ name: 'dd-split', storage: ddSplitStorage, arithmetic: ddArithmetic });
 
 import { registerAccumulation } from '../../kernels/codegen/accumulation.js';

@@ -12,6 +12,16 @@ import { twoProdError, type DdBuffer } from './eft.js';
  * @param out - receives [hi, lo]
  * @param ah - high part of a
  * @param al - low part of a
+ * @example
+ * ```ts
+ * import { ddSqrt } from 'modprec';
+ *
+ * const r = new Float64Array(2);
+ * ddSqrt(r, 2, 0);
+ * r[0]; // → 1.4142135623730951
+ * r[1]; // → -9.667293313452912e-17
+ * ```
+ * @group Double-double
  */
 export function ddSqrt(out: DdBuffer, ah: number, al: number): void {
   if (!(ah > 0 && ah < Infinity)) {

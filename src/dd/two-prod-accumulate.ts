@@ -39,9 +39,12 @@ import { ddAddSloppy } from './add.js';
  * @param cl - low part of c
  * @example
  * ```ts
+ * import { ddTwoProdAccumulate } from 'modprec';
+ *
  * const r = new Float64Array(2);
  * ddTwoProdAccumulate(r, 1 + 2 ** -30, 1 - 2 ** -30, 0.5, 0); // r = [1.5, -2^-60] (exact)
  * ```
+ * @group Double-double
  */
 export function ddTwoProdAccumulate(out: DdBuffer, a: number, b: number, ch: number, cl: number): void {
   const p = a * b;

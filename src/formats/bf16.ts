@@ -8,7 +8,10 @@ import { typedArrayStorage } from './typed-array-storage.js';
 import { bf16BitsFromNumber, numberFromBf16Bits } from './convert/bf16.js';
 import { decodeTable } from './f16.js';
 
-/** bf16 storage (u = 2^-8, max ≈ 3.39e38). */
+/**
+ * bf16 storage (u = 2^-8, max ≈ 3.39e38).
+ * @group Formats
+ */
 export const bf16Storage = typedArrayStorage<Uint16Array>({
   name: 'bf16', array: Uint16Array, significandBits: 8, unitRoundoff: 2 ** -8, isInteger: false,
   maxValue: 3.3895313892515355e38,

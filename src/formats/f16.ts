@@ -14,7 +14,10 @@ function decodeTable(decode: (bits: number) => number): Float64Array {
   return t;
 }
 
-/** fp16 storage (u = 2^-11, max 65504). */
+/**
+ * fp16 storage (u = 2^-11, max 65504).
+ * @group Formats
+ */
 export const f16Storage = typedArrayStorage<Uint16Array>({
   name: 'f16', array: Uint16Array, significandBits: 11, unitRoundoff: 2 ** -11, isInteger: false, maxValue: 65504,
   encodeHelper: { name: 'f16Encode', fn: f16BitsFromNumber },

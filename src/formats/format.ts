@@ -13,12 +13,14 @@
 /**
  * What a value is made of in generated code and what a storage read yields exactly:
  * `number` — one JS double; `dd` — a double-double pair (hi, lo); `mp` — a multiple-precision object.
+ * @group Formats
  */
 export type ValueKind = 'number' | 'dd' | 'mp';
 
 /**
  * A value held in generated source: the JS variable names that make it up.
  * `number` → `[x]`; `dd` → `[x_hi, x_lo]`; `mp` → `[x]` naming a preallocated scratch object.
+ * @group Formats
  */
 export interface Register {
   /** Kind of value held. */
@@ -27,7 +29,10 @@ export interface Register {
   readonly names: readonly string[];
 }
 
-/** Helper values (functions, tables) that templates refer to by bare name in generated code. */
+/**
+ * Helper values (functions, tables) that templates refer to by bare name in generated code.
+ * @group Formats
+ */
 export type TemplateHelpers = Readonly<Record<string, unknown>>;
 
 /**
@@ -36,6 +41,7 @@ export type TemplateHelpers = Readonly<Record<string, unknown>>;
  *
  * @typeParam Data - the buffer type (e.g. `Float32Array`)
  * @typeParam Value - the exact value a read yields (`number` for kind `number`)
+ * @group Formats
  */
 export interface StorageFormat<Data = unknown, Value = unknown> {
   /** Short stable name: `f64`, `f32`, `f16`, `bf16`, `i8`, `i16`, `i32`, `dd`, `rns212`, … */
@@ -87,6 +93,7 @@ export interface StorageFormat<Data = unknown, Value = unknown> {
  * Every template rounds as the format defines (fp32: each operation rounded to binary32).
  *
  * @typeParam T - the scalar value type (`number` for fp64/fp32)
+ * @group Formats
  */
 export interface ArithmeticFormat<T = unknown> {
   /** Short stable name: `f64`, `f32`, `dd`, `rns212`, … */
@@ -165,7 +172,16 @@ export function declareRegister(ar: ArithmeticFormat, r: Register): string {
   return r.kind === 'number' && ar.kind !== 'number' ? `let ${r.names[0]} = 0;` : ar.emitDeclare(r);
 }
 
-/** The register of kind `number` named `name`. */
+/**
+ * The register of kind `number` named `name`.
+ * @example
+ * ```ts
+ * import { numberRegister } from 'modprec';
+ *
+ * numberRegister('acc'); // → { kind: 'number', names: [ 'acc' ] }
+ * ```
+ * @group Formats
+ */
 export function numberRegister(name: string): Register {
   return { kind: 'number', names: [name] };
 }
@@ -173,6 +189,7 @@ export function numberRegister(name: string): Register {
 /**
  * What generated code may call on a value of kind `mp` (a multiple-precision scratch object).
  * Formats of kind `mp` (RNS) implement it, so fp64/fp32 arithmetic can read and write them.
+ * @group Formats
  */
 export interface MpValueLike {
   /** The value rounded to the nearest double. */
@@ -183,7 +200,17 @@ export interface MpValueLike {
   setDd(hi: number, lo: number): void;
 }
 
-/** The register of `kind` for a variable named after `base`. */
+/**
+ * The register of `kind` for a variable named after `base`.
+ * @example
+ * ```ts
+ * import { registerOfKind } from 'modprec';
+ *
+ * registerOfKind('dd', 'x').names; // → [ 'x_hi', 'x_lo' ]
+ * registerOfKind('number', 'x').names; // → [ 'x' ]
+ * ```
+ * @group Formats
+ */
 export function registerOfKind(kind: ValueKind, base: string): Register {
   return { kind, names: kind === 'dd' ? [`${base}_hi`, `${base}_lo`] : [base] };
 }
@@ -191,6 +218,14 @@ export function registerOfKind(kind: ValueKind, base: string): Register {
 /**
  * Declares a register that holds values read from `storage` (before conversion to the arithmetic).
  * Kinds `number` and `dd` are plain `let` variables; kind `mp` asks the storage for a scratch object.
+ * @example
+ * ```ts
+ * import { asStorage, numberRegister, declareStorageRegister } from 'modprec';
+ *
+ * // the source a generated kernel uses to declare the variable an fp16 read lands in
+ * declareStorageRegister(asStorage('f16'), numberRegister('t')); // → 'let t = 0;'
+ * ```
+ * @group Formats
  */
 export function declareStorageRegister(storage: StorageFormat, r: Register): string {
   if (r.kind === 'mp') {

@@ -7,15 +7,30 @@ import { f16Storage } from './f16.js';
 import { bf16Storage } from './bf16.js';
 import { i8Storage, i16Storage, i32Storage } from './integer.js';
 
-/** fp16 (IEEE binary16): storage only on the CPU (compute in fp32 or fp64). */
+/**
+ * fp16 (IEEE binary16): storage only on the CPU (compute in fp32 or fp64).
+ * @group Formats
+ */
 export const f16 = registerFormat({ name: 'f16', storage: f16Storage });
-/** bfloat16: storage only on the CPU. */
+/**
+ * bfloat16: storage only on the CPU.
+ * @group Formats
+ */
 export const bf16 = registerFormat({ name: 'bf16', storage: bf16Storage });
-/** int8, for scaled storage. */
+/**
+ * int8, for scaled storage.
+ * @group Formats
+ */
 export const i8 = registerFormat({ name: 'i8', storage: i8Storage });
-/** int16, for scaled storage. */
+/**
+ * int16, for scaled storage.
+ * @group Formats
+ */
 export const i16 = registerFormat({ name: 'i16', storage: i16Storage });
-/** int32, for scaled storage. */
+/**
+ * int32, for scaled storage.
+ * @group Formats
+ */
 export const i32 = registerFormat({ name: 'i32', storage: i32Storage });
 
 /** The built-in formats by name. */

@@ -7,17 +7,26 @@
 import { typedArrayStorage } from './typed-array-storage.js';
 import { roundToInt8, roundToInt16, roundToInt32 } from './convert/integer.js';
 
-/** int8 storage (−128…127). */
+/**
+ * int8 storage (−128…127).
+ * @group Formats
+ */
 export const i8Storage = typedArrayStorage<Int8Array>({
   name: 'i8', array: Int8Array, significandBits: 7, unitRoundoff: NaN, isInteger: true, maxValue: 127,
   encodeHelper: { name: 'i8Encode', fn: roundToInt8 },
 });
-/** int16 storage (−32768…32767). */
+/**
+ * int16 storage (−32768…32767).
+ * @group Formats
+ */
 export const i16Storage = typedArrayStorage<Int16Array>({
   name: 'i16', array: Int16Array, significandBits: 15, unitRoundoff: NaN, isInteger: true, maxValue: 32767,
   encodeHelper: { name: 'i16Encode', fn: roundToInt16 },
 });
-/** int32 storage (−2^31…2^31−1). */
+/**
+ * int32 storage (−2^31…2^31−1).
+ * @group Formats
+ */
 export const i32Storage = typedArrayStorage<Int32Array>({
   name: 'i32', array: Int32Array, significandBits: 31, unitRoundoff: NaN, isInteger: true, maxValue: 2147483647,
   encodeHelper: { name: 'i32Encode', fn: roundToInt32 },

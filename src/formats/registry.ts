@@ -11,7 +11,10 @@ import { f32Storage } from './f32.js';
 import { f64Arithmetic } from '../arithmetic/f64.js';
 import { f32Arithmetic } from '../arithmetic/f32.js';
 
-/** A named number format: its storage codec, its CPU arithmetic, or both. */
+/**
+ * A named number format: its storage codec, its CPU arithmetic, or both.
+ * @group Formats
+ */
 export interface Format<T = unknown> {
   /** Stable name, equal to the names of its storage and arithmetic. */
   readonly name: string;
@@ -21,7 +24,10 @@ export interface Format<T = unknown> {
   readonly arithmetic?: ArithmeticFormat<T>;
 }
 
-/** Anything that names a format: a registry entry, a storage codec, an arithmetic, or a format name. */
+/**
+ * Anything that names a format: a registry entry, a storage codec, an arithmetic, or a format name.
+ * @group Formats
+ */
 export type FormatLike<T = unknown> = Format<T> | StorageFormat | ArithmeticFormat<T> | string;
 
 const registry = new Map<string, Format>();
@@ -29,6 +35,16 @@ const registry = new Map<string, Format>();
 /**
  * Adds a format to the registry (or extends an entry with a storage or arithmetic it lacked).
  * @throws {@link ModprecError} `INVALID_FORMAT` when a different codec is already registered under the name
+ * @example
+ * ```ts
+ * import { vector, registerFormat, asStorage, asArithmetic } from 'modprec';
+ *
+ * // fp32 storage under a second name, with fp64 arithmetic
+ * const f32Copy = registerFormat({ name: 'my-f32', storage: asStorage('f32'), arithmetic: asArithmetic('f64') });
+ * const x = vector([0.1], { storage: 'my-f32' });
+ * x.get(0); // → 0.10000000149011612
+ * ```
+ * @group Formats
  */
 export function registerFormat<T>(format: Format<T>): Format<T> {
   const old = registry.get(format.name);
@@ -45,12 +61,31 @@ export function registerFormat<T>(format: Format<T>): Format<T> {
   return merged;
 }
 
-/** The registered format called `name`, or `undefined`. */
+/**
+ * The registered format called `name`, or `undefined`.
+ * @example
+ * ```ts
+ * import { findFormat } from 'modprec';
+ *
+ * findFormat('bf16')?.storage?.significandBits; // → 8
+ * findFormat('no-such-format'); // → undefined
+ * ```
+ * @group Formats
+ */
 export function findFormat(name: string): Format | undefined {
   return registry.get(name);
 }
 
-/** Names of all registered formats. */
+/**
+ * Names of all registered formats.
+ * @example
+ * ```ts
+ * import { formatNames } from 'modprec';
+ *
+ * formatNames().includes('f16'); // → true
+ * ```
+ * @group Formats
+ */
 export function formatNames(): string[] {
   return [...registry.keys()];
 }
@@ -66,6 +101,14 @@ function isArithmetic(x: unknown): x is ArithmeticFormat {
  * Resolves `format` to its storage codec.
  * @param parameter - the caller's parameter name, for the error message
  * @throws {@link ModprecError} `INVALID_FORMAT` if it names no format or one that cannot be stored
+ * @example
+ * ```ts
+ * import { formats, asStorage } from 'modprec';
+ *
+ * asStorage('f16').unitRoundoff; // → 0.00048828125
+ * asStorage(formats.f32).name; // → 'f32'
+ * ```
+ * @group Formats
  */
 export function asStorage(format: FormatLike, parameter = 'storage'): StorageFormat {
   if (isStorage(format)) return format;
@@ -78,6 +121,14 @@ export function asStorage(format: FormatLike, parameter = 'storage'): StorageFor
  * Resolves `format` to its CPU arithmetic.
  * @param parameter - the caller's parameter name, for the error message
  * @throws {@link ModprecError} `INVALID_FORMAT` if it names no format or one with no CPU arithmetic (e.g. fp16)
+ * @example
+ * ```ts
+ * import { asArithmetic } from 'modprec';
+ *
+ * asArithmetic('f32').unitRoundoff; // → 5.960464477539063e-8
+ * // asArithmetic('f16') throws INVALID_FORMAT: fp16 is a storage format only
+ * ```
+ * @group Formats
  */
 export function asArithmetic<T = unknown>(format: FormatLike<T>, parameter = 'arithmetic'): ArithmeticFormat<T> {
   if (isArithmetic(format)) return format as ArithmeticFormat<T>;
@@ -86,7 +137,13 @@ export function asArithmetic<T = unknown>(format: FormatLike<T>, parameter = 'ar
   return fail('INVALID_FORMAT', parameter, `must name an arithmetic format (one of ${[...registry.values()].filter((f) => f.arithmetic).map((f) => f.name).join(', ')})`, typeof format === 'string' ? format : (format as { name?: string })?.name ?? format);
 }
 
-/** fp64: IEEE binary64, as storage and as arithmetic. */
+/**
+ * fp64: IEEE binary64, as storage and as arithmetic.
+ * @group Formats
+ */
 export const f64 = registerFormat<number>({ name: 'f64', storage: f64Storage, arithmetic: f64Arithmetic });
-/** fp32: IEEE binary32, as storage and as arithmetic (emulated exactly with Math.fround on the CPU). */
+/**
+ * fp32: IEEE binary32, as storage and as arithmetic (emulated exactly with Math.fround on the CPU).
+ * @group Formats
+ */
 export const f32 = registerFormat<number>({ name: 'f32', storage: f32Storage, arithmetic: f32Arithmetic });

@@ -29,7 +29,23 @@ export interface TypedArrayStorageSpec<A extends ArrayLike<number>> {
   _phantom?: A;
 }
 
-/** Builds a {@link StorageFormat} of kind `number` over a typed array. */
+/**
+ * Builds a {@link StorageFormat} of kind `number` over a typed array.
+ * @example
+ * ```ts
+ * import { range, registerFormat, typedArrayStorage, rowMajor } from 'modprec';
+ *
+ * // 8-bit unsigned integers, rounded to nearest and saturated (a typed array alone would wrap)
+ * const u8 = typedArrayStorage<Uint8Array>({
+ *   name: 'u8', array: Uint8Array, significandBits: 8, unitRoundoff: 0.5, isInteger: true, maxValue: 255,
+ *   encodeHelper: { name: 'u8Encode', fn: (x: number) => Math.min(255, Math.max(0, Math.round(x))) },
+ * });
+ * const x = range(rowMajor<1>({ size: [2], storage: registerFormat({ name: 'u8', storage: u8 }), arithmetic: 'f64' }));
+ * x.set(0, 300);
+ * x.get(0); // → 255
+ * ```
+ * @group Formats
+ */
 export function typedArrayStorage<A extends ArrayLike<number> & { [i: number]: number }>(
   spec: TypedArrayStorageSpec<A>,
 ): StorageFormat<A, number> {

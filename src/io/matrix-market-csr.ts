@@ -18,8 +18,14 @@ import type { MatrixMarketReadOptions } from './matrix-market-types.js';
  * @throws {@link ModprecError} as {@link readMatrixMarket}
  * @example
  * ```ts
- * const A = readMatrixMarketCsr(readFileSync('bcsstk01.mtx', 'utf8')); // 48 × 48, 400 entries
+ * import { readMatrixMarketCsr } from 'modprec';
+ *
+ * // the text of a .mtx file, e.g. readFileSync('bcsstk01.mtx', 'utf8')
+ * const text = '%%MatrixMarket matrix coordinate real symmetric\n3 3 4\n1 1 2\n2 1 -1\n2 2 2\n3 3 2\n';
+ * const A = readMatrixMarketCsr(text);   // the symmetric file's lower triangle, mirrored
+ * A.rowPtr; // → Int32Array(4) [ 0, 2, 4, 5 ]
  * ```
+ * @group Sparse & IO
  */
 export function readMatrixMarketCsr(text: string, options: MatrixMarketReadOptions = {}): CsrMatrix {
   const data = readMatrixMarket(text, options);

@@ -86,9 +86,14 @@ function splitLines(text: string): string[] {
  *   more entries than declared); `INVALID_VALUE` when `text` is not a string or `options` not an object
  * @example
  * ```ts
- * const { matrix } = readMatrixMarket('%%MatrixMarket matrix coordinate real symmetric\n2 2 2\n1 1 4\n2 1 -1\n');
- * // matrix: 2×2 COO with entries (0,0,4), (1,0,-1), (0,1,-1)
+ * import { readMatrixMarket } from 'modprec';
+ *
+ * const file = readMatrixMarket('%%MatrixMarket matrix coordinate real symmetric\n2 2 2\n1 1 4\n2 1 -1\n');
+ * file.header.symmetry; // → 'symmetric'
+ * // a coordinate file gives a COO matrix: entries (0,0,4), (1,0,-1) and the mirrored (0,1,-1)
+ * file.format === 'coordinate' && file.matrix.values; // → Float64Array(3) [ 4, -1, -1 ]
  * ```
+ * @group Sparse & IO
  */
 export function readMatrixMarket(text: string, options: MatrixMarketReadOptions = {}): MatrixMarketData {
   if (typeof text !== 'string') fail('INVALID_VALUE', 'text', 'must be a string', text);

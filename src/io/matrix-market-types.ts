@@ -5,14 +5,26 @@
 import type { CooMatrix } from '../sparse/coo-matrix.js';
 import type { DenseMatrix } from '../sparse/dense-matrix.js';
 
-/** `coordinate` (sparse: one line per stored entry) or `array` (dense, column by column). */
+/**
+ * `coordinate` (sparse: one line per stored entry) or `array` (dense, column by column).
+ * @group Sparse & IO
+ */
 export type MatrixMarketFormat = 'coordinate' | 'array';
-/** The entry type: `real`, `integer`, or `pattern` (positions only; read as the value 1). */
+/**
+ * The entry type: `real`, `integer`, or `pattern` (positions only; read as the value 1).
+ * @group Sparse & IO
+ */
 export type MatrixMarketField = 'real' | 'integer' | 'pattern';
-/** Which part of the matrix the file stores: all of it, or the lower triangle of a (skew-)symmetric matrix. */
+/**
+ * Which part of the matrix the file stores: all of it, or the lower triangle of a (skew-)symmetric matrix.
+ * @group Sparse & IO
+ */
 export type MatrixMarketSymmetry = 'general' | 'symmetric' | 'skew-symmetric';
 
-/** The banner line `%%MatrixMarket matrix <format> <field> <symmetry>`, in lower case. */
+/**
+ * The banner line `%%MatrixMarket matrix <format> <field> <symmetry>`, in lower case.
+ * @group Sparse & IO
+ */
 export interface MatrixMarketHeader {
   /** Always `'matrix'` (the `vector` object of later extensions is not supported). */
   readonly object: 'matrix';
@@ -24,7 +36,10 @@ export interface MatrixMarketHeader {
   readonly symmetry: MatrixMarketSymmetry;
 }
 
-/** What {@link readMatrixMarket} returns for a `coordinate` file. */
+/**
+ * What {@link readMatrixMarket} returns for a `coordinate` file.
+ * @group Sparse & IO
+ */
 export interface MatrixMarketCoordinateData {
   /** Discriminant, same as `header.format`. */
   readonly format: 'coordinate';
@@ -46,7 +61,10 @@ export interface MatrixMarketCoordinateData {
   readonly matrix: CooMatrix;
 }
 
-/** What {@link readMatrixMarket} returns for an `array` file. */
+/**
+ * What {@link readMatrixMarket} returns for an `array` file.
+ * @group Sparse & IO
+ */
 export interface MatrixMarketArrayData {
   /** Discriminant, same as `header.format`. */
   readonly format: 'array';
@@ -62,10 +80,16 @@ export interface MatrixMarketArrayData {
   readonly matrix: DenseMatrix;
 }
 
-/** Result of reading a Matrix Market file; `format` tells which kind. */
+/**
+ * Result of reading a Matrix Market file; `format` tells which kind.
+ * @group Sparse & IO
+ */
 export type MatrixMarketData = MatrixMarketCoordinateData | MatrixMarketArrayData;
 
-/** Options of {@link readMatrixMarket}. */
+/**
+ * Options of {@link readMatrixMarket}.
+ * @group Sparse & IO
+ */
 export interface MatrixMarketReadOptions {
   /**
    * Accept the non-finite values `nan`, `inf` and `infinity` (any case, optionally signed; also what JS
@@ -75,7 +99,10 @@ export interface MatrixMarketReadOptions {
   readonly allowNonFinite?: boolean;
 }
 
-/** Options of {@link writeMatrixMarket}. */
+/**
+ * Options of {@link writeMatrixMarket}.
+ * @group Sparse & IO
+ */
 export interface MatrixMarketWriteOptions {
   /** `coordinate` (default for COO and CSR input) or `array` (default for dense input). */
   readonly format?: MatrixMarketFormat;

@@ -91,8 +91,11 @@ function checkDenseSymmetry(D: DenseMatrix, symmetry: MatrixMarketSymmetry): voi
  *   non-integer value with `integer`, a non-finite value without `allowNonFinite`, or a comment with a line break
  * @example
  * ```ts
+ * import { laplacianCsr, writeMatrixMarket } from 'modprec';
+ *
  * const text = writeMatrixMarket(laplacianCsr([3, 3]), { symmetry: 'symmetric', field: 'integer' });
  * ```
+ * @group Sparse & IO
  */
 export function writeMatrixMarket(matrix: AnyMatrix, options: MatrixMarketWriteOptions = {}): string {
   const o = checkObject('options', options);

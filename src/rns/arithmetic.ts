@@ -184,6 +184,19 @@ function evaluateDifference(z: RnsNumber, auf: number, aue: number, buf: number,
  * @param y - second operand
  * @throws {@link ModprecError} `INVALID_FORMAT` if the operands use different moduli sets;
  *   `INVALID_VALUE` on exponent overflow (z untouched)
+ * @example
+ * ```ts
+ * import { rnsModuliSet, rnsZero, rnsAdd, rnsCompare, rnsFromNumber, rnsToNumber } from 'modprec';
+ *
+ * const set = rnsModuliSet(212);
+ * const x = rnsZero(set), y = rnsZero(set), z = rnsZero(set);
+ * rnsFromNumber(x, 1);
+ * rnsFromNumber(y, 2 ** -150);   // far below a double's precision of 1
+ * rnsAdd(z, x, y);
+ * rnsToNumber(z); // → 1
+ * rnsCompare(z, x); // → 1
+ * ```
+ * @group RNS
  */
 export function rnsAdd(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
   addSigned(z, x, y, 0);
@@ -195,6 +208,18 @@ export function rnsAdd(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
  * @param x - minuend
  * @param y - subtrahend
  * @throws {@link ModprecError} as {@link rnsAdd}
+ * @example
+ * ```ts
+ * import { rnsModuliSet, rnsZero, rnsSub, rnsSign, rnsFromNumber } from 'modprec';
+ *
+ * const set = rnsModuliSet(212);
+ * const x = rnsZero(set), y = rnsZero(set), z = rnsZero(set);
+ * rnsFromNumber(x, 0.1);
+ * rnsFromNumber(y, 0.1);
+ * rnsSub(z, x, y);
+ * rnsSign(z); // → 0
+ * ```
+ * @group RNS
  */
 export function rnsSub(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
   addSigned(z, x, y, 1);
@@ -206,6 +231,17 @@ export function rnsSub(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
  * @param x - first factor
  * @param y - second factor
  * @throws {@link ModprecError} as {@link rnsAdd}
+ * @example
+ * ```ts
+ * import { rnsModuliSet, rnsZero, rnsMul, rnsFromNumber, rnsToNumber } from 'modprec';
+ *
+ * const set = rnsModuliSet(212);
+ * const x = rnsZero(set), z = rnsZero(set);
+ * rnsFromNumber(x, 0.1);
+ * rnsMul(z, x, x);   // the exact square of the double 0.1 fits in 212 bits
+ * rnsToNumber(z) === 0.1 * 0.1; // → true
+ * ```
+ * @group RNS
  */
 export function rnsMul(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
   checkSets(z, x, y);
@@ -229,6 +265,19 @@ export function rnsMul(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
  * @param b - second factor
  * @param c - addend
  * @throws {@link ModprecError} as {@link rnsAdd}
+ * @example
+ * ```ts
+ * import { rnsModuliSet, rnsZero, rnsFma, rnsFromNumber, rnsToNumber } from 'modprec';
+ *
+ * const set = rnsModuliSet(212);
+ * const a = rnsZero(set), b = rnsZero(set), s = rnsZero(set);
+ * rnsFromNumber(a, 0.1);
+ * rnsFromNumber(b, 10);
+ * rnsFromNumber(s, -1);
+ * rnsFma(s, a, b, s);   // s := 0.1·10 − 1: the representation error of 0.1, kept
+ * rnsToNumber(s); // → 5.551115123125783e-17
+ * ```
+ * @group RNS
  */
 export function rnsFma(z: RnsNumber, a: RnsNumber, b: RnsNumber, c: RnsNumber): void {
   checkSets(z, a, b);
@@ -268,6 +317,17 @@ const productScratch = new WeakMap<RnsModuliSet, RnsNumber>();
  * @param b - first factor of the second product
  * @param y - second factor of the second product
  * @throws {@link ModprecError} as {@link rnsAdd}
+ * @example
+ * ```ts
+ * import { rnsModuliSet, rnsZero, rnsMulAdd2, rnsFromNumber, rnsToNumber } from 'modprec';
+ *
+ * const set = rnsModuliSet(212);
+ * const [a, x, b, y, z] = [0, 1, 2, 3, 4].map(() => rnsZero(set));
+ * rnsFromNumber(a!, 2); rnsFromNumber(x!, 3); rnsFromNumber(b!, -1); rnsFromNumber(y!, 5);
+ * rnsMulAdd2(z!, a!, x!, b!, y!);   // 2·3 − 1·5
+ * rnsToNumber(z!); // → 1
+ * ```
+ * @group RNS
  */
 export function rnsMulAdd2(z: RnsNumber, a: RnsNumber, x: RnsNumber, b: RnsNumber, y: RnsNumber): void {
   checkSets(z, a, x);
@@ -437,6 +497,17 @@ function multiplyExact(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
 /**
  * z := −x (exact).
  * @throws {@link ModprecError} `INVALID_FORMAT` for mixed moduli sets
+ * @example
+ * ```ts
+ * import { rnsModuliSet, rnsZero, rnsNeg, rnsFromNumber, rnsToNumber } from 'modprec';
+ *
+ * const set = rnsModuliSet(106);
+ * const x = rnsZero(set);
+ * rnsFromNumber(x, 1.5);
+ * rnsNeg(x, x);
+ * rnsToNumber(x); // → -1.5
+ * ```
+ * @group RNS
  */
 export function rnsNeg(z: RnsNumber, x: RnsNumber): void {
   if (x.set !== z.set) checkSameSet('x', x, z.set);
@@ -446,6 +517,17 @@ export function rnsNeg(z: RnsNumber, x: RnsNumber): void {
 /**
  * z := |x| (exact).
  * @throws {@link ModprecError} `INVALID_FORMAT` for mixed moduli sets
+ * @example
+ * ```ts
+ * import { rnsModuliSet, rnsZero, rnsAbs, rnsFromNumber, rnsToNumber } from 'modprec';
+ *
+ * const set = rnsModuliSet(106);
+ * const x = rnsZero(set);
+ * rnsFromNumber(x, -1.5);
+ * rnsAbs(x, x);
+ * rnsToNumber(x); // → 1.5
+ * ```
+ * @group RNS
  */
 export function rnsAbs(z: RnsNumber, x: RnsNumber): void {
   if (x.set !== z.set) checkSameSet('x', x, z.set);
@@ -455,6 +537,17 @@ export function rnsAbs(z: RnsNumber, x: RnsNumber): void {
 /**
  * z := x (exact copy).
  * @throws {@link ModprecError} `INVALID_FORMAT` for mixed moduli sets
+ * @example
+ * ```ts
+ * import { rnsModuliSet, rnsZero, rnsSet, rnsCompare, rnsFromNumber } from 'modprec';
+ *
+ * const set = rnsModuliSet(106);
+ * const x = rnsZero(set), copy = rnsZero(set);
+ * rnsFromNumber(x, 0.1);
+ * rnsSet(copy, x);
+ * rnsCompare(copy, x); // → 0
+ * ```
+ * @group RNS
  */
 export function rnsSet(z: RnsNumber, x: RnsNumber): void {
   if (x.set !== z.set) checkSameSet('x', x, z.set);
@@ -463,6 +556,15 @@ export function rnsSet(z: RnsNumber, x: RnsNumber): void {
 
 /**
  * Sign of x: −1, 0 or 1 (zero of either sign gives 0). Read from the sign bit and the interval evaluation.
+ * @example
+ * ```ts
+ * import { rnsModuliSet, rnsZero, rnsSign, rnsFromNumber } from 'modprec';
+ *
+ * const x = rnsZero(rnsModuliSet(106));
+ * rnsFromNumber(x, -1e-300);
+ * rnsSign(x); // → -1
+ * ```
+ * @group RNS
  */
 export function rnsSign(x: RnsNumber): number {
   if (x.open !== 0) rnsResolve(x);
@@ -473,6 +575,17 @@ export function rnsSign(x: RnsNumber): number {
  * Compares x with y: −1, 0, 1 as x < y, x = y, x > y (exact). Decided on the interval evaluations when they
  * separate the magnitudes, else by the sign of the (exact before rounding) difference.
  * @throws {@link ModprecError} `INVALID_FORMAT` for mixed moduli sets
+ * @example
+ * ```ts
+ * import { rnsModuliSet, rnsZero, rnsCompare, rnsFromNumber, rnsFromDoubleDouble } from 'modprec';
+ *
+ * const set = rnsModuliSet(106);
+ * const x = rnsZero(set), y = rnsZero(set);
+ * rnsFromNumber(x, 1);
+ * rnsFromDoubleDouble(y, 1, 2 ** -100);   // 1 + 2^-100: no double tells them apart
+ * rnsCompare(x, y); // → -1
+ * ```
+ * @group RNS
  */
 export function rnsCompare(x: RnsNumber, y: RnsNumber): number {
   if (x.set !== y.set) checkSameSet('y', y, x.set);

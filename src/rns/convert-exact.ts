@@ -10,7 +10,10 @@ import type { RnsModuliSet } from './moduli-set.js';
 import { MAX_EXPONENT, RnsNumber, checkSameSet, markOwnOrdinary, setZero } from './rns-number.js';
 import { rnsResolve } from './rns-array.js';
 
-/** An exact rational num/den with den > 0. */
+/**
+ * An exact rational num/den with den > 0.
+ * @group RNS
+ */
 export interface Rational {
   /** Numerator (carries the sign). */
   readonly num: bigint;
@@ -25,6 +28,15 @@ function bitLength(x: bigint): number {
 /**
  * The significand X of `x` as a BigInt, by the CRT (seed 000 eq. 3): X = |Σ M_i·|x_i w_i|_{m_i}|_M.
  * @param x - the number
+ * @example
+ * ```ts
+ * import { rnsModuliSet, rnsZero, rnsFromNumber, rnsSignificand } from 'modprec';
+ *
+ * const x = rnsZero(rnsModuliSet(106));
+ * rnsFromNumber(x, 3);
+ * rnsSignificand(x) % 3n; // → 0n
+ * ```
+ * @group RNS
  */
 export function rnsSignificand(x: RnsNumber): bigint {
   rnsResolve(x);
@@ -42,6 +54,16 @@ export function rnsSignificand(x: RnsNumber): bigint {
  * extreme exponents.
  * @param x - the number
  * @returns num/den with den > 0
+ * @example
+ * ```ts
+ * import { rnsModuliSet, rnsZero, rnsFromNumber, rnsToRational } from 'modprec';
+ *
+ * const x = rnsZero(rnsModuliSet(106));
+ * rnsFromNumber(x, 0.375);
+ * const { num, den } = rnsToRational(x);
+ * num * 8n === 3n * den; // → true
+ * ```
+ * @group RNS
  */
 export function rnsToRational(x: RnsNumber): Rational {
   rnsResolve(x);
@@ -94,6 +116,15 @@ function setSignificand(z: RnsNumber, negative: boolean, Q: bigint, e: number): 
  * @param num - numerator
  * @param den - denominator, non-zero
  * @throws {@link ModprecError} `INVALID_VALUE` for den = 0 or exponent overflow (z untouched)
+ * @example
+ * ```ts
+ * import { rnsModuliSet, rnsZero, rnsFromRational, rnsToDecimalString } from 'modprec';
+ *
+ * const x = rnsZero(rnsModuliSet(212));
+ * rnsFromRational(x, 2n, 3n);   // rounded once to 212 bits
+ * rnsToDecimalString(x, 20); // → '6.6666666666666666667e-1'
+ * ```
+ * @group RNS
  */
 export function rnsFromRational(z: RnsNumber, num: bigint, den: bigint): void {
   if (typeof num !== 'bigint') fail('INVALID_VALUE', 'num', 'must be a bigint', num);
@@ -105,6 +136,18 @@ export function rnsFromRational(z: RnsNumber, num: bigint, den: bigint): void {
 /**
  * z := x / y, computed exactly and rounded once (|δ| ≤ 2^-p < u). Slow (BigInt).
  * @throws {@link ModprecError} `INVALID_VALUE` if y is zero or on exponent overflow; `INVALID_FORMAT` for mixed sets
+ * @example
+ * ```ts
+ * import { rnsModuliSet, rnsZero, rnsFromNumber, rnsDiv, rnsToDecimalString } from 'modprec';
+ *
+ * const set = rnsModuliSet(212);
+ * const one = rnsZero(set), three = rnsZero(set), z = rnsZero(set);
+ * rnsFromNumber(one, 1);
+ * rnsFromNumber(three, 3);
+ * rnsDiv(z, one, three);
+ * rnsToDecimalString(z, 30); // → '3.33333333333333333333333333333e-1'
+ * ```
+ * @group RNS
  */
 export function rnsDiv(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
   if (x.set !== z.set) checkSameSet('x', x, z.set);
@@ -129,6 +172,17 @@ function isqrt(n: bigint): bigint {
  * z := √x. The root is taken of X scaled to p + 32 bits and rounded once more to p bits, so
  * |δ| ≤ 2^-p(1 + 2^-30) < u. Slow (BigInt).
  * @throws {@link ModprecError} `INVALID_VALUE` if x < 0; `INVALID_FORMAT` for mixed sets
+ * @example
+ * ```ts
+ * import { rnsModuliSet, rnsZero, rnsFromNumber, rnsSqrt, rnsToDecimalString } from 'modprec';
+ *
+ * const set = rnsModuliSet(212);
+ * const two = rnsZero(set), r = rnsZero(set);
+ * rnsFromNumber(two, 2);
+ * rnsSqrt(r, two);
+ * rnsToDecimalString(r, 30); // → '1.41421356237309504880168872421e+0'
+ * ```
+ * @group RNS
  */
 export function rnsSqrt(z: RnsNumber, x: RnsNumber): void {
   if (x.set !== z.set) checkSameSet('x', x, z.set);
@@ -150,6 +204,15 @@ export function rnsSqrt(z: RnsNumber, x: RnsNumber): void {
  * @param text - the decimal string
  * @throws {@link ModprecError} `PARSE_ERROR` for malformed text; `INVALID_VALUE` if the decimal exponent
  *   exceeds ±2·10^6 or the result's exponent overflows (z untouched)
+ * @example
+ * ```ts
+ * import { rnsModuliSet, rnsZero, rnsFromDecimalString, rnsToDecimalString } from 'modprec';
+ *
+ * const x = rnsZero(rnsModuliSet(424));
+ * rnsFromDecimalString(x, '0.1');   // 0.1 to 424 bits, not the double 0.1
+ * rnsToDecimalString(x, 40); // → '1.000000000000000000000000000000000000000e-1'
+ * ```
+ * @group RNS
  */
 export function rnsFromDecimalString(z: RnsNumber, text: string): void {
   const m = typeof text === 'string' ? /^\s*([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?\s*$/.exec(text) : null;
@@ -171,6 +234,15 @@ export function rnsFromDecimalString(z: RnsNumber, text: string): void {
  * @param x - the number
  * @param significantDigits - number of significant digits (1 … 100000)
  * @throws {@link ModprecError} `INVALID_OPTION` for a bad digit count
+ * @example
+ * ```ts
+ * import { rnsModuliSet, rnsZero, rnsFromNumber, rnsToDecimalString } from 'modprec';
+ *
+ * const x = rnsZero(rnsModuliSet(106));
+ * rnsFromNumber(x, 0.1);
+ * rnsToDecimalString(x, 25); // → '1.000000000000000055511151e-1'
+ * ```
+ * @group RNS
  */
 export function rnsToDecimalString(x: RnsNumber, significantDigits?: number): string {
   const D = significantDigits ?? Math.ceil((x.set.precision + 20) * Math.log10(2)) + 1;
@@ -201,9 +273,12 @@ export function rnsToDecimalString(x: RnsNumber, significantDigits?: number): st
  * A new number of `set` from a decimal string.
  * @example
  * ```ts
+ * import { rnsModuliSet, rnsFromString } from 'modprec';
+ *
  * const third = rnsFromString(rnsModuliSet(424), '0.333333333333333333333333333333333333');
  * ```
  * @throws {@link ModprecError} as {@link rnsFromDecimalString}
+ * @group RNS
  */
 export function rnsFromString(set: RnsModuliSet, text: string): RnsNumber {
   const z = new RnsNumber(set);

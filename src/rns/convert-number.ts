@@ -19,6 +19,15 @@ const LIMB = 2 ** LIMB_BITS;
  * @param z - destination
  * @param value - a finite double
  * @throws {@link ModprecError} `INVALID_VALUE` if `value` is not a finite number (z untouched)
+ * @example
+ * ```ts
+ * import { rnsModuliSet, rnsZero, rnsFromNumber, rnsToNumber } from 'modprec';
+ *
+ * const x = rnsZero(rnsModuliSet(106));
+ * rnsFromNumber(x, 0.1);   // exact: every double fits
+ * rnsToNumber(x); // → 0.1
+ * ```
+ * @group RNS
  */
 export function rnsFromNumber(z: RnsNumber, value: number): void {
   if (typeof value !== 'number' || value !== value || value === Infinity || value === -Infinity) checkFinite('value', value);
@@ -70,9 +79,12 @@ export function setFromNumber(z: RnsNumber, value: number): void {
  * @throws {@link ModprecError} `INVALID_VALUE` for a non-finite `value`
  * @example
  * ```ts
+ * import { rnsModuliSet, rnsFromDouble, rnsToNumber } from 'modprec';
+ *
  * const x = rnsFromDouble(rnsModuliSet(212), 0.1);
  * rnsToNumber(x); // 0.1
  * ```
+ * @group RNS
  */
 export function rnsFromDouble(set: RnsModuliSet, value: number): RnsNumber {
   const z = new RnsNumber(set);
@@ -106,6 +118,15 @@ function anyBitBelow(limbs: Float64Array, below: number): boolean {
  * @param x - the number
  * @param roundToOdd - round to odd instead of to nearest
  * @returns the double
+ * @example
+ * ```ts
+ * import { rnsModuliSet, rnsZero, rnsToNumber, rnsFromRational } from 'modprec';
+ *
+ * const x = rnsZero(rnsModuliSet(212));
+ * rnsFromRational(x, 1n, 3n);
+ * rnsToNumber(x); // → 0.3333333333333333
+ * ```
+ * @group RNS
  */
 export function rnsToNumber(x: RnsNumber, roundToOdd = false): number {
   rnsResolve(x);
@@ -142,6 +163,16 @@ export function rnsToNumber(x: RnsNumber, roundToOdd = false): number {
  * z := hi + lo (a double-double pair, or any two doubles), rounded to the set's precision (exact when the
  * pair's significand fits p bits).
  * @throws {@link ModprecError} `INVALID_VALUE` if hi or lo is not finite (z untouched)
+ * @example
+ * ```ts
+ * import { rnsModuliSet, rnsZero, rnsFromDoubleDouble, rnsToRational } from 'modprec';
+ *
+ * const x = rnsZero(rnsModuliSet(212));
+ * rnsFromDoubleDouble(x, 1, 2 ** -80);
+ * const { num, den } = rnsToRational(x);   // exactly 1 + 2^-80
+ * num * 2n ** 80n === den * (2n ** 80n + 1n); // → true
+ * ```
+ * @group RNS
  */
 export function rnsFromDoubleDouble(z: RnsNumber, hi: number, lo: number): void {
   checkFinite('hi', hi);
@@ -169,6 +200,15 @@ export const DD_OUT = { hi: 0, lo: 0 };
  * and returned as a pair. hi + lo approximates x with relative error ≤ 2^-106 (plus u if x − hi needs rounding).
  * @param x - the number
  * @param out - where to write (default: the shared `DD_OUT` buffer)
+ * @example
+ * ```ts
+ * import { rnsModuliSet, rnsZero, rnsToDoubleDouble, rnsFromRational } from 'modprec';
+ *
+ * const x = rnsZero(rnsModuliSet(212));
+ * rnsFromRational(x, 1n, 3n);
+ * rnsToDoubleDouble(x, { hi: 0, lo: 0 }); // → { hi: 0.3333333333333333, lo: 1.850371707708594e-17 }
+ * ```
+ * @group RNS
  */
 export function rnsToDoubleDouble(x: RnsNumber, out: { hi: number; lo: number } = DD_OUT): { hi: number; lo: number } {
   const hi = rnsToNumber(x);

@@ -25,7 +25,10 @@ import type { RnsModuliSet } from './moduli-set.js';
 import { rnsTables } from './moduli-set.js';
 import { RNS_STATS } from './stats.js';
 
-/** Result of the evaluations: sign of the signed reading, and the enclosure [l, u] of |X̃|/M (or X/M). */
+/**
+ * Result of the evaluations: sign of the signed reading, and the enclosure [l, u] of |X̃|/M (or X/M).
+ * @group RNS
+ */
 export const EVAL = { zero: false, negative: false, lf: 0, le: 0, uf: 0, ue: 0 };
 
 /** Wrap count K of the last {@link fracSum}. */
@@ -143,6 +146,16 @@ export function evaluateSigned(set: RnsModuliSet, x: ArrayLike<number>, offset: 
  * @param set - the moduli set
  * @param x - residues, x_i ∈ [0, m_i)
  * @param offset - index of the first residue
+ * @example
+ * ```ts
+ * import { rnsModuliSet, evaluateUnsigned, RNS_EVAL } from 'modprec';
+ *
+ * const set = rnsModuliSet(106);
+ * // the residues of X = 0 give the enclosure [0, 0]
+ * evaluateUnsigned(set, new Float64Array(set.size), 0);
+ * RNS_EVAL.zero; // → true
+ * ```
+ * @group RNS
  */
 export function evaluateUnsigned(set: RnsModuliSet, x: ArrayLike<number>, offset: number): void {
   const t = rnsTables(set);

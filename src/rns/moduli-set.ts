@@ -22,15 +22,27 @@
 import { fail } from '../errors.js';
 import { EXT, normalize } from './ext-float.js';
 
-/** How residue products are computed, which bounds the modulus size. */
+/**
+ * How residue products are computed, which bounds the modulus size.
+ * @group RNS
+ */
 export type ResidueArithmetic = 'f64' | 'u32' | 'f32';
 
-/** Upper bound (exclusive) of the moduli for each residue arithmetic, in bits. */
+/**
+ * Upper bound (exclusive) of the moduli for each residue arithmetic, in bits.
+ * @group RNS
+ */
 export const MODULUS_BITS: Readonly<Record<ResidueArithmetic, number>> = { f64: 26, u32: 16, f32: 12 };
 
-/** Smallest precision accepted: a double's 53-bit significand must fit exactly. */
+/**
+ * Smallest precision accepted: a double's 53-bit significand must fit exactly.
+ * @group RNS
+ */
 export const MIN_PRECISION = 53;
-/** Largest precision accepted (the CPU tables grow as n·p; 4096 bits take about 10 MB). */
+/**
+ * Largest precision accepted (the CPU tables grow as n·p; 4096 bits take about 10 MB).
+ * @group RNS
+ */
 export const MAX_PRECISION = 4096;
 
 /** Width in bits of the limbs used for exact low-order-bit reconstruction. */
@@ -38,6 +50,7 @@ export const LIMB_BITS = 21;
 
 /**
  * A moduli set and its constants. All arrays are indexed by modulus i ∈ [0, n) unless stated.
+ * @group RNS
  */
 export interface RnsModuliSet {
   /** Stable name, e.g. `rns212` (or `rns212u32`, `rns212f32` for the GPU sets). */
@@ -84,7 +97,10 @@ export interface RnsModuliSet {
   readonly evalError: number;
 }
 
-/** CPU tables of a moduli set, built on first use by the CPU operations. */
+/**
+ * CPU tables of a moduli set, built on first use by the CPU operations.
+ * @group RNS
+ */
 export interface RnsTables {
   /** Largest power k with |2^k|_{m_i} in {@link pow2}. */
   readonly maxShift: number;
@@ -229,10 +245,13 @@ function makeSet(precision: number, arithmetic: ResidueArithmetic, primes: numbe
  *   `INVALID_OPTION` for an unknown residue arithmetic or a precision it cannot reach
  * @example
  * ```ts
+ * import { rnsModuliSet } from 'modprec';
+ *
  * const set = rnsModuliSet(212);
  * set.size;          // 17 moduli below 2^26
  * set.unitRoundoff;  // < 2^-211
  * ```
+ * @group RNS
  */
 export function rnsModuliSet(precision: number, residueArithmetic: ResidueArithmetic = 'f64'): RnsModuliSet {
   if (typeof precision !== 'number' || !Number.isInteger(precision) || precision < MIN_PRECISION || precision > MAX_PRECISION) {
@@ -260,6 +279,14 @@ export function modMul(a: number, b: number, m: number, invM: number): number {
 /**
  * The CPU tables of `set` (powers of two modulo each m_i, limb images of M_i and M, scratch), built once.
  * @param set - a moduli set from {@link rnsModuliSet}
+ * @example
+ * ```ts
+ * import { rnsModuliSet, rnsTables } from 'modprec';
+ *
+ * const tables = rnsTables(rnsModuliSet(106));   // built on first use, then shared
+ * tables === rnsTables(rnsModuliSet(106)); // → true
+ * ```
+ * @group RNS
  */
 export function rnsTables(set: RnsModuliSet): RnsTables {
   let t = tables.get(set);

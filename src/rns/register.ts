@@ -14,22 +14,41 @@ import type { RnsNumber } from './rns-number.js';
  * @throws {@link ModprecError} `INVALID_SIZE` for a precision out of range
  * @example
  * ```ts
- * const rns424 = rnsFormat(424);
- * const x = vector([1, 2, 3], { storage: rns424, arithmetic: rns424 });
+ * import { vector, dot, rnsFormat } from 'modprec';
+ *
+ * const rns300 = rnsFormat(300);   // 300-bit RNS storage and arithmetic
+ * const x = vector([1, 2, 3], { storage: rns300, arithmetic: rns300 });
+ * dot(x, x); // → 14
  * ```
+ * @group RNS
  */
 export function rnsFormat(precision: number): Format<RnsNumber> {
   const pair = rnsFormatPair(precision);
   return (findFormat(pair.name) as Format<RnsNumber> | undefined) ?? registerFormat<RnsNumber>(pair);
 }
 
-/** RNS at 106 bits. */
+/**
+ * RNS at 106 bits.
+ * @group RNS
+ */
 export const rns106 = rnsFormat(106);
-/** RNS at 212 bits. */
+/**
+ * RNS at 212 bits.
+ * @group RNS
+ */
 export const rns212 = rnsFormat(212);
-/** RNS at 424 bits. */
+/**
+ * RNS at 424 bits.
+ * @group RNS
+ */
 export const rns424 = rnsFormat(424);
-/** RNS at 848 bits. */
+/**
+ * RNS at 848 bits.
+ * @group RNS
+ */
 export const rns848 = rnsFormat(848);
-/** RNS at 1696 bits. */
+/**
+ * RNS at 1696 bits.
+ * @group RNS
+ */
 export const rns1696 = rnsFormat(1696);

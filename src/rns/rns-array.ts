@@ -21,7 +21,10 @@ import { rnsToRational } from './convert-exact.js';
 import { RnsNumber, markOwnOrdinary } from './rns-number.js';
 import { closeOpenSum } from './open-sum.js';
 
-/** An array of L numbers of one moduli set (seed 000's mp_array_t). */
+/**
+ * An array of L numbers of one moduli set (seed 000's mp_array_t).
+ * @group RNS
+ */
 export class RnsArray {
   /** The moduli set of every element. */
   readonly set: RnsModuliSet;
@@ -69,6 +72,19 @@ export class RnsArray {
  * @param z - destination number
  * @param a - the array
  * @param k - element index (unchecked: generated kernels pass valid indices)
+ * @example
+ * ```ts
+ * import { rnsModuliSet, rnsZero, rnsFromNumber, rnsToNumber, RnsArray, rnsLoad, rnsStore } from 'modprec';
+ *
+ * const set = rnsModuliSet(106);
+ * const a = new RnsArray(set, 4), x = rnsZero(set);
+ * rnsFromNumber(x, 2.5);
+ * rnsStore(a, 3, x);
+ * const y = rnsZero(set);
+ * rnsLoad(y, a, 3);
+ * rnsToNumber(y); // → 2.5
+ * ```
+ * @group RNS
  */
 export function rnsLoad(z: RnsNumber, a: RnsArray, k: number): void {
   const n = a.set.size;
@@ -119,6 +135,18 @@ export function rnsRefOffset(z: RnsNumber, a: RnsArray): number {
 /**
  * Makes `z` an ordinary number: copies the residues of a lazily bound number into it, closes an open sum
  * (no-op for an ordinary number). Every operation that reads more than a bound factor's residues calls it.
+ * @example
+ * ```ts
+ * import { rnsModuliSet, rnsZero, rnsFma, rnsFromNumber, rnsToNumber, rnsResolve } from 'modprec';
+ *
+ * const set = rnsModuliSet(106);
+ * const a = rnsZero(set), b = rnsZero(set), s = rnsZero(set);
+ * rnsFromNumber(a, 0.5); rnsFromNumber(b, 3);
+ * for (let k = 0; k < 10; k++) rnsFma(s, a, b, s);   // after a few steps the sum may be left open
+ * rnsResolve(s);   // closed: its fields may now be read directly
+ * rnsToNumber(s); // → 15
+ * ```
+ * @group RNS
  */
 export function rnsResolve(z: RnsNumber): void {
   const a = z.refArray;
@@ -137,6 +165,19 @@ export function rnsResolve(z: RnsNumber): void {
  * @param a - the array
  * @param k - element index (unchecked)
  * @param x - the value
+ * @example
+ * ```ts
+ * import { rnsModuliSet, rnsZero, rnsToNumber, rnsFromRational, RnsArray, rnsLoad, rnsStore } from 'modprec';
+ *
+ * const a = new RnsArray(rnsModuliSet(106), 2);
+ * const wide = rnsZero(rnsModuliSet(424));
+ * rnsFromRational(wide, 1n, 3n);
+ * rnsStore(a, 0, wide);   // rounded to the array's 106 bits
+ * const y = rnsZero(rnsModuliSet(106));
+ * rnsLoad(y, a, 0);
+ * rnsToNumber(y); // → 0.3333333333333333
+ * ```
+ * @group RNS
  */
 export function rnsStore(a: RnsArray, k: number, x: RnsNumber): void {
   // A bound number is copied out of its array first, an open sum closed (its eval is meaningless while open).

@@ -17,6 +17,16 @@ import { rnsDiv, rnsSqrt, rnsToRational, setRoundedRational } from './convert-ex
 /**
  * z := x for numbers of any moduli sets (exact copy, or correctly rounded through BigInt). A number bound
  * lazily to an array element of the same set passes the binding on (no residue is copied).
+ * @example
+ * ```ts
+ * import { rnsModuliSet, rnsZero, rnsToNumber, rnsFromRational, rnsConvert } from 'modprec';
+ *
+ * const narrow = rnsZero(rnsModuliSet(106)), wide = rnsZero(rnsModuliSet(424));
+ * rnsFromRational(wide, 1n, 3n);
+ * rnsConvert(narrow, wide);   // correctly rounded to 106 bits
+ * rnsToNumber(narrow); // → 0.3333333333333333
+ * ```
+ * @group RNS
  */
 export function rnsConvert(z: RnsNumber, x: RnsNumber): void {
   const ref = x.refArray;
@@ -80,6 +90,14 @@ const arithmetics = new Map<RnsModuliSet, ArithmeticFormat<RnsNumber>>();
  * The mp_array storage format of a moduli set (kind `mp`): buffers are {@link RnsArray}s of that set; decode
  * yields an exact {@link RnsNumber}, encode stores one (rounding a number of another set).
  * @param set - the moduli set
+ * @example
+ * ```ts
+ * import { rnsModuliSet, rnsStorageFormat } from 'modprec';
+ *
+ * const storage = rnsStorageFormat(rnsModuliSet(212));
+ * storage.kind; // → 'mp'
+ * ```
+ * @group RNS
  */
 export function rnsStorageFormat(set: RnsModuliSet): StorageFormat<RnsArray, RnsNumber> {
   let f = storages.get(set);
@@ -113,6 +131,14 @@ export function rnsStorageFormat(set: RnsModuliSet): StorageFormat<RnsArray, Rns
  * RNS arithmetic of a moduli set: every operation satisfies fl(x∘y) = (x∘y)(1+δ), |δ| < u = 4/√M
  * (division and square root are computed exactly in BigInt and rounded once: slow).
  * @param set - the moduli set
+ * @example
+ * ```ts
+ * import { rnsModuliSet, rnsArithmeticFormat } from 'modprec';
+ *
+ * const ar = rnsArithmeticFormat(rnsModuliSet(212));
+ * ar.unitRoundoff < 2 ** -211; // → true
+ * ```
+ * @group RNS
  */
 export function rnsArithmeticFormat(set: RnsModuliSet): ArithmeticFormat<RnsNumber> {
   let f = arithmetics.get(set);
@@ -174,6 +200,14 @@ export function rnsArithmeticFormat(set: RnsModuliSet): ArithmeticFormat<RnsNumb
  * The pair (storage, arithmetic) for a precision, by name `rns<precision>`.
  * @param precision - bits, in [53, 4096]
  * @throws {@link ModprecError} as `rnsModuliSet`
+ * @example
+ * ```ts
+ * import { rnsFormatPair } from 'modprec';
+ *
+ * const { name, storage, arithmetic } = rnsFormatPair(300);
+ * name; // → 'rns300'
+ * ```
+ * @group RNS
  */
 export function rnsFormatPair(precision: number): { name: string; storage: StorageFormat<RnsArray, RnsNumber>; arithmetic: ArithmeticFormat<RnsNumber> } {
   const set = rnsModuliSet(precision);

@@ -18,12 +18,16 @@ import { rnsRefOffset, rnsResolve, type RnsArray } from './rns-array.js';
 /** In-place multiply-adds into a number before its sum is kept open (closing one costs about an evaluation). */
 export const OPEN_AFTER = 8;
 
-/** Largest |exponent| a number may carry; operations whose result could leave the range throw. */
+/**
+ * Largest |exponent| a number may carry; operations whose result could leave the range throw.
+ * @group RNS
+ */
 export const MAX_EXPONENT = 2 ** 30;
 
 /**
  * A multiple-precision number in RNS. Mutable on purpose: kernels preallocate one per variable and
  * operations write their result into a destination (which may alias an operand).
+ * @group RNS
  */
 export class RnsNumber implements MpValueLike {
   /** The moduli set; numbers of different sets never mix. */
@@ -114,6 +118,14 @@ export class RnsNumber implements MpValueLike {
  * A new zero of `set`.
  * @param set - the moduli set
  * @returns a fresh number equal to +0
+ * @example
+ * ```ts
+ * import { rnsModuliSet, rnsZero, rnsSign } from 'modprec';
+ *
+ * const z = rnsZero(rnsModuliSet(212));
+ * rnsSign(z); // → 0
+ * ```
+ * @group RNS
  */
 export function rnsZero(set: RnsModuliSet): RnsNumber {
   return new RnsNumber(set);

@@ -9,7 +9,10 @@
  */
 import { checkDimension, checkFloat64Array, checkIndices, checkInt32Array, checkLength, checkObject } from './sparse-checks.js';
 
-/** A sparse matrix in coordinate format. Entry `k` is `A(rowIndex[k], colIndex[k]) += values[k]` (0-based). */
+/**
+ * A sparse matrix in coordinate format. Entry `k` is `A(rowIndex[k], colIndex[k]) += values[k]` (0-based).
+ * @group Sparse & IO
+ */
 export interface CooMatrix {
   /** Number of rows. */
   readonly rows: number;
@@ -33,10 +36,13 @@ export interface CooMatrix {
  *   index outside the matrix (the message names the position, e.g. `colIndex[3]`)
  * @example
  * ```ts
+ * import { cooMatrix } from 'modprec';
+ *
  * // [[1, 0], [0, 2]] with the (0,0) entry given as 0.5 + 0.5
  * const A = cooMatrix({ rows: 2, cols: 2, rowIndex: Int32Array.of(0, 1, 0), colIndex: Int32Array.of(0, 1, 0),
  *                       values: Float64Array.of(0.5, 2, 0.5) });
  * ```
+ * @group Sparse & IO
  */
 export function cooMatrix(parts: CooMatrix): CooMatrix {
   const p = checkObject('parts', parts);

@@ -19,10 +19,13 @@ import { allocateFloat64, allocateInt32 } from './sparse-checks.js';
  * @throws {@link ModprecError} as {@link cooMatrix} for an invalid `A`
  * @example
  * ```ts
+ * import { cooMatrix, cooToCsr } from 'modprec';
+ *
  * const A = cooToCsr(cooMatrix({ rows: 1, cols: 2, rowIndex: Int32Array.of(0, 0, 0),
  *   colIndex: Int32Array.of(1, 0, 1), values: Float64Array.of(1, 2, 3) }));
  * // A.colIndex = [0, 1], A.values = [2, 4]
  * ```
+ * @group Sparse & IO
  */
 export function cooToCsr(A: CooMatrix): CsrMatrix {
   const { rows, cols, rowIndex, colIndex, values } = cooMatrix(A);

@@ -18,6 +18,15 @@ import { allocateFloat64 } from './sparse-checks.js';
  * @returns a new dense matrix, zero where `A` stores nothing
  * @throws {@link ModprecError} as {@link csrMatrix}; `INVALID_STRIDE` when `ld < max(1, rows)`;
  *   `INVALID_SIZE` when the dense array is too large to allocate
+ * @example
+ * ```ts
+ * import { csrMatrix, csrToDense } from 'modprec';
+ *
+ * const A = csrMatrix({ rows: 2, cols: 2, rowPtr: Int32Array.of(0, 1, 2), colIndex: Int32Array.of(1, 0),
+ *                       values: Float64Array.of(5, 6) });
+ * csrToDense(A).data; // → Float64Array(4) [ 0, 6, 5, 0 ]
+ * ```
+ * @group Sparse & IO
  */
 export function csrToDense(A: CsrMatrix, options: { readonly ld?: number } = {}): DenseMatrix {
   const { rows, cols, rowPtr, colIndex, values } = csrMatrix(A);
@@ -42,6 +51,16 @@ export function csrToDense(A: CsrMatrix, options: { readonly ld?: number } = {})
  * @param D - the dense matrix (validated)
  * @returns a new CSR matrix with columns increasing in each row
  * @throws {@link ModprecError} as {@link denseMatrix} for an invalid `D`
+ * @example
+ * ```ts
+ * import { denseMatrix, denseToCsr } from 'modprec';
+ *
+ * // [[1, 0], [3, 4]], column-major
+ * const A = denseToCsr(denseMatrix({ rows: 2, cols: 2, ld: 2, data: Float64Array.of(1, 3, 0, 4) }));
+ * A.rowPtr; // → Int32Array(3) [ 0, 1, 3 ]
+ * A.values; // → Float64Array(3) [ 1, 3, 4 ]
+ * ```
+ * @group Sparse & IO
  */
 export function denseToCsr(D: DenseMatrix): CsrMatrix {
   const { rows, cols, ld, data } = denseMatrix(D);

@@ -10,7 +10,10 @@
 import { fail } from '../errors.js';
 import { checkDimension, checkFloat64Array, checkIndices, checkInt32Array, checkLength, checkObject } from './sparse-checks.js';
 
-/** A sparse matrix in compressed sparse row format (0-based indices). */
+/**
+ * A sparse matrix in compressed sparse row format (0-based indices).
+ * @group Sparse & IO
+ */
 export interface CsrMatrix {
   /** Number of rows. */
   readonly rows: number;
@@ -35,10 +38,13 @@ export interface CsrMatrix {
  *   decreases; `INDEX_OUT_OF_RANGE` for a column outside the matrix
  * @example
  * ```ts
+ * import { csrMatrix } from 'modprec';
+ *
  * // [[4, -1], [-1, 4]]
  * const A = csrMatrix({ rows: 2, cols: 2, rowPtr: Int32Array.of(0, 2, 4), colIndex: Int32Array.of(0, 1, 0, 1),
  *                       values: Float64Array.of(4, -1, -1, 4) });
  * ```
+ * @group Sparse & IO
  */
 export function csrMatrix(parts: CsrMatrix): CsrMatrix {
   const p = checkObject('parts', parts);
@@ -64,6 +70,16 @@ export function csrMatrix(parts: CsrMatrix): CsrMatrix {
  * Largest number of stored entries in one row (0 for a matrix without rows).
  * @param A - a valid CSR matrix
  * @returns `max_i (rowPtr[i+1] − rowPtr[i])`
+ * @example
+ * ```ts
+ * import { csrMatrix, csrMaxRowLength } from 'modprec';
+ *
+ * // [[4, -1, 0], [-1, 4, -1], [0, -1, 4]]
+ * const A = csrMatrix({ rows: 3, cols: 3, rowPtr: Int32Array.of(0, 2, 5, 7), colIndex: Int32Array.of(0, 1, 0, 1, 2, 1, 2),
+ *                       values: Float64Array.of(4, -1, -1, 4, -1, -1, 4) });
+ * csrMaxRowLength(A); // → 3
+ * ```
+ * @group Sparse & IO
  */
 export function csrMaxRowLength(A: CsrMatrix): number {
   let width = 0;

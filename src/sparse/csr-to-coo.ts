@@ -12,6 +12,15 @@ import { csrMatrix } from './csr-matrix.js';
  * @param A - the CSR matrix (validated)
  * @returns a new COO matrix with copies of `colIndex` and `values`
  * @throws {@link ModprecError} as {@link csrMatrix} for an invalid `A`
+ * @example
+ * ```ts
+ * import { csrMatrix, csrToCoo } from 'modprec';
+ *
+ * const A = csrMatrix({ rows: 2, cols: 2, rowPtr: Int32Array.of(0, 2, 3), colIndex: Int32Array.of(0, 1, 1),
+ *                       values: Float64Array.of(4, -1, 4) });
+ * csrToCoo(A).rowIndex; // → Int32Array(3) [ 0, 0, 1 ]
+ * ```
+ * @group Sparse & IO
  */
 export function csrToCoo(A: CsrMatrix): CooMatrix {
   const { rows, cols, rowPtr, colIndex, values } = csrMatrix(A);

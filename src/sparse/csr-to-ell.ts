@@ -23,8 +23,15 @@ import { allocateFloat64, allocateInt32 } from './sparse-checks.js';
  *   {@link resolveEllWidth} for bad options; `INVALID_SIZE` when `stride·width` is too large to allocate
  * @example
  * ```ts
- * const E = csrToEll(A, { strideMultiple: 32 }); // E.stride is rows rounded up to a multiple of 32
+ * import { csrMatrix, csrToEll } from 'modprec';
+ *
+ * const A = csrMatrix({ rows: 2, cols: 2, rowPtr: Int32Array.of(0, 2, 3), colIndex: Int32Array.of(0, 1, 1),
+ *                       values: Float64Array.of(4, -1, 4) });
+ * const E = csrToEll(A, { strideMultiple: 32 });
+ * E.stride; // → 32
+ * E.width; // → 2
  * ```
+ * @group Sparse & IO
  */
 export function csrToEll(A: CsrMatrix, options: EllLayoutOptions = {}): EllMatrix {
   const { rows, cols, rowPtr, colIndex, values } = csrMatrix(A);
@@ -48,6 +55,18 @@ export function csrToEll(A: CsrMatrix, options: EllLayoutOptions = {}): EllMatri
  * @param options - as {@link csrToEll}
  * @returns a new ELL matrix
  * @throws {@link ModprecError} as {@link cooToCsr} and {@link csrToEll}
+ * @example
+ * ```ts
+ * import { cooMatrix, cooToEll } from 'modprec';
+ *
+ * // [[1, 0], [0, 2]] with the (0,0) entry given as 0.5 + 0.5: duplicates are summed
+ * const A = cooMatrix({ rows: 2, cols: 2, rowIndex: Int32Array.of(0, 1, 0), colIndex: Int32Array.of(0, 1, 0),
+ *                       values: Float64Array.of(0.5, 2, 0.5) });
+ * const E = cooToEll(A);
+ * E.width; // → 1
+ * E.values; // → Float64Array(2) [ 1, 2 ]
+ * ```
+ * @group Sparse & IO
  */
 export function cooToEll(A: CooMatrix, options: EllLayoutOptions = {}): EllMatrix {
   return csrToEll(cooToCsr(A), options);

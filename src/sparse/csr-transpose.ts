@@ -13,6 +13,17 @@ import { csrMatrix } from './csr-matrix.js';
  * @param A - the CSR matrix (validated)
  * @returns a new `cols × rows` CSR matrix
  * @throws {@link ModprecError} as {@link csrMatrix} for an invalid `A`
+ * @example
+ * ```ts
+ * import { csrMatrix, csrTranspose } from 'modprec';
+ *
+ * // [[1, 2], [0, 3]] → [[1, 0], [2, 3]]
+ * const A = csrMatrix({ rows: 2, cols: 2, rowPtr: Int32Array.of(0, 2, 3), colIndex: Int32Array.of(0, 1, 1),
+ *                       values: Float64Array.of(1, 2, 3) });
+ * csrTranspose(A).values; // → Float64Array(3) [ 1, 2, 3 ]
+ * csrTranspose(A).rowPtr; // → Int32Array(3) [ 0, 1, 3 ]
+ * ```
+ * @group Sparse & IO
  */
 export function csrTranspose(A: CsrMatrix): CsrMatrix {
   const { rows, cols, rowPtr, colIndex, values } = csrMatrix(A);

@@ -5,7 +5,10 @@
 import { fail } from '../errors.js';
 import { checkDimension, checkFloat64Array, checkObject } from './sparse-checks.js';
 
-/** A dense matrix in column-major order with leading dimension `ld`. */
+/**
+ * A dense matrix in column-major order with leading dimension `ld`.
+ * @group Sparse & IO
+ */
 export interface DenseMatrix {
   /** Number of rows. */
   readonly rows: number;
@@ -26,8 +29,11 @@ export interface DenseMatrix {
  *   `INVALID_STORAGE` when `data` is not a `Float64Array` or is too short
  * @example
  * ```ts
+ * import { denseMatrix } from 'modprec';
+ *
  * const A = denseMatrix({ rows: 2, cols: 2, ld: 2, data: Float64Array.of(1, 3, 2, 4) }); // [[1, 2], [3, 4]]
  * ```
+ * @group Sparse & IO
  */
 export function denseMatrix(parts: DenseMatrix): DenseMatrix {
   const p = checkObject('parts', parts);
@@ -48,6 +54,14 @@ export function denseMatrix(parts: DenseMatrix): DenseMatrix {
  * @param cols - number of columns
  * @param ld - leading dimension
  * @returns the minimum storage length
+ * @example
+ * ```ts
+ * import { denseLength } from 'modprec';
+ *
+ * denseLength(3, 2, 4); // → 7
+ * denseLength(0, 5, 1); // → 0
+ * ```
+ * @group Sparse & IO
  */
 export function denseLength(rows: number, cols: number, ld: number): number {
   return rows === 0 || cols === 0 ? 0 : (cols - 1) * ld + rows;

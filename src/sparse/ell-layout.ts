@@ -5,7 +5,10 @@
 import { fail } from '../errors.js';
 import { checkDimension, MAX_SPARSE_INDEX } from './sparse-checks.js';
 
-/** How to lay out an ELL matrix built by a conversion or a generator. */
+/**
+ * How to lay out an ELL matrix built by a conversion or a generator.
+ * @group Sparse & IO
+ */
 export interface EllLayoutOptions {
   /** Exact stride, `≥ rows`. Default: `rows`, rounded up to `strideMultiple`. Do not give both. */
   readonly stride?: number;
@@ -23,6 +26,14 @@ export interface EllLayoutOptions {
  * @returns the stride, `≥ rows`
  * @throws {@link ModprecError} `INVALID_OPTION` when both are given; `INVALID_SIZE` for a non-integer;
  *   `INVALID_STRIDE` when `stride < rows` or `strideMultiple` is 0
+ * @example
+ * ```ts
+ * import { resolveEllStride } from 'modprec';
+ *
+ * resolveEllStride(100); // → 100
+ * resolveEllStride(100, { strideMultiple: 32 }); // → 128
+ * ```
+ * @group Sparse & IO
  */
 export function resolveEllStride(rows: number, options: EllLayoutOptions = {}): number {
   const { stride, strideMultiple } = options;
@@ -49,6 +60,14 @@ export function resolveEllStride(rows: number, options: EllLayoutOptions = {}): 
  * @param options - optional `width`
  * @returns the width, `≥ longest`
  * @throws {@link ModprecError} `INVALID_SIZE` when `options.width` is not an integer or is below `longest`
+ * @example
+ * ```ts
+ * import { resolveEllWidth } from 'modprec';
+ *
+ * resolveEllWidth(5); // → 5
+ * resolveEllWidth(5, { width: 8 }); // → 8
+ * ```
+ * @group Sparse & IO
  */
 export function resolveEllWidth(longest: number, options: EllLayoutOptions = {}): number {
   if (options.width === undefined) return longest;

@@ -23,10 +23,16 @@
 import { fail } from '../errors.js';
 import { checkDimension, checkFloat64Array, checkInt32Array, checkLength, checkObject } from './sparse-checks.js';
 
-/** Column index marking an unused ELL slot (its value is 0). */
+/**
+ * Column index marking an unused ELL slot (its value is 0).
+ * @group Sparse & IO
+ */
 export const ELL_PADDING = -1;
 
-/** The index part of an ELL matrix: sizes, layout and column indices, no values. */
+/**
+ * The index part of an ELL matrix: sizes, layout and column indices, no values.
+ * @group Sparse & IO
+ */
 export interface EllStructure {
   /** Number of rows. */
   readonly rows: number;
@@ -40,7 +46,10 @@ export interface EllStructure {
   readonly colIndex: Int32Array;
 }
 
-/** An ELL matrix with double-precision values. */
+/**
+ * An ELL matrix with double-precision values.
+ * @group Sparse & IO
+ */
 export interface EllMatrix extends EllStructure {
   /** `stride·width` values, 0 in padding slots. */
   readonly values: Float64Array;
@@ -57,6 +66,15 @@ export interface EllMatrix extends EllStructure {
  *   `stride < rows`; `INVALID_STORAGE` when `colIndex` is not an `Int32Array`; `DIMENSION_MISMATCH` for a
  *   wrong length; `INDEX_OUT_OF_RANGE` for a column outside `-1 … cols − 1`; `INVALID_VALUE` for an entry
  *   after padding in the same row, or an entry in a row at or beyond `rows`
+ * @example
+ * ```ts
+ * import { ELL_PADDING, ellStructure } from 'modprec';
+ *
+ * // [[2, 1], [0, 3]]: width 2, row 1 padded
+ * const S = ellStructure({ rows: 2, cols: 2, width: 2, stride: 2, colIndex: Int32Array.of(0, 1, 1, ELL_PADDING) });
+ * S.width; // → 2
+ * ```
+ * @group Sparse & IO
  */
 export function ellStructure(parts: EllStructure): EllStructure {
   const p = checkObject('parts', parts);
@@ -95,10 +113,13 @@ export function ellStructure(parts: EllStructure): EllStructure {
  *   `Float64Array`, `DIMENSION_MISMATCH` for its length, `INVALID_VALUE` for a nonzero padding value
  * @example
  * ```ts
+ * import { ELL_PADDING, ellMatrix } from 'modprec';
+ *
  * // [[2, 1], [0, 3]]: width 2, row 1 padded
  * const A = ellMatrix({ rows: 2, cols: 2, width: 2, stride: 2,
  *   colIndex: Int32Array.of(0, 1, 1, ELL_PADDING), values: Float64Array.of(2, 3, 1, 0) });
  * ```
+ * @group Sparse & IO
  */
 export function ellMatrix(parts: EllMatrix): EllMatrix {
   const structure = ellStructure(parts);
@@ -118,6 +139,15 @@ export function ellMatrix(parts: EllMatrix): EllMatrix {
  * @param A - a valid ELL structure
  * @param i - row, `0 … rows − 1` (not checked)
  * @returns the count of slots of row `i` whose column is not {@link ELL_PADDING}
+ * @example
+ * ```ts
+ * import { ELL_PADDING, ellStructure, ellRowLength } from 'modprec';
+ *
+ * const S = ellStructure({ rows: 2, cols: 2, width: 2, stride: 2, colIndex: Int32Array.of(0, 1, 1, ELL_PADDING) });
+ * ellRowLength(S, 0); // → 2
+ * ellRowLength(S, 1); // → 1
+ * ```
+ * @group Sparse & IO
  */
 export function ellRowLength(A: EllStructure, i: number): number {
   let k = 0;

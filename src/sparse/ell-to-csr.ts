@@ -12,6 +12,15 @@ import { ELL_PADDING, ellMatrix } from './ell-matrix.js';
  * @param A - the ELL matrix (validated)
  * @returns a new CSR matrix
  * @throws {@link ModprecError} as {@link ellMatrix} for an invalid `A`
+ * @example
+ * ```ts
+ * import { ELL_PADDING, ellMatrix, ellToCsr } from 'modprec';
+ *
+ * const E = ellMatrix({ rows: 2, cols: 2, width: 2, stride: 2,
+ *   colIndex: Int32Array.of(0, 1, 1, ELL_PADDING), values: Float64Array.of(2, 3, 1, 0) });
+ * ellToCsr(E).rowPtr; // → Int32Array(3) [ 0, 2, 3 ]
+ * ```
+ * @group Sparse & IO
  */
 export function ellToCsr(A: EllMatrix): CsrMatrix {
   const { rows, cols, width, stride, colIndex, values } = ellMatrix(A);

@@ -39,8 +39,11 @@ function checkGrid(grid: readonly number[]): number[] {
  *   large to allocate; layout errors as {@link resolveEllStride}
  * @example
  * ```ts
+ * import { laplacianEll } from 'modprec';
+ *
  * const A = laplacianEll([64, 64, 64], { strideMultiple: 32 }); // 262144 rows, width 7
  * ```
+ * @group Sparse & IO
  */
 export function laplacianEll(grid: readonly number[], options: EllLayoutOptions = {}): EllMatrix {
   const sizes = checkGrid(grid);
@@ -84,8 +87,11 @@ export function laplacianEll(grid: readonly number[], options: EllLayoutOptions 
  * @throws {@link ModprecError} as {@link laplacianEll}
  * @example
  * ```ts
+ * import { laplacianCsr } from 'modprec';
+ *
  * const A = laplacianCsr([3, 3]); // 9 × 9, diagonal 4, 33 entries
  * ```
+ * @group Sparse & IO
  */
 export function laplacianCsr(grid: readonly number[]): CsrMatrix {
   return ellToCsr(laplacianEll(grid));

@@ -7,7 +7,10 @@ import type { CsrMatrix } from './csr-matrix.js';
 import { checkDimension, checkObject } from './sparse-checks.js';
 import { seededRandom } from './seeded-random.js';
 
-/** Parameters of {@link randomBandedCsr}. */
+/**
+ * Parameters of {@link randomBandedCsr}.
+ * @group Sparse & IO
+ */
 export interface RandomBandedOptions {
   /** Number of rows. */
   readonly rows: number;
@@ -39,9 +42,12 @@ export interface RandomBandedOptions {
  *   outside `[0, 1]` or a seed that is not a safe integer
  * @example
  * ```ts
+ * import { randomBandedCsr } from 'modprec';
+ *
  * const A = randomBandedCsr({ rows: 1000, lowerBandwidth: 3, upperBandwidth: 5, density: 0.5, seed: 7,
  *                             diagonallyDominant: true });
  * ```
+ * @group Sparse & IO
  */
 export function randomBandedCsr(options: RandomBandedOptions): CsrMatrix {
   const o = checkObject('options', options);

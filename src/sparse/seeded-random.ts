@@ -9,7 +9,10 @@
  */
 import { fail } from '../errors.js';
 
-/** A reproducible stream of random numbers. */
+/**
+ * A reproducible stream of random numbers.
+ * @group Sparse & IO
+ */
 export interface SeededRandom {
   /** Next uniformly distributed integer in `0 … 2^32 − 1`. */
   nextUint32(): number;
@@ -25,9 +28,12 @@ export interface SeededRandom {
  * @throws {@link ModprecError} `INVALID_VALUE` when `seed` is not a safe integer
  * @example
  * ```ts
+ * import { seededRandom } from 'modprec';
+ *
  * const random = seededRandom(42);
  * const u = random.nextDouble(); // same value on every run
  * ```
+ * @group Sparse & IO
  */
 export function seededRandom(seed: number): SeededRandom {
   if (!Number.isSafeInteger(seed)) fail('INVALID_VALUE', 'seed', 'must be a safe integer', seed);

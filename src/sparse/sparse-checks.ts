@@ -8,7 +8,10 @@
  */
 import { checkSize, fail } from '../errors.js';
 
-/** Largest dimension or entry count a sparse matrix may have: indices are stored in `Int32Array`s. */
+/**
+ * Largest dimension or entry count a sparse matrix may have: indices are stored in `Int32Array`s.
+ * @group Sparse & IO
+ */
 export const MAX_SPARSE_INDEX = 2 ** 31 - 1;
 
 /**

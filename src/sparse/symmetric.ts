@@ -18,7 +18,10 @@ import { csrMatrix } from './csr-matrix.js';
 import { csrTranspose } from './csr-transpose.js';
 import { allocateFloat64, allocateInt32 } from './sparse-checks.js';
 
-/** A symmetry that lets a square matrix be stored by its lower triangle. */
+/**
+ * A symmetry that lets a square matrix be stored by its lower triangle.
+ * @group Sparse & IO
+ */
 export type TriangleSymmetry = 'symmetric' | 'skew-symmetric';
 
 function checkSymmetry(symmetry: unknown): TriangleSymmetry {
@@ -41,6 +44,16 @@ function checkSymmetry(symmetry: unknown): TriangleSymmetry {
  * @throws {@link ModprecError} as {@link cooMatrix}; `DIMENSION_MISMATCH` when `L` is not square;
  *   `INDEX_OUT_OF_RANGE` for an entry above the diagonal; `INVALID_VALUE` for a nonzero diagonal entry
  *   of a skew-symmetric matrix; `INVALID_OPTION` for an unknown `symmetry`
+ * @example
+ * ```ts
+ * import { cooMatrix, expandTriangleCoo } from 'modprec';
+ *
+ * // lower triangle of [[2, 1], [1, 2]]
+ * const L = cooMatrix({ rows: 2, cols: 2, rowIndex: Int32Array.of(0, 1, 1), colIndex: Int32Array.of(0, 0, 1),
+ *                       values: Float64Array.of(2, 1, 2) });
+ * expandTriangleCoo(L, 'symmetric').values; // → Float64Array(4) [ 2, 1, 1, 2 ]
+ * ```
+ * @group Sparse & IO
  */
 export function expandTriangleCoo(L: CooMatrix, symmetry: TriangleSymmetry): CooMatrix {
   const { rows, cols, rowIndex, colIndex, values } = cooMatrix(L);
@@ -80,6 +93,16 @@ export function expandTriangleCoo(L: CooMatrix, symmetry: TriangleSymmetry): Coo
  * @param symmetry - `'symmetric'` (default) or `'skew-symmetric'`
  * @returns whether `A` has that symmetry; `false` for a non-square matrix
  * @throws {@link ModprecError} as {@link csrMatrix}; `INVALID_OPTION` for an unknown `symmetry`
+ * @example
+ * ```ts
+ * import { csrMatrix, isSymmetricCsr } from 'modprec';
+ *
+ * const A = csrMatrix({ rows: 2, cols: 2, rowPtr: Int32Array.of(0, 2, 4), colIndex: Int32Array.of(0, 1, 0, 1),
+ *                       values: Float64Array.of(4, -1, -1, 4) });
+ * isSymmetricCsr(A); // → true
+ * isSymmetricCsr(A, 'skew-symmetric'); // → false
+ * ```
+ * @group Sparse & IO
  */
 export function isSymmetricCsr(A: CsrMatrix, symmetry: TriangleSymmetry = 'symmetric'): boolean {
   csrMatrix(A);
@@ -109,6 +132,16 @@ export function isSymmetricCsr(A: CsrMatrix, symmetry: TriangleSymmetry = 'symme
  * @param options - `includeDiagonal` (default `true`)
  * @returns a new CSR matrix of the same size holding the entries with `col ≤ row` (`col < row` without the diagonal)
  * @throws {@link ModprecError} as {@link csrMatrix}
+ * @example
+ * ```ts
+ * import { csrMatrix, csrLowerTriangle } from 'modprec';
+ *
+ * const A = csrMatrix({ rows: 2, cols: 2, rowPtr: Int32Array.of(0, 2, 4), colIndex: Int32Array.of(0, 1, 0, 1),
+ *                       values: Float64Array.of(4, -1, -1, 4) });
+ * csrLowerTriangle(A).values; // → Float64Array(3) [ 4, -1, 4 ]
+ * csrLowerTriangle(A, { includeDiagonal: false }).values; // → Float64Array(1) [ -1 ]
+ * ```
+ * @group Sparse & IO
  */
 export function csrLowerTriangle(A: CsrMatrix, options: { readonly includeDiagonal?: boolean } = {}): CsrMatrix {
   const C = cooToCsr(csrToCoo(A));

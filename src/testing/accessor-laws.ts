@@ -14,7 +14,10 @@ import { span, type SpanLike } from '../span.js';
 import { type Law, type LawRunOptions, checkLaws, lawOf, show } from './law-runner.js';
 import { uniformUnit } from './data-arbitraries.js';
 
-/** What the laws need of a range: modprec's `Range` satisfies it. */
+/**
+ * What the laws need of a range: modprec's `Range` satisfies it.
+ * @group Testing
+ */
 export interface RangeLike {
   /** Number of dimensions. */
   readonly dimensionality: number;
@@ -30,7 +33,10 @@ export interface RangeLike {
   toConst(): RangeLike;
 }
 
-/** The range under test and what its storage does to a written value. */
+/**
+ * The range under test and what its storage does to a written value.
+ * @group Testing
+ */
 export interface AccessorLawSubject {
   /** Name for failure messages, e.g. `'rowMajor f16→f32 3×4'`. */
   readonly name: string;
@@ -115,10 +121,15 @@ function sameNumber(a: number, b: number): boolean {
  * @throws {@link ModprecError} `INVALID_SIZE` when `make` returns an empty range (nothing to write)
  * @example
  * ```ts
+ * import { range, rowMajor } from 'modprec';
+ * import { accessorLaws } from 'modprec/testing';
+ *
  * const subject = { name: 'f32 in f64', round: (x: number) => Math.fround(x),
  *   make: () => range(rowMajor<2>({ size: [3, 4], storage: 'f32', arithmetic: 'f64' })) };
- * for (const law of accessorLaws(subject)) it(law.name, () => law.check({ numRuns: 200 }));
+ * // in a test file: for (const law of accessorLaws(subject)) it(law.name, () => law.check());
+ * for (const law of accessorLaws(subject)) law.check({ numRuns: 50 });
  * ```
+ * @group Testing
  */
 export function accessorLaws(subject: AccessorLawSubject): Law[] {
   const shape = shapeOf(subject.make());
@@ -211,6 +222,15 @@ export function accessorLaws(subject: AccessorLawSubject): Law[] {
  * @param subject - how to make the range, and the storage rounding to expect
  * @param options - runs per law and seed
  * @throws Error naming the law and a counterexample
+ * @example
+ * ```ts
+ * import { range, roundToF16, rowMajor } from 'modprec';
+ * import { checkAccessorLaws } from 'modprec/testing';
+ *
+ * checkAccessorLaws({ name: 'rowMajor f16→f64 2×3', round: (x: number) => roundToF16(x),
+ *   make: () => range(rowMajor<2>({ size: [2, 3], storage: 'f16', arithmetic: 'f64' })) }, { numRuns: 50 });
+ * ```
+ * @group Testing
  */
 export function checkAccessorLaws(subject: AccessorLawSubject, options?: LawRunOptions): void {
   checkLaws(accessorLaws(subject), options);

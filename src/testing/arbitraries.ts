@@ -13,7 +13,10 @@ import { type BinaryFormatParameters, binaryFormatLimits } from '../formats/conv
 import { nextDown, nextUp } from '../formats/convert/double-neighbours.js';
 import { type BinaryFormatLike, resolveBinaryFormat } from './format-descriptors.js';
 
-/** A rounding tie: the midpoint of two adjacent finite values of a format, and which one is even. */
+/**
+ * A rounding tie: the midpoint of two adjacent finite values of a format, and which one is even.
+ * @group Testing
+ */
 export interface MidpointCase {
   /** The exact midpoint (a double). */
   readonly midpoint: number;
@@ -25,7 +28,10 @@ export interface MidpointCase {
   readonly even: number;
 }
 
-/** A value whose rounding through a wider format first lands exactly on a tie of the narrow format. */
+/**
+ * A value whose rounding through a wider format first lands exactly on a tie of the narrow format.
+ * @group Testing
+ */
 export interface DoubleRoundingCase {
   /** The input: a midpoint nudged by less than half a quantum of the wider format. */
   readonly value: number;
@@ -65,8 +71,13 @@ function checkFitsInDouble(format: BinaryFormatParameters, needsMidpoints: boole
  * @throws {@link ModprecError} `INVALID_FORMAT` for an unknown name or parameters outside those ranges
  * @example
  * ```ts
+ * import fc from 'fast-check';
+ * import { roundToF16 } from 'modprec';
+ * import { representableIn } from 'modprec/testing';
+ *
  * fc.assert(fc.property(representableIn('f16'), (x) => roundToF16(x) === x));
  * ```
+ * @group Testing
  */
 export function representableIn(format: BinaryFormatLike): fc.Arbitrary<number> {
   const f = resolveBinaryFormat(format);
@@ -125,6 +136,15 @@ function midpointCaseOf(t: Tie): MidpointCase {
  * @param format - a built-in name or format parameters
  * @returns an arbitrary of {@link MidpointCase}
  * @throws {@link ModprecError} `INVALID_FORMAT` when midpoints are not doubles (p > 52)
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { roundToF16 } from 'modprec';
+ * import { midpointCasesOf } from 'modprec/testing';
+ *
+ * fc.assert(fc.property(midpointCasesOf('f16'), (c) => roundToF16(c.midpoint) === c.even));
+ * ```
+ * @group Testing
  */
 export function midpointCasesOf(format: BinaryFormatLike): fc.Arbitrary<MidpointCase> {
   return tiesOf(resolveBinaryFormat(format)).map(midpointCaseOf);
@@ -135,6 +155,16 @@ export function midpointCasesOf(format: BinaryFormatLike): fc.Arbitrary<Midpoint
  *
  * @param format - a built-in name or format parameters (p ≤ 52)
  * @returns an arbitrary of midpoints
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { roundToBf16 } from 'modprec';
+ * import { midpointsOf } from 'modprec/testing';
+ *
+ * // every tie of bf16 is a double, exactly halfway: rounding it must move it
+ * fc.assert(fc.property(midpointsOf('bf16'), (m) => roundToBf16(m) !== m));
+ * ```
+ * @group Testing
  */
 export function midpointsOf(format: BinaryFormatLike): fc.Arbitrary<number> {
   return midpointCasesOf(format).map((c) => c.midpoint);
@@ -146,6 +176,15 @@ export function midpointsOf(format: BinaryFormatLike): fc.Arbitrary<number> {
  *
  * @param format - a built-in name or format parameters (p ≤ 52)
  * @returns an arbitrary of doubles
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { roundToF16 } from 'modprec';
+ * import { exactOf, roundRationalToFormat, F16_DESCRIPTOR, nearMidpointsOf } from 'modprec/testing';
+ *
+ * fc.assert(fc.property(nearMidpointsOf('f16'), (x) => roundToF16(x) === roundRationalToFormat(exactOf(x), F16_DESCRIPTOR)));
+ * ```
+ * @group Testing
  */
 export function nearMidpointsOf(format: BinaryFormatLike): fc.Arbitrary<number> {
   return fc.tuple(midpointsOf(format), fc.boolean()).map(([m, up]) => (up ? nextUp(m) : nextDown(m)));
@@ -160,6 +199,16 @@ export function nearMidpointsOf(format: BinaryFormatLike): fc.Arbitrary<number> 
  * @param via - the wider intermediate format: p + 1 ≤ p_via ≤ 43, emin_via ≤ emin (default binary32)
  * @returns an arbitrary of {@link DoubleRoundingCase}
  * @throws {@link ModprecError} `INVALID_FORMAT` when `via` is not wider than `format` that way
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { roundToF16 } from 'modprec';
+ * import { doubleRoundingCasesOf } from 'modprec/testing';
+ *
+ * // rounding to fp16 through fp32 goes wrong on these; the direct rounding must not
+ * fc.assert(fc.property(doubleRoundingCasesOf('f16', 'f32'), (c) => roundToF16(c.value) === c.expected));
+ * ```
+ * @group Testing
  */
 export function doubleRoundingCasesOf(
   format: BinaryFormatLike,
@@ -193,6 +242,15 @@ export function doubleRoundingCasesOf(
  *
  * @param format - a built-in name or format parameters (p ≤ 52)
  * @returns an arbitrary of doubles
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { roundToF16 } from 'modprec';
+ * import { nearOverflowOf } from 'modprec/testing';
+ *
+ * fc.assert(fc.property(nearOverflowOf('f16'), (x) => Math.abs(roundToF16(x)) <= 65504 || !Number.isFinite(roundToF16(x))));
+ * ```
+ * @group Testing
  */
 export function nearOverflowOf(format: BinaryFormatLike): fc.Arbitrary<number> {
   const f = resolveBinaryFormat(format);
@@ -214,6 +272,15 @@ export function nearOverflowOf(format: BinaryFormatLike): fc.Arbitrary<number> {
  *
  * @param format - a built-in name or format parameters (p ≤ 52)
  * @returns an arbitrary of doubles
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { roundToF16 } from 'modprec';
+ * import { nearUnderflowOf } from 'modprec/testing';
+ *
+ * fc.assert(fc.property(nearUnderflowOf('f16'), (x) => Number.isInteger(roundToF16(x) / 2 ** -24)));
+ * ```
+ * @group Testing
  */
 export function nearUnderflowOf(format: BinaryFormatLike): fc.Arbitrary<number> {
   const f = resolveBinaryFormat(format);
@@ -234,6 +301,15 @@ export function nearUnderflowOf(format: BinaryFormatLike): fc.Arbitrary<number> 
  *
  * @param format - a built-in name or format parameters
  * @returns an arbitrary of finite doubles
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { roundToBf16 } from 'modprec';
+ * import { acrossBinadesOf } from 'modprec/testing';
+ *
+ * fc.assert(fc.property(acrossBinadesOf('bf16'), (x) => Object.is(roundToBf16(-x), -roundToBf16(x))));
+ * ```
+ * @group Testing
  */
 export function acrossBinadesOf(format: BinaryFormatLike): fc.Arbitrary<number> {
   const f = resolveBinaryFormat(format);
@@ -251,6 +327,15 @@ export function acrossBinadesOf(format: BinaryFormatLike): fc.Arbitrary<number> 
  *
  * @param format - a built-in name or format parameters (p ≤ 52)
  * @returns an arbitrary choosing among them
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { roundToF16 } from 'modprec';
+ * import { specialValuesOf } from 'modprec/testing';
+ *
+ * fc.assert(fc.property(specialValuesOf('f16'), (x) => Object.is(roundToF16(roundToF16(x)), roundToF16(x))));
+ * ```
+ * @group Testing
  */
 export function specialValuesOf(format: BinaryFormatLike): fc.Arbitrary<number> {
   const f = resolveBinaryFormat(format);
@@ -269,8 +354,13 @@ export function specialValuesOf(format: BinaryFormatLike): fc.Arbitrary<number> 
  * @returns an arbitrary of doubles (NaN and ±Infinity included)
  * @example
  * ```ts
+ * import fc from 'fast-check';
+ * import { roundToBf16 } from 'modprec';
+ * import { interestingDoublesFor } from 'modprec/testing';
+ *
  * fc.assert(fc.property(interestingDoublesFor('bf16'), (x) => roundToBf16(roundToBf16(x)) === roundToBf16(x) || x !== x));
  * ```
+ * @group Testing
  */
 export function interestingDoublesFor(format: BinaryFormatLike): fc.Arbitrary<number> {
   return fc.oneof(

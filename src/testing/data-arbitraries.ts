@@ -8,10 +8,16 @@ import { fail } from '../errors.js';
 import { type BinaryFormatLike } from './format-descriptors.js';
 import { representableIn } from './arbitraries.js';
 
-/** A length: a fixed size, or bounds to draw from. */
+/**
+ * A length: a fixed size, or bounds to draw from.
+ * @group Testing
+ */
 export type SizeSpec = number | { readonly min: number; readonly max: number };
 
-/** A dense matrix drawn by {@link matrixOf}: `data[i·cols + j]` is entry (i, j) (row-major). */
+/**
+ * A dense matrix drawn by {@link matrixOf}: `data[i·cols + j]` is entry (i, j) (row-major).
+ * @group Testing
+ */
 export interface MatrixSample<T> {
   readonly rows: number;
   readonly cols: number;
@@ -38,8 +44,11 @@ function sizeArbitrary(parameter: string, size: SizeSpec): fc.Arbitrary<number> 
  * @throws {@link ModprecError} `INVALID_SIZE` for a negative or non-integer length
  * @example
  * ```ts
+ * import { representableIn, vectorOf } from 'modprec/testing';
+ *
  * vectorOf(representableIn('f16'), { min: 0, max: 64 });
  * ```
+ * @group Testing
  */
 export function vectorOf<T>(values: fc.Arbitrary<T>, length: SizeSpec): fc.Arbitrary<T[]> {
   if (typeof length === 'number') {
@@ -59,8 +68,11 @@ export function vectorOf<T>(values: fc.Arbitrary<T>, length: SizeSpec): fc.Arbit
  * @throws {@link ModprecError} `INVALID_SIZE` for a negative or non-integer size
  * @example
  * ```ts
+ * import { matrixOf, uniformUnit } from 'modprec/testing';
+ *
  * matrixOf(uniformUnit(), { rows: 3, cols: { min: 1, max: 8 } });
  * ```
+ * @group Testing
  */
 export function matrixOf<T>(values: fc.Arbitrary<T>, shape: { rows: SizeSpec; cols: SizeSpec }): fc.Arbitrary<MatrixSample<T>> {
   const rows = sizeArbitrary('shape.rows', shape?.rows);
@@ -76,6 +88,19 @@ export function matrixOf<T>(values: fc.Arbitrary<T>, shape: { rows: SizeSpec; co
  * @param format - a built-in name or format parameters
  * @param length - a fixed length, or `{ min, max }`
  * @returns an arbitrary of arrays
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { vector, formats } from 'modprec';
+ * import { vectorIn } from 'modprec/testing';
+ *
+ * // fp16 data is held exactly by an fp16 vector
+ * fc.assert(fc.property(vectorIn('f16', { min: 1, max: 8 }), (xs) => {
+ *   const x = vector(xs, { storage: formats.f16 });
+ *   return xs.every((v, i) => Object.is(x.get(i), v));
+ * }));
+ * ```
+ * @group Testing
  */
 export function vectorIn(format: BinaryFormatLike, length: SizeSpec): fc.Arbitrary<number[]> {
   return vectorOf(representableIn(format), length);
@@ -89,8 +114,12 @@ export function vectorIn(format: BinaryFormatLike, length: SizeSpec): fc.Arbitra
  * @returns an arbitrary of doubles in [−1, 1]
  * @example
  * ```ts
+ * import fc from 'fast-check';
+ * import { uniformUnit } from 'modprec/testing';
+ *
  * fc.sample(uniformUnit(), 3); // e.g. [0.318…, −0.774…, 0.052…]
  * ```
+ * @group Testing
  */
 export function uniformUnit(): fc.Arbitrary<number> {
   return fc.noBias(fc.bigInt({ min: -(1n << 53n), max: 1n << 53n })).map((k) => Number(k) * 2 ** -53);
@@ -101,6 +130,14 @@ export function uniformUnit(): fc.Arbitrary<number> {
  *
  * @param round - the storage conversion, e.g. `roundToF16`
  * @returns an arbitrary of rounded values
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { uniformUnitRounded } from 'modprec/testing';
+ *
+ * fc.assert(fc.property(uniformUnitRounded(Math.fround), (x) => Math.abs(x) <= 1 && Math.fround(x) === x));
+ * ```
+ * @group Testing
  */
 export function uniformUnitRounded(round: (x: number) => number): fc.Arbitrary<number> {
   return uniformUnit().map(round);

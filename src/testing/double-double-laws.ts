@@ -15,7 +15,10 @@ import { resolveBinaryFormat, type BinaryFormatLike } from './format-descriptors
 import { show } from './law-runner.js';
 import { fail } from '../errors.js';
 
-/** A normalised double-double: hi = fl(hi + lo), so |lo| ≤ ulp(hi)/2. */
+/**
+ * A normalised double-double: hi = fl(hi + lo), so |lo| ≤ ulp(hi)/2.
+ * @group Testing
+ */
 export interface DoubleDoubleSample {
   readonly hi: number;
   readonly lo: number;
@@ -37,8 +40,12 @@ function twoSum(a: number, b: number): DoubleDoubleSample {
  * @returns an arbitrary of {@link DoubleDoubleSample}s
  * @example
  * ```ts
+ * import fc from 'fast-check';
+ * import { doubleDoubles } from 'modprec/testing';
+ *
  * fc.assert(fc.property(doubleDoubles(), ({ hi, lo }) => hi + lo === hi));
  * ```
+ * @group Testing
  */
 export function doubleDoubles(options: { minExponent?: number; maxExponent?: number } = {}): fc.Arbitrary<DoubleDoubleSample> {
   const low = options.minExponent ?? -60;
@@ -59,6 +66,15 @@ export function doubleDoubles(options: { minExponent?: number; maxExponent?: num
  *
  * @param format - the target format (p ≤ 52)
  * @returns an arbitrary of finite {@link DoubleDoubleSample}s
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { isNormalizedDd } from 'modprec';
+ * import { doubleDoublesNearTiesOf } from 'modprec/testing';
+ *
+ * fc.assert(fc.property(doubleDoublesNearTiesOf('f32'), ({ hi, lo }) => isNormalizedDd(hi, lo)));
+ * ```
+ * @group Testing
  */
 export function doubleDoublesNearTiesOf(format: BinaryFormatLike): fc.Arbitrary<DoubleDoubleSample> {
   const f = resolveBinaryFormat(format);
@@ -80,8 +96,13 @@ export function doubleDoublesNearTiesOf(format: BinaryFormatLike): fc.Arbitrary<
  * @returns a fast-check property
  * @example
  * ```ts
+ * import fc from 'fast-check';
+ * import { roundToF16, roundToOddDd } from 'modprec';
+ * import { lawDoubleDoubleExport } from 'modprec/testing';
+ *
  * fc.assert(lawDoubleDoubleExport('f16', (hi, lo) => roundToF16(roundToOddDd(hi, lo))), { numRuns: 1000 });
  * ```
+ * @group Testing
  */
 export function lawDoubleDoubleExport(
   format: BinaryFormatLike,

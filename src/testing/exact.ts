@@ -42,8 +42,11 @@ function decompose(parameter: string, x: number): Dyadic {
  * @throws {@link ModprecError} `INVALID_VALUE` when x is NaN or infinite
  * @example
  * ```ts
+ * import { exactOf } from 'modprec/testing';
+ *
  * exactOf(0.1); // { num: 3602879701896397n, den: 36028797018963968n }  (= 0.1's double, 2^55 below)
  * ```
+ * @group Testing
  */
 export function exactOf(x: number): Rational {
   const { significand, exponent } = decompose('x', x);
@@ -58,8 +61,11 @@ export function exactOf(x: number): Rational {
  * @throws {@link ModprecError} `INVALID_VALUE` when a term is NaN or infinite
  * @example
  * ```ts
+ * import { exactSum, roundRationalToDouble } from 'modprec/testing';
+ *
  * roundRationalToDouble(exactSum([1e100, 1, -1e100])); // 1
  * ```
+ * @group Testing
  */
 export function exactSum(xs: ArrayLike<number>): Rational {
   // Accumulate an integer count of 2^−1074 units: shifts and adds only, no reductions per term.
@@ -80,8 +86,11 @@ export function exactSum(xs: ArrayLike<number>): Rational {
  * @throws {@link ModprecError} `DIMENSION_MISMATCH` when the lengths differ; `INVALID_VALUE` for a non-finite entry
  * @example
  * ```ts
+ * import { exactDot } from 'modprec/testing';
+ *
  * const q = exactDot([1e16, 1, -1e16], [1, 1, 1]); // exactly 1, where naive summation gives 0
  * ```
+ * @group Testing
  */
 export function exactDot(x: ArrayLike<number>, y: ArrayLike<number>): Rational {
   if (x.length !== y.length) {
@@ -104,6 +113,15 @@ export function exactDot(x: ArrayLike<number>, y: ArrayLike<number>): Rational {
  * @param exact - the true value
  * @returns |computed − exact| as a rational
  * @throws {@link ModprecError} `INVALID_VALUE` when computed is not finite
+ * @example
+ * ```ts
+ * import { exactDot, absoluteError, roundRationalToDouble } from 'modprec/testing';
+ *
+ * const exact = exactDot([0.1, 0.2], [0.3, 0.4]);   // of the doubles, exactly
+ * const err = absoluteError(0.1 * 0.3 + 0.2 * 0.4, exact);
+ * roundRationalToDouble(err) < 2 ** -56; // → true
+ * ```
+ * @group Testing
  */
 export function absoluteError(computed: number, exact: Rational): Rational {
   return absRational(subRational(exactOf(computed), exact));
@@ -118,8 +136,11 @@ export function absoluteError(computed: number, exact: Rational): Rational {
  * @throws {@link ModprecError} `INVALID_VALUE` when computed is not finite
  * @example
  * ```ts
+ * import { rational, relativeError } from 'modprec/testing';
+ *
  * relativeError(0.1, rational(1n, 10n)) <= 2 ** -53; // true: 0.1 is correctly rounded
  * ```
+ * @group Testing
  */
 export function relativeError(computed: number, exact: Rational): number {
   const error = absoluteError(computed, exact);
@@ -138,8 +159,11 @@ export function relativeError(computed: number, exact: Rational): number {
  * @throws {@link ModprecError} `INVALID_FORMAT` when the format does not fit in binary64
  * @example
  * ```ts
+ * import { oracleRoundToFormat } from 'modprec/testing';
+ *
  * oracleRoundToFormat(1 + 2 ** -11, { significandBits: 11, minExponent: -14, maxExponent: 15 }); // 1 (tie to even)
  * ```
+ * @group Testing
  */
 export function oracleRoundToFormat(x: number, format: BinaryFormatParameters): number {
   if (x !== x) return NaN;

@@ -42,6 +42,14 @@ function expectSame(f: BinaryFormatDescriptor, law: string, x: number, got: numb
  * @param format - the conversion under test
  * @param inputs - inputs to try (default: {@link interestingDoublesFor} the format)
  * @returns a fast-check property
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { F16_DESCRIPTOR, lawCorrectRounding } from 'modprec/testing';
+ *
+ * fc.assert(lawCorrectRounding(F16_DESCRIPTOR), { numRuns: 200 });
+ * ```
+ * @group Testing
  */
 export function lawCorrectRounding(format: BinaryFormatDescriptor, inputs?: fc.Arbitrary<number>): fc.IPropertyWithHooks<[number]> {
   const f = checkBinaryFormatDescriptor(format);
@@ -56,6 +64,14 @@ export function lawCorrectRounding(format: BinaryFormatDescriptor, inputs?: fc.A
  *
  * @param format - the conversion under test
  * @returns a fast-check property
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { BF16_DESCRIPTOR, lawRoundTrip } from 'modprec/testing';
+ *
+ * fc.assert(lawRoundTrip(BF16_DESCRIPTOR), { numRuns: 200 });
+ * ```
+ * @group Testing
  */
 export function lawRoundTrip(format: BinaryFormatDescriptor): fc.IPropertyWithHooks<[number]> {
   const f = checkBinaryFormatDescriptor(format);
@@ -72,6 +88,14 @@ export function lawRoundTrip(format: BinaryFormatDescriptor): fc.IPropertyWithHo
  *
  * @param format - the conversion under test
  * @returns a fast-check property
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { F16_DESCRIPTOR, lawCodec } from 'modprec/testing';
+ *
+ * fc.assert(lawCodec(F16_DESCRIPTOR), { numRuns: 200 });
+ * ```
+ * @group Testing
  */
 export function lawCodec(format: BinaryFormatDescriptor): fc.IPropertyWithHooks<[number, number]> {
   const f = checkBinaryFormatDescriptor(format);
@@ -93,6 +117,14 @@ export function lawCodec(format: BinaryFormatDescriptor): fc.IPropertyWithHooks<
  *
  * @param format - the conversion under test
  * @returns a fast-check property
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { F32_DESCRIPTOR, lawMonotonic } from 'modprec/testing';
+ *
+ * fc.assert(lawMonotonic(F32_DESCRIPTOR), { numRuns: 200 });
+ * ```
+ * @group Testing
  */
 export function lawMonotonic(format: BinaryFormatDescriptor): fc.IPropertyWithHooks<[number, number]> {
   const f = checkBinaryFormatDescriptor(format);
@@ -111,6 +143,14 @@ export function lawMonotonic(format: BinaryFormatDescriptor): fc.IPropertyWithHo
  *
  * @param format - the conversion under test
  * @returns a fast-check property
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { BF16_DESCRIPTOR, lawTiesToEven } from 'modprec/testing';
+ *
+ * fc.assert(lawTiesToEven(BF16_DESCRIPTOR), { numRuns: 200 });
+ * ```
+ * @group Testing
  */
 export function lawTiesToEven(format: BinaryFormatDescriptor): fc.IPropertyWithHooks<[{ midpoint: number; even: number }]> {
   const f = checkBinaryFormatDescriptor(format);
@@ -133,6 +173,19 @@ function defaultVia(f: BinaryFormatParameters): BinaryFormatParameters | null {
  * @param via - the intermediate format to guard against (default: binary32 when it is wider by ≥ 1 bit, else p + 11 bits)
  * @returns a fast-check property
  * @throws {@link ModprecError} `INVALID_FORMAT` when no suitable intermediate exists (p > 42)
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { roundToF16 } from 'modprec';
+ * import { F16_DESCRIPTOR, lawNoDoubleRounding } from 'modprec/testing';
+ *
+ * fc.assert(lawNoDoubleRounding(F16_DESCRIPTOR), { numRuns: 200 });
+ * // a conversion through fp32 fails it:
+ * const viaF32 = { ...F16_DESCRIPTOR, name: 'f16 via f32', encode: undefined, decode: undefined,
+ *                  round: (x: number) => roundToF16(Math.fround(x)) };
+ * fc.check(lawNoDoubleRounding(viaF32), { numRuns: 200 }).failed; // → true
+ * ```
+ * @group Testing
  */
 export function lawNoDoubleRounding(format: BinaryFormatDescriptor, via?: BinaryFormatLike): fc.IPropertyWithHooks<[{ value: number; expected: number }]> {
   const f = checkBinaryFormatDescriptor(format);
@@ -146,6 +199,14 @@ export function lawNoDoubleRounding(format: BinaryFormatDescriptor, via?: Binary
  *
  * @param format - the conversion under test
  * @returns a fast-check property
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { F16_DESCRIPTOR, lawOverflow } from 'modprec/testing';
+ *
+ * fc.assert(lawOverflow(F16_DESCRIPTOR), { numRuns: 200 });
+ * ```
+ * @group Testing
  */
 export function lawOverflow(format: BinaryFormatDescriptor): fc.IPropertyWithHooks<[number]> {
   const f = checkBinaryFormatDescriptor(format);
@@ -164,6 +225,14 @@ export function lawOverflow(format: BinaryFormatDescriptor): fc.IPropertyWithHoo
  *
  * @param format - the conversion under test
  * @returns a fast-check property
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { F16_DESCRIPTOR, lawGradualUnderflow } from 'modprec/testing';
+ *
+ * fc.assert(lawGradualUnderflow(F16_DESCRIPTOR), { numRuns: 200 });
+ * ```
+ * @group Testing
  */
 export function lawGradualUnderflow(format: BinaryFormatDescriptor): fc.IPropertyWithHooks<[number]> {
   const f = checkBinaryFormatDescriptor(format);
@@ -187,6 +256,14 @@ export function lawGradualUnderflow(format: BinaryFormatDescriptor): fc.IPropert
  *
  * @param format - the conversion under test
  * @returns a fast-check property
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { BF16_DESCRIPTOR, lawSpecialsAndSymmetry } from 'modprec/testing';
+ *
+ * fc.assert(lawSpecialsAndSymmetry(BF16_DESCRIPTOR), { numRuns: 200 });
+ * ```
+ * @group Testing
  */
 export function lawSpecialsAndSymmetry(format: BinaryFormatDescriptor): fc.IPropertyWithHooks<[number]> {
   const f = checkBinaryFormatDescriptor(format);
@@ -199,7 +276,10 @@ export function lawSpecialsAndSymmetry(format: BinaryFormatDescriptor): fc.IProp
   });
 }
 
-/** An arithmetic operation on exact rationals, for {@link lawInnocuousDoubleRounding}. */
+/**
+ * An arithmetic operation on exact rationals, for {@link lawInnocuousDoubleRounding}.
+ * @group Testing
+ */
 export type ExactOperation = '+' | '-' | '*' | '/';
 
 const EXACT_OPERATIONS: Record<ExactOperation, (a: Rational, b: Rational) => Rational> = {
@@ -219,6 +299,15 @@ const EXACT_OPERATIONS: Record<ExactOperation, (a: Rational, b: Rational) => Rat
  * @param wide - the wider arithmetic's parameters (its results are the exact ones rounded by the oracle)
  * @param operations - which operations to try (default all four)
  * @returns a fast-check property
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { F16_DESCRIPTOR, lawInnocuousDoubleRounding } from 'modprec/testing';
+ *
+ * // fp32 (24 bits) ≥ 2·11 + 1: computing fp16 data in fp32, then storing in fp16, rounds as if once
+ * fc.assert(lawInnocuousDoubleRounding(F16_DESCRIPTOR, 'f32'), { numRuns: 200 });
+ * ```
+ * @group Testing
  */
 export function lawInnocuousDoubleRounding(
   format: BinaryFormatDescriptor,
@@ -241,7 +330,10 @@ export function lawInnocuousDoubleRounding(
   });
 }
 
-/** Options of {@link storageConversionLaws}. */
+/**
+ * Options of {@link storageConversionLaws}.
+ * @group Testing
+ */
 export interface StorageConversionLawOptions {
   /** Intermediate format for the no-double-rounding law; `null` skips that law (for a format that does not claim it). */
   readonly via?: BinaryFormatLike | null;
@@ -256,8 +348,12 @@ export interface StorageConversionLawOptions {
  * @throws {@link ModprecError} `INVALID_FORMAT` for a malformed descriptor
  * @example
  * ```ts
- * for (const law of storageConversionLaws(F16_DESCRIPTOR)) it(law.name, () => law.check({ numRuns: 500 }));
+ * import { F16_DESCRIPTOR, storageConversionLaws } from 'modprec/testing';
+ *
+ * // in a test file: for (const law of storageConversionLaws(F16_DESCRIPTOR)) it(law.name, () => law.check());
+ * for (const law of storageConversionLaws(F16_DESCRIPTOR)) law.check({ numRuns: 100 });
  * ```
+ * @group Testing
  */
 export function storageConversionLaws(format: BinaryFormatDescriptor, options: StorageConversionLawOptions = {}): Law[] {
   const f = checkBinaryFormatDescriptor(format);
@@ -284,11 +380,15 @@ export function storageConversionLaws(format: BinaryFormatDescriptor, options: S
  * @throws Error naming the format, the law and a counterexample; {@link ModprecError} `INVALID_FORMAT` for a malformed descriptor
  * @example
  * ```ts
- * // A custom 8-bit float (4 significand bits, exponents −6…7) in a vitest test:
+ * import { createBinaryRounder } from 'modprec';
+ * import { checkStorageConversionLaws } from 'modprec/testing';
+ *
+ * // A custom 8-bit float (4 significand bits, exponents −6…7): throws, naming the law and a counterexample, if one fails
  * const e4m3 = { name: 'e4m3', significandBits: 4, minExponent: -6, maxExponent: 7,
  *                round: createBinaryRounder({ significandBits: 4, minExponent: -6, maxExponent: 7 }) };
- * it('e4m3 conversion is correctly rounded', () => checkStorageConversionLaws(e4m3, { numRuns: 300 }));
+ * checkStorageConversionLaws(e4m3, { numRuns: 300 });
  * ```
+ * @group Testing
  */
 export function checkStorageConversionLaws(
   format: BinaryFormatDescriptor,

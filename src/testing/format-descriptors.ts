@@ -16,6 +16,7 @@ import { roundToInt16, roundToInt32, roundToInt8 } from '../formats/convert/inte
 /**
  * An IEEE-style binary floating-point storage format (round to nearest-even, gradual underflow,
  * ±Infinity, signed zeros, NaN) and the conversion that claims to round into it.
+ * @group Testing
  */
 export interface BinaryFormatDescriptor extends BinaryFormatParameters {
   /** Short name for failure messages, e.g. `'f16'`. */
@@ -30,7 +31,10 @@ export interface BinaryFormatDescriptor extends BinaryFormatParameters {
   readonly bitWidth?: number;
 }
 
-/** A saturating signed-integer storage format and its conversion. */
+/**
+ * A saturating signed-integer storage format and its conversion.
+ * @group Testing
+ */
 export interface IntegerFormatDescriptor {
   /** Short name for failure messages, e.g. `'i8'`. */
   readonly name: string;
@@ -44,36 +48,63 @@ export interface IntegerFormatDescriptor {
   readonly nanValue: number;
 }
 
-/** binary64 itself (rounding is the identity): for arbitraries such as `representableIn(F64_DESCRIPTOR)`; the laws need p ≤ 52 and reject it. */
+/**
+ * binary64 itself (rounding is the identity): for arbitraries such as `representableIn(F64_DESCRIPTOR)`; the laws need p ≤ 52 and reject it.
+ * @group Testing
+ */
 export const F64_DESCRIPTOR: BinaryFormatDescriptor = Object.freeze({
   name: 'f64', significandBits: 53, minExponent: -1022, maxExponent: 1023, round: (x: number) => x,
 });
-/** modprec's binary32 conversion. */
+/**
+ * modprec's binary32 conversion.
+ * @group Testing
+ */
 export const F32_DESCRIPTOR: BinaryFormatDescriptor = Object.freeze({
   name: 'f32', significandBits: 24, minExponent: -126, maxExponent: 127,
   round: roundToF32, encode: f32ToBits, decode: f32FromBits, bitWidth: 32,
 });
-/** modprec's binary16 conversion. */
+/**
+ * modprec's binary16 conversion.
+ * @group Testing
+ */
 export const F16_DESCRIPTOR: BinaryFormatDescriptor = Object.freeze({
   name: 'f16', significandBits: 11, minExponent: -14, maxExponent: 15,
   round: roundToF16, encode: f16BitsFromNumber, decode: numberFromF16Bits, bitWidth: 16,
 });
-/** modprec's bfloat16 conversion. */
+/**
+ * modprec's bfloat16 conversion.
+ * @group Testing
+ */
 export const BF16_DESCRIPTOR: BinaryFormatDescriptor = Object.freeze({
   name: 'bf16', significandBits: 8, minExponent: -126, maxExponent: 127,
   round: roundToBf16, encode: bf16BitsFromNumber, decode: numberFromBf16Bits, bitWidth: 16,
 });
-/** modprec's int8 conversion. */
+/**
+ * modprec's int8 conversion.
+ * @group Testing
+ */
 export const I8_DESCRIPTOR: IntegerFormatDescriptor = Object.freeze({ name: 'i8', min: -128, max: 127, round: roundToInt8, nanValue: 0 });
-/** modprec's int16 conversion. */
+/**
+ * modprec's int16 conversion.
+ * @group Testing
+ */
 export const I16_DESCRIPTOR: IntegerFormatDescriptor = Object.freeze({ name: 'i16', min: -32768, max: 32767, round: roundToInt16, nanValue: 0 });
-/** modprec's int32 conversion. */
+/**
+ * modprec's int32 conversion.
+ * @group Testing
+ */
 export const I32_DESCRIPTOR: IntegerFormatDescriptor = Object.freeze({ name: 'i32', min: -2147483648, max: 2147483647, round: roundToInt32, nanValue: 0 });
 
-/** Names of the built-in binary formats accepted wherever a format is expected. */
+/**
+ * Names of the built-in binary formats accepted wherever a format is expected.
+ * @group Testing
+ */
 export type BinaryFormatName = 'f64' | 'f32' | 'f16' | 'bf16';
 
-/** A built-in format's name, or parameters (a descriptor is also accepted: it has them). */
+/**
+ * A built-in format's name, or parameters (a descriptor is also accepted: it has them).
+ * @group Testing
+ */
 export type BinaryFormatLike = BinaryFormatName | BinaryFormatParameters;
 
 const BY_NAME: Record<BinaryFormatName, BinaryFormatDescriptor> = {
@@ -86,6 +117,14 @@ const BY_NAME: Record<BinaryFormatName, BinaryFormatDescriptor> = {
  * @param format - `'f64' | 'f32' | 'f16' | 'bf16'` or format parameters
  * @returns the parameters (a full descriptor for a name)
  * @throws {@link ModprecError} `INVALID_FORMAT` for an unknown name
+ * @example
+ * ```ts
+ * import { resolveBinaryFormat } from 'modprec/testing';
+ *
+ * resolveBinaryFormat('bf16').significandBits; // → 8
+ * resolveBinaryFormat({ significandBits: 4, minExponent: -6, maxExponent: 7 }).maxExponent; // → 7
+ * ```
+ * @group Testing
  */
 export function resolveBinaryFormat(format: BinaryFormatLike): BinaryFormatParameters {
   if (typeof format === 'string') {
@@ -102,6 +141,16 @@ export function resolveBinaryFormat(format: BinaryFormatLike): BinaryFormatParam
  * @param descriptor - the format under test
  * @returns the descriptor
  * @throws {@link ModprecError} `INVALID_FORMAT` when parameters are out of range or encode/decode/bitWidth are inconsistent
+ * @example
+ * ```ts
+ * import { createBinaryRounder } from 'modprec';
+ * import { checkBinaryFormatDescriptor } from 'modprec/testing';
+ *
+ * const e4m3 = checkBinaryFormatDescriptor({ name: 'e4m3', significandBits: 4, minExponent: -6, maxExponent: 7,
+ *   round: createBinaryRounder({ significandBits: 4, minExponent: -6, maxExponent: 7 }) });
+ * e4m3.name; // → 'e4m3'
+ * ```
+ * @group Testing
  */
 export function checkBinaryFormatDescriptor(descriptor: BinaryFormatDescriptor): BinaryFormatDescriptor {
   if (typeof descriptor?.round !== 'function') fail('INVALID_FORMAT', 'format.round', 'must be a function', descriptor?.round);

@@ -13,8 +13,8 @@
  * @example
  * ```ts
  * import fc from 'fast-check';
- * import { createBinaryRounder } from 'modprec';
- * import { checkStorageConversionLaws, exactDot, roundRationalToDouble, vectorIn } from 'modprec/testing';
+ * import { createBinaryRounder, gamma } from 'modprec';
+ * import { exactDot, roundRationalToDouble, vectorIn, checkStorageConversionLaws } from 'modprec/testing';
  *
  * // 1. A custom storage format's conversion obeys every law (throws naming the law and a counterexample if not).
  * const params = { significandBits: 4, minExponent: -6, maxExponent: 7 };
@@ -30,7 +30,7 @@
  * }));
  * ```
  *
- * @module
+ * @module modprec/testing
  */
 export type { Rational } from './rational.js';
 export {

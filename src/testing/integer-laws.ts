@@ -25,6 +25,15 @@ function checkIntegerDescriptor(format: IntegerFormatDescriptor): IntegerFormatD
  * @param format - the integer format
  * @param x - any number
  * @returns the expected stored integer
+ * @example
+ * ```ts
+ * import { I8_DESCRIPTOR, oracleRoundToInteger } from 'modprec/testing';
+ *
+ * oracleRoundToInteger(I8_DESCRIPTOR, 2.5); // → 2
+ * oracleRoundToInteger(I8_DESCRIPTOR, 1000); // → 127
+ * oracleRoundToInteger(I8_DESCRIPTOR, NaN); // → 0
+ * ```
+ * @group Testing
  */
 export function oracleRoundToInteger(format: IntegerFormatDescriptor, x: number): number {
   if (x !== x) return format.nanValue;
@@ -41,6 +50,15 @@ export function oracleRoundToInteger(format: IntegerFormatDescriptor, x: number)
  *
  * @param format - the integer format
  * @returns an arbitrary of doubles
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { I16_DESCRIPTOR, oracleRoundToInteger, interestingDoublesForInteger } from 'modprec/testing';
+ *
+ * fc.assert(fc.property(interestingDoublesForInteger(I16_DESCRIPTOR), (x) =>
+ *   Object.is(I16_DESCRIPTOR.round(x), oracleRoundToInteger(I16_DESCRIPTOR, x))));
+ * ```
+ * @group Testing
  */
 export function interestingDoublesForInteger(format: IntegerFormatDescriptor): fc.Arbitrary<number> {
   const f = checkIntegerDescriptor(format);
@@ -62,6 +80,13 @@ export function interestingDoublesForInteger(format: IntegerFormatDescriptor): f
  * @param format - the conversion under test
  * @returns the laws
  * @throws {@link ModprecError} `INVALID_FORMAT` for a malformed descriptor
+ * @example
+ * ```ts
+ * import { I8_DESCRIPTOR, integerConversionLaws } from 'modprec/testing';
+ *
+ * for (const law of integerConversionLaws(I8_DESCRIPTOR)) law.check({ numRuns: 100 });
+ * ```
+ * @group Testing
  */
 export function integerConversionLaws(format: IntegerFormatDescriptor): Law[] {
   const f = checkIntegerDescriptor(format);
@@ -90,8 +115,14 @@ export function integerConversionLaws(format: IntegerFormatDescriptor): Law[] {
  * @throws Error naming the law and a counterexample
  * @example
  * ```ts
- * checkIntegerConversionLaws({ name: 'u4', min: 0, max: 15, nanValue: 0, round: myRoundToU4 });
+ * import { checkIntegerConversionLaws } from 'modprec/testing';
+ *
+ * // a 4-bit unsigned format: nearest integer, ties to even, saturated to [0, 15]
+ * const roundToU4 = (x: number) => Number.isNaN(x) ? 0 : Math.min(15, Math.max(0, x - Math.floor(x) === 0.5
+ *   ? 2 * Math.round(x / 2) : Math.round(x))) + 0;
+ * checkIntegerConversionLaws({ name: 'u4', min: 0, max: 15, nanValue: 0, round: roundToU4 }, { numRuns: 200 });
  * ```
+ * @group Testing
  */
 export function checkIntegerConversionLaws(format: IntegerFormatDescriptor, options?: LawRunOptions): void {
   checkLaws(integerConversionLaws(format), options);

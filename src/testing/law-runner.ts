@@ -5,7 +5,10 @@
  */
 import fc from 'fast-check';
 
-/** fast-check parameters the law runners pass through. */
+/**
+ * fast-check parameters the law runners pass through.
+ * @group Testing
+ */
 export interface LawRunOptions {
   /** Runs per law (fast-check's default is 100). */
   readonly numRuns?: number;
@@ -13,7 +16,10 @@ export interface LawRunOptions {
   readonly seed?: number;
 }
 
-/** One law, ready to run. */
+/**
+ * One law, ready to run.
+ * @group Testing
+ */
 export interface Law {
   /** Its name, as given in failure messages (e.g. `'correct rounding'`). */
   readonly name: string;
@@ -28,6 +34,16 @@ export interface Law {
  * @param name - the law's name
  * @param property - a synchronous fast-check property
  * @returns the law
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * import { lawOf } from 'modprec/testing';
+ *
+ * const law = lawOf('Math.fround', 'idempotent', fc.property(fc.double(), (x) => Object.is(Math.fround(Math.fround(x)), Math.fround(x))));
+ * law.check({ numRuns: 200 });   // throws, naming the law and a counterexample, if it fails
+ * law.name; // → 'idempotent'
+ * ```
+ * @group Testing
  */
 export function lawOf<Ts>(subject: string, name: string, property: fc.IProperty<Ts>): Law {
   return {
@@ -51,6 +67,13 @@ export function lawOf<Ts>(subject: string, name: string, property: fc.IProperty<
  * @param laws - the laws
  * @param options - runs per law and seed
  * @throws Error naming the failing law and its counterexample
+ * @example
+ * ```ts
+ * import { F16_DESCRIPTOR, checkLaws, storageConversionLaws } from 'modprec/testing';
+ *
+ * checkLaws(storageConversionLaws(F16_DESCRIPTOR), { numRuns: 100 });
+ * ```
+ * @group Testing
  */
 export function checkLaws(laws: readonly Law[], options?: LawRunOptions): void {
   for (const law of laws) law.check(options);

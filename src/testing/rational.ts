@@ -9,7 +9,10 @@
  */
 import { fail } from '../errors.js';
 
-/** An exact rational number num/den, reduced, with den > 0. */
+/**
+ * An exact rational number num/den, reduced, with den > 0.
+ * @group Testing
+ */
 export interface Rational {
   /** Numerator, carrying the sign. */
   readonly num: bigint;
@@ -46,8 +49,11 @@ function gcd(a: bigint, b: bigint): bigint {
  * @throws {@link ModprecError} `INVALID_VALUE` when den is 0
  * @example
  * ```ts
+ * import { rational } from 'modprec/testing';
+ *
  * rational(6n, -4n); // { num: -3n, den: 2n }
  * ```
+ * @group Testing
  */
 export function rational(num: bigint, den: bigint = 1n): Rational {
   if (den === 0n) fail('INVALID_VALUE', 'den', 'must be nonzero', den);
@@ -67,7 +73,10 @@ export function rational(num: bigint, den: bigint = 1n): Rational {
   return { num: num / g, den: den / g };
 }
 
-/** The rational 0. */
+/**
+ * The rational 0.
+ * @group Testing
+ */
 export const ZERO: Rational = Object.freeze({ num: 0n, den: 1n });
 
 /**
@@ -75,6 +84,13 @@ export const ZERO: Rational = Object.freeze({ num: 0n, den: 1n });
  * @param a - first term
  * @param b - second term
  * @returns a + b, reduced
+ * @example
+ * ```ts
+ * import { rational, addRational, rationalToString } from 'modprec/testing';
+ *
+ * rationalToString(addRational(rational(1n, 3n), rational(1n, 6n))); // → '1/2'
+ * ```
+ * @group Testing
  */
 export function addRational(a: Rational, b: Rational): Rational {
   if (a.den === b.den) return rational(a.num + b.num, a.den);
@@ -86,6 +102,13 @@ export function addRational(a: Rational, b: Rational): Rational {
  * @param a - minuend
  * @param b - subtrahend
  * @returns a − b, reduced
+ * @example
+ * ```ts
+ * import { rational, subRational, rationalToString, exactOf } from 'modprec/testing';
+ *
+ * rationalToString(subRational(exactOf(0.1), rational(1n, 10n))); // → '1/180143985094819840'
+ * ```
+ * @group Testing
  */
 export function subRational(a: Rational, b: Rational): Rational {
   return addRational(a, { num: -b.num, den: b.den });
@@ -96,6 +119,13 @@ export function subRational(a: Rational, b: Rational): Rational {
  * @param a - first factor
  * @param b - second factor
  * @returns a·b, reduced
+ * @example
+ * ```ts
+ * import { rational, mulRational, rationalToString } from 'modprec/testing';
+ *
+ * rationalToString(mulRational(rational(2n, 3n), rational(3n, 4n))); // → '1/2'
+ * ```
+ * @group Testing
  */
 export function mulRational(a: Rational, b: Rational): Rational {
   return rational(a.num * b.num, a.den * b.den);
@@ -107,6 +137,13 @@ export function mulRational(a: Rational, b: Rational): Rational {
  * @param b - divisor, nonzero
  * @returns a/b, reduced
  * @throws {@link ModprecError} `INVALID_VALUE` when b is 0
+ * @example
+ * ```ts
+ * import { rational, divRational, rationalToString } from 'modprec/testing';
+ *
+ * rationalToString(divRational(rational(1n), rational(3n))); // → '1/3'
+ * ```
+ * @group Testing
  */
 export function divRational(a: Rational, b: Rational): Rational {
   if (b.num === 0n) fail('INVALID_VALUE', 'b', 'must be a nonzero divisor', 0);
@@ -117,6 +154,13 @@ export function divRational(a: Rational, b: Rational): Rational {
  * Exact negation.
  * @param a - a rational
  * @returns −a
+ * @example
+ * ```ts
+ * import { rational, negRational, rationalToString } from 'modprec/testing';
+ *
+ * rationalToString(negRational(rational(1n, 3n))); // → '-1/3'
+ * ```
+ * @group Testing
  */
 export function negRational(a: Rational): Rational {
   return { num: -a.num, den: a.den };
@@ -126,6 +170,13 @@ export function negRational(a: Rational): Rational {
  * Exact absolute value.
  * @param a - a rational
  * @returns |a|
+ * @example
+ * ```ts
+ * import { rational, absRational, rationalToString } from 'modprec/testing';
+ *
+ * rationalToString(absRational(rational(-5n, 2n))); // → '5/2'
+ * ```
+ * @group Testing
  */
 export function absRational(a: Rational): Rational {
   return a.num < 0n ? { num: -a.num, den: a.den } : a;
@@ -136,6 +187,13 @@ export function absRational(a: Rational): Rational {
  * @param a - left operand
  * @param b - right operand
  * @returns −1 if a < b, 0 if a = b, 1 if a > b
+ * @example
+ * ```ts
+ * import { rational, compareRational, exactOf } from 'modprec/testing';
+ *
+ * compareRational(exactOf(0.1), rational(1n, 10n)); // → 1
+ * ```
+ * @group Testing
  */
 export function compareRational(a: Rational, b: Rational): -1 | 0 | 1 {
   const d = a.num * b.den - b.num * a.den;
@@ -146,6 +204,14 @@ export function compareRational(a: Rational, b: Rational): -1 | 0 | 1 {
  * Sign of a rational.
  * @param a - a rational
  * @returns −1, 0 or 1
+ * @example
+ * ```ts
+ * import { rational, ZERO, signRational } from 'modprec/testing';
+ *
+ * signRational(rational(-1n, 7n)); // → -1
+ * signRational(ZERO); // → 0
+ * ```
+ * @group Testing
  */
 export function signRational(a: Rational): -1 | 0 | 1 {
   return a.num < 0n ? -1 : a.num > 0n ? 1 : 0;
@@ -155,6 +221,13 @@ export function signRational(a: Rational): -1 | 0 | 1 {
  * The exact rational 2^k.
  * @param k - any integer exponent
  * @returns 2^k
+ * @example
+ * ```ts
+ * import { powerOfTwo, rationalToString } from 'modprec/testing';
+ *
+ * rationalToString(powerOfTwo(-3)); // → '1/8'
+ * ```
+ * @group Testing
  */
 export function powerOfTwo(k: number): Rational {
   return k >= 0 ? { num: 1n << BigInt(k), den: 1n } : { num: 1n, den: 1n << BigInt(-k) };
@@ -164,6 +237,14 @@ export function powerOfTwo(k: number): Rational {
  * Writes a rational as `num/den` (or `num` when den = 1), for failure messages.
  * @param a - a rational
  * @returns its decimal text
+ * @example
+ * ```ts
+ * import { rational, rationalToString, exactOf } from 'modprec/testing';
+ *
+ * rationalToString(exactOf(0.5)); // → '1/2'
+ * rationalToString(rational(6n, 3n)); // → '2'
+ * ```
+ * @group Testing
  */
 export function rationalToString(a: Rational): string {
   return a.den === 1n ? `${a.num}` : `${a.num}/${a.den}`;

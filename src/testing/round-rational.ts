@@ -13,7 +13,10 @@ import type { BinaryFormatParameters } from '../formats/convert/binary-parameter
 import type { Rational } from './rational.js';
 import { rational } from './rational.js';
 
-/** Precision and (optional) lower exponent bound for {@link roundRationalExact}. */
+/**
+ * Precision and (optional) lower exponent bound for {@link roundRationalExact}.
+ * @group Testing
+ */
 export interface RoundingPrecision {
   /** Significand bits p ≥ 1, the leading bit included. */
   readonly significandBits: number;
@@ -33,8 +36,11 @@ const bitLength = (x: bigint): number => (x === 0n ? 0 : x.toString(2).length);
  * @throws {@link ModprecError} `INVALID_FORMAT` when significandBits is not a positive integer
  * @example
  * ```ts
+ * import { rational, roundRationalExact } from 'modprec/testing';
+ *
  * roundRationalExact(rational(1n, 3n), { significandBits: 106 }); // the double-double nearest 1/3
  * ```
+ * @group Testing
  */
 export function roundRationalExact(q: Rational, precision: RoundingPrecision): Rational {
   const p = precision.significandBits;
@@ -66,8 +72,11 @@ export function roundRationalExact(q: Rational, precision: RoundingPrecision): R
  * @throws {@link ModprecError} `INVALID_FORMAT` when the format does not fit in binary64
  * @example
  * ```ts
+ * import { rational, roundRationalToFormat } from 'modprec/testing';
+ *
  * roundRationalToFormat(rational(1n, 3n), { significandBits: 11, minExponent: -14, maxExponent: 15 }); // 0.333251953125
  * ```
+ * @group Testing
  */
 export function roundRationalToFormat(q: Rational, format: BinaryFormatParameters): number {
   const { significandBits: p, minExponent: emin, maxExponent: emax } = format;
@@ -96,8 +105,11 @@ const DOUBLE: BinaryFormatParameters = { significandBits: 53, minExponent: -1022
  * @returns the correctly rounded double; ±Infinity beyond the overflow threshold; −0 for negative q rounding to zero
  * @example
  * ```ts
+ * import { rational, roundRationalToDouble } from 'modprec/testing';
+ *
  * roundRationalToDouble(rational(1n, 10n)) === 0.1; // true
  * ```
+ * @group Testing
  */
 export function roundRationalToDouble(q: Rational): number {
   return roundRationalToFormat(q, DOUBLE);
@@ -110,9 +122,12 @@ export function roundRationalToDouble(q: Rational): number {
  * @returns the nearest integer as a bigint
  * @example
  * ```ts
+ * import { rational, roundRationalToInteger } from 'modprec/testing';
+ *
  * roundRationalToInteger(rational(5n, 2n)); // 2n
  * roundRationalToInteger(rational(-7n, 2n)); // -4n
  * ```
+ * @group Testing
  */
 export function roundRationalToInteger(q: Rational): bigint {
   // BigInt division truncates towards zero; work on |q| and restore the sign (RNE is symmetric).

@@ -21,7 +21,10 @@ const MIN_NORMAL = 2 ** -126;
 const OVERFLOW_THRESHOLD = (2 - 2 ** -8) * 2 ** 127; // midpoint of max finite and 2^128
 const SUBNORMAL_SHIFTER = 1.5 * 2 ** -81; // 1.5·2^52 times the subnormal spacing 2^−133
 
-/** Bit pattern written for a NaN input: the quiet NaN, with the input's sign bit where the engine keeps it (V8 does). */
+/**
+ * Bit pattern written for a NaN input: the quiet NaN, with the input's sign bit where the engine keeps it (V8 does).
+ * @group Formats
+ */
 export const BF16_QUIET_NAN_BITS = 0x7fc0;
 
 /**
@@ -32,9 +35,12 @@ export const BF16_QUIET_NAN_BITS = 0x7fc0;
  * @returns the double equal to x correctly rounded to bfloat16
  * @example
  * ```ts
+ * import { roundToBf16 } from 'modprec';
+ *
  * roundToBf16(0.1); // 0.10009765625
  * roundToBf16(1 + 2 ** -8 + 2 ** -30); // 1.0078125 (via Math.fround it would wrongly be 1)
  * ```
+ * @group Formats
  */
 export function roundToBf16(x: number): number {
   const a = Math.abs(x);
@@ -57,8 +63,11 @@ export function roundToBf16(x: number): number {
  * @returns an unsigned 16-bit integer; NaN gives {@link BF16_QUIET_NAN_BITS} with NaN's sign bit (0xffc0 for a negative NaN)
  * @example
  * ```ts
+ * import { bf16BitsFromNumber } from 'modprec';
+ *
  * bf16BitsFromNumber(1).toString(16); // '3f80'
  * ```
+ * @group Formats
  */
 export function bf16BitsFromNumber(x: number): number {
   // The rounding of roundToBf16, fused with the bit extraction.
@@ -85,8 +94,11 @@ export function bf16BitsFromNumber(x: number): number {
  * @returns the exact double value (NaN for every NaN pattern, −0 for 0x8000)
  * @example
  * ```ts
+ * import { numberFromBf16Bits } from 'modprec';
+ *
  * numberFromBf16Bits(0x3f80); // 1
  * ```
+ * @group Formats
  */
 export function numberFromBf16Bits(bits: number): number {
   U32_OF_F32[0] = (bits & 0xffff) << 16;

@@ -9,7 +9,10 @@
  */
 import { fail } from '../../errors.js';
 
-/** Significand precision and exponent range of a binary floating-point format. */
+/**
+ * Significand precision and exponent range of a binary floating-point format.
+ * @group Formats
+ */
 export interface BinaryFormatParameters {
   /** Significand precision p in bits, the implicit leading bit included (binary16: 11). */
   readonly significandBits: number;
@@ -19,16 +22,31 @@ export interface BinaryFormatParameters {
   readonly maxExponent: number;
 }
 
-/** IEEE 754 binary16 (half precision). */
+/**
+ * IEEE 754 binary16 (half precision).
+ * @group Formats
+ */
 export const BINARY16: BinaryFormatParameters = Object.freeze({ significandBits: 11, minExponent: -14, maxExponent: 15 });
-/** bfloat16: binary32's exponent range with an 8-bit significand. */
+/**
+ * bfloat16: binary32's exponent range with an 8-bit significand.
+ * @group Formats
+ */
 export const BFLOAT16: BinaryFormatParameters = Object.freeze({ significandBits: 8, minExponent: -126, maxExponent: 127 });
-/** IEEE 754 binary32 (single precision). */
+/**
+ * IEEE 754 binary32 (single precision).
+ * @group Formats
+ */
 export const BINARY32: BinaryFormatParameters = Object.freeze({ significandBits: 24, minExponent: -126, maxExponent: 127 });
-/** IEEE 754 binary64 (double precision, a JavaScript number). */
+/**
+ * IEEE 754 binary64 (double precision, a JavaScript number).
+ * @group Formats
+ */
 export const BINARY64: BinaryFormatParameters = Object.freeze({ significandBits: 53, minExponent: -1022, maxExponent: 1023 });
 
-/** Landmark values of a binary format, all exact doubles. */
+/**
+ * Landmark values of a binary format, all exact doubles.
+ * @group Formats
+ */
 export interface BinaryFormatLimits {
   /** Largest finite value, (2 − 2^(1−p))·2^emax. */
   readonly maxFinite: number;
@@ -50,6 +68,15 @@ export interface BinaryFormatLimits {
  * @param params - the format parameters to check
  * @returns `params`, unchanged
  * @throws {@link ModprecError} `INVALID_FORMAT` when a field is out of that range
+ * @example
+ * ```ts
+ * import { checkBinaryFormatParameters } from 'modprec';
+ *
+ * // fp8 E4M3 without its NaN encoding trick: 4 significand bits, exponents −6 … 7
+ * checkBinaryFormatParameters('e4m3', { significandBits: 4, minExponent: -6, maxExponent: 7 }).significandBits; // → 4
+ * // { significandBits: 60, … } throws INVALID_FORMAT naming e4m3.significandBits
+ * ```
+ * @group Formats
  */
 export function checkBinaryFormatParameters(parameter: string, params: BinaryFormatParameters): BinaryFormatParameters {
   const { significandBits: p, minExponent: emin, maxExponent: emax } = params ?? ({} as BinaryFormatParameters);
@@ -68,9 +95,12 @@ export function checkBinaryFormatParameters(parameter: string, params: BinaryFor
  * @returns maxFinite, minNormal, minSubnormal, overflowThreshold and unitRoundoff as exact doubles
  * @example
  * ```ts
+ * import { BINARY16, binaryFormatLimits } from 'modprec';
+ *
  * binaryFormatLimits(BINARY16).maxFinite; // 65504
  * binaryFormatLimits(BINARY16).overflowThreshold; // 65520
  * ```
+ * @group Formats
  */
 export function binaryFormatLimits(params: BinaryFormatParameters): BinaryFormatLimits {
   const { significandBits: p, minExponent: emin, maxExponent: emax } = params;

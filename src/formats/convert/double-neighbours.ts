@@ -34,8 +34,11 @@ function stepMagnitude(x: number, up: boolean): number {
  *   nextUp(Infinity) = Infinity, nextUp(−Infinity) = −Number.MAX_VALUE, NaN for NaN
  * @example
  * ```ts
+ * import { nextUp } from 'modprec';
+ *
  * nextUp(1) === 1 + Number.EPSILON; // true
  * ```
+ * @group Formats
  */
 export function nextUp(x: number): number {
   if (x !== x || x === Infinity) return x;
@@ -51,8 +54,11 @@ export function nextUp(x: number): number {
  * @returns nextDown(x) = −nextUp(−x)
  * @example
  * ```ts
+ * import { nextDown } from 'modprec';
+ *
  * nextDown(1) === 1 - Number.EPSILON / 2; // true
  * ```
+ * @group Formats
  */
 export function nextDown(x: number): number {
   return -nextUp(-x);
@@ -64,6 +70,14 @@ export function nextDown(x: number): number {
  * @param x - any number
  * @returns nextUp(|x|) − |x| for finite x, so ulp(1) = 2^−52, ulp(±0) = 2^−1074 and
  *   ulp(Number.MAX_VALUE) = 2^971 (the gap to the would-be next value); Infinity for ±Infinity, NaN for NaN
+ * @example
+ * ```ts
+ * import { ulp } from 'modprec';
+ *
+ * ulp(1); // → 2.220446049250313e-16
+ * ulp(0) === Number.MIN_VALUE; // → true
+ * ```
+ * @group Formats
  */
 export function ulp(x: number): number {
   const a = Math.abs(x);

@@ -20,7 +20,10 @@ const MIN_NORMAL = 2 ** -14;
 const OVERFLOW_THRESHOLD = 65520; // midpoint of 65504 (max finite) and 65536
 const SUBNORMAL_SHIFTER = 1.5 * 2 ** 28; // 1.5·2^52 times the subnormal spacing 2^−24
 
-/** Bit pattern written for a NaN input: the quiet NaN, with the input's sign bit where the engine keeps it (V8 does). */
+/**
+ * Bit pattern written for a NaN input: the quiet NaN, with the input's sign bit where the engine keeps it (V8 does).
+ * @group Formats
+ */
 export const F16_QUIET_NAN_BITS = 0x7e00;
 
 /**
@@ -31,10 +34,13 @@ export const F16_QUIET_NAN_BITS = 0x7e00;
  * @returns the double equal to x correctly rounded to binary16
  * @example
  * ```ts
+ * import { roundToF16 } from 'modprec';
+ *
  * roundToF16(0.1); // 0.0999755859375
  * roundToF16(65519.99); // 65504
  * roundToF16(65520); // Infinity
  * ```
+ * @group Formats
  */
 export function roundToF16(x: number): number {
   const a = Math.abs(x);
@@ -57,9 +63,12 @@ export function roundToF16(x: number): number {
  * @returns an unsigned 16-bit integer; NaN gives {@link F16_QUIET_NAN_BITS} with NaN's sign bit (0xfe00 for a negative NaN)
  * @example
  * ```ts
+ * import { f16BitsFromNumber } from 'modprec';
+ *
  * f16BitsFromNumber(1).toString(16); // '3c00'
  * f16BitsFromNumber(-0).toString(16); // '8000'
  * ```
+ * @group Formats
  */
 export function f16BitsFromNumber(x: number): number {
   // The rounding of roundToF16, fused with the bit extraction (≈3× faster than calling it and re-reading).
@@ -88,8 +97,11 @@ export function f16BitsFromNumber(x: number): number {
  * @returns the exact double value (NaN for every NaN pattern, −0 for 0x8000)
  * @example
  * ```ts
+ * import { numberFromF16Bits } from 'modprec';
+ *
  * numberFromF16Bits(0x3555); // 0.333251953125
  * ```
+ * @group Formats
  */
 export function numberFromF16Bits(bits: number): number {
   const e = bits & 0x7c00;

@@ -10,7 +10,10 @@ import { signBitOf } from './bit-views.js';
 const F32 = new Float32Array(1);
 const U32_OF_F32 = new Uint32Array(F32.buffer);
 
-/** Bit pattern written for a NaN input: the quiet NaN, with the input's sign bit where the engine keeps it (V8 does). */
+/**
+ * Bit pattern written for a NaN input: the quiet NaN, with the input's sign bit where the engine keeps it (V8 does).
+ * @group Formats
+ */
 export const F32_QUIET_NAN_BITS = 0x7fc00000;
 
 /**
@@ -22,8 +25,11 @@ export const F32_QUIET_NAN_BITS = 0x7fc00000;
  * @returns the double equal to x correctly rounded to binary32
  * @example
  * ```ts
+ * import { roundToF32 } from 'modprec';
+ *
  * roundToF32(0.1); // 0.10000000149011612
  * ```
+ * @group Formats
  */
 export function roundToF32(x: number): number {
   return Math.fround(x);
@@ -36,8 +42,11 @@ export function roundToF32(x: number): number {
  * @returns an unsigned 32-bit integer; NaN gives {@link F32_QUIET_NAN_BITS} with NaN's sign bit (payloads are not kept: engines need not preserve them)
  * @example
  * ```ts
+ * import { f32ToBits } from 'modprec';
+ *
  * f32ToBits(1).toString(16); // '3f800000'
  * ```
+ * @group Formats
  */
 export function f32ToBits(x: number): number {
   if (x !== x) return (F32_QUIET_NAN_BITS | (signBitOf(x) << 31)) >>> 0; // one canonical payload per sign
@@ -52,8 +61,11 @@ export function f32ToBits(x: number): number {
  * @returns the exact double value (NaN for every NaN pattern)
  * @example
  * ```ts
+ * import { f32FromBits } from 'modprec';
+ *
  * f32FromBits(0x3f800000); // 1
  * ```
+ * @group Formats
  */
 export function f32FromBits(bits: number): number {
   U32_OF_F32[0] = bits;

@@ -33,9 +33,12 @@ function roundToIntegerRange(x: number, min: number, max: number): number {
  * @returns an integer in [−128, 127]
  * @example
  * ```ts
+ * import { roundToInt8 } from 'modprec';
+ *
  * roundToInt8(2.5); // 2
  * roundToInt8(-300); // -128
  * ```
+ * @group Formats
  */
 export function roundToInt8(x: number): number {
   return roundToIntegerRange(x, -128, 127);
@@ -49,8 +52,11 @@ export function roundToInt8(x: number): number {
  * @returns an integer in [−32768, 32767]
  * @example
  * ```ts
+ * import { roundToInt16 } from 'modprec';
+ *
  * roundToInt16(3.5); // 4
  * ```
+ * @group Formats
  */
 export function roundToInt16(x: number): number {
   return roundToIntegerRange(x, -32768, 32767);
@@ -64,9 +70,12 @@ export function roundToInt16(x: number): number {
  * @returns an integer in [−2147483648, 2147483647]
  * @example
  * ```ts
+ * import { roundToInt32 } from 'modprec';
+ *
  * roundToInt32(-0.5); // 0
  * roundToInt32(1e10); // 2147483647
  * ```
+ * @group Formats
  */
 export function roundToInt32(x: number): number {
   return roundToIntegerRange(x, -2147483648, 2147483647);

@@ -29,10 +29,13 @@ import { fail } from '../../errors.js';
  * @throws {@link ModprecError} `INVALID_FORMAT` for parameters outside those ranges
  * @example
  * ```ts
+ * import { createBinaryRounder } from 'modprec';
+ *
  * // 8-bit float with 4 exponent bits and 3 stored significand bits (IEEE-style E4M3 with infinities)
  * const roundToE4m3 = createBinaryRounder({ significandBits: 4, minExponent: -6, maxExponent: 7 });
  * roundToE4m3(0.3); // 0.3125
  * ```
+ * @group Formats
  */
 export function createBinaryRounder(params: BinaryFormatParameters): (x: number) => number {
   checkBinaryFormatParameters('params', params);

@@ -34,10 +34,13 @@ const HIGH = HIGH_WORD;
  *   direction of lo (which is odd). Not meaningful if (hi, lo) is not normalised.
  * @example
  * ```ts
+ * import { roundToF16, roundToOddDd } from 'modprec';
+ *
  * // 1 + 2^-11 + 2^-60: the double hi = 1 + 2^-11 is a binary16 tie that would round down to 1;
  * // round-to-odd keeps the sticky bit, so binary16 rounding then goes up, as hi + lo should.
  * roundToF16(roundToOddDd(1 + 2 ** -11, 2 ** -60)); // 1.0009765625
  * ```
+ * @group Formats
  */
 export function roundToOddDd(hi: number, lo: number): number {
   if (lo === 0) return hi;
