@@ -7,7 +7,7 @@
  */
 import { type RnsModuliSet, rnsTables } from './moduli-set.js';
 import { rnsRefOffset } from './rns-array.js';
-import type { RnsNumber } from './rns-number.js';
+import type { RnsNumber } from './rns-number-class.js';
 import { unrolledLoop } from './unrolled-loop.js';
 
 /**

@@ -16,10 +16,7 @@
  */
 import { fail } from '../errors.js';
 import type { RnsModuliSet } from './moduli-set.js';
-import { setRoundedRational } from './convert-exact.js';
-import { rnsToRational } from './convert-exact.js';
-import { RnsNumber, markOwnOrdinary } from './rns-number.js';
-import { closeOpenSum } from './open-sum.js';
+import { type RnsNumber, markOwnOrdinary } from './rns-number-class.js';
 
 /** An array of L numbers of one moduli set (seed 000's mp_array_t). */
 export class RnsArray {
@@ -117,45 +114,15 @@ export function rnsRefOffset(z: RnsNumber, a: RnsArray): number {
 }
 
 /**
- * Makes `z` an ordinary number: copies the residues of a lazily bound number into it, closes an open sum
- * (no-op for an ordinary number). Every operation that reads more than a bound factor's residues calls it.
+ * Copies the residues of a lazily bound number into it and unbinds it (no-op for a number with its own residues).
+ * An open sum stays open: `rnsResolve` (resolve.ts) also closes it.
  */
-export function rnsResolve(z: RnsNumber): void {
+export function rnsUnbind(z: RnsNumber): void {
   const a = z.refArray;
-  if (a !== null) {
-    const base = rnsRefOffset(z, a);
-    const n = a.set.size;
-    const zd = z.digits, d = a.digits;
-    for (let i = 0; i < n; i++) zd[i] = d[base + i]!;
-    z.refArray = null;
-  }
-  if (z.open !== 0) closeOpenSum(z);
-}
-
-/**
- * Element k of `a` := x, exactly when x uses the array's moduli set, else rounded to it (correctly, via BigInt).
- * @param a - the array
- * @param k - element index (unchecked)
- * @param x - the value
- */
-export function rnsStore(a: RnsArray, k: number, x: RnsNumber): void {
-  // A bound number is copied out of its array first, an open sum closed (its eval is meaningless while open).
-  if (x.refArray !== null || x.open !== 0) rnsResolve(x);
-  if (x.set !== a.set) {
-    const t = new RnsNumber(a.set);
-    const r = rnsToRational(x);
-    setRoundedRational(t, r.num < 0n || (r.num === 0n && x.sign === 1), r.num < 0n ? -r.num : r.num, r.den, 0);
-    x = t;
-  }
+  if (a === null) return;
+  const base = rnsRefOffset(z, a);
   const n = a.set.size;
-  const xd = x.digits;
-  const d = a.digits;
-  const base = k * n;
-  for (let i = 0; i < n; i++) d[base + i] = xd[i]!;
-  a.sign[k] = x.sign;
-  a.exp[k] = x.exp;
-  const L = a.length;
-  a.evalFrac[k] = x.lf; a.evalExp[k] = x.le;
-  a.evalFrac[L + k] = x.uf; a.evalExp[L + k] = x.ue;
-  a.versions[k] = (a.versions[k]! + 1) >>> 0;
+  const zd = z.digits, d = a.digits;
+  for (let i = 0; i < n; i++) zd[i] = d[base + i]!;
+  z.refArray = null;
 }
