@@ -150,11 +150,25 @@ console.log(JSON.stringify({ entry: names(entry), index: names(index), same }));
     expect(() => execFileSync(bin('attw'), [pkg.tarball, '--profile', 'esm-only'], { encoding: 'utf8', stdio: 'pipe' })).not.toThrow();
   }, 180_000);
 
-  it('bundles `dot, gemv, formats, range` for the browser in at most 150 KB minified, without gpu.js', async () => {
+  it('bundles `dot, gemv, formats, range` for the browser in at most 150 KB minified, without gpu.js, and the bundle runs', async () => {
+    // The bundle runs: DOT in f64, dd and RNS arithmetic and with the dot2 accumulation (formats, accumulations and
+    // RNS conversions register themselves when their modules load), each exact on this data.
+    const contents = `
+import { dot, gemv, formats, range, vector } from 'modprec';
+${DATA}
+const x = vector(xs, { storage: formats.f32 }), y = vector(ys, { storage: formats.bf16 });
+const yv = []; for (let i = 0; i < n; i++) yv.push(y.get(i));
+const exactBf16 = xs.reduce((s, v, i) => s + BigInt(v) * BigInt(yv[i]), 0n);
+console.log(JSON.stringify({
+  f64: dot(x, y), dd: dot(x, y, { arithmetic: formats.dd }), dot2: dot(x, y, { accumulation: 'dot2' }),
+  rns: dot(x, y, { arithmetic: formats.rns424 }), exact: String(exactBf16), kinds: [typeof gemv, typeof range],
+}));
+`;
+    const outdir = join(pkg.consumer, 'bundle');
     const result = await build({
-      stdin: { contents: "import { dot, gemv, formats, range } from 'modprec'; console.log(dot, gemv, formats, range);", resolveDir: pkg.consumer, sourcefile: 'entry.js' },
-      bundle: true, minify: true, splitting: true, format: 'esm', platform: 'browser', outdir: join(pkg.consumer, 'bundle'),
-      write: false, metafile: true, logLevel: 'silent',
+      stdin: { contents, resolveDir: pkg.consumer, sourcefile: 'entry.js' },
+      bundle: true, minify: true, splitting: true, format: 'esm', platform: 'browser', outdir,
+      metafile: true, logLevel: 'silent',
     });
     const outputs = result.metafile.outputs;
     const entry = Object.keys(outputs).find((k) => outputs[k]!.entryPoint !== undefined)!;
@@ -171,5 +185,9 @@ console.log(JSON.stringify({ entry: names(entry), index: names(index), same }));
     expect(inputs.filter((i) => i.includes('gpu.js') || i.includes('/dist/src/gpu/'))).toEqual([]);
     expect(bytes).toBeLessThanOrEqual(150 * 1024);
     console.log(`CPU-only browser bundle: ${(bytes / 1024).toFixed(1)} KB minified (eager chunks ${eager.size})`);
+
+    const r = JSON.parse(execFileSync(process.execPath, [join(pkg.consumer, entry)], { cwd: pkg.consumer, encoding: 'utf8' }));
+    for (const k of ['f64', 'dd', 'dot2', 'rns'] as const) expect(BigInt(r[k]), k).toBe(BigInt(r.exact));
+    expect(r.kinds).toEqual(['function', 'function']);
   });
 });
