@@ -3,13 +3,13 @@
 // Edges are static imports and re-exports that load a module at run time: `import type`, `export type` and
 // imports whose every name is `type` are erased by the compiler and never run, so they do not count;
 // dynamic `import()` is lazy by design (the GPU entry) and does not count either.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const folders = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['src', 'accessors', 'kernels'];
+const folders = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['src', 'accessors', 'kernels', 'app'].filter((f) => existsSync(join(root, f)));
 
 function* tsFiles(dir) {
   for (const name of readdirSync(dir)) {

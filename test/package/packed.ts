@@ -66,7 +66,12 @@ export function packAndInstall(): PackedPackage {
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, dependencies: { modprec: spec } }, null, 2));
   writeFileSync(join(consumer, 'package-lock.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', lockfileVersion: 3, requires: true, packages }, null, 2));
   // --ignore-scripts: gpu.js's optional `gl` would compile a native addon; nothing here uses it.
-  run('npm', ['ci', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], consumer);
+  try {
+    run('npm', ['ci', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], consumer);
+  } catch (e) {
+    const stderr = String((e as { stderr?: unknown }).stderr ?? '');
+    throw new Error(`installing the tarball offline failed; the npm cache must hold every production package of package-lock.json, which \`npm ci\` (scripts/setup.sh) puts there:\n${stderr.slice(-2000)}`);
+  }
   return { tarball, unpacked, consumer };
 }
 
