@@ -168,7 +168,8 @@ console.log(JSON.stringify({
     const result = await build({
       stdin: { contents, resolveDir: pkg.consumer, sourcefile: 'entry.js' },
       bundle: true, minify: true, splitting: true, format: 'esm', platform: 'browser', outdir,
-      metafile: true, logLevel: 'silent',
+      // Paths in the metafile are relative to the working directory: the consumer project.
+      absWorkingDir: pkg.consumer, metafile: true, logLevel: 'silent',
     });
     const outputs = result.metafile.outputs;
     const entry = Object.keys(outputs).find((k) => outputs[k]!.entryPoint !== undefined)!;
