@@ -3,6 +3,7 @@
  * the call fails with ModprecError CODE_GENERATION_BLOCKED that says why and what to allow. The same page without
  * the policy computes the values (so the failure is the policy's doing).
  */
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
@@ -16,7 +17,10 @@ beforeAll(async () => {
   bundle = await buildBundle();
   browser = await launchChromium();
 }, 120_000);
-afterAll(async () => { await browser?.close(); });
+afterAll(async () => {
+  await browser?.close();
+  if (bundle) rmSync(bundle, { recursive: true, force: true });
+});
 
 async function probe(headers: Record<string, string>): Promise<Record<string, { value?: number; error?: Record<string, unknown> }>> {
   const server = await serveStatic({ '/lib/': bundle, '/': pages }, headers);

@@ -3,7 +3,7 @@
  * would: choose kernel, size, storage, arithmetic and backend, press Run, read the result, the measured error against
  * the exact value, the bound and the time. On the CPU and on WebGPU through SwiftShader.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -11,16 +11,18 @@ import { buildBundle, launchChromium, serveStatic, WEBGPU_ARGS, type StaticServe
 
 let browser: Browser;
 let server: StaticServer;
+let bundle: string;
 const playground = join(import.meta.dirname, '../../playground');
 
 beforeAll(async () => {
-  const bundle = await buildBundle();
+  bundle = await buildBundle();
   server = await serveStatic({ '/lib/': bundle, '/': playground });
   browser = await launchChromium(WEBGPU_ARGS);
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
   await server?.close();
+  if (bundle) rmSync(bundle, { recursive: true, force: true });
 });
 
 interface Choice { kernel: 'dot' | 'gemv'; size: number; storage: string; arithmetic: string; backend: 'cpu' | 'gpu' }

@@ -8,13 +8,14 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packAndInstall, repo, runIn, type PackedPackage } from './packed.js';
 
 let pkg: PackedPackage;
 beforeAll(() => {
   pkg = packAndInstall();
 }, 600_000);
+afterAll(() => pkg?.remove());
 
 /** Integer data whose dot product every arithmetic computes exactly (|terms| < 2^20, n·2^40 < 2^53). */
 const DATA = `

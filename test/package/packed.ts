@@ -6,7 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -21,6 +21,8 @@ export interface PackedPackage {
   readonly unpacked: string;
   /** A consumer project with the tarball installed. */
   readonly consumer: string;
+  /** Removes all of it (about 185 MB, most of it the consumer's node_modules). */
+  remove(): void;
 }
 
 function run(command: string, args: string[], cwd: string): string {
@@ -72,7 +74,7 @@ export function packAndInstall(): PackedPackage {
     const stderr = String((e as { stderr?: unknown }).stderr ?? '');
     throw new Error(`installing the tarball offline failed; the npm cache must hold every production package of package-lock.json, which \`npm ci\` (scripts/setup.sh) puts there:\n${stderr.slice(-2000)}`);
   }
-  return { tarball, unpacked, consumer };
+  return { tarball, unpacked, consumer, remove: () => rmSync(work, { recursive: true, force: true }) };
 }
 
 /** Runs a script in the consumer project with Node and returns its stdout. */
