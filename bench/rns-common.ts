@@ -6,7 +6,8 @@
  */
 import { init } from 'gmp-wasm';
 import { rnsModuliSet, type RnsModuliSet } from '../src/rns/moduli-set.js';
-import { RnsArray, rnsStore } from '../src/rns/rns-array.js';
+import { RnsArray } from '../src/rns/rns-array.js';
+import { rnsStore } from '../src/rns/array-store.js';
 import { RnsNumber } from '../src/rns/rns-number.js';
 import { rnsFromNumber } from '../src/rns/convert-number.js';
 import { rnsFromRational, rnsToRational } from '../src/rns/convert-exact.js';

@@ -34,7 +34,11 @@ export type ModprecErrorCode =
   | 'PARSE_ERROR'
   /** A backend (GPU adapter) is unavailable or a limit of it is exceeded. */
   | 'BACKEND_UNAVAILABLE'
-  | 'BACKEND_LIMIT';
+  | 'BACKEND_LIMIT'
+  /** An optional package an entry point needs is not installed (e.g. fast-check for `modprec/testing`). */
+  | 'MISSING_DEPENDENCY'
+  /** The page's Content-Security-Policy forbids generating the kernel's code (`new Function` needs `'unsafe-eval'`). */
+  | 'CODE_GENERATION_BLOCKED';
 
 /**
  * Error thrown by every modprec API on bad input.

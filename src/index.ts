@@ -35,7 +35,8 @@ export * from './io/matrix-market.js';
 export { luFactor, luSolve, applyPivots, type LuFactors } from './lu.js';
 export * from './dd/index.js';
 export * from './rns/index.js';
-export * from './gpu/index.js';
+// The GPU API (gpu.js, WebGPU) is the separate entry `modprec/gpu`, so CPU-only code never bundles gpu.js;
+// `backend: 'gpu'` on the kernels loads it lazily.
 
 /**
  * Every format modprec ships, by name: `formats.f64`, `f32`, `f16`, `bf16`, `i8`, `i16`, `i32` and the

@@ -4,6 +4,7 @@
  * the formats' templates: no dynamic dispatch per element.
  * @module
  */
+import { generatedFunction } from '../../src/generated-function.js';
 
 /** Generated source plus the helper values its templates refer to by name. */
 export interface ProgramSource {
@@ -66,8 +67,8 @@ export function compileProgram<F>(key: object, build: () => ProgramSource): F {
     const { source, helpers } = build();
     const names = Object.keys(helpers);
     if (debug) console.log(`// modprec kernel ${k}\n${source}`);
-    // eslint-disable-next-line @typescript-eslint/no-implied-eval
-    f = new Function(...names, `'use strict';\n${source}`)(...names.map((n) => helpers[n])) as F;
+    const factory = generatedFunction(`the ${String((key as { kernel?: unknown }).kernel ?? 'generated')} kernel`, names, `'use strict';\n${source}`) as (...values: unknown[]) => F;
+    f = factory(...names.map((n) => helpers[n]));
     cache.set(k, f);
     generatedSources.set(k, source);
   }

@@ -1,8 +1,8 @@
 /**
  * The one place modprec obtains a WebGPU device.
  *
- * Node: the `webgpu` package (Dawn), loaded lazily — Vulkan first (a real GPU), then Dawn's OpenGL ES
- * backend as a compatibility adapter (Mesa llvmpipe on a machine without a GPU, `EGL_PLATFORM=surfaceless`).
+ * Node: the `webgpu` package (Dawn), loaded lazily — Dawn's default backend first (Metal on macOS, D3D12 or
+ * Vulkan on Windows, Vulkan on Linux: a real GPU), then Dawn's OpenGL ES backend as a compatibility adapter (Mesa llvmpipe on a machine without a GPU, `EGL_PLATFORM=surfaceless`).
  * Browser: `navigator.gpu`. The device is shared with gpu.js (its WebGPU backend keeps one device per
  * page); the adapter that runs is reported by name, backend and limits. Where no adapter comes up,
  * {@link gpuDevice} resolves `undefined` with the reason in {@link gpuUnavailableReason}, and the GPU
@@ -32,8 +32,10 @@ export interface AdapterReport {
   readonly vendor: string;
   readonly architecture: string;
   readonly description: string;
-  /** `vulkan` or `opengl` (Dawn in Node), `browser` (navigator.gpu). */
-  readonly backend: 'vulkan' | 'opengl' | 'browser';
+  /** `default` (Dawn's platform default: Metal, D3D12 or Vulkan), `vulkan` or `opengl` (Dawn in Node), `browser` (navigator.gpu). */
+  readonly backend: DawnBackend | 'browser';
+  /** What was tried before this adapter came up, in order (e.g. `default: no adapter`, `opengl: adapter`). */
+  readonly tried: readonly string[];
   /** `core` or `compatibility` (the OpenGL ES adapter only offers the latter). */
   readonly featureLevel: 'core' | 'compatibility';
   readonly limits: GpuLimits;
@@ -58,13 +60,16 @@ export interface GpuJsInstance {
   addFunction(source: string, settings: object): unknown;
 }
 
+/** A Dawn backend to ask for an adapter in Node: `default` lets Dawn pick the platform's (Metal, D3D12, Vulkan). */
+export type DawnBackend = 'default' | 'vulkan' | 'opengl';
+
 /** Options for {@link gpuDevice}. */
 export interface GpuDeviceOptions {
   /**
-   * Dawn backends to try in Node, in order (default `['vulkan', 'opengl']`). The environment variable
-   * `MODPREC_GPU_BACKEND` (`vulkan` | `opengl`) narrows the list to one.
+   * Dawn backends to try in Node, in order (default `['default', 'opengl']`). The environment variable
+   * `MODPREC_GPU_BACKEND` (`default` | `vulkan` | `opengl`) narrows the list to one.
    */
-  readonly backends?: readonly ('vulkan' | 'opengl')[];
+  readonly backends?: readonly DawnBackend[];
 }
 
 let contextPromise: Promise<GpuContext | undefined> | undefined;
@@ -100,7 +105,7 @@ function extraDawnFlags(): string[] {
 }
 
 /** Finds an adapter in Node through Dawn; returns it with the backend that produced it. */
-async function nodeAdapter(backends: readonly ('vulkan' | 'opengl')[]): Promise<{ gpu: NavigatorGpu; adapter: GpuAdapter; backend: 'vulkan' | 'opengl'; featureLevel: 'core' | 'compatibility' } | undefined> {
+async function nodeAdapter(backends: readonly DawnBackend[], tried: string[]): Promise<{ gpu: NavigatorGpu; adapter: GpuAdapter; backend: DawnBackend; featureLevel: 'core' | 'compatibility' } | undefined> {
   // A variable specifier keeps bundlers from pulling the Node-only package into browser builds.
   const specifier = 'webgpu';
   let webgpu: { create(flags: string[]): NavigatorGpu };
@@ -110,14 +115,13 @@ async function nodeAdapter(backends: readonly ('vulkan' | 'opengl')[]): Promise<
     unavailableReason = `the 'webgpu' package (Dawn for Node) could not be loaded: ${(e as Error).message.split('\n')[0]}`;
     return undefined;
   }
-  const tried: string[] = [];
   for (const backend of backends) {
     try {
       if (backend === 'opengl') {
         // Mesa's EGL needs a platform without a display server.
         nodeEnv().EGL_PLATFORM ??= 'surfaceless';
       }
-      const gpu = webgpu.create([backend === 'opengl' ? 'backend=opengl' : 'backend=vulkan', ...extraDawnFlags()]);
+      const gpu = webgpu.create([...(backend === 'default' ? [] : [`backend=${backend}`]), ...extraDawnFlags()]);
       let adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
       let featureLevel: 'core' | 'compatibility' = 'core';
       if (!adapter) {
@@ -126,6 +130,7 @@ async function nodeAdapter(backends: readonly ('vulkan' | 'opengl')[]): Promise<
       }
       if (adapter) {
         if (featureLevel === 'core' && (adapter as unknown as { featureLevel?: string }).featureLevel === 'compatibility') featureLevel = 'compatibility';
+        tried.push(`${backend}: adapter (${featureLevel})`);
         return { gpu, adapter, backend, featureLevel };
       }
       tried.push(`${backend}: no adapter`);
@@ -137,7 +142,7 @@ async function nodeAdapter(backends: readonly ('vulkan' | 'opengl')[]): Promise<
   return undefined;
 }
 
-function describeAdapter(adapter: GpuAdapter, backend: AdapterReport['backend'], featureLevel: AdapterReport['featureLevel'], limits: GpuLimits): AdapterReport {
+function describeAdapter(adapter: GpuAdapter, backend: AdapterReport['backend'], featureLevel: AdapterReport['featureLevel'], limits: GpuLimits, tried: readonly string[]): AdapterReport {
   const info = (adapter as unknown as { info?: Record<string, string> }).info ?? {};
   const vendor = info.vendor ?? '';
   const architecture = info.architecture ?? '';
@@ -145,7 +150,7 @@ function describeAdapter(adapter: GpuAdapter, backend: AdapterReport['backend'],
   // Dawn reports the GPU model in `device` (e.g. "NVIDIA H100 80GB HBM3") and the driver in `description`.
   const model = info.device ?? '';
   const name = [model, description].filter(Boolean).join(', ') || [vendor, architecture].filter(Boolean).join(' ') || 'unknown adapter';
-  return { name, vendor, architecture, description, backend, featureLevel, limits, features: [...adapter.features] };
+  return { name, vendor, architecture, description, backend, tried, featureLevel, limits, features: [...adapter.features] };
 }
 
 function readLimits(device: GpuDevice): GpuLimits {
@@ -164,10 +169,11 @@ function readLimits(device: GpuDevice): GpuLimits {
 async function acquire(options: GpuDeviceOptions): Promise<GpuContext | undefined> {
   let found: { gpu: NavigatorGpu; adapter: GpuAdapter; backend: AdapterReport['backend']; featureLevel: AdapterReport['featureLevel'] } | undefined;
   const nav = (globalThis as { navigator?: { gpu?: NavigatorGpu } }).navigator;
+  const tried: string[] = [];
   if (isNode()) {
     const only = nodeEnv().MODPREC_GPU_BACKEND;
-    const backends: readonly ('vulkan' | 'opengl')[] = only === 'vulkan' || only === 'opengl' ? [only] : (options.backends ?? ['vulkan', 'opengl']);
-    found = await nodeAdapter(backends);
+    const backends: readonly DawnBackend[] = only === 'default' || only === 'vulkan' || only === 'opengl' ? [only] : (options.backends ?? ['default', 'opengl']);
+    found = await nodeAdapter(backends, tried);
   } else if (nav?.gpu) {
     let adapter = await nav.gpu.requestAdapter({ powerPreference: 'high-performance' });
     let featureLevel: 'core' | 'compatibility' = 'core';
@@ -175,6 +181,7 @@ async function acquire(options: GpuDeviceOptions): Promise<GpuContext | undefine
       adapter = await nav.gpu.requestAdapter({ featureLevel: 'compatibility' });
       featureLevel = 'compatibility';
     }
+    tried.push(`browser: ${adapter ? `adapter (${featureLevel})` : 'no adapter'}`);
     if (adapter) found = { gpu: nav.gpu, adapter, backend: 'browser', featureLevel };
     else unavailableReason = 'navigator.gpu is present but no adapter is available';
   } else {
@@ -200,7 +207,7 @@ async function acquire(options: GpuDeviceOptions): Promise<GpuContext | undefine
   const GPUClass = mod.GPU as new (settings: object) => GpuJsInstance;
   const gpujs = new GPUClass({ mode: 'webgpu' });
   registerIntrinsics(gpujs);
-  const adapter = describeAdapter(chosen.adapter, chosen.backend, chosen.featureLevel, readLimits(device));
+  const adapter = describeAdapter(chosen.adapter, chosen.backend, chosen.featureLevel, readLimits(device), tried);
   unavailableReason = '';
   return { device, adapter, gpujs, gpujsModule: mod };
 }

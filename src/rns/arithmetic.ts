@@ -18,8 +18,8 @@ import { EXT, addDown, addUp, compareExt, isTight, mulDown, mulUp, subDown, subU
 import { EVAL, evaluateSigned } from './interval-evaluation.js';
 import type { RnsModuliSet } from './moduli-set.js';
 import { needsRounding, roundSignificand } from './rounding.js';
-import { MAX_EXPONENT, OPEN_AFTER, RnsNumber, checkSameSet, copyInto, markOwnOrdinary, setZero } from './rns-number.js';
-import { rnsResolve } from './rns-array.js';
+import { MAX_EXPONENT, OPEN_AFTER, RnsNumber, checkSameSet, markOwnOrdinary, setZero } from './rns-number-class.js';
+import { copyInto, rnsResolve } from './resolve.js';
 import { runFusedLoop, runProductLoop } from './fused-loops.js';
 import { runTwoProductLoop } from './two-product-loop.js';
 import { OPEN_TERM_EXPONENT, accumulateOpen, openSum } from './open-sum.js';

@@ -7,8 +7,8 @@
 import { fail } from '../errors.js';
 import { EVAL, evaluateSigned } from './interval-evaluation.js';
 import type { RnsModuliSet } from './moduli-set.js';
-import { MAX_EXPONENT, RnsNumber, checkSameSet, markOwnOrdinary, setZero } from './rns-number.js';
-import { rnsResolve } from './rns-array.js';
+import { MAX_EXPONENT, RnsNumber, checkSameSet, markOwnOrdinary, setZero } from './rns-number-class.js';
+import { rnsResolve } from './resolve.js';
 
 /**
  * An exact rational num/den with den > 0.

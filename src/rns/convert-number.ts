@@ -9,8 +9,8 @@ import { DOWN, EXT, UP, exponentOf, normalize, pow2 } from './ext-float.js';
 import { LIMB_BITS, type RnsModuliSet, rnsTables } from './moduli-set.js';
 import { rnsAdd, rnsSub } from './arithmetic.js';
 import { significandBitsUpper, significandLimbs } from './rounding.js';
-import { RnsNumber, checkSameSet, markOwnOrdinary, setZero } from './rns-number.js';
-import { rnsResolve } from './rns-array.js';
+import { RnsNumber, checkSameSet, installNumberConversions, markOwnOrdinary, setZero } from './rns-number-class.js';
+import { rnsResolve } from './resolve.js';
 
 const LIMB = 2 ** LIMB_BITS;
 
@@ -229,3 +229,6 @@ export function checkNumberOfSet(parameter: string, x: unknown, set: RnsModuliSe
   if (!(x instanceof RnsNumber)) fail('INVALID_VALUE', parameter, `must be an RnsNumber of ${set.name}`, x);
   checkSameSet(parameter, x, set);
 }
+
+// RnsNumber's methods (isZero, toNumber, setNumber, setDd) run these; the class cannot import them itself.
+installNumberConversions({ resolve: rnsResolve, toNumber: (x) => rnsToNumber(x), fromNumber: rnsFromNumber, fromDoubleDouble: rnsFromDoubleDouble });

@@ -7,8 +7,9 @@
  */
 import { type RnsModuliSet, rnsTables } from './moduli-set.js';
 import { rnsRefOffset } from './rns-array.js';
-import type { RnsNumber } from './rns-number.js';
+import type { RnsNumber } from './rns-number-class.js';
 import { unrolledLoop } from './unrolled-loop.js';
+import { generatedFunction } from '../generated-function.js';
 
 /**
  * z.digits := the residues of A·B·2^γ + C (`scaledFirst`, `same`), A·B·2^γ − C (`scaledFirst`, not `same`),
@@ -141,9 +142,9 @@ function fusedLoopsOf(set: RnsModuliSet): FusedFamily {
     // their type feedback, which would make them polymorphic again.
     const compile = (kind: string): FusedDispatch => {
       const loops = [...FUSED_SOURCES, PRODUCT_SOURCE].map((source) =>
-        (new Function('m', 'inv', 'pw', 'n', `// ${kind} ${++compiledSets}\n${source}`) as (m: Float64Array, inv: Float64Array, pw: Float64Array, n: number) => FusedLoop)(
+        (generatedFunction('an RNS residue loop', ['m', 'inv', 'pw', 'n'], `// ${kind} ${++compiledSets}\n${source}`) as (m: Float64Array, inv: Float64Array, pw: Float64Array, n: number) => FusedLoop)(
           set.moduli, set.inverseModuli, tables.pow2, set.size));
-      return (new Function(...loops.map((_, k) => `L${k}`), `// ${kind} ${compiledSets}\n${DISPATCH_SOURCE}`) as (...l: FusedLoop[]) => FusedDispatch)(...loops);
+      return (generatedFunction('an RNS loop dispatcher', loops.map((_, k) => `L${k}`), `// ${kind} ${compiledSets}\n${DISPATCH_SOURCE}`) as (...l: FusedLoop[]) => FusedDispatch)(...loops);
     };
     f = { own: compile('own'), refOwn: compile('refOwn'), refRef: compile('refRef') };
     families.set(set, f);

@@ -13,7 +13,9 @@ export {
 } from './convert-exact.js';
 export type { Rational as RnsRational } from './convert-exact.js';
 export { evaluateUnsigned, EVAL as RNS_EVAL } from './interval-evaluation.js';
-export { RnsArray, rnsLoad, rnsStore, rnsResolve } from './rns-array.js';
+export { RnsArray, rnsLoad } from './rns-array.js';
+export { rnsResolve } from './resolve.js';
+export { rnsStore } from './array-store.js';
 export { rnsStorageFormat, rnsArithmeticFormat, rnsFormatPair, rnsConvert } from './rns-formats.js';
 export { rnsFormat, rns106, rns212, rns424, rns848, rns1696 } from './register.js';
 export { RNS_STATS, resetRnsStats } from './stats.js';

@@ -27,7 +27,7 @@ import { EXT, UP, normalize, pow2 } from './ext-float.js';
 import { EVAL, evaluateSigned } from './interval-evaluation.js';
 import { runFusedLoop } from './fused-loops.js';
 import { needsRounding, roundSignificand } from './rounding.js';
-import { type RnsNumber, setZero } from './rns-number.js';
+import { type RnsNumber, setZero } from './rns-number-class.js';
 
 /** Largest exponent e of a term's bound 2^e·M for which a sum opens (terms below 2^-20·M). */
 export const OPEN_TERM_EXPONENT = -20;

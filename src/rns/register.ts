@@ -5,7 +5,7 @@
  */
 import { findFormat, registerFormat, type Format } from '../formats/registry.js';
 import { rnsFormatPair } from './rns-formats.js';
-import type { RnsNumber } from './rns-number.js';
+import type { RnsNumber } from './rns-number-class.js';
 
 /**
  * The registered RNS format of `precision` bits (storage: mp_array; arithmetic: RNS), registering it on first use.

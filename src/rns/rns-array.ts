@@ -16,10 +16,7 @@
  */
 import { fail } from '../errors.js';
 import type { RnsModuliSet } from './moduli-set.js';
-import { setRoundedRational } from './convert-exact.js';
-import { rnsToRational } from './convert-exact.js';
-import { RnsNumber, markOwnOrdinary } from './rns-number.js';
-import { closeOpenSum } from './open-sum.js';
+import { type RnsNumber, markOwnOrdinary } from './rns-number-class.js';
 
 /**
  * An array of L numbers of one moduli set (seed 000's mp_array_t).
@@ -133,70 +130,15 @@ export function rnsRefOffset(z: RnsNumber, a: RnsArray): number {
 }
 
 /**
- * Makes `z` an ordinary number: copies the residues of a lazily bound number into it, closes an open sum
- * (no-op for an ordinary number). Every operation that reads more than a bound factor's residues calls it.
- * @example
- * ```ts
- * import { rnsModuliSet, rnsZero, rnsFma, rnsFromNumber, rnsToNumber, rnsResolve } from 'modprec';
- *
- * const set = rnsModuliSet(106);
- * const a = rnsZero(set), b = rnsZero(set), s = rnsZero(set);
- * rnsFromNumber(a, 0.5); rnsFromNumber(b, 3);
- * for (let k = 0; k < 10; k++) rnsFma(s, a, b, s);   // after a few steps the sum may be left open
- * rnsResolve(s);   // closed: its fields may now be read directly
- * rnsToNumber(s); // → 15
- * ```
- * @group RNS
+ * Copies the residues of a lazily bound number into it and unbinds it (no-op for a number with its own residues).
+ * An open sum stays open: `rnsResolve` (resolve.ts) also closes it.
  */
-export function rnsResolve(z: RnsNumber): void {
+export function rnsUnbind(z: RnsNumber): void {
   const a = z.refArray;
-  if (a !== null) {
-    const base = rnsRefOffset(z, a);
-    const n = a.set.size;
-    const zd = z.digits, d = a.digits;
-    for (let i = 0; i < n; i++) zd[i] = d[base + i]!;
-    z.refArray = null;
-  }
-  if (z.open !== 0) closeOpenSum(z);
-}
-
-/**
- * Element k of `a` := x, exactly when x uses the array's moduli set, else rounded to it (correctly, via BigInt).
- * @param a - the array
- * @param k - element index (unchecked)
- * @param x - the value
- * @example
- * ```ts
- * import { rnsModuliSet, rnsZero, rnsToNumber, rnsFromRational, RnsArray, rnsLoad, rnsStore } from 'modprec';
- *
- * const a = new RnsArray(rnsModuliSet(106), 2);
- * const wide = rnsZero(rnsModuliSet(424));
- * rnsFromRational(wide, 1n, 3n);
- * rnsStore(a, 0, wide);   // rounded to the array's 106 bits
- * const y = rnsZero(rnsModuliSet(106));
- * rnsLoad(y, a, 0);
- * rnsToNumber(y); // → 0.3333333333333333
- * ```
- * @group RNS
- */
-export function rnsStore(a: RnsArray, k: number, x: RnsNumber): void {
-  // A bound number is copied out of its array first, an open sum closed (its eval is meaningless while open).
-  if (x.refArray !== null || x.open !== 0) rnsResolve(x);
-  if (x.set !== a.set) {
-    const t = new RnsNumber(a.set);
-    const r = rnsToRational(x);
-    setRoundedRational(t, r.num < 0n || (r.num === 0n && x.sign === 1), r.num < 0n ? -r.num : r.num, r.den, 0);
-    x = t;
-  }
+  if (a === null) return;
+  const base = rnsRefOffset(z, a);
   const n = a.set.size;
-  const xd = x.digits;
-  const d = a.digits;
-  const base = k * n;
-  for (let i = 0; i < n; i++) d[base + i] = xd[i]!;
-  a.sign[k] = x.sign;
-  a.exp[k] = x.exp;
-  const L = a.length;
-  a.evalFrac[k] = x.lf; a.evalExp[k] = x.le;
-  a.evalFrac[L + k] = x.uf; a.evalExp[L + k] = x.ue;
-  a.versions[k] = (a.versions[k]! + 1) >>> 0;
+  const zd = z.digits, d = a.digits;
+  for (let i = 0; i < n; i++) zd[i] = d[base + i]!;
+  z.refArray = null;
 }

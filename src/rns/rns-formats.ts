@@ -8,8 +8,10 @@
 import type { ArithmeticFormat, Register, StorageFormat, ValueKind } from '../formats/format.js';
 import { fail } from '../errors.js';
 import { rnsModuliSet, type RnsModuliSet } from './moduli-set.js';
-import { RnsNumber, copyInto } from './rns-number.js';
-import { RnsArray, rnsLoad, rnsRef, rnsResolve, rnsStore } from './rns-array.js';
+import { RnsNumber } from './rns-number-class.js';
+import { RnsArray, rnsLoad, rnsRef } from './rns-array.js';
+import { copyInto, rnsResolve } from './resolve.js';
+import { rnsStore } from './array-store.js';
 import { rnsAbs, rnsAdd, rnsFma, rnsMul, rnsMulAdd2, rnsNeg, rnsSet, rnsSub } from './arithmetic.js';
 import { rnsFromDoubleDouble, rnsFromNumber, rnsToDoubleDouble, rnsToNumber } from './convert-number.js';
 import { rnsDiv, rnsSqrt, rnsToRational, setRoundedRational } from './convert-exact.js';

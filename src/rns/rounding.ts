@@ -15,8 +15,8 @@
 import { EXT, addUp, mulUp, subDown } from './ext-float.js';
 import { EVAL, FRAC, computeXi, evaluateSigned, fracSum } from './interval-evaluation.js';
 import { LIMB_BITS, type RnsModuliSet, rnsTables } from './moduli-set.js';
-import type { RnsNumber } from './rns-number.js';
-import { rnsResolve } from './rns-array.js';
+import type { RnsNumber } from './rns-number-class.js';
+import { rnsUnbind } from './rns-array.js';
 import { RNS_STATS } from './stats.js';
 
 const LIMB = 2 ** LIMB_BITS;
@@ -102,7 +102,8 @@ export function residuesOfLimbs(set: RnsModuliSet, limbs: Float64Array, count: n
 export function significandLimbs(x: RnsNumber, bits: number): number {
   const set = x.set;
   const t = rnsTables(set);
-  rnsResolve(x);
+  // The eval must be valid, so x is no open sum (closing one rounds through here); only a binding is undone.
+  rnsUnbind(x);
   computeXi(set, x.digits, 0, t.scratchXi);
   const f = fracSum(set, t.scratchXi);
   const K = FRAC.wraps + (f >= 0.75 ? 1 : 0);

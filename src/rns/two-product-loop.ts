@@ -5,8 +5,9 @@
  */
 import { type RnsModuliSet, rnsTables } from './moduli-set.js';
 import { rnsRefOffset } from './rns-array.js';
-import type { RnsNumber } from './rns-number.js';
+import type { RnsNumber } from './rns-number-class.js';
 import { unrolledLoop } from './unrolled-loop.js';
+import { generatedFunction } from '../generated-function.js';
 
 /**
  * z.digits := the canonical residues of A·X·2^γ + B·Y (`same`) or A·X·2^γ − B·Y (significands of a, x, b, y;
@@ -75,9 +76,9 @@ function twoProductLoopsOf(set: RnsModuliSet): TwoProductFamily {
   if (!f) {
     const tables = rnsTables(set);
     const compile = (kind: string): TwoProductDispatch => {
-      const loops = LOOP_SOURCES.map((source) => (new Function('m', 'inv', 'pw', 'n', `// two-product ${kind} ${++compiled}\n${source}`) as
+      const loops = LOOP_SOURCES.map((source) => (generatedFunction('an RNS residue loop', ['m', 'inv', 'pw', 'n'], `// two-product ${kind} ${++compiled}\n${source}`) as
         (m: Float64Array, inv: Float64Array, pw: Float64Array, n: number) => unknown)(set.moduli, set.inverseModuli, tables.pow2, set.size));
-      return (new Function('L0', 'L1', `// two-product ${kind} ${compiled}\n${DISPATCH_SOURCE}`) as (...l: unknown[]) => TwoProductDispatch)(...loops);
+      return (generatedFunction('an RNS loop dispatcher', ['L0', 'L1'], `// two-product ${kind} ${compiled}\n${DISPATCH_SOURCE}`) as (...l: unknown[]) => TwoProductDispatch)(...loops);
     };
     f = { ownOwn: compile('ownOwn'), ownRef: compile('ownRef'), refOwn: compile('refOwn'), refRef: compile('refRef') };
     families.set(set, f);

@@ -7,7 +7,8 @@ describe('GPU backend layer', () => {
     const rt = await requireRuntime();
     const a = rt.context.adapter;
     expect(a.name.length).toBeGreaterThan(0);
-    expect(['vulkan', 'opengl', 'browser']).toContain(a.backend);
+    expect(['default', 'vulkan', 'opengl', 'browser']).toContain(a.backend);
+    expect(a.tried.at(-1)).toMatch(new RegExp(`^${a.backend}: adapter`));
     expect(['core', 'compatibility']).toContain(a.featureLevel);
     expect(a.limits.maxStorageBufferBindingSize).toBeGreaterThanOrEqual(2 ** 27);
     expect(a.limits.minStorageBufferOffsetAlignment).toBeGreaterThan(0);

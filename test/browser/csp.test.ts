@@ -1,0 +1,53 @@
+/**
+ * Issue #16 item 4: under a Content-Security-Policy without 'unsafe-eval', generated kernels cannot be compiled;
+ * the call fails with ModprecError CODE_GENERATION_BLOCKED that says why and what to allow. The same page without
+ * the policy computes the values (so the failure is the policy's doing).
+ */
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { buildBundle, launchChromium, serveStatic } from './browser-harness.js';
+
+let browser: Browser;
+let bundle: string;
+const pages = join(import.meta.dirname, 'pages');
+
+beforeAll(async () => {
+  bundle = await buildBundle();
+  browser = await launchChromium();
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  if (bundle) rmSync(bundle, { recursive: true, force: true });
+});
+
+async function probe(headers: Record<string, string>): Promise<Record<string, { value?: number; error?: Record<string, unknown> }>> {
+  const server = await serveStatic({ '/lib/': bundle, '/': pages }, headers);
+  const page = await browser.newPage();
+  try {
+    await page.goto(`${server.url}/csp-probe.html`);
+    await page.waitForFunction(() => (window as unknown as { __result?: unknown }).__result !== undefined, undefined, { timeout: 30_000 });
+    return await page.evaluate(() => (window as unknown as { __result: never }).__result);
+  } finally {
+    await page.close();
+    await server.close();
+  }
+}
+
+describe('kernels under a strict Content-Security-Policy (Chromium)', () => {
+  it("fail with CODE_GENERATION_BLOCKED naming the policy and 'unsafe-eval'", async () => {
+    const r = await probe({ 'content-security-policy': "default-src 'self'; script-src 'self'" });
+    for (const k of ['f64', 'rns']) {
+      expect(r[k]!.value, k).toBeUndefined();
+      expect(r[k]!.error, k).toMatchObject({ name: 'ModprecError', modprec: true, code: 'CODE_GENERATION_BLOCKED', parameter: 'Content-Security-Policy' });
+      expect(r[k]!.error!.message as string).toContain("add 'unsafe-eval' to the script-src directive");
+    }
+  }, 60_000);
+
+  it('compute on the same page when the policy allows it', async () => {
+    const r = await probe({ 'content-security-policy': "default-src 'self'; script-src 'self' 'unsafe-eval'" });
+    expect(r.f64).toEqual({ value: 32 });
+    expect(r.rns).toEqual({ value: 32 });
+  }, 60_000);
+});
