@@ -1,6 +1,6 @@
 /** Progress display: a redrawn bar on a terminal (with the time left), one line per step otherwise. */
 import { describe, it, expect } from 'vitest';
-import { formatDuration, progressLine, progressReporter } from '../../src/cli/progress.js';
+import { formatDuration, progressLine, progressReporter } from '../../app/cli/progress.js';
 
 describe('progress', () => {
   it('formats durations as m:ss and h:mm:ss', () => {

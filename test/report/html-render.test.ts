@@ -8,10 +8,10 @@ import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import { writeReport } from '../../src/report/write-report.js';
-import { plotSpecs } from '../../src/report/plot-specs.js';
+import { writeReport } from '../../app/report/write-report.js';
+import { plotSpecs } from '../../app/report/plot-specs.js';
 import { tinyStudy } from '../study/study-fixture.js';
-import type { StudyResult } from '../../src/study/types.js';
+import type { StudyResult } from '../../app/study/types.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];

@@ -6,36 +6,14 @@
  */
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Range } from '../../range.js';
-import { readMatrixMarketCsr } from '../../io/matrix-market-csr.js';
-import { csrToEll } from '../../sparse/csr-to-ell.js';
-import { laplacianEll } from '../../sparse/laplacian.js';
-import { randomBandedCsr } from '../../sparse/random-banded.js';
-import type { EllMatrix } from '../../sparse/ell-matrix.js';
-import { ellSpmvDd } from '../dd-reference.js';
+import { csrToEll, type EllMatrix, ellOperand, ellSpmv, ellWithStorage, laplacianEll, randomBandedCsr, type Range, readMatrixMarketCsr } from '../../modprec.js';
+import { ellSpmvReference } from '../reference.js';
 import { makeCase, type KernelCase } from '../kernel-case.js';
-import { libraryFunction } from '../library.js';
-import { gpuOutputFormat } from '../gpu-backend.js';
+import { deviceOptions, gpuOutputFormat, kernelOptions } from '../gpu-backend.js';
 import { matrixOf, outputOf, valuesOf, vectorOf } from '../operands.js';
 import { randomValues, studyRandom } from '../random-data.js';
 import type { ProblemSpec } from '../problems.js';
 import type { StudyOptions } from '../types.js';
-
-/** An ELL matrix whose values sit in a chosen storage (the library's EllOperand; opaque here). */
-type EllOperand = object;
-/** The library's ELL SpMV, as the study calls it. */
-type EllSpmv = (args: { alpha: number; A: EllOperand; x: Range<1, any>; beta: number; y: Range<1, any> }, options?: { arithmetic?: unknown }) => void;
-/** The library's pairing of an ELL structure with a values range. */
-type EllPairValues = (structure: EllMatrix, values: Range<2, any>) => EllOperand;
-/** The library's copy of an fp64 ELL matrix into values of another storage. */
-type EllWithStorage = (ell: EllMatrix, options: { storage: unknown; arithmetic?: unknown }) => EllOperand;
-
-/** Why ELL SpMV cannot be studied yet, or undefined when it can. */
-export function ellUnavailable(): string | undefined {
-  if (!libraryFunction<EllSpmv>('ellSpmv')) return 'ELL SpMV is not exported by the library yet';
-  if (!libraryFunction<EllWithStorage>('ellWithStorage')) return 'ellWithStorage (ELL values in another storage) is not exported by the library yet';
-  return undefined;
-}
 
 /** The Laplacian grid with about `n` points in `dims` dimensions. */
 function grid(n: number, dims: 2 | 3): number[] {
@@ -64,10 +42,6 @@ function slots(A: EllMatrix): number {
 
 /** A case for the ELL matrix `A` named `problem`. */
 export function ellCase(problem: string, A: EllMatrix, seed: number): KernelCase {
-  const spmv = libraryFunction<EllSpmv>('ellSpmv');
-  const withStorage = libraryFunction<EllWithStorage>('ellWithStorage');
-  const pairValues = libraryFunction<EllPairValues>('ellOperand');
-  if (!spmv || !withStorage) throw new Error(ellUnavailable());
   const x = randomValues(A.cols, 'uniform', studyRandom(seed, 1));
   let nnz = 0;
   for (let k = 0; k < A.colIndex.length; k++) if (A.colIndex[k]! >= 0) nnz++;
@@ -75,7 +49,7 @@ export function ellCase(problem: string, A: EllMatrix, seed: number): KernelCase
     kernel: 'ell-spmv', problem, size: A.rows, nnz, seed, flops: 2 * nnz,
     values: slots(A) + A.cols + A.rows, indexBytes: 4 * slots(A), inputs: [A.values, x],
     integerLayouts: [{ rows: A.stride }, 'vector'],
-    referenceOf: ([v, xv]) => ellSpmvDd(A, v!, xv!),
+    referenceOf: ([v, xv]) => ellSpmvReference(A, v!, xv!),
     resultStored: true,
     outputTerms: (ref) => {
       const out = [];
@@ -97,14 +71,14 @@ export function ellCase(problem: string, A: EllMatrix, seed: number): KernelCase
       return out;
     },
     bindGpu: async (gpu, config) => {
-      const format = { format: config.storage, strict: true };
-      const output = { format: gpuOutputFormat(config.storage, config.arithmetic), strict: true };
+      const format = deviceOptions(config.storage);
+      const output = deviceOptions(gpuOutputFormat(config.storage, config.arithmetic));
       const Ad = await gpu.lib.toDeviceEll({ rows: A.rows, cols: A.cols, width: A.width, stride: A.stride, colIndex: A.colIndex, values: A.values }, format);
       const xd = await gpu.lib.toDevice(x, format);
       const yd = await gpu.lib.deviceZeros(A.rows, output);
       const args = { A: Ad, x: xd, y: yd, alpha: 1, beta: 0 };
       return {
-        run: () => gpu.lib.gpuEllSpmv(args, { arithmetic: config.arithmetic }),
+        run: () => gpu.lib.gpuEllSpmv(args, kernelOptions(config.arithmetic)),
         sync: async () => { await yd.toHost(); },
         result: async () => ({ hi: await yd.toHost(), lo: new Float64Array(A.rows) }),
         dispose: () => { xd.destroy(); yd.destroy(); },
@@ -113,13 +87,13 @@ export function ellCase(problem: string, A: EllMatrix, seed: number): KernelCase
     bind: (config) => {
       // Integer storage: the values with one scale per row, fitted as the stored reference computes them.
       const operand = config.storageFormat.isInteger
-        ? pairValues!(A, matrixOf(config, A.stride, A.width, A.values))
-        : withStorage(A, { storage: config.storageFormat, arithmetic: config.arithmeticFormat });
+        ? ellOperand(A, matrixOf(config, A.stride, A.width, A.values))
+        : ellWithStorage(A, { storage: config.storageFormat, arithmetic: config.arithmeticFormat });
       const xr = vectorOf(config, x);
       const y = outputOf(config, new Float64Array(A.rows));
       const args = { alpha: 1, A: operand, x: xr, beta: 0, y };
       const options = { arithmetic: config.arithmeticFormat };
-      return { run: () => spmv(args, options), result: () => valuesOf(y) };
+      return { run: () => ellSpmv(args, options), result: () => valuesOf(y) };
     },
   });
 }

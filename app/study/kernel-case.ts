@@ -3,7 +3,7 @@
  * to any configuration and then run, timed and checked. The per-kernel files under cases/ build them.
  * @module
  */
-import type { DdVector } from './dd-reference.js';
+import type { DdVector } from './relative-error.js';
 import type { ResolvedConfiguration } from './operands.js';
 import { largestScale, storedValues, type IntegerLayout } from './operands.js';
 import type { Configuration, StudyKernel } from './types.js';

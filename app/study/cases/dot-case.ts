@@ -2,13 +2,11 @@
  * DOT case: xᵀy for random x, y (seed 004, Figure 9).
  * @module
  */
-import { dot } from '../../../kernels/dot/dot.js';
-import { dotDd } from '../dd-reference.js';
+import { dot, findFormat, range, rowMajor } from '../../modprec.js';
+import { dotReference } from '../reference.js';
+import { deviceOptions, kernelOptions } from '../gpu-backend.js';
 import { makeCase, type KernelCase } from '../kernel-case.js';
 import { valuesOf, vectorOf } from '../operands.js';
-import { findFormat } from '../../formats/registry.js';
-import { range } from '../../range.js';
-import { rowMajor } from '../../../accessors/row-major.js';
 import { randomValues, studyRandom } from '../random-data.js';
 import type { Distribution } from '../types.js';
 
@@ -21,7 +19,7 @@ export function dotCase(n: number, distribution: Distribution, seed: number): Ke
   const y = randomValues(n, distribution, studyRandom(seed, 2));
   return makeCase({
     kernel: 'dot', problem: distribution, size: n, seed, flops: 2 * n, values: 2 * n, inputs: [x, y], integerLayouts: ['vector', 'vector'],
-    referenceOf: ([a, b]) => dotDd(a!, b!),
+    referenceOf: ([a, b]) => dotReference(a!, b!),
     resultStored: false,
     outputTerms: (ref) => {
       let absProducts = 0;
@@ -35,11 +33,11 @@ export function dotCase(n: number, distribution: Distribution, seed: number): Ke
       return [{ terms: n, absProducts: absProducts * up, absInputs: absInputs * up, absExact: Math.abs(ref.hi[0]! + ref.lo[0]!) }];
     },
     bindGpu: async (gpu, config) => {
-      const format = { format: config.storage, strict: true };
+      const format = deviceOptions(config.storage);
       const [xd, yd] = [await gpu.lib.toDevice(x, format), await gpu.lib.toDevice(y, format)];
       let last = NaN;
       return {
-        run: async () => { const r = await gpu.lib.gpuDot(xd, yd, { arithmetic: config.arithmetic }); last = r.value; return r; },
+        run: async () => { const r = await gpu.lib.gpuDot(xd, yd, kernelOptions(config.arithmetic)); last = r.value; return r; },
         sync: async () => {}, // the value is read back by every call
         result: async () => ({ hi: Float64Array.of(last), lo: new Float64Array(1) }),
         dispose: () => { xd.destroy(); yd.destroy(); },

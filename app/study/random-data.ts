@@ -4,7 +4,7 @@
  * matrix and the vector of one problem never share values.
  * @module
  */
-import { seededRandom, type SeededRandom } from '../sparse/seeded-random.js';
+import { seededRandom, type SeededRandom } from '../modprec.js';
 import type { Distribution } from './types.js';
 
 /** A generator for stream `stream` of seed `seed` (streams: 0 matrix, 1 first vector, 2 second vector, …). */

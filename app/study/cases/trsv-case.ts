@@ -1,34 +1,18 @@
 /**
  * TRSV case: solve with the LU factors of a random matrix (seed 004, Figures 11 and 12): A = P·L·U with
  * partial pivoting in fp64, then T·x = b for T = U (upper, non-unit diagonal) or T = L (lower, unit).
- * TRSV and the LU factorisation are looked up in the library's exports.
  * @module
  */
-import type { Range } from '../../range.js';
-import { trsvDd } from '../dd-reference.js';
+import { luFactor, type Range, trsv } from '../../modprec.js';
+import { trsvReference } from '../reference.js';
 import { makeCase, type KernelCase } from '../kernel-case.js';
-import { libraryFunction } from '../library.js';
-import { gpuOutputFormat } from '../gpu-backend.js';
+import { deviceOptions, gpuOutputFormat, kernelOptions } from '../gpu-backend.js';
 import { fill, matrixOf, outputOf, valuesOf } from '../operands.js';
 import { randomValues, studyRandom } from '../random-data.js';
 import type { Distribution } from '../types.js';
 
 /** The two triangular problems of an LU factorisation. */
 export const TRSV_PROBLEMS = ['upper', 'lower'] as const;
-
-/** The library's TRSV, as the study calls it. */
-type Trsv = (args: { A: Range<2, any>; x: Range<1, any>; uplo: 'U' | 'L'; trans?: 'N' | 'T'; diag: 'N' | 'U' },
-  options?: { arithmetic?: unknown }) => void;
-
-/** The library's LU with partial pivoting (src/lu.ts): packed factors, column-major with leading dimension n. */
-type LuFactor = (A: { rows: number; cols: number; ld: number; data: Float64Array }) => { lu: { ld: number; data: Float64Array } };
-
-/** Why TRSV cannot be studied yet, or undefined when it can. */
-export function trsvUnavailable(): string | undefined {
-  if (!libraryFunction<Trsv>('trsv')) return 'TRSV is not exported by the library yet';
-  if (!libraryFunction<LuFactor>('luFactor')) return 'the LU factorisation (src/lu.ts) is not exported by the library yet';
-  return undefined;
-}
 
 /**
  * Splits the in-place LU factors of a column-major n×n matrix into L (unit lower, diagonal 1 stored)
@@ -51,7 +35,7 @@ export function splitFactors(n: number, lu: Float64Array): { L: Float64Array; U:
 /** The factors of the last matrix factorised: the upper and lower problems of one seed share them. */
 let lastFactors: { key: string; L: Float64Array; U: Float64Array } | undefined;
 
-function factorsOf(luFactor: LuFactor, n: number, distribution: Distribution, seed: number): { L: Float64Array; U: Float64Array } {
+function factorsOf(n: number, distribution: Distribution, seed: number): { L: Float64Array; U: Float64Array } {
   const key = `${n}|${distribution}|${seed}`;
   if (lastFactors?.key !== key) {
     const a = randomValues(n * n, distribution, studyRandom(seed, 0));
@@ -65,13 +49,9 @@ function factorsOf(luFactor: LuFactor, n: number, distribution: Distribution, se
 /**
  * A TRSV problem: the factor `which` of the LU factorisation of a random n×n matrix, right-hand side random.
  * @returns the case: n² flops, n²/2 + 2n values moved per call
- * @throws Error when TRSV or LU are not exported
  */
 export function trsvCase(n: number, which: typeof TRSV_PROBLEMS[number], distribution: Distribution, seed: number): KernelCase {
-  const trsv = libraryFunction<Trsv>('trsv');
-  const luFactor = libraryFunction<LuFactor>('luFactor');
-  if (!trsv || !luFactor) throw new Error(trsvUnavailable());
-  const { L, U } = factorsOf(luFactor, n, distribution, seed);
+  const { L, U } = factorsOf(n, distribution, seed);
   const t = which === 'upper' ? U : L;
   const b = randomValues(n, distribution, studyRandom(seed, 1));
   const uplo = which === 'upper' ? 'U' : 'L';
@@ -79,11 +59,11 @@ export function trsvCase(n: number, which: typeof TRSV_PROBLEMS[number], distrib
   return makeCase({
     kernel: 'trsv', problem: `${which}-${distribution}`, size: n, seed, flops: n * n, values: (n * (n + 1)) / 2 + 2 * n,
     inputs: [t, b], integerLayouts: [{ rows: n }, 'output'],
-    referenceOf: ([m, v]) => trsvDd(n, m!, v!, which, which === 'lower'),
+    referenceOf: ([m, v]) => trsvReference(n, m!, v!, which, which === 'lower'),
     resultStored: true,
     bindGpu: async (gpu, config) => {
-      const format = { format: config.storage, strict: true };
-      const output = { format: gpuOutputFormat(config.storage, config.arithmetic), strict: true };
+      const format = deviceOptions(config.storage);
+      const output = deviceOptions(gpuOutputFormat(config.storage, config.arithmetic));
       const td = await gpu.lib.toDevice(t, format);
       const T = gpu.lib.deviceMatrix(td, n, n);
       let xd = await gpu.lib.toDevice(b, output);
@@ -92,7 +72,7 @@ export function trsvCase(n: number, which: typeof TRSV_PROBLEMS[number], distrib
         run: async () => {
           xd.destroy();
           xd = await gpu.lib.toDevice(b, output);
-          return gpu.lib.gpuTrsv({ A: T, x: xd, uplo, trans: 'N', diag }, { arithmetic: config.arithmetic });
+          return gpu.lib.gpuTrsv({ A: T, x: xd, uplo, trans: 'N', diag }, kernelOptions(config.arithmetic));
         },
         sync: async () => { await xd.toHost(); },
         result: async () => ({ hi: await xd.toHost(), lo: new Float64Array(n) }),

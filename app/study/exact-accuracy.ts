@@ -5,11 +5,8 @@
  * beside the a-priori bound in bits (Higham's γ of the format's precision).
  * @module
  */
-import type { Range } from '../range.js';
-import type { StorageFormat } from '../formats/format.js';
-import { exactOf } from '../testing/exact.js';
-import { addRational, mulRational, subRational, ZERO, type Rational } from '../testing/rational.js';
-import { libraryFunction } from './library.js';
+import { numberToRational, type Range, type Rational, type RnsNumber, rnsToRational, type StorageFormat } from '../modprec.js';
+import { addRational, mulRational, subRational, ZERO } from './dyadic.js';
 
 /** log2 |q| for a non-zero rational, to about 50 significant bits. */
 export function log2Rational(q: Rational): number {
@@ -40,15 +37,13 @@ export function exactMatrixElement(r: Range<2, any>, i: number, j: number): Rati
 
 /** The exact value of a decoded storage element. */
 function exactStored(storage: StorageFormat, v: unknown): Rational {
-  if (storage.kind === 'number') return exactOf(v as number);
+  if (storage.kind === 'number') return numberToRational(v as number);
   if (storage.kind === 'dd') {
     const { hi, lo } = v as { hi: number; lo: number };
-    return addRational(exactOf(hi), exactOf(lo));
+    return addRational(numberToRational(hi), numberToRational(lo));
   }
-  const toRational = libraryFunction<(x: unknown) => Rational>('rnsToRational');
-  if (!toRational) throw new Error(`no exact conversion for storage ${storage.name} (kind ${storage.kind})`);
-  const q = toRational(v);
-  return { num: q.num, den: q.den } as Rational;
+  if (storage.kind !== 'mp') throw new Error(`no exact conversion for storage ${storage.name} (kind ${storage.kind})`);
+  return rnsToRational(v as RnsNumber);
 }
 
 /** −log2 of the norm-wise relative error ‖ŷ − y‖₂/‖y‖₂ (Infinity for an exact result). */

@@ -5,15 +5,9 @@
  * element k of the storage.
  * @module
  */
-import type { ArithmeticFormat, StorageFormat } from '../formats/format.js';
-import { asArithmetic, asStorage } from '../formats/registry.js';
-import { range, type Range } from '../range.js';
-import { rowMajor } from '../../accessors/row-major.js';
-import { colMajor } from '../../accessors/col-major.js';
-import { scaledReducedRowMajor, scaledReducedColMajor, fitScale } from '../../accessors/scaled-reduced.js';
-import { toArray } from '../vectors.js';
+import { type ArithmeticFormat, asArithmetic, asStorage, colMajor, fitScale, range, type Range, rowMajor, scaledReducedColMajor, scaledReducedRowMajor, type StorageFormat, toArray } from '../modprec.js';
 import type { Configuration } from './types.js';
-import type { DdVector } from './dd-reference.js';
+import type { DdVector } from './relative-error.js';
 
 /** A configuration with its formats resolved. */
 export interface ResolvedConfiguration extends Configuration {

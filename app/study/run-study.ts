@@ -9,7 +9,6 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { planStudy } from './plan.js';
 import { withSpeedups } from './measurement.js';
-import { discoverLibrary } from './library.js';
 import type { GpuStudy } from './gpu-backend.js';
 import type { Measurement, RunInfo, StudyOptions, StudyResult } from './types.js';
 
@@ -75,7 +74,6 @@ export async function runStudy(options: StudyOptions, hooks: RunHooks = {}): Pro
     command: hooks.command ?? 'modprec study', reference: REFERENCE_DESCRIPTION,
   };
   const adapter = (os.cpus()[0]?.model ?? 'CPU').trim();
-  await discoverLibrary();
   const plan = planStudy(options, { adapter }, hooks.gpu);
   const notes = plan.notes as string[]; // steps add notes (GPU failures) while they run
   const measurements: Measurement[] = [];

@@ -13,8 +13,7 @@
  * and underflowing products in the arithmetic (η per operation). The norm-wise bound is ‖that‖₂ / ‖y‖₂.
  * @module
  */
-import type { ArithmeticFormat, StorageFormat } from '../formats/format.js';
-import { gamma } from '../../kernels/codegen/accumulation.js';
+import { type ArithmeticFormat, gamma, type StorageFormat } from '../modprec.js';
 
 const etaCache = new Map<string, number>();
 

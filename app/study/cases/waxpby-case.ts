@@ -2,8 +2,8 @@
  * WAXPBY case: w = α·x + β·y, the multiple-precision papers' vector kernel (seed 001).
  * @module
  */
-import { waxpby } from '../../../kernels/waxpby/waxpby.js';
-import { waxpbyDd } from '../dd-reference.js';
+import { waxpby } from '../../modprec.js';
+import { waxpbyReference } from '../reference.js';
 import { makeCase, type KernelCase } from '../kernel-case.js';
 import { outputOf, valuesOf, vectorOf } from '../operands.js';
 import { randomValues, studyRandom } from '../random-data.js';
@@ -22,7 +22,7 @@ export function waxpbyCase(n: number, distribution: Distribution, seed: number):
   const y = randomValues(n, distribution, studyRandom(seed, 2));
   return makeCase({
     kernel: 'waxpby', problem: distribution, size: n, seed, flops: 3 * n, values: 3 * n, inputs: [x, y], integerLayouts: ['vector', 'vector'],
-    referenceOf: ([a, b]) => waxpbyDd(ALPHA, a!, BETA, b!),
+    referenceOf: ([a, b]) => waxpbyReference(ALPHA, a!, BETA, b!),
     resultStored: true,
     // Two products per element; both coefficients are exact in every format.
     outputTerms: (ref) => Array.from(x, (xi, i) => ({

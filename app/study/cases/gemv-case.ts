@@ -1,40 +1,26 @@
 /**
  * GEMV case: y = A·x (α = 1, β = 0) for a random square matrix and vector (seed 004, Figures 7 and 8).
- * The kernel is looked up in the library's exports, so the case exists only once GEMV is exported.
  * @module
  */
-import type { Range } from '../../range.js';
-import { gemvDd } from '../dd-reference.js';
+import { gemv, type Range } from '../../modprec.js';
+import { gemvReference } from '../reference.js';
 import { makeCase, type KernelCase } from '../kernel-case.js';
-import { libraryFunction } from '../library.js';
-import { gpuOutputFormat } from '../gpu-backend.js';
+import { deviceOptions, gpuOutputFormat, kernelOptions } from '../gpu-backend.js';
 import { matrixOf, outputOf, valuesOf, vectorOf } from '../operands.js';
 import { randomValues, studyRandom } from '../random-data.js';
 import type { Distribution } from '../types.js';
 
-/** The library's GEMV, as the study calls it. */
-type Gemv = (args: { alpha: number; A: Range<2, any>; x: Range<1, any>; beta: number; y: Range<1, any>; trans?: 'N' | 'T' },
-  options?: { arithmetic?: unknown }) => void;
-
-/** The library's GEMV, or undefined while it is not exported. */
-export function libraryGemv(): Gemv | undefined {
-  return libraryFunction<Gemv>('gemv');
-}
-
 /**
  * A GEMV problem of order `n` (A n×n column-major, x of length n).
  * @returns the case: 2n² flops, n² + 2n values moved per call
- * @throws Error when the library does not export `gemv`
  */
 export function gemvCase(n: number, distribution: Distribution, seed: number): KernelCase {
-  const gemv = libraryGemv();
-  if (!gemv) throw new Error('gemv is not exported by the library');
   const a = randomValues(n * n, distribution, studyRandom(seed, 0));
   const x = randomValues(n, distribution, studyRandom(seed, 1));
   return makeCase({
     kernel: 'gemv', problem: distribution, size: n, seed, flops: 2 * n * n, values: n * n + 2 * n, inputs: [a, x],
     integerLayouts: [{ rows: n }, 'vector'],
-    referenceOf: ([m, v]) => gemvDd(n, n, m!, v!),
+    referenceOf: ([m, v]) => gemvReference(n, n, m!, v!),
     resultStored: true,
     outputTerms: (ref) => {
       const absProducts = new Float64Array(n);
@@ -53,15 +39,15 @@ export function gemvCase(n: number, distribution: Distribution, seed: number): K
       }));
     },
     bindGpu: async (gpu, config) => {
-      const format = { format: config.storage, strict: true };
-      const output = { format: gpuOutputFormat(config.storage, config.arithmetic), strict: true };
+      const format = deviceOptions(config.storage);
+      const output = deviceOptions(gpuOutputFormat(config.storage, config.arithmetic));
       const ad = await gpu.lib.toDevice(a, format);
       const A = gpu.lib.deviceMatrix(ad, n, n);
       const xd = await gpu.lib.toDevice(x, format);
       const yd = await gpu.lib.deviceZeros(n, output);
       const args = { A, x: xd, y: yd, alpha: 1, beta: 0, trans: 'N' as const };
       return {
-        run: () => gpu.lib.gpuGemv(args, { arithmetic: config.arithmetic }),
+        run: () => gpu.lib.gpuGemv(args, kernelOptions(config.arithmetic)),
         sync: async () => { await yd.toHost(); },
         result: async () => ({ hi: await yd.toHost(), lo: new Float64Array(n) }),
         dispose: () => { ad.destroy(); xd.destroy(); yd.destroy(); },

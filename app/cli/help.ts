@@ -29,9 +29,9 @@ Flags:
 
 Examples:
   npm start                                         quick study, report in ./report
-  node dist/src/cli/main.js study --full --out report-full
-  node dist/src/cli/main.js study --kernels dot,gemv --formats f64,f32,f32/f64 --sizes 1000,10000
-  node dist/src/cli/main.js study --kernels roofline --json > roofline.json
+  node dist/app/cli/main.js study --full --out report-full
+  node dist/app/cli/main.js study --kernels dot,gemv --formats f64,f32,f32/f64 --sizes 1000,10000
+  node dist/app/cli/main.js study --kernels roofline --json > roofline.json
 
 Output: <out>/results.json, <out>/results.csv (one row per measurement) and <out>/index.html
 (a self-contained page with the plots; open it from disk). Ctrl-C stops after the current

@@ -13,12 +13,12 @@
  * {@link ROOFLINE_CHAINS} elements, one from each quarter of the arrays, as independent chains.
  * @module
  */
-import type { Range } from '../range.js';
-import { vectorKernel, operandArgs } from '../../kernels/codegen/vector-kernel.js';
-import { loadVectorElement } from '../../kernels/codegen/reduction-kernel.js';
-import type { ArithmeticFormat } from '../formats/format.js';
-import { fail } from '../errors.js';
-import { span } from '../span.js';
+import { ModprecError, type ArithmeticFormat, type ModprecErrorCode, type Range, type Register } from '../modprec.js';
+
+/** Throws the library's typed error, in its message form. */
+function fail(code: ModprecErrorCode, parameter: string, expected: string, value: unknown): never {
+  throw new ModprecError(code, `invalid argument: ${parameter} ${expected}, got ${String(value)}`, parameter);
+}
 
 /** Multiplier and addend: exact in every format, and v ← v/2 + 1/4 stays near 1/2 (no overflow, no subnormals). */
 export const ROOFLINE_A = 0.5;
@@ -72,7 +72,11 @@ export function plainRooflineLoop(precision: 'f64' | 'f32', multiplyAdds: number
 }
 
 /**
- * The accessor variant: the loop generated for x's and y's accessors, computing in `arithmetic`.
+ * The accessor variant: the same loop generated from the formats' own source templates — the storage
+ * codec's read and write (`emitRead`/`emitWrite`), the conversions into and out of the arithmetic
+ * (`emitConvert`/`emitExport`) and the arithmetic's multiply-add (`emitFma`) — which is how every
+ * modprec kernel reads its operands. Packed (unit-stride, unscaled) ranges of kind `number` only: that is
+ * what the roofline's configurations use.
  * @param multiplyAdds - k, the multiply-adds per element
  * @param x - input range
  * @param y - output range (writable, same length)
@@ -82,28 +86,29 @@ export function accessorRooflineLoop(multiplyAdds: number, x: Range<1, any>, y: 
   checkMultiplyAdds(multiplyAdds);
   const m = checkLength(x.length());
   if (y.length() !== x.length()) fail('DIMENSION_MISMATCH', 'y', `must have length ${x.length()}`, y.length());
+  for (const [name, r] of [['x', x], ['y', y]] as const) {
+    const a = r.accessor;
+    if (a.scale || a.strides[0] !== 1 || a.storage.kind !== 'number') fail('INVALID_STORAGE', name, 'must be a packed, unscaled range of a number storage', a.storage.name);
+  }
   const ar = arithmetic;
+  if (ar.kind !== 'number') fail('INVALID_FORMAT', 'arithmetic', 'must compute on plain numbers (kind number)', ar.name);
+  const [sx, sy] = [x.accessor.storage, y.accessor.storage];
   const [a, b] = [ar.register('a'), ar.register('b')];
   const v = CHAINS.map((c) => ar.register(`v${c}`));
-  // Chain c reads and writes quarter c: sub-ranges share the storage, so the accessors are the same kind.
-  const quarter = (r: Range<1, any>, c: number): Range<1, any> => r.sub(span(c * m, (c + 1) * m));
-  const xs = CHAINS.map((c) => quarter(x, c));
-  const ys = CHAINS.map((c) => quarter(y, c));
-  const kernel = vectorKernel({
-    kernel: 'roofline', variant: { multiplyAdds, chains: ROOFLINE_CHAINS },
-    operands: [...CHAINS.map((c) => [`x${c}`, xs[c]!.accessor] as const), ...CHAINS.map((c) => [`y${c}`, ys[c]!.accessor] as const)],
-    scalars: ['alpha', 'beta'], registers: ['a', 'b', ...CHAINS.map((c) => `v${c}`)], ar,
-    prologue: () => `${ar.emitFromNumber(a, 'alpha')} ${ar.emitFromNumber(b, 'beta')}`,
-    body: (o) => [
-      ...CHAINS.map((c) => loadVectorElement(o[`x${c}`]!, ar, v[c]!)),
-      // An inner loop rather than full unrolling: thousands of statements would exceed what the JIT optimises.
-      `for (let r = 0; r < ${multiplyAdds}; r++) { ${CHAINS.map((c) => ar.emitFma(v[c]!, v[c]!, a, b)).join(' ')} }`,
-      ...CHAINS.map((c) => {
-        const out = o[`y${c}`]!;
-        return out.emitStore(ar, v[c]!, `y${c}_p`, out.accessor.scale ? `y${c}_q` : undefined);
-      }),
-    ].join('\n'),
-  });
-  const args = operandArgs(...xs, ...ys);
-  return () => { kernel(m, ...args, ROOFLINE_A, ROOFLINE_B); };
+  const t: Register = { kind: 'number', names: ['t'] }; // a storage value on its way in or out
+  const source = `return function accessorRoofline(x, xo, y, yo, alpha, beta, m) {
+  ${[a, b, ...v].map((r) => ar.emitDeclare(r)).join(' ')} let t = 0;
+  ${ar.emitFromNumber(a, 'alpha')} ${ar.emitFromNumber(b, 'beta')}
+  for (let i = 0; i < m; i++) {
+    ${CHAINS.map((c) => `${sx.emitRead('x', `xo + i + ${c} * m`, t)} ${ar.emitConvert(v[c]!, t, sx.significandBits)}`).join('\n    ')}
+    for (let r = 0; r < ${multiplyAdds}; r++) { ${CHAINS.map((c) => ar.emitFma(v[c]!, v[c]!, a, b)).join(' ')} }
+    ${CHAINS.map((c) => `${ar.emitExport(t, v[c]!, sy.significandBits)} ${sy.emitWrite('y', `yo + i + ${c} * m`, t)}`).join('\n    ')}
+  }
+};`;
+  const helpers = { ...sx.helpers, ...sy.helpers, ...ar.helpers };
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval
+  const loop = new Function(...Object.keys(helpers), `'use strict';\n${source}`)(...Object.values(helpers)) as
+    (x: unknown, xo: number, y: unknown, yo: number, a: number, b: number, m: number) => void;
+  const [xa, ya] = [x.accessor, y.accessor];
+  return () => loop(xa.data, xa.offset, ya.data, ya.offset, ROOFLINE_A, ROOFLINE_B, m);
 }

@@ -5,7 +5,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { findFormat, formatNames } from '../formats/registry.js';
+import { findFormat, formatNames } from '../modprec.js';
 import {
   DEFAULT_SEEDS, DEFAULT_SIZES, DEFAULT_TIMING, QUICK_MATRICES, ROOFLINE_INTENSITIES, ROOFLINE_LENGTH, defaultConfigurations,
 } from '../study/defaults.js';

@@ -6,12 +6,12 @@
  */
 import type { KernelCase } from './kernel-case.js';
 import { bytesPerElement, resolveConfiguration, type ResolvedConfiguration } from './operands.js';
-import { relativeErrorDd } from './dd-reference.js';
+import { relativeErrorDd } from './relative-error.js';
 import { measurement } from './measurement.js';
 import { timeCall, timeCallAsync, type TimingOptions } from './timing.js';
 import type { Configuration, Measurement } from './types.js';
 import { GPU_BITS, type GpuRun, type GpuStudy } from './gpu-backend.js';
-import { findFormat } from '../formats/registry.js';
+import { findFormat } from '../modprec.js';
 
 /** Where measurements come from, for their `adapter` column. */
 export interface MeasureContext {

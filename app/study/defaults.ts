@@ -4,7 +4,7 @@
  * single CPU thread allows in reasonable time.
  * @module
  */
-import { findFormat } from '../formats/registry.js';
+import { findFormat } from '../modprec.js';
 import { arithmeticNames, studyStorageNames } from './library.js';
 import type { Configuration, StudyKernel } from './types.js';
 

@@ -1,11 +1,13 @@
 /**
- * The study's double-double references against the exact BigInt oracle (every double is a dyadic
+ * The study's references — the library's own kernels run in double-double arithmetic — against the
+ * exact BigInt oracle (every double is a dyadic
  * rational): each reference entry hi + lo must lie within the double-double bound of the exact value,
  * far below what the study resolves (fp64's 2^-53).
  */
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { dotDd, gemvDd, trsvDd, waxpbyDd, ellSpmvDd, relativeErrorDd, type DdVector } from '../../src/study/dd-reference.js';
+import { dotReference, gemvReference, trsvReference, waxpbyReference, ellSpmvReference } from '../../app/study/reference.js';
+import { relativeErrorDd, type DdVector } from '../../app/study/relative-error.js';
 import { exactDot, exactOf } from '../../src/testing/exact.js';
 import { absRational, addRational, divRational, mulRational, subRational, compareRational, ZERO, type Rational } from '../../src/testing/rational.js';
 import { roundRationalToDouble } from '../../src/testing/round-rational.js';
@@ -27,17 +29,17 @@ const values = (n: number) => fc.float64Array({ minLength: n, maxLength: n, noNa
 const sizes = fc.integer({ min: 1, max: 12 });
 
 describe('double-double references vs the exact rational oracle', () => {
-  it('dotDd is within γ_{n+1}(2^-104) Σ|xᵢyᵢ| of the exact dot product', () => {
+  it('dotReference is within γ_{n+1}(2^-104) Σ|xᵢyᵢ| of the exact dot product', () => {
     fc.assert(fc.property(sizes.chain((n) => fc.tuple(values(n), values(n))), ([x, y]) => {
-      const r = dotDd(x, y);
+      const r = dotReference(x, y);
       const products = Array.from(x, (v, i) => v * y[i]!);
       expect(ddError(r, 0, exactDot(x, y))).toBeLessThanOrEqual(ddGamma(x.length + 1) * absSum(products) + underflow(2 * x.length));
     }), { numRuns: 200 });
   });
 
-  it('gemvDd rows are within γ_{n+1}(2^-104) (|A||x|)ᵢ of the exact products', () => {
+  it('gemvReference rows are within γ_{n+1}(2^-104) (|A||x|)ᵢ of the exact products', () => {
     fc.assert(fc.property(sizes.chain((n) => fc.tuple(fc.constant(n), values(n * n), values(n))), ([n, a, x]) => {
-      const r = gemvDd(n, n, a, x);
+      const r = gemvReference(n, n, a, x);
       for (let i = 0; i < n; i++) {
         const row = Array.from({ length: n }, (_, j) => a[i + j * n]!);
         const abs = absSum(row.map((v, j) => v * x[j]!));
@@ -46,9 +48,9 @@ describe('double-double references vs the exact rational oracle', () => {
     }), { numRuns: 60 });
   });
 
-  it('waxpbyDd is exact to double-double rounding', () => {
+  it('waxpbyReference is exact to double-double rounding', () => {
     fc.assert(fc.property(sizes.chain((n) => fc.tuple(values(n), values(n))), fc.double({ min: -4, max: 4, noNaN: true }), ([x, y], alpha) => {
-      const r = waxpbyDd(alpha, x, -1.5, y);
+      const r = waxpbyReference(alpha, x, -1.5, y);
       for (let i = 0; i < x.length; i++) {
         const exact = addRational(mulRational(exactOf(alpha), exactOf(x[i]!)), mulRational(exactOf(-1.5), exactOf(y[i]!)));
         expect(ddError(r, i, exact)).toBeLessThanOrEqual(ddGamma(3) * (Math.abs(alpha * x[i]!) + Math.abs(1.5 * y[i]!)) + underflow(3));
@@ -56,13 +58,13 @@ describe('double-double references vs the exact rational oracle', () => {
     }), { numRuns: 100 });
   });
 
-  it('trsvDd solves upper and unit-lower systems: the exact residual of hi+lo is at double-double level', () => {
+  it('trsvReference solves upper and unit-lower systems: the exact residual of hi+lo is at double-double level', () => {
     // Well-conditioned triangles (dominant diagonal) so a small residual means a small error.
     const tri = (n: number) => fc.float64Array({ minLength: n * n, maxLength: n * n, noNaN: true, noDefaultInfinity: true, min: -1, max: 1 });
     fc.assert(fc.property(fc.integer({ min: 1, max: 8 }).chain((n) => fc.tuple(fc.constant(n), tri(n), values(n))), fc.boolean(), ([n, t, b], upper) => {
       const m = Float64Array.from(t);
       for (let i = 0; i < n; i++) m[i + i * n] = upper ? 4 + Math.abs(m[i + i * n]!) : 1;
-      const r = trsvDd(n, m, b, upper ? 'upper' : 'lower', !upper);
+      const r = trsvReference(n, m, b, upper ? 'upper' : 'lower', !upper);
       const x = Array.from({ length: n }, (_, i) => addRational(exactOf(r.hi[i]!), exactOf(r.lo[i]!)));
       for (let i = 0; i < n; i++) {
         let s: Rational = ZERO;
@@ -77,10 +79,10 @@ describe('double-double references vs the exact rational oracle', () => {
     }), { numRuns: 60 });
   });
 
-  it('ellSpmvDd matches the exact product of a Laplacian with a random vector', () => {
+  it('ellSpmvReference matches the exact product of a Laplacian with a random vector', () => {
     const A = laplacianEll([4, 3]);
     fc.assert(fc.property(values(A.cols), (x) => {
-      const r = ellSpmvDd(A, A.values, x);
+      const r = ellSpmvReference(A, A.values, x);
       for (let i = 0; i < A.rows; i++) {
         const row: number[] = [];
         const xs: number[] = [];

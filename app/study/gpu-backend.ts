@@ -1,5 +1,5 @@
 /**
- * The GPU backend of the study: finds the library's GPU module (src/gpu) at run time, opens a device,
+ * The GPU backend of the study: loads the library's GPU module (`modprec/gpu`) on demand, opens a device,
  * and describes the GPU configurations. GPU kernels are asynchronous and keep their operands resident
  * in GPU storage formats (f64, f32, f16, bf16, ff = float-float, i16/i8 with block scales) computing in f32 or ff arithmetic;
  * WebGPU has no fp64 arithmetic.
@@ -8,29 +8,12 @@
 import { existsSync } from 'node:fs';
 import type { Configuration } from './types.js';
 
-/** An array resident on the GPU (the library's DeviceArray, as far as the study uses it). */
-export interface GpuArray {
-  toHost(): Promise<Float64Array>;
-  destroy(): void;
-}
+/** The library's GPU module, `modprec/gpu` (loaded only when a GPU configuration runs). */
+export type GpuLibrary = typeof import('../modprec-gpu.js');
+/** An array resident on the GPU. */
+export type GpuArray = import('../modprec-gpu.js').DeviceArray;
 /** Which backend ran a GPU call (the library falls back to the CPU without an adapter). */
-export interface GpuRun {
-  readonly backend: 'gpu' | 'cpu';
-  readonly adapter: string;
-}
-/** The part of the library's GPU module the study calls. */
-export interface GpuLibrary {
-  gpuDevice(): Promise<{ adapter: { name: string; backend: string; featureLevel: string } } | undefined>;
-  gpuUnavailableReason(): string;
-  toDevice(data: ArrayLike<number>, options: { format: string; strict?: boolean }): Promise<GpuArray>;
-  deviceZeros(length: number, options: { format: string; strict?: boolean }): Promise<GpuArray>;
-  deviceMatrix(data: GpuArray, rows: number, cols: number, ld?: number): object;
-  gpuDot(x: GpuArray, y: GpuArray, options: { arithmetic: string }): Promise<GpuRun & { value: number }>;
-  gpuGemv(args: { A: object; x: GpuArray; y: GpuArray; alpha: number; beta: number; trans: 'N' }, options: { arithmetic: string }): Promise<GpuRun>;
-  gpuTrsv(args: { A: object; x: GpuArray; uplo: 'U' | 'L'; trans: 'N'; diag: 'N' | 'U' }, options: { arithmetic: string }): Promise<GpuRun>;
-  toDeviceEll(A: { rows: number; cols: number; width: number; stride: number; colIndex: Int32Array; values: ArrayLike<number> }, options: { format: string; strict?: boolean }): Promise<object>;
-  gpuEllSpmv(args: { A: object; x: GpuArray; y: GpuArray; alpha: number; beta: number }, options: { arithmetic: string }): Promise<GpuRun>;
-}
+export type GpuRun = import('../modprec-gpu.js').GpuRunInfo;
 
 /** An open GPU for the study. */
 export interface GpuStudy {
@@ -91,9 +74,8 @@ export function openGpu(): Promise<GpuStudy | { reason: string }> {
   opened ??= (async () => {
     let lib: GpuLibrary;
     try {
-      const spec = '../gpu/index.js'; // resolved at run time: the GPU module joins when it lands
-      lib = (await import(new URL(spec, import.meta.url).href)) as GpuLibrary;
-      if (typeof lib.gpuDevice !== 'function' || typeof lib.gpuDot !== 'function') return { reason: 'the library has no GPU kernels' };
+      // Loaded here, not at start-up: a CPU-only study never loads gpu.js or Dawn.
+      lib = await import('../modprec-gpu.js');
     } catch (error) {
       return { reason: `the GPU module could not be loaded (${error instanceof Error ? error.message : String(error)})` };
     }
@@ -104,4 +86,19 @@ export function openGpu(): Promise<GpuStudy | { reason: string }> {
     return { lib, adapter: `${a.name} (${a.backend})`, software: !gpuHardwarePresent() || /llvmpipe|swiftshader/i.test(a.name) };
   })();
   return opened;
+}
+
+/** The `format` option of `toDevice`, as the GPU module types it. */
+type DeviceFormat = NonNullable<Parameters<GpuLibrary['toDevice']>[1]>['format'];
+/** The `arithmetic` option of the GPU kernels, as the GPU module types it. */
+type KernelArithmetic = NonNullable<Parameters<GpuLibrary['gpuDot']>[2]>['arithmetic'];
+
+/** Upload options for storage format `storage` (a name from {@link GPU_STORAGES}); strict: no silent CPU fallback. */
+export function deviceOptions(storage: string): { format: DeviceFormat; strict: true } {
+  return { format: storage as DeviceFormat, strict: true };
+}
+
+/** Kernel options for GPU arithmetic `arithmetic` (a name from {@link GPU_ARITHMETIC_NAMES}). */
+export function kernelOptions(arithmetic: string): { arithmetic: KernelArithmetic } {
+  return { arithmetic: arithmetic as KernelArithmetic };
 }

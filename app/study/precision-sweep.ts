@@ -4,17 +4,11 @@
  * library (double-double `dd`, RNS formats) as it lands. Reported as time and MFLOP/s at precision p.
  * @module
  */
-import { findFormat, formatNames } from '../formats/registry.js';
+import { colMajor, findFormat, formatNames, gemv, numberToRational, range, type Range, type Rational, rowMajor, waxpby } from '../modprec.js';
 import type { MeasureContext } from './experiments.js';
-import { libraryGemv } from './cases/gemv-case.js';
-import { waxpby } from '../../kernels/waxpby/waxpby.js';
 import { accuracyBits, boundBits, exactElement, exactMatrixElement } from './exact-accuracy.js';
 import { vectorOf, type ResolvedConfiguration } from './operands.js';
-import { range, type Range } from '../range.js';
-import { rowMajor } from '../../accessors/row-major.js';
-import { colMajor } from '../../accessors/col-major.js';
-import { exactOf } from '../testing/exact.js';
-import { addRational, mulRational, ZERO, type Rational } from '../testing/rational.js';
+import { addRational, mulRational, ZERO } from './dyadic.js';
 import { loadMpfr, mpfrGemv, mpfrWaxpby, type MpfrLibrary, type MpfrRun } from './mpfr-engine.js';
 import { measurement } from './measurement.js';
 import { median, timeCall } from './timing.js';
@@ -172,10 +166,9 @@ export function precisionSweepSteps(options: StudyOptions, ctx: MeasureContext, 
         const yq = exactValues(yw);
         const options_ = { arithmetic: config.arithmeticFormat };
         rows.push(row('waxpby', m, 3 * m, () => waxpby(0.75, xw, -1.3125, yw, ww, options_), ww,
-          xq.map((xi, i) => addRational(mulRational(exactOf(0.75), xi), mulRational(exactOf(-1.3125), yq[i]!))),
+          xq.map((xi, i) => addRational(mulRational(numberToRational(0.75), xi), mulRational(numberToRational(-1.3125), yq[i]!))),
           2, log2Condition(m, (i) => Math.abs(0.75 * wx[i]!) + Math.abs(1.3125 * wy[i]!), (i) => 0.75 * wx[i]! - 1.3125 * wy[i]!)));
-        const gemv = libraryGemv();
-        if (gemv) {
+        {
           const A = fullPrecisionMatrix(config, n, a);
           const xg = fullPrecisionVector(config, x);
           const yg = vectorOf(config, new Float64Array(n));

@@ -6,10 +6,10 @@
  */
 import type { KernelCase } from './kernel-case.js';
 import { dotCase } from './cases/dot-case.js';
-import { gemvCase, libraryGemv } from './cases/gemv-case.js';
+import { gemvCase } from './cases/gemv-case.js';
 import { waxpbyCase } from './cases/waxpby-case.js';
-import { trsvCase, trsvUnavailable, TRSV_PROBLEMS } from './cases/trsv-case.js';
-import { ellProblems, ellUnavailable } from './cases/ell-case.js';
+import { trsvCase, TRSV_PROBLEMS } from './cases/trsv-case.js';
+import { ellProblems } from './cases/ell-case.js';
 import type { StudyKernel, StudyOptions } from './types.js';
 
 /** One problem of a kernel: a size and a generator of seeded instances. */
@@ -46,11 +46,8 @@ export function kernelProblems(kernel: StudyKernel, options: StudyOptions): { pr
     case 'dot': return { problems: dense(dotCase, (n) => 2 * n, (n) => 2 * n) };
     case 'waxpby': return { problems: dense(waxpbyCase, (n) => 3 * n, (n) => 3 * n) };
     case 'gemv':
-      if (!libraryGemv()) return { problems: [], unavailable: 'GEMV is not exported by the library yet' };
       return { problems: dense(gemvCase, (n) => 2 * n * n, (n) => n * n + 2 * n) };
     case 'trsv': {
-      const why = trsvUnavailable();
-      if (why) return { problems: [], unavailable: why };
       return {
         problems: dists.flatMap((d, di) => sizes.flatMap((n) => TRSV_PROBLEMS.map((p, pi) => ({
           kernel, problem: `${p}-${d}`, size: n, seeded: true, speed: pi === 0 && di === 0, setupKey: `${d}|${n}`,
@@ -60,8 +57,6 @@ export function kernelProblems(kernel: StudyKernel, options: StudyOptions): { pr
       };
     }
     case 'ell-spmv': {
-      const why = ellUnavailable();
-      if (why) return { problems: [], unavailable: why };
       return { problems: ellProblems(sizes, options) };
     }
   }
