@@ -8,6 +8,7 @@ export function helpText(): string {
   return `modprec study — accuracy and speed of every storage × arithmetic × backend configuration
 
 Usage: modprec study [flags]        (npm start runs: modprec study --quick)
+       modprec --version
 
 Flags:
   --quick              small sizes and few timing samples (default; under 3 minutes on 2 cores)
@@ -26,6 +27,7 @@ Flags:
   --out DIR            report folder (default ./report)
   --json               print the results as JSON on stdout (progress goes to stderr)
   -h, --help           this text
+  -V, --version        the version of modprec
 
 Examples:
   npm start                                         quick study, report in ./report
@@ -35,7 +37,9 @@ Examples:
 
 Output: <out>/results.json, <out>/results.csv (one row per measurement) and <out>/index.html
 (a self-contained page with the plots; open it from disk). Ctrl-C stops after the current
-step and writes the report of what was measured. Exit codes: 0 done, 2 bad flags,
-130 interrupted (report written), 1 failure.
+step and writes the report of what was measured. Before the first step the command checks that
+--out can be written and lists every part it will leave out (no GPU, no gmp-wasm for MPFR, no
+SuiteSparse matrices), with why and what to do; the report repeats the list. Exit codes: 0 done,
+2 bad flags or an unwritable --out (nothing run), 130 interrupted (report written), 1 failure.
 `;
 }

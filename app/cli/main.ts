@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * The `modprec` command: `modprec study [flags]` runs the study and writes the report (see --help and
- * docs/study.md). Exit codes: 0 done, 1 failure, 2 bad command line (nothing run), 130 interrupted
+ * docs/study.md); `modprec --version` prints the version. Exit codes: 0 done, 1 failure, 2 bad command line (nothing run), 130 interrupted
  * by Ctrl-C (the report of what was measured is written).
  * @module
  */
@@ -12,7 +12,12 @@ import { helpText } from './help.js';
 import { UsageError, USAGE_EXIT_CODE } from './usage-error.js';
 import { progressReporter, formatDuration } from './progress.js';
 import { summaryTable } from './summary-table.js';
-import { packageRoot, runStudy } from '../study/run-study.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { packageRoot, runStudy, versions } from '../study/run-study.js';
+import { checkOutputFolder } from './output-folder.js';
+import type { SkippedPart } from '../study/types.js';
 import { resultJson, writeReport } from '../report/write-report.js';
 import { gpuHardwarePresent, openGpu, type GpuStudy } from '../study/gpu-backend.js';
 
@@ -48,9 +53,22 @@ export async function main(argv: readonly string[], io: CliIo = process, signal?
     io.stdout.write(helpText());
     return 0;
   }
+  if (parsed.command === 'version') {
+    io.stdout.write(`modprec ${versions().modprec}\n`);
+    return 0;
+  }
+  try {
+    checkOutputFolder(parsed.out);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`modprec: ${error.message}\n`);
+      return USAGE_EXIT_CODE;
+    }
+    throw error;
+  }
   let options = parsed.options;
   let gpu: GpuStudy | undefined;
-  const notes: string[] = [];
+  const skipped: SkippedPart[] = [...parsed.skipped];
   if (options.backends.includes('gpu')) {
     const opened = await openGpu();
     if ('reason' in opened) {
@@ -58,24 +76,41 @@ export async function main(argv: readonly string[], io: CliIo = process, signal?
         io.stderr.write(`modprec: --backend gpu: ${opened.reason}\n`);
         return USAGE_EXIT_CODE;
       }
-      notes.push(`GPU skipped: ${opened.reason}.`);
+      skipped.push({ part: 'GPU configurations', reason: opened.reason, remedy: 'see docs/gpu.md for the WebGPU set-up; --backend cpu leaves the GPU out on purpose' });
       options = { ...options, backends: ['cpu'], configurations: options.configurations.filter((c) => c.backend === 'cpu') };
     } else {
       gpu = opened;
     }
   }
   const progress = progressReporter(io.stderr);
-  const ran = await runStudy(options, {
-    signal, command: `modprec ${argv.join(' ')}`, onProgress: (e) => progress.report(e), ...(gpu ? { gpu } : {}),
+  const result = await runStudy(options, {
+    signal, command: `modprec ${argv.join(' ')}`, skipped, onProgress: (e) => progress.report(e), ...(gpu ? { gpu } : {}),
+    onPlan: (plan) => io.stderr.write(planText(plan.steps, plan.skipped)),
   });
-  const result = notes.length === 0 ? ran : { ...ran, notes: [...notes, ...ran.notes] };
   progress.finish();
-  const files = writeReport(parsed.out, result);
+  let files;
+  try {
+    files = writeReport(parsed.out, result);
+  } catch (error) {
+    // The folder was writable when the study started; keep the measurements somewhere rather than lose them.
+    const fallback = mkdtempSync(join(tmpdir(), 'modprec-report-'));
+    files = writeReport(fallback, result);
+    io.stderr.write(`modprec: could not write the report into ${parsed.out} (${error instanceof Error ? error.message : String(error)}); written to ${fallback} instead\n`);
+    if (parsed.json) io.stdout.write(resultJson(result));
+    return 1;
+  }
   if (parsed.json) io.stdout.write(resultJson(result));
   else io.stdout.write(`${summaryTable(result)}\n`);
   const took = formatDuration((Date.now() - Date.parse(result.run.started)) / 1000);
   io.stderr.write(`modprec: ${result.status === 'complete' ? 'study complete' : 'study interrupted'} in ${took}; report: ${files.html}\n`);
   return result.status === 'complete' ? 0 : INTERRUPTED_EXIT_CODE;
+}
+
+/** What the terminal shows before the first step: the step count and every part left out, with why and what to do. */
+export function planText(steps: number, skipped: readonly SkippedPart[]): string {
+  const lines = [`modprec: ${steps} steps planned${skipped.length > 0 ? `; left out (${skipped.length}):` : ''}`];
+  for (const s of skipped) lines.push(`  skipped: ${s.part} — ${s.reason}${s.remedy ? ` (to include it: ${s.remedy})` : ''}`);
+  return lines.join('\n') + '\n';
 }
 
 /** Whether this file is the program being run (not imported by a test). */

@@ -9,14 +9,19 @@ import { findFormat, formatNames } from '../modprec.js';
 import {
   DEFAULT_SEEDS, DEFAULT_SIZES, DEFAULT_TIMING, QUICK_MATRICES, ROOFLINE_INTENSITIES, ROOFLINE_LENGTH, defaultConfigurations,
 } from '../study/defaults.js';
-import { STUDY_KERNELS, type BackendName, type Configuration, type StudyKernel, type StudyOptions } from '../study/types.js';
+import { STUDY_KERNELS, type BackendName, type Configuration, type SkippedPart, type StudyKernel, type StudyOptions } from '../study/types.js';
 import { UsageError } from './usage-error.js';
 import { GPU_ARITHMETIC_NAMES, GPU_STORAGES, gpuConfigurations } from '../study/gpu-backend.js';
 
 /** What the command line asks for. */
 export type ParsedCommand =
   | { readonly command: 'help' }
-  | { readonly command: 'study'; readonly options: StudyOptions; readonly out: string; readonly json: boolean };
+  | { readonly command: 'version' }
+  | {
+    readonly command: 'study'; readonly options: StudyOptions; readonly out: string; readonly json: boolean;
+    /** Parts left out by the flags' defaults (the GPU under `auto` on a machine without one). */
+    readonly skipped: readonly SkippedPart[];
+  };
 
 /** Experiments that are not kernels but can be named in `--kernels`. */
 const EXPERIMENTS = ['roofline', 'sweep'] as const;
@@ -27,7 +32,7 @@ export const GPU_ARITHMETICS: readonly string[] = GPU_ARITHMETIC_NAMES;
 /** Flags that take a value. */
 const VALUED = ['--kernels', '--formats', '--backend', '--sizes', '--seeds', '--out', '--matrices'] as const;
 /** Flags without a value. */
-const SWITCHES = ['--quick', '--full', '--json', '--help', '-h'] as const;
+const SWITCHES = ['--quick', '--full', '--json', '--help', '-h', '--version', '-V'] as const;
 
 /** Whether `auto` should include the GPU (a cheap check; the device itself is opened before the study). */
 export type GpuProbe = () => boolean;
@@ -161,9 +166,11 @@ export function defaultMatrixFolder(packageRoot: string): string | null {
 export function parseArgs(argv: readonly string[], context: { packageRoot: string; gpuAvailable: GpuProbe }): ParsedCommand {
   const [command, ...rest] = argv;
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') return { command: 'help' };
+  if (command === '--version' || command === '-V' || command === 'version') return { command: 'version' };
   if (command !== 'study') throw new UsageError(`unknown command "${command}": the command is "study" (see --help)`);
   const flags = collect(rest);
   if (flags.has('--help')) return { command: 'help' };
+  if (flags.has('--version') || flags.has('-V')) return { command: 'version' };
   if (flags.has('--quick') && flags.has('--full')) throw new UsageError('--quick and --full exclude each other');
   const mode = flags.has('--full') ? 'full' : 'quick';
 
@@ -179,6 +186,13 @@ export function parseArgs(argv: readonly string[], context: { packageRoot: strin
   if (!['cpu', 'gpu', 'auto'].includes(backendFlag)) throw new UsageError(`--backend: "${backendFlag}" is not one of cpu, gpu, auto`);
   const gpu = context.gpuAvailable();
   const backends: BackendName[] = backendFlag === 'cpu' ? ['cpu'] : backendFlag === 'gpu' ? ['gpu'] : gpu ? ['cpu', 'gpu'] : ['cpu'];
+  const skipped: SkippedPart[] = [];
+  if (backendFlag === 'auto' && !gpu) {
+    skipped.push({
+      part: 'GPU configurations', reason: 'this machine shows no GPU device (/dev/nvidia0, /dev/dri/renderD128 or /dev/dxg)',
+      remedy: 'run on a machine with a GPU, or pass --backend gpu to try a software WebGPU adapter (its timings say nothing about GPUs)',
+    });
+  }
   const configurations = flags.has('--formats')
     ? parseFormats(flags.get('--formats')!, backends)
     : [...(backends.includes('cpu') ? defaultConfigurations(mode) : []), ...(backends.includes('gpu') ? gpuConfigurations(mode) : [])];
@@ -220,5 +234,5 @@ export function parseArgs(argv: readonly string[], context: { packageRoot: strin
     minSampleSeconds: timing.minSampleSeconds, samples: timing.samples,
     matrixFolder, matrices: mode === 'quick' ? QUICK_MATRICES : [],
   };
-  return { command: 'study', options, out, json: flags.has('--json') };
+  return { command: 'study', options, out, json: flags.has('--json'), skipped };
 }

@@ -26,6 +26,9 @@ export function summaryTable(result: StudyResult): string {
   ]);
   const table = rows.length === 0 ? '(no kernel measurements)' :
     textTable(['kernel', 'storage/arith', 'at', 'rel. error', 'arith. error', 'GFLOP/s', 'GB/s', 'vs fp64'], rows);
-  const notes = result.notes.map((n) => `note: ${n}`).join('\n');
-  return `${table}\n${notes}`;
+  const lines = [
+    ...result.skipped.map((s) => `skipped: ${s.part} — ${s.reason}${s.remedy ? ` (to include it: ${s.remedy})` : ''}`),
+    ...result.notes.map((n) => `note: ${n}`),
+  ];
+  return lines.length === 0 ? table : `${table}\n${lines.join('\n')}`;
 }

@@ -10,7 +10,9 @@ import { resolveConfiguration, type ResolvedConfiguration } from './operands.js'
 import { kernelProblems } from './problems.js';
 import { measureRoofline, ROOFLINE_CONFIGURATIONS, rooflineLabel } from './roofline.js';
 import { precisionSweepSteps } from './precision-sweep.js';
-import { configurationLabel, type Configuration, type Measurement, type StudyOptions } from './types.js';
+import { configurationLabel, type Configuration, type Measurement, type SkippedPart, type StudyOptions } from './types.js';
+import { realMatrixNames } from './cases/ell-case.js';
+import type { MpfrLibrary } from './mpfr-engine.js';
 
 /** One unit of work. */
 export interface StudyStep {
@@ -22,10 +24,27 @@ export interface StudyStep {
   run(): Measurement[] | Promise<Measurement[]>;
 }
 
-/** The steps and the notes on what was left out. */
+/** The steps, the parts left out (none of them has a step) and other notes. */
 export interface StudyPlan {
   readonly steps: readonly StudyStep[];
+  readonly skipped: readonly SkippedPart[];
   readonly notes: readonly string[];
+}
+
+/** The real (SuiteSparse) matrices ELL SpMV will read, or a skipped part saying which are missing and why. */
+function matrixSkips(options: StudyOptions): SkippedPart[] {
+  const folder = options.matrixFolder;
+  const found = realMatrixNames(folder, options.matrices);
+  const remedy = 'download the matrices (Matrix Market .mtx files from sparse.tamu.edu) into a folder and pass --matrices DIR';
+  if (found.length === 0) {
+    return [{
+      part: 'SuiteSparse matrices (ELL SpMV)', remedy,
+      reason: folder === null ? 'no matrix folder was found (../shared/matrices beside the package, or test/fixtures/matrices of a source checkout)'
+        : `the folder ${folder} holds none of ${options.matrices.length > 0 ? options.matrices.join(', ') : 'the .mtx files'}`,
+    }];
+  }
+  const missing = options.matrices.filter((m) => !found.includes(m));
+  return missing.length === 0 ? [] : [{ part: `SuiteSparse matrices ${missing.join(', ')} (ELL SpMV)`, reason: `not in ${folder}`, remedy }];
 }
 
 /**
@@ -46,9 +65,12 @@ function sameConfiguration(a: Configuration, b: Configuration): boolean {
  * Builds the plan of `options`.
  * @param options - validated options
  * @param ctx - adapter name for the measurements
+ * @param gpu - the opened GPU, when GPU configurations run
+ * @param mpfr - gmp-wasm, when the precision sweep can time MPFR
  */
-export function planStudy(options: StudyOptions, ctx: MeasureContext, gpu?: GpuStudy): StudyPlan {
+export function planStudy(options: StudyOptions, ctx: MeasureContext, gpu?: GpuStudy, mpfr?: MpfrLibrary): StudyPlan {
   const notes: string[] = [];
+  const skipped: SkippedPart[] = options.kernels.includes('ell-spmv') ? matrixSkips(options) : [];
   const cpu = options.configurations.filter((c) => c.backend === 'cpu');
   const gpuConfigs = gpu ? options.configurations.filter((c) => c.backend === 'gpu') : [];
   if (gpu) notes.push(`GPU: ${gpu.adapter}${gpu.software ? ' — a software adapter (the CPU emulating a GPU): its timings say nothing about GPUs' : ''}; configurations ${gpuConfigs.map((c) => `${c.storage}/${c.arithmetic}`).join(', ')}.`);
@@ -71,7 +93,7 @@ export function planStudy(options: StudyOptions, ctx: MeasureContext, gpu?: GpuS
   for (const kernel of options.kernels) {
     const { problems, unavailable } = kernelProblems(kernel, options);
     if (unavailable) {
-      notes.push(`${kernel}: skipped — ${unavailable}.`);
+      skipped.push({ part: kernel, reason: unavailable, remedy: '' });
       continue;
     }
     const kernelSteps: { step: StudyStep; order: string }[] = [];
@@ -118,8 +140,8 @@ export function planStudy(options: StudyOptions, ctx: MeasureContext, gpu?: GpuS
       });
     }
   }
-  const sweep = options.precisionSweep ? precisionSweepSteps(options, ctx, notes) : [];
+  const sweep = options.precisionSweep ? precisionSweepSteps(options, ctx, notes, skipped, mpfr) : [];
   if (configs.length + gpuConfigs.length === 0) notes.push('No configuration selected: accuracy and speed were skipped.');
   if (configs.length > 0) notes.push(`CPU configurations (storage/arithmetic): ${configs.map(configurationLabel).join(', ')}.`);
-  return { steps: [...accuracy, ...speed, ...roofline, ...sweep], notes };
+  return { steps: [...accuracy, ...speed, ...roofline, ...sweep], skipped, notes };
 }

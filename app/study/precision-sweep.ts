@@ -9,13 +9,13 @@ import type { MeasureContext } from './experiments.js';
 import { accuracyBits, boundBits, exactElement, exactMatrixElement } from './exact-accuracy.js';
 import { vectorOf, type ResolvedConfiguration } from './operands.js';
 import { addRational, mulRational, ZERO } from './dyadic.js';
-import { loadMpfr, mpfrGemv, mpfrWaxpby, type MpfrLibrary, type MpfrRun } from './mpfr-engine.js';
+import { mpfrGemv, mpfrWaxpby, type MpfrLibrary, type MpfrRun } from './mpfr-engine.js';
 import { measurement } from './measurement.js';
 import { median, timeCall } from './timing.js';
 import { resolveConfiguration } from './operands.js';
 import { randomValues, studyRandom } from './random-data.js';
 import type { StudyStep } from './plan.js';
-import type { Measurement, StudyOptions } from './types.js';
+import type { Measurement, SkippedPart, StudyOptions } from './types.js';
 
 /** v/3 in the configuration's arithmetic (rounded to its precision), for a full-precision input. */
 function third(config: ResolvedConfiguration, v: number): unknown {
@@ -70,8 +70,6 @@ export function multiplePrecisionFormats(): string[] {
   });
 }
 
-let mpfr: Promise<MpfrLibrary | undefined> | undefined;
-
 /** Seconds of untimed MPFR runs before each timing. */
 const MPFR_WARM_UP = 0.2;
 
@@ -108,10 +106,13 @@ function timeMpfr(make: () => MpfrRun, samples: number): number[] {
 }
 
 /**
- * The sweep's steps; notes say what could not run.
- * @param notes - receives a line per missing engine
+ * The sweep's steps: MPFR's only when gmp-wasm loaded (otherwise a skipped part says so, and no MPFR step
+ * is planned), then the library's formats.
+ * @param notes - receives a line when no multiple-precision format is registered
+ * @param skipped - receives MPFR when `mpfr` is undefined
+ * @param mpfr - the loaded gmp-wasm, or undefined when it is not installed
  */
-export function precisionSweepSteps(options: StudyOptions, ctx: MeasureContext, notes: string[]): StudyStep[] {
+export function precisionSweepSteps(options: StudyOptions, ctx: MeasureContext, notes: string[], skipped: SkippedPart[], mpfr: MpfrLibrary | undefined): StudyStep[] {
   const { gemv: n, waxpby: m } = SWEEP_SIZES[options.mode];
   const samples = Math.max(1, Math.min(options.samples, 3));
   const steps: StudyStep[] = [];
@@ -119,14 +120,18 @@ export function precisionSweepSteps(options: StudyOptions, ctx: MeasureContext, 
   const x = randomValues(n, 'uniform', studyRandom(1, 1));
   const wx = randomValues(m, 'uniform', studyRandom(1, 1));
   const wy = randomValues(m, 'uniform', studyRandom(1, 2));
-  for (const bits of SWEEP_BITS) {
+  if (!mpfr) {
+    skipped.push({
+      part: 'MPFR in the multiple-precision sweep', reason: 'the optional package gmp-wasm (GNU MPFR compiled to WebAssembly) is not installed',
+      remedy: 'npm install gmp-wasm, then run the study again; the sweep still shows the library\'s own formats',
+    });
+  }
+  for (const bits of mpfr ? SWEEP_BITS : []) {
+    const lib = mpfr!;
     steps.push({
       label: `precision sweep MPFR ${bits} bits`,
       estimate: samples * (n * n + 3 * m) * 4e-6 + 0.05,
-      run: async () => {
-        mpfr ??= loadMpfr();
-        const lib = await mpfr;
-        if (!lib) return [];
+      run: () => {
         return [
           mpfrRow('gemv', bits, n, 2 * n * n, timeMpfr(() => mpfrGemv(lib, bits, n, a, x), samples), ctx),
           mpfrRow('waxpby', bits, m, 3 * m, timeMpfr(() => mpfrWaxpby(lib, bits, 0.75, wx, -1.3125, wy), samples), ctx),

@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { planStudy } from './plan.js';
 import { withSpeedups } from './measurement.js';
 import type { GpuStudy } from './gpu-backend.js';
-import type { Measurement, RunInfo, StudyOptions, StudyResult } from './types.js';
+import type { Measurement, RunInfo, SkippedPart, StudyOptions, StudyResult } from './types.js';
+import { loadMpfr } from './mpfr-engine.js';
 
 /** A progress report, sent before each step and once at the end. */
 export interface ProgressEvent {
@@ -36,11 +37,15 @@ export interface RunHooks {
   command?: string;
   /** The opened GPU, when the options include GPU configurations. */
   gpu?: GpuStudy;
+  /** Parts the caller already left out (the GPU when none opened); the plan adds its own. */
+  skipped?: readonly SkippedPart[];
+  /** Called once the plan is made, before the first step: its step count and everything left out. */
+  onPlan?(plan: { readonly steps: number; readonly skipped: readonly SkippedPart[] }): void;
 }
 
 /** How the references are computed (recorded in every report). */
 export const REFERENCE_DESCRIPTION =
-  'double-double (src/dd, ~106 bits): exact products (TwoProd) accumulated in double-double; results kept as hi+lo';
+  'the library\'s own kernels on the fp64 inputs in double-double arithmetic (formats.dd, ~106 bits: exact products, double-double sums); results kept as hi+lo';
 
 /** CPU model, core count, OS — the `machine` column. */
 export function machineName(): string {
@@ -74,7 +79,10 @@ export async function runStudy(options: StudyOptions, hooks: RunHooks = {}): Pro
     command: hooks.command ?? 'modprec study', reference: REFERENCE_DESCRIPTION,
   };
   const adapter = (os.cpus()[0]?.model ?? 'CPU').trim();
-  const plan = planStudy(options, { adapter }, hooks.gpu);
+  const mpfr = options.precisionSweep ? await loadMpfr() : undefined;
+  const plan = planStudy(options, { adapter }, hooks.gpu, mpfr);
+  const skipped = [...(hooks.skipped ?? []), ...plan.skipped];
+  hooks.onPlan?.({ steps: plan.steps.length, skipped });
   const notes = plan.notes as string[]; // steps add notes (GPU failures) while they run
   const measurements: Measurement[] = [];
   const total = plan.steps.length;
@@ -103,5 +111,5 @@ export async function runStudy(options: StudyOptions, hooks: RunHooks = {}): Pro
   if (status === 'complete' && hooks.signal?.aborted) status = 'interrupted';
   hooks.onProgress?.({ done: doneSteps, total, label: '', elapsed: elapsed(), remaining: 0 });
   if (status === 'interrupted') notes.push('Interrupted (Ctrl-C): the report holds the measurements taken so far.');
-  return { schema: 'modprec-study/1', run, options, status, notes, measurements: withSpeedups(measurements) };
+  return { schema: 'modprec-study/1', run, options, status, skipped, notes, measurements: withSpeedups(measurements) };
 }

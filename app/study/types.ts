@@ -135,6 +135,16 @@ export interface RunInfo {
   readonly reference: string;
 }
 
+/** A part of the study that did not run, and why — shown in the terminal before the study starts and in the report. */
+export interface SkippedPart {
+  /** What was left out, e.g. `GPU configurations`, `MPFR (precision sweep)`, `SuiteSparse matrices (ELL SpMV)`. */
+  readonly part: string;
+  /** Why, in plain words. */
+  readonly reason: string;
+  /** What to do to include it ('' when nothing can be done). */
+  readonly remedy: string;
+}
+
 /** What a study produces. */
 export interface StudyResult {
   /** Schema version of results.json. */
@@ -145,7 +155,9 @@ export interface StudyResult {
   readonly options: StudyOptions;
   /** `complete`, or `interrupted` when Ctrl-C stopped it (the measurements so far are kept). */
   readonly status: 'complete' | 'interrupted';
-  /** Notes on what was skipped and why (kernel not available, backend missing, …). */
+  /** Parts of the study that did not run, and why (no GPU, no MPFR, no SuiteSparse matrices, …). */
+  readonly skipped: readonly SkippedPart[];
+  /** Other notes: the configurations run, the GPU adapter, steps or GPU rows that failed and why. */
   readonly notes: readonly string[];
   /** Every measurement. */
   readonly measurements: readonly Measurement[];
