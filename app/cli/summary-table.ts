@@ -6,7 +6,7 @@ import { summaryRows } from '../report/aggregate.js';
 import type { StudyResult } from '../study/types.js';
 
 function sci(v: number | null): string {
-  return v === null ? '—' : v === 0 ? '0' : v.toExponential(1);
+  return v === null ? '—' : !Number.isFinite(v) ? String(v) : v === 0 ? '0' : v.toExponential(1);
 }
 function fixed(v: number | null, digits: number): string {
   return v === null ? '—' : v.toFixed(digits);
@@ -22,10 +22,10 @@ export function textTable(header: readonly string[], rows: readonly (readonly st
 /** The summary of `result` as text. */
 export function summaryTable(result: StudyResult): string {
   const rows = summaryRows(result.measurements).map((r) => [
-    r.kernel, r.configuration, r.at, sci(r.relativeError), sci(r.arithmeticError), fixed(r.gflops, 3), fixed(r.gbps, 2), fixed(r.speedup, 2),
+    r.kernel, r.configuration, r.at, sci(r.error?.median ?? null), sci(r.bound), fixed(r.bytesPerElement, 0), fixed(r.gflops, 3), fixed(r.gbps, 2), fixed(r.speedup, 2), r.pareto ? 'yes' : '',
   ]);
   const table = rows.length === 0 ? '(no kernel measurements)' :
-    textTable(['kernel', 'storage/arith', 'at', 'rel. error', 'arith. error', 'GFLOP/s', 'GB/s', 'vs fp64'], rows);
+    textTable(['kernel', 'storage/arith', 'at', 'rel. error', 'bound', 'B/elem', 'GFLOP/s', 'GB/s', 'vs fp64', 'Pareto'], rows);
   const lines = [
     ...result.skipped.map((s) => `skipped: ${s.part} — ${s.reason}${s.remedy ? ` (to include it: ${s.remedy})` : ''}`),
     ...result.notes.map((n) => `note: ${n}`),

@@ -8,7 +8,7 @@ import type { Measurement, StudyResult } from '../study/types.js';
 /** Measurement columns, in CSV order. */
 export const MEASUREMENT_COLUMNS: readonly (keyof Measurement)[] = [
   'experiment', 'kernel', 'storage', 'arithmetic', 'backend', 'adapter', 'variant', 'problem', 'size', 'nnz', 'seed',
-  'relativeError', 'arithmeticError', 'bound', 'seconds', 'repetitions', 'bytes', 'flops', 'gbps', 'gflops', 'speedup',
+  'relativeError', 'arithmeticError', 'bound', 'seconds', 'repetitions', 'bytes', 'bytesPerElement', 'flops', 'gbps', 'gflops', 'speedup',
   'intensity', 'precisionBits', 'accuracyBits', 'boundBits',
 ];
 

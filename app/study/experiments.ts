@@ -23,7 +23,7 @@ function common(c: KernelCase, config: ResolvedConfiguration, ctx: MeasureContex
   return {
     kernel: c.kernel, storage: config.storage, arithmetic: config.arithmetic, backend: config.backend,
     adapter: ctx.adapter, problem: c.problem, size: c.size, nnz: c.nnz, seed: c.seed,
-    precisionBits: config.arithmeticFormat.significandBits,
+    precisionBits: config.arithmeticFormat.significandBits, bytesPerElement: bytesPerElement(config.storageFormat),
   };
 }
 
@@ -64,6 +64,7 @@ function gpuCommon(c: KernelCase, config: Configuration, adapter: string) {
   return {
     kernel: c.kernel, storage: config.storage, arithmetic: config.arithmetic, backend: 'gpu', adapter,
     problem: c.problem, size: c.size, nnz: c.nnz, seed: c.seed, precisionBits: GPU_BITS[config.arithmetic] ?? null,
+    bytesPerElement: GPU_ELEMENT_BYTES[config.storage] ?? null,
   };
 }
 

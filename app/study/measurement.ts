@@ -11,7 +11,7 @@ type Required = Pick<Measurement, 'experiment' | 'kernel' | 'storage' | 'arithme
 export function measurement(fields: Required & Partial<Measurement>): Measurement {
   return {
     variant: 'accessor', nnz: null, seed: null, relativeError: null, arithmeticError: null, bound: null,
-    seconds: null, repetitions: null, bytes: null, flops: null, gbps: null, gflops: null, speedup: null,
+    seconds: null, repetitions: null, bytes: null, bytesPerElement: null, flops: null, gbps: null, gflops: null, speedup: null,
     intensity: null, precisionBits: null, accuracyBits: null, boundBits: null,
     ...fields,
   };

@@ -71,6 +71,8 @@ export interface Measurement {
   readonly repetitions: number | null;
   /** Bytes moved from and to memory per call (storage bytes of every element read or written once). */
   readonly bytes: number | null;
+  /** Bytes one stored element takes (scales of integer storage not counted); null when unknown. */
+  readonly bytesPerElement: number | null;
   /** Floating-point operations per call (conversions not counted, as in seed 004). */
   readonly flops: number | null;
   /** bytes / seconds / 1e9. */
