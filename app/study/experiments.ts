@@ -7,6 +7,7 @@
 import type { KernelCase } from './kernel-case.js';
 import { bytesPerElement, resolveConfiguration, type ResolvedConfiguration } from './operands.js';
 import { relativeErrorDd } from './relative-error.js';
+import { referencePrecision } from './reference.js';
 import { measurement } from './measurement.js';
 import { timeCall, timeCallAsync, type TimingOptions } from './timing.js';
 import type { Configuration, Measurement } from './types.js';
@@ -38,7 +39,7 @@ export function measureAccuracy(c: KernelCase, config: ResolvedConfiguration, ct
   const b = c.bound(config);
   return measurement({
     experiment: 'accuracy', ...common(c, config, ctx),
-    relativeError: relativeErrorDd(result, c.reference()),
+    relativeError: relativeErrorDd(result, c.reference(referencePrecision(config.arithmeticFormat.significandBits))),
     arithmeticError: relativeErrorDd(result, c.storedReference(config)),
     bound: b !== null && Number.isFinite(b) ? b : null,
   });

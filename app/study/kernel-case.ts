@@ -4,6 +4,7 @@
  * @module
  */
 import type { DdVector } from './relative-error.js';
+import { referencePrecision, type ReferencePrecision } from './reference.js';
 import type { ResolvedConfiguration } from './operands.js';
 import { largestScale, storedValues, type IntegerLayout } from './operands.js';
 import type { Configuration, StudyKernel } from './types.js';
@@ -44,9 +45,9 @@ export interface KernelCase {
   readonly values: number;
   /** Bytes of index data read per call (ELL column indices). */
   readonly indexBytes: number;
-  /** Reference result of the fp64 inputs. */
-  reference(): DdVector;
-  /** Reference result of the inputs as configuration `config` keeps them (its storage, its scales). */
+  /** Reference result of the fp64 inputs, in `precision` (default double-double; see app/study/reference.ts). */
+  reference(precision?: ReferencePrecision): DdVector;
+  /** Reference result of the inputs as configuration `config` keeps them (its storage, its scales), in the precision `config` is checked against. */
   storedReference(config: ResolvedConfiguration): DdVector;
   /** Allocates and fills the operands in the configuration's formats. */
   bind(config: ResolvedConfiguration): BoundCase;
@@ -70,8 +71,8 @@ export interface CaseSpec {
   inputs: readonly Float64Array[];
   /** How each input is laid out when the storage is a scaled integer format (default `'vector'`). */
   integerLayouts?: readonly IntegerLayout[];
-  /** The reference result for given inputs (the originals, or the originals rounded to a storage). */
-  referenceOf(inputs: readonly Float64Array[]): DdVector;
+  /** The reference result for given inputs (the originals, or the originals rounded to a storage), in `precision`. */
+  referenceOf(inputs: readonly Float64Array[], precision: ReferencePrecision): DdVector;
   bind(config: ResolvedConfiguration): BoundCase;
   /**
    * Per-output terms of a product-sum kernel (see {@link productSumBound}), given the reference; absent
@@ -87,11 +88,11 @@ export interface CaseSpec {
 export function makeCase(spec: CaseSpec): KernelCase {
   const cache = new Map<string, DdVector>();
   let terms: OutputTerms[] | undefined;
-  const referenceFor = (key: string, inputs: () => readonly Float64Array[]): DdVector => {
-    let r = cache.get(key);
+  const referenceFor = (key: string, inputs: () => readonly Float64Array[], precision: ReferencePrecision): DdVector => {
+    let r = cache.get(`${precision}|${key}`);
     if (!r) {
-      r = spec.referenceOf(inputs());
-      cache.set(key, r);
+      r = spec.referenceOf(inputs(), precision);
+      cache.set(`${precision}|${key}`, r);
     }
     return r;
   };
@@ -108,12 +109,12 @@ export function makeCase(spec: CaseSpec): KernelCase {
   return {
     kernel: spec.kernel, problem: spec.problem, size: spec.size, nnz: spec.nnz ?? null, seed: spec.seed,
     flops: spec.flops, values: spec.values, indexBytes: spec.indexBytes ?? 0,
-    reference: () => referenceFor('', () => spec.inputs),
+    reference: (precision = 'dd') => referenceFor('', () => spec.inputs, precision),
     storedReference: (config) => {
       const layouts = spec.integerLayouts ?? [];
       // Integer storage: the stored values depend on the arithmetic too (outputs are kept in its format).
       const key = config.storageFormat.isInteger ? `${config.storage}/${config.arithmetic}` : config.storageFormat.name;
-      return referenceFor(key, () => spec.inputs.map((a, i) => storedValues(config, a, layouts[i] ?? 'vector')));
+      return referenceFor(key, () => spec.inputs.map((a, i) => storedValues(config, a, layouts[i] ?? 'vector')), referencePrecision(config.arithmeticFormat.significandBits));
     },
     bind: spec.bind,
     ...(spec.bindGpu ? { bindGpu: spec.bindGpu } : {}),
@@ -121,7 +122,7 @@ export function makeCase(spec: CaseSpec): KernelCase {
       if (!spec.outputTerms) return null;
       // A value beyond the storage's range is stored as ±∞: no finite bound holds (scaled integers never overflow).
       if (!config.storageFormat.isInteger && overflows(config)) return Infinity;
-      terms ??= spec.outputTerms(referenceFor('', () => spec.inputs));
+      terms ??= spec.outputTerms(referenceFor('', () => spec.inputs, 'dd'));
       const rounding = config.storageFormat.isInteger
         ? integerRoundingTerms(config.arithmeticFormat, largestScale(config, spec.inputs, spec.integerLayouts ?? []))
         : roundingTerms(config.storageFormat, config.arithmeticFormat, spec.resultStored);

@@ -21,7 +21,7 @@ describe('progress', () => {
 
   it('fits any width: never longer than the width once the step count fits, never just an ellipsis, the count always shown', () => {
     const event = fc.record({
-      done: fc.nat(5000), extra: fc.nat(5000), label: fc.string({ maxLength: 200 }), elapsed: fc.double({ min: 0, max: 1e6, noNaN: true }),
+      done: fc.nat(5000), extra: fc.nat(5000), label: fc.string({ maxLength: 200 }).map((s) => `step ${s}`), elapsed: fc.double({ min: 0, max: 1e6, noNaN: true }),
       remaining: fc.option(fc.double({ min: 0, max: 1e6, noNaN: true })),
     }).map(({ done, extra, ...rest }) => ({ ...rest, done, total: done + extra }));
     fc.assert(fc.property(event, fc.integer({ min: 0, max: 300 }), (e, width) => {
@@ -31,7 +31,7 @@ describe('progress', () => {
       expect(line).not.toMatch(/^…?$/);
       if (width >= count.length) expect(line.length).toBeLessThanOrEqual(width);
       // A label is either whole, or cut to at least a dozen characters and marked with "…".
-      if (e.label && line.includes(e.label.slice(0, 12)) && !line.endsWith(e.label)) expect(line.endsWith('…')).toBe(true);
+      if (line.includes('step') && !line.endsWith(e.label)) expect(line.endsWith('…')).toBe(true);
     }), { numRuns: 500 });
   });
 

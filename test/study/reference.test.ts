@@ -98,6 +98,71 @@ describe('double-double references vs the exact rational oracle', () => {
   });
 });
 
+describe('wide references (212-bit RNS, for configurations computing in double-double)', () => {
+  // Rounded once to double-double at the end: |hi + lo − exact| ≤ 2^-105·|exact| (+ the RNS sum's own
+  // n·2^-211 relative to Σ|terms|) — far tighter than a double-double computation, so a dd/dd result is
+  // never judged against itself.
+  const wide = (exactAbs: number, sumAbs: number, terms: number): number => 2 ** -105 * exactAbs * (1 + 2 ** -40) + terms * 2 ** -200 * sumAbs + underflow(1);
+  it('DOT, GEMV, WAXPBY and ELL SpMV are the exact results rounded to double-double', () => {
+    fc.assert(fc.property(sizes.chain((n) => fc.tuple(fc.constant(n), values(n * n), values(n), values(n))), ([n, a, x, y]) => {
+      const d = dotReference(x, y, 'wide');
+      const exactD = exactDot(x, y);
+      expect(ddError(d, 0, exactD)).toBeLessThanOrEqual(wide(Math.abs(roundRationalToDouble(exactD)), absSum(Array.from(x, (v, i) => v * y[i]!)), n));
+      const g = gemvReference(n, n, a, x, 'wide');
+      for (let i = 0; i < n; i++) {
+        const row = Array.from({ length: n }, (_, j) => a[i + j * n]!);
+        const e = exactDot(row, x);
+        expect(ddError(g, i, e)).toBeLessThanOrEqual(wide(Math.abs(roundRationalToDouble(e)), absSum(row.map((v, j) => v * x[j]!)), n));
+      }
+      const w = waxpbyReference(0.75, x, -1.5, y, 'wide');
+      for (let i = 0; i < n; i++) {
+        const e = addRational(mulRational(exactOf(0.75), exactOf(x[i]!)), mulRational(exactOf(-1.5), exactOf(y[i]!)));
+        expect(ddError(w, i, e)).toBeLessThanOrEqual(wide(Math.abs(roundRationalToDouble(e)), Math.abs(0.75 * x[i]!) + Math.abs(1.5 * y[i]!), 2));
+      }
+    }), { numRuns: 25 });
+    const A = laplacianEll([3, 3]);
+    fc.assert(fc.property(values(A.cols), (x) => {
+      const r = ellSpmvReference(A, A.values, x, 'wide');
+      for (let i = 0; i < A.rows; i++) {
+        const row: number[] = [];
+        const xs: number[] = [];
+        for (let k = 0; k < A.width; k++) {
+          const c = A.colIndex[i + k * A.stride]!;
+          if (c < 0) break;
+          row.push(A.values[i + k * A.stride]!);
+          xs.push(x[c]!);
+        }
+        const e = exactDot(row, xs);
+        expect(ddError(r, i, e)).toBeLessThanOrEqual(wide(Math.abs(roundRationalToDouble(e)), absSum(row.map((v, j) => v * xs[j]!)), row.length));
+      }
+    }), { numRuns: 20 });
+  });
+
+  it('the double-double configuration is measured against the wide reference: its error is not 0 by construction', async () => {
+    const { dotCase } = await import('../../app/study/cases/dot-case.js');
+    const { measureAccuracy } = await import('../../app/study/experiments.js');
+    const { resolveConfiguration } = await import('../../app/study/operands.js');
+    const c = dotCase(2000, 'uniform', 3);
+    const m = measureAccuracy(c, resolveConfiguration({ storage: 'dd', arithmetic: 'dd', backend: 'cpu' }), { adapter: 'test' });
+    expect(m.relativeError!).toBeGreaterThan(0);
+    expect(m.relativeError!).toBeLessThanOrEqual(m.bound!);
+  });
+
+  it('TRSV in RNS solves to double-double accuracy (residual of hi + lo at 2^-104 level)', () => {
+    const n = 6;
+    const m = Float64Array.from({ length: n * n }, (_, k) => ((k * 7919) % 13) / 13 - 0.5);
+    for (let i = 0; i < n; i++) m[i + i * n] = 4;
+    const b = Float64Array.from({ length: n }, (_, i) => i - 2.5);
+    const r = trsvReference(n, m, b, 'upper', false, 'wide');
+    const x = Array.from({ length: n }, (_, i) => addRational(exactOf(r.hi[i]!), exactOf(r.lo[i]!)));
+    for (let i = 0; i < n; i++) {
+      let s: Rational = ZERO;
+      for (let j = i; j < n; j++) s = addRational(s, mulRational(exactOf(m[i + j * n]!), x[j]!));
+      expect(roundRationalToDouble(absRational(subRational(s, exactOf(b[i]!))))).toBeLessThanOrEqual(2 ** -100 * 40);
+    }
+  });
+});
+
 describe('relativeErrorDd', () => {
   it('resolves errors far below fp64 rounding: a result off by lo alone has error |lo|/|hi+lo|', () => {
     const ref = { hi: Float64Array.of(1, -2), lo: Float64Array.of(2 ** -60, 0) };

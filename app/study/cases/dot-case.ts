@@ -19,7 +19,7 @@ export function dotCase(n: number, distribution: Distribution, seed: number): Ke
   const y = randomValues(n, distribution, studyRandom(seed, 2));
   return makeCase({
     kernel: 'dot', problem: distribution, size: n, seed, flops: 2 * n, values: 2 * n, inputs: [x, y], integerLayouts: ['vector', 'vector'],
-    referenceOf: ([a, b]) => dotReference(a!, b!),
+    referenceOf: ([a, b], precision) => dotReference(a!, b!, precision),
     resultStored: false,
     outputTerms: (ref) => {
       let absProducts = 0;

@@ -49,7 +49,7 @@ export function ellCase(problem: string, A: EllMatrix, seed: number): KernelCase
     kernel: 'ell-spmv', problem, size: A.rows, nnz, seed, flops: 2 * nnz,
     values: slots(A) + A.cols + A.rows, indexBytes: 4 * slots(A), inputs: [A.values, x],
     integerLayouts: [{ rows: A.stride }, 'vector'],
-    referenceOf: ([v, xv]) => ellSpmvReference(A, v!, xv!),
+    referenceOf: ([v, xv], precision) => ellSpmvReference(A, v!, xv!, precision),
     resultStored: true,
     outputTerms: (ref) => {
       const out = [];

@@ -20,7 +20,7 @@ export function gemvCase(n: number, distribution: Distribution, seed: number): K
   return makeCase({
     kernel: 'gemv', problem: distribution, size: n, seed, flops: 2 * n * n, values: n * n + 2 * n, inputs: [a, x],
     integerLayouts: [{ rows: n }, 'vector'],
-    referenceOf: ([m, v]) => gemvReference(n, n, m!, v!),
+    referenceOf: ([m, v], precision) => gemvReference(n, n, m!, v!, precision),
     resultStored: true,
     outputTerms: (ref) => {
       const absProducts = new Float64Array(n);

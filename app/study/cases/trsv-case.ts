@@ -59,7 +59,7 @@ export function trsvCase(n: number, which: typeof TRSV_PROBLEMS[number], distrib
   return makeCase({
     kernel: 'trsv', problem: `${which}-${distribution}`, size: n, seed, flops: n * n, values: (n * (n + 1)) / 2 + 2 * n,
     inputs: [t, b], integerLayouts: [{ rows: n }, 'output'],
-    referenceOf: ([m, v]) => trsvReference(n, m!, v!, which, which === 'lower'),
+    referenceOf: ([m, v], precision) => trsvReference(n, m!, v!, which, which === 'lower', precision),
     resultStored: true,
     bindGpu: async (gpu, config) => {
       const format = deviceOptions(config.storage);

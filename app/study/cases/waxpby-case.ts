@@ -22,7 +22,7 @@ export function waxpbyCase(n: number, distribution: Distribution, seed: number):
   const y = randomValues(n, distribution, studyRandom(seed, 2));
   return makeCase({
     kernel: 'waxpby', problem: distribution, size: n, seed, flops: 3 * n, values: 3 * n, inputs: [x, y], integerLayouts: ['vector', 'vector'],
-    referenceOf: ([a, b]) => waxpbyReference(ALPHA, a!, BETA, b!),
+    referenceOf: ([a, b], precision) => waxpbyReference(ALPHA, a!, BETA, b!, precision),
     resultStored: true,
     // Two products per element; both coefficients are exact in every format.
     outputTerms: (ref) => Array.from(x, (xi, i) => ({
