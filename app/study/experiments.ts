@@ -37,10 +37,11 @@ export function measureAccuracy(c: KernelCase, config: ResolvedConfiguration, ct
   bound.run();
   const result = bound.result();
   const b = c.bound(config);
+  const stored = c.storedReference(config);
   return measurement({
     experiment: 'accuracy', ...common(c, config, ctx),
     relativeError: relativeErrorDd(result, c.reference(referencePrecision(config.arithmeticFormat.significandBits))),
-    arithmeticError: relativeErrorDd(result, c.storedReference(config)),
+    arithmeticError: stored === null ? null : relativeErrorDd(result, stored),
     bound: b !== null && Number.isFinite(b) ? b : null,
   });
 }
@@ -94,7 +95,7 @@ export async function measureAccuracyGpu(c: KernelCase, config: Configuration, g
     return measurement({
       experiment: 'accuracy', ...gpuCommon(c, config, gpu.adapter),
       relativeError: relativeErrorDd(result, c.reference()),
-      arithmeticError: storedKnown ? relativeErrorDd(result, c.storedReference(asCpu)) : null,
+      arithmeticError: storedKnown ? relativeErrorDd(result, c.storedReference(asCpu)!) : null,
       bound: b !== null && Number.isFinite(b) ? b : null,
     });
   } finally {

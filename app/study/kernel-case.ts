@@ -47,8 +47,12 @@ export interface KernelCase {
   readonly indexBytes: number;
   /** Reference result of the fp64 inputs, in `precision` (default double-double; see app/study/reference.ts). */
   reference(precision?: ReferencePrecision): DdVector;
-  /** Reference result of the inputs as configuration `config` keeps them (its storage, its scales), in the precision `config` is checked against. */
-  storedReference(config: ResolvedConfiguration): DdVector;
+  /**
+   * Reference result of the inputs as configuration `config` keeps them (its storage, its scales), in the
+   * precision `config` is checked against; null for a double-double configuration over a storage that rounds
+   * the inputs (that would take a wide reference per storage; its `arithmeticError` is left empty).
+   */
+  storedReference(config: ResolvedConfiguration): DdVector | null;
   /** Allocates and fills the operands in the configuration's formats. */
   bind(config: ResolvedConfiguration): BoundCase;
   /** A-priori norm-wise relative error bound of the kernel in `config` (null when the kernel has none; ∞ when an input overflows the storage). */
@@ -112,9 +116,15 @@ export function makeCase(spec: CaseSpec): KernelCase {
     reference: (precision = 'dd') => referenceFor('', () => spec.inputs, precision),
     storedReference: (config) => {
       const layouts = spec.integerLayouts ?? [];
+      const precision = referencePrecision(config.arithmeticFormat.significandBits);
+      const st = config.storageFormat;
+      // A storage holding every double keeps the inputs as they are: its stored reference is the reference.
+      if (!st.isInteger && (st.kind !== 'number' || st.significandBits >= 53)) return referenceFor('', () => spec.inputs, precision);
+      // The wide (RNS) reference costs 10–100× the double-double one: computed once per case, not per storage.
+      if (precision === 'wide') return null;
       // Integer storage: the stored values depend on the arithmetic too (outputs are kept in its format).
-      const key = config.storageFormat.isInteger ? `${config.storage}/${config.arithmetic}` : config.storageFormat.name;
-      return referenceFor(key, () => spec.inputs.map((a, i) => storedValues(config, a, layouts[i] ?? 'vector')), referencePrecision(config.arithmeticFormat.significandBits));
+      const key = st.isInteger ? `${config.storage}/${config.arithmetic}` : st.name;
+      return referenceFor(key, () => spec.inputs.map((a, i) => storedValues(config, a, layouts[i] ?? 'vector')), precision);
     },
     bind: spec.bind,
     ...(spec.bindGpu ? { bindGpu: spec.bindGpu } : {}),

@@ -59,7 +59,10 @@ describe('tiny study: accuracy is plausible (thresholds from unit roundoffs)', (
   it('every relative error is finite and within its a-priori bound', () => {
     for (const m of rows('accuracy')) {
       expect(Number.isFinite(m.relativeError) && m.relativeError! >= 0, JSON.stringify(m)).toBe(true);
-      expect(Number.isFinite(m.arithmeticError) && m.arithmeticError! >= 0).toBe(true);
+      // Left empty only for double-double arithmetic over a storage that rounds the inputs (see KernelCase.storedReference).
+      const wideAndRounding = m.precisionBits! > 53 && !['f64', 'dd', 'dd-split'].includes(m.storage);
+      if (wideAndRounding) expect(m.arithmeticError).toBeNull();
+      else expect(Number.isFinite(m.arithmeticError) && m.arithmeticError! >= 0).toBe(true);
       if (m.kernel !== 'trsv') {
         expect(m.bound, `${m.kernel} has a bound`).not.toBeNull();
         expect(m.relativeError!, `${m.kernel} ${m.storage}/${m.arithmetic} ${m.problem} n=${m.size}`).toBeLessThanOrEqual(m.bound!);
