@@ -45,7 +45,8 @@ export interface RunHooks {
 
 /** How the references are computed (recorded in every report). */
 export const REFERENCE_DESCRIPTION =
-  'the library\'s own kernels on the fp64 inputs in double-double arithmetic (formats.dd, ~106 bits: exact products, double-double sums); results kept as hi+lo';
+  'the library\'s own kernels on the fp64 inputs in double-double arithmetic (formats.dd, ~106 bits: exact products, double-double sums); results kept as hi+lo. ' +
+  'Configurations computing in double-double are checked against the same kernels in 212-bit RNS arithmetic (formats.rns212), rounded once to double-double';
 
 /** CPU model, core count, OS — the `machine` column. */
 export function machineName(): string {
