@@ -58,13 +58,15 @@ function figureHtml(f: FigureSpec): string {
 
 const sci = (v: number | null): string => (v === null ? '—' : !Number.isFinite(v) ? String(v) : v === 0 ? '0' : v.toExponential(1));
 const fix = (v: number | null, d: number): string => (v === null ? '—' : v.toFixed(d));
+/** Memory saved against fp64 as a percentage; a wider storage says how many times fp64's memory it takes. */
+const memory = (saved: number | null): string => (saved === null ? '—' : saved >= 0 ? `${Math.round(saved * 100)} %` : `none (${+(1 - saved).toFixed(2)}× fp64)`);
 
 function summaryHtml(result: StudyResult): string {
   const rows = summaryRows(result.measurements);
   if (rows.length === 0) return '<p>No kernel measurements.</p>';
   const body = rows.map((r) => `<tr class="${r.pareto ? 'front' : ''}"><td>${escapeHtml(r.kernel)}</td><td>${escapeHtml(r.configuration)}</td><td>${escapeHtml(r.at)}</td>` +
     `<td>${sci(r.error?.median ?? null)}</td><td>${r.error ? `${sci(r.error.min)} – ${sci(r.error.max)}` : '—'}</td><td>${sci(r.bound)}</td>` +
-    `<td>${fix(r.bytesPerElement, 0)}</td><td>${r.memorySaved === null ? '—' : `${Math.round(r.memorySaved * 100)} %`}</td>` +
+    `<td>${fix(r.bytesPerElement, 0)}</td><td>${memory(r.memorySaved)}</td>` +
     `<td>${fix(r.gflops, 3)}</td><td>${fix(r.gbps, 2)}</td><td>${fix(r.speedup, 2)}</td><td>${r.pareto ? '✓' : ''}</td></tr>`).join('\n');
   return `<table class="summary"><thead><tr><th>kernel</th><th>storage/arithmetic</th><th>at</th><th>error (median)</th><th>error min – max over seeds</th>` +
     `<th>a-priori bound</th><th>bytes per element</th><th>memory saved vs fp64</th><th>GFLOP/s</th><th>GB/s</th><th>speed-up vs fp64</th><th>Pareto front</th></tr></thead><tbody>\n${body}\n</tbody></table>` +
@@ -95,6 +97,7 @@ ul.legend li { display: flex; align-items: center; gap: 4px; }
 table.summary { border-collapse: collapse; font-size: 12.5px; }
 table.summary td, table.summary th { border-bottom: 1px solid #eee; padding: 2px 9px; text-align: right; }
 table.summary td:nth-child(-n+3), table.summary th:nth-child(-n+3) { text-align: left; }
+table.summary td { white-space: nowrap; }
 table.summary tr.front td { font-weight: 600; }
 .status-interrupted { color: #b00; font-weight: bold; }
 `;
