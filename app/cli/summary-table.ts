@@ -12,10 +12,10 @@ function fixed(v: number | null, digits: number): string {
   return v === null ? '—' : v.toFixed(digits);
 }
 
-/** A plain-text table with aligned columns. */
-export function textTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
+/** A plain-text table with aligned columns: the first `leftColumns` left-aligned (text), the rest right-aligned (numbers). */
+export function textTable(header: readonly string[], rows: readonly (readonly string[])[], leftColumns = 2): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: readonly string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const line = (cells: readonly string[]) => cells.map((c, i) => (i < leftColumns ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   return [line(header), widths.map((w) => '─'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
@@ -25,7 +25,7 @@ export function summaryTable(result: StudyResult): string {
     r.kernel, r.configuration, r.at, sci(r.error?.median ?? null), sci(r.bound), fixed(r.bytesPerElement, 0), fixed(r.gflops, 3), fixed(r.gbps, 2), fixed(r.speedup, 2), r.pareto ? 'yes' : '',
   ]);
   const table = rows.length === 0 ? '(no kernel measurements)' :
-    textTable(['kernel', 'storage/arith', 'at', 'rel. error', 'bound', 'B/elem', 'GFLOP/s', 'GB/s', 'vs fp64', 'Pareto'], rows);
+    textTable(['kernel', 'storage/arith', 'at', 'rel. error', 'bound', 'B/elem', 'GFLOP/s', 'GB/s', 'vs fp64', 'Pareto'], rows, 3);
   const lines = [
     ...result.skipped.map((s) => `skipped: ${s.part} — ${s.reason}${s.remedy ? ` (to include it: ${s.remedy})` : ''}`),
     ...result.notes.map((n) => `note: ${n}`),
