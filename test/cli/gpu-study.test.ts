@@ -7,9 +7,9 @@ import { describe, it, expect } from 'vitest';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main } from '../../src/cli/main.js';
-import { openGpu, gpuConfigurations } from '../../src/study/gpu-backend.js';
-import type { StudyResult } from '../../src/study/types.js';
+import { main } from '../../app/cli/main.js';
+import { openGpu, gpuConfigurations } from '../../app/study/gpu-backend.js';
+import type { StudyResult } from '../../app/study/types.js';
 
 const gpu = await openGpu();
 const hasGpu = !('reason' in gpu);

@@ -3,9 +3,9 @@ import { describe, it, expect } from 'vitest';
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main, INTERRUPTED_EXIT_CODE } from '../../src/cli/main.js';
-import { MEASUREMENT_COLUMNS } from '../../src/report/csv.js';
-import type { StudyResult } from '../../src/study/types.js';
+import { main, INTERRUPTED_EXIT_CODE } from '../../app/cli/main.js';
+import { MEASUREMENT_COLUMNS } from '../../app/report/csv.js';
+import type { StudyResult } from '../../app/study/types.js';
 
 function capture(onErr?: (s: string) => void) {
   const out: string[] = [];

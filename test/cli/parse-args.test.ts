@@ -1,9 +1,9 @@
 /** The command line: flags parse into options; every mistake is a UsageError (exit 2) before any work. */
 import { describe, it, expect } from 'vitest';
-import { parseArgs, GPU_ARITHMETICS } from '../../src/cli/parse-args.js';
-import { UsageError } from '../../src/cli/usage-error.js';
-import { main } from '../../src/cli/main.js';
-import { DEFAULT_SIZES, DEFAULT_SEEDS } from '../../src/study/defaults.js';
+import { parseArgs, GPU_ARITHMETICS } from '../../app/cli/parse-args.js';
+import { UsageError } from '../../app/cli/usage-error.js';
+import { main } from '../../app/cli/main.js';
+import { DEFAULT_SIZES, DEFAULT_SEEDS } from '../../app/study/defaults.js';
 import { formatNames, findFormat } from '../../src/formats/registry.js';
 
 const context = { packageRoot: process.cwd(), gpuAvailable: () => false };

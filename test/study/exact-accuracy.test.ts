@@ -1,7 +1,7 @@
 /** Exact accuracy in bits: logarithms of rationals beyond the double range, errors in bits, bounds in bits. */
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { accuracyBits, boundBits, log2Rational } from '../../src/study/exact-accuracy.js';
+import { accuracyBits, boundBits, log2Rational } from '../../app/study/exact-accuracy.js';
 import { exactOf } from '../../src/testing/exact.js';
 import { addRational, mulRational, rational } from '../../src/testing/rational.js';
 import { gamma } from '../../kernels/codegen/accumulation.js';

@@ -6,10 +6,10 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import '../../src/index.js'; // registers every format
-import { integerImage, matrixOf, outputOf, resolveConfiguration, storedValues, vectorOf, largestScale } from '../../src/study/operands.js';
+import { integerImage, matrixOf, outputOf, resolveConfiguration, storedValues, vectorOf, largestScale } from '../../app/study/operands.js';
 import { toArray } from '../../src/vectors.js';
-import { makeCase } from '../../src/study/kernel-case.js';
-import { dotDd } from '../../src/study/dd-reference.js';
+import { makeCase } from '../../app/study/kernel-case.js';
+import { dotReference } from '../../app/study/reference.js';
 
 const finite = fc.oneof(fc.double({ min: -1e6, max: 1e6, noNaN: true }), fc.double({ min: -1e-300, max: 1e-300, noNaN: true }));
 const config = (storage: string, arithmetic = 'f64') => resolveConfiguration({ storage, arithmetic, backend: 'cpu' });
@@ -62,7 +62,7 @@ describe('a-priori bound of a study case', () => {
   it('is infinite when an input overflows the storage (fp16 beyond 65504), finite otherwise', () => {
     const of = (x: Float64Array, y: Float64Array) => makeCase({
       kernel: 'dot', problem: 'test', size: x.length, seed: null, flops: 2 * x.length, values: 2 * x.length, inputs: [x, y],
-      referenceOf: ([a, b]) => dotDd(a!, b!), resultStored: false,
+      referenceOf: ([a, b]) => dotReference(a!, b!), resultStored: false,
       outputTerms: () => [{ terms: x.length, absProducts: x.reduce((t, v, i) => t + Math.abs(v * y[i]!), 0), absInputs: 0, absExact: 1 }],
       bind: () => { throw new Error('not used'); },
     });

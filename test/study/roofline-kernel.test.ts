@@ -4,7 +4,7 @@
  */
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { accessorRooflineLoop, plainRooflineLoop, ROOFLINE_A, ROOFLINE_B, ROOFLINE_CHAINS } from '../../src/study/roofline-kernel.js';
+import { accessorRooflineLoop, plainRooflineLoop, ROOFLINE_A, ROOFLINE_B, ROOFLINE_CHAINS } from '../../app/study/roofline-kernel.js';
 import { vector, toArray, formats } from '../../src/index.js';
 import { ModprecError } from '../../src/errors.js';
 

@@ -6,9 +6,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runStudy } from '../../src/study/run-study.js';
-import { defaultConfigurations } from '../../src/study/defaults.js';
-import { STUDY_KERNELS, type StudyOptions, type StudyResult } from '../../src/study/types.js';
+import { runStudy } from '../../app/study/run-study.js';
+import { defaultConfigurations } from '../../app/study/defaults.js';
+import { STUDY_KERNELS, type StudyOptions, type StudyResult } from '../../app/study/types.js';
 
 /** A 6×6 nonsymmetric matrix with rows of 1 to 4 entries (irregular ELL padding). */
 const IRREGULAR = `%%MatrixMarket matrix coordinate real general

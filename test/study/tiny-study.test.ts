@@ -9,16 +9,16 @@
 import { describe, it, expect, beforeAll } from 'vitest';
 import { tinyStudy, tinyOptions } from './study-fixture.js';
 import { asArithmetic, asStorage, findFormat } from '../../src/formats/registry.js';
-import { trsvCase } from '../../src/study/cases/trsv-case.js';
-import { dotCase } from '../../src/study/cases/dot-case.js';
-import { compound, integerRoundingTerms, roundingTerms } from '../../src/study/a-priori-bound.js';
-import { bytesPerElement, integerImage, resolveConfiguration } from '../../src/study/operands.js';
+import { trsvCase } from '../../app/study/cases/trsv-case.js';
+import { dotCase } from '../../app/study/cases/dot-case.js';
+import { compound, integerRoundingTerms, roundingTerms } from '../../app/study/a-priori-bound.js';
+import { bytesPerElement, integerImage, resolveConfiguration } from '../../app/study/operands.js';
 import { gamma } from '../../kernels/codegen/accumulation.js';
-import { MEASUREMENT_COLUMNS } from '../../src/report/csv.js';
-import { discoverLibrary, libraryFunction } from '../../src/study/library.js';
-import { randomValues, studyRandom } from '../../src/study/random-data.js';
-import { splitFactors } from '../../src/study/cases/trsv-case.js';
-import type { Measurement, StudyResult } from '../../src/study/types.js';
+import { MEASUREMENT_COLUMNS } from '../../app/report/csv.js';
+import { luFactor } from '../../src/index.js';
+import { randomValues, studyRandom } from '../../app/study/random-data.js';
+import { splitFactors } from '../../app/study/cases/trsv-case.js';
+import type { Measurement, StudyResult } from '../../app/study/types.js';
 
 let result: StudyResult;
 beforeAll(async () => { result = await tinyStudy(); }, 60_000);
@@ -59,7 +59,10 @@ describe('tiny study: accuracy is plausible (thresholds from unit roundoffs)', (
   it('every relative error is finite and within its a-priori bound', () => {
     for (const m of rows('accuracy')) {
       expect(Number.isFinite(m.relativeError) && m.relativeError! >= 0, JSON.stringify(m)).toBe(true);
-      expect(Number.isFinite(m.arithmeticError) && m.arithmeticError! >= 0).toBe(true);
+      // Left empty only for double-double arithmetic over a storage that rounds the inputs (see KernelCase.storedReference).
+      const wideAndRounding = m.precisionBits! > 53 && !['f64', 'dd', 'dd-split'].includes(m.storage);
+      if (wideAndRounding) expect(m.arithmeticError).toBeNull();
+      else expect(Number.isFinite(m.arithmeticError) && m.arithmeticError! >= 0).toBe(true);
       if (m.kernel !== 'trsv') {
         expect(m.bound, `${m.kernel} has a bound`).not.toBeNull();
         expect(m.relativeError!, `${m.kernel} ${m.storage}/${m.arithmetic} ${m.problem} n=${m.size}`).toBeLessThanOrEqual(m.bound!);
@@ -91,7 +94,6 @@ describe('tiny study: accuracy is plausible (thresholds from unit roundoffs)', (
   });
 
   it('TRSV errors respect the condition-number bound of Higham Thm 8.5 with storage roundings', async () => {
-    await discoverLibrary();
     for (const m of rows('accuracy').filter((r) => r.kernel === 'trsv')) {
       const [which, dist] = m.problem.split('-') as ['upper' | 'lower', 'uniform' | 'normal'];
       const bound = trsvRelativeBound(m, which, dist);
@@ -171,7 +173,7 @@ function trsvRelativeBound(m: Measurement, which: 'upper' | 'lower', dist: 'unif
 /** The factor and right-hand side of a TRSV case, rebuilt from the same seeds. */
 function trsvInputs(n: number, which: 'upper' | 'lower', dist: 'uniform' | 'normal', seed: number) {
   const a = randomValues(n * n, dist, studyRandom(seed, 0));
-  const lu = libraryFunction<(A: object) => { lu: { data: Float64Array } }>('luFactor')!({ rows: n, cols: n, ld: n, data: a });
+  const lu = luFactor({ rows: n, cols: n, ld: n, data: a });
   const { L, U } = splitFactors(n, lu.lu.data);
   return { t: which === 'upper' ? U : L, b: randomValues(n, dist, studyRandom(seed, 1)) };
 }
