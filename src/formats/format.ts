@@ -177,6 +177,12 @@ export function numberRegister(name: string): Register {
 export interface MpValueLike {
   /** The value rounded to the nearest double. */
   toNumber(): number;
+  /**
+   * The value as a double-double, into `out`: hi = the value rounded to the nearest double, lo = the rest rounded to
+   * the nearest double, so |value − (hi + lo)| ≤ 2^-106·|value| (barring underflow) and lo carries the rest's sign.
+   * DD and fp32 arithmetic read mp storage through it (one rounding, not two through a double).
+   */
+  toDoubleDouble(out: { hi: number; lo: number }): void;
   /** Sets the value to the double `x` exactly. */
   setNumber(x: number): void;
   /** Sets the value to the exact double-double sum hi + lo. */

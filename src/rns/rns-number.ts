@@ -12,7 +12,7 @@
 import { fail } from '../errors.js';
 import type { MpValueLike } from '../formats/format.js';
 import { type RnsModuliSet, type RnsTables, rnsTables } from './moduli-set.js';
-import { rnsFromDoubleDouble, rnsFromNumber, rnsToNumber } from './convert-number.js';
+import { rnsFromDoubleDouble, rnsFromNumber, rnsToDoubleDouble, rnsToNumber } from './convert-number.js';
 import { rnsRefOffset, rnsResolve, type RnsArray } from './rns-array.js';
 
 /** In-place multiply-adds into a number before its sum is kept open (closing one costs about an evaluation). */
@@ -89,6 +89,12 @@ export class RnsNumber implements MpValueLike {
   toNumber(): number {
     if (this.refArray !== null) rnsResolve(this);
     return rnsToNumber(this);
+  }
+
+  /** The value as a double-double into `out` (hi = RN(x), lo = RN(x − hi)): see {@link rnsToDoubleDouble}. */
+  toDoubleDouble(out: { hi: number; lo: number }): void {
+    if (this.refArray !== null) rnsResolve(this);
+    rnsToDoubleDouble(this, out);
   }
 
   /**
