@@ -179,10 +179,13 @@ export function storeBound(w: Range<1, any>, i: number, ar: ArithmeticFormat, ma
   if (t >= lim.max) return Infinity;
   const st = a.storage;
   const s = a.scale ? Math.abs(w.readScale(i)) : 1;
-  // Scaled: q = fl(t / fl(s)) — the scale's conversion (unless exact) and the division round; either may underflow.
-  const divisions = a.scale ? (exactIn(ar, w.readScale(i)) ? 1 : 2) : 0;
-  const divisionError = a.scale ? gamma(divisions, ar.unitRoundoff) * t + 4 * lim.eta * s : 0;
-  const q = (t + divisionError) / s;
+  // Scaled floating-point storage: q = fl(t / fl(s)) — the scale's conversion (unless exact) and the division
+  // round; either may underflow. Integer storage rounds the exact t / s to an integer in one step: no division error.
+  const divides = a.scale && !st.isInteger;
+  const divisions = divides ? (exactIn(ar, w.readScale(i)) ? 1 : 2) : 0;
+  const divisionError = divides ? gamma(divisions, ar.unitRoundoff) * t + 4 * lim.eta * s : 0;
+  // Enlarged by two fp64 roundings, so that a quotient at the saturation threshold is not missed.
+  const q = ((t + divisionError) / s) * (1 + 2 ** -51);
   let storeError: number;
   if (st.isInteger) {
     // Rounding to an integer is off by at most 1/2 unless the quotient leaves the range and saturates.

@@ -183,6 +183,8 @@ export interface MpValueLike {
    * DD and fp32 arithmetic read mp storage through it (one rounding, not two through a double).
    */
   toDoubleDouble(out: { hi: number; lo: number }): void;
+  /** The exact value as num/den (den > 0): scaled integer writes use it to round a near-tie once, exactly. */
+  toRational(): { num: bigint; den: bigint };
   /** Sets the value to the double `x` exactly. */
   setNumber(x: number): void;
   /** Sets the value to the exact double-double sum hi + lo. */

@@ -14,6 +14,7 @@ import type { MpValueLike } from '../formats/format.js';
 import { type RnsModuliSet, type RnsTables, rnsTables } from './moduli-set.js';
 import { rnsFromDoubleDouble, rnsFromNumber, rnsToDoubleDouble, rnsToNumber } from './convert-number.js';
 import { rnsRefOffset, rnsResolve, type RnsArray } from './rns-array.js';
+import { rnsToRational } from './convert-exact.js';
 
 /** In-place multiply-adds into a number before its sum is kept open (closing one costs about an evaluation). */
 export const OPEN_AFTER = 8;
@@ -95,6 +96,11 @@ export class RnsNumber implements MpValueLike {
   toDoubleDouble(out: { hi: number; lo: number }): void {
     if (this.refArray !== null) rnsResolve(this);
     rnsToDoubleDouble(this, out);
+  }
+
+  /** The exact value as num/den: see {@link rnsToRational}. */
+  toRational(): { num: bigint; den: bigint } {
+    return rnsToRational(this);
   }
 
   /**
