@@ -76,6 +76,16 @@ export function compose(...es: readonly number[]): number {
 }
 
 /**
+ * The one rule of every bound for non-finite values: a bound that came out NaN (a NaN or ±∞ among the values it
+ * depends on, met by a zero factor or an ∞ − ∞) is +∞, like one that overflowed. Bounds are never NaN.
+ * @param bound - a bound as evaluated
+ * @returns the bound, or +∞ in place of NaN
+ */
+export function orInfinity(bound: number): number {
+  return bound === bound ? bound : Infinity;
+}
+
+/**
  * Raises a non-negative quantity computed in fp64 with at most `operations` roundings, all on non-negative
  * values (no cancellation), so that the result is at least the exact quantity: the computed value is at
  * least exact·(1 − γ_operations), and (1 − γ)(1 + 2γ′)(1 − u) ≥ 1 for γ′ = γ_{operations+2}.
