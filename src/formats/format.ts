@@ -53,6 +53,11 @@ export interface StorageFormat<Data = unknown, Value = unknown> {
   readonly isInteger: boolean;
   /** Largest finite magnitude the format holds. */
   readonly maxValue: number;
+  /**
+   * For a buffer that is a typed array: how many of its words one element takes (default 1; 2 for interleaved
+   * double-double). Kernels use it to tell exactly whether two views overlap in memory.
+   */
+  readonly wordsPerElement?: number;
   /** Allocates storage for `length` elements, all zero. */
   allocate(length: number): Data;
   /** Whether `data` is a buffer of this format (the type check behind `INVALID_STORAGE`). */
