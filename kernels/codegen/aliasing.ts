@@ -43,6 +43,13 @@ function placementOf(a: Accessor<any, any>): Placement {
   return { region: data as object, base: 0, width: 1 };
 }
 
+/** The memory region an operand lives in (an ArrayBuffer, or the buffer object itself). */
+function regionOf(op: AliasOperand): object {
+  if (ArrayBuffer.isView(op)) return op.buffer;
+  const data = op.data as object;
+  return ArrayBuffer.isView(data) ? data.buffer : data;
+}
+
 /** The progressions of a view (empty for an empty view). */
 function progressions(op: AliasOperand): { region: object; rows: Progression[] } {
   if (ArrayBuffer.isView(op)) {
@@ -137,6 +144,8 @@ function progressionsOverlap(p: Progression, q: Progression): boolean {
  * ```
  */
 export function overlaps(a: AliasOperand, b: AliasOperand): boolean {
+  // The common case, operands in different buffers, costs no progression at all.
+  if (regionOf(a) !== regionOf(b)) return false;
   const pa = progressions(a), pb = progressions(b);
   if (pa.region !== pb.region || pa.rows.length === 0 || pb.rows.length === 0) return false;
   const [al, ah] = spanOfAll(pa.rows), [bl, bh] = spanOfAll(pb.rows);
@@ -159,6 +168,7 @@ export function overlaps(a: AliasOperand, b: AliasOperand): boolean {
  * ```
  */
 export function sameElements(a: Accessor<1, any>, b: Accessor<1, any>): boolean {
+  if (regionOf(a) !== regionOf(b)) return false;
   const pa = progressions(a), pb = progressions(b);
   if (pa.region !== pb.region || pa.rows.length !== pb.rows.length) return false;
   if (pa.rows.length === 0) return true;
