@@ -80,6 +80,10 @@ export function compose(...es: readonly number[]): number {
  * depends on, met by a zero factor or an ∞ − ∞) is +∞, like one that overflowed. Bounds are never NaN.
  * @param bound - a bound as evaluated
  * @returns the bound, or +∞ in place of NaN
+ * @example
+ * ```ts
+ * orInfinity(0 * Infinity); // Infinity
+ * ```
  */
 export function orInfinity(bound: number): number {
   return bound === bound ? bound : Infinity;

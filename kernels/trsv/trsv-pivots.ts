@@ -34,6 +34,10 @@ function isFinite(kind: string, v: unknown): boolean {
  * @param upper - whether A's upper triangle is the one read (uplo = 'U')
  * @param unit - unit diagonal (not read, never divided by)
  * @throws {@link ModprecError} `INVALID_VALUE` naming the entry `A[i, j]`
+ * @example
+ * ```ts
+ * checkPivotsIn(formats.rns424.arithmetic, U, true, false); // throws if U[i, i] = 0 for some i
+ * ```
  */
 export function checkPivotsIn(ar: ArithmeticFormat, A: Range<2, any>, upper: boolean, unit: boolean): void {
   if (ar.kind !== 'mp') return;

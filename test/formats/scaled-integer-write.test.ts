@@ -79,6 +79,19 @@ describe('scaled integer writes round once', () => {
     expect(storedAt(into, 0)).toBe(1);
   });
 
+  it('range.set with a dd or an RNS value: the exact value, not its nearest double, decides a near-tie', () => {
+    const d = scaledI16(1, 2, formats.dd);
+    d.set(0, { hi: 1, lo: 2 ** -60 }); // 0.5 + 2^-61 → 1
+    expect(storedAt(d, 0)).toBe(1);
+    d.set(0, { hi: 1, lo: -(2 ** -60) }); // 0.5 − 2^-61 → 0
+    expect(storedAt(d, 0)).toBe(0);
+    const r = scaledI16(1, 2, formats.rns212);
+    r.set(0, formats.rns212.arithmetic!.fromKind('dd', { hi: 3, lo: 2 ** -70 })); // 1.5 + 2^-71 → 2
+    expect(storedAt(r, 0)).toBe(2);
+    r.set(0, formats.rns212.arithmetic!.fromKind('dd', { hi: 5, lo: -(2 ** -70) })); // 2.5 − 2^-71 → 2
+    expect(storedAt(r, 0)).toBe(2);
+  });
+
   it('exact ties go to the even integer, and −0 is stored as +0', () => {
     expect(nearestIntegerOfQuotient(2.5, 0, 1)).toBe(2);
     expect(nearestIntegerOfQuotient(-3.5, 0, 1)).toBe(-4);
