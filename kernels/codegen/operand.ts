@@ -6,7 +6,7 @@
  */
 import type { Accessor, AccessorSignature } from '../../accessors/accessor.js';
 import { declareStorageRegister, numberRegister, registerOfKind, type ArithmeticFormat, type Register } from '../../src/formats/format.js';
-import { nearestIntegerOfMpQuotient, nearestIntegerOfQuotient } from '../../src/formats/convert/scaled-integer.js';
+import { nearestIntegerOfMpQuotient, nearestIntegerOfQuotient, nearestIntegerSource } from '../../src/formats/convert/scaled-integer.js';
 
 /** An accessor as a kernel operand named `name` in the generated source. */
 export class Operand {
@@ -159,8 +159,8 @@ export class Operand {
     const s = `${this.scaleData}[${scalePos}]`;
     const q = numberRegister(`${this.name}_rounded`);
     const quotient = src.kind === 'mp'
-      ? `nearestIntegerOfMpQuotient(${src.names[0]}, ${s})`
-      : `nearestIntegerOfQuotient(${src.names[0]}, ${src.kind === 'dd' ? src.names[1] : '0'}, ${s})`;
-    return `{ const ${q.names[0]} = ${quotient}; ${this.accessor.storage.emitWrite(this.data, pos, q)} }`;
+      ? `const ${q.names[0]} = nearestIntegerOfMpQuotient(${src.names[0]}, ${s});`
+      : nearestIntegerSource(q.names[0]!, src.names[0]!, src.kind === 'dd' ? src.names[1]! : '0', s);
+    return `{ ${quotient} ${this.accessor.storage.emitWrite(this.data, pos, q)} }`;
   }
 }

@@ -94,6 +94,38 @@ export function nearestIntegerOfQuotient(hi: number, lo: number, s: number): num
   return exactQuotient({ num: h.num * l.den + l.num * h.den, den: h.den * l.den }, s);
 }
 
+/** In generated code, quotients below 2^31 in magnitude (every integer storage's range) are decided inline. */
+const INLINE_RANGE = 2 ** 31;
+/**
+ * Below 2^31 the fp64 quotient is within 2^31·2^-51 = 2^-20 of the exact one; a distance to the nearest integer
+ * under 1/2 − 2^-17 leaves the exact quotient on the same side of the half-integer.
+ */
+const INLINE_DISTANCE = 0.5 - 2 ** -17;
+
+/**
+ * Source of statements that declare `const <name>` = {@link nearestIntegerOfQuotient}(hi, lo, s) for generated
+ * kernels: the common case inline (one division, the shifter rounding and one distance test), the helper
+ * `nearestIntegerOfQuotient` for near-ties, quotients of 2^31 or more (which saturate), non-finite values and,
+ * for a double-double, values so small that hi + lo may have rounded absolutely.
+ * @param name - the constant to declare
+ * @param hi - expression of the value's high part
+ * @param lo - expression of its low part (`'0'` for a double: the value is then exact)
+ * @param s - expression of the scale
+ * @returns the statements
+ * @example
+ * ```ts
+ * nearestIntegerSource('q', 'v', '0', 'scale[k]'); // "const q$v = v, … const q = …;"
+ * ```
+ */
+export function nearestIntegerSource(name: string, hi: string, lo: string, s: string): string {
+  const v = `${name}$v`, sc = `${name}$s`, q = `${name}$q`, n = `${name}$n`, d = `${name}$d`;
+  const exact = lo === '0';
+  const tiny = exact ? '' : ` && (${v} >= ${TINY} || ${v} <= ${-TINY})`;
+  return `const ${v} = ${exact ? hi : `${hi} + ${lo}`}, ${sc} = ${s}, ${q} = ${v} / ${sc}, ${n} = ${q} + ${SHIFTER} - ${SHIFTER}, ${d} = ${q} - ${n};
+const ${name} = ${d} < ${INLINE_DISTANCE} && ${d} > ${-INLINE_DISTANCE} && ${q} < ${INLINE_RANGE} && ${q} > ${-INLINE_RANGE}${tiny}
+  ? ${n} : nearestIntegerOfQuotient(${hi}, ${lo}, ${sc});`;
+}
+
 /** A multiple-precision value that can give a double-double approximation and its exact value. */
 export interface ExactMpValue {
   /** The value as a double-double, within 2^-106 relative. */
