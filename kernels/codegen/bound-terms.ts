@@ -125,6 +125,26 @@ export function storedMagnitude(r: Range<1, any>, i: number): number {
   return scaled * (1 + 2 ** -51);
 }
 
+/**
+ * Adds the conversion of a kernel's result r to the double it returns (DOT, ASUM, NRM2): none for fp64 and fp32
+ * arithmetic, whose values are doubles; for wider ones (dd, RNS) one correctly rounded conversion, u₆₄·|r| plus
+ * half the smallest subnormal. ∞ when the double could overflow.
+ * @param ar - the kernel's arithmetic
+ * @param magnitude - upper bound on |exact|
+ * @param error - upper bound on |r − exact| in the arithmetic
+ * @returns upper bound on |returned double − exact|
+ * @example
+ * ```ts
+ * returnedDoubleBound(ddArithmetic, 1, 2 ** -100); // ≈ 2^-53: the double cannot hold what dd kept
+ * ```
+ */
+export function returnedDoubleBound(ar: ArithmeticFormat, magnitude: number, error: number): number {
+  if (ar.kind === 'number') return error;
+  const t = magnitude + error;
+  if (!(t * (1 + 2 ** -52) < Number.MAX_VALUE)) return Infinity;
+  return (error + 2 ** -53 * t + 2 ** -1075) * EVALUATION_MARGIN;
+}
+
 /** A term c·v of an element-wise kernel: an upper bound on |c·v̂| and on the error its path adds to t. */
 export interface TermBound {
   /** Upper bound on |c·v̂| (v̂ the value as stored). */

@@ -14,7 +14,7 @@
 import type { Range } from '../../src/range.js';
 import { checkRange, chooseArithmetic } from '../codegen/kernel-options.js';
 import { gamma, resolveAccumulation } from '../codegen/accumulation.js';
-import { absProductSum, arithmeticLimits, elementReadRoundings, EVALUATION_MARGIN, storeBound } from '../codegen/bound-terms.js';
+import { absProductSum, arithmeticLimits, elementReadRoundings, returnedDoubleBound, storeBound } from '../codegen/bound-terms.js';
 import type { ArithmeticFormat } from '../../src/formats/format.js';
 import { vectorMagnitudes } from '../codegen/accessor-rounding.js';
 import type { DotOptions } from './dot.js';
@@ -27,9 +27,6 @@ export interface DotBoundOptions extends DotOptions {
    */
   original?: boolean;
 }
-
-/** fp64's unit roundoff and half its smallest subnormal: the rounding of a wider arithmetic's result to a double. */
-const U64 = 2 ** -53, ETA64 = 2 ** -1075;
 
 /**
  * Upper bound on |r − exact| for `dot(x, y, options)` with the same operands and options, where r is the double
@@ -92,9 +89,5 @@ export function dotBound(x: Range<1, any>, y: Range<1, any>, options: DotBoundOp
  * are doubles; one correctly rounded conversion for dd and RNS).
  */
 function resultRounding(into: Range<1, any> | undefined, ar: ArithmeticFormat, magnitude: number, error: number): number {
-  if (into) return storeBound(into, 0, ar, magnitude, error);
-  if (ar.kind === 'number') return error;
-  const t = magnitude + error;
-  if (!(t * (1 + 2 * U64) < Number.MAX_VALUE)) return Infinity;
-  return (error + U64 * t + ETA64) * EVALUATION_MARGIN;
+  return into ? storeBound(into, 0, ar, magnitude, error) : returnedDoubleBound(ar, magnitude, error);
 }

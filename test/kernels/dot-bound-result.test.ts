@@ -1,11 +1,11 @@
 /**
  * dotBound bounds what the caller receives: the returned double (with the final rounding of a dd or RNS result to
- * a double) or, with `into`, the value stored there (with the write to its storage). Checked against exact
- * rationals.
+ * a double) or, with `into`, the value stored there (with the write to its storage); asumBound and nrm2Bound the
+ * double they return. Checked against exact rationals.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { dot, dotBound, formats, vector, range, rowMajor, scaledReducedRowMajor } from '../../src/index.js';
+import { asum, asumBound, dot, dotBound, formats, nrm2, nrm2Bound, vector, range, rowMajor, scaledReducedRowMajor } from '../../src/index.js';
 import type { Range } from '../../src/range.js';
 import { exactDot, exactOf } from '../../src/testing/exact.js';
 import { absRational, addRational, compareRational, subRational, type Rational } from '../../src/testing/rational.js';
@@ -69,6 +69,34 @@ describe.each(arithmetics)('dotBound covers the result of dot in %s arithmetic',
       dot(x, y, { arithmetic, into });
       expect(within(held(into), exactDot(xs, ys), dotBound(x, y, { arithmetic, into }))).toBe(true);
     }), { numRuns: 40 });
+  });
+});
+
+describe.each(arithmetics)('asumBound and nrm2Bound cover the returned double in %s arithmetic', (_name, arithmetic) => {
+  it('ASUM of [1, 2^-60] and of any vector of doubles', () => {
+    const check = (xs: number[]): void => {
+      const x = vector(xs);
+      const exact = xs.reduce((s, v) => addRational(s, absRational(exactOf(v))), { num: 0n, den: 1n } as Rational);
+      expect(within(exactOf(asum(x, { arithmetic })), exact, asumBound(x, { arithmetic }))).toBe(true);
+    };
+    check([1, 2 ** -60]);
+    fc.assert(fc.property(fc.array(spread, { minLength: 1, maxLength: 12 }), check), { numRuns: 40 });
+  });
+
+  it('NRM2 of [1, 2^-30] (the norm 1 + 2^-61 + … is returned as 1) and of any vector of doubles', () => {
+    // |r − ‖x‖| ≤ b ⇔ (r − b)² ≤ ‖x‖² ≤ (r + b)² with r − b ≥ 0: exact in rationals, no square root.
+    const check = (xs: number[]): void => {
+      const x = vector(xs);
+      const r = nrm2(x, { arithmetic }), b = nrm2Bound(x, { arithmetic });
+      if (b === Infinity) return;
+      const square = (q: Rational): Rational => ({ num: q.num * q.num, den: q.den * q.den });
+      const normSquared = xs.reduce((s, v) => addRational(s, square(exactOf(v))), { num: 0n, den: 1n } as Rational);
+      const lo = subRational(exactOf(r), exactOf(b)), hi = addRational(exactOf(r), exactOf(b));
+      expect(compareRational(normSquared, square(hi)) <= 0).toBe(true);
+      if (lo.num > 0n) expect(compareRational(square(lo), normSquared) <= 0).toBe(true);
+    };
+    check([1, 2 ** -30]);
+    fc.assert(fc.property(fc.array(spread, { minLength: 1, maxLength: 12 }), check), { numRuns: 40 });
   });
 });
 
