@@ -10,6 +10,7 @@
  */
 import type { ArithmeticFormat, StorageFormat } from '../src/formats/format.js';
 import { fail } from '../src/errors.js';
+import { nearestIntegerOfMpQuotient, nearestIntegerOfQuotient, type ExactMpValue } from '../src/formats/convert/scaled-integer.js';
 import { toSpan, type SpanLike } from '../src/span.js';
 
 /**
@@ -238,6 +239,13 @@ export class Accessor<D extends Dimensionality = Dimensionality, T = number> {
       st.encode(this.data as never, this.linearIndex(index), st.kind === 'dd' ? { hi: value, lo: 0 } : value);
       return;
     }
+    if (this.scale && st.isInteger) {
+      // One rounding: the exact value / scale to the nearest integer (not the arithmetic's quotient, rounded again;
+      // a plain number is not first rounded to the arithmetic either).
+      const s = this.scale.data[this.scaleIndex(index)]!;
+      st.encode(this.data as never, this.linearIndex(index), typeof value === 'number' ? nearestIntegerOfQuotient(value, 0, s) : scaledInteger(ar, value, s));
+      return;
+    }
     let v: T = typeof value === 'number' ? ar.fromNumber(value) : value;
     if (this.scale) v = ar.div(v, ar.fromNumber(this.scale.data[this.scaleIndex(index)]!));
     st.encode(this.data as never, this.linearIndex(index), ar.toKind(st.kind, v, st.significandBits));
@@ -316,5 +324,14 @@ export class Accessor<D extends Dimensionality = Dimensionality, T = number> {
       size: this.size, strides: this.strides, offset: this.offset, storage: this.storage,
       arithmetic: this.arithmetic, data: this.data, layout: this.layout, scale: this.scale, writable: this.writable,
     };
+  }
+}
+
+/** The integer a scaled integer storage keeps for the arithmetic value v under scale s (one rounding). */
+function scaledInteger(ar: ArithmeticFormat, v: unknown, s: number): number {
+  switch (ar.kind) {
+    case 'number': return nearestIntegerOfQuotient(v as number, 0, s);
+    case 'dd': { const p = v as { hi: number; lo: number }; return nearestIntegerOfQuotient(p.hi, p.lo, s); }
+    case 'mp': return nearestIntegerOfMpQuotient(v as ExactMpValue, s);
   }
 }

@@ -43,13 +43,19 @@ export function resolveFormats<T>(opts: { storage?: FormatLike; arithmetic?: For
   return { storage, arithmetic };
 }
 
+/** Largest extent and largest allocation, in elements: kernels (CPU and GPU) index with 32-bit integers. */
+export const MAX_EXTENT = 2 ** 31 - 1;
+
 /** Validated sizes as a tuple. */
 export function resolveSize<D extends Dimensionality>(size: Tuple<D> | number, allowed: readonly number[]): Tuple<D> {
   const s = typeof size === 'number' ? [size] : size;
   if (!Array.isArray(s) || !allowed.includes(s.length)) {
     fail('INVALID_SIZE', 'size', `must have ${allowed.join(' or ')} entries`, size);
   }
-  s.forEach((v, d) => checkSize(`size[${d}]`, v));
+  s.forEach((v, d) => {
+    checkSize(`size[${d}]`, v);
+    if (v > MAX_EXTENT) fail('INVALID_SIZE', `size[${d}]`, 'must be below 2^31 (kernels index with 32-bit integers)', v);
+  });
   return [...s] as unknown as Tuple<D>;
 }
 
@@ -97,7 +103,14 @@ export function makeAccessor<D extends Dimensionality, T>(
       if (size[d] === 0) empty = true;
       if (strides[d]! > 0) need += strides[d]! * Math.max(0, size[d]! - 1);
     }
-    data = storage.allocate(empty ? offset : need);
+    const length = empty ? offset : need;
+    if (length > MAX_EXTENT) fail('INVALID_SIZE', 'size', `needs ${length} storage elements, more than 2^31 − 1`, size);
+    try {
+      data = storage.allocate(length);
+    } catch (e) {
+      if (e instanceof RangeError) fail('INVALID_SIZE', 'size', `needs ${length} storage elements, more than can be allocated`, size);
+      throw e;
+    }
   }
   return new Accessor<D, T>({
     size, strides: strides as unknown as Tuple<D>, offset, storage, arithmetic, data, layout,

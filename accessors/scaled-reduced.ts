@@ -2,7 +2,8 @@
  * Scaled reduced accessors (Ginkgo's scaled_reduced_row_major): value = stored × scale, where the scale is
  * kept per row, per column or per any subset of dimensions (`scaleMask`). With an integer storage
  * (int8/int16/int32) this is a lossy compression: each row (say) keeps one fp64 scale and small integers.
- * Reads return `stored × scale`, writes store `round(value / scale)`; the accessor also reads and writes the
+ * Reads return `stored × scale`, writes store `round(value / scale)` (for integer storage the exact quotient rounded
+ * once to the nearest integer, ties to even); the accessor also reads and writes the
  * scales ({@link Accessor.readScale}, {@link Accessor.writeScale}).
  * @module
  */
@@ -115,10 +116,9 @@ export function fitScale(maxAbs: number, maxValue: number): number {
 
 /**
  * Chooses each scale so the largest magnitude of its group maps to the storage's largest value, then writes
- * `values` through the accessor: the usual way to fill an integer-scaled accessor. Each stored value then has
- * an absolute error of about half a quantum: |stored·scale − value| ≤ scale/2 + u·|value| (u of the arithmetic;
- * the quotient value/scale is rounded before it is rounded to an integer, so a near-tie can land on the
- * other side of the half).
+ * `values` through the accessor: the usual way to fill an integer-scaled accessor. Each stored value then is
+ * within half a quantum: |stored·scale − value| ≤ scale/2 for integer storage (the exact value/scale is rounded
+ * to an integer in one step, whatever the arithmetic).
  * @param accessor - a scaled accessor
  * @param values - the value at each index
  * @throws {@link ModprecError} `INVALID_STORAGE` if the accessor is not scaled; `INVALID_VALUE` for non-finite values

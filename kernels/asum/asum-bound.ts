@@ -6,13 +6,14 @@
  * factor β. Each read x̃ᵢ = x̂ᵢ(1 + θ_r) + ξᵢ (r read roundings, |ξᵢ| ≤ 2rη for underflow), so against the
  * stored values x̂:
  *   |ŝ − Σ|x̂ᵢ|| ≤ (β + γ_r(1 + β)) Σ|x̂ᵢ| + (1 + β) Σ|ξᵢ|.
- * Taking |·| is exact, and additions do not underflow (a subnormal sum is exact), so nothing else adds error.
+ * Taking |·| is exact, and additions do not underflow (a subnormal sum is exact), so nothing else adds error
+ * before the result of a dd or RNS arithmetic is rounded to the double asum returns (u₆₄·|ŝ| more).
  * @module
  */
 import type { Range } from '../../src/range.js';
 import { chooseArithmetic, type KernelOptions } from '../codegen/kernel-options.js';
 import { gamma, recursiveAccumulation, resolveAccumulation } from '../codegen/accumulation.js';
-import { arithmeticLimits, elementReadRoundings, storedMagnitude } from '../codegen/bound-terms.js';
+import { arithmeticLimits, elementReadRoundings, returnedDoubleBound, storedMagnitude } from '../codegen/bound-terms.js';
 
 /**
  * Upper bound on |asum(x, options) − Σ|x̂ᵢ||, x̂ the values as stored.
@@ -58,5 +59,7 @@ export function asumBound(x: Range<1, any>, options: KernelOptions = {}): number
   })();
   if (!(sumFactor < 1)) return Infinity;
   const readFactor = gamma(reads, u);
-  return ((sumFactor + readFactor * (1 + sumFactor)) * absSum + (1 + sumFactor) * underflow) * (1 + 2 ** -40);
+  const error = ((sumFactor + readFactor * (1 + sumFactor)) * absSum + (1 + sumFactor) * underflow) * (1 + 2 ** -40);
+  // What asum returns is a double: a dd or RNS sum is rounded once more.
+  return returnedDoubleBound(ar, absSum, error);
 }

@@ -6,6 +6,7 @@ import type { Range } from '../../src/range.js';
 import { checkRange, checkSameLength, checkScalar, chooseArithmetic, checkReadableIn, type KernelOptions } from '../codegen/kernel-options.js';
 import { vectorKernel, operandArgs } from '../codegen/vector-kernel.js';
 import { loadVectorElement } from '../codegen/reduction-kernel.js';
+import { checkNoOverlap } from '../codegen/aliasing.js';
 
 /**
  * y := α·x + y, each element read through its accessor and written back rounded to y's storage.
@@ -14,7 +15,8 @@ import { loadVectorElement } from '../codegen/reduction-kernel.js';
  * @param x - the vector added
  * @param y - the vector updated in place (writable, same length)
  * @param options - arithmetic (default: the most precise of the operands')
- * @throws {@link ModprecError} `DIMENSION_MISMATCH`, `INVALID_VALUE` (α not a number), `INVALID_STORAGE` (read-only y)
+ * @throws {@link ModprecError} `DIMENSION_MISMATCH`, `INVALID_VALUE` (α not a number), `INVALID_STORAGE` (read-only y, or y
+ *   overlapping x in memory other than as the same elements)
  * @example
  * ```ts
  * import { vector, toArray, axpy } from 'modprec';
@@ -30,6 +32,8 @@ export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options:
   checkRange('x', x, 1);
   checkRange('y', y, 1, true);
   checkSameLength('x', x.length(), 'y', y.length());
+  // Element-wise: y may be x itself (same elements), never a shifted or differently strided view of its memory.
+  checkNoOverlap('y', y.accessor, [['x', x.accessor]], true);
   const n = x.length();
   const ar = chooseArithmetic(options.arithmetic, [x, y]);
   checkReadableIn(ar, [['x', x], ['y', y]]);

@@ -9,8 +9,9 @@
  *   arithmetic (fp64 read into fp32 arithmetic), none otherwise; a scaled read adds the product with the
  *   scale (one rounding) and, when the arithmetic is narrower than fp64, the conversion of the fp64 scale;
  * - a write rounds once to the storage (relative u of the storage, plus half the smallest subnormal spacing
- *   absolute), or for integer storage to the nearest integer (absolute ½ of the scale); a scaled write first
- *   divides by the scale in the arithmetic.
+ *   absolute), or for integer storage to the nearest integer of the exact value / scale, in one step (absolute ½
+ *   of the scale, nothing relative); a scaled write to a floating-point storage first divides by the scale in
+ *   the arithmetic.
  * Assumed throughout: no overflow or integer saturation, and no underflow inside the arithmetic.
  * @module
  */
@@ -52,9 +53,10 @@ function smallestSubnormal(significandBits: number, maxValue: number): number {
 /** How a write of an `ar` value through `a` perturbs it (see the module comment). */
 export function writeError(a: Accessor<any, any>, ar: ArithmeticFormat): WriteError {
   const st = a.storage;
+  // Integer storage rounds the exact value / scale once (src/formats/convert/scaled-integer.ts).
+  if (st.isInteger) return { relative: 0, absolutePerScale: 0.5 };
   const divisions = a.scale ? 1 + (ar.significandBits < 53 ? 1 : 0) : 0;
   const arithmeticPart = gamma(divisions, ar.unitRoundoff);
-  if (st.isInteger) return { relative: arithmeticPart, absolutePerScale: 0.5 };
   if (st.significandBits >= ar.significandBits) return { relative: arithmeticPart, absolutePerScale: 0 };
   // γ_1 of the storage rather than its u, so that the bound also covers 1/(1 + δ) (TRSV needs it).
   return {
@@ -71,6 +73,20 @@ export function compose(...es: readonly number[]): number {
   let r = 0;
   for (const e of es) r = r + e + r * e;
   return r;
+}
+
+/**
+ * The one rule of every bound for non-finite values: a bound that came out NaN (a NaN or ±∞ among the values it
+ * depends on, met by a zero factor or an ∞ − ∞) is +∞, like one that overflowed. Bounds are never NaN.
+ * @param bound - a bound as evaluated
+ * @returns the bound, or +∞ in place of NaN
+ * @example
+ * ```ts
+ * orInfinity(0 * Infinity); // Infinity
+ * ```
+ */
+export function orInfinity(bound: number): number {
+  return bound === bound ? bound : Infinity;
 }
 
 /**

@@ -155,6 +155,26 @@ export function storedMagnitude(r: Range<1, any>, i: number): number {
   return scaled * (1 + 2 ** -51);
 }
 
+/**
+ * Adds the conversion of a kernel's result r to the double it returns (DOT, ASUM, NRM2): none for fp64 and fp32
+ * arithmetic, whose values are doubles; for wider ones (dd, RNS) one correctly rounded conversion, u₆₄·|r| plus
+ * half the smallest subnormal. ∞ when the double could overflow.
+ * @param ar - the kernel's arithmetic
+ * @param magnitude - upper bound on |exact|
+ * @param error - upper bound on |r − exact| in the arithmetic
+ * @returns upper bound on |returned double − exact|
+ * @example
+ * ```ts
+ * returnedDoubleBound(ddArithmetic, 1, 2 ** -100); // ≈ 2^-53: the double cannot hold what dd kept
+ * ```
+ */
+export function returnedDoubleBound(ar: ArithmeticFormat, magnitude: number, error: number): number {
+  if (ar.kind === 'number') return error;
+  const t = magnitude + error;
+  if (!(t * (1 + 2 ** -52) < Number.MAX_VALUE)) return Infinity;
+  return (error + 2 ** -53 * t + 2 ** -1075) * EVALUATION_MARGIN;
+}
+
 /** A term c·v of an element-wise kernel: an upper bound on |c·v̂| and on the error its path adds to t. */
 export interface TermBound {
   /** Upper bound on |c·v̂| (v̂ the value as stored). */
@@ -209,10 +229,13 @@ export function storeBound(w: Range<1, any>, i: number, ar: ArithmeticFormat, ma
   if (t >= lim.max) return Infinity;
   const st = a.storage;
   const s = a.scale ? Math.abs(w.readScale(i)) : 1;
-  // Scaled: q = fl(t / fl(s)) — the scale's conversion (unless exact) and the division round; either may underflow.
-  const divisions = a.scale ? (exactIn(ar, w.readScale(i)) ? 1 : 2) : 0;
-  const divisionError = a.scale ? gamma(divisions, ar.unitRoundoff) * t + 4 * lim.eta * s : 0;
-  const q = (t + divisionError) / s;
+  // Scaled floating-point storage: q = fl(t / fl(s)) — the scale's conversion (unless exact) and the division
+  // round; either may underflow. Integer storage rounds the exact t / s to an integer in one step: no division error.
+  const divides = a.scale && !st.isInteger;
+  const divisions = divides ? (exactIn(ar, w.readScale(i)) ? 1 : 2) : 0;
+  const divisionError = divides ? gamma(divisions, ar.unitRoundoff) * t + 4 * lim.eta * s : 0;
+  // Enlarged by two fp64 roundings, so that a quotient at the saturation threshold is not missed.
+  const q = ((t + divisionError) / s) * (1 + 2 ** -51);
   let storeError: number;
   if (st.isInteger) {
     // Rounding to an integer is off by at most 1/2 unless the quotient leaves the range and saturates.

@@ -6,6 +6,7 @@
  */
 import type { Accessor, AccessorSignature } from '../../accessors/accessor.js';
 import { declareStorageRegister, numberRegister, registerOfKind, type ArithmeticFormat, type Register } from '../../src/formats/format.js';
+import { nearestIntegerOfMpQuotient, nearestIntegerOfQuotient, nearestIntegerSource } from '../../src/formats/convert/scaled-integer.js';
 
 /** An accessor as a kernel operand named `name` in the generated source. */
 export class Operand {
@@ -71,7 +72,8 @@ export class Operand {
 
   /** Helpers of this operand's storage format. */
   helpers(): Readonly<Record<string, unknown>> {
-    return this.accessor.storage.helpers;
+    const st = this.accessor.storage;
+    return this.accessor.scale && st.isInteger ? { ...st.helpers, nearestIntegerOfQuotient, nearestIntegerOfMpQuotient } : st.helpers;
   }
 
   /** Declarations of the operand's temporaries, once per kernel. */
@@ -139,6 +141,7 @@ export class Operand {
    */
   emitStore(ar: ArithmeticFormat, src: Register, pos: string, scalePos?: string): string {
     const st = this.accessor.storage;
+    if (this.accessor.scale && st.isInteger) return this.emitScaledIntegerStore(ar, src, pos, scalePos!);
     let code = '';
     if (this.accessor.scale) {
       const sc = ar.register(`${this.name}_sc`);
@@ -146,5 +149,18 @@ export class Operand {
     }
     if (this.writesDirect(ar)) return code + st.emitWrite(this.data, pos, src);
     return code + `${ar.emitExport(this.tmp, src, st.significandBits)} ${st.emitWrite(this.data, pos, this.tmp)}`;
+  }
+
+  /**
+   * An integer storage under a scale keeps the exact src / scale rounded to the nearest integer in one step
+   * (src/formats/convert/scaled-integer.ts), not the arithmetic's rounded quotient rounded again.
+   */
+  private emitScaledIntegerStore(ar: ArithmeticFormat, src: Register, pos: string, scalePos: string): string {
+    const s = `${this.scaleData}[${scalePos}]`;
+    const q = numberRegister(`${this.name}_rounded`);
+    const quotient = src.kind === 'mp'
+      ? `const ${q.names[0]} = nearestIntegerOfMpQuotient(${src.names[0]}, ${s});`
+      : nearestIntegerSource(q.names[0]!, src.names[0]!, src.kind === 'dd' ? src.names[1]! : '0', s);
+    return `{ ${quotient} ${this.accessor.storage.emitWrite(this.data, pos, q)} }`;
   }
 }

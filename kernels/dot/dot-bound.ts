@@ -4,12 +4,18 @@
  * add (storage wider than the arithmetic, scale conversions and products) and η the largest error of a
  * rounding into the arithmetic's subnormal range. ∞ when a value or a partial sum may overflow the arithmetic.
  * Relative to the values as stored; see {@link DotBoundOptions.original}.
+ *
+ * It bounds what the caller gets: without `into`, the returned double, so an arithmetic wider than fp64 (dd, RNS)
+ * adds the final rounding to the nearest double (u₆₄·|result| plus half the smallest subnormal); with `into`, the
+ * value stored in `into`, so the write to its storage is added (none for a storage that holds the arithmetic's
+ * values exactly, half a quantum of the scale for integer storage).
  * @module
  */
 import type { Range } from '../../src/range.js';
-import { chooseArithmetic } from '../codegen/kernel-options.js';
+import { checkRange, chooseArithmetic } from '../codegen/kernel-options.js';
 import { gamma, resolveAccumulation } from '../codegen/accumulation.js';
-import { absProductSum, arithmeticLimits, elementReadRoundings } from '../codegen/bound-terms.js';
+import { absProductSum, arithmeticLimits, elementReadRoundings, returnedDoubleBound, storeBound } from '../codegen/bound-terms.js';
+import type { ArithmeticFormat } from '../../src/formats/format.js';
 import { vectorMagnitudes } from '../codegen/accessor-rounding.js';
 import type { DotOptions } from './dot.js';
 
@@ -26,8 +32,14 @@ export interface DotBoundOptions extends DotOptions {
 }
 
 /**
- * Upper bound on |dot(x, y, options) − exact| for the same operands and options.
- * @returns a non-negative number (∞ when n·u ≥ 1 or the arithmetic may overflow)
+ * Upper bound on |r − exact| for `dot(x, y, options)` with the same operands and options, where r is the double
+ * dot returns or, when `options.into` is given, the value it stores there (the returned double is that value
+ * rounded once more to a double when into's storage is wider than fp64).
+ * @param x - first vector, as dot gets it
+ * @param y - second vector
+ * @param options - dot's options (arithmetic, accumulation, into) and {@link DotBoundOptions.original}
+ * @returns a non-negative number; ∞ when n·u ≥ 1, when a value is NaN or infinite, or when the arithmetic or
+ *   into's storage may overflow
  * @example
  * ```ts
  * import { vector, formats, dotBound } from 'modprec';
@@ -39,6 +51,7 @@ export interface DotBoundOptions extends DotOptions {
  * @group Kernels
  */
 export function dotBound(x: Range<1, any>, y: Range<1, any>, options: DotBoundOptions = {}): number {
+  const into = options.into === undefined ? undefined : checkRange('options.into', options.into, 1, true);
   const n = x.length();
   if (n === 0) return 0;
   const ar = chooseArithmetic(options.arithmetic, [x, y]);
@@ -73,5 +86,14 @@ export function dotBound(x: Range<1, any>, y: Range<1, any>, options: DotBoundOp
     const us = Math.max(x.accessor.storage.unitRoundoff || 0, y.accessor.storage.unitRoundoff || 0);
     bound += ((1 + us) ** 2 - 1) * absSum * (1 + relative);
   }
-  return bound;
+  return resultRounding(into, ar, absSum, bound);
+}
+
+/**
+ * Adds the rounding of the arithmetic's result r (|r − exact| ≤ `error`, |exact| ≤ `magnitude`) to what the caller
+ * receives: the store into `into`, or the conversion to a double (exact for fp64 and fp32 arithmetic, whose values
+ * are doubles; one correctly rounded conversion for dd and RNS).
+ */
+function resultRounding(into: Range<1, any> | undefined, ar: ArithmeticFormat, magnitude: number, error: number): number {
+  return into ? storeBound(into, 0, ar, magnitude, error) : returnedDoubleBound(ar, magnitude, error);
 }

@@ -8,6 +8,7 @@ import { checkRange, checkSameLength, chooseArithmetic, checkReadableIn, type Ke
 import { resolveAccumulation } from '../codegen/accumulation.js';
 import { dotProgram } from './dot-program.js';
 import { primeOnce } from '../codegen/prime.js';
+import { checkNoOverlap } from '../codegen/aliasing.js';
 import { dotOnGpu, wantsGpu, type GpuBackendOptions } from '../backend/gpu-dispatch.js';
 import type { GpuDotResult } from '../../src/gpu/dot.js';
 
@@ -31,7 +32,8 @@ export interface DotOptions extends KernelOptions {
  * @param options - arithmetic (default: the most precise of the operands'), accumulation, `into`;
  *   `backend: 'gpu'` runs it on WebGPU (see the overload)
  * @returns the result rounded to the nearest double
- * @throws {@link ModprecError} `DIMENSION_MISMATCH` when lengths differ; `INVALID_OPTION` for non-ranges
+ * @throws {@link ModprecError} `DIMENSION_MISMATCH` when lengths differ; `INVALID_OPTION` for non-ranges;
+ *   `INVALID_STORAGE` when `into` overlaps x or y in memory (x and y may share anything: both are only read)
  * @example
  * ```ts
  * import { vector, formats, dot } from 'modprec';
@@ -53,7 +55,10 @@ export function dot(x: Range<1, any>, y: Range<1, any>, options: (DotOptions & {
   checkSameLength('x', x.length(), 'y', y.length());
   if (wantsGpu(options)) return dotOnGpu(x, y, options);
   const into = options.into === undefined ? undefined : checkRange('options.into', options.into, 1, true);
-  if (into) checkSameLength('a scalar result', 1, 'options.into', into.length());
+  if (into) {
+    checkSameLength('a scalar result', 1, 'options.into', into.length());
+    checkNoOverlap('options.into', into.accessor, [['x', x.accessor], ['y', y.accessor]]);
+  }
   const ar = chooseArithmetic(options.arithmetic, [x, y]);
   checkReadableIn(ar, [['x', x], ['y', y]]);
   const acc = resolveAccumulation(options.accumulation);

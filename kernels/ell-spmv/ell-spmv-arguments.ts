@@ -2,6 +2,7 @@
  * The arguments of ELL SpMV and their validation, shared by the kernel and its error bound.
  * @module
  */
+import { checkNoOverlap } from '../codegen/aliasing.js';
 import type { Range } from '../../src/range.js';
 import type { EllMatrix } from '../../src/sparse/ell-matrix.js';
 import { fail } from '../../src/errors.js';
@@ -40,7 +41,8 @@ export interface CheckedEllSpmv {
 /**
  * Validates ELL SpMV arguments (nothing is read or written but A's structure, when a plain matrix).
  * @throws {@link ModprecError} `INVALID_OPTION` (not an object, not a range), `INVALID_VALUE` (α or β not a
- *   number), `DIMENSION_MISMATCH` (lengths), `INVALID_STORAGE` (read-only y), and for a plain matrix as
+ *   number), `DIMENSION_MISMATCH` (lengths), `INVALID_STORAGE` (read-only y, or y overlapping A's values or
+ *   column indices or x in memory), and for a plain matrix as
  *   {@link ellMatrix} (e.g. `INDEX_OUT_OF_RANGE` for a column index outside the matrix)
  */
 export function checkEllSpmvArguments(args: EllSpmvArguments): CheckedEllSpmv {
@@ -53,5 +55,7 @@ export function checkEllSpmvArguments(args: EllSpmvArguments): CheckedEllSpmv {
   const y = checkRange('y', args.y, 1, true);
   if (x.length() !== A.cols) fail('DIMENSION_MISMATCH', 'x', `must have length ${A.cols} (the columns of A, ${A.rows}×${A.cols})`, x.length());
   if (y.length() !== A.rows) fail('DIMENSION_MISMATCH', 'y', `must have length ${A.rows} (the rows of A, ${A.rows}×${A.cols})`, y.length());
+  // y is written row by row while A and x are still read: no element of y may share memory with them.
+  checkNoOverlap('y', y.accessor, [['A.values', A.values.accessor], ['A.colIndex', A.structure.colIndex], ['x', x.accessor]]);
   return { alpha, beta, A, x, y };
 }

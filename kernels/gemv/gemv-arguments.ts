@@ -7,6 +7,7 @@ import type { Accessor } from '../../accessors/accessor.js';
 import { fail } from '../../src/errors.js';
 import { checkRange, checkScalar } from '../codegen/kernel-options.js';
 import { operatorView } from './transposed-view.js';
+import { checkNoOverlap } from '../codegen/aliasing.js';
 
 /**
  * Arguments of {@link gemv}: y := α·op(A)·x + β·y.
@@ -54,7 +55,8 @@ export function checkChoice<C extends string>(name: string, value: unknown, allo
 /**
  * Validates GEMV arguments (nothing is read or written).
  * @throws {@link ModprecError} `INVALID_OPTION` (not an object, not a range, bad `trans`), `INVALID_VALUE`
- *   (α or β not a number), `DIMENSION_MISMATCH` (wrong ranks or lengths), `INVALID_STORAGE` (read-only y)
+ *   (α or β not a number), `DIMENSION_MISMATCH` (wrong ranks or lengths), `INVALID_STORAGE` (read-only y, or y
+ *   overlapping A or x in memory)
  */
 export function checkGemvArguments(args: GemvArguments): CheckedGemv {
   if (typeof args !== 'object' || args === null) fail('INVALID_OPTION', 'arguments', 'must be an object { alpha, A, x, beta, y, trans }', args);
@@ -72,5 +74,7 @@ export function checkGemvArguments(args: GemvArguments): CheckedGemv {
   if (y.length() !== m) {
     fail('DIMENSION_MISMATCH', 'y', `must have length ${m} (the rows of ${trans === 'N' ? 'A' : 'Aᵀ'}, A is ${A.length(0)}×${A.length(1)})`, y.length());
   }
+  // y is written row by row while A and x are still read: no element of y may share memory with them.
+  checkNoOverlap('y', y.accessor, [['A', A.accessor], ['x', x.accessor]]);
   return { alpha, beta, opA, A, x, y, m, n };
 }

@@ -7,13 +7,13 @@
  *   |t̂ − t| ≤ E_t·S,  E_t = γ_r + (c + d)(1 + γ_r)
  *   |fl(α·t̂ + β·ŷ) − (α·t + β·y)| ≤ |α|·S·(E_t(1 + γ_kα) + γ_kα) + γ_kβ·|β|·|y|
  * which is Higham's γ_{n+2}(|α||A||x| + |β||y|) for the recursive sum without read roundings, then the
- * write to y's storage: ŷ′ = ŷ(1 + θ_w) + η.
+ * write to y's storage: ŷ′ = ŷ(1 + θ_w) + η. A NaN or ±∞ among the values of an output makes its bound +∞.
  * @module
  */
 import type { ArithmeticFormat } from '../../src/formats/format.js';
 import type { Accessor } from '../../accessors/accessor.js';
 import { gamma, type Accumulation } from '../codegen/accumulation.js';
-import { coefficientRoundings, inflate, readRoundings, writeError, type WriteError } from '../codegen/accessor-rounding.js';
+import { coefficientRoundings, inflate, orInfinity, readRoundings, writeError, type WriteError } from '../codegen/accessor-rounding.js';
 
 /** What the bound of every output of one call shares. */
 export interface UpdateBoundContext {
@@ -66,7 +66,7 @@ export function updateBound(ctx: UpdateBoundContext, terms: number, absSum: numb
   const betaPart = ctx.absBeta === 0 ? 0 : ctx.absBeta * absY;
   const computed = alphaPart * (sumError * (1 + ga) + ga) + gamma(ctx.betaRoundings, u) * betaPart;
   const w = ctx.write;
-  return inflate(computed * (1 + w.relative) + w.relative * (alphaPart + betaPart) + w.absolutePerScale * scale, terms + 12);
+  return orInfinity(inflate(computed * (1 + w.relative) + w.relative * (alphaPart + betaPart) + w.absolutePerScale * scale, terms + 12));
 }
 
 /**
@@ -79,5 +79,5 @@ export function scaleBound(ar: ArithmeticFormat, y: Accessor<1, any>, beta: numb
   const exact = Math.abs(beta) * absY;
   const w = writeError(y, ar);
   const e = gamma(k, ar.unitRoundoff) * exact;
-  return inflate(e * (1 + w.relative) + w.relative * exact + w.absolutePerScale * scale, 12);
+  return orInfinity(inflate(e * (1 + w.relative) + w.relative * exact + w.absolutePerScale * scale, 12));
 }

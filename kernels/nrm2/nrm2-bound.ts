@@ -21,7 +21,7 @@ import type { Range } from '../../src/range.js';
 import { chooseArithmetic, type KernelOptions } from '../codegen/kernel-options.js';
 import { asArithmetic } from '../../src/formats/registry.js';
 import { gamma, resolveAccumulation } from '../codegen/accumulation.js';
-import { arithmeticLimits, elementReadRoundings, storedMagnitude } from '../codegen/bound-terms.js';
+import { arithmeticLimits, elementReadRoundings, returnedDoubleBound, storedMagnitude } from '../codegen/bound-terms.js';
 
 /**
  * The relative part of {@link nrm2Bound} for n elements read exactly (no read roundings, no underflow):
@@ -100,5 +100,6 @@ export function nrm2Bound(x: Range<1, any>, options: KernelOptions = {}): number
   const scaleBack = largest * (1 + readFactor) + 2 * reads * eta;
   const bound = relative * normOfReads + scaleBack * (5 * eta * rootN + 2 * Math.sqrt(2 * n * eta))
     + 2 ** -1074 + readFactor * norm + readUnderflow;
-  return bound * (1 + 2 ** -40);
+  // What nrm2 returns is a double: a dd or RNS norm is rounded once more.
+  return returnedDoubleBound(ar, norm, bound * (1 + 2 ** -40));
 }

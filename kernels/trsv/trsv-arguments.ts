@@ -8,6 +8,7 @@ import { fail } from '../../src/errors.js';
 import { checkRange } from '../codegen/kernel-options.js';
 import { checkChoice } from '../gemv/gemv-arguments.js';
 import { operatorView } from '../gemv/transposed-view.js';
+import { checkNoOverlap } from '../codegen/aliasing.js';
 
 /**
  * Arguments of {@link trsv}: solve op(A)·x = b in place.
@@ -41,7 +42,8 @@ export interface CheckedTrsv {
 /**
  * Validates TRSV arguments (nothing is read or written).
  * @throws {@link ModprecError} `INVALID_OPTION` (not an object, not a range, bad uplo/trans/diag),
- *   `DIMENSION_MISMATCH` (A not square, wrong ranks or x's length), `INVALID_STORAGE` (read-only x)
+ *   `DIMENSION_MISMATCH` (A not square, wrong ranks or x's length), `INVALID_STORAGE` (read-only x, or x
+ *   overlapping A in memory)
  */
 export function checkTrsvArguments(args: TrsvArguments): CheckedTrsv {
   if (typeof args !== 'object' || args === null) fail('INVALID_OPTION', 'arguments', 'must be an object { A, x, uplo, trans, diag }', args);
@@ -53,5 +55,7 @@ export function checkTrsvArguments(args: TrsvArguments): CheckedTrsv {
   const n = A.length(0);
   if (A.length(1) !== n) fail('DIMENSION_MISMATCH', 'A', 'must be square', `${n}×${A.length(1)}`);
   if (x.length() !== n) fail('DIMENSION_MISMATCH', 'x', `must have length ${n} (the order of A)`, x.length());
+  // x is overwritten row by row while A is still read.
+  checkNoOverlap('x', x.accessor, [['A', A.accessor]]);
   return { A, x, T: operatorView(A.accessor, trans), lower: (uplo === 'L') !== (trans === 'T'), unit: diag === 'U', n };
 }

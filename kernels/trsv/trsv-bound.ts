@@ -16,12 +16,13 @@
  * - the write's absolute part η (subnormals, integer storage) enters as a right-hand side |Δbᵢ| ≤ |tᵢᵢ|·η(1 + ω_d).
  * For fp64 with the recursive sum and no read roundings this is Thm 8.5's γ_n·|T| (ω_o = γ_{m+1}, ω_d = γ_2
  * plus the storage's rounding). Assumes no overflow, no integer saturation, no underflow inside the arithmetic.
+ * A NaN or ±∞ read by a row (or by a row it depends on) makes its bound +∞.
  * @module
  */
 import { chooseArithmetic, type KernelOptions } from '../codegen/kernel-options.js';
 import { gamma, resolveAccumulation } from '../codegen/accumulation.js';
 import {
-  compose, inflate, matrixMagnitudes, readRoundings, vectorMagnitudes, vectorScales, writeError,
+  compose, inflate, matrixMagnitudes, orInfinity, readRoundings, vectorMagnitudes, vectorScales, writeError,
 } from '../codegen/accessor-rounding.js';
 import { checkTrsvArguments, type TrsvArguments } from './trsv-arguments.js';
 
@@ -58,6 +59,11 @@ export function trsvBound(args: TrsvArguments, options: KernelOptions = {}): Flo
   const xs = Float64Array.from({ length: n }, (_, i) => absX(i));
   const diagonal = (i: number): number => (unit ? 1 : absT(i, i));
   const offDiagonal = (i: number): [number, number] => (lower ? [0, i] : [i + 1, n]);
+  // off = Σ|tᵢⱼ||x̂ⱼ| hides a non-finite tᵢⱼ when x̂ⱼ = 0 (∞·0 is NaN, caught; but NaN·0 too): check the reads.
+  const rowIsFinite = (i: number, from: number, to: number): boolean => {
+    for (let j = from; j < to; j++) if (!Number.isFinite(absT(i, j)) || !Number.isFinite(xs[j]!)) return false;
+    return true;
+  };
 
   // r = |ΔT|·|x̂| + |Δb|, row by row.
   const r = new Float64Array(n);
@@ -71,6 +77,8 @@ export function trsvBound(args: TrsvArguments, options: KernelOptions = {}): Flo
     let off = 0;
     for (let j = from; j < to; j++) off += absT(i, j) * xs[j]!;
     const tii = diagonal(i);
+    // A NaN or ±∞ read by row i (T's row, x̂ⱼ, x̂ᵢ) leaves nothing finite to promise: +∞, which z carries on.
+    if (!Number.isFinite(off) || !Number.isFinite(tii) || !Number.isFinite(xs[i]!) || !rowIsFinite(i, from, to)) { r[i] = Infinity; continue; }
     r[i] = inflate(omegaDiagonal * tii * xs[i]! + omegaOff * off + tii * write.absolutePerScale * scaleX(i) * (1 + omegaDiagonal), 2 * (to - from) + 12);
   }
 
@@ -83,7 +91,7 @@ export function trsvBound(args: TrsvArguments, options: KernelOptions = {}): Flo
     const [from, to] = offDiagonal(i);
     let s = r[i]!;
     for (let j = from; j < to; j++) s += absT(i, j) * z[j]!;
-    z[i] = inflate(s / diagonal(i), 2 * (to - from) + 4);
+    z[i] = orInfinity(inflate(s / diagonal(i), 2 * (to - from) + 4));
   }
   return z;
 }

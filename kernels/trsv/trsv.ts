@@ -8,18 +8,21 @@ import { chooseArithmetic, checkReadableIn, type KernelOptions } from '../codege
 import { resolveAccumulation } from '../codegen/accumulation.js';
 import { checkTrsvArguments, type TrsvArguments } from './trsv-arguments.js';
 import { trsvProgram } from './trsv-program.js';
+import { checkPivotsIn } from './trsv-pivots.js';
 
 /**
  * Solves op(A)·x = b for a triangular A, overwriting x (which holds b on entry) with the solution, as BLAS's
  * TRSV. Row by row: each xᵢ is computed in the arithmetic (one reduction through the accumulation strategy
  * and a division by the diagonal) and written back rounded to x's storage before the next row reads it.
  * Only the `uplo` triangle of A is read, and not its diagonal when `diag = 'U'`. A zero diagonal gives
- * ±Inf/NaN as IEEE division does; no singularity test. x must not share storage with A. An empty system
- * returns at once.
+ * ±Inf/NaN as IEEE division does in fp64, fp32 and dd arithmetic; in an arithmetic without infinities (RNS) it
+ * is refused before anything is written (`INVALID_VALUE` naming `A[i, i]`), as is a non-finite entry of the
+ * triangle read. x must not share storage with A. An empty system returns at once.
  * @param args - `{ A, x, uplo, trans, diag }`, see {@link TrsvArguments}
  * @param options - arithmetic (default: the most precise of A's and x's), accumulation (default recursive)
  * @throws {@link ModprecError} `DIMENSION_MISMATCH` for a non-square A or a wrong length of x;
- *   `INVALID_STORAGE` for a read-only x; `INVALID_OPTION` for bad uplo/trans/diag or non-ranges.
+ *   `INVALID_STORAGE` for a read-only x; `INVALID_OPTION` for bad uplo/trans/diag or non-ranges;
+ *   `INVALID_VALUE` in RNS arithmetic for a zero pivot or a non-finite entry read.
  *   Nothing is written when it throws.
  * @example
  * ```ts
@@ -45,8 +48,9 @@ export function trsv(args: TrsvArguments, options: (KernelOptions & { backend?: 
   const { A, x, T, lower, unit, n } = checkTrsvArguments(args);
   if (wantsGpu(options)) return trsvOnGpu({ A, x, uplo: lower ? 'L' : 'U', trans: args.trans ?? 'N', diag: unit ? 'U' : 'N' }, options);
   const ar = chooseArithmetic(options.arithmetic, [A, x]);
-  // Only x is scanned: A's unused triangle may hold anything (its used triangle must be finite for RNS).
+  // Only x is scanned whole: A's unused triangle may hold anything; its used triangle and pivots are checked below.
   checkReadableIn(ar, [['x', x]]);
+  checkPivotsIn(ar, A, (args.uplo ?? 'U') === 'U', unit);
   const acc = resolveAccumulation(options.accumulation);
   if (n === 0) return;
   const f = trsvProgram({ T, x: x.accessor, ar, acc, lower, unit });

@@ -6,6 +6,7 @@ import type { Range } from '../../src/range.js';
 import { checkRange, checkSameLength, checkScalar, chooseArithmetic, checkReadableIn, type KernelOptions } from '../codegen/kernel-options.js';
 import { vectorKernel, operandArgs } from '../codegen/vector-kernel.js';
 import { loadVectorElement } from '../codegen/reduction-kernel.js';
+import { checkNoOverlap } from '../codegen/aliasing.js';
 
 /**
  * w := α·x + β·y. A zero coefficient means its vector is not read (NaN or Inf there does not leak);
@@ -16,7 +17,8 @@ import { loadVectorElement } from '../codegen/reduction-kernel.js';
  * @param y - second input
  * @param w - output (writable, same length)
  * @param options - arithmetic (default: the most precise of the operands')
- * @throws {@link ModprecError} `DIMENSION_MISMATCH`, `INVALID_VALUE`, `INVALID_STORAGE`
+ * @throws {@link ModprecError} `DIMENSION_MISMATCH`, `INVALID_VALUE`, `INVALID_STORAGE` (read-only w, or w overlapping
+ *   x or y in memory other than as the same elements)
  * @example
  * ```ts
  * import { vector, toArray, waxpby } from 'modprec';
@@ -37,6 +39,8 @@ export function waxpby(
   checkRange('w', w, 1, true);
   checkSameLength('x', x.length(), 'y', y.length());
   checkSameLength('x', x.length(), 'w', w.length());
+  // Element-wise: w may be x or y itself (same elements), never a shifted or differently strided view of them.
+  checkNoOverlap('w', w.accessor, [['x', x.accessor], ['y', y.accessor]], true);
   const n = x.length();
   const ar = chooseArithmetic(options.arithmetic, [x, y, w]);
   checkReadableIn(ar, [...(alpha !== 0 ? [['x', x] as const] : []), ...(beta !== 0 ? [['y', y] as const] : [])]);

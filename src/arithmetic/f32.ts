@@ -5,12 +5,19 @@
  * a·b + c is two roundings (no fused multiply-add), as in a non-FMA binary32 unit.
  * @module
  */
-import type { ArithmeticFormat, Register } from '../formats/format.js';
-import { numberOfKind, kindOfNumber, storeNumberInto } from './f64.js';
+import type { ArithmeticFormat, MpValueLike, Register } from '../formats/format.js';
+import { kindOfNumber, storeNumberInto } from './f64.js';
 import { roundToOddDd } from '../formats/convert/round-to-odd.js';
 
 const r = (reg: Register, i = 0): string => reg.names[i]!;
 const F = 'Math.fround';
+
+/** An mp value as a double-double (a fresh pair: the scalar path is not hot). */
+function mpAsDd(v: MpValueLike): { hi: number; lo: number } {
+  const out = { hi: 0, lo: 0 };
+  v.toDoubleDouble(out);
+  return out;
+}
 
 /**
  * IEEE binary32 arithmetic emulated exactly with Math.fround (u = 2^-24).
@@ -23,10 +30,12 @@ export const f32Arithmetic: ArithmeticFormat<number> = {
   unitRoundoff: 2 ** -24,
   fromNumber: (x) => Math.fround(x),
   toNumber: (v) => v,
-  fromKind: (kind, v) =>
-    kind === 'dd'
-      ? Math.fround(roundToOddDd((v as { hi: number }).hi, (v as { lo: number }).lo))
-      : Math.fround(numberOfKind(kind, v)),
+  fromKind: (kind, v) => {
+    if (kind === 'number') return Math.fround(v as number);
+    // hi + lo rounded to odd, then to binary32: one rounding (an mp value first as a double-double with lo's sign).
+    const p = kind === 'dd' ? (v as { hi: number; lo: number }) : mpAsDd(v as MpValueLike);
+    return Math.fround(roundToOddDd(p.hi, p.lo));
+  },
   toKind: (kind, v) => kindOfNumber(kind, v),
   mul: (a, b) => Math.fround(a * b),
   div: (a, b) => Math.fround(a / b),
@@ -36,7 +45,8 @@ export const f32Arithmetic: ArithmeticFormat<number> = {
     if (s.kind === 'number') return bits <= 24 ? `${r(d)} = ${r(s)};` : `${r(d)} = ${F}(${r(s)});`;
     // Rounding hi + lo through a double would round twice; round-to-odd first makes it one rounding.
     if (s.kind === 'dd') return `${r(d)} = ${F}(roundToOddDd(${r(s, 0)}, ${r(s, 1)}));`;
-    return `${r(d)} = ${F}(${r(s)}.toNumber());`;
+    // An mp value through its nearest double would round twice too: its double-double, rounded to odd.
+    return `${r(s)}.toDoubleDouble(f32MpRead); ${r(d)} = ${F}(roundToOddDd(f32MpRead.hi, f32MpRead.lo));`;
   },
   emitExport: (d, s) => storeNumberInto(d, r(s)),
   emitSet: (d, a) => `${r(d)} = ${r(a)};`,
@@ -50,5 +60,5 @@ export const f32Arithmetic: ArithmeticFormat<number> = {
   emitNeg: (d, a) => `${r(d)} = -${r(a)};`,
   emitFromNumber: (d, e) => `${r(d)} = ${F}(${e});`,
   emitToNumber: (s) => r(s),
-  helpers: { roundToOddDd },
+  helpers: { roundToOddDd, f32MpRead: { hi: 0, lo: 0 } },
 };

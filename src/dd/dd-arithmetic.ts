@@ -45,12 +45,12 @@ const pair = (r: Register): DdPair => {
 /** A source register as a pair: a `number` register holds an exact double, its low part is the literal 0. */
 const source = (r: Register): DdPair => (r.kind === 'number' ? [r.names[0]!, '0'] : pair(r));
 
-/** Scalar: an exact value of `kind` as a DD value (mp values round through a double: the mp interface has no DD read). */
+/** Scalar: an exact value of `kind` as a DD value (an mp value rounded once, to within 2^-106 relative). */
 function ddOfKind(kind: ValueKind, v: unknown): DdValue {
   switch (kind) {
     case 'number': return { hi: v as number, lo: 0 };
     case 'dd': { const p = v as DdValue; return { hi: p.hi, lo: p.lo }; }
-    case 'mp': return { hi: (v as MpValueLike).toNumber(), lo: 0 };
+    case 'mp': { const out = { hi: 0, lo: 0 }; (v as MpValueLike).toDoubleDouble(out); return out; }
   }
 }
 
@@ -84,7 +84,8 @@ export const ddArithmetic: ArithmeticFormat<DdValue> = {
     switch (s.kind) {
       case 'number': return `${h} = ${s.names[0]}; ${l} = 0;`;
       case 'dd': return `${h} = ${s.names[0]}; ${l} = ${s.names[1]};`;
-      case 'mp': return `${h} = ${s.names[0]}.toNumber(); ${l} = 0;`;
+      // Both halves of the mp value (one rounding within 2^-106 relative), not its nearest double.
+      case 'mp': return `${s.names[0]}.toDoubleDouble(ddMpRead); ${h} = ddMpRead.hi; ${l} = ddMpRead.lo;`;
     }
   },
   emitExport: (d, s, targetBits) => {
@@ -113,6 +114,6 @@ export const ddArithmetic: ArithmeticFormat<DdValue> = {
   emitNeg: (d, a) => { const [h, l] = source(a); return `${pair(d)[0]} = -${h}; ${d.names[1]} = -${l};`; },
   emitFromNumber: (d, e) => `${pair(d)[0]} = ${e}; ${d.names[1]} = 0;`,
   emitToNumber: (s) => { const [h, l] = source(s); return `(${h} + ${l})`; },
-  helpers: { ddTwoProdErrorScaled: twoProdErrorScaled, ddSqrtInto: ddSqrt, ddScratch: new Float64Array(2), roundToOddDd },
+  helpers: { ddMpRead: { hi: 0, lo: 0 }, ddTwoProdErrorScaled: twoProdErrorScaled, ddSqrtInto: ddSqrt, ddScratch: new Float64Array(2), roundToOddDd },
   takesNumberOperands: true,
 };

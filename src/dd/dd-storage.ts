@@ -77,6 +77,7 @@ const common = {
 export const ddStorage: StorageFormat<Float64Array, DdValue> = {
   name: 'dd',
   ...common,
+  wordsPerElement: 2,
   allocate: (n) => new Float64Array(2 * n),
   accepts: (data): data is Float64Array => data instanceof Float64Array && data.length <= 2 ** 31,
   capacity: (data) => Math.floor(data.length / 2),

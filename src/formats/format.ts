@@ -59,6 +59,11 @@ export interface StorageFormat<Data = unknown, Value = unknown> {
   readonly isInteger: boolean;
   /** Largest finite magnitude the format holds. */
   readonly maxValue: number;
+  /**
+   * For a buffer that is a typed array: how many of its words one element takes (default 1; 2 for interleaved
+   * double-double). Kernels use it to tell exactly whether two views overlap in memory.
+   */
+  readonly wordsPerElement?: number;
   /** Allocates storage for `length` elements, all zero. */
   allocate(length: number): Data;
   /** Whether `data` is a buffer of this format (the type check behind `INVALID_STORAGE`). */
@@ -194,6 +199,14 @@ export function numberRegister(name: string): Register {
 export interface MpValueLike {
   /** The value rounded to the nearest double. */
   toNumber(): number;
+  /**
+   * The value as a double-double, into `out`: hi = the value rounded to the nearest double, lo = the rest rounded to
+   * the nearest double, so |value − (hi + lo)| ≤ 2^-106·|value| (barring underflow) and lo carries the rest's sign.
+   * DD and fp32 arithmetic read mp storage through it (one rounding, not two through a double).
+   */
+  toDoubleDouble(out: { hi: number; lo: number }): void;
+  /** The exact value as num/den (den > 0): scaled integer writes use it to round a near-tie once, exactly. */
+  toRational(): { num: bigint; den: bigint };
   /** Sets the value to the double `x` exactly. */
   setNumber(x: number): void;
   /** Sets the value to the exact double-double sum hi + lo. */

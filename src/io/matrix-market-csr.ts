@@ -5,17 +5,18 @@
 import { cooToCsr } from '../sparse/coo-to-csr.js';
 import { denseToCsr } from '../sparse/csr-dense.js';
 import type { CsrMatrix } from '../sparse/csr-matrix.js';
-import { readMatrixMarket } from './matrix-market-reader.js';
-import type { MatrixMarketReadOptions } from './matrix-market-types.js';
+import { expandedEntries, readerBytes, readMatrixMarketPlanned } from './matrix-market-reader.js';
+import type { MatrixMarketHeader, MatrixMarketReadOptions } from './matrix-market-types.js';
 
 /**
  * Reads a Matrix Market file and returns the full matrix as canonical CSR (symmetric files expanded,
  * duplicates summed, explicit zeros of coordinate files kept; zeros of array files dropped).
  *
  * @param text - the whole file
- * @param options - as {@link readMatrixMarket}
+ * @param options - as {@link readMatrixMarket}; `maxBytes` also counts the conversion's arrays
  * @returns the matrix
- * @throws {@link ModprecError} as {@link readMatrixMarket}
+ * @throws {@link ModprecError} as {@link readMatrixMarket}; `INVALID_SIZE` when the size line asks for more than
+ *   `options.maxBytes` (default 2 GiB) of reader and conversion arrays together
  * @example
  * ```ts
  * import { readMatrixMarketCsr } from 'modprec';
@@ -28,6 +29,17 @@ import type { MatrixMarketReadOptions } from './matrix-market-types.js';
  * @group Sparse & IO
  */
 export function readMatrixMarketCsr(text: string, options: MatrixMarketReadOptions = {}): CsrMatrix {
-  const data = readMatrixMarket(text, options);
+  const data = readMatrixMarketPlanned(text, options, csrReadBytes);
   return data.format === 'coordinate' ? cooToCsr(data.matrix) : denseToCsr(data.matrix);
+}
+
+/**
+ * Bytes reading into CSR allocates at its peak: the reader's arrays, then the conversion's — for COO two counting
+ * sorts (cooToCsr: 4·cols + 12·rows + 20·nnz), for dense a row pointer and up
+ * to rows·cols entries (Int32 column and Float64 value each).
+ */
+function csrReadBytes(header: MatrixMarketHeader, rows: number, cols: number, entries: number): number {
+  const own = readerBytes(header, rows, cols, entries);
+  if (header.format === 'coordinate') return own + 4 * (cols + 1) + 12 * (rows + 1) + 20 * expandedEntries(header, entries);
+  return own + 4 * (rows + 1) + 12 * rows * cols;
 }

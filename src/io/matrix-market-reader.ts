@@ -83,7 +83,9 @@ function splitLines(text: string): string[] {
  * @throws {@link ModprecError} `PARSE_ERROR` with `parameter` `"line <n>"` and a message saying what was
  *   expected for a malformed file (bad banner, size line, field count, number, index outside the declared
  *   size, entry above the diagonal of a symmetric file, nonzero diagonal in a skew-symmetric one, fewer or
- *   more entries than declared); `INVALID_VALUE` when `text` is not a string or `options` not an object
+ *   more entries than declared); `INVALID_SIZE`, before any allocation, when the size line asks for more than
+ *   `options.maxBytes` (default 2 GiB), naming its largest term (`rows`, `cols` or `entries`);
+ *   `INVALID_VALUE` when `text` is not a string or `options` not an object; `INVALID_OPTION` for a bad maxBytes
  * @example
  * ```ts
  * import { readMatrixMarket } from 'modprec';
@@ -96,8 +98,27 @@ function splitLines(text: string): string[] {
  * @group Sparse & IO
  */
 export function readMatrixMarket(text: string, options: MatrixMarketReadOptions = {}): MatrixMarketData {
+  return readMatrixMarketPlanned(text, options, readerBytes);
+}
+
+/**
+ * {@link readMatrixMarket} with the bytes the whole operation will allocate given by `planned` (the reader's own
+ * arrays plus whatever the caller converts them into), checked against `options.maxBytes` before allocating.
+ * @param text - the whole file
+ * @param options - as {@link readMatrixMarket}
+ * @param planned - bytes the operation allocates for this header and size line
+ * @returns as {@link readMatrixMarket}
+ * @throws {@link ModprecError} as {@link readMatrixMarket}
+ * @example
+ * ```ts
+ * // a reader that will also build a dense copy: count it too
+ * readMatrixMarketPlanned(text, {}, (h, rows, cols, entries) => readerBytes(h, rows, cols, entries) + 8 * rows * cols);
+ * ```
+ */
+export function readMatrixMarketPlanned(text: string, options: MatrixMarketReadOptions, planned: PlannedBytes): MatrixMarketData {
   if (typeof text !== 'string') fail('INVALID_VALUE', 'text', 'must be a string', text);
   const allowNonFinite = checkObject('options', options).allowNonFinite === true;
+  const maxBytes = checkMaxBytes(options.maxBytes);
   const lines = splitLines(text.startsWith('\uFEFF') ? text.slice(1) : text);
   const header = parseBanner(lines[0]!.match(FIELD) ?? []);
   const cursor = new LineCursor(lines);
@@ -112,9 +133,72 @@ export function readMatrixMarket(text: string, options: MatrixMarketReadOptions 
   if (header.symmetry !== 'general' && rows !== cols) {
     parseError(line, `a ${header.symmetry} matrix must be square, got ${rows} x ${cols}`);
   }
+  const entries = header.format === 'coordinate' ? parseCount(fields[2]!, line, 'entries', MAX_SPARSE_INDEX) : 0;
+  // A count the file cannot hold is a corrupt file (PARSE_ERROR); one it can hold may still need too much memory.
+  checkRoom(cursor, header.format === 'coordinate' ? entries : arrayEntries(header, rows, cols), line);
+  checkPlannedBytes(planned, header, rows, cols, entries, maxBytes, line);
   return header.format === 'coordinate'
-    ? readCoordinate(header, rows, cols, parseCount(fields[2]!, line, 'entries', MAX_SPARSE_INDEX), line, cursor, allowNonFinite)
+    ? readCoordinate(header, rows, cols, entries, line, cursor, allowNonFinite)
     : readArray(header, rows, cols, line, cursor, allowNonFinite);
+}
+
+/** Bytes an operation on a Matrix Market file allocates, from its header and size line (entries: coordinate only). */
+export type PlannedBytes = (header: MatrixMarketHeader, rows: number, cols: number, entries: number) => number;
+
+/** Default of {@link MatrixMarketReadOptions.maxBytes}: 2 GiB. */
+export const DEFAULT_MAX_BYTES = 2 ** 31;
+
+/**
+ * Entries a coordinate file expands to, at most (each off-diagonal entry of a symmetric file gets its mirror).
+ * @param header - the banner
+ * @param entries - the entries the size line declares
+ * @returns the largest number of entries of the full matrix
+ * @example
+ * ```ts
+ * expandedEntries({ object: 'matrix', format: 'coordinate', field: 'real', symmetry: 'symmetric' }, 10); // 20
+ * ```
+ */
+export function expandedEntries(header: MatrixMarketHeader, entries: number): number {
+  return header.symmetry === 'general' ? entries : 2 * entries;
+}
+
+/**
+ * Bytes {@link readMatrixMarket} allocates: a COO matrix (two Int32 and one Float64 per entry) or a dense one.
+ * @param header - the banner
+ * @param rows - rows from the size line
+ * @param cols - columns from the size line
+ * @param entries - entries from the size line (coordinate files)
+ * @returns bytes
+ * @example
+ * ```ts
+ * readerBytes({ object: 'matrix', format: 'array', field: 'real', symmetry: 'general' }, 1000, 1000, 0); // 8e6
+ * ```
+ */
+export function readerBytes(header: MatrixMarketHeader, rows: number, cols: number, entries: number): number {
+  return header.format === 'coordinate' ? 16 * expandedEntries(header, entries) : 8 * Math.max(1, rows) * cols;
+}
+
+function checkMaxBytes(value: unknown): number {
+  if (value === undefined) return DEFAULT_MAX_BYTES;
+  if (typeof value !== 'number' || !(value >= 0)) fail('INVALID_OPTION', 'options.maxBytes', 'must be a non-negative number of bytes (or Infinity)', value);
+  return value;
+}
+
+/** Refuses, before any allocation, a size line whose matrix would need more than `maxBytes`; names its largest term. */
+function checkPlannedBytes(
+  planned: PlannedBytes, header: MatrixMarketHeader, rows: number, cols: number, entries: number, maxBytes: number, line: number,
+): void {
+  const bytes = planned(header, rows, cols, entries);
+  if (bytes <= maxBytes) return;
+  // The term that costs the most bytes (what the operation would allocate without it).
+  const share = {
+    rows: bytes - planned(header, 0, cols, entries),
+    cols: bytes - planned(header, rows, 0, entries),
+    entries: header.format === 'coordinate' ? bytes - planned(header, rows, cols, 0) : -1,
+  };
+  const largest = share.entries >= share.rows && share.entries >= share.cols ? 'entries' : share.rows >= share.cols ? 'rows' : 'cols';
+  const declared = header.format === 'coordinate' ? `${rows} x ${cols} with ${entries} entries` : `${rows} x ${cols}`;
+  fail('INVALID_SIZE', largest, `(line ${line}: ${declared}) needs ${bytes} bytes, more than options.maxBytes = ${maxBytes}`, largest === 'entries' ? entries : largest === 'rows' ? rows : cols);
 }
 
 /** Fails unless `entries` data lines could still follow (so no allocation is sized by a corrupt count). */
@@ -131,11 +215,16 @@ function checkNoMoreEntries(cursor: LineCursor, entries: number, sizeLine: numbe
   if (extra !== undefined) parseError(extra.line, `more entries than the ${entries} declared on line ${sizeLine}`);
 }
 
+/** Values an array file stores: all of them, or the (strictly, for skew-symmetric) lower triangle. */
+function arrayEntries(header: MatrixMarketHeader, rows: number, cols: number): number {
+  const n = rows;
+  return header.symmetry === 'general' ? rows * cols : header.symmetry === 'symmetric' ? (n * (n + 1)) / 2 : (n * (n - 1)) / 2;
+}
+
 function readCoordinate(
   header: MatrixMarketHeader, rows: number, cols: number, entries: number, sizeLine: number,
   cursor: LineCursor, allowNonFinite: boolean,
 ): MatrixMarketCoordinateData {
-  checkRoom(cursor, entries, sizeLine);
   const pattern = header.field === 'pattern';
   const integer = header.field === 'integer';
   const mirror = header.symmetry !== 'general';
@@ -178,9 +267,7 @@ function readArray(
   header: MatrixMarketHeader, rows: number, cols: number, sizeLine: number,
   cursor: LineCursor, allowNonFinite: boolean,
 ): MatrixMarketArrayData {
-  const n = rows;
-  const entries = header.symmetry === 'general' ? rows * cols : header.symmetry === 'symmetric' ? (n * (n + 1)) / 2 : (n * (n - 1)) / 2;
-  checkRoom(cursor, entries, sizeLine);
+  const entries = arrayEntries(header, rows, cols);
   const ld = Math.max(1, rows);
   const data = new Float64Array(denseLength(rows, cols, ld));
   const integer = header.field === 'integer';

@@ -97,6 +97,13 @@ export interface MatrixMarketReadOptions {
    * such values are a `PARSE_ERROR`.
    */
   readonly allowNonFinite?: boolean;
+  /**
+   * The most bytes reading may allocate for the matrix (its arrays and, for `readMatrixMarketCsr`, the working
+   * arrays of the conversion), computed from the size line before anything is allocated. Default 2^31 (2 GiB): a
+   * size line declaring 2·10^9 rows is an `INVALID_SIZE`, not an allocation that exhausts memory. `Infinity`
+   * lifts the limit (allocation failures are still typed).
+   */
+  readonly maxBytes?: number;
 }
 
 /**

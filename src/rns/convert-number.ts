@@ -11,6 +11,7 @@ import { rnsAdd, rnsSub } from './arithmetic.js';
 import { significandBitsUpper, significandLimbs } from './rounding.js';
 import { RnsNumber, checkSameSet, installNumberConversions, markOwnOrdinary, setZero } from './rns-number-class.js';
 import { rnsResolve } from './resolve.js';
+import { rnsToRational } from './convert-exact.js';
 
 const LIMB = 2 ** LIMB_BITS;
 
@@ -231,4 +232,7 @@ export function checkNumberOfSet(parameter: string, x: unknown, set: RnsModuliSe
 }
 
 // RnsNumber's methods (isZero, toNumber, setNumber, setDd) run these; the class cannot import them itself.
-installNumberConversions({ resolve: rnsResolve, toNumber: (x) => rnsToNumber(x), fromNumber: rnsFromNumber, fromDoubleDouble: rnsFromDoubleDouble });
+installNumberConversions({
+  resolve: rnsResolve, toNumber: (x) => rnsToNumber(x), fromNumber: rnsFromNumber, fromDoubleDouble: rnsFromDoubleDouble,
+  toDoubleDouble: rnsToDoubleDouble, toRational: rnsToRational,
+});

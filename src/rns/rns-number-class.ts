@@ -9,7 +9,7 @@
  * - |exp| ≤ {@link MAX_EXPONENT}.
  *
  * This module sits below every operation of the folder (they create scratch numbers and check `instanceof`), so it
- * imports none of them: the four {@link MpValueLike} methods call the conversions that `convert-number.ts`
+ * imports none of them: its {@link MpValueLike} methods call the conversions that `convert-number.ts`
  * installs with {@link installNumberConversions} when it loads. `rns-number.ts` re-exports the class after
  * loading that module, so every importer outside this folder gets a class whose methods work.
  * @module
@@ -29,13 +29,20 @@ export interface NumberConversions {
   fromNumber(z: RnsNumber, x: number): void;
   /** z := hi + lo rounded to the precision (`rnsFromDoubleDouble`). */
   fromDoubleDouble(z: RnsNumber, hi: number, lo: number): void;
+  /** The value as a double-double, hi = RN(x), lo = RN(x − hi) (`rnsToDoubleDouble`). */
+  toDoubleDouble(x: RnsNumber, out: { hi: number; lo: number }): void;
+  /** The exact value as num/den (`rnsToRational`). */
+  toRational(x: RnsNumber): { num: bigint; den: bigint };
 }
 
 function notInstalled(): never {
   throw new Error("modprec internal error: RnsNumber's conversions are not installed (import RnsNumber from rns-number.js)");
 }
 
-let conversions: NumberConversions = { resolve: notInstalled, toNumber: notInstalled, fromNumber: notInstalled, fromDoubleDouble: notInstalled };
+let conversions: NumberConversions = {
+  resolve: notInstalled, toNumber: notInstalled, fromNumber: notInstalled, fromDoubleDouble: notInstalled,
+  toDoubleDouble: notInstalled, toRational: notInstalled,
+};
 
 /** Called once by `convert-number.ts`: the operations the class's methods run. */
 export function installNumberConversions(c: NumberConversions): void {
@@ -120,6 +127,17 @@ export class RnsNumber implements MpValueLike {
   toNumber(): number {
     if (this.refArray !== null) conversions.resolve(this);
     return conversions.toNumber(this);
+  }
+
+  /** The value as a double-double into `out` (hi = RN(x), lo = RN(x − hi)): see `rnsToDoubleDouble`. */
+  toDoubleDouble(out: { hi: number; lo: number }): void {
+    if (this.refArray !== null) conversions.resolve(this);
+    conversions.toDoubleDouble(this, out);
+  }
+
+  /** The exact value as num/den: see `rnsToRational`. */
+  toRational(): { num: bigint; den: bigint } {
+    return conversions.toRational(this);
   }
 
   /**

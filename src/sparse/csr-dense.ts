@@ -8,7 +8,7 @@ import type { CsrMatrix } from './csr-matrix.js';
 import { csrMatrix } from './csr-matrix.js';
 import type { DenseMatrix } from './dense-matrix.js';
 import { denseLength, denseMatrix } from './dense-matrix.js';
-import { allocateFloat64 } from './sparse-checks.js';
+import { allocateFloat64, allocateInt32 } from './sparse-checks.js';
 
 /**
  * Expands a CSR matrix into a dense column-major matrix. Repeated columns in a row are added in stored order.
@@ -64,14 +64,14 @@ export function csrToDense(A: CsrMatrix, options: { readonly ld?: number } = {})
  */
 export function denseToCsr(D: DenseMatrix): CsrMatrix {
   const { rows, cols, ld, data } = denseMatrix(D);
-  const rowPtr = new Int32Array(rows + 1);
+  const rowPtr = allocateInt32('rowPtr', rows + 1);
   for (let i = 0; i < rows; i++) {
     let count = 0;
     for (let j = 0; j < cols; j++) if (data[i + j * ld] !== 0) count++;
     rowPtr[i + 1] = rowPtr[i]! + count;
   }
-  const colIndex = new Int32Array(rowPtr[rows]!);
-  const values = new Float64Array(rowPtr[rows]!);
+  const colIndex = allocateInt32('colIndex', rowPtr[rows]!);
+  const values = allocateFloat64('values', rowPtr[rows]!);
   for (let i = 0; i < rows; i++) {
     let t = rowPtr[i]!;
     for (let j = 0; j < cols; j++) {

@@ -37,7 +37,7 @@ describe('modprec study through main()', () => {
     expect(html).toContain('<script type="application/json" id="plot-data">');
     expect(html).not.toMatch(/<(script|link)[^>]+(src|href)="https?:/); // nothing fetched at view time
     expect(c.err.join('')).toMatch(/study complete/);
-  }, 60_000);
+  });
 
   it('prints a summary table without --json, per-step progress lines when stderr is not a terminal', async () => {
     const out = mkdtempSync(join(tmpdir(), 'modprec-report-'));
@@ -50,7 +50,7 @@ describe('modprec study through main()', () => {
     expect(lines.length).toBeGreaterThan(10);
     expect(lines[0]).toMatch(/^\[ *0\/\d+ .* elapsed, estimating…\] accuracy dot/);
     expect(lines.some((l) => / left\]/.test(l))).toBe(true);
-  }, 60_000);
+  });
 
   it('Ctrl-C (abort) stops between steps, keeps what was measured, writes the report and exits 130', async () => {
     const out = mkdtempSync(join(tmpdir(), 'modprec-report-'));
@@ -63,5 +63,5 @@ describe('modprec study through main()', () => {
     expect(saved.measurements.length).toBe(3 * 4); // three accuracy steps of four configurations
     expect(saved.notes.some((n) => /Interrupted/.test(n))).toBe(true);
     expect(existsSync(join(out, 'index.html'))).toBe(true);
-  }, 60_000);
+  });
 });

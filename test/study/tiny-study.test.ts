@@ -21,7 +21,7 @@ import { splitFactors } from '../../app/study/cases/trsv-case.js';
 import type { Measurement, StudyResult } from '../../app/study/types.js';
 
 let result: StudyResult;
-beforeAll(async () => { result = await tinyStudy(); }, 60_000);
+beforeAll(async () => { result = await tinyStudy(); });
 
 const bits = (name: string): number => findFormat(name)?.storage?.significandBits ?? findFormat(name)?.arithmetic?.significandBits ?? NaN;
 const rows = (experiment: Measurement['experiment']) => result.measurements.filter((m) => m.experiment === experiment);
