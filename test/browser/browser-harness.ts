@@ -27,7 +27,7 @@ export async function buildBundle(): Promise<string> {
 /** Launches headless Chromium with `extraArgs`. */
 export async function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium (scripts/setup.sh)`);
-  return chromium.launch({ executablePath: CHROMIUM, args: [...BASE_ARGS, ...extraArgs] });
+  return chromium.launch({ executablePath: CHROMIUM, args: [...BASE_ARGS, ...extraArgs], timeout: 0 });
 }
 
 const TYPES: Record<string, string> = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.html': 'text/html; charset=utf-8', '.css': 'text/css' };

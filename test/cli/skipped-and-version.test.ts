@@ -49,7 +49,7 @@ describe('--out is checked before the study starts', () => {
     const c = capture();
     expect(await main(['study', '--kernels', 'dot', '--formats', 'f64', '--sizes', '8', '--seeds', '1', '--out', out], c.io)).toBe(0);
     expect(readdirSync(out).sort()).toEqual(['index.html', 'results.csv', 'results.json']);
-  }, 60_000);
+  });
 });
 
 describe('skipped parts', () => {
@@ -99,5 +99,5 @@ describe('skipped parts', () => {
     // Only the generated matrices were measured.
     expect(new Set(saved.measurements.map((m) => m.problem))).toEqual(new Set(['laplacian-2d', 'laplacian-3d', 'banded']));
     expect(existsSync(join(out, 'index.html'))).toBe(true);
-  }, 60_000);
+  });
 });

@@ -73,9 +73,11 @@ export interface PageRun {
 /** Loads the block in a fresh page and waits until its module (top-level awaits included) has finished. */
 export async function runInChromium(block: CodeBlock): Promise<PageRun> {
   const { server, url } = await serve(block);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: 0 });
   try {
     const page = await browser.newPage();
+    page.setDefaultTimeout(0); // no time limits: a loaded machine must not fail the test
+    page.setDefaultNavigationTimeout(0);
     const logs: string[] = [];
     const errors: string[] = [];
     page.on('console', (m) => {
@@ -86,7 +88,7 @@ export async function runInChromium(block: CodeBlock): Promise<PageRun> {
     page.on('response', (r) => { if (r.status() >= 400) errors.push(`${r.status()} ${r.url()}`); });
     page.on('pageerror', (e) => errors.push(String(e)));
     await page.goto(url);
-    await page.waitForFunction('window.__blockDone !== undefined', undefined, { timeout: 90_000 });
+    await page.waitForFunction('window.__blockDone !== undefined', undefined, { timeout: 0 });
     const done = await page.evaluate('window.__blockDone') as string;
     if (done !== 'ok') errors.push(done);
     return { logs, errors, bodyText: await page.innerText('body') };

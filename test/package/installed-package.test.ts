@@ -14,7 +14,7 @@ import { packAndInstall, repo, runIn, type PackedPackage } from './packed.js';
 let pkg: PackedPackage;
 beforeAll(() => {
   pkg = packAndInstall();
-}, 600_000);
+});
 afterAll(() => pkg?.remove());
 
 /** Integer data whose dot product every arithmetic computes exactly (|terms| < 2^20, n·2^40 < 2^53). */
@@ -79,7 +79,7 @@ process.exit(0);
     // Dawn's default backend is asked first; on a machine without a GPU the OpenGL ES adapter (llvmpipe) answers.
     expect(r.tried[0]).toMatch(/^default: /);
     expect(r.tried.at(-1)).toBe(`${r.adapter}: adapter (${r.adapter === 'opengl' ? 'compatibility' : 'core'})`);
-  }, 120_000);
+  });
 
   it('keeps its own webgpu when gpu.js\'s older one is the one at the top (strict or differently hoisted trees)', () => {
     const top = join(pkg.consumer, 'node_modules/webgpu');
@@ -98,7 +98,7 @@ process.exit(0);
       renameSync(top, gpujs);
       renameSync(own, top);
     }
-  }, 120_000);
+  });
 
   it('refuses modprec/testing without fast-check with a typed error that says what to install', () => {
     expect(existsSync(join(pkg.consumer, 'node_modules/fast-check'))).toBe(false);
@@ -149,7 +149,7 @@ console.log(JSON.stringify({ entry: names(entry), index: names(index), same }));
     expect(() => execFileSync(bin('publint'), ['run', pkg.tarball, '--strict'], { encoding: 'utf8', stdio: 'pipe' })).not.toThrow();
     // esm-only: the CommonJS resolutions find the ES module, which Node >= 20.19 (engines) requires synchronously.
     expect(() => execFileSync(bin('attw'), [pkg.tarball, '--profile', 'esm-only'], { encoding: 'utf8', stdio: 'pipe' })).not.toThrow();
-  }, 180_000);
+  });
 
   it('bundles `dot, gemv, formats, range` for the browser in at most 150 KB minified, without gpu.js, and the bundle runs', async () => {
     // The bundle runs: DOT in f64, dd and RNS arithmetic and with the dot2 accumulation (formats, accumulations and
