@@ -7,14 +7,17 @@ import { checkRange, chooseArithmetic, checkReadableIn, type KernelOptions } fro
 import { resolveAccumulation } from '../codegen/accumulation.js';
 import { vectorKernel, operandArgs } from '../codegen/vector-kernel.js';
 import { loadVectorElement } from '../codegen/reduction-kernel.js';
+import { chooseBackend, prepareGpuCall, type GpuBackendOptions } from '../backend/gpu-dispatch.js';
 
 /**
  * The sum of magnitudes Σ|xᵢ| (the real BLAS ASUM), computed in the chosen arithmetic and accumulation.
  * @returns the sum rounded to a double (0 for an empty vector)
  * @throws {@link ModprecError} `INVALID_OPTION` for a non-range
  */
-export function asum(x: Range<1, any>, options: KernelOptions = {}): number {
+export function asum(x: Range<1, any>, options: KernelOptions & { backend?: 'cpu' | 'gpu'; strict?: boolean } = {}): number {
   checkRange('x', x, 1);
+  // No WebGPU program yet: backend 'gpu' is validated as everywhere, then refused with a typed error.
+  if (chooseBackend(options) === 'gpu') prepareGpuCall('asum', [['x', x]], options as GpuBackendOptions);
   const n = x.length();
   const ar = chooseArithmetic(options.arithmetic, [x]);
   checkReadableIn(ar, [['x', x]]);

@@ -6,6 +6,7 @@ import type { Range } from '../../src/range.js';
 import { checkRange, checkSameLength, checkScalar, chooseArithmetic, checkReadableIn, type KernelOptions } from '../codegen/kernel-options.js';
 import { vectorKernel, operandArgs } from '../codegen/vector-kernel.js';
 import { loadVectorElement } from '../codegen/reduction-kernel.js';
+import { chooseBackend, prepareGpuCall, updateOnGpu, quickReport, type GpuBackendOptions, type GpuKernelReport } from '../backend/gpu-dispatch.js';
 
 /**
  * y := α·x + y, each element read through its accessor and written back rounded to y's storage.
@@ -17,12 +18,24 @@ import { loadVectorElement } from '../codegen/reduction-kernel.js';
  * @throws {@link ModprecError} `DIMENSION_MISMATCH`, `INVALID_VALUE` (α not a number), `INVALID_STORAGE` (read-only y)
  * @example `axpy(2, x, y)`
  */
-export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options: KernelOptions = {}): void {
+export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options?: KernelOptions & { backend?: 'cpu' }): void;
+/**
+ * AXPY on the GPU (WebGPU through gpu.js; the CPU backend with a notice where no adapter exists, unless `strict`).
+ * @returns a promise of the run report (backend, adapter, fallback reason, arithmetic)
+ */
+export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options: GpuBackendOptions): Promise<GpuKernelReport>;
+export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options: (KernelOptions & { backend?: 'cpu' }) | GpuBackendOptions = {}): void | Promise<GpuKernelReport> {
   checkScalar('alpha', alpha);
   checkRange('x', x, 1);
   checkRange('y', y, 1, true);
   checkSameLength('x', x.length(), 'y', y.length());
   const n = x.length();
+  if (chooseBackend(options) === 'gpu') {
+    const call = prepareGpuCall('axpy', [['x', x], ['y', y]], options as GpuBackendOptions);
+    const cpu = (): void => axpy(alpha, x, y, { arithmetic: call.arithmetic });
+    return n === 0 || alpha === 0 ? quickReport(call) : updateOnGpu({ alpha, x, beta: 1, y, out: y }, call, cpu);
+  }
+  options = options as KernelOptions;
   const ar = chooseArithmetic(options.arithmetic, [x, y]);
   checkReadableIn(ar, [['x', x], ['y', y]]);
   if (n === 0 || alpha === 0) return;

@@ -8,7 +8,8 @@ import { checkRange, checkSameLength, chooseArithmetic, checkReadableIn, type Ke
 import { resolveAccumulation } from '../codegen/accumulation.js';
 import { dotProgram } from './dot-program.js';
 import { primeOnce } from '../codegen/prime.js';
-import { dotOnGpu, wantsGpu, type GpuBackendOptions } from '../backend/gpu-dispatch.js';
+import { dotOnGpu, chooseBackend, prepareGpuCall, type GpuBackendOptions } from '../backend/gpu-dispatch.js';
+import { fail } from '../../src/errors.js';
 import type { GpuDotResult } from '../../src/gpu/dot.js';
 
 /** Options of {@link dot}. */
@@ -45,9 +46,14 @@ export function dot(x: Range<1, any>, y: Range<1, any>, options: (DotOptions & {
   checkRange('x', x, 1);
   checkRange('y', y, 1);
   checkSameLength('x', x.length(), 'y', y.length());
-  if (wantsGpu(options)) return dotOnGpu(x, y, options);
-  const into = options.into === undefined ? undefined : checkRange('options.into', options.into, 1, true);
+  const into = (options as DotOptions).into === undefined ? undefined : checkRange('options.into', (options as DotOptions).into, 1, true);
   if (into) checkSameLength('a scalar result', 1, 'options.into', into.length());
+  if (chooseBackend(options) === 'gpu') {
+    if (into) fail('INVALID_OPTION', 'options.into', "must be omitted for backend 'gpu' (not implemented there yet): use backend 'cpu' for a full-precision result");
+    const call = prepareGpuCall('dot', [['x', x], ['y', y]], options as GpuBackendOptions);
+    return dotOnGpu(x, y, call, () => dot(x, y, { arithmetic: call.arithmetic }));
+  }
+  options = options as DotOptions;
   const ar = chooseArithmetic(options.arithmetic, [x, y]);
   checkReadableIn(ar, [['x', x], ['y', y]]);
   const acc = resolveAccumulation(options.accumulation);

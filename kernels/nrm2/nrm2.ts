@@ -7,6 +7,7 @@ import { checkRange, chooseArithmetic, checkReadableIn, type KernelOptions } fro
 import { resolveAccumulation } from '../codegen/accumulation.js';
 import { vectorKernel, operandArgs } from '../codegen/vector-kernel.js';
 import { loadVectorElement } from '../codegen/reduction-kernel.js';
+import { chooseBackend, prepareGpuCall, type GpuBackendOptions } from '../backend/gpu-dispatch.js';
 
 /**
  * A power of two s with max·s in [1, 2): multiplying by s is exact (no rounding) for every element that
@@ -28,8 +29,10 @@ function scaleFor(max: number): number {
  * ±Inf (and no NaN) gives +Inf.
  * @returns the norm rounded to a double (0 for an empty vector)
  */
-export function nrm2(x: Range<1, any>, options: KernelOptions = {}): number {
+export function nrm2(x: Range<1, any>, options: KernelOptions & { backend?: 'cpu' | 'gpu'; strict?: boolean } = {}): number {
   checkRange('x', x, 1);
+  // No WebGPU program yet: backend 'gpu' is validated as everywhere, then refused with a typed error.
+  if (chooseBackend(options) === 'gpu') prepareGpuCall('nrm2', [['x', x]], options as GpuBackendOptions);
   const n = x.length();
   const ar = chooseArithmetic(options.arithmetic, [x]);
   checkReadableIn(ar, [['x', x]]);

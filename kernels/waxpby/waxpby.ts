@@ -6,6 +6,7 @@ import type { Range } from '../../src/range.js';
 import { checkRange, checkSameLength, checkScalar, chooseArithmetic, checkReadableIn, type KernelOptions } from '../codegen/kernel-options.js';
 import { vectorKernel, operandArgs } from '../codegen/vector-kernel.js';
 import { loadVectorElement } from '../codegen/reduction-kernel.js';
+import { chooseBackend, prepareGpuCall, updateOnGpu, quickReport, type GpuBackendOptions, type GpuKernelReport } from '../backend/gpu-dispatch.js';
 
 /**
  * w := α·x + β·y. A zero coefficient means its vector is not read (NaN or Inf there does not leak);
@@ -18,9 +19,15 @@ import { loadVectorElement } from '../codegen/reduction-kernel.js';
  * @param options - arithmetic (default: the most precise of the operands')
  * @throws {@link ModprecError} `DIMENSION_MISMATCH`, `INVALID_VALUE`, `INVALID_STORAGE`
  */
+export function waxpby(alpha: number, x: Range<1, any>, beta: number, y: Range<1, any>, w: Range<1, any>, options?: KernelOptions & { backend?: 'cpu' }): void;
+/**
+ * WAXPBY on the GPU (WebGPU through gpu.js; the CPU backend with a notice where no adapter exists, unless `strict`).
+ * @returns a promise of the run report (backend, adapter, fallback reason, arithmetic)
+ */
+export function waxpby(alpha: number, x: Range<1, any>, beta: number, y: Range<1, any>, w: Range<1, any>, options: GpuBackendOptions): Promise<GpuKernelReport>;
 export function waxpby(
-  alpha: number, x: Range<1, any>, beta: number, y: Range<1, any>, w: Range<1, any>, options: KernelOptions = {},
-): void {
+  alpha: number, x: Range<1, any>, beta: number, y: Range<1, any>, w: Range<1, any>, options: (KernelOptions & { backend?: 'cpu' }) | GpuBackendOptions = {},
+): void | Promise<GpuKernelReport> {
   checkScalar('alpha', alpha);
   checkScalar('beta', beta);
   checkRange('x', x, 1);
@@ -29,6 +36,12 @@ export function waxpby(
   checkSameLength('x', x.length(), 'y', y.length());
   checkSameLength('x', x.length(), 'w', w.length());
   const n = x.length();
+  if (chooseBackend(options) === 'gpu') {
+    const call = prepareGpuCall('waxpby', [['x', x], ['y', y], ['w', w]], options as GpuBackendOptions);
+    const cpu = (): void => waxpby(alpha, x, beta, y, w, { arithmetic: call.arithmetic });
+    return n === 0 ? quickReport(call) : updateOnGpu({ alpha, x, beta, y, out: w }, call, cpu);
+  }
+  options = options as KernelOptions;
   const ar = chooseArithmetic(options.arithmetic, [x, y, w]);
   checkReadableIn(ar, [...(alpha !== 0 ? [['x', x] as const] : []), ...(beta !== 0 ? [['y', y] as const] : [])]);
   if (n === 0) return;

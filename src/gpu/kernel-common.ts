@@ -17,8 +17,12 @@ export const UNROLL = 8;
 
 /** Options every GPU kernel takes. */
 export interface GpuKernelOptions {
-  /** Arithmetic format: `f32` or `ff` (float-float). Default: `ff` when an operand is stored in f64 or ff, else `f32`. */
-  readonly arithmetic?: GpuArithmeticName;
+  /**
+   * Arithmetic: `formats.f32` or `formats.ff` (float-float), or their names. Default for resident arrays (which
+   * carry no arithmetic of their own): `ff` when an operand is stored in f64 or ff, else `f32`. (The
+   * `backend: 'gpu'` option of the kernels applies the CPU's rule to the ranges instead.)
+   */
+  readonly arithmetic?: GpuArithmeticName | { readonly name: string };
   /** Throw `BACKEND_UNAVAILABLE` instead of running the CPU fallback on host-resident operands. */
   readonly strict?: boolean;
 }
@@ -53,8 +57,11 @@ export interface GpuRunInfo {
  * @throws {@link ModprecError} `INVALID_OPTION` for an unknown arithmetic name
  */
 export function chooseArithmetic(options: GpuKernelOptions, arrays: readonly DeviceArray[]): GpuArithmetic {
-  const name = options.arithmetic ?? (arrays.some((a) => a.format.name === 'f64' || a.format.name === 'ff') ? 'ff' : 'f32');
-  if (name !== 'f32' && name !== 'ff') fail('INVALID_OPTION', 'options.arithmetic', "must be 'f32' or 'ff'", name);
+  const option = options.arithmetic;
+  if (option === undefined) return gpuArithmetic(arrays.some((a) => a.format.name === 'f64' || a.format.name === 'ff') ? 'ff' : 'f32');
+  // A format object (formats.ff, ffArithmetic, …) or its name: the GPU computes in f32 and ff only.
+  const name = typeof option === 'string' ? option : typeof option === 'object' && option !== null ? (option as { name?: unknown }).name : undefined;
+  if (name !== 'f32' && name !== 'ff') fail('INVALID_OPTION', 'options.arithmetic', "must be formats.f32 or formats.ff (or 'f32', 'ff'): the GPU computes in binary32 and float-float", typeof name === 'string' ? name : option);
   return gpuArithmetic(name);
 }
 
