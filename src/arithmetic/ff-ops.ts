@@ -126,7 +126,7 @@ export function ffSqrtInto(out: Float64Array, ah: number, al: number): void {
 /**
  * A double rounded to float-float: hi = the nearest binary32, lo = the nearest binary32 of the rest (x − hi is
  * exact in binary64). Relative error ≤ 2^-48 while lo stays a normal binary32. A head that overflows gets a zero
- * tail (±∞ stays ±∞).
+ * tail (±∞ stays ±∞); |x| < 2^-126 reads as ±0 (as on the GPU).
  * @param out - receives [hi, lo]
  * @example
  * ```ts
@@ -135,6 +135,12 @@ export function ffSqrtInto(out: Float64Array, ah: number, al: number): void {
  * ```
  */
 export function ffFromNumberInto(out: Float64Array, x: number): void {
+  // Below binary32's normal range: ±0, as the GPU reads it (no binary32 subnormals, which WGSL may flush).
+  if (Math.abs(x) < 2 ** -126) {
+    out[0] = x * 0;
+    out[1] = 0;
+    return;
+  }
   const h = fr(x);
   out[0] = h;
   out[1] = Number.isFinite(h) ? fr(x - h) : 0;

@@ -8,7 +8,7 @@
  */
 import { checkSize, fail } from '../errors.js';
 import type { GpuArithmetic, GpuRegister } from './arithmetic.js';
-import { cpuDot } from './cpu-fallback.js';
+import { hostDot } from './host-fallback.js';
 import { bindingWindows, bufferView, DeviceArray, windowOf } from './device-array.js';
 import { gpuFormat, type VectorRead } from './formats.js';
 import { allowFallback, UNROLL, accumulatorChains, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
@@ -260,7 +260,7 @@ export async function gpuDot(x: DeviceArray, y: DeviceArray, options: GpuDotOpti
   const runtime = commonRuntime({ x, y });
   if (!runtime) {
     allowFallback(options, x.fallbackReason);
-    const value = cpuDot(await x.toHost(), await y.toHost(), arithmetic);
+    const value = await hostDot(x, y, arithmetic);
     return { value, ...runInfo(undefined, arithmetic, x.fallbackReason) };
   }
   const result = await dotOnDevice(runtime, x, y, arithmetic, maxThreads, shape);

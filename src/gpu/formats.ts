@@ -108,21 +108,28 @@ function twoWordQuadRead(element: (q: string, o: number) => string): VectorRead 
 /** Helper functions the read and write templates call. */
 export const FORMAT_HELPERS: readonly HelperFunction[] = [
   {
-    // IEEE double (high word, low word) → float-float, truncating the 53-bit significand to 24 + 24 bits
-    // (relative error below 2^-47). Exponents outside binary32's normal range are refused at upload.
+    // IEEE double (high word, low word) → float-float as the CPU's formats.ff reads a double: hi = the double
+    // rounded to nearest binary32 (ties to even; so an f32 arithmetic reading hi is correctly rounded, as
+    // Math.fround on the CPU), lo = the rest (|lo| ≤ ulp(hi)/2, rounded to binary32 by the int→float conversion).
+    // Beyond binary32's range: ±∞ above it (after rounding), ±0 below 2^-126 (binary32 subnormals, which WGSL
+    // lets a GPU flush, are not produced).
     source: `function mpF64(hw, lw) {
   const e = (hw >> 20) & 2047;
   const s = hw & -2147483648;
-  if (e === 0) { return [mpFloat(s), 0.0]; }
   if (e === 2047) {
     if (((hw & 1048575) | lw) !== 0) { return [mpFloat(s | 2143289344), 0.0]; }
     return [mpFloat(s | 2139095040), 0.0];
   }
-  const t = 8388608 | ((hw & 1048575) << 3) | (lw >>> 29);
+  if (e < 897) { return [mpFloat(s), 0.0]; }
+  if (e > 1150) { return [mpFloat(s | 2139095040), 0.0]; }
+  let t = 8388608 | ((hw & 1048575) << 3) | (lw >>> 29);
   const r = lw & 536870911;
+  let rest = r;
+  if (r > 268435456) { t = t + 1; rest = r - 536870912; }
+  if (r === 268435456) { if ((t & 1) === 1) { t = t + 1; rest = r - 536870912; } }
   const scale = mpFloat((e - 896) << 23);
   const hi = (t * 1.1920928955078125e-7) * scale;
-  const lo = (r * 2.220446049250313e-16) * scale;
+  const lo = (rest * 2.220446049250313e-16) * scale;
   if (s !== 0) { return [-hi, -lo]; }
   return [hi, lo];
 }`,
@@ -320,17 +327,6 @@ function scaledInteger(name: 'i8' | 'i16'): GpuStorageFormat {
   };
 }
 
-function checkBinary32Range(x: number, parameter: string, k: number, name: string): void {
-  if (Number.isNaN(x) || x === 0 || !Number.isFinite(x)) return;
-  const a = Math.abs(x);
-  // The low word of a float-float pair carries bits 24–47 below the leading one: it stays a normal binary32
-  // (and survives GPUs that flush subnormals) only for |x| ≥ 2^-102. f64 words are decoded by truncation
-  // (any |x| < 2^128 fits); ff's hi is x rounded, which must stay finite.
-  if (a < 2 ** -102 || a >= 2 ** 128 || (name === 'ff' && Math.fround(a) === Infinity)) {
-    fail('INVALID_VALUE', `${parameter}[${k}]`, `must lie within [2^-102, 2^128) in magnitude for ${name} storage on the GPU (float-float needs both words normal binary32)`, x);
-  }
-}
-
 const f32Format: GpuStorageFormat = {
   name: 'f32',
   elementsPerWord: 1,
@@ -379,10 +375,8 @@ const f64Format: GpuStorageFormat = {
   words: (length) => 2 * length,
   encode(values, parameter) {
     const doubles = new Float64Array(Math.max(1, values.length));
-    for (let k = 0; k < values.length; k++) {
-      checkBinary32Range(values[k]!, parameter, k, 'f64');
-      doubles[k] = values[k]!;
-    }
+    // Exact: the words of each double (how the device reads them into an arithmetic: see mpF64).
+    for (let k = 0; k < values.length; k++) doubles[k] = values[k]!;
     return { words: new Uint32Array(doubles.buffer) };
   },
   decode(encoded, length) {
@@ -419,7 +413,6 @@ const ffFormat: GpuStorageFormat = {
     const pairs = new Float32Array(Math.max(2, 2 * values.length));
     for (let k = 0; k < values.length; k++) {
       const x = values[k]!;
-      checkBinary32Range(x, parameter, k, 'ff');
       const hi = Math.fround(x);
       pairs[2 * k] = hi;
       pairs[2 * k + 1] = Number.isFinite(hi) ? Math.fround(x - hi) : 0;

@@ -9,9 +9,11 @@
  *
  * @module
  */
-import { checkFinite, checkSize, fail, ModprecError } from '../errors.js';
+import { checkSize, fail, ModprecError } from '../errors.js';
+import { checkNumber } from './kernel-common.js';
 import type { GpuArithmetic } from './arithmetic.js';
-import { cpuGemv } from './cpu-fallback.js';
+import { hostGemv } from './host-fallback.js';
+import { gpuUpdate } from './update.js';
 import { bindingLimit, checkOperandBinding, DeviceArray, windowOf, wordsPerElement } from './device-array.js';
 import { partialsFinishSource, scalarBindings } from './finish-pass.js';
 import { allowFallback, UNROLL, accumulateLoop, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
@@ -143,7 +145,7 @@ function validate(args: GpuGemvArgs): { trans: boolean; alpha: number; beta: num
   if (A.data.format.scaled) checkOperandBinding('A', A.data);
   if (trans || x.format.scaled) checkOperandBinding('x', x);
   checkOperandBinding('y', y);
-  return { trans, alpha: checkFinite('alpha', args.alpha ?? 1), beta: checkFinite('beta', args.beta ?? 0) };
+  return { trans, alpha: checkNumber('alpha', args.alpha ?? 1), beta: checkNumber('beta', args.beta ?? 0) };
 }
 
 async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boolean, alpha: number, beta: number, arithmetic: GpuArithmetic, target: number, chains: number): Promise<void> {
@@ -274,10 +276,14 @@ export async function gpuGemv(args: GpuGemvArgs, options: GpuGemvOptions = {}): 
   const runtime = commonRuntime({ A: args.A.data, x: args.x, y: args.y });
   if (!runtime) {
     allowFallback(options, args.y.fallbackReason);
-    const { A, x, y } = args;
-    const out = cpuGemv(trans, A.rows, A.cols, alpha, await A.data.toHost(), A.ld, await x.toHost(), beta, await y.toHost(), arithmetic);
-    y.host = y.format.encode(out, 'y', y.scaleBlock);
-    return runInfo(undefined, arithmetic, y.fallbackReason);
+    await hostGemv({ A: args.A, x: args.x, y: args.y, alpha, beta, trans: trans ? 'T' : 'N' }, arithmetic);
+    return runInfo(undefined, arithmetic, args.y.fallbackReason);
+  }
+  // The CPU kernel's rules: an empty op(A), or α = 0 and β = 1, leave y untouched; α = 0 reads neither A nor x.
+  if (args.A.rows === 0 || args.A.cols === 0 || (alpha === 0 && beta === 1)) return runInfo(runtime, arithmetic, '');
+  if (alpha === 0) {
+    await gpuUpdate({ alpha: beta, x: args.y, beta: 0, out: args.y }, { arithmetic: arithmetic.name });
+    return runInfo(runtime, arithmetic, '');
   }
   await gemvOnDevice(runtime, args, trans, alpha, beta, arithmetic, Math.max(1, target), chains);
   return runInfo(runtime, arithmetic, '');

@@ -5,7 +5,7 @@
  *
  * @module
  */
-export { gpuDevice, requireGpu, gpuUnavailableReason, type AdapterReport, type GpuContext, type GpuDeviceOptions, type GpuLimits } from './backend.js';
+export { gpuDevice, requireGpu, gpuUnavailableReason, releaseGpu, releaseGpuWhenIdle, type AdapterReport, type GpuContext, type GpuDeviceOptions, type GpuLimits } from './backend.js';
 export { gpuRuntime, type GpuRuntime } from './runtime.js';
 export { toDevice, deviceZeros, DeviceArray, type ToDeviceOptions, type RangeLike } from './device-array.js';
 export { GPU_FORMATS, gpuFormat, type GpuFormatName, type GpuStorageFormat } from './formats.js';

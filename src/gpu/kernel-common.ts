@@ -28,6 +28,23 @@ export interface GpuKernelOptions {
 }
 
 /**
+ * Checks a coefficient α or β: any number. NaN and ±∞ are accepted and propagate as IEEE arithmetic does — the
+ * CPU kernels' rule (β = 0 still means y is not read, α = 0 that A and x are not).
+ * @param name - the parameter
+ * @param value - the value
+ * @returns the number
+ * @throws {@link ModprecError} `INVALID_VALUE` for a non-number
+ * @example
+ * ```ts
+ * checkNumber('alpha', NaN); // NaN
+ * ```
+ */
+export function checkNumber(name: string, value: unknown): number {
+  if (typeof value !== 'number') fail('INVALID_VALUE', name, 'must be a number', value);
+  return value;
+}
+
+/**
  * Allows the CPU fallback, or throws when the options are strict.
  * @param options - kernel options
  * @param reason - why the operands are on the host

@@ -10,7 +10,8 @@ import { fail } from '../errors.js';
 import type { GpuArithmetic, GpuRegister } from './arithmetic.js';
 import { checkOperandBinding, DeviceArray } from './device-array.js';
 import { scalarBindings } from './finish-pass.js';
-import { arrayArgs, bindArray, chooseArithmetic, commonRuntime, getPlan, kernelSource, memo, objectId, readKey, runInfo, allowFallback, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
+import { checkNumber, arrayArgs, bindArray, chooseArithmetic, commonRuntime, getPlan, kernelSource, memo, objectId, readKey, runInfo, allowFallback, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
+import { hostUpdate } from './host-fallback.js';
 import { getProgram, submitPasses, type BoundArray } from './program.js';
 import { createWordBuffer, type GpuRuntime } from './runtime.js';
 
@@ -75,12 +76,6 @@ async function updateOnDevice(runtime: GpuRuntime, args: GpuUpdateArgs, x: Devic
   out.version++;
 }
 
-/** α and β: any number (NaN and ±∞ propagate as IEEE arithmetic does, as on the CPU). */
-function checkScalar(name: string, value: unknown): number {
-  if (typeof value !== 'number') fail('INVALID_VALUE', name, 'must be a number', value);
-  return value;
-}
-
 /**
  * out ← α·x + β·y elementwise on the GPU (AXPY, WAXPBY, SCAL). A zero coefficient means its vector is not read.
  *
@@ -88,8 +83,7 @@ function checkScalar(name: string, value: unknown): number {
  * @param options - arithmetic (`f32` or `ff`; default as for every GPU kernel), strictness
  * @returns the run report (out is updated on the device)
  * @throws {@link ModprecError} `DIMENSION_MISMATCH` for different lengths; `INVALID_STORAGE` for a missing
- *   operand whose coefficient is not 0, or host-resident operands (the `backend: 'gpu'` route runs the CPU
- *   backend instead); `INVALID_FORMAT` when out cannot be written on the GPU; `INVALID_VALUE` for a non-number α, β
+ *   operand whose coefficient is not 0; `INVALID_FORMAT` when out cannot be written on the GPU; `INVALID_VALUE` for a non-number α, β
  * @example
  * ```ts
  * const x = await toDevice([1, 2, 3]), y = await toDevice([1, 1, 1]);
@@ -97,8 +91,8 @@ function checkScalar(name: string, value: unknown): number {
  * ```
  */
 export async function gpuUpdate(args: GpuUpdateArgs, options: GpuKernelOptions = {}): Promise<GpuRunInfo> {
-  const alpha = checkScalar('alpha', args.alpha);
-  const beta = checkScalar('beta', args.beta);
+  const alpha = checkNumber('alpha', args.alpha);
+  const beta = checkNumber('beta', args.beta);
   const { out } = args;
   if (!(out instanceof DeviceArray)) fail('INVALID_STORAGE', 'out', 'must be a DeviceArray (see toDevice)', out);
   if (!out.format.writable) fail('INVALID_FORMAT', 'out', 'must be stored in a format kernels write on the GPU (f32, f16, bf16, f64, ff)', out.format.name);
@@ -118,7 +112,8 @@ export async function gpuUpdate(args: GpuUpdateArgs, options: GpuKernelOptions =
   const runtime = commonRuntime(named);
   if (!runtime) {
     allowFallback(options, out.fallbackReason);
-    fail('BACKEND_UNAVAILABLE', 'out', "must live on a GPU (host-resident arrays: use axpy/waxpby/scal with backend 'gpu', which run the CPU backend)");
+    await hostUpdate({ alpha, x, beta, y, out }, arithmetic);
+    return runInfo(undefined, arithmetic, out.fallbackReason);
   }
   if (out.length > 0) await updateOnDevice(runtime, args, x, y, arithmetic);
   return runInfo(runtime, arithmetic, '');
