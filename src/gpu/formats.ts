@@ -93,14 +93,18 @@ function fourRegisters(prefix: string, kind: GpuRegister['kind']): GpuRegister[]
  * The vector read of four elements of two words each (f64, ff) into float-float registers: eight words, two
  * 16-byte loads. `element(q, o)` is the expression of one element from words o and o + 1 of the vec4 `q`.
  */
-function twoWordQuadRead(element: (q: string, o: number) => string): VectorRead {
+function twoWordQuadRead(element: (q: string, o: number) => string, headOnlyInF32 = false): VectorRead {
   return {
     suffix: 'Quad',
-    emit(vector, index, prefix) {
+    emit(vector, index, prefix, arithmetic) {
       const v = `${prefix}v`;
+      const head = headOnlyInF32 && arithmetic.name === 'f32';
       const lines = [`const ${v}q = (${index}) >> 1; const ${v}0 = mpQuad(${vector}[${v}q]); const ${v}1 = mpQuad(${vector}[${v}q + 1]);`];
-      for (let j = 0; j < 4; j++) lines.push(`const ${prefix}${j} = ${element(`${v}${j >> 1}`, 2 * (j & 1))};`);
-      return { code: lines.join(' '), registers: fourRegisters(prefix, 'ff') };
+      for (let j = 0; j < 4; j++) {
+        const e = element(`${v}${j >> 1}`, 2 * (j & 1));
+        lines.push(head ? `const ${prefix}${j}p = ${e}; const ${prefix}${j} = ${prefix}${j}p[0];` : `const ${prefix}${j} = ${e};`);
+      }
+      return { code: lines.join(' '), registers: fourRegisters(prefix, head ? 'f32' : 'ff') };
     },
   };
 }
@@ -382,15 +386,18 @@ const f64Format: GpuStorageFormat = {
   decode(encoded, length) {
     return new Float64Array(encoded.words.buffer.slice(encoded.words.byteOffset, encoded.words.byteOffset + 8 * length));
   },
-  emitRead(array, index, dst) {
-    return {
-      code: `const ${dst}k = (${index}) * 2; const ${dst} = mpF64(mpBits(${array}[${dst}k + 1]), mpBits(${array}[${dst}k]));`,
-      register: { kind: 'ff', name: dst },
-    };
+  // In f32 arithmetic only the head is read: it is the double correctly rounded to binary32 (adding the tail in
+  // binary32 could round a second time when the tail is exactly half an ulp after its own rounding).
+  emitRead(array, index, dst, arithmetic) {
+    const pair = `mpF64(mpBits(${array}[${dst}k + 1]), mpBits(${array}[${dst}k]))`;
+    if (arithmetic.name === 'f32') {
+      return { code: `const ${dst}k = (${index}) * 2; const ${dst}p = ${pair}; const ${dst} = ${dst}p[0];`, register: { kind: 'f32', name: dst } };
+    }
+    return { code: `const ${dst}k = (${index}) * 2; const ${dst} = ${pair};`, register: { kind: 'ff', name: dst } };
   },
   readArgs: () => [],
   // The low word of a double comes first.
-  vectorRead: twoWordQuadRead((q, o) => `mpF64(mpBits(${q}[${o + 1}]), mpBits(${q}[${o}]))`),
+  vectorRead: twoWordQuadRead((q, o) => `mpF64(mpBits(${q}[${o + 1}]), mpBits(${q}[${o}]))`, true),
   // The double nearest the register's value (float-float values hold at most 48 significant bits, so the
   // words are exact for them; see format-writers.ts).
   emitReturn: (values) => {
