@@ -299,6 +299,34 @@ export function releaseGpuWhenIdle(on: boolean): void {
   releaseWhenIdle = on;
 }
 
+/**
+ * Routes every promise the device hands out (queue completion, buffer mapping, asynchronous pipeline creation,
+ * error scopes, compilation info) through {@link trackGpuWork}, whoever awaits it — modprec, gpu.js or the
+ * caller's own code (a benchmark awaiting onSubmittedWorkDone) — so the idle release never destroys a device
+ * that something still waits on.
+ */
+function trackDevicePromises(device: GpuDevice): void {
+  type Fn = (...args: unknown[]) => unknown;
+  const wrap = (target: Record<string, unknown>, name: string, after?: (result: unknown) => unknown): void => {
+    const f = target[name];
+    if (typeof f !== 'function') return;
+    const bound = (f as Fn).bind(target);
+    try {
+      target[name] = (...args: unknown[]) => {
+        const r = bound(...args);
+        return after ? after(r) : r instanceof Promise ? trackGpuWork(r) : r;
+      };
+    } catch {
+      // A read-only method: that path stays untracked (modprec's own awaits are tracked where they happen).
+    }
+  };
+  const d = device as unknown as Record<string, unknown>;
+  wrap(d.queue as Record<string, unknown>, 'onSubmittedWorkDone');
+  for (const m of ['createComputePipelineAsync', 'createRenderPipelineAsync', 'popErrorScope']) wrap(d, m);
+  wrap(d, 'createBuffer', (b) => { wrap(b as Record<string, unknown>, 'mapAsync'); return b; });
+  wrap(d, 'createShaderModule', (m) => { wrap(m as Record<string, unknown>, 'getCompilationInfo'); return m; });
+}
+
 /** Starts the idle watcher of a Node process (an unreferenced timer: it never keeps the process alive itself). */
 function watchForIdle(): void {
   if (!isNode() || watcher !== undefined) return;
@@ -322,7 +350,10 @@ function watchForIdle(): void {
  */
 export function gpuDevice(options: GpuDeviceOptions = {}): Promise<GpuContext | undefined> {
   contextPromise ??= trackGpuWork(acquire(options)).then((c) => {
-    if (c) watchForIdle();
+    if (c && isNode()) {
+      trackDevicePromises(c.device);
+      watchForIdle();
+    }
     return c;
   }, (e: unknown) => {
     unavailableReason = `acquiring the WebGPU device failed: ${(e as Error).message.split('\n')[0]}`;
