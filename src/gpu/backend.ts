@@ -71,7 +71,11 @@ export interface GpuDeviceOptions {
 let contextPromise: Promise<GpuContext | undefined> | undefined;
 let unavailableReason = '';
 
-/** Why the last {@link gpuDevice} call found no adapter ('' when one was found or none was tried). */
+/** Why the last {@link gpuDevice} call found no adapter ('' when one was found or none was tried). * @example
+ * ```ts
+ * if (!(await gpuDevice())) console.log(gpuUnavailableReason());
+ * ```
+ */
 export function gpuUnavailableReason(): string {
   return unavailableReason;
 }
@@ -365,6 +369,10 @@ export function gpuDevice(options: GpuDeviceOptions = {}): Promise<GpuContext | 
 /**
  * Like {@link gpuDevice} but throws when there is no adapter.
  * @throws {@link ModprecError} `BACKEND_UNAVAILABLE` naming the reason
+ * @example
+ * ```ts
+ * const { adapter } = await requireGpu(); // throws BACKEND_UNAVAILABLE without an adapter
+ * ```
  */
 export async function requireGpu(options: GpuDeviceOptions = {}): Promise<GpuContext> {
   const context = await gpuDevice(options);

@@ -28,7 +28,13 @@ export interface RangeLike {
   readonly dimensionality?: number;
 }
 
-/** An array in a GPU storage format, on the device (or, without a GPU, on the host). */
+/** An array in a GPU storage format, on the device (or, without a GPU, on the host). * @example
+ * ```ts
+ * const x: DeviceArray = await toDevice([1, 2, 3], { format: 'f16' });
+ * console.log(x.onDevice, await x.toHost());
+ * x.destroy();
+ * ```
+ */
 export class DeviceArray {
   /** The runtime it lives on; `undefined` when it lives on the host (CPU fallback). */
   readonly runtime: GpuRuntime | undefined;
@@ -246,8 +252,9 @@ export async function runtimeOrFallback(strict: boolean | undefined): Promise<{ 
  * @param data - numbers, a typed array, or a 1-D range (a 2-D range is uploaded column-major)
  * @param options - format, scale block, strictness
  * @returns the resident array (host-resident with a notice when there is no GPU)
- * @throws {@link ModprecError} `INVALID_FORMAT` for an unknown format; `INVALID_VALUE` for values outside
- *   the format's GPU range (f64/ff: binary32's exponent range; integer formats: non-finite);
+ * @throws {@link ModprecError} `INVALID_FORMAT` for an unknown format; `INVALID_VALUE` for non-finite values
+ *   in a scaled integer format (every other value is accepted: f64 exactly; f32/f16/bf16/ff round to nearest,
+ *   overflowing to ±∞ as on the CPU);
  *   `BACKEND_LIMIT` when the array exceeds one storage binding; `BACKEND_UNAVAILABLE` when strict without GPU
  * @example
  * ```ts
@@ -271,6 +278,10 @@ export async function toDevice(data: ArrayLike<number> | RangeLike, options: ToD
  * @param options - format and strictness
  * @returns the array
  * @throws {@link ModprecError} as {@link toDevice}
+ * @example
+ * ```ts
+ * const y = await deviceZeros(1024, { format: 'ff' });
+ * ```
  */
 export async function deviceZeros(length: number, options: ToDeviceOptions = {}): Promise<DeviceArray> {
   checkSize('length', length);

@@ -276,6 +276,11 @@ export async function gpuDot(x: DeviceArray, y: DeviceArray, options: GpuDotOpti
  * @param options - arithmetic
  * @returns the one-element result array and the run report
  * @throws {@link ModprecError} as {@link gpuDot}; `BACKEND_UNAVAILABLE` for host-resident operands
+ * @example
+ * ```ts
+ * const { result } = await gpuDotResident(x, y, { arithmetic: 'ff' });
+ * const [value] = await result.toHost();
+ * ```
  */
 export async function gpuDotResident(x: DeviceArray, y: DeviceArray, options: GpuDotOptions = {}): Promise<{ result: DeviceArray; info: GpuRunInfo }> {
   validate(x, y);

@@ -54,6 +54,10 @@ export interface DeviceEll {
  * @returns the resident matrix
  * @throws {@link ModprecError} `INVALID_SIZE`/`INVALID_STRIDE`/`INVALID_STORAGE` for inconsistent parts,
  *   `INDEX_OUT_OF_RANGE` for a column index outside [−1, cols), as {@link toDevice} otherwise
+ * @example
+ * ```ts
+ * const A = await toDeviceEll(csrToEll(laplacianCsr([64, 64])), { format: 'f32' });
+ * ```
  */
 export async function toDeviceEll(A: EllParts, options: ToDeviceOptions = {}): Promise<DeviceEll> {
   const rows = checkSize('A.rows', A.rows);

@@ -461,6 +461,10 @@ export const GPU_FORMATS: Readonly<Record<GpuFormatName, GpuStorageFormat>> = {
  * @param parameter - the parameter name for the error
  * @returns the format
  * @throws {@link ModprecError} `INVALID_FORMAT` for other names
+ * @example
+ * ```ts
+ * gpuFormat('bf16').elementsPerWord; // 2
+ * ```
  */
 export function gpuFormat(name: string, parameter = 'format'): GpuStorageFormat {
   const f = (GPU_FORMATS as Record<string, GpuStorageFormat>)[name];

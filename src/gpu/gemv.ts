@@ -63,6 +63,10 @@ export interface GpuGemvOptions extends GpuKernelOptions {
  * @param ld - leading dimension (default rows)
  * @returns the matrix
  * @throws {@link ModprecError} `INVALID_SIZE`, `INVALID_STRIDE`, `INVALID_STORAGE` when data is too short
+ * @example
+ * ```ts
+ * const A = deviceMatrix(await toDevice(columnMajorValues, { format: 'f32' }), m, n);
+ * ```
  */
 export function deviceMatrix(data: DeviceArray, rows: number, cols: number, ld = rows): DeviceMatrix {
   checkSize('rows', rows);

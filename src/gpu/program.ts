@@ -67,6 +67,10 @@ let debug = false;
 /**
  * Turns on printing of every newly compiled program's WGSL (as gpu.js generated it).
  * @param on - print or not
+ * @example
+ * ```ts
+ * setGpuKernelDebug(true); // print the WGSL of every program compiled from now on
+ * ```
  */
 export function setGpuKernelDebug(on: boolean): void {
   debug = on;

@@ -102,6 +102,11 @@ async function createRuntime(options: GpuDeviceOptions): Promise<GpuRuntime | un
  * The GPU runtime (created once per process), or `undefined` where no WebGPU adapter exists.
  * @param options - backends to try in Node
  * @returns the runtime or `undefined`
+ * @example
+ * ```ts
+ * const rt = await gpuRuntime();
+ * console.log(rt ? `fma fused: ${rt.fusedFma}` : 'no GPU');
+ * ```
  */
 export function gpuRuntime(options: GpuDeviceOptions = {}): Promise<GpuRuntime | undefined> {
   runtimePromise ??= trackGpuWork(createRuntime(options));
