@@ -10,6 +10,7 @@ import type { Range } from '../../src/range.js';
 import type { GpuRunInfo } from '../../src/gpu/kernel-common.js';
 import type { DeviceArray } from '../../src/gpu/device-array.js';
 import type { GpuDotResult } from '../../src/gpu/dot.js';
+import type { GpuAsumResult } from '../../src/gpu/asum.js';
 import type { EllOperand } from '../ell-spmv/ell-operand.js';
 import { onGpuOrCpu, type GpuCall } from './gpu-backend.js';
 export { prepareGpuCall } from './gpu-backend.js';
@@ -169,6 +170,19 @@ export function updateOnGpu(args: { alpha: number; x: Range<1, any>; beta: numbe
       free(dOut, ...(dx ? [dx] : []), ...(dy ? [dy] : []));
     }
   }, () => { cpu(); return {}; });
+}
+
+/** ASUM on the GPU (or the CPU backend, `cpu`, where no adapter exists). */
+export function asumOnGpu(x: Range<1, any>, call: GpuCall, cpu: () => number): Promise<GpuAsumResult> {
+  return onGpuOrCpu<GpuAsumResult>(call, async (g, report) => {
+    if (x.length() === 0) return { ...report, value: 0 };
+    const dx = await upload(g, x);
+    try {
+      return await g.gpuAsum(dx, { arithmetic: call.gpuArithmetic, strict: true });
+    } finally {
+      free(dx);
+    }
+  }, () => ({ value: cpu() }));
 }
 
 /** A report of a call that had nothing to run (a quick return), on the backend that would have run it. */

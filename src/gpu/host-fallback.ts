@@ -22,6 +22,7 @@ import { trsv } from '../../kernels/trsv/trsv.js';
 import { ellSpmv } from '../../kernels/ell-spmv/ell-spmv.js';
 import { ellOperand } from '../../kernels/ell-spmv/ell-operand.js';
 import { waxpby } from '../../kernels/waxpby/waxpby.js';
+import { asum } from '../../kernels/asum/asum.js';
 import type { GpuArithmetic } from './arithmetic.js';
 import type { DeviceArray } from './device-array.js';
 
@@ -134,4 +135,17 @@ export async function hostUpdate(args: { alpha: number; x?: DeviceArray; beta: n
   const y = args.y ? await input(args.y, ar) : out;
   waxpby(args.alpha, x, args.beta, y, out, { arithmetic: ar });
   store(args.out, out);
+}
+
+/**
+ * Σ|x_k| of a host-resident array on the CPU backend.
+ * @returns the value rounded to a double
+ * @example
+ * ```ts
+ * await hostAsum(x, gpuArithmetic('ff'));
+ * ```
+ */
+export async function hostAsum(x: DeviceArray, arithmetic: GpuArithmetic): Promise<number> {
+  const ar = cpuArithmetic(arithmetic);
+  return asum(await input(x, ar), { arithmetic: ar });
 }

@@ -16,5 +16,6 @@ export { gpuTrsv, type GpuTrsvArgs, type GpuTrsvOptions } from './trsv.js';
 export { gpuEllSpmv, toDeviceEll, type DeviceEll, type EllParts, type GpuEllSpmvArgs } from './ell-spmv.js';
 export { gpuConvert, type GpuConvertOptions } from './convert.js';
 export { gpuUpdate, type GpuUpdateArgs } from './update.js';
+export { gpuAsum, type GpuAsumResult } from './asum.js';
 export { setGpuKernelDebug } from './program.js';
 export type { GpuKernelOptions, GpuRunInfo } from './kernel-common.js';

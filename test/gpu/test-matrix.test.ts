@@ -1,12 +1,12 @@
 /**
- * One test matrix over storage × arithmetic × layout × backend (issue 14, item 4): DOT, GEMV (N and T), ELL SpMV
- * and AXPY, on the CPU and on the GPU (llvmpipe in CI — required, not skipped), each result checked against the
+ * One test matrix over storage × arithmetic × layout × backend (issue 14, item 4): DOT, ASUM, GEMV (N and T),
+ * ELL SpMV and AXPY, on the CPU and on the GPU (llvmpipe in CI — required, not skipped), each result checked against the
  * exact rational value of the operation on the stored inputs and the CPU's a-priori bound for the same call
  * (computed before the kernel, with the same arithmetic).
  */
 import { describe, expect, it } from 'vitest';
 import {
-  dot, gemv, ellSpmv, axpy, dotBound, gemvBound, ellSpmvBound, axpyBound, range, colMajor, rowMajor, span, formats,
+  dot, gemv, ellSpmv, axpy, asum, dotBound, gemvBound, ellSpmvBound, axpyBound, asumBound, range, colMajor, rowMajor, span, formats,
   ellWithStorage, csrToEll, laplacianCsr, type Range,
 } from '../../src/index.js';
 import { Q } from '../dd/exact-rational.js';
@@ -53,7 +53,7 @@ function* cases(): Generator<{ storage: Fmt; arithmetic: Ar; layout: 'packed' | 
 }
 
 describe('storage × arithmetic × layout × backend against the exact value and the a-priori bound', () => {
-  it('DOT', async () => {
+  it('DOT and ASUM', async () => {
     await requireRuntime();
     const n = 157;
     for (const c of cases()) {
@@ -64,6 +64,10 @@ describe('storage × arithmetic × layout × backend against the exact value and
       const got = c.backend === 'gpu' ? (await dot(x, y, { backend: 'gpu', arithmetic: c.arithmetic })).value : dot(x, y, { arithmetic: c.arithmetic });
       // dot() returns a double: its rounding (≤ 2^-53 of the result) comes on top of the bound.
       expect(within(got, exact, bound + 2 ** -53 * Math.abs(got)), c.label).toBe(true);
+      const aBound = asumBound(y, { arithmetic: c.arithmetic });
+      const aExact = stored(y).reduce((s, v) => s.add(v.abs()), Q.of(0));
+      const aGot = c.backend === 'gpu' ? (await asum(y, { backend: 'gpu', arithmetic: c.arithmetic })).value : asum(y, { arithmetic: c.arithmetic });
+      expect(within(aGot, aExact, aBound + 2 ** -53 * aGot), `ASUM ${c.label}`).toBe(true);
     }
   });
 
