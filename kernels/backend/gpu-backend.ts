@@ -48,8 +48,8 @@ function storageRefusal(name: string, r: Range<any, any>): Refusal | undefined {
   if (r.accessor.scale) {
     return { code: 'INVALID_FORMAT', parameter: name, reason: `is a scaled ${st.name} range, which the GPU kernels do not read yet: upload it with toDevice(…, { format: 'i8' | 'i16' }) and call the gpu* kernels, or use backend 'cpu'` };
   }
-  if (!GPU_STORAGE.has(st.name)) {
-    return { code: 'INVALID_FORMAT', parameter: name, reason: `is stored in ${st.name}, which has no GPU part yet (the GPU reads f64, f32, f16, bf16): use backend 'cpu'` };
+  if (!GPU_STORAGE.has(st.name) && !st.gpu) {
+    return { code: 'INVALID_FORMAT', parameter: name, reason: `is stored in ${st.name}, which has no GPU part (the GPU reads f64, f32, f16, bf16 and formats whose StorageFormat has a \`gpu\` part): use backend 'cpu'` };
   }
   return undefined;
 }
@@ -75,6 +75,9 @@ export const gpuBackend: KernelBackend = {
   },
 };
 
+/** The output operand of each kernel (written by the GPU, so its storage must be writable there). */
+const OUTPUTS: Readonly<Record<KernelName, string | undefined>> = { dot: undefined, asum: undefined, nrm2: undefined, gemv: 'y', ellSpmv: 'y', axpy: 'y', trsv: 'x', scal: 'x', waxpby: 'w' };
+
 /** A validated GPU call: the arithmetic (a CPU format, for the fallback) and its GPU name. */
 export interface GpuCall {
   readonly arithmetic: ArithmeticFormat;
@@ -97,6 +100,11 @@ export interface GpuCall {
  * ```
  */
 export function prepareGpuCall(kernel: KernelName, operands: readonly (readonly [string, Range<any, any>])[], options: GpuBackendOptions, defaultOperands?: readonly Range<any, any>[]): GpuCall {
+  for (const [name, r] of operands) {
+    // Outputs must be writable by the GPU kernels: a user format's GPU part may be read-only.
+    const part = r.accessor.storage.gpu;
+    if (part && !part.writable && OUTPUTS[kernel] === name) fail('INVALID_FORMAT', name, `is stored in ${part.name}, whose GPU part is read-only: the GPU cannot write this output (use backend 'cpu', or give the part an emitReturn and writable: true)`);
+  }
   const arithmetic = chooseArithmetic(options.arithmetic, defaultOperands ?? operands.map(([, r]) => r));
   if (options.accumulation !== undefined) {
     resolveAccumulation(options.accumulation);

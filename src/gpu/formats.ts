@@ -12,6 +12,7 @@
  * @module
  */
 import { fail } from '../errors.js';
+import { findFormat } from '../formats/registry.js';
 import type { GpuArithmetic, GpuRegister, HelperFunction } from './arithmetic.js';
 import { bf16BitsFromNumber, numberFromBf16Bits } from '../formats/convert/bf16.js';
 import { f16BitsFromNumber, numberFromF16Bits } from '../formats/convert/f16.js';
@@ -467,7 +468,8 @@ export const GPU_FORMATS: Readonly<Record<GpuFormatName, GpuStorageFormat>> = {
  * ```
  */
 export function gpuFormat(name: string, parameter = 'format'): GpuStorageFormat {
-  const f = (GPU_FORMATS as Record<string, GpuStorageFormat>)[name];
-  if (!f) fail('INVALID_FORMAT', parameter, `must be a GPU storage format (${Object.keys(GPU_FORMATS).join(', ')})`, name);
+  // Built-in GPU formats first, then a registered storage format's GPU part (a user's format).
+  const f = (GPU_FORMATS as Record<string, GpuStorageFormat>)[name] ?? (findFormat(name)?.storage?.gpu as GpuStorageFormat | undefined);
+  if (!f) fail('INVALID_FORMAT', parameter, `must be a GPU storage format (${Object.keys(GPU_FORMATS).join(', ')}, or a registered format with a GPU part)`, name);
   return f;
 }
