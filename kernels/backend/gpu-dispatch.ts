@@ -24,8 +24,16 @@ export type GpuKernelReport = GpuRunInfo;
 
 type Gpu = typeof import('../../src/gpu/index.js');
 
-/** Uploads a range's stored values in its own storage format (f64 as exact words). */
-function upload(g: Gpu, r: Range<any, any>): Promise<DeviceArray> {
+/** Built-in storage formats whose CPU bytes are the device words. */
+const SAME_BYTES = new Set(['f64', 'f32', 'f16', 'bf16']);
+
+/**
+ * Uploads a range's stored values in its own storage format (f64 as exact words). With `asView` (kernels that read
+ * strided views: DOT, ASUM, the updates' inputs), a 1-D range in a built-in format goes up as the bytes of its
+ * storage span and is read through its offset and stride on the device — no per-element work on the host.
+ */
+function upload(g: Gpu, r: Range<any, any>, asView = false): Promise<DeviceArray> {
+  if (asView && r.dimensionality === 1 && SAME_BYTES.has(r.accessor.storage.name)) return g.toDevice(r as never, { strict: true });
   return g.toDevice(storedValues(r), { format: r.accessor.storage.name as 'f64' | 'f32' | 'f16' | 'bf16', strict: true });
 }
 
@@ -53,8 +61,8 @@ function free(...arrays: DeviceArray[]): void {
 export function dotOnGpu(x: Range<1, any>, y: Range<1, any>, call: GpuCall, cpu: () => number): Promise<GpuDotResult> {
   return onGpuOrCpu<GpuDotResult>(call, async (g, report) => {
     if (x.length() === 0) return { ...report, value: 0 };
-    const dx = await upload(g, x);
-    const dy = await upload(g, y);
+    const dx = await upload(g, x, true);
+    const dy = await upload(g, y, true);
     try {
       return await g.gpuDot(dx, dy, { arithmetic: call.gpuArithmetic, strict: true });
     } finally {
@@ -159,8 +167,8 @@ export function ellSpmvOnGpu(args: { alpha: number; A: EllOperand; x: Range<1, a
 export function updateOnGpu(args: { alpha: number; x: Range<1, any>; beta: number; y?: Range<1, any>; out: Range<1, any> }, call: GpuCall, cpu: () => void): Promise<GpuKernelReport> {
   return onGpuOrCpu<GpuKernelReport>(call, async (g, report) => {
     if (args.out.length() === 0) return report;
-    const dx = args.alpha !== 0 ? await upload(g, args.x) : undefined;
-    const dy = args.y && args.beta !== 0 ? await upload(g, args.y) : undefined;
+    const dx = args.alpha !== 0 ? await upload(g, args.x, true) : undefined;
+    const dy = args.y && args.beta !== 0 ? await upload(g, args.y, true) : undefined;
     const dOut = await g.deviceZeros(args.out.length(), { format: args.out.accessor.storage.name as 'f64', strict: true });
     try {
       const info = await g.gpuUpdate({ alpha: args.alpha, x: dx, beta: args.beta, y: dy, out: dOut }, { arithmetic: call.gpuArithmetic, strict: true });
@@ -176,7 +184,7 @@ export function updateOnGpu(args: { alpha: number; x: Range<1, any>; beta: numbe
 export function asumOnGpu(x: Range<1, any>, call: GpuCall, cpu: () => number): Promise<GpuAsumResult> {
   return onGpuOrCpu<GpuAsumResult>(call, async (g, report) => {
     if (x.length() === 0) return { ...report, value: 0 };
-    const dx = await upload(g, x);
+    const dx = await upload(g, x, true);
     try {
       return await g.gpuAsum(dx, { arithmetic: call.gpuArithmetic, strict: true });
     } finally {

@@ -11,7 +11,7 @@ import { checkOperandBinding, DeviceArray } from './device-array.js';
 import { firstPassThreads, REDUCE_FAN_IN, reduceProgramSpec } from './dot.js';
 import { gpuFormat } from './formats.js';
 import { hostAsum } from './host-fallback.js';
-import { allowFallback, arrayArgs, bindArray, chooseArithmetic, commonRuntime, getPlan, kernelSource, memo, objectId, readKey, runInfo, UNROLL, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
+import { elementIndex, allowFallback, arrayArgs, bindArray, chooseArithmetic, commonRuntime, getPlan, kernelSource, memo, objectId, readKey, runInfo, UNROLL, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
 import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from './program.js';
 import { createWordBuffer, readWords, type GpuRuntime } from './runtime.js';
 
@@ -31,13 +31,13 @@ function firstPassSource(arithmetic: GpuArithmetic, x: DeviceArray): { source: s
   const body = [arithmetic.declareZero('acc'), 'let k = this.thread.x;', `while (k + ${UNROLL - 1} * T < n) {`];
   const regs: GpuRegister[] = [];
   for (let q = 0; q < UNROLL; q++) {
-    const read = x.format.emitRead('X', `k + ${q} * T`, `a${q}`, arithmetic);
+    const read = x.format.emitRead('X', elementIndex('X', x, `k + ${q} * T`), `a${q}`, arithmetic);
     const abs = absOf(read.register, `b${q}`);
     body.push(read.code, abs.code);
     regs.push(abs.register);
   }
   regs.forEach((r) => body.push(arithmetic.add('acc', r)));
-  const tail = x.format.emitRead('X', 'k', 'at', arithmetic);
+  const tail = x.format.emitRead('X', elementIndex('X', x, 'k'), 'at', arithmetic);
   const tailAbs = absOf(tail.register, 'bt');
   body.push(`k = k + ${UNROLL} * T;`, '}', 'while (k < n) {', tail.code, tailAbs.code, arithmetic.add('acc', tailAbs.register), 'k = k + T;', '}', `return ${arithmetic.returnValue('acc')};`);
   return { source: kernelSource(args, body), args };
@@ -82,7 +82,7 @@ export async function gpuAsum(x: DeviceArray, options: GpuKernelOptions = {}): P
   if (!(x instanceof DeviceArray)) fail('INVALID_STORAGE', 'x', 'must be a DeviceArray (see toDevice)', x);
   checkOperandBinding('x', x);
   const arithmetic = chooseArithmetic(options, [x]);
-  const runtime = commonRuntime({ x });
+  const runtime = commonRuntime({ x }, ['x']);
   if (!runtime) {
     allowFallback(options, x.fallbackReason);
     return { value: await hostAsum(x, arithmetic), ...runInfo(undefined, arithmetic, x.fallbackReason) };

@@ -88,10 +88,11 @@ export function chooseArithmetic(options: GpuKernelOptions, arrays: readonly Dev
  * @returns the shared runtime, or `undefined` when all are host-resident
  * @throws {@link ModprecError} `INVALID_STORAGE` for destroyed or mixed operands
  */
-export function commonRuntime(named: Readonly<Record<string, DeviceArray>>): GpuRuntime | undefined {
+export function commonRuntime(named: Readonly<Record<string, DeviceArray>>, views: readonly string[] = []): GpuRuntime | undefined {
   const entries = Object.entries(named);
   const first = entries[0]![1].runtime;
   for (const [name, a] of entries) {
+    if (a.isView && !views.includes(name)) fail('INVALID_STORAGE', name, 'must be a whole array, not a strided view (views are read by gpuDot, gpuAsum and gpuUpdate\'s inputs; copy the range packed first)');
     if (a.runtime !== first) fail('INVALID_STORAGE', name, 'must live where the other operands live (all on the GPU or all on the host)');
     if (a.runtime && !a.buffer) fail('INVALID_STORAGE', name, 'has been destroyed');
   }
@@ -117,7 +118,23 @@ export function runInfo(runtime: GpuRuntime | undefined, arithmetic: GpuArithmet
  * @returns the declarations
  */
 export function arrayArgs(name: string, array: DeviceArray): (readonly [string, ArgType])[] {
-  return [[name, 'Array'], ...array.format.readArgs(name)];
+  return [[name, 'Array'], ...array.format.readArgs(name), ...(array.isView ? [[`${name}Off`, 'Integer'] as const, [`${name}Inc`, 'Integer'] as const] : [])];
+}
+
+/**
+ * The index expression of element `index` of operand `name`: itself for a plain array, `Off + index·Inc` (two
+ * uniforms) for a strided view, so unit-stride arrays keep their specialised source.
+ * @param name - argument name
+ * @param array - the operand
+ * @param index - integer expression
+ * @returns the index expression
+ * @example
+ * ```ts
+ * x.format.emitRead('X', elementIndex('X', x, 'k'), 'a', arithmetic);
+ * ```
+ */
+export function elementIndex(name: string, array: DeviceArray, index: string): string {
+  return array.isView ? `(${name}Off + (${index}) * ${name}Inc)` : index;
 }
 
 /**
@@ -129,6 +146,10 @@ export function arrayArgs(name: string, array: DeviceArray): (readonly [string, 
  */
 export function bindArray(name: string, array: DeviceArray, arrays: Record<string, BoundArray>, scalars: Record<string, number>): void {
   arrays[name] = { buffer: array.buffer! };
+  if (array.isView) {
+    scalars[`${name}Off`] = array.offset;
+    scalars[`${name}Inc`] = array.stride;
+  }
   if (array.format.scaled) {
     arrays[`${name}Scale`] = { buffer: array.scales! };
     scalars[`${name}Block`] = array.scaleBlock;
@@ -304,5 +325,5 @@ export function memo<T>(key: string, make: () => T): T {
  * @returns the key part
  */
 export function readKey(array: DeviceArray): string {
-  return array.format.name;
+  return array.isView ? `${array.format.name}@view` : array.format.name;
 }

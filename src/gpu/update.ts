@@ -10,7 +10,7 @@ import { fail } from '../errors.js';
 import type { GpuArithmetic, GpuRegister } from './arithmetic.js';
 import { checkOperandBinding, DeviceArray } from './device-array.js';
 import { scalarBindings } from './finish-pass.js';
-import { checkNumber, arrayArgs, bindArray, chooseArithmetic, commonRuntime, getPlan, kernelSource, memo, objectId, readKey, runInfo, allowFallback, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
+import { elementIndex, checkNumber, arrayArgs, bindArray, chooseArithmetic, commonRuntime, getPlan, kernelSource, memo, objectId, readKey, runInfo, allowFallback, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
 import { hostUpdate } from './host-fallback.js';
 import { getProgram, submitPasses, type BoundArray } from './program.js';
 import { createWordBuffer, type GpuRuntime } from './runtime.js';
@@ -40,13 +40,13 @@ function updateSource(arithmetic: GpuArithmetic, x: DeviceArray | undefined, y: 
     // Past the end (the second half of a last word) reads element rows − 1 and stores zero.
     body.push(`const q${e} = this.thread.x * ${epw} + ${e};`, `let r${e} = q${e};`, `if (q${e} >= rows) { r${e} = rows - 1; }`);
     if (x) {
-      const rx = x.format.emitRead('X', `r${e}`, `xv${e}`, arithmetic);
+      const rx = x.format.emitRead('X', elementIndex('X', x, `r${e}`), `xv${e}`, arithmetic);
       body.push(rx.code, arithmetic.declareMul(`u${e}`, rx.register, arithmetic.register('al')));
     } else {
       body.push(`let u${e} = ${zero};`);
     }
     if (y) {
-      const ry = y.format.emitRead('Y', `r${e}`, `yv${e}`, arithmetic);
+      const ry = y.format.emitRead('Y', elementIndex('Y', y, `r${e}`), `yv${e}`, arithmetic);
       body.push(ry.code, arithmetic.declareMul(`w${e}`, ry.register, arithmetic.register('be')), arithmetic.add(`u${e}`, arithmetic.register(`w${e}`)));
     }
     body.push(`if (q${e} >= rows) { u${e} = ${zero}; }`);
@@ -109,7 +109,7 @@ export async function gpuUpdate(args: GpuUpdateArgs, options: GpuKernelOptions =
   }
   checkOperandBinding('out', out);
   const arithmetic = chooseArithmetic(options, Object.values(named));
-  const runtime = commonRuntime(named);
+  const runtime = commonRuntime(named, ['x', 'y']);
   if (!runtime) {
     allowFallback(options, out.fallbackReason);
     await hostUpdate({ alpha, x, beta, y, out }, arithmetic);
