@@ -98,11 +98,15 @@ export function gemvOnGpu(args: { alpha: number; A: Range<2, any>; x: Range<1, a
       return report;
     }
     const rows = args.A.length(0), cols = args.A.length(1);
-    const dA = await upload(g, args.A);
-    const dx = await upload(g, args.x);
+    // A in a built-in format goes up as its storage span, read through its strides (any layout, sub-ranges).
+    const A = SAME_BYTES.has(args.A.accessor.storage.name)
+      ? await g.toDeviceMatrix(args.A as never, { strict: true })
+      : g.deviceMatrix(await upload(g, args.A), rows, cols, Math.max(1, rows));
+    const dA = A.data;
+    const dx = await upload(g, args.x, true);
     const dy = await outputOf(g, args.y, args.beta !== 0);
     try {
-      const info = await g.gpuGemv({ A: g.deviceMatrix(dA, rows, cols, Math.max(1, rows)), x: dx, y: dy, alpha: args.alpha, beta: args.beta, trans: args.trans },
+      const info = await g.gpuGemv({ A, x: dx, y: dy, alpha: args.alpha, beta: args.beta, trans: args.trans },
         { arithmetic: call.gpuArithmetic, strict: true });
       await writeBack(args.y, dy);
       return info;

@@ -256,7 +256,7 @@ const SAME_BYTES = new Set(['f64', 'f32', 'f16', 'bf16']);
 function rangeSpan(r: CoreRangeLike, format: GpuStorageFormat): { encoded: EncodedArray; spanLength: number; offset: number; length: number; stride: number } {
   const a = r.accessor;
   const data = a.data as Float64Array | Float32Array | Uint16Array;
-  const n = a.size[0]!;
+  const n = a.size.reduce((p, s) => p * s, 1);
   let [lo, hi] = n === 0 ? [0, -1] : a.extent();
   // 16-bit formats pack two elements per word, element 2k in the low half: start the span on an even element.
   if (format.elementsPerWord === 2) lo -= lo & 1;
@@ -379,6 +379,28 @@ export function bufferView(runtime: GpuRuntime, buffer: GpuBuffer, format: GpuSt
   const view = Object.create(DeviceArray.prototype) as DeviceArray;
   Object.assign(view, { runtime, format, length, spanLength: length, offset: 0, stride: 1, scaleBlock: 1, words: Math.max(1, format.words(length)), buffer, scales: undefined, host: undefined, fallbackReason: '', version: 0 });
   return view;
+}
+
+/**
+ * Uploads a core range (1-D or 2-D, unscaled, stored in f64, f32, f16 or bf16) as the bytes of the storage span it
+ * covers — no per-element work on the host — and says where its element (0, …) sits in it and its strides.
+ * @param r - the range
+ * @param strict - throw `BACKEND_UNAVAILABLE` instead of keeping the span on the host when there is no GPU
+ * @returns the span array, the offset of element (0, …) in it, and the range's strides
+ * @throws {@link ModprecError} `INVALID_FORMAT` for another storage or a scaled range
+ * @example
+ * ```ts
+ * const { span, offset, strides } = await toDeviceSpan(A); // A row-major: strides [ld, 1]
+ * ```
+ */
+export async function toDeviceSpan(r: RangeLike, strict?: boolean): Promise<{ span: DeviceArray; offset: number; strides: readonly number[] }> {
+  if (!isCoreRange(r) || r.accessor.scale || !SAME_BYTES.has(r.accessor.storage.name)) {
+    return fail('INVALID_FORMAT', 'range', 'must be an unscaled range stored in f64, f32, f16 or bf16', isCoreRange(r) ? r.accessor.storage.name : r);
+  }
+  const format = gpuFormat(r.accessor.storage.name);
+  const s = rangeSpan(r, format);
+  const { runtime, reason } = await runtimeOrFallback(strict);
+  return { span: new DeviceArray(runtime, format, s.spanLength, 256, s.encoded, reason), offset: s.offset, strides: r.accessor.strides };
 }
 
 /**

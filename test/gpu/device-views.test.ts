@@ -5,8 +5,8 @@
  * view: nothing outside the view may be read, and a kernel's output range may change only inside itself.
  */
 import { describe, expect, it } from 'vitest';
-import { range, colMajor, rowMajor, formats, dot, asum, axpy, waxpby, toArray, gemv, vector, ModprecError } from '../../src/index.js';
-import { toDevice, gpuDot, gpuAsum, gpuUpdate, gpuGemv, deviceMatrix, deviceZeros } from '../../src/gpu/index.js';
+import { range, colMajor, rowMajor, span, formats, dot, asum, axpy, waxpby, toArray, gemv, vector, ModprecError } from '../../src/index.js';
+import { toDevice, toDeviceMatrix, gpuDot, gpuAsum, gpuUpdate, gpuGemv, gpuTrsv, deviceMatrix, deviceZeros } from '../../src/gpu/index.js';
 import { randomValues, requireRuntime } from './gpu-test-helpers.js';
 
 /** A 1-D range of `n` elements with increment `inc` inside a buffer of NaN sentinels (offset `pad`). */
@@ -58,8 +58,31 @@ describe('strided ranges as device views', () => {
     const [lo] = x.accessor.extent();
     expect([...halves]).toEqual([...bits.subarray(lo - (lo & 1), lo - (lo & 1) + dx.spanLength)]);
     let error: unknown;
-    try { await gpuGemv({ A: deviceMatrix(await toDevice(new Float64Array(100)), 10, 10), x: dx, y: await deviceZeros(10) }); } catch (e) { error = e; }
+    try { await gpuTrsv({ A: deviceMatrix(await toDevice(new Float64Array(100)), 10, 10), x: dx }); } catch (e) { error = e; }
     expect([(error as ModprecError).code, (error as ModprecError).parameter]).toEqual(['INVALID_STORAGE', 'x']);
+  });
+
+  it('GEMV reads a row-major sub-range and a strided x in place (NaN sentinels around both)', async () => {
+    await requireRuntime();
+    const m = 13, n = 9, ld = n + 4;
+    for (const storage of [formats.f32, formats.bf16, formats.f64]) {
+      const big = range(rowMajor<2>({ size: [m + 3, ld], storage, arithmetic: formats.f32 }));
+      for (let i = 0; i < m + 3; i++) for (let j = 0; j < ld; j++) big.set(i, j, NaN);
+      const A = big.sub(span(2, m + 2), span(3, n + 3));
+      for (let i = 0; i < m; i++) for (let j = 0; j < n; j++) A.set(i, j, Math.sin(i * n + j));
+      for (const trans of ['N', 'T'] as const) {
+        const [rows, cols] = trans === 'N' ? [m, n] : [n, m];
+        const x = sentinelled(storage as never, cols, -2, 3, 11);
+        const dA = await toDeviceMatrix(A as never);
+        expect(dA.data.isView).toBe(true);
+        const y = await deviceZeros(rows, { format: 'ff' });
+        await gpuGemv({ A: dA, x: await toDevice(x as never), y, trans }, { arithmetic: 'ff' });
+        const yc = vector(rows, { storage: formats.f64 });
+        gemv({ alpha: 1, A, x, beta: 0, y: yc, trans }, { arithmetic: formats.ff });
+        const g = await y.toHost(), c = toArray(yc);
+        for (let i = 0; i < rows; i++) expect(Math.abs(g[i]! - c[i]!), `${storage.name} ${trans} ${i}`).toBeLessThanOrEqual(2 ** -40 * cols);
+      }
+    }
   });
 
   it("backend 'gpu' outputs change only their own elements of a shared buffer (sentinels around y stay)", async () => {
