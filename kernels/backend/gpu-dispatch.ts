@@ -58,17 +58,34 @@ function free(...arrays: DeviceArray[]): void {
 }
 
 /** DOT on the GPU (or the CPU backend, `cpu`, where no adapter exists). */
-export function dotOnGpu(x: Range<1, any>, y: Range<1, any>, call: GpuCall, cpu: () => number): Promise<GpuDotResult> {
+export function dotOnGpu(x: Range<1, any>, y: Range<1, any>, call: GpuCall, cpu: () => number, into?: Range<1, any>): Promise<GpuDotResult> {
   return onGpuOrCpu<GpuDotResult>(call, async (g, report) => {
-    if (x.length() === 0) return { ...report, value: 0 };
+    if (x.length() === 0) {
+      if (into) writePair(into, 0, 0, call);
+      return { ...report, value: 0 };
+    }
     const dx = await upload(g, x, true);
     const dy = await upload(g, y, true);
     try {
-      return await g.gpuDot(dx, dy, { arithmetic: call.gpuArithmetic, strict: true });
+      if (!into) return await g.gpuDot(dx, dy, { arithmetic: call.gpuArithmetic, strict: true });
+      // The result in full arithmetic precision: the pair (or word) the last pass left, read back as it is.
+      const { result, info } = await g.gpuDotResident(dx, dy, { arithmetic: call.gpuArithmetic, strict: true });
+      const words = (await result.encoded()).words;
+      const f = new Float32Array(words.buffer, words.byteOffset, call.gpuArithmetic === 'ff' ? 2 : 1);
+      const [hi, lo] = [f[0]!, call.gpuArithmetic === 'ff' ? f[1]! : 0];
+      writePair(into, hi, lo, call);
+      return { ...info, value: lo === 0 ? hi : hi + lo };
     } finally {
       free(dx, dy);
     }
   }, () => ({ value: cpu() }));
+}
+
+/** Writes the float-float value hi + lo into `into`'s storage, rounded once (as the CPU kernel's `into` write). */
+function writePair(into: Range<1, any>, hi: number, lo: number, call: GpuCall): void {
+  const a = into.accessor;
+  const st = a.storage;
+  a.storage.encode(a.data as never, a.linearIndex([0]), call.arithmetic.toKind(st.kind, call.arithmetic.fromKind('dd', { hi, lo }), st.significandBits) as never);
 }
 
 /**

@@ -49,9 +49,11 @@ export function dot(x: Range<1, any>, y: Range<1, any>, options: (DotOptions & {
   const into = (options as DotOptions).into === undefined ? undefined : checkRange('options.into', (options as DotOptions).into, 1, true);
   if (into) checkSameLength('a scalar result', 1, 'options.into', into.length());
   if (chooseBackend(options) === 'gpu') {
-    if (into) fail('INVALID_OPTION', 'options.into', "must be omitted for backend 'gpu' (not implemented there yet): use backend 'cpu' for a full-precision result");
+    // The GPU writes its float-float (or binary32) result into the storage once; scaled and multiple-precision
+    // storage would need the CPU's write path.
+    if (into && (into.accessor.scale || into.accessor.storage.kind === 'mp')) fail('INVALID_OPTION', 'options.into', "must be an unscaled range of a number or double-double storage for backend 'gpu'", into.accessor.storage.name);
     const call = prepareGpuCall('dot', [['x', x], ['y', y]], options as GpuBackendOptions);
-    return dotOnGpu(x, y, call, () => dot(x, y, { arithmetic: call.arithmetic }));
+    return dotOnGpu(x, y, call, () => dot(x, y, { arithmetic: call.arithmetic, into }), into);
   }
   options = options as DotOptions;
   const ar = chooseArithmetic(options.arithmetic, [x, y]);

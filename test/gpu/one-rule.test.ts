@@ -41,14 +41,13 @@ describe('the arithmetic and the options of backend gpu are the CPU\'s', () => {
     expect((await dot(x, x, { backend: 'gpu', arithmetic: 'ff' })).arithmetic).toBe('ff');
   });
 
-  it('accumulation and into are validated as on the CPU, then refused (not ignored); so is a loop order', async () => {
+  it('accumulation is validated as on the CPU, then refused (not ignored); so is a loop order', async () => {
     await requireRuntime();
     const x = vector([1, 2], { storage: formats.f32 });
     const bogus = await errorOf(() => dot(x, x, { backend: 'gpu', accumulation: 'bogus' }));
     const cpuBogus = await errorOf(() => dot(x, x, { accumulation: 'bogus' }));
     expect([bogus.code, bogus.parameter]).toEqual([cpuBogus.code, cpuBogus.parameter]);
     expect((await errorOf(() => dot(x, x, { backend: 'gpu', accumulation: 'kahan' }))).parameter).toBe('options.accumulation');
-    expect((await errorOf(() => dot(x, x, { backend: 'gpu', into: vector(1) } as never))).parameter).toBe('options.into');
     const A = matrix(2, 2, () => 1, { storage: formats.f32 });
     expect((await errorOf(() => gemv({ alpha: 1, A, x, beta: 0, y: vector(2, { storage: formats.f32 }) }, { backend: 'gpu', loop: 'axpy' } as never))).parameter).toBe('options.loop');
   });
@@ -62,6 +61,32 @@ describe('the arithmetic and the options of backend gpu are the CPU\'s', () => {
     expect([a.value, a.backend]).toEqual([7, 'gpu']);
     const e = await errorOf(() => axpy(1, x, vector([1, 2], { storage: formats.i8 as never }), { backend: 'gpu', arithmetic: formats.f32 }));
     expect(e.code).toBe('INVALID_FORMAT');
+  });
+});
+
+describe("DOT's into on both backends", () => {
+  it('receives the result in full arithmetic precision, rounded once to its storage', async () => {
+    await requireRuntime();
+    const x = vector([1, 2 ** -30, -(2 ** -40)], { storage: formats.f32 }), y = vector([1, 1, 1], { storage: formats.f32 });
+    for (const [storage, expected] of [[formats.dd, [1 + 2 ** -30 - 2 ** -40, 0]], [formats.f64, [1 + 2 ** -30 - 2 ** -40, 0]], [formats.f16, [1, 0]]] as const) {
+      for (const backend of ['cpu', 'gpu'] as const) {
+        const into = vector(1, { storage, arithmetic: formats.ff });
+        const r = await dot(x, y, { backend, arithmetic: formats.ff, into } as never) as unknown as number | { value: number };
+        expect(typeof r === 'number' ? r : r.value).toBe(1 + 2 ** -30 - 2 ** -40);
+        const a = into.accessor;
+        const v = a.storage.decode(a.data as never, a.linearIndex([0])) as number | { hi: number; lo: number };
+        expect(typeof v === 'number' ? [v, 0] : [v.hi, v.lo], `${storage.name} ${backend}`).toEqual(expected);
+      }
+    }
+    // Beyond a double: 1 + 2^-60 is returned as 1 but kept whole in double-double storage, on both backends.
+    for (const backend of ['cpu', 'gpu'] as const) {
+      const into = vector(1, { storage: formats.dd, arithmetic: formats.ff });
+      await dot(vector([1, 2 ** -60], { storage: formats.f32 }), vector([1, 1], { storage: formats.f32 }), { backend, arithmetic: formats.ff, into } as never);
+      const v = into.accessor.storage.decode(into.accessor.data as never, into.accessor.linearIndex([0])) as { hi: number; lo: number };
+      expect([v.hi, v.lo], backend).toEqual([1, 2 ** -60]);
+    }
+    const scaled = (await import('../../src/index.js')).scaledReducedRowMajor<1>({ size: [1], storage: 'i16', scaleMask: [true] });
+    expect((await errorOf(() => dot(x, y, { backend: 'gpu', arithmetic: formats.ff, into: range(scaled) } as never))).parameter).toBe('options.into');
   });
 });
 
