@@ -36,7 +36,7 @@ const GPU_STORAGE = new Set(['f64', 'f32', 'f16', 'bf16']);
 /** The arithmetics the GPU kernels compute in. */
 const GPU_ARITHMETIC = new Set(['f32', 'ff']);
 /** Kernels with a WebGPU program. */
-const GPU_KERNELS = new Set<KernelName>(['dot', 'gemv', 'trsv', 'ellSpmv', 'axpy', 'waxpby', 'scal', 'asum']);
+const GPU_KERNELS = new Set<KernelName>(['dot', 'gemv', 'trsv', 'ellSpmv', 'axpy', 'waxpby', 'scal', 'asum', 'nrm2']);
 
 /**
  * Why the GPU cannot run a range's storage, or `undefined`.

@@ -11,6 +11,7 @@ import type { GpuRunInfo } from '../../src/gpu/kernel-common.js';
 import type { DeviceArray } from '../../src/gpu/device-array.js';
 import type { GpuDotResult } from '../../src/gpu/dot.js';
 import type { GpuAsumResult } from '../../src/gpu/asum.js';
+import type { GpuNrm2Result } from '../../src/gpu/nrm2.js';
 import type { EllOperand } from '../ell-spmv/ell-operand.js';
 import { onGpuOrCpu, type GpuCall } from './gpu-backend.js';
 export { prepareGpuCall } from './gpu-backend.js';
@@ -208,6 +209,19 @@ export function asumOnGpu(x: Range<1, any>, call: GpuCall, cpu: () => number): P
     const dx = await upload(g, x, true);
     try {
       return await g.gpuAsum(dx, { arithmetic: call.gpuArithmetic, strict: true });
+    } finally {
+      free(dx);
+    }
+  }, () => ({ value: cpu() }));
+}
+
+/** NRM2 on the GPU (or the CPU backend, `cpu`, where no adapter exists). */
+export function nrm2OnGpu(x: Range<1, any>, call: GpuCall, cpu: () => number): Promise<GpuNrm2Result> {
+  return onGpuOrCpu<GpuNrm2Result>(call, async (g, report) => {
+    if (x.length() === 0) return { ...report, value: 0 };
+    const dx = await upload(g, x, true);
+    try {
+      return await g.gpuNrm2(dx, { arithmetic: call.gpuArithmetic, strict: true });
     } finally {
       free(dx);
     }

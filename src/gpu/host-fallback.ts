@@ -23,6 +23,7 @@ import { ellSpmv } from '../../kernels/ell-spmv/ell-spmv.js';
 import { ellOperand } from '../../kernels/ell-spmv/ell-operand.js';
 import { waxpby } from '../../kernels/waxpby/waxpby.js';
 import { asum } from '../../kernels/asum/asum.js';
+import { nrm2 } from '../../kernels/nrm2/nrm2.js';
 import type { GpuArithmetic } from './arithmetic.js';
 import type { DeviceArray } from './device-array.js';
 
@@ -148,4 +149,17 @@ export async function hostUpdate(args: { alpha: number; x?: DeviceArray; beta: n
 export async function hostAsum(x: DeviceArray, arithmetic: GpuArithmetic): Promise<number> {
   const ar = cpuArithmetic(arithmetic);
   return asum(await input(x, ar), { arithmetic: ar });
+}
+
+/**
+ * ‖x‖₂ of a host-resident array on the CPU backend.
+ * @returns the value rounded to a double
+ * @example
+ * ```ts
+ * await hostNrm2(x, gpuArithmetic('f32'));
+ * ```
+ */
+export async function hostNrm2(x: DeviceArray, arithmetic: GpuArithmetic): Promise<number> {
+  const ar = cpuArithmetic(arithmetic);
+  return nrm2(await input(x, ar), { arithmetic: ar });
 }

@@ -17,5 +17,6 @@ export { gpuEllSpmv, toDeviceEll, type DeviceEll, type EllParts, type GpuEllSpmv
 export { gpuConvert, type GpuConvertOptions } from './convert.js';
 export { gpuUpdate, type GpuUpdateArgs } from './update.js';
 export { gpuAsum, type GpuAsumResult } from './asum.js';
+export { gpuNrm2, type GpuNrm2Result } from './nrm2.js';
 export { setGpuKernelDebug } from './program.js';
 export type { GpuKernelOptions, GpuRunInfo } from './kernel-common.js';

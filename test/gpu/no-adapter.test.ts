@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  dot, asum, gemv, trsv, ellSpmv, axpy, waxpby, scal, vector, matrix, toArray, formats, ModprecError, ellFromMatrix, csrToEll, laplacianCsr,
+  dot, asum, nrm2, gemv, trsv, ellSpmv, axpy, waxpby, scal, vector, matrix, toArray, formats, ModprecError, ellFromMatrix, csrToEll, laplacianCsr,
 } from '../../src/index.js';
 import { toDevice, gpuDot, gpuGemv, gpuUpdate, deviceMatrix } from '../../src/gpu/index.js';
 import { randomValues } from './gpu-test-helpers.js';
@@ -26,6 +26,8 @@ describe('backend gpu without an adapter', () => {
       expect(d.value).toBe(dot(x, y));
       const s = await asum(y, { backend: 'gpu' });
       expect([s.backend, s.value]).toEqual(['cpu', asum(y)]);
+      const r2 = await nrm2(y, { backend: 'gpu' });
+      expect([r2.backend, r2.value]).toEqual(['cpu', nrm2(y)]);
 
       const A = matrix(n, n, (i, j) => (i === j ? 4 : Math.sin(i * n + j) / n), o);
       for (const [name, gpuRun, cpuRun] of [

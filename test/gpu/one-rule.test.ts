@@ -52,13 +52,18 @@ describe('the arithmetic and the options of backend gpu are the CPU\'s', () => {
     expect((await errorOf(() => gemv({ alpha: 1, A, x, beta: 0, y: vector(2, { storage: formats.f32 }) }, { backend: 'gpu', loop: 'axpy' } as never))).parameter).toBe('options.loop');
   });
 
-  it('every kernel takes backend gpu; NRM2 (no WebGPU program yet) refuses it with a typed error', async () => {
+  it('every kernel takes backend gpu: NRM2 and ASUM too, with the CPU rules for NaN, ∞ and overflow', async () => {
     await requireRuntime();
     const x = vector([3, -4], { storage: formats.f32 });
-    const e0 = await errorOf(() => nrm2(x, { backend: 'gpu' }));
-    expect([e0.code, e0.parameter]).toEqual(['INVALID_OPTION', 'options.backend']);
-    const a = await asum(x, { backend: 'gpu' } as never) as unknown as { value: number; backend: string };
+    const a = await asum(x, { backend: 'gpu' });
     expect([a.value, a.backend]).toEqual([7, 'gpu']);
+    for (const arithmetic of [formats.f32, formats.ff]) {
+      for (const values of [[3, -4], [3e30, -4e30], [3e-30, 4e-30], [1, NaN, Infinity], [1, -Infinity], [0, 0], []]) {
+        const v = vector(values, { storage: formats.f32 });
+        const g = await nrm2(v, { backend: 'gpu', arithmetic });
+        expect([g.backend, g.value], `${arithmetic.name} ${values}`).toEqual(['gpu', nrm2(v, { arithmetic })]);
+      }
+    }
     const e = await errorOf(() => axpy(1, x, vector([1, 2], { storage: formats.i8 as never }), { backend: 'gpu', arithmetic: formats.f32 }));
     expect(e.code).toBe('INVALID_FORMAT');
   });

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  dot, gemv, ellSpmv, axpy, asum, waxpby, scal, trsv, dotBound, gemvBound, ellSpmvBound, axpyBound, asumBound, waxpbyBound, scalBound, trsvBound, range, colMajor, rowMajor, span, formats,
+  dot, gemv, ellSpmv, axpy, asum, nrm2, waxpby, scal, trsv, nrm2Bound, dotBound, gemvBound, ellSpmvBound, axpyBound, asumBound, waxpbyBound, scalBound, trsvBound, range, colMajor, rowMajor, span, formats,
   ellWithStorage, csrToEll, laplacianCsr, type Range,
 } from '../../src/index.js';
 import { Q } from '../dd/exact-rational.js';
@@ -53,7 +53,7 @@ function* cases(): Generator<{ storage: Fmt; arithmetic: Ar; layout: 'packed' | 
 }
 
 describe('storage × arithmetic × layout × backend against the exact value and the a-priori bound', () => {
-  it('DOT and ASUM', async () => {
+  it('DOT, ASUM and NRM2', async () => {
     await requireRuntime();
     const n = 157;
     for (const c of cases()) {
@@ -68,6 +68,12 @@ describe('storage × arithmetic × layout × backend against the exact value and
       const aExact = stored(y).reduce((s, v) => s.add(v.abs()), Q.of(0));
       const aGot = c.backend === 'gpu' ? (await asum(y, { backend: 'gpu', arithmetic: c.arithmetic })).value : asum(y, { arithmetic: c.arithmetic });
       expect(within(aGot, aExact, aBound + 2 ** -53 * aGot), `ASUM ${c.label}`).toBe(true);
+      // NRM2: |got − ‖y‖| ≤ bound, decided exactly by squaring (got ± bound against the exact Σ y²).
+      const nBound = nrm2Bound(y, { arithmetic: c.arithmetic });
+      const nGot = c.backend === 'gpu' ? (await nrm2(y, { backend: 'gpu', arithmetic: c.arithmetic })).value : nrm2(y, { arithmetic: c.arithmetic });
+      const sq = stored(y).reduce((s, v) => s.add(v.mul(v)), Q.of(0));
+      const hiQ = Q.of(nGot).add(Q.of(nBound)), loQ = Q.of(nGot).sub(Q.of(nBound));
+      expect(hiQ.mul(hiQ).cmp(sq) >= 0 && (loQ.cmp(Q.of(0)) <= 0 || loQ.mul(loQ).cmp(sq) <= 0), `NRM2 ${c.label}`).toBe(true);
     }
   });
 
