@@ -68,6 +68,8 @@ export const DEFAULT_TIMING: Readonly<Record<'quick' | 'full', { samples: number
 /** Whether a registered format joins the standard sweep (kinds number and double-double; RNS goes to the precision sweep). */
 function inStandardSweep(name: string): boolean {
   const f = findFormat(name);
+  // Arithmetic-only formats (formats.ff, the GPU's float-float emulated on the CPU) are swept on the GPU backend.
+  if (!f?.storage) return false;
   const kind = f?.storage?.kind ?? f?.arithmetic?.kind;
   return kind === 'number' || kind === 'dd';
 }

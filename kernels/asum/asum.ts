@@ -7,6 +7,8 @@ import { checkRange, chooseArithmetic, checkReadableIn, type KernelOptions } fro
 import { resolveAccumulation } from '../codegen/accumulation.js';
 import { vectorKernel, operandArgs } from '../codegen/vector-kernel.js';
 import { loadVectorElement } from '../codegen/reduction-kernel.js';
+import { chooseBackend, prepareGpuCall, asumOnGpu, type GpuBackendOptions } from '../backend/gpu-dispatch.js';
+import type { GpuAsumResult } from '../../src/gpu/asum.js';
 
 /**
  * The sum of magnitudes Σ|xᵢ| (the real BLAS ASUM), computed in the chosen arithmetic and accumulation.
@@ -20,8 +22,19 @@ import { loadVectorElement } from '../codegen/reduction-kernel.js';
  * ```
  * @group Kernels
  */
-export function asum(x: Range<1, any>, options: KernelOptions = {}): number {
+export function asum(x: Range<1, any>, options?: KernelOptions & { backend?: 'cpu' }): number;
+/**
+ * ASUM on the GPU (WebGPU through gpu.js; the CPU backend with a notice where no adapter exists, unless `strict`).
+ * @returns a promise of the value and the run report (backend, adapter, fallback reason, arithmetic)
+ */
+export function asum(x: Range<1, any>, options: GpuBackendOptions): Promise<GpuAsumResult>;
+export function asum(x: Range<1, any>, options: (KernelOptions & { backend?: 'cpu' }) | GpuBackendOptions = {}): number | Promise<GpuAsumResult> {
   checkRange('x', x, 1);
+  if (chooseBackend(options) === 'gpu') {
+    const call = prepareGpuCall('asum', [['x', x]], options as GpuBackendOptions);
+    return asumOnGpu(x, call, () => asum(x, { arithmetic: call.arithmetic }));
+  }
+  options = options as KernelOptions;
   const n = x.length();
   const ar = chooseArithmetic(options.arithmetic, [x]);
   checkReadableIn(ar, [['x', x]]);

@@ -7,6 +7,7 @@ import { checkRange, checkSameLength, checkScalar, chooseArithmetic, checkReadab
 import { vectorKernel, operandArgs } from '../codegen/vector-kernel.js';
 import { loadVectorElement } from '../codegen/reduction-kernel.js';
 import { checkNoOverlap } from '../codegen/aliasing.js';
+import { chooseBackend, prepareGpuCall, updateOnGpu, quickReport, type GpuBackendOptions, type GpuKernelReport } from '../backend/gpu-dispatch.js';
 
 /**
  * y := α·x + y, each element read through its accessor and written back rounded to y's storage.
@@ -27,7 +28,13 @@ import { checkNoOverlap } from '../codegen/aliasing.js';
  * ```
  * @group Kernels
  */
-export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options: KernelOptions = {}): void {
+export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options?: KernelOptions & { backend?: 'cpu' }): void;
+/**
+ * AXPY on the GPU (WebGPU through gpu.js; the CPU backend with a notice where no adapter exists, unless `strict`).
+ * @returns a promise of the run report (backend, adapter, fallback reason, arithmetic)
+ */
+export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options: GpuBackendOptions): Promise<GpuKernelReport>;
+export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options: (KernelOptions & { backend?: 'cpu' }) | GpuBackendOptions = {}): void | Promise<GpuKernelReport> {
   checkScalar('alpha', alpha);
   checkRange('x', x, 1);
   checkRange('y', y, 1, true);
@@ -35,6 +42,12 @@ export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options:
   // Element-wise: y may be x itself (same elements), never a shifted or differently strided view of its memory.
   checkNoOverlap('y', y.accessor, [['x', x.accessor]], true);
   const n = x.length();
+  if (chooseBackend(options) === 'gpu') {
+    const call = prepareGpuCall('axpy', [['x', x], ['y', y]], options as GpuBackendOptions);
+    const cpu = (): void => axpy(alpha, x, y, { arithmetic: call.arithmetic });
+    return n === 0 || alpha === 0 ? quickReport(call) : updateOnGpu({ alpha, x, beta: 1, y, out: y }, call, cpu);
+  }
+  options = options as KernelOptions;
   const ar = chooseArithmetic(options.arithmetic, [x, y]);
   checkReadableIn(ar, [['x', x], ['y', y]]);
   if (n === 0 || alpha === 0) return;

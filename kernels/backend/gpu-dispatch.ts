@@ -1,154 +1,234 @@
 /**
- * `backend: 'gpu'` for the main kernels: uploads host ranges in their own storage format, runs the
- * gpu.js-compiled WebGPU kernel (or its CPU fallback where no adapter exists, unless `strict`), and writes the
- * result back through the output range. For data that stays on the device between calls, use the resident
- * API of `src/gpu` (toDevice, gpuDot, gpuGemv, …) directly: this path uploads on every call.
+ * `backend: 'gpu'` for the kernels: validated by the same code as the CPU (kernels/backend/gpu-backend.ts), the
+ * operands are uploaded as their STORED values (exactly, in their own storage format: the GPU reads them into
+ * the arithmetic as the CPU does), the gpu.js-compiled WebGPU program runs, and the result is written back
+ * through the output range. Where no adapter exists the CPU backend runs the same call. For data that stays on
+ * the device between calls, use the resident API of `modprec/gpu` (toDevice, gpuDot, gpuGemv, …).
  * @module
  */
 import type { Range } from '../../src/range.js';
-import { fail } from '../../src/errors.js';
-import type { GpuArithmeticName } from '../../src/gpu/arithmetic.js';
-import type { GpuFormatName } from '../../src/gpu/formats.js';
 import type { GpuRunInfo } from '../../src/gpu/kernel-common.js';
 import type { DeviceArray } from '../../src/gpu/device-array.js';
 import type { GpuDotResult } from '../../src/gpu/dot.js';
+import type { GpuAsumResult } from '../../src/gpu/asum.js';
+import type { GpuNrm2Result } from '../../src/gpu/nrm2.js';
+import type { EllOperand } from '../ell-spmv/ell-operand.js';
+import { onGpuOrCpu, type GpuCall } from './gpu-backend.js';
+export { prepareGpuCall } from './gpu-backend.js';
+import { storedValues } from './stored-values.js';
 
-/** Options that send a kernel to the GPU. */
-export interface GpuBackendOptions {
-  /** Run on WebGPU through gpu.js-compiled kernels (the result is a Promise). */
-  backend: 'gpu';
-  /** GPU arithmetic: `f32` or `ff` (float-float, ~48 bits). Default: `ff` when an operand is stored in fp64. */
-  arithmetic?: GpuArithmeticName;
-  /** Throw `BACKEND_UNAVAILABLE` instead of running the CPU fallback when no WebGPU adapter exists. */
-  strict?: boolean;
-}
+export { chooseBackend } from './backend.js';
+export type { GpuBackendOptions } from './gpu-backend.js';
 
-/** What a GPU run of GEMV, TRSV or ELL SpMV reports: which backend and adapter ran it, and why a fallback happened. */
+/** What a GPU run of GEMV, TRSV, ELL SpMV, AXPY, WAXPBY or SCAL reports: backend, adapter, why the CPU ran it. */
 export type GpuKernelReport = GpuRunInfo;
 
-/** Whether the options ask for the GPU backend. @throws {@link ModprecError} `INVALID_OPTION` for an unknown backend */
-export function wantsGpu(options: { backend?: unknown } | undefined): options is GpuBackendOptions {
-  const b = options?.backend;
-  if (b === undefined || b === 'cpu') return false;
-  if (b === 'gpu') return true;
-  return fail('INVALID_OPTION', 'options.backend', "must be 'cpu' or 'gpu'", b);
-}
+type Gpu = typeof import('../../src/gpu/index.js');
 
-const UPLOADABLE: Record<string, GpuFormatName> = { f64: 'f64', f32: 'f32', f16: 'f16', bf16: 'bf16' };
+/** Built-in storage formats whose CPU bytes are the device words. */
+const SAME_BYTES = new Set(['f64', 'f32', 'f16', 'bf16']);
 
-/** The GPU storage format a range is uploaded in (its own), or a typed error naming the operand. */
-function gpuFormatOf(name: string, r: Range<any, any>, output: boolean): GpuFormatName {
-  const st = r.accessor.storage.name;
-  if (r.accessor.scale) {
-    fail('INVALID_FORMAT', name, "is scaled: upload it with toDevice(…, { format: 'i8' | 'i16' }) and call the gpu* kernels", st);
-  }
-  const f = UPLOADABLE[st];
-  if (!f) fail('INVALID_FORMAT', name, `must be stored in f64, f32, f16 or bf16 for backend 'gpu'`, st);
-  // fp64 cannot be written on the device; an fp64 output is computed into float-float and rounded on the host.
-  return output && f === 'f64' ? 'ff' : f;
-}
-
-async function gpu() {
-  return import('../../src/gpu/index.js');
-}
-
-async function upload(name: string, r: Range<any, any>, options: GpuBackendOptions, output = false): Promise<DeviceArray> {
-  const g = await gpu();
-  return g.toDevice(r as never, { format: gpuFormatOf(name, r, output), strict: options.strict });
+/**
+ * Uploads a range's stored values in its own storage format (f64 as exact words). With `asView` (kernels that read
+ * strided views: DOT, ASUM, the updates' inputs), a 1-D range in a built-in format goes up as the bytes of its
+ * storage span and is read through its offset and stride on the device — no per-element work on the host.
+ */
+function upload(g: Gpu, r: Range<any, any>, asView = false): Promise<DeviceArray> {
+  if (asView && r.dimensionality === 1 && SAME_BYTES.has(r.accessor.storage.name)) return g.toDevice(r as never, { strict: true });
+  return g.toDevice(storedValues(r), { format: r.accessor.storage.name as 'f64' | 'f32' | 'f16' | 'bf16', strict: true });
 }
 
 /** An output whose old values are not read (β = 0) is allocated on the device rather than uploaded. */
-async function outputOf(name: string, r: Range<1, any>, beta: number, options: GpuBackendOptions): Promise<DeviceArray> {
-  if (beta !== 0) return upload(name, r, options, true);
-  const g = await gpu();
-  return g.deviceZeros(r.length(), { format: gpuFormatOf(name, r, true), strict: options.strict });
+function outputOf(g: Gpu, r: Range<1, any>, readsOld: boolean): Promise<DeviceArray> {
+  return readsOld ? upload(g, r) : g.deviceZeros(r.length(), { format: r.accessor.storage.name as 'f64', strict: true });
 }
 
+/**
+ * Writes a device result back through its range: the device holds it in the range's storage format already, so
+ * the decoded values are exact for that storage and `set` (which converts through the range's arithmetic) would
+ * round them again only where the arithmetic is narrower — so the storage codec writes them.
+ */
 async function writeBack(r: Range<1, any>, d: DeviceArray): Promise<void> {
   const v = await d.toHost();
-  for (let i = 0; i < v.length; i++) r.set(i, v[i]!);
+  const a = r.accessor;
+  for (let i = 0; i < v.length; i++) a.storage.encode(a.data as never, a.linearIndex([i]), v[i]! as never);
 }
 
 function free(...arrays: DeviceArray[]): void {
   for (const a of arrays) a.destroy();
 }
 
-/** DOT on the GPU. */
-export async function dotOnGpu(x: Range<1, any>, y: Range<1, any>, options: GpuBackendOptions): Promise<GpuDotResult> {
-  const g = await gpu();
-  const dx = await upload('x', x, options);
-  const dy = await upload('y', y, options);
-  try {
-    return await g.gpuDot(dx, dy, { arithmetic: options.arithmetic, strict: options.strict });
-  } finally {
-    free(dx, dy);
-  }
-}
-
-/** GEMV on the GPU: y := α·op(A)·x + β·y, written back through y. */
-export async function gemvOnGpu(
-  args: { alpha: number; A: Range<2, any>; x: Range<1, any>; beta: number; y: Range<1, any>; trans?: 'N' | 'T' },
-  options: GpuBackendOptions,
-): Promise<GpuKernelReport> {
-  const g = await gpu();
-  const m = args.A.length(0), n = args.A.length(1);
-  const dA = await upload('A', args.A, options);
-  const dx = await upload('x', args.x, options);
-  const dy = await outputOf('y', args.y, args.beta, options);
-  try {
-    const info = await g.gpuGemv({ A: g.deviceMatrix(dA, m, n, Math.max(1, m)), x: dx, y: dy, alpha: args.alpha, beta: args.beta, trans: args.trans ?? 'N' },
-      { arithmetic: options.arithmetic, strict: options.strict });
-    await writeBack(args.y, dy);
-    return info;
-  } finally {
-    free(dA, dx, dy);
-  }
-}
-
-/** TRSV on the GPU: x := op(A)⁻¹·x, written back through x. */
-export async function trsvOnGpu(
-  args: { A: Range<2, any>; x: Range<1, any>; uplo?: 'U' | 'L'; trans?: 'N' | 'T'; diag?: 'N' | 'U' },
-  options: GpuBackendOptions,
-): Promise<GpuKernelReport> {
-  const g = await gpu();
-  const n = args.A.length(0);
-  const dA = await upload('A', args.A, options);
-  const dx = await upload('x', args.x, options, true);
-  try {
-    const info = await g.gpuTrsv({ A: g.deviceMatrix(dA, n, n, Math.max(1, n)), x: dx, uplo: args.uplo ?? 'L', trans: args.trans ?? 'N', diag: args.diag ?? 'N' },
-      { arithmetic: options.arithmetic, strict: options.strict });
-    await writeBack(args.x, dx);
-    return info;
-  } finally {
-    free(dA, dx);
-  }
-}
-
-/** ELL SpMV on the GPU: y := α·A·x + β·y, written back through y. */
-export async function ellSpmvOnGpu(
-  args: { alpha: number; A: { structure: { rows: number; cols: number; width: number; stride: number; colIndex: Int32Array }; values: Range<2, any> }; x: Range<1, any>; beta: number; y: Range<1, any> },
-  options: GpuBackendOptions,
-): Promise<GpuKernelReport> {
-  const g = await gpu();
-  const { rows, cols, width, stride, colIndex } = args.A.structure;
-  const values = args.A.values;
-  // The stored values exactly (not rounded to the range's arithmetic); padding slots stay 0.
-  const flat = new Float64Array(stride * width);
-  const a = values.accessor;
-  const vr = values.length(0);
-  for (let k = 0; k < width; k++) {
-    for (let i = 0; i < vr; i++) {
-      if (colIndex[i + k * stride]! >= 0) flat[i + k * stride] = a.storage.decode(a.data as never, a.linearIndex([i, k])) as number;
+/** DOT on the GPU (or the CPU backend, `cpu`, where no adapter exists). */
+export function dotOnGpu(x: Range<1, any>, y: Range<1, any>, call: GpuCall, cpu: () => number, into?: Range<1, any>): Promise<GpuDotResult> {
+  return onGpuOrCpu<GpuDotResult>(call, async (g, report) => {
+    if (x.length() === 0) {
+      if (into) writePair(into, 0, 0, call);
+      return { ...report, value: 0 };
     }
-  }
-  const dA = await g.toDeviceEll({ rows, cols, width, stride, colIndex, values: flat }, { format: gpuFormatOf('A.values', values, false), strict: options.strict });
-  const dx = await upload('x', args.x, options);
-  const dy = await outputOf('y', args.y, args.beta, options);
+    const dx = await upload(g, x, true);
+    const dy = await upload(g, y, true);
+    try {
+      if (!into) return await g.gpuDot(dx, dy, { arithmetic: call.gpuArithmetic, strict: true });
+      // The result in full arithmetic precision: the pair (or word) the last pass left, read back as it is.
+      const { result, info } = await g.gpuDotResident(dx, dy, { arithmetic: call.gpuArithmetic, strict: true });
+      const words = (await result.encoded()).words;
+      const f = new Float32Array(words.buffer, words.byteOffset, call.gpuArithmetic === 'ff' ? 2 : 1);
+      const [hi, lo] = [f[0]!, call.gpuArithmetic === 'ff' ? f[1]! : 0];
+      writePair(into, hi, lo, call);
+      return { ...info, value: lo === 0 ? hi : hi + lo };
+    } finally {
+      free(dx, dy);
+    }
+  }, () => ({ value: cpu() }));
+}
+
+/** Writes the float-float value hi + lo into `into`'s storage, rounded once (as the CPU kernel's `into` write). */
+function writePair(into: Range<1, any>, hi: number, lo: number, call: GpuCall): void {
+  const a = into.accessor;
+  const st = a.storage;
+  a.storage.encode(a.data as never, a.linearIndex([0]), call.arithmetic.toKind(st.kind, call.arithmetic.fromKind('dd', { hi, lo }), st.significandBits) as never);
+}
+
+/**
+ * y := β·y on the device without reading A or x (α = 0, or an empty product), as the CPU kernels do: β = 0
+ * writes zeros without reading y.
+ */
+async function scaleOutput(g: Gpu, y: Range<1, any>, beta: number, call: GpuCall): Promise<void> {
+  if (beta === 1) return;
+  const dy = await outputOf(g, y, beta !== 0);
   try {
-    const info = await g.gpuEllSpmv({ A: dA, x: dx, y: dy, alpha: args.alpha, beta: args.beta }, { arithmetic: options.arithmetic, strict: options.strict });
-    await writeBack(args.y, dy);
-    return info;
+    await g.gpuUpdate({ alpha: beta, x: dy, beta: 0, out: dy }, { arithmetic: call.gpuArithmetic, strict: true });
+    await writeBack(y, dy);
   } finally {
-    free(dA.values, dx, dy);
+    free(dy);
   }
+}
+
+/**
+ * GEMV on the GPU: y := α·op(A)·x + β·y, with the CPU kernel's quick returns (an empty op(A), or α = 0 and
+ * β = 1, leave y untouched; α = 0 does not read A or x).
+ */
+export function gemvOnGpu(args: { alpha: number; A: Range<2, any>; x: Range<1, any>; beta: number; y: Range<1, any>; trans: 'N' | 'T'; m: number; n: number }, call: GpuCall, cpu: () => void): Promise<GpuKernelReport> {
+  return onGpuOrCpu<GpuKernelReport>(call, async (g, report) => {
+    if (args.m === 0 || args.n === 0 || (args.alpha === 0 && args.beta === 1)) return report;
+    if (args.alpha === 0) {
+      await scaleOutput(g, args.y, args.beta, call);
+      return report;
+    }
+    const rows = args.A.length(0), cols = args.A.length(1);
+    // A in a built-in format goes up as its storage span, read through its strides (any layout, sub-ranges).
+    const A = SAME_BYTES.has(args.A.accessor.storage.name)
+      ? await g.toDeviceMatrix(args.A as never, { strict: true })
+      : g.deviceMatrix(await upload(g, args.A), rows, cols, Math.max(1, rows));
+    const dA = A.data;
+    const dx = await upload(g, args.x, true);
+    const dy = await outputOf(g, args.y, args.beta !== 0);
+    try {
+      const info = await g.gpuGemv({ A, x: dx, y: dy, alpha: args.alpha, beta: args.beta, trans: args.trans },
+        { arithmetic: call.gpuArithmetic, strict: true });
+      await writeBack(args.y, dy);
+      return info;
+    } finally {
+      free(dA, dx, dy);
+    }
+  }, () => { cpu(); return {}; });
+}
+
+/** TRSV on the GPU: x := op(A)⁻¹·x (an empty system returns at once). */
+export function trsvOnGpu(args: { A: Range<2, any>; x: Range<1, any>; uplo: 'U' | 'L'; trans: 'N' | 'T'; diag: 'N' | 'U' }, call: GpuCall, cpu: () => void): Promise<GpuKernelReport> {
+  return onGpuOrCpu<GpuKernelReport>(call, async (g, report) => {
+    const n = args.A.length(0);
+    if (n === 0) return report;
+    const dA = await upload(g, args.A);
+    const dx = await upload(g, args.x);
+    try {
+      const info = await g.gpuTrsv({ A: g.deviceMatrix(dA, n, n, Math.max(1, n)), x: dx, uplo: args.uplo, trans: args.trans, diag: args.diag },
+        { arithmetic: call.gpuArithmetic, strict: true });
+      await writeBack(args.x, dx);
+      return info;
+    } finally {
+      free(dA, dx);
+    }
+  }, () => { cpu(); return {}; });
+}
+
+/**
+ * ELL SpMV on the GPU: y := α·A·x + β·y, with the CPU kernel's quick returns (no rows, or α = 0 and β = 1) and
+ * y := β·y without reading A or x when α = 0 or A has no columns or slots.
+ */
+export function ellSpmvOnGpu(args: { alpha: number; A: EllOperand; x: Range<1, any>; beta: number; y: Range<1, any> }, call: GpuCall, cpu: () => void): Promise<GpuKernelReport> {
+  return onGpuOrCpu<GpuKernelReport>(call, async (g, report) => {
+    const { rows, cols, width, stride, colIndex } = args.A.structure;
+    if (rows === 0 || (args.alpha === 0 && args.beta === 1)) return report;
+    if (args.alpha === 0 || cols === 0 || width === 0) {
+      await scaleOutput(g, args.y, args.beta, call);
+      return report;
+    }
+    // The stored values exactly, as for every operand; padding slots (never read) are uploaded as 0.
+    const vr = args.A.values.length(0);
+    const packed = storedValues(args.A.values, (i, k) => colIndex[i + k * stride]! >= 0);
+    const flat = new Float64Array(stride * width);
+    for (let k = 0; k < width; k++) for (let i = 0; i < vr; i++) flat[i + k * stride] = packed[i + k * vr]!;
+    const dA = await g.toDeviceEll({ rows, cols, width, stride, colIndex, values: flat }, { format: args.A.values.accessor.storage.name as 'f64', strict: true });
+    const dx = await upload(g, args.x);
+    const dy = await outputOf(g, args.y, args.beta !== 0);
+    try {
+      const info = await g.gpuEllSpmv({ A: dA, x: dx, y: dy, alpha: args.alpha, beta: args.beta }, { arithmetic: call.gpuArithmetic, strict: true });
+      await writeBack(args.y, dy);
+      return info;
+    } finally {
+      free(dA.values, dx, dy);
+    }
+  }, () => { cpu(); return {}; });
+}
+
+/**
+ * out := α·x + β·y elementwise on the GPU (AXPY: out = y, β = 1; WAXPBY: out = w; SCAL: out = x, β = 0). A zero
+ * coefficient means its vector is not read. Callers handle their kernel's quick returns first.
+ */
+export function updateOnGpu(args: { alpha: number; x: Range<1, any>; beta: number; y?: Range<1, any>; out: Range<1, any> }, call: GpuCall, cpu: () => void): Promise<GpuKernelReport> {
+  return onGpuOrCpu<GpuKernelReport>(call, async (g, report) => {
+    if (args.out.length() === 0) return report;
+    const dx = args.alpha !== 0 ? await upload(g, args.x, true) : undefined;
+    const dy = args.y && args.beta !== 0 ? await upload(g, args.y, true) : undefined;
+    const dOut = await g.deviceZeros(args.out.length(), { format: args.out.accessor.storage.name as 'f64', strict: true });
+    try {
+      const info = await g.gpuUpdate({ alpha: args.alpha, x: dx, beta: args.beta, y: dy, out: dOut }, { arithmetic: call.gpuArithmetic, strict: true });
+      await writeBack(args.out, dOut);
+      return info;
+    } finally {
+      free(dOut, ...(dx ? [dx] : []), ...(dy ? [dy] : []));
+    }
+  }, () => { cpu(); return {}; });
+}
+
+/** ASUM on the GPU (or the CPU backend, `cpu`, where no adapter exists). */
+export function asumOnGpu(x: Range<1, any>, call: GpuCall, cpu: () => number): Promise<GpuAsumResult> {
+  return onGpuOrCpu<GpuAsumResult>(call, async (g, report) => {
+    if (x.length() === 0) return { ...report, value: 0 };
+    const dx = await upload(g, x, true);
+    try {
+      return await g.gpuAsum(dx, { arithmetic: call.gpuArithmetic, strict: true });
+    } finally {
+      free(dx);
+    }
+  }, () => ({ value: cpu() }));
+}
+
+/** NRM2 on the GPU (or the CPU backend, `cpu`, where no adapter exists). */
+export function nrm2OnGpu(x: Range<1, any>, call: GpuCall, cpu: () => number): Promise<GpuNrm2Result> {
+  return onGpuOrCpu<GpuNrm2Result>(call, async (g, report) => {
+    if (x.length() === 0) return { ...report, value: 0 };
+    const dx = await upload(g, x, true);
+    try {
+      return await g.gpuNrm2(dx, { arithmetic: call.gpuArithmetic, strict: true });
+    } finally {
+      free(dx);
+    }
+  }, () => ({ value: cpu() }));
+}
+
+/** A report of a call that had nothing to run (a quick return), on the backend that would have run it. */
+export function quickReport(call: GpuCall): Promise<GpuKernelReport> {
+  return onGpuOrCpu<GpuKernelReport>(call, async (_g, report) => report, () => ({}));
 }

@@ -9,7 +9,8 @@ import { resolveAccumulation } from '../codegen/accumulation.js';
 import { dotProgram } from './dot-program.js';
 import { primeOnce } from '../codegen/prime.js';
 import { checkNoOverlap } from '../codegen/aliasing.js';
-import { dotOnGpu, wantsGpu, type GpuBackendOptions } from '../backend/gpu-dispatch.js';
+import { dotOnGpu, chooseBackend, prepareGpuCall, type GpuBackendOptions } from '../backend/gpu-dispatch.js';
+import { fail } from '../../src/errors.js';
 import type { GpuDotResult } from '../../src/gpu/dot.js';
 
 /**
@@ -53,12 +54,19 @@ export function dot(x: Range<1, any>, y: Range<1, any>, options: (DotOptions & {
   checkRange('x', x, 1);
   checkRange('y', y, 1);
   checkSameLength('x', x.length(), 'y', y.length());
-  if (wantsGpu(options)) return dotOnGpu(x, y, options);
-  const into = options.into === undefined ? undefined : checkRange('options.into', options.into, 1, true);
+  const into = (options as DotOptions).into === undefined ? undefined : checkRange('options.into', (options as DotOptions).into, 1, true);
   if (into) {
     checkSameLength('a scalar result', 1, 'options.into', into.length());
     checkNoOverlap('options.into', into.accessor, [['x', x.accessor], ['y', y.accessor]]);
   }
+  if (chooseBackend(options) === 'gpu') {
+    // The GPU writes its float-float (or binary32) result into the storage once; scaled and multiple-precision
+    // storage would need the CPU's write path.
+    if (into && (into.accessor.scale || into.accessor.storage.kind === 'mp')) fail('INVALID_OPTION', 'options.into', "must be an unscaled range of a number or double-double storage for backend 'gpu'", into.accessor.storage.name);
+    const call = prepareGpuCall('dot', [['x', x], ['y', y]], options as GpuBackendOptions);
+    return dotOnGpu(x, y, call, () => dot(x, y, { arithmetic: call.arithmetic, into }), into);
+  }
+  options = options as DotOptions;
   const ar = chooseArithmetic(options.arithmetic, [x, y]);
   checkReadableIn(ar, [['x', x], ['y', y]]);
   const acc = resolveAccumulation(options.accumulation);

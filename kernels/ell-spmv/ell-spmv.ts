@@ -2,7 +2,7 @@
  * ELL SpMV: y := α·A·x + β·y for an ELL matrix whose values are read through any accessor.
  * @module
  */
-import { wantsGpu, ellSpmvOnGpu, type GpuBackendOptions, type GpuKernelReport } from '../backend/gpu-dispatch.js';
+import { chooseBackend, prepareGpuCall, ellSpmvOnGpu, type GpuBackendOptions, type GpuKernelReport } from '../backend/gpu-dispatch.js';
 import { Operand } from '../codegen/operand.js';
 import { chooseArithmetic, checkReadableIn, type KernelOptions } from '../codegen/kernel-options.js';
 import { resolveAccumulation } from '../codegen/accumulation.js';
@@ -45,7 +45,11 @@ export function ellSpmv(args: EllSpmvArguments, options?: KernelOptions & { back
 export function ellSpmv(args: EllSpmvArguments, options: GpuBackendOptions): Promise<GpuKernelReport>;
 export function ellSpmv(args: EllSpmvArguments, options: (KernelOptions & { backend?: 'cpu' }) | GpuBackendOptions = {}): void | Promise<GpuKernelReport> {
   const { alpha, beta, A, x, y } = checkEllSpmvArguments(args);
-  if (wantsGpu(options)) return ellSpmvOnGpu({ alpha, A, x, beta, y }, options);
+  if (chooseBackend(options) === 'gpu') {
+    const call = prepareGpuCall('ellSpmv', [['A.values', A.values], ['x', x], ['y', y]], options as GpuBackendOptions);
+    return ellSpmvOnGpu({ alpha, A, x, beta, y }, call, () => ellSpmv(args, { arithmetic: call.arithmetic }));
+  }
+  options = options as KernelOptions;
   const ar = chooseArithmetic(options.arithmetic, [A.values, x, y]);
   const acc = resolveAccumulation(options.accumulation);
   const { rows, cols, width, stride, colIndex } = A.structure;

@@ -2,7 +2,7 @@
  * GEMV: y := α·op(A)·x + β·y through any accessors, in any arithmetic, with any accumulation.
  * @module
  */
-import { wantsGpu, gemvOnGpu, type GpuBackendOptions, type GpuKernelReport } from '../backend/gpu-dispatch.js';
+import { chooseBackend, prepareGpuCall, gemvOnGpu, type GpuBackendOptions, type GpuKernelReport } from '../backend/gpu-dispatch.js';
 import { Operand } from '../codegen/operand.js';
 import { chooseArithmetic, checkReadableIn, type KernelOptions } from '../codegen/kernel-options.js';
 import { resolveAccumulation, recursiveAccumulation, type Accumulation } from '../codegen/accumulation.js';
@@ -84,7 +84,13 @@ export function gemv(args: GemvArguments, options?: GemvOptions & { backend?: 'c
 export function gemv(args: GemvArguments, options: GpuBackendOptions): Promise<GpuKernelReport>;
 export function gemv(args: GemvArguments, options: (GemvOptions & { backend?: 'cpu' }) | GpuBackendOptions = {}): void | Promise<GpuKernelReport> {
   const { alpha, beta, opA, A, x, y, m, n } = checkGemvArguments(args);
-  if (wantsGpu(options)) return gemvOnGpu({ alpha, A, x, beta, y, trans: args.trans ?? 'N' }, options);
+  if (chooseBackend(options) === 'gpu') {
+    const o = options as GpuBackendOptions & GemvOptions;
+    if (checkChoice('options.loop', o.loop, GEMV_LOOP_CHOICES, 'auto') !== 'auto') fail('INVALID_OPTION', 'options.loop', "must be 'auto' or omitted for backend 'gpu' (its loop order is its own)", o.loop);
+    const call = prepareGpuCall('gemv', [['A', A], ['x', x], ['y', y]], o);
+    return gemvOnGpu({ alpha, A, x, beta, y, trans: args.trans ?? 'N', m, n }, call, () => gemv(args, { arithmetic: call.arithmetic }));
+  }
+  options = options as GemvOptions;
   const ar = chooseArithmetic(options.arithmetic, [A, x, y]);
   const acc = resolveAccumulation(options.accumulation);
   const loop = chooseLoop(options.loop, opA, ar, acc);

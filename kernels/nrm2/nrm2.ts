@@ -7,6 +7,8 @@ import { checkRange, chooseArithmetic, checkReadableIn, type KernelOptions } fro
 import { resolveAccumulation } from '../codegen/accumulation.js';
 import { vectorKernel, operandArgs } from '../codegen/vector-kernel.js';
 import { loadVectorElement } from '../codegen/reduction-kernel.js';
+import { chooseBackend, prepareGpuCall, nrm2OnGpu, type GpuBackendOptions } from '../backend/gpu-dispatch.js';
+import type { GpuNrm2Result } from '../../src/gpu/nrm2.js';
 
 /**
  * A power of two s with max·s in [1, 2): multiplying by s is exact (no rounding) for every element that
@@ -36,8 +38,20 @@ function scaleFor(max: number): number {
  * ```
  * @group Kernels
  */
-export function nrm2(x: Range<1, any>, options: KernelOptions = {}): number {
+export function nrm2(x: Range<1, any>, options?: KernelOptions & { backend?: 'cpu' }): number;
+/**
+ * NRM2 on the GPU (WebGPU through gpu.js; the CPU backend with a notice where no adapter exists, unless `strict`),
+ * with the same scaling, NaN and ∞ rules.
+ * @returns a promise of the value and the run report (backend, adapter, fallback reason, arithmetic)
+ */
+export function nrm2(x: Range<1, any>, options: GpuBackendOptions): Promise<GpuNrm2Result>;
+export function nrm2(x: Range<1, any>, options: (KernelOptions & { backend?: 'cpu' }) | GpuBackendOptions = {}): number | Promise<GpuNrm2Result> {
   checkRange('x', x, 1);
+  if (chooseBackend(options) === 'gpu') {
+    const call = prepareGpuCall('nrm2', [['x', x]], options as GpuBackendOptions);
+    return nrm2OnGpu(x, call, () => nrm2(x, { arithmetic: call.arithmetic }));
+  }
+  options = options as KernelOptions;
   const n = x.length();
   const ar = chooseArithmetic(options.arithmetic, [x]);
   checkReadableIn(ar, [['x', x]]);

@@ -6,6 +6,7 @@ import type { Range } from '../../src/range.js';
 import { checkRange, checkScalar, chooseArithmetic, checkReadableIn, type KernelOptions } from '../codegen/kernel-options.js';
 import { vectorKernel, operandArgs } from '../codegen/vector-kernel.js';
 import { loadVectorElement } from '../codegen/reduction-kernel.js';
+import { chooseBackend, prepareGpuCall, updateOnGpu, quickReport, type GpuBackendOptions, type GpuKernelReport } from '../backend/gpu-dispatch.js';
 
 /**
  * x := α·x in place. α = 0 sets x to zero without reading it (as LAPACK's convention: NaN in x does not
@@ -21,10 +22,22 @@ import { loadVectorElement } from '../codegen/reduction-kernel.js';
  * ```
  * @group Kernels
  */
-export function scal(alpha: number, x: Range<1, any>, options: KernelOptions = {}): void {
+export function scal(alpha: number, x: Range<1, any>, options?: KernelOptions & { backend?: 'cpu' }): void;
+/**
+ * SCAL on the GPU (WebGPU through gpu.js; the CPU backend with a notice where no adapter exists, unless `strict`).
+ * @returns a promise of the run report (backend, adapter, fallback reason, arithmetic)
+ */
+export function scal(alpha: number, x: Range<1, any>, options: GpuBackendOptions): Promise<GpuKernelReport>;
+export function scal(alpha: number, x: Range<1, any>, options: (KernelOptions & { backend?: 'cpu' }) | GpuBackendOptions = {}): void | Promise<GpuKernelReport> {
   checkScalar('alpha', alpha);
   checkRange('x', x, 1, true);
   const n = x.length();
+  if (chooseBackend(options) === 'gpu') {
+    const call = prepareGpuCall('scal', [['x', x]], options as GpuBackendOptions);
+    const cpu = (): void => scal(alpha, x, { arithmetic: call.arithmetic });
+    return n === 0 || alpha === 1 ? quickReport(call) : updateOnGpu({ alpha, x, beta: 0, out: x }, call, cpu);
+  }
+  options = options as KernelOptions;
   const ar = chooseArithmetic(options.arithmetic, [x]);
   checkReadableIn(ar, alpha !== 0 ? [['x', x]] : []);
   if (n === 0 || alpha === 1) return;

@@ -2,7 +2,7 @@
  * TRSV: solves op(A)·x = b in place through any accessors, in any arithmetic, with any accumulation.
  * @module
  */
-import { wantsGpu, trsvOnGpu, type GpuBackendOptions, type GpuKernelReport } from '../backend/gpu-dispatch.js';
+import { chooseBackend, prepareGpuCall, trsvOnGpu, type GpuBackendOptions, type GpuKernelReport } from '../backend/gpu-dispatch.js';
 import { Operand } from '../codegen/operand.js';
 import { chooseArithmetic, checkReadableIn, type KernelOptions } from '../codegen/kernel-options.js';
 import { resolveAccumulation } from '../codegen/accumulation.js';
@@ -46,7 +46,11 @@ export function trsv(args: TrsvArguments, options?: KernelOptions & { backend?: 
 export function trsv(args: TrsvArguments, options: GpuBackendOptions): Promise<GpuKernelReport>;
 export function trsv(args: TrsvArguments, options: (KernelOptions & { backend?: 'cpu' }) | GpuBackendOptions = {}): void | Promise<GpuKernelReport> {
   const { A, x, T, lower, unit, n } = checkTrsvArguments(args);
-  if (wantsGpu(options)) return trsvOnGpu({ A, x, uplo: lower ? 'L' : 'U', trans: args.trans ?? 'N', diag: unit ? 'U' : 'N' }, options);
+  if (chooseBackend(options) === 'gpu') {
+    const call = prepareGpuCall('trsv', [['A', A], ['x', x]], options as GpuBackendOptions);
+    return trsvOnGpu({ A, x, uplo: args.uplo ?? 'U', trans: args.trans ?? 'N', diag: unit ? 'U' : 'N' }, call, () => trsv(args, { arithmetic: call.arithmetic }));
+  }
+  options = options as KernelOptions;
   const ar = chooseArithmetic(options.arithmetic, [A, x]);
   // Only x is scanned whole: A's unused triangle may hold anything; its used triangle and pivots are checked below.
   checkReadableIn(ar, [['x', x]]);

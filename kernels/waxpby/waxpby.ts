@@ -7,6 +7,7 @@ import { checkRange, checkSameLength, checkScalar, chooseArithmetic, checkReadab
 import { vectorKernel, operandArgs } from '../codegen/vector-kernel.js';
 import { loadVectorElement } from '../codegen/reduction-kernel.js';
 import { checkNoOverlap } from '../codegen/aliasing.js';
+import { chooseBackend, prepareGpuCall, updateOnGpu, quickReport, type GpuBackendOptions, type GpuKernelReport } from '../backend/gpu-dispatch.js';
 
 /**
  * w := α·x + β·y. A zero coefficient means its vector is not read (NaN or Inf there does not leak);
@@ -29,9 +30,15 @@ import { checkNoOverlap } from '../codegen/aliasing.js';
  * ```
  * @group Kernels
  */
+export function waxpby(alpha: number, x: Range<1, any>, beta: number, y: Range<1, any>, w: Range<1, any>, options?: KernelOptions & { backend?: 'cpu' }): void;
+/**
+ * WAXPBY on the GPU (WebGPU through gpu.js; the CPU backend with a notice where no adapter exists, unless `strict`).
+ * @returns a promise of the run report (backend, adapter, fallback reason, arithmetic)
+ */
+export function waxpby(alpha: number, x: Range<1, any>, beta: number, y: Range<1, any>, w: Range<1, any>, options: GpuBackendOptions): Promise<GpuKernelReport>;
 export function waxpby(
-  alpha: number, x: Range<1, any>, beta: number, y: Range<1, any>, w: Range<1, any>, options: KernelOptions = {},
-): void {
+  alpha: number, x: Range<1, any>, beta: number, y: Range<1, any>, w: Range<1, any>, options: (KernelOptions & { backend?: 'cpu' }) | GpuBackendOptions = {},
+): void | Promise<GpuKernelReport> {
   checkScalar('alpha', alpha);
   checkScalar('beta', beta);
   checkRange('x', x, 1);
@@ -42,6 +49,12 @@ export function waxpby(
   // Element-wise: w may be x or y itself (same elements), never a shifted or differently strided view of them.
   checkNoOverlap('w', w.accessor, [['x', x.accessor], ['y', y.accessor]], true);
   const n = x.length();
+  if (chooseBackend(options) === 'gpu') {
+    const call = prepareGpuCall('waxpby', [['x', x], ['y', y], ['w', w]], options as GpuBackendOptions);
+    const cpu = (): void => waxpby(alpha, x, beta, y, w, { arithmetic: call.arithmetic });
+    return n === 0 ? quickReport(call) : updateOnGpu({ alpha, x, beta, y, out: w }, call, cpu);
+  }
+  options = options as KernelOptions;
   const ar = chooseArithmetic(options.arithmetic, [x, y, w]);
   checkReadableIn(ar, [...(alpha !== 0 ? [['x', x] as const] : []), ...(beta !== 0 ? [['y', y] as const] : [])]);
   if (n === 0) return;

@@ -91,6 +91,11 @@ export interface StorageFormat<Data = unknown, Value = unknown> {
    * without the conversion through a storage register. Absent: false (plain doubles have their own rule).
    */
   sharesRegistersWith?(ar: ArithmeticFormat): boolean;
+  /**
+   * The format's GPU part, if it has one: its device words and the gpu.js read template (src/formats/gpu-part.ts).
+   * With it, the format runs through `backend: 'gpu'` and the resident API; without, the GPU refuses it.
+   */
+  readonly gpu?: GpuStoragePart;
 }
 
 /**
@@ -190,6 +195,8 @@ export function declareRegister(ar: ArithmeticFormat, r: Register): string {
 export function numberRegister(name: string): Register {
   return { kind: 'number', names: [name] };
 }
+
+import type { GpuStoragePart } from './gpu-part.js';
 
 /**
  * What generated code may call on a value of kind `mp` (a multiple-precision scratch object).

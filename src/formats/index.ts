@@ -6,6 +6,7 @@ import { registerFormat, f64, f32, type Format } from './registry.js';
 import { f16Storage } from './f16.js';
 import { bf16Storage } from './bf16.js';
 import { i8Storage, i16Storage, i32Storage } from './integer.js';
+import { ffArithmetic } from '../arithmetic/ff.js';
 
 /**
  * fp16 (IEEE binary16): storage only on the CPU (compute in fp32 or fp64).
@@ -33,16 +34,23 @@ export const i16 = registerFormat({ name: 'i16', storage: i16Storage });
  */
 export const i32 = registerFormat({ name: 'i32', storage: i32Storage });
 
+/**
+ * float-float (two binary32 words, about 48 bits): arithmetic only. The GPU backend's precise arithmetic; on the
+ * CPU the same algorithms emulated exactly, so `arithmetic: formats.ff` means the same on both backends.
+ */
+export const ff = registerFormat({ name: 'ff', arithmetic: ffArithmetic });
+
 /** The built-in formats by name. */
 export const formats: {
   readonly f64: Format<number>; readonly f32: Format<number>; readonly f16: Format; readonly bf16: Format;
-  readonly i8: Format; readonly i16: Format; readonly i32: Format;
-} = Object.freeze({ f64, f32, f16, bf16, i8, i16, i32 });
+  readonly i8: Format; readonly i16: Format; readonly i32: Format; readonly ff: Format;
+} = Object.freeze({ f64, f32, f16, bf16, i8, i16, i32, ff });
 
 export { f64, f32 };
 export { registerFormat, findFormat, formatNames, asStorage, asArithmetic } from './registry.js';
 export type { Format, FormatLike } from './registry.js';
 export type { StorageFormat, ArithmeticFormat, ValueKind, Register, TemplateHelpers, MpValueLike } from './format.js';
+export type { GpuStoragePart, GpuPartRegister } from './gpu-part.js';
 export { registerOfKind, numberRegister, declareStorageRegister } from './format.js';
 export { f64Storage } from './f64.js';
 export { f32Storage } from './f32.js';
@@ -51,4 +59,5 @@ export { bf16Storage } from './bf16.js';
 export { i8Storage, i16Storage, i32Storage } from './integer.js';
 export { f64Arithmetic } from '../arithmetic/f64.js';
 export { f32Arithmetic } from '../arithmetic/f32.js';
+export { ffArithmetic, FF_UNIT_ROUNDOFF, type FfValue } from '../arithmetic/ff.js';
 export { typedArrayStorage } from './typed-array-storage.js';

@@ -196,6 +196,10 @@ export const gpuFF: GpuArithmetic = {
  * The GPU arithmetic named `name`.
  * @param name - `f32` or `ff`
  * @returns the arithmetic
+ * @example
+ * ```ts
+ * gpuArithmetic('ff').unitRoundoff; // 2^-48
+ * ```
  */
 export function gpuArithmetic(name: GpuArithmeticName): GpuArithmetic {
   return name === 'f32' ? gpuF32 : gpuFF;

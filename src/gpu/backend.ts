@@ -67,7 +67,8 @@ export type DawnBackend = 'default' | 'vulkan' | 'opengl';
 export interface GpuDeviceOptions {
   /**
    * Dawn backends to try in Node, in order (default `['default', 'opengl']`). The environment variable
-   * `MODPREC_GPU_BACKEND` (`default` | `vulkan` | `opengl`) narrows the list to one.
+   * `MODPREC_GPU_BACKEND` (`default` | `vulkan` | `opengl`) narrows the list to one; `none` tries none (no adapter:
+   * the kernels' `backend: 'gpu'` then runs the CPU backend, or throws when strict).
    */
   readonly backends?: readonly DawnBackend[];
 }
@@ -75,7 +76,11 @@ export interface GpuDeviceOptions {
 let contextPromise: Promise<GpuContext | undefined> | undefined;
 let unavailableReason = '';
 
-/** Why the last {@link gpuDevice} call found no adapter ('' when one was found or none was tried). */
+/** Why the last {@link gpuDevice} call found no adapter ('' when one was found or none was tried). * @example
+ * ```ts
+ * if (!(await gpuDevice())) console.log(gpuUnavailableReason());
+ * ```
+ */
 export function gpuUnavailableReason(): string {
   return unavailableReason;
 }
@@ -172,6 +177,10 @@ async function acquire(options: GpuDeviceOptions): Promise<GpuContext | undefine
   const tried: string[] = [];
   if (isNode()) {
     const only = nodeEnv().MODPREC_GPU_BACKEND;
+    if (only === 'none') {
+      unavailableReason = 'MODPREC_GPU_BACKEND=none';
+      return undefined;
+    }
     const backends: readonly DawnBackend[] = only === 'default' || only === 'vulkan' || only === 'opengl' ? [only] : (options.backends ?? ['default', 'opengl']);
     found = await nodeAdapter(backends, tried);
   } else if (nav?.gpu) {
@@ -212,6 +221,132 @@ async function acquire(options: GpuDeviceOptions): Promise<GpuContext | undefine
   return { device, adapter, gpujs, gpujsModule: mod };
 }
 
+let busy = 0;
+let watcher: ReturnType<typeof setInterval> | undefined;
+let releaseWhenIdle = true;
+
+/**
+ * Marks `work` as GPU work in flight until it settles: the idle release ({@link releaseGpuWhenIdle}) waits for
+ * it. Every await on the device inside modprec goes through here (compiles, read-backs, queue completion).
+ * @param work - a promise that waits on the device
+ * @returns the same settlement
+ * @example
+ * ```ts
+ * await trackGpuWork(staging.mapAsync(1));
+ * ```
+ */
+export async function trackGpuWork<T>(work: Promise<T>): Promise<T> {
+  busy++;
+  try {
+    return await work;
+  } finally {
+    busy--;
+  }
+}
+
+/**
+ * Whether nothing but Dawn's polling (`setImmediate` callbacks) keeps the Node event loop alive. The handles of
+ * process.stdout and process.stderr are listed as resources too (ref'd pipes or TTYs that do not keep a process
+ * alive when idle); any other resource — a timer, a socket, stdin being read, a pending write — means not idle.
+ */
+function onlyDawnKeepsAlive(): boolean {
+  const p = (globalThis as { process?: NodeProcessLike }).process;
+  const info = p?.getActiveResourcesInfo?.();
+  if (!p || !info) return false;
+  const others = info.filter((r) => r !== 'Immediate');
+  if (others.length === 0) return true;
+  const stdio = (p._getActiveHandles?.() ?? []).filter((h) => h === p.stdout || h === p.stderr).length;
+  return others.length <= stdio && others.every((r) => r === 'PipeWrap' || r === 'TTYWrap');
+}
+
+/** The parts of Node's `process` the idle check reads. */
+interface NodeProcessLike {
+  getActiveResourcesInfo?: () => string[];
+  _getActiveHandles?: () => unknown[];
+  stdout?: unknown;
+  stderr?: unknown;
+}
+
+/**
+ * Destroys the WebGPU device now, so that a Node process can end (Dawn polls the device with `setImmediate`
+ * for as long as it lives, which keeps the event loop alive for ever). Afterwards no adapter is available to
+ * this process: GPU entry points run the CPU backend with a notice, or throw `BACKEND_UNAVAILABLE` when strict;
+ * resident arrays on the device are gone. Called automatically when the process goes idle unless
+ * {@link releaseGpuWhenIdle}(false).
+ * @example
+ * ```ts
+ * await dot(x, y, { backend: 'gpu', arithmetic: formats.ff });
+ * await releaseGpu(); // the script may now end
+ * ```
+ */
+export async function releaseGpu(): Promise<void> {
+  if (watcher !== undefined) clearInterval(watcher);
+  watcher = undefined;
+  const context = await contextPromise;
+  contextPromise = Promise.resolve(undefined);
+  unavailableReason = 'the WebGPU device was released (releaseGpu, or the process went idle)';
+  releasedHooks.forEach((h) => h());
+  context?.device.destroy();
+}
+
+const releasedHooks: (() => void)[] = [];
+/** @internal Runs `hook` when the device is released (the runtime drops its cached state). */
+export function onGpuReleased(hook: () => void): void {
+  releasedHooks.push(hook);
+}
+
+/**
+ * Whether modprec releases the WebGPU device by itself when a Node process has nothing left to do but Dawn's
+ * polling (default true): checked every 100 ms by an unreferenced timer, never while modprec awaits the device.
+ * Turn it off only where something outside Node's event loop will call into modprec later; then call
+ * {@link releaseGpu} before the process should end.
+ * @param on - whether to release on idle
+ * @example
+ * ```ts
+ * releaseGpuWhenIdle(false);
+ * ```
+ */
+export function releaseGpuWhenIdle(on: boolean): void {
+  releaseWhenIdle = on;
+}
+
+/**
+ * Routes every promise the device hands out (queue completion, buffer mapping, asynchronous pipeline creation,
+ * error scopes, compilation info) through {@link trackGpuWork}, whoever awaits it — modprec, gpu.js or the
+ * caller's own code (a benchmark awaiting onSubmittedWorkDone) — so the idle release never destroys a device
+ * that something still waits on.
+ */
+function trackDevicePromises(device: GpuDevice): void {
+  type Fn = (...args: unknown[]) => unknown;
+  const wrap = (target: Record<string, unknown>, name: string, after?: (result: unknown) => unknown): void => {
+    const f = target[name];
+    if (typeof f !== 'function') return;
+    const bound = (f as Fn).bind(target);
+    try {
+      target[name] = (...args: unknown[]) => {
+        const r = bound(...args);
+        return after ? after(r) : r instanceof Promise ? trackGpuWork(r) : r;
+      };
+    } catch {
+      // A read-only method: that path stays untracked (modprec's own awaits are tracked where they happen).
+    }
+  };
+  const d = device as unknown as Record<string, unknown>;
+  wrap(d.queue as Record<string, unknown>, 'onSubmittedWorkDone');
+  for (const m of ['createComputePipelineAsync', 'createRenderPipelineAsync', 'popErrorScope']) wrap(d, m);
+  wrap(d, 'createBuffer', (b) => { wrap(b as Record<string, unknown>, 'mapAsync'); return b; });
+  wrap(d, 'createShaderModule', (m) => { wrap(m as Record<string, unknown>, 'getCompilationInfo'); return m; });
+}
+
+/** Starts the idle watcher of a Node process (an unreferenced timer: it never keeps the process alive itself). */
+function watchForIdle(): void {
+  if (!isNode() || watcher !== undefined) return;
+  watcher = setInterval(() => {
+    if (releaseWhenIdle && busy === 0 && onlyDawnKeepsAlive()) void releaseGpu();
+  }, 100);
+  (watcher as { unref?: () => void }).unref?.();
+}
+
 /**
  * Obtains (once per process) the WebGPU device modprec's GPU kernels run on.
  *
@@ -225,7 +360,13 @@ async function acquire(options: GpuDeviceOptions): Promise<GpuContext | undefine
  * ```
  */
 export function gpuDevice(options: GpuDeviceOptions = {}): Promise<GpuContext | undefined> {
-  contextPromise ??= acquire(options).catch((e: unknown) => {
+  contextPromise ??= trackGpuWork(acquire(options)).then((c) => {
+    if (c && isNode()) {
+      trackDevicePromises(c.device);
+      watchForIdle();
+    }
+    return c;
+  }, (e: unknown) => {
     unavailableReason = `acquiring the WebGPU device failed: ${(e as Error).message.split('\n')[0]}`;
     return undefined;
   });
@@ -235,6 +376,10 @@ export function gpuDevice(options: GpuDeviceOptions = {}): Promise<GpuContext | 
 /**
  * Like {@link gpuDevice} but throws when there is no adapter.
  * @throws {@link ModprecError} `BACKEND_UNAVAILABLE` naming the reason
+ * @example
+ * ```ts
+ * const { adapter } = await requireGpu(); // throws BACKEND_UNAVAILABLE without an adapter
+ * ```
  */
 export async function requireGpu(options: GpuDeviceOptions = {}): Promise<GpuContext> {
   const context = await gpuDevice(options);

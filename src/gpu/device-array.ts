@@ -9,11 +9,12 @@ import { checkSize, fail, ModprecError } from '../errors.js';
 import { fallbackNotice, gpuUnavailableReason } from './backend.js';
 import { gpuFormat, type EncodedArray, type GpuFormatName, type GpuStorageFormat } from './formats.js';
 import { createWordBuffer, gpuRuntime, readWords, type GpuRuntime } from './runtime.js';
+import { storedValues } from '../../kernels/backend/stored-values.js';
 import type { GpuBuffer } from './webgpu-types.js';
 
 /** Options of {@link toDevice}. */
 export interface ToDeviceOptions {
-  /** GPU storage format (default `f32`). */
+  /** GPU storage format (default: a 1-D range's own storage format when it is f64, f32, f16 or bf16; else `f32`). */
   readonly format?: GpuFormatName;
   /** Elements per scale of `i8`/`i16` storage (default 256; a column length makes per-column scales). */
   readonly scaleBlock?: number;
@@ -28,7 +29,13 @@ export interface RangeLike {
   readonly dimensionality?: number;
 }
 
-/** An array in a GPU storage format, on the device (or, without a GPU, on the host). */
+/** An array in a GPU storage format, on the device (or, without a GPU, on the host). * @example
+ * ```ts
+ * const x: DeviceArray = await toDevice([1, 2, 3], { format: 'f16' });
+ * console.log(x.onDevice, await x.toHost());
+ * x.destroy();
+ * ```
+ */
 export class DeviceArray {
   /** The runtime it lives on; `undefined` when it lives on the host (CPU fallback). */
   readonly runtime: GpuRuntime | undefined;
@@ -49,6 +56,14 @@ export class DeviceArray {
   readonly fallbackReason: string;
   /** Incremented whenever a kernel writes the array (caches derived from its contents key on it). */
   version = 0;
+  /**
+   * For a strided view ({@link DeviceArray.isView}): the word-array element of view element 0, and the distance
+   * between view elements (negative: walking backwards), as a range's accessor has them. 0 and 1 otherwise.
+   */
+  readonly offset: number = 0;
+  readonly stride: number = 1;
+  /** Elements the buffer holds (the view's span; `length` for a plain array). */
+  readonly spanLength: number = 0;
 
   /** @internal */
   constructor(runtime: GpuRuntime | undefined, format: GpuStorageFormat, length: number, scaleBlock: number, encoded: EncodedArray | undefined, fallbackReason: string) {
@@ -58,6 +73,7 @@ export class DeviceArray {
     this.scaleBlock = scaleBlock;
     this.words = Math.max(1, format.words(length));
     this.fallbackReason = fallbackReason;
+    this.spanLength = length;
     if (runtime) {
       // Streaming kernels (DOT, conversion) bind windows of larger arrays; the others check the binding
       // limit per operand. Scales of integer formats are always bound whole.
@@ -76,12 +92,19 @@ export class DeviceArray {
     return this.runtime !== undefined;
   }
 
+  /** Whether this is a strided view of its buffer (offset ≠ 0 or stride ≠ 1): what toDevice makes of a strided range. */
+  get isView(): boolean {
+    return this.offset !== 0 || this.stride !== 1;
+  }
+
   /**
-   * Reads the array back, decoded exactly to doubles.
+   * Reads the array (or the view's elements) back, decoded exactly to doubles.
    * @returns the values
    */
   async toHost(): Promise<Float64Array> {
-    return this.format.decode(await this.encoded(), this.length, this.scaleBlock);
+    const all = this.format.decode(await this.encoded(), this.spanLength, this.scaleBlock);
+    if (!this.isView) return all.length === this.length ? all : all.subarray(0, this.length);
+    return Float64Array.from({ length: this.length }, (_, i) => all[this.offset + i * this.stride]!);
   }
 
   /**
@@ -183,6 +206,8 @@ export function wordsPerElement(array: DeviceArray): number {
 export function bindingWindows(arrays: readonly DeviceArray[], length: number): { start: number; count: number }[] {
   const limit = bindingLimit(arrays[0]!.runtime!);
   if (arrays.every((a) => a.words * 4 <= limit)) return [{ start: 0, count: length }];
+  const view = arrays.find((a) => a.isView);
+  if (view) throw new ModprecError('BACKEND_LIMIT', `invalid argument: a strided view over maxStorageBufferBindingSize (${limit} bytes) cannot be split into windows; upload the range packed`, 'maxStorageBufferBindingSize');
   const scaled = arrays.find((a) => a.format.scaled);
   if (scaled) throw new ModprecError('BACKEND_LIMIT', `invalid argument: an operand over maxStorageBufferBindingSize (${limit} bytes) cannot be split while another is stored in ${scaled.format.name} (its scales are bound whole)`, 'maxStorageBufferBindingSize');
   const wpe = Math.max(...arrays.map(wordsPerElement));
@@ -203,8 +228,51 @@ export function windowOf(array: DeviceArray, window: { start: number; count: num
   return { buffer: array.buffer!, offset: window.start * wpe * 4, size: Math.max(4, Math.ceil(window.count * wpe) * 4) };
 }
 
+/** The parts of a core range (src/range.ts) the upload reads: its accessor. */
+interface CoreRangeLike {
+  readonly accessor: {
+    readonly dimensionality: number;
+    readonly size: readonly number[];
+    readonly strides: readonly number[];
+    readonly offset: number;
+    readonly data: unknown;
+    readonly scale: unknown;
+    readonly storage: { readonly name: string; readonly kind: string; decode(data: never, index: number): unknown };
+    extent(): [number, number];
+  };
+}
+
+function isCoreRange(data: unknown): data is CoreRangeLike {
+  return typeof data === 'object' && data !== null && typeof (data as CoreRangeLike).accessor?.extent === 'function';
+}
+
+/** Built-in formats whose CPU storage bytes are the device words (f64: low word first; 16-bit: element 2k low). */
+const SAME_BYTES = new Set(['f64', 'f32', 'f16', 'bf16']);
+
+/**
+ * A 1-D range stored in a format whose bytes are its device words, uploaded as the bytes of the storage span it
+ * covers (no per-element work) and viewed with its offset and stride.
+ */
+function rangeSpan(r: CoreRangeLike, format: GpuStorageFormat): { encoded: EncodedArray; spanLength: number; offset: number; length: number; stride: number } {
+  const a = r.accessor;
+  const data = a.data as Float64Array | Float32Array | Uint16Array;
+  const n = a.size.reduce((p, s) => p * s, 1);
+  let [lo, hi] = n === 0 ? [0, -1] : a.extent();
+  // 16-bit formats pack two elements per word, element 2k in the low half: start the span on an even element.
+  if (format.elementsPerWord === 2) lo -= lo & 1;
+  const spanLength = Math.max(0, hi - lo + 1);
+  const bytes = new Uint8Array(data.buffer, data.byteOffset + lo * data.BYTES_PER_ELEMENT, spanLength * data.BYTES_PER_ELEMENT);
+  const words = new Uint32Array(Math.max(1, format.words(spanLength)));
+  new Uint8Array(words.buffer).set(bytes);
+  return { encoded: { words }, spanLength, offset: n === 0 ? 0 : a.offset - lo, length: n, stride: a.strides[0]! };
+}
+
 function hostValues(data: ArrayLike<number> | RangeLike, parameter: string): ArrayLike<number> {
   if (ArrayBuffer.isView(data) || Array.isArray(data)) return data as ArrayLike<number>;
+  // A core range of numbers: its STORED values (get() would round them to the range's arithmetic first).
+  if (isCoreRange(data) && !data.accessor.scale && data.accessor.storage.kind === 'number' && data.accessor.dimensionality <= 2) {
+    return storedValues(data as never);
+  }
   const r = data as RangeLike;
   if (typeof r.get === 'function' && typeof r.length === 'function') {
     const rank = r.dimensionality ?? 1;
@@ -243,11 +311,15 @@ export async function runtimeOrFallback(strict: boolean | undefined): Promise<{ 
 /**
  * Uploads values to the GPU in a GPU storage format (rounding to nearest even).
  *
- * @param data - numbers, a typed array, or a 1-D range (a 2-D range is uploaded column-major)
+ * @param data - numbers, a typed array, or a range: a 1-D range stored in f64, f32, f16 or bf16 (with no other
+ *   `format` asked for) goes up as the bytes of the storage span it covers, no per-element work, and comes back as a
+ *   strided view ({@link deviceView}: offset and stride as uniforms) when it is not packed; any other range goes up as
+ *   its stored values (decoded exactly, a 2-D range column-major), converted to `format`
  * @param options - format, scale block, strictness
  * @returns the resident array (host-resident with a notice when there is no GPU)
- * @throws {@link ModprecError} `INVALID_FORMAT` for an unknown format; `INVALID_VALUE` for values outside
- *   the format's GPU range (f64/ff: binary32's exponent range; integer formats: non-finite);
+ * @throws {@link ModprecError} `INVALID_FORMAT` for an unknown format; `INVALID_VALUE` for non-finite values
+ *   in a scaled integer format (every other value is accepted: f64 exactly; f32/f16/bf16/ff round to nearest,
+ *   overflowing to ±∞ as on the CPU);
  *   `BACKEND_LIMIT` when the array exceeds one storage binding; `BACKEND_UNAVAILABLE` when strict without GPU
  * @example
  * ```ts
@@ -256,6 +328,15 @@ export async function runtimeOrFallback(strict: boolean | undefined): Promise<{ 
  * ```
  */
 export async function toDevice(data: ArrayLike<number> | RangeLike, options: ToDeviceOptions = {}): Promise<DeviceArray> {
+  // A 1-D range in f64, f32, f16 or bf16 (and no other format asked for) goes up as its storage span, viewed.
+  if (isCoreRange(data) && data.accessor.dimensionality === 1 && !data.accessor.scale && SAME_BYTES.has(data.accessor.storage.name)
+    && (options.format === undefined || options.format === data.accessor.storage.name)) {
+    const format = gpuFormat(data.accessor.storage.name, 'options.format');
+    const span = rangeSpan(data, format);
+    const { runtime, reason } = await runtimeOrFallback(options.strict);
+    const whole = new DeviceArray(runtime, format, span.spanLength, 256, span.encoded, reason);
+    return span.offset === 0 && span.stride === 1 && span.length === span.spanLength ? whole : deviceView(whole, span.offset, span.length, span.stride);
+  }
   const format = gpuFormat(options.format ?? 'f32', 'options.format');
   const scaleBlock = checkSize('options.scaleBlock', options.scaleBlock ?? 256);
   if (scaleBlock < 1) fail('INVALID_SIZE', 'options.scaleBlock', 'must be at least 1', scaleBlock);
@@ -271,6 +352,10 @@ export async function toDevice(data: ArrayLike<number> | RangeLike, options: ToD
  * @param options - format and strictness
  * @returns the array
  * @throws {@link ModprecError} as {@link toDevice}
+ * @example
+ * ```ts
+ * const y = await deviceZeros(1024, { format: 'ff' });
+ * ```
  */
 export async function deviceZeros(length: number, options: ToDeviceOptions = {}): Promise<DeviceArray> {
   checkSize('length', length);
@@ -292,6 +377,54 @@ export async function deviceZeros(length: number, options: ToDeviceOptions = {})
  */
 export function bufferView(runtime: GpuRuntime, buffer: GpuBuffer, format: GpuStorageFormat, length: number): DeviceArray {
   const view = Object.create(DeviceArray.prototype) as DeviceArray;
-  Object.assign(view, { runtime, format, length, scaleBlock: 1, words: Math.max(1, format.words(length)), buffer, scales: undefined, host: undefined, fallbackReason: '', version: 0 });
+  Object.assign(view, { runtime, format, length, spanLength: length, offset: 0, stride: 1, scaleBlock: 1, words: Math.max(1, format.words(length)), buffer, scales: undefined, host: undefined, fallbackReason: '', version: 0 });
+  return view;
+}
+
+/**
+ * Uploads a core range (1-D or 2-D, unscaled, stored in f64, f32, f16 or bf16) as the bytes of the storage span it
+ * covers — no per-element work on the host — and says where its element (0, …) sits in it and its strides.
+ * @param r - the range
+ * @param strict - throw `BACKEND_UNAVAILABLE` instead of keeping the span on the host when there is no GPU
+ * @returns the span array, the offset of element (0, …) in it, and the range's strides
+ * @throws {@link ModprecError} `INVALID_FORMAT` for another storage or a scaled range
+ * @example
+ * ```ts
+ * const { span, offset, strides } = await toDeviceSpan(A); // A row-major: strides [ld, 1]
+ * ```
+ */
+export async function toDeviceSpan(r: RangeLike, strict?: boolean): Promise<{ span: DeviceArray; offset: number; strides: readonly number[] }> {
+  if (!isCoreRange(r) || r.accessor.scale || !SAME_BYTES.has(r.accessor.storage.name)) {
+    return fail('INVALID_FORMAT', 'range', 'must be an unscaled range stored in f64, f32, f16 or bf16', isCoreRange(r) ? r.accessor.storage.name : r);
+  }
+  const format = gpuFormat(r.accessor.storage.name);
+  const s = rangeSpan(r, format);
+  const { runtime, reason } = await runtimeOrFallback(strict);
+  return { span: new DeviceArray(runtime, format, s.spanLength, 256, s.encoded, reason), offset: s.offset, strides: r.accessor.strides };
+}
+
+/**
+ * A strided view of `span`'s elements: element i of the view is element offset + i·stride of the span (stride may
+ * be negative). The view owns the span's buffer (destroying it releases the buffer). Read by gpuDot, gpuAsum and
+ * gpuUpdate's inputs; the other kernels take whole arrays.
+ * @param span - the array holding the elements
+ * @param offset - span element of view element 0
+ * @param length - view elements
+ * @param stride - span elements between view elements
+ * @returns the view
+ * @throws {@link ModprecError} `INVALID_STORAGE` when the view reaches outside the span
+ * @example
+ * ```ts
+ * const evens = deviceView(await toDevice([1, 2, 3, 4]), 0, 2, 2); // [1, 3]
+ * ```
+ */
+export function deviceView(span: DeviceArray, offset: number, length: number, stride: number): DeviceArray {
+  const last = length === 0 ? offset : offset + (length - 1) * stride;
+  if (length > 0 && (Math.min(offset, last) < 0 || Math.max(offset, last) >= span.spanLength)) {
+    fail('INVALID_STORAGE', 'span', `must hold elements ${Math.min(offset, last)}..${Math.max(offset, last)} of the view`, span.spanLength);
+  }
+  const view = Object.create(DeviceArray.prototype) as DeviceArray;
+  Object.assign(view, span, { length, offset, stride, spanLength: span.spanLength });
+  // The span object no longer owns the buffer: the view does.
   return view;
 }

@@ -8,10 +8,10 @@
  */
 import { checkSize, fail } from '../errors.js';
 import type { GpuArithmetic, GpuRegister } from './arithmetic.js';
-import { cpuDot } from './cpu-fallback.js';
+import { hostDot } from './host-fallback.js';
 import { bindingWindows, bufferView, DeviceArray, windowOf } from './device-array.js';
 import { gpuFormat, type VectorRead } from './formats.js';
-import { allowFallback, UNROLL, accumulatorChains, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
+import { elementIndex, allowFallback, UNROLL, accumulatorChains, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
 import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from './program.js';
 import { createWordBuffer, type GpuRuntime } from './runtime.js';
 
@@ -103,8 +103,8 @@ function partialSource(arithmetic: GpuArithmetic, x: DeviceArray, y: DeviceArray
     for (let j = 0; j < width; j++) {
       const q = `${g}x${j}`;
       body.push(`const k${q} = ${kg} + ${j};`);
-      const rx = qx ? { code: '', register: qx.registers[j]! } : x.format.emitRead('X', `k${q}`, `a${q}`, arithmetic);
-      const ry = qy ? { code: '', register: qy.registers[j]! } : y.format.emitRead('Y', `k${q}`, `b${q}`, arithmetic);
+      const rx = qx ? { code: '', register: qx.registers[j]! } : x.format.emitRead('X', elementIndex('X', x, `k${q}`), `a${q}`, arithmetic);
+      const ry = qy ? { code: '', register: qy.registers[j]! } : y.format.emitRead('Y', elementIndex('Y', y, `k${q}`), `b${q}`, arithmetic);
       body.push(`${rx.code} ${ry.code}`);
       regs.push({ a: rx.register, b: ry.register });
     }
@@ -113,8 +113,8 @@ function partialSource(arithmetic: GpuArithmetic, x: DeviceArray, y: DeviceArray
   body.push(`k = k + ${groups} * S;`, '}');
   body.push('while (k < n) {');
   for (let j = 0; j < width; j++) {
-    const rx = x.format.emitRead('X', `kt${j}`, `at${j}`, arithmetic);
-    const ry = y.format.emitRead('Y', `kt${j}`, `bt${j}`, arithmetic);
+    const rx = x.format.emitRead('X', elementIndex('X', x, `kt${j}`), `at${j}`, arithmetic);
+    const ry = y.format.emitRead('Y', elementIndex('Y', y, `kt${j}`), `bt${j}`, arithmetic);
     body.push(`const kt${j} = k + ${j};`, `if (kt${j} < n) {`, `${rx.code} ${ry.code}`, arithmetic.mulAdd('acc', rx.register, ry.register), '}');
   }
   body.push('k = k + S;', '}', ...acc.combine, `return ${arithmetic.returnValue('acc')};`);
@@ -131,7 +131,8 @@ interface GroupShape {
 
 /** The vector read of `array`'s format when the shape reads runs of four with vector loads. */
 function vectorReadOf(array: DeviceArray, shape: GroupShape): VectorRead | undefined {
-  return shape.vectorLoads && shape.width === 4 ? array.format.vectorRead : undefined;
+  // A strided view reads element by element (its elements are not adjacent words).
+  return shape.vectorLoads && shape.width === 4 && !array.isView ? array.format.vectorRead : undefined;
 }
 
 /** Binds the vector argument of `array` (when the shape uses one) to the binding of its scalar argument. */
@@ -257,10 +258,10 @@ export async function gpuDot(x: DeviceArray, y: DeviceArray, options: GpuDotOpti
   const maxThreads = maxThreadsOf(options);
   const shape = groupShapeOf(options);
   const arithmetic = chooseArithmetic(options, [x, y]);
-  const runtime = commonRuntime({ x, y });
+  const runtime = commonRuntime({ x, y }, ['x', 'y']);
   if (!runtime) {
     allowFallback(options, x.fallbackReason);
-    const value = cpuDot(await x.toHost(), await y.toHost(), arithmetic);
+    const value = await hostDot(x, y, arithmetic);
     return { value, ...runInfo(undefined, arithmetic, x.fallbackReason) };
   }
   const result = await dotOnDevice(runtime, x, y, arithmetic, maxThreads, shape);
@@ -276,13 +277,18 @@ export async function gpuDot(x: DeviceArray, y: DeviceArray, options: GpuDotOpti
  * @param options - arithmetic
  * @returns the one-element result array and the run report
  * @throws {@link ModprecError} as {@link gpuDot}; `BACKEND_UNAVAILABLE` for host-resident operands
+ * @example
+ * ```ts
+ * const { result } = await gpuDotResident(x, y, { arithmetic: 'ff' });
+ * const [value] = await result.toHost();
+ * ```
  */
 export async function gpuDotResident(x: DeviceArray, y: DeviceArray, options: GpuDotOptions = {}): Promise<{ result: DeviceArray; info: GpuRunInfo }> {
   validate(x, y);
   const maxThreads = maxThreadsOf(options);
   const shape = groupShapeOf(options);
   const arithmetic = chooseArithmetic(options, [x, y]);
-  const runtime = commonRuntime({ x, y });
+  const runtime = commonRuntime({ x, y }, ['x', 'y']);
   if (!runtime) fail('BACKEND_UNAVAILABLE', 'x', 'must live on a GPU for a resident result');
   return { result: await dotOnDevice(runtime, x, y, arithmetic, maxThreads, shape), info: runInfo(runtime, arithmetic, '') };
 }

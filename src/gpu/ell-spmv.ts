@@ -6,9 +6,11 @@
  *
  * @module
  */
-import { checkFinite, checkSize, fail, ModprecError } from '../errors.js';
+import { checkSize, fail, ModprecError } from '../errors.js';
+import { checkNumber } from './kernel-common.js';
 import type { GpuArithmetic } from './arithmetic.js';
-import { cpuEllSpmv } from './cpu-fallback.js';
+import { hostEllSpmv } from './host-fallback.js';
+import { gpuUpdate } from './update.js';
 import { bindingLimit, checkBinding, checkBufferSize, checkOperandBinding, DeviceArray, runtimeOrFallback, windowOf, wordsPerElement, type ToDeviceOptions } from './device-array.js';
 import { finishArgs, finishBody, partialsFinishSource, scalarBindings } from './finish-pass.js';
 import { gpuFormat } from './formats.js';
@@ -52,6 +54,10 @@ export interface DeviceEll {
  * @returns the resident matrix
  * @throws {@link ModprecError} `INVALID_SIZE`/`INVALID_STRIDE`/`INVALID_STORAGE` for inconsistent parts,
  *   `INDEX_OUT_OF_RANGE` for a column index outside [−1, cols), as {@link toDevice} otherwise
+ * @example
+ * ```ts
+ * const A = await toDeviceEll(csrToEll(laplacianCsr([64, 64])), { format: 'f32' });
+ * ```
  */
 export async function toDeviceEll(A: EllParts, options: ToDeviceOptions = {}): Promise<DeviceEll> {
   const rows = checkSize('A.rows', A.rows);
@@ -248,17 +254,23 @@ export async function gpuEllSpmv(args: GpuEllSpmvArgs, options: GpuKernelOptions
   // by gather, and y may not.
   checkOperandBinding('x', x);
   checkOperandBinding('y', y);
-  const alpha = checkFinite('alpha', args.alpha ?? 1);
-  const beta = checkFinite('beta', args.beta ?? 0);
+  const alpha = checkNumber('alpha', args.alpha ?? 1);
+  const beta = checkNumber('beta', args.beta ?? 0);
   const arithmetic = chooseArithmetic(options, [A.values, x, y]);
   const runtime = commonRuntime({ 'A.values': A.values, x, y });
   if (!runtime) {
     allowFallback(options, y.fallbackReason);
-    const out = cpuEllSpmv(A.rows, A.width, A.stride, A.hostColIndex!, await A.values.toHost(), alpha, await x.toHost(), beta, await y.toHost(), arithmetic);
-    y.host = y.format.encode(out, 'y', y.scaleBlock);
+    await hostEllSpmv({ rows: A.rows, cols: A.cols, width: A.width, stride: A.stride, colIndex: A.hostColIndex!, values: A.values, x, y, alpha, beta }, arithmetic);
     return runInfo(undefined, arithmetic, y.fallbackReason);
   }
   if (!A.colIndex) throw new ModprecError('INVALID_STORAGE', 'invalid argument: A.colIndex has been destroyed', 'A.colIndex');
+  // The CPU kernel's rules: no rows, or α = 0 and β = 1, return at once; α = 0 (or no columns or slots) computes
+  // y := β·y without reading A or x.
+  if (A.rows === 0 || (alpha === 0 && beta === 1)) return runInfo(runtime, arithmetic, '');
+  if (alpha === 0 || A.cols === 0 || A.width === 0) {
+    await gpuUpdate({ alpha: beta, x: y, beta: 0, out: y }, { arithmetic: arithmetic.name });
+    return runInfo(runtime, arithmetic, '');
+  }
   await spmvOnDevice(runtime, args, alpha, beta, arithmetic);
   return runInfo(runtime, arithmetic, '');
 }

@@ -12,6 +12,7 @@
  * @module
  */
 import { fail } from '../errors.js';
+import { findFormat } from '../formats/registry.js';
 import type { GpuArithmetic, GpuRegister, HelperFunction } from './arithmetic.js';
 import { bf16BitsFromNumber, numberFromBf16Bits } from '../formats/convert/bf16.js';
 import { f16BitsFromNumber, numberFromF16Bits } from '../formats/convert/f16.js';
@@ -93,14 +94,18 @@ function fourRegisters(prefix: string, kind: GpuRegister['kind']): GpuRegister[]
  * The vector read of four elements of two words each (f64, ff) into float-float registers: eight words, two
  * 16-byte loads. `element(q, o)` is the expression of one element from words o and o + 1 of the vec4 `q`.
  */
-function twoWordQuadRead(element: (q: string, o: number) => string): VectorRead {
+function twoWordQuadRead(element: (q: string, o: number) => string, headOnlyInF32 = false): VectorRead {
   return {
     suffix: 'Quad',
-    emit(vector, index, prefix) {
+    emit(vector, index, prefix, arithmetic) {
       const v = `${prefix}v`;
+      const head = headOnlyInF32 && arithmetic.name === 'f32';
       const lines = [`const ${v}q = (${index}) >> 1; const ${v}0 = mpQuad(${vector}[${v}q]); const ${v}1 = mpQuad(${vector}[${v}q + 1]);`];
-      for (let j = 0; j < 4; j++) lines.push(`const ${prefix}${j} = ${element(`${v}${j >> 1}`, 2 * (j & 1))};`);
-      return { code: lines.join(' '), registers: fourRegisters(prefix, 'ff') };
+      for (let j = 0; j < 4; j++) {
+        const e = element(`${v}${j >> 1}`, 2 * (j & 1));
+        lines.push(head ? `const ${prefix}${j}p = ${e}; const ${prefix}${j} = ${prefix}${j}p[0];` : `const ${prefix}${j} = ${e};`);
+      }
+      return { code: lines.join(' '), registers: fourRegisters(prefix, head ? 'f32' : 'ff') };
     },
   };
 }
@@ -108,21 +113,28 @@ function twoWordQuadRead(element: (q: string, o: number) => string): VectorRead 
 /** Helper functions the read and write templates call. */
 export const FORMAT_HELPERS: readonly HelperFunction[] = [
   {
-    // IEEE double (high word, low word) → float-float, truncating the 53-bit significand to 24 + 24 bits
-    // (relative error below 2^-47). Exponents outside binary32's normal range are refused at upload.
+    // IEEE double (high word, low word) → float-float as the CPU's formats.ff reads a double: hi = the double
+    // rounded to nearest binary32 (ties to even; so an f32 arithmetic reading hi is correctly rounded, as
+    // Math.fround on the CPU), lo = the rest (|lo| ≤ ulp(hi)/2, rounded to binary32 by the int→float conversion).
+    // Beyond binary32's range: ±∞ above it (after rounding), ±0 below 2^-126 (binary32 subnormals, which WGSL
+    // lets a GPU flush, are not produced).
     source: `function mpF64(hw, lw) {
   const e = (hw >> 20) & 2047;
   const s = hw & -2147483648;
-  if (e === 0) { return [mpFloat(s), 0.0]; }
   if (e === 2047) {
     if (((hw & 1048575) | lw) !== 0) { return [mpFloat(s | 2143289344), 0.0]; }
     return [mpFloat(s | 2139095040), 0.0];
   }
-  const t = 8388608 | ((hw & 1048575) << 3) | (lw >>> 29);
+  if (e < 897) { return [mpFloat(s), 0.0]; }
+  if (e > 1150) { return [mpFloat(s | 2139095040), 0.0]; }
+  let t = 8388608 | ((hw & 1048575) << 3) | (lw >>> 29);
   const r = lw & 536870911;
+  let rest = r;
+  if (r > 268435456) { t = t + 1; rest = r - 536870912; }
+  if (r === 268435456) { if ((t & 1) === 1) { t = t + 1; rest = r - 536870912; } }
   const scale = mpFloat((e - 896) << 23);
   const hi = (t * 1.1920928955078125e-7) * scale;
-  const lo = (r * 2.220446049250313e-16) * scale;
+  const lo = (rest * 2.220446049250313e-16) * scale;
   if (s !== 0) { return [-hi, -lo]; }
   return [hi, lo];
 }`,
@@ -320,17 +332,6 @@ function scaledInteger(name: 'i8' | 'i16'): GpuStorageFormat {
   };
 }
 
-function checkBinary32Range(x: number, parameter: string, k: number, name: string): void {
-  if (Number.isNaN(x) || x === 0 || !Number.isFinite(x)) return;
-  const a = Math.abs(x);
-  // The low word of a float-float pair carries bits 24–47 below the leading one: it stays a normal binary32
-  // (and survives GPUs that flush subnormals) only for |x| ≥ 2^-102. f64 words are decoded by truncation
-  // (any |x| < 2^128 fits); ff's hi is x rounded, which must stay finite.
-  if (a < 2 ** -102 || a >= 2 ** 128 || (name === 'ff' && Math.fround(a) === Infinity)) {
-    fail('INVALID_VALUE', `${parameter}[${k}]`, `must lie within [2^-102, 2^128) in magnitude for ${name} storage on the GPU (float-float needs both words normal binary32)`, x);
-  }
-}
-
 const f32Format: GpuStorageFormat = {
   name: 'f32',
   elementsPerWord: 1,
@@ -379,24 +380,25 @@ const f64Format: GpuStorageFormat = {
   words: (length) => 2 * length,
   encode(values, parameter) {
     const doubles = new Float64Array(Math.max(1, values.length));
-    for (let k = 0; k < values.length; k++) {
-      checkBinary32Range(values[k]!, parameter, k, 'f64');
-      doubles[k] = values[k]!;
-    }
+    // Exact: the words of each double (how the device reads them into an arithmetic: see mpF64).
+    for (let k = 0; k < values.length; k++) doubles[k] = values[k]!;
     return { words: new Uint32Array(doubles.buffer) };
   },
   decode(encoded, length) {
     return new Float64Array(encoded.words.buffer.slice(encoded.words.byteOffset, encoded.words.byteOffset + 8 * length));
   },
-  emitRead(array, index, dst) {
-    return {
-      code: `const ${dst}k = (${index}) * 2; const ${dst} = mpF64(mpBits(${array}[${dst}k + 1]), mpBits(${array}[${dst}k]));`,
-      register: { kind: 'ff', name: dst },
-    };
+  // In f32 arithmetic only the head is read: it is the double correctly rounded to binary32 (adding the tail in
+  // binary32 could round a second time when the tail is exactly half an ulp after its own rounding).
+  emitRead(array, index, dst, arithmetic) {
+    const pair = `mpF64(mpBits(${array}[${dst}k + 1]), mpBits(${array}[${dst}k]))`;
+    if (arithmetic.name === 'f32') {
+      return { code: `const ${dst}k = (${index}) * 2; const ${dst}p = ${pair}; const ${dst} = ${dst}p[0];`, register: { kind: 'f32', name: dst } };
+    }
+    return { code: `const ${dst}k = (${index}) * 2; const ${dst} = ${pair};`, register: { kind: 'ff', name: dst } };
   },
   readArgs: () => [],
   // The low word of a double comes first.
-  vectorRead: twoWordQuadRead((q, o) => `mpF64(mpBits(${q}[${o + 1}]), mpBits(${q}[${o}]))`),
+  vectorRead: twoWordQuadRead((q, o) => `mpF64(mpBits(${q}[${o + 1}]), mpBits(${q}[${o}]))`, true),
   // The double nearest the register's value (float-float values hold at most 48 significant bits, so the
   // words are exact for them; see format-writers.ts).
   emitReturn: (values) => {
@@ -419,7 +421,6 @@ const ffFormat: GpuStorageFormat = {
     const pairs = new Float32Array(Math.max(2, 2 * values.length));
     for (let k = 0; k < values.length; k++) {
       const x = values[k]!;
-      checkBinary32Range(x, parameter, k, 'ff');
       const hi = Math.fround(x);
       pairs[2 * k] = hi;
       pairs[2 * k + 1] = Number.isFinite(hi) ? Math.fround(x - hi) : 0;
@@ -461,9 +462,14 @@ export const GPU_FORMATS: Readonly<Record<GpuFormatName, GpuStorageFormat>> = {
  * @param parameter - the parameter name for the error
  * @returns the format
  * @throws {@link ModprecError} `INVALID_FORMAT` for other names
+ * @example
+ * ```ts
+ * gpuFormat('bf16').elementsPerWord; // 2
+ * ```
  */
 export function gpuFormat(name: string, parameter = 'format'): GpuStorageFormat {
-  const f = (GPU_FORMATS as Record<string, GpuStorageFormat>)[name];
-  if (!f) fail('INVALID_FORMAT', parameter, `must be a GPU storage format (${Object.keys(GPU_FORMATS).join(', ')})`, name);
+  // Built-in GPU formats first, then a registered storage format's GPU part (a user's format).
+  const f = (GPU_FORMATS as Record<string, GpuStorageFormat>)[name] ?? (findFormat(name)?.storage?.gpu as GpuStorageFormat | undefined);
+  if (!f) fail('INVALID_FORMAT', parameter, `must be a GPU storage format (${Object.keys(GPU_FORMATS).join(', ')}, or a registered format with a GPU part)`, name);
   return f;
 }

@@ -9,12 +9,14 @@
  *
  * @module
  */
-import { checkFinite, checkSize, fail, ModprecError } from '../errors.js';
+import { checkSize, fail, ModprecError } from '../errors.js';
+import { checkNumber } from './kernel-common.js';
 import type { GpuArithmetic } from './arithmetic.js';
-import { cpuGemv } from './cpu-fallback.js';
-import { bindingLimit, checkOperandBinding, DeviceArray, windowOf, wordsPerElement } from './device-array.js';
+import { hostGemv } from './host-fallback.js';
+import { gpuUpdate } from './update.js';
+import { bindingLimit, checkOperandBinding, DeviceArray, toDeviceSpan, windowOf, wordsPerElement, type RangeLike } from './device-array.js';
 import { partialsFinishSource, scalarBindings } from './finish-pass.js';
-import { allowFallback, UNROLL, accumulateLoop, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
+import { elementIndex, allowFallback, UNROLL, accumulateLoop, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
 import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from './program.js';
 import { createWordBuffer, type GpuRuntime } from './runtime.js';
 
@@ -61,6 +63,10 @@ export interface GpuGemvOptions extends GpuKernelOptions {
  * @param ld - leading dimension (default rows)
  * @returns the matrix
  * @throws {@link ModprecError} `INVALID_SIZE`, `INVALID_STRIDE`, `INVALID_STORAGE` when data is too short
+ * @example
+ * ```ts
+ * const A = deviceMatrix(await toDevice(columnMajorValues, { format: 'f32' }), m, n);
+ * ```
  */
 export function deviceMatrix(data: DeviceArray, rows: number, cols: number, ld = rows): DeviceMatrix {
   checkSize('rows', rows);
@@ -72,6 +78,59 @@ export function deviceMatrix(data: DeviceArray, rows: number, cols: number, ld =
   if (data.length < needed) fail('INVALID_STORAGE', 'data', `must hold (cols−1)·ld + rows = ${needed} elements`, data.length);
   if (needed > 2 ** 31 - 1) fail('INVALID_SIZE', 'data', 'must have fewer than 2^31 elements (32-bit indices on the GPU)', needed);
   return { rows, cols, ld, data };
+}
+
+/**
+ * A strided matrix view of `span` for GEMV: element (i, j) at span element offset + i·rowStride + j·colStride — a
+ * row-major matrix (rowStride = its leading dimension, colStride = 1), a sub-range of either layout. What
+ * {@link toDeviceMatrix} makes of a core 2-D range. GEMV reads views; TRSV takes packed column-major matrices.
+ * @param span - the array holding the elements
+ * @param shape - rows, cols, offset, rowStride, colStride (integers; strides may be negative)
+ * @returns the matrix
+ * @throws {@link ModprecError} `INVALID_SIZE` for bad sizes; `INVALID_STORAGE` when an element falls outside the span
+ * @example
+ * ```ts
+ * // a 2×3 row-major matrix
+ * const A = deviceMatrixView(await toDevice([1, 2, 3, 4, 5, 6]), { rows: 2, cols: 3, offset: 0, rowStride: 3, colStride: 1 });
+ * ```
+ */
+export function deviceMatrixView(span: DeviceArray, shape: { rows: number; cols: number; offset: number; rowStride: number; colStride: number }): DeviceMatrix {
+  const { rows, cols, offset, rowStride, colStride } = shape;
+  checkSize('rows', rows);
+  checkSize('cols', cols);
+  if (!(span instanceof DeviceArray)) fail('INVALID_STORAGE', 'span', 'must be a DeviceArray (see toDevice)', span);
+  for (const [name, v] of [['offset', offset], ['rowStride', rowStride], ['colStride', colStride]] as const) {
+    if (!Number.isSafeInteger(v)) fail('INVALID_STRIDE', name, 'must be an integer', v);
+  }
+  if (rows > 0 && cols > 0) {
+    const corners = [0, (rows - 1) * rowStride, (cols - 1) * colStride, (rows - 1) * rowStride + (cols - 1) * colStride].map((d) => offset + d);
+    const lo = Math.min(...corners), hi = Math.max(...corners);
+    if (lo < 0 || hi >= span.spanLength) fail('INVALID_STORAGE', 'span', `must hold elements ${lo}..${hi} of the matrix`, span.spanLength);
+  }
+  if (rows * cols > 2 ** 31 - 1) fail('INVALID_SIZE', 'span', 'must have fewer than 2^31 elements (32-bit indices on the GPU)', rows * cols);
+  const view = Object.create(DeviceArray.prototype) as DeviceArray;
+  // A view whose offset and stride are the matrix's offset and row stride (its `isView` is then true unless packed).
+  Object.assign(view, span, { length: rows * cols, offset, stride: rowStride, spanLength: span.spanLength });
+  const packed = offset === 0 && rowStride === 1;
+  return { rows, cols, ld: colStride, data: packed ? span : view };
+}
+
+/**
+ * Uploads a core 2-D range (any layout: column- or row-major, a sub-range; unscaled f64, f32, f16 or bf16) as the
+ * bytes of its storage span and returns it as a GEMV matrix view — no per-element work on the host.
+ * @param A - the range
+ * @param options - `strict`: throw instead of keeping the data on the host when there is no GPU
+ * @returns the matrix
+ * @throws {@link ModprecError} as {@link toDeviceSpan}
+ * @example
+ * ```ts
+ * const A = await toDeviceMatrix(range(rowMajor({ size: [m, n], storage: formats.f32, data })));
+ * await gpuGemv({ A, x, y }, { arithmetic: 'ff' });
+ * ```
+ */
+export async function toDeviceMatrix(A: RangeLike, options: { strict?: boolean } = {}): Promise<DeviceMatrix> {
+  const { span, offset, strides } = await toDeviceSpan(A, options.strict);
+  return deviceMatrixView(span, { rows: A.length(0), cols: A.length(1), offset, rowStride: strides[0]!, colStride: strides[1]! });
 }
 
 /** Number of reduction chunks for an m×n GEMV N aiming at `target` threads. */
@@ -97,8 +156,9 @@ function partialNSource(arithmetic: GpuArithmetic, A: DeviceArray, x: DeviceArra
     'if (j1 > n) { j1 = n; }',
     arithmetic.declareZero('acc'),
     ...accumulateLoop(arithmetic, { start: 'j0', end: 'j1', step: '1' }, UNROLL, (index, suffix) => {
-      const ra = A.format.emitRead('A', `i + ${index} * lda`, `a${suffix}`, arithmetic);
-      const rx = x.format.emitRead('X', index, `b${suffix}`, arithmetic);
+      // A view (a row-major or strided matrix): element (i, j) at AOff + i·AInc + j·lda.
+      const ra = A.format.emitRead('A', A.isView ? `AOff + i * AInc + ${index} * lda` : `i + ${index} * lda`, `a${suffix}`, arithmetic);
+      const rx = x.format.emitRead('X', elementIndex('X', x, index), `b${suffix}`, arithmetic);
       return { code: `${ra.code} ${rx.code}`, a: ra.register, b: rx.register };
     }, chains),
     `return ${arithmetic.returnValue('acc')};`,
@@ -113,8 +173,8 @@ function partialTSource(arithmetic: GpuArithmetic, A: DeviceArray, x: DeviceArra
     'const lane = mpImod(this.thread.x, W);',
     arithmetic.declareZero('acc'),
     ...accumulateLoop(arithmetic, { start: 'lane', end: 'm', step: 'W' }, UNROLL, (index, suffix) => {
-      const ra = A.format.emitRead('A', `base + ${index}`, `a${suffix}`, arithmetic);
-      const rx = x.format.emitRead('X', index, `b${suffix}`, arithmetic);
+      const ra = A.format.emitRead('A', A.isView ? `AOff + base + ${index} * AInc` : `base + ${index}`, `a${suffix}`, arithmetic);
+      const rx = x.format.emitRead('X', elementIndex('X', x, index), `b${suffix}`, arithmetic);
       return { code: `${ra.code} ${rx.code}`, a: ra.register, b: rx.register };
     }, chains),
     `return ${arithmetic.returnValue('acc')};`,
@@ -125,7 +185,8 @@ function partialTSource(arithmetic: GpuArithmetic, A: DeviceArray, x: DeviceArra
 function validate(args: GpuGemvArgs): { trans: boolean; alpha: number; beta: number } {
   const { A, x, y } = args;
   if (!A || typeof A !== 'object' || !(A.data instanceof DeviceArray)) fail('INVALID_STORAGE', 'A', 'must be a DeviceMatrix (see deviceMatrix)', A);
-  deviceMatrix(A.data, A.rows, A.cols, A.ld);
+  // A view was checked against its span when made (deviceMatrixView); a plain array is checked here.
+  if (!A.data.isView) deviceMatrix(A.data, A.rows, A.cols, A.ld);
   if (!(x instanceof DeviceArray)) fail('INVALID_STORAGE', 'x', 'must be a DeviceArray (see toDevice)', x);
   if (!(y instanceof DeviceArray)) fail('INVALID_STORAGE', 'y', 'must be a DeviceArray (see toDevice)', y);
   const t = args.trans ?? 'N';
@@ -143,7 +204,7 @@ function validate(args: GpuGemvArgs): { trans: boolean; alpha: number; beta: num
   if (A.data.format.scaled) checkOperandBinding('A', A.data);
   if (trans || x.format.scaled) checkOperandBinding('x', x);
   checkOperandBinding('y', y);
-  return { trans, alpha: checkFinite('alpha', args.alpha ?? 1), beta: checkFinite('beta', args.beta ?? 0) };
+  return { trans, alpha: checkNumber('alpha', args.alpha ?? 1), beta: checkNumber('beta', args.beta ?? 0) };
 }
 
 async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boolean, alpha: number, beta: number, arithmetic: GpuArithmetic, target: number, chains: number): Promise<void> {
@@ -178,6 +239,7 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   // (a multiple of 128 columns); GEMV N then keeps chunks inside windows and pads the partial rows to 64.
   const limit = bindingLimit(runtime);
   const windowed = A.data.words * 4 > limit || (!trans && x.words * 4 > limit);
+  if (windowed && (A.data.isView || x.isView)) throw new ModprecError('BACKEND_LIMIT', `invalid argument: ${A.data.isView ? 'A' : 'x'} is a strided view and an operand exceeds maxStorageBufferBindingSize (${limit} bytes): views are not split into windows; upload it packed`, 'maxStorageBufferBindingSize');
   let mp = m;
   let columnWindows = [{ start: 0, count: n }];
   if (windowed) {
@@ -198,7 +260,7 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
     columnWindows = [];
     for (let start = 0; start < n; start += width) columnWindows.push({ start, count: Math.min(width, n - start) });
   }
-  const key = `gemv|${trans ? 'T' : 'N'}|${objectId(A.data)}|${objectId(x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}|${chains}`;
+  const key = `gemv|${trans ? 'T' : 'N'}|${objectId(A.data)}|${A.data.offset}|${A.data.stride}|${objectId(x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}|${chains}`;
   const plan = getPlan(runtime, key, 2 + columnWindows.length, () => [createWordBuffer(context, Math.max(1, threads) * c), createWordBuffer(context, y.words)]);
   const p1 = await getProgram(context, { source: partialSpec.source, args: partialSpec.args, components: c });
   const finish = partialsFinishSource(arithmetic, y, readsY);
@@ -271,13 +333,17 @@ export async function gpuGemv(args: GpuGemvArgs, options: GpuGemvOptions = {}): 
   const arithmetic = chooseArithmetic(options, [args.A.data, args.x, args.y]);
   const target = checkSize('options.targetThreads', options.targetThreads ?? 2 ** 18);
   const chains = checkChains(options.chains, arithmetic.name === 'ff' ? 2 : 1);
-  const runtime = commonRuntime({ A: args.A.data, x: args.x, y: args.y });
+  const runtime = commonRuntime({ A: args.A.data, x: args.x, y: args.y }, ['A', 'x']);
   if (!runtime) {
     allowFallback(options, args.y.fallbackReason);
-    const { A, x, y } = args;
-    const out = cpuGemv(trans, A.rows, A.cols, alpha, await A.data.toHost(), A.ld, await x.toHost(), beta, await y.toHost(), arithmetic);
-    y.host = y.format.encode(out, 'y', y.scaleBlock);
-    return runInfo(undefined, arithmetic, y.fallbackReason);
+    await hostGemv({ A: args.A, x: args.x, y: args.y, alpha, beta, trans: trans ? 'T' : 'N' }, arithmetic);
+    return runInfo(undefined, arithmetic, args.y.fallbackReason);
+  }
+  // The CPU kernel's rules: an empty op(A), or α = 0 and β = 1, leave y untouched; α = 0 reads neither A nor x.
+  if (args.A.rows === 0 || args.A.cols === 0 || (alpha === 0 && beta === 1)) return runInfo(runtime, arithmetic, '');
+  if (alpha === 0) {
+    await gpuUpdate({ alpha: beta, x: args.y, beta: 0, out: args.y }, { arithmetic: arithmetic.name });
+    return runInfo(runtime, arithmetic, '');
   }
   await gemvOnDevice(runtime, args, trans, alpha, beta, arithmetic, Math.max(1, target), chains);
   return runInfo(runtime, arithmetic, '');

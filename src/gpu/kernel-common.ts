@@ -17,10 +17,31 @@ export const UNROLL = 8;
 
 /** Options every GPU kernel takes. */
 export interface GpuKernelOptions {
-  /** Arithmetic format: `f32` or `ff` (float-float). Default: `ff` when an operand is stored in f64 or ff, else `f32`. */
-  readonly arithmetic?: GpuArithmeticName;
+  /**
+   * Arithmetic: `formats.f32` or `formats.ff` (float-float), or their names. Default for resident arrays (which
+   * carry no arithmetic of their own): `ff` when an operand is stored in f64 or ff, else `f32`. (The
+   * `backend: 'gpu'` option of the kernels applies the CPU's rule to the ranges instead.)
+   */
+  readonly arithmetic?: GpuArithmeticName | { readonly name: string };
   /** Throw `BACKEND_UNAVAILABLE` instead of running the CPU fallback on host-resident operands. */
   readonly strict?: boolean;
+}
+
+/**
+ * Checks a coefficient α or β: any number. NaN and ±∞ are accepted and propagate as IEEE arithmetic does — the
+ * CPU kernels' rule (β = 0 still means y is not read, α = 0 that A and x are not).
+ * @param name - the parameter
+ * @param value - the value
+ * @returns the number
+ * @throws {@link ModprecError} `INVALID_VALUE` for a non-number
+ * @example
+ * ```ts
+ * checkNumber('alpha', NaN); // NaN
+ * ```
+ */
+export function checkNumber(name: string, value: unknown): number {
+  if (typeof value !== 'number') fail('INVALID_VALUE', name, 'must be a number', value);
+  return value;
 }
 
 /**
@@ -53,8 +74,11 @@ export interface GpuRunInfo {
  * @throws {@link ModprecError} `INVALID_OPTION` for an unknown arithmetic name
  */
 export function chooseArithmetic(options: GpuKernelOptions, arrays: readonly DeviceArray[]): GpuArithmetic {
-  const name = options.arithmetic ?? (arrays.some((a) => a.format.name === 'f64' || a.format.name === 'ff') ? 'ff' : 'f32');
-  if (name !== 'f32' && name !== 'ff') fail('INVALID_OPTION', 'options.arithmetic', "must be 'f32' or 'ff'", name);
+  const option = options.arithmetic;
+  if (option === undefined) return gpuArithmetic(arrays.some((a) => a.format.name === 'f64' || a.format.name === 'ff') ? 'ff' : 'f32');
+  // A format object (formats.ff, ffArithmetic, …) or its name: the GPU computes in f32 and ff only.
+  const name = typeof option === 'string' ? option : typeof option === 'object' && option !== null ? (option as { name?: unknown }).name : undefined;
+  if (name !== 'f32' && name !== 'ff') fail('INVALID_OPTION', 'options.arithmetic', "must be formats.f32 or formats.ff (or 'f32', 'ff'): the GPU computes in binary32 and float-float", typeof name === 'string' ? name : option);
   return gpuArithmetic(name);
 }
 
@@ -64,10 +88,11 @@ export function chooseArithmetic(options: GpuKernelOptions, arrays: readonly Dev
  * @returns the shared runtime, or `undefined` when all are host-resident
  * @throws {@link ModprecError} `INVALID_STORAGE` for destroyed or mixed operands
  */
-export function commonRuntime(named: Readonly<Record<string, DeviceArray>>): GpuRuntime | undefined {
+export function commonRuntime(named: Readonly<Record<string, DeviceArray>>, views: readonly string[] = []): GpuRuntime | undefined {
   const entries = Object.entries(named);
   const first = entries[0]![1].runtime;
   for (const [name, a] of entries) {
+    if (a.isView && !views.includes(name)) fail('INVALID_STORAGE', name, 'must be a whole array, not a strided view (views are read by gpuDot, gpuAsum and gpuUpdate\'s inputs; copy the range packed first)');
     if (a.runtime !== first) fail('INVALID_STORAGE', name, 'must live where the other operands live (all on the GPU or all on the host)');
     if (a.runtime && !a.buffer) fail('INVALID_STORAGE', name, 'has been destroyed');
   }
@@ -93,7 +118,23 @@ export function runInfo(runtime: GpuRuntime | undefined, arithmetic: GpuArithmet
  * @returns the declarations
  */
 export function arrayArgs(name: string, array: DeviceArray): (readonly [string, ArgType])[] {
-  return [[name, 'Array'], ...array.format.readArgs(name)];
+  return [[name, 'Array'], ...array.format.readArgs(name), ...(array.isView ? [[`${name}Off`, 'Integer'] as const, [`${name}Inc`, 'Integer'] as const] : [])];
+}
+
+/**
+ * The index expression of element `index` of operand `name`: itself for a plain array, `Off + index·Inc` (two
+ * uniforms) for a strided view, so unit-stride arrays keep their specialised source.
+ * @param name - argument name
+ * @param array - the operand
+ * @param index - integer expression
+ * @returns the index expression
+ * @example
+ * ```ts
+ * x.format.emitRead('X', elementIndex('X', x, 'k'), 'a', arithmetic);
+ * ```
+ */
+export function elementIndex(name: string, array: DeviceArray, index: string): string {
+  return array.isView ? `(${name}Off + (${index}) * ${name}Inc)` : index;
 }
 
 /**
@@ -105,6 +146,10 @@ export function arrayArgs(name: string, array: DeviceArray): (readonly [string, 
  */
 export function bindArray(name: string, array: DeviceArray, arrays: Record<string, BoundArray>, scalars: Record<string, number>): void {
   arrays[name] = { buffer: array.buffer! };
+  if (array.isView) {
+    scalars[`${name}Off`] = array.offset;
+    scalars[`${name}Inc`] = array.stride;
+  }
   if (array.format.scaled) {
     arrays[`${name}Scale`] = { buffer: array.scales! };
     scalars[`${name}Block`] = array.scaleBlock;
@@ -280,5 +325,5 @@ export function memo<T>(key: string, make: () => T): T {
  * @returns the key part
  */
 export function readKey(array: DeviceArray): string {
-  return array.format.name;
+  return array.isView ? `${array.format.name}@view` : array.format.name;
 }

@@ -10,7 +10,7 @@
  * @module
  */
 import { ModprecError } from '../errors.js';
-import type { GpuContext } from './backend.js';
+import { trackGpuWork, type GpuContext } from './backend.js';
 import { BufferUsage, type GpuBindGroupEntry, type GpuBuffer, type GpuComputePass } from './webgpu-types.js';
 
 /** Declared type of a kernel argument: a resident array, or an integer or float scalar. */
@@ -67,6 +67,10 @@ let debug = false;
 /**
  * Turns on printing of every newly compiled program's WGSL (as gpu.js generated it).
  * @param on - print or not
+ * @example
+ * ```ts
+ * setGpuKernelDebug(true); // print the WGSL of every program compiled from now on
+ * ```
  */
 export function setGpuKernelDebug(on: boolean): void {
   debug = on;
@@ -111,7 +115,7 @@ export class Program {
     });
     const kernel = shortcut.kernel as BuiltKernel;
     try {
-      await kernel.build(...representatives);
+      await trackGpuWork(kernel.build(...representatives));
     } catch (e) {
       throw new ModprecError('BACKEND_UNAVAILABLE', `gpu.js could not compile a kernel: ${(e as Error).message}`, 'kernel');
     }

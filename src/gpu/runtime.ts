@@ -6,7 +6,7 @@
  * @module
  */
 import { floatFloatHelpers } from './arithmetic.js';
-import { gpuDevice, type GpuContext, type GpuDeviceOptions } from './backend.js';
+import { gpuDevice, onGpuReleased, trackGpuWork, type GpuContext, type GpuDeviceOptions } from './backend.js';
 import { FORMAT_HELPERS } from './formats.js';
 import { WRITER_HELPERS } from './format-writers.js';
 import { getProgram, submitPasses } from './program.js';
@@ -24,6 +24,8 @@ export interface GpuRuntime {
 }
 
 let runtimePromise: Promise<GpuRuntime | undefined> | undefined;
+// After a release there is no device: the runtime is gone for good in this process.
+onGpuReleased(() => { runtimePromise = Promise.resolve(undefined); });
 
 /**
  * Creates a storage buffer of `words` 32-bit words (at least one), optionally filled.
@@ -53,7 +55,7 @@ export async function readWords(context: GpuContext, buffer: GpuBuffer, words: n
   const encoder = context.device.createCommandEncoder();
   encoder.copyBufferToBuffer(buffer, offset * 4, staging, 0, bytes);
   context.device.queue.submit([encoder.finish()]);
-  await staging.mapAsync(1);
+  await trackGpuWork(staging.mapAsync(1));
   const out = new Uint32Array(staging.getMappedRange(0, bytes).slice(0));
   staging.unmap();
   staging.destroy();
@@ -100,8 +102,13 @@ async function createRuntime(options: GpuDeviceOptions): Promise<GpuRuntime | un
  * The GPU runtime (created once per process), or `undefined` where no WebGPU adapter exists.
  * @param options - backends to try in Node
  * @returns the runtime or `undefined`
+ * @example
+ * ```ts
+ * const rt = await gpuRuntime();
+ * console.log(rt ? `fma fused: ${rt.fusedFma}` : 'no GPU');
+ * ```
  */
 export function gpuRuntime(options: GpuDeviceOptions = {}): Promise<GpuRuntime | undefined> {
-  runtimePromise ??= createRuntime(options);
+  runtimePromise ??= trackGpuWork(createRuntime(options));
   return runtimePromise;
 }

@@ -16,7 +16,8 @@
 import { checkSize, fail, ModprecError } from '../errors.js';
 import type { GpuArithmetic } from './arithmetic.js';
 import { convertPass } from './convert.js';
-import { cpuTrsv } from './cpu-fallback.js';
+import { trackGpuWork } from './backend.js';
+import { hostTrsv } from './host-fallback.js';
 import { bindingLimit, bufferView, checkOperandBinding, DeviceArray, windowOf, wordsPerElement } from './device-array.js';
 import { gpuFormat } from './formats.js';
 import type { DeviceMatrix } from './gemv.js';
@@ -32,7 +33,7 @@ export interface GpuTrsvArgs {
   readonly A: DeviceMatrix;
   /** Right-hand side on entry, solution on return (its storage format must be writable on the GPU). */
   readonly x: DeviceArray;
-  /** `L` (lower, default) or `U`. */
+  /** `U` (upper, default, as the CPU's trsv) or `L`. */
   readonly uplo?: 'L' | 'U';
   /** `N` (default) or `T`. */
   readonly trans?: 'N' | 'T';
@@ -158,7 +159,7 @@ function validate(args: GpuTrsvArgs, options: GpuTrsvOptions): Shape {
   // A may exceed one storage binding (read through windows of whole columns); x is read whole.
   if (A.data.format.scaled) checkOperandBinding('A', A.data);
   checkOperandBinding('x', x);
-  const uplo = args.uplo ?? 'L';
+  const uplo = args.uplo ?? 'U';
   const trans = args.trans ?? 'N';
   const diag = args.diag ?? 'N';
   if (uplo !== 'L' && uplo !== 'U') fail('INVALID_OPTION', 'uplo', "must be 'L' or 'U'", uplo);
@@ -332,7 +333,7 @@ async function encodeInverse(runtime: GpuRuntime, passes: { pass: Pass; cache: P
     encoder.copyBufferToBuffer(scratch, 0, inv, pass.output.offset!, pass.output.size!);
   }
   context.device.queue.submit([encoder.finish()]);
-  await context.device.queue.onSubmittedWorkDone();
+  await trackGpuWork(context.device.queue.onSubmittedWorkDone());
   scratch.destroy();
 }
 
@@ -358,8 +359,7 @@ export async function gpuTrsv(args: GpuTrsvArgs, options: GpuTrsvOptions = {}): 
   const runtime = commonRuntime({ A: A.data, x });
   if (!runtime) {
     allowFallback(options, x.fallbackReason);
-    const out = cpuTrsv(args.uplo === 'U', shape.trans, shape.unit, shape.n, await A.data.toHost(), A.ld, await x.toHost(), arithmetic);
-    x.host = x.format.encode(out, 'x', x.scaleBlock);
+    await hostTrsv({ A, x, uplo: args.uplo ?? 'U', trans: shape.trans ? 'T' : 'N', diag: shape.unit ? 'U' : 'N' }, arithmetic);
     return runInfo(undefined, arithmetic, x.fallbackReason);
   }
   if (shape.n > 0) await trsvOnDevice(runtime, args, shape, arithmetic);

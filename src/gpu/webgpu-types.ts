@@ -40,6 +40,8 @@ export interface GpuCommandEncoder {
 
 /** The device members modprec uses. */
 export interface GpuDevice {
+  /** Releases the device (Dawn then stops polling it, so Node can exit). */
+  destroy(): void;
   readonly limits: Record<string, number>;
   readonly queue: {
     writeBuffer(buffer: GpuBuffer, offset: number, data: ArrayBufferView | ArrayBuffer, dataOffset?: number, size?: number): void;

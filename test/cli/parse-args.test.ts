@@ -35,8 +35,9 @@ describe('parseArgs', () => {
     expect(json).toBe(false);
     expect(out.endsWith('report')).toBe(true);
     // Quick: every storage (integer ones scaled) with every distinct CPU arithmetic at least as precise,
-    // fp64/fp64 first; multiple-precision (kind mp, RNS) formats belong to the precision sweep.
-    const standard = (n: string) => ['number', 'dd'].includes(findFormat(n)?.storage?.kind ?? findFormat(n)?.arithmetic?.kind ?? '');
+    // fp64/fp64 first; multiple-precision (kind mp, RNS) formats belong to the precision sweep, arithmetic-only
+    // formats (formats.ff) to the GPU backend's sweep.
+    const standard = (n: string) => findFormat(n)?.storage !== undefined && ['number', 'dd'].includes(findFormat(n)?.storage?.kind ?? '');
     const storages = formatNames().filter((n) => findFormat(n)?.storage && standard(n));
     const arithmetics = [...new Set(formatNames().filter(standard).map((n) => findFormat(n)?.arithmetic).filter((a) => a !== undefined))];
     const expected = storages.flatMap((s) => arithmetics.filter((a) => a!.significandBits >= findFormat(s)!.storage!.significandBits).map((a) => `${s}/${a!.name}`));
@@ -93,8 +94,8 @@ describe('parseArgs', () => {
     const msg = usage('study', '--backend', 'gpu', '--formats', 'f32/f64');
     expect(msg).toMatch(/f64 arithmetic is not available on the GPU/);
     expect(msg).toContain(GPU_ARITHMETICS.join(', '));
-    // GPU-only formats are refused on the CPU.
-    expect(usage('study', '--backend', 'cpu', '--formats', 'ff/ff')).toMatch(/unknown format "ff"/);
+    // float-float is an arithmetic on both backends but a storage on the GPU only: refused as CPU storage.
+    expect(usage('study', '--backend', 'cpu', '--formats', 'ff/ff')).toMatch(/"ff" is not a storage format of the selected backend/);
   });
 
   it('on a machine with a GPU, auto adds GPU configurations with GPU arithmetics only', () => {

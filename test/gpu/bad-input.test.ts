@@ -51,12 +51,12 @@ describe('GPU bad input', () => {
     await rejects(gpuTrsv({ A, x }, { blockSize: 100 }), 'INVALID_OPTION', 'options.blockSize');
     await rejects(gpuGemv({ A, x, y: await toDevice([0, 0]), trans: 'C' as 'N' }), 'INVALID_OPTION', 'trans');
     await rejects(gpuDot(x, x, { arithmetic: 'f64' as 'ff' }), 'INVALID_OPTION', 'options.arithmetic');
-    await rejects(gpuGemv({ A, x, y: await toDevice([0, 0]), alpha: NaN }), 'INVALID_VALUE', 'alpha');
+    await rejects(gpuGemv({ A, x, y: await toDevice([0, 0]), alpha: '1' as never }), 'INVALID_VALUE', 'alpha');
     await rejects(gpuGemv({ A, x, y: x }), 'INVALID_STORAGE', 'y');
     await rejects(gpuDot([1, 2] as never, x), 'INVALID_STORAGE', 'x');
   });
 
-  it('formats: unknown names, outputs the GPU cannot write, values outside the f64/ff range', async () => {
+  it('formats: unknown names, outputs the GPU cannot write, non-finite values for scaled integers', async () => {
     await requireRuntime();
     await rejects(toDevice([1], { format: 'f8' as 'f32' }), 'INVALID_FORMAT', 'options.format');
     const A = deviceMatrix(await toDevice([1, 0, 0, 1]), 2, 2);
@@ -64,9 +64,6 @@ describe('GPU bad input', () => {
     // Kernels write every format but scaled integers (whose scales gpuConvert computes first).
     await rejects(gpuGemv({ A, x, y: await toDevice([0, 0], { format: 'i8' }) }), 'INVALID_FORMAT', 'y');
     await rejects(gpuConvert(x, 'f8' as 'f32'), 'INVALID_FORMAT', 'format');
-    await rejects(toDevice([1, 1e-40], { format: 'f64' }), 'INVALID_VALUE', 'data[1]');
-    await rejects(toDevice([3e38, 1e39], { format: 'f64' }), 'INVALID_VALUE', 'data[1]');
-    await rejects(toDevice([2 ** -110], { format: 'ff' }), 'INVALID_VALUE', 'data[0]');
     await rejects(toDevice([1, Infinity], { format: 'i8' }), 'INVALID_VALUE', 'data[1]');
   });
 

@@ -48,7 +48,7 @@ describe('CPU fallback', () => {
     expect([...(await y2.toHost())]).toEqual([310, 200]);
 
     const xt = hostArray(xv, 'ff');
-    expect((await gpuTrsv({ A: deviceMatrix(hostArray(av), n, n), x: xt }, { arithmetic: 'ff' })).backend).toBe('cpu');
+    expect((await gpuTrsv({ A: deviceMatrix(hostArray(av), n, n), x: xt, uplo: 'L' }, { arithmetic: 'ff' })).backend).toBe('cpu');
     const sol = await xt.toHost();
     for (let i = 0; i < n; i++) {
       let s = -xv[i]!;

@@ -76,7 +76,7 @@ describe('GPU kernels beyond 2^24 elements', () => {
     const b = smallIntegers(n, 5);
     const A = deviceMatrix(await toDevice(a), n, n);
     const x = await toDevice(b, { format: 'ff' });
-    await gpuTrsv({ A, x }, { arithmetic: 'ff', blockSize: 128 });
+    await gpuTrsv({ A, x, uplo: 'L' }, { arithmetic: 'ff', blockSize: 128 });
     const sol = await x.toHost();
     for (const i of [0, 2100, 4097, 4103]) {
       let s = -b[i]!;
