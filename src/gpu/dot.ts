@@ -294,7 +294,8 @@ export async function gpuDot(x: DeviceArray, y: DeviceArray, options: GpuDotOpti
  * import { toDevice, gpuDotResident } from 'modprec/gpu';
  *
  * const x = await toDevice([1, 2, 3]), y = await toDevice([4, 5, 6]);
- * const { result } = await gpuDotResident(x, y, { arithmetic: 'ff' }); // stays on the device
+ * // The result stays on the device, so this needs an adapter (host-resident operands: BACKEND_UNAVAILABLE).
+ * const { result } = await gpuDotResident(x, y, { arithmetic: 'ff' });
  * await result.toHost(); // → Float64Array(1) [ 32 ]
  * ```
  * @group GPU

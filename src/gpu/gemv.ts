@@ -21,15 +21,19 @@ import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } 
 import { createWordBuffer, type GpuRuntime } from './runtime.js';
 
 /**
- * A column-major matrix resident on the GPU.
+ * A matrix resident on the GPU: packed column-major ({@link deviceMatrix}) or a strided view of a span
+ * ({@link deviceMatrixView}, {@link toDeviceMatrix}).
  * @group GPU
  */
 export interface DeviceMatrix {
   readonly rows: number;
   readonly cols: number;
-  /** Leading dimension (≥ rows). */
+  /** Column stride: the leading dimension (≥ rows) of a column-major matrix; any integer for a view. */
   readonly ld: number;
-  /** The elements, (i, j) at i + j·ld. */
+  /**
+   * The elements: (i, j) is element i + j·ld of a column-major array; for a view, element
+   * `data.offset + i·data.stride + j·ld` of the span (`data.stride` is the row stride).
+   */
   readonly data: DeviceArray;
 }
 
