@@ -15,7 +15,10 @@ import type { FormatLike } from '../../src/formats/registry.js';
 import { refuse, type KernelBackend, type KernelName, type KernelSignature, type Refusal } from './backend.js';
 import type { GpuRunInfo } from '../../src/gpu/kernel-common.js';
 
-/** Options that send a kernel to the GPU. */
+/**
+ * Options that send a kernel to the GPU.
+ * @group Kernels
+ */
 export interface GpuBackendOptions {
   /** Run on WebGPU through gpu.js-compiled kernels (the result is a Promise). */
   backend: 'gpu';

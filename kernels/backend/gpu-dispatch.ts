@@ -20,7 +20,10 @@ import { storedValues } from './stored-values.js';
 export { chooseBackend } from './backend.js';
 export type { GpuBackendOptions } from './gpu-backend.js';
 
-/** What a GPU run of GEMV, TRSV, ELL SpMV, AXPY, WAXPBY or SCAL reports: backend, adapter, why the CPU ran it. */
+/**
+ * What a GPU run of GEMV, TRSV, ELL SpMV, AXPY, WAXPBY or SCAL reports: backend, adapter, why the CPU ran it.
+ * @group Kernels
+ */
 export type GpuKernelReport = GpuRunInfo;
 
 type Gpu = typeof import('../../src/gpu/index.js');

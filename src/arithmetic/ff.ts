@@ -19,10 +19,14 @@ import { ffAddInto, ffMulInto, ffFmaInto, ffDivInto, ffSqrtInto, ffFromNumberInt
  * The unit roundoff the core's γ_n bounds use for float-float: it must bound every operation's relative error.
  * With u = 2^-24: accurate addition ≤ 3u², pair × pair ≤ 5u², a multiply-add ≤ 8u²; the one-correction division
  * and square root stay below 16u² = 2^-44, which is the value used (the GPU tests' figure too).
+ * @group Formats
  */
 export const FF_UNIT_ROUNDOFF = 2 ** -44;
 
-/** A float-float value (kind `dd`): hi and lo are binary32 numbers, |lo| ≤ ulp₃₂(hi)/2. */
+/**
+ * A float-float value (kind `dd`): hi and lo are binary32 numbers, |lo| ≤ ulp₃₂(hi)/2.
+ * @group Formats
+ */
 export interface FfValue {
   readonly hi: number;
   readonly lo: number;
@@ -59,7 +63,10 @@ const call = (d: Register, fn: string, args: readonly string[]): string => {
   return `${fn}(ffOut, ${args.join(', ')}); ${h} = ffOut[0]; ${l} = ffOut[1];`;
 };
 
-/** Float-float arithmetic (about 48 bits; unit roundoff for bounds {@link FF_UNIT_ROUNDOFF}). */
+/**
+ * Float-float arithmetic (about 48 bits; unit roundoff for bounds {@link FF_UNIT_ROUNDOFF}).
+ * @group Formats
+ */
 export const ffArithmetic: ArithmeticFormat<FfValue> = {
   name: 'ff',
   kind: 'dd',

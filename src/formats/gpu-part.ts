@@ -6,13 +6,19 @@
  * @module
  */
 
-/** A value held in generated GPU kernel source: a binary32 variable (`f32`) or a float-float pair (`ff`). */
+/**
+ * A value held in generated GPU kernel source: a binary32 variable (`f32`) or a float-float pair (`ff`).
+ * @group Formats
+ */
 export interface GpuPartRegister {
   readonly kind: 'f32' | 'ff';
   readonly name: string;
 }
 
-/** The GPU part of a storage format (unscaled). */
+/**
+ * The GPU part of a storage format (unscaled).
+ * @group Formats
+ */
 export interface GpuStoragePart {
   /** The format's name (the storage's). */
   readonly name: string;

@@ -37,6 +37,7 @@ export const i32 = registerFormat({ name: 'i32', storage: i32Storage });
 /**
  * float-float (two binary32 words, about 48 bits): arithmetic only. The GPU backend's precise arithmetic; on the
  * CPU the same algorithms emulated exactly, so `arithmetic: formats.ff` means the same on both backends.
+ * @group Formats
  */
 export const ff = registerFormat({ name: 'ff', arithmetic: ffArithmetic });
 

@@ -10,7 +10,10 @@
  * @module
  */
 
-/** Names of the GPU arithmetic formats. */
+/**
+ * Names of the GPU arithmetic formats.
+ * @group GPU
+ */
 export type GpuArithmeticName = 'f32' | 'ff';
 
 /** A value held in generated kernel source. */
@@ -198,8 +201,12 @@ export const gpuFF: GpuArithmetic = {
  * @returns the arithmetic
  * @example
  * ```ts
- * gpuArithmetic('ff').unitRoundoff; // 2^-48
+ * import { gpuArithmetic } from 'modprec/gpu';
+ *
+ * gpuArithmetic('ff').unitRoundoff === 2 ** -48; // → true
+ * gpuArithmetic('f32').components; // → 1
  * ```
+ * @group GPU
  */
 export function gpuArithmetic(name: GpuArithmeticName): GpuArithmetic {
   return name === 'f32' ? gpuF32 : gpuFF;

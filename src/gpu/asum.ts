@@ -15,7 +15,10 @@ import { elementIndex, allowFallback, arrayArgs, bindArray, chooseArithmetic, co
 import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from './program.js';
 import { createWordBuffer, readWords, type GpuRuntime } from './runtime.js';
 
-/** Result of {@link gpuAsum}: the value (rounded to a double) and the run report. */
+/**
+ * Result of {@link gpuAsum}: the value (rounded to a double) and the run report.
+ * @group GPU
+ */
 export interface GpuAsumResult extends GpuRunInfo {
   readonly value: number;
 }
@@ -72,11 +75,15 @@ async function asumOnDevice(runtime: GpuRuntime, x: DeviceArray, arithmetic: Gpu
  * @param x - the array
  * @param options - arithmetic (`formats.f32` / `formats.ff` or their names)
  * @returns the value and which backend ran it
- * @throws {@link ModprecError} `INVALID_STORAGE` for a non-resident or destroyed operand
+ * @throws {@link modprec!ModprecError} `INVALID_STORAGE` for a non-resident or destroyed operand
  * @example
  * ```ts
- * const { value } = await gpuAsum(await toDevice([1, -2, 3]), { arithmetic: 'ff' }); // 6
+ * import { toDevice, gpuAsum } from 'modprec/gpu';
+ *
+ * const { value } = await gpuAsum(await toDevice([1, -2, 3]), { arithmetic: 'ff' });
+ * value; // → 6
  * ```
+ * @group GPU
  */
 export async function gpuAsum(x: DeviceArray, options: GpuKernelOptions = {}): Promise<GpuAsumResult> {
   if (!(x instanceof DeviceArray)) fail('INVALID_STORAGE', 'x', 'must be a DeviceArray (see toDevice)', x);

@@ -14,7 +14,10 @@ import { ModprecError } from '../errors.js';
 import type { GpuAdapter, GpuDevice } from './webgpu-types.js';
 import { installTranslatorExtensions, registerIntrinsics } from './gpujs-extensions.js';
 
-/** Limits of the adapter that kernels respect (bytes or counts, as WebGPU reports them). */
+/**
+ * Limits of the adapter that kernels respect (bytes or counts, as WebGPU reports them).
+ * @group GPU
+ */
 export interface GpuLimits {
   readonly maxStorageBufferBindingSize: number;
   readonly maxBufferSize: number;
@@ -25,7 +28,10 @@ export interface GpuLimits {
   readonly minStorageBufferOffsetAlignment: number;
 }
 
-/** Which adapter runs GPU kernels. */
+/**
+ * Which adapter runs GPU kernels.
+ * @group GPU
+ */
 export interface AdapterReport {
   /** Human-readable adapter name (vendor, architecture or description, whichever the platform gives). */
   readonly name: string;
@@ -43,7 +49,10 @@ export interface AdapterReport {
   readonly features: readonly string[];
 }
 
-/** A WebGPU device shared by modprec and gpu.js, with the adapter that provides it. */
+/**
+ * A WebGPU device shared by modprec and gpu.js, with the adapter that provides it.
+ * @group GPU
+ */
 export interface GpuContext {
   /** The device (typed loosely: the WebGPU types come from the platform). */
   readonly device: GpuDevice;
@@ -60,10 +69,16 @@ export interface GpuJsInstance {
   addFunction(source: string, settings: object): unknown;
 }
 
-/** A Dawn backend to ask for an adapter in Node: `default` lets Dawn pick the platform's (Metal, D3D12, Vulkan). */
+/**
+ * A Dawn backend to ask for an adapter in Node: `default` lets Dawn pick the platform's (Metal, D3D12, Vulkan).
+ * @group GPU
+ */
 export type DawnBackend = 'default' | 'vulkan' | 'opengl';
 
-/** Options for {@link gpuDevice}. */
+/**
+ * Options for {@link gpuDevice}.
+ * @group GPU
+ */
 export interface GpuDeviceOptions {
   /**
    * Dawn backends to try in Node, in order (default `['default', 'opengl']`). The environment variable
@@ -76,10 +91,17 @@ export interface GpuDeviceOptions {
 let contextPromise: Promise<GpuContext | undefined> | undefined;
 let unavailableReason = '';
 
-/** Why the last {@link gpuDevice} call found no adapter ('' when one was found or none was tried). * @example
+/**
+ * Why the last {@link gpuDevice} call found no adapter ('' when one was found or none was tried).
+ * @example
  * ```ts
- * if (!(await gpuDevice())) console.log(gpuUnavailableReason());
+ * import { gpuDevice, gpuUnavailableReason } from 'modprec/gpu';
+ *
+ * const gpu = await gpuDevice();
+ * if (!gpu) console.log(gpuUnavailableReason()); // e.g. "no WebGPU adapter (default: no adapter; opengl: …)"
+ * (gpu === undefined) === (gpuUnavailableReason() !== ''); // → true
  * ```
+ * @group GPU
  */
 export function gpuUnavailableReason(): string {
   return unavailableReason;
@@ -275,9 +297,15 @@ interface NodeProcessLike {
  * {@link releaseGpuWhenIdle}(false).
  * @example
  * ```ts
- * await dot(x, y, { backend: 'gpu', arithmetic: formats.ff });
- * await releaseGpu(); // the script may now end
+ * import { vector, formats, dot } from 'modprec';
+ * import { releaseGpu } from 'modprec/gpu';
+ *
+ * const x = vector([1, 2, 3], { storage: formats.f32 });
+ * const { value } = await dot(x, x, { backend: 'gpu', arithmetic: formats.ff });
+ * value; // → 14
+ * await releaseGpu(); // the script may now end; later GPU calls in it run the CPU backend
  * ```
+ * @group GPU
  */
 export async function releaseGpu(): Promise<void> {
   if (watcher !== undefined) clearInterval(watcher);
@@ -303,8 +331,14 @@ export function onGpuReleased(hook: () => void): void {
  * @param on - whether to release on idle
  * @example
  * ```ts
+ * import { releaseGpuWhenIdle } from 'modprec/gpu';
+ *
+ * // Calls will come from outside Node's event loop (e.g. a native host): keep the device while idle …
  * releaseGpuWhenIdle(false);
+ * // … and, once they are over, let the process release it when idle again (or call releaseGpu()).
+ * releaseGpuWhenIdle(true);
  * ```
+ * @group GPU
  */
 export function releaseGpuWhenIdle(on: boolean): void {
   releaseWhenIdle = on;
@@ -355,9 +389,12 @@ function watchForIdle(): void {
  *   ({@link gpuUnavailableReason} says why)
  * @example
  * ```ts
+ * import { gpuDevice, gpuUnavailableReason } from 'modprec/gpu';
+ *
  * const gpu = await gpuDevice();
  * console.log(gpu ? `${gpu.adapter.name} (${gpu.adapter.backend})` : gpuUnavailableReason());
  * ```
+ * @group GPU
  */
 export function gpuDevice(options: GpuDeviceOptions = {}): Promise<GpuContext | undefined> {
   contextPromise ??= trackGpuWork(acquire(options)).then((c) => {
@@ -375,11 +412,21 @@ export function gpuDevice(options: GpuDeviceOptions = {}): Promise<GpuContext | 
 
 /**
  * Like {@link gpuDevice} but throws when there is no adapter.
- * @throws {@link ModprecError} `BACKEND_UNAVAILABLE` naming the reason
+ * @throws {@link modprec!ModprecError} `BACKEND_UNAVAILABLE` naming the reason
  * @example
  * ```ts
- * const { adapter } = await requireGpu(); // throws BACKEND_UNAVAILABLE without an adapter
+ * import { ModprecError } from 'modprec';
+ * import { requireGpu } from 'modprec/gpu';
+ *
+ * try {
+ *   const { adapter } = await requireGpu();
+ *   console.log(`GPU kernels run on ${adapter.name}`);
+ * } catch (e) {
+ *   if (!(e instanceof ModprecError && e.code === 'BACKEND_UNAVAILABLE')) throw e;
+ *   console.log(e.message); // why there is no adapter
+ * }
  * ```
+ * @group GPU
  */
 export async function requireGpu(options: GpuDeviceOptions = {}): Promise<GpuContext> {
   const context = await gpuDevice(options);

@@ -17,7 +17,10 @@ import { integerMax, scaledConvertPasses } from './convert-scaled.js';
 import type { GpuBuffer } from './webgpu-types.js';
 import type { GpuStorageFormat } from './formats.js';
 
-/** Options of {@link gpuConvert}. */
+/**
+ * Options of {@link gpuConvert}.
+ * @group GPU
+ */
 export interface GpuConvertOptions {
   /** Elements per scale when the target is i8 or i16 (default: the source's block when it is scaled, else 256). */
   readonly scaleBlock?: number;
@@ -37,14 +40,21 @@ export interface GpuConvertOptions {
  * @param format - the target format
  * @param options - scale block of integer targets
  * @returns the new array and the run report
- * @throws {@link ModprecError} `INVALID_FORMAT` for an unknown format; `INVALID_STORAGE` for a destroyed
+ * @throws {@link modprec!ModprecError} `INVALID_FORMAT` for an unknown format; `INVALID_STORAGE` for a destroyed
  *   source; `INVALID_SIZE` for a bad scale block; `INVALID_VALUE` (naming `x`) when an integer target meets
  *   a non-finite value or a block maximum whose scale is not a normal binary32 (the new array is released)
  * @example
  * ```ts
- * const xb = (await gpuConvert(x, 'bf16')).array;
- * const xi = (await gpuConvert(x, 'i8', { scaleBlock: 64 })).array;
+ * import { toDevice, gpuConvert } from 'modprec/gpu';
+ *
+ * const x = await toDevice([1, 1 / 3, -200], { format: 'f32' });
+ * const { array: xb } = await gpuConvert(x, 'bf16');
+ * await xb.toHost(); // → Float64Array(3) [ 1, 0.333984375, -200 ]
+ * const { array: xi } = await gpuConvert(x, 'i8', { scaleBlock: 64 }); // one scale per 64 values
+ * // s is the smallest binary32 with 127·s ≥ 200, so -200 becomes -127·s
+ * (await xi.toHost())[2]; // → -200.00001060962677
  * ```
+ * @group GPU
  */
 export async function gpuConvert(x: DeviceArray, format: GpuFormatName, options: GpuConvertOptions = {}): Promise<{ array: DeviceArray; info: GpuRunInfo }> {
   if (!(x instanceof DeviceArray)) fail('INVALID_STORAGE', 'x', 'must be a DeviceArray (see toDevice)', x);

@@ -12,7 +12,10 @@ import { createWordBuffer, gpuRuntime, readWords, type GpuRuntime } from './runt
 import { storedValues } from '../../kernels/backend/stored-values.js';
 import type { GpuBuffer } from './webgpu-types.js';
 
-/** Options of {@link toDevice}. */
+/**
+ * Options of {@link toDevice}.
+ * @group GPU
+ */
 export interface ToDeviceOptions {
   /** GPU storage format (default: a 1-D range's own storage format when it is f64, f32, f16 or bf16; else `f32`). */
   readonly format?: GpuFormatName;
@@ -22,19 +25,30 @@ export interface ToDeviceOptions {
   readonly strict?: boolean;
 }
 
-/** A one-dimensional view the core's `Range` satisfies. */
+/**
+ * A one-dimensional view the core's `Range` satisfies.
+ * @group GPU
+ */
 export interface RangeLike {
   length(dim?: number): number;
   get(...index: number[]): unknown;
   readonly dimensionality?: number;
 }
 
-/** An array in a GPU storage format, on the device (or, without a GPU, on the host). * @example
+/**
+ * An array in a GPU storage format, on the device (or, without a GPU, on the host).
+ * @example
  * ```ts
+ * import { toDevice, type DeviceArray } from 'modprec/gpu';
+ *
  * const x: DeviceArray = await toDevice([1, 2, 3], { format: 'f16' });
- * console.log(x.onDevice, await x.toHost());
+ * x.length; // → 3
+ * x.format.name; // → 'f16'
+ * console.log(x.onDevice); // true where a WebGPU adapter exists
+ * await x.toHost(); // → Float64Array(3) [ 1, 2, 3 ]
  * x.destroy();
  * ```
+ * @group GPU
  */
 export class DeviceArray {
   /** The runtime it lives on; `undefined` when it lives on the host (CPU fallback). */
@@ -201,7 +215,7 @@ export function wordsPerElement(array: DeviceArray): number {
  * @param arrays - the operands windowed together
  * @param length - elements
  * @returns the windows (one when everything fits)
- * @throws {@link ModprecError} `BACKEND_LIMIT` for integer formats over the limit (their scales are bound whole)
+ * @throws {@link modprec!ModprecError} `BACKEND_LIMIT` for integer formats over the limit (their scales are bound whole)
  */
 export function bindingWindows(arrays: readonly DeviceArray[], length: number): { start: number; count: number }[] {
   const limit = bindingLimit(arrays[0]!.runtime!);
@@ -317,15 +331,18 @@ export async function runtimeOrFallback(strict: boolean | undefined): Promise<{ 
  *   its stored values (decoded exactly, a 2-D range column-major), converted to `format`
  * @param options - format, scale block, strictness
  * @returns the resident array (host-resident with a notice when there is no GPU)
- * @throws {@link ModprecError} `INVALID_FORMAT` for an unknown format; `INVALID_VALUE` for non-finite values
+ * @throws {@link modprec!ModprecError} `INVALID_FORMAT` for an unknown format; `INVALID_VALUE` for non-finite values
  *   in a scaled integer format (every other value is accepted: f64 exactly; f32/f16/bf16/ff round to nearest,
  *   overflowing to ±∞ as on the CPU);
  *   `BACKEND_LIMIT` when the array exceeds one storage binding; `BACKEND_UNAVAILABLE` when strict without GPU
  * @example
  * ```ts
- * const x = await toDevice(new Float64Array([1, 2, 3]), { format: 'bf16' });
- * console.log(await x.toHost()); // Float64Array [1, 2, 3]
+ * import { toDevice } from 'modprec/gpu';
+ *
+ * const x = await toDevice(new Float64Array([1, 2.5, 1 / 3]), { format: 'bf16' });
+ * await x.toHost(); // → Float64Array(3) [ 1, 2.5, 0.333984375 ]
  * ```
+ * @group GPU
  */
 export async function toDevice(data: ArrayLike<number> | RangeLike, options: ToDeviceOptions = {}): Promise<DeviceArray> {
   // A 1-D range in f64, f32, f16 or bf16 (and no other format asked for) goes up as its storage span, viewed.
@@ -351,11 +368,15 @@ export async function toDevice(data: ArrayLike<number> | RangeLike, options: ToD
  * @param length - number of elements
  * @param options - format and strictness
  * @returns the array
- * @throws {@link ModprecError} as {@link toDevice}
+ * @throws {@link modprec!ModprecError} as {@link toDevice}
  * @example
  * ```ts
- * const y = await deviceZeros(1024, { format: 'ff' });
+ * import { deviceZeros } from 'modprec/gpu';
+ *
+ * const y = await deviceZeros(4, { format: 'ff' });
+ * await y.toHost(); // → Float64Array(4) [ 0, 0, 0, 0 ]
  * ```
+ * @group GPU
  */
 export async function deviceZeros(length: number, options: ToDeviceOptions = {}): Promise<DeviceArray> {
   checkSize('length', length);
@@ -387,11 +408,20 @@ export function bufferView(runtime: GpuRuntime, buffer: GpuBuffer, format: GpuSt
  * @param r - the range
  * @param strict - throw `BACKEND_UNAVAILABLE` instead of keeping the span on the host when there is no GPU
  * @returns the span array, the offset of element (0, …) in it, and the range's strides
- * @throws {@link ModprecError} `INVALID_FORMAT` for another storage or a scaled range
+ * @throws {@link modprec!ModprecError} `INVALID_FORMAT` for another storage or a scaled range
  * @example
  * ```ts
- * const { span, offset, strides } = await toDeviceSpan(A); // A row-major: strides [ld, 1]
+ * import { matrix, formats } from 'modprec';
+ * import { toDeviceSpan } from 'modprec/gpu';
+ *
+ * // [[1, 2, 3], [4, 5, 6]] in fp32, column-major
+ * const A = matrix(2, 3, (i, j) => 3 * i + j + 1, { storage: formats.f32 });
+ * const { span, offset, strides } = await toDeviceSpan(A);
+ * offset; // → 0
+ * strides; // → [ 1, 2 ]
+ * await span.toHost(); // → Float64Array(6) [ 1, 4, 2, 5, 3, 6 ]
  * ```
+ * @group GPU
  */
 export async function toDeviceSpan(r: RangeLike, strict?: boolean): Promise<{ span: DeviceArray; offset: number; strides: readonly number[] }> {
   if (!isCoreRange(r) || r.accessor.scale || !SAME_BYTES.has(r.accessor.storage.name)) {
@@ -412,11 +442,15 @@ export async function toDeviceSpan(r: RangeLike, strict?: boolean): Promise<{ sp
  * @param length - view elements
  * @param stride - span elements between view elements
  * @returns the view
- * @throws {@link ModprecError} `INVALID_STORAGE` when the view reaches outside the span
+ * @throws {@link modprec!ModprecError} `INVALID_STORAGE` when the view reaches outside the span
  * @example
  * ```ts
- * const evens = deviceView(await toDevice([1, 2, 3, 4]), 0, 2, 2); // [1, 3]
+ * import { toDevice, deviceView } from 'modprec/gpu';
+ *
+ * const evens = deviceView(await toDevice([1, 2, 3, 4]), 0, 2, 2);
+ * await evens.toHost(); // → Float64Array(2) [ 1, 3 ]
  * ```
+ * @group GPU
  */
 export function deviceView(span: DeviceArray, offset: number, length: number, stride: number): DeviceArray {
   const last = length === 0 ? offset : offset + (length - 1) * stride;

@@ -15,7 +15,10 @@ import { elementIndex, allowFallback, UNROLL, accumulatorChains, checkChains, ar
 import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from './program.js';
 import { createWordBuffer, type GpuRuntime } from './runtime.js';
 
-/** Result of {@link gpuDot}: the value (float-float read back exactly as a double) and the run report. */
+/**
+ * Result of {@link gpuDot}: the value (float-float read back exactly as a double) and the run report.
+ * @group GPU
+ */
 export interface GpuDotResult extends GpuRunInfo {
   readonly value: number;
 }
@@ -25,10 +28,14 @@ export interface GpuDotResult extends GpuRunInfo {
  * each reading runs of 4 adjacent elements (one vector load per operand), 2 runs per step, into 2
  * accumulators — DOT n = 2^27 fp32 + float-float 0.39 ms (92 % of the copy bandwidth); 2^15 threads are
  * 20 % slower, one element per step 3 % slower in fp32 and 25 % with 16-bit storage.
+ * @group GPU
  */
 export const DEFAULT_SHAPE = { maxThreads: 2 ** 17, groupWidth: 4, groups: 2, chains: 2 } as const;
 
-/** Options of {@link gpuDot} and {@link gpuDotResident}. */
+/**
+ * Options of {@link gpuDot} and {@link gpuDotResident}.
+ * @group GPU
+ */
 export interface GpuDotOptions extends GpuKernelOptions {
   /**
    * Most threads of the first pass (default 2^17); each takes at least 64 elements. The result depends on
@@ -210,7 +217,7 @@ async function dotOnDevice(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, 
   return bufferView(runtime, plan.scratch[counts.length - 1]!, gpuFormat(c === 2 ? 'ff' : 'f32'), 1);
 }
 
-/** The first-pass thread limit of `options` (default 2^17). @throws {@link ModprecError} `INVALID_SIZE` unless a positive integer */
+/** The first-pass thread limit of `options` (default 2^17). @throws {@link modprec!ModprecError} `INVALID_SIZE` unless a positive integer */
 function maxThreadsOf(options: GpuDotOptions): number {
   const t = checkSize('options.maxThreads', options.maxThreads ?? DEFAULT_SHAPE.maxThreads);
   if (t < 1) fail('INVALID_SIZE', 'options.maxThreads', 'must be at least 1', t);
@@ -220,7 +227,7 @@ function maxThreadsOf(options: GpuDotOptions): number {
 /**
  * The first-pass shape of `options` ({@link DEFAULT_SHAPE} when no width is given; with a width, 8 / width runs
  * and 1 accumulator unless set).
- * @throws {@link ModprecError} `INVALID_OPTION` for a width other than 1, 2, 4, groups outside 1…16 or chains outside 1…8
+ * @throws {@link modprec!ModprecError} `INVALID_OPTION` for a width other than 1, 2, 4, groups outside 1…16 or chains outside 1…8
  */
 function groupShapeOf(options: GpuDotOptions): GroupShape {
   const width = options.groupWidth ?? DEFAULT_SHAPE.groupWidth;
@@ -246,12 +253,17 @@ function validate(x: DeviceArray, y: DeviceArray): void {
  * @param y - second operand, same length
  * @param options - arithmetic (`f32` or `ff`), first-pass threads
  * @returns the value and which backend/adapter ran it
- * @throws {@link ModprecError} `DIMENSION_MISMATCH` for different lengths; `INVALID_STORAGE` for non-resident or mixed operands
+ * @throws {@link modprec!ModprecError} `DIMENSION_MISMATCH` for different lengths; `INVALID_STORAGE` for non-resident or mixed operands
  * @example
  * ```ts
- * const x = await toDevice(data, { format: 'f32' });
- * const { value, adapter } = await gpuDot(x, x, { arithmetic: 'ff' });
+ * import { toDevice, gpuDot } from 'modprec/gpu';
+ *
+ * const x = await toDevice([1, 2, 3], { format: 'f32' });
+ * const { value, backend, adapter } = await gpuDot(x, x, { arithmetic: 'ff' });
+ * value; // → 14
+ * console.log(backend, adapter); // 'gpu' and the adapter's name, or 'cpu' and '' where there is none
  * ```
+ * @group GPU
  */
 export async function gpuDot(x: DeviceArray, y: DeviceArray, options: GpuDotOptions = {}): Promise<GpuDotResult> {
   validate(x, y);
@@ -276,12 +288,17 @@ export async function gpuDot(x: DeviceArray, y: DeviceArray, options: GpuDotOpti
  * @param y - second operand
  * @param options - arithmetic
  * @returns the one-element result array and the run report
- * @throws {@link ModprecError} as {@link gpuDot}; `BACKEND_UNAVAILABLE` for host-resident operands
+ * @throws {@link modprec!ModprecError} as {@link gpuDot}; `BACKEND_UNAVAILABLE` for host-resident operands
  * @example
  * ```ts
+ * import { toDevice, gpuDotResident } from 'modprec/gpu';
+ *
+ * const x = await toDevice([1, 2, 3]), y = await toDevice([4, 5, 6]);
+ * // The result stays on the device, so this needs an adapter (host-resident operands: BACKEND_UNAVAILABLE).
  * const { result } = await gpuDotResident(x, y, { arithmetic: 'ff' });
- * const [value] = await result.toHost();
+ * await result.toHost(); // → Float64Array(1) [ 32 ]
  * ```
+ * @group GPU
  */
 export async function gpuDotResident(x: DeviceArray, y: DeviceArray, options: GpuDotOptions = {}): Promise<{ result: DeviceArray; info: GpuRunInfo }> {
   validate(x, y);

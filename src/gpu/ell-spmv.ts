@@ -19,7 +19,10 @@ import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } 
 import { createWordBuffer, type GpuRuntime } from './runtime.js';
 import type { GpuBuffer } from './webgpu-types.js';
 
-/** The parts of an ELL matrix (the core's `EllMatrix` has them). */
+/**
+ * The parts of an ELL matrix (the core's `EllMatrix` has them).
+ * @group GPU
+ */
 export interface EllParts {
   readonly rows: number;
   readonly cols: number;
@@ -33,7 +36,10 @@ export interface EllParts {
   readonly values: ArrayLike<number>;
 }
 
-/** An ELL matrix resident on the GPU. */
+/**
+ * An ELL matrix resident on the GPU.
+ * @group GPU
+ */
 export interface DeviceEll {
   readonly rows: number;
   readonly cols: number;
@@ -52,12 +58,18 @@ export interface DeviceEll {
  * @param A - rows, cols, width, stride, colIndex, values
  * @param options - storage format of the values, scale block, strictness
  * @returns the resident matrix
- * @throws {@link ModprecError} `INVALID_SIZE`/`INVALID_STRIDE`/`INVALID_STORAGE` for inconsistent parts,
+ * @throws {@link modprec!ModprecError} `INVALID_SIZE`/`INVALID_STRIDE`/`INVALID_STORAGE` for inconsistent parts,
  *   `INDEX_OUT_OF_RANGE` for a column index outside [−1, cols), as {@link toDevice} otherwise
  * @example
  * ```ts
+ * import { csrToEll, laplacianCsr } from 'modprec';
+ * import { toDeviceEll } from 'modprec/gpu';
+ *
  * const A = await toDeviceEll(csrToEll(laplacianCsr([64, 64])), { format: 'f32' });
+ * A.rows; // → 4096
+ * A.width; // → 5
  * ```
+ * @group GPU
  */
 export async function toDeviceEll(A: EllParts, options: ToDeviceOptions = {}): Promise<DeviceEll> {
   const rows = checkSize('A.rows', A.rows);
@@ -94,7 +106,10 @@ export async function toDeviceEll(A: EllParts, options: ToDeviceOptions = {}): P
   };
 }
 
-/** Arguments of {@link gpuEllSpmv}. */
+/**
+ * Arguments of {@link gpuEllSpmv}.
+ * @group GPU
+ */
 export interface GpuEllSpmvArgs {
   readonly A: DeviceEll;
   readonly x: DeviceArray;
@@ -232,14 +247,20 @@ async function spmvOnDevice(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: nu
  * @param args - A (from {@link toDeviceEll}), x, y, α (default 1), β (default 0)
  * @param options - arithmetic (`f32` or `ff`)
  * @returns the run report (y is updated in place on the device)
- * @throws {@link ModprecError} `DIMENSION_MISMATCH` for inconsistent sizes; `INVALID_STORAGE` for
+ * @throws {@link modprec!ModprecError} `DIMENSION_MISMATCH` for inconsistent sizes; `INVALID_STORAGE` for
  *   non-resident or mixed operands or x = y; `INVALID_FORMAT` when y's format cannot be written on the GPU;
  *   `INVALID_VALUE` for non-finite α, β
  * @example
  * ```ts
- * const A = await toDeviceEll(laplacianEll([64, 64, 64]), { format: 'f32' });
+ * import { laplacianEll } from 'modprec';
+ * import { toDevice, toDeviceEll, deviceZeros, gpuEllSpmv } from 'modprec/gpu';
+ *
+ * const A = await toDeviceEll(laplacianEll([4]), { format: 'f32' }); // tridiag(-1, 2, -1)
+ * const x = await toDevice([1, 2, 3, 4]), y = await deviceZeros(4);
  * await gpuEllSpmv({ A, x, y }, { arithmetic: 'ff' });
+ * await y.toHost(); // → Float64Array(4) [ 0, 0, 0, 5 ]
  * ```
+ * @group GPU
  */
 export async function gpuEllSpmv(args: GpuEllSpmvArgs, options: GpuKernelOptions = {}): Promise<GpuRunInfo> {
   const { A, x, y } = args;

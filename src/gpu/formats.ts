@@ -17,7 +17,10 @@ import type { GpuArithmetic, GpuRegister, HelperFunction } from './arithmetic.js
 import { bf16BitsFromNumber, numberFromBf16Bits } from '../formats/convert/bf16.js';
 import { f16BitsFromNumber, numberFromF16Bits } from '../formats/convert/f16.js';
 
-/** Names of the GPU storage formats (the core's format names where they coincide). */
+/**
+ * Names of the GPU storage formats (the core's format names where they coincide).
+ * @group GPU
+ */
 export type GpuFormatName = 'f32' | 'f16' | 'bf16' | 'f64' | 'ff' | 'i8' | 'i16';
 
 /** Words and scales of an encoded array. */
@@ -27,7 +30,10 @@ export interface EncodedArray {
   readonly scales?: Float32Array;
 }
 
-/** A GPU storage format. */
+/**
+ * A GPU storage format.
+ * @group GPU
+ */
 export interface GpuStorageFormat {
   readonly name: GpuFormatName;
   /** Elements per 32-bit word (2 for 16-bit formats, 4 for i8, 1 otherwise). */
@@ -46,7 +52,7 @@ export interface GpuStorageFormat {
   words(length: number): number;
   /**
    * Encodes host values (exact doubles) into words, rounding to nearest even.
-   * @throws {@link ModprecError} `INVALID_VALUE` for values the format cannot hold on the GPU
+   * @throws {@link modprec!ModprecError} `INVALID_VALUE` for values the format cannot hold on the GPU
    */
   encode(values: ArrayLike<number>, parameter: string, scaleBlock: number): EncodedArray;
   /** Decodes `length` elements exactly. */
@@ -445,7 +451,10 @@ const ffFormat: GpuStorageFormat = {
   emitReturn: (values) => (values[0] ? (values[0].kind === 'ff' ? `return ${values[0].name};` : `return [${values[0].name}, 0.0];`) : 'return [0.0, 0.0];'),
 };
 
-/** The GPU storage formats by name. */
+/**
+ * The GPU storage formats by name.
+ * @group GPU
+ */
 export const GPU_FORMATS: Readonly<Record<GpuFormatName, GpuStorageFormat>> = {
   f32: f32Format,
   f16: sixteenBit('f16'),
@@ -461,11 +470,15 @@ export const GPU_FORMATS: Readonly<Record<GpuFormatName, GpuStorageFormat>> = {
  * @param name - one of {@link GpuFormatName}
  * @param parameter - the parameter name for the error
  * @returns the format
- * @throws {@link ModprecError} `INVALID_FORMAT` for other names
+ * @throws {@link modprec!ModprecError} `INVALID_FORMAT` for other names
  * @example
  * ```ts
- * gpuFormat('bf16').elementsPerWord; // 2
+ * import { gpuFormat } from 'modprec/gpu';
+ *
+ * gpuFormat('bf16').elementsPerWord; // → 2
+ * gpuFormat('ff').significandBits; // → 48
  * ```
+ * @group GPU
  */
 export function gpuFormat(name: string, parameter = 'format'): GpuStorageFormat {
   // Built-in GPU formats first, then a registered storage format's GPU part (a user's format).

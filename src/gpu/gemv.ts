@@ -20,17 +20,27 @@ import { elementIndex, allowFallback, UNROLL, accumulateLoop, checkChains, array
 import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from './program.js';
 import { createWordBuffer, type GpuRuntime } from './runtime.js';
 
-/** A column-major matrix resident on the GPU. */
+/**
+ * A matrix resident on the GPU: packed column-major ({@link deviceMatrix}) or a strided view of a span
+ * ({@link deviceMatrixView}, {@link toDeviceMatrix}).
+ * @group GPU
+ */
 export interface DeviceMatrix {
   readonly rows: number;
   readonly cols: number;
-  /** Leading dimension (≥ rows). */
+  /** Column stride: the leading dimension (≥ rows) of a column-major matrix; any integer for a view. */
   readonly ld: number;
-  /** The elements, (i, j) at i + j·ld. */
+  /**
+   * The elements: (i, j) is element i + j·ld of a column-major array; for a view, element
+   * `data.offset + i·data.stride + j·ld` of the span (`data.stride` is the row stride).
+   */
   readonly data: DeviceArray;
 }
 
-/** Arguments of {@link gpuGemv}. */
+/**
+ * Arguments of {@link gpuGemv}.
+ * @group GPU
+ */
 export interface GpuGemvArgs {
   readonly A: DeviceMatrix;
   readonly x: DeviceArray;
@@ -43,7 +53,10 @@ export interface GpuGemvArgs {
   readonly trans?: 'N' | 'T';
 }
 
-/** Options of {@link gpuGemv}. */
+/**
+ * Options of {@link gpuGemv}.
+ * @group GPU
+ */
 export interface GpuGemvOptions extends GpuKernelOptions {
   /** Threads the partial pass aims for (default 2^18); sets how far the reduction is split. */
   readonly targetThreads?: number;
@@ -62,11 +75,16 @@ export interface GpuGemvOptions extends GpuKernelOptions {
  * @param cols - columns
  * @param ld - leading dimension (default rows)
  * @returns the matrix
- * @throws {@link ModprecError} `INVALID_SIZE`, `INVALID_STRIDE`, `INVALID_STORAGE` when data is too short
+ * @throws {@link modprec!ModprecError} `INVALID_SIZE`, `INVALID_STRIDE`, `INVALID_STORAGE` when data is too short
  * @example
  * ```ts
- * const A = deviceMatrix(await toDevice(columnMajorValues, { format: 'f32' }), m, n);
+ * import { toDevice, deviceMatrix } from 'modprec/gpu';
+ *
+ * // [[1, 2, 3], [4, 5, 6]], column-major
+ * const A = deviceMatrix(await toDevice([1, 4, 2, 5, 3, 6], { format: 'f32' }), 2, 3);
+ * A.ld; // → 2
  * ```
+ * @group GPU
  */
 export function deviceMatrix(data: DeviceArray, rows: number, cols: number, ld = rows): DeviceMatrix {
   checkSize('rows', rows);
@@ -87,12 +105,18 @@ export function deviceMatrix(data: DeviceArray, rows: number, cols: number, ld =
  * @param span - the array holding the elements
  * @param shape - rows, cols, offset, rowStride, colStride (integers; strides may be negative)
  * @returns the matrix
- * @throws {@link ModprecError} `INVALID_SIZE` for bad sizes; `INVALID_STORAGE` when an element falls outside the span
+ * @throws {@link modprec!ModprecError} `INVALID_SIZE` for bad sizes; `INVALID_STORAGE` when an element falls outside the span
  * @example
  * ```ts
- * // a 2×3 row-major matrix
+ * import { toDevice, deviceMatrixView, gpuGemv } from 'modprec/gpu';
+ *
+ * // [[1, 2, 3], [4, 5, 6]], row-major
  * const A = deviceMatrixView(await toDevice([1, 2, 3, 4, 5, 6]), { rows: 2, cols: 3, offset: 0, rowStride: 3, colStride: 1 });
+ * const x = await toDevice([1, 1, 1]), y = await toDevice([0, 0]);
+ * await gpuGemv({ A, x, y });
+ * await y.toHost(); // → Float64Array(2) [ 6, 15 ]
  * ```
+ * @group GPU
  */
 export function deviceMatrixView(span: DeviceArray, shape: { rows: number; cols: number; offset: number; rowStride: number; colStride: number }): DeviceMatrix {
   const { rows, cols, offset, rowStride, colStride } = shape;
@@ -121,12 +145,18 @@ export function deviceMatrixView(span: DeviceArray, shape: { rows: number; cols:
  * @param A - the range
  * @param options - `strict`: throw instead of keeping the data on the host when there is no GPU
  * @returns the matrix
- * @throws {@link ModprecError} as {@link toDeviceSpan}
+ * @throws {@link modprec!ModprecError} as {@link toDeviceSpan}
  * @example
  * ```ts
- * const A = await toDeviceMatrix(range(rowMajor({ size: [m, n], storage: formats.f32, data })));
+ * import { matrix, formats } from 'modprec';
+ * import { toDevice, toDeviceMatrix, gpuGemv } from 'modprec/gpu';
+ *
+ * const A = await toDeviceMatrix(matrix(2, 3, (i, j) => 3 * i + j + 1, { storage: formats.f32 })); // [[1, 2, 3], [4, 5, 6]]
+ * const x = await toDevice([1, 0, -1]), y = await toDevice([0, 0]);
  * await gpuGemv({ A, x, y }, { arithmetic: 'ff' });
+ * await y.toHost(); // → Float64Array(2) [ -2, -2 ]
  * ```
+ * @group GPU
  */
 export async function toDeviceMatrix(A: RangeLike, options: { strict?: boolean } = {}): Promise<DeviceMatrix> {
   const { span, offset, strides } = await toDeviceSpan(A, options.strict);
@@ -318,15 +348,20 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
  * @param args - A (column-major, resident), x, y, α (default 1), β (default 0), trans (`N` or `T`)
  * @param options - arithmetic (`f32` or `ff`), split target
  * @returns the run report
- * @throws {@link ModprecError} `DIMENSION_MISMATCH` for inconsistent sizes; `INVALID_STORAGE` for
+ * @throws {@link modprec!ModprecError} `DIMENSION_MISMATCH` for inconsistent sizes; `INVALID_STORAGE` for
  *   non-resident, destroyed or mixed operands or x = y; `INVALID_FORMAT` when y's format cannot be written
  *   on the GPU; `INVALID_VALUE` for non-finite α, β; `INVALID_OPTION` for a bad trans
  * @example
  * ```ts
- * const A = deviceMatrix(await toDevice(a, { format: 'bf16' }), m, n);
- * await gpuGemv({ A, x, y, alpha: 1, beta: 0 }, { arithmetic: 'ff' });
- * const yHost = await y.toHost();
+ * import { toDevice, deviceMatrix, gpuGemv } from 'modprec/gpu';
+ *
+ * // [[1, 2, 3], [4, 5, 6]] stored in bf16, column-major
+ * const A = deviceMatrix(await toDevice([1, 4, 2, 5, 3, 6], { format: 'bf16' }), 2, 3);
+ * const x = await toDevice([1, 1, 1]), y = await toDevice([1, 1]);
+ * await gpuGemv({ A, x, y, alpha: 2, beta: -1 }, { arithmetic: 'ff' });
+ * await y.toHost(); // → Float64Array(2) [ 11, 29 ]
  * ```
+ * @group GPU
  */
 export async function gpuGemv(args: GpuGemvArgs, options: GpuGemvOptions = {}): Promise<GpuRunInfo> {
   const { trans, alpha, beta } = validate(args);

@@ -3,9 +3,9 @@
  * gpu.js-compiled WebGPU kernels — DOT, GEMV, TRSV, ELL SpMV, format conversion — in f32 or float-float
  * arithmetic, with a CPU fallback where no adapter exists. See docs/gpu.md.
  *
- * @module
+ * @module modprec/gpu
  */
-export { gpuDevice, requireGpu, gpuUnavailableReason, releaseGpu, releaseGpuWhenIdle, type AdapterReport, type DawnBackend, type GpuContext, type GpuDeviceOptions, type GpuLimits } from './backend.js';
+export { gpuDevice, requireGpu, gpuUnavailableReason, releaseGpuWhenIdle, type AdapterReport, type DawnBackend, type GpuContext, type GpuDeviceOptions, type GpuLimits } from './backend.js';
 export { gpuRuntime, type GpuRuntime } from './runtime.js';
 export { toDevice, toDeviceSpan, deviceView, deviceZeros, DeviceArray, type ToDeviceOptions, type RangeLike } from './device-array.js';
 export { GPU_FORMATS, gpuFormat, type GpuFormatName, type GpuStorageFormat } from './formats.js';
@@ -20,3 +20,5 @@ export { gpuAsum, type GpuAsumResult } from './asum.js';
 export { gpuNrm2, type GpuNrm2Result } from './nrm2.js';
 export { setGpuKernelDebug } from './program.js';
 export type { GpuKernelOptions, GpuRunInfo } from './kernel-common.js';
+// Listed last: the API reference check runs the examples in export order, and releaseGpu's destroys the device.
+export { releaseGpu } from './backend.js';

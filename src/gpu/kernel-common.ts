@@ -15,7 +15,10 @@ import type { GpuBuffer } from './webgpu-types.js';
 /** Loads each thread of the streaming kernels issues before using them (memory-level parallelism). */
 export const UNROLL = 8;
 
-/** Options every GPU kernel takes. */
+/**
+ * Options every GPU kernel takes.
+ * @group GPU
+ */
 export interface GpuKernelOptions {
   /**
    * Arithmetic: `formats.f32` or `formats.ff` (float-float), or their names. Default for resident arrays (which
@@ -33,7 +36,7 @@ export interface GpuKernelOptions {
  * @param name - the parameter
  * @param value - the value
  * @returns the number
- * @throws {@link ModprecError} `INVALID_VALUE` for a non-number
+ * @throws {@link modprec!ModprecError} `INVALID_VALUE` for a non-number
  * @example
  * ```ts
  * checkNumber('alpha', NaN); // NaN
@@ -48,13 +51,16 @@ export function checkNumber(name: string, value: unknown): number {
  * Allows the CPU fallback, or throws when the options are strict.
  * @param options - kernel options
  * @param reason - why the operands are on the host
- * @throws {@link ModprecError} `BACKEND_UNAVAILABLE` when `options.strict`
+ * @throws {@link modprec!ModprecError} `BACKEND_UNAVAILABLE` when `options.strict`
  */
 export function allowFallback(options: GpuKernelOptions, reason: string): void {
   if (options.strict) throw new ModprecError('BACKEND_UNAVAILABLE', `the operands live on the host (no GPU: ${reason || 'unknown reason'}) and options.strict forbids the CPU fallback`, 'options.strict');
 }
 
-/** Which backend ran a kernel, on which adapter, and why a fallback happened. */
+/**
+ * Which backend ran a kernel, on which adapter, and why a fallback happened.
+ * @group GPU
+ */
 export interface GpuRunInfo {
   /** `gpu` (WebGPU through gpu.js-compiled kernels) or `cpu` (the fallback). */
   readonly backend: 'gpu' | 'cpu';
@@ -71,7 +77,7 @@ export interface GpuRunInfo {
  * @param options - kernel options
  * @param arrays - the operands
  * @returns the arithmetic
- * @throws {@link ModprecError} `INVALID_OPTION` for an unknown arithmetic name
+ * @throws {@link modprec!ModprecError} `INVALID_OPTION` for an unknown arithmetic name
  */
 export function chooseArithmetic(options: GpuKernelOptions, arrays: readonly DeviceArray[]): GpuArithmetic {
   const option = options.arithmetic;
@@ -86,7 +92,7 @@ export function chooseArithmetic(options: GpuKernelOptions, arrays: readonly Dev
  * All operands must live in the same place (all on one device, or all on the host).
  * @param named - operands by parameter name
  * @returns the shared runtime, or `undefined` when all are host-resident
- * @throws {@link ModprecError} `INVALID_STORAGE` for destroyed or mixed operands
+ * @throws {@link modprec!ModprecError} `INVALID_STORAGE` for destroyed or mixed operands
  */
 export function commonRuntime(named: Readonly<Record<string, DeviceArray>>, views: readonly string[] = []): GpuRuntime | undefined {
   const entries = Object.entries(named);
@@ -295,7 +301,7 @@ export function accumulatorChains(arithmetic: GpuArithmetic, chains: number): { 
  * @param value - the option (undefined: `fallback`)
  * @param fallback - the default
  * @returns an integer from 1 to 8
- * @throws {@link ModprecError} `INVALID_OPTION` naming `options.chains` otherwise
+ * @throws {@link modprec!ModprecError} `INVALID_OPTION` naming `options.chains` otherwise
  */
 export function checkChains(value: unknown, fallback: number): number {
   const chains = value ?? fallback;

@@ -18,7 +18,10 @@ import { elementIndex, allowFallback, arrayArgs, bindArray, chooseArithmetic, co
 import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache, type Program } from './program.js';
 import { createWordBuffer, readWords, type GpuRuntime } from './runtime.js';
 
-/** Result of {@link gpuNrm2}: the value (rounded to a double) and the run report. */
+/**
+ * Result of {@link gpuNrm2}: the value (rounded to a double) and the run report.
+ * @group GPU
+ */
 export interface GpuNrm2Result extends GpuRunInfo {
   readonly value: number;
 }
@@ -126,11 +129,15 @@ async function nrm2OnDevice(runtime: GpuRuntime, x: DeviceArray, arithmetic: Gpu
  * @param x - the array (or a strided view)
  * @param options - arithmetic (`formats.f32` / `formats.ff` or their names)
  * @returns the value and which backend ran it
- * @throws {@link ModprecError} `INVALID_STORAGE` for a non-resident or destroyed operand
+ * @throws {@link modprec!ModprecError} `INVALID_STORAGE` for a non-resident or destroyed operand
  * @example
  * ```ts
- * const { value } = await gpuNrm2(await toDevice([3, 4]), { arithmetic: 'ff' }); // 5
+ * import { toDevice, gpuNrm2 } from 'modprec/gpu';
+ *
+ * const { value } = await gpuNrm2(await toDevice([3, 4]), { arithmetic: 'ff' });
+ * value; // → 5
  * ```
+ * @group GPU
  */
 export async function gpuNrm2(x: DeviceArray, options: GpuKernelOptions = {}): Promise<GpuNrm2Result> {
   if (!(x instanceof DeviceArray)) fail('INVALID_STORAGE', 'x', 'must be a DeviceArray (see toDevice)', x);

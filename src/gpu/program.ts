@@ -69,8 +69,13 @@ let debug = false;
  * @param on - print or not
  * @example
  * ```ts
+ * import { setGpuKernelDebug, toDevice, gpuNrm2 } from 'modprec/gpu';
+ *
  * setGpuKernelDebug(true); // print the WGSL of every program compiled from now on
+ * await gpuNrm2(await toDevice([3, 4, 12], { format: 'f16' }), { arithmetic: 'f32' });
+ * setGpuKernelDebug(false);
  * ```
+ * @group GPU
  */
 export function setGpuKernelDebug(on: boolean): void {
   debug = on;

@@ -12,7 +12,10 @@ import { WRITER_HELPERS } from './format-writers.js';
 import { getProgram, submitPasses } from './program.js';
 import { BufferUsage, type GpuBuffer } from './webgpu-types.js';
 
-/** A ready GPU: context, and whether `fma` rounds once. */
+/**
+ * A ready GPU: context, and whether `fma` rounds once.
+ * @group GPU
+ */
 export interface GpuRuntime {
   readonly context: GpuContext;
   /** Whether WGSL `fma` is fused on this adapter (float-float TwoProd uses it when so, Dekker's split otherwise). */
@@ -104,9 +107,12 @@ async function createRuntime(options: GpuDeviceOptions): Promise<GpuRuntime | un
  * @returns the runtime or `undefined`
  * @example
  * ```ts
+ * import { gpuRuntime } from 'modprec/gpu';
+ *
  * const rt = await gpuRuntime();
- * console.log(rt ? `fma fused: ${rt.fusedFma}` : 'no GPU');
+ * console.log(rt ? `fma fused: ${rt.fusedFma}` : 'no GPU'); // depends on the adapter
  * ```
+ * @group GPU
  */
 export function gpuRuntime(options: GpuDeviceOptions = {}): Promise<GpuRuntime | undefined> {
   runtimePromise ??= trackGpuWork(createRuntime(options));

@@ -27,7 +27,10 @@ import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } 
 import { createWordBuffer, type GpuRuntime } from './runtime.js';
 import type { GpuBuffer } from './webgpu-types.js';
 
-/** Arguments of {@link gpuTrsv}. */
+/**
+ * Arguments of {@link gpuTrsv}.
+ * @group GPU
+ */
 export interface GpuTrsvArgs {
   /** Square, column-major; only the triangle named by `uplo` is read. */
   readonly A: DeviceMatrix;
@@ -41,7 +44,10 @@ export interface GpuTrsvArgs {
   readonly diag?: 'N' | 'U';
 }
 
-/** Options of {@link gpuTrsv}. */
+/**
+ * Options of {@link gpuTrsv}.
+ * @group GPU
+ */
 export interface GpuTrsvOptions extends GpuKernelOptions {
   /** Diagonal block size: 64 (default), 128 or 256. */
   readonly blockSize?: number;
@@ -344,13 +350,20 @@ async function encodeInverse(runtime: GpuRuntime, passes: { pass: Pass; cache: P
  * @param args - A (square, column-major, resident), x, uplo, trans, diag
  * @param options - arithmetic (`f32` or `ff`), diagonal block size
  * @returns the run report
- * @throws {@link ModprecError} `DIMENSION_MISMATCH` for a non-square A or a wrong length of x;
+ * @throws {@link modprec!ModprecError} `DIMENSION_MISMATCH` for a non-square A or a wrong length of x;
  *   `INVALID_OPTION` for bad uplo/trans/diag/blockSize; `INVALID_FORMAT` when x's format cannot be written
  *   on the GPU; `INVALID_STORAGE` for non-resident or mixed operands
  * @example
  * ```ts
+ * import { toDevice, deviceMatrix, gpuTrsv } from 'modprec/gpu';
+ *
+ * // L = [[2, 0], [1, 4]] column-major; x holds b = [2, 9]
+ * const A = deviceMatrix(await toDevice([2, 1, 0, 4]), 2, 2);
+ * const x = await toDevice([2, 9]);
  * await gpuTrsv({ A, x, uplo: 'L' }, { arithmetic: 'ff' });
+ * await x.toHost(); // → Float64Array(2) [ 1, 2 ]
  * ```
+ * @group GPU
  */
 export async function gpuTrsv(args: GpuTrsvArgs, options: GpuTrsvOptions = {}): Promise<GpuRunInfo> {
   const shape = validate(args, options);

@@ -15,7 +15,10 @@ import { hostUpdate } from './host-fallback.js';
 import { getProgram, submitPasses, type BoundArray } from './program.js';
 import { createWordBuffer, type GpuRuntime } from './runtime.js';
 
-/** Arguments of {@link gpuUpdate}: out ← α·x + β·y. */
+/**
+ * Arguments of {@link gpuUpdate}: out ← α·x + β·y.
+ * @group GPU
+ */
 export interface GpuUpdateArgs {
   /** Coefficient of x (x is not read when it is 0). */
   readonly alpha: number;
@@ -82,13 +85,17 @@ async function updateOnDevice(runtime: GpuRuntime, args: GpuUpdateArgs, x: Devic
  * @param args - α, x, β, y, out (same lengths)
  * @param options - arithmetic (`f32` or `ff`; default as for every GPU kernel), strictness
  * @returns the run report (out is updated on the device)
- * @throws {@link ModprecError} `DIMENSION_MISMATCH` for different lengths; `INVALID_STORAGE` for a missing
+ * @throws {@link modprec!ModprecError} `DIMENSION_MISMATCH` for different lengths; `INVALID_STORAGE` for a missing
  *   operand whose coefficient is not 0; `INVALID_FORMAT` when out cannot be written on the GPU; `INVALID_VALUE` for a non-number α, β
  * @example
  * ```ts
+ * import { toDevice, gpuUpdate } from 'modprec/gpu';
+ *
  * const x = await toDevice([1, 2, 3]), y = await toDevice([1, 1, 1]);
- * await gpuUpdate({ alpha: 2, x, beta: 1, y, out: y }, { arithmetic: 'ff' }); // y = [3, 5, 7]
+ * await gpuUpdate({ alpha: 2, x, beta: 1, y, out: y }, { arithmetic: 'ff' });
+ * await y.toHost(); // → Float64Array(3) [ 3, 5, 7 ]
  * ```
+ * @group GPU
  */
 export async function gpuUpdate(args: GpuUpdateArgs, options: GpuKernelOptions = {}): Promise<GpuRunInfo> {
   const alpha = checkNumber('alpha', args.alpha);
