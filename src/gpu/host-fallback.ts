@@ -32,11 +32,19 @@ function cpuArithmetic(a: GpuArithmetic): ArithmeticFormat {
   return a.name === 'ff' ? ffArithmetic : (f32.arithmetic as ArithmeticFormat);
 }
 
-/** A resident array's exact values as an fp64 vector (or a column-major matrix with leading dimension ld). */
+/**
+ * A resident array's exact values as an fp64 vector, or as a matrix: column-major with leading dimension ld, or —
+ * for a matrix view (`deviceMatrixView`) — element (i, j) at `offset + i·stride + j·ld` of the span, gathered
+ * into a packed column-major copy (the host fallback has no device to read the view from).
+ */
 async function input(a: DeviceArray, ar: ArithmeticFormat, shape?: { rows: number; cols: number; ld: number }): Promise<Range<any, any>> {
-  const data = await a.toHost();
-  if (!shape) return range(colMajor<1>({ size: [a.length], data, storage: 'f64', arithmetic: ar }));
-  return range(colMajor<2>({ size: [shape.rows, shape.cols], stride: Math.max(1, shape.ld), data, storage: 'f64', arithmetic: ar }));
+  if (!shape) return range(colMajor<1>({ size: [a.length], data: await a.toHost(), storage: 'f64', arithmetic: ar }));
+  const { rows, cols, ld } = shape;
+  if (!a.isView) return range(colMajor<2>({ size: [rows, cols], stride: Math.max(1, ld), data: await a.toHost(), storage: 'f64', arithmetic: ar }));
+  const span = a.format.decode(await a.encoded(), a.spanLength, a.scaleBlock);
+  const data = new Float64Array(rows * cols);
+  for (let j = 0; j < cols; j++) for (let i = 0; i < rows; i++) data[i + j * rows] = span[a.offset + i * a.stride + j * ld]!;
+  return range(colMajor<2>({ size: [rows, cols], stride: Math.max(1, rows), data, storage: 'f64', arithmetic: ar }));
 }
 
 /** The CPU storage a GPU-writable format's results are computed into (ff → dd: holds a float-float pair exactly). */

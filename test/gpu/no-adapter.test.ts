@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   dot, asum, nrm2, gemv, trsv, ellSpmv, axpy, waxpby, scal, vector, matrix, toArray, formats, ModprecError, ellFromMatrix, csrToEll, laplacianCsr,
 } from '../../src/index.js';
-import { toDevice, gpuDot, gpuGemv, gpuUpdate, deviceMatrix } from '../../src/gpu/index.js';
+import { toDevice, gpuDot, gpuGemv, gpuUpdate, deviceMatrix, toDeviceMatrix } from '../../src/gpu/index.js';
+import { span } from '../../src/span.js';
 import { randomValues } from './gpu-test-helpers.js';
 
 const saved = process.env.MODPREC_GPU_BACKEND;
@@ -80,5 +81,23 @@ describe('backend gpu without an adapter', () => {
     expect([...(await yd.toHost())]).toEqual([...toArray(yc)]);
     await gpuUpdate({ alpha: 2, x, beta: 0, out: x }, { arithmetic: 'f32' });
     expect([...(await x.toHost())]).toEqual(Array.from(xs, (v) => Math.fround(2 * Math.fround(v))));
+  });
+
+  it('matrix views (row-major, sub-ranges with an offset) run the CPU kernels on the view, not on the span', async () => {
+    // The fallback once read a view's span as a packed column-major matrix, ignoring its offset and row stride.
+    for (const layout of ['row-major', 'col-major'] as const) {
+      const o = { storage: formats.f32, arithmetic: formats.f32, layout } as const;
+      const big = matrix(7, 6, (i, j) => Math.sin(3 * i + 5 * j + 1), o);
+      const A = big.sub(span(2, 6), span(1, 5));   // 4 × 4 with an offset, strides of the parent
+      const x = vector(randomValues(4, 7), { storage: formats.f32, arithmetic: formats.f32 });
+      for (const trans of ['N', 'T'] as const) {
+        const dA = await toDeviceMatrix(A);
+        const yd = await toDevice(new Float64Array(4), { format: 'f32' });
+        await gpuGemv({ A: dA, x: await toDevice(x), y: yd, trans }, { arithmetic: 'f32' });
+        const yc = vector(4, { storage: formats.f32, arithmetic: formats.f32 });
+        gemv({ alpha: 1, A, x, beta: 0, y: yc, trans });
+        expect([...(await yd.toHost())], `${layout} ${trans}`).toEqual([...toArray(yc)]);
+      }
+    }
   });
 });
