@@ -76,7 +76,10 @@ const f64Words: HelperFunction = {
  * normalised pair; the host encoder's scale), 1 for a zero maximum, −1 when the maximum is not finite or
  * s would not be a normal binary32 (a NaN literal cannot be written: WGSL folds it as a constant error). s·qmax is compared exactly: TwoProd gives it as p + e, and two
  * normalised pairs compare as their heads, then their tails. Starting from mh·(1/qmax), within a few ulp,
- * s moves up while too small and down while its predecessor still suffices.
+ * s moves up while too small and down while its predecessor still suffices. A maximum of 2^96 or more is
+ * compared scaled by 2^-32 (exact; Dekker's split of s would overflow near the top of the range); a tail that
+ * scaling makes smaller than 2^-100 only matters through its sign (the products' tails are then multiples of
+ * 2^26 or 0), so it is kept as ±2^-100.
  */
 const scaleOf: HelperFunction = {
   source: `function mpScaleOf(mh, ml, qmax) {
@@ -84,16 +87,27 @@ const scaleOf: HelperFunction = {
   if (mpBits(mh) >= 2139095040) { return -1.0; }
   let s = mpKeep(mh * (1.0 / qmax));
   if (mpBits(s) < 8388608) { return -1.0; }
+  let c = 1.0;
+  let ci = 1.0;
+  if (mh >= 7.922816251426434e28) { c = 2.3283064365386963e-10; ci = 4294967296.0; }
+  const mc = mpKeep(mh * c);
+  let lc = mpKeep(ml * c);
+  const lb = mpBits(ml);
+  if ((lb & 2147483647) !== 0 && lc < 7.888609052210118e-31 && lc > -7.888609052210118e-31) {
+    lc = 7.888609052210118e-31;
+    if (lb < 0) { lc = -7.888609052210118e-31; }
+  }
+  s = mpKeep(s * c);
   for (let r1 = mpI32(0); r1 < 4; r1++) {
     const q = ffTwoProd(s, qmax);
-    if (q[0] < mh || (q[0] === mh && q[1] < ml)) { s = mpFloat(mpBits(s) + 1); }
+    if (q[0] < mc || (q[0] === mc && q[1] < lc)) { s = mpFloat(mpBits(s) + 1); }
   }
   for (let r2 = mpI32(0); r2 < 4; r2++) {
     const d = mpFloat(mpBits(s) - 1);
     const qd = ffTwoProd(d, qmax);
-    if (mpBits(d) >= 8388608 && (qd[0] > mh || (qd[0] === mh && qd[1] >= ml))) { s = d; }
+    if (mpBits(d) >= 8388608 && (qd[0] > mc || (qd[0] === mc && qd[1] >= lc))) { s = d; }
   }
-  return s;
+  return mpKeep(s * ci);
 }`,
   argumentTypes: { mh: 'Number', ml: 'Number', qmax: 'Number' },
   returnType: 'Number',
