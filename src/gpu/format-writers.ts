@@ -123,9 +123,9 @@ const scaleOf: HelperFunction = {
  * Why it is exact. Work on |v| (the rule is symmetric) and scale by 2^-k, k = s's exponent: s' ∈ [1, 2), and
  * h' = |v[0]|·2^-k is exact whenever h' ≥ ¼ (a normal number times a power of two, in two steps so no
  * factor leaves the normal range). h' < ¼ means |v'| < ½ ≤ s'/2: the answer is 0.
- * 1. q0 = h'/s' (WGSL: within 2.5 ulp) differs from q = v'/s' by ≤ 2^-21·q; q0 > qmax + 1 saturates.
- *    Otherwise q < 2^15 + 2, |q0 − q| < 2^-5, and n = ⌊q0 + ½⌋ has |q − n| < ½ + 2^-5: the answer is n − 1,
- *    n or n + 1.
+ * 1. q0 = h'/s' (WGSL: within 2.5 ulp) differs from q = v'/s' by ≤ 2^-21·q; q0 > qmax + 1 saturates (then
+ *    q > qmax + ½). Otherwise q < 2^15 + 2, |q0 − q| < 2^-5, and n = ⌊q0 + ½⌋ (exact) has |q − n| < ½ + 2^-5:
+ *    the answer is n − 1, n or n + 1.
  * 2. r = v' − n·s' exactly: (p, e) = TwoProd(n, s') is exact (17 × 24 bits, a multiple of 2^-23, far from
  *    underflow); (a1, a2) = TwoSum(h', −p) is exact. Split the tail l' = l_hi + l_lo with l_hi a multiple
  *    of 2^-25 (l' + 0.375 − 0.375; 0.375's ulp is 2^-25, and |l'| ≤ 2^-24·h' < 2^-7) and |l_lo| ≤ 2^-26
@@ -135,7 +135,9 @@ const scaleOf: HelperFunction = {
  * 3. The half scale H = s'·2^24 is an integer, and |l_lo| ≤ ½ unit: r > s'/2 ⟺ R > H, or R = H and l_lo > 0;
  *    r = s'/2 ⟺ R = H and l_lo = 0 (a tie: the even of n, n + 1); likewise at −s'/2 with n − 1.
  * A tail too small to survive the scaling (|l'| < 2^-30, flushed or subnormal) only ever decides through its
- * sign, so it is replaced by ±2^-30 with the sign of v[1]'s bits.
+ * sign, so it is replaced by ±2^-30 with the sign of v[1]'s bits. (Limit: an adapter that flushes binary32
+ * subnormals loses the magnitude of a subnormal v[1] that the scaling would lift above 2^-30 — only with
+ * s < 2^-96; llvmpipe keeps subnormals.)
  */
 const quantize: HelperFunction = {
   source: `function mpQuantize(v, s, qmax) {
