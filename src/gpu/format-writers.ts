@@ -137,7 +137,7 @@ const scaleOf: HelperFunction = {
  * A tail too small to survive the scaling (|l'| < 2^-30, flushed or subnormal) only ever decides through its
  * sign, so it is replaced by ±2^-30 with the sign of v[1]'s bits. (Limit: an adapter that flushes binary32
  * subnormals loses the magnitude of a subnormal v[1] that the scaling would lift above 2^-30 — only with
- * s < 2^-96; llvmpipe keeps subnormals.)
+ * s < 2^-95; llvmpipe keeps subnormals.)
  */
 const quantize: HelperFunction = {
   source: `function mpQuantize(v, s, qmax) {
