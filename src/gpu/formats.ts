@@ -16,6 +16,7 @@ import { findFormat } from '../formats/registry.js';
 import type { GpuArithmetic, GpuRegister, HelperFunction } from './arithmetic.js';
 import { bf16BitsFromNumber, numberFromBf16Bits } from '../formats/convert/bf16.js';
 import { f16BitsFromNumber, numberFromF16Bits } from '../formats/convert/f16.js';
+import { nearestIntegerOfQuotient } from '../formats/convert/scaled-integer.js';
 
 /**
  * Names of the GPU storage formats (the core's format names where they coincide).
@@ -306,10 +307,8 @@ function scaledInteger(name: 'i8' | 'i16'): GpuStorageFormat {
         if (scale === 0 || !Number.isFinite(scale)) scale = max === 0 ? 1 : fail('INVALID_VALUE', parameter, `must have block maxima whose scale fits binary32`, max);
         scales[b] = scale;
         for (let k = b * scaleBlock; k < end; k++) {
-          const y = values[k]! / scale;
-          let q = Math.round(y);
-          if (q - y === 0.5 && q % 2 !== 0) q -= 1; // ties to even
-          q = Math.max(-qmax, Math.min(qmax, q));
+          // The CPU's write: values[k]/scale rounded once to the nearest integer (ties to even), as the device does.
+          const q = Math.max(-qmax, Math.min(qmax, nearestIntegerOfQuotient(values[k]!, 0, scale)));
           words[Math.floor(k / perWord)]! |= (q & (2 ** bits - 1)) << ((k % perWord) * bits);
         }
       }
