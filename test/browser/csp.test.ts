@@ -1,13 +1,14 @@
 /**
- * Issue #16 item 4: under a Content-Security-Policy without 'unsafe-eval', generated kernels cannot be compiled;
+ * Issue #16 item 4: under a Content-Security-Policy without 'unsafe-eval', generated CPU kernels cannot be compiled;
  * the call fails with ModprecError CODE_GENERATION_BLOCKED that says why and what to allow. The same page without
- * the policy computes the values (so the failure is the policy's doing).
+ * the policy computes the values (so the failure is the policy's doing). The GPU backend (WebGPU on SwiftShader here)
+ * generates WGSL, not JavaScript, and runs under the strict policy too.
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { buildBundle, launchChromium, serveStatic } from './browser-harness.js';
+import { WEBGPU_ARGS, buildBundle, launchChromium, serveStatic } from './browser-harness.js';
 
 let browser: Browser;
 let bundle: string;
@@ -15,7 +16,7 @@ const pages = join(import.meta.dirname, 'pages');
 
 beforeAll(async () => {
   bundle = await buildBundle();
-  browser = await launchChromium();
+  browser = await launchChromium(WEBGPU_ARGS);
 });
 afterAll(async () => {
   await browser?.close();
@@ -45,11 +46,14 @@ describe('kernels under a strict Content-Security-Policy (Chromium)', () => {
       expect(r[k]!.error, k).toMatchObject({ name: 'ModprecError', modprec: true, code: 'CODE_GENERATION_BLOCKED', parameter: 'Content-Security-Policy' });
       expect(r[k]!.error!.message as string).toContain("add 'unsafe-eval' to the script-src directive");
     }
+    // gpu.js translates kernels to WGSL without evaluating JavaScript, so the GPU backend runs under the policy.
+    expect(r.gpu).toEqual({ value: 32, backend: 'gpu' });
   });
 
   it('compute on the same page when the policy allows it', async () => {
     const r = await probe({ 'content-security-policy': "default-src 'self'; script-src 'self' 'unsafe-eval'" });
     expect(r.f64).toEqual({ value: 32 });
     expect(r.rns).toEqual({ value: 32 });
+    expect(r.gpu).toEqual({ value: 32, backend: 'gpu' });
   });
 });

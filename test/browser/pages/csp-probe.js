@@ -1,4 +1,5 @@
-// Runs a CPU DOT and an RNS DOT (both generate code) and records what happened in window.__result.
+// Runs a CPU DOT, an RNS DOT and a GPU DOT (all generate code: the GPU's through gpu.js's compiler) and records
+// what happened in window.__result.
 import { dot, vector, formats, ModprecError } from '/lib/modprec.js';
 
 const outcome = (f) => {
@@ -10,7 +11,15 @@ const outcome = (f) => {
 };
 const x = vector([1, 2, 3], { storage: formats.f32 });
 const y = vector([4, 5, 6], { storage: formats.f32 });
-window.__result = {
-  f64: outcome(() => dot(x, y)),
-  rns: outcome(() => dot(x, y, { arithmetic: formats.rns424 })),
+const outcomeAsync = async (f) => {
+  try {
+    const r = await f();
+    return { value: r.value, backend: r.backend };
+  } catch (e) {
+    return { error: { name: e.name, modprec: e instanceof ModprecError, code: e.code, parameter: e.parameter, message: e.message } };
+  }
 };
+const f64 = outcome(() => dot(x, y));
+const rns = outcome(() => dot(x, y, { arithmetic: formats.rns424 }));
+const gpu = await outcomeAsync(() => dot(x, y, { backend: 'gpu', arithmetic: formats.f32, strict: true }));
+window.__result = { f64, rns, gpu };
