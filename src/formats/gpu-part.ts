@@ -64,7 +64,8 @@ export interface GpuStoragePart {
   readonly unitRoundoff: number;
   /**
    * Whether values are integers times a binary32 scale per block of `scaleBlock` elements (the built-in i8 and i16:
-   * uploaded with `toDevice(…, { format })`, which computes the scales; a range's own scale model is not this one).
+   * uploaded with `toDevice(…, { format })`, which computes the scales; a range's own scale model is not this one,
+   * so `backend: 'gpu'` refuses ranges of a scaled part). A user's format sets false.
    */
   readonly scaled: boolean;
   /** Whether GPU kernels can write it (then {@link GpuStoragePart.emitReturn} must work). */
