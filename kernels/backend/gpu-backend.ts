@@ -8,6 +8,7 @@
  */
 import type { Range } from '../../src/range.js';
 import type { ArithmeticFormat } from '../../src/formats/format.js';
+import type { GpuArithmeticName } from '../../src/formats/gpu-part.js';
 import { fail, ModprecError } from '../../src/errors.js';
 import { chooseArithmetic } from '../codegen/kernel-options.js';
 import { resolveAccumulation, type Accumulation } from '../codegen/accumulation.js';
@@ -23,9 +24,10 @@ export interface GpuBackendOptions {
   /** Run on WebGPU through gpu.js-compiled kernels (the result is a Promise). */
   backend: 'gpu';
   /**
-   * Arithmetic, as on the CPU (default: the most precise arithmetic among the operands). The GPU runs
-   * `formats.f32` and `formats.ff` (float-float, about 48 bits); any other is a typed error `INVALID_OPTION`
-   * naming `options.arithmetic`. The names `'f32'` and `'ff'` are accepted too.
+   * Arithmetic, as on the CPU (default: the most precise arithmetic among the operands). The GPU runs an
+   * arithmetic that has a GPU part (`ArithmeticFormat.gpu`: `formats.f32` and `formats.ff`, float-float, about
+   * 48 bits); any other is a typed error `INVALID_OPTION` naming `options.arithmetic`. Names of registered
+   * formats (`'f32'`, `'ff'`) are accepted too.
    */
   arithmetic?: FormatLike;
   /** Throw `BACKEND_UNAVAILABLE` instead of running on the CPU backend when no WebGPU adapter exists. */
@@ -34,10 +36,6 @@ export interface GpuBackendOptions {
   accumulation?: string | Accumulation;
 }
 
-/** The storage formats whose words the GPU kernels read (unscaled). */
-const GPU_STORAGE = new Set(['f64', 'f32', 'f16', 'bf16']);
-/** The arithmetics the GPU kernels compute in. */
-const GPU_ARITHMETIC = new Set(['f32', 'ff']);
 /** Kernels with a WebGPU program. */
 const GPU_KERNELS = new Set<KernelName>(['dot', 'gemv', 'trsv', 'ellSpmv', 'axpy', 'waxpby', 'scal', 'asum', 'nrm2']);
 
@@ -51,23 +49,27 @@ function storageRefusal(name: string, r: Range<any, any>): Refusal | undefined {
   if (r.accessor.scale) {
     return { code: 'INVALID_FORMAT', parameter: name, reason: `is a scaled ${st.name} range, which the GPU kernels do not read yet: upload it with toDevice(…, { format: 'i8' | 'i16' }) and call the gpu* kernels, or use backend 'cpu'` };
   }
-  if (!GPU_STORAGE.has(st.name) && !st.gpu) {
-    return { code: 'INVALID_FORMAT', parameter: name, reason: `is stored in ${st.name}, which has no GPU part (the GPU reads f64, f32, f16, bf16 and formats whose StorageFormat has a \`gpu\` part): use backend 'cpu'` };
+  if (!st.gpu) {
+    return { code: 'INVALID_FORMAT', parameter: name, reason: `is stored in ${st.name}, which has no GPU part (StorageFormat.gpu: f64, f32, f16, bf16 and users' formats that supply one have it): use backend 'cpu'` };
+  }
+  if (st.gpu.scaled) {
+    // The device's i8/i16 are block-scaled words; an unscaled integer range is not that format.
+    return { code: 'INVALID_FORMAT', parameter: name, reason: `is an unscaled ${st.name} range; the GPU reads ${st.name} only block-scaled (upload it with toDevice(…, { format: '${st.name}' }) and call the gpu* kernels), or use backend 'cpu'` };
   }
   return undefined;
 }
 
-/** The WebGPU backend: f32/ff arithmetic on unscaled f64, f32, f16, bf16 ranges, for the kernels with a program. */
+/** The WebGPU backend: arithmetics and storages with a GPU part (unscaled ranges), for the kernels with a program. */
 export const gpuBackend: KernelBackend = {
   name: 'gpu',
   supports(sig: KernelSignature): Refusal | undefined {
     if (!GPU_KERNELS.has(sig.kernel)) {
       return { code: 'INVALID_OPTION', parameter: 'options.backend', reason: `must be 'cpu' for ${sig.kernel}: it has no WebGPU program yet` };
     }
-    if (!GPU_ARITHMETIC.has(sig.arithmetic.name)) {
+    if (!sig.arithmetic.gpu) {
       return {
         code: 'INVALID_OPTION', parameter: 'options.arithmetic',
-        reason: `is ${sig.arithmetic.name}, which does not run on the GPU (it computes in f32 and ff): pass arithmetic: formats.ff (float-float, about 48 bits) or formats.f32, or use backend 'cpu'`,
+        reason: `is ${sig.arithmetic.name}, which has no GPU part (ArithmeticFormat.gpu), so it does not run on the GPU: pass arithmetic: formats.ff (float-float, about 48 bits) or formats.f32, or use backend 'cpu'`,
       };
     }
     for (const [name, r] of sig.operands) {
@@ -81,10 +83,11 @@ export const gpuBackend: KernelBackend = {
 /** The output operand of each kernel (written by the GPU, so its storage must be writable there). */
 const OUTPUTS: Readonly<Record<KernelName, string | undefined>> = { dot: undefined, asum: undefined, nrm2: undefined, gemv: 'y', ellSpmv: 'y', axpy: 'y', trsv: 'x', scal: 'x', waxpby: 'w' };
 
-/** A validated GPU call: the arithmetic (a CPU format, for the fallback) and its GPU name. */
+/** A validated GPU call: the arithmetic (a CPU format, for the fallback) and the name of its GPU part. */
 export interface GpuCall {
   readonly arithmetic: ArithmeticFormat;
-  readonly gpuArithmetic: 'f32' | 'ff';
+  /** `arithmetic.gpu.name`: the resident kernels look the part up from the registered format of that name. */
+  readonly gpuArithmetic: GpuArithmeticName;
   readonly strict: boolean;
 }
 
@@ -116,7 +119,7 @@ export function prepareGpuCall(kernel: KernelName, operands: readonly (readonly 
   if (options.strict !== undefined && typeof options.strict !== 'boolean') fail('INVALID_OPTION', 'options.strict', 'must be a boolean', options.strict);
   const refusal = gpuBackend.supports({ kernel, operands, arithmetic });
   if (refusal) refuse('gpu', refusal);
-  return { arithmetic, gpuArithmetic: arithmetic.name as 'f32' | 'ff', strict: options.strict === true };
+  return { arithmetic, gpuArithmetic: arithmetic.gpu!.name, strict: options.strict === true };
 }
 
 /**

@@ -8,6 +8,7 @@
 import type { ArithmeticFormat, MpValueLike, Register } from '../formats/format.js';
 import { kindOfNumber, storeNumberInto } from './f64.js';
 import { roundToOddDd } from '../formats/convert/round-to-odd.js';
+import { f32GpuArithmetic } from '../formats/gpu/f32-arithmetic.js';
 
 const r = (reg: Register, i = 0): string => reg.names[i]!;
 const F = 'Math.fround';
@@ -61,4 +62,5 @@ export const f32Arithmetic: ArithmeticFormat<number> = {
   emitFromNumber: (d, e) => `${r(d)} = ${F}(${e});`,
   emitToNumber: (s) => r(s),
   helpers: { roundToOddDd, f32MpRead: { hi: 0, lo: 0 } },
+  gpu: f32GpuArithmetic,
 };

@@ -13,6 +13,7 @@
 import type { ArithmeticFormat, Register, ValueKind, MpValueLike } from '../formats/format.js';
 import { fail } from '../errors.js';
 import { roundToOddDd } from '../formats/convert/round-to-odd.js';
+import { ffGpuArithmetic } from '../formats/gpu/ff-arithmetic.js';
 import { ffAddInto, ffMulInto, ffFmaInto, ffDivInto, ffSqrtInto, ffFromNumberInto, ffFromPairInto } from './ff-ops.js';
 
 /**
@@ -120,4 +121,5 @@ export const ffArithmetic: ArithmeticFormat<FfValue> = {
   emitFromNumber: (d, e) => call(d, 'ffFromNumberInto', [`(${e})`]),
   emitToNumber: (s) => { const [h, l] = src(s); return `(${h} + ${l})`; },
   helpers: { ffOut: new Float64Array(2), ffAddInto, ffMulInto, ffFmaInto, ffDivInto, ffSqrtInto, ffFromNumberInto, ffFromPairInto, ffRoundToOdd },
+  gpu: ffGpuArithmetic,
 };

@@ -5,6 +5,7 @@
  * @module
  */
 import { typedArrayStorage } from './typed-array-storage.js';
+import { bf16GpuPart } from './gpu/sixteen-bit-words.js';
 import { bf16BitsFromNumber, numberFromBf16Bits } from './convert/bf16.js';
 import { decodeTable } from './f16.js';
 
@@ -13,7 +14,7 @@ import { decodeTable } from './f16.js';
  * @group Formats
  */
 export const bf16Storage = typedArrayStorage<Uint16Array>({
-  name: 'bf16', array: Uint16Array, significandBits: 8, unitRoundoff: 2 ** -8, isInteger: false,
+  name: 'bf16', gpu: bf16GpuPart, array: Uint16Array, significandBits: 8, unitRoundoff: 2 ** -8, isInteger: false,
   maxValue: 3.3895313892515355e38,
   encodeHelper: { name: 'bf16Encode', fn: bf16BitsFromNumber },
   decodeHelper: { name: 'bf16Table', fn: numberFromBf16Bits, table: decodeTable(numberFromBf16Bits) },

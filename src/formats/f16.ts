@@ -5,6 +5,7 @@
  * @module
  */
 import { typedArrayStorage } from './typed-array-storage.js';
+import { f16GpuPart } from './gpu/sixteen-bit-words.js';
 import { f16BitsFromNumber, numberFromF16Bits } from './convert/f16.js';
 
 /** Decodes every binary16 bit pattern once. */
@@ -19,7 +20,7 @@ function decodeTable(decode: (bits: number) => number): Float64Array {
  * @group Formats
  */
 export const f16Storage = typedArrayStorage<Uint16Array>({
-  name: 'f16', array: Uint16Array, significandBits: 11, unitRoundoff: 2 ** -11, isInteger: false, maxValue: 65504,
+  name: 'f16', gpu: f16GpuPart, array: Uint16Array, significandBits: 11, unitRoundoff: 2 ** -11, isInteger: false, maxValue: 65504,
   encodeHelper: { name: 'f16Encode', fn: f16BitsFromNumber },
   decodeHelper: { name: 'f16Table', fn: numberFromF16Bits, table: decodeTable(numberFromF16Bits) },
 });

@@ -4,12 +4,13 @@
  * @module
  */
 import { typedArrayStorage } from './typed-array-storage.js';
+import { f32GpuPart } from './gpu/f32-words.js';
 
 /**
  * fp32 storage (u = 2^-24).
  * @group Formats
  */
 export const f32Storage = typedArrayStorage<Float32Array>({
-  name: 'f32', array: Float32Array, significandBits: 24, unitRoundoff: 2 ** -24, isInteger: false,
+  name: 'f32', gpu: f32GpuPart, array: Float32Array, significandBits: 24, unitRoundoff: 2 ** -24, isInteger: false,
   maxValue: 3.4028234663852886e38,
 });

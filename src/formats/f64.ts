@@ -1,11 +1,12 @@
 /** IEEE binary64 storage in a Float64Array. @module */
 import { typedArrayStorage } from './typed-array-storage.js';
+import { f64GpuPart } from './gpu/f64-words.js';
 
 /**
  * fp64 storage: 8 bytes per value, exact for every double.
  * @group Formats
  */
 export const f64Storage = typedArrayStorage<Float64Array>({
-  name: 'f64', array: Float64Array, significandBits: 53, unitRoundoff: 2 ** -53, isInteger: false,
+  name: 'f64', gpu: f64GpuPart, array: Float64Array, significandBits: 53, unitRoundoff: 2 ** -53, isInteger: false,
   maxValue: Number.MAX_VALUE,
 });

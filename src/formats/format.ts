@@ -172,6 +172,12 @@ export interface ArithmeticFormat<T = unknown> {
    * arithmetic's multiply-add of two doubles skips the cross terms and its final TwoSum (28 flops, not 35).
    */
   readonly takesNumberOperands?: boolean;
+  /**
+   * The arithmetic's GPU part, if it has one: its operations as gpu.js source (src/formats/gpu-part.ts). With it,
+   * the arithmetic runs through `backend: 'gpu'`; without (f64, dd, RNS), the GPU refuses it with a typed error
+   * naming `options.arithmetic`.
+   */
+  readonly gpu?: GpuArithmeticPart;
 }
 
 /**
@@ -196,7 +202,7 @@ export function numberRegister(name: string): Register {
   return { kind: 'number', names: [name] };
 }
 
-import type { GpuStoragePart } from './gpu-part.js';
+import type { GpuArithmeticPart, GpuStoragePart } from './gpu-part.js';
 
 /**
  * What generated code may call on a value of kind `mp` (a multiple-precision scratch object).

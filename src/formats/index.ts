@@ -51,7 +51,7 @@ export { f64, f32 };
 export { registerFormat, findFormat, formatNames, asStorage, asArithmetic } from './registry.js';
 export type { Format, FormatLike } from './registry.js';
 export type { StorageFormat, ArithmeticFormat, ValueKind, Register, TemplateHelpers, MpValueLike } from './format.js';
-export type { GpuStoragePart, GpuPartRegister } from './gpu-part.js';
+export type { GpuStoragePart, GpuPartRegister, GpuEncodedArray, GpuVectorRead, GpuArithmeticPart, GpuArithmeticName } from './gpu-part.js';
 export { registerOfKind, numberRegister, declareStorageRegister } from './format.js';
 export { f64Storage } from './f64.js';
 export { f32Storage } from './f32.js';

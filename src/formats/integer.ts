@@ -5,6 +5,7 @@
  * @module
  */
 import { typedArrayStorage } from './typed-array-storage.js';
+import { i8GpuPart, i16GpuPart } from './gpu/scaled-integer-words.js';
 import { roundToInt8, roundToInt16, roundToInt32 } from './convert/integer.js';
 
 /**
@@ -12,7 +13,7 @@ import { roundToInt8, roundToInt16, roundToInt32 } from './convert/integer.js';
  * @group Formats
  */
 export const i8Storage = typedArrayStorage<Int8Array>({
-  name: 'i8', array: Int8Array, significandBits: 7, unitRoundoff: NaN, isInteger: true, maxValue: 127,
+  name: 'i8', gpu: i8GpuPart, array: Int8Array, significandBits: 7, unitRoundoff: NaN, isInteger: true, maxValue: 127,
   encodeHelper: { name: 'i8Encode', fn: roundToInt8 },
 });
 /**
@@ -20,7 +21,7 @@ export const i8Storage = typedArrayStorage<Int8Array>({
  * @group Formats
  */
 export const i16Storage = typedArrayStorage<Int16Array>({
-  name: 'i16', array: Int16Array, significandBits: 15, unitRoundoff: NaN, isInteger: true, maxValue: 32767,
+  name: 'i16', gpu: i16GpuPart, array: Int16Array, significandBits: 15, unitRoundoff: NaN, isInteger: true, maxValue: 32767,
   encodeHelper: { name: 'i16Encode', fn: roundToInt16 },
 });
 /**

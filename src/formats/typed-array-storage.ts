@@ -4,6 +4,7 @@
  * @module
  */
 import type { StorageFormat, Register } from './format.js';
+import type { GpuStoragePart } from './gpu-part.js';
 
 /** A typed array constructor modprec stores numbers in. */
 export type NumericArrayConstructor =
@@ -26,6 +27,8 @@ export interface TypedArrayStorageSpec<A extends ArrayLike<number>> {
   encodeHelper?: { name: string; fn: (x: number) => number };
   /** Name and table/function of a decoder, when the raw element is not the value (fp16/bf16 bit patterns). */
   decodeHelper?: { name: string; fn: (bits: number) => number; table?: Float64Array };
+  /** The format's GPU part, if it has one (src/formats/gpu-part.ts). */
+  gpu?: GpuStoragePart;
   _phantom?: A;
 }
 
@@ -73,5 +76,6 @@ export function typedArrayStorage<A extends ArrayLike<number> & { [i: number]: n
     emitWrite: (data, index, src: Register) =>
       enc ? `${data}[${index}] = ${enc.name}(${src.names[0]});` : `${data}[${index}] = ${src.names[0]};`,
     helpers,
+    ...(spec.gpu ? { gpu: spec.gpu } : {}),
   };
 }

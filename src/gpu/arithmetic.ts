@@ -1,33 +1,38 @@
 /**
- * GPU arithmetic formats as source templates in gpu.js's JavaScript subset: `f32` (every operation
- * rounded to binary32) and `ff` (float-float: an unevaluated sum hi + lo of two binary32 values, about
- * 48 significand bits, built from error-free transformations — TwoSum, and TwoProd through `fma` where
- * the adapter fuses it, Dekker's split otherwise).
+ * GPU arithmetics: the GPU parts of the arithmetic formats (`ArithmeticFormat.gpu`; formats.f32 and formats.ff
+ * carry theirs, src/formats/gpu/), looked up from the format the caller chose, and the float-float helper functions
+ * their templates call — `f32` (every operation rounded to binary32) and `ff` (float-float: an unevaluated sum
+ * hi + lo of two binary32 values, about 48 significand bits, built from error-free transformations — TwoSum, and
+ * TwoProd through `fma` where the adapter fuses it, Dekker's split otherwise).
  *
  * A value in generated code is a {@link GpuRegister}: a binary32 variable (kind `f32`) or a two-lane
  * variable (kind `ff`, gpu.js `Array(2)`, WGSL `vec2<f32>`).
  *
  * @module
  */
+import { fail } from '../errors.js';
+import { findFormat } from '../formats/registry.js';
+import '../formats/index.js';
+import type { GpuArithmeticName, GpuArithmeticPart, GpuHelperFunction, GpuPartRegister } from '../formats/gpu-part.js';
+import { f32GpuArithmetic } from '../formats/gpu/f32-arithmetic.js';
+import { ffGpuArithmetic } from '../formats/gpu/ff-arithmetic.js';
 
-/**
- * Names of the GPU arithmetic formats.
- * @group GPU
- */
-export type GpuArithmeticName = 'f32' | 'ff';
+export type { GpuArithmeticName } from '../formats/gpu-part.js';
+export { asPair } from '../formats/gpu/word-reads.js';
 
 /** A value held in generated kernel source. */
-export interface GpuRegister {
-  readonly kind: 'f32' | 'ff';
-  readonly name: string;
-}
+export type GpuRegister = GpuPartRegister;
 
 /** One helper function added to gpu.js (source and types). */
-export interface HelperFunction {
-  readonly source: string;
-  readonly argumentTypes: Readonly<Record<string, string>>;
-  readonly returnType: string;
-}
+export type HelperFunction = GpuHelperFunction;
+
+/** A GPU arithmetic: an arithmetic format's GPU part (src/formats/gpu-part.ts has the contract). */
+export type GpuArithmetic = GpuArithmeticPart;
+
+/** binary32 arithmetic: formats.f32's GPU part. */
+export const gpuF32: GpuArithmetic = f32GpuArithmetic;
+/** Float-float arithmetic: formats.ff's GPU part. */
+export const gpuFF: GpuArithmetic = ffGpuArithmetic;
 
 const ff2 = 'Array(2)';
 
@@ -114,91 +119,25 @@ export function floatFloatHelpers(fused: boolean, barrier: boolean): HelperFunct
   ];
 }
 
-/** A GPU arithmetic format: unit roundoff and templates. */
-export interface GpuArithmetic {
-  readonly name: GpuArithmeticName;
-  /** Unit roundoff u of one operation (2^-24 for f32; 2^-48 nominal for ff, whose operations err by a few u). */
-  readonly unitRoundoff: number;
-  /** Words a value occupies in a partial-result buffer. */
-  readonly components: 1 | 2;
-  /** `let dst = 0`. */
-  declareZero(dst: string): string;
-  /** Declares `dst` (this arithmetic) from register `src`, rounding if needed. */
-  declareFrom(dst: string, src: GpuRegister): string;
-  /** `acc += a · b` (a, b registers of any kind). */
-  mulAdd(acc: string, a: GpuRegister, b: GpuRegister): string;
-  /** `acc += b`. */
-  add(acc: string, b: GpuRegister): string;
-  /** Declares `dst = a · b`. */
-  declareMul(dst: string, a: GpuRegister, b: GpuRegister): string;
-  /** Declares `dst = a / b`. */
-  declareDiv(dst: string, a: GpuRegister, b: GpuRegister): string;
-  /** Declares `dst = a − b`. */
-  declareSub(dst: string, a: GpuRegister, b: GpuRegister): string;
-  /** A register naming `name` of this arithmetic's kind. */
-  register(name: string): GpuRegister;
-  /** The expression a pass returns for register `acc` (a word or a pair). */
-  returnValue(acc: string): string;
-}
-
 /**
- * A register as a float-float pair expression (binary32 registers get a zero tail).
- * @param r - the register
- * @returns `name` for a pair, `[name, 0.0]` for a word
+ * The GPU part of an arithmetic format: a format object (`formats.ff`, `ffArithmetic`, a user's arithmetic) or the
+ * name of a registered one (`'f32'`, `'ff'`).
+ * @param format - the arithmetic or its name
+ * @returns the part, or `undefined` when the format has none or names no arithmetic
  */
-export function asPair(r: GpuRegister): string {
-  return r.kind === 'ff' ? r.name : `[${r.name}, 0.0]`;
+export function gpuArithmeticPart(format: unknown): GpuArithmetic | undefined {
+  if (typeof format === 'string') return findFormat(format)?.arithmetic?.gpu;
+  if (typeof format !== 'object' || format === null) return undefined;
+  // An ArithmeticFormat carries the part itself; a registry entry (formats.ff) through its arithmetic.
+  const f = format as { emitFma?: unknown; gpu?: GpuArithmetic; arithmetic?: { gpu?: GpuArithmetic } };
+  return typeof f.emitFma === 'function' ? f.gpu : f.arithmetic?.gpu;
 }
-function asSingle(r: GpuRegister): string {
-  return r.kind === 'ff' ? `(${r.name}[0] + ${r.name}[1])` : r.name;
-}
-
-/** binary32 arithmetic: each operation rounded once (fma for multiply-add). */
-export const gpuF32: GpuArithmetic = {
-  name: 'f32',
-  unitRoundoff: 2 ** -24,
-  components: 1,
-  declareZero: (dst) => `let ${dst} = 0.0;`,
-  declareFrom: (dst, src) => `let ${dst} = ${asSingle(src)};`,
-  mulAdd: (acc, a, b) => `${acc} = mpFma(${asSingle(a)}, ${asSingle(b)}, ${acc});`,
-  add: (acc, b) => `${acc} = ${acc} + ${asSingle(b)};`,
-  declareMul: (dst, a, b) => `let ${dst} = ${asSingle(a)} * ${asSingle(b)};`,
-  declareDiv: (dst, a, b) => `let ${dst} = ${asSingle(a)} / ${asSingle(b)};`,
-  declareSub: (dst, a, b) => `let ${dst} = ${asSingle(a)} - ${asSingle(b)};`,
-  register: (name) => ({ kind: 'f32', name }),
-  returnValue: (acc) => acc,
-};
-
-/** Float-float arithmetic (about 48 significand bits from two binary32 words). */
-export const gpuFF: GpuArithmetic = {
-  name: 'ff',
-  unitRoundoff: 2 ** -48,
-  components: 2,
-  declareZero: (dst) => `let ${dst} = [0.0, 0.0];`,
-  declareFrom: (dst, src) => `let ${dst} = ${asPair(src)};`,
-  mulAdd: (acc, a, b) => {
-    if (a.kind === 'f32' && b.kind === 'f32') return `${acc} = ffMulAddF(${acc}, ${a.name}, ${b.name});`;
-    if (a.kind === 'ff' && b.kind === 'ff') return `${acc} = ffAdd(${acc}, ffMul(${a.name}, ${b.name}));`;
-    const [p, q] = a.kind === 'ff' ? [a, b] : [b, a];
-    return `${acc} = ffAdd(${acc}, ffMulF(${p.name}, ${q.name}));`;
-  },
-  add: (acc, b) => `${acc} = ffAdd(${acc}, ${asPair(b)});`,
-  declareMul: (dst, a, b) => {
-    if (a.kind === 'f32' && b.kind === 'f32') return `let ${dst} = ffTwoProd(${a.name}, ${b.name});`;
-    if (a.kind === 'ff' && b.kind === 'ff') return `let ${dst} = ffMul(${a.name}, ${b.name});`;
-    const [p, q] = a.kind === 'ff' ? [a, b] : [b, a];
-    return `let ${dst} = ffMulF(${p.name}, ${q.name});`;
-  },
-  declareDiv: (dst, a, b) => `let ${dst} = ffDiv(${asPair(a)}, ${asPair(b)});`,
-  declareSub: (dst, a, b) => (b.kind === 'ff' ? `let ${dst} = ffAdd(${asPair(a)}, [-${b.name}[0], -${b.name}[1]]);` : `let ${dst} = ffAdd(${asPair(a)}, [-${b.name}, 0.0]);`),
-  register: (name) => ({ kind: 'ff', name }),
-  returnValue: (acc) => acc,
-};
 
 /**
- * The GPU arithmetic named `name`.
+ * The GPU arithmetic named `name`: the GPU part of the registered arithmetic of that name.
  * @param name - `f32` or `ff`
  * @returns the arithmetic
+ * @throws {@link modprec!ModprecError} `INVALID_OPTION` for a name whose arithmetic has no GPU part
  * @example
  * ```ts
  * import { gpuArithmetic } from 'modprec/gpu';
@@ -209,5 +148,5 @@ export const gpuFF: GpuArithmetic = {
  * @group GPU
  */
 export function gpuArithmetic(name: GpuArithmeticName): GpuArithmetic {
-  return name === 'f32' ? gpuF32 : gpuFF;
+  return gpuArithmeticPart(name) ?? fail('INVALID_OPTION', 'arithmetic', 'must name an arithmetic with a GPU part (f32, ff)', name);
 }

@@ -9,7 +9,6 @@ import { fail } from '../errors.js';
 import type { GpuArithmetic, GpuRegister } from './arithmetic.js';
 import { checkOperandBinding, DeviceArray } from './device-array.js';
 import { firstPassThreads, REDUCE_FAN_IN, reduceProgramSpec } from './dot.js';
-import { gpuFormat } from './formats.js';
 import { hostAsum } from './host-fallback.js';
 import { elementIndex, allowFallback, arrayArgs, bindArray, chooseArithmetic, commonRuntime, getPlan, kernelSource, memo, objectId, readKey, runInfo, UNROLL, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
 import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from './program.js';
@@ -66,7 +65,7 @@ async function asumOnDevice(runtime: GpuRuntime, x: DeviceArray, arithmetic: Gpu
   }
   submitPasses(context, passes);
   const words = await readWords(context, plan.scratch[counts.length - 1]!, c);
-  return gpuFormat(c === 2 ? 'ff' : 'f32').decode({ words }, 1, 1)[0]!;
+  return arithmetic.words.decode({ words }, 1, 1)[0]!;
 }
 
 /**

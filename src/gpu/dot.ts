@@ -10,7 +10,7 @@ import { checkSize, fail } from '../errors.js';
 import type { GpuArithmetic, GpuRegister } from './arithmetic.js';
 import { hostDot } from './host-fallback.js';
 import { bindingWindows, bufferView, DeviceArray, windowOf } from './device-array.js';
-import { gpuFormat, type VectorRead } from './formats.js';
+import type { VectorRead } from './formats.js';
 import { elementIndex, allowFallback, UNROLL, accumulatorChains, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
 import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from './program.js';
 import { createWordBuffer, type GpuRuntime } from './runtime.js';
@@ -155,7 +155,7 @@ function bindVector(name: string, array: DeviceArray, shape: GroupShape, arrays:
  */
 export function reduceProgramSpec(arithmetic: GpuArithmetic): { source: string; args: [string, 'Array' | 'Integer'][] } {
   const args: [string, 'Array' | 'Integer'][] = [['P', 'Array'], ['count', 'Integer'], ['T', 'Integer']];
-  const format = gpuFormat(arithmetic.name === 'ff' ? 'ff' : 'f32');
+  const format = arithmetic.words;
   // Eight loads before their additions (one chain, in the order of k: the result does not depend on it).
   const body = [arithmetic.declareZero('acc'), 'let k = this.thread.x;', `while (k + ${UNROLL - 1} * T < count) {`];
   const regs: GpuRegister[] = [];
@@ -214,7 +214,7 @@ async function dotOnDevice(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, 
   }
   submitPasses(context, passes);
   // A view of the plan's last buffer as a one-element array (not owned: do not destroy).
-  return bufferView(runtime, plan.scratch[counts.length - 1]!, gpuFormat(c === 2 ? 'ff' : 'f32'), 1);
+  return bufferView(runtime, plan.scratch[counts.length - 1]!, arithmetic.words, 1);
 }
 
 /** The first-pass thread limit of `options` (default 2^17). @throws {@link modprec!ModprecError} `INVALID_SIZE` unless a positive integer */

@@ -7,7 +7,6 @@
  */
 import type { GpuArithmetic, GpuRegister } from './arithmetic.js';
 import type { DeviceArray } from './device-array.js';
-import { gpuFormat } from './formats.js';
 import { arrayArgs, floatPair, kernelSource, memo, readKey } from './kernel-common.js';
 import type { ArgType } from './program.js';
 
@@ -73,7 +72,7 @@ export function partialsFinishSource(arithmetic: GpuArithmetic, y: DeviceArray, 
 
 function makePartialsFinishSource(arithmetic: GpuArithmetic, y: DeviceArray, readsY: boolean): { source: string; args: (readonly [string, ArgType])[] } {
   const args = [['P', 'Array'] as const, ['S', 'Integer'] as const, ['sr', 'Integer'] as const, ['sc', 'Integer'] as const, ...finishArgs(y, readsY)];
-  const partial = gpuFormat(arithmetic.name === 'ff' ? 'ff' : 'f32');
+  const partial = arithmetic.words;
   // Eight partials loaded before they are added (in order, so the result does not depend on it): one at a
   // time, the loop waits a memory latency per partial.
   const body = finishBody(arithmetic, y, readsY, (e) => {

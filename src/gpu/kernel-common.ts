@@ -6,7 +6,7 @@
  * @module
  */
 import { fail, ModprecError } from '../errors.js';
-import { gpuArithmetic, type GpuArithmetic, type GpuArithmeticName, type GpuRegister } from './arithmetic.js';
+import { gpuArithmetic, gpuArithmeticPart, type GpuArithmetic, type GpuArithmeticName, type GpuRegister } from './arithmetic.js';
 import type { DeviceArray } from './device-array.js';
 import type { ArgType, BoundArray, PassCache } from './program.js';
 import type { GpuRuntime } from './runtime.js';
@@ -81,11 +81,15 @@ export interface GpuRunInfo {
  */
 export function chooseArithmetic(options: GpuKernelOptions, arrays: readonly DeviceArray[]): GpuArithmetic {
   const option = options.arithmetic;
-  if (option === undefined) return gpuArithmetic(arrays.some((a) => a.format.name === 'f64' || a.format.name === 'ff') ? 'ff' : 'f32');
-  // A format object (formats.ff, ffArithmetic, …) or its name: the GPU computes in f32 and ff only.
-  const name = typeof option === 'string' ? option : typeof option === 'object' && option !== null ? (option as { name?: unknown }).name : undefined;
-  if (name !== 'f32' && name !== 'ff') fail('INVALID_OPTION', 'options.arithmetic', "must be formats.f32 or formats.ff (or 'f32', 'ff'): the GPU computes in binary32 and float-float", typeof name === 'string' ? name : option);
-  return gpuArithmetic(name);
+  // Default: float-float where an operand holds more than binary32's 24 bits (f64, ff), else binary32.
+  if (option === undefined) return gpuArithmetic(arrays.some((a) => a.format.significandBits > 24) ? 'ff' : 'f32');
+  // A format object (formats.ff, ffArithmetic, a user's arithmetic) or a registered name: its GPU part computes.
+  const part = gpuArithmeticPart(option);
+  if (!part) {
+    const name = typeof option === 'object' && option !== null ? (option as { name?: unknown }).name : option;
+    fail('INVALID_OPTION', 'options.arithmetic', "must be an arithmetic with a GPU part (ArithmeticFormat.gpu): formats.f32 or formats.ff (or 'f32', 'ff')", typeof name === 'string' ? name : option);
+  }
+  return part;
 }
 
 /**
