@@ -14,8 +14,9 @@ import { gpuUpdate } from './update.js';
 import { bindingLimit, checkBinding, checkBufferSize, checkOperandBinding, DeviceArray, runtimeOrFallback, windowOf, wordsPerElement, type ToDeviceOptions } from './device-array.js';
 import { finishArgs, finishBody, partialsFinishSource, scalarBindings } from './finish-pass.js';
 import { gpuFormat } from './formats.js';
-import { allowFallback, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
+import { elementIndex, allowFallback, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
 import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from './program.js';
+import { throughPackedOutput } from './view-output.js';
 import { createWordBuffer, type GpuRuntime } from './runtime.js';
 import type { GpuBuffer } from './webgpu-types.js';
 
@@ -124,7 +125,7 @@ function spmvSource(arithmetic: GpuArithmetic, A: DeviceEll, x: DeviceArray, y: 
   const args = [...arrayArgs('V', A.values), ['I', 'Array'] as const, ...arrayArgs('X', x), ['K', 'Integer'] as const, ['stride', 'Integer'] as const, ...finishArgs(y, readsY)];
   const body = finishBody(arithmetic, y, readsY, (e) => {
     const rv = A.values.format.emitRead('V', `at${e}`, `v${e}`, arithmetic);
-    const rx = x.format.emitRead('X', `col${e}`, `xv${e}`, arithmetic);
+    const rx = x.format.emitRead('X', elementIndex('X', x, `col${e}`), `xv${e}`, arithmetic);
     return [
       `for (let k${e} = mpI32(0); k${e} < K; k${e}++) {`,
       `const at${e} = r${e} + k${e} * stride;`,
@@ -147,7 +148,7 @@ function spmvSource(arithmetic: GpuArithmetic, A: DeviceEll, x: DeviceArray, y: 
 function partialSource(arithmetic: GpuArithmetic, A: DeviceEll, x: DeviceArray): { source: string; args: ReturnType<typeof arrayArgs> } {
   const args = [...arrayArgs('V', A.values), ['I', 'Array'] as const, ...arrayArgs('X', x), ['K', 'Integer'] as const, ['stride', 'Integer'] as const, ['off', 'Integer'] as const, ['rows', 'Integer'] as const];
   const rv = A.values.format.emitRead('V', 'at', 'v', arithmetic);
-  const rx = x.format.emitRead('X', 'col', 'xv', arithmetic);
+  const rx = x.format.emitRead('X', elementIndex('X', x, 'col'), 'xv', arithmetic);
   const body = [
     'const r = this.thread.x;',
     arithmetic.declareZero('acc'),
@@ -278,7 +279,7 @@ export async function gpuEllSpmv(args: GpuEllSpmvArgs, options: GpuKernelOptions
   const alpha = checkNumber('alpha', args.alpha ?? 1);
   const beta = checkNumber('beta', args.beta ?? 0);
   const arithmetic = chooseArithmetic(options, [A.values, x, y]);
-  const runtime = commonRuntime({ 'A.values': A.values, x, y });
+  const runtime = commonRuntime({ 'A.values': A.values, x, y }, ['x', 'y']);
   if (!runtime) {
     allowFallback(options, y.fallbackReason);
     await hostEllSpmv({ rows: A.rows, cols: A.cols, width: A.width, stride: A.stride, colIndex: A.hostColIndex!, values: A.values, x, y, alpha, beta }, arithmetic);
@@ -292,6 +293,7 @@ export async function gpuEllSpmv(args: GpuEllSpmvArgs, options: GpuKernelOptions
     await gpuUpdate({ alpha: beta, x: y, beta: 0, out: y }, { arithmetic: arithmetic.name });
     return runInfo(runtime, arithmetic, '');
   }
-  await spmvOnDevice(runtime, args, alpha, beta, arithmetic);
+  // y a strided view: the kernel writes its packed twin (holding y's old values when β ≠ 0), then y's span.
+  await throughPackedOutput(runtime, y, beta !== 0, (packed) => spmvOnDevice(runtime, { ...args, y: packed }, alpha, beta, arithmetic));
   return runInfo(runtime, arithmetic, '');
 }

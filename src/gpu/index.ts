@@ -7,7 +7,7 @@
  */
 export { gpuDevice, requireGpu, gpuUnavailableReason, releaseGpuWhenIdle, type AdapterReport, type DawnBackend, type GpuContext, type GpuDeviceOptions, type GpuLimits } from './backend.js';
 export { gpuRuntime, type GpuRuntime } from './runtime.js';
-export { toDevice, toDeviceSpan, deviceView, deviceZeros, DeviceArray, type ToDeviceOptions, type RangeLike } from './device-array.js';
+export { toDevice, toDeviceSpan, spanToRange, deviceView, deviceZeros, DeviceArray, type ToDeviceOptions, type RangeLike } from './device-array.js';
 export { GPU_FORMATS, gpuFormat, type GpuFormatName, type GpuStorageFormat } from './formats.js';
 export { gpuArithmetic, type GpuArithmeticName } from './arithmetic.js';
 export { gpuDot, gpuDotResident, DEFAULT_SHAPE as GPU_DOT_DEFAULT_SHAPE, type GpuDotResult, type GpuDotOptions } from './dot.js';
