@@ -166,6 +166,16 @@ export function trsvOnGpu(args: { A: Range<2, any>; x: Range<1, any>; uplo: 'U' 
   }, () => { cpu(); return {}; });
 }
 
+/** The stored values of an ELL operand in a format without a device view, packed at stride (padding 0). */
+function packedEllValues(A: EllOperand): Float64Array {
+  const { width, stride, colIndex } = A.structure;
+  const vr = A.values.length(0);
+  const packed = storedValues(A.values, (i, k) => colIndex[i + k * stride]! >= 0);
+  const flat = new Float64Array(stride * width);
+  for (let k = 0; k < width; k++) for (let i = 0; i < vr; i++) flat[i + k * stride] = packed[i + k * vr]!;
+  return flat;
+}
+
 /**
  * ELL SpMV on the GPU: y := α·A·x + β·y, with the CPU kernel's quick returns (no rows, or α = 0 and β = 1) and
  * y := β·y without reading A or x when α = 0 or A has no columns or slots.
@@ -178,12 +188,12 @@ export function ellSpmvOnGpu(args: { alpha: number; A: EllOperand; x: Range<1, a
       await scaleOutput(g, args.y, args.beta, call);
       return report;
     }
-    // The stored values exactly, as for every operand; padding slots (never read) are uploaded as 0.
-    const vr = args.A.values.length(0);
-    const packed = storedValues(args.A.values, (i, k) => colIndex[i + k * stride]! >= 0);
-    const flat = new Float64Array(stride * width);
-    for (let k = 0; k < width; k++) for (let i = 0; i < vr; i++) flat[i + k * stride] = packed[i + k * vr]!;
-    const dA = await g.toDeviceEll({ rows, cols, width, stride, colIndex, values: flat }, { format: args.A.values.accessor.storage.name as 'f64', strict: true });
+    // Values in a built-in format go up as their storage span, read through their strides (padding slots are never
+    // read); in another format as their stored values, exactly, padding uploaded as 0.
+    const values = args.A.values;
+    const dA = SAME_BYTES.has(values.accessor.storage.name)
+      ? await g.deviceEllView({ rows, cols, width, stride, colIndex }, await g.toDeviceMatrix(values as never, { strict: true }))
+      : await g.toDeviceEll({ rows, cols, width, stride, colIndex, values: packedEllValues(args.A) }, { format: values.accessor.storage.name as 'f64', strict: true });
     const dx = await upload(g, args.x, true);
     const dy = await outputOf(g, args.y, args.beta !== 0);
     try {

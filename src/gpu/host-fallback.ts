@@ -121,10 +121,12 @@ export async function hostTrsv(args: { A: { rows: number; cols: number; ld: numb
  * await hostEllSpmv({ rows, cols, width, stride, colIndex, values, x, y, alpha: 1, beta: 0 }, gpuArithmetic('ff'));
  * ```
  */
-export async function hostEllSpmv(args: { rows: number; cols: number; width: number; stride: number; colIndex: Int32Array; values: DeviceArray; x: DeviceArray; y: DeviceArray; alpha: number; beta: number }, arithmetic: GpuArithmetic): Promise<void> {
+export async function hostEllSpmv(args: { rows: number; cols: number; width: number; stride: number; colIndex: Int32Array; values: DeviceArray; valuesLd?: number; valuesRows?: number; x: DeviceArray; y: DeviceArray; alpha: number; beta: number }, arithmetic: GpuArithmetic): Promise<void> {
   const ar = cpuArithmetic(arithmetic);
   const y = await output(args.y, ar);
-  const values = await input(args.values, ar, { rows: args.stride, cols: args.width, ld: args.stride });
+  // Values uploaded as a matrix view hold the rows (or stride) × width matrix at their own strides.
+  const rows = args.valuesRows ?? args.stride;
+  const values = await input(args.values, ar, { rows, cols: args.width, ld: args.valuesLd ?? args.stride });
   const A = ellOperand({ rows: args.rows, cols: args.cols, width: args.width, stride: args.stride, colIndex: args.colIndex }, values);
   ellSpmv({ alpha: args.alpha, A, x: await input(args.x, ar), beta: args.beta, y }, { arithmetic: ar });
   store(args.y, y);

@@ -13,7 +13,7 @@ export { gpuArithmetic, type GpuArithmeticName } from './arithmetic.js';
 export { gpuDot, gpuDotResident, DEFAULT_SHAPE as GPU_DOT_DEFAULT_SHAPE, type GpuDotResult, type GpuDotOptions } from './dot.js';
 export { gpuGemv, deviceMatrix, deviceMatrixView, toDeviceMatrix, type DeviceMatrix, type GpuGemvArgs, type GpuGemvOptions } from './gemv.js';
 export { gpuTrsv, type GpuTrsvArgs, type GpuTrsvOptions } from './trsv.js';
-export { gpuEllSpmv, toDeviceEll, type DeviceEll, type EllParts, type GpuEllSpmvArgs } from './ell-spmv.js';
+export { gpuEllSpmv, toDeviceEll, deviceEllView, type DeviceEll, type EllParts, type GpuEllSpmvArgs } from './ell-spmv.js';
 export { gpuConvert, type GpuConvertOptions } from './convert.js';
 export { gpuUpdate, type GpuUpdateArgs } from './update.js';
 export { gpuAsum, type GpuAsumResult } from './asum.js';

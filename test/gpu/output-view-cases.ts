@@ -7,9 +7,9 @@
  * run and the no-adapter run (host-resident arrays, MODPREC_GPU_BACKEND=none), so both paths are held to it.
  */
 import { expect } from 'vitest';
-import { range, colMajor, rowMajor, span, formats, vector, matrix, gemv, trsv, axpy, waxpby, scal, ellSpmv, ellFromMatrix, csrToEll, laplacianCsr } from '../../src/index.js';
+import { range, colMajor, rowMajor, span, formats, vector, matrix, gemv, trsv, axpy, waxpby, scal, ellSpmv, ellFromMatrix, ellOperand, csrToEll, laplacianCsr } from '../../src/index.js';
 import type { Range } from '../../src/range.js';
-import { toDevice, deviceView, deviceMatrix, deviceMatrixView, toDeviceEll, gpuUpdate, gpuGemv, gpuTrsv, gpuEllSpmv, type DeviceArray } from '../../src/gpu/index.js';
+import { toDevice, deviceView, deviceMatrix, deviceMatrixView, toDeviceMatrix, toDeviceEll, deviceEllView, gpuUpdate, gpuGemv, gpuTrsv, gpuEllSpmv, type DeviceArray } from '../../src/gpu/index.js';
 import { randomValues } from './gpu-test-helpers.js';
 
 const STORAGE = { f64: formats.f64, f32: formats.f32, f16: formats.f16, bf16: formats.bf16 } as const;
@@ -98,7 +98,13 @@ export async function residentOutputViews(): Promise<void> {
         const xv = viewOf(xFull, N, 60, -5, randomValues(N, 4));
         const xView = deviceView(await toDevice(xFull as never), 60, N, -5);
         const xPacked = await toDevice(stored(xv), { format: name });
-        const E = await toDeviceEll(csrToEll(laplacianCsr([N])), { format: name });
+        const ell = csrToEll(laplacianCsr([N]));
+        const E = await toDeviceEll(ell, { format: name });
+        // The same values as a row-major view (row i at 7 + i·(width + 2)) of a sentinel-filled span.
+        const Vspan = sentinelRange(name, 7 + ell.stride * (ell.width + 2));
+        for (let i = 0; i < ell.stride; i++) for (let k = 0; k < ell.width; k++) Vspan.accessor.storage.encode(Vspan.accessor.data as never, 7 + i * (ell.width + 2) + k, (ell.colIndex[i + k * ell.stride]! < 0 ? NaN : ell.values[i + k * ell.stride]!) as never);
+        const Vrange = range(rowMajor<2>({ size: [ell.stride, ell.width], stride: ell.width + 2, offset: 7, storage: Vspan.accessor.storage, arithmetic: formats.f32, data: Vspan.accessor.data as never }));
+        const Eview = await deviceEllView(ell, await toDeviceMatrix(Vrange as never));
         const steps: [string, (y: DeviceArray, packed: boolean) => Promise<unknown>][] = [
           ['axpby', (y) => gpuUpdate({ alpha: 2, x: X, beta: -0.5, y, out: y }, { arithmetic })],
           ['scal', (y) => gpuUpdate({ alpha: 0.75, x: y, beta: 0, out: y }, { arithmetic })],
@@ -110,13 +116,14 @@ export async function residentOutputViews(): Promise<void> {
           ['trsv U T', (y) => gpuTrsv({ A: Tpacked, x: y, uplo: 'U', trans: 'T' }, { arithmetic })],
           ['ell, x a view', (y, packed) => gpuEllSpmv({ A: E, x: packed ? xPacked : xView, y, alpha: 1, beta: -1 }, { arithmetic })],
           ['ell β=0', (y) => gpuEllSpmv({ A: E, x: X, y, alpha: 2, beta: 0 }, { arithmetic })],
+          ['ell, values a view (NaN in the padding)', (y, packed) => gpuEllSpmv({ A: packed ? E : Eview, x: X, y, alpha: 1, beta: 0.5 }, { arithmetic })],
         ];
         for (const [step, run] of steps) {
           await run(out, false);
           await run(ref, true);
           expectOnlyView(name, (await out.encoded()).words, original, (await ref.encoded()).words, SIZE, { off, inc, n: N }, `${what} ${step}`);
         }
-        for (const a of [out, X, An.data, Tview.data, Tpacked.data, xView, xPacked, E.values, ref]) a.destroy();
+        for (const a of [out, X, An.data, Tview.data, Tpacked.data, xView, xPacked, E.values, Eview.values, ref]) a.destroy();
       }
     }
   }
@@ -153,7 +160,10 @@ export async function rangeOutputViews(backend: 'gpu' | 'cpu'): Promise<void> {
       const xFull = sentinelRange(name, SIZE, arithmetic as never);
       const x = viewOf(xFull, N, 60, -5, randomValues(N, 4));
       const E = ellFromMatrix(csrToEll(laplacianCsr([N])), arithmetic as never);
-      const calls: [string, (y: Range<1, any>, A: Range<2, any>, x: Range<1, any>) => Promise<unknown>][] = [
+      // The same matrix with its values in a row-major sub-range of sentinel-filled storage in this format.
+      const Ev = ellOperand(E.structure, subMatrix(name, arithmetic as never, (i, j) => (j < E.structure.width ? E.values.get(i, j) as number : NaN)).sub(span(0, N), span(0, E.structure.width)) as never);
+      const Ep = ellOperand(E.structure, packedCopy(Ev.values));
+      const calls: [string, (y: Range<1, any>, A: Range<2, any>, x: Range<1, any>, packed: boolean) => Promise<unknown>][] = [
         ['gemv N', (y, A, x) => gemv({ alpha: 1.5, A, x, beta: 0.5, y }, { backend: 'gpu' })],
         ['gemv T β=0', (y, A, x) => gemv({ alpha: 1, A, x, beta: 0, y, trans: 'T' }, { backend: 'gpu' })],
         ['trsv L', (y, A) => trsv({ A, x: y, uplo: 'L' }, { backend: 'gpu' })],
@@ -162,15 +172,16 @@ export async function rangeOutputViews(backend: 'gpu' | 'cpu'): Promise<void> {
         ['waxpby', (y, _A, x) => waxpby(2, x, -1, x, y, { backend: 'gpu' })],
         ['scal', (y) => scal(3, y, { backend: 'gpu' })],
         ['ell', (y, _A, x) => ellSpmv({ alpha: 1, A: E, x, beta: -2, y }, { backend: 'gpu' })],
+        ['ell, values a row-major sub-range', (y, _A, x, packed) => ellSpmv({ alpha: 1, A: packed ? Ep : Ev, x, beta: 0.5, y }, { backend: 'gpu' })],
       ];
       for (const [call, run] of calls) {
         const full = sentinelRange(name, SIZE, arithmetic as never);
         const y = viewOf(full, N, off, inc, randomValues(N, 5));
         const original = wordsOf(full.accessor.data as never);
         const yp = packedCopy(y);
-        const report = await run(y, A, x) as { backend: string };
+        const report = await run(y, A, x, false) as { backend: string };
         expect(report.backend, `${what} ${call}`).toBe(backend);
-        await run(yp, packedCopy(A), packedCopy(x));
+        await run(yp, packedCopy(A), packedCopy(x), true);
         expectOnlyView(name, wordsOf(full.accessor.data as never), original, wordsOf(yp.accessor.data as never), SIZE, { off, inc, n: N }, `${what} ${call}`);
       }
     }
