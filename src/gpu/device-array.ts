@@ -300,7 +300,8 @@ function rangeSpan(r: CoreRangeLike, format: GpuStorageFormat): { encoded: Encod
  * const y = vector([1, 2, 3], { storage: formats.f32 });
  * const d = await toDevice(y);
  * await gpuUpdate({ alpha: 2, x: d, beta: 0, out: d });
- * await spanToRange(d, y); // y now holds 2, 4, 6
+ * await spanToRange(d, y);
+ * y.get(2); // → 6
  * ```
  * @group GPU
  */
@@ -477,8 +478,8 @@ export async function toDeviceSpan(r: RangeLike, strict?: boolean): Promise<{ sp
 
 /**
  * A strided view of `span`'s elements: element i of the view is element offset + i·stride of the span (stride may
- * be negative). The view owns the span's buffer (destroying it releases the buffer). Read by gpuDot, gpuAsum and
- * gpuUpdate's inputs; the other kernels take whole arrays.
+ * be negative). The view owns the span's buffer (destroying it releases the buffer). Every kernel reads views, and
+ * outputs may be views (only the view's elements of the span are written; see docs/gpu.md, Ranges on the device).
  * @param span - the array holding the elements
  * @param offset - span element of view element 0
  * @param length - view elements

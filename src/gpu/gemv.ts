@@ -102,7 +102,7 @@ export function deviceMatrix(data: DeviceArray, rows: number, cols: number, ld =
 /**
  * A strided matrix view of `span` for GEMV: element (i, j) at span element offset + i·rowStride + j·colStride — a
  * row-major matrix (rowStride = its leading dimension, colStride = 1), a sub-range of either layout. What
- * {@link toDeviceMatrix} makes of a core 2-D range. GEMV reads views; TRSV takes packed column-major matrices.
+ * {@link toDeviceMatrix} makes of a core 2-D range. GEMV and TRSV read matrix views (ELL values too, through deviceEllView).
  * @param span - the array holding the elements
  * @param shape - rows, cols, offset, rowStride, colStride (integers; strides may be negative)
  * @returns the matrix
