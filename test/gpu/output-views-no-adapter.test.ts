@@ -13,9 +13,9 @@ afterAll(() => { if (saved === undefined) delete process.env.MODPREC_GPU_BACKEND
 describe('outputs written through views without an adapter', () => {
   it('resident API on host-resident views equals the packed runs bit for bit, sentinels kept', async () => {
     await residentOutputViews();
-  }, 120_000);
+  });
 
   it("backend 'gpu' on strided ranges leaves the storage around them alone", async () => {
     await rangeOutputViews('cpu');
-  }, 120_000);
+  });
 });
