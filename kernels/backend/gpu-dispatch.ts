@@ -41,17 +41,24 @@ function upload(g: Gpu, r: Range<any, any>, asView = false): Promise<DeviceArray
   return g.toDevice(storedValues(r), { format: r.accessor.storage.name as 'f64' | 'f32' | 'f16' | 'bf16', strict: true });
 }
 
-/** An output whose old values are not read (β = 0) is allocated on the device rather than uploaded. */
+/**
+ * An output. In a built-in format it goes up as its storage span, viewed (the kernels write only the view's
+ * elements; the rest of the span keeps its bits), whether or not its old values are read. In another format, an
+ * output whose old values are not read (β = 0) is allocated on the device rather than uploaded.
+ */
 function outputOf(g: Gpu, r: Range<1, any>, readsOld: boolean): Promise<DeviceArray> {
+  if (SAME_BYTES.has(r.accessor.storage.name)) return g.toDevice(r as never, { strict: true });
   return readsOld ? upload(g, r) : g.deviceZeros(r.length(), { format: r.accessor.storage.name as 'f64', strict: true });
 }
 
 /**
- * Writes a device result back through its range: the device holds it in the range's storage format already, so
- * the decoded values are exact for that storage and `set` (which converts through the range's arithmetic) would
- * round them again only where the arithmetic is narrower — so the storage codec writes them.
+ * Writes a device result back through its range. In a built-in format the bytes of its storage span come back in
+ * one copy into the range's own typed array (spanToRange). Otherwise the device holds it in the range's storage
+ * format already, so the decoded values are exact for that storage and `set` (which converts through the range's
+ * arithmetic) would round them again only where the arithmetic is narrower — so the storage codec writes them.
  */
-async function writeBack(r: Range<1, any>, d: DeviceArray): Promise<void> {
+async function writeBack(g: Gpu, r: Range<1, any>, d: DeviceArray): Promise<void> {
+  if (SAME_BYTES.has(r.accessor.storage.name)) return g.spanToRange(d, r as never);
   const v = await d.toHost();
   const a = r.accessor;
   for (let i = 0; i < v.length; i++) a.storage.encode(a.data as never, a.linearIndex([i]), v[i]! as never);
@@ -101,7 +108,7 @@ async function scaleOutput(g: Gpu, y: Range<1, any>, beta: number, call: GpuCall
   const dy = await outputOf(g, y, beta !== 0);
   try {
     await g.gpuUpdate({ alpha: beta, x: dy, beta: 0, out: dy }, { arithmetic: call.gpuArithmetic, strict: true });
-    await writeBack(y, dy);
+    await writeBack(g, y, dy);
   } finally {
     free(dy);
   }
@@ -129,7 +136,7 @@ export function gemvOnGpu(args: { alpha: number; A: Range<2, any>; x: Range<1, a
     try {
       const info = await g.gpuGemv({ A, x: dx, y: dy, alpha: args.alpha, beta: args.beta, trans: args.trans },
         { arithmetic: call.gpuArithmetic, strict: true });
-      await writeBack(args.y, dy);
+      await writeBack(g, args.y, dy);
       return info;
     } finally {
       free(dA, dx, dy);
@@ -142,17 +149,31 @@ export function trsvOnGpu(args: { A: Range<2, any>; x: Range<1, any>; uplo: 'U' 
   return onGpuOrCpu<GpuKernelReport>(call, async (g, report) => {
     const n = args.A.length(0);
     if (n === 0) return report;
-    const dA = await upload(g, args.A);
-    const dx = await upload(g, args.x);
+    // A and x in a built-in format go up as their storage spans, read (and x written) through their strides.
+    const A = SAME_BYTES.has(args.A.accessor.storage.name)
+      ? await g.toDeviceMatrix(args.A as never, { strict: true })
+      : g.deviceMatrix(await upload(g, args.A), n, n, Math.max(1, n));
+    const dA = A.data;
+    const dx = await outputOf(g, args.x, true);
     try {
-      const info = await g.gpuTrsv({ A: g.deviceMatrix(dA, n, n, Math.max(1, n)), x: dx, uplo: args.uplo, trans: args.trans, diag: args.diag },
+      const info = await g.gpuTrsv({ A, x: dx, uplo: args.uplo, trans: args.trans, diag: args.diag },
         { arithmetic: call.gpuArithmetic, strict: true });
-      await writeBack(args.x, dx);
+      await writeBack(g, args.x, dx);
       return info;
     } finally {
       free(dA, dx);
     }
   }, () => { cpu(); return {}; });
+}
+
+/** The stored values of an ELL operand in a format without a device view, packed at stride (padding 0). */
+function packedEllValues(A: EllOperand): Float64Array {
+  const { width, stride, colIndex } = A.structure;
+  const vr = A.values.length(0);
+  const packed = storedValues(A.values, (i, k) => colIndex[i + k * stride]! >= 0);
+  const flat = new Float64Array(stride * width);
+  for (let k = 0; k < width; k++) for (let i = 0; i < vr; i++) flat[i + k * stride] = packed[i + k * vr]!;
+  return flat;
 }
 
 /**
@@ -167,17 +188,17 @@ export function ellSpmvOnGpu(args: { alpha: number; A: EllOperand; x: Range<1, a
       await scaleOutput(g, args.y, args.beta, call);
       return report;
     }
-    // The stored values exactly, as for every operand; padding slots (never read) are uploaded as 0.
-    const vr = args.A.values.length(0);
-    const packed = storedValues(args.A.values, (i, k) => colIndex[i + k * stride]! >= 0);
-    const flat = new Float64Array(stride * width);
-    for (let k = 0; k < width; k++) for (let i = 0; i < vr; i++) flat[i + k * stride] = packed[i + k * vr]!;
-    const dA = await g.toDeviceEll({ rows, cols, width, stride, colIndex, values: flat }, { format: args.A.values.accessor.storage.name as 'f64', strict: true });
-    const dx = await upload(g, args.x);
+    // Values in a built-in format go up as their storage span, read through their strides (padding slots are never
+    // read); in another format as their stored values, exactly, padding uploaded as 0.
+    const values = args.A.values;
+    const dA = SAME_BYTES.has(values.accessor.storage.name)
+      ? await g.deviceEllView({ rows, cols, width, stride, colIndex }, await g.toDeviceMatrix(values as never, { strict: true }))
+      : await g.toDeviceEll({ rows, cols, width, stride, colIndex, values: packedEllValues(args.A) }, { format: values.accessor.storage.name as 'f64', strict: true });
+    const dx = await upload(g, args.x, true);
     const dy = await outputOf(g, args.y, args.beta !== 0);
     try {
       const info = await g.gpuEllSpmv({ A: dA, x: dx, y: dy, alpha: args.alpha, beta: args.beta }, { arithmetic: call.gpuArithmetic, strict: true });
-      await writeBack(args.y, dy);
+      await writeBack(g, args.y, dy);
       return info;
     } finally {
       free(dA.values, dx, dy);
@@ -194,10 +215,10 @@ export function updateOnGpu(args: { alpha: number; x: Range<1, any>; beta: numbe
     if (args.out.length() === 0) return report;
     const dx = args.alpha !== 0 ? await upload(g, args.x, true) : undefined;
     const dy = args.y && args.beta !== 0 ? await upload(g, args.y, true) : undefined;
-    const dOut = await g.deviceZeros(args.out.length(), { format: args.out.accessor.storage.name as 'f64', strict: true });
+    const dOut = await outputOf(g, args.out, false);
     try {
       const info = await g.gpuUpdate({ alpha: args.alpha, x: dx, beta: args.beta, y: dy, out: dOut }, { arithmetic: call.gpuArithmetic, strict: true });
-      await writeBack(args.out, dOut);
+      await writeBack(g, args.out, dOut);
       return info;
     } finally {
       free(dOut, ...(dx ? [dx] : []), ...(dy ? [dy] : []));

@@ -10,11 +10,12 @@ import { checkSize, fail } from '../errors.js';
 import { gpuFF, gpuF32 } from './arithmetic.js';
 import { bindingWindows, DeviceArray, windowOf } from './device-array.js';
 import { gpuFormat, type GpuFormatName } from './formats.js';
-import { arrayArgs, bindArray, kernelSource, memo, runInfo, type GpuRunInfo } from './kernel-common.js';
+import { elementIndex, readKey, arrayArgs, bindArray, kernelSource, memo, runInfo, type GpuRunInfo } from './kernel-common.js';
 import { getProgram, submitPasses, type BoundArray, type Pass } from './program.js';
 import { readWords, type GpuRuntime } from './runtime.js';
 import { integerMax, scaledConvertPasses } from './convert-scaled.js';
 import type { GpuBuffer } from './webgpu-types.js';
+import { gatherView } from './view-output.js';
 import type { GpuStorageFormat } from './formats.js';
 
 /**
@@ -75,6 +76,9 @@ export async function gpuConvert(x: DeviceArray, format: GpuFormatName, options:
   if (target.scaled) {
     submitPasses(runtime.context, (await scaledConvertPasses(runtime, x, out, gpuFF)).map((pass) => ({ pass })));
     await checkScales(out);
+  } else if (x.isView && x.format.name === target.name && !target.scaled) {
+    // A strided view in its own format: its elements' bits, packed.
+    await gatherView(runtime, x, out);
   } else if (x.format.name === target.name && target.name === 'f64') {
     // Decoding f64 keeps 48 bits: a copy keeps all 53.
     const encoder = runtime.context.device.createCommandEncoder();
@@ -118,13 +122,13 @@ async function checkScales(out: DeviceArray): Promise<void> {
 export async function convertPass(runtime: GpuRuntime, x: DeviceArray, target: GpuStorageFormat, output: GpuBuffer, window?: { start: number; count: number }): Promise<Pass> {
   const arithmetic = wide(x.format.name) || wide(target.name) ? gpuFF : gpuF32;
   const epw = target.elementsPerWord;
-  const { args, body } = memo(`convert|${x.format.name}|${target.name}`, () => {
+  const { args, body } = memo(`convert|${readKey(x)}|${target.name}`, () => {
     const args = [...arrayArgs('X', x), ['n', 'Integer'] as const];
     const body: string[] = [];
     const regs = [];
     for (let e = 0; e < epw; e++) {
       body.push(`let k${e} = this.thread.x * ${epw} + ${e};`, `if (k${e} >= n) { k${e} = n - 1; }`);
-      const read = x.format.emitRead('X', `k${e}`, `v${e}`, arithmetic);
+      const read = x.format.emitRead('X', elementIndex('X', x, `k${e}`), `v${e}`, arithmetic);
       body.push(read.code);
       regs.push(read.register);
     }

@@ -78,6 +78,8 @@ export class DeviceArray {
   readonly stride: number = 1;
   /** Elements the buffer holds (the view's span; `length` for a plain array). */
   readonly spanLength: number = 0;
+  /** For an output view: the packed array its kernels write before the view's elements go into the span (view-output.ts). */
+  packedTwin: DeviceArray | undefined;
 
   /** @internal */
   constructor(runtime: GpuRuntime | undefined, format: GpuStorageFormat, length: number, scaleBlock: number, encoded: EncodedArray | undefined, fallbackReason: string) {
@@ -137,6 +139,8 @@ export class DeviceArray {
   destroy(): void {
     this.buffer?.destroy();
     this.scales?.destroy();
+    this.packedTwin?.destroy();
+    this.packedTwin = undefined;
     this.buffer = undefined;
     this.scales = undefined;
   }
@@ -279,6 +283,45 @@ function rangeSpan(r: CoreRangeLike, format: GpuStorageFormat): { encoded: Encod
   const words = new Uint32Array(Math.max(1, format.words(spanLength)));
   new Uint8Array(words.buffer).set(bytes);
   return { encoded: { words }, spanLength, offset: n === 0 ? 0 : a.offset - lo, length: n, stride: a.strides[0]! };
+}
+
+/**
+ * Copies the span of `array` — what {@link toDevice} made of the 1-D range `r` (f64, f32, f16 or bf16), after kernels
+ * wrote its view — back into the bytes of `r`'s storage it came from: one byte copy of the span, no per-element work.
+ * Elements of the span outside the view are copied back as they went up (kernels leave them as they were).
+ * @param array - the device array (or view) made from `r`
+ * @param r - the range
+ * @throws {@link modprec!ModprecError} `INVALID_STORAGE` naming `array` when it is not `r`'s span
+ * @example
+ * ```ts
+ * import { vector, formats } from 'modprec';
+ * import { toDevice, gpuUpdate, spanToRange } from 'modprec/gpu';
+ *
+ * const y = vector([1, 2, 3], { storage: formats.f32 });
+ * const d = await toDevice(y);
+ * await gpuUpdate({ alpha: 2, x: d, beta: 0, out: d });
+ * await spanToRange(d, y);
+ * y.get(2); // → 6
+ * ```
+ * @group GPU
+ */
+export async function spanToRange(array: DeviceArray, r: RangeLike): Promise<void> {
+  if (!isCoreRange(r) || r.accessor.dimensionality !== 1 || !SAME_BYTES.has(r.accessor.storage.name)) {
+    return fail('INVALID_STORAGE', 'r', 'must be a 1-D range stored in f64, f32, f16 or bf16', isCoreRange(r) ? r.accessor.storage.name : r);
+  }
+  const a = r.accessor;
+  const data = a.data as Float64Array | Float32Array | Uint16Array;
+  const n = a.size[0]!;
+  if (n === 0) return;
+  let [lo, hi] = a.extent();
+  if (array.format.elementsPerWord === 2) lo -= lo & 1;
+  const spanLength = hi - lo + 1;
+  if (array.format.name !== a.storage.name || array.spanLength !== spanLength || array.length !== n || array.offset !== a.offset - lo || (n > 1 && array.stride !== a.strides[0])) {
+    fail('INVALID_STORAGE', 'array', `must be the device span of this range (toDevice(range), ${a.storage.name}, ${spanLength} elements)`, array.spanLength);
+  }
+  const words = (await array.encoded()).words;
+  const bytes = spanLength * data.BYTES_PER_ELEMENT;
+  new Uint8Array(data.buffer, data.byteOffset + lo * data.BYTES_PER_ELEMENT, bytes).set(new Uint8Array(words.buffer, words.byteOffset, bytes));
 }
 
 function hostValues(data: ArrayLike<number> | RangeLike, parameter: string): ArrayLike<number> {
@@ -435,8 +478,8 @@ export async function toDeviceSpan(r: RangeLike, strict?: boolean): Promise<{ sp
 
 /**
  * A strided view of `span`'s elements: element i of the view is element offset + i·stride of the span (stride may
- * be negative). The view owns the span's buffer (destroying it releases the buffer). Read by gpuDot, gpuAsum and
- * gpuUpdate's inputs; the other kernels take whole arrays.
+ * be negative). The view owns the span's buffer (destroying it releases the buffer). Every kernel reads views, and
+ * outputs may be views (only the view's elements of the span are written; see docs/gpu.md, Ranges on the device).
  * @param span - the array holding the elements
  * @param offset - span element of view element 0
  * @param length - view elements

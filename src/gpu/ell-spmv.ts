@@ -14,9 +14,11 @@ import { gpuUpdate } from './update.js';
 import { bindingLimit, checkBinding, checkBufferSize, checkOperandBinding, DeviceArray, runtimeOrFallback, windowOf, wordsPerElement, type ToDeviceOptions } from './device-array.js';
 import { finishArgs, finishBody, partialsFinishSource, scalarBindings } from './finish-pass.js';
 import { gpuFormat } from './formats.js';
-import { allowFallback, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
+import { elementIndex, allowFallback, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
 import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from './program.js';
+import { throughPackedOutput } from './view-output.js';
 import { createWordBuffer, type GpuRuntime } from './runtime.js';
+import type { DeviceMatrix } from './gemv.js';
 import type { GpuBuffer } from './webgpu-types.js';
 
 /**
@@ -45,12 +47,37 @@ export interface DeviceEll {
   readonly cols: number;
   readonly width: number;
   readonly stride: number;
-  /** Values in a GPU storage format. */
+  /** Values in a GPU storage format: slot k of row i at i + k·stride, or, with `valuesLd`, a matrix view. */
   readonly values: DeviceArray;
+  /**
+   * Set for values uploaded as a matrix view ({@link deviceEllView}): slot k of row i is element
+   * `values.offset + i·values.stride + k·valuesLd` of the span (any layout of the values range, a sub-range).
+   */
+  readonly valuesLd?: number;
+  /** With `valuesLd`: the rows of the values matrix (rows or stride). */
+  readonly valuesRows?: number;
   /** Column indices as 32-bit words (undefined when host-resident). */
   readonly colIndex: GpuBuffer | undefined;
   /** Host copy of the column indices (host-resident only). */
   readonly hostColIndex: Int32Array | undefined;
+}
+
+/** Checks the parts of an ELL matrix (sizes, index range) and returns its sizes. */
+function checkEllParts(A: EllParts): { rows: number; cols: number; width: number; stride: number; entries: number } {
+  const rows = checkSize('A.rows', A.rows);
+  const cols = checkSize('A.cols', A.cols);
+  const width = checkSize('A.width', A.width);
+  const stride = checkSize('A.stride', A.stride);
+  if (stride < rows) fail('INVALID_STRIDE', 'A.stride', `must be at least rows (${rows})`, stride);
+  const entries = stride * width;
+  if (entries > 2 ** 31 - 1) fail('INVALID_SIZE', 'A.stride', 'times A.width must be below 2^31 (32-bit indices on the GPU)', entries);
+  if (!(A.colIndex instanceof Int32Array) || A.colIndex.length < entries) fail('INVALID_STORAGE', 'A.colIndex', `must be an Int32Array of at least stride·width = ${entries} entries`, A.colIndex);
+  if (!A.values || A.values.length < entries) fail('INVALID_STORAGE', 'A.values', `must hold at least stride·width = ${entries} values`, A.values);
+  for (let k = 0; k < entries; k++) {
+    const c = A.colIndex[k]!;
+    if (c < -1 || c >= cols) fail('INDEX_OUT_OF_RANGE', `A.colIndex[${k}]`, `must be in [-1, ${cols})`, c);
+  }
+  return { rows, cols, width, stride, entries };
 }
 
 /**
@@ -72,19 +99,7 @@ export interface DeviceEll {
  * @group GPU
  */
 export async function toDeviceEll(A: EllParts, options: ToDeviceOptions = {}): Promise<DeviceEll> {
-  const rows = checkSize('A.rows', A.rows);
-  const cols = checkSize('A.cols', A.cols);
-  const width = checkSize('A.width', A.width);
-  const stride = checkSize('A.stride', A.stride);
-  if (stride < rows) fail('INVALID_STRIDE', 'A.stride', `must be at least rows (${rows})`, stride);
-  const entries = stride * width;
-  if (entries > 2 ** 31 - 1) fail('INVALID_SIZE', 'A.stride', 'times A.width must be below 2^31 (32-bit indices on the GPU)', entries);
-  if (!(A.colIndex instanceof Int32Array) || A.colIndex.length < entries) fail('INVALID_STORAGE', 'A.colIndex', `must be an Int32Array of at least stride·width = ${entries} entries`, A.colIndex);
-  if (!A.values || A.values.length < entries) fail('INVALID_STORAGE', 'A.values', `must hold at least stride·width = ${entries} values`, A.values);
-  for (let k = 0; k < entries; k++) {
-    const c = A.colIndex[k]!;
-    if (c < -1 || c >= cols) fail('INDEX_OUT_OF_RANGE', `A.colIndex[${k}]`, `must be in [-1, ${cols})`, c);
-  }
+  const { rows, cols, width, stride, entries } = checkEllParts(A);
   const format = gpuFormat(options.format ?? 'f32', 'options.format');
   const scaleBlock = options.scaleBlock ?? 256;
   // Padding values are never read; zero them so the encoders see finite numbers only.
@@ -107,6 +122,42 @@ export async function toDeviceEll(A: EllParts, options: ToDeviceOptions = {}): P
 }
 
 /**
+ * An ELL matrix whose values are a resident matrix (`toDeviceMatrix` of the values range: any layout, a sub-range,
+ * read in place through its strides) and whose column indices go up as 32-bit words — no per-element work on the
+ * host. Padding slots (index −1) are never read, whatever they hold.
+ * @param structure - rows, cols, width, stride and column indices (as {@link toDeviceEll} checks them)
+ * @param values - a `rows`×`width` or `stride`×`width` resident matrix: slot k of row i is its element (i, k)
+ * @returns the resident ELL matrix (it owns `values.data`)
+ * @throws {@link modprec!ModprecError} as {@link toDeviceEll}; `DIMENSION_MISMATCH` naming `values` when its size does not fit
+ * @example
+ * ```ts
+ * import { csrToEll, laplacianCsr, ellFromMatrix } from 'modprec';
+ * import { deviceEllView, toDeviceMatrix } from 'modprec/gpu';
+ *
+ * const E = ellFromMatrix(csrToEll(laplacianCsr([8])));
+ * const A = await deviceEllView(E.structure, await toDeviceMatrix(E.values));
+ * A.width; // → 3
+ * ```
+ * @group GPU
+ */
+export async function deviceEllView(structure: Omit<EllParts, 'values'>, values: DeviceMatrix): Promise<DeviceEll> {
+  const parts = checkEllParts({ ...structure, values: { length: Infinity } as ArrayLike<number> });
+  if (!values || !(values.data instanceof DeviceArray)) fail('INVALID_STORAGE', 'values', 'must be a DeviceMatrix (see toDeviceMatrix)', values);
+  if ((values.rows !== parts.rows && values.rows !== parts.stride) || values.cols !== parts.width) {
+    fail('DIMENSION_MISMATCH', 'values', `must be ${parts.rows}×${parts.width} or ${parts.stride}×${parts.width} (rows or stride × width)`, `${values.rows}×${values.cols}`);
+  }
+  const runtime = values.data.runtime;
+  const entries = parts.stride * parts.width;
+  if (runtime) checkBufferSize(runtime, Math.max(1, entries), 'A.colIndex');
+  const indexWords = entries > 0 ? new Uint32Array(structure.colIndex.buffer, structure.colIndex.byteOffset, entries) : new Uint32Array(1);
+  return {
+    rows: parts.rows, cols: parts.cols, width: parts.width, stride: parts.stride, values: values.data, valuesLd: values.ld, valuesRows: values.rows,
+    colIndex: runtime ? createWordBuffer(runtime.context, Math.max(1, entries), indexWords) : undefined,
+    hostColIndex: runtime ? undefined : structure.colIndex.slice(0, entries),
+  };
+}
+
+/**
  * Arguments of {@link gpuEllSpmv}.
  * @group GPU
  */
@@ -120,11 +171,22 @@ export interface GpuEllSpmvArgs {
   readonly beta?: number;
 }
 
+/** Index of slot k of row r in the values: `at` (i + k·stride) for packed values, else through the view's uniforms. */
+function valueIndex(A: DeviceEll, at: string, r: string, k: string): string {
+  if (A.valuesLd === undefined) return at;
+  return `${A.values.isView ? `VOff + ${r} * VInc` : r} + ${k} * Vld`;
+}
+
+/** The values' read key (packed, or a matrix view with its own strides). */
+function valuesKey(A: DeviceEll): string {
+  return A.valuesLd === undefined ? readKey(A.values) : `${readKey(A.values)}@ld`;
+}
+
 function spmvSource(arithmetic: GpuArithmetic, A: DeviceEll, x: DeviceArray, y: DeviceArray, readsY: boolean): { source: string; args: ReturnType<typeof arrayArgs> } {
-  const args = [...arrayArgs('V', A.values), ['I', 'Array'] as const, ...arrayArgs('X', x), ['K', 'Integer'] as const, ['stride', 'Integer'] as const, ...finishArgs(y, readsY)];
+  const args = [...arrayArgs('V', A.values), ...(A.valuesLd === undefined ? [] : [['Vld', 'Integer'] as const]), ['I', 'Array'] as const, ...arrayArgs('X', x), ['K', 'Integer'] as const, ['stride', 'Integer'] as const, ...finishArgs(y, readsY)];
   const body = finishBody(arithmetic, y, readsY, (e) => {
-    const rv = A.values.format.emitRead('V', `at${e}`, `v${e}`, arithmetic);
-    const rx = x.format.emitRead('X', `col${e}`, `xv${e}`, arithmetic);
+    const rv = A.values.format.emitRead('V', valueIndex(A, `at${e}`, `r${e}`, `k${e}`), `v${e}`, arithmetic);
+    const rx = x.format.emitRead('X', elementIndex('X', x, `col${e}`), `xv${e}`, arithmetic);
     return [
       `for (let k${e} = mpI32(0); k${e} < K; k${e}++) {`,
       `const at${e} = r${e} + k${e} * stride;`,
@@ -147,7 +209,7 @@ function spmvSource(arithmetic: GpuArithmetic, A: DeviceEll, x: DeviceArray, y: 
 function partialSource(arithmetic: GpuArithmetic, A: DeviceEll, x: DeviceArray): { source: string; args: ReturnType<typeof arrayArgs> } {
   const args = [...arrayArgs('V', A.values), ['I', 'Array'] as const, ...arrayArgs('X', x), ['K', 'Integer'] as const, ['stride', 'Integer'] as const, ['off', 'Integer'] as const, ['rows', 'Integer'] as const];
   const rv = A.values.format.emitRead('V', 'at', 'v', arithmetic);
-  const rx = x.format.emitRead('X', 'col', 'xv', arithmetic);
+  const rx = x.format.emitRead('X', elementIndex('X', x, 'col'), 'xv', arithmetic);
   const body = [
     'const r = this.thread.x;',
     arithmetic.declareZero('acc'),
@@ -223,15 +285,19 @@ async function spmvOnDevice(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: nu
   const context = runtime.context;
   if (A.rows === 0) return;
   const limit = bindingLimit(runtime);
-  if (A.values.words * 4 > limit || A.stride * A.width * 4 > limit) return windowedSpmv(runtime, args, alpha, beta, arithmetic);
+  if (A.values.words * 4 > limit || A.stride * A.width * 4 > limit) {
+    if (A.valuesLd !== undefined) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A.values is a matrix view and A exceeds maxStorageBufferBindingSize (${limit} bytes): views are not split into windows; upload it with toDeviceEll`, 'maxStorageBufferBindingSize');
+    return windowedSpmv(runtime, args, alpha, beta, arithmetic);
+  }
   const readsY = beta !== 0;
   const key = `ell|${objectId(A)}|${objectId(x)}|${objectId(y)}|${arithmetic.name}|${readsY}`;
   const plan = getPlan(runtime, key, 1, () => [createWordBuffer(context, y.words)]);
-  const spec = memo(`ell|${arithmetic.name}|${readKey(A.values)}|${readKey(x)}|${readKey(y)}|${readsY}`, () => spmvSource(arithmetic, A, x, y, readsY));
+  const spec = memo(`ell|${arithmetic.name}|${valuesKey(A)}|${readKey(x)}|${readKey(y)}|${readsY}`, () => spmvSource(arithmetic, A, x, y, readsY));
   const program = await getProgram(context, { source: spec.source, args: spec.args, components: y.format.wordsPerElement === 2 ? 2 : 1 });
   const arrays: Record<string, BoundArray> = { I: { buffer: A.colIndex! } };
   const scalars: Record<string, number> = { K: A.width, stride: A.stride, rows: A.rows, ...scalarBindings(alpha, beta) };
   bindArray('V', A.values, arrays, scalars);
+  if (A.valuesLd !== undefined) scalars.Vld = A.valuesLd;
   bindArray('X', x, arrays, scalars);
   if (readsY) bindArray('Yold', y, arrays, scalars);
   const out = plan.scratch[0]!;
@@ -278,10 +344,10 @@ export async function gpuEllSpmv(args: GpuEllSpmvArgs, options: GpuKernelOptions
   const alpha = checkNumber('alpha', args.alpha ?? 1);
   const beta = checkNumber('beta', args.beta ?? 0);
   const arithmetic = chooseArithmetic(options, [A.values, x, y]);
-  const runtime = commonRuntime({ 'A.values': A.values, x, y });
+  const runtime = commonRuntime({ 'A.values': A.values, x, y }, [...(A.valuesLd === undefined ? [] : ['A.values']), 'x', 'y']);
   if (!runtime) {
     allowFallback(options, y.fallbackReason);
-    await hostEllSpmv({ rows: A.rows, cols: A.cols, width: A.width, stride: A.stride, colIndex: A.hostColIndex!, values: A.values, x, y, alpha, beta }, arithmetic);
+    await hostEllSpmv({ rows: A.rows, cols: A.cols, width: A.width, stride: A.stride, colIndex: A.hostColIndex!, values: A.values, valuesLd: A.valuesLd, valuesRows: A.valuesRows, x, y, alpha, beta }, arithmetic);
     return runInfo(undefined, arithmetic, y.fallbackReason);
   }
   if (!A.colIndex) throw new ModprecError('INVALID_STORAGE', 'invalid argument: A.colIndex has been destroyed', 'A.colIndex');
@@ -292,6 +358,7 @@ export async function gpuEllSpmv(args: GpuEllSpmvArgs, options: GpuKernelOptions
     await gpuUpdate({ alpha: beta, x: y, beta: 0, out: y }, { arithmetic: arithmetic.name });
     return runInfo(runtime, arithmetic, '');
   }
-  await spmvOnDevice(runtime, args, alpha, beta, arithmetic);
+  // y a strided view: the kernel writes its packed twin (holding y's old values when β ≠ 0), then y's span.
+  await throughPackedOutput(runtime, y, beta !== 0, (packed) => spmvOnDevice(runtime, { ...args, y: packed }, alpha, beta, arithmetic));
   return runInfo(runtime, arithmetic, '');
 }

@@ -19,6 +19,7 @@ import { partialsFinishSource, scalarBindings } from './finish-pass.js';
 import { elementIndex, allowFallback, UNROLL, accumulateLoop, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
 import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from './program.js';
 import { createWordBuffer, type GpuRuntime } from './runtime.js';
+import { throughPackedOutput } from './view-output.js';
 
 /**
  * A matrix resident on the GPU: packed column-major ({@link deviceMatrix}) or a strided view of a span
@@ -101,7 +102,7 @@ export function deviceMatrix(data: DeviceArray, rows: number, cols: number, ld =
 /**
  * A strided matrix view of `span` for GEMV: element (i, j) at span element offset + i·rowStride + j·colStride — a
  * row-major matrix (rowStride = its leading dimension, colStride = 1), a sub-range of either layout. What
- * {@link toDeviceMatrix} makes of a core 2-D range. GEMV reads views; TRSV takes packed column-major matrices.
+ * {@link toDeviceMatrix} makes of a core 2-D range. GEMV and TRSV read matrix views (ELL values too, through deviceEllView).
  * @param span - the array holding the elements
  * @param shape - rows, cols, offset, rowStride, colStride (integers; strides may be negative)
  * @returns the matrix
@@ -368,7 +369,7 @@ export async function gpuGemv(args: GpuGemvArgs, options: GpuGemvOptions = {}): 
   const arithmetic = chooseArithmetic(options, [args.A.data, args.x, args.y]);
   const target = checkSize('options.targetThreads', options.targetThreads ?? 2 ** 18);
   const chains = checkChains(options.chains, arithmetic.name === 'ff' ? 2 : 1);
-  const runtime = commonRuntime({ A: args.A.data, x: args.x, y: args.y }, ['A', 'x']);
+  const runtime = commonRuntime({ A: args.A.data, x: args.x, y: args.y }, ['A', 'x', 'y']);
   if (!runtime) {
     allowFallback(options, args.y.fallbackReason);
     await hostGemv({ A: args.A, x: args.x, y: args.y, alpha, beta, trans: trans ? 'T' : 'N' }, arithmetic);
@@ -380,6 +381,7 @@ export async function gpuGemv(args: GpuGemvArgs, options: GpuGemvOptions = {}): 
     await gpuUpdate({ alpha: beta, x: args.y, beta: 0, out: args.y }, { arithmetic: arithmetic.name });
     return runInfo(runtime, arithmetic, '');
   }
-  await gemvOnDevice(runtime, args, trans, alpha, beta, arithmetic, Math.max(1, target), chains);
+  // y a strided view: the kernel writes its packed twin (holding y's old values when β ≠ 0), then y's span.
+  await throughPackedOutput(runtime, args.y, beta !== 0, (y) => gemvOnDevice(runtime, { ...args, y }, trans, alpha, beta, arithmetic, Math.max(1, target), chains));
   return runInfo(runtime, arithmetic, '');
 }

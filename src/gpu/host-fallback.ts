@@ -26,6 +26,7 @@ import { asum } from '../../kernels/asum/asum.js';
 import { nrm2 } from '../../kernels/nrm2/nrm2.js';
 import type { GpuArithmetic } from './arithmetic.js';
 import type { DeviceArray } from './device-array.js';
+import { splicedHost } from './view-output.js';
 
 /** The CPU arithmetic of a GPU arithmetic. */
 function cpuArithmetic(a: GpuArithmetic): ArithmeticFormat {
@@ -60,7 +61,7 @@ async function output(a: DeviceArray, ar: ArithmeticFormat): Promise<Range<1, an
   return r;
 }
 
-/** Writes the CPU range's values back into the host-resident array's words. */
+/** Writes the CPU range's values back into the host-resident array's words (a view's: only its elements of the span). */
 function store(a: DeviceArray, r: Range<1, any>): void {
   const acc = r.accessor;
   const values = new Float64Array(a.length);
@@ -68,7 +69,7 @@ function store(a: DeviceArray, r: Range<1, any>): void {
     const v = acc.storage.decode(acc.data as never, acc.linearIndex([i])) as number | { hi: number; lo: number };
     values[i] = typeof v === 'number' ? v : v.hi + v.lo;
   }
-  a.host = a.format.encode(values, 'y', a.scaleBlock);
+  a.host = a.isView ? splicedHost(a, values) : a.format.encode(values, 'y', a.scaleBlock);
   a.version++;
 }
 
@@ -120,10 +121,12 @@ export async function hostTrsv(args: { A: { rows: number; cols: number; ld: numb
  * await hostEllSpmv({ rows, cols, width, stride, colIndex, values, x, y, alpha: 1, beta: 0 }, gpuArithmetic('ff'));
  * ```
  */
-export async function hostEllSpmv(args: { rows: number; cols: number; width: number; stride: number; colIndex: Int32Array; values: DeviceArray; x: DeviceArray; y: DeviceArray; alpha: number; beta: number }, arithmetic: GpuArithmetic): Promise<void> {
+export async function hostEllSpmv(args: { rows: number; cols: number; width: number; stride: number; colIndex: Int32Array; values: DeviceArray; valuesLd?: number; valuesRows?: number; x: DeviceArray; y: DeviceArray; alpha: number; beta: number }, arithmetic: GpuArithmetic): Promise<void> {
   const ar = cpuArithmetic(arithmetic);
   const y = await output(args.y, ar);
-  const values = await input(args.values, ar, { rows: args.stride, cols: args.width, ld: args.stride });
+  // Values uploaded as a matrix view hold the rows (or stride) × width matrix at their own strides.
+  const rows = args.valuesRows ?? args.stride;
+  const values = await input(args.values, ar, { rows, cols: args.width, ld: args.valuesLd ?? args.stride });
   const A = ellOperand({ rows: args.rows, cols: args.cols, width: args.width, stride: args.stride, colIndex: args.colIndex }, values);
   ellSpmv({ alpha: args.alpha, A, x: await input(args.x, ar), beta: args.beta, y }, { arithmetic: ar });
   store(args.y, y);

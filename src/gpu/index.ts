@@ -7,13 +7,13 @@
  */
 export { gpuDevice, requireGpu, gpuUnavailableReason, releaseGpuWhenIdle, type AdapterReport, type DawnBackend, type GpuContext, type GpuDeviceOptions, type GpuLimits } from './backend.js';
 export { gpuRuntime, type GpuRuntime } from './runtime.js';
-export { toDevice, toDeviceSpan, deviceView, deviceZeros, DeviceArray, type ToDeviceOptions, type RangeLike } from './device-array.js';
+export { toDevice, toDeviceSpan, spanToRange, deviceView, deviceZeros, DeviceArray, type ToDeviceOptions, type RangeLike } from './device-array.js';
 export { GPU_FORMATS, gpuFormat, type GpuFormatName, type GpuStorageFormat } from './formats.js';
 export { gpuArithmetic, type GpuArithmeticName } from './arithmetic.js';
 export { gpuDot, gpuDotResident, DEFAULT_SHAPE as GPU_DOT_DEFAULT_SHAPE, type GpuDotResult, type GpuDotOptions } from './dot.js';
 export { gpuGemv, deviceMatrix, deviceMatrixView, toDeviceMatrix, type DeviceMatrix, type GpuGemvArgs, type GpuGemvOptions } from './gemv.js';
 export { gpuTrsv, type GpuTrsvArgs, type GpuTrsvOptions } from './trsv.js';
-export { gpuEllSpmv, toDeviceEll, type DeviceEll, type EllParts, type GpuEllSpmvArgs } from './ell-spmv.js';
+export { gpuEllSpmv, toDeviceEll, deviceEllView, type DeviceEll, type EllParts, type GpuEllSpmvArgs } from './ell-spmv.js';
 export { gpuConvert, type GpuConvertOptions } from './convert.js';
 export { gpuUpdate, type GpuUpdateArgs } from './update.js';
 export { gpuAsum, type GpuAsumResult } from './asum.js';

@@ -102,7 +102,7 @@ export function commonRuntime(named: Readonly<Record<string, DeviceArray>>, view
   const entries = Object.entries(named);
   const first = entries[0]![1].runtime;
   for (const [name, a] of entries) {
-    if (a.isView && !views.includes(name)) fail('INVALID_STORAGE', name, 'must be a whole array, not a strided view (views are read by gpuDot, gpuAsum and gpuUpdate\'s inputs; copy the range packed first)');
+    if (a.isView && !views.includes(name)) fail('INVALID_STORAGE', name, 'must be a whole array, not a strided view (this kernel reads it whole; copy the range packed first)');
     if (a.runtime !== first) fail('INVALID_STORAGE', name, 'must live where the other operands live (all on the GPU or all on the host)');
     if (a.runtime && !a.buffer) fail('INVALID_STORAGE', name, 'has been destroyed');
   }

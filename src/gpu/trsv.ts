@@ -26,13 +26,14 @@ import { allowFallback, arrayArgs, bindArray, memo, readKey, chooseArithmetic, c
 import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from './program.js';
 import { createWordBuffer, type GpuRuntime } from './runtime.js';
 import type { GpuBuffer } from './webgpu-types.js';
+import { throughPackedOutput } from './view-output.js';
 
 /**
  * Arguments of {@link gpuTrsv}.
  * @group GPU
  */
 export interface GpuTrsvArgs {
-  /** Square, column-major; only the triangle named by `uplo` is read. */
+  /** Square: column-major, or a matrix view (deviceMatrixView, toDeviceMatrix); only the triangle named by `uplo` is read. */
   readonly A: DeviceMatrix;
   /** Right-hand side on entry, solution on return (its storage format must be writable on the GPU). */
   readonly x: DeviceArray;
@@ -67,17 +68,21 @@ interface Shape {
   readonly unit: boolean;
 }
 
-/** Index expression of op(A)(row, col). */
-function opIndex(shape: Shape, row: string, col: string): string {
-  return shape.trans ? `${col} + ${row} * lda` : `${row} + ${col} * lda`;
+/**
+ * Index expression of op(A)(row, col): column-major with leading dimension lda, or for a matrix view
+ * (deviceMatrixView: a row-major matrix, a sub-range) A(i, j) at AOff + i·AInc + j·lda (uniforms).
+ */
+function opIndex(shape: Shape, row: string, col: string, A: DeviceArray): string {
+  const [i, j] = shape.trans ? [col, row] : [row, col];
+  return A.isView ? `AOff + ${i} * AInc + ${j} * lda` : `${i} + ${j} * lda`;
 }
 
 function inverseRowSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: Shape): { source: string; args: ReturnType<typeof arrayArgs> } {
   const args = [...arrayArgs('A', A), ['Inv', 'Array'] as const, ['n', 'Integer'] as const, ['lda', 'Integer'] as const, ['bs', 'Integer'] as const, ['np', 'Integer'] as const, ['j', 'Integer'] as const, ['t0', 'Integer'] as const, ['aOff', 'Integer'] as const];
   const inv = gpuFormat(arithmetic.name === 'ff' ? 'ff' : 'f32');
-  const ra = A.format.emitRead('A', `${opIndex(shape, 'gi', 'gl')} - aOff`, 'a', arithmetic);
+  const ra = A.format.emitRead('A', `${opIndex(shape, 'gi', 'gl', A)} - aOff`, 'a', arithmetic);
   const rv = inv.emitRead('Inv', 'l * np + tid', 'v', arithmetic);
-  const rd = A.format.emitRead('A', `${opIndex(shape, 'gi', 'gi')} - aOff`, 'd', arithmetic);
+  const rd = A.format.emitRead('A', `${opIndex(shape, 'gi', 'gi', A)} - aOff`, 'd', arithmetic);
   const [lo, hi] = shape.lowerOp ? ['c', 'j'] : ['j + 1', 'c + 1'];
   const one = arithmetic.name === 'ff' ? '[1.0, 0.0]' : '1.0';
   const zero = arithmetic.name === 'ff' ? '[0.0, 0.0]' : '0.0';
@@ -139,7 +144,7 @@ function updateSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: Shape): 
   body.push(`for (let l = mpI32(0); l < bs; l = l + ${TRSV_UNROLL}) {`);
   const uses: string[] = [];
   for (let q = 0; q < TRSV_UNROLL; q++) {
-    const ra = A.format.emitRead('A', `${opIndex(shape, 'g', `col${q}`)} - aOff`, `a${q}`, arithmetic);
+    const ra = A.format.emitRead('A', `${opIndex(shape, 'g', `col${q}`, A)} - aOff`, `a${q}`, arithmetic);
     const rx = f.emitRead('X', `col${q}`, `x${q}`, arithmetic);
     // Columns past n (the padding of the last block) contribute nothing (their reads are clamped in bounds).
     body.push(`const col${q} = k0 + l + ${q};`, ra.code, rx.code);
@@ -157,7 +162,8 @@ function updateSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: Shape): 
 function validate(args: GpuTrsvArgs, options: GpuTrsvOptions): Shape {
   const { A, x } = args;
   if (!A || typeof A !== 'object' || !(A.data instanceof DeviceArray)) fail('INVALID_STORAGE', 'A', 'must be a DeviceMatrix (see deviceMatrix)', A);
-  deviceMatrix(A.data, A.rows, A.cols, A.ld);
+  // A view was checked against its span when made (deviceMatrixView); a plain array is checked here.
+  if (!A.data.isView) deviceMatrix(A.data, A.rows, A.cols, A.ld);
   if (A.rows !== A.cols) fail('DIMENSION_MISMATCH', 'A', `must be square, got ${A.rows}×${A.cols}`);
   if (!(x instanceof DeviceArray)) fail('INVALID_STORAGE', 'x', 'must be a DeviceArray (see toDevice)', x);
   if (x.length !== A.rows) fail('DIMENSION_MISMATCH', 'x', `must have length ${A.rows}`, x.length);
@@ -238,8 +244,9 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
   if (groupBlocks < 1 || (shape.trans && perBinding < 64)) {
     throw new ModprecError('BACKEND_LIMIT', `invalid argument: A needs ${Math.max(bs, 64)} columns of ${A.ld} elements per storage binding, over this adapter's maxStorageBufferBindingSize of ${bindingLimit(runtime)} bytes`, 'maxStorageBufferBindingSize');
   }
+  if (perBinding !== Infinity && A.data.isView) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A is a strided view over maxStorageBufferBindingSize (${bindingLimit(runtime)} bytes): views are not split into windows; upload it packed`, 'maxStorageBufferBindingSize');
   const groups = Math.ceil(blocks / groupBlocks);
-  const invKey = `trsv-inv|${objectId(A.data)}|v${A.data.version}|${n}|${A.ld}|${bs}|${shape.lowerOp}|${shape.trans}|${shape.unit}|${arithmetic.name}|${groupBlocks}`;
+  const invKey = `trsv-inv|${objectId(A.data)}|v${A.data.version}|${A.data.offset}|${A.data.stride}|${n}|${A.ld}|${bs}|${shape.lowerOp}|${shape.trans}|${shape.unit}|${arithmetic.name}|${groupBlocks}`;
   let fresh = false;
   const invPlan = getPlan(runtime, invKey, bs * groups, () => {
     fresh = true;
@@ -347,7 +354,7 @@ async function encodeInverse(runtime: GpuRuntime, passes: { pass: Pass; cache: P
  * Solves op(A)·x = b on the GPU (x holds b on entry and the solution on return), blocked and chained on
  * the device; on the CPU for host-resident operands.
  *
- * @param args - A (square, column-major, resident), x, uplo, trans, diag
+ * @param args - A (square; column-major, or a matrix view: row-major, a sub-range), x (a strided view too), uplo, trans, diag
  * @param options - arithmetic (`f32` or `ff`), diagonal block size
  * @returns the run report
  * @throws {@link modprec!ModprecError} `DIMENSION_MISMATCH` for a non-square A or a wrong length of x;
@@ -369,12 +376,13 @@ export async function gpuTrsv(args: GpuTrsvArgs, options: GpuTrsvOptions = {}): 
   const shape = validate(args, options);
   const { A, x } = args;
   const arithmetic = chooseArithmetic(options, [A.data, x]);
-  const runtime = commonRuntime({ A: A.data, x });
+  const runtime = commonRuntime({ A: A.data, x }, ['A', 'x']);
   if (!runtime) {
     allowFallback(options, x.fallbackReason);
     await hostTrsv({ A, x, uplo: args.uplo ?? 'U', trans: shape.trans ? 'T' : 'N', diag: shape.unit ? 'U' : 'N' }, arithmetic);
     return runInfo(undefined, arithmetic, x.fallbackReason);
   }
-  if (shape.n > 0) await trsvOnDevice(runtime, args, shape, arithmetic);
+  // x a strided view: the solve runs on its packed twin (holding b), whose elements then go into x's span.
+  if (shape.n > 0) await throughPackedOutput(runtime, x, true, (packed) => trsvOnDevice(runtime, { ...args, x: packed }, shape, arithmetic));
   return runInfo(runtime, arithmetic, '');
 }

@@ -14,6 +14,7 @@ import { elementIndex, checkNumber, arrayArgs, bindArray, chooseArithmetic, comm
 import { hostUpdate } from './host-fallback.js';
 import { getProgram, submitPasses, type BoundArray } from './program.js';
 import { createWordBuffer, type GpuRuntime } from './runtime.js';
+import { throughPackedOutput } from './view-output.js';
 
 /**
  * Arguments of {@link gpuUpdate}: out ← α·x + β·y.
@@ -86,7 +87,8 @@ async function updateOnDevice(runtime: GpuRuntime, args: GpuUpdateArgs, x: Devic
  * @param options - arithmetic (`f32` or `ff`; default as for every GPU kernel), strictness
  * @returns the run report (out is updated on the device)
  * @throws {@link modprec!ModprecError} `DIMENSION_MISMATCH` for different lengths; `INVALID_STORAGE` for a missing
- *   operand whose coefficient is not 0; `INVALID_FORMAT` when out cannot be written on the GPU; `INVALID_VALUE` for a non-number α, β
+ *   operand whose coefficient is not 0 (a strided view of out, x, y is read and written through its offset and stride;
+ *   the span around it is left as it was); `INVALID_FORMAT` when out cannot be written on the GPU; `INVALID_VALUE` for a non-number α, β
  * @example
  * ```ts
  * import { toDevice, gpuUpdate } from 'modprec/gpu';
@@ -116,12 +118,14 @@ export async function gpuUpdate(args: GpuUpdateArgs, options: GpuKernelOptions =
   }
   checkOperandBinding('out', out);
   const arithmetic = chooseArithmetic(options, Object.values(named));
-  const runtime = commonRuntime(named, ['x', 'y']);
+  const runtime = commonRuntime(named, ['x', 'y', 'out']);
   if (!runtime) {
     allowFallback(options, out.fallbackReason);
     await hostUpdate({ alpha, x, beta, y, out }, arithmetic);
     return runInfo(undefined, arithmetic, out.fallbackReason);
   }
-  if (out.length > 0) await updateOnDevice(runtime, args, x, y, arithmetic);
+  // An output view: the kernel writes a packed twin (its old values are never read: x or y, when it is one of
+  // them, is read through its own view), whose elements then go into the view's span.
+  if (out.length > 0) await throughPackedOutput(runtime, out, false, (packed) => updateOnDevice(runtime, { ...args, out: packed }, x, y, arithmetic));
   return runInfo(runtime, arithmetic, '');
 }

@@ -5,8 +5,8 @@
  * view: nothing outside the view may be read, and a kernel's output range may change only inside itself.
  */
 import { describe, expect, it } from 'vitest';
-import { range, colMajor, rowMajor, span, formats, dot, asum, axpy, waxpby, toArray, gemv, vector, ModprecError } from '../../src/index.js';
-import { toDevice, toDeviceMatrix, gpuDot, gpuAsum, gpuUpdate, gpuGemv, gpuTrsv, deviceMatrix, deviceZeros } from '../../src/gpu/index.js';
+import { laplacianEll, range, colMajor, rowMajor, span, formats, dot, asum, axpy, waxpby, toArray, gemv, vector, ModprecError } from '../../src/index.js';
+import { gpuConvert, gpuEllSpmv, toDeviceEll, toDevice, toDeviceMatrix, gpuDot, gpuAsum, gpuUpdate, gpuGemv, gpuTrsv, deviceMatrix, deviceZeros } from '../../src/gpu/index.js';
 import { randomValues, requireRuntime } from './gpu-test-helpers.js';
 
 /** A 1-D range of `n` elements with increment `inc` inside a buffer of NaN sentinels (offset `pad`). */
@@ -48,7 +48,7 @@ describe('strided ranges as device views', () => {
     }
   });
 
-  it('the span words are the storage bytes (no host conversion), and whole-array kernels refuse views', async () => {
+  it('the span words are the storage bytes (no host conversion), and a kernel that reads a whole array refuses a view', async () => {
     await requireRuntime();
     const x = sentinelled(formats.f16 as never, 10, -3, 2, 5);
     const dx = await toDevice(x as never);
@@ -58,8 +58,13 @@ describe('strided ranges as device views', () => {
     const [lo] = x.accessor.extent();
     expect([...halves]).toEqual([...bits.subarray(lo - (lo & 1), lo - (lo & 1) + dx.spanLength)]);
     let error: unknown;
-    try { await gpuTrsv({ A: deviceMatrix(await toDevice(new Float64Array(100)), 10, 10), x: dx }); } catch (e) { error = e; }
-    expect([(error as ModprecError).code, (error as ModprecError).parameter]).toEqual(['INVALID_STORAGE', 'x']);
+    // gpuConvert reads a view through its offset and stride (into its own format: the bits of its elements).
+    const values = [...(await dx.toHost())];
+    for (const format of ['f16', 'f32', 'ff'] as const) expect([...(await (await gpuConvert(dx, format)).array.toHost())], format).toEqual(values);
+    // TRSV and the outputs take views (output-views.test.ts); ELL values are read whole.
+    const E = await toDeviceEll(laplacianEll([10]), { format: 'f16' });
+    try { await gpuEllSpmv({ A: { ...E, values: dx }, x: await toDevice(new Float64Array(10)), y: await deviceZeros(10) }); } catch (e) { error = e; }
+    expect([(error as ModprecError).code, (error as ModprecError).parameter]).toEqual(['INVALID_STORAGE', 'A.values']);
   });
 
   it('GEMV reads a row-major sub-range and a strided x in place (NaN sentinels around both)', async () => {
