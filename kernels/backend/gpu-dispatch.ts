@@ -78,9 +78,9 @@ export function dotOnGpu(x: Range<1, any>, y: Range<1, any>, call: GpuCall, cpu:
     const dx = await upload(g, x, true);
     const dy = await upload(g, y, true);
     try {
-      if (!into) return await g.gpuDot(dx, dy, { arithmetic: call.gpuArithmetic, strict: true });
+      if (!into) return await g.gpuDot(dx, dy, { arithmetic: call.arithmetic, strict: true });
       // The result in full arithmetic precision: the pair (or word) the last pass left, read back as it is.
-      const { result, info } = await g.gpuDotResident(dx, dy, { arithmetic: call.gpuArithmetic, strict: true });
+      const { result, info } = await g.gpuDotResident(dx, dy, { arithmetic: call.arithmetic, strict: true });
       const words = (await result.encoded()).words;
       const f = new Float32Array(words.buffer, words.byteOffset, call.gpuArithmetic === 'ff' ? 2 : 1);
       const [hi, lo] = [f[0]!, call.gpuArithmetic === 'ff' ? f[1]! : 0];
@@ -107,7 +107,7 @@ async function scaleOutput(g: Gpu, y: Range<1, any>, beta: number, call: GpuCall
   if (beta === 1) return;
   const dy = await outputOf(g, y, beta !== 0);
   try {
-    await g.gpuUpdate({ alpha: beta, x: dy, beta: 0, out: dy }, { arithmetic: call.gpuArithmetic, strict: true });
+    await g.gpuUpdate({ alpha: beta, x: dy, beta: 0, out: dy }, { arithmetic: call.arithmetic, strict: true });
     await writeBack(g, y, dy);
   } finally {
     free(dy);
@@ -135,7 +135,7 @@ export function gemvOnGpu(args: { alpha: number; A: Range<2, any>; x: Range<1, a
     const dy = await outputOf(g, args.y, args.beta !== 0);
     try {
       const info = await g.gpuGemv({ A, x: dx, y: dy, alpha: args.alpha, beta: args.beta, trans: args.trans },
-        { arithmetic: call.gpuArithmetic, strict: true });
+        { arithmetic: call.arithmetic, strict: true });
       await writeBack(g, args.y, dy);
       return info;
     } finally {
@@ -157,7 +157,7 @@ export function trsvOnGpu(args: { A: Range<2, any>; x: Range<1, any>; uplo: 'U' 
     const dx = await outputOf(g, args.x, true);
     try {
       const info = await g.gpuTrsv({ A, x: dx, uplo: args.uplo, trans: args.trans, diag: args.diag },
-        { arithmetic: call.gpuArithmetic, strict: true });
+        { arithmetic: call.arithmetic, strict: true });
       await writeBack(g, args.x, dx);
       return info;
     } finally {
@@ -197,7 +197,7 @@ export function ellSpmvOnGpu(args: { alpha: number; A: EllOperand; x: Range<1, a
     const dx = await upload(g, args.x, true);
     const dy = await outputOf(g, args.y, args.beta !== 0);
     try {
-      const info = await g.gpuEllSpmv({ A: dA, x: dx, y: dy, alpha: args.alpha, beta: args.beta }, { arithmetic: call.gpuArithmetic, strict: true });
+      const info = await g.gpuEllSpmv({ A: dA, x: dx, y: dy, alpha: args.alpha, beta: args.beta }, { arithmetic: call.arithmetic, strict: true });
       await writeBack(g, args.y, dy);
       return info;
     } finally {
@@ -217,7 +217,7 @@ export function updateOnGpu(args: { alpha: number; x: Range<1, any>; beta: numbe
     const dy = args.y && args.beta !== 0 ? await upload(g, args.y, true) : undefined;
     const dOut = await outputOf(g, args.out, false);
     try {
-      const info = await g.gpuUpdate({ alpha: args.alpha, x: dx, beta: args.beta, y: dy, out: dOut }, { arithmetic: call.gpuArithmetic, strict: true });
+      const info = await g.gpuUpdate({ alpha: args.alpha, x: dx, beta: args.beta, y: dy, out: dOut }, { arithmetic: call.arithmetic, strict: true });
       await writeBack(g, args.out, dOut);
       return info;
     } finally {
@@ -232,7 +232,7 @@ export function asumOnGpu(x: Range<1, any>, call: GpuCall, cpu: () => number): P
     if (x.length() === 0) return { ...report, value: 0 };
     const dx = await upload(g, x, true);
     try {
-      return await g.gpuAsum(dx, { arithmetic: call.gpuArithmetic, strict: true });
+      return await g.gpuAsum(dx, { arithmetic: call.arithmetic, strict: true });
     } finally {
       free(dx);
     }
@@ -245,7 +245,7 @@ export function nrm2OnGpu(x: Range<1, any>, call: GpuCall, cpu: () => number): P
     if (x.length() === 0) return { ...report, value: 0 };
     const dx = await upload(g, x, true);
     try {
-      return await g.gpuNrm2(dx, { arithmetic: call.gpuArithmetic, strict: true });
+      return await g.gpuNrm2(dx, { arithmetic: call.arithmetic, strict: true });
     } finally {
       free(dx);
     }
