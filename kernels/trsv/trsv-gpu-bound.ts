@@ -65,6 +65,11 @@ function gpuWriteError(x: CheckedTrsv['x'], ar: ArithmeticFormat): { relative: n
  * @param ar - the arithmetic the GPU ran (f32 or ff)
  * @param bs - the diagonal block size
  * @returns a Float64Array of length n (+∞ where nothing finite can be promised)
+ * @example
+ * ```ts
+ * // what trsvBound(args, { backend: 'gpu', arithmetic: formats.f32 }) returns after the GPU run
+ * const bound = gpuTrsvBound(checkTrsvArguments(args), formats.f32);
+ * ```
  */
 export function gpuTrsvBound(t: CheckedTrsv, ar: ArithmeticFormat, bs = GPU_TRSV_BLOCK_SIZE): Float64Array {
   const { T, x, lower, unit, n } = t;
