@@ -25,14 +25,22 @@ import {
   compose, inflate, matrixMagnitudes, orInfinity, readRoundings, vectorMagnitudes, vectorScales, writeError,
 } from '../codegen/accessor-rounding.js';
 import { checkTrsvArguments, type TrsvArguments } from './trsv-arguments.js';
+import { chooseBackend } from '../backend/backend.js';
+import { prepareGpuCall, type GpuBackendOptions } from '../backend/gpu-backend.js';
+import { gpuTrsvBound } from './trsv-gpu-bound.js';
 
 /**
  * Per-component bounds on |x̂ᵢ − xᵢ| after `trsv(args, options)`, where x̂ is what trsv stored and x the exact
  * solution of op(A)·x = b for the values A and b held. Call it AFTER trsv: the bound is in terms of x̂.
+ * With `backend: 'gpu'` (the options trsv got) it bounds the GPU's algorithm, which multiplies by explicitly
+ * inverted 64×64 diagonal blocks: the substitution bound times, roughly, the condition |D_k||D_k⁻¹| of the
+ * diagonal blocks (kernels/trsv/trsv-gpu-bound.ts derives it); +∞ for rows behind a block too ill conditioned
+ * for the inverse to be trusted. (Where no adapter exists trsv runs the CPU kernel: use the CPU bound then,
+ * as the run report's `backend` says.)
  * @param args - the arguments trsv got (x now holding x̂)
- * @param options - the options trsv got (arithmetic and accumulation matter)
+ * @param options - the options trsv got (arithmetic and accumulation matter; `backend: 'gpu'` for a GPU run)
  * @returns a Float64Array of length n
- * @throws {@link ModprecError} as {@link trsv}
+ * @throws {@link ModprecError} as {@link trsv} (for `backend: 'gpu'`, the same option errors as the GPU call)
  * @example
  * ```ts
  * import { vector, matrix, formats, trsv, trsvBound } from 'modprec';
@@ -45,8 +53,14 @@ import { checkTrsvArguments, type TrsvArguments } from './trsv-arguments.js';
  * ```
  * @group Kernels
  */
-export function trsvBound(args: TrsvArguments, options: KernelOptions = {}): Float64Array {
-  const { A, x, T, lower, unit, n } = checkTrsvArguments(args);
+export function trsvBound(args: TrsvArguments, options: (KernelOptions & { backend?: 'cpu' }) | GpuBackendOptions = {}): Float64Array {
+  const checked = checkTrsvArguments(args);
+  const { A, x, T, lower, unit, n } = checked;
+  if (chooseBackend(options) === 'gpu') {
+    const call = prepareGpuCall('trsv', [['A', A], ['x', x]], options as GpuBackendOptions);
+    return gpuTrsvBound(checked, call.arithmetic);
+  }
+  options = options as KernelOptions;
   const ar = chooseArithmetic(options.arithmetic, [A, x]);
   const acc = resolveAccumulation(options.accumulation);
   const u = ar.unitRoundoff;

@@ -40,7 +40,9 @@ import { checkPivotsIn } from './trsv-pivots.js';
 export function trsv(args: TrsvArguments, options?: KernelOptions & { backend?: 'cpu' }): void;
 /**
  * TRSV on the GPU (WebGPU through gpu.js; CPU fallback with a notice where no adapter exists, unless `strict`):
- * operands are uploaded in their storage formats, the result is written back through the output range.
+ * operands are uploaded in their storage formats, the result is written back through the output range. The GPU
+ * solves through explicitly inverted 64×64 diagonal blocks: its error bound is `trsvBound(args, options)` with the
+ * same options (`backend: 'gpu'`), not the substitution bound.
  * @returns a promise of the run report (backend, adapter, fallback reason, arithmetic)
  */
 export function trsv(args: TrsvArguments, options: GpuBackendOptions): Promise<GpuKernelReport>;

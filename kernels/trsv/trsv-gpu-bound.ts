@@ -1,0 +1,209 @@
+/**
+ * The error bound of the GPU's TRSV (src/gpu/trsv.ts), which is not substitution: op(A) = T is cut into
+ * diagonal blocks D_k of bs rows (bs = 64 for `backend: 'gpu'`), each block's inverse X̂_k is computed on the
+ * device, and in substitution order x̂_k = fl(X̂_k·r̂_k), then r̂_i −= fl(Σ_{j∈k} t_ij·x̂_j) for the rows still
+ * to solve; x̂ stays in the arithmetic until the last pass writes it to x's storage (x̄).
+ *
+ * Model: each GPU operation errs by at most u relatively (f32: 2^-24, fma or not; ff: FF_UNIT_ROUNDOFF), a
+ * division by u_d (WGSL allows 2.5 ulp for binary32 division: u_d = 5·2^-24; the float-float division's one
+ * correction then errs by < 64u₃₂² = 4·FF_UNIT_ROUNDOFF); a read into the arithmetic rounds as on the CPU
+ * (ρ_A, ρ_b: one u where the storage is wider), the last write once to the storage (w, and η absolute for
+ * subnormals). No overflow, no underflow inside the arithmetic (the GPU may flush subnormals).
+ *
+ * Claim and proof sketch (after Higham, Accuracy and Stability, §8.1–8.2 and §14.3; Du Croz & Higham 1992):
+ * 1. Inverse. Column c of X̂_k is a substitution on D̃·y = e_c (a row's fma chain over ≤ bs − 1 terms, one
+ *    subtraction, one division), so (D_k + Δ_c)·ŷ_c = e_c with |Δ_c| ≤ ω·|D_k|,
+ *    ω = ρ_A ⊕ max(γ_{bs+1}, γ_1 ⊕ γ_1(u_d)) (⊕: composed relative errors). Hence |D_k·X̂_k − I| ≤ ω|D_k||X̂_k|,
+ *    and since M(D + Δ_c) ≥ M_ω(D) := (|d_jj|(1 − ω) on the diagonal, −|d_jl|(1 + ω) off it), both triangular
+ *    M-matrices, |ŷ_c| ≤ M(D + Δ_c)⁻¹e_c ≤ M_ω(D)⁻¹e_c (Thm 8.12): Z_k := M_ω(D_k)⁻¹ ≥ |X̂_k|.
+ * 2. Block solve: four accumulators of bs/4 fma steps and two combining additions, so
+ *    x̂_k = (X̂_k + F)·r̂_k with |F| ≤ γ_s|X̂_k|, s = bs/4 + 3; thus D_k·x̂_k = r̂_k + g_k with
+ *    |g_k| ≤ c·|D_k|·Z_k·|r̂_k|, c = ω + γ_s.
+ * 3. Updates: each block's sum errs by φ, |φ| ≤ e·Σ|t_ij||x̂_j| with e = ρ_A ⊕ γ_s; the subtraction adds η_t
+ *    with |η_t| ≤ γ_1·|the new residual|. For row i with K updates, every intermediate residual is at most
+ *    Q_i + Σ|η| with Q_i = |r̂_i| + (1 + e)·S_i, S_i = Σ_{j in earlier blocks}|t_ij||x̂_j|, so Σ|η| ≤
+ *    E_i = Q_i·((1 + γ_1)^K − 1).
+ * 4. Putting the blocks together, T·x̂ − b = Δ with Δ = (b̃ − b) + Σ η − Σ φ + g, and |b̃ − b| ≤ γ(ρ_b)·(Q + E)
+ *    (b̃ = r̂ + Σ ŝ − Σ η is the b read), so |x̂ − x| = |T⁻¹Δ| ≤ M(T)⁻¹|Δ| (Thm 8.12) with
+ *    |Δ_i| ≤ γ(ρ_b)(Q_i + E_i) + E_i + e·S_i + |g_i|.
+ * 5. |x̂| ≤ (1 + w)(|x̄| + η) and |x̄ − x| ≤ |x̂ − x| + w(|x̄| + η) + η.
+ * b is gone after the call, so |r̂_k| is bounded from x̂: |r̂_k| ≤ |D_k||x̂_k| + |g_k| ≤ v + B·|r̂_k| with
+ * v = |D_k||x̂_k|, B = c|D_k|Z_k ≥ 0. Any R ≥ 0 with v + B·R ≤ R bounds |r̂_k| (then ρ(B) < 1 and
+ * (I − B)⁻¹ ≥ 0); R is found by iterating R ← v + B·R and checked; where no such R is found (a block
+ * conditioned so badly that the inverse may carry no correct digit) the block's rows, and every row that
+ * depends on them, get +∞. Every quantity is a non-negative sum evaluated in fp64 and inflated
+ * (accessor-rounding.ts), so each computed value is an upper bound of the exact one. Compared with
+ * substitution's bound M(T)⁻¹·γ_n|T||x̂|, the extra factor is |D_k|·|D_k⁻¹| per block: the price of the
+ * explicit inverses, large exactly when a diagonal block is ill conditioned.
+ * @module
+ */
+import type { ArithmeticFormat } from '../../src/formats/format.js';
+import { gamma } from '../codegen/accumulation.js';
+import { compose, inflate, matrixMagnitudes, orInfinity, readRoundings, vectorMagnitudes, writeError } from '../codegen/accessor-rounding.js';
+import type { CheckedTrsv } from './trsv-arguments.js';
+
+/** The diagonal block size TRSV runs with on `backend: 'gpu'` (gpuTrsv's default blockSize). */
+export const GPU_TRSV_BLOCK_SIZE = 64;
+
+/** Relative error of one GPU division: 2.5 ulp (WGSL) in binary32, the one-correction ff division otherwise. */
+function divisionError(ar: ArithmeticFormat): number {
+  return ar.name === 'f32' ? 5 * 2 ** -24 : 4 * ar.unitRoundoff;
+}
+
+/** How the GPU's last pass writes x̂ into x's storage: rounds once to it unless the value fits (f32 into ≥ 24 bits). */
+function gpuWriteError(x: CheckedTrsv['x'], ar: ArithmeticFormat): { relative: number; absolute: number } {
+  const st = x.accessor.storage;
+  const cpu = writeError(x.accessor, ar);
+  if (ar.name === 'f32' && st.significandBits >= 24 && !st.isInteger) return { relative: 0, absolute: cpu.absolutePerScale };
+  // A float-float value may need more than 53 bits: even an f64 write rounds.
+  return { relative: gamma(1, st.unitRoundoff), absolute: cpu.absolutePerScale };
+}
+
+/**
+ * Per-component bounds on |x̄ᵢ − xᵢ| after `trsv(args, { backend: 'gpu', … })` (see the module comment).
+ * @param t - the validated arguments (x holding the GPU's x̄)
+ * @param ar - the arithmetic the GPU ran (f32 or ff)
+ * @param bs - the diagonal block size
+ * @returns a Float64Array of length n (+∞ where nothing finite can be promised)
+ * @example
+ * ```ts
+ * // what trsvBound(args, { backend: 'gpu', arithmetic: formats.f32 }) returns after the GPU run
+ * const bound = gpuTrsvBound(checkTrsvArguments(args), formats.f32);
+ * ```
+ */
+export function gpuTrsvBound(t: CheckedTrsv, ar: ArithmeticFormat, bs = GPU_TRSV_BLOCK_SIZE): Float64Array {
+  const { T, x, lower, unit, n } = t;
+  const u = ar.unitRoundoff;
+  const rhoA = gamma(readRoundings(T, ar), u);
+  const rhoB = gamma(readRoundings(x.accessor, ar), u);
+  const omega = compose(rhoA, Math.max(gamma(bs + 1, u), compose(gamma(1, u), gamma(1, divisionError(ar)))));
+  const gs = gamma(bs / 4 + 3, u);
+  const c = omega + gs;
+  const e = compose(rhoA, gs);
+  const g1 = gamma(1, u);
+  const write = gpuWriteError(x, ar);
+  const absT = matrixMagnitudes(T);
+  const t_ = (i: number, j: number): number => (i === j && unit ? 1 : absT(i, j));
+  const xbar = Float64Array.from({ length: n }, (_, i) => vectorMagnitudes(x.accessor)(i));
+  const out = new Float64Array(n);
+  if (!xbar.every(Number.isFinite) || !triangleIsFinite(n, lower, t_)) return out.fill(Infinity);
+  const xh = xbar.map((v) => inflate((1 + write.relative) * (v + write.absolute), 3));
+  const blocks = Math.ceil(n / bs);
+  const delta = new Float64Array(n);
+  for (let k = 0; k < blocks; k++) {
+    const k0 = k * bs, k1 = Math.min(n, k0 + bs);
+    const m = k1 - k0;
+    // Updates row i received: one per block solved before its own.
+    const updates = lower ? k : blocks - 1 - k;
+    const S = new Float64Array(m);
+    for (let i = k0; i < k1; i++) {
+      const [from, to] = lower ? [0, k0] : [k1, n];
+      let s = 0;
+      for (let j = from; j < to; j++) s += t_(i, j) * xh[j]!;
+      S[i - k0] = inflate(s, 2 * (to - from));
+    }
+    const D = (i: number, j: number): number => t_(k0 + i, k0 + j);
+    const v = new Float64Array(m);
+    for (let i = 0; i < m; i++) {
+      const [from, to] = lower ? [0, i + 1] : [i, m];
+      let s = 0;
+      for (let j = from; j < to; j++) s += D(i, j) * xh[k0 + j]!;
+      v[i] = inflate(s, 2 * (to - from));
+    }
+    const B = (y: Float64Array): Float64Array => scaledProduct(D, m, lower, c, comparisonSolve(D, m, lower, omega, y));
+    const R = superSolution(v, B);
+    const G = R ? B(R) : undefined;
+    const growth = powerMinusOne(g1, updates);
+    for (let i = 0; i < m; i++) {
+      const r = R ? R[i]! : Infinity;
+      const q = inflate(r + (1 + e) * S[i]!, 3);
+      const eta = inflate(q * growth, 1);
+      delta[k0 + i] = inflate(rhoB * (q + eta) + eta + e * S[i]! + (G ? G[i]! : Infinity), 8);
+    }
+  }
+  // |x̂ − x| ≤ M(T)⁻¹|Δ|: a substitution on non-negative numbers, each step inflated (an upper bound).
+  for (let step = 0; step < n; step++) {
+    const i = lower ? step : n - 1 - step;
+    const [from, to] = lower ? [0, i] : [i + 1, n];
+    let s = delta[i]!;
+    for (let j = from; j < to; j++) s += t_(i, j) * out[j]!;
+    out[i] = orInfinity(inflate(s / t_(i, i), 2 * (to - from) + 4));
+  }
+  for (let i = 0; i < n; i++) out[i] = orInfinity(inflate(out[i]! + write.relative * (xbar[i]! + write.absolute) + write.absolute, 4));
+  return out;
+}
+
+/** Whether every entry of T's triangle (the diagonal included) is finite. */
+function triangleIsFinite(n: number, lower: boolean, t: (i: number, j: number) => number): boolean {
+  for (let i = 0; i < n; i++) {
+    const [from, to] = lower ? [0, i + 1] : [i, n];
+    for (let j = from; j < to; j++) if (!Number.isFinite(t(i, j))) return false;
+  }
+  return true;
+}
+
+/** (1 + g)^k − 1 as a sum of non-negative terms, rounded up. */
+function powerMinusOne(g: number, k: number): number {
+  let r = 0;
+  for (let q = 0; q < k; q++) r = compose(r, g);
+  return inflate(r, 3 * k);
+}
+
+/**
+ * M_ω(D)⁻¹·y for y ≥ 0 (rows solved in substitution order), an upper bound: M_ω(D) has |d_jj|(1 − ω) on the
+ * diagonal and −|d_jl|(1 + ω) off it, so the substitution adds and divides non-negative numbers only.
+ */
+function comparisonSolve(D: (i: number, j: number) => number, m: number, lower: boolean, omega: number, y: Float64Array): Float64Array {
+  const z = new Float64Array(m);
+  for (let step = 0; step < m; step++) {
+    const i = lower ? step : m - 1 - step;
+    const [from, to] = lower ? [0, i] : [i + 1, m];
+    let s = 0;
+    for (let j = from; j < to; j++) s += D(i, j) * z[j]!;
+    z[i] = inflate((y[i]! + (1 + omega) * s) / (D(i, i) * (1 - omega)), 2 * (to - from) + 8);
+  }
+  return z;
+}
+
+/** c·|D|·z for z ≥ 0, an upper bound. */
+function scaledProduct(D: (i: number, j: number) => number, m: number, lower: boolean, c: number, z: Float64Array): Float64Array {
+  const out = new Float64Array(m);
+  for (let i = 0; i < m; i++) {
+    const [from, to] = lower ? [0, i + 1] : [i, m];
+    let s = 0;
+    for (let j = from; j < to; j++) s += D(i, j) * z[j]!;
+    out[i] = inflate(c * s, 2 * (to - from) + 1);
+  }
+  return out;
+}
+
+/**
+ * Some R ≥ 0 with v + B(R) ≤ R componentwise (B linear with non-negative entries, evaluated as an upper
+ * bound), or undefined when iterating R ← v + B(R) does not settle (ρ(B) near or above 1). The candidate is
+ * made positive and the check strict (B·R ≤ (1 − 2^-40)·R), which proves ρ(B) < 1; then (I − B)⁻¹ ≥ 0 and
+ * |r̂| ≤ v + B|r̂| gives |r̂| ≤ (I − B)⁻¹v ≤ R. With v = 0 that is |r̂| = 0.
+ */
+function superSolution(v: Float64Array, B: (y: Float64Array) => Float64Array): Float64Array | undefined {
+  let y = v;
+  for (let iteration = 0; iteration < 200; iteration++) {
+    const next = add(v, B(y));
+    let settled = true;
+    for (let i = 0; i < y.length; i++) {
+      const a = next[i]!, b = y[i]!;
+      if (!(a <= b * (1 + 2 ** -40)) || (a > 0 && b === 0)) settled = false;
+    }
+    y = next;
+    if (settled) break;
+  }
+  const top = y.reduce((a, b) => Math.max(a, b), 0);
+  const floor = top > 0 ? top * 2 ** -60 : 1;
+  const candidate = y.map((value) => value * (1 + 2 ** -20) + floor);
+  const check = add(v, B(candidate));
+  for (let i = 0; i < v.length; i++) if (!(check[i]! <= candidate[i]! * (1 - 2 ** -40))) return undefined;
+  return top > 0 ? candidate : new Float64Array(v.length);
+}
+
+/** a + b for non-negative vectors, rounded up. */
+function add(a: Float64Array, b: Float64Array): Float64Array {
+  return a.map((value, i) => inflate(value + b[i]!, 1));
+}
