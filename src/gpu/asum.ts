@@ -5,12 +5,12 @@
  *
  * @module
  */
-import { fail } from '../errors.js';
 import type { GpuArithmetic, GpuRegister } from './arithmetic.js';
-import { checkOperandBinding, DeviceArray } from './device-array.js';
+import { DeviceArray } from './device-array.js';
 import { firstPassThreads, REDUCE_FAN_IN, reduceProgramSpec } from './dot.js';
 import { hostAsum } from './host-fallback.js';
-import { elementIndex, allowFallback, arrayArgs, bindArray, chooseArithmetic, commonRuntime, getPlan, kernelSource, memo, objectId, readKey, runInfo, UNROLL, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
+import { runVectorReduction } from './vector-reduction.js';
+import { elementIndex, arrayArgs, bindArray, getPlan, kernelSource, memo, objectId, readKey, UNROLL, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
 import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from './program.js';
 import { createWordBuffer, readWords, type GpuRuntime } from './runtime.js';
 
@@ -85,14 +85,5 @@ async function asumOnDevice(runtime: GpuRuntime, x: DeviceArray, arithmetic: Gpu
  * @group GPU
  */
 export async function gpuAsum(x: DeviceArray, options: GpuKernelOptions = {}): Promise<GpuAsumResult> {
-  if (!(x instanceof DeviceArray)) fail('INVALID_STORAGE', 'x', 'must be a DeviceArray (see toDevice)', x);
-  checkOperandBinding('x', x);
-  const arithmetic = chooseArithmetic(options, [x]);
-  const runtime = commonRuntime({ x }, ['x']);
-  if (!runtime) {
-    allowFallback(options, x.fallbackReason);
-    return { value: await hostAsum(x, arithmetic), ...runInfo(undefined, arithmetic, x.fallbackReason) };
-  }
-  const value = x.length === 0 ? 0 : await asumOnDevice(runtime, x, arithmetic);
-  return { value, ...runInfo(runtime, arithmetic, '') };
+  return runVectorReduction(x, options, asumOnDevice, hostAsum);
 }

@@ -8,13 +8,13 @@
  *
  * @module
  */
-import { fail } from '../errors.js';
 import type { GpuArithmetic, GpuRegister } from './arithmetic.js';
 import { ffSqrtInto } from '../arithmetic/ff-ops.js';
-import { checkOperandBinding, DeviceArray } from './device-array.js';
+import { DeviceArray } from './device-array.js';
 import { firstPassThreads, REDUCE_FAN_IN, reduceProgramSpec } from './dot.js';
 import { hostNrm2 } from './host-fallback.js';
-import { elementIndex, allowFallback, arrayArgs, bindArray, chooseArithmetic, commonRuntime, getPlan, kernelSource, memo, objectId, readKey, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
+import { runVectorReduction } from './vector-reduction.js';
+import { elementIndex, arrayArgs, bindArray, getPlan, kernelSource, memo, objectId, readKey, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
 import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache, type Program } from './program.js';
 import { createWordBuffer, readWords, type GpuRuntime } from './runtime.js';
 
@@ -140,14 +140,5 @@ async function nrm2OnDevice(runtime: GpuRuntime, x: DeviceArray, arithmetic: Gpu
  * @group GPU
  */
 export async function gpuNrm2(x: DeviceArray, options: GpuKernelOptions = {}): Promise<GpuNrm2Result> {
-  if (!(x instanceof DeviceArray)) fail('INVALID_STORAGE', 'x', 'must be a DeviceArray (see toDevice)', x);
-  checkOperandBinding('x', x);
-  const arithmetic = chooseArithmetic(options, [x]);
-  const runtime = commonRuntime({ x }, ['x']);
-  if (!runtime) {
-    allowFallback(options, x.fallbackReason);
-    return { value: await hostNrm2(x, arithmetic), ...runInfo(undefined, arithmetic, x.fallbackReason) };
-  }
-  const value = x.length === 0 ? 0 : await nrm2OnDevice(runtime, x, arithmetic);
-  return { value, ...runInfo(runtime, arithmetic, '') };
+  return runVectorReduction(x, options, nrm2OnDevice, hostNrm2);
 }
