@@ -8,10 +8,10 @@
  * differ in which stride is 1 (see the factories in this folder).
  * @module
  */
-import type { ArithmeticFormat, StorageFormat } from '../src/formats/format.js';
-import { fail } from '../src/errors.js';
+import type { ArithmeticFormat, StorageFormat } from '../src/formats/common/format.js';
+import { fail } from '../src/core/errors.js';
 import { nearestIntegerOfMpQuotient, nearestIntegerOfQuotient, type ExactMpValue } from '../src/formats/convert/scaled-integer.js';
-import { toSpan, type SpanLike } from '../src/span.js';
+import { toSpan, type SpanLike } from '../src/core/span.js';
 
 /**
  * Number of dimensions an accessor spans.

@@ -5,9 +5,9 @@
  * @module
  */
 import { Accessor, type Dimensionality, type LayoutName, type Tuple, type ScaleInfo } from './accessor.js';
-import { asArithmetic, asStorage, findFormat, type FormatLike } from '../src/formats/registry.js';
-import type { ArithmeticFormat, StorageFormat } from '../src/formats/format.js';
-import { checkSize, fail } from '../src/errors.js';
+import { asArithmetic, asStorage, findFormat, type FormatLike } from '../src/formats/common/registry.js';
+import type { ArithmeticFormat, StorageFormat } from '../src/formats/common/format.js';
+import { checkSize, fail } from '../src/core/errors.js';
 
 /**
  * Options every layout factory takes.

@@ -4,7 +4,7 @@
  */
 import type { Accessor, Dimensionality } from './accessor.js';
 import { checkStrideAtLeast, makeAccessor, resolveGivenStrides, resolveSize, type LayoutOptions } from './layout-options.js';
-import { fail } from '../src/errors.js';
+import { fail } from '../src/core/errors.js';
 
 /** Strides of a row-major layout: D−1 given strides (outermost first), then 1. 1-D: the increment. */
 function rowMajorStrides(size: readonly number[], stride: LayoutOptions<Dimensionality>['stride']): number[] {

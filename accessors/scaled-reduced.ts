@@ -11,7 +11,7 @@ import type { Accessor, Dimensionality, ScaleInfo } from './accessor.js';
 import { makeAccessor, resolveSize, type LayoutOptions } from './layout-options.js';
 import { rowMajorStridesOf, vectorDefaultOffset } from './row-major.js';
 import { colMajorStridesOf } from './col-major.js';
-import { fail } from '../src/errors.js';
+import { fail } from '../src/core/errors.js';
 
 /**
  * Options of the scaled factories.

@@ -4,7 +4,7 @@
  */
 import type { Accessor, Dimensionality, Tuple } from './accessor.js';
 import { makeAccessor, resolveSize, type LayoutOptions } from './layout-options.js';
-import { fail } from '../src/errors.js';
+import { fail } from '../src/core/errors.js';
 
 /**
  * An accessor with one explicit stride per dimension (element (i…) at offset + Σ i_d·strides[d]).

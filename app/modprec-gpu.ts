@@ -3,4 +3,4 @@
  * gives a user (see app/modprec.ts).
  * @module
  */
-export * from '../src/gpu/index.js';
+export * from '../src/backends/webgpu/index.js';

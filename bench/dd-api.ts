@@ -7,9 +7,9 @@
  * - the immutable `DD` class (allocates per operation), and plain fp64 for scale.
  * Run: npx tsc -p tsconfig.json && node dist/bench/dd-api.js
  */
-import { ddMul } from '../src/dd/mul.js';
-import { ddAdd } from '../src/dd/add.js';
-import { DD } from '../src/dd/dd-value.js';
+import { ddMul } from '../src/formats/dd/mul.js';
+import { ddAdd } from '../src/formats/dd/add.js';
+import { DD } from '../src/formats/dd/dd-value.js';
 import { markdownTable, machineDescription, today, writePerformanceSection, writeResults } from './report.js';
 import { race, randomVector, fmt } from './dd-timing.js';
 

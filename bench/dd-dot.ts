@@ -13,10 +13,10 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import ddot from '@stdlib/blas-base-ddot';
 import { twoProduct, ddAddDd, ddMultDd } from 'double-double';
-import '../src/dd/register.js';
+import '../src/formats/dd/register.js';
 import { range, rowMajor, dot } from '../src/index.js';
-import { DdSplitArray } from '../src/dd/dd-storage.js';
-import type { DdValue } from '../src/dd/dd-arithmetic.js';
+import { DdSplitArray } from '../src/formats/dd/dd-storage.js';
+import type { DdValue } from '../src/formats/dd/dd-arithmetic.js';
 import { markdownTable, machineDescription, today, writePerformanceSection, writeResults } from './report.js';
 import { race, randomVector, fmt } from './dd-timing.js';
 
@@ -167,7 +167,7 @@ ${markdownTable(['variant', 'ms', 'ns / element', '× core fp64 DOT'], rows)}
   (≈ 3 scalar operations per cycle), so without an FMA there is little left to cut. The DOT loop has no overflow
   test at all: it runs unguarded and reruns with Dekker's overflow guard only when the result is not finite
   (bit-identical results; docs/double-double.md), and a cold kernel is primed on a short prefix so V8 does not
-  stay in an OSR/deoptimisation loop (kernels/codegen/prime.ts). V8's escape analysis removes most of the
+  stay in an OSR/deoptimisation loop (src/backends/cpu/prime.ts). V8's escape analysis removes most of the
   package's temporary arrays, so what separates the two is mostly flops, not allocation.
 - DD storage layout: split hi/lo arrays take ${fmt(layout, 2)}× the time of the interleaved layout.
 - Dot2 costs ${fmt(t['core dot, fp64, dot2']! / base, 2)}× and Kahan–Babuška/Neumaier ${fmt(t['core dot, fp64, kahan']! / base, 2)}× the plain fp64 DOT.

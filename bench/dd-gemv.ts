@@ -3,7 +3,7 @@
  * fp64 data computed in fp64; fp64 data computed in DD (y stored in DD); everything stored and computed in DD.
  * Run: npx tsc -p tsconfig.json && node dist/bench/dd-gemv.js
  */
-import '../src/dd/register.js';
+import '../src/formats/dd/register.js';
 import { range, rowMajor, colMajor } from '../src/index.js';
 import { gemv } from '../kernels/gemv/gemv.js';
 import { markdownTable, machineDescription, today, writePerformanceSection, writeResults } from './report.js';

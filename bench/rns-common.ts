@@ -5,12 +5,12 @@
  * @module
  */
 import { init } from 'gmp-wasm';
-import { rnsModuliSet, type RnsModuliSet } from '../src/rns/moduli-set.js';
-import { RnsArray } from '../src/rns/rns-array.js';
-import { rnsStore } from '../src/rns/array-store.js';
-import { RnsNumber } from '../src/rns/rns-number.js';
-import { rnsFromNumber } from '../src/rns/convert-number.js';
-import { rnsFromRational, rnsToRational } from '../src/rns/convert-exact.js';
+import { rnsModuliSet, type RnsModuliSet } from '../src/formats/rns/moduli-set.js';
+import { RnsArray } from '../src/formats/rns/rns-array.js';
+import { rnsStore } from '../src/formats/rns/array-store.js';
+import { RnsNumber } from '../src/formats/rns/rns-number.js';
+import { rnsFromNumber } from '../src/formats/rns/convert-number.js';
+import { rnsFromRational, rnsToRational } from '../src/formats/rns/convert-exact.js';
 
 /** Precisions of the seeds' Table 5. */
 export const PRECISIONS = [106, 212, 424, 848, 1696] as const;

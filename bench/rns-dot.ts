@@ -3,10 +3,10 @@
  * seeds' precisions, n = 10^5, inputs doubles or full-precision. MFLOP/s count 2n operations of p bits (seed 001).
  * Run: npx tsc -p tsconfig.json && node dist/bench/rns-dot.js
  */
-import { rnsFormat } from '../src/rns/register.js';
+import { rnsFormat } from '../src/formats/rns/register.js';
 import { range, rowMajor, dot } from '../src/index.js';
-import { RNS_STATS, resetRnsStats } from '../src/rns/stats.js';
-import type { RnsNumber } from '../src/rns/rns-number.js';
+import { RNS_STATS, resetRnsStats } from '../src/formats/rns/stats.js';
+import type { RnsNumber } from '../src/formats/rns/rns-number.js';
 import { PRECISIONS, fmt, makeValues, minTime, mpfr, rnsModuliSet, sizeFor, toRnsArray, type DataKind } from './rns-common.js';
 import { markdownTable, writePerformanceSection, writeResults, machineDescription, today } from './report.js';
 import { FRESH_DETACHED_NOTE, detachOneBuffer, freshProcessTimes, isFreshChild, reportFreshTimes } from './fresh-process.js';

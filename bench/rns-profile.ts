@@ -11,13 +11,13 @@
  * - kernel DOT per element: one multiply-add through the generated kernel, mp_array reads included.
  * Run: npx tsc -p tsconfig.json && node dist/bench/rns-profile.js
  */
-import { rnsFormat } from '../src/rns/register.js';
+import { rnsFormat } from '../src/formats/rns/register.js';
 import { range, rowMajor, dot } from '../src/index.js';
-import { RnsNumber } from '../src/rns/rns-number.js';
-import { rnsAdd, rnsMul, rnsFma } from '../src/rns/arithmetic.js';
-import { rnsFromDouble, rnsFromNumber } from '../src/rns/convert-number.js';
-import { roundSignificand } from '../src/rns/rounding.js';
-import { EVAL, evaluateSigned } from '../src/rns/interval-evaluation.js';
+import { RnsNumber } from '../src/formats/rns/rns-number.js';
+import { rnsAdd, rnsMul, rnsFma } from '../src/formats/rns/arithmetic.js';
+import { rnsFromDouble, rnsFromNumber } from '../src/formats/rns/convert-number.js';
+import { roundSignificand } from '../src/formats/rns/rounding.js';
+import { EVAL, evaluateSigned } from '../src/formats/rns/interval-evaluation.js';
 import { PRECISIONS, fmt, makeValues, minTime, rnsModuliSet, toRnsArray } from './rns-common.js';
 import { markdownTable, writePerformanceSection, writeResults, machineDescription, today } from './report.js';
 

@@ -4,10 +4,10 @@
  * MFLOP/s count 3n operations of p bits (seed 001: two multiplications and one addition per element).
  * Run: npx tsc -p tsconfig.json && node dist/bench/rns-waxpby.js
  */
-import { rnsFormat } from '../src/rns/register.js';
+import { rnsFormat } from '../src/formats/rns/register.js';
 import { range, rowMajor, waxpby } from '../src/index.js';
-import type { RnsNumber } from '../src/rns/rns-number.js';
-import { RNS_STATS, resetRnsStats } from '../src/rns/stats.js';
+import type { RnsNumber } from '../src/formats/rns/rns-number.js';
+import { RNS_STATS, resetRnsStats } from '../src/formats/rns/stats.js';
 import { PRECISIONS, fmt, makeValues, minTime, mpfr, rnsModuliSet, sizeFor, toRnsArray, type DataKind } from './rns-common.js';
 import { markdownTable, writePerformanceSection, writeResults, machineDescription, today } from './report.js';
 import { FRESH_DETACHED_NOTE, detachOneBuffer, freshProcessTimes, isFreshChild, reportFreshTimes } from './fresh-process.js';

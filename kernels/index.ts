@@ -3,16 +3,16 @@
  * @module
  */
 export { dot, type DotOptions } from './dot/dot.js';
-export { setKernelDebug, cachedKernelCount } from './codegen/program-cache.js';
-export type { KernelOptions } from './codegen/kernel-options.js';
-export { registerAccumulation, accumulationNames, resolveAccumulation, recursiveAccumulation, gamma, type Accumulation } from './codegen/accumulation.js';
+export { setKernelDebug, cachedKernelCount } from '../src/backends/cpu/program-cache.js';
+export type { KernelOptions } from './shared/kernel-options.js';
+export { registerAccumulation, accumulationNames, resolveAccumulation, recursiveAccumulation, gamma, type Accumulation } from './shared/accumulation.js';
 export { axpy } from './axpy/axpy.js';
 export { waxpby } from './waxpby/waxpby.js';
 export { scal } from './scal/scal.js';
 export { asum } from './asum/asum.js';
 export { nrm2 } from './nrm2/nrm2.js';
 export { dotBound, type DotBoundOptions } from './dot/dot-bound.js';
-export { readRoundings, writeRelativeError, writeAbsoluteError } from './codegen/bound-terms.js';
+export { readRoundings, writeRelativeError, writeAbsoluteError } from './shared/bound-terms.js';
 export { gemv, type GemvOptions } from './gemv/gemv.js';
 export type { GemvArguments } from './gemv/gemv-arguments.js';
 export { gemvBound } from './gemv/gemv-bound.js';
@@ -28,4 +28,4 @@ export { waxpbyBound } from './waxpby/waxpby-bound.js';
 export { scalBound } from './scal/scal-bound.js';
 export { asumBound } from './asum/asum-bound.js';
 export { nrm2Bound, nrm2RelativeBound } from './nrm2/nrm2-bound.js';
-export { type GpuBackendOptions, type GpuKernelReport } from './backend/gpu-dispatch.js';
+export { type GpuBackendOptions, type GpuKernelReport } from '../src/backends/webgpu-bridge/gpu-dispatch.js';

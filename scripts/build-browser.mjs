@@ -17,10 +17,10 @@ const outdir = resolve(process.argv[2] ?? resolve(root, 'playground/lib'));
 export async function buildBrowserBundle(outdir) {
   const result = await build({
     absWorkingDir: root,
-    entryPoints: { modprec: 'src/index.ts', 'modprec-gpu': 'src/gpu/index.ts' },
+    entryPoints: { modprec: 'src/index.ts', 'modprec-gpu': 'src/backends/webgpu/index.ts' },
     bundle: true, splitting: true, format: 'esm', platform: 'browser', target: 'es2022', minify: true,
     outdir, metafile: true, legalComments: 'none',
-    // src/gpu/backend.ts imports Dawn's `webgpu` package by a variable specifier, on Node only.
+    // src/backends/webgpu/backend.ts imports Dawn's `webgpu` package by a variable specifier, on Node only.
     logOverride: { 'unsupported-dynamic-import': 'silent' }, logLevel: 'warning',
   });
   return result.metafile;

@@ -19,22 +19,22 @@
  * @module modprec
  */
 import { formats as builtinFormats } from './formats/index.js';
-import { dd, ddSplit } from './dd/index.js';
-import { rns106, rns212, rns424, rns848, rns1696 } from './rns/index.js';
+import { dd, ddSplit } from './formats/dd/index.js';
+import { rns106, rns212, rns424, rns848, rns1696 } from './formats/rns/index.js';
 
-export { ModprecError, type ModprecErrorCode } from './errors.js';
+export { ModprecError, type ModprecErrorCode } from './core/errors.js';
 export * from './formats/index.js';
 export * from './formats/convert/index.js';
-export { span, type Span, type SpanLike } from './span.js';
-export { Range, range } from './range.js';
-export { vector, matrix, toArray, type FormatOptions } from './vectors.js';
+export { span, type Span, type SpanLike } from './core/span.js';
+export { Range, range } from './core/range.js';
+export { vector, matrix, toArray, type FormatOptions } from './core/vectors.js';
 export * from '../accessors/index.js';
 export * from '../kernels/index.js';
 export * from './sparse/index.js';
 export * from './io/matrix-market.js';
-export { luFactor, luSolve, applyPivots, type LuFactors } from './lu.js';
-export * from './dd/index.js';
-export * from './rns/index.js';
+export { luFactor, luSolve, applyPivots, type LuFactors } from './linalg/lu.js';
+export * from './formats/dd/index.js';
+export * from './formats/rns/index.js';
 // The GPU API (gpu.js, WebGPU) is the separate entry `modprec/gpu`, so CPU-only code never bundles gpu.js;
 // `backend: 'gpu'` on the kernels loads it lazily.
 

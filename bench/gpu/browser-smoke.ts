@@ -16,7 +16,7 @@ const TYPES: Record<string, string> = { '.js': 'text/javascript', '.mjs': 'text/
 const SHIM = `await import('/node_modules/gpu.js/dist/gpu-browser.js'); export default globalThis.GPU;`;
 
 const PAGE = `<!doctype html><html><head><script type="importmap">{ "imports": { "gpu.js": "/__gpujs-shim.mjs" } }</script></head><body><script type="module">
-import { gpuDevice, gpuUnavailableReason, toDevice, gpuDot, gpuGemv, deviceMatrix, gpuEllSpmv, toDeviceEll } from '/dist/src/gpu/index.js';
+import { gpuDevice, gpuUnavailableReason, toDevice, gpuDot, gpuGemv, deviceMatrix, gpuEllSpmv, toDeviceEll } from '/dist/src/backends/webgpu/index.js';
 const out = {};
 try {
   const ctx = await gpuDevice();

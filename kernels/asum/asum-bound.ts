@@ -10,10 +10,10 @@
  * before the result of a dd or RNS arithmetic is rounded to the double asum returns (u₆₄·|ŝ| more).
  * @module
  */
-import type { Range } from '../../src/range.js';
-import { chooseArithmetic, type KernelOptions } from '../codegen/kernel-options.js';
-import { gamma, recursiveAccumulation, resolveAccumulation } from '../codegen/accumulation.js';
-import { arithmeticLimits, elementReadRoundings, returnedDoubleBound, storedMagnitude } from '../codegen/bound-terms.js';
+import type { Range } from '../../src/core/range.js';
+import { chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
+import { gamma, recursiveAccumulation, resolveAccumulation } from '../shared/accumulation.js';
+import { arithmeticLimits, elementReadRoundings, returnedDoubleBound, storedMagnitude } from '../shared/bound-terms.js';
 
 /**
  * Upper bound on |asum(x, options) − Σ|x̂ᵢ||, x̂ the values as stored.

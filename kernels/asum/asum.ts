@@ -2,13 +2,13 @@
  * ASUM: Σ|xᵢ|.
  * @module
  */
-import type { Range } from '../../src/range.js';
-import { checkRange, chooseArithmetic, checkReadableIn, type KernelOptions } from '../codegen/kernel-options.js';
-import { resolveAccumulation } from '../codegen/accumulation.js';
-import { vectorKernel, operandArgs } from '../codegen/vector-kernel.js';
-import { loadVectorElement } from '../codegen/reduction-kernel.js';
-import { chooseBackend, prepareGpuCall, asumOnGpu, type GpuBackendOptions } from '../backend/gpu-dispatch.js';
-import type { GpuAsumResult } from '../../src/gpu/asum.js';
+import type { Range } from '../../src/core/range.js';
+import { checkRange, chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
+import { resolveAccumulation } from '../shared/accumulation.js';
+import { vectorKernel, operandArgs } from '../../src/backends/cpu/vector-kernel.js';
+import { loadVectorElement } from '../../src/backends/cpu/reduction-kernel.js';
+import { chooseBackend, prepareGpuCall, asumOnGpu, type GpuBackendOptions } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
+import type { GpuAsumResult } from './asum-webgpu.js';
 
 /**
  * The sum of magnitudes Σ|xᵢ| (the real BLAS ASUM), computed in the chosen arithmetic and accumulation.

@@ -9,9 +9,9 @@
  * stored before the call.
  * @module
  */
-import type { Range } from '../../src/range.js';
-import { chooseArithmetic, type KernelOptions } from '../codegen/kernel-options.js';
-import { storeBound, termBound } from '../codegen/bound-terms.js';
+import type { Range } from '../../src/core/range.js';
+import { chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
+import { storeBound, termBound } from '../shared/bound-terms.js';
 
 /**
  * Upper bound on |y_i(after) − (αx̂_i + ŷ_i)| for each i after `axpy(alpha, x, y, options)`, where x̂, ŷ are

@@ -2,12 +2,12 @@
  * AXPY: y := α·x + y.
  * @module
  */
-import type { Range } from '../../src/range.js';
-import { checkRange, checkSameLength, checkScalar, chooseArithmetic, checkReadableIn, type KernelOptions } from '../codegen/kernel-options.js';
-import { vectorKernel, operandArgs } from '../codegen/vector-kernel.js';
-import { loadVectorElement } from '../codegen/reduction-kernel.js';
-import { checkNoOverlap } from '../codegen/aliasing.js';
-import { chooseBackend, prepareGpuCall, updateOnGpu, quickReport, type GpuBackendOptions, type GpuKernelReport } from '../backend/gpu-dispatch.js';
+import type { Range } from '../../src/core/range.js';
+import { checkRange, checkSameLength, checkScalar, chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
+import { vectorKernel, operandArgs } from '../../src/backends/cpu/vector-kernel.js';
+import { loadVectorElement } from '../../src/backends/cpu/reduction-kernel.js';
+import { checkNoOverlap } from '../shared/aliasing.js';
+import { chooseBackend, prepareGpuCall, updateOnGpu, quickReport, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 
 /**
  * y := α·x + y, each element read through its accessor and written back rounded to y's storage.

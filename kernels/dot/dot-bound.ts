@@ -11,12 +11,12 @@
  * values exactly, half a quantum of the scale for integer storage).
  * @module
  */
-import type { Range } from '../../src/range.js';
-import { checkRange, chooseArithmetic } from '../codegen/kernel-options.js';
-import { gamma, resolveAccumulation } from '../codegen/accumulation.js';
-import { absProductSum, arithmeticLimits, elementReadRoundings, returnedDoubleBound, storeBound } from '../codegen/bound-terms.js';
-import type { ArithmeticFormat } from '../../src/formats/format.js';
-import { vectorMagnitudes } from '../codegen/accessor-rounding.js';
+import type { Range } from '../../src/core/range.js';
+import { checkRange, chooseArithmetic } from '../shared/kernel-options.js';
+import { gamma, resolveAccumulation } from '../shared/accumulation.js';
+import { absProductSum, arithmeticLimits, elementReadRoundings, returnedDoubleBound, storeBound } from '../shared/bound-terms.js';
+import type { ArithmeticFormat } from '../../src/formats/common/format.js';
+import { vectorMagnitudes } from '../shared/accessor-rounding.js';
 import type { DotOptions } from './dot.js';
 
 /**

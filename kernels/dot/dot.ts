@@ -2,16 +2,16 @@
  * DOT: xᵀy through any accessors, in any arithmetic, with any accumulation.
  * @module
  */
-import type { Range } from '../../src/range.js';
-import { Operand } from '../codegen/operand.js';
-import { checkRange, checkSameLength, chooseArithmetic, checkReadableIn, type KernelOptions } from '../codegen/kernel-options.js';
-import { resolveAccumulation } from '../codegen/accumulation.js';
-import { dotProgram } from './dot-program.js';
-import { primeOnce } from '../codegen/prime.js';
-import { checkNoOverlap } from '../codegen/aliasing.js';
-import { dotOnGpu, chooseBackend, prepareGpuCall, type GpuBackendOptions } from '../backend/gpu-dispatch.js';
-import { fail } from '../../src/errors.js';
-import type { GpuDotResult } from '../../src/gpu/dot.js';
+import type { Range } from '../../src/core/range.js';
+import { Operand } from '../../src/backends/cpu/operand.js';
+import { checkRange, checkSameLength, chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
+import { resolveAccumulation } from '../shared/accumulation.js';
+import { dotProgram } from './dot-cpu.js';
+import { primeOnce } from '../../src/backends/cpu/prime.js';
+import { checkNoOverlap } from '../shared/aliasing.js';
+import { dotOnGpu, chooseBackend, prepareGpuCall, type GpuBackendOptions } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
+import { fail } from '../../src/core/errors.js';
+import type { GpuDotResult } from './dot-webgpu.js';
 
 /**
  * Options of {@link dot}.
@@ -73,7 +73,7 @@ export function dot(x: Range<1, any>, y: Range<1, any>, options: (DotOptions & {
   const n = x.length();
   const f = dotProgram(x.accessor, y.accessor, into?.accessor, ar, acc);
   const args = [...Operand.args(x.accessor), ...Operand.args(y.accessor), ...(into ? Operand.args(into.accessor) : [])];
-  // A cold kernel's first long run would leave V8 in a deoptimisation loop (kernels/codegen/prime.ts); DOT has no
+  // A cold kernel's first long run would leave V8 in a deoptimisation loop (src/backends/cpu/prime.ts); DOT has no
   // side effect but `into`, which the full run overwrites.
   primeOnce(f, n, (k) => f(k, ...args));
   return f(n, ...args);

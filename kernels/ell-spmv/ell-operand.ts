@@ -4,14 +4,14 @@
  * kernel walks the column indices without checking them.
  * @module
  */
-import type { Range } from '../../src/range.js';
-import { range } from '../../src/range.js';
+import type { Range } from '../../src/core/range.js';
+import { range } from '../../src/core/range.js';
 import { colMajor } from '../../accessors/col-major.js';
 import { scaledReducedColMajor, fitScales } from '../../accessors/scaled-reduced.js';
-import { asStorage, asArithmetic, type FormatLike } from '../../src/formats/registry.js';
+import { asStorage, asArithmetic, type FormatLike } from '../../src/formats/common/registry.js';
 import { ellMatrix, ellStructure, type EllMatrix, type EllStructure } from '../../src/sparse/ell-matrix.js';
-import { checkRange } from '../codegen/kernel-options.js';
-import { fail } from '../../src/errors.js';
+import { checkRange } from '../shared/kernel-options.js';
+import { fail } from '../../src/core/errors.js';
 
 /** Proof of validation: only this module's factories can build an {@link EllOperand}. */
 const VALIDATED: unique symbol = Symbol('validated ELL operand');

@@ -2,11 +2,11 @@
  * The arguments of ELL SpMV and their validation, shared by the kernel and its error bound.
  * @module
  */
-import { checkNoOverlap } from '../codegen/aliasing.js';
-import type { Range } from '../../src/range.js';
+import { checkNoOverlap } from '../shared/aliasing.js';
+import type { Range } from '../../src/core/range.js';
 import type { EllMatrix } from '../../src/sparse/ell-matrix.js';
-import { fail } from '../../src/errors.js';
-import { checkRange, checkScalar } from '../codegen/kernel-options.js';
+import { fail } from '../../src/core/errors.js';
+import { checkRange, checkScalar } from '../shared/kernel-options.js';
 import { EllOperand, ellFromMatrix } from './ell-operand.js';
 
 /**

@@ -5,10 +5,10 @@
  * ../gemv/update-bound.ts).
  * @module
  */
-import { chooseArithmetic, type KernelOptions } from '../codegen/kernel-options.js';
-import { resolveAccumulation } from '../codegen/accumulation.js';
+import { chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
+import { resolveAccumulation } from '../shared/accumulation.js';
 import { ELL_PADDING } from '../../src/sparse/ell-matrix.js';
-import { inflate, matrixMagnitudes, vectorMagnitudes, vectorScales } from '../codegen/accessor-rounding.js';
+import { inflate, matrixMagnitudes, vectorMagnitudes, vectorScales } from '../shared/accessor-rounding.js';
 import { scaleBound, updateBound, updateBoundContext } from '../gemv/update-bound.js';
 import { checkEllSpmvArguments, type EllSpmvArguments } from './ell-spmv-arguments.js';
 

@@ -2,14 +2,14 @@
  * ELL SpMV: y := α·A·x + β·y for an ELL matrix whose values are read through any accessor.
  * @module
  */
-import { chooseBackend, prepareGpuCall, ellSpmvOnGpu, type GpuBackendOptions, type GpuKernelReport } from '../backend/gpu-dispatch.js';
-import { Operand } from '../codegen/operand.js';
-import { chooseArithmetic, checkReadableIn, type KernelOptions } from '../codegen/kernel-options.js';
-import { resolveAccumulation } from '../codegen/accumulation.js';
+import { chooseBackend, prepareGpuCall, ellSpmvOnGpu, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
+import { Operand } from '../../src/backends/cpu/operand.js';
+import { chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
+import { resolveAccumulation } from '../shared/accumulation.js';
 import { coefficientCase } from '../gemv/coefficients.js';
-import { scaleYProgram } from '../gemv/gemv-program.js';
+import { scaleYProgram } from '../gemv/gemv-cpu.js';
 import { checkEllSpmvArguments, type EllSpmvArguments } from './ell-spmv-arguments.js';
-import { ellSpmvProgram } from './ell-spmv-program.js';
+import { ellSpmvProgram } from './ell-spmv-cpu.js';
 
 /**
  * y := α·A·x + β·y for an ELL matrix (Ginkgo's layout: slots column-major, padding marked by column −1 and

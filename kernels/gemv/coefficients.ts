@@ -4,9 +4,9 @@
  * reduction result with y.
  * @module
  */
-import type { ArithmeticFormat, Register } from '../../src/formats/format.js';
-import type { Cursor } from '../codegen/cursor.js';
-import { loadAt } from '../codegen/cursor.js';
+import type { ArithmeticFormat, Register } from '../../src/formats/common/format.js';
+import type { Cursor } from '../../src/backends/cpu/cursor.js';
+import { loadAt } from '../../src/backends/cpu/cursor.js';
 
 /** Which special value a coefficient has. */
 export type CoefficientCase = 'zero' | 'one' | 'general';

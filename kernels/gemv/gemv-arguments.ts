@@ -2,12 +2,12 @@
  * The arguments of GEMV and their validation, shared by the kernel and its error bound.
  * @module
  */
-import type { Range } from '../../src/range.js';
+import type { Range } from '../../src/core/range.js';
 import type { Accessor } from '../../accessors/accessor.js';
-import { fail } from '../../src/errors.js';
-import { checkRange, checkScalar } from '../codegen/kernel-options.js';
+import { fail } from '../../src/core/errors.js';
+import { checkRange, checkScalar } from '../shared/kernel-options.js';
 import { operatorView } from './transposed-view.js';
-import { checkNoOverlap } from '../codegen/aliasing.js';
+import { checkNoOverlap } from '../shared/aliasing.js';
 
 /**
  * Arguments of {@link gemv}: y := α·op(A)·x + β·y.

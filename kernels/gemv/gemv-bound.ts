@@ -6,12 +6,12 @@
  * the arithmetic, and to the rounding of the result to y's storage (see update-bound.ts).
  * @module
  */
-import { chooseArithmetic } from '../codegen/kernel-options.js';
-import { resolveAccumulation } from '../codegen/accumulation.js';
+import { chooseArithmetic } from '../shared/kernel-options.js';
+import { resolveAccumulation } from '../shared/accumulation.js';
 import { checkChoice, checkGemvArguments, type GemvArguments } from './gemv-arguments.js';
 import type { GemvOptions } from './gemv.js';
-import { GEMV_LOOP_CHOICES } from './gemv-program.js';
-import { matrixMagnitudes, vectorMagnitudes, vectorScales, inflate } from '../codegen/accessor-rounding.js';
+import { GEMV_LOOP_CHOICES } from './gemv-cpu.js';
+import { matrixMagnitudes, vectorMagnitudes, vectorScales, inflate } from '../shared/accessor-rounding.js';
 import { scaleBound, updateBound, updateBoundContext } from './update-bound.js';
 
 /**

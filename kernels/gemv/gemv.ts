@@ -2,15 +2,15 @@
  * GEMV: y := α·op(A)·x + β·y through any accessors, in any arithmetic, with any accumulation.
  * @module
  */
-import { chooseBackend, prepareGpuCall, gemvOnGpu, type GpuBackendOptions, type GpuKernelReport } from '../backend/gpu-dispatch.js';
-import { Operand } from '../codegen/operand.js';
-import { chooseArithmetic, checkReadableIn, type KernelOptions } from '../codegen/kernel-options.js';
-import { resolveAccumulation, recursiveAccumulation, type Accumulation } from '../codegen/accumulation.js';
-import type { ArithmeticFormat } from '../../src/formats/format.js';
+import { chooseBackend, prepareGpuCall, gemvOnGpu, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
+import { Operand } from '../../src/backends/cpu/operand.js';
+import { chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
+import { resolveAccumulation, recursiveAccumulation, type Accumulation } from '../shared/accumulation.js';
+import type { ArithmeticFormat } from '../../src/formats/common/format.js';
 import type { Accessor } from '../../accessors/accessor.js';
-import { fail } from '../../src/errors.js';
+import { fail } from '../../src/core/errors.js';
 import { checkChoice, checkGemvArguments, type GemvArguments } from './gemv-arguments.js';
-import { GEMV_LOOP_CHOICES, gemvProgram, type GemvLoop } from './gemv-program.js';
+import { GEMV_LOOP_CHOICES, gemvProgram, type GemvLoop } from './gemv-cpu.js';
 import { coefficientCase } from './coefficients.js';
 
 /**

@@ -10,10 +10,10 @@
  * write to y's storage: ŷ′ = ŷ(1 + θ_w) + η. A NaN or ±∞ among the values of an output makes its bound +∞.
  * @module
  */
-import type { ArithmeticFormat } from '../../src/formats/format.js';
+import type { ArithmeticFormat } from '../../src/formats/common/format.js';
 import type { Accessor } from '../../accessors/accessor.js';
-import { gamma, type Accumulation } from '../codegen/accumulation.js';
-import { coefficientRoundings, inflate, orInfinity, readRoundings, writeError, type WriteError } from '../codegen/accessor-rounding.js';
+import { gamma, type Accumulation } from '../shared/accumulation.js';
+import { coefficientRoundings, inflate, orInfinity, readRoundings, writeError, type WriteError } from '../shared/accessor-rounding.js';
 
 /** What the bound of every output of one call shares. */
 export interface UpdateBoundContext {

@@ -17,11 +17,11 @@
  * with X̃ = ‖x̂‖(1 + γ_r) + 2rη√n. To first order that is (n/2 + r + 1)u relative to ‖x̂‖.
  * @module
  */
-import type { Range } from '../../src/range.js';
-import { chooseArithmetic, type KernelOptions } from '../codegen/kernel-options.js';
-import { asArithmetic } from '../../src/formats/registry.js';
-import { gamma, resolveAccumulation } from '../codegen/accumulation.js';
-import { arithmeticLimits, elementReadRoundings, returnedDoubleBound, storedMagnitude } from '../codegen/bound-terms.js';
+import type { Range } from '../../src/core/range.js';
+import { chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
+import { asArithmetic } from '../../src/formats/common/registry.js';
+import { gamma, resolveAccumulation } from '../shared/accumulation.js';
+import { arithmeticLimits, elementReadRoundings, returnedDoubleBound, storedMagnitude } from '../shared/bound-terms.js';
 
 /**
  * The relative part of {@link nrm2Bound} for n elements read exactly (no read roundings, no underflow):

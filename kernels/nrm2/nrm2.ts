@@ -2,13 +2,13 @@
  * NRM2: the Euclidean norm, safe from overflow and underflow.
  * @module
  */
-import type { Range } from '../../src/range.js';
-import { checkRange, chooseArithmetic, checkReadableIn, type KernelOptions } from '../codegen/kernel-options.js';
-import { resolveAccumulation } from '../codegen/accumulation.js';
-import { vectorKernel, operandArgs } from '../codegen/vector-kernel.js';
-import { loadVectorElement } from '../codegen/reduction-kernel.js';
-import { chooseBackend, prepareGpuCall, nrm2OnGpu, type GpuBackendOptions } from '../backend/gpu-dispatch.js';
-import type { GpuNrm2Result } from '../../src/gpu/nrm2.js';
+import type { Range } from '../../src/core/range.js';
+import { checkRange, chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
+import { resolveAccumulation } from '../shared/accumulation.js';
+import { vectorKernel, operandArgs } from '../../src/backends/cpu/vector-kernel.js';
+import { loadVectorElement } from '../../src/backends/cpu/reduction-kernel.js';
+import { chooseBackend, prepareGpuCall, nrm2OnGpu, type GpuBackendOptions } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
+import type { GpuNrm2Result } from './nrm2-webgpu.js';
 
 /**
  * A power of two s with max·s in [1, 2): multiplying by s is exact (no rounding) for every element that

@@ -7,9 +7,9 @@
  * (exact: BLAS's convention, NaN in x does not survive) and α = 1 leaves x untouched: both bound 0.
  * @module
  */
-import type { Range } from '../../src/range.js';
-import { chooseArithmetic, type KernelOptions } from '../codegen/kernel-options.js';
-import { storeBound, termBound } from '../codegen/bound-terms.js';
+import type { Range } from '../../src/core/range.js';
+import { chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
+import { storeBound, termBound } from '../shared/bound-terms.js';
 
 /**
  * Upper bound on |x_i(after) − αx̂_i| for each i after `scal(alpha, x, options)`, with x̂ the values stored

@@ -2,11 +2,11 @@
  * SCAL: x := α·x.
  * @module
  */
-import type { Range } from '../../src/range.js';
-import { checkRange, checkScalar, chooseArithmetic, checkReadableIn, type KernelOptions } from '../codegen/kernel-options.js';
-import { vectorKernel, operandArgs } from '../codegen/vector-kernel.js';
-import { loadVectorElement } from '../codegen/reduction-kernel.js';
-import { chooseBackend, prepareGpuCall, updateOnGpu, quickReport, type GpuBackendOptions, type GpuKernelReport } from '../backend/gpu-dispatch.js';
+import type { Range } from '../../src/core/range.js';
+import { checkRange, checkScalar, chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
+import { vectorKernel, operandArgs } from '../../src/backends/cpu/vector-kernel.js';
+import { loadVectorElement } from '../../src/backends/cpu/reduction-kernel.js';
+import { chooseBackend, prepareGpuCall, updateOnGpu, quickReport, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 
 /**
  * x := α·x in place. α = 0 sets x to zero without reading it (as LAPACK's convention: NaN in x does not

@@ -2,13 +2,13 @@
  * The arguments of TRSV and their validation, shared by the kernel and its error bound.
  * @module
  */
-import type { Range } from '../../src/range.js';
+import type { Range } from '../../src/core/range.js';
 import type { Accessor } from '../../accessors/accessor.js';
-import { fail } from '../../src/errors.js';
-import { checkRange } from '../codegen/kernel-options.js';
+import { fail } from '../../src/core/errors.js';
+import { checkRange } from '../shared/kernel-options.js';
 import { checkChoice } from '../gemv/gemv-arguments.js';
 import { operatorView } from '../gemv/transposed-view.js';
-import { checkNoOverlap } from '../codegen/aliasing.js';
+import { checkNoOverlap } from '../shared/aliasing.js';
 
 /**
  * Arguments of {@link trsv}: solve op(A)·x = b in place.

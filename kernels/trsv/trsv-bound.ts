@@ -19,14 +19,14 @@
  * A NaN or ±∞ read by a row (or by a row it depends on) makes its bound +∞.
  * @module
  */
-import { chooseArithmetic, type KernelOptions } from '../codegen/kernel-options.js';
-import { gamma, resolveAccumulation } from '../codegen/accumulation.js';
+import { chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
+import { gamma, resolveAccumulation } from '../shared/accumulation.js';
 import {
   compose, inflate, matrixMagnitudes, orInfinity, readRoundings, vectorMagnitudes, vectorScales, writeError,
-} from '../codegen/accessor-rounding.js';
+} from '../shared/accessor-rounding.js';
 import { checkTrsvArguments, type TrsvArguments } from './trsv-arguments.js';
-import { chooseBackend } from '../backend/backend.js';
-import { prepareGpuCall, type GpuBackendOptions } from '../backend/gpu-backend.js';
+import { chooseBackend } from '../../src/backends/backend.js';
+import { prepareGpuCall, type GpuBackendOptions } from '../../src/backends/webgpu-bridge/gpu-backend.js';
 import { gpuTrsvBound } from './trsv-gpu-bound.js';
 
 /**

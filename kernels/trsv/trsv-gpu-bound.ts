@@ -1,5 +1,5 @@
 /**
- * The error bound of the GPU's TRSV (src/gpu/trsv.ts), which is not substitution: op(A) = T is cut into
+ * The error bound of the GPU's TRSV (kernels/trsv/trsv-webgpu.ts), which is not substitution: op(A) = T is cut into
  * diagonal blocks D_k of bs rows (bs = 64 for `backend: 'gpu'`), each block's inverse X̂_k is computed on the
  * device, and in substitution order x̂_k = fl(X̂_k·r̂_k), then r̂_i −= fl(Σ_{j∈k} t_ij·x̂_j) for the rows still
  * to solve; x̂ stays in the arithmetic until the last pass writes it to x's storage (x̄).
@@ -37,9 +37,9 @@
  * explicit inverses, large exactly when a diagonal block is ill conditioned.
  * @module
  */
-import type { ArithmeticFormat } from '../../src/formats/format.js';
-import { gamma } from '../codegen/accumulation.js';
-import { compose, inflate, matrixMagnitudes, orInfinity, readRoundings, vectorMagnitudes, writeError } from '../codegen/accessor-rounding.js';
+import type { ArithmeticFormat } from '../../src/formats/common/format.js';
+import { gamma } from '../shared/accumulation.js';
+import { compose, inflate, matrixMagnitudes, orInfinity, readRoundings, vectorMagnitudes, writeError } from '../shared/accessor-rounding.js';
 import type { CheckedTrsv } from './trsv-arguments.js';
 
 /** The diagonal block size TRSV runs with on `backend: 'gpu'` (gpuTrsv's default blockSize). */

@@ -4,9 +4,9 @@
  * IEEE arithmetics (fp64, fp32, dd) need no check: a zero pivot gives ±Inf/NaN as IEEE division does.
  * @module
  */
-import type { Range } from '../../src/range.js';
-import type { ArithmeticFormat, MpValueLike } from '../../src/formats/format.js';
-import { fail } from '../../src/errors.js';
+import type { Range } from '../../src/core/range.js';
+import type { ArithmeticFormat, MpValueLike } from '../../src/formats/common/format.js';
+import { fail } from '../../src/core/errors.js';
 
 /** Whether an exact storage value (of any kind) is zero. */
 function isZero(kind: string, v: unknown): boolean {

@@ -2,12 +2,12 @@
  * TRSV: solves op(A)·x = b in place through any accessors, in any arithmetic, with any accumulation.
  * @module
  */
-import { chooseBackend, prepareGpuCall, trsvOnGpu, type GpuBackendOptions, type GpuKernelReport } from '../backend/gpu-dispatch.js';
-import { Operand } from '../codegen/operand.js';
-import { chooseArithmetic, checkReadableIn, type KernelOptions } from '../codegen/kernel-options.js';
-import { resolveAccumulation } from '../codegen/accumulation.js';
+import { chooseBackend, prepareGpuCall, trsvOnGpu, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
+import { Operand } from '../../src/backends/cpu/operand.js';
+import { chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
+import { resolveAccumulation } from '../shared/accumulation.js';
 import { checkTrsvArguments, type TrsvArguments } from './trsv-arguments.js';
-import { trsvProgram } from './trsv-program.js';
+import { trsvProgram } from './trsv-cpu.js';
 import { checkPivotsIn } from './trsv-pivots.js';
 
 /**

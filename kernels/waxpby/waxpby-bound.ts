@@ -1,6 +1,6 @@
 /**
  * A-priori forward error bound of WAXPBY (w := α·x + β·y), per component (the pieces it shares with the other
- * BLAS-1 bounds are in kernels/codegen/bound-terms.ts).
+ * BLAS-1 bounds are in kernels/shared/bound-terms.ts).
  *
  * Model (Higham, Accuracy and Stability of Numerical Algorithms, §2.2 with underflow, eq. 2.8):
  * every operation of the arithmetic gives fl(z) = z(1 + δ) + ξ with |δ| ≤ u and |ξ| ≤ η, where η is half the
@@ -17,9 +17,9 @@
  * u_s (floating-point storage) or an absolute one of half the scale (integer storage).
  * @module
  */
-import type { Range } from '../../src/range.js';
-import { chooseArithmetic, type KernelOptions } from '../codegen/kernel-options.js';
-import { storeBound, termBound } from '../codegen/bound-terms.js';
+import type { Range } from '../../src/core/range.js';
+import { chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
+import { storeBound, termBound } from '../shared/bound-terms.js';
 
 
 /**

@@ -2,12 +2,12 @@
  * WAXPBY: w := α·x + β·y (the multiple-precision papers' benchmark kernel).
  * @module
  */
-import type { Range } from '../../src/range.js';
-import { checkRange, checkSameLength, checkScalar, chooseArithmetic, checkReadableIn, type KernelOptions } from '../codegen/kernel-options.js';
-import { vectorKernel, operandArgs } from '../codegen/vector-kernel.js';
-import { loadVectorElement } from '../codegen/reduction-kernel.js';
-import { checkNoOverlap } from '../codegen/aliasing.js';
-import { chooseBackend, prepareGpuCall, updateOnGpu, quickReport, type GpuBackendOptions, type GpuKernelReport } from '../backend/gpu-dispatch.js';
+import type { Range } from '../../src/core/range.js';
+import { checkRange, checkSameLength, checkScalar, chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
+import { vectorKernel, operandArgs } from '../../src/backends/cpu/vector-kernel.js';
+import { loadVectorElement } from '../../src/backends/cpu/reduction-kernel.js';
+import { checkNoOverlap } from '../shared/aliasing.js';
+import { chooseBackend, prepareGpuCall, updateOnGpu, quickReport, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 
 /**
  * w := α·x + β·y. A zero coefficient means its vector is not read (NaN or Inf there does not leak);

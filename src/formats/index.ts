@@ -2,11 +2,11 @@
  * The built-in formats, by name. `formats.f32` etc. can be passed as `storage` or `arithmetic` of an accessor.
  * @module
  */
-import { registerFormat, f64, f32, type Format } from './registry.js';
-import { f16Storage } from './f16.js';
-import { bf16Storage } from './bf16.js';
-import { i8Storage, i16Storage, i32Storage } from './integer.js';
-import { ffArithmetic } from '../arithmetic/ff.js';
+import { registerFormat, f64, f32, type Format } from './common/registry.js';
+import { f16Storage } from './f16/f16.js';
+import { bf16Storage } from './bf16/bf16.js';
+import { i8Storage, i16Storage, i32Storage } from './scaled-integer/scaled-integer.js';
+import { ffArithmetic } from './ff/ff.js';
 
 /**
  * fp16 (IEEE binary16): storage only on the CPU (compute in fp32 or fp64).
@@ -48,17 +48,17 @@ export const formats: {
 } = Object.freeze({ f64, f32, f16, bf16, i8, i16, i32, ff });
 
 export { f64, f32 };
-export { registerFormat, findFormat, formatNames, asStorage, asArithmetic } from './registry.js';
-export type { Format, FormatLike } from './registry.js';
-export type { StorageFormat, ArithmeticFormat, ValueKind, Register, TemplateHelpers, MpValueLike } from './format.js';
-export type { GpuStoragePart, GpuPartRegister, GpuEncodedArray, GpuVectorRead, GpuArithmeticPart, GpuArithmeticName } from './gpu-part.js';
-export { registerOfKind, numberRegister, declareStorageRegister } from './format.js';
-export { f64Storage } from './f64.js';
-export { f32Storage } from './f32.js';
-export { f16Storage } from './f16.js';
-export { bf16Storage } from './bf16.js';
-export { i8Storage, i16Storage, i32Storage } from './integer.js';
-export { f64Arithmetic } from '../arithmetic/f64.js';
-export { f32Arithmetic } from '../arithmetic/f32.js';
-export { ffArithmetic, FF_UNIT_ROUNDOFF, type FfValue } from '../arithmetic/ff.js';
-export { typedArrayStorage } from './typed-array-storage.js';
+export { registerFormat, findFormat, formatNames, asStorage, asArithmetic } from './common/registry.js';
+export type { Format, FormatLike } from './common/registry.js';
+export type { StorageFormat, ArithmeticFormat, ValueKind, Register, TemplateHelpers, MpValueLike } from './common/format.js';
+export type { GpuStoragePart, GpuPartRegister, GpuEncodedArray, GpuVectorRead, GpuArithmeticPart, GpuArithmeticName } from './common/gpu-part.js';
+export { registerOfKind, numberRegister, declareStorageRegister } from './common/format.js';
+export { f64Storage } from './f64/f64.js';
+export { f32Storage } from './f32/f32.js';
+export { f16Storage } from './f16/f16.js';
+export { bf16Storage } from './bf16/bf16.js';
+export { i8Storage, i16Storage, i32Storage } from './scaled-integer/scaled-integer.js';
+export { f64Arithmetic } from './f64/f64-arithmetic.js';
+export { f32Arithmetic } from './f32/f32-arithmetic.js';
+export { ffArithmetic, FF_UNIT_ROUNDOFF, type FfValue } from './ff/ff.js';
+export { typedArrayStorage } from './common/typed-array-storage.js';

@@ -2,7 +2,7 @@
  * The one way the Matrix Market reader reports a malformed file.
  * @module
  */
-import { ModprecError } from '../errors.js';
+import { ModprecError } from '../core/errors.js';
 
 /**
  * Throws `ModprecError('PARSE_ERROR')` with parameter `"line <n>"` and message `"line <n>: <what>"`.

@@ -2,7 +2,7 @@
  * Reading Matrix Market files (NIST, "The Matrix Market Exchange Formats: Initial Design", 1996).
  * @module
  */
-import { fail } from '../errors.js';
+import { fail } from '../core/errors.js';
 import { cooMatrix } from '../sparse/coo-matrix.js';
 import { denseLength, denseMatrix } from '../sparse/dense-matrix.js';
 import { checkObject, MAX_SPARSE_INDEX } from '../sparse/sparse-checks.js';

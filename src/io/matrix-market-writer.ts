@@ -2,7 +2,7 @@
  * Writing Matrix Market files.
  * @module
  */
-import { fail } from '../errors.js';
+import { fail } from '../core/errors.js';
 import type { CooMatrix } from '../sparse/coo-matrix.js';
 import { cooMatrix } from '../sparse/coo-matrix.js';
 import { cooToCsr } from '../sparse/coo-to-csr.js';

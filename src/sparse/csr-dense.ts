@@ -3,7 +3,7 @@
  * @module
  */
 import { checkDimension } from './sparse-checks.js';
-import { fail } from '../errors.js';
+import { fail } from '../core/errors.js';
 import type { CsrMatrix } from './csr-matrix.js';
 import { csrMatrix } from './csr-matrix.js';
 import type { DenseMatrix } from './dense-matrix.js';

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { fail } from '../errors.js';
+import { fail } from '../core/errors.js';
 import { checkDimension, checkFloat64Array, checkIndices, checkInt32Array, checkLength, checkObject } from './sparse-checks.js';
 
 /**

@@ -2,7 +2,7 @@
  * Dense column-major matrices (as in BLAS/LAPACK): `A(i, j)` is `data[i + j·ld]`.
  * @module
  */
-import { fail } from '../errors.js';
+import { fail } from '../core/errors.js';
 import { checkDimension, checkFloat64Array, checkObject } from './sparse-checks.js';
 
 /**

@@ -2,7 +2,7 @@
  * Choosing the stride (leading dimension) of an ELL matrix.
  * @module
  */
-import { fail } from '../errors.js';
+import { fail } from '../core/errors.js';
 import { checkDimension, MAX_SPARSE_INDEX } from './sparse-checks.js';
 
 /**

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { fail } from '../errors.js';
+import { fail } from '../core/errors.js';
 import type { CsrMatrix } from './csr-matrix.js';
 import type { EllMatrix } from './ell-matrix.js';
 import { ELL_PADDING } from './ell-matrix.js';

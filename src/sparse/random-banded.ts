@@ -2,7 +2,7 @@
  * Random banded sparse matrices with a seed, for tests and benchmarks.
  * @module
  */
-import { checkFinite, fail } from '../errors.js';
+import { checkFinite, fail } from '../core/errors.js';
 import type { CsrMatrix } from './csr-matrix.js';
 import { checkDimension, checkObject } from './sparse-checks.js';
 import { seededRandom } from './seeded-random.js';

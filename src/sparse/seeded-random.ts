@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { fail } from '../errors.js';
+import { fail } from '../core/errors.js';
 
 /**
  * A reproducible stream of random numbers.

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { checkSize, fail } from '../errors.js';
+import { checkSize, fail } from '../core/errors.js';
 
 /**
  * Largest dimension or entry count a sparse matrix may have: indices are stored in `Int32Array`s.

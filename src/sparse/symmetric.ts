@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { fail } from '../errors.js';
+import { fail } from '../core/errors.js';
 import type { CooMatrix } from './coo-matrix.js';
 import { cooMatrix } from './coo-matrix.js';
 import { cooToCsr } from './coo-to-csr.js';

@@ -9,8 +9,8 @@
  * @module
  */
 import fc from 'fast-check';
-import { fail } from '../errors.js';
-import { span, type SpanLike } from '../span.js';
+import { fail } from '../core/errors.js';
+import { span, type SpanLike } from '../core/span.js';
 import { type Law, type LawRunOptions, checkLaws, lawOf, show } from './law-runner.js';
 import { uniformUnit } from './data-arbitraries.js';
 

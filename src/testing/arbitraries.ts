@@ -8,7 +8,7 @@
  * @module
  */
 import fc from 'fast-check';
-import { fail } from '../errors.js';
+import { fail } from '../core/errors.js';
 import { type BinaryFormatParameters, binaryFormatLimits } from '../formats/convert/binary-parameters.js';
 import { nextDown, nextUp } from '../formats/convert/double-neighbours.js';
 import { type BinaryFormatLike, resolveBinaryFormat } from './format-descriptors.js';

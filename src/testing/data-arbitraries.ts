@@ -4,7 +4,7 @@
  * @module
  */
 import fc from 'fast-check';
-import { fail } from '../errors.js';
+import { fail } from '../core/errors.js';
 import { type BinaryFormatLike } from './format-descriptors.js';
 import { representableIn } from './arbitraries.js';
 

@@ -13,7 +13,7 @@ import { addRational } from './rational.js';
 import { roundRationalToFormat } from './round-rational.js';
 import { resolveBinaryFormat, type BinaryFormatLike } from './format-descriptors.js';
 import { show } from './law-runner.js';
-import { fail } from '../errors.js';
+import { fail } from '../core/errors.js';
 
 /**
  * A normalised double-double: hi = fl(hi + lo), so |lo| ≤ ulp(hi)/2.

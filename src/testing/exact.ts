@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { fail } from '../errors.js';
+import { fail } from '../core/errors.js';
 import type { BinaryFormatParameters } from '../formats/convert/binary-parameters.js';
 import { type Rational, ZERO, absRational, divRational, rational, subRational } from './rational.js';
 import { roundRationalToDouble, roundRationalToFormat } from './round-rational.js';

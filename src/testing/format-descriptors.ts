@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { fail } from '../errors.js';
+import { fail } from '../core/errors.js';
 import { type BinaryFormatParameters, checkBinaryFormatParameters } from '../formats/convert/binary-parameters.js';
 import { bf16BitsFromNumber, numberFromBf16Bits, roundToBf16 } from '../formats/convert/bf16.js';
 import { f16BitsFromNumber, numberFromF16Bits, roundToF16 } from '../formats/convert/f16.js';

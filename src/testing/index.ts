@@ -64,4 +64,4 @@ export { doubleDoubles, doubleDoublesNearTiesOf, lawDoubleDoubleExport } from '.
 export { oracleRoundToInteger, interestingDoublesForInteger, integerConversionLaws, checkIntegerConversionLaws } from './integer-laws.js';
 export type { RangeLike, AccessorLawSubject } from './accessor-laws.js';
 export { accessorLaws, checkAccessorLaws } from './accessor-laws.js';
-export { ModprecError, type ModprecErrorCode } from '../errors.js';
+export { ModprecError, type ModprecErrorCode } from '../core/errors.js';

@@ -4,7 +4,7 @@
  * @module
  */
 import fc from 'fast-check';
-import { fail } from '../errors.js';
+import { fail } from '../core/errors.js';
 import type { IntegerFormatDescriptor } from './format-descriptors.js';
 import { exactOf } from './exact.js';
 import { roundRationalToInteger } from './round-rational.js';

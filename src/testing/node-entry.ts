@@ -7,7 +7,7 @@
  * @module
  */
 import { createRequire } from 'node:module';
-import { ModprecError } from '../errors.js';
+import { ModprecError } from '../core/errors.js';
 
 const require = createRequire(import.meta.url);
 try {

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { fail } from '../errors.js';
+import { fail } from '../core/errors.js';
 
 /**
  * An exact rational number num/den, reduced, with den > 0.

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { fail } from '../errors.js';
+import { fail } from '../core/errors.js';
 import type { BinaryFormatParameters } from '../formats/convert/binary-parameters.js';
 import type { Rational } from './rational.js';
 import { rational } from './rational.js';

@@ -4,7 +4,7 @@ import { parseArgs, GPU_ARITHMETICS } from '../../app/cli/parse-args.js';
 import { UsageError } from '../../app/cli/usage-error.js';
 import { main } from '../../app/cli/main.js';
 import { DEFAULT_SIZES, DEFAULT_SEEDS } from '../../app/study/defaults.js';
-import { formatNames, findFormat } from '../../src/formats/registry.js';
+import { formatNames, findFormat } from '../../src/formats/common/registry.js';
 
 const context = { packageRoot: process.cwd(), gpuAvailable: () => false };
 const study = (...argv: string[]) => {

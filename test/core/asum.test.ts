@@ -13,7 +13,7 @@ import { newStats } from './support/kernel-stats.js';
 import { runs } from './support/runs.js';
 import { absRational, addRational, ZERO } from '../../src/testing/rational.js';
 import { exactOf } from '../../src/testing/exact.js';
-import { gamma } from '../../kernels/codegen/accumulation.js';
+import { gamma } from '../../kernels/shared/accumulation.js';
 import { expectBoundToBe } from './support/bound-formula.js';
 
 describe.each(ARITHMETICS)('asum in %s arithmetic', (arithmetic) => {

@@ -13,7 +13,7 @@ import { expectComponentsWithin } from './support/elementwise-check.js';
 import { coefficient } from './support/coefficients.js';
 import { newStats } from './support/kernel-stats.js';
 import { runs } from './support/runs.js';
-import { gamma } from '../../kernels/codegen/accumulation.js';
+import { gamma } from '../../kernels/shared/accumulation.js';
 import { expectBoundToBe } from './support/bound-formula.js';
 
 describe.each(ARITHMETICS)('axpy in %s arithmetic', (arithmetic) => {

@@ -4,7 +4,7 @@
  * [−1, 1] data, several seeds, n up to 1e5.
  */
 import { describe, expect, it } from 'vitest';
-import { range } from '../../src/range.js';
+import { range } from '../../src/core/range.js';
 import { rowMajor } from '../../accessors/row-major.js';
 import { dot } from '../../kernels/dot/dot.js';
 import { exactDot, relativeError } from '../../src/testing/exact.js';

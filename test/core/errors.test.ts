@@ -3,10 +3,10 @@
  * the argument, before anything is written.
  */
 import { describe, expect, it } from 'vitest';
-import { ModprecError, type ModprecErrorCode } from '../../src/errors.js';
-import { range } from '../../src/range.js';
-import { span } from '../../src/span.js';
-import { vector } from '../../src/vectors.js';
+import { ModprecError, type ModprecErrorCode } from '../../src/core/errors.js';
+import { range } from '../../src/core/range.js';
+import { span } from '../../src/core/span.js';
+import { vector } from '../../src/core/vectors.js';
 import '../../src/formats/index.js';
 import { rowMajor } from '../../accessors/row-major.js';
 import { colMajor } from '../../accessors/col-major.js';

@@ -3,8 +3,8 @@
  * variant), shared by every call with that signature whatever the lengths, strides, offsets and data.
  */
 import { describe, expect, it } from 'vitest';
-import { vector } from '../../src/vectors.js';
-import { range } from '../../src/range.js';
+import { vector } from '../../src/core/vectors.js';
+import { range } from '../../src/core/range.js';
 import '../../src/formats/index.js';
 import { rowMajor } from '../../accessors/row-major.js';
 import { scaledReducedRowMajor } from '../../accessors/scaled-reduced.js';
@@ -12,7 +12,7 @@ import { dot } from '../../kernels/dot/dot.js';
 import { axpy } from '../../kernels/axpy/axpy.js';
 import { waxpby } from '../../kernels/waxpby/waxpby.js';
 import { nrm2 } from '../../kernels/nrm2/nrm2.js';
-import { cachedKernelCount, generatedSources } from '../../kernels/codegen/program-cache.js';
+import { cachedKernelCount, generatedSources } from '../../src/backends/cpu/program-cache.js';
 
 /** How many specialisations `run` compiled. */
 function compiledBy(run: () => void): number {

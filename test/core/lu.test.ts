@@ -1,8 +1,8 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { luFactor, luSolve, applyPivots } from '../../src/lu.js';
-import { ModprecError } from '../../src/errors.js';
-import { gamma } from '../../kernels/codegen/accumulation.js';
+import { luFactor, luSolve, applyPivots } from '../../src/linalg/lu.js';
+import { ModprecError } from '../../src/core/errors.js';
+import { gamma } from '../../kernels/shared/accumulation.js';
 import { exactOf } from '../../src/testing/exact.js';
 import { type Rational, ZERO, absRational, addRational, compareRational, mulRational, subRational } from '../../src/testing/rational.js';
 

@@ -15,7 +15,7 @@ import { runs } from './support/runs.js';
 import { addRational, compareRational, mulRational, subRational, type Rational } from '../../src/testing/rational.js';
 import { exactOf } from '../../src/testing/exact.js';
 import { uniformUnit } from '../../src/testing/data-arbitraries.js';
-import { gamma } from '../../kernels/codegen/accumulation.js';
+import { gamma } from '../../kernels/shared/accumulation.js';
 
 /** Whether |computed − √q| ≤ bound, decided exactly: (c − b)² ≤ q ≤ (c + b)² (the left side only when c > b). */
 function withinNormBound(computed: number, q: Rational, bound: number): boolean {

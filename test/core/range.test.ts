@@ -4,12 +4,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { range, Range } from '../../src/range.js';
-import { span, type SpanLike } from '../../src/span.js';
+import { range, Range } from '../../src/core/range.js';
+import { span, type SpanLike } from '../../src/core/span.js';
 import { rowMajor } from '../../accessors/row-major.js';
 import { colMajor } from '../../accessors/col-major.js';
 import { blockColMajor } from '../../accessors/block-col-major.js';
-import { ModprecError } from '../../src/errors.js';
+import { ModprecError } from '../../src/core/errors.js';
 import '../../src/formats/index.js';
 import { allIndices } from './support/layout-mapping.js';
 import { shapeOf } from './support/shape-arbitraries.js';

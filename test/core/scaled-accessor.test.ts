@@ -6,9 +6,9 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { scaledReducedRowMajor, scaledReducedColMajor, fitScales } from '../../accessors/scaled-reduced.js';
 import { rowMajor } from '../../accessors/row-major.js';
-import { range } from '../../src/range.js';
+import { range } from '../../src/core/range.js';
 import '../../src/formats/index.js'; // registers the storage-only formats (f16, bf16, integers) by name
-import { span } from '../../src/span.js';
+import { span } from '../../src/core/span.js';
 import { INTEGER_STORAGES, storageRound, storedElement, storedExact } from './support/storage-oracle.js';
 import { allIndices } from './support/layout-mapping.js';
 import { shapeOf } from './support/shape-arbitraries.js';

@@ -1,14 +1,14 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { ddAdd, ddSub, ddAddSloppy, ddAddNumber } from '../../src/dd/add.js';
-import { ddMul, ddMulNumber, ddMulAdd, ddMulAccumulate } from '../../src/dd/mul.js';
-import { ddDiv } from '../../src/dd/div.js';
-import { ddSqrt } from '../../src/dd/sqrt.js';
-import { isNormalizedDd } from '../../src/dd/normalize.js';
+import { ddAdd, ddSub, ddAddSloppy, ddAddNumber } from '../../src/formats/dd/add.js';
+import { ddMul, ddMulNumber, ddMulAdd, ddMulAccumulate } from '../../src/formats/dd/mul.js';
+import { ddDiv } from '../../src/formats/dd/div.js';
+import { ddSqrt } from '../../src/formats/dd/sqrt.js';
+import { isNormalizedDd } from '../../src/formats/dd/normalize.js';
 import {
   DD_ADD_BOUND, DD_ADD_NUMBER_BOUND, DD_SLOPPY_ADD_SAME_SIGN_BOUND, DD_MUL_BOUND, DD_MUL_NUMBER_BOUND,
   DD_DIV_BOUND, DD_SQRT_BOUND, ddMulAddErrorBound, ddMulAccumulateErrorBound,
-} from '../../src/dd/bounds.js';
+} from '../../src/formats/dd/bounds.js';
 import { Q, withinRelative, relativeError } from './exact-rational.js';
 import { fullDouble, normalizedDd } from './arbitraries.js';
 

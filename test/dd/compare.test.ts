@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { ddCompare, ddAbs, ddNeg } from '../../src/dd/compare.js';
+import { ddCompare, ddAbs, ddNeg } from '../../src/formats/dd/compare.js';
 import { Q } from './exact-rational.js';
 import { normalizedDd } from './arbitraries.js';
 

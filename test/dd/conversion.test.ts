@@ -1,17 +1,17 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { ddFromDecimal, ddToDecimal } from '../../src/dd/decimal.js';
-import { ddFromRational, ddToRational, roundRationalToNumber, numberToRational } from '../../src/dd/rational.js';
-import { ddFromNumber, ddToNumber } from '../../src/dd/number.js';
-import { ddNormalize, isNormalizedDd } from '../../src/dd/normalize.js';
-import { DD_ROUNDING_BOUND } from '../../src/dd/bounds.js';
-import { ModprecError } from '../../src/errors.js';
+import { ddFromDecimal, ddToDecimal } from '../../src/formats/dd/decimal.js';
+import { ddFromRational, ddToRational, roundRationalToNumber, numberToRational } from '../../src/formats/dd/rational.js';
+import { ddFromNumber, ddToNumber } from '../../src/formats/dd/number.js';
+import { ddNormalize, isNormalizedDd } from '../../src/formats/dd/normalize.js';
+import { DD_ROUNDING_BOUND } from '../../src/formats/dd/bounds.js';
+import { ModprecError } from '../../src/core/errors.js';
 import { Q, withinRelative, isNearestDouble } from './exact-rational.js';
 import { fullDouble, normalizedDd } from './arbitraries.js';
 
 const out = new Float64Array(2);
 
-/** Test-side decimal parser to an exact rational (independent of src/dd/decimal.ts). */
+/** Test-side decimal parser to an exact rational (independent of src/formats/dd/decimal.ts). */
 function decimalToQ(s: string): Q {
   const m = /^(-?)(\d+)(?:\.(\d+))?e([+-]\d+)$/.exec(s);
   if (!m) throw new Error(`unexpected format ${s}`);

@@ -3,7 +3,7 @@
  * bounds (gemvBound, ellSpmvBound, which use each strategy's own bound) against the exact oracle.
  */
 import { describe, it, expect } from 'vitest';
-import '../../src/dd/register.js';
+import '../../src/formats/dd/register.js';
 import { vector, matrix, range, rowMajor } from '../../src/index.js';
 import { gemv } from '../../kernels/gemv/gemv.js';
 import { gemvBound } from '../../kernels/gemv/gemv-bound.js';
@@ -12,7 +12,7 @@ import { ellSpmvBound } from '../../kernels/ell-spmv/ell-spmv-bound.js';
 import { laplacianEll } from '../../src/sparse/laplacian.js';
 import { exactDot, exactOf } from '../../src/testing/exact.js';
 import { absRational, subRational, compareRational, addRational, mulRational, type Rational } from '../../src/testing/rational.js';
-import type { DdValue } from '../../src/dd/dd-arithmetic.js';
+import type { DdValue } from '../../src/formats/dd/dd-arithmetic.js';
 import { prng } from './gen-dot.js';
 
 const strategies = ['recursive', 'pairwise', 'kahan', 'dot2', 'dd'];

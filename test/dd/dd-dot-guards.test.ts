@@ -1,11 +1,11 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import '../../src/dd/register.js';
+import '../../src/formats/dd/register.js';
 import { vector, dot, range, rowMajor } from '../../src/index.js';
-import { DdSplitArray } from '../../src/dd/dd-storage.js';
-import { ddMulAccumulate } from '../../src/dd/mul.js';
-import type { DdValue } from '../../src/dd/dd-arithmetic.js';
-import { guard, withoutGuards, unguardedFirst } from '../../kernels/codegen/guards.js';
+import { DdSplitArray } from '../../src/formats/dd/dd-storage.js';
+import { ddMulAccumulate } from '../../src/formats/dd/mul.js';
+import type { DdValue } from '../../src/formats/dd/dd-arithmetic.js';
+import { guard, withoutGuards, unguardedFirst } from '../../src/backends/cpu/guards.js';
 import { exactDot } from '../../src/testing/exact.js';
 import { roundRationalToDouble } from '../../src/testing/round-rational.js';
 

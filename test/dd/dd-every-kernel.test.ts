@@ -4,13 +4,13 @@
  * would visibly round (thirds, tenths).
  */
 import { describe, it, expect } from 'vitest';
-import '../../src/dd/register.js';
+import '../../src/formats/dd/register.js';
 import { range, rowMajor, colMajor, vector, dot, axpy, waxpby, scal, nrm2, asum } from '../../src/index.js';
 import { gemv } from '../../kernels/gemv/gemv.js';
 import { trsv } from '../../kernels/trsv/trsv.js';
 import { ellSpmv } from '../../kernels/ell-spmv/ell-spmv.js';
 import { laplacianEll } from '../../src/sparse/laplacian.js';
-import type { DdValue } from '../../src/dd/dd-arithmetic.js';
+import type { DdValue } from '../../src/formats/dd/dd-arithmetic.js';
 import { Q } from './exact-rational.js';
 
 const ddVec = (values: readonly number[]) => {

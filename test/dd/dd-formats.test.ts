@@ -1,9 +1,9 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import '../../src/dd/register.js';
+import '../../src/formats/dd/register.js';
 import { range, rowMajor, vector, dot, axpy, findFormat } from '../../src/index.js';
-import { ddStorage, ddSplitStorage, DdSplitArray } from '../../src/dd/dd-storage.js';
-import { ddArithmetic, type DdValue } from '../../src/dd/dd-arithmetic.js';
+import { ddStorage, ddSplitStorage, DdSplitArray } from '../../src/formats/dd/dd-storage.js';
+import { ddArithmetic, type DdValue } from '../../src/formats/dd/dd-arithmetic.js';
 import { exactDot } from '../../src/testing/exact.js';
 import { roundRationalToFormat } from '../../src/testing/round-rational.js';
 import { BINARY32, BINARY16 } from '../../src/formats/convert/binary-parameters.js';

@@ -1,15 +1,15 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import '../../src/dd/register.js';
+import '../../src/formats/dd/register.js';
 import { vector, matrix, dot, nrm2, asum, range, rowMajor, dotBound, gamma } from '../../src/index.js';
 import { gemv } from '../../kernels/gemv/gemv.js';
 import { axpy } from '../../kernels/axpy/axpy.js';
-import { ddMulAccumulate } from '../../src/dd/mul.js';
+import { ddMulAccumulate } from '../../src/formats/dd/mul.js';
 import { exactDot, exactOf } from '../../src/testing/exact.js';
 import { roundRationalToDouble } from '../../src/testing/round-rational.js';
 import { absRational, subRational, compareRational, mulRational, divRational, type Rational } from '../../src/testing/rational.js';
 import { genDot, prng } from './gen-dot.js';
-import type { DdValue } from '../../src/dd/dd-arithmetic.js';
+import type { DdValue } from '../../src/formats/dd/dd-arithmetic.js';
 
 const U104 = 2 ** -104;
 /** A 1-element DD range to receive a DD result in full. */

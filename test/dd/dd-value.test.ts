@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { DD } from '../../src/dd/dd-value.js';
-import { DD_DIV_BOUND, DD_SQRT_BOUND } from '../../src/dd/bounds.js';
+import { DD } from '../../src/formats/dd/dd-value.js';
+import { DD_DIV_BOUND, DD_SQRT_BOUND } from '../../src/formats/dd/bounds.js';
 import { Q, withinRelative } from './exact-rational.js';
 import { normalizedDd } from './arbitraries.js';
 

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { twoSum, fastTwoSum, split, twoProd, SPLIT_LIMIT } from '../../src/dd/eft.js';
+import { twoSum, fastTwoSum, split, twoProd, SPLIT_LIMIT } from '../../src/formats/dd/eft.js';
 import { Q } from './exact-rational.js';
 import { fullDouble } from './arbitraries.js';
 

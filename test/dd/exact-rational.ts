@@ -1,5 +1,5 @@
 /**
- * A tiny exact rational type for the tests, written independently of src/dd/rational.ts
+ * A tiny exact rational type for the tests, written independently of src/formats/dd/rational.ts
  * (doubles are decomposed by exact doubling, not by reading their bits).
  */
 export class Q {

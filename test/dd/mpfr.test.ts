@@ -2,17 +2,17 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import fc from 'fast-check';
 import { init, type CalculateTypeWithDestroy } from 'gmp-wasm';
-import { ddAdd, ddSub } from '../../src/dd/add.js';
-import { ddMul } from '../../src/dd/mul.js';
-import { ddDiv } from '../../src/dd/div.js';
-import { ddSqrt } from '../../src/dd/sqrt.js';
-import { ddFromDecimal } from '../../src/dd/decimal.js';
-import { DD_ADD_BOUND, DD_MUL_BOUND, DD_DIV_BOUND, DD_SQRT_BOUND, DD_ROUNDING_BOUND } from '../../src/dd/bounds.js';
+import { ddAdd, ddSub } from '../../src/formats/dd/add.js';
+import { ddMul } from '../../src/formats/dd/mul.js';
+import { ddDiv } from '../../src/formats/dd/div.js';
+import { ddSqrt } from '../../src/formats/dd/sqrt.js';
+import { ddFromDecimal } from '../../src/formats/dd/decimal.js';
+import { DD_ADD_BOUND, DD_MUL_BOUND, DD_DIV_BOUND, DD_SQRT_BOUND, DD_ROUNDING_BOUND } from '../../src/formats/dd/bounds.js';
 import { normalizedDd } from './arbitraries.js';
-import '../../src/dd/register.js';
+import '../../src/formats/dd/register.js';
 import { range, rowMajor, gamma } from '../../src/index.js';
 import { gemv } from '../../kernels/gemv/gemv.js';
-import { DD_UNIT_ROUNDOFF, type DdValue } from '../../src/dd/dd-arithmetic.js';
+import { DD_UNIT_ROUNDOFF, type DdValue } from '../../src/formats/dd/dd-arithmetic.js';
 import { prng } from './gen-dot.js';
 
 let ctx: CalculateTypeWithDestroy;

@@ -1,9 +1,9 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { ddTwoProdAccumulate } from '../../src/dd/two-prod-accumulate.js';
-import { twoProd, twoSum } from '../../src/dd/eft.js';
-import { isNormalizedDd } from '../../src/dd/normalize.js';
-import { DD_TWO_PROD_ACCUMULATE_BOUND } from '../../src/dd/bounds.js';
+import { ddTwoProdAccumulate } from '../../src/formats/dd/two-prod-accumulate.js';
+import { twoProd, twoSum } from '../../src/formats/dd/eft.js';
+import { isNormalizedDd } from '../../src/formats/dd/normalize.js';
+import { DD_TWO_PROD_ACCUMULATE_BOUND } from '../../src/formats/dd/bounds.js';
 import { Q } from './exact-rational.js';
 import { fullDouble, normalizedDd } from './arbitraries.js';
 
@@ -36,7 +36,7 @@ function check(a: number, b: number, c: Pair): void {
   expect(got.cmp(Q.of(ht[0]!).add(Q.of(w)))).toBe(0);
 }
 
-describe('ddTwoProdAccumulate: a·b + c for doubles a, b (proof in src/dd/two-prod-accumulate.ts)', () => {
+describe('ddTwoProdAccumulate: a·b + c for doubles a, b (proof in src/formats/dd/two-prod-accumulate.ts)', () => {
   it('error ≤ (3 + 8u)u²(|ab| + |c|) against exact rationals, normalised, FastTwoSum exact: random operands', () => {
     fc.assert(fc.property(fullDouble(-200, 200), fullDouble(-200, 200), normalizedDd(-400, 400), (a, b, c) => check(a, b, c)), RUNS);
   });

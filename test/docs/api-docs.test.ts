@@ -13,7 +13,7 @@ import { moduleExamples, publicExports, type PublicExport } from './public-expor
 import { REPO_ROOT, withValueChecks, writeBlockModule, type CodeBlock } from './code-blocks.js';
 import { typeErrorsOf } from './typecheck-blocks.js';
 
-const ENTRIES = ['src/index.ts', 'src/gpu/index.ts', 'src/testing/index.ts'];
+const ENTRIES = ['src/index.ts', 'src/backends/webgpu/index.ts', 'src/testing/index.ts'];
 
 /** The groups of the reference, in typedoc.json's order. */
 const GROUPS = ['Ranges & accessors', 'Formats', 'Kernels', 'GPU', 'Double-double', 'RNS', 'Sparse & IO', 'Testing', 'Errors'];

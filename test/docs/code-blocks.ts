@@ -18,7 +18,7 @@ export const REPO_ROOT = resolve(dirname(new URL(import.meta.url).pathname), '..
 export const PUBLIC_ENTRIES: Readonly<Record<string, string>> = {
   'modprec': 'src/index.ts',
   'modprec/testing': 'src/testing/index.ts',
-  'modprec/gpu': 'src/gpu/index.ts',
+  'modprec/gpu': 'src/backends/webgpu/index.ts',
 };
 
 export interface CodeBlock {

@@ -5,8 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Q, withinRelative } from '../dd/exact-rational.js';
-import { ffAddInto, ffMulInto, ffDivInto, ffSqrtInto, ffFromNumberInto } from '../../src/arithmetic/ff-ops.js';
-import { ffArithmetic, FF_UNIT_ROUNDOFF } from '../../src/arithmetic/ff.js';
+import { ffAddInto, ffMulInto, ffDivInto, ffSqrtInto, ffFromNumberInto } from '../../src/formats/ff/ff-ops.js';
+import { ffArithmetic, FF_UNIT_ROUNDOFF } from '../../src/formats/ff/ff.js';
 import { dot, gemv, vector, matrix, toArray, formats } from '../../src/index.js';
 
 const u2 = 2 ** -48;

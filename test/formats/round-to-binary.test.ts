@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createBinaryRounder, roundToBf16, roundToF16 } from '../../src/formats/convert/index.js';
 import { checkStorageConversionLaws, interestingDoublesFor } from '../../src/testing/index.js';
-import { ModprecError } from '../../src/errors.js';
+import { ModprecError } from '../../src/core/errors.js';
 
 describe('createBinaryRounder', () => {
   it('passes every storage law on randomly drawn formats (2 ≤ p ≤ 51, any exponent range within binary64)', () => {

@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { axpy, dot, formats, range, scaledReducedRowMajor, vector } from '../../src/index.js';
-import type { Range } from '../../src/range.js';
-import type { FormatLike } from '../../src/formats/registry.js';
+import type { Range } from '../../src/core/range.js';
+import type { FormatLike } from '../../src/formats/common/registry.js';
 import { exactOf } from '../../src/testing/exact.js';
 import { roundRationalToInteger } from '../../src/testing/round-rational.js';
 import { divRational, type Rational } from '../../src/testing/rational.js';

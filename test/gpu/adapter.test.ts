@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gpuDevice, requireGpu } from '../../src/gpu/backend.js';
+import { gpuDevice, requireGpu } from '../../src/backends/webgpu/backend.js';
 import { requireRuntime } from './gpu-test-helpers.js';
 
 describe('GPU backend layer', () => {

@@ -2,13 +2,13 @@
  * Bad input to the GPU entry points: typed ModprecErrors naming the parameter, raised before anything runs.
  */
 import { describe, expect, it } from 'vitest';
-import { ModprecError } from '../../src/errors.js';
-import { gpuConvert } from '../../src/gpu/convert.js';
-import { setBindingLimitForTests, toDevice } from '../../src/gpu/device-array.js';
-import { gpuDot } from '../../src/gpu/dot.js';
-import { gpuEllSpmv, toDeviceEll } from '../../src/gpu/ell-spmv.js';
-import { deviceMatrix, gpuGemv } from '../../src/gpu/gemv.js';
-import { gpuTrsv } from '../../src/gpu/trsv.js';
+import { ModprecError } from '../../src/core/errors.js';
+import { gpuConvert } from '../../src/backends/webgpu/convert.js';
+import { setBindingLimitForTests, toDevice } from '../../src/backends/webgpu/device-array.js';
+import { gpuDot } from '../../kernels/dot/dot-webgpu.js';
+import { gpuEllSpmv, toDeviceEll } from '../../kernels/ell-spmv/ell-spmv-webgpu.js';
+import { deviceMatrix, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
+import { gpuTrsv } from '../../kernels/trsv/trsv-webgpu.js';
 import { requireRuntime } from './gpu-test-helpers.js';
 
 async function rejects(p: Promise<unknown> | (() => unknown), code: string, parameter?: string): Promise<void> {

@@ -5,11 +5,11 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { capabilityTable } from '../../kernels/backend/capabilities.js';
+import { capabilityTable } from '../../src/backends/capabilities.js';
 import { dot, vector, formats, findFormat, ModprecError } from '../../src/index.js';
 
 const docs = fileURLToPath(new URL('../../docs/gpu.md', import.meta.url));
-const START = '<!-- capability-table:start (generated: kernels/backend/capabilities.ts) -->';
+const START = '<!-- capability-table:start (generated: src/backends/capabilities.ts) -->';
 const END = '<!-- capability-table:end -->';
 
 describe('capability table', () => {

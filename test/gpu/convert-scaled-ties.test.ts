@@ -7,9 +7,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { nearestIntegerOfQuotient } from '../../src/formats/convert/scaled-integer.js';
-import { gpuConvert } from '../../src/gpu/convert.js';
-import { DeviceArray, toDevice } from '../../src/gpu/device-array.js';
-import { GPU_FORMATS } from '../../src/gpu/formats.js';
+import { gpuConvert } from '../../src/backends/webgpu/convert.js';
+import { DeviceArray, toDevice } from '../../src/backends/webgpu/device-array.js';
+import { GPU_FORMATS } from '../../src/backends/webgpu/formats.js';
 import { requireRuntime } from './gpu-test-helpers.js';
 
 /** Every double is an integer multiple of 2^-1074: x·2^1074 as a BigInt. */

@@ -5,9 +5,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { gpuConvert } from '../../src/gpu/convert.js';
-import { DeviceArray, toDevice } from '../../src/gpu/device-array.js';
-import { GPU_FORMATS, type GpuFormatName } from '../../src/gpu/formats.js';
+import { gpuConvert } from '../../src/backends/webgpu/convert.js';
+import { DeviceArray, toDevice } from '../../src/backends/webgpu/device-array.js';
+import { GPU_FORMATS, type GpuFormatName } from '../../src/backends/webgpu/formats.js';
 import { randomValues, requireRuntime } from './gpu-test-helpers.js';
 
 /** The double nearest the exact sum hi + lo (ties to even), by BigInt arithmetic on dyadic rationals. */

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { laplacianEll, range, colMajor, rowMajor, span, formats, dot, asum, axpy, waxpby, toArray, gemv, vector, ModprecError } from '../../src/index.js';
-import { gpuConvert, gpuEllSpmv, toDeviceEll, toDevice, toDeviceMatrix, gpuDot, gpuAsum, gpuUpdate, gpuGemv, gpuTrsv, deviceMatrix, deviceZeros } from '../../src/gpu/index.js';
+import { gpuConvert, gpuEllSpmv, toDeviceEll, toDevice, toDeviceMatrix, gpuDot, gpuAsum, gpuUpdate, gpuGemv, gpuTrsv, deviceMatrix, deviceZeros } from '../../src/backends/webgpu/index.js';
 import { randomValues, requireRuntime } from './gpu-test-helpers.js';
 
 /** A 1-D range of `n` elements with increment `inc` inside a buffer of NaN sentinels (offset `pad`). */

@@ -4,8 +4,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { toDevice } from '../../src/gpu/device-array.js';
-import { gpuDot } from '../../src/gpu/dot.js';
+import { toDevice } from '../../src/backends/webgpu/device-array.js';
+import { gpuDot } from '../../kernels/dot/dot-webgpu.js';
 import { accurateSum, gamma, opError, randomValues, readError, requireRuntime } from './gpu-test-helpers.js';
 
 const STORAGES = ['f32', 'f16', 'bf16', 'f64', 'ff', 'i8', 'i16'] as const;

@@ -10,8 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { readMatrixMarketCsr } from '../../src/io/matrix-market-csr.js';
 import { csrToEll } from '../../src/sparse/csr-to-ell.js';
 import { laplacianEll } from '../../src/sparse/laplacian.js';
-import { toDevice } from '../../src/gpu/device-array.js';
-import { gpuEllSpmv, toDeviceEll, type EllParts } from '../../src/gpu/ell-spmv.js';
+import { toDevice } from '../../src/backends/webgpu/device-array.js';
+import { gpuEllSpmv, toDeviceEll, type EllParts } from '../../kernels/ell-spmv/ell-spmv-webgpu.js';
 import { accurateSum, gamma, opError, randomValues, readError, requireRuntime, writeError } from './gpu-test-helpers.js';
 
 /** A random ELL matrix: rows with 0..width entries at random distinct columns, the rest padding. */

@@ -3,13 +3,13 @@
  * point on the CPU, report why, and agree with the GPU within the same bounds.
  */
 import { describe, expect, it } from 'vitest';
-import { DeviceArray, toDevice } from '../../src/gpu/device-array.js';
-import { gpuDot } from '../../src/gpu/dot.js';
-import { gpuEllSpmv, type DeviceEll } from '../../src/gpu/ell-spmv.js';
-import { GPU_FORMATS, type GpuFormatName } from '../../src/gpu/formats.js';
-import { deviceMatrix, gpuGemv } from '../../src/gpu/gemv.js';
-import { gpuTrsv } from '../../src/gpu/trsv.js';
-import { ModprecError } from '../../src/errors.js';
+import { DeviceArray, toDevice } from '../../src/backends/webgpu/device-array.js';
+import { gpuDot } from '../../kernels/dot/dot-webgpu.js';
+import { gpuEllSpmv, type DeviceEll } from '../../kernels/ell-spmv/ell-spmv-webgpu.js';
+import { GPU_FORMATS, type GpuFormatName } from '../../src/backends/webgpu/formats.js';
+import { deviceMatrix, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
+import { gpuTrsv } from '../../kernels/trsv/trsv-webgpu.js';
+import { ModprecError } from '../../src/core/errors.js';
 import { gamma, randomValues, requireRuntime } from './gpu-test-helpers.js';
 
 const REASON = 'test: no adapter';

@@ -10,9 +10,9 @@ import fc from 'fast-check';
 import {
   dot, gemv, vector, matrix, formats, findFormat, registerFormat, f32Arithmetic, ModprecError, type ArithmeticFormat,
 } from '../../src/index.js';
-import { GPU_FORMATS, gpuFormat, type GpuFormatName } from '../../src/gpu/formats.js';
-import { gpuArithmetic } from '../../src/gpu/arithmetic.js';
-import { toDevice, gpuDot } from '../../src/gpu/index.js';
+import { GPU_FORMATS, gpuFormat, type GpuFormatName } from '../../src/backends/webgpu/formats.js';
+import { gpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
+import { toDevice, gpuDot } from '../../src/backends/webgpu/index.js';
 import { randomValues, requireRuntime } from './gpu-test-helpers.js';
 
 /** The error `run` throws (synchronously or by rejecting). */

@@ -4,8 +4,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { toDevice } from '../../src/gpu/device-array.js';
-import { deviceMatrix, gemvSplit, gemvTLanes, gpuGemv } from '../../src/gpu/gemv.js';
+import { toDevice } from '../../src/backends/webgpu/device-array.js';
+import { deviceMatrix, gemvSplit, gemvTLanes, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
 import { accurateSum, gamma, opError, randomValues, readError, requireRuntime, writeError } from './gpu-test-helpers.js';
 
 const CASES = [

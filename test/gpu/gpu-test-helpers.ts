@@ -3,8 +3,8 @@
  * them on Mesa's llvmpipe through Dawn's OpenGL backend), reproducible data, an accurate reference sum
  * and the error bounds the kernels are checked against.
  */
-import { gpuUnavailableReason } from '../../src/gpu/backend.js';
-import { gpuRuntime, type GpuRuntime } from '../../src/gpu/runtime.js';
+import { gpuUnavailableReason } from '../../src/backends/webgpu/backend.js';
+import { gpuRuntime, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 
 /** The GPU runtime; throws (fails the test) when there is no adapter. */
 export async function requireRuntime(): Promise<GpuRuntime> {

@@ -4,10 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { laplacianEll } from '../../src/sparse/laplacian.js';
-import { toDevice } from '../../src/gpu/device-array.js';
-import { gpuEllSpmv, toDeviceEll } from '../../src/gpu/ell-spmv.js';
-import { deviceMatrix, gpuGemv } from '../../src/gpu/gemv.js';
-import { gpuTrsv } from '../../src/gpu/trsv.js';
+import { toDevice } from '../../src/backends/webgpu/device-array.js';
+import { gpuEllSpmv, toDeviceEll } from '../../kernels/ell-spmv/ell-spmv-webgpu.js';
+import { deviceMatrix, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
+import { gpuTrsv } from '../../kernels/trsv/trsv-webgpu.js';
 import { gamma, requireRuntime } from './gpu-test-helpers.js';
 
 /** Small integers: every product and partial sum is exact in binary32, so results must match exactly. */

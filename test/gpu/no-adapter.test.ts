@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   dot, asum, nrm2, gemv, trsv, ellSpmv, axpy, waxpby, scal, vector, matrix, toArray, formats, ModprecError, ellFromMatrix, csrToEll, laplacianCsr,
 } from '../../src/index.js';
-import { toDevice, gpuDot, gpuGemv, gpuUpdate, deviceMatrix, toDeviceMatrix } from '../../src/gpu/index.js';
-import { span } from '../../src/span.js';
+import { toDevice, gpuDot, gpuGemv, gpuUpdate, deviceMatrix, toDeviceMatrix } from '../../src/backends/webgpu/index.js';
+import { span } from '../../src/core/span.js';
 import { randomValues } from './gpu-test-helpers.js';
 
 const saved = process.env.MODPREC_GPU_BACKEND;

@@ -9,7 +9,7 @@ import {
   dot, gemv, trsv, ellSpmv, axpy, waxpby, scal, nrm2, asum, vector, matrix, toArray, formats, ModprecError, range,
   ellFromMatrix, csrToEll, laplacianCsr, colMajor, rowMajor,
 } from '../../src/index.js';
-import { toDevice, gpuDot, gpuGemv, deviceMatrix } from '../../src/gpu/index.js';
+import { toDevice, gpuDot, gpuGemv, deviceMatrix } from '../../src/backends/webgpu/index.js';
 import { requireRuntime } from './gpu-test-helpers.js';
 
 /** The typed error a call throws (synchronously, or as a rejected promise). */
@@ -196,7 +196,7 @@ describe('one behaviour per question on both backends (issue 15, item 6)', () =>
 
 /** gpuTrsv without uplo, from the resident API. */
 async function gpuTrsv2(A: ReturnType<typeof matrix>, x: Awaited<ReturnType<typeof toDevice>>): Promise<void> {
-  const { gpuTrsv } = await import('../../src/gpu/index.js');
+  const { gpuTrsv } = await import('../../src/backends/webgpu/index.js');
   const dA = await toDevice(A as never, { format: 'f32' });
   await gpuTrsv({ A: deviceMatrix(dA, 2, 2), x }, { arithmetic: 'f32' });
 }

@@ -8,8 +8,8 @@
  */
 import { expect } from 'vitest';
 import { range, colMajor, rowMajor, span, formats, vector, matrix, gemv, trsv, axpy, waxpby, scal, ellSpmv, ellFromMatrix, ellOperand, csrToEll, laplacianCsr } from '../../src/index.js';
-import type { Range } from '../../src/range.js';
-import { toDevice, deviceView, deviceMatrix, deviceMatrixView, toDeviceMatrix, toDeviceEll, deviceEllView, gpuUpdate, gpuGemv, gpuTrsv, gpuEllSpmv, type DeviceArray } from '../../src/gpu/index.js';
+import type { Range } from '../../src/core/range.js';
+import { toDevice, deviceView, deviceMatrix, deviceMatrixView, toDeviceMatrix, toDeviceEll, deviceEllView, gpuUpdate, gpuGemv, gpuTrsv, gpuEllSpmv, type DeviceArray } from '../../src/backends/webgpu/index.js';
 import { randomValues } from './gpu-test-helpers.js';
 
 const STORAGE = { f64: formats.f64, f32: formats.f32, f16: formats.f16, bf16: formats.bf16 } as const;

@@ -4,9 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { colMajor, rowMajor } from '../../accessors/index.js';
-import { range } from '../../src/range.js';
-import { toDevice } from '../../src/gpu/device-array.js';
-import { deviceMatrix, gpuGemv } from '../../src/gpu/gemv.js';
+import { range } from '../../src/core/range.js';
+import { toDevice } from '../../src/backends/webgpu/device-array.js';
+import { deviceMatrix, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
 import { randomValues, requireRuntime } from './gpu-test-helpers.js';
 
 describe('toDevice with ranges', () => {

@@ -4,12 +4,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { bf16BitsFromNumber } from '../../src/formats/convert/bf16.js';
-import { gpuConvert } from '../../src/gpu/convert.js';
-import { bindingWindows, setBindingLimitForTests, toDevice } from '../../src/gpu/device-array.js';
-import { gpuEllSpmv, toDeviceEll } from '../../src/gpu/ell-spmv.js';
-import { gpuTrsv } from '../../src/gpu/trsv.js';
-import { gpuDot } from '../../src/gpu/dot.js';
-import { deviceMatrix, gpuGemv } from '../../src/gpu/gemv.js';
+import { gpuConvert } from '../../src/backends/webgpu/convert.js';
+import { bindingWindows, setBindingLimitForTests, toDevice } from '../../src/backends/webgpu/device-array.js';
+import { gpuEllSpmv, toDeviceEll } from '../../kernels/ell-spmv/ell-spmv-webgpu.js';
+import { gpuTrsv } from '../../kernels/trsv/trsv-webgpu.js';
+import { gpuDot } from '../../kernels/dot/dot-webgpu.js';
+import { deviceMatrix, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
 import { requireRuntime } from './gpu-test-helpers.js';
 
 describe('arrays over one storage binding', () => {

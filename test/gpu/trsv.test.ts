@@ -5,9 +5,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { toDevice } from '../../src/gpu/device-array.js';
-import { deviceMatrix } from '../../src/gpu/gemv.js';
-import { gpuTrsv } from '../../src/gpu/trsv.js';
+import { toDevice } from '../../src/backends/webgpu/device-array.js';
+import { deviceMatrix } from '../../kernels/gemv/gemv-webgpu.js';
+import { gpuTrsv } from '../../kernels/trsv/trsv-webgpu.js';
 import { accurateSum, opError, randomValues, requireRuntime } from './gpu-test-helpers.js';
 
 function triangular(n: number, lda: number, seed: number): Float64Array {

@@ -7,9 +7,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { numberFromBf16Bits, bf16BitsFromNumber } from '../../src/formats/convert/bf16.js';
 import { f16BitsFromNumber, numberFromF16Bits } from '../../src/formats/convert/f16.js';
-import { gpuConvert } from '../../src/gpu/convert.js';
-import { DeviceArray, toDevice } from '../../src/gpu/device-array.js';
-import { GPU_FORMATS } from '../../src/gpu/formats.js';
+import { gpuConvert } from '../../src/backends/webgpu/convert.js';
+import { DeviceArray, toDevice } from '../../src/backends/webgpu/device-array.js';
+import { GPU_FORMATS } from '../../src/backends/webgpu/formats.js';
 import { requireRuntime } from './gpu-test-helpers.js';
 
 /** Uploads raw words as an array of `format`. */

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ModprecError } from '../../src/errors.js';
+import { ModprecError } from '../../src/core/errors.js';
 import { readMatrixMarket, writeMatrixMarket } from '../../src/io/matrix-market.js';
 import type { MatrixMarketData, MatrixMarketWriteOptions } from '../../src/io/matrix-market.js';
 import { cooMatrix } from '../../src/sparse/coo-matrix.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readMatrixMarket, readMatrixMarketCsr } from '../../src/io/matrix-market.js';
 import type { MatrixMarketData } from '../../src/io/matrix-market.js';
-import { ModprecError } from '../../src/errors.js';
+import { ModprecError } from '../../src/core/errors.js';
 import { expectModprec } from '../sparse/sparse-arbitraries.js';
 
 function coordinate(data: MatrixMarketData) {

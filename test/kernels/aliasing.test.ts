@@ -7,9 +7,9 @@ import fc from 'fast-check';
 import {
   axpy, dot, ellSpmv, formats, gemv, range, rowMajor, colMajor, scal, trsv, vector, waxpby,
 } from '../../src/index.js';
-import type { Range } from '../../src/range.js';
+import type { Range } from '../../src/core/range.js';
 import type { Accessor } from '../../accessors/accessor.js';
-import { overlaps, sameElements } from '../../kernels/codegen/aliasing.js';
+import { overlaps, sameElements } from '../../kernels/shared/aliasing.js';
 import { laplacianEll } from '../../src/sparse/laplacian.js';
 import { expectModprec } from '../sparse/sparse-arbitraries.js';
 

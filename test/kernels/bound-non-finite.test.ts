@@ -9,7 +9,7 @@ import {
   waxpbyBound,
 } from '../../src/index.js';
 import { laplacianEll } from '../../src/sparse/laplacian.js';
-import type { FormatLike } from '../../src/formats/registry.js';
+import type { FormatLike } from '../../src/formats/common/registry.js';
 
 const arithmetics: [string, FormatLike][] = [['f64', formats.f64], ['f32', formats.f32], ['dd', formats.dd]];
 const nonFinite = fc.constantFrom(NaN, Infinity, -Infinity);

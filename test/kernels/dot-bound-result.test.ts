@@ -6,12 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { asum, asumBound, dot, dotBound, formats, nrm2, nrm2Bound, vector, range, rowMajor, scaledReducedRowMajor } from '../../src/index.js';
-import type { Range } from '../../src/range.js';
+import type { Range } from '../../src/core/range.js';
 import { exactDot, exactOf } from '../../src/testing/exact.js';
 import { absRational, addRational, compareRational, subRational, type Rational } from '../../src/testing/rational.js';
-import { rnsToRational } from '../../src/rns/convert-exact.js';
-import type { RnsNumber } from '../../src/rns/rns-number.js';
-import type { FormatLike } from '../../src/formats/registry.js';
+import { rnsToRational } from '../../src/formats/rns/convert-exact.js';
+import type { RnsNumber } from '../../src/formats/rns/rns-number.js';
+import type { FormatLike } from '../../src/formats/common/registry.js';
 
 /** |computed − exact| ≤ bound, exactly (the bound as the rational of its double). */
 function within(computed: Rational, exact: Rational, bound: number): boolean {

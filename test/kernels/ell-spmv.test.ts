@@ -2,11 +2,11 @@ import { describe, it, expect } from 'vitest';
 import { matricesFolder } from '../matrix-fixtures.js';
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
-import { range, type Range } from '../../src/range.js';
+import { range, type Range } from '../../src/core/range.js';
 import { rowMajor } from '../../accessors/row-major.js';
 import { colMajor } from '../../accessors/col-major.js';
 import { formats } from '../../src/formats/index.js';
-import { ModprecError } from '../../src/errors.js';
+import { ModprecError } from '../../src/core/errors.js';
 import { ELL_PADDING, type EllMatrix } from '../../src/sparse/ell-matrix.js';
 import { csrToEll } from '../../src/sparse/csr-to-ell.js';
 import { laplacianEll } from '../../src/sparse/laplacian.js';
@@ -23,8 +23,8 @@ import {
   buildMatrix, buildVector, changedOutside, exactElement, exactVector, errorOf, matrixSpec, positionsOf, snapshot,
   value, vectorSpec, vectorValues, withinBound, type ArithmeticName,
 } from './matrix-kernel-fixtures.js';
-import type { KernelOptions } from '../../kernels/codegen/kernel-options.js';
-import '../../src/dd/register.js';
+import type { KernelOptions } from '../../kernels/shared/kernel-options.js';
+import '../../src/formats/dd/register.js';
 
 /** Exact α·A·x + β·y of the represented values (A's values read only at non-padding slots). */
 function exactSpmv(A: EllOperand, x: Rational[], alpha: number, beta: number, y: Rational[] | null): Rational[] {

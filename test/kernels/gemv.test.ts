@@ -1,13 +1,13 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { range, type Range } from '../../src/range.js';
+import { range, type Range } from '../../src/core/range.js';
 import { rowMajor } from '../../accessors/row-major.js';
 import { colMajor } from '../../accessors/col-major.js';
 import { formats } from '../../src/formats/index.js';
-import { ModprecError } from '../../src/errors.js';
+import { ModprecError } from '../../src/core/errors.js';
 import { gemv, type GemvOptions } from '../../kernels/gemv/gemv.js';
 import { gemvBound } from '../../kernels/gemv/gemv-bound.js';
-import { gamma } from '../../kernels/codegen/accumulation.js';
+import { gamma } from '../../kernels/shared/accumulation.js';
 import { exactDot, exactOf, relativeError } from '../../src/testing/exact.js';
 import { addRational, mulRational } from '../../src/testing/rational.js';
 import { seededRandom } from '../../src/sparse/seeded-random.js';
@@ -15,7 +15,7 @@ import {
   buildMatrix, buildVector, changedOutside, exactDotOf, exactMatrix, exactVector, errorOf, matrixSpec, positionsOf,
   snapshot, value, vectorSpec, vectorValues, withinBound, type ArithmeticName,
 } from './matrix-kernel-fixtures.js';
-import '../../src/dd/register.js';
+import '../../src/formats/dd/register.js';
 
 const coefficient = fc.oneof(fc.constantFrom(0, 1, -1, 0.5, 0.1, -3), value);
 

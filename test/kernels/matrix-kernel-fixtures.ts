@@ -4,8 +4,8 @@
  * represent, and checks that nothing outside a view changed.
  */
 import fc from 'fast-check';
-import { range, type Range } from '../../src/range.js';
-import { span } from '../../src/span.js';
+import { range, type Range } from '../../src/core/range.js';
+import { span } from '../../src/core/span.js';
 import { rowMajor } from '../../accessors/row-major.js';
 import { colMajor } from '../../accessors/col-major.js';
 import { strided } from '../../accessors/strided.js';

@@ -1,9 +1,9 @@
-/** Priming of cold kernels (kernels/codegen/prime.ts): two prefix runs on first use only, invisible in results. */
+/** Priming of cold kernels (src/backends/cpu/prime.ts): two prefix runs on first use only, invisible in results. */
 import { describe, it, expect } from 'vitest';
-import '../../src/dd/register.js';
+import '../../src/formats/dd/register.js';
 import { vector, dot, range, rowMajor } from '../../src/index.js';
-import { primeOnce, PRIME_LENGTH } from '../../kernels/codegen/prime.js';
-import type { DdValue } from '../../src/dd/dd-arithmetic.js';
+import { primeOnce, PRIME_LENGTH } from '../../src/backends/cpu/prime.js';
+import type { DdValue } from '../../src/formats/dd/dd-arithmetic.js';
 import { exactDot } from '../../src/testing/exact.js';
 import { roundRationalToDouble } from '../../src/testing/round-rational.js';
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { formats, matrix, trsv, vector, ModprecError } from '../../src/index.js';
-import type { Range } from '../../src/range.js';
+import type { Range } from '../../src/core/range.js';
 
 /** A well-conditioned triangular matrix (both triangles filled; only `uplo`'s is read) with `special` at (r, c). */
 function triangular(n: number, r: number, c: number, special: number, storage = formats.f64): Range<2, any> {

@@ -1,22 +1,22 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { range, type Range } from '../../src/range.js';
+import { range, type Range } from '../../src/core/range.js';
 import { rowMajor } from '../../accessors/row-major.js';
 import { colMajor } from '../../accessors/col-major.js';
 import { formats } from '../../src/formats/index.js';
-import { ModprecError } from '../../src/errors.js';
+import { ModprecError } from '../../src/core/errors.js';
 import { trsv } from '../../kernels/trsv/trsv.js';
 import { trsvBound } from '../../kernels/trsv/trsv-bound.js';
-import type { KernelOptions } from '../../kernels/codegen/kernel-options.js';
-import { gamma } from '../../kernels/codegen/accumulation.js';
-import { luFactor, luSolve, applyPivots } from '../../src/lu.js';
+import type { KernelOptions } from '../../kernels/shared/kernel-options.js';
+import { gamma } from '../../kernels/shared/accumulation.js';
+import { luFactor, luSolve, applyPivots } from '../../src/linalg/lu.js';
 import { seededRandom } from '../../src/sparse/seeded-random.js';
 import { type Rational, ZERO, divRational, mulRational, subRational } from '../../src/testing/rational.js';
 import {
   buildMatrix, buildVector, changedOutside, exactElement, exactVector, errorOf, matrixSpec, positionsOf,
   snapshot, vectorSpec, withinBound, type ArithmeticName,
 } from './matrix-kernel-fixtures.js';
-import '../../src/dd/register.js';
+import '../../src/formats/dd/register.js';
 
 type Uplo = 'U' | 'L';
 type Trans = 'N' | 'T';

@@ -5,19 +5,19 @@
  */
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import '../../src/dd/register.js';
+import '../../src/formats/dd/register.js';
 import { vector, matrix, dot, range, rowMajor } from '../../src/index.js';
 import { gemv } from '../../kernels/gemv/gemv.js';
 import { scaledReducedRowMajor } from '../../accessors/scaled-reduced.js';
-import { DdSplitArray } from '../../src/dd/dd-storage.js';
-import { ddArithmetic, type DdValue } from '../../src/dd/dd-arithmetic.js';
-import { ddTwoProdAccumulate } from '../../src/dd/two-prod-accumulate.js';
-import { ddTwoProdAccumulateSource } from '../../src/dd/dd-templates.js';
-import { f64Arithmetic } from '../../src/arithmetic/f64.js';
-import { numberRegister } from '../../src/formats/format.js';
-import { Operand } from '../../kernels/codegen/operand.js';
-import { withoutGuards } from '../../kernels/codegen/guards.js';
-import { generatedSources } from '../../kernels/codegen/program-cache.js';
+import { DdSplitArray } from '../../src/formats/dd/dd-storage.js';
+import { ddArithmetic, type DdValue } from '../../src/formats/dd/dd-arithmetic.js';
+import { ddTwoProdAccumulate } from '../../src/formats/dd/two-prod-accumulate.js';
+import { ddTwoProdAccumulateSource } from '../../src/formats/dd/dd-templates.js';
+import { f64Arithmetic } from '../../src/formats/f64/f64-arithmetic.js';
+import { numberRegister } from '../../src/formats/common/format.js';
+import { Operand } from '../../src/backends/cpu/operand.js';
+import { withoutGuards } from '../../src/backends/cpu/guards.js';
+import { generatedSources } from '../../src/backends/cpu/program-cache.js';
 
 const cell = () => range(rowMajor<1, DdValue>({ size: 1, storage: 'dd' }));
 /** s := x_i·y_i + s with ddTwoProdAccumulate, from s = 0. */

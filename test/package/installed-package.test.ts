@@ -184,7 +184,7 @@ console.log(JSON.stringify({
     visit(entry);
     const bytes = [...eager].reduce((s, k) => s + outputs[k]!.bytes, 0);
     const inputs = [...eager].flatMap((k) => Object.keys(outputs[k]!.inputs));
-    expect(inputs.filter((i) => i.includes('gpu.js') || i.includes('/dist/src/gpu/'))).toEqual([]);
+    expect(inputs.filter((i) => i.includes('gpu.js') || i.includes('/dist/src/backends/webgpu/') || /-webgpu\.js$/.test(i))).toEqual([]);
     expect(bytes).toBeLessThanOrEqual(150 * 1024);
     console.log(`CPU-only browser bundle: ${(bytes / 1024).toFixed(1)} KB minified (eager chunks ${eager.size})`);
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { rnsFormat } from '../../src/rns/register.js';
+import { rnsFormat } from '../../src/formats/rns/register.js';
 import { range, rowMajor, axpy, waxpby, dot, scal } from '../../src/index.js';
-import type { Range } from '../../src/range.js';
-import { RnsNumber } from '../../src/rns/rns-number.js';
+import type { Range } from '../../src/core/range.js';
+import { RnsNumber } from '../../src/formats/rns/rns-number.js';
 
 // Registers read from an mp_array element stay bound to it (no copy) until used: a kernel whose output is also
 // one of its inputs must still read each element before overwriting it. These run the kernels with aliased

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { rnsModuliSet } from '../../src/rns/moduli-set.js';
-import { RnsNumber } from '../../src/rns/rns-number.js';
-import { rnsAdd, rnsCompare, rnsFma, rnsMul, rnsSign, rnsSub } from '../../src/rns/arithmetic.js';
-import { rnsFromNumber } from '../../src/rns/convert-number.js';
-import { rnsDiv, rnsFromRational, rnsSqrt } from '../../src/rns/convert-exact.js';
+import { rnsModuliSet } from '../../src/formats/rns/moduli-set.js';
+import { RnsNumber } from '../../src/formats/rns/rns-number.js';
+import { rnsAdd, rnsCompare, rnsFma, rnsMul, rnsSign, rnsSub } from '../../src/formats/rns/arithmetic.js';
+import { rnsFromNumber } from '../../src/formats/rns/convert-number.js';
+import { rnsDiv, rnsFromRational, rnsSqrt } from '../../src/formats/rns/convert-exact.js';
 import { add, eq, invariantsHold, lt, makeOperand, mul, ofRns, operandSpec, q, sub, withinU } from './oracle.js';
 
 const precisions = [106, 212, 424, 1696];

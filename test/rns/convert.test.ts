@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { rnsModuliSet } from '../../src/rns/moduli-set.js';
-import { RnsNumber } from '../../src/rns/rns-number.js';
-import { rnsFromDoubleDouble, rnsFromNumber, rnsToDoubleDouble, rnsToNumber } from '../../src/rns/convert-number.js';
-import { rnsFromDecimalString, rnsFromRational, rnsToDecimalString, rnsToRational } from '../../src/rns/convert-exact.js';
+import { rnsModuliSet } from '../../src/formats/rns/moduli-set.js';
+import { RnsNumber } from '../../src/formats/rns/rns-number.js';
+import { rnsFromDoubleDouble, rnsFromNumber, rnsToDoubleDouble, rnsToNumber } from '../../src/formats/rns/convert-number.js';
+import { rnsFromDecimalString, rnsFromRational, rnsToDecimalString, rnsToRational } from '../../src/formats/rns/convert-exact.js';
 import { abs, add, anyDouble, eq, fullPrecision, invariantsHold, makeOperand, ofNumber, ofRns, operandSpec, q, sub, withinU, type Q } from './oracle.js';
 
 /** The double nearest to v (ties to even), or to odd, computed in BigInt: the oracle for rnsToNumber. */

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ModprecError } from '../../src/errors.js';
-import { rnsModuliSet } from '../../src/rns/moduli-set.js';
-import { RnsNumber } from '../../src/rns/rns-number.js';
-import { rnsAdd, rnsCompare, rnsFma, rnsMul, rnsSub } from '../../src/rns/arithmetic.js';
-import { rnsFromDoubleDouble, rnsFromNumber } from '../../src/rns/convert-number.js';
-import { rnsDiv, rnsFromDecimalString, rnsFromRational, rnsSqrt, rnsToDecimalString } from '../../src/rns/convert-exact.js';
+import { ModprecError } from '../../src/core/errors.js';
+import { rnsModuliSet } from '../../src/formats/rns/moduli-set.js';
+import { RnsNumber } from '../../src/formats/rns/rns-number.js';
+import { rnsAdd, rnsCompare, rnsFma, rnsMul, rnsSub } from '../../src/formats/rns/arithmetic.js';
+import { rnsFromDoubleDouble, rnsFromNumber } from '../../src/formats/rns/convert-number.js';
+import { rnsDiv, rnsFromDecimalString, rnsFromRational, rnsSqrt, rnsToDecimalString } from '../../src/formats/rns/convert-exact.js';
 
 const set = rnsModuliSet(212);
 const other = rnsModuliSet(106);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { rnsModuliSet, rnsTables } from '../../src/rns/moduli-set.js';
-import { RnsNumber } from '../../src/rns/rns-number.js';
-import { RnsArray, rnsRef } from '../../src/rns/rns-array.js';
-import { runFusedLoop, runProductLoop } from '../../src/rns/fused-loops.js';
+import { rnsModuliSet, rnsTables } from '../../src/formats/rns/moduli-set.js';
+import { RnsNumber } from '../../src/formats/rns/rns-number.js';
+import { RnsArray, rnsRef } from '../../src/formats/rns/rns-array.js';
+import { runFusedLoop, runProductLoop } from '../../src/formats/rns/fused-loops.js';
 
 /** x mod m in [0, m) for a BigInt. */
 const mod = (x: bigint, m: bigint): bigint => ((x % m) + m) % m;

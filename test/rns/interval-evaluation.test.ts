@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { rnsModuliSet } from '../../src/rns/moduli-set.js';
-import { EVAL, evaluateSigned, evaluateUnsigned } from '../../src/rns/interval-evaluation.js';
+import { rnsModuliSet } from '../../src/formats/rns/moduli-set.js';
+import { EVAL, evaluateSigned, evaluateUnsigned } from '../../src/formats/rns/interval-evaluation.js';
 import { le, ofExt, q } from './oracle.js';
 
 describe.each([106, 424, 1696, 3392])('interval evaluation at %i bits', (precision) => {

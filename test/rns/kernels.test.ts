@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import '../../src/rns/register.js';
-import { rnsFormat } from '../../src/rns/register.js';
+import '../../src/formats/rns/register.js';
+import { rnsFormat } from '../../src/formats/rns/register.js';
 import { range, rowMajor, colMajor } from '../../src/index.js';
 import { dot, gemv, axpy, waxpby, scal, asum, nrm2, trsv, ellSpmv, ellFromMatrix } from '../../src/index.js';
-import type { Range } from '../../src/range.js';
-import { rnsModuliSet, type RnsModuliSet } from '../../src/rns/moduli-set.js';
-import { RnsNumber } from '../../src/rns/rns-number.js';
-import { rnsFromRational } from '../../src/rns/convert-exact.js';
+import type { Range } from '../../src/core/range.js';
+import { rnsModuliSet, type RnsModuliSet } from '../../src/formats/rns/moduli-set.js';
+import { RnsNumber } from '../../src/formats/rns/rns-number.js';
+import { rnsFromRational } from '../../src/formats/rns/convert-exact.js';
 import { abs, add, anyDouble, le, mul, ofNumber, ofRns, q, sub, type Q } from './oracle.js';
 
 /** A rigorous rational upper bound of u = 4/√M: the double unitRoundoff, or 2^(1−p) below the double range. */

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { rnsModuliSet } from '../../src/rns/moduli-set.js';
-import { RnsNumber } from '../../src/rns/rns-number.js';
-import { RnsArray, rnsLoad, rnsRef } from '../../src/rns/rns-array.js';
-import { rnsStore } from '../../src/rns/array-store.js';
-import { rnsAdd, rnsFma, rnsMul, rnsNeg, rnsSet } from '../../src/rns/arithmetic.js';
-import { rnsConvert } from '../../src/rns/rns-formats.js';
-import { rnsToNumber } from '../../src/rns/convert-number.js';
+import { rnsModuliSet } from '../../src/formats/rns/moduli-set.js';
+import { RnsNumber } from '../../src/formats/rns/rns-number.js';
+import { RnsArray, rnsLoad, rnsRef } from '../../src/formats/rns/rns-array.js';
+import { rnsStore } from '../../src/formats/rns/array-store.js';
+import { rnsAdd, rnsFma, rnsMul, rnsNeg, rnsSet } from '../../src/formats/rns/arithmetic.js';
+import { rnsConvert } from '../../src/formats/rns/rns-formats.js';
+import { rnsToNumber } from '../../src/formats/rns/convert-number.js';
 import { makeOperand, operandSpec } from './oracle.js';
 
 /** Everything a number holds, for bit-for-bit comparisons. */

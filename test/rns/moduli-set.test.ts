@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ModprecError } from '../../src/errors.js';
-import { rnsModuliSet, rnsTables, type ResidueArithmetic } from '../../src/rns/moduli-set.js';
+import { ModprecError } from '../../src/core/errors.js';
+import { rnsModuliSet, rnsTables, type ResidueArithmetic } from '../../src/formats/rns/moduli-set.js';
 import { ofExt, ofNumber, le, q } from './oracle.js';
 
 const cases: [number, ResidueArithmetic][] = [

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { CalculateTypeWithDestroy } from 'gmp-wasm';
-import { rnsFormat } from '../../src/rns/register.js';
+import { rnsFormat } from '../../src/formats/rns/register.js';
 import { range, rowMajor, colMajor, dot, gemv } from '../../src/index.js';
-import type { Range } from '../../src/range.js';
-import { rnsModuliSet } from '../../src/rns/moduli-set.js';
-import { RnsNumber } from '../../src/rns/rns-number.js';
-import { rnsFromRational } from '../../src/rns/convert-exact.js';
+import type { Range } from '../../src/core/range.js';
+import { rnsModuliSet } from '../../src/formats/rns/moduli-set.js';
+import { RnsNumber } from '../../src/formats/rns/rns-number.js';
+import { rnsFromRational } from '../../src/formats/rns/convert-exact.js';
 import { abs, add, le, mul, ofNumber, ofRns, q, sub, type Q } from './oracle.js';
 import { fromMpfr, mpfrContext, toMpfr } from './mpfr-oracle.js';
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { CalculateTypeWithDestroy } from 'gmp-wasm';
-import { rnsModuliSet } from '../../src/rns/moduli-set.js';
-import { RnsNumber } from '../../src/rns/rns-number.js';
-import { rnsAdd, rnsFma, rnsMul, rnsSub } from '../../src/rns/arithmetic.js';
-import { rnsFromRational } from '../../src/rns/convert-exact.js';
+import { rnsModuliSet } from '../../src/formats/rns/moduli-set.js';
+import { RnsNumber } from '../../src/formats/rns/rns-number.js';
+import { rnsAdd, rnsFma, rnsMul, rnsSub } from '../../src/formats/rns/arithmetic.js';
+import { rnsFromRational } from '../../src/formats/rns/convert-exact.js';
 import { abs, fullPrecision, le, mul, ofRns, q, sub, type Q } from './oracle.js';
 import { fromMpfr, mpfrContext, toMpfr } from './mpfr-oracle.js';
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { rnsModuliSet } from '../../src/rns/moduli-set.js';
-import { RnsNumber } from '../../src/rns/rns-number.js';
-import { RnsArray, rnsRef } from '../../src/rns/rns-array.js';
-import { rnsStore } from '../../src/rns/array-store.js';
-import { rnsMulAdd2 } from '../../src/rns/arithmetic.js';
-import { rnsFromNumber } from '../../src/rns/convert-number.js';
+import { rnsModuliSet } from '../../src/formats/rns/moduli-set.js';
+import { RnsNumber } from '../../src/formats/rns/rns-number.js';
+import { RnsArray, rnsRef } from '../../src/formats/rns/rns-array.js';
+import { rnsStore } from '../../src/formats/rns/array-store.js';
+import { rnsMulAdd2 } from '../../src/formats/rns/arithmetic.js';
+import { rnsFromNumber } from '../../src/formats/rns/convert-number.js';
 import { abs, add, invariantsHold, le, makeOperand, mul, ofRns, operandSpec, q, sub, unitBound, withinU, type Q } from './oracle.js';
 
 /** Doubles whose products stay short (the one-pass case), with zeros and both signs. */

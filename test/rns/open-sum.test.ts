@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { rnsModuliSet } from '../../src/rns/moduli-set.js';
-import { RnsNumber, OPEN_AFTER } from '../../src/rns/rns-number.js';
-import { RnsArray, rnsLoad, rnsRef } from '../../src/rns/rns-array.js';
-import { rnsStore } from '../../src/rns/array-store.js';
-import { rnsFma, rnsSign } from '../../src/rns/arithmetic.js';
-import { rnsFromNumber, rnsToNumber } from '../../src/rns/convert-number.js';
+import { rnsModuliSet } from '../../src/formats/rns/moduli-set.js';
+import { RnsNumber, OPEN_AFTER } from '../../src/formats/rns/rns-number.js';
+import { RnsArray, rnsLoad, rnsRef } from '../../src/formats/rns/rns-array.js';
+import { rnsStore } from '../../src/formats/rns/array-store.js';
+import { rnsFma, rnsSign } from '../../src/formats/rns/arithmetic.js';
+import { rnsFromNumber, rnsToNumber } from '../../src/formats/rns/convert-number.js';
 import { abs, add, anyDouble, invariantsHold, le, makeOperand, mul, ofNumber, ofRns, operandSpec, q, sub, unitBound, withinU, type Q } from './oracle.js';
 
 /** Doubles of moderate range (products and sums stay short: the case open sums are for). */

@@ -1,10 +1,10 @@
 /** Exact oracles and generators for the RNS tests: every value is a dyadic rational, checked in BigInt. */
 import fc from 'fast-check';
-import type { RnsModuliSet } from '../../src/rns/moduli-set.js';
-import { RnsNumber } from '../../src/rns/rns-number.js';
-import { rnsFromNumber } from '../../src/rns/convert-number.js';
-import { rnsFromRational, rnsSignificand, rnsToRational } from '../../src/rns/convert-exact.js';
-import type { Rational } from '../../src/rns/convert-exact.js';
+import type { RnsModuliSet } from '../../src/formats/rns/moduli-set.js';
+import { RnsNumber } from '../../src/formats/rns/rns-number.js';
+import { rnsFromNumber } from '../../src/formats/rns/convert-number.js';
+import { rnsFromRational, rnsSignificand, rnsToRational } from '../../src/formats/rns/convert-exact.js';
+import type { Rational } from '../../src/formats/rns/convert-exact.js';
 
 /** An exact rational n/d (d > 0). */
 export type Q = Rational;

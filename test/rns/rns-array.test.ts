@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ModprecError } from '../../src/errors.js';
-import { rnsFormat } from '../../src/rns/register.js';
+import { ModprecError } from '../../src/core/errors.js';
+import { rnsFormat } from '../../src/formats/rns/register.js';
 import { range, colMajor, rowMajor, toArray, dot, axpy } from '../../src/index.js';
-import { rnsModuliSet } from '../../src/rns/moduli-set.js';
-import { RnsArray } from '../../src/rns/rns-array.js';
-import { RnsNumber } from '../../src/rns/rns-number.js';
-import { rnsFromNumber } from '../../src/rns/convert-number.js';
+import { rnsModuliSet } from '../../src/formats/rns/moduli-set.js';
+import { RnsArray } from '../../src/formats/rns/rns-array.js';
+import { RnsNumber } from '../../src/formats/rns/rns-number.js';
+import { rnsFromNumber } from '../../src/formats/rns/convert-number.js';
 import { eq, ofRns, q } from './oracle.js';
 
 describe('mp_array storage (seed 000 Table 2 layout)', () => {

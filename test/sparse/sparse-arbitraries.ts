@@ -4,8 +4,8 @@
 import fc from 'fast-check';
 import type { CooMatrix } from '../../src/sparse/coo-matrix.js';
 import type { CsrMatrix } from '../../src/sparse/csr-matrix.js';
-import { ModprecError } from '../../src/errors.js';
-import type { ModprecErrorCode } from '../../src/errors.js';
+import { ModprecError } from '../../src/core/errors.js';
+import type { ModprecErrorCode } from '../../src/core/errors.js';
 
 /** Values that stress conversions: signed zeros, dyadic values, extremes, subnormals; NaN/Inf only when asked. */
 export function entryValue(options: { nonFinite?: boolean } = {}): fc.Arbitrary<number> {

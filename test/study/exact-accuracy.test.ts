@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { accuracyBits, boundBits, log2Rational } from '../../app/study/exact-accuracy.js';
 import { exactOf } from '../../src/testing/exact.js';
 import { addRational, mulRational, rational } from '../../src/testing/rational.js';
-import { gamma } from '../../kernels/codegen/accumulation.js';
+import { gamma } from '../../kernels/shared/accumulation.js';
 
 describe('log2Rational', () => {
   it('agrees with Math.log2 on every finite non-zero double', () => {

@@ -7,7 +7,7 @@ import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import '../../src/index.js'; // registers every format
 import { integerImage, matrixOf, outputOf, resolveConfiguration, storedValues, vectorOf, largestScale } from '../../app/study/operands.js';
-import { toArray } from '../../src/vectors.js';
+import { toArray } from '../../src/core/vectors.js';
 import { makeCase } from '../../app/study/kernel-case.js';
 import { dotReference } from '../../app/study/reference.js';
 

@@ -24,7 +24,7 @@ function specifiers(text: string): string[] {
   return [...new Set(found)];
 }
 
-const FACADES: Readonly<Record<string, string>> = { 'app/modprec.ts': 'src/index.js', 'app/modprec-gpu.ts': 'src/gpu/index.js' };
+const FACADES: Readonly<Record<string, string>> = { 'app/modprec.ts': 'src/index.js', 'app/modprec-gpu.ts': 'src/backends/webgpu/index.js' };
 
 describe('app/ uses only the public API', () => {
   it('the facades re-export exactly the public entries and nothing else', () => {

@@ -6,7 +6,7 @@ import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { accessorRooflineLoop, plainRooflineLoop, ROOFLINE_A, ROOFLINE_B, ROOFLINE_CHAINS } from '../../app/study/roofline-kernel.js';
 import { vector, toArray, formats } from '../../src/index.js';
-import { ModprecError } from '../../src/errors.js';
+import { ModprecError } from '../../src/core/errors.js';
 
 const iterate = (v: number, k: number, round: (x: number) => number): number => {
   for (let r = 0; r < k; r++) v = round(round(v * ROOFLINE_A) + ROOFLINE_B);

@@ -8,12 +8,12 @@
  */
 import { describe, it, expect, beforeAll } from 'vitest';
 import { tinyStudy, tinyOptions } from './study-fixture.js';
-import { asArithmetic, asStorage, findFormat } from '../../src/formats/registry.js';
+import { asArithmetic, asStorage, findFormat } from '../../src/formats/common/registry.js';
 import { trsvCase } from '../../app/study/cases/trsv-case.js';
 import { dotCase } from '../../app/study/cases/dot-case.js';
 import { compound, integerRoundingTerms, roundingTerms } from '../../app/study/a-priori-bound.js';
 import { bytesPerElement, integerImage, resolveConfiguration } from '../../app/study/operands.js';
-import { gamma } from '../../kernels/codegen/accumulation.js';
+import { gamma } from '../../kernels/shared/accumulation.js';
 import { MEASUREMENT_COLUMNS } from '../../app/report/csv.js';
 import { luFactor } from '../../src/index.js';
 import { randomValues, studyRandom } from '../../app/study/random-data.js';

@@ -5,7 +5,7 @@ import {
 } from '../../src/index.js';
 import { roundToBf16, roundToF16, roundToInt16, roundToInt8 } from '../../src/formats/convert/index.js';
 import { type AccessorLawSubject, type RangeLike, accessorLaws, checkAccessorLaws } from '../../src/testing/index.js';
-import type { SpanLike } from '../../src/span.js';
+import type { SpanLike } from '../../src/core/span.js';
 
 const runs = { numRuns: 150 };
 

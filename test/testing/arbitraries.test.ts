@@ -6,7 +6,7 @@ import {
   specialValuesOf, subRational, uniformUnit, vectorIn, vectorOf,
 } from '../../src/testing/index.js';
 import { BINARY16, BINARY32 } from '../../src/formats/convert/index.js';
-import { ModprecError } from '../../src/errors.js';
+import { ModprecError } from '../../src/core/errors.js';
 
 const FORMATS = ['f16', 'bf16', 'f32', { significandBits: 4, minExponent: -6, maxExponent: 7 }] as const;
 const TINY = rational(1n, 1n << 1300n);

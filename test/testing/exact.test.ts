@@ -5,7 +5,7 @@ import {
   rational, relativeError, roundRationalExact, roundRationalToDouble, roundRationalToFormat, roundRationalToInteger,
   subRational,
 } from '../../src/testing/index.js';
-import { ModprecError } from '../../src/errors.js';
+import { ModprecError } from '../../src/core/errors.js';
 
 const BINARY32 = { significandBits: 24, minExponent: -126, maxExponent: 127 };
 const BINARY16 = { significandBits: 11, minExponent: -14, maxExponent: 15 };

@@ -10,7 +10,7 @@ import {
   lawCodec, lawCorrectRounding, lawDoubleDoubleExport, lawGradualUnderflow, lawMonotonic, lawNoDoubleRounding,
   lawInnocuousDoubleRounding, lawOverflow, lawRoundTrip, lawSpecialsAndSymmetry, lawTiesToEven, storageConversionLaws,
 } from '../../src/testing/index.js';
-import { ModprecError } from '../../src/errors.js';
+import { ModprecError } from '../../src/core/errors.js';
 
 const F16_PARAMS = { significandBits: 11, minExponent: -14, maxExponent: 15 };
 const mutant = (name: string, round: (x: number) => number, extra: Partial<BinaryFormatDescriptor> = {}): BinaryFormatDescriptor => ({

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { fail } from '../../errors.js';
+import { fail } from '../../core/errors.js';
 
 /**
  * Significand precision and exponent range of a binary floating-point format.

@@ -18,7 +18,7 @@
  * @module
  */
 import { type BinaryFormatParameters, binaryFormatLimits, checkBinaryFormatParameters } from './binary-parameters.js';
-import { fail } from '../../errors.js';
+import { fail } from '../../core/errors.js';
 
 /**
  * Builds a function that rounds a double to nearest-even in the given binary format, with

@@ -1,6 +1,6 @@
 /** Checks an element-wise kernel's output, component by component, against exact results and per-component bounds. */
 import { expect } from 'vitest';
-import type { Range } from '../../../src/range.js';
+import type { Range } from '../../../src/core/range.js';
 import type { Rational } from '../../../src/testing/rational.js';
 import { storedElement, storedExact } from './storage-oracle.js';
 import { errorOfExact, withinBoundExact } from './exact-check.js';

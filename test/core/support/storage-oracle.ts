@@ -3,7 +3,7 @@
  * value of what an accessor holds, as a BigInt rational.
  */
 import { roundToF32, roundToF16, roundToBf16, roundToInt8, roundToInt16, roundToInt32 } from '../../../src/formats/convert/index.js';
-import type { Range } from '../../../src/range.js';
+import type { Range } from '../../../src/core/range.js';
 import { exactOf } from '../../../src/testing/exact.js';
 import { mulRational, type Rational } from '../../../src/testing/rational.js';
 

@@ -4,11 +4,11 @@
  * always inside a larger buffer filled with sentinels so writes or reads outside the view are caught.
  */
 import fc from 'fast-check';
-import { range, type Range } from '../../../src/range.js';
-import { span } from '../../../src/span.js';
+import { range, type Range } from '../../../src/core/range.js';
+import { span } from '../../../src/core/span.js';
 import { rowMajor } from '../../../accessors/row-major.js';
 import { scaledReducedRowMajor, fitScales } from '../../../accessors/scaled-reduced.js';
-import { asArithmetic, asStorage } from '../../../src/formats/registry.js';
+import { asArithmetic, asStorage } from '../../../src/formats/common/registry.js';
 import '../../../src/formats/index.js';
 import { uniformUnit } from '../../../src/testing/data-arbitraries.js';
 import { nearUnderflowOf } from '../../../src/testing/arbitraries.js';

@@ -1,0 +1,89 @@
+/**
+ * ASUM on the GPU: Σ|x_k| by a multi-pass reduction in a fixed order — a first pass of T threads (thread t
+ * summing |x_k| for k = t, t + T, …, eight loads in flight), then DOT's reduction passes over the partials.
+ * T depends only on n, so the result is the same from run to run.
+ *
+ * @module
+ */
+import type { GpuArithmetic, GpuRegister } from '../../src/backends/webgpu/arithmetic.js';
+import { DeviceArray } from '../../src/backends/webgpu/device-array.js';
+import { firstPassThreads, REDUCE_FAN_IN, reduceProgramSpec } from '../dot/dot-webgpu.js';
+import { hostAsum } from '../../src/backends/webgpu/host-fallback.js';
+import { runVectorReduction } from '../../src/backends/webgpu/vector-reduction.js';
+import { elementIndex, arrayArgs, bindArray, getPlan, kernelSource, memo, objectId, readKey, UNROLL, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
+import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
+import { createWordBuffer, readWords, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
+
+/**
+ * Result of {@link gpuAsum}: the value (rounded to a double) and the run report.
+ * @group GPU
+ */
+export interface GpuAsumResult extends GpuRunInfo {
+  readonly value: number;
+}
+
+/** |r| as a register of the same kind (float-float: both words negated when the head is negative). */
+function absOf(r: GpuRegister, dst: string): { code: string; register: GpuRegister } {
+  if (r.kind === 'ff') return { code: `let ${dst} = ${r.name}; if (${r.name}[0] < 0.0) { ${dst} = [-${r.name}[0], -${r.name}[1]]; }`, register: { kind: 'ff', name: dst } };
+  return { code: `const ${dst} = Math.abs(${r.name});`, register: { kind: 'f32', name: dst } };
+}
+
+function firstPassSource(arithmetic: GpuArithmetic, x: DeviceArray): { source: string; args: ReturnType<typeof arrayArgs> } {
+  const args = [...arrayArgs('X', x), ['n', 'Integer'] as const, ['T', 'Integer'] as const];
+  const body = [arithmetic.declareZero('acc'), 'let k = this.thread.x;', `while (k + ${UNROLL - 1} * T < n) {`];
+  const regs: GpuRegister[] = [];
+  for (let q = 0; q < UNROLL; q++) {
+    const read = x.format.emitRead('X', elementIndex('X', x, `k + ${q} * T`), `a${q}`, arithmetic);
+    const abs = absOf(read.register, `b${q}`);
+    body.push(read.code, abs.code);
+    regs.push(abs.register);
+  }
+  regs.forEach((r) => body.push(arithmetic.add('acc', r)));
+  const tail = x.format.emitRead('X', elementIndex('X', x, 'k'), 'at', arithmetic);
+  const tailAbs = absOf(tail.register, 'bt');
+  body.push(`k = k + ${UNROLL} * T;`, '}', 'while (k < n) {', tail.code, tailAbs.code, arithmetic.add('acc', tailAbs.register), 'k = k + T;', '}', `return ${arithmetic.returnValue('acc')};`);
+  return { source: kernelSource(args, body), args };
+}
+
+async function asumOnDevice(runtime: GpuRuntime, x: DeviceArray, arithmetic: GpuArithmetic): Promise<number> {
+  const context = runtime.context;
+  const c = arithmetic.components;
+  const first = firstPassThreads(x.length);
+  const counts = [first];
+  while (counts[counts.length - 1]! > 1) counts.push(counts[counts.length - 1]! <= REDUCE_FAN_IN ? 1 : Math.ceil(counts[counts.length - 1]! / REDUCE_FAN_IN));
+  const plan = getPlan(runtime, `asum|${objectId(x)}|${x.length}|${arithmetic.name}`, counts.length, () => counts.map((t) => createWordBuffer(context, t * c)));
+  const spec = memo(`asum1|${arithmetic.name}|${readKey(x)}`, () => firstPassSource(arithmetic, x));
+  const p1 = await getProgram(context, { source: spec.source, args: spec.args, components: c });
+  const reduce = memo(`dotr|${arithmetic.name}`, () => reduceProgramSpec(arithmetic));
+  const pr = await getProgram(context, { source: reduce.source, args: reduce.args, components: c });
+  const arrays: Record<string, BoundArray> = {};
+  const scalars: Record<string, number> = { n: x.length, T: first };
+  bindArray('X', x, arrays, scalars);
+  const passes: { pass: Pass; cache: PassCache }[] = [{ pass: { program: p1, arrays, scalars, output: { buffer: plan.scratch[0]! }, threads: first }, cache: plan.passes[0]! }];
+  for (let s = 1; s < counts.length; s++) {
+    passes.push({ pass: { program: pr, arrays: { P: { buffer: plan.scratch[s - 1]! } }, scalars: { count: counts[s - 1]!, T: counts[s]! }, output: { buffer: plan.scratch[s]! }, threads: counts[s]! }, cache: plan.passes[s]! });
+  }
+  submitPasses(context, passes);
+  const words = await readWords(context, plan.scratch[counts.length - 1]!, c);
+  return arithmetic.words.decode({ words }, 1, 1)[0]!;
+}
+
+/**
+ * Σ|x_k| of a resident array on the GPU (on the CPU backend for a host-resident one).
+ *
+ * @param x - the array
+ * @param options - arithmetic (`formats.f32` / `formats.ff` or their names)
+ * @returns the value and which backend ran it
+ * @throws {@link modprec!ModprecError} `INVALID_STORAGE` for a non-resident or destroyed operand
+ * @example
+ * ```ts
+ * import { toDevice, gpuAsum } from 'modprec/gpu';
+ *
+ * const { value } = await gpuAsum(await toDevice([1, -2, 3]), { arithmetic: 'ff' });
+ * value; // → 6
+ * ```
+ * @group GPU
+ */
+export async function gpuAsum(x: DeviceArray, options: GpuKernelOptions = {}): Promise<GpuAsumResult> {
+  return runVectorReduction(x, options, asumOnDevice, hostAsum);
+}

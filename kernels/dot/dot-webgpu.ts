@@ -1,0 +1,311 @@
+/**
+ * DOT on the GPU: Σ x_k·y_k by a multi-pass reduction in a fixed order. Pass 1 runs T threads, thread t
+ * accumulating runs of w adjacent elements wt … wt + w − 1, then w·T further on (coalesced across threads;
+ * see {@link DEFAULT_SHAPE}); each further pass sums {@link REDUCE_FAN_IN} partials per thread; the last runs one thread.
+ * T depends only on n and the options, so the result is bit-for-bit the same from run to run.
+ *
+ * @module
+ */
+import { checkSize, fail } from '../../src/core/errors.js';
+import type { GpuArithmetic, GpuRegister } from '../../src/backends/webgpu/arithmetic.js';
+import { hostDot } from '../../src/backends/webgpu/host-fallback.js';
+import { bindingWindows, bufferView, DeviceArray, windowOf } from '../../src/backends/webgpu/device-array.js';
+import type { VectorRead } from '../../src/backends/webgpu/formats.js';
+import { elementIndex, allowFallback, UNROLL, accumulatorChains, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
+import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
+import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
+
+/**
+ * Result of {@link gpuDot}: the value (float-float read back exactly as a double) and the run report.
+ * @group GPU
+ */
+export interface GpuDotResult extends GpuRunInfo {
+  readonly value: number;
+}
+
+/**
+ * The default first pass, chosen on the H100 (bench/gpu/gpu-h100.ts, docs/performance.md): 2^17 threads,
+ * each reading runs of 4 adjacent elements (one vector load per operand), 2 runs per step, into 2
+ * accumulators — DOT n = 2^27 fp32 + float-float 0.39 ms (92 % of the copy bandwidth); 2^15 threads are
+ * 20 % slower, one element per step 3 % slower in fp32 and 25 % with 16-bit storage.
+ * @group GPU
+ */
+export const DEFAULT_SHAPE = { maxThreads: 2 ** 17, groupWidth: 4, groups: 2, chains: 2 } as const;
+
+/**
+ * Options of {@link gpuDot} and {@link gpuDotResident}.
+ * @group GPU
+ */
+export interface GpuDotOptions extends GpuKernelOptions {
+  /**
+   * Most threads of the first pass (default 2^17); each takes at least 64 elements. The result depends on
+   * it (it fixes the summation order), so keep it fixed where runs must agree bit for bit.
+   */
+  readonly maxThreads?: number;
+  /**
+   * Adjacent elements each first-pass thread reads per run (1, 2 or 4; default 4): a tuning knob for
+   * memory-bound GPUs. Like `maxThreads` it fixes the summation order.
+   */
+  readonly groupWidth?: 1 | 2 | 4;
+  /** Runs per loop step of a first-pass thread (1 to 16; default 2): loads in flight. */
+  readonly groups?: number;
+  /** Independent accumulators per first-pass thread (1 to 8; default 2), combined in a fixed order. */
+  readonly chains?: number;
+  /**
+   * Read runs of four adjacent elements with vector loads (default true; f32, f16, bf16, f64 and ff
+   * storage): 16- or 8-byte accesses instead of gpu.js's 4-byte ones. The result does not depend on it.
+   */
+  readonly vectorLoads?: boolean;
+}
+
+/** Threads of the first pass for n elements (≥ 64 elements per thread, at most `maxThreads`, default 2^17). */
+export function firstPassThreads(n: number, maxThreads = DEFAULT_SHAPE.maxThreads): number {
+  return Math.max(1, Math.min(maxThreads, Math.ceil(n / 64)));
+}
+
+/**
+ * Partials each thread of a reduction pass sums. A pass costs about one memory latency per 8 partials of a
+ * thread (its loads go out 8 at a time): 256 per thread made the two passes after the first cost ~0.07 ms
+ * on the H100, 15 % of a DOT of 2^27 elements; 32 per thread take four short passes instead.
+ */
+export const REDUCE_FAN_IN = 32;
+
+function reducePlan(count: number): number[] {
+  const sizes: number[] = [];
+  while (count > 1) {
+    count = count <= REDUCE_FAN_IN ? 1 : Math.ceil(count / REDUCE_FAN_IN);
+    sizes.push(count);
+  }
+  return sizes;
+}
+
+/**
+ * The first pass, with runs of `width` adjacent elements per thread (thread t takes w·t … w·t + w − 1, then the
+ * same run T·w further on), `groups` runs per loop step, summed into `chains` independent accumulators
+ * (combined in a fixed order at the end): runs of four read with one vector load per operand where the
+ * format has one (gpu.js alone emits 4-byte loads, which compilers do not merge), and shorter dependency
+ * chains between one step's loads and the next. (Width 1, 8 runs and
+ * one accumulator is the plain strided loop t, t + T, ….)
+ */
+function partialSource(arithmetic: GpuArithmetic, x: DeviceArray, y: DeviceArray, shape: GroupShape): { source: string; args: ReturnType<typeof arrayArgs> } {
+  const { width, groups, chains } = shape;
+  const vx = vectorReadOf(x, shape);
+  const vy = vectorReadOf(y, shape);
+  const args = [...arrayArgs('X', x), ...arrayArgs('Y', y), ['n', 'Integer'] as const, ['T', 'Integer'] as const];
+  if (vx) args.push([`X${vx.suffix}`, 'Array']);
+  if (vy) args.push([`Y${vy.suffix}`, 'Array']);
+  const acc = accumulatorChains(arithmetic, chains);
+  const body = [arithmetic.declareZero('acc'), ...acc.declare, `const S = T * ${width};`, `let k = this.thread.x * ${width};`];
+  body.push(`while (k + ${(groups - 1)} * S + ${width - 1} < n) {`);
+  const regs: { a: GpuRegister; b: GpuRegister }[] = [];
+  for (let g = 0; g < groups; g++) {
+    // Vector loads read the run's four elements at once; the order of the multiply-adds is unchanged, so
+    // the result is bit-for-bit the one of scalar loads.
+    const kg = `k${g}g`;
+    body.push(`const ${kg} = k + ${g} * S;`);
+    const qx = vx?.emit(`X${vx.suffix}`, kg, `a${g}x`, arithmetic);
+    const qy = vy?.emit(`Y${vy.suffix}`, kg, `b${g}x`, arithmetic);
+    if (qx) body.push(qx.code);
+    if (qy) body.push(qy.code);
+    for (let j = 0; j < width; j++) {
+      const q = `${g}x${j}`;
+      body.push(`const k${q} = ${kg} + ${j};`);
+      const rx = qx ? { code: '', register: qx.registers[j]! } : x.format.emitRead('X', elementIndex('X', x, `k${q}`), `a${q}`, arithmetic);
+      const ry = qy ? { code: '', register: qy.registers[j]! } : y.format.emitRead('Y', elementIndex('Y', y, `k${q}`), `b${q}`, arithmetic);
+      body.push(`${rx.code} ${ry.code}`);
+      regs.push({ a: rx.register, b: ry.register });
+    }
+  }
+  regs.forEach((r, q) => body.push(arithmetic.mulAdd(acc.target(q), r.a, r.b)));
+  body.push(`k = k + ${groups} * S;`, '}');
+  body.push('while (k < n) {');
+  for (let j = 0; j < width; j++) {
+    const rx = x.format.emitRead('X', elementIndex('X', x, `kt${j}`), `at${j}`, arithmetic);
+    const ry = y.format.emitRead('Y', elementIndex('Y', y, `kt${j}`), `bt${j}`, arithmetic);
+    body.push(`const kt${j} = k + ${j};`, `if (kt${j} < n) {`, `${rx.code} ${ry.code}`, arithmetic.mulAdd('acc', rx.register, ry.register), '}');
+  }
+  body.push('k = k + S;', '}', ...acc.combine, `return ${arithmetic.returnValue('acc')};`);
+  return { source: kernelSource(args, body), args };
+}
+
+/** Shape of a grouped first pass: adjacent elements per run, runs per loop step, accumulators, vector loads. */
+interface GroupShape {
+  readonly width: number;
+  readonly groups: number;
+  readonly chains: number;
+  readonly vectorLoads: boolean;
+}
+
+/** The vector read of `array`'s format when the shape reads runs of four with vector loads. */
+function vectorReadOf(array: DeviceArray, shape: GroupShape): VectorRead | undefined {
+  // A strided view reads element by element (its elements are not adjacent words).
+  return shape.vectorLoads && shape.width === 4 && !array.isView ? array.format.vectorRead : undefined;
+}
+
+/** Binds the vector argument of `array` (when the shape uses one) to the binding of its scalar argument. */
+function bindVector(name: string, array: DeviceArray, shape: GroupShape, arrays: Record<string, BoundArray>): void {
+  const v = vectorReadOf(array, shape);
+  if (v) arrays[`${name}${v.suffix}`] = arrays[name]!;
+}
+
+/**
+ * The source of a pass summing `count` partials, thread t taking t, t+T, … (in `arithmetic`).
+ * @param arithmetic - the arithmetic
+ * @returns source and arguments
+ */
+export function reduceProgramSpec(arithmetic: GpuArithmetic): { source: string; args: [string, 'Array' | 'Integer'][] } {
+  const args: [string, 'Array' | 'Integer'][] = [['P', 'Array'], ['count', 'Integer'], ['T', 'Integer']];
+  const format = arithmetic.words;
+  // Eight loads before their additions (one chain, in the order of k: the result does not depend on it).
+  const body = [arithmetic.declareZero('acc'), 'let k = this.thread.x;', `while (k + ${UNROLL - 1} * T < count) {`];
+  const regs: GpuRegister[] = [];
+  for (let q = 0; q < UNROLL; q++) {
+    const read = format.emitRead('P', `k + ${q} * T`, `p${q}`, arithmetic);
+    body.push(read.code);
+    regs.push(read.register);
+  }
+  regs.forEach((r) => body.push(arithmetic.add('acc', r)));
+  const tail = format.emitRead('P', 'k', 'pt', arithmetic);
+  body.push(`k = k + ${UNROLL} * T;`, '}', 'while (k < count) {', tail.code, arithmetic.add('acc', tail.register), 'k = k + T;', '}', `return ${arithmetic.returnValue('acc')};`);
+  return { source: kernelSource(args, body), args };
+}
+
+/**
+ * Records the DOT passes; the result (one element in `ff` or `f32` format) is the plan's last buffer.
+ * @returns the result buffer holder
+ */
+async function dotOnDevice(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, arithmetic: GpuArithmetic, maxThreads: number, shape: GroupShape): Promise<DeviceArray> {
+  const shapeKey = `${shape.width}.${shape.groups}.${shape.chains}.${shape.vectorLoads ? 'v' : 's'}`;
+  const n = x.length;
+  const context = runtime.context;
+  const c = arithmetic.components;
+  // Arrays over one storage binding are read through windows, each summed by its own first pass.
+  const windows = bindingWindows([x, y], n);
+  const perWindow = windows.length === 1 ? firstPassThreads(n, maxThreads) : Math.ceil(firstPassThreads(n, maxThreads) / 64) * 64;
+  const first = perWindow * windows.length;
+  const sizes = reducePlan(first);
+  const counts = [first, ...sizes];
+  const key = `dot|${objectId(x)}|${objectId(y)}|${n}|${arithmetic.name}|${maxThreads}|${shapeKey}`;
+  const plan = getPlan(runtime, key, windows.length + sizes.length, () => counts.map((t) => createWordBuffer(context, t * c)));
+  const partial = memo(`dot1|${arithmetic.name}|${readKey(x)}|${readKey(y)}|${shapeKey}`, () => partialSource(arithmetic, x, y, shape));
+  const p1 = await getProgram(context, { source: partial.source, args: partial.args, components: c });
+  const reduce = memo(`dotr|${arithmetic.name}`, () => reduceProgramSpec(arithmetic));
+  const pr = await getProgram(context, { source: reduce.source, args: reduce.args, components: c });
+  const passes: { pass: Pass; cache: PassCache }[] = [];
+  windows.forEach((w, k) => {
+    const arrays: Record<string, BoundArray> = {};
+    const scalars: Record<string, number> = { n: w.count, T: perWindow };
+    bindArray('X', x, arrays, scalars);
+    bindArray('Y', y, arrays, scalars);
+    if (windows.length > 1) {
+      arrays.X = windowOf(x, w);
+      arrays.Y = windowOf(y, w);
+    }
+    bindVector('X', x, shape, arrays);
+    bindVector('Y', y, shape, arrays);
+    const output = windows.length > 1 ? { buffer: plan.scratch[0]!, offset: k * perWindow * c * 4, size: perWindow * c * 4 } : { buffer: plan.scratch[0]! };
+    passes.push({ pass: { program: p1, arrays, scalars, output, threads: perWindow }, cache: plan.passes[k]! });
+  });
+  for (let s = 1; s < counts.length; s++) {
+    passes.push({
+      pass: { program: pr, arrays: { P: { buffer: plan.scratch[s - 1]! } }, scalars: { count: counts[s - 1]!, T: counts[s]! }, output: { buffer: plan.scratch[s]! }, threads: counts[s]! },
+      cache: plan.passes[windows.length + s - 1]!,
+    });
+  }
+  submitPasses(context, passes);
+  // A view of the plan's last buffer as a one-element array (not owned: do not destroy).
+  return bufferView(runtime, plan.scratch[counts.length - 1]!, arithmetic.words, 1);
+}
+
+/** The first-pass thread limit of `options` (default 2^17). @throws {@link modprec!ModprecError} `INVALID_SIZE` unless a positive integer */
+function maxThreadsOf(options: GpuDotOptions): number {
+  const t = checkSize('options.maxThreads', options.maxThreads ?? DEFAULT_SHAPE.maxThreads);
+  if (t < 1) fail('INVALID_SIZE', 'options.maxThreads', 'must be at least 1', t);
+  return t;
+}
+
+/**
+ * The first-pass shape of `options` ({@link DEFAULT_SHAPE} when no width is given; with a width, 8 / width runs
+ * and 1 accumulator unless set).
+ * @throws {@link modprec!ModprecError} `INVALID_OPTION` for a width other than 1, 2, 4, groups outside 1…16 or chains outside 1…8
+ */
+function groupShapeOf(options: GpuDotOptions): GroupShape {
+  const width = options.groupWidth ?? DEFAULT_SHAPE.groupWidth;
+  if (width !== 1 && width !== 2 && width !== 4) fail('INVALID_OPTION', 'options.groupWidth', 'must be 1, 2 or 4', width);
+  const groups = options.groups ?? (options.groupWidth === undefined ? DEFAULT_SHAPE.groups : Math.max(1, UNROLL / width));
+  if (!Number.isInteger(groups) || groups < 1 || groups > 16) fail('INVALID_OPTION', 'options.groups', 'must be an integer from 1 to 16', groups);
+  const chains = checkChains(options.chains, options.groupWidth === undefined ? DEFAULT_SHAPE.chains : 1);
+  const vectorLoads = options.vectorLoads ?? true;
+  if (typeof vectorLoads !== 'boolean') fail('INVALID_OPTION', 'options.vectorLoads', 'must be a boolean', vectorLoads);
+  return { width, groups, chains, vectorLoads };
+}
+
+function validate(x: DeviceArray, y: DeviceArray): void {
+  if (!(x instanceof DeviceArray)) fail('INVALID_STORAGE', 'x', 'must be a DeviceArray (see toDevice)', x);
+  if (!(y instanceof DeviceArray)) fail('INVALID_STORAGE', 'y', 'must be a DeviceArray (see toDevice)', y);
+  if (x.length !== y.length) fail('DIMENSION_MISMATCH', 'y', `must have the length of x (${x.length})`, y.length);
+}
+
+/**
+ * Dot product of two resident arrays on the GPU (the CPU when they are host-resident).
+ *
+ * @param x - first operand
+ * @param y - second operand, same length
+ * @param options - arithmetic (`f32` or `ff`), first-pass threads
+ * @returns the value and which backend/adapter ran it
+ * @throws {@link modprec!ModprecError} `DIMENSION_MISMATCH` for different lengths; `INVALID_STORAGE` for non-resident or mixed operands
+ * @example
+ * ```ts
+ * import { toDevice, gpuDot } from 'modprec/gpu';
+ *
+ * const x = await toDevice([1, 2, 3], { format: 'f32' });
+ * const { value, backend, adapter } = await gpuDot(x, x, { arithmetic: 'ff' });
+ * value; // → 14
+ * console.log(backend, adapter); // 'gpu' and the adapter's name, or 'cpu' and '' where there is none
+ * ```
+ * @group GPU
+ */
+export async function gpuDot(x: DeviceArray, y: DeviceArray, options: GpuDotOptions = {}): Promise<GpuDotResult> {
+  validate(x, y);
+  const maxThreads = maxThreadsOf(options);
+  const shape = groupShapeOf(options);
+  const arithmetic = chooseArithmetic(options, [x, y]);
+  const runtime = commonRuntime({ x, y }, ['x', 'y']);
+  if (!runtime) {
+    allowFallback(options, x.fallbackReason);
+    const value = await hostDot(x, y, arithmetic);
+    return { value, ...runInfo(undefined, arithmetic, x.fallbackReason) };
+  }
+  const result = await dotOnDevice(runtime, x, y, arithmetic, maxThreads, shape);
+  const [value] = await result.toHost();
+  return { value: value!, ...runInfo(runtime, arithmetic, '') };
+}
+
+/**
+ * Dot product left on the device (no read back): for chaining and for timing many resident runs.
+ * The returned one-element array is overwritten by the next call with the same operands.
+ * @param x - first operand
+ * @param y - second operand
+ * @param options - arithmetic
+ * @returns the one-element result array and the run report
+ * @throws {@link modprec!ModprecError} as {@link gpuDot}; `BACKEND_UNAVAILABLE` for host-resident operands
+ * @example
+ * ```ts
+ * import { toDevice, gpuDotResident } from 'modprec/gpu';
+ *
+ * const x = await toDevice([1, 2, 3]), y = await toDevice([4, 5, 6]);
+ * // The result stays on the device, so this needs an adapter (host-resident operands: BACKEND_UNAVAILABLE).
+ * const { result } = await gpuDotResident(x, y, { arithmetic: 'ff' });
+ * await result.toHost(); // → Float64Array(1) [ 32 ]
+ * ```
+ * @group GPU
+ */
+export async function gpuDotResident(x: DeviceArray, y: DeviceArray, options: GpuDotOptions = {}): Promise<{ result: DeviceArray; info: GpuRunInfo }> {
+  validate(x, y);
+  const maxThreads = maxThreadsOf(options);
+  const shape = groupShapeOf(options);
+  const arithmetic = chooseArithmetic(options, [x, y]);
+  const runtime = commonRuntime({ x, y }, ['x', 'y']);
+  if (!runtime) fail('BACKEND_UNAVAILABLE', 'x', 'must live on a GPU for a resident result');
+  return { result: await dotOnDevice(runtime, x, y, arithmetic, maxThreads, shape), info: runInfo(runtime, arithmetic, '') };
+}

@@ -1,0 +1,364 @@
+/**
+ * ELL SpMV on the GPU: y ← α·A·x + β·y with A in column-major ELL (as in Ginkgo): entry k of row i at
+ * i + k·stride, padding marked by column index −1. One thread per output word of y (two rows for 16-bit
+ * formats): adjacent threads read adjacent entries of each ELL column (coalesced), gather x, and write y
+ * in its storage format — one pass.
+ *
+ * @module
+ */
+import { checkSize, fail, ModprecError } from '../../src/core/errors.js';
+import { checkNumber } from '../../src/backends/webgpu/kernel-common.js';
+import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
+import { hostEllSpmv } from '../../src/backends/webgpu/host-fallback.js';
+import { gpuUpdate } from '../waxpby/update-webgpu.js';
+import { bindingLimit, checkBinding, checkBufferSize, checkOperandBinding, DeviceArray, runtimeOrFallback, windowOf, wordsPerElement, type ToDeviceOptions } from '../../src/backends/webgpu/device-array.js';
+import { finishArgs, finishBody, partialsFinishSource, scalarBindings } from '../../src/backends/webgpu/finish-pass.js';
+import { gpuFormat } from '../../src/backends/webgpu/formats.js';
+import { elementIndex, allowFallback, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
+import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
+import { throughPackedOutput } from '../../src/backends/webgpu/view-output.js';
+import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
+import type { DeviceMatrix } from '../gemv/gemv-webgpu.js';
+import type { GpuBuffer } from '../../src/backends/webgpu/webgpu-types.js';
+
+/**
+ * The parts of an ELL matrix (the core's `EllMatrix` has them).
+ * @group GPU
+ */
+export interface EllParts {
+  readonly rows: number;
+  readonly cols: number;
+  /** Entries per row (padded). */
+  readonly width: number;
+  /** Distance between entry k and k+1 of a row (≥ rows). */
+  readonly stride: number;
+  /** Column indices, −1 for padding; length ≥ stride·width. */
+  readonly colIndex: Int32Array;
+  /** Values; length ≥ stride·width. */
+  readonly values: ArrayLike<number>;
+}
+
+/**
+ * An ELL matrix resident on the GPU.
+ * @group GPU
+ */
+export interface DeviceEll {
+  readonly rows: number;
+  readonly cols: number;
+  readonly width: number;
+  readonly stride: number;
+  /** Values in a GPU storage format: slot k of row i at i + k·stride, or, with `valuesLd`, a matrix view. */
+  readonly values: DeviceArray;
+  /**
+   * Set for values uploaded as a matrix view ({@link deviceEllView}): slot k of row i is element
+   * `values.offset + i·values.stride + k·valuesLd` of the span (any layout of the values range, a sub-range).
+   */
+  readonly valuesLd?: number;
+  /** With `valuesLd`: the rows of the values matrix (rows or stride). */
+  readonly valuesRows?: number;
+  /** Column indices as 32-bit words (undefined when host-resident). */
+  readonly colIndex: GpuBuffer | undefined;
+  /** Host copy of the column indices (host-resident only). */
+  readonly hostColIndex: Int32Array | undefined;
+}
+
+/** Checks the parts of an ELL matrix (sizes, index range) and returns its sizes. */
+function checkEllParts(A: EllParts): { rows: number; cols: number; width: number; stride: number; entries: number } {
+  const rows = checkSize('A.rows', A.rows);
+  const cols = checkSize('A.cols', A.cols);
+  const width = checkSize('A.width', A.width);
+  const stride = checkSize('A.stride', A.stride);
+  if (stride < rows) fail('INVALID_STRIDE', 'A.stride', `must be at least rows (${rows})`, stride);
+  const entries = stride * width;
+  if (entries > 2 ** 31 - 1) fail('INVALID_SIZE', 'A.stride', 'times A.width must be below 2^31 (32-bit indices on the GPU)', entries);
+  if (!(A.colIndex instanceof Int32Array) || A.colIndex.length < entries) fail('INVALID_STORAGE', 'A.colIndex', `must be an Int32Array of at least stride·width = ${entries} entries`, A.colIndex);
+  if (!A.values || A.values.length < entries) fail('INVALID_STORAGE', 'A.values', `must hold at least stride·width = ${entries} values`, A.values);
+  for (let k = 0; k < entries; k++) {
+    const c = A.colIndex[k]!;
+    if (c < -1 || c >= cols) fail('INDEX_OUT_OF_RANGE', `A.colIndex[${k}]`, `must be in [-1, ${cols})`, c);
+  }
+  return { rows, cols, width, stride, entries };
+}
+
+/**
+ * Uploads an ELL matrix (values rounded to the storage format, indices as 32-bit integers).
+ * @param A - rows, cols, width, stride, colIndex, values
+ * @param options - storage format of the values, scale block, strictness
+ * @returns the resident matrix
+ * @throws {@link modprec!ModprecError} `INVALID_SIZE`/`INVALID_STRIDE`/`INVALID_STORAGE` for inconsistent parts,
+ *   `INDEX_OUT_OF_RANGE` for a column index outside [−1, cols), as {@link toDevice} otherwise
+ * @example
+ * ```ts
+ * import { csrToEll, laplacianCsr } from 'modprec';
+ * import { toDeviceEll } from 'modprec/gpu';
+ *
+ * const A = await toDeviceEll(csrToEll(laplacianCsr([64, 64])), { format: 'f32' });
+ * A.rows; // → 4096
+ * A.width; // → 5
+ * ```
+ * @group GPU
+ */
+export async function toDeviceEll(A: EllParts, options: ToDeviceOptions = {}): Promise<DeviceEll> {
+  const { rows, cols, width, stride, entries } = checkEllParts(A);
+  const format = gpuFormat(options.format ?? 'f32', 'options.format');
+  const scaleBlock = options.scaleBlock ?? 256;
+  // Padding values are never read; zero them so the encoders see finite numbers only.
+  const clean = new Float64Array(entries);
+  for (let k = 0; k < entries; k++) clean[k] = A.colIndex[k]! < 0 ? 0 : A.values[k]!;
+  const encoded = format.encode(clean, 'A.values', scaleBlock);
+  const { runtime, reason } = await runtimeOrFallback(options.strict);
+  if (runtime) checkBufferSize(runtime, Math.max(1, entries), 'A.colIndex');
+  const values = new DeviceArray(runtime, format, entries, scaleBlock, encoded, reason);
+  const indexWords = entries > 0 ? new Uint32Array(A.colIndex.buffer, A.colIndex.byteOffset, entries) : new Uint32Array(1);
+  return {
+    rows,
+    cols,
+    width,
+    stride,
+    values,
+    colIndex: runtime ? createWordBuffer(runtime.context, Math.max(1, entries), indexWords) : undefined,
+    hostColIndex: runtime ? undefined : A.colIndex.slice(0, entries),
+  };
+}
+
+/**
+ * An ELL matrix whose values are a resident matrix (`toDeviceMatrix` of the values range: any layout, a sub-range,
+ * read in place through its strides) and whose column indices go up as 32-bit words — no per-element work on the
+ * host. Padding slots (index −1) are never read, whatever they hold.
+ * @param structure - rows, cols, width, stride and column indices (as {@link toDeviceEll} checks them)
+ * @param values - a `rows`×`width` or `stride`×`width` resident matrix: slot k of row i is its element (i, k)
+ * @returns the resident ELL matrix (it owns `values.data`)
+ * @throws {@link modprec!ModprecError} as {@link toDeviceEll}; `DIMENSION_MISMATCH` naming `values` when its size does not fit
+ * @example
+ * ```ts
+ * import { csrToEll, laplacianCsr, ellFromMatrix } from 'modprec';
+ * import { deviceEllView, toDeviceMatrix } from 'modprec/gpu';
+ *
+ * const E = ellFromMatrix(csrToEll(laplacianCsr([8])));
+ * const A = await deviceEllView(E.structure, await toDeviceMatrix(E.values));
+ * A.width; // → 3
+ * ```
+ * @group GPU
+ */
+export async function deviceEllView(structure: Omit<EllParts, 'values'>, values: DeviceMatrix): Promise<DeviceEll> {
+  const parts = checkEllParts({ ...structure, values: { length: Infinity } as ArrayLike<number> });
+  if (!values || !(values.data instanceof DeviceArray)) fail('INVALID_STORAGE', 'values', 'must be a DeviceMatrix (see toDeviceMatrix)', values);
+  if ((values.rows !== parts.rows && values.rows !== parts.stride) || values.cols !== parts.width) {
+    fail('DIMENSION_MISMATCH', 'values', `must be ${parts.rows}×${parts.width} or ${parts.stride}×${parts.width} (rows or stride × width)`, `${values.rows}×${values.cols}`);
+  }
+  const runtime = values.data.runtime;
+  const entries = parts.stride * parts.width;
+  if (runtime) checkBufferSize(runtime, Math.max(1, entries), 'A.colIndex');
+  const indexWords = entries > 0 ? new Uint32Array(structure.colIndex.buffer, structure.colIndex.byteOffset, entries) : new Uint32Array(1);
+  return {
+    rows: parts.rows, cols: parts.cols, width: parts.width, stride: parts.stride, values: values.data, valuesLd: values.ld, valuesRows: values.rows,
+    colIndex: runtime ? createWordBuffer(runtime.context, Math.max(1, entries), indexWords) : undefined,
+    hostColIndex: runtime ? undefined : structure.colIndex.slice(0, entries),
+  };
+}
+
+/**
+ * Arguments of {@link gpuEllSpmv}.
+ * @group GPU
+ */
+export interface GpuEllSpmvArgs {
+  readonly A: DeviceEll;
+  readonly x: DeviceArray;
+  readonly y: DeviceArray;
+  /** Default 1. */
+  readonly alpha?: number;
+  /** Default 0 (y is then not read). */
+  readonly beta?: number;
+}
+
+/** Index of slot k of row r in the values: `at` (i + k·stride) for packed values, else through the view's uniforms. */
+function valueIndex(A: DeviceEll, at: string, r: string, k: string): string {
+  if (A.valuesLd === undefined) return at;
+  return `${A.values.isView ? `VOff + ${r} * VInc` : r} + ${k} * Vld`;
+}
+
+/** The values' read key (packed, or a matrix view with its own strides). */
+function valuesKey(A: DeviceEll): string {
+  return A.valuesLd === undefined ? readKey(A.values) : `${readKey(A.values)}@ld`;
+}
+
+function spmvSource(arithmetic: GpuArithmetic, A: DeviceEll, x: DeviceArray, y: DeviceArray, readsY: boolean): { source: string; args: ReturnType<typeof arrayArgs> } {
+  const args = [...arrayArgs('V', A.values), ...(A.valuesLd === undefined ? [] : [['Vld', 'Integer'] as const]), ['I', 'Array'] as const, ...arrayArgs('X', x), ['K', 'Integer'] as const, ['stride', 'Integer'] as const, ...finishArgs(y, readsY)];
+  const body = finishBody(arithmetic, y, readsY, (e) => {
+    const rv = A.values.format.emitRead('V', valueIndex(A, `at${e}`, `r${e}`, `k${e}`), `v${e}`, arithmetic);
+    const rx = x.format.emitRead('X', elementIndex('X', x, `col${e}`), `xv${e}`, arithmetic);
+    return [
+      `for (let k${e} = mpI32(0); k${e} < K; k${e}++) {`,
+      `const at${e} = r${e} + k${e} * stride;`,
+      `const col${e} = mpBits(I[at${e}]);`,
+      `if (col${e} >= 0) {`,
+      rv.code,
+      rx.code,
+      arithmetic.mulAdd(`acc${e}`, rv.register, rx.register),
+      '}',
+      '}',
+    ];
+  });
+  return { source: kernelSource(args, body), args };
+}
+
+/**
+ * Partial sums of one window of ELL columns (entries k0 … k0+K−1 of every row), thread per row; `off` is the
+ * window's first entry relative to the 256-byte-aligned start of its binding.
+ */
+function partialSource(arithmetic: GpuArithmetic, A: DeviceEll, x: DeviceArray): { source: string; args: ReturnType<typeof arrayArgs> } {
+  const args = [...arrayArgs('V', A.values), ['I', 'Array'] as const, ...arrayArgs('X', x), ['K', 'Integer'] as const, ['stride', 'Integer'] as const, ['off', 'Integer'] as const, ['rows', 'Integer'] as const];
+  const rv = A.values.format.emitRead('V', 'at', 'v', arithmetic);
+  const rx = x.format.emitRead('X', elementIndex('X', x, 'col'), 'xv', arithmetic);
+  const body = [
+    'const r = this.thread.x;',
+    arithmetic.declareZero('acc'),
+    'if (r < rows) {',
+    'for (let k = mpI32(0); k < K; k++) {',
+    'const at = off + r + k * stride;',
+    'const col = mpBits(I[at]);',
+    'if (col >= 0) {',
+    rv.code,
+    rx.code,
+    arithmetic.mulAdd('acc', rv.register, rx.register),
+    '}',
+    '}',
+    '}',
+    `return ${arithmetic.returnValue('acc')};`,
+  ];
+  return { source: kernelSource(args, body), args };
+}
+
+/** ELL-column windows [k0, k0 + count) whose values and indices each fit one binding (with alignment slack). */
+function columnWindows(runtime: GpuRuntime, A: DeviceEll): { k0: number; count: number }[] {
+  const limit = bindingLimit(runtime);
+  const wpe = Math.max(1, wordsPerElement(A.values));
+  const per = Math.floor((limit - 128 * 4 * wpe) / (4 * wpe * A.stride));
+  if (per < 1) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A.values needs one ELL column of ${A.stride} entries per storage binding, over this adapter's maxStorageBufferBindingSize of ${limit} bytes`, 'maxStorageBufferBindingSize');
+  const windows = [];
+  for (let k0 = 0; k0 < A.width; k0 += per) windows.push({ k0, count: Math.min(per, A.width - k0) });
+  return windows;
+}
+
+/**
+ * The windowed SpMV: one partial pass per window of ELL columns (values and indices bound from a
+ * 256-byte-aligned start), then a pass summing the partials of each row in window order, applying α and β.
+ */
+async function windowedSpmv(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: number, beta: number, arithmetic: GpuArithmetic): Promise<void> {
+  const { A, x, y } = args;
+  const context = runtime.context;
+  if (A.values.format.scaled) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A.values is stored in ${A.values.format.name}, whose scales are bound whole, and A exceeds maxStorageBufferBindingSize (${bindingLimit(runtime)} bytes); store it in a float format to split it`, 'maxStorageBufferBindingSize');
+  const readsY = beta !== 0;
+  const c = arithmetic.components;
+  const windows = columnWindows(runtime, A);
+  const rowsPad = Math.ceil(A.rows / 64) * 64;
+  checkBinding(runtime, windows.length * rowsPad * c, 'the partial sums of an ELL SpMV split over storage bindings');
+  const key = `ellw|${objectId(A)}|${objectId(x)}|${objectId(y)}|${arithmetic.name}|${readsY}`;
+  const plan = getPlan(runtime, key, 1 + windows.length, () => [createWordBuffer(context, windows.length * rowsPad * c), createWordBuffer(context, y.words)]);
+  const partial = memo(`ellP|${arithmetic.name}|${readKey(A.values)}|${readKey(x)}`, () => partialSource(arithmetic, A, x));
+  const p1 = await getProgram(context, { source: partial.source, args: partial.args, components: c });
+  const finish = partialsFinishSource(arithmetic, y, readsY);
+  const p2 = await getProgram(context, { source: finish.source, args: finish.args, components: y.format.wordsPerElement === 2 ? 2 : 1 });
+  const entries = A.stride * A.width;
+  const passes: { pass: Pass; cache: PassCache }[] = windows.map((w, k) => {
+    const first = w.k0 * A.stride;
+    const start = Math.floor(first / 128) * 128;
+    const count = Math.min(entries, (w.k0 + w.count) * A.stride) - start;
+    const arrays: Record<string, BoundArray> = { V: windowOf(A.values, { start, count }), I: { buffer: A.colIndex!, offset: start * 4, size: count * 4 } };
+    const scalars: Record<string, number> = { K: w.count, stride: A.stride, off: first - start, rows: A.rows };
+    bindArray('X', x, arrays, scalars);
+    return { pass: { program: p1, arrays, scalars, output: { buffer: plan.scratch[0]!, offset: k * rowsPad * c * 4, size: rowsPad * c * 4 }, threads: rowsPad }, cache: plan.passes[1 + k]! };
+  });
+  const arrays2: Record<string, BoundArray> = { P: { buffer: plan.scratch[0]! } };
+  const scalars2: Record<string, number> = { S: windows.length, sr: 1, sc: rowsPad, rows: A.rows, ...scalarBindings(alpha, beta) };
+  if (readsY) bindArray('Yold', y, arrays2, scalars2);
+  const out = plan.scratch[1]!;
+  passes.push({ pass: { program: p2, arrays: arrays2, scalars: scalars2, output: { buffer: out }, threads: Math.ceil(A.rows / y.format.elementsPerWord) }, cache: plan.passes[0]! });
+  submitPasses(context, passes);
+  plan.scratch[1] = y.buffer!;
+  y.buffer = out;
+  y.version++;
+}
+
+async function spmvOnDevice(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: number, beta: number, arithmetic: GpuArithmetic): Promise<void> {
+  const { A, x, y } = args;
+  const context = runtime.context;
+  if (A.rows === 0) return;
+  const limit = bindingLimit(runtime);
+  if (A.values.words * 4 > limit || A.stride * A.width * 4 > limit) {
+    if (A.valuesLd !== undefined) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A.values is a matrix view and A exceeds maxStorageBufferBindingSize (${limit} bytes): views are not split into windows; upload it with toDeviceEll`, 'maxStorageBufferBindingSize');
+    return windowedSpmv(runtime, args, alpha, beta, arithmetic);
+  }
+  const readsY = beta !== 0;
+  const key = `ell|${objectId(A)}|${objectId(x)}|${objectId(y)}|${arithmetic.name}|${readsY}`;
+  const plan = getPlan(runtime, key, 1, () => [createWordBuffer(context, y.words)]);
+  const spec = memo(`ell|${arithmetic.name}|${valuesKey(A)}|${readKey(x)}|${readKey(y)}|${readsY}`, () => spmvSource(arithmetic, A, x, y, readsY));
+  const program = await getProgram(context, { source: spec.source, args: spec.args, components: y.format.wordsPerElement === 2 ? 2 : 1 });
+  const arrays: Record<string, BoundArray> = { I: { buffer: A.colIndex! } };
+  const scalars: Record<string, number> = { K: A.width, stride: A.stride, rows: A.rows, ...scalarBindings(alpha, beta) };
+  bindArray('V', A.values, arrays, scalars);
+  if (A.valuesLd !== undefined) scalars.Vld = A.valuesLd;
+  bindArray('X', x, arrays, scalars);
+  if (readsY) bindArray('Yold', y, arrays, scalars);
+  const out = plan.scratch[0]!;
+  submitPasses(context, [{ pass: { program, arrays, scalars, output: { buffer: out }, threads: Math.ceil(A.rows / y.format.elementsPerWord) }, cache: plan.passes[0]! }]);
+  plan.scratch[0] = y.buffer!;
+  y.buffer = out;
+  y.version++;
+}
+
+/**
+ * y ← α·A·x + β·y for a resident ELL matrix, on the GPU (on the CPU for host-resident operands).
+ *
+ * @param args - A (from {@link toDeviceEll}), x, y, α (default 1), β (default 0)
+ * @param options - arithmetic (`f32` or `ff`)
+ * @returns the run report (y is updated in place on the device)
+ * @throws {@link modprec!ModprecError} `DIMENSION_MISMATCH` for inconsistent sizes; `INVALID_STORAGE` for
+ *   non-resident or mixed operands or x = y; `INVALID_FORMAT` when y's format cannot be written on the GPU;
+ *   `INVALID_VALUE` for non-finite α, β
+ * @example
+ * ```ts
+ * import { laplacianEll } from 'modprec';
+ * import { toDevice, toDeviceEll, deviceZeros, gpuEllSpmv } from 'modprec/gpu';
+ *
+ * const A = await toDeviceEll(laplacianEll([4]), { format: 'f32' }); // tridiag(-1, 2, -1)
+ * const x = await toDevice([1, 2, 3, 4]), y = await deviceZeros(4);
+ * await gpuEllSpmv({ A, x, y }, { arithmetic: 'ff' });
+ * await y.toHost(); // → Float64Array(4) [ 0, 0, 0, 5 ]
+ * ```
+ * @group GPU
+ */
+export async function gpuEllSpmv(args: GpuEllSpmvArgs, options: GpuKernelOptions = {}): Promise<GpuRunInfo> {
+  const { A, x, y } = args;
+  if (!A || typeof A !== 'object' || !(A.values instanceof DeviceArray)) fail('INVALID_STORAGE', 'A', 'must be a DeviceEll (see toDeviceEll)', A);
+  if (!(x instanceof DeviceArray)) fail('INVALID_STORAGE', 'x', 'must be a DeviceArray (see toDevice)', x);
+  if (!(y instanceof DeviceArray)) fail('INVALID_STORAGE', 'y', 'must be a DeviceArray (see toDevice)', y);
+  if (x.length !== A.cols) fail('DIMENSION_MISMATCH', 'x', `must have length ${A.cols} (columns of A)`, x.length);
+  if (y.length !== A.rows) fail('DIMENSION_MISMATCH', 'y', `must have length ${A.rows} (rows of A)`, y.length);
+  if (!y.format.writable) fail('INVALID_FORMAT', 'y', 'must be stored in a format kernels write on the GPU (f32, f16, bf16, f64, ff)', y.format.name);
+  if (x === y) fail('INVALID_STORAGE', 'y', 'must not be the same array as x');
+  // A's values and indices may exceed one storage binding (then read in windows of ELL columns); x, read
+  // by gather, and y may not.
+  checkOperandBinding('x', x);
+  checkOperandBinding('y', y);
+  const alpha = checkNumber('alpha', args.alpha ?? 1);
+  const beta = checkNumber('beta', args.beta ?? 0);
+  const arithmetic = chooseArithmetic(options, [A.values, x, y]);
+  const runtime = commonRuntime({ 'A.values': A.values, x, y }, [...(A.valuesLd === undefined ? [] : ['A.values']), 'x', 'y']);
+  if (!runtime) {
+    allowFallback(options, y.fallbackReason);
+    await hostEllSpmv({ rows: A.rows, cols: A.cols, width: A.width, stride: A.stride, colIndex: A.hostColIndex!, values: A.values, valuesLd: A.valuesLd, valuesRows: A.valuesRows, x, y, alpha, beta }, arithmetic);
+    return runInfo(undefined, arithmetic, y.fallbackReason);
+  }
+  if (!A.colIndex) throw new ModprecError('INVALID_STORAGE', 'invalid argument: A.colIndex has been destroyed', 'A.colIndex');
+  // The CPU kernel's rules: no rows, or α = 0 and β = 1, return at once; α = 0 (or no columns or slots) computes
+  // y := β·y without reading A or x.
+  if (A.rows === 0 || (alpha === 0 && beta === 1)) return runInfo(runtime, arithmetic, '');
+  if (alpha === 0 || A.cols === 0 || A.width === 0) {
+    await gpuUpdate({ alpha: beta, x: y, beta: 0, out: y }, { arithmetic: arithmetic.name });
+    return runInfo(runtime, arithmetic, '');
+  }
+  // y a strided view: the kernel writes its packed twin (holding y's old values when β ≠ 0), then y's span.
+  await throughPackedOutput(runtime, y, beta !== 0, (packed) => spmvOnDevice(runtime, { ...args, y: packed }, alpha, beta, arithmetic));
+  return runInfo(runtime, arithmetic, '');
+}

@@ -1,0 +1,387 @@
+/**
+ * GEMV on the GPU: y ← α·op(A)·x + β·y, A column-major (element (i, j) at i + j·lda).
+ *
+ * op(A) = A: thread (i, c) sums row i over column chunk c (adjacent threads read adjacent rows of one
+ * column: coalesced); the reduction dimension is split into S chunks so that m·S threads fill the GPU.
+ * op(A) = Aᵀ: W lanes per column j, lane l summing rows l, l+W, … (adjacent lanes read adjacent rows).
+ * A second pass sums the S (or W) partials of each row in a fixed order, applies α and β, and writes y in
+ * its storage format. Both passes go to the device in one submit.
+ *
+ * @module
+ */
+import { checkSize, fail, ModprecError } from '../../src/core/errors.js';
+import { checkNumber } from '../../src/backends/webgpu/kernel-common.js';
+import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
+import { hostGemv } from '../../src/backends/webgpu/host-fallback.js';
+import { gpuUpdate } from '../waxpby/update-webgpu.js';
+import { bindingLimit, checkOperandBinding, DeviceArray, toDeviceSpan, windowOf, wordsPerElement, type RangeLike } from '../../src/backends/webgpu/device-array.js';
+import { partialsFinishSource, scalarBindings } from '../../src/backends/webgpu/finish-pass.js';
+import { elementIndex, allowFallback, UNROLL, accumulateLoop, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
+import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
+import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
+import { throughPackedOutput } from '../../src/backends/webgpu/view-output.js';
+
+/**
+ * A matrix resident on the GPU: packed column-major ({@link deviceMatrix}) or a strided view of a span
+ * ({@link deviceMatrixView}, {@link toDeviceMatrix}).
+ * @group GPU
+ */
+export interface DeviceMatrix {
+  readonly rows: number;
+  readonly cols: number;
+  /** Column stride: the leading dimension (≥ rows) of a column-major matrix; any integer for a view. */
+  readonly ld: number;
+  /**
+   * The elements: (i, j) is element i + j·ld of a column-major array; for a view, element
+   * `data.offset + i·data.stride + j·ld` of the span (`data.stride` is the row stride).
+   */
+  readonly data: DeviceArray;
+}
+
+/**
+ * Arguments of {@link gpuGemv}.
+ * @group GPU
+ */
+export interface GpuGemvArgs {
+  readonly A: DeviceMatrix;
+  readonly x: DeviceArray;
+  readonly y: DeviceArray;
+  /** Default 1. */
+  readonly alpha?: number;
+  /** Default 0 (y is then not read). */
+  readonly beta?: number;
+  /** `N` (default) or `T`. */
+  readonly trans?: 'N' | 'T';
+}
+
+/**
+ * Options of {@link gpuGemv}.
+ * @group GPU
+ */
+export interface GpuGemvOptions extends GpuKernelOptions {
+  /** Threads the partial pass aims for (default 2^18); sets how far the reduction is split. */
+  readonly targetThreads?: number;
+  /**
+   * Independent accumulators per thread of the partial pass (1 to 8; default 2 in float-float, 1 in f32):
+   * shorter dependency chains, which float-float needs (3–5 % faster GEMV on the H100). Changes the (fixed)
+   * summation order.
+   */
+  readonly chains?: number;
+}
+
+/**
+ * Makes a {@link DeviceMatrix} from a resident column-major array.
+ * @param data - the elements
+ * @param rows - rows
+ * @param cols - columns
+ * @param ld - leading dimension (default rows)
+ * @returns the matrix
+ * @throws {@link modprec!ModprecError} `INVALID_SIZE`, `INVALID_STRIDE`, `INVALID_STORAGE` when data is too short
+ * @example
+ * ```ts
+ * import { toDevice, deviceMatrix } from 'modprec/gpu';
+ *
+ * // [[1, 2, 3], [4, 5, 6]], column-major
+ * const A = deviceMatrix(await toDevice([1, 4, 2, 5, 3, 6], { format: 'f32' }), 2, 3);
+ * A.ld; // → 2
+ * ```
+ * @group GPU
+ */
+export function deviceMatrix(data: DeviceArray, rows: number, cols: number, ld = rows): DeviceMatrix {
+  checkSize('rows', rows);
+  checkSize('cols', cols);
+  checkSize('ld', ld);
+  if (ld < Math.max(1, rows)) fail('INVALID_STRIDE', 'ld', `must be at least max(1, rows) = ${Math.max(1, rows)}`, ld);
+  if (!(data instanceof DeviceArray)) fail('INVALID_STORAGE', 'data', 'must be a DeviceArray (see toDevice)', data);
+  const needed = cols === 0 ? 0 : (cols - 1) * ld + rows;
+  if (data.length < needed) fail('INVALID_STORAGE', 'data', `must hold (cols−1)·ld + rows = ${needed} elements`, data.length);
+  if (needed > 2 ** 31 - 1) fail('INVALID_SIZE', 'data', 'must have fewer than 2^31 elements (32-bit indices on the GPU)', needed);
+  return { rows, cols, ld, data };
+}
+
+/**
+ * A strided matrix view of `span` for GEMV: element (i, j) at span element offset + i·rowStride + j·colStride — a
+ * row-major matrix (rowStride = its leading dimension, colStride = 1), a sub-range of either layout. What
+ * {@link toDeviceMatrix} makes of a core 2-D range. GEMV and TRSV read matrix views (ELL values too, through deviceEllView).
+ * @param span - the array holding the elements
+ * @param shape - rows, cols, offset, rowStride, colStride (integers; strides may be negative)
+ * @returns the matrix
+ * @throws {@link modprec!ModprecError} `INVALID_SIZE` for bad sizes; `INVALID_STORAGE` when an element falls outside the span
+ * @example
+ * ```ts
+ * import { toDevice, deviceMatrixView, gpuGemv } from 'modprec/gpu';
+ *
+ * // [[1, 2, 3], [4, 5, 6]], row-major
+ * const A = deviceMatrixView(await toDevice([1, 2, 3, 4, 5, 6]), { rows: 2, cols: 3, offset: 0, rowStride: 3, colStride: 1 });
+ * const x = await toDevice([1, 1, 1]), y = await toDevice([0, 0]);
+ * await gpuGemv({ A, x, y });
+ * await y.toHost(); // → Float64Array(2) [ 6, 15 ]
+ * ```
+ * @group GPU
+ */
+export function deviceMatrixView(span: DeviceArray, shape: { rows: number; cols: number; offset: number; rowStride: number; colStride: number }): DeviceMatrix {
+  const { rows, cols, offset, rowStride, colStride } = shape;
+  checkSize('rows', rows);
+  checkSize('cols', cols);
+  if (!(span instanceof DeviceArray)) fail('INVALID_STORAGE', 'span', 'must be a DeviceArray (see toDevice)', span);
+  for (const [name, v] of [['offset', offset], ['rowStride', rowStride], ['colStride', colStride]] as const) {
+    if (!Number.isSafeInteger(v)) fail('INVALID_STRIDE', name, 'must be an integer', v);
+  }
+  if (rows > 0 && cols > 0) {
+    const corners = [0, (rows - 1) * rowStride, (cols - 1) * colStride, (rows - 1) * rowStride + (cols - 1) * colStride].map((d) => offset + d);
+    const lo = Math.min(...corners), hi = Math.max(...corners);
+    if (lo < 0 || hi >= span.spanLength) fail('INVALID_STORAGE', 'span', `must hold elements ${lo}..${hi} of the matrix`, span.spanLength);
+  }
+  if (rows * cols > 2 ** 31 - 1) fail('INVALID_SIZE', 'span', 'must have fewer than 2^31 elements (32-bit indices on the GPU)', rows * cols);
+  const view = Object.create(DeviceArray.prototype) as DeviceArray;
+  // A view whose offset and stride are the matrix's offset and row stride (its `isView` is then true unless packed).
+  Object.assign(view, span, { length: rows * cols, offset, stride: rowStride, spanLength: span.spanLength });
+  const packed = offset === 0 && rowStride === 1;
+  return { rows, cols, ld: colStride, data: packed ? span : view };
+}
+
+/**
+ * Uploads a core 2-D range (any layout: column- or row-major, a sub-range; unscaled f64, f32, f16 or bf16) as the
+ * bytes of its storage span and returns it as a GEMV matrix view — no per-element work on the host.
+ * @param A - the range
+ * @param options - `strict`: throw instead of keeping the data on the host when there is no GPU
+ * @returns the matrix
+ * @throws {@link modprec!ModprecError} as {@link toDeviceSpan}
+ * @example
+ * ```ts
+ * import { matrix, formats } from 'modprec';
+ * import { toDevice, toDeviceMatrix, gpuGemv } from 'modprec/gpu';
+ *
+ * const A = await toDeviceMatrix(matrix(2, 3, (i, j) => 3 * i + j + 1, { storage: formats.f32 })); // [[1, 2, 3], [4, 5, 6]]
+ * const x = await toDevice([1, 0, -1]), y = await toDevice([0, 0]);
+ * await gpuGemv({ A, x, y }, { arithmetic: 'ff' });
+ * await y.toHost(); // → Float64Array(2) [ -2, -2 ]
+ * ```
+ * @group GPU
+ */
+export async function toDeviceMatrix(A: RangeLike, options: { strict?: boolean } = {}): Promise<DeviceMatrix> {
+  const { span, offset, strides } = await toDeviceSpan(A, options.strict);
+  return deviceMatrixView(span, { rows: A.length(0), cols: A.length(1), offset, rowStride: strides[0]!, colStride: strides[1]! });
+}
+
+/** Number of reduction chunks for an m×n GEMV N aiming at `target` threads. */
+export function gemvSplit(m: number, n: number, target: number): { chunk: number; splits: number } {
+  const wanted = Math.max(1, Math.min(n, Math.ceil(target / Math.max(1, m))));
+  const chunk = Math.max(1, Math.ceil(n / wanted));
+  return { chunk, splits: Math.max(1, Math.ceil(n / chunk)) };
+}
+
+/** Lanes per column of a GEMV T with m rows and n columns aiming at `target` threads (a power of two ≤ 1024). */
+export function gemvTLanes(m: number, n: number, target: number): number {
+  let w = 1;
+  while (w < 1024 && w * n < target && w < m) w *= 2;
+  return w;
+}
+
+function partialNSource(arithmetic: GpuArithmetic, A: DeviceArray, x: DeviceArray, chains: number): { source: string; args: ReturnType<typeof arrayArgs> } {
+  const args = [...arrayArgs('A', A), ...arrayArgs('X', x), ['m', 'Integer'] as const, ['n', 'Integer'] as const, ['lda', 'Integer'] as const, ['chunk', 'Integer'] as const];
+  const body = [
+    'const i = mpImod(this.thread.x, m);',
+    'const j0 = mpIdiv(this.thread.x, m) * chunk;',
+    'let j1 = j0 + chunk;',
+    'if (j1 > n) { j1 = n; }',
+    arithmetic.declareZero('acc'),
+    ...accumulateLoop(arithmetic, { start: 'j0', end: 'j1', step: '1' }, UNROLL, (index, suffix) => {
+      // A view (a row-major or strided matrix): element (i, j) at AOff + i·AInc + j·lda.
+      const ra = A.format.emitRead('A', A.isView ? `AOff + i * AInc + ${index} * lda` : `i + ${index} * lda`, `a${suffix}`, arithmetic);
+      const rx = x.format.emitRead('X', elementIndex('X', x, index), `b${suffix}`, arithmetic);
+      return { code: `${ra.code} ${rx.code}`, a: ra.register, b: rx.register };
+    }, chains),
+    `return ${arithmetic.returnValue('acc')};`,
+  ];
+  return { source: kernelSource(args, body), args };
+}
+
+function partialTSource(arithmetic: GpuArithmetic, A: DeviceArray, x: DeviceArray, chains: number): { source: string; args: ReturnType<typeof arrayArgs> } {
+  const args = [...arrayArgs('A', A), ...arrayArgs('X', x), ['m', 'Integer'] as const, ['lda', 'Integer'] as const, ['W', 'Integer'] as const];
+  const body = [
+    'const base = mpIdiv(this.thread.x, W) * lda;',
+    'const lane = mpImod(this.thread.x, W);',
+    arithmetic.declareZero('acc'),
+    ...accumulateLoop(arithmetic, { start: 'lane', end: 'm', step: 'W' }, UNROLL, (index, suffix) => {
+      const ra = A.format.emitRead('A', A.isView ? `AOff + base + ${index} * AInc` : `base + ${index}`, `a${suffix}`, arithmetic);
+      const rx = x.format.emitRead('X', elementIndex('X', x, index), `b${suffix}`, arithmetic);
+      return { code: `${ra.code} ${rx.code}`, a: ra.register, b: rx.register };
+    }, chains),
+    `return ${arithmetic.returnValue('acc')};`,
+  ];
+  return { source: kernelSource(args, body), args };
+}
+
+function validate(args: GpuGemvArgs): { trans: boolean; alpha: number; beta: number } {
+  const { A, x, y } = args;
+  if (!A || typeof A !== 'object' || !(A.data instanceof DeviceArray)) fail('INVALID_STORAGE', 'A', 'must be a DeviceMatrix (see deviceMatrix)', A);
+  // A view was checked against its span when made (deviceMatrixView); a plain array is checked here.
+  if (!A.data.isView) deviceMatrix(A.data, A.rows, A.cols, A.ld);
+  if (!(x instanceof DeviceArray)) fail('INVALID_STORAGE', 'x', 'must be a DeviceArray (see toDevice)', x);
+  if (!(y instanceof DeviceArray)) fail('INVALID_STORAGE', 'y', 'must be a DeviceArray (see toDevice)', y);
+  const t = args.trans ?? 'N';
+  if (t !== 'N' && t !== 'T') fail('INVALID_OPTION', 'trans', "must be 'N' or 'T'", t);
+  const trans = t === 'T';
+  const inner = trans ? A.rows : A.cols;
+  const outer = trans ? A.cols : A.rows;
+  if (x.length !== inner) fail('DIMENSION_MISMATCH', 'x', `must have length ${inner} (${trans ? 'rows' : 'columns'} of A)`, x.length);
+  if (y.length !== outer) fail('DIMENSION_MISMATCH', 'y', `must have length ${outer} (${trans ? 'columns' : 'rows'} of A)`, y.length);
+  if (!y.format.writable) fail('INVALID_FORMAT', 'y', 'must be stored in a format kernels write on the GPU (f32, f16, bf16, f64, ff)', y.format.name);
+  if (x === y) fail('INVALID_STORAGE', 'y', 'must not be the same array as x');
+  // A may exceed one storage binding (it is then read in column windows), and so may x of GEMV N (its
+  // windows follow A's columns); x of GEMV T is read whole by every column and y whole by the last pass.
+  // Scaled integers are never windowed (their scales are bound whole and indexed by absolute position).
+  if (A.data.format.scaled) checkOperandBinding('A', A.data);
+  if (trans || x.format.scaled) checkOperandBinding('x', x);
+  checkOperandBinding('y', y);
+  return { trans, alpha: checkNumber('alpha', args.alpha ?? 1), beta: checkNumber('beta', args.beta ?? 0) };
+}
+
+async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boolean, alpha: number, beta: number, arithmetic: GpuArithmetic, target: number, chains: number): Promise<void> {
+  const { A, x, y } = args;
+  const context = runtime.context;
+  const m = A.rows;
+  const n = A.cols;
+  const rows = y.length;
+  const c = arithmetic.components;
+  const readsY = beta !== 0;
+  let threads: number;
+  let splits: number;
+  let sr: number;
+  let sc: number;
+  let partialScalars: Record<string, number>;
+  let partialSpec;
+  if (!trans) {
+    const split = gemvSplit(m, n, target);
+    splits = split.splits;
+    threads = m * splits;
+    [sr, sc] = [1, m];
+    partialScalars = { m, n, lda: A.ld, chunk: split.chunk };
+    partialSpec = memo(`gemvN|${arithmetic.name}|${readKey(A.data)}|${readKey(x)}|${chains}`, () => partialNSource(arithmetic, A.data, x, chains));
+  } else {
+    splits = gemvTLanes(m, n, target);
+    threads = n * splits;
+    [sr, sc] = [splits, 1];
+    partialScalars = { m, lda: A.ld, W: splits };
+    partialSpec = memo(`gemvT|${arithmetic.name}|${readKey(A.data)}|${readKey(x)}|${chains}`, () => partialTSource(arithmetic, A.data, x, chains));
+  }
+  // A over one storage binding is read in windows of whole columns, each starting on a 256-byte boundary
+  // (a multiple of 128 columns); GEMV N then keeps chunks inside windows and pads the partial rows to 64.
+  const limit = bindingLimit(runtime);
+  const windowed = A.data.words * 4 > limit || (!trans && x.words * 4 > limit);
+  if (windowed && (A.data.isView || x.isView)) throw new ModprecError('BACKEND_LIMIT', `invalid argument: ${A.data.isView ? 'A' : 'x'} is a strided view and an operand exceeds maxStorageBufferBindingSize (${limit} bytes): views are not split into windows; upload it packed`, 'maxStorageBufferBindingSize');
+  let mp = m;
+  let columnWindows = [{ start: 0, count: n }];
+  if (windowed) {
+    if (A.data.format.scaled || x.format.scaled) throw new ModprecError('BACKEND_LIMIT', `invalid argument: ${A.data.format.scaled ? 'A' : 'x'} is stored in a scaled integer format, which cannot be split over storage bindings, and another operand exceeds maxStorageBufferBindingSize (${limit} bytes)`, 'maxStorageBufferBindingSize');
+    const maxCols = Math.min(Math.floor(limit / (4 * A.ld * wordsPerElement(A.data))), trans ? Infinity : Math.floor(limit / (4 * wordsPerElement(x))));
+    if (maxCols < 128) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A needs 128 columns of ${A.ld} elements per storage binding, over this adapter's maxStorageBufferBindingSize of ${limit} bytes`, 'maxStorageBufferBindingSize');
+    let width = Math.floor(maxCols / 128) * 128;
+    if (!trans) {
+      let chunk = 128;
+      while (chunk < (partialScalars.chunk ?? 1) && chunk * 2 <= width) chunk *= 2;
+      width = Math.floor(width / chunk) * chunk;
+      mp = Math.ceil(m / 64) * 64;
+      partialScalars.chunk = chunk;
+      splits = Math.ceil(n / chunk);
+      threads = mp * splits;
+      [sr, sc] = [1, mp];
+    }
+    columnWindows = [];
+    for (let start = 0; start < n; start += width) columnWindows.push({ start, count: Math.min(width, n - start) });
+  }
+  const key = `gemv|${trans ? 'T' : 'N'}|${objectId(A.data)}|${A.data.offset}|${A.data.stride}|${objectId(x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}|${chains}`;
+  const plan = getPlan(runtime, key, 2 + columnWindows.length, () => [createWordBuffer(context, Math.max(1, threads) * c), createWordBuffer(context, y.words)]);
+  const p1 = await getProgram(context, { source: partialSpec.source, args: partialSpec.args, components: c });
+  const finish = partialsFinishSource(arithmetic, y, readsY);
+  const p2 = await getProgram(context, { source: finish.source, args: finish.args, components: y.format.wordsPerElement === 2 ? 2 : 1 });
+  const arrays2: Record<string, BoundArray> = { P: { buffer: plan.scratch[0]! } };
+  const scalars2: Record<string, number> = { S: splits, sr, sc, rows, ...scalarBindings(alpha, beta) };
+  if (readsY) bindArray('Yold', y, arrays2, scalars2);
+  const out = plan.scratch[1]!;
+  const passes: { pass: Pass; cache: PassCache }[] = [];
+  if (threads > 0 && rows > 0) {
+    columnWindows.forEach((w, k) => {
+      const arrays1: Record<string, BoundArray> = {};
+      const scalars1: Record<string, number> = { ...partialScalars };
+      bindArray('A', A.data, arrays1, scalars1);
+      bindArray('X', x, arrays1, scalars1);
+      if (!windowed) {
+        passes.push({ pass: { program: p1, arrays: arrays1, scalars: scalars1, output: { buffer: plan.scratch[0]! }, threads }, cache: plan.passes[0]! });
+        return;
+      }
+      const elements = Math.min(w.count * A.ld, A.data.length - w.start * A.ld);
+      arrays1.A = windowOf(A.data, { start: w.start * A.ld, count: elements });
+      if (!trans) {
+        // Rows padded to mp: chunk c of this window lands at P[(c0 + c)·mp + i], a 256-byte-aligned window.
+        const chunk = partialScalars.chunk!;
+        const c0 = w.start / chunk;
+        const s = Math.ceil(w.count / chunk);
+        arrays1.X = windowOf(x, w);
+        Object.assign(scalars1, { m: mp, n: w.count });
+        passes.push({ pass: { program: p1, arrays: arrays1, scalars: scalars1, output: { buffer: plan.scratch[0]!, offset: c0 * mp * c * 4, size: s * mp * c * 4 }, threads: mp * s }, cache: plan.passes[2 + k]! });
+      } else {
+        passes.push({ pass: { program: p1, arrays: arrays1, scalars: scalars1, output: { buffer: plan.scratch[0]!, offset: w.start * splits * c * 4, size: w.count * splits * c * 4 }, threads: w.count * splits }, cache: plan.passes[2 + k]! });
+      }
+    });
+  }
+  passes.push({ pass: { program: p2, arrays: arrays2, scalars: scalars2, output: { buffer: out }, threads: Math.ceil(rows / y.format.elementsPerWord) }, cache: plan.passes[1]! });
+  if (rows === 0) return;
+  if (threads === 0) {
+    // n = 0: op(A)·x is empty; the partial buffer must read as zeros.
+    context.device.queue.writeBuffer(plan.scratch[0]!, 0, new Uint32Array(Math.max(1, rows * c)));
+    scalars2.S = 1;
+    scalars2.sc = 0;
+    scalars2.sr = 0;
+  }
+  submitPasses(context, passes);
+  // Ping-pong: the old y buffer becomes the plan's spare for the next call.
+  plan.scratch[1] = y.buffer!;
+  y.buffer = out;
+  y.version++;
+}
+
+/**
+ * y ← α·op(A)·x + β·y on the GPU (on the CPU for host-resident operands). y is updated in place on the
+ * device (nothing is read back); the result says which backend ran it.
+ *
+ * @param args - A (column-major, resident), x, y, α (default 1), β (default 0), trans (`N` or `T`)
+ * @param options - arithmetic (`f32` or `ff`), split target
+ * @returns the run report
+ * @throws {@link modprec!ModprecError} `DIMENSION_MISMATCH` for inconsistent sizes; `INVALID_STORAGE` for
+ *   non-resident, destroyed or mixed operands or x = y; `INVALID_FORMAT` when y's format cannot be written
+ *   on the GPU; `INVALID_VALUE` for non-finite α, β; `INVALID_OPTION` for a bad trans
+ * @example
+ * ```ts
+ * import { toDevice, deviceMatrix, gpuGemv } from 'modprec/gpu';
+ *
+ * // [[1, 2, 3], [4, 5, 6]] stored in bf16, column-major
+ * const A = deviceMatrix(await toDevice([1, 4, 2, 5, 3, 6], { format: 'bf16' }), 2, 3);
+ * const x = await toDevice([1, 1, 1]), y = await toDevice([1, 1]);
+ * await gpuGemv({ A, x, y, alpha: 2, beta: -1 }, { arithmetic: 'ff' });
+ * await y.toHost(); // → Float64Array(2) [ 11, 29 ]
+ * ```
+ * @group GPU
+ */
+export async function gpuGemv(args: GpuGemvArgs, options: GpuGemvOptions = {}): Promise<GpuRunInfo> {
+  const { trans, alpha, beta } = validate(args);
+  const arithmetic = chooseArithmetic(options, [args.A.data, args.x, args.y]);
+  const target = checkSize('options.targetThreads', options.targetThreads ?? 2 ** 18);
+  const chains = checkChains(options.chains, arithmetic.name === 'ff' ? 2 : 1);
+  const runtime = commonRuntime({ A: args.A.data, x: args.x, y: args.y }, ['A', 'x', 'y']);
+  if (!runtime) {
+    allowFallback(options, args.y.fallbackReason);
+    await hostGemv({ A: args.A, x: args.x, y: args.y, alpha, beta, trans: trans ? 'T' : 'N' }, arithmetic);
+    return runInfo(undefined, arithmetic, args.y.fallbackReason);
+  }
+  // The CPU kernel's rules: an empty op(A), or α = 0 and β = 1, leave y untouched; α = 0 reads neither A nor x.
+  if (args.A.rows === 0 || args.A.cols === 0 || (alpha === 0 && beta === 1)) return runInfo(runtime, arithmetic, '');
+  if (alpha === 0) {
+    await gpuUpdate({ alpha: beta, x: args.y, beta: 0, out: args.y }, { arithmetic: arithmetic.name });
+    return runInfo(runtime, arithmetic, '');
+  }
+  // y a strided view: the kernel writes its packed twin (holding y's old values when β ≠ 0), then y's span.
+  await throughPackedOutput(runtime, args.y, beta !== 0, (y) => gemvOnDevice(runtime, { ...args, y }, trans, alpha, beta, arithmetic, Math.max(1, target), chains));
+  return runInfo(runtime, arithmetic, '');
+}

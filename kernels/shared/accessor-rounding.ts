@@ -1,0 +1,125 @@
+/**
+ * The rounding errors an accessor adds to a kernel, for the a-priori error bounds of GEMV, TRSV and ELL SpMV.
+ *
+ * Model (Higham, Accuracy and Stability of Numerical Algorithms, §2.2): every operation of the arithmetic
+ * rounds with a relative error of at most its unit roundoff u; a product of k such factors (1 + δ)^±1 is
+ * 1 + θ_k with |θ_k| ≤ γ_k = ku/(1 − ku) (Lemma 3.1). The bounds are relative to the values the operands
+ * represent as stored (stored × scale, exactly), so storage rounding of the inputs is not counted; what is:
+ * - a read converts to the arithmetic: one rounding when the storage has more significand bits than the
+ *   arithmetic (fp64 read into fp32 arithmetic), none otherwise; a scaled read adds the product with the
+ *   scale (one rounding) and, when the arithmetic is narrower than fp64, the conversion of the fp64 scale;
+ * - a write rounds once to the storage (relative u of the storage, plus half the smallest subnormal spacing
+ *   absolute), or for integer storage to the nearest integer of the exact value / scale, in one step (absolute ½
+ *   of the scale, nothing relative); a scaled write to a floating-point storage first divides by the scale in
+ *   the arithmetic.
+ * Assumed throughout: no overflow or integer saturation, and no underflow inside the arithmetic.
+ * @module
+ */
+import type { Accessor } from '../../accessors/accessor.js';
+import type { ArithmeticFormat } from '../../src/formats/common/format.js';
+import { numberOfKind } from '../../src/formats/f64/f64-arithmetic.js';
+import { gamma } from './accumulation.js';
+
+/** fp64's unit roundoff, the arithmetic the bounds themselves are evaluated in. */
+const U64 = 2 ** -53;
+
+/** Relative roundings (each of the arithmetic's unit roundoff) that one read through `a` into `ar` makes. */
+export function readRoundings(a: Accessor<any, any>, ar: ArithmeticFormat): number {
+  let k = a.storage.significandBits > ar.significandBits ? 1 : 0;
+  if (a.scale) k += 1 + (ar.significandBits < 53 ? 1 : 0);
+  return k;
+}
+
+/** 1 if converting the coefficient `c` to `ar` rounds it, else 0. */
+export function coefficientRoundings(ar: ArithmeticFormat, c: number): number {
+  return Object.is(ar.toNumber(ar.fromNumber(c)), c) ? 0 : 1;
+}
+
+/** The error of writing a value of the arithmetic through an accessor. */
+export interface WriteError {
+  /** |θ| of the relative part: written = value·(1 + θ) + η, valid for (1 + θ) and for 1/(1 + θ). */
+  readonly relative: number;
+  /** |η| per unit of scale (multiply by the element's scale, 1 when unscaled). */
+  readonly absolutePerScale: number;
+}
+
+/** Smallest positive subnormal of a binary floating-point storage (from its precision and largest value). */
+function smallestSubnormal(significandBits: number, maxValue: number): number {
+  let emax = Math.floor(Math.log2(maxValue));
+  if (2 ** emax > maxValue) emax -= 1;
+  return Math.max(2 ** (2 - emax - significandBits), Number.MIN_VALUE);
+}
+
+/** How a write of an `ar` value through `a` perturbs it (see the module comment). */
+export function writeError(a: Accessor<any, any>, ar: ArithmeticFormat): WriteError {
+  const st = a.storage;
+  // Integer storage rounds the exact value / scale once (src/formats/convert/scaled-integer.ts).
+  if (st.isInteger) return { relative: 0, absolutePerScale: 0.5 };
+  const divisions = a.scale ? 1 + (ar.significandBits < 53 ? 1 : 0) : 0;
+  const arithmeticPart = gamma(divisions, ar.unitRoundoff);
+  if (st.significandBits >= ar.significandBits) return { relative: arithmeticPart, absolutePerScale: 0 };
+  // γ_1 of the storage rather than its u, so that the bound also covers 1/(1 + δ) (TRSV needs it).
+  return {
+    relative: compose(arithmeticPart, gamma(1, st.unitRoundoff)),
+    absolutePerScale: smallestSubnormal(st.significandBits, st.maxValue) / 2,
+  };
+}
+
+/**
+ * |Π(1 + eᵢ) − 1| for relative perturbations bounded by eᵢ ≥ 0, computed as a sum of non-negative terms
+ * (never as a product minus 1, which would cancel and lose the small eᵢ).
+ */
+export function compose(...es: readonly number[]): number {
+  let r = 0;
+  for (const e of es) r = r + e + r * e;
+  return r;
+}
+
+/**
+ * The one rule of every bound for non-finite values: a bound that came out NaN (a NaN or ±∞ among the values it
+ * depends on, met by a zero factor or an ∞ − ∞) is +∞, like one that overflowed. Bounds are never NaN.
+ * @param bound - a bound as evaluated
+ * @returns the bound, or +∞ in place of NaN
+ * @example
+ * ```ts
+ * orInfinity(0 * Infinity); // Infinity
+ * ```
+ */
+export function orInfinity(bound: number): number {
+  return bound === bound ? bound : Infinity;
+}
+
+/**
+ * Raises a non-negative quantity computed in fp64 with at most `operations` roundings, all on non-negative
+ * values (no cancellation), so that the result is at least the exact quantity: the computed value is at
+ * least exact·(1 − γ_operations), and (1 − γ)(1 + 2γ′)(1 − u) ≥ 1 for γ′ = γ_{operations+2}.
+ */
+export function inflate(value: number, operations: number): number {
+  return value * (1 + 2 * gamma(operations + 2, U64));
+}
+
+/** |value| of the element at storage position `pos` (and scale position `scalePos`), rounded to a double. */
+function magnitudeAt(a: Accessor<any, any>, pos: number, scalePos: number): number {
+  const v = Math.abs(numberOfKind(a.storage.kind, a.storage.decode(a.data as never, pos)));
+  return a.scale ? v * Math.abs(a.scale.data[scalePos]!) : v;
+}
+
+/** A reader of |a(i, j)| (the represented values, rounded to doubles: one rounding for a scaled element). */
+export function matrixMagnitudes(a: Accessor<2, any>): (i: number, j: number) => number {
+  const [s0, s1] = a.strides;
+  const sc = a.scale;
+  return (i, j) => magnitudeAt(a, a.offset + i * s0 + j * s1, sc ? sc.offset + i * sc.strides[0]! + j * sc.strides[1]! : 0);
+}
+
+/** A reader of |a(i)| for a vector accessor. */
+export function vectorMagnitudes(a: Accessor<1, any>): (i: number) => number {
+  const s0 = a.strides[0];
+  const sc = a.scale;
+  return (i) => magnitudeAt(a, a.offset + i * s0, sc ? sc.offset + i * sc.strides[0]! : 0);
+}
+
+/** The scale that applies to element i of a vector accessor (1 when unscaled). */
+export function vectorScales(a: Accessor<1, any>): (i: number) => number {
+  const sc = a.scale;
+  return sc ? (i) => Math.abs(sc.data[sc.offset + i * sc.strides[0]!]!) : () => 1;
+}

@@ -1,0 +1,138 @@
+/**
+ * Accumulation strategies: how a reduction (DOT, GEMV rows, SpMV rows, NRM2, ASUM) sums its terms,
+ * chosen independently of storage and arithmetic. The core ships `recursive` (the plain loop);
+ * compensated and extended strategies (pairwise, Kahan–Babuška/Neumaier, Dot2, double-double) register here.
+ * @module
+ */
+import type { ArithmeticFormat, Register } from '../../src/formats/common/format.js';
+import { fail } from '../../src/core/errors.js';
+
+/**
+ * A summation strategy as source templates. The state lives in variables derived from `base`.
+ * Generated code calls `emitDeclare` once, `emitReset` before each reduction, `emitAddProduct`/`emitAdd`
+ * per term, and `emitResult` once at the end.
+ * @group Kernels
+ */
+export interface Accumulation {
+  /** Stable name, used in cache keys and options. */
+  readonly name: string;
+  /** One-line description: cost and error bound. */
+  readonly description: string;
+  /** Declares the state (once per kernel). */
+  emitDeclare(base: string, ar: ArithmeticFormat): string;
+  /** Resets the state to an empty sum. */
+  emitReset(base: string, ar: ArithmeticFormat): string;
+  /**
+   * Adds a·b (registers of `ar`). Must leave the values of a and b as they were: GEMV's `dot-blocked` loop
+   * shares one register of x among a block of rows.
+   */
+  emitAddProduct(base: string, a: Register, b: Register, ar: ArithmeticFormat): string;
+  /** Adds a (register of `ar`; it may be clobbered). */
+  emitAdd(base: string, a: Register, ar: ArithmeticFormat): string;
+  /** dst (register of `ar`) := the sum. */
+  emitResult(dst: Register, base: string, ar: ArithmeticFormat): string;
+  /**
+   * A-priori bound on |computed − exact| of a sum of n terms, as a multiple of Σ|terms|, for arithmetic unit
+   * roundoff u; `relativeToResult` is an extra multiple of |exact| (Dot2-type bounds have both).
+   */
+  bound(n: number, u: number): {
+    /** Multiple of Σ|terms|. */
+    ofAbsSum: number;
+    /** Multiple of |exact sum|. */
+    ofResult: number;
+  };
+  /** Helper values the templates use. */
+  readonly helpers: Readonly<Record<string, unknown>>;
+  /**
+   * True when every value the templates compute reaches the result through +, −, × only (no value-dependent
+   * branch can drop a NaN or ±∞): kernels may then run the arithmetic's rare-case guards out of the loop
+   * (src/backends/cpu/guards.ts). Leave it unset when unsure: the kernels stay correct, only slower.
+   */
+  readonly propagatesNonFinite?: boolean;
+}
+
+/**
+ * γ_n = n·u / (1 − n·u) (Higham, Accuracy and Stability of Numerical Algorithms, Lemma 3.1); ∞ when n·u ≥ 1.
+ * @example
+ * ```ts
+ * import { gamma } from 'modprec';
+ *
+ * gamma(100, 2 ** -53) < 100 * 2 ** -53 * 1.001; // → true
+ * gamma(2 ** 24, 2 ** -24); // → Infinity
+ * ```
+ * @group Kernels
+ */
+export function gamma(n: number, u: number): number {
+  const nu = n * u;
+  return nu < 1 ? nu / (1 - nu) : Infinity;
+}
+
+/**
+ * Plain recursive summation in the arithmetic format: s := a·b + s. Cost 1×; bound γ_n Σ|aᵢbᵢ|.
+ * @group Kernels
+ */
+export const recursiveAccumulation: Accumulation = {
+  name: 'recursive',
+  description: 'plain loop s = s + a·b in the arithmetic format; cost 1×; |error| ≤ γ_n Σ|aᵢbᵢ|',
+  emitDeclare: (base, ar) => ar.emitDeclare(ar.register(base)),
+  emitReset: (base, ar) => ar.emitFromNumber(ar.register(base), '0'),
+  emitAddProduct: (base, a, b, ar) => { const s = ar.register(base); return ar.emitFma(s, a, b, s); },
+  emitAdd: (base, a, ar) => { const s = ar.register(base); return ar.emitAdd(s, s, a); },
+  emitResult: (dst, base, ar) => ar.emitSet(dst, ar.register(base)),
+  bound: (n, u) => ({ ofAbsSum: gamma(n, u), ofResult: 0 }),
+  helpers: {},
+  propagatesNonFinite: true,
+};
+
+const accumulations = new Map<string, Accumulation>([[recursiveAccumulation.name, recursiveAccumulation]]);
+
+/**
+ * Registers an accumulation strategy under its name (plugins: double-double, compensated sums).
+ * @example
+ * ```ts
+ * import { vector, dot, registerAccumulation, recursiveAccumulation } from 'modprec';
+ *
+ * // a new name for an existing strategy (a real plugin implements the emit… templates and `bound`)
+ * registerAccumulation({ ...recursiveAccumulation, name: 'plain' });
+ * dot(vector([1, 2]), vector([3, 4]), { accumulation: 'plain' }); // → 11
+ * ```
+ * @group Kernels
+ */
+export function registerAccumulation(a: Accumulation): Accumulation {
+  accumulations.set(a.name, a);
+  return a;
+}
+
+/**
+ * Names of the registered accumulation strategies.
+ * @example
+ * ```ts
+ * import { accumulationNames } from 'modprec';
+ *
+ * accumulationNames().includes('kahan'); // → true
+ * ```
+ * @group Kernels
+ */
+export function accumulationNames(): string[] {
+  return [...accumulations.keys()];
+}
+
+/**
+ * Resolves an accumulation option (a name or a strategy; default `recursive`).
+ * @throws {@link ModprecError} `INVALID_OPTION` for an unknown name
+ * @example
+ * ```ts
+ * import { resolveAccumulation } from 'modprec';
+ *
+ * resolveAccumulation(undefined).name; // → 'recursive'
+ * resolveAccumulation('dot2').name; // → 'dot2'
+ * ```
+ * @group Kernels
+ */
+export function resolveAccumulation(option: string | Accumulation | undefined): Accumulation {
+  if (option === undefined) return recursiveAccumulation;
+  if (typeof option === 'object' && option !== null && typeof option.emitAddProduct === 'function') return option;
+  const a = typeof option === 'string' ? accumulations.get(option) : undefined;
+  if (!a) fail('INVALID_OPTION', 'accumulation', `must be one of ${accumulationNames().join(', ')}`, option);
+  return a;
+}

@@ -1,0 +1,250 @@
+/**
+ * Building blocks of the a-priori forward error bounds: how many roundings a kernel's data path adds on top
+ * of the arithmetic's own (Higham's γ_n counting), and the output's storage rounding.
+ * @module
+ */
+import type { ArithmeticFormat } from '../../src/formats/common/format.js';
+import type { Range } from '../../src/core/range.js';
+import type { StorageFormat } from '../../src/formats/common/format.js';
+import { findFormat } from '../../src/formats/common/registry.js';
+import { numberOfKind } from '../../src/formats/f64/f64-arithmetic.js';
+import { gamma } from './accumulation.js';
+import { readRoundings as accessorReadRoundings } from './accessor-rounding.js';
+
+/**
+ * Relative roundings one read of `r` makes in `ar` (the storage conversion and the scale product, not the scale's own conversion: see elementReadRoundings).
+ * @example
+ * ```ts
+ * import { vector, formats, asArithmetic, readRoundings } from 'modprec';
+ *
+ * const x = vector([1, 2]);   // fp64 storage
+ * readRoundings(x, asArithmetic(formats.f32)); // → 1
+ * readRoundings(x, asArithmetic(formats.f64)); // → 0
+ * ```
+ * @group Kernels
+ */
+export function readRoundings(r: Range<any, any>, ar: ArithmeticFormat): number {
+  return accessorReadRoundings(r.accessor, ar) - (r.accessor.scale && ar.significandBits < 53 ? 1 : 0);
+}
+
+/**
+ * Relative rounding of a write to `r`'s storage (0 when the storage holds every arithmetic value exactly).
+ * Integer storage has an absolute error instead (half the scale): see {@link writeAbsoluteError}.
+ * @example
+ * ```ts
+ * import { vector, formats, asArithmetic, writeRelativeError } from 'modprec';
+ *
+ * const y = vector(2, { storage: formats.f16, arithmetic: formats.f64 });
+ * writeRelativeError(y, asArithmetic(formats.f64)); // → 0.00048828125
+ * ```
+ * @group Kernels
+ */
+export function writeRelativeError(r: Range<any, any>, ar: ArithmeticFormat): number {
+  const st = r.accessor.storage;
+  if (st.isInteger) return 0;
+  return st.significandBits >= ar.significandBits && (st.kind === ar.kind || ar.kind === 'number') ? 0 : st.unitRoundoff;
+}
+
+/**
+ * Absolute error of a write to element `index` of an integer-scaled range (half a quantum), else 0.
+ * @example
+ * ```ts
+ * import { range, formats, scaledReducedRowMajor, writeAbsoluteError } from 'modprec';
+ *
+ * const y = range(scaledReducedRowMajor<1>({ size: [2], storage: formats.i8, arithmetic: formats.f64, scaleMask: [true] }));
+ * y.writeScale(1, 0.25);
+ * writeAbsoluteError(y, [1]); // → 0.125
+ * ```
+ * @group Kernels
+ */
+export function writeAbsoluteError(r: Range<any, any>, index: readonly number[]): number {
+  const a = r.accessor;
+  if (!a.storage.isInteger) return 0;
+  return 0.5 * Math.abs(a.readScale(...index));
+}
+
+/** Σ|fᵢ|·|gᵢ| over the values a range holds (rounded to doubles), rounded upward by a safe margin. */
+export function absProductSum(n: number, f: (i: number) => number, g: (i: number) => number): number {
+  let s = 0;
+  for (let i = 0; i < n; i++) s += Math.abs(f(i) * g(i));
+  // The fp64 evaluation of this sum has relative error ≤ γ_n(2^-53); add it so the bound stays an upper bound.
+  return s * (1 + 2 * (n + 2) * 2 ** -53);
+}
+
+/** Smallest positive double: the floor for every underflow unit below. */
+const TINY = 2 ** -1074;
+/** Relative margin that covers the fp64 evaluation of a bound (a few dozen roundings of 2^-53 each). */
+export const EVALUATION_MARGIN = 1 + 2 ** -40;
+
+/** Exponent range facts of a format that the bounds need. */
+export interface UnderflowAndOverflow {
+  /** η: the largest absolute error of one rounding into the subnormal range (half the smallest subnormal). */
+  readonly eta: number;
+  /** Largest finite magnitude. */
+  readonly max: number;
+}
+
+function largestExponent(maxValue: number): number {
+  let e = Math.floor(Math.log2(maxValue));
+  if (2 ** e > maxValue) e--;
+  return e;
+}
+
+/**
+ * η and the largest value of a floating-point storage format with IEEE-style exponents
+ * (emin = 1 − emax): η = 2^(emin − p), never below the smallest double.
+ * @param st - a storage format (its maxValue and significandBits)
+ * @returns η and the largest finite magnitude
+ */
+export function storageLimits(st: StorageFormat): UnderflowAndOverflow {
+  const emax = largestExponent(st.maxValue);
+  return { eta: Math.max(2 ** (1 - emax - st.significandBits), TINY), max: st.maxValue };
+}
+
+/**
+ * η and the largest value of an arithmetic, taken from the storage codec registered under the same name
+ * (fp32: 2^-150 and ≈ 3.4e38); fp64's (2^-1074, Number.MAX_VALUE) for an arithmetic with no such codec.
+ * @param ar - an arithmetic format
+ * @returns η and the largest finite magnitude
+ */
+export function arithmeticLimits(ar: ArithmeticFormat): UnderflowAndOverflow {
+  const st = findFormat(ar.name)?.storage;
+  if (!st) return { eta: TINY, max: Number.MAX_VALUE };
+  const emax = largestExponent(st.maxValue);
+  return { eta: Math.max(2 ** (1 - emax - ar.significandBits), TINY), max: st.maxValue };
+}
+
+/**
+ * Roundings a read of element i of `r` takes in arithmetic `ar`: {@link readRoundings} (the storage →
+ * arithmetic conversion and the scale product) plus the conversion of the fp64 scale itself into `ar`,
+ * which readRoundings does not count (fp32 arithmetic rounds a scale such as 0.1/32767 before multiplying).
+ * @param r - a 1-D range
+ * @param ar - the kernel's arithmetic
+ * @param i - the element
+ * @returns how many roundings (each |δ| ≤ u) the read applies
+ */
+export function elementReadRoundings(r: Range<1, any>, ar: ArithmeticFormat, i: number): number {
+  const scale = r.accessor.scale ? r.readScale(i) : undefined;
+  return readRoundings(r, ar) + (scale !== undefined && !exactIn(ar, scale) ? 1 : 0);
+}
+
+/**
+ * Whether the double `c` is exactly representable in `ar` (so converting it adds no rounding).
+ * @param ar - an arithmetic format
+ * @param c - a coefficient or scale
+ * @returns true when fromNumber(c) loses nothing (NaN counts as exact: the bound is ∞ anyway)
+ */
+export function exactIn(ar: ArithmeticFormat, c: number): boolean {
+  return ar.toNumber(ar.fromNumber(c)) === c || c !== c;
+}
+
+/**
+ * An upper bound on |stored value| of element i of a 1-D range (stored × scale for scaled accessors), in fp64:
+ * exact for an unscaled storage of kind `number`, else rounded to a double and enlarged by 2^-51.
+ * @param r - a 1-D range
+ * @param i - the element
+ * @returns the magnitude bound; NaN when the element is NaN, ∞ when it is infinite
+ */
+export function storedMagnitude(r: Range<1, any>, i: number): number {
+  const a = r.accessor;
+  const k = a.linearIndex([i]);
+  const raw = a.storage.decode(a.data as never, k);
+  const v = Math.abs(numberOfKind(a.storage.kind, raw));
+  if (a.storage.kind === 'number' && !a.scale) return v;
+  const scaled = a.scale ? v * Math.abs(a.scale.data[a.scaleIndex([i])]!) : v;
+  return scaled * (1 + 2 ** -51);
+}
+
+/**
+ * Adds the conversion of a kernel's result r to the double it returns (DOT, ASUM, NRM2): none for fp64 and fp32
+ * arithmetic, whose values are doubles; for wider ones (dd, RNS) one correctly rounded conversion, u₆₄·|r| plus
+ * half the smallest subnormal. ∞ when the double could overflow.
+ * @param ar - the kernel's arithmetic
+ * @param magnitude - upper bound on |exact|
+ * @param error - upper bound on |r − exact| in the arithmetic
+ * @returns upper bound on |returned double − exact|
+ * @example
+ * ```ts
+ * returnedDoubleBound(ddArithmetic, 1, 2 ** -100); // ≈ 2^-53: the double cannot hold what dd kept
+ * ```
+ */
+export function returnedDoubleBound(ar: ArithmeticFormat, magnitude: number, error: number): number {
+  if (ar.kind === 'number') return error;
+  const t = magnitude + error;
+  if (!(t * (1 + 2 ** -52) < Number.MAX_VALUE)) return Infinity;
+  return (error + 2 ** -53 * t + 2 ** -1075) * EVALUATION_MARGIN;
+}
+
+/** A term c·v of an element-wise kernel: an upper bound on |c·v̂| and on the error its path adds to t. */
+export interface TermBound {
+  /** Upper bound on |c·v̂| (v̂ the value as stored). */
+  readonly magnitude: number;
+  /** Upper bound on |(computed contribution) − c·v̂| before the output is stored. */
+  readonly error: number;
+}
+
+/**
+ * The term c·v̂ with v = element i of `r`: its read takes {@link elementReadRoundings}, c's conversion one
+ * rounding unless exact, and the kernel applies `operations` further roundings (multiplication, addition).
+ * Underflow: each read rounding and each operation may add η, the coefficient's may add η·|v̂|; these are
+ * multiplied by at most (1 + u)^k ≤ 2 on their way to t. ∞ when v̂ or c·v̂ is not finite or v̂ cannot be read into
+ * the arithmetic without overflow.
+ * @param c - the coefficient (1 for a plain addend)
+ * @param r - the vector read
+ * @param i - the element
+ * @param ar - the kernel's arithmetic
+ * @param operations - roundings the kernel applies after the read (multiplication, addition)
+ * @returns bounds on |c·v̂| and on the error of its contribution
+ */
+export function termBound(c: number, r: Range<1, any>, i: number, ar: ArithmeticFormat, operations: number): TermBound {
+  const v = storedMagnitude(r, i);
+  const { eta, max } = arithmeticLimits(ar);
+  const reads = elementReadRoundings(r, ar, i);
+  const kc = exactIn(ar, c) ? 0 : 1;
+  const magnitude = Math.abs(c) * v;
+  if (!Number.isFinite(magnitude) || !Number.isFinite(c)) return { magnitude: Infinity, error: Infinity };
+  // A stored value beyond the arithmetic's range (fp64 1e45 read into fp32) is read as ±∞, whatever c is.
+  if (v * (1 + gamma(reads, ar.unitRoundoff)) >= max) return { magnitude: Infinity, error: Infinity };
+  const relative = gamma(kc + reads + operations, ar.unitRoundoff) * magnitude;
+  const underflow = 4 * eta * (Math.abs(c) * reads + kc * v + operations + 1);
+  return { magnitude, error: relative + underflow };
+}
+
+/**
+ * Bound on |stored w_i − exact| when the arithmetic result t_i satisfies |t_i − exact| ≤ `error` and
+ * |exact| ≤ `magnitude`: adds the store (division by the scale, rounding to the storage). ∞ when t_i could
+ * overflow the arithmetic or the storage, or saturate an integer storage.
+ * @param w - the output vector (its storage, scale and arithmetic-relative write error)
+ * @param i - the element written
+ * @param ar - the kernel's arithmetic
+ * @param magnitude - upper bound on |exact|
+ * @param error - upper bound on |t − exact| before the store
+ * @returns upper bound on |stored − exact|
+ */
+export function storeBound(w: Range<1, any>, i: number, ar: ArithmeticFormat, magnitude: number, error: number): number {
+  if (!Number.isFinite(magnitude) || !Number.isFinite(error)) return Infinity;
+  const a = w.accessor;
+  const lim = arithmeticLimits(ar);
+  const t = magnitude + error;
+  if (t >= lim.max) return Infinity;
+  const st = a.storage;
+  const s = a.scale ? Math.abs(w.readScale(i)) : 1;
+  // Scaled floating-point storage: q = fl(t / fl(s)) — the scale's conversion (unless exact) and the division
+  // round; either may underflow. Integer storage rounds the exact t / s to an integer in one step: no division error.
+  const divides = a.scale && !st.isInteger;
+  const divisions = divides ? (exactIn(ar, w.readScale(i)) ? 1 : 2) : 0;
+  const divisionError = divides ? gamma(divisions, ar.unitRoundoff) * t + 4 * lim.eta * s : 0;
+  // Enlarged by two fp64 roundings, so that a quotient at the saturation threshold is not missed.
+  const q = ((t + divisionError) / s) * (1 + 2 ** -51);
+  let storeError: number;
+  if (st.isInteger) {
+    // Rounding to an integer is off by at most 1/2 unless the quotient leaves the range and saturates.
+    if (q > st.maxValue + 0.5) return Infinity;
+    storeError = writeAbsoluteError(w, [i]);
+  } else {
+    const us = writeRelativeError(w, ar);
+    if (us > 0 && q >= st.maxValue) return Infinity;
+    storeError = us > 0 ? us * (t + divisionError) + storageLimits(st).eta * s : 0;
+  }
+  return (error + divisionError + storeError) * EVALUATION_MARGIN;
+}

@@ -1,0 +1,86 @@
+/**
+ * Options every kernel takes, and the operand checks every kernel shares.
+ * @module
+ */
+import type { ArithmeticFormat } from '../../src/formats/common/format.js';
+import { asArithmetic, type FormatLike } from '../../src/formats/common/registry.js';
+import type { Accumulation } from './accumulation.js';
+import { Range } from '../../src/core/range.js';
+import type { Dimensionality } from '../../accessors/accessor.js';
+import { fail } from '../../src/core/errors.js';
+
+/**
+ * Options common to all kernels.
+ * @group Kernels
+ */
+export interface KernelOptions {
+  /** Arithmetic format to compute in (default: the most precise arithmetic among the operands). */
+  arithmetic?: FormatLike;
+  /** Summation strategy of reductions (default `recursive`). */
+  accumulation?: string | Accumulation;
+}
+
+/** The arithmetic a kernel computes in: the option, else the operand arithmetic with the most significand bits. */
+export function chooseArithmetic(option: FormatLike | undefined, operands: readonly Range<any, any>[]): ArithmeticFormat {
+  if (option !== undefined) return asArithmetic(option, 'options.arithmetic');
+  let best = operands[0]!.accessor.arithmetic as ArithmeticFormat;
+  for (const r of operands) {
+    const a = r.accessor.arithmetic as ArithmeticFormat;
+    if (a.significandBits > best.significandBits) best = a;
+  }
+  return best;
+}
+
+/**
+ * Checks that `value` is a range of dimensionality `dim` (and writable when `writable`).
+ * @throws {@link ModprecError} `INVALID_OPTION` / `DIMENSION_MISMATCH` / `INVALID_STORAGE`
+ */
+export function checkRange<D extends Dimensionality>(name: string, value: unknown, dim: D, writable = false): Range<D, any> {
+  if (!(value instanceof Range)) fail('INVALID_OPTION', name, 'must be a range (range(rowMajor(…)) etc.)', value);
+  if (value.dimensionality !== dim) {
+    fail('DIMENSION_MISMATCH', name, `must be a ${dim}-D range`, `${value.dimensionality}-D range`);
+  }
+  if (writable && !value.accessor.writable) fail('INVALID_STORAGE', name, 'must be writable (not made by toConst)');
+  return value as Range<D, any>;
+}
+
+/** Checks a scalar coefficient (α, β): a finite or non-finite JS number. @throws {@link ModprecError} `INVALID_VALUE` */
+export function checkScalar(name: string, value: unknown): number {
+  if (typeof value !== 'number') fail('INVALID_VALUE', name, 'must be a number', value);
+  return value;
+}
+
+/** Checks two lengths agree. @throws {@link ModprecError} `DIMENSION_MISMATCH` naming both */
+export function checkSameLength(nameA: string, a: number, nameB: string, b: number): void {
+  if (a !== b) fail('DIMENSION_MISMATCH', nameB, `must have length ${a} (the length of ${nameA})`, b);
+}
+
+/**
+ * For arithmetics that cannot hold NaN or ±∞ (kind `mp`: RNS), checks every value the kernel will read is finite,
+ * so the kernel fails with a typed error before it writes anything rather than part-way through.
+ * No-op for other arithmetics (they propagate NaN and ∞ as IEEE does).
+ * @param ar - the kernel's arithmetic
+ * @param reads - the operands the kernel will read, by parameter name
+ * @throws {@link ModprecError} `INVALID_VALUE` naming the operand and the index of the first non-finite value
+ */
+export function checkReadableIn(ar: ArithmeticFormat, reads: readonly (readonly [string, Range<any, any>])[]): void {
+  if (ar.kind !== 'mp') return;
+  for (const [name, r] of reads) {
+    const a = r.accessor;
+    const st = a.storage;
+    if (st.kind === 'mp') continue; // already multiple precision: finite by construction
+    const size = a.size as readonly number[];
+    const index = new Array<number>(size.length).fill(0);
+    if (size.some((s) => s === 0)) continue;
+    for (;;) {
+      const v = st.decode(a.data as never, a.linearIndex(index));
+      const x = st.kind === 'dd' ? (v as { hi: number }).hi : (v as number);
+      if (!Number.isFinite(x)) {
+        fail('INVALID_VALUE', `${name}[${index.join(', ')}]`, `must be finite for ${ar.name} arithmetic (it has no NaN or infinity)`, x);
+      }
+      let d = size.length - 1;
+      while (d >= 0 && ++index[d]! === size[d]) index[d--] = 0;
+      if (d < 0) break;
+    }
+  }
+}

@@ -1,0 +1,388 @@
+/**
+ * TRSV on the GPU: solves op(A)·x = b for triangular column-major A, x overwriting b, blocked and
+ * chained on the device without reading back.
+ *
+ * Once per matrix (cached), the inverses of the bs×bs diagonal blocks of op(A) are computed on the device
+ * (bs passes, one row of every block's inverse per pass, all blocks and columns in parallel). A solve is
+ * then one submit: b → the working residual r (in the arithmetic format), and for each block in
+ * substitution order two passes — x_k = inv(op(A)_kk)·r_k (bs threads), then r_i −= op(A)_ik·x_k for the
+ * rows still to solve (one thread per row, four independent accumulators) — and finally x converted to
+ * its storage format. Multiplying by explicit block inverses is what makes the block solve parallel; its
+ * error grows with the condition number of the diagonal blocks (not of A), a standard trade-off of GPU
+ * triangular solvers.
+ *
+ * @module
+ */
+import { checkSize, fail, ModprecError } from '../../src/core/errors.js';
+import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
+import { convertPass } from '../../src/backends/webgpu/convert.js';
+import { trackGpuWork } from '../../src/backends/webgpu/backend.js';
+import { hostTrsv } from '../../src/backends/webgpu/host-fallback.js';
+import { bindingLimit, bufferView, checkOperandBinding, DeviceArray, windowOf, wordsPerElement } from '../../src/backends/webgpu/device-array.js';
+import { gpuFormat } from '../../src/backends/webgpu/formats.js';
+import type { DeviceMatrix } from '../gemv/gemv-webgpu.js';
+import { deviceMatrix } from '../gemv/gemv-webgpu.js';
+import { allowFallback, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
+import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
+import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
+import type { GpuBuffer } from '../../src/backends/webgpu/webgpu-types.js';
+import { throughPackedOutput } from '../../src/backends/webgpu/view-output.js';
+
+/**
+ * Arguments of {@link gpuTrsv}.
+ * @group GPU
+ */
+export interface GpuTrsvArgs {
+  /** Square: column-major, or a matrix view (deviceMatrixView, toDeviceMatrix); only the triangle named by `uplo` is read. */
+  readonly A: DeviceMatrix;
+  /** Right-hand side on entry, solution on return (its storage format must be writable on the GPU). */
+  readonly x: DeviceArray;
+  /** `U` (upper, default, as the CPU's trsv) or `L`. */
+  readonly uplo?: 'L' | 'U';
+  /** `N` (default) or `T`. */
+  readonly trans?: 'N' | 'T';
+  /** `N` (default) or `U` (unit diagonal, not read). */
+  readonly diag?: 'N' | 'U';
+}
+
+/**
+ * Options of {@link gpuTrsv}.
+ * @group GPU
+ */
+export interface GpuTrsvOptions extends GpuKernelOptions {
+  /** Diagonal block size: 64 (default), 128 or 256. */
+  readonly blockSize?: number;
+}
+
+/** Loads in flight per loop iteration of the block solve and update (block sizes are multiples of it). */
+const TRSV_UNROLL = 16;
+
+interface Shape {
+  readonly n: number;
+  readonly bs: number;
+  readonly blocks: number;
+  /** n rounded up to a multiple of bs (and of 64, for 256-byte binding offsets). */
+  readonly np: number;
+  readonly lowerOp: boolean;
+  readonly trans: boolean;
+  readonly unit: boolean;
+}
+
+/**
+ * Index expression of op(A)(row, col): column-major with leading dimension lda, or for a matrix view
+ * (deviceMatrixView: a row-major matrix, a sub-range) A(i, j) at AOff + i·AInc + j·lda (uniforms).
+ */
+function opIndex(shape: Shape, row: string, col: string, A: DeviceArray): string {
+  const [i, j] = shape.trans ? [col, row] : [row, col];
+  return A.isView ? `AOff + ${i} * AInc + ${j} * lda` : `${i} + ${j} * lda`;
+}
+
+function inverseRowSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: Shape): { source: string; args: ReturnType<typeof arrayArgs> } {
+  const args = [...arrayArgs('A', A), ['Inv', 'Array'] as const, ['n', 'Integer'] as const, ['lda', 'Integer'] as const, ['bs', 'Integer'] as const, ['np', 'Integer'] as const, ['j', 'Integer'] as const, ['t0', 'Integer'] as const, ['aOff', 'Integer'] as const];
+  const inv = gpuFormat(arithmetic.name === 'ff' ? 'ff' : 'f32');
+  const ra = A.format.emitRead('A', `${opIndex(shape, 'gi', 'gl', A)} - aOff`, 'a', arithmetic);
+  const rv = inv.emitRead('Inv', 'l * np + tid', 'v', arithmetic);
+  const rd = A.format.emitRead('A', `${opIndex(shape, 'gi', 'gi', A)} - aOff`, 'd', arithmetic);
+  const [lo, hi] = shape.lowerOp ? ['c', 'j'] : ['j + 1', 'c + 1'];
+  const one = arithmetic.name === 'ff' ? '[1.0, 0.0]' : '1.0';
+  const zero = arithmetic.name === 'ff' ? '[0.0, 0.0]' : '0.0';
+  // Thread tid = t0 + thread.x (a pass may cover a group of blocks); A is read through a window starting
+  // aOff elements into the matrix.
+  const body = [
+    'const tid = this.thread.x + t0;',
+    'const c = mpImod(tid, bs);',
+    'const base = tid - c;',
+    'const gi = base + j;',
+    arithmetic.declareZero('acc'),
+    `for (let l = ${lo}; l < ${hi}; l++) {`,
+    'const gl = base + l;',
+    'if (gi < n && gl < n) {',
+    ra.code,
+    rv.code,
+    arithmetic.mulAdd('acc', ra.register, rv.register),
+    '}',
+    '}',
+    `let rhs = ${zero};`,
+    `if (j === c) { rhs = ${one}; }`,
+    arithmetic.declareSub('t', arithmetic.register('rhs'), arithmetic.register('acc')),
+  ];
+  if (shape.unit) {
+    body.push(`return ${arithmetic.returnValue('t')};`);
+  } else {
+    body.push(`let dd = ${one};`, 'if (gi < n) {', rd.code, arithmetic.name === 'ff' && rd.register.kind === 'f32' ? `dd = [d, 0.0];` : arithmetic.name === 'f32' && rd.register.kind === 'ff' ? 'dd = d[0] + d[1];' : 'dd = d;', '}');
+    body.push(arithmetic.declareDiv('q', arithmetic.register('t'), arithmetic.register('dd')), `return ${arithmetic.returnValue('q')};`);
+  }
+  return { source: kernelSource(args, body), args };
+}
+
+function solveBlockSource(arithmetic: GpuArithmetic): { source: string; args: [string, 'Array' | 'Integer'][] } {
+  const args: [string, 'Array' | 'Integer'][] = [['Inv', 'Array'], ['R', 'Array'], ['np', 'Integer'], ['k0', 'Integer'], ['bs', 'Integer']];
+  const f = gpuFormat(arithmetic.name === 'ff' ? 'ff' : 'f32');
+  const body = ['const row = this.thread.x * np + k0;'];
+  for (let q = 0; q < 4; q++) body.push(arithmetic.declareZero(`s${q}`));
+  // 16 loads in flight per iteration (the loop is latency-bound), four independent accumulators.
+  body.push(`for (let l = mpI32(0); l < bs; l = l + ${TRSV_UNROLL}) {`);
+  const uses: string[] = [];
+  for (let q = 0; q < TRSV_UNROLL; q++) {
+    const ri = f.emitRead('Inv', `row + l + ${q}`, `m${q}`, arithmetic);
+    const rr = f.emitRead('R', `k0 + l + ${q}`, `r${q}`, arithmetic);
+    body.push(ri.code, rr.code);
+    uses.push(arithmetic.mulAdd(`s${q % 4}`, ri.register, rr.register));
+  }
+  body.push(...uses, '}');
+  body.push(arithmetic.add('s0', arithmetic.register('s1')), arithmetic.add('s2', arithmetic.register('s3')), arithmetic.add('s0', arithmetic.register('s2')));
+  body.push(`return ${arithmetic.returnValue('s0')};`);
+  return { source: kernelSource(args, body), args };
+}
+
+function updateSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: Shape): { source: string; args: ReturnType<typeof arrayArgs> } {
+  const args = [...arrayArgs('A', A), ['R', 'Array'] as const, ['X', 'Array'] as const, ['n', 'Integer'] as const, ['lda', 'Integer'] as const, ['rowStart', 'Integer'] as const, ['k0', 'Integer'] as const, ['bs', 'Integer'] as const, ['aOff', 'Integer'] as const];
+  const f = gpuFormat(arithmetic.name === 'ff' ? 'ff' : 'f32');
+  const zero = arithmetic.name === 'ff' ? '[0.0, 0.0]' : '0.0';
+  const body = ['const g = rowStart + this.thread.x;'];
+  for (let q = 0; q < 4; q++) body.push(arithmetic.declareZero(`s${q}`));
+  body.push(`for (let l = mpI32(0); l < bs; l = l + ${TRSV_UNROLL}) {`);
+  const uses: string[] = [];
+  for (let q = 0; q < TRSV_UNROLL; q++) {
+    const ra = A.format.emitRead('A', `${opIndex(shape, 'g', `col${q}`, A)} - aOff`, `a${q}`, arithmetic);
+    const rx = f.emitRead('X', `col${q}`, `x${q}`, arithmetic);
+    // Columns past n (the padding of the last block) contribute nothing (their reads are clamped in bounds).
+    body.push(`const col${q} = k0 + l + ${q};`, ra.code, rx.code);
+    uses.push(`if (col${q} < n) {`, arithmetic.mulAdd(`s${q % 4}`, ra.register, rx.register), '}');
+  }
+  body.push(...uses, '}');
+  body.push(arithmetic.add('s0', arithmetic.register('s1')), arithmetic.add('s2', arithmetic.register('s3')), arithmetic.add('s0', arithmetic.register('s2')));
+  const rr = f.emitRead('R', 'g', 'r', arithmetic);
+  body.push(rr.code, arithmetic.declareSub('u', rr.register, arithmetic.register('s0')));
+  // Rows past n stay zero, so padding never feeds NaN into a block solve.
+  body.push(`if (g >= n) { u = ${zero}; }`, `return ${arithmetic.returnValue('u')};`);
+  return { source: kernelSource(args, body), args };
+}
+
+function validate(args: GpuTrsvArgs, options: GpuTrsvOptions): Shape {
+  const { A, x } = args;
+  if (!A || typeof A !== 'object' || !(A.data instanceof DeviceArray)) fail('INVALID_STORAGE', 'A', 'must be a DeviceMatrix (see deviceMatrix)', A);
+  // A view was checked against its span when made (deviceMatrixView); a plain array is checked here.
+  if (!A.data.isView) deviceMatrix(A.data, A.rows, A.cols, A.ld);
+  if (A.rows !== A.cols) fail('DIMENSION_MISMATCH', 'A', `must be square, got ${A.rows}×${A.cols}`);
+  if (!(x instanceof DeviceArray)) fail('INVALID_STORAGE', 'x', 'must be a DeviceArray (see toDevice)', x);
+  if (x.length !== A.rows) fail('DIMENSION_MISMATCH', 'x', `must have length ${A.rows}`, x.length);
+  if (!x.format.writable) fail('INVALID_FORMAT', 'x', 'must be stored in a format kernels write on the GPU (f32, f16, bf16, f64, ff)', x.format.name);
+  // A may exceed one storage binding (read through windows of whole columns); x is read whole.
+  if (A.data.format.scaled) checkOperandBinding('A', A.data);
+  checkOperandBinding('x', x);
+  const uplo = args.uplo ?? 'U';
+  const trans = args.trans ?? 'N';
+  const diag = args.diag ?? 'N';
+  if (uplo !== 'L' && uplo !== 'U') fail('INVALID_OPTION', 'uplo', "must be 'L' or 'U'", uplo);
+  if (trans !== 'N' && trans !== 'T') fail('INVALID_OPTION', 'trans', "must be 'N' or 'T'", trans);
+  if (diag !== 'N' && diag !== 'U') fail('INVALID_OPTION', 'diag', "must be 'N' or 'U'", diag);
+  const bs = checkSize('options.blockSize', options.blockSize ?? 64);
+  if (bs !== 64 && bs !== 128 && bs !== 256) fail('INVALID_OPTION', 'options.blockSize', 'must be 64, 128 or 256', bs);
+  const n = A.rows;
+  const blocks = Math.ceil(n / bs);
+  return { n, bs, blocks, np: Math.max(bs, blocks * bs), lowerOp: (uplo === 'L') === (trans === 'N'), trans: trans === 'T', unit: diag === 'U' };
+}
+
+/** A binding of A: the whole matrix, or a window of whole columns starting aOff elements in. */
+interface AWindow {
+  readonly bound: BoundArray;
+  readonly aOff: number;
+}
+
+/**
+ * Columns of A one binding holds (with slack for aligning a window's start down to 128 elements), or
+ * Infinity when A fits one binding.
+ */
+function columnsPerBinding(runtime: GpuRuntime, A: DeviceMatrix): number {
+  const limit = bindingLimit(runtime);
+  if (A.data.words * 4 <= limit) return Infinity;
+  const wpe = wordsPerElement(A.data);
+  return Math.floor((limit - 128 * 4 * Math.max(1, wpe)) / (4 * wpe * A.ld));
+}
+
+/** The binding of columns [c0, c1) of A (the whole matrix when it fits one binding). */
+function columnWindow(A: DeviceMatrix, perBinding: number, c0: number, c1: number): AWindow {
+  if (perBinding === Infinity) return { bound: { buffer: A.data.buffer! }, aOff: 0 };
+  const start = Math.floor((c0 * A.ld) / 128) * 128;
+  const count = Math.min(A.data.length, c1 * A.ld) - start;
+  return { bound: windowOf(A.data, { start, count }), aOff: start };
+}
+
+/**
+ * The update passes of block k: rows [rowStart, rowEnd) of op(A) split so that the columns of A each
+ * reads fit one binding (op(A) = A reads block column k; op(A) = Aᵀ reads A's columns = the updated rows,
+ * split into runs of a multiple of 64 rows).
+ */
+function updateRanges(shape: Shape, A: DeviceMatrix, perBinding: number, k0: number): { rowStart: number; rowEnd: number; window: AWindow }[] {
+  const rowStart = shape.lowerOp ? k0 + shape.bs : 0;
+  const rowEnd = shape.lowerOp ? shape.np : k0;
+  if (rowEnd <= rowStart) return [];
+  if (!shape.trans) return [{ rowStart, rowEnd, window: columnWindow(A, perBinding, k0, Math.min(k0 + shape.bs, shape.n)) }];
+  const step = perBinding === Infinity ? rowEnd - rowStart : Math.floor(perBinding / 64) * 64;
+  const ranges = [];
+  for (let a = rowStart; a < rowEnd; a += step) {
+    const b = Math.min(rowEnd, a + step);
+    ranges.push({ rowStart: a, rowEnd: b, window: columnWindow(A, perBinding, Math.min(a, shape.n - 1), Math.min(b, shape.n)) });
+  }
+  return ranges;
+}
+
+/** Blocks per inverse pass: all, or as many block columns as one binding holds. */
+function blocksPerBinding(shape: Shape, perBinding: number): number {
+  return perBinding === Infinity ? shape.blocks : Math.floor(perBinding / shape.bs);
+}
+
+async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape, arithmetic: GpuArithmetic): Promise<void> {
+  const { A, x } = args;
+  const context = runtime.context;
+  const { n, bs, blocks, np } = shape;
+  const c = arithmetic.components;
+  // Inverses of the diagonal blocks: cached per matrix contents and variant.
+  const perBinding = columnsPerBinding(runtime, A);
+  const groupBlocks = blocksPerBinding(shape, perBinding);
+  if (groupBlocks < 1 || (shape.trans && perBinding < 64)) {
+    throw new ModprecError('BACKEND_LIMIT', `invalid argument: A needs ${Math.max(bs, 64)} columns of ${A.ld} elements per storage binding, over this adapter's maxStorageBufferBindingSize of ${bindingLimit(runtime)} bytes`, 'maxStorageBufferBindingSize');
+  }
+  if (perBinding !== Infinity && A.data.isView) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A is a strided view over maxStorageBufferBindingSize (${bindingLimit(runtime)} bytes): views are not split into windows; upload it packed`, 'maxStorageBufferBindingSize');
+  const groups = Math.ceil(blocks / groupBlocks);
+  const invKey = `trsv-inv|${objectId(A.data)}|v${A.data.version}|${A.data.offset}|${A.data.stride}|${n}|${A.ld}|${bs}|${shape.lowerOp}|${shape.trans}|${shape.unit}|${arithmetic.name}|${groupBlocks}`;
+  let fresh = false;
+  const invPlan = getPlan(runtime, invKey, bs * groups, () => {
+    fresh = true;
+    return [createWordBuffer(context, bs * np * c)];
+  });
+  const inv = invPlan.scratch[0]!;
+  if (fresh) {
+    const spec = inverseRowSource(arithmetic, A.data, shape);
+    const program = await getProgram(context, { source: spec.source, args: spec.args, components: c });
+    const passes: { pass: Pass; cache: PassCache }[] = [];
+    for (let step = 0; step < bs; step++) {
+      const j = shape.lowerOp ? step : bs - 1 - step;
+      for (let g = 0; g < groups; g++) {
+        // Group g: blocks [g·groupBlocks, …), i.e. threads t0 … t0 + count − 1 and the same columns of A.
+        const t0 = g * groupBlocks * bs;
+        const count = Math.min(np, (g + 1) * groupBlocks * bs) - t0;
+        const w = columnWindow(A, perBinding, t0, Math.min(n, t0 + count));
+        const arrays: Record<string, BoundArray> = { Inv: { buffer: inv } };
+        const scalars: Record<string, number> = { n, lda: A.ld, bs, np, j, t0, aOff: w.aOff };
+        bindArray('A', A.data, arrays, scalars);
+        arrays.A = w.bound;
+        passes.push({ pass: { program, arrays, scalars, output: { buffer: inv, offset: (j * np + t0) * 4 * c, size: count * 4 * c }, threads: count }, cache: invPlan.passes[step * groups + g]! });
+      }
+    }
+    // A pass may not read and write one buffer: rows are written through a window and read whole,
+    // which WebGPU also forbids in one pass, so each row goes through a scratch copy.
+    await encodeInverse(runtime, passes, inv, np * 4 * c);
+  }
+  const key = `trsv|${invKey}|${objectId(x)}`;
+  let updates = 0;
+  for (let k = 0; k < blocks; k++) updates += updateRanges(shape, A, perBinding, k * bs).length;
+  const plan = getPlan(runtime, key, 2 + blocks + updates, () => [createWordBuffer(context, np * c), createWordBuffer(context, np * c), createWordBuffer(context, np * c), createWordBuffer(context, x.words)]);
+  const out = plan.scratch[3]!;
+  // The pass list depends only on the plan and on which buffer x currently has (it alternates with
+  // `out`), so it is built once per state and replayed.
+  const lists = (plan as typeof plan & { lists?: Map<unknown, { pass: Pass; cache: PassCache }[]> }).lists ??= new Map();
+  let passes = lists.get(x.buffer);
+  if (!passes) {
+    passes = await buildSolvePasses(runtime, args, shape, arithmetic, perBinding, plan.passes, plan.scratch, inv, out);
+    if (lists.size >= 2) lists.clear();
+    lists.set(x.buffer, passes);
+  }
+  submitPasses(context, passes);
+  plan.scratch[3] = x.buffer!;
+  x.buffer = out;
+  x.version++;
+}
+
+/** The passes of one solve: b → r, per block a solve and an update, x → its storage format. */
+async function buildSolvePasses(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape, arithmetic: GpuArithmetic, perBinding: number, caches: PassCache[], scratch: GpuBuffer[], inv: GpuBuffer, out: GpuBuffer): Promise<{ pass: Pass; cache: PassCache }[]> {
+  const { A, x } = args;
+  const context = runtime.context;
+  const { n, bs, blocks, np } = shape;
+  const c = arithmetic.components;
+  const work = gpuFormat(arithmetic.name === 'ff' ? 'ff' : 'f32');
+  const [r0, r1, xw] = scratch as [GpuBuffer, GpuBuffer, GpuBuffer];
+  const solve = memo(`trsvS|${arithmetic.name}`, () => solveBlockSource(arithmetic));
+  const pSolve = await getProgram(context, { source: solve.source, args: solve.args, components: c });
+  const update = memo(`trsvU|${arithmetic.name}|${readKey(A.data)}|${shape.trans}`, () => updateSource(arithmetic, A.data, shape));
+  const pUpdate = await getProgram(context, { source: update.source, args: update.args, components: c });
+  const passes: { pass: Pass; cache: PassCache }[] = [];
+  let slot = 0;
+  passes.push({ pass: await convertPass(runtime, x, work, r0), cache: caches[slot++]! });
+  let current = r0;
+  let next = r1;
+  for (let step = 0; step < blocks; step++) {
+    const k = shape.lowerOp ? step : blocks - 1 - step;
+    const k0 = k * bs;
+    passes.push({
+      pass: { program: pSolve, arrays: { Inv: { buffer: inv }, R: { buffer: current } }, scalars: { np, k0, bs }, output: { buffer: xw, offset: k0 * 4 * c, size: bs * 4 * c }, threads: bs },
+      cache: caches[slot++]!,
+    });
+    const ranges = updateRanges(shape, A, perBinding, k0);
+    for (const { rowStart, rowEnd, window } of ranges) {
+      const arrays: Record<string, BoundArray> = { R: { buffer: current }, X: { buffer: xw } };
+      const scalars: Record<string, number> = { n, lda: A.ld, rowStart, k0, bs, aOff: window.aOff };
+      bindArray('A', A.data, arrays, scalars);
+      arrays.A = window.bound;
+      passes.push({ pass: { program: pUpdate, arrays, scalars, output: { buffer: next, offset: rowStart * 4 * c, size: (rowEnd - rowStart) * 4 * c }, threads: rowEnd - rowStart }, cache: caches[slot++]! });
+    }
+    // The rows the update did not touch are finished; only the updated ones are read from `next`.
+    if (ranges.length > 0) [current, next] = [next, current];
+  }
+  passes.push({ pass: await convertPass(runtime, bufferView(runtime, xw, work, n), x.format, out), cache: caches[slot++]! });
+  return passes;
+}
+
+/** Runs the inverse passes, row by row through a scratch buffer (a pass cannot read what it writes). */
+async function encodeInverse(runtime: GpuRuntime, passes: { pass: Pass; cache: PassCache }[], inv: ReturnType<typeof createWordBuffer>, rowBytes: number): Promise<void> {
+  const context = runtime.context;
+  const scratch = createWordBuffer(context, rowBytes / 4);
+  const encoder = context.device.createCommandEncoder();
+  for (const { pass, cache } of passes) {
+    const computePass = encoder.beginComputePass();
+    pass.program.encode(context, computePass, { ...pass, output: { buffer: scratch } }, cache);
+    computePass.end();
+    encoder.copyBufferToBuffer(scratch, 0, inv, pass.output.offset!, pass.output.size!);
+  }
+  context.device.queue.submit([encoder.finish()]);
+  await trackGpuWork(context.device.queue.onSubmittedWorkDone());
+  scratch.destroy();
+}
+
+/**
+ * Solves op(A)·x = b on the GPU (x holds b on entry and the solution on return), blocked and chained on
+ * the device; on the CPU for host-resident operands.
+ *
+ * @param args - A (square; column-major, or a matrix view: row-major, a sub-range), x (a strided view too), uplo, trans, diag
+ * @param options - arithmetic (`f32` or `ff`), diagonal block size
+ * @returns the run report
+ * @throws {@link modprec!ModprecError} `DIMENSION_MISMATCH` for a non-square A or a wrong length of x;
+ *   `INVALID_OPTION` for bad uplo/trans/diag/blockSize; `INVALID_FORMAT` when x's format cannot be written
+ *   on the GPU; `INVALID_STORAGE` for non-resident or mixed operands
+ * @example
+ * ```ts
+ * import { toDevice, deviceMatrix, gpuTrsv } from 'modprec/gpu';
+ *
+ * // L = [[2, 0], [1, 4]] column-major; x holds b = [2, 9]
+ * const A = deviceMatrix(await toDevice([2, 1, 0, 4]), 2, 2);
+ * const x = await toDevice([2, 9]);
+ * await gpuTrsv({ A, x, uplo: 'L' }, { arithmetic: 'ff' });
+ * await x.toHost(); // → Float64Array(2) [ 1, 2 ]
+ * ```
+ * @group GPU
+ */
+export async function gpuTrsv(args: GpuTrsvArgs, options: GpuTrsvOptions = {}): Promise<GpuRunInfo> {
+  const shape = validate(args, options);
+  const { A, x } = args;
+  const arithmetic = chooseArithmetic(options, [A.data, x]);
+  const runtime = commonRuntime({ A: A.data, x }, ['A', 'x']);
+  if (!runtime) {
+    allowFallback(options, x.fallbackReason);
+    await hostTrsv({ A, x, uplo: args.uplo ?? 'U', trans: shape.trans ? 'T' : 'N', diag: shape.unit ? 'U' : 'N' }, arithmetic);
+    return runInfo(undefined, arithmetic, x.fallbackReason);
+  }
+  // x a strided view: the solve runs on its packed twin (holding b), whose elements then go into x's span.
+  if (shape.n > 0) await throughPackedOutput(runtime, x, true, (packed) => trsvOnDevice(runtime, { ...args, x: packed }, shape, arithmetic));
+  return runInfo(runtime, arithmetic, '');
+}

@@ -1,0 +1,131 @@
+/**
+ * The elementwise update out ← α·x + β·y on the GPU, one thread per output word (two elements for 16-bit
+ * formats), written in out's storage format: AXPY (out = y), WAXPBY and SCAL (β = 0, out = x) of the
+ * `backend: 'gpu'` route. A zero coefficient means its vector is not read (NaN or ±∞ there do not leak),
+ * as on the CPU; both zero write zeros.
+ *
+ * @module
+ */
+import { fail } from '../../src/core/errors.js';
+import type { GpuArithmetic, GpuRegister } from '../../src/backends/webgpu/arithmetic.js';
+import { checkOperandBinding, DeviceArray } from '../../src/backends/webgpu/device-array.js';
+import { scalarBindings } from '../../src/backends/webgpu/finish-pass.js';
+import { elementIndex, checkNumber, arrayArgs, bindArray, chooseArithmetic, commonRuntime, getPlan, kernelSource, memo, objectId, readKey, runInfo, allowFallback, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
+import { hostUpdate } from '../../src/backends/webgpu/host-fallback.js';
+import { getProgram, submitPasses, type BoundArray } from '../../src/backends/webgpu/program.js';
+import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
+import { throughPackedOutput } from '../../src/backends/webgpu/view-output.js';
+
+/**
+ * Arguments of {@link gpuUpdate}: out ← α·x + β·y.
+ * @group GPU
+ */
+export interface GpuUpdateArgs {
+  /** Coefficient of x (x is not read when it is 0). */
+  readonly alpha: number;
+  /** Read when α ≠ 0. */
+  readonly x?: DeviceArray;
+  /** Coefficient of y (y is not read when it is 0). */
+  readonly beta: number;
+  /** Read when β ≠ 0. */
+  readonly y?: DeviceArray;
+  /** The result, in a format the GPU writes (f32, f16, bf16, f64, ff); may be x or y. */
+  readonly out: DeviceArray;
+}
+
+function updateSource(arithmetic: GpuArithmetic, x: DeviceArray | undefined, y: DeviceArray | undefined, out: DeviceArray): { source: string; args: ReturnType<typeof arrayArgs> } {
+  const args = [...(x ? arrayArgs('X', x) : []), ...(y ? arrayArgs('Y', y) : []), ['rows', 'Integer'] as const, ['alphaHi', 'Float'] as const, ['alphaLo', 'Float'] as const, ['betaHi', 'Float'] as const, ['betaLo', 'Float'] as const];
+  const ff = arithmetic.name === 'ff';
+  const zero = ff ? '[0.0, 0.0]' : '0.0';
+  const epw = out.format.elementsPerWord;
+  const body = [ff ? 'const al = [alphaHi, alphaLo];' : 'const al = alphaHi;', ff ? 'const be = [betaHi, betaLo];' : 'const be = betaHi;'];
+  const results: GpuRegister[] = [];
+  for (let e = 0; e < epw; e++) {
+    // Past the end (the second half of a last word) reads element rows − 1 and stores zero.
+    body.push(`const q${e} = this.thread.x * ${epw} + ${e};`, `let r${e} = q${e};`, `if (q${e} >= rows) { r${e} = rows - 1; }`);
+    if (x) {
+      const rx = x.format.emitRead('X', elementIndex('X', x, `r${e}`), `xv${e}`, arithmetic);
+      body.push(rx.code, arithmetic.declareMul(`u${e}`, rx.register, arithmetic.register('al')));
+    } else {
+      body.push(`let u${e} = ${zero};`);
+    }
+    if (y) {
+      const ry = y.format.emitRead('Y', elementIndex('Y', y, `r${e}`), `yv${e}`, arithmetic);
+      body.push(ry.code, arithmetic.declareMul(`w${e}`, ry.register, arithmetic.register('be')), arithmetic.add(`u${e}`, arithmetic.register(`w${e}`)));
+    }
+    body.push(`if (q${e} >= rows) { u${e} = ${zero}; }`);
+    results.push(arithmetic.register(`u${e}`));
+  }
+  body.push(out.format.emitReturn(results));
+  return { source: kernelSource(args, body), args };
+}
+
+async function updateOnDevice(runtime: GpuRuntime, args: GpuUpdateArgs, x: DeviceArray | undefined, y: DeviceArray | undefined, arithmetic: GpuArithmetic): Promise<void> {
+  const { out } = args;
+  const context = runtime.context;
+  const rows = out.length;
+  const key = `upd|${x ? objectId(x) : 0}|${y ? objectId(y) : 0}|${objectId(out)}|${arithmetic.name}`;
+  const plan = getPlan(runtime, key, 1, () => [createWordBuffer(context, out.words)]);
+  const spec = memo(`upd|${arithmetic.name}|${x ? readKey(x) : '-'}|${y ? readKey(y) : '-'}|${readKey(out)}`, () => updateSource(arithmetic, x, y, out));
+  const program = await getProgram(context, { source: spec.source, args: spec.args, components: out.format.wordsPerElement === 2 ? 2 : 1 });
+  const arrays: Record<string, BoundArray> = {};
+  const scalars: Record<string, number> = { rows, ...scalarBindings(args.alpha, args.beta) };
+  if (x) bindArray('X', x, arrays, scalars);
+  if (y) bindArray('Y', y, arrays, scalars);
+  const fresh = plan.scratch[0]!;
+  submitPasses(context, [{ pass: { program, arrays, scalars, output: { buffer: fresh }, threads: Math.ceil(rows / out.format.elementsPerWord) }, cache: plan.passes[0]! }]);
+  // Ping-pong: out's old buffer becomes the plan's spare (out may be x or y, read by this very pass).
+  plan.scratch[0] = out.buffer!;
+  out.buffer = fresh;
+  out.version++;
+}
+
+/**
+ * out ← α·x + β·y elementwise on the GPU (AXPY, WAXPBY, SCAL). A zero coefficient means its vector is not read.
+ *
+ * @param args - α, x, β, y, out (same lengths)
+ * @param options - arithmetic (`f32` or `ff`; default as for every GPU kernel), strictness
+ * @returns the run report (out is updated on the device)
+ * @throws {@link modprec!ModprecError} `DIMENSION_MISMATCH` for different lengths; `INVALID_STORAGE` for a missing
+ *   operand whose coefficient is not 0 (a strided view of out, x, y is read and written through its offset and stride;
+ *   the span around it is left as it was); `INVALID_FORMAT` when out cannot be written on the GPU; `INVALID_VALUE` for a non-number α, β
+ * @example
+ * ```ts
+ * import { toDevice, gpuUpdate } from 'modprec/gpu';
+ *
+ * const x = await toDevice([1, 2, 3]), y = await toDevice([1, 1, 1]);
+ * await gpuUpdate({ alpha: 2, x, beta: 1, y, out: y }, { arithmetic: 'ff' });
+ * await y.toHost(); // → Float64Array(3) [ 3, 5, 7 ]
+ * ```
+ * @group GPU
+ */
+export async function gpuUpdate(args: GpuUpdateArgs, options: GpuKernelOptions = {}): Promise<GpuRunInfo> {
+  const alpha = checkNumber('alpha', args.alpha);
+  const beta = checkNumber('beta', args.beta);
+  const { out } = args;
+  if (!(out instanceof DeviceArray)) fail('INVALID_STORAGE', 'out', 'must be a DeviceArray (see toDevice)', out);
+  if (!out.format.writable) fail('INVALID_FORMAT', 'out', 'must be stored in a format kernels write on the GPU (f32, f16, bf16, f64, ff)', out.format.name);
+  const x = alpha !== 0 ? args.x : undefined;
+  const y = beta !== 0 ? args.y : undefined;
+  const named: Record<string, DeviceArray> = { out };
+  for (const [name, a] of [['x', x], ['y', y]] as const) {
+    if (a === undefined && (name === 'x' ? alpha : beta) !== 0) fail('INVALID_STORAGE', name, 'must be a DeviceArray when its coefficient is not 0');
+    if (a === undefined) continue;
+    if (!(a instanceof DeviceArray)) fail('INVALID_STORAGE', name, 'must be a DeviceArray (see toDevice)', a);
+    if (a.length !== out.length) fail('DIMENSION_MISMATCH', name, `must have the length of out (${out.length})`, a.length);
+    checkOperandBinding(name, a);
+    named[name] = a;
+  }
+  checkOperandBinding('out', out);
+  const arithmetic = chooseArithmetic(options, Object.values(named));
+  const runtime = commonRuntime(named, ['x', 'y', 'out']);
+  if (!runtime) {
+    allowFallback(options, out.fallbackReason);
+    await hostUpdate({ alpha, x, beta, y, out }, arithmetic);
+    return runInfo(undefined, arithmetic, out.fallbackReason);
+  }
+  // An output view: the kernel writes a packed twin (its old values are never read: x or y, when it is one of
+  // them, is read through its own view), whose elements then go into the view's span.
+  if (out.length > 0) await throughPackedOutput(runtime, out, false, (packed) => updateOnDevice(runtime, { ...args, out: packed }, x, y, arithmetic));
+  return runInfo(runtime, arithmetic, '');
+}

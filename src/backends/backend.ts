@@ -1,0 +1,66 @@
+/**
+ * Backends: where a kernel runs. `options.backend` chooses one (`'cpu'`, the default, or `'gpu'`); every kernel
+ * validates its arguments, options and arithmetic with the same shared code whatever the backend, then asks the
+ * chosen backend whether it supports the call's signature. A backend that does not answers with a reason, and the
+ * kernel throws a typed error naming the parameter — never a silent run elsewhere.
+ * @module
+ */
+import type { Range } from '../core/range.js';
+import type { ArithmeticFormat } from '../formats/common/format.js';
+import { fail } from '../core/errors.js';
+
+/** The registered backends. */
+export type BackendName = 'cpu' | 'gpu';
+
+/** The nine kernels every backend is asked about. */
+export type KernelName = 'dot' | 'gemv' | 'trsv' | 'ellSpmv' | 'axpy' | 'waxpby' | 'scal' | 'nrm2' | 'asum';
+
+/** What a backend needs to know to accept or refuse a call: the kernel, its operands and the arithmetic. */
+export interface KernelSignature {
+  readonly kernel: KernelName;
+  /** Operands by parameter name (`x`, `A`, `A.values`, …). */
+  readonly operands: readonly (readonly [string, Range<any, any>])[];
+  /** The arithmetic the call computes in (chosen by the shared rule, kernels/shared/kernel-options.ts). */
+  readonly arithmetic: ArithmeticFormat;
+}
+
+/** Why a backend cannot run a signature: the parameter to name in the typed error, and the reason. */
+export interface Refusal {
+  /** The parameter the error names (`options.arithmetic`, `x`, `A.values`, …). */
+  readonly parameter: string;
+  /** What is missing, and what to pass instead. */
+  readonly reason: string;
+  /** The error code: `INVALID_FORMAT` for an operand's storage, `INVALID_OPTION` otherwise. */
+  readonly code: 'INVALID_FORMAT' | 'INVALID_OPTION';
+}
+
+/** A backend: which signatures it runs. (Running is per kernel, see src/backends/webgpu-bridge/gpu-dispatch.ts.) */
+export interface KernelBackend {
+  readonly name: BackendName;
+  /** `undefined` when the backend runs `signature`, else why not. */
+  supports(signature: KernelSignature): Refusal | undefined;
+}
+
+/**
+ * The backend `options.backend` names (default `'cpu'`).
+ * @throws {@link ModprecError} `INVALID_OPTION` naming `options.backend` for anything else
+ * @example
+ * ```ts
+ * chooseBackend({ backend: 'gpu' }); // 'gpu'
+ * chooseBackend(undefined); // 'cpu'
+ * ```
+ */
+export function chooseBackend(options: { backend?: unknown } | undefined): BackendName {
+  const b = options?.backend;
+  if (b === undefined || b === 'cpu') return 'cpu';
+  if (b === 'gpu') return 'gpu';
+  return fail('INVALID_OPTION', 'options.backend', "must be 'cpu' or 'gpu'", b);
+}
+
+/**
+ * Throws the typed error of a refusal.
+ * @throws {@link ModprecError} with the refusal's code and parameter
+ */
+export function refuse(backend: BackendName, r: Refusal): never {
+  return fail(r.code, r.parameter, `${r.reason} (backend '${backend}')`);
+}

@@ -1,0 +1,142 @@
+/**
+ * The WebGPU backend's answer to "can you run this?" and the shared preparation of a `backend: 'gpu'` call:
+ * the arithmetic comes from the CPU's rule (kernels/shared/kernel-options.ts chooseArithmetic: the option, else
+ * the most precise arithmetic among the operands), options are validated by the CPU's code first, and whatever
+ * the GPU does not implement is a typed error naming the parameter. Where no adapter exists the call runs on the
+ * CPU backend, on the same ranges in the same arithmetic (unless `strict`), and the report says so.
+ * @module
+ */
+import type { Range } from '../../core/range.js';
+import type { ArithmeticFormat } from '../../formats/common/format.js';
+import type { GpuArithmeticName } from '../../formats/common/gpu-part.js';
+import { fail, ModprecError } from '../../core/errors.js';
+import { chooseArithmetic } from '../../../kernels/shared/kernel-options.js';
+import { resolveAccumulation, type Accumulation } from '../../../kernels/shared/accumulation.js';
+import type { FormatLike } from '../../formats/common/registry.js';
+import { refuse, type KernelBackend, type KernelName, type KernelSignature, type Refusal } from '../backend.js';
+import type { GpuRunInfo } from '../webgpu/kernel-common.js';
+
+/**
+ * Options that send a kernel to the GPU.
+ * @group Kernels
+ */
+export interface GpuBackendOptions {
+  /** Run on WebGPU through gpu.js-compiled kernels (the result is a Promise). */
+  backend: 'gpu';
+  /**
+   * Arithmetic, as on the CPU (default: the most precise arithmetic among the operands). The GPU runs an
+   * arithmetic that has a GPU part (`ArithmeticFormat.gpu`: `formats.f32` and `formats.ff`, float-float, about
+   * 48 bits); any other is a typed error `INVALID_OPTION` naming `options.arithmetic`. Names of registered
+   * formats (`'f32'`, `'ff'`) are accepted too.
+   */
+  arithmetic?: FormatLike;
+  /** Throw `BACKEND_UNAVAILABLE` instead of running on the CPU backend when no WebGPU adapter exists. */
+  strict?: boolean;
+  /** Accepted for symmetry with the CPU options; only its default (omitted) runs on the GPU. */
+  accumulation?: string | Accumulation;
+}
+
+/** Kernels with a WebGPU program. */
+const GPU_KERNELS = new Set<KernelName>(['dot', 'gemv', 'trsv', 'ellSpmv', 'axpy', 'waxpby', 'scal', 'asum', 'nrm2']);
+
+/**
+ * Why the GPU cannot run a range's storage, or `undefined`.
+ * @param name - the operand's parameter name
+ * @param r - the operand
+ */
+function storageRefusal(name: string, r: Range<any, any>): Refusal | undefined {
+  const st = r.accessor.storage;
+  if (r.accessor.scale) {
+    return { code: 'INVALID_FORMAT', parameter: name, reason: `is a scaled ${st.name} range, which the GPU kernels do not read yet: upload it with toDevice(…, { format: 'i8' | 'i16' }) and call the gpu* kernels, or use backend 'cpu'` };
+  }
+  if (!st.gpu) {
+    return { code: 'INVALID_FORMAT', parameter: name, reason: `is stored in ${st.name}, which has no GPU part (StorageFormat.gpu: f64, f32, f16, bf16 and users' formats that supply one have it): use backend 'cpu'` };
+  }
+  if (st.gpu.scaled) {
+    // The device's i8/i16 are block-scaled words; an unscaled integer range is not that format.
+    return { code: 'INVALID_FORMAT', parameter: name, reason: `is an unscaled ${st.name} range; the GPU reads ${st.name} only block-scaled (upload it with toDevice(…, { format: '${st.name}' }) and call the gpu* kernels), or use backend 'cpu'` };
+  }
+  return undefined;
+}
+
+/** The WebGPU backend: arithmetics and storages with a GPU part (unscaled ranges), for the kernels with a program. */
+export const gpuBackend: KernelBackend = {
+  name: 'gpu',
+  supports(sig: KernelSignature): Refusal | undefined {
+    if (!GPU_KERNELS.has(sig.kernel)) {
+      return { code: 'INVALID_OPTION', parameter: 'options.backend', reason: `must be 'cpu' for ${sig.kernel}: it has no WebGPU program yet` };
+    }
+    if (!sig.arithmetic.gpu) {
+      return {
+        code: 'INVALID_OPTION', parameter: 'options.arithmetic',
+        reason: `is ${sig.arithmetic.name}, which has no GPU part (ArithmeticFormat.gpu), so it does not run on the GPU: pass arithmetic: formats.ff (float-float, about 48 bits) or formats.f32, or use backend 'cpu'`,
+      };
+    }
+    for (const [name, r] of sig.operands) {
+      const refusal = storageRefusal(name, r);
+      if (refusal) return refusal;
+    }
+    return undefined;
+  },
+};
+
+/** The output operand of each kernel (written by the GPU, so its storage must be writable there). */
+const OUTPUTS: Readonly<Record<KernelName, string | undefined>> = { dot: undefined, asum: undefined, nrm2: undefined, gemv: 'y', ellSpmv: 'y', axpy: 'y', trsv: 'x', scal: 'x', waxpby: 'w' };
+
+/** A validated GPU call: the arithmetic (a CPU format, for the fallback) and the name of its GPU part. */
+export interface GpuCall {
+  readonly arithmetic: ArithmeticFormat;
+  /** `arithmetic.gpu.name`: the resident kernels look the part up from the registered format of that name. */
+  readonly gpuArithmetic: GpuArithmeticName;
+  readonly strict: boolean;
+}
+
+/**
+ * Validates a `backend: 'gpu'` call before anything runs or is uploaded: the arithmetic by the CPU's rule,
+ * accumulation by the CPU's registry (then refused unless omitted: the GPU sums in its own fixed blocked
+ * order), `strict`, and the signature against {@link gpuBackend}.
+ * @param kernel - the kernel
+ * @param operands - its operands by parameter name (every one the kernel reads or writes)
+ * @param options - the call's options
+ * @param defaultOperands - the operands whose arithmetic sets the default (default: all)
+ * @throws {@link ModprecError} `INVALID_OPTION` / `INVALID_FORMAT` naming the parameter
+ * @example
+ * ```ts
+ * prepareGpuCall('dot', [['x', x], ['y', y]], { backend: 'gpu', arithmetic: formats.ff });
+ * ```
+ */
+export function prepareGpuCall(kernel: KernelName, operands: readonly (readonly [string, Range<any, any>])[], options: GpuBackendOptions, defaultOperands?: readonly Range<any, any>[]): GpuCall {
+  for (const [name, r] of operands) {
+    // Outputs must be writable by the GPU kernels: a user format's GPU part may be read-only.
+    const part = r.accessor.storage.gpu;
+    if (part && !part.writable && OUTPUTS[kernel] === name) fail('INVALID_FORMAT', name, `is stored in ${part.name}, whose GPU part is read-only: the GPU cannot write this output (use backend 'cpu', or give the part an emitReturn and writable: true)`);
+  }
+  const arithmetic = chooseArithmetic(options.arithmetic, defaultOperands ?? operands.map(([, r]) => r));
+  if (options.accumulation !== undefined) {
+    resolveAccumulation(options.accumulation);
+    fail('INVALID_OPTION', 'options.accumulation', "must be omitted for backend 'gpu': its reductions sum in one fixed blocked order (within the recursive bound)", options.accumulation);
+  }
+  if (options.strict !== undefined && typeof options.strict !== 'boolean') fail('INVALID_OPTION', 'options.strict', 'must be a boolean', options.strict);
+  const refusal = gpuBackend.supports({ kernel, operands, arithmetic });
+  if (refusal) refuse('gpu', refusal);
+  return { arithmetic, gpuArithmetic: arithmetic.gpu!.name, strict: options.strict === true };
+}
+
+/**
+ * Runs `onGpu` where a WebGPU adapter exists; else throws `BACKEND_UNAVAILABLE` when strict, or prints the
+ * one-line notice and runs `onCpu` — the CPU backend's kernel on the same ranges in `call.arithmetic`.
+ * @returns the GPU run's report, or the CPU backend's
+ */
+export async function onGpuOrCpu<R extends GpuRunInfo>(call: GpuCall, onGpu: (g: typeof import('../webgpu/index.js'), report: GpuRunInfo) => Promise<R>, onCpu: () => Omit<R, keyof GpuRunInfo>): Promise<R> {
+  const g = await import('../webgpu/index.js');
+  const runtime = await g.gpuRuntime();
+  if (runtime) {
+    const a = runtime.context.adapter;
+    return onGpu(g, { backend: 'gpu', adapter: `${a.name} (${a.backend})`, fallbackReason: '', arithmetic: call.gpuArithmetic });
+  }
+  const reason = g.gpuUnavailableReason();
+  if (call.strict) throw new ModprecError('BACKEND_UNAVAILABLE', `no WebGPU adapter (${reason}) and options.strict forbids running on the CPU backend`, 'options.strict');
+  (await import('../webgpu/backend.js')).fallbackNotice(reason);
+  const extra = onCpu();
+  return { ...extra, backend: 'cpu', adapter: '', fallbackReason: reason, arithmetic: call.gpuArithmetic } as R;
+}

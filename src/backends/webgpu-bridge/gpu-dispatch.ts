@@ -1,0 +1,258 @@
+/**
+ * `backend: 'gpu'` for the kernels: validated by the same code as the CPU (src/backends/webgpu-bridge/gpu-backend.ts), the
+ * operands are uploaded as their STORED values (exactly, in their own storage format: the GPU reads them into
+ * the arithmetic as the CPU does), the gpu.js-compiled WebGPU program runs, and the result is written back
+ * through the output range. Where no adapter exists the CPU backend runs the same call. For data that stays on
+ * the device between calls, use the resident API of `modprec/gpu` (toDevice, gpuDot, gpuGemv, …).
+ * @module
+ */
+import type { Range } from '../../core/range.js';
+import type { GpuRunInfo } from '../webgpu/kernel-common.js';
+import type { DeviceArray } from '../webgpu/device-array.js';
+import type { GpuDotResult } from '../../../kernels/dot/dot-webgpu.js';
+import type { GpuAsumResult } from '../../../kernels/asum/asum-webgpu.js';
+import type { GpuNrm2Result } from '../../../kernels/nrm2/nrm2-webgpu.js';
+import type { EllOperand } from '../../../kernels/ell-spmv/ell-operand.js';
+import { onGpuOrCpu, type GpuCall } from './gpu-backend.js';
+export { prepareGpuCall } from './gpu-backend.js';
+import { storedValues } from './stored-values.js';
+
+export { chooseBackend } from '../backend.js';
+export type { GpuBackendOptions } from './gpu-backend.js';
+
+/**
+ * What a GPU run of GEMV, TRSV, ELL SpMV, AXPY, WAXPBY or SCAL reports: backend, adapter, why the CPU ran it.
+ * @group Kernels
+ */
+export type GpuKernelReport = GpuRunInfo;
+
+type Gpu = typeof import('../webgpu/index.js');
+
+/** Built-in storage formats whose CPU bytes are the device words. */
+const SAME_BYTES = new Set(['f64', 'f32', 'f16', 'bf16']);
+
+/**
+ * Uploads a range's stored values in its own storage format (f64 as exact words). With `asView` (kernels that read
+ * strided views: DOT, ASUM, the updates' inputs), a 1-D range in a built-in format goes up as the bytes of its
+ * storage span and is read through its offset and stride on the device — no per-element work on the host.
+ */
+function upload(g: Gpu, r: Range<any, any>, asView = false): Promise<DeviceArray> {
+  if (asView && r.dimensionality === 1 && SAME_BYTES.has(r.accessor.storage.name)) return g.toDevice(r as never, { strict: true });
+  return g.toDevice(storedValues(r), { format: r.accessor.storage.name as 'f64' | 'f32' | 'f16' | 'bf16', strict: true });
+}
+
+/**
+ * An output. In a built-in format it goes up as its storage span, viewed (the kernels write only the view's
+ * elements; the rest of the span keeps its bits), whether or not its old values are read. In another format, an
+ * output whose old values are not read (β = 0) is allocated on the device rather than uploaded.
+ */
+function outputOf(g: Gpu, r: Range<1, any>, readsOld: boolean): Promise<DeviceArray> {
+  if (SAME_BYTES.has(r.accessor.storage.name)) return g.toDevice(r as never, { strict: true });
+  return readsOld ? upload(g, r) : g.deviceZeros(r.length(), { format: r.accessor.storage.name as 'f64', strict: true });
+}
+
+/**
+ * Writes a device result back through its range. In a built-in format the bytes of its storage span come back in
+ * one copy into the range's own typed array (spanToRange). Otherwise the device holds it in the range's storage
+ * format already, so the decoded values are exact for that storage and `set` (which converts through the range's
+ * arithmetic) would round them again only where the arithmetic is narrower — so the storage codec writes them.
+ */
+async function writeBack(g: Gpu, r: Range<1, any>, d: DeviceArray): Promise<void> {
+  if (SAME_BYTES.has(r.accessor.storage.name)) return g.spanToRange(d, r as never);
+  const v = await d.toHost();
+  const a = r.accessor;
+  for (let i = 0; i < v.length; i++) a.storage.encode(a.data as never, a.linearIndex([i]), v[i]! as never);
+}
+
+function free(...arrays: DeviceArray[]): void {
+  for (const a of arrays) a.destroy();
+}
+
+/** DOT on the GPU (or the CPU backend, `cpu`, where no adapter exists). */
+export function dotOnGpu(x: Range<1, any>, y: Range<1, any>, call: GpuCall, cpu: () => number, into?: Range<1, any>): Promise<GpuDotResult> {
+  return onGpuOrCpu<GpuDotResult>(call, async (g, report) => {
+    if (x.length() === 0) {
+      if (into) writePair(into, 0, 0, call);
+      return { ...report, value: 0 };
+    }
+    const dx = await upload(g, x, true);
+    const dy = await upload(g, y, true);
+    try {
+      if (!into) return await g.gpuDot(dx, dy, { arithmetic: call.arithmetic, strict: true });
+      // The result in full arithmetic precision: the pair (or word) the last pass left, read back as it is.
+      const { result, info } = await g.gpuDotResident(dx, dy, { arithmetic: call.arithmetic, strict: true });
+      const words = (await result.encoded()).words;
+      const f = new Float32Array(words.buffer, words.byteOffset, call.gpuArithmetic === 'ff' ? 2 : 1);
+      const [hi, lo] = [f[0]!, call.gpuArithmetic === 'ff' ? f[1]! : 0];
+      writePair(into, hi, lo, call);
+      return { ...info, value: lo === 0 ? hi : hi + lo };
+    } finally {
+      free(dx, dy);
+    }
+  }, () => ({ value: cpu() }));
+}
+
+/** Writes the float-float value hi + lo into `into`'s storage, rounded once (as the CPU kernel's `into` write). */
+function writePair(into: Range<1, any>, hi: number, lo: number, call: GpuCall): void {
+  const a = into.accessor;
+  const st = a.storage;
+  a.storage.encode(a.data as never, a.linearIndex([0]), call.arithmetic.toKind(st.kind, call.arithmetic.fromKind('dd', { hi, lo }), st.significandBits) as never);
+}
+
+/**
+ * y := β·y on the device without reading A or x (α = 0, or an empty product), as the CPU kernels do: β = 0
+ * writes zeros without reading y.
+ */
+async function scaleOutput(g: Gpu, y: Range<1, any>, beta: number, call: GpuCall): Promise<void> {
+  if (beta === 1) return;
+  const dy = await outputOf(g, y, beta !== 0);
+  try {
+    await g.gpuUpdate({ alpha: beta, x: dy, beta: 0, out: dy }, { arithmetic: call.arithmetic, strict: true });
+    await writeBack(g, y, dy);
+  } finally {
+    free(dy);
+  }
+}
+
+/**
+ * GEMV on the GPU: y := α·op(A)·x + β·y, with the CPU kernel's quick returns (an empty op(A), or α = 0 and
+ * β = 1, leave y untouched; α = 0 does not read A or x).
+ */
+export function gemvOnGpu(args: { alpha: number; A: Range<2, any>; x: Range<1, any>; beta: number; y: Range<1, any>; trans: 'N' | 'T'; m: number; n: number }, call: GpuCall, cpu: () => void): Promise<GpuKernelReport> {
+  return onGpuOrCpu<GpuKernelReport>(call, async (g, report) => {
+    if (args.m === 0 || args.n === 0 || (args.alpha === 0 && args.beta === 1)) return report;
+    if (args.alpha === 0) {
+      await scaleOutput(g, args.y, args.beta, call);
+      return report;
+    }
+    const rows = args.A.length(0), cols = args.A.length(1);
+    // A in a built-in format goes up as its storage span, read through its strides (any layout, sub-ranges).
+    const A = SAME_BYTES.has(args.A.accessor.storage.name)
+      ? await g.toDeviceMatrix(args.A as never, { strict: true })
+      : g.deviceMatrix(await upload(g, args.A), rows, cols, Math.max(1, rows));
+    const dA = A.data;
+    const dx = await upload(g, args.x, true);
+    const dy = await outputOf(g, args.y, args.beta !== 0);
+    try {
+      const info = await g.gpuGemv({ A, x: dx, y: dy, alpha: args.alpha, beta: args.beta, trans: args.trans },
+        { arithmetic: call.arithmetic, strict: true });
+      await writeBack(g, args.y, dy);
+      return info;
+    } finally {
+      free(dA, dx, dy);
+    }
+  }, () => { cpu(); return {}; });
+}
+
+/** TRSV on the GPU: x := op(A)⁻¹·x (an empty system returns at once). */
+export function trsvOnGpu(args: { A: Range<2, any>; x: Range<1, any>; uplo: 'U' | 'L'; trans: 'N' | 'T'; diag: 'N' | 'U' }, call: GpuCall, cpu: () => void): Promise<GpuKernelReport> {
+  return onGpuOrCpu<GpuKernelReport>(call, async (g, report) => {
+    const n = args.A.length(0);
+    if (n === 0) return report;
+    // A and x in a built-in format go up as their storage spans, read (and x written) through their strides.
+    const A = SAME_BYTES.has(args.A.accessor.storage.name)
+      ? await g.toDeviceMatrix(args.A as never, { strict: true })
+      : g.deviceMatrix(await upload(g, args.A), n, n, Math.max(1, n));
+    const dA = A.data;
+    const dx = await outputOf(g, args.x, true);
+    try {
+      const info = await g.gpuTrsv({ A, x: dx, uplo: args.uplo, trans: args.trans, diag: args.diag },
+        { arithmetic: call.arithmetic, strict: true });
+      await writeBack(g, args.x, dx);
+      return info;
+    } finally {
+      free(dA, dx);
+    }
+  }, () => { cpu(); return {}; });
+}
+
+/** The stored values of an ELL operand in a format without a device view, packed at stride (padding 0). */
+function packedEllValues(A: EllOperand): Float64Array {
+  const { width, stride, colIndex } = A.structure;
+  const vr = A.values.length(0);
+  const packed = storedValues(A.values, (i, k) => colIndex[i + k * stride]! >= 0);
+  const flat = new Float64Array(stride * width);
+  for (let k = 0; k < width; k++) for (let i = 0; i < vr; i++) flat[i + k * stride] = packed[i + k * vr]!;
+  return flat;
+}
+
+/**
+ * ELL SpMV on the GPU: y := α·A·x + β·y, with the CPU kernel's quick returns (no rows, or α = 0 and β = 1) and
+ * y := β·y without reading A or x when α = 0 or A has no columns or slots.
+ */
+export function ellSpmvOnGpu(args: { alpha: number; A: EllOperand; x: Range<1, any>; beta: number; y: Range<1, any> }, call: GpuCall, cpu: () => void): Promise<GpuKernelReport> {
+  return onGpuOrCpu<GpuKernelReport>(call, async (g, report) => {
+    const { rows, cols, width, stride, colIndex } = args.A.structure;
+    if (rows === 0 || (args.alpha === 0 && args.beta === 1)) return report;
+    if (args.alpha === 0 || cols === 0 || width === 0) {
+      await scaleOutput(g, args.y, args.beta, call);
+      return report;
+    }
+    // Values in a built-in format go up as their storage span, read through their strides (padding slots are never
+    // read); in another format as their stored values, exactly, padding uploaded as 0.
+    const values = args.A.values;
+    const dA = SAME_BYTES.has(values.accessor.storage.name)
+      ? await g.deviceEllView({ rows, cols, width, stride, colIndex }, await g.toDeviceMatrix(values as never, { strict: true }))
+      : await g.toDeviceEll({ rows, cols, width, stride, colIndex, values: packedEllValues(args.A) }, { format: values.accessor.storage.name as 'f64', strict: true });
+    const dx = await upload(g, args.x, true);
+    const dy = await outputOf(g, args.y, args.beta !== 0);
+    try {
+      const info = await g.gpuEllSpmv({ A: dA, x: dx, y: dy, alpha: args.alpha, beta: args.beta }, { arithmetic: call.arithmetic, strict: true });
+      await writeBack(g, args.y, dy);
+      return info;
+    } finally {
+      free(dA.values, dx, dy);
+    }
+  }, () => { cpu(); return {}; });
+}
+
+/**
+ * out := α·x + β·y elementwise on the GPU (AXPY: out = y, β = 1; WAXPBY: out = w; SCAL: out = x, β = 0). A zero
+ * coefficient means its vector is not read. Callers handle their kernel's quick returns first.
+ */
+export function updateOnGpu(args: { alpha: number; x: Range<1, any>; beta: number; y?: Range<1, any>; out: Range<1, any> }, call: GpuCall, cpu: () => void): Promise<GpuKernelReport> {
+  return onGpuOrCpu<GpuKernelReport>(call, async (g, report) => {
+    if (args.out.length() === 0) return report;
+    const dx = args.alpha !== 0 ? await upload(g, args.x, true) : undefined;
+    const dy = args.y && args.beta !== 0 ? await upload(g, args.y, true) : undefined;
+    const dOut = await outputOf(g, args.out, false);
+    try {
+      const info = await g.gpuUpdate({ alpha: args.alpha, x: dx, beta: args.beta, y: dy, out: dOut }, { arithmetic: call.arithmetic, strict: true });
+      await writeBack(g, args.out, dOut);
+      return info;
+    } finally {
+      free(dOut, ...(dx ? [dx] : []), ...(dy ? [dy] : []));
+    }
+  }, () => { cpu(); return {}; });
+}
+
+/** ASUM on the GPU (or the CPU backend, `cpu`, where no adapter exists). */
+export function asumOnGpu(x: Range<1, any>, call: GpuCall, cpu: () => number): Promise<GpuAsumResult> {
+  return onGpuOrCpu<GpuAsumResult>(call, async (g, report) => {
+    if (x.length() === 0) return { ...report, value: 0 };
+    const dx = await upload(g, x, true);
+    try {
+      return await g.gpuAsum(dx, { arithmetic: call.arithmetic, strict: true });
+    } finally {
+      free(dx);
+    }
+  }, () => ({ value: cpu() }));
+}
+
+/** NRM2 on the GPU (or the CPU backend, `cpu`, where no adapter exists). */
+export function nrm2OnGpu(x: Range<1, any>, call: GpuCall, cpu: () => number): Promise<GpuNrm2Result> {
+  return onGpuOrCpu<GpuNrm2Result>(call, async (g, report) => {
+    if (x.length() === 0) return { ...report, value: 0 };
+    const dx = await upload(g, x, true);
+    try {
+      return await g.gpuNrm2(dx, { arithmetic: call.arithmetic, strict: true });
+    } finally {
+      free(dx);
+    }
+  }, () => ({ value: cpu() }));
+}
+
+/** A report of a call that had nothing to run (a quick return), on the backend that would have run it. */
+export function quickReport(call: GpuCall): Promise<GpuKernelReport> {
+  return onGpuOrCpu<GpuKernelReport>(call, async (_g, report) => report, () => ({}));
+}

@@ -1,0 +1,152 @@
+/**
+ * GPU arithmetics: the GPU parts of the arithmetic formats (`ArithmeticFormat.gpu`; formats.f32 and formats.ff
+ * carry theirs, src/formats/<name>/*-gpu-*.ts), looked up from the format the caller chose, and the float-float helper functions
+ * their templates call — `f32` (every operation rounded to binary32) and `ff` (float-float: an unevaluated sum
+ * hi + lo of two binary32 values, about 48 significand bits, built from error-free transformations — TwoSum, and
+ * TwoProd through `fma` where the adapter fuses it, Dekker's split otherwise).
+ *
+ * A value in generated code is a {@link GpuRegister}: a binary32 variable (kind `f32`) or a two-lane
+ * variable (kind `ff`, gpu.js `Array(2)`, WGSL `vec2<f32>`).
+ *
+ * @module
+ */
+import { fail } from '../../core/errors.js';
+import { findFormat } from '../../formats/common/registry.js';
+import '../../formats/index.js';
+import type { GpuArithmeticName, GpuArithmeticPart, GpuHelperFunction, GpuPartRegister } from '../../formats/common/gpu-part.js';
+import { f32GpuArithmetic } from '../../formats/f32/f32-gpu-arithmetic.js';
+import { ffGpuArithmetic } from '../../formats/ff/ff-gpu-arithmetic.js';
+
+export type { GpuArithmeticName } from '../../formats/common/gpu-part.js';
+export { asPair } from '../../formats/common/gpu-word-reads.js';
+
+/** A value held in generated kernel source. */
+export type GpuRegister = GpuPartRegister;
+
+/** One helper function added to gpu.js (source and types). */
+export type HelperFunction = GpuHelperFunction;
+
+/** A GPU arithmetic: an arithmetic format's GPU part (src/formats/common/gpu-part.ts has the contract). */
+export type GpuArithmetic = GpuArithmeticPart;
+
+/** binary32 arithmetic: formats.f32's GPU part. */
+export const gpuF32: GpuArithmetic = f32GpuArithmetic;
+/** Float-float arithmetic: formats.ff's GPU part. */
+export const gpuFF: GpuArithmetic = ffGpuArithmetic;
+
+const ff2 = 'Array(2)';
+
+/**
+ * Float-float helper functions. `fused` selects TwoProd through `fma` (exact only when the adapter's fma
+ * is fused) or through Dekker's split (exact with plain binary32 multiplication); `barrier` wraps the
+ * intermediate sums in `mpKeep` where the shader compiler simplifies floating-point expressions.
+ * @param fused - whether `fma` rounds once on this adapter
+ * @param barrier - whether the compiler needs optimisation barriers
+ * @returns the helpers
+ */
+export function floatFloatHelpers(fused: boolean, barrier: boolean): HelperFunction[] {
+  // K(e): e behind an optimisation barrier. Some shader compilers (Mesa's, for GLSL without `precise`)
+  // reassociate and simplify floating-point expressions, which destroys error-free transformations; with
+  // `barrier` every operation's result is pinned.
+  const K = (e: string): string => (barrier ? `mpKeep(${e})` : `(${e})`);
+  const twoProd = fused
+    ? `function ffTwoProd(a, b) { const p = ${K('a * b')}; const e = mpFma(a, b, -p); return [p, e]; }`
+    : `function ffTwoProd(a, b) {
+  const p = ${K('a * b')};
+  const ta = ${K('4097.0 * a')}; const ah = ${K(`ta - ${K('ta - a')}`)}; const al = ${K('a - ah')};
+  const tb = ${K('4097.0 * b')}; const bh = ${K(`tb - ${K('tb - b')}`)}; const bl = ${K('b - bh')};
+  const e1 = ${K(`${K('ah * bh')} - p`)}; const e2 = ${K(`e1 + ${K('ah * bl')}`)}; const e3 = ${K(`e2 + ${K('al * bh')}`)};
+  const e = ${K(`e3 + ${K('al * bl')}`)};
+  return [p, e];
+}`;
+  // Fast2Sum(x, y) as statements declaring `${h}`, `${l}` (requires |x| ≥ |y| or x = 0).
+  const fast2 = (h: string, l: string, x: string, y: string): string => `const ${h} = ${K(`${x} + ${y}`)}; const ${l} = ${y} - (${h} - ${x});`;
+  return [
+    { source: twoProd, argumentTypes: { a: 'Number', b: 'Number' }, returnType: ff2 },
+    {
+      // Accurate double-word addition (Joldes, Muller, Popescu 2017, Algorithm 6): relative error ≤ 3u².
+      // Barriers sit on the sums whose rounding the error terms measure (s, s − a, and each Fast2Sum's
+      // head): with those opaque, no rewrite of the remaining expressions changes their value.
+      source: `function ffAdd(a, b) {
+  const s = ${K('a[0] + b[0]')}; const sb = ${K('s - a[0]')}; const e = (a[0] - (s - sb)) + (b[0] - sb);
+  const t = ${K('a[1] + b[1]')}; const tb = ${K('t - a[1]')}; const f = (a[1] - (t - tb)) + (b[1] - tb);
+  const e2 = e + t; ${fast2('h', 'l', 's', 'e2')}
+  const l2 = l + f; ${fast2('h2', 'l3', 'h', 'l2')}
+  return [h2, l3];
+}`,
+      argumentTypes: { a: ff2, b: ff2 },
+      returnType: ff2,
+    },
+    {
+      // s + a·b with a, b binary32: the product is exact as a pair, then one accurate addition.
+      source: `function ffMulAddF(s, a, b) { return ffAdd(s, ffTwoProd(a, b)); }`,
+      argumentTypes: { s: ff2, a: 'Number', b: 'Number' },
+      returnType: ff2,
+    },
+    {
+      // Double-word × word (Joldes et al. Algorithm 9 without the final refinement): error ≤ 2u².
+      source: `function ffMulF(a, b) {
+  const p = ffTwoProd(a[0], b); const e = ${K(`p[1] + ${K('a[1] * b')}`)};
+  ${fast2('h', 'l', 'p[0]', 'e')}
+  return [h, l];
+}`,
+      argumentTypes: { a: ff2, b: 'Number' },
+      returnType: ff2,
+    },
+    {
+      // Double-word × double-word (Joldes et al. Algorithm 11 shape): error ≤ 5u².
+      source: `function ffMul(a, b) {
+  const p = ffTwoProd(a[0], b[0]); const c = ${K(`${K('a[0] * b[1]')} + ${K('a[1] * b[0]')}`)}; const e = ${K('p[1] + c')};
+  ${fast2('h', 'l', 'p[0]', 'e')}
+  return [h, l];
+}`,
+      argumentTypes: { a: ff2, b: ff2 },
+      returnType: ff2,
+    },
+    {
+      // a / b: a binary32 quotient, corrected once from the exact remainder a − q·b.
+      source: `function ffDiv(a, b) {
+  const q1 = ${K('a[0] / b[0]')};
+  const qb = ffMulF(b, q1);
+  const r = ffAdd(a, [-qb[0], -qb[1]]);
+  const q2 = ${K('r[0] / b[0]')};
+  ${fast2('h', 'l', 'q1', 'q2')}
+  return [h, l];
+}`,
+      argumentTypes: { a: ff2, b: ff2 },
+      returnType: ff2,
+    },
+  ];
+}
+
+/**
+ * The GPU part of an arithmetic format: a format object (`formats.ff`, `ffArithmetic`, a user's arithmetic) or the
+ * name of a registered one (`'f32'`, `'ff'`).
+ * @param format - the arithmetic or its name
+ * @returns the part, or `undefined` when the format has none or names no arithmetic
+ */
+export function gpuArithmeticPart(format: unknown): GpuArithmetic | undefined {
+  if (typeof format === 'string') return findFormat(format)?.arithmetic?.gpu;
+  if (typeof format !== 'object' || format === null) return undefined;
+  // An ArithmeticFormat carries the part itself; a registry entry (formats.ff) through its arithmetic.
+  const f = format as { emitFma?: unknown; gpu?: GpuArithmetic; arithmetic?: { gpu?: GpuArithmetic } };
+  return typeof f.emitFma === 'function' ? f.gpu : f.arithmetic?.gpu;
+}
+
+/**
+ * The GPU arithmetic named `name`: the GPU part of the registered arithmetic of that name.
+ * @param name - `f32` or `ff`
+ * @returns the arithmetic
+ * @throws {@link modprec!ModprecError} `INVALID_OPTION` for a name whose arithmetic has no GPU part
+ * @example
+ * ```ts
+ * import { gpuArithmetic } from 'modprec/gpu';
+ *
+ * gpuArithmetic('ff').unitRoundoff === 2 ** -48; // → true
+ * gpuArithmetic('f32').components; // → 1
+ * ```
+ * @group GPU
+ */
+export function gpuArithmetic(name: GpuArithmeticName): GpuArithmetic {
+  return gpuArithmeticPart(name) ?? fail('INVALID_OPTION', 'arithmetic', 'must name an arithmetic with a GPU part (f32, ff)', name);
+}

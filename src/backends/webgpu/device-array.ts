@@ -1,0 +1,507 @@
+/**
+ * Arrays resident on the GPU (upload once, run many kernels, read back on request), in one of the GPU
+ * storage formats. Where no adapter exists the same objects hold their encoded words on the host and the
+ * GPU entry points run the CPU fallback on them, so code written against them runs everywhere.
+ *
+ * @module
+ */
+import { checkSize, fail, ModprecError } from '../../core/errors.js';
+import { fallbackNotice, gpuUnavailableReason } from './backend.js';
+import { gpuFormat, type EncodedArray, type GpuFormatName, type GpuStorageFormat } from './formats.js';
+import { createWordBuffer, gpuRuntime, readWords, type GpuRuntime } from './runtime.js';
+import { storedValues } from '../webgpu-bridge/stored-values.js';
+import type { GpuBuffer } from './webgpu-types.js';
+
+/**
+ * Options of {@link toDevice}.
+ * @group GPU
+ */
+export interface ToDeviceOptions {
+  /** GPU storage format (default: a 1-D range's own storage format when it is f64, f32, f16 or bf16; else `f32`). */
+  readonly format?: GpuFormatName;
+  /** Elements per scale of `i8`/`i16` storage (default 256; a column length makes per-column scales). */
+  readonly scaleBlock?: number;
+  /** Throw `BACKEND_UNAVAILABLE` instead of keeping the data on the host when there is no GPU. */
+  readonly strict?: boolean;
+}
+
+/**
+ * A one-dimensional view the core's `Range` satisfies.
+ * @group GPU
+ */
+export interface RangeLike {
+  length(dim?: number): number;
+  get(...index: number[]): unknown;
+  readonly dimensionality?: number;
+}
+
+/**
+ * An array in a GPU storage format, on the device (or, without a GPU, on the host).
+ * @example
+ * ```ts
+ * import { toDevice, type DeviceArray } from 'modprec/gpu';
+ *
+ * const x: DeviceArray = await toDevice([1, 2, 3], { format: 'f16' });
+ * x.length; // → 3
+ * x.format.name; // → 'f16'
+ * console.log(x.onDevice); // true where a WebGPU adapter exists
+ * await x.toHost(); // → Float64Array(3) [ 1, 2, 3 ]
+ * x.destroy();
+ * ```
+ * @group GPU
+ */
+export class DeviceArray {
+  /** The runtime it lives on; `undefined` when it lives on the host (CPU fallback). */
+  readonly runtime: GpuRuntime | undefined;
+  readonly format: GpuStorageFormat;
+  /** Number of elements. */
+  readonly length: number;
+  /** Elements per scale (integer formats). */
+  readonly scaleBlock: number;
+  /** Number of 32-bit words. */
+  readonly words: number;
+  /** Device buffer of the words (replaced when a kernel writes the array). */
+  buffer: GpuBuffer | undefined;
+  /** Device buffer of the scales (integer formats). */
+  scales: GpuBuffer | undefined;
+  /** Host copy of the words (host-resident arrays only). */
+  host: EncodedArray | undefined;
+  /** Why this array is on the host ('' when on the device). */
+  readonly fallbackReason: string;
+  /** Incremented whenever a kernel writes the array (caches derived from its contents key on it). */
+  version = 0;
+  /**
+   * For a strided view ({@link DeviceArray.isView}): the word-array element of view element 0, and the distance
+   * between view elements (negative: walking backwards), as a range's accessor has them. 0 and 1 otherwise.
+   */
+  readonly offset: number = 0;
+  readonly stride: number = 1;
+  /** Elements the buffer holds (the view's span; `length` for a plain array). */
+  readonly spanLength: number = 0;
+  /** For an output view: the packed array its kernels write before the view's elements go into the span (view-output.ts). */
+  packedTwin: DeviceArray | undefined;
+
+  /** @internal */
+  constructor(runtime: GpuRuntime | undefined, format: GpuStorageFormat, length: number, scaleBlock: number, encoded: EncodedArray | undefined, fallbackReason: string) {
+    this.runtime = runtime;
+    this.format = format;
+    this.length = length;
+    this.scaleBlock = scaleBlock;
+    this.words = Math.max(1, format.words(length));
+    this.fallbackReason = fallbackReason;
+    this.spanLength = length;
+    if (runtime) {
+      // Streaming kernels (DOT, conversion) bind windows of larger arrays; the others check the binding
+      // limit per operand. Scales of integer formats are always bound whole.
+      if (format.scaled) checkBinding(runtime, this.words, format.name);
+      else checkBufferSize(runtime, this.words, format.name);
+      this.buffer = createWordBuffer(runtime.context, this.words, encoded?.words);
+      if (format.scaled) this.scales = createWordBuffer(runtime.context, Math.max(1, Math.ceil(length / scaleBlock)), encoded?.scales);
+      this.host = undefined;
+    } else {
+      this.host = encoded ?? { words: new Uint32Array(this.words) };
+    }
+  }
+
+  /** Whether the data lives on the GPU. */
+  get onDevice(): boolean {
+    return this.runtime !== undefined;
+  }
+
+  /** Whether this is a strided view of its buffer (offset ≠ 0 or stride ≠ 1): what toDevice makes of a strided range. */
+  get isView(): boolean {
+    return this.offset !== 0 || this.stride !== 1;
+  }
+
+  /**
+   * Reads the array (or the view's elements) back, decoded exactly to doubles.
+   * @returns the values
+   */
+  async toHost(): Promise<Float64Array> {
+    const all = this.format.decode(await this.encoded(), this.spanLength, this.scaleBlock);
+    if (!this.isView) return all.length === this.length ? all : all.subarray(0, this.length);
+    return Float64Array.from({ length: this.length }, (_, i) => all[this.offset + i * this.stride]!);
+  }
+
+  /**
+   * The encoded words (and scales), copied back from the device when needed.
+   * @returns words and scales
+   */
+  async encoded(): Promise<EncodedArray> {
+    if (!this.runtime) return this.host!;
+    const words = await readWords(this.runtime.context, this.buffer!, this.words);
+    if (!this.scales) return { words };
+    const s = await readWords(this.runtime.context, this.scales, Math.max(1, Math.ceil(this.length / this.scaleBlock)));
+    return { words, scales: new Float32Array(s.buffer, s.byteOffset, s.length) };
+  }
+
+  /** Releases the device memory. */
+  destroy(): void {
+    this.buffer?.destroy();
+    this.scales?.destroy();
+    this.packedTwin?.destroy();
+    this.packedTwin = undefined;
+    this.buffer = undefined;
+    this.scales = undefined;
+  }
+}
+
+let bindingLimitOverride: number | undefined;
+
+/**
+ * Lowers the storage-binding size the kernels plan with below the adapter's (`undefined` restores it), so
+ * tests can exercise the splitting of large operands with small ones. Not for production use.
+ * @param bytes - the limit in bytes (a multiple of 256), or undefined
+ */
+export function setBindingLimitForTests(bytes: number | undefined): void {
+  bindingLimitOverride = bytes;
+}
+
+/**
+ * The largest storage binding in bytes kernels may use on `runtime` (the adapter's
+ * `maxStorageBufferBindingSize`, unless lowered for tests).
+ * @param runtime - the runtime
+ * @returns bytes
+ */
+export function bindingLimit(runtime: GpuRuntime): number {
+  const limit = runtime.context.adapter.limits.maxStorageBufferBindingSize;
+  return bindingLimitOverride === undefined ? limit : Math.min(limit, bindingLimitOverride);
+}
+
+/**
+ * Throws `BACKEND_LIMIT` when `words` words exceed one storage binding of the adapter.
+ * @param runtime - the runtime
+ * @param words - array size in words
+ * @param what - what the array is (for the message)
+ */
+export function checkBinding(runtime: GpuRuntime, words: number, what: string): void {
+  const limit = bindingLimit(runtime);
+  if (words * 4 > limit) {
+    throw new ModprecError('BACKEND_LIMIT', `invalid argument: ${what} needs ${words * 4} bytes, over this adapter's maxStorageBufferBindingSize of ${limit} bytes`, 'maxStorageBufferBindingSize');
+  }
+}
+
+/**
+ * Throws `BACKEND_LIMIT` when `words` words exceed the adapter's largest buffer.
+ * @param runtime - the runtime
+ * @param words - array size in words
+ * @param what - what the array is (for the message)
+ */
+export function checkBufferSize(runtime: GpuRuntime, words: number, what: string): void {
+  const limit = runtime.context.adapter.limits.maxBufferSize;
+  if (words * 4 > limit) {
+    throw new ModprecError('BACKEND_LIMIT', `invalid argument: ${what} needs ${words * 4} bytes, over this adapter's maxBufferSize of ${limit} bytes`, 'maxBufferSize');
+  }
+}
+
+/**
+ * Throws `BACKEND_LIMIT` naming `parameter` when a resident operand exceeds one storage binding (for
+ * kernels that bind whole arrays: GEMV, TRSV, ELL SpMV).
+ * @param parameter - the operand's name
+ * @param array - the operand
+ */
+export function checkOperandBinding(parameter: string, array: DeviceArray): void {
+  if (!array.runtime) return;
+  const limit = bindingLimit(array.runtime);
+  if (array.words * 4 > limit) {
+    throw new ModprecError('BACKEND_LIMIT', `invalid argument: ${parameter} needs ${array.words * 4} bytes, over this adapter's maxStorageBufferBindingSize of ${limit} bytes (this operand is read whole; see docs/gpu.md, Limits, for what is split over several bindings)`, 'maxStorageBufferBindingSize');
+  }
+}
+
+/** Words per element of a format (½ for 16-bit formats, 2 for f64/ff). */
+export function wordsPerElement(array: DeviceArray): number {
+  return array.format.wordsPerElement / array.format.elementsPerWord;
+}
+
+/**
+ * Element windows [start, start + count) covering `length` elements such that every operand's window fits
+ * one storage binding and starts on a 256-byte boundary (start a multiple of 128 elements).
+ * @param arrays - the operands windowed together
+ * @param length - elements
+ * @returns the windows (one when everything fits)
+ * @throws {@link modprec!ModprecError} `BACKEND_LIMIT` for integer formats over the limit (their scales are bound whole)
+ */
+export function bindingWindows(arrays: readonly DeviceArray[], length: number): { start: number; count: number }[] {
+  const limit = bindingLimit(arrays[0]!.runtime!);
+  if (arrays.every((a) => a.words * 4 <= limit)) return [{ start: 0, count: length }];
+  const view = arrays.find((a) => a.isView);
+  if (view) throw new ModprecError('BACKEND_LIMIT', `invalid argument: a strided view over maxStorageBufferBindingSize (${limit} bytes) cannot be split into windows; upload the range packed`, 'maxStorageBufferBindingSize');
+  const scaled = arrays.find((a) => a.format.scaled);
+  if (scaled) throw new ModprecError('BACKEND_LIMIT', `invalid argument: an operand over maxStorageBufferBindingSize (${limit} bytes) cannot be split while another is stored in ${scaled.format.name} (its scales are bound whole)`, 'maxStorageBufferBindingSize');
+  const wpe = Math.max(...arrays.map(wordsPerElement));
+  const size = Math.floor(limit / (4 * wpe) / 128) * 128;
+  const windows = [];
+  for (let start = 0; start < length; start += size) windows.push({ start, count: Math.min(size, length - start) });
+  return windows;
+}
+
+/**
+ * The binding of elements [start, start + count) of `array` (start a multiple of 128).
+ * @param array - the operand
+ * @param window - the elements
+ * @returns buffer, byte offset and byte size
+ */
+export function windowOf(array: DeviceArray, window: { start: number; count: number }): { buffer: GpuBuffer; offset: number; size: number } {
+  const wpe = wordsPerElement(array);
+  return { buffer: array.buffer!, offset: window.start * wpe * 4, size: Math.max(4, Math.ceil(window.count * wpe) * 4) };
+}
+
+/** The parts of a core range (src/core/range.ts) the upload reads: its accessor. */
+interface CoreRangeLike {
+  readonly accessor: {
+    readonly dimensionality: number;
+    readonly size: readonly number[];
+    readonly strides: readonly number[];
+    readonly offset: number;
+    readonly data: unknown;
+    readonly scale: unknown;
+    readonly storage: { readonly name: string; readonly kind: string; decode(data: never, index: number): unknown };
+    extent(): [number, number];
+  };
+}
+
+function isCoreRange(data: unknown): data is CoreRangeLike {
+  return typeof data === 'object' && data !== null && typeof (data as CoreRangeLike).accessor?.extent === 'function';
+}
+
+/** Built-in formats whose CPU storage bytes are the device words (f64: low word first; 16-bit: element 2k low). */
+const SAME_BYTES = new Set(['f64', 'f32', 'f16', 'bf16']);
+
+/**
+ * A 1-D range stored in a format whose bytes are its device words, uploaded as the bytes of the storage span it
+ * covers (no per-element work) and viewed with its offset and stride.
+ */
+function rangeSpan(r: CoreRangeLike, format: GpuStorageFormat): { encoded: EncodedArray; spanLength: number; offset: number; length: number; stride: number } {
+  const a = r.accessor;
+  const data = a.data as Float64Array | Float32Array | Uint16Array;
+  const n = a.size.reduce((p, s) => p * s, 1);
+  let [lo, hi] = n === 0 ? [0, -1] : a.extent();
+  // 16-bit formats pack two elements per word, element 2k in the low half: start the span on an even element.
+  if (format.elementsPerWord === 2) lo -= lo & 1;
+  const spanLength = Math.max(0, hi - lo + 1);
+  const bytes = new Uint8Array(data.buffer, data.byteOffset + lo * data.BYTES_PER_ELEMENT, spanLength * data.BYTES_PER_ELEMENT);
+  const words = new Uint32Array(Math.max(1, format.words(spanLength)));
+  new Uint8Array(words.buffer).set(bytes);
+  return { encoded: { words }, spanLength, offset: n === 0 ? 0 : a.offset - lo, length: n, stride: a.strides[0]! };
+}
+
+/**
+ * Copies the span of `array` — what {@link toDevice} made of the 1-D range `r` (f64, f32, f16 or bf16), after kernels
+ * wrote its view — back into the bytes of `r`'s storage it came from: one byte copy of the span, no per-element work.
+ * Elements of the span outside the view are copied back as they went up (kernels leave them as they were).
+ * @param array - the device array (or view) made from `r`
+ * @param r - the range
+ * @throws {@link modprec!ModprecError} `INVALID_STORAGE` naming `array` when it is not `r`'s span
+ * @example
+ * ```ts
+ * import { vector, formats } from 'modprec';
+ * import { toDevice, gpuUpdate, spanToRange } from 'modprec/gpu';
+ *
+ * const y = vector([1, 2, 3], { storage: formats.f32 });
+ * const d = await toDevice(y);
+ * await gpuUpdate({ alpha: 2, x: d, beta: 0, out: d });
+ * await spanToRange(d, y);
+ * y.get(2); // → 6
+ * ```
+ * @group GPU
+ */
+export async function spanToRange(array: DeviceArray, r: RangeLike): Promise<void> {
+  if (!isCoreRange(r) || r.accessor.dimensionality !== 1 || !SAME_BYTES.has(r.accessor.storage.name)) {
+    return fail('INVALID_STORAGE', 'r', 'must be a 1-D range stored in f64, f32, f16 or bf16', isCoreRange(r) ? r.accessor.storage.name : r);
+  }
+  const a = r.accessor;
+  const data = a.data as Float64Array | Float32Array | Uint16Array;
+  const n = a.size[0]!;
+  if (n === 0) return;
+  let [lo, hi] = a.extent();
+  if (array.format.elementsPerWord === 2) lo -= lo & 1;
+  const spanLength = hi - lo + 1;
+  if (array.format.name !== a.storage.name || array.spanLength !== spanLength || array.length !== n || array.offset !== a.offset - lo || (n > 1 && array.stride !== a.strides[0])) {
+    fail('INVALID_STORAGE', 'array', `must be the device span of this range (toDevice(range), ${a.storage.name}, ${spanLength} elements)`, array.spanLength);
+  }
+  const words = (await array.encoded()).words;
+  const bytes = spanLength * data.BYTES_PER_ELEMENT;
+  new Uint8Array(data.buffer, data.byteOffset + lo * data.BYTES_PER_ELEMENT, bytes).set(new Uint8Array(words.buffer, words.byteOffset, bytes));
+}
+
+function hostValues(data: ArrayLike<number> | RangeLike, parameter: string): ArrayLike<number> {
+  if (ArrayBuffer.isView(data) || Array.isArray(data)) return data as ArrayLike<number>;
+  // A core range of numbers: its STORED values (get() would round them to the range's arithmetic first).
+  if (isCoreRange(data) && !data.accessor.scale && data.accessor.storage.kind === 'number' && data.accessor.dimensionality <= 2) {
+    return storedValues(data as never);
+  }
+  const r = data as RangeLike;
+  if (typeof r.get === 'function' && typeof r.length === 'function') {
+    const rank = r.dimensionality ?? 1;
+    if (rank === 1) {
+      const n = r.length(0);
+      const out = new Float64Array(n);
+      for (let i = 0; i < n; i++) out[i] = Number(r.get(i));
+      return out;
+    }
+    if (rank === 2) {
+      // Matrices go to the device column-major.
+      const m = r.length(0);
+      const n = r.length(1);
+      const out = new Float64Array(m * n);
+      for (let j = 0; j < n; j++) for (let i = 0; i < m; i++) out[i + j * m] = Number(r.get(i, j));
+      return out;
+    }
+    fail('DIMENSION_MISMATCH', parameter, 'must be a 1- or 2-dimensional range', rank);
+  }
+  return fail('INVALID_STORAGE', parameter, 'must be an array of numbers, a typed array or a range', data);
+}
+
+/**
+ * The runtime to use, or `undefined` with a notice (or a `BACKEND_UNAVAILABLE` error when strict).
+ * @param strict - throw instead of falling back
+ * @returns the runtime and the fallback reason
+ */
+export async function runtimeOrFallback(strict: boolean | undefined): Promise<{ runtime: GpuRuntime | undefined; reason: string }> {
+  const runtime = await gpuRuntime();
+  if (runtime) return { runtime, reason: '' };
+  const reason = gpuUnavailableReason();
+  if (strict) throw new ModprecError('BACKEND_UNAVAILABLE', `no WebGPU adapter: ${reason}`, 'backend');
+  return { runtime: undefined, reason: fallbackNotice(reason) };
+}
+
+/**
+ * Uploads values to the GPU in a GPU storage format (rounding to nearest even).
+ *
+ * @param data - numbers, a typed array, or a range: a 1-D range stored in f64, f32, f16 or bf16 (with no other
+ *   `format` asked for) goes up as the bytes of the storage span it covers, no per-element work, and comes back as a
+ *   strided view ({@link deviceView}: offset and stride as uniforms) when it is not packed; any other range goes up as
+ *   its stored values (decoded exactly, a 2-D range column-major), converted to `format`
+ * @param options - format, scale block, strictness
+ * @returns the resident array (host-resident with a notice when there is no GPU)
+ * @throws {@link modprec!ModprecError} `INVALID_FORMAT` for an unknown format; `INVALID_VALUE` for non-finite values
+ *   in a scaled integer format (every other value is accepted: f64 exactly; f32/f16/bf16/ff round to nearest,
+ *   overflowing to ±∞ as on the CPU);
+ *   `BACKEND_LIMIT` when the array exceeds one storage binding; `BACKEND_UNAVAILABLE` when strict without GPU
+ * @example
+ * ```ts
+ * import { toDevice } from 'modprec/gpu';
+ *
+ * const x = await toDevice(new Float64Array([1, 2.5, 1 / 3]), { format: 'bf16' });
+ * await x.toHost(); // → Float64Array(3) [ 1, 2.5, 0.333984375 ]
+ * ```
+ * @group GPU
+ */
+export async function toDevice(data: ArrayLike<number> | RangeLike, options: ToDeviceOptions = {}): Promise<DeviceArray> {
+  // A 1-D range in f64, f32, f16 or bf16 (and no other format asked for) goes up as its storage span, viewed.
+  if (isCoreRange(data) && data.accessor.dimensionality === 1 && !data.accessor.scale && SAME_BYTES.has(data.accessor.storage.name)
+    && (options.format === undefined || options.format === data.accessor.storage.name)) {
+    const format = gpuFormat(data.accessor.storage.name, 'options.format');
+    const span = rangeSpan(data, format);
+    const { runtime, reason } = await runtimeOrFallback(options.strict);
+    const whole = new DeviceArray(runtime, format, span.spanLength, 256, span.encoded, reason);
+    return span.offset === 0 && span.stride === 1 && span.length === span.spanLength ? whole : deviceView(whole, span.offset, span.length, span.stride);
+  }
+  const format = gpuFormat(options.format ?? 'f32', 'options.format');
+  const scaleBlock = checkSize('options.scaleBlock', options.scaleBlock ?? 256);
+  if (scaleBlock < 1) fail('INVALID_SIZE', 'options.scaleBlock', 'must be at least 1', scaleBlock);
+  const values = hostValues(data, 'data');
+  const encoded = format.encode(values, 'data', scaleBlock);
+  const { runtime, reason } = await runtimeOrFallback(options.strict);
+  return new DeviceArray(runtime, format, values.length, scaleBlock, encoded, reason);
+}
+
+/**
+ * Allocates a zero-filled resident array.
+ * @param length - number of elements
+ * @param options - format and strictness
+ * @returns the array
+ * @throws {@link modprec!ModprecError} as {@link toDevice}
+ * @example
+ * ```ts
+ * import { deviceZeros } from 'modprec/gpu';
+ *
+ * const y = await deviceZeros(4, { format: 'ff' });
+ * await y.toHost(); // → Float64Array(4) [ 0, 0, 0, 0 ]
+ * ```
+ * @group GPU
+ */
+export async function deviceZeros(length: number, options: ToDeviceOptions = {}): Promise<DeviceArray> {
+  checkSize('length', length);
+  const format = gpuFormat(options.format ?? 'f32', 'options.format');
+  const scaleBlock = options.scaleBlock ?? 256;
+  const { runtime, reason } = await runtimeOrFallback(options.strict);
+  const words = new Uint32Array(Math.max(1, format.words(length)));
+  const scales = format.scaled ? new Float32Array(Math.max(1, Math.ceil(length / scaleBlock))).fill(1) : undefined;
+  return new DeviceArray(runtime, format, length, scaleBlock, scales ? { words, scales } : { words }, reason);
+}
+
+/**
+ * A non-owning view of `words` of a device buffer as an array of `format` (for kernel internals).
+ * @param runtime - the runtime
+ * @param buffer - the buffer
+ * @param format - how its words are read
+ * @param length - elements
+ * @returns the view (do not destroy it)
+ */
+export function bufferView(runtime: GpuRuntime, buffer: GpuBuffer, format: GpuStorageFormat, length: number): DeviceArray {
+  const view = Object.create(DeviceArray.prototype) as DeviceArray;
+  Object.assign(view, { runtime, format, length, spanLength: length, offset: 0, stride: 1, scaleBlock: 1, words: Math.max(1, format.words(length)), buffer, scales: undefined, host: undefined, fallbackReason: '', version: 0 });
+  return view;
+}
+
+/**
+ * Uploads a core range (1-D or 2-D, unscaled, stored in f64, f32, f16 or bf16) as the bytes of the storage span it
+ * covers — no per-element work on the host — and says where its element (0, …) sits in it and its strides.
+ * @param r - the range
+ * @param strict - throw `BACKEND_UNAVAILABLE` instead of keeping the span on the host when there is no GPU
+ * @returns the span array, the offset of element (0, …) in it, and the range's strides
+ * @throws {@link modprec!ModprecError} `INVALID_FORMAT` for another storage or a scaled range
+ * @example
+ * ```ts
+ * import { matrix, formats } from 'modprec';
+ * import { toDeviceSpan } from 'modprec/gpu';
+ *
+ * // [[1, 2, 3], [4, 5, 6]] in fp32, column-major
+ * const A = matrix(2, 3, (i, j) => 3 * i + j + 1, { storage: formats.f32 });
+ * const { span, offset, strides } = await toDeviceSpan(A);
+ * offset; // → 0
+ * strides; // → [ 1, 2 ]
+ * await span.toHost(); // → Float64Array(6) [ 1, 4, 2, 5, 3, 6 ]
+ * ```
+ * @group GPU
+ */
+export async function toDeviceSpan(r: RangeLike, strict?: boolean): Promise<{ span: DeviceArray; offset: number; strides: readonly number[] }> {
+  if (!isCoreRange(r) || r.accessor.scale || !SAME_BYTES.has(r.accessor.storage.name)) {
+    return fail('INVALID_FORMAT', 'range', 'must be an unscaled range stored in f64, f32, f16 or bf16', isCoreRange(r) ? r.accessor.storage.name : r);
+  }
+  const format = gpuFormat(r.accessor.storage.name);
+  const s = rangeSpan(r, format);
+  const { runtime, reason } = await runtimeOrFallback(strict);
+  return { span: new DeviceArray(runtime, format, s.spanLength, 256, s.encoded, reason), offset: s.offset, strides: r.accessor.strides };
+}
+
+/**
+ * A strided view of `span`'s elements: element i of the view is element offset + i·stride of the span (stride may
+ * be negative). The view owns the span's buffer (destroying it releases the buffer). Every kernel reads views, and
+ * outputs may be views (only the view's elements of the span are written; see docs/gpu.md, Ranges on the device).
+ * @param span - the array holding the elements
+ * @param offset - span element of view element 0
+ * @param length - view elements
+ * @param stride - span elements between view elements
+ * @returns the view
+ * @throws {@link modprec!ModprecError} `INVALID_STORAGE` when the view reaches outside the span
+ * @example
+ * ```ts
+ * import { toDevice, deviceView } from 'modprec/gpu';
+ *
+ * const evens = deviceView(await toDevice([1, 2, 3, 4]), 0, 2, 2);
+ * await evens.toHost(); // → Float64Array(2) [ 1, 3 ]
+ * ```
+ * @group GPU
+ */
+export function deviceView(span: DeviceArray, offset: number, length: number, stride: number): DeviceArray {
+  const last = length === 0 ? offset : offset + (length - 1) * stride;
+  if (length > 0 && (Math.min(offset, last) < 0 || Math.max(offset, last) >= span.spanLength)) {
+    fail('INVALID_STORAGE', 'span', `must hold elements ${Math.min(offset, last)}..${Math.max(offset, last)} of the view`, span.spanLength);
+  }
+  const view = Object.create(DeviceArray.prototype) as DeviceArray;
+  Object.assign(view, span, { length, offset, stride, spanLength: span.spanLength });
+  // The span object no longer owns the buffer: the view does.
+  return view;
+}

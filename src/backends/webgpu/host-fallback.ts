@@ -1,0 +1,176 @@
+/**
+ * The resident API's CPU fallback (host-resident arrays, where no adapter exists) is the CPU backend: the
+ * arrays' exact values become fp64 ranges and the CPU kernels run on them in the same arithmetic (`formats.f32`
+ * or `formats.ff`, whose CPU implementation emulates the GPU's float-float algorithms). No kernel is written twice.
+ * The output is computed into a range of its own storage format where the CPU has it (f32, f16, bf16, f64;
+ * float-float results into double-double storage, which holds them exactly), so it is rounded once.
+ * @module
+ */
+import { range, type Range } from '../../core/range.js';
+import { colMajor } from '../../../accessors/col-major.js';
+import { f32 } from '../../formats/common/registry.js';
+import { ffArithmetic } from '../../formats/ff/ff.js';
+import type { ArithmeticFormat, StorageFormat } from '../../formats/common/format.js';
+import { f64Storage } from '../../formats/f64/f64.js';
+import { f32Storage } from '../../formats/f32/f32.js';
+import { f16Storage } from '../../formats/f16/f16.js';
+import { bf16Storage } from '../../formats/bf16/bf16.js';
+import { ddStorage } from '../../formats/dd/dd-storage.js';
+import { dot } from '../../../kernels/dot/dot.js';
+import { gemv } from '../../../kernels/gemv/gemv.js';
+import { trsv } from '../../../kernels/trsv/trsv.js';
+import { ellSpmv } from '../../../kernels/ell-spmv/ell-spmv.js';
+import { ellOperand } from '../../../kernels/ell-spmv/ell-operand.js';
+import { waxpby } from '../../../kernels/waxpby/waxpby.js';
+import { asum } from '../../../kernels/asum/asum.js';
+import { nrm2 } from '../../../kernels/nrm2/nrm2.js';
+import type { GpuArithmetic } from './arithmetic.js';
+import type { DeviceArray } from './device-array.js';
+import { splicedHost } from './view-output.js';
+
+/** The CPU arithmetic of a GPU arithmetic. */
+function cpuArithmetic(a: GpuArithmetic): ArithmeticFormat {
+  return a.name === 'ff' ? ffArithmetic : (f32.arithmetic as ArithmeticFormat);
+}
+
+/**
+ * A resident array's exact values as an fp64 vector, or as a matrix: column-major with leading dimension ld, or —
+ * for a matrix view (`deviceMatrixView`) — element (i, j) at `offset + i·stride + j·ld` of the span, gathered
+ * into a packed column-major copy (the host fallback has no device to read the view from).
+ */
+async function input(a: DeviceArray, ar: ArithmeticFormat, shape?: { rows: number; cols: number; ld: number }): Promise<Range<any, any>> {
+  if (!shape) return range(colMajor<1>({ size: [a.length], data: await a.toHost(), storage: 'f64', arithmetic: ar }));
+  const { rows, cols, ld } = shape;
+  if (!a.isView) return range(colMajor<2>({ size: [rows, cols], stride: Math.max(1, ld), data: await a.toHost(), storage: 'f64', arithmetic: ar }));
+  const span = a.format.decode(await a.encoded(), a.spanLength, a.scaleBlock);
+  const data = new Float64Array(rows * cols);
+  for (let j = 0; j < cols; j++) for (let i = 0; i < rows; i++) data[i + j * rows] = span[a.offset + i * a.stride + j * ld]!;
+  return range(colMajor<2>({ size: [rows, cols], stride: Math.max(1, rows), data, storage: 'f64', arithmetic: ar }));
+}
+
+/** The CPU storage a GPU-writable format's results are computed into (ff → dd: holds a float-float pair exactly). */
+const OUTPUT_STORAGE: Readonly<Record<string, StorageFormat>> = { f64: f64Storage, f32: f32Storage, f16: f16Storage, bf16: bf16Storage, ff: ddStorage as StorageFormat };
+
+/** The output array as a CPU range in its own storage (ff → dd), holding its current values. */
+async function output(a: DeviceArray, ar: ArithmeticFormat): Promise<Range<1, any>> {
+  const storage = OUTPUT_STORAGE[a.format.name]!;
+  const r = range(colMajor<1>({ size: [a.length], storage, arithmetic: ar }));
+  const values = await a.toHost();
+  const acc = r.accessor;
+  for (let i = 0; i < a.length; i++) acc.storage.encode(acc.data as never, acc.linearIndex([i]), (acc.storage.kind === 'dd' ? { hi: values[i]!, lo: 0 } : values[i]!) as never);
+  return r;
+}
+
+/** Writes the CPU range's values back into the host-resident array's words (a view's: only its elements of the span). */
+function store(a: DeviceArray, r: Range<1, any>): void {
+  const acc = r.accessor;
+  const values = new Float64Array(a.length);
+  for (let i = 0; i < a.length; i++) {
+    const v = acc.storage.decode(acc.data as never, acc.linearIndex([i])) as number | { hi: number; lo: number };
+    values[i] = typeof v === 'number' ? v : v.hi + v.lo;
+  }
+  a.host = a.isView ? splicedHost(a, values) : a.format.encode(values, 'y', a.scaleBlock);
+  a.version++;
+}
+
+/**
+ * DOT of host-resident arrays on the CPU backend.
+ * @returns the value rounded to a double
+ * @example
+ * ```ts
+ * await hostDot(x, y, gpuArithmetic('ff'));
+ * ```
+ */
+export async function hostDot(x: DeviceArray, y: DeviceArray, arithmetic: GpuArithmetic): Promise<number> {
+  const ar = cpuArithmetic(arithmetic);
+  return dot(await input(x, ar), await input(y, ar), { arithmetic: ar });
+}
+
+/**
+ * GEMV of host-resident arrays on the CPU backend (y updated in place).
+ * @example
+ * ```ts
+ * await hostGemv({ A, x, y, alpha: 1, beta: 0, trans: 'N' }, gpuArithmetic('f32'));
+ * ```
+ */
+export async function hostGemv(args: { A: { rows: number; cols: number; ld: number; data: DeviceArray }; x: DeviceArray; y: DeviceArray; alpha: number; beta: number; trans: 'N' | 'T' }, arithmetic: GpuArithmetic): Promise<void> {
+  const ar = cpuArithmetic(arithmetic);
+  const y = await output(args.y, ar);
+  gemv({ alpha: args.alpha, A: await input(args.A.data, ar, args.A), x: await input(args.x, ar), beta: args.beta, y, trans: args.trans }, { arithmetic: ar });
+  store(args.y, y);
+}
+
+/**
+ * TRSV of host-resident arrays on the CPU backend (x updated in place).
+ * @example
+ * ```ts
+ * await hostTrsv({ A, x, uplo: 'U', trans: 'N', diag: 'N' }, gpuArithmetic('ff'));
+ * ```
+ */
+export async function hostTrsv(args: { A: { rows: number; cols: number; ld: number; data: DeviceArray }; x: DeviceArray; uplo: 'U' | 'L'; trans: 'N' | 'T'; diag: 'N' | 'U' }, arithmetic: GpuArithmetic): Promise<void> {
+  const ar = cpuArithmetic(arithmetic);
+  const x = await output(args.x, ar);
+  trsv({ A: await input(args.A.data, ar, args.A), x, uplo: args.uplo, trans: args.trans, diag: args.diag }, { arithmetic: ar });
+  store(args.x, x);
+}
+
+/**
+ * ELL SpMV of host-resident arrays on the CPU backend (y updated in place).
+ * @example
+ * ```ts
+ * await hostEllSpmv({ rows, cols, width, stride, colIndex, values, x, y, alpha: 1, beta: 0 }, gpuArithmetic('ff'));
+ * ```
+ */
+export async function hostEllSpmv(args: { rows: number; cols: number; width: number; stride: number; colIndex: Int32Array; values: DeviceArray; valuesLd?: number; valuesRows?: number; x: DeviceArray; y: DeviceArray; alpha: number; beta: number }, arithmetic: GpuArithmetic): Promise<void> {
+  const ar = cpuArithmetic(arithmetic);
+  const y = await output(args.y, ar);
+  // Values uploaded as a matrix view hold the rows (or stride) × width matrix at their own strides.
+  const rows = args.valuesRows ?? args.stride;
+  const values = await input(args.values, ar, { rows, cols: args.width, ld: args.valuesLd ?? args.stride });
+  const A = ellOperand({ rows: args.rows, cols: args.cols, width: args.width, stride: args.stride, colIndex: args.colIndex }, values);
+  ellSpmv({ alpha: args.alpha, A, x: await input(args.x, ar), beta: args.beta, y }, { arithmetic: ar });
+  store(args.y, y);
+}
+
+/**
+ * out := α·x + β·y of host-resident arrays on the CPU backend (WAXPBY; a zero coefficient's vector is not read).
+ * @example
+ * ```ts
+ * await hostUpdate({ alpha: 2, x, beta: 1, y, out: y }, gpuArithmetic('f32'));
+ * ```
+ */
+export async function hostUpdate(args: { alpha: number; x?: DeviceArray; beta: number; y?: DeviceArray; out: DeviceArray }, arithmetic: GpuArithmetic): Promise<void> {
+  const ar = cpuArithmetic(arithmetic);
+  const out = await output(args.out, ar);
+  // A vector whose coefficient is 0 is not read: any range of the right length stands in for it.
+  const x = args.x ? await input(args.x, ar) : out;
+  const y = args.y ? await input(args.y, ar) : out;
+  waxpby(args.alpha, x, args.beta, y, out, { arithmetic: ar });
+  store(args.out, out);
+}
+
+/**
+ * Σ|x_k| of a host-resident array on the CPU backend.
+ * @returns the value rounded to a double
+ * @example
+ * ```ts
+ * await hostAsum(x, gpuArithmetic('ff'));
+ * ```
+ */
+export async function hostAsum(x: DeviceArray, arithmetic: GpuArithmetic): Promise<number> {
+  const ar = cpuArithmetic(arithmetic);
+  return asum(await input(x, ar), { arithmetic: ar });
+}
+
+/**
+ * ‖x‖₂ of a host-resident array on the CPU backend.
+ * @returns the value rounded to a double
+ * @example
+ * ```ts
+ * await hostNrm2(x, gpuArithmetic('f32'));
+ * ```
+ */
+export async function hostNrm2(x: DeviceArray, arithmetic: GpuArithmetic): Promise<number> {
+  const ar = cpuArithmetic(arithmetic);
+  return nrm2(await input(x, ar), { arithmetic: ar });
+}

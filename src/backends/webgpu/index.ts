@@ -1,0 +1,24 @@
+/**
+ * modprec on the GPU: resident arrays in GPU storage formats (f32, f16, bf16, f64, ff, i8, i16) and
+ * gpu.js-compiled WebGPU kernels — DOT, GEMV, TRSV, ELL SpMV, format conversion — in f32 or float-float
+ * arithmetic, with a CPU fallback where no adapter exists. See docs/gpu.md.
+ *
+ * @module modprec/gpu
+ */
+export { gpuDevice, requireGpu, gpuUnavailableReason, releaseGpuWhenIdle, type AdapterReport, type DawnBackend, type GpuContext, type GpuDeviceOptions, type GpuLimits } from './backend.js';
+export { gpuRuntime, type GpuRuntime } from './runtime.js';
+export { toDevice, toDeviceSpan, spanToRange, deviceView, deviceZeros, DeviceArray, type ToDeviceOptions, type RangeLike } from './device-array.js';
+export { GPU_FORMATS, gpuFormat, type GpuFormatName, type GpuStorageFormat } from './formats.js';
+export { gpuArithmetic, type GpuArithmeticName } from './arithmetic.js';
+export { gpuDot, gpuDotResident, DEFAULT_SHAPE as GPU_DOT_DEFAULT_SHAPE, type GpuDotResult, type GpuDotOptions } from '../../../kernels/dot/dot-webgpu.js';
+export { gpuGemv, deviceMatrix, deviceMatrixView, toDeviceMatrix, type DeviceMatrix, type GpuGemvArgs, type GpuGemvOptions } from '../../../kernels/gemv/gemv-webgpu.js';
+export { gpuTrsv, type GpuTrsvArgs, type GpuTrsvOptions } from '../../../kernels/trsv/trsv-webgpu.js';
+export { gpuEllSpmv, toDeviceEll, deviceEllView, type DeviceEll, type EllParts, type GpuEllSpmvArgs } from '../../../kernels/ell-spmv/ell-spmv-webgpu.js';
+export { gpuConvert, type GpuConvertOptions } from './convert.js';
+export { gpuUpdate, type GpuUpdateArgs } from '../../../kernels/waxpby/update-webgpu.js';
+export { gpuAsum, type GpuAsumResult } from '../../../kernels/asum/asum-webgpu.js';
+export { gpuNrm2, type GpuNrm2Result } from '../../../kernels/nrm2/nrm2-webgpu.js';
+export { setGpuKernelDebug } from './program.js';
+export type { GpuKernelOptions, GpuRunInfo } from './kernel-common.js';
+// Listed last: the API reference check runs the examples in export order, and releaseGpu's destroys the device.
+export { releaseGpu } from './backend.js';

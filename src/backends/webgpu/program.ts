@@ -1,0 +1,338 @@
+/**
+ * A compiled GPU program: a gpu.js kernel (JavaScript subset → WGSL by gpu.js's translator, extended by
+ * ./gpujs-extensions.ts) whose compute pipeline modprec dispatches itself, on its own resident buffers,
+ * several passes per command buffer. gpu.js's own `run()` would upload arguments and submit once per
+ * call; recording passes directly keeps data on the device and multi-pass kernels in one submit.
+ *
+ * Programs are cached by their source and argument signature (the counterpart of a C++ template
+ * instantiation): sizes are not part of the key — they arrive in the uniform parameters.
+ *
+ * @module
+ */
+import { ModprecError } from '../../core/errors.js';
+import { trackGpuWork, type GpuContext } from './backend.js';
+import { BufferUsage, type GpuBindGroupEntry, type GpuBuffer, type GpuComputePass } from './webgpu-types.js';
+
+/** Declared type of a kernel argument: a resident array, or an integer or float scalar. */
+export type ArgType = 'Array' | 'Integer' | 'Float';
+
+/** What a program is compiled from. */
+export interface ProgramSpec {
+  /** Kernel source in gpu.js's JavaScript subset: `function (a, b, …) { … return v; }`. */
+  readonly source: string;
+  /** Argument names in order with their types. */
+  readonly args: readonly (readonly [string, ArgType])[];
+  /** 1 (one f32 word per thread) or 2 (a pair: `return [hi, lo]`). */
+  readonly components: 1 | 2;
+}
+
+interface ParamsLayout {
+  arrayArgs: { name: string; index: number; dimsOffset: number }[];
+  scalarArgs: { name: string; index: number; offset: number; type: string }[];
+  byteLength: number;
+}
+
+interface BuiltKernel {
+  computePipeline: unknown;
+  bindGroupLayout: unknown;
+  paramsLayout: ParamsLayout;
+  compiledSource: string;
+  build(...args: unknown[]): Promise<void>;
+}
+
+/** A buffer window bound to one array argument (offsets in bytes, aligned to the adapter's minimum). */
+export interface BoundArray {
+  readonly buffer: GpuBuffer;
+  /** Byte offset of the window (default 0). */
+  readonly offset?: number;
+  /** Byte size of the window (default: rest of the buffer). */
+  readonly size?: number;
+}
+
+/** One dispatch of a program. */
+export interface Pass {
+  readonly program: Program;
+  /** Array arguments, by name. */
+  readonly arrays: Readonly<Record<string, BoundArray>>;
+  /** Scalar arguments, by name. */
+  readonly scalars: Readonly<Record<string, number>>;
+  /** Where the threads' results go (thread t writes words t·components …). */
+  readonly output: BoundArray;
+  /** Number of threads. */
+  readonly threads: number;
+}
+
+let debug = false;
+
+/**
+ * Turns on printing of every newly compiled program's WGSL (as gpu.js generated it).
+ * @param on - print or not
+ * @example
+ * ```ts
+ * import { setGpuKernelDebug, toDevice, gpuNrm2 } from 'modprec/gpu';
+ *
+ * setGpuKernelDebug(true); // print the WGSL of every program compiled from now on
+ * await gpuNrm2(await toDevice([3, 4, 12], { format: 'f16' }), { arithmetic: 'f32' });
+ * setGpuKernelDebug(false);
+ * ```
+ * @group GPU
+ */
+export function setGpuKernelDebug(on: boolean): void {
+  debug = on;
+}
+
+/** A compiled program and the metadata to bind and dispatch it. */
+export class Program {
+  /** The WGSL gpu.js generated (for inspection: `setGpuKernelDebug(true)` prints it). */
+  readonly wgsl: string;
+  private readonly kernel: BuiltKernel;
+  readonly spec: ProgramSpec;
+
+  private constructor(kernel: BuiltKernel, spec: ProgramSpec) {
+    this.kernel = kernel;
+    this.spec = spec;
+    this.wgsl = kernel.compiledSource;
+  }
+
+  /**
+   * Compiles `spec` with gpu.js (no cache; use {@link getProgram}).
+   * @param context - the GPU context
+   * @param spec - source and argument types
+   * @returns the compiled program
+   */
+  static async compile(context: GpuContext, spec: ProgramSpec): Promise<Program> {
+    const argumentTypes: Record<string, string> = {};
+    const representatives: unknown[] = [];
+    for (const [name, type] of spec.args) {
+      argumentTypes[name] = type === 'Array' ? 'WebGPUBuffer' : type === 'Integer' ? 'Integer' : 'Float';
+      // Stand-ins: gpu.js only needs their types here; sizes come per dispatch in the params.
+      representatives.push(type === 'Array' ? { type: 'WebGPUBuffer', output: [1], componentCount: 1 } : type === 'Integer' ? 1 : 0.5);
+    }
+    const shortcut = context.gpujs.createKernel(spec.source, {
+      output: [1],
+      pipeline: true,
+      argumentTypes,
+      returnType: spec.components === 2 ? 'Array(2)' : 'Number',
+      strictIntegers: true,
+      // Loops run to their own runtime bounds; gpu.js's guard counter must never cut one short.
+      loopMaxIterations: 2147483647,
+      tactic: 'precision',
+    });
+    const kernel = shortcut.kernel as BuiltKernel;
+    try {
+      await trackGpuWork(kernel.build(...representatives));
+    } catch (e) {
+      throw new ModprecError('BACKEND_UNAVAILABLE', `gpu.js could not compile a kernel: ${(e as Error).message}`, 'kernel');
+    }
+    if (debug) console.log(`--- modprec GPU program (WGSL generated by gpu.js) ---\n${kernel.compiledSource}`);
+    return new Program(kernel, spec);
+  }
+
+  /**
+   * Records this dispatch into `computePass` (WebGPU makes every dispatch its own synchronisation scope,
+   * so dispatches of one compute pass see each other's writes in order).
+   * @param context - the GPU context
+   * @param computePass - the compute pass encoder
+   * @param pass - buffers, scalars and thread count
+   * @param cache - where the uniform buffer and bind group of this pass may be cached (one per plan step)
+   */
+  encode(context: GpuContext, computePass: GpuComputePass, pass: Pass, cache?: PassCache): void {
+    const recorded = cache?.recorded;
+    if (recorded && recorded.pass === pass) {
+      // The very same pass object as last time: parameters and bindings are unchanged.
+      computePass.setPipeline(this.kernel.computePipeline);
+      computePass.setBindGroup(0, recorded.group);
+      computePass.dispatchWorkgroups(recorded.groupsX, recorded.groupsY);
+      return;
+    }
+    const device = context.device;
+    const layout = this.kernel.paramsLayout;
+    const limits = context.adapter.limits;
+    const workgroup = 64; // gpu.js's 1-D workgroup size
+    let groupsX = Math.max(1, Math.ceil(pass.threads / workgroup));
+    let groupsY = 1;
+    const maxGroups = limits.maxComputeWorkgroupsPerDimension;
+    if (groupsX > maxGroups) {
+      groupsY = Math.ceil(groupsX / maxGroups);
+      groupsX = Math.ceil(groupsX / groupsY);
+    }
+    if (groupsY > maxGroups) {
+      throw new ModprecError('BACKEND_LIMIT', `a pass needs ${pass.threads} threads, over the adapter's maxComputeWorkgroupsPerDimension (${maxGroups})²·${workgroup}`, 'maxComputeWorkgroupsPerDimension');
+    }
+    const mirror = cache?.mirror ?? new ArrayBuffer(layout.byteLength);
+    const u32 = new Uint32Array(mirror);
+    const i32 = new Int32Array(mirror);
+    const f32 = new Float32Array(mirror);
+    u32[0] = pass.threads;
+    u32[1] = 1;
+    u32[2] = 1;
+    u32[3] = groupsX * workgroup;
+    for (const record of layout.arrayArgs) {
+      const bound = pass.arrays[record.name];
+      if (!bound) throw new Error(`internal: array argument ${record.name} not bound`);
+      const words = (bound.size ?? bound.buffer.size - (bound.offset ?? 0)) / 4;
+      const base = record.dimsOffset / 4;
+      u32[base] = words;
+      u32[base + 1] = 1;
+      u32[base + 2] = 1;
+      u32[base + 3] = words;
+    }
+    for (const record of layout.scalarArgs) {
+      const value = pass.scalars[record.name];
+      if (value === undefined) throw new Error(`internal: scalar argument ${record.name} not set`);
+      if (record.type === 'Integer') i32[record.offset / 4] = value;
+      else f32[record.offset / 4] = value;
+    }
+    let params = cache?.params;
+    if (!params) {
+      params = device.createBuffer({ size: layout.byteLength, usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST });
+      if (cache) cache.params = params;
+      else pendingDestroy.push(params);
+    }
+    // Repeated calls of a cached plan usually carry the same parameters: skip the upload then.
+    const bytes = new Uint8Array(mirror);
+    if (!cache?.written || !sameBytes(cache.written, bytes)) {
+      device.queue.writeBuffer(params, 0, mirror);
+      if (cache) cache.written = bytes.slice();
+    }
+    const key = bindingKey(pass);
+    let group = cache?.groups?.get(key);
+    if (!group) {
+      const entries: GpuBindGroupEntry[] = [{ binding: 0, resource: { buffer: params } }];
+      layout.arrayArgs.forEach((record, k) => entries.push({ binding: 1 + k, resource: window(pass.arrays[record.name]!) }));
+      entries.push({ binding: 1 + layout.arrayArgs.length, resource: window(pass.output) });
+      group = device.createBindGroup({ layout: this.kernel.bindGroupLayout, entries });
+      if (cache) {
+        cache.groups ??= new Map();
+        // Ping-pong outputs alternate between two bindings; a few entries cover every plan.
+        if (cache.groups.size >= 4) cache.groups.clear();
+        cache.groups.set(key, group);
+      }
+    }
+    if (cache) cache.recorded = { pass, group, groupsX, groupsY };
+    computePass.setPipeline(this.kernel.computePipeline);
+    computePass.setBindGroup(0, group);
+    computePass.dispatchWorkgroups(groupsX, groupsY);
+  }
+}
+
+/** Uniform buffer and bind group of one plan step, reused from call to call. */
+export interface PassCache {
+  params?: GpuBuffer;
+  mirror?: ArrayBuffer;
+  groups?: Map<string, unknown>;
+  /** The parameter bytes last uploaded. */
+  written?: Uint8Array;
+  /** The last pass recorded with this cache, for replaying an identical pass cheaply. */
+  recorded?: { pass: Pass; group: unknown; groupsX: number; groupsY: number };
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
+  return true;
+}
+
+const bufferIds = new WeakMap<GpuBuffer, number>();
+let nextBufferId = 1;
+function idOf(buffer: GpuBuffer): number {
+  let id = bufferIds.get(buffer);
+  if (id === undefined) {
+    id = nextBufferId++;
+    bufferIds.set(buffer, id);
+  }
+  return id;
+}
+
+function bindingKey(pass: Pass): string {
+  // Argument names are fixed per program, so buffer ids and windows in insertion order identify a binding.
+  let key = '';
+  for (const name in pass.arrays) {
+    const b = pass.arrays[name]!;
+    key += `${idOf(b.buffer)}@${b.offset ?? 0}+${b.size ?? -1},`;
+  }
+  return `${key}${idOf(pass.output.buffer)}@${pass.output.offset ?? 0}+${pass.output.size ?? -1}`;
+}
+
+function window(bound: BoundArray): GpuBindGroupEntry['resource'] {
+  const resource: GpuBindGroupEntry['resource'] = { buffer: bound.buffer };
+  if (bound.offset !== undefined) resource.offset = bound.offset;
+  if (bound.size !== undefined) resource.size = bound.size;
+  return resource;
+}
+
+function serializePasses(): boolean {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  return env?.MODPREC_GPU_SERIALIZE === '1';
+}
+
+/** Uniform buffers of uncached passes, destroyed after the submit that used them completes. */
+const pendingDestroy: GpuBuffer[] = [];
+
+const programs = new Map<string, Promise<Program>>();
+
+/**
+ * The cached program for `spec`, compiling it on first use.
+ * @param context - the GPU context
+ * @param spec - source and argument types
+ * @returns the program
+ */
+const bySpec = new WeakMap<object, Promise<Program>>();
+
+export function getProgram(context: GpuContext, spec: ProgramSpec): Promise<Program> {
+  const known = bySpec.get(spec.args);
+  if (known && (known as Promise<Program> & { source?: string }).source === spec.source) return known;
+  const key = `${spec.components}|${spec.args.map(([n, t]) => `${n}:${t}`).join(',')}|${spec.source}`;
+  let p = programs.get(key);
+  if (!p) {
+    p = Program.compile(context, spec);
+    programs.set(key, p);
+    p.catch(() => programs.delete(key));
+  }
+  (p as Promise<Program> & { source?: string }).source = spec.source;
+  bySpec.set(spec.args, p);
+  return p;
+}
+
+/**
+ * Every program compiled so far with its gpu.js source and the WGSL gpu.js generated (for inspection).
+ * @returns source and WGSL pairs
+ */
+export async function compiledPrograms(): Promise<{ source: string; wgsl: string }[]> {
+  const settled = await Promise.allSettled(programs.values());
+  return settled.flatMap((s) => (s.status === 'fulfilled' ? [{ source: s.value.spec.source, wgsl: s.value.wgsl }] : []));
+}
+
+/** Number of programs compiled so far (for tests of the cache). */
+export function compiledProgramCount(): number {
+  return programs.size;
+}
+
+/**
+ * Records `passes` into one command buffer and submits it.
+ * @param context - the GPU context
+ * @param passes - the passes with their optional caches, in order
+ */
+export function submitPasses(context: GpuContext, passes: readonly { pass: Pass; cache?: PassCache }[]): void {
+  if (serializePasses()) {
+    // Diagnostic mode: one submit per pass.
+    for (const { pass, cache } of passes) {
+      const encoder = context.device.createCommandEncoder();
+      const computePass = encoder.beginComputePass();
+      pass.program.encode(context, computePass, pass, cache);
+      computePass.end();
+      context.device.queue.submit([encoder.finish()]);
+    }
+  } else {
+    // All dispatches in one compute pass of one command buffer.
+    const encoder = context.device.createCommandEncoder();
+    const computePass = encoder.beginComputePass();
+    for (const { pass, cache } of passes) pass.program.encode(context, computePass, pass, cache);
+    computePass.end();
+    context.device.queue.submit([encoder.finish()]);
+  }
+  if (pendingDestroy.length > 0) {
+    const doomed = pendingDestroy.splice(0);
+    void context.device.queue.onSubmittedWorkDone().then(() => doomed.forEach((b) => b.destroy()));
+  }
+}

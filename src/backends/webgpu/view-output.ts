@@ -1,0 +1,192 @@
+/**
+ * Outputs that are strided views of a span ({@link deviceView}, what `toDevice` makes of a strided range): the kernel
+ * computes into a packed array as for any output, and one more pass writes the view's elements into the span —
+ * word for word, every other element of the span copied as its raw bits, so nothing outside the view changes (a
+ * 16-bit element sharing a word with a view element keeps its bits). Where the view's old values are read (β ≠ 0,
+ * TRSV's right-hand side) a first pass gathers them, bit for bit, into the packed array. Packed outputs take
+ * neither pass (their kernels are unchanged). The host-resident fallback splices the same way ({@link spliceView}).
+ *
+ * @module
+ */
+import { fail } from '../../core/errors.js';
+import { DeviceArray } from './device-array.js';
+import { GPU_FORMATS, type EncodedArray, type GpuStorageFormat } from './formats.js';
+import { kernelSource, memo } from './kernel-common.js';
+import { getProgram, submitPasses, type ArgType } from './program.js';
+import { createWordBuffer, type GpuRuntime } from './runtime.js';
+
+/**
+ * A view's elements as an ascending walk: span element first + j·step for j < length, view element
+ * `reverse ? length − 1 − j : j` (a negative stride walks the span backwards).
+ */
+function ascending(view: DeviceArray): { first: number; step: number; reverse: number } {
+  const last = view.offset + (view.length - 1) * view.stride;
+  return { first: Math.min(view.offset, last), step: Math.max(1, Math.abs(view.stride)), reverse: view.stride < 0 ? 1 : 0 };
+}
+
+/** Lines setting `i${e}` to the view element at span element `e${e}`, or −1 where that element is outside the view. */
+function viewIndex(e: string, i: string): string[] {
+  return [
+    `const ${e}d = ${e} - first;`,
+    `let ${i} = mpI32(-1);`,
+    `if (${e}d >= 0) { if (mpImod(${e}d, step) === 0) { const ${e}j = mpIdiv(${e}d, step); if (${e}j < len) { ${i} = ${e}j; if (reverse === 1) { ${i} = len - 1 - ${e}j; } } } }`,
+  ];
+}
+
+/** The scatter pass: thread per span word, the packed element where the word's element is in the view, else the old bits. */
+function scatterSource(format: GpuStorageFormat): { source: string; args: (readonly [string, ArgType])[] } {
+  const args: (readonly [string, ArgType])[] = [['P', 'Array'], ['Old', 'Array'], ['first', 'Integer'], ['step', 'Integer'], ['len', 'Integer'], ['reverse', 'Integer']];
+  const body: string[] = ['const w = this.thread.x;'];
+  if (format.elementsPerWord === 2) {
+    body.push('const ow = mpBits(Old[w]);', 'let h0 = ow & 65535;', 'let h1 = (ow >>> 16) & 65535;');
+    for (const h of [0, 1]) {
+      body.push(`const e${h} = w * 2 + ${h};`, ...viewIndex(`e${h}`, `i${h}`));
+      body.push(`if (i${h} >= 0) { h${h} = (mpBits(P[i${h} >> 1]) >>> ((i${h} & 1) << 4)) & 65535; }`);
+    }
+    body.push('return mpFloat(h0 | (h1 << 16));');
+  } else if (format.wordsPerElement === 2) {
+    body.push('const e0 = w;', ...viewIndex('e0', 'i0'), 'let a = Old[w * 2];', 'let b = Old[w * 2 + 1];', 'if (i0 >= 0) { a = P[i0 * 2]; b = P[i0 * 2 + 1]; }', 'return [a, b];');
+  } else {
+    body.push('const e0 = w;', ...viewIndex('e0', 'i0'), 'let a = Old[w];', 'if (i0 >= 0) { a = P[i0]; }', 'return a;');
+  }
+  return { source: kernelSource(args, body), args };
+}
+
+/** The gather pass: thread per packed word, the view's elements' bits read from the span. */
+function gatherSource(format: GpuStorageFormat): { source: string; args: (readonly [string, ArgType])[] } {
+  const args: (readonly [string, ArgType])[] = [['S', 'Array'], ['off', 'Integer'], ['inc', 'Integer'], ['len', 'Integer']];
+  const body: string[] = [];
+  if (format.elementsPerWord === 2) {
+    for (const h of [0, 1]) {
+      // Past the end (the second half of a last word) reads element len − 1 and stores zero.
+      body.push(`let q${h} = this.thread.x * 2 + ${h};`, `if (q${h} >= len) { q${h} = len - 1; }`, `const k${h} = off + q${h} * inc;`);
+      body.push(`let h${h} = (mpBits(S[k${h} >> 1]) >>> ((k${h} & 1) << 4)) & 65535;`);
+    }
+    body.push('if (this.thread.x * 2 + 1 >= len) { h1 = 0; }', 'return mpFloat(h0 | (h1 << 16));');
+  } else if (format.wordsPerElement === 2) {
+    body.push('const k = (off + this.thread.x * inc) * 2;', 'return [S[k], S[k + 1]];');
+  } else {
+    body.push('return S[off + this.thread.x * inc];');
+  }
+  return { source: kernelSource(args, body), args };
+}
+
+/** The built-in layouts the gather and scatter passes move bit for bit. */
+const COPYABLE = new Set(['f32', 'f16', 'bf16', 'f64', 'ff']);
+
+function checkCopyable(view: DeviceArray, parameter: string): void {
+  const f = view.format;
+  if (!COPYABLE.has(f.name) || f !== GPU_FORMATS[f.name as 'f32']) {
+    fail('INVALID_STORAGE', parameter, `must be a packed array: a strided view in ${f.name} cannot be moved element by element on the GPU`, f.name);
+  }
+}
+
+const components = (format: GpuStorageFormat): 1 | 2 => (format.wordsPerElement === 2 ? 2 : 1);
+
+/**
+ * The packed twin of an output view (made once per view, kept with it and destroyed with it), holding the view's
+ * current elements (bits as they are) when `readsOld`.
+ */
+async function packedTwin(runtime: GpuRuntime, view: DeviceArray, readsOld: boolean): Promise<DeviceArray> {
+  if (!view.packedTwin?.buffer) view.packedTwin = new DeviceArray(runtime, view.format, view.length, view.scaleBlock, undefined, '');
+  const packed = view.packedTwin;
+  if (readsOld) await gatherView(runtime, view, packed);
+  return packed;
+}
+
+/**
+ * Copies the bits of a view's elements, packed, into `into` (same format, `view.length` elements): one pass.
+ * @param runtime - the runtime both live on
+ * @param view - a strided view in a format with a packed layout on the device (f32, f16, bf16, f64, ff)
+ * @param into - the packed destination
+ * @param parameter - the view's parameter name, for the error
+ * @throws {@link modprec!ModprecError} `INVALID_STORAGE` for a view in a scaled or user format
+ * @example
+ * ```ts
+ * await gatherView(runtime, deviceView(span, 3, 10, -2), await deviceZeros(10, { format: span.format.name }));
+ * ```
+ */
+export async function gatherView(runtime: GpuRuntime, view: DeviceArray, into: DeviceArray, parameter = 'x'): Promise<void> {
+  checkCopyable(view, parameter);
+  if (view.length === 0) return;
+  const spec = memo(`viewGather|${view.format.name}`, () => gatherSource(view.format));
+  const program = await getProgram(runtime.context, { source: spec.source, args: spec.args, components: components(view.format) });
+  submitPasses(runtime.context, [{ pass: {
+    program, arrays: { S: { buffer: view.buffer! } }, scalars: { off: view.offset, inc: view.stride, len: view.length },
+    output: { buffer: into.buffer! }, threads: Math.ceil(view.length / view.format.elementsPerWord),
+  } }]);
+}
+
+/** Writes the packed result into the view's elements of its span (a new buffer; the old one is released after the pass). */
+async function scatter(runtime: GpuRuntime, packed: DeviceArray, view: DeviceArray): Promise<void> {
+  const spec = memo(`viewScatter|${view.format.name}`, () => scatterSource(view.format));
+  const program = await getProgram(runtime.context, { source: spec.source, args: spec.args, components: components(view.format) });
+  const fresh = createWordBuffer(runtime.context, view.words);
+  const walk = ascending(view);
+  submitPasses(runtime.context, [{ pass: {
+    program, arrays: { P: { buffer: packed.buffer! }, Old: { buffer: view.buffer! } }, scalars: { ...walk, len: view.length },
+    output: { buffer: fresh }, threads: Math.ceil(view.spanLength / view.format.elementsPerWord),
+  } }]);
+  const old = view.buffer!;
+  void runtime.context.device.queue.onSubmittedWorkDone().then(() => old.destroy());
+  view.buffer = fresh;
+  view.version++;
+}
+
+/**
+ * Runs `kernel` on an output that may be a strided view: a packed output is passed through; a view's kernel writes
+ * a packed array (holding the view's old elements when `readsOld`), whose elements then go into the view's span.
+ * @param runtime - the runtime the operands live on
+ * @param out - the output (packed or a view)
+ * @param readsOld - whether the kernel reads the output's old values
+ * @param kernel - runs the kernel with the packed output
+ * @throws {@link modprec!ModprecError} `INVALID_STORAGE` naming `out` for a view in a format the scatter does not write
+ * @example
+ * ```ts
+ * await throughPackedOutput(runtime, y, beta !== 0, (packed) => gemvOnDevice(runtime, { ...args, y: packed }, …));
+ * ```
+ */
+export async function throughPackedOutput(runtime: GpuRuntime, out: DeviceArray, readsOld: boolean, kernel: (packed: DeviceArray) => Promise<void>): Promise<void> {
+  if (!out.isView) return kernel(out);
+  checkCopyable(out, 'out');
+  const packed = await packedTwin(runtime, out, readsOld);
+  await kernel(packed);
+  if (out.length > 0) await scatter(runtime, packed, out);
+}
+
+/**
+ * The host-resident twin of the scatter pass: the words of `span` with the view's elements replaced by those of
+ * `packed` (both encoded in `format`), every other element's bits kept.
+ * @param format - the storage format of both
+ * @param span - the span's words
+ * @param packed - the view's new elements, packed
+ * @param view - offset, stride and length of the view in the span
+ * @returns the new span words
+ * @example
+ * ```ts
+ * a.host = { words: spliceView(a.format, a.host.words, format.encode(values, 'x', 1).words, a) };
+ * ```
+ */
+export function spliceView(format: GpuStorageFormat, span: Uint32Array, packed: Uint32Array, view: { offset: number; stride: number; length: number }): Uint32Array {
+  const words = span.slice();
+  if (format.elementsPerWord === 2) {
+    const halves = new Uint16Array(words.buffer), from = new Uint16Array(packed.buffer, packed.byteOffset, packed.length * 2);
+    for (let i = 0; i < view.length; i++) halves[view.offset + i * view.stride] = from[i]!;
+  } else {
+    const w = format.wordsPerElement;
+    for (let i = 0; i < view.length; i++) for (let k = 0; k < w; k++) words[(view.offset + i * view.stride) * w + k] = packed[i * w + k]!;
+  }
+  return words;
+}
+
+/**
+ * The host copy of a host-resident view's span after its elements became `values` (encoded once, in the view's format).
+ * @param view - a host-resident view
+ * @param values - its new elements
+ * @returns the span's new encoding
+ */
+export function splicedHost(view: DeviceArray, values: ArrayLike<number>): EncodedArray {
+  checkCopyable(view, 'out');
+  const packed = view.format.encode(values, 'out', view.scaleBlock);
+  return { words: spliceView(view.format, view.host!.words, packed.words, view) };
+}

@@ -1,0 +1,91 @@
+/**
+ * Conveniences for the common case: a vector or matrix range built from plain numbers.
+ * @module
+ */
+import { range, type Range } from './range.js';
+import { rowMajor } from '../../accessors/row-major.js';
+import { colMajor } from '../../accessors/col-major.js';
+import type { FormatLike } from '../formats/common/registry.js';
+import { fail } from './errors.js';
+
+/**
+ * Formats of a convenience constructor.
+ * @group Ranges & accessors
+ */
+export interface FormatOptions<T = number> {
+  /** Storage format (default fp64). */
+  storage?: FormatLike;
+  /** Arithmetic format (default: the storage's own, else fp64). */
+  arithmetic?: FormatLike<T>;
+}
+
+/**
+ * A packed 1-D range holding `values` (rounded to the storage), or `values` zeros when given a length.
+ * @example
+ * ```ts
+ * import { vector, formats } from 'modprec';
+ *
+ * const x = vector([0.1, 0.2], { storage: formats.f16, arithmetic: formats.f32 });
+ * x.get(0); // → 0.0999755859375
+ * vector(3).length(); // → 3
+ * ```
+ * @group Ranges & accessors
+ */
+export function vector<T = number>(values: ArrayLike<number> | number, options: FormatOptions<T> = {}): Range<1, T> {
+  const n = typeof values === 'number' ? values : values?.length;
+  if (typeof values !== 'number' && (typeof values !== 'object' || values === null || typeof n !== 'number')) {
+    fail('INVALID_OPTION', 'values', 'must be an array of numbers or a length', values);
+  }
+  const r = range(rowMajor<1, T>({ size: [n as number], ...options }));
+  if (typeof values !== 'number') for (let i = 0; i < n!; i++) r.set(i, values[i]!);
+  return r;
+}
+
+/**
+ * A packed m×n range (column-major by default, row-major with `layout: 'row-major'`) filled from a function
+ * of (row, column), or zeros.
+ * @example
+ * ```ts
+ * import { matrix, formats } from 'modprec';
+ *
+ * // [[0, 1, 2], [1, 2, 3]], stored in fp32, column-major
+ * const A = matrix(2, 3, (i, j) => i + j, { storage: formats.f32 });
+ * A.get(1, 2); // → 3
+ * A.length(1); // → 3
+ * ```
+ * @group Ranges & accessors
+ */
+export function matrix<T = number>(
+  m: number, n: number, fill?: (i: number, j: number) => number,
+  options: FormatOptions<T> & { layout?: 'row-major' | 'col-major' } = {},
+): Range<2, T> {
+  const make = options.layout === 'row-major' ? rowMajor : colMajor;
+  const r = range(make<2, T>({ size: [m, n], storage: options.storage, arithmetic: options.arithmetic }));
+  if (fill) for (let j = 0; j < n; j++) for (let i = 0; i < m; i++) r.set(i, j, fill(i, j));
+  return r;
+}
+
+/**
+ * The values of a range rounded to doubles, in index order (row-major for matrices).
+ * @example
+ * ```ts
+ * import { matrix, toArray } from 'modprec';
+ *
+ * const A = matrix(2, 2, (i, j) => 10 * i + j);   // column-major in memory
+ * toArray(A); // → Float64Array(4) [ 0, 1, 10, 11 ]
+ * ```
+ * @group Ranges & accessors
+ */
+export function toArray(r: Range<any, any>): Float64Array {
+  const a = r.accessor;
+  const ar = a.arithmetic;
+  const size = a.size as readonly number[];
+  const out = new Float64Array(size.reduce((p, s) => p * s, 1));
+  let k = 0;
+  const walk = (idx: number[]): void => {
+    if (idx.length === size.length) { out[k++] = ar.toNumber(a.get(...idx)); return; }
+    for (let i = 0; i < size[idx.length]!; i++) walk([...idx, i]);
+  };
+  walk([]);
+  return out;
+}

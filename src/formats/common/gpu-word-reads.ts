@@ -1,0 +1,51 @@
+/**
+ * Pieces the built-in GPU storage parts share: registers of a four-element vector read, the vector read of
+ * two-word elements (f64, ff), and how a register is narrowed or collapsed to one binary32 value on write.
+ * @module
+ */
+import type { GpuPartRegister, GpuVectorRead } from './gpu-part.js';
+
+/** Element j of four read as `prefix` + j from vector registers (helper of the vector reads). */
+export function fourRegisters(prefix: string, kind: GpuPartRegister['kind']): GpuPartRegister[] {
+  return [0, 1, 2, 3].map((j) => ({ kind, name: `${prefix}${j}` }));
+}
+
+/**
+ * The vector read of four elements of two words each (f64, ff) into float-float registers: eight words, two
+ * 16-byte loads. `element(q, o)` is the expression of one element from words o and o + 1 of the vec4 `q`.
+ * With `headOnlyInF32`, an f32 arithmetic takes only the head of each pair (see f64-words.ts).
+ */
+export function twoWordQuadRead(element: (q: string, o: number) => string, headOnlyInF32 = false): GpuVectorRead {
+  return {
+    suffix: 'Quad',
+    emit(vector, index, prefix, arithmetic) {
+      const v = `${prefix}v`;
+      const head = headOnlyInF32 && arithmetic.name === 'f32';
+      const lines = [`const ${v}q = (${index}) >> 1; const ${v}0 = mpQuad(${vector}[${v}q]); const ${v}1 = mpQuad(${vector}[${v}q + 1]);`];
+      for (let j = 0; j < 4; j++) {
+        const e = element(`${v}${j >> 1}`, 2 * (j & 1));
+        lines.push(head ? `const ${prefix}${j}p = ${e}; const ${prefix}${j} = ${prefix}${j}p[0];` : `const ${prefix}${j} = ${e};`);
+      }
+      return { code: lines.join(' '), registers: fourRegisters(prefix, head ? 'f32' : 'ff') };
+    },
+  };
+}
+
+/** Bits (an integer expression) of register `r` rounded for a later ≤ 11-bit rounding (round to odd). */
+export function bitsForNarrowing(r: GpuPartRegister): string {
+  return r.kind === 'ff' ? `mpRoundOdd(${r.name}[0], ${r.name}[1])` : `mpBits(${r.name})`;
+}
+
+/** Register `r` as one binary32 expression. */
+export function single(r: GpuPartRegister): string {
+  return r.kind === 'ff' ? `(${r.name}[0] + ${r.name}[1])` : r.name;
+}
+
+/**
+ * A register as a float-float pair expression (binary32 registers get a zero tail).
+ * @param r - the register
+ * @returns `name` for a pair, `[name, 0.0]` for a word
+ */
+export function asPair(r: GpuPartRegister): string {
+  return r.kind === 'ff' ? r.name : `[${r.name}, 0.0]`;
+}

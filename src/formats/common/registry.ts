@@ -1,0 +1,149 @@
+/**
+ * The format registry: `formats.f32` names a number format that can serve as storage, as arithmetic, or both.
+ * Users pass these to accessors (`storage: formats.f32, arithmetic: formats.f64`); plugins (double-double,
+ * RNS) register theirs with {@link registerFormat}.
+ * @module
+ */
+import type { ArithmeticFormat, StorageFormat } from './format.js';
+import { fail } from '../../core/errors.js';
+import { f64Storage } from '../f64/f64.js';
+import { f32Storage } from '../f32/f32.js';
+import { f64Arithmetic } from '../f64/f64-arithmetic.js';
+import { f32Arithmetic } from '../f32/f32-arithmetic.js';
+
+/**
+ * A named number format: its storage codec, its CPU arithmetic, or both.
+ * @group Formats
+ */
+export interface Format<T = unknown> {
+  /** Stable name, equal to the names of its storage and arithmetic. */
+  readonly name: string;
+  /** How the format sits in memory, if it can be stored. */
+  readonly storage?: StorageFormat;
+  /** How the format is computed on, on the CPU, if it can be. */
+  readonly arithmetic?: ArithmeticFormat<T>;
+}
+
+/**
+ * Anything that names a format: a registry entry, a storage codec, an arithmetic, or a format name.
+ * @group Formats
+ */
+export type FormatLike<T = unknown> = Format<T> | StorageFormat | ArithmeticFormat<T> | string;
+
+const registry = new Map<string, Format>();
+
+/**
+ * Adds a format to the registry (or extends an entry with a storage or arithmetic it lacked).
+ * @throws {@link ModprecError} `INVALID_FORMAT` when a different codec is already registered under the name
+ * @example
+ * ```ts
+ * import { vector, registerFormat, asStorage, asArithmetic } from 'modprec';
+ *
+ * // fp32 storage under a second name, with fp64 arithmetic
+ * const f32Copy = registerFormat({ name: 'my-f32', storage: asStorage('f32'), arithmetic: asArithmetic('f64') });
+ * const x = vector([0.1], { storage: 'my-f32' });
+ * x.get(0); // → 0.10000000149011612
+ * ```
+ * @group Formats
+ */
+export function registerFormat<T>(format: Format<T>): Format<T> {
+  const old = registry.get(format.name);
+  if (old && ((old.storage && format.storage && old.storage !== format.storage) ||
+    (old.arithmetic && format.arithmetic && old.arithmetic !== format.arithmetic))) {
+    fail('INVALID_FORMAT', 'format.name', 'must not redefine a registered format', format.name);
+  }
+  const merged: Format<T> = {
+    name: format.name,
+    storage: format.storage ?? old?.storage,
+    arithmetic: (format.arithmetic ?? old?.arithmetic) as ArithmeticFormat<T> | undefined,
+  };
+  registry.set(format.name, merged as Format);
+  return merged;
+}
+
+/**
+ * The registered format called `name`, or `undefined`.
+ * @example
+ * ```ts
+ * import { findFormat } from 'modprec';
+ *
+ * findFormat('bf16')?.storage?.significandBits; // → 8
+ * findFormat('no-such-format'); // → undefined
+ * ```
+ * @group Formats
+ */
+export function findFormat(name: string): Format | undefined {
+  return registry.get(name);
+}
+
+/**
+ * Names of all registered formats.
+ * @example
+ * ```ts
+ * import { formatNames } from 'modprec';
+ *
+ * formatNames().includes('f16'); // → true
+ * ```
+ * @group Formats
+ */
+export function formatNames(): string[] {
+  return [...registry.keys()];
+}
+
+function isStorage(x: unknown): x is StorageFormat {
+  return typeof x === 'object' && x !== null && typeof (x as StorageFormat).emitRead === 'function';
+}
+function isArithmetic(x: unknown): x is ArithmeticFormat {
+  return typeof x === 'object' && x !== null && typeof (x as ArithmeticFormat).emitFma === 'function';
+}
+
+/**
+ * Resolves `format` to its storage codec.
+ * @param parameter - the caller's parameter name, for the error message
+ * @throws {@link ModprecError} `INVALID_FORMAT` if it names no format or one that cannot be stored
+ * @example
+ * ```ts
+ * import { formats, asStorage } from 'modprec';
+ *
+ * asStorage('f16').unitRoundoff; // → 0.00048828125
+ * asStorage(formats.f32).name; // → 'f32'
+ * ```
+ * @group Formats
+ */
+export function asStorage(format: FormatLike, parameter = 'storage'): StorageFormat {
+  if (isStorage(format)) return format;
+  const entry = typeof format === 'string' ? registry.get(format) : isArithmetic(format) ? registry.get(format.name) : format;
+  if (entry && typeof entry === 'object' && 'name' in entry && (entry as Format).storage) return (entry as Format).storage!;
+  return fail('INVALID_FORMAT', parameter, `must name a storage format (one of ${[...registry.values()].filter((f) => f.storage).map((f) => f.name).join(', ')})`, typeof format === 'string' ? format : (format as { name?: string })?.name ?? format);
+}
+
+/**
+ * Resolves `format` to its CPU arithmetic.
+ * @param parameter - the caller's parameter name, for the error message
+ * @throws {@link ModprecError} `INVALID_FORMAT` if it names no format or one with no CPU arithmetic (e.g. fp16)
+ * @example
+ * ```ts
+ * import { asArithmetic } from 'modprec';
+ *
+ * asArithmetic('f32').unitRoundoff; // → 5.960464477539063e-8
+ * // asArithmetic('f16') throws INVALID_FORMAT: fp16 is a storage format only
+ * ```
+ * @group Formats
+ */
+export function asArithmetic<T = unknown>(format: FormatLike<T>, parameter = 'arithmetic'): ArithmeticFormat<T> {
+  if (isArithmetic(format)) return format as ArithmeticFormat<T>;
+  const entry = typeof format === 'string' ? registry.get(format) : isStorage(format) ? registry.get(format.name) : format;
+  if (entry && typeof entry === 'object' && 'name' in entry && (entry as Format).arithmetic) return (entry as Format<T>).arithmetic!;
+  return fail('INVALID_FORMAT', parameter, `must name an arithmetic format (one of ${[...registry.values()].filter((f) => f.arithmetic).map((f) => f.name).join(', ')})`, typeof format === 'string' ? format : (format as { name?: string })?.name ?? format);
+}
+
+/**
+ * fp64: IEEE binary64, as storage and as arithmetic.
+ * @group Formats
+ */
+export const f64 = registerFormat<number>({ name: 'f64', storage: f64Storage, arithmetic: f64Arithmetic });
+/**
+ * fp32: IEEE binary32, as storage and as arithmetic (emulated exactly with Math.fround on the CPU).
+ * @group Formats
+ */
+export const f32 = registerFormat<number>({ name: 'f32', storage: f32Storage, arithmetic: f32Arithmetic });

@@ -1,0 +1,81 @@
+/**
+ * Storage formats backed by one typed-array element per value (fp64, fp32, and the integer formats
+ * through their rounding function). Shared so each format file only states what differs.
+ * @module
+ */
+import type { StorageFormat, Register } from './format.js';
+import type { GpuStoragePart } from './gpu-part.js';
+
+/** A typed array constructor modprec stores numbers in. */
+export type NumericArrayConstructor =
+  | Float64ArrayConstructor | Float32ArrayConstructor | Uint16ArrayConstructor
+  | Uint8ArrayConstructor | Int8ArrayConstructor | Int16ArrayConstructor | Int32ArrayConstructor;
+
+/** Describes a one-element-per-slot storage format of kind `number`. */
+export interface TypedArrayStorageSpec<A extends ArrayLike<number>> {
+  name: string;
+  array: NumericArrayConstructor;
+  significandBits: number;
+  unitRoundoff: number;
+  isInteger: boolean;
+  maxValue: number;
+  /**
+   * Name of a helper that rounds a double into the stored representation (for formats whose typed array
+   * does not round correctly by itself, e.g. integers: the typed array would truncate).
+   * Absent when the typed array's own conversion is the correctly rounded one (Float64Array, Float32Array).
+   */
+  encodeHelper?: { name: string; fn: (x: number) => number };
+  /** Name and table/function of a decoder, when the raw element is not the value (fp16/bf16 bit patterns). */
+  decodeHelper?: { name: string; fn: (bits: number) => number; table?: Float64Array };
+  /** The format's GPU part, if it has one (src/formats/common/gpu-part.ts). */
+  gpu?: GpuStoragePart;
+  _phantom?: A;
+}
+
+/**
+ * Builds a {@link StorageFormat} of kind `number` over a typed array.
+ * @example
+ * ```ts
+ * import { range, registerFormat, typedArrayStorage, rowMajor } from 'modprec';
+ *
+ * // 8-bit unsigned integers, rounded to nearest and saturated (a typed array alone would wrap)
+ * const u8 = typedArrayStorage<Uint8Array>({
+ *   name: 'u8', array: Uint8Array, significandBits: 8, unitRoundoff: 0.5, isInteger: true, maxValue: 255,
+ *   encodeHelper: { name: 'u8Encode', fn: (x: number) => Math.min(255, Math.max(0, Math.round(x))) },
+ * });
+ * const x = range(rowMajor<1>({ size: [2], storage: registerFormat({ name: 'u8', storage: u8 }), arithmetic: 'f64' }));
+ * x.set(0, 300);
+ * x.get(0); // → 255
+ * ```
+ * @group Formats
+ */
+export function typedArrayStorage<A extends ArrayLike<number> & { [i: number]: number }>(
+  spec: TypedArrayStorageSpec<A>,
+): StorageFormat<A, number> {
+  const Ctor = spec.array;
+  const enc = spec.encodeHelper;
+  const dec = spec.decodeHelper;
+  const helpers: Record<string, unknown> = {};
+  if (enc) helpers[enc.name] = enc.fn;
+  if (dec) helpers[dec.name] = dec.table ?? dec.fn;
+  const readExpr = (data: string, index: string): string =>
+    !dec ? `${data}[${index}]` : dec.table ? `${dec.name}[${data}[${index}]]` : `${dec.name}(${data}[${index}])`;
+  return {
+    name: spec.name,
+    kind: 'number',
+    significandBits: spec.significandBits,
+    unitRoundoff: spec.unitRoundoff,
+    isInteger: spec.isInteger,
+    maxValue: spec.maxValue,
+    allocate: (n) => new Ctor(n) as unknown as A,
+    accepts: (data): data is A => data instanceof Ctor,
+    capacity: (data) => data.length,
+    decode: dec ? (data, k) => dec.fn(data[k]!) : (data, k) => data[k]!,
+    encode: enc ? (data, k, v) => { data[k] = enc.fn(v); } : (data, k, v) => { data[k] = v; },
+    emitRead: (data, index, dst: Register) => `${dst.names[0]} = ${readExpr(data, index)};`,
+    emitWrite: (data, index, src: Register) =>
+      enc ? `${data}[${index}] = ${enc.name}(${src.names[0]});` : `${data}[${index}] = ${src.names[0]};`,
+    helpers,
+    ...(spec.gpu ? { gpu: spec.gpu } : {}),
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * Double-double as a storage format of the core (`StorageFormat`, kind `dd`): each element is a pair
+ * (hi, lo) held exactly. Two layouts are provided; {@link ddStorage} (interleaved) is the registered default,
+ * chosen by measurement (bench/dd-layout.ts, figures in docs/double-double.md).
+ *
+ * - interleaved: one `Float64Array` of length 2n, element k at [2k] (hi) and [2k+1] (lo) — one stream,
+ *   both parts in the same cache line;
+ * - split: a {@link DdSplitArray} with separate `hi` and `lo` `Float64Array`s — the hi array alone is a valid
+ *   fp64 vector (the value rounded, up to ties) and SIMD-friendly, but reads touch two streams.
+ *
+ * Writes normalise (TwoSum, value unchanged): a user pair { hi, lo } need not be normalised. A user pair with a
+ * finite hi and a non-finite lo is rejected (`INVALID_VALUE`); a non-finite hi is stored as (hi + lo, 0), like
+ * an IEEE special value.
+ * @module
+ */
+import type { StorageFormat, Register } from '../common/format.js';
+import { fail } from '../../core/errors.js';
+import type { DdValue } from './dd-arithmetic.js';
+
+/**
+ * Split layout: high parts and low parts in two arrays of equal length.
+ * @group Double-double
+ */
+export class DdSplitArray {
+  /** High parts. */
+  declare readonly hi: Float64Array;
+  /** Low parts. */
+  declare readonly lo: Float64Array;
+  /**
+   * @param length - number of elements (all zero), or existing arrays `{ hi, lo }` of equal length
+   * @throws {@link ModprecError} `INVALID_SIZE` / `INVALID_STORAGE`
+   */
+  constructor(length: number | { hi: Float64Array; lo: Float64Array }) {
+    if (typeof length === 'number') {
+      if (!Number.isSafeInteger(length) || length < 0) fail('INVALID_SIZE', 'length', 'must be a non-negative integer', length);
+      this.hi = new Float64Array(length);
+      this.lo = new Float64Array(length);
+    } else {
+      if (!(length.hi instanceof Float64Array) || !(length.lo instanceof Float64Array) || length.hi.length !== length.lo.length) {
+        fail('INVALID_STORAGE', 'data', 'must have Float64Array hi and lo of equal length', length);
+      }
+      this.hi = length.hi;
+      this.lo = length.lo;
+    }
+  }
+  /** Number of elements. */
+  get length(): number { return this.hi.length; }
+}
+
+/** Normalises a written value into (hi, lo); shared by both layouts. */
+function normalised(v: DdValue | number): [number, number] {
+  const hi = typeof v === 'number' ? v : v.hi;
+  const lo = typeof v === 'number' ? 0 : v.lo;
+  if (!Number.isFinite(hi)) return [hi + lo, 0];
+  if (!Number.isFinite(lo)) fail('INVALID_VALUE', 'value.lo', 'must be a finite number', lo);
+  const s = hi + lo;
+  const z = s - hi;
+  return [s, (hi - (s - z)) + (lo - z)];
+}
+
+const common = {
+  kind: 'dd' as const,
+  significandBits: 106,
+  // A real x is stored as RN(x) + RN(x − RN(x)): relative error ≤ u² = 2^-106. Values from DD or fp64
+  // arithmetic are stored exactly.
+  unitRoundoff: 2 ** -106,
+  isInteger: false,
+  maxValue: Number.MAX_VALUE,
+  helpers: {},
+};
+
+/**
+ * Double-double storage, interleaved layout (Float64Array of 2n: hi, lo, hi, lo, …). 16 bytes per value, at most
+ * 2^30 elements per buffer.
+ * @group Double-double
+ */
+export const ddStorage: StorageFormat<Float64Array, DdValue> = {
+  name: 'dd',
+  ...common,
+  wordsPerElement: 2,
+  allocate: (n) => new Float64Array(2 * n),
+  accepts: (data): data is Float64Array => data instanceof Float64Array && data.length <= 2 ** 31,
+  capacity: (data) => Math.floor(data.length / 2),
+  decode: (data, k) => ({ hi: data[2 * k]!, lo: data[2 * k + 1]! }),
+  encode: (data, k, v) => { const [h, l] = normalised(v); data[2 * k] = h; data[2 * k + 1] = l; },
+  // Int32 index arithmetic (<< 1, | 1) spares the engine overflow checks; it limits a buffer to 2^30 elements.
+  emitRead: (data, index, dst: Register) =>
+    `{ const dd$k = (${index}) << 1; ${dst.names[0]} = ${data}[dd$k]; ${dst.names[1]} = ${data}[dd$k | 1]; }`,
+  emitWrite: (data, index, src: Register) =>
+    `{ const dd$k = (${index}) << 1; ${data}[dd$k] = ${src.names[0]}; ${data}[dd$k | 1] = ${src.names[1]}; }`,
+};
+
+/**
+ * Double-double storage, split layout ({@link DdSplitArray}: separate hi and lo arrays). 16 bytes per value.
+ * @group Double-double
+ */
+export const ddSplitStorage: StorageFormat<DdSplitArray, DdValue> = {
+  name: 'dd-split',
+  ...common,
+  allocate: (n) => new DdSplitArray(n),
+  accepts: (data): data is DdSplitArray => data instanceof DdSplitArray,
+  capacity: (data) => data.length,
+  decode: (data, k) => ({ hi: data.hi[k]!, lo: data.lo[k]! }),
+  encode: (data, k, v) => { const [h, l] = normalised(v); data.hi[k] = h; data.lo[k] = l; },
+  emitRead: (data, index, dst: Register) =>
+    `{ const dd$k = ${index}; ${dst.names[0]} = ${data}.hi[dd$k]; ${dst.names[1]} = ${data}.lo[dd$k]; }`,
+  emitWrite: (data, index, src: Register) =>
+    `{ const dd$k = ${index}; ${data}.hi[dd$k] = ${src.names[0]}; ${data}.lo[dd$k] = ${src.names[1]}; }`,
+};

@@ -1,0 +1,134 @@
+/**
+ * LU factorisation with partial pivoting in fp64 (LAPACK's GETRF, unblocked, right-looking), and the
+ * solve with its factors: the reference factorisation behind the TRSV accuracy study.
+ * @module
+ */
+import { fail } from '../core/errors.js';
+import { denseMatrix, type DenseMatrix } from '../sparse/dense-matrix.js';
+
+/**
+ * P·A = L·U of a square matrix.
+ * @group Kernels
+ */
+export interface LuFactors {
+  /** Order of the matrix. */
+  readonly n: number;
+  /**
+   * L and U packed column-major (leading dimension n): U on and above the diagonal, L strictly below it
+   * (L's unit diagonal is not stored).
+   */
+  readonly lu: DenseMatrix;
+  /** Row i was swapped with row pivots[i] (≥ i) at step i, in order (LAPACK's IPIV, 0-based). */
+  readonly pivots: Int32Array;
+  /** First i with uᵢᵢ = 0 (the factorisation completes, but U is singular), or −1. */
+  readonly firstZeroPivot: number;
+}
+
+/**
+ * Factorises a square matrix as P·A = L·U with partial pivoting (the largest magnitude in each column
+ * becomes the pivot; ties keep the first). A zero pivot column is skipped, as in LAPACK, and reported.
+ * @param A - a square dense column-major matrix (not modified)
+ * @returns the packed factors and pivots
+ * @throws {@link ModprecError} `DIMENSION_MISMATCH` for a non-square matrix; as {@link denseMatrix} for invalid parts
+ * @example
+ * ```ts
+ * import { luFactor, denseMatrix } from 'modprec';
+ *
+ * const { lu, pivots } = luFactor(denseMatrix({ rows: 2, cols: 2, ld: 2, data: Float64Array.of(1, 4, 2, 3) }));
+ * ```
+ * @group Kernels
+ */
+export function luFactor(A: DenseMatrix): LuFactors {
+  const { rows: n, cols, ld, data } = denseMatrix(A);
+  if (cols !== n) fail('DIMENSION_MISMATCH', 'A', 'must be square', `${n}×${cols}`);
+  const a = new Float64Array(n * n);
+  for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) a[i + j * n] = data[i + j * ld]!;
+  const pivots = new Int32Array(n);
+  let firstZeroPivot = -1;
+  for (let k = 0; k < n; k++) {
+    let p = k;
+    let best = Math.abs(a[k + k * n]!);
+    for (let i = k + 1; i < n; i++) {
+      const v = Math.abs(a[i + k * n]!);
+      if (v > best) { best = v; p = i; }
+    }
+    pivots[k] = p;
+    if (p !== k) {
+      for (let j = 0; j < n; j++) {
+        const t = a[k + j * n]!;
+        a[k + j * n] = a[p + j * n]!;
+        a[p + j * n] = t;
+      }
+    }
+    const pivot = a[k + k * n]!;
+    if (pivot === 0) {
+      if (firstZeroPivot < 0) firstZeroPivot = k;
+      continue;
+    }
+    for (let i = k + 1; i < n; i++) a[i + k * n] = a[i + k * n]! / pivot;
+    // Rank-1 update of the trailing matrix, column by column (contiguous inner loop).
+    for (let j = k + 1; j < n; j++) {
+      const ukj = a[k + j * n]!;
+      if (ukj === 0) continue;
+      for (let i = k + 1; i < n; i++) a[i + j * n] = a[i + j * n]! - a[i + k * n]! * ukj;
+    }
+  }
+  return { n, lu: { rows: n, cols: n, ld: n, data: a }, pivots, firstZeroPivot };
+}
+
+/**
+ * Applies the row interchanges of a factorisation to a vector in place: b := P·b.
+ * @param pivots - the pivots of {@link luFactor}
+ * @param b - a vector of length pivots.length
+ * @throws {@link ModprecError} `DIMENSION_MISMATCH` when the lengths differ
+ * @example
+ * ```ts
+ * import { luFactor, applyPivots, denseMatrix } from 'modprec';
+ *
+ * const { pivots } = luFactor(denseMatrix({ rows: 2, cols: 2, ld: 2, data: Float64Array.of(1, 4, 2, 3) }));
+ * const b = Float64Array.of(5, 10);
+ * applyPivots(pivots, b);   // row 1 holds the larger pivot: the rows swap
+ * b; // → Float64Array(2) [ 10, 5 ]
+ * ```
+ * @group Kernels
+ */
+export function applyPivots(pivots: Int32Array, b: Float64Array): void {
+  if (b.length !== pivots.length) fail('DIMENSION_MISMATCH', 'b', `must have length ${pivots.length}`, b.length);
+  for (let k = 0; k < pivots.length; k++) {
+    const p = pivots[k]!;
+    if (p !== k) { const t = b[k]!; b[k] = b[p]!; b[p] = t; }
+  }
+}
+
+/**
+ * Solves A·x = b in fp64 with the factors of A: x = U⁻¹·L⁻¹·P·b.
+ * @param factors - from {@link luFactor}
+ * @param b - the right-hand side (not modified)
+ * @returns x
+ * @throws {@link ModprecError} `DIMENSION_MISMATCH` when b has the wrong length
+ * @example
+ * ```ts
+ * import { luFactor, luSolve, denseMatrix } from 'modprec';
+ *
+ * // [[1, 2], [4, 3]] · x = [5, 10]
+ * const factors = luFactor(denseMatrix({ rows: 2, cols: 2, ld: 2, data: Float64Array.of(1, 4, 2, 3) }));
+ * luSolve(factors, Float64Array.of(5, 10)); // → Float64Array(2) [ 1, 2 ]
+ * ```
+ * @group Kernels
+ */
+export function luSolve(factors: LuFactors, b: Float64Array): Float64Array {
+  const { n, lu, pivots } = factors;
+  if (!(b instanceof Float64Array) || b.length !== n) fail('DIMENSION_MISMATCH', 'b', `must be a Float64Array of length ${n}`, b);
+  const a = lu.data;
+  const x = Float64Array.from(b);
+  applyPivots(pivots, x);
+  for (let j = 0; j < n; j++) {
+    const xj = x[j]!;
+    for (let i = j + 1; i < n; i++) x[i] = x[i]! - a[i + j * n]! * xj;
+  }
+  for (let j = n - 1; j >= 0; j--) {
+    const xj = (x[j] = x[j]! / a[j + j * n]!);
+    for (let i = 0; i < j; i++) x[i] = x[i]! - a[i + j * n]! * xj;
+  }
+  return x;
+}
