@@ -1,0 +1,191 @@
+/**
+ * What device views cost on the GPU (run on the lent H100 through the device tool): the same kernel on packed
+ * operands and on strided views of a larger span (stride 2, the other elements untouched). An output view adds a
+ * packed twin buffer and one scatter pass (a gather pass too when its old values are read); an input view only
+ * changes the index arithmetic. Each view run is checked in the same run: its result must equal the packed run's
+ * bit for bit, and the span's other elements must keep their bits.
+ *
+ * Writes bench/results/gpu-output-views.json (and $OUT/gpu-output-views.json) and the `gpu-output-views` section of
+ * docs/performance.md.
+ *
+ * Run: npx tsc -p tsconfig.json && node dist/bench/gpu/output-views.js [--quick]
+ */
+import { markdownTable, today, writePerformanceSection, writeResults } from '../report.js';
+import {
+  deviceMatrix, deviceView, gpuDot, gpuGemv, gpuRuntime, gpuUnavailableReason, gpuUpdate, toDevice, type DeviceArray,
+} from '../../src/backends/webgpu/index.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const quick = process.argv.includes('--quick');
+const device = process.argv.find((a) => a.startsWith('--device='))?.slice(9);
+
+interface Row {
+  kernel: string;
+  size: string;
+  operand: string;
+  packedMs: number;
+  viewMs: number;
+  ratio: number;
+  sameBits: boolean;
+  untouched: boolean;
+}
+const rows: Row[] = [];
+
+/** Reproducible values in [-1, 1) (xorshift), and NaN sentinels of distinct payloads at odd positions. */
+function data(n: number, seed: number): Float32Array {
+  let s = seed >>> 0 || 1;
+  const out = new Float32Array(n);
+  for (let k = 0; k < n; k++) {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    out[k] = (s >>> 0) / 2 ** 31 - 1;
+  }
+  return out;
+}
+
+/** A span of 2n words whose even elements are `values` and odd elements NaN sentinels. */
+function interleaved(values: Float32Array): Float32Array {
+  const span = new Float32Array(2 * values.length);
+  const bits = new Uint32Array(span.buffer);
+  for (let k = 0; k < values.length; k++) {
+    span[2 * k] = values[k]!;
+    bits[2 * k + 1] = 0x7fc00000 | (k & 0x3fffff);
+  }
+  return span;
+}
+
+function sentinelsKept(span: Float32Array): boolean {
+  const bits = new Uint32Array(span.buffer, span.byteOffset, span.length);
+  for (let k = 0; 2 * k + 1 < span.length; k++) if (bits[2 * k + 1] !== (0x7fc00000 | (k & 0x3fffff))) return false;
+  return true;
+}
+
+function sameBits(a: Float32Array, b: Float32Array): boolean {
+  if (a.length !== b.length) return false;
+  const x = new Uint32Array(a.buffer, a.byteOffset, a.length);
+  const y = new Uint32Array(b.buffer, b.byteOffset, b.length);
+  for (let k = 0; k < x.length; k++) if (x[k] !== y[k]) return false;
+  return true;
+}
+
+/** Median per-call time (ms) over batches of runs, waiting for the device once per batch, after a warm-up. */
+async function timeRuns(run: () => Promise<unknown>, reps = 20, batches = 11): Promise<number> {
+  const rt = await gpuRuntime();
+  if (!rt) throw new Error('no GPU runtime');
+  const dev = rt.context.device;
+  const warm = performance.now();
+  while (performance.now() - warm < 300) {
+    for (let r = 0; r < 5; r++) await run();
+    await dev.queue.onSubmittedWorkDone();
+  }
+  const times: number[] = [];
+  for (let b = 0; b < batches; b++) {
+    const t0 = performance.now();
+    for (let r = 0; r < reps; r++) await run();
+    await dev.queue.onSubmittedWorkDone();
+    times.push((performance.now() - t0) / reps);
+  }
+  times.sort((a, b) => a - b);
+  return times[times.length >> 1]!;
+}
+
+async function hostValues(a: DeviceArray): Promise<Float32Array> {
+  return Float32Array.from(await a.toHost());
+}
+
+async function spanOf(a: DeviceArray): Promise<Float32Array> {
+  // The view's span, read back whole: toHost of a view returns its elements, so read the span through a packed
+  // view of all of it.
+  return Float32Array.from(await deviceView(a, 0, a.spanLength, 1).toHost());
+}
+
+async function gemvCase(n: number): Promise<void> {
+  const A = await toDevice(data(n * n, 7), { format: 'f32', strict: true });
+  const Am = deviceMatrix(A, n, n);
+  const x = await toDevice(data(n, 11), { format: 'f32', strict: true });
+  for (const beta of [0, 1]) {
+    const y0 = data(n, 13);
+    const yPacked = await toDevice(y0, { format: 'f32', strict: true });
+    const ySpan = interleaved(y0);
+    const yView = deviceView(await toDevice(ySpan, { format: 'f32', strict: true }), 0, n, 2);
+    // One checked run each from the same y0, then timed runs (which keep updating y: only time matters then).
+    await gpuGemv({ A: Am, x, y: yPacked, beta }, { arithmetic: 'ff' });
+    await gpuGemv({ A: Am, x, y: yView, beta }, { arithmetic: 'ff' });
+    const same = sameBits(await hostValues(yPacked), await hostValues(yView));
+    const untouched = sentinelsKept(await spanOf(yView));
+    const packedMs = await timeRuns(() => gpuGemv({ A: Am, x, y: yPacked, beta: 0 }, { arithmetic: 'ff' }));
+    const viewMs = await timeRuns(() => gpuGemv({ A: Am, x, y: yView, beta: 0 }, { arithmetic: 'ff' }));
+    rows.push({ kernel: `GEMV N, β = ${beta} (checked); timed β = 0`, size: `n=${n}`, operand: 'y (output), stride 2', packedMs, viewMs, ratio: viewMs / packedMs, sameBits: same, untouched });
+    yPacked.destroy();
+    yView.destroy();
+  }
+  A.destroy();
+  x.destroy();
+}
+
+async function updateCase(n: number): Promise<void> {
+  const xv = data(n, 17);
+  const y0 = data(n, 19);
+  const x = await toDevice(xv, { format: 'f32', strict: true });
+  const outPacked = await toDevice(y0, { format: 'f32', strict: true });
+  const outView = deviceView(await toDevice(interleaved(y0), { format: 'f32', strict: true }), 0, n, 2);
+  await gpuUpdate({ alpha: 0.75, x, beta: 0, out: outPacked }, { arithmetic: 'ff' });
+  await gpuUpdate({ alpha: 0.75, x, beta: 0, out: outView }, { arithmetic: 'ff' });
+  const same = sameBits(await hostValues(outPacked), await hostValues(outView));
+  const untouched = sentinelsKept(await spanOf(outView));
+  const packedMs = await timeRuns(() => gpuUpdate({ alpha: 0.75, x, beta: 0, out: outPacked }, { arithmetic: 'ff' }));
+  const viewMs = await timeRuns(() => gpuUpdate({ alpha: 0.75, x, beta: 0, out: outView }, { arithmetic: 'ff' }));
+  rows.push({ kernel: 'SCAL-like update out ← 0.75·x', size: `n=2^${Math.log2(n)}`, operand: 'out (output), stride 2', packedMs, viewMs, ratio: viewMs / packedMs, sameBits: same, untouched });
+  x.destroy();
+  outPacked.destroy();
+  outView.destroy();
+}
+
+async function dotCase(n: number): Promise<void> {
+  const xv = data(n, 23);
+  const yv = data(n, 29);
+  const xp = await toDevice(xv, { format: 'f32', strict: true });
+  const yp = await toDevice(yv, { format: 'f32', strict: true });
+  const xs = deviceView(await toDevice(interleaved(xv), { format: 'f32', strict: true }), 0, n, 2);
+  const ys = deviceView(await toDevice(interleaved(yv), { format: 'f32', strict: true }), 0, n, 2);
+  const a = await gpuDot(xp, yp, { arithmetic: 'ff' });
+  const b = await gpuDot(xs, ys, { arithmetic: 'ff' });
+  const packedMs = await timeRuns(() => gpuDot(xp, yp, { arithmetic: 'ff' }));
+  const viewMs = await timeRuns(() => gpuDot(xs, ys, { arithmetic: 'ff' }));
+  // A strided view reads twice the bytes of a packed array through the cache lines it touches.
+  rows.push({ kernel: 'DOT', size: `n=2^${Math.log2(n)}`, operand: 'x, y (inputs), stride 2', packedMs, viewMs, ratio: viewMs / packedMs, sameBits: Object.is(a.value, b.value), untouched: true });
+  for (const d of [xp, yp, xs, ys]) d.destroy();
+}
+
+async function main(): Promise<void> {
+  const rt = await gpuRuntime();
+  if (!rt) {
+    const reason = gpuUnavailableReason();
+    console.log(`no WebGPU adapter (${reason}): nothing measured`);
+    return;
+  }
+  await gemvCase(quick ? 1024 : 8192);
+  await updateCase(quick ? 2 ** 20 : 2 ** 26);
+  await dotCase(quick ? 2 ** 20 : 2 ** 26);
+  for (const r of rows) console.log(`${r.kernel} ${r.size} ${r.operand}: packed ${r.packedMs.toFixed(4)} ms, view ${r.viewMs.toFixed(4)} ms (${r.ratio.toFixed(2)}×), same bits ${r.sameBits}, sentinels kept ${r.untouched}`);
+  const failed = rows.filter((r) => !r.sameBits || !r.untouched);
+  const result = { date: today(), device: device ?? 'unrecorded', f32Storage: true, arithmetic: 'ff', rows };
+  writeResults('gpu-output-views', result);
+  if (process.env.OUT) writeFileSync(join(process.env.OUT, 'gpu-output-views.json'), JSON.stringify(result, null, 1));
+  if (device) {
+    writePerformanceSection('gpu-output-views', [
+      `What a device view costs (${device}, ${today()}; f32 storage, float-float arithmetic; each view run checked in the same run: same bits as the packed run, the span's other elements untouched).`,
+      '',
+      markdownTable(['kernel', 'size', 'view operand', 'packed ms', 'view ms', 'view / packed', 'same bits', 'span untouched'],
+        rows.map((r) => [r.kernel, r.size, r.operand, r.packedMs.toFixed(4), r.viewMs.toFixed(4), r.ratio.toFixed(2), String(r.sameBits), String(r.untouched)])),
+    ].join('\n'));
+  }
+  if (failed.length > 0) {
+    console.error(`CHECK FAILED: ${failed.map((r) => `${r.kernel} ${r.operand}`).join('; ')}`);
+    process.exitCode = 1;
+  }
+}
+
+await main();
