@@ -8,6 +8,7 @@
  *
  * Run: npm run build && node dist/bench/compare-builds.js --base=/path/to/old/dist [--label=7d97142]
  */
+import { seededRandom } from '../src/sparse/seeded-random.js';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { machineDescription, markdownTable, projectRoot, today, writePerformanceSection, writeResults } from './report.js';
@@ -23,16 +24,10 @@ interface Case {
 const N = 2 ** 20;
 const M = 1000;
 
+/** Reproducible values in [-0.5, 0.5). */
 function data(n: number, seed: number): Float64Array {
-  let s = seed >>> 0 || 1;
-  const out = new Float64Array(n);
-  for (let k = 0; k < n; k++) {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    out[k] = (s >>> 0) / 2 ** 32 - 0.5;
-  }
-  return out;
+  const random = seededRandom(seed);
+  return Float64Array.from({ length: n }, () => random.nextDouble() - 0.5);
 }
 
 const xs = data(N, 1), ys = data(N, 2), as = data(M * M, 3);

@@ -15,6 +15,7 @@ import {
   deviceMatrix, deviceView, gpuDot, gpuGemv, gpuRuntime, gpuUnavailableReason, gpuUpdate, toDevice, type DeviceArray,
 } from '../../src/backends/webgpu/index.js';
 import { writeFileSync } from 'node:fs';
+import { seededRandom } from '../../src/sparse/seeded-random.js';
 import { join } from 'node:path';
 
 const quick = process.argv.includes('--quick');
@@ -32,17 +33,10 @@ interface Row {
 }
 const rows: Row[] = [];
 
-/** Reproducible values in [-1, 1) (xorshift), and NaN sentinels of distinct payloads at odd positions. */
+/** Reproducible values in [-1, 1). */
 function data(n: number, seed: number): Float32Array {
-  let s = seed >>> 0 || 1;
-  const out = new Float32Array(n);
-  for (let k = 0; k < n; k++) {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    out[k] = (s >>> 0) / 2 ** 31 - 1;
-  }
-  return out;
+  const random = seededRandom(seed);
+  return Float32Array.from({ length: n }, () => 2 * random.nextDouble() - 1);
 }
 
 /** A span of 2n words whose even elements are `values` and odd elements NaN sentinels. */

@@ -28,6 +28,20 @@ const absSum = (xs: ArrayLike<number>): number => Array.from(xs).reduce((s, v) =
 const values = (n: number) => fc.float64Array({ minLength: n, maxLength: n, noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 });
 const sizes = fc.integer({ min: 1, max: 12 });
 
+
+/** Row i of an ELL matrix: its stored values and the x entries they multiply (padding excluded). */
+function ellRow(A: ReturnType<typeof laplacianEll>, i: number, x: ArrayLike<number>): [number[], number[]] {
+  const row: number[] = [];
+  const xs: number[] = [];
+  for (let k = 0; k < A.width; k++) {
+    const c = A.colIndex[i + k * A.stride]!;
+    if (c < 0) break;
+    row.push(A.values[i + k * A.stride]!);
+    xs.push(x[c]!);
+  }
+  return [row, xs];
+}
+
 describe('double-double references vs the exact rational oracle', () => {
   it('dotReference is within γ_{n+1}(2^-104) Σ|xᵢyᵢ| of the exact dot product', () => {
     fc.assert(fc.property(sizes.chain((n) => fc.tuple(values(n), values(n))), ([x, y]) => {
@@ -84,14 +98,7 @@ describe('double-double references vs the exact rational oracle', () => {
     fc.assert(fc.property(values(A.cols), (x) => {
       const r = ellSpmvReference(A, A.values, x);
       for (let i = 0; i < A.rows; i++) {
-        const row: number[] = [];
-        const xs: number[] = [];
-        for (let k = 0; k < A.width; k++) {
-          const c = A.colIndex[i + k * A.stride]!;
-          if (c < 0) break;
-          row.push(A.values[i + k * A.stride]!);
-          xs.push(x[c]!);
-        }
+        const [row, xs] = ellRow(A, i, x);
         expect(ddError(r, i, exactDot(row, xs))).toBeLessThanOrEqual(ddGamma(row.length + 1) * absSum(row.map((v, j) => v * xs[j]!)) + underflow(2 * row.length));
       }
     }), { numRuns: 50 });
@@ -124,14 +131,7 @@ describe('wide references (212-bit RNS, for configurations computing in double-d
     fc.assert(fc.property(values(A.cols), (x) => {
       const r = ellSpmvReference(A, A.values, x, 'wide');
       for (let i = 0; i < A.rows; i++) {
-        const row: number[] = [];
-        const xs: number[] = [];
-        for (let k = 0; k < A.width; k++) {
-          const c = A.colIndex[i + k * A.stride]!;
-          if (c < 0) break;
-          row.push(A.values[i + k * A.stride]!);
-          xs.push(x[c]!);
-        }
+        const [row, xs] = ellRow(A, i, x);
         const e = exactDot(row, xs);
         expect(ddError(r, i, e)).toBeLessThanOrEqual(wide(Math.abs(roundRationalToDouble(e)), absSum(row.map((v, j) => v * xs[j]!)), row.length));
       }
