@@ -14,7 +14,7 @@ import { checkNumber } from '../../src/backends/webgpu/kernel-common.js';
 import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
 import { hostGemv } from '../../src/backends/webgpu/host-fallback.js';
 import { gpuUpdate } from '../waxpby/update-webgpu.js';
-import { bindingLimit, checkOperandBinding, DeviceArray, toDeviceSpan, windowOf, wordsPerElement, type RangeLike } from '../../src/backends/webgpu/device-array.js';
+import { bindingLimit, checkOperandBinding, DeviceArray, toDeviceSpan, viewOf, windowOf, wordsPerElement, type RangeLike } from '../../src/backends/webgpu/device-array.js';
 import { partialsFinishSource, scalarBindings } from '../../src/backends/webgpu/finish-pass.js';
 import { elementIndex, allowFallback, UNROLL, accumulateLoop, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
 import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
@@ -133,9 +133,8 @@ export function deviceMatrixView(span: DeviceArray, shape: { rows: number; cols:
     if (lo < 0 || hi >= span.spanLength) fail('INVALID_STORAGE', 'span', `must hold elements ${lo}..${hi} of the matrix`, span.spanLength);
   }
   if (rows * cols > 2 ** 31 - 1) fail('INVALID_SIZE', 'span', 'must have fewer than 2^31 elements (32-bit indices on the GPU)', rows * cols);
-  const view = Object.create(DeviceArray.prototype) as DeviceArray;
   // A view whose offset and stride are the matrix's offset and row stride (its `isView` is then true unless packed).
-  Object.assign(view, span, { length: rows * cols, offset, stride: rowStride, spanLength: span.spanLength });
+  const view = viewOf(span, { length: rows * cols, offset, stride: rowStride });
   const packed = offset === 0 && rowStride === 1;
   return { rows, cols, ld: colStride, data: packed ? span : view };
 }

@@ -69,7 +69,7 @@ function store(a: DeviceArray, r: Range<1, any>): void {
     const v = acc.storage.decode(acc.data as never, acc.linearIndex([i])) as number | { hi: number; lo: number };
     values[i] = typeof v === 'number' ? v : v.hi + v.lo;
   }
-  a.host = a.isView ? splicedHost(a, values) : a.format.encode(values, 'y', a.scaleBlock);
+  a.host = a.coversSpan ? a.format.encode(values, 'y', a.scaleBlock) : splicedHost(a, values);
   a.version++;
 }
 
