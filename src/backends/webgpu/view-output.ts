@@ -10,8 +10,8 @@
  */
 import { fail } from '../../core/errors.js';
 import { DeviceArray } from './device-array.js';
-import { GPU_FORMATS, type EncodedArray, type GpuStorageFormat } from './formats.js';
-import { kernelSource, memo } from './kernel-common.js';
+import type { EncodedArray, GpuStorageFormat } from './formats.js';
+import { kernelSource, memo, outputComponents } from './kernel-common.js';
 import { getProgram, submitPasses, type ArgType } from './program.js';
 import { createWordBuffer, type GpuRuntime } from './runtime.js';
 
@@ -74,17 +74,15 @@ function gatherSource(format: GpuStorageFormat): { source: string; args: (readon
   return { source: kernelSource(args, body), args };
 }
 
-/** The built-in layouts the gather and scatter passes move bit for bit. */
-const COPYABLE = new Set(['f32', 'f16', 'bf16', 'f64', 'ff']);
-
+/** Whether the gather and scatter passes move the view's elements bit for bit (its part says so: GpuStoragePart.bitCopy). */
 function checkCopyable(view: DeviceArray, parameter: string): void {
   const f = view.format;
-  if (!COPYABLE.has(f.name) || f !== GPU_FORMATS[f.name as 'f32']) {
+  if (f.bitCopy !== true) {
     fail('INVALID_STORAGE', parameter, `must be a packed array: a strided view in ${f.name} cannot be moved element by element on the GPU`, f.name);
   }
 }
 
-const components = (format: GpuStorageFormat): 1 | 2 => (format.wordsPerElement === 2 ? 2 : 1);
+const components = (format: GpuStorageFormat): 1 | 2 | 4 => outputComponents(format);
 
 /**
  * The packed twin of an output view (made once per view, kept with it and destroyed with it), holding the view's
