@@ -1,0 +1,77 @@
+/**
+ * Exact sums on one grid — how every RNS kernel on the device adds (kernel source pieces for gpu.js).
+ *
+ * A kernel's result is Σ_j t_j, each term an exact product t_j = ±X_j·Y_j·2^(f_j) of two device numbers (X, Y ≤
+ * 2^p, so X·Y ≤ 2^(2p)). Instead of rounding after every addition, all terms are put on one grid 2^G and added
+ * exactly in the residues; the result is rounded once (normalize-webgpu.ts). From the evaluations every factor
+ * has a bit bound (X < 2^(E + bitsM + 25), at most 2 bits above its bit length, device-eval.ts), so each term has
+ * top_j with |t_j| < 2^top_j ≤ 2^(top_j)·… and max_j |t_j| ≥ 2^(E_top − 6), E_top = max_j top_j. With N terms,
+ * ν = ⌈log2 N⌉ and H = bitsM − 1 (M ≥ 2^H):
+ *
+ *     G = max(min_j f_j, E_top + ν + 2 − H).
+ *
+ * - **The sum fits:** a term with f_j ≥ G is the integer X_j·Y_j·2^(f_j − G) (residues times |2^(f_j−G)|_m), of
+ *   magnitude < 2^(E_top − G) ≤ 2^(H − ν − 2); N of them stay below 2^(H−2) ≤ M/4, the bound the rounding needs.
+ * - **Dropped terms are negligible:** when G > min f_j, G = E_top + ν + 2 − H and terms with f_j < G are left out.
+ *   Each is < 2^(2p + 6 + G) (X, Y < 2^(p+3)), together < 2^(ν + 2p + 6 + G) = 2^(E_top + 2ν + 2p + 8 − H) ≤
+ *   2^(2ν + 2p + 14 − H)·max|t_j| ≤ 2^-p·max|t_j|, since the device set has H ≥ 3p + 80 ≥ 3p + 14 + 2ν for N ≤ 2^32
+ *   (device-set.ts). When G = min f_j nothing is dropped and the sum is exact.
+ *
+ * So the computed sum is s + η with |η| ≤ 2^-p·max|t_j|, then rounded once (|δ| ≤ 2^-p): |ŝ − s| ≤ 2^-p·Σ|t_j|·(2 +
+ * 2^-p) for N ≥ 2 and ≤ 2^-p·|s| for N = 1 — within γ_N·Σ|t_j| (DOT), γ_2 (WAXPBY) and γ_1 (SCAL) of the
+ * format's u > 2^-p. The largest term is never dropped (its f ≥ E_top − 2p − 6 > G).
+ *
+ * @module
+ */
+import { WORD_BIAS, type RnsDeviceSet } from './device-set.js';
+
+/** ⌈log2 N⌉ for N ≥ 1 terms. */
+export function termsLog2(terms: number): number {
+  return terms <= 1 ? 0 : Math.ceil(Math.log2(terms));
+}
+
+/** Source reading field f (0 sign, 1 exponent, 2 q_lo, 3 E, 4 q_up, 5 E) of element `k` of array `A` of `L` elements. */
+export function fieldRead(set: RnsDeviceSet, A: string, L: string, k: string, f: number): string {
+  return `(mpBits(${A}[${set.size} * ${L} + ${f} * ${L} + ${k}]) - ${WORD_BIAS})`;
+}
+
+/** Source reading residue `i` of element `k` of array `A`. */
+export function residueRead(set: RnsDeviceSet, A: string, k: string, i: string): string {
+  return `(mpBits(${A}[${k} * ${set.size} + ${i}]) - ${WORD_BIAS})`;
+}
+
+/**
+ * Source declaring, for the product of element `ka` of `A` and element `kb` of `Bv`, the variables z<id> (1 when
+ * zero), s<id> (sign), f<id> (exponent) and top<id> (bit bound), all integers.
+ */
+export function termInfo(set: RnsDeviceSet, id: string, A: string, LA: string, ka: string, Bv: string, LB: string, kb: string): string {
+  const bit = set.bitsM + 25;
+  return `let z${id} = mpI32(0);
+if (${fieldRead(set, A, LA, ka, 4)} === 0 || ${fieldRead(set, Bv, LB, kb, 4)} === 0) { z${id} = 1; }
+const s${id} = ${fieldRead(set, A, LA, ka, 0)} ^ ${fieldRead(set, Bv, LB, kb, 0)};
+const f${id} = ${fieldRead(set, A, LA, ka, 1)} + ${fieldRead(set, Bv, LB, kb, 1)};
+const top${id} = ${fieldRead(set, A, LA, ka, 5)} + ${fieldRead(set, Bv, LB, kb, 5)} + ${2 * bit} + f${id};`;
+}
+
+/**
+ * Source adding the term `id` (see {@link termInfo}) to `acc` (residue modulo `m` of modulus `i`) when it lies on
+ * the grid: acc += ±|X·Y·2^(f − G)|_m.
+ */
+export function addTerm(set: RnsDeviceSet, id: string, A: string, ka: string, Bv: string, kb: string): string {
+  const o = set.offsets;
+  return `if (z${id} === 0 && f${id} >= G) {
+  const d${id} = f${id} - G;
+  const p2${id} = mpMulMod(mpBits(Tb[${o.pow16} + i * ${set.pow16} + (d${id} >> 4)]), 1 << (d${id} & 15), m);
+  let r${id} = mpMulMod(mpMulMod(${residueRead(set, A, ka, 'i')}, ${residueRead(set, Bv, kb, 'i')}, m), p2${id}, m);
+  if (s${id} !== 0 && r${id} !== 0) { r${id} = m - r${id}; }
+  acc = acc + r${id};
+  if (acc >= m) { acc = acc - m; }
+}`;
+}
+
+/** Source of the grid exponent G from `etop`, `fmin` (valid when `any` is 1) for N terms. */
+export function gridExponent(set: RnsDeviceSet, terms: number): string {
+  const H = set.bitsM - 1;
+  return `let G = mpI32(0);
+if (any !== 0) { G = etop + ${termsLog2(terms) + 2 - H}; if (fmin > G) { G = fmin; } }`;
+}
