@@ -69,9 +69,13 @@ export function addTerm(set: RnsDeviceSet, id: string, A: string, ka: string, Bv
 }`;
 }
 
-/** Source of the grid exponent G from `etop`, `fmin` (valid when `any` is 1) for N terms. */
-export function gridExponent(set: RnsDeviceSet, terms: number): string {
+/**
+ * Source of the grid exponent G from `etop`, `fmin` (valid when `any` is 1) for N terms.
+ * @param set - the GPU moduli set
+ * @param nu - ⌈log2 N⌉: a number, or the name of an integer uniform holding it
+ */
+export function gridExponent(set: RnsDeviceSet, nu: number | string): string {
   const H = set.bitsM - 1;
   return `let G = mpI32(0);
-if (any !== 0) { G = etop + ${termsLog2(terms) + 2 - H}; if (fmin > G) { G = fmin; } }`;
+if (any !== 0) { G = etop + ${nu} + ${2 - H}; if (fmin > G) { G = fmin; } }`;
 }

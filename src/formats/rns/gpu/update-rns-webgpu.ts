@@ -8,7 +8,7 @@
  */
 import { fail } from '../../../core/errors.js';
 import { WORD_BIAS, type RnsDeviceSet } from './device-set.js';
-import { addTerm, gridExponent, termInfo } from './grid.js';
+import { addTerm, gridExponent, termInfo, termsLog2 } from './grid.js';
 import { accumulatorProgram, checkOperands, coefficient, deviceTable, runWithRounding, scalarBuffer, type RnsCoefficient } from './rns-device-kernel.js';
 import type { RnsDeviceArray } from './rns-device-array.js';
 
@@ -29,7 +29,7 @@ function updateSource(set: RnsDeviceSet, terms: 1 | 2): string {
     lines.push(termInfo(set, '1', 'S', '2', '1', 'Y', 'count', 'k'));
     lines.push('if (z1 === 0) { if (any === 0 || top1 > etop) { etop = top1; } if (any === 0 || f1 < fmin) { fmin = f1; } any = 1; }');
   }
-  lines.push(gridExponent(set, terms));
+  lines.push(gridExponent(set, termsLog2(terms)));
   lines.push(
     `if (i < ${n}) {`,
     `const m = mpBits(Tb[${set.offsets.moduli} + i]);`,
