@@ -32,7 +32,7 @@ export async function rnsGpuDot(x: RnsDeviceArray, y: RnsDeviceArray): Promise<R
   if (y.length !== x.length) fail('INVALID_SIZE', 'y', `must have the length of x (${x.length})`, y.length);
   const out = rnsZerosOnDevice(runtime, set, 1);
   if (x.length === 0) return out;
-  const programs = await rowSumPrograms(runtime, set, false);
+  const programs = await rowSumPrograms(runtime, set, { beta: false, p: 'rns', gather: false });
   const table = deviceTable(runtime, set);
   const shape = { R: 1, N: x.length, rs: 0, cs: 1, LP: x.length, LQ: y.length, LY: 1, beta: false };
   await runWithRounding(runtime, set, (acc) => rowSumPasses(runtime, set, programs, shape, x.live('x'), y.live('y'), table, table, table, acc), 1, out.live('out'), []);

@@ -77,7 +77,7 @@ export async function rnsGpuGemv(args: RnsGpuGemvArgs): Promise<void> {
     await rnsGpuWaxpby(alpha, x, 0, x, d);
   }
   const Sc = scalarBuffer(runtime, set, [beta]);
-  const programs = await rowSumPrograms(runtime, set, !betaZero);
+  const programs = await rowSumPrograms(runtime, set, { beta: !betaZero, p: 'rns', gather: false });
   const table = deviceTable(runtime, set);
   const shape = trans === 'N'
     ? { R: rows, N: cols, rs: 1, cs: lda, LP: A.length, LQ: d.length, LY: y.length, beta: !betaZero }

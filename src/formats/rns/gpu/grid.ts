@@ -41,32 +41,92 @@ export function residueRead(set: RnsDeviceSet, A: string, k: string, i: string):
 }
 
 /**
- * Source declaring, for the product of element `ka` of `A` and element `kb` of `Bv`, the variables z<id> (1 when
- * zero), s<id> (sign), f<id> (exponent) and top<id> (bit bound), all integers.
+ * A factor of a term as kernel source: declarations (suffixed with a tag), then expressions for zero (1/0), sign,
+ * exponent, bit bound (X < 2^bits, at most 2 above the bit length) and the residue modulo m of modulus i.
  */
-export function termInfo(set: RnsDeviceSet, id: string, A: string, LA: string, ka: string, Bv: string, LB: string, kb: string): string {
-  const bit = set.bitsM + 25;
-  return `let z${id} = mpI32(0);
-if (${fieldRead(set, A, LA, ka, 4)} === 0 || ${fieldRead(set, Bv, LB, kb, 4)} === 0) { z${id} = 1; }
-const s${id} = ${fieldRead(set, A, LA, ka, 0)} ^ ${fieldRead(set, Bv, LB, kb, 0)};
-const f${id} = ${fieldRead(set, A, LA, ka, 1)} + ${fieldRead(set, Bv, LB, kb, 1)};
-const top${id} = ${fieldRead(set, A, LA, ka, 5)} + ${fieldRead(set, Bv, LB, kb, 5)} + ${2 * bit} + f${id};`;
+export interface Factor {
+  decl(tag: string): string;
+  zero(tag: string): string;
+  sign(tag: string): string;
+  exp(tag: string): string;
+  bits(tag: string): string;
+  residue(tag: string): string;
+}
+
+/** Element `k` of the device RNS array `A` of `L` elements. */
+export function rnsFactor(set: RnsDeviceSet, A: string, L: string, k: string): Factor {
+  return {
+    decl: () => '',
+    zero: () => `(${fieldRead(set, A, L, k, 4)} === 0)`,
+    sign: () => fieldRead(set, A, L, k, 0),
+    exp: () => fieldRead(set, A, L, k, 1),
+    bits: () => `(${fieldRead(set, A, L, k, 5)} + ${set.bitsM + 25})`,
+    residue: () => residueRead(set, A, k, 'i'),
+  };
 }
 
 /**
- * Source adding the term `id` (see {@link termInfo}) to `acc` (residue modulo `m` of modulus `i`) when it lies on
- * the grid: acc += ±|X·Y·2^(f − G)|_m.
+ * Element `k` of an fp64 array `A` on the device (two words per double, low word first), read exactly into RNS:
+ * X is the 53-bit integer significand (exact bit length), its residue |hi·2^32 + lo|_m computed in u32
+ * (`mpResidue64`). Callers reject non-finite values on the host before upload.
  */
-export function addTerm(set: RnsDeviceSet, id: string, A: string, ka: string, Bv: string, kb: string): string {
+export function f64Factor(A: string, k: string): Factor {
+  return {
+    decl: (t) => `const hw${t} = mpBits(${A}[2 * (${k}) + 1]);
+const lw${t} = mpBits(${A}[2 * (${k})]);
+const ef${t} = (hw${t} >> 20) & 2047;
+let mh${t} = hw${t} & 1048575;
+let fe${t} = ef${t} - 1075;
+if (ef${t} !== 0) { mh${t} = mh${t} | 1048576; } else { fe${t} = -1074; }
+let bl${t} = 32 - mpClz(lw${t});
+if (mh${t} !== 0) { bl${t} = 64 - mpClz(mh${t}); }`,
+    zero: (t) => `(mh${t} === 0 && lw${t} === 0)`,
+    sign: (t) => `((hw${t} >> 31) & 1)`,
+    exp: (t) => `fe${t}`,
+    bits: (t) => `bl${t}`,
+    residue: (t) => `mpResidue64(mh${t}, lw${t}, m)`,
+  };
+}
+
+/**
+ * Source declaring, for the product of two factors, the variables z<id> (1 when zero), s<id> (sign), f<id>
+ * (exponent) and top<id> (bit bound), all integers.
+ */
+export function termOf(id: string, a: Factor, b: Factor): string {
+  const ta = `${id}a`, tb = `${id}b`;
+  return `${a.decl(ta)}
+${b.decl(tb)}
+let z${id} = mpI32(0);
+if (${a.zero(ta)} || ${b.zero(tb)}) { z${id} = 1; }
+const s${id} = ${a.sign(ta)} ^ ${b.sign(tb)};
+const f${id} = ${a.exp(ta)} + ${b.exp(tb)};
+const top${id} = ${a.bits(ta)} + ${b.bits(tb)} + f${id};`;
+}
+
+/**
+ * Source adding the term `id` (declared by {@link termOf}) to `acc` (residue modulo `m` of modulus `i`) when it
+ * lies on the grid: acc += ±|X·Y·2^(f − G)|_m.
+ */
+export function addTermOf(set: RnsDeviceSet, id: string, a: Factor, b: Factor): string {
   const o = set.offsets;
   return `if (z${id} === 0 && f${id} >= G) {
   const d${id} = f${id} - G;
   const p2${id} = mpMulMod(mpBits(Tb[${o.pow16} + i * ${set.pow16} + (d${id} >> 4)]), 1 << (d${id} & 15), m);
-  let r${id} = mpMulMod(mpMulMod(${residueRead(set, A, ka, 'i')}, ${residueRead(set, Bv, kb, 'i')}, m), p2${id}, m);
+  let r${id} = mpMulMod(mpMulMod(${a.residue(`${id}a`)}, ${b.residue(`${id}b`)}, m), p2${id}, m);
   if (s${id} !== 0 && r${id} !== 0) { r${id} = m - r${id}; }
   acc = acc + r${id};
   if (acc >= m) { acc = acc - m; }
 }`;
+}
+
+/** {@link termOf} for two device RNS elements. */
+export function termInfo(set: RnsDeviceSet, id: string, A: string, LA: string, ka: string, Bv: string, LB: string, kb: string): string {
+  return termOf(id, rnsFactor(set, A, LA, ka), rnsFactor(set, Bv, LB, kb));
+}
+
+/** {@link addTermOf} for two device RNS elements. */
+export function addTerm(set: RnsDeviceSet, id: string, A: string, ka: string, Bv: string, kb: string): string {
+  return addTermOf(set, id, rnsFactor(set, A, '0', ka), rnsFactor(set, Bv, '0', kb));
 }
 
 /**

@@ -16,10 +16,28 @@ import type { Pass, Program } from '../../../backends/webgpu/program.js';
 import type { GpuRuntime } from '../../../backends/webgpu/runtime.js';
 import type { GpuBuffer } from '../../../backends/webgpu/webgpu-types.js';
 import { WORD_BIAS, type RnsDeviceSet } from './device-set.js';
-import { addTerm, gridExponent, termInfo, termsLog2 } from './grid.js';
+import { addTerm, addTermOf, f64Factor, gridExponent, rnsFactor, termInfo, termOf, termsLog2, type Factor } from './grid.js';
 import { accumulatorProgram, scratchBuffer } from './rns-device-kernel.js';
 
 const B = WORD_BIAS;
+
+/**
+ * What the row terms multiply: P stored as device RNS numbers or as fp64 words (read exactly into RNS), and Q
+ * indexed by the column j or gathered through column indices Ci[kp] (ELL; ELL_PADDING slots are zero terms).
+ */
+export interface RowSumVariant {
+  readonly beta: boolean;
+  readonly p: 'rns' | 'f64';
+  readonly gather: boolean;
+}
+
+/** Source of the term (r, j): kp, the Q index, and the term's variables (suffix a). */
+function rowTerm(set: RnsDeviceSet, v: RowSumVariant): { code: string; P: Factor; Q: Factor } {
+  const P = v.p === 'f64' ? f64Factor('P', 'kp') : rnsFactor(set, 'P', 'LP', 'kp');
+  const Q = rnsFactor(set, 'Q', 'LQ', v.gather ? 'qj' : 'j');
+  const gather = v.gather ? `let qj = mpBits(Ci[kp]) - ${B};\nlet pad = mpI32(0);\nif (qj < 0) { qj = 0; pad = 1; }` : '';
+  return { code: `const kp = r * rs + j * cs;\n${gather}\n${termOf('a', P, Q)}${v.gather ? '\nif (pad !== 0) { za = 1; }' : ''}`, P, Q };
+}
 /** Bit bound standing for "no non-zero term". */
 const NONE = -(2 ** 29) + 1;
 
@@ -28,8 +46,8 @@ const SHAPE_ARGS = [['R', 'Integer'], ['N', 'Integer'], ['S', 'Integer'], ['chun
 /** Combines a term's info into (any, etop, fmin, nz). */
 const FOLD = (id: string): string => `if (z${id} === 0) { if (any === 0 || top${id} > etop) { etop = top${id}; } if (any === 0 || f${id} < fmin) { fmin = f${id}; } any = 1; } else { if (s${id} === 0) { nz = 0; } }`;
 
-function chunkRangeSource(set: RnsDeviceSet): string {
-  return `function (P, Q, R, N, S, chunk, rs, cs, LP, LQ, LY, nu) {
+function chunkRangeSource(set: RnsDeviceSet, v: RowSumVariant): string {
+  return `function (P, Q, Ci, R, N, S, chunk, rs, cs, LP, LQ, LY, nu) {
 const t = this.thread.x;
 const r = mpIdiv(t, S);
 const c = t - r * S;
@@ -41,8 +59,7 @@ let etop = mpI32(0);
 let fmin = mpI32(0);
 let nz = mpI32(1);
 for (let j = j0; j < j1; j++) {
-  const kp = r * rs + j * cs;
-  ${termInfo(set, 'a', 'P', 'LP', 'kp', 'Q', 'LQ', 'j')}
+  ${rowTerm(set, v).code}
   ${FOLD('a')}
 }
 if (any === 0) { return [mpFloat(${NONE + B}), mpFloat(nz + ${B})]; }
@@ -82,9 +99,10 @@ if (v0 === ${NONE}) { any = 0; nz = v1; }
 ${gridExponent(set, 'nu')}`;
 }
 
-function partialSource(set: RnsDeviceSet): string {
+function partialSource(set: RnsDeviceSet, v: RowSumVariant): string {
   const n = set.size;
-  return `function (P, Q, Rr, Tb, R, N, S, chunk, rs, cs, LP, LQ, LY, nu) {
+  const term = rowTerm(set, v);
+  return `function (P, Q, Ci, Rr, Tb, R, N, S, chunk, rs, cs, LP, LQ, LY, nu) {
 const t = this.thread.x;
 const rc = mpIdiv(t, ${n});
 const i = t - rc * ${n};
@@ -98,9 +116,8 @@ const j0 = c * chunk;
 let j1 = j0 + chunk;
 if (j1 > N) { j1 = N; }
 for (let j = j0; j < j1; j++) {
-  const kp = r * rs + j * cs;
-  ${termInfo(set, 'a', 'P', 'LP', 'kp', 'Q', 'LQ', 'j')}
-  ${addTerm(set, 'a', 'P', 'kp', 'Q', 'j')}
+  ${term.code}
+  ${addTermOf(set, 'a', term.P, term.Q)}
 }
 return mpFloat(acc + ${B});
 }`;
@@ -147,12 +164,13 @@ export interface RowSumPrograms {
  * @param beta - whether rows add β·Y[r]
  * @returns the programs
  */
-export async function rowSumPrograms(runtime: GpuRuntime, set: RnsDeviceSet, beta: boolean): Promise<RowSumPrograms> {
+export async function rowSumPrograms(runtime: GpuRuntime, set: RnsDeviceSet, variant: RowSumVariant): Promise<RowSumPrograms> {
+  const beta = variant.beta;
   const shape = SHAPE_ARGS.map(([a, b]) => [a, b] as [string, 'Integer']);
   const [ranges, rowRanges, partials, combine] = await Promise.all([
-    accumulatorProgram(runtime, { source: chunkRangeSource(set), args: [['P', 'Array'], ['Q', 'Array'], ...shape], components: 2 }),
+    accumulatorProgram(runtime, { source: chunkRangeSource(set, variant), args: [['P', 'Array'], ['Q', 'Array'], ['Ci', 'Array'], ...shape], components: 2 }),
     accumulatorProgram(runtime, { source: rowRangeSource(set, beta), args: [['Ra', 'Array'], ['Sc', 'Array'], ['Y', 'Array'], ...shape], components: 2 }),
-    accumulatorProgram(runtime, { source: partialSource(set), args: [['P', 'Array'], ['Q', 'Array'], ['Rr', 'Array'], ['Tb', 'Array'], ...shape], components: 1 }),
+    accumulatorProgram(runtime, { source: partialSource(set, variant), args: [['P', 'Array'], ['Q', 'Array'], ['Ci', 'Array'], ['Rr', 'Array'], ['Tb', 'Array'], ...shape], components: 1 }),
     accumulatorProgram(runtime, { source: combineSource(set, beta), args: [['Pa', 'Array'], ['Rr', 'Array'], ['Sc', 'Array'], ['Y', 'Array'], ['Tb', 'Array'], ...shape], components: 1 }),
   ]);
   return { ranges, rowRanges, partials, combine };
@@ -171,11 +189,12 @@ export interface RowSumShape {
   readonly beta: boolean;
 }
 
+
 /**
  * The passes filling the accumulator `acc` of R rows.
  * @returns the passes
  */
-export function rowSumPasses(runtime: GpuRuntime, set: RnsDeviceSet, programs: RowSumPrograms, shape: RowSumShape, P: GpuBuffer, Q: GpuBuffer, Sc: GpuBuffer, Y: GpuBuffer, table: GpuBuffer, acc: GpuBuffer): Pass[] {
+export function rowSumPasses(runtime: GpuRuntime, set: RnsDeviceSet, programs: RowSumPrograms, shape: RowSumShape, P: GpuBuffer, Q: GpuBuffer, Sc: GpuBuffer, Y: GpuBuffer, table: GpuBuffer, acc: GpuBuffer, Ci: GpuBuffer = table): Pass[] {
   const n = set.size;
   // Enough column chunks for ~2^19 residue threads, each chunk at least 16 columns.
   const S = Math.max(1, Math.min(Math.ceil(2 ** 19 / (shape.R * n)), Math.ceil(shape.N / 16)));
@@ -186,9 +205,9 @@ export function rowSumPasses(runtime: GpuRuntime, set: RnsDeviceSet, programs: R
   const rows = scratchBuffer(runtime, 'row-range', 2 * shape.R);
   const partials = scratchBuffer(runtime, 'row-partials', shape.R * S * n);
   return [
-    { program: programs.ranges, arrays: { P: { buffer: P }, Q: { buffer: Q } }, scalars, output: { buffer: ranges }, threads: shape.R * S },
+    { program: programs.ranges, arrays: { P: { buffer: P }, Q: { buffer: Q }, Ci: { buffer: Ci } }, scalars, output: { buffer: ranges }, threads: shape.R * S },
     { program: programs.rowRanges, arrays: { Ra: { buffer: ranges }, Sc: { buffer: Sc }, Y: { buffer: Y } }, scalars, output: { buffer: rows }, threads: shape.R },
-    { program: programs.partials, arrays: { P: { buffer: P }, Q: { buffer: Q }, Rr: { buffer: rows }, Tb: { buffer: table } }, scalars, output: { buffer: partials }, threads: shape.R * S * n },
+    { program: programs.partials, arrays: { P: { buffer: P }, Q: { buffer: Q }, Ci: { buffer: Ci }, Rr: { buffer: rows }, Tb: { buffer: table } }, scalars, output: { buffer: partials }, threads: shape.R * S * n },
     { program: programs.combine, arrays: { Pa: { buffer: partials }, Rr: { buffer: rows }, Sc: { buffer: Sc }, Y: { buffer: Y }, Tb: { buffer: table } }, scalars, output: { buffer: acc }, threads: shape.R * (n + 2) },
   ];
 }
