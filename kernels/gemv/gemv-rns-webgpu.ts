@@ -7,10 +7,11 @@
  * @module
  */
 import { fail } from '../../src/core/errors.js';
+import type { GpuBuffer } from '../../src/backends/webgpu/webgpu-types.js';
 import { rnsZerosOnDevice, type RnsDeviceArray } from '../../src/formats/rns/gpu/rns-device-array.js';
-import { checkOperands, coefficient, deviceTable, runWithRounding, scalarBuffer, type RnsCoefficient } from '../../src/formats/rns/gpu/rns-device-kernel.js';
+import { checkOperands, coefficient, deviceTable, runStages, scalarBuffer, type RnsCoefficient, type RoundedStage } from '../../src/formats/rns/gpu/rns-device-kernel.js';
 import { rowSumPasses, rowSumPrograms } from '../../src/formats/rns/gpu/row-sum-webgpu.js';
-import { rnsGpuWaxpby } from '../../src/formats/rns/gpu/update-rns-webgpu.js';
+import { updateStage } from '../../src/formats/rns/gpu/update-rns-webgpu.js';
 
 /**
  * Arguments of {@link rnsGpuGemv}.
@@ -69,21 +70,26 @@ export async function rnsGpuGemv(args: RnsGpuGemvArgs): Promise<void> {
   if (rows === 0) return;
   const alphaZero = alpha.X === 0n, betaZero = beta.X === 0n;
   if ((alphaZero || cols === 0) && beta.X === 1n && beta.exp === 0 && beta.sign === 0) return; // y unchanged
-  // d = α·x (rounded once per element), unless α = 1.
+  // d = α·x (rounded once per element; a stage of the same submit), unless α = 1.
   const one = alpha.X === 1n && alpha.exp === 0 && alpha.sign === 0;
+  const Sc = scalarBuffer(runtime, set, [beta]);
+  const stages: RoundedStage[] = [];
+  const temporaries: GpuBuffer[] = [];
   let d = x;
   if (!one && cols > 0) {
     d = rnsZerosOnDevice(runtime, set, cols);
-    await rnsGpuWaxpby(alpha, x, 0, x, d);
+    const Sa = scalarBuffer(runtime, set, [alpha, { sign: 0, X: 0n, exp: 0 }]);
+    stages.push(await updateStage(runtime, set, Sa, x, x, d, 1));
+    temporaries.push(Sa);
   }
-  const Sc = scalarBuffer(runtime, set, [beta]);
   const programs = await rowSumPrograms(runtime, set, { beta: !betaZero, p: 'rns', gather: false });
   const table = deviceTable(runtime, set);
   const shape = trans === 'N'
     ? { R: rows, N: cols, rs: 1, cs: lda, LP: A.length, LQ: d.length, LY: y.length, beta: !betaZero }
     : { R: rows, N: cols, rs: lda, cs: 1, LP: A.length, LQ: d.length, LY: y.length, beta: !betaZero };
+  stages.push({ before: (acc) => rowSumPasses(runtime, set, programs, shape, A.live('A'), d.live('x'), Sc, y.live('y'), table, acc), count: rows, out: y.live('y') });
   try {
-    await runWithRounding(runtime, set, (acc) => rowSumPasses(runtime, set, programs, shape, A.live('A'), d.live('x'), Sc, y.live('y'), table, acc), rows, y.live('y'), [Sc]);
+    await runStages(runtime, set, stages, [Sc, ...temporaries]);
   } finally {
     if (d !== x) d.destroy();
   }

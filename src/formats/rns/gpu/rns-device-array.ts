@@ -19,7 +19,7 @@
 import { fail, ModprecError } from '../../../core/errors.js';
 import { createWordBuffer, gpuRuntime, readWords, type GpuRuntime } from '../../../backends/webgpu/runtime.js';
 import type { GpuBuffer } from '../../../backends/webgpu/webgpu-types.js';
-import { deviceEvalOf } from './device-eval.js';
+import { deviceEval, deviceEvalOf } from './device-eval.js';
 import { DEVICE_MAX_EXPONENT, WORD_BIAS, type RnsDeviceSet } from './device-set.js';
 
 /** An exact device value: (−1)^sign·X·2^exp with 0 ≤ X ≤ 2^p. @group RNS GPU */
@@ -176,18 +176,53 @@ const scratch = new DataView(new ArrayBuffer(8));
  * @group RNS GPU
  */
 export async function rnsToDevice(values: ArrayLike<number> | readonly RnsExactValue[], set: RnsDeviceSet): Promise<RnsDeviceArray> {
-  const exact: RnsExactValue[] = [];
-  for (let k = 0; k < values.length; k++) {
-    const v = values[k]!;
-    if (typeof v === 'number') {
-      if (!Number.isFinite(v)) fail('INVALID_VALUE', 'x', 'must be finite (RNS has no infinity or NaN)', v);
-      exact.push(exactOfDouble(v));
-    } else exact.push(v);
+  let words: Uint32Array;
+  if (values.length > 0 && typeof values[0] === 'number') {
+    const doubles = Float64Array.from(values as ArrayLike<number>);
+    for (let k = 0; k < doubles.length; k++) if (!Number.isFinite(doubles[k]!)) fail('INVALID_VALUE', 'x', 'must be finite (RNS has no infinity or NaN)', doubles[k]);
+    words = encodeDoubles(set, doubles);
+  } else {
+    const exact = Array.from(values as ArrayLike<RnsExactValue>, (v) => (typeof v === 'number' ? fail('INVALID_VALUE', 'x', 'must be all numbers or all exact values', v) : v));
+    words = encodeValues(set, exact);
   }
-  const words = encodeValues(set, exact);
   const runtime = await gpuRuntime();
   if (!runtime) throw new ModprecError('BACKEND_UNAVAILABLE', 'RNS on the GPU needs a WebGPU adapter', 'backend');
-  return new RnsDeviceArray(runtime, set, exact.length, createWordBuffer(runtime.context, Math.max(1, words.length), words));
+  const limit = runtime.context.adapter.limits.maxStorageBufferBindingSize;
+  if (limit !== undefined && words.length * 4 > limit) {
+    throw new ModprecError('BACKEND_LIMIT', `an RNS device array of ${values.length} elements needs ${words.length * 4} bytes, over this adapter's maxStorageBufferBindingSize of ${limit} bytes`, 'maxStorageBufferBindingSize');
+  }
+  return new RnsDeviceArray(runtime, set, values.length, createWordBuffer(runtime.context, Math.max(1, words.length), words));
+}
+
+/**
+ * Words of finite doubles without BigInt (the upload path of large arrays): X is the 53-bit integer significand
+ * hi·2^32 + lo, its residue |(hi mod m)·|2^32|_m + (lo mod m)|_m exact in doubles (every step < 2^53); the
+ * evaluation from b and T = ⌊X·2^(24−b)⌋ (exact power-of-two scaling and floor).
+ */
+function encodeDoubles(set: RnsDeviceSet, doubles: Float64Array): Uint32Array {
+  const n = set.size, L = doubles.length;
+  const words = new Uint32Array((n + 6) * L);
+  const bits = new Uint32Array(doubles.buffer, doubles.byteOffset, 2 * L);
+  const moduli = set.moduli;
+  const r32 = Array.from(moduli, (m) => (((65536 % m) * (65536 % m)) % m));
+  for (let k = 0; k < L; k++) {
+    const lo = bits[2 * k]!, hw = bits[2 * k + 1]!;
+    const field = (hw >>> 20) & 0x7ff;
+    const hi = (hw & 0xfffff) + (field !== 0 ? 0x100000 : 0);
+    const sign = hw >>> 31;
+    const zero = hi === 0 && lo === 0;
+    for (let i = 0; i < n; i++) {
+      const m = moduli[i]!;
+      words[k * n + i] = (((hi % m) * r32[i]! + (lo % m)) % m) + WORD_BIAS;
+    }
+    const X = hi * 2 ** 32 + lo; // exact: < 2^53
+    const b = hi !== 0 ? 64 - Math.clz32(hi) : 32 - Math.clz32(lo);
+    const ev = zero ? { lo: 0, up: 0, exp: 0 } : deviceEval(b, Math.floor(X * 2 ** (24 - b)), 0, set.bitsM, set.mu);
+    const exp = zero ? 0 : field === 0 ? -1074 : field - 1075;
+    const fields = [sign, exp, ev.lo, ev.exp, ev.up, ev.exp];
+    for (let j = 0; j < 6; j++) words[n * L + j * L + k] = fields[j]! + WORD_BIAS;
+  }
+  return words;
 }
 
 /**

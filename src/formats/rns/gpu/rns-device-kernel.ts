@@ -84,18 +84,33 @@ export function scratchBuffer(runtime: GpuRuntime, role: string, words: number):
   return b;
 }
 
+/** One accumulate-then-round step: passes filling the accumulator of `count` elements, rounded into `out`. */
+export interface RoundedStage {
+  readonly before: (acc: GpuBuffer) => Pass[];
+  readonly count: number;
+  readonly out: GpuBuffer;
+}
+
 /**
- * Submits `before` (passes filling the accumulator of `count` elements), then the rounding into `out`, in one
- * command buffer, and waits for it; `temporaries` are released then.
+ * Submits the stages in order (each: its accumulator passes, then the rounding into its output) in one command
+ * buffer, and waits for it; `temporaries` are released then. Dispatches of one pass run in order, so a stage may
+ * read what an earlier one wrote, and the scratch buffers are shared.
  */
-export async function runWithRounding(runtime: GpuRuntime, set: RnsDeviceSet, before: (acc: GpuBuffer) => Pass[], count: number, out: GpuBuffer, temporaries: GpuBuffer[]): Promise<void> {
+export async function runStages(runtime: GpuRuntime, set: RnsDeviceSet, stages: readonly RoundedStage[], temporaries: GpuBuffer[]): Promise<void> {
   const ctx = runtime.context;
   const progs = await normalizePrograms(runtime, set);
+  const count = Math.max(...stages.map((s) => s.count));
   const acc = scratchBuffer(runtime, 'acc', (set.size + 2) * count);
   const columns = scratchBuffer(runtime, 'columns', 2 * set.limbs * count);
   const sizes = scratchBuffer(runtime, 'sizes', 2 * count);
-  const passes = [...before(acc), ...normalizePasses(progs, set, acc, count, { columns, sizes }, deviceTable(runtime, set), out)];
+  const table = deviceTable(runtime, set);
+  const passes = stages.flatMap((s) => [...s.before(acc), ...normalizePasses(progs, set, acc, s.count, { columns, sizes }, table, s.out)]);
   submitPasses(ctx, passes.map((pass) => ({ pass })));
   await trackGpuWork(ctx.device.queue.onSubmittedWorkDone());
   temporaries.forEach((b) => b.destroy());
+}
+
+/** {@link runStages} with one stage. */
+export function runWithRounding(runtime: GpuRuntime, set: RnsDeviceSet, before: (acc: GpuBuffer) => Pass[], count: number, out: GpuBuffer, temporaries: GpuBuffer[]): Promise<void> {
+  return runStages(runtime, set, [{ before, count, out }], temporaries);
 }

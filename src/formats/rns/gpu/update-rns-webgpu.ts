@@ -9,7 +9,8 @@
 import { fail } from '../../../core/errors.js';
 import { WORD_BIAS, type RnsDeviceSet } from './device-set.js';
 import { addTerm, gridExponent, termInfo, termsLog2 } from './grid.js';
-import { accumulatorProgram, checkOperands, coefficient, deviceTable, runWithRounding, scalarBuffer, type RnsCoefficient } from './rns-device-kernel.js';
+import { accumulatorProgram, checkOperands, coefficient, deviceTable, runStages, scalarBuffer, type RnsCoefficient, type RoundedStage } from './rns-device-kernel.js';
+import type { GpuBuffer } from '../../../backends/webgpu/webgpu-types.js';
 import type { RnsDeviceArray } from './rns-device-array.js';
 
 function updateSource(set: RnsDeviceSet, terms: 1 | 2): string {
@@ -118,20 +119,33 @@ export async function rnsGpuScal(alpha: RnsCoefficient, x: RnsDeviceArray): Prom
 }
 
 async function update(runtime: RnsDeviceArray['runtime'], set: RnsDeviceSet, scalars: Parameters<typeof scalarBuffer>[2], x: RnsDeviceArray, y: RnsDeviceArray, w: RnsDeviceArray, terms: 1 | 2): Promise<void> {
-  const L = x.length;
-  if (L === 0) return;
+  if (x.length === 0) return;
   const S = scalarBuffer(runtime, set, scalars);
+  const stage = await updateStage(runtime, set, S, x, y, w, terms);
+  await runStages(runtime, set, [stage], [S]);
+}
+
+/**
+ * The stage computing w = S₀·x + S₁·y (S: two device scalars; one term: S₀·x), to be run with other stages.
+ * @returns the stage
+ */
+export async function updateStage(runtime: RnsDeviceArray['runtime'], set: RnsDeviceSet, S: GpuBuffer, x: RnsDeviceArray, y: RnsDeviceArray, w: RnsDeviceArray, terms: 1 | 2): Promise<RoundedStage> {
+  const L = x.length;
   const program = await accumulatorProgram(runtime, {
     source: updateSource(set, terms),
     args: [['S', 'Array'], ['X', 'Array'], ['Y', 'Array'], ['Tb', 'Array'], ['count', 'Integer']],
     components: 1,
   });
   const table = deviceTable(runtime, set);
-  await runWithRounding(runtime, set, (acc) => [{
-    program,
-    arrays: { S: { buffer: S }, X: { buffer: x.live('x') }, Y: { buffer: y.live('y') }, Tb: { buffer: table } },
-    scalars: { count: L },
-    output: { buffer: acc },
-    threads: (set.size + 2) * L,
-  }], L, w.live('w'), [S]);
+  return {
+    before: (acc) => [{
+      program,
+      arrays: { S: { buffer: S }, X: { buffer: x.live('x') }, Y: { buffer: y.live('y') }, Tb: { buffer: table } },
+      scalars: { count: L },
+      output: { buffer: acc },
+      threads: (set.size + 2) * L,
+    }],
+    count: L,
+    out: w.live('w'),
+  };
 }
