@@ -15,7 +15,8 @@
  *    two's complement limbs of X̃ — the carry out of the last limb is 0 or −1, the sign, since |X̃| < 2^(16·limbs − 1)
  *    — then, with the columns negated for X̃ < 0, the limbs of |X̃|: its bit length b and top 24 bits T.
  * 3. **Words** (thread per output word): residue threads sweep the limbs of |X̃| once more, shifted right by k =
- *    max(0, b − p), and sum limb·|2^(16j)|_m; the bits below k give round-to-nearest-even. Scalar threads write
+ *    max(0, b − p), and sum limb·|2^(16j)|_m (table) as two sums of 16-bit halves of the products (each below
+ *    limbs·2^16: no reduction inside the loop), reduced once; the bits below k give round-to-nearest-even. Scalar threads write
  *    the sign, exponent G + k and the evaluation (device-eval.ts).
  *
  * @module
@@ -134,8 +135,9 @@ if (slot < ${n}) {
   const qb = kb >> 4;
   const sb = kb & 15;
   const r16 = mpImod(65536, m);
-  let res = mpI32(0);
-  let pw = mpI32(1);
+  let lo16 = mpI32(0);
+  let hi16 = mpI32(0);
+  let jj = mpI32(0);
   let prev = mpI32(0);
   let rb = mpI32(0);
   let st = mpI32(0);
@@ -148,13 +150,17 @@ if (slot < ${n}) {
     if (j === q) { lsb = (limb >> s) & 1; }
     if (j > q) {
       const sl = ((prev >> s) | (limb << (16 - s))) & 65535;
-      res = res + mpMulMod(sl, pw, m);
-      if (res >= m) { res = res - m; }
-      pw = mpMulMod(pw, r16, m);
+      const pp = sl * mpBits(Tb[${o.pow16} + slot * ${set.pow16} + jj]);
+      lo16 = lo16 + (pp & 65535);
+      hi16 = hi16 + ((pp >> 16) & 65535);
+      jj = jj + 1;
     }
     prev = limb;
   }
-  res = res + mpMulMod(prev >> s, pw, m);
+  const pl = (prev >> s) * mpBits(Tb[${o.pow16} + slot * ${set.pow16} + jj]);
+  lo16 = lo16 + (pl & 65535);
+  hi16 = hi16 + ((pl >> 16) & 65535);
+  let res = mpMulMod(mpImod(hi16, m), r16, m) + mpImod(lo16, m);
   if (res >= m) { res = res - m; }
   if (k > 0 && rb !== 0 && (st !== 0 || lsb !== 0)) { res = res + 1; if (res >= m) { res = res - m; } }
   return mpFloat(res + ${B});

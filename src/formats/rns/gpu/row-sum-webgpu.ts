@@ -197,7 +197,8 @@ export interface RowSumShape {
 export function rowSumPasses(runtime: GpuRuntime, set: RnsDeviceSet, programs: RowSumPrograms, shape: RowSumShape, P: GpuBuffer, Q: GpuBuffer, Sc: GpuBuffer, Y: GpuBuffer, table: GpuBuffer, acc: GpuBuffer, Ci: GpuBuffer = table): Pass[] {
   const n = set.size;
   // Enough column chunks for ~2^19 residue threads, each chunk at least 16 columns.
-  const S = Math.max(1, Math.min(Math.ceil(2 ** 19 / (shape.R * n)), Math.ceil(shape.N / 16)));
+  // (At most 1024: the row-range and combine threads walk the chunks one by one.)
+  const S = Math.max(1, Math.min(Math.ceil(2 ** 19 / (shape.R * n)), Math.ceil(shape.N / 16), 1024));
   const chunk = Math.max(1, Math.ceil(shape.N / S));
   const nu = termsLog2(shape.N + (shape.beta ? 1 : 0));
   const scalars = { R: shape.R, N: shape.N, S, chunk, rs: shape.rs, cs: shape.cs, LP: shape.LP, LQ: shape.LQ, LY: shape.LY, nu };
