@@ -89,10 +89,11 @@ export class RnsDeviceArray {
 
   /**
    * The exact values, decoded from the residues by the CRT in BigInt.
-   * @returns one exact value per element
+   * @param indices - only these elements (default: all)
+   * @returns one exact value per element asked for, in order
    */
-  async toExact(): Promise<RnsExactValue[]> {
-    return decodeWords(this.set, this.length, await this.toWords());
+  async toExact(indices?: readonly number[]): Promise<RnsExactValue[]> {
+    return decodeWords(this.set, this.length, await this.toWords(), indices);
   }
 }
 
@@ -122,10 +123,10 @@ export function encodeValues(set: RnsDeviceSet, values: readonly RnsExactValue[]
 }
 
 /** The exact values of words read back. */
-export function decodeWords(set: RnsDeviceSet, L: number, words: Uint32Array): RnsExactValue[] {
+export function decodeWords(set: RnsDeviceSet, L: number, words: Uint32Array, indices?: readonly number[]): RnsExactValue[] {
   const n = set.size;
   const out: RnsExactValue[] = [];
-  for (let k = 0; k < L; k++) {
+  for (const k of indices ?? Array.from({ length: L }, (_, i) => i)) {
     let s = 0n;
     for (let i = 0; i < n; i++) {
       const r = words[k * n + i]! - WORD_BIAS;
