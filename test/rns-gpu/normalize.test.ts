@@ -47,7 +47,7 @@ describe('device rounding of a signed accumulator', () => {
           });
           const accBuf = createWordBuffer(rt.context, acc.length, acc);
           const columns = createWordBuffer(rt.context, 2 * set.limbs * L);
-          const sizes = createWordBuffer(rt.context, 2 * L);
+          const sizes = createWordBuffer(rt.context, 4 * L);
           const out = createWordBuffer(rt.context, (n + 6) * L);
           submitPasses(rt.context, normalizePasses(progs, set, accBuf, L, { columns, sizes }, table, out).map((pass) => ({ pass })));
           const words = await readWords(rt.context, out, (n + 6) * L);

@@ -4,7 +4,13 @@
  * **Moduli.** WGSL has neither 64-bit integers nor f64, so the moduli are odd primes below 2^16: a residue
  * product a·b < m² < 2^32 is exact in `u32`, and u32 `%` is exact, so |a·b|_m is one `mpMulMod` (proof: a, b < m
  * ≤ 2^16 − 15 ⇒ a·b ≤ (2^16 − 16)² < 2^32, no wrap-around). The set takes the largest primes below 2^16 (all
- * above 2^15 for the sizes used here, so 2^s < m for s ≤ 15) until log2 M ≥ 3p + 81.
+ * above 2^15 for the sizes used here) until log2 M ≥ 3p + 81.
+ *
+ * `mpMulMod` avoids the slow integer division: with x = a·b < 2^32 (u32, exact), q = ⌊fl(fl(x)·fl(1/m))⌋. Each of
+ * the three float steps errs by at most 2.5 ulp relative in WGSL (conversion, reciprocal, product), so |q̃ − x/m| ≤
+ * 2^17·2^-20 < 1 with q̃ the float quotient (x/m < 2^17 since m > 2^15): q ∈ {⌊x/m⌋ − 1, ⌊x/m⌋, ⌊x/m⌋ + 1} and
+ * r = x − q·m (u32 wrap-around, read as i32: the true value lies in (−m, 2m)) needs one conditional add or subtract
+ * of m. The bound holds with a relative float error up to 2^-18, so compiler approximations cannot break it.
  *
  * **Why M is larger than the CPU's (2p + 3 bits).** A kernel's sum Σ t_j of exact products t_j = X·Y·2^f (X, Y ≤
  * 2^p) is accumulated exactly in the residues on one grid 2^G (see `grid.ts`): every aligned term must fit, with
@@ -55,12 +61,14 @@ export interface RnsDeviceSet {
   readonly limbs: number;
   /** Number of entries |2^(16a)|_{m_i}, a ∈ [0, pow16), per modulus. */
   readonly pow16: number;
+  /** Number of entries |2^d|_{m_i}, d ∈ [0, pow2), per modulus (every grid shift is below bitsM). */
+  readonly pow2: number;
   /** μ = ⌊2^(bitsM + 23)/M⌋ ∈ [2^23, 2^24): 1/M ∈ [μ, μ + 1]·2^-(bitsM + 23). */
   readonly mu: number;
   /** The device table (words as a Uint32Array; float entries are binary32 bits). */
   readonly table: Uint32Array;
   /** Word offsets of the parts of {@link table}. */
-  readonly offsets: { readonly moduli: number; readonly w: number; readonly inverse: number; readonly miLimbs: number; readonly mLimbs: number; readonly pow16: number };
+  readonly offsets: { readonly moduli: number; readonly w: number; readonly inverse: number; readonly miLimbs: number; readonly mLimbs: number; readonly pow16: number; readonly pow2: number };
 }
 
 /** The largest odd primes below 2^16, descending (enough for p = 4096). */
@@ -128,8 +136,9 @@ export function rnsDeviceSet(precision: number): RnsDeviceSet {
   const Mi = chosen.map((m) => M / BigInt(m));
   const w = new Uint32Array(chosen.map((m, i) => modInverse(Number(Mi[i]! % BigInt(m)), m)));
   const mu = Number((1n << BigInt(bitsM + 23)) / M);
-  const offsets = { moduli: 0, w: n, inverse: 2 * n, miLimbs: 3 * n, mLimbs: 3 * n + n * limbs, pow16: 3 * n + n * limbs + limbs };
-  const words = offsets.pow16 + n * pow16;
+  const pow2 = bitsM;
+  const offsets = { moduli: 0, w: n, inverse: 2 * n, miLimbs: 3 * n, mLimbs: 3 * n + n * limbs, pow16: 3 * n + n * limbs + limbs, pow2: 3 * n + n * limbs + limbs + n * pow16 };
+  const words = offsets.pow2 + n * pow2;
   const buffer = new ArrayBuffer(words * 4);
   const table = new Uint32Array(buffer);
   const floats = new Float32Array(buffer);
@@ -140,6 +149,7 @@ export function rnsDeviceSet(precision: number): RnsDeviceSet {
     floats[offsets.inverse + i] = 1 / m;
     let v = Mi[i]!;
     for (let j = 0; j < limbs; j++, v >>= 16n) table[offsets.miLimbs + i * limbs + j] = Number(v & mask);
+    for (let d = 0, q = 1; d < pow2; d++, q = (q * 2) % m) table[offsets.pow2 + i * pow2 + d] = q;
     let p = 1;
     for (let a = 0; a < pow16; a++) {
       table[offsets.pow16 + i * pow16 + a] = p;
@@ -149,7 +159,7 @@ export function rnsDeviceSet(precision: number): RnsDeviceSet {
   let v = M;
   for (let j = 0; j < limbs; j++, v >>= 16n) table[offsets.mLimbs + j] = Number(v & mask);
   const set: RnsDeviceSet = Object.freeze({
-    precision, size: n, moduli: new Uint32Array(chosen), w, M, Mi: Object.freeze(Mi), bitsM, limbs, pow16, mu, table, offsets: Object.freeze(offsets),
+    precision, size: n, moduli: new Uint32Array(chosen), w, M, Mi: Object.freeze(Mi), bitsM, limbs, pow16, pow2, mu, table, offsets: Object.freeze(offsets),
   });
   cache.set(precision, set);
   return set;

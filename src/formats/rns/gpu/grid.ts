@@ -111,7 +111,7 @@ export function addTermOf(set: RnsDeviceSet, id: string, a: Factor, b: Factor): 
   const o = set.offsets;
   return `if (z${id} === 0 && f${id} >= G) {
   const d${id} = f${id} - G;
-  const p2${id} = mpMulMod(mpBits(Tb[${o.pow16} + i * ${set.pow16} + (d${id} >> 4)]), 1 << (d${id} & 15), m);
+  const p2${id} = mpBits(Tb[${o.pow2} + i * ${set.pow2} + d${id}]);
   let r${id} = mpMulMod(mpMulMod(${a.residue(`${id}a`)}, ${b.residue(`${id}b`)}, m), p2${id}, m);
   if (s${id} !== 0 && r${id} !== 0) { r${id} = m - r${id}; }
   acc = acc + r${id};

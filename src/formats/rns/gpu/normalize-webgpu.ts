@@ -11,12 +11,15 @@
  *    ξ_i < 2^16 is exact, fl(1/m_i) and the product each err by ≤ 2^-24 relative, so a term errs by < 2^-22.9; n
  *    additions of partial sums < n err by ≤ n·2^-24 each, in whatever order a compiler chooses (contraction only
  *    removes roundings). Total < n·2^-22.9 + n²·2^-24 ≤ 0.06 for n ≤ 1000 (p = 4096 needs 775 moduli).
- * 2. **Sign and size** (thread per element): carries the columns through (arithmetic shifts, |partial| < 2^27) to the
- *    two's complement limbs of X̃ — the carry out of the last limb is 0 or −1, the sign, since |X̃| < 2^(16·limbs − 1)
- *    — then, with the columns negated for X̃ < 0, the limbs of |X̃|: its bit length b and top 24 bits T.
- * 3. **Words** (thread per output word): residue threads sweep the limbs of |X̃| once more, shifted right by k =
- *    max(0, b − p), and sum limb·|2^(16j)|_m (table) as two sums of 16-bit halves of the products (each below
- *    limbs·2^16: no reduction inside the loop), reduced once; the bits below k give round-to-nearest-even. Scalar threads write
+ * 2. **Sign and size** (two threads per element): carries the columns through (arithmetic shifts, |partial| <
+ *    2^27) to the two's complement limbs of X̃ — the carry out of the last limb is 0 or −1, the sign, since |X̃| <
+ *    2^(16·limbs − 1) — then, with the columns negated for X̃ < 0, the limbs of |X̃|: its bit length b and top 24
+ *    bits T (first thread). The second thread sweeps once more up to limb q = ⌊k/16⌋, k = max(0, b − p): the carry
+ *    into limb q, and the rounding increment (round bit, sticky bits, last kept bit: to nearest, ties to even).
+ * 3. **Words** (thread per output word): residue threads sweep only limbs q … ⌊(b − 1)/16⌋ of |X̃| (from the carry
+ *    into limb q: about p/16 limbs instead of all), shifted right by k, and sum limb·|2^(16j)|_m (table) as two sums
+ *    of 16-bit halves of the products (each below limbs·2^16: no reduction in the loop), reduced once, plus the
+ *    increment. Scalar threads write
  *    the sign, exponent G + k and the evaluation (device-eval.ts).
  *
  * @module
@@ -52,17 +55,21 @@ return [mpFloat(lo + ${B}), mpFloat(hi + ${B})];
 }`;
 }
 
-/** The limb sweep shared by programs 2 and 3: defines `limb` for j = 0 … limbs (the last one is carries only). */
-function sweepOpen(Lm: number): string {
-  return `let carry = mpI32(0);
-let ph = mpI32(0);
-for (let j = mpI32(0); j <= ${Lm}; j++) {
+/**
+ * The limb sweep shared by programs 2 and 3: defines `limb` for j = from … to (limb `limbs` is carries only), from
+ * the carry `carry0` into limb `from` and `ph0` = the high half of column from − 1.
+ */
+function sweepOpen(Lm: number, from = 'mpI32(0)', to = String(Lm), carry0 = 'mpI32(0)', ph0 = 'mpI32(0)'): string {
+  return `let carry = ${carry0};
+let ph = ${ph0};
+for (let j = ${from}; j <= ${to}; j++) {
   let lo = mpI32(0);
   let hi = mpI32(0);
   if (j < ${Lm}) {
     lo = mpBits(C[2 * (e * ${Lm} + j)]) - ${B};
     hi = mpBits(C[2 * (e * ${Lm} + j) + 1]) - ${B};
   }
+  const cin = carry;
   const tt = sg * (lo + ph) + carry;
   const limb = tt & 65535;
   carry = tt >> 16;
@@ -70,9 +77,10 @@ for (let j = mpI32(0); j <= ${Lm}; j++) {
 }
 
 function sizeSource(set: RnsDeviceSet): string {
-  const Lm = set.limbs;
+  const Lm = set.limbs, p = set.precision;
   return `function (C) {
-const e = this.thread.x;
+const e = mpIdiv(this.thread.x, 2);
+const h = this.thread.x - 2 * e;
 let neg = mpI32(0);
 let b = mpI32(0);
 let T = mpI32(0);
@@ -102,7 +110,29 @@ if (pass === 0) {
   T = acc;
 }
 }
-return [mpFloat(neg + 2 * b + ${B}), mpFloat(T + ${B})];
+if (h === 0) { return [mpFloat(neg + 2 * b + ${B}), mpFloat(T + ${B})]; }
+let k = b - ${p};
+if (k < 0) { k = 0; }
+const q = k >> 4;
+const s = k & 15;
+const kb = k - 1;
+const qb = kb >> 4;
+const sb = kb & 15;
+const sg = 1 - 2 * neg;
+let rb = mpI32(0);
+let st = mpI32(0);
+let lsb = mpI32(0);
+let carryq = mpI32(0);
+${sweepOpen(Lm, 'mpI32(0)', 'q')}
+  if (j === q) { carryq = cin; lsb = (limb >> s) & 1; }
+  if (k > 0) {
+    if (j < qb) { st = st | limb; }
+    if (j === qb) { rb = (limb >> sb) & 1; st = st | (limb & ((1 << sb) - 1)); }
+  }
+}
+let inc = mpI32(0);
+if (k > 0 && rb !== 0 && (st !== 0 || lsb !== 0)) { inc = 1; }
+return [mpFloat(carryq + ${B}), mpFloat(inc + ${B})];
 }`;
 }
 
@@ -120,10 +150,10 @@ let e = mpI32(0);
 let slot = mpI32(0);
 if (t < ${n} * count) { e = mpIdiv(t, ${n}); slot = t - e * ${n}; }
 else { const fi = mpIdiv(t - ${n} * count, count); e = t - ${n} * count - fi * count; slot = ${n} + fi; }
-const info = mpBits(W[2 * e]) - ${B};
+const info = mpBits(W[4 * e]) - ${B};
 const neg = info & 1;
 const b = info >> 1;
-const T = mpBits(W[2 * e + 1]) - ${B};
+const T = mpBits(W[4 * e + 1]) - ${B};
 let k = b - ${p};
 if (k < 0) { k = 0; }
 if (slot < ${n}) {
@@ -131,23 +161,15 @@ if (slot < ${n}) {
   const sg = 1 - 2 * neg;
   const q = k >> 4;
   const s = k & 15;
-  const kb = k - 1;
-  const qb = kb >> 4;
-  const sb = kb & 15;
+  const top = (b - 1) >> 4;
+  let ph0 = mpI32(0);
+  if (q > 0) { ph0 = mpBits(C[2 * (e * ${Lm} + q - 1) + 1]) - ${B}; }
   const r16 = mpImod(65536, m);
   let lo16 = mpI32(0);
   let hi16 = mpI32(0);
   let jj = mpI32(0);
   let prev = mpI32(0);
-  let rb = mpI32(0);
-  let st = mpI32(0);
-  let lsb = mpI32(0);
-  ${sweepOpen(Lm)}
-    if (k > 0) {
-      if (j < qb) { st = st | limb; }
-      if (j === qb) { rb = (limb >> sb) & 1; st = st | (limb & ((1 << sb) - 1)); }
-    }
-    if (j === q) { lsb = (limb >> s) & 1; }
+  ${sweepOpen(Lm, 'q', 'top', `mpBits(W[4 * e + 2]) - ${B}`, 'ph0')}
     if (j > q) {
       const sl = ((prev >> s) | (limb << (16 - s))) & 65535;
       const pp = sl * mpBits(Tb[${o.pow16} + slot * ${set.pow16} + jj]);
@@ -162,7 +184,7 @@ if (slot < ${n}) {
   hi16 = hi16 + ((pl >> 16) & 65535);
   let res = mpMulMod(mpImod(hi16, m), r16, m) + mpImod(lo16, m);
   if (res >= m) { res = res - m; }
-  if (k > 0 && rb !== 0 && (st !== 0 || lsb !== 0)) { res = res + 1; if (res >= m) { res = res - m; } }
+  if (mpBits(W[4 * e + 3]) - ${B} !== 0) { res = res + 1; if (res >= m) { res = res - m; } }
   return mpFloat(res + ${B});
 }
 const f = slot - ${n};
@@ -216,7 +238,7 @@ export function normalizePrograms(runtime: GpuRuntime, set: RnsDeviceSet): Promi
   return p;
 }
 
-/** Scratch buffers of a normalization of `count` elements: columns (2·limbs words each) and sizes (2 words each). */
+/** Scratch buffers of a normalization of `count` elements: columns (2·limbs words each) and sizes (4 words each). */
 export interface NormalizeScratch {
   readonly columns: GpuBuffer;
   readonly sizes: GpuBuffer;
@@ -237,7 +259,7 @@ export interface NormalizeScratch {
 export function normalizePasses(programs: NormalizePrograms, set: RnsDeviceSet, acc: GpuBuffer, count: number, scratch: NormalizeScratch, table: GpuBuffer, out: GpuBuffer): Pass[] {
   return [
     { program: programs.columns, arrays: { Acc: { buffer: acc }, Tb: { buffer: table } }, scalars: {}, output: { buffer: scratch.columns }, threads: count * set.limbs },
-    { program: programs.size, arrays: { C: { buffer: scratch.columns } }, scalars: {}, output: { buffer: scratch.sizes }, threads: count },
+    { program: programs.size, arrays: { C: { buffer: scratch.columns } }, scalars: {}, output: { buffer: scratch.sizes }, threads: 2 * count },
     { program: programs.words, arrays: { Acc: { buffer: acc }, C: { buffer: scratch.columns }, W: { buffer: scratch.sizes }, Tb: { buffer: table } }, scalars: { count }, output: { buffer: out }, threads: (set.size + 6) * count },
   ];
 }

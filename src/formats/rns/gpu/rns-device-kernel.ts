@@ -102,7 +102,7 @@ export async function runStages(runtime: GpuRuntime, set: RnsDeviceSet, stages: 
   const count = Math.max(...stages.map((s) => s.count));
   const acc = scratchBuffer(runtime, 'acc', (set.size + 2) * count);
   const columns = scratchBuffer(runtime, 'columns', 2 * set.limbs * count);
-  const sizes = scratchBuffer(runtime, 'sizes', 2 * count);
+  const sizes = scratchBuffer(runtime, 'sizes', 4 * count);
   const table = deviceTable(runtime, set);
   const passes = stages.flatMap((s) => [...s.before(acc), ...normalizePasses(progs, set, acc, s.count, { columns, sizes }, table, s.out)]);
   submitPasses(ctx, passes.map((pass) => ({ pass })));

@@ -99,25 +99,50 @@ if (v0 === ${NONE}) { any = 0; nz = v1; }
 ${gridExponent(set, 'nu')}`;
 }
 
+/** Thread per term (r, j): −1 when the term is zero or below the grid, else 2·(f − G) + sign. */
+function codesSource(set: RnsDeviceSet, v: RowSumVariant): string {
+  return `function (P, Q, Ci, Rr, R, N, S, chunk, rs, cs, LP, LQ, LY, nu) {
+const t = this.thread.x;
+const r = mpIdiv(t, N);
+const j = t - r * N;
+${rowGrid(set)}
+${rowTerm(set, v).code}
+if (any === 0 || za !== 0 || fa < G) { return mpFloat(${B - 1}); }
+return mpFloat(2 * (fa - G) + sa + ${B});
+}`;
+}
+
+/**
+ * Thread per row, chunk and modulus: the chunk's terms on the grid, from their codes — the per-term work (fields,
+ * exponents, the grid test) is done once per term by the codes pass, not once per modulus.
+ */
 function partialSource(set: RnsDeviceSet, v: RowSumVariant): string {
-  const n = set.size;
-  const term = rowTerm(set, v);
-  return `function (P, Q, Ci, Rr, Tb, R, N, S, chunk, rs, cs, LP, LQ, LY, nu) {
+  const n = set.size, o = set.offsets;
+  const P = v.p === 'f64' ? f64Factor('P', 'kp') : rnsFactor(set, 'P', 'LP', 'kp');
+  const Q = rnsFactor(set, 'Q', 'LQ', v.gather ? 'qj' : 'j');
+  return `function (P, Q, Ci, Cd, Tb, R, N, S, chunk, rs, cs, LP, LQ, LY, nu) {
 const t = this.thread.x;
 const rc = mpIdiv(t, ${n});
 const i = t - rc * ${n};
 const r = mpIdiv(rc, S);
 const c = rc - r * S;
-${rowGrid(set)}
-if (any === 0) { return mpFloat(${B}); }
-const m = mpBits(Tb[${set.offsets.moduli} + i]);
+const m = mpBits(Tb[${o.moduli} + i]);
 let acc = mpI32(0);
 const j0 = c * chunk;
 let j1 = j0 + chunk;
 if (j1 > N) { j1 = N; }
 for (let j = j0; j < j1; j++) {
-  ${term.code}
-  ${addTermOf(set, 'a', term.P, term.Q)}
+  const code = mpBits(Cd[r * N + j]) - ${B};
+  if (code >= 0) {
+    const kp = r * rs + j * cs;
+    ${v.gather ? `const qj = mpBits(Ci[kp]) - ${B};` : ''}
+    ${P.decl('a')}
+    const p2 = mpBits(Tb[${o.pow2} + i * ${set.pow2} + (code >> 1)]);
+    let ra = mpMulMod(mpMulMod(${P.residue('a')}, ${Q.residue('b')}, m), p2, m);
+    if ((code & 1) !== 0 && ra !== 0) { ra = m - ra; }
+    acc = acc + ra;
+    if (acc >= m) { acc = acc - m; }
+  }
 }
 return mpFloat(acc + ${B});
 }`;
@@ -153,6 +178,7 @@ return mpFloat(${B});
 export interface RowSumPrograms {
   readonly ranges: Program;
   readonly rowRanges: Program;
+  readonly codes: Program;
   readonly partials: Program;
   readonly combine: Program;
 }
@@ -167,13 +193,14 @@ export interface RowSumPrograms {
 export async function rowSumPrograms(runtime: GpuRuntime, set: RnsDeviceSet, variant: RowSumVariant): Promise<RowSumPrograms> {
   const beta = variant.beta;
   const shape = SHAPE_ARGS.map(([a, b]) => [a, b] as [string, 'Integer']);
-  const [ranges, rowRanges, partials, combine] = await Promise.all([
+  const [ranges, rowRanges, codes, partials, combine] = await Promise.all([
     accumulatorProgram(runtime, { source: chunkRangeSource(set, variant), args: [['P', 'Array'], ['Q', 'Array'], ['Ci', 'Array'], ...shape], components: 2 }),
     accumulatorProgram(runtime, { source: rowRangeSource(set, beta), args: [['Ra', 'Array'], ['Sc', 'Array'], ['Y', 'Array'], ...shape], components: 2 }),
-    accumulatorProgram(runtime, { source: partialSource(set, variant), args: [['P', 'Array'], ['Q', 'Array'], ['Ci', 'Array'], ['Rr', 'Array'], ['Tb', 'Array'], ...shape], components: 1 }),
+    accumulatorProgram(runtime, { source: codesSource(set, variant), args: [['P', 'Array'], ['Q', 'Array'], ['Ci', 'Array'], ['Rr', 'Array'], ...shape], components: 1 }),
+    accumulatorProgram(runtime, { source: partialSource(set, variant), args: [['P', 'Array'], ['Q', 'Array'], ['Ci', 'Array'], ['Cd', 'Array'], ['Tb', 'Array'], ...shape], components: 1 }),
     accumulatorProgram(runtime, { source: combineSource(set, beta), args: [['Pa', 'Array'], ['Rr', 'Array'], ['Sc', 'Array'], ['Y', 'Array'], ['Tb', 'Array'], ...shape], components: 1 }),
   ]);
-  return { ranges, rowRanges, partials, combine };
+  return { ranges, rowRanges, codes, partials, combine };
 }
 
 /** Shape of one row sum. */
@@ -205,10 +232,12 @@ export function rowSumPasses(runtime: GpuRuntime, set: RnsDeviceSet, programs: R
   const ranges = scratchBuffer(runtime, 'row-ranges', 2 * shape.R * S);
   const rows = scratchBuffer(runtime, 'row-range', 2 * shape.R);
   const partials = scratchBuffer(runtime, 'row-partials', shape.R * S * n);
+  const codes = scratchBuffer(runtime, 'row-codes', shape.R * shape.N);
   return [
     { program: programs.ranges, arrays: { P: { buffer: P }, Q: { buffer: Q }, Ci: { buffer: Ci } }, scalars, output: { buffer: ranges }, threads: shape.R * S },
     { program: programs.rowRanges, arrays: { Ra: { buffer: ranges }, Sc: { buffer: Sc }, Y: { buffer: Y } }, scalars, output: { buffer: rows }, threads: shape.R },
-    { program: programs.partials, arrays: { P: { buffer: P }, Q: { buffer: Q }, Ci: { buffer: Ci }, Rr: { buffer: rows }, Tb: { buffer: table } }, scalars, output: { buffer: partials }, threads: shape.R * S * n },
+    { program: programs.codes, arrays: { P: { buffer: P }, Q: { buffer: Q }, Ci: { buffer: Ci }, Rr: { buffer: rows } }, scalars, output: { buffer: codes }, threads: shape.R * shape.N },
+    { program: programs.partials, arrays: { P: { buffer: P }, Q: { buffer: Q }, Ci: { buffer: Ci }, Cd: { buffer: codes }, Tb: { buffer: table } }, scalars, output: { buffer: partials }, threads: shape.R * S * n },
     { program: programs.combine, arrays: { Pa: { buffer: partials }, Rr: { buffer: rows }, Sc: { buffer: Sc }, Y: { buffer: Y }, Tb: { buffer: table } }, scalars, output: { buffer: acc }, threads: shape.R * (n + 2) },
   ];
 }
