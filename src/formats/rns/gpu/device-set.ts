@@ -6,11 +6,12 @@
  * ≤ 2^16 − 15 ⇒ a·b ≤ (2^16 − 16)² < 2^32, no wrap-around). The set takes the largest primes below 2^16 (all
  * above 2^15 for the sizes used here) until log2 M ≥ 3p + 81.
  *
- * `mpMulMod` avoids the slow integer division: with x = a·b < 2^32 (u32, exact), q = ⌊fl(fl(x)·fl(1/m))⌋. Each of
- * the three float steps errs by at most 2.5 ulp relative in WGSL (conversion, reciprocal, product), so |q̃ − x/m| ≤
- * 2^17·2^-20 < 1 with q̃ the float quotient (x/m < 2^17 since m > 2^15): q ∈ {⌊x/m⌋ − 1, ⌊x/m⌋, ⌊x/m⌋ + 1} and
- * r = x − q·m (u32 wrap-around, read as i32: the true value lies in (−m, 2m)) needs one conditional add or subtract
- * of m. The bound holds with a relative float error up to 2^-18, so compiler approximations cannot break it.
+ * The kernels' hot loops use `mpMulModR(a, b, m, r)`, which avoids integer division: with x = a·b < 2^32 (u32, exact)
+ * and r = fl(1/m) from the table (correctly rounded on the host), q = ⌊fl(fl(x)·r)⌋. The conversion (faithful in
+ * WGSL: ≤ 2^-23 relative), r (≤ 2^-24) and the product (≤ 2^-24) give |q̃ − x/m| ≤ 2^17·2^-22 < 1 for the float
+ * quotient q̃ (x/m < 2^17 since m > 2^15), so q ∈ {⌊x/m⌋ − 1, ⌊x/m⌋, ⌊x/m⌋ + 1} and r = x − q·m (u32 wrap-around,
+ * read as i32: the true value lies in (−m, 2m)) needs one conditional add or subtract of m. The argument holds for
+ * any relative float error up to 2^-18, so compiler approximations cannot break it.
  *
  * **Why M is larger than the CPU's (2p + 3 bits).** A kernel's sum Σ t_j of exact products t_j = X·Y·2^f (X, Y ≤
  * 2^p) is accumulated exactly in the residues on one grid 2^G (see `grid.ts`): every aligned term must fit, with

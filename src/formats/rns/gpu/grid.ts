@@ -104,15 +104,15 @@ const top${id} = ${a.bits(ta)} + ${b.bits(tb)} + f${id};`;
 }
 
 /**
- * Source adding the term `id` (declared by {@link termOf}) to `acc` (residue modulo `m` of modulus `i`) when it
- * lies on the grid: acc += ±|X·Y·2^(f − G)|_m.
+ * Source adding the term `id` (declared by {@link termOf}) to `acc` (residue modulo `m` of modulus `i`, `rm` =
+ * fl(1/m)) when it lies on the grid: acc += ±|X·Y·2^(f − G)|_m.
  */
 export function addTermOf(set: RnsDeviceSet, id: string, a: Factor, b: Factor): string {
   const o = set.offsets;
   return `if (z${id} === 0 && f${id} >= G) {
   const d${id} = f${id} - G;
   const p2${id} = mpBits(Tb[${o.pow2} + i * ${set.pow2} + d${id}]);
-  let r${id} = mpMulMod(mpMulMod(${a.residue(`${id}a`)}, ${b.residue(`${id}b`)}, m), p2${id}, m);
+  let r${id} = mpMulModR(mpMulModR(${a.residue(`${id}a`)}, ${b.residue(`${id}b`)}, m, rm), p2${id}, m, rm);
   if (s${id} !== 0 && r${id} !== 0) { r${id} = m - r${id}; }
   acc = acc + r${id};
   if (acc >= m) { acc = acc - m; }

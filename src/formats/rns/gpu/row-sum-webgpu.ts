@@ -127,6 +127,7 @@ const i = t - rc * ${n};
 const r = mpIdiv(rc, S);
 const c = rc - r * S;
 const m = mpBits(Tb[${o.moduli} + i]);
+const rm = Tb[${o.inverse} + i];
 let acc = mpI32(0);
 const j0 = c * chunk;
 let j1 = j0 + chunk;
@@ -138,7 +139,7 @@ for (let j = j0; j < j1; j++) {
     ${v.gather ? `const qj = mpBits(Ci[kp]) - ${B};` : ''}
     ${P.decl('a')}
     const p2 = mpBits(Tb[${o.pow2} + i * ${set.pow2} + (code >> 1)]);
-    let ra = mpMulMod(mpMulMod(${P.residue('a')}, ${Q.residue('b')}, m), p2, m);
+    let ra = mpMulModR(mpMulModR(${P.residue('a')}, ${Q.residue('b')}, m, rm), p2, m, rm);
     if ((code & 1) !== 0 && ra !== 0) { ra = m - ra; }
     acc = acc + ra;
     if (acc >= m) { acc = acc - m; }
@@ -160,6 +161,7 @@ ${beta ? termInfo(set, 'b', 'Sc', '1', '0', 'Y', 'LY', 'r') : ''}
 if (i < ${n}) {
   if (any === 0) { return mpFloat(${B}); }
   const m = mpBits(Tb[${set.offsets.moduli} + i]);
+  const rm = Tb[${set.offsets.inverse} + i];
   let acc = mpI32(0);
   for (let c = mpI32(0); c < S; c++) {
     acc = acc + mpBits(Pa[(r * S + c) * ${n} + i]) - ${B};

@@ -34,6 +34,7 @@ function updateSource(set: RnsDeviceSet, terms: 1 | 2): string {
   lines.push(
     `if (i < ${n}) {`,
     `const m = mpBits(Tb[${set.offsets.moduli} + i]);`,
+    `const rm = Tb[${set.offsets.inverse} + i];`,
     'let acc = mpI32(0);',
     addTerm(set, '0', 'S', '0', 'X', 'k'),
     terms === 2 ? addTerm(set, '1', 'S', '1', 'Y', 'k') : '',
