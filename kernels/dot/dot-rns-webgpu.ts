@@ -23,9 +23,9 @@ import { rowSumPasses, rowSumPrograms } from '../../src/formats/rns/gpu/row-sum-
  *
  * const set = rnsDeviceSet(212);
  * const s = await rnsGpuDot(await rnsToDevice([1, 2, 3], set), await rnsToDevice([4, 5, 6], set));
- * (await s.toExact())[0]; // { sign: 0, X: 1n, exp: 5 } (32)
+ * (await s.toExact()).map((v) => Number(v.X) * 2 ** v.exp); // → [ 32 ]
  * ```
- * @group RNS GPU
+ * @group GPU
  */
 export async function rnsGpuDot(x: RnsDeviceArray, y: RnsDeviceArray): Promise<RnsDeviceArray> {
   const { runtime, set } = checkOperands({ x, y });

@@ -19,7 +19,7 @@ import { updateStage } from '../../src/formats/rns/gpu/update-rns-webgpu.js';
 
 /**
  * An ELL matrix on the device for the RNS kernels: validated structure, column indices and values.
- * @group RNS GPU
+ * @group GPU
  */
 export interface RnsDeviceEll {
   readonly structure: EllStructure;
@@ -44,9 +44,10 @@ export interface RnsDeviceEll {
  * const set = rnsDeviceSet(424);
  * const x = await rnsToDevice([1, 2], set), y = await rnsToDevice([0, 0], set);
  * const A = await rnsEllToDevice({ rows: 2, cols: 2, width: 2, stride: 2, colIndex: Int32Array.of(0, 1, 1, ELL_PADDING) }, Float64Array.of(2, 3, 0.5, 0), x);
- * await rnsGpuEllSpmv({ A, x, y }); // y = [3, 6]
+ * await rnsGpuEllSpmv({ A, x, y });
+ * (await y.toExact()).map((v) => (v.sign ? -1 : 1) * Number(v.X) * 2 ** v.exp); // → [ 3, 6 ]
  * ```
- * @group RNS GPU
+ * @group GPU
  */
 export async function rnsEllToDevice(structure: EllStructure, values: Float64Array | RnsDeviceArray, like: RnsDeviceArray): Promise<RnsDeviceEll> {
   const s = ellStructure(structure);
@@ -66,7 +67,7 @@ export async function rnsEllToDevice(structure: EllStructure, values: Float64Arr
 
 /**
  * Arguments of {@link rnsGpuEllSpmv}.
- * @group RNS GPU
+ * @group GPU
  */
 export interface RnsGpuEllSpmvArgs {
   readonly A: RnsDeviceEll;
@@ -86,9 +87,16 @@ export interface RnsGpuEllSpmvArgs {
  *   (x of cols, y of rows elements), `INVALID_FORMAT`, `INVALID_STORAGE`
  * @example
  * ```ts
- * // see rnsEllToDevice
+ * import { ELL_PADDING } from 'modprec';
+ * import { rnsDeviceSet, rnsToDevice, rnsEllToDevice, rnsGpuEllSpmv } from 'modprec/gpu';
+ *
+ * const set = rnsDeviceSet(106);
+ * const x = await rnsToDevice([1, 1], set), y = await rnsToDevice([1, 1], set);
+ * const A = await rnsEllToDevice({ rows: 2, cols: 2, width: 1, stride: 2, colIndex: Int32Array.of(1, ELL_PADDING) }, Float64Array.of(0.25, 0), x);
+ * await rnsGpuEllSpmv({ A, x, y, alpha: 4, beta: -1 });
+ * (await y.toExact()).map((v) => (v.sign ? -1 : 1) * Number(v.X) * 2 ** v.exp); // → [ 0, -1 ]
  * ```
- * @group RNS GPU
+ * @group GPU
  */
 export async function rnsGpuEllSpmv(args: RnsGpuEllSpmvArgs): Promise<void> {
   const { A, x, y } = args;

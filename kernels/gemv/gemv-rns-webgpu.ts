@@ -15,7 +15,7 @@ import { updateStage } from '../../src/formats/rns/gpu/update-rns-webgpu.js';
 
 /**
  * Arguments of {@link rnsGpuGemv}.
- * @group RNS GPU
+ * @group GPU
  */
 export interface RnsGpuGemvArgs {
   /** The matrix, column-major: element (i, j) at i + j·lda. */
@@ -49,9 +49,10 @@ export interface RnsGpuGemvArgs {
  * const set = rnsDeviceSet(106);
  * const A = await rnsToDevice([1, 3, 2, 4], set);     // [[1, 2], [3, 4]] column-major
  * const x = await rnsToDevice([1, 1], set), y = await rnsToDevice([0, 0], set);
- * await rnsGpuGemv({ A, m: 2, n: 2, x, y });          // y = [3, 7]
+ * await rnsGpuGemv({ A, m: 2, n: 2, x, y });
+ * (await y.toExact()).map((v) => (v.sign ? -1 : 1) * Number(v.X) * 2 ** v.exp); // → [ 3, 7 ]
  * ```
- * @group RNS GPU
+ * @group GPU
  */
 export async function rnsGpuGemv(args: RnsGpuGemvArgs): Promise<void> {
   const { A, x, y, m, n } = args;

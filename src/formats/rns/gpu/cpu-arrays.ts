@@ -31,7 +31,7 @@ import { rnsToDevice, type RnsDeviceArray, type RnsExactValue } from './rns-devi
  * rnsStore(a, 0, z);
  * const d = await rnsArrayToDevice(a);   // needs a WebGPU adapter
  * ```
- * @group RNS GPU
+ * @group GPU
  */
 export async function rnsArrayToDevice(a: RnsArray, set: RnsDeviceSet = rnsDeviceSet(a.set.precision)): Promise<RnsDeviceArray> {
   if (set.precision < a.set.precision) fail('INVALID_FORMAT', 'set', `must have at least the array's precision (${a.set.precision})`, set.precision);
@@ -57,9 +57,10 @@ export async function rnsArrayToDevice(a: RnsArray, set: RnsDeviceSet = rnsDevic
  * import { rnsDeviceSet, rnsToDevice, rnsDeviceToArray } from 'modprec/gpu';
  *
  * const d = await rnsToDevice([0.1, 3], rnsDeviceSet(106));
- * const a = await rnsDeviceToArray(d, rnsModuliSet(106)); // a.length === 2
+ * const a = await rnsDeviceToArray(d, rnsModuliSet(106));
+ * a.length; // → 2
  * ```
- * @group RNS GPU
+ * @group GPU
  */
 export async function rnsDeviceToArray(d: RnsDeviceArray, cpuSet: RnsModuliSet): Promise<RnsArray> {
   const values = await d.toExact();

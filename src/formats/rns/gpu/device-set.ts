@@ -29,19 +29,19 @@
 import { fail } from '../../../core/errors.js';
 import { MAX_PRECISION, MIN_PRECISION } from '../moduli-set.js';
 
-/** Bias of every integer word on the device (v is stored as v + 2^30). @group RNS GPU */
+/** Bias of every integer word on the device (v is stored as v + 2^30). @group GPU */
 export const WORD_BIAS = 2 ** 30;
 
 /**
  * Largest |exponent| of a number uploaded to the device: 2^28, so that products and sums of device numbers stay
  * within the ±2^29 a biased word holds.
- * @group RNS GPU
+ * @group GPU
  */
 export const DEVICE_MAX_EXPONENT = 2 ** 28;
 
 /**
  * A GPU moduli set (primes below 2^16) and its tables.
- * @group RNS GPU
+ * @group GPU
  */
 export interface RnsDeviceSet {
   /** Precision p: significands ≤ 2^p, results rounded to p bits. */
@@ -68,7 +68,7 @@ export interface RnsDeviceSet {
   readonly mu: number;
   /** The device table (words as a Uint32Array; float entries are binary32 bits). */
   readonly table: Uint32Array;
-  /** Word offsets of the parts of {@link table}. */
+  /** Word offsets of the parts of `table`. */
   readonly offsets: { readonly moduli: number; readonly w: number; readonly inverse: number; readonly miLimbs: number; readonly mLimbs: number; readonly pow16: number; readonly pow2: number };
 }
 
@@ -114,7 +114,7 @@ function modInverse(a: number, m: number): number {
  * const set = rnsDeviceSet(424);
  * set.bitsM - 1 >= 3 * 424 + 80; // → true
  * ```
- * @group RNS GPU
+ * @group GPU
  */
 export function rnsDeviceSet(precision: number): RnsDeviceSet {
   if (!Number.isInteger(precision) || precision < MIN_PRECISION || precision > MAX_PRECISION) {

@@ -22,7 +22,7 @@ import type { GpuBuffer } from '../../../backends/webgpu/webgpu-types.js';
 import { deviceEval, deviceEvalOf } from './device-eval.js';
 import { DEVICE_MAX_EXPONENT, WORD_BIAS, type RnsDeviceSet } from './device-set.js';
 
-/** An exact device value: (−1)^sign·X·2^exp with 0 ≤ X ≤ 2^p. @group RNS GPU */
+/** An exact device value: (−1)^sign·X·2^exp with 0 ≤ X ≤ 2^p. @group GPU */
 export interface RnsExactValue {
   readonly sign: 0 | 1;
   readonly X: bigint;
@@ -31,7 +31,7 @@ export interface RnsExactValue {
 
 /**
  * L numbers of one GPU moduli set in device memory.
- * @group RNS GPU
+ * @group GPU
  */
 export class RnsDeviceArray {
   /** The runtime owning the buffer. */
@@ -44,7 +44,7 @@ export class RnsDeviceArray {
   buffer: GpuBuffer | undefined;
 
   /**
-   * A device array over `buffer` (see {@link rnsZerosOnDevice} and {@link rnsToDevice} to make one).
+   * A device array over `buffer` (made by `rnsToDevice` or `rnsZerosOnDevice`).
    * @param runtime - the runtime
    * @param set - the moduli set
    * @param length - number of elements
@@ -67,7 +67,7 @@ export class RnsDeviceArray {
     return this.set.size * this.length + f * this.length;
   }
 
-  /** The live buffer, or `INVALID_STORAGE` after {@link destroy}. */
+  /** The live buffer, or `INVALID_STORAGE` after `destroy()`. */
   live(parameter: string): GpuBuffer {
     if (!this.buffer) fail('INVALID_STORAGE', parameter, 'has been destroyed');
     return this.buffer;
@@ -172,9 +172,9 @@ const scratch = new DataView(new ArrayBuffer(8));
  * import { rnsDeviceSet, rnsToDevice } from 'modprec/gpu';
  *
  * const x = await rnsToDevice([1.5, -2], rnsDeviceSet(106)); // needs a WebGPU adapter
- * (await x.toExact())[1]; // { sign: 1, X: 1n, exp: 1 }
+ * (await x.toExact()).map((v) => (v.sign ? -1 : 1) * Number(v.X) * 2 ** v.exp); // → [ 1.5, -2 ]
  * ```
- * @group RNS GPU
+ * @group GPU
  */
 export async function rnsToDevice(values: ArrayLike<number> | readonly RnsExactValue[], set: RnsDeviceSet): Promise<RnsDeviceArray> {
   let words: Uint32Array;

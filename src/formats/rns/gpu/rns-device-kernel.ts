@@ -26,7 +26,7 @@ export function deviceTable(runtime: GpuRuntime, set: RnsDeviceSet): GpuBuffer {
 
 /**
  * A coefficient: a finite double, or an exact value (|exponent| ≤ 2^28, X ≤ 2^p).
- * @group RNS GPU
+ * @group GPU
  */
 export type RnsCoefficient = number | RnsExactValue;
 

@@ -65,9 +65,10 @@ function updateSource(set: RnsDeviceSet, terms: 1 | 2): string {
  *
  * const set = rnsDeviceSet(106);
  * const x = await rnsToDevice([1, 2], set), y = await rnsToDevice([3, 4], set), w = await rnsToDevice([0, 0], set);
- * await rnsGpuWaxpby(2, x, 0.5, y, w); // w = [3.5, 6]
+ * await rnsGpuWaxpby(2, x, 0.5, y, w);
+ * (await w.toExact()).map((v) => (v.sign ? -1 : 1) * Number(v.X) * 2 ** v.exp); // → [ 3.5, 6 ]
  * ```
- * @group RNS GPU
+ * @group GPU
  */
 export async function rnsGpuWaxpby(alpha: RnsCoefficient, x: RnsDeviceArray, beta: RnsCoefficient, y: RnsDeviceArray, w: RnsDeviceArray): Promise<void> {
   const a = coefficient('alpha', alpha), b = coefficient('beta', beta);
@@ -90,9 +91,10 @@ export async function rnsGpuWaxpby(alpha: RnsCoefficient, x: RnsDeviceArray, bet
  *
  * const set = rnsDeviceSet(106);
  * const x = await rnsToDevice([1, 2], set), y = await rnsToDevice([3, 4], set);
- * await rnsGpuAxpy(-1, x, y); // y = [2, 2]
+ * await rnsGpuAxpy(-1, x, y);
+ * (await y.toExact()).map((v) => (v.sign ? -1 : 1) * Number(v.X) * 2 ** v.exp); // → [ 2, 2 ]
  * ```
- * @group RNS GPU
+ * @group GPU
  */
 export async function rnsGpuAxpy(alpha: RnsCoefficient, x: RnsDeviceArray, y: RnsDeviceArray): Promise<void> {
   return rnsGpuWaxpby(alpha, x, 1, y, y);
@@ -109,9 +111,10 @@ export async function rnsGpuAxpy(alpha: RnsCoefficient, x: RnsDeviceArray, y: Rn
  * import { rnsDeviceSet, rnsToDevice, rnsGpuScal } from 'modprec/gpu';
  *
  * const x = await rnsToDevice([1, 2], rnsDeviceSet(106));
- * await rnsGpuScal(1 / 3, x); // x = [1/3, 2/3] rounded to 106 bits (1/3 is the double nearest)
+ * await rnsGpuScal(1 / 3, x); // exact here: the double 1/3 times 1 and 2
+ * (await x.toExact()).map((v) => (v.sign ? -1 : 1) * Number(v.X) * 2 ** v.exp); // → [ 0.3333333333333333, 0.6666666666666666 ]
  * ```
- * @group RNS GPU
+ * @group GPU
  */
 export async function rnsGpuScal(alpha: RnsCoefficient, x: RnsDeviceArray): Promise<void> {
   const a = coefficient('alpha', alpha);
