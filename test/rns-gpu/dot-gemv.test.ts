@@ -91,3 +91,26 @@ describe('DOT and GEMV on device RNS arrays', () => {
     expect((await y.toExact()).map((v) => Number(v.X) * 2 ** v.exp)).toEqual([7, 8]);
   });
 });
+
+describe('at 1696 bits', () => {
+  it('DOT of full-precision values is the exact sum rounded once; GEMV T within its bound', async () => {
+    await requireRuntime();
+    const p = 1696;
+    const set = rnsDeviceSet(p);
+    await fc.assert(fc.asyncProperty(fc.array(fc.tuple(value(p, 200), value(p, 200)), { minLength: 1, maxLength: 12 }), async (pairs) => {
+      const x = await rnsToDevice(pairs.map((q) => q[0]), set), y = await rnsToDevice(pairs.map((q) => q[1]), set);
+      const s = await rnsGpuDot(x, y);
+      const [got] = await s.toExact();
+      const exact = sum(pairs.map(([a, b]) => mul(dyadic(a), dyadic(b))));
+      expect(same(dyadic(got!), roundP(exact, p))).toBe(true);
+      // GEMV T with A = x as a column (n × 1), so y_0 = α·Σ x_j·y_j + β·0.
+      const out = await rnsToDevice([0], set);
+      await rnsGpuGemv({ A: x, m: pairs.length, n: 1, trans: 'T', x: y, y: out, alpha: 0.75 });
+      const [g2] = await out.toExact();
+      const terms = pairs.map(([a, b]) => mul(mul(dyadic({ sign: 0, X: 3n, exp: -2 }), dyadic(a)), dyadic(b)));
+      const e2 = sum(terms);
+      expect(withinScaled(add(dyadic(g2!), { v: -e2.v, e: e2.e }), sum(terms.map(abs)), 4n, p)).toBe(true);
+      [x, y, s, out].forEach((a) => a.destroy());
+    }), { numRuns: 4 });
+  });
+});
