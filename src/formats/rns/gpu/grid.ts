@@ -5,7 +5,7 @@
  * 2^p, so X·Y ≤ 2^(2p)). Instead of rounding after every addition, all terms are put on one grid 2^G and added
  * exactly in the residues; the result is rounded once (normalize-webgpu.ts). From the evaluations every factor
  * has a bit bound (X < 2^(E + bitsM + 25), at most 2 bits above its bit length, device-eval.ts), so each term has
- * top_j with |t_j| < 2^top_j ≤ 2^(top_j)·… and max_j |t_j| ≥ 2^(E_top − 6), E_top = max_j top_j. With N terms,
+ * a bound top_j with |t_j| < 2^top_j, and max_j |t_j| ≥ 2^(E_top − 6) for E_top = max_j top_j. With N terms,
  * ν = ⌈log2 N⌉ and H = bitsM − 1 (M ≥ 2^H):
  *
  *     G = max(min_j f_j, E_top + ν + 2 − H).
