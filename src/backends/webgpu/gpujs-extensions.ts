@@ -10,6 +10,8 @@
  *   `mpBits(x)` → `bitcast<i32>(x)` (the raw word of an f32), `mpFloat(i)` → `bitcast<f32>(i)`,
  *   `mpFma(a, b, c)` → `fma(a, b, c)`, `mpIdiv(a, b)` / `mpImod(a, b)` → i32 `/` and `%`,
  *   `mpHalfPair(w)` → `unpack2x16float(w)`, `mpToInt(x)` → `i32(x)` (an integral f32 to i32), `mpI32(i)` → `i32(i)` (keeps a counter started from a literal integer i32), `mpKeep(x)` → `x` with its bits XOR a uniform that is always 0 (an optimisation barrier);
+ * - `mpToFloat(i)` → `f32(i)`; `mpClz(x)` → leading zeros; `mpResidue64(h, l, m)` → |h·2^32 + l|_m; `mpMulModR(a, b, m, 1/m)`
+ *   (float quotient estimate); `mpMulMod(a, b, m)` → |a·b|_m computed in u32 (a, b < m ≤ 2^16; a WGSL helper appended to the shader);
  * - integer locals: `const k = <Integer expression>` is declared `var user_k : i32`;
  * - vector loads: an array argument whose name ends in `Quad` (or `Pair`) is bound as `array<vec4<f32>>`
  *   (`array<vec2<f32>>`), and `mpQuad(XQuad[i])` (`mpPair(XPair[i])`) loads its i-th vector in one
@@ -79,6 +81,25 @@ export const INTRINSICS: Readonly<Record<string, Intrinsic>> = {
   mpToInt: { args: ['Number'], returns: 'Integer', open: 'i32(', separator: ', ', close: ')', standIn: 'function mpToInt(x) { return 0; }' },
   mpIdiv: { args: ['Integer', 'Integer'], returns: 'Integer', open: '(', separator: ' / ', close: ')', standIn: 'function mpIdiv(a, b) { return 0; }' },
   mpImod: { args: ['Integer', 'Integer'], returns: 'Integer', open: '(', separator: ' % ', close: ')', standIn: 'function mpImod(a, b) { return 0; }' },
+  // i32 → f32 by value (rounded to nearest): the RNS kernels' fractions ξ_i·(1/m_i).
+  mpToFloat: { args: ['Integer'], returns: 'Number', open: 'f32(', separator: ', ', close: ')', standIn: 'function mpToFloat(i) { return 0.0; }' },
+  // |a·b|_m for a, b < m < 2^16: the product is exact in u32 and u32 % is exact.
+  mpMulMod: { args: ['Integer', 'Integer', 'Integer'], returns: 'Integer', open: 'mp_mulmod(', separator: ', ', close: ')', standIn: 'function mpMulMod(a, b, m) { return 0; }' },
+  // |a·b|_m for a, b < 2^16, 2^15 < m < 2^16, given r = fl(1/m): a float quotient estimate and one correction (no division); the RNS kernels' hot loops.
+  mpMulModR: { args: ['Integer', 'Integer', 'Integer', 'Number'], returns: 'Integer', open: 'mp_mulmod_r(', separator: ', ', close: ')', standIn: 'function mpMulModR(a, b, m, r) { return 0; }' },
+  // |h·2^32 + l|_m for the words of a 64-bit integer (h < 2^21, l any u32 pattern), m < 2^16: every step in u32.
+  mpResidue64: { args: ['Integer', 'Integer', 'Integer'], returns: 'Integer', open: 'mp_residue64(', separator: ', ', close: ')', standIn: 'function mpResidue64(h, l, m) { return 0; }' },
+  // Leading zero bits of the word as u32 (32 for 0).
+  mpClz: { args: ['Integer'], returns: 'Integer', open: 'i32(countLeadingZeros(bitcast<u32>(', separator: ', ', close: ')))', standIn: 'function mpClz(x) { return 0; }' },
+};
+
+/** WGSL helpers some intrinsics call, appended to a shader that uses them. */
+const WGSL_HELPERS: Readonly<Record<string, string>> = {
+  mp_mulmod: 'fn mp_mulmod(a : i32, b : i32, m : i32) -> i32 { return bitcast<i32>((bitcast<u32>(a) * bitcast<u32>(b)) % bitcast<u32>(m)); }',
+  // Float quotient estimate, one correction (proof in src/formats/rns/gpu/device-set.ts; needs 2^15 < m < 2^16).
+  mp_mulmod_r: 'fn mp_mulmod_r(a : i32, b : i32, m : i32, rm : f32) -> i32 { let x = bitcast<u32>(a) * bitcast<u32>(b); let q = u32(f32(x) * rm); var r = bitcast<i32>(x - q * bitcast<u32>(m)); if (r < 0) { r = r + m; } if (r >= m) { r = r - m; } return r; }',
+  // (h mod m)·(2^32 mod m) < 2^32 and its remainder plus (l mod m) < 2^17: no step wraps.
+  mp_residue64: 'fn mp_residue64(h : i32, l : i32, m : i32) -> i32 { let um = bitcast<u32>(m); let r16 = 65536u % um; let r32 = (r16 * r16) % um; return bitcast<i32>(((bitcast<u32>(h) % um) * r32 % um + bitcast<u32>(l) % um) % um); }',
 };
 
 function emitAs(node: TranslatorNode, arg: AstNode, target: GpuType, out: string[]): void {
@@ -124,6 +145,7 @@ function emitVectorLoad(node: TranslatorNode, name: string, ast: AstNode, out: s
  * @returns the shader with vector bindings
  */
 export function rebindVectorArrays(wgsl: string): string {
+  for (const [name, helper] of Object.entries(WGSL_HELPERS)) if (wgsl.includes(`${name}(`)) wgsl = `${wgsl}\n${helper}\n`;
   return wgsl
     .replace(/(var<storage, read> user_\w+Quad : )array<f32>;/g, '$1array<vec4<f32>>;')
     .replace(/(var<storage, read> user_\w+Pair : )array<f32>;/g, '$1array<vec2<f32>>;')

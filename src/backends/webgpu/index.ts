@@ -1,7 +1,8 @@
 /**
  * modprec on the GPU: resident arrays in GPU storage formats (f32, f16, bf16, f64, ff, i8, i16) and
  * gpu.js-compiled WebGPU kernels — DOT, GEMV, TRSV, ELL SpMV, format conversion — in f32 or float-float
- * arithmetic, with a CPU fallback where no adapter exists. See docs/gpu.md.
+ * arithmetic, with a CPU fallback where no adapter exists; RNS multiple precision on device mp_arrays
+ * (`rnsToDevice`, `rnsGpuDot`, `rnsGpuGemv`, `rnsGpuEllSpmv`, `rnsGpuWaxpby`, …). See docs/gpu.md and docs/rns.md.
  *
  * @module modprec/gpu
  */
@@ -19,6 +20,14 @@ export { gpuUpdate, type GpuUpdateArgs } from '../../../kernels/waxpby/update-we
 export { gpuAsum, type GpuAsumResult } from '../../../kernels/asum/asum-webgpu.js';
 export { gpuNrm2, type GpuNrm2Result } from '../../../kernels/nrm2/nrm2-webgpu.js';
 export { setGpuKernelDebug } from './program.js';
+export { rnsDeviceSet, type RnsDeviceSet } from '../../formats/rns/gpu/device-set.js';
+export { rnsToDevice, RnsDeviceArray, type RnsExactValue } from '../../formats/rns/gpu/rns-device-array.js';
+export { rnsArrayToDevice, rnsDeviceToArray } from '../../formats/rns/gpu/cpu-arrays.js';
+export type { RnsCoefficient } from '../../formats/rns/gpu/rns-device-kernel.js';
+export { rnsGpuWaxpby, rnsGpuAxpy, rnsGpuScal } from '../../formats/rns/gpu/update-rns-webgpu.js';
+export { rnsGpuDot } from '../../../kernels/dot/dot-rns-webgpu.js';
+export { rnsGpuGemv, type RnsGpuGemvArgs } from '../../../kernels/gemv/gemv-rns-webgpu.js';
+export { rnsGpuEllSpmv, rnsEllToDevice, type RnsDeviceEll, type RnsGpuEllSpmvArgs } from '../../../kernels/ell-spmv/ell-spmv-rns-webgpu.js';
 export type { GpuKernelOptions, GpuRunInfo } from './kernel-common.js';
 // Listed last: the API reference check runs the examples in export order, and releaseGpu's destroys the device.
 export { releaseGpu } from './backend.js';

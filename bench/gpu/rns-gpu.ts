@@ -1,0 +1,269 @@
+/**
+ * RNS multiple precision on the GPU (issue 17): GEMV 1000×1000 at 106 … 1696 bits, WAXPBY n = 10^6 at 120 bits,
+ * DOT n = 128³ and ELL SpMV (3-D 7-point Laplacian 128³, fp64 matrix read into RNS by the kernel, RNS vectors) at
+ * 424 bits, against MPFR (gmp-wasm, raw bindings, preallocated variables) on the host CPU in the same run. Every
+ * device result is checked in the same run against the exact value (BigInt): DOT, SpMV rows, WAXPBY elements and
+ * GEMV rows within their bounds (and correctly rounded where the algorithm rounds once).
+ *
+ * Times are the minimum over repetitions of a whole call (submit, all passes, wait for completion) with the data
+ * resident on the device. MPFR is timed on a slice where the full size would need gigabytes of WebAssembly memory
+ * (DOT: 2^18 elements; SpMV: 2^15 rows) and scaled linearly to the full size (its cost per element is constant).
+ *
+ * Run: npx tsc -p tsconfig.json && node dist/bench/gpu/rns-gpu.js [--quick] [--out=DIR]
+ *      node dist/bench/gpu/rns-gpu.js --record=FILE.json   (writes docs/performance.md and bench/results from a run)
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { markdownTable, machineDescription, today, writePerformanceSection, writeResults } from '../report.js';
+import { gpuRuntime, gpuUnavailableReason, releaseGpu, releaseGpuWhenIdle } from '../../src/backends/webgpu/index.js';
+import { rnsDeviceSet } from '../../src/formats/rns/gpu/device-set.js';
+import { exactOfDouble, rnsToDevice, type RnsExactValue } from '../../src/formats/rns/gpu/rns-device-array.js';
+import { rnsGpuWaxpby } from '../../src/formats/rns/gpu/update-rns-webgpu.js';
+import { rnsGpuDot } from '../../kernels/dot/dot-rns-webgpu.js';
+import { rnsGpuGemv } from '../../kernels/gemv/gemv-rns-webgpu.js';
+import { rnsEllToDevice, rnsGpuEllSpmv } from '../../kernels/ell-spmv/ell-spmv-rns-webgpu.js';
+import { ELL_PADDING } from '../../src/sparse/ell-matrix.js';
+import { seededRandom } from '../../src/sparse/seeded-random.js';
+
+const quick = process.argv.includes('--quick');
+const outDir = process.argv.find((a) => a.startsWith('--out='))?.slice(6) ?? process.env.OUT;
+const record = process.argv.find((a) => a.startsWith('--record='))?.slice(9);
+
+// ---- exact oracle (dyadic rationals in BigInt) ----
+interface Dy { v: bigint; e: number }
+const dy = (x: RnsExactValue): Dy => ({ v: x.sign ? -x.X : x.X, e: x.exp });
+const mul = (a: Dy, b: Dy): Dy => ({ v: a.v * b.v, e: a.e + b.e });
+function add(a: Dy, b: Dy): Dy {
+  if (a.v === 0n) return b;
+  if (b.v === 0n) return a;
+  const e = Math.min(a.e, b.e);
+  return { v: (a.v << BigInt(a.e - e)) + (b.v << BigInt(b.e - e)), e };
+}
+const neg = (a: Dy): Dy => ({ v: -a.v, e: a.e });
+const absd = (a: Dy): Dy => ({ v: a.v < 0n ? -a.v : a.v, e: a.e });
+/** log2 of a positive BigInt (to double precision). */
+function log2Big(a: bigint): number {
+  const len = a.toString(2).length;
+  return len > 53 ? len - 53 + Math.log2(Number(a >> BigInt(len - 53))) : Math.log2(Number(a));
+}
+/** |err| / (2^-p·Σ|t|): the error in units of 2^-p·Σ|t| (0 when exact). */
+function errorUnits(err: Dy, scale: Dy, p: number): number {
+  if (err.v === 0n) return 0;
+  const a = err.v < 0n ? -err.v : err.v, c = scale.v < 0n ? -scale.v : scale.v;
+  return 2 ** (log2Big(a) + err.e - log2Big(c) - scale.e + p);
+}
+function roundP(a: Dy, p: number): Dy {
+  let m = a.v < 0n ? -a.v : a.v;
+  if (m === 0n) return { v: 0n, e: 0 };
+  const k = m.toString(2).length - p;
+  if (k <= 0) return a;
+  const q = m >> BigInt(k), r = m - (q << BigInt(k)), half = 1n << BigInt(k - 1);
+  m = r > half || (r === half && (q & 1n) === 1n) ? q + 1n : q;
+  return { v: a.v < 0n ? -m : m, e: a.e + k };
+}
+const same = (a: Dy, b: Dy): boolean => add(a, neg(b)).v === 0n;
+
+function doubles(n: number, seed: number): Float64Array {
+  const r = seededRandom(seed);
+  return Float64Array.from({ length: n }, () => 2 * r.nextDouble() - 1);
+}
+/** Random p-bit significands in (−1, 1). */
+function fullPrecision(n: number, p: number, seed: number): RnsExactValue[] {
+  const r = seededRandom(seed);
+  return Array.from({ length: n }, () => {
+    let X = 0n;
+    for (let b = 0; b < p; b += 30) X = (X << 30n) | BigInt(Math.floor(r.nextDouble() * 2 ** 30));
+    X &= (1n << BigInt(p)) - 1n;
+    return { sign: r.nextDouble() < 0.5 ? 1 : 0, X, exp: -p } as RnsExactValue;
+  });
+}
+
+async function minTime(fn: () => Promise<unknown>, reps: number, warmup = 2): Promise<number> {
+  for (let i = 0; i < warmup; i++) await fn();
+  let best = Infinity;
+  for (let i = 0; i < reps; i++) {
+    const t0 = performance.now();
+    await fn();
+    best = Math.min(best, performance.now() - t0);
+  }
+  return best;
+}
+
+interface Result { kernel: string; precision: number; size: string; moduli: number; gpuMs: number; goal: string; met: boolean | null; mpfrMs?: number; speedup?: number; gflops?: number; bytes: number; check: string; ok: boolean }
+
+async function run(): Promise<{ adapter: string; results: Result[] }> {
+  // MPFR's set-up and the host-side checks are long stretches without device work: keep the device meanwhile.
+  releaseGpuWhenIdle(false);
+  const rt = await gpuRuntime();
+  if (!rt) throw new Error(`no WebGPU adapter: ${gpuUnavailableReason()}`);
+  const adapter = `${rt.context.adapter.name} (${rt.context.adapter.backend})`;
+  const results: Result[] = [];
+  const { init } = await import('gmp-wasm');
+  const { binding: b } = await init();
+  const mpVar = (prec: number, v: number): number => { const x = b.mpfr_t(); b.mpfr_init2(x, prec); b.mpfr_set_d(x, v, 0); return x; };
+  const free = (vars: number[]): void => vars.forEach((v) => { b.mpfr_clear(v); b.mpfr_t_free(v); });
+
+  // ---- GEMV 1000×1000 (A of doubles stored as RNS, x full-precision, y of doubles), α = 1/3, β = −0.5 ----
+  const gemvN = quick ? 64 : 1000;
+  const goals: Record<number, number> = { 106: 0.62, 212: 1.12, 424: 1.7, 848: 2.58, 1696: 4.92 };
+  const Avals = doubles(gemvN * gemvN, 1);
+  for (const p of quick ? [106, 424] : [106, 212, 424, 848, 1696]) {
+    const set = rnsDeviceSet(p);
+    const xv = fullPrecision(gemvN, p, 2 + p);
+    const yv = doubles(gemvN, 3);
+    const A = await rnsToDevice(Avals, set);
+    const x = await rnsToDevice(xv, set);
+    const y = await rnsToDevice(yv, set);
+    const alpha = 1 / 3, beta = -0.5;
+    await rnsGpuGemv({ A, m: gemvN, n: gemvN, x, y, alpha, beta });
+    const rowsChecked = [0, 1, gemvN >> 1, gemvN - 1];
+    const gotRows = await y.toExact(rowsChecked);
+    let worst = -Infinity;
+    for (const [at, i] of rowsChecked.entries()) {
+      const got = { [i]: gotRows[at]! };
+      let s: Dy = mul(dy(exactOfDouble(beta)), dy(exactOfDouble(yv[i]!)));
+      let sabs = absd(s);
+      for (let j = 0; j < gemvN; j++) {
+        const t = mul(mul(dy(exactOfDouble(alpha)), dy(exactOfDouble(Avals[i + j * gemvN]!))), dy(xv[j]!));
+        s = add(s, t);
+        sabs = add(sabs, absd(t));
+      }
+      worst = Math.max(worst, errorUnits(add(dy(got[i]!), neg(s)), sabs, p));
+    }
+    const ms = await minTime(() => rnsGpuGemv({ A, m: gemvN, n: gemvN, x, y, alpha, beta: 0 }), quick ? 3 : 10);
+    const bytes = (set.size + 6) * 4 * gemvN * gemvN;
+    results.push({ kernel: 'GEMV N', precision: p, size: `${gemvN}×${gemvN}`, moduli: set.size, gpuMs: ms, goal: `≤ ${goals[p]} ms`, met: quick ? null : ms <= goals[p]!, bytes, check: `max error ${worst.toFixed(2)}·2^-p·Σ|terms| (bound 4)`, ok: worst <= 4 });
+    [A, x, y].forEach((a) => a.destroy());
+    console.log(JSON.stringify(results.at(-1)));
+  }
+
+  // ---- WAXPBY n = 10^6 at 120 bits, doubles ----
+  {
+    const n = quick ? 4096 : 1_000_000, p = 120;
+    const set = rnsDeviceSet(p);
+    const xv = doubles(n, 5), yv = doubles(n, 6);
+    const x = await rnsToDevice(xv, set), y = await rnsToDevice(yv, set), w = await rnsToDevice(new Float64Array(n), set);
+    const alpha = Math.PI, beta = -1 / 7;
+    await rnsGpuWaxpby(alpha, x, beta, y, w);
+    const sample = Array.from({ length: Math.min(n, 1024) }, (_, i) => Math.floor((i * n) / Math.min(n, 1024)));
+    const words = await w.toExact(sample);
+    let ok = true;
+    sample.forEach((k, i) => {
+      const exact = add(mul(dy(exactOfDouble(alpha)), dy(exactOfDouble(xv[k]!))), mul(dy(exactOfDouble(beta)), dy(exactOfDouble(yv[k]!))));
+      if (!same(dy(words[i]!), roundP(exact, p))) ok = false;
+    });
+    const ms = await minTime(() => rnsGpuWaxpby(alpha, x, beta, y, w), quick ? 3 : 20);
+    const gflops = (3 * n) / ms / 1e6;
+    results.push({ kernel: 'WAXPBY', precision: p, size: `n = ${n}`, moduli: set.size, gpuMs: ms, goal: '≥ 4 GFLOP/s', met: quick ? null : gflops >= 4, gflops, bytes: 3 * (set.size + 6) * 4 * n, check: '1024 sampled elements correctly rounded', ok });
+    [x, y, w].forEach((a) => a.destroy());
+    console.log(JSON.stringify(results.at(-1)));
+  }
+
+  // ---- DOT n = 128³ at 424 bits, doubles; MPFR on a slice ----
+  const p424 = 424, set424 = rnsDeviceSet(p424);
+  {
+    const n = quick ? 4096 : 128 ** 3;
+    const xv = doubles(n, 7), yv = doubles(n, 8);
+    const x = await rnsToDevice(xv, set424), y = await rnsToDevice(yv, set424);
+    const s = await rnsGpuDot(x, y);
+    const [got] = await s.toExact();
+    let exact: Dy = { v: 0n, e: -2148 };
+    for (let k = 0; k < n; k++) exact = add(exact, mul(dy(exactOfDouble(xv[k]!)), dy(exactOfDouble(yv[k]!))));
+    const ok = same(dy(got!), roundP(exact, p424));
+    s.destroy();
+    const ms = await minTime(async () => (await rnsGpuDot(x, y)).destroy(), quick ? 3 : 10);
+    const slice = Math.min(n, 1 << 18);
+    const mx = Array.from({ length: slice }, (_, k) => mpVar(p424, xv[k]!)), my = Array.from({ length: slice }, (_, k) => mpVar(p424, yv[k]!));
+    const acc = mpVar(p424, 0), t = mpVar(p424, 0);
+    let mpfr = Infinity;
+    for (let rep = 0; rep < 3; rep++) {
+      const t0 = performance.now();
+      b.mpfr_set_d(acc, 0, 0);
+      for (let k = 0; k < slice; k++) { b.mpfr_mul(t, mx[k]!, my[k]!, 0); b.mpfr_add(acc, acc, t, 0); }
+      mpfr = Math.min(mpfr, performance.now() - t0);
+    }
+    free([...mx, ...my, acc, t]);
+    const mpfrMs = (mpfr * n) / slice;
+    results.push({ kernel: 'DOT', precision: p424, size: `n = ${n}`, moduli: set424.size, gpuMs: ms, goal: '≥ 100× MPFR', met: quick ? null : mpfrMs / ms >= 100, mpfrMs, speedup: mpfrMs / ms, gflops: (2 * n) / ms / 1e6, bytes: 2 * (set424.size + 6) * 4 * n, check: 'correctly rounded (one rounding of the exact sum)', ok });
+    [x, y].forEach((a) => a.destroy());
+    console.log(JSON.stringify(results.at(-1)));
+  }
+
+  // ---- ELL SpMV, 7-point Laplacian on a g³ grid, fp64 matrix, RNS vectors at 424 bits ----
+  {
+    const g = quick ? 8 : 128, rows = g ** 3, width = 7;
+    const colIndex = new Int32Array(rows * width).fill(ELL_PADDING);
+    const vals = new Float64Array(rows * width);
+    for (let i = 0; i < rows; i++) {
+      const [a, b2, c] = [i % g, Math.floor(i / g) % g, Math.floor(i / (g * g))];
+      let k = 0;
+      const put = (col: number, v: number): void => { colIndex[i + k * rows] = col; vals[i + k * rows] = v; k++; };
+      put(i, 6);
+      if (a > 0) put(i - 1, -1);
+      if (a < g - 1) put(i + 1, -1);
+      if (b2 > 0) put(i - g, -1);
+      if (b2 < g - 1) put(i + g, -1);
+      if (c > 0) put(i - g * g, -1);
+      if (c < g - 1) put(i + g * g, -1);
+    }
+    const xv = doubles(rows, 9);
+    const x = await rnsToDevice(xv, set424), y = await rnsToDevice(new Float64Array(rows), set424);
+    const A = await rnsEllToDevice({ rows, cols: rows, width, stride: rows, colIndex }, vals, x);
+    await rnsGpuEllSpmv({ A, x, y });
+    const sample = Array.from({ length: Math.min(rows, 1024) }, (_, i) => Math.floor((i * rows) / Math.min(rows, 1024)));
+    const got = await y.toExact(sample);
+    let ok = true;
+    sample.forEach((i, at) => {
+      let s: Dy = { v: 0n, e: 0 };
+      for (let k = 0; k < width; k++) { const c = colIndex[i + k * rows]!; if (c >= 0) s = add(s, mul(dy(exactOfDouble(vals[i + k * rows]!)), dy(exactOfDouble(xv[c]!)))); }
+      if (!same(dy(got[at]!), roundP(s, p424))) ok = false;
+    });
+    const ms = await minTime(() => rnsGpuEllSpmv({ A, x, y }), quick ? 3 : 10);
+    const sliceRows = Math.min(rows, 1 << 15), reach = Math.min(rows, sliceRows + g * g);
+    const mx = Array.from({ length: reach }, (_, k) => mpVar(p424, xv[k]!));
+    const acc = mpVar(p424, 0), t = mpVar(p424, 0), out = Array.from({ length: sliceRows }, () => mpVar(p424, 0));
+    let mpfr = Infinity;
+    for (let rep = 0; rep < 3; rep++) {
+      const t0 = performance.now();
+      for (let i = 0; i < sliceRows; i++) {
+        b.mpfr_set_d(acc, 0, 0);
+        for (let k = 0; k < width; k++) { const c = colIndex[i + k * rows]!; if (c >= 0) { b.mpfr_mul_d(t, mx[c]!, vals[i + k * rows]!, 0); b.mpfr_add(acc, acc, t, 0); } }
+        b.mpfr_set(out[i]!, acc, 0);
+      }
+      mpfr = Math.min(mpfr, performance.now() - t0);
+    }
+    free([...mx, ...out, acc, t]);
+    const mpfrMs = (mpfr * rows) / sliceRows;
+    const nnz = colIndex.reduce((a, c) => a + (c >= 0 ? 1 : 0), 0);
+    results.push({ kernel: 'ELL SpMV (fp64 A)', precision: p424, size: `Laplacian ${g}³`, moduli: set424.size, gpuMs: ms, goal: '≥ 100× MPFR', met: quick ? null : mpfrMs / ms >= 100, mpfrMs, speedup: mpfrMs / ms, gflops: (2 * nnz) / ms / 1e6, bytes: 2 * (set424.size + 6) * 4 * rows + 12 * rows * width, check: '1024 sampled rows correctly rounded', ok });
+    [x, y].forEach((a) => a.destroy());
+    console.log(JSON.stringify(results.at(-1)));
+  }
+  return { adapter, results };
+}
+
+function render(data: { adapter: string; date: string; host: string; results: Result[] }): void {
+  const fmt = (v: number | undefined): string => (v === undefined ? '—' : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(3));
+  const rows = data.results.map((r) => [r.kernel, r.precision, r.size, r.moduli, fmt(r.gpuMs), r.goal, r.met === null ? '—' : r.met ? 'yes' : 'no', fmt(r.mpfrMs), r.speedup === undefined ? '—' : `${fmt(r.speedup)}×`, fmt(r.gflops), fmt(r.bytes / r.gpuMs / 1e6), r.ok ? `yes: ${r.check}` : `NO: ${r.check}`]);
+  writePerformanceSection('rns-gpu', `### RNS multiple precision on the GPU (issue 17)
+
+${data.adapter}, ${data.date}; MPFR (gmp-wasm) on the host of the same run: ${data.host}. \`bench/gpu/rns-gpu.ts\`; device
+numbers resident, time of a whole call (submit, every pass, wait), minimum of 10–20 repetitions. MPFR timed on a slice
+(DOT 2^18 elements, SpMV 2^15 rows) and scaled to the full size. "GB/s" is the size of the operands' mp_arrays
+((n + 6) words per number) over the time: the fraction of the device's copy bandwidth they would need.
+
+${markdownTable(['kernel', 'bits', 'size', 'moduli', 'GPU ms', 'goal', 'met', 'MPFR ms', 'GPU vs MPFR', 'GFLOP/s', 'GB/s', 'checked in the same run'], rows)}`);
+}
+
+if (record) {
+  const data = JSON.parse(readFileSync(record, 'utf8'));
+  render(data);
+  writeResults('rns-gpu', data);
+} else {
+  const { adapter, results } = await run();
+  const data = { adapter, date: today(), host: machineDescription(), results };
+  if (outDir) writeFileSync(join(outDir, 'rns-gpu.json'), JSON.stringify(data, null, 2));
+  if (!outDir) { render(data); writeResults('rns-gpu', data); }
+  console.log(results.every((r) => r.ok) ? 'all checks passed' : 'SOME CHECKS FAILED');
+  await releaseGpu();
+}

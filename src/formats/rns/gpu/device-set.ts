@@ -1,0 +1,167 @@
+/**
+ * The moduli set of RNS numbers on the GPU, and the constant tables its kernels read.
+ *
+ * **Moduli.** WGSL has neither 64-bit integers nor f64, so the moduli are odd primes below 2^16: a residue
+ * product a·b < m² < 2^32 is exact in `u32`, and u32 `%` is exact, so |a·b|_m is one `mpMulMod` (proof: a, b < m
+ * ≤ 2^16 − 15 ⇒ a·b ≤ (2^16 − 16)² < 2^32, no wrap-around). The set takes the largest primes below 2^16 (all
+ * above 2^15 for the sizes used here) until log2 M ≥ 3p + 81.
+ *
+ * The kernels' hot loops use `mpMulModR(a, b, m, r)`, which avoids integer division: with x = a·b < 2^32 (u32, exact)
+ * and r = fl(1/m) from the table (correctly rounded on the host), q = ⌊fl(fl(x)·r)⌋. The conversion (faithful in
+ * WGSL: ≤ 2^-23 relative), r (≤ 2^-24) and the product (≤ 2^-24) give |q̃ − x/m| ≤ 2^17·2^-22 < 1 for the float
+ * quotient q̃ (x/m < 2^17 since m > 2^15), so q ∈ {⌊x/m⌋ − 1, ⌊x/m⌋, ⌊x/m⌋ + 1} and r = x − q·m (u32 wrap-around,
+ * read as i32: the true value lies in (−m, 2m)) needs one conditional add or subtract of m. The argument holds for
+ * any relative float error up to 2^-18, so compiler approximations cannot break it.
+ *
+ * **Why M is larger than the CPU's (2p + 3 bits).** A kernel's sum Σ t_j of exact products t_j = X·Y·2^f (X, Y ≤
+ * 2^p) is accumulated exactly in the residues on one grid 2^G (see `grid.ts`): every aligned term must fit, with
+ * the sum of up to 2^32 terms staying below M/4, while terms below the grid are dropped with a total below
+ * 2^-p·max|t_j|. Both hold together when log2 M − 1 ≥ 3p + 2·log2 N + 14 (proof in `grid.ts`), hence 3p + 80 for
+ * N ≤ 2^32. The precision stays p: results are rounded to p bits, so the format's unit roundoff (that of the CPU
+ * set of the same p) bounds every rounding.
+ *
+ * **Word encoding.** Every integer the device stores (residue, sign, exponent, evaluation) is kept as v + 2^30 in
+ * a 32-bit word bound as f32: the word is then always a normal binary32 (never a subnormal or NaN pattern that a
+ * GPU could flush or canonicalise), for |v| < 2^29.
+ *
+ * @module
+ */
+import { fail } from '../../../core/errors.js';
+import { MAX_PRECISION, MIN_PRECISION } from '../moduli-set.js';
+
+/** Bias of every integer word on the device (v is stored as v + 2^30). @group GPU */
+export const WORD_BIAS = 2 ** 30;
+
+/**
+ * Largest |exponent| of a number uploaded to the device: 2^28, so that products and sums of device numbers stay
+ * within the ±2^29 a biased word holds.
+ * @group GPU
+ */
+export const DEVICE_MAX_EXPONENT = 2 ** 28;
+
+/**
+ * A GPU moduli set (primes below 2^16) and its tables.
+ * @group GPU
+ */
+export interface RnsDeviceSet {
+  /** Precision p: significands ≤ 2^p, results rounded to p bits. */
+  readonly precision: number;
+  /** Number of moduli n. */
+  readonly size: number;
+  /** The moduli, descending. */
+  readonly moduli: Uint32Array;
+  /** w_i = |M_i^-1|_{m_i}. */
+  readonly w: Uint32Array;
+  /** M = ∏ m_i. */
+  readonly M: bigint;
+  /** M_i = M / m_i. */
+  readonly Mi: readonly bigint[];
+  /** Bit length of M. */
+  readonly bitsM: number;
+  /** Number of 16-bit limbs of M (and of every M_i). */
+  readonly limbs: number;
+  /** Number of entries |2^(16a)|_{m_i}, a ∈ [0, pow16), per modulus. */
+  readonly pow16: number;
+  /** Number of entries |2^d|_{m_i}, d ∈ [0, pow2), per modulus (every grid shift is below bitsM). */
+  readonly pow2: number;
+  /** μ = ⌊2^(bitsM + 23)/M⌋ ∈ [2^23, 2^24): 1/M ∈ [μ, μ + 1]·2^-(bitsM + 23). */
+  readonly mu: number;
+  /** The device table (words as a Uint32Array; float entries are binary32 bits). */
+  readonly table: Uint32Array;
+  /** Word offsets of the parts of `table`. */
+  readonly offsets: { readonly moduli: number; readonly w: number; readonly inverse: number; readonly miLimbs: number; readonly mLimbs: number; readonly pow16: number; readonly pow2: number };
+}
+
+/** The largest odd primes below 2^16, descending (enough for p = 4096). */
+function primesDescending(): number[] {
+  const limit = 65536;
+  const sieve = new Uint8Array(limit);
+  const out: number[] = [];
+  for (let c = 2; c < limit; c++) {
+    if (sieve[c]) continue;
+    for (let k = c * c; k < limit; k += c) sieve[k] = 1;
+  }
+  for (let c = limit - 1; c > 2 ** 15; c--) if (!sieve[c] && c % 2 === 1) out.push(c);
+  return out;
+}
+
+let primes: number[] | undefined;
+const cache = new Map<number, RnsDeviceSet>();
+
+function bitLength(x: bigint): number {
+  return x === 0n ? 0 : x.toString(2).length;
+}
+
+function modInverse(a: number, m: number): number {
+  let [r0, r1, s0, s1] = [a % m, m, 1, 0];
+  while (r1 !== 0) {
+    const q = Math.floor(r0 / r1);
+    [r0, r1] = [r1, r0 - q * r1];
+    [s0, s1] = [s1, s0 - q * s1];
+  }
+  return ((s0 % m) + m) % m;
+}
+
+/**
+ * The GPU moduli set for precision p (cached).
+ * @param precision - p in bits, an integer in [53, 4096]
+ * @returns the set with its tables
+ * @throws {@link modprec!ModprecError} `INVALID_SIZE` for p out of range
+ * @example
+ * ```ts
+ * import { rnsDeviceSet } from 'modprec/gpu';
+ *
+ * const set = rnsDeviceSet(424);
+ * set.bitsM - 1 >= 3 * 424 + 80; // → true
+ * ```
+ * @group GPU
+ */
+export function rnsDeviceSet(precision: number): RnsDeviceSet {
+  if (!Number.isInteger(precision) || precision < MIN_PRECISION || precision > MAX_PRECISION) {
+    fail('INVALID_SIZE', 'precision', `must be an integer in [${MIN_PRECISION}, ${MAX_PRECISION}]`, precision);
+  }
+  const known = cache.get(precision);
+  if (known) return known;
+  primes ??= primesDescending();
+  const chosen: number[] = [];
+  let M = 1n;
+  while (bitLength(M) - 1 < 3 * precision + 80) {
+    const m = primes[chosen.length]!;
+    chosen.push(m);
+    M *= BigInt(m);
+  }
+  const n = chosen.length;
+  const bitsM = bitLength(M);
+  const limbs = Math.ceil(bitsM / 16);
+  const pow16 = Math.ceil(bitsM / 16) + 1;
+  const Mi = chosen.map((m) => M / BigInt(m));
+  const w = new Uint32Array(chosen.map((m, i) => modInverse(Number(Mi[i]! % BigInt(m)), m)));
+  const mu = Number((1n << BigInt(bitsM + 23)) / M);
+  const pow2 = bitsM;
+  const offsets = { moduli: 0, w: n, inverse: 2 * n, miLimbs: 3 * n, mLimbs: 3 * n + n * limbs, pow16: 3 * n + n * limbs + limbs, pow2: 3 * n + n * limbs + limbs + n * pow16 };
+  const words = offsets.pow2 + n * pow2;
+  const buffer = new ArrayBuffer(words * 4);
+  const table = new Uint32Array(buffer);
+  const floats = new Float32Array(buffer);
+  const mask = 0xffffn;
+  chosen.forEach((m, i) => {
+    table[offsets.moduli + i] = m;
+    table[offsets.w + i] = w[i]!;
+    floats[offsets.inverse + i] = 1 / m;
+    let v = Mi[i]!;
+    for (let j = 0; j < limbs; j++, v >>= 16n) table[offsets.miLimbs + i * limbs + j] = Number(v & mask);
+    for (let d = 0, q = 1; d < pow2; d++, q = (q * 2) % m) table[offsets.pow2 + i * pow2 + d] = q;
+    let p = 1;
+    for (let a = 0; a < pow16; a++) {
+      table[offsets.pow16 + i * pow16 + a] = p;
+      p = (p * 65536) % m;
+    }
+  });
+  let v = M;
+  for (let j = 0; j < limbs; j++, v >>= 16n) table[offsets.mLimbs + j] = Number(v & mask);
+  const set: RnsDeviceSet = Object.freeze({
+    precision, size: n, moduli: new Uint32Array(chosen), w, M, Mi: Object.freeze(Mi), bitsM, limbs, pow16, pow2, mu, table, offsets: Object.freeze(offsets),
+  });
+  cache.set(precision, set);
+  return set;
+}

@@ -1,0 +1,116 @@
+/**
+ * Host side shared by the RNS device kernels: the set's table on the device, scratch buffers, scalar uploads,
+ * operand checks, and running an accumulator pass followed by the rounding passes in one submit.
+ *
+ * @module
+ */
+import { fail } from '../../../core/errors.js';
+import { getProgram, submitPasses, type Pass, type Program, type ProgramSpec } from '../../../backends/webgpu/program.js';
+import { trackGpuWork } from '../../../backends/webgpu/backend.js';
+import { createWordBuffer, type GpuRuntime } from '../../../backends/webgpu/runtime.js';
+import type { GpuBuffer } from '../../../backends/webgpu/webgpu-types.js';
+import type { RnsDeviceSet } from './device-set.js';
+import { normalizePasses, normalizePrograms } from './normalize-webgpu.js';
+import { encodeValues, exactOfDouble, RnsDeviceArray, type RnsExactValue } from './rns-device-array.js';
+
+const tables = new WeakMap<GpuRuntime, Map<RnsDeviceSet, GpuBuffer>>();
+
+/** The set's constant table on the device (uploaded once per runtime). */
+export function deviceTable(runtime: GpuRuntime, set: RnsDeviceSet): GpuBuffer {
+  let byRuntime = tables.get(runtime);
+  if (!byRuntime) tables.set(runtime, (byRuntime = new Map()));
+  let t = byRuntime.get(set);
+  if (!t) byRuntime.set(set, (t = createWordBuffer(runtime.context, set.table.length, set.table)));
+  return t;
+}
+
+/**
+ * A coefficient: a finite double, or an exact value (|exponent| ≤ 2^28, X ≤ 2^p).
+ * @group GPU
+ */
+export type RnsCoefficient = number | RnsExactValue;
+
+/** The exact value of a coefficient, or `INVALID_VALUE` naming it (RNS has no infinity or NaN). */
+export function coefficient(name: string, value: unknown): RnsExactValue {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) fail('INVALID_VALUE', name, 'must be finite (RNS has no infinity or NaN)', value);
+    return exactOfDouble(value);
+  }
+  if (typeof value === 'object' && value !== null && typeof (value as RnsExactValue).X === 'bigint') return value as RnsExactValue;
+  return fail('INVALID_VALUE', name, 'must be a finite number or an exact RNS value', value);
+}
+
+/** Uploads scalars as a small device array (validated by {@link encodeValues}). */
+export function scalarBuffer(runtime: GpuRuntime, set: RnsDeviceSet, values: readonly RnsExactValue[]): GpuBuffer {
+  const words = encodeValues(set, values);
+  return createWordBuffer(runtime.context, words.length, words);
+}
+
+/**
+ * Checks device operands: arrays, alive, of one runtime and one set.
+ * @returns the runtime and set
+ */
+export function checkOperands(named: Readonly<Record<string, unknown>>): { runtime: GpuRuntime; set: RnsDeviceSet } {
+  let first: RnsDeviceArray | undefined;
+  for (const [name, a] of Object.entries(named)) {
+    if (!(a instanceof RnsDeviceArray)) fail('INVALID_STORAGE', name, 'must be an RNS device array (rnsToDevice)', a);
+    a.live(name);
+    if (!first) first = a;
+    else if (a.set !== first.set) fail('INVALID_FORMAT', name, `must use the moduli set of the other operands (precision ${first.set.precision})`, a.set.precision);
+    else if (a.runtime !== first.runtime) fail('INVALID_STORAGE', name, 'must live on the device of the other operands');
+  }
+  return { runtime: first!.runtime, set: first!.set };
+}
+
+/** Compiled accumulator programs, by source. */
+export function accumulatorProgram(runtime: GpuRuntime, spec: ProgramSpec): Promise<Program> {
+  return getProgram(runtime.context, spec);
+}
+
+const scratch = new WeakMap<GpuRuntime, Map<string, GpuBuffer>>();
+
+/**
+ * A scratch buffer of at least `words` words for `role`, reused from call to call (calls wait for their work, so
+ * one at a time uses it); a larger request replaces it.
+ */
+export function scratchBuffer(runtime: GpuRuntime, role: string, words: number): GpuBuffer {
+  let byRuntime = scratch.get(runtime);
+  if (!byRuntime) scratch.set(runtime, (byRuntime = new Map()));
+  const known = byRuntime.get(role);
+  if (known && known.size >= words * 4) return known;
+  known?.destroy();
+  const b = createWordBuffer(runtime.context, Math.max(words, 4));
+  byRuntime.set(role, b);
+  return b;
+}
+
+/** One accumulate-then-round step: passes filling the accumulator of `count` elements, rounded into `out`. */
+export interface RoundedStage {
+  readonly before: (acc: GpuBuffer) => Pass[];
+  readonly count: number;
+  readonly out: GpuBuffer;
+}
+
+/**
+ * Submits the stages in order (each: its accumulator passes, then the rounding into its output) in one command
+ * buffer, and waits for it; `temporaries` are released then. Dispatches of one pass run in order, so a stage may
+ * read what an earlier one wrote, and the scratch buffers are shared.
+ */
+export async function runStages(runtime: GpuRuntime, set: RnsDeviceSet, stages: readonly RoundedStage[], temporaries: GpuBuffer[]): Promise<void> {
+  const ctx = runtime.context;
+  const progs = await normalizePrograms(runtime, set);
+  const count = Math.max(...stages.map((s) => s.count));
+  const acc = scratchBuffer(runtime, 'acc', (set.size + 2) * count);
+  const columns = scratchBuffer(runtime, 'columns', 2 * set.limbs * count);
+  const sizes = scratchBuffer(runtime, 'sizes', 4 * count);
+  const table = deviceTable(runtime, set);
+  const passes = stages.flatMap((s) => [...s.before(acc), ...normalizePasses(progs, set, acc, s.count, { columns, sizes }, table, s.out)]);
+  submitPasses(ctx, passes.map((pass) => ({ pass })));
+  await trackGpuWork(ctx.device.queue.onSubmittedWorkDone());
+  temporaries.forEach((b) => b.destroy());
+}
+
+/** {@link runStages} with one stage. */
+export function runWithRounding(runtime: GpuRuntime, set: RnsDeviceSet, before: (acc: GpuBuffer) => Pass[], count: number, out: GpuBuffer, temporaries: GpuBuffer[]): Promise<void> {
+  return runStages(runtime, set, [{ before, count, out }], temporaries);
+}

@@ -1,0 +1,245 @@
+/**
+ * Row sums on device RNS arrays — the engine of DOT and GEMV (N and T): for r < R,
+ *
+ *     out_r = Σ_{j<N} P[r·rs + j·cs]·Q[j]  (+ β·Y[r]),
+ *
+ * each row one exact sum on its grid (grid.ts), rounded once. Four programs, then the rounding passes
+ * (normalize-webgpu.ts): (1) thread per row and column chunk: the largest bit bound and the smallest exponent of
+ * the chunk's non-zero terms; (2) thread per row: the same over the chunks and the β term, hence G; (3) thread
+ * per row, chunk and modulus: the chunk's residue sum on the grid (adjacent threads read adjacent residues of
+ * one element); (4) thread per row and modulus: the chunks' residues added, the β term, and ξ = |acc·w_i|_m for
+ * the rounding. The column chunks make R·S·n threads, enough to fill a GPU for a single DOT.
+ *
+ * @module
+ */
+import type { Pass, Program } from '../../../backends/webgpu/program.js';
+import type { GpuRuntime } from '../../../backends/webgpu/runtime.js';
+import type { GpuBuffer } from '../../../backends/webgpu/webgpu-types.js';
+import { WORD_BIAS, type RnsDeviceSet } from './device-set.js';
+import { addTerm, addTermOf, f64Factor, gridExponent, rnsFactor, termInfo, termOf, termsLog2, type Factor } from './grid.js';
+import { accumulatorProgram, scratchBuffer } from './rns-device-kernel.js';
+
+const B = WORD_BIAS;
+
+/**
+ * What the row terms multiply: P stored as device RNS numbers or as fp64 words (read exactly into RNS), and Q
+ * indexed by the column j or gathered through column indices Ci[kp] (ELL; ELL_PADDING slots are zero terms).
+ */
+export interface RowSumVariant {
+  readonly beta: boolean;
+  readonly p: 'rns' | 'f64';
+  readonly gather: boolean;
+}
+
+/** Source of the term (r, j): kp, the Q index, and the term's variables (suffix a). */
+function rowTerm(set: RnsDeviceSet, v: RowSumVariant): { code: string; P: Factor; Q: Factor } {
+  const P = v.p === 'f64' ? f64Factor('P', 'kp') : rnsFactor(set, 'P', 'LP', 'kp');
+  const Q = rnsFactor(set, 'Q', 'LQ', v.gather ? 'qj' : 'j');
+  const gather = v.gather ? `let qj = mpBits(Ci[kp]) - ${B};\nlet pad = mpI32(0);\nif (qj < 0) { qj = 0; pad = 1; }` : '';
+  return { code: `const kp = r * rs + j * cs;\n${gather}\n${termOf('a', P, Q)}${v.gather ? '\nif (pad !== 0) { za = 1; }' : ''}`, P, Q };
+}
+/** Bit bound standing for "no non-zero term". */
+const NONE = -(2 ** 29) + 1;
+
+const SHAPE_ARGS = [['R', 'Integer'], ['N', 'Integer'], ['S', 'Integer'], ['chunk', 'Integer'], ['rs', 'Integer'], ['cs', 'Integer'], ['LP', 'Integer'], ['LQ', 'Integer'], ['LY', 'Integer'], ['nu', 'Integer']] as const;
+
+/** Combines a term's info into (any, etop, fmin, nz). */
+const FOLD = (id: string): string => `if (z${id} === 0) { if (any === 0 || top${id} > etop) { etop = top${id}; } if (any === 0 || f${id} < fmin) { fmin = f${id}; } any = 1; } else { if (s${id} === 0) { nz = 0; } }`;
+
+function chunkRangeSource(set: RnsDeviceSet, v: RowSumVariant): string {
+  return `function (P, Q, Ci, R, N, S, chunk, rs, cs, LP, LQ, LY, nu) {
+const t = this.thread.x;
+const r = mpIdiv(t, S);
+const c = t - r * S;
+const j0 = c * chunk;
+let j1 = j0 + chunk;
+if (j1 > N) { j1 = N; }
+let any = mpI32(0);
+let etop = mpI32(0);
+let fmin = mpI32(0);
+let nz = mpI32(1);
+for (let j = j0; j < j1; j++) {
+  ${rowTerm(set, v).code}
+  ${FOLD('a')}
+}
+if (any === 0) { return [mpFloat(${NONE + B}), mpFloat(nz + ${B})]; }
+return [mpFloat(etop + ${B}), mpFloat(fmin + ${B})];
+}`;
+}
+
+/** Thread per row: the chunks' ranges and the β term folded into one (same encoding as a chunk's). */
+function rowRangeSource(set: RnsDeviceSet, beta: boolean): string {
+  return `function (Ra, Sc, Y, R, N, S, chunk, rs, cs, LP, LQ, LY, nu) {
+const r = this.thread.x;
+let any = mpI32(0);
+let etop = mpI32(0);
+let fmin = mpI32(0);
+let nz = mpI32(1);
+for (let c = mpI32(0); c < S; c++) {
+  const w0 = mpBits(Ra[2 * (r * S + c)]) - ${B};
+  const w1 = mpBits(Ra[2 * (r * S + c) + 1]) - ${B};
+  if (w0 === ${NONE}) { if (w1 === 0) { nz = 0; } }
+  else { if (any === 0 || w0 > etop) { etop = w0; } if (any === 0 || w1 < fmin) { fmin = w1; } any = 1; }
+}
+${beta ? `${termInfo(set, 'b', 'Sc', '1', '0', 'Y', 'LY', 'r')}\n${FOLD('b')}` : ''}
+if (any === 0) { return [mpFloat(${NONE + B}), mpFloat(nz + ${B})]; }
+return [mpFloat(etop + ${B}), mpFloat(fmin + ${B})];
+}`;
+}
+
+/** Declares any, etop, fmin, nz and G of row r from the row ranges. */
+function rowGrid(set: RnsDeviceSet): string {
+  return `const v0 = mpBits(Rr[2 * r]) - ${B};
+const v1 = mpBits(Rr[2 * r + 1]) - ${B};
+let any = mpI32(1);
+let etop = v0;
+let fmin = v1;
+let nz = mpI32(0);
+if (v0 === ${NONE}) { any = 0; nz = v1; }
+${gridExponent(set, 'nu')}`;
+}
+
+/** Thread per term (r, j): −1 when the term is zero or below the grid, else 2·(f − G) + sign. */
+function codesSource(set: RnsDeviceSet, v: RowSumVariant): string {
+  return `function (P, Q, Ci, Rr, R, N, S, chunk, rs, cs, LP, LQ, LY, nu) {
+const t = this.thread.x;
+const r = mpIdiv(t, N);
+const j = t - r * N;
+${rowGrid(set)}
+${rowTerm(set, v).code}
+if (any === 0 || za !== 0 || fa < G) { return mpFloat(${B - 1}); }
+return mpFloat(2 * (fa - G) + sa + ${B});
+}`;
+}
+
+/**
+ * Thread per row, chunk and modulus: the chunk's terms on the grid, from their codes — the per-term work (fields,
+ * exponents, the grid test) is done once per term by the codes pass, not once per modulus.
+ */
+function partialSource(set: RnsDeviceSet, v: RowSumVariant): string {
+  const n = set.size, o = set.offsets;
+  const P = v.p === 'f64' ? f64Factor('P', 'kp') : rnsFactor(set, 'P', 'LP', 'kp');
+  const Q = rnsFactor(set, 'Q', 'LQ', v.gather ? 'qj' : 'j');
+  return `function (P, Q, Ci, Cd, Tb, R, N, S, chunk, rs, cs, LP, LQ, LY, nu) {
+const t = this.thread.x;
+const rc = mpIdiv(t, ${n});
+const i = t - rc * ${n};
+const r = mpIdiv(rc, S);
+const c = rc - r * S;
+const m = mpBits(Tb[${o.moduli} + i]);
+const rm = Tb[${o.inverse} + i];
+let acc = mpI32(0);
+const j0 = c * chunk;
+let j1 = j0 + chunk;
+if (j1 > N) { j1 = N; }
+for (let j = j0; j < j1; j++) {
+  const code = mpBits(Cd[r * N + j]) - ${B};
+  if (code >= 0) {
+    const kp = r * rs + j * cs;
+    ${v.gather ? `const qj = mpBits(Ci[kp]) - ${B};` : ''}
+    ${P.decl('a')}
+    const p2 = mpBits(Tb[${o.pow2} + i * ${set.pow2} + (code >> 1)]);
+    let ra = mpMulModR(mpMulModR(${P.residue('a')}, ${Q.residue('b')}, m, rm), p2, m, rm);
+    if ((code & 1) !== 0 && ra !== 0) { ra = m - ra; }
+    acc = acc + ra;
+    if (acc >= m) { acc = acc - m; }
+  }
+}
+return mpFloat(acc + ${B});
+}`;
+}
+
+function combineSource(set: RnsDeviceSet, beta: boolean): string {
+  const n = set.size;
+  return `function (Pa, Rr, Sc, Y, Tb, R, N, S, chunk, rs, cs, LP, LQ, LY, nu) {
+const t = this.thread.x;
+let r = mpI32(0);
+let i = mpI32(0);
+if (t < ${n} * R) { r = mpIdiv(t, ${n}); i = t - r * ${n}; } else { r = mpImod(t - ${n} * R, R); i = ${n} + mpIdiv(t - ${n} * R, R); }
+${rowGrid(set)}
+${beta ? termInfo(set, 'b', 'Sc', '1', '0', 'Y', 'LY', 'r') : ''}
+if (i < ${n}) {
+  if (any === 0) { return mpFloat(${B}); }
+  const m = mpBits(Tb[${set.offsets.moduli} + i]);
+  const rm = Tb[${set.offsets.inverse} + i];
+  let acc = mpI32(0);
+  for (let c = mpI32(0); c < S; c++) {
+    acc = acc + mpBits(Pa[(r * S + c) * ${n} + i]) - ${B};
+    if (acc >= m) { acc = acc - m; }
+  }
+  ${beta ? addTerm(set, 'b', 'Sc', '0', 'Y', 'r') : ''}
+  return mpFloat(mpMulMod(acc, mpBits(Tb[${set.offsets.w} + i]), m) + ${B});
+}
+if (i === ${n}) { return mpFloat(G + ${B}); }
+if (any === 0 && nz !== 0) { return mpFloat(1 + ${B}); }
+return mpFloat(${B});
+}`;
+}
+
+/** The four programs of a row sum. */
+export interface RowSumPrograms {
+  readonly ranges: Program;
+  readonly rowRanges: Program;
+  readonly codes: Program;
+  readonly partials: Program;
+  readonly combine: Program;
+}
+
+/**
+ * The programs for `set`, with or without the β term.
+ * @param runtime - the runtime
+ * @param set - the GPU moduli set
+ * @param beta - whether rows add β·Y[r]
+ * @returns the programs
+ */
+export async function rowSumPrograms(runtime: GpuRuntime, set: RnsDeviceSet, variant: RowSumVariant): Promise<RowSumPrograms> {
+  const beta = variant.beta;
+  const shape = SHAPE_ARGS.map(([a, b]) => [a, b] as [string, 'Integer']);
+  const [ranges, rowRanges, codes, partials, combine] = await Promise.all([
+    accumulatorProgram(runtime, { source: chunkRangeSource(set, variant), args: [['P', 'Array'], ['Q', 'Array'], ['Ci', 'Array'], ...shape], components: 2 }),
+    accumulatorProgram(runtime, { source: rowRangeSource(set, beta), args: [['Ra', 'Array'], ['Sc', 'Array'], ['Y', 'Array'], ...shape], components: 2 }),
+    accumulatorProgram(runtime, { source: codesSource(set, variant), args: [['P', 'Array'], ['Q', 'Array'], ['Ci', 'Array'], ['Rr', 'Array'], ...shape], components: 1 }),
+    accumulatorProgram(runtime, { source: partialSource(set, variant), args: [['P', 'Array'], ['Q', 'Array'], ['Ci', 'Array'], ['Cd', 'Array'], ['Tb', 'Array'], ...shape], components: 1 }),
+    accumulatorProgram(runtime, { source: combineSource(set, beta), args: [['Pa', 'Array'], ['Rr', 'Array'], ['Sc', 'Array'], ['Y', 'Array'], ['Tb', 'Array'], ...shape], components: 1 }),
+  ]);
+  return { ranges, rowRanges, codes, partials, combine };
+}
+
+/** Shape of one row sum. */
+export interface RowSumShape {
+  readonly R: number;
+  readonly N: number;
+  readonly rs: number;
+  readonly cs: number;
+  readonly LP: number;
+  readonly LQ: number;
+  readonly LY: number;
+  /** Whether rows add β·Y[r]. */
+  readonly beta: boolean;
+}
+
+
+/**
+ * The passes filling the accumulator `acc` of R rows.
+ * @returns the passes
+ */
+export function rowSumPasses(runtime: GpuRuntime, set: RnsDeviceSet, programs: RowSumPrograms, shape: RowSumShape, P: GpuBuffer, Q: GpuBuffer, Sc: GpuBuffer, Y: GpuBuffer, table: GpuBuffer, acc: GpuBuffer, Ci: GpuBuffer = table): Pass[] {
+  const n = set.size;
+  // Enough column chunks for ~2^19 residue threads, each chunk at least 16 columns.
+  // (At most 1024: the row-range and combine threads walk the chunks one by one.)
+  const S = Math.max(1, Math.min(Math.ceil(2 ** 19 / (shape.R * n)), Math.ceil(shape.N / 16), 1024));
+  const chunk = Math.max(1, Math.ceil(shape.N / S));
+  const nu = termsLog2(shape.N + (shape.beta ? 1 : 0));
+  const scalars = { R: shape.R, N: shape.N, S, chunk, rs: shape.rs, cs: shape.cs, LP: shape.LP, LQ: shape.LQ, LY: shape.LY, nu };
+  const ranges = scratchBuffer(runtime, 'row-ranges', 2 * shape.R * S);
+  const rows = scratchBuffer(runtime, 'row-range', 2 * shape.R);
+  const partials = scratchBuffer(runtime, 'row-partials', shape.R * S * n);
+  const codes = scratchBuffer(runtime, 'row-codes', shape.R * shape.N);
+  return [
+    { program: programs.ranges, arrays: { P: { buffer: P }, Q: { buffer: Q }, Ci: { buffer: Ci } }, scalars, output: { buffer: ranges }, threads: shape.R * S },
+    { program: programs.rowRanges, arrays: { Ra: { buffer: ranges }, Sc: { buffer: Sc }, Y: { buffer: Y } }, scalars, output: { buffer: rows }, threads: shape.R },
+    { program: programs.codes, arrays: { P: { buffer: P }, Q: { buffer: Q }, Ci: { buffer: Ci }, Rr: { buffer: rows } }, scalars, output: { buffer: codes }, threads: shape.R * shape.N },
+    { program: programs.partials, arrays: { P: { buffer: P }, Q: { buffer: Q }, Ci: { buffer: Ci }, Cd: { buffer: codes }, Tb: { buffer: table } }, scalars, output: { buffer: partials }, threads: shape.R * S * n },
+    { program: programs.combine, arrays: { Pa: { buffer: partials }, Rr: { buffer: rows }, Sc: { buffer: Sc }, Y: { buffer: Y }, Tb: { buffer: table } }, scalars, output: { buffer: acc }, threads: shape.R * (n + 2) },
+  ];
+}

@@ -1,0 +1,155 @@
+/**
+ * WAXPBY, AXPY and SCAL on device RNS arrays: w_k = α·x_k + β·y_k as one exact sum of two exact products on a
+ * grid (grid.ts), rounded once — one thread per element and modulus for the residues, then the rounding passes.
+ * Error per element: |ŵ_k − w_k| ≤ 2^-p(2 + 2^-p)(|αx_k| + |βy_k|) ≤ γ_2(|αx_k| + |βy_k|) (SCAL: one term, ≤ 2^-p·|αx_k|
+ * ≤ γ_1|αx_k|), the CPU's bounds.
+ *
+ * @module
+ */
+import { fail } from '../../../core/errors.js';
+import { WORD_BIAS, type RnsDeviceSet } from './device-set.js';
+import { addTerm, gridExponent, termInfo, termsLog2 } from './grid.js';
+import { accumulatorProgram, checkOperands, coefficient, deviceTable, runStages, scalarBuffer, type RnsCoefficient, type RoundedStage } from './rns-device-kernel.js';
+import type { GpuBuffer } from '../../../backends/webgpu/webgpu-types.js';
+import type { RnsDeviceArray } from './rns-device-array.js';
+
+function updateSource(set: RnsDeviceSet, terms: 1 | 2): string {
+  const n = set.size, B = WORD_BIAS;
+  const lines = [
+    'function (S, X, Y, Tb, count) {',
+    'const t = this.thread.x;',
+    'let k = mpI32(0);',
+    'let i = mpI32(0);',
+    `if (t < ${n} * count) { k = mpIdiv(t, ${n}); i = t - k * ${n}; } else { k = mpImod(t - ${n} * count, count); i = ${n} + mpIdiv(t - ${n} * count, count); }`,
+    termInfo(set, '0', 'S', '2', '0', 'X', 'count', 'k'),
+    'let any = 1 - z0;',
+    'let etop = top0;',
+    'let fmin = f0;',
+  ];
+  if (terms === 2) {
+    lines.push(termInfo(set, '1', 'S', '2', '1', 'Y', 'count', 'k'));
+    lines.push('if (z1 === 0) { if (any === 0 || top1 > etop) { etop = top1; } if (any === 0 || f1 < fmin) { fmin = f1; } any = 1; }');
+  }
+  lines.push(gridExponent(set, termsLog2(terms)));
+  lines.push(
+    `if (i < ${n}) {`,
+    `const m = mpBits(Tb[${set.offsets.moduli} + i]);`,
+    `const rm = Tb[${set.offsets.inverse} + i];`,
+    'let acc = mpI32(0);',
+    addTerm(set, '0', 'S', '0', 'X', 'k'),
+    terms === 2 ? addTerm(set, '1', 'S', '1', 'Y', 'k') : '',
+    `return mpFloat(mpMulMod(acc, mpBits(Tb[${set.offsets.w} + i]), m) + ${B});`,
+    '}',
+    `if (i === ${n}) { return mpFloat(G + ${B}); }`,
+    // An exact zero is −0 only when every term is a zero of negative sign (IEEE: (−0) + (−0) = −0, x − x = +0).
+    terms === 2 ? `if (z0 !== 0 && z1 !== 0 && s0 !== 0 && s1 !== 0) { return mpFloat(1 + ${B}); }` : `if (s0 !== 0) { return mpFloat(1 + ${B}); }`,
+    `return mpFloat(${B});`,
+    '}',
+  );
+  return lines.join('\n');
+}
+
+/**
+ * w := α·x + β·y on device RNS arrays, rounded once per element (w may be x or y).
+ * @param alpha - α, finite
+ * @param x - x
+ * @param beta - β, finite
+ * @param y - y
+ * @param w - the output
+ * @returns when the device has finished
+ * @throws {@link modprec!ModprecError} before anything is written: `INVALID_VALUE` (α, β non-finite),
+ *   `INVALID_SIZE` (lengths differ), `INVALID_FORMAT` (moduli sets differ), `INVALID_STORAGE`
+ * @example
+ * ```ts
+ * import { rnsDeviceSet, rnsToDevice, rnsGpuWaxpby } from 'modprec/gpu';
+ *
+ * const set = rnsDeviceSet(106);
+ * const x = await rnsToDevice([1, 2], set), y = await rnsToDevice([3, 4], set), w = await rnsToDevice([0, 0], set);
+ * await rnsGpuWaxpby(2, x, 0.5, y, w);
+ * (await w.toExact()).map((v) => (v.sign ? -1 : 1) * Number(v.X) * 2 ** v.exp); // → [ 3.5, 6 ]
+ * ```
+ * @group GPU
+ */
+export async function rnsGpuWaxpby(alpha: RnsCoefficient, x: RnsDeviceArray, beta: RnsCoefficient, y: RnsDeviceArray, w: RnsDeviceArray): Promise<void> {
+  const a = coefficient('alpha', alpha), b = coefficient('beta', beta);
+  const { runtime, set } = checkOperands({ x, y, w });
+  if (y.length !== x.length) fail('INVALID_SIZE', 'y', `must have the length of x (${x.length})`, y.length);
+  if (w.length !== x.length) fail('INVALID_SIZE', 'w', `must have the length of x (${x.length})`, w.length);
+  await update(runtime, set, [a, b], x, y, w, 2);
+}
+
+/**
+ * y := α·x + y on device RNS arrays (one rounding per element).
+ * @param alpha - α, finite
+ * @param x - x
+ * @param y - y, overwritten
+ * @returns when the device has finished
+ * @throws {@link modprec!ModprecError} as {@link rnsGpuWaxpby}
+ * @example
+ * ```ts
+ * import { rnsDeviceSet, rnsToDevice, rnsGpuAxpy } from 'modprec/gpu';
+ *
+ * const set = rnsDeviceSet(106);
+ * const x = await rnsToDevice([1, 2], set), y = await rnsToDevice([3, 4], set);
+ * await rnsGpuAxpy(-1, x, y);
+ * (await y.toExact()).map((v) => (v.sign ? -1 : 1) * Number(v.X) * 2 ** v.exp); // → [ 2, 2 ]
+ * ```
+ * @group GPU
+ */
+export async function rnsGpuAxpy(alpha: RnsCoefficient, x: RnsDeviceArray, y: RnsDeviceArray): Promise<void> {
+  return rnsGpuWaxpby(alpha, x, 1, y, y);
+}
+
+/**
+ * x := α·x on a device RNS array (one rounding per element).
+ * @param alpha - α, finite
+ * @param x - x, overwritten
+ * @returns when the device has finished
+ * @throws {@link modprec!ModprecError} `INVALID_VALUE` for a non-finite α, `INVALID_STORAGE`
+ * @example
+ * ```ts
+ * import { rnsDeviceSet, rnsToDevice, rnsGpuScal } from 'modprec/gpu';
+ *
+ * const x = await rnsToDevice([1, 2], rnsDeviceSet(106));
+ * await rnsGpuScal(1 / 3, x); // exact here: the double 1/3 times 1 and 2
+ * (await x.toExact()).map((v) => (v.sign ? -1 : 1) * Number(v.X) * 2 ** v.exp); // → [ 0.3333333333333333, 0.6666666666666666 ]
+ * ```
+ * @group GPU
+ */
+export async function rnsGpuScal(alpha: RnsCoefficient, x: RnsDeviceArray): Promise<void> {
+  const a = coefficient('alpha', alpha);
+  const { runtime, set } = checkOperands({ x });
+  await update(runtime, set, [a, { sign: 0, X: 0n, exp: 0 }], x, x, x, 1);
+}
+
+async function update(runtime: RnsDeviceArray['runtime'], set: RnsDeviceSet, scalars: Parameters<typeof scalarBuffer>[2], x: RnsDeviceArray, y: RnsDeviceArray, w: RnsDeviceArray, terms: 1 | 2): Promise<void> {
+  if (x.length === 0) return;
+  const S = scalarBuffer(runtime, set, scalars);
+  const stage = await updateStage(runtime, set, S, x, y, w, terms);
+  await runStages(runtime, set, [stage], [S]);
+}
+
+/**
+ * The stage computing w = S₀·x + S₁·y (S: two device scalars; one term: S₀·x), to be run with other stages.
+ * @returns the stage
+ */
+export async function updateStage(runtime: RnsDeviceArray['runtime'], set: RnsDeviceSet, S: GpuBuffer, x: RnsDeviceArray, y: RnsDeviceArray, w: RnsDeviceArray, terms: 1 | 2): Promise<RoundedStage> {
+  const L = x.length;
+  const program = await accumulatorProgram(runtime, {
+    source: updateSource(set, terms),
+    args: [['S', 'Array'], ['X', 'Array'], ['Y', 'Array'], ['Tb', 'Array'], ['count', 'Integer']],
+    components: 1,
+  });
+  const table = deviceTable(runtime, set);
+  return {
+    before: (acc) => [{
+      program,
+      arrays: { S: { buffer: S }, X: { buffer: x.live('x') }, Y: { buffer: y.live('y') }, Tb: { buffer: table } },
+      scalars: { count: L },
+      output: { buffer: acc },
+      threads: (set.size + 2) * L,
+    }],
+    count: L,
+    out: w.live('w'),
+  };
+}
