@@ -10,3 +10,4 @@ export { cg } from './cg.js';
 export { jacobiCg } from './jacobi-cg.js';
 export { bicgstab, type BicgstabOptions } from './bicgstab.js';
 export { gmres, type GmresOptions } from './gmres.js';
+export { iterativeRefinement, type RefinementOptions } from './iterative-refinement.js';
