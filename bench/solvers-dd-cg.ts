@@ -36,10 +36,12 @@ for (const { name, A } of cases) {
   const dd = cg(A, b, { tolerance: TOL, storage: formats.dd, recordTrueResidual: true, maxIterations: 20 * n });
   const t2 = performance.now();
   const best = (r: SolverResult) => Math.min(...r.trueHistory!);
+  // Curves kept at most 400 points each ([iteration, value] pairs), so the JSON stays small.
+  const thin = (h: readonly number[]) => { const step = Math.max(1, Math.ceil(h.length / 400)); return h.flatMap((v, k) => (k % step === 0 || k === h.length - 1 ? [[k, v]] : [])); };
   results[name] = {
     n, tolerance: TOL,
-    f64: { status: r2s(f64), iterations: f64.iterations, trueResidual: f64.trueResidualNorm, best: best(f64), ms: t1 - t0, trueHistory: f64.trueHistory, history: f64.history },
-    dd: { status: r2s(dd), iterations: dd.iterations, trueResidual: dd.trueResidualNorm, best: best(dd), ms: t2 - t1, trueHistory: dd.trueHistory, history: dd.history },
+    f64: { status: r2s(f64), iterations: f64.iterations, trueResidual: f64.trueResidualNorm, best: best(f64), ms: t1 - t0, trueHistory: thin(f64.trueHistory!), history: thin(f64.history) },
+    dd: { status: r2s(dd), iterations: dd.iterations, trueResidual: dd.trueResidualNorm, best: best(dd), ms: t2 - t1, trueHistory: thin(dd.trueHistory!), history: thin(dd.history) },
   };
   // The curves, sampled: the true residual of both at about 12 iteration counts.
   // Sampled over the double-double run, then where fp64 CG ended.
