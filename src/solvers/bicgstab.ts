@@ -4,15 +4,12 @@
  * @module
  */
 import type { Range } from '../core/range.js';
-import { dot } from '../../kernels/dot/dot.js';
-import { axpy } from '../../kernels/axpy/axpy.js';
-import { waxpby } from '../../kernels/waxpby/waxpby.js';
 import type { OperatorLike } from './operator.js';
 import { checkVectorInput, type SolverOptions } from './solver-options.js';
-import { linearOperator } from './operator.js';
-import { startSolve } from './solve-start.js';
-import { solverResult, type SolverResult } from './solver-result.js';
-import { fail } from '../core/errors.js';
+import type { GpuSolverOptions } from './gpu-solve-checks.js';
+import { begin, finish, runSolve, validateSolve, type ValidatedSolve } from './solve-start.js';
+import type { SolverResult } from './solver-result.js';
+import { residual, type Algorithm, type KrylovSpace } from './krylov-space.js';
 
 /**
  * Options of {@link bicgstab}.
@@ -27,7 +24,7 @@ export interface BicgstabOptions extends SolverOptions {
  * Solves A·x = b for a general square A by BiCGStab.
  *
  * Each iteration applies A twice and runs four DOTs (r̂ᵀv, tᵀs, tᵀt, r̂ᵀr) and a norm, all through the vectors'
- * accessors in `options.arithmetic`. Stopping as {@link cg} (the true residual is checked when the recurrence
+ * accessors in `options.arithmetic`, on the CPU or (`backend: 'gpu'`) the GPU. Stopping as {@link cg} (the true residual is checked when the recurrence
  * residual meets the tolerance; the recurrence restarts from it otherwise). Breakdowns, as results: `rho-zero`
  * (r̂ᵀr = 0), `sigma-zero` (r̂ᵀA·p = 0), `omega-zero` (tᵀs = 0 or t = 0), `stagnation`, `non-finite`.
  * @param A - the matrix or operator (square)
@@ -49,87 +46,95 @@ export interface BicgstabOptions extends SolverOptions {
  * ```
  * @group Solvers
  */
-export function bicgstab(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, options?: BicgstabOptions): SolverResult {
-  const op = linearOperator(A);
-  const shadowIn = options?.shadow === undefined ? undefined : checkVectorInput('options.shadow', options.shadow, op.size);
-  if (options !== undefined && (typeof options !== 'object' || options === null)) fail('INVALID_OPTION', 'options', 'must be an object', options);
-  const s0 = startSolve(op, b, options);
-  if (s0.done) return s0.done;
-  const { vectors: V, b: bv, x, r, stop } = s0;
-  const ar = V.arithmetic;
-  const opts = { arithmetic: ar };
-  const rHat = shadowIn === undefined ? V.make() : V.from(shadowIn);
-  if (shadowIn === undefined) V.copy(r, rHat);
-  const p = V.make(), v = V.make(), s = V.make(), t = V.make(), w = V.make();
+export function bicgstab(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, options?: BicgstabOptions & { backend?: 'cpu' }): SolverResult;
+/** BiCGStab on the GPU (as {@link cg}'s GPU overload). */
+export function bicgstab(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, options: BicgstabOptions & GpuSolverOptions): Promise<SolverResult>;
+export function bicgstab(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, options?: BicgstabOptions & (GpuSolverOptions | { backend?: 'cpu' })): SolverResult | Promise<SolverResult> {
+  const v = validateSolve(A, b, options);
+  const shadow = options?.shadow === undefined ? undefined : checkVectorInput('options.shadow', options.shadow, v.A.size);
+  return runSolve(v, (s) => bicgstabIteration(s, v, shadow));
+}
+
+function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: ArrayLike<number> | Range<1, any> | undefined): Algorithm<SolverResult> {
+  const start = yield* begin(s, v);
+  const { b, x, r, stop } = start;
+  const w = s.make();
+  if (start.done) return yield* finish(s, start, w, 0);
+  const rHat = shadow === undefined ? s.make() : ((yield s.load(shadow)) as V);
+  if (shadow === undefined) yield s.copy(r, rHat);
+  const p = s.make(), vv = s.make(), sv = s.make(), t = s.make();
   let rho = 0;
-  const restart = (): boolean => {
-    rho = dot(rHat, r, opts);
-    V.copy(r, p);
+  function* restart(): Generator<unknown, boolean, any> {
+    rho = (yield s.dot(rHat, r)) as number;
+    yield s.copy(r, p);
     if (!Number.isFinite(rho)) { stop.breakDown('non-finite'); return false; }
     if (rho === 0) { stop.breakDown('rho-zero'); return false; }
     return true;
-  };
+  }
   // Ends an iteration whose residual (r, or s at the half step) has norm `norm`: record it, and check the true
   // residual when it meets the tolerance. Returns 'stop', 'restart' (r replaced by the true residual) or 'go'.
-  const settle = (norm: number): 'stop' | 'restart' | 'go' => {
+  function* settle(norm: number): Generator<unknown, 'stop' | 'restart' | 'go', any> {
     const met = stop.record(norm);
-    if (stop.trueHistory) stop.recordTrue(V.residual(op, bv, x, w));
-    if (!met) return Number.isFinite(norm) ? 'go' : (stop.breakDown('non-finite'), 'stop');
-    const verdict = stop.judgeTrue(V.residual(op, bv, x, w));
+    if (stop.trueHistory) stop.recordTrue((yield* residual(s, b, x, w)) as number);
+    if (!met) {
+      if (Number.isFinite(norm)) return 'go';
+      stop.breakDown('non-finite');
+      return 'stop';
+    }
+    const verdict = stop.judgeTrue((yield* residual(s, b, x, w)) as number);
     if (verdict === 'converged') { stop.converge(); return 'stop'; }
     if (verdict === 'stagnation') { stop.breakDown('stagnation'); return 'stop'; }
-    V.copy(w, r);
-    return restart() ? 'restart' : 'stop';
-  };
+    yield s.copy(w, r);
+    return ((yield* restart()) as boolean) ? 'restart' : 'stop';
+  }
   let iterations = 0;
-  if (restart()) {
-    while (iterations < s0.options.maxIterations) {
-      op.apply(1, p, 0, v, ar);
-      const sigma = dot(rHat, v, opts);
+  if ((yield* restart()) as boolean) {
+    while (iterations < v.options.maxIterations) {
+      yield s.apply(1, p, 0, vv);
+      const sigma = (yield s.dot(rHat, vv)) as number;
       if (!Number.isFinite(sigma)) { stop.breakDown('non-finite'); break; }
       if (sigma === 0) { stop.breakDown('sigma-zero'); break; }
       const alpha = rho / sigma;
       if (!Number.isFinite(alpha)) { stop.breakDown('non-finite'); break; }
-      waxpby(1, r, -alpha, v, s, opts);            // s = r − α·v
-      const sNorm = V.norm(s);
+      yield s.update(1, r, -alpha, vv, sv);                 // s = r − α·v
+      const sNorm = (yield s.norm(sv)) as number;
       if (stop.meets(sNorm)) {
         // Half step: x + α·p already meets the tolerance.
-        axpy(alpha, p, x, opts);
-        V.copy(s, r);
+        yield s.update(alpha, p, 1, x, x);
+        yield s.copy(sv, r);
         iterations++;
-        const next = settle(sNorm);
-        if (next === 'stop') break;
+        if (((yield* settle(sNorm)) as string) === 'stop') break;
         continue;
       }
-      op.apply(1, s, 0, t, ar);
-      const tt = dot(t, t, opts);
-      const ts = dot(t, s, opts);
+      yield s.apply(1, sv, 0, t);
+      const tt = (yield s.dot(t, t)) as number;
+      const ts = (yield s.dot(t, sv)) as number;
       if (!Number.isFinite(tt) || !Number.isFinite(ts)) { stop.breakDown('non-finite'); break; }
       const omega = tt === 0 ? 0 : ts / tt;
       // x + α·p is still progress (the BiCG half step): keep it, with r = s, when ω breaks down.
-      axpy(alpha, p, x, opts);
+      yield s.update(alpha, p, 1, x, x);
       if (omega === 0 || !Number.isFinite(omega)) {
-        V.copy(s, r);
+        yield s.copy(sv, r);
         iterations++;
         stop.record(sNorm);
-        if (stop.trueHistory) stop.recordTrue(V.residual(op, bv, x, w));
+        if (stop.trueHistory) stop.recordTrue((yield* residual(s, b, x, w)) as number);
         stop.breakDown(omega === 0 ? 'omega-zero' : 'non-finite');
         break;
       }
-      axpy(omega, s, x, opts);
-      waxpby(1, s, -omega, t, r, opts);            // r = s − ω·t
+      yield s.update(omega, sv, 1, x, x);
+      yield s.update(1, sv, -omega, t, r);                  // r = s − ω·t
       iterations++;
-      const next = settle(V.norm(r));
+      const next = (yield* settle((yield s.norm(r)) as number)) as string;
       if (next === 'stop') break;
       if (next === 'restart') continue;
-      const rhoNext = dot(rHat, r, opts);
+      const rhoNext = (yield s.dot(rHat, r)) as number;
       if (!Number.isFinite(rhoNext)) { stop.breakDown('non-finite'); break; }
       if (rhoNext === 0) { stop.breakDown('rho-zero'); break; }
       const beta = (rhoNext / rho) * (alpha / omega);
       rho = rhoNext;
-      axpy(-omega, v, p, opts);                    // p = r + β·(p − ω·v)
-      waxpby(1, r, beta, p, p, opts);
+      yield s.update(-omega, vv, 1, p, p);                  // p = r + β·(p − ω·v)
+      yield s.update(1, r, beta, p, p);
     }
   }
-  return solverResult(x, stop, iterations, V.residual(op, bv, x, w) / s0.bNorm);
+  return yield* finish(s, start, w, iterations);
 }

@@ -4,18 +4,14 @@
  * @module
  */
 import type { Range } from '../core/range.js';
-import { range } from '../core/range.js';
-import { rowMajor } from '../../accessors/row-major.js';
-import { span } from '../core/span.js';
-import { gemv } from '../../kernels/gemv/gemv.js';
-import { waxpby } from '../../kernels/waxpby/waxpby.js';
 import { fail } from '../core/errors.js';
 import { asStorage, type FormatLike } from '../formats/common/registry.js';
-import { linearOperator, type OperatorLike } from './operator.js';
+import type { OperatorLike } from './operator.js';
 import { checkCount, type SolverOptions } from './solver-options.js';
-import { startSolve } from './solve-start.js';
-import { solverResult, type SolverResult } from './solver-result.js';
-import { KrylovBasis } from './krylov-basis.js';
+import type { GpuSolverOptions } from './gpu-solve-checks.js';
+import { begin, finish, runSolve, validateSolve, type ValidatedSolve } from './solve-start.js';
+import type { SolverResult } from './solver-result.js';
+import { residual, type Algorithm, type KrylovSpace } from './krylov-space.js';
 import type { StorageFormat } from '../formats/common/format.js';
 
 /**
@@ -44,7 +40,8 @@ const REORTHOGONALISE_BELOW = Math.SQRT1_2;
  * restart x is updated through one more GEMV with the basis and the true residual b − A·x is recomputed: the solve
  * converges when it meets the tolerance; `stagnationChecks` restarts in a row that do not lower it end the solve
  * (breakdown `stagnation`). The history holds Arnoldi's residual estimate after each iteration, replaced by the true
- * residual at each restart.
+ * residual at each restart. With `backend: 'gpu'` the basis, the vectors and the Gram–Schmidt coefficients stay on the
+ * device; only the coefficients (j+1 numbers per iteration), the norms and the least-squares solution travel.
  * @param A - the matrix or operator (square)
  * @param b - the right-hand side
  * @param options - as {@link cg}, and the Krylov dimension and basis storage
@@ -66,8 +63,10 @@ const REORTHOGONALISE_BELOW = Math.SQRT1_2;
  * ```
  * @group Solvers
  */
-export function gmres(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, options?: GmresOptions): SolverResult {
-  const op = linearOperator(A);
+export function gmres(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, options?: GmresOptions & { backend?: 'cpu' }): SolverResult;
+/** GMRES on the GPU (as {@link cg}'s GPU overload); the basis storage must be one the GPU holds (f64, f32, f16, bf16). */
+export function gmres(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, options: GmresOptions & GpuSolverOptions): Promise<SolverResult>;
+export function gmres(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, options?: GmresOptions & (GpuSolverOptions | { backend?: 'cpu' })): SolverResult | Promise<SolverResult> {
   if (options !== undefined && (typeof options !== 'object' || options === null)) fail('INVALID_OPTION', 'options', 'must be an object', options);
   const m = checkCount('options.restart', options?.restart ?? 30, 1);
   let basisStorage: StorageFormat | undefined;
@@ -75,64 +74,70 @@ export function gmres(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, opt
     basisStorage = asStorage(options.basisStorage, 'options.basisStorage');
     if (basisStorage.isInteger) fail('INVALID_FORMAT', 'options.basisStorage', 'must be a floating-point or multiple-precision storage (integer storage needs a scaled accessor)', basisStorage.name);
   }
-  const s0 = startSolve(op, b, options);
-  if (s0.done) return s0.done;
-  const { vectors: V, b: bv, x, r, stop } = s0;
-  const n = op.size;
-  const ar = V.arithmetic;
-  const opts = { arithmetic: ar };
-  const basis = new KrylovBasis(n, m + 1, basisStorage ?? s0.options.storage, ar);
-  const w = V.make();
-  // Small fp64 vectors the GEMVs read and write: h (Gram–Schmidt coefficients), y (the least-squares solution).
-  const hAll = range(rowMajor<1>({ size: [m + 1] }));
-  const h2All = range(rowMajor<1>({ size: [m + 1] }));
-  const yAll = range(rowMajor<1>({ size: [m] }));
+  const v = validateSolve(A, b, options, basisStorage ? [['options.basisStorage', basisStorage]] : []);
+  return runSolve(v, (s) => gmresIteration(s, v, m, basisStorage ?? v.options.storage));
+}
+
+function* gmresIteration<V, M>(s: KrylovSpace<V, M>, v: ValidatedSolve, m: number, basisStorage: StorageFormat): Algorithm<SolverResult> {
+  const start = yield* begin(s, v);
+  const { b, x, r, stop } = start;
+  const w = s.make();
+  if (start.done) return yield* finish(s, start, w, 0);
+  const maxIterations = v.options.maxIterations;
+  const basis = s.basis(m + 1, basisStorage);
+  // Small fp64 vectors the GEMVs read and write: h_j (Gram–Schmidt coefficients of column j), y (least squares).
+  const hs = Array.from({ length: m }, (_, j) => s.small(j + 1));
+  const h2s = Array.from({ length: m }, (_, j) => s.small(j + 1));
   const H = new Float64Array((m + 1) * m);      // column-major, leading dimension m+1
   const cs = new Float64Array(m), sn = new Float64Array(m), g = new Float64Array(m + 1);
-  // x += V·y with y = R⁻¹·g over the k columns used (R upper triangular after the rotations).
-  const addCorrection = (k: number, into: Range<1, any>): void => {
+  // into += V·y with y = R⁻¹·g over the k columns used (R upper triangular after the rotations).
+  function* addCorrection(k: number, into: V): Generator<unknown, void, any> {
+    if (k === 0) return;
+    const y = new Float64Array(k);
     for (let i = k - 1; i >= 0; i--) {
       let t = g[i]!;
-      for (let l = i + 1; l < k; l++) t -= H[i + l * (m + 1)]! * yAll.get(l);
+      for (let l = i + 1; l < k; l++) t -= H[i + l * (m + 1)]! * y[l]!;
       const d = H[i + i * (m + 1)]!;
-      yAll.set(i, d === 0 ? 0 : t / d);
+      y[i] = d === 0 ? 0 : t / d;
     }
-    if (k > 0) gemv({ alpha: 1, A: basis.leading(k), x: yAll.sub(span(0, k)), beta: 1, y: into, trans: 'N' }, opts);
-  };
+    const yv = (yield s.upload(y)) as V;
+    yield s.gemv(1, basis.leading(k), yv, 1, into, 'N');
+    s.free(yv);
+  }
   // For recordTrueResidual only: the true residual of the iterate after k iterations of this cycle.
-  let scratch: [Range<1, any>, Range<1, any>] | undefined;
-  const residualOfIterate = (k: number): number => {
-    scratch ??= [V.make(), V.make()];
-    V.copy(x, scratch[0]);
-    addCorrection(k, scratch[0]);
-    return V.residual(op, bv, scratch[0], scratch[1]);
-  };
-  let beta = s0.rNorm;
+  let scratch: [V, V] | undefined;
+  function* residualOfIterate(k: number): Generator<unknown, number, any> {
+    scratch ??= [s.make(), s.make()];
+    yield s.copy(x, scratch[0]);
+    yield* addCorrection(k, scratch[0]);
+    return (yield* residual(s, b, scratch[0], scratch[1])) as number;
+  }
+  let beta = start.rNorm;
   let iterations = 0;
-  outer: while (iterations < s0.options.maxIterations) {
-    waxpby(1 / beta, r, 0, r, basis.column(0), opts);
+  outer: while (iterations < maxIterations) {
+    yield s.update(1 / beta, r, 0, r, basis.column(0));
     g.fill(0);
     g[0] = beta;
     let k = 0;                                   // columns of the basis used in this cycle
-    while (k < m && iterations < s0.options.maxIterations) {
+    while (k < m && iterations < maxIterations) {
       const j = k;
-      op.apply(1, basis.column(j), 0, w, ar);
+      yield s.apply(1, basis.column(j), 0, w);
       const Vj = basis.leading(j + 1);
-      const h = hAll.sub(span(0, j + 1));
-      const before = V.norm(w);
-      gemv({ alpha: 1, A: Vj, x: w, beta: 0, y: h, trans: 'T' }, opts);
-      gemv({ alpha: -1, A: Vj, x: h, beta: 1, y: w, trans: 'N' }, opts);
-      let hn = V.norm(w);
+      const before = (yield s.norm(w)) as number;
+      yield s.gemv(1, Vj, w, 0, hs[j]!, 'T');
+      yield s.gemv(-1, Vj, hs[j]!, 1, w, 'N');
+      let hn = (yield s.norm(w)) as number;
+      const h = Float64Array.from((yield s.read(hs[j]!)) as Float64Array);
       if (hn < REORTHOGONALISE_BELOW * before) {
-        const h2 = h2All.sub(span(0, j + 1));
-        gemv({ alpha: 1, A: Vj, x: w, beta: 0, y: h2, trans: 'T' }, opts);
-        gemv({ alpha: -1, A: Vj, x: h2, beta: 1, y: w, trans: 'N' }, opts);
-        for (let i = 0; i <= j; i++) h.set(i, h.get(i) + h2.get(i));
-        hn = V.norm(w);
+        yield s.gemv(1, Vj, w, 0, h2s[j]!, 'T');
+        yield s.gemv(-1, Vj, h2s[j]!, 1, w, 'N');
+        const h2 = (yield s.read(h2s[j]!)) as Float64Array;
+        for (let i = 0; i <= j; i++) h[i] = h[i]! + h2[i]!;
+        hn = (yield s.norm(w)) as number;
       }
-      for (let i = 0; i <= j; i++) H[i + j * (m + 1)] = h.get(i);
+      for (let i = 0; i <= j; i++) H[i + j * (m + 1)] = h[i]!;
       H[j + 1 + j * (m + 1)] = hn;
-      if (!Number.isFinite(hn) || !Number.isFinite(before)) { stop.breakDown('non-finite'); break outer; }
+      if (!Number.isFinite(hn) || !Number.isFinite(before) || h.some((e) => !Number.isFinite(e))) { stop.breakDown('non-finite'); break outer; }
       // Apply the previous rotations to the new column, then make one that zeroes H[j+1, j].
       for (let i = 0; i < j; i++) {
         const a = H[i + j * (m + 1)]!, c = H[i + 1 + j * (m + 1)]!;
@@ -151,13 +156,13 @@ export function gmres(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, opt
       iterations++;
       const met = stop.record(Math.abs(g[j + 1]!));
       // An invariant subspace (exact in it), the estimate meeting the tolerance, or the cycle's end: update x.
-      if (hn === 0 || met || k === m || iterations >= s0.options.maxIterations) break;
-      if (stop.trueHistory) stop.recordTrue(residualOfIterate(k));
-      waxpby(1 / hn, w, 0, w, basis.column(j + 1), opts);
+      if (hn === 0 || met || k === m || iterations >= maxIterations) break;
+      if (stop.trueHistory) stop.recordTrue((yield* residualOfIterate(k)) as number);
+      yield s.update(1 / hn, w, 0, w, basis.column(j + 1));
     }
-    addCorrection(k, x);
-    beta = V.residual(op, bv, x, r);
-    const trueRel = beta / s0.bNorm;
+    yield* addCorrection(k, x);
+    beta = (yield* residual(s, b, x, r)) as number;
+    const trueRel = beta / start.bNorm;
     if (stop.trueHistory) stop.recordTrue(beta);
     stop.history[stop.history.length - 1] = Number.isNaN(trueRel) ? Infinity : trueRel;
     if (!Number.isFinite(beta)) { stop.breakDown('non-finite'); break; }
@@ -165,5 +170,5 @@ export function gmres(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, opt
     if (verdict === 'converged') { stop.converge(); break; }
     if (verdict === 'stagnation') { stop.breakDown('stagnation'); break; }
   }
-  return solverResult(x, stop, iterations, V.residual(op, bv, x, w) / s0.bNorm);
+  return yield* finish(s, start, w, iterations);
 }

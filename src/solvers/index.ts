@@ -11,3 +11,4 @@ export { jacobiCg } from './jacobi-cg.js';
 export { bicgstab, type BicgstabOptions } from './bicgstab.js';
 export { gmres, type GmresOptions } from './gmres.js';
 export { iterativeRefinement, type RefinementOptions } from './iterative-refinement.js';
+export type { GpuSolverOptions } from './gpu-solve-checks.js';

@@ -3,16 +3,17 @@
  * @module
  */
 import type { Range } from '../core/range.js';
-import { linearOperator, type OperatorLike } from './operator.js';
+import type { OperatorLike } from './operator.js';
 import type { SolverOptions } from './solver-options.js';
-import { startSolve } from './solve-start.js';
+import type { GpuSolverOptions } from './gpu-solve-checks.js';
 import type { SolverResult } from './solver-result.js';
+import { runSolve, validateSolve } from './solve-start.js';
 import { conjugateGradients } from './cg.js';
 import { jacobiPreconditioner } from './jacobi.js';
 
 /**
  * Solves A·x = b for a symmetric positive definite A by conjugate gradients preconditioned with M = diag(A)
- * (z = D⁻¹r, applied as a one-slot-per-row ELL SpMV). Stopping, breakdowns and results as {@link cg}; the
+ * (z = D⁻¹r, applied as a one-slot-per-row ELL SpMV). Stopping, breakdowns, results and backends as {@link cg}; the
  * residual history is of the unpreconditioned residual ‖r‖₂/‖b‖₂. A diagonal entry ≤ 0 makes rᵀz ≤ 0 possible:
  * the breakdown `indefinite`.
  * @param A - the matrix or operator (a function operator must give its diagonal)
@@ -33,9 +34,11 @@ import { jacobiPreconditioner } from './jacobi.js';
  * ```
  * @group Solvers
  */
-export function jacobiCg(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, options?: SolverOptions): SolverResult {
-  const op = linearOperator(A);
-  const M = jacobiPreconditioner(op);   // validated before any work, as the rest
-  const start = startSolve(op, b, options);
-  return start.done ?? conjugateGradients(start, M);
+export function jacobiCg(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, options?: SolverOptions & { backend?: 'cpu' }): SolverResult;
+/** Jacobi CG on the GPU (as {@link cg}'s GPU overload). */
+export function jacobiCg(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, options: SolverOptions & GpuSolverOptions): Promise<SolverResult>;
+export function jacobiCg(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, options?: SolverOptions & (GpuSolverOptions | { backend?: 'cpu' })): SolverResult | Promise<SolverResult> {
+  const v = validateSolve(A, b, options);
+  const M = jacobiPreconditioner(v.A);   // validated before any work, as the rest
+  return runSolve(v, (s) => conjugateGradients(s, v, true), M);
 }
