@@ -40,7 +40,36 @@ const SOURCE = `
     }
     for (let j = k1; j < n; j++) {
       const jj = j * n;
-      for (let l = k0; l < k1; l++) {
+      let l = k0;
+      // Four multiplier columns at a time: the small triangle (rows l+1 … l+3) first, in the unblocked order, which
+      // fixes u0 … u3; then every row below takes the four updates in order, each rounded (ROUND) as a store would,
+      // with one load and one store of a[i, j] instead of four.
+      for (; l + 3 < k1; l += 4) {
+        const go0 = zero[l] === 0, go1 = zero[l + 1] === 0, go2 = zero[l + 2] === 0, go3 = zero[l + 3] === 0;
+        const c0 = l * n, c1 = c0 + n, c2 = c1 + n, c3 = c2 + n;
+        const u0 = go0 ? a[l + jj] : 0;
+        if (u0 !== 0) { a[l + 1 + jj] = a[l + 1 + jj] - a[l + 1 + c0] * u0; a[l + 2 + jj] = a[l + 2 + jj] - a[l + 2 + c0] * u0; a[l + 3 + jj] = a[l + 3 + jj] - a[l + 3 + c0] * u0; }
+        const u1 = go1 ? a[l + 1 + jj] : 0;
+        if (u1 !== 0) { a[l + 2 + jj] = a[l + 2 + jj] - a[l + 2 + c1] * u1; a[l + 3 + jj] = a[l + 3 + jj] - a[l + 3 + c1] * u1; }
+        const u2 = go2 ? a[l + 2 + jj] : 0;
+        if (u2 !== 0) a[l + 3 + jj] = a[l + 3 + jj] - a[l + 3 + c2] * u2;
+        const u3 = go3 ? a[l + 3 + jj] : 0;
+        if (u0 !== 0 && u1 !== 0 && u2 !== 0 && u3 !== 0) {
+          for (let i = l + 4; i < n; i++) {
+            let t = a[i + jj];
+            t = ROUND(t - a[i + c0] * u0);
+            t = ROUND(t - a[i + c1] * u1);
+            t = ROUND(t - a[i + c2] * u2);
+            a[i + jj] = t - a[i + c3] * u3;
+          }
+        } else {
+          if (u0 !== 0) for (let i = l + 4; i < n; i++) a[i + jj] = a[i + jj] - a[i + c0] * u0;
+          if (u1 !== 0) for (let i = l + 4; i < n; i++) a[i + jj] = a[i + jj] - a[i + c1] * u1;
+          if (u2 !== 0) for (let i = l + 4; i < n; i++) a[i + jj] = a[i + jj] - a[i + c2] * u2;
+          if (u3 !== 0) for (let i = l + 4; i < n; i++) a[i + jj] = a[i + jj] - a[i + c3] * u3;
+        }
+      }
+      for (; l < k1; l++) {
         if (zero[l] === 1) continue;
         const u = a[l + jj];
         if (u === 0) continue;
@@ -57,7 +86,9 @@ const compiled = new Map<string, InPlaceLu>();
 export function blockedLu(kind: 'f32' | 'f64'): InPlaceLu {
   let f = compiled.get(kind);
   if (!f) {
-    f = generatedFunction(`the ${kind} blocked LU`, ['a', 'n', 'pivots', 'panel'], SOURCE) as unknown as InPlaceLu;
+    // ROUND is what storing into the array does: Math.fround for Float32Array, nothing for Float64Array.
+    const source = SOURCE.replaceAll('ROUND(', kind === 'f32' ? 'Math.fround(' : '(');
+    f = generatedFunction(`the ${kind} blocked LU`, ['a', 'n', 'pivots', 'panel'], source) as unknown as InPlaceLu;
     compiled.set(kind, f);
   }
   return f;

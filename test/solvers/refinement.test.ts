@@ -9,6 +9,7 @@ import {
 } from '../../src/index.js';
 import { relativeError, relativeResidual } from './solver-fixtures.js';
 import { expectModprec } from '../sparse/sparse-arbitraries.js';
+import { blockedLu, LU_PANEL } from '../../src/linalg/lu-blocked.js';
 
 /** A = Q₁·diag(σ)·Q₂ with σ from 1 down to 1/cond and Q products of four random Householder reflectors each. */
 function randsvd(n: number, cond: number, seed: number): DenseMatrix {
@@ -61,6 +62,33 @@ describe('luFactorF32', () => {
       expect(f.lu).toEqual(ref.lu);
       expect(f.firstZeroPivot).toBe(-1);
     }), { numRuns: 25 });
+  });
+
+  it('equals it on matrices full of zeros and zero pivots too (the skipped updates of the unblocked loop)', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 70 }), fc.integer(), (n, seed) => {
+      const rnd = seededRandom(seed);
+      // Entries −2 … 2 with about two thirds zero; some columns all zero (zero pivots).
+      const data = Float64Array.from({ length: n * n }, () => { const u = rnd.nextUint32() % 15; return u < 10 ? 0 : u - 12; });
+      for (let j = 0; j < n; j += 7) for (let i = 0; i < n; i++) data[i + j * n] = 0;
+      const A = { rows: n, cols: n, ld: n, data };
+      const ref = referenceLuF32(A);
+      const f = luFactorF32(A);
+      expect(f.pivots).toEqual(ref.pivots);
+      expect(f.lu).toEqual(ref.lu);
+      expect(f.firstZeroPivot).toBe(0);
+    }), { numRuns: 40 });
+  });
+
+  it('the same panel code on Float64Array is bit for bit luFactor (the fp64 peer of the benchmark)', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 70 }), fc.integer(), fc.boolean(), (n, seed, sparse) => {
+      const rnd = seededRandom(seed);
+      const data = Float64Array.from({ length: n * n }, () => (sparse && rnd.nextUint32() % 3 !== 0 ? 0 : rnd.nextDouble() - 0.5));
+      const ref = luFactor({ rows: n, cols: n, ld: n, data });
+      const a = Float64Array.from(data), pivots = new Int32Array(n);
+      expect(blockedLu('f64')(a, n, pivots, LU_PANEL)).toBe(ref.firstZeroPivot);
+      expect(a).toEqual(ref.lu.data);
+      expect(pivots).toEqual(ref.pivots);
+    }), { numRuns: 40 });
   });
 
   it('solves within fp32 accuracy, reports a zero pivot, validates', () => {
