@@ -81,7 +81,8 @@ export async function gpuSpace(v: ValidatedSolve, M?: Preconditioner): Promise<G
         handed = [];
         return holder;
       };
-      basisRelease.push(() => current().destroy());
+      // Views written share one packed twin (deviceView copies it from the span they are made of): release it too.
+      basisRelease.push(() => { const h = current(); h.packedTwin?.destroy(); h.destroy(); });
       return {
         column: (j) => { const view = deviceView(current(), j * n, n, 1); handed.push(view); return view; },
         leading: (k) => deviceMatrix(current(), n, k, n),
