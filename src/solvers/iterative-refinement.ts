@@ -40,8 +40,9 @@ export interface RefinementOptions {
 /**
  * Solves a dense A·x = b by mixed-precision iterative refinement: factor P·A = L·U once in `factorization`'s
  * precision, solve, then repeat r = b − A·x (in `residualArithmetic`, A and x read through their accessors),
- * d = U⁻¹L⁻¹P·r (low precision), x = x + d. With an fp32 LU and fp64 residuals this reaches the accuracy of an fp64
- * solve while the O(n³) work runs on fp32 data, as long as κ(A)·2⁻²⁴ is well below 1.
+ * d = U⁻¹L⁻¹P·r (low precision), x = x + d, while the O(n³) work runs on fp32 data, as long as κ(A)·2⁻²⁴ is well below
+ * 1. With fp64 residuals the result is backward stable (its forward error a few times an fp64 solve's at large κ); with
+ * double-double residuals its forward error is that of x's own rounding, at most an fp64 solve's (docs/performance.md).
  *
  * It refines until a correction no longer changes x in its storage (‖d‖∞ ≤ u·‖x‖∞): converged. A correction no
  * smaller than the previous one ends it too: converged when the backward error meets the tolerance (the limiting
