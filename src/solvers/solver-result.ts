@@ -10,7 +10,7 @@ import type { BreakdownReason, SolveStatus } from './breakdown.js';
  * the true residual +∞); none is NaN.
  * @group Solvers
  */
-export interface SolverResult<T = unknown> {
+export interface SolverResult<T = any> {
   /** The solution, in the solver's vector storage (a double-double solve keeps all its digits). */
   readonly x: Range<1, T>;
   /** How the solve ended. */
