@@ -33,6 +33,8 @@ export * from '../kernels/index.js';
 export * from './sparse/index.js';
 export * from './io/matrix-market.js';
 export { luFactor, luSolve, applyPivots, type LuFactors } from './linalg/lu.js';
+export { luFactorF32, luSolveF32, type LuFactorsF32 } from './linalg/lu-f32.js';
+export * from './solvers/index.js';
 export * from './formats/dd/index.js';
 export * from './formats/rns/index.js';
 // The GPU API (gpu.js, WebGPU) is the separate entry `modprec/gpu`, so CPU-only code never bundles gpu.js;

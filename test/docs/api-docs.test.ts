@@ -16,7 +16,7 @@ import { typeErrorsOf } from './typecheck-blocks.js';
 const ENTRIES = ['src/index.ts', 'src/backends/webgpu/index.ts', 'src/testing/index.ts'];
 
 /** The groups of the reference, in typedoc.json's order. */
-const GROUPS = ['Ranges & accessors', 'Formats', 'Kernels', 'GPU', 'Double-double', 'RNS', 'Sparse & IO', 'Testing', 'Errors'];
+const GROUPS = ['Ranges & accessors', 'Formats', 'Kernels', 'GPU', 'Double-double', 'RNS', 'Sparse & IO', 'Solvers', 'Testing', 'Errors'];
 
 /**
  * The GPU entry's sources, documented on the GPU branch (issue 14) in parallel with this check; checked

@@ -1,5 +1,5 @@
 /**
- * The README's and the guide's examples run as written: every ```ts block is imported as a module (with
+ * The README's, the guide's and the solvers page's examples run as written: every ```ts block is imported as a module (with
  * 'modprec' mapped to the sources) and what its `// → ` comments say it prints is what it prints.
  */
 import { describe, it, expect } from 'vitest';
@@ -10,7 +10,7 @@ import { REPO_ROOT, codeBlocksOf, writeBlockModule, type CodeBlock } from './cod
 import { CHROMIUM, runInChromium } from './browser-page.js';
 import { typeErrorsOf } from './typecheck-blocks.js';
 
-const DOCS = ['README.md', 'docs/guide.md'];
+const DOCS = ['README.md', 'docs/guide.md', 'docs/solvers.md'];
 const blocks = DOCS.flatMap(codeBlocksOf);
 const nodeBlocks = blocks.filter((b) => !b.flags.has('fragment') && !b.flags.has('browser'));
 

@@ -1,0 +1,25 @@
+/**
+ * Why a solver stopped before converging, other than its iteration limit: the breakdown reasons.
+ * @module
+ */
+
+/**
+ * Why a solver broke down. A breakdown is a result, never an exception:
+ * - `rho-zero`: BiCGStab's ρ = r̂ᵀr vanished (the shadow residual became orthogonal to the residual);
+ * - `sigma-zero`: BiCGStab's r̂ᵀAp vanished (α would divide by zero);
+ * - `omega-zero`: BiCGStab's ω = tᵀs/tᵀt vanished (the stabilising step makes no progress; t = 0 included);
+ * - `indefinite`: CG met pᵀAp ≤ 0 (or, preconditioned, rᵀz ≤ 0): the matrix (or preconditioner) is not SPD;
+ * - `stagnation`: consecutive checks of the true residual ‖b − Ax‖ stopped lowering it (the attainable accuracy of
+ *   the storage and arithmetic is reached, or restarted GMRES / refinement makes no progress);
+ * - `singular-factor`: iterative refinement's low-precision LU has a zero pivot;
+ * - `non-finite`: a scalar of the recurrence became NaN or ±∞ (overflow, or an operator returning non-finite values).
+ * @group Solvers
+ */
+export type BreakdownReason = 'rho-zero' | 'sigma-zero' | 'omega-zero' | 'indefinite' | 'stagnation' | 'singular-factor' | 'non-finite';
+
+/**
+ * How a solve ended: `converged` (the true residual met the tolerance), `iteration-limit`, or `breakdown`
+ * (with a {@link BreakdownReason}).
+ * @group Solvers
+ */
+export type SolveStatus = 'converged' | 'iteration-limit' | 'breakdown';

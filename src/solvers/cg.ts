@@ -1,0 +1,112 @@
+/**
+ * The conjugate gradient method (Hestenes–Stiefel), optionally preconditioned, with every vector behind an
+ * accessor of the chosen storage and every kernel in the chosen arithmetic, on the CPU or the GPU.
+ * @module
+ */
+import type { Range } from '../core/range.js';
+import type { OperatorLike } from './operator.js';
+import type { SolverOptions } from './solver-options.js';
+import type { GpuSolverOptions } from './gpu-solve-checks.js';
+import { begin, finish, runSolve, validateSolve, type ValidatedSolve } from './solve-start.js';
+import type { SolverResult } from './solver-result.js';
+import { residual, type Algorithm, type KrylovSpace } from './krylov-space.js';
+
+/**
+ * Solves A·x = b for a symmetric positive definite A by conjugate gradients.
+ *
+ * Each iteration applies A once and runs two DOTs and three vector updates, all through the vectors' accessors
+ * in `options.arithmetic`. When the recurrence's residual meets the tolerance, the true residual b − A·x is
+ * recomputed: the solve converges only if it meets the tolerance too; otherwise the recurrence restarts from the
+ * true residual, and `stagnationChecks` such checks in a row that do not lower it end the solve (breakdown
+ * `stagnation`: the accuracy the storage and arithmetic can attain is reached). pᵀAp ≤ 0 ends it with the
+ * breakdown `indefinite`. With `backend: 'gpu'` the same iteration runs on resident device arrays and returns a
+ * promise (see {@link GpuSolverOptions}).
+ * @param A - the matrix or operator (square)
+ * @param b - the right-hand side (finite)
+ * @param options - tolerance, limit, vector storage and arithmetic, x₀ ({@link SolverOptions})
+ * @returns the solution, status, history and recomputed true residual
+ * @throws {@link ModprecError} for invalid arguments, before any work: `DIMENSION_MISMATCH` (b, x₀, A not square),
+ *   `INVALID_VALUE` (a non-finite entry of b or x₀), `INVALID_OPTION`, `INVALID_FORMAT`
+ * @example
+ * ```ts
+ * import { cg, laplacianEll, formats } from 'modprec';
+ *
+ * const A = laplacianEll([50]);                       // 1-D Laplacian, SPD
+ * const b = new Float64Array(50).fill(1);
+ * const r = cg(A, b, { tolerance: 1e-10 });
+ * r.status; // → 'converged'
+ * r.trueResidualNorm <= 1e-10; // → true
+ * r.history[r.history.length - 1] === r.residualNorm; // → true
+ * // vectors stored in fp32, arithmetic fp64
+ * cg(A, b, { storage: formats.f32, arithmetic: formats.f64, tolerance: 1e-5 }).status; // → 'converged'
+ * ```
+ * @group Solvers
+ */
+export function cg(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, options?: SolverOptions & { backend?: 'cpu' }): SolverResult;
+/** CG on the GPU: vectors resident on the device, only the scalars come back; a promise of the result. */
+export function cg(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, options: SolverOptions & GpuSolverOptions): Promise<SolverResult>;
+export function cg(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, options?: SolverOptions & (GpuSolverOptions | { backend?: 'cpu' })): SolverResult | Promise<SolverResult> {
+  const v = validateSolve(A, b, options);
+  return runSolve(v, (s) => conjugateGradients(s, v, false));
+}
+
+/** The CG iteration in a space, with the space's preconditioner when `preconditioned` (z = M⁻¹r). */
+export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, preconditioned: boolean): Algorithm<SolverResult> {
+  const start = yield* begin(s, v);
+  const { b, x, r, stop } = start;
+  const t = s.make();
+  if (start.done) return yield* finish(s, start, t, 0);
+  const z = preconditioned ? s.make() : r;
+  const p = s.make();
+  const q = s.make();
+  let rho = 0;
+  // (Re)starts the recurrence from the current r: z = M⁻¹r, p = z, ρ = rᵀz.
+  function* restart(): Generator<unknown, boolean, any> {
+    if (preconditioned) yield s.precondition(r, z);
+    rho = (yield s.dot(r, z)) as number;
+    yield s.copy(z, p);
+    if (!Number.isFinite(rho)) { stop.breakDown('non-finite'); return false; }
+    if (!(rho > 0)) { stop.breakDown('indefinite'); return false; }
+    return true;
+  }
+  let iterations = 0;
+  if ((yield* restart()) as boolean) {
+    while (iterations < v.options.maxIterations) {
+      yield s.apply(1, p, 0, q);
+      const pq = (yield s.dot(p, q)) as number;
+      if (!Number.isFinite(pq)) { stop.breakDown('non-finite'); break; }
+      if (!(pq > 0)) { stop.breakDown('indefinite'); break; }
+      const alpha = rho / pq;
+      if (!Number.isFinite(alpha)) { stop.breakDown('non-finite'); break; }
+      yield s.update(alpha, p, 1, x, x);
+      yield s.update(-alpha, q, 1, r, r);
+      iterations++;
+      let rhoNext: number, rNorm: number;
+      if (preconditioned) {
+        yield s.precondition(r, z);
+        rhoNext = (yield s.dot(r, z)) as number;
+        rNorm = (yield s.norm(r)) as number;
+      } else {
+        rhoNext = (yield s.dot(r, r)) as number;
+        rNorm = Math.sqrt(rhoNext);
+      }
+      const met = stop.record(rNorm);
+      if (stop.trueHistory) stop.recordTrue((yield* residual(s, b, x, t)) as number);
+      if (met) {
+        const verdict = stop.judgeTrue((yield* residual(s, b, x, t)) as number);
+        if (verdict === 'converged') { stop.converge(); break; }
+        if (verdict === 'stagnation') { stop.breakDown('stagnation'); break; }
+        // Residual replacement: continue from the true residual, with fresh directions.
+        yield s.copy(t, r);
+        if (!((yield* restart()) as boolean)) break;
+        continue;
+      }
+      if (!Number.isFinite(rhoNext) || !Number.isFinite(rNorm)) { stop.breakDown('non-finite'); break; }
+      if (!(rhoNext > 0)) { stop.breakDown('indefinite'); break; }
+      const beta = rhoNext / rho;
+      rho = rhoNext;
+      yield s.update(1, z, beta, p, p);
+    }
+  }
+  return yield* finish(s, start, t, iterations);
+}

@@ -1,0 +1,49 @@
+/**
+ * The Krylov space of the CPU: vectors are ranges of the solver's storage, every operation a CPU kernel call in the
+ * solver's arithmetic, answered at once.
+ * @module
+ */
+import { Range, range } from '../core/range.js';
+import { rowMajor } from '../../accessors/row-major.js';
+import { waxpby } from '../../kernels/waxpby/waxpby.js';
+import { nrm2 } from '../../kernels/nrm2/nrm2.js';
+import { dot } from '../../kernels/dot/dot.js';
+import { gemv } from '../../kernels/gemv/gemv.js';
+import { toArray } from '../core/vectors.js';
+import type { StorageFormat } from '../formats/common/format.js';
+import type { LinearOperator } from './operator.js';
+import type { ResolvedSolverOptions } from './solver-options.js';
+import type { Preconditioner } from './jacobi.js';
+import type { KrylovSpace } from './krylov-space.js';
+import { KrylovBasis } from './krylov-basis.js';
+
+/** The CPU space of a solve: ranges, kernels, `options.arithmetic`. */
+export function cpuSpace(A: LinearOperator, options: ResolvedSolverOptions, M?: Preconditioner): KrylovSpace<Range<1, any>, Range<2, any>> {
+  const { n, storage, arithmetic: ar } = options;
+  const opts = { arithmetic: ar };
+  const make = (): Range<1, any> => range(rowMajor<1, any>({ size: [n], storage, arithmetic: ar }));
+  const copy = (src: Range<1, any>, dst: Range<1, any>): void => waxpby(1, src, 0, src, dst, opts);
+  return {
+    n,
+    make,
+    load(values) {
+      const v = make();
+      if (values instanceof Range) copy(values, v);
+      else if (values !== undefined) for (let i = 0; i < n; i++) v.set(i, values[i]!);
+      return v;
+    },
+    copy,
+    dot: (x, y) => dot(x, y, opts),
+    norm: (x) => nrm2(x, opts),
+    update: (alpha, x, beta, y, out) => waxpby(alpha, x, beta, y, out, opts),
+    apply: (alpha, x, beta, y) => A.apply(alpha, x, beta, y, ar),
+    precondition: (r, z) => M!.apply(r, z, ar),
+    basis: (columns, basisStorage) => new KrylovBasis(n, columns, basisStorage as StorageFormat, ar),
+    gemv: (alpha, Mx, x, beta, y, trans) => gemv({ alpha, A: Mx, x, beta, y, trans }, opts),
+    small: (length) => range(rowMajor<1>({ size: [length] })),
+    read: (v) => toArray(v),
+    upload: (values) => range(rowMajor<1>({ size: [values.length], data: Float64Array.from(values) })),
+    free: () => {},
+    result: (x) => x,
+  };
+}

@@ -1,0 +1,174 @@
+/**
+ * Restarted GMRES whose Krylov basis is stored in any format (CB-GMRES, after Ginkgo): the basis is a range
+ * through an accessor of `basisStorage`, read and written in the solver's arithmetic.
+ * @module
+ */
+import type { Range } from '../core/range.js';
+import { fail } from '../core/errors.js';
+import { asStorage, type FormatLike } from '../formats/common/registry.js';
+import type { OperatorLike } from './operator.js';
+import { checkCount, type SolverOptions } from './solver-options.js';
+import type { GpuSolverOptions } from './gpu-solve-checks.js';
+import { begin, finish, runSolve, validateSolve, type ValidatedSolve } from './solve-start.js';
+import type { SolverResult } from './solver-result.js';
+import { residual, type Algorithm, type KrylovSpace } from './krylov-space.js';
+import type { StorageFormat } from '../formats/common/format.js';
+
+/**
+ * Options of {@link gmres}.
+ * @group Solvers
+ */
+export interface GmresOptions extends SolverOptions {
+  /** Krylov dimension m: the basis has m+1 vectors, and GMRES restarts after m iterations (default 30). */
+  restart?: number;
+  /**
+   * Storage of the Krylov basis (default: the vectors' storage), independent of the arithmetic: fp32 or fp16
+   * halve or quarter the basis traffic (CB-GMRES). Integer storage is refused.
+   */
+  basisStorage?: FormatLike;
+}
+
+// Classical Gram–Schmidt is repeated once when it cancels more than this fraction of w (Daniel–Gragg–Kaufman–Stewart).
+const REORTHOGONALISE_BELOW = Math.SQRT1_2;
+
+/**
+ * Solves A·x = b for a general square A by restarted GMRES(m) with a compressed Krylov basis.
+ *
+ * Each iteration applies A once, orthogonalises against the basis with classical Gram–Schmidt as two GEMVs (Vᵀw,
+ * then w − V·h) — repeated once when it cancels much of w — and writes the new basis vector, rounded to
+ * `basisStorage`. The small Hessenberg least-squares problem is solved in fp64 with Givens rotations. At each
+ * restart x is updated through one more GEMV with the basis and the true residual b − A·x is recomputed: the solve
+ * converges when it meets the tolerance; `stagnationChecks` restarts in a row that do not lower it end the solve
+ * (breakdown `stagnation`). The history holds Arnoldi's residual estimate after each iteration, replaced by the true
+ * residual at each restart. With `backend: 'gpu'` the basis, the vectors and the Gram–Schmidt coefficients stay on the
+ * device; only the coefficients (j+1 numbers per iteration), the norms and the least-squares solution travel.
+ * @param A - the matrix or operator (square)
+ * @param b - the right-hand side
+ * @param options - as {@link cg}, and the Krylov dimension and basis storage
+ * @returns the solution, status, history and recomputed true residual
+ * @throws {@link ModprecError} as {@link cg}; `INVALID_OPTION` for a bad `restart`; `INVALID_FORMAT` for an unknown
+ *   or integer `basisStorage`
+ * @example
+ * ```ts
+ * import { gmres, laplacianEll, formats } from 'modprec';
+ *
+ * const A = laplacianEll([20, 20]);
+ * const b = new Float64Array(400).fill(1);
+ * const full = gmres(A, b, { restart: 20, tolerance: 1e-10 });
+ * const half = gmres(A, b, { restart: 20, tolerance: 1e-10, basisStorage: formats.f16 });   // fp16 basis, fp64 arithmetic
+ * full.status; // → 'converged'
+ * half.status; // → 'converged'
+ * half.trueResidualNorm <= 1e-10; // → true
+ * half.iterations === full.iterations; // → false
+ * ```
+ * @group Solvers
+ */
+export function gmres(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, options?: GmresOptions & { backend?: 'cpu' }): SolverResult;
+/** GMRES on the GPU (as {@link cg}'s GPU overload); the basis storage must be one the GPU holds (f64, f32, f16, bf16). */
+export function gmres(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, options: GmresOptions & GpuSolverOptions): Promise<SolverResult>;
+export function gmres(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, options?: GmresOptions & (GpuSolverOptions | { backend?: 'cpu' })): SolverResult | Promise<SolverResult> {
+  if (options !== undefined && (typeof options !== 'object' || options === null)) fail('INVALID_OPTION', 'options', 'must be an object', options);
+  const m = checkCount('options.restart', options?.restart ?? 30, 1);
+  let basisStorage: StorageFormat | undefined;
+  if (options?.basisStorage !== undefined) {
+    basisStorage = asStorage(options.basisStorage, 'options.basisStorage');
+    if (basisStorage.isInteger) fail('INVALID_FORMAT', 'options.basisStorage', 'must be a floating-point or multiple-precision storage (integer storage needs a scaled accessor)', basisStorage.name);
+  }
+  const v = validateSolve(A, b, options, basisStorage ? [['options.basisStorage', basisStorage]] : []);
+  return runSolve(v, (s) => gmresIteration(s, v, m, basisStorage ?? v.options.storage));
+}
+
+function* gmresIteration<V, M>(s: KrylovSpace<V, M>, v: ValidatedSolve, m: number, basisStorage: StorageFormat): Algorithm<SolverResult> {
+  const start = yield* begin(s, v);
+  const { b, x, r, stop } = start;
+  const w = s.make();
+  if (start.done) return yield* finish(s, start, w, 0);
+  const maxIterations = v.options.maxIterations;
+  const basis = s.basis(m + 1, basisStorage);
+  // Small fp64 vectors the GEMVs read and write: h_j (Gram–Schmidt coefficients of column j), y (least squares).
+  const hs = Array.from({ length: m }, (_, j) => s.small(j + 1));
+  const h2s = Array.from({ length: m }, (_, j) => s.small(j + 1));
+  const H = new Float64Array((m + 1) * m);      // column-major, leading dimension m+1
+  const cs = new Float64Array(m), sn = new Float64Array(m), g = new Float64Array(m + 1);
+  // into += V·y with y = R⁻¹·g over the k columns used (R upper triangular after the rotations).
+  function* addCorrection(k: number, into: V): Generator<unknown, void, any> {
+    if (k === 0) return;
+    const y = new Float64Array(k);
+    for (let i = k - 1; i >= 0; i--) {
+      let t = g[i]!;
+      for (let l = i + 1; l < k; l++) t -= H[i + l * (m + 1)]! * y[l]!;
+      const d = H[i + i * (m + 1)]!;
+      y[i] = d === 0 ? 0 : t / d;
+    }
+    const yv = (yield s.upload(y)) as V;
+    yield s.gemv(1, basis.leading(k), yv, 1, into, 'N');
+    s.free(yv);
+  }
+  // For recordTrueResidual only: the true residual of the iterate after k iterations of this cycle.
+  let scratch: [V, V] | undefined;
+  function* residualOfIterate(k: number): Generator<unknown, number, any> {
+    scratch ??= [s.make(), s.make()];
+    yield s.copy(x, scratch[0]);
+    yield* addCorrection(k, scratch[0]);
+    return (yield* residual(s, b, scratch[0], scratch[1])) as number;
+  }
+  let beta = start.rNorm;
+  let iterations = 0;
+  outer: while (iterations < maxIterations) {
+    yield s.update(1 / beta, r, 0, r, basis.column(0));
+    g.fill(0);
+    g[0] = beta;
+    let k = 0;                                   // columns of the basis used in this cycle
+    while (k < m && iterations < maxIterations) {
+      const j = k;
+      yield s.apply(1, basis.column(j), 0, w);
+      const Vj = basis.leading(j + 1);
+      const before = (yield s.norm(w)) as number;
+      yield s.gemv(1, Vj, w, 0, hs[j]!, 'T');
+      yield s.gemv(-1, Vj, hs[j]!, 1, w, 'N');
+      let hn = (yield s.norm(w)) as number;
+      const h = Float64Array.from((yield s.read(hs[j]!)) as Float64Array);
+      if (hn < REORTHOGONALISE_BELOW * before) {
+        yield s.gemv(1, Vj, w, 0, h2s[j]!, 'T');
+        yield s.gemv(-1, Vj, h2s[j]!, 1, w, 'N');
+        const h2 = (yield s.read(h2s[j]!)) as Float64Array;
+        for (let i = 0; i <= j; i++) h[i] = h[i]! + h2[i]!;
+        hn = (yield s.norm(w)) as number;
+      }
+      for (let i = 0; i <= j; i++) H[i + j * (m + 1)] = h[i]!;
+      H[j + 1 + j * (m + 1)] = hn;
+      if (!Number.isFinite(hn) || !Number.isFinite(before) || h.some((e) => !Number.isFinite(e))) { stop.breakDown('non-finite'); break outer; }
+      // Apply the previous rotations to the new column, then make one that zeroes H[j+1, j].
+      for (let i = 0; i < j; i++) {
+        const a = H[i + j * (m + 1)]!, c = H[i + 1 + j * (m + 1)]!;
+        H[i + j * (m + 1)] = cs[i]! * a + sn[i]! * c;
+        H[i + 1 + j * (m + 1)] = -sn[i]! * a + cs[i]! * c;
+      }
+      const a = H[j + j * (m + 1)]!, c = H[j + 1 + j * (m + 1)]!;
+      const rho = Math.hypot(a, c);
+      cs[j] = rho === 0 ? 1 : a / rho;
+      sn[j] = rho === 0 ? 0 : c / rho;
+      H[j + j * (m + 1)] = rho;
+      H[j + 1 + j * (m + 1)] = 0;
+      g[j + 1] = -sn[j]! * g[j]!;
+      g[j] = cs[j]! * g[j]!;
+      k++;
+      iterations++;
+      const met = stop.record(Math.abs(g[j + 1]!));
+      // An invariant subspace (exact in it), the estimate meeting the tolerance, or the cycle's end: update x.
+      if (hn === 0 || met || k === m || iterations >= maxIterations) break;
+      if (stop.trueHistory) stop.recordTrue((yield* residualOfIterate(k)) as number);
+      yield s.update(1 / hn, w, 0, w, basis.column(j + 1));
+    }
+    yield* addCorrection(k, x);
+    beta = (yield* residual(s, b, x, r)) as number;
+    const trueRel = beta / start.bNorm;
+    if (stop.trueHistory) stop.recordTrue(beta);
+    stop.history[stop.history.length - 1] = Number.isNaN(trueRel) ? Infinity : trueRel;
+    if (!Number.isFinite(beta)) { stop.breakDown('non-finite'); break; }
+    const verdict = stop.judgeTrue(beta);
+    if (verdict === 'converged') { stop.converge(); break; }
+    if (verdict === 'stagnation') { stop.breakDown('stagnation'); break; }
+  }
+  return yield* finish(s, start, w, iterations);
+}

@@ -1,0 +1,104 @@
+/**
+ * The Krylov space of the GPU: vectors, the GMRES basis and the matrix are resident device arrays; every operation
+ * is a resident kernel (gpuDot, gpuNrm2, gpuUpdate, gpuEllSpmv, gpuGemv) in the solver's arithmetic (f32 or ff), and
+ * only scalars come back. Loaded lazily by the solvers (it imports the GPU entry).
+ * @module
+ */
+import { Range, range } from '../core/range.js';
+import { rowMajor } from '../../accessors/row-major.js';
+import { toArray } from '../core/vectors.js';
+import {
+  DeviceArray, deviceEllView, deviceMatrix, deviceView, gpuDot, gpuEllSpmv, gpuFormat, gpuGemv, gpuNrm2, gpuRuntime,
+  gpuUnavailableReason, gpuUpdate, toDevice, toDeviceMatrix, type DeviceEll, type DeviceMatrix, type GpuFormatName,
+} from '../backends/webgpu/index.js';
+import { fallbackNotice } from '../backends/webgpu/backend.js';
+import { ModprecError } from '../core/errors.js';
+import type { StorageFormat } from '../formats/common/format.js';
+import type { Preconditioner } from './jacobi.js';
+import type { KrylovSpace } from './krylov-space.js';
+import type { ValidatedSolve } from './solve-start.js';
+
+/** A GPU space and the release of everything it allocated. */
+export interface GpuSpace {
+  readonly space: KrylovSpace<DeviceArray, DeviceMatrix>;
+  release(): void;
+}
+
+/** Uploads the operator (and the preconditioner) and builds the space of a validated GPU solve. */
+export async function gpuSpace(v: ValidatedSolve, M?: Preconditioner): Promise<GpuSpace> {
+  const { n, storage, arithmetic } = v.options;
+  const strict = v.strict;
+  const runtime = await gpuRuntime();
+  let reason = '';
+  if (!runtime) {
+    reason = gpuUnavailableReason();
+    if (strict) throw new ModprecError('BACKEND_UNAVAILABLE', `no WebGPU adapter (${reason}) and options.strict forbids running on the CPU backend`, 'options.strict');
+    reason = fallbackNotice(reason);
+  }
+  const kernelOptions = { arithmetic: arithmetic as { name: string }, strict };
+  const format = gpuFormat(storage.name as GpuFormatName, 'options.storage');
+  const f64 = gpuFormat('f64');
+  const owned: DeviceArray[] = [];
+  const basisRelease: (() => void)[] = [];
+  const zeros = (fmt: typeof format, length: number): DeviceArray => {
+    const a = new DeviceArray(runtime, fmt, length, 256, { words: new Uint32Array(Math.max(1, fmt.words(length))) }, reason);
+    owned.push(a);
+    return a;
+  };
+  const ellOf = async (structure: { rows: number; cols: number; width: number; stride: number; colIndex: Int32Array }, values: Range<2, any>): Promise<DeviceEll> =>
+    deviceEllView(structure, await toDeviceMatrix(values as never, { strict }));
+  const dense = v.A.kind === 'dense' ? await toDeviceMatrix(v.A.dense as never, { strict }) : undefined;
+  const ell = v.A.kind === 'ell' ? await ellOf(v.A.ell!.structure, v.A.ell!.values) : undefined;
+  const pre = M ? await ellOf(M.ell.structure, M.ell.values) : undefined;
+  const upload = async (values: ArrayLike<number>, fmt: GpuFormatName): Promise<DeviceArray> => {
+    const a = await toDevice(Float64Array.from(values), { format: fmt, strict });
+    owned.push(a);
+    return a;
+  };
+  const space: KrylovSpace<DeviceArray, DeviceMatrix> = {
+    n,
+    make: () => zeros(format, n),
+    load: (values) => (values === undefined ? zeros(format, n) : upload(values instanceof Range ? toArray(values) : values, format.name as GpuFormatName)),
+    copy: (src, dst) => gpuUpdate({ alpha: 1, x: src, beta: 0, out: dst }, kernelOptions).then(() => undefined),
+    dot: (x, y) => gpuDot(x, y, kernelOptions).then((r) => r.value),
+    norm: (x) => gpuNrm2(x, kernelOptions).then((r) => r.value),
+    update: (alpha, x, beta, y, out) => gpuUpdate({ alpha, x: alpha === 0 ? undefined : x, beta, y: beta === 0 ? undefined : y, out }, kernelOptions).then(() => undefined),
+    apply: (alpha, x, beta, y) => (ell
+      ? gpuEllSpmv({ A: ell, x, y, alpha, beta }, kernelOptions)
+      : gpuGemv({ A: dense!, x, y, alpha, beta, trans: 'N' }, kernelOptions)).then(() => undefined),
+    precondition: (r, z) => gpuEllSpmv({ A: pre!, x: r, y: z, alpha: 1, beta: 0 }, kernelOptions).then(() => undefined),
+    basis: (columns, basisStorage) => {
+      // One span of n × columns elements, column-major, read by GEMV as a matrix. Writing a column through a view
+      // gives that view a new span buffer (the scatter pass of view outputs), so the span is re-adopted from the
+      // last view written before each use.
+      const fmt = gpuFormat((basisStorage as StorageFormat).name as GpuFormatName, 'options.basisStorage');
+      let holder = new DeviceArray(runtime, fmt, n * columns, 256, { words: new Uint32Array(Math.max(1, fmt.words(n * columns))) }, reason);
+      let handed: DeviceArray[] = [];
+      const current = (): DeviceArray => {
+        for (const view of handed) {
+          if (view.buffer !== holder.buffer || view.host !== holder.host) holder = deviceView(view, 0, n * columns, 1);
+        }
+        handed = [];
+        return holder;
+      };
+      // Views written share one packed twin (deviceView copies it from the span they are made of): release it too.
+      basisRelease.push(() => { const h = current(); h.packedTwin?.destroy(); h.destroy(); });
+      return {
+        column: (j) => { const view = deviceView(current(), j * n, n, 1); handed.push(view); return view; },
+        leading: (k) => deviceMatrix(current(), n, k, n),
+      };
+    },
+    gemv: (alpha, Mx, x, beta, y, trans) => gpuGemv({ A: Mx, x, y, alpha, beta, trans }, kernelOptions).then(() => undefined),
+    small: (length) => zeros(f64, length),
+    read: (x) => x.toHost(),
+    upload: (values) => upload(values, 'f64'),
+    free: (x) => { x.destroy(); const i = owned.indexOf(x); if (i >= 0) owned.splice(i, 1); },
+    result: async (x) => {
+      const values = await x.toHost();
+      const out = range(rowMajor<1, any>({ size: [n], storage, arithmetic }));
+      for (let i = 0; i < n; i++) out.set(i, values[i]!);
+      return out;
+    },
+  };
+  return { space, release: () => { for (const a of owned) a.destroy(); owned.length = 0; for (const r of basisRelease) r(); } };
+}

@@ -1,0 +1,79 @@
+/**
+ * The operations a Krylov solver performs, behind one interface for every backend: the CPU space runs the kernels on
+ * ranges and answers at once; the GPU space runs them on resident device arrays and answers with promises. The
+ * algorithms are written once, as generators that yield each operation's (possibly pending) result, and a driver
+ * runs them synchronously (CPU) or awaiting each step (GPU), so the device sees the same sequence of kernels.
+ * @module
+ */
+import type { Range } from '../core/range.js';
+
+/** A value now (CPU) or later (GPU). */
+export type Step<T> = T | Promise<T>;
+
+/** An algorithm: yields steps, receives their values, returns its result. */
+export type Algorithm<R> = Generator<Step<unknown>, R, any>;
+
+/** The basis of GMRES in a space: columns as vectors, and its leading columns as a matrix for GEMV. */
+export interface SpaceBasis<V, M> {
+  column(j: number): V;
+  leading(k: number): M;
+}
+
+/**
+ * The vector operations of the solvers, in one storage and one arithmetic. V is the vector type (a range on the CPU,
+ * a device array on the GPU); M the basis-matrix type.
+ */
+export interface KrylovSpace<V = unknown, M = unknown> {
+  readonly n: number;
+  /** A new zero vector in the solver's storage. */
+  make(): V;
+  /** A new vector holding b (validated before). */
+  load(values: ArrayLike<number> | Range<1, any> | undefined): Step<V>;
+  /** dst := src. */
+  copy(src: V, dst: V): Step<void>;
+  /** xᵀy. */
+  dot(x: V, y: V): Step<number>;
+  /** ‖x‖₂. */
+  norm(x: V): Step<number>;
+  /** out := α·x + β·y (out may be x or y; a zero coefficient's vector is not read). */
+  update(alpha: number, x: V, beta: number, y: V, out: V): Step<void>;
+  /** y := α·A·x + β·y. */
+  apply(alpha: number, x: V, beta: number, y: V): Step<void>;
+  /** z := M⁻¹·r (only where the solver has a preconditioner). */
+  precondition(r: V, z: V): Step<void>;
+  /** An n × columns basis stored in `storage`, read and written in the arithmetic. */
+  basis(columns: number, storage: unknown): SpaceBasis<V, M>;
+  /** y := α·op(M)·x + β·y with a basis matrix (x, y: small vectors for 'T' output and 'N' input). */
+  gemv(alpha: number, M: M, x: V, beta: number, y: V, trans: 'N' | 'T'): Step<void>;
+  /** A small fp64 vector (Gram–Schmidt coefficients, least-squares solution). */
+  small(length: number): V;
+  /** The values of a small vector, on the host. */
+  read(v: V): Step<Float64Array>;
+  /** A new small fp64 vector holding host values. */
+  upload(values: Float64Array): Step<V>;
+  /** Releases a vector made by `upload` (a no-op on the CPU). */
+  free(v: V): void;
+  /** The solution as a host range in the solver's storage. */
+  result(x: V): Step<Range<1, any>>;
+}
+
+/** Runs an algorithm whose steps are all immediate values (the CPU space). */
+export function runNow<R>(algorithm: Algorithm<R>): R {
+  let step = algorithm.next();
+  while (!step.done) step = algorithm.next(step.value);
+  return step.value;
+}
+
+/** Runs an algorithm, awaiting each step before the next is issued (the GPU space). */
+export async function runAwaiting<R>(algorithm: Algorithm<R>): Promise<R> {
+  let step = algorithm.next();
+  while (!step.done) step = algorithm.next(await step.value);
+  return step.value;
+}
+
+/** r := b − A·x; yields its norm ‖r‖₂. */
+export function* residual<V>(s: KrylovSpace<V>, b: V, x: V, r: V): Generator<Step<unknown>, number, any> {
+  yield s.copy(b, r);
+  yield s.apply(-1, x, 1, r);
+  return (yield s.norm(r)) as number;
+}

@@ -1,0 +1,102 @@
+/**
+ * The start and the end every Krylov solve shares: validate everything (before any work, synchronously, on every
+ * backend), then make the vectors and r₀ = b − A·x₀; at the end, recompute the true residual and assemble the result.
+ * @module
+ */
+import type { Range } from '../core/range.js';
+import { fail } from '../core/errors.js';
+import { chooseBackend } from '../backends/backend.js';
+import { linearOperator, type LinearOperator, type OperatorLike } from './operator.js';
+import { checkVectorInput, resolveSolverOptions, type ResolvedSolverOptions, type SolverOptions } from './solver-options.js';
+import { StoppingCriterion } from './stopping-criterion.js';
+import { solverResult, type SolverResult } from './solver-result.js';
+import { residual, runAwaiting, runNow, type Algorithm, type KrylovSpace, type Step } from './krylov-space.js';
+import { cpuSpace } from './cpu-krylov-space.js';
+import { checkGpuSolve } from './gpu-solve-checks.js';
+import type { Preconditioner } from './jacobi.js';
+
+/** A solve's validated inputs. */
+export interface ValidatedSolve {
+  readonly A: LinearOperator;
+  readonly b: ArrayLike<number> | Range<1, any>;
+  readonly options: ResolvedSolverOptions;
+  readonly backend: 'cpu' | 'gpu';
+  /** `options.strict` of a GPU solve. */
+  readonly strict: boolean;
+}
+
+/**
+ * Validates A, b and the options (and, for `backend: 'gpu'`, that the GPU runs the storage, arithmetic and operator).
+ * @throws {@link ModprecError} for any invalid argument, before any work
+ */
+export function validateSolve(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, options: (SolverOptions & { backend?: 'cpu' | 'gpu'; strict?: boolean }) | undefined, extraFormats: readonly (readonly [string, unknown])[] = []): ValidatedSolve {
+  if (options !== undefined && (typeof options !== 'object' || options === null)) fail('INVALID_OPTION', 'options', 'must be an object', options);
+  const backend = chooseBackend(options);
+  const op = linearOperator(A);
+  const bIn = checkVectorInput('b', b, op.size);
+  const opts = resolveSolverOptions(options, op.size);
+  const strict = backend === 'gpu' ? checkGpuSolve(op, opts, options!, extraFormats) : false;
+  return { A: op, b: bIn, options: opts, backend, strict };
+}
+
+/** The vectors and state a Krylov iteration starts from. */
+export interface Start<V> {
+  readonly b: V;
+  readonly x: V;
+  /** r₀ = b − A·x₀. */
+  readonly r: V;
+  /** ‖b‖₂ (1 when b = 0). */
+  readonly bNorm: number;
+  /** ‖r₀‖₂. */
+  readonly rNorm: number;
+  readonly stop: StoppingCriterion;
+  /** The solve is already over: b = 0 (x = 0), x₀ meets the tolerance, or r₀ is not finite. */
+  readonly done: boolean;
+}
+
+/** Makes b, x₀ and r₀ in the space, and the stopping state. */
+export function* begin<V>(s: KrylovSpace<V>, v: ValidatedSolve): Generator<Step<unknown>, Start<V>, any> {
+  const o = v.options;
+  const b = (yield s.load(v.b)) as V;
+  const bNorm = (yield s.norm(b)) as number;
+  const stop = new StoppingCriterion(bNorm === 0 ? 1 : bNorm, o.tolerance, o.stagnationChecks, o.recordTrueResidual);
+  if (bNorm === 0) {
+    // x = 0 solves A·x = 0 exactly, whatever x₀ was.
+    stop.record(0);
+    stop.recordTrue(0);
+    stop.converge();
+    return { b, x: s.make(), r: s.make(), bNorm: 1, rNorm: 0, stop, done: true };
+  }
+  const x = (yield s.load(o.x0)) as V;
+  const r = s.make();
+  const rNorm = (yield* residual(s, b, x, r)) as number;
+  stop.start(rNorm);
+  stop.recordTrue(rNorm);
+  let done = false;
+  if (stop.record(rNorm)) { stop.converge(); done = true; } else if (!Number.isFinite(rNorm)) { stop.breakDown('non-finite'); done = true; }
+  return { b, x, r, bNorm, rNorm, stop, done };
+}
+
+/** Recomputes the true residual of x (into `scratch`) and assembles the result. */
+export function* finish<V>(s: KrylovSpace<V>, start: Start<V>, scratch: V, iterations: number): Generator<Step<unknown>, SolverResult, any> {
+  const trueNorm = (yield* residual(s, start.b, start.x, scratch)) as number;
+  const x = (yield s.result(start.x)) as Range<1, any>;
+  return solverResult(x, start.stop, iterations, trueNorm / start.bNorm);
+}
+
+/**
+ * Runs a validated solve on its backend: at once on the CPU, as a promise on the GPU (the GPU space is loaded lazily,
+ * so CPU-only code never loads gpu.js).
+ */
+export function runSolve<R>(v: ValidatedSolve, algorithm: (s: KrylovSpace<any, any>) => Algorithm<R>, M?: Preconditioner): R | Promise<R> {
+  if (v.backend === 'cpu') return runNow(algorithm(cpuSpace(v.A, v.options, M)));
+  return (async () => {
+    const { gpuSpace } = await import('./gpu-krylov-space.js');
+    const g = await gpuSpace(v, M);
+    try {
+      return await runAwaiting(algorithm(g.space));
+    } finally {
+      g.release();
+    }
+  })();
+}

@@ -1,0 +1,79 @@
+/**
+ * When an iterative solver stops: the relative tolerance, the iteration limit, and stagnation of the true residual.
+ * It also keeps the convergence history.
+ * @module
+ */
+import type { BreakdownReason, SolveStatus } from './breakdown.js';
+import { finiteOrInfinity } from './solver-result.js';
+
+/** What a check of the true residual decides. */
+export type TrueResidualVerdict = 'converged' | 'continue' | 'stagnation';
+
+/**
+ * The stopping state of one solve: relative residuals ‖r‖/‖b‖ per iteration, the tolerance test, and the count of
+ * true-residual checks that failed to lower the true residual.
+ */
+export class StoppingCriterion {
+  readonly history: number[] = [];
+  readonly trueHistory: number[] | undefined;
+  private readonly bNorm: number;
+  private readonly tolerance: number;
+  private readonly stagnationChecks: number;
+  private lastTrue = Infinity;
+  private strikes = 0;
+  status: SolveStatus = 'iteration-limit';
+  breakdown: BreakdownReason | undefined = undefined;
+
+  constructor(bNorm: number, tolerance: number, stagnationChecks: number, recordTrue: boolean) {
+    this.bNorm = bNorm;
+    this.tolerance = tolerance;
+    this.stagnationChecks = stagnationChecks;
+    this.trueHistory = recordTrue ? [] : undefined;
+  }
+
+  /** Records a residual norm (absolute); returns whether it meets the tolerance. */
+  record(norm: number): boolean {
+    const rel = finiteOrInfinity(norm / this.bNorm);
+    this.history.push(rel);
+    return rel <= this.tolerance;
+  }
+
+  /** Records a true residual norm (absolute) into the true history, when one is kept. */
+  recordTrue(norm: number): void {
+    this.trueHistory?.push(finiteOrInfinity(norm / this.bNorm));
+  }
+
+  /** Whether an absolute norm meets the tolerance. */
+  meets(norm: number): boolean {
+    return norm / this.bNorm <= this.tolerance;
+  }
+
+  /**
+   * Judges a recomputed true residual norm: converged when it meets the tolerance; stagnation when this is the
+   * `stagnationChecks`-th consecutive check that did not lower it; else continue.
+   */
+  judgeTrue(norm: number): TrueResidualVerdict {
+    if (this.meets(norm)) return 'converged';
+    if (norm >= this.lastTrue || !Number.isFinite(norm)) this.strikes++;
+    else this.strikes = 0;
+    this.lastTrue = Math.min(this.lastTrue, norm);
+    return this.strikes >= this.stagnationChecks ? 'stagnation' : 'continue';
+  }
+
+  /** Ends the solve as converged. */
+  converge(): void {
+    this.status = 'converged';
+    this.breakdown = undefined;
+  }
+
+  /** Ends the solve with a breakdown. */
+  breakDown(reason: BreakdownReason): void {
+    this.status = 'breakdown';
+    this.breakdown = reason;
+  }
+
+  /** Seeds the stagnation test with the initial true residual. */
+  start(norm: number): void {
+    this.lastTrue = norm;
+  }
+}

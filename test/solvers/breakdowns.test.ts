@@ -1,0 +1,101 @@
+/**
+ * Every breakdown reason, provoked on purpose: a result with its reason, never an exception, never NaN.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  bicgstab, cg, gmres, jacobiCg, matrix, toArray, formats, functionOperator, laplacianEll, iterativeRefinement,
+  type SolverResult,
+} from '../../src/index.js';
+
+function expectBreakdown(r: SolverResult, reason: string): void {
+  expect(r.status).toBe('breakdown');
+  expect(r.breakdown).toBe(reason);
+  // No NaN anywhere in the result.
+  expect(Number.isNaN(r.residualNorm) || Number.isNaN(r.trueResidualNorm)).toBe(false);
+  expect(r.history.some(Number.isNaN)).toBe(false);
+  expect(toArray(r.x).some(Number.isNaN)).toBe(false);
+  expect(r.residualNorm).toBe(r.history[r.history.length - 1]);
+}
+
+const dense = (rows: number[][]) => matrix(rows.length, rows.length, (i, j) => rows[i]![j]!);
+
+describe('breakdowns', () => {
+  it("CG: pᵀAp = 0 or < 0 on an indefinite matrix is 'indefinite'", () => {
+    expectBreakdown(cg(dense([[1, 0], [0, -1]]), [1, 1]), 'indefinite');          // pᵀAp = 0
+    expectBreakdown(cg(dense([[1, 0], [0, -3]]), [1, 1]), 'indefinite');          // pᵀAp < 0
+    const neg = cg(dense([[-2, 0], [0, -1]]), [1, 1]);
+    expectBreakdown(neg, 'indefinite');
+    expect(neg.iterations).toBe(0);
+  });
+
+  it("Jacobi CG: a negative diagonal makes rᵀz ≤ 0: 'indefinite'", () => {
+    expectBreakdown(jacobiCg(dense([[1, 0], [0, -1]]), [1, 1]), 'indefinite');
+  });
+
+  it("BiCGStab: a shadow residual orthogonal to r₀ is 'rho-zero'", () => {
+    expectBreakdown(bicgstab(dense([[2, 1], [0, 3]]), [1, 0], { shadow: [0, 1] }), 'rho-zero');
+  });
+
+  it("BiCGStab: r̂ᵀA·p = 0 is 'sigma-zero'", () => {
+    // A·e₁ = e₂ ⟂ r̂ = e₁
+    expectBreakdown(bicgstab(dense([[0, 1], [1, 0]]), [1, 0]), 'sigma-zero');
+  });
+
+  it("BiCGStab: tᵀs = 0 is 'omega-zero', keeping the half step's progress", () => {
+    // r₀ = e₁, v = (1, 1), α = 1, s = (0, −1), t = A·s = (−1, 0): tᵀs = 0
+    const r = bicgstab(dense([[1, 1], [1, 0]]), [1, 0]);
+    expectBreakdown(r, 'omega-zero');
+    expect(r.iterations).toBe(1);
+    expect([...toArray(r.x)]).toEqual([1, 0]);   // x = α·p = e₁
+  });
+
+  it("GMRES(1) on a rotation makes no progress: 'stagnation' after stagnationChecks restarts", () => {
+    const R = dense([[0, 1], [-1, 0]]);
+    const r = gmres(R, [1, 0], { restart: 1 });
+    expectBreakdown(r, 'stagnation');
+    expect(r.iterations).toBe(2);
+    expect(gmres(R, [1, 0], { restart: 1, stagnationChecks: 5 }).iterations).toBe(5);
+    // GMRES(2) solves it
+    expect(gmres(R, [1, 0], { restart: 2 }).status).toBe('converged');
+  });
+
+  it("CG and BiCGStab asked for more than fp64 can attain: 'stagnation', with the true residual at fp64's level", () => {
+    const A = laplacianEll([30]);
+    const b = Float64Array.from({ length: 30 }, (_, i) => Math.cos(i));
+    for (const r of [cg(A, b, { tolerance: 1e-30 }), bicgstab(A, b, { tolerance: 1e-30 })]) {
+      expectBreakdown(r, 'stagnation');
+      expect(r.trueResidualNorm).toBeLessThan(1e-12);
+      expect(r.trueResidualNorm).toBeGreaterThan(1e-30);
+    }
+  });
+
+  it("an operator that returns NaN is 'non-finite', and the true residual is +∞, not NaN", () => {
+    const A = functionOperator({ size: 3, apply: (x, y) => { for (let i = 0; i < 3; i++) y.set(i, x.get(i) === 0 ? 0 : NaN); } });
+    for (const r of [cg(A, [1, 2, 3]), bicgstab(A, [1, 2, 3]), gmres(A, [1, 2, 3]), jacobiCg(functionOperator({
+      size: 3, apply: (x, y) => { for (let i = 0; i < 3; i++) y.set(i, x.get(i) === 0 ? 0 : NaN); }, diagonal: () => Float64Array.of(1, 1, 1),
+    }), [1, 2, 3])]) {
+      expectBreakdown(r, 'non-finite');
+      expect(r.trueResidualNorm).toBeGreaterThanOrEqual(0);
+    }
+  });
+
+  it("overflow in the arithmetic is 'non-finite' too (fp32 vectors, huge entries)", () => {
+    const r = cg(dense([[1e30, 0], [0, 1e30]]), [1e30, 1e30], { storage: formats.f32, arithmetic: formats.f32 });
+    expectBreakdown(r, 'non-finite');
+  });
+
+  it("iterative refinement: a zero fp32 pivot is 'singular-factor'", () => {
+    // Singular once rounded to fp32: 1 + 2⁻³⁰ rounds to 1. Regular in fp64.
+    const e = 1 + 2 ** -30;
+    expectBreakdown(iterativeRefinement(dense([[1, e], [1, 1]]), [1, 2]), 'singular-factor');
+    expect(iterativeRefinement(dense([[1, e], [1, 1]]), [1, 2], { factorization: 'f64' }).breakdown).not.toBe('singular-factor');
+  });
+
+  it("iterative refinement: κ(A)·2⁻²⁴ ≫ 1 makes no progress: 'stagnation'", () => {
+    // Hilbert 9×9: κ ≈ 5·10¹¹
+    const n = 9;
+    const H = matrix(n, n, (i, j) => 1 / (i + j + 1));
+    const r = iterativeRefinement(H, new Float64Array(n).fill(1));
+    expectBreakdown(r, 'stagnation');
+  });
+});

@@ -1,0 +1,76 @@
+/**
+ * The solvers with `backend: 'gpu'`: the same iterations on resident device arrays (llvmpipe here, the H100 in the
+ * benchmark), converging to the CPU's solution; what the GPU cannot run is the kernels' typed error, thrown
+ * synchronously before any work.
+ */
+import { describe, expect, it } from 'vitest';
+import { bicgstab, cg, gmres, jacobiCg, toArray, formats, laplacianEll, matrix, functionOperator, luFactor, luSolve, ellWithStorage } from '../../src/index.js';
+import { requireRuntime } from '../gpu/gpu-test-helpers.js';
+import { expectModprec } from '../sparse/sparse-arbitraries.js';
+import { relativeError } from './solver-fixtures.js';
+
+const A = laplacianEll([8, 8]);
+const n = 64;
+const b = Float64Array.from({ length: n }, (_, i) => 1 + Math.sin(i));
+const reference = toArray(cg(A, b, { tolerance: 1e-14 }).x);
+const ff = { backend: 'gpu' as const, arithmetic: formats.ff, strict: true };
+
+describe("solvers with backend: 'gpu'", () => {
+  it('CG, Jacobi CG, BiCGStab and GMRES converge on the device in float-float, to the fp64 solution', async () => {
+    await requireRuntime();
+    for (const r of [
+      await cg(A, b, { ...ff, tolerance: 1e-10 }),
+      await jacobiCg(A, b, { ...ff, tolerance: 1e-10 }),
+      await bicgstab(A, b, { ...ff, tolerance: 1e-10 }),
+      await gmres(A, b, { ...ff, tolerance: 1e-10, restart: 20 }),
+    ]) {
+      expect(r.status).toBe('converged');
+      expect(r.trueResidualNorm).toBeLessThanOrEqual(1e-10);
+      expect(r.residualNorm).toBe(r.history[r.history.length - 1]);
+      expect(r.x.accessor.storage.name).toBe('f64');
+      expect(relativeError(toArray(r.x), reference)).toBeLessThan(1e-8);
+    }
+  });
+
+  it('GMRES with an fp16 and an fp32 basis on the device: other iterates, the same true residual', async () => {
+    await requireRuntime();
+    const full = await gmres(A, b, { ...ff, tolerance: 1e-9, restart: 16 });
+    const f32 = await gmres(A, b, { ...ff, tolerance: 1e-9, restart: 16, basisStorage: formats.f32 });
+    const f16 = await gmres(A, b, { ...ff, tolerance: 1e-9, restart: 16, basisStorage: formats.f16 });
+    for (const r of [full, f32, f16]) {
+      expect(r.status).toBe('converged');
+      expect(r.trueResidualNorm).toBeLessThanOrEqual(1e-9);
+    }
+    expect(f16.history).not.toEqual(full.history);
+  });
+
+  it('a dense operator (GEMV) and fp32 vectors in fp32 arithmetic', async () => {
+    await requireRuntime();
+    const D = matrix(12, 12, (i, j) => (i === j ? 4 : Math.abs(i - j) === 1 ? -1 : 0));
+    const rhs = Float64Array.from({ length: 12 }, (_, i) => i + 1);
+    const r = await cg(D, rhs, { backend: 'gpu', storage: formats.f32, tolerance: 1e-5, strict: true });
+    expect(r.status).toBe('converged');
+    expect(r.x.accessor.data).toBeInstanceOf(Float32Array);
+    const dense = { rows: 12, cols: 12, ld: 12, data: Float64Array.from({ length: 144 }, (_, k) => D.get(k % 12, Math.floor(k / 12))) };
+    expect(relativeError(toArray(r.x), luSolve(luFactor(dense), rhs))).toBeLessThan(1e-4);
+  });
+
+  it('breakdowns are results on the device too', async () => {
+    await requireRuntime();
+    const r = await cg(matrix(2, 2, (i, j) => (i === j ? (i === 0 ? 1 : -1) : 0)), [1, 1], { ...ff });
+    expect(r.status).toBe('breakdown');
+    expect(r.breakdown).toBe('indefinite');
+  });
+
+  it('what the GPU cannot run is a typed error, thrown before any work (not a rejected promise)', () => {
+    expectModprec(() => cg(A, b, { backend: 'gpu' }), 'INVALID_OPTION', 'options.arithmetic');          // fp64 vectors → f64 arithmetic
+    expectModprec(() => cg(A, b, { backend: 'gpu', arithmetic: formats.dd }), 'INVALID_OPTION', 'options.arithmetic');
+    expectModprec(() => cg(A, b, { backend: 'gpu', storage: formats.dd, arithmetic: formats.ff }), 'INVALID_FORMAT', 'options.storage');
+    expectModprec(() => gmres(A, b, { ...ff, basisStorage: formats.dd }), 'INVALID_FORMAT', 'options.basisStorage');
+    expectModprec(() => cg(functionOperator({ size: 2, apply: () => {} }), [1, 1], ff), 'INVALID_OPTION', 'A');
+    expectModprec(() => cg(ellWithStorage(A, { storage: formats.dd }), b, ff), 'INVALID_FORMAT', 'A.values');
+    expectModprec(() => cg(A, b, { ...ff, strict: 1 as never }), 'INVALID_OPTION', 'options.strict');
+    expectModprec(() => cg(A, b, { backend: 'tpu' as never }), 'INVALID_OPTION', 'options.backend');
+    expectModprec(() => cg(A, [1], ff), 'DIMENSION_MISMATCH', 'b');
+  });
+});

@@ -1,0 +1,155 @@
+/**
+ * Iterative refinement with an fp32 LU reaches fp64-solve accuracy on conditioned systems; the fp32 LU rounds every
+ * update to fp32 exactly as the unblocked algorithm written here with Math.fround does.
+ */
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import {
+  iterativeRefinement, luFactor, luSolve, luFactorF32, luSolveF32, toArray, formats, seededRandom, type DenseMatrix,
+} from '../../src/index.js';
+import { relativeError, relativeResidual } from './solver-fixtures.js';
+import { expectModprec } from '../sparse/sparse-arbitraries.js';
+import { blockedLu, LU_PANEL } from '../../src/linalg/lu-blocked.js';
+
+/** A = Q₁·diag(σ)·Q₂ with σ from 1 down to 1/cond and Q products of four random Householder reflectors each. */
+function randsvd(n: number, cond: number, seed: number): DenseMatrix {
+  const rnd = seededRandom(seed);
+  const a = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) a[i + i * n] = cond ** (-i / Math.max(1, n - 1));
+  const reflect = (left: boolean): void => {
+    const v = Float64Array.from({ length: n }, () => rnd.nextDouble() - 0.5);
+    const c = 2 / v.reduce((s, x) => s + x * x, 0);
+    for (let k = 0; k < n; k++) {
+      let d = 0;
+      for (let l = 0; l < n; l++) d += v[l]! * (left ? a[l + k * n]! : a[k + l * n]!);
+      for (let l = 0; l < n; l++) if (left) a[l + k * n] -= c * d * v[l]!; else a[k + l * n] -= c * d * v[l]!;
+    }
+  };
+  for (let k = 0; k < 4; k++) { reflect(true); reflect(false); }
+  return { rows: n, cols: n, ld: n, data: a };
+}
+
+/** The unblocked right-looking LU in fp32, every update rounded with Math.fround: the oracle of luFactorF32. */
+function referenceLuF32(A: DenseMatrix): { lu: Float32Array; pivots: Int32Array } {
+  const n = A.rows;
+  const a = Array.from({ length: n * n }, (_, k) => Math.fround(A.data[k]!));
+  const pivots = new Int32Array(n);
+  for (let k = 0; k < n; k++) {
+    let p = k;
+    for (let i = k + 1; i < n; i++) if (Math.abs(a[i + k * n]!) > Math.abs(a[p + k * n]!)) p = i;
+    pivots[k] = p;
+    for (let j = 0; j < n; j++) { const t = a[k + j * n]!; a[k + j * n] = a[p + j * n]!; a[p + j * n] = t; }
+    const pivot = a[k + k * n]!;
+    if (pivot === 0) continue;
+    for (let i = k + 1; i < n; i++) a[i + k * n] = Math.fround(a[i + k * n]! / pivot);
+    for (let j = k + 1; j < n; j++) {
+      const u = a[k + j * n]!;
+      if (u === 0) continue;
+      for (let i = k + 1; i < n; i++) a[i + j * n] = Math.fround(a[i + j * n]! - a[i + k * n]! * u);
+    }
+  }
+  return { lu: Float32Array.from(a), pivots };
+}
+
+describe('luFactorF32', () => {
+  it('equals the unblocked fp32 algorithm bit for bit (panels of 48 included: n up to 120)', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 120 }), fc.integer(), (n, seed) => {
+      const rnd = seededRandom(seed);
+      const A = { rows: n, cols: n, ld: n, data: Float64Array.from({ length: n * n }, () => rnd.nextDouble() * 2 - 1) };
+      const ref = referenceLuF32(A);
+      const f = luFactorF32(A);
+      expect(f.pivots).toEqual(ref.pivots);
+      expect(f.lu).toEqual(ref.lu);
+      expect(f.firstZeroPivot).toBe(-1);
+    }), { numRuns: 25 });
+  });
+
+  it('equals it on matrices full of zeros and zero pivots too (the skipped updates of the unblocked loop)', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 70 }), fc.integer(), (n, seed) => {
+      const rnd = seededRandom(seed);
+      // Entries −2 … 2 with about two thirds zero; some columns all zero (zero pivots).
+      const data = Float64Array.from({ length: n * n }, () => { const u = rnd.nextUint32() % 15; return u < 10 ? 0 : u - 12; });
+      for (let j = 0; j < n; j += 7) for (let i = 0; i < n; i++) data[i + j * n] = 0;
+      const A = { rows: n, cols: n, ld: n, data };
+      const ref = referenceLuF32(A);
+      const f = luFactorF32(A);
+      expect(f.pivots).toEqual(ref.pivots);
+      expect(f.lu).toEqual(ref.lu);
+      expect(f.firstZeroPivot).toBe(0);
+    }), { numRuns: 40 });
+  });
+
+  it('the same panel code on Float64Array is bit for bit luFactor (the fp64 peer of the benchmark)', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 70 }), fc.integer(), fc.boolean(), (n, seed, sparse) => {
+      const rnd = seededRandom(seed);
+      const data = Float64Array.from({ length: n * n }, () => (sparse && rnd.nextUint32() % 3 !== 0 ? 0 : rnd.nextDouble() - 0.5));
+      const ref = luFactor({ rows: n, cols: n, ld: n, data });
+      const a = Float64Array.from(data), pivots = new Int32Array(n);
+      expect(blockedLu('f64')(a, n, pivots, LU_PANEL)).toBe(ref.firstZeroPivot);
+      expect(a).toEqual(ref.lu.data);
+      expect(pivots).toEqual(ref.pivots);
+    }), { numRuns: 40 });
+  });
+
+  it('solves within fp32 accuracy, reports a zero pivot, validates', () => {
+    const A = randsvd(30, 10, 3);
+    const b = Float64Array.from({ length: 30 }, (_, i) => i - 15);
+    const x = luSolveF32(luFactorF32(A), b);
+    expect(relativeError(x, luSolve(luFactor(A), b))).toBeLessThan(1e-5);
+    expect(luFactorF32({ rows: 2, cols: 2, ld: 2, data: Float64Array.of(1, 2, 2, 4) }).firstZeroPivot).toBe(1);
+    expectModprec(() => luFactorF32({ rows: 2, cols: 3, ld: 2, data: new Float64Array(6) }), 'DIMENSION_MISMATCH', 'A');
+    expectModprec(() => luSolveF32(luFactorF32(A), new Float64Array(3)), 'DIMENSION_MISMATCH', 'b');
+  });
+});
+
+describe('iterativeRefinement', () => {
+  const n = 60;
+  const xTrue = Float64Array.from({ length: n }, (_, i) => Math.sin(i + 1));
+  const times = (A: DenseMatrix, x: Float64Array): Float64Array => {
+    const b = new Float64Array(n);
+    for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) b[i] += A.data[i + j * n]! * x[j]!;
+    return b;
+  };
+
+  it.each([1e2, 1e5, 1e7])('κ = %d: fp32 LU + dd residual reaches an fp64 solve\'s forward error (or better)', (cond) => {
+    const A = randsvd(n, cond, 11);
+    const b = times(A, xTrue);
+    // The exact solution of the stored system, to far beyond fp64: fp64 LU refined with dd residuals, dd solution.
+    const exact = toArray(iterativeRefinement(A, b, { factorization: 'f64', residualArithmetic: formats.dd, storage: formats.dd }).x);
+    const fp64 = relativeError(luSolve(luFactor(A), b), exact);
+    const ir = iterativeRefinement(A, b, { residualArithmetic: formats.dd });
+    expect(ir.status).toBe('converged');
+    expect(relativeError(toArray(ir.x), exact)).toBeLessThanOrEqual(2 * fp64);
+    // fp64 residuals: a backward-stable answer (forward error within κ·n·u of the exact one)
+    const ir64 = iterativeRefinement(A, b);
+    expect(ir64.status).toBe('converged');
+    expect(relativeError(toArray(ir64.x), exact)).toBeLessThanOrEqual(cond * n * 2 ** -53 * 10);
+    expect(relativeResidual({ n, A: undefined as never, dense: A, b, reference: exact }, toArray(ir64.x))).toBeLessThan(1e-14);
+  });
+
+  it('history: the first solve\'s residual, then one per correction; the last is the true residual', () => {
+    const A = randsvd(n, 1e4, 5);
+    const b = times(A, xTrue);
+    const r = iterativeRefinement(A, b);
+    expect(r.history.length).toBe(r.iterations + 1);
+    expect(r.history[0]).toBeGreaterThan(1e-9);         // an fp32 solve
+    expect(r.history[0]).toBeLessThan(1e-4);
+    expect(r.residualNorm).toBe(r.trueResidualNorm);
+    expect(r.trueResidualNorm).toBeLessThan(1e-14);
+  });
+
+  it('dd residual and dd solution storage go past fp64; the solution is stored in dd', () => {
+    const A = randsvd(n, 1e3, 9);
+    const b = times(A, xTrue);
+    const r = iterativeRefinement(A, b, { residualArithmetic: formats.dd, storage: formats.dd });
+    expect(r.status).toBe('converged');
+    expect(r.x.accessor.storage.name).toBe('dd');
+    expect(r.trueResidualNorm).toBeLessThan(1e-28);
+  });
+
+  it('b = 0 gives x = 0', () => {
+    const r = iterativeRefinement(randsvd(4, 10, 1), new Float64Array(4));
+    expect(r.status).toBe('converged');
+    expect([...toArray(r.x)]).toEqual([0, 0, 0, 0]);
+  });
+});
