@@ -68,24 +68,14 @@ export async function gpuSpace(v: ValidatedSolve, M?: Preconditioner): Promise<G
       : gpuGemv({ A: dense!, x, y, alpha, beta, trans: 'N' }, kernelOptions)).then(() => undefined),
     precondition: (r, z) => gpuEllSpmv({ A: pre!, x: r, y: z, alpha: 1, beta: 0 }, kernelOptions).then(() => undefined),
     basis: (columns, basisStorage) => {
-      // One span of n × columns elements, column-major, read by GEMV as a matrix. Writing a column through a view
-      // gives that view a new span buffer (the scatter pass of view outputs), so the span is re-adopted from the
-      // last view written before each use.
+      // One span of n × columns elements, column-major, read by GEMV as a matrix; columns are written through views
+      // of it, which share its storage (a column write costs the column, not the span).
       const fmt = gpuFormat((basisStorage as StorageFormat).name as GpuFormatName, 'options.basisStorage');
-      let holder = new DeviceArray(runtime, fmt, n * columns, 256, { words: new Uint32Array(Math.max(1, fmt.words(n * columns))) }, reason);
-      let handed: DeviceArray[] = [];
-      const current = (): DeviceArray => {
-        for (const view of handed) {
-          if (view.buffer !== holder.buffer || view.host !== holder.host) holder = deviceView(view, 0, n * columns, 1);
-        }
-        handed = [];
-        return holder;
-      };
-      // Views written share one packed twin (deviceView copies it from the span they are made of): release it too.
-      basisRelease.push(() => { const h = current(); h.packedTwin?.destroy(); h.destroy(); });
+      const span = new DeviceArray(runtime, fmt, n * columns, 256, { words: new Uint32Array(Math.max(1, fmt.words(n * columns))) }, reason);
+      basisRelease.push(() => span.destroy());
       return {
-        column: (j) => { const view = deviceView(current(), j * n, n, 1); handed.push(view); return view; },
-        leading: (k) => deviceMatrix(current(), n, k, n),
+        column: (j) => deviceView(span, j * n, n, 1),
+        leading: (k) => deviceMatrix(span, n, k, n),
       };
     },
     gemv: (alpha, Mx, x, beta, y, trans) => gpuGemv({ A: Mx, x, y, alpha, beta, trans }, kernelOptions).then(() => undefined),

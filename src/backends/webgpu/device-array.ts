@@ -72,8 +72,6 @@ export class DeviceArray {
   readonly stride: number = 1;
   /** Elements the buffer holds (the view's span; `length` for a plain array). */
   readonly spanLength: number = 0;
-  /** For an output view: the packed array its kernels write before the view's elements go into the span (view-output.ts). */
-  packedTwin: DeviceArray | undefined;
 
   /** @internal */
   constructor(runtime: GpuRuntime | undefined, format: GpuStorageFormat, length: number, scaleBlock: number, encoded: EncodedArray | undefined, fallbackReason: string) {
@@ -175,9 +173,8 @@ export class DeviceArray {
     s.buffer?.destroy();
     s.scales?.destroy();
     s.spare?.destroy();
-    this.packedTwin?.destroy();
-    this.packedTwin = undefined;
-    s.buffer = s.scales = s.spare = undefined;
+    s.twins?.forEach((t) => t.destroy());
+    s.buffer = s.scales = s.spare = s.twins = undefined;
   }
 }
 
@@ -191,18 +188,22 @@ export interface SharedStorage {
   buffer: GpuBuffer | undefined;
   scales: GpuBuffer | undefined;
   host: EncodedArray | undefined;
-  /** A buffer of the same size that the scatter pass of an output view writes before swapping it in. */
+  /** A buffer of the span's size that the scatter pass of an output view writes before copying it back. */
   spare: GpuBuffer | undefined;
+  /** Packed arrays that kernels writing a view of this length compute into (view-output.ts), made once per length. */
+  twins?: Map<number, DeviceArray>;
+  /** The last write through a view, which the next one waits for (they share the packed array and the spare). */
+  viewWrites?: Promise<void>;
   version: number;
 }
 
 /**
- * A view of `span` (same storage): its own shape over the span's elements, no packed twin of the span's.
+ * A view of `span` (same storage): its own shape over the span's elements.
  * @internal
  */
 export function viewOf(span: DeviceArray, shape: { length: number; offset: number; stride: number }): DeviceArray {
   const view = Object.create(DeviceArray.prototype) as DeviceArray;
-  Object.assign(view, span, shape, { spanLength: span.spanLength, packedTwin: undefined });
+  Object.assign(view, span, shape, { spanLength: span.spanLength });
   return view;
 }
 
@@ -502,7 +503,7 @@ export async function deviceZeros(length: number, options: ToDeviceOptions = {})
 export function bufferView(runtime: GpuRuntime, buffer: GpuBuffer, format: GpuStorageFormat, length: number): DeviceArray {
   const view = Object.create(DeviceArray.prototype) as DeviceArray;
   const storage: SharedStorage = { buffer, scales: undefined, host: undefined, spare: undefined, version: 0 };
-  Object.assign(view, { runtime, format, length, spanLength: length, offset: 0, stride: 1, scaleBlock: 1, words: Math.max(1, format.words(length)), storage, fallbackReason: '', packedTwin: undefined });
+  Object.assign(view, { runtime, format, length, spanLength: length, offset: 0, stride: 1, scaleBlock: 1, words: Math.max(1, format.words(length)), storage, fallbackReason: '' });
   return view;
 }
 

@@ -85,12 +85,17 @@ function checkCopyable(view: DeviceArray, parameter: string): void {
 const components = (format: GpuStorageFormat): 1 | 2 | 4 => outputComponents(format);
 
 /**
- * The packed twin of an output view (made once per view, kept with it and destroyed with it), holding the view's
- * current elements (bits as they are) when `readsOld`.
+ * The packed array a kernel writing `view` computes into: one per view length, kept with the storage the view shares
+ * with its span (so views made afresh for each call reuse it) and destroyed with it; holding the view's current
+ * elements (bits as they are) when `readsOld`.
  */
 async function packedTwin(runtime: GpuRuntime, view: DeviceArray, readsOld: boolean): Promise<DeviceArray> {
-  if (!view.packedTwin?.buffer) view.packedTwin = new DeviceArray(runtime, view.format, view.length, view.scaleBlock, undefined, '');
-  const packed = view.packedTwin;
+  const twins = (view.storage.twins ??= new Map());
+  let packed = twins.get(view.length);
+  if (!packed?.buffer) {
+    packed = new DeviceArray(runtime, view.format, view.length, view.scaleBlock, undefined, '');
+    twins.set(view.length, packed);
+  }
   if (readsOld) await gatherView(runtime, view, packed);
   return packed;
 }
@@ -161,9 +166,22 @@ async function scatter(runtime: GpuRuntime, packed: DeviceArray, view: DeviceArr
 export async function throughPackedOutput(runtime: GpuRuntime, out: DeviceArray, readsOld: boolean, kernel: (packed: DeviceArray) => Promise<void>): Promise<void> {
   if (out.coversSpan) return kernel(out);
   checkCopyable(out, 'out');
-  const packed = await packedTwin(runtime, out, readsOld);
-  await kernel(packed);
-  if (out.length > 0) await scatter(runtime, packed, out);
+  // Writes through views of one storage share its packed twins and spare: each waits for the one before it, so
+  // writes not awaited in between (Promise.all over columns of one matrix) cannot interleave their passes.
+  const storage = out.storage;
+  const before = storage.viewWrites;
+  let done!: () => void;
+  const mine = new Promise<void>((resolve) => { done = resolve; });
+  storage.viewWrites = mine;
+  try {
+    await before;
+    const packed = await packedTwin(runtime, out, readsOld);
+    await kernel(packed);
+    if (out.length > 0) await scatter(runtime, packed, out);
+  } finally {
+    done();
+    if (storage.viewWrites === mine) storage.viewWrites = undefined;
+  }
 }
 
 /**
