@@ -27,6 +27,7 @@ import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } 
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import type { GpuBuffer } from '../../src/backends/webgpu/webgpu-types.js';
 import { throughPackedOutput } from '../../src/backends/webgpu/view-output.js';
+import { TRSV_HEADER_WORDS, TRSV_TILE, TRSV_WORKGROUP, walkerSource } from './trsv-walker-source.js';
 
 /**
  * Arguments of {@link gpuTrsv}.
@@ -275,6 +276,10 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
     // which WebGPU also forbids in one pass, so each row goes through a scratch copy.
     await encodeInverse(runtime, passes, inv, np * 4 * c);
   }
+  if (perBinding === Infinity && bs === TRSV_TILE) {
+    await walkerSolve(runtime, args, shape, arithmetic, inv, invKey);
+    return;
+  }
   const key = `trsv|${invKey}|${objectId(x)}`;
   let updates = 0;
   for (let k = 0; k < blocks; k++) updates += updateRanges(shape, A, perBinding, k * bs).length;
@@ -332,6 +337,61 @@ async function buildSolvePasses(runtime: GpuRuntime, args: GpuTrsvArgs, shape: S
   }
   passes.push({ pass: await convertPass(runtime, bufferView(runtime, xw, work, n), x.format, out), cache: caches[slot++]! });
   return passes;
+}
+
+/**
+ * Rounds for which a helper waits for one block of x before leaving its row block to the walker;
+ * `MODPREC_TRSV_SPIN` overrides it (tests set 0: no helper ever publishes, the walker does every sum itself).
+ */
+function helperSpin(): number {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.MODPREC_TRSV_SPIN;
+  return env !== undefined && /^\d+$/.test(env) ? Number(env) : 4096;
+}
+
+/**
+ * The solve in three dispatches (b → r, the walker/helper kernel of ./trsv-walker-source.ts, x → its storage) for
+ * a matrix in one binding and 64-row blocks.
+ */
+async function walkerSolve(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape, arithmetic: GpuArithmetic, inv: GpuBuffer, invKey: string): Promise<void> {
+  const { A, x } = args;
+  const context = runtime.context;
+  const { n, blocks, np } = shape;
+  const c = arithmetic.components;
+  // Workgroups: the walker and a helper per row block from the third step on, rounded up to a power of two so
+  // that each call's tickets start at a multiple of the count (the key of the published words).
+  const groups = 2 ** Math.ceil(Math.log2(Math.max(1, blocks - 1)));
+  const slots = TRSV_HEADER_WORDS / (2 * c);
+  const key = `trsvW|${invKey}|${objectId(x)}`;
+  const plan = getPlan(runtime, key, 3, () => [
+    createWordBuffer(context, np * c),
+    createWordBuffer(context, TRSV_HEADER_WORDS + 4 * np * c),
+    createWordBuffer(context, np * c),
+    createWordBuffer(context, groups * TRSV_WORKGROUP * c),
+    createWordBuffer(context, x.words),
+  ]);
+  const [R, W, X, unused] = plan.scratch as [GpuBuffer, GpuBuffer, GpuBuffer, GpuBuffer];
+  const out = plan.scratch[4]!;
+  const work = gpuFormat(arithmetic.name === 'ff' ? 'ff' : 'f32');
+  const lists = (plan as typeof plan & { lists?: Map<unknown, { pass: Pass; cache: PassCache }[]> }).lists ??= new Map();
+  let passes = lists.get(x.buffer);
+  if (!passes) {
+    const spec = memo(`trsvW|${arithmetic.name}|${readKey(A.data)}|${shape.lowerOp}|${shape.trans}`, () => walkerSource(arithmetic, A.data, shape));
+    const program = await getProgram(context, { source: spec.source, args: spec.args, components: c, workgroup: spec.workgroup });
+    const arrays: Record<string, BoundArray> = { Inv: { buffer: inv }, R: { buffer: R }, WAtomic: { buffer: W }, XAtomic: { buffer: X } };
+    const scalars: Record<string, number> = { n, lda: A.ld, np, blocks, gMask: groups - 1, spin: helperSpin(), xBase: slots + np };
+    bindArray('A', A.data, arrays, scalars);
+    passes = [
+      { pass: await convertPass(runtime, x, work, R), cache: plan.passes[0]! },
+      { pass: { program, arrays, scalars, output: { buffer: unused }, threads: groups * TRSV_WORKGROUP }, cache: plan.passes[1]! },
+      { pass: await convertPass(runtime, bufferView(runtime, X, work, n), x.format, out), cache: plan.passes[2]! },
+    ];
+    if (lists.size >= 2) lists.clear();
+    lists.set(x.buffer, passes);
+  }
+  submitPasses(context, passes);
+  plan.scratch[4] = x.buffer!;
+  x.buffer = out;
+  x.version++;
 }
 
 /** Runs the inverse passes, row by row through a scratch buffer (a pass cannot read what it writes). */

@@ -321,7 +321,7 @@ const bySpec = new WeakMap<object, Promise<Program>>();
 export function getProgram(context: GpuContext, spec: ProgramSpec): Promise<Program> {
   const known = bySpec.get(spec.args);
   if (known && (known as Promise<Program> & { source?: string }).source === spec.source) return known;
-  const key = `${spec.components}|${spec.args.map(([n, t]) => `${n}:${t}`).join(',')}|${spec.source}`;
+  const key = `${spec.components}|${spec.workgroup ? JSON.stringify(spec.workgroup) : ''}|${spec.args.map(([n, t]) => `${n}:${t}`).join(',')}|${spec.source}`;
   let p = programs.get(key);
   if (!p) {
     p = Program.compile(context, spec);
