@@ -6,16 +6,16 @@
  * Blocks are TRSV_TILE = 64 rows; a workgroup has 256 invocations: thread l is row r = l mod 64 of a tile and
  * column quarter q = ⌊l/64⌋ (16 columns of each 64-column tile), so a warp reads 32 adjacent rows of a column.
  *
- * - The walker (the workgroup that takes ticket 0 of the call) for the block of step s: reads the helper's
- *   partial sum P of its rows, published for the blocks of steps 0 … s − 2, if complete (every word carries a
- *   check word, so a partial or stale P is recognised); adds the block of step s − 1 itself (all earlier blocks
- *   when P is not there), r = b − sum, x_s = Inv_s·r (the diagonal block's inverse, computed once per matrix),
- *   and publishes x_s.
- * - The helper of ticket t sums, for the block of step t + 1, the tiles of steps 0 … t − 1 as their x become
+ * - The walker (the workgroup that takes ticket 0 of the call), for the block of step s: reads the helper's
+ *   partial sum P of its rows over steps 0 … s − D − 1 (every word carries a check word, so a partial or stale P
+ *   is recognised), polling it at most `pWait` rounds; adds the tiles of steps s − D … s − 1 itself (their loads
+ *   are issued first, their x kept in workgroup memory) — and every earlier tile too when P did not come —
+ *   then r = b − sum, x_s = Inv_s·r (the diagonal block's inverse, computed once per matrix), publishes x_s.
+ * - The helper of ticket t sums, for the block of step t + D, the tiles of steps 0 … t − 1 as their x become
  *   published, and publishes P. It waits for an x block at most `spin` rounds; then it gives up and the walker
- *   does that block's sum itself.
+ *   does that row block's sum itself.
  *
- * The walker never waits for anyone, so the solve finishes without any forward-progress guarantee between
+ * The walker waits for nobody beyond a bounded poll, so the solve finishes without any forward-progress guarantee between
  * workgroups (WebGPU gives none); the helpers only make it faster. Cross-workgroup data goes through atomics
  * only: word w is stored as (w, w ^ key) with a key that changes every call (from the ticket counter, which
  * grows by the workgroup count per call), so a reader that sees a consistent pair saw this call's word.
@@ -61,13 +61,14 @@ function zero(arithmetic: GpuArithmetic): string {
  * @param arithmetic - the GPU arithmetic
  * @param A - the matrix's device array (its format and whether it is a view)
  * @param shape - the variant
+ * @param lead - D: the walker sums the last D solved blocks itself, helpers everything before them
  * @returns source, argument list and workgroup settings
  */
-export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: WalkerShape): { source: string; args: ReturnType<typeof arrayArgs>; workgroup: WorkgroupSettings } {
+export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: WalkerShape, lead = 2): { source: string; args: ReturnType<typeof arrayArgs>; workgroup: WorkgroupSettings } {
   const c = arithmetic.components;
   const T = TRSV_TILE;
   const args = [...arrayArgs('A', A), ['Inv', 'Array'] as const, ['R', 'Array'] as const, ['WAtomic', 'Array'] as const, ['XAtomic', 'Array'] as const,
-    ['n', 'Integer'] as const, ['lda', 'Integer'] as const, ['np', 'Integer'] as const, ['blocks', 'Integer'] as const, ['gMask', 'Integer'] as const, ['spin', 'Integer'] as const, ['xBase', 'Integer'] as const];
+    ['n', 'Integer'] as const, ['lda', 'Integer'] as const, ['np', 'Integer'] as const, ['blocks', 'Integer'] as const, ['gMask', 'Integer'] as const, ['spin', 'Integer'] as const, ['pWait', 'Integer'] as const, ['xBase', 'Integer'] as const];
   const words = arithmetic.words;
   const order = (step: string): string => (shape.lowerOp ? `(${step})` : `(blocks - 1 - (${step}))`);
   const opIndex = (row: string, col: string): string => {
@@ -75,18 +76,29 @@ export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: W
     return A.isView ? `AOff + ${i} * AInc + ${j} * lda` : `${i} + ${j} * lda`;
   };
   const pBase = TRSV_HEADER_WORDS;
-  /** acc += Σ_u op(A)(row, j0 + u)·x_u over this thread's 16 columns, x_u read by `xWords(u, k)`. */
-  const tile = (acc: string, j0: string, xWords: (u: string, k: number) => string, tag: string): string[] => {
+  /** Loads of this thread's 16 entries of op(A) in row `row`, columns j0 … j0 + 15 (registers a<tag>0 …). */
+  const tileLoads = (j0: string, tag: string): { lines: string[]; registers: GpuRegister[] } => {
     const lines: string[] = [];
-    const uses: string[] = [];
+    const registers: GpuRegister[] = [];
     for (let u = 0; u < 16; u++) {
-      const col = `col${tag}${u}`;
-      const ra = A.format.emitRead('A', opIndex('row', col), `a${tag}${u}`, arithmetic);
-      lines.push(`const ${col} = ${j0} + ${u};`, ra.code, fromWords(arithmetic, `x${tag}${u}`, Array.from({ length: c }, (_, k) => xWords(String(u), k))));
-      const xr: GpuRegister = arithmetic.register(`x${tag}${u}`);
-      uses.push(`if (row < n && ${col} < n) {`, arithmetic.mulAdd(acc, ra.register, xr), '}');
+      const ra = A.format.emitRead('A', opIndex('row', `(${j0} + ${u})`), `a${tag}${u}`, arithmetic);
+      lines.push(ra.code);
+      registers.push(ra.register);
     }
-    return [...lines, ...uses];
+    return { lines, registers };
+  };
+  /** acc/acc2 += Σ_u a_u·x_u (even u into acc, odd into acc2: two chains), x_u read by `xWords(u, k)`, columns past n skipped. */
+  const tileUses = (j0: string, registers: GpuRegister[], xWords: (u: string, k: number) => string, tag: string): string[] => {
+    const lines: string[] = [];
+    registers.forEach((ra, u) => {
+      lines.push(fromWords(arithmetic, `x${tag}${u}`, Array.from({ length: c }, (_, k) => xWords(String(u), k))));
+      lines.push(`if (row < n && ${j0} + ${u} < n) {`, arithmetic.mulAdd(u % 2 === 0 ? 'acc' : 'acc2', ra, arithmetic.register(`x${tag}${u}`)), '}');
+    });
+    return lines;
+  };
+  const tile = (j0: string, xWords: (u: string, k: number) => string, tag: string): string[] => {
+    const loads = tileLoads(j0, tag);
+    return [...loads.lines, ...tileUses(j0, loads.registers, xWords, tag)];
   };
   /** Stores register `name` into workgroup array 0 at slot l, barrier, then q = 0 threads sum the four quarters into `dst`. */
   const reduceQuarters = (name: string, dst: string, first?: GpuRegister): string[] => {
@@ -109,6 +121,7 @@ export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: W
       return `mpAtomicStore(${a}, mpBits(${word(arithmetic, name, k)})); mpAtomicStore(${b}, mpXor(mpBits(${word(arithmetic, name, k)}), key));`;
     });
 
+  const ring = (slot: string, u: string, k: number): string => `mpShared(4, ((${slot}) * ${T} + q * 16 + ${u}) * ${c} + ${k})`;
   const body: string[] = [
     'const l = mpLocalId();',
     `const r = mpImod(l, ${T});`,
@@ -119,51 +132,66 @@ export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: W
     `const key = mpXor(raw - ticket, ${KEY_MIX});`,
     'if (ticket === 0) {',
     // ---- the walker ----
+    'let pr = mpI32(0);',
     'for (let step = mpI32(0); step < blocks; step = step + 1) {',
     `const k0 = ${order('step')} * ${T};`,
     'const row = k0 + r;',
-    // Loads that do not depend on the previous block go first: the inverse's row part and b.
   ];
+  // Loads that do not depend on the previous blocks go first: the inverse's row part, b, and the tiles of the
+  // last D steps (their x comes later, from the ring in workgroup memory).
   for (let u = 0; u < 16; u++) body.push(words.emitRead('Inv', `r * np + k0 + q * 16 + ${u}`, `iv${u}`, arithmetic).code);
   const rb = words.emitRead('R', 'row', 'rb', arithmetic);
   body.push(rb.code);
-  body.push('if (l === 0) { mpSharedIntSet(1, 1, 1); }', 'mpBarrier();');
+  const prefetched: GpuRegister[][] = [];
+  for (let t = 1; t <= lead; t++) {
+    body.push(`const jt${t} = ${order(`mpImax(step - ${t}, 0)`)} * ${T} + q * 16;`);
+    const loads = tileLoads(`jt${t}`, `t${t}`);
+    body.push(...loads.lines);
+    prefetched.push(loads.registers);
+  }
   for (let k = 0; k < c; k++) body.push(`let pw${k} = mpI32(0);`);
-  body.push('if (step >= 2 && q === 0) {');
+  // P (the helper's sum over steps < s − D): polled at most pWait rounds; flags rotate over three slots so
+  // one barrier (the uniform load) per round suffices.
+  body.push('let have = 1.0;', `if (step > ${lead}) {`, 'have = 0.0;', 'for (let it = mpI32(0); it < pWait; it = it + 1) {', 'const slot = 4 + mpImod(pr, 3);', 'if (q === 0) {');
   for (let k = 0; k < c; k++) {
     const [a, b] = tagged(`(${pBase / (2 * c)} + row)`, k);
-    body.push(`const pa${k} = mpAtomicLoad(${a});`, `const pb${k} = mpAtomicLoad(${b});`, `if (mpXor(pa${k}, key) !== pb${k}) { mpSharedIntSet(1, 1, 0); }`, `pw${k} = pa${k};`);
+    body.push(`const pa${k} = mpAtomicLoad(${a});`, `const pb${k} = mpAtomicLoad(${b});`, `if (mpXor(pa${k}, key) !== pb${k}) { mpSharedIntSet(1, slot, 1); }`, `pw${k} = pa${k};`);
   }
-  body.push('}', 'const have = mpSharedIntUniform(1, 1);');
-  body.push(arithmetic.declareZero('acc'));
-  // Common path: P holds steps < s − 1; the walker adds step s − 1 from the x it kept in workgroup memory.
-  body.push('if (have === 1) {', 'if (step >= 1) {', `const j0 = ${order('step - 1')} * ${T} + q * 16;`);
-  body.push(...tile('acc', 'j0', (u, k) => `mpShared(2, (q * 16 + ${u}) * ${c} + ${k})`, 'h'));
-  body.push('}', '} else {');
-  // Fallback: no (complete) P: every earlier block, x read back from the plain x buffer.
-  body.push('for (let s2 = mpI32(0); s2 < step; s2 = s2 + 1) {', `const j1 = ${order('s2')} * ${T} + q * 16;`);
-  body.push(...tile('acc', 'j1', (u, k) => `mpFloat(mpAtomicLoad(XAtomic[(j1 + ${u}) * ${c} + ${k}]))`, 'f'));
+  body.push('}', 'const bad = mpSharedIntUniform(1, slot);', 'if (l === 0) { mpSharedIntSet(1, 4 + mpImod(pr + 2, 3), 0); }', 'pr = pr + 1;', 'if (bad === 0) { have = 1.0; break; }', '}');
+  // Early steps: the uniform load is the barrier that orders this step's workgroup-memory use after the last one's.
+  body.push('} else {', 'if (mpSharedIntUniform(1, 7) !== 0) { have = 1.0; }', '}');
+  body.push(arithmetic.declareZero('acc'), arithmetic.declareZero('acc2'));
+  // Fallback: no complete P: the earlier steps' tiles, x read back from the plain x buffer.
+  body.push('if (have < 0.5) {', `for (let s2 = mpI32(0); s2 < step - ${lead}; s2 = s2 + 1) {`, `const j1 = ${order('s2')} * ${T} + q * 16;`);
+  body.push(...tile('j1', (u, k) => `mpFloat(mpAtomicLoad(XAtomic[(j1 + ${u}) * ${c} + ${k}]))`, 'f'));
   body.push('}', '}');
-  // have === 1 with step < 2: P is zero (nothing published, nothing needed).
+  for (let t = 1; t <= lead; t++) {
+    body.push(`if (step >= ${t}) {`, `const ring${t} = mpImod(step - ${t}, ${lead});`);
+    body.push(...tileUses(`jt${t}`, prefetched[t - 1]!, (u, k) => ring(`ring${t}`, u, k), `t${t}`));
+    body.push('}');
+  }
+  body.push(arithmetic.add('acc', arithmetic.register('acc2')));
+  // Steps ≤ D: P is zero (pw stays 0).
   body.push(fromWords(arithmetic, 'pv', Array.from({ length: c }, (_, k) => `mpFloat(pw${k})`)));
   body.push(...reduceQuarters('acc', 'sum', arithmetic.register('pv')));
   body.push(arithmetic.declareSub('rhs', rb.register, arithmetic.register('sum')));
   body.push(`if (row >= n) { rhs = ${zero(arithmetic)}; }`);
   for (let k = 0; k < c; k++) body.push(`mpSharedSet(3, r * ${c} + ${k}, ${word(arithmetic, 'rhs', k)});`);
   body.push('}', 'mpBarrier();');
-  // x_s = Inv_s · rhs: each quarter 16 columns of its row, then the four summed.
-  body.push(arithmetic.declareZero('y'));
+  // x_s = Inv_s · rhs: each quarter 16 columns of its row in two chains, then the four summed.
+  body.push(arithmetic.declareZero('y'), arithmetic.declareZero('y2'));
   for (let u = 0; u < 16; u++) {
     body.push(fromWords(arithmetic, `rh${u}`, Array.from({ length: c }, (_, k) => `mpShared(3, (q * 16 + ${u}) * ${c} + ${k})`)));
-    body.push(arithmetic.mulAdd('y', arithmetic.register(`iv${u}`), arithmetic.register(`rh${u}`)));
+    body.push(arithmetic.mulAdd(u % 2 === 0 ? 'y' : 'y2', arithmetic.register(`iv${u}`), arithmetic.register(`rh${u}`)));
   }
+  body.push(arithmetic.add('y', arithmetic.register('y2')));
   body.push(...reduceQuarters('y', 'xv'));
-  for (let k = 0; k < c; k++) body.push(`mpSharedSet(2, r * ${c} + ${k}, ${word(arithmetic, 'xv', k)});`, `mpAtomicStore(XAtomic[row * ${c} + ${k}], mpBits(${word(arithmetic, 'xv', k)}));`);
+  for (let k = 0; k < c; k++) body.push(`mpSharedSet(4, (mpImod(step, ${lead}) * ${T} + r) * ${c} + ${k}, ${word(arithmetic, 'xv', k)});`, `mpAtomicStore(XAtomic[row * ${c} + ${k}], mpBits(${word(arithmetic, 'xv', k)}));`);
   body.push(...publish('xBase', 'row', 'xv'));
-  body.push('}', 'mpBarrier();', '}');
+  body.push('}', '}');
   // ---- the helpers ----
-  body.push('} else {', 'const hs = ticket + 1;', 'if (hs < blocks) {', `const row = ${order('hs')} * ${T} + r;`, arithmetic.declareZero('acc'), 'let ok = 1.0;');
-  body.push('for (let s2 = mpI32(0); s2 < hs - 1; s2 = s2 + 1) {', `const jb = ${order('s2')} * ${T};`, 'let mine = 0.0;', 'let done = 0.0;');
+  body.push('} else {', `const hs = ticket + ${lead};`, 'if (hs < blocks) {', `const row = ${order('hs')} * ${T} + r;`, arithmetic.declareZero('acc'), arithmetic.declareZero('acc2'), 'let ok = 1.0;');
+  body.push(`for (let s2 = mpI32(0); s2 < hs - ${lead}; s2 = s2 + 1) {`, `const jb = ${order('s2')} * ${T};`, 'let mine = 0.0;', 'let done = 0.0;');
   body.push('for (let it = mpI32(0); it < spin; it = it + 1) {', 'if (l === 0) { mpSharedIntSet(1, 2, 0); }', 'mpBarrier();', `if (l < ${T} && mine < 0.5) {`);
   const checks: string[] = [];
   for (let k = 0; k < c; k++) {
@@ -174,12 +202,12 @@ export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: W
   body.push(`if (${checks.join(' && ')}) {`, ...Array.from({ length: c }, (_, k) => `mpSharedSet(2, l * ${c} + ${k}, mpFloat(xa${k}));`), 'mine = 1.0;', '} else { mpSharedIntSet(1, 2, 1); }', '}');
   body.push('if (mpSharedIntUniform(1, 2) === 0) { done = 1.0; }', 'if (done > 0.5) { break; }', '}');
   body.push('if (done < 0.5) { ok = 0.0; break; }', 'const j2 = jb + q * 16;');
-  body.push(...tile('acc', 'j2', (u, k) => `mpShared(2, (q * 16 + ${u}) * ${c} + ${k})`, 'p'));
-  body.push('}', 'if (ok > 0.5) {', ...reduceQuarters('acc', 'part'), ...publish(`${pBase / (2 * c)}`, 'row', 'part'), '}', '}', '}', '}');
+  body.push(...tile('j2', (u, k) => `mpShared(2, (q * 16 + ${u}) * ${c} + ${k})`, 'p'));
+  body.push('}', arithmetic.add('acc', arithmetic.register('acc2')), 'if (ok > 0.5) {', ...reduceQuarters('acc', 'part'), ...publish(`${pBase / (2 * c)}`, 'row', 'part'), '}', '}', '}', '}');
   body.push(arithmetic.declareZero('unused'), `return ${arithmetic.returnValue('unused')};`);
   const workgroup: WorkgroupSettings = {
     workgroupSize: TRSV_WORKGROUP,
-    workgroupArrays: [{ type: 'f32', length: TRSV_WORKGROUP * c }, { type: 'i32', length: 4 }, { type: 'f32', length: T * c }, { type: 'f32', length: T * c }],
+    workgroupArrays: [{ type: 'f32', length: TRSV_WORKGROUP * c }, { type: 'i32', length: 8 }, { type: 'f32', length: T * c }, { type: 'f32', length: T * c }, { type: 'f32', length: lead * T * c }],
   };
   return { source: kernelSource(args, body), args, workgroup };
 }

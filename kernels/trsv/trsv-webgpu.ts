@@ -344,8 +344,13 @@ async function buildSolvePasses(runtime: GpuRuntime, args: GpuTrsvArgs, shape: S
  * `MODPREC_TRSV_SPIN` overrides it (tests set 0: no helper ever publishes, the walker does every sum itself).
  */
 function helperSpin(): number {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.MODPREC_TRSV_SPIN;
-  return env !== undefined && /^\d+$/.test(env) ? Number(env) : 4096;
+  return tuning('MODPREC_TRSV_SPIN', 4096);
+}
+
+/** A tuning knob of the one-dispatch solve from the environment (benchmarks and tests), else its default. */
+function tuning(name: string, fallback: number): number {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
+  return env !== undefined && /^\d+$/.test(env) ? Number(env) : fallback;
 }
 
 /**
@@ -359,9 +364,11 @@ async function walkerSolve(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape,
   const c = arithmetic.components;
   // Workgroups: the walker and a helper per row block from the third step on, rounded up to a power of two so
   // that each call's tickets start at a multiple of the count (the key of the published words).
-  const groups = 2 ** Math.ceil(Math.log2(Math.max(1, blocks - 1)));
+  // D = MODPREC_TRSV_LEAD (default 2): the walker sums the last D blocks itself; pWait: its polls for a helper's sum.
+  const lead = Math.max(1, tuning('MODPREC_TRSV_LEAD', 2));
+  const groups = 2 ** Math.ceil(Math.log2(Math.max(1, blocks - lead)));
   const slots = TRSV_HEADER_WORDS / (2 * c);
-  const key = `trsvW|${invKey}|${objectId(x)}`;
+  const key = `trsvW|${invKey}|${objectId(x)}|${lead}`;
   const plan = getPlan(runtime, key, 3, () => [
     createWordBuffer(context, np * c),
     createWordBuffer(context, TRSV_HEADER_WORDS + 4 * np * c),
@@ -375,10 +382,10 @@ async function walkerSolve(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape,
   const lists = (plan as typeof plan & { lists?: Map<unknown, { pass: Pass; cache: PassCache }[]> }).lists ??= new Map();
   let passes = lists.get(x.buffer);
   if (!passes) {
-    const spec = memo(`trsvW|${arithmetic.name}|${readKey(A.data)}|${shape.lowerOp}|${shape.trans}`, () => walkerSource(arithmetic, A.data, shape));
+    const spec = memo(`trsvW|${arithmetic.name}|${readKey(A.data)}|${shape.lowerOp}|${shape.trans}|${lead}`, () => walkerSource(arithmetic, A.data, shape, lead));
     const program = await getProgram(context, { source: spec.source, args: spec.args, components: c, workgroup: spec.workgroup });
     const arrays: Record<string, BoundArray> = { Inv: { buffer: inv }, R: { buffer: R }, WAtomic: { buffer: W }, XAtomic: { buffer: X } };
-    const scalars: Record<string, number> = { n, lda: A.ld, np, blocks, gMask: groups - 1, spin: helperSpin(), xBase: slots + np };
+    const scalars: Record<string, number> = { n, lda: A.ld, np, blocks, gMask: groups - 1, spin: helperSpin(), pWait: tuning('MODPREC_TRSV_WAIT', 32), xBase: slots + np };
     bindArray('A', A.data, arrays, scalars);
     passes = [
       { pass: await convertPass(runtime, x, work, R), cache: plan.passes[0]! },
