@@ -301,10 +301,14 @@ async function benchTrsv(rt: GpuRuntime): Promise<void> {
   };
   const bytes = 4 * (n * (n + 1)) / 2 + 8 * n;
   const lnn: Record<string, number> = {};
-  type Case = { uplo: 'L' | 'U'; trans: 'N' | 'T'; diag: 'N' | 'U'; blockSize: number; label: string; spin?: string };
+  type Case = { uplo: 'L' | 'U'; trans: 'N' | 'T'; diag: 'N' | 'U'; blockSize: number; label: string; env?: Record<string, string> };
   const cases: Case[] = [
     { uplo: 'L', trans: 'N', diag: 'N', blockSize: 64, label: 'one dispatch' },
-    { uplo: 'L', trans: 'N', diag: 'N', blockSize: 64, label: 'one dispatch, walker alone', spin: '0' },
+    { uplo: 'L', trans: 'N', diag: 'N', blockSize: 64, label: 'one dispatch, walker sums D = 1 block', env: { MODPREC_TRSV_LEAD: '1' } },
+    { uplo: 'L', trans: 'N', diag: 'N', blockSize: 64, label: 'one dispatch, walker sums D = 3 blocks', env: { MODPREC_TRSV_LEAD: '3' } },
+    { uplo: 'L', trans: 'N', diag: 'N', blockSize: 64, label: 'one dispatch, walker polls P once', env: { MODPREC_TRSV_WAIT: '1' } },
+    { uplo: 'L', trans: 'N', diag: 'N', blockSize: 64, label: 'one dispatch, walker polls P ≤ 512 rounds', env: { MODPREC_TRSV_WAIT: '512' } },
+    { uplo: 'L', trans: 'N', diag: 'N', blockSize: 64, label: 'one dispatch, walker alone (no helper publishes)', env: { MODPREC_TRSV_SPIN: '0' } },
     { uplo: 'L', trans: 'N', diag: 'N', blockSize: 256, label: 'blocked, 2 dispatches per block' },
   ];
   for (const uplo of ['L', 'U'] as const) for (const trans of ['N', 'T'] as const) for (const diag of ['N', 'U'] as const) {
@@ -312,7 +316,7 @@ async function benchTrsv(rt: GpuRuntime): Promise<void> {
     cases.push({ uplo, trans, diag, blockSize: 64, label: 'one dispatch' });
   }
   for (const arithmetic of ['f32', 'ff'] as const) for (const c of cases) {
-    if (c.spin !== undefined) process.env.MODPREC_TRSV_SPIN = c.spin;
+    Object.assign(process.env, c.env ?? {});
     try {
       const x = await toDevice(hb, { format: arithmetic === 'ff' ? 'ff' : 'f32', strict: true });
       const run = (): Promise<unknown> => gpuTrsv({ A, x, uplo: c.uplo, trans: c.trans, diag: c.diag }, { arithmetic, blockSize: c.blockSize });
@@ -340,7 +344,7 @@ async function benchTrsv(rt: GpuRuntime): Promise<void> {
       push({ kernel: `TRSV ${variant} bs=${c.blockSize}`, size: `n=${n}`, storage: 'f32', arithmetic, ms, gbs: bytes / ms / 1e6, error: err, errorMeasure: 'max |op(A)·x−b|/(Σ|op(A)·x|+|b|)', reference: 'cuBLAS STRSV L N N 0.534 ms (2026-11-25)', goal, note });
       x.destroy();
     } finally {
-      delete process.env.MODPREC_TRSV_SPIN;
+      for (const name of Object.keys(c.env ?? {})) delete process.env[name];
     }
   }
   // Other storage of A: bf16 and f16 (L N N, one dispatch).

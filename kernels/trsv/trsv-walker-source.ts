@@ -133,21 +133,44 @@ export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: W
     'if (ticket === 0) {',
     // ---- the walker ----
     'let pr = mpI32(0);',
+  ];
+  // Software pipelining: what step s needs and does not depend on earlier steps — its row part of the inverse,
+  // b, and the tiles of steps s − D … s − 1 — is loaded at the end of step s − 1 into loop-carried registers, so
+  // the loads are in flight while step s − 1 finishes (a load issued in the same step tends to be sunk to its use).
+  const zeroOf = (kind: 'f32' | 'ff'): string => (kind === 'f32' ? '0.0' : '[0.0, 0.0]');
+  const invKind = words.emitRead('Inv', '0', 'probe', arithmetic).register.kind;
+  const aKind = A.format.emitRead('A', '0', 'probe', arithmetic).register.kind;
+  for (let u = 0; u < 16; u++) body.push(`let piv${u} = ${zeroOf(invKind)};`);
+  body.push(`let prb = ${zeroOf(invKind)};`);
+  for (let t = 1; t <= lead; t++) for (let u = 0; u < 16; u++) body.push(`let pa${t}_${u} = ${zeroOf(aKind)};`);
+  const prefetch = (stepExpr: string, tag: string): string[] => {
+    const lines = [`const ks${tag} = ${order(stepExpr)} * ${T};`, `const rs${tag} = ks${tag} + r;`];
+    for (let u = 0; u < 16; u++) {
+      const rd = words.emitRead('Inv', `r * np + ks${tag} + q * 16 + ${u}`, `niv${tag}${u}`, arithmetic);
+      lines.push(rd.code, `piv${u} = ${rd.register.name};`);
+    }
+    const rr = words.emitRead('R', `rs${tag}`, `nrb${tag}`, arithmetic);
+    lines.push(rr.code, `prb = ${rr.register.name};`);
+    for (let t = 1; t <= lead; t++) {
+      lines.push(`const js${tag}${t} = ${order(`mpImax(${stepExpr} - ${t}, 0)`)} * ${T} + q * 16;`);
+      for (let u = 0; u < 16; u++) {
+        const ra = A.format.emitRead('A', opIndex(`rs${tag}`, `(js${tag}${t} + ${u})`), `na${tag}${t}_${u}`, arithmetic);
+        lines.push(ra.code, `pa${t}_${u} = ${ra.register.name};`, `if (rs${tag} >= n || js${tag}${t} + ${u} >= n) { pa${t}_${u} = ${zeroOf(aKind)}; }`);
+      }
+    }
+    return lines;
+  };
+  body.push(...prefetch('0', 'z'));
+  body.push(
     'for (let step = mpI32(0); step < blocks; step = step + 1) {',
     `const k0 = ${order('step')} * ${T};`,
     'const row = k0 + r;',
-  ];
-  // Loads that do not depend on the previous blocks go first: the inverse's row part, b, and the tiles of the
-  // last D steps (their x comes later, from the ring in workgroup memory).
-  for (let u = 0; u < 16; u++) body.push(words.emitRead('Inv', `r * np + k0 + q * 16 + ${u}`, `iv${u}`, arithmetic).code);
-  const rb = words.emitRead('R', 'row', 'rb', arithmetic);
-  body.push(rb.code);
+  );
+  const rb: { register: GpuRegister } = { register: arithmetic.register('prb') };
   const prefetched: GpuRegister[][] = [];
   for (let t = 1; t <= lead; t++) {
     body.push(`const jt${t} = ${order(`mpImax(step - ${t}, 0)`)} * ${T} + q * 16;`);
-    const loads = tileLoads(`jt${t}`, `t${t}`);
-    body.push(...loads.lines);
-    prefetched.push(loads.registers);
+    prefetched.push(Array.from({ length: 16 }, (_, u) => ({ kind: aKind, name: `pa${t}_${u}` })));
   }
   for (let k = 0; k < c; k++) body.push(`let pw${k} = mpI32(0);`);
   // P (the helper's sum over steps < s − D): polled at most pWait rounds; flags rotate over three slots so
@@ -182,13 +205,16 @@ export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: W
   body.push(arithmetic.declareZero('y'), arithmetic.declareZero('y2'));
   for (let u = 0; u < 16; u++) {
     body.push(fromWords(arithmetic, `rh${u}`, Array.from({ length: c }, (_, k) => `mpShared(3, (q * 16 + ${u}) * ${c} + ${k})`)));
-    body.push(arithmetic.mulAdd(u % 2 === 0 ? 'y' : 'y2', arithmetic.register(`iv${u}`), arithmetic.register(`rh${u}`)));
+    body.push(arithmetic.mulAdd(u % 2 === 0 ? 'y' : 'y2', { kind: invKind, name: `piv${u}` }, arithmetic.register(`rh${u}`)));
   }
   body.push(arithmetic.add('y', arithmetic.register('y2')));
   body.push(...reduceQuarters('y', 'xv'));
   for (let k = 0; k < c; k++) body.push(`mpSharedSet(4, (mpImod(step, ${lead}) * ${T} + r) * ${c} + ${k}, ${word(arithmetic, 'xv', k)});`, `mpAtomicStore(XAtomic[row * ${c} + ${k}], mpBits(${word(arithmetic, 'xv', k)}));`);
   body.push(...publish('xBase', 'row', 'xv'));
-  body.push('}', '}');
+  body.push('}');
+  // The next step's loads (after the product consumed piv: every thread is past its last use of them).
+  body.push(...prefetch('mpImin(step + 1, blocks - 1)', 'n'));
+  body.push('}');
   // ---- the helpers ----
   body.push('} else {', `const hs = ticket + ${lead};`, 'if (hs < blocks) {', `const row = ${order('hs')} * ${T} + r;`, arithmetic.declareZero('acc'), arithmetic.declareZero('acc2'), 'let ok = 1.0;');
   body.push(`for (let s2 = mpI32(0); s2 < hs - ${lead}; s2 = s2 + 1) {`, `const jb = ${order('s2')} * ${T};`, 'let mine = 0.0;', 'let done = 0.0;');

@@ -364,8 +364,8 @@ async function walkerSolve(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape,
   const c = arithmetic.components;
   // Workgroups: the walker and a helper per row block from the third step on, rounded up to a power of two so
   // that each call's tickets start at a multiple of the count (the key of the published words).
-  // D = MODPREC_TRSV_LEAD (default 2): the walker sums the last D blocks itself; pWait: its polls for a helper's sum.
-  const lead = Math.max(1, tuning('MODPREC_TRSV_LEAD', 2));
+  // D = MODPREC_TRSV_LEAD (default 1): the walker sums the last D blocks itself; pWait: its polls for a helper's sum.
+  const lead = Math.max(1, tuning('MODPREC_TRSV_LEAD', 1));
   const groups = 2 ** Math.ceil(Math.log2(Math.max(1, blocks - lead)));
   const slots = TRSV_HEADER_WORDS / (2 * c);
   const key = `trsvW|${invKey}|${objectId(x)}|${lead}`;

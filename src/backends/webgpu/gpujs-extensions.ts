@@ -93,6 +93,7 @@ export const INTRINSICS: Readonly<Record<string, Intrinsic>> = {
   mpIdiv: { args: ['Integer', 'Integer'], returns: 'Integer', open: '(', separator: ' / ', close: ')', standIn: 'function mpIdiv(a, b) { return 0; }' },
   mpImod: { args: ['Integer', 'Integer'], returns: 'Integer', open: '(', separator: ' % ', close: ')', standIn: 'function mpImod(a, b) { return 0; }' },
   mpImax: { args: ['Integer', 'Integer'], returns: 'Integer', open: 'max(', separator: ', ', close: ')', standIn: 'function mpImax(a, b) { return 0; }' },
+  mpImin: { args: ['Integer', 'Integer'], returns: 'Integer', open: 'min(', separator: ', ', close: ')', standIn: 'function mpImin(a, b) { return 0; }' },
   mpAnd: { args: ['Integer', 'Integer'], returns: 'Integer', open: '(', separator: ' & ', close: ')', standIn: 'function mpAnd(a, b) { return 0; }' },
   mpXor: { args: ['Integer', 'Integer'], returns: 'Integer', open: '(', separator: ' ^ ', close: ')', standIn: 'function mpXor(a, b) { return 0; }' },
   // Workgroup-level ids (programs with a workgroup size, see ProgramSpec.workgroupSize).
