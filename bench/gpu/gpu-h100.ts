@@ -304,10 +304,9 @@ async function benchTrsv(rt: GpuRuntime): Promise<void> {
   type Case = { uplo: 'L' | 'U'; trans: 'N' | 'T'; diag: 'N' | 'U'; blockSize: number; label: string; env?: Record<string, string> };
   const cases: Case[] = [
     { uplo: 'L', trans: 'N', diag: 'N', blockSize: 64, label: 'one dispatch' },
-    { uplo: 'L', trans: 'N', diag: 'N', blockSize: 64, label: 'one dispatch, walker sums D = 1 block', env: { MODPREC_TRSV_LEAD: '1' } },
-    { uplo: 'L', trans: 'N', diag: 'N', blockSize: 64, label: 'one dispatch, walker sums D = 3 blocks', env: { MODPREC_TRSV_LEAD: '3' } },
+    { uplo: 'L', trans: 'N', diag: 'N', blockSize: 64, label: 'one dispatch, walker sums D = 2 blocks', env: { MODPREC_TRSV_LEAD: '2' } },
     { uplo: 'L', trans: 'N', diag: 'N', blockSize: 64, label: 'one dispatch, walker polls P once', env: { MODPREC_TRSV_WAIT: '1' } },
-    { uplo: 'L', trans: 'N', diag: 'N', blockSize: 64, label: 'one dispatch, walker polls P ≤ 512 rounds', env: { MODPREC_TRSV_WAIT: '512' } },
+    { uplo: 'L', trans: 'N', diag: 'N', blockSize: 64, label: 'one dispatch, 2 accumulator chains', env: { MODPREC_TRSV_CHAINS: '2' } },
     { uplo: 'L', trans: 'N', diag: 'N', blockSize: 64, label: 'one dispatch, walker alone (no helper publishes)', env: { MODPREC_TRSV_SPIN: '0' } },
     { uplo: 'L', trans: 'N', diag: 'N', blockSize: 256, label: 'blocked, 2 dispatches per block' },
   ];

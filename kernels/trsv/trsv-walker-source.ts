@@ -62,9 +62,10 @@ function zero(arithmetic: GpuArithmetic): string {
  * @param A - the matrix's device array (its format and whether it is a view)
  * @param shape - the variant
  * @param lead - D: the walker sums the last D solved blocks itself, helpers everything before them
+ * @param chains - independent accumulators per thread (1, 2, 4, 8 or 16) for each 16-column part
  * @returns source, argument list and workgroup settings
  */
-export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: WalkerShape, lead = 2): { source: string; args: ReturnType<typeof arrayArgs>; workgroup: WorkgroupSettings } {
+export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: WalkerShape, lead = 1, chains = 4): { source: string; args: ReturnType<typeof arrayArgs>; workgroup: WorkgroupSettings } {
   const c = arithmetic.components;
   const T = TRSV_TILE;
   const args = [...arrayArgs('A', A), ['Inv', 'Array'] as const, ['R', 'Array'] as const, ['WAtomic', 'Array'] as const, ['XAtomic', 'Array'] as const,
@@ -76,6 +77,13 @@ export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: W
     return A.isView ? `AOff + ${i} * AInc + ${j} * lda` : `${i} + ${j} * lda`;
   };
   const pBase = TRSV_HEADER_WORDS;
+  /** Independent accumulators `${name}0 …` (shorter dependency chains; combined pairwise at the end). */
+  const declareChains = (name: string): string[] => Array.from({ length: chains }, (_, k) => arithmetic.declareZero(`${name}${k}`));
+  const combineChains = (name: string): string[] => {
+    const lines: string[] = [];
+    for (let width = 1; width < chains; width *= 2) for (let k = 0; k + width < chains; k += 2 * width) lines.push(arithmetic.add(`${name}${k}`, arithmetic.register(`${name}${k + width}`)));
+    return lines;
+  };
   /** Loads of this thread's 16 entries of op(A) in row `row`, columns j0 … j0 + 15 (registers a<tag>0 …). */
   const tileLoads = (j0: string, tag: string): { lines: string[]; registers: GpuRegister[] } => {
     const lines: string[] = [];
@@ -87,12 +95,12 @@ export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: W
     }
     return { lines, registers };
   };
-  /** acc/acc2 += Σ_u a_u·x_u (even u into acc, odd into acc2: two chains), x_u read by `xWords(u, k)`, columns past n skipped. */
+  /** acc0 … += Σ_u a_u·x_u (term u into chain u mod `chains`), x_u read by `xWords(u, k)`, columns past n skipped. */
   const tileUses = (j0: string, registers: GpuRegister[], xWords: (u: string, k: number) => string, tag: string): string[] => {
     const lines: string[] = [];
     registers.forEach((ra, u) => {
       lines.push(fromWords(arithmetic, `x${tag}${u}`, Array.from({ length: c }, (_, k) => xWords(String(u), k))));
-      lines.push(`if (row < n && ${j0} + ${u} < n) {`, arithmetic.mulAdd(u % 2 === 0 ? 'acc' : 'acc2', ra, arithmetic.register(`x${tag}${u}`)), '}');
+      lines.push(`if (row < n && ${j0} + ${u} < n) {`, arithmetic.mulAdd(`acc${u % chains}`, ra, arithmetic.register(`x${tag}${u}`)), '}');
     });
     return lines;
   };
@@ -183,7 +191,7 @@ export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: W
   body.push('}', 'const bad = mpSharedIntUniform(1, slot);', 'if (l === 0) { mpSharedIntSet(1, 4 + mpImod(pr + 2, 3), 0); }', 'pr = pr + 1;', 'if (bad === 0) { have = 1.0; break; }', '}');
   // Early steps: the uniform load is the barrier that orders this step's workgroup-memory use after the last one's.
   body.push('} else {', 'if (mpSharedIntUniform(1, 7) !== 0) { have = 1.0; }', '}');
-  body.push(arithmetic.declareZero('acc'), arithmetic.declareZero('acc2'));
+  body.push(...declareChains('acc'));
   // Fallback: no complete P: the earlier steps' tiles, x read back from the plain x buffer.
   body.push('if (have < 0.5) {', `for (let s2 = mpI32(0); s2 < step - ${lead}; s2 = s2 + 1) {`, `const j1 = ${order('s2')} * ${T} + q * 16;`);
   body.push(...tile('j1', (u, k) => `mpFloat(mpAtomicLoad(XAtomic[(j1 + ${u}) * ${c} + ${k}]))`, 'f'));
@@ -193,22 +201,22 @@ export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: W
     body.push(...tileUses(`jt${t}`, prefetched[t - 1]!, (u, k) => ring(`ring${t}`, u, k), `t${t}`));
     body.push('}');
   }
-  body.push(arithmetic.add('acc', arithmetic.register('acc2')));
+  body.push(...combineChains('acc'));
   // Steps ≤ D: P is zero (pw stays 0).
   body.push(fromWords(arithmetic, 'pv', Array.from({ length: c }, (_, k) => `mpFloat(pw${k})`)));
-  body.push(...reduceQuarters('acc', 'sum', arithmetic.register('pv')));
+  body.push(...reduceQuarters('acc0', 'sum', arithmetic.register('pv')));
   body.push(arithmetic.declareSub('rhs', rb.register, arithmetic.register('sum')));
   body.push(`if (row >= n) { rhs = ${zero(arithmetic)}; }`);
   for (let k = 0; k < c; k++) body.push(`mpSharedSet(3, r * ${c} + ${k}, ${word(arithmetic, 'rhs', k)});`);
   body.push('}', 'mpBarrier();');
   // x_s = Inv_s · rhs: each quarter 16 columns of its row in two chains, then the four summed.
-  body.push(arithmetic.declareZero('y'), arithmetic.declareZero('y2'));
+  body.push(...declareChains('y'));
   for (let u = 0; u < 16; u++) {
     body.push(fromWords(arithmetic, `rh${u}`, Array.from({ length: c }, (_, k) => `mpShared(3, (q * 16 + ${u}) * ${c} + ${k})`)));
-    body.push(arithmetic.mulAdd(u % 2 === 0 ? 'y' : 'y2', { kind: invKind, name: `piv${u}` }, arithmetic.register(`rh${u}`)));
+    body.push(arithmetic.mulAdd(`y${u % chains}`, { kind: invKind, name: `piv${u}` }, arithmetic.register(`rh${u}`)));
   }
-  body.push(arithmetic.add('y', arithmetic.register('y2')));
-  body.push(...reduceQuarters('y', 'xv'));
+  body.push(...combineChains('y'));
+  body.push(...reduceQuarters('y0', 'xv'));
   for (let k = 0; k < c; k++) body.push(`mpSharedSet(4, (mpImod(step, ${lead}) * ${T} + r) * ${c} + ${k}, ${word(arithmetic, 'xv', k)});`, `mpAtomicStore(XAtomic[row * ${c} + ${k}], mpBits(${word(arithmetic, 'xv', k)}));`);
   body.push(...publish('xBase', 'row', 'xv'));
   body.push('}');
@@ -216,8 +224,12 @@ export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: W
   body.push(...prefetch('mpImin(step + 1, blocks - 1)', 'n'));
   body.push('}');
   // ---- the helpers ----
-  body.push('} else {', `const hs = ticket + ${lead};`, 'if (hs < blocks) {', `const row = ${order('hs')} * ${T} + r;`, arithmetic.declareZero('acc'), arithmetic.declareZero('acc2'), 'let ok = 1.0;');
+  body.push('} else {', `const hs = ticket + ${lead};`, 'if (hs < blocks) {', `const row = ${order('hs')} * ${T} + r;`, ...declareChains('acc'), 'let ok = 1.0;');
   body.push(`for (let s2 = mpI32(0); s2 < hs - ${lead}; s2 = s2 + 1) {`, `const jb = ${order('s2')} * ${T};`, 'let mine = 0.0;', 'let done = 0.0;');
+  // The tile's loads go out before the wait for its x.
+  body.push('const j2 = jb + q * 16;');
+  const helperTile = tileLoads('j2', 'p');
+  body.push(...helperTile.lines);
   body.push('for (let it = mpI32(0); it < spin; it = it + 1) {', 'if (l === 0) { mpSharedIntSet(1, 2, 0); }', 'mpBarrier();', `if (l < ${T} && mine < 0.5) {`);
   const checks: string[] = [];
   for (let k = 0; k < c; k++) {
@@ -227,9 +239,9 @@ export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: W
   }
   body.push(`if (${checks.join(' && ')}) {`, ...Array.from({ length: c }, (_, k) => `mpSharedSet(2, l * ${c} + ${k}, mpFloat(xa${k}));`), 'mine = 1.0;', '} else { mpSharedIntSet(1, 2, 1); }', '}');
   body.push('if (mpSharedIntUniform(1, 2) === 0) { done = 1.0; }', 'if (done > 0.5) { break; }', '}');
-  body.push('if (done < 0.5) { ok = 0.0; break; }', 'const j2 = jb + q * 16;');
-  body.push(...tile('j2', (u, k) => `mpShared(2, (q * 16 + ${u}) * ${c} + ${k})`, 'p'));
-  body.push('}', arithmetic.add('acc', arithmetic.register('acc2')), 'if (ok > 0.5) {', ...reduceQuarters('acc', 'part'), ...publish(`${pBase / (2 * c)}`, 'row', 'part'), '}', '}', '}', '}');
+  body.push('if (done < 0.5) { ok = 0.0; break; }');
+  body.push(...tileUses('j2', helperTile.registers, (u, k) => `mpShared(2, (q * 16 + ${u}) * ${c} + ${k})`, 'p'));
+  body.push('}', ...combineChains('acc'), 'if (ok > 0.5) {', ...reduceQuarters('acc0', 'part'), ...publish(`${pBase / (2 * c)}`, 'row', 'part'), '}', '}', '}', '}');
   body.push(arithmetic.declareZero('unused'), `return ${arithmetic.returnValue('unused')};`);
   const workgroup: WorkgroupSettings = {
     workgroupSize: TRSV_WORKGROUP,
