@@ -330,7 +330,6 @@ async function benchTrsv(rt: GpuRuntime): Promise<void> {
       const ms = await timeRuns(rt, run, 20, 7);
       const variant = `${c.uplo} ${c.trans} ${c.diag}`;
       let goal = '';
-      const key = `${arithmetic}|${c.label}`;
       if (variant === 'L N N' && c.label === 'one dispatch') {
         lnn[arithmetic] = ms;
         const target = arithmetic === 'ff' ? 0.5 : 0.4;
@@ -339,7 +338,6 @@ async function benchTrsv(rt: GpuRuntime): Promise<void> {
         const ratio = ms / lnn[arithmetic]!;
         goal = `${ratio.toFixed(2)}× L N N: goal ≤ 1.2× ${ratio <= 1.2 ? 'met' : 'MISSED'}`;
       }
-      void key;
       push({ kernel: `TRSV ${variant} bs=${c.blockSize}`, size: `n=${n}`, storage: 'f32', arithmetic, ms, gbs: bytes / ms / 1e6, error: err, errorMeasure: 'max |op(A)·x−b|/(Σ|op(A)·x|+|b|)', reference: 'cuBLAS STRSV L N N 0.534 ms (2026-11-25)', goal, note });
       x.destroy();
     } finally {
@@ -504,12 +502,9 @@ storage, GEMV 0.078–0.080 ms = 0.65×. Missed:
   split targets moved it. Closing it: two rows per thread, so one decoded 32-bit word feeds two rows and x is
   loaded once for both — which needs a four-word float-float result per thread, more than gpu.js's
   \`Array(2)\` returns can carry (a second output binding would).
-- *TRSV (goal < 0.534 ms)*: 1.4 ms in fp32, 5.1 ms in float-float (n = 8192, bs = 256; block inverses,
-  computed once per matrix, take 20–70 ms more). Without shared memory and workgroup barriers in gpu.js's
-  WebGPU backend a diagonal block cannot be solved inside one kernel, so each block costs two dependent
-  dispatches (64 in all) whose loops are latency-bound dependency chains; in float-float the chain of
-  accurate additions dominates. Closing it needs what gpu.js cannot express today: a single-dispatch,
-  sync-free TRSV with workgroup barriers and shared memory (as Ginkgo's), or at least more lanes per row.
+- *TRSV*: see the section gpu-trsv-h19 (issue 19): one dispatch per solve with workgroup memory, barriers and
+  atomics (a walker workgroup solves the diagonal blocks while helper workgroups sum earlier blocks); the
+  blocked two-dispatches-per-block solve (blockSize 128/256) stays for comparison.
 
 The 13 SuiteSparse matrices (48–15 439 rows) take 0.04–0.15 ms each: one dispatch plus its launch and
 synchronisation, independent of size — far too small to load an H100; their accuracy is checked like the

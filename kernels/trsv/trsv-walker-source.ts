@@ -150,7 +150,7 @@ export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: W
   const aKind = A.format.emitRead('A', '0', 'probe', arithmetic).register.kind;
   for (let u = 0; u < 16; u++) body.push(`let piv${u} = ${zeroOf(invKind)};`);
   body.push(`let prb = ${zeroOf(invKind)};`);
-  for (let t = 1; t <= lead; t++) for (let u = 0; u < 16; u++) body.push(`let pa${t}_${u} = ${zeroOf(aKind)};`);
+  for (let t = 1; t <= lead; t++) for (let u = 0; u < 16; u++) body.push(`let pa${t}x${u} = ${zeroOf(aKind)};`);
   const prefetch = (stepExpr: string, tag: string): string[] => {
     const lines = [`const ks${tag} = ${order(stepExpr)} * ${T};`, `const rs${tag} = ks${tag} + r;`];
     for (let u = 0; u < 16; u++) {
@@ -162,8 +162,8 @@ export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: W
     for (let t = 1; t <= lead; t++) {
       lines.push(`const js${tag}${t} = ${order(`mpImax(${stepExpr} - ${t}, 0)`)} * ${T} + q * 16;`);
       for (let u = 0; u < 16; u++) {
-        const ra = A.format.emitRead('A', opIndex(`rs${tag}`, `(js${tag}${t} + ${u})`), `na${tag}${t}_${u}`, arithmetic);
-        lines.push(ra.code, `pa${t}_${u} = ${ra.register.name};`, `if (rs${tag} >= n || js${tag}${t} + ${u} >= n) { pa${t}_${u} = ${zeroOf(aKind)}; }`);
+        const ra = A.format.emitRead('A', opIndex(`rs${tag}`, `(js${tag}${t} + ${u})`), `na${tag}${t}x${u}`, arithmetic);
+        lines.push(ra.code, `pa${t}x${u} = ${ra.register.name};`, `if (rs${tag} >= n || js${tag}${t} + ${u} >= n) { pa${t}x${u} = ${zeroOf(aKind)}; }`);
       }
     }
     return lines;
@@ -178,7 +178,7 @@ export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: W
   const prefetched: GpuRegister[][] = [];
   for (let t = 1; t <= lead; t++) {
     body.push(`const jt${t} = ${order(`mpImax(step - ${t}, 0)`)} * ${T} + q * 16;`);
-    prefetched.push(Array.from({ length: 16 }, (_, u) => ({ kind: aKind, name: `pa${t}_${u}` })));
+    prefetched.push(Array.from({ length: 16 }, (_, u) => ({ kind: aKind, name: `pa${t}x${u}` })));
   }
   for (let k = 0; k < c; k++) body.push(`let pw${k} = mpI32(0);`);
   // P (the helper's sum over steps < s − D): polled at most pWait rounds; flags rotate over three slots so
