@@ -22,25 +22,19 @@ export interface GpuAsumResult extends GpuRunInfo {
   readonly value: number;
 }
 
-/** |r| as a register of the same kind (float-float: both words negated when the head is negative). */
-function absOf(r: GpuRegister, dst: string): { code: string; register: GpuRegister } {
-  if (r.kind === 'ff') return { code: `let ${dst} = ${r.name}; if (${r.name}[0] < 0.0) { ${dst} = [-${r.name}[0], -${r.name}[1]]; }`, register: { kind: 'ff', name: dst } };
-  return { code: `const ${dst} = Math.abs(${r.name});`, register: { kind: 'f32', name: dst } };
-}
-
 function firstPassSource(arithmetic: GpuArithmetic, x: DeviceArray): { source: string; args: ReturnType<typeof arrayArgs> } {
   const args = [...arrayArgs('X', x), ['n', 'Integer'] as const, ['T', 'Integer'] as const];
   const body = [arithmetic.declareZero('acc'), 'let k = this.thread.x;', `while (k + ${UNROLL - 1} * T < n) {`];
   const regs: GpuRegister[] = [];
   for (let q = 0; q < UNROLL; q++) {
     const read = x.format.emitRead('X', elementIndex('X', x, `k + ${q} * T`), `a${q}`, arithmetic);
-    const abs = absOf(read.register, `b${q}`);
+    const abs = arithmetic.declareAbs(`b${q}`, read.register);
     body.push(read.code, abs.code);
     regs.push(abs.register);
   }
   regs.forEach((r) => body.push(arithmetic.add('acc', r)));
   const tail = x.format.emitRead('X', elementIndex('X', x, 'k'), 'at', arithmetic);
-  const tailAbs = absOf(tail.register, 'bt');
+  const tailAbs = arithmetic.declareAbs('bt', tail.register);
   body.push(`k = k + ${UNROLL} * T;`, '}', 'while (k < n) {', tail.code, tailAbs.code, arithmetic.add('acc', tailAbs.register), 'k = k + T;', '}', `return ${arithmetic.returnValue('acc')};`);
   return { source: kernelSource(args, body), args };
 }

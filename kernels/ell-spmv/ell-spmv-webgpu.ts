@@ -7,7 +7,7 @@
  * @module
  */
 import { checkSize, fail, ModprecError } from '../../src/core/errors.js';
-import { checkNumber } from '../../src/backends/webgpu/kernel-common.js';
+import { checkNumber, outputComponents } from '../../src/backends/webgpu/kernel-common.js';
 import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
 import { hostEllSpmv } from '../../src/backends/webgpu/host-fallback.js';
 import { gpuUpdate } from '../waxpby/update-webgpu.js';
@@ -183,7 +183,7 @@ function valuesKey(A: DeviceEll): string {
 }
 
 function spmvSource(arithmetic: GpuArithmetic, A: DeviceEll, x: DeviceArray, y: DeviceArray, readsY: boolean): { source: string; args: ReturnType<typeof arrayArgs> } {
-  const args = [...arrayArgs('V', A.values), ...(A.valuesLd === undefined ? [] : [['Vld', 'Integer'] as const]), ['I', 'Array'] as const, ...arrayArgs('X', x), ['K', 'Integer'] as const, ['stride', 'Integer'] as const, ...finishArgs(y, readsY)];
+  const args = [...arrayArgs('V', A.values), ...(A.valuesLd === undefined ? [] : [['Vld', 'Integer'] as const]), ['I', 'Array'] as const, ...arrayArgs('X', x), ['K', 'Integer'] as const, ['stride', 'Integer'] as const, ...finishArgs(arithmetic, y, readsY)];
   const body = finishBody(arithmetic, y, readsY, (e) => {
     const rv = A.values.format.emitRead('V', valueIndex(A, `at${e}`, `r${e}`, `k${e}`), `v${e}`, arithmetic);
     const rx = x.format.emitRead('X', elementIndex('X', x, `col${e}`), `xv${e}`, arithmetic);
@@ -258,7 +258,7 @@ async function windowedSpmv(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: nu
   const partial = memo(`ellP|${arithmetic.name}|${readKey(A.values)}|${readKey(x)}`, () => partialSource(arithmetic, A, x));
   const p1 = await getProgram(context, { source: partial.source, args: partial.args, components: c });
   const finish = partialsFinishSource(arithmetic, y, readsY);
-  const p2 = await getProgram(context, { source: finish.source, args: finish.args, components: y.format.wordsPerElement === 2 ? 2 : 1 });
+  const p2 = await getProgram(context, { source: finish.source, args: finish.args, components: outputComponents(y.format) });
   const entries = A.stride * A.width;
   const passes: { pass: Pass; cache: PassCache }[] = windows.map((w, k) => {
     const first = w.k0 * A.stride;
@@ -270,7 +270,7 @@ async function windowedSpmv(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: nu
     return { pass: { program: p1, arrays, scalars, output: { buffer: plan.scratch[0]!, offset: k * rowsPad * c * 4, size: rowsPad * c * 4 }, threads: rowsPad }, cache: plan.passes[1 + k]! };
   });
   const arrays2: Record<string, BoundArray> = { P: { buffer: plan.scratch[0]! } };
-  const scalars2: Record<string, number> = { S: windows.length, sr: 1, sc: rowsPad, rows: A.rows, ...scalarBindings(alpha, beta) };
+  const scalars2: Record<string, number> = { S: windows.length, sr: 1, sc: rowsPad, rows: A.rows, ...scalarBindings(arithmetic, alpha, beta) };
   if (readsY) bindArray('Yold', y, arrays2, scalars2);
   const out = plan.scratch[1]!;
   passes.push({ pass: { program: p2, arrays: arrays2, scalars: scalars2, output: { buffer: out }, threads: Math.ceil(A.rows / y.format.elementsPerWord) }, cache: plan.passes[0]! });
@@ -293,9 +293,9 @@ async function spmvOnDevice(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: nu
   const key = `ell|${objectId(A)}|${objectId(x)}|${objectId(y)}|${arithmetic.name}|${readsY}`;
   const plan = getPlan(runtime, key, 1, () => [createWordBuffer(context, y.words)]);
   const spec = memo(`ell|${arithmetic.name}|${valuesKey(A)}|${readKey(x)}|${readKey(y)}|${readsY}`, () => spmvSource(arithmetic, A, x, y, readsY));
-  const program = await getProgram(context, { source: spec.source, args: spec.args, components: y.format.wordsPerElement === 2 ? 2 : 1 });
+  const program = await getProgram(context, { source: spec.source, args: spec.args, components: outputComponents(y.format) });
   const arrays: Record<string, BoundArray> = { I: { buffer: A.colIndex! } };
-  const scalars: Record<string, number> = { K: A.width, stride: A.stride, rows: A.rows, ...scalarBindings(alpha, beta) };
+  const scalars: Record<string, number> = { K: A.width, stride: A.stride, rows: A.rows, ...scalarBindings(arithmetic, alpha, beta) };
   bindArray('V', A.values, arrays, scalars);
   if (A.valuesLd !== undefined) scalars.Vld = A.valuesLd;
   bindArray('X', x, arrays, scalars);

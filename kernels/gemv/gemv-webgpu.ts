@@ -14,9 +14,9 @@ import { checkNumber } from '../../src/backends/webgpu/kernel-common.js';
 import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
 import { hostGemv } from '../../src/backends/webgpu/host-fallback.js';
 import { gpuUpdate } from '../waxpby/update-webgpu.js';
-import { bindingLimit, checkOperandBinding, DeviceArray, toDeviceSpan, windowOf, wordsPerElement, type RangeLike } from '../../src/backends/webgpu/device-array.js';
+import { bindingLimit, checkOperandBinding, DeviceArray, toDeviceSpan, viewOf, windowOf, wordsPerElement, type RangeLike } from '../../src/backends/webgpu/device-array.js';
 import { partialsFinishSource, scalarBindings } from '../../src/backends/webgpu/finish-pass.js';
-import { elementIndex, allowFallback, UNROLL, accumulateLoop, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
+import { elementIndex, allowFallback, outputComponents, UNROLL, accumulateLoop, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
 import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import { throughPackedOutput } from '../../src/backends/webgpu/view-output.js';
@@ -133,9 +133,8 @@ export function deviceMatrixView(span: DeviceArray, shape: { rows: number; cols:
     if (lo < 0 || hi >= span.spanLength) fail('INVALID_STORAGE', 'span', `must hold elements ${lo}..${hi} of the matrix`, span.spanLength);
   }
   if (rows * cols > 2 ** 31 - 1) fail('INVALID_SIZE', 'span', 'must have fewer than 2^31 elements (32-bit indices on the GPU)', rows * cols);
-  const view = Object.create(DeviceArray.prototype) as DeviceArray;
   // A view whose offset and stride are the matrix's offset and row stride (its `isView` is then true unless packed).
-  Object.assign(view, span, { length: rows * cols, offset, stride: rowStride, spanLength: span.spanLength });
+  const view = viewOf(span, { length: rows * cols, offset, stride: rowStride });
   const packed = offset === 0 && rowStride === 1;
   return { rows, cols, ld: colStride, data: packed ? span : view };
 }
@@ -295,9 +294,9 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   const plan = getPlan(runtime, key, 2 + columnWindows.length, () => [createWordBuffer(context, Math.max(1, threads) * c), createWordBuffer(context, y.words)]);
   const p1 = await getProgram(context, { source: partialSpec.source, args: partialSpec.args, components: c });
   const finish = partialsFinishSource(arithmetic, y, readsY);
-  const p2 = await getProgram(context, { source: finish.source, args: finish.args, components: y.format.wordsPerElement === 2 ? 2 : 1 });
+  const p2 = await getProgram(context, { source: finish.source, args: finish.args, components: outputComponents(y.format) });
   const arrays2: Record<string, BoundArray> = { P: { buffer: plan.scratch[0]! } };
-  const scalars2: Record<string, number> = { S: splits, sr, sc, rows, ...scalarBindings(alpha, beta) };
+  const scalars2: Record<string, number> = { S: splits, sr, sc, rows, ...scalarBindings(arithmetic, alpha, beta) };
   if (readsY) bindArray('Yold', y, arrays2, scalars2);
   const out = plan.scratch[1]!;
   const passes: { pass: Pass; cache: PassCache }[] = [];
@@ -368,7 +367,7 @@ export async function gpuGemv(args: GpuGemvArgs, options: GpuGemvOptions = {}): 
   const { trans, alpha, beta } = validate(args);
   const arithmetic = chooseArithmetic(options, [args.A.data, args.x, args.y]);
   const target = checkSize('options.targetThreads', options.targetThreads ?? 2 ** 18);
-  const chains = checkChains(options.chains, arithmetic.name === 'ff' ? 2 : 1);
+  const chains = checkChains(options.chains, arithmetic.defaultChains);
   const runtime = commonRuntime({ A: args.A.data, x: args.x, y: args.y }, ['A', 'x', 'y']);
   if (!runtime) {
     allowFallback(options, args.y.fallbackReason);

@@ -8,8 +8,7 @@
  *
  * @module
  */
-import type { GpuArithmetic, GpuRegister } from '../../src/backends/webgpu/arithmetic.js';
-import { ffSqrtInto } from '../../src/formats/ff/ff-ops.js';
+import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
 import { DeviceArray } from '../../src/backends/webgpu/device-array.js';
 import { firstPassThreads, REDUCE_FAN_IN, reduceProgramSpec } from '../dot/dot-webgpu.js';
 import { hostNrm2 } from '../../src/backends/webgpu/host-fallback.js';
@@ -26,17 +25,12 @@ export interface GpuNrm2Result extends GpuRunInfo {
   readonly value: number;
 }
 
-/** The head of a register as a binary32 expression (a float-float pair's hi). */
-function head(r: GpuRegister): string {
-  return r.kind === 'ff' ? `${r.name}[0]` : r.name;
-}
-
 /** Pass 1: per thread, (max |x_k|, 1 if a NaN was seen) over k = t, t + T, …. */
 function maxPassSource(arithmetic: GpuArithmetic, x: DeviceArray): { source: string; args: ReturnType<typeof arrayArgs> } {
   const args = [...arrayArgs('X', x), ['n', 'Integer'] as const, ['T', 'Integer'] as const];
   const read = x.format.emitRead('X', elementIndex('X', x, 'k'), 'v', arithmetic);
   const body = ['let m = 0.0;', 'let bad = 0.0;', 'let k = this.thread.x;', 'while (k < n) {', read.code,
-    `const a = Math.abs(${head(read.register)});`, 'if (a > m) { m = a; }', 'if (a !== a) { bad = 1.0; }', 'k = k + T;', '}', 'return [m, bad];'];
+    `const a = Math.abs(${arithmetic.head(read.register)});`, 'if (a > m) { m = a; }', 'if (a !== a) { bad = 1.0; }', 'k = k + T;', '}', 'return [m, bad];'];
   return { source: kernelSource(args, body), args };
 }
 
@@ -110,15 +104,7 @@ async function nrm2OnDevice(runtime: GpuRuntime, x: DeviceArray, arithmetic: Gpu
   const sum = memo(`dotr|${arithmetic.name}`, () => reduceProgramSpec(arithmetic));
   const sumReducer = await getProgram(context, { source: sum.source, args: sum.args, components: c });
   const sw = await reduce(runtime, `nrm2sq|${objectId(x)}|${x.length}|${arithmetic.name}`, { program: sqProgram, arrays, scalars: { ...scalars, s1: 2 ** h1, s2: 2 ** (-e - h1) } }, threads, sumReducer, c);
-  const f = new Float32Array(sw.buffer, sw.byteOffset, c);
-  let root: number;
-  if (arithmetic.name === 'ff') {
-    const out = new Float64Array(2);
-    ffSqrtInto(out, f[0]!, f[1]!);
-    root = out[0]! + out[1]!;
-  } else {
-    root = Math.fround(Math.sqrt(f[0]!));
-  }
+  const root = arithmetic.sqrtOfWords(sw);
   return root * 2 ** (e - Math.trunc(e / 2)) * 2 ** Math.trunc(e / 2);
 }
 

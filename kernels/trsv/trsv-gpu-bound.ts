@@ -51,16 +51,17 @@ import type { CheckedTrsv } from './trsv-arguments.js';
 /** The diagonal block size TRSV runs with on `backend: 'gpu'` (gpuTrsv's default blockSize). */
 export const GPU_TRSV_BLOCK_SIZE = 64;
 
-/** Relative error of one GPU division: 2.5 ulp (WGSL) in binary32, the one-correction ff division otherwise. */
+/** Relative error of one GPU division, as the arithmetic's GPU part states it (CPU-only arithmetics: 4u). */
 function divisionError(ar: ArithmeticFormat): number {
-  return ar.name === 'f32' ? 5 * 2 ** -24 : 4 * ar.unitRoundoff;
+  return ar.gpu?.divisionError ?? 4 * ar.unitRoundoff;
 }
 
 /** How the GPU's last pass writes x̂ into x's storage: rounds once to it unless the value fits (f32 into ≥ 24 bits). */
 function gpuWriteError(x: CheckedTrsv['x'], ar: ArithmeticFormat): { relative: number; absolute: number } {
   const st = x.accessor.storage;
   const cpu = writeError(x.accessor, ar);
-  if (ar.name === 'f32' && st.significandBits >= 24 && !st.isInteger) return { relative: 0, absolute: cpu.absolutePerScale };
+  const fits = ar.gpu?.valueBits;
+  if (fits !== undefined && st.significandBits >= fits && !st.isInteger) return { relative: 0, absolute: cpu.absolutePerScale };
   // A float-float value may need more than 53 bits: even an f64 write rounds.
   return { relative: gamma(1, st.unitRoundoff), absolute: cpu.absolutePerScale };
 }

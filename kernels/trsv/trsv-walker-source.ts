@@ -22,6 +22,7 @@
  *
  * @module
  */
+import { fail } from '../../src/core/errors.js';
 import type { GpuArithmetic, GpuRegister } from '../../src/backends/webgpu/arithmetic.js';
 import type { DeviceArray } from '../../src/backends/webgpu/device-array.js';
 import { arrayArgs, kernelSource } from '../../src/backends/webgpu/kernel-common.js';
@@ -53,7 +54,7 @@ function fromWords(arithmetic: GpuArithmetic, dst: string, words: readonly strin
 }
 
 function zero(arithmetic: GpuArithmetic): string {
-  return arithmetic.components === 1 ? '0.0' : `[${Array(arithmetic.components).fill('0.0').join(', ')}]`;
+  return arithmetic.literal(0);
 }
 
 /**
@@ -145,7 +146,8 @@ export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: W
   // Software pipelining: what step s needs and does not depend on earlier steps — its row part of the inverse,
   // b, and the tiles of steps s − D … s − 1 — is loaded at the end of step s − 1 into loop-carried registers, so
   // the loads are in flight while step s − 1 finishes (a load issued in the same step tends to be sunk to its use).
-  const zeroOf = (kind: 'f32' | 'ff'): string => (kind === 'f32' ? '0.0' : '[0.0, 0.0]');
+  // A zero of a register kind reads produce: binary32, or the arithmetic's own kind.
+  const zeroOf = (kind: GpuRegister['kind']): string => (kind === 'f32' ? '0.0' : kind === arithmetic.register('z').kind ? arithmetic.literal(0) : fail('INVALID_FORMAT', 'A', `reads into register kind ${kind}, which the one-dispatch TRSV cannot hold`));
   const invKind = words.emitRead('Inv', '0', 'probe', arithmetic).register.kind;
   const aKind = A.format.emitRead('A', '0', 'probe', arithmetic).register.kind;
   for (let u = 0; u < 16; u++) body.push(`let piv${u} = ${zeroOf(invKind)};`);

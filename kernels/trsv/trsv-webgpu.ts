@@ -19,7 +19,6 @@ import { convertPass } from '../../src/backends/webgpu/convert.js';
 import { trackGpuWork } from '../../src/backends/webgpu/backend.js';
 import { hostTrsv } from '../../src/backends/webgpu/host-fallback.js';
 import { bindingLimit, bufferView, checkOperandBinding, DeviceArray, windowOf, wordsPerElement } from '../../src/backends/webgpu/device-array.js';
-import { gpuFormat } from '../../src/backends/webgpu/formats.js';
 import type { DeviceMatrix } from '../gemv/gemv-webgpu.js';
 import { deviceMatrix } from '../gemv/gemv-webgpu.js';
 import { allowFallback, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
@@ -80,13 +79,13 @@ function opIndex(shape: Shape, row: string, col: string, A: DeviceArray): string
 
 function inverseRowSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: Shape): { source: string; args: ReturnType<typeof arrayArgs> } {
   const args = [...arrayArgs('A', A), ['Inv', 'Array'] as const, ['n', 'Integer'] as const, ['lda', 'Integer'] as const, ['bs', 'Integer'] as const, ['np', 'Integer'] as const, ['j', 'Integer'] as const, ['t0', 'Integer'] as const, ['aOff', 'Integer'] as const];
-  const inv = gpuFormat(arithmetic.name === 'ff' ? 'ff' : 'f32');
+  const inv = arithmetic.words;
   const ra = A.format.emitRead('A', `${opIndex(shape, 'gi', 'gl', A)} - aOff`, 'a', arithmetic);
   const rv = inv.emitRead('Inv', 'l * np + tid', 'v', arithmetic);
   const rd = A.format.emitRead('A', `${opIndex(shape, 'gi', 'gi', A)} - aOff`, 'd', arithmetic);
   const [lo, hi] = shape.lowerOp ? ['c', 'j'] : ['j + 1', 'c + 1'];
-  const one = arithmetic.name === 'ff' ? '[1.0, 0.0]' : '1.0';
-  const zero = arithmetic.name === 'ff' ? '[0.0, 0.0]' : '0.0';
+  const one = arithmetic.literal(1);
+  const zero = arithmetic.literal(0);
   // Thread tid = t0 + thread.x (a pass may cover a group of blocks); A is read through a window starting
   // aOff elements into the matrix.
   const body = [
@@ -110,7 +109,7 @@ function inverseRowSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: Shap
   if (shape.unit) {
     body.push(`return ${arithmetic.returnValue('t')};`);
   } else {
-    body.push(`let dd = ${one};`, 'if (gi < n) {', rd.code, arithmetic.name === 'ff' && rd.register.kind === 'f32' ? `dd = [d, 0.0];` : arithmetic.name === 'f32' && rd.register.kind === 'ff' ? 'dd = d[0] + d[1];' : 'dd = d;', '}');
+    body.push(`let dd = ${one};`, 'if (gi < n) {', rd.code, arithmetic.assign('dd', rd.register), '}');
     body.push(arithmetic.declareDiv('q', arithmetic.register('t'), arithmetic.register('dd')), `return ${arithmetic.returnValue('q')};`);
   }
   return { source: kernelSource(args, body), args };
@@ -118,7 +117,7 @@ function inverseRowSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: Shap
 
 function solveBlockSource(arithmetic: GpuArithmetic): { source: string; args: [string, 'Array' | 'Integer'][] } {
   const args: [string, 'Array' | 'Integer'][] = [['Inv', 'Array'], ['R', 'Array'], ['np', 'Integer'], ['k0', 'Integer'], ['bs', 'Integer']];
-  const f = gpuFormat(arithmetic.name === 'ff' ? 'ff' : 'f32');
+  const f = arithmetic.words;
   const body = ['const row = this.thread.x * np + k0;'];
   for (let q = 0; q < 4; q++) body.push(arithmetic.declareZero(`s${q}`));
   // 16 loads in flight per iteration (the loop is latency-bound), four independent accumulators.
@@ -138,8 +137,8 @@ function solveBlockSource(arithmetic: GpuArithmetic): { source: string; args: [s
 
 function updateSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: Shape): { source: string; args: ReturnType<typeof arrayArgs> } {
   const args = [...arrayArgs('A', A), ['R', 'Array'] as const, ['X', 'Array'] as const, ['n', 'Integer'] as const, ['lda', 'Integer'] as const, ['rowStart', 'Integer'] as const, ['k0', 'Integer'] as const, ['bs', 'Integer'] as const, ['aOff', 'Integer'] as const];
-  const f = gpuFormat(arithmetic.name === 'ff' ? 'ff' : 'f32');
-  const zero = arithmetic.name === 'ff' ? '[0.0, 0.0]' : '0.0';
+  const f = arithmetic.words;
+  const zero = arithmetic.literal(0);
   const body = ['const g = rowStart + this.thread.x;'];
   for (let q = 0; q < 4; q++) body.push(arithmetic.declareZero(`s${q}`));
   body.push(`for (let l = mpI32(0); l < bs; l = l + ${TRSV_UNROLL}) {`);
@@ -306,7 +305,7 @@ async function buildSolvePasses(runtime: GpuRuntime, args: GpuTrsvArgs, shape: S
   const context = runtime.context;
   const { n, bs, blocks, np } = shape;
   const c = arithmetic.components;
-  const work = gpuFormat(arithmetic.name === 'ff' ? 'ff' : 'f32');
+  const work = arithmetic.words;
   const [r0, r1, xw] = scratch as [GpuBuffer, GpuBuffer, GpuBuffer];
   const solve = memo(`trsvS|${arithmetic.name}`, () => solveBlockSource(arithmetic));
   const pSolve = await getProgram(context, { source: solve.source, args: solve.args, components: c });
@@ -378,7 +377,7 @@ async function walkerSolve(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape,
   ]);
   const [R, W, X, unused] = plan.scratch as [GpuBuffer, GpuBuffer, GpuBuffer, GpuBuffer];
   const out = plan.scratch[4]!;
-  const work = gpuFormat(arithmetic.name === 'ff' ? 'ff' : 'f32');
+  const work = arithmetic.words;
   const lists = (plan as typeof plan & { lists?: Map<unknown, { pass: Pass; cache: PassCache }[]> }).lists ??= new Map();
   let passes = lists.get(x.buffer);
   if (!passes) {

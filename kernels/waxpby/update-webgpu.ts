@@ -10,7 +10,7 @@ import { fail } from '../../src/core/errors.js';
 import type { GpuArithmetic, GpuRegister } from '../../src/backends/webgpu/arithmetic.js';
 import { checkOperandBinding, DeviceArray } from '../../src/backends/webgpu/device-array.js';
 import { scalarBindings } from '../../src/backends/webgpu/finish-pass.js';
-import { elementIndex, checkNumber, arrayArgs, bindArray, chooseArithmetic, commonRuntime, getPlan, kernelSource, memo, objectId, readKey, runInfo, allowFallback, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
+import { allowFallback, arrayArgs, bindArray, checkNumber, chooseArithmetic, commonRuntime, elementIndex, getPlan, type GpuKernelOptions, type GpuRunInfo, kernelSource, memo, objectId, outputComponents, readKey, runInfo } from '../../src/backends/webgpu/kernel-common.js';
 import { hostUpdate } from '../../src/backends/webgpu/host-fallback.js';
 import { getProgram, submitPasses, type BoundArray } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
@@ -34,11 +34,10 @@ export interface GpuUpdateArgs {
 }
 
 function updateSource(arithmetic: GpuArithmetic, x: DeviceArray | undefined, y: DeviceArray | undefined, out: DeviceArray): { source: string; args: ReturnType<typeof arrayArgs> } {
-  const args = [...(x ? arrayArgs('X', x) : []), ...(y ? arrayArgs('Y', y) : []), ['rows', 'Integer'] as const, ['alphaHi', 'Float'] as const, ['alphaLo', 'Float'] as const, ['betaHi', 'Float'] as const, ['betaLo', 'Float'] as const];
-  const ff = arithmetic.name === 'ff';
-  const zero = ff ? '[0.0, 0.0]' : '0.0';
+  const args = [...(x ? arrayArgs('X', x) : []), ...(y ? arrayArgs('Y', y) : []), ['rows', 'Integer'] as const, ...arithmetic.scalar.args('alpha'), ...arithmetic.scalar.args('beta')];
+  const zero = arithmetic.literal(0);
   const epw = out.format.elementsPerWord;
-  const body = [ff ? 'const al = [alphaHi, alphaLo];' : 'const al = alphaHi;', ff ? 'const be = [betaHi, betaLo];' : 'const be = betaHi;'];
+  const body = [arithmetic.scalar.declare('al', 'alpha'), arithmetic.scalar.declare('be', 'beta')];
   const results: GpuRegister[] = [];
   for (let e = 0; e < epw; e++) {
     // Past the end (the second half of a last word) reads element rows − 1 and stores zero.
@@ -67,9 +66,9 @@ async function updateOnDevice(runtime: GpuRuntime, args: GpuUpdateArgs, x: Devic
   const key = `upd|${x ? objectId(x) : 0}|${y ? objectId(y) : 0}|${objectId(out)}|${arithmetic.name}`;
   const plan = getPlan(runtime, key, 1, () => [createWordBuffer(context, out.words)]);
   const spec = memo(`upd|${arithmetic.name}|${x ? readKey(x) : '-'}|${y ? readKey(y) : '-'}|${readKey(out)}`, () => updateSource(arithmetic, x, y, out));
-  const program = await getProgram(context, { source: spec.source, args: spec.args, components: out.format.wordsPerElement === 2 ? 2 : 1 });
+  const program = await getProgram(context, { source: spec.source, args: spec.args, components: outputComponents(out.format) });
   const arrays: Record<string, BoundArray> = {};
-  const scalars: Record<string, number> = { rows, ...scalarBindings(args.alpha, args.beta) };
+  const scalars: Record<string, number> = { rows, ...scalarBindings(arithmetic, args.alpha, args.beta) };
   if (x) bindArray('X', x, arrays, scalars);
   if (y) bindArray('Y', y, arrays, scalars);
   const fresh = plan.scratch[0]!;

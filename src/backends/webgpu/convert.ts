@@ -7,10 +7,10 @@
  * @module
  */
 import { checkSize, fail } from '../../core/errors.js';
-import { gpuFF, gpuF32 } from './arithmetic.js';
+import { gpuFF } from './arithmetic.js';
 import { bindingWindows, DeviceArray, windowOf } from './device-array.js';
 import { gpuFormat, type GpuFormatName } from './formats.js';
-import { elementIndex, readKey, arrayArgs, bindArray, kernelSource, memo, runInfo, type GpuRunInfo } from './kernel-common.js';
+import { arrayArgs, bindArray, elementIndex, type GpuRunInfo, kernelSource, memo, outputComponents, readKey, runInfo, defaultGpuArithmetic, exactBits } from './kernel-common.js';
 import { getProgram, submitPasses, type BoundArray, type Pass } from './program.js';
 import { readWords, type GpuRuntime } from './runtime.js';
 import { integerMax, scaledConvertPasses } from './convert-scaled.js';
@@ -63,7 +63,9 @@ export async function gpuConvert(x: DeviceArray, format: GpuFormatName, options:
   if (!target.writable && !target.scaled) fail('INVALID_FORMAT', 'format', 'must be a format the GPU writes', format);
   const scaleBlock = checkSize('options.scaleBlock', options.scaleBlock ?? (x.format.scaled ? x.scaleBlock : 256));
   if (scaleBlock < 1) fail('INVALID_SIZE', 'options.scaleBlock', 'must be at least 1', scaleBlock);
-  const arithmetic = wide(x.format.name) || wide(target.name) ? gpuFF : gpuF32;
+  // The default arithmetic of registers that hold both formats' values exactly (scaled integers: the product
+  // with their binary32 scale): f32 between formats of at most 24 bits, float-float through f64, ff, i8, i16.
+  const arithmetic = defaultGpuArithmetic([x.format, target], exactBits);
   const runtime = x.runtime;
   if (!runtime) {
     const encoded = target.encode(await x.toHost(), 'x', scaleBlock);
@@ -79,8 +81,9 @@ export async function gpuConvert(x: DeviceArray, format: GpuFormatName, options:
   } else if (x.isView && x.format.name === target.name && !target.scaled) {
     // A strided view in its own format: its elements' bits, packed.
     await gatherView(runtime, x, out);
-  } else if (x.format.name === target.name && target.name === 'f64') {
-    // Decoding f64 keeps 48 bits: a copy keeps all 53.
+  } else if (x.format === target) {
+    // The same format: a copy of the words keeps every bit (a pass through an arithmetic might not: f64 → ff → f64
+    // keeps 48 bits).
     const encoder = runtime.context.device.createCommandEncoder();
     encoder.copyBufferToBuffer(x.buffer, 0, out.buffer!, 0, x.words * 4);
     runtime.context.device.queue.submit([encoder.finish()]);
@@ -94,10 +97,6 @@ export async function gpuConvert(x: DeviceArray, format: GpuFormatName, options:
   return { array: out, info: runInfo(runtime, arithmetic, '') };
 }
 
-/** Formats whose values pass through float-float (more than 24 significand bits, or scaled). */
-function wide(format: string): boolean {
-  return format === 'f64' || format === 'ff' || format === 'i8' || format === 'i16';
-}
 
 /** Throws `INVALID_VALUE` (after releasing `out`) when the scale pass marked a block as unrepresentable. */
 async function checkScales(out: DeviceArray): Promise<void> {
@@ -120,7 +119,9 @@ async function checkScales(out: DeviceArray): Promise<void> {
  * @returns the pass
  */
 export async function convertPass(runtime: GpuRuntime, x: DeviceArray, target: GpuStorageFormat, output: GpuBuffer, window?: { start: number; count: number }): Promise<Pass> {
-  const arithmetic = wide(x.format.name) || wide(target.name) ? gpuFF : gpuF32;
+  // The default arithmetic of registers that hold both formats' values exactly (scaled integers: the product
+  // with their binary32 scale): f32 between formats of at most 24 bits, float-float through f64, ff, i8, i16.
+  const arithmetic = defaultGpuArithmetic([x.format, target], exactBits);
   const epw = target.elementsPerWord;
   const { args, body } = memo(`convert|${readKey(x)}|${target.name}`, () => {
     const args = [...arrayArgs('X', x), ['n', 'Integer'] as const];
@@ -136,7 +137,7 @@ export async function convertPass(runtime: GpuRuntime, x: DeviceArray, target: G
     body.push(target.emitReturn(regs));
     return { args, body };
   });
-  const program = await getProgram(runtime.context, { source: kernelSource(args, body), args, components: target.wordsPerElement === 2 ? 2 : 1 });
+  const program = await getProgram(runtime.context, { source: kernelSource(args, body), args, components: outputComponents(target) });
   const arrays: Record<string, BoundArray> = {};
   const count = window?.count ?? x.length;
   const scalars: Record<string, number> = { n: count };

@@ -60,16 +60,10 @@ export class DeviceArray {
   readonly scaleBlock: number;
   /** Number of 32-bit words. */
   readonly words: number;
-  /** Device buffer of the words (replaced when a kernel writes the array). */
-  buffer: GpuBuffer | undefined;
-  /** Device buffer of the scales (integer formats). */
-  scales: GpuBuffer | undefined;
-  /** Host copy of the words (host-resident arrays only). */
-  host: EncodedArray | undefined;
   /** Why this array is on the host ('' when on the device). */
   readonly fallbackReason: string;
-  /** Incremented whenever a kernel writes the array (caches derived from its contents key on it). */
-  version = 0;
+  /** @internal The storage this array shares with every view of it (see {@link SharedStorage}). */
+  readonly storage: SharedStorage;
   /**
    * For a strided view ({@link DeviceArray.isView}): the word-array element of view element 0, and the distance
    * between view elements (negative: walking backwards), as a range's accessor has them. 0 and 1 otherwise.
@@ -90,6 +84,7 @@ export class DeviceArray {
     this.words = Math.max(1, format.words(length));
     this.fallbackReason = fallbackReason;
     this.spanLength = length;
+    this.storage = { buffer: undefined, scales: undefined, host: undefined, spare: undefined, version: 0 };
     if (runtime) {
       // Streaming kernels (DOT, conversion) bind windows of larger arrays; the others check the binding
       // limit per operand. Scales of integer formats are always bound whole.
@@ -97,10 +92,41 @@ export class DeviceArray {
       else checkBufferSize(runtime, this.words, format.name);
       this.buffer = createWordBuffer(runtime.context, this.words, encoded?.words);
       if (format.scaled) this.scales = createWordBuffer(runtime.context, Math.max(1, Math.ceil(length / scaleBlock)), encoded?.scales);
-      this.host = undefined;
     } else {
       this.host = encoded ?? { words: new Uint32Array(this.words) };
     }
+  }
+
+  /** Device buffer of the words (replaced when a kernel writes the array: every view of it sees the new one). */
+  get buffer(): GpuBuffer | undefined {
+    return this.storage.buffer;
+  }
+  set buffer(b: GpuBuffer | undefined) {
+    this.storage.buffer = b;
+  }
+
+  /** Device buffer of the scales (integer formats). */
+  get scales(): GpuBuffer | undefined {
+    return this.storage.scales;
+  }
+  set scales(b: GpuBuffer | undefined) {
+    this.storage.scales = b;
+  }
+
+  /** Host copy of the words (host-resident arrays only). */
+  get host(): EncodedArray | undefined {
+    return this.storage.host;
+  }
+  set host(h: EncodedArray | undefined) {
+    this.storage.host = h;
+  }
+
+  /** Incremented whenever a kernel writes the array or any view of it (caches derived from its contents key on it). */
+  get version(): number {
+    return this.storage.version;
+  }
+  set version(v: number) {
+    this.storage.version = v;
   }
 
   /** Whether the data lives on the GPU. */
@@ -111,6 +137,14 @@ export class DeviceArray {
   /** Whether this is a strided view of its buffer (offset ≠ 0 or stride ≠ 1): what toDevice makes of a strided range. */
   get isView(): boolean {
     return this.offset !== 0 || this.stride !== 1;
+  }
+
+  /**
+   * Whether the array's elements are all of its storage (not a view, nor a prefix of a longer span): only then may a
+   * kernel write it by replacing its words wholesale; any other output goes through a view's scatter.
+   */
+  get coversSpan(): boolean {
+    return !this.isView && this.length === this.spanLength;
   }
 
   /**
@@ -135,15 +169,41 @@ export class DeviceArray {
     return { words, scales: new Float32Array(s.buffer, s.byteOffset, s.length) };
   }
 
-  /** Releases the device memory. */
+  /** Releases the device memory — the storage it shares with its span and every other view of that span, too. */
   destroy(): void {
-    this.buffer?.destroy();
-    this.scales?.destroy();
+    const s = this.storage;
+    s.buffer?.destroy();
+    s.scales?.destroy();
+    s.spare?.destroy();
     this.packedTwin?.destroy();
     this.packedTwin = undefined;
-    this.buffer = undefined;
-    this.scales = undefined;
+    s.buffer = s.scales = s.spare = undefined;
   }
+}
+
+/**
+ * What an array and every view of it share. Kernels write an output into another buffer and then swap it in (the
+ * output may also be an input of the same pass), so the buffer is held here, not by each view: a write through
+ * one view is seen by the span and by every other view of it, and caches keyed on `version` see it too.
+ * @internal
+ */
+export interface SharedStorage {
+  buffer: GpuBuffer | undefined;
+  scales: GpuBuffer | undefined;
+  host: EncodedArray | undefined;
+  /** A buffer of the same size that the scatter pass of an output view writes before swapping it in. */
+  spare: GpuBuffer | undefined;
+  version: number;
+}
+
+/**
+ * A view of `span` (same storage): its own shape over the span's elements, no packed twin of the span's.
+ * @internal
+ */
+export function viewOf(span: DeviceArray, shape: { length: number; offset: number; stride: number }): DeviceArray {
+  const view = Object.create(DeviceArray.prototype) as DeviceArray;
+  Object.assign(view, span, shape, { spanLength: span.spanLength, packedTwin: undefined });
+  return view;
 }
 
 let bindingLimitOverride: number | undefined;
@@ -441,7 +501,8 @@ export async function deviceZeros(length: number, options: ToDeviceOptions = {})
  */
 export function bufferView(runtime: GpuRuntime, buffer: GpuBuffer, format: GpuStorageFormat, length: number): DeviceArray {
   const view = Object.create(DeviceArray.prototype) as DeviceArray;
-  Object.assign(view, { runtime, format, length, spanLength: length, offset: 0, stride: 1, scaleBlock: 1, words: Math.max(1, format.words(length)), buffer, scales: undefined, host: undefined, fallbackReason: '', version: 0 });
+  const storage: SharedStorage = { buffer, scales: undefined, host: undefined, spare: undefined, version: 0 };
+  Object.assign(view, { runtime, format, length, spanLength: length, offset: 0, stride: 1, scaleBlock: 1, words: Math.max(1, format.words(length)), storage, fallbackReason: '', packedTwin: undefined });
   return view;
 }
 
@@ -478,7 +539,8 @@ export async function toDeviceSpan(r: RangeLike, strict?: boolean): Promise<{ sp
 
 /**
  * A strided view of `span`'s elements: element i of the view is element offset + i·stride of the span (stride may
- * be negative). The view owns the span's buffer (destroying it releases the buffer). Every kernel reads views, and
+ * be negative). The view shares the span's storage: a kernel's write through the view is seen by the span and by
+ * every other view of it, and destroying any of them releases the storage of all. Every kernel reads views, and
  * outputs may be views (only the view's elements of the span are written; see docs/gpu.md, Ranges on the device).
  * @param span - the array holding the elements
  * @param offset - span element of view element 0
@@ -500,8 +562,5 @@ export function deviceView(span: DeviceArray, offset: number, length: number, st
   if (length > 0 && (Math.min(offset, last) < 0 || Math.max(offset, last) >= span.spanLength)) {
     fail('INVALID_STORAGE', 'span', `must hold elements ${Math.min(offset, last)}..${Math.max(offset, last)} of the view`, span.spanLength);
   }
-  const view = Object.create(DeviceArray.prototype) as DeviceArray;
-  Object.assign(view, span, { length, offset, stride, spanLength: span.spanLength });
-  // The span object no longer owns the buffer: the view does.
-  return view;
+  return viewOf(span, { length, offset, stride });
 }

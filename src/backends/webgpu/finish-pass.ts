@@ -7,19 +7,17 @@
  */
 import type { GpuArithmetic, GpuRegister } from './arithmetic.js';
 import type { DeviceArray } from './device-array.js';
-import { arrayArgs, floatPair, kernelSource, memo, readKey } from './kernel-common.js';
+import { arrayArgs, kernelSource, memo, readKey } from './kernel-common.js';
 import type { ArgType } from './program.js';
 
-/** Scalars α and β as the finish code reads them. */
-export function scalarBindings(alpha: number, beta: number): Record<string, number> {
-  const [alphaHi, alphaLo] = floatPair(alpha);
-  const [betaHi, betaLo] = floatPair(beta);
-  return { alphaHi, alphaLo, betaHi, betaLo };
+/** Scalars α and β as the arithmetic's finish code reads them. */
+export function scalarBindings(arithmetic: GpuArithmetic, alpha: number, beta: number): Record<string, number> {
+  return { ...arithmetic.scalar.values('alpha', alpha), ...arithmetic.scalar.values('beta', beta) };
 }
 
 /** Arguments the finish code adds (y's old value only when β ≠ 0). */
-export function finishArgs(y: DeviceArray, readsY: boolean): (readonly [string, ArgType])[] {
-  return [...(readsY ? arrayArgs('Yold', y) : []), ['rows', 'Integer'], ['alphaHi', 'Float'], ['alphaLo', 'Float'], ['betaHi', 'Float'], ['betaLo', 'Float']];
+export function finishArgs(arithmetic: GpuArithmetic, y: DeviceArray, readsY: boolean): (readonly [string, ArgType])[] {
+  return [...(readsY ? arrayArgs('Yold', y) : []), ['rows', 'Integer'], ...arithmetic.scalar.args('alpha'), ...arithmetic.scalar.args('beta')];
 }
 
 /**
@@ -34,8 +32,8 @@ export function finishArgs(y: DeviceArray, readsY: boolean): (readonly [string, 
 export function finishBody(arithmetic: GpuArithmetic, y: DeviceArray, readsY: boolean, rowSum: (e: number) => string[]): string[] {
   const epw = y.format.elementsPerWord;
   const lines: string[] = [];
-  lines.push(arithmetic.name === 'ff' ? 'const al = [alphaHi, alphaLo];' : 'const al = alphaHi;');
-  if (readsY) lines.push(arithmetic.name === 'ff' ? 'const be = [betaHi, betaLo];' : 'const be = betaHi;');
+  lines.push(arithmetic.scalar.declare('al', 'alpha'));
+  if (readsY) lines.push(arithmetic.scalar.declare('be', 'beta'));
   const results: GpuRegister[] = [];
   for (let e = 0; e < epw; e++) {
     lines.push(`const r${e} = this.thread.x * ${epw} + ${e};`);
@@ -50,7 +48,7 @@ export function finishBody(arithmetic: GpuArithmetic, y: DeviceArray, readsY: bo
       lines.push(arithmetic.add(`u${e}`, arithmetic.register(`w${e}`)));
     }
     // Elements past the end (the second half of a last word) are stored as zero.
-    lines.push(`if (r${e} >= rows) { u${e} = ${arithmetic.name === 'ff' ? '[0.0, 0.0]' : '0.0'}; }`);
+    lines.push(`if (r${e} >= rows) { u${e} = ${arithmetic.literal(0)}; }`);
     results.push(arithmetic.register(`u${e}`));
   }
   lines.push(y.format.emitReturn(results));
@@ -71,7 +69,7 @@ export function partialsFinishSource(arithmetic: GpuArithmetic, y: DeviceArray, 
 }
 
 function makePartialsFinishSource(arithmetic: GpuArithmetic, y: DeviceArray, readsY: boolean): { source: string; args: (readonly [string, ArgType])[] } {
-  const args = [['P', 'Array'] as const, ['S', 'Integer'] as const, ['sr', 'Integer'] as const, ['sc', 'Integer'] as const, ...finishArgs(y, readsY)];
+  const args = [['P', 'Array'] as const, ['S', 'Integer'] as const, ['sr', 'Integer'] as const, ['sc', 'Integer'] as const, ...finishArgs(arithmetic, y, readsY)];
   const partial = arithmetic.words;
   // Eight partials loaded before they are added (in order, so the result does not depend on it): one at a
   // time, the loop waits a memory latency per partial.

@@ -8,13 +8,10 @@
  */
 import { range, type Range } from '../../core/range.js';
 import { colMajor } from '../../../accessors/col-major.js';
-import { f32 } from '../../formats/common/registry.js';
-import { ffArithmetic } from '../../formats/ff/ff.js';
+import { findFormat, formatNames } from '../../formats/common/registry.js';
+import '../../formats/index.js';
+import { fail } from '../../core/errors.js';
 import type { ArithmeticFormat, StorageFormat } from '../../formats/common/format.js';
-import { f64Storage } from '../../formats/f64/f64.js';
-import { f32Storage } from '../../formats/f32/f32.js';
-import { f16Storage } from '../../formats/f16/f16.js';
-import { bf16Storage } from '../../formats/bf16/bf16.js';
 import { ddStorage } from '../../formats/dd/dd-storage.js';
 import { dot } from '../../../kernels/dot/dot.js';
 import { gemv } from '../../../kernels/gemv/gemv.js';
@@ -28,9 +25,16 @@ import type { GpuArithmetic } from './arithmetic.js';
 import type { DeviceArray } from './device-array.js';
 import { splicedHost } from './view-output.js';
 
-/** The CPU arithmetic of a GPU arithmetic. */
+/**
+ * The CPU arithmetic of a GPU arithmetic: the registered arithmetic format that carries the part (formats.f32 for
+ * f32, formats.ff for ff), whose CPU kernels compute what the device computes.
+ */
 function cpuArithmetic(a: GpuArithmetic): ArithmeticFormat {
-  return a.name === 'ff' ? ffArithmetic : (f32.arithmetic as ArithmeticFormat);
+  for (const name of formatNames()) {
+    const ar = findFormat(name)?.arithmetic;
+    if (ar?.gpu === a) return ar;
+  }
+  return fail('INVALID_OPTION', 'options.arithmetic', 'must be a registered arithmetic (the CPU runs operands that are not on a device in the arithmetic carrying this GPU part)', a.name);
 }
 
 /**
@@ -48,12 +52,21 @@ async function input(a: DeviceArray, ar: ArithmeticFormat, shape?: { rows: numbe
   return range(colMajor<2>({ size: [rows, cols], stride: Math.max(1, rows), data, storage: 'f64', arithmetic: ar }));
 }
 
-/** The CPU storage a GPU-writable format's results are computed into (ff → dd: holds a float-float pair exactly). */
-const OUTPUT_STORAGE: Readonly<Record<string, StorageFormat>> = { f64: f64Storage, f32: f32Storage, f16: f16Storage, bf16: bf16Storage, ff: ddStorage as StorageFormat };
+/**
+ * The CPU storage a GPU-writable format's results are computed into: the registered storage carrying the GPU part
+ * (f64, f32, f16, bf16), or double-double storage for an arithmetic's word layout (ff: dd holds a pair exactly).
+ */
+function outputStorage(part: DeviceArray['format']): StorageFormat {
+  for (const name of formatNames()) {
+    const st = findFormat(name)?.storage;
+    if (st?.gpu === part) return st;
+  }
+  return ddStorage as StorageFormat;
+}
 
 /** The output array as a CPU range in its own storage (ff → dd), holding its current values. */
 async function output(a: DeviceArray, ar: ArithmeticFormat): Promise<Range<1, any>> {
-  const storage = OUTPUT_STORAGE[a.format.name]!;
+  const storage = outputStorage(a.format);
   const r = range(colMajor<1>({ size: [a.length], storage, arithmetic: ar }));
   const values = await a.toHost();
   const acc = r.accessor;
@@ -69,7 +82,7 @@ function store(a: DeviceArray, r: Range<1, any>): void {
     const v = acc.storage.decode(acc.data as never, acc.linearIndex([i])) as number | { hi: number; lo: number };
     values[i] = typeof v === 'number' ? v : v.hi + v.lo;
   }
-  a.host = a.isView ? splicedHost(a, values) : a.format.encode(values, 'y', a.scaleBlock);
+  a.host = a.coversSpan ? a.format.encode(values, 'y', a.scaleBlock) : splicedHost(a, values);
   a.version++;
 }
 

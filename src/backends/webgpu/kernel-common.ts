@@ -6,7 +6,9 @@
  * @module
  */
 import { fail, ModprecError } from '../../core/errors.js';
-import { gpuArithmetic, gpuArithmeticPart, type GpuArithmetic, type GpuArithmeticName, type GpuRegister } from './arithmetic.js';
+import { findFormat, formatNames } from '../../formats/common/registry.js';
+import { gpuArithmeticPart, type GpuArithmetic, type GpuArithmeticName, type GpuRegister } from './arithmetic.js';
+import type { GpuStorageFormat } from './formats.js';
 import type { DeviceArray } from './device-array.js';
 import type { ArgType, BoundArray, PassCache } from './program.js';
 import type { GpuRuntime } from './runtime.js';
@@ -81,8 +83,8 @@ export interface GpuRunInfo {
  */
 export function chooseArithmetic(options: GpuKernelOptions, arrays: readonly DeviceArray[]): GpuArithmetic {
   const option = options.arithmetic;
-  // Default: float-float where an operand holds more than binary32's 24 bits (f64, ff), else binary32.
-  if (option === undefined) return gpuArithmetic(arrays.some((a) => a.format.significandBits > 24) ? 'ff' : 'f32');
+  // Default: the registered arithmetic meant for the widest operand (f32 up to binary32's 24 bits, else ff).
+  if (option === undefined) return defaultGpuArithmetic(arrays.map((a) => a.format));
   // A format object (formats.ff, ffArithmetic, a user's arithmetic) or a registered name: its GPU part computes.
   const part = gpuArithmeticPart(option);
   if (!part) {
@@ -164,6 +166,51 @@ export function bindArray(name: string, array: DeviceArray, arrays: Record<strin
     arrays[`${name}Scale`] = { buffer: array.scales! };
     scalars[`${name}Block`] = array.scaleBlock;
   }
+}
+
+/**
+ * Words a thread returns for one element of `format` (its words per element: 1, 2 or 4; a thread of a 16-bit
+ * format returns one word holding two elements).
+ * @param format - a writable GPU storage part
+ * @returns the program's components
+ */
+export function outputComponents(format: GpuStorageFormat): 1 | 2 | 4 {
+  const w = format.wordsPerElement;
+  if (w !== 1 && w !== 2 && w !== 4) throw new Error(`internal: ${format.name} has ${w} words per element`);
+  return w;
+}
+
+/**
+ * Significand bits a register must hold to take a stored element exactly: the format's own, plus binary32's 24 for
+ * a scaled integer (an integer times a binary32 scale).
+ * @param format - a GPU storage part
+ * @returns the bits
+ */
+export function exactBits(format: GpuStorageFormat): number {
+  return format.significandBits + (format.scaled ? 24 : 0);
+}
+
+/**
+ * The default GPU arithmetic for operands stored in `formats`: among the registered GPU arithmetic parts with a
+ * {@link GpuArithmeticPart.defaultUpToBits}, the one with the smallest bound at or above every operand's
+ * significand bits (f32 for formats of up to 24 bits, ff above); the widest default where none covers them.
+ * @param formats - the operands' storage parts
+ * @returns the arithmetic
+ */
+export function defaultGpuArithmetic(formats: readonly GpuStorageFormat[], bits = (f: GpuStorageFormat): number => f.significandBits): GpuArithmetic {
+  const need = Math.max(0, ...formats.map(bits));
+  const parts = defaultParts();
+  return parts.find((p) => p.defaultUpToBits! >= need) ?? parts[parts.length - 1]!;
+}
+
+/** Registered GPU arithmetic parts that are defaults, by increasing `defaultUpToBits` (registration order on ties). */
+function defaultParts(): GpuArithmetic[] {
+  const parts: GpuArithmetic[] = [];
+  for (const name of formatNames()) {
+    const part = findFormat(name)?.arithmetic?.gpu;
+    if (part?.defaultUpToBits !== undefined && !parts.includes(part)) parts.push(part);
+  }
+  return parts.sort((a, b) => a.defaultUpToBits! - b.defaultUpToBits!);
 }
 
 /**
@@ -292,11 +339,10 @@ export function accumulateLoop(
  */
 export function accumulatorChains(arithmetic: GpuArithmetic, chains: number): { declare: string[]; target: (q: number) => string; combine: string[] } {
   const extra = Array.from({ length: Math.max(0, chains - 1) }, (_, c) => `acc${c + 1}`);
-  const kind = arithmetic.name === 'ff' ? 'ff' : 'f32';
   return {
     declare: extra.map((a) => arithmetic.declareZero(a)),
     target: (q) => (q % chains === 0 ? 'acc' : extra[(q % chains) - 1]!),
-    combine: extra.map((a) => arithmetic.add('acc', { kind, name: a })),
+    combine: extra.map((a) => arithmetic.add('acc', arithmetic.register(a))),
   };
 }
 

@@ -23,8 +23,8 @@ export interface ProgramSpec {
   readonly source: string;
   /** Argument names in order with their types. */
   readonly args: readonly (readonly [string, ArgType])[];
-  /** 1 (one f32 word per thread) or 2 (a pair: `return [hi, lo]`). */
-  readonly components: 1 | 2;
+  /** 1 (one f32 word per thread), 2 (a pair: `return [hi, lo]`) or 4 (`return [a, b, c, d]`). */
+  readonly components: 1 | 2 | 4;
   /**
    * Workgroup size and workgroup arrays (gpujs-extensions.ts: `mpLocalId`, `mpShared…`, `mpBarrier`). A program
    * with them runs whole workgroups only: its thread count must be a multiple of the size.
@@ -118,7 +118,7 @@ export class Program {
       output: [1],
       pipeline: true,
       argumentTypes,
-      returnType: spec.components === 2 ? 'Array(2)' : 'Number',
+      returnType: spec.components === 1 ? 'Number' : `Array(${spec.components})`,
       strictIntegers: true,
       // Loops run to their own runtime bounds; gpu.js's guard counter must never cut one short.
       loopMaxIterations: 2147483647,

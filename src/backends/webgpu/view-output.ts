@@ -10,8 +10,8 @@
  */
 import { fail } from '../../core/errors.js';
 import { DeviceArray } from './device-array.js';
-import { GPU_FORMATS, type EncodedArray, type GpuStorageFormat } from './formats.js';
-import { kernelSource, memo } from './kernel-common.js';
+import type { EncodedArray, GpuStorageFormat } from './formats.js';
+import { kernelSource, memo, outputComponents } from './kernel-common.js';
 import { getProgram, submitPasses, type ArgType } from './program.js';
 import { createWordBuffer, type GpuRuntime } from './runtime.js';
 
@@ -33,10 +33,13 @@ function viewIndex(e: string, i: string): string[] {
   ];
 }
 
-/** The scatter pass: thread per span word, the packed element where the word's element is in the view, else the old bits. */
+/**
+ * The scatter pass: thread per span word from word `w0` on (the view's extent), the packed element where the word's
+ * element is in the view, else the old bits.
+ */
 function scatterSource(format: GpuStorageFormat): { source: string; args: (readonly [string, ArgType])[] } {
-  const args: (readonly [string, ArgType])[] = [['P', 'Array'], ['Old', 'Array'], ['first', 'Integer'], ['step', 'Integer'], ['len', 'Integer'], ['reverse', 'Integer']];
-  const body: string[] = ['const w = this.thread.x;'];
+  const args: (readonly [string, ArgType])[] = [['P', 'Array'], ['Old', 'Array'], ['first', 'Integer'], ['step', 'Integer'], ['len', 'Integer'], ['reverse', 'Integer'], ['w0', 'Integer']];
+  const body: string[] = ['const w = this.thread.x + w0;'];
   if (format.elementsPerWord === 2) {
     body.push('const ow = mpBits(Old[w]);', 'let h0 = ow & 65535;', 'let h1 = (ow >>> 16) & 65535;');
     for (const h of [0, 1]) {
@@ -71,17 +74,15 @@ function gatherSource(format: GpuStorageFormat): { source: string; args: (readon
   return { source: kernelSource(args, body), args };
 }
 
-/** The built-in layouts the gather and scatter passes move bit for bit. */
-const COPYABLE = new Set(['f32', 'f16', 'bf16', 'f64', 'ff']);
-
+/** Whether the gather and scatter passes move the view's elements bit for bit (its part says so: GpuStoragePart.bitCopy). */
 function checkCopyable(view: DeviceArray, parameter: string): void {
   const f = view.format;
-  if (!COPYABLE.has(f.name) || f !== GPU_FORMATS[f.name as 'f32']) {
+  if (f.bitCopy !== true) {
     fail('INVALID_STORAGE', parameter, `must be a packed array: a strided view in ${f.name} cannot be moved element by element on the GPU`, f.name);
   }
 }
 
-const components = (format: GpuStorageFormat): 1 | 2 => (format.wordsPerElement === 2 ? 2 : 1);
+const components = (format: GpuStorageFormat): 1 | 2 | 4 => outputComponents(format);
 
 /**
  * The packed twin of an output view (made once per view, kept with it and destroyed with it), holding the view's
@@ -117,24 +118,35 @@ export async function gatherView(runtime: GpuRuntime, view: DeviceArray, into: D
   } }]);
 }
 
-/** Writes the packed result into the view's elements of its span (a new buffer; the old one is released after the pass). */
+/**
+ * Writes the packed result into the view's elements of its span, in place: one pass over the view's extent (the
+ * span's words from its first to its last element) writes the storage's spare buffer — made once — and a copy puts
+ * those words back into the span's buffer. The buffer stays the same object, so the span and every other view of it
+ * see the write, and a view of a few elements in a large span costs its extent, not the span.
+ */
 async function scatter(runtime: GpuRuntime, packed: DeviceArray, view: DeviceArray): Promise<void> {
   const spec = memo(`viewScatter|${view.format.name}`, () => scatterSource(view.format));
   const program = await getProgram(runtime.context, { source: spec.source, args: spec.args, components: components(view.format) });
-  const fresh = createWordBuffer(runtime.context, view.words);
+  const storage = view.storage;
+  storage.spare ??= createWordBuffer(runtime.context, view.words);
   const walk = ascending(view);
+  // Extent in units of the pass's threads: words (16-bit formats: two elements a word), elements otherwise.
+  const perThread = view.format.elementsPerWord;
+  const lastElement = walk.first + (view.length - 1) * walk.step;
+  const w0 = Math.floor(walk.first / perThread), threads = Math.floor(lastElement / perThread) - w0 + 1;
+  const bytesPerThread = 4 * view.format.wordsPerElement;
   submitPasses(runtime.context, [{ pass: {
-    program, arrays: { P: { buffer: packed.buffer! }, Old: { buffer: view.buffer! } }, scalars: { ...walk, len: view.length },
-    output: { buffer: fresh }, threads: Math.ceil(view.spanLength / view.format.elementsPerWord),
+    program, arrays: { P: { buffer: packed.buffer! }, Old: { buffer: storage.buffer! } }, scalars: { ...walk, len: view.length, w0 },
+    output: { buffer: storage.spare }, threads,
   } }]);
-  const old = view.buffer!;
-  void runtime.context.device.queue.onSubmittedWorkDone().then(() => old.destroy());
-  view.buffer = fresh;
-  view.version++;
+  const encoder = runtime.context.device.createCommandEncoder();
+  encoder.copyBufferToBuffer(storage.spare, 0, storage.buffer!, w0 * bytesPerThread, threads * bytesPerThread);
+  runtime.context.device.queue.submit([encoder.finish()]);
+  storage.version++;
 }
 
 /**
- * Runs `kernel` on an output that may be a strided view: a packed output is passed through; a view's kernel writes
+ * Runs `kernel` on an output that may be a view: an output covering its whole span is passed through; a view's kernel writes
  * a packed array (holding the view's old elements when `readsOld`), whose elements then go into the view's span.
  * @param runtime - the runtime the operands live on
  * @param out - the output (packed or a view)
@@ -147,7 +159,7 @@ async function scatter(runtime: GpuRuntime, packed: DeviceArray, view: DeviceArr
  * ```
  */
 export async function throughPackedOutput(runtime: GpuRuntime, out: DeviceArray, readsOld: boolean, kernel: (packed: DeviceArray) => Promise<void>): Promise<void> {
-  if (!out.isView) return kernel(out);
+  if (out.coversSpan) return kernel(out);
   checkCopyable(out, 'out');
   const packed = await packedTwin(runtime, out, readsOld);
   await kernel(packed);

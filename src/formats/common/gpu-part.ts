@@ -10,12 +10,19 @@
  */
 
 /**
- * A value held in generated GPU kernel source: a binary32 variable (`f32`) or a float-float pair (`ff`, gpu.js
- * `Array(2)`, WGSL `vec2<f32>`).
+ * The kind of a value held in generated GPU kernel source. The built-in kinds: `f32` (a binary32 variable) and `ff` (a
+ * float-float pair, gpu.js `Array(2)`, WGSL `vec2<f32>`). An arithmetic part says which kinds it computes from
+ * ({@link GpuArithmeticPart.readKinds}); a new arithmetic may add its own kind.
+ * @group Formats
+ */
+export type GpuRegisterKind = 'f32' | 'ff' | (string & {});
+
+/**
+ * A value held in generated GPU kernel source: its kind and variable name.
  * @group Formats
  */
 export interface GpuPartRegister {
-  readonly kind: 'f32' | 'ff';
+  readonly kind: GpuRegisterKind;
   readonly name: string;
 }
 
@@ -44,7 +51,7 @@ export interface GpuVectorRead {
    * @param prefix - register name prefix
    * @param arithmetic - the GPU arithmetic the registers feed
    */
-  emit(vector: string, index: string, prefix: string, arithmetic: { readonly name: GpuArithmeticName }): { code: string; registers: GpuPartRegister[] };
+  emit(vector: string, index: string, prefix: string, arithmetic: GpuReadTarget): { code: string; registers: GpuPartRegister[] };
 }
 
 /**
@@ -82,9 +89,11 @@ export interface GpuStoragePart {
   /**
    * gpu.js source (its JavaScript subset plus modprec's intrinsics: `mpBits`, `mpFloat`, `mpHalfPair`, …) that reads
    * element `index` (an integer expression) of array argument `array` into a new register named `dst`, for the GPU
-   * arithmetic `arithmetic.name` (`f32` or `ff`).
+   * arithmetic `arithmetic`: the register is of the widest kind the arithmetic computes from
+   * ({@link GpuArithmeticPart.readKinds}) that the read needs to hold the element exactly, or the element
+   * rounded to the narrowest kind otherwise.
    */
-  emitRead(array: string, index: string, dst: string, arithmetic: { readonly name: GpuArithmeticName }): { code: string; register: GpuPartRegister };
+  emitRead(array: string, index: string, dst: string, arithmetic: GpuReadTarget): { code: string; register: GpuPartRegister };
   /** Extra kernel arguments a read needs (the scales and block size of scaled formats; none otherwise). */
   readArgs(array: string): readonly (readonly [string, 'Array' | 'Integer'])[];
   /** Vector loads of four adjacent elements, where the format has them (bound to the same buffer as the scalar argument). */
@@ -94,28 +103,91 @@ export interface GpuStoragePart {
    * rest of the word is zero-filled by passing `undefined`). Writable formats only.
    */
   emitReturn(values: readonly (GpuPartRegister | undefined)[]): string;
+  /**
+   * Whether the gather and scatter passes of strided device views may move its elements bit for bit (a packed
+   * layout: one or two words per element, or two 16-bit elements per word; not scaled). Absent: false.
+   */
+  readonly bitCopy?: boolean;
 }
 
 /**
- * Names of the arithmetics the GPU kernels compute in: their registers are binary32 words or float-float pairs.
+ * What a storage read needs to know of the arithmetic it feeds: the register kinds it computes from.
  * @group Formats
  */
-export type GpuArithmeticName = 'f32' | 'ff';
+export interface GpuReadTarget {
+  /** See {@link GpuArithmeticPart.readKinds}. */
+  readonly readKinds: readonly GpuRegisterKind[];
+}
 
 /**
- * The GPU part of an arithmetic format: the gpu.js source of its operations on {@link GpuPartRegister}s.
+ * Names of the arithmetics the GPU kernels compute in (`f32` and `ff` built in; a user's part names its own).
+ * @group Formats
+ */
+export type GpuArithmeticName = 'f32' | 'ff' | (string & {});
+
+/**
+ * How an arithmetic takes a host scalar (α, β of GEMV and the updates) as kernel uniforms.
+ * @group Formats
+ */
+export interface GpuScalarPart {
+  /** The uniform arguments of scalar `prefix` (e.g. `alphaHi`, `alphaLo`), in order. */
+  args(prefix: string): readonly (readonly [string, 'Float' | 'Integer'])[];
+  /** Their values for the host number `value` (exactly, or rounded as the arithmetic rounds an input). */
+  values(prefix: string, value: number): Readonly<Record<string, number>>;
+  /** Declares `dst`, a register of this arithmetic, from the uniforms of scalar `prefix`. */
+  declare(dst: string, prefix: string): string;
+}
+
+/**
+ * The GPU part of an arithmetic format: the gpu.js source of its operations on {@link GpuPartRegister}s. Every
+ * decision a kernel makes about its arithmetic is a member here, so a new arithmetic plugs in as a new part.
  * @group Formats
  */
 export interface GpuArithmeticPart {
   readonly name: GpuArithmeticName;
   /** Unit roundoff u of one operation (2^-24 for f32; 2^-48 nominal for ff, whose operations err by a few u). */
   readonly unitRoundoff: number;
-  /** Words a value occupies in a partial-result buffer. */
-  readonly components: 1 | 2;
+  /** Words a value occupies in a partial-result buffer (a thread's output: 1, 2 or 4 words). */
+  readonly components: 1 | 2 | 4;
+  /**
+   * Register kinds storage reads may hand this arithmetic, narrowest first: a read produces the narrowest of them
+   * that holds its element exactly (the last one otherwise). f32: `['f32']`; ff: `['f32', 'ff']`.
+   */
+  readonly readKinds: readonly GpuRegisterKind[];
+  /**
+   * The default arithmetic for operands of up to this many significand bits (storage `significandBits`, plus 24
+   * for scaled integers, whose values are products with a binary32 scale): where no arithmetic is chosen, the GPU
+   * takes the registered part with the smallest such bound covering every operand. Absent: never a default.
+   */
+  readonly defaultUpToBits?: number;
+  /** Relative error of one division `declareDiv` (f32: WGSL's 2.5 ulp; ff: the one-correction division's 4u). */
+  readonly divisionError: number;
+  /**
+   * Significand bits any value of this arithmetic fits in (a storage of at least that many holds it exactly: 24 for
+   * f32); absent where values may span more bits than any binary format holds (pairs whose halves lie far apart).
+   */
+  readonly valueBits?: number;
+  /** GEMV's default number of independent accumulators per thread (`options.chains`). */
+  readonly defaultChains: number;
+  /** How host scalars reach kernels. */
+  readonly scalar: GpuScalarPart;
+  /** A constant of this arithmetic's kind (an expression). */
+  literal(value: 0 | 1): string;
+  /** Declares `dst` = |r| as a register of r's kind (or this arithmetic's) and returns it. */
+  declareAbs(dst: string, r: GpuPartRegister): { code: string; register: GpuPartRegister };
+  /**
+   * A binary32 expression of register r's magnitude, good to a relative 2^-23 where binary32 holds it (NRM2's
+   * scaling pass; kinds beyond binary32's exponent range need their own NRM2).
+   */
+  head(r: GpuPartRegister): string;
+  /** √ of the value in `words` (one result of this arithmetic, as the device wrote it), rounded to a double. */
+  sqrtOfWords(words: Uint32Array): number;
   /** How a value of this arithmetic sits in device words (partial results, intermediate vectors). */
   readonly words: GpuStoragePart;
   /** `let dst = 0`. */
   declareZero(dst: string): string;
+  /** `dst = src` (dst: a declared variable of this arithmetic), rounding if needed. */
+  assign(dst: string, src: GpuPartRegister): string;
   /** Declares `dst` (this arithmetic) from register `src`, rounding if needed. */
   declareFrom(dst: string, src: GpuPartRegister): string;
   /** `acc += a · b` (a, b registers of any kind). */

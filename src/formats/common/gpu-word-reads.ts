@@ -3,7 +3,7 @@
  * two-word elements (f64, ff), and how a register is narrowed or collapsed to one binary32 value on write.
  * @module
  */
-import type { GpuPartRegister, GpuVectorRead } from './gpu-part.js';
+import type { GpuPartRegister, GpuReadTarget, GpuScalarPart, GpuVectorRead } from './gpu-part.js';
 
 /** Element j of four read as `prefix` + j from vector registers (helper of the vector reads). */
 export function fourRegisters(prefix: string, kind: GpuPartRegister['kind']): GpuPartRegister[] {
@@ -13,14 +13,15 @@ export function fourRegisters(prefix: string, kind: GpuPartRegister['kind']): Gp
 /**
  * The vector read of four elements of two words each (f64, ff) into float-float registers: eight words, two
  * 16-byte loads. `element(q, o)` is the expression of one element from words o and o + 1 of the vec4 `q`.
- * With `headOnlyInF32`, an f32 arithmetic takes only the head of each pair (see f64-words.ts).
+ * With `headOnlyInF32`, an arithmetic that computes from binary32 registers only takes the head of each pair (see
+ * f64-gpu-words.ts).
  */
 export function twoWordQuadRead(element: (q: string, o: number) => string, headOnlyInF32 = false): GpuVectorRead {
   return {
     suffix: 'Quad',
     emit(vector, index, prefix, arithmetic) {
       const v = `${prefix}v`;
-      const head = headOnlyInF32 && arithmetic.name === 'f32';
+      const head = headOnlyInF32 && !computesFrom(arithmetic, 'ff');
       const lines = [`const ${v}q = (${index}) >> 1; const ${v}0 = mpQuad(${vector}[${v}q]); const ${v}1 = mpQuad(${vector}[${v}q + 1]);`];
       for (let j = 0; j < 4; j++) {
         const e = element(`${v}${j >> 1}`, 2 * (j & 1));
@@ -48,4 +49,45 @@ export function single(r: GpuPartRegister): string {
  */
 export function asPair(r: GpuPartRegister): string {
   return r.kind === 'ff' ? r.name : `[${r.name}, 0.0]`;
+}
+
+/**
+ * Whether an arithmetic computes from registers of `kind` (storage reads hand it that kind rather than rounding).
+ * @param arithmetic - the arithmetic a read feeds
+ * @param kind - a register kind
+ * @returns whether `kind` is among its {@link GpuReadTarget.readKinds}
+ */
+export function computesFrom(arithmetic: GpuReadTarget, kind: GpuPartRegister['kind']): boolean {
+  return arithmetic.readKinds.includes(kind);
+}
+
+/** Register `r`'s head as a binary32 expression (a float-float pair's hi; a binary32 register itself). */
+export function headOf(r: GpuPartRegister): string {
+  return r.kind === 'ff' ? `${r.name}[0]` : r.name;
+}
+
+/**
+ * The scalar uniforms of the binary32-based arithmetics (f32, ff): `${prefix}Hi`, `${prefix}Lo`, the double as a
+ * float-float pair; `declare` takes the pair (`asPair`) or only its head.
+ * @param asPair - whether the arithmetic's registers are pairs
+ * @returns the scalar part
+ */
+export function floatPairScalar(asPair: boolean): GpuScalarPart {
+  return {
+    args: (prefix) => [[`${prefix}Hi`, 'Float'], [`${prefix}Lo`, 'Float']],
+    values: (prefix, value) => {
+      const hi = Math.fround(value);
+      return { [`${prefix}Hi`]: hi, [`${prefix}Lo`]: Number.isFinite(hi) ? Math.fround(value - hi) : 0 };
+    },
+    declare: (dst, prefix) => (asPair ? `const ${dst} = [${prefix}Hi, ${prefix}Lo];` : `const ${dst} = ${prefix}Hi;`),
+  };
+}
+
+/**
+ * Declares `dst` = |r| as a register of r's kind (binary32: `Math.abs`; float-float: both words negated when the
+ * head is negative).
+ */
+export function absOf(dst: string, r: GpuPartRegister): { code: string; register: GpuPartRegister } {
+  if (r.kind === 'ff') return { code: `let ${dst} = ${r.name}; if (${r.name}[0] < 0.0) { ${dst} = [-${r.name}[0], -${r.name}[1]]; }`, register: { kind: 'ff', name: dst } };
+  return { code: `const ${dst} = Math.abs(${r.name});`, register: { kind: 'f32', name: dst } };
 }

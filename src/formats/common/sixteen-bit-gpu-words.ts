@@ -22,6 +22,7 @@ function sixteenBit(name: 'f16' | 'bf16'): GpuStoragePart {
     unitRoundoff: 2 ** -p,
     scaled: false,
     writable: true,
+    bitCopy: true,
     words: (length) => Math.ceil(length / 2),
     encode(values) {
       const words = new Uint32Array(Math.max(1, Math.ceil(values.length / 2)));

@@ -17,6 +17,7 @@ export const f32GpuPart: GpuStoragePart = {
   unitRoundoff: 2 ** -24,
   scaled: false,
   writable: true,
+  bitCopy: true,
   words: (length) => length,
   encode(values) {
     if (values instanceof Float32Array) {

@@ -4,7 +4,7 @@
  * @module
  */
 import type { GpuStoragePart } from '../common/gpu-part.js';
-import { twoWordQuadRead } from '../common/gpu-word-reads.js';
+import { computesFrom, twoWordQuadRead } from '../common/gpu-word-reads.js';
 
 /**
  * fp64 on the device.
@@ -18,6 +18,7 @@ export const f64GpuPart: GpuStoragePart = {
   unitRoundoff: 2 ** -53,
   scaled: false,
   writable: true,
+  bitCopy: true,
   words: (length) => 2 * length,
   encode(values) {
     const doubles = new Float64Array(Math.max(1, values.length));
@@ -28,11 +29,11 @@ export const f64GpuPart: GpuStoragePart = {
   decode(encoded, length) {
     return new Float64Array(encoded.words.buffer.slice(encoded.words.byteOffset, encoded.words.byteOffset + 8 * length));
   },
-  // In f32 arithmetic only the head is read: it is the double correctly rounded to binary32 (adding the tail in
+  // An arithmetic of binary32 registers (f32) reads only the head: it is the double correctly rounded to binary32 (adding the tail in
   // binary32 could round a second time when the tail is exactly half an ulp after its own rounding).
   emitRead(array, index, dst, arithmetic) {
     const pair = `mpF64(mpBits(${array}[${dst}k + 1]), mpBits(${array}[${dst}k]))`;
-    if (arithmetic.name === 'f32') {
+    if (!computesFrom(arithmetic, 'ff')) {
       return { code: `const ${dst}k = (${index}) * 2; const ${dst}p = ${pair}; const ${dst} = ${dst}p[0];`, register: { kind: 'f32', name: dst } };
     }
     return { code: `const ${dst}k = (${index}) * 2; const ${dst} = ${pair};`, register: { kind: 'ff', name: dst } };

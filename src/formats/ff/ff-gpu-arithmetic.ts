@@ -5,7 +5,8 @@
  * @module
  */
 import type { GpuArithmeticPart } from '../common/gpu-part.js';
-import { asPair } from '../common/gpu-word-reads.js';
+import { absOf, asPair, floatPairScalar, headOf } from '../common/gpu-word-reads.js';
+import { ffSqrtInto } from './ff-ops.js';
 import { ffGpuWords } from './ff-gpu-words.js';
 
 /**
@@ -16,6 +17,24 @@ export const ffGpuArithmetic: GpuArithmeticPart = {
   name: 'ff',
   unitRoundoff: 2 ** -48,
   components: 2,
+  readKinds: ['f32', 'ff'],
+  // f64 storage (53 bits) computes in float-float unless told otherwise (its reads truncate to 48 bits).
+  defaultUpToBits: 53,
+  // Two accumulators per GEMV thread: each float-float addition is a long dependency chain.
+  divisionError: 4 * 2 ** -48,
+  defaultChains: 2,
+  scalar: floatPairScalar(true),
+  literal: (value) => `[${value}.0, 0.0]`,
+  declareAbs: absOf,
+  head: headOf,
+  // The same algorithm as the CPU's float-float square root (formats.ff).
+  sqrtOfWords: (words) => {
+    const f = new Float32Array(words.buffer, words.byteOffset, 2);
+    const out = new Float64Array(2);
+    ffSqrtInto(out, f[0]!, f[1]!);
+    return out[0]! + out[1]!;
+  },
+  assign: (dst, src) => (src.kind === 'ff' ? `${dst} = ${src.name};` : `${dst} = [${src.name}, 0.0];`),
   words: ffGpuWords,
   declareZero: (dst) => `let ${dst} = [0.0, 0.0];`,
   declareFrom: (dst, src) => `let ${dst} = ${asPair(src)};`,

@@ -18,6 +18,7 @@ export const ffGpuWords: GpuStoragePart = {
   unitRoundoff: 2 ** -48,
   scaled: false,
   writable: true,
+  bitCopy: true,
   words: (length) => 2 * length,
   encode(values) {
     const pairs = new Float32Array(Math.max(2, 2 * values.length));

@@ -7,6 +7,7 @@
 import type { GpuStoragePart } from '../common/gpu-part.js';
 import { fail } from '../../core/errors.js';
 import { nearestIntegerOfQuotient } from '../convert/scaled-integer.js';
+import { computesFrom } from '../common/gpu-word-reads.js';
 
 function checkFiniteAll(values: ArrayLike<number>, parameter: string): void {
   for (let k = 0; k < values.length; k++) {
@@ -71,7 +72,7 @@ function scaledInteger(name: 'i8' | 'i16'): GpuStoragePart {
       const lane = perWord === 4 ? `((${dst}k & 3) << 3)` : `((${dst}k & 1) << 4)`;
       const word = perWord === 4 ? `${dst}k >> 2` : `${dst}k >> 1`;
       const head = `const ${dst}k = ${index}; const ${dst}w = mpBits(${array}[${word}]); const ${dst}q = (${dst}w << (${32 - bits} - ${lane})) >> ${32 - bits}; const ${dst}s = ${array}Scale[mpIdiv(${dst}k, ${array}Block)];`;
-      if (arithmetic.name === 'ff') return { code: `${head} const ${dst} = ffTwoProd(${dst}q * 1.0, ${dst}s);`, register: { kind: 'ff', name: dst } };
+      if (computesFrom(arithmetic, 'ff')) return { code: `${head} const ${dst} = ffTwoProd(${dst}q * 1.0, ${dst}s);`, register: { kind: 'ff', name: dst } };
       return { code: `${head} const ${dst} = ${dst}q * ${dst}s;`, register: { kind: 'f32', name: dst } };
     },
     readArgs: (array) => [[`${array}Scale`, 'Array'], [`${array}Block`, 'Integer']],
