@@ -1,6 +1,8 @@
 /**
- * TRSV on the GPU: solves op(A)·x = b for triangular column-major A, x overwriting b, blocked and
- * chained on the device without reading back.
+ * TRSV on the GPU: solves op(A)·x = b for triangular column-major A, x overwriting b, on the device without
+ * reading back. With 64-row blocks and A in one binding the solve after the block inversion is one dispatch
+ * (./trsv-walker-source.ts: a walker workgroup and helper workgroups); otherwise it is blocked and chained as
+ * described below.
  *
  * Once per matrix (cached), the inverses of the bs×bs diagonal blocks of op(A) are computed on the device
  * (bs passes, one row of every block's inverse per pass, all blocks and columns in parallel). A solve is
@@ -50,7 +52,11 @@ export interface GpuTrsvArgs {
  * @group GPU
  */
 export interface GpuTrsvOptions extends GpuKernelOptions {
-  /** Diagonal block size: 64 (default), 128 or 256. */
+  /**
+   * Diagonal block size: 64 (default: the solve runs in one dispatch, a walker workgroup and helper workgroups,
+   * kernels/trsv/trsv-walker-source.ts, where A fits one storage binding), 128 or 256 (blocked: two dispatches per
+   * block). The result is within the same trsvBound model either way.
+   */
   readonly blockSize?: number;
 }
 
