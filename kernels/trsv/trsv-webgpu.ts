@@ -345,11 +345,13 @@ async function buildSolvePasses(runtime: GpuRuntime, args: GpuTrsvArgs, shape: S
 }
 
 /**
- * Rounds for which a helper waits for one block of x before leaving its row block to the walker;
+ * Rounds for which a helper waits for one block of x before leaving its row block to the walker (one block of x
+ * comes per walker step, a few µs on an H100/H200, ~10–30 rounds; 256 leaves a wide margin and keeps helpers
+ * that cannot run beside the walker — llvmpipe — from spinning long; the 2026-11-26 device figures used 4096);
  * `MODPREC_TRSV_SPIN` overrides it (tests set 0: no helper ever publishes, the walker does every sum itself).
  */
 function helperSpin(): number {
-  return tuning('MODPREC_TRSV_SPIN', 4096);
+  return tuning('MODPREC_TRSV_SPIN', 256);
 }
 
 /** A tuning knob of the one-dispatch solve from the environment (benchmarks and tests), else its default. */
