@@ -18,7 +18,9 @@
  * The walker waits for nobody beyond a bounded poll, so the solve finishes without any forward-progress guarantee between
  * workgroups (WebGPU gives none); the helpers only make it faster. Cross-workgroup data goes through atomics
  * only: word w is stored as (w, w ^ key) with a key that changes every call (from the ticket counter, which
- * grows by the workgroup count per call), so a reader that sees a consistent pair saw this call's word.
+ * grows by the workgroup count per call), so a reader that sees a consistent pair saw this call's word. (Keys
+ * repeat after 2^32 tickets, i.e. 2^32/G calls of one plan; a helper's sum left unpublished for exactly that
+ * many calls and then found consistent is the one case this check cannot tell apart.)
  *
  * @module
  */
