@@ -281,7 +281,8 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
     // which WebGPU also forbids in one pass, so each row goes through a scratch copy.
     await encodeInverse(runtime, passes, inv, np * 4 * c);
   }
-  if (perBinding === Infinity && bs === TRSV_TILE) {
+  // MODPREC_TRSV_ONE_DISPATCH=0 keeps the blocked solve (tests compare it with its own split-binding runs).
+  if (perBinding === Infinity && bs === TRSV_TILE && tuning('MODPREC_TRSV_ONE_DISPATCH', 1) !== 0) {
     await walkerSolve(runtime, args, shape, arithmetic, inv, invKey);
     return;
   }
