@@ -263,26 +263,32 @@ async function benchDot(rt: GpuRuntime): Promise<void> {
   y32.destroy();
 }
 
+/**
+ * TRSV at n = 8192, every variant (uplo × trans × diag) through the one-dispatch solve (blockSize 64), plus L N N
+ * with the walker alone (no helper publishes: MODPREC_TRSV_SPIN=0) and through the blocked two-dispatches-per-block
+ * solve (blockSize 256, the 2026-11-25 algorithm). One dense matrix serves all variants: each reads its triangle.
+ */
 async function benchTrsv(rt: GpuRuntime): Promise<void> {
   const n = quick ? 1024 : 8192;
   const hostA = rand32(n * n, 13);
-  // Lower triangular, diagonally dominant (well conditioned): L_ii ∈ [1, 2], |L_ij| ≤ 1/n.
+  // Diagonally dominant triangles (well conditioned): diagonal in [1, 2], |off-diagonal| ≤ 1/n.
   for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) {
     const k = i + j * n;
-    if (i < j) hostA[k] = 0;
-    else if (i === j) hostA[k] = 1.5 + hostA[k]! / 2;
-    else hostA[k] = hostA[k]! / n;
+    hostA[k] = i === j ? 1.5 + hostA[k]! / 2 : hostA[k]! / n;
   }
   const hb = rand32(n, 17);
   const A = deviceMatrix(await toDevice(hostA, { format: 'f32', strict: true }), n, n);
-  const residual = (sol: Float64Array): { err: number; firstBad: number } => {
+  const residual = (sol: Float64Array, uplo: 'L' | 'U', trans: 'N' | 'T', diag: 'N' | 'U'): { err: number; firstBad: number } => {
     let err = 0;
     let firstBad = -1;
+    const lowerOp = (uplo === 'L') === (trans === 'N');
     for (let i = 0; i < n; i++) {
       const acc = new Accurate();
       let mag = Math.abs(hb[i]!);
-      for (let j = 0; j <= i; j++) {
-        const p = hostA[i + j * n]! * sol[j]!;
+      const [from, to] = lowerOp ? [0, i] : [i, n - 1];
+      for (let j = from; j <= to; j++) {
+        const a = i === j && diag === 'U' ? 1 : trans === 'N' ? hostA[i + j * n]! : hostA[j + i * n]!;
+        const p = a * sol[j]!;
         acc.add(p);
         mag += Math.abs(p);
       }
@@ -293,31 +299,107 @@ async function benchTrsv(rt: GpuRuntime): Promise<void> {
     }
     return { err, firstBad };
   };
-  for (const arithmetic of ['f32', 'ff'] as const) for (const blockSize of [64, 128, 256]) {
-    const x = await toDevice(hb, { format: arithmetic === 'ff' ? 'ff' : 'f32', strict: true });
-    const t0 = performance.now();
-    await gpuTrsv({ A, x, uplo: 'L' }, { arithmetic, blockSize });
-    await rt.context.device.queue.onSubmittedWorkDone();
-    const firstMs = performance.now() - t0;
-    const { err, firstBad } = residual(await x.toHost());
-    let note = `first call with block inversion ${firstMs.toFixed(1)} ms`;
-    if (firstBad >= 0) {
-      // Diagnose: the same solve with one submit per pass.
-      process.env.MODPREC_GPU_SERIALIZE = '1';
-      const xs = await toDevice(hb, { format: arithmetic === 'ff' ? 'ff' : 'f32', strict: true });
-      await gpuTrsv({ A, x: xs, uplo: 'L' }, { arithmetic, blockSize });
-      const serial = residual(await xs.toHost());
-      delete process.env.MODPREC_GPU_SERIALIZE;
-      xs.destroy();
-      note += `; first bad row ${firstBad}; one submit per pass: residual ${serial.err.toExponential(1)}, first bad row ${serial.firstBad}`;
+  const bytes = 4 * (n * (n + 1)) / 2 + 8 * n;
+  const lnn: Record<string, number> = {};
+  type Case = { uplo: 'L' | 'U'; trans: 'N' | 'T'; diag: 'N' | 'U'; blockSize: number; label: string; env?: Record<string, string> };
+  const cases: Case[] = [
+    { uplo: 'L', trans: 'N', diag: 'N', blockSize: 64, label: 'one dispatch' },
+    { uplo: 'L', trans: 'N', diag: 'N', blockSize: 64, label: 'one dispatch, walker sums D = 2 blocks', env: { MODPREC_TRSV_LEAD: '2' } },
+    { uplo: 'L', trans: 'N', diag: 'N', blockSize: 64, label: 'one dispatch, walker polls P once', env: { MODPREC_TRSV_WAIT: '1' } },
+    { uplo: 'L', trans: 'N', diag: 'N', blockSize: 64, label: 'one dispatch, 2 accumulator chains', env: { MODPREC_TRSV_CHAINS: '2' } },
+    { uplo: 'L', trans: 'N', diag: 'N', blockSize: 64, label: 'one dispatch, walker alone (no helper publishes)', env: { MODPREC_TRSV_SPIN: '0' } },
+    { uplo: 'L', trans: 'N', diag: 'N', blockSize: 256, label: 'blocked, 2 dispatches per block' },
+  ];
+  for (const uplo of ['L', 'U'] as const) for (const trans of ['N', 'T'] as const) for (const diag of ['N', 'U'] as const) {
+    if (uplo === 'L' && trans === 'N' && diag === 'N') continue;
+    cases.push({ uplo, trans, diag, blockSize: 64, label: 'one dispatch' });
+  }
+  for (const arithmetic of ['f32', 'ff'] as const) for (const c of cases) {
+    Object.assign(process.env, c.env ?? {});
+    try {
+      const x = await toDevice(hb, { format: arithmetic === 'ff' ? 'ff' : 'f32', strict: true });
+      const run = (): Promise<unknown> => gpuTrsv({ A, x, uplo: c.uplo, trans: c.trans, diag: c.diag }, { arithmetic, blockSize: c.blockSize });
+      const t0 = performance.now();
+      await run();
+      await rt.context.device.queue.onSubmittedWorkDone();
+      const firstMs = performance.now() - t0;
+      // x now holds the solution; check it, then time repeated solves (x changes each call: the timing only).
+      const { err, firstBad } = residual(await x.toHost(), c.uplo, c.trans, c.diag);
+      let note = `${c.label}; first call with block inversion ${firstMs.toFixed(1)} ms`;
+      if (firstBad >= 0) note += `; FIRST BAD ROW ${firstBad}`;
+      const ms = await timeRuns(rt, run, 20, 7);
+      const variant = `${c.uplo} ${c.trans} ${c.diag}`;
+      let goal = '';
+      if (variant === 'L N N' && c.label === 'one dispatch') {
+        lnn[arithmetic] = ms;
+        const target = arithmetic === 'ff' ? 0.5 : 0.4;
+        goal = `goal ≤ ${target} ms ${ms <= target ? 'met' : 'MISSED'}`;
+      } else if (c.label === 'one dispatch' && lnn[arithmetic] !== undefined) {
+        const ratio = ms / lnn[arithmetic]!;
+        goal = `${ratio.toFixed(2)}× L N N: goal ≤ 1.2× ${ratio <= 1.2 ? 'met' : 'MISSED'}`;
+      }
+      push({ kernel: `TRSV ${variant} bs=${c.blockSize}`, size: `n=${n}`, storage: 'f32', arithmetic, ms, gbs: bytes / ms / 1e6, error: err, errorMeasure: 'max |op(A)·x−b|/(Σ|op(A)·x|+|b|)', reference: 'cuBLAS STRSV L N N 0.534 ms (2026-11-25)', goal, note });
+      x.destroy();
+    } finally {
+      for (const name of Object.keys(c.env ?? {})) delete process.env[name];
     }
-    const ms = await timeRuns(rt, () => gpuTrsv({ A, x, uplo: 'L' }, { arithmetic, blockSize }), 10, 5);
-    const bytes = 4 * (n * (n + 1)) / 2 + 8 * n;
-    const goal = arithmetic === 'ff' ? (ms < 0.534 ? 'goal < 0.534 ms met' : 'goal < 0.534 ms MISSED') : '';
-    push({ kernel: `TRSV L N bs=${blockSize}`, size: `n=${n}`, storage: 'f32', arithmetic, ms, gbs: bytes / ms / 1e6, error: err, errorMeasure: 'max |L·x−b|/(Σ|L·x|+|b|)', reference: 'cuBLAS STRSV 0.534 ms, DTRSV 0.570 ms', goal, note });
-    x.destroy();
+  }
+  // Other storage of A: bf16 and f16 (L N N, one dispatch).
+  for (const storage of ['bf16', 'f16'] as const) {
+    const data = (await gpuConvert(A.data, storage)).array;
+    const As = deviceMatrix(data, n, n);
+    const stored = await data.toHost();
+    for (const arithmetic of ['f32', 'ff'] as const) {
+      const x = await toDevice(hb, { format: arithmetic === 'ff' ? 'ff' : 'f32', strict: true });
+      const run = (): Promise<unknown> => gpuTrsv({ A: As, x, uplo: 'L' }, { arithmetic });
+      await run();
+      const sol = await x.toHost();
+      // Residual against the stored (rounded) matrix.
+      let err = 0;
+      for (let i = 0; i < n; i++) {
+        const acc = new Accurate();
+        let mag = Math.abs(hb[i]!);
+        for (let j = 0; j <= i; j++) {
+          const p = stored[i + j * n]! * sol[j]!;
+          acc.add(p);
+          mag += Math.abs(p);
+        }
+        acc.add(-hb[i]!);
+        err = Math.max(err, Math.abs(acc.value) / mag);
+      }
+      const ms = await timeRuns(rt, run, 20, 7);
+      push({ kernel: 'TRSV L N N bs=64', size: `n=${n}`, storage, arithmetic, ms, gbs: (bytes / 2) / ms / 1e6, error: err, errorMeasure: 'max |op(A)·x−b|/(Σ|op(A)·x|+|b|)', reference: '', goal: '', note: 'one dispatch' });
+      x.destroy();
+    }
+    data.destroy();
   }
   A.data.destroy();
+}
+
+/**
+ * The fixed cost per call at small sizes (issue 19 item 5): per-call time and the host's share (JavaScript +
+ * Dawn recording one call) for DOT, GEMV N and TRSV L N N with fp32 storage and ff arithmetic.
+ */
+async function benchSmall(rt: GpuRuntime): Promise<void> {
+  for (const n of [256, 1024, 4096]) {
+    const hx = rand32(n, 23);
+    const x = await toDevice(hx, { format: 'f32', strict: true });
+    const y = await toDevice(rand32(n, 29), { format: 'f32', strict: true });
+    const ms = await timeRuns(rt, () => gpuDotResident(x, y, { arithmetic: 'ff' }));
+    push({ kernel: 'DOT (fixed cost)', size: `n=${n}`, storage: 'f32', arithmetic: 'ff', ms, gbs: (8 * n) / ms / 1e6, error: null, errorMeasure: '', reference: '', goal: '', note: 'small size' });
+    const hostA = rand32(n * n, 31);
+    for (let j = 0; j < n; j++) hostA[j + j * n] = 1.5 + hostA[j + j * n]! / 2;
+    for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) if (i !== j) hostA[i + j * n] = hostA[i + j * n]! / n;
+    const A = deviceMatrix(await toDevice(hostA, { format: 'f32', strict: true }), n, n);
+    const yy = await deviceZeros(n, { format: 'f32', strict: true });
+    const tg = await timeRuns(rt, () => gpuGemv({ A, x, y: yy }, { arithmetic: 'ff' }));
+    push({ kernel: 'GEMV N (fixed cost)', size: `n=${n}`, storage: 'f32', arithmetic: 'ff', ms: tg, gbs: (4 * n * n) / tg / 1e6, error: null, errorMeasure: '', reference: '', goal: '', note: 'small size' });
+    const xt = await toDevice(hx, { format: 'f32', strict: true });
+    await gpuTrsv({ A, x: xt, uplo: 'L' }, { arithmetic: 'ff' });
+    const tt = await timeRuns(rt, () => gpuTrsv({ A, x: xt, uplo: 'L' }, { arithmetic: 'ff' }));
+    push({ kernel: 'TRSV L N N (fixed cost)', size: `n=${n}`, storage: 'f32', arithmetic: 'ff', ms: tt, gbs: (2 * n * n) / tt / 1e6, error: null, errorMeasure: '', reference: '', goal: '', note: 'small size, one dispatch' });
+    for (const b of [x, y, yy, xt, A.data]) b.destroy();
+  }
 }
 
 async function spmvCase(rt: GpuRuntime, label: string, ell: { rows: number; cols: number; width: number; stride: number; colIndex: Int32Array; values: Float64Array }, storages: readonly string[], goalMs?: number): Promise<void> {
@@ -420,12 +502,9 @@ storage, GEMV 0.078–0.080 ms = 0.65×. Missed:
   split targets moved it. Closing it: two rows per thread, so one decoded 32-bit word feeds two rows and x is
   loaded once for both — which needs a four-word float-float result per thread, more than gpu.js's
   \`Array(2)\` returns can carry (a second output binding would).
-- *TRSV (goal < 0.534 ms)*: 1.4 ms in fp32, 5.1 ms in float-float (n = 8192, bs = 256; block inverses,
-  computed once per matrix, take 20–70 ms more). Without shared memory and workgroup barriers in gpu.js's
-  WebGPU backend a diagonal block cannot be solved inside one kernel, so each block costs two dependent
-  dispatches (64 in all) whose loops are latency-bound dependency chains; in float-float the chain of
-  accurate additions dominates. Closing it needs what gpu.js cannot express today: a single-dispatch,
-  sync-free TRSV with workgroup barriers and shared memory (as Ginkgo's), or at least more lanes per row.
+- *TRSV*: see the section gpu-trsv-h19 (issue 19): one dispatch per solve with workgroup memory, barriers and
+  atomics (a walker workgroup solves the diagonal blocks while helper workgroups sum earlier blocks); the
+  blocked two-dispatches-per-block solve (blockSize 128/256) stays for comparison.
 
 The 13 SuiteSparse matrices (48–15 439 rows) take 0.04–0.15 ms each: one dispatch plus its launch and
 synchronisation, independent of size — far too small to load an H100; their accuracy is checked like the
@@ -465,7 +544,7 @@ async function main(): Promise<void> {
   extra.barriers = rt.barriers;
   console.log(`adapter: ${ad.name} [${ad.vendor} ${ad.architecture}] via ${ad.backend} (${ad.featureLevel}); fma fused: ${rt.fusedFma}; compiler simplifies floats: ${rt.simplifiesFloats}; barriers: ${rt.barriers}`);
   console.log(`limits: ${JSON.stringify(ad.limits)}`);
-  const sections: [string, (r: GpuRuntime) => Promise<void>][] = [['copy', benchCopy], ['gemv', benchGemv], ['dot', benchDot], ['trsv', benchTrsv], ['spmv', benchSpmv]];
+  const sections: [string, (r: GpuRuntime) => Promise<void>][] = [['copy', benchCopy], ['gemv', benchGemv], ['dot', benchDot], ['trsv', benchTrsv], ['small', benchSmall], ['spmv', benchSpmv]];
   for (const [name, fn] of sections) {
     if (!want(name)) continue;
     const t0 = performance.now();

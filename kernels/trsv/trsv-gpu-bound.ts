@@ -19,7 +19,13 @@
  * 2. Block solve: four accumulators of bs/4 fma steps and two combining additions, so
  *    x̂_k = (X̂_k + F)·r̂_k with |F| ≤ γ_s|X̂_k|, s = bs/4 + 3; thus D_k·x̂_k = r̂_k + g_k with
  *    |g_k| ≤ c·|D_k|·Z_k·|r̂_k|, c = ω + γ_s.
+ *    (The one-dispatch solve of 64-row blocks, kernels/trsv/trsv-walker-source.ts, multiplies by X̂_k the same
+ *    way: four quarters of 16 fma steps each, then three additions.)
  * 3. Updates: each block's sum errs by φ, |φ| ≤ e·Σ|t_ij||x̂_j| with e = ρ_A ⊕ γ_s; the subtraction adds η_t
+ *    (the one-dispatch solve sums all earlier columns of a row at once — per thread a chain over its 16 columns
+ *    of every earlier tile, the four quarters combined, the helper's and walker's parts added: at most
+ *    L = c/4 + 10 roundings for c earlier columns — and subtracts once, so there e = ρ_A ⊕ γ_L and K = 1;
+ *    the bound below takes e = ρ_A ⊕ γ_max(s, L) and the blocked solve's K ≥ 1, covering both algorithms)
  *    with |η_t| ≤ γ_1·|the new residual|. For row i with K updates, every intermediate residual is at most
  *    Q_i + Σ|η| with Q_i = |r̂_i| + (1 + e)·S_i, S_i = Σ_{j in earlier blocks}|t_ij||x̂_j|, so Σ|η| ≤
  *    E_i = Q_i·((1 + γ_1)^K − 1).
@@ -80,7 +86,6 @@ export function gpuTrsvBound(t: CheckedTrsv, ar: ArithmeticFormat, bs = GPU_TRSV
   const omega = compose(rhoA, Math.max(gamma(bs + 1, u), compose(gamma(1, u), gamma(1, divisionError(ar)))));
   const gs = gamma(bs / 4 + 3, u);
   const c = omega + gs;
-  const e = compose(rhoA, gs);
   const g1 = gamma(1, u);
   const write = gpuWriteError(x, ar);
   const absT = matrixMagnitudes(T);
@@ -96,6 +101,8 @@ export function gpuTrsvBound(t: CheckedTrsv, ar: ArithmeticFormat, bs = GPU_TRSV
     const m = k1 - k0;
     // Updates row i received: one per block solved before its own.
     const updates = lower ? k : blocks - 1 - k;
+    // The earlier columns' sum: the blocked solve's per-block sums (γ_s) or the one-dispatch solve's single sum (γ_L).
+    const e = compose(rhoA, Math.max(gs, gamma(Math.ceil((updates * bs) / 4) + 10, u)));
     const S = new Float64Array(m);
     for (let i = k0; i < k1; i++) {
       const [from, to] = lower ? [0, k0] : [k1, n];

@@ -1,6 +1,8 @@
 /**
- * TRSV on the GPU: solves op(A)·x = b for triangular column-major A, x overwriting b, blocked and
- * chained on the device without reading back.
+ * TRSV on the GPU: solves op(A)·x = b for triangular column-major A, x overwriting b, on the device without
+ * reading back. With 64-row blocks and A in one binding the solve after the block inversion is one dispatch
+ * (./trsv-walker-source.ts: a walker workgroup and helper workgroups); otherwise it is blocked and chained as
+ * described below.
  *
  * Once per matrix (cached), the inverses of the bs×bs diagonal blocks of op(A) are computed on the device
  * (bs passes, one row of every block's inverse per pass, all blocks and columns in parallel). A solve is
@@ -26,6 +28,7 @@ import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } 
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import type { GpuBuffer } from '../../src/backends/webgpu/webgpu-types.js';
 import { throughPackedOutput } from '../../src/backends/webgpu/view-output.js';
+import { TRSV_HEADER_WORDS, TRSV_TILE, TRSV_WORKGROUP, walkerSource } from './trsv-walker-source.js';
 
 /**
  * Arguments of {@link gpuTrsv}.
@@ -49,7 +52,11 @@ export interface GpuTrsvArgs {
  * @group GPU
  */
 export interface GpuTrsvOptions extends GpuKernelOptions {
-  /** Diagonal block size: 64 (default), 128 or 256. */
+  /**
+   * Diagonal block size: 64 (default: the solve runs in one dispatch, a walker workgroup and helper workgroups,
+   * kernels/trsv/trsv-walker-source.ts, where A fits one storage binding), 128 or 256 (blocked: two dispatches per
+   * block). The result is within the same trsvBound model either way.
+   */
   readonly blockSize?: number;
 }
 
@@ -274,6 +281,11 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
     // which WebGPU also forbids in one pass, so each row goes through a scratch copy.
     await encodeInverse(runtime, passes, inv, np * 4 * c);
   }
+  // MODPREC_TRSV_ONE_DISPATCH=0 keeps the blocked solve (tests compare it with its own split-binding runs).
+  if (perBinding === Infinity && bs === TRSV_TILE && tuning('MODPREC_TRSV_ONE_DISPATCH', 1) !== 0) {
+    await walkerSolve(runtime, args, shape, arithmetic, inv, invKey);
+    return;
+  }
   const key = `trsv|${invKey}|${objectId(x)}`;
   let updates = 0;
   for (let k = 0; k < blocks; k++) updates += updateRanges(shape, A, perBinding, k * bs).length;
@@ -331,6 +343,71 @@ async function buildSolvePasses(runtime: GpuRuntime, args: GpuTrsvArgs, shape: S
   }
   passes.push({ pass: await convertPass(runtime, bufferView(runtime, xw, work, n), x.format, out), cache: caches[slot++]! });
   return passes;
+}
+
+/**
+ * Rounds for which a helper waits for one block of x before leaving its row block to the walker (one block of x
+ * comes per walker step, a few µs on an H100/H200, ~10–30 rounds; 256 leaves a wide margin and keeps helpers
+ * that cannot run beside the walker — llvmpipe — from spinning long; the 2026-11-26 device figures used 4096);
+ * `MODPREC_TRSV_SPIN` overrides it (tests set 0: no helper ever publishes, the walker does every sum itself).
+ */
+function helperSpin(): number {
+  return tuning('MODPREC_TRSV_SPIN', 256);
+}
+
+/** A tuning knob of the one-dispatch solve from the environment (benchmarks and tests), else its default. */
+function tuning(name: string, fallback: number): number {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
+  return env !== undefined && /^\d+$/.test(env) ? Number(env) : fallback;
+}
+
+/**
+ * The solve in three dispatches (b → r, the walker/helper kernel of ./trsv-walker-source.ts, x → its storage) for
+ * a matrix in one binding and 64-row blocks.
+ */
+async function walkerSolve(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape, arithmetic: GpuArithmetic, inv: GpuBuffer, invKey: string): Promise<void> {
+  const { A, x } = args;
+  const context = runtime.context;
+  const { n, blocks, np } = shape;
+  const c = arithmetic.components;
+  // Workgroups: the walker and a helper per row block from the third step on, rounded up to a power of two so
+  // that each call's tickets start at a multiple of the count (the key of the published words).
+  // D = MODPREC_TRSV_LEAD (default 1): the walker sums the last D blocks itself; pWait: its polls for a helper's sum.
+  const lead = Math.max(1, tuning('MODPREC_TRSV_LEAD', 1));
+  const groups = 2 ** Math.ceil(Math.log2(Math.max(1, blocks - lead)));
+  const slots = TRSV_HEADER_WORDS / (2 * c);
+  const key = `trsvW|${invKey}|${objectId(x)}|${lead}|${tuning('MODPREC_TRSV_CHAINS', 4)}`;
+  const plan = getPlan(runtime, key, 3, () => [
+    createWordBuffer(context, np * c),
+    createWordBuffer(context, TRSV_HEADER_WORDS + 4 * np * c),
+    createWordBuffer(context, np * c),
+    createWordBuffer(context, groups * TRSV_WORKGROUP * c),
+    createWordBuffer(context, x.words),
+  ]);
+  const [R, W, X, unused] = plan.scratch as [GpuBuffer, GpuBuffer, GpuBuffer, GpuBuffer];
+  const out = plan.scratch[4]!;
+  const work = arithmetic.words;
+  const lists = (plan as typeof plan & { lists?: Map<unknown, { pass: Pass; cache: PassCache }[]> }).lists ??= new Map();
+  let passes = lists.get(x.buffer);
+  if (!passes) {
+    const chains = tuning('MODPREC_TRSV_CHAINS', 4);
+    const spec = memo(`trsvW|${arithmetic.name}|${readKey(A.data)}|${shape.lowerOp}|${shape.trans}|${lead}|${chains}`, () => walkerSource(arithmetic, A.data, shape, lead, chains));
+    const program = await getProgram(context, { source: spec.source, args: spec.args, components: c, workgroup: spec.workgroup });
+    const arrays: Record<string, BoundArray> = { Inv: { buffer: inv }, R: { buffer: R }, WAtomic: { buffer: W }, XAtomic: { buffer: X } };
+    const scalars: Record<string, number> = { n, lda: A.ld, np, blocks, gMask: groups - 1, spin: helperSpin(), pWait: tuning('MODPREC_TRSV_WAIT', 32), xBase: slots + np };
+    bindArray('A', A.data, arrays, scalars);
+    passes = [
+      { pass: await convertPass(runtime, x, work, R), cache: plan.passes[0]! },
+      { pass: { program, arrays, scalars, output: { buffer: unused }, threads: groups * TRSV_WORKGROUP }, cache: plan.passes[1]! },
+      { pass: await convertPass(runtime, bufferView(runtime, X, work, n), x.format, out), cache: plan.passes[2]! },
+    ];
+    if (lists.size >= 2) lists.clear();
+    lists.set(x.buffer, passes);
+  }
+  submitPasses(context, passes);
+  plan.scratch[4] = x.buffer!;
+  x.buffer = out;
+  x.version++;
 }
 
 /** Runs the inverse passes, row by row through a scratch buffer (a pass cannot read what it writes). */

@@ -102,7 +102,14 @@ describe('splitting over a lowered binding limit (any adapter)', () => {
       for (const trans of ['N', 'T'] as const) {
         for (const arithmetic of ['f32', 'ff'] as const) {
           const whole = await toDevice(b, { format: 'ff' });
-          await gpuTrsv({ A, x: whole, uplo, trans }, { arithmetic, blockSize: 64 });
+          // The unsplit reference runs the same (blocked) solve: with A in one binding, 64-row blocks would
+          // otherwise take the one-dispatch solve, whose sums run in another order.
+          process.env.MODPREC_TRSV_ONE_DISPATCH = '0';
+          try {
+            await gpuTrsv({ A, x: whole, uplo, trans }, { arithmetic, blockSize: 64 });
+          } finally {
+            delete process.env.MODPREC_TRSV_ONE_DISPATCH;
+          }
           const split = await toDevice(b, { format: 'ff' });
           setBindingLimitForTests(256 * 1024); // A is 1 MB: 218 columns per window
           try {

@@ -57,6 +57,40 @@ describe('gpuTrsv', () => {
     }
   }
 
+  // The one-dispatch solve (64-row blocks): with helpers, and with none publishing (MODPREC_TRSV_SPIN=0: every
+  // helper gives up at once, so the walker sums every earlier block itself — the path taken when workgroups
+  // do not run concurrently).
+  for (const spin of [undefined, '0'] as const) {
+    it(`one-dispatch solve of every variant, ${spin === undefined ? 'with helpers' : 'walker alone'}: residual within the bound of the property tests`, async () => {
+      await requireRuntime();
+      if (spin !== undefined) process.env.MODPREC_TRSV_SPIN = spin;
+      try {
+        const n = 333;
+        for (const arithmetic of ['f32', 'ff'] as const) for (const uplo of ['L', 'U'] as const) for (const trans of ['N', 'T'] as const) for (const diag of ['N', 'U'] as const) {
+          // Unit-diagonal variants read A from 16-bit storage (the residual uses the stored values).
+          const format = diag === 'N' ? 'f32' : uplo === 'L' ? 'bf16' : 'f16';
+          const A = deviceMatrix(await toDevice(triangular(n, n, 11), { format }), n, n);
+          const ha = await A.data.toHost();
+          const hb = randomValues(n, 12);
+          const x = await toDevice(hb, { format: arithmetic === 'ff' ? 'ff' : 'f32' });
+          const b = await x.toHost();
+          await gpuTrsv({ A, x, uplo, trans, diag }, { arithmetic });
+          const sol = await x.toHost();
+          const lowerOp = (uplo === 'L') === (trans === 'N');
+          for (let i = 0; i < n; i++) {
+            const terms = [-b[i]!];
+            for (let j = lowerOp ? 0 : i; j <= (lowerOp ? i : n - 1); j++) terms.push((i === j && diag === 'U' ? 1 : trans === 'N' ? ha[i + j * n]! : ha[j + i * n]!) * sol[j]!);
+            expect(Math.abs(accurateSum(terms)), `${uplo}${trans}${diag} ${format} ${arithmetic} row ${i}`).toBeLessThanOrEqual(8 * (n + 8) * opError(arithmetic) * accurateSum(terms.map(Math.abs)));
+          }
+          A.data.destroy();
+          x.destroy();
+        }
+      } finally {
+        delete process.env.MODPREC_TRSV_SPIN;
+      }
+    });
+  }
+
   it('reuses the cached block inverses and stays correct after A changes', async () => {
     await requireRuntime();
     const n = 70;

@@ -223,7 +223,7 @@ async function acquire(options: GpuDeviceOptions): Promise<GpuContext | undefine
   // gpu.js asks navigator.gpu for its adapter and device; hand it the adapter chosen here so the two
   // share one device.
   const shim: NavigatorGpu = {
-    requestAdapter: async () => chosen.adapter,
+    requestAdapter: async () => withWorkgroupLimits(chosen.adapter),
     getPreferredCanvasFormat: () => chosen.gpu.getPreferredCanvasFormat?.() ?? 'rgba8unorm',
     wgslLanguageFeatures: chosen.gpu.wgslLanguageFeatures,
   };
@@ -241,6 +241,26 @@ async function acquire(options: GpuDeviceOptions): Promise<GpuContext | undefine
   const adapter = describeAdapter(chosen.adapter, chosen.backend, chosen.featureLevel, readLimits(device), tried);
   unavailableReason = '';
   return { device, adapter, gpujs, gpujsModule: mod };
+}
+
+/**
+ * The adapter, asking in its device requests for the workgroup limits modprec's workgroup kernels use
+ * (256 invocations, 16 KiB of workgroup memory — WebGPU's core defaults, which compatibility adapters such as
+ * llvmpipe's lower to 128 unless asked) wherever the adapter offers them.
+ */
+function withWorkgroupLimits(adapter: GpuAdapter): GpuAdapter {
+  const limits = adapter.limits as unknown as Record<string, number>;
+  const wanted: Record<string, number> = {};
+  for (const [name, value] of [['maxComputeWorkgroupSizeX', 256], ['maxComputeInvocationsPerWorkgroup', 256], ['maxComputeWorkgroupStorageSize', 16384]] as const) {
+    if ((limits[name] ?? 0) >= value) wanted[name] = value;
+  }
+  return new Proxy(adapter, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target) as unknown;
+      if (property !== 'requestDevice' || typeof value !== 'function') return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      return (descriptor: { requiredLimits?: Record<string, number> } = {}) => (value as (d: object) => unknown).call(target, { ...descriptor, requiredLimits: { ...wanted, ...descriptor.requiredLimits } });
+    },
+  });
 }
 
 let busy = 0;

@@ -19,6 +19,19 @@
  *   then read four (two) at a time — gpu.js itself only emits 4-byte loads, which on the H100 cap a
  *   DOT at ~86 % of the vec4 read bandwidth (hand-written WGSL: 2.58 vs 2.99 TB/s).
  *
+ * - workgroups (issue 19): a program that sets `ProgramSpec.workgroup` gets its workgroup size, the ids
+ *   `mpLocalId()` / `mpGroupId()`, workgroup arrays (`mpShared(id, k)`, `mpSharedSet(id, k, v)`, the i32
+ *   `mpSharedInt…`, and `mpSharedIntUniform(id, k)` = `workgroupUniformLoad`, a value that may steer barriers) and
+ *   `mpBarrier()` = `workgroupBarrier()`; it runs whole workgroups (gpu.js's early return for threads past the
+ *   output would make every barrier non-uniform, which WGSL rejects);
+ * - atomics: an array argument named `…Atomic` is bound read-write as `array<atomic<u32>>` and used only through
+ *   `mpAtomicAdd(XAtomic[i], v)`, `mpAtomicLoad(XAtomic[i])`, `mpAtomicStore(XAtomic[i], v)` (i32 bit patterns).
+ *   gpu.js builds such a program against a stub (its layout has every array read-only) and program.ts builds the
+ *   real one. WebGPU promises no forward progress between workgroups: a kernel may wait on another workgroup's
+ *   atomic only boundedly, with a fallback that does not wait.
+ *
+ * `setGpuKernelDebug(true)` prints the final WGSL of every program, these rewrites included.
+ *
  * They are applied by wrapping two methods of `WGSLFunctionNode.prototype` and `assembleWGSL` of
  * `WebGPUKernel.prototype` once per process (no file in node_modules is changed, so no install step is
  * needed). The intrinsics are also registered with each
@@ -81,6 +94,15 @@ export const INTRINSICS: Readonly<Record<string, Intrinsic>> = {
   mpToInt: { args: ['Number'], returns: 'Integer', open: 'i32(', separator: ', ', close: ')', standIn: 'function mpToInt(x) { return 0; }' },
   mpIdiv: { args: ['Integer', 'Integer'], returns: 'Integer', open: '(', separator: ' / ', close: ')', standIn: 'function mpIdiv(a, b) { return 0; }' },
   mpImod: { args: ['Integer', 'Integer'], returns: 'Integer', open: '(', separator: ' % ', close: ')', standIn: 'function mpImod(a, b) { return 0; }' },
+  mpImax: { args: ['Integer', 'Integer'], returns: 'Integer', open: 'max(', separator: ', ', close: ')', standIn: 'function mpImax(a, b) { return 0; }' },
+  mpImin: { args: ['Integer', 'Integer'], returns: 'Integer', open: 'min(', separator: ', ', close: ')', standIn: 'function mpImin(a, b) { return 0; }' },
+  mpAnd: { args: ['Integer', 'Integer'], returns: 'Integer', open: '(', separator: ' & ', close: ')', standIn: 'function mpAnd(a, b) { return 0; }' },
+  mpXor: { args: ['Integer', 'Integer'], returns: 'Integer', open: '(', separator: ' ^ ', close: ')', standIn: 'function mpXor(a, b) { return 0; }' },
+  // Workgroup-level ids (programs with a workgroup size, see ProgramSpec.workgroupSize).
+  mpLocalId: { args: [], returns: 'Integer', open: 'i32(mp_lid', separator: '', close: ')', standIn: 'function mpLocalId() { return 0; }' },
+  mpGroupId: { args: [], returns: 'Integer', open: 'i32(mp_wid.x + mp_wid.y * mp_nwg.x', separator: '', close: ')', standIn: 'function mpGroupId() { return 0; }' },
+  // A workgroup barrier (control and workgroup memory); callers keep it in uniform control flow (WGSL checks).
+  mpBarrier: { args: [], returns: 'Integer', open: 'workgroupBarrier(', separator: '', close: ')', standIn: 'function mpBarrier() { return 0; }' },
   // i32 → f32 by value (rounded to nearest): the RNS kernels' fractions ξ_i·(1/m_i).
   mpToFloat: { args: ['Integer'], returns: 'Number', open: 'f32(', separator: ', ', close: ')', standIn: 'function mpToFloat(i) { return 0.0; }' },
   // |a·b|_m for a, b < m < 2^16: the product is exact in u32 and u32 % is exact.
@@ -101,6 +123,66 @@ const WGSL_HELPERS: Readonly<Record<string, string>> = {
   // (h mod m)·(2^32 mod m) < 2^32 and its remainder plus (l mod m) < 2^17: no step wraps.
   mp_residue64: 'fn mp_residue64(h : i32, l : i32, m : i32) -> i32 { let um = bitcast<u32>(m); let r16 = 65536u % um; let r32 = (r16 * r16) % um; return bitcast<i32>(((bitcast<u32>(h) % um) * r32 % um + bitcast<u32>(l) % um) % um); }',
 };
+
+/**
+ * Intrinsics whose first argument names a target instead of being a value: a workgroup array by its literal
+ * number (`mpShared(0, k)` reads `mp_shared0[k]`), or an element of an atomic array argument
+ * (`mpAtomicAdd(WAtomic[i], v)`; arguments named …Atomic are bound read-write as `array<atomic<u32>>`).
+ */
+interface TargetIntrinsic {
+  readonly target: 'shared' | 'atomic';
+  /** Types of the arguments after the target. */
+  readonly args: readonly GpuType[];
+  readonly returns: GpuType;
+  /** WGSL around the target (`$` is replaced by the target reference) and the value arguments. */
+  readonly open: string;
+  readonly close: string;
+}
+
+/** Target intrinsics by name (see {@link TargetIntrinsic}). */
+export const TARGET_INTRINSICS: Readonly<Record<string, TargetIntrinsic>> = {
+  mpShared: { target: 'shared', args: ['Integer'], returns: 'Number', open: '$', close: '' },
+  mpSharedInt: { target: 'shared', args: ['Integer'], returns: 'Integer', open: '$', close: '' },
+  // A statement: the element set to the value.
+  mpSharedSet: { target: 'shared', args: ['Integer', 'Number'], returns: 'Number', open: '$ = ', close: '' },
+  mpSharedIntSet: { target: 'shared', args: ['Integer', 'Integer'], returns: 'Integer', open: '$ = ', close: '' },
+  // workgroupUniformLoad: a barrier, then the value every invocation sees (uniform: it may steer barriers).
+  mpSharedIntUniform: { target: 'shared', args: ['Integer'], returns: 'Integer', open: 'workgroupUniformLoad(&$', close: ')' },
+  mpAtomicAdd: { target: 'atomic', args: ['Integer'], returns: 'Integer', open: 'bitcast<i32>(atomicAdd(&$, bitcast<u32>(', close: ')))' },
+  mpAtomicLoad: { target: 'atomic', args: [], returns: 'Integer', open: 'bitcast<i32>(atomicLoad(&$', close: '))' },
+  mpAtomicStore: { target: 'atomic', args: ['Integer'], returns: 'Integer', open: 'atomicStore(&$, bitcast<u32>(', close: '))' },
+};
+
+/** Emits a target intrinsic call (see {@link TARGET_INTRINSICS}). */
+function emitTargetCall(node: TranslatorNode, name: string, ast: AstNode, out: string[]): void {
+  const spec = TARGET_INTRINSICS[name]!;
+  const [target, ...values] = ast.arguments ?? [];
+  if (!target || values.length !== spec.args.length) throw new Error(`${name} takes ${spec.args.length + 1} arguments`);
+  const parts: string[] = [];
+  if (spec.target === 'shared') {
+    const id = (target as AstNode & { value?: unknown }).value;
+    if (target.type !== 'Literal' || typeof id !== 'number' || !Number.isInteger(id)) throw new Error(`${name}: the first argument must be a workgroup array's literal number`);
+    // The index is the first value argument.
+    parts.push(`mp_shared${id}[u32(`);
+    emitAs(node, values[0]!, 'Integer', parts);
+    parts.push(')]');
+    values.shift();
+  } else {
+    const array = target.type === 'MemberExpression' && target.object?.type === 'Identifier' ? target.object.name : undefined;
+    if (array === undefined || !array.endsWith('Atomic') || !target.property) throw new Error(`${name} takes an element XAtomic[index] of an array argument named …Atomic first`);
+    parts.push(`user_${array}[u32(`);
+    emitAs(node, target.property, 'Integer', parts);
+    parts.push(')]');
+  }
+  const [open, close] = [spec.open.replace('$', parts.join('')), spec.close];
+  out.push(open);
+  const types = spec.target === 'shared' ? spec.args.slice(1) : spec.args;
+  values.forEach((arg, k) => {
+    if (k > 0) out.push(', ');
+    emitAs(node, arg, types[k]!, out);
+  });
+  out.push(close);
+}
 
 function emitAs(node: TranslatorNode, arg: AstNode, target: GpuType, out: string[]): void {
   const type = node.getType(arg);
@@ -152,6 +234,44 @@ export function rebindVectorArrays(wgsl: string): string {
     .replace(/fn get_user_\w+(?:Quad|Pair)\(z : i32, y : i32, x : i32\) -> f32 \{\n[^\n]*\n\}\n?/g, '');
 }
 
+/** What a program asks of the WGSL assembly beyond gpu.js's defaults (set on the kernel before it is built). */
+export interface WorkgroupSettings {
+  /** Invocations per workgroup (1-D); the program then runs whole workgroups only (no per-thread guard). */
+  readonly workgroupSize: number;
+  /** Workgroup arrays `mp_shared0`, `mp_shared1`, …: element type and length. */
+  readonly workgroupArrays: readonly { readonly type: 'f32' | 'i32'; readonly length: number }[];
+}
+
+/** A WGSL module whose only entry point touches no binding: what gpu.js builds where the real one needs another layout. */
+export const STUB_WGSL = '@compute @workgroup_size(1)\nfn main() {}\n';
+
+/**
+ * Applies {@link WorkgroupSettings} to WGSL that gpu.js assembled: the workgroup size, the workgroup-level
+ * builtins (`mp_lid`, `mp_wid`, `mp_nwg`), the workgroup arrays, and no early return for threads past the
+ * output (it would make every later barrier non-uniform; such programs dispatch whole workgroups).
+ * @param wgsl - the shader gpu.js assembled
+ * @param settings - the program's workgroup settings
+ * @returns the rewritten shader
+ */
+export function applyWorkgroupSettings(wgsl: string, settings: WorkgroupSettings): string {
+  const arrays = settings.workgroupArrays.map((a, k) => `var<workgroup> mp_shared${k} : array<${a.type}, ${a.length}>;`).join('\n');
+  return wgsl
+    .replace(/@compute @workgroup_size\(64, 1, 1\)\nfn main\(@builtin\(global_invocation_id\) gid : vec3<u32>\)/, `${arrays}\n@compute @workgroup_size(${settings.workgroupSize}, 1, 1)\nfn main(@builtin(global_invocation_id) gid : vec3<u32>, @builtin(local_invocation_index) mp_lid : u32, @builtin(workgroup_id) mp_wid : vec3<u32>, @builtin(num_workgroups) mp_nwg : vec3<u32>)`)
+    .replace('  if (flat_index >= params.outputX) { return; }\n', '');
+}
+
+/** Rebinds arguments named …Atomic as read-write `array<atomic<u32>>` (read only through the atomic intrinsics). */
+export function rebindAtomicArrays(wgsl: string): string {
+  return wgsl
+    .replace(/var<storage, read> (user_\w+Atomic) : array<f32>;/g, 'var<storage, read_write> $1 : array<atomic<u32>>;')
+    .replace(/fn get_user_\w+Atomic\(z : i32, y : i32, x : i32\) -> f32 \{\n[^\n]*\n\}\n?/g, '');
+}
+
+/** Whether WGSL declares atomic array arguments (their bindings need a read-write layout gpu.js does not make). */
+export function hasAtomicArrays(wgsl: string): boolean {
+  return /var<storage, read_write> user_\w+Atomic : array<atomic<u32>>;/.test(wgsl);
+}
+
 let installed = false;
 
 /**
@@ -162,14 +282,23 @@ export function installTranslatorExtensions(wgslFunctionNode: unknown, webGpuKer
   if (installed) return;
   const kernelProto = (webGpuKernel as { prototype: Record<string, unknown> }).prototype;
   const originalAssemble = kernelProto.assembleWGSL as (this: unknown) => string;
-  kernelProto.assembleWGSL = function assembleWGSL(this: unknown): string {
-    return rebindVectorArrays(originalAssemble.call(this));
+  kernelProto.assembleWGSL = function assembleWGSL(this: { mpWorkgroup?: WorkgroupSettings; mpWgsl?: string }): string {
+    let wgsl = rebindAtomicArrays(rebindVectorArrays(originalAssemble.call(this)));
+    if (this.mpWorkgroup) wgsl = applyWorkgroupSettings(wgsl, this.mpWorkgroup);
+    if (!hasAtomicArrays(wgsl)) return wgsl;
+    // gpu.js would build it against read-only bindings; it builds a stub and modprec the real one (program.ts).
+    this.mpWgsl = wgsl;
+    return STUB_WGSL;
   };
   const proto = (wgslFunctionNode as { prototype: Record<string, unknown> }).prototype;
   const originalCall = proto.astCallExpression as (this: TranslatorNode, ast: AstNode, out: string[]) => string[];
   const originalDeclaration = proto.astVariableDeclaration as (this: TranslatorNode, ast: AstNode, out: string[]) => string[];
   proto.astCallExpression = function astCallExpression(this: TranslatorNode, ast: AstNode, out: string[]): string[] {
     const name = ast.callee?.type === 'Identifier' ? ast.callee.name : undefined;
+    if (name !== undefined && name in TARGET_INTRINSICS) {
+      emitTargetCall(this, name, ast, out);
+      return out;
+    }
     if (name !== undefined && name in VECTOR_LOADS) {
       emitVectorLoad(this, name, ast, out);
       return out;
@@ -211,12 +340,21 @@ export function installTranslatorExtensions(wgslFunctionNode: unknown, webGpuKer
 /** The `addFunction` calls that tell a gpu.js instance the intrinsics' types. */
 export function registerIntrinsics(gpu: { addFunction(source: string, settings: object): unknown }): void {
   for (const intrinsic of Object.values(INTRINSICS)) {
-    const names = intrinsic.standIn.slice(intrinsic.standIn.indexOf('(') + 1, intrinsic.standIn.indexOf(')')).split(',').map((s) => s.trim());
+    const names = intrinsic.standIn.slice(intrinsic.standIn.indexOf('(') + 1, intrinsic.standIn.indexOf(')')).split(',').map((s) => s.trim()).filter(Boolean);
     const argumentTypes: Record<string, GpuType> = {};
     names.forEach((n, k) => {
       argumentTypes[n] = intrinsic.args[k]!;
     });
     gpu.addFunction(intrinsic.standIn, { argumentTypes, returnType: intrinsic.returns });
+  }
+  for (const [name, t] of Object.entries(TARGET_INTRINSICS)) {
+    // The target is typed Integer for gpu.js (a literal array number, or an element of an array argument).
+    const names = ['target', ...t.args.map((_, k) => `v${k}`)];
+    const argumentTypes: Record<string, string> = { target: t.target === 'shared' ? 'Integer' : 'Number' };
+    t.args.forEach((type, k) => {
+      argumentTypes[`v${k}`] = type;
+    });
+    gpu.addFunction(`function ${name}(${names.join(', ')}) { return ${t.returns === 'Integer' ? '0' : '0.0'}; }`, { argumentTypes, returnType: t.returns });
   }
   for (const [name, load] of Object.entries(VECTOR_LOADS)) {
     const zeros = load.returns === 'Array(4)' ? '[0.0, 0.0, 0.0, 0.0]' : '[0.0, 0.0]';

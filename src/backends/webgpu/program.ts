@@ -11,6 +11,7 @@
  */
 import { ModprecError } from '../../core/errors.js';
 import { trackGpuWork, type GpuContext } from './backend.js';
+import type { WorkgroupSettings } from './gpujs-extensions.js';
 import { BufferUsage, type GpuBindGroupEntry, type GpuBuffer, type GpuComputePass } from './webgpu-types.js';
 
 /** Declared type of a kernel argument: a resident array, or an integer or float scalar. */
@@ -24,6 +25,11 @@ export interface ProgramSpec {
   readonly args: readonly (readonly [string, ArgType])[];
   /** 1 (one f32 word per thread), 2 (a pair: `return [hi, lo]`) or 4 (`return [a, b, c, d]`). */
   readonly components: 1 | 2 | 4;
+  /**
+   * Workgroup size and workgroup arrays (gpujs-extensions.ts: `mpLocalId`, `mpShared…`, `mpBarrier`). A program
+   * with them runs whole workgroups only: its thread count must be a multiple of the size.
+   */
+  readonly workgroup?: WorkgroupSettings;
 }
 
 interface ParamsLayout {
@@ -118,9 +124,11 @@ export class Program {
       loopMaxIterations: 2147483647,
       tactic: 'precision',
     });
-    const kernel = shortcut.kernel as BuiltKernel;
+    const kernel = shortcut.kernel as BuiltKernel & { mpWorkgroup?: WorkgroupSettings; mpWgsl?: string };
+    if (spec.workgroup) kernel.mpWorkgroup = spec.workgroup;
     try {
       await trackGpuWork(kernel.build(...representatives));
+      if (kernel.mpWgsl !== undefined) await trackGpuWork(buildWithAtomics(context, kernel, kernel.mpWgsl));
     } catch (e) {
       throw new ModprecError('BACKEND_UNAVAILABLE', `gpu.js could not compile a kernel: ${(e as Error).message}`, 'kernel');
     }
@@ -148,7 +156,8 @@ export class Program {
     const device = context.device;
     const layout = this.kernel.paramsLayout;
     const limits = context.adapter.limits;
-    const workgroup = 64; // gpu.js's 1-D workgroup size
+    const workgroup = this.spec.workgroup?.workgroupSize ?? 64; // gpu.js's 1-D workgroup size unless the program sets one
+    if (this.spec.workgroup && pass.threads % workgroup !== 0) throw new Error(`internal: a workgroup program needs whole workgroups (${pass.threads} threads)`);
     let groupsX = Math.max(1, Math.ceil(pass.threads / workgroup));
     let groupsY = 1;
     const maxGroups = limits.maxComputeWorkgroupsPerDimension;
@@ -214,6 +223,36 @@ export class Program {
     computePass.setBindGroup(0, group);
     computePass.dispatchWorkgroups(groupsX, groupsY);
   }
+}
+
+/**
+ * Builds a program whose WGSL has atomic (read-write) array arguments: gpu.js built a stub against its own
+ * layout (every array argument read-only); here the real module gets a layout with those bindings read-write.
+ */
+async function buildWithAtomics(context: GpuContext, kernel: BuiltKernel, wgsl: string): Promise<void> {
+  const device = context.device as unknown as {
+    createShaderModule(d: { code: string }): { getCompilationInfo(): Promise<{ messages: { type: string; lineNum: number; linePos: number; message: string }[] }> };
+    createBindGroupLayout(d: object): unknown;
+    createPipelineLayout(d: object): unknown;
+    createComputePipeline(d: object): unknown;
+    pushErrorScope(f: string): void;
+    popErrorScope(): Promise<{ message: string } | null>;
+  };
+  const module = device.createShaderModule({ code: wgsl });
+  const errors = (await module.getCompilationInfo()).messages.filter((m) => m.type === 'error');
+  if (errors.length > 0) throw new Error(`WGSL: ${errors.map((m) => `${m.lineNum}:${m.linePos} ${m.message}`).join('; ')}\n${wgsl}`);
+  const atomic = new Set(kernel.paramsLayout.arrayArgs.filter((a) => a.name.endsWith('Atomic')).map((a) => a.index));
+  const entries: object[] = [{ binding: 0, visibility: 4, buffer: { type: 'uniform' } }];
+  kernel.paramsLayout.arrayArgs.forEach((a, k) => entries.push({ binding: 1 + k, visibility: 4, buffer: { type: atomic.has(a.index) ? 'storage' : 'read-only-storage' } }));
+  entries.push({ binding: 1 + kernel.paramsLayout.arrayArgs.length, visibility: 4, buffer: { type: 'storage' } });
+  const bindGroupLayout = device.createBindGroupLayout({ entries });
+  device.pushErrorScope('validation');
+  const computePipeline = device.createComputePipeline({ layout: device.createPipelineLayout({ bindGroupLayouts: [bindGroupLayout] }), compute: { module, entryPoint: 'main' } });
+  const error = await device.popErrorScope();
+  if (error) throw new Error(`compute pipeline: ${error.message}\n${wgsl}`);
+  kernel.bindGroupLayout = bindGroupLayout;
+  kernel.computePipeline = computePipeline;
+  kernel.compiledSource = wgsl;
 }
 
 /** Uniform buffer and bind group of one plan step, reused from call to call. */
@@ -282,7 +321,7 @@ const bySpec = new WeakMap<object, Promise<Program>>();
 export function getProgram(context: GpuContext, spec: ProgramSpec): Promise<Program> {
   const known = bySpec.get(spec.args);
   if (known && (known as Promise<Program> & { source?: string }).source === spec.source) return known;
-  const key = `${spec.components}|${spec.args.map(([n, t]) => `${n}:${t}`).join(',')}|${spec.source}`;
+  const key = `${spec.components}|${spec.workgroup ? JSON.stringify(spec.workgroup) : ''}|${spec.args.map(([n, t]) => `${n}:${t}`).join(',')}|${spec.source}`;
   let p = programs.get(key);
   if (!p) {
     p = Program.compile(context, spec);

@@ -1,0 +1,255 @@
+/**
+ * The one-dispatch GPU TRSV kernel (issue 19): one workgroup, the walker, solves the diagonal blocks in
+ * substitution order; every other workgroup, a helper, sums the contributions of the already solved blocks to
+ * one later row block, so that the walker finds most of each row block's sum ready.
+ *
+ * Blocks are TRSV_TILE = 64 rows; a workgroup has 256 invocations: thread l is row r = l mod 64 of a tile and
+ * column quarter q = ⌊l/64⌋ (16 columns of each 64-column tile), so a warp reads 32 adjacent rows of a column.
+ *
+ * - The walker (the workgroup that takes ticket 0 of the call), for the block of step s: reads the helper's
+ *   partial sum P of its rows over steps 0 … s − D − 1 (every word carries a check word, so a partial or stale P
+ *   is recognised), polling it at most `pWait` rounds; adds the tiles of steps s − D … s − 1 itself (their loads
+ *   are issued first, their x kept in workgroup memory) — and every earlier tile too when P did not come —
+ *   then r = b − sum, x_s = Inv_s·r (the diagonal block's inverse, computed once per matrix), publishes x_s.
+ * - The helper of ticket t sums, for the block of step t + D, the tiles of steps 0 … t − 1 as their x become
+ *   published, and publishes P. It waits for an x block at most `spin` rounds; then it gives up and the walker
+ *   does that row block's sum itself.
+ *
+ * The walker waits for nobody beyond a bounded poll, so the solve finishes without any forward-progress guarantee between
+ * workgroups (WebGPU gives none); the helpers only make it faster. Cross-workgroup data goes through atomics
+ * only: word w is stored as (w, w ^ key) with a key that changes every call (from the ticket counter, which
+ * grows by the workgroup count per call), so a reader that sees a consistent pair saw this call's word. (Keys
+ * repeat after 2^32 tickets, i.e. 2^32/G calls of one plan; a helper's sum left unpublished for exactly that
+ * many calls and then found consistent is the one case this check cannot tell apart.)
+ *
+ * @module
+ */
+import { fail } from '../../src/core/errors.js';
+import type { GpuArithmetic, GpuRegister } from '../../src/backends/webgpu/arithmetic.js';
+import type { DeviceArray } from '../../src/backends/webgpu/device-array.js';
+import { arrayArgs, kernelSource } from '../../src/backends/webgpu/kernel-common.js';
+import type { WorkgroupSettings } from '../../src/backends/webgpu/gpujs-extensions.js';
+
+/** Rows of a diagonal block and of a tile. */
+export const TRSV_TILE = 64;
+/** Invocations per workgroup: 64 rows × 4 column quarters. */
+export const TRSV_WORKGROUP = 256;
+/** Words before the published partial sums in the atomic buffer (the ticket counter is word 0). */
+export const TRSV_HEADER_WORDS = 64;
+/** The key's constant: odd, so key = (call's first ticket) XOR it is never 0 (tickets of a call start at multiples of the power-of-two workgroup count). */
+const KEY_MIX = 1540483477;
+
+/** Which variant: the order of substitution and how op(A)(i, j) is indexed. */
+export interface WalkerShape {
+  readonly lowerOp: boolean;
+  readonly trans: boolean;
+}
+
+/** Word k of a register as an f32 expression. */
+function word(arithmetic: GpuArithmetic, name: string, k: number): string {
+  return arithmetic.components === 1 ? name : `${name}[${k}]`;
+}
+
+/** `let dst = <register from the f32 word expressions>;` */
+function fromWords(arithmetic: GpuArithmetic, dst: string, words: readonly string[]): string {
+  return `let ${dst} = ${arithmetic.components === 1 ? words[0] : `[${words.join(', ')}]`};`;
+}
+
+function zero(arithmetic: GpuArithmetic): string {
+  return arithmetic.literal(0);
+}
+
+/**
+ * Source and arguments of the walker/helper kernel for one variant, arithmetic and storage of A (whole-binding A).
+ * @param arithmetic - the GPU arithmetic
+ * @param A - the matrix's device array (its format and whether it is a view)
+ * @param shape - the variant
+ * @param lead - D: the walker sums the last D solved blocks itself, helpers everything before them
+ * @param chains - independent accumulators per thread (1, 2, 4, 8 or 16) for each 16-column part
+ * @returns source, argument list and workgroup settings
+ */
+export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: WalkerShape, lead = 1, chains = 4): { source: string; args: ReturnType<typeof arrayArgs>; workgroup: WorkgroupSettings } {
+  const c = arithmetic.components;
+  const T = TRSV_TILE;
+  const args = [...arrayArgs('A', A), ['Inv', 'Array'] as const, ['R', 'Array'] as const, ['WAtomic', 'Array'] as const, ['XAtomic', 'Array'] as const,
+    ['n', 'Integer'] as const, ['lda', 'Integer'] as const, ['np', 'Integer'] as const, ['blocks', 'Integer'] as const, ['gMask', 'Integer'] as const, ['spin', 'Integer'] as const, ['pWait', 'Integer'] as const, ['xBase', 'Integer'] as const];
+  const words = arithmetic.words;
+  const order = (step: string): string => (shape.lowerOp ? `(${step})` : `(blocks - 1 - (${step}))`);
+  const opIndex = (row: string, col: string): string => {
+    const [i, j] = shape.trans ? [col, row] : [row, col];
+    return A.isView ? `AOff + ${i} * AInc + ${j} * lda` : `${i} + ${j} * lda`;
+  };
+  const pBase = TRSV_HEADER_WORDS;
+  /** Independent accumulators `${name}0 …` (shorter dependency chains; combined pairwise at the end). */
+  const declareChains = (name: string): string[] => Array.from({ length: chains }, (_, k) => arithmetic.declareZero(`${name}${k}`));
+  const combineChains = (name: string): string[] => {
+    const lines: string[] = [];
+    for (let width = 1; width < chains; width *= 2) for (let k = 0; k + width < chains; k += 2 * width) lines.push(arithmetic.add(`${name}${k}`, arithmetic.register(`${name}${k + width}`)));
+    return lines;
+  };
+  /** Loads of this thread's 16 entries of op(A) in row `row`, columns j0 … j0 + 15 (registers a<tag>0 …). */
+  const tileLoads = (j0: string, tag: string): { lines: string[]; registers: GpuRegister[] } => {
+    const lines: string[] = [];
+    const registers: GpuRegister[] = [];
+    for (let u = 0; u < 16; u++) {
+      const ra = A.format.emitRead('A', opIndex('row', `(${j0} + ${u})`), `a${tag}${u}`, arithmetic);
+      lines.push(ra.code);
+      registers.push(ra.register);
+    }
+    return { lines, registers };
+  };
+  /** acc0 … += Σ_u a_u·x_u (term u into chain u mod `chains`), x_u read by `xWords(u, k)`, columns past n skipped. */
+  const tileUses = (j0: string, registers: GpuRegister[], xWords: (u: string, k: number) => string, tag: string): string[] => {
+    const lines: string[] = [];
+    registers.forEach((ra, u) => {
+      lines.push(fromWords(arithmetic, `x${tag}${u}`, Array.from({ length: c }, (_, k) => xWords(String(u), k))));
+      lines.push(`if (row < n && ${j0} + ${u} < n) {`, arithmetic.mulAdd(`acc${u % chains}`, ra, arithmetic.register(`x${tag}${u}`)), '}');
+    });
+    return lines;
+  };
+  const tile = (j0: string, xWords: (u: string, k: number) => string, tag: string): string[] => {
+    const loads = tileLoads(j0, tag);
+    return [...loads.lines, ...tileUses(j0, loads.registers, xWords, tag)];
+  };
+  /** Stores register `name` into workgroup array 0 at slot l, barrier, then q = 0 threads sum the four quarters into `dst`. */
+  const reduceQuarters = (name: string, dst: string, first?: GpuRegister): string[] => {
+    const lines = Array.from({ length: c }, (_, k) => `mpSharedSet(0, l * ${c} + ${k}, ${word(arithmetic, name, k)});`);
+    lines.push('mpBarrier();', 'if (q === 0) {');
+    const part = (p: number): string[] => Array.from({ length: c }, (_, k) => `mpShared(0, (r + ${p * T}) * ${c} + ${k})`);
+    if (first) {
+      lines.push(`let ${dst} = ${first.name};`);
+      for (let p = 0; p < 4; p++) lines.push(fromWords(arithmetic, `${dst}q${p}`, part(p)), arithmetic.add(dst, arithmetic.register(`${dst}q${p}`)));
+    } else {
+      lines.push(fromWords(arithmetic, dst, part(0)));
+      for (let p = 1; p < 4; p++) lines.push(fromWords(arithmetic, `${dst}q${p}`, part(p)), arithmetic.add(dst, arithmetic.register(`${dst}q${p}`)));
+    }
+    return lines;
+  };
+  const tagged = (slot: string, k: number): [string, string] => [`WAtomic[${slot} * ${2 * c} + ${2 * k}]`, `WAtomic[${slot} * ${2 * c} + ${2 * k + 1}]`];
+  const publish = (base: string, slot: string, name: string): string[] =>
+    Array.from({ length: c }, (_, k) => {
+      const [a, b] = tagged(`(${base} + ${slot})`, k);
+      return `mpAtomicStore(${a}, mpBits(${word(arithmetic, name, k)})); mpAtomicStore(${b}, mpXor(mpBits(${word(arithmetic, name, k)}), key));`;
+    });
+
+  const ring = (slot: string, u: string, k: number): string => `mpShared(4, ((${slot}) * ${T} + q * 16 + ${u}) * ${c} + ${k})`;
+  const body: string[] = [
+    'const l = mpLocalId();',
+    `const r = mpImod(l, ${T});`,
+    `const q = mpIdiv(l, ${T});`,
+    'if (l === 0) { mpSharedIntSet(1, 0, mpAtomicAdd(WAtomic[0], 1)); }',
+    'const raw = mpSharedIntUniform(1, 0);',
+    'const ticket = mpAnd(raw, gMask);',
+    `const key = mpXor(raw - ticket, ${KEY_MIX});`,
+    'if (ticket === 0) {',
+    // ---- the walker ----
+    'let pr = mpI32(0);',
+  ];
+  // Software pipelining: what step s needs and does not depend on earlier steps — its row part of the inverse,
+  // b, and the tiles of steps s − D … s − 1 — is loaded at the end of step s − 1 into loop-carried registers, so
+  // the loads are in flight while step s − 1 finishes (a load issued in the same step tends to be sunk to its use).
+  // A zero of a register kind reads produce: binary32, or the arithmetic's own kind.
+  const zeroOf = (kind: GpuRegister['kind']): string => (kind === 'f32' ? '0.0' : kind === arithmetic.register('z').kind ? arithmetic.literal(0) : fail('INVALID_FORMAT', 'A', `reads into register kind ${kind}, which the one-dispatch TRSV cannot hold`));
+  const invKind = words.emitRead('Inv', '0', 'probe', arithmetic).register.kind;
+  const aKind = A.format.emitRead('A', '0', 'probe', arithmetic).register.kind;
+  for (let u = 0; u < 16; u++) body.push(`let piv${u} = ${zeroOf(invKind)};`);
+  body.push(`let prb = ${zeroOf(invKind)};`);
+  for (let t = 1; t <= lead; t++) for (let u = 0; u < 16; u++) body.push(`let pa${t}x${u} = ${zeroOf(aKind)};`);
+  const prefetch = (stepExpr: string, tag: string): string[] => {
+    const lines = [`const ks${tag} = ${order(stepExpr)} * ${T};`, `const rs${tag} = ks${tag} + r;`];
+    for (let u = 0; u < 16; u++) {
+      const rd = words.emitRead('Inv', `r * np + ks${tag} + q * 16 + ${u}`, `niv${tag}${u}`, arithmetic);
+      lines.push(rd.code, `piv${u} = ${rd.register.name};`);
+    }
+    const rr = words.emitRead('R', `rs${tag}`, `nrb${tag}`, arithmetic);
+    lines.push(rr.code, `prb = ${rr.register.name};`);
+    for (let t = 1; t <= lead; t++) {
+      lines.push(`const js${tag}${t} = ${order(`mpImax(${stepExpr} - ${t}, 0)`)} * ${T} + q * 16;`);
+      for (let u = 0; u < 16; u++) {
+        const ra = A.format.emitRead('A', opIndex(`rs${tag}`, `(js${tag}${t} + ${u})`), `na${tag}${t}x${u}`, arithmetic);
+        lines.push(ra.code, `pa${t}x${u} = ${ra.register.name};`, `if (rs${tag} >= n || js${tag}${t} + ${u} >= n) { pa${t}x${u} = ${zeroOf(aKind)}; }`);
+      }
+    }
+    return lines;
+  };
+  body.push(...prefetch('0', 'z'));
+  body.push(
+    'for (let step = mpI32(0); step < blocks; step = step + 1) {',
+    `const k0 = ${order('step')} * ${T};`,
+    'const row = k0 + r;',
+  );
+  const rb: { register: GpuRegister } = { register: arithmetic.register('prb') };
+  const prefetched: GpuRegister[][] = [];
+  for (let t = 1; t <= lead; t++) {
+    body.push(`const jt${t} = ${order(`mpImax(step - ${t}, 0)`)} * ${T} + q * 16;`);
+    prefetched.push(Array.from({ length: 16 }, (_, u) => ({ kind: aKind, name: `pa${t}x${u}` })));
+  }
+  for (let k = 0; k < c; k++) body.push(`let pw${k} = mpI32(0);`);
+  // P (the helper's sum over steps < s − D): polled at most pWait rounds; flags rotate over three slots so
+  // one barrier (the uniform load) per round suffices.
+  body.push('let have = 1.0;', `if (step > ${lead}) {`, 'have = 0.0;', 'for (let it = mpI32(0); it < pWait; it = it + 1) {', 'const slot = 4 + mpImod(pr, 3);', 'if (q === 0) {');
+  for (let k = 0; k < c; k++) {
+    const [a, b] = tagged(`(${pBase / (2 * c)} + row)`, k);
+    body.push(`const pa${k} = mpAtomicLoad(${a});`, `const pb${k} = mpAtomicLoad(${b});`, `if (mpXor(pa${k}, key) !== pb${k}) { mpSharedIntSet(1, slot, 1); }`, `pw${k} = pa${k};`);
+  }
+  body.push('}', 'const bad = mpSharedIntUniform(1, slot);', 'if (l === 0) { mpSharedIntSet(1, 4 + mpImod(pr + 2, 3), 0); }', 'pr = pr + 1;', 'if (bad === 0) { have = 1.0; break; }', '}');
+  // Early steps: the uniform load is the barrier that orders this step's workgroup-memory use after the last one's.
+  body.push('} else {', 'if (mpSharedIntUniform(1, 7) !== 0) { have = 1.0; }', '}');
+  body.push(...declareChains('acc'));
+  // Fallback: no complete P: the earlier steps' tiles, x read back from the plain x buffer.
+  body.push('if (have < 0.5) {', `for (let s2 = mpI32(0); s2 < step - ${lead}; s2 = s2 + 1) {`, `const j1 = ${order('s2')} * ${T} + q * 16;`);
+  body.push(...tile('j1', (u, k) => `mpFloat(mpAtomicLoad(XAtomic[(j1 + ${u}) * ${c} + ${k}]))`, 'f'));
+  body.push('}', '}');
+  for (let t = 1; t <= lead; t++) {
+    body.push(`if (step >= ${t}) {`, `const ring${t} = mpImod(step - ${t}, ${lead});`);
+    body.push(...tileUses(`jt${t}`, prefetched[t - 1]!, (u, k) => ring(`ring${t}`, u, k), `t${t}`));
+    body.push('}');
+  }
+  body.push(...combineChains('acc'));
+  // Steps ≤ D: P is zero (pw stays 0).
+  body.push(fromWords(arithmetic, 'pv', Array.from({ length: c }, (_, k) => `mpFloat(pw${k})`)));
+  body.push(...reduceQuarters('acc0', 'sum', arithmetic.register('pv')));
+  body.push(arithmetic.declareSub('rhs', rb.register, arithmetic.register('sum')));
+  body.push(`if (row >= n) { rhs = ${zero(arithmetic)}; }`);
+  for (let k = 0; k < c; k++) body.push(`mpSharedSet(3, r * ${c} + ${k}, ${word(arithmetic, 'rhs', k)});`);
+  body.push('}', 'mpBarrier();');
+  // x_s = Inv_s · rhs: each quarter 16 columns of its row in two chains, then the four summed.
+  body.push(...declareChains('y'));
+  for (let u = 0; u < 16; u++) {
+    body.push(fromWords(arithmetic, `rh${u}`, Array.from({ length: c }, (_, k) => `mpShared(3, (q * 16 + ${u}) * ${c} + ${k})`)));
+    body.push(arithmetic.mulAdd(`y${u % chains}`, { kind: invKind, name: `piv${u}` }, arithmetic.register(`rh${u}`)));
+  }
+  body.push(...combineChains('y'));
+  body.push(...reduceQuarters('y0', 'xv'));
+  for (let k = 0; k < c; k++) body.push(`mpSharedSet(4, (mpImod(step, ${lead}) * ${T} + r) * ${c} + ${k}, ${word(arithmetic, 'xv', k)});`, `mpAtomicStore(XAtomic[row * ${c} + ${k}], mpBits(${word(arithmetic, 'xv', k)}));`);
+  body.push(...publish('xBase', 'row', 'xv'));
+  body.push('}');
+  // The next step's loads (after the product consumed piv: every thread is past its last use of them).
+  body.push(...prefetch('mpImin(step + 1, blocks - 1)', 'n'));
+  body.push('}');
+  // ---- the helpers ----
+  body.push('} else {', `const hs = ticket + ${lead};`, 'if (hs < blocks) {', `const row = ${order('hs')} * ${T} + r;`, ...declareChains('acc'), 'let ok = 1.0;');
+  body.push(`for (let s2 = mpI32(0); s2 < hs - ${lead}; s2 = s2 + 1) {`, `const jb = ${order('s2')} * ${T};`, 'let mine = 0.0;', 'let done = 0.0;');
+  // The tile's loads go out before the wait for its x.
+  body.push('const j2 = jb + q * 16;');
+  const helperTile = tileLoads('j2', 'p');
+  body.push(...helperTile.lines);
+  body.push('for (let it = mpI32(0); it < spin; it = it + 1) {', 'if (l === 0) { mpSharedIntSet(1, 2, 0); }', 'mpBarrier();', `if (l < ${T} && mine < 0.5) {`);
+  const checks: string[] = [];
+  for (let k = 0; k < c; k++) {
+    const [a, b] = tagged('(xBase + jb + l)', k);
+    body.push(`const xa${k} = mpAtomicLoad(${a});`, `const xb${k} = mpAtomicLoad(${b});`);
+    checks.push(`mpXor(xa${k}, key) === xb${k}`);
+  }
+  body.push(`if (${checks.join(' && ')}) {`, ...Array.from({ length: c }, (_, k) => `mpSharedSet(2, l * ${c} + ${k}, mpFloat(xa${k}));`), 'mine = 1.0;', '} else { mpSharedIntSet(1, 2, 1); }', '}');
+  body.push('if (mpSharedIntUniform(1, 2) === 0) { done = 1.0; }', 'if (done > 0.5) { break; }', '}');
+  body.push('if (done < 0.5) { ok = 0.0; break; }');
+  body.push(...tileUses('j2', helperTile.registers, (u, k) => `mpShared(2, (q * 16 + ${u}) * ${c} + ${k})`, 'p'));
+  body.push('}', ...combineChains('acc'), 'if (ok > 0.5) {', ...reduceQuarters('acc0', 'part'), ...publish(`${pBase / (2 * c)}`, 'row', 'part'), '}', '}', '}', '}');
+  body.push(arithmetic.declareZero('unused'), `return ${arithmetic.returnValue('unused')};`);
+  const workgroup: WorkgroupSettings = {
+    workgroupSize: TRSV_WORKGROUP,
+    workgroupArrays: [{ type: 'f32', length: TRSV_WORKGROUP * c }, { type: 'i32', length: 8 }, { type: 'f32', length: T * c }, { type: 'f32', length: T * c }, { type: 'f32', length: lead * T * c }],
+  };
+  return { source: kernelSource(args, body), args, workgroup };
+}
