@@ -2,6 +2,7 @@
  * NRM2: the Euclidean norm, safe from overflow and underflow.
  * @module
  */
+import { chooseCpuBackend, type CpuBackendOption } from '../shared/cpu-backend.js';
 import type { Range } from '../../src/core/range.js';
 import { checkRange, chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
 import { resolveAccumulation } from '../shared/accumulation.js';
@@ -38,14 +39,14 @@ function scaleFor(max: number): number {
  * ```
  * @group Kernels
  */
-export function nrm2(x: Range<1, any>, options?: KernelOptions & { backend?: 'cpu' }): number;
+export function nrm2(x: Range<1, any>, options?: KernelOptions & { backend?: CpuBackendOption }): number;
 /**
  * NRM2 on the GPU (WebGPU through gpu.js; the CPU backend with a notice where no adapter exists, unless `strict`),
  * with the same scaling, NaN and ∞ rules.
  * @returns a promise of the value and the run report (backend, adapter, fallback reason, arithmetic)
  */
 export function nrm2(x: Range<1, any>, options: GpuBackendOptions): Promise<GpuNrm2Result>;
-export function nrm2(x: Range<1, any>, options: (KernelOptions & { backend?: 'cpu' }) | GpuBackendOptions = {}): number | Promise<GpuNrm2Result> {
+export function nrm2(x: Range<1, any>, options: (KernelOptions & { backend?: CpuBackendOption }) | GpuBackendOptions = {}): number | Promise<GpuNrm2Result> {
   checkRange('x', x, 1);
   if (chooseBackend(options) === 'gpu') {
     const call = prepareGpuCall('nrm2', [['x', x]], options as GpuBackendOptions);
@@ -56,6 +57,8 @@ export function nrm2(x: Range<1, any>, options: (KernelOptions & { backend?: 'cp
   const ar = chooseArithmetic(options.arithmetic, [x]);
   checkReadableIn(ar, [['x', x]]);
   const acc = resolveAccumulation(options.accumulation);
+  // No WebAssembly program yet: backend 'wasm' is refused with a typed error, 'cpu' and 'js' run the JavaScript.
+  chooseCpuBackend(chooseBackend(options), { kernel: 'nrm2', operands: [], arithmetic: ar, accumulation: acc });
   if (n === 0) return 0;
   const xv = ar.register('xv');
   const res = ar.register('res');

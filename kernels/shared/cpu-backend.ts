@@ -25,7 +25,7 @@ import { chooseBackend } from '../../src/backends/backend.js';
 export type CpuBackendOption = 'cpu' | 'wasm' | 'js';
 
 /** The kernels that have a WebAssembly program. */
-export const WASM_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'axpy', 'waxpby', 'scal', 'gemv']);
+export const WASM_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'axpy', 'waxpby', 'scal']);
 
 /** A call as the CPU backends see it. */
 export interface CpuCall {
@@ -49,7 +49,7 @@ export function wasmRefusal(call: CpuCall): Refusal | undefined {
   for (const [name, r, use] of call.operands) {
     const s = wasmStorageOf(r.accessor);
     if (typeof s === 'string') return { code: 'INVALID_FORMAT', parameter: name, reason: s };
-    if (use === 'write' && !s.writable) return { code: 'INVALID_FORMAT', parameter: name, reason: `WebAssembly writes f64 and f32 storage only (not ${s.name})` };
+    if (use === 'write' && (!s.writable || r.accessor.scale)) return { code: 'INVALID_FORMAT', parameter: name, reason: `WebAssembly writes unscaled f64 and f32 storage only (not ${r.accessor.scale ? 'scaled ' : ''}${s.name})` };
   }
   return call.kernelRefusal;
 }

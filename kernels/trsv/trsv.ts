@@ -2,6 +2,7 @@
  * TRSV: solves op(A)·x = b in place through any accessors, in any arithmetic, with any accumulation.
  * @module
  */
+import { chooseCpuBackend, type CpuBackendOption } from '../shared/cpu-backend.js';
 import { chooseBackend, prepareGpuCall, trsvOnGpu, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { Operand } from '../../src/backends/cpu/operand.js';
 import { chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
@@ -48,7 +49,7 @@ function scratchOf(n: number): Float64Array {
  * ```
  * @group Kernels
  */
-export function trsv(args: TrsvArguments, options?: KernelOptions & { backend?: 'cpu' }): void;
+export function trsv(args: TrsvArguments, options?: KernelOptions & { backend?: CpuBackendOption }): void;
 /**
  * TRSV on the GPU (WebGPU through gpu.js; CPU fallback with a notice where no adapter exists, unless `strict`):
  * operands are uploaded in their storage formats, the result is written back through the output range. The GPU
@@ -57,7 +58,7 @@ export function trsv(args: TrsvArguments, options?: KernelOptions & { backend?: 
  * @returns a promise of the run report (backend, adapter, fallback reason, arithmetic)
  */
 export function trsv(args: TrsvArguments, options: GpuBackendOptions): Promise<GpuKernelReport>;
-export function trsv(args: TrsvArguments, options: (KernelOptions & { backend?: 'cpu' }) | GpuBackendOptions = {}): void | Promise<GpuKernelReport> {
+export function trsv(args: TrsvArguments, options: (KernelOptions & { backend?: CpuBackendOption }) | GpuBackendOptions = {}): void | Promise<GpuKernelReport> {
   const { A, x, T, lower, unit, n } = checkTrsvArguments(args);
   if (chooseBackend(options) === 'gpu') {
     const call = prepareGpuCall('trsv', [['A', A], ['x', x]], options as GpuBackendOptions);
@@ -69,6 +70,8 @@ export function trsv(args: TrsvArguments, options: (KernelOptions & { backend?: 
   checkReadableIn(ar, [['x', x]]);
   checkPivotsIn(ar, A, (args.uplo ?? 'U') === 'U', unit);
   const acc = resolveAccumulation(options.accumulation);
+  // No WebAssembly program yet: backend 'wasm' is refused with a typed error, 'cpu' and 'js' run the JavaScript.
+  chooseCpuBackend(chooseBackend(options), { kernel: 'trsv', operands: [], arithmetic: ar, accumulation: acc });
   if (n === 0) return;
   const spec = { T, x: x.accessor, ar, acc, lower, unit };
   trsvProgram(spec)(n, ...Operand.args(T), ...Operand.args(x.accessor), trsvNeedsScratch(spec) ? scratchOf(n) : undefined);
