@@ -18,10 +18,14 @@ const ACC = 0;
 /** Byte addresses of the staged chunks of x and y. */
 const X_AT = 64, Y_AT = X_AT + CHUNK * 8;
 
-type DotChunk = (px: number, sx: number, py: number, sy: number, n: number) => void;
+/**
+ * A compiled DOT chunk: adds Σ x·y over `n` staged elements (a multiple of 8) into the accumulators at byte
+ * address 0 (four f64x2, element 8t + 2k + l into lane l of accumulator k).
+ */
+export type DotChunk = (px: number, sx: number, py: number, sy: number, n: number) => void;
 
 /** The compiled chunk function for these storages and scalings. */
-function dotChunk(sx: WasmStorage, scaledX: boolean, sy: WasmStorage, scaledY: boolean): DotChunk {
+export function dotChunk(sx: WasmStorage, scaledX: boolean, sy: WasmStorage, scaledY: boolean): DotChunk {
   const key = `dot ${sx.name}${scaledX ? '*s' : ''} ${sy.name}${scaledY ? '*s' : ''}`;
   return wasmExports(key, 'the DOT kernel', () => {
     const l = new WasmLocals();
