@@ -42,7 +42,6 @@ export interface CpuCall {
 export function wasmRefusal(call: CpuCall): Refusal | undefined {
   const option = (reason: string, parameter = 'options.backend'): Refusal => ({ code: 'INVALID_OPTION', parameter, reason });
   if (!wasmSimdAvailable()) return option('this JavaScript engine has no WebAssembly SIMD128');
-  if (wasmCompilationBlocked()) return option("the page's Content-Security-Policy forbids compiling WebAssembly (no 'wasm-unsafe-eval')");
   if (!WASM_KERNELS.has(call.kernel)) return option(`${call.kernel} has no WebAssembly program yet`);
   if (call.arithmetic !== findFormat('f64')!.arithmetic) return option(`WebAssembly computes in f64 arithmetic only (not ${call.arithmetic.name})`, 'options.arithmetic');
   if (call.accumulation !== recursiveAccumulation) return option(`WebAssembly sums with the recursive accumulation only (not ${call.accumulation.name})`, 'options.accumulation');
@@ -60,6 +59,9 @@ export function wasmRefusal(call: CpuCall): Refusal | undefined {
  */
 export function chooseCpuBackend(requested: BackendName, call: CpuCall): 'wasm' | 'js' {
   if (requested === 'js') return 'js';
+  // A policy that refused an earlier compilation sends automatic calls to JavaScript; backend 'wasm' then gets
+  // the same CODE_GENERATION_BLOCKED as the first refusal (thrown where it compiles).
+  if (requested === 'cpu' && wasmCompilationBlocked()) return 'js';
   const why = wasmRefusal(call);
   if (why === undefined) return 'wasm';
   if (requested === 'wasm') refuse('wasm', why);
@@ -88,6 +90,7 @@ export function cpuBackendOf(
 ): { backend: 'wasm' | 'js'; reason?: string } {
   const requested = chooseBackend(options);
   if (requested === 'js') return { backend: 'js', reason: "backend: 'js' was asked for" };
+  if (wasmCompilationBlocked()) return { backend: 'js', reason: "Content-Security-Policy: the page forbids compiling WebAssembly (no 'wasm-unsafe-eval')" };
   const ranges = Object.values(operands);
   const why = wasmRefusal({
     kernel, arithmetic: chooseArithmetic(options.arithmetic, ranges), accumulation: resolveAccumulation(options.accumulation),
