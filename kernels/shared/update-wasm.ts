@@ -10,7 +10,7 @@ import type { Accessor } from '../../accessors/accessor.js';
 import { F64, I32, encodeModule, op, SIMD } from '../../src/backends/wasm/wasm-encoder.js';
 import { WasmLocals, load2, operandLocals, operandParams, operandSetup, stepLoop, type WasmOperand } from '../../src/backends/wasm/wasm-function.js';
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
-import { CHUNK, scaleOf, stageVector, unstageVector, wasmStorageOf, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
+import { CHUNK, chunkElements, scaleOf, stageVector, unstageVector, wasmStorageOf, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
 
 /** What each output element is. */
 export type UpdateForm = 'ax+y' | 'ax+by' | 'ax' | 'by+0' | '0';
@@ -64,8 +64,10 @@ export function wasmUpdate(form: UpdateForm, alpha: number, x: Accessor<1, any> 
   const scaleX = x ? scaleOf(x) : 1, scaleY = y ? scaleOf(y) : 1;
   reserveBytes(OUT_AT + CHUNK * 8);
   const buffer = wasmMemory().buffer as ArrayBuffer;
-  for (let from = 0; from < n; from += CHUNK) {
-    const count = Math.min(CHUNK, n - from);
+  // The output's staging area holds CHUNK doubles: chunks never take more elements than that for a wide output.
+  const chunk = Math.min(chunkElements(sx, sy), chunkElements(so));
+  for (let from = 0; from < n; from += chunk) {
+    const count = Math.min(chunk, n - from);
     const padded = (count + 7) & ~7;
     if (x) stageVector(x, from, count, X_AT, padded, buffer);
     if (y) stageVector(y, from, count, Y_AT, padded, buffer);

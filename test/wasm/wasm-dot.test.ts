@@ -64,6 +64,14 @@ describe('WebAssembly DOT', () => {
     }
   });
 
+  it('crosses the larger chunks of narrow formats (i8 and bf16 operands move 32 KiB per chunk too)', () => {
+    for (const [storage, n] of [['bf16', 2 * (CHUNK * 4) + 21], ['i8', CHUNK * 8 + 3]] as const) {
+      const xs = Array.from({ length: n }, (_, i) => (storage === 'i8' ? (i % 200) - 100 : Math.sin(i))), ys = Array.from({ length: n }, (_, i) => Math.cos(i));
+      const x = vector(xs, { storage: formats[storage], arithmetic: formats.f64 }), y = vector(ys, { storage: formats[storage], arithmetic: formats.f64 });
+      expect(Object.is(dot(x, y, { backend: 'wasm' }), laneOrderDot(readValues(x), readValues(y)))).toBe(true);
+    }
+  });
+
   it('decodes specials as the JavaScript kernels do: NaN, ±Inf, ±0, subnormals of every 16-bit and float storage', () => {
     const special = fc.constantFrom(NaN, Infinity, -Infinity, 0, -0, 2 ** -24, -(2 ** -20), 2 ** -14 * 0.75, 65504, 3.4e38, 2 ** -126, 2 ** -140, 1e-310, 1);
     const storages = ['f64', 'f32', 'f16', 'bf16'] as const;

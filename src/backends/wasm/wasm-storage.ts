@@ -17,8 +17,17 @@ import type { Accessor } from '../../../accessors/accessor.js';
 import { findFormat } from '../../formats/common/registry.js';
 import { SIMD, op } from './wasm-encoder.js';
 
-/** Elements per staged chunk (a multiple of 8: the kernels' SIMD loops take 8 elements per step). */
+/** Elements per staged chunk of fp64 (a multiple of 8: the kernels' SIMD loops take 8 elements per step). */
 export const CHUNK = 4096;
+
+/**
+ * Elements per chunk for operands of these storages: as many as fit CHUNK·8 bytes for the widest, so narrow
+ * formats move as many bytes per call as fp64 does (fewer calls and views per byte).
+ */
+export function chunkElements(...storages: readonly (WasmStorage | null)[]): number {
+  const widest = Math.max(...storages.map((s) => s?.bytes ?? 1));
+  return (CHUNK * 8) / widest;
+}
 
 /** A built-in storage the WebAssembly kernels read. */
 export interface WasmStorage {
@@ -35,6 +44,8 @@ export interface WasmStorage {
   load2(pointer: number, offset: number, constants: readonly number[]): number[];
   /** Vector constants the decoder needs (as i32x4 splats), set up once per call. */
   readonly constants: readonly number[];
+  /** v128 scratch locals the decoder needs after its constants (passed to load2 after them). */
+  readonly scratch?: number;
   /** Instructions storing the f64x2 on the stack (after the address) at `offset`, rounded to the storage. */
   store2?(offset: number): number[];
 }
@@ -54,11 +65,22 @@ const f32: WasmStorage = {
   store2: (o) => [...op.simd(SIMD.f32x4DemoteF64x2Zero), ...op.simdMem(0x5b /* v128.store64_lane */, 0, o), 0],
 };
 
+/**
+ * Narrow formats decode four elements at once into an f32x4 (or i32x4), kept in a scratch local: the pair 2k, 2k+1
+ * with k even is its low half, k odd its high half (moved down by a shuffle). load2 is called in order of k for
+ * each operand, so the odd call finds the even call's four values.
+ */
+function fourWide(offset: number, bytes: number, wide: number, decode4: () => number[], low: number[]): number[] {
+  if ((offset / bytes) % 4 === 0) return [...decode4(), ...op.tee(wide), ...low];
+  const high = [8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7];
+  return [...op.get(wide), ...op.get(wide), ...op.simd(0x0d /* i8x16.shuffle */, ...high), ...low];
+}
+
 const bf16: WasmStorage = {
-  name: 'bf16', bytes: 2, writable: false, constants: [],
+  name: 'bf16', bytes: 2, writable: false, constants: [], scratch: 1,
   // The 16 bits are the high half of a binary32.
-  load2: (p, o) => [...op.get(p), ...op.simdMem(SIMD.load32Zero, 0, o), ...op.simd(SIMD.i32x4ExtendLowI16x8u),
-    ...op.i32(16), ...op.simd(SIMD.i32x4Shl), ...op.simd(SIMD.f64x2PromoteLowF32x4)],
+  load2: (p, o, [wide]) => fourWide(o, 2, wide!, () => [...op.get(p), ...op.simdMem(SIMD.load64Zero, 0, o), ...op.simd(SIMD.i32x4ExtendLowI16x8u),
+    ...op.i32(16), ...op.simd(SIMD.i32x4Shl)], op.simd(SIMD.f64x2PromoteLowF32x4)),
 };
 
 // fp16 → binary32 without a table: the exponent and significand bits shifted into place are the binary32 of
@@ -66,45 +88,45 @@ const bf16: WasmStorage = {
 // and NaN (exponent 31) get exponent 255 instead, keeping their significand; the sign is or-ed in last.
 const f16: WasmStorage = {
   name: 'f16', bytes: 2, writable: false,
-  constants: [0x7fff, 0x8000, 0x77800000, 0x7c00, 0x7f800000],
-  load2: (p, o, [magnitudeMask, signMask, scale, infinityBits, f32Exponent]) => {
-    // Scratch locals follow the constants (decoderLocals): h, m = h & 0x7fff, b = m << 13.
-    const [h, m, b] = [f32Exponent! + 1, f32Exponent! + 2, f32Exponent! + 3];
-    return [
-      ...op.get(p), ...op.simdMem(SIMD.load32Zero, 0, o), ...op.simd(SIMD.i32x4ExtendLowI16x8u), ...op.set(h),
-      ...op.get(h), ...op.get(magnitudeMask!), ...op.simd(SIMD.and), ...op.set(m),
-      ...op.get(m), ...op.i32(13), ...op.simd(SIMD.i32x4Shl), ...op.set(b),
-      // v128.bitselect(Inf/NaN part, finite part, m ≥ 0x7c00)
-      ...op.get(b), ...op.get(f32Exponent!), ...op.simd(SIMD.or),
-      ...op.get(b), ...op.get(scale!), ...op.simd(SIMD.f32x4Mul),
-      ...op.get(m), ...op.get(infinityBits!), ...op.simd(SIMD.i32x4GeU),
-      ...op.simd(SIMD.bitselect),
-      ...op.get(h), ...op.get(signMask!), ...op.simd(SIMD.and), ...op.i32(16), ...op.simd(SIMD.i32x4Shl), ...op.simd(SIMD.or),
-      ...op.simd(SIMD.f64x2PromoteLowF32x4),
-    ];
-  },
+  constants: [0x7fff, 0x8000, 0x77800000, 0x7c00, 0x7f800000], scratch: 4,
+  load2: (p, o, [magnitudeMask, signMask, scale, infinityBits, f32Exponent, h, m, b, wide]) => fourWide(o, 2, wide!, () => [
+    // h = the four 16-bit patterns, m = h & 0x7fff, b = m << 13
+    ...op.get(p), ...op.simdMem(SIMD.load64Zero, 0, o), ...op.simd(SIMD.i32x4ExtendLowI16x8u), ...op.set(h!),
+    ...op.get(h!), ...op.get(magnitudeMask!), ...op.simd(SIMD.and), ...op.set(m!),
+    ...op.get(m!), ...op.i32(13), ...op.simd(SIMD.i32x4Shl), ...op.set(b!),
+    // v128.bitselect(Inf/NaN part, finite part, m ≥ 0x7c00)
+    ...op.get(b!), ...op.get(f32Exponent!), ...op.simd(SIMD.or),
+    ...op.get(b!), ...op.get(scale!), ...op.simd(SIMD.f32x4Mul),
+    ...op.get(m!), ...op.get(infinityBits!), ...op.simd(SIMD.i32x4GeU),
+    ...op.simd(SIMD.bitselect),
+    ...op.get(h!), ...op.get(signMask!), ...op.simd(SIMD.and), ...op.i32(16), ...op.simd(SIMD.i32x4Shl), ...op.simd(SIMD.or),
+  ], op.simd(SIMD.f64x2PromoteLowF32x4)),
 };
 
 /** Scaled or plain integers: exact int32 lanes converted to doubles (the scale multiplies afterwards). */
-function integer(name: string, bytes: number, load: number[], widen: number[]): WasmStorage {
-  return {
-    name, bytes, writable: false, constants: [],
-    load2: (p, o) => [...op.get(p), ...op.simdMem(load[0]!, 0, o), ...widen, ...op.simd(SIMD.f64x2ConvertLowI32x4s)],
-  };
-}
-
-const i8 = integer('i8', 1, [SIMD.load16Splat], [...op.simd(SIMD.i16x8ExtendLowI8x16s), ...op.simd(SIMD.i32x4ExtendLowI16x8s)]);
-const i16 = integer('i16', 2, [SIMD.load32Zero], op.simd(SIMD.i32x4ExtendLowI16x8s));
-const i32 = integer('i32', 4, [SIMD.load64Zero], []);
+const convertLow = op.simd(SIMD.f64x2ConvertLowI32x4s);
+const i8: WasmStorage = {
+  name: 'i8', bytes: 1, writable: false, constants: [], scratch: 1,
+  load2: (p, o, [wide]) => fourWide(o, 1, wide!, () => [...op.get(p), ...op.simdMem(SIMD.load32Zero, 0, o),
+    ...op.simd(SIMD.i16x8ExtendLowI8x16s), ...op.simd(SIMD.i32x4ExtendLowI16x8s)], convertLow),
+};
+const i16: WasmStorage = {
+  name: 'i16', bytes: 2, writable: false, constants: [], scratch: 1,
+  load2: (p, o, [wide]) => fourWide(o, 2, wide!, () => [...op.get(p), ...op.simdMem(SIMD.load64Zero, 0, o), ...op.simd(SIMD.i32x4ExtendLowI16x8s)], convertLow),
+};
+const i32: WasmStorage = {
+  name: 'i32', bytes: 4, writable: false, constants: [],
+  load2: (p, o) => [...op.get(p), ...op.simdMem(SIMD.load64Zero, 0, o), ...convertLow],
+};
 
 const byName = new Map<string, WasmStorage>([f64, f32, f16, bf16, i8, i16, i32].map((s) => [s.name, s]));
 
 /**
- * v128 locals a decoder needs: its constants, then 3 scratch locals (f16). The kernel allocates them
- * consecutively and passes their indices to load2 as `constants`.
+ * v128 locals a decoder needs: its constants, then its scratch locals. The kernel allocates them consecutively
+ * and passes their indices to load2 as `constants`.
  */
 export function decoderLocals(s: WasmStorage): number {
-  return s.constants.length === 0 ? 0 : s.constants.length + 3;
+  return s.constants.length + (s.scratch ?? 0);
 }
 
 /** Instructions setting the decoder's constant locals (starting at local `first`). */
