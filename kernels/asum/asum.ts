@@ -3,6 +3,8 @@
  * @module
  */
 import { chooseCpuBackend, type CpuBackendOption } from '../shared/cpu-backend.js';
+import { runWasm } from '../shared/run-wasm.js';
+import { wasmAsum } from './asum-wasm.js';
 import type { Range } from '../../src/core/range.js';
 import { checkRange, chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
 import { resolveAccumulation } from '../shared/accumulation.js';
@@ -40,9 +42,11 @@ export function asum(x: Range<1, any>, options: (KernelOptions & { backend?: Cpu
   const ar = chooseArithmetic(options.arithmetic, [x]);
   checkReadableIn(ar, [['x', x]]);
   const acc = resolveAccumulation(options.accumulation);
-  // No WebAssembly program yet: backend 'wasm' is refused with a typed error, 'cpu' and 'js' run the JavaScript.
-  chooseCpuBackend(chooseBackend(options), { kernel: 'asum', operands: [], arithmetic: ar, accumulation: acc });
+  const requested = chooseBackend(options);
+  const cpu = chooseCpuBackend(requested, { kernel: 'asum', operands: [['x', x, 'read']], arithmetic: ar, accumulation: acc });
   if (n === 0) return 0;
+  let result = 0;
+  if (cpu === 'wasm' && runWasm(requested, () => { result = wasmAsum(x.accessor, n); })) return result;
   const xv = ar.register('xv');
   const res = ar.register('res');
   const f = vectorKernel({

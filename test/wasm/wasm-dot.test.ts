@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { dot, dotBound, formats, vector, range, rowMajor, span, cpuBackendOf, ModprecError, type Range } from '../../src/index.js';
+import { dot, dotBound, asum, asumBound, formats, vector, range, rowMajor, span, cpuBackendOf, ModprecError, type Range } from '../../src/index.js';
 import { wasmSimdAvailable } from '../../src/backends/wasm/wasm-runtime.js';
 import { buildVector, exactDotOf, exactVector, errorOf, vectorSpec, withinBound, type VectorSpec } from '../kernels/matrix-kernel-fixtures.js';
 import { CHUNK } from '../../src/backends/wasm/wasm-storage.js';
@@ -97,6 +97,22 @@ describe('WebAssembly DOT', () => {
   });
 });
 
+describe('WebAssembly ASUM', () => {
+  it('sums |xᵢ| in the lane order, within asumBound of the exact value: every storage, stride, sub-range, scale, NaN/±Inf', () => {
+    const input = fc.integer({ min: 0, max: 70 }).chain((n) => fc.record({ a: vectorSpec, x: fc.array(fc.oneof({ weight: 9, arbitrary: fc.double({ min: -4, max: 4, noNaN: true }) }, { weight: 1, arbitrary: fc.constantFrom(NaN, Infinity, -Infinity, -0) }), { minLength: n, maxLength: n }) }));
+    fc.assert(fc.property(input, ({ a, x: xs }) => {
+      const x = buildVector(a, a.storage === 'i16s' ? xs.map((v) => (Number.isFinite(v) ? v : 0)) : xs, 'f64');
+      const got = asum(x, { backend: 'wasm' });
+      const v = readValues(x);
+      expect(Object.is(got, laneOrderDot(v.map(Math.abs), v.map(() => 1)))).toBe(true);
+      if (v.every(Number.isFinite)) {
+        const exact = exactDotOf(exactVector(x).map((r) => (r.num < 0n ? { ...r, num: -r.num } : r)), exactVector(vector(v.map(() => 1))));
+        expect(withinBound(exactVector(vector([got]))[0]!, exact, asumBound(x))).toBe(true);
+      }
+    }), { numRuns: 200 });
+  });
+});
+
 describe("backend 'wasm' refuses what it cannot run: a typed error naming the parameter", () => {
   const x = vector([1, 2, 3]);
   const cases: [string, () => unknown, string, string][] = [
@@ -120,6 +136,7 @@ describe("backend 'wasm' refuses what it cannot run: a typed error naming the pa
     expect(cpuBackendOf('dot', { x, y: x }, { accumulation: 'kahan' })).toEqual({ backend: 'js', reason: 'options.accumulation: WebAssembly sums with the recursive accumulation only (not kahan)' });
     expect(cpuBackendOf('dot', { x, y: x }, { backend: 'js' }).backend).toBe('js');
     expect(cpuBackendOf('trsv', { A: range(rowMajor<2>({ size: [1, 1] })), x }).backend).toBe('js');
+    expect(cpuBackendOf('asum', { x }).backend).toBe('wasm');
     expect(dot(x, x, { accumulation: 'kahan' })).toBe(14);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { axpy, waxpby, scal, asum, vector, formats, cpuBackendOf, ModprecError, type Range } from '../../src/index.js';
+import { axpy, waxpby, scal, nrm2, vector, formats, cpuBackendOf, ModprecError, type Range } from '../../src/index.js';
 import { buildVector, changedOutside, positionsOf, snapshot, vectorSpec, type VectorSpec } from '../kernels/matrix-kernel-fixtures.js';
 import { CHUNK } from '../../src/backends/wasm/wasm-storage.js';
 
@@ -103,10 +103,10 @@ describe("backend 'wasm' refuses outputs it cannot write, before writing", () =>
     try { scal(2, x, { backend: 'wasm', arithmetic: formats.f32 }); } catch (e) { caught = e; }
     expect((caught as ModprecError).parameter).toBe('options.arithmetic');
     caught = undefined;
-    try { asum(x, { backend: 'wasm' }); } catch (e) { caught = e; }
+    try { nrm2(x, { backend: 'wasm' }); } catch (e) { caught = e; }
     expect((caught as ModprecError).code).toBe('INVALID_OPTION');
     expect((caught as ModprecError).parameter).toBe('options.backend');
-    expect(asum(x, { backend: 'js' })).toBe(1);
+    expect(nrm2(x, { backend: 'js' })).toBe(1);
     expect(x.get(0)).toBe(1);
   });
 });
