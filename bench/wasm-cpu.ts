@@ -80,7 +80,8 @@ for (const layout of ['col', 'row'] as const) {
   const L = range((layout === 'col' ? colMajor : rowMajor)<2>({ size: [M, M], storage: formats.f64, arithmetic: formats.f64 }));
   for (let i = 0; i < M; i++) for (let j = 0; j <= i; j++) L.set(i, j, i === j ? 2 + a[i]! : a[i * M + j]! / M);
   const b = vectorOf(xv, formats.f64);
-  cases.push({ name: `TRSV L f64 ${M}, ${layout}-major (js)`, group: `trsv-${layout}`, bytes: 4 * M * M, run: () => trsv({ A: L, x: b, uplo: 'L' }) });
+  cases.push({ name: `TRSV L f64 ${M}, ${layout}-major (js)`, group: `trsv-${layout}`, bytes: 4 * M * M, run: () => trsv({ A: L, x: b, uplo: 'L' }, { backend: 'js' }) });
+  if (layout === 'col') cases.push({ name: `TRSV L f64 ${M}, col-major (wasm)`, group: 'trsv-col-wasm', bytes: 4 * M * M, run: () => trsv({ A: L, x: b, uplo: 'L' }, { backend: 'wasm' }) });
 }
 
 const binary = compileStream();
@@ -117,7 +118,8 @@ const goals = [
   ['GEMV N f64 col-major: js time / wasm time', ratio('gemv-col-js', 'gemv-col-wasm')],
   ['GEMV N f64 row-major: js time / wasm time', ratio('gemv-row-js', 'gemv-row-wasm')],
   ['AXPY f64: js time / wasm time', ratio('axpy-js', 'axpy-wasm')],
-  ['TRSV L col-major time / row-major time (same JS kernel, layout-aware loop)', ratio('trsv-col', 'trsv-row')],
+  ['TRSV L col-major time / row-major time (JS kernel, layout-aware loop)', ratio('trsv-col', 'trsv-row')],
+  ['TRSV L col-major: js time / wasm time', ratio('trsv-col', 'trsv-col-wasm')],
 ];
 
 writeResults('wasm-cpu', { rounds, stream: { binary: !!binary, dotGBs: stream }, wasmSimd: wasmSimdAvailable(), cases: cases.map((c) => ({ name: c.name, group: c.group, bytes: c.bytes, ms: times.get(c.group) })) });
@@ -134,7 +136,8 @@ ${markdownTable(['case', 'ms', 'GB/s', 'of STREAM dot'], rows)}
 
 ${markdownTable(['ratio (issue 20 goals)', 'measured'], goals)}
 
-The DD DOT goal, ELL SpMV, TRSV against dtrsv (@stdlib/blas-base-dtrsv is not installed) and worker threads are
-not measured here: see the issue-20 notes in docs/guide.md ("CPU backends").`);
+TRSV solves overwrite x each round (the solution of the previous round becomes the next right-hand side: the
+work is the same). Not measured here: the DD DOT goal and ELL SpMV (no WebAssembly program), TRSV against dtrsv
+(@stdlib/blas-base-dtrsv is not installed), worker threads (not implemented): see docs/guide.md, "On the CPU".`);
 console.log(rows.map((r) => r.join('  ')).join('\n'));
 console.log(goals.map((g) => g.join(': ')).join('\n'));

@@ -3,6 +3,8 @@
  * @module
  */
 import { chooseCpuBackend, type CpuBackendOption } from '../shared/cpu-backend.js';
+import { runWasm } from '../shared/run-wasm.js';
+import { wasmTrsv, wasmTrsvRefusal } from './trsv-wasm.js';
 import { chooseBackend, prepareGpuCall, trsvOnGpu, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { Operand } from '../../src/backends/cpu/operand.js';
 import { chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
@@ -70,9 +72,12 @@ export function trsv(args: TrsvArguments, options: (KernelOptions & { backend?: 
   checkReadableIn(ar, [['x', x]]);
   checkPivotsIn(ar, A, (args.uplo ?? 'U') === 'U', unit);
   const acc = resolveAccumulation(options.accumulation);
-  // No WebAssembly program yet: backend 'wasm' is refused with a typed error, 'cpu' and 'js' run the JavaScript.
-  chooseCpuBackend(chooseBackend(options), { kernel: 'trsv', operands: [], arithmetic: ar, accumulation: acc });
+  const requested = chooseBackend(options);
+  const cpu = chooseCpuBackend(requested, {
+    kernel: 'trsv', operands: [['A', A, 'read'], ['x', x, 'write']], arithmetic: ar, accumulation: acc, kernelRefusal: wasmTrsvRefusal(T),
+  });
   if (n === 0) return;
+  if (cpu === 'wasm' && runWasm(requested, () => wasmTrsv(T, x.accessor, n, lower, unit))) return;
   const spec = { T, x: x.accessor, ar, acc, lower, unit };
   trsvProgram(spec)(n, ...Operand.args(T), ...Operand.args(x.accessor), trsvNeedsScratch(spec) ? scratchOf(n) : undefined);
 }
