@@ -3,6 +3,8 @@
  * @module
  */
 import { chooseCpuBackend, type CpuBackendOption } from '../shared/cpu-backend.js';
+import { runWasm } from '../shared/run-wasm.js';
+import { wasmSumOfScaledSquares } from './nrm2-wasm.js';
 import type { Range } from '../../src/core/range.js';
 import { checkRange, chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
 import { resolveAccumulation } from '../shared/accumulation.js';
@@ -57,8 +59,9 @@ export function nrm2(x: Range<1, any>, options: (KernelOptions & { backend?: Cpu
   const ar = chooseArithmetic(options.arithmetic, [x]);
   checkReadableIn(ar, [['x', x]]);
   const acc = resolveAccumulation(options.accumulation);
-  // No WebAssembly program yet: backend 'wasm' is refused with a typed error, 'cpu' and 'js' run the JavaScript.
-  chooseCpuBackend(chooseBackend(options), { kernel: 'nrm2', operands: [], arithmetic: ar, accumulation: acc });
+  // WebAssembly runs the second pass (the sum of scaled squares); the maximum is a scan in JavaScript.
+  const requested = chooseBackend(options);
+  const cpu = chooseCpuBackend(requested, { kernel: 'nrm2', operands: [['x', x, 'read']], arithmetic: ar, accumulation: acc });
   if (n === 0) return 0;
   const xv = ar.register('xv');
   const res = ar.register('res');
@@ -76,6 +79,10 @@ export function nrm2(x: Range<1, any>, options: (KernelOptions & { backend?: Cpu
   // Pass 2: Σ (x_i · 2^-e)² with 2^-e applied as two exact factors (each representable).
   const h1 = Math.trunc(-e / 2);
   const h2 = -e - h1;
+  let squares = 0;
+  if (cpu === 'wasm' && runWasm(requested, () => { squares = wasmSumOfScaledSquares(x.accessor, n, 2 ** h1, 2 ** h2); })) {
+    return Math.sqrt(squares) * 2 ** (e - Math.trunc(e / 2)) * 2 ** Math.trunc(e / 2);
+  }
   const f = vectorKernel({
     kernel: 'nrm2', operands: [['x', x.accessor]], scalars: ['s1', 's2'], registers: ['xv', 'res', 'sc', 'sc2'], ar, acc,
     prologue: () => `${ar.emitFromNumber(sc, 's1')} ${ar.emitFromNumber(ar.register('sc2'), 's2')}`,

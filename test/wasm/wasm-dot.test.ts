@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { dot, dotBound, asum, asumBound, formats, vector, range, span, cpuBackendOf, ModprecError, type Range } from '../../src/index.js';
+import { dot, dotBound, asum, asumBound, nrm2, formats, vector, range, span, cpuBackendOf, ModprecError, type Range } from '../../src/index.js';
 import { wasmSimdAvailable } from '../../src/backends/wasm/wasm-runtime.js';
 import { buildVector, exactDotOf, exactVector, errorOf, vectorSpec, withinBound, type VectorSpec } from '../kernels/matrix-kernel-fixtures.js';
 import { CHUNK } from '../../src/backends/wasm/wasm-storage.js';
@@ -113,6 +113,28 @@ describe('WebAssembly ASUM', () => {
   });
 });
 
+describe('WebAssembly NRM2 (its sum of scaled squares)', () => {
+  it('gives 2^e·√(Σ (xᵢ·2^−e)²) with the sum in the lane order, bit for bit; NaN and ±Inf as the JavaScript kernel', () => {
+    const input = fc.integer({ min: 0, max: 70 }).chain((n) => fc.record({ a: vectorSpec, x: fc.array(fc.oneof({ weight: 9, arbitrary: fc.double({ min: -1e200, max: 1e200, noNaN: true }) }, { weight: 1, arbitrary: fc.constantFrom(NaN, Infinity, -0, 1e-310) }), { minLength: n, maxLength: n }) }));
+    fc.assert(fc.property(input, ({ a, x: xs }) => {
+      const x = buildVector(a, a.storage === 'i16s' ? xs.map((v) => (Number.isFinite(v) ? v : 0)) : xs, 'f64');
+      const got = nrm2(x, { backend: 'wasm' });
+      const js = nrm2(x, { backend: 'js' });
+      const v = readValues(x);
+      const max = v.reduce((m, t) => (Number.isNaN(m) || Number.isNaN(t) ? NaN : Math.max(m, Math.abs(t))), 0);
+      if (max === 0 || !Number.isFinite(max)) { expect(Object.is(got, js)).toBe(true); return; }
+      let e = Math.floor(Math.log2(max));
+      if (max * 2 ** -e >= 2) e++;
+      if (max * 2 ** -e < 1) e--;
+      const h1 = Math.trunc(-e / 2), h2 = -e - h1;
+      const scaled = v.map((t) => t * 2 ** h1 * 2 ** h2);
+      const expected = Math.sqrt(laneOrderDot(scaled, scaled)) * 2 ** (e - Math.trunc(e / 2)) * 2 ** Math.trunc(e / 2);
+      expect(Object.is(got, expected)).toBe(true);
+      expect(Math.abs(got - js)).toBeLessThanOrEqual(js * 1e-13);
+    }), { numRuns: 200 });
+  });
+});
+
 describe("backend 'wasm' refuses what it cannot run: a typed error naming the parameter", () => {
   const x = vector([1, 2, 3]);
   const cases: [string, () => unknown, string, string][] = [
@@ -137,6 +159,7 @@ describe("backend 'wasm' refuses what it cannot run: a typed error naming the pa
     expect(cpuBackendOf('dot', { x, y: x }, { backend: 'js' }).backend).toBe('js');
     expect(cpuBackendOf('ellSpmv', { x }).backend).toBe('js');
     expect(cpuBackendOf('asum', { x }).backend).toBe('wasm');
+    expect(cpuBackendOf('nrm2', { x }).backend).toBe('wasm');
     expect(dot(x, x, { accumulation: 'kahan' })).toBe(14);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { axpy, waxpby, scal, nrm2, vector, formats, cpuBackendOf, ModprecError, type Range } from '../../src/index.js';
+import { axpy, waxpby, scal, ellSpmv, ellFromMatrix, vector, formats, cpuBackendOf, ModprecError, type Range } from '../../src/index.js';
 import { buildVector, changedOutside, positionsOf, snapshot, vectorSpec, type VectorSpec } from '../kernels/matrix-kernel-fixtures.js';
 import { CHUNK } from '../../src/backends/wasm/wasm-storage.js';
 
@@ -103,10 +103,14 @@ describe("backend 'wasm' refuses outputs it cannot write, before writing", () =>
     try { scal(2, x, { backend: 'wasm', arithmetic: formats.f32 }); } catch (e) { caught = e; }
     expect((caught as ModprecError).parameter).toBe('options.arithmetic');
     caught = undefined;
-    try { nrm2(x, { backend: 'wasm' }); } catch (e) { caught = e; }
+    const A = ellFromMatrix({ rows: 1, cols: 1, width: 1, stride: 1, colIndex: Int32Array.from([0]), values: Float64Array.from([2]) });
+    const y = vector([5]);
+    try { ellSpmv({ alpha: 1, A, x, beta: 0, y }, { backend: 'wasm' }); } catch (e) { caught = e; }
     expect((caught as ModprecError).code).toBe('INVALID_OPTION');
     expect((caught as ModprecError).parameter).toBe('options.backend');
-    expect(nrm2(x, { backend: 'js' })).toBe(1);
+    expect(y.get(0)).toBe(5);
+    ellSpmv({ alpha: 1, A, x, beta: 0, y }, { backend: 'js' });
+    expect(y.get(0)).toBe(2);
     expect(x.get(0)).toBe(1);
   });
 });
