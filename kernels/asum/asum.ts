@@ -2,6 +2,9 @@
  * ASUM: Σ|xᵢ|.
  * @module
  */
+import { chooseCpuBackend, type CpuBackendOption } from '../shared/cpu-backend.js';
+import { runWasm } from '../shared/run-wasm.js';
+import { wasmAsum } from './asum-wasm.js';
 import type { Range } from '../../src/core/range.js';
 import { checkRange, chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
 import { resolveAccumulation } from '../shared/accumulation.js';
@@ -22,13 +25,13 @@ import type { GpuAsumResult } from './asum-webgpu.js';
  * ```
  * @group Kernels
  */
-export function asum(x: Range<1, any>, options?: KernelOptions & { backend?: 'cpu' }): number;
+export function asum(x: Range<1, any>, options?: KernelOptions & { backend?: CpuBackendOption }): number;
 /**
  * ASUM on the GPU (WebGPU through gpu.js; the CPU backend with a notice where no adapter exists, unless `strict`).
  * @returns a promise of the value and the run report (backend, adapter, fallback reason, arithmetic)
  */
 export function asum(x: Range<1, any>, options: GpuBackendOptions): Promise<GpuAsumResult>;
-export function asum(x: Range<1, any>, options: (KernelOptions & { backend?: 'cpu' }) | GpuBackendOptions = {}): number | Promise<GpuAsumResult> {
+export function asum(x: Range<1, any>, options: (KernelOptions & { backend?: CpuBackendOption }) | GpuBackendOptions = {}): number | Promise<GpuAsumResult> {
   checkRange('x', x, 1);
   if (chooseBackend(options) === 'gpu') {
     const call = prepareGpuCall('asum', [['x', x]], options as GpuBackendOptions);
@@ -39,7 +42,11 @@ export function asum(x: Range<1, any>, options: (KernelOptions & { backend?: 'cp
   const ar = chooseArithmetic(options.arithmetic, [x]);
   checkReadableIn(ar, [['x', x]]);
   const acc = resolveAccumulation(options.accumulation);
+  const requested = chooseBackend(options);
+  const cpu = chooseCpuBackend(requested, { kernel: 'asum', operands: [['x', x, 'read']], arithmetic: ar, accumulation: acc });
   if (n === 0) return 0;
+  let result = 0;
+  if (cpu === 'wasm' && runWasm(requested, () => { result = wasmAsum(x.accessor, n); })) return result;
   const xv = ar.register('xv');
   const res = ar.register('res');
   const f = vectorKernel({

@@ -7,6 +7,10 @@ import { checkRange, checkSameLength, checkScalar, chooseArithmetic, checkReadab
 import { vectorKernel, operandArgs } from '../../src/backends/cpu/vector-kernel.js';
 import { loadVectorElement } from '../../src/backends/cpu/reduction-kernel.js';
 import { checkNoOverlap } from '../shared/aliasing.js';
+import { chooseCpuBackend, type CpuBackendOption } from '../shared/cpu-backend.js';
+import { runWasm } from '../shared/run-wasm.js';
+import { wasmUpdate } from '../shared/update-wasm.js';
+import { recursiveAccumulation } from '../shared/accumulation.js';
 import { chooseBackend, prepareGpuCall, updateOnGpu, quickReport, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 
 /**
@@ -28,13 +32,13 @@ import { chooseBackend, prepareGpuCall, updateOnGpu, quickReport, type GpuBacken
  * ```
  * @group Kernels
  */
-export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options?: KernelOptions & { backend?: 'cpu' }): void;
+export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options?: KernelOptions & { backend?: CpuBackendOption }): void;
 /**
  * AXPY on the GPU (WebGPU through gpu.js; the CPU backend with a notice where no adapter exists, unless `strict`).
  * @returns a promise of the run report (backend, adapter, fallback reason, arithmetic)
  */
 export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options: GpuBackendOptions): Promise<GpuKernelReport>;
-export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options: (KernelOptions & { backend?: 'cpu' }) | GpuBackendOptions = {}): void | Promise<GpuKernelReport> {
+export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options: (KernelOptions & { backend?: CpuBackendOption }) | GpuBackendOptions = {}): void | Promise<GpuKernelReport> {
   checkScalar('alpha', alpha);
   checkRange('x', x, 1);
   checkRange('y', y, 1, true);
@@ -47,10 +51,13 @@ export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options:
     const cpu = (): void => axpy(alpha, x, y, { arithmetic: call.arithmetic });
     return n === 0 || alpha === 0 ? quickReport(call) : updateOnGpu({ alpha, x, beta: 1, y, out: y }, call, cpu);
   }
+  const requested = chooseBackend(options);
   options = options as KernelOptions;
   const ar = chooseArithmetic(options.arithmetic, [x, y]);
   checkReadableIn(ar, [['x', x], ['y', y]]);
+  const cpu = chooseCpuBackend(requested, { kernel: 'axpy', operands: [['x', x, 'read'], ['y', y, 'write']], arithmetic: ar, accumulation: recursiveAccumulation });
   if (n === 0 || alpha === 0) return;
+  if (cpu === 'wasm' && runWasm(requested, () => wasmUpdate('ax+y', alpha, x.accessor, 1, y.accessor, y.accessor, n))) return;
   const a = ar.register('a');
   const xv = ar.register('xv');
   const yv = ar.register('yv');

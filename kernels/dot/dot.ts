@@ -12,6 +12,9 @@ import { checkNoOverlap } from '../shared/aliasing.js';
 import { dotOnGpu, chooseBackend, prepareGpuCall, type GpuBackendOptions } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { fail } from '../../src/core/errors.js';
 import type { GpuDotResult } from './dot-webgpu.js';
+import { chooseCpuBackend, type CpuBackendOption } from '../shared/cpu-backend.js';
+import { runWasm } from '../shared/run-wasm.js';
+import { wasmDot } from './dot-wasm.js';
 
 /**
  * Options of {@link dot}.
@@ -44,13 +47,13 @@ export interface DotOptions extends KernelOptions {
  * ```
  * @group Kernels
  */
-export function dot(x: Range<1, any>, y: Range<1, any>, options?: DotOptions & { backend?: 'cpu' }): number;
+export function dot(x: Range<1, any>, y: Range<1, any>, options?: DotOptions & { backend?: CpuBackendOption }): number;
 /**
  * DOT on the GPU (WebGPU through gpu.js; CPU fallback with a notice where no adapter exists, unless `strict`).
  * @returns a promise of the value and the run report (backend, adapter, fallback reason, arithmetic)
  */
 export function dot(x: Range<1, any>, y: Range<1, any>, options: GpuBackendOptions): Promise<GpuDotResult>;
-export function dot(x: Range<1, any>, y: Range<1, any>, options: (DotOptions & { backend?: 'cpu' }) | GpuBackendOptions = {}): number | Promise<GpuDotResult> {
+export function dot(x: Range<1, any>, y: Range<1, any>, options: (DotOptions & { backend?: CpuBackendOption }) | GpuBackendOptions = {}): number | Promise<GpuDotResult> {
   checkRange('x', x, 1);
   checkRange('y', y, 1);
   checkSameLength('x', x.length(), 'y', y.length());
@@ -66,11 +69,18 @@ export function dot(x: Range<1, any>, y: Range<1, any>, options: (DotOptions & {
     const call = prepareGpuCall('dot', [['x', x], ['y', y]], options as GpuBackendOptions);
     return dotOnGpu(x, y, call, () => dot(x, y, { arithmetic: call.arithmetic, into }), into);
   }
+  const requested = chooseBackend(options);
   options = options as DotOptions;
   const ar = chooseArithmetic(options.arithmetic, [x, y]);
   checkReadableIn(ar, [['x', x], ['y', y]]);
   const acc = resolveAccumulation(options.accumulation);
   const n = x.length();
+  const cpu = chooseCpuBackend(requested, {
+    kernel: 'dot', operands: [['x', x, 'read'], ['y', y, 'read']], arithmetic: ar, accumulation: acc,
+    kernelRefusal: into ? { code: 'INVALID_OPTION', parameter: 'options.into', reason: 'the WebAssembly DOT returns its double (into is written by the JavaScript kernel)' } : undefined,
+  });
+  let result = 0;
+  if (cpu === 'wasm' && runWasm(requested, () => { result = wasmDot(x.accessor, y.accessor, n); })) return result;
   const f = dotProgram(x.accessor, y.accessor, into?.accessor, ar, acc);
   const args = [...Operand.args(x.accessor), ...Operand.args(y.accessor), ...(into ? Operand.args(into.accessor) : [])];
   // A cold kernel's first long run would leave V8 in a deoptimisation loop (src/backends/cpu/prime.ts); DOT has no

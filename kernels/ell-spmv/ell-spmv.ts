@@ -2,6 +2,7 @@
  * ELL SpMV: y := α·A·x + β·y for an ELL matrix whose values are read through any accessor.
  * @module
  */
+import { chooseCpuBackend, type CpuBackendOption } from '../shared/cpu-backend.js';
 import { chooseBackend, prepareGpuCall, ellSpmvOnGpu, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { Operand } from '../../src/backends/cpu/operand.js';
 import { chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
@@ -36,14 +37,14 @@ import { ellSpmvProgram } from './ell-spmv-cpu.js';
  * ```
  * @group Kernels
  */
-export function ellSpmv(args: EllSpmvArguments, options?: KernelOptions & { backend?: 'cpu' }): void;
+export function ellSpmv(args: EllSpmvArguments, options?: KernelOptions & { backend?: CpuBackendOption }): void;
 /**
  * ELL SpMV on the GPU (WebGPU through gpu.js; CPU fallback with a notice where no adapter exists, unless `strict`):
  * operands are uploaded in their storage formats, the result is written back through the output range.
  * @returns a promise of the run report (backend, adapter, fallback reason, arithmetic)
  */
 export function ellSpmv(args: EllSpmvArguments, options: GpuBackendOptions): Promise<GpuKernelReport>;
-export function ellSpmv(args: EllSpmvArguments, options: (KernelOptions & { backend?: 'cpu' }) | GpuBackendOptions = {}): void | Promise<GpuKernelReport> {
+export function ellSpmv(args: EllSpmvArguments, options: (KernelOptions & { backend?: CpuBackendOption }) | GpuBackendOptions = {}): void | Promise<GpuKernelReport> {
   const { alpha, beta, A, x, y } = checkEllSpmvArguments(args);
   if (chooseBackend(options) === 'gpu') {
     const call = prepareGpuCall('ellSpmv', [['A.values', A.values], ['x', x], ['y', y]], options as GpuBackendOptions);
@@ -52,6 +53,8 @@ export function ellSpmv(args: EllSpmvArguments, options: (KernelOptions & { back
   options = options as KernelOptions;
   const ar = chooseArithmetic(options.arithmetic, [A.values, x, y]);
   const acc = resolveAccumulation(options.accumulation);
+  // No WebAssembly program yet: backend 'wasm' is refused with a typed error, 'cpu' and 'js' run the JavaScript.
+  chooseCpuBackend(chooseBackend(options), { kernel: 'ellSpmv', operands: [], arithmetic: ar, accumulation: acc });
   const { rows, cols, width, stride, colIndex } = A.structure;
   if (rows === 0 || (alpha === 0 && beta === 1)) return;
   checkReadableIn(ar, [...(alpha !== 0 ? [['A.values', A.values], ['x', x]] as const : []), ...(beta !== 0 ? [['y', y] as const] : [])]);

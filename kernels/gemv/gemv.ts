@@ -2,6 +2,9 @@
  * GEMV: y := α·op(A)·x + β·y through any accessors, in any arithmetic, with any accumulation.
  * @module
  */
+import { chooseCpuBackend, type CpuBackendOption } from '../shared/cpu-backend.js';
+import { runWasm } from '../shared/run-wasm.js';
+import { wasmGemv, wasmGemvRefusal } from './gemv-wasm.js';
 import { chooseBackend, prepareGpuCall, gemvOnGpu, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { Operand } from '../../src/backends/cpu/operand.js';
 import { chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
@@ -75,14 +78,14 @@ function chooseLoop(option: GemvOptions['loop'], opA: Accessor<2, any>, ar: Arit
  * ```
  * @group Kernels
  */
-export function gemv(args: GemvArguments, options?: GemvOptions & { backend?: 'cpu' }): void;
+export function gemv(args: GemvArguments, options?: GemvOptions & { backend?: CpuBackendOption }): void;
 /**
  * GEMV on the GPU (WebGPU through gpu.js; CPU fallback with a notice where no adapter exists, unless `strict`):
  * operands are uploaded in their storage formats, the result is written back through the output range.
  * @returns a promise of the run report (backend, adapter, fallback reason, arithmetic)
  */
 export function gemv(args: GemvArguments, options: GpuBackendOptions): Promise<GpuKernelReport>;
-export function gemv(args: GemvArguments, options: (GemvOptions & { backend?: 'cpu' }) | GpuBackendOptions = {}): void | Promise<GpuKernelReport> {
+export function gemv(args: GemvArguments, options: (GemvOptions & { backend?: CpuBackendOption }) | GpuBackendOptions = {}): void | Promise<GpuKernelReport> {
   const { alpha, beta, opA, A, x, y, m, n } = checkGemvArguments(args);
   if (chooseBackend(options) === 'gpu') {
     const o = options as GpuBackendOptions & GemvOptions;
@@ -93,11 +96,19 @@ export function gemv(args: GemvArguments, options: (GemvOptions & { backend?: 'c
   options = options as GemvOptions;
   const ar = chooseArithmetic(options.arithmetic, [A, x, y]);
   const acc = resolveAccumulation(options.accumulation);
+  const requested = chooseBackend(options);
+  const explicitLoop = checkChoice('options.loop', options.loop, GEMV_LOOP_CHOICES, 'auto') !== 'auto';
+  const cpu = chooseCpuBackend(requested, {
+    kernel: 'gemv', arithmetic: ar, accumulation: acc,
+    operands: [['A', A, 'read'], ['x', x, 'read'], ['y', y, 'write']],
+    kernelRefusal: explicitLoop ? { code: 'INVALID_OPTION', parameter: 'options.loop', reason: "the loop orders are the generated JavaScript's: leave it 'auto' for WebAssembly" } : wasmGemvRefusal(opA),
+  });
   const loop = chooseLoop(options.loop, opA, ar, acc);
   if (m > 0 && n > 0) checkReadableIn(ar, [...(alpha !== 0 ? [['A', A], ['x', x]] as const : []), ...(beta !== 0 ? [['y', y] as const] : [])]);
   // The reference BLAS's quick return: an empty op(A) leaves y untouched (even for β ≠ 1).
   if (m === 0 || n === 0 || (alpha === 0 && beta === 1)) return;
   const alphaCase = coefficientCase(alpha);
+  if (cpu === 'wasm' && alphaCase !== 'zero' && runWasm(requested, () => wasmGemv(alpha, opA, x.accessor, beta, y.accessor, m, n))) return;
   const f = gemvProgram({ A: opA, x: x.accessor, y: y.accessor, ar, acc, loop, alpha: alphaCase, beta: coefficientCase(beta) });
   if (alphaCase === 'zero') f(m, n, ...Operand.args(y.accessor), alpha, beta);
   else f(m, n, ...Operand.args(opA), ...Operand.args(x.accessor), ...Operand.args(y.accessor), alpha, beta, loop === 'axpy' ? scratchOf(m) : undefined);

@@ -2,6 +2,9 @@
  * NRM2: the Euclidean norm, safe from overflow and underflow.
  * @module
  */
+import { chooseCpuBackend, type CpuBackendOption } from '../shared/cpu-backend.js';
+import { runWasm } from '../shared/run-wasm.js';
+import { wasmSumOfScaledSquares } from './nrm2-wasm.js';
 import type { Range } from '../../src/core/range.js';
 import { checkRange, chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
 import { resolveAccumulation } from '../shared/accumulation.js';
@@ -38,14 +41,14 @@ function scaleFor(max: number): number {
  * ```
  * @group Kernels
  */
-export function nrm2(x: Range<1, any>, options?: KernelOptions & { backend?: 'cpu' }): number;
+export function nrm2(x: Range<1, any>, options?: KernelOptions & { backend?: CpuBackendOption }): number;
 /**
  * NRM2 on the GPU (WebGPU through gpu.js; the CPU backend with a notice where no adapter exists, unless `strict`),
  * with the same scaling, NaN and ∞ rules.
  * @returns a promise of the value and the run report (backend, adapter, fallback reason, arithmetic)
  */
 export function nrm2(x: Range<1, any>, options: GpuBackendOptions): Promise<GpuNrm2Result>;
-export function nrm2(x: Range<1, any>, options: (KernelOptions & { backend?: 'cpu' }) | GpuBackendOptions = {}): number | Promise<GpuNrm2Result> {
+export function nrm2(x: Range<1, any>, options: (KernelOptions & { backend?: CpuBackendOption }) | GpuBackendOptions = {}): number | Promise<GpuNrm2Result> {
   checkRange('x', x, 1);
   if (chooseBackend(options) === 'gpu') {
     const call = prepareGpuCall('nrm2', [['x', x]], options as GpuBackendOptions);
@@ -56,6 +59,9 @@ export function nrm2(x: Range<1, any>, options: (KernelOptions & { backend?: 'cp
   const ar = chooseArithmetic(options.arithmetic, [x]);
   checkReadableIn(ar, [['x', x]]);
   const acc = resolveAccumulation(options.accumulation);
+  // WebAssembly runs the second pass (the sum of scaled squares); the maximum is a scan in JavaScript.
+  const requested = chooseBackend(options);
+  const cpu = chooseCpuBackend(requested, { kernel: 'nrm2', operands: [['x', x, 'read']], arithmetic: ar, accumulation: acc });
   if (n === 0) return 0;
   const xv = ar.register('xv');
   const res = ar.register('res');
@@ -73,6 +79,10 @@ export function nrm2(x: Range<1, any>, options: (KernelOptions & { backend?: 'cp
   // Pass 2: Σ (x_i · 2^-e)² with 2^-e applied as two exact factors (each representable).
   const h1 = Math.trunc(-e / 2);
   const h2 = -e - h1;
+  let squares = 0;
+  if (cpu === 'wasm' && runWasm(requested, () => { squares = wasmSumOfScaledSquares(x.accessor, n, 2 ** h1, 2 ** h2); })) {
+    return Math.sqrt(squares) * 2 ** (e - Math.trunc(e / 2)) * 2 ** Math.trunc(e / 2);
+  }
   const f = vectorKernel({
     kernel: 'nrm2', operands: [['x', x.accessor]], scalars: ['s1', 's2'], registers: ['xv', 'res', 'sc', 'sc2'], ar, acc,
     prologue: () => `${ar.emitFromNumber(sc, 's1')} ${ar.emitFromNumber(ar.register('sc2'), 's2')}`,

@@ -6,6 +6,10 @@ import type { Range } from '../../src/core/range.js';
 import { checkRange, checkScalar, chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
 import { vectorKernel, operandArgs } from '../../src/backends/cpu/vector-kernel.js';
 import { loadVectorElement } from '../../src/backends/cpu/reduction-kernel.js';
+import { chooseCpuBackend, type CpuBackendOption } from '../shared/cpu-backend.js';
+import { runWasm } from '../shared/run-wasm.js';
+import { wasmUpdate } from '../shared/update-wasm.js';
+import { recursiveAccumulation } from '../shared/accumulation.js';
 import { chooseBackend, prepareGpuCall, updateOnGpu, quickReport, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 
 /**
@@ -22,13 +26,13 @@ import { chooseBackend, prepareGpuCall, updateOnGpu, quickReport, type GpuBacken
  * ```
  * @group Kernels
  */
-export function scal(alpha: number, x: Range<1, any>, options?: KernelOptions & { backend?: 'cpu' }): void;
+export function scal(alpha: number, x: Range<1, any>, options?: KernelOptions & { backend?: CpuBackendOption }): void;
 /**
  * SCAL on the GPU (WebGPU through gpu.js; the CPU backend with a notice where no adapter exists, unless `strict`).
  * @returns a promise of the run report (backend, adapter, fallback reason, arithmetic)
  */
 export function scal(alpha: number, x: Range<1, any>, options: GpuBackendOptions): Promise<GpuKernelReport>;
-export function scal(alpha: number, x: Range<1, any>, options: (KernelOptions & { backend?: 'cpu' }) | GpuBackendOptions = {}): void | Promise<GpuKernelReport> {
+export function scal(alpha: number, x: Range<1, any>, options: (KernelOptions & { backend?: CpuBackendOption }) | GpuBackendOptions = {}): void | Promise<GpuKernelReport> {
   checkScalar('alpha', alpha);
   checkRange('x', x, 1, true);
   const n = x.length();
@@ -37,11 +41,14 @@ export function scal(alpha: number, x: Range<1, any>, options: (KernelOptions & 
     const cpu = (): void => scal(alpha, x, { arithmetic: call.arithmetic });
     return n === 0 || alpha === 1 ? quickReport(call) : updateOnGpu({ alpha, x, beta: 0, out: x }, call, cpu);
   }
+  const requested = chooseBackend(options);
   options = options as KernelOptions;
   const ar = chooseArithmetic(options.arithmetic, [x]);
   checkReadableIn(ar, alpha !== 0 ? [['x', x]] : []);
+  const cpu = chooseCpuBackend(requested, { kernel: 'scal', operands: [['x', x, 'write']], arithmetic: ar, accumulation: recursiveAccumulation });
   if (n === 0 || alpha === 1) return;
   const zero = alpha === 0;
+  if (cpu === 'wasm' && runWasm(requested, () => wasmUpdate(zero ? '0' : 'ax', alpha, zero ? null : x.accessor, 0, null, x.accessor, n))) return;
   const a = ar.register('a');
   const xv = ar.register('xv');
   const f = vectorKernel({

@@ -53,7 +53,7 @@ import { gpuTrsvBound } from './trsv-gpu-bound.js';
  * ```
  * @group Kernels
  */
-export function trsvBound(args: TrsvArguments, options: (KernelOptions & { backend?: 'cpu' }) | GpuBackendOptions = {}): Float64Array {
+export function trsvBound(args: TrsvArguments, options: (KernelOptions & { backend?: 'cpu' | 'wasm' | 'js' }) | GpuBackendOptions = {}): Float64Array {
   const checked = checkTrsvArguments(args);
   const { A, x, T, lower, unit, n } = checked;
   if (chooseBackend(options) === 'gpu') {

@@ -2,18 +2,32 @@
  * TRSV: solves op(A)·x = b in place through any accessors, in any arithmetic, with any accumulation.
  * @module
  */
+import { chooseCpuBackend, type CpuBackendOption } from '../shared/cpu-backend.js';
+import { runWasm } from '../shared/run-wasm.js';
+import { wasmTrsv, wasmTrsvRefusal } from './trsv-wasm.js';
 import { chooseBackend, prepareGpuCall, trsvOnGpu, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { Operand } from '../../src/backends/cpu/operand.js';
 import { chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
 import { resolveAccumulation } from '../shared/accumulation.js';
 import { checkTrsvArguments, type TrsvArguments } from './trsv-arguments.js';
-import { trsvProgram } from './trsv-cpu.js';
+import { trsvNeedsScratch, trsvProgram } from './trsv-cpu.js';
 import { checkPivotsIn } from './trsv-pivots.js';
+
+let scratch = new Float64Array(0);
+
+/** The partial sums of the column-oriented loop (grown on demand, reused across calls). */
+function scratchOf(n: number): Float64Array {
+  if (scratch.length < n) scratch = new Float64Array(n);
+  return scratch;
+}
 
 /**
  * Solves op(A)·x = b for a triangular A, overwriting x (which holds b on entry) with the solution, as BLAS's
- * TRSV. Row by row: each xᵢ is computed in the arithmetic (one reduction through the accumulation strategy
- * and a division by the diagonal) and written back rounded to x's storage before the next row reads it.
+ * TRSV. Each xᵢ is computed in the arithmetic (one reduction through the accumulation strategy — bᵢ, then the
+ * products in ascending column order for a lower op(A), descending for an upper one — and a division by the
+ * diagonal) and written back rounded to x's storage before a later row reads it. The loop order follows A's
+ * layout so that A is read contiguously (column-oriented for column-major A with trans 'N'); it does not change
+ * the result (kernels/trsv/trsv-cpu.ts).
  * Only the `uplo` triangle of A is read, and not its diagonal when `diag = 'U'`. A zero diagonal gives
  * ±Inf/NaN as IEEE division does in fp64, fp32 and dd arithmetic; in an arithmetic without infinities (RNS) it
  * is refused before anything is written (`INVALID_VALUE` naming `A[i, i]`), as is a non-finite entry of the
@@ -37,7 +51,7 @@ import { checkPivotsIn } from './trsv-pivots.js';
  * ```
  * @group Kernels
  */
-export function trsv(args: TrsvArguments, options?: KernelOptions & { backend?: 'cpu' }): void;
+export function trsv(args: TrsvArguments, options?: KernelOptions & { backend?: CpuBackendOption }): void;
 /**
  * TRSV on the GPU (WebGPU through gpu.js; CPU fallback with a notice where no adapter exists, unless `strict`):
  * operands are uploaded in their storage formats, the result is written back through the output range. The GPU
@@ -46,7 +60,7 @@ export function trsv(args: TrsvArguments, options?: KernelOptions & { backend?: 
  * @returns a promise of the run report (backend, adapter, fallback reason, arithmetic)
  */
 export function trsv(args: TrsvArguments, options: GpuBackendOptions): Promise<GpuKernelReport>;
-export function trsv(args: TrsvArguments, options: (KernelOptions & { backend?: 'cpu' }) | GpuBackendOptions = {}): void | Promise<GpuKernelReport> {
+export function trsv(args: TrsvArguments, options: (KernelOptions & { backend?: CpuBackendOption }) | GpuBackendOptions = {}): void | Promise<GpuKernelReport> {
   const { A, x, T, lower, unit, n } = checkTrsvArguments(args);
   if (chooseBackend(options) === 'gpu') {
     const call = prepareGpuCall('trsv', [['A', A], ['x', x]], options as GpuBackendOptions);
@@ -58,7 +72,12 @@ export function trsv(args: TrsvArguments, options: (KernelOptions & { backend?: 
   checkReadableIn(ar, [['x', x]]);
   checkPivotsIn(ar, A, (args.uplo ?? 'U') === 'U', unit);
   const acc = resolveAccumulation(options.accumulation);
+  const requested = chooseBackend(options);
+  const cpu = chooseCpuBackend(requested, {
+    kernel: 'trsv', operands: [['A', A, 'read'], ['x', x, 'write']], arithmetic: ar, accumulation: acc, kernelRefusal: wasmTrsvRefusal(T),
+  });
   if (n === 0) return;
-  const f = trsvProgram({ T, x: x.accessor, ar, acc, lower, unit });
-  f(n, ...Operand.args(T), ...Operand.args(x.accessor));
+  if (cpu === 'wasm' && runWasm(requested, () => wasmTrsv(T, x.accessor, n, lower, unit))) return;
+  const spec = { T, x: x.accessor, ar, acc, lower, unit };
+  trsvProgram(spec)(n, ...Operand.args(T), ...Operand.args(x.accessor), trsvNeedsScratch(spec) ? scratchOf(n) : undefined);
 }

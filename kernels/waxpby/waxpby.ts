@@ -7,6 +7,10 @@ import { checkRange, checkSameLength, checkScalar, chooseArithmetic, checkReadab
 import { vectorKernel, operandArgs } from '../../src/backends/cpu/vector-kernel.js';
 import { loadVectorElement } from '../../src/backends/cpu/reduction-kernel.js';
 import { checkNoOverlap } from '../shared/aliasing.js';
+import { chooseCpuBackend, type CpuBackendOption } from '../shared/cpu-backend.js';
+import { runWasm } from '../shared/run-wasm.js';
+import { wasmUpdate } from '../shared/update-wasm.js';
+import { recursiveAccumulation } from '../shared/accumulation.js';
 import { chooseBackend, prepareGpuCall, updateOnGpu, quickReport, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 
 /**
@@ -30,14 +34,14 @@ import { chooseBackend, prepareGpuCall, updateOnGpu, quickReport, type GpuBacken
  * ```
  * @group Kernels
  */
-export function waxpby(alpha: number, x: Range<1, any>, beta: number, y: Range<1, any>, w: Range<1, any>, options?: KernelOptions & { backend?: 'cpu' }): void;
+export function waxpby(alpha: number, x: Range<1, any>, beta: number, y: Range<1, any>, w: Range<1, any>, options?: KernelOptions & { backend?: CpuBackendOption }): void;
 /**
  * WAXPBY on the GPU (WebGPU through gpu.js; the CPU backend with a notice where no adapter exists, unless `strict`).
  * @returns a promise of the run report (backend, adapter, fallback reason, arithmetic)
  */
 export function waxpby(alpha: number, x: Range<1, any>, beta: number, y: Range<1, any>, w: Range<1, any>, options: GpuBackendOptions): Promise<GpuKernelReport>;
 export function waxpby(
-  alpha: number, x: Range<1, any>, beta: number, y: Range<1, any>, w: Range<1, any>, options: (KernelOptions & { backend?: 'cpu' }) | GpuBackendOptions = {},
+  alpha: number, x: Range<1, any>, beta: number, y: Range<1, any>, w: Range<1, any>, options: (KernelOptions & { backend?: CpuBackendOption }) | GpuBackendOptions = {},
 ): void | Promise<GpuKernelReport> {
   checkScalar('alpha', alpha);
   checkScalar('beta', beta);
@@ -54,12 +58,19 @@ export function waxpby(
     const cpu = (): void => waxpby(alpha, x, beta, y, w, { arithmetic: call.arithmetic });
     return n === 0 ? quickReport(call) : updateOnGpu({ alpha, x, beta, y, out: w }, call, cpu);
   }
+  const requested = chooseBackend(options);
   options = options as KernelOptions;
   const ar = chooseArithmetic(options.arithmetic, [x, y, w]);
   checkReadableIn(ar, [...(alpha !== 0 ? [['x', x] as const] : []), ...(beta !== 0 ? [['y', y] as const] : [])]);
-  if (n === 0) return;
   const useX = alpha !== 0;
   const useY = beta !== 0;
+  const cpu = chooseCpuBackend(requested, {
+    kernel: 'waxpby', arithmetic: ar, accumulation: recursiveAccumulation,
+    operands: [...(useX ? [['x', x, 'read'] as const] : []), ...(useY ? [['y', y, 'read'] as const] : []), ['w', w, 'write']],
+  });
+  if (n === 0) return;
+  const form = useX ? (useY ? 'ax+by' : 'ax') : useY ? 'by+0' : '0';
+  if (cpu === 'wasm' && runWasm(requested, () => wasmUpdate(form, alpha, useX ? x.accessor : null, beta, useY ? y.accessor : null, w.accessor, n))) return;
   const [a, b, xv, yv, t] = ['a', 'b', 'xv', 'yv', 't'].map((r) => ar.register(r)) as [any, any, any, any, any];
   const f = vectorKernel({
     kernel: 'waxpby', variant: { useX, useY },

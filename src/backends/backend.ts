@@ -9,8 +9,12 @@ import type { Range } from '../core/range.js';
 import type { ArithmeticFormat } from '../formats/common/format.js';
 import { fail } from '../core/errors.js';
 
-/** The registered backends. */
-export type BackendName = 'cpu' | 'gpu';
+/**
+ * The registered backends: `'cpu'` (the default: WebAssembly SIMD where it runs the signature, generated
+ * JavaScript otherwise), `'wasm'` (WebAssembly SIMD only: a typed error where it cannot), `'js'` (generated
+ * JavaScript only), `'gpu'` (WebGPU).
+ */
+export type BackendName = 'cpu' | 'gpu' | 'wasm' | 'js';
 
 /** The nine kernels every backend is asked about. */
 export type KernelName = 'dot' | 'gemv' | 'trsv' | 'ellSpmv' | 'axpy' | 'waxpby' | 'scal' | 'nrm2' | 'asum';
@@ -53,8 +57,8 @@ export interface KernelBackend {
 export function chooseBackend(options: { backend?: unknown } | undefined): BackendName {
   const b = options?.backend;
   if (b === undefined || b === 'cpu') return 'cpu';
-  if (b === 'gpu') return 'gpu';
-  return fail('INVALID_OPTION', 'options.backend', "must be 'cpu' or 'gpu'", b);
+  if (b === 'gpu' || b === 'wasm' || b === 'js') return b;
+  return fail('INVALID_OPTION', 'options.backend', "must be 'cpu', 'wasm', 'js' or 'gpu'", b);
 }
 
 /**

@@ -32,6 +32,9 @@ export interface ValidatedSolve {
 export function validateSolve(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, options: (SolverOptions & { backend?: 'cpu' | 'gpu'; strict?: boolean }) | undefined, extraFormats: readonly (readonly [string, unknown])[] = []): ValidatedSolve {
   if (options !== undefined && (typeof options !== 'object' || options === null)) fail('INVALID_OPTION', 'options', 'must be an object', options);
   const backend = chooseBackend(options);
+  // A solver runs its kernels on the CPU (each picking WebAssembly or generated JavaScript, as the kernels do by
+  // default) or resident on the GPU; naming one CPU code path for a whole solve is not an option of its own.
+  if (backend !== 'cpu' && backend !== 'gpu') fail('INVALID_OPTION', 'options.backend', "must be 'cpu' or 'gpu' for a solver", backend);
   const op = linearOperator(A);
   const bIn = checkVectorInput('b', b, op.size);
   const opts = resolveSolverOptions(options, op.size);

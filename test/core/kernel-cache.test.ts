@@ -32,13 +32,15 @@ describe('kernel specialisation cache', () => {
   });
 
   it('compiles a different specialisation for each storage, arithmetic and scaling', () => {
+    // The generated JavaScript's cache (f64 arithmetic would run on WebAssembly by default).
+    const js = { backend: 'js' } as const;
     const x = vector([1, 2], { storage: 'f32', arithmetic: 'f64' });
-    expect(compiledBy(() => dot(x, vector([1, 2], { storage: 'bf16', arithmetic: 'f64' })))).toBe(1);
-    expect(compiledBy(() => dot(x, vector([1, 2], { storage: 'f16', arithmetic: 'f64' })))).toBe(1);
-    expect(compiledBy(() => dot(x, vector([1, 2], { storage: 'f16', arithmetic: 'f64' }), { arithmetic: 'f32' }))).toBe(1);
+    expect(compiledBy(() => dot(x, vector([1, 2], { storage: 'bf16', arithmetic: 'f64' }), js))).toBe(1);
+    expect(compiledBy(() => dot(x, vector([1, 2], { storage: 'f16', arithmetic: 'f64' }), js))).toBe(1);
+    expect(compiledBy(() => dot(x, vector([1, 2], { storage: 'f16', arithmetic: 'f64' }), { arithmetic: 'f32', ...js }))).toBe(1);
     const scaled = range(scaledReducedRowMajor<1>({ size: [2], storage: 'f16', arithmetic: 'f64', scaleMask: [false] }));
-    expect(compiledBy(() => dot(x, scaled))).toBe(1);
-    expect(compiledBy(() => dot(x, scaled))).toBe(0);
+    expect(compiledBy(() => dot(x, scaled, js))).toBe(1);
+    expect(compiledBy(() => dot(x, scaled, js))).toBe(0);
   });
 
   it('keys element-wise kernels by their variant too (WAXPBY with a zero coefficient skips a read)', () => {

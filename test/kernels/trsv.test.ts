@@ -96,6 +96,39 @@ describe('trsv against the exact solution for the stored values', () => {
   });
 });
 
+describe('trsv reads A contiguously for its layout (rows in blocks where columns are contiguous)', () => {
+  // n past several 8-row (f64/f32) and 4-row (dd) blocks, with leftover rows: every storage, layout and stride.
+  const largeCase = trsvCase.chain((c) => fc.integer({ min: 7, max: 27 }).map((n) => ({ ...c, n })));
+
+  it('stays within trsvBound for n past the row blocks, every layout, storage and arithmetic', () => {
+    fc.assert(fc.property(largeCase, (c) => checkCase(c, { arithmetic: c.arithmetic })), { numRuns: 80 });
+  });
+
+  it('stays within trsvBound for n past the row blocks with the accumulation plugins and dd', () => {
+    const pair = fc.constantFrom(['f64', 'kahan'], ['f64', 'dot2'], ['f64', 'dd'], ['dd', 'recursive'], ['dd', 'dd'], ['f32', 'pairwise']);
+    fc.assert(fc.property(largeCase, pair, (c, [arithmetic, accumulation]) => checkCase(c, { arithmetic, accumulation })), { numRuns: 40 });
+  });
+
+  it('gives the same bits for row-major and column-major A (each row sums in the same order)', () => {
+    const pair = fc.constantFrom(['f64', 'recursive'], ['f32', 'recursive'], ['f64', 'kahan'], ['f64', 'dd'], ['dd', 'recursive']);
+    const system = fc.record({
+      n: fc.integer({ min: 0, max: 30 }), uplo: fc.constantFrom<Uplo>('U', 'L'), trans: fc.constantFrom<Trans>('N', 'T'),
+      diag: fc.constantFrom<Diag>('N', 'U'), seed: fc.integer({ min: 0, max: 2 ** 30 }),
+    });
+    fc.assert(fc.property(system, pair, (c, [arithmetic, accumulation]) => {
+      const random = seededRandom(c.seed);
+      const values = Array.from({ length: c.n }, (_, i) => Array.from({ length: c.n }, (_, j) => (i === j ? 1 + random.nextDouble() : random.nextDouble() * 2 - 1)));
+      const b = Array.from({ length: c.n }, () => random.nextDouble() * 2 - 1);
+      const solve = (layout: 'row' | 'col'): number[] => {
+        const x = vec(b);
+        trsv({ A: square(values, layout), x, uplo: c.uplo, trans: c.trans, diag: c.diag }, { arithmetic, accumulation });
+        return read(x);
+      };
+      expect(solve('col')).toEqual(solve('row'));
+    }), { numRuns: 60 });
+  });
+});
+
 const vec = (values: number[], storage = formats.f64): Range<1> => {
   const r = range(rowMajor<1>({ size: [values.length], storage, arithmetic: formats.f64 }));
   values.forEach((v, i) => r.set(i, v));

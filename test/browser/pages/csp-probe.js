@@ -1,5 +1,6 @@
-// Runs a CPU DOT, an RNS DOT and a GPU DOT (all generate code: the GPU's through gpu.js's compiler) and records
-// what happened in window.__result.
+// Runs a CPU DOT (automatic backend), a WebAssembly DOT, a JavaScript-only DOT (Kahan), an RNS DOT and a GPU DOT
+// (all generate code: WebAssembly, JavaScript, or WGSL through gpu.js's compiler) and records what happened in
+// window.__result.
 import { dot, vector, formats, ModprecError } from '/lib/modprec.js';
 
 const outcome = (f) => {
@@ -19,7 +20,9 @@ const outcomeAsync = async (f) => {
     return { error: { name: e.name, modprec: e instanceof ModprecError, code: e.code, parameter: e.parameter, message: e.message } };
   }
 };
-const f64 = outcome(() => dot(x, y));
+const f64 = outcome(() => dot(x, y, { arithmetic: formats.f64 }));
+const wasm = outcome(() => dot(x, y, { backend: 'wasm', arithmetic: formats.f64 }));
+const kahan = outcome(() => dot(x, y, { arithmetic: formats.f64, accumulation: 'kahan' }));
 const rns = outcome(() => dot(x, y, { arithmetic: formats.rns424 }));
 const gpu = await outcomeAsync(() => dot(x, y, { backend: 'gpu', arithmetic: formats.f32, strict: true }));
-window.__result = { f64, rns, gpu };
+window.__result = { f64, wasm, kahan, rns, gpu };

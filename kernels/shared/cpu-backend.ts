@@ -1,0 +1,100 @@
+/**
+ * Which CPU backend runs a call: WebAssembly SIMD (src/backends/wasm) where it supports the signature, generated
+ * JavaScript (src/backends/cpu) otherwise — the general path (users' formats and accumulations, RNS, dd) and
+ * the fallback where WebAssembly SIMD is missing or a Content-Security-Policy forbids compiling it. Both compute
+ * the same operations on every element; they may add a reduction's terms in a different order (WebAssembly in
+ * SIMD lanes), which the bounds cover (kernels/shared/bound-terms.ts).
+ * @module
+ */
+import type { Range } from '../../src/core/range.js';
+import type { ArithmeticFormat } from '../../src/formats/common/format.js';
+import { refuse, type BackendName, type KernelName, type Refusal } from '../../src/backends/backend.js';
+import { wasmCompilationBlocked, wasmSimdAvailable } from '../../src/backends/wasm/wasm-runtime.js';
+import { wasmStorageOf } from '../../src/backends/wasm/wasm-storage.js';
+import { findFormat } from '../../src/formats/common/registry.js';
+import { recursiveAccumulation, resolveAccumulation, type Accumulation } from './accumulation.js';
+import { chooseArithmetic, type KernelOptions } from './kernel-options.js';
+import { chooseBackend } from '../../src/backends/backend.js';
+
+/**
+ * The CPU values of `options.backend`: `'cpu'` (default; WebAssembly SIMD where it runs the call, generated
+ * JavaScript otherwise — {@link cpuBackendOf} says which and why), `'wasm'` (WebAssembly only: a typed error
+ * naming what it cannot run), `'js'` (generated JavaScript only).
+ * @group Kernels
+ */
+export type CpuBackendOption = 'cpu' | 'wasm' | 'js';
+
+/** The kernels that have a WebAssembly program. */
+export const WASM_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv', 'trsv', 'axpy', 'waxpby', 'scal', 'asum', 'nrm2']);
+
+/** A call as the CPU backends see it. */
+export interface CpuCall {
+  readonly kernel: KernelName;
+  /** Operands by parameter name, with whether the kernel writes them. */
+  readonly operands: readonly (readonly [string, Range<any, any>, 'read' | 'write'])[];
+  readonly arithmetic: ArithmeticFormat;
+  readonly accumulation: Accumulation;
+  /** A kernel-specific reason the WebAssembly program cannot run this call (e.g. a layout), if any. */
+  readonly kernelRefusal?: Refusal;
+}
+
+/** Why the WebAssembly backend cannot run the call, or `undefined` when it can. */
+export function wasmRefusal(call: CpuCall): Refusal | undefined {
+  const option = (reason: string, parameter = 'options.backend'): Refusal => ({ code: 'INVALID_OPTION', parameter, reason });
+  if (!wasmSimdAvailable()) return option('this JavaScript engine has no WebAssembly SIMD128');
+  if (!WASM_KERNELS.has(call.kernel)) return option(`${call.kernel} has no WebAssembly program yet`);
+  if (call.arithmetic !== findFormat('f64')!.arithmetic) return option(`WebAssembly computes in f64 arithmetic only (not ${call.arithmetic.name})`, 'options.arithmetic');
+  if (call.accumulation !== recursiveAccumulation) return option(`WebAssembly sums with the recursive accumulation only (not ${call.accumulation.name})`, 'options.accumulation');
+  for (const [name, r, use] of call.operands) {
+    const s = wasmStorageOf(r.accessor);
+    if (typeof s === 'string') return { code: 'INVALID_FORMAT', parameter: name, reason: s };
+    if (use === 'write' && (!s.writable || r.accessor.scale)) return { code: 'INVALID_FORMAT', parameter: name, reason: `WebAssembly writes unscaled f64 and f32 storage only (not ${r.accessor.scale ? 'scaled ' : ''}${s.name})` };
+  }
+  return call.kernelRefusal;
+}
+
+/**
+ * The CPU backend that runs `call` for the backend the caller named (`'cpu'`: automatic, `'wasm'` or `'js'`).
+ * @throws {@link ModprecError} the refusal's typed error for `'wasm'` when WebAssembly cannot run the call
+ */
+export function chooseCpuBackend(requested: BackendName, call: CpuCall): 'wasm' | 'js' {
+  if (requested === 'js') return 'js';
+  // A policy that refused an earlier compilation sends automatic calls to JavaScript; backend 'wasm' then gets
+  // the same CODE_GENERATION_BLOCKED as the first refusal (thrown where it compiles).
+  if (requested === 'cpu' && wasmCompilationBlocked()) return 'js';
+  const why = wasmRefusal(call);
+  if (why === undefined) return 'wasm';
+  if (requested === 'wasm') refuse('wasm', why);
+  return 'js';
+}
+
+/**
+ * Which CPU backend runs `kernel` on these operands with these options, and why not WebAssembly when it is the
+ * generated JavaScript: the automatic choice the kernels make, reported. (Kernel-specific limits — GEMV's
+ * layouts, DOT's `into` — are reported by the kernels' typed errors with `backend: 'wasm'`.)
+ * @param kernel - the kernel's name
+ * @param operands - the operands by parameter name; the last one of `writes` is written
+ * @param options - the kernel's options (arithmetic, accumulation, backend)
+ * @example
+ * ```ts
+ * import { vector, formats, cpuBackendOf } from 'modprec';
+ *
+ * const x = vector([1, 2, 3], { storage: formats.f32 });
+ * cpuBackendOf('dot', { x, y: x }).backend; // 'wasm' where WebAssembly SIMD runs, else 'js'
+ * cpuBackendOf('dot', { x, y: x }, { accumulation: 'kahan' }).backend; // → 'js'
+ * ```
+ * @group Kernels
+ */
+export function cpuBackendOf(
+  kernel: KernelName, operands: Readonly<Record<string, Range<any, any>>>, options: KernelOptions & { backend?: unknown } = {}, writes: readonly string[] = [],
+): { backend: 'wasm' | 'js'; reason?: string } {
+  const requested = chooseBackend(options);
+  if (requested === 'js') return { backend: 'js', reason: "backend: 'js' was asked for" };
+  if (wasmCompilationBlocked()) return { backend: 'js', reason: "Content-Security-Policy: the page forbids compiling WebAssembly (no 'wasm-unsafe-eval')" };
+  const ranges = Object.values(operands);
+  const why = wasmRefusal({
+    kernel, arithmetic: chooseArithmetic(options.arithmetic, ranges), accumulation: resolveAccumulation(options.accumulation),
+    operands: Object.entries(operands).map(([name, r]) => [name, r, writes.includes(name) ? 'write' : 'read'] as const),
+  });
+  return why ? { backend: 'js', reason: `${why.parameter}: ${why.reason}` } : { backend: 'wasm' };
+}

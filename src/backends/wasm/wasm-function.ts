@@ -1,0 +1,97 @@
+/**
+ * Building blocks of the generated WebAssembly kernels: local allocation, the operand readers' set-up, and the
+ * counted SIMD loop every vector kernel runs.
+ * @module
+ */
+import { F64, I32, V128, op, SIMD, type FunctionSpec, type ValueType } from './wasm-encoder.js';
+import { decoderLocals, setDecoderConstants, type WasmStorage } from './wasm-storage.js';
+
+/** Parameters and locals of one function, by index. */
+export class WasmLocals {
+  private readonly params: ValueType[] = [];
+  private readonly locals: ValueType[] = [];
+  private frozen = false;
+
+  /** A new parameter (all parameters before the first local). */
+  param(t: ValueType): number {
+    if (this.frozen) throw new Error('modprec: wasm parameters after locals');
+    this.params.push(t);
+    return this.params.length - 1;
+  }
+
+  /** A new local. */
+  local(t: ValueType): number {
+    this.frozen = true;
+    this.locals.push(t);
+    return this.params.length + this.locals.length - 1;
+  }
+
+  /** `count` consecutive locals; the first index. */
+  locals_(t: ValueType, count: number): number {
+    const first = this.params.length + this.locals.length;
+    for (let k = 0; k < count; k++) this.local(t);
+    return first;
+  }
+
+  /** The function with this signature and `body`. */
+  function(exportName: string, results: readonly ValueType[], body: readonly number[]): FunctionSpec {
+    return { exportName, params: [...this.params], results, locals: [...this.locals], body };
+  }
+}
+
+/** A staged operand as a kernel reads it: its pointer parameter, scale (f64x2 local, or none) and decoder. */
+export interface WasmOperand {
+  readonly storage: WasmStorage;
+  /** Pointer parameter (byte address of the staged chunk), advanced by the loop. */
+  readonly pointer: number;
+  /** Scale parameter (f64). */
+  readonly scaleParam: number;
+  /** Local holding the scale as f64x2, or -1 when the operand is unscaled. */
+  readonly scale: number;
+  /** Decoder constant locals. */
+  readonly constants: readonly number[];
+}
+
+/** Declares an operand's parameters (pointer, scale) — call for every operand before any local. */
+export function operandParams(l: WasmLocals, storage: WasmStorage): { storage: WasmStorage; pointer: number; scaleParam: number } {
+  return { storage, pointer: l.param(I32), scaleParam: l.param(F64) };
+}
+
+/** Allocates an operand's locals; `scaled` when its values must be multiplied by the scale. */
+export function operandLocals(l: WasmLocals, p: { storage: WasmStorage; pointer: number; scaleParam: number }, scaled: boolean): WasmOperand {
+  const scale = scaled ? l.local(V128) : -1;
+  const n = decoderLocals(p.storage);
+  const first = n > 0 ? l.locals_(V128, n) : 0;
+  return { ...p, scale, constants: Array.from({ length: n }, (_, k) => first + k) };
+}
+
+/** Instructions run once before the loop: the scale splat and the decoder constants. */
+export function operandSetup(o: WasmOperand): number[] {
+  return [
+    ...(o.scale >= 0 ? [...op.get(o.scaleParam), ...op.simd(SIMD.f64x2Splat), ...op.set(o.scale)] : []),
+    ...(o.constants.length > 0 ? setDecoderConstants(o.storage, o.constants[0]!) : []),
+  ];
+}
+
+/** Instructions leaving the f64x2 of elements 2k, 2k + 1 (of the current step) on the stack, scaled. */
+export function load2(o: WasmOperand, k: number): number[] {
+  const code = o.storage.load2(o.pointer, 2 * k * o.storage.bytes, o.constants);
+  return o.scale >= 0 ? [...code, ...op.get(o.scale), ...op.simd(SIMD.f64x2Mul)] : code;
+}
+
+/**
+ * `for (i = 0; i < n; i += 8) { body; pointers += 8 elements }` — n a multiple of 8 (the staging pads).
+ * @param i - an i32 local
+ * @param n - the i32 count parameter
+ */
+export function stepLoop(i: number, n: number, pointers: readonly { pointer: number; storage: WasmStorage }[], body: readonly number[]): number[] {
+  return [
+    ...op.i32(0), ...op.set(i),
+    ...op.block(), ...op.loop(),
+    ...op.get(i), ...op.get(n), ...op.i32GeS(), ...op.brIf(1),
+    ...body,
+    ...pointers.flatMap((p) => [...op.get(p.pointer), ...op.i32(8 * p.storage.bytes), ...op.i32Add(), ...op.set(p.pointer)]),
+    ...op.get(i), ...op.i32(8), ...op.i32Add(), ...op.set(i),
+    ...op.br(0), ...op.end(), ...op.end(),
+  ];
+}

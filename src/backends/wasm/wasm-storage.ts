@@ -1,0 +1,187 @@
+/**
+ * The built-in storage formats as WebAssembly reads and writes them: SIMD code that turns two stored elements
+ * into an f64x2 of their values (exactly the values the JavaScript kernels decode), the element sizes, and the
+ * staging of an operand's elements into the WebAssembly memory.
+ *
+ * Why staging: modprec's operands live in ordinary JavaScript ArrayBuffers (a range's typed array, or the
+ * user's), which WebAssembly cannot address. Giving every range a slice of one WebAssembly.Memory would let the
+ * kernels read in place, but JavaScript cannot free such slices (a FinalizationRegistry runs when the garbage
+ * collector pleases, and WebAssembly memory never shrinks), views break where the memory must grow unless it is
+ * shared, and a SharedArrayBuffer-backed view is refused by some APIs (WebGPU uploads). So the kernels copy
+ * operands in chunks of {@link CHUNK} elements into a staging area that stays in the L2 cache and compute on the
+ * copy: DRAM is read once, as by the JavaScript kernels; the copy itself (a memcpy for unit strides) runs from
+ * cache to cache.
+ * @module
+ */
+import type { Accessor } from '../../../accessors/accessor.js';
+import { findFormat } from '../../formats/common/registry.js';
+import { SIMD, op } from './wasm-encoder.js';
+
+/** Elements per staged chunk of fp64 (a multiple of 8: the kernels' SIMD loops take 8 elements per step). */
+export const CHUNK = 4096;
+
+/**
+ * Elements per chunk for operands of these storages: as many as fit CHUNK·8 bytes for the widest, so narrow
+ * formats move as many bytes per call as fp64 does (fewer calls and views per byte).
+ */
+export function chunkElements(...storages: readonly (WasmStorage | null)[]): number {
+  const widest = Math.max(...storages.map((s) => s?.bytes ?? 1));
+  return (CHUNK * 8) / widest;
+}
+
+/** A built-in storage the WebAssembly kernels read. */
+export interface WasmStorage {
+  /** The storage's name (f64, f32, f16, bf16, i8, i16, i32). */
+  readonly name: string;
+  /** Bytes per element. */
+  readonly bytes: number;
+  /** Whether an f64x2 of values can also be written back by {@link WasmStorage.store2} (f64, f32). */
+  readonly writable: boolean;
+  /**
+   * Instructions leaving an f64x2 of the values of the two elements at byte address (local `pointer`) + `offset`
+   * on the stack; `constants` are locals holding the decoder's vector constants (see {@link WasmStorage.constants}).
+   */
+  load2(pointer: number, offset: number, constants: readonly number[]): number[];
+  /** Vector constants the decoder needs (as i32x4 splats), set up once per call. */
+  readonly constants: readonly number[];
+  /** v128 scratch locals the decoder needs after its constants (passed to load2 after them). */
+  readonly scratch?: number;
+  /** Instructions storing the f64x2 on the stack (after the address) at `offset`, rounded to the storage. */
+  store2?(offset: number): number[];
+}
+
+const splat32 = (k: number): number[] => [...op.i32(k | 0), ...op.simd(SIMD.i32x4Splat)];
+
+const f64: WasmStorage = {
+  name: 'f64', bytes: 8, writable: true, constants: [],
+  load2: (p, o) => [...op.get(p), ...op.simdMem(SIMD.load, 0, o)],
+  store2: (o) => op.simdMem(SIMD.store, 0, o),
+};
+
+const f32: WasmStorage = {
+  name: 'f32', bytes: 4, writable: true, constants: [],
+  load2: (p, o) => [...op.get(p), ...op.simdMem(SIMD.load64Zero, 0, o), ...op.simd(SIMD.f64x2PromoteLowF32x4)],
+  // Demotion rounds to nearest even, as Math.fround (the JavaScript kernels' write of an f32 element) does.
+  store2: (o) => [...op.simd(SIMD.f32x4DemoteF64x2Zero), ...op.simdMem(0x5b /* v128.store64_lane */, 0, o), 0],
+};
+
+/**
+ * Narrow formats decode four elements at once into an f32x4 (or i32x4), kept in a scratch local: the pair 2k, 2k+1
+ * with k even is its low half, k odd its high half (moved down by a shuffle). load2 is called in order of k for
+ * each operand, so the odd call finds the even call's four values.
+ */
+function fourWide(offset: number, bytes: number, wide: number, decode4: () => number[], low: number[]): number[] {
+  if ((offset / bytes) % 4 === 0) return [...decode4(), ...op.tee(wide), ...low];
+  const high = [8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7];
+  return [...op.get(wide), ...op.get(wide), ...op.simd(0x0d /* i8x16.shuffle */, ...high), ...low];
+}
+
+const bf16: WasmStorage = {
+  name: 'bf16', bytes: 2, writable: false, constants: [], scratch: 1,
+  // The 16 bits are the high half of a binary32.
+  load2: (p, o, [wide]) => fourWide(o, 2, wide!, () => [...op.get(p), ...op.simdMem(SIMD.load64Zero, 0, o), ...op.simd(SIMD.i32x4ExtendLowI16x8u),
+    ...op.i32(16), ...op.simd(SIMD.i32x4Shl)], op.simd(SIMD.f64x2PromoteLowF32x4)),
+};
+
+// fp16 → binary32 without a table: the exponent and significand bits shifted into place are the binary32 of
+// the value times 2⁻¹¹², so one exact multiplication by 2¹¹² rebiases normal and subnormal values alike; Inf
+// and NaN (exponent 31) get exponent 255 instead, keeping their significand; the sign is or-ed in last.
+const f16: WasmStorage = {
+  name: 'f16', bytes: 2, writable: false,
+  constants: [0x7fff, 0x8000, 0x77800000, 0x7c00, 0x7f800000], scratch: 4,
+  load2: (p, o, [magnitudeMask, signMask, scale, infinityBits, f32Exponent, h, m, b, wide]) => fourWide(o, 2, wide!, () => [
+    // h = the four 16-bit patterns, m = h & 0x7fff, b = m << 13
+    ...op.get(p), ...op.simdMem(SIMD.load64Zero, 0, o), ...op.simd(SIMD.i32x4ExtendLowI16x8u), ...op.set(h!),
+    ...op.get(h!), ...op.get(magnitudeMask!), ...op.simd(SIMD.and), ...op.set(m!),
+    ...op.get(m!), ...op.i32(13), ...op.simd(SIMD.i32x4Shl), ...op.set(b!),
+    // v128.bitselect(Inf/NaN part, finite part, m ≥ 0x7c00)
+    ...op.get(b!), ...op.get(f32Exponent!), ...op.simd(SIMD.or),
+    ...op.get(b!), ...op.get(scale!), ...op.simd(SIMD.f32x4Mul),
+    ...op.get(m!), ...op.get(infinityBits!), ...op.simd(SIMD.i32x4GeU),
+    ...op.simd(SIMD.bitselect),
+    ...op.get(h!), ...op.get(signMask!), ...op.simd(SIMD.and), ...op.i32(16), ...op.simd(SIMD.i32x4Shl), ...op.simd(SIMD.or),
+  ], op.simd(SIMD.f64x2PromoteLowF32x4)),
+};
+
+/** Scaled or plain integers: exact int32 lanes converted to doubles (the scale multiplies afterwards). */
+const convertLow = op.simd(SIMD.f64x2ConvertLowI32x4s);
+const i8: WasmStorage = {
+  name: 'i8', bytes: 1, writable: false, constants: [], scratch: 1,
+  load2: (p, o, [wide]) => fourWide(o, 1, wide!, () => [...op.get(p), ...op.simdMem(SIMD.load32Zero, 0, o),
+    ...op.simd(SIMD.i16x8ExtendLowI8x16s), ...op.simd(SIMD.i32x4ExtendLowI16x8s)], convertLow),
+};
+const i16: WasmStorage = {
+  name: 'i16', bytes: 2, writable: false, constants: [], scratch: 1,
+  load2: (p, o, [wide]) => fourWide(o, 2, wide!, () => [...op.get(p), ...op.simdMem(SIMD.load64Zero, 0, o), ...op.simd(SIMD.i32x4ExtendLowI16x8s)], convertLow),
+};
+const i32: WasmStorage = {
+  name: 'i32', bytes: 4, writable: false, constants: [],
+  load2: (p, o) => [...op.get(p), ...op.simdMem(SIMD.load64Zero, 0, o), ...convertLow],
+};
+
+const byName = new Map<string, WasmStorage>([f64, f32, f16, bf16, i8, i16, i32].map((s) => [s.name, s]));
+
+/**
+ * v128 locals a decoder needs: its constants, then its scratch locals. The kernel allocates them consecutively
+ * and passes their indices to load2 as `constants`.
+ */
+export function decoderLocals(s: WasmStorage): number {
+  return s.constants.length + (s.scratch ?? 0);
+}
+
+/** Instructions setting the decoder's constant locals (starting at local `first`). */
+export function setDecoderConstants(s: WasmStorage, first: number): number[] {
+  return s.constants.flatMap((k, i) => [...splat32(k), ...op.set(first + i)]);
+}
+
+/**
+ * The WebAssembly reader of an accessor's storage, or why there is none: a built-in storage (the registry's own
+ * object, not a user's format of the same name), at most one scale for the whole vector, and a finite scale.
+ */
+export function wasmStorageOf(a: Accessor<any, any>): WasmStorage | string {
+  const st = a.storage;
+  const s = byName.get(st.name);
+  if (!s || findFormat(st.name)?.storage !== st) return `storage ${st.name} has no WebAssembly reader (built-in f64, f32, f16, bf16, i8, i16, i32 only)`;
+  if (a.scale) {
+    if (a.scale.mask.some((m: boolean) => m)) return 'a scale per element or row has no WebAssembly reader (one scale per operand only)';
+    if (!Number.isFinite(a.scale.data[a.scale.offset])) return 'a non-finite scale is left to the JavaScript kernels';
+  }
+  return s;
+}
+
+/** The single scale of an operand (1 when unscaled). */
+export function scaleOf(a: Accessor<any, any>): number {
+  return a.scale ? a.scale.data[a.scale.offset]! : 1;
+}
+
+type RawArray = { [k: number]: number; length: number; subarray(a: number, b: number): RawArray; buffer: ArrayBufferLike; byteOffset: number };
+type RawConstructor = new (buffer: ArrayBufferLike, byteOffset: number, length: number) => RawArray;
+
+/**
+ * Copies elements [from, from + count) of a 1-D accessor (raw storage elements, no decoding) to byte address
+ * `address` of the WebAssembly memory and zero-fills up to `padTo` elements. Unit stride: one memcpy.
+ */
+export function stageVector(a: Accessor<1, any>, from: number, count: number, address: number, padTo: number, memory: ArrayBuffer): void {
+  const data = a.data as RawArray;
+  const view = new (data.constructor as RawConstructor)(memory, address, padTo);
+  const stride = a.strides[0] as number;
+  const start = a.offset + from * stride;
+  if (stride === 1) (view as unknown as { set(s: RawArray): void }).set(data.subarray(start, start + count));
+  else for (let k = 0, p = start; k < count; k++, p += stride) view[k] = data[p]!;
+  for (let k = count; k < padTo; k++) view[k] = 0;
+}
+
+/** Copies `count` staged elements at `address` back to elements [from, from + count) of a 1-D accessor. */
+export function unstageVector(a: Accessor<1, any>, from: number, count: number, address: number, memory: ArrayBuffer): void {
+  const data = a.data as RawArray;
+  const view = new (data.constructor as RawConstructor)(memory, address, count);
+  const stride = a.strides[0] as number;
+  const start = a.offset + from * stride;
+  if (stride === 1) (data as unknown as { set(s: RawArray, o: number): void }).set(view, start);
+  else for (let k = 0, p = start; k < count; k++, p += stride) data[p] = view[k]!;
+}
+
+/** The WebAssembly storage of a name (tests). */
+export function wasmStorageNamed(name: string): WasmStorage | undefined {
+  return byName.get(name);
+}

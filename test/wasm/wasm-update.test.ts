@@ -1,0 +1,116 @@
+/**
+ * The WebAssembly element-wise updates (AXPY, WAXPBY in each zero-coefficient form, SCAL): bit for bit the
+ * generated JavaScript's results (same roundings per element) over every readable storage, strides, sub-ranges,
+ * scales and special values, nothing written outside the output view; typed refusals for outputs it cannot write.
+ */
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { axpy, waxpby, scal, ellSpmv, ellFromMatrix, vector, formats, cpuBackendOf, ModprecError, type Range } from '../../src/index.js';
+import { buildVector, changedOutside, positionsOf, snapshot, vectorSpec, type VectorSpec } from '../kernels/matrix-kernel-fixtures.js';
+import { CHUNK } from '../../src/backends/wasm/wasm-storage.js';
+
+const outputSpec: fc.Arbitrary<VectorSpec> = fc.record({
+  storage: fc.constantFrom('f64' as const, 'f32' as const),
+  stride: fc.constantFrom(1, 1, 2, -1, -3),
+  sub: fc.boolean(),
+});
+const element = fc.oneof(
+  { weight: 8, arbitrary: fc.double({ min: -1e3, max: 1e3, noNaN: true }) },
+  { weight: 1, arbitrary: fc.constantFrom(NaN, Infinity, -Infinity, -0, 1e-310, 3e38, 1e300) },
+);
+const coefficient = fc.oneof(fc.double({ min: -8, max: 8, noNaN: true }), fc.constantFrom(0, -0, 1, NaN, Infinity));
+const lengths = fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 0, max: 40 }) }, { weight: 1, arbitrary: fc.constantFrom(CHUNK - 3, CHUNK + 9) });
+
+/** Scaled integers hold finite values only (their scale is fitted to them). */
+const fit = (spec: VectorSpec, values: number[]): number[] => (spec.storage === 'i16s' ? values.map((v) => (Number.isFinite(v) ? v : 0)) : values);
+
+/** Two identical builds of the same operands: one for each backend. */
+function twice<T>(build: () => T): [T, T] {
+  return [build(), build()];
+}
+
+/** The raw storage of a range (bits compared with Object.is, NaN payloads aside). */
+const raw = (r: Range<1, any>): number[] => Array.from(r.accessor.data as ArrayLike<number>);
+
+describe('WebAssembly updates: the same bits as the generated JavaScript', () => {
+  it('AXPY y := αx + y', () => {
+    const input = lengths.chain((n) => fc.record({ a: vectorSpec, b: outputSpec, alpha: coefficient, xs: fc.array(element, { minLength: n, maxLength: n }), ys: fc.array(element, { minLength: n, maxLength: n }) }));
+    fc.assert(fc.property(input, ({ a, b, alpha, xs, ys }) => {
+      const [[x1, y1], [x2, y2]] = twice(() => [buildVector(a, fit(a, xs)), buildVector(b, ys)] as const);
+      expect(cpuBackendOf('axpy', { x: x1, y: y1 }, {}, ['y']).backend).toBe('wasm');
+      const before = snapshot(y1);
+      axpy(alpha, x1, y1, { backend: 'wasm' });
+      axpy(alpha, x2, y2, { backend: 'js' });
+      expect(raw(y1)).toEqual(raw(y2));
+      expect(changedOutside(y1, before, positionsOf(y1))).toEqual([]);
+    }), { numRuns: 150 });
+  });
+
+  it('WAXPBY w := αx + βy with zero coefficients in any position', () => {
+    const input = lengths.chain((n) => fc.record({
+      a: vectorSpec, b: vectorSpec, c: outputSpec, alpha: fc.oneof(coefficient, fc.constant(0)), beta: fc.oneof(coefficient, fc.constant(0)),
+      xs: fc.array(element, { minLength: n, maxLength: n }), ys: fc.array(element, { minLength: n, maxLength: n }), ws: fc.array(element, { minLength: n, maxLength: n }),
+    }));
+    fc.assert(fc.property(input, ({ a, b, c, alpha, beta, xs, ys, ws }) => {
+      const [[x1, y1, w1], [x2, y2, w2]] = twice(() => [buildVector(a, fit(a, xs)), buildVector(b, fit(b, ys)), buildVector(c, ws)] as const);
+      const before = snapshot(w1);
+      waxpby(alpha, x1, beta, y1, w1, { backend: 'wasm' });
+      waxpby(alpha, x2, beta, y2, w2, { backend: 'js' });
+      expect(raw(w1)).toEqual(raw(w2));
+      expect(changedOutside(w1, before, positionsOf(w1))).toEqual([]);
+    }), { numRuns: 150 });
+  });
+
+  it('SCAL x := αx (α = 0 writes zeros over NaN, as the JavaScript kernel does)', () => {
+    const input = lengths.chain((n) => fc.record({ a: outputSpec, alpha: fc.oneof(coefficient, fc.constant(0)), xs: fc.array(element, { minLength: n, maxLength: n }) }));
+    fc.assert(fc.property(input, ({ a, alpha, xs }) => {
+      const [x1, x2] = twice(() => buildVector(a, xs));
+      const before = snapshot(x1);
+      scal(alpha, x1, { backend: 'wasm' });
+      scal(alpha, x2, { backend: 'js' });
+      expect(raw(x1)).toEqual(raw(x2));
+      expect(changedOutside(x1, before, positionsOf(x1))).toEqual([]);
+    }), { numRuns: 150 });
+  });
+
+  it('y may be x itself (the same elements)', () => {
+    const x = vector([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    axpy(2, x, x, { backend: 'wasm' });
+    expect(Array.from(x.accessor.data as Float64Array)).toEqual([3, 6, 9, 12, 15, 18, 21, 24, 27]);
+  });
+});
+
+describe("backend 'wasm' refuses outputs it cannot write, before writing", () => {
+  it('a bf16 or scaled integer y is INVALID_FORMAT naming y; the automatic choice runs JavaScript', () => {
+    for (const storage of [formats.bf16, formats.f16, formats.i16]) {
+      const x = vector([1, 2]), y = vector([3, 4], { storage, arithmetic: formats.f64 });
+      const before = raw(y);
+      let caught: unknown;
+      try { axpy(1, x, y, { backend: 'wasm' }); } catch (e) { caught = e; }
+      expect(caught).toBeInstanceOf(ModprecError);
+      expect((caught as ModprecError).code).toBe('INVALID_FORMAT');
+      expect((caught as ModprecError).parameter).toBe('y');
+      expect(raw(y)).toEqual(before);
+      expect(cpuBackendOf('axpy', { x, y }, {}, ['y']).backend).toBe('js');
+      axpy(1, x, y);
+      expect(Array.from({ length: 2 }, (_, i) => y.get(i))).toEqual([4, 6]);
+    }
+  });
+
+  it('an arithmetic other than f64 is refused naming options.arithmetic; a kernel without a program naming options.backend', () => {
+    const x = vector([1]);
+    let caught: unknown;
+    try { scal(2, x, { backend: 'wasm', arithmetic: formats.f32 }); } catch (e) { caught = e; }
+    expect((caught as ModprecError).parameter).toBe('options.arithmetic');
+    caught = undefined;
+    const A = ellFromMatrix({ rows: 1, cols: 1, width: 1, stride: 1, colIndex: Int32Array.from([0]), values: Float64Array.from([2]) });
+    const y = vector([5]);
+    try { ellSpmv({ alpha: 1, A, x, beta: 0, y }, { backend: 'wasm' }); } catch (e) { caught = e; }
+    expect((caught as ModprecError).code).toBe('INVALID_OPTION');
+    expect((caught as ModprecError).parameter).toBe('options.backend');
+    expect(y.get(0)).toBe(5);
+    ellSpmv({ alpha: 1, A, x, beta: 0, y }, { backend: 'js' });
+    expect(y.get(0)).toBe(2);
+    expect(x.get(0)).toBe(1);
+  });
+});
