@@ -71,6 +71,7 @@ describe("solvers with backend: 'gpu'", () => {
     expectModprec(() => cg(ellWithStorage(A, { storage: formats.dd }), b, ff), 'INVALID_FORMAT', 'A.values');
     expectModprec(() => cg(A, b, { ...ff, strict: 1 as never }), 'INVALID_OPTION', 'options.strict');
     expectModprec(() => cg(A, b, { backend: 'tpu' as never }), 'INVALID_OPTION', 'options.backend');
+    expectModprec(() => cg(A, b, { backend: 'wasm' as never }), 'INVALID_OPTION', 'options.backend');
     expectModprec(() => cg(A, [1], ff), 'DIMENSION_MISMATCH', 'b');
   });
 });
