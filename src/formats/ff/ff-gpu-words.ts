@@ -4,7 +4,7 @@
  * @module
  */
 import type { GpuStoragePart } from '../common/gpu-part.js';
-import { twoWordQuadRead } from '../common/gpu-word-reads.js';
+import { asPair, twoWordQuadRead } from '../common/gpu-word-reads.js';
 
 /**
  * float-float pairs on the device.
@@ -45,5 +45,5 @@ export const ffGpuWords: GpuStoragePart = {
   },
   readArgs: () => [],
   vectorRead: twoWordQuadRead((q, o) => `[${q}[${o}], ${q}[${o + 1}]]`),
-  emitReturn: (values) => (values[0] ? (values[0].kind === 'ff' ? `return ${values[0].name};` : `return [${values[0].name}, 0.0];`) : 'return [0.0, 0.0];'),
+  emitReturn: (values) => (values[0] ? `return ${asPair(values[0])};` : 'return [0.0, 0.0];'),
 };
