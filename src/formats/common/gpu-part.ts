@@ -86,6 +86,11 @@ export interface GpuStoragePart {
    * @throws {@link modprec!ModprecError} `INVALID_VALUE` for values the format cannot hold on the GPU
    */
   encode(values: ArrayLike<number>, parameter: string, scaleBlock: number): GpuEncodedArray;
+  /**
+   * One element's value as a double-double pair (hi, lo), for formats holding more than a double (ff, the GPU dd
+   * arithmetic's words): exactly where two doubles hold it. Absent: `decode` is exact.
+   */
+  decodePair?(words: Uint32Array): [number, number];
   /** Decodes `length` elements exactly. */
   decode(encoded: GpuEncodedArray, length: number, scaleBlock: number): Float64Array;
   /**

@@ -162,6 +162,10 @@ export const xfGpuWords: GpuStoragePart = {
     for (let k = 0; k < values.length; k++) encodeXf(values[k]!, words, 4 * k);
     return { words };
   },
+  decodePair: (words) => {
+    const p = decodeXfPair(words, 0);
+    return [p.hi, p.lo];
+  },
   decode(encoded, length) {
     const out = new Float64Array(length);
     for (let k = 0; k < length; k++) {

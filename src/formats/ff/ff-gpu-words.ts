@@ -40,6 +40,10 @@ export const ffGpuWords: GpuStoragePart = {
     }
     return out;
   },
+  decodePair: (words) => {
+    const f = new Float32Array(words.buffer, words.byteOffset, 2);
+    return [f[0]!, f[1]!];
+  },
   emitRead(array, index, dst) {
     return { code: `const ${dst}k = (${index}) * 2; const ${dst} = [${array}[${dst}k], ${array}[${dst}k + 1]];`, register: { kind: 'ff', name: dst } };
   },
