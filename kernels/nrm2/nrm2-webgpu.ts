@@ -88,6 +88,8 @@ async function nrm2OnDevice(runtime: GpuRuntime, x: DeviceArray, arithmetic: Gpu
   const arrays: Record<string, BoundArray> = {};
   const scalars: Record<string, number> = { n: x.length, T: threads };
   bindArray('X', x, arrays, scalars);
+  // An arithmetic whose exponent range holds every square (dd) sums them unscaled: no max pass.
+  if (arithmetic.squaresInRange) return arithmetic.sqrtOfWords(await squares(runtime, x, arithmetic, arrays, { ...scalars, s1: 1, s2: 1 }));
   const maxSpec = memo(`nrm2max|${arithmetic.name}|${readKey(x)}`, () => maxPassSource(arithmetic, x));
   const maxProgram = await getProgram(context, { source: maxSpec.source, args: maxSpec.args, components: 2 });
   const maxReduce = memo('nrm2maxr', maxReduceSource);
@@ -98,14 +100,20 @@ async function nrm2OnDevice(runtime: GpuRuntime, x: DeviceArray, arithmetic: Gpu
   if (max === 0 || !Number.isFinite(max!)) return max!;
   const e = scaleExponent(max!);
   const h1 = Math.trunc(-e / 2);
+  const root = arithmetic.sqrtOfWords(await squares(runtime, x, arithmetic, arrays, { ...scalars, s1: 2 ** h1, s2: 2 ** (-e - h1) }));
+  return root * 2 ** (e - Math.trunc(e / 2)) * 2 ** Math.trunc(e / 2);
+}
+
+/** Pass 2 and its reduction: the words of Σ (x_k·s1·s2)². */
+async function squares(runtime: GpuRuntime, x: DeviceArray, arithmetic: GpuArithmetic, arrays: Record<string, BoundArray>, scalars: Record<string, number>): Promise<Uint32Array> {
+  const context = runtime.context;
+  const threads = scalars.T!;
   const c = arithmetic.components;
   const sqSpec = memo(`nrm2sq|${arithmetic.name}|${readKey(x)}`, () => squaresPassSource(arithmetic, x));
   const sqProgram = await getProgram(context, { source: sqSpec.source, args: sqSpec.args, components: c });
   const sum = memo(`dotr|${arithmetic.name}`, () => reduceProgramSpec(arithmetic));
   const sumReducer = await getProgram(context, { source: sum.source, args: sum.args, components: c });
-  const sw = await reduce(runtime, `nrm2sq|${objectId(x)}|${x.length}|${arithmetic.name}`, { program: sqProgram, arrays, scalars: { ...scalars, s1: 2 ** h1, s2: 2 ** (-e - h1) } }, threads, sumReducer, c);
-  const root = arithmetic.sqrtOfWords(sw);
-  return root * 2 ** (e - Math.trunc(e / 2)) * 2 ** Math.trunc(e / 2);
+  return reduce(runtime, `nrm2sq|${objectId(x)}|${x.length}|${arithmetic.name}`, { program: sqProgram, arrays, scalars }, threads, sumReducer, c);
 }
 
 /**

@@ -33,7 +33,10 @@ describe('the format registry holds the GPU parts', () => {
     expect(GPU_FORMATS.ff).toBe(formats.ff.arithmetic!.gpu!.words);
     expect(gpuArithmetic('f32')).toBe(formats.f32.arithmetic!.gpu);
     expect(gpuArithmetic('ff')).toBe(formats.ff.arithmetic!.gpu);
-    for (const name of ['f64', 'dd', 'rns424']) expect(findFormat(name)?.arithmetic?.gpu, name).toBeUndefined();
+    for (const name of ['f64', 'rns424']) expect(findFormat(name)?.arithmetic?.gpu, name).toBeUndefined();
+    // Double-double carries both: its storage part (four words per pair) and its arithmetic part (dd-gpu-wgsl.ts).
+    expect(GPU_FORMATS.dd).toBe(formats.dd.storage!.gpu);
+    expect(gpuArithmetic('dd')).toBe(formats.dd.arithmetic!.gpu);
     const e = (() => { try { gpuFormat('i32', 'options.format'); } catch (err) { return err; } })() as ModprecError;
     expect(e).toBeInstanceOf(ModprecError);
     expect([e.code, e.parameter]).toEqual(['INVALID_FORMAT', 'options.format']);

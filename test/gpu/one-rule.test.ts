@@ -28,7 +28,7 @@ describe('the arithmetic and the options of backend gpu are the CPU\'s', () => {
     await requireRuntime();
     // f16 storage defaults to f64 arithmetic on the CPU: the GPU refuses it rather than computing in f32.
     const h = vector([1, 2], { storage: formats.f16 });
-    for (const run of [() => dot(h, h, { backend: 'gpu' }), () => dot(vector([1]), vector([1]), { backend: 'gpu', arithmetic: formats.dd })]) {
+    for (const run of [() => dot(h, h, { backend: 'gpu' }), () => dot(vector([1]), vector([1]), { backend: 'gpu', arithmetic: formats.rns106 })]) {
       const e = await errorOf(run);
       expect(e.code).toBe('INVALID_OPTION');
       expect(e.parameter).toBe('options.arithmetic');
@@ -39,6 +39,10 @@ describe('the arithmetic and the options of backend gpu are the CPU\'s', () => {
     expect((await dot(x, x, { backend: 'gpu' })).arithmetic).toBe('f32');
     // The names work as on the CPU.
     expect((await dot(x, x, { backend: 'gpu', arithmetic: 'ff' })).arithmetic).toBe('ff');
+    // Double-double has a GPU part: it runs there, with the CPU's result where both are exact.
+    const d = vector([1, 2 ** -60, 3], { storage: formats.dd, arithmetic: formats.dd });
+    const r = await dot(d, d, { backend: 'gpu' });
+    expect([r.backend, r.arithmetic, r.value]).toEqual(['gpu', 'dd', dot(d, d)]);
   });
 
   it('accumulation is validated as on the CPU, then refused (not ignored); so is a loop order', async () => {

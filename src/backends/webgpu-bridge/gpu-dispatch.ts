@@ -16,6 +16,8 @@ import type { EllOperand } from '../../../kernels/ell-spmv/ell-operand.js';
 import { onGpuOrCpu, type GpuCall } from './gpu-backend.js';
 export { prepareGpuCall } from './gpu-backend.js';
 import { storedValues } from './stored-values.js';
+import { vector } from '../../core/vectors.js';
+import { dd as ddFormat } from '../../formats/dd/register.js';
 
 export { chooseBackend } from '../backend.js';
 export type { GpuBackendOptions } from './gpu-backend.js';
@@ -28,8 +30,27 @@ export type GpuKernelReport = GpuRunInfo;
 
 type Gpu = typeof import('../webgpu/index.js');
 
-/** Built-in storage formats whose CPU bytes are the device words. */
-const SAME_BYTES = new Set(['f64', 'f32', 'f16', 'bf16']);
+/** Built-in storage formats whose CPU bytes are the device words (dd: its interleaved pairs). */
+const SAME_BYTES = new Set(['f64', 'f32', 'f16', 'bf16', 'dd']);
+
+/**
+ * A packed interleaved dd copy of a dd-stored range (any layout, split or interleaved), 1-D in index order or
+ * column-major for a matrix.
+ */
+function packedDd(r: Range<any, any>): Range<1, any> {
+  const a = r.accessor;
+  const n = a.size.reduce((p: number, q: number) => p * q, 1);
+  const out = vector(n, { storage: ddFormat.storage as never, arithmetic: a.arithmetic as never });
+  const d = out.accessor.data as Float64Array;
+  const rows = a.size[0] as number;
+  for (let k = 0; k < n; k++) {
+    const idx = a.dimensionality === 1 ? [k] : [k % rows, Math.floor(k / rows)];
+    const v = a.storage.decode(a.data as never, a.linearIndex(idx)) as { hi: number; lo: number };
+    d[2 * k] = v.hi;
+    d[2 * k + 1] = v.lo;
+  }
+  return out;
+}
 
 /**
  * Uploads a range's stored values in its own storage format (f64 as exact words). With `asView` (kernels that read
@@ -38,6 +59,8 @@ const SAME_BYTES = new Set(['f64', 'f32', 'f16', 'bf16']);
  */
 function upload(g: Gpu, r: Range<any, any>, asView = false): Promise<DeviceArray> {
   if (asView && r.dimensionality === 1 && SAME_BYTES.has(r.accessor.storage.name)) return g.toDevice(r as never, { strict: true });
+  // Double-double pairs go up as the bytes of a packed interleaved copy (numbers would drop lo).
+  if (r.accessor.storage.kind === 'dd') return g.toDevice(packedDd(r) as never, { strict: true });
   return g.toDevice(storedValues(r), { format: r.accessor.storage.name as 'f64' | 'f32' | 'f16' | 'bf16', strict: true });
 }
 
@@ -82,8 +105,9 @@ export function dotOnGpu(x: Range<1, any>, y: Range<1, any>, call: GpuCall, cpu:
       // The result in full arithmetic precision: the pair (or word) the last pass left, read back as it is.
       const { result, info } = await g.gpuDotResident(dx, dy, { arithmetic: call.arithmetic, strict: true });
       const words = (await result.encoded()).words;
-      const f = new Float32Array(words.buffer, words.byteOffset, call.gpuArithmetic === 'ff' ? 2 : 1);
-      const [hi, lo] = [f[0]!, call.gpuArithmetic === 'ff' ? f[1]! : 0];
+      // The arithmetic's word layout says how its value reads as a pair (ff: its two words; dd: the pair nearest).
+      const layout = call.arithmetic.gpu!.words;
+      const [hi, lo] = layout.decodePair ? layout.decodePair(words) : [layout.decode({ words }, 1, 1)[0]!, 0];
       writePair(into, hi, lo, call);
       return { ...info, value: lo === 0 ? hi : hi + lo };
     } finally {

@@ -325,8 +325,11 @@ function isCoreRange(data: unknown): data is CoreRangeLike {
   return typeof data === 'object' && data !== null && typeof (data as CoreRangeLike).accessor?.extent === 'function';
 }
 
-/** Built-in formats whose CPU storage bytes are the device words (f64: low word first; 16-bit: element 2k low). */
-const SAME_BYTES = new Set(['f64', 'f32', 'f16', 'bf16']);
+/**
+ * Built-in formats whose CPU storage bytes are the device words (f64: low word first; 16-bit: element 2k low; dd:
+ * the interleaved pairs hi, lo).
+ */
+const SAME_BYTES = new Set(['f64', 'f32', 'f16', 'bf16', 'dd']);
 
 /**
  * A 1-D range stored in a format whose bytes are its device words, uploaded as the bytes of the storage span it
@@ -340,7 +343,9 @@ function rangeSpan(r: CoreRangeLike, format: GpuStorageFormat): { encoded: Encod
   // 16-bit formats pack two elements per word, element 2k in the low half: start the span on an even element.
   if (format.elementsPerWord === 2) lo -= lo & 1;
   const spanLength = Math.max(0, hi - lo + 1);
-  const bytes = new Uint8Array(data.buffer, data.byteOffset + lo * data.BYTES_PER_ELEMENT, spanLength * data.BYTES_PER_ELEMENT);
+  // Bytes per element: two per 16-bit element, else the element's words (a dd element is two doubles).
+  const bpe = format.elementsPerWord === 2 ? 2 : 4 * format.wordsPerElement;
+  const bytes = new Uint8Array(data.buffer, data.byteOffset + lo * bpe, spanLength * bpe);
   const words = new Uint32Array(Math.max(1, format.words(spanLength)));
   new Uint8Array(words.buffer).set(bytes);
   return { encoded: { words }, spanLength, offset: n === 0 ? 0 : a.offset - lo, length: n, stride: a.strides[0]! };
@@ -381,8 +386,9 @@ export async function spanToRange(array: DeviceArray, r: RangeLike): Promise<voi
     fail('INVALID_STORAGE', 'array', `must be the device span of this range (toDevice(range), ${a.storage.name}, ${spanLength} elements)`, array.spanLength);
   }
   const words = (await array.encoded()).words;
-  const bytes = spanLength * data.BYTES_PER_ELEMENT;
-  new Uint8Array(data.buffer, data.byteOffset + lo * data.BYTES_PER_ELEMENT, bytes).set(new Uint8Array(words.buffer, words.byteOffset, bytes));
+  const bpe = array.format.elementsPerWord === 2 ? 2 : 4 * array.format.wordsPerElement;
+  const bytes = spanLength * bpe;
+  new Uint8Array(data.buffer, data.byteOffset + lo * bpe, bytes).set(new Uint8Array(words.buffer, words.byteOffset, bytes));
 }
 
 function hostValues(data: ArrayLike<number> | RangeLike, parameter: string): ArrayLike<number> {
@@ -530,7 +536,7 @@ export function bufferView(runtime: GpuRuntime, buffer: GpuBuffer, format: GpuSt
  */
 export async function toDeviceSpan(r: RangeLike, strict?: boolean): Promise<{ span: DeviceArray; offset: number; strides: readonly number[] }> {
   if (!isCoreRange(r) || r.accessor.scale || !SAME_BYTES.has(r.accessor.storage.name)) {
-    return fail('INVALID_FORMAT', 'range', 'must be an unscaled range stored in f64, f32, f16 or bf16', isCoreRange(r) ? r.accessor.storage.name : r);
+    return fail('INVALID_FORMAT', 'range', 'must be an unscaled range stored in f64, f32, f16, bf16 or dd', isCoreRange(r) ? r.accessor.storage.name : r);
   }
   const format = gpuFormat(r.accessor.storage.name);
   const s = rangeSpan(r, format);

@@ -11,13 +11,14 @@
 import { fail } from '../../core/errors.js';
 import { findFormat, formatNames } from '../../formats/common/registry.js';
 import '../../formats/index.js';
+import '../../formats/dd/register.js';
 import type { GpuEncodedArray, GpuHelperFunction, GpuStoragePart, GpuVectorRead } from '../../formats/common/gpu-part.js';
 
 /**
  * Names of the built-in GPU storage formats (the core's format names; `ff` is the float-float arithmetic's words).
  * @group GPU
  */
-export type GpuFormatName = 'f32' | 'f16' | 'bf16' | 'f64' | 'ff' | 'i8' | 'i16';
+export type GpuFormatName = 'f32' | 'f16' | 'bf16' | 'f64' | 'ff' | 'i8' | 'i16' | 'dd';
 
 /** Words and scales of an encoded array. */
 export type EncodedArray = GpuEncodedArray;
@@ -140,6 +141,7 @@ export const GPU_FORMATS: Readonly<Record<GpuFormatName, GpuStorageFormat>> = Ob
   ff: builtIn('ff'),
   i8: builtIn('i8'),
   i16: builtIn('i16'),
+  dd: builtIn('dd'),
 });
 
 /**

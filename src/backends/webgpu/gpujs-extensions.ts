@@ -184,6 +184,43 @@ function emitTargetCall(node: TranslatorNode, name: string, ast: AstNode, out: s
   out.push(close);
 }
 
+/** Native WGSL functions by name (registered from arithmetic parts), and the libraries that define them. */
+const NATIVE = new Map<string, { readonly args: readonly GpuType[]; readonly library: { readonly wgsl: string; readonly names: readonly string[] } }>();
+const LIBRARIES: { readonly wgsl: string; readonly names: readonly string[] }[] = [];
+
+/**
+ * Registers a library of native WGSL functions with a gpu.js instance: calls of its functions in kernel source
+ * become WGSL calls, and its WGSL is appended to each shader that calls one (idempotent per library text).
+ * @param gpu - the gpu.js instance
+ * @param library - functions (name → types) and the WGSL defining them
+ */
+export function registerNativeLibrary(gpu: { addFunction(source: string, settings: object): unknown }, library: { readonly functions: Readonly<Record<string, { readonly args: readonly GpuType[]; readonly returns: GpuType }>>; readonly wgsl: string }): void {
+  let entry = LIBRARIES.find((l) => l.wgsl === library.wgsl);
+  if (!entry) {
+    entry = { wgsl: library.wgsl, names: Object.keys(library.functions) };
+    LIBRARIES.push(entry);
+  }
+  for (const [name, f] of Object.entries(library.functions)) {
+    NATIVE.set(name, { args: f.args, library: entry });
+    const params = f.args.map((_, k) => `a${k}`);
+    const zero = f.returns === 'Array(4)' ? '[0.0, 0.0, 0.0, 0.0]' : f.returns === 'Array(2)' ? '[0.0, 0.0]' : f.returns === 'Integer' ? '0' : '0.0';
+    const argumentTypes: Record<string, GpuType> = {};
+    params.forEach((p, k) => {
+      argumentTypes[p] = f.args[k]!;
+    });
+    gpu.addFunction(`function ${name}(${params.join(', ')}) { return ${zero}; }`, { argumentTypes, returnType: f.returns });
+  }
+}
+
+/** Appends the native libraries a shader calls (shaders that call none are returned unchanged). */
+export function appendNativeLibraries(wgsl: string): string {
+  let out = wgsl;
+  for (const library of LIBRARIES) {
+    if (library.names.some((n) => new RegExp(`\\b${n}\\(`).test(wgsl))) out += `\n${library.wgsl}\n`;
+  }
+  return out;
+}
+
 function emitAs(node: TranslatorNode, arg: AstNode, target: GpuType, out: string[]): void {
   const type = node.getType(arg);
   if (target === 'Integer') {
@@ -283,7 +320,7 @@ export function installTranslatorExtensions(wgslFunctionNode: unknown, webGpuKer
   const kernelProto = (webGpuKernel as { prototype: Record<string, unknown> }).prototype;
   const originalAssemble = kernelProto.assembleWGSL as (this: unknown) => string;
   kernelProto.assembleWGSL = function assembleWGSL(this: { mpWorkgroup?: WorkgroupSettings; mpWgsl?: string }): string {
-    let wgsl = rebindAtomicArrays(rebindVectorArrays(originalAssemble.call(this)));
+    let wgsl = rebindAtomicArrays(appendNativeLibraries(rebindVectorArrays(originalAssemble.call(this))));
     if (this.mpWorkgroup) wgsl = applyWorkgroupSettings(wgsl, this.mpWorkgroup);
     if (!hasAtomicArrays(wgsl)) return wgsl;
     // gpu.js would build it against read-only bindings; it builds a stub and modprec the real one (program.ts).
@@ -301,6 +338,18 @@ export function installTranslatorExtensions(wgslFunctionNode: unknown, webGpuKer
     }
     if (name !== undefined && name in VECTOR_LOADS) {
       emitVectorLoad(this, name, ast, out);
+      return out;
+    }
+    const native = name !== undefined ? NATIVE.get(name) : undefined;
+    if (native) {
+      const args = ast.arguments ?? [];
+      if (args.length !== native.args.length) throw new Error(`${name} takes ${native.args.length} arguments, got ${args.length}`);
+      out.push(`${name}(`);
+      args.forEach((arg, k) => {
+        if (k > 0) out.push(', ');
+        emitAs(this, arg, native.args[k]!, out);
+      });
+      out.push(')');
       return out;
     }
     const intrinsic = name !== undefined ? INTRINSICS[name] : undefined;

@@ -38,11 +38,42 @@ function cpuArithmetic(a: GpuArithmetic): ArithmeticFormat {
 }
 
 /**
+ * Whether an array's words are the bytes of a CPU double-double storage (the dd part's elements: pairs hi, lo), so
+ * the fallback reads and writes the pairs themselves rather than values rounded to doubles.
+ */
+function pairWords(a: DeviceArray): boolean {
+  for (const name of formatNames()) {
+    const st = findFormat(name)?.storage;
+    if (st?.gpu === a.format) return st.kind === 'dd' && a.format.wordsPerElement === 4;
+  }
+  return false;
+}
+
+/** A dd array's exact pairs as a packed dd range: a vector, or a column-major matrix (views gathered). */
+async function ddInput(a: DeviceArray, ar: ArithmeticFormat, shape?: { rows: number; cols: number; ld: number }): Promise<Range<any, any>> {
+  const span = new Float64Array(Uint32Array.from((await a.encoded()).words).buffer);
+  const rows = shape ? shape.rows : a.length;
+  const cols = shape ? shape.cols : 1;
+  const ld = shape ? shape.ld : 0;
+  const data = new Float64Array(2 * Math.max(1, rows * cols));
+  for (let j = 0; j < cols; j++) {
+    for (let i = 0; i < rows; i++) {
+      const k = a.isView ? a.offset + i * a.stride + j * ld : i + j * ld;
+      data[2 * (i + j * rows)] = span[2 * k]!;
+      data[2 * (i + j * rows) + 1] = span[2 * k + 1]!;
+    }
+  }
+  if (!shape) return range(colMajor<1>({ size: [a.length], data, storage: ddStorage as StorageFormat, arithmetic: ar }));
+  return range(colMajor<2>({ size: [rows, cols], stride: Math.max(1, rows), data, storage: ddStorage as StorageFormat, arithmetic: ar }));
+}
+
+/**
  * A resident array's exact values as an fp64 vector, or as a matrix: column-major with leading dimension ld, or —
  * for a matrix view (`deviceMatrixView`) — element (i, j) at `offset + i·stride + j·ld` of the span, gathered
  * into a packed column-major copy (the host fallback has no device to read the view from).
  */
 async function input(a: DeviceArray, ar: ArithmeticFormat, shape?: { rows: number; cols: number; ld: number }): Promise<Range<any, any>> {
+  if (pairWords(a)) return ddInput(a, ar, shape);
   if (!shape) return range(colMajor<1>({ size: [a.length], data: await a.toHost(), storage: 'f64', arithmetic: ar }));
   const { rows, cols, ld } = shape;
   if (!a.isView) return range(colMajor<2>({ size: [rows, cols], stride: Math.max(1, ld), data: await a.toHost(), storage: 'f64', arithmetic: ar }));
@@ -66,6 +97,7 @@ function outputStorage(part: DeviceArray['format']): StorageFormat {
 
 /** The output array as a CPU range in its own storage (ff → dd), holding its current values. */
 async function output(a: DeviceArray, ar: ArithmeticFormat): Promise<Range<1, any>> {
+  if (pairWords(a)) return ddInput(a, ar);
   const storage = outputStorage(a.format);
   const r = range(colMajor<1>({ size: [a.length], storage, arithmetic: ar }));
   const values = await a.toHost();
@@ -77,6 +109,20 @@ async function output(a: DeviceArray, ar: ArithmeticFormat): Promise<Range<1, an
 /** Writes the CPU range's values back into the host-resident array's words (a view's: only its elements of the span). */
 function store(a: DeviceArray, r: Range<1, any>): void {
   const acc = r.accessor;
+  if (pairWords(a)) {
+    // Each element's pair into its four words of the span (the rest of the span keeps its words).
+    const words = Uint32Array.from(a.host!.words);
+    const d = new Float64Array(words.buffer);
+    for (let i = 0; i < a.length; i++) {
+      const v = acc.storage.decode(acc.data as never, acc.linearIndex([i])) as { hi: number; lo: number };
+      const k = a.isView ? a.offset + i * a.stride : i;
+      d[2 * k] = v.hi;
+      d[2 * k + 1] = v.lo;
+    }
+    a.host = { words };
+    a.version++;
+    return;
+  }
   const values = new Float64Array(a.length);
   for (let i = 0; i < a.length; i++) {
     const v = acc.storage.decode(acc.data as never, acc.linearIndex([i])) as number | { hi: number; lo: number };

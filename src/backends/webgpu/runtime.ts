@@ -8,6 +8,8 @@
 import { floatFloatHelpers } from './arithmetic.js';
 import { gpuDevice, onGpuReleased, trackGpuWork, type GpuContext, type GpuDeviceOptions } from './backend.js';
 import { FORMAT_HELPERS } from './formats.js';
+import { findFormat, formatNames } from '../../formats/common/registry.js';
+import { registerNativeLibrary } from './gpujs-extensions.js';
 import { WRITER_HELPERS } from './format-writers.js';
 import { getProgram, submitPasses } from './program.js';
 import { BufferUsage, type GpuBuffer } from './webgpu-types.js';
@@ -98,6 +100,11 @@ async function createRuntime(options: GpuDeviceOptions): Promise<GpuRuntime | un
   const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
   const barriers = simplifiesFloats || env.MODPREC_GPU_BARRIERS !== '0';
   for (const h of floatFloatHelpers(fusedFma, barriers)) context.gpujs.addFunction(h.source, { argumentTypes: h.argumentTypes, returnType: h.returnType });
+  // Arithmetics built on native WGSL (dd): their functions, from every registered arithmetic part that has some.
+  for (const name of formatNames()) {
+    const native = findFormat(name)?.arithmetic?.gpu?.native;
+    if (native) registerNativeLibrary(context.gpujs, native);
+  }
   return { context, fusedFma, simplifiesFloats, barriers };
 }
 

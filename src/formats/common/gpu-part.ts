@@ -10,12 +10,14 @@
  */
 
 /**
- * The kind of a value held in generated GPU kernel source. The built-in kinds: `f32` (a binary32 variable) and `ff` (a
- * float-float pair, gpu.js `Array(2)`, WGSL `vec2<f32>`). An arithmetic part says which kinds it computes from
+ * The kind of a value held in generated GPU kernel source. The built-in kinds: `f32` (a binary32 variable), `ff` (a
+ * float-float pair, gpu.js `Array(2)`, WGSL `vec2<f32>`), `f64` (the two raw words of a binary64, low word first,
+ * `Array(2)`), `dd` (the four raw words of a double-double pair, `Array(4)`) and `xf` (the GPU dd arithmetic's
+ * 112-bit register, four raw words, `Array(4)`). An arithmetic part says which kinds it computes from
  * ({@link GpuArithmeticPart.readKinds}); a new arithmetic may add its own kind.
  * @group Formats
  */
-export type GpuRegisterKind = 'f32' | 'ff' | (string & {});
+export type GpuRegisterKind = 'f32' | 'ff' | 'f64' | 'dd' | 'xf' | (string & {});
 
 /**
  * A value held in generated GPU kernel source: its kind and variable name.
@@ -84,6 +86,11 @@ export interface GpuStoragePart {
    * @throws {@link modprec!ModprecError} `INVALID_VALUE` for values the format cannot hold on the GPU
    */
   encode(values: ArrayLike<number>, parameter: string, scaleBlock: number): GpuEncodedArray;
+  /**
+   * One element's value as a double-double pair (hi, lo), for formats holding more than a double (ff, the GPU dd
+   * arithmetic's words): exactly where two doubles hold it. Absent: `decode` is exact.
+   */
+  decodePair?(words: Uint32Array): [number, number];
   /** Decodes `length` elements exactly. */
   decode(encoded: GpuEncodedArray, length: number, scaleBlock: number): Float64Array;
   /**
@@ -120,10 +127,10 @@ export interface GpuReadTarget {
 }
 
 /**
- * Names of the arithmetics the GPU kernels compute in (`f32` and `ff` built in; a user's part names its own).
+ * Names of the arithmetics the GPU kernels compute in (`f32`, `ff` and `dd` built in; a user's part names its own).
  * @group Formats
  */
-export type GpuArithmeticName = 'f32' | 'ff' | (string & {});
+export type GpuArithmeticName = 'f32' | 'ff' | 'dd' | (string & {});
 
 /**
  * How an arithmetic takes a host scalar (α, β of GEMV and the updates) as kernel uniforms.
@@ -167,6 +174,11 @@ export interface GpuArithmeticPart {
    * f32); absent where values may span more bits than any binary format holds (pairs whose halves lie far apart).
    */
   readonly valueBits?: number;
+  /**
+   * Whether squares of every binary64 and sums of them stay inside its exponent range (the GPU dd arithmetic's
+   * 15-bit exponent): NRM2 then sums the squares unscaled in one pass instead of scaling by the largest element.
+   */
+  readonly squaresInRange?: boolean;
   /** GEMV's default number of independent accumulators per thread (`options.chains`). */
   readonly defaultChains: number;
   /** How host scalars reach kernels. */
@@ -184,6 +196,8 @@ export interface GpuArithmeticPart {
   sqrtOfWords(words: Uint32Array): number;
   /** How a value of this arithmetic sits in device words (partial results, intermediate vectors). */
   readonly words: GpuStoragePart;
+  /** WGSL functions its templates call (registered with every GPU runtime; see {@link GpuNativeLibrary}). */
+  readonly native?: GpuNativeLibrary;
   /** `let dst = 0`. */
   declareZero(dst: string): string;
   /** `dst = src` (dst: a declared variable of this arithmetic), rounding if needed. */
@@ -204,6 +218,26 @@ export interface GpuArithmeticPart {
   register(name: string): GpuPartRegister;
   /** The expression a pass returns for register `acc` (a word or a pair). */
   returnValue(acc: string): string;
+}
+
+/**
+ * A value type of gpu.js kernel source: binary32 (`Number`), i32 (`Integer`), or a vector of 2 or 4 binary32 lanes
+ * (WGSL `vec2<f32>`, `vec4<f32>`; the lanes may carry raw bits).
+ * @group Formats
+ */
+export type GpuValueType = 'Number' | 'Integer' | 'Array(2)' | 'Array(4)';
+
+/**
+ * Functions written directly in WGSL that kernel source calls like intrinsics (an arithmetic built on integer
+ * operations gpu.js cannot express): `name(args…)` in kernel source is `name(args…)` in WGSL, and the library's
+ * WGSL text is appended to each shader that calls one of them (no other shader changes).
+ * @group Formats
+ */
+export interface GpuNativeLibrary {
+  /** The callable functions: name → argument and return types. */
+  readonly functions: Readonly<Record<string, { readonly args: readonly GpuValueType[]; readonly returns: GpuValueType }>>;
+  /** WGSL defining every function of `functions` (and any helpers it needs, with names that start like them). */
+  readonly wgsl: string;
 }
 
 /**

@@ -16,11 +16,17 @@ export function fourRegisters(prefix: string, kind: GpuPartRegister['kind']): Gp
  * With `headOnlyInF32`, an arithmetic that computes from binary32 registers only takes the head of each pair (see
  * f64-gpu-words.ts).
  */
-export function twoWordQuadRead(element: (q: string, o: number) => string, headOnlyInF32 = false): GpuVectorRead {
+export function twoWordQuadRead(element: (q: string, o: number) => string, headOnlyInF32 = false, rawKind?: GpuPartRegister['kind']): GpuVectorRead {
   return {
     suffix: 'Quad',
     emit(vector, index, prefix, arithmetic) {
       const v = `${prefix}v`;
+      if (rawKind !== undefined && computesFrom(arithmetic, rawKind)) {
+        // An arithmetic that computes from the raw words (the GPU dd arithmetic from f64's) takes them as they are.
+        const lines = [`const ${v}q = (${index}) >> 1; const ${v}0 = mpQuad(${vector}[${v}q]); const ${v}1 = mpQuad(${vector}[${v}q + 1]);`];
+        for (let j = 0; j < 4; j++) lines.push(`const ${prefix}${j} = [${v}${j >> 1}[${2 * (j & 1)}], ${v}${j >> 1}[${2 * (j & 1) + 1}]];`);
+        return { code: lines.join(' '), registers: fourRegisters(prefix, rawKind) };
+      }
       const head = headOnlyInF32 && !computesFrom(arithmetic, 'ff');
       const lines = [`const ${v}q = (${index}) >> 1; const ${v}0 = mpQuad(${vector}[${v}q]); const ${v}1 = mpQuad(${vector}[${v}q + 1]);`];
       for (let j = 0; j < 4; j++) {
@@ -34,11 +40,14 @@ export function twoWordQuadRead(element: (q: string, o: number) => string, headO
 
 /** Bits (an integer expression) of register `r` rounded for a later ≤ 11-bit rounding (round to odd). */
 export function bitsForNarrowing(r: GpuPartRegister): string {
+  if (r.kind === 'xf') return `mpXfOddBits(${r.name})`;
   return r.kind === 'ff' ? `mpRoundOdd(${r.name}[0], ${r.name}[1])` : `mpBits(${r.name})`;
 }
 
 /** Register `r` as one binary32 expression. */
 export function single(r: GpuPartRegister): string {
+  // The GPU dd arithmetic's register (kind xf) rounds once to binary32.
+  if (r.kind === 'xf') return `mpXfToWord(${r.name})`;
   return r.kind === 'ff' ? `(${r.name}[0] + ${r.name}[1])` : r.name;
 }
 
@@ -48,6 +57,7 @@ export function single(r: GpuPartRegister): string {
  * @returns `name` for a pair, `[name, 0.0]` for a word
  */
 export function asPair(r: GpuPartRegister): string {
+  if (r.kind === 'xf') return `mpXfToPair(${r.name})`;
   return r.kind === 'ff' ? r.name : `[${r.name}, 0.0]`;
 }
 

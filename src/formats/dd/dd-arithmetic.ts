@@ -12,6 +12,7 @@ import { twoProdErrorScaled } from './eft.js';
 import { ddMul } from './mul.js';
 import { ddDiv } from './div.js';
 import { ddSqrt } from './sqrt.js';
+import { ddGpuArithmetic } from './dd-gpu-arithmetic.js';
 import { ddAddSource, ddSubSource, ddMulSource, ddMulAccumulateSource, ddTwoProdAccumulateSource, ddDivSource, ddSqrtSource, type DdPair } from './dd-templates.js';
 
 /**
@@ -63,6 +64,8 @@ export const ddArithmetic: ArithmeticFormat<DdValue> = {
   kind: 'dd',
   significandBits: 106,
   unitRoundoff: DD_UNIT_ROUNDOFF,
+  // On the GPU: the 112-bit register arithmetic of dd-gpu-wgsl.ts (u = 2^-110 per operation, inside DD_UNIT_ROUNDOFF).
+  gpu: ddGpuArithmetic,
   fromNumber: (x) => ({ hi: x, lo: 0 }),
   toNumber: (v) => v.hi + v.lo,
   fromKind: ddOfKind,

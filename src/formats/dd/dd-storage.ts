@@ -16,6 +16,7 @@
 import type { StorageFormat, Register } from '../common/format.js';
 import { fail } from '../../core/errors.js';
 import type { DdValue } from './dd-arithmetic.js';
+import { ddGpuPart } from './dd-gpu-words.js';
 
 /**
  * Split layout: high parts and low parts in two arrays of equal length.
@@ -77,6 +78,8 @@ const common = {
 export const ddStorage: StorageFormat<Float64Array, DdValue> = {
   name: 'dd',
   ...common,
+  // On the device: the same bytes, four words per element (dd-gpu-words.ts).
+  gpu: ddGpuPart,
   wordsPerElement: 2,
   allocate: (n) => new Float64Array(2 * n),
   accepts: (data): data is Float64Array => data instanceof Float64Array && data.length <= 2 ** 31,

@@ -33,6 +33,10 @@ export const f64GpuPart: GpuStoragePart = {
   // binary32 could round a second time when the tail is exactly half an ulp after its own rounding).
   emitRead(array, index, dst, arithmetic) {
     const pair = `mpF64(mpBits(${array}[${dst}k + 1]), mpBits(${array}[${dst}k]))`;
+    if (computesFrom(arithmetic, 'f64')) {
+      // The raw words, for an arithmetic that holds all 53 bits (the GPU dd arithmetic).
+      return { code: `const ${dst}k = (${index}) * 2; const ${dst} = [${array}[${dst}k], ${array}[${dst}k + 1]];`, register: { kind: 'f64', name: dst } };
+    }
     if (!computesFrom(arithmetic, 'ff')) {
       return { code: `const ${dst}k = (${index}) * 2; const ${dst}p = ${pair}; const ${dst} = ${dst}p[0];`, register: { kind: 'f32', name: dst } };
     }
@@ -40,12 +44,14 @@ export const f64GpuPart: GpuStoragePart = {
   },
   readArgs: () => [],
   // The low word of a double comes first.
-  vectorRead: twoWordQuadRead((q, o) => `mpF64(mpBits(${q}[${o + 1}]), mpBits(${q}[${o}]))`, true),
+  vectorRead: twoWordQuadRead((q, o) => `mpF64(mpBits(${q}[${o + 1}]), mpBits(${q}[${o}]))`, true, 'f64'),
   // The double nearest the register's value (float-float values hold at most 48 significant bits, so the
   // words are exact for them; see src/backends/webgpu/format-writers.ts).
   emitReturn: (values) => {
     const r = values[0];
     if (!r) return 'return [0.0, 0.0];';
+    if (r.kind === 'xf') return `return mpXfToF64Words(${r.name});`;
+    if (r.kind === 'f64') return `return ${r.name};`;
     return r.kind === 'ff' ? `return mpF64Words(${r.name}[0], ${r.name}[1]);` : `return mpF64Words(${r.name}, 0.0);`;
   },
 };

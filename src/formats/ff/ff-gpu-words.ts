@@ -4,7 +4,7 @@
  * @module
  */
 import type { GpuStoragePart } from '../common/gpu-part.js';
-import { twoWordQuadRead } from '../common/gpu-word-reads.js';
+import { asPair, twoWordQuadRead } from '../common/gpu-word-reads.js';
 
 /**
  * float-float pairs on the device.
@@ -40,10 +40,14 @@ export const ffGpuWords: GpuStoragePart = {
     }
     return out;
   },
+  decodePair: (words) => {
+    const f = new Float32Array(words.buffer, words.byteOffset, 2);
+    return [f[0]!, f[1]!];
+  },
   emitRead(array, index, dst) {
     return { code: `const ${dst}k = (${index}) * 2; const ${dst} = [${array}[${dst}k], ${array}[${dst}k + 1]];`, register: { kind: 'ff', name: dst } };
   },
   readArgs: () => [],
   vectorRead: twoWordQuadRead((q, o) => `[${q}[${o}], ${q}[${o + 1}]]`),
-  emitReturn: (values) => (values[0] ? (values[0].kind === 'ff' ? `return ${values[0].name};` : `return [${values[0].name}, 0.0];`) : 'return [0.0, 0.0];'),
+  emitReturn: (values) => (values[0] ? `return ${asPair(values[0])};` : 'return [0.0, 0.0];'),
 };

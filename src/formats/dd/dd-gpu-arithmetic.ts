@@ -1,0 +1,117 @@
+/**
+ * The GPU part of double-double arithmetic (formats.dd): every operation runs in the 112-bit register format of
+ * dd-gpu-wgsl.ts (native WGSL on u32 words, unit roundoff 2^-110 per operation, binary64's exponent range and far
+ * beyond), so the CPU double-double's bounds (u = 2^-102) hold for its results. Storage reads hand it raw words
+ * (f64 pairs, dd quadruples) or exact binary32 values; it converts them exactly.
+ * @module
+ */
+import type { GpuArithmeticPart, GpuNativeLibrary, GpuPartRegister } from '../common/gpu-part.js';
+import { asXf, decodeXfExact, roundBigToDouble, xfGpuWords } from './dd-gpu-words.js';
+import { XF_WGSL } from './dd-gpu-wgsl.js';
+
+const V4 = 'Array(4)' as const;
+const V2 = 'Array(2)' as const;
+
+/** The WGSL functions the templates call. */
+const library: GpuNativeLibrary = {
+  functions: {
+    mpXfAdd: { args: [V4, V4], returns: V4 },
+    mpXfSub: { args: [V4, V4], returns: V4 },
+    mpXfMul: { args: [V4, V4], returns: V4 },
+    mpXfFma: { args: [V4, V4, V4], returns: V4 },
+    mpXfDiv: { args: [V4, V4], returns: V4 },
+    mpXfAbs: { args: [V4], returns: V4 },
+    mpXfOfWord: { args: ['Number'], returns: V4 },
+    mpXfOfPair: { args: [V2], returns: V4 },
+    mpXfOfF64Words: { args: [V2], returns: V4 },
+    mpXfOfF64Ints: { args: ['Integer', 'Integer'], returns: V4 },
+    mpXfOfDdWords: { args: [V4], returns: V4 },
+    mpXfToF64Words: { args: [V4], returns: V2 },
+    mpXfToWord: { args: [V4], returns: 'Number' },
+    mpXfOddBits: { args: [V4], returns: 'Integer' },
+    mpXfToPair: { args: [V4], returns: V2 },
+    mpXfToDdWords: { args: [V4], returns: V4 },
+  },
+  wgsl: XF_WGSL,
+};
+
+const xf = (name: string): GpuPartRegister => ({ kind: 'xf', name });
+
+/** Integer square root (floor) of a non-negative BigInt. */
+function isqrt(n: bigint): bigint {
+  if (n < 2n) return n;
+  // Newton's iteration decreases monotonically to floor(√n) from any start at or above √n.
+  let x = 1n << BigInt(Math.ceil(n.toString(2).length / 2));
+  for (;;) {
+    const y = (x + n / x) >> 1n;
+    if (y >= x) return x;
+    x = y;
+  }
+}
+
+/**
+ * √ of register words, correctly rounded to a double (an exact integer square root with a sticky bit).
+ * @param words - one register's four words
+ * @returns the root
+ */
+function sqrtOfXfWords(words: Uint32Array): number {
+  const x = decodeXfExact(words, 0);
+  if ('special' in x) return Math.sqrt(x.special);
+  if (x.m === 0n) return x.sign ? -0 : 0;
+  if (x.sign) return NaN;
+  // m·2^e with e even after moving one bit, scaled up by 2^(2t) so the root has ≥ 60 bits.
+  let m = x.m;
+  let e = x.e;
+  if (e & 1) {
+    m <<= 1n;
+    e -= 1;
+  }
+  const t = 64n;
+  const n = m << (2n * t);
+  const r = isqrt(n);
+  const root = r * r === n ? r << 1n : (r << 1n) | 1n; // one more bit: sticky
+  return roundBigToDouble(root, e / 2 - Number(t) - 1);
+}
+
+/**
+ * Double-double arithmetic on the device.
+ * @group Double-double
+ */
+export const ddGpuArithmetic: GpuArithmeticPart = {
+  name: 'dd',
+  unitRoundoff: 2 ** -110,
+  components: 4,
+  readKinds: ['f32', 'ff', 'f64', 'dd'],
+  // dd storage (106 bits) computes in double-double unless told otherwise.
+  defaultUpToBits: 106,
+  divisionError: 2 ** -110,
+  // Squares of doubles (2^±2098) and their sums lie far inside the register's 2^±16382.
+  squaresInRange: true,
+  defaultChains: 1,
+  // α and β go up as the two words of their double (exact).
+  scalar: {
+    args: (prefix) => [[`${prefix}Lo`, 'Integer'], [`${prefix}Hi`, 'Integer']],
+    values: (prefix, value) => {
+      const w = new Uint32Array(new Float64Array([value]).buffer);
+      return { [`${prefix}Lo`]: w[0]! | 0, [`${prefix}Hi`]: w[1]! | 0 };
+    },
+    declare: (dst, prefix) => `const ${dst} = mpXfOfF64Ints(${prefix}Lo, ${prefix}Hi);`,
+  },
+  // 1 = 2^0: biased exponent 16383, leading significand bit set (w0 = 0x3FFF8000, the binary32 1.99609375).
+  literal: (value) => (value === 0 ? '[0.0, 0.0, 0.0, 0.0]' : '[1.99609375, 0.0, 0.0, 0.0]'),
+  declareAbs: (dst, r) => ({ code: `const ${dst} = mpXfAbs(${asXf(r)});`, register: xf(dst) }),
+  head: (r) => `mpXfToWord(${asXf(r)})`,
+  sqrtOfWords: sqrtOfXfWords,
+  assign: (dst, src) => `${dst} = ${asXf(src)};`,
+  words: xfGpuWords,
+  native: library,
+  declareZero: (dst) => `let ${dst} = [0.0, 0.0, 0.0, 0.0];`,
+  declareFrom: (dst, src) => `let ${dst} = ${asXf(src)};`,
+  mulAdd: (acc, a, b) => `${acc} = mpXfFma(${acc}, ${asXf(a)}, ${asXf(b)});`,
+  add: (acc, b) => `${acc} = mpXfAdd(${acc}, ${asXf(b)});`,
+  declareMul: (dst, a, b) => `let ${dst} = mpXfMul(${asXf(a)}, ${asXf(b)});`,
+  declareDiv: (dst, a, b) => `let ${dst} = mpXfDiv(${asXf(a)}, ${asXf(b)});`,
+  declareSub: (dst, a, b) => `let ${dst} = mpXfSub(${asXf(a)}, ${asXf(b)});`,
+  register: xf,
+  returnValue: (acc) => acc,
+};
