@@ -60,6 +60,21 @@ function zero(arithmetic: GpuArithmetic): string {
 }
 
 /**
+ * Whether the one-dispatch solve holds this arithmetic and A's reads: registers of binary32 or float-float width
+ * (what its workgroup arrays and loop-carried registers were written and measured for) whose reads come as binary32
+ * or the arithmetic's own kind. Other arithmetics (double-double) take the blocked solve.
+ * @param arithmetic - the solve's GPU arithmetic
+ * @param A - the matrix's storage
+ * @returns true when {@link walkerSource} can build the solve
+ */
+export function walkerHolds(arithmetic: GpuArithmetic, A: DeviceArray): boolean {
+  if (arithmetic.components > 2) return false;
+  const own = arithmetic.register('z').kind;
+  const kind = A.format.emitRead('A', '0', 'probe', arithmetic).register.kind;
+  return kind === 'f32' || kind === own;
+}
+
+/**
  * Source and arguments of the walker/helper kernel for one variant, arithmetic and storage of A (whole-binding A).
  * @param arithmetic - the GPU arithmetic
  * @param A - the matrix's device array (its format and whether it is a view)

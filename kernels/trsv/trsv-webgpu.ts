@@ -28,7 +28,7 @@ import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } 
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import type { GpuBuffer } from '../../src/backends/webgpu/webgpu-types.js';
 import { throughPackedOutput } from '../../src/backends/webgpu/view-output.js';
-import { TRSV_HEADER_WORDS, TRSV_TILE, TRSV_WORKGROUP, walkerSource } from './trsv-walker-source.js';
+import { TRSV_HEADER_WORDS, TRSV_TILE, TRSV_WORKGROUP, walkerHolds, walkerSource } from './trsv-walker-source.js';
 
 /**
  * Arguments of {@link gpuTrsv}.
@@ -54,8 +54,8 @@ export interface GpuTrsvArgs {
 export interface GpuTrsvOptions extends GpuKernelOptions {
   /**
    * Diagonal block size: 64 (default: the solve runs in one dispatch, a walker workgroup and helper workgroups,
-   * kernels/trsv/trsv-walker-source.ts, where A fits one storage binding), 128 or 256 (blocked: two dispatches per
-   * block). The result is within the same trsvBound model either way.
+   * kernels/trsv/trsv-walker-source.ts, where A fits one storage binding and the arithmetic is binary32 or
+   * float-float; double-double takes the blocked solve), 128 or 256 (blocked: two dispatches per block). The result is within the same trsvBound model either way.
    */
   readonly blockSize?: number;
 }
@@ -282,7 +282,7 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
     await encodeInverse(runtime, passes, inv, np * 4 * c);
   }
   // MODPREC_TRSV_ONE_DISPATCH=0 keeps the blocked solve (tests compare it with its own split-binding runs).
-  if (perBinding === Infinity && bs === TRSV_TILE && tuning('MODPREC_TRSV_ONE_DISPATCH', 1) !== 0) {
+  if (perBinding === Infinity && bs === TRSV_TILE && walkerHolds(arithmetic, A.data) && tuning('MODPREC_TRSV_ONE_DISPATCH', 1) !== 0) {
     await walkerSolve(runtime, args, shape, arithmetic, inv, invKey);
     return;
   }
