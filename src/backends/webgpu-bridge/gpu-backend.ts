@@ -39,6 +39,9 @@ export interface GpuBackendOptions {
 /** Kernels with a WebGPU program. */
 const GPU_KERNELS = new Set<KernelName>(['dot', 'gemv', 'trsv', 'ellSpmv', 'axpy', 'waxpby', 'scal', 'asum', 'nrm2']);
 
+/** Storages a scaled range may have on the device (range-scale.ts reads them; kept here so no GPU code loads). */
+const SCALED_ON_DEVICE = new Set(['i8', 'i16', 'f64', 'f32', 'f16', 'bf16']);
+
 /**
  * Why the GPU cannot run a range's storage, or `undefined`.
  * @param name - the operand's parameter name
@@ -47,7 +50,9 @@ const GPU_KERNELS = new Set<KernelName>(['dot', 'gemv', 'trsv', 'ellSpmv', 'axpy
 function storageRefusal(name: string, r: Range<any, any>): Refusal | undefined {
   const st = r.accessor.storage;
   if (r.accessor.scale) {
-    return { code: 'INVALID_FORMAT', parameter: name, reason: `is a scaled ${st.name} range, which the GPU kernels do not read yet: upload it with toDevice(…, { format: 'i8' | 'i16' }) and call the gpu* kernels, or use backend 'cpu'` };
+    // A scaled range is read on the device with its own scales (src/backends/webgpu/range-scale.ts).
+    if (SCALED_ON_DEVICE.has(st.name)) return undefined;
+    return { code: 'INVALID_FORMAT', parameter: name, reason: `is a scaled ${st.name} range; the GPU reads scaled ranges stored in ${[...SCALED_ON_DEVICE].join(', ')}: use backend 'cpu'` };
   }
   if (!st.gpu) {
     return { code: 'INVALID_FORMAT', parameter: name, reason: `is stored in ${st.name}, which has no GPU part (StorageFormat.gpu: f64, f32, f16, bf16 and users' formats that supply one have it): use backend 'cpu'` };
@@ -109,7 +114,8 @@ export function prepareGpuCall(kernel: KernelName, operands: readonly (readonly 
   for (const [name, r] of operands) {
     // Outputs must be writable by the GPU kernels: a user format's GPU part may be read-only.
     const part = r.accessor.storage.gpu;
-    if (part && !part.writable && OUTPUTS[kernel] === name) fail('INVALID_FORMAT', name, `is stored in ${part.name}, whose GPU part is read-only: the GPU cannot write this output (use backend 'cpu', or give the part an emitReturn and writable: true)`);
+    // A scaled output is written by the CPU's scaled store from the arithmetic's values (gpu-dispatch.ts).
+    if (part && !part.writable && !r.accessor.scale && OUTPUTS[kernel] === name) fail('INVALID_FORMAT', name, `is stored in ${part.name}, whose GPU part is read-only: the GPU cannot write this output (use backend 'cpu', or give the part an emitReturn and writable: true)`);
   }
   const arithmetic = chooseArithmetic(options.arithmetic, defaultOperands ?? operands.map(([, r]) => r));
   if (options.accumulation !== undefined) {

@@ -80,6 +80,11 @@ export class DeviceArray {
   readonly spanLength: number = 0;
   /** For an output view: the packed array its kernels write before the view's elements go into the span (view-output.ts). */
   packedTwin: DeviceArray | undefined;
+  /**
+   * For a range with its own scales (a scaled accessor's scale model, range-scale.ts): the buffer of its fp64
+   * scales and the uniforms that find element p's scale. Its format's reads multiply by it.
+   */
+  rangeScale: RangeScaleBinding | undefined;
 
   /** @internal */
   constructor(runtime: GpuRuntime | undefined, format: GpuStorageFormat, length: number, scaleBlock: number, encoded: EncodedArray | undefined, fallbackReason: string) {
@@ -141,9 +146,20 @@ export class DeviceArray {
     this.scales?.destroy();
     this.packedTwin?.destroy();
     this.packedTwin = undefined;
+    this.rangeScale?.buffer.destroy();
+    this.rangeScale = undefined;
     this.buffer = undefined;
     this.scales = undefined;
   }
+}
+
+/**
+ * The scales of a range-scaled array on the device: its fp64 scales as words (low word first) and the uniforms
+ * (suffixes of the array's argument name) the reads use to find an element's scale.
+ */
+export interface RangeScaleBinding {
+  readonly buffer: GpuBuffer;
+  readonly scalars: Readonly<Record<string, number>>;
 }
 
 let bindingLimitOverride: number | undefined;
