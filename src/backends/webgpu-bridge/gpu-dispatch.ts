@@ -142,17 +142,40 @@ export function dotOnGpu(x: Range<1, any>, y: Range<1, any>, call: GpuCall, cpu:
     try {
       await checkWhole([['x', dx], ['y', dy]]);
       if (!into) return await g.gpuDot(dx, dy, { arithmetic: call.arithmetic, strict: true });
-      // The result in full arithmetic precision: the pair (or word) the last pass left, read back as it is.
+      // The result in full arithmetic precision: the pair (or word) the last pass left, read back for the value.
       const { result, info } = await g.gpuDotResident(dx, dy, { arithmetic: call.arithmetic, strict: true });
-      const words = (await result.encoded()).words;
-      const f = new Float32Array(words.buffer, words.byteOffset, call.gpuArithmetic === 'ff' ? 2 : 1);
-      const [hi, lo] = [f[0]!, call.gpuArithmetic === 'ff' ? f[1]! : 0];
-      writePair(into, hi, lo, call);
-      return { ...info, value: lo === 0 ? hi : hi + lo };
+      try {
+        const c = result.format.wordsPerElement;
+        const words = (await result.encoded()).words;
+        const f = new Float32Array(words.buffer, words.byteOffset, c);
+        const [hi, lo] = [f[0]!, c === 2 ? f[1]! : 0];
+        await writeInto(g, into, result, hi, lo, call);
+        return { ...info, value: lo === 0 ? hi : hi + lo };
+      } finally {
+        result.destroy();
+      }
     } finally {
       free(dx, dy);
     }
   }, () => ({ value: cpu() }));
+}
+
+/**
+ * DOT's `into`, rounded once from the result as the CPU's into write: on the device where its storage has a GPU part
+ * that writes (the result's words pass through an update 1·r, which writes the output format: f64, f32, f16, bf16, a
+ * user's writable part; a view of its span), or through the scaled store for a scaled range (as every scaled output);
+ * otherwise (double-double, a read-only part) by the storage codec from the pair.
+ */
+async function writeInto(g: Gpu, into: Range<1, any>, result: DeviceArray, hi: number, lo: number, call: GpuCall): Promise<void> {
+  const part = into.accessor.storage.gpu;
+  if (!into.accessor.scale && !(part?.writable)) return writePair(into, hi, lo, call);
+  const out = await outputOf(g, into, false, call, 'options.into');
+  try {
+    await g.gpuUpdate({ alpha: 1, x: result, beta: 0, out }, { arithmetic: call.arithmetic, strict: true });
+    await writeBack(g, into, out, call);
+  } finally {
+    out.destroy();
+  }
 }
 
 /** Writes the float-float value hi + lo into `into`'s storage, rounded once (as the CPU kernel's `into` write). */
