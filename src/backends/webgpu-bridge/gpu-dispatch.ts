@@ -229,7 +229,7 @@ export function gemvOnGpu(args: { alpha: number; A: Range<2, any>; x: Range<1, a
 }
 
 /** TRSV on the GPU: x := op(A)⁻¹·x (an empty system returns at once). */
-export function trsvOnGpu(args: { A: Range<2, any>; x: Range<1, any>; uplo: 'U' | 'L'; trans: 'N' | 'T'; diag: 'N' | 'U' }, call: GpuCall, cpu: () => void): Promise<GpuKernelReport> {
+export function trsvOnGpu(args: { A: Range<2, any>; x: Range<1, any>; uplo: 'U' | 'L'; trans: 'N' | 'T'; diag: 'N' | 'U'; blockSize: number }, call: GpuCall, cpu: () => void): Promise<GpuKernelReport> {
   return onGpuOrCpu<GpuKernelReport>(call, async (g, report) => {
     const n = args.A.length(0);
     if (n === 0) return report;
@@ -240,7 +240,7 @@ export function trsvOnGpu(args: { A: Range<2, any>; x: Range<1, any>; uplo: 'U' 
     try {
       await checkWhole([['A', dA], ['x', dx]]);
       const info = await g.gpuTrsv({ A, x: dx, uplo: args.uplo, trans: args.trans, diag: args.diag },
-        { arithmetic: call.arithmetic, strict: true });
+        { arithmetic: call.arithmetic, strict: true, blockSize: args.blockSize });
       await writeBack(g, args.x, dx, call);
       return info;
     } finally {
