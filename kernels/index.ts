@@ -19,6 +19,7 @@ export { gemvBound } from './gemv/gemv-bound.js';
 export { trsv } from './trsv/trsv.js';
 export type { TrsvArguments } from './trsv/trsv-arguments.js';
 export { trsvBound } from './trsv/trsv-bound.js';
+export type { TrsvGpuOptions } from './trsv/trsv-block-size.js';
 export { ellSpmv } from './ell-spmv/ell-spmv.js';
 export type { EllSpmvArguments } from './ell-spmv/ell-spmv-arguments.js';
 export { ellSpmvBound } from './ell-spmv/ell-spmv-bound.js';

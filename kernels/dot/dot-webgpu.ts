@@ -9,7 +9,7 @@
 import { checkSize, fail } from '../../src/core/errors.js';
 import type { GpuArithmetic, GpuRegister } from '../../src/backends/webgpu/arithmetic.js';
 import { hostDot } from '../../src/backends/webgpu/host-fallback.js';
-import { bindingWindows, bufferView, DeviceArray, windowOf } from '../../src/backends/webgpu/device-array.js';
+import { bindingWindows, bindWindow, bufferView, DeviceArray } from '../../src/backends/webgpu/device-array.js';
 import type { VectorRead } from '../../src/backends/webgpu/formats.js';
 import { elementIndex, allowFallback, UNROLL, accumulatorChains, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
 import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
@@ -198,8 +198,8 @@ async function dotOnDevice(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, 
     bindArray('X', x, arrays, scalars);
     bindArray('Y', y, arrays, scalars);
     if (windows.length > 1) {
-      arrays.X = windowOf(x, w);
-      arrays.Y = windowOf(y, w);
+      bindWindow('X', x, w, arrays, scalars);
+      bindWindow('Y', y, w, arrays, scalars);
     }
     bindVector('X', x, shape, arrays);
     bindVector('Y', y, shape, arrays);

@@ -63,9 +63,9 @@ export function dot(x: Range<1, any>, y: Range<1, any>, options: (DotOptions & {
     checkNoOverlap('options.into', into.accessor, [['x', x.accessor], ['y', y.accessor]]);
   }
   if (chooseBackend(options) === 'gpu') {
-    // The GPU writes its float-float (or binary32) result into the storage once; scaled and multiple-precision
-    // storage would need the CPU's write path.
-    if (into && (into.accessor.scale || into.accessor.storage.kind === 'mp')) fail('INVALID_OPTION', 'options.into', "must be an unscaled range of a number or double-double storage for backend 'gpu'", into.accessor.storage.name);
+    // The GPU's float-float (or binary32) result is rounded into the storage once (on the device where the storage
+    // has a writable GPU part; scaled ranges by the CPU's scaled store); multiple-precision storage has no such write.
+    if (into && into.accessor.storage.kind === 'mp') fail('INVALID_OPTION', 'options.into', "must be a range of a number or double-double storage for backend 'gpu'", into.accessor.storage.name);
     const call = prepareGpuCall('dot', [['x', x], ['y', y]], options as GpuBackendOptions);
     return dotOnGpu(x, y, call, () => dot(x, y, { arithmetic: call.arithmetic, into }), into);
   }

@@ -26,7 +26,8 @@ import {
 } from '../shared/accessor-rounding.js';
 import { checkTrsvArguments, type TrsvArguments } from './trsv-arguments.js';
 import { chooseBackend } from '../../src/backends/backend.js';
-import { prepareGpuCall, type GpuBackendOptions } from '../../src/backends/webgpu-bridge/gpu-backend.js';
+import { prepareGpuCall } from '../../src/backends/webgpu-bridge/gpu-backend.js';
+import { trsvBlockSize, type TrsvGpuOptions } from './trsv-block-size.js';
 import { gpuTrsvBound } from './trsv-gpu-bound.js';
 
 /**
@@ -53,13 +54,15 @@ import { gpuTrsvBound } from './trsv-gpu-bound.js';
  * ```
  * @group Kernels
  */
-export function trsvBound(args: TrsvArguments, options: (KernelOptions & { backend?: 'cpu' | 'wasm' | 'js' }) | GpuBackendOptions = {}): Float64Array {
+export function trsvBound(args: TrsvArguments, options: (KernelOptions & { backend?: 'cpu' | 'wasm' | 'js' }) | TrsvGpuOptions = {}): Float64Array {
   const checked = checkTrsvArguments(args);
   const { A, x, T, lower, unit, n } = checked;
   if (chooseBackend(options) === 'gpu') {
-    const call = prepareGpuCall('trsv', [['A', A], ['x', x]], options as GpuBackendOptions);
-    return gpuTrsvBound(checked, call.arithmetic);
+    const blockSize = trsvBlockSize(options, 'gpu')!;
+    const call = prepareGpuCall('trsv', [['A', A], ['x', x]], options as TrsvGpuOptions);
+    return gpuTrsvBound(checked, call.arithmetic, blockSize);
   }
+  trsvBlockSize(options, 'cpu');
   options = options as KernelOptions;
   const ar = chooseArithmetic(options.arithmetic, [A, x]);
   const acc = resolveAccumulation(options.accumulation);

@@ -1,6 +1,6 @@
 /**
  * The error bound of the GPU's TRSV (kernels/trsv/trsv-webgpu.ts), which is not substitution: op(A) = T is cut into
- * diagonal blocks D_k of bs rows (bs = 64 for `backend: 'gpu'`), each block's inverse X̂_k is computed on the
+ * diagonal blocks D_k of bs rows (the `blockSize` option: 64, the default, 128 or 256), each block's inverse X̂_k is computed on the
  * device, and in substitution order x̂_k = fl(X̂_k·r̂_k), then r̂_i −= fl(Σ_{j∈k} t_ij·x̂_j) for the rows still
  * to solve; x̂ stays in the arithmetic until the last pass writes it to x's storage (x̄).
  *
@@ -16,12 +16,15 @@
  *    ω = ρ_A ⊕ max(γ_{bs+1}, γ_1 ⊕ γ_1(u_d)) (⊕: composed relative errors). Hence |D_k·X̂_k − I| ≤ ω|D_k||X̂_k|,
  *    and since M(D + Δ_c) ≥ M_ω(D) := (|d_jj|(1 − ω) on the diagonal, −|d_jl|(1 + ω) off it), both triangular
  *    M-matrices, |ŷ_c| ≤ M(D + Δ_c)⁻¹e_c ≤ M_ω(D)⁻¹e_c (Thm 8.12): Z_k := M_ω(D_k)⁻¹ ≥ |X̂_k|.
- * 2. Block solve: four accumulators of bs/4 fma steps and two combining additions, so
+ *    (The inverse pass runs the same chain for every bs; only its length, ≤ bs − 1, depends on it.)
+ * 2. Block solve: four accumulators of bs/4 fma steps and two combining additions (the loop reads 16 entries per
+ *    iteration into accumulator q mod 4, for any bs a multiple of 16: 64, 128, 256), so
  *    x̂_k = (X̂_k + F)·r̂_k with |F| ≤ γ_s|X̂_k|, s = bs/4 + 3; thus D_k·x̂_k = r̂_k + g_k with
  *    |g_k| ≤ c·|D_k|·Z_k·|r̂_k|, c = ω + γ_s.
  *    (The one-dispatch solve of 64-row blocks, kernels/trsv/trsv-walker-source.ts, multiplies by X̂_k the same
  *    way: four quarters of 16 fma steps each, then three additions.)
- * 3. Updates: each block's sum errs by φ, |φ| ≤ e·Σ|t_ij||x̂_j| with e = ρ_A ⊕ γ_s; the subtraction adds η_t
+ * 3. Updates: each block's sum (the same four accumulators over the block's bs columns) errs by φ,
+ *    |φ| ≤ e·Σ|t_ij||x̂_j| with e = ρ_A ⊕ γ_s; the subtraction adds η_t
  *    (the one-dispatch solve sums all earlier columns of a row at once — per thread a chain over its 16 columns
  *    of every earlier tile, the four quarters combined, the helper's and walker's parts added: at most
  *    L = c/4 + 10 roundings for c earlier columns — and subtracts once, so there e = ρ_A ⊕ γ_L and K = 1;

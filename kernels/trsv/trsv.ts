@@ -5,7 +5,8 @@
 import { chooseCpuBackend, type CpuBackendOption } from '../shared/cpu-backend.js';
 import { runWasm } from '../shared/run-wasm.js';
 import { wasmTrsv, wasmTrsvRefusal } from './trsv-wasm.js';
-import { chooseBackend, prepareGpuCall, trsvOnGpu, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
+import { chooseBackend, prepareGpuCall, trsvOnGpu, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
+import { trsvBlockSize, type TrsvGpuOptions } from './trsv-block-size.js';
 import { Operand } from '../../src/backends/cpu/operand.js';
 import { chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
 import { resolveAccumulation } from '../shared/accumulation.js';
@@ -55,17 +56,20 @@ export function trsv(args: TrsvArguments, options?: KernelOptions & { backend?: 
 /**
  * TRSV on the GPU (WebGPU through gpu.js; CPU fallback with a notice where no adapter exists, unless `strict`):
  * operands are uploaded in their storage formats, the result is written back through the output range. The GPU
- * solves through explicitly inverted 64×64 diagonal blocks: its error bound is `trsvBound(args, options)` with the
- * same options (`backend: 'gpu'`), not the substitution bound.
+ * solves through explicitly inverted diagonal blocks (`blockSize` rows: 64, 128 or 256; default 64): its error bound
+ * is `trsvBound(args, options)` with the same options (`backend: 'gpu'`, the same `blockSize`), not the substitution
+ * bound.
  * @returns a promise of the run report (backend, adapter, fallback reason, arithmetic)
  */
-export function trsv(args: TrsvArguments, options: GpuBackendOptions): Promise<GpuKernelReport>;
-export function trsv(args: TrsvArguments, options: (KernelOptions & { backend?: CpuBackendOption }) | GpuBackendOptions = {}): void | Promise<GpuKernelReport> {
+export function trsv(args: TrsvArguments, options: TrsvGpuOptions): Promise<GpuKernelReport>;
+export function trsv(args: TrsvArguments, options: (KernelOptions & { backend?: CpuBackendOption }) | TrsvGpuOptions = {}): void | Promise<GpuKernelReport> {
   const { A, x, T, lower, unit, n } = checkTrsvArguments(args);
   if (chooseBackend(options) === 'gpu') {
-    const call = prepareGpuCall('trsv', [['A', A], ['x', x]], options as GpuBackendOptions);
-    return trsvOnGpu({ A, x, uplo: args.uplo ?? 'U', trans: args.trans ?? 'N', diag: unit ? 'U' : 'N' }, call, () => trsv(args, { arithmetic: call.arithmetic }));
+    const blockSize = trsvBlockSize(options, 'gpu')!;
+    const call = prepareGpuCall('trsv', [['A', A], ['x', x]], options as TrsvGpuOptions);
+    return trsvOnGpu({ A, x, uplo: args.uplo ?? 'U', trans: args.trans ?? 'N', diag: unit ? 'U' : 'N', blockSize }, call, () => trsv(args, { arithmetic: call.arithmetic }));
   }
+  trsvBlockSize(options, 'cpu');
   options = options as KernelOptions;
   const ar = chooseArithmetic(options.arithmetic, [A, x]);
   // Only x is scanned whole: A's unused triangle may hold anything; its used triangle and pivots are checked below.

@@ -5,6 +5,8 @@
  */
 import { range } from '../core/range.js';
 import { rowMajor } from '../../accessors/row-major.js';
+import { scaledReducedRowMajor } from '../../accessors/scaled-reduced.js';
+import type { StorageFormat } from '../formats/common/format.js';
 import { findFormat, formatNames } from '../formats/common/registry.js';
 import type { ArithmeticFormat } from '../formats/common/format.js';
 import { gpuBackend } from './webgpu-bridge/gpu-backend.js';
@@ -14,8 +16,9 @@ import type { KernelName } from './backend.js';
 export const KERNELS: readonly KernelName[] = ['dot', 'gemv', 'trsv', 'ellSpmv', 'axpy', 'waxpby', 'scal', 'nrm2', 'asum'];
 
 /**
- * The capability table as Markdown: for each registered format whether it is a storage and an arithmetic on
- * each backend, then which kernels each backend runs (with f32 storage and arithmetic).
+ * The capability table as Markdown: for each registered format whether it is a storage (plain, and under a scaled
+ * accessor's scales), a GPU output and an arithmetic on each backend, then which kernels each backend runs (with f32
+ * storage and arithmetic).
  * @returns two Markdown tables
  * @example
  * ```ts
@@ -27,18 +30,36 @@ export function capabilityTable(): string {
   const f32Range = range(rowMajor<1>({ size: [1], storage: f32.storage! }));
   const f32Ar = f32.arithmetic as ArithmeticFormat;
   const yes = 'yes';
-  const lines = ['| format | storage (cpu) | storage (gpu) | arithmetic (cpu) | arithmetic (gpu) |', '| --- | --- | --- | --- | --- |'];
+  const lines = [
+    '| format | storage (cpu) | storage (gpu) | scaled storage (cpu) | scaled storage (gpu) | gpu output | arithmetic (cpu) | arithmetic (gpu) |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+  ];
+  const runs = (x: ReturnType<typeof range>): string => (gpuBackend.supports({ kernel: 'dot', operands: [['x', x]], arithmetic: f32Ar }) ? 'no' : yes);
   for (const name of formatNames()) {
     const f = findFormat(name)!;
-    const storageGpu = f.storage
-      ? gpuBackend.supports({ kernel: 'dot', operands: [['x', range(rowMajor<1>({ size: [1], storage: f.storage }))]], arithmetic: f32Ar }) ? 'no' : yes
-      : '—';
+    const st = f.storage;
+    const scaled = st ? scaledRange(st) : undefined;
+    const storageGpu = st ? runs(range(rowMajor<1>({ size: [1], storage: st }))) : '—';
+    const scaledCpu = st ? (scaled ? yes : 'no') : '—';
+    const scaledGpu = st ? (scaled ? runs(scaled) : 'no') : '—';
+    // What a kernel writes on the device: a storage with a writable GPU part (a scaled range: through the CPU's scaled store).
+    const output = st ? (st.gpu?.writable ? yes : scaled && scaledGpu === yes ? 'scaled' : 'no') : '—';
     const arGpu = f.arithmetic ? (gpuBackend.supports({ kernel: 'dot', operands: [['x', f32Range]], arithmetic: f.arithmetic as ArithmeticFormat }) ? 'no' : yes) : '—';
-    lines.push(`| ${name} | ${f.storage ? yes : '—'} | ${storageGpu} | ${f.arithmetic ? yes : '—'} | ${arGpu} |`);
+    lines.push(`| ${name} | ${st ? yes : '—'} | ${storageGpu} | ${scaledCpu} | ${scaledGpu} | ${output} | ${f.arithmetic ? yes : '—'} | ${arGpu} |`);
   }
   lines.push('', '| kernel | cpu | gpu |', '| --- | --- | --- |');
   for (const kernel of KERNELS) {
     lines.push(`| ${kernel} | ${yes} | ${gpuBackend.supports({ kernel, operands: [['x', f32Range]], arithmetic: f32Ar }) ? 'no' : yes} |`);
   }
   return lines.join('\n');
+}
+
+/** A one-element scaled range of storage `st`, or undefined when a scaled accessor does not take it. */
+function scaledRange(st: StorageFormat): ReturnType<typeof range> | undefined {
+  if (st.kind !== 'number') return undefined;
+  try {
+    return range(scaledReducedRowMajor<1>({ size: [1], storage: st, scaleMask: [true] }));
+  } catch {
+    return undefined;
+  }
 }

@@ -7,8 +7,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   typedArrayStorage, registerFormat, createBinaryRounder, f16BitsFromNumber, numberFromF16Bits, range, rowMajor, colMajor,
-  dot, gemv, vector, formats, toArray, ModprecError, type GpuStoragePart,
+  dot, gemv, vector, formats, toArray, ModprecError, axpy, waxpby, scal, trsv, ellSpmv, ellOperand, ellStructure,
+  type GpuStoragePart, type GpuPartRegister, type Range,
 } from '../../src/index.js';
+import fc from 'fast-check';
 import { requireRuntime } from './gpu-test-helpers.js';
 
 const roundE5M2 = createBinaryRounder({ significandBits: 3, minExponent: -14, maxExponent: 15 });
@@ -95,3 +97,119 @@ describe('a user format with a GPU part', () => {
     expect([(error as ModprecError).code, (error as ModprecError).parameter]).toEqual(['INVALID_FORMAT', 'x']);
   });
 });
+
+/**
+ * The byte of E5M2 nearest the value of register `r`, as gpu.js source declaring `${v}` (ties to even, ±∞ beyond
+ * 57344 + half a step, subnormals down to 2^-16, NaN as 0x7E with its sign, as the CPU's f16 conversion keeps it): from the binary32 bits of the value — rounded to
+ * odd first when it is a float-float pair (mpRoundOdd), so this second rounding to 3 bits is still correct.
+ */
+function e5m2Byte(r: GpuPartRegister, v: string): string {
+  const bits = r.kind === 'ff' ? `mpRoundOdd(${r.name}[0], ${r.name}[1])` : `mpBits(${r.name})`;
+  return `const ${v}b = ${bits}; const ${v}a = ${v}b & 2147483647; const ${v}e = (${v}a >> 23) - 127; let ${v}h = 0;
+if (${v}a > 2139095040) { ${v}h = 126 | ((${v}b >>> 24) & 128); } else {
+  if (${v}e > 15) { ${v}h = 124; } else {
+    if (${v}e >= -14) {
+      const ${v}m = ${v}a & 8388607; let ${v}t = ((${v}e + 15) << 2) | (${v}m >> 21); const ${v}r = ${v}m & 2097151;
+      if (${v}r > 1048576) { ${v}t = ${v}t + 1; }
+      if (${v}r === 1048576) { ${v}t = ${v}t + (${v}t & 1); }
+      ${v}h = ${v}t | ((${v}b >>> 24) & 128);
+    } else {
+      if (${v}e >= -17) {
+        const ${v}m = (${v}a & 8388607) | 8388608; const ${v}s = 7 - ${v}e; let ${v}t = ${v}m >> ${v}s; const ${v}r = ${v}m & ((1 << ${v}s) - 1); const ${v}f = 1 << (${v}s - 1);
+        if (${v}r > ${v}f) { ${v}t = ${v}t + 1; }
+        if (${v}r === ${v}f) { ${v}t = ${v}t + (${v}t & 1); }
+        ${v}h = ${v}t | ((${v}b >>> 24) & 128);
+      } else { ${v}h = (${v}b >>> 24) & 128; }
+    }
+  }
+  if (${v}h === 124) { ${v}h = 124 | ((${v}b >>> 24) & 128); }
+}`;
+}
+
+/** E5M2 the GPU also writes: the read-only part plus an emitReturn that rounds each value once. */
+const e5m2WritableGpu: GpuStoragePart = {
+  ...e5m2Gpu,
+  name: 'e5m2-test-w',
+  writable: true,
+  emitReturn(values) {
+    const parts = values.map((r, e) => (r ? e5m2Byte(r, `q${e}`) : `const q${e}h = 0;`));
+    return `${parts.join('\n')}\nreturn mpFloat(q0h | (q1h << 8) | (q2h << 16) | (q3h << 24));`;
+  },
+};
+
+const e5m2w = registerFormat({
+  name: 'e5m2-test-w',
+  storage: {
+    ...typedArrayStorage<Uint8Array>({
+      name: 'e5m2-test-w', array: Uint8Array, significandBits: 3, unitRoundoff: 2 ** -3, isInteger: false, maxValue: 57344,
+      encodeHelper: { name: 'e5m2TestWEncode', fn: encodeE5M2 }, decodeHelper: { name: 'e5m2TestWDecode', fn: decodeE5M2 },
+    }),
+    gpu: e5m2WritableGpu,
+  },
+});
+
+/** A strided E5M2 vector over a buffer of sentinel bytes (`data` shared by the CPU's and the GPU's copies). */
+function e5m2Vector(data: Uint8Array, n: number, stride: number, arithmetic: typeof formats.f32): Range<1, any> {
+  return range(rowMajor<1>({ size: [n], storage: e5m2w, arithmetic, data, stride, offset: 1 + (stride < 0 ? -stride * (n - 1) : 0) }));
+}
+
+describe('a user format whose GPU part writes (emitReturn)', () => {
+  it('AXPY, WAXPBY and SCAL write E5M2 outputs on the device: every byte equals the CPU run (every value class)', async () => {
+    await requireRuntime();
+    const special = fc.constantFrom(0, -0, Infinity, -Infinity, NaN, 57344, 61440, 61439.99, 2 ** -16, 2 ** -17, 3 * 2 ** -18, -1.125, 1.125);
+    const value = fc.oneof(fc.double({ min: -70000, max: 70000, noNaN: true }), fc.double({ min: -1e-3, max: 1e-3, noNaN: true }), special);
+    await fc.assert(fc.asyncProperty(fc.array(fc.tuple(value, value), { minLength: 1, maxLength: 30 }), fc.constantFrom(1, 2, -1, -3), fc.constantFrom(0, 1), fc.constantFrom(0.75, -1.5, 3),
+      async (pairs, stride, ai, alpha) => {
+        const arithmetic = [formats.f32, formats.ff][ai]!;
+        const n = pairs.length;
+        const x = vector(pairs.map((p) => p[0]), { storage: formats.f64, arithmetic });
+        const yv = vector(pairs.map((p) => p[1]), { storage: formats.f64, arithmetic });
+        const sentinels = Uint8Array.from({ length: 3 + Math.abs(stride) * n }, (_, k) => (k * 37 + 11) & 255);
+        const run = async (backend: 'cpu' | 'gpu') => {
+          const [d1, d2, d3] = [sentinels.slice(), sentinels.slice(), sentinels.slice()];
+          const [w, y, z] = [d1, d2, d3].map((d) => e5m2Vector(d, n, stride, arithmetic));
+          for (let i = 0; i < n; i++) { y.set(i, pairs[i]![1]); z.set(i, pairs[i]![0]); }
+          const o = (backend === 'gpu' ? { backend: 'gpu', arithmetic, strict: true } : { arithmetic }) as never;
+          await waxpby(alpha, x, -0.5, yv, w, o);
+          await axpy(alpha, x, y, o);
+          await scal(alpha, z, o);
+          return [d1, d2, d3];
+        };
+        // A zero result's sign may differ: the GPU's update starts its multiply-adds from +0 (−1.5·0 + 0 = +0 there,
+        // −0 on the CPU), which no rounding to E5M2 is responsible for; every other byte must be the CPU's.
+        const unsignedZero = (d: Uint8Array) => d.map((b) => (b === 0x80 ? 0 : b));
+        const cpu = await run('cpu'), gpu = await run('gpu');
+        for (let k = 0; k < 3; k++) expect(unsignedZero(gpu[k]!)).toEqual(unsignedZero(cpu[k]!));
+      }), { numRuns: 30 });
+  });
+
+  it('GEMV, ELL SpMV and TRSV write E5M2 outputs on the device (exact integer data: the same bytes as the CPU)', async () => {
+    await requireRuntime();
+    await fc.assert(fc.asyncProperty(fc.integer({ min: 1, max: 12 }), fc.constantFrom(0, 1), fc.constantFrom(1, -2), fc.integer(), async (n, ai, stride, seed) => {
+      const arithmetic = [formats.f32, formats.ff][ai]!;
+      let s = seed >>> 0 || 1;
+      const small = () => { s ^= s << 13; s ^= s >>> 17; s ^= s << 5; return ((s >>> 0) % 5) - 2; };
+      const A = range(colMajor<2>({ size: [n, n], storage: formats.f64, arithmetic }));
+      for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) A.set(i, j, i === j ? 1 : i === j + 1 ? small() % 2 : j > i ? 0 : small());
+      const B = range(colMajor<2>({ size: [n, n], storage: formats.f64, arithmetic }));
+      for (let i = 0; i < n; i++) { B.set(i, i, 1); if (i > 0) B.set(i, i - 1, A.get(i, i - 1)); }
+      const x = vector(Array.from({ length: n }, small), { storage: formats.f64, arithmetic });
+      const structure = ellStructure({ rows: n, cols: n, width: n, stride: n, colIndex: Int32Array.from({ length: n * n }, (_, q) => (q * 3 + 2) % n) });
+      const sentinels = Uint8Array.from({ length: 3 + Math.abs(stride) * n }, (_, k) => (k * 53 + 5) & 255);
+      const run = async (backend: 'cpu' | 'gpu') => {
+        const [d1, d2, d3] = [sentinels.slice(), sentinels.slice(), sentinels.slice()];
+        const [y1, y2, y3] = [d1, d2, d3].map((d) => e5m2Vector(d, n, stride, arithmetic));
+        for (let i = 0; i < n; i++) { y1.set(i, (i % 3) - 1); y2.set(i, (i % 4) - 2); y3.set(i, (i % 5) - 2); }
+        const o = (backend === 'gpu' ? { backend: 'gpu', arithmetic, strict: true } : { arithmetic }) as never;
+        await gemv({ alpha: 1, A, x, beta: 2, y: y1 }, o);
+        await ellSpmv({ alpha: -1, A: ellOperand(structure, A), x, beta: 1, y: y3 }, o);
+        // Bidiagonal: the solution's entries stay small integers, which E5M2 holds exactly (the CPU re-reads them).
+        await trsv({ A: B, x: y2, uplo: 'L', diag: 'U' }, o);
+        return [d1, d2, d3];
+      };
+      const cpu = await run('cpu'), gpu = await run('gpu');
+      for (let k = 0; k < 3; k++) expect(gpu[k]).toEqual(cpu[k]);
+    }), { numRuns: 12 });
+  });
+});
+

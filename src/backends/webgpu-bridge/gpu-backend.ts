@@ -39,6 +39,9 @@ export interface GpuBackendOptions {
 /** Kernels with a WebGPU program. */
 const GPU_KERNELS = new Set<KernelName>(['dot', 'gemv', 'trsv', 'ellSpmv', 'axpy', 'waxpby', 'scal', 'asum', 'nrm2']);
 
+/** Storages a scaled range may have on the device (range-scale.ts reads them; kept here so no GPU code loads). */
+const SCALED_ON_DEVICE = new Set(['i8', 'i16', 'f64', 'f32', 'f16', 'bf16']);
+
 /**
  * Why the GPU cannot run a range's storage, or `undefined`.
  * @param name - the operand's parameter name
@@ -47,7 +50,9 @@ const GPU_KERNELS = new Set<KernelName>(['dot', 'gemv', 'trsv', 'ellSpmv', 'axpy
 function storageRefusal(name: string, r: Range<any, any>): Refusal | undefined {
   const st = r.accessor.storage;
   if (r.accessor.scale) {
-    return { code: 'INVALID_FORMAT', parameter: name, reason: `is a scaled ${st.name} range, which the GPU kernels do not read yet: upload it with toDevice(…, { format: 'i8' | 'i16' }) and call the gpu* kernels, or use backend 'cpu'` };
+    // A scaled range is read on the device with its own scales (src/backends/webgpu/range-scale.ts).
+    if (SCALED_ON_DEVICE.has(st.name)) return undefined;
+    return { code: 'INVALID_FORMAT', parameter: name, reason: `is a scaled ${st.name} range; the GPU reads scaled ranges stored in ${[...SCALED_ON_DEVICE].join(', ')}: use backend 'cpu'` };
   }
   if (!st.gpu) {
     return { code: 'INVALID_FORMAT', parameter: name, reason: `is stored in ${st.name}, which has no GPU part (StorageFormat.gpu: f64, f32, f16, bf16 and users' formats that supply one have it): use backend 'cpu'` };
@@ -55,6 +60,23 @@ function storageRefusal(name: string, r: Range<any, any>): Refusal | undefined {
   if (st.gpu.scaled) {
     // The device's i8/i16 are block-scaled words; an unscaled integer range is not that format.
     return { code: 'INVALID_FORMAT', parameter: name, reason: `is an unscaled ${st.name} range; the GPU reads ${st.name} only block-scaled (upload it with toDevice(…, { format: '${st.name}' }) and call the gpu* kernels), or use backend 'cpu'` };
+  }
+  return undefined;
+}
+
+/**
+ * What a storage part says when asked to read into this arithmetic (dd storage, for one, reads only into dd: any other
+ * arithmetic would drop the low half): the kernels' own refusal, asked before anything is uploaded, so a call is
+ * refused alike with and without an adapter.
+ */
+function readRefusal(name: string, r: Range<any, any>, arithmetic: ArithmeticFormat): Refusal | undefined {
+  const part = r.accessor.storage.gpu;
+  if (!part || !arithmetic.gpu) return undefined;
+  try {
+    part.emitRead('probe', '0', 'probe', arithmetic.gpu);
+  } catch (e) {
+    if (!(e instanceof ModprecError)) throw e;
+    return { code: e.code === 'INVALID_OPTION' ? 'INVALID_OPTION' : 'INVALID_FORMAT', parameter: e.parameter ?? name, reason: e.message.replace(/^invalid argument: \S+ /, '') };
   }
   return undefined;
 }
@@ -73,7 +95,7 @@ export const gpuBackend: KernelBackend = {
       };
     }
     for (const [name, r] of sig.operands) {
-      const refusal = storageRefusal(name, r);
+      const refusal = storageRefusal(name, r) ?? readRefusal(name, r, sig.arithmetic);
       if (refusal) return refusal;
     }
     return undefined;
@@ -109,7 +131,8 @@ export function prepareGpuCall(kernel: KernelName, operands: readonly (readonly 
   for (const [name, r] of operands) {
     // Outputs must be writable by the GPU kernels: a user format's GPU part may be read-only.
     const part = r.accessor.storage.gpu;
-    if (part && !part.writable && OUTPUTS[kernel] === name) fail('INVALID_FORMAT', name, `is stored in ${part.name}, whose GPU part is read-only: the GPU cannot write this output (use backend 'cpu', or give the part an emitReturn and writable: true)`);
+    // A scaled output is written by the CPU's scaled store from the arithmetic's values (gpu-dispatch.ts).
+    if (part && !part.writable && !r.accessor.scale && OUTPUTS[kernel] === name) fail('INVALID_FORMAT', name, `is stored in ${part.name}, whose GPU part is read-only: the GPU cannot write this output (use backend 'cpu', or give the part an emitReturn and writable: true)`);
   }
   const arithmetic = chooseArithmetic(options.arithmetic, defaultOperands ?? operands.map(([, r]) => r));
   if (options.accumulation !== undefined) {

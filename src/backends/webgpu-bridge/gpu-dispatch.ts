@@ -18,6 +18,8 @@ export { prepareGpuCall } from './gpu-backend.js';
 import { storedValues } from './stored-values.js';
 import { vector } from '../../core/vectors.js';
 import { dd as ddFormat } from '../../formats/dd/register.js';
+import type { DeviceMatrix } from '../../../kernels/gemv/gemv-webgpu.js';
+import { nearestIntegerOfQuotient } from '../../formats/convert/scaled-integer.js';
 
 export { chooseBackend } from '../backend.js';
 export type { GpuBackendOptions } from './gpu-backend.js';
@@ -57,7 +59,12 @@ function packedDd(r: Range<any, any>): Range<1, any> {
  * strided views: DOT, ASUM, the updates' inputs), a 1-D range in a built-in format goes up as the bytes of its
  * storage span and is read through its offset and stride on the device — no per-element work on the host.
  */
-function upload(g: Gpu, r: Range<any, any>, asView = false): Promise<DeviceArray> {
+async function upload(g: Gpu, r: Range<any, any>, asView = false, parameter = 'x'): Promise<DeviceArray> {
+  if (r.accessor.scale) {
+    // A scaled range: its storage span and its own scales, read on the device as the CPU reads them (range-scale.ts).
+    const { span, offset, strides } = await (await import('../webgpu/range-scale.js')).toDeviceScaledSpan(r as never, parameter);
+    return g.deviceView(span, offset, r.length(), strides[0]!);
+  }
   if (asView && r.dimensionality === 1 && SAME_BYTES.has(r.accessor.storage.name)) return g.toDevice(r as never, { strict: true });
   // Double-double pairs go up as the bytes of a packed interleaved copy (numbers would drop lo).
   if (r.accessor.storage.kind === 'dd') return g.toDevice(packedDd(r) as never, { strict: true });
@@ -69,7 +76,19 @@ function upload(g: Gpu, r: Range<any, any>, asView = false): Promise<DeviceArray
  * elements; the rest of the span keeps its bits), whether or not its old values are read. In another format, an
  * output whose old values are not read (β = 0) is allocated on the device rather than uploaded.
  */
-function outputOf(g: Gpu, r: Range<1, any>, readsOld: boolean): Promise<DeviceArray> {
+async function outputOf(g: Gpu, r: Range<1, any>, readsOld: boolean, call: GpuCall, parameter: string): Promise<DeviceArray> {
+  if (r.accessor.scale) {
+    // A scaled output is computed into the arithmetic's own words (its old values read through its scales first,
+    // on the device) and written back by the CPU's scaled write (writeBack): one rounding, as on the CPU.
+    const words = call.arithmetic.gpu!.words.name as 'ff';
+    if (!readsOld) return g.deviceZeros(r.length(), { format: words, strict: true });
+    const old = await upload(g, r, true, parameter);
+    try {
+      return (await g.gpuConvert(old, words)).array;
+    } finally {
+      old.destroy();
+    }
+  }
   if (SAME_BYTES.has(r.accessor.storage.name)) return g.toDevice(r as never, { strict: true });
   return readsOld ? upload(g, r) : g.deviceZeros(r.length(), { format: r.accessor.storage.name as 'f64', strict: true });
 }
@@ -80,11 +99,54 @@ function outputOf(g: Gpu, r: Range<1, any>, readsOld: boolean): Promise<DeviceAr
  * format already, so the decoded values are exact for that storage and `set` (which converts through the range's
  * arithmetic) would round them again only where the arithmetic is narrower — so the storage codec writes them.
  */
-async function writeBack(g: Gpu, r: Range<1, any>, d: DeviceArray): Promise<void> {
+async function writeBack(g: Gpu, r: Range<1, any>, d: DeviceArray, call: GpuCall): Promise<void> {
+  if (r.accessor.scale) return writeScaled(r, d, call);
   if (SAME_BYTES.has(r.accessor.storage.name)) return g.spanToRange(d, r as never);
   const v = await d.toHost();
   const a = r.accessor;
   for (let i = 0; i < v.length; i++) a.storage.encode(a.data as never, a.linearIndex([i]), v[i]! as never);
+}
+
+/**
+ * Writes the arithmetic's values `d` (f32 words or ff pairs, exactly as the kernel left them) into a scaled range as
+ * the CPU kernels' scaled stores do: integer storage keeps the exact value / scale rounded once to the nearest integer
+ * (ties to even, nearestIntegerOfQuotient on the pair), floating-point storage the quotient in the arithmetic rounded
+ * to the storage.
+ */
+async function writeScaled(r: Range<1, any>, d: DeviceArray, call: GpuCall): Promise<void> {
+  const words = (await d.encoded()).words;
+  const f = new Float32Array(words.buffer, words.byteOffset, words.length);
+  const c = d.format.wordsPerElement;
+  const a = r.accessor;
+  const st = a.storage;
+  const ar = call.arithmetic;
+  for (let i = 0; i < r.length(); i++) {
+    const hi = f[i * c]!, lo = c === 2 ? f[i * c + 1]! : 0;
+    const s = a.scale!.data[a.scaleIndex([i])]!;
+    if (st.isInteger) st.encode(a.data as never, a.linearIndex([i]), nearestIntegerOfQuotient(hi, lo, s) as never);
+    else st.encode(a.data as never, a.linearIndex([i]), ar.toKind(st.kind, ar.div(ar.fromKind('dd', { hi, lo }), ar.fromNumber(s)), st.significandBits) as never);
+  }
+}
+
+/** A matrix operand: a scaled range with its scales, a built-in format as its storage span (any layout), else packed. */
+async function matrixOf(g: Gpu, A: Range<2, any>, parameter: string): Promise<DeviceMatrix> {
+  const rows = A.length(0), cols = A.length(1);
+  if (A.accessor.scale) {
+    const { span, offset, strides } = await (await import('../webgpu/range-scale.js')).toDeviceScaledSpan(A as never, parameter);
+    return g.deviceMatrixView(span, { rows, cols, offset, rowStride: strides[0]!, colStride: strides[1]! });
+  }
+  if (SAME_BYTES.has(A.accessor.storage.name)) return g.toDeviceMatrix(A as never, { strict: true });
+  return g.deviceMatrix(await upload(g, A), rows, cols, Math.max(1, rows));
+}
+
+/**
+ * A scaled operand's reads find their scales from their index in the whole binding: every operand of such a call is
+ * bound whole (`BACKEND_LIMIT` naming the operand that does not fit, before anything runs).
+ */
+async function checkWhole(operands: readonly (readonly [string, DeviceArray | undefined])[]): Promise<void> {
+  if (!operands.some(([, a]) => a?.rangeScale)) return;
+  const { checkOperandBinding } = await import('../webgpu/device-array.js');
+  for (const [name, a] of operands) if (a) checkOperandBinding(name, a);
 }
 
 function free(...arrays: DeviceArray[]): void {
@@ -98,22 +160,45 @@ export function dotOnGpu(x: Range<1, any>, y: Range<1, any>, call: GpuCall, cpu:
       if (into) writePair(into, 0, 0, call);
       return { ...report, value: 0 };
     }
-    const dx = await upload(g, x, true);
-    const dy = await upload(g, y, true);
+    const dx = await upload(g, x, true, 'x');
+    const dy = await upload(g, y, true, 'y');
     try {
+      await checkWhole([['x', dx], ['y', dy]]);
       if (!into) return await g.gpuDot(dx, dy, { arithmetic: call.arithmetic, strict: true });
-      // The result in full arithmetic precision: the pair (or word) the last pass left, read back as it is.
+      // The result in full arithmetic precision: the pair (or word) the last pass left, read back for the value.
       const { result, info } = await g.gpuDotResident(dx, dy, { arithmetic: call.arithmetic, strict: true });
-      const words = (await result.encoded()).words;
-      // The arithmetic's word layout says how its value reads as a pair (ff: its two words; dd: the pair nearest).
-      const layout = call.arithmetic.gpu!.words;
-      const [hi, lo] = layout.decodePair ? layout.decodePair(words) : [layout.decode({ words }, 1, 1)[0]!, 0];
-      writePair(into, hi, lo, call);
-      return { ...info, value: lo === 0 ? hi : hi + lo };
+      try {
+        const words = (await result.encoded()).words;
+        // The arithmetic's word layout says how its value reads as a pair (ff: its two words; dd: the pair nearest).
+        const layout = call.arithmetic.gpu!.words;
+        const [hi, lo] = layout.decodePair ? layout.decodePair(words) : [layout.decode({ words }, 1, 1)[0]!, 0];
+        await writeInto(g, into, result, hi, lo, call);
+        return { ...info, value: lo === 0 ? hi : hi + lo };
+      } finally {
+        result.destroy();
+      }
     } finally {
       free(dx, dy);
     }
   }, () => ({ value: cpu() }));
+}
+
+/**
+ * DOT's `into`, rounded once from the result as the CPU's into write: on the device where its storage has a GPU part
+ * that writes (the result's words pass through an update 1·r, which writes the output format: f64, f32, f16, bf16, a
+ * user's writable part; a view of its span), or through the scaled store for a scaled range (as every scaled output);
+ * otherwise (double-double, a read-only part) by the storage codec from the pair.
+ */
+async function writeInto(g: Gpu, into: Range<1, any>, result: DeviceArray, hi: number, lo: number, call: GpuCall): Promise<void> {
+  const part = into.accessor.storage.gpu;
+  if (!into.accessor.scale && !(part?.writable)) return writePair(into, hi, lo, call);
+  const out = await outputOf(g, into, false, call, 'options.into');
+  try {
+    await g.gpuUpdate({ alpha: 1, x: result, beta: 0, out }, { arithmetic: call.arithmetic, strict: true });
+    await writeBack(g, into, out, call);
+  } finally {
+    out.destroy();
+  }
 }
 
 /** Writes the float-float value hi + lo into `into`'s storage, rounded once (as the CPU kernel's `into` write). */
@@ -129,10 +214,10 @@ function writePair(into: Range<1, any>, hi: number, lo: number, call: GpuCall): 
  */
 async function scaleOutput(g: Gpu, y: Range<1, any>, beta: number, call: GpuCall): Promise<void> {
   if (beta === 1) return;
-  const dy = await outputOf(g, y, beta !== 0);
+  const dy = await outputOf(g, y, beta !== 0, call, 'y');
   try {
     await g.gpuUpdate({ alpha: beta, x: dy, beta: 0, out: dy }, { arithmetic: call.arithmetic, strict: true });
-    await writeBack(g, y, dy);
+    await writeBack(g, y, dy, call);
   } finally {
     free(dy);
   }
@@ -149,18 +234,16 @@ export function gemvOnGpu(args: { alpha: number; A: Range<2, any>; x: Range<1, a
       await scaleOutput(g, args.y, args.beta, call);
       return report;
     }
-    const rows = args.A.length(0), cols = args.A.length(1);
     // A in a built-in format goes up as its storage span, read through its strides (any layout, sub-ranges).
-    const A = SAME_BYTES.has(args.A.accessor.storage.name)
-      ? await g.toDeviceMatrix(args.A as never, { strict: true })
-      : g.deviceMatrix(await upload(g, args.A), rows, cols, Math.max(1, rows));
+    const A = await matrixOf(g, args.A, 'A');
     const dA = A.data;
-    const dx = await upload(g, args.x, true);
-    const dy = await outputOf(g, args.y, args.beta !== 0);
+    const dx = await upload(g, args.x, true, 'x');
+    const dy = await outputOf(g, args.y, args.beta !== 0, call, 'y');
     try {
+      await checkWhole([['A', dA], ['x', dx], ['y', dy]]);
       const info = await g.gpuGemv({ A, x: dx, y: dy, alpha: args.alpha, beta: args.beta, trans: args.trans },
         { arithmetic: call.arithmetic, strict: true });
-      await writeBack(g, args.y, dy);
+      await writeBack(g, args.y, dy, call);
       return info;
     } finally {
       free(dA, dx, dy);
@@ -169,20 +252,19 @@ export function gemvOnGpu(args: { alpha: number; A: Range<2, any>; x: Range<1, a
 }
 
 /** TRSV on the GPU: x := op(A)⁻¹·x (an empty system returns at once). */
-export function trsvOnGpu(args: { A: Range<2, any>; x: Range<1, any>; uplo: 'U' | 'L'; trans: 'N' | 'T'; diag: 'N' | 'U' }, call: GpuCall, cpu: () => void): Promise<GpuKernelReport> {
+export function trsvOnGpu(args: { A: Range<2, any>; x: Range<1, any>; uplo: 'U' | 'L'; trans: 'N' | 'T'; diag: 'N' | 'U'; blockSize: number }, call: GpuCall, cpu: () => void): Promise<GpuKernelReport> {
   return onGpuOrCpu<GpuKernelReport>(call, async (g, report) => {
     const n = args.A.length(0);
     if (n === 0) return report;
     // A and x in a built-in format go up as their storage spans, read (and x written) through their strides.
-    const A = SAME_BYTES.has(args.A.accessor.storage.name)
-      ? await g.toDeviceMatrix(args.A as never, { strict: true })
-      : g.deviceMatrix(await upload(g, args.A), n, n, Math.max(1, n));
+    const A = await matrixOf(g, args.A, 'A');
     const dA = A.data;
-    const dx = await outputOf(g, args.x, true);
+    const dx = await outputOf(g, args.x, true, call, 'x');
     try {
+      await checkWhole([['A', dA], ['x', dx]]);
       const info = await g.gpuTrsv({ A, x: dx, uplo: args.uplo, trans: args.trans, diag: args.diag },
-        { arithmetic: call.arithmetic, strict: true });
-      await writeBack(g, args.x, dx);
+        { arithmetic: call.arithmetic, strict: true, blockSize: args.blockSize });
+      await writeBack(g, args.x, dx, call);
       return info;
     } finally {
       free(dA, dx);
@@ -215,14 +297,15 @@ export function ellSpmvOnGpu(args: { alpha: number; A: EllOperand; x: Range<1, a
     // Values in a built-in format go up as their storage span, read through their strides (padding slots are never
     // read); in another format as their stored values, exactly, padding uploaded as 0.
     const values = args.A.values;
-    const dA = SAME_BYTES.has(values.accessor.storage.name)
-      ? await g.deviceEllView({ rows, cols, width, stride, colIndex }, await g.toDeviceMatrix(values as never, { strict: true }))
+    const dA = SAME_BYTES.has(values.accessor.storage.name) || values.accessor.scale
+      ? await g.deviceEllView({ rows, cols, width, stride, colIndex }, await matrixOf(g, values, 'A.values'))
       : await g.toDeviceEll({ rows, cols, width, stride, colIndex, values: packedEllValues(args.A) }, { format: values.accessor.storage.name as 'f64', strict: true });
-    const dx = await upload(g, args.x, true);
-    const dy = await outputOf(g, args.y, args.beta !== 0);
+    const dx = await upload(g, args.x, true, 'x');
+    const dy = await outputOf(g, args.y, args.beta !== 0, call, 'y');
     try {
+      await checkWhole([['A.values', dA.values], ['x', dx], ['y', dy]]);
       const info = await g.gpuEllSpmv({ A: dA, x: dx, y: dy, alpha: args.alpha, beta: args.beta }, { arithmetic: call.arithmetic, strict: true });
-      await writeBack(g, args.y, dy);
+      await writeBack(g, args.y, dy, call);
       return info;
     } finally {
       free(dA.values, dx, dy);
@@ -237,12 +320,13 @@ export function ellSpmvOnGpu(args: { alpha: number; A: EllOperand; x: Range<1, a
 export function updateOnGpu(args: { alpha: number; x: Range<1, any>; beta: number; y?: Range<1, any>; out: Range<1, any> }, call: GpuCall, cpu: () => void): Promise<GpuKernelReport> {
   return onGpuOrCpu<GpuKernelReport>(call, async (g, report) => {
     if (args.out.length() === 0) return report;
-    const dx = args.alpha !== 0 ? await upload(g, args.x, true) : undefined;
-    const dy = args.y && args.beta !== 0 ? await upload(g, args.y, true) : undefined;
-    const dOut = await outputOf(g, args.out, false);
+    const dx = args.alpha !== 0 ? await upload(g, args.x, true, 'x') : undefined;
+    const dy = args.y && args.beta !== 0 ? await upload(g, args.y, true, 'y') : undefined;
+    const dOut = await outputOf(g, args.out, false, call, 'out');
     try {
+      await checkWhole([['x', dx], ['y', dy], ['out', dOut]]);
       const info = await g.gpuUpdate({ alpha: args.alpha, x: dx, beta: args.beta, y: dy, out: dOut }, { arithmetic: call.arithmetic, strict: true });
-      await writeBack(g, args.out, dOut);
+      await writeBack(g, args.out, dOut, call);
       return info;
     } finally {
       free(dOut, ...(dx ? [dx] : []), ...(dy ? [dy] : []));
@@ -256,6 +340,7 @@ export function asumOnGpu(x: Range<1, any>, call: GpuCall, cpu: () => number): P
     if (x.length() === 0) return { ...report, value: 0 };
     const dx = await upload(g, x, true);
     try {
+      await checkWhole([['x', dx]]);
       return await g.gpuAsum(dx, { arithmetic: call.arithmetic, strict: true });
     } finally {
       free(dx);
@@ -269,6 +354,7 @@ export function nrm2OnGpu(x: Range<1, any>, call: GpuCall, cpu: () => number): P
     if (x.length() === 0) return { ...report, value: 0 };
     const dx = await upload(g, x, true);
     try {
+      await checkWhole([['x', dx]]);
       return await g.gpuNrm2(dx, { arithmetic: call.arithmetic, strict: true });
     } finally {
       free(dx);

@@ -7,8 +7,8 @@
  * @module
  */
 import { checkSize, fail } from '../../core/errors.js';
-import { gpuFF } from './arithmetic.js';
-import { bindingWindows, DeviceArray, windowOf } from './device-array.js';
+import { gpuFF, gpuF32 } from './arithmetic.js';
+import { bindingWindows, bindWindow, DeviceArray, windowOf } from './device-array.js';
 import { gpuFormat, type GpuFormatName } from './formats.js';
 import { arrayArgs, bindArray, elementIndex, type GpuRunInfo, kernelSource, memo, outputComponents, readKey, runInfo, defaultGpuArithmetic, exactBits } from './kernel-common.js';
 import { getProgram, submitPasses, type BoundArray, type Pass } from './program.js';
@@ -144,7 +144,7 @@ export async function convertPass(runtime: GpuRuntime, x: DeviceArray, target: G
   bindArray('X', x, arrays, scalars);
   let out: BoundArray = { buffer: output };
   if (window) {
-    arrays.X = windowOf(x, window);
+    bindWindow('X', x, window, arrays, scalars);
     const wpe = target.wordsPerElement / target.elementsPerWord;
     out = { buffer: output, offset: window.start * wpe * 4, size: Math.max(4, Math.ceil(window.count * wpe) * 4) };
   }

@@ -72,6 +72,11 @@ export class DeviceArray {
   readonly stride: number = 1;
   /** Elements the buffer holds (the view's span; `length` for a plain array). */
   readonly spanLength: number = 0;
+  /**
+   * For a range with its own scales (a scaled accessor's scale model, range-scale.ts): the buffer of its fp64
+   * scales and the uniforms that find element p's scale. Its format's reads multiply by it.
+   */
+  rangeScale: RangeScaleBinding | undefined;
 
   /** @internal */
   constructor(runtime: GpuRuntime | undefined, format: GpuStorageFormat, length: number, scaleBlock: number, encoded: EncodedArray | undefined, fallbackReason: string) {
@@ -175,6 +180,8 @@ export class DeviceArray {
     s.spare?.destroy();
     s.twins?.forEach((t) => t.destroy());
     s.buffer = s.scales = s.spare = s.twins = undefined;
+    this.rangeScale?.buffer.destroy();
+    this.rangeScale = undefined;
   }
 }
 
@@ -205,6 +212,15 @@ export function viewOf(span: DeviceArray, shape: { length: number; offset: numbe
   const view = Object.create(DeviceArray.prototype) as DeviceArray;
   Object.assign(view, span, shape, { spanLength: span.spanLength });
   return view;
+}
+
+/**
+ * The scales of a range-scaled array on the device: its fp64 scales as words (low word first) and the uniforms
+ * (suffixes of the array's argument name) the reads use to find an element's scale.
+ */
+export interface RangeScaleBinding {
+  readonly buffer: GpuBuffer;
+  readonly scalars: Readonly<Record<string, number>>;
 }
 
 let bindingLimitOverride: number | undefined;
@@ -285,15 +301,27 @@ export function wordsPerElement(array: DeviceArray): number {
 export function bindingWindows(arrays: readonly DeviceArray[], length: number): { start: number; count: number }[] {
   const limit = bindingLimit(arrays[0]!.runtime!);
   if (arrays.every((a) => a.words * 4 <= limit)) return [{ start: 0, count: length }];
-  const view = arrays.find((a) => a.isView);
-  if (view) throw new ModprecError('BACKEND_LIMIT', `invalid argument: a strided view over maxStorageBufferBindingSize (${limit} bytes) cannot be split into windows; upload the range packed`, 'maxStorageBufferBindingSize');
+  const rangeScaled = arrays.find((a) => a.rangeScale);
+  if (rangeScaled) throw new ModprecError('BACKEND_LIMIT', `invalid argument: a scaled range's scales are indexed from its whole binding, and an operand exceeds maxStorageBufferBindingSize (${limit} bytes)`, 'maxStorageBufferBindingSize');
   const scaled = arrays.find((a) => a.format.scaled);
   if (scaled) throw new ModprecError('BACKEND_LIMIT', `invalid argument: an operand over maxStorageBufferBindingSize (${limit} bytes) cannot be split while another is stored in ${scaled.format.name} (its scales are bound whole)`, 'maxStorageBufferBindingSize');
-  const wpe = Math.max(...arrays.map(wordsPerElement));
-  const size = Math.floor(limit / (4 * wpe) / 128) * 128;
+  // A window of `size` elements covers (size − 1)·|stride| + 1 elements of a view's span, plus up to one alignment
+  // step before its first one (bindings start on 256-byte boundaries).
+  const perWindow = arrays.map((a) => {
+    const wpe = wordsPerElement(a);
+    const elements = Math.floor(limit / (4 * wpe));
+    return a.isView ? Math.floor((elements - alignmentElements(a) - 1) / Math.abs(a.stride)) + 1 : elements;
+  });
+  const size = Math.floor(Math.min(...perWindow) / 128) * 128;
+  if (size < 128) throw new ModprecError('BACKEND_LIMIT', `invalid argument: a strided view whose stride spans more than maxStorageBufferBindingSize (${limit} bytes) per 128 elements cannot be split into windows`, 'maxStorageBufferBindingSize');
   const windows = [];
   for (let start = 0; start < length; start += size) windows.push({ start, count: Math.min(size, length - start) });
   return windows;
+}
+
+/** Span elements per 256-byte binding-offset step (at least 128, the windows' granularity). */
+function alignmentElements(array: DeviceArray): number {
+  return Math.max(128, Math.ceil(64 / wordsPerElement(array)));
 }
 
 /**
@@ -305,6 +333,32 @@ export function bindingWindows(arrays: readonly DeviceArray[], length: number): 
 export function windowOf(array: DeviceArray, window: { start: number; count: number }): { buffer: GpuBuffer; offset: number; size: number } {
   const wpe = wordsPerElement(array);
   return { buffer: array.buffer!, offset: window.start * wpe * 4, size: Math.max(4, Math.ceil(window.count * wpe) * 4) };
+}
+
+/**
+ * Binds window `window` of operand `name` (declared by arrayArgs, bound by bindArray): for a packed array the
+ * window's elements ({@link windowOf}); for a strided view the part of its span those elements cover, from the
+ * 256-byte boundary at or below the first, with the view's offset uniform moved to match — so a view of any length
+ * is read through as many bindings as it needs, by the same program.
+ * @param name - argument name
+ * @param array - the operand
+ * @param window - elements [start, start + count) of the operand
+ * @param arrays - array bindings to replace the operand's in
+ * @param scalars - scalar bindings (the view's offset is replaced)
+ */
+export function bindWindow(name: string, array: DeviceArray, window: { start: number; count: number }, arrays: Record<string, { buffer: GpuBuffer; offset?: number; size?: number }>, scalars: Record<string, number>): void {
+  if (!array.isView) {
+    arrays[name] = windowOf(array, window);
+    return;
+  }
+  const first = array.offset + window.start * array.stride;
+  const last = first + (window.count - 1) * array.stride;
+  const step = alignmentElements(array);
+  const base = Math.floor(Math.min(first, last) / step) * step;
+  const wpe = wordsPerElement(array);
+  const words = Math.ceil((Math.max(first, last) + 1) * wpe) - base * wpe;
+  arrays[name] = { buffer: array.buffer!, offset: base * wpe * 4, size: Math.max(4, words * 4) };
+  scalars[`${name}Off`] = first - base;
 }
 
 /** The parts of a core range (src/core/range.ts) the upload reads: its accessor. */

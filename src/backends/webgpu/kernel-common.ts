@@ -166,6 +166,10 @@ export function bindArray(name: string, array: DeviceArray, arrays: Record<strin
     arrays[`${name}Scale`] = { buffer: array.scales! };
     scalars[`${name}Block`] = array.scaleBlock;
   }
+  if (array.rangeScale) {
+    arrays[`${name}Rs`] = { buffer: array.rangeScale.buffer };
+    for (const [suffix, v] of Object.entries(array.rangeScale.scalars)) scalars[`${name}${suffix}`] = v;
+  }
 }
 
 /**

@@ -1,0 +1,295 @@
+/**
+ * Scaled ranges (the CPU's scale model: a scale per masked index, fp64 scales) given to `backend: 'gpu'` on the
+ * llvmpipe adapter: inputs are read on the device as the CPU reads them, outputs are written as the CPU's scaled
+ * stores write them (integer storage: the exact value / scale rounded once). Checked three ways:
+ * - element-wise kernels (WAXPBY, AXPY, SCAL), whose arithmetic is the same on both backends: the GPU's storage
+ *   (every byte of it, sentinels around the views included) equals the CPU's bit for bit, for random scales and the
+ *   edge cases (±∞, NaN, huge, tiny, zero);
+ * - reductions and matrices (DOT, ASUM, NRM2, GEMV N/T, TRSV, ELL SpMV): with power-of-two scales stored × scale is
+ *   exact, so the scaled run must equal, bit for bit, the GPU run on an unscaled f64 copy of those values — any
+ *   wrong scale index (mask, strides, offsets, sub-ranges, layouts) changes the result;
+ * - scaled outputs of GEMV, TRSV and ELL SpMV on integer data whose products and sums are exact: the GPU's
+ *   integers equal the CPU's.
+ */
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import {
+  formats, range, scaledReducedRowMajor, scaledReducedColMajor, rowMajor, colMajor, vector, waxpby, axpy, scal, dot, asum, nrm2,
+  gemv, trsv, ellSpmv, ellOperand, ellStructure, ELL_PADDING, type Range,
+} from '../../src/index.js';
+import { requireRuntime } from './gpu-test-helpers.js';
+
+type StorageName = 'i8' | 'i16' | 'f16' | 'bf16' | 'f32' | 'f64';
+const STORAGES: StorageName[] = ['i8', 'i16', 'f16', 'bf16', 'f32', 'f64'];
+const ARITHMETICS = [formats.f32, formats.ff] as const;
+
+/** xorshift32 in [0, 1). */
+function rng(seed: number): () => number {
+  let s = seed >>> 0 || 1;
+  return () => {
+    s ^= s << 13; s ^= s >>> 17; s ^= s << 5;
+    return (s >>> 0) / 2 ** 32;
+  };
+}
+
+/** A stored value of `storage` (an integer for integer storage), drawn from `r`. */
+function storedValue(storage: StorageName, r: () => number): number {
+  if (storage === 'i8') return Math.floor(r() * 255) - 127;
+  if (storage === 'i16') return Math.floor(r() * 65535) - 32767;
+  return (r() * 2 - 1) * 2 ** Math.floor(r() * 8 - 4);
+}
+
+/** Fills every element of `data` (the whole buffer: views' neighbours are sentinels) with stored values. */
+function fillStorage(storage: StorageName, data: ArrayLike<number>, r: () => number): void {
+  const st = (formats as Record<string, any>)[storage].storage ?? (formats as Record<string, any>)[storage];
+  for (let k = 0; k < data.length; k++) st.encode(data, k, storedValue(storage, r));
+}
+
+function storageOf(name: StorageName): any {
+  const f = (formats as Record<string, any>)[name];
+  return f.storage ?? f;
+}
+
+interface VectorCase { storage: StorageName; n: number; stride: number; pad: number; perElement: boolean }
+
+/** A scaled vector over a sentinel-filled buffer (`data`, `scale` shared by the CPU's and the GPU's copies). */
+function scaledVector(c: VectorCase, arithmetic: any, data: any, scale: Float64Array): Range<1, any> {
+  const offset = c.pad + (c.stride < 0 ? -c.stride * Math.max(0, c.n - 1) : 0);
+  return range(scaledReducedRowMajor<1>({ size: [c.n], storage: storageOf(c.storage), arithmetic, scaleMask: [c.perElement], scale, stride: c.stride, offset, data }));
+}
+
+function bufferFor(c: VectorCase, r: () => number): any {
+  const st = storageOf(c.storage);
+  const data = st.allocate(2 * c.pad + 1 + Math.abs(c.stride) * Math.max(0, c.n - 1));
+  fillStorage(c.storage, data, r);
+  return data;
+}
+
+function scalesFor(count: number, r: () => number, powersOfTwo: boolean): Float64Array {
+  return Float64Array.from({ length: count }, () => {
+    const e = Math.floor(r() * 24) - 12;
+    const sign = r() < 0.2 ? -1 : 1;
+    return sign * (powersOfTwo ? 2 ** e : (0.5 + r()) * 2 ** e);
+  });
+}
+
+/** Bits of a typed array, for exact comparison (NaN payloads and −0 included). */
+function bits(data: ArrayBufferView): Uint8Array {
+  return new Uint8Array(data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength));
+}
+
+const vectorCase = fc.record({
+  storage: fc.constantFrom(...STORAGES),
+  n: fc.integer({ min: 1, max: 40 }),
+  stride: fc.constantFrom(1, 2, 3, -1, -2),
+  pad: fc.integer({ min: 0, max: 5 }),
+  perElement: fc.boolean(),
+});
+
+describe("scaled ranges with backend 'gpu'", () => {
+  it('WAXPBY, AXPY and SCAL with scaled inputs and outputs: every byte of the storage equals the CPU run', async () => {
+    await requireRuntime();
+    await fc.assert(fc.asyncProperty(vectorCase, vectorCase, vectorCase, fc.constantFrom(0, 1), fc.integer(), fc.constantFrom(0.75, -3, 1, 0), fc.constantFrom(0.5, 2, 0),
+      async (cx, cy0, cw0, ai, seed, alpha, beta) => {
+        const arithmetic = ARITHMETICS[ai]!;
+        const cy = { ...cy0, n: cx.n }, cw = { ...cw0, n: cx.n };
+        const r = rng(seed);
+        const [dx, dy, dw] = [bufferFor(cx, r), bufferFor(cy, r), bufferFor(cw, r)];
+        const [sx, sy, sw] = [cx, cy, cw].map((c) => scalesFor(c.perElement ? c.n : 1, r, false));
+        const run = async (backend: 'cpu' | 'gpu') => {
+          const w = [dw.slice(), dy.slice(), dx.slice()];
+          const x = scaledVector(cx, arithmetic, w[2], sx), y = scaledVector(cy, arithmetic, w[1], sy), out = scaledVector(cw, arithmetic, w[0], sw);
+          if (backend === 'cpu') {
+            waxpby(alpha, x, beta, y, out, { arithmetic });
+            axpy(alpha, x, y, { arithmetic });
+            scal(beta || 0.5, x, { arithmetic });
+          } else {
+            expect((await waxpby(alpha, x, beta, y, out, { backend: 'gpu', arithmetic, strict: true })).backend).toBe('gpu');
+            await axpy(alpha, x, y, { backend: 'gpu', arithmetic, strict: true });
+            await scal(beta || 0.5, x, { backend: 'gpu', arithmetic, strict: true });
+          }
+          return w.map(bits);
+        };
+        const [cpu, gpu] = [await run('cpu'), await run('gpu')];
+        for (let k = 0; k < 3; k++) expect(gpu[k]).toEqual(cpu[k]);
+      }), { numRuns: 40 });
+  });
+
+  it('edge scales (±∞, NaN, huge, tiny, subnormal, zero) read and write as on the CPU', async () => {
+    await requireRuntime();
+    const edge = [Infinity, -Infinity, NaN, 1e300, -1e-300, 2 ** -130, 2 ** -1074, 0, 2 ** 100, -3e30];
+    for (const storage of STORAGES) {
+      for (const arithmetic of ARITHMETICS) {
+        const n = edge.length;
+        const r = rng(7);
+        const data = storageOf(storage).allocate(n);
+        fillStorage(storage, data, r);
+        // Scales are validated when a range is made; later writes to the array are what the kernels see.
+        const run = async (backend: 'cpu' | 'gpu') => {
+          const scale = new Float64Array(n).fill(1);
+          const x = range(scaledReducedRowMajor<1>({ size: [n], storage: storageOf(storage), arithmetic, scaleMask: [true], scale, data: data.slice() }));
+          scale.set(edge);
+          const out = vector(new Float64Array(n), { storage: formats.f64, arithmetic });
+          const q = new Int16Array(n);
+          const outScale = new Float64Array(n).fill(1);
+          const qs = range(scaledReducedRowMajor<1>({ size: [n], storage: formats.i16, arithmetic, scaleMask: [true], scale: outScale, data: q }));
+          outScale.set(edge.map((s) => (s === 0 || !Number.isFinite(s) ? s : 1 / s)));
+          const y = vector(Float64Array.from({ length: n }, (_, i) => i - 4.5), { storage: formats.f64, arithmetic });
+          if (backend === 'cpu') { waxpby(1, x, 0, x, out, { arithmetic }); waxpby(1, y, 0, y, qs, { arithmetic }); }
+          else { await waxpby(1, x, 0, x, out, { backend: 'gpu', arithmetic, strict: true }); await waxpby(1, y, 0, y, qs, { backend: 'gpu', arithmetic, strict: true }); }
+          return [bits(out.accessor.data as Float64Array), bits(q)];
+        };
+        const cpu = await run('cpu'), gpu = await run('gpu');
+        // f32 arithmetic: a scale whose binary32 rounding is subnormal reads as ±0 on the device (as an f64 value
+        // does; GPUs may flush subnormals), the nearest binary32 on the CPU — the one documented difference.
+        if (arithmetic === formats.f32) {
+          const sub = [5, 6].map((i) => i);
+          const f = (b: Uint8Array) => Array.from(new Float64Array(b.buffer)).filter((_, i) => !sub.includes(i));
+          expect(f(gpu[0]!)).toEqual(f(cpu[0]!));
+        } else {
+          expect([storage, Array.from(new Float64Array(gpu[0]!.buffer))]).toEqual([storage, Array.from(new Float64Array(cpu[0]!.buffer))]);
+        }
+        expect(gpu[1]).toEqual(cpu[1]);
+      }
+    }
+  });
+
+  it('DOT, ASUM, NRM2 with power-of-two scales equal, bit for bit, the GPU runs on unscaled f64 copies of the values', async () => {
+    await requireRuntime();
+    await fc.assert(fc.asyncProperty(vectorCase, vectorCase, fc.constantFrom(0, 1), fc.integer(), async (cx, cy0, ai, seed) => {
+      const arithmetic = ARITHMETICS[ai]!;
+      const cy = { ...cy0, n: cx.n };
+      const r = rng(seed);
+      const x = scaledVector(cx, arithmetic, bufferFor(cx, r), scalesFor(cx.perElement ? cx.n : 1, r, true));
+      const y = scaledVector(cy, arithmetic, bufferFor(cy, r), scalesFor(cy.perElement ? cy.n : 1, r, true));
+      const twin = (v: Range<1, any>) => vector(Float64Array.from({ length: v.length() }, (_, i) => exactValue(v, [i])), { storage: formats.f64, arithmetic });
+      const o = { backend: 'gpu', arithmetic, strict: true } as const;
+      expect((await dot(x, y, o)).value).toBe((await dot(twin(x), twin(y), o)).value);
+      expect((await asum(x, o)).value).toBe((await asum(twin(x), o)).value);
+      expect((await nrm2(y, o)).value).toBe((await nrm2(twin(y), o)).value);
+    }), { numRuns: 15 });
+  });
+
+  it('GEMV N/T, TRSV and ELL SpMV with scaled matrices (row/column scales, either layout, sub-ranges) equal the GPU runs on f64 copies', async () => {
+    await requireRuntime();
+    const matrixCase = fc.record({
+      storage: fc.constantFrom(...STORAGES), m: fc.integer({ min: 1, max: 20 }), n: fc.integer({ min: 1, max: 20 }),
+      rowMajorLayout: fc.boolean(), mask: fc.constantFrom([true, false], [false, true], [true, true], [false, false]),
+      sub: fc.boolean(), ai: fc.constantFrom(0, 1), trans: fc.constantFrom('N' as const, 'T' as const), seed: fc.integer(),
+    });
+    await fc.assert(fc.asyncProperty(matrixCase, vectorCase, async (c, cx0) => {
+      const arithmetic = ARITHMETICS[c.ai]!;
+      const r = rng(c.seed);
+      const A = scaledMatrix(c, c.m, c.n, arithmetic, r);
+      const o = { backend: 'gpu', arithmetic, strict: true } as const;
+      const twinA = matrixTwin(A, arithmetic);
+      const cx = { ...cx0, n: c.trans === 'N' ? c.n : c.m };
+      const x = scaledVector(cx, arithmetic, bufferFor(cx, r), scalesFor(cx.perElement ? cx.n : 1, r, true));
+      const xTwin = vector(Float64Array.from({ length: x.length() }, (_, i) => exactValue(x, [i])), { storage: formats.f64, arithmetic });
+      const rows = c.trans === 'N' ? c.m : c.n;
+      const y1 = vector(Float64Array.from({ length: rows }, (_, i) => i), { storage: formats.f64, arithmetic });
+      const y2 = vector(Float64Array.from({ length: rows }, (_, i) => i), { storage: formats.f64, arithmetic });
+      await gemv({ alpha: 1.5, A, x, beta: 0.25, y: y1, trans: c.trans }, o);
+      await gemv({ alpha: 1.5, A: twinA, x: xTwin, beta: 0.25, y: y2, trans: c.trans }, o);
+      expect(bits(y1.accessor.data as Float64Array)).toEqual(bits(y2.accessor.data as Float64Array));
+      // TRSV on the leading square part, made well-conditioned: a power-of-two diagonal, small off-diagonals.
+      const k = Math.min(c.m, c.n);
+      const T = A.sub({ begin: 0, end: k }, { begin: 0, end: k });
+      for (let i = 0; i < k; i++) for (let j = 0; j < k; j++) T.set(i, j, i === j ? 2 ** (i % 3) : exactValue(T, [i, j]) / 2 ** 40);
+      const b1 = vector(Float64Array.from({ length: k }, (_, i) => (i % 5) - 2), { storage: formats.f64, arithmetic });
+      const b2 = vector(Float64Array.from({ length: k }, (_, i) => (i % 5) - 2), { storage: formats.f64, arithmetic });
+      await trsv({ A: T, x: b1, uplo: 'L', trans: c.trans }, o);
+      await trsv({ A: matrixTwin(T, arithmetic), x: b2, uplo: 'L', trans: c.trans }, o);
+      expect(bits(b1.accessor.data as Float64Array)).toEqual(bits(b2.accessor.data as Float64Array));
+      // ELL SpMV with the scaled matrix as its values (one slot per column: rows m, width n).
+      const colIndex = new Int32Array(c.m * c.n).map((_, q) => ((q * 7) % 5 === 0 ? ELL_PADDING : q % c.m % c.m === q % c.m ? Math.floor(q / c.m) % c.n : 0));
+      for (let i = 0; i < c.m; i++) {
+        // Padding only at the end of a row.
+        let pad = false;
+        for (let s = 0; s < c.n; s++) { if (colIndex[i + s * c.m] === ELL_PADDING) pad = true; if (pad) colIndex[i + s * c.m] = ELL_PADDING; }
+      }
+      const structure = ellStructure({ rows: c.m, cols: c.n, width: c.n, stride: c.m, colIndex });
+      const xe = vector(Float64Array.from({ length: c.n }, (_, i) => 1 + (i % 3)), { storage: formats.f64, arithmetic });
+      const e1 = vector(new Float64Array(c.m), { storage: formats.f64, arithmetic });
+      const e2 = vector(new Float64Array(c.m), { storage: formats.f64, arithmetic });
+      await ellSpmv({ alpha: 1, A: ellOperand(structure, A.sub({ begin: 0, end: c.m }, { begin: 0, end: c.n })), x: xe, beta: 0, y: e1 }, o);
+      await ellSpmv({ alpha: 1, A: ellOperand(structure, matrixTwin(A, arithmetic)), x: xe, beta: 0, y: e2 }, o);
+      expect(bits(e1.accessor.data as Float64Array)).toEqual(bits(e2.accessor.data as Float64Array));
+    }), { numRuns: 12 });
+  });
+
+  it('scaled outputs of GEMV, TRSV and ELL SpMV (old values read through their scales) hold the CPU bits, sentinels around them too', async () => {
+    await requireRuntime();
+    await fc.assert(fc.asyncProperty(fc.integer({ min: 1, max: 9 }), fc.constantFrom(0, 1), fc.constantFrom('i8' as const, 'i16' as const, 'f16' as const), fc.constantFrom(1, -2, 3), fc.integer(),
+      async (n, ai, storage, stride, seed) => {
+        const arithmetic = ARITHMETICS[ai]!;
+        const r = rng(seed);
+        // Small integers: every product and sum is exact in both arithmetics, so the values written are the same.
+        const ints = (k: number) => Float64Array.from({ length: k }, () => Math.floor(r() * 7) - 3);
+        const A = matrixOfValues(n, n, ints(n * n), arithmetic);
+        for (let i = 0; i < n; i++) for (let j = i; j < n; j++) A.set(i, j, i === j ? 1 : 0); // unit lower triangular
+        const x = vector(ints(n), { storage: formats.f64, arithmetic });
+        const c: VectorCase = { storage, n, stride, pad: 2, perElement: true };
+        const data = bufferFor(c, r);
+        const scales = Float64Array.from({ length: n }, () => 2 ** (Math.floor(r() * 4) - 3));
+        const structure = ellStructure({ rows: n, cols: n, width: n, stride: n, colIndex: Int32Array.from({ length: n * n }, (_, q) => (q * 5 + 1) % n) });
+        // TRSV re-reads x's stored values on the CPU (substitution), the GPU solves in the arithmetic and stores once:
+        // the same bits only while nothing stored rounds. A bidiagonal system with small values keeps them exact.
+        const B = matrixOfValues(n, n, new Float64Array(n * n), arithmetic);
+        for (let i = 0; i < n; i++) { B.set(i, i, 1); if (i > 0) B.set(i, i - 1, (i % 3) - 1); }
+        const trsvScales = Float64Array.from({ length: n }, (_, i) => (i % 2 === 0 ? 1 : 0.5));
+        const run = async (backend: 'cpu' | 'gpu') => {
+          const [d1, d2, d3] = [data.slice(), data.slice(), data.slice()];
+          const [y1, y3] = [d1, d3].map((d) => scaledVector(c, arithmetic, d, scales));
+          const y2 = scaledVector(c, arithmetic, d2, trsvScales);
+          for (let i = 0; i < n; i++) y2.set(i, (i % 7) - 3);
+          const o = backend === 'gpu' ? { backend: 'gpu', arithmetic, strict: true } as const : { arithmetic };
+          await gemv({ alpha: 2, A, x, beta: 0.5, y: y1 }, o as never);
+          await trsv({ A: B, x: y2, uplo: 'L', diag: 'U' }, o as never);
+          await ellSpmv({ alpha: -1, A: ellOperand(structure, A), x, beta: 2, y: y3 }, o as never);
+          return [d1, d2, d3].map(bits);
+        };
+        const cpu = await run('cpu'), gpu = await run('gpu');
+        for (let k = 0; k < 3; k++) expect(gpu[k]).toEqual(cpu[k]);
+      }), { numRuns: 12 });
+  });
+
+  it('refuses a scaled storage the device does not read (i32) with a typed error naming the operand, before anything runs', async () => {
+    await requireRuntime();
+    const x = range(scaledReducedRowMajor<1>({ size: [3], storage: formats.i32, arithmetic: formats.f32, scaleMask: [true] }));
+    const y = vector([1, 2, 3], { storage: formats.f32 });
+    expect(() => dot(x, y, { backend: 'gpu', arithmetic: formats.f32 })).toThrow(expect.objectContaining({ code: 'INVALID_FORMAT', parameter: 'x' }));
+  });
+});
+
+/** An f64 column-major m×n matrix holding `values` (column-major). */
+function matrixOfValues(m: number, n: number, values: Float64Array, arithmetic: any): Range<2, any> {
+  const A = range(colMajor<2>({ size: [m, n], storage: formats.f64, arithmetic }));
+  for (let i = 0; i < m; i++) for (let j = 0; j < n; j++) A.set(i, j, values[i + j * m]!);
+  return A;
+}
+
+/** stored × scale of element `index`, exactly (a double: power-of-two scales, or the caller rounds). */
+function exactValue(r: Range<any, any>, index: number[]): number {
+  const a = r.accessor;
+  const v = a.storage.decode(a.data as never, a.linearIndex(index)) as number;
+  return a.scale ? v * a.scale.data[a.scaleIndex(index)]! : v;
+}
+
+/** An unscaled f64 column-major copy of a matrix's exact values. */
+function matrixTwin(A: Range<2, any>, arithmetic: any): Range<2, any> {
+  const [m, n] = [A.length(0), A.length(1)];
+  const T = range(colMajor<2>({ size: [m, n], storage: formats.f64, arithmetic }));
+  for (let i = 0; i < m; i++) for (let j = 0; j < n; j++) T.set(i, j, exactValue(A, [i, j]));
+  return T;
+}
+
+/** A scaled m×n matrix (the case's layout and mask, power-of-two scales), possibly a sub-range of a larger one. */
+function scaledMatrix(c: { storage: StorageName; rowMajorLayout: boolean; mask: boolean[]; sub: boolean }, m: number, n: number, arithmetic: any, r: () => number): Range<2, any> {
+  const [M, N] = c.sub ? [m + 3, n + 2] : [m, n];
+  const count = (c.mask[0] ? M : 1) * (c.mask[1] ? N : 1);
+  const make = c.rowMajorLayout ? scaledReducedRowMajor : scaledReducedColMajor;
+  const full = range(make<2>({ size: [M, N], storage: storageOf(c.storage), arithmetic, scaleMask: c.mask, scale: scalesFor(count, r, true), stride: c.rowMajorLayout ? N + 1 : M + 2 }));
+  fillStorage(c.storage, full.accessor.data as ArrayLike<number>, r);
+  return c.sub ? full.sub({ begin: 2, end: 2 + m }, { begin: 1, end: 1 + n }) : full;
+}
