@@ -34,12 +34,17 @@ export function capabilityTable(): string {
     '| format | storage (cpu) | storage (gpu) | scaled storage (cpu) | scaled storage (gpu) | gpu output | arithmetic (cpu) | arithmetic (gpu) |',
     '| --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
-  const runs = (x: ReturnType<typeof range>): string => (gpuBackend.supports({ kernel: 'dot', operands: [['x', x]], arithmetic: f32Ar }) ? 'no' : yes);
+  // A storage runs on the GPU when some arithmetic reads it there: binary32, or its own format's (dd storage reads
+  // only into dd arithmetic).
+  const runs = (x: ReturnType<typeof range>, own?: ArithmeticFormat): string => {
+    const refused = (ar: ArithmeticFormat): boolean => gpuBackend.supports({ kernel: 'dot', operands: [['x', x]], arithmetic: ar }) !== undefined;
+    return refused(f32Ar) && (!own?.gpu || refused(own)) ? 'no' : yes;
+  };
   for (const name of formatNames()) {
     const f = findFormat(name)!;
     const st = f.storage;
     const scaled = st ? scaledRange(st) : undefined;
-    const storageGpu = st ? runs(range(rowMajor<1>({ size: [1], storage: st }))) : '—';
+    const storageGpu = st ? runs(range(rowMajor<1>({ size: [1], storage: st })), f.arithmetic as ArithmeticFormat | undefined) : '—';
     const scaledCpu = st ? (scaled ? yes : 'no') : '—';
     const scaledGpu = st ? (scaled ? runs(scaled) : 'no') : '—';
     // What a kernel writes on the device: a storage with a writable GPU part (a scaled range: through the CPU's scaled store).

@@ -67,9 +67,9 @@ describe("solvers with backend: 'gpu'", () => {
     expectModprec(() => cg(A, b, { backend: 'gpu', arithmetic: formats.rns424 }), 'INVALID_OPTION', 'options.arithmetic');
     // dd storage reads only into dd arithmetic on the GPU (another would drop the low half).
     expectModprec(() => cg(A, b, { backend: 'gpu', storage: formats.dd, arithmetic: formats.ff }), 'INVALID_OPTION', 'options.arithmetic');
-    expectModprec(() => gmres(A, b, { ...ff, basisStorage: formats.dd }), 'INVALID_FORMAT', 'options.basisStorage');
+    expectModprec(() => gmres(A, b, { ...ff, basisStorage: formats.dd }), 'INVALID_OPTION', 'options.arithmetic');
     expectModprec(() => cg(functionOperator({ size: 2, apply: () => {} }), [1, 1], ff), 'INVALID_OPTION', 'A');
-    expectModprec(() => cg(ellWithStorage(A, { storage: formats.dd }), b, ff), 'INVALID_FORMAT', 'A.values');
+    expectModprec(() => cg(ellWithStorage(A, { storage: formats.dd }), b, ff), 'INVALID_OPTION', 'options.arithmetic');
     expectModprec(() => cg(A, b, { ...ff, strict: 1 as never }), 'INVALID_OPTION', 'options.strict');
     expectModprec(() => cg(A, b, { backend: 'tpu' as never }), 'INVALID_OPTION', 'options.backend');
     expectModprec(() => cg(A, b, { backend: 'wasm' as never }), 'INVALID_OPTION', 'options.backend');

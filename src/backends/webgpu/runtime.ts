@@ -103,7 +103,7 @@ async function createRuntime(options: GpuDeviceOptions): Promise<GpuRuntime | un
   // Arithmetics built on native WGSL (dd): their functions, from every registered arithmetic part that has some.
   for (const name of formatNames()) {
     const native = findFormat(name)?.arithmetic?.gpu?.native;
-    if (native) registerNativeLibrary(context.gpujs, native);
+    if (native) registerNativeLibrary(context.gpujs, typeof native === 'function' ? await native() : native);
   }
   return { context, fusedFma, simplifiesFloats, barriers };
 }

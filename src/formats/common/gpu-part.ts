@@ -196,8 +196,11 @@ export interface GpuArithmeticPart {
   sqrtOfWords(words: Uint32Array): number;
   /** How a value of this arithmetic sits in device words (partial results, intermediate vectors). */
   readonly words: GpuStoragePart;
-  /** WGSL functions its templates call (registered with every GPU runtime; see {@link GpuNativeLibrary}). */
-  readonly native?: GpuNativeLibrary;
+  /**
+   * WGSL functions its templates call (registered with every GPU runtime; see {@link GpuNativeLibrary}), or a loader
+   * of them (a dynamic import: a CPU-only bundle then carries no WGSL text; the runtime loads it when it starts).
+   */
+  readonly native?: GpuNativeLibrary | (() => Promise<GpuNativeLibrary>);
   /** `let dst = 0`. */
   declareZero(dst: string): string;
   /** `dst = src` (dst: a declared variable of this arithmetic), rounding if needed. */

@@ -7,13 +7,12 @@
  */
 import type { GpuArithmeticPart, GpuNativeLibrary, GpuPartRegister } from '../common/gpu-part.js';
 import { asXf, decodeXfExact, roundBigToDouble, xfGpuWords } from './dd-gpu-words.js';
-import { XF_WGSL } from './dd-gpu-wgsl.js';
 
 const V4 = 'Array(4)' as const;
 const V2 = 'Array(2)' as const;
 
-/** The WGSL functions the templates call. */
-const library: GpuNativeLibrary = {
+/** The WGSL functions the templates call (their WGSL text is loaded with the GPU runtime: CPU bundles skip it). */
+const library: Omit<GpuNativeLibrary, 'wgsl'> = {
   functions: {
     mpXfAdd: { args: [V4, V4], returns: V4 },
     mpXfSub: { args: [V4, V4], returns: V4 },
@@ -32,7 +31,6 @@ const library: GpuNativeLibrary = {
     mpXfToPair: { args: [V4], returns: V2 },
     mpXfToDdWords: { args: [V4], returns: V4 },
   },
-  wgsl: XF_WGSL,
 };
 
 const xf = (name: string): GpuPartRegister => ({ kind: 'xf', name });
@@ -104,7 +102,7 @@ export const ddGpuArithmetic: GpuArithmeticPart = {
   sqrtOfWords: sqrtOfXfWords,
   assign: (dst, src) => `${dst} = ${asXf(src)};`,
   words: xfGpuWords,
-  native: library,
+  native: () => import('./dd-gpu-wgsl.js').then(({ XF_WGSL }) => ({ ...library, wgsl: XF_WGSL })),
   declareZero: (dst) => `let ${dst} = [0.0, 0.0, 0.0, 0.0];`,
   declareFrom: (dst, src) => `let ${dst} = ${asXf(src)};`,
   mulAdd: (acc, a, b) => `${acc} = mpXfFma(${acc}, ${asXf(a)}, ${asXf(b)});`,
