@@ -14,7 +14,7 @@ import { markdownTable, today, writePerformanceSection, writeResults } from '../
 import {
   deviceMatrix, deviceView, gpuDot, gpuGemv, gpuRuntime, gpuUnavailableReason, gpuUpdate, toDevice, type DeviceArray,
 } from '../../src/backends/webgpu/index.js';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { seededRandom } from '../../src/sparse/seeded-random.js';
 import { join } from 'node:path';
 
@@ -168,18 +168,28 @@ async function main(): Promise<void> {
   const result = { date: today(), device: device ?? 'unrecorded', f32Storage: true, arithmetic: 'ff', rows };
   writeResults('gpu-output-views', result);
   if (process.env.OUT) writeFileSync(join(process.env.OUT, 'gpu-output-views.json'), JSON.stringify(result, null, 1));
-  if (device) {
-    writePerformanceSection('gpu-output-views', [
-      `What a device view costs (${device}, ${today()}; f32 storage, float-float arithmetic; each view run checked in the same run: same bits as the packed run, the span's other elements untouched).`,
-      '',
-      markdownTable(['kernel', 'size', 'view operand', 'packed ms', 'view ms', 'view / packed', 'same bits', 'span untouched'],
-        rows.map((r) => [r.kernel, r.size, r.operand, r.packedMs.toFixed(4), r.viewMs.toFixed(4), r.ratio.toFixed(2), String(r.sameBits), String(r.untouched)])),
-    ].join('\n'));
-  }
+  if (device) renderSection(result, device);
   if (failed.length > 0) {
     console.error(`CHECK FAILED: ${failed.map((r) => `${r.kernel} ${r.operand}`).join('; ')}`);
     process.exitCode = 1;
   }
 }
 
-await main();
+/** Writes the docs section from a saved run (`--from=FILE` `--device=NAME`), as the device run does. */
+function renderSection(result: { rows: Row[]; date: string }, name: string): void {
+  writePerformanceSection('gpu-output-views', [
+    `What a device view costs (${name}, ${result.date}; f32 storage, float-float arithmetic; each view run checked in the same run: same bits as the packed run, the span's other elements untouched).`,
+    '',
+    markdownTable(['kernel', 'size', 'view operand', 'packed ms', 'view ms', 'view / packed', 'same bits', 'span untouched'],
+      result.rows.map((r) => [r.kernel, r.size, r.operand, r.packedMs.toFixed(4), r.viewMs.toFixed(4), r.ratio.toFixed(2), String(r.sameBits), String(r.untouched)])),
+  ].join('\n'));
+}
+
+const from = process.argv.find((a) => a.startsWith('--from='))?.slice(7);
+if (from) {
+  const saved = JSON.parse(readFileSync(from, 'utf8')) as { rows: Row[]; date: string; device: string };
+  writeResults('gpu-output-views', saved);
+  renderSection(saved, device ?? saved.device);
+} else {
+  await main();
+}

@@ -87,12 +87,13 @@ ${markdownTable(['basis storage', 'time (ms)', 'speed-up vs fp64 basis', 'iterat
 
 Goal (fp32 or fp16 basis ≥ 1.3× faster than the fp64 basis to the same true residual 1e-10): ${sameResidual && best >= 1.3 ? 'met' : 'not met'}
 (best ${best.toFixed(2)}×${sameResidual ? '' : '; not every variant reached the tolerance'}).${missing.length ? ` Not measured: ${missing.join(', ')} basis (the device call's time limit ended the run first).` : ''} Writing a basis column goes through the device-view
-output path, which rewrites the whole basis span once per iteration (gpu.js kernels write whole buffers), so basis
-traffic is about twice what a kernel writing one column in place would need — in the basis's own format, so the ratio
-between formats is kept. The goal names the H100; this call ran on the machine named above (the device tool lends H100
-or H200). At ${(base.ms / base.iterations).toFixed(0)} ms per iteration with the fp64 basis the solve is far from the
-device's bandwidth: each iteration waits for several read-backs (norms, the Gram–Schmidt coefficients) and rewrites the
-basis span, so these figures compare basis formats within modprec, not against a native CB-GMRES (Ginkgo).`);
+output path: the kernel writes a packed twin, one pass writes the column's extent into a spare buffer and a copy puts it
+back (a column costs its own bytes, not the basis span's — the 2026-11-26 H200 run before that change took 150 s with
+the fp64 basis and 85 s with fp32, both dominated by rewriting the whole span). The goal names the H100; this call ran
+on the machine named above. At ${(base.ms / base.iterations).toFixed(0)} ms per iteration with the fp64 basis the
+solve is far from the device's bandwidth: each iteration waits for several read-backs (norms, the Gram–Schmidt
+coefficients) and runs one small kernel per coefficient, so the basis bytes the formats save are a small part of the
+time; these figures compare basis formats within modprec, not against a native CB-GMRES (Ginkgo).`);
 }
 
 const file = arg('render');
