@@ -8,10 +8,10 @@
 import type { Accessor } from '../../accessors/accessor.js';
 import { F64, I32, V128, encodeModule, op, SIMD } from '../../src/backends/wasm/wasm-encoder.js';
 import { WasmLocals, load2, operandLocals, operandParams, operandSetup, stepLoop } from '../../src/backends/wasm/wasm-function.js';
-import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
-import { CHUNK, chunkElements, scaleOf, stageVector, type WasmStorage, wasmStorageOf } from '../../src/backends/wasm/wasm-storage.js';
+import { wasmExports } from '../../src/backends/wasm/wasm-runtime.js';
+import { LANE_SUMS_AT, laneReduce, type WasmStorage, wasmStorageOf } from '../../src/backends/wasm/wasm-storage.js';
 
-const ACC = 0, X_AT = 64;
+const ACC = LANE_SUMS_AT;
 
 type SquaresChunk = (px: number, sx: number, n: number, s1: number, s2: number) => void;
 
@@ -41,19 +41,6 @@ function squaresChunk(sx: WasmStorage, scaled: boolean): SquaresChunk {
 
 /** Σ (xᵢ·s₁·s₂)² for i < n in f64 arithmetic (the caller checked {@link wasmStorageOf}). */
 export function wasmSumOfScaledSquares(x: Accessor<1, any>, n: number, s1: number, s2: number): number {
-  const sx = wasmStorageOf(x) as WasmStorage;
-  const f = squaresChunk(sx, !!x.scale);
-  const scale = scaleOf(x);
-  reserveBytes(X_AT + CHUNK * 8);
-  const buffer = wasmMemory().buffer as ArrayBuffer;
-  const acc = new Float64Array(buffer, ACC, 8);
-  acc.fill(0);
-  const chunk = chunkElements(sx);
-  for (let from = 0; from < n; from += chunk) {
-    const count = Math.min(chunk, n - from);
-    const padded = (count + 7) & ~7;
-    stageVector(x, from, count, X_AT, padded, buffer);
-    f(X_AT, scale, padded, s1, s2);
-  }
-  return ((acc[0]! + acc[1]!) + (acc[2]! + acc[3]!)) + ((acc[4]! + acc[5]!) + (acc[6]! + acc[7]!));
+  const f = squaresChunk(wasmStorageOf(x) as WasmStorage, !!x.scale);
+  return laneReduce(x, n, (at, scale, padded) => f(at, scale, padded, s1, s2));
 }

@@ -16,6 +16,7 @@
 import type { Accessor } from '../../../accessors/accessor.js';
 import { findFormat } from '../../formats/common/registry.js';
 import { SIMD, op } from './wasm-encoder.js';
+import { reserveBytes, wasmMemory } from './wasm-runtime.js';
 
 /** Elements per staged chunk of fp64 (a multiple of 8: the kernels' SIMD loops take 8 elements per step). */
 export const CHUNK = 4096;
@@ -184,4 +185,33 @@ export function unstageVector(a: Accessor<1, any>, from: number, count: number, 
 /** The WebAssembly storage of a name (tests). */
 export function wasmStorageNamed(name: string): WasmStorage | undefined {
   return byName.get(name);
+}
+
+/** Where a one-vector lane reduction keeps its eight partial sums (bytes 0–63) and stages x (from byte 64). */
+export const LANE_SUMS_AT = 0, LANE_X_AT = 64;
+
+/**
+ * Runs a one-vector lane reduction over x[0, n): x staged chunk by chunk at {@link LANE_X_AT} (padded to eight
+ * elements with zeros), `chunk(at, scale, padded)` adding into the eight partial sums at {@link LANE_SUMS_AT}, which
+ * are then combined in one fixed tree — the order the bound functions assume for ASUM and NRM2.
+ * @param x - the vector (its storage checked by {@link wasmStorageOf})
+ * @param n - elements to reduce
+ * @param chunk - the compiled chunk function
+ * @returns the combined sum
+ */
+export function laneReduce(x: Accessor<1, any>, n: number, chunk: (at: number, scale: number, padded: number) => void): number {
+  const sx = wasmStorageOf(x) as WasmStorage;
+  const scale = scaleOf(x);
+  reserveBytes(LANE_X_AT + CHUNK * 8);
+  const buffer = wasmMemory().buffer as ArrayBuffer;
+  const acc = new Float64Array(buffer, LANE_SUMS_AT, 8);
+  acc.fill(0);
+  const step = chunkElements(sx);
+  for (let from = 0; from < n; from += step) {
+    const count = Math.min(step, n - from);
+    const padded = (count + 7) & ~7;
+    stageVector(x, from, count, LANE_X_AT, padded, buffer);
+    chunk(LANE_X_AT, scale, padded);
+  }
+  return ((acc[0]! + acc[1]!) + (acc[2]! + acc[3]!)) + ((acc[4]! + acc[5]!) + (acc[6]! + acc[7]!));
 }
