@@ -7,6 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ddRange } from './dd-ranges.js';
 import { toDevice } from '../../src/backends/webgpu/device-array.js';
 import { deviceMatrix, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
 import { gpuDot } from '../../kernels/dot/dot-webgpu.js';
@@ -28,16 +29,6 @@ const U_OP = 2 ** -110;
 /** Exact value of a dd pair. */
 const pairValue = (hi: number, lo: number): Rational => addRational(exactOf(hi), exactOf(lo));
 
-/** Interleaved pairs as a dd-stored range's bytes: the device words. */
-function ddRange(pairs: readonly { hi: number; lo: number }[]): ReturnType<typeof vector> {
-  const v = vector(pairs.map((p) => p.hi), { storage: formats.dd, arithmetic: formats.dd });
-  const data = v.accessor.data as Float64Array;
-  pairs.forEach((p, k) => {
-    data[2 * k] = p.hi;
-    data[2 * k + 1] = p.lo;
-  });
-  return v;
-}
 
 /** Pairs of a dd device array, exactly (its words). */
 async function pairsOf(a: { encoded(): Promise<{ words: Uint32Array }>; length: number }): Promise<{ hi: number; lo: number }[]> {

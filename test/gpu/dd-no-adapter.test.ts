@@ -3,6 +3,7 @@
  * pairs (their words are the bytes of the CPU's dd storage), giving the CPU kernels' results.
  */
 import { describe, expect, it } from 'vitest';
+import { ddRange } from './dd-ranges.js';
 import { toDevice } from '../../src/backends/webgpu/device-array.js';
 import { gpuDot } from '../../kernels/dot/dot-webgpu.js';
 import { gpuUpdate } from '../../kernels/waxpby/update-webgpu.js';
@@ -10,15 +11,6 @@ import { dot, formats, vector } from '../../src/index.js';
 
 process.env.MODPREC_GPU_BACKEND = 'none';
 
-function ddRange(pairs: readonly { hi: number; lo: number }[]): ReturnType<typeof vector> {
-  const v = vector(pairs.map((p) => p.hi), { storage: formats.dd, arithmetic: formats.dd });
-  const data = v.accessor.data as Float64Array;
-  pairs.forEach((p, k) => {
-    data[2 * k] = p.hi;
-    data[2 * k + 1] = p.lo;
-  });
-  return v;
-}
 
 describe('dd without an adapter', () => {
   it('the resident API runs the CPU backend with formats.dd on the exact pairs (DOT, update)', async () => {
