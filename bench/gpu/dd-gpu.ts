@@ -17,8 +17,8 @@ import { toDevice, toDeviceSpan } from '../../src/backends/webgpu/device-array.j
 import { gpuDot } from '../../kernels/dot/dot-webgpu.js';
 import { deviceMatrix, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
 import { gpuTrsv } from '../../kernels/trsv/trsv-webgpu.js';
-import { getProgram, submitPasses } from '../../src/backends/webgpu/program.js';
-import { createWordBuffer, gpuRuntime, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
+import { gpujsCopy, timeDeviceRuns } from './device-timing.js';
+import { gpuRuntime, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import { gpuUnavailableReason } from '../../src/backends/webgpu/backend.js';
 import { dot, dotBound, trsv, vector, matrix, formats } from '../../src/index.js';
 
@@ -61,22 +61,8 @@ function ddVector(n: number, seed: number): ReturnType<typeof vector> {
 
 async function timeRuns(rt: GpuRuntime, run: () => Promise<unknown>, reps = 5, batches = 5): Promise<number> {
   // --quick (llvmpipe): one run, to check that everything runs and is right.
-  if (quick) [reps, batches] = [1, 1];
-  const device = rt.context.device;
-  const warm = performance.now();
-  while (performance.now() - warm < (quick ? 0 : 300)) {
-    await run();
-    await device.queue.onSubmittedWorkDone();
-  }
-  const times: number[] = [];
-  for (let b = 0; b < batches; b++) {
-    const t0 = performance.now();
-    for (let r = 0; r < reps; r++) await run();
-    await device.queue.onSubmittedWorkDone();
-    times.push((performance.now() - t0) / reps);
-  }
-  times.sort((a, b) => a - b);
-  return times[times.length >> 1]!;
+  const shape = quick ? { reps: 1, batches: 1, warmMs: 0, warmBurst: 1 } : { reps, batches, warmMs: 300, warmBurst: 1 };
+  return (await timeDeviceRuns(rt, run, shape)).ms;
 }
 
 function push(row: Omit<Row, 'copyFraction'>): void {
@@ -86,16 +72,7 @@ function push(row: Omit<Row, 'copyFraction'>): void {
 }
 
 async function benchCopy(rt: GpuRuntime): Promise<void> {
-  const n = 2 ** 26;
-  const program = await getProgram(rt.context, { source: 'function (X) { return X[this.thread.x]; }', args: [['X', 'Array']], components: 1 });
-  const a = createWordBuffer(rt.context, n);
-  const b = createWordBuffer(rt.context, n);
-  const cache = {};
-  const ms = await timeRuns(rt, async () => submitPasses(rt.context, [{ pass: { program, arrays: { X: { buffer: a } }, scalars: {}, output: { buffer: b }, threads: n }, cache }]), 20, 7);
-  copyGbs = (2 * 4 * n) / ms / 1e6;
-  console.log(`gpu.js f32 copy 256 MiB: ${ms.toFixed(3)} ms, ${copyGbs.toFixed(0)} GB/s`);
-  a.destroy();
-  b.destroy();
+  copyGbs = (await gpujsCopy(rt, (run) => timeRuns(rt, run, 20, 7))).gbs;
 }
 
 async function benchDot(rt: GpuRuntime): Promise<void> {

@@ -17,8 +17,9 @@ import { deviceZeros, toDevice, type DeviceArray } from '../../src/backends/webg
 import { gpuDot, gpuDotResident } from '../../kernels/dot/dot-webgpu.js';
 import { gpuEllSpmv, toDeviceEll, type DeviceEll } from '../../kernels/ell-spmv/ell-spmv-webgpu.js';
 import { deviceMatrix, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
-import { compiledPrograms, getProgram, submitPasses } from '../../src/backends/webgpu/program.js';
-import { createWordBuffer, gpuRuntime, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
+import { compiledPrograms } from '../../src/backends/webgpu/program.js';
+import { gpujsCopy, timeDeviceRuns } from './device-timing.js';
+import { gpuRuntime, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import { gpuUnavailableReason } from '../../src/backends/webgpu/backend.js';
 import { gpuTrsv } from '../../kernels/trsv/trsv-webgpu.js';
 import { laplacianEll } from '../../src/sparse/laplacian.js';
@@ -79,27 +80,11 @@ class Accurate {
 
 /** Median per-call time (ms) over batches of `reps` resident runs, waiting for the GPU once per batch. */
 async function timeRuns(rt: GpuRuntime, run: () => Promise<unknown>, reps = 20, batches = 11): Promise<number> {
-  const device = rt.context.device;
   // Warm up for ~0.5 s: the GPU clocks up only under sustained load, and a variant timed right after
   // seconds of host-side reference computation would otherwise run at idle clocks.
-  const warm = performance.now();
-  while (performance.now() - warm < 500) {
-    for (let r = 0; r < 5; r++) await run();
-    await device.queue.onSubmittedWorkDone();
-  }
-  const times: number[] = [];
-  const issue: number[] = [];
-  for (let b = 0; b < batches; b++) {
-    const t0 = performance.now();
-    for (let r = 0; r < reps; r++) await run();
-    issue.push((performance.now() - t0) / reps);
-    await device.queue.onSubmittedWorkDone();
-    times.push((performance.now() - t0) / reps);
-  }
-  times.sort((a, b) => a - b);
-  issue.sort((a, b) => a - b);
-  lastIssueMs = issue[issue.length >> 1]!;
-  return times[times.length >> 1]!;
+  const t = await timeDeviceRuns(rt, run, { reps, batches, warmMs: 500, warmBurst: 5 });
+  lastIssueMs = t.issueMs;
+  return t.ms;
 }
 
 /**
@@ -128,17 +113,9 @@ function push(row: Omit<Row, 'copyFraction'>): void {
 }
 
 async function benchCopy(rt: GpuRuntime): Promise<void> {
-  const n = 2 ** 26;
-  const program = await getProgram(rt.context, { source: 'function (X) { return X[this.thread.x]; }', args: [['X', 'Array']], components: 1 });
-  const a = createWordBuffer(rt.context, n);
-  const b = createWordBuffer(rt.context, n);
-  const cache = {};
-  const ms = await timeRuns(rt, async () => submitPasses(rt.context, [{ pass: { program, arrays: { X: { buffer: a } }, scalars: {}, output: { buffer: b }, threads: n }, cache }]));
-  copyGbs = (2 * 4 * n) / ms / 1e6;
-  extra.copy = { bytes: 8 * n, ms, gbs: copyGbs };
-  console.log(`gpu.js f32 copy 256 MiB: ${ms.toFixed(3)} ms, ${copyGbs.toFixed(0)} GB/s`);
-  a.destroy();
-  b.destroy();
+  const copy = await gpujsCopy(rt, (run) => timeRuns(rt, run));
+  copyGbs = copy.gbs;
+  extra.copy = copy;
 }
 
 async function benchGemv(rt: GpuRuntime): Promise<void> {
