@@ -5,8 +5,9 @@
  * backend 'wasm'; the automatic choice reported by cpuBackendOf.
  */
 import { describe, expect, it } from 'vitest';
+import { expectModprec } from '../sparse/sparse-arbitraries.js';
 import fc from 'fast-check';
-import { dot, dotBound, asum, asumBound, nrm2, formats, vector, range, span, cpuBackendOf, ModprecError, type Range } from '../../src/index.js';
+import { dot, dotBound, asum, asumBound, nrm2, formats, vector, range, span, cpuBackendOf, type ModprecErrorCode, type Range } from '../../src/index.js';
 import { wasmSimdAvailable } from '../../src/backends/wasm/wasm-runtime.js';
 import { buildVector, exactDotOf, exactVector, errorOf, vectorSpec, withinBound, type VectorSpec } from '../kernels/matrix-kernel-fixtures.js';
 import { CHUNK } from '../../src/backends/wasm/wasm-storage.js';
@@ -137,7 +138,7 @@ describe('WebAssembly NRM2 (its sum of scaled squares)', () => {
 
 describe("backend 'wasm' refuses what it cannot run: a typed error naming the parameter", () => {
   const x = vector([1, 2, 3]);
-  const cases: [string, () => unknown, string, string][] = [
+  const cases: [string, () => unknown, ModprecErrorCode, string][] = [
     ['a compensated accumulation', () => dot(x, x, { backend: 'wasm', accumulation: 'kahan' }), 'INVALID_OPTION', 'options.accumulation'],
     ['f32 arithmetic', () => dot(x, x, { backend: 'wasm', arithmetic: formats.f32 }), 'INVALID_OPTION', 'options.arithmetic'],
     ['double-double arithmetic', () => dot(x, x, { backend: 'wasm', arithmetic: formats.dd }), 'INVALID_OPTION', 'options.arithmetic'],
@@ -146,11 +147,7 @@ describe("backend 'wasm' refuses what it cannot run: a typed error naming the pa
   ];
   for (const [name, call, code, parameter] of cases) {
     it(name, () => {
-      let caught: unknown;
-      try { call(); } catch (e) { caught = e; }
-      expect(caught).toBeInstanceOf(ModprecError);
-      expect((caught as ModprecError).code).toBe(code);
-      expect((caught as ModprecError).parameter).toBe(parameter);
+      expectModprec(call, code, parameter);
     });
   }
 
