@@ -29,6 +29,10 @@
  * once: correct rounding, 24 ≥ 11 + 2), and into dd as hi = RN(x), lo = RN(x − hi) (x − hi is exact).
  *
  * Specials follow IEEE 754: NaN propagates, ∞ − ∞, 0·∞ and 0/0, ∞/∞ are NaN, x/0 is ±∞; an exact zero sum is +0.
+ *
+ * **Fused multiply-adds** (`mpXfFma<Kind><Kind>`, names in dd-gpu-fused.ts): c + a·b with a and b taken from their
+ * storage words straight to the working form, multiplied by the product for their limbs; bit for bit `mpXfFma`
+ * of the packed operands, so every statement above holds for them unchanged.
  * @module
  */
 import { fusedFmaName, type FusedKind } from './dd-gpu-fused.js';
