@@ -11,7 +11,7 @@ import type { GpuArithmetic, GpuRegister } from '../../src/backends/webgpu/arith
 import { hostDot } from '../../src/backends/webgpu/host-fallback.js';
 import { bindingWindows, bindWindow, bufferView, DeviceArray } from '../../src/backends/webgpu/device-array.js';
 import type { VectorRead } from '../../src/backends/webgpu/formats.js';
-import { elementIndex, allowFallback, UNROLL, accumulatorChains, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
+import { elementIndex, allowFallback, UNROLL, accumulatorChains, mulAddGroup, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
 import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 
@@ -116,7 +116,7 @@ function partialSource(arithmetic: GpuArithmetic, x: DeviceArray, y: DeviceArray
       regs.push({ a: rx.register, b: ry.register });
     }
   }
-  regs.forEach((r, q) => body.push(arithmetic.mulAdd(acc.target(q), r.a, r.b)));
+  body.push(...mulAddGroup(arithmetic, regs.map((r, q) => ({ acc: acc.target(q), a: r.a, b: r.b }))));
   body.push(`k = k + ${groups} * S;`, '}');
   body.push('while (k < n) {');
   for (let j = 0; j < width; j++) {

@@ -211,6 +211,17 @@ export interface GpuArithmeticPart {
   mulAdd(acc: string, a: GpuPartRegister, b: GpuPartRegister): string;
   /** `acc += b`. */
   add(acc: string, b: GpuPartRegister): string;
+  /**
+   * `acc += a · b` without renormalising `acc` (a cheaper multiply-add for the unrolled steps of streaming loops):
+   * at most {@link GpuArithmeticPart.lazyTerms} of them into one accumulator, then {@link GpuArithmeticPart.settle}
+   * before any other operation reads it. The bounds of the kernels must still hold with it. Absent: kernels use
+   * `mulAdd`.
+   */
+  lazyMulAdd?(acc: string, a: GpuPartRegister, b: GpuPartRegister): string;
+  /** Renormalises an accumulator after lazy multiply-adds (present with `lazyMulAdd`). */
+  settle?(acc: string): string;
+  /** Most lazy multiply-adds into one accumulator between two settles (present with `lazyMulAdd`). */
+  readonly lazyTerms?: number;
   /** Declares `dst = a · b`. */
   declareMul(dst: string, a: GpuPartRegister, b: GpuPartRegister): string;
   /** Declares `dst = a / b`. */
