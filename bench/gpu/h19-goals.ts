@@ -2,12 +2,13 @@
  * Issue 19's goals in one short device run: GEMV N n = 8192 and DOT n = 2^27 with fp32, bf16 and fp16 storage in
  * float-float (and fp32) arithmetic, TRSV L N N n = 8192 (f32 and ff, with U N N and L T N for the variant ratio),
  * and the fixed cost of a small GEMV/DOT call. Each kernel runs in its new form (GEMV: R rows per thread; float-float
- * loops: lazy accumulation) AND its previous one (rowsPerThread 1, MODPREC_GPU_LAZY=0) in the same run, and every
+ * loops: lazy accumulation; DOT: tree reduction passes) AND its previous one (rowsPerThread 1, MODPREC_GPU_LAZY=0,
+ * MODPREC_GPU_TREE=0) in the same run, and every
  * variant's result is checked against a compensated double-precision reference of the stored values, within the
  * bound the tests use (γ_{2n+3}(u)·Σ|a·b|, u = 2^-24 in f32, 8·2^-48 in ff).
  *
  * Run: npx tsc -p tsconfig.json && node dist/bench/gpu/h19-goals.js --out=$OUT [--small] [--device="…"]
- * (--small: n = 1024 GEMV, 2^20 DOT, 512 TRSV — for llvmpipe). Writes <out>/h19-goals.json.
+ * (--small: n = 1024 GEMV, 2^20 DOT, 512 TRSV — for llvmpipe; --only=gemv,dot,trsv,small). Writes <out>/h19-goals.json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,6 +25,7 @@ import { gpuUnavailableReason } from '../../src/backends/webgpu/backend.js';
 const small = process.argv.includes('--small');
 const outDir = process.argv.find((a) => a.startsWith('--out='))?.slice(6) ?? process.env.OUT;
 const deviceName = process.argv.find((a) => a.startsWith('--device='))?.slice(9);
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7).split(',');
 
 interface Row {
   kernel: string;
@@ -78,15 +80,21 @@ function push(row: Row): void {
   console.log(`${row.kernel} [${row.variant}] ${row.storage}/${row.arithmetic}: ${row.ms.toFixed(4)} ms (issue ${row.issueMs.toFixed(3)}), ${row.gbs.toFixed(0)} GB/s, error ${row.error.toExponential(2)} ≤ ${row.bound.toExponential(2)} ${row.correct ? 'ok' : 'WRONG'} ${row.goal}`);
 }
 
-/** Runs `f` with MODPREC_GPU_LAZY set to `lazy` ('1' or '0'), restoring it afterwards. */
-async function withLazy<T>(lazy: boolean, f: () => Promise<T>): Promise<T> {
-  const old = process.env.MODPREC_GPU_LAZY;
+/**
+ * Runs `f` with MODPREC_GPU_LAZY (lazy float-float accumulation) and MODPREC_GPU_TREE (tree reduction passes) set
+ * on or off, restoring them afterwards.
+ */
+async function withSwitches<T>(lazy: boolean, f: () => Promise<T>, tree = true): Promise<T> {
+  const old = { lazy: process.env.MODPREC_GPU_LAZY, tree: process.env.MODPREC_GPU_TREE };
   process.env.MODPREC_GPU_LAZY = lazy ? '1' : '0';
+  process.env.MODPREC_GPU_TREE = tree ? '1' : '0';
   try {
     return await f();
   } finally {
-    if (old === undefined) delete process.env.MODPREC_GPU_LAZY;
-    else process.env.MODPREC_GPU_LAZY = old;
+    for (const [name, v] of [['MODPREC_GPU_LAZY', old.lazy], ['MODPREC_GPU_TREE', old.tree]] as const) {
+      if (v === undefined) delete process.env[name];
+      else process.env[name] = v;
+    }
   }
 }
 
@@ -130,7 +138,7 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
       { label: 'old f32: 1 row/thread', arithmetic: 'f32', lazy: true, options: { rowsPerThread: 1 } },
     ];
     for (const v of variants) {
-      await withLazy(v.lazy, async () => {
+      await withSwitches(v.lazy, async () => {
         await gpuGemv({ A, x, y: yCheck }, { arithmetic: v.arithmetic, ...v.options });
         const got = await yCheck.toHost();
         let error = 0;
@@ -171,20 +179,23 @@ async function benchDot(rt: GpuRuntime): Promise<void> {
       mag += Math.abs(p);
     }
     const ffGoal = storage === 'f32' ? 0.36 : 0.21;
-    const variants: { label: string; arithmetic: 'f32' | 'ff'; lazy: boolean; goal?: number }[] = [
-      { label: 'new: lazy ff', arithmetic: 'ff', lazy: true, goal: ffGoal },
-      { label: 'old: renormalising ff', arithmetic: 'ff', lazy: false },
-      { label: 'f32 arithmetic (peer)', arithmetic: 'f32', lazy: true },
+    const variants: { label: string; arithmetic: 'f32' | 'ff'; lazy: boolean; tree: boolean; goal?: number }[] = [
+      { label: 'new: lazy ff, 2 tree passes', arithmetic: 'ff', lazy: true, tree: true, goal: ffGoal },
+      { label: 'old: renormalising ff, 4 reduction passes', arithmetic: 'ff', lazy: false, tree: false },
+      { label: 'lazy ff, 4 reduction passes', arithmetic: 'ff', lazy: true, tree: false },
+      { label: 'renormalising ff, 2 tree passes', arithmetic: 'ff', lazy: false, tree: true },
+      { label: 'new f32: 2 tree passes', arithmetic: 'f32', lazy: true, tree: true },
+      { label: 'old f32: 4 reduction passes', arithmetic: 'f32', lazy: true, tree: false },
     ];
     for (const v of variants) {
-      await withLazy(v.lazy, async () => {
+      await withSwitches(v.lazy, async () => {
         const r1 = await gpuDot(x, y, { arithmetic: v.arithmetic });
         const r2 = await gpuDot(x, y, { arithmetic: v.arithmetic });
         const error = Math.abs(r1.value - acc.value);
         const bound = gamma(2 * n + 3, U[v.arithmetic]) * mag;
         const t = await time(rt, () => gpuDotResident(x, y, { arithmetic: v.arithmetic }));
         push({ kernel: `DOT n=2^${Math.log2(n)}`, variant: `${v.label}${r1.value === r2.value ? '' : ' (NOT reproducible)'}`, storage, arithmetic: v.arithmetic, ms: t.ms, issueMs: t.issueMs, gbs: (2 * x.words * 4) / t.ms / 1e6, error: error / mag, bound: bound / mag, correct: error <= bound && r1.value === r2.value, goal: small ? '' : goalText(t.ms, v.goal) });
-      });
+      }, v.tree);
     }
     if (storage !== 'f32') {
       x.destroy();
@@ -296,6 +307,7 @@ async function main(): Promise<void> {
   const errors: Record<string, string> = {};
   const started = performance.now();
   for (const [name, fn] of [['gemv', benchGemv], ['dot', benchDot], ['trsv', benchTrsv], ['small', benchSmall]] as const) {
+    if (only && !only.includes(name)) continue;
     const t0 = performance.now();
     try {
       await fn(rt);
