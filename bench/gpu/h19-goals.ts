@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { markdownTable, today } from '../report.js';
 import { gpuConvert } from '../../src/backends/webgpu/convert.js';
 import { deviceZeros, toDevice, type DeviceArray } from '../../src/backends/webgpu/device-array.js';
-import { gpuDot, gpuDotResident } from '../../kernels/dot/dot-webgpu.js';
+import { gpuDot, gpuDotResident, type GpuDotOptions } from '../../kernels/dot/dot-webgpu.js';
 import { deviceMatrix, gpuGemv, type GpuGemvOptions } from '../../kernels/gemv/gemv-webgpu.js';
 import { gpuTrsv } from '../../kernels/trsv/trsv-webgpu.js';
 import { timeDeviceRuns } from './device-timing.js';
@@ -179,8 +179,10 @@ async function benchDot(rt: GpuRuntime): Promise<void> {
       mag += Math.abs(p);
     }
     const ffGoal = storage === 'f32' ? 0.36 : 0.21;
-    const variants: { label: string; arithmetic: 'f32' | 'ff'; lazy: boolean; tree: boolean; goal?: number }[] = [
+    const variants: { label: string; arithmetic: 'f32' | 'ff'; lazy: boolean; tree: boolean; goal?: number; options?: GpuDotOptions }[] = [
       { label: 'new: lazy ff, 2 tree passes', arithmetic: 'ff', lazy: true, tree: true, goal: ffGoal },
+      { label: 'lazy ff, tree, 4 runs of 4 per step', arithmetic: 'ff', lazy: true, tree: true, options: { groups: 4 } },
+      { label: 'lazy ff, tree, 2^18 threads', arithmetic: 'ff', lazy: true, tree: true, options: { maxThreads: 2 ** 18 } },
       { label: 'old: renormalising ff, 4 reduction passes', arithmetic: 'ff', lazy: false, tree: false },
       { label: 'lazy ff, 4 reduction passes', arithmetic: 'ff', lazy: true, tree: false },
       { label: 'renormalising ff, 2 tree passes', arithmetic: 'ff', lazy: false, tree: true },
@@ -189,11 +191,11 @@ async function benchDot(rt: GpuRuntime): Promise<void> {
     ];
     for (const v of variants) {
       await withSwitches(v.lazy, async () => {
-        const r1 = await gpuDot(x, y, { arithmetic: v.arithmetic });
-        const r2 = await gpuDot(x, y, { arithmetic: v.arithmetic });
+        const r1 = await gpuDot(x, y, { arithmetic: v.arithmetic, ...v.options });
+        const r2 = await gpuDot(x, y, { arithmetic: v.arithmetic, ...v.options });
         const error = Math.abs(r1.value - acc.value);
         const bound = gamma(2 * n + 3, U[v.arithmetic]) * mag;
-        const t = await time(rt, () => gpuDotResident(x, y, { arithmetic: v.arithmetic }));
+        const t = await time(rt, () => gpuDotResident(x, y, { arithmetic: v.arithmetic, ...v.options }));
         push({ kernel: `DOT n=2^${Math.log2(n)}`, variant: `${v.label}${r1.value === r2.value ? '' : ' (NOT reproducible)'}`, storage, arithmetic: v.arithmetic, ms: t.ms, issueMs: t.issueMs, gbs: (2 * x.words * 4) / t.ms / 1e6, error: error / mag, bound: bound / mag, correct: error <= bound && r1.value === r2.value, goal: small ? '' : goalText(t.ms, v.goal) });
       }, v.tree);
     }
