@@ -8,11 +8,13 @@
  * bound the tests use (γ_{2n+3}(u)·Σ|a·b|, u = 2^-24 in f32, 8·2^-48 in ff).
  *
  * Run: npx tsc -p tsconfig.json && node dist/bench/gpu/h19-goals.js --out=$OUT [--small] [--device="…"]
- * (--small: n = 1024 GEMV, 2^20 DOT, 512 TRSV — for llvmpipe; --only=gemv,dot,trsv,small). Writes <out>/h19-goals.json.
+ * (--small: n = 1024 GEMV, 2^20 DOT, 512 TRSV — for llvmpipe; --only=gemv,dot,trsv,small). Writes <out>/h19-goals.json;
+ * `--from=<json> [--device=…]` records such a file into bench/results and the `gpu-h19-goals` section of
+ * docs/performance.md.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { markdownTable, today } from '../report.js';
+import { markdownTable, today, writePerformanceSection, writeResults } from '../report.js';
 import { gpuConvert } from '../../src/backends/webgpu/convert.js';
 import { deviceZeros, toDevice, type DeviceArray } from '../../src/backends/webgpu/device-array.js';
 import { gpuDot, gpuDotResident, type GpuDotOptions } from '../../kernels/dot/dot-webgpu.js';
@@ -297,7 +299,34 @@ async function benchSmall(rt: GpuRuntime): Promise<void> {
   }
 }
 
+const ANALYSIS = `
+**What changed (issue 19, session 9).** (1) GEMV N: each thread of the partial pass sums R adjacent rows
+(\`rowsPerThread\`: 2 in float-float, whose four-word thread output holds two pairs; 4 in f32, with one vector load of
+four rows for a packed matrix whose rows and lda are multiples of 4). One load of x feeds R rows, and a 16-bit matrix
+is read a 32-bit word (two rows) per load instead of a 16-bit half per thread; the chunks and accumulators are those
+of one row per thread, so y is bit for bit the same. (2) Float-float streaming loops (GEMV partials, DOT's first
+pass, TRSV's inverse product) add products lazily: TwoSum of the heads, the tails added plainly, every accumulator
+settled (TwoSum) after at most 8 terms — about 13 operations per term instead of about 28, error ≤ 7.6u² per term
+(u = 2^-24) against the 16u² per term of the ff bounds (proof at \`lazyTerms\` in src/formats/ff/ff-gpu-arithmetic.ts).
+(3) DOT sums its 2^17 first-pass partials in two tree passes (256-invocation workgroups, 8 partials per invocation,
+then pairwise in workgroup memory) instead of four passes of 32 per thread. "old" rows run the previous kernels in the
+same process (\`rowsPerThread: 1\`, \`MODPREC_GPU_LAZY=0\`, \`MODPREC_GPU_TREE=0\`).
+`;
+
+function record(file: string): void {
+  // Records a device run's JSON (copied back from the device) into bench/results and docs/performance.md.
+  const saved = JSON.parse(readFileSync(file, 'utf8')) as { date: string; device: string; table: string; allCorrect: boolean };
+  if (deviceName) saved.device = deviceName;
+  writeResults('gpu-h19-goals', saved);
+  writePerformanceSection('gpu-h19-goals', `## Issue 19's goals on ${saved.device} — ${saved.date}\n\nMedian per-call time over 7 batches of 20 resident calls; every variant checked in the same run against a compensated reference (all within their bounds: ${saved.allCorrect}). Produced by \`bench/gpu/h19-goals.ts\`; raw figures in \`bench/results/gpu-h19-goals.json\`.\n\n${saved.table}\n${ANALYSIS}`);
+}
+
 async function main(): Promise<void> {
+  const from = process.argv.find((a) => a.startsWith('--from='))?.slice(7);
+  if (from) {
+    record(from);
+    return;
+  }
   const rt = await gpuRuntime();
   if (!rt) {
     console.log(`no GPU: ${gpuUnavailableReason()}`);
