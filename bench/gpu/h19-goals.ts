@@ -2,8 +2,8 @@
  * Issue 19's goals in one short device run: GEMV N n = 8192 and DOT n = 2^27 with fp32, bf16 and fp16 storage in
  * float-float (and fp32) arithmetic, TRSV L N N n = 8192 (f32 and ff, with U N N and L T N for the variant ratio),
  * and the fixed cost of a small GEMV/DOT call. Each kernel runs in its new form (GEMV: R rows per thread; float-float
- * loops: lazy accumulation; DOT: tree reduction passes) AND its previous one (rowsPerThread 1, MODPREC_GPU_LAZY=0,
- * MODPREC_GPU_TREE=0) in the same run, and every
+ * loops: lazy accumulation; DOT: tree reduction passes) AND its previous one (rowsPerThread 1, the lazy and tree
+ * switches off: src/backends/webgpu/kernel-switches.ts) in the same run, and every
  * variant's result is checked against a compensated double-precision reference of the stored values, within the
  * bound the tests use (γ_{2n+3}(u)·Σ|a·b|, u = 2^-24 in f32, 8·2^-48 in ff).
  *
@@ -21,6 +21,7 @@ import { gpuDot, gpuDotResident, type GpuDotOptions } from '../../kernels/dot/do
 import { deviceMatrix, gpuGemv, type GpuGemvOptions } from '../../kernels/gemv/gemv-webgpu.js';
 import { gpuTrsv } from '../../kernels/trsv/trsv-webgpu.js';
 import { timeDeviceRuns } from './device-timing.js';
+import { setGpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { gpuRuntime, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import { gpuUnavailableReason } from '../../src/backends/webgpu/backend.js';
 
@@ -82,21 +83,13 @@ function push(row: Row): void {
   console.log(`${row.kernel} [${row.variant}] ${row.storage}/${row.arithmetic}: ${row.ms.toFixed(4)} ms (issue ${row.issueMs.toFixed(3)}), ${row.gbs.toFixed(0)} GB/s, error ${row.error.toExponential(2)} ≤ ${row.bound.toExponential(2)} ${row.correct ? 'ok' : 'WRONG'} ${row.goal}`);
 }
 
-/**
- * Runs `f` with MODPREC_GPU_LAZY (lazy float-float accumulation) and MODPREC_GPU_TREE (tree reduction passes) set
- * on or off, restoring them afterwards.
- */
+/** Runs `f` with lazy float-float accumulation and DOT's tree passes on or off, restoring the switches afterwards. */
 async function withSwitches<T>(lazy: boolean, f: () => Promise<T>, tree = true): Promise<T> {
-  const old = { lazy: process.env.MODPREC_GPU_LAZY, tree: process.env.MODPREC_GPU_TREE };
-  process.env.MODPREC_GPU_LAZY = lazy ? '1' : '0';
-  process.env.MODPREC_GPU_TREE = tree ? '1' : '0';
+  const previous = setGpuKernelSwitches({ lazy, tree });
   try {
     return await f();
   } finally {
-    for (const [name, v] of [['MODPREC_GPU_LAZY', old.lazy], ['MODPREC_GPU_TREE', old.tree]] as const) {
-      if (v === undefined) delete process.env[name];
-      else process.env[name] = v;
-    }
+    setGpuKernelSwitches(previous);
   }
 }
 
@@ -310,7 +303,7 @@ settled (TwoSum) after at most 8 terms — about 13 operations per term instead 
 (u = 2^-24) against the 16u² per term of the ff bounds (proof at \`lazyTerms\` in src/formats/ff/ff-gpu-arithmetic.ts).
 (3) DOT sums its 2^17 first-pass partials in two tree passes (256-invocation workgroups, 8 partials per invocation,
 then pairwise in workgroup memory) instead of four passes of 32 per thread. "old" rows run the previous kernels in the
-same process (\`rowsPerThread: 1\`, \`MODPREC_GPU_LAZY=0\`, \`MODPREC_GPU_TREE=0\`).
+same process (\`rowsPerThread: 1\`; the \`lazy\` and \`tree\` switches of src/backends/webgpu/kernel-switches.ts off).
 `;
 
 function record(file: string): void {

@@ -2,7 +2,7 @@
  * Lazy float-float accumulation (issue 19: the streaming loops add products without renormalising, settling every
  * accumulator after at most 8 of them): on sums built to cancel across magnitudes up to 2^±40 (2^±6 in fp16) — where a dropped low word
  * would show at once — DOT and GEMV N stay within the a-priori bound γ_{2n+3}(8·2^-48)·Σ|a·b| with and without it
- * (MODPREC_GPU_LAZY=0 selects the renormalising additions), and the lazy results are no worse than
+ * (the `lazy` switch off selects the renormalising additions), and the lazy results are no worse than
  * the eager ones by more than that bound.
  */
 import fc from 'fast-check';
@@ -12,6 +12,7 @@ import { gpuDot } from '../../kernels/dot/dot-webgpu.js';
 import { deviceMatrix, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
 import { lazyAccumulation } from '../../src/backends/webgpu/kernel-common.js';
 import { compiledPrograms } from '../../src/backends/webgpu/program.js';
+import { setGpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { accurateSum, gamma, opError, randomValues, requireRuntime } from './gpu-test-helpers.js';
 
 /** n binary32 values of magnitudes 2^-e … 2^e whose products with `partner` nearly cancel in pairs. */
@@ -28,22 +29,22 @@ function cancelling(n: number, seed: number, partner: Float64Array, e = 40): Flo
 }
 
 function withLazy<T>(on: boolean, f: () => Promise<T>): Promise<T> {
-  process.env.MODPREC_GPU_LAZY = on ? '1' : '0';
+  setGpuKernelSwitches({ lazy: on });
   return f();
 }
 
 afterEach(() => {
-  delete process.env.MODPREC_GPU_LAZY;
+  setGpuKernelSwitches({ lazy: true });
 });
 
 describe('lazy float-float accumulation', () => {
-  it('is on unless MODPREC_GPU_LAZY=0, and the programs then call the lazy addition', async () => {
+  it('is on by default (MODPREC_GPU_LAZY=0 at start-up turns it off), and the programs then call the lazy addition', async () => {
     await requireRuntime();
     expect(lazyAccumulation()).toBe(true);
     const x = await toDevice(randomValues(300, 4), { format: 'bf16' });
     await gpuDot(x, x, { arithmetic: 'ff', groupWidth: 2, groups: 3 });
     expect((await compiledPrograms()).some((p) => p.source.includes('ffLazyAdd') && p.source.includes('k1g') && p.wgsl.includes('ffSettle'))).toBe(true);
-    process.env.MODPREC_GPU_LAZY = '0';
+    setGpuKernelSwitches({ lazy: false });
     expect(lazyAccumulation()).toBe(false);
     await gpuDot(x, x, { arithmetic: 'ff', groupWidth: 2, groups: 3 });
     expect((await compiledPrograms()).some((p) => p.source.includes('k1g') && p.source.includes('ffMulAddF') && !p.source.includes('ffLazyAdd'))).toBe(true);

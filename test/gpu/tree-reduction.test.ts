@@ -2,17 +2,18 @@
  * DOT's partials summed by tree passes (issue 19: 256-invocation workgroups, each invocation adding 8 partials, then
  * pairwise in workgroup memory): the plan covers every partial in whole workgroups, ending in one; the result is
  * reproducible and within the a-priori bound for sizes around the pass boundaries, as is the multi-pass reduction
- * (MODPREC_GPU_TREE=0) it replaces.
+ * (the `tree` switch off) it replaces.
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toDevice } from '../../src/backends/webgpu/device-array.js';
 import { gpuDot } from '../../kernels/dot/dot-webgpu.js';
 import { TREE_FAN_IN, TREE_WORKGROUP, treePlan } from '../../src/backends/webgpu/workgroup-reduction.js';
+import { setGpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { accurateSum, gamma, opError, randomValues, requireRuntime } from './gpu-test-helpers.js';
 
 afterEach(() => {
-  delete process.env.MODPREC_GPU_TREE;
+  setGpuKernelSwitches({ tree: true });
 });
 
 describe('tree reduction of partials', () => {
@@ -44,8 +45,8 @@ describe('tree reduction of partials', () => {
           const [hx, hy] = [await x.toHost(), await y.toHost()];
           const terms = hx.map((v, k) => v * hy[k]!);
           const bound = gamma(2 * n + 3, opError(arithmetic)) * accurateSum(terms.map(Math.abs));
-          for (const tree of ['1', '0']) {
-            process.env.MODPREC_GPU_TREE = tree;
+          for (const tree of [true, false]) {
+            setGpuKernelSwitches({ tree });
             const a = await gpuDot(x, y, { arithmetic, maxThreads });
             const b = await gpuDot(x, y, { arithmetic, maxThreads });
             expect(b.value).toBe(a.value);

@@ -13,6 +13,7 @@ import type { DeviceArray } from './device-array.js';
 import type { ArgType, BoundArray, PassCache } from './program.js';
 import type { GpuRuntime } from './runtime.js';
 import type { GpuBuffer } from './webgpu-types.js';
+import { gpuKernelSwitches } from './kernel-switches.js';
 
 /** Loads each thread of the streaming kernels issues before using them (memory-level parallelism). */
 export const UNROLL = 8;
@@ -334,14 +335,12 @@ export function accumulateLoop(
 }
 
 /**
- * Whether streaming loops use their arithmetic's lazy multiply-adds ({@link GpuArithmetic.lazyMulAdd}): on unless
- * the environment variable `MODPREC_GPU_LAZY` is `0` (the benchmarks time both; generated sources are memoised per
- * setting).
+ * Whether streaming loops use their arithmetic's lazy multiply-adds ({@link GpuArithmetic.lazyMulAdd}): the `lazy`
+ * switch of ./kernel-switches.ts (on unless `MODPREC_GPU_LAZY=0`; generated sources are memoised per setting).
  * @returns the setting
  */
 export function lazyAccumulation(): boolean {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.MODPREC_GPU_LAZY;
-  return env !== '0';
+  return gpuKernelSwitches().lazy;
 }
 
 /**

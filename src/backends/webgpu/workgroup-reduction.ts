@@ -14,6 +14,7 @@ import type { GpuArithmetic, GpuRegister } from './arithmetic.js';
 import { kernelSource } from './kernel-common.js';
 import type { ArgType, ProgramSpec } from './program.js';
 import type { GpuRuntime } from './runtime.js';
+import { gpuKernelSwitches } from './kernel-switches.js';
 
 /** Invocations per workgroup of a tree pass. */
 export const TREE_WORKGROUP = 256;
@@ -22,13 +23,13 @@ export const TREE_FAN_IN = 8;
 
 /**
  * Whether tree passes run here: the device has 256-invocation workgroups (modprec asks for them where the adapter
- * has them), and `MODPREC_GPU_TREE` is not `0` (the benchmarks time the multi-pass reduction that way).
+ * has them), and the `tree` switch is on (./kernel-switches.ts; `MODPREC_GPU_TREE=0` turns it off, and the
+ * benchmarks time the multi-pass reduction that way).
  * @param runtime - the runtime
  * @returns whether to use {@link treeReduceSpec}
  */
 export function treeReduction(runtime: GpuRuntime): boolean {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.MODPREC_GPU_TREE;
-  return env !== '0' && runtime.context.adapter.limits.maxComputeInvocationsPerWorkgroup >= TREE_WORKGROUP;
+  return gpuKernelSwitches().tree && runtime.context.adapter.limits.maxComputeInvocationsPerWorkgroup >= TREE_WORKGROUP;
 }
 
 /**
