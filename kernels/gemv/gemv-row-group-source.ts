@@ -3,7 +3,8 @@
  * column chunk c. Each loaded element of x then feeds R rows, a 16-bit matrix is read a 32-bit word (two rows) per
  * load instead of one 16-bit half per thread, and with R = 4 a format's vector read takes four rows in one 8- or
  * 16-byte load. The thread returns its R partials as one output of R·w words (w: the arithmetic's words), so they
- * land where R one-row threads would have put them and GEMV's finish pass reads them unchanged.
+ * land where R one-row threads would have put them and GEMV's finish pass reads them unchanged. Two rows of a packed
+ * 16-bit matrix are one word, two of fp32 one 8-byte load (the formats' pair reads).
  *
  * @module
  */
@@ -41,16 +42,20 @@ export function checkRowsPerThread(value: unknown, arithmetic: GpuArithmetic): 1
 }
 
 /**
- * Whether the R = 4 partial pass reads A's four rows with one vector load: a packed (not view) matrix whose format
- * has a vector read, with rows and leading dimension multiples of 4 (so every run starts on a vector boundary).
+ * Which one-load read the R-rows pass uses for A's R rows of a column: the format's vector read for R = 4, its pair
+ * read for R = 2 — for a packed (not view, not scaled) matrix whose rows and lda are multiples of R, so every run
+ * starts on a vector boundary; `undefined`: R scalar reads.
  * @param A - the matrix data
  * @param m - rows
  * @param lda - leading dimension
  * @param rows - rows per thread
- * @returns whether to use the vector read
+ * @returns `'vector'`, `'pair'` or undefined
  */
-export function rowVectorLoads(A: DeviceArray, m: number, lda: number, rows: number): boolean {
-  return rows === 4 && !A.isView && !A.rangeScale && !A.format.scaled && A.format.vectorRead !== undefined && m % 4 === 0 && lda % 4 === 0;
+export function rowRunRead(A: DeviceArray, m: number, lda: number, rows: number): 'vector' | 'pair' | undefined {
+  if (A.isView || A.rangeScale || A.format.scaled || m % rows !== 0 || lda % rows !== 0) return undefined;
+  if (rows === 4 && A.format.vectorRead) return 'vector';
+  if (rows === 2 && A.format.pairRead) return 'pair';
+  return undefined;
 }
 
 /**
@@ -62,12 +67,12 @@ export function rowVectorLoads(A: DeviceArray, m: number, lda: number, rows: num
  * @param x - the vector
  * @param chains - accumulators per row
  * @param rows - R
- * @param vector - read the four rows with the format's vector read (see {@link rowVectorLoads})
+ * @param run - read the R rows with one vector or pair load (see {@link rowRunRead}), or R scalar reads
  * @returns source and arguments
  */
-export function partialNRowsSource(arithmetic: GpuArithmetic, A: DeviceArray, x: DeviceArray, chains: number, rows: number, vector: boolean): { source: string; args: (readonly [string, ArgType])[] } {
-  const vectorRead = vector ? A.format.vectorRead : undefined;
-  const args: (readonly [string, ArgType])[] = [...arrayArgs('A', A), ...(vectorRead ? [[`A${vectorRead.suffix}`, 'Array'] as const] : []), ...arrayArgs('X', x), ['m', 'Integer'], ['n', 'Integer'], ['lda', 'Integer'], ['chunk', 'Integer'], ['G', 'Integer']];
+export function partialNRowsSource(arithmetic: GpuArithmetic, A: DeviceArray, x: DeviceArray, chains: number, rows: number, run: 'vector' | 'pair' | undefined): { source: string; args: (readonly [string, ArgType])[] } {
+  const vectorRead = run === 'vector' ? A.format.vectorRead : run === 'pair' ? A.format.pairRead : undefined;
+  const args: (readonly [string, ArgType])[] = [...arrayArgs('A', A), ...(vectorRead?.suffix ? [[`A${vectorRead.suffix}`, 'Array'] as const] : []), ...arrayArgs('X', x), ['m', 'Integer'], ['n', 'Integer'], ['lda', 'Integer'], ['chunk', 'Integer'], ['G', 'Integer']];
   const body = ['const i0 = mpImod(this.thread.x, G) * ' + rows + ';'];
   for (let r = 1; r < rows; r++) body.push(`let i${r} = i0 + ${r};`, `if (i${r} >= m) { i${r} = m - 1; }`);
   body.push('const j0 = mpIdiv(this.thread.x, G) * chunk;', 'let j1 = j0 + chunk;', 'if (j1 > n) { j1 = n; }');

@@ -20,7 +20,7 @@ import { elementIndex, allowFallback, outputComponents, UNROLL, accumulateLoop, 
 import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import { throughPackedOutput } from '../../src/backends/webgpu/view-output.js';
-import { checkRowsPerThread, partialNRowsSource, rowVectorLoads } from './gemv-row-group-source.js';
+import { checkRowsPerThread, partialNRowsSource, rowRunRead } from './gemv-row-group-source.js';
 
 /**
  * A matrix resident on the GPU: packed column-major ({@link deviceMatrix}) or a strided view of a span
@@ -73,8 +73,8 @@ export interface GpuGemvOptions extends GpuKernelOptions {
   readonly chains?: number;
   /**
    * Adjacent rows each thread of GEMV N's partial pass sums (1, 2 or 4; at most 4 / the arithmetic's words: default
-   * 4 in f32, 2 in float-float): one load of x feeds every row, a 16-bit matrix is read a word (two rows) at a time,
-   * and four rows of a packed matrix with rows and lda multiples of 4 come in one vector load. 1 is the one-row
+   * 4 in f32, 2 in float-float): one load of x feeds every row, and the R rows of a packed matrix with rows and lda
+   * multiples of R come in one load (a vector load of four; two 16-bit rows are one word, two fp32 rows one 8-byte load). 1 is the one-row
    * pass. Ignored by GEMV T and by a matrix split over storage bindings. The result does not depend on it (the same
    * columns go to the same accumulators in the same order).
    */
@@ -278,9 +278,9 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
     threads = G * splits;
     [sr, sc] = [1, G * R];
     partialScalars = { m, n, lda: A.ld, chunk: split.chunk, G };
-    const vector = rowVectorLoads(A.data, m, A.ld, R);
-    rowKey = `${R}${vector ? 'v' : 's'}`;
-    partialSpec = memo(`gemvNR|${arithmetic.name}|${readKey(A.data)}|${readKey(x)}|${chains}|${rowKey}`, () => partialNRowsSource(arithmetic, A.data, x, chains, R, vector));
+    const run = rowRunRead(A.data, m, A.ld, R);
+    rowKey = `${R}${run ?? 'scalar'}`;
+    partialSpec = memo(`gemvNR|${arithmetic.name}|${readKey(A.data)}|${readKey(x)}|${chains}|${rowKey}`, () => partialNRowsSource(arithmetic, A.data, x, chains, R, run));
   } else if (!trans) {
     const split = gemvSplit(m, n, target);
     splits = split.splits;
@@ -332,9 +332,9 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
       const scalars1: Record<string, number> = { ...partialScalars };
       bindArray('A', A.data, arrays1, scalars1);
       bindArray('X', x, arrays1, scalars1);
-      // The vector view of A (R = 4 rows read in one load) is the same binding.
-      const vector = A.data.format.vectorRead;
-      if (rowKey.endsWith('v') && vector) arrays1[`A${vector.suffix}`] = arrays1.A!;
+      // The vector view of A (R rows read in one load) is the same binding.
+      const runRead = rowKey.endsWith('vector') ? A.data.format.vectorRead : rowKey.endsWith('pair') ? A.data.format.pairRead : undefined;
+      if (runRead?.suffix) arrays1[`A${runRead.suffix}`] = arrays1.A!;
       if (!windowed) {
         passes.push({ pass: { program: p1, arrays: arrays1, scalars: scalars1, output: { buffer: plan.scratch[0]! }, threads }, cache: plan.passes[0]! });
         return;

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toDevice, viewOf } from '../../src/backends/webgpu/device-array.js';
 import { deviceMatrix, deviceMatrixView, gpuGemv, type DeviceMatrix } from '../../kernels/gemv/gemv-webgpu.js';
-import { maxRowsPerThread, rowVectorLoads } from '../../kernels/gemv/gemv-row-group-source.js';
+import { maxRowsPerThread, rowRunRead } from '../../kernels/gemv/gemv-row-group-source.js';
 import { gpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
 import { accurateSum, gamma, opError, randomValues, readError, requireRuntime } from './gpu-test-helpers.js';
 
@@ -59,32 +59,38 @@ describe('gpuGemv N, rows per thread', () => {
     }
   }
 
-  it('four rows in one vector load (packed, rows and lda multiples of 4) give the one-row result bit for bit', async () => {
+  it('rows in one vector or pair load (packed, rows and lda multiples of R) give the one-row result bit for bit', async () => {
     await requireRuntime();
     for (const storage of STORAGES) {
-      for (const [m, n, lda] of [[12, 11, 16], [8, 19, 8], [4, 1, 4]] as const) {
+      for (const [m, n, lda] of [[12, 11, 16], [8, 19, 8], [4, 1, 4], [6, 9, 10]] as const) {
         const data = await toDevice(randomValues(lda * n, m + n), { format: storage, scaleBlock: 16 });
         const A = deviceMatrix(data, m, n, lda);
-        expect(rowVectorLoads(data, m, lda, 4)).toBe(!data.format.scaled);
         const x = await toDevice(randomValues(n, 7), { format: storage, scaleBlock: 16 });
-        const ys = await yForEachRows(A, x, randomValues(m, 8), 'f32', 2);
-        expect(ys).toHaveLength(3);
-        for (const y of ys.slice(1)) expect([...y]).toEqual([...ys[0]!]);
+        for (const arithmetic of ['f32', 'ff'] as const) {
+          const ys = await yForEachRows(A, x, randomValues(m, 8), arithmetic, 2);
+          expect(ys).toHaveLength(arithmetic === 'f32' ? 3 : 2);
+          for (const y of ys.slice(1)) expect([...y]).toEqual([...ys[0]!]);
+        }
         data.destroy();
         x.destroy();
       }
     }
   });
 
-  it('takes the vector read only for packed matrices with rows and lda multiples of 4', async () => {
+  it('takes the one-load reads only for packed, unscaled matrices with rows and lda multiples of R', async () => {
     await requireRuntime();
     const data = await toDevice(randomValues(64, 3), { format: 'bf16' });
-    expect(rowVectorLoads(data, 8, 8, 4)).toBe(true);
-    expect(rowVectorLoads(data, 6, 8, 4)).toBe(false);
-    expect(rowVectorLoads(data, 8, 10, 4)).toBe(false);
-    expect(rowVectorLoads(data, 8, 8, 2)).toBe(false);
+    expect(rowRunRead(data, 8, 8, 4)).toBe('vector');
+    expect(rowRunRead(data, 6, 8, 4)).toBe(undefined);
+    expect(rowRunRead(data, 8, 10, 4)).toBe(undefined);
+    expect(rowRunRead(data, 6, 10, 2)).toBe('pair');
+    expect(rowRunRead(data, 7, 10, 2)).toBe(undefined);
+    expect(rowRunRead(data, 6, 9, 2)).toBe(undefined);
+    expect(rowRunRead(await toDevice(randomValues(64, 3), { format: 'f32' }), 6, 10, 2)).toBe('pair');
+    expect(rowRunRead(await toDevice(randomValues(64, 3), { format: 'f64' }), 6, 10, 2)).toBe(undefined);
+    expect(rowRunRead(await toDevice(randomValues(64, 3), { format: 'i8' }), 8, 8, 4)).toBe(undefined);
     const view = deviceMatrixView(data, { rows: 8, cols: 4, offset: 0, rowStride: 8, colStride: 1 });
-    expect(rowVectorLoads(view.data, 8, 8, 4)).toBe(false);
+    expect(rowRunRead(view.data, 8, 8, 4)).toBe(undefined);
   });
 
   it('a strided view of x and an offset view of A read right with every R (16-bit words split across rows)', async () => {

@@ -57,6 +57,23 @@ export interface GpuVectorRead {
 }
 
 /**
+ * How a format reads two adjacent elements k, k + 1 (k even) with one load.
+ * @group Formats
+ */
+export interface GpuPairRead {
+  /**
+   * Name suffix of the array argument the read uses: `Pair` (vec2 words, bound to the same buffer as the scalar
+   * argument) or `''` (the scalar argument itself: both elements sit in one word).
+   */
+  readonly suffix: 'Pair' | '';
+  /**
+   * Source reading elements k and k + 1 (k = `index`, an even integer expression) of `array` (the scalar argument's
+   * name plus `suffix`) into registers `${prefix}0`, `${prefix}1`.
+   */
+  emit(array: string, index: string, prefix: string, arithmetic: GpuReadTarget): { code: string; registers: GpuPartRegister[] };
+}
+
+/**
  * The GPU part of a storage format.
  * @group Formats
  */
@@ -105,6 +122,8 @@ export interface GpuStoragePart {
   readArgs(array: string): readonly (readonly [string, 'Array' | 'Integer'])[];
   /** Vector loads of four adjacent elements, where the format has them (bound to the same buffer as the scalar argument). */
   readonly vectorRead?: GpuVectorRead;
+  /** One load of two adjacent elements (GEMV N's two rows per thread), where the format has it. */
+  readonly pairRead?: GpuPairRead;
   /**
    * Source returning the output word(s) of a thread whose elements are `values` (`elementsPerWord` of them; the
    * rest of the word is zero-filled by passing `undefined`). Writable formats only.
