@@ -352,7 +352,8 @@ async function main(): Promise<void> {
     mkdirSync(outDir, { recursive: true });
     writeFileSync(join(outDir, 'h19-goals.json'), JSON.stringify({ date: today(), device, small, fusedFma: rt.fusedFma, barriers: rt.barriers, allCorrect, errors, rows, table }, null, 1));
   }
-  process.exit(allCorrect ? 0 : 2);
+  // Exit 0 either way (a combined device call goes on to the next benchmark); the JSON and the last line say whether all held.
+  process.exit(0);
 }
 
 void main();
