@@ -70,11 +70,11 @@ function wrapInBlock(body: number[]): number[] {
 /** y := α·op(A)·x + β·y for α ≠ 0 (the caller checked storages, layout and the quick returns). */
 export function wasmGemv(alpha: number, opA: Accessor<2, any>, x: Accessor<1, any>, beta: number, y: Accessor<1, any>, m: number, n: number): void {
   const sums = opA.strides[0] === 1 ? columnSums(opA, x, m, n) : rowSums(opA, x, m, n);
-  combine(alpha, sums, beta, y, m);
+  combineSums(alpha, sums, beta, y, m);
 }
 
 /** The values of x as the kernels read them (decoded, times the scale when there is one). */
-function xValues(x: Accessor<1, any>, n: number): Float64Array {
+export function xValues(x: Accessor<1, any>, n: number): Float64Array {
   const v = new Float64Array(n);
   const st = x.storage, data = x.data as never, s = scaleOf(x), stride = x.strides[0] as number;
   for (let j = 0, p = x.offset; j < n; j++, p += stride) v[j] = x.scale ? (st.decode(data, p) as number) * s : (st.decode(data, p) as number);
@@ -145,7 +145,7 @@ function rowAccessor(opA: Accessor<2, any>, i: number, rowStride: number): Acces
 }
 
 /** yᵢ := α·tᵢ + β·yᵢ with the roundings of emitCombine (kernels/gemv/coefficients.ts), y f64 or f32 unscaled. */
-function combine(alpha: number, t: Float64Array, beta: number, y: Accessor<1, any>, m: number): void {
+export function combineSums(alpha: number, t: Float64Array, beta: number, y: Accessor<1, any>, m: number): void {
   const data = y.data as Float64Array | Float32Array;
   const stride = y.strides[0] as number;
   for (let i = 0, p = y.offset; i < m; i++, p += stride) {

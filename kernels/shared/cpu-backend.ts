@@ -25,7 +25,7 @@ import { chooseBackend } from '../../src/backends/backend.js';
 export type CpuBackendOption = 'cpu' | 'wasm' | 'js';
 
 /** The kernels that have a WebAssembly program. */
-export const WASM_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv', 'trsv', 'axpy', 'waxpby', 'scal', 'asum', 'nrm2']);
+export const WASM_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv', 'trsv', 'ellSpmv', 'axpy', 'waxpby', 'scal', 'asum', 'nrm2']);
 
 /** A call as the CPU backends see it. */
 export interface CpuCall {

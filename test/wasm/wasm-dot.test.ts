@@ -154,7 +154,7 @@ describe("backend 'wasm' refuses what it cannot run: a typed error naming the pa
   it('the automatic choice runs those on the JavaScript kernels and says why', () => {
     expect(cpuBackendOf('dot', { x, y: x }, { accumulation: 'kahan' })).toEqual({ backend: 'js', reason: 'options.accumulation: WebAssembly sums with the recursive accumulation only (not kahan)' });
     expect(cpuBackendOf('dot', { x, y: x }, { backend: 'js' }).backend).toBe('js');
-    expect(cpuBackendOf('ellSpmv', { x }).backend).toBe('js');
+    expect(cpuBackendOf('ellSpmv', { x }).backend).toBe('wasm');
     expect(cpuBackendOf('asum', { x }).backend).toBe('wasm');
     expect(cpuBackendOf('nrm2', { x }).backend).toBe('wasm');
     expect(dot(x, x, { accumulation: 'kahan' })).toBe(14);

@@ -140,13 +140,19 @@ export function setDecoderConstants(s: WasmStorage, first: number): number[] {
  * object, not a user's format of the same name), at most one scale for the whole vector, and a finite scale.
  */
 export function wasmStorageOf(a: Accessor<any, any>): WasmStorage | string {
-  const st = a.storage;
-  const s = byName.get(st.name);
-  if (!s || findFormat(st.name)?.storage !== st) return `storage ${st.name} has no WebAssembly reader (built-in f64, f32, f16, bf16, i8, i16, i32 only)`;
+  const s = wasmStorageOfFormat(a.storage);
+  if (typeof s === 'string') return s;
   if (a.scale) {
     if (a.scale.mask.some((m: boolean) => m)) return 'a scale per element or row has no WebAssembly reader (one scale per operand only)';
     if (!Number.isFinite(a.scale.data[a.scale.offset])) return 'a non-finite scale is left to the JavaScript kernels';
   }
+  return s;
+}
+
+/** The WebAssembly reader of a storage format (the registry's own object, not a user's format of the same name), or why there is none. */
+export function wasmStorageOfFormat(st: { readonly name: string }): WasmStorage | string {
+  const s = byName.get(st.name);
+  if (!s || findFormat(st.name)?.storage !== st) return `storage ${st.name} has no WebAssembly reader (built-in f64, f32, f16, bf16, i8, i16, i32 only)`;
   return s;
 }
 
