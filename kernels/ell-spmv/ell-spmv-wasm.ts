@@ -100,7 +100,7 @@ export function wasmEllSpmv(alpha: number, structure: EllStructure, values: Acce
   const S_AT = T_AT + blockRows * 8;
   const C_AT = S_AT + blockRows * 8;
   const V_AT = C_AT + blockRows * width * 4;
-  reserveBytes(V_AT + blockRows * width * 8 + 64);
+  reserveBytes(V_AT + blockRows * width * sv.bytes + 64);
   const buffer = wasmMemory().buffer as ArrayBuffer;
   new Float64Array(buffer, X_AT, cols).set(xValues(x, cols));
   const t = new Float64Array(buffer, T_AT, blockRows), scales = new Float64Array(buffer, S_AT, blockRows);
@@ -112,7 +112,7 @@ export function wasmEllSpmv(alpha: number, structure: EllStructure, values: Acce
       const c = new Int32Array(buffer, C_AT + k * padded * 4, padded);
       c.set(colIndex.subarray(k * stride + r0, k * stride + r0 + count));
       c.fill(-1, count);
-      const slot = { data: values.data, offset: values.offset + r0 * s0 + k * s1, strides: [s0] } as unknown as Accessor<1, any>;
+      const slot = { data: values.data, storage: values.storage, offset: values.offset + r0 * s0 + k * s1, strides: [s0] } as unknown as Accessor<1, any>;
       stageVector(slot, 0, count, V_AT + k * padded * sv.bytes, padded, buffer);
     }
     if (sc) for (let i = 0; i < padded; i++) scales[i] = i < count ? sc.data[sc.offset + (sc.mask[0] ? (r0 + i) * sc.strides[0]! : 0)]! : 0;

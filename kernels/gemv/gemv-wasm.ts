@@ -14,7 +14,7 @@ import type { Accessor } from '../../accessors/accessor.js';
 import { F64, I32, V128, encodeModule, op, SIMD } from '../../src/backends/wasm/wasm-encoder.js';
 import { WasmLocals, load2, operandLocals, operandParams, operandSetup, stepLoop } from '../../src/backends/wasm/wasm-function.js';
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
-import { CHUNK, scaleOf, stageVector, wasmStorageNamed, wasmStorageOf, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
+import { CHUNK, numberAt, scaleOf, stageVector, wasmStorageNamed, wasmStorageOf, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
 import { dotChunk } from '../dot/dot-wasm.js';
 import type { Refusal } from '../../src/backends/backend.js';
 
@@ -76,8 +76,8 @@ export function wasmGemv(alpha: number, opA: Accessor<2, any>, x: Accessor<1, an
 /** The values of x as the kernels read them (decoded, times the scale when there is one). */
 export function xValues(x: Accessor<1, any>, n: number): Float64Array {
   const v = new Float64Array(n);
-  const st = x.storage, data = x.data as never, s = scaleOf(x), stride = x.strides[0] as number;
-  for (let j = 0, p = x.offset; j < n; j++, p += stride) v[j] = x.scale ? (st.decode(data, p) as number) * s : (st.decode(data, p) as number);
+  const s = scaleOf(x), stride = x.strides[0] as number;
+  for (let j = 0, p = x.offset; j < n; j++, p += stride) v[j] = x.scale ? numberAt(x, p) * s : numberAt(x, p);
   return v;
 }
 
@@ -93,18 +93,12 @@ function columnSums(opA: Accessor<2, any>, x: Accessor<1, any>, m: number, n: nu
   const buffer = wasmMemory().buffer as ArrayBuffer;
   const t = new Float64Array(buffer, T_AT, ROWS);
   const ld = opA.strides[1] as number;
-  const raw = opA.data as { subarray(a: number, b: number): ArrayLike<number> };
   for (let r0 = 0; r0 < m; r0 += ROWS) {
     const rows = Math.min(ROWS, m - r0), padded = (rows + 7) & ~7;
     t.fill(0, 0, padded);
     for (let j = 0; j < n; j += COLUMNS) {
       const c = Math.min(COLUMNS, n - j);
-      for (let k = 0; k < c; k++) {
-        const start = opA.offset + r0 + (j + k) * ld;
-        const view = new (raw.constructor as new (b: ArrayBuffer, o: number, l: number) => { set(s: ArrayLike<number>): void; fill(v: number, a: number): void })(buffer, A_AT + k * segment, padded);
-        view.set(raw.subarray(start, start + rows));
-        if (padded > rows) view.fill(0, rows);
-      }
+      for (let k = 0; k < c; k++) stageVector(rowAccessor(opA, 0, 0, opA.offset + r0 + (j + k) * ld), 0, rows, A_AT + k * segment, padded, buffer);
       f(T_AT, padded, A_AT, A_AT + segment, A_AT + 2 * segment, A_AT + 3 * segment, scaleOf(opA), xv[j]!, xv[j + 1] ?? 0, xv[j + 2] ?? 0, xv[j + 3] ?? 0, c);
     }
     out.set(t.subarray(0, rows), r0);
@@ -119,7 +113,7 @@ function rowSums(opA: Accessor<2, any>, x: Accessor<1, any>, m: number, n: numbe
   const xv = xValues(x, n);
   const out = new Float64Array(m);
   const X_AT = 64 + 64, A_AT = X_AT + n * 8 + 64;
-  reserveBytes(A_AT + CHUNK * 8 + 64);
+  reserveBytes(A_AT + CHUNK * sa.bytes + 64);
   const buffer = wasmMemory().buffer as ArrayBuffer;
   new Float64Array(buffer, X_AT, n).set(xv);
   // The last chunk of a row is padded with zeros; the doubles after x must be zeros too (0·NaN would be NaN).
@@ -140,8 +134,8 @@ function rowSums(opA: Accessor<2, any>, x: Accessor<1, any>, m: number, n: numbe
 }
 
 /** Row i of op(A) as a 1-D accessor (for staging). */
-function rowAccessor(opA: Accessor<2, any>, i: number, rowStride: number): Accessor<1, any> {
-  return { data: opA.data, offset: opA.offset + i * rowStride, strides: [1] } as unknown as Accessor<1, any>;
+function rowAccessor(opA: Accessor<2, any>, i: number, rowStride: number, offset = opA.offset + i * rowStride): Accessor<1, any> {
+  return { data: opA.data, storage: opA.storage, offset, strides: [1] } as unknown as Accessor<1, any>;
 }
 
 /** yᵢ := α·tᵢ + β·yᵢ with the roundings of emitCombine (kernels/gemv/coefficients.ts), y f64 or f32 unscaled. */

@@ -10,7 +10,7 @@ import type { Accessor } from '../../accessors/accessor.js';
 import { F64, I32, V128, encodeModule, op, SIMD } from '../../src/backends/wasm/wasm-encoder.js';
 import { WasmLocals, load2, operandLocals, operandParams, operandSetup, stepLoop } from '../../src/backends/wasm/wasm-function.js';
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
-import { scaleOf, wasmStorageNamed, wasmStorageOf, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
+import { numberAt, scaleOf, stageVector, wasmStorageNamed, wasmStorageOf, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
 import type { Refusal } from '../../src/backends/backend.js';
 
 /** Why op(A) has no WebAssembly TRSV (its columns are not contiguous), or undefined. */
@@ -56,15 +56,13 @@ export function wasmTrsv(T: Accessor<2, any>, x: Accessor<1, any>, n: number, lo
   const t = new Float64Array(buffer, T_AT, n + 16);
   const xd = x.data as Float64Array | Float32Array, xs = x.strides[0] as number;
   for (let i = 0, p = x.offset; i < n; i++, p += xs) t[i] = 0 + xd[p]!;
-  const raw = T.data as { subarray(a: number, b: number): ArrayLike<number>; constructor: unknown; [k: number]: number };
-  const View = raw.constructor as new (b: ArrayBuffer, o: number, l: number) => { set(s: ArrayLike<number>): void; fill(v: number, a: number): void };
-  const st = T.storage, ld = T.strides[1] as number;
+  const ld = T.strides[1] as number;
   for (let step = 0; step < n; step++) {
     const j = lower ? step : n - 1 - step;
     const column = T.offset + j * ld;
     let q = t[j]!;
     if (!unit) {
-      const d = st.decode(raw as never, column + j) as number;
+      const d = numberAt(T, column + j);
       q = q / (scaled ? d * scale : d);
     }
     const xp = x.offset + j * xs;
@@ -74,9 +72,7 @@ export function wasmTrsv(T: Accessor<2, any>, x: Accessor<1, any>, n: number, lo
     const [from, count] = lower ? [j + 1, n - j - 1] : [0, j];
     if (count === 0) continue;
     const padded = (count + 7) & ~7;
-    const view = new View(buffer, A_AT, padded);
-    view.set(raw.subarray(column + from, column + from + count));
-    if (padded > count) view.fill(0, count);
+    stageVector({ data: T.data, storage: T.storage, offset: column + from, strides: [1] } as unknown as Accessor<1, any>, 0, count, A_AT, padded, buffer);
     f(T_AT + from * 8, A_AT, scale, padded, xj);
   }
 }
