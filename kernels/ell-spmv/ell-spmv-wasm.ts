@@ -18,7 +18,7 @@ import { stageVector, wasmStorageOf, wasmStorageOfFormat, type WasmStorage } fro
 import { combineSums, xValues } from '../gemv/gemv-wasm.js';
 
 /** Elements (rows × slots) staged per block. */
-const BLOCK_ELEMENTS = 8192;
+const BLOCK_ELEMENTS = 32768;
 
 /** The values' reader: a built-in storage, unscaled, scaled once, or scaled per row (finite scales). */
 export function wasmEllRefusal(values: Accessor<2, any>, rows: number): Refusal | undefined {
@@ -102,7 +102,7 @@ export function wasmEllSpmv(alpha: number, structure: EllStructure, values: Acce
   const V_AT = C_AT + blockRows * width * 4;
   reserveBytes(V_AT + blockRows * width * sv.bytes + 64);
   const buffer = wasmMemory().buffer as ArrayBuffer;
-  new Float64Array(buffer, X_AT, cols).set(xValues(x, cols));
+  xValues(x, cols, new Float64Array(buffer, X_AT, cols));
   const t = new Float64Array(buffer, T_AT, blockRows), scales = new Float64Array(buffer, S_AT, blockRows);
   const out = new Float64Array(rows);
   const [s0, s1] = values.strides as [number, number];

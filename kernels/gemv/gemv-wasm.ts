@@ -17,6 +17,7 @@ import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/w
 import { CHUNK, numberAt, scaleOf, stageVector, wasmStorageNamed, wasmStorageOf, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
 import { dotChunk } from '../dot/dot-wasm.js';
 import type { Refusal } from '../../src/backends/backend.js';
+import { findFormat } from '../../src/formats/common/registry.js';
 
 /** Columns added per pass over the partial sums. */
 const COLUMNS = 4;
@@ -74,11 +75,15 @@ export function wasmGemv(alpha: number, opA: Accessor<2, any>, x: Accessor<1, an
 }
 
 /** The values of x as the kernels read them (decoded, times the scale when there is one). */
-export function xValues(x: Accessor<1, any>, n: number): Float64Array {
-  const v = new Float64Array(n);
-  const s = scaleOf(x), stride = x.strides[0] as number;
-  for (let j = 0, p = x.offset; j < n; j++, p += stride) v[j] = x.scale ? numberAt(x, p) * s : numberAt(x, p);
-  return v;
+export function xValues(x: Accessor<1, any>, n: number, into: Float64Array = new Float64Array(n)): Float64Array {
+  const s = scaleOf(x), stride = x.strides[0] as number, data = x.data as Float64Array | Float32Array;
+  const name = x.scale ? '' : x.storage.name;
+  // fp64 and fp32 elements are their values: read the typed array without the decoder (the common case).
+  if ((name === 'f64' || name === 'f32') && findFormat(name)?.storage === x.storage) {
+    if (stride === 1 && name === 'f64') into.set((data as Float64Array).subarray(x.offset, x.offset + n));
+    else for (let j = 0, p = x.offset; j < n; j++, p += stride) into[j] = data[p]!;
+  } else for (let j = 0, p = x.offset; j < n; j++, p += stride) into[j] = x.scale ? numberAt(x, p) * s : numberAt(x, p);
+  return into;
 }
 
 /** Column-oriented sums over row blocks (op(A) has unit stride along its columns). */
@@ -142,6 +147,8 @@ function rowAccessor(opA: Accessor<2, any>, i: number, rowStride: number, offset
 export function combineSums(alpha: number, t: Float64Array, beta: number, y: Accessor<1, any>, m: number): void {
   const data = y.data as Float64Array | Float32Array;
   const stride = y.strides[0] as number;
+  // y := t (α = 1, β = 0) into unit-stride fp64 or fp32: one copy (an fp32 view rounds to nearest even, as a store does).
+  if (alpha === 1 && beta === 0 && stride === 1) { data.set(t.subarray(0, m), y.offset); return; }
   for (let i = 0, p = y.offset; i < m; i++, p += stride) {
     const ti = t[i]!;
     let r: number;
