@@ -84,7 +84,7 @@ export function dot(x: Range<1, any>, y: Range<1, any>, options: (DotOptions & {
   if (cpu === 'wasm' && wasmNumericsOf(ar, acc) === 'dd') {
     // A non-finite double-double sum (non-finite inputs, or a splitting overflow near the top of the range) is
     // recomputed by the guarded JavaScript loop, which handles both (kernels/dot/dot-dd-wasm.ts).
-    if (runWasm(requested, () => { const [hi, lo] = wasmDdDot(x.accessor, y.accessor, n); result = hi + lo; }) && Number.isFinite(result)) return result;
+    if (runWasm(requested, () => { const [hi, lo] = wasmDdDot(x.accessor, y.accessor, n, ar.kind === 'dd'); result = hi + lo; }) && Number.isFinite(result)) return result;
   } else if (cpu === 'wasm' && runWasm(requested, () => { result = wasmDot(x.accessor, y.accessor, n); })) return result;
   const f = dotProgram(x.accessor, y.accessor, into?.accessor, ar, acc);
   const args = [...Operand.args(x.accessor), ...Operand.args(y.accessor), ...(into ? Operand.args(into.accessor) : [])];

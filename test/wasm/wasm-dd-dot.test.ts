@@ -13,6 +13,10 @@ import { dot, dotBound, gemv, formats, vector, cpuBackendOf, type ModprecErrorCo
 import { buildMatrix, buildVector, exactDotOf, exactVector, errorOf, withinBound, type VectorSpec } from '../kernels/matrix-kernel-fixtures.js';
 import { ddTwoProdAccumulate } from '../../src/formats/dd/two-prod-accumulate.js';
 import { ddAdd } from '../../src/formats/dd/add.js';
+import { ddMulAccumulate } from '../../src/formats/dd/mul.js';
+import { addRational } from '../../src/testing/rational.js';
+import { exactOf } from '../../src/testing/exact.js';
+import { range, rowMajor, span } from '../../src/index.js';
 import { CHUNK } from '../../src/backends/wasm/wasm-storage.js';
 import '../../src/formats/dd/register.js';
 
@@ -73,6 +77,51 @@ describe('WebAssembly DOT in double-double', () => {
         expect(Object.is(dot(x, y, { ...options, backend: 'wasm' }), dot(x, y, { ...options, backend: 'js' }))).toBe(true);
       }
     }
+  });
+});
+
+type Pair = { hi: number; lo: number };
+
+/** The documented order with double-double factors: ddMulAccumulate per lane (an exact double's low part 0), the tree of ddAdd. */
+function laneOrderDdMulDot(x: readonly Pair[], y: readonly Pair[]): number {
+  const s = Array.from({ length: 8 }, () => new Float64Array(2));
+  for (let i = 0; i < x.length; i++) { const p = s[i % 8]!; ddMulAccumulate(p, x[i]!.hi, x[i]!.lo, y[i]!.hi, y[i]!.lo, p[0]!, p[1]!); }
+  const join = (a: Float64Array, b: Float64Array): Float64Array => { const r = new Float64Array(2); ddAdd(r, a[0]!, a[1]!, b[0]!, b[1]!); return r; };
+  const r = join(join(join(s[0]!, s[1]!), join(s[2]!, s[3]!)), join(join(s[4]!, s[5]!), join(s[6]!, s[7]!)));
+  return r[0]! + r[1]!;
+}
+
+/** A vector of pairs in dd storage (dd arithmetic), or of their hi parts in fp64 storage. */
+function pairVector(v: readonly Pair[], dd: boolean, stride: number, sub: boolean): Range<1, any> {
+  const N = sub ? v.length + 2 : v.length;
+  const parent = range(rowMajor<1, any>({ size: [N], storage: dd ? formats.dd : formats.f64, arithmetic: formats.dd, stride }));
+  const view = sub ? parent.sub(span(1, 1 + v.length)) : parent;
+  v.forEach((p, i) => view.accessor.storage.encode(view.accessor.data as never, view.accessor.linearIndex([i]), dd ? p : p.hi));
+  return view;
+}
+
+describe('WebAssembly DOT in double-double on double-double storage', () => {
+  it('reads the pairs: ddMulAccumulate per lane bit for bit, within dotBound of the exact value; dd with fp64 operands too', () => {
+    const pair = fc.double({ min: -1e3, max: 1e3, noNaN: true }).chain((hi) => fc.double({ min: -1, max: 1, noNaN: true }).map((r) => ({ hi, lo: hi * r * 2 ** -54 })));
+    const input = fc.integer({ min: 0, max: 50 }).chain((n) => fc.record({
+      x: fc.array(pair, { minLength: n, maxLength: n }), y: fc.array(pair, { minLength: n, maxLength: n }),
+      ddX: fc.boolean(), ddY: fc.boolean(), stride: fc.constantFrom(1, -2, 3), sub: fc.boolean(), accumulation: fc.constantFrom('recursive', 'dd'),
+    }));
+    fc.assert(fc.property(input, ({ x: xp, y: yp, ddX, ddY, stride, sub, accumulation }) => {
+      const norm = (p: Pair): Pair => { const s = p.hi + p.lo; return { hi: s, lo: (p.hi - (s - (s - p.hi))) + (p.lo - (s - p.hi)) }; };
+      const xs = xp.map(norm).map((p) => (ddX ? p : { hi: p.hi, lo: 0 })), ys = yp.map(norm).map((p) => (ddY ? p : { hi: p.hi, lo: 0 }));
+      const x = pairVector(xs, ddX, stride, sub), y = pairVector(ys, ddY, -stride, !sub);
+      const options = { arithmetic: formats.dd, accumulation };
+      expect(cpuBackendOf('dot', { x, y }, options).backend).toBe('wasm');
+      const got = dot(x, y, { ...options, backend: 'wasm' });
+      if (ddX || ddY) expect(Object.is(got, laneOrderDdMulDot(xs, ys))).toBe(true);
+      else expect(Object.is(got, laneOrderDdDot(xs.map((p) => p.hi), ys.map((p) => p.hi)))).toBe(true);
+      const exactPair = (p: Pair) => addRational(exactOf(p.hi), exactOf(p.lo));
+      const exact = exactDotOf(xs.map(exactPair), ys.map(exactPair));
+      const bound = dotBound(x, y, options);
+      const computed = exactVector(vector([got]))[0]!;
+      if (!withinBound(computed, exact, bound)) throw new Error(`error ${errorOf(computed, exact)} > bound ${bound}`);
+    }), { numRuns: 200 });
   });
 });
 

@@ -142,7 +142,7 @@ describe("backend 'wasm' refuses what it cannot run: a typed error naming the pa
     ['a compensated accumulation', () => dot(x, x, { backend: 'wasm', accumulation: 'kahan' }), 'INVALID_OPTION', 'options.accumulation'],
     ['f32 arithmetic', () => dot(x, x, { backend: 'wasm', arithmetic: formats.f32 }), 'INVALID_OPTION', 'options.arithmetic'],
     ['RNS arithmetic', () => dot(x, x, { backend: 'wasm', arithmetic: formats.rns212 }), 'INVALID_OPTION', 'options.arithmetic'],
-    ['dd storage in dd arithmetic', () => dot(vector([1], { storage: formats.dd, arithmetic: formats.dd }), vector([1]), { backend: 'wasm' }), 'INVALID_FORMAT', 'x'],
+    ['dd-split storage', () => dot(vector([1], { storage: formats.ddSplit, arithmetic: formats.f64 }), vector([1]), { backend: 'wasm' }), 'INVALID_FORMAT', 'x'],
     ['into', () => dot(x, x, { backend: 'wasm', into: vector(1) }), 'INVALID_OPTION', 'options.into'],
   ];
   for (const [name, call, code, parameter] of cases) {
