@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import ddot from '@stdlib/blas-base-ddot';
 import { twoProduct, ddAddDd } from 'double-double';
 import {
-  axpy, colMajor, dot, dotBound, ellSpmv, ellSpmvBound, ellWithStorage, formats, gemv, laplacianEll, range, rowMajor, trsv, vector, wasmSimdAvailable, type Range,
+  axpy, colMajor, dot, dotBound, ellSpmv, ellSpmvBound, ellWithStorage, formats, gemv, laplacianEll, range, rowMajor, trsv, trsvBound, vector, wasmSimdAvailable, type Range,
 } from '../src/index.js';
 import '../src/formats/dd/register.js';
 import { seededRandom } from '../src/sparse/seeded-random.js';
@@ -95,7 +95,14 @@ for (const layout of ['col', 'row'] as const) {
   for (let i = 0; i < M; i++) for (let j = 0; j <= i; j++) L.set(i, j, i === j ? 2 + a[i]! : a[i * M + j]! / M);
   const b = vectorOf(xv, formats.f64);
   cases.push({ name: `TRSV L f64 ${M}, ${layout}-major (js)`, group: `trsv-${layout}`, bytes: 4 * M * M, run: () => { (b.accessor.data as Float64Array).set(xv); trsv({ A: L, x: b, uplo: 'L' }, { backend: 'js' }); } });
-  if (layout === 'col') cases.push({ name: `TRSV L f64 ${M}, col-major (wasm)`, group: 'trsv-col-wasm', bytes: 4 * M * M, run: () => { (b.accessor.data as Float64Array).set(xv); trsv({ A: L, x: b, uplo: 'L' }, { backend: 'wasm' }); } });
+  {
+    const [u, w] = [vectorOf(xv, formats.f64), vectorOf(xv, formats.f64)];
+    const bound = trsvBound({ A: L, x: u, uplo: 'L' });
+    trsv({ A: L, x: u, uplo: 'L' }, { backend: 'wasm' });
+    trsv({ A: L, x: w, uplo: 'L' }, { backend: 'js' });
+    for (let i = 0; i < M; i++) if (!(Math.abs(u.get(i) - w.get(i)) <= 2 * bound[i]!)) throw new Error(`TRSV ${layout}: backends disagree beyond the bound`);
+  }
+  cases.push({ name: `TRSV L f64 ${M}, ${layout}-major (wasm)`, group: `trsv-${layout}-wasm`, bytes: 4 * M * M, run: () => { (b.accessor.data as Float64Array).set(xv); trsv({ A: L, x: b, uplo: 'L' }, { backend: 'wasm' }); } });
   if (dtrsv) {
     const raw = L.accessor.data as Float64Array, xd = new Float64Array(M);
     cases.push({ name: `TRSV L f64 ${M}, ${layout}-major, @stdlib/blas-base-dtrsv`, group: `trsv-${layout}-stdlib`, bytes: 4 * M * M, run: () => { xd.set(xv); dtrsv(layout === 'col' ? 'column-major' : 'row-major', 'lower', 'no-transpose', 'non-unit', M, raw, M, xd, 1); } });
@@ -175,7 +182,8 @@ const goals = [
   ['TRSV L col-major time / row-major time (JS kernel, layout-aware loop)', ratio('trsv-col', 'trsv-row')],
   ['TRSV L col-major: js time / wasm time', ratio('trsv-col', 'trsv-col-wasm')],
   ['TRSV L col-major: stdlib dtrsv time / wasm time (goal ≥ 2)', dtrsv ? ratio('trsv-col-stdlib', 'trsv-col-wasm') : 'dtrsv not installed'],
-  ['TRSV L row-major: stdlib dtrsv time / modprec time (JavaScript: no row-contiguous WebAssembly TRSV; goal ≥ 2)', dtrsv ? ratio('trsv-row-stdlib', 'trsv-row') : 'dtrsv not installed'],
+  ['TRSV L row-major: stdlib dtrsv time / wasm time (goal ≥ 2)', dtrsv ? ratio('trsv-row-stdlib', 'trsv-row-wasm') : 'dtrsv not installed'],
+  ['TRSV L row-major: js time / wasm time', ratio('trsv-row', 'trsv-row-wasm')],
   ['ELL SpMV f64 Laplacian 128³ (wasm) vs STREAM dot (goal ≥ 0.60)', Number.isFinite(streamGBs) ? ((cases.find((c) => c.group === 'ell-f64-wasm')!.bytes / ms('ell-f64-wasm') / 1e6) / streamGBs).toFixed(2) : '—'],
   ['ELL SpMV f64: js time / wasm time', ratio('ell-f64-js', 'ell-f64-wasm')],
   ['DD DOT 2^20 (wasm) time / fp64 DOT 2^20 (wasm) time (goal ≤ 1.5)', ratio('dot20-dd-wasm', 'dot20-f64-wasm')],
