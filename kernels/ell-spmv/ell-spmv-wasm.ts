@@ -12,7 +12,7 @@ import type { Accessor } from '../../accessors/accessor.js';
 import type { EllStructure } from '../../src/sparse/ell-matrix.js';
 import type { Refusal } from '../../src/backends/backend.js';
 import { I32, V128, encodeModule, op, SIMD } from '../../src/backends/wasm/wasm-encoder.js';
-import { WasmLocals, load2, operandLocals, operandSetup } from '../../src/backends/wasm/wasm-function.js';
+import { WasmLocals, countLoop, load2, operandLocals, operandSetup } from '../../src/backends/wasm/wasm-function.js';
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
 import { stageVector, wasmStorageOf, wasmStorageOfFormat, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
 import { combineSums, xValues } from '../gemv/gemv-wasm.js';
@@ -62,28 +62,20 @@ function ellBlock(sv: WasmStorage, scaled: boolean): EllBlock {
       ...op.get(negative), ...op.simd(h === 0 ? 0xc7 : 0xc8 /* i64x2.extend_{low,high}_i32x4_s */),
       ...op.simd(SIMD.bitselect), ...op.set(s + h),
     ];
-    const slots = [
-      ...op.i32(0), ...op.set(k), ...op.block(), ...op.loop(),
-      ...op.get(k), ...op.get(width), ...op.i32GeS(), ...op.brIf(1),
+    const slots = countLoop(k, width, 1, [
       ...op.get(pck), ...op.simdMem(SIMD.load, 0), ...op.tee(cols), ...op.i32(31), ...op.simd(0xac /* i32x4.shr_s */), ...op.set(negative),
       ...half(0), ...half(1),
       ...op.get(pvk), ...slotBytes(sv.bytes), ...op.i32Add(), ...op.set(pvk),
       ...op.get(pck), ...slotBytes(4), ...op.i32Add(), ...op.set(pck),
-      ...op.get(k), ...op.i32(1), ...op.i32Add(), ...op.set(k),
-      ...op.br(0), ...op.end(), ...op.end(),
-    ];
-    const body = [
-      ...op.i32(0), ...op.set(i), ...op.block(), ...op.loop(),
-      ...op.get(i), ...op.get(rows), ...op.i32GeS(), ...op.brIf(1),
+    ]);
+    const body = countLoop(i, rows, 4, [
       ...[0, 1].flatMap((h) => [...op.f64(0), ...op.simd(SIMD.f64x2Splat), ...op.set(s + h)]),
       ...(scaled ? [0, 1].flatMap((h) => [...op.get(ps), ...op.get(i), ...op.i32(3), ...op.i32Shl(), ...op.i32Add(), ...op.simdMem(SIMD.load, 0, 16 * h), ...op.set(sc + h)]) : []),
       ...op.get(pv), ...op.get(i), ...op.i32(sv.bytes), ...op.i32Mul(), ...op.i32Add(), ...op.set(pvk),
       ...op.get(pc), ...op.get(i), ...op.i32(2), ...op.i32Shl(), ...op.i32Add(), ...op.set(pck),
       ...slots,
       ...[0, 1].flatMap((h) => [...op.get(pt), ...op.get(i), ...op.i32(3), ...op.i32Shl(), ...op.i32Add(), ...op.get(s + h), ...op.simdMem(SIMD.store, 0, 16 * h)]),
-      ...op.get(i), ...op.i32(4), ...op.i32Add(), ...op.set(i),
-      ...op.br(0), ...op.end(), ...op.end(),
-    ];
+    ]);
     return encodeModule([l.function('ell', [], [...operandSetup(v), ...body])], 1);
   }).ell as EllBlock;
 }

@@ -14,7 +14,7 @@ import type { Accessor } from '../../accessors/accessor.js';
 import { F64, I32, V128, encodeModule, op, SIMD } from '../../src/backends/wasm/wasm-encoder.js';
 import { WasmLocals, load2, operandLocals, operandParams, operandSetup, stepLoop } from '../../src/backends/wasm/wasm-function.js';
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
-import { CHUNK, numberAt, scaleOf, stageVector, wasmStorageNamed, wasmStorageOf, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
+import { CHUNK, numberAt, scaleOf, stageVector, wasmStorageNamed, wasmStorageOf, type WasmStorage, laneSum } from '../../src/backends/wasm/wasm-storage.js';
 import { dotChunk } from '../dot/dot-wasm.js';
 import type { Refusal } from '../../src/backends/backend.js';
 import { findFormat } from '../../src/formats/common/registry.js';
@@ -133,7 +133,7 @@ function rowSums(opA: Accessor<2, any>, x: Accessor<1, any>, m: number, n: numbe
       stageVector(rowView, from, count, A_AT, padded, buffer);
       f(A_AT, scaleOf(opA), X_AT + from * 8, 1, padded);
     }
-    out[i] = ((acc[0]! + acc[1]!) + (acc[2]! + acc[3]!)) + ((acc[4]! + acc[5]!) + (acc[6]! + acc[7]!));
+    out[i] = laneSum(acc);
   }
   return out;
 }

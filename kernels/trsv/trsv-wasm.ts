@@ -15,7 +15,7 @@ import type { Accessor } from '../../accessors/accessor.js';
 import { F64, I32, V128, encodeModule, op, SIMD } from '../../src/backends/wasm/wasm-encoder.js';
 import { WasmLocals, load2, operandLocals, operandParams, operandSetup, stepLoop } from '../../src/backends/wasm/wasm-function.js';
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
-import { CHUNK, numberAt, scaleOf, stageVector, wasmStorageNamed, wasmStorageOf, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
+import { CHUNK, numberAt, scaleOf, stageVector, wasmStorageNamed, wasmStorageOf, type WasmStorage, laneSum } from '../../src/backends/wasm/wasm-storage.js';
 import type { Refusal } from '../../src/backends/backend.js';
 import { dotChunk } from '../dot/dot-wasm.js';
 
@@ -78,7 +78,7 @@ function solveByRows(T: Accessor<2, any>, x: Accessor<1, any>, n: number, lower:
       stageVector({ data: T.data, storage: T.storage, offset: T.offset + i * ld + from + c, strides: [1] } as unknown as Accessor<1, any>, 0, part, A_AT, padded, buffer);
       f(A_AT, scale, X_AT + (from + c) * 8, 1, padded);
     }
-    const sum = ((acc[0]! + acc[1]!) + (acc[2]! + acc[3]!)) + ((acc[4]! + acc[5]!) + (acc[6]! + acc[7]!));
+    const sum = laneSum(acc);
     const xp = x.offset + i * xs;
     // 0 + bᵢ first, as the JavaScript's accumulator starts (−0 becomes +0).
     let q = (0 + xd[xp]!) - sum;

@@ -242,5 +242,10 @@ export function laneReduce(x: Accessor<1, any>, n: number, chunk: (at: number, s
     stageVector(x, from, count, LANE_X_AT, padded, buffer);
     chunk(LANE_X_AT, scale, padded);
   }
+  return laneSum(acc);
+}
+
+/** The eight lane partial sums at acc[0 … 8) combined in the kernels' fixed tree ((p₀ + p₁) + (p₂ + p₃)) + ((p₄ + p₅) + (p₆ + p₇)). */
+export function laneSum(acc: Float64Array): number {
   return ((acc[0]! + acc[1]!) + (acc[2]! + acc[3]!)) + ((acc[4]! + acc[5]!) + (acc[6]! + acc[7]!));
 }
