@@ -12,7 +12,7 @@ import { refuse, type BackendName, type KernelName, type Refusal } from '../../s
 import { wasmCompilationBlocked, wasmSimdAvailable } from '../../src/backends/wasm/wasm-runtime.js';
 import { wasmStorageOf } from '../../src/backends/wasm/wasm-storage.js';
 import { findFormat } from '../../src/formats/common/registry.js';
-import { recursiveAccumulation, resolveAccumulation, type Accumulation } from './accumulation.js';
+import { accumulationNames, recursiveAccumulation, resolveAccumulation, type Accumulation } from './accumulation.js';
 import { chooseArithmetic, type KernelOptions } from './kernel-options.js';
 import { chooseBackend } from '../../src/backends/backend.js';
 
@@ -37,7 +37,7 @@ export const WASM_DD_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['do
  */
 export function wasmNumericsOf(arithmetic: ArithmeticFormat, accumulation: Accumulation): 'f64' | 'dd' | Refusal {
   const f64 = findFormat('f64')!.arithmetic, dd = findFormat('dd')?.arithmetic;
-  const ddAccumulation = accumulation.name === 'dd' && resolveAccumulation('dd') === accumulation;
+  const ddAccumulation = accumulation.name === 'dd' && accumulationNames().includes('dd') && resolveAccumulation('dd') === accumulation;
   if (arithmetic !== f64 && (dd === undefined || arithmetic !== dd)) {
     return { code: 'INVALID_OPTION', parameter: 'options.arithmetic', reason: `WebAssembly computes in f64 or double-double arithmetic only (not ${arithmetic.name})` };
   }
