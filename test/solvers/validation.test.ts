@@ -82,5 +82,6 @@ describe('argument validation', () => {
     expectModprec(() => iterativeRefinement(A, [1, 2], { storage: formats.i32 }), 'INVALID_FORMAT', 'options.storage');
     expectModprec(() => iterativeRefinement(A, [1, 2], { tolerance: -1 }), 'INVALID_OPTION', 'options.tolerance');
     expectModprec(() => iterativeRefinement(A, [1, 2], { maxIterations: 0.5 }), 'INVALID_OPTION', 'options.maxIterations');
+    expectModprec(() => iterativeRefinement(A, [1, 2], { averaging: -1 }), 'INVALID_OPTION', 'options.averaging');
   });
 });
