@@ -109,6 +109,41 @@ describe('storage and arithmetic are really used', () => {
     expect(f16.x.accessor.storage.name).toBe('f64');
   });
 
+  it('GMRES keeps its basis orthonormal to working precision with either orthogonalisation (the basis seen through A)', () => {
+    // A 2-D Laplacian with a long cycle: single-pass classical Gram–Schmidt loses orthogonality completely here.
+    const n = 144;
+    const L = laplacianEll([12, 12]);
+    const op = linearOperator(L);
+    for (const orthogonalization of ['dgks', 'cgs2'] as const) {
+      const seen: Float64Array[] = [];
+      const A = functionOperator({ size: n, apply: (x, y) => { seen.push(Float64Array.from(toArray(x))); op.apply(1, x, 0, y, formats.f64.arithmetic!); } });
+      const r = gmres(A, Float64Array.from({ length: n }, (_, i) => Math.sin(i + 1)), { restart: 60, maxIterations: 60, tolerance: 0, orthogonalization });
+      expect(r.iterations).toBe(60);
+      // A was applied to x₀ (the initial residual), to the basis columns v₀ … v₅₉, then twice to x (the restart's and
+      // the result's true residual).
+      expect(seen.length).toBe(63);
+      seen.shift();
+      let worst = 0;
+      for (let p = 0; p < 60; p++) {
+        for (let q = 0; q <= p; q++) {
+          let d = 0;
+          for (let i = 0; i < n; i++) d += seen[p]![i]! * seen[q]![i]!;
+          worst = Math.max(worst, Math.abs(d - (p === q ? 1 : 0)));
+        }
+      }
+      expect(worst, orthogonalization).toBeLessThan(1e-14);
+    }
+  });
+
+  it('CGS2 and DGKS reach the same true residual with an fp16 basis', () => {
+    const dgks = gmres(A, b, { restart: 25, tolerance: 1e-10, basisStorage: formats.f16 });
+    const cgs2 = gmres(A, b, { restart: 25, tolerance: 1e-10, basisStorage: formats.f16, orthogonalization: 'cgs2' });
+    for (const r of [dgks, cgs2]) {
+      expect(r.status).toBe('converged');
+      expect(r.trueResidualNorm).toBeLessThanOrEqual(1e-10);
+    }
+  });
+
   it('fp32 vector storage: the solution lives in a Float32Array and stagnates near fp32 accuracy, not at fp64', () => {
     const r = cg(A, b, { storage: formats.f32, arithmetic: formats.f32, tolerance: 1e-14 });
     expect(r.x.accessor.data).toBeInstanceOf(Float32Array);

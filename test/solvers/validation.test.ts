@@ -55,6 +55,7 @@ describe('argument validation', () => {
   it('GMRES: restart and basis storage', () => {
     const { A, calls } = counted();
     expectModprec(() => gmres(A, [1, 2, 3], { restart: 0 }), 'INVALID_OPTION', 'options.restart');
+    expectModprec(() => gmres(A, [1, 2, 3], { orthogonalization: 'mgs' as never }), 'INVALID_OPTION', 'options.orthogonalization');
     expectModprec(() => gmres(A, [1, 2, 3], { basisStorage: formats.i8 }), 'INVALID_FORMAT', 'options.basisStorage');
     expectModprec(() => gmres(A, [1, 2, 3], { basisStorage: 'nope' }), 'INVALID_FORMAT');
     expect(calls()).toBe(0);
