@@ -48,8 +48,9 @@ const REORTHOGONALISE_BELOW = Math.SQRT1_2;
  * coefficients and the new norm, fetched together. The small Hessenberg least-squares problem is solved in fp64 with Givens rotations. At each
  * restart x is updated through one more GEMV with the basis and the true residual b − A·x is recomputed: the solve
  * converges when it meets the tolerance; `stagnationChecks` restarts in a row that do not lower it end the solve
- * (breakdown `stagnation`). The history holds Arnoldi's residual estimate after each iteration, replaced by the true
- * residual at each restart. With `backend: 'gpu'` the basis, the vectors and the Gram–Schmidt coefficients stay on the
+ * (breakdown `stagnation`). A solve that stops short returns the iterate of the smallest true residual among x₀ and the
+ * restarts (never one worse than x₀). The history holds Arnoldi's residual estimate after each iteration, replaced by
+ * the true residual at each restart. With `backend: 'gpu'` the basis, the vectors and the Gram–Schmidt coefficients stay on the
  * device; only the coefficients (j+1 numbers per iteration), the norms and the least-squares solution travel.
  * @param A - the matrix or operator (square)
  * @param b - the right-hand side
@@ -125,6 +126,11 @@ function* gmresIteration<V, M>(s: KrylovSpace<V, M>, v: ValidatedSolve, m: numbe
   }
   let beta = start.rNorm;
   let iterations = 0;
+  // The iterate with the smallest true residual so far (x₀ to begin with): what a solve that stops short returns, so a
+  // basis too coarse for the matrix (its corrections then raise the residual) never leaves x worse than it found it.
+  const best = s.make();
+  yield s.copy(x, best);
+  let bestNorm = start.rNorm;
   outer: while (iterations < maxIterations) {
     yield s.update(1 / beta, r, 0, r, basis.column(0));
     g.fill(0);
@@ -183,7 +189,9 @@ function* gmresIteration<V, M>(s: KrylovSpace<V, M>, v: ValidatedSolve, m: numbe
     if (!Number.isFinite(beta)) { stop.breakDown('non-finite'); break; }
     const verdict = stop.judgeTrue(beta);
     if (verdict === 'converged') { stop.converge(); break; }
+    if (beta < bestNorm) { bestNorm = beta; yield s.copy(x, best); }
     if (verdict === 'stagnation') { stop.breakDown('stagnation'); break; }
   }
+  if (stop.status !== 'converged' && !(beta <= bestNorm)) yield s.copy(best, x);
   return yield* finish(s, start, w, iterations);
 }

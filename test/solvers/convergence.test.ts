@@ -3,9 +3,10 @@
  * result, and recompute a true residual that agrees with an independent one.
  */
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import {
-  bicgstab, cg, gmres, jacobiCg, toArray, formats, laplacianEll, functionOperator, linearOperator, ellWithStorage,
+  bicgstab, cg, gmres, jacobiCg, toArray, formats, laplacianEll, functionOperator, linearOperator, ellWithStorage, csrToEll, readMatrixMarketCsr,
   type SolverResult,
 } from '../../src/index.js';
 import { nonsymmetricSystem, relativeError, relativeResidual, spdSystem, type DenseSystem } from './solver-fixtures.js';
@@ -132,6 +133,17 @@ describe('storage and arithmetic are really used', () => {
         }
       }
       expect(worst, orthogonalization).toBeLessThan(1e-14);
+    }
+  });
+
+  it('GMRES that stops short returns its best restart, never an x worse than x₀ (arc130, an fp16 basis too coarse for it)', () => {
+    // arc130's entries span 15 orders of magnitude: with an fp16 basis the corrections raise the residual.
+    const E = csrToEll(readMatrixMarketCsr(readFileSync(new URL('../fixtures/matrices/arc130.mtx', import.meta.url), 'utf8')));
+    const rhs = Float64Array.from({ length: E.rows }, (_, i) => Math.cos(i));
+    for (const basisStorage of [formats.f16, formats.bf16]) {
+      const r = gmres(E, rhs, { restart: 30, tolerance: 1e-10, basisStorage, maxIterations: 300 });
+      expect(r.status).not.toBe('converged');
+      expect(r.trueResidualNorm, basisStorage.name).toBeLessThanOrEqual(1);
     }
   });
 
