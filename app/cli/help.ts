@@ -13,9 +13,10 @@ Usage: modprec study [flags]        (npm start runs: modprec study --quick)
 Flags:
   --quick              small sizes and few timing samples (default; under 3 minutes on 2 cores)
   --full               the papers' size sweeps, 10 seeds, more samples (tens of minutes)
-  --kernels LIST       comma-separated: dot, gemv, trsv, ell-spmv, waxpby, roofline, sweep
-                       (default: dot,gemv,trsv,ell-spmv,roofline,sweep; "sweep" is the
-                       multiple-precision sweep of GEMV and WAXPBY)
+  --kernels LIST       comma-separated: dot, gemv, trsv, ell-spmv, waxpby, roofline, sweep, solvers
+                       (default: dot,gemv,trsv,ell-spmv,roofline,sweep,solvers; "sweep" is the
+                       multiple-precision sweep of GEMV and WAXPBY; "solvers" runs CG and GMRES
+                       with every vector/basis storage)
   --formats LIST       configurations: "S/A" is storage S with arithmetic A; a bare name F
                        adds F as storage and as arithmetic, paired with every other bare name
                        (default: every registered floating-point format, paired all ways)

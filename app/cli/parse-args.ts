@@ -24,9 +24,9 @@ export type ParsedCommand =
   };
 
 /** Experiments that are not kernels but can be named in `--kernels`. */
-const EXPERIMENTS = ['roofline', 'sweep'] as const;
+const EXPERIMENTS = ['roofline', 'sweep', 'solvers'] as const;
 /** What `--kernels` runs when not given. */
-const DEFAULT_SELECTION = ['dot', 'gemv', 'trsv', 'ell-spmv', 'roofline', 'sweep'];
+const DEFAULT_SELECTION = ['dot', 'gemv', 'trsv', 'ell-spmv', 'roofline', 'sweep', 'solvers'];
 /** Arithmetics a GPU can run (WebGPU has no fp64): fp32 and float-float. */
 export const GPU_ARITHMETICS: readonly string[] = GPU_ARITHMETIC_NAMES;
 /** Flags that take a value. */
@@ -222,7 +222,7 @@ export function parseArgs(argv: readonly string[], context: { packageRoot: strin
 
   const out = resolve(flags.get('--out') ?? join(process.cwd(), 'report'));
   if (existsSync(out) && !statSync(out).isDirectory()) throw new UsageError(`--out: "${out}" exists and is not a folder`);
-  if (kernels.length === 0 && !selection.includes('roofline') && !selection.includes('sweep')) {
+  if (kernels.length === 0 && !selection.includes('roofline') && !selection.includes('sweep') && !selection.includes('solvers')) {
     throw new UsageError('--kernels selects nothing to run');
   }
   const timing = DEFAULT_TIMING[mode];
@@ -231,6 +231,7 @@ export function parseArgs(argv: readonly string[], context: { packageRoot: strin
     rooflineIntensities: selection.includes('roofline') ? ROOFLINE_INTENSITIES[mode] : [],
     rooflineLength: ROOFLINE_LENGTH[mode],
     precisionSweep: selection.includes('sweep'),
+    solvers: selection.includes('solvers'),
     minSampleSeconds: timing.minSampleSeconds, samples: timing.samples,
     matrixFolder, matrices: mode === 'quick' ? QUICK_MATRICES : [],
   };

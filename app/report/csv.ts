@@ -9,7 +9,7 @@ import type { Measurement, StudyResult } from '../study/types.js';
 export const MEASUREMENT_COLUMNS: readonly (keyof Measurement)[] = [
   'experiment', 'kernel', 'storage', 'arithmetic', 'backend', 'adapter', 'variant', 'problem', 'size', 'nnz', 'seed',
   'relativeError', 'arithmeticError', 'bound', 'seconds', 'repetitions', 'bytes', 'bytesPerElement', 'flops', 'gbps', 'gflops', 'speedup',
-  'intensity', 'precisionBits', 'accuracyBits', 'boundBits',
+  'intensity', 'precisionBits', 'accuracyBits', 'boundBits', 'iterations',
 ];
 
 /** A CSV field: quoted when it holds a comma, quote or line break (RFC 4180). */

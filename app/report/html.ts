@@ -8,6 +8,7 @@
 import { summaryRows } from './aggregate.js';
 import { chartsOf, figureSpecs, KERNEL_TITLES, type ChartSpec, type FigureSpec, type SeriesSpec } from './plot-specs.js';
 import { PAGE_SCRIPT } from './page-script.js';
+import { solverFigures } from './solver-plots.js';
 import type { ChartAssets } from './uplot-assets.js';
 import type { StudyResult } from '../study/types.js';
 
@@ -33,6 +34,7 @@ const KERNEL_INTROS: Readonly<Record<string, string>> = {
 const OTHER_SECTIONS: Readonly<Record<string, { title: string; intro: string }>> = {
   roofline: { title: 'Experimental roofline', intro: 'Where the accessor\'s conversions cost time: a synthetic loop whose arithmetic per value grows from left to right.' },
   precision: { title: 'Multiple precision', intro: 'GEMV and WAXPBY at precisions beyond fp64: the library\'s double-double and RNS formats, and GNU MPFR for comparison.' },
+  solvers: { title: 'Solvers', intro: 'CG and restarted GMRES solving A·x = A·1 with their vectors (CG) or Krylov basis (GMRES) stored in each format: iterations, time to tolerance and the final true residual.' },
 };
 
 /** A legend swatch: the series' line with its dash pattern (when it has a line) and its marker, in its colour. */
@@ -109,7 +111,7 @@ table.summary tr.front td { font-weight: 600; }
  * @returns the HTML text
  */
 export function renderReport(result: StudyResult, assets: ChartAssets): string {
-  const figures = figureSpecs(result.measurements);
+  const figures = [...figureSpecs(result.measurements), ...solverFigures(result.measurements)];
   const sectionIds = [...new Set(figures.map((f) => f.section))];
   const sections = sectionIds.map((id) => {
     const heading = KERNEL_TITLES[id] ?? OTHER_SECTIONS[id]?.title ?? id;

@@ -12,7 +12,7 @@ export function measurement(fields: Required & Partial<Measurement>): Measuremen
   return {
     variant: 'accessor', nnz: null, seed: null, relativeError: null, arithmeticError: null, bound: null,
     seconds: null, repetitions: null, bytes: null, bytesPerElement: null, flops: null, gbps: null, gflops: null, speedup: null,
-    intensity: null, precisionBits: null, accuracyBits: null, boundBits: null,
+    intensity: null, precisionBits: null, accuracyBits: null, boundBits: null, iterations: null,
     ...fields,
   };
 }

@@ -27,7 +27,7 @@ export interface Configuration {
 }
 
 /** Which experiment a measurement belongs to. */
-export type ExperimentName = 'accuracy' | 'speed' | 'roofline' | 'precision';
+export type ExperimentName = 'accuracy' | 'speed' | 'roofline' | 'precision' | 'solver' | 'convergence';
 
 /**
  * One measurement: one row of results.json / results.csv. Fields that do not apply are `null`
@@ -89,6 +89,8 @@ export interface Measurement {
   readonly accuracyBits: number | null;
   /** −log2 of the a-priori relative bound (precision sweep): the measured accuracyBits must be at least this. */
   readonly boundBits: number | null;
+  /** Solver experiment: iterations a solve took (`solver` rows), or the iteration a residual belongs to (`convergence` rows). */
+  readonly iterations: number | null;
 }
 
 /** A fully resolved study request (the CLI's flags after validation). */
@@ -113,6 +115,8 @@ export interface StudyOptions {
   readonly rooflineLength: number;
   /** Whether to run the multiple-precision sweep. */
   readonly precisionSweep: boolean;
+  /** Whether to run the solver experiment (CG and GMRES against vector/basis storage); absent: no. */
+  readonly solvers?: boolean;
   /** Minimum seconds a timing sample lasts (calls are repeated until it does). */
   readonly minSampleSeconds: number;
   /** Timing samples per speed measurement (the median is reported). */

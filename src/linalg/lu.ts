@@ -4,6 +4,7 @@
  * @module
  */
 import { fail } from '../core/errors.js';
+import { blockedLu, LU_PANEL } from './lu-blocked.js';
 import { denseMatrix, type DenseMatrix } from '../sparse/dense-matrix.js';
 
 /**
@@ -44,35 +45,9 @@ export function luFactor(A: DenseMatrix): LuFactors {
   const a = new Float64Array(n * n);
   for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) a[i + j * n] = data[i + j * ld]!;
   const pivots = new Int32Array(n);
-  let firstZeroPivot = -1;
-  for (let k = 0; k < n; k++) {
-    let p = k;
-    let best = Math.abs(a[k + k * n]!);
-    for (let i = k + 1; i < n; i++) {
-      const v = Math.abs(a[i + k * n]!);
-      if (v > best) { best = v; p = i; }
-    }
-    pivots[k] = p;
-    if (p !== k) {
-      for (let j = 0; j < n; j++) {
-        const t = a[k + j * n]!;
-        a[k + j * n] = a[p + j * n]!;
-        a[p + j * n] = t;
-      }
-    }
-    const pivot = a[k + k * n]!;
-    if (pivot === 0) {
-      if (firstZeroPivot < 0) firstZeroPivot = k;
-      continue;
-    }
-    for (let i = k + 1; i < n; i++) a[i + k * n] = a[i + k * n]! / pivot;
-    // Rank-1 update of the trailing matrix, column by column (contiguous inner loop).
-    for (let j = k + 1; j < n; j++) {
-      const ukj = a[k + j * n]!;
-      if (ukj === 0) continue;
-      for (let i = k + 1; i < n; i++) a[i + j * n] = a[i + j * n]! - a[i + k * n]! * ukj;
-    }
-  }
+  // The panel-blocked sweep: the same operations on every element in the same order as the right-looking loop (bit for
+  // bit its factors), with the trailing matrix swept once per panel of columns instead of once per pivot.
+  const firstZeroPivot = blockedLu('f64')(a, n, pivots, LU_PANEL);
   return { n, lu: { rows: n, cols: n, ld: n, data: a }, pivots, firstZeroPivot };
 }
 

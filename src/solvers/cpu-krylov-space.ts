@@ -45,5 +45,6 @@ export function cpuSpace(A: LinearOperator, options: ResolvedSolverOptions, M?: 
     upload: (values) => range(rowMajor<1>({ size: [values.length], data: Float64Array.from(values) })),
     free: () => {},
     result: (x) => x,
+    both: (a, b) => [a, b] as never,
   };
 }

@@ -26,6 +26,13 @@ export interface GmresOptions extends SolverOptions {
    * halve or quarter the basis traffic (CB-GMRES). Integer storage is refused.
    */
   basisStorage?: FormatLike;
+  /**
+   * Orthogonalisation of each new vector against the basis, always classical Gram–Schmidt as two GEMVs (all the
+   * coefficients of one pass in one GEMV T, the update in one GEMV N): `'dgks'` (default) repeats the pass once
+   * when it cancels more than 1 − 1/√2 of the vector (Daniel–Gragg–Kaufman–Stewart); `'cgs2'` always repeats it
+   * (CGS2: orthogonal to working precision, at twice the basis reads).
+   */
+  orthogonalization?: 'dgks' | 'cgs2';
 }
 
 // Classical Gram–Schmidt is repeated once when it cancels more than this fraction of w (Daniel–Gragg–Kaufman–Stewart).
@@ -35,12 +42,15 @@ const REORTHOGONALISE_BELOW = Math.SQRT1_2;
  * Solves A·x = b for a general square A by restarted GMRES(m) with a compressed Krylov basis.
  *
  * Each iteration applies A once, orthogonalises against the basis with classical Gram–Schmidt as two GEMVs (Vᵀw,
- * then w − V·h) — repeated once when it cancels much of w — and writes the new basis vector, rounded to
- * `basisStorage`. The small Hessenberg least-squares problem is solved in fp64 with Givens rotations. At each
+ * then w − V·h) — repeated once when it cancels much of w (`orthogonalization: 'dgks'`, the default; `'cgs2'` always
+ * repeats it) — and writes the new basis vector, rounded to `basisStorage`. How much a pass cancelled is judged
+ * from ‖h‖ and ‖w − V·h‖ (‖w‖² = ‖h‖² + ‖w − V·h‖² for an orthonormal V), so one pass needs one read-back: its
+ * coefficients and the new norm, fetched together. The small Hessenberg least-squares problem is solved in fp64 with Givens rotations. At each
  * restart x is updated through one more GEMV with the basis and the true residual b − A·x is recomputed: the solve
  * converges when it meets the tolerance; `stagnationChecks` restarts in a row that do not lower it end the solve
- * (breakdown `stagnation`). The history holds Arnoldi's residual estimate after each iteration, replaced by the true
- * residual at each restart. With `backend: 'gpu'` the basis, the vectors and the Gram–Schmidt coefficients stay on the
+ * (breakdown `stagnation`). A solve that stops short returns the iterate of the smallest true residual among x₀ and the
+ * restarts (never one worse than x₀). The history holds Arnoldi's residual estimate after each iteration, replaced by
+ * the true residual at each restart. With `backend: 'gpu'` the basis, the vectors and the Gram–Schmidt coefficients stay on the
  * device; only the coefficients (j+1 numbers per iteration), the norms and the least-squares solution travel.
  * @param A - the matrix or operator (square)
  * @param b - the right-hand side
@@ -74,11 +84,13 @@ export function gmres(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, opt
     basisStorage = asStorage(options.basisStorage, 'options.basisStorage');
     if (basisStorage.isInteger) fail('INVALID_FORMAT', 'options.basisStorage', 'must be a floating-point or multiple-precision storage (integer storage needs a scaled accessor)', basisStorage.name);
   }
+  const orthogonalization = options?.orthogonalization ?? 'dgks';
+  if (orthogonalization !== 'dgks' && orthogonalization !== 'cgs2') fail('INVALID_OPTION', 'options.orthogonalization', "must be 'dgks' or 'cgs2'", orthogonalization);
   const v = validateSolve(A, b, options, basisStorage ? [['options.basisStorage', basisStorage]] : []);
-  return runSolve(v, (s) => gmresIteration(s, v, m, basisStorage ?? v.options.storage));
+  return runSolve(v, (s) => gmresIteration(s, v, m, basisStorage ?? v.options.storage, orthogonalization === 'cgs2'));
 }
 
-function* gmresIteration<V, M>(s: KrylovSpace<V, M>, v: ValidatedSolve, m: number, basisStorage: StorageFormat): Algorithm<SolverResult> {
+function* gmresIteration<V, M>(s: KrylovSpace<V, M>, v: ValidatedSolve, m: number, basisStorage: StorageFormat, alwaysTwice: boolean): Algorithm<SolverResult> {
   const start = yield* begin(s, v);
   const { b, x, r, stop } = start;
   const w = s.make();
@@ -114,6 +126,11 @@ function* gmresIteration<V, M>(s: KrylovSpace<V, M>, v: ValidatedSolve, m: numbe
   }
   let beta = start.rNorm;
   let iterations = 0;
+  // The iterate with the smallest true residual so far (x₀ to begin with): what a solve that stops short returns, so a
+  // basis too coarse for the matrix (its corrections then raise the residual) never leaves x worse than it found it.
+  const best = s.make();
+  yield s.copy(x, best);
+  let bestNorm = start.rNorm;
   outer: while (iterations < maxIterations) {
     yield s.update(1 / beta, r, 0, r, basis.column(0));
     g.fill(0);
@@ -123,17 +140,21 @@ function* gmresIteration<V, M>(s: KrylovSpace<V, M>, v: ValidatedSolve, m: numbe
       const j = k;
       yield s.apply(1, basis.column(j), 0, w);
       const Vj = basis.leading(j + 1);
-      const before = (yield s.norm(w)) as number;
-      yield s.gemv(1, Vj, w, 0, hs[j]!, 'T');
-      yield s.gemv(-1, Vj, hs[j]!, 1, w, 'N');
-      let hn = (yield s.norm(w)) as number;
-      const h = Float64Array.from((yield s.read(hs[j]!)) as Float64Array);
-      if (hn < REORTHOGONALISE_BELOW * before) {
-        yield s.gemv(1, Vj, w, 0, h2s[j]!, 'T');
-        yield s.gemv(-1, Vj, h2s[j]!, 1, w, 'N');
-        const h2 = (yield s.read(h2s[j]!)) as Float64Array;
+      // One classical Gram–Schmidt pass into hv: hv := Vjᵀw, w := w − Vj·hv; then ‖w‖ and hv, read back together.
+      function* pass(hv: V): Generator<unknown, [number, Float64Array], any> {
+        yield s.gemv(1, Vj, w, 0, hv, 'T');
+        yield s.gemv(-1, Vj, hv, 1, w, 'N');
+        const [norm, coefficients] = (yield s.both(s.norm(w), s.read(hv))) as [number, Float64Array];
+        return [norm, Float64Array.from(coefficients)];
+      }
+      const first = (yield* pass(hs[j]!)) as [number, Float64Array];
+      const h = first[1];
+      let hn = first[0];
+      const before = Math.hypot(hn, ...h);          // ‖w‖ before the pass, for an orthonormal basis
+      if (alwaysTwice || hn < REORTHOGONALISE_BELOW * before) {
+        const [hn2, h2] = (yield* pass(h2s[j]!)) as [number, Float64Array];
         for (let i = 0; i <= j; i++) h[i] = h[i]! + h2[i]!;
-        hn = (yield s.norm(w)) as number;
+        hn = hn2;
       }
       for (let i = 0; i <= j; i++) H[i + j * (m + 1)] = h[i]!;
       H[j + 1 + j * (m + 1)] = hn;
@@ -168,7 +189,9 @@ function* gmresIteration<V, M>(s: KrylovSpace<V, M>, v: ValidatedSolve, m: numbe
     if (!Number.isFinite(beta)) { stop.breakDown('non-finite'); break; }
     const verdict = stop.judgeTrue(beta);
     if (verdict === 'converged') { stop.converge(); break; }
+    if (beta < bestNorm) { bestNorm = beta; yield s.copy(x, best); }
     if (verdict === 'stagnation') { stop.breakDown('stagnation'); break; }
   }
+  if (stop.status !== 'converged' && !(beta <= bestNorm)) yield s.copy(best, x);
   return yield* finish(s, start, w, iterations);
 }

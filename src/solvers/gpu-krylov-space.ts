@@ -83,6 +83,7 @@ export async function gpuSpace(v: ValidatedSolve, M?: Preconditioner): Promise<G
     read: (x) => x.toHost(),
     upload: (values) => upload(values, 'f64'),
     free: (x) => { x.destroy(); const i = owned.indexOf(x); if (i >= 0) owned.splice(i, 1); },
+    both: (a, b) => Promise.all([a, b]),
     result: async (x) => {
       const values = await x.toHost();
       const out = range(rowMajor<1, any>({ size: [n], storage, arithmetic }));

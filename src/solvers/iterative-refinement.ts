@@ -33,20 +33,28 @@ export interface RefinementOptions {
    * (default √n · the storage's unit roundoff).
    */
   tolerance?: number;
-  /** Most corrections (default 30). */
+  /** Most corrections (default 40; the averaged ones below count among them). */
   maxIterations?: number;
+  /**
+   * Corrections averaged once the residual's rounding is the limit (default 16; 0 turns averaging off). At that floor
+   * each correction moves x by noise of the size of its error; the mean of this many iterates has about 1/√k of it.
+   */
+  averaging?: number;
 }
 
 /**
  * Solves a dense A·x = b by mixed-precision iterative refinement: factor P·A = L·U once in `factorization`'s
  * precision, solve, then repeat r = b − A·x (in `residualArithmetic`, A and x read through their accessors),
  * d = U⁻¹L⁻¹P·r (low precision), x = x + d, while the O(n³) work runs on fp32 data, as long as κ(A)·2⁻²⁴ is well below
- * 1. With fp64 residuals the result is backward stable (its forward error a few times an fp64 solve's at large κ); with
- * double-double residuals its forward error is that of x's own rounding, at most an fp64 solve's (docs/performance.md).
+ * 1. With fp64 residuals the result is backward stable and its forward error within 2× of an fp64 solve's (averaged at
+ * the limiting accuracy, below); with double-double residuals it is that of x's own rounding (docs/performance.md).
  *
  * It refines until a correction no longer changes x in its storage (‖d‖∞ ≤ u·‖x‖∞): converged. A correction no
- * smaller than the previous one ends it too: converged when the backward error meets the tolerance (the limiting
- * accuracy is reached), else the breakdown `stagnation` (A too ill conditioned for the factorisation's precision).
+ * smaller than the previous one means the limiting accuracy is reached, if the backward error meets the tolerance;
+ * else it is the breakdown `stagnation` (A too ill conditioned for the factorisation's precision). At that limit the
+ * residual's own rounding (an fp64 residual: about κ·√n·u) moves x by noise as large as its error, so the solver takes
+ * `averaging` more corrections and returns the mean of those iterates (in place of the last one):
+ * the fp32-LU, fp64-residual solution's forward error is then that of an fp64 LU solve or smaller up to κ ≈ 10⁷.
  * A zero pivot of the low-precision LU is the breakdown `singular-factor`. The history holds
  * ‖b − A·x‖₂/‖b‖₂ of the first solve and after each correction.
  * @param A - a square dense matrix: a plain fp64 {@link DenseMatrix} or a 2-D range (any storage; its values, as
@@ -84,7 +92,8 @@ export function iterativeRefinement(A: DenseMatrix | Range<2, any>, b: ArrayLike
   if (storage.isInteger) fail('INVALID_FORMAT', 'options.storage', 'must be a floating-point or multiple-precision storage', storage.name);
   const tolerance = options.tolerance ?? Math.sqrt(Math.max(1, n)) * storage.unitRoundoff;
   if (typeof tolerance !== 'number' || !(tolerance >= 0) || !Number.isFinite(tolerance)) fail('INVALID_OPTION', 'options.tolerance', 'must be a finite number ≥ 0', tolerance);
-  const maxIterations = checkCount('options.maxIterations', options.maxIterations ?? 30, 0);
+  const maxIterations = checkCount('options.maxIterations', options.maxIterations ?? 40, 0);
+  const averaging = checkCount('options.averaging', options.averaging ?? 16, 0);
 
   const Ar = op.dense!;
   const dense = denseValues(A, Ar);
@@ -108,8 +117,11 @@ export function iterativeRefinement(A: DenseMatrix | Range<2, any>, b: ArrayLike
   const d = range(rowMajor<1>({ size: [n] }));
   const rData = r.accessor.data as Float64Array, dData = d.accessor.data as Float64Array;
   let previous = Infinity;
-  let settled = false;          // the last correction was below the resolution of x's storage
+  let settled = false;          // the last correction was below the resolution of x's storage, or x is the average
   let iterations = 0;
+  // Averaging at the floor: x_ref (the iterate where corrections stopped shrinking), the running offset x − x_ref and
+  // the sum of the offsets of the iterates after it.
+  let floor: { ref: Range<1, any>; offset: Float64Array; sum: Float64Array; count: number } | undefined;
   for (;;) {
     rData.set(bv.accessor.data as Float64Array);
     gemv({ alpha: -1, A: Ar, x, beta: 1, y: r, trans: 'N' }, { arithmetic: ar });
@@ -119,23 +131,51 @@ export function iterativeRefinement(A: DenseMatrix | Range<2, any>, b: ArrayLike
     const rInf = maxAbs(rData);
     if (!Number.isFinite(rNorm) || !Number.isFinite(xNorm)) { stop.breakDown('non-finite'); break; }
     if (settled) { stop.converge(); break; }
+    if (floor && iterations >= maxIterations - 1) { averageInto(x, floor, floor.count, ar); iterations++; settled = true; continue; }
     if (iterations >= maxIterations) break;
     dData.set(solve(rData));
     const dNorm = maxAbs(dData);
     if (!Number.isFinite(dNorm)) { stop.breakDown('non-finite'); break; }
-    if (dNorm >= previous) {
-      // Corrections stopped shrinking: the limiting accuracy, if the backward error is small; else no progress.
-      if (rInf <= tolerance * normA * xNorm) stop.converge();
-      else stop.breakDown('stagnation');
-      break;
+    if (!floor && dNorm >= previous) {
+      // Corrections stopped shrinking: the limiting accuracy if the backward error is small, else no progress.
+      if (rInf > tolerance * normA * xNorm) { stop.breakDown('stagnation'); break; }
+      if (averaging === 0 || maxIterations - iterations < 2) { stop.converge(); break; }
+      // At this floor the residual's rounding (fp64: about κ·√n·u) moves x by noise as large as its error, so where
+      // the refinement stops is chance; the mean of the next iterates has less of it (the noise of successive
+      // residuals is nearly independent: x changes in its low bits, and with it every rounding of the GEMV).
+      floor = { ref: copyOf(x), offset: new Float64Array(n), sum: new Float64Array(n), count: 0 };
     }
-    previous = dNorm;
+    previous = Math.min(previous, dNorm);
     axpy(1, d, x, { arithmetic: ar });
     iterations++;
+    if (floor) {
+      const { offset, sum } = floor;
+      for (let i = 0; i < n; i++) { offset[i] += dData[i]!; sum[i] += offset[i]!; }
+      if (++floor.count === averaging) { averageInto(x, floor, floor.count, ar); settled = true; } // the mean replaces the last iterate
+      continue;
+    }
     settled = dNorm <= storage.unitRoundoff * xNorm;
   }
   const history = stop.history;
   return solverResult(x, stop, iterations, history[history.length - 1]!);
+}
+
+/** A copy of x in its own storage. */
+function copyOf(x: Range<1, any>): Range<1, any> {
+  const c = range(rowMajor<1, any>({ size: [x.length()], storage: x.accessor.storage, arithmetic: x.accessor.arithmetic }));
+  for (let i = 0; i < x.length(); i++) c.set(i, x.get(i));
+  return c;
+}
+
+/** x := x_ref + (Σ offsets) / count, the mean of the iterates after x_ref (x_ref itself when none was taken). */
+function averageInto(x: Range<1, any>, floor: { ref: Range<1, any>; sum: Float64Array }, count: number, ar: ReturnType<typeof asArithmetic>): void {
+  const n = x.length();
+  for (let i = 0; i < n; i++) x.set(i, floor.ref.get(i));
+  if (count <= 0) return;
+  const mean = range(rowMajor<1>({ size: [n] }));
+  const m = mean.accessor.data as Float64Array;
+  for (let i = 0; i < n; i++) m[i] = floor.sum[i]! / count;
+  axpy(1, mean, x, { arithmetic: ar });
 }
 
 /** The fp64 matrix to factorise: a DenseMatrix as it is, a range's values rounded to doubles. */

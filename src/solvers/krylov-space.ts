@@ -55,6 +55,8 @@ export interface KrylovSpace<V = unknown, M = unknown> {
   free(v: V): void;
   /** The solution as a host range in the solver's storage. */
   result(x: V): Step<Range<1, any>>;
+  /** Both values once both are known: on the GPU the two read-backs are in flight together (one wait, not two). */
+  both<A, B>(a: Step<A>, b: Step<B>): Step<[A, B]>;
 }
 
 /** Runs an algorithm whose steps are all immediate values (the CPU space). */

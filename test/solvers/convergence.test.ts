@@ -3,9 +3,10 @@
  * result, and recompute a true residual that agrees with an independent one.
  */
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import {
-  bicgstab, cg, gmres, jacobiCg, toArray, formats, laplacianEll, functionOperator, linearOperator, ellWithStorage,
+  bicgstab, cg, gmres, jacobiCg, toArray, formats, laplacianEll, functionOperator, linearOperator, ellWithStorage, csrToEll, readMatrixMarketCsr,
   type SolverResult,
 } from '../../src/index.js';
 import { nonsymmetricSystem, relativeError, relativeResidual, spdSystem, type DenseSystem } from './solver-fixtures.js';
@@ -107,6 +108,52 @@ describe('storage and arithmetic are really used', () => {
     expect(bf16.history).not.toEqual(f16.history);
     // The vectors stay fp64: only the basis was compressed.
     expect(f16.x.accessor.storage.name).toBe('f64');
+  });
+
+  it('GMRES keeps its basis orthonormal to working precision with either orthogonalisation (the basis seen through A)', () => {
+    // A 2-D Laplacian with a long cycle: single-pass classical Gram–Schmidt loses orthogonality completely here.
+    const n = 144;
+    const L = laplacianEll([12, 12]);
+    const op = linearOperator(L);
+    for (const orthogonalization of ['dgks', 'cgs2'] as const) {
+      const seen: Float64Array[] = [];
+      const A = functionOperator({ size: n, apply: (x, y) => { seen.push(Float64Array.from(toArray(x))); op.apply(1, x, 0, y, formats.f64.arithmetic!); } });
+      const r = gmres(A, Float64Array.from({ length: n }, (_, i) => Math.sin(i + 1)), { restart: 60, maxIterations: 60, tolerance: 0, orthogonalization });
+      expect(r.iterations).toBe(60);
+      // A was applied to x₀ (the initial residual), to the basis columns v₀ … v₅₉, then twice to x (the restart's and
+      // the result's true residual).
+      expect(seen.length).toBe(63);
+      seen.shift();
+      let worst = 0;
+      for (let p = 0; p < 60; p++) {
+        for (let q = 0; q <= p; q++) {
+          let d = 0;
+          for (let i = 0; i < n; i++) d += seen[p]![i]! * seen[q]![i]!;
+          worst = Math.max(worst, Math.abs(d - (p === q ? 1 : 0)));
+        }
+      }
+      expect(worst, orthogonalization).toBeLessThan(1e-14);
+    }
+  });
+
+  it('GMRES that stops short returns its best restart, never an x worse than x₀ (arc130, an fp16 basis too coarse for it)', () => {
+    // arc130's entries span 15 orders of magnitude: with an fp16 basis the corrections raise the residual.
+    const E = csrToEll(readMatrixMarketCsr(readFileSync(new URL('../fixtures/matrices/arc130.mtx', import.meta.url), 'utf8')));
+    const rhs = Float64Array.from({ length: E.rows }, (_, i) => Math.cos(i));
+    for (const basisStorage of [formats.f16, formats.bf16]) {
+      const r = gmres(E, rhs, { restart: 30, tolerance: 1e-10, basisStorage, maxIterations: 300 });
+      expect(r.status).not.toBe('converged');
+      expect(r.trueResidualNorm, basisStorage.name).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('CGS2 and DGKS reach the same true residual with an fp16 basis', () => {
+    const dgks = gmres(A, b, { restart: 25, tolerance: 1e-10, basisStorage: formats.f16 });
+    const cgs2 = gmres(A, b, { restart: 25, tolerance: 1e-10, basisStorage: formats.f16, orthogonalization: 'cgs2' });
+    for (const r of [dgks, cgs2]) {
+      expect(r.status).toBe('converged');
+      expect(r.trueResidualNorm).toBeLessThanOrEqual(1e-10);
+    }
   });
 
   it('fp32 vector storage: the solution lives in a Float32Array and stagnates near fp32 accuracy, not at fp64', () => {

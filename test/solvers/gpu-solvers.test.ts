@@ -42,6 +42,9 @@ describe("solvers with backend: 'gpu'", () => {
       expect(r.trueResidualNorm).toBeLessThanOrEqual(1e-9);
     }
     expect(f16.history).not.toEqual(full.history);
+    const cgs2 = await gmres(A, b, { ...ff, tolerance: 1e-9, restart: 16, basisStorage: formats.f16, orthogonalization: 'cgs2' });
+    expect(cgs2.status).toBe('converged');
+    expect(cgs2.trueResidualNorm).toBeLessThanOrEqual(1e-9);
   });
 
   it('a dense operator (GEMV) and fp32 vectors in fp32 arithmetic', async () => {

@@ -31,8 +31,14 @@ function randsvd(n: number, cond: number, seed: number): DenseMatrix {
 
 /** The unblocked right-looking LU in fp32, every update rounded with Math.fround: the oracle of luFactorF32. */
 function referenceLuF32(A: DenseMatrix): { lu: Float32Array; pivots: Int32Array } {
+  const r = referenceLu(A, Math.fround);
+  return { lu: Float32Array.from(r.lu), pivots: r.pivots };
+}
+
+/** The unblocked right-looking LU, every stored value rounded by `round` (identity: fp64, the oracle of luFactor). */
+function referenceLu(A: DenseMatrix, round: (v: number) => number): { lu: Float64Array; pivots: Int32Array } {
   const n = A.rows;
-  const a = Array.from({ length: n * n }, (_, k) => Math.fround(A.data[k]!));
+  const a = Array.from({ length: n * n }, (_, k) => round(A.data[k]!));
   const pivots = new Int32Array(n);
   for (let k = 0; k < n; k++) {
     let p = k;
@@ -41,14 +47,14 @@ function referenceLuF32(A: DenseMatrix): { lu: Float32Array; pivots: Int32Array 
     for (let j = 0; j < n; j++) { const t = a[k + j * n]!; a[k + j * n] = a[p + j * n]!; a[p + j * n] = t; }
     const pivot = a[k + k * n]!;
     if (pivot === 0) continue;
-    for (let i = k + 1; i < n; i++) a[i + k * n] = Math.fround(a[i + k * n]! / pivot);
+    for (let i = k + 1; i < n; i++) a[i + k * n] = round(a[i + k * n]! / pivot);
     for (let j = k + 1; j < n; j++) {
       const u = a[k + j * n]!;
       if (u === 0) continue;
-      for (let i = k + 1; i < n; i++) a[i + j * n] = Math.fround(a[i + j * n]! - a[i + k * n]! * u);
+      for (let i = k + 1; i < n; i++) a[i + j * n] = round(a[i + j * n]! - a[i + k * n]! * u);
     }
   }
-  return { lu: Float32Array.from(a), pivots };
+  return { lu: Float64Array.from(a), pivots };
 }
 
 describe('luFactorF32', () => {
@@ -79,15 +85,19 @@ describe('luFactorF32', () => {
     }), { numRuns: 40 });
   });
 
-  it('the same panel code on Float64Array is bit for bit luFactor (the fp64 peer of the benchmark)', () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 70 }), fc.integer(), fc.boolean(), (n, seed, sparse) => {
+  it('luFactor (the panel code on Float64Array) is bit for bit the unblocked fp64 algorithm, zero pivots included', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 120 }), fc.integer(), fc.boolean(), (n, seed, sparse) => {
       const rnd = seededRandom(seed);
       const data = Float64Array.from({ length: n * n }, () => (sparse && rnd.nextUint32() % 3 !== 0 ? 0 : rnd.nextDouble() - 0.5));
-      const ref = luFactor({ rows: n, cols: n, ld: n, data });
+      if (sparse) for (let j = 0; j < n; j += 9) for (let i = 0; i < n; i++) data[i + j * n] = 0;
+      const A = { rows: n, cols: n, ld: n, data };
+      const ref = referenceLu(A, (v) => v);
+      const f = luFactor(A);
+      expect(f.lu.data).toEqual(ref.lu);
+      expect(f.pivots).toEqual(ref.pivots);
+      expect(f.firstZeroPivot).toBe(sparse ? 0 : -1);
       const a = Float64Array.from(data), pivots = new Int32Array(n);
-      expect(blockedLu('f64')(a, n, pivots, LU_PANEL)).toBe(ref.firstZeroPivot);
-      expect(a).toEqual(ref.lu.data);
-      expect(pivots).toEqual(ref.pivots);
+      expect(blockedLu('f64')(a, n, pivots, LU_PANEL)).toBe(f.firstZeroPivot);
     }), { numRuns: 40 });
   });
 
@@ -125,6 +135,34 @@ describe('iterativeRefinement', () => {
     expect(ir64.status).toBe('converged');
     expect(relativeError(toArray(ir64.x), exact)).toBeLessThanOrEqual(cond * n * 2 ** -53 * 10);
     expect(relativeResidual({ n, A: undefined as never, dense: A, b, reference: exact }, toArray(ir64.x))).toBeLessThan(1e-14);
+  });
+
+  it.each([[1e3, 3], [1e5, 4], [1e6, 5], [1e7, 6]])('κ = %d (seed %d): fp32 LU + fp64 residual reaches a forward error within 2× of an fp64 LU solve\'s', (cond, seed) => {
+    const A = randsvd(n, cond, seed);
+    const b = times(A, xTrue);
+    const exact = toArray(iterativeRefinement(A, b, { factorization: 'f64', residualArithmetic: formats.dd, storage: formats.dd }).x);
+    const fp64 = relativeError(luSolve(luFactor(A), b), exact);
+    const ir = iterativeRefinement(A, b);
+    expect(ir.status).toBe('converged');
+    expect(relativeError(toArray(ir.x), exact)).toBeLessThanOrEqual(2 * fp64);
+    // Averaging at the floor: more corrections than reaching it took, the mean counted as one step.
+    expect(ir.iterations).toBeGreaterThan(16);
+    expect(ir.history.length).toBe(ir.iterations + 1);
+    // and it is still backward stable: the mean of backward-stable iterates
+    expect(relativeResidual({ n, A: undefined as never, dense: A, b, reference: exact }, toArray(ir.x))).toBeLessThan(1e-14);
+  });
+
+  it('averaging: 0 stops where corrections stop shrinking; a small maxIterations averages what it has', () => {
+    const A = randsvd(n, 1e5, 4);
+    const b = times(A, xTrue);
+    const plain = iterativeRefinement(A, b, { averaging: 0 });
+    expect(plain.status).toBe('converged');
+    expect(plain.iterations).toBeLessThan(12);
+    const capped = iterativeRefinement(A, b, { maxIterations: plain.iterations + 3 });
+    expect(capped.status).toBe('converged');
+    expect(capped.iterations).toBe(plain.iterations + 3);
+    expect(capped.history.length).toBe(capped.iterations + 1);
+    expect(capped.trueResidualNorm).toBeLessThan(1e-14);
   });
 
   it('history: the first solve\'s residual, then one per correction; the last is the true residual', () => {

@@ -55,6 +55,7 @@ describe('argument validation', () => {
   it('GMRES: restart and basis storage', () => {
     const { A, calls } = counted();
     expectModprec(() => gmres(A, [1, 2, 3], { restart: 0 }), 'INVALID_OPTION', 'options.restart');
+    expectModprec(() => gmres(A, [1, 2, 3], { orthogonalization: 'mgs' as never }), 'INVALID_OPTION', 'options.orthogonalization');
     expectModprec(() => gmres(A, [1, 2, 3], { basisStorage: formats.i8 }), 'INVALID_FORMAT', 'options.basisStorage');
     expectModprec(() => gmres(A, [1, 2, 3], { basisStorage: 'nope' }), 'INVALID_FORMAT');
     expect(calls()).toBe(0);
@@ -82,5 +83,6 @@ describe('argument validation', () => {
     expectModprec(() => iterativeRefinement(A, [1, 2], { storage: formats.i32 }), 'INVALID_FORMAT', 'options.storage');
     expectModprec(() => iterativeRefinement(A, [1, 2], { tolerance: -1 }), 'INVALID_OPTION', 'options.tolerance');
     expectModprec(() => iterativeRefinement(A, [1, 2], { maxIterations: 0.5 }), 'INVALID_OPTION', 'options.maxIterations');
+    expectModprec(() => iterativeRefinement(A, [1, 2], { averaging: -1 }), 'INVALID_OPTION', 'options.averaging');
   });
 });
