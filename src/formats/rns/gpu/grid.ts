@@ -65,6 +65,16 @@ export function rnsFactor(set: RnsDeviceSet, A: string, L: string, k: string): F
   };
 }
 
+/** The constant 1 (X = 1, exponent 0): the second factor of a plain sum Σ P_j (ASUM). */
+export function oneFactor(): Factor {
+  return { decl: () => '', zero: () => 'false', sign: () => '0', exp: () => '0', bits: () => '1', residue: () => '1' };
+}
+
+/** The factor |a|: a with its sign dropped (ASUM's terms). */
+export function absFactor(a: Factor): Factor {
+  return { ...a, sign: () => '0' };
+}
+
 /**
  * Element `k` of an fp64 array `A` on the device (two words per double, low word first), read exactly into RNS:
  * X is the 53-bit integer significand (exact bit length), its residue |hi·2^32 + lo|_m computed in u32

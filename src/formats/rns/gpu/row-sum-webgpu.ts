@@ -16,7 +16,7 @@ import type { Pass, Program } from '../../../backends/webgpu/program.js';
 import type { GpuRuntime } from '../../../backends/webgpu/runtime.js';
 import type { GpuBuffer } from '../../../backends/webgpu/webgpu-types.js';
 import { WORD_BIAS, type RnsDeviceSet } from './device-set.js';
-import { addTerm, addTermOf, f64Factor, gridExponent, rnsFactor, termInfo, termOf, termsLog2, type Factor } from './grid.js';
+import { absFactor, addTerm, f64Factor, oneFactor, gridExponent, rnsFactor, termInfo, termOf, termsLog2, type Factor } from './grid.js';
 import { accumulatorProgram, scratchBuffer } from './rns-device-kernel.js';
 
 const B = WORD_BIAS;
@@ -29,25 +29,37 @@ export interface RowSumVariant {
   readonly beta: boolean;
   readonly p: 'rns' | 'f64';
   readonly gather: boolean;
+  /** Q: device RNS numbers (default), or the constant 1 (out_r = Σ_j P[…], ASUM). */
+  readonly q?: 'rns' | 'one';
+  /** Terms |P|·Q instead of P·Q (ASUM). */
+  readonly abs?: boolean;
+}
+
+/** The factors P and Q of a term, as the variant reads them. */
+function rowFactors(set: RnsDeviceSet, v: RowSumVariant): { P: Factor; Q: Factor } {
+  const P0 = v.p === 'f64' ? f64Factor('P', 'kp') : rnsFactor(set, 'P', 'LP', 'kp');
+  return {
+    P: v.abs ? absFactor(P0) : P0,
+    Q: v.q === 'one' ? oneFactor() : rnsFactor(set, 'Q', 'LQ', v.gather ? 'qj' : 'j'),
+  };
 }
 
 /** Source of the term (r, j): kp, the Q index, and the term's variables (suffix a). */
 function rowTerm(set: RnsDeviceSet, v: RowSumVariant): { code: string; P: Factor; Q: Factor } {
-  const P = v.p === 'f64' ? f64Factor('P', 'kp') : rnsFactor(set, 'P', 'LP', 'kp');
-  const Q = rnsFactor(set, 'Q', 'LQ', v.gather ? 'qj' : 'j');
+  const { P, Q } = rowFactors(set, v);
   const gather = v.gather ? `let qj = mpBits(Ci[kp]) - ${B};\nlet pad = mpI32(0);\nif (qj < 0) { qj = 0; pad = 1; }` : '';
-  return { code: `const kp = r * rs + j * cs;\n${gather}\n${termOf('a', P, Q)}${v.gather ? '\nif (pad !== 0) { za = 1; }' : ''}`, P, Q };
+  return { code: `const kp = p0 + r * rs + j * cs;\n${gather}\n${termOf('a', P, Q)}${v.gather ? '\nif (pad !== 0) { za = 1; }' : ''}`, P, Q };
 }
 /** Bit bound standing for "no non-zero term". */
 const NONE = -(2 ** 29) + 1;
 
-const SHAPE_ARGS = [['R', 'Integer'], ['N', 'Integer'], ['S', 'Integer'], ['chunk', 'Integer'], ['rs', 'Integer'], ['cs', 'Integer'], ['LP', 'Integer'], ['LQ', 'Integer'], ['LY', 'Integer'], ['nu', 'Integer']] as const;
+const SHAPE_ARGS = [['R', 'Integer'], ['N', 'Integer'], ['S', 'Integer'], ['chunk', 'Integer'], ['rs', 'Integer'], ['cs', 'Integer'], ['LP', 'Integer'], ['LQ', 'Integer'], ['LY', 'Integer'], ['nu', 'Integer'], ['p0', 'Integer']] as const;
 
 /** Combines a term's info into (any, etop, fmin, nz). */
 const FOLD = (id: string): string => `if (z${id} === 0) { if (any === 0 || top${id} > etop) { etop = top${id}; } if (any === 0 || f${id} < fmin) { fmin = f${id}; } any = 1; } else { if (s${id} === 0) { nz = 0; } }`;
 
 function chunkRangeSource(set: RnsDeviceSet, v: RowSumVariant): string {
-  return `function (P, Q, Ci, R, N, S, chunk, rs, cs, LP, LQ, LY, nu) {
+  return `function (P, Q, Ci, R, N, S, chunk, rs, cs, LP, LQ, LY, nu, p0) {
 const t = this.thread.x;
 const r = mpIdiv(t, S);
 const c = t - r * S;
@@ -69,7 +81,7 @@ return [mpFloat(etop + ${B}), mpFloat(fmin + ${B})];
 
 /** Thread per row: the chunks' ranges and the β term folded into one (same encoding as a chunk's). */
 function rowRangeSource(set: RnsDeviceSet, beta: boolean): string {
-  return `function (Ra, Sc, Y, R, N, S, chunk, rs, cs, LP, LQ, LY, nu) {
+  return `function (Ra, Sc, Y, R, N, S, chunk, rs, cs, LP, LQ, LY, nu, p0) {
 const r = this.thread.x;
 let any = mpI32(0);
 let etop = mpI32(0);
@@ -101,7 +113,7 @@ ${gridExponent(set, 'nu')}`;
 
 /** Thread per term (r, j): −1 when the term is zero or below the grid, else 2·(f − G) + sign. */
 function codesSource(set: RnsDeviceSet, v: RowSumVariant): string {
-  return `function (P, Q, Ci, Rr, R, N, S, chunk, rs, cs, LP, LQ, LY, nu) {
+  return `function (P, Q, Ci, Rr, R, N, S, chunk, rs, cs, LP, LQ, LY, nu, p0) {
 const t = this.thread.x;
 const r = mpIdiv(t, N);
 const j = t - r * N;
@@ -118,9 +130,8 @@ return mpFloat(2 * (fa - G) + sa + ${B});
  */
 function partialSource(set: RnsDeviceSet, v: RowSumVariant): string {
   const n = set.size, o = set.offsets;
-  const P = v.p === 'f64' ? f64Factor('P', 'kp') : rnsFactor(set, 'P', 'LP', 'kp');
-  const Q = rnsFactor(set, 'Q', 'LQ', v.gather ? 'qj' : 'j');
-  return `function (P, Q, Ci, Cd, Tb, R, N, S, chunk, rs, cs, LP, LQ, LY, nu) {
+  const { P, Q } = rowFactors(set, v);
+  return `function (P, Q, Ci, Cd, Tb, R, N, S, chunk, rs, cs, LP, LQ, LY, nu, p0) {
 const t = this.thread.x;
 const rc = mpIdiv(t, ${n});
 const i = t - rc * ${n};
@@ -135,7 +146,7 @@ if (j1 > N) { j1 = N; }
 for (let j = j0; j < j1; j++) {
   const code = mpBits(Cd[r * N + j]) - ${B};
   if (code >= 0) {
-    const kp = r * rs + j * cs;
+    const kp = p0 + r * rs + j * cs;
     ${v.gather ? `const qj = mpBits(Ci[kp]) - ${B};` : ''}
     ${P.decl('a')}
     const p2 = mpBits(Tb[${o.pow2} + i * ${set.pow2} + (code >> 1)]);
@@ -151,7 +162,7 @@ return mpFloat(acc + ${B});
 
 function combineSource(set: RnsDeviceSet, beta: boolean): string {
   const n = set.size;
-  return `function (Pa, Rr, Sc, Y, Tb, R, N, S, chunk, rs, cs, LP, LQ, LY, nu) {
+  return `function (Pa, Rr, Sc, Y, Tb, R, N, S, chunk, rs, cs, LP, LQ, LY, nu, p0) {
 const t = this.thread.x;
 let r = mpI32(0);
 let i = mpI32(0);
@@ -214,6 +225,8 @@ export interface RowSumShape {
   readonly LP: number;
   readonly LQ: number;
   readonly LY: number;
+  /** Index of P's element (0, 0) (default 0): term (r, j) reads P[p0 + r·rs + j·cs]. */
+  readonly p0?: number;
   /** Whether rows add β·Y[r]. */
   readonly beta: boolean;
 }
@@ -230,7 +243,7 @@ export function rowSumPasses(runtime: GpuRuntime, set: RnsDeviceSet, programs: R
   const S = Math.max(1, Math.min(Math.ceil(2 ** 19 / (shape.R * n)), Math.ceil(shape.N / 16), 1024));
   const chunk = Math.max(1, Math.ceil(shape.N / S));
   const nu = termsLog2(shape.N + (shape.beta ? 1 : 0));
-  const scalars = { R: shape.R, N: shape.N, S, chunk, rs: shape.rs, cs: shape.cs, LP: shape.LP, LQ: shape.LQ, LY: shape.LY, nu };
+  const scalars = { R: shape.R, N: shape.N, S, chunk, rs: shape.rs, cs: shape.cs, LP: shape.LP, LQ: shape.LQ, LY: shape.LY, nu, p0: shape.p0 ?? 0 };
   const ranges = scratchBuffer(runtime, 'row-ranges', 2 * shape.R * S);
   const rows = scratchBuffer(runtime, 'row-range', 2 * shape.R);
   const partials = scratchBuffer(runtime, 'row-partials', shape.R * S * n);
