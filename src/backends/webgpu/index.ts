@@ -26,6 +26,7 @@ export { rnsArrayToDevice, rnsDeviceToArray } from '../../formats/rns/gpu/cpu-ar
 export type { RnsCoefficient } from '../../formats/rns/gpu/rns-device-kernel.js';
 export { rnsGpuWaxpby, rnsGpuAxpy, rnsGpuScal } from '../../formats/rns/gpu/update-rns-webgpu.js';
 export { rnsGpuDot } from '../../../kernels/dot/dot-rns-webgpu.js';
+export { rnsGpuTrsv, type RnsGpuTrsvArgs } from '../../../kernels/trsv/trsv-rns-webgpu.js';
 export { rnsGpuAsum } from '../../../kernels/asum/asum-rns-webgpu.js';
 export { rnsGpuNrm2 } from '../../../kernels/nrm2/nrm2-rns-webgpu.js';
 export { rnsGpuGemv, type RnsGpuGemvArgs } from '../../../kernels/gemv/gemv-rns-webgpu.js';

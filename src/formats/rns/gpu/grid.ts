@@ -75,6 +75,11 @@ export function absFactor(a: Factor): Factor {
   return { ...a, sign: () => '0' };
 }
 
+/** The factor −a (TRSV's b_i − Σ t_ij·x_j as a sum of terms, so that zeros get IEEE's signs). */
+export function negFactor(a: Factor): Factor {
+  return { ...a, sign: (t) => `(1 - ${a.sign(t)})` };
+}
+
 /**
  * Element `k` of an fp64 array `A` on the device (two words per double, low word first), read exactly into RNS:
  * X is the 53-bit integer significand (exact bit length), its residue |hi·2^32 + lo|_m computed in u32

@@ -16,7 +16,7 @@ import type { Pass, Program } from '../../../backends/webgpu/program.js';
 import type { GpuRuntime } from '../../../backends/webgpu/runtime.js';
 import type { GpuBuffer } from '../../../backends/webgpu/webgpu-types.js';
 import { WORD_BIAS, type RnsDeviceSet } from './device-set.js';
-import { absFactor, addTerm, f64Factor, oneFactor, gridExponent, rnsFactor, termInfo, termOf, termsLog2, type Factor } from './grid.js';
+import { absFactor, addTerm, f64Factor, negFactor, oneFactor, gridExponent, rnsFactor, termInfo, termOf, termsLog2, type Factor } from './grid.js';
 import { accumulatorProgram, scratchBuffer } from './rns-device-kernel.js';
 
 const B = WORD_BIAS;
@@ -33,14 +33,16 @@ export interface RowSumVariant {
   readonly q?: 'rns' | 'one';
   /** Terms |P|·Q instead of P·Q (ASUM). */
   readonly abs?: boolean;
+  /** Terms −P·Q instead of P·Q (TRSV: b_i − Σ t_ij·x_j). */
+  readonly neg?: boolean;
 }
 
 /** The factors P and Q of a term, as the variant reads them. */
 function rowFactors(set: RnsDeviceSet, v: RowSumVariant): { P: Factor; Q: Factor } {
   const P0 = v.p === 'f64' ? f64Factor('P', 'kp') : rnsFactor(set, 'P', 'LP', 'kp');
   return {
-    P: v.abs ? absFactor(P0) : P0,
-    Q: v.q === 'one' ? oneFactor() : rnsFactor(set, 'Q', 'LQ', v.gather ? 'qj' : 'j'),
+    P: v.abs ? absFactor(P0) : v.neg ? negFactor(P0) : P0,
+    Q: v.q === 'one' ? oneFactor() : rnsFactor(set, 'Q', 'LQ', v.gather ? 'qj' : '(q0 + j)'),
   };
 }
 
@@ -53,13 +55,13 @@ function rowTerm(set: RnsDeviceSet, v: RowSumVariant): { code: string; P: Factor
 /** Bit bound standing for "no non-zero term". */
 const NONE = -(2 ** 29) + 1;
 
-const SHAPE_ARGS = [['R', 'Integer'], ['N', 'Integer'], ['S', 'Integer'], ['chunk', 'Integer'], ['rs', 'Integer'], ['cs', 'Integer'], ['LP', 'Integer'], ['LQ', 'Integer'], ['LY', 'Integer'], ['nu', 'Integer'], ['p0', 'Integer']] as const;
+const SHAPE_ARGS = [['R', 'Integer'], ['N', 'Integer'], ['S', 'Integer'], ['chunk', 'Integer'], ['rs', 'Integer'], ['cs', 'Integer'], ['LP', 'Integer'], ['LQ', 'Integer'], ['LY', 'Integer'], ['nu', 'Integer'], ['p0', 'Integer'], ['q0', 'Integer'], ['y0', 'Integer']] as const;
 
 /** Combines a term's info into (any, etop, fmin, nz). */
 const FOLD = (id: string): string => `if (z${id} === 0) { if (any === 0 || top${id} > etop) { etop = top${id}; } if (any === 0 || f${id} < fmin) { fmin = f${id}; } any = 1; } else { if (s${id} === 0) { nz = 0; } }`;
 
 function chunkRangeSource(set: RnsDeviceSet, v: RowSumVariant): string {
-  return `function (P, Q, Ci, R, N, S, chunk, rs, cs, LP, LQ, LY, nu, p0) {
+  return `function (P, Q, Ci, R, N, S, chunk, rs, cs, LP, LQ, LY, nu, p0, q0, y0) {
 const t = this.thread.x;
 const r = mpIdiv(t, S);
 const c = t - r * S;
@@ -81,7 +83,7 @@ return [mpFloat(etop + ${B}), mpFloat(fmin + ${B})];
 
 /** Thread per row: the chunks' ranges and the β term folded into one (same encoding as a chunk's). */
 function rowRangeSource(set: RnsDeviceSet, beta: boolean): string {
-  return `function (Ra, Sc, Y, R, N, S, chunk, rs, cs, LP, LQ, LY, nu, p0) {
+  return `function (Ra, Sc, Y, R, N, S, chunk, rs, cs, LP, LQ, LY, nu, p0, q0, y0) {
 const r = this.thread.x;
 let any = mpI32(0);
 let etop = mpI32(0);
@@ -93,7 +95,7 @@ for (let c = mpI32(0); c < S; c++) {
   if (w0 === ${NONE}) { if (w1 === 0) { nz = 0; } }
   else { if (any === 0 || w0 > etop) { etop = w0; } if (any === 0 || w1 < fmin) { fmin = w1; } any = 1; }
 }
-${beta ? `${termInfo(set, 'b', 'Sc', '1', '0', 'Y', 'LY', 'r')}\n${FOLD('b')}` : ''}
+${beta ? `${termInfo(set, 'b', 'Sc', '1', '0', 'Y', 'LY', '(y0 + r)')}\n${FOLD('b')}` : ''}
 if (any === 0) { return [mpFloat(${NONE + B}), mpFloat(nz + ${B})]; }
 return [mpFloat(etop + ${B}), mpFloat(fmin + ${B})];
 }`;
@@ -113,7 +115,7 @@ ${gridExponent(set, 'nu')}`;
 
 /** Thread per term (r, j): −1 when the term is zero or below the grid, else 2·(f − G) + sign. */
 function codesSource(set: RnsDeviceSet, v: RowSumVariant): string {
-  return `function (P, Q, Ci, Rr, R, N, S, chunk, rs, cs, LP, LQ, LY, nu, p0) {
+  return `function (P, Q, Ci, Rr, R, N, S, chunk, rs, cs, LP, LQ, LY, nu, p0, q0, y0) {
 const t = this.thread.x;
 const r = mpIdiv(t, N);
 const j = t - r * N;
@@ -131,7 +133,7 @@ return mpFloat(2 * (fa - G) + sa + ${B});
 function partialSource(set: RnsDeviceSet, v: RowSumVariant): string {
   const n = set.size, o = set.offsets;
   const { P, Q } = rowFactors(set, v);
-  return `function (P, Q, Ci, Cd, Tb, R, N, S, chunk, rs, cs, LP, LQ, LY, nu, p0) {
+  return `function (P, Q, Ci, Cd, Tb, R, N, S, chunk, rs, cs, LP, LQ, LY, nu, p0, q0, y0) {
 const t = this.thread.x;
 const rc = mpIdiv(t, ${n});
 const i = t - rc * ${n};
@@ -162,13 +164,13 @@ return mpFloat(acc + ${B});
 
 function combineSource(set: RnsDeviceSet, beta: boolean): string {
   const n = set.size;
-  return `function (Pa, Rr, Sc, Y, Tb, R, N, S, chunk, rs, cs, LP, LQ, LY, nu, p0) {
+  return `function (Pa, Rr, Sc, Y, Tb, R, N, S, chunk, rs, cs, LP, LQ, LY, nu, p0, q0, y0) {
 const t = this.thread.x;
 let r = mpI32(0);
 let i = mpI32(0);
 if (t < ${n} * R) { r = mpIdiv(t, ${n}); i = t - r * ${n}; } else { r = mpImod(t - ${n} * R, R); i = ${n} + mpIdiv(t - ${n} * R, R); }
 ${rowGrid(set)}
-${beta ? termInfo(set, 'b', 'Sc', '1', '0', 'Y', 'LY', 'r') : ''}
+${beta ? termInfo(set, 'b', 'Sc', '1', '0', 'Y', 'LY', '(y0 + r)') : ''}
 if (i < ${n}) {
   if (any === 0) { return mpFloat(${B}); }
   const m = mpBits(Tb[${set.offsets.moduli} + i]);
@@ -178,7 +180,7 @@ if (i < ${n}) {
     acc = acc + mpBits(Pa[(r * S + c) * ${n} + i]) - ${B};
     if (acc >= m) { acc = acc - m; }
   }
-  ${beta ? addTerm(set, 'b', 'Sc', '0', 'Y', 'r') : ''}
+  ${beta ? addTerm(set, 'b', 'Sc', '0', 'Y', '(y0 + r)') : ''}
   return mpFloat(mpMulMod(acc, mpBits(Tb[${set.offsets.w} + i]), m) + ${B});
 }
 if (i === ${n}) { return mpFloat(G + ${B}); }
@@ -227,6 +229,10 @@ export interface RowSumShape {
   readonly LY: number;
   /** Index of P's element (0, 0) (default 0): term (r, j) reads P[p0 + r·rs + j·cs]. */
   readonly p0?: number;
+  /** Index of Q's element 0 (default 0): term (r, j) reads Q[q0 + j] (not with gathered columns). */
+  readonly q0?: number;
+  /** Index of Y's element 0 (default 0): row r's β term reads Y[y0 + r]. */
+  readonly y0?: number;
   /** Whether rows add β·Y[r]. */
   readonly beta: boolean;
 }
@@ -243,7 +249,7 @@ export function rowSumPasses(runtime: GpuRuntime, set: RnsDeviceSet, programs: R
   const S = Math.max(1, Math.min(Math.ceil(2 ** 19 / (shape.R * n)), Math.ceil(shape.N / 16), 1024));
   const chunk = Math.max(1, Math.ceil(shape.N / S));
   const nu = termsLog2(shape.N + (shape.beta ? 1 : 0));
-  const scalars = { R: shape.R, N: shape.N, S, chunk, rs: shape.rs, cs: shape.cs, LP: shape.LP, LQ: shape.LQ, LY: shape.LY, nu, p0: shape.p0 ?? 0 };
+  const scalars = { R: shape.R, N: shape.N, S, chunk, rs: shape.rs, cs: shape.cs, LP: shape.LP, LQ: shape.LQ, LY: shape.LY, nu, p0: shape.p0 ?? 0, q0: shape.q0 ?? 0, y0: shape.y0 ?? 0 };
   const ranges = scratchBuffer(runtime, 'row-ranges', 2 * shape.R * S);
   const rows = scratchBuffer(runtime, 'row-range', 2 * shape.R);
   const partials = scratchBuffer(runtime, 'row-partials', shape.R * S * n);
