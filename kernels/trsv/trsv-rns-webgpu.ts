@@ -11,8 +11,8 @@
  * reciprocal. Backward error per row: |b_i − Σ_j t_ij·x̂_j| ≤ (3·2^-p + O(2^-2p))·(|T||x̂|)_i (n ≥ 2; n = 1: ≤
  * (2^-p + 5·2^-2p)·|t_11·x̂_1|), within the CPU's γ_{n+1}(|T||x̂|)_i since u = 4/√M > 1.41·2^-p. x_i is then
  * moved into x (a scatter through an atomic binding) before any later row reads it. A unit diagonal needs no
- * reciprocal: x_i = s_i exactly. Signed zeros follow the CPU's IEEE rules: an exact zero s_i is −0 only when b_i
- * and every product are zeros of negative sign, and x_i's zero takes the sign of s_i·t_ii.
+ * reciprocal: x_i = s_i exactly. Signed zeros follow the CPU, whose row sum starts from +0: an exact zero s_i is
+ * +0 (IEEE: +0 + −0 = +0), and x_i = +0/t_ii takes the sign of t_ii.
  *
  * Each row is a dozen small dispatches, so this is a latency-bound solve (n·13 dispatches), for the accuracy, not
  * the speed; the blocked inverse-based solve of the f32/ff GPU TRSV would need RNS division on the device.
@@ -110,7 +110,7 @@ export async function rnsGpuTrsv(args: RnsGpuTrsvArgs): Promise<void> {
   // T = op(A): t_ij = A[i + j·lda] ('N') or A[j + i·lda] ('T'); a row of T steps by cs, a column by rs.
   const [rs, cs] = trans === 'N' ? [1, lda] : [lda, 1];
   const table = deviceTable(runtime, set);
-  const programs = await rowSumPrograms(runtime, set, { beta: true, p: 'rns', gather: false, neg: true });
+  const programs = await rowSumPrograms(runtime, set, { beta: true, p: 'rns', gather: false, neg: true, plusZero: true });
   const scatter = await getProgram(runtime.context, { source: scatterSource(set), args: [['Src', 'Array'], ['XAtomic', 'Array'], ['L', 'Integer'], ['at', 'Integer']], components: 1 });
   const one = scalarBuffer(runtime, set, [{ sign: 0, X: 1n, exp: 0 }]);
   const s = rnsZerosOnDevice(runtime, set, 1), q = rnsZerosOnDevice(runtime, set, 1);

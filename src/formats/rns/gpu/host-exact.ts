@@ -37,6 +37,18 @@ function roundTruncated(sign: 0 | 1, r: bigint, inexact: boolean, e: number, p: 
 }
 
 /**
+ * v rounded to p bits (to nearest, ties to even; exact when X ≤ 2^p already), as the CPU rounds a number of a wider
+ * set read into a narrower arithmetic.
+ * @param v - an exact value
+ * @param p - the precision
+ * @returns the rounded value
+ */
+export function roundToPrecision(v: RnsExactValue, p: number): RnsExactValue {
+  if (v.X <= 1n << BigInt(p)) return v;
+  return roundTruncated(v.sign, v.X, false, v.exp, p);
+}
+
+/**
  * √v rounded once to p bits (to nearest, ties to even): |δ| ≤ 2^-p.
  * @param v - a non-negative exact value (the sign of a zero is kept, as IEEE's √−0 = −0)
  * @param p - the precision

@@ -35,6 +35,11 @@ export interface RowSumVariant {
   readonly abs?: boolean;
   /** Terms −P·Q instead of P·Q (TRSV: b_i − Σ t_ij·x_j). */
   readonly neg?: boolean;
+  /**
+   * An exact zero is +0 (a sum started from +0, as the CPU's accumulators are: IEEE +0 + −0 = +0) instead of −0
+   * when every term is −0.
+   */
+  readonly plusZero?: boolean;
 }
 
 /** The factors P and Q of a term, as the variant reads them. */
@@ -162,7 +167,7 @@ return mpFloat(acc + ${B});
 }`;
 }
 
-function combineSource(set: RnsDeviceSet, beta: boolean): string {
+function combineSource(set: RnsDeviceSet, beta: boolean, plusZero: boolean): string {
   const n = set.size;
   return `function (Pa, Rr, Sc, Y, Tb, R, N, S, chunk, rs, cs, LP, LQ, LY, nu, p0, q0, y0) {
 const t = this.thread.x;
@@ -184,7 +189,7 @@ if (i < ${n}) {
   return mpFloat(mpMulMod(acc, mpBits(Tb[${set.offsets.w} + i]), m) + ${B});
 }
 if (i === ${n}) { return mpFloat(G + ${B}); }
-if (any === 0 && nz !== 0) { return mpFloat(1 + ${B}); }
+${plusZero ? '' : `if (any === 0 && nz !== 0) { return mpFloat(1 + ${B}); }`}
 return mpFloat(${B});
 }`;
 }
@@ -213,7 +218,7 @@ export async function rowSumPrograms(runtime: GpuRuntime, set: RnsDeviceSet, var
     accumulatorProgram(runtime, { source: rowRangeSource(set, beta), args: [['Ra', 'Array'], ['Sc', 'Array'], ['Y', 'Array'], ...shape], components: 2 }),
     accumulatorProgram(runtime, { source: codesSource(set, variant), args: [['P', 'Array'], ['Q', 'Array'], ['Ci', 'Array'], ['Rr', 'Array'], ...shape], components: 1 }),
     accumulatorProgram(runtime, { source: partialSource(set, variant), args: [['P', 'Array'], ['Q', 'Array'], ['Ci', 'Array'], ['Cd', 'Array'], ['Tb', 'Array'], ...shape], components: 1 }),
-    accumulatorProgram(runtime, { source: combineSource(set, beta), args: [['Pa', 'Array'], ['Rr', 'Array'], ['Sc', 'Array'], ['Y', 'Array'], ['Tb', 'Array'], ...shape], components: 1 }),
+    accumulatorProgram(runtime, { source: combineSource(set, beta, variant.plusZero === true), args: [['Pa', 'Array'], ['Rr', 'Array'], ['Sc', 'Array'], ['Y', 'Array'], ['Tb', 'Array'], ...shape], components: 1 }),
   ]);
   return { ranges, rowRanges, codes, partials, combine };
 }
