@@ -174,7 +174,7 @@ async function scaleOutput(y: Range<1, any>, beta: number, call: GpuCall): Promi
   checkReadableIn(ar, [['y', y]]);
   const dy = await upload(y, setOf(call));
   try {
-    await rnsGpuWaxpby(beta, dy, 0, dy, dy);
+    await rnsGpuScal(beta, dy); // one product, with its IEEE sign when zero (the CPU's β·y)
     await downloadInto(y, dy, ar);
   } finally {
     free(dy);
@@ -288,7 +288,8 @@ export function rnsUpdateOnGpu(args: { alpha: number; x: Range<1, any>; beta: nu
       } else {
         await rnsGpuScal(dx ? alpha : beta, (dx ?? dy)!);
       }
-      await downloadInto(out, (dx ?? dy)!, ar);
+      // (The CPU's α = 0 path adds β·y to +0: its zeros are +0.)
+      await downloadInto(out, (dx ?? dy)!, ar, dx ? undefined : () => 0);
       return report;
     } finally {
       free(dx, dy);
