@@ -10,6 +10,7 @@ import { resolveConfiguration, type ResolvedConfiguration } from './operands.js'
 import { kernelProblems } from './problems.js';
 import { measureRoofline, ROOFLINE_CONFIGURATIONS, rooflineLabel } from './roofline.js';
 import { precisionSweepSteps } from './precision-sweep.js';
+import { gpuRnsSweepSteps } from './precision-sweep-gpu.js';
 import { configurationLabel, type Configuration, type Measurement, type SkippedPart, type StudyOptions } from './types.js';
 import { realMatrixNames } from './cases/ell-case.js';
 import type { MpfrLibrary } from './mpfr-engine.js';
@@ -140,7 +141,7 @@ export function planStudy(options: StudyOptions, ctx: MeasureContext, gpu?: GpuS
       });
     }
   }
-  const sweep = options.precisionSweep ? precisionSweepSteps(options, ctx, notes, skipped, mpfr) : [];
+  const sweep = options.precisionSweep ? [...precisionSweepSteps(options, ctx, notes, skipped, mpfr), ...gpuRnsSweepSteps(options, ctx, notes, gpu)] : [];
   if (configs.length + gpuConfigs.length === 0) notes.push('No configuration selected: accuracy and speed were skipped.');
   if (configs.length > 0) notes.push(`CPU configurations (storage/arithmetic): ${configs.map(configurationLabel).join(', ')}.`);
   return { steps: [...accuracy, ...speed, ...roofline, ...sweep], skipped, notes };
