@@ -60,9 +60,9 @@ export interface RnsDeviceSet {
   readonly bitsM: number;
   /** Number of 16-bit limbs of M (and of every M_i). */
   readonly limbs: number;
-  /** Number of entries |2^(16a)|_{m_i}, a ∈ [0, pow16), per modulus. */
+  /** Number of entries |2^(16a)|_{m_i}, a ∈ [0, pow16), per modulus; entry (a, i) at a·n + i (threads of adjacent moduli read adjacent words). */
   readonly pow16: number;
-  /** Number of entries |2^d|_{m_i}, d ∈ [0, pow2), per modulus (every grid shift is below bitsM). */
+  /** Number of entries |2^d|_{m_i}, d ∈ [0, pow2), per modulus (every grid shift is below bitsM); entry (d, i) at d·n + i. */
   readonly pow2: number;
   /** μ = ⌊2^(bitsM + 23)/M⌋ ∈ [2^23, 2^24): 1/M ∈ [μ, μ + 1]·2^-(bitsM + 23). */
   readonly mu: number;
@@ -150,10 +150,10 @@ export function rnsDeviceSet(precision: number): RnsDeviceSet {
     floats[offsets.inverse + i] = 1 / m;
     let v = Mi[i]!;
     for (let j = 0; j < limbs; j++, v >>= 16n) table[offsets.miLimbs + i * limbs + j] = Number(v & mask);
-    for (let d = 0, q = 1; d < pow2; d++, q = (q * 2) % m) table[offsets.pow2 + i * pow2 + d] = q;
+    for (let d = 0, q = 1; d < pow2; d++, q = (q * 2) % m) table[offsets.pow2 + d * n + i] = q;
     let p = 1;
     for (let a = 0; a < pow16; a++) {
-      table[offsets.pow16 + i * pow16 + a] = p;
+      table[offsets.pow16 + a * n + i] = p;
       p = (p * 65536) % m;
     }
   });

@@ -126,7 +126,7 @@ export function addTermOf(set: RnsDeviceSet, id: string, a: Factor, b: Factor): 
   const o = set.offsets;
   return `if (z${id} === 0 && f${id} >= G) {
   const d${id} = f${id} - G;
-  const p2${id} = mpBits(Tb[${o.pow2} + i * ${set.pow2} + d${id}]);
+  const p2${id} = mpBits(Tb[${o.pow2} + d${id} * ${set.size} + i]);
   let r${id} = mpMulModR(mpMulModR(${a.residue(`${id}a`)}, ${b.residue(`${id}b`)}, m, rm), p2${id}, m, rm);
   if (s${id} !== 0 && r${id} !== 0) { r${id} = m - r${id}; }
   acc = acc + r${id};

@@ -172,14 +172,14 @@ if (slot < ${n}) {
   ${sweepOpen(Lm, 'q', 'top', `mpBits(W[4 * e + 2]) - ${B}`, 'ph0')}
     if (j > q) {
       const sl = ((prev >> s) | (limb << (16 - s))) & 65535;
-      const pp = sl * mpBits(Tb[${o.pow16} + slot * ${set.pow16} + jj]);
+      const pp = sl * mpBits(Tb[${o.pow16} + jj * ${set.size} + slot]);
       lo16 = lo16 + (pp & 65535);
       hi16 = hi16 + ((pp >> 16) & 65535);
       jj = jj + 1;
     }
     prev = limb;
   }
-  const pl = (prev >> s) * mpBits(Tb[${o.pow16} + slot * ${set.pow16} + jj]);
+  const pl = (prev >> s) * mpBits(Tb[${o.pow16} + jj * ${set.size} + slot]);
   lo16 = lo16 + (pl & 65535);
   hi16 = hi16 + ((pl >> 16) & 65535);
   let res = mpMulMod(mpImod(hi16, m), r16, m) + mpImod(lo16, m);

@@ -156,7 +156,7 @@ for (let j = j0; j < j1; j++) {
     const kp = p0 + r * rs + j * cs;
     ${v.gather ? `const qj = mpBits(Ci[kp]) - ${B};` : ''}
     ${P.decl('a')}
-    const p2 = mpBits(Tb[${o.pow2} + i * ${set.pow2} + (code >> 1)]);
+    const p2 = mpBits(Tb[${o.pow2} + (code >> 1) * ${set.size} + i]);
     let ra = mpMulModR(mpMulModR(${P.residue('a')}, ${Q.residue('b')}, m, rm), p2, m, rm);
     if ((code & 1) !== 0 && ra !== 0) { ra = m - ra; }
     acc = acc + ra;
