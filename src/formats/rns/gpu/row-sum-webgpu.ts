@@ -60,16 +60,17 @@ function rowTerm(set: RnsDeviceSet, v: RowSumVariant): { code: string; P: Factor
 /** Bit bound standing for "no non-zero term". */
 const NONE = -(2 ** 29) + 1;
 
-const SHAPE_ARGS = [['R', 'Integer'], ['N', 'Integer'], ['S', 'Integer'], ['chunk', 'Integer'], ['rs', 'Integer'], ['cs', 'Integer'], ['LP', 'Integer'], ['LQ', 'Integer'], ['LY', 'Integer'], ['nu', 'Integer'], ['p0', 'Integer'], ['q0', 'Integer'], ['y0', 'Integer']] as const;
+const SHAPE_ARGS = [['R', 'Integer'], ['N', 'Integer'], ['S', 'Integer'], ['chunk', 'Integer'], ['rs', 'Integer'], ['cs', 'Integer'], ['LP', 'Integer'], ['LQ', 'Integer'], ['LY', 'Integer'], ['nu', 'Integer'], ['p0', 'Integer'], ['q0', 'Integer'], ['y0', 'Integer'], ['rf', 'Integer']] as const;
 
 /** Combines a term's info into (any, etop, fmin, nz). */
 const FOLD = (id: string): string => `if (z${id} === 0) { if (any === 0 || top${id} > etop) { etop = top${id}; } if (any === 0 || f${id} < fmin) { fmin = f${id}; } any = 1; } else { if (s${id} === 0) { nz = 0; } }`;
 
 function chunkRangeSource(set: RnsDeviceSet, v: RowSumVariant): string {
-  return `function (P, Q, Ci, R, N, S, chunk, rs, cs, LP, LQ, LY, nu, p0, q0, y0) {
+  return `function (P, Q, Ci, R, N, S, chunk, rs, cs, LP, LQ, LY, nu, p0, q0, y0, rf) {
 const t = this.thread.x;
-const r = mpIdiv(t, S);
-const c = t - r * S;
+let r = mpIdiv(t, S);
+let c = t - r * S;
+if (rf !== 0) { c = mpIdiv(t, R); r = t - c * R; }
 const j0 = c * chunk;
 let j1 = j0 + chunk;
 if (j1 > N) { j1 = N; }
@@ -88,15 +89,17 @@ return [mpFloat(etop + ${B}), mpFloat(fmin + ${B})];
 
 /** Thread per row: the chunks' ranges and the β term folded into one (same encoding as a chunk's). */
 function rowRangeSource(set: RnsDeviceSet, beta: boolean): string {
-  return `function (Ra, Sc, Y, R, N, S, chunk, rs, cs, LP, LQ, LY, nu, p0, q0, y0) {
+  return `function (Ra, Sc, Y, R, N, S, chunk, rs, cs, LP, LQ, LY, nu, p0, q0, y0, rf) {
 const r = this.thread.x;
 let any = mpI32(0);
 let etop = mpI32(0);
 let fmin = mpI32(0);
 let nz = mpI32(1);
 for (let c = mpI32(0); c < S; c++) {
-  const w0 = mpBits(Ra[2 * (r * S + c)]) - ${B};
-  const w1 = mpBits(Ra[2 * (r * S + c) + 1]) - ${B};
+  let rc = r * S + c;
+  if (rf !== 0) { rc = c * R + r; }
+  const w0 = mpBits(Ra[2 * rc]) - ${B};
+  const w1 = mpBits(Ra[2 * rc + 1]) - ${B};
   if (w0 === ${NONE}) { if (w1 === 0) { nz = 0; } }
   else { if (any === 0 || w0 > etop) { etop = w0; } if (any === 0 || w1 < fmin) { fmin = w1; } any = 1; }
 }
@@ -120,10 +123,11 @@ ${gridExponent(set, 'nu')}`;
 
 /** Thread per term (r, j): −1 when the term is zero or below the grid, else 2·(f − G) + sign. */
 function codesSource(set: RnsDeviceSet, v: RowSumVariant): string {
-  return `function (P, Q, Ci, Rr, R, N, S, chunk, rs, cs, LP, LQ, LY, nu, p0, q0, y0) {
+  return `function (P, Q, Ci, Rr, R, N, S, chunk, rs, cs, LP, LQ, LY, nu, p0, q0, y0, rf) {
 const t = this.thread.x;
-const r = mpIdiv(t, N);
-const j = t - r * N;
+let r = mpIdiv(t, N);
+let j = t - r * N;
+if (rf !== 0) { j = mpIdiv(t, R); r = t - j * R; }
 ${rowGrid(set)}
 ${rowTerm(set, v).code}
 if (any === 0 || za !== 0 || fa < G) { return mpFloat(${B - 1}); }
@@ -138,7 +142,7 @@ return mpFloat(2 * (fa - G) + sa + ${B});
 function partialSource(set: RnsDeviceSet, v: RowSumVariant): string {
   const n = set.size, o = set.offsets;
   const { P, Q } = rowFactors(set, v);
-  return `function (P, Q, Ci, Cd, Tb, R, N, S, chunk, rs, cs, LP, LQ, LY, nu, p0, q0, y0) {
+  return `function (P, Q, Ci, Cd, Tb, R, N, S, chunk, rs, cs, LP, LQ, LY, nu, p0, q0, y0, rf) {
 const t = this.thread.x;
 const rc = mpIdiv(t, ${n});
 const i = t - rc * ${n};
@@ -151,7 +155,9 @@ const j0 = c * chunk;
 let j1 = j0 + chunk;
 if (j1 > N) { j1 = N; }
 for (let j = j0; j < j1; j++) {
-  const code = mpBits(Cd[r * N + j]) - ${B};
+  let cd = r * N + j;
+  if (rf !== 0) { cd = j * R + r; }
+  const code = mpBits(Cd[cd]) - ${B};
   if (code >= 0) {
     const kp = p0 + r * rs + j * cs;
     ${v.gather ? `const qj = mpBits(Ci[kp]) - ${B};` : ''}
@@ -169,7 +175,7 @@ return mpFloat(acc + ${B});
 
 function combineSource(set: RnsDeviceSet, beta: boolean, plusZero: boolean): string {
   const n = set.size;
-  return `function (Pa, Rr, Sc, Y, Tb, R, N, S, chunk, rs, cs, LP, LQ, LY, nu, p0, q0, y0) {
+  return `function (Pa, Rr, Sc, Y, Tb, R, N, S, chunk, rs, cs, LP, LQ, LY, nu, p0, q0, y0, rf) {
 const t = this.thread.x;
 let r = mpI32(0);
 let i = mpI32(0);
@@ -254,7 +260,10 @@ export function rowSumPasses(runtime: GpuRuntime, set: RnsDeviceSet, programs: R
   const S = Math.max(1, Math.min(Math.ceil(2 ** 19 / (shape.R * n)), Math.ceil(shape.N / 16), 1024));
   const chunk = Math.max(1, Math.ceil(shape.N / S));
   const nu = termsLog2(shape.N + (shape.beta ? 1 : 0));
-  const scalars = { R: shape.R, N: shape.N, S, chunk, rs: shape.rs, cs: shape.cs, LP: shape.LP, LQ: shape.LQ, LY: shape.LY, nu, p0: shape.p0 ?? 0, q0: shape.q0 ?? 0, y0: shape.y0 ?? 0 };
+  // Row-fast thread order where P's rows are its contiguous direction (GEMV N, ELL): adjacent threads of the
+  // per-term passes then read adjacent elements of P (and write adjacent codes); column-fast otherwise (GEMV T, DOT).
+  const rf = shape.R > 1 && Math.abs(shape.rs) < Math.abs(shape.cs) ? 1 : 0;
+  const scalars = { R: shape.R, N: shape.N, S, chunk, rs: shape.rs, cs: shape.cs, LP: shape.LP, LQ: shape.LQ, LY: shape.LY, nu, p0: shape.p0 ?? 0, q0: shape.q0 ?? 0, y0: shape.y0 ?? 0, rf };
   const ranges = scratchBuffer(runtime, 'row-ranges', 2 * shape.R * S);
   const rows = scratchBuffer(runtime, 'row-range', 2 * shape.R);
   const partials = scratchBuffer(runtime, 'row-partials', shape.R * S * n);
