@@ -11,7 +11,9 @@
  * WGSL: ≤ 2^-23 relative), r (≤ 2^-24) and the product (≤ 2^-24) give |q̃ − x/m| ≤ 2^17·2^-22 < 1 for the float
  * quotient q̃ (x/m < 2^17 since m > 2^15), so q ∈ {⌊x/m⌋ − 1, ⌊x/m⌋, ⌊x/m⌋ + 1} and r = x − q·m (u32 wrap-around,
  * read as i32: the true value lies in (−m, 2m)) needs one conditional add or subtract of m. The argument holds for
- * any relative float error up to 2^-18, so compiler approximations cannot break it.
+ * any relative float error up to 2^-18, so compiler approximations cannot break it. Nothing in it needs a, b < m: any
+ * u32 product works, so mpMulModR(v, 1, m, r) reduces any 32-bit word v (the kernels use it instead of u32 `%`,
+ * an integer division of some twenty instructions).
  *
  * **Why M is larger than the CPU's (2p + 3 bits).** A kernel's sum Σ t_j of exact products t_j = X·Y·2^f (X, Y ≤
  * 2^p) is accumulated exactly in the residues on one grid 2^G (see `grid.ts`): every aligned term must fit, with

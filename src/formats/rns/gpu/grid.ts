@@ -83,7 +83,8 @@ export function negFactor(a: Factor): Factor {
 /**
  * Element `k` of an fp64 array `A` on the device (two words per double, low word first), read exactly into RNS:
  * X is the 53-bit integer significand (exact bit length), its residue |hi·2^32 + lo|_m computed in u32
- * (`mpResidue64`). Callers reject non-finite values on the host before upload.
+ * (by `mpMulModR`; the residue expression needs `m`, `rm` = fl(1/m) and `r32` = |2^32|_m in scope). Callers reject
+ * non-finite values on the host before upload.
  */
 export function f64Factor(A: string, k: string): Factor {
   return {
@@ -99,7 +100,8 @@ if (mh${t} !== 0) { bl${t} = 64 - mpClz(mh${t}); }`,
     sign: (t) => `((hw${t} >> 31) & 1)`,
     exp: (t) => `fe${t}`,
     bits: (t) => `bl${t}`,
-    residue: (t) => `mpResidue64(mh${t}, lw${t}, m)`,
+    // |mh·2^32 + lw|_m without integer division: mpMulModR(v, 1) reduces any v < 2^32 (lw as u32), r32 = |2^32|_m.
+    residue: (t) => `mpMulModR(mpMulModR(mpMulModR(mh${t}, 1, m, rm), r32, m, rm) + mpMulModR(lw${t}, 1, m, rm), 1, m, rm)`,
   };
 }
 

@@ -164,7 +164,8 @@ if (slot < ${n}) {
   const top = (b - 1) >> 4;
   let ph0 = mpI32(0);
   if (q > 0) { ph0 = mpBits(C[2 * (e * ${Lm} + q - 1) + 1]) - ${B}; }
-  const r16 = mpImod(65536, m);
+  const rm = Tb[${o.inverse} + slot];
+  const r16 = mpBits(Tb[${o.pow16} + ${n} + slot]);
   let lo16 = mpI32(0);
   let hi16 = mpI32(0);
   let jj = mpI32(0);
@@ -182,7 +183,8 @@ if (slot < ${n}) {
   const pl = (prev >> s) * mpBits(Tb[${o.pow16} + jj * ${set.size} + slot]);
   lo16 = lo16 + (pl & 65535);
   hi16 = hi16 + ((pl >> 16) & 65535);
-  let res = mpMulMod(mpImod(hi16, m), r16, m) + mpImod(lo16, m);
+  // hi16, lo16 < limbs·2^16 < 2^32: each reduced by mpMulModR(v, 1) (exact for any product below 2^32).
+  let res = mpMulModR(mpMulModR(hi16, 1, m, rm), r16, m, rm) + mpMulModR(lo16, 1, m, rm);
   if (res >= m) { res = res - m; }
   if (mpBits(W[4 * e + 3]) - ${B} !== 0) { res = res + 1; if (res >= m) { res = res - m; } }
   return mpFloat(res + ${B});

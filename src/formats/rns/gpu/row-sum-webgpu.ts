@@ -150,6 +150,7 @@ const r = mpIdiv(rc, S);
 const c = rc - r * S;
 const m = mpBits(Tb[${o.moduli} + i]);
 const rm = Tb[${o.inverse} + i];
+${v.p === 'f64' ? `const r32 = mpBits(Tb[${o.pow16} + 2 * ${n} + i]);` : ''}
 let acc = mpI32(0);
 const j0 = c * chunk;
 let j1 = j0 + chunk;
@@ -192,7 +193,7 @@ if (i < ${n}) {
     if (acc >= m) { acc = acc - m; }
   }
   ${beta ? addTerm(set, 'b', 'Sc', '0', 'Y', '(y0 + r)') : ''}
-  return mpFloat(mpMulMod(acc, mpBits(Tb[${set.offsets.w} + i]), m) + ${B});
+  return mpFloat(mpMulModR(acc, mpBits(Tb[${set.offsets.w} + i]), m, rm) + ${B});
 }
 if (i === ${n}) { return mpFloat(G + ${B}); }
 ${plusZero ? '' : `if (any === 0 && nz !== 0) { return mpFloat(1 + ${B}); }`}
