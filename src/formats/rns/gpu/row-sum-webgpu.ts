@@ -135,13 +135,47 @@ return mpFloat(2 * (fa - G) + sa + ${B});
 }`;
 }
 
+/** Terms a partial-sum thread takes per loop step: their loads are issued together (see {@link partialSource}). */
+const UNROLL = 4;
+
+/**
+ * Source of the term j + u of a partial-sum thread, branch-free: every load is made (a padding or below-grid term
+ * reads a valid element and is then masked), so the loads of the {@link UNROLL} terms of a step are independent
+ * and in flight together — a thread's loop is otherwise one memory latency per term.
+ */
+function partialTerm(set: RnsDeviceSet, v: RowSumVariant, u: string): string {
+  const o = set.offsets, n = set.size;
+  const P = v.p === 'f64' ? f64Factor('P', `kp${u}`) : rnsFactor(set, 'P', 'LP', `kp${u}`);
+  const Q = v.q === 'one' ? oneFactor() : rnsFactor(set, 'Q', 'LQ', v.gather ? `qj${u}` : `(q0 + j${u})`);
+  return `const j${u} = j + ${u};
+let cd${u} = r * N + j${u};
+if (rf !== 0) { cd${u} = j${u} * R + r; }
+const code${u} = mpBits(Cd[cd${u}]) - ${B};
+const kp${u} = p0 + r * rs + j${u} * cs;
+${v.gather ? `const qj${u} = mpImax(mpBits(Ci[kp${u}]) - ${B}, 0);` : ''}
+${P.decl(`a${u}`)}
+const p2${u} = mpBits(Tb[${o.pow2} + (mpImax(code${u}, 0) >> 1) * ${n} + i]);`;
+}
+
+/** Source adding term u (declared by {@link partialTerm}) to acc: ±|P·Q·2^(f − G)|_m, or nothing when its code is −1. */
+function partialAdd(set: RnsDeviceSet, v: RowSumVariant, u: string): string {
+  const P = v.p === 'f64' ? f64Factor('P', `kp${u}`) : rnsFactor(set, 'P', 'LP', `kp${u}`);
+  const Q = v.q === 'one' ? oneFactor() : rnsFactor(set, 'Q', 'LQ', v.gather ? `qj${u}` : `(q0 + j${u})`);
+  return `let ra${u} = mpMulModR(mpMulModR(${P.residue(`a${u}`)}, ${Q.residue(`b${u}`)}, m, rm), p2${u}, m, rm);
+if ((code${u} & 1) !== 0 && ra${u} !== 0) { ra${u} = m - ra${u}; }
+if (code${u} < 0) { ra${u} = 0; }
+acc = acc + ra${u};
+if (acc >= m) { acc = acc - m; }`;
+}
+
 /**
  * Thread per row, chunk and modulus: the chunk's terms on the grid, from their codes — the per-term work (fields,
- * exponents, the grid test) is done once per term by the codes pass, not once per modulus.
+ * exponents, the grid test) is done once per term by the codes pass, not once per modulus. Terms go {@link UNROLL}
+ * at a time (loads first, then the arithmetic), the rest one by one; the sum does not depend on it (exact).
  */
 function partialSource(set: RnsDeviceSet, v: RowSumVariant): string {
   const n = set.size, o = set.offsets;
-  const { P, Q } = rowFactors(set, v);
+  const us = Array.from({ length: UNROLL }, (_, u) => String(u));
   return `function (P, Q, Ci, Cd, Tb, R, N, S, chunk, rs, cs, LP, LQ, LY, nu, p0, q0, y0, rf) {
 const t = this.thread.x;
 const rc = mpIdiv(t, ${n});
@@ -155,20 +189,16 @@ let acc = mpI32(0);
 const j0 = c * chunk;
 let j1 = j0 + chunk;
 if (j1 > N) { j1 = N; }
-for (let j = j0; j < j1; j++) {
-  let cd = r * N + j;
-  if (rf !== 0) { cd = j * R + r; }
-  const code = mpBits(Cd[cd]) - ${B};
-  if (code >= 0) {
-    const kp = p0 + r * rs + j * cs;
-    ${v.gather ? `const qj = mpBits(Ci[kp]) - ${B};` : ''}
-    ${P.decl('a')}
-    const p2 = mpBits(Tb[${o.pow2} + (code >> 1) * ${set.size} + i]);
-    let ra = mpMulModR(mpMulModR(${P.residue('a')}, ${Q.residue('b')}, m, rm), p2, m, rm);
-    if ((code & 1) !== 0 && ra !== 0) { ra = m - ra; }
-    acc = acc + ra;
-    if (acc >= m) { acc = acc - m; }
-  }
+let j = j0;
+while (j + ${UNROLL - 1} < j1) {
+${us.map((u) => partialTerm(set, v, u)).join('\n')}
+${us.map((u) => partialAdd(set, v, u)).join('\n')}
+j = j + ${UNROLL};
+}
+while (j < j1) {
+${partialTerm(set, v, '0')}
+${partialAdd(set, v, '0')}
+j = j + 1;
 }
 return mpFloat(acc + ${B});
 }`;
@@ -188,9 +218,27 @@ if (i < ${n}) {
   const m = mpBits(Tb[${set.offsets.moduli} + i]);
   const rm = Tb[${set.offsets.inverse} + i];
   let acc = mpI32(0);
-  for (let c = mpI32(0); c < S; c++) {
+  let c = mpI32(0);
+  // Four partials per step, loaded together (one latency per step, not per partial).
+  while (c + 3 < S) {
+    const q0w = mpBits(Pa[(r * S + c) * ${n} + i]) - ${B};
+    const q1w = mpBits(Pa[(r * S + c + 1) * ${n} + i]) - ${B};
+    const q2w = mpBits(Pa[(r * S + c + 2) * ${n} + i]) - ${B};
+    const q3w = mpBits(Pa[(r * S + c + 3) * ${n} + i]) - ${B};
+    acc = acc + q0w;
+    if (acc >= m) { acc = acc - m; }
+    acc = acc + q1w;
+    if (acc >= m) { acc = acc - m; }
+    acc = acc + q2w;
+    if (acc >= m) { acc = acc - m; }
+    acc = acc + q3w;
+    if (acc >= m) { acc = acc - m; }
+    c = c + 4;
+  }
+  while (c < S) {
     acc = acc + mpBits(Pa[(r * S + c) * ${n} + i]) - ${B};
     if (acc >= m) { acc = acc - m; }
+    c = c + 1;
   }
   ${beta ? addTerm(set, 'b', 'Sc', '0', 'Y', '(y0 + r)') : ''}
   return mpFloat(mpMulModR(acc, mpBits(Tb[${set.offsets.w} + i]), m, rm) + ${B});
