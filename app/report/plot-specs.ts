@@ -276,8 +276,8 @@ function rooflineFigure(rows: readonly Measurement[]): FigureSpec | null {
 function precisionFigures(rows: readonly Measurement[]): FigureSpec[] {
   const p = rows.filter((m) => m.experiment === 'precision');
   if (p.length === 0) return [];
-  // One line per number system: MPFR, and each family of library formats (rns106…rns1696 → rns).
-  const engine = (m: Measurement): string => (m.storage.startsWith('mpfr') ? 'MPFR' : m.storage.replace(/\d{3,}$/, ''));
+  // One line per number system and backend: MPFR, and each family of library formats (rns106…rns1696 → rns; on the GPU: rns (GPU)).
+  const engine = (m: Measurement): string => (m.storage.startsWith('mpfr') ? 'MPFR' : m.storage.replace(/\d{3,}$/, '') + (m.backend === 'gpu' ? ' (GPU)' : ''));
   const kernels = distinct(p, (m) => m.kernel);
   const out: FigureSpec[] = [];
   const measured = p.filter((m) => m.accuracyBits !== null && m.boundBits !== null);

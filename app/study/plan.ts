@@ -11,6 +11,7 @@ import { kernelProblems } from './problems.js';
 import { measureRoofline, ROOFLINE_CONFIGURATIONS, rooflineLabel } from './roofline.js';
 import { precisionSweepSteps } from './precision-sweep.js';
 import { solverExperimentSteps, solverProblems } from './solver-experiment.js';
+import { gpuRnsSweepSteps } from './precision-sweep-gpu.js';
 import { configurationLabel, type Configuration, type Measurement, type SkippedPart, type StudyOptions } from './types.js';
 import { realMatrixNames } from './cases/ell-case.js';
 import type { MpfrLibrary } from './mpfr-engine.js';
@@ -141,7 +142,7 @@ export function planStudy(options: StudyOptions, ctx: MeasureContext, gpu?: GpuS
       });
     }
   }
-  const sweep = options.precisionSweep ? precisionSweepSteps(options, ctx, notes, skipped, mpfr) : [];
+  const sweep = options.precisionSweep ? [...precisionSweepSteps(options, ctx, notes, skipped, mpfr), ...gpuRnsSweepSteps(options, ctx, notes, gpu)] : [];
   const solvers = options.solvers ? solverExperimentSteps(solverProblems(options), options.mode, ctx, notes) : [];
   if (configs.length + gpuConfigs.length === 0) notes.push('No configuration selected: accuracy and speed were skipped.');
   if (configs.length > 0) notes.push(`CPU configurations (storage/arithmetic): ${configs.map(configurationLabel).join(', ')}.`);

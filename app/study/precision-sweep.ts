@@ -24,21 +24,21 @@ function third(config: ResolvedConfiguration, v: number): unknown {
 }
 
 /** A packed vector of vᵢ/3, each rounded to the configuration's precision. */
-function fullPrecisionVector(config: ResolvedConfiguration, values: Float64Array): Range<1, any> {
+export function fullPrecisionVector(config: ResolvedConfiguration, values: Float64Array): Range<1, any> {
   const r = range(rowMajor<1, any>({ size: [values.length], storage: config.storageFormat, arithmetic: config.arithmeticFormat }));
   for (let k = 0; k < values.length; k++) r.set(k, third(config, values[k]!));
   return r;
 }
 
 /** A packed column-major n×n matrix of aᵢⱼ/3, each rounded to the configuration's precision. */
-function fullPrecisionMatrix(config: ResolvedConfiguration, n: number, values: Float64Array): Range<2, any> {
+export function fullPrecisionMatrix(config: ResolvedConfiguration, n: number, values: Float64Array): Range<2, any> {
   const r = range(colMajor<2, any>({ size: [n, n], storage: config.storageFormat, arithmetic: config.arithmeticFormat }));
   for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) r.set(i, j, third(config, values[i + j * n]!));
   return r;
 }
 
 /** The exact stored values of a vector. */
-function exactValues(r: Range<1, any>): Rational[] {
+export function exactValues(r: Range<1, any>): Rational[] {
   return Array.from({ length: r.length() }, (_, k) => exactElement(r, k));
 }
 
@@ -46,7 +46,7 @@ function exactValues(r: Range<1, any>): Rational[] {
  * log2 of ‖|A||x|‖₂ / ‖Ax‖₂ from per-output Σ|terms| and values (fp64; the ratio only scales the bound),
  * rounded up by a relative 2^-40 so the bound stays an upper bound.
  */
-function log2Condition(count: number, abs: (i: number) => number, value: (i: number) => number): number {
+export function log2Condition(count: number, abs: (i: number) => number, value: (i: number) => number): number {
   let a = 0;
   let v = 0;
   for (let i = 0; i < count; i++) { a += abs(i) ** 2; v += value(i) ** 2; }

@@ -5,8 +5,9 @@
  * device result is checked in the same run against the exact value (BigInt): DOT, SpMV rows, WAXPBY elements and
  * GEMV rows within their bounds (and correctly rounded where the algorithm rounds once).
  *
- * Times are the minimum over repetitions of a whole call (submit, all passes, wait for completion) with the data
- * resident on the device. MPFR is timed on a slice where the full size would need gigabytes of WebAssembly memory
+ * Times are per whole call (submit, all passes, wait for completion) with the data resident on the device: the
+ * median over batches after a warm-up (device-timing.ts, shared by the GPU benchmarks), beside a gpu.js copy's
+ * bandwidth measured in the same run. MPFR is timed on a slice where the full size would need gigabytes of WebAssembly memory
  * (DOT: 2^18 elements; SpMV: 2^15 rows) and scaled linearly to the full size (its cost per element is constant).
  *
  * Run: npx tsc -p tsconfig.json && node dist/bench/gpu/rns-gpu.js [--quick] [--out=DIR]
@@ -24,6 +25,7 @@ import { rnsGpuGemv } from '../../kernels/gemv/gemv-rns-webgpu.js';
 import { rnsEllToDevice, rnsGpuEllSpmv } from '../../kernels/ell-spmv/ell-spmv-rns-webgpu.js';
 import { ELL_PADDING } from '../../src/sparse/ell-matrix.js';
 import { seededRandom } from '../../src/sparse/seeded-random.js';
+import { gpujsCopy, timeDeviceRuns } from './device-timing.js';
 
 const quick = process.argv.includes('--quick');
 const outDir = process.argv.find((a) => a.startsWith('--out='))?.slice(6) ?? process.env.OUT;
@@ -78,26 +80,26 @@ function fullPrecision(n: number, p: number, seed: number): RnsExactValue[] {
   });
 }
 
-async function minTime(fn: () => Promise<unknown>, reps: number, warmup = 2): Promise<number> {
-  for (let i = 0; i < warmup; i++) await fn();
-  let best = Infinity;
-  for (let i = 0; i < reps; i++) {
-    const t0 = performance.now();
-    await fn();
-    best = Math.min(best, performance.now() - t0);
-  }
-  return best;
+/**
+ * Per-call time of `fn` by the GPU benchmarks' shared timing (device-timing.ts): the median over batches of
+ * `reps` calls after a warm-up. Each call waits for its own work, so a batch's wait adds nothing.
+ */
+async function minTime(fn: () => Promise<unknown>, reps: number): Promise<number> {
+  const rt = (await gpuRuntime())!;
+  return (await timeDeviceRuns(rt, fn, { reps: Math.max(1, Math.ceil(reps / 3)), batches: 3, warmMs: quick ? 0 : 150, warmBurst: 1 })).ms;
 }
 
 interface Result { kernel: string; precision: number; size: string; moduli: number; gpuMs: number; goal: string; met: boolean | null; mpfrMs?: number; speedup?: number; gflops?: number; bytes: number; check: string; ok: boolean }
 
-async function run(): Promise<{ adapter: string; results: Result[] }> {
+async function run(): Promise<{ adapter: string; copyGBs: number | null; results: Result[] }> {
   // MPFR's set-up and the host-side checks are long stretches without device work: keep the device meanwhile.
   releaseGpuWhenIdle(false);
   const rt = await gpuRuntime();
   if (!rt) throw new Error(`no WebGPU adapter: ${gpuUnavailableReason()}`);
   const adapter = `${rt.context.adapter.name} (${rt.context.adapter.backend})`;
   const results: Result[] = [];
+  // The copy yardstick of "fraction of copy bandwidth" (a 512 MiB copy: left out of a quick run).
+  const copy = quick ? undefined : await gpujsCopy(rt, (fn) => minTime(fn, 6));
   const { init } = await import('gmp-wasm');
   const { binding: b } = await init();
   const mpVar = (prec: number, v: number): number => { const x = b.mpfr_t(); b.mpfr_init2(x, prec); b.mpfr_set_d(x, v, 0); return x; };
@@ -239,20 +241,21 @@ async function run(): Promise<{ adapter: string; results: Result[] }> {
     [x, y].forEach((a) => a.destroy());
     console.log(JSON.stringify(results.at(-1)));
   }
-  return { adapter, results };
+  return { adapter, copyGBs: copy?.gbs ?? null, results };
 }
 
-function render(data: { adapter: string; date: string; host: string; results: Result[] }): void {
+function render(data: { adapter: string; date: string; host: string; copyGBs?: number | null; results: Result[] }): void {
   const fmt = (v: number | undefined): string => (v === undefined ? '—' : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(3));
-  const rows = data.results.map((r) => [r.kernel, r.precision, r.size, r.moduli, fmt(r.gpuMs), r.goal, r.met === null ? '—' : r.met ? 'yes' : 'no', fmt(r.mpfrMs), r.speedup === undefined ? '—' : `${fmt(r.speedup)}×`, fmt(r.gflops), fmt(r.bytes / r.gpuMs / 1e6), r.ok ? `yes: ${r.check}` : `NO: ${r.check}`]);
+  const rows = data.results.map((r) => [r.kernel, r.precision, r.size, r.moduli, fmt(r.gpuMs), r.goal, r.met === null ? '—' : r.met ? 'yes' : 'no', fmt(r.mpfrMs), r.speedup === undefined ? '—' : `${fmt(r.speedup)}×`, fmt(r.gflops), fmt(r.bytes / r.gpuMs / 1e6), data.copyGBs ? `${((100 * r.bytes) / r.gpuMs / 1e6 / data.copyGBs).toFixed(1)} %` : '—', r.ok ? `yes: ${r.check}` : `NO: ${r.check}`]);
   writePerformanceSection('rns-gpu', `### RNS multiple precision on the GPU (issue 17)
 
 ${data.adapter}, ${data.date}; MPFR (gmp-wasm) on the host of the same run: ${data.host}. \`bench/gpu/rns-gpu.ts\`; device
-numbers resident, time of a whole call (submit, every pass, wait), minimum of 10–20 repetitions. MPFR timed on a slice
+numbers resident, time of a whole call (submit, every pass, wait), median of 3 batches after a warm-up. MPFR timed on a slice
 (DOT 2^18 elements, SpMV 2^15 rows) and scaled to the full size. "GB/s" is the size of the operands' mp_arrays
-((n + 6) words per number) over the time: the fraction of the device's copy bandwidth they would need.
+((n + 6) words per number) over the time, and its fraction of a gpu.js copy's bandwidth measured in the same run
+(${data.copyGBs ? `${data.copyGBs.toFixed(0)} GB/s` : 'not measured'}).
 
-${markdownTable(['kernel', 'bits', 'size', 'moduli', 'GPU ms', 'goal', 'met', 'MPFR ms', 'GPU vs MPFR', 'GFLOP/s', 'GB/s', 'checked in the same run'], rows)}`);
+${markdownTable(['kernel', 'bits', 'size', 'moduli', 'GPU ms', 'goal', 'met', 'MPFR ms', 'GPU vs MPFR', 'GFLOP/s', 'GB/s', 'of copy', 'checked in the same run'], rows)}`);
 }
 
 if (record) {
@@ -260,8 +263,8 @@ if (record) {
   render(data);
   writeResults('rns-gpu', data);
 } else {
-  const { adapter, results } = await run();
-  const data = { adapter, date: today(), host: machineDescription(), results };
+  const { adapter, copyGBs, results } = await run();
+  const data = { adapter, date: today(), host: machineDescription(), copyGBs, results };
   if (outDir) writeFileSync(join(outDir, 'rns-gpu.json'), JSON.stringify(data, null, 2));
   if (!outDir) { render(data); writeResults('rns-gpu', data); }
   console.log(results.every((r) => r.ok) ? 'all checks passed' : 'SOME CHECKS FAILED');

@@ -66,8 +66,8 @@ export function dot(x: Range<1, any>, y: Range<1, any>, options: (DotOptions & {
   if (chooseBackend(options) === 'gpu') {
     // The GPU's float-float (or binary32) result is rounded into the storage once (on the device where the storage
     // has a writable GPU part; scaled ranges by the CPU's scaled store); multiple-precision storage has no such write.
-    if (into && into.accessor.storage.kind === 'mp') fail('INVALID_OPTION', 'options.into', "must be a range of a number or double-double storage for backend 'gpu'", into.accessor.storage.name);
     const call = prepareGpuCall('dot', [['x', x], ['y', y]], options as GpuBackendOptions);
+    if (into && into.accessor.storage.kind === 'mp' && !call.rns) fail('INVALID_OPTION', 'options.into', "must be a range of a number or double-double storage for backend 'gpu' (or any storage with an RNS arithmetic)", into.accessor.storage.name);
     return dotOnGpu(x, y, call, () => dot(x, y, { arithmetic: call.arithmetic, into }), into);
   }
   const requested = chooseBackend(options);

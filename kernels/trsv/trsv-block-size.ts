@@ -43,3 +43,13 @@ export function trsvBlockSize(options: object, backend: 'cpu' | 'gpu'): number |
   if (typeof bs !== 'number' || !GPU_TRSV_BLOCK_SIZES.includes(bs)) fail('INVALID_OPTION', 'options.blockSize', 'must be 64, 128 or 256', bs);
   return bs;
 }
+
+/**
+ * Refuses `blockSize` for an RNS arithmetic on the GPU, which solves by substitution (no diagonal blocks).
+ * @param options - the call's options
+ * @throws {@link ModprecError} `INVALID_OPTION` naming `options.blockSize` when it is given
+ */
+export function rnsGpuBlockSize(options: object): void {
+  const bs = (options as { blockSize?: unknown }).blockSize;
+  if (bs !== undefined) fail('INVALID_OPTION', 'options.blockSize', 'must be omitted with an RNS arithmetic on the GPU (it solves by substitution, without diagonal blocks)', bs);
+}

@@ -27,7 +27,7 @@ import {
 import { checkTrsvArguments, type TrsvArguments } from './trsv-arguments.js';
 import { chooseBackend } from '../../src/backends/backend.js';
 import { prepareGpuCall } from '../../src/backends/webgpu-bridge/gpu-backend.js';
-import { trsvBlockSize, type TrsvGpuOptions } from './trsv-block-size.js';
+import { rnsGpuBlockSize, trsvBlockSize, type TrsvGpuOptions } from './trsv-block-size.js';
 import { gpuTrsvBound } from './trsv-gpu-bound.js';
 
 /**
@@ -60,9 +60,13 @@ export function trsvBound(args: TrsvArguments, options: (KernelOptions & { backe
   if (chooseBackend(options) === 'gpu') {
     const blockSize = trsvBlockSize(options, 'gpu')!;
     const call = prepareGpuCall('trsv', [['A', A], ['x', x]], options as TrsvGpuOptions);
-    return gpuTrsvBound(checked, call.arithmetic, blockSize);
+    if (!call.rns) return gpuTrsvBound(checked, call.arithmetic, blockSize);
+    // RNS on the GPU solves by substitution, as the CPU (two roundings a row, within its bound): the CPU's bound.
+    rnsGpuBlockSize(options);
+    options = { arithmetic: call.arithmetic };
+  } else {
+    trsvBlockSize(options, 'cpu');
   }
-  trsvBlockSize(options, 'cpu');
   options = options as KernelOptions;
   const ar = chooseArithmetic(options.arithmetic, [A, x]);
   const acc = resolveAccumulation(options.accumulation);

@@ -6,7 +6,7 @@ import { chooseCpuBackend, type CpuBackendOption } from '../shared/cpu-backend.j
 import { runWasm } from '../shared/run-wasm.js';
 import { wasmTrsv, wasmTrsvRefusal } from './trsv-wasm.js';
 import { chooseBackend, prepareGpuCall, trsvOnGpu, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
-import { trsvBlockSize, type TrsvGpuOptions } from './trsv-block-size.js';
+import { rnsGpuBlockSize, trsvBlockSize, type TrsvGpuOptions } from './trsv-block-size.js';
 import { Operand } from '../../src/backends/cpu/operand.js';
 import { chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
 import { resolveAccumulation } from '../shared/accumulation.js';
@@ -58,7 +58,8 @@ export function trsv(args: TrsvArguments, options?: KernelOptions & { backend?: 
  * operands are uploaded in their storage formats, the result is written back through the output range. The GPU
  * solves through explicitly inverted diagonal blocks (`blockSize` rows: 64, 128 or 256; default 64): its error bound
  * is `trsvBound(args, options)` with the same options (`backend: 'gpu'`, the same `blockSize`), not the substitution
- * bound.
+ * bound. With an RNS arithmetic the GPU solves by substitution as the CPU does (no `blockSize`; two roundings a row,
+ * within the CPU's bound, which `trsvBound` then returns).
  * @returns a promise of the run report (backend, adapter, fallback reason, arithmetic)
  */
 export function trsv(args: TrsvArguments, options: TrsvGpuOptions): Promise<GpuKernelReport>;
@@ -67,6 +68,7 @@ export function trsv(args: TrsvArguments, options: (KernelOptions & { backend?: 
   if (chooseBackend(options) === 'gpu') {
     const blockSize = trsvBlockSize(options, 'gpu')!;
     const call = prepareGpuCall('trsv', [['A', A], ['x', x]], options as TrsvGpuOptions);
+    if (call.rns) rnsGpuBlockSize(options);
     return trsvOnGpu({ A, x, uplo: args.uplo ?? 'U', trans: args.trans ?? 'N', diag: unit ? 'U' : 'N', blockSize }, call, () => trsv(args, { arithmetic: call.arithmetic }));
   }
   trsvBlockSize(options, 'cpu');

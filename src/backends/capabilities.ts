@@ -9,7 +9,7 @@ import { scaledReducedRowMajor } from '../../accessors/scaled-reduced.js';
 import type { StorageFormat } from '../formats/common/format.js';
 import { findFormat, formatNames } from '../formats/common/registry.js';
 import type { ArithmeticFormat } from '../formats/common/format.js';
-import { gpuBackend } from './webgpu-bridge/gpu-backend.js';
+import { gpuBackend, isRnsArithmetic } from './webgpu-bridge/gpu-backend.js';
 import type { KernelName } from './backend.js';
 
 /** Every kernel, in the order the table lists them. */
@@ -35,10 +35,10 @@ export function capabilityTable(): string {
     '| --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   // A storage runs on the GPU when some arithmetic reads it there: binary32, or its own format's (dd storage reads
-  // only into dd arithmetic).
+  // only into dd arithmetic; RNS storage into RNS arithmetic).
   const runs = (x: ReturnType<typeof range>, own?: ArithmeticFormat): string => {
     const refused = (ar: ArithmeticFormat): boolean => gpuBackend.supports({ kernel: 'dot', operands: [['x', x]], arithmetic: ar }) !== undefined;
-    return refused(f32Ar) && (!own?.gpu || refused(own)) ? 'no' : yes;
+    return refused(f32Ar) && (!own || refused(own)) ? 'no' : yes;
   };
   for (const name of formatNames()) {
     const f = findFormat(name)!;
@@ -48,7 +48,9 @@ export function capabilityTable(): string {
     const scaledCpu = st ? (scaled ? yes : 'no') : '—';
     const scaledGpu = st ? (scaled ? runs(scaled) : 'no') : '—';
     // What a kernel writes on the device: a storage with a writable GPU part (a scaled range: through the CPU's scaled store).
-    const output = st ? (st.gpu?.writable ? yes : scaled && scaledGpu === yes ? 'scaled' : 'no') : '—';
+    // (RNS outputs are written by the host from the device's exact results, as the CPU kernels write them.)
+    const rnsOut = f.arithmetic !== undefined && isRnsArithmetic(f.arithmetic as ArithmeticFormat) && storageGpu === yes;
+    const output = st ? (st.gpu?.writable || rnsOut ? yes : scaled && scaledGpu === yes ? 'scaled' : 'no') : '—';
     const arGpu = f.arithmetic ? (gpuBackend.supports({ kernel: 'dot', operands: [['x', f32Range]], arithmetic: f.arithmetic as ArithmeticFormat }) ? 'no' : yes) : '—';
     lines.push(`| ${name} | ${st ? yes : '—'} | ${storageGpu} | ${scaledCpu} | ${scaledGpu} | ${output} | ${f.arithmetic ? yes : '—'} | ${arGpu} |`);
   }

@@ -7,7 +7,7 @@
 import { fail } from '../core/errors.js';
 import { range } from '../core/range.js';
 import { rowMajor } from '../../accessors/row-major.js';
-import { gpuBackend } from '../backends/webgpu-bridge/gpu-backend.js';
+import { gpuBackend, isRnsArithmetic } from '../backends/webgpu-bridge/gpu-backend.js';
 import type { Range } from '../core/range.js';
 import type { StorageFormat } from '../formats/common/format.js';
 import type { LinearOperator } from './operator.js';
@@ -40,6 +40,8 @@ export function checkGpuSolve(A: LinearOperator, o: ResolvedSolverOptions, optio
   const operands: [string, Range<any, any>][] = [['options.storage', probe(o.storage)]];
   for (const [name, s] of extra) operands.push([name, probe(s as StorageFormat)]);
   operands.push(A.kind === 'dense' ? ['A', A.dense!] : ['A.values', A.ell!.values]);
+  // The kernels run RNS on the GPU one call at a time (rns-dispatch.ts); the resident solvers need a GPU part.
+  if (isRnsArithmetic(o.arithmetic)) fail('INVALID_OPTION', 'options.arithmetic', `is ${o.arithmetic.name}: the GPU solvers run arithmetics with a GPU part (formats.ff, formats.f32, formats.dd); use backend 'cpu' for RNS`);
   const refusal = gpuBackend.supports({ kernel: 'waxpby', operands, arithmetic: o.arithmetic });
   if (refusal) fail(refusal.code, refusal.parameter, refusal.reason);
   for (const [name, r] of operands.slice(0, operands.length - 1)) {

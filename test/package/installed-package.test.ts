@@ -173,7 +173,8 @@ console.log(JSON.stringify({
       absWorkingDir: pkg.consumer, metafile: true, logLevel: 'silent',
     });
     const outputs = result.metafile.outputs;
-    const entry = Object.keys(outputs).find((k) => outputs[k]!.entryPoint !== undefined)!;
+    // The page's entry (stdin, named entry.js): the targets of lazy imports are entry points of their own chunks too.
+    const entry = Object.keys(outputs).find((k) => outputs[k]!.entryPoint === 'entry.js')!;
     // What loads with the page: the entry chunk and the chunks it imports statically (lazy imports load on use).
     const eager = new Set<string>();
     const visit = (k: string): void => {

@@ -26,8 +26,9 @@ export interface GpuBackendOptions {
   /**
    * Arithmetic, as on the CPU (default: the most precise arithmetic among the operands). The GPU runs an
    * arithmetic that has a GPU part (`ArithmeticFormat.gpu`: `formats.f32` and `formats.ff`, float-float, about
-   * 48 bits); any other is a typed error `INVALID_OPTION` naming `options.arithmetic`. Names of registered
-   * formats (`'f32'`, `'ff'`) are accepted too.
+   * 48 bits), and the RNS formats (`rnsFormat(p)`, 53 to 4096 bits: the RNS device kernels, reading f64, f32, f16,
+   * bf16 and RNS storage); any other is a typed error `INVALID_OPTION` naming `options.arithmetic`. Names of
+   * registered formats (`'f32'`, `'ff'`, `'rns424'`) are accepted too.
    */
   arithmetic?: FormatLike;
   /** Throw `BACKEND_UNAVAILABLE` instead of running on the CPU backend when no WebGPU adapter exists. */
@@ -81,6 +82,23 @@ function readRefusal(name: string, r: Range<any, any>, arithmetic: ArithmeticFor
   return undefined;
 }
 
+/**
+ * Whether an arithmetic is one of the RNS formats (`rnsFormat(p)`, named `rns<p>`): the GPU runs those with the
+ * resident RNS device kernels (rns-dispatch.ts), not through an `ArithmeticFormat.gpu` part.
+ */
+export function isRnsArithmetic(ar: ArithmeticFormat): boolean {
+  return ar.kind === 'mp' && ar.name === `rns${ar.significandBits}`;
+}
+
+/** Storages an RNS arithmetic reads on the GPU: numbers (exact doubles) and RNS numbers, unscaled. */
+const RNS_READABLE = new Set(['f64', 'f32', 'f16', 'bf16']);
+
+function rnsStorageRefusal(name: string, r: Range<any, any>, arithmetic: ArithmeticFormat): Refusal | undefined {
+  const st = r.accessor.storage;
+  if (!r.accessor.scale && (RNS_READABLE.has(st.name) || (st.kind === 'mp' && st.name === `rns${st.significandBits}`))) return undefined;
+  return { code: 'INVALID_FORMAT', parameter: name, reason: `is a${r.accessor.scale ? ' scaled' : ''} ${st.name} range; ${arithmetic.name} arithmetic on the GPU reads unscaled f64, f32, f16, bf16 and RNS storage: use backend 'cpu'` };
+}
+
 /** The WebGPU backend: arithmetics and storages with a GPU part (unscaled ranges), for the kernels with a program. */
 export const gpuBackend: KernelBackend = {
   name: 'gpu',
@@ -88,10 +106,17 @@ export const gpuBackend: KernelBackend = {
     if (!GPU_KERNELS.has(sig.kernel)) {
       return { code: 'INVALID_OPTION', parameter: 'options.backend', reason: `must be 'cpu' for ${sig.kernel}: it has no WebGPU program yet` };
     }
+    if (isRnsArithmetic(sig.arithmetic)) {
+      for (const [name, r] of sig.operands) {
+        const refusal = rnsStorageRefusal(name, r, sig.arithmetic);
+        if (refusal) return refusal;
+      }
+      return undefined;
+    }
     if (!sig.arithmetic.gpu) {
       return {
         code: 'INVALID_OPTION', parameter: 'options.arithmetic',
-        reason: `is ${sig.arithmetic.name}, which has no GPU part (ArithmeticFormat.gpu), so it does not run on the GPU: pass arithmetic: formats.ff (float-float, about 48 bits) or formats.f32, or use backend 'cpu'`,
+        reason: `is ${sig.arithmetic.name}, which has no GPU part (ArithmeticFormat.gpu), so it does not run on the GPU: pass arithmetic: formats.ff (float-float, about 48 bits), formats.f32 or an RNS format (rnsFormat(p)), or use backend 'cpu'`,
       };
     }
     for (const [name, r] of sig.operands) {
@@ -108,8 +133,13 @@ const OUTPUTS: Readonly<Record<KernelName, string | undefined>> = { dot: undefin
 /** A validated GPU call: the arithmetic (a CPU format, for the fallback) and the name of its GPU part. */
 export interface GpuCall {
   readonly arithmetic: ArithmeticFormat;
-  /** `arithmetic.gpu.name`: the resident kernels look the part up from the registered format of that name. */
+  /**
+   * `arithmetic.gpu.name`: the resident kernels look the part up from the registered format of that name (an RNS
+   * arithmetic: its own name, `rns<p>`).
+   */
   readonly gpuArithmetic: GpuArithmeticName;
+  /** Whether the arithmetic is RNS (run by the RNS device kernels, rns-dispatch.ts). */
+  readonly rns: boolean;
   readonly strict: boolean;
 }
 
@@ -142,7 +172,8 @@ export function prepareGpuCall(kernel: KernelName, operands: readonly (readonly 
   if (options.strict !== undefined && typeof options.strict !== 'boolean') fail('INVALID_OPTION', 'options.strict', 'must be a boolean', options.strict);
   const refusal = gpuBackend.supports({ kernel, operands, arithmetic });
   if (refusal) refuse('gpu', refusal);
-  return { arithmetic, gpuArithmetic: arithmetic.gpu!.name, strict: options.strict === true };
+  const rns = isRnsArithmetic(arithmetic);
+  return { arithmetic, gpuArithmetic: rns ? arithmetic.name : arithmetic.gpu!.name, strict: options.strict === true, rns };
 }
 
 /**

@@ -153,8 +153,11 @@ function free(...arrays: DeviceArray[]): void {
   for (const a of arrays) a.destroy();
 }
 
+const rns = (): Promise<typeof import('./rns-dispatch.js')> => import('./rns-dispatch.js');
+
 /** DOT on the GPU (or the CPU backend, `cpu`, where no adapter exists). */
 export function dotOnGpu(x: Range<1, any>, y: Range<1, any>, call: GpuCall, cpu: () => number, into?: Range<1, any>): Promise<GpuDotResult> {
+  if (call.rns) return rns().then((r) => r.rnsDotOnGpu(x, y, call, cpu, into));
   return onGpuOrCpu<GpuDotResult>(call, async (g, report) => {
     if (x.length() === 0) {
       if (into) writePair(into, 0, 0, call);
@@ -228,6 +231,7 @@ async function scaleOutput(g: Gpu, y: Range<1, any>, beta: number, call: GpuCall
  * β = 1, leave y untouched; α = 0 does not read A or x).
  */
 export function gemvOnGpu(args: { alpha: number; A: Range<2, any>; x: Range<1, any>; beta: number; y: Range<1, any>; trans: 'N' | 'T'; m: number; n: number }, call: GpuCall, cpu: () => void): Promise<GpuKernelReport> {
+  if (call.rns) return rns().then((r) => r.rnsGemvOnGpu(args, call, cpu));
   return onGpuOrCpu<GpuKernelReport>(call, async (g, report) => {
     if (args.m === 0 || args.n === 0 || (args.alpha === 0 && args.beta === 1)) return report;
     if (args.alpha === 0) {
@@ -253,6 +257,7 @@ export function gemvOnGpu(args: { alpha: number; A: Range<2, any>; x: Range<1, a
 
 /** TRSV on the GPU: x := op(A)⁻¹·x (an empty system returns at once). */
 export function trsvOnGpu(args: { A: Range<2, any>; x: Range<1, any>; uplo: 'U' | 'L'; trans: 'N' | 'T'; diag: 'N' | 'U'; blockSize: number }, call: GpuCall, cpu: () => void): Promise<GpuKernelReport> {
+  if (call.rns) return rns().then((r) => r.rnsTrsvOnGpu(args, call, cpu));
   return onGpuOrCpu<GpuKernelReport>(call, async (g, report) => {
     const n = args.A.length(0);
     if (n === 0) return report;
@@ -287,6 +292,7 @@ function packedEllValues(A: EllOperand): Float64Array {
  * y := β·y without reading A or x when α = 0 or A has no columns or slots.
  */
 export function ellSpmvOnGpu(args: { alpha: number; A: EllOperand; x: Range<1, any>; beta: number; y: Range<1, any> }, call: GpuCall, cpu: () => void): Promise<GpuKernelReport> {
+  if (call.rns) return rns().then((r) => r.rnsEllSpmvOnGpu(args, call, cpu));
   return onGpuOrCpu<GpuKernelReport>(call, async (g, report) => {
     const { rows, cols, width, stride, colIndex } = args.A.structure;
     if (rows === 0 || (args.alpha === 0 && args.beta === 1)) return report;
@@ -318,6 +324,7 @@ export function ellSpmvOnGpu(args: { alpha: number; A: EllOperand; x: Range<1, a
  * coefficient means its vector is not read. Callers handle their kernel's quick returns first.
  */
 export function updateOnGpu(args: { alpha: number; x: Range<1, any>; beta: number; y?: Range<1, any>; out: Range<1, any> }, call: GpuCall, cpu: () => void): Promise<GpuKernelReport> {
+  if (call.rns) return rns().then((r) => r.rnsUpdateOnGpu(args, call, cpu));
   return onGpuOrCpu<GpuKernelReport>(call, async (g, report) => {
     if (args.out.length() === 0) return report;
     const dx = args.alpha !== 0 ? await upload(g, args.x, true, 'x') : undefined;
@@ -336,6 +343,7 @@ export function updateOnGpu(args: { alpha: number; x: Range<1, any>; beta: numbe
 
 /** ASUM on the GPU (or the CPU backend, `cpu`, where no adapter exists). */
 export function asumOnGpu(x: Range<1, any>, call: GpuCall, cpu: () => number): Promise<GpuAsumResult> {
+  if (call.rns) return rns().then((r) => r.rnsNormOnGpu('asum', x, call, cpu));
   return onGpuOrCpu<GpuAsumResult>(call, async (g, report) => {
     if (x.length() === 0) return { ...report, value: 0 };
     const dx = await upload(g, x, true);
@@ -350,6 +358,7 @@ export function asumOnGpu(x: Range<1, any>, call: GpuCall, cpu: () => number): P
 
 /** NRM2 on the GPU (or the CPU backend, `cpu`, where no adapter exists). */
 export function nrm2OnGpu(x: Range<1, any>, call: GpuCall, cpu: () => number): Promise<GpuNrm2Result> {
+  if (call.rns) return rns().then((r) => r.rnsNormOnGpu('nrm2', x, call, cpu));
   return onGpuOrCpu<GpuNrm2Result>(call, async (g, report) => {
     if (x.length() === 0) return { ...report, value: 0 };
     const dx = await upload(g, x, true);

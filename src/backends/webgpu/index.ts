@@ -2,7 +2,7 @@
  * modprec on the GPU: resident arrays in GPU storage formats (f32, f16, bf16, f64, ff, i8, i16) and
  * gpu.js-compiled WebGPU kernels — DOT, GEMV, TRSV, ELL SpMV, format conversion — in f32 or float-float
  * arithmetic, with a CPU fallback where no adapter exists; RNS multiple precision on device mp_arrays
- * (`rnsToDevice`, `rnsGpuDot`, `rnsGpuGemv`, `rnsGpuEllSpmv`, `rnsGpuWaxpby`, …). See docs/gpu.md and docs/rns.md.
+ * (`rnsToDevice`, `rnsGpuDot`, `rnsGpuGemv`, `rnsGpuTrsv`, `rnsGpuEllSpmv`, `rnsGpuWaxpby`, `rnsGpuAsum`, `rnsGpuNrm2`, …). See docs/gpu.md and docs/rns.md.
  *
  * @module modprec/gpu
  */
@@ -26,6 +26,9 @@ export { rnsArrayToDevice, rnsDeviceToArray } from '../../formats/rns/gpu/cpu-ar
 export type { RnsCoefficient } from '../../formats/rns/gpu/rns-device-kernel.js';
 export { rnsGpuWaxpby, rnsGpuAxpy, rnsGpuScal } from '../../formats/rns/gpu/update-rns-webgpu.js';
 export { rnsGpuDot } from '../../../kernels/dot/dot-rns-webgpu.js';
+export { rnsGpuTrsv, type RnsGpuTrsvArgs } from '../../../kernels/trsv/trsv-rns-webgpu.js';
+export { rnsGpuAsum } from '../../../kernels/asum/asum-rns-webgpu.js';
+export { rnsGpuNrm2 } from '../../../kernels/nrm2/nrm2-rns-webgpu.js';
 export { rnsGpuGemv, type RnsGpuGemvArgs } from '../../../kernels/gemv/gemv-rns-webgpu.js';
 export { rnsGpuEllSpmv, rnsEllToDevice, type RnsDeviceEll, type RnsGpuEllSpmvArgs } from '../../../kernels/ell-spmv/ell-spmv-rns-webgpu.js';
 export type { GpuKernelOptions, GpuRunInfo } from './kernel-common.js';

@@ -11,7 +11,9 @@
  * WGSL: ≤ 2^-23 relative), r (≤ 2^-24) and the product (≤ 2^-24) give |q̃ − x/m| ≤ 2^17·2^-22 < 1 for the float
  * quotient q̃ (x/m < 2^17 since m > 2^15), so q ∈ {⌊x/m⌋ − 1, ⌊x/m⌋, ⌊x/m⌋ + 1} and r = x − q·m (u32 wrap-around,
  * read as i32: the true value lies in (−m, 2m)) needs one conditional add or subtract of m. The argument holds for
- * any relative float error up to 2^-18, so compiler approximations cannot break it.
+ * any relative float error up to 2^-18, so compiler approximations cannot break it. Nothing in it needs a, b < m: any
+ * u32 product works, so mpMulModR(v, 1, m, r) reduces any 32-bit word v (the kernels use it instead of u32 `%`,
+ * an integer division of some twenty instructions).
  *
  * **Why M is larger than the CPU's (2p + 3 bits).** A kernel's sum Σ t_j of exact products t_j = X·Y·2^f (X, Y ≤
  * 2^p) is accumulated exactly in the residues on one grid 2^G (see `grid.ts`): every aligned term must fit, with
@@ -60,9 +62,9 @@ export interface RnsDeviceSet {
   readonly bitsM: number;
   /** Number of 16-bit limbs of M (and of every M_i). */
   readonly limbs: number;
-  /** Number of entries |2^(16a)|_{m_i}, a ∈ [0, pow16), per modulus. */
+  /** Number of entries |2^(16a)|_{m_i}, a ∈ [0, pow16), per modulus; entry (a, i) at a·n + i (threads of adjacent moduli read adjacent words). */
   readonly pow16: number;
-  /** Number of entries |2^d|_{m_i}, d ∈ [0, pow2), per modulus (every grid shift is below bitsM). */
+  /** Number of entries |2^d|_{m_i}, d ∈ [0, pow2), per modulus (every grid shift is below bitsM); entry (d, i) at d·n + i. */
   readonly pow2: number;
   /** μ = ⌊2^(bitsM + 23)/M⌋ ∈ [2^23, 2^24): 1/M ∈ [μ, μ + 1]·2^-(bitsM + 23). */
   readonly mu: number;
@@ -150,10 +152,10 @@ export function rnsDeviceSet(precision: number): RnsDeviceSet {
     floats[offsets.inverse + i] = 1 / m;
     let v = Mi[i]!;
     for (let j = 0; j < limbs; j++, v >>= 16n) table[offsets.miLimbs + i * limbs + j] = Number(v & mask);
-    for (let d = 0, q = 1; d < pow2; d++, q = (q * 2) % m) table[offsets.pow2 + i * pow2 + d] = q;
+    for (let d = 0, q = 1; d < pow2; d++, q = (q * 2) % m) table[offsets.pow2 + d * n + i] = q;
     let p = 1;
     for (let a = 0; a < pow16; a++) {
-      table[offsets.pow16 + i * pow16 + a] = p;
+      table[offsets.pow16 + a * n + i] = p;
       p = (p * 65536) % m;
     }
   });

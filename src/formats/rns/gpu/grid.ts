@@ -65,10 +65,26 @@ export function rnsFactor(set: RnsDeviceSet, A: string, L: string, k: string): F
   };
 }
 
+/** The constant 1 (X = 1, exponent 0): the second factor of a plain sum Σ P_j (ASUM). */
+export function oneFactor(): Factor {
+  return { decl: () => '', zero: () => 'false', sign: () => '0', exp: () => '0', bits: () => '1', residue: () => '1' };
+}
+
+/** The factor |a|: a with its sign dropped (ASUM's terms). */
+export function absFactor(a: Factor): Factor {
+  return { ...a, sign: () => '0' };
+}
+
+/** The factor −a (TRSV's b_i − Σ t_ij·x_j as a sum of terms, so that zeros get IEEE's signs). */
+export function negFactor(a: Factor): Factor {
+  return { ...a, sign: (t) => `(1 - ${a.sign(t)})` };
+}
+
 /**
  * Element `k` of an fp64 array `A` on the device (two words per double, low word first), read exactly into RNS:
  * X is the 53-bit integer significand (exact bit length), its residue |hi·2^32 + lo|_m computed in u32
- * (`mpResidue64`). Callers reject non-finite values on the host before upload.
+ * (by `mpMulModR`; the residue expression needs `m`, `rm` = fl(1/m) and `r32` = |2^32|_m in scope). Callers reject
+ * non-finite values on the host before upload.
  */
 export function f64Factor(A: string, k: string): Factor {
   return {
@@ -84,7 +100,8 @@ if (mh${t} !== 0) { bl${t} = 64 - mpClz(mh${t}); }`,
     sign: (t) => `((hw${t} >> 31) & 1)`,
     exp: (t) => `fe${t}`,
     bits: (t) => `bl${t}`,
-    residue: (t) => `mpResidue64(mh${t}, lw${t}, m)`,
+    // |mh·2^32 + lw|_m without integer division: mpMulModR(v, 1) reduces any v < 2^32 (lw as u32), r32 = |2^32|_m.
+    residue: (t) => `mpMulModR(mpMulModR(mpMulModR(mh${t}, 1, m, rm), r32, m, rm) + mpMulModR(lw${t}, 1, m, rm), 1, m, rm)`,
   };
 }
 
@@ -111,7 +128,7 @@ export function addTermOf(set: RnsDeviceSet, id: string, a: Factor, b: Factor): 
   const o = set.offsets;
   return `if (z${id} === 0 && f${id} >= G) {
   const d${id} = f${id} - G;
-  const p2${id} = mpBits(Tb[${o.pow2} + i * ${set.pow2} + d${id}]);
+  const p2${id} = mpBits(Tb[${o.pow2} + d${id} * ${set.size} + i]);
   let r${id} = mpMulModR(mpMulModR(${a.residue(`${id}a`)}, ${b.residue(`${id}b`)}, m, rm), p2${id}, m, rm);
   if (s${id} !== 0 && r${id} !== 0) { r${id} = m - r${id}; }
   acc = acc + r${id};

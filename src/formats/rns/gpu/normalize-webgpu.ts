@@ -1,10 +1,10 @@
 /**
  * Rounding on the device: an accumulator — the residues ξ_i = |X̃·w_i|_{m_i} of a signed integer X̃ with
  * |X̃| ≤ M/4, a grid exponent G and the sign a zero takes — becomes the device numbers ±round(|X̃|/2^k)·2^(G+k),
- * rounded to nearest (ties to even) to p bits, with their sign, exponent and interval evaluation. Three programs:
+ * rounded to nearest (ties to even) to p bits, with their sign, exponent and interval evaluation. Four programs (the CRT quotient, then three):
  *
- * 1. **Columns** (thread per element and 16-bit limb j): by the CRT, X̃ = Σ_i ξ_i·M_i − K·M with K = round(Σ_i
- *    ξ_i/m_i). The thread returns column j of that sum, split into the sums of the low and high 16 bits of its
+ * 1. **Columns** (a thread per element computes K, then a thread per element and 16-bit limb j the column): by the
+ *    CRT, X̃ = Σ_i ξ_i·M_i − K·M with K = round(Σ_i ξ_i/m_i). The thread returns column j of that sum, split into the sums of the low and high 16 bits of its
  *    products (each product < 2^32, each sum below n·2^16). K is exact: Σ ξ_i/m_i = K₀ + X̃/M mod 1 with X̃/M mod 1 ∈
  *    [0, ¼] ∪ [¾, 1) (because |X̃| ≤ M/4), and round(Σ) is K₀ for X̃ ≥ 0 and K₀ + 1 for X̃ < 0, which makes Σ ξ_i·M_i −
  *    K·M = X̃ in both cases, provided the computed sum is within ¼ of Σ ξ_i/m_i. It is computed in binary32:
@@ -31,23 +31,34 @@ import { WORD_BIAS, type RnsDeviceSet } from './device-set.js';
 
 const B = WORD_BIAS;
 
+/** Thread per element: K = round(Σ ξ_i·fl(1/m_i)) in binary32 (program 1's quotient, computed once per element). */
+function quotientSource(set: RnsDeviceSet): string {
+  const n = set.size, o = set.offsets;
+  return `function (Acc, Tb) {
+const e = this.thread.x;
+let s = 0.0;
+for (let i = mpI32(0); i < ${n}; i++) {
+  s = s + mpToFloat(mpBits(Acc[e * ${n} + i]) - ${B}) * Tb[${o.inverse} + i];
+}
+return mpFloat(mpToInt(Math.floor(s + 0.5)) + ${B});
+}`;
+}
+
 function columnsSource(set: RnsDeviceSet): string {
   const n = set.size, Lm = set.limbs, o = set.offsets;
-  return `function (Acc, Tb) {
+  return `function (Acc, Kq, Tb) {
 const t = this.thread.x;
 const e = mpIdiv(t, ${Lm});
 const j = t - e * ${Lm};
-let s = 0.0;
 let lo = mpI32(0);
 let hi = mpI32(0);
 for (let i = mpI32(0); i < ${n}; i++) {
   const xi = mpBits(Acc[e * ${n} + i]) - ${B};
-  s = s + mpToFloat(xi) * Tb[${o.inverse} + i];
   const p = xi * mpBits(Tb[${o.miLimbs} + i * ${Lm} + j]);
   lo = lo + (p & 65535);
   hi = hi + ((p >> 16) & 65535);
 }
-const K = mpToInt(Math.floor(s + 0.5));
+const K = mpBits(Kq[e]) - ${B};
 const q = K * mpBits(Tb[${o.mLimbs} + j]);
 lo = lo - (q & 65535);
 hi = hi - ((q >> 16) & 65535);
@@ -164,7 +175,8 @@ if (slot < ${n}) {
   const top = (b - 1) >> 4;
   let ph0 = mpI32(0);
   if (q > 0) { ph0 = mpBits(C[2 * (e * ${Lm} + q - 1) + 1]) - ${B}; }
-  const r16 = mpImod(65536, m);
+  const rm = Tb[${o.inverse} + slot];
+  const r16 = mpBits(Tb[${o.pow16} + ${n} + slot]);
   let lo16 = mpI32(0);
   let hi16 = mpI32(0);
   let jj = mpI32(0);
@@ -172,17 +184,18 @@ if (slot < ${n}) {
   ${sweepOpen(Lm, 'q', 'top', `mpBits(W[4 * e + 2]) - ${B}`, 'ph0')}
     if (j > q) {
       const sl = ((prev >> s) | (limb << (16 - s))) & 65535;
-      const pp = sl * mpBits(Tb[${o.pow16} + slot * ${set.pow16} + jj]);
+      const pp = sl * mpBits(Tb[${o.pow16} + jj * ${set.size} + slot]);
       lo16 = lo16 + (pp & 65535);
       hi16 = hi16 + ((pp >> 16) & 65535);
       jj = jj + 1;
     }
     prev = limb;
   }
-  const pl = (prev >> s) * mpBits(Tb[${o.pow16} + slot * ${set.pow16} + jj]);
+  const pl = (prev >> s) * mpBits(Tb[${o.pow16} + jj * ${set.size} + slot]);
   lo16 = lo16 + (pl & 65535);
   hi16 = hi16 + ((pl >> 16) & 65535);
-  let res = mpMulMod(mpImod(hi16, m), r16, m) + mpImod(lo16, m);
+  // hi16, lo16 < limbs·2^16 < 2^32: each reduced by mpMulModR(v, 1) (exact for any product below 2^32).
+  let res = mpMulModR(mpMulModR(hi16, 1, m, rm), r16, m, rm) + mpMulModR(lo16, 1, m, rm);
   if (res >= m) { res = res - m; }
   if (mpBits(W[4 * e + 3]) - ${B} !== 0) { res = res + 1; if (res >= m) { res = res - m; } }
   return mpFloat(res + ${B});
@@ -209,8 +222,9 @@ return mpFloat(qu + ${B});
 }`;
 }
 
-/** The three programs of one GPU moduli set. */
+/** The four programs of one GPU moduli set. */
 export interface NormalizePrograms {
+  readonly quotients: Program;
   readonly columns: Program;
   readonly size: Program;
   readonly words: Program;
@@ -229,10 +243,11 @@ export function normalizePrograms(runtime: GpuRuntime, set: RnsDeviceSet): Promi
   if (!p) {
     const ctx = runtime.context;
     p = Promise.all([
-      getProgram(ctx, { source: columnsSource(set), args: [['Acc', 'Array'], ['Tb', 'Array']], components: 2 }),
+      getProgram(ctx, { source: quotientSource(set), args: [['Acc', 'Array'], ['Tb', 'Array']], components: 1 }),
+      getProgram(ctx, { source: columnsSource(set), args: [['Acc', 'Array'], ['Kq', 'Array'], ['Tb', 'Array']], components: 2 }),
       getProgram(ctx, { source: sizeSource(set), args: [['C', 'Array']], components: 2 }),
       getProgram(ctx, { source: wordsSource(set), args: [['Acc', 'Array'], ['C', 'Array'], ['W', 'Array'], ['Tb', 'Array'], ['count', 'Integer']], components: 1 }),
-    ]).then(([columns, size, words]) => ({ columns, size, words }));
+    ]).then(([quotients, columns, size, words]) => ({ quotients, columns, size, words }));
     programs.set(set, p);
   }
   return p;
@@ -254,11 +269,13 @@ export interface NormalizeScratch {
  * @param scratch - column and size buffers large enough for `count`
  * @param table - the set's table on the device
  * @param out - the destination buffer
- * @returns the three passes, in order
+ * @returns the four passes, in order
  */
 export function normalizePasses(programs: NormalizePrograms, set: RnsDeviceSet, acc: GpuBuffer, count: number, scratch: NormalizeScratch, table: GpuBuffer, out: GpuBuffer): Pass[] {
+  // The quotients K go into the sizes buffer, free until the size pass overwrites it (after the columns read K).
   return [
-    { program: programs.columns, arrays: { Acc: { buffer: acc }, Tb: { buffer: table } }, scalars: {}, output: { buffer: scratch.columns }, threads: count * set.limbs },
+    { program: programs.quotients, arrays: { Acc: { buffer: acc }, Tb: { buffer: table } }, scalars: {}, output: { buffer: scratch.sizes }, threads: count },
+    { program: programs.columns, arrays: { Acc: { buffer: acc }, Kq: { buffer: scratch.sizes }, Tb: { buffer: table } }, scalars: {}, output: { buffer: scratch.columns }, threads: count * set.limbs },
     { program: programs.size, arrays: { C: { buffer: scratch.columns } }, scalars: {}, output: { buffer: scratch.sizes }, threads: 2 * count },
     { program: programs.words, arrays: { Acc: { buffer: acc }, C: { buffer: scratch.columns }, W: { buffer: scratch.sizes }, Tb: { buffer: table } }, scalars: { count }, output: { buffer: out }, threads: (set.size + 6) * count },
   ];

@@ -89,6 +89,8 @@ export interface RoundedStage {
   readonly before: (acc: GpuBuffer) => Pass[];
   readonly count: number;
   readonly out: GpuBuffer;
+  /** Passes run after the rounding (e.g. moving the result into place). */
+  readonly after?: readonly Pass[];
 }
 
 /**
@@ -104,7 +106,7 @@ export async function runStages(runtime: GpuRuntime, set: RnsDeviceSet, stages: 
   const columns = scratchBuffer(runtime, 'columns', 2 * set.limbs * count);
   const sizes = scratchBuffer(runtime, 'sizes', 4 * count);
   const table = deviceTable(runtime, set);
-  const passes = stages.flatMap((s) => [...s.before(acc), ...normalizePasses(progs, set, acc, s.count, { columns, sizes }, table, s.out)]);
+  const passes = stages.flatMap((s) => [...s.before(acc), ...normalizePasses(progs, set, acc, s.count, { columns, sizes }, table, s.out), ...(s.after ?? [])]);
   submitPasses(ctx, passes.map((pass) => ({ pass })));
   await trackGpuWork(ctx.device.queue.onSubmittedWorkDone());
   temporaries.forEach((b) => b.destroy());

@@ -16,7 +16,7 @@ import type { Pass, Program } from '../../../backends/webgpu/program.js';
 import type { GpuRuntime } from '../../../backends/webgpu/runtime.js';
 import type { GpuBuffer } from '../../../backends/webgpu/webgpu-types.js';
 import { WORD_BIAS, type RnsDeviceSet } from './device-set.js';
-import { addTerm, addTermOf, f64Factor, gridExponent, rnsFactor, termInfo, termOf, termsLog2, type Factor } from './grid.js';
+import { absFactor, addTerm, f64Factor, negFactor, oneFactor, gridExponent, rnsFactor, termInfo, termOf, termsLog2, type Factor } from './grid.js';
 import { accumulatorProgram, scratchBuffer } from './rns-device-kernel.js';
 
 const B = WORD_BIAS;
@@ -29,28 +29,48 @@ export interface RowSumVariant {
   readonly beta: boolean;
   readonly p: 'rns' | 'f64';
   readonly gather: boolean;
+  /** Q: device RNS numbers (default), or the constant 1 (out_r = Σ_j P[…], ASUM). */
+  readonly q?: 'rns' | 'one';
+  /** Terms |P|·Q instead of P·Q (ASUM). */
+  readonly abs?: boolean;
+  /** Terms −P·Q instead of P·Q (TRSV: b_i − Σ t_ij·x_j). */
+  readonly neg?: boolean;
+  /**
+   * An exact zero is +0 (a sum started from +0, as the CPU's accumulators are: IEEE +0 + −0 = +0) instead of −0
+   * when every term is −0.
+   */
+  readonly plusZero?: boolean;
+}
+
+/** The factors P and Q of a term, as the variant reads them. */
+function rowFactors(set: RnsDeviceSet, v: RowSumVariant): { P: Factor; Q: Factor } {
+  const P0 = v.p === 'f64' ? f64Factor('P', 'kp') : rnsFactor(set, 'P', 'LP', 'kp');
+  return {
+    P: v.abs ? absFactor(P0) : v.neg ? negFactor(P0) : P0,
+    Q: v.q === 'one' ? oneFactor() : rnsFactor(set, 'Q', 'LQ', v.gather ? 'qj' : '(q0 + j)'),
+  };
 }
 
 /** Source of the term (r, j): kp, the Q index, and the term's variables (suffix a). */
 function rowTerm(set: RnsDeviceSet, v: RowSumVariant): { code: string; P: Factor; Q: Factor } {
-  const P = v.p === 'f64' ? f64Factor('P', 'kp') : rnsFactor(set, 'P', 'LP', 'kp');
-  const Q = rnsFactor(set, 'Q', 'LQ', v.gather ? 'qj' : 'j');
+  const { P, Q } = rowFactors(set, v);
   const gather = v.gather ? `let qj = mpBits(Ci[kp]) - ${B};\nlet pad = mpI32(0);\nif (qj < 0) { qj = 0; pad = 1; }` : '';
-  return { code: `const kp = r * rs + j * cs;\n${gather}\n${termOf('a', P, Q)}${v.gather ? '\nif (pad !== 0) { za = 1; }' : ''}`, P, Q };
+  return { code: `const kp = p0 + r * rs + j * cs;\n${gather}\n${termOf('a', P, Q)}${v.gather ? '\nif (pad !== 0) { za = 1; }' : ''}`, P, Q };
 }
 /** Bit bound standing for "no non-zero term". */
 const NONE = -(2 ** 29) + 1;
 
-const SHAPE_ARGS = [['R', 'Integer'], ['N', 'Integer'], ['S', 'Integer'], ['chunk', 'Integer'], ['rs', 'Integer'], ['cs', 'Integer'], ['LP', 'Integer'], ['LQ', 'Integer'], ['LY', 'Integer'], ['nu', 'Integer']] as const;
+const SHAPE_ARGS = [['R', 'Integer'], ['N', 'Integer'], ['S', 'Integer'], ['chunk', 'Integer'], ['rs', 'Integer'], ['cs', 'Integer'], ['LP', 'Integer'], ['LQ', 'Integer'], ['LY', 'Integer'], ['nu', 'Integer'], ['p0', 'Integer'], ['q0', 'Integer'], ['y0', 'Integer'], ['rf', 'Integer']] as const;
 
 /** Combines a term's info into (any, etop, fmin, nz). */
 const FOLD = (id: string): string => `if (z${id} === 0) { if (any === 0 || top${id} > etop) { etop = top${id}; } if (any === 0 || f${id} < fmin) { fmin = f${id}; } any = 1; } else { if (s${id} === 0) { nz = 0; } }`;
 
 function chunkRangeSource(set: RnsDeviceSet, v: RowSumVariant): string {
-  return `function (P, Q, Ci, R, N, S, chunk, rs, cs, LP, LQ, LY, nu) {
+  return `function (P, Q, Ci, R, N, S, chunk, rs, cs, LP, LQ, LY, nu, p0, q0, y0, rf) {
 const t = this.thread.x;
-const r = mpIdiv(t, S);
-const c = t - r * S;
+let r = mpIdiv(t, S);
+let c = t - r * S;
+if (rf !== 0) { c = mpIdiv(t, R); r = t - c * R; }
 const j0 = c * chunk;
 let j1 = j0 + chunk;
 if (j1 > N) { j1 = N; }
@@ -69,19 +89,21 @@ return [mpFloat(etop + ${B}), mpFloat(fmin + ${B})];
 
 /** Thread per row: the chunks' ranges and the β term folded into one (same encoding as a chunk's). */
 function rowRangeSource(set: RnsDeviceSet, beta: boolean): string {
-  return `function (Ra, Sc, Y, R, N, S, chunk, rs, cs, LP, LQ, LY, nu) {
+  return `function (Ra, Sc, Y, R, N, S, chunk, rs, cs, LP, LQ, LY, nu, p0, q0, y0, rf) {
 const r = this.thread.x;
 let any = mpI32(0);
 let etop = mpI32(0);
 let fmin = mpI32(0);
 let nz = mpI32(1);
 for (let c = mpI32(0); c < S; c++) {
-  const w0 = mpBits(Ra[2 * (r * S + c)]) - ${B};
-  const w1 = mpBits(Ra[2 * (r * S + c) + 1]) - ${B};
+  let rc = r * S + c;
+  if (rf !== 0) { rc = c * R + r; }
+  const w0 = mpBits(Ra[2 * rc]) - ${B};
+  const w1 = mpBits(Ra[2 * rc + 1]) - ${B};
   if (w0 === ${NONE}) { if (w1 === 0) { nz = 0; } }
   else { if (any === 0 || w0 > etop) { etop = w0; } if (any === 0 || w1 < fmin) { fmin = w1; } any = 1; }
 }
-${beta ? `${termInfo(set, 'b', 'Sc', '1', '0', 'Y', 'LY', 'r')}\n${FOLD('b')}` : ''}
+${beta ? `${termInfo(set, 'b', 'Sc', '1', '0', 'Y', 'LY', '(y0 + r)')}\n${FOLD('b')}` : ''}
 if (any === 0) { return [mpFloat(${NONE + B}), mpFloat(nz + ${B})]; }
 return [mpFloat(etop + ${B}), mpFloat(fmin + ${B})];
 }`;
@@ -101,10 +123,11 @@ ${gridExponent(set, 'nu')}`;
 
 /** Thread per term (r, j): −1 when the term is zero or below the grid, else 2·(f − G) + sign. */
 function codesSource(set: RnsDeviceSet, v: RowSumVariant): string {
-  return `function (P, Q, Ci, Rr, R, N, S, chunk, rs, cs, LP, LQ, LY, nu) {
+  return `function (P, Q, Ci, Rr, R, N, S, chunk, rs, cs, LP, LQ, LY, nu, p0, q0, y0, rf) {
 const t = this.thread.x;
-const r = mpIdiv(t, N);
-const j = t - r * N;
+let r = mpIdiv(t, N);
+let j = t - r * N;
+if (rf !== 0) { j = mpIdiv(t, R); r = t - j * R; }
 ${rowGrid(set)}
 ${rowTerm(set, v).code}
 if (any === 0 || za !== 0 || fa < G) { return mpFloat(${B - 1}); }
@@ -112,15 +135,48 @@ return mpFloat(2 * (fa - G) + sa + ${B});
 }`;
 }
 
+/** Terms a partial-sum thread takes per loop step: their loads are issued together (see {@link partialSource}). */
+const UNROLL = 4;
+
+/**
+ * Source of the term j + u of a partial-sum thread, branch-free: every load is made (a padding or below-grid term
+ * reads a valid element and is then masked), so the loads of the {@link UNROLL} terms of a step are independent
+ * and in flight together — a thread's loop is otherwise one memory latency per term.
+ */
+function partialTerm(set: RnsDeviceSet, v: RowSumVariant, u: string): string {
+  const o = set.offsets, n = set.size;
+  const P = v.p === 'f64' ? f64Factor('P', `kp${u}`) : rnsFactor(set, 'P', 'LP', `kp${u}`);
+  const Q = v.q === 'one' ? oneFactor() : rnsFactor(set, 'Q', 'LQ', v.gather ? `qj${u}` : `(q0 + j${u})`);
+  return `const j${u} = j + ${u};
+let cd${u} = r * N + j${u};
+if (rf !== 0) { cd${u} = j${u} * R + r; }
+const code${u} = mpBits(Cd[cd${u}]) - ${B};
+const kp${u} = p0 + r * rs + j${u} * cs;
+${v.gather ? `const qj${u} = mpImax(mpBits(Ci[kp${u}]) - ${B}, 0);` : ''}
+${P.decl(`a${u}`)}
+const p2${u} = mpBits(Tb[${o.pow2} + (mpImax(code${u}, 0) >> 1) * ${n} + i]);`;
+}
+
+/** Source adding term u (declared by {@link partialTerm}) to acc: ±|P·Q·2^(f − G)|_m, or nothing when its code is −1. */
+function partialAdd(set: RnsDeviceSet, v: RowSumVariant, u: string): string {
+  const P = v.p === 'f64' ? f64Factor('P', `kp${u}`) : rnsFactor(set, 'P', 'LP', `kp${u}`);
+  const Q = v.q === 'one' ? oneFactor() : rnsFactor(set, 'Q', 'LQ', v.gather ? `qj${u}` : `(q0 + j${u})`);
+  return `let ra${u} = mpMulModR(mpMulModR(${P.residue(`a${u}`)}, ${Q.residue(`b${u}`)}, m, rm), p2${u}, m, rm);
+if ((code${u} & 1) !== 0 && ra${u} !== 0) { ra${u} = m - ra${u}; }
+if (code${u} < 0) { ra${u} = 0; }
+acc = acc + ra${u};
+if (acc >= m) { acc = acc - m; }`;
+}
+
 /**
  * Thread per row, chunk and modulus: the chunk's terms on the grid, from their codes — the per-term work (fields,
- * exponents, the grid test) is done once per term by the codes pass, not once per modulus.
+ * exponents, the grid test) is done once per term by the codes pass, not once per modulus. Terms go {@link UNROLL}
+ * at a time (loads first, then the arithmetic), the rest one by one; the sum does not depend on it (exact).
  */
 function partialSource(set: RnsDeviceSet, v: RowSumVariant): string {
   const n = set.size, o = set.offsets;
-  const P = v.p === 'f64' ? f64Factor('P', 'kp') : rnsFactor(set, 'P', 'LP', 'kp');
-  const Q = rnsFactor(set, 'Q', 'LQ', v.gather ? 'qj' : 'j');
-  return `function (P, Q, Ci, Cd, Tb, R, N, S, chunk, rs, cs, LP, LQ, LY, nu) {
+  const us = Array.from({ length: UNROLL }, (_, u) => String(u));
+  return `function (P, Q, Ci, Cd, Tb, R, N, S, chunk, rs, cs, LP, LQ, LY, nu, p0, q0, y0, rf) {
 const t = this.thread.x;
 const rc = mpIdiv(t, ${n});
 const i = t - rc * ${n};
@@ -128,50 +184,67 @@ const r = mpIdiv(rc, S);
 const c = rc - r * S;
 const m = mpBits(Tb[${o.moduli} + i]);
 const rm = Tb[${o.inverse} + i];
+${v.p === 'f64' ? `const r32 = mpBits(Tb[${o.pow16} + 2 * ${n} + i]);` : ''}
 let acc = mpI32(0);
 const j0 = c * chunk;
 let j1 = j0 + chunk;
 if (j1 > N) { j1 = N; }
-for (let j = j0; j < j1; j++) {
-  const code = mpBits(Cd[r * N + j]) - ${B};
-  if (code >= 0) {
-    const kp = r * rs + j * cs;
-    ${v.gather ? `const qj = mpBits(Ci[kp]) - ${B};` : ''}
-    ${P.decl('a')}
-    const p2 = mpBits(Tb[${o.pow2} + i * ${set.pow2} + (code >> 1)]);
-    let ra = mpMulModR(mpMulModR(${P.residue('a')}, ${Q.residue('b')}, m, rm), p2, m, rm);
-    if ((code & 1) !== 0 && ra !== 0) { ra = m - ra; }
-    acc = acc + ra;
-    if (acc >= m) { acc = acc - m; }
-  }
+let j = j0;
+while (j + ${UNROLL - 1} < j1) {
+${us.map((u) => partialTerm(set, v, u)).join('\n')}
+${us.map((u) => partialAdd(set, v, u)).join('\n')}
+j = j + ${UNROLL};
+}
+while (j < j1) {
+${partialTerm(set, v, '0')}
+${partialAdd(set, v, '0')}
+j = j + 1;
 }
 return mpFloat(acc + ${B});
 }`;
 }
 
-function combineSource(set: RnsDeviceSet, beta: boolean): string {
+function combineSource(set: RnsDeviceSet, beta: boolean, plusZero: boolean): string {
   const n = set.size;
-  return `function (Pa, Rr, Sc, Y, Tb, R, N, S, chunk, rs, cs, LP, LQ, LY, nu) {
+  return `function (Pa, Rr, Sc, Y, Tb, R, N, S, chunk, rs, cs, LP, LQ, LY, nu, p0, q0, y0, rf) {
 const t = this.thread.x;
 let r = mpI32(0);
 let i = mpI32(0);
 if (t < ${n} * R) { r = mpIdiv(t, ${n}); i = t - r * ${n}; } else { r = mpImod(t - ${n} * R, R); i = ${n} + mpIdiv(t - ${n} * R, R); }
 ${rowGrid(set)}
-${beta ? termInfo(set, 'b', 'Sc', '1', '0', 'Y', 'LY', 'r') : ''}
+${beta ? termInfo(set, 'b', 'Sc', '1', '0', 'Y', 'LY', '(y0 + r)') : ''}
 if (i < ${n}) {
   if (any === 0) { return mpFloat(${B}); }
   const m = mpBits(Tb[${set.offsets.moduli} + i]);
   const rm = Tb[${set.offsets.inverse} + i];
   let acc = mpI32(0);
-  for (let c = mpI32(0); c < S; c++) {
+  let c = mpI32(0);
+  // Four partials per step, loaded together (one latency per step, not per partial).
+  while (c + 3 < S) {
+    const q0w = mpBits(Pa[(r * S + c) * ${n} + i]) - ${B};
+    const q1w = mpBits(Pa[(r * S + c + 1) * ${n} + i]) - ${B};
+    const q2w = mpBits(Pa[(r * S + c + 2) * ${n} + i]) - ${B};
+    const q3w = mpBits(Pa[(r * S + c + 3) * ${n} + i]) - ${B};
+    acc = acc + q0w;
+    if (acc >= m) { acc = acc - m; }
+    acc = acc + q1w;
+    if (acc >= m) { acc = acc - m; }
+    acc = acc + q2w;
+    if (acc >= m) { acc = acc - m; }
+    acc = acc + q3w;
+    if (acc >= m) { acc = acc - m; }
+    c = c + 4;
+  }
+  while (c < S) {
     acc = acc + mpBits(Pa[(r * S + c) * ${n} + i]) - ${B};
     if (acc >= m) { acc = acc - m; }
+    c = c + 1;
   }
-  ${beta ? addTerm(set, 'b', 'Sc', '0', 'Y', 'r') : ''}
-  return mpFloat(mpMulMod(acc, mpBits(Tb[${set.offsets.w} + i]), m) + ${B});
+  ${beta ? addTerm(set, 'b', 'Sc', '0', 'Y', '(y0 + r)') : ''}
+  return mpFloat(mpMulModR(acc, mpBits(Tb[${set.offsets.w} + i]), m, rm) + ${B});
 }
 if (i === ${n}) { return mpFloat(G + ${B}); }
-if (any === 0 && nz !== 0) { return mpFloat(1 + ${B}); }
+${plusZero ? '' : `if (any === 0 && nz !== 0) { return mpFloat(1 + ${B}); }`}
 return mpFloat(${B});
 }`;
 }
@@ -200,7 +273,7 @@ export async function rowSumPrograms(runtime: GpuRuntime, set: RnsDeviceSet, var
     accumulatorProgram(runtime, { source: rowRangeSource(set, beta), args: [['Ra', 'Array'], ['Sc', 'Array'], ['Y', 'Array'], ...shape], components: 2 }),
     accumulatorProgram(runtime, { source: codesSource(set, variant), args: [['P', 'Array'], ['Q', 'Array'], ['Ci', 'Array'], ['Rr', 'Array'], ...shape], components: 1 }),
     accumulatorProgram(runtime, { source: partialSource(set, variant), args: [['P', 'Array'], ['Q', 'Array'], ['Ci', 'Array'], ['Cd', 'Array'], ['Tb', 'Array'], ...shape], components: 1 }),
-    accumulatorProgram(runtime, { source: combineSource(set, beta), args: [['Pa', 'Array'], ['Rr', 'Array'], ['Sc', 'Array'], ['Y', 'Array'], ['Tb', 'Array'], ...shape], components: 1 }),
+    accumulatorProgram(runtime, { source: combineSource(set, beta, variant.plusZero === true), args: [['Pa', 'Array'], ['Rr', 'Array'], ['Sc', 'Array'], ['Y', 'Array'], ['Tb', 'Array'], ...shape], components: 1 }),
   ]);
   return { ranges, rowRanges, codes, partials, combine };
 }
@@ -214,6 +287,12 @@ export interface RowSumShape {
   readonly LP: number;
   readonly LQ: number;
   readonly LY: number;
+  /** Index of P's element (0, 0) (default 0): term (r, j) reads P[p0 + r·rs + j·cs]. */
+  readonly p0?: number;
+  /** Index of Q's element 0 (default 0): term (r, j) reads Q[q0 + j] (not with gathered columns). */
+  readonly q0?: number;
+  /** Index of Y's element 0 (default 0): row r's β term reads Y[y0 + r]. */
+  readonly y0?: number;
   /** Whether rows add β·Y[r]. */
   readonly beta: boolean;
 }
@@ -230,7 +309,10 @@ export function rowSumPasses(runtime: GpuRuntime, set: RnsDeviceSet, programs: R
   const S = Math.max(1, Math.min(Math.ceil(2 ** 19 / (shape.R * n)), Math.ceil(shape.N / 16), 1024));
   const chunk = Math.max(1, Math.ceil(shape.N / S));
   const nu = termsLog2(shape.N + (shape.beta ? 1 : 0));
-  const scalars = { R: shape.R, N: shape.N, S, chunk, rs: shape.rs, cs: shape.cs, LP: shape.LP, LQ: shape.LQ, LY: shape.LY, nu };
+  // Row-fast thread order where P's rows are its contiguous direction (GEMV N, ELL): adjacent threads of the
+  // per-term passes then read adjacent elements of P (and write adjacent codes); column-fast otherwise (GEMV T, DOT).
+  const rf = shape.R > 1 && Math.abs(shape.rs) < Math.abs(shape.cs) ? 1 : 0;
+  const scalars = { R: shape.R, N: shape.N, S, chunk, rs: shape.rs, cs: shape.cs, LP: shape.LP, LQ: shape.LQ, LY: shape.LY, nu, p0: shape.p0 ?? 0, q0: shape.q0 ?? 0, y0: shape.y0 ?? 0, rf };
   const ranges = scratchBuffer(runtime, 'row-ranges', 2 * shape.R * S);
   const rows = scratchBuffer(runtime, 'row-range', 2 * shape.R);
   const partials = scratchBuffer(runtime, 'row-partials', shape.R * S * n);

@@ -38,7 +38,7 @@ function updateSource(set: RnsDeviceSet, terms: 1 | 2): string {
     'let acc = mpI32(0);',
     addTerm(set, '0', 'S', '0', 'X', 'k'),
     terms === 2 ? addTerm(set, '1', 'S', '1', 'Y', 'k') : '',
-    `return mpFloat(mpMulMod(acc, mpBits(Tb[${set.offsets.w} + i]), m) + ${B});`,
+    `return mpFloat(mpMulModR(acc, mpBits(Tb[${set.offsets.w} + i]), m, rm) + ${B});`,
     '}',
     `if (i === ${n}) { return mpFloat(G + ${B}); }`,
     // An exact zero is −0 only when every term is a zero of negative sign (IEEE: (−0) + (−0) = −0, x − x = +0).

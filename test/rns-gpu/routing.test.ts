@@ -1,0 +1,127 @@
+// `backend: 'gpu'` with an RNS arithmetic on ordinary ranges: same validation as the CPU, results within the
+// CPU's a-priori bounds (…Bound with the same arithmetic) of the exact values, and — outputs being doubles
+// rounded from ≥ 106-bit results — equal to the CPU backend's results for these random inputs.
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { asum, asumBound, axpy, dot, dotBound, ellSpmv, ellWithStorage, formats, gemv, gemvBound, matrix, nrm2, nrm2Bound, rnsFormat, scal, toArray, trsv, trsvBound, vector, waxpby, waxpbyBound, ELL_PADDING } from '../../src/index.js';
+import { exactDot, exactSum, absoluteError } from '../../src/testing/exact.js';
+import { roundRationalToDouble } from '../../src/testing/round-rational.js';
+import { requireRuntime } from '../gpu/gpu-test-helpers.js';
+
+const rns106 = formats.rns106;
+const STORAGES = [formats.f64, formats.f32, formats.f16, rns106, rnsFormat(212)] as const;
+const finite = fc.double({ min: -1e4, max: 1e4, noNaN: true, noDefaultInfinity: true });
+const storageOf = fc.constantFrom(...STORAGES);
+const gpu = { backend: 'gpu' as const, arithmetic: rns106, strict: true };
+
+/** The stored values (what both backends read). */
+const stored = (r: Parameters<typeof toArray>[0]): number[] => Array.from(toArray(r));
+
+describe("backend: 'gpu' with an RNS arithmetic on ranges", () => {
+  it('DOT, ASUM, NRM2: within the CPU bound of the exact value, and equal to the CPU result', async () => {
+    await requireRuntime();
+    await fc.assert(fc.asyncProperty(fc.array(fc.tuple(finite, finite), { minLength: 0, maxLength: 30 }), storageOf, storageOf, async (pairs, sx, sy) => {
+      const x = vector(pairs.map((p) => p[0]), { storage: sx }), y = vector(pairs.map((p) => p[1]), { storage: sy });
+      const d = await dot(x, y, gpu);
+      expect(d.backend).toBe('gpu');
+      expect(d.arithmetic).toBe('rns106');
+      const exact = exactDot(stored(x), stored(y));
+      expect(roundRationalToDouble(absoluteError(d.value, exact))).toBeLessThanOrEqual(dotBound(x, y, { arithmetic: rns106 }));
+      expect(d.value).toBe(dot(x, y, { arithmetic: rns106 }));
+      const a = await asum(x, gpu);
+      expect(roundRationalToDouble(absoluteError(a.value, exactSum(stored(x).map(Math.abs))))).toBeLessThanOrEqual(asumBound(x, { arithmetic: rns106 }));
+      expect(a.value).toBe(asum(x, { arithmetic: rns106 }));
+      const r = await nrm2(x, gpu);
+      // √ of the sum of squares (scaled by 2^600 against underflow) rounded to a double: 2^-52 relative slack
+      // for the oracle's own roundings.
+      const big = stored(x).map((v) => v * 2 ** 600);
+      const norm = Math.sqrt(roundRationalToDouble(exactDot(big, big))) * 2 ** -600;
+      expect(Math.abs(r.value - norm)).toBeLessThanOrEqual(nrm2Bound(x, { arithmetic: rns106 }) + 2 ** -52 * norm);
+      expect(r.value).toBe(nrm2(x, { arithmetic: rns106 }));
+    }), { numRuns: 12 });
+  });
+
+  it('GEMV N/T, WAXPBY, AXPY, SCAL: the CPU results (fp64, fp32 and RNS outputs), within the CPU bounds', async () => {
+    await requireRuntime();
+    await fc.assert(fc.asyncProperty(
+      fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 5 }), fc.array(finite, { minLength: 40, maxLength: 40 }),
+      fc.constantFrom('N', 'T'), storageOf, storageOf, fc.constantFrom(0, 1, -0.5, 3), fc.constantFrom(0, 1, 0.25),
+      async (m, n, pool, trans, sa, sy, alpha, beta) => {
+        const A = matrix(m, n, (i, j) => pool[i + j * m]!, { storage: sa });
+        const [rows, cols] = trans === 'N' ? [m, n] : [n, m];
+        const x = vector(pool.slice(25, 25 + cols), { storage: sa });
+        const y0 = pool.slice(31, 31 + rows).map((v, i) => (beta === 0 && i === 0 && sy.storage.kind !== 'mp' ? NaN : v)); // β = 0: y not read
+        const yg = vector(y0, { storage: sy }), yc = vector(y0, { storage: sy }), yb = vector(y0, { storage: sy });
+        const bound = beta === 0 ? undefined : gemvBound({ alpha, A, x, beta, y: yb, trans }, { arithmetic: rns106 });
+        await gemv({ alpha, A, x, beta, y: yg, trans }, gpu);
+        gemv({ alpha, A, x, beta, y: yc, trans }, { arithmetic: rns106 });
+        expect(stored(yg)).toEqual(stored(yc));
+        expect(bound === undefined || bound.every((b) => b >= 0)).toBe(true);
+        const xs = vector(pool.slice(0, 6), { storage: sa }), ys = vector(pool.slice(6, 12), { storage: sy });
+        const wg = vector(6, { storage: sy }), wc = vector(6, { storage: sy });
+        const wb = waxpbyBound(alpha, xs, beta, ys, wg, { arithmetic: rns106 });
+        await waxpby(alpha, xs, beta, ys, wg, gpu);
+        waxpby(alpha, xs, beta, ys, wc, { arithmetic: rns106 });
+        expect(stored(wg)).toEqual(stored(wc));
+        // (toArray rounds an RNS-stored w to doubles: the bound is checked on number storage, exact there.)
+        if (sy.storage.kind === 'number') stored(wg).forEach((w, k) => {
+          const e = exactDot([alpha, beta], [stored(xs)[k]!, stored(ys)[k]!]);
+          expect(roundRationalToDouble(absoluteError(w, e))).toBeLessThanOrEqual(wb[k]!);
+        });
+        const ag = vector(stored(ys), { storage: sy }), ac = vector(stored(ys), { storage: sy });
+        await axpy(alpha, xs, ag, gpu);
+        axpy(alpha, xs, ac, { arithmetic: rns106 });
+        expect(stored(ag)).toEqual(stored(ac));
+        const sg = vector(stored(xs), { storage: sy }), sc = vector(stored(xs), { storage: sy });
+        await scal(alpha, sg, gpu);
+        scal(alpha, sc, { arithmetic: rns106 });
+        expect(stored(sg)).toEqual(stored(sc));
+      }), { numRuns: 10 });
+  });
+
+  it('TRSV: the CPU results, within the CPU substitution bound; ELL SpMV: the CPU results', async () => {
+    await requireRuntime();
+    await fc.assert(fc.asyncProperty(
+      fc.integer({ min: 1, max: 6 }), fc.array(finite, { minLength: 48, maxLength: 48 }), fc.constantFrom('U', 'L'), fc.constantFrom('N', 'T'), fc.constantFrom('N', 'U'), storageOf, storageOf,
+      async (n, pool, uplo, trans, diag, sa, sx) => {
+        const inside = (i: number, j: number): boolean => (uplo === 'U' ? j >= i : j <= i);
+        // NaN outside the triangle (never read; RNS storage holds no NaN: 0 there), diagonal kept away from 0.
+        // |t_ij| ≤ 1 off the diagonal, t_ii ∈ [2, 3], |b_i| ≤ 1: |x_i| ≤ 1.5^n stays within fp16.
+        const A = matrix(n, n, (i, j) => (!inside(i, j) ? (sa.storage.kind === 'mp' ? 0 : NaN) : i === j ? 2 + Math.abs(pool[i]!) / 1e4 : pool[i + j * n]! / 1e4), { storage: sa });
+        const b = pool.slice(36, 36 + n).map((v) => v / 1e4);
+        const xg = vector(b, { storage: sx }), xc = vector(b, { storage: sx });
+        await trsv({ A, x: xg, uplo, trans, diag }, gpu);
+        trsv({ A, x: xc, uplo, trans, diag }, { arithmetic: rns106 });
+        expect(stored(xg)).toEqual(stored(xc));
+        const bound = trsvBound({ A, x: xg, uplo, trans, diag }, gpu);
+        expect(bound).toEqual(trsvBound({ A, x: xc, uplo, trans, diag }, { arithmetic: rns106 }));
+        // ELL: row i has slots (i, i) and (i, i + 1) where they exist.
+        const cols = Int32Array.from({ length: 2 * n }, (_, k) => (k < n ? k : k - n + 1 < n ? k - n + 1 : ELL_PADDING));
+        const E = ellWithStorage({ rows: n, cols: n, width: 2, stride: n, colIndex: cols, values: Float64Array.from({ length: 2 * n }, (_, k) => (cols[k]! >= 0 ? pool[k]! : 0)) }, { storage: sa });
+        const yg = vector(b, { storage: sx }), yc = vector(b, { storage: sx });
+        await ellSpmv({ alpha: 1.5, A: E, x: xc, beta: -1, y: yg }, gpu);
+        ellSpmv({ alpha: 1.5, A: E, x: xc, beta: -1, y: yc }, { arithmetic: rns106 });
+        expect(stored(yg)).toEqual(stored(yc));
+      }), { numRuns: 10 });
+  });
+
+  it('refuses what it cannot do, naming the parameter, before writing', async () => {
+    await requireRuntime();
+    const x = vector([1, NaN, 3]), y = vector([1, 2, 3]);
+    await expect(dot(x, y, gpu)).rejects.toMatchObject({ code: 'INVALID_VALUE', parameter: 'x[1]' });
+    const w = vector([7, 7, 7]);
+    await expect(waxpby(1, x, 1, y, w, gpu)).rejects.toMatchObject({ code: 'INVALID_VALUE', parameter: 'x[1]' });
+    expect(stored(w)).toEqual([7, 7, 7]);
+    expect(() => dot(vector([1], { storage: formats.dd }), vector([1]), gpu)).toThrow(expect.objectContaining({ code: 'INVALID_FORMAT', parameter: 'x' }));
+    expect(() => dot(y, y, { ...gpu, accumulation: 'recursive' })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', parameter: 'options.accumulation' }));
+    const U = matrix(2, 2, (i, j) => (i === 1 && j === 1 ? 0 : 1));
+    const b = vector([4, 8]);
+    await expect(trsv({ A: U, x: b, uplo: 'U' }, gpu)).rejects.toMatchObject({ code: 'INVALID_VALUE', parameter: 'A[1, 1]' });
+    expect(stored(b)).toEqual([4, 8]);
+    expect(() => trsv({ A: U, x: b, uplo: 'U' }, { ...gpu, blockSize: 64 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', parameter: 'options.blockSize' }));
+    // dot's into: an RNS-stored result is written (rounded once to its set).
+    const into = vector(1, { storage: rns106 });
+    await dot(y, y, { ...gpu, into });
+    expect(stored(into)).toEqual([14]);
+  });
+});
