@@ -12,7 +12,7 @@ import { hostDot } from '../../src/backends/webgpu/host-fallback.js';
 import { bindingWindows, bindWindow, bufferView, DeviceArray } from '../../src/backends/webgpu/device-array.js';
 import type { VectorRead } from '../../src/backends/webgpu/formats.js';
 import { elementIndex, allowFallback, UNROLL, accumulatorChains, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
-import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
+import { boundedScratch, getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 
 /**
@@ -186,7 +186,7 @@ async function dotOnDevice(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, 
   const sizes = reducePlan(first);
   const counts = [first, ...sizes];
   const key = `dot|${objectId(x)}|${objectId(y)}|${n}|${arithmetic.name}|${maxThreads}|${shapeKey}`;
-  const plan = getPlan(runtime, key, windows.length + sizes.length, () => counts.map((t) => createWordBuffer(context, t * c)));
+  const plan = getPlan(runtime, key, windows.length + sizes.length, () => counts.map((t) => boundedScratch(createWordBuffer(context, t * c))));
   const partial = memo(`dot1|${arithmetic.name}|${readKey(x)}|${readKey(y)}|${shapeKey}`, () => partialSource(arithmetic, x, y, shape));
   const p1 = await getProgram(context, { source: partial.source, args: partial.args, components: c });
   const reduce = memo(`dotr|${arithmetic.name}`, () => reduceProgramSpec(arithmetic));

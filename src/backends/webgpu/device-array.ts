@@ -9,6 +9,7 @@ import { checkSize, fail, ModprecError } from '../../core/errors.js';
 import { fallbackNotice, gpuUnavailableReason } from './backend.js';
 import { gpuFormat, type EncodedArray, type GpuFormatName, type GpuStorageFormat } from './formats.js';
 import { createWordBuffer, gpuRuntime, readWords, type GpuRuntime } from './runtime.js';
+import { checkBindingsAgainst } from './program.js';
 import { storedValues } from '../webgpu-bridge/stored-values.js';
 import type { GpuBuffer } from './webgpu-types.js';
 
@@ -232,6 +233,8 @@ let bindingLimitOverride: number | undefined;
  */
 export function setBindingLimitForTests(bytes: number | undefined): void {
   bindingLimitOverride = bytes;
+  // Every dispatch then checks its bindings against it: an operand bound whole over it fails the test.
+  checkBindingsAgainst(bytes);
 }
 
 /**

@@ -1,0 +1,160 @@
+/**
+ * ASUM and NRM2 on views over one storage binding, and the updates (AXPY, WAXPBY, SCAL: out ← α·x + β·y) on operands and output views larger than one storage binding
+ * (a forced small limit, so llvmpipe takes the split path with small arrays), and output views written in place
+ * (issue 14): strided and negative-stride views in f32, f16, bf16, f64 and ff, inputs that are views of the output's own
+ * storage included. Each case runs unsplit and split: the whole span must come out bit for bit the same, the view
+ * must hold the exact α·x + β·y (small integers: every format and arithmetic is exact on them), and every other
+ * element of the span must keep its value.
+ */
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { bindingWindows, deviceView, setBindingLimitForTests, toDevice } from '../../src/backends/webgpu/device-array.js';
+import { gpuUpdate } from '../../kernels/waxpby/update-webgpu.js';
+import { gpuAsum } from '../../kernels/asum/asum-webgpu.js';
+import { gpuNrm2 } from '../../kernels/nrm2/nrm2-webgpu.js';
+import type { GpuFormatName } from '../../src/backends/webgpu/formats.js';
+import { requireRuntime } from './gpu-test-helpers.js';
+
+const LIMIT = 4096;
+
+interface Case {
+  format: GpuFormatName;
+  n: number;
+  stride: number;
+  pad: number;
+  /** Which input shares the output's storage: none, x is out itself, y is another (reversed) view of it. */
+  alias: 'none' | 'x-is-out' | 'y-in-out';
+  alpha: number;
+  beta: number;
+  seed: number;
+}
+
+function ints(n: number, seed: number, lo: number, hi: number): Float64Array {
+  let s = seed >>> 0 || 1;
+  return Float64Array.from({ length: n }, () => {
+    s = (s * 1103515245 + 12345) >>> 0;
+    return lo + ((s >>> 16) % (hi - lo + 1));
+  });
+}
+
+/** The span's values: distinct integers, exact in every format (|v| ≤ 2048: f16's and bf16's integers up to 256 apart). */
+function sentinels(length: number): Float64Array {
+  return Float64Array.from({ length }, (_, k) => -(100 + (k % 150)));
+}
+
+/** α·x + β·y as the kernels form it: a zero coefficient's vector is not read (its term is absent, not a signed zero). */
+function update(alpha: number, x: number, beta: number, y: number): number {
+  let u = alpha !== 0 ? alpha * x : 0;
+  if (beta !== 0) u = u + beta * y;
+  return u;
+}
+
+async function runCase(c: Case, split: boolean): Promise<{ words: Uint32Array; span: Float64Array; expected: Float64Array; windows: number }> {
+  const { n, stride, pad } = c;
+  const spanLength = (n - 1) * Math.abs(stride) + 1 + 2 * pad + (c.alias === 'y-in-out' ? n : 0);
+  const init = sentinels(spanLength);
+  const offset = pad + (stride < 0 ? (n - 1) * -stride : 0);
+  const outValues = ints(n, c.seed, -4, 4);
+  for (let i = 0; i < n; i++) init[offset + i * stride] = outValues[i]!;
+  const xv = c.alias === 'x-is-out' ? outValues : ints(n, c.seed + 1, -4, 4);
+  const yv = ints(n, c.seed + 2, -4, 4);
+  // y-in-out: y is the last n elements of the output's span, backwards (read while the output is written).
+  if (c.alias === 'y-in-out') for (let i = 0; i < n; i++) init[spanLength - 1 - i] = yv[i]!;
+  const span = await toDevice(init, { format: c.format });
+  const out = deviceView(span, offset, n, stride);
+  let x = out;
+  if (c.alias !== 'x-is-out') {
+    // x a view of a span of its own, stride −2.
+    const xs = sentinels(2 * n);
+    for (let i = 0; i < n; i++) xs[2 * (n - 1 - i)] = xv[i]!;
+    x = deviceView(await toDevice(xs, { format: c.format }), 2 * (n - 1), n, -2);
+  }
+  const y = c.alias === 'y-in-out' ? deviceView(span, spanLength - 1, n, -1) : await toDevice(yv, { format: c.format });
+  if (split) setBindingLimitForTests(LIMIT);
+  let windows: number;
+  try {
+    windows = bindingWindows([x, y, out], n).length;
+    await gpuUpdate({ alpha: c.alpha, x, beta: c.beta, y, out }, { arithmetic: c.format === 'f64' || c.format === 'ff' ? 'ff' : 'f32' });
+  } finally {
+    setBindingLimitForTests(undefined);
+  }
+  const expected = Float64Array.from(init);
+  for (let i = 0; i < n; i++) expected[offset + i * stride] = update(c.alpha, xv[i]!, c.beta, yv[i]!);
+  const result = { words: (await span.encoded()).words, span: await deviceView(span, 0, spanLength, 1).toHost(), expected, windows };
+  span.destroy();
+  if (x !== out) x.destroy();
+  if (c.alias !== 'y-in-out') y.destroy();
+  return result;
+}
+
+describe('updates over one storage binding, and output views written in place', () => {
+  it('split and unsplit runs agree bit for bit, the view holds α·x + β·y, the rest of the span is untouched', async () => {
+    await requireRuntime();
+    await fc.assert(fc.asyncProperty(
+      fc.record({
+        format: fc.constantFrom<GpuFormatName>('f32', 'f16', 'bf16', 'f64', 'ff'),
+        n: fc.integer({ min: 2100, max: 3000 }),
+        stride: fc.constantFrom(1, 2, 3, -1, -2, -3),
+        pad: fc.integer({ min: 0, max: 5 }),
+        alias: fc.constantFrom<Case['alias']>('none', 'x-is-out', 'y-in-out'),
+        alpha: fc.integer({ min: -3, max: 3 }),
+        beta: fc.integer({ min: -3, max: 3 }),
+        seed: fc.nat(1000),
+      }),
+      async (c) => {
+        const whole = await runCase(c, false);
+        const split = await runCase(c, true);
+        const label = JSON.stringify(c);
+        expect(split.windows, label).toBeGreaterThan(1);
+        expect(whole.windows, label).toBe(1);
+        expect([...split.words], label).toEqual([...whole.words]);
+        // Values compared as numbers: float-float's multiply returns +0 for −1·0 (its pair sum), so a zero's sign is not
+        // the property here; the bits are, between the split and unsplit runs.
+        expect(whole.span.map((v) => v + 0), label).toEqual(whole.expected.map((v) => v + 0));
+      },
+    ), { numRuns: 30 });
+  });
+});
+
+describe('ASUM and NRM2 over one storage binding', () => {
+  it('read views of either stride sign in windows: the unsplit values, bit for bit, and the exact Σ|x|', async () => {
+    await requireRuntime();
+    await fc.assert(fc.asyncProperty(
+      fc.record({
+        format: fc.constantFrom<GpuFormatName>('f32', 'f16', 'bf16', 'f64', 'ff'),
+        n: fc.integer({ min: 2100, max: 3000 }),
+        stride: fc.constantFrom(1, 2, 3, -1, -2, -3),
+        pad: fc.integer({ min: 0, max: 5 }),
+        seed: fc.nat(1000),
+      }),
+      async (c) => {
+        const { n, stride, pad } = c;
+        const spanLength = (n - 1) * Math.abs(stride) + 1 + 2 * pad;
+        // NaN between the view's elements: a misplaced window would read one.
+        const init = new Float64Array(spanLength).fill(NaN);
+        const offset = pad + (stride < 0 ? (n - 1) * -stride : 0);
+        const values = ints(n, c.seed, -8, 8);
+        for (let i = 0; i < n; i++) init[offset + i * stride] = values[i]!;
+        const x = deviceView(await toDevice(init, { format: c.format }), offset, n, stride);
+        const arithmetic = c.format === 'f64' || c.format === 'ff' ? 'ff' : 'f32';
+        const run = async () => ({ asum: (await gpuAsum(x, { arithmetic })).value, nrm2: (await gpuNrm2(x, { arithmetic })).value });
+        const whole = await run();
+        setBindingLimitForTests(LIMIT);
+        let split: typeof whole;
+        try {
+          expect(bindingWindows([x], n).length).toBeGreaterThan(1);
+          split = await run();
+        } finally {
+          setBindingLimitForTests(undefined);
+        }
+        x.destroy();
+        const label = JSON.stringify(c);
+        expect(split.asum, label).toBe(whole.asum);
+        expect(split.nrm2, label).toBe(whole.nrm2);
+        // Integers: every partial sum is exact in binary32 (below 2^24), so the sum is Σ|x| whatever the order.
+        expect(whole.asum, label).toBe(values.reduce((s, v) => s + Math.abs(v), 0));
+        expect(whole.nrm2, label).toBeCloseTo(Math.hypot(...values), 3);
+      },
+    ), { numRuns: 20 });
+  });
+});
