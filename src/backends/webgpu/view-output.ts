@@ -20,13 +20,19 @@ import { createWordBuffer, type GpuRuntime } from './runtime.js';
  * A view's elements as an ascending walk: span element first + j·step for j < length, view element
  * `reverse ? length − 1 − j : j` (a negative stride walks the span backwards).
  */
-function ascending(view: DeviceArray): { first: number; step: number; reverse: number } {
+export function ascendingWalk(view: { offset: number; stride: number; length: number }): { first: number; step: number; reverse: number } {
   const last = view.offset + (view.length - 1) * view.stride;
   return { first: Math.min(view.offset, last), step: Math.max(1, Math.abs(view.stride)), reverse: view.stride < 0 ? 1 : 0 };
 }
 
-/** Lines setting `i${e}` to the view element at span element `e${e}`, or −1 where that element is outside the view. */
-function viewIndex(e: string, i: string): string[] {
+/**
+ * Lines setting `i` to the view element at span element `e` (expressions: names), or −1 where that element is outside
+ * the view, given the Integer arguments `first`, `step`, `len` and `reverse` of {@link ascendingWalk}.
+ * @param e - the span element's name
+ * @param i - the name to declare
+ * @returns the lines
+ */
+export function viewIndex(e: string, i: string): string[] {
   return [
     `const ${e}d = ${e} - first;`,
     `let ${i} = mpI32(-1);`,
@@ -144,7 +150,7 @@ async function scatter(runtime: GpuRuntime, packed: DeviceArray, view: DeviceArr
   const program = await getProgram(runtime.context, { source: spec.source, args: spec.args, components: components(view.format) });
   const storage = view.storage;
   storage.spare ??= createWordBuffer(runtime.context, view.words);
-  const walk = ascending(view);
+  const walk = ascendingWalk(view);
   // Extent in units of the pass's threads: words (16-bit formats: two elements a word), elements otherwise.
   const perThread = view.format.elementsPerWord;
   const lastElement = walk.first + (view.length - 1) * walk.step;
