@@ -9,7 +9,7 @@
 import { checkSize, fail } from '../../src/core/errors.js';
 import type { GpuArithmetic, GpuRegister } from '../../src/backends/webgpu/arithmetic.js';
 import { hostDot } from '../../src/backends/webgpu/host-fallback.js';
-import { bindingWindows, bindWindow, bufferView, DeviceArray } from '../../src/backends/webgpu/device-array.js';
+import { bindingWindows, bindWindow, bufferView, DeviceArray, splitBindings } from '../../src/backends/webgpu/device-array.js';
 import type { VectorRead } from '../../src/backends/webgpu/formats.js';
 import { elementIndex, allowFallback, UNROLL, accumulatorChains, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
 import { boundedScratch, getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
@@ -181,6 +181,7 @@ async function dotOnDevice(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, 
   const c = arithmetic.components;
   // Arrays over one storage binding are read through windows, each summed by its own first pass.
   const windows = bindingWindows([x, y], n);
+  const split = splitBindings([x, y]);
   const perWindow = windows.length === 1 ? firstPassThreads(n, maxThreads) : Math.ceil(firstPassThreads(n, maxThreads) / 64) * 64;
   const first = perWindow * windows.length;
   const sizes = reducePlan(first);
@@ -197,7 +198,7 @@ async function dotOnDevice(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, 
     const scalars: Record<string, number> = { n: w.count, T: perWindow };
     bindArray('X', x, arrays, scalars);
     bindArray('Y', y, arrays, scalars);
-    if (windows.length > 1) {
+    if (split) {
       bindWindow('X', x, w, arrays, scalars);
       bindWindow('Y', y, w, arrays, scalars);
     }

@@ -14,12 +14,12 @@ import { checkNumber } from '../../src/backends/webgpu/kernel-common.js';
 import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
 import { hostGemv } from '../../src/backends/webgpu/host-fallback.js';
 import { gpuUpdate } from '../waxpby/update-webgpu.js';
-import { bindingLimit, checkOperandBinding, DeviceArray, toDeviceSpan, viewOf, windowOf, wordsPerElement, type RangeLike } from '../../src/backends/webgpu/device-array.js';
+import { bindingLimit, bindWindow, checkExtentBinding, checkOperandBinding, DeviceArray, extentBytes, toDeviceSpan, viewOf, windowOf, wordsPerElement, type RangeLike } from '../../src/backends/webgpu/device-array.js';
 import { partialsFinishSource, scalarBindings } from '../../src/backends/webgpu/finish-pass.js';
-import { elementIndex, allowFallback, outputComponents, UNROLL, accumulateLoop, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
+import { elementIndex, allowFallback, outputComponents, UNROLL, accumulateLoop, checkChains, arrayArgs, bindArray, bindExtent, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
 import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
-import { throughPackedOutput } from '../../src/backends/webgpu/view-output.js';
+import { bindOldValues, checkOutputBinding, outputWindow, serialisedViewWrite, throughPackedOutput, writesInPlace } from '../../src/backends/webgpu/view-output.js';
 
 /**
  * A matrix resident on the GPU: packed column-major ({@link deviceMatrix}) or a strided view of a span
@@ -232,8 +232,8 @@ function validate(args: GpuGemvArgs): { trans: boolean; alpha: number; beta: num
   // windows follow A's columns); x of GEMV T is read whole by every column and y whole by the last pass.
   // Scaled integers are never windowed (their scales are bound whole and indexed by absolute position).
   if (A.data.format.scaled) checkOperandBinding('A', A.data);
-  if (trans || x.format.scaled) checkOperandBinding('x', x);
-  checkOperandBinding('y', y);
+  if (trans || x.format.scaled) checkExtentBinding('x', x);
+  checkOutputBinding('y', y);
   return { trans, alpha: checkNumber('alpha', args.alpha ?? 1), beta: checkNumber('beta', args.beta ?? 0) };
 }
 
@@ -268,13 +268,17 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   // A over one storage binding is read in windows of whole columns, each starting on a 256-byte boundary
   // (a multiple of 128 columns); GEMV N then keeps chunks inside windows and pads the partial rows to 64.
   const limit = bindingLimit(runtime);
-  const windowed = A.data.words * 4 > limit || (!trans && x.words * 4 > limit);
-  if (windowed && (A.data.isView || x.isView)) throw new ModprecError('BACKEND_LIMIT', `invalid argument: ${A.data.isView ? 'A' : 'x'} is a strided view and an operand exceeds maxStorageBufferBindingSize (${limit} bytes): views are not split into windows; upload it packed`, 'maxStorageBufferBindingSize');
+  // x is read whole (GEMV T) or in A's column windows (N) through the part of its span it covers (a view: its extent).
+  const windowed = A.data.words * 4 > limit || (!trans && extentBytes(x) > limit);
+  if (windowed && A.data.isView) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A is a strided view and an operand exceeds maxStorageBufferBindingSize (${limit} bytes): matrix views are not split into windows; upload it packed`, 'maxStorageBufferBindingSize');
   let mp = m;
   let columnWindows = [{ start: 0, count: n }];
   if (windowed) {
     if (A.data.format.scaled || x.format.scaled) throw new ModprecError('BACKEND_LIMIT', `invalid argument: ${A.data.format.scaled ? 'A' : 'x'} is stored in a scaled integer format, which cannot be split over storage bindings, and another operand exceeds maxStorageBufferBindingSize (${limit} bytes)`, 'maxStorageBufferBindingSize');
-    const maxCols = Math.min(Math.floor(limit / (4 * A.ld * wordsPerElement(A.data))), trans ? Infinity : Math.floor(limit / (4 * wordsPerElement(x))));
+    // A window of w elements of a view x covers (w − 1)·|stride| + 1 of its span, from up to 128 elements below its first.
+    const xElements = Math.floor(limit / (4 * wordsPerElement(x)));
+    const xCols = x.isView ? Math.floor((xElements - 129) / Math.abs(x.stride)) + 1 : xElements;
+    const maxCols = Math.min(Math.floor(limit / (4 * A.ld * wordsPerElement(A.data))), trans ? Infinity : xCols);
     if (maxCols < 128) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A needs 128 columns of ${A.ld} elements per storage binding, over this adapter's maxStorageBufferBindingSize of ${limit} bytes`, 'maxStorageBufferBindingSize');
     let width = Math.floor(maxCols / 128) * 128;
     if (!trans) {
@@ -290,14 +294,24 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
     columnWindows = [];
     for (let start = 0; start < n; start += width) columnWindows.push({ start, count: Math.min(width, n - start) });
   }
-  const key = `gemv|${trans ? 'T' : 'N'}|${objectId(A.data)}|${A.data.offset}|${A.data.stride}|${objectId(x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}|${chains}`;
-  const plan = getPlan(runtime, key, 2 + columnWindows.length, () => [createWordBuffer(context, Math.max(1, threads) * c), createWordBuffer(context, y.words)]);
+  // A view y (view-output.ts, writesInPlace) is written in place by the last pass; a packed y ping-pongs.
+  const inPlace = !y.coversSpan;
+  const key = `gemv|${trans ? 'T' : 'N'}|${objectId(A.data)}|${A.data.offset}|${A.data.stride}|${objectId(x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}|${chains}|${inPlace}`;
+  const plan = getPlan(runtime, key, 2 + columnWindows.length, () => [createWordBuffer(context, Math.max(1, threads) * c), createWordBuffer(context, inPlace ? 1 : y.words)]);
   const p1 = await getProgram(context, { source: partialSpec.source, args: partialSpec.args, components: c });
-  const finish = partialsFinishSource(arithmetic, y, readsY);
-  const p2 = await getProgram(context, { source: finish.source, args: finish.args, components: outputComponents(y.format) });
+  const finish = partialsFinishSource(arithmetic, y, readsY, inPlace);
+  const p2 = await getProgram(context, { source: finish.source, args: finish.args, components: outputComponents(y.format), stridedOutput: inPlace });
   const arrays2: Record<string, BoundArray> = { P: { buffer: plan.scratch[0]! } };
   const scalars2: Record<string, number> = { S: splits, sr, sc, rows, ...scalarBindings(arithmetic, alpha, beta) };
-  if (readsY) bindArray('Yold', y, arrays2, scalars2);
+  let output: BoundArray = { buffer: plan.scratch[1]! };
+  if (inPlace) {
+    if (readsY) bindOldValues(runtime, y, arrays2, scalars2);
+    const o = outputWindow(y, { start: 0, count: rows });
+    output = o.bound;
+    Object.assign(scalars2, o.scalars);
+  } else if (readsY) {
+    bindArray('Yold', y, arrays2, scalars2);
+  }
   const out = plan.scratch[1]!;
   const passes: { pass: Pass; cache: PassCache }[] = [];
   if (threads > 0 && rows > 0) {
@@ -305,7 +319,7 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
       const arrays1: Record<string, BoundArray> = {};
       const scalars1: Record<string, number> = { ...partialScalars };
       bindArray('A', A.data, arrays1, scalars1);
-      bindArray('X', x, arrays1, scalars1);
+      bindExtent('X', x, arrays1, scalars1);
       if (!windowed) {
         passes.push({ pass: { program: p1, arrays: arrays1, scalars: scalars1, output: { buffer: plan.scratch[0]! }, threads }, cache: plan.passes[0]! });
         return;
@@ -317,7 +331,7 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
         const chunk = partialScalars.chunk!;
         const c0 = w.start / chunk;
         const s = Math.ceil(w.count / chunk);
-        arrays1.X = windowOf(x, w);
+        bindWindow('X', x, w, arrays1, scalars1);
         Object.assign(scalars1, { m: mp, n: w.count });
         passes.push({ pass: { program: p1, arrays: arrays1, scalars: scalars1, output: { buffer: plan.scratch[0]!, offset: c0 * mp * c * 4, size: s * mp * c * 4 }, threads: mp * s }, cache: plan.passes[2 + k]! });
       } else {
@@ -325,7 +339,7 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
       }
     });
   }
-  passes.push({ pass: { program: p2, arrays: arrays2, scalars: scalars2, output: { buffer: out }, threads: Math.ceil(rows / y.format.elementsPerWord) }, cache: plan.passes[1]! });
+  passes.push({ pass: { program: p2, arrays: arrays2, scalars: scalars2, output, threads: Math.ceil(rows / y.format.elementsPerWord) }, cache: plan.passes[1]! });
   if (rows === 0) return;
   if (threads === 0) {
     // n = 0: op(A)·x is empty; the partial buffer must read as zeros.
@@ -335,9 +349,11 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
     scalars2.sr = 0;
   }
   submitPasses(context, passes);
-  // Ping-pong: the old y buffer becomes the plan's spare for the next call.
-  plan.scratch[1] = y.buffer!;
-  y.buffer = out;
+  if (!inPlace) {
+    // Ping-pong: the old y buffer becomes the plan's spare for the next call.
+    plan.scratch[1] = y.buffer!;
+    y.buffer = out;
+  }
   y.version++;
 }
 
@@ -380,7 +396,10 @@ export async function gpuGemv(args: GpuGemvArgs, options: GpuGemvOptions = {}): 
     await gpuUpdate({ alpha: beta, x: args.y, beta: 0, out: args.y }, { arithmetic: arithmetic.name });
     return runInfo(runtime, arithmetic, '');
   }
-  // y a strided view: the kernel writes its packed twin (holding y's old values when β ≠ 0), then y's span.
-  await throughPackedOutput(runtime, args.y, beta !== 0, (y) => gemvOnDevice(runtime, { ...args, y }, trans, alpha, beta, arithmetic, Math.max(1, target), chains));
+  // y a view: written in place by the last pass where its stores hold view elements only (writesInPlace); else the
+  // kernel writes its packed twin (holding y's old values when β ≠ 0), then y's span.
+  const run = (y: DeviceArray) => gemvOnDevice(runtime, { ...args, y }, trans, alpha, beta, arithmetic, Math.max(1, target), chains);
+  if (writesInPlace(args.y)) await serialisedViewWrite(args.y, () => run(args.y));
+  else await throughPackedOutput(runtime, args.y, beta !== 0, run);
   return runInfo(runtime, arithmetic, '');
 }

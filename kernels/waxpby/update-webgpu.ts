@@ -8,7 +8,7 @@
  */
 import { fail } from '../../src/core/errors.js';
 import type { GpuArithmetic, GpuRegister } from '../../src/backends/webgpu/arithmetic.js';
-import { bindingWindows, bindWindow, DeviceArray, windowOf } from '../../src/backends/webgpu/device-array.js';
+import { bindingWindows, bindWindow, DeviceArray, splitBindings, windowOf } from '../../src/backends/webgpu/device-array.js';
 import { scalarBindings } from '../../src/backends/webgpu/finish-pass.js';
 import { allowFallback, arrayArgs, bindArray, checkNumber, chooseArithmetic, commonRuntime, elementIndex, getPlan, type GpuKernelOptions, type GpuRunInfo, kernelSource, memo, objectId, outputComponents, readKey, runInfo } from '../../src/backends/webgpu/kernel-common.js';
 import { hostUpdate } from '../../src/backends/webgpu/host-fallback.js';
@@ -73,7 +73,9 @@ async function updateOnDevice(runtime: GpuRuntime, args: GpuUpdateArgs, x: Devic
   const { out } = args;
   const context = runtime.context;
   const strided = !out.coversSpan;
-  const windows = bindingWindows([...(x ? [x] : []), ...(y ? [y] : []), out], out.length);
+  const operands = [...(x ? [x] : []), ...(y ? [y] : []), out];
+  const windows = bindingWindows(operands, out.length);
+  const split = splitBindings(operands);
   const key = `upd|${x ? objectId(x) : 0}|${y ? objectId(y) : 0}|${objectId(out)}|${arithmetic.name}|${strided ? 'in-place' : 'fresh'}`;
   const plan = getPlan(runtime, key, windows.length, () => (strided ? [] : [createWordBuffer(context, out.words)]));
   const spec = memo(`upd|${arithmetic.name}|${x ? readKey(x) : '-'}|${y ? readKey(y) : '-'}|${readKey(out)}|${strided ? 'strided' : ''}`, () => updateSource(arithmetic, x, y, out, strided));
@@ -88,7 +90,7 @@ async function updateOnDevice(runtime: GpuRuntime, args: GpuUpdateArgs, x: Devic
     for (const [name, a, snapshot] of [['X', x, fromX], ['Y', y, fromY]] as const) {
       if (!a) continue;
       bindArray(name, a, arrays, scalars);
-      if (windows.length > 1) bindWindow(name, a, w, arrays, scalars);
+      if (split) bindWindow(name, a, w, arrays, scalars);
       if (snapshot) arrays[name] = { ...arrays[name]!, buffer: snapshot };
     }
     let output: BoundArray;
@@ -97,7 +99,7 @@ async function updateOnDevice(runtime: GpuRuntime, args: GpuUpdateArgs, x: Devic
       output = o.bound;
       Object.assign(scalars, o.scalars);
     } else {
-      output = windows.length > 1 ? { ...windowOf(out, w), buffer: fresh! } : { buffer: fresh! };
+      output = split ? { ...windowOf(out, w), buffer: fresh! } : { buffer: fresh! };
     }
     return { pass: { program, arrays, scalars, output, threads: Math.ceil(w.count / out.format.elementsPerWord) }, cache: plan.passes[k]! };
   });

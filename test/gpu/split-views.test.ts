@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { bindingWindows, deviceView, setBindingLimitForTests, toDevice } from '../../src/backends/webgpu/device-array.js';
+import { bindingWindows, deviceView, setBindingLimitForTests, toDevice, type DeviceArray } from '../../src/backends/webgpu/device-array.js';
 import { gpuUpdate } from '../../kernels/waxpby/update-webgpu.js';
 import { gpuAsum } from '../../kernels/asum/asum-webgpu.js';
 import { gpuNrm2 } from '../../kernels/nrm2/nrm2-webgpu.js';
@@ -156,5 +156,77 @@ describe('ASUM and NRM2 over one storage binding', () => {
         expect(whole.nrm2, label).toBeCloseTo(Math.hypot(...values), 3);
       },
     ), { numRuns: 20 });
+  });
+});
+
+describe('GEMV and ELL SpMV writing a view of a span larger than one binding', () => {
+  it("write y's elements in place (β = 0 or not; x a view of the same span): the packed run's values, the span untouched", async () => {
+    await requireRuntime();
+    await fc.assert(fc.asyncProperty(
+      fc.record({
+        format: fc.constantFrom<GpuFormatName>('f32', 'f16', 'bf16', 'f64', 'ff'),
+        // A (and ELL's values and indices) within the 4 KiB limit: only y's and x's span is over it.
+        m: fc.integer({ min: 1, max: 40 }),
+        n: fc.integer({ min: 1, max: 12 }),
+        stride: fc.constantFrom(1, 2, 3, -1, -2, -3),
+        beta: fc.constantFrom(0, 1, -2),
+        trans: fc.constantFrom<'N' | 'T'>('N', 'T'),
+        kernel: fc.constantFrom('gemv', 'ell'),
+        seed: fc.nat(1000),
+      }),
+      async (c) => {
+        const { m, n, stride } = c;
+        const trans = c.kernel === 'ell' ? 'N' : c.trans;
+        const [rows, inner] = trans === 'N' ? [m, n] : [n, m];
+        const a = ints(m * n, c.seed, -3, 3);
+        const xv = ints(inner, c.seed + 1, -3, 3);
+        const y0 = ints(rows, c.seed + 2, -3, 3);
+        // The span: 3000 sentinels, y's view, 500 sentinels, x's view (stride 1), 3000 sentinels: over the 4 KiB limit
+        // in every format, while y's extent fits it.
+        const yExtent = (rows - 1) * Math.abs(stride) + 1;
+        const yOff = 3000 + (stride < 0 ? yExtent - 1 : 0);
+        const xOff = 3000 + yExtent + 500;
+        const init = sentinels(xOff + inner + 3000);
+        for (let i = 0; i < rows; i++) init[yOff + i * stride] = y0[i]!;
+        for (let j = 0; j < inner; j++) init[xOff + j] = xv[j]!;
+        const arithmetic = c.format === 'f64' || c.format === 'ff' ? 'ff' : 'f32';
+        const matrixFormat = c.format === 'ff' ? 'f64' : c.format;
+        const { deviceMatrix, gpuGemv } = await import('../../kernels/gemv/gemv-webgpu.js');
+        const { toDeviceEll, gpuEllSpmv } = await import('../../kernels/ell-spmv/ell-spmv-webgpu.js');
+        const A = deviceMatrix(await toDevice(a, { format: matrixFormat }), m, n);
+        // ELL: the dense matrix, every slot used (column k of row i holds a(i, k)).
+        const ell = c.kernel === 'ell' ? await toDeviceEll({ rows: m, cols: n, width: n, stride: m, colIndex: Int32Array.from({ length: m * n }, (_, q) => Math.floor(q / m)), values: a }, { format: matrixFormat }) : undefined;
+        const run = async (y: DeviceArray, x: DeviceArray) => {
+          if (ell) await gpuEllSpmv({ A: ell, x, y, alpha: 2, beta: c.beta }, { arithmetic });
+          else await gpuGemv({ A, x, y, alpha: 2, beta: c.beta, trans }, { arithmetic });
+        };
+        const packedY = await toDevice(y0, { format: c.format });
+        await run(packedY, await toDevice(xv, { format: c.format }));
+        const span = await toDevice(init, { format: c.format });
+        const y = deviceView(span, yOff, rows, stride);
+        const x = deviceView(span, xOff, inner, 1);
+        setBindingLimitForTests(LIMIT);
+        try {
+          await run(y, x);
+        } finally {
+          setBindingLimitForTests(undefined);
+        }
+        const label = JSON.stringify(c);
+        const expected = Float64Array.from(init);
+        const got = await packedY.toHost();
+        for (let i = 0; i < rows; i++) expected[yOff + i * stride] = got[i]!;
+        expect([...(await deviceView(span, 0, init.length, 1).toHost())], label).toEqual([...expected]);
+        // Small integers: the packed run is exact.
+        for (let i = 0; i < rows; i++) {
+          let sum = 0;
+          for (let j = 0; j < inner; j++) sum += (trans === 'N' ? a[i + j * m]! : a[j + i * m]!) * xv[j]!;
+          expect(got[i]! + 0, label).toBe(2 * sum + c.beta * y0[i]! + 0);
+        }
+        span.destroy();
+        packedY.destroy();
+        A.data.destroy();
+        ell?.values.destroy();
+      },
+    ), { numRuns: 40 });
   });
 });

@@ -288,9 +288,60 @@ export function checkOperandBinding(parameter: string, array: DeviceArray): void
   }
 }
 
+/**
+ * Whether a kernel reading all of `array` binds only the part of its span its elements cover (bindExtent in
+ * kernel-common.ts): any view or prefix, except range-scaled and block-scaled arrays, whose scales are indexed from
+ * the whole binding.
+ * @param array - the operand
+ * @returns true when the extent is bound
+ */
+export function bindsExtent(array: DeviceArray): boolean {
+  return !array.coversSpan && !array.rangeScale && !array.format.scaled;
+}
+
+/**
+ * Bytes of the binding that reads all of `array`: its elements' extent in its span where {@link bindsExtent}, else
+ * all its words.
+ * @param array - the operand
+ * @returns bytes
+ */
+export function extentBytes(array: DeviceArray): number {
+  if (!bindsExtent(array) || array.length === 0) return array.words * 4;
+  const last = array.offset + (array.length - 1) * array.stride;
+  const wpe = wordsPerElement(array);
+  const lo = Math.floor(Math.min(array.offset, last) / alignmentElements(array)) * alignmentElements(array);
+  return Math.max(4, (Math.ceil((Math.max(array.offset, last) + 1) * wpe) - lo * wpe) * 4);
+}
+
+/**
+ * Throws `BACKEND_LIMIT` naming the limit (and `parameter` in the message) when a resident operand read whole does
+ * not fit one storage binding: its extent in its span for a view ({@link extentBytes}), else all of it.
+ * @param parameter - the operand's name
+ * @param array - the operand
+ */
+export function checkExtentBinding(parameter: string, array: DeviceArray): void {
+  if (!array.runtime) return;
+  const limit = bindingLimit(array.runtime);
+  const bytes = extentBytes(array);
+  if (bytes > limit) {
+    throw new ModprecError('BACKEND_LIMIT', `invalid argument: ${parameter} needs ${bytes} bytes${bindsExtent(array) ? ' (its extent in its span)' : ''}, over this adapter's maxStorageBufferBindingSize of ${limit} bytes (this operand is read whole; see docs/gpu.md, Limits, for what is split over several bindings)`, 'maxStorageBufferBindingSize');
+  }
+}
+
 /** Words per element of a format (½ for 16-bit formats, 2 for f64/ff). */
 export function wordsPerElement(array: DeviceArray): number {
   return array.format.wordsPerElement / array.format.elementsPerWord;
+}
+
+/**
+ * Whether some operand does not fit one storage binding: its windows ({@link bindingWindows}) must then be bound with
+ * {@link bindWindow} — also when there is only one (a short view of a span over the limit).
+ * @param arrays - the operands windowed together
+ * @returns true when the windows are to be bound
+ */
+export function splitBindings(arrays: readonly DeviceArray[]): boolean {
+  const limit = bindingLimit(arrays[0]!.runtime!);
+  return !arrays.every((a) => a.words * 4 <= limit);
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { fail } from '../../core/errors.js';
 import type { GpuArithmetic } from './arithmetic.js';
-import { bindingWindows, bindWindow, DeviceArray } from './device-array.js';
+import { bindingWindows, bindWindow, DeviceArray, splitBindings } from './device-array.js';
 import { allowFallback, bindArray, chooseArithmetic, commonRuntime, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
 import type { BoundArray } from './program.js';
 import type { GpuBuffer } from './webgpu-types.js';
@@ -52,6 +52,7 @@ export interface FirstPass {
  */
 export function firstPasses(x: DeviceArray, threads: number, components: number): { windows: number; count: number; pass: (k: number, partials: GpuBuffer, scalars?: Record<string, number>) => FirstPass } {
   const windows = bindingWindows([x], x.length);
+  const split = splitBindings([x]);
   const perWindow = windows.length === 1 ? threads : Math.ceil(threads / 64) * 64;
   return {
     windows: windows.length,
@@ -61,7 +62,7 @@ export function firstPasses(x: DeviceArray, threads: number, components: number)
       const arrays: Record<string, BoundArray> = {};
       const scalars: Record<string, number> = { ...extra, n: w.count, T: perWindow };
       bindArray('X', x, arrays, scalars);
-      if (windows.length === 1) return { arrays, scalars, output: { buffer: partials } };
+      if (!split) return { arrays, scalars, output: { buffer: partials } };
       bindWindow('X', x, w, arrays, scalars);
       return { arrays, scalars, output: { buffer: partials, offset: k * perWindow * components * 4, size: perWindow * components * 4 } };
     },

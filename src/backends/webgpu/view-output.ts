@@ -8,8 +8,8 @@
  *
  * @module
  */
-import { fail } from '../../core/errors.js';
-import { bindingLimit, bindingWindows, bindWindow, DeviceArray, windowOf } from './device-array.js';
+import { fail, ModprecError } from '../../core/errors.js';
+import { bindingLimit, bindingWindows, bindWindow, DeviceArray, splitBindings, windowOf } from './device-array.js';
 import type { EncodedArray, GpuStorageFormat } from './formats.js';
 import type { GpuBuffer } from './webgpu-types.js';
 import { kernelSource, memo, outputComponents } from './kernel-common.js';
@@ -127,14 +127,15 @@ export async function gatherView(runtime: GpuRuntime, view: DeviceArray, into: D
   const program = await getProgram(runtime.context, { source: spec.source, args: spec.args, components: components(view.format) });
   // A view or a packed array over one storage binding is gathered window by window (starts on 128 elements: whole words).
   const windows = bindingWindows([view, into], view.length);
+  const split = splitBindings([view, into]);
   submitPasses(runtime.context, windows.map((w) => {
     const arrays: Record<string, BoundArray> = { S: { buffer: view.buffer! } };
     const scalars: Record<string, number> = { SOff: view.offset, SInc: view.stride };
-    if (windows.length > 1) bindWindow('S', view, w, arrays, scalars);
-    if (!view.isView && windows.length > 1) scalars.SOff = 0;
+    if (split) bindWindow('S', view, w, arrays, scalars);
+    if (!view.isView && split) scalars.SOff = 0;
     return { pass: {
       program, arrays, scalars: { off: scalars.SOff!, inc: view.stride, len: w.count },
-      output: windows.length > 1 ? windowOf(into, w) : { buffer: into.buffer! }, threads: Math.ceil(w.count / view.format.elementsPerWord),
+      output: split ? windowOf(into, w) : { buffer: into.buffer! }, threads: Math.ceil(w.count / view.format.elementsPerWord),
     } };
   }));
 }
@@ -275,6 +276,38 @@ export function outputWindow(out: DeviceArray, window: { start: number; count: n
   const base = Math.floor(Math.min(first, last) / step) * step;
   const size = (Math.max(first, last) + 1 - base) * unitWords * 4;
   return { bound: { buffer: out.buffer!, offset: base * unitWords * 4, size }, scalars: { OutOff: first - base, OutInc: epw === 1 ? out.stride : 1 } };
+}
+
+/**
+ * Throws `BACKEND_LIMIT` (naming the limit, the output in its message) when an output does not fit one storage binding the way it will be bound:
+ * a view written in place through its extent (first to last element), any other output through a packed array of its
+ * length (itself, or its twin).
+ * @param parameter - the output's name
+ * @param out - the output
+ */
+export function checkOutputBinding(parameter: string, out: DeviceArray): void {
+  if (!out.runtime) return;
+  const limit = bindingLimit(out.runtime);
+  const bytes = writesInPlace(out) ? outputWindow(out, { start: 0, count: out.length }).bound.size : out.format.words(out.length) * 4;
+  if (bytes > limit) throw new ModprecError('BACKEND_LIMIT', `invalid argument: ${parameter} needs ${bytes} bytes in one storage binding (its ${writesInPlace(out) ? 'extent in its span' : 'packed elements'}), over this adapter's maxStorageBufferBindingSize of ${limit} bytes`, 'maxStorageBufferBindingSize');
+}
+
+/**
+ * Binds `Yold` — the old values of an output view written in place — to a snapshot of the view's extent (read and
+ * written in one dispatch: WebGPU binds no buffer both ways), through the part of the span it covers.
+ * @param runtime - the runtime
+ * @param y - the output view
+ * @param arrays - array bindings to add to
+ * @param scalars - scalar bindings to add to
+ */
+export function bindOldValues(runtime: GpuRuntime, y: DeviceArray, arrays: Record<string, BoundArray>, scalars: Record<string, number>): void {
+  arrays.Yold = { buffer: y.buffer! };
+  if (y.isView) {
+    scalars.YoldOff = y.offset;
+    scalars.YoldInc = y.stride;
+  }
+  bindWindow('Yold', y, { start: 0, count: y.length }, arrays, scalars);
+  arrays.Yold = { ...arrays.Yold, buffer: aliasSnapshot(runtime, y, y)! };
 }
 
 /**
