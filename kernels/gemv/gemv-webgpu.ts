@@ -14,10 +14,10 @@ import { checkNumber } from '../../src/backends/webgpu/kernel-common.js';
 import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
 import { hostGemv } from '../../src/backends/webgpu/host-fallback.js';
 import { gpuUpdate } from '../waxpby/update-webgpu.js';
-import { bindingLimit, bindWindow, checkExtentBinding, checkOperandBinding, DeviceArray, extentBytes, toDeviceSpan, viewOf, windowOf, wordsPerElement, type RangeLike } from '../../src/backends/webgpu/device-array.js';
+import { bindingLimit, bindWindow, checkExtentBinding, checkOperandBinding, columnRegion, columnsPerRegion, DeviceArray, extentBytes, toDeviceSpan, viewOf, windowOf, wordsPerElement, type RangeLike } from '../../src/backends/webgpu/device-array.js';
 import { partialsFinishSource, scalarBindings } from '../../src/backends/webgpu/finish-pass.js';
 import { elementIndex, allowFallback, outputComponents, UNROLL, accumulateLoop, checkChains, arrayArgs, bindArray, bindExtent, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
-import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
+import { boundedScratch, getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import { bindOldValues, checkOutputBinding, outputWindow, serialisedViewWrite, throughPackedOutput, writesInPlace } from '../../src/backends/webgpu/view-output.js';
 
@@ -269,8 +269,11 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   // (a multiple of 128 columns); GEMV N then keeps chunks inside windows and pads the partial rows to 64.
   const limit = bindingLimit(runtime);
   // x is read whole (GEMV T) or in A's column windows (N) through the part of its span it covers (a view: its extent).
-  const windowed = A.data.words * 4 > limit || (!trans && extentBytes(x) > limit);
-  if (windowed && A.data.isView) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A is a strided view and an operand exceeds maxStorageBufferBindingSize (${limit} bytes): matrix views are not split into windows; upload it packed`, 'maxStorageBufferBindingSize');
+  // A matrix view binds the part of its span its columns cover (columnRegion): all of them, or windows of them.
+  const aView = A.data.isView;
+  const aBytes = aView ? columnRegion(A, 0, n).bound.size : A.data.words * 4;
+  const windowed = aBytes > limit || (!trans && extentBytes(x) > limit);
+  if (aView && A.data.rangeScale && A.data.words * 4 > limit) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A is a scaled range whose scales are indexed from its whole binding, and its span exceeds maxStorageBufferBindingSize (${limit} bytes)`, 'maxStorageBufferBindingSize');
   let mp = m;
   let columnWindows = [{ start: 0, count: n }];
   if (windowed) {
@@ -278,8 +281,8 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
     // A window of w elements of a view x covers (w − 1)·|stride| + 1 of its span, from up to 128 elements below its first.
     const xElements = Math.floor(limit / (4 * wordsPerElement(x)));
     const xCols = x.isView ? Math.floor((xElements - 129) / Math.abs(x.stride)) + 1 : xElements;
-    const maxCols = Math.min(Math.floor(limit / (4 * A.ld * wordsPerElement(A.data))), trans ? Infinity : xCols);
-    if (maxCols < 128) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A needs 128 columns of ${A.ld} elements per storage binding, over this adapter's maxStorageBufferBindingSize of ${limit} bytes`, 'maxStorageBufferBindingSize');
+    const maxCols = Math.min(aView ? columnsPerRegion(A, limit) : Math.floor(limit / (4 * A.ld * wordsPerElement(A.data))), trans ? Infinity : xCols);
+    if (maxCols < 128) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A needs 128 columns of ${aView ? `its rows' span (${A.rows} rows of stride ${A.data.stride}) and column stride ${A.ld}` : `${A.ld} elements`} per storage binding, over this adapter's maxStorageBufferBindingSize of ${limit} bytes`, 'maxStorageBufferBindingSize');
     let width = Math.floor(maxCols / 128) * 128;
     if (!trans) {
       let chunk = 128;
@@ -297,7 +300,7 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   // A view y (view-output.ts, writesInPlace) is written in place by the last pass; a packed y ping-pongs.
   const inPlace = !y.coversSpan;
   const key = `gemv|${trans ? 'T' : 'N'}|${objectId(A.data)}|${A.data.offset}|${A.data.stride}|${objectId(x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}|${chains}|${inPlace}`;
-  const plan = getPlan(runtime, key, 2 + columnWindows.length, () => [createWordBuffer(context, Math.max(1, threads) * c), createWordBuffer(context, inPlace ? 1 : y.words)]);
+  const plan = getPlan(runtime, key, 2 + columnWindows.length, () => [boundedScratch(createWordBuffer(context, Math.max(1, threads) * c)), createWordBuffer(context, inPlace ? 1 : y.words)]);
   const p1 = await getProgram(context, { source: partialSpec.source, args: partialSpec.args, components: c });
   const finish = partialsFinishSource(arithmetic, y, readsY, inPlace);
   const p2 = await getProgram(context, { source: finish.source, args: finish.args, components: outputComponents(y.format), stridedOutput: inPlace });
@@ -320,12 +323,17 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
       const scalars1: Record<string, number> = { ...partialScalars };
       bindArray('A', A.data, arrays1, scalars1);
       bindExtent('X', x, arrays1, scalars1);
+      if (aView && (windowed || A.data.words * 4 > limit)) {
+        // Columns [w.start, w.start + w.count) of the view: AOff moves to the region's first element.
+        const region = columnRegion(A, w.start, w.start + w.count);
+        arrays1.A = region.bound;
+        scalars1.AOff = A.data.offset + w.start * A.ld - region.start;
+      }
       if (!windowed) {
         passes.push({ pass: { program: p1, arrays: arrays1, scalars: scalars1, output: { buffer: plan.scratch[0]! }, threads }, cache: plan.passes[0]! });
         return;
       }
-      const elements = Math.min(w.count * A.ld, A.data.length - w.start * A.ld);
-      arrays1.A = windowOf(A.data, { start: w.start * A.ld, count: elements });
+      if (!aView) arrays1.A = windowOf(A.data, { start: w.start * A.ld, count: Math.min(w.count * A.ld, A.data.length - w.start * A.ld) });
       if (!trans) {
         // Rows padded to mp: chunk c of this window lands at P[(c0 + c)·mp + i], a 256-byte-aligned window.
         const chunk = partialScalars.chunk!;

@@ -230,3 +230,99 @@ describe('GEMV and ELL SpMV writing a view of a span larger than one binding', (
     ), { numRuns: 40 });
   });
 });
+
+describe('matrix views over one storage binding', () => {
+  it('GEMV N/T and TRSV read a column-major sub-range view of a large span in column windows: the unsplit values, bit for bit', async () => {
+    await requireRuntime();
+    const { deviceMatrixView, gpuGemv } = await import('../../kernels/gemv/gemv-webgpu.js');
+    const { gpuTrsv } = await import('../../kernels/trsv/trsv-webgpu.js');
+    await fc.assert(fc.asyncProperty(
+      fc.record({ format: fc.constantFrom<GpuFormatName>('f32', 'f16', 'f64'), pad: fc.integer({ min: 0, max: 300 }), extra: fc.integer({ min: 0, max: 5 }), seed: fc.nat(1000) }),
+      async (c) => {
+        const label = JSON.stringify(c);
+        const arithmetic = c.format === 'f64' ? 'ff' : 'f32';
+        // GEMV: 20 × 1000 at column stride 20 + extra, from element pad of a sentinel-filled span (over the 32 KiB limit
+        // in every format; y in f32 at least, which holds the exact sums).
+        const [m, n, ld] = [20, 1000, 20 + c.extra];
+        const span = sentinels(c.pad + n * ld + 50);
+        const a = ints(m * n, c.seed, -3, 3);
+        for (let j = 0; j < n; j++) for (let i = 0; i < m; i++) span[c.pad + i + j * ld] = a[i + j * m]!;
+        const A = deviceMatrixView(await toDevice(span, { format: c.format }), { rows: m, cols: n, offset: c.pad, rowStride: 1, colStride: ld });
+        for (const trans of ['N', 'T'] as const) {
+          const xv = ints(trans === 'N' ? n : m, c.seed + 1, -3, 3);
+          const runGemv = async (limit?: number) => {
+            const x = await toDevice(xv, { format: c.format });
+            const y = await toDevice(new Float64Array(trans === 'N' ? m : n), { format: c.format === 'f16' ? 'f32' : c.format });
+            setBindingLimitForTests(limit);
+            try {
+              await gpuGemv({ A, x, y, trans }, { arithmetic });
+            } finally {
+              setBindingLimitForTests(undefined);
+            }
+            const values = [...(await y.toHost())];
+            x.destroy();
+            y.destroy();
+            return values;
+          };
+          const whole = await runGemv();
+          expect(await runGemv(32768), `${label} ${trans}`).toEqual(whole);
+          // Small integers: exact.
+          for (let i = 0; i < whole.length; i++) {
+            let sum = 0;
+            for (let j = 0; j < xv.length; j++) sum += (trans === 'N' ? a[i + j * m]! : a[j + i * m]!) * xv[j]!;
+            expect(whole[i], label).toBe(sum);
+          }
+        }
+        A.data.destroy();
+        // TRSV: a 300 × 300 unit-diagonal-dominant triangle at column stride 300 + extra.
+        const [nt, ldt] = [300, 300 + c.extra];
+        const tspan = sentinels(c.pad + nt * ldt + 50);
+        const t = ints(nt * nt, c.seed + 2, -3, 3);
+        for (let j = 0; j < nt; j++) for (let i = 0; i < nt; i++) tspan[c.pad + i + j * ldt] = i === j ? 1 + (j % 3) : t[i + j * nt]! / 8;
+        const T = deviceMatrixView(await toDevice(tspan, { format: c.format }), { rows: nt, cols: nt, offset: c.pad, rowStride: 1, colStride: ldt });
+        const b = ints(nt, c.seed + 3, -4, 4);
+        for (const uplo of ['L', 'U'] as const) {
+          for (const trans of ['N', 'T'] as const) {
+            const whole = await toDevice(b, { format: 'ff' });
+            process.env.MODPREC_TRSV_ONE_DISPATCH = '0';
+            try {
+              await gpuTrsv({ A: T, x: whole, uplo, trans }, { arithmetic, blockSize: 64 });
+            } finally {
+              delete process.env.MODPREC_TRSV_ONE_DISPATCH;
+            }
+            const split = await toDevice(b, { format: 'ff' });
+            // Half of T's span in bytes: over two windows of 215 columns in every format.
+            setBindingLimitForTests({ f16: 128, f32: 256, f64: 512 }[c.format as 'f16'] * 1024);
+            try {
+              await gpuTrsv({ A: T, x: split, uplo, trans }, { arithmetic, blockSize: 64 });
+            } finally {
+              setBindingLimitForTests(undefined);
+            }
+            expect([...(await split.toHost())], `${label} ${uplo}${trans}`).toEqual([...(await whole.toHost())]);
+            whole.destroy();
+            split.destroy();
+          }
+        }
+        T.data.destroy();
+      },
+    ), { numRuns: 6 });
+  });
+
+  it('a row-major matrix view whose rows span more than one binding is refused with BACKEND_LIMIT before anything runs', async () => {
+    await requireRuntime();
+    const { deviceMatrixView, gpuGemv } = await import('../../kernels/gemv/gemv-webgpu.js');
+    const [m, n] = [600, 20];
+    const A = deviceMatrixView(await toDevice(ints(m * n, 1, -3, 3), { format: 'f32' }), { rows: m, cols: n, offset: 0, rowStride: n, colStride: 1 });
+    const x = await toDevice(ints(n, 2, -3, 3), { format: 'f32' });
+    const y0 = ints(m, 3, -3, 3);
+    const y = await toDevice(y0, { format: 'f32' });
+    setBindingLimitForTests(16384);
+    try {
+      await expect(gpuGemv({ A, x, y }, { arithmetic: 'f32' })).rejects.toMatchObject({ code: 'BACKEND_LIMIT', parameter: 'maxStorageBufferBindingSize' });
+    } finally {
+      setBindingLimitForTests(undefined);
+    }
+    expect([...(await y.toHost())]).toEqual([...y0]);
+    A.data.destroy();
+  });
+});

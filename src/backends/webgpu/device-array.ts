@@ -328,6 +328,40 @@ export function checkExtentBinding(parameter: string, array: DeviceArray): void 
   }
 }
 
+/**
+ * The binding of columns [c0, c1) of a matrix over `data` (element (i, j) at offset + i·rowStride + j·ld of its span for
+ * a view — `data.offset`, `data.stride` — or i + j·ld for a packed array): the span elements those columns cover, from
+ * the 256-byte boundary at or below the first.
+ * @param A - the matrix: its elements, rows and column stride
+ * @param c0 - first column
+ * @param c1 - end column (exclusive, > c0)
+ * @returns the binding and its first span element (`start`: index expressions subtract it)
+ */
+export function columnRegion(A: { readonly data: DeviceArray; readonly rows: number; readonly ld: number }, c0: number, c1: number): { bound: { buffer: GpuBuffer; offset: number; size: number }; start: number } {
+  const [offset, rs] = A.data.isView ? [A.data.offset, A.data.stride] : [0, 1];
+  const first = offset + c0 * A.ld;
+  const corners = [first, first + (Math.max(1, A.rows) - 1) * rs, first + (c1 - c0 - 1) * A.ld, first + (Math.max(1, A.rows) - 1) * rs + (c1 - c0 - 1) * A.ld];
+  const lo = Math.min(...corners), hi = Math.min(A.data.spanLength - 1, Math.max(...corners));
+  const step = alignmentElements(A.data);
+  const start = Math.floor(lo / step) * step;
+  const wpe = wordsPerElement(A.data);
+  return { bound: { buffer: A.data.buffer!, offset: start * wpe * 4, size: Math.max(4, (Math.ceil((hi + 1) * wpe) - start * wpe) * 4) }, start };
+}
+
+/**
+ * Columns of a matrix one binding holds through {@link columnRegion} (with slack for aligning a binding's start):
+ * for a view, what its rows' span (rows − 1)·|rowStride| leaves of the binding, per |column stride|.
+ * @param A - the matrix
+ * @param limit - the binding size in bytes
+ * @returns the columns (0 when not even one fits)
+ */
+export function columnsPerRegion(A: { readonly data: DeviceArray; readonly rows: number; readonly ld: number }, limit: number): number {
+  const elements = Math.floor(limit / (4 * wordsPerElement(A.data))) - alignmentElements(A.data);
+  const rowSpan = A.data.isView ? (Math.max(1, A.rows) - 1) * Math.abs(A.data.stride) + 1 : A.rows;
+  if (elements < rowSpan) return 0;
+  return A.ld === 0 ? Infinity : Math.floor((elements - rowSpan) / Math.abs(A.ld)) + 1;
+}
+
 /** Words per element of a format (½ for 16-bit formats, 2 for f64/ff). */
 export function wordsPerElement(array: DeviceArray): number {
   return array.format.wordsPerElement / array.format.elementsPerWord;

@@ -284,12 +284,14 @@ export function outputWindow(out: DeviceArray, window: { start: number; count: n
  * length (itself, or its twin).
  * @param parameter - the output's name
  * @param out - the output
+ * @param inPlace - whether the kernel writes views in place (false: always through the twin)
  */
-export function checkOutputBinding(parameter: string, out: DeviceArray): void {
+export function checkOutputBinding(parameter: string, out: DeviceArray, inPlace = true): void {
   if (!out.runtime) return;
   const limit = bindingLimit(out.runtime);
-  const bytes = writesInPlace(out) ? outputWindow(out, { start: 0, count: out.length }).bound.size : out.format.words(out.length) * 4;
-  if (bytes > limit) throw new ModprecError('BACKEND_LIMIT', `invalid argument: ${parameter} needs ${bytes} bytes in one storage binding (its ${writesInPlace(out) ? 'extent in its span' : 'packed elements'}), over this adapter's maxStorageBufferBindingSize of ${limit} bytes`, 'maxStorageBufferBindingSize');
+  const extent = inPlace && writesInPlace(out);
+  const bytes = extent ? outputWindow(out, { start: 0, count: out.length }).bound.size : Math.max(1, out.format.words(out.length)) * 4;
+  if (bytes > limit) throw new ModprecError('BACKEND_LIMIT', `invalid argument: ${parameter} needs ${bytes} bytes in one storage binding (its ${extent ? 'extent in its span' : 'packed elements'}), over this adapter's maxStorageBufferBindingSize of ${limit} bytes`, 'maxStorageBufferBindingSize');
 }
 
 /**
