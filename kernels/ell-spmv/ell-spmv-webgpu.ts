@@ -11,7 +11,7 @@ import { checkNumber, outputComponents } from '../../src/backends/webgpu/kernel-
 import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
 import { hostEllSpmv } from '../../src/backends/webgpu/host-fallback.js';
 import { gpuUpdate } from '../waxpby/update-webgpu.js';
-import { bindingLimit, checkBinding, checkBufferSize, checkExtentBinding, DeviceArray, runtimeOrFallback, windowOf, wordsPerElement, type ToDeviceOptions } from '../../src/backends/webgpu/device-array.js';
+import { bindingLimit, checkBinding, checkBufferSize, checkExtentBinding, columnRegion, columnsPerRegion, DeviceArray, runtimeOrFallback, windowOf, wordsPerElement, type ToDeviceOptions } from '../../src/backends/webgpu/device-array.js';
 import { finishArgs, finishBody, partialsFinishSource, scalarBindings } from '../../src/backends/webgpu/finish-pass.js';
 import { gpuFormat } from '../../src/backends/webgpu/formats.js';
 import { elementIndex, allowFallback, arrayArgs, bindArray, bindExtent, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
@@ -207,8 +207,12 @@ function spmvSource(arithmetic: GpuArithmetic, A: DeviceEll, x: DeviceArray, y: 
  * window's first entry relative to the 256-byte-aligned start of its binding.
  */
 function partialSource(arithmetic: GpuArithmetic, A: DeviceEll, x: DeviceArray): { source: string; args: ReturnType<typeof arrayArgs> } {
-  const args = [...arrayArgs('V', A.values), ['I', 'Array'] as const, ...arrayArgs('X', x), ['K', 'Integer'] as const, ['stride', 'Integer'] as const, ['off', 'Integer'] as const, ['rows', 'Integer'] as const];
-  const rv = A.values.format.emitRead('V', 'at', 'v', arithmetic);
+  // Values as a matrix (deviceEllView): slot k of row r at VBase + r·VRow + k·Vld of the window's binding.
+  const matrix = A.valuesLd !== undefined;
+  const args = [[
+    'V', 'Array'] as const, ...A.values.format.readArgs('V'), ...(matrix ? (['VBase', 'VRow', 'Vld'] as const).map((n) => [n, 'Integer'] as const) : []),
+  ['I', 'Array'] as const, ...arrayArgs('X', x), ['K', 'Integer'] as const, ['stride', 'Integer'] as const, ['off', 'Integer'] as const, ['rows', 'Integer'] as const];
+  const rv = A.values.format.emitRead('V', matrix ? 'VBase + r * VRow + k * Vld' : 'at', 'v', arithmetic);
   const rx = x.format.emitRead('X', elementIndex('X', x, 'col'), 'xv', arithmetic);
   const body = [
     'const r = this.thread.x;',
@@ -233,11 +237,19 @@ function partialSource(arithmetic: GpuArithmetic, A: DeviceEll, x: DeviceArray):
 function columnWindows(runtime: GpuRuntime, A: DeviceEll): { k0: number; count: number }[] {
   const limit = bindingLimit(runtime);
   const wpe = Math.max(1, wordsPerElement(A.values));
-  const per = Math.floor((limit - 128 * 4 * wpe) / (4 * wpe * A.stride));
+  // Values as a matrix: the columns of it one binding holds (columnRegion); indices: ELL columns of `stride` words.
+  const per = A.valuesLd !== undefined
+    ? Math.min(columnsPerRegion(valuesMatrix(A), limit), Math.floor((limit - 128 * 4) / (4 * A.stride)))
+    : Math.floor((limit - 128 * 4 * wpe) / (4 * wpe * A.stride));
   if (per < 1) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A.values needs one ELL column of ${A.stride} entries per storage binding, over this adapter's maxStorageBufferBindingSize of ${limit} bytes`, 'maxStorageBufferBindingSize');
   const windows = [];
   for (let k0 = 0; k0 < A.width; k0 += per) windows.push({ k0, count: Math.min(per, A.width - k0) });
   return windows;
+}
+
+/** The values of an ELL matrix given as a matrix view, as a matrix (element (r, k): slot k of row r). */
+function valuesMatrix(A: DeviceEll): { data: DeviceArray; rows: number; ld: number } {
+  return { data: A.values, rows: A.valuesRows ?? A.rows, ld: A.valuesLd! };
 }
 
 /**
@@ -256,7 +268,7 @@ async function windowedSpmv(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: nu
   const inPlace = !y.coversSpan;
   const key = `ellw|${objectId(A)}|${objectId(x)}|${objectId(y)}|${arithmetic.name}|${readsY}|${inPlace}`;
   const plan = getPlan(runtime, key, 1 + windows.length, () => [createWordBuffer(context, windows.length * rowsPad * c), createWordBuffer(context, inPlace ? 1 : y.words)]);
-  const partial = memo(`ellP|${arithmetic.name}|${readKey(A.values)}|${readKey(x)}`, () => partialSource(arithmetic, A, x));
+  const partial = memo(`ellP|${arithmetic.name}|${valuesKey(A)}|${readKey(x)}`, () => partialSource(arithmetic, A, x));
   const p1 = await getProgram(context, { source: partial.source, args: partial.args, components: c });
   const finish = partialsFinishSource(arithmetic, y, readsY, inPlace);
   const p2 = await getProgram(context, { source: finish.source, args: finish.args, components: outputComponents(y.format), stridedOutput: inPlace });
@@ -267,6 +279,13 @@ async function windowedSpmv(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: nu
     const count = Math.min(entries, (w.k0 + w.count) * A.stride) - start;
     const arrays: Record<string, BoundArray> = { V: windowOf(A.values, { start, count }), I: { buffer: A.colIndex!, offset: start * 4, size: count * 4 } };
     const scalars: Record<string, number> = { K: w.count, stride: A.stride, off: first - start, rows: A.rows };
+    if (A.valuesLd !== undefined) {
+      // Columns [k0, k0 + count) of the values matrix: the part of its span they cover.
+      const region = columnRegion(valuesMatrix(A), w.k0, w.k0 + w.count);
+      arrays.V = region.bound;
+      const [offset, rowStride] = A.values.isView ? [A.values.offset, A.values.stride] : [0, 1];
+      Object.assign(scalars, { VBase: offset + w.k0 * A.valuesLd - region.start, VRow: rowStride, Vld: A.valuesLd });
+    }
     bindExtent('X', x, arrays, scalars);
     return { pass: { program: p1, arrays, scalars, output: { buffer: plan.scratch[0]!, offset: k * rowsPad * c * 4, size: rowsPad * c * 4 }, threads: rowsPad }, cache: plan.passes[1 + k]! };
   });
@@ -303,8 +322,10 @@ async function spmvOnDevice(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: nu
   const context = runtime.context;
   if (A.rows === 0) return;
   const limit = bindingLimit(runtime);
-  if (A.values.words * 4 > limit || A.stride * A.width * 4 > limit) {
-    if (A.valuesLd !== undefined) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A.values is a matrix view and A exceeds maxStorageBufferBindingSize (${limit} bytes): views are not split into windows; upload it with toDeviceEll`, 'maxStorageBufferBindingSize');
+  // Values as a matrix view need only the part of their span the matrix covers in one binding (columnRegion).
+  const valueBytes = A.valuesLd !== undefined && A.width > 0 ? columnRegion(valuesMatrix(A), 0, A.width).bound.size : A.values.words * 4;
+  if (valueBytes > limit || A.stride * A.width * 4 > limit) {
+    if (A.values.rangeScale) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A.values is a scaled range whose scales are indexed from its whole binding, and A exceeds maxStorageBufferBindingSize (${limit} bytes)`, 'maxStorageBufferBindingSize');
     return windowedSpmv(runtime, args, alpha, beta, arithmetic);
   }
   const readsY = beta !== 0;
@@ -317,6 +338,12 @@ async function spmvOnDevice(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: nu
   const scalars: Record<string, number> = { K: A.width, stride: A.stride, rows: A.rows, ...scalarBindings(arithmetic, alpha, beta) };
   bindArray('V', A.values, arrays, scalars);
   if (A.valuesLd !== undefined) scalars.Vld = A.valuesLd;
+  if (A.valuesLd !== undefined && A.values.isView && A.values.words * 4 > limit && !A.values.rangeScale) {
+    // A values view of a span over one binding: the part of the span the matrix covers, VOff moved to match.
+    const region = columnRegion(valuesMatrix(A), 0, A.width);
+    arrays.V = region.bound;
+    scalars.VOff = A.values.offset - region.start;
+  }
   bindExtent('X', x, arrays, scalars);
   // x in y's span is read from a snapshot while y is written in place (the caller keeps A's values out of it).
   const fromX = inPlace ? aliasSnapshot(runtime, y, x) : undefined;

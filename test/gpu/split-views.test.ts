@@ -326,3 +326,56 @@ describe('matrix views over one storage binding', () => {
     A.data.destroy();
   });
 });
+
+describe('ELL values given as a matrix view of a span over one storage binding', () => {
+  it('are read in windows of ELL columns (or through their region): the packed upload\'s values, exactly', async () => {
+    await requireRuntime();
+    const { deviceMatrixView } = await import('../../kernels/gemv/gemv-webgpu.js');
+    const { deviceEllView, toDeviceEll, gpuEllSpmv } = await import('../../kernels/ell-spmv/ell-spmv-webgpu.js');
+    await fc.assert(fc.asyncProperty(
+      fc.record({ format: fc.constantFrom<GpuFormatName>('f32', 'f16', 'f64'), rowMajor: fc.boolean(), width: fc.constantFrom(3, 40), pad: fc.integer({ min: 0, max: 2000 }), seed: fc.nat(1000) }),
+      async (c) => {
+        const [rows, cols] = [200, 300];
+        const stride = rows;
+        const colIndex = Int32Array.from({ length: stride * c.width }, (_, q) => ((q * 7 + c.seed) % 5 === 0 ? -1 : (q * 13 + c.seed) % cols));
+        const values = ints(stride * c.width, c.seed, -3, 3);
+        // The values matrix (rows × width) in a sentinel-filled span: column-major (ld rows + 3) or row-major (ld width).
+        const ld = c.rowMajor ? c.width : rows + 3;
+        const span = sentinels(c.pad + (c.rowMajor ? rows * ld : c.width * ld) + 10);
+        for (let i = 0; i < rows; i++) for (let k = 0; k < c.width; k++) span[c.pad + (c.rowMajor ? i * ld + k : i + k * ld)] = values[i + k * stride]!;
+        const matrix = deviceMatrixView(await toDevice(span, { format: c.format }), { rows, cols: c.width, offset: c.pad, rowStride: c.rowMajor ? ld : 1, colStride: c.rowMajor ? 1 : ld });
+        const A = await deviceEllView({ rows, cols, width: c.width, stride, colIndex }, matrix);
+        const packed = await toDeviceEll({ rows, cols, width: c.width, stride, colIndex, values }, { format: c.format });
+        const xs = ints(cols, c.seed + 1, -3, 3);
+        const run = async (E: typeof A, limit?: number) => {
+          const x = await toDevice(xs, { format: 'f32' });
+          const y = await toDevice(new Float64Array(rows), { format: 'f32' });
+          setBindingLimitForTests(limit);
+          try {
+            await gpuEllSpmv({ A: E, x, y }, { arithmetic: 'f32' });
+          } finally {
+            setBindingLimitForTests(undefined);
+          }
+          return [...(await y.toHost())];
+        };
+        const label = JSON.stringify(c);
+        const limit = c.format === 'f64' ? 16384 : 8192;
+        const reference = await run(packed);
+        // 8 KiB (16 KiB for f64, whose windows' partial sums must fit too): the values' matrix is over it for width 40 (split in windows of ELL columns; a row-major one, whose
+        // every column spans its rows, is refused), the span too with most paddings (the matrix's region is bound).
+        if (c.rowMajor && c.width === 40) {
+          await expect(run(A, limit)).rejects.toMatchObject({ code: 'BACKEND_LIMIT', parameter: 'maxStorageBufferBindingSize' });
+        } else {
+          expect(await run(A, limit), label).toEqual(reference);
+        }
+        for (let i = 0; i < rows; i++) {
+          let sum = 0;
+          for (let k = 0; k < c.width; k++) if (colIndex[i + k * stride]! >= 0) sum += values[i + k * stride]! * xs[colIndex[i + k * stride]!]!;
+          expect(reference[i], label).toBe(sum);
+        }
+        matrix.data.destroy();
+        packed.values.destroy();
+      },
+    ), { numRuns: 12 });
+  });
+});
