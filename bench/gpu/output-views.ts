@@ -9,8 +9,9 @@
  * Writes bench/results/gpu-output-views.json, <out>/gpu-output-views.json (`--out=<dir>`, or $OUT) and, with
  * `--device=<name>`, the `gpu-output-views` section of docs/performance.md.
  *
- * Run: npx tsc -p tsconfig.json && node dist/bench/gpu/output-views.js --out=$OUT --device="NVIDIA H100" (about 30 s on
- * an H100); `--quick` for 2^20-element vectors, `--small` for a check on a software adapter (2^14, a few seconds).
+ * Run: npx tsc -p tsconfig.json && node dist/bench/gpu/output-views.js --out=$OUT --device="NVIDIA H100" (it prints its
+ * own running time; sized to stay well under 60 s on an H100); `--quick` for 2^20-element vectors, `--small` for a check
+ * on a software adapter (2^14, a few seconds).
  */
 import { markdownTable, today, writePerformanceSection, writeResults } from '../report.js';
 import {

@@ -11,10 +11,10 @@ import { checkNumber, outputComponents } from '../../src/backends/webgpu/kernel-
 import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
 import { hostEllSpmv } from '../../src/backends/webgpu/host-fallback.js';
 import { gpuUpdate } from '../waxpby/update-webgpu.js';
-import { bindingLimit, checkBinding, checkBufferSize, checkExtentBinding, columnRegion, columnsPerRegion, DeviceArray, runtimeOrFallback, windowOf, wordsPerElement, type ToDeviceOptions } from '../../src/backends/webgpu/device-array.js';
+import { bindExtent, bindingLimit, checkBinding, checkBufferSize, checkExtentBinding, columnRegion, columnsPerRegion, DeviceArray, runtimeOrFallback, windowOf, wordsPerElement, type ToDeviceOptions } from '../../src/backends/webgpu/device-array.js';
 import { finishArgs, finishBody, partialsFinishSource, scalarBindings } from '../../src/backends/webgpu/finish-pass.js';
 import { gpuFormat } from '../../src/backends/webgpu/formats.js';
-import { elementIndex, allowFallback, arrayArgs, bindArray, bindExtent, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
+import { elementIndex, allowFallback, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
 import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
 import { aliasSnapshot, bindOldValues, checkOutputBinding, outputWindow, serialisedViewWrite, throughPackedOutput, writesInPlace } from '../../src/backends/webgpu/view-output.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';

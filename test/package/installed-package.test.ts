@@ -173,7 +173,9 @@ console.log(JSON.stringify({
       absWorkingDir: pkg.consumer, metafile: true, logLevel: 'silent',
     });
     const outputs = result.metafile.outputs;
-    const entry = Object.keys(outputs).find((k) => outputs[k]!.entryPoint !== undefined)!;
+    // The page's own entry (its sourcefile): lazy chunks (dynamic imports) are entry points of the metafile too, in an
+    // order that depends on the module graph.
+    const entry = Object.keys(outputs).find((k) => outputs[k]!.entryPoint === 'entry.js')!;
     // What loads with the page: the entry chunk and the chunks it imports statically (lazy imports load on use).
     const eager = new Set<string>();
     const visit = (k: string): void => {

@@ -10,6 +10,7 @@ import { fallbackNotice, gpuUnavailableReason } from './backend.js';
 import { gpuFormat, type EncodedArray, type GpuFormatName, type GpuStorageFormat } from './formats.js';
 import { createWordBuffer, gpuRuntime, readWords, type GpuRuntime } from './runtime.js';
 import { checkBindingsAgainst } from './program.js';
+import { bindArray } from './kernel-common.js';
 import { storedValues } from '../webgpu-bridge/stored-values.js';
 import type { GpuBuffer } from './webgpu-types.js';
 
@@ -360,6 +361,20 @@ export function columnsPerRegion(A: { readonly data: DeviceArray; readonly rows:
   const rowSpan = A.data.isView ? (Math.max(1, A.rows) - 1) * Math.abs(A.data.stride) + 1 : A.rows;
   if (elements < rowSpan) return 0;
   return A.ld === 0 ? Infinity : Math.floor((elements - rowSpan) / Math.abs(A.ld)) + 1;
+}
+
+/**
+ * Binds `array` as bindArray (kernel-common.ts) does, then — for a view or prefix ({@link bindsExtent}) — only the part of
+ * its span its elements cover, from the 256-byte boundary below the first, its offset uniform moved to match: an operand
+ * read whole by every thread needs its extent, not its span, to fit one storage binding.
+ * @param name - argument name
+ * @param array - the operand
+ * @param arrays - array bindings to add to
+ * @param scalars - scalar bindings to add to
+ */
+export function bindExtent(name: string, array: DeviceArray, arrays: Record<string, { buffer: GpuBuffer; offset?: number; size?: number }>, scalars: Record<string, number>): void {
+  bindArray(name, array, arrays, scalars);
+  if (bindsExtent(array) && array.length > 0) bindWindow(name, array, { start: 0, count: array.length }, arrays, scalars);
 }
 
 /** Words per element of a format (½ for 16-bit formats, 2 for f64/ff). */

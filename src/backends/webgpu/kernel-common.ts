@@ -9,7 +9,7 @@ import { fail, ModprecError } from '../../core/errors.js';
 import { findFormat, formatNames } from '../../formats/common/registry.js';
 import { gpuArithmeticPart, type GpuArithmetic, type GpuArithmeticName, type GpuRegister } from './arithmetic.js';
 import type { GpuStorageFormat } from './formats.js';
-import { bindsExtent, bindWindow, type DeviceArray } from './device-array.js';
+import type { DeviceArray } from './device-array.js';
 import type { ArgType, BoundArray, PassCache } from './program.js';
 import type { GpuRuntime } from './runtime.js';
 import type { GpuBuffer } from './webgpu-types.js';
@@ -170,20 +170,6 @@ export function bindArray(name: string, array: DeviceArray, arrays: Record<strin
     arrays[`${name}Rs`] = { buffer: array.rangeScale.buffer };
     for (const [suffix, v] of Object.entries(array.rangeScale.scalars)) scalars[`${name}${suffix}`] = v;
   }
-}
-
-/**
- * Binds `array` as {@link bindArray} does, then — for a view or prefix (device-array.ts, bindsExtent) — only the part of
- * its span its elements cover, from the 256-byte boundary below the first, its offset uniform moved to match: an operand
- * read whole by every thread needs its extent, not its span, to fit one storage binding.
- * @param name - argument name
- * @param array - the operand
- * @param arrays - array bindings to add to
- * @param scalars - scalar bindings to add to
- */
-export function bindExtent(name: string, array: DeviceArray, arrays: Record<string, BoundArray>, scalars: Record<string, number>): void {
-  bindArray(name, array, arrays, scalars);
-  if (bindsExtent(array) && array.length > 0) bindWindow(name, array, { start: 0, count: array.length }, arrays, scalars);
 }
 
 /**
