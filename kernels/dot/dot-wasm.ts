@@ -11,7 +11,7 @@ import type { Accessor } from '../../accessors/accessor.js';
 import { F64, I32, V128, encodeModule, op, SIMD } from '../../src/backends/wasm/wasm-encoder.js';
 import { WasmLocals, load2, operandLocals, operandParams, operandSetup, stepLoop } from '../../src/backends/wasm/wasm-function.js';
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
-import { CHUNK, chunkElements, scaleOf, stageVector, type WasmStorage, wasmStorageOf } from '../../src/backends/wasm/wasm-storage.js';
+import { CHUNK, chunkElements, scaleOf, stageVector, type WasmStorage, wasmStorageOf, laneSum } from '../../src/backends/wasm/wasm-storage.js';
 
 /** Byte address of the four f64x2 accumulators. */
 const ACC = 0;
@@ -64,5 +64,5 @@ export function wasmDot(x: Accessor<1, any>, y: Accessor<1, any>, n: number): nu
     stageVector(y, from, count, Y_AT, padded, buffer);
     f(X_AT, scaleX, Y_AT, scaleY, padded);
   }
-  return ((acc[0]! + acc[1]!) + (acc[2]! + acc[3]!)) + ((acc[4]! + acc[5]!) + (acc[6]! + acc[7]!));
+  return laneSum(acc);
 }

@@ -11,9 +11,10 @@ import type { GpuArithmetic, GpuRegister } from '../../src/backends/webgpu/arith
 import { hostDot } from '../../src/backends/webgpu/host-fallback.js';
 import { bindingWindows, bindWindow, bufferView, DeviceArray, splitBindings } from '../../src/backends/webgpu/device-array.js';
 import type { VectorRead } from '../../src/backends/webgpu/formats.js';
-import { elementIndex, allowFallback, UNROLL, accumulatorChains, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
-import { boundedScratch, getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
+import { elementIndex, allowFallback, UNROLL, accumulatorChains, mulAddGroup, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
+import { boundedScratch, getProgram, submitPasses, type BoundArray, type Pass, type PassCache, type ProgramSpec } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
+import { treePlan, treeReduceSpec, treeReduction } from '../../src/backends/webgpu/workgroup-reduction.js';
 
 /**
  * Result of {@link gpuDot}: the value (float-float read back exactly as a double) and the run report.
@@ -116,7 +117,7 @@ function partialSource(arithmetic: GpuArithmetic, x: DeviceArray, y: DeviceArray
       regs.push({ a: rx.register, b: ry.register });
     }
   }
-  regs.forEach((r, q) => body.push(arithmetic.mulAdd(acc.target(q), r.a, r.b)));
+  body.push(...mulAddGroup(arithmetic, regs.map((r, q) => ({ acc: acc.target(q), a: r.a, b: r.b }))));
   body.push(`k = k + ${groups} * S;`, '}');
   body.push('while (k < n) {');
   for (let j = 0; j < width; j++) {
@@ -184,14 +185,18 @@ async function dotOnDevice(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, 
   const split = splitBindings([x, y]);
   const perWindow = windows.length === 1 ? firstPassThreads(n, maxThreads) : Math.ceil(firstPassThreads(n, maxThreads) / 64) * 64;
   const first = perWindow * windows.length;
-  const sizes = reducePlan(first);
+  // The partials are summed by tree passes (workgroup memory, two dispatches for 2^17 partials) where the device
+  // has them, else by passes of REDUCE_FAN_IN per thread.
+  const tree = first > 1 && c <= 2 && treeReduction(runtime);
+  const treePasses = tree ? treePlan(first) : [];
+  const sizes = tree ? treePasses.map((p) => p.threads) : reducePlan(first);
   const counts = [first, ...sizes];
-  const key = `dot|${objectId(x)}|${objectId(y)}|${n}|${arithmetic.name}|${maxThreads}|${shapeKey}`;
+  const key = `dot|${objectId(x)}|${objectId(y)}|${n}|${arithmetic.name}|${maxThreads}|${shapeKey}|${tree ? 'tree' : 'passes'}`;
   const plan = getPlan(runtime, key, windows.length + sizes.length, () => counts.map((t) => boundedScratch(createWordBuffer(context, t * c))));
   const partial = memo(`dot1|${arithmetic.name}|${readKey(x)}|${readKey(y)}|${shapeKey}`, () => partialSource(arithmetic, x, y, shape));
   const p1 = await getProgram(context, { source: partial.source, args: partial.args, components: c });
-  const reduce = memo(`dotr|${arithmetic.name}`, () => reduceProgramSpec(arithmetic));
-  const pr = await getProgram(context, { source: reduce.source, args: reduce.args, components: c });
+  const reduce = tree ? memo(`dottree|${arithmetic.name}`, () => treeReduceSpec(arithmetic)) : memo(`dotr|${arithmetic.name}`, () => reduceProgramSpec(arithmetic));
+  const pr = await getProgram(context, tree ? (reduce as ProgramSpec) : { source: reduce.source, args: reduce.args, components: c });
   const passes: { pass: Pass; cache: PassCache }[] = [];
   windows.forEach((w, k) => {
     const arrays: Record<string, BoundArray> = {};
@@ -208,8 +213,9 @@ async function dotOnDevice(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, 
     passes.push({ pass: { program: p1, arrays, scalars, output, threads: perWindow }, cache: plan.passes[k]! });
   });
   for (let s = 1; s < counts.length; s++) {
+    const scalars: Record<string, number> = tree ? { count: treePasses[s - 1]!.count, stride: treePasses[s - 1]!.stride } : { count: counts[s - 1]!, T: counts[s]! };
     passes.push({
-      pass: { program: pr, arrays: { P: { buffer: plan.scratch[s - 1]! } }, scalars: { count: counts[s - 1]!, T: counts[s]! }, output: { buffer: plan.scratch[s]! }, threads: counts[s]! },
+      pass: { program: pr, arrays: { P: { buffer: plan.scratch[s - 1]! } }, scalars, output: { buffer: plan.scratch[s]! }, threads: counts[s]! },
       cache: plan.passes[windows.length + s - 1]!,
     });
   }

@@ -12,9 +12,10 @@ import { checkNoOverlap } from '../shared/aliasing.js';
 import { dotOnGpu, chooseBackend, prepareGpuCall, type GpuBackendOptions } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { fail } from '../../src/core/errors.js';
 import type { GpuDotResult } from './dot-webgpu.js';
-import { chooseCpuBackend, type CpuBackendOption } from '../shared/cpu-backend.js';
+import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
 import { runWasm } from '../shared/run-wasm.js';
 import { wasmDot } from './dot-wasm.js';
+import { wasmDdDot } from './dot-dd-wasm.js';
 
 /**
  * Options of {@link dot}.
@@ -80,7 +81,11 @@ export function dot(x: Range<1, any>, y: Range<1, any>, options: (DotOptions & {
     kernelRefusal: into ? { code: 'INVALID_OPTION', parameter: 'options.into', reason: 'the WebAssembly DOT returns its double (into is written by the JavaScript kernel)' } : undefined,
   });
   let result = 0;
-  if (cpu === 'wasm' && runWasm(requested, () => { result = wasmDot(x.accessor, y.accessor, n); })) return result;
+  if (cpu === 'wasm' && wasmNumericsOf(ar, acc) === 'dd') {
+    // A non-finite double-double sum (non-finite inputs, or a splitting overflow near the top of the range) is
+    // recomputed by the guarded JavaScript loop, which handles both (kernels/dot/dot-dd-wasm.ts).
+    if (runWasm(requested, () => { const [hi, lo] = wasmDdDot(x.accessor, y.accessor, n, ar.kind === 'dd'); result = hi + lo; }) && Number.isFinite(result)) return result;
+  } else if (cpu === 'wasm' && runWasm(requested, () => { result = wasmDot(x.accessor, y.accessor, n); })) return result;
   const f = dotProgram(x.accessor, y.accessor, into?.accessor, ar, acc);
   const args = [...Operand.args(x.accessor), ...Operand.args(y.accessor), ...(into ? Operand.args(into.accessor) : [])];
   // A cold kernel's first long run would leave V8 in a deoptimisation loop (src/backends/cpu/prime.ts); DOT has no

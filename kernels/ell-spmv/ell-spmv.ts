@@ -11,6 +11,8 @@ import { coefficientCase } from '../gemv/coefficients.js';
 import { scaleYProgram } from '../gemv/gemv-cpu.js';
 import { checkEllSpmvArguments, type EllSpmvArguments } from './ell-spmv-arguments.js';
 import { ellSpmvProgram } from './ell-spmv-cpu.js';
+import { wasmEllRefusal, wasmEllSpmv } from './ell-spmv-wasm.js';
+import { runWasm } from '../shared/run-wasm.js';
 
 /**
  * y := α·A·x + β·y for an ELL matrix (Ginkgo's layout: slots column-major, padding marked by column −1 and
@@ -53,9 +55,12 @@ export function ellSpmv(args: EllSpmvArguments, options: (KernelOptions & { back
   options = options as KernelOptions;
   const ar = chooseArithmetic(options.arithmetic, [A.values, x, y]);
   const acc = resolveAccumulation(options.accumulation);
-  // No WebAssembly program yet: backend 'wasm' is refused with a typed error, 'cpu' and 'js' run the JavaScript.
-  chooseCpuBackend(chooseBackend(options), { kernel: 'ellSpmv', operands: [], arithmetic: ar, accumulation: acc });
   const { rows, cols, width, stride, colIndex } = A.structure;
+  const requested = chooseBackend(options);
+  const cpu = chooseCpuBackend(requested, {
+    kernel: 'ellSpmv', arithmetic: ar, accumulation: acc,
+    operands: [['x', x, 'read'], ['y', y, 'write']], kernelRefusal: wasmEllRefusal(A.values.accessor, rows),
+  });
   if (rows === 0 || (alpha === 0 && beta === 1)) return;
   checkReadableIn(ar, [...(alpha !== 0 ? [['A.values', A.values], ['x', x]] as const : []), ...(beta !== 0 ? [['y', y] as const] : [])]);
   const alphaCase = cols === 0 || width === 0 ? 'zero' : coefficientCase(alpha);
@@ -63,6 +68,7 @@ export function ellSpmv(args: EllSpmvArguments, options: (KernelOptions & { back
     if (beta !== 1) scaleYProgram(y.accessor, ar, coefficientCase(beta))(rows, 0, ...Operand.args(y.accessor), 0, beta);
     return;
   }
+  if (cpu === 'wasm' && runWasm(requested, () => wasmEllSpmv(alpha, A.structure, A.values.accessor, x.accessor, beta, y.accessor))) return;
   const f = ellSpmvProgram({ values: A.values.accessor, x: x.accessor, y: y.accessor, ar, acc, alpha: alphaCase, beta: coefficientCase(beta) });
   f(rows, width, stride, colIndex, ...Operand.args(A.values.accessor), ...Operand.args(x.accessor), ...Operand.args(y.accessor), alpha, beta);
 }

@@ -14,9 +14,10 @@ import type { Accessor } from '../../accessors/accessor.js';
 import { F64, I32, V128, encodeModule, op, SIMD } from '../../src/backends/wasm/wasm-encoder.js';
 import { WasmLocals, load2, operandLocals, operandParams, operandSetup, stepLoop } from '../../src/backends/wasm/wasm-function.js';
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
-import { CHUNK, scaleOf, stageVector, wasmStorageNamed, wasmStorageOf, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
+import { CHUNK, numberAt, scaleOf, stageVector, wasmStorageNamed, wasmStorageOf, type WasmStorage, laneSum } from '../../src/backends/wasm/wasm-storage.js';
 import { dotChunk } from '../dot/dot-wasm.js';
 import type { Refusal } from '../../src/backends/backend.js';
+import { findFormat } from '../../src/formats/common/registry.js';
 
 /** Columns added per pass over the partial sums. */
 const COLUMNS = 4;
@@ -70,15 +71,19 @@ function wrapInBlock(body: number[]): number[] {
 /** y := α·op(A)·x + β·y for α ≠ 0 (the caller checked storages, layout and the quick returns). */
 export function wasmGemv(alpha: number, opA: Accessor<2, any>, x: Accessor<1, any>, beta: number, y: Accessor<1, any>, m: number, n: number): void {
   const sums = opA.strides[0] === 1 ? columnSums(opA, x, m, n) : rowSums(opA, x, m, n);
-  combine(alpha, sums, beta, y, m);
+  combineSums(alpha, sums, beta, y, m);
 }
 
 /** The values of x as the kernels read them (decoded, times the scale when there is one). */
-function xValues(x: Accessor<1, any>, n: number): Float64Array {
-  const v = new Float64Array(n);
-  const st = x.storage, data = x.data as never, s = scaleOf(x), stride = x.strides[0] as number;
-  for (let j = 0, p = x.offset; j < n; j++, p += stride) v[j] = x.scale ? (st.decode(data, p) as number) * s : (st.decode(data, p) as number);
-  return v;
+export function xValues(x: Accessor<1, any>, n: number, into: Float64Array = new Float64Array(n)): Float64Array {
+  const s = scaleOf(x), stride = x.strides[0] as number, data = x.data as Float64Array | Float32Array;
+  const name = x.scale ? '' : x.storage.name;
+  // fp64 and fp32 elements are their values: read the typed array without the decoder (the common case).
+  if ((name === 'f64' || name === 'f32') && findFormat(name)?.storage === x.storage) {
+    if (stride === 1 && name === 'f64') into.set((data as Float64Array).subarray(x.offset, x.offset + n));
+    else for (let j = 0, p = x.offset; j < n; j++, p += stride) into[j] = data[p]!;
+  } else for (let j = 0, p = x.offset; j < n; j++, p += stride) into[j] = x.scale ? numberAt(x, p) * s : numberAt(x, p);
+  return into;
 }
 
 /** Column-oriented sums over row blocks (op(A) has unit stride along its columns). */
@@ -93,18 +98,12 @@ function columnSums(opA: Accessor<2, any>, x: Accessor<1, any>, m: number, n: nu
   const buffer = wasmMemory().buffer as ArrayBuffer;
   const t = new Float64Array(buffer, T_AT, ROWS);
   const ld = opA.strides[1] as number;
-  const raw = opA.data as { subarray(a: number, b: number): ArrayLike<number> };
   for (let r0 = 0; r0 < m; r0 += ROWS) {
     const rows = Math.min(ROWS, m - r0), padded = (rows + 7) & ~7;
     t.fill(0, 0, padded);
     for (let j = 0; j < n; j += COLUMNS) {
       const c = Math.min(COLUMNS, n - j);
-      for (let k = 0; k < c; k++) {
-        const start = opA.offset + r0 + (j + k) * ld;
-        const view = new (raw.constructor as new (b: ArrayBuffer, o: number, l: number) => { set(s: ArrayLike<number>): void; fill(v: number, a: number): void })(buffer, A_AT + k * segment, padded);
-        view.set(raw.subarray(start, start + rows));
-        if (padded > rows) view.fill(0, rows);
-      }
+      for (let k = 0; k < c; k++) stageVector(rowAccessor(opA, 0, 0, opA.offset + r0 + (j + k) * ld), 0, rows, A_AT + k * segment, padded, buffer);
       f(T_AT, padded, A_AT, A_AT + segment, A_AT + 2 * segment, A_AT + 3 * segment, scaleOf(opA), xv[j]!, xv[j + 1] ?? 0, xv[j + 2] ?? 0, xv[j + 3] ?? 0, c);
     }
     out.set(t.subarray(0, rows), r0);
@@ -119,7 +118,7 @@ function rowSums(opA: Accessor<2, any>, x: Accessor<1, any>, m: number, n: numbe
   const xv = xValues(x, n);
   const out = new Float64Array(m);
   const X_AT = 64 + 64, A_AT = X_AT + n * 8 + 64;
-  reserveBytes(A_AT + CHUNK * 8 + 64);
+  reserveBytes(A_AT + CHUNK * sa.bytes + 64);
   const buffer = wasmMemory().buffer as ArrayBuffer;
   new Float64Array(buffer, X_AT, n).set(xv);
   // The last chunk of a row is padded with zeros; the doubles after x must be zeros too (0·NaN would be NaN).
@@ -134,20 +133,22 @@ function rowSums(opA: Accessor<2, any>, x: Accessor<1, any>, m: number, n: numbe
       stageVector(rowView, from, count, A_AT, padded, buffer);
       f(A_AT, scaleOf(opA), X_AT + from * 8, 1, padded);
     }
-    out[i] = ((acc[0]! + acc[1]!) + (acc[2]! + acc[3]!)) + ((acc[4]! + acc[5]!) + (acc[6]! + acc[7]!));
+    out[i] = laneSum(acc);
   }
   return out;
 }
 
 /** Row i of op(A) as a 1-D accessor (for staging). */
-function rowAccessor(opA: Accessor<2, any>, i: number, rowStride: number): Accessor<1, any> {
-  return { data: opA.data, offset: opA.offset + i * rowStride, strides: [1] } as unknown as Accessor<1, any>;
+function rowAccessor(opA: Accessor<2, any>, i: number, rowStride: number, offset = opA.offset + i * rowStride): Accessor<1, any> {
+  return { data: opA.data, storage: opA.storage, offset, strides: [1] } as unknown as Accessor<1, any>;
 }
 
 /** yᵢ := α·tᵢ + β·yᵢ with the roundings of emitCombine (kernels/gemv/coefficients.ts), y f64 or f32 unscaled. */
-function combine(alpha: number, t: Float64Array, beta: number, y: Accessor<1, any>, m: number): void {
+export function combineSums(alpha: number, t: Float64Array, beta: number, y: Accessor<1, any>, m: number): void {
   const data = y.data as Float64Array | Float32Array;
   const stride = y.strides[0] as number;
+  // y := t (α = 1, β = 0) into unit-stride fp64 or fp32: one copy (an fp32 view rounds to nearest even, as a store does).
+  if (alpha === 1 && beta === 0 && stride === 1) { data.set(t.subarray(0, m), y.offset); return; }
   for (let i = 0, p = y.offset; i < m; i++, p += stride) {
     const ti = t[i]!;
     let r: number;

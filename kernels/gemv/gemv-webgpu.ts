@@ -20,6 +20,7 @@ import { elementIndex, allowFallback, outputComponents, UNROLL, accumulateLoop, 
 import { boundedScratch, getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import { bindOldValues, checkOutputBinding, outputWindow, serialisedViewWrite, throughPackedOutput, writesInPlace } from '../../src/backends/webgpu/view-output.js';
+import { checkRowsPerThread, partialNRowsSource, rowRunRead } from './gemv-row-group-source.js';
 
 /**
  * A matrix resident on the GPU: packed column-major ({@link deviceMatrix}) or a strided view of a span
@@ -59,7 +60,10 @@ export interface GpuGemvArgs {
  * @group GPU
  */
 export interface GpuGemvOptions extends GpuKernelOptions {
-  /** Threads the partial pass aims for (default 2^18); sets how far the reduction is split. */
+  /**
+   * Threads the partial pass aims for (default 2^18) at one row per thread; sets how far the reduction is split
+   * (with {@link GpuGemvOptions.rowsPerThread} R, 1/R as many threads run the same split).
+   */
   readonly targetThreads?: number;
   /**
    * Independent accumulators per thread of the partial pass (1 to 8; default 2 in float-float, 1 in f32):
@@ -67,6 +71,14 @@ export interface GpuGemvOptions extends GpuKernelOptions {
    * summation order.
    */
   readonly chains?: number;
+  /**
+   * Adjacent rows each thread of GEMV N's partial pass sums (1, 2 or 4; at most 4 / the arithmetic's words: default
+   * 4 in f32, 2 in float-float): one load of x feeds every row, and the R rows of a packed matrix with rows and lda
+   * multiples of R come in one load (a vector load of four; two 16-bit rows are one word, two fp32 rows one 8-byte load). 1 is the one-row
+   * pass. Ignored by GEMV T and by a matrix split over storage bindings. The result does not depend on it (the same
+   * columns go to the same accumulators in the same order).
+   */
+  readonly rowsPerThread?: 1 | 2 | 4;
 }
 
 /**
@@ -237,7 +249,7 @@ function validate(args: GpuGemvArgs): { trans: boolean; alpha: number; beta: num
   return { trans, alpha: checkNumber('alpha', args.alpha ?? 1), beta: checkNumber('beta', args.beta ?? 0) };
 }
 
-async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boolean, alpha: number, beta: number, arithmetic: GpuArithmetic, target: number, chains: number): Promise<void> {
+async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boolean, alpha: number, beta: number, arithmetic: GpuArithmetic, target: number, chains: number, rowsPerThread: number): Promise<void> {
   const { A, x, y } = args;
   const context = runtime.context;
   const m = A.rows;
@@ -251,7 +263,30 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   let sc: number;
   let partialScalars: Record<string, number>;
   let partialSpec;
-  if (!trans) {
+  // A over one storage binding is read in windows of whole columns, each starting on a 256-byte boundary
+  // (a multiple of 128 columns); GEMV N then keeps chunks inside windows and pads the partial rows to 64.
+  const limit = bindingLimit(runtime);
+  // x is read whole (GEMV T) or in A's column windows (N) through the part of its span it covers (a view: its extent).
+  // A matrix view binds the part of its span its columns cover (columnRegion): all of them, or windows of them.
+  const aView = A.data.isView;
+  const aBytes = aView ? columnRegion(A, 0, n).bound.size : A.data.words * 4;
+  const windowed = aBytes > limit || (!trans && extentBytes(x) > limit);
+  if (aView && A.data.rangeScale && A.data.words * 4 > limit) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A is a scaled range whose scales are indexed from its whole binding, and its span exceeds maxStorageBufferBindingSize (${limit} bytes)`, 'maxStorageBufferBindingSize');
+  const R = trans || windowed ? 1 : rowsPerThread;
+  let rowKey = '';
+  if (!trans && R > 1) {
+    // R rows per thread: G row groups; thread t = chunk·G + g returns rows gR … gR + R − 1, i.e. partial rows padded
+    // to G·R. The chunks are those of one row per thread, so the summation order (and the result) does not change.
+    const G = Math.ceil(m / R);
+    const split = gemvSplit(m, n, target);
+    splits = split.splits;
+    threads = G * splits;
+    [sr, sc] = [1, G * R];
+    partialScalars = { m, n, lda: A.ld, chunk: split.chunk, G };
+    const run = rowRunRead(A.data, m, A.ld, R);
+    rowKey = `${R}${run ?? 'scalar'}`;
+    partialSpec = memo(`gemvNR|${arithmetic.name}|${readKey(A.data)}|${readKey(x)}|${chains}|${rowKey}`, () => partialNRowsSource(arithmetic, A.data, x, chains, R, run));
+  } else if (!trans) {
     const split = gemvSplit(m, n, target);
     splits = split.splits;
     threads = m * splits;
@@ -265,15 +300,6 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
     partialScalars = { m, lda: A.ld, W: splits };
     partialSpec = memo(`gemvT|${arithmetic.name}|${readKey(A.data)}|${readKey(x)}|${chains}`, () => partialTSource(arithmetic, A.data, x, chains));
   }
-  // A over one storage binding is read in windows of whole columns, each starting on a 256-byte boundary
-  // (a multiple of 128 columns); GEMV N then keeps chunks inside windows and pads the partial rows to 64.
-  const limit = bindingLimit(runtime);
-  // x is read whole (GEMV T) or in A's column windows (N) through the part of its span it covers (a view: its extent).
-  // A matrix view binds the part of its span its columns cover (columnRegion): all of them, or windows of them.
-  const aView = A.data.isView;
-  const aBytes = aView ? columnRegion(A, 0, n).bound.size : A.data.words * 4;
-  const windowed = aBytes > limit || (!trans && extentBytes(x) > limit);
-  if (aView && A.data.rangeScale && A.data.words * 4 > limit) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A is a scaled range whose scales are indexed from its whole binding, and its span exceeds maxStorageBufferBindingSize (${limit} bytes)`, 'maxStorageBufferBindingSize');
   let mp = m;
   let columnWindows = [{ start: 0, count: n }];
   if (windowed) {
@@ -299,9 +325,9 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   }
   // A view y (view-output.ts, writesInPlace) is written in place by the last pass; a packed y ping-pongs.
   const inPlace = !y.coversSpan;
-  const key = `gemv|${trans ? 'T' : 'N'}|${objectId(A.data)}|${A.data.offset}|${A.data.stride}|${objectId(x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}|${chains}|${inPlace}`;
-  const plan = getPlan(runtime, key, 2 + columnWindows.length, () => [boundedScratch(createWordBuffer(context, Math.max(1, threads) * c)), createWordBuffer(context, inPlace ? 1 : y.words)]);
-  const p1 = await getProgram(context, { source: partialSpec.source, args: partialSpec.args, components: c });
+  const key = `gemv|${trans ? 'T' : 'N'}|${objectId(A.data)}|${A.data.offset}|${A.data.stride}|${objectId(x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}|${chains}|${rowKey}|${inPlace}`;
+  const plan = getPlan(runtime, key, 2 + columnWindows.length, () => [boundedScratch(createWordBuffer(context, Math.max(1, threads) * c * R)), createWordBuffer(context, inPlace ? 1 : y.words)]);
+  const p1 = await getProgram(context, { source: partialSpec.source, args: partialSpec.args, components: (c * R) as 1 | 2 | 4 });
   const finish = partialsFinishSource(arithmetic, y, readsY, inPlace);
   const p2 = await getProgram(context, { source: finish.source, args: finish.args, components: outputComponents(y.format), stridedOutput: inPlace });
   const arrays2: Record<string, BoundArray> = { P: { buffer: plan.scratch[0]! } };
@@ -329,6 +355,9 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
         arrays1.A = region.bound;
         scalars1.AOff = A.data.offset + w.start * A.ld - region.start;
       }
+      // The vector view of A (R rows read in one load) is the same binding.
+      const runRead = rowKey.endsWith('vector') ? A.data.format.vectorRead : rowKey.endsWith('pair') ? A.data.format.pairRead : undefined;
+      if (runRead?.suffix) arrays1[`A${runRead.suffix}`] = arrays1.A!;
       if (!windowed) {
         passes.push({ pass: { program: p1, arrays: arrays1, scalars: scalars1, output: { buffer: plan.scratch[0]! }, threads }, cache: plan.passes[0]! });
         return;
@@ -392,6 +421,7 @@ export async function gpuGemv(args: GpuGemvArgs, options: GpuGemvOptions = {}): 
   const arithmetic = chooseArithmetic(options, [args.A.data, args.x, args.y]);
   const target = checkSize('options.targetThreads', options.targetThreads ?? 2 ** 18);
   const chains = checkChains(options.chains, arithmetic.defaultChains);
+  const rowsPerThread = checkRowsPerThread(options.rowsPerThread, arithmetic);
   const runtime = commonRuntime({ A: args.A.data, x: args.x, y: args.y }, ['A', 'x', 'y']);
   if (!runtime) {
     allowFallback(options, args.y.fallbackReason);
@@ -406,7 +436,7 @@ export async function gpuGemv(args: GpuGemvArgs, options: GpuGemvOptions = {}): 
   }
   // y a view: written in place by the last pass where its stores hold view elements only (writesInPlace); else the
   // kernel writes its packed twin (holding y's old values when β ≠ 0), then y's span.
-  const run = (y: DeviceArray) => gemvOnDevice(runtime, { ...args, y }, trans, alpha, beta, arithmetic, Math.max(1, target), chains);
+  const run = (y: DeviceArray) => gemvOnDevice(runtime, { ...args, y }, trans, alpha, beta, arithmetic, Math.max(1, target), chains, rowsPerThread);
   if (writesInPlace(args.y)) await serialisedViewWrite(args.y, () => run(args.y));
   else await throughPackedOutput(runtime, args.y, beta !== 0, run);
   return runInfo(runtime, arithmetic, '');

@@ -12,7 +12,7 @@ import { refuse, type BackendName, type KernelName, type Refusal } from '../../s
 import { wasmCompilationBlocked, wasmSimdAvailable } from '../../src/backends/wasm/wasm-runtime.js';
 import { wasmStorageOf } from '../../src/backends/wasm/wasm-storage.js';
 import { findFormat } from '../../src/formats/common/registry.js';
-import { recursiveAccumulation, resolveAccumulation, type Accumulation } from './accumulation.js';
+import { accumulationNames, recursiveAccumulation, resolveAccumulation, type Accumulation } from './accumulation.js';
 import { chooseArithmetic, type KernelOptions } from './kernel-options.js';
 import { chooseBackend } from '../../src/backends/backend.js';
 
@@ -25,7 +25,27 @@ import { chooseBackend } from '../../src/backends/backend.js';
 export type CpuBackendOption = 'cpu' | 'wasm' | 'js';
 
 /** The kernels that have a WebAssembly program. */
-export const WASM_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv', 'trsv', 'axpy', 'waxpby', 'scal', 'asum', 'nrm2']);
+export const WASM_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv', 'trsv', 'ellSpmv', 'axpy', 'waxpby', 'scal', 'asum', 'nrm2']);
+
+/** The kernels whose WebAssembly program also sums in double-double (see {@link wasmNumericsOf}). */
+export const WASM_DD_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot']);
+
+/**
+ * What a WebAssembly program computes in: `'f64'` (fp64 arithmetic, recursive accumulation) or `'dd'` (a sum in
+ * double-double of exact products: double-double arithmetic with the recursive or `dd` accumulation, or fp64
+ * arithmetic with the `dd` accumulation); a refusal for the rest (fp32 arithmetic, the other accumulations).
+ */
+export function wasmNumericsOf(arithmetic: ArithmeticFormat, accumulation: Accumulation): 'f64' | 'dd' | Refusal {
+  const f64 = findFormat('f64')!.arithmetic, dd = findFormat('dd')?.arithmetic;
+  const ddAccumulation = accumulation.name === 'dd' && accumulationNames().includes('dd') && resolveAccumulation('dd') === accumulation;
+  if (arithmetic !== f64 && (dd === undefined || arithmetic !== dd)) {
+    return { code: 'INVALID_OPTION', parameter: 'options.arithmetic', reason: `WebAssembly computes in f64 or double-double arithmetic only (not ${arithmetic.name})` };
+  }
+  if (accumulation !== recursiveAccumulation && !ddAccumulation) {
+    return { code: 'INVALID_OPTION', parameter: 'options.accumulation', reason: `WebAssembly sums with the recursive or dd accumulation only (not ${accumulation.name})` };
+  }
+  return arithmetic === f64 && !ddAccumulation ? 'f64' : 'dd';
+}
 
 /** A call as the CPU backends see it. */
 export interface CpuCall {
@@ -43,11 +63,17 @@ export function wasmRefusal(call: CpuCall): Refusal | undefined {
   const option = (reason: string, parameter = 'options.backend'): Refusal => ({ code: 'INVALID_OPTION', parameter, reason });
   if (!wasmSimdAvailable()) return option('this JavaScript engine has no WebAssembly SIMD128');
   if (!WASM_KERNELS.has(call.kernel)) return option(`${call.kernel} has no WebAssembly program yet`);
-  if (call.arithmetic !== findFormat('f64')!.arithmetic) return option(`WebAssembly computes in f64 arithmetic only (not ${call.arithmetic.name})`, 'options.arithmetic');
-  if (call.accumulation !== recursiveAccumulation) return option(`WebAssembly sums with the recursive accumulation only (not ${call.accumulation.name})`, 'options.accumulation');
+  const numerics = wasmNumericsOf(call.arithmetic, call.accumulation);
+  if (typeof numerics !== 'string') return numerics;
+  if (numerics === 'dd' && !WASM_DD_KERNELS.has(call.kernel)) {
+    return call.arithmetic === findFormat('f64')!.arithmetic
+      ? option(`WebAssembly sums ${call.kernel} with the recursive accumulation only (the dd accumulation: DOT only)`, 'options.accumulation')
+      : option(`WebAssembly computes ${call.kernel} in f64 arithmetic only (double-double: DOT only)`, 'options.arithmetic');
+  }
   for (const [name, r, use] of call.operands) {
     const s = wasmStorageOf(r.accessor);
     if (typeof s === 'string') return { code: 'INVALID_FORMAT', parameter: name, reason: s };
+    if (numerics === 'dd' && r.accessor.scale) return { code: 'INVALID_FORMAT', parameter: name, reason: 'WebAssembly sums in double-double over unscaled storage only (exact doubles)' };
     if (use === 'write' && (!s.writable || r.accessor.scale)) return { code: 'INVALID_FORMAT', parameter: name, reason: `WebAssembly writes unscaled f64 and f32 storage only (not ${r.accessor.scale ? 'scaled ' : ''}${s.name})` };
   }
   return call.kernelRefusal;

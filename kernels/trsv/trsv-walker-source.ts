@@ -27,7 +27,7 @@
 import { fail } from '../../src/core/errors.js';
 import type { GpuArithmetic, GpuRegister } from '../../src/backends/webgpu/arithmetic.js';
 import type { DeviceArray } from '../../src/backends/webgpu/device-array.js';
-import { arrayArgs, kernelSource } from '../../src/backends/webgpu/kernel-common.js';
+import { arrayArgs, kernelSource, mulAddGroup } from '../../src/backends/webgpu/kernel-common.js';
 import type { WorkgroupSettings } from '../../src/backends/webgpu/gpujs-extensions.js';
 
 /** Rows of a diagonal block and of a tile. */
@@ -230,10 +230,13 @@ export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: W
   body.push('}', 'mpBarrier();');
   // x_s = Inv_s · rhs: each quarter 16 columns of its row in two chains, then the four summed.
   body.push(...declareChains('y'));
+  // The 16 terms go out as one group: lazily accumulated where the arithmetic has that (mulAddGroup).
+  const inverseTerms: { acc: string; a: GpuRegister; b: GpuRegister }[] = [];
   for (let u = 0; u < 16; u++) {
     body.push(fromWords(arithmetic, `rh${u}`, Array.from({ length: c }, (_, k) => `mpShared(3, (q * 16 + ${u}) * ${c} + ${k})`)));
-    body.push(arithmetic.mulAdd(`y${u % chains}`, { kind: invKind, name: `piv${u}` }, arithmetic.register(`rh${u}`)));
+    inverseTerms.push({ acc: `y${u % chains}`, a: { kind: invKind, name: `piv${u}` }, b: arithmetic.register(`rh${u}`) });
   }
+  body.push(...mulAddGroup(arithmetic, inverseTerms));
   body.push(...combineChains('y'));
   body.push(...reduceQuarters('y0', 'xv'));
   for (let k = 0; k < c; k++) body.push(`mpSharedSet(4, (mpImod(step, ${lead}) * ${T} + r) * ${c} + ${k}, ${word(arithmetic, 'xv', k)});`, `mpAtomicStore(XAtomic[row * ${c} + ${k}], mpBits(${word(arithmetic, 'xv', k)}));`);

@@ -1,12 +1,22 @@
 /**
- * The WebAssembly TRSV (column-oriented, op(A) with contiguous columns): bit for bit the generated JavaScript's
- * column loop (and so its row loop on the transposed layout) for every readable storage of A, f64/f32 x with
- * strides and sub-ranges, every uplo/trans/diag; within trsvBound of the exact solution (test/kernels/trsv.test.ts
- * runs the default backend, which is this one for such calls); typed refusal for row-contiguous op(A).
+ * The WebAssembly TRSV: with contiguous columns of op(A), bit for bit the generated JavaScript's column loop (and so
+ * its row loop on the transposed layout); with contiguous rows, bit for bit the documented row order (each row's
+ * products in eight lanes, then (0 + bᵢ) − sum, divided by the diagonal, stored); for every readable storage of A,
+ * f64/f32 x with strides and sub-ranges, every uplo/trans/diag; within trsvBound of the exact solution
+ * (test/kernels/trsv.test.ts runs the default backend, which is this one for such calls); typed refusal for an
+ * op(A) with neither unit stride.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { trsv, trsvBound, cpuBackendOf, ModprecError, type Range } from '../../src/index.js';
+import { trsv, trsvBound, cpuBackendOf, range, strided, ModprecError, type Range } from '../../src/index.js';
+import { CHUNK } from '../../src/backends/wasm/wasm-storage.js';
+
+/** The WebAssembly DOT's order on doubles: element i into partial sum i mod 8, then a fixed tree. */
+function laneOrderDot(a: readonly number[], b: readonly number[]): number {
+  const p = new Array<number>(8).fill(0);
+  for (let i = 0; i < a.length; i++) p[i % 8] = p[i % 8]! + a[i]! * b[i]!;
+  return ((p[0]! + p[1]!) + (p[2]! + p[3]!)) + ((p[4]! + p[5]!) + (p[6]! + p[7]!));
+}
 import { seededRandom } from '../../src/sparse/seeded-random.js';
 import { buildMatrix, buildVector, changedOutside, errorOf, exactElement, exactVector, positionsOf, snapshot, withinBound, type MatrixSpec, type VectorSpec } from '../kernels/matrix-kernel-fixtures.js';
 import { type Rational, ZERO, divRational, mulRational, subRational } from '../../src/testing/rational.js';
@@ -14,7 +24,7 @@ import { type Rational, ZERO, divRational, mulRational, subRational } from '../.
 const system = fc.record({
   n: fc.integer({ min: 1, max: 40 }), uplo: fc.constantFrom('U' as const, 'L' as const), trans: fc.constantFrom('N' as const, 'T' as const),
   diag: fc.constantFrom('N' as const, 'U' as const), seed: fc.integer({ min: 0, max: 2 ** 30 }),
-  A: fc.record({ storage: fc.constantFrom('f64' as const, 'f32' as const, 'f16' as const, 'bf16' as const), sub: fc.boolean() }),
+  A: fc.record({ storage: fc.constantFrom('f64' as const, 'f32' as const, 'f16' as const, 'bf16' as const), sub: fc.boolean(), byRows: fc.boolean() }),
   x: fc.record({ storage: fc.constantFrom('f64' as const, 'f32' as const), stride: fc.constantFrom(1, 2, -1, -3), sub: fc.boolean() }),
 });
 
@@ -32,8 +42,8 @@ function exactSolve(T: Rational[][], b: Rational[], lower: boolean, unit: boolea
 describe('WebAssembly TRSV', () => {
   it('gives the bits of the JavaScript kernel and stays within trsvBound: storages, strides, uplo/trans/diag', () => {
     fc.assert(fc.property(system, (c) => {
-      // Column-contiguous op(A): column-major A for trans 'N', row-major for 'T'.
-      const spec: MatrixSpec = { storage: c.A.storage, layout: c.trans === 'N' ? 'col' : 'row', sub: c.A.sub, scaleRows: false };
+      // Column-contiguous op(A): column-major A for trans 'N', row-major for 'T'; row-contiguous: the other way.
+      const spec: MatrixSpec = { storage: c.A.storage, layout: (c.trans === 'N') !== c.A.byRows ? 'col' : 'row', sub: c.A.sub, scaleRows: false };
       const read = (i: number, j: number): boolean => (i === j ? c.diag === 'N' : c.uplo === 'U' ? j > i : j < i);
       const make = (): { A: Range<2, any>; x: Range<1, any> } => {
         const random = seededRandom(c.seed);
@@ -45,12 +55,26 @@ describe('WebAssembly TRSV', () => {
       const args = { A: a.A, x: a.x, uplo: c.uplo, trans: c.trans, diag: c.diag };
       expect(cpuBackendOf('trsv', { A: a.A, x: a.x }, {}, ['x']).backend).toBe('wasm');
       const bIn = exactVector(a.x);
+      const bValues = Array.from({ length: c.n }, (_, i) => a.x.get(i) as number);
       const before = snapshot(a.x);
       trsv(args, { backend: 'wasm' });
       trsv({ ...args, A: b.A, x: b.x }, { backend: 'js' });
-      expect(Array.from(a.x.accessor.data as Float64Array)).toEqual(Array.from(b.x.accessor.data as Float64Array));
-      expect(changedOutside(a.x, before, positionsOf(a.x))).toEqual([]);
       const lower = (c.uplo === 'L') !== (c.trans === 'T');
+      if (!c.A.byRows) expect(Array.from(a.x.accessor.data as Float64Array)).toEqual(Array.from(b.x.accessor.data as Float64Array));
+      else {
+        // The documented row order, evaluated here on the decoded values.
+        const t = (i: number, j: number): number => (c.trans === 'N' ? a.A.get(i, j) : a.A.get(j, i)) as number;
+        const xs = new Array<number>(c.n).fill(0);
+        for (let k = 0; k < c.n; k++) {
+          const i = lower ? k : c.n - 1 - k;
+          const js = lower ? Array.from({ length: i }, (_, j) => j) : Array.from({ length: c.n - 1 - i }, (_, j) => i + 1 + j);
+          let q = (0 + bValues[i]!) - laneOrderDot(js.map((j) => t(i, j)), js.map((j) => xs[j]!));
+          if (c.diag === 'N') q = q / t(i, i);
+          xs[i] = c.x.storage === 'f32' ? Math.fround(q) : q;
+        }
+        for (let i = 0; i < c.n; i++) expect(Object.is(a.x.get(i), xs[i])).toBe(true);
+      }
+      expect(changedOutside(a.x, before, positionsOf(a.x))).toEqual([]);
       const T = Array.from({ length: c.n }, (_, i) => Array.from({ length: c.n }, (_, j) => {
         const [r, k] = c.trans === 'N' ? [i, j] : [j, i];
         return read(r, k) ? exactElement(a.A, r, k) : ZERO;
@@ -62,14 +86,27 @@ describe('WebAssembly TRSV', () => {
     }), { numRuns: 150 });
   });
 
-  it("refuses row-contiguous op(A) for backend 'wasm' naming A (the automatic choice runs the JavaScript row loop)", () => {
-    const A = buildMatrix({ storage: 'f64', layout: 'row', sub: false, scaleRows: false }, 2, 2, (i, j) => (i === j ? 1 : 0));
+  it("refuses an op(A) with neither unit stride for backend 'wasm' naming A (the automatic choice runs the JavaScript)", () => {
+    const A = range(strided<2>({ size: [2, 2], strides: [2, 5], data: Float64Array.from([1, 0, 0, 0, 0, 0, 0, 1]) }));
     const x = buildVector({ storage: 'f64', stride: 1, sub: false }, [1, 2]);
     let caught: unknown;
     try { trsv({ A, x, uplo: 'L' }, { backend: 'wasm' }); } catch (e) { caught = e; }
     expect(caught).toBeInstanceOf(ModprecError);
     expect((caught as ModprecError).parameter).toBe('A');
+    expect([x.get(0), x.get(1)]).toEqual([1, 2]);
     trsv({ A, x, uplo: 'L' });
     expect([x.get(0), x.get(1)]).toEqual([1, 2]);
+  });
+
+  it('row-contiguous rows longer than a staging chunk', () => {
+    const n = CHUNK + 37;
+    const A = buildMatrix({ storage: 'f32', layout: 'row', sub: true, scaleRows: false }, n, n, (i, j) => (i === j ? 2 : j < i ? Math.sin(i + j) / n : NaN));
+    const x = buildVector({ storage: 'f64', stride: -1, sub: false }, Float64Array.from({ length: n }, (_, i) => Math.cos(i)));
+    const y = buildVector({ storage: 'f64', stride: -1, sub: false }, Float64Array.from({ length: n }, (_, i) => Math.cos(i)));
+    const bound = trsvBound({ A, x, uplo: 'L' });
+    trsv({ A, x, uplo: 'L' }, { backend: 'wasm' });
+    trsv({ A, x: y, uplo: 'L' }, { backend: 'js' });
+    for (let i = 0; i < n; i++) expect(Math.abs((x.get(i) as number) - (y.get(i) as number))).toBeLessThanOrEqual(2 * bound[i]!);
+    expect(Number.isFinite(x.get(n - 1) as number)).toBe(true);
   });
 });

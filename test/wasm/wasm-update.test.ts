@@ -97,20 +97,22 @@ describe("backend 'wasm' refuses outputs it cannot write, before writing", () =>
     }
   });
 
-  it('an arithmetic other than f64 is refused naming options.arithmetic; a kernel without a program naming options.backend', () => {
+  it('an arithmetic WebAssembly does not compute in is refused naming options.arithmetic, before anything is written', () => {
     const x = vector([1]);
     let caught: unknown;
-    try { scal(2, x, { backend: 'wasm', arithmetic: formats.f32 }); } catch (e) { caught = e; }
+    try { scal(2, x, { backend: 'wasm', arithmetic: formats.rns212 }); } catch (e) { caught = e; }
     expect((caught as ModprecError).parameter).toBe('options.arithmetic');
+    expect(x.get(0)).toBe(1);
     caught = undefined;
     const A = ellFromMatrix({ rows: 1, cols: 1, width: 1, stride: 1, colIndex: Int32Array.from([0]), values: Float64Array.from([2]) });
     const y = vector([5]);
-    try { ellSpmv({ alpha: 1, A, x, beta: 0, y }, { backend: 'wasm' }); } catch (e) { caught = e; }
+    try { ellSpmv({ alpha: 1, A, x, beta: 0, y }, { backend: 'wasm', arithmetic: formats.rns212 }); } catch (e) { caught = e; }
     expect((caught as ModprecError).code).toBe('INVALID_OPTION');
-    expect((caught as ModprecError).parameter).toBe('options.backend');
+    expect((caught as ModprecError).parameter).toBe('options.arithmetic');
     expect(y.get(0)).toBe(5);
-    ellSpmv({ alpha: 1, A, x, beta: 0, y }, { backend: 'js' });
+    ellSpmv({ alpha: 1, A, x, beta: 0, y }, { backend: 'wasm' });
     expect(y.get(0)).toBe(2);
     expect(x.get(0)).toBe(1);
   });
+
 });

@@ -79,19 +79,25 @@ export function load2(o: WasmOperand, k: number): number[] {
   return o.scale >= 0 ? [...code, ...op.get(o.scale), ...op.simd(SIMD.f64x2Mul)] : code;
 }
 
+/** `for (i = 0; i < n; i += step) body` (i an i32 local, n an i32 local or parameter). */
+export function countLoop(i: number, n: number, step: number, body: readonly number[]): number[] {
+  return [
+    ...op.i32(0), ...op.set(i), ...op.block(), ...op.loop(),
+    ...op.get(i), ...op.get(n), ...op.i32GeS(), ...op.brIf(1),
+    ...body,
+    ...op.get(i), ...op.i32(step), ...op.i32Add(), ...op.set(i),
+    ...op.br(0), ...op.end(), ...op.end(),
+  ];
+}
+
 /**
  * `for (i = 0; i < n; i += 8) { body; pointers += 8 elements }` — n a multiple of 8 (the staging pads).
  * @param i - an i32 local
  * @param n - the i32 count parameter
  */
 export function stepLoop(i: number, n: number, pointers: readonly { pointer: number; storage: WasmStorage }[], body: readonly number[]): number[] {
-  return [
-    ...op.i32(0), ...op.set(i),
-    ...op.block(), ...op.loop(),
-    ...op.get(i), ...op.get(n), ...op.i32GeS(), ...op.brIf(1),
+  return countLoop(i, n, 8, [
     ...body,
     ...pointers.flatMap((p) => [...op.get(p.pointer), ...op.i32(8 * p.storage.bytes), ...op.i32Add(), ...op.set(p.pointer)]),
-    ...op.get(i), ...op.i32(8), ...op.i32Add(), ...op.set(i),
-    ...op.br(0), ...op.end(), ...op.end(),
-  ];
+  ]);
 }

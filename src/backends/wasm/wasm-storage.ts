@@ -36,6 +36,8 @@ export interface WasmStorage {
   readonly name: string;
   /** Bytes per element. */
   readonly bytes: number;
+  /** Entries of the storage's typed array per element (2 for double-double's interleaved hi, lo; else 1). */
+  readonly words?: number;
   /** Whether an f64x2 of values can also be written back by {@link WasmStorage.store2} (f64, f32). */
   readonly writable: boolean;
   /**
@@ -120,7 +122,20 @@ const i32: WasmStorage = {
   load2: (p, o) => [...op.get(p), ...op.simdMem(SIMD.load64Zero, 0, o), ...convertLow],
 };
 
-const byName = new Map<string, WasmStorage>([f64, f32, f16, bf16, i8, i16, i32].map((s) => [s.name, s]));
+// Double-double (interleaved hi, lo) read by fp64 arithmetic: the value hi + lo, as the JavaScript kernels read it
+// (src/formats/f64/f64-arithmetic.ts). The two elements' pairs are regrouped into (hi₀, hi₁) and (lo₀, lo₁).
+const dd: WasmStorage = {
+  name: 'dd', bytes: 16, words: 2, writable: false, constants: [],
+  load2: (p, o) => [
+    ...op.get(p), ...op.simdMem(SIMD.load, 0, o), ...op.get(p), ...op.simdMem(SIMD.load, 0, o + 16),
+    ...op.simd(0x0d /* i8x16.shuffle */, 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23),
+    ...op.get(p), ...op.simdMem(SIMD.load, 0, o), ...op.get(p), ...op.simdMem(SIMD.load, 0, o + 16),
+    ...op.simd(0x0d, 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31),
+    ...op.simd(SIMD.f64x2Add),
+  ],
+};
+
+const byName = new Map<string, WasmStorage>([f64, f32, f16, bf16, i8, i16, i32, dd].map((s) => [s.name, s]));
 
 /**
  * v128 locals a decoder needs: its constants, then its scratch locals. The kernel allocates them consecutively
@@ -140,13 +155,19 @@ export function setDecoderConstants(s: WasmStorage, first: number): number[] {
  * object, not a user's format of the same name), at most one scale for the whole vector, and a finite scale.
  */
 export function wasmStorageOf(a: Accessor<any, any>): WasmStorage | string {
-  const st = a.storage;
-  const s = byName.get(st.name);
-  if (!s || findFormat(st.name)?.storage !== st) return `storage ${st.name} has no WebAssembly reader (built-in f64, f32, f16, bf16, i8, i16, i32 only)`;
+  const s = wasmStorageOfFormat(a.storage);
+  if (typeof s === 'string') return s;
   if (a.scale) {
     if (a.scale.mask.some((m: boolean) => m)) return 'a scale per element or row has no WebAssembly reader (one scale per operand only)';
     if (!Number.isFinite(a.scale.data[a.scale.offset])) return 'a non-finite scale is left to the JavaScript kernels';
   }
+  return s;
+}
+
+/** The WebAssembly reader of a storage format (the registry's own object, not a user's format of the same name), or why there is none. */
+export function wasmStorageOfFormat(st: { readonly name: string }): WasmStorage | string {
+  const s = byName.get(st.name);
+  if (!s || findFormat(st.name)?.storage !== st) return `storage ${st.name} has no WebAssembly reader (built-in f64, f32, f16, bf16, i8, i16, i32, dd only)`;
   return s;
 }
 
@@ -164,12 +185,20 @@ type RawConstructor = new (buffer: ArrayBufferLike, byteOffset: number, length: 
  */
 export function stageVector(a: Accessor<1, any>, from: number, count: number, address: number, padTo: number, memory: ArrayBuffer): void {
   const data = a.data as RawArray;
-  const view = new (data.constructor as RawConstructor)(memory, address, padTo);
+  const w = a.storage.kind === 'dd' ? 2 : 1;
+  const view = new (data.constructor as RawConstructor)(memory, address, padTo * w);
   const stride = a.strides[0] as number;
   const start = a.offset + from * stride;
-  if (stride === 1) (view as unknown as { set(s: RawArray): void }).set(data.subarray(start, start + count));
-  else for (let k = 0, p = start; k < count; k++, p += stride) view[k] = data[p]!;
-  for (let k = count; k < padTo; k++) view[k] = 0;
+  if (stride === 1) (view as unknown as { set(s: RawArray): void }).set(data.subarray(start * w, (start + count) * w));
+  else if (w === 1) for (let k = 0, p = start; k < count; k++, p += stride) view[k] = data[p]!;
+  else for (let k = 0, p = start; k < count; k++, p += stride) { view[2 * k] = data[2 * p]!; view[2 * k + 1] = data[2 * p + 1]!; }
+  for (let k = count * w; k < padTo * w; k++) view[k] = 0;
+}
+
+/** The value an element represents in fp64 arithmetic, unscaled (double-double: hi + lo, as the JavaScript kernels read it). */
+export function numberAt(a: Accessor<any, any>, position: number): number {
+  const v = a.storage.decode(a.data as never, position) as number | { hi: number; lo: number };
+  return typeof v === 'number' ? v : v.hi + v.lo;
 }
 
 /** Copies `count` staged elements at `address` back to elements [from, from + count) of a 1-D accessor. */
@@ -213,5 +242,10 @@ export function laneReduce(x: Accessor<1, any>, n: number, chunk: (at: number, s
     stageVector(x, from, count, LANE_X_AT, padded, buffer);
     chunk(LANE_X_AT, scale, padded);
   }
+  return laneSum(acc);
+}
+
+/** The eight lane partial sums at acc[0 … 8) combined in the kernels' fixed tree ((p₀ + p₁) + (p₂ + p₃)) + ((p₄ + p₅) + (p₆ + p₇)). */
+export function laneSum(acc: Float64Array): number {
   return ((acc[0]! + acc[1]!) + (acc[2]! + acc[3]!)) + ((acc[4]! + acc[5]!) + (acc[6]! + acc[7]!));
 }

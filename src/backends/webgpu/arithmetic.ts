@@ -84,6 +84,32 @@ export function floatFloatHelpers(fused: boolean, barrier: boolean): HelperFunct
       returnType: ff2,
     },
     {
+      // Lazy accumulation (a streaming loop's multiply-adds, issue 19): s + b without renormalising — TwoSum of the
+      // heads (exact: s0 + b0 = h + t), and the tails t + b1 added plainly into s's tail. ~10 operations instead of
+      // ffAdd's ~20. Up to K such additions between two ffSettle calls err by at most (3K + K(K+1)/2 + 1)·u²·A
+      // (A: Σ of the magnitudes added so far; the tail stays below (K + 2)·u·A): 7.6 u² per term at K = 8, against
+      // the 16 u² per term of the ff bounds (FF_UNIT_ROUNDOFF = 16u²) and ffAdd's 3u². The proof is at
+      // lazyTerms in src/formats/ff/ff-gpu-arithmetic.ts. Barriers as in ffAdd: on the head sum and its difference,
+      // which makes every rewrite of the rest keep its value.
+      source: `function ffLazyAdd(s, b) {
+  const h = ${K('s[0] + b[0]')}; const hb = ${K('h - s[0]')}; const t = (s[0] - (h - hb)) + (b[0] - hb);
+  const l = s[1] + (t + b[1]);
+  return [h, l];
+}`,
+      argumentTypes: { s: ff2, b: ff2 },
+      returnType: ff2,
+    },
+    {
+      // Renormalises a lazily accumulated pair: TwoSum (exact, and |lo| ≤ u|hi| after it; Fast2Sum would need
+      // |hi| ≥ |lo|, which cancellation in the heads can break).
+      source: `function ffSettle(s) {
+  const h = ${K('s[0] + s[1]')}; const hb = ${K('h - s[0]')}; const l = (s[0] - (h - hb)) + (s[1] - hb);
+  return [h, l];
+}`,
+      argumentTypes: { s: ff2 },
+      returnType: ff2,
+    },
+    {
       // Double-word × word (Joldes et al. Algorithm 9 without the final refinement): error ≤ 2u².
       source: `function ffMulF(a, b) {
   const p = ffTwoProd(a[0], b); const e = ${K(`p[1] + ${K('a[1] * b')}`)};

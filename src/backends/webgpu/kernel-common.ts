@@ -13,6 +13,7 @@ import type { DeviceArray } from './device-array.js';
 import type { ArgType, BoundArray, PassCache } from './program.js';
 import type { GpuRuntime } from './runtime.js';
 import type { GpuBuffer } from './webgpu-types.js';
+import { gpuKernelSwitches } from './kernel-switches.js';
 
 /** Loads each thread of the streaming kernels issues before using them (memory-level parallelism). */
 export const UNROLL = 8;
@@ -324,12 +325,47 @@ export function accumulateLoop(
       lines.push(r.code);
       regs.push(r);
     }
-    regs.forEach((r, q) => lines.push(arithmetic.mulAdd(acc.target(q), r.a, r.b)));
+    lines.push(...mulAddGroup(arithmetic, regs.map((r, q) => ({ acc: acc.target(q), a: r.a, b: r.b }))));
     lines.push(`k = k + ${unroll} * ${loop.step};`, '}');
   }
   const r = reads('k', 'r');
   lines.push(`while (k < ${loop.end}) {`, r.code, arithmetic.mulAdd('acc', r.a, r.b), `k = k + ${loop.step};`, '}');
   lines.push(...acc.combine);
+  return lines;
+}
+
+/**
+ * Whether streaming loops use their arithmetic's lazy multiply-adds ({@link GpuArithmetic.lazyMulAdd}): the `lazy`
+ * switch of ./kernel-switches.ts (on unless `MODPREC_GPU_LAZY=0`; generated sources are memoised per setting).
+ * @returns the setting
+ */
+export function lazyAccumulation(): boolean {
+  return gpuKernelSwitches().lazy;
+}
+
+/**
+ * Source of one unrolled step's multiply-adds `acc += a·b`, in the order given: lazy ones where the arithmetic
+ * has them (and {@link lazyAccumulation} allows), each accumulator settled after at most `lazyTerms` of them and at
+ * the end of the step; plain `mulAdd`s otherwise. Either way every accumulator is a settled value afterwards.
+ * @param arithmetic - the arithmetic
+ * @param terms - accumulator and operand registers of each term
+ * @returns the lines
+ */
+export function mulAddGroup(arithmetic: GpuArithmetic, terms: readonly { acc: string; a: GpuRegister; b: GpuRegister }[]): string[] {
+  const { lazyMulAdd, settle, lazyTerms } = arithmetic;
+  if (!lazyMulAdd || !settle || !lazyTerms || !lazyAccumulation()) return terms.map((t) => arithmetic.mulAdd(t.acc, t.a, t.b));
+  const lines: string[] = [];
+  const pending = new Map<string, number>();
+  for (const t of terms) {
+    const count = pending.get(t.acc) ?? 0;
+    if (count === lazyTerms) {
+      lines.push(settle(t.acc));
+      pending.set(t.acc, 0);
+    }
+    lines.push(lazyMulAdd(t.acc, t.a, t.b));
+    pending.set(t.acc, (pending.get(t.acc) ?? 0) + 1);
+  }
+  for (const [acc, count] of pending) if (count > 0) lines.push(settle(acc));
   return lines;
 }
 
@@ -371,6 +407,8 @@ const specs = new Map<string, unknown>();
  * @returns the cached value
  */
 export function memo<T>(key: string, make: () => T): T {
+  // Sources depend on the lazy-accumulation switch too.
+  key = `${key}|${lazyAccumulation() ? 'lazy' : 'eager'}`;
   let v = specs.get(key) as T | undefined;
   if (v === undefined) {
     v = make();

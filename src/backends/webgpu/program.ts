@@ -340,9 +340,10 @@ function window(bound: BoundArray): GpuBindGroupEntry['resource'] {
   return resource;
 }
 
+/** `MODPREC_GPU_SERIALIZE=1` (a diagnostic), read once: a `process.env` read per submit costs microseconds of host time. */
+const SERIALIZE_PASSES = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.MODPREC_GPU_SERIALIZE === '1';
 function serializePasses(): boolean {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
-  return env?.MODPREC_GPU_SERIALIZE === '1';
+  return SERIALIZE_PASSES;
 }
 
 /** Uniform buffers of uncached passes, destroyed after the submit that used them completes. */

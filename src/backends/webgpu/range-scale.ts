@@ -80,6 +80,7 @@ export function rangeScaledPart(base: GpuStoragePart, indexed: boolean): GpuStor
     scaled: false,
     writable: false,
     vectorRead: undefined,
+    pairRead: undefined,
     encode: refuse,
     decode: refuse,
     emitReturn: refuse,

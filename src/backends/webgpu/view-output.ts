@@ -57,6 +57,10 @@ function scatterSource(format: GpuStorageFormat): { source: string; args: (reado
     body.push('return mpFloat(h0 | (h1 << 16));');
   } else if (format.wordsPerElement === 2) {
     body.push('const e0 = w;', ...viewIndex('e0', 'i0'), 'let a = Old[ow0 * 2];', 'let b = Old[ow0 * 2 + 1];', 'if (i0 >= 0) { const p0 = i0 - pBase; a = P[p0 * 2]; b = P[p0 * 2 + 1]; }', 'return [a, b];');
+  } else if (format.wordsPerElement === 4) {
+    // dd: the four words of a pair (the lanes carry raw bits; nothing rounds them).
+    body.push('const e0 = w;', ...viewIndex('e0', 'i0'), 'let a = Old[ow0 * 4];', 'let b = Old[ow0 * 4 + 1];', 'let c = Old[ow0 * 4 + 2];', 'let d = Old[ow0 * 4 + 3];');
+    body.push('if (i0 >= 0) { const p0 = i0 - pBase; a = P[p0 * 4]; b = P[p0 * 4 + 1]; c = P[p0 * 4 + 2]; d = P[p0 * 4 + 3]; }', 'return [a, b, c, d];');
   } else {
     body.push('const e0 = w;', ...viewIndex('e0', 'i0'), 'let a = Old[ow0];', 'if (i0 >= 0) { a = P[i0 - pBase]; }', 'return a;');
   }
@@ -76,6 +80,8 @@ function gatherSource(format: GpuStorageFormat): { source: string; args: (readon
     body.push('if (this.thread.x * 2 + 1 >= len) { h1 = 0; }', 'return mpFloat(h0 | (h1 << 16));');
   } else if (format.wordsPerElement === 2) {
     body.push('const k = (off + this.thread.x * inc) * 2;', 'return [S[k], S[k + 1]];');
+  } else if (format.wordsPerElement === 4) {
+    body.push('const k = (off + this.thread.x * inc) * 4;', 'return [S[k], S[k + 1], S[k + 2], S[k + 3]];');
   } else {
     body.push('return S[off + this.thread.x * inc];');
   }
@@ -111,7 +117,7 @@ async function packedTwin(runtime: GpuRuntime, view: DeviceArray, readsOld: bool
 /**
  * Copies the bits of a view's elements, packed, into `into` (same format, `view.length` elements): one pass.
  * @param runtime - the runtime both live on
- * @param view - a strided view in a format with a packed layout on the device (f32, f16, bf16, f64, ff)
+ * @param view - a strided view in a format with a packed layout on the device (f32, f16, bf16, f64, ff, dd)
  * @param into - the packed destination
  * @param parameter - the view's parameter name, for the error
  * @throws {@link modprec!ModprecError} `INVALID_STORAGE` for a view in a scaled or user format

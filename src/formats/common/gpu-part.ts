@@ -57,6 +57,23 @@ export interface GpuVectorRead {
 }
 
 /**
+ * How a format reads two adjacent elements k, k + 1 (k even) with one load.
+ * @group Formats
+ */
+export interface GpuPairRead {
+  /**
+   * Name suffix of the array argument the read uses: `Pair` (vec2 words, bound to the same buffer as the scalar
+   * argument) or `''` (the scalar argument itself: both elements sit in one word).
+   */
+  readonly suffix: 'Pair' | '';
+  /**
+   * Source reading elements k and k + 1 (k = `index`, an even integer expression) of `array` (the scalar argument's
+   * name plus `suffix`) into registers `${prefix}0`, `${prefix}1`.
+   */
+  emit(array: string, index: string, prefix: string, arithmetic: GpuReadTarget): { code: string; registers: GpuPartRegister[] };
+}
+
+/**
  * The GPU part of a storage format.
  * @group Formats
  */
@@ -105,6 +122,8 @@ export interface GpuStoragePart {
   readArgs(array: string): readonly (readonly [string, 'Array' | 'Integer'])[];
   /** Vector loads of four adjacent elements, where the format has them (bound to the same buffer as the scalar argument). */
   readonly vectorRead?: GpuVectorRead;
+  /** One load of two adjacent elements (GEMV N's two rows per thread), where the format has it. */
+  readonly pairRead?: GpuPairRead;
   /**
    * Source returning the output word(s) of a thread whose elements are `values` (`elementsPerWord` of them; the
    * rest of the word is zero-filled by passing `undefined`). Writable formats only.
@@ -211,6 +230,17 @@ export interface GpuArithmeticPart {
   mulAdd(acc: string, a: GpuPartRegister, b: GpuPartRegister): string;
   /** `acc += b`. */
   add(acc: string, b: GpuPartRegister): string;
+  /**
+   * `acc += a · b` without renormalising `acc` (a cheaper multiply-add for the unrolled steps of streaming loops):
+   * at most {@link GpuArithmeticPart.lazyTerms} of them into one accumulator, then {@link GpuArithmeticPart.settle}
+   * before any other operation reads it. The bounds of the kernels must still hold with it. Absent: kernels use
+   * `mulAdd`.
+   */
+  lazyMulAdd?(acc: string, a: GpuPartRegister, b: GpuPartRegister): string;
+  /** Renormalises an accumulator after lazy multiply-adds (present with `lazyMulAdd`). */
+  settle?(acc: string): string;
+  /** Most lazy multiply-adds into one accumulator between two settles (present with `lazyMulAdd`). */
+  readonly lazyTerms?: number;
   /** Declares `dst = a · b`. */
   declareMul(dst: string, a: GpuPartRegister, b: GpuPartRegister): string;
   /** Declares `dst = a / b`. */

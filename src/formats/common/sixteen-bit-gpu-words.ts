@@ -61,6 +61,18 @@ function sixteenBit(name: 'f16' | 'bf16'): GpuStoragePart {
         return { code: lines.join(' '), registers: fourRegisters(prefix, 'f32') };
       },
     },
+    pairRead: {
+      // Elements k, k + 1 (k even) are the low and high halves of word k/2: one 4-byte load, no variable shift.
+      suffix: '',
+      emit(array, index, prefix) {
+        const w = `${prefix}w`;
+        const head = `const ${w} = mpBits(${array}[(${index}) >> 1]);`;
+        const code = name === 'f16'
+          ? `${head} const ${prefix}h = mpHalfPair(${w}); const ${prefix}0 = ${prefix}h[0]; const ${prefix}1 = ${prefix}h[1];`
+          : `${head} const ${prefix}0 = mpFloat(${w} << 16); const ${prefix}1 = mpFloat(${w} & -65536);`;
+        return { code, registers: [0, 1].map((j) => ({ kind: 'f32', name: `${prefix}${j}` })) };
+      },
+    },
     emitReturn(values) {
       const pack = (r: GpuPartRegister | undefined): string => (r ? `${name === 'f16' ? 'mpF16' : 'mpBf16'}(${bitsForNarrowing(r)})` : '0');
       return `return mpFloat(${pack(values[0])} | (${pack(values[1])} << 16));`;

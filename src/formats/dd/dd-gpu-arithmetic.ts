@@ -7,6 +7,7 @@
  */
 import type { GpuArithmeticPart, GpuNativeLibrary, GpuPartRegister } from '../common/gpu-part.js';
 import { asXf, decodeXfExact, roundBigToDouble, xfGpuWords } from './dd-gpu-words.js';
+import { fusedFmaName, fusedFmaTypes, isFusedKind } from './dd-gpu-fused.js';
 
 const V4 = 'Array(4)' as const;
 const V2 = 'Array(2)' as const;
@@ -30,6 +31,7 @@ const library: Omit<GpuNativeLibrary, 'wgsl'> = {
     mpXfOddBits: { args: [V4], returns: 'Integer' },
     mpXfToPair: { args: [V4], returns: V2 },
     mpXfToDdWords: { args: [V4], returns: V4 },
+    ...fusedFmaTypes(),
   },
 };
 
@@ -105,11 +107,28 @@ export const ddGpuArithmetic: GpuArithmeticPart = {
   native: () => import('./dd-gpu-wgsl.js').then(({ XF_WGSL }) => ({ ...library, wgsl: XF_WGSL })),
   declareZero: (dst) => `let ${dst} = [0.0, 0.0, 0.0, 0.0];`,
   declareFrom: (dst, src) => `let ${dst} = ${asXf(src)};`,
-  mulAdd: (acc, a, b) => `${acc} = mpXfFma(${acc}, ${asXf(a)}, ${asXf(b)});`,
+  // Operands straight from storage (or registers) go to a multiply-add for their kinds: no pack and unpack of
+  // each operand, and the product skips the limbs a binary64 or binary32 read leaves zero — bit for bit the
+  // result of mpXfFma on the packed operands (ddGpuArithmeticUnfused, kept to measure the difference).
+  mulAdd: (acc, a, b) => (isFusedKind(a.kind) && isFusedKind(b.kind) ? `${acc} = ${fusedFmaName(a.kind, b.kind)}(${acc}, ${a.name}, ${b.name});` : `${acc} = mpXfFma(${acc}, ${asXf(a)}, ${asXf(b)});`),
   add: (acc, b) => `${acc} = mpXfAdd(${acc}, ${asXf(b)});`,
   declareMul: (dst, a, b) => `let ${dst} = mpXfMul(${asXf(a)}, ${asXf(b)});`,
   declareDiv: (dst, a, b) => `let ${dst} = mpXfDiv(${asXf(a)}, ${asXf(b)});`,
   declareSub: (dst, a, b) => `let ${dst} = mpXfSub(${asXf(a)}, ${asXf(b)});`,
   register: xf,
   returnValue: (acc) => acc,
+};
+
+/**
+ * {@link ddGpuArithmetic} with its multiply-adds unfused: each operand packed into a register, then the general
+ * multiply-add (the arithmetic before the fused multiply-adds). Same results bit for bit, slower; for benchmarks
+ * that time both in one run (pass `{ name: 'dd-unfused', arithmetic: { gpu: ddGpuArithmeticUnfused } }` as a GPU
+ * kernel's `arithmetic`).
+ * @group Double-double
+ */
+export const ddGpuArithmeticUnfused: GpuArithmeticPart = {
+  ...ddGpuArithmetic,
+  name: 'dd-unfused',
+  defaultUpToBits: undefined,
+  mulAdd: (acc, a, b) => `${acc} = mpXfFma(${acc}, ${asXf(a)}, ${asXf(b)});`,
 };

@@ -29,14 +29,22 @@
  * once: correct rounding, 24 ≥ 11 + 2), and into dd as hi = RN(x), lo = RN(x − hi) (x − hi is exact).
  *
  * Specials follow IEEE 754: NaN propagates, ∞ − ∞, 0·∞ and 0/0, ∞/∞ are NaN, x/0 is ±∞; an exact zero sum is +0.
+ *
+ * **Fused multiply-adds** (`mpXfFma<Kind><Kind>`, names in dd-gpu-fused.ts): c + a·b with a and b taken from their
+ * storage words straight to the working form, multiplied by the product for their limbs; bit for bit `mpXfFma`
+ * of the packed operands, so every statement above holds for them unchanged.
  * @module
  */
+import { fusedFmaName, type FusedKind } from './dd-gpu-fused.js';
 
-/** The 16-bit limbs of a working significand m (vec4<u32>), most significant first: limb j = bits 16j+15..16j. */
-function limbs(prefix: string, m: string): string {
+/**
+ * The 16-bit limbs `low` … 7 of a working significand m (vec4<u32>), most significant first: limb j = bits
+ * 16j+15..16j.
+ */
+function limbs(prefix: string, m: string, low = 1): string {
   const parts = ['x', 'y', 'z', 'w'];
   const lines: string[] = [];
-  for (let j = 7; j >= 1; j--) {
+  for (let j = 7; j >= low; j--) {
     const word = parts[3 - (j >> 1)]!;
     lines.push(`let ${prefix}${j} = ${j & 1 ? `${m}.${word} >> 16u` : `${m}.${word} & 0xFFFFu`};`);
   }
@@ -49,12 +57,17 @@ function limbs(prefix: string, m: string): string {
  * < 2^-138; with the carries they would have sent up, < 2^-125 after the truncation to the top 128 bits). Each
  * 32-bit partial product goes to two 16-bit columns (its low half to c, its high half to c + 1), so a column sums
  * at most 14 halves < 2^16 and never overflows.
+ *
+ * `aLow`/`bLow`: the lowest limb that may be non-zero. A value read from f32 or f64 storage has at most 53
+ * significant bits, all in the top four limbs (4 … 7): the products with a lower limb are zero, so leaving them
+ * out changes nothing — the same columns are dropped, and the result is bit for bit the general product's (16
+ * products for two such operands, 28 for one, 39 for none).
  */
-function productColumns(): string {
+function productColumns(aLow = 1, bLow = 1): string {
   const cols = new Map<number, string[]>();
   const lines: string[] = [];
-  for (let i = 1; i <= 7; i++) {
-    for (let j = 1; j <= 7; j++) {
+  for (let i = aLow; i <= 7; i++) {
+    for (let j = bLow; j <= 7; j++) {
       const c = i + j;
       if (c < 6) continue;
       const p = `p${i}${j}`;
@@ -67,6 +80,59 @@ function productColumns(): string {
   // Carries upward: column c keeps its low 16 bits.
   for (let c = 6; c < 15; c++) lines.push(`c${c + 1} = c${c + 1} + (c${c} >> 16u); c${c} = c${c} & 0xFFFFu;`);
   return lines.join('\n  ');
+}
+
+/**
+ * A multiplication function over working significands whose limbs below `aLow` (`bLow`) are zero (see
+ * {@link productColumns}); specials and zeros as IEEE 754.
+ */
+function mulFunction(name: string, aLow: number, bLow: number): string {
+  return `fn ${name}(a: MpXfU, b: MpXfU) -> MpXfU {
+  let s = a.s ^ b.s;
+  if (a.k == 3u || b.k == 3u) { return mpXfSpecial(0u, true); }
+  if (a.k == 2u || b.k == 2u) { if (a.k == 0u || b.k == 0u) { return mpXfSpecial(0u, true); } return mpXfSpecial(s, false); }
+  if (a.k == 0u || b.k == 0u) { return mpXfZero(s); }
+  ${limbs('a', 'a.m', aLow)}
+  ${limbs('b', 'b.m', bLow)}
+  ${productColumns(aLow, bLow)}
+  // The product is (Σ c_k 2^(16k)) / 2^254 · 2^(ea+eb); the top 128 bits are columns 8 … 15.
+  let r = vec4<u32>((c15 << 16u) | c14, (c13 << 16u) | c12, (c11 << 16u) | c10, (c9 << 16u) | c8);
+  if ((r.x & 0x80000000u) != 0u) { return MpXfU(s, a.e + b.e + 1, 1u, r & vec4<u32>(0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFF0000u)); }
+  return MpXfU(s, a.e + b.e, 1u, mpXfShl(r, 1u) & vec4<u32>(0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFF0000u));
+}`;
+}
+
+/**
+ * The register kinds a fused multiply-add takes directly: WGSL type, the working form of an operand `v`, and whether
+ * that form is short (at most 64 significant bits, in limbs 4 … 7: f32 and f64 reads).
+ */
+const FUSED_KINDS: Readonly<Record<FusedKind, { type: string; unpack: (v: string) => string; short: boolean }>> = {
+  f32: { type: 'f32', unpack: (v) => `mpXfOfF32(bitcast<u32>(${v}))`, short: true },
+  f64: { type: 'vec2<f32>', unpack: (v) => `mpXfOfF64(bitcast<vec2<u32>>(${v}).x, bitcast<vec2<u32>>(${v}).y)`, short: true },
+  ff: { type: 'vec2<f32>', unpack: (v) => `mpXfTrunc(mpXfAddU(mpXfOfF32(bitcast<u32>(${v}.x)), mpXfOfF32(bitcast<u32>(${v}.y))))`, short: false },
+  dd: { type: 'vec4<f32>', unpack: (v) => `mpXfOfDdU(bitcast<vec4<u32>>(${v}))`, short: false },
+  xf: { type: 'vec4<f32>', unpack: (v) => `mpXfUnpack(${v})`, short: false },
+};
+
+/**
+ * WGSL of the fused multiply-adds c + a·b: the operands are taken to their working form directly (the same values
+ * a register would hold: dd and ff pairs truncated to 112 bits as the pack does), multiplied with the product for
+ * their limbs (short operands skip the zero limbs), then added to c and packed once. Each result is bit for bit
+ * `mpXfFma(c, a', b')` of the packed operands a', b' — the unfused path's.
+ */
+function fusedFmaWgsl(): string {
+  const lines: string[] = [];
+  for (const a of Object.keys(FUSED_KINDS) as FusedKind[]) {
+    for (const b of Object.keys(FUSED_KINDS) as FusedKind[]) {
+      const ka = FUSED_KINDS[a];
+      const kb = FUSED_KINDS[b];
+      // A short operand goes first (the product is symmetric in its operands, bit for bit).
+      const [x, y] = !ka.short && kb.short ? [kb.unpack('b'), ka.unpack('a')] : [ka.unpack('a'), kb.unpack('b')];
+      const mul = ka.short && kb.short ? 'mpXfMulSSU' : ka.short || kb.short ? 'mpXfMulSU' : 'mpXfMulU';
+      lines.push(`fn ${fusedFmaName(a, b)}(c: vec4<f32>, a: ${ka.type}, b: ${kb.type}) -> vec4<f32> { return mpXfPack(mpXfAddU(mpXfUnpack(c), ${mul}(${x}, ${y}))); }`);
+    }
+  }
+  return lines.join('\n');
 }
 
 /** The library (WGSL functions and helpers; every name starts with `mpXf`). */
@@ -185,20 +251,10 @@ fn mpXfAddU(a: MpXfU, b: MpXfU) -> MpXfU {
 
 // x·y: the top 128 bits of the 256-bit product of the significands (columns below 6 dropped: < 2^-125 relative),
 // normalised, then truncated to 112 bits by the pack (the 16 low bits are cleared here so a following add sees a
-// 112-bit operand).
-fn mpXfMulU(a: MpXfU, b: MpXfU) -> MpXfU {
-  let s = a.s ^ b.s;
-  if (a.k == 3u || b.k == 3u) { return mpXfSpecial(0u, true); }
-  if (a.k == 2u || b.k == 2u) { if (a.k == 0u || b.k == 0u) { return mpXfSpecial(0u, true); } return mpXfSpecial(s, false); }
-  if (a.k == 0u || b.k == 0u) { return mpXfZero(s); }
-  ${limbs('a', 'a.m')}
-  ${limbs('b', 'b.m')}
-  ${productColumns()}
-  // The product is (Σ c_k 2^(16k)) / 2^254 · 2^(ea+eb); the top 128 bits are columns 8 … 15.
-  let r = vec4<u32>((c15 << 16u) | c14, (c13 << 16u) | c12, (c11 << 16u) | c10, (c9 << 16u) | c8);
-  if ((r.x & 0x80000000u) != 0u) { return MpXfU(s, a.e + b.e + 1, 1u, r & vec4<u32>(0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFF0000u)); }
-  return MpXfU(s, a.e + b.e, 1u, mpXfShl(r, 1u) & vec4<u32>(0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFF0000u));
-}
+// 112-bit operand). mpXfMulSU: a short (limbs 1 … 3 zero); mpXfMulSSU: both short — the same results.
+${mulFunction('mpXfMulU', 1, 1)}
+${mulFunction('mpXfMulSU', 4, 1)}
+${mulFunction('mpXfMulSSU', 4, 4)}
 
 // x/y by restoring long division of the significands (halved, so the remainder never needs a 129th bit): the 113
 // quotient bits are exact, the rest is truncated (< 2^-111 relative), then the pack truncates to 112 bits.
@@ -312,6 +368,13 @@ fn mpXfToF32U(x: MpXfU, odd: bool) -> u32 {
 }
 
 fn mpXfNegU(x: MpXfU) -> MpXfU { return MpXfU(x.s ^ 1u, x.e, x.k, x.m); }
+
+// What a pack then an unpack make of a sum of two binary64 or binary32 values (their exponents lie far inside the
+// register's range): the significand truncated to 112 bits.
+fn mpXfTrunc(x: MpXfU) -> MpXfU { return MpXfU(x.s, x.e, x.k, x.m & vec4<u32>(0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFF0000u)); }
+// A dd pair's working form (words of hi, then of lo): mpXfUnpack(mpXfOfDdWords(w)) without the pack.
+fn mpXfOfDdU(w: vec4<u32>) -> MpXfU { return mpXfTrunc(mpXfAddU(mpXfOfF64(w.x, w.y), mpXfOfF64(w.z, w.w))); }
+${fusedFmaWgsl()}
 
 fn mpXfAdd(a: vec4<f32>, b: vec4<f32>) -> vec4<f32> { return mpXfPack(mpXfAddU(mpXfUnpack(a), mpXfUnpack(b))); }
 fn mpXfSub(a: vec4<f32>, b: vec4<f32>) -> vec4<f32> { return mpXfPack(mpXfAddU(mpXfUnpack(a), mpXfNegU(mpXfUnpack(b)))); }

@@ -196,6 +196,8 @@ export const ddGpuPart: GpuStoragePart = {
   unitRoundoff: 2 ** -106,
   scaled: false,
   writable: true,
+  // Strided dd views: the gather and scatter passes move a pair's four words as raw bits.
+  bitCopy: true,
   words: (length) => 4 * length,
   encode(values) {
     // A number is the pair (value, 0): exact.

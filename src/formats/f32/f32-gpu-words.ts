@@ -44,5 +44,12 @@ export const f32GpuPart: GpuStoragePart = {
       return { code: `const ${v} = mpQuad(${vector}[(${index}) >> 2]); ${regs}`, registers: fourRegisters(prefix, 'f32') };
     },
   },
+  pairRead: {
+    suffix: 'Pair',
+    emit(vector, index, prefix) {
+      const v = `${prefix}v`;
+      return { code: `const ${v} = mpPair(${vector}[(${index}) >> 1]); const ${prefix}0 = ${v}[0]; const ${prefix}1 = ${v}[1];`, registers: [0, 1].map((j) => ({ kind: 'f32', name: `${prefix}${j}` })) };
+    },
+  },
   emitReturn: (values) => `return ${values[0] ? single(values[0]) : '0.0'};`,
 };

@@ -4,10 +4,18 @@
  * (TwoProd through a fused `fma` where the adapter has one, Dekker's split otherwise). Values sit in word pairs.
  * @module
  */
-import type { GpuArithmeticPart } from '../common/gpu-part.js';
+import type { GpuArithmeticPart, GpuPartRegister } from '../common/gpu-part.js';
 import { absOf, asPair, floatPairScalar, headOf } from '../common/gpu-word-reads.js';
 import { ffSqrtInto } from './ff-ops.js';
 import { ffGpuWords } from './ff-gpu-words.js';
+
+/** The product a·b as a pair expression: TwoProd of two words (exact), ffMulF/ffMul where a pair is involved. */
+function productPair(a: GpuPartRegister, b: GpuPartRegister): string {
+  if (a.kind === 'f32' && b.kind === 'f32') return `ffTwoProd(${a.name}, ${b.name})`;
+  if (a.kind === 'ff' && b.kind === 'ff') return `ffMul(${a.name}, ${b.name})`;
+  const [p, q] = a.kind === 'ff' ? [a, b] : [b, a];
+  return `ffMulF(${p.name}, ${q.name})`;
+}
 
 /**
  * float-float arithmetic on the device.
@@ -45,6 +53,16 @@ export const ffGpuArithmetic: GpuArithmeticPart = {
     return `${acc} = ffAdd(${acc}, ffMulF(${p.name}, ${q.name}));`;
   },
   add: (acc, b) => `${acc} = ffAdd(${acc}, ${asPair(b)});`,
+  lazyMulAdd: (acc, a, b) => `${acc} = ffLazyAdd(${acc}, ${productPair(a, b)});`,
+  settle: (acc) => `${acc} = ffSettle(${acc});`,
+  // Why 8 terms keep the ff bounds (16u² per term, u = 2^-24; kernels' tests check γ_{2n+3}(8u²)): start from a
+  // settled pair (h, l), |l| ≤ u|h| ≤ uA, A = Σ of the magnitudes added so far. Term k is a pair (p, e) with
+  // p + e = a·b exactly or within 5u² (TwoProd; ffMulF/ffMul for pair operands, whose error the other ff ops count
+  // alike) and |e| ≤ u|p|. TwoSum makes h' + t = h + p exactly, |t| ≤ u|h'| ≤ uA(1 + u). The tail takes
+  // fl(l + fl(t + e)): the inner rounding errs by ≤ u(|t| + |e|) ≤ u²(A + |p|), the outer by ≤ u|l_k| with
+  // |l_k| ≤ uA + Σ_{j≤k} (|t_j| + |e_j|)(1 + u) ≤ uA(k + 2) (1 + O(u)). Summed over K terms:
+  // u²A(3K + K(K + 1)/2) + u²A = 61u²A at K = 8 (7.6u² per term); settling (TwoSum) is exact.
+  lazyTerms: 8,
   declareMul: (dst, a, b) => {
     if (a.kind === 'f32' && b.kind === 'f32') return `let ${dst} = ffTwoProd(${a.name}, ${b.name});`;
     if (a.kind === 'ff' && b.kind === 'ff') return `let ${dst} = ffMul(${a.name}, ${b.name});`;

@@ -1,0 +1,115 @@
+/**
+ * ELL SpMV in WebAssembly SIMD (f64 arithmetic, recursive accumulation): rows in SIMD lanes, four per step.
+ * For a block of rows the slots' column indices and values are staged slot by slot (Ginkgo's layout is
+ * column-major over slots, so each slot of a block is one contiguous run), x is decoded to doubles once; then
+ * for each group of four rows, slot k adds vᵢₖ·x[colᵢₖ] into row i's sum, and a padding slot (column −1) leaves
+ * the sum as it is (a lane select, so a padding value is never part of a result, even NaN). Each row therefore
+ * sums its products in slot order, one rounding each, as the JavaScript loop does: the same bits, the same
+ * ellSpmvBound. Integer values scaled per row multiply by the row's scale first, as the accessor reads them.
+ * @module
+ */
+import type { Accessor } from '../../accessors/accessor.js';
+import type { EllStructure } from '../../src/sparse/ell-matrix.js';
+import type { Refusal } from '../../src/backends/backend.js';
+import { I32, V128, encodeModule, op, SIMD } from '../../src/backends/wasm/wasm-encoder.js';
+import { WasmLocals, countLoop, load2, operandLocals, operandSetup } from '../../src/backends/wasm/wasm-function.js';
+import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
+import { stageVector, wasmStorageOf, wasmStorageOfFormat, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
+import { combineSums, xValues } from '../gemv/gemv-wasm.js';
+
+/** Elements (rows × slots) staged per block. */
+const BLOCK_ELEMENTS = 32768;
+
+/** The values' reader: a built-in storage, unscaled, scaled once, or scaled per row (finite scales). */
+export function wasmEllRefusal(values: Accessor<2, any>, rows: number): Refusal | undefined {
+  const s = wasmStorageOfFormat(values.storage);
+  if (typeof s === 'string') return { code: 'INVALID_FORMAT', parameter: 'A.values', reason: s };
+  const sc = values.scale;
+  if (!sc) return undefined;
+  if (sc.mask[1]) return { code: 'INVALID_FORMAT', parameter: 'A.values', reason: 'a scale per slot has no WebAssembly reader (one scale, or one per row)' };
+  for (let i = 0; i < (sc.mask[0] ? rows : 1); i++) {
+    if (!Number.isFinite(sc.data[sc.offset + i * sc.strides[0]!])) return { code: 'INVALID_FORMAT', parameter: 'A.values', reason: 'a non-finite scale is left to the JavaScript kernels' };
+  }
+  return undefined;
+}
+
+type EllBlock = (pv: number, pc: number, ps: number, px: number, pt: number, rows: number, width: number) => void;
+
+/** Gathers x at lane `lane` of the column indices (a padding index −1 reads the double before x: masked out later). */
+function gather(cols: number, px: number, lane: number): number[] {
+  return [...op.get(cols), ...op.simd(0x1b /* i32x4.extract_lane */, lane), ...op.i32(3), ...op.i32Shl(), ...op.get(px), ...op.i32Add(), ...op.f64Load()];
+}
+
+/**
+ * t[0 … rows) := Σₖ vᵢₖ·x[colᵢₖ] over the staged block: slot k's values at pv + k·rows·bytes, its column indices
+ * at pc + 4k·rows, the rows' scales at ps (scaled values only); rows a multiple of 8.
+ */
+function ellBlock(sv: WasmStorage, scaled: boolean): EllBlock {
+  return wasmExports(`ell ${sv.name}${scaled ? '*s' : ''}`, 'the ELL SpMV kernel', () => {
+    const l = new WasmLocals();
+    const pv = l.param(I32), pc = l.param(I32), ps = l.param(I32), px = l.param(I32), pt = l.param(I32), rows = l.param(I32), width = l.param(I32);
+    const i = l.local(I32), k = l.local(I32), pvk = l.local(I32), pck = l.local(I32);
+    const s = l.locals_(V128, 2), sc = l.locals_(V128, 2), cols = l.local(V128), negative = l.local(V128);
+    const v = operandLocals(l, { storage: sv, pointer: pvk, scaleParam: -1 }, false);
+    const slotBytes = (bytes: number): number[] => [...op.get(rows), ...op.i32(bytes), ...op.i32Mul()];
+    const half = (h: 0 | 1): number[] => [
+      // s_h := bitselect(s_h, s_h + (v·scale)·x, padding lanes)
+      ...op.get(s + h),
+      ...op.get(s + h),
+      ...load2(v, h), ...(scaled ? [...op.get(sc + h), ...op.simd(SIMD.f64x2Mul)] : []),
+      ...gather(cols, px, 2 * h), ...op.simd(SIMD.f64x2Splat), ...gather(cols, px, 2 * h + 1), ...op.simd(0x22 /* f64x2.replace_lane */, 1),
+      ...op.simd(SIMD.f64x2Mul), ...op.simd(SIMD.f64x2Add),
+      ...op.get(negative), ...op.simd(h === 0 ? 0xc7 : 0xc8 /* i64x2.extend_{low,high}_i32x4_s */),
+      ...op.simd(SIMD.bitselect), ...op.set(s + h),
+    ];
+    const slots = countLoop(k, width, 1, [
+      ...op.get(pck), ...op.simdMem(SIMD.load, 0), ...op.tee(cols), ...op.i32(31), ...op.simd(0xac /* i32x4.shr_s */), ...op.set(negative),
+      ...half(0), ...half(1),
+      ...op.get(pvk), ...slotBytes(sv.bytes), ...op.i32Add(), ...op.set(pvk),
+      ...op.get(pck), ...slotBytes(4), ...op.i32Add(), ...op.set(pck),
+    ]);
+    const body = countLoop(i, rows, 4, [
+      ...[0, 1].flatMap((h) => [...op.f64(0), ...op.simd(SIMD.f64x2Splat), ...op.set(s + h)]),
+      ...(scaled ? [0, 1].flatMap((h) => [...op.get(ps), ...op.get(i), ...op.i32(3), ...op.i32Shl(), ...op.i32Add(), ...op.simdMem(SIMD.load, 0, 16 * h), ...op.set(sc + h)]) : []),
+      ...op.get(pv), ...op.get(i), ...op.i32(sv.bytes), ...op.i32Mul(), ...op.i32Add(), ...op.set(pvk),
+      ...op.get(pc), ...op.get(i), ...op.i32(2), ...op.i32Shl(), ...op.i32Add(), ...op.set(pck),
+      ...slots,
+      ...[0, 1].flatMap((h) => [...op.get(pt), ...op.get(i), ...op.i32(3), ...op.i32Shl(), ...op.i32Add(), ...op.get(s + h), ...op.simdMem(SIMD.store, 0, 16 * h)]),
+    ]);
+    return encodeModule([l.function('ell', [], [...operandSetup(v), ...body])], 1);
+  }).ell as EllBlock;
+}
+
+/** y := α·A·x + β·y for α ≠ 0, a matrix with columns and slots (the caller checked {@link wasmEllRefusal}, x and y). */
+export function wasmEllSpmv(alpha: number, structure: EllStructure, values: Accessor<2, any>, x: Accessor<1, any>, beta: number, y: Accessor<1, any>): void {
+  const { rows, cols, width, stride, colIndex } = structure;
+  const sv = wasmStorageOfFormat(values.storage) as WasmStorage;
+  const sc = values.scale;
+  const f = ellBlock(sv, !!sc);
+  const blockRows = Math.max(8, Math.min(4096, Math.floor(BLOCK_ELEMENTS / width) & ~7));
+  const X_AT = 64;
+  const T_AT = X_AT + ((cols * 8 + 15) & ~15);
+  const S_AT = T_AT + blockRows * 8;
+  const C_AT = S_AT + blockRows * 8;
+  const V_AT = C_AT + blockRows * width * 4;
+  reserveBytes(V_AT + blockRows * width * sv.bytes + 64);
+  const buffer = wasmMemory().buffer as ArrayBuffer;
+  xValues(x, cols, new Float64Array(buffer, X_AT, cols));
+  const t = new Float64Array(buffer, T_AT, blockRows), scales = new Float64Array(buffer, S_AT, blockRows);
+  const out = new Float64Array(rows);
+  const [s0, s1] = values.strides as [number, number];
+  for (let r0 = 0; r0 < rows; r0 += blockRows) {
+    const count = Math.min(blockRows, rows - r0), padded = (count + 7) & ~7;
+    for (let k = 0; k < width; k++) {
+      const c = new Int32Array(buffer, C_AT + k * padded * 4, padded);
+      c.set(colIndex.subarray(k * stride + r0, k * stride + r0 + count));
+      c.fill(-1, count);
+      const slot = { data: values.data, storage: values.storage, offset: values.offset + r0 * s0 + k * s1, strides: [s0] } as unknown as Accessor<1, any>;
+      stageVector(slot, 0, count, V_AT + k * padded * sv.bytes, padded, buffer);
+    }
+    if (sc) for (let i = 0; i < padded; i++) scales[i] = i < count ? sc.data[sc.offset + (sc.mask[0] ? (r0 + i) * sc.strides[0]! : 0)]! : 0;
+    f(V_AT, C_AT, S_AT, X_AT, T_AT, padded, width);
+    out.set(t.subarray(0, count), r0);
+  }
+  combineSums(alpha, out, beta, y, rows);
+}

@@ -1,0 +1,123 @@
+/**
+ * GEMV N's partial pass with R adjacent rows per thread (issue 19): thread (g, c) sums rows gR … gR + R − 1 over
+ * column chunk c. Each loaded element of x then feeds R rows, a 16-bit matrix is read a 32-bit word (two rows) per
+ * load instead of one 16-bit half per thread, and with R = 4 a format's vector read takes four rows in one 8- or
+ * 16-byte load. The thread returns its R partials as one output of R·w words (w: the arithmetic's words), so they
+ * land where R one-row threads would have put them and GEMV's finish pass reads them unchanged. Two rows of a packed
+ * 16-bit matrix are one word, two of fp32 one 8-byte load (the formats' pair reads).
+ *
+ * @module
+ */
+import { fail } from '../../src/core/errors.js';
+import type { GpuArithmetic, GpuRegister } from '../../src/backends/webgpu/arithmetic.js';
+import type { DeviceArray } from '../../src/backends/webgpu/device-array.js';
+import { accumulatorChains, arrayArgs, elementIndex, kernelSource, mulAddGroup, UNROLL } from '../../src/backends/webgpu/kernel-common.js';
+import type { ArgType } from '../../src/backends/webgpu/program.js';
+
+/**
+ * The most rows a thread of GEMV N's partial pass can take in `arithmetic`: R·(its words) must fit a thread's
+ * four-word output, and its register must be the plain variable the pass returns.
+ * @param arithmetic - the arithmetic
+ * @returns 1, 2 or 4
+ */
+export function maxRowsPerThread(arithmetic: GpuArithmetic): 1 | 2 | 4 {
+  if (arithmetic.returnValue('acc') !== 'acc') return 1;
+  return arithmetic.components === 1 ? 4 : arithmetic.components === 2 ? 2 : 1;
+}
+
+/**
+ * Validates GEMV's `rowsPerThread` option.
+ * @param value - the option (undefined: the most the arithmetic allows)
+ * @param arithmetic - the arithmetic
+ * @returns 1, 2 or 4
+ * @throws {@link modprec!ModprecError} `INVALID_OPTION` naming `options.rowsPerThread` for other values or more than
+ *   the arithmetic allows
+ */
+export function checkRowsPerThread(value: unknown, arithmetic: GpuArithmetic): 1 | 2 | 4 {
+  const most = maxRowsPerThread(arithmetic);
+  if (value === undefined) return most;
+  if (value !== 1 && value !== 2 && value !== 4) fail('INVALID_OPTION', 'options.rowsPerThread', 'must be 1, 2 or 4', value);
+  if (value > most) fail('INVALID_OPTION', 'options.rowsPerThread', `must be at most ${most} in ${arithmetic.name} arithmetic (a thread returns at most four words)`, value);
+  return value;
+}
+
+/**
+ * Which one-load read the R-rows pass uses for A's R rows of a column: the format's vector read for R = 4, its pair
+ * read for R = 2 — for a packed (not view, not scaled) matrix whose rows and lda are multiples of R, so every run
+ * starts on a vector boundary; `undefined`: R scalar reads.
+ * @param A - the matrix data
+ * @param m - rows
+ * @param lda - leading dimension
+ * @param rows - rows per thread
+ * @returns `'vector'`, `'pair'` or undefined
+ */
+export function rowRunRead(A: DeviceArray, m: number, lda: number, rows: number): 'vector' | 'pair' | undefined {
+  if (A.isView || A.rangeScale || A.format.scaled || m % rows !== 0 || lda % rows !== 0) return undefined;
+  if (rows === 4 && A.format.vectorRead) return 'vector';
+  if (rows === 2 && A.format.pairRead) return 'pair';
+  return undefined;
+}
+
+/**
+ * Source of the R-rows partial pass. Arguments: A (and its vector view when `vector`), X, m, n, lda, chunk and G (the
+ * number of row groups, ⌈m/R⌉). Rows past m (a last group of an m that is not a multiple of R) read row m − 1
+ * again; their partials are never read.
+ * @param arithmetic - the arithmetic
+ * @param A - the matrix data
+ * @param x - the vector
+ * @param chains - accumulators per row
+ * @param rows - R
+ * @param run - read the R rows with one vector or pair load (see {@link rowRunRead}), or R scalar reads
+ * @returns source and arguments
+ */
+export function partialNRowsSource(arithmetic: GpuArithmetic, A: DeviceArray, x: DeviceArray, chains: number, rows: number, run: 'vector' | 'pair' | undefined): { source: string; args: (readonly [string, ArgType])[] } {
+  const vectorRead = run === 'vector' ? A.format.vectorRead : run === 'pair' ? A.format.pairRead : undefined;
+  const args: (readonly [string, ArgType])[] = [...arrayArgs('A', A), ...(vectorRead?.suffix ? [[`A${vectorRead.suffix}`, 'Array'] as const] : []), ...arrayArgs('X', x), ['m', 'Integer'], ['n', 'Integer'], ['lda', 'Integer'], ['chunk', 'Integer'], ['G', 'Integer']];
+  const body = ['const i0 = mpImod(this.thread.x, G) * ' + rows + ';'];
+  for (let r = 1; r < rows; r++) body.push(`let i${r} = i0 + ${r};`, `if (i${r} >= m) { i${r} = m - 1; }`);
+  body.push('const j0 = mpIdiv(this.thread.x, G) * chunk;', 'let j1 = j0 + chunk;', 'if (j1 > n) { j1 = n; }');
+  const chainSets = Array.from({ length: rows }, (_, r) => {
+    const c = accumulatorChains(arithmetic, Math.min(chains, UNROLL));
+    // accumulatorChains names its extra accumulators acc1 …; each row gets its own by renaming.
+    const rename = (s: string): string => s.replace(/\bacc(\d*)\b/g, (_m, d: string) => `acc${r}${d ? `c${d}` : ''}`);
+    return { declare: c.declare.map(rename), target: (q: number) => rename(c.target(q)), combine: c.combine.map(rename) };
+  });
+  for (let r = 0; r < rows; r++) body.push(arithmetic.declareZero(`acc${r}`), ...chainSets[r]!.declare);
+  const aIndex = (r: number, k: string): string => (A.isView ? `AOff + i${r} * AInc + ${k} * lda` : `i${r} + ${k} * lda`);
+  const readRows = (k: string, suffix: string): { code: string[]; registers: GpuRegister[]; x: GpuRegister } => {
+    const code: string[] = [];
+    const rx = x.format.emitRead('X', elementIndex('X', x, k), `b${suffix}`, arithmetic);
+    code.push(rx.code);
+    if (vectorRead) {
+      const v = vectorRead.emit(`A${vectorRead.suffix}`, `i0 + ${k} * lda`, `a${suffix}r`, arithmetic);
+      code.push(v.code);
+      return { code, registers: v.registers, x: rx.register };
+    }
+    const registers: GpuRegister[] = [];
+    for (let r = 0; r < rows; r++) {
+      const ra = A.format.emitRead('A', aIndex(r, k), `a${suffix}r${r}`, arithmetic);
+      code.push(ra.code);
+      registers.push(ra.register);
+    }
+    return { code, registers, x: rx.register };
+  };
+  // Unrolled steps of UNROLL columns: every load first, then the multiply-adds (memory-level parallelism).
+  body.push('let k = j0;', `while (k + ${UNROLL - 1} < j1) {`);
+  const terms: { acc: string; a: GpuRegister; b: GpuRegister }[] = [];
+  for (let q = 0; q < UNROLL; q++) {
+    body.push(`const k${q} = k + ${q};`);
+    const read = readRows(`k${q}`, `u${q}`);
+    body.push(...read.code);
+    read.registers.forEach((a, r) => terms.push({ acc: chainSets[r]!.target(q), a, b: read.x }));
+  }
+  // Grouped by accumulator, each in the order of k (one row's terms never interleave with another's in one chain).
+  terms.sort((s, t) => (s.acc < t.acc ? -1 : s.acc > t.acc ? 1 : 0));
+  body.push(...mulAddGroup(arithmetic, terms), `k = k + ${UNROLL};`, '}');
+  const tail = readRows('k', 't');
+  body.push('while (k < j1) {', ...tail.code, ...tail.registers.map((a, r) => arithmetic.mulAdd(`acc${r}`, a, tail.x)), 'k = k + 1;', '}');
+  for (let r = 0; r < rows; r++) body.push(...chainSets[r]!.combine);
+  const words = arithmetic.components;
+  const lanes = Array.from({ length: rows }, (_, r) => (words === 1 ? [`acc${r}`] : Array.from({ length: words }, (_, w) => `acc${r}[${w}]`))).flat();
+  body.push(`return ${lanes.length === 1 ? lanes[0] : `[${lanes.join(', ')}]`};`);
+  return { source: kernelSource(args, body), args };
+}
