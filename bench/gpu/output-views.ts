@@ -1,14 +1,17 @@
 /**
- * What device views cost on the GPU (run on the lent H100 through the device tool): the same kernel on packed
- * operands and on strided views of a larger span (stride 2, the other elements untouched). An output view adds a
- * packed twin buffer and one scatter pass (a gather pass too when its old values are read); an input view only
- * changes the index arithmetic. Each view run is checked in the same run: its result must equal the packed run's
- * bit for bit, and the span's other elements must keep their bits.
+ * What device views cost on the GPU: the same kernel on packed operands and on strided views of a larger span
+ * (stride 2, the other elements untouched), timed in the same run. The updates write an output view in place (a
+ * strided-output program; an input sharing the output's buffer is read from a snapshot of its extent); a 16-bit view of
+ * stride 2 and GEMV's y still go through a packed twin and one scatter pass (a gather pass too when its old values are
+ * read); an input view only changes the index arithmetic. Each view run is checked in the same run: its result must
+ * equal the packed run's bit for bit, and the span's other elements must keep their bits (exit code 1 otherwise).
  *
- * Writes bench/results/gpu-output-views.json (and $OUT/gpu-output-views.json) and the `gpu-output-views` section of
- * docs/performance.md.
+ * Writes bench/results/gpu-output-views.json, <out>/gpu-output-views.json (`--out=<dir>`, or $OUT) and, with
+ * `--device=<name>`, the `gpu-output-views` section of docs/performance.md.
  *
- * Run: npx tsc -p tsconfig.json && node dist/bench/gpu/output-views.js [--quick]
+ * Run: npx tsc -p tsconfig.json && node dist/bench/gpu/output-views.js --out=$OUT --device="NVIDIA H100" (it prints its
+ * own running time; sized to stay well under 60 s on an H100); `--quick` for 2^20-element vectors, `--small` for a check
+ * on a software adapter (2^14, a few seconds).
  */
 import { markdownTable, today, writePerformanceSection, writeResults } from '../report.js';
 import {
@@ -16,10 +19,16 @@ import {
 } from '../../src/backends/webgpu/index.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { seededRandom } from '../../src/sparse/seeded-random.js';
+import { timeDeviceRuns } from './device-timing.js';
 import { join } from 'node:path';
 
 const quick = process.argv.includes('--quick');
+const small = process.argv.includes('--small');
 const device = process.argv.find((a) => a.startsWith('--device='))?.slice(9);
+const outDir = process.argv.find((a) => a.startsWith('--out='))?.slice(6) ?? process.env.OUT;
+/** Vector length and GEMV order of the run. */
+const N = small ? 2 ** 14 : quick ? 2 ** 20 : 2 ** 26;
+const GEMV_N = small ? 256 : quick ? 1024 : 8192;
 
 interface Row {
   kernel: string;
@@ -64,25 +73,11 @@ function sameBits(a: Float32Array, b: Float32Array): boolean {
   return true;
 }
 
-/** Median per-call time (ms) over batches of runs, waiting for the device once per batch, after a warm-up. */
-async function timeRuns(run: () => Promise<unknown>, reps = 20, batches = 11): Promise<number> {
+/** Median per-call time (ms) over batches of runs, waiting for the device once per batch, after a warm-up (device-timing.ts). */
+async function timeRuns(run: () => Promise<unknown>): Promise<number> {
   const rt = await gpuRuntime();
   if (!rt) throw new Error('no GPU runtime');
-  const dev = rt.context.device;
-  const warm = performance.now();
-  while (performance.now() - warm < 300) {
-    for (let r = 0; r < 5; r++) await run();
-    await dev.queue.onSubmittedWorkDone();
-  }
-  const times: number[] = [];
-  for (let b = 0; b < batches; b++) {
-    const t0 = performance.now();
-    for (let r = 0; r < reps; r++) await run();
-    await dev.queue.onSubmittedWorkDone();
-    times.push((performance.now() - t0) / reps);
-  }
-  times.sort((a, b) => a - b);
-  return times[times.length >> 1]!;
+  return (await timeDeviceRuns(rt, run, small ? { reps: 3, batches: 3, warmMs: 20, warmBurst: 2 } : { reps: 20, batches: 11, warmMs: 300, warmBurst: 5 })).ms;
 }
 
 async function hostValues(a: DeviceArray): Promise<Float32Array> {
@@ -131,10 +126,49 @@ async function updateCase(n: number): Promise<void> {
   const untouched = sentinelsKept(await spanOf(outView));
   const packedMs = await timeRuns(() => gpuUpdate({ alpha: 0.75, x, beta: 0, out: outPacked }, { arithmetic: 'ff' }));
   const viewMs = await timeRuns(() => gpuUpdate({ alpha: 0.75, x, beta: 0, out: outView }, { arithmetic: 'ff' }));
-  rows.push({ kernel: 'SCAL-like update out ← 0.75·x', size: `n=2^${Math.log2(n)}`, operand: 'out (output), stride 2', packedMs, viewMs, ratio: viewMs / packedMs, sameBits: same, untouched });
+  rows.push({ kernel: 'update out ← 0.75·x, f32 (written in place)', size: `n=2^${Math.log2(n)}`, operand: 'out (output), stride 2', packedMs, viewMs, ratio: viewMs / packedMs, sameBits: same, untouched });
   x.destroy();
   outPacked.destroy();
   outView.destroy();
+}
+
+/** SCAL in place on a stride-2 view (x is out: read from a snapshot of its extent), against SCAL in place packed. */
+async function scalInPlaceCase(n: number): Promise<void> {
+  const y0 = data(n, 31);
+  const packed = await toDevice(y0, { format: 'f32', strict: true });
+  const view = deviceView(await toDevice(interleaved(y0), { format: 'f32', strict: true }), 0, n, 2);
+  // Checked once with a scale that keeps every bit exact (×2), then timed with ×1 (values stay put run after run).
+  await gpuUpdate({ alpha: 2, x: packed, beta: 0, out: packed }, { arithmetic: 'f32' });
+  await gpuUpdate({ alpha: 2, x: view, beta: 0, out: view }, { arithmetic: 'f32' });
+  const same = sameBits(await hostValues(packed), await hostValues(view));
+  const untouched = sentinelsKept(await spanOf(view));
+  const packedMs = await timeRuns(() => gpuUpdate({ alpha: 1, x: packed, beta: 0, out: packed }, { arithmetic: 'f32' }));
+  const viewMs = await timeRuns(() => gpuUpdate({ alpha: 1, x: view, beta: 0, out: view }, { arithmetic: 'f32' }));
+  rows.push({ kernel: 'SCAL in place x ← 1·x, f32 (x is out: snapshot, then in place)', size: `n=2^${Math.log2(n)}`, operand: 'x = out, stride 2', packedMs, viewMs, ratio: viewMs / packedMs, sameBits: same, untouched });
+  packed.destroy();
+  view.destroy();
+}
+
+/** A 16-bit output view of stride 2: still a packed twin and a scatter pass. */
+async function f16Case(n: number): Promise<void> {
+  const xv = data(n, 37);
+  const x = await toDevice(xv, { format: 'f16', strict: true });
+  const outPacked = await toDevice(new Float32Array(n), { format: 'f16', strict: true });
+  const spanInit = new Float32Array(2 * n).fill(-3);
+  const span = await toDevice(spanInit, { format: 'f16', strict: true });
+  const outView = deviceView(span, 1, n, 2);
+  await gpuUpdate({ alpha: 0.5, x, beta: 0, out: outPacked }, { arithmetic: 'f32' });
+  await gpuUpdate({ alpha: 0.5, x, beta: 0, out: outView }, { arithmetic: 'f32' });
+  const same = sameBits(await hostValues(outPacked), await hostValues(outView));
+  const all = await deviceView(span, 0, 2 * n, 1).toHost();
+  let untouched = true;
+  for (let k = 0; k < n; k++) if (all[2 * k] !== -3) untouched = false;
+  const packedMs = await timeRuns(() => gpuUpdate({ alpha: 0.5, x, beta: 0, out: outPacked }, { arithmetic: 'f32' }));
+  const viewMs = await timeRuns(() => gpuUpdate({ alpha: 0.5, x, beta: 0, out: outView }, { arithmetic: 'f32' }));
+  rows.push({ kernel: 'update out ← 0.5·x, f16 (packed twin + scatter)', size: `n=2^${Math.log2(n)}`, operand: 'out (output), stride 2', packedMs, viewMs, ratio: viewMs / packedMs, sameBits: same, untouched });
+  x.destroy();
+  outPacked.destroy();
+  span.destroy();
 }
 
 async function dotCase(n: number): Promise<void> {
@@ -160,14 +194,18 @@ async function main(): Promise<void> {
     console.log(`no WebGPU adapter (${reason}): nothing measured`);
     return;
   }
-  await gemvCase(quick ? 1024 : 8192);
-  await updateCase(quick ? 2 ** 20 : 2 ** 26);
-  await dotCase(quick ? 2 ** 20 : 2 ** 26);
+  const t0 = performance.now();
+  await gemvCase(GEMV_N);
+  await updateCase(N);
+  await scalInPlaceCase(N);
+  await f16Case(N);
+  await dotCase(N);
+  console.log(`(${((performance.now() - t0) / 1000).toFixed(1)} s)`);
   for (const r of rows) console.log(`${r.kernel} ${r.size} ${r.operand}: packed ${r.packedMs.toFixed(4)} ms, view ${r.viewMs.toFixed(4)} ms (${r.ratio.toFixed(2)}×), same bits ${r.sameBits}, sentinels kept ${r.untouched}`);
   const failed = rows.filter((r) => !r.sameBits || !r.untouched);
   const result = { date: today(), device: device ?? 'unrecorded', f32Storage: true, arithmetic: 'ff', rows };
-  writeResults('gpu-output-views', result);
-  if (process.env.OUT) writeFileSync(join(process.env.OUT, 'gpu-output-views.json'), JSON.stringify(result, null, 1));
+  if (!small) writeResults('gpu-output-views', result);
+  if (outDir) writeFileSync(join(outDir, 'gpu-output-views.json'), JSON.stringify(result, null, 1));
   if (device) renderSection(result, device);
   if (failed.length > 0) {
     console.error(`CHECK FAILED: ${failed.map((r) => `${r.kernel} ${r.operand}`).join('; ')}`);

@@ -9,9 +9,9 @@ import type { GpuArithmetic, GpuRegister } from '../../src/backends/webgpu/arith
 import { DeviceArray } from '../../src/backends/webgpu/device-array.js';
 import { firstPassThreads, REDUCE_FAN_IN, reduceProgramSpec } from '../dot/dot-webgpu.js';
 import { hostAsum } from '../../src/backends/webgpu/host-fallback.js';
-import { runVectorReduction } from '../../src/backends/webgpu/vector-reduction.js';
-import { elementIndex, arrayArgs, bindArray, getPlan, kernelSource, memo, objectId, readKey, UNROLL, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
-import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
+import { firstPasses, runVectorReduction } from '../../src/backends/webgpu/vector-reduction.js';
+import { elementIndex, arrayArgs, getPlan, kernelSource, memo, objectId, readKey, UNROLL, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
+import { boundedScratch, getProgram, submitPasses, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, readWords, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 
 /**
@@ -42,20 +42,19 @@ function firstPassSource(arithmetic: GpuArithmetic, x: DeviceArray): { source: s
 async function asumOnDevice(runtime: GpuRuntime, x: DeviceArray, arithmetic: GpuArithmetic): Promise<number> {
   const context = runtime.context;
   const c = arithmetic.components;
-  const first = firstPassThreads(x.length);
-  const counts = [first];
+  // An x over one storage binding is read through windows, each summed by its own first pass.
+  const firsts = firstPasses(x, firstPassThreads(x.length), c);
+  const counts = [firsts.count];
   while (counts[counts.length - 1]! > 1) counts.push(counts[counts.length - 1]! <= REDUCE_FAN_IN ? 1 : Math.ceil(counts[counts.length - 1]! / REDUCE_FAN_IN));
-  const plan = getPlan(runtime, `asum|${objectId(x)}|${x.length}|${arithmetic.name}`, counts.length, () => counts.map((t) => createWordBuffer(context, t * c)));
+  const plan = getPlan(runtime, `asum|${objectId(x)}|${x.length}|${firsts.windows}|${arithmetic.name}`, firsts.windows + counts.length - 1, () => counts.map((t) => boundedScratch(createWordBuffer(context, t * c))));
   const spec = memo(`asum1|${arithmetic.name}|${readKey(x)}`, () => firstPassSource(arithmetic, x));
   const p1 = await getProgram(context, { source: spec.source, args: spec.args, components: c });
   const reduce = memo(`dotr|${arithmetic.name}`, () => reduceProgramSpec(arithmetic));
   const pr = await getProgram(context, { source: reduce.source, args: reduce.args, components: c });
-  const arrays: Record<string, BoundArray> = {};
-  const scalars: Record<string, number> = { n: x.length, T: first };
-  bindArray('X', x, arrays, scalars);
-  const passes: { pass: Pass; cache: PassCache }[] = [{ pass: { program: p1, arrays, scalars, output: { buffer: plan.scratch[0]! }, threads: first }, cache: plan.passes[0]! }];
+  const passes: { pass: Pass; cache: PassCache }[] = [];
+  for (let k = 0; k < firsts.windows; k++) passes.push({ pass: { program: p1, ...firsts.pass(k, plan.scratch[0]!), threads: firsts.count / firsts.windows }, cache: plan.passes[k]! });
   for (let s = 1; s < counts.length; s++) {
-    passes.push({ pass: { program: pr, arrays: { P: { buffer: plan.scratch[s - 1]! } }, scalars: { count: counts[s - 1]!, T: counts[s]! }, output: { buffer: plan.scratch[s]! }, threads: counts[s]! }, cache: plan.passes[s]! });
+    passes.push({ pass: { program: pr, arrays: { P: { buffer: plan.scratch[s - 1]! } }, scalars: { count: counts[s - 1]!, T: counts[s]! }, output: { buffer: plan.scratch[s]! }, threads: counts[s]! }, cache: plan.passes[firsts.windows + s - 1]! });
   }
   submitPasses(context, passes);
   const words = await readWords(context, plan.scratch[counts.length - 1]!, c);

@@ -9,10 +9,10 @@
 import { checkSize, fail } from '../../src/core/errors.js';
 import type { GpuArithmetic, GpuRegister } from '../../src/backends/webgpu/arithmetic.js';
 import { hostDot } from '../../src/backends/webgpu/host-fallback.js';
-import { bindingWindows, bindWindow, bufferView, DeviceArray } from '../../src/backends/webgpu/device-array.js';
+import { bindingWindows, bindWindow, bufferView, DeviceArray, splitBindings } from '../../src/backends/webgpu/device-array.js';
 import type { VectorRead } from '../../src/backends/webgpu/formats.js';
 import { elementIndex, allowFallback, UNROLL, accumulatorChains, mulAddGroup, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
-import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache, type ProgramSpec } from '../../src/backends/webgpu/program.js';
+import { boundedScratch, getProgram, submitPasses, type BoundArray, type Pass, type PassCache, type ProgramSpec } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import { treePlan, treeReduceSpec, treeReduction } from '../../src/backends/webgpu/workgroup-reduction.js';
 
@@ -182,6 +182,7 @@ async function dotOnDevice(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, 
   const c = arithmetic.components;
   // Arrays over one storage binding are read through windows, each summed by its own first pass.
   const windows = bindingWindows([x, y], n);
+  const split = splitBindings([x, y]);
   const perWindow = windows.length === 1 ? firstPassThreads(n, maxThreads) : Math.ceil(firstPassThreads(n, maxThreads) / 64) * 64;
   const first = perWindow * windows.length;
   // The partials are summed by tree passes (workgroup memory, two dispatches for 2^17 partials) where the device
@@ -191,7 +192,7 @@ async function dotOnDevice(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, 
   const sizes = tree ? treePasses.map((p) => p.threads) : reducePlan(first);
   const counts = [first, ...sizes];
   const key = `dot|${objectId(x)}|${objectId(y)}|${n}|${arithmetic.name}|${maxThreads}|${shapeKey}|${tree ? 'tree' : 'passes'}`;
-  const plan = getPlan(runtime, key, windows.length + sizes.length, () => counts.map((t) => createWordBuffer(context, t * c)));
+  const plan = getPlan(runtime, key, windows.length + sizes.length, () => counts.map((t) => boundedScratch(createWordBuffer(context, t * c))));
   const partial = memo(`dot1|${arithmetic.name}|${readKey(x)}|${readKey(y)}|${shapeKey}`, () => partialSource(arithmetic, x, y, shape));
   const p1 = await getProgram(context, { source: partial.source, args: partial.args, components: c });
   const reduce = tree ? memo(`dottree|${arithmetic.name}`, () => treeReduceSpec(arithmetic)) : memo(`dotr|${arithmetic.name}`, () => reduceProgramSpec(arithmetic));
@@ -202,7 +203,7 @@ async function dotOnDevice(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, 
     const scalars: Record<string, number> = { n: w.count, T: perWindow };
     bindArray('X', x, arrays, scalars);
     bindArray('Y', y, arrays, scalars);
-    if (windows.length > 1) {
+    if (split) {
       bindWindow('X', x, w, arrays, scalars);
       bindWindow('Y', y, w, arrays, scalars);
     }

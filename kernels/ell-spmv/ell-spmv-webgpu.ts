@@ -11,12 +11,12 @@ import { checkNumber, outputComponents } from '../../src/backends/webgpu/kernel-
 import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
 import { hostEllSpmv } from '../../src/backends/webgpu/host-fallback.js';
 import { gpuUpdate } from '../waxpby/update-webgpu.js';
-import { bindingLimit, checkBinding, checkBufferSize, checkOperandBinding, DeviceArray, runtimeOrFallback, windowOf, wordsPerElement, type ToDeviceOptions } from '../../src/backends/webgpu/device-array.js';
+import { bindExtent, bindingLimit, checkBinding, checkBufferSize, checkExtentBinding, columnRegion, columnsPerRegion, DeviceArray, runtimeOrFallback, windowOf, wordsPerElement, type ToDeviceOptions } from '../../src/backends/webgpu/device-array.js';
 import { finishArgs, finishBody, partialsFinishSource, scalarBindings } from '../../src/backends/webgpu/finish-pass.js';
 import { gpuFormat } from '../../src/backends/webgpu/formats.js';
 import { elementIndex, allowFallback, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
 import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
-import { throughPackedOutput } from '../../src/backends/webgpu/view-output.js';
+import { aliasSnapshot, bindOldValues, checkOutputBinding, outputWindow, serialisedViewWrite, throughPackedOutput, writesInPlace } from '../../src/backends/webgpu/view-output.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import type { DeviceMatrix } from '../gemv/gemv-webgpu.js';
 import type { GpuBuffer } from '../../src/backends/webgpu/webgpu-types.js';
@@ -182,8 +182,8 @@ function valuesKey(A: DeviceEll): string {
   return A.valuesLd === undefined ? readKey(A.values) : `${readKey(A.values)}@ld`;
 }
 
-function spmvSource(arithmetic: GpuArithmetic, A: DeviceEll, x: DeviceArray, y: DeviceArray, readsY: boolean): { source: string; args: ReturnType<typeof arrayArgs> } {
-  const args = [...arrayArgs('V', A.values), ...(A.valuesLd === undefined ? [] : [['Vld', 'Integer'] as const]), ['I', 'Array'] as const, ...arrayArgs('X', x), ['K', 'Integer'] as const, ['stride', 'Integer'] as const, ...finishArgs(arithmetic, y, readsY)];
+function spmvSource(arithmetic: GpuArithmetic, A: DeviceEll, x: DeviceArray, y: DeviceArray, readsY: boolean, inPlace: boolean): { source: string; args: ReturnType<typeof arrayArgs> } {
+  const args = [...arrayArgs('V', A.values), ...(A.valuesLd === undefined ? [] : [['Vld', 'Integer'] as const]), ['I', 'Array'] as const, ...arrayArgs('X', x), ['K', 'Integer'] as const, ['stride', 'Integer'] as const, ...finishArgs(arithmetic, y, readsY, inPlace)];
   const body = finishBody(arithmetic, y, readsY, (e) => {
     const rv = A.values.format.emitRead('V', valueIndex(A, `at${e}`, `r${e}`, `k${e}`), `v${e}`, arithmetic);
     const rx = x.format.emitRead('X', elementIndex('X', x, `col${e}`), `xv${e}`, arithmetic);
@@ -198,7 +198,7 @@ function spmvSource(arithmetic: GpuArithmetic, A: DeviceEll, x: DeviceArray, y: 
       '}',
       '}',
     ];
-  });
+  }, inPlace);
   return { source: kernelSource(args, body), args };
 }
 
@@ -207,8 +207,12 @@ function spmvSource(arithmetic: GpuArithmetic, A: DeviceEll, x: DeviceArray, y: 
  * window's first entry relative to the 256-byte-aligned start of its binding.
  */
 function partialSource(arithmetic: GpuArithmetic, A: DeviceEll, x: DeviceArray): { source: string; args: ReturnType<typeof arrayArgs> } {
-  const args = [...arrayArgs('V', A.values), ['I', 'Array'] as const, ...arrayArgs('X', x), ['K', 'Integer'] as const, ['stride', 'Integer'] as const, ['off', 'Integer'] as const, ['rows', 'Integer'] as const];
-  const rv = A.values.format.emitRead('V', 'at', 'v', arithmetic);
+  // Values as a matrix (deviceEllView): slot k of row r at VBase + r·VRow + k·Vld of the window's binding.
+  const matrix = A.valuesLd !== undefined;
+  const args = [[
+    'V', 'Array'] as const, ...A.values.format.readArgs('V'), ...(matrix ? (['VBase', 'VRow', 'Vld'] as const).map((n) => [n, 'Integer'] as const) : []),
+  ['I', 'Array'] as const, ...arrayArgs('X', x), ['K', 'Integer'] as const, ['stride', 'Integer'] as const, ['off', 'Integer'] as const, ['rows', 'Integer'] as const];
+  const rv = A.values.format.emitRead('V', matrix ? 'VBase + r * VRow + k * Vld' : 'at', 'v', arithmetic);
   const rx = x.format.emitRead('X', elementIndex('X', x, 'col'), 'xv', arithmetic);
   const body = [
     'const r = this.thread.x;',
@@ -233,11 +237,19 @@ function partialSource(arithmetic: GpuArithmetic, A: DeviceEll, x: DeviceArray):
 function columnWindows(runtime: GpuRuntime, A: DeviceEll): { k0: number; count: number }[] {
   const limit = bindingLimit(runtime);
   const wpe = Math.max(1, wordsPerElement(A.values));
-  const per = Math.floor((limit - 128 * 4 * wpe) / (4 * wpe * A.stride));
+  // Values as a matrix: the columns of it one binding holds (columnRegion); indices: ELL columns of `stride` words.
+  const per = A.valuesLd !== undefined
+    ? Math.min(columnsPerRegion(valuesMatrix(A), limit), Math.floor((limit - 128 * 4) / (4 * A.stride)))
+    : Math.floor((limit - 128 * 4 * wpe) / (4 * wpe * A.stride));
   if (per < 1) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A.values needs one ELL column of ${A.stride} entries per storage binding, over this adapter's maxStorageBufferBindingSize of ${limit} bytes`, 'maxStorageBufferBindingSize');
   const windows = [];
   for (let k0 = 0; k0 < A.width; k0 += per) windows.push({ k0, count: Math.min(per, A.width - k0) });
   return windows;
+}
+
+/** The values of an ELL matrix given as a matrix view, as a matrix (element (r, k): slot k of row r). */
+function valuesMatrix(A: DeviceEll): { data: DeviceArray; rows: number; ld: number } {
+  return { data: A.values, rows: A.valuesRows ?? A.rows, ld: A.valuesLd! };
 }
 
 /**
@@ -253,12 +265,13 @@ async function windowedSpmv(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: nu
   const windows = columnWindows(runtime, A);
   const rowsPad = Math.ceil(A.rows / 64) * 64;
   checkBinding(runtime, windows.length * rowsPad * c, 'the partial sums of an ELL SpMV split over storage bindings');
-  const key = `ellw|${objectId(A)}|${objectId(x)}|${objectId(y)}|${arithmetic.name}|${readsY}`;
-  const plan = getPlan(runtime, key, 1 + windows.length, () => [createWordBuffer(context, windows.length * rowsPad * c), createWordBuffer(context, y.words)]);
-  const partial = memo(`ellP|${arithmetic.name}|${readKey(A.values)}|${readKey(x)}`, () => partialSource(arithmetic, A, x));
+  const inPlace = !y.coversSpan;
+  const key = `ellw|${objectId(A)}|${objectId(x)}|${objectId(y)}|${arithmetic.name}|${readsY}|${inPlace}`;
+  const plan = getPlan(runtime, key, 1 + windows.length, () => [createWordBuffer(context, windows.length * rowsPad * c), createWordBuffer(context, inPlace ? 1 : y.words)]);
+  const partial = memo(`ellP|${arithmetic.name}|${valuesKey(A)}|${readKey(x)}`, () => partialSource(arithmetic, A, x));
   const p1 = await getProgram(context, { source: partial.source, args: partial.args, components: c });
-  const finish = partialsFinishSource(arithmetic, y, readsY);
-  const p2 = await getProgram(context, { source: finish.source, args: finish.args, components: outputComponents(y.format) });
+  const finish = partialsFinishSource(arithmetic, y, readsY, inPlace);
+  const p2 = await getProgram(context, { source: finish.source, args: finish.args, components: outputComponents(y.format), stridedOutput: inPlace });
   const entries = A.stride * A.width;
   const passes: { pass: Pass; cache: PassCache }[] = windows.map((w, k) => {
     const first = w.k0 * A.stride;
@@ -266,18 +279,42 @@ async function windowedSpmv(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: nu
     const count = Math.min(entries, (w.k0 + w.count) * A.stride) - start;
     const arrays: Record<string, BoundArray> = { V: windowOf(A.values, { start, count }), I: { buffer: A.colIndex!, offset: start * 4, size: count * 4 } };
     const scalars: Record<string, number> = { K: w.count, stride: A.stride, off: first - start, rows: A.rows };
-    bindArray('X', x, arrays, scalars);
+    if (A.valuesLd !== undefined) {
+      // Columns [k0, k0 + count) of the values matrix: the part of its span they cover.
+      const region = columnRegion(valuesMatrix(A), w.k0, w.k0 + w.count);
+      arrays.V = region.bound;
+      const [offset, rowStride] = A.values.isView ? [A.values.offset, A.values.stride] : [0, 1];
+      Object.assign(scalars, { VBase: offset + w.k0 * A.valuesLd - region.start, VRow: rowStride, Vld: A.valuesLd });
+    }
+    bindExtent('X', x, arrays, scalars);
     return { pass: { program: p1, arrays, scalars, output: { buffer: plan.scratch[0]!, offset: k * rowsPad * c * 4, size: rowsPad * c * 4 }, threads: rowsPad }, cache: plan.passes[1 + k]! };
   });
   const arrays2: Record<string, BoundArray> = { P: { buffer: plan.scratch[0]! } };
   const scalars2: Record<string, number> = { S: windows.length, sr: 1, sc: rowsPad, rows: A.rows, ...scalarBindings(arithmetic, alpha, beta) };
-  if (readsY) bindArray('Yold', y, arrays2, scalars2);
   const out = plan.scratch[1]!;
-  passes.push({ pass: { program: p2, arrays: arrays2, scalars: scalars2, output: { buffer: out }, threads: Math.ceil(A.rows / y.format.elementsPerWord) }, cache: plan.passes[0]! });
+  const output = finishOutput(runtime, y, readsY, inPlace, out, arrays2, scalars2);
+  passes.push({ pass: { program: p2, arrays: arrays2, scalars: scalars2, output, threads: Math.ceil(A.rows / y.format.elementsPerWord) }, cache: plan.passes[0]! });
   submitPasses(context, passes);
-  plan.scratch[1] = y.buffer!;
-  y.buffer = out;
+  if (!inPlace) {
+    plan.scratch[1] = y.buffer!;
+    y.buffer = out;
+  }
   y.version++;
+}
+
+/**
+ * The output binding of the pass writing y, and its old values' binding when β ≠ 0: a packed y goes to `fresh` (which
+ * then replaces it); a view is written in place (view-output.ts: outputWindow, its old values from a snapshot).
+ */
+function finishOutput(runtime: GpuRuntime, y: DeviceArray, readsY: boolean, inPlace: boolean, fresh: GpuBuffer, arrays: Record<string, BoundArray>, scalars: Record<string, number>): BoundArray {
+  if (!inPlace) {
+    if (readsY) bindArray('Yold', y, arrays, scalars);
+    return { buffer: fresh };
+  }
+  if (readsY) bindOldValues(runtime, y, arrays, scalars);
+  const o = outputWindow(y, { start: 0, count: y.length });
+  Object.assign(scalars, o.scalars);
+  return o.bound;
 }
 
 async function spmvOnDevice(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: number, beta: number, arithmetic: GpuArithmetic): Promise<void> {
@@ -285,25 +322,39 @@ async function spmvOnDevice(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: nu
   const context = runtime.context;
   if (A.rows === 0) return;
   const limit = bindingLimit(runtime);
-  if (A.values.words * 4 > limit || A.stride * A.width * 4 > limit) {
-    if (A.valuesLd !== undefined) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A.values is a matrix view and A exceeds maxStorageBufferBindingSize (${limit} bytes): views are not split into windows; upload it with toDeviceEll`, 'maxStorageBufferBindingSize');
+  // Values as a matrix view need only the part of their span the matrix covers in one binding (columnRegion).
+  const valueBytes = A.valuesLd !== undefined && A.width > 0 ? columnRegion(valuesMatrix(A), 0, A.width).bound.size : A.values.words * 4;
+  if (valueBytes > limit || A.stride * A.width * 4 > limit) {
+    if (A.values.rangeScale) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A.values is a scaled range whose scales are indexed from its whole binding, and A exceeds maxStorageBufferBindingSize (${limit} bytes)`, 'maxStorageBufferBindingSize');
     return windowedSpmv(runtime, args, alpha, beta, arithmetic);
   }
   const readsY = beta !== 0;
-  const key = `ell|${objectId(A)}|${objectId(x)}|${objectId(y)}|${arithmetic.name}|${readsY}`;
-  const plan = getPlan(runtime, key, 1, () => [createWordBuffer(context, y.words)]);
-  const spec = memo(`ell|${arithmetic.name}|${valuesKey(A)}|${readKey(x)}|${readKey(y)}|${readsY}`, () => spmvSource(arithmetic, A, x, y, readsY));
-  const program = await getProgram(context, { source: spec.source, args: spec.args, components: outputComponents(y.format) });
+  const inPlace = !y.coversSpan;
+  const key = `ell|${objectId(A)}|${objectId(x)}|${objectId(y)}|${arithmetic.name}|${readsY}|${inPlace}`;
+  const plan = getPlan(runtime, key, 1, () => [createWordBuffer(context, inPlace ? 1 : y.words)]);
+  const spec = memo(`ell|${arithmetic.name}|${valuesKey(A)}|${readKey(x)}|${readKey(y)}|${readsY}|${inPlace}`, () => spmvSource(arithmetic, A, x, y, readsY, inPlace));
+  const program = await getProgram(context, { source: spec.source, args: spec.args, components: outputComponents(y.format), stridedOutput: inPlace });
   const arrays: Record<string, BoundArray> = { I: { buffer: A.colIndex! } };
   const scalars: Record<string, number> = { K: A.width, stride: A.stride, rows: A.rows, ...scalarBindings(arithmetic, alpha, beta) };
   bindArray('V', A.values, arrays, scalars);
   if (A.valuesLd !== undefined) scalars.Vld = A.valuesLd;
-  bindArray('X', x, arrays, scalars);
-  if (readsY) bindArray('Yold', y, arrays, scalars);
+  if (A.valuesLd !== undefined && A.values.isView && A.values.words * 4 > limit && !A.values.rangeScale) {
+    // A values view of a span over one binding: the part of the span the matrix covers, VOff moved to match.
+    const region = columnRegion(valuesMatrix(A), 0, A.width);
+    arrays.V = region.bound;
+    scalars.VOff = A.values.offset - region.start;
+  }
+  bindExtent('X', x, arrays, scalars);
+  // x in y's span is read from a snapshot while y is written in place (the caller keeps A's values out of it).
+  const fromX = inPlace ? aliasSnapshot(runtime, y, x) : undefined;
+  if (fromX) arrays.X = { ...arrays.X!, buffer: fromX };
   const out = plan.scratch[0]!;
-  submitPasses(context, [{ pass: { program, arrays, scalars, output: { buffer: out }, threads: Math.ceil(A.rows / y.format.elementsPerWord) }, cache: plan.passes[0]! }]);
-  plan.scratch[0] = y.buffer!;
-  y.buffer = out;
+  const output = finishOutput(runtime, y, readsY, inPlace, out, arrays, scalars);
+  submitPasses(context, [{ pass: { program, arrays, scalars, output, threads: Math.ceil(A.rows / y.format.elementsPerWord) }, cache: plan.passes[0]! }]);
+  if (!inPlace) {
+    plan.scratch[0] = y.buffer!;
+    y.buffer = out;
+  }
   y.version++;
 }
 
@@ -339,8 +390,8 @@ export async function gpuEllSpmv(args: GpuEllSpmvArgs, options: GpuKernelOptions
   if (x === y) fail('INVALID_STORAGE', 'y', 'must not be the same array as x');
   // A's values and indices may exceed one storage binding (then read in windows of ELL columns); x, read
   // by gather, and y may not.
-  checkOperandBinding('x', x);
-  checkOperandBinding('y', y);
+  checkExtentBinding('x', x);
+  checkOutputBinding('y', y);
   const alpha = checkNumber('alpha', args.alpha ?? 1);
   const beta = checkNumber('beta', args.beta ?? 0);
   const arithmetic = chooseArithmetic(options, [A.values, x, y]);
@@ -358,7 +409,10 @@ export async function gpuEllSpmv(args: GpuEllSpmvArgs, options: GpuKernelOptions
     await gpuUpdate({ alpha: beta, x: y, beta: 0, out: y }, { arithmetic: arithmetic.name });
     return runInfo(runtime, arithmetic, '');
   }
-  // y a strided view: the kernel writes its packed twin (holding y's old values when β ≠ 0), then y's span.
-  await throughPackedOutput(runtime, y, beta !== 0, (packed) => spmvOnDevice(runtime, { ...args, y: packed }, alpha, beta, arithmetic));
+  // y a view: written in place where its stores hold view elements only (writesInPlace) and A's values are not in its
+  // span (they are read in the same pass and would need a snapshot of a matrix view); else the kernel writes its
+  // packed twin (holding y's old values when β ≠ 0), then y's span.
+  if (writesInPlace(y) && A.values.buffer !== y.buffer) await serialisedViewWrite(y, () => spmvOnDevice(runtime, args, alpha, beta, arithmetic));
+  else await throughPackedOutput(runtime, y, beta !== 0, (packed) => spmvOnDevice(runtime, { ...args, y: packed }, alpha, beta, arithmetic));
   return runInfo(runtime, arithmetic, '');
 }

@@ -14,12 +14,12 @@ import { checkNumber } from '../../src/backends/webgpu/kernel-common.js';
 import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
 import { hostGemv } from '../../src/backends/webgpu/host-fallback.js';
 import { gpuUpdate } from '../waxpby/update-webgpu.js';
-import { bindingLimit, checkOperandBinding, DeviceArray, toDeviceSpan, viewOf, windowOf, wordsPerElement, type RangeLike } from '../../src/backends/webgpu/device-array.js';
+import { bindExtent, bindingLimit, bindWindow, checkExtentBinding, checkOperandBinding, columnRegion, columnsPerRegion, DeviceArray, extentBytes, toDeviceSpan, viewOf, windowOf, wordsPerElement, type RangeLike } from '../../src/backends/webgpu/device-array.js';
 import { partialsFinishSource, scalarBindings } from '../../src/backends/webgpu/finish-pass.js';
 import { elementIndex, allowFallback, outputComponents, UNROLL, accumulateLoop, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
-import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
+import { boundedScratch, getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
-import { throughPackedOutput } from '../../src/backends/webgpu/view-output.js';
+import { bindOldValues, checkOutputBinding, outputWindow, serialisedViewWrite, throughPackedOutput, writesInPlace } from '../../src/backends/webgpu/view-output.js';
 import { checkRowsPerThread, partialNRowsSource, rowRunRead } from './gemv-row-group-source.js';
 
 /**
@@ -244,8 +244,8 @@ function validate(args: GpuGemvArgs): { trans: boolean; alpha: number; beta: num
   // windows follow A's columns); x of GEMV T is read whole by every column and y whole by the last pass.
   // Scaled integers are never windowed (their scales are bound whole and indexed by absolute position).
   if (A.data.format.scaled) checkOperandBinding('A', A.data);
-  if (trans || x.format.scaled) checkOperandBinding('x', x);
-  checkOperandBinding('y', y);
+  if (trans || x.format.scaled) checkExtentBinding('x', x);
+  checkOutputBinding('y', y);
   return { trans, alpha: checkNumber('alpha', args.alpha ?? 1), beta: checkNumber('beta', args.beta ?? 0) };
 }
 
@@ -266,7 +266,12 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   // A over one storage binding is read in windows of whole columns, each starting on a 256-byte boundary
   // (a multiple of 128 columns); GEMV N then keeps chunks inside windows and pads the partial rows to 64.
   const limit = bindingLimit(runtime);
-  const windowed = A.data.words * 4 > limit || (!trans && x.words * 4 > limit);
+  // x is read whole (GEMV T) or in A's column windows (N) through the part of its span it covers (a view: its extent).
+  // A matrix view binds the part of its span its columns cover (columnRegion): all of them, or windows of them.
+  const aView = A.data.isView;
+  const aBytes = aView ? columnRegion(A, 0, n).bound.size : A.data.words * 4;
+  const windowed = aBytes > limit || (!trans && extentBytes(x) > limit);
+  if (aView && A.data.rangeScale && A.data.words * 4 > limit) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A is a scaled range whose scales are indexed from its whole binding, and its span exceeds maxStorageBufferBindingSize (${limit} bytes)`, 'maxStorageBufferBindingSize');
   const R = trans || windowed ? 1 : rowsPerThread;
   let rowKey = '';
   if (!trans && R > 1) {
@@ -295,13 +300,15 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
     partialScalars = { m, lda: A.ld, W: splits };
     partialSpec = memo(`gemvT|${arithmetic.name}|${readKey(A.data)}|${readKey(x)}|${chains}`, () => partialTSource(arithmetic, A.data, x, chains));
   }
-  if (windowed && (A.data.isView || x.isView)) throw new ModprecError('BACKEND_LIMIT', `invalid argument: ${A.data.isView ? 'A' : 'x'} is a strided view and an operand exceeds maxStorageBufferBindingSize (${limit} bytes): views are not split into windows; upload it packed`, 'maxStorageBufferBindingSize');
   let mp = m;
   let columnWindows = [{ start: 0, count: n }];
   if (windowed) {
     if (A.data.format.scaled || x.format.scaled) throw new ModprecError('BACKEND_LIMIT', `invalid argument: ${A.data.format.scaled ? 'A' : 'x'} is stored in a scaled integer format, which cannot be split over storage bindings, and another operand exceeds maxStorageBufferBindingSize (${limit} bytes)`, 'maxStorageBufferBindingSize');
-    const maxCols = Math.min(Math.floor(limit / (4 * A.ld * wordsPerElement(A.data))), trans ? Infinity : Math.floor(limit / (4 * wordsPerElement(x))));
-    if (maxCols < 128) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A needs 128 columns of ${A.ld} elements per storage binding, over this adapter's maxStorageBufferBindingSize of ${limit} bytes`, 'maxStorageBufferBindingSize');
+    // A window of w elements of a view x covers (w − 1)·|stride| + 1 of its span, from up to 128 elements below its first.
+    const xElements = Math.floor(limit / (4 * wordsPerElement(x)));
+    const xCols = x.isView ? Math.floor((xElements - 129) / Math.abs(x.stride)) + 1 : xElements;
+    const maxCols = Math.min(aView ? columnsPerRegion(A, limit) : Math.floor(limit / (4 * A.ld * wordsPerElement(A.data))), trans ? Infinity : xCols);
+    if (maxCols < 128) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A needs 128 columns of ${aView ? `its rows' span (${A.rows} rows of stride ${A.data.stride}) and column stride ${A.ld}` : `${A.ld} elements`} per storage binding, over this adapter's maxStorageBufferBindingSize of ${limit} bytes`, 'maxStorageBufferBindingSize');
     let width = Math.floor(maxCols / 128) * 128;
     if (!trans) {
       let chunk = 128;
@@ -316,14 +323,24 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
     columnWindows = [];
     for (let start = 0; start < n; start += width) columnWindows.push({ start, count: Math.min(width, n - start) });
   }
-  const key = `gemv|${trans ? 'T' : 'N'}|${objectId(A.data)}|${A.data.offset}|${A.data.stride}|${objectId(x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}|${chains}|${rowKey}`;
-  const plan = getPlan(runtime, key, 2 + columnWindows.length, () => [createWordBuffer(context, Math.max(1, threads) * c * R), createWordBuffer(context, y.words)]);
+  // A view y (view-output.ts, writesInPlace) is written in place by the last pass; a packed y ping-pongs.
+  const inPlace = !y.coversSpan;
+  const key = `gemv|${trans ? 'T' : 'N'}|${objectId(A.data)}|${A.data.offset}|${A.data.stride}|${objectId(x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}|${chains}|${rowKey}|${inPlace}`;
+  const plan = getPlan(runtime, key, 2 + columnWindows.length, () => [boundedScratch(createWordBuffer(context, Math.max(1, threads) * c * R)), createWordBuffer(context, inPlace ? 1 : y.words)]);
   const p1 = await getProgram(context, { source: partialSpec.source, args: partialSpec.args, components: (c * R) as 1 | 2 | 4 });
-  const finish = partialsFinishSource(arithmetic, y, readsY);
-  const p2 = await getProgram(context, { source: finish.source, args: finish.args, components: outputComponents(y.format) });
+  const finish = partialsFinishSource(arithmetic, y, readsY, inPlace);
+  const p2 = await getProgram(context, { source: finish.source, args: finish.args, components: outputComponents(y.format), stridedOutput: inPlace });
   const arrays2: Record<string, BoundArray> = { P: { buffer: plan.scratch[0]! } };
   const scalars2: Record<string, number> = { S: splits, sr, sc, rows, ...scalarBindings(arithmetic, alpha, beta) };
-  if (readsY) bindArray('Yold', y, arrays2, scalars2);
+  let output: BoundArray = { buffer: plan.scratch[1]! };
+  if (inPlace) {
+    if (readsY) bindOldValues(runtime, y, arrays2, scalars2);
+    const o = outputWindow(y, { start: 0, count: rows });
+    output = o.bound;
+    Object.assign(scalars2, o.scalars);
+  } else if (readsY) {
+    bindArray('Yold', y, arrays2, scalars2);
+  }
   const out = plan.scratch[1]!;
   const passes: { pass: Pass; cache: PassCache }[] = [];
   if (threads > 0 && rows > 0) {
@@ -331,7 +348,13 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
       const arrays1: Record<string, BoundArray> = {};
       const scalars1: Record<string, number> = { ...partialScalars };
       bindArray('A', A.data, arrays1, scalars1);
-      bindArray('X', x, arrays1, scalars1);
+      bindExtent('X', x, arrays1, scalars1);
+      if (aView && (windowed || A.data.words * 4 > limit)) {
+        // Columns [w.start, w.start + w.count) of the view: AOff moves to the region's first element.
+        const region = columnRegion(A, w.start, w.start + w.count);
+        arrays1.A = region.bound;
+        scalars1.AOff = A.data.offset + w.start * A.ld - region.start;
+      }
       // The vector view of A (R rows read in one load) is the same binding.
       const runRead = rowKey.endsWith('vector') ? A.data.format.vectorRead : rowKey.endsWith('pair') ? A.data.format.pairRead : undefined;
       if (runRead?.suffix) arrays1[`A${runRead.suffix}`] = arrays1.A!;
@@ -339,14 +362,13 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
         passes.push({ pass: { program: p1, arrays: arrays1, scalars: scalars1, output: { buffer: plan.scratch[0]! }, threads }, cache: plan.passes[0]! });
         return;
       }
-      const elements = Math.min(w.count * A.ld, A.data.length - w.start * A.ld);
-      arrays1.A = windowOf(A.data, { start: w.start * A.ld, count: elements });
+      if (!aView) arrays1.A = windowOf(A.data, { start: w.start * A.ld, count: Math.min(w.count * A.ld, A.data.length - w.start * A.ld) });
       if (!trans) {
         // Rows padded to mp: chunk c of this window lands at P[(c0 + c)·mp + i], a 256-byte-aligned window.
         const chunk = partialScalars.chunk!;
         const c0 = w.start / chunk;
         const s = Math.ceil(w.count / chunk);
-        arrays1.X = windowOf(x, w);
+        bindWindow('X', x, w, arrays1, scalars1);
         Object.assign(scalars1, { m: mp, n: w.count });
         passes.push({ pass: { program: p1, arrays: arrays1, scalars: scalars1, output: { buffer: plan.scratch[0]!, offset: c0 * mp * c * 4, size: s * mp * c * 4 }, threads: mp * s }, cache: plan.passes[2 + k]! });
       } else {
@@ -354,7 +376,7 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
       }
     });
   }
-  passes.push({ pass: { program: p2, arrays: arrays2, scalars: scalars2, output: { buffer: out }, threads: Math.ceil(rows / y.format.elementsPerWord) }, cache: plan.passes[1]! });
+  passes.push({ pass: { program: p2, arrays: arrays2, scalars: scalars2, output, threads: Math.ceil(rows / y.format.elementsPerWord) }, cache: plan.passes[1]! });
   if (rows === 0) return;
   if (threads === 0) {
     // n = 0: op(A)·x is empty; the partial buffer must read as zeros.
@@ -364,9 +386,11 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
     scalars2.sr = 0;
   }
   submitPasses(context, passes);
-  // Ping-pong: the old y buffer becomes the plan's spare for the next call.
-  plan.scratch[1] = y.buffer!;
-  y.buffer = out;
+  if (!inPlace) {
+    // Ping-pong: the old y buffer becomes the plan's spare for the next call.
+    plan.scratch[1] = y.buffer!;
+    y.buffer = out;
+  }
   y.version++;
 }
 
@@ -410,7 +434,10 @@ export async function gpuGemv(args: GpuGemvArgs, options: GpuGemvOptions = {}): 
     await gpuUpdate({ alpha: beta, x: args.y, beta: 0, out: args.y }, { arithmetic: arithmetic.name });
     return runInfo(runtime, arithmetic, '');
   }
-  // y a strided view: the kernel writes its packed twin (holding y's old values when β ≠ 0), then y's span.
-  await throughPackedOutput(runtime, args.y, beta !== 0, (y) => gemvOnDevice(runtime, { ...args, y }, trans, alpha, beta, arithmetic, Math.max(1, target), chains, rowsPerThread));
+  // y a view: written in place by the last pass where its stores hold view elements only (writesInPlace); else the
+  // kernel writes its packed twin (holding y's old values when β ≠ 0), then y's span.
+  const run = (y: DeviceArray) => gemvOnDevice(runtime, { ...args, y }, trans, alpha, beta, arithmetic, Math.max(1, target), chains, rowsPerThread);
+  if (writesInPlace(args.y)) await serialisedViewWrite(args.y, () => run(args.y));
+  else await throughPackedOutput(runtime, args.y, beta !== 0, run);
   return runInfo(runtime, arithmetic, '');
 }

@@ -12,9 +12,9 @@ import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
 import { DeviceArray } from '../../src/backends/webgpu/device-array.js';
 import { firstPassThreads, REDUCE_FAN_IN, reduceProgramSpec } from '../dot/dot-webgpu.js';
 import { hostNrm2 } from '../../src/backends/webgpu/host-fallback.js';
-import { runVectorReduction } from '../../src/backends/webgpu/vector-reduction.js';
-import { elementIndex, arrayArgs, bindArray, getPlan, kernelSource, memo, objectId, readKey, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
-import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache, type Program } from '../../src/backends/webgpu/program.js';
+import { firstPasses, runVectorReduction } from '../../src/backends/webgpu/vector-reduction.js';
+import { elementIndex, arrayArgs, getPlan, kernelSource, memo, objectId, readKey, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
+import { boundedScratch, getProgram, submitPasses, type Pass, type PassCache, type Program } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, readWords, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 
 /**
@@ -61,14 +61,16 @@ function reduceCounts(first: number): number[] {
   return counts;
 }
 
-/** Runs a first pass and its reduction passes; returns the words of the last partial. */
-async function reduce(runtime: GpuRuntime, key: string, first: { program: Program; arrays: Record<string, BoundArray>; scalars: Record<string, number> }, threads: number, reducer: Program, components: number): Promise<Uint32Array> {
+/** Runs the first passes (one per binding window of x) and the reduction passes; returns the words of the last partial. */
+async function reduce(runtime: GpuRuntime, key: string, program: Program, x: DeviceArray, extra: Record<string, number>, reducer: Program, components: number): Promise<Uint32Array> {
   const context = runtime.context;
-  const counts = reduceCounts(threads);
-  const plan = getPlan(runtime, key, counts.length, () => counts.map((t) => createWordBuffer(context, t * components)));
-  const passes: { pass: Pass; cache: PassCache }[] = [{ pass: { ...first, output: { buffer: plan.scratch[0]! }, threads }, cache: plan.passes[0]! }];
+  const firsts = firstPasses(x, firstPassThreads(x.length), components);
+  const counts = reduceCounts(firsts.count);
+  const plan = getPlan(runtime, `${key}|${firsts.windows}`, firsts.windows + counts.length - 1, () => counts.map((t) => boundedScratch(createWordBuffer(context, t * components))));
+  const passes: { pass: Pass; cache: PassCache }[] = [];
+  for (let k = 0; k < firsts.windows; k++) passes.push({ pass: { program, ...firsts.pass(k, plan.scratch[0]!, extra), threads: firsts.count / firsts.windows }, cache: plan.passes[k]! });
   for (let s = 1; s < counts.length; s++) {
-    passes.push({ pass: { program: reducer, arrays: { P: { buffer: plan.scratch[s - 1]! } }, scalars: { count: counts[s - 1]!, T: counts[s]! }, output: { buffer: plan.scratch[s]! }, threads: counts[s]! }, cache: plan.passes[s]! });
+    passes.push({ pass: { program: reducer, arrays: { P: { buffer: plan.scratch[s - 1]! } }, scalars: { count: counts[s - 1]!, T: counts[s]! }, output: { buffer: plan.scratch[s]! }, threads: counts[s]! }, cache: plan.passes[firsts.windows + s - 1]! });
   }
   submitPasses(context, passes);
   return readWords(context, plan.scratch[counts.length - 1]!, components);
@@ -84,36 +86,31 @@ function scaleExponent(max: number): number {
 
 async function nrm2OnDevice(runtime: GpuRuntime, x: DeviceArray, arithmetic: GpuArithmetic): Promise<number> {
   const context = runtime.context;
-  const threads = firstPassThreads(x.length);
-  const arrays: Record<string, BoundArray> = {};
-  const scalars: Record<string, number> = { n: x.length, T: threads };
-  bindArray('X', x, arrays, scalars);
   // An arithmetic whose exponent range holds every square (dd) sums them unscaled: no max pass.
-  if (arithmetic.squaresInRange) return arithmetic.sqrtOfWords(await squares(runtime, x, arithmetic, arrays, { ...scalars, s1: 1, s2: 1 }));
+  if (arithmetic.squaresInRange) return arithmetic.sqrtOfWords(await squares(runtime, x, arithmetic, { s1: 1, s2: 1 }));
   const maxSpec = memo(`nrm2max|${arithmetic.name}|${readKey(x)}`, () => maxPassSource(arithmetic, x));
   const maxProgram = await getProgram(context, { source: maxSpec.source, args: maxSpec.args, components: 2 });
   const maxReduce = memo('nrm2maxr', maxReduceSource);
   const maxReducer = await getProgram(context, { source: maxReduce.source, args: maxReduce.args, components: 2 });
-  const mw = await reduce(runtime, `nrm2max|${objectId(x)}|${x.length}|${arithmetic.name}`, { program: maxProgram, arrays, scalars }, threads, maxReducer, 2);
+  const mw = await reduce(runtime, `nrm2max|${objectId(x)}|${x.length}|${arithmetic.name}`, maxProgram, x, {}, maxReducer, 2);
   const [max, bad] = new Float32Array(mw.buffer, mw.byteOffset, 2);
   if (bad !== 0) return NaN;
   if (max === 0 || !Number.isFinite(max!)) return max!;
   const e = scaleExponent(max!);
   const h1 = Math.trunc(-e / 2);
-  const root = arithmetic.sqrtOfWords(await squares(runtime, x, arithmetic, arrays, { ...scalars, s1: 2 ** h1, s2: 2 ** (-e - h1) }));
+  const root = arithmetic.sqrtOfWords(await squares(runtime, x, arithmetic, { s1: 2 ** h1, s2: 2 ** (-e - h1) }));
   return root * 2 ** (e - Math.trunc(e / 2)) * 2 ** Math.trunc(e / 2);
 }
 
 /** Pass 2 and its reduction: the words of Σ (x_k·s1·s2)². */
-async function squares(runtime: GpuRuntime, x: DeviceArray, arithmetic: GpuArithmetic, arrays: Record<string, BoundArray>, scalars: Record<string, number>): Promise<Uint32Array> {
+async function squares(runtime: GpuRuntime, x: DeviceArray, arithmetic: GpuArithmetic, scales: { s1: number; s2: number }): Promise<Uint32Array> {
   const context = runtime.context;
-  const threads = scalars.T!;
   const c = arithmetic.components;
   const sqSpec = memo(`nrm2sq|${arithmetic.name}|${readKey(x)}`, () => squaresPassSource(arithmetic, x));
   const sqProgram = await getProgram(context, { source: sqSpec.source, args: sqSpec.args, components: c });
   const sum = memo(`dotr|${arithmetic.name}`, () => reduceProgramSpec(arithmetic));
   const sumReducer = await getProgram(context, { source: sum.source, args: sum.args, components: c });
-  return reduce(runtime, `nrm2sq|${objectId(x)}|${x.length}|${arithmetic.name}`, { program: sqProgram, arrays, scalars }, threads, sumReducer, c);
+  return reduce(runtime, `nrm2sq|${objectId(x)}|${x.length}|${arithmetic.name}`, sqProgram, x, scales, sumReducer, c);
 }
 
 /**

@@ -20,14 +20,14 @@ import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
 import { convertPass } from '../../src/backends/webgpu/convert.js';
 import { trackGpuWork } from '../../src/backends/webgpu/backend.js';
 import { hostTrsv } from '../../src/backends/webgpu/host-fallback.js';
-import { bindingLimit, bufferView, checkOperandBinding, DeviceArray, windowOf, wordsPerElement } from '../../src/backends/webgpu/device-array.js';
+import { bindingLimit, bufferView, checkOperandBinding, columnRegion, columnsPerRegion, DeviceArray, windowOf, wordsPerElement } from '../../src/backends/webgpu/device-array.js';
 import type { DeviceMatrix } from '../gemv/gemv-webgpu.js';
 import { deviceMatrix } from '../gemv/gemv-webgpu.js';
 import { allowFallback, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
 import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import type { GpuBuffer } from '../../src/backends/webgpu/webgpu-types.js';
-import { throughPackedOutput } from '../../src/backends/webgpu/view-output.js';
+import { checkOutputBinding, throughPackedOutput } from '../../src/backends/webgpu/view-output.js';
 import { TRSV_HEADER_WORDS, TRSV_TILE, TRSV_WORKGROUP, walkerHolds, walkerSource } from './trsv-walker-source.js';
 
 /**
@@ -176,7 +176,8 @@ function validate(args: GpuTrsvArgs, options: GpuTrsvOptions): Shape {
   if (!x.format.writable) fail('INVALID_FORMAT', 'x', 'must be stored in a format kernels write on the GPU (f32, f16, bf16, f64, ff)', x.format.name);
   // A may exceed one storage binding (read through windows of whole columns); x is read whole.
   if (A.data.format.scaled) checkOperandBinding('A', A.data);
-  checkOperandBinding('x', x);
+  // x is solved in place in a packed array: itself, or a view's packed twin (gathered and scattered in windows).
+  checkOutputBinding('x', x, false);
   const uplo = args.uplo ?? 'U';
   const trans = args.trans ?? 'N';
   const diag = args.diag ?? 'N';
@@ -203,6 +204,8 @@ interface AWindow {
 function columnsPerBinding(runtime: GpuRuntime, A: DeviceMatrix): number {
   const limit = bindingLimit(runtime);
   if (A.data.words * 4 <= limit) return Infinity;
+  // A matrix view binds the part of its span a window's columns cover (columnRegion).
+  if (A.data.isView) return columnsPerRegion(A, limit);
   const wpe = wordsPerElement(A.data);
   return Math.floor((limit - 128 * 4 * Math.max(1, wpe)) / (4 * wpe * A.ld));
 }
@@ -210,6 +213,10 @@ function columnsPerBinding(runtime: GpuRuntime, A: DeviceMatrix): number {
 /** The binding of columns [c0, c1) of A (the whole matrix when it fits one binding). */
 function columnWindow(A: DeviceMatrix, perBinding: number, c0: number, c1: number): AWindow {
   if (perBinding === Infinity) return { bound: { buffer: A.data.buffer! }, aOff: 0 };
+  if (A.data.isView) {
+    const region = columnRegion(A, c0, c1);
+    return { bound: region.bound, aOff: region.start };
+  }
   const start = Math.floor((c0 * A.ld) / 128) * 128;
   const count = Math.min(A.data.length, c1 * A.ld) - start;
   return { bound: windowOf(A.data, { start, count }), aOff: start };
@@ -250,7 +257,7 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
   if (groupBlocks < 1 || (shape.trans && perBinding < 64)) {
     throw new ModprecError('BACKEND_LIMIT', `invalid argument: A needs ${Math.max(bs, 64)} columns of ${A.ld} elements per storage binding, over this adapter's maxStorageBufferBindingSize of ${bindingLimit(runtime)} bytes`, 'maxStorageBufferBindingSize');
   }
-  if (perBinding !== Infinity && A.data.isView) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A is a strided view over maxStorageBufferBindingSize (${bindingLimit(runtime)} bytes): views are not split into windows; upload it packed`, 'maxStorageBufferBindingSize');
+  if (perBinding !== Infinity && A.data.rangeScale) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A is a scaled range whose scales are indexed from its whole binding, and its span exceeds maxStorageBufferBindingSize (${bindingLimit(runtime)} bytes)`, 'maxStorageBufferBindingSize');
   const groups = Math.ceil(blocks / groupBlocks);
   const invKey = `trsv-inv|${objectId(A.data)}|v${A.data.version}|${A.data.offset}|${A.data.stride}|${n}|${A.ld}|${bs}|${shape.lowerOp}|${shape.trans}|${shape.unit}|${arithmetic.name}|${groupBlocks}`;
   let fresh = false;

@@ -8,13 +8,13 @@
  */
 import { fail } from '../../src/core/errors.js';
 import type { GpuArithmetic, GpuRegister } from '../../src/backends/webgpu/arithmetic.js';
-import { checkOperandBinding, DeviceArray } from '../../src/backends/webgpu/device-array.js';
+import { bindingWindows, bindWindow, DeviceArray, splitBindings, windowOf } from '../../src/backends/webgpu/device-array.js';
 import { scalarBindings } from '../../src/backends/webgpu/finish-pass.js';
 import { allowFallback, arrayArgs, bindArray, checkNumber, chooseArithmetic, commonRuntime, elementIndex, getPlan, type GpuKernelOptions, type GpuRunInfo, kernelSource, memo, objectId, outputComponents, readKey, runInfo } from '../../src/backends/webgpu/kernel-common.js';
 import { hostUpdate } from '../../src/backends/webgpu/host-fallback.js';
 import { getProgram, submitPasses, type BoundArray } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
-import { throughPackedOutput } from '../../src/backends/webgpu/view-output.js';
+import { aliasSnapshot, outputWindow, serialisedViewWrite, throughPackedOutput, writesInPlace } from '../../src/backends/webgpu/view-output.js';
 
 /**
  * Arguments of {@link gpuUpdate}: out ← α·x + β·y.
@@ -33,11 +33,14 @@ export interface GpuUpdateArgs {
   readonly out: DeviceArray;
 }
 
-function updateSource(arithmetic: GpuArithmetic, x: DeviceArray | undefined, y: DeviceArray | undefined, out: DeviceArray): { source: string; args: ReturnType<typeof arrayArgs> } {
-  const args = [...(x ? arrayArgs('X', x) : []), ...(y ? arrayArgs('Y', y) : []), ['rows', 'Integer'] as const, ...arithmetic.scalar.args('alpha'), ...arithmetic.scalar.args('beta')];
+function updateSource(arithmetic: GpuArithmetic, x: DeviceArray | undefined, y: DeviceArray | undefined, out: DeviceArray, strided: boolean): { source: string; args: ReturnType<typeof arrayArgs> } {
+  const args = [...(x ? arrayArgs('X', x) : []), ...(y ? arrayArgs('Y', y) : []), ['rows', 'Integer'] as const, ...arithmetic.scalar.args('alpha'), ...arithmetic.scalar.args('beta'),
+    ...(strided ? [['OutOff', 'Integer'] as const, ['OutInc', 'Integer'] as const] : [])];
   const zero = arithmetic.literal(0);
   const epw = out.format.elementsPerWord;
   const body = [arithmetic.scalar.declare('al', 'alpha'), arithmetic.scalar.declare('be', 'beta')];
+  // The store goes to unit OutOff + t·OutInc (applyStridedOutput); gpu.js keeps only arguments the source names.
+  if (strided) body.push('const outUnit = OutOff + this.thread.x * OutInc;');
   const results: GpuRegister[] = [];
   for (let e = 0; e < epw; e++) {
     // Past the end (the second half of a last word) reads element rows − 1 and stores zero.
@@ -59,23 +62,53 @@ function updateSource(arithmetic: GpuArithmetic, x: DeviceArray | undefined, y: 
   return { source: kernelSource(args, body), args };
 }
 
+/**
+ * The update's passes, one per binding window ({@link bindingWindows}: one unless an operand exceeds a storage
+ * binding). A packed output is computed into a fresh buffer that then replaces it (out may be x or y, read by these
+ * very passes); a view ({@link writesInPlace}) is written in place in its span's buffer, through a strided-output
+ * program — elements of the span outside the view are not touched — with inputs sharing that buffer read from a
+ * snapshot ({@link aliasSnapshot}).
+ */
 async function updateOnDevice(runtime: GpuRuntime, args: GpuUpdateArgs, x: DeviceArray | undefined, y: DeviceArray | undefined, arithmetic: GpuArithmetic): Promise<void> {
   const { out } = args;
   const context = runtime.context;
-  const rows = out.length;
-  const key = `upd|${x ? objectId(x) : 0}|${y ? objectId(y) : 0}|${objectId(out)}|${arithmetic.name}`;
-  const plan = getPlan(runtime, key, 1, () => [createWordBuffer(context, out.words)]);
-  const spec = memo(`upd|${arithmetic.name}|${x ? readKey(x) : '-'}|${y ? readKey(y) : '-'}|${readKey(out)}`, () => updateSource(arithmetic, x, y, out));
-  const program = await getProgram(context, { source: spec.source, args: spec.args, components: outputComponents(out.format) });
-  const arrays: Record<string, BoundArray> = {};
-  const scalars: Record<string, number> = { rows, ...scalarBindings(arithmetic, args.alpha, args.beta) };
-  if (x) bindArray('X', x, arrays, scalars);
-  if (y) bindArray('Y', y, arrays, scalars);
-  const fresh = plan.scratch[0]!;
-  submitPasses(context, [{ pass: { program, arrays, scalars, output: { buffer: fresh }, threads: Math.ceil(rows / out.format.elementsPerWord) }, cache: plan.passes[0]! }]);
-  // Ping-pong: out's old buffer becomes the plan's spare (out may be x or y, read by this very pass).
-  plan.scratch[0] = out.buffer!;
-  out.buffer = fresh;
+  const strided = !out.coversSpan;
+  const operands = [...(x ? [x] : []), ...(y ? [y] : []), out];
+  const windows = bindingWindows(operands, out.length);
+  const split = splitBindings(operands);
+  const key = `upd|${x ? objectId(x) : 0}|${y ? objectId(y) : 0}|${objectId(out)}|${arithmetic.name}|${strided ? 'in-place' : 'fresh'}`;
+  const plan = getPlan(runtime, key, windows.length, () => (strided ? [] : [createWordBuffer(context, out.words)]));
+  const spec = memo(`upd|${arithmetic.name}|${x ? readKey(x) : '-'}|${y ? readKey(y) : '-'}|${readKey(out)}|${strided ? 'strided' : ''}`, () => updateSource(arithmetic, x, y, out, strided));
+  const program = await getProgram(context, { source: spec.source, args: spec.args, components: outputComponents(out.format), stridedOutput: strided });
+  const base: Record<string, number> = scalarBindings(arithmetic, args.alpha, args.beta);
+  const fromX = x && strided ? aliasSnapshot(runtime, out, x) : undefined;
+  const fromY = y && strided ? aliasSnapshot(runtime, out, y) : undefined;
+  const fresh = plan.scratch[0];
+  const passes = windows.map((w, k) => {
+    const arrays: Record<string, BoundArray> = {};
+    const scalars: Record<string, number> = { ...base, rows: w.count };
+    for (const [name, a, snapshot] of [['X', x, fromX], ['Y', y, fromY]] as const) {
+      if (!a) continue;
+      bindArray(name, a, arrays, scalars);
+      if (split) bindWindow(name, a, w, arrays, scalars);
+      if (snapshot) arrays[name] = { ...arrays[name]!, buffer: snapshot };
+    }
+    let output: BoundArray;
+    if (strided) {
+      const o = outputWindow(out, w);
+      output = o.bound;
+      Object.assign(scalars, o.scalars);
+    } else {
+      output = split ? { ...windowOf(out, w), buffer: fresh! } : { buffer: fresh! };
+    }
+    return { pass: { program, arrays, scalars, output, threads: Math.ceil(w.count / out.format.elementsPerWord) }, cache: plan.passes[k]! };
+  });
+  submitPasses(context, passes);
+  if (!strided) {
+    // Ping-pong: out's old buffer becomes the plan's spare (out may be x or y, read by this very pass).
+    plan.scratch[0] = out.buffer!;
+    out.buffer = fresh;
+  }
   out.version++;
 }
 
@@ -112,10 +145,8 @@ export async function gpuUpdate(args: GpuUpdateArgs, options: GpuKernelOptions =
     if (a === undefined) continue;
     if (!(a instanceof DeviceArray)) fail('INVALID_STORAGE', name, 'must be a DeviceArray (see toDevice)', a);
     if (a.length !== out.length) fail('DIMENSION_MISMATCH', name, `must have the length of out (${out.length})`, a.length);
-    checkOperandBinding(name, a);
     named[name] = a;
   }
-  checkOperandBinding('out', out);
   const arithmetic = chooseArithmetic(options, Object.values(named));
   const runtime = commonRuntime(named, ['x', 'y', 'out']);
   if (!runtime) {
@@ -125,6 +156,10 @@ export async function gpuUpdate(args: GpuUpdateArgs, options: GpuKernelOptions =
   }
   // An output view: the kernel writes a packed twin (its old values are never read: x or y, when it is one of
   // them, is read through its own view), whose elements then go into the view's span.
-  if (out.length > 0) await throughPackedOutput(runtime, out, false, (packed) => updateOnDevice(runtime, { ...args, out: packed }, x, y, arithmetic));
+  // A view is written in place where each thread's store holds view elements only; any other view (a 16-bit view
+  // of another stride) through a packed twin and a scatter (view-output.ts).
+  if (out.length === 0) return runInfo(runtime, arithmetic, '');
+  if (writesInPlace(out)) await serialisedViewWrite(out, () => updateOnDevice(runtime, args, x, y, arithmetic));
+  else await throughPackedOutput(runtime, out, false, (packed) => updateOnDevice(runtime, { ...args, out: packed }, x, y, arithmetic));
   return runInfo(runtime, arithmetic, '');
 }

@@ -18,6 +18,7 @@ import {
   gemv, trsv, ellSpmv, ellOperand, ellStructure, ELL_PADDING, type Range,
 } from '../../src/index.js';
 import { requireRuntime } from './gpu-test-helpers.js';
+import { deviceScaledStoreCount } from '../../src/backends/webgpu/scaled-store.js';
 
 type StorageName = 'i8' | 'i16' | 'f16' | 'bf16' | 'f32' | 'f64';
 const STORAGES: StorageName[] = ['i8', 'i16', 'f16', 'bf16', 'f32', 'f64'];
@@ -65,11 +66,13 @@ function bufferFor(c: VectorCase, r: () => number): any {
   return data;
 }
 
-function scalesFor(count: number, r: () => number, powersOfTwo: boolean): Float64Array {
+/** Scales: powers of two, or random doubles (rounded to binary32 with `binary32`: integer outputs then round on the device). */
+function scalesFor(count: number, r: () => number, powersOfTwo: boolean, binary32 = false): Float64Array {
   return Float64Array.from({ length: count }, () => {
     const e = Math.floor(r() * 24) - 12;
     const sign = r() < 0.2 ? -1 : 1;
-    return sign * (powersOfTwo ? 2 ** e : (0.5 + r()) * 2 ** e);
+    const s = sign * (powersOfTwo ? 2 ** e : (0.5 + r()) * 2 ** e);
+    return binary32 ? Math.fround(s) : s;
   });
 }
 
@@ -89,13 +92,15 @@ const vectorCase = fc.record({
 describe("scaled ranges with backend 'gpu'", () => {
   it('WAXPBY, AXPY and SCAL with scaled inputs and outputs: every byte of the storage equals the CPU run', async () => {
     await requireRuntime();
-    await fc.assert(fc.asyncProperty(vectorCase, vectorCase, vectorCase, fc.constantFrom(0, 1), fc.integer(), fc.constantFrom(0.75, -3, 1, 0), fc.constantFrom(0.5, 2, 0),
-      async (cx, cy0, cw0, ai, seed, alpha, beta) => {
+    await fc.assert(fc.asyncProperty(vectorCase, vectorCase, vectorCase, fc.constantFrom(0, 1), fc.integer(), fc.constantFrom(0.75, -3, 1, 0), fc.constantFrom(0.5, 2, 0), fc.boolean(),
+      async (cx, cy0, cw0, ai, seed, alpha, beta, binary32) => {
         const arithmetic = ARITHMETICS[ai]!;
         const cy = { ...cy0, n: cx.n }, cw = { ...cw0, n: cx.n };
         const r = rng(seed);
         const [dx, dy, dw] = [bufferFor(cx, r), bufferFor(cy, r), bufferFor(cw, r)];
-        const [sx, sy, sw] = [cx, cy, cw].map((c) => scalesFor(c.perElement ? c.n : 1, r, false));
+        // binary32 scales: integer outputs are rounded on the device (scaled-store.ts), others on the host.
+        const [sx, sy, sw] = [cx, cy, cw].map((c) => scalesFor(c.perElement ? c.n : 1, r, false, binary32));
+        const stores = deviceScaledStoreCount();
         const run = async (backend: 'cpu' | 'gpu') => {
           const w = [dw.slice(), dy.slice(), dx.slice()];
           const x = scaledVector(cx, arithmetic, w[2], sx), y = scaledVector(cy, arithmetic, w[1], sy), out = scaledVector(cw, arithmetic, w[0], sw);
@@ -112,7 +117,46 @@ describe("scaled ranges with backend 'gpu'", () => {
         };
         const [cpu, gpu] = [await run('cpu'), await run('gpu')];
         for (let k = 0; k < 3; k++) expect(gpu[k]).toEqual(cpu[k]);
+        // WAXPBY's out and SCAL's x, when stored in an integer format with binary32 scales, took the device store (AXPY's
+        // y too unless α = 0, its quick return).
+        const onDevice = [cw, cx].filter((c) => binary32 && (c.storage === 'i8' || c.storage === 'i16')).length;
+        expect(deviceScaledStoreCount() - stores).toBeGreaterThanOrEqual(onDevice);
       }), { numRuns: 40 });
+  });
+
+  it('integer outputs with binary32 scales are rounded on the device: ties to even, near-ties, saturation and NaN as on the CPU', async () => {
+    await requireRuntime();
+    await fc.assert(fc.asyncProperty(fc.constantFrom('i8' as const, 'i16' as const), fc.constantFrom(0, 1), fc.integer(), async (storage, ai, seed) => {
+      const arithmetic = ARITHMETICS[ai]!;
+      const r = rng(seed);
+      const n = 64;
+      const top = storage === 'i8' ? 127 : 32767;
+      const scale = Float64Array.from({ length: n }, () => Math.fround((r() < 0.2 ? -1 : 1) * (0.5 + r()) * 2 ** (Math.floor(r() * 40) - 20)));
+      // (k + ½)·s exactly (a tie), nudged by ±2^-30·s or ±2^-45·s (ff keeps the nudge, f32 rounds it away), plus
+      // values beyond the range (saturation, both signs), ±∞ and NaN.
+      const values = Float64Array.from({ length: n }, (_, i) => {
+        const s = scale[i]!;
+        if (i === 0) return NaN;
+        if (i === 1) return Infinity;
+        if (i === 2) return -Infinity;
+        if (i < 6) return (i % 2 ? 1 : -1) * (top + 0.5 + r() * 4) * Math.abs(s);
+        const k = Math.floor(r() * 2 * top) - top;
+        const nudge = [0, 0, 2 ** -30, -(2 ** -30), 2 ** -45, -(2 ** -45)][Math.floor(r() * 6)]!;
+        return (k + 0.5) * s + nudge * Math.abs(s);
+      });
+      const run = async (backend: 'cpu' | 'gpu') => {
+        const data = storage === 'i8' ? new Int8Array(n + 3).fill(99) : new Int16Array(n + 3).fill(999);
+        const out = range(scaledReducedRowMajor<1>({ size: [n], storage: storageOf(storage), arithmetic, scaleMask: [true], scale, offset: 1, data }));
+        const x = vector(values, { storage: formats.f64, arithmetic });
+        if (backend === 'cpu') waxpby(1, x, 0, x, out, { arithmetic });
+        else await waxpby(1, x, 0, x, out, { backend: 'gpu', arithmetic, strict: true });
+        return bits(data);
+      };
+      const stores = deviceScaledStoreCount();
+      const cpu = await run('cpu'), gpu = await run('gpu');
+      expect(deviceScaledStoreCount()).toBe(stores + 1);
+      expect(gpu).toEqual(cpu);
+    }), { numRuns: 30 });
   });
 
   it('edge scales (±∞, NaN, huge, tiny, subnormal, zero) read and write as on the CPU', async () => {

@@ -8,7 +8,7 @@
  */
 import { checkSize, fail } from '../../core/errors.js';
 import { gpuFF, gpuF32 } from './arithmetic.js';
-import { bindingWindows, bindWindow, DeviceArray, windowOf } from './device-array.js';
+import { bindingWindows, bindWindow, DeviceArray, splitBindings, windowOf } from './device-array.js';
 import { gpuFormat, type GpuFormatName } from './formats.js';
 import { arrayArgs, bindArray, elementIndex, type GpuRunInfo, kernelSource, memo, outputComponents, readKey, runInfo, defaultGpuArithmetic, exactBits } from './kernel-common.js';
 import { getProgram, submitPasses, type BoundArray, type Pass } from './program.js';
@@ -90,8 +90,9 @@ export async function gpuConvert(x: DeviceArray, format: GpuFormatName, options:
   } else {
     // Arrays over one storage binding are converted window by window.
     const windows = bindingWindows([x, out], x.length);
+    const split = splitBindings([x, out]);
     const passes = [];
-    for (const w of windows) passes.push({ pass: await convertPass(runtime, x, target, out.buffer!, windows.length > 1 ? w : undefined) });
+    for (const w of windows) passes.push({ pass: await convertPass(runtime, x, target, out.buffer!, split ? w : undefined) });
     submitPasses(runtime.context, passes);
   }
   return { array: out, info: runInfo(runtime, arithmetic, '') };

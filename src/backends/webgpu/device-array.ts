@@ -9,6 +9,8 @@ import { checkSize, fail, ModprecError } from '../../core/errors.js';
 import { fallbackNotice, gpuUnavailableReason } from './backend.js';
 import { gpuFormat, type EncodedArray, type GpuFormatName, type GpuStorageFormat } from './formats.js';
 import { createWordBuffer, gpuRuntime, readWords, type GpuRuntime } from './runtime.js';
+import { checkBindingsAgainst } from './program.js';
+import { bindArray } from './kernel-common.js';
 import { storedValues } from '../webgpu-bridge/stored-values.js';
 import type { GpuBuffer } from './webgpu-types.js';
 
@@ -232,6 +234,8 @@ let bindingLimitOverride: number | undefined;
  */
 export function setBindingLimitForTests(bytes: number | undefined): void {
   bindingLimitOverride = bytes;
+  // Every dispatch then checks its bindings against it: an operand bound whole over it fails the test.
+  checkBindingsAgainst(bytes);
 }
 
 /**
@@ -285,9 +289,108 @@ export function checkOperandBinding(parameter: string, array: DeviceArray): void
   }
 }
 
+/**
+ * Whether a kernel reading all of `array` binds only the part of its span its elements cover (bindExtent in
+ * kernel-common.ts): any view or prefix, except range-scaled and block-scaled arrays, whose scales are indexed from
+ * the whole binding.
+ * @param array - the operand
+ * @returns true when the extent is bound
+ */
+export function bindsExtent(array: DeviceArray): boolean {
+  return !array.coversSpan && !array.rangeScale && !array.format.scaled;
+}
+
+/**
+ * Bytes of the binding that reads all of `array`: its elements' extent in its span where {@link bindsExtent}, else
+ * all its words.
+ * @param array - the operand
+ * @returns bytes
+ */
+export function extentBytes(array: DeviceArray): number {
+  if (!bindsExtent(array) || array.length === 0) return array.words * 4;
+  const last = array.offset + (array.length - 1) * array.stride;
+  const wpe = wordsPerElement(array);
+  const lo = Math.floor(Math.min(array.offset, last) / alignmentElements(array)) * alignmentElements(array);
+  return Math.max(4, (Math.ceil((Math.max(array.offset, last) + 1) * wpe) - lo * wpe) * 4);
+}
+
+/**
+ * Throws `BACKEND_LIMIT` naming the limit (and `parameter` in the message) when a resident operand read whole does
+ * not fit one storage binding: its extent in its span for a view ({@link extentBytes}), else all of it.
+ * @param parameter - the operand's name
+ * @param array - the operand
+ */
+export function checkExtentBinding(parameter: string, array: DeviceArray): void {
+  if (!array.runtime) return;
+  const limit = bindingLimit(array.runtime);
+  const bytes = extentBytes(array);
+  if (bytes > limit) {
+    throw new ModprecError('BACKEND_LIMIT', `invalid argument: ${parameter} needs ${bytes} bytes${bindsExtent(array) ? ' (its extent in its span)' : ''}, over this adapter's maxStorageBufferBindingSize of ${limit} bytes (this operand is read whole; see docs/gpu.md, Limits, for what is split over several bindings)`, 'maxStorageBufferBindingSize');
+  }
+}
+
+/**
+ * The binding of columns [c0, c1) of a matrix over `data` (element (i, j) at offset + i·rowStride + j·ld of its span for
+ * a view — `data.offset`, `data.stride` — or i + j·ld for a packed array): the span elements those columns cover, from
+ * the 256-byte boundary at or below the first.
+ * @param A - the matrix: its elements, rows and column stride
+ * @param c0 - first column
+ * @param c1 - end column (exclusive, > c0)
+ * @returns the binding and its first span element (`start`: index expressions subtract it)
+ */
+export function columnRegion(A: { readonly data: DeviceArray; readonly rows: number; readonly ld: number }, c0: number, c1: number): { bound: { buffer: GpuBuffer; offset: number; size: number }; start: number } {
+  const [offset, rs] = A.data.isView ? [A.data.offset, A.data.stride] : [0, 1];
+  const first = offset + c0 * A.ld;
+  const corners = [first, first + (Math.max(1, A.rows) - 1) * rs, first + (c1 - c0 - 1) * A.ld, first + (Math.max(1, A.rows) - 1) * rs + (c1 - c0 - 1) * A.ld];
+  const lo = Math.min(...corners), hi = Math.min(A.data.spanLength - 1, Math.max(...corners));
+  const step = alignmentElements(A.data);
+  const start = Math.floor(lo / step) * step;
+  const wpe = wordsPerElement(A.data);
+  return { bound: { buffer: A.data.buffer!, offset: start * wpe * 4, size: Math.max(4, (Math.ceil((hi + 1) * wpe) - start * wpe) * 4) }, start };
+}
+
+/**
+ * Columns of a matrix one binding holds through {@link columnRegion} (with slack for aligning a binding's start):
+ * for a view, what its rows' span (rows − 1)·|rowStride| leaves of the binding, per |column stride|.
+ * @param A - the matrix
+ * @param limit - the binding size in bytes
+ * @returns the columns (0 when not even one fits)
+ */
+export function columnsPerRegion(A: { readonly data: DeviceArray; readonly rows: number; readonly ld: number }, limit: number): number {
+  const elements = Math.floor(limit / (4 * wordsPerElement(A.data))) - alignmentElements(A.data);
+  const rowSpan = A.data.isView ? (Math.max(1, A.rows) - 1) * Math.abs(A.data.stride) + 1 : A.rows;
+  if (elements < rowSpan) return 0;
+  return A.ld === 0 ? Infinity : Math.floor((elements - rowSpan) / Math.abs(A.ld)) + 1;
+}
+
+/**
+ * Binds `array` as bindArray (kernel-common.ts) does, then — for a view or prefix ({@link bindsExtent}) — only the part of
+ * its span its elements cover, from the 256-byte boundary below the first, its offset uniform moved to match: an operand
+ * read whole by every thread needs its extent, not its span, to fit one storage binding.
+ * @param name - argument name
+ * @param array - the operand
+ * @param arrays - array bindings to add to
+ * @param scalars - scalar bindings to add to
+ */
+export function bindExtent(name: string, array: DeviceArray, arrays: Record<string, { buffer: GpuBuffer; offset?: number; size?: number }>, scalars: Record<string, number>): void {
+  bindArray(name, array, arrays, scalars);
+  if (bindsExtent(array) && array.length > 0) bindWindow(name, array, { start: 0, count: array.length }, arrays, scalars);
+}
+
 /** Words per element of a format (½ for 16-bit formats, 2 for f64/ff). */
 export function wordsPerElement(array: DeviceArray): number {
   return array.format.wordsPerElement / array.format.elementsPerWord;
+}
+
+/**
+ * Whether some operand does not fit one storage binding: its windows ({@link bindingWindows}) must then be bound with
+ * {@link bindWindow} — also when there is only one (a short view of a span over the limit).
+ * @param arrays - the operands windowed together
+ * @returns true when the windows are to be bound
+ */
+export function splitBindings(arrays: readonly DeviceArray[]): boolean {
+  const limit = bindingLimit(arrays[0]!.runtime!);
+  return !arrays.every((a) => a.words * 4 <= limit);
 }
 
 /**

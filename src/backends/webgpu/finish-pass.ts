@@ -1,13 +1,14 @@
 /**
  * The last pass of GEMV and the body of ELL SpMV: y ← α·r + β·y per element, written in y's storage
- * format, one thread per output word (two elements per word for 16-bit formats). y is written to a fresh
- * buffer (WebGPU forbids reading and writing one binding in a pass) that then becomes y's buffer.
+ * format, one thread per output word (two elements per word for 16-bit formats). A packed y is written to a fresh
+ * buffer (WebGPU forbids reading and writing one binding in a pass) that then becomes y's buffer; a view y is written
+ * in place in its span (`inPlace`: a strided-output program, its old values read from a snapshot; view-output.ts).
  *
  * @module
  */
 import type { GpuArithmetic, GpuRegister } from './arithmetic.js';
 import type { DeviceArray } from './device-array.js';
-import { arrayArgs, kernelSource, memo, readKey } from './kernel-common.js';
+import { arrayArgs, elementIndex, kernelSource, memo, readKey } from './kernel-common.js';
 import type { ArgType } from './program.js';
 
 /** Scalars α and β as the arithmetic's finish code reads them. */
@@ -15,9 +16,13 @@ export function scalarBindings(arithmetic: GpuArithmetic, alpha: number, beta: n
   return { ...arithmetic.scalar.values('alpha', alpha), ...arithmetic.scalar.values('beta', beta) };
 }
 
-/** Arguments the finish code adds (y's old value only when β ≠ 0). */
-export function finishArgs(arithmetic: GpuArithmetic, y: DeviceArray, readsY: boolean): (readonly [string, ArgType])[] {
-  return [...(readsY ? arrayArgs('Yold', y) : []), ['rows', 'Integer'], ...arithmetic.scalar.args('alpha'), ...arithmetic.scalar.args('beta')];
+/**
+ * Arguments the finish code adds (y's old value only when β ≠ 0; with `inPlace`, the `OutOff`/`OutInc` of a program
+ * writing the view y in place: view-output.ts, outputWindow).
+ */
+export function finishArgs(arithmetic: GpuArithmetic, y: DeviceArray, readsY: boolean, inPlace = false): (readonly [string, ArgType])[] {
+  return [...(readsY ? arrayArgs('Yold', y) : []), ['rows', 'Integer'], ...arithmetic.scalar.args('alpha'), ...arithmetic.scalar.args('beta'),
+    ...(inPlace ? [['OutOff', 'Integer'] as const, ['OutInc', 'Integer'] as const] : [])];
 }
 
 /**
@@ -29,9 +34,11 @@ export function finishArgs(arithmetic: GpuArithmetic, y: DeviceArray, readsY: bo
  * @param rowSum - source accumulating row `r{e}` into `acc{e}`
  * @returns the lines
  */
-export function finishBody(arithmetic: GpuArithmetic, y: DeviceArray, readsY: boolean, rowSum: (e: number) => string[]): string[] {
+export function finishBody(arithmetic: GpuArithmetic, y: DeviceArray, readsY: boolean, rowSum: (e: number) => string[], inPlace = false): string[] {
   const epw = y.format.elementsPerWord;
   const lines: string[] = [];
+  // The store goes to unit OutOff + t·OutInc (applyStridedOutput); gpu.js keeps only arguments the source names.
+  if (inPlace) lines.push('const outUnit = OutOff + this.thread.x * OutInc;');
   lines.push(arithmetic.scalar.declare('al', 'alpha'));
   if (readsY) lines.push(arithmetic.scalar.declare('be', 'beta'));
   const results: GpuRegister[] = [];
@@ -42,7 +49,7 @@ export function finishBody(arithmetic: GpuArithmetic, y: DeviceArray, readsY: bo
     const acc = arithmetic.register(`acc${e}`);
     lines.push(arithmetic.declareMul(`u${e}`, acc, arithmetic.register('al')));
     if (readsY) {
-      const read = y.format.emitRead('Yold', `r${e}`, `yo${e}`, arithmetic);
+      const read = y.format.emitRead('Yold', elementIndex('Yold', y, `r${e}`), `yo${e}`, arithmetic);
       lines.push(read.code);
       lines.push(arithmetic.declareMul(`w${e}`, read.register, arithmetic.register('be')));
       lines.push(arithmetic.add(`u${e}`, arithmetic.register(`w${e}`)));
@@ -64,12 +71,12 @@ export function finishBody(arithmetic: GpuArithmetic, y: DeviceArray, readsY: bo
  * @param readsY - whether β ≠ 0
  * @returns source and arguments (memoised per arithmetic, y's format and β ≠ 0)
  */
-export function partialsFinishSource(arithmetic: GpuArithmetic, y: DeviceArray, readsY: boolean): { source: string; args: (readonly [string, ArgType])[] } {
-  return memo(`partialsF|${arithmetic.name}|${readKey(y)}|${readsY}`, () => makePartialsFinishSource(arithmetic, y, readsY));
+export function partialsFinishSource(arithmetic: GpuArithmetic, y: DeviceArray, readsY: boolean, inPlace = false): { source: string; args: (readonly [string, ArgType])[] } {
+  return memo(`partialsF|${arithmetic.name}|${readKey(y)}|${readsY}${inPlace ? '|in-place' : ''}`, () => makePartialsFinishSource(arithmetic, y, readsY, inPlace));
 }
 
-function makePartialsFinishSource(arithmetic: GpuArithmetic, y: DeviceArray, readsY: boolean): { source: string; args: (readonly [string, ArgType])[] } {
-  const args = [['P', 'Array'] as const, ['S', 'Integer'] as const, ['sr', 'Integer'] as const, ['sc', 'Integer'] as const, ...finishArgs(arithmetic, y, readsY)];
+function makePartialsFinishSource(arithmetic: GpuArithmetic, y: DeviceArray, readsY: boolean, inPlace: boolean): { source: string; args: (readonly [string, ArgType])[] } {
+  const args = [['P', 'Array'] as const, ['S', 'Integer'] as const, ['sr', 'Integer'] as const, ['sc', 'Integer'] as const, ...finishArgs(arithmetic, y, readsY, inPlace)];
   const partial = arithmetic.words;
   // Eight partials loaded before they are added (in order, so the result does not depend on it): one at a
   // time, the loop waits a memory latency per partial.
@@ -85,6 +92,6 @@ function makePartialsFinishSource(arithmetic: GpuArithmetic, y: DeviceArray, rea
     const tail = partial.emitRead('P', `r${e} * sr + c${e} * sc`, `p${e}`, arithmetic);
     lines.push(`c${e} = c${e} + 8;`, '}', `while (c${e} < S) {`, tail.code, arithmetic.add(`acc${e}`, tail.register), `c${e} = c${e} + 1;`, '}');
     return lines;
-  });
+  }, inPlace);
   return { source: kernelSource(args, body), args };
 }

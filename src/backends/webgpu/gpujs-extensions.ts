@@ -297,6 +297,18 @@ export function applyWorkgroupSettings(wgsl: string, settings: WorkgroupSettings
     .replace('  if (flat_index >= params.outputX) { return; }\n', '');
 }
 
+/**
+ * Makes every output store of WGSL that gpu.js assembled go to unit `OutOff + t·OutInc` instead of unit t (a unit is
+ * the thread's result: one word, or the `components` words of a vector result), OutOff and OutInc being the
+ * program's Integer arguments of those names: the kernel writes a strided view of its output buffer in place.
+ * @param wgsl - the shader gpu.js assembled
+ * @returns the rewritten shader
+ */
+export function applyStridedOutput(wgsl: string): string {
+  if (!/params\.user_OutOff\b/.test(wgsl) || !/params\.user_OutInc\b/.test(wgsl)) throw new Error('internal: a strided-output program declares the Integer arguments OutOff and OutInc');
+  return wgsl.replace(/\bresult\[data_index\b/g, 'result[(params.user_OutOff + data_index * params.user_OutInc)');
+}
+
 /** Rebinds arguments named …Atomic as read-write `array<atomic<u32>>` (read only through the atomic intrinsics). */
 export function rebindAtomicArrays(wgsl: string): string {
   return wgsl
@@ -319,8 +331,9 @@ export function installTranslatorExtensions(wgslFunctionNode: unknown, webGpuKer
   if (installed) return;
   const kernelProto = (webGpuKernel as { prototype: Record<string, unknown> }).prototype;
   const originalAssemble = kernelProto.assembleWGSL as (this: unknown) => string;
-  kernelProto.assembleWGSL = function assembleWGSL(this: { mpWorkgroup?: WorkgroupSettings; mpWgsl?: string }): string {
+  kernelProto.assembleWGSL = function assembleWGSL(this: { mpWorkgroup?: WorkgroupSettings; mpWgsl?: string; mpStridedOutput?: boolean }): string {
     let wgsl = rebindAtomicArrays(appendNativeLibraries(rebindVectorArrays(originalAssemble.call(this))));
+    if (this.mpStridedOutput) wgsl = applyStridedOutput(wgsl);
     if (this.mpWorkgroup) wgsl = applyWorkgroupSettings(wgsl, this.mpWorkgroup);
     if (!hasAtomicArrays(wgsl)) return wgsl;
     // gpu.js would build it against read-only bindings; it builds a stub and modprec the real one (program.ts).

@@ -30,6 +30,12 @@ export interface ProgramSpec {
    * with them runs whole workgroups only: its thread count must be a multiple of the size.
    */
   readonly workgroup?: WorkgroupSettings;
+  /**
+   * Thread t writes its result at output unit `OutOff + t·OutInc` (a unit: the thread's `components` words) instead
+   * of unit t: the program must declare the Integer arguments `OutOff` and `OutInc`. An elementwise kernel then
+   * writes a strided view of its output's span in place (gpujs-extensions.ts, `applyStridedOutput`).
+   */
+  readonly stridedOutput?: boolean;
 }
 
 interface ParamsLayout {
@@ -69,6 +75,33 @@ export interface Pass {
 }
 
 let debug = false;
+
+/** The lowered storage-binding limit tests plan with (device-array.ts, setBindingLimitForTests), checked per binding. */
+let testBindingLimit: number | undefined;
+
+/** Buffers whose size does not grow with an operand (partial sums of a reduction): the check passes them. */
+const boundedBuffers = new WeakSet<GpuBuffer>();
+
+/**
+ * Marks `buffer` as one whose size is bounded independently of the operands (a reduction's partial sums: at most
+ * a few MiB), so the lowered-limit check of tests ({@link checkBindingsAgainst}) lets it be bound whole.
+ * @param buffer - the buffer
+ * @returns the buffer
+ */
+export function boundedScratch(buffer: GpuBuffer): GpuBuffer {
+  boundedBuffers.add(buffer);
+  return buffer;
+}
+
+/**
+ * Makes every dispatch check that each of its storage bindings fits `bytes` (`undefined`: no check): with the limit
+ * the kernels plan with lowered for a test, a binding over it is a kernel that did not split, and fails at once
+ * instead of passing on an adapter whose real limit is larger. Set by device-array.ts's setBindingLimitForTests.
+ * @param bytes - the limit, or undefined
+ */
+export function checkBindingsAgainst(bytes: number | undefined): void {
+  testBindingLimit = bytes;
+}
 
 /**
  * Turns on printing of every newly compiled program's WGSL (as gpu.js generated it).
@@ -124,8 +157,9 @@ export class Program {
       loopMaxIterations: 2147483647,
       tactic: 'precision',
     });
-    const kernel = shortcut.kernel as BuiltKernel & { mpWorkgroup?: WorkgroupSettings; mpWgsl?: string };
+    const kernel = shortcut.kernel as BuiltKernel & { mpWorkgroup?: WorkgroupSettings; mpWgsl?: string; mpStridedOutput?: boolean };
     if (spec.workgroup) kernel.mpWorkgroup = spec.workgroup;
+    if (spec.stridedOutput) kernel.mpStridedOutput = true;
     try {
       await trackGpuWork(kernel.build(...representatives));
       if (kernel.mpWgsl !== undefined) await trackGpuWork(buildWithAtomics(context, kernel, kernel.mpWgsl));
@@ -176,6 +210,12 @@ export class Program {
     u32[1] = 1;
     u32[2] = 1;
     u32[3] = groupsX * workgroup;
+    if (testBindingLimit !== undefined) {
+      for (const [name, bound] of [...Object.entries(pass.arrays), ['output', pass.output] as const]) {
+        const bytes = bound.size ?? bound.buffer.size - (bound.offset ?? 0);
+        if (bytes > testBindingLimit && !boundedBuffers.has(bound.buffer)) throw new Error(`internal: binding ${name} of ${bytes} bytes exceeds the lowered binding limit of ${testBindingLimit} bytes`);
+      }
+    }
     for (const record of layout.arrayArgs) {
       const bound = pass.arrays[record.name];
       if (!bound) throw new Error(`internal: array argument ${record.name} not bound`);
@@ -322,7 +362,7 @@ const bySpec = new WeakMap<object, Promise<Program>>();
 export function getProgram(context: GpuContext, spec: ProgramSpec): Promise<Program> {
   const known = bySpec.get(spec.args);
   if (known && (known as Promise<Program> & { source?: string }).source === spec.source) return known;
-  const key = `${spec.components}|${spec.workgroup ? JSON.stringify(spec.workgroup) : ''}|${spec.args.map(([n, t]) => `${n}:${t}`).join(',')}|${spec.source}`;
+  const key = `${spec.components}|${spec.workgroup ? JSON.stringify(spec.workgroup) : ''}|${spec.stridedOutput ? 'strided' : ''}|${spec.args.map(([n, t]) => `${n}:${t}`).join(',')}|${spec.source}`;
   let p = programs.get(key);
   if (!p) {
     p = Program.compile(context, spec);

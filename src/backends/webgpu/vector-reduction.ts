@@ -5,8 +5,10 @@
  */
 import { fail } from '../../core/errors.js';
 import type { GpuArithmetic } from './arithmetic.js';
-import { checkOperandBinding, DeviceArray } from './device-array.js';
-import { allowFallback, chooseArithmetic, commonRuntime, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
+import { bindingWindows, bindWindow, DeviceArray, splitBindings } from './device-array.js';
+import { allowFallback, bindArray, chooseArithmetic, commonRuntime, runInfo, type GpuKernelOptions, type GpuRunInfo } from './kernel-common.js';
+import type { BoundArray } from './program.js';
+import type { GpuBuffer } from './webgpu-types.js';
 import type { GpuRuntime } from './runtime.js';
 
 /**
@@ -21,7 +23,6 @@ export async function runVectorReduction(
   onHost: (x: DeviceArray, arithmetic: GpuArithmetic) => Promise<number>,
 ): Promise<{ value: number } & GpuRunInfo> {
   if (!(x instanceof DeviceArray)) fail('INVALID_STORAGE', 'x', 'must be a DeviceArray (see toDevice)', x);
-  checkOperandBinding('x', x);
   const arithmetic = chooseArithmetic(options, [x]);
   const runtime = commonRuntime({ x }, ['x']);
   if (!runtime) {
@@ -30,4 +31,40 @@ export async function runVectorReduction(
   }
   const value = x.length === 0 ? 0 : await onDevice(runtime, x, arithmetic);
   return { value, ...runInfo(runtime, arithmetic, '') };
+}
+
+/** One first pass of a reduction: its bindings of x, its uniforms (`n`, `T`, x's offset) and where its partials go. */
+export interface FirstPass {
+  readonly arrays: Record<string, BoundArray>;
+  readonly scalars: Record<string, number>;
+  readonly output: BoundArray;
+}
+
+/**
+ * The first passes of a reduction of `x` (argument `X`) by `threads` threads: one pass over all of x, or — for an x over
+ * one storage binding — one per binding window ({@link bindingWindows}), each with `threads` rounded up to 64 threads
+ * and its partials in its own 256-byte-aligned slot of `partials`, so the reduction passes after them see one array of
+ * `count` partials.
+ * @param x - the vector (packed or a view)
+ * @param threads - first-pass threads of the unsplit reduction
+ * @param components - words per partial
+ * @returns the windows' count, the total partial count and a function making window k's pass on `partials`
+ */
+export function firstPasses(x: DeviceArray, threads: number, components: number): { windows: number; count: number; pass: (k: number, partials: GpuBuffer, scalars?: Record<string, number>) => FirstPass } {
+  const windows = bindingWindows([x], x.length);
+  const split = splitBindings([x]);
+  const perWindow = windows.length === 1 ? threads : Math.ceil(threads / 64) * 64;
+  return {
+    windows: windows.length,
+    count: perWindow * windows.length,
+    pass(k, partials, extra = {}) {
+      const w = windows[k]!;
+      const arrays: Record<string, BoundArray> = {};
+      const scalars: Record<string, number> = { ...extra, n: w.count, T: perWindow };
+      bindArray('X', x, arrays, scalars);
+      if (!split) return { arrays, scalars, output: { buffer: partials } };
+      bindWindow('X', x, w, arrays, scalars);
+      return { arrays, scalars, output: { buffer: partials, offset: k * perWindow * components * 4, size: perWindow * components * 4 } };
+    },
+  };
 }

@@ -8,24 +8,31 @@
  *
  * @module
  */
-import { fail } from '../../core/errors.js';
-import { DeviceArray } from './device-array.js';
+import { fail, ModprecError } from '../../core/errors.js';
+import { bindingLimit, bindingWindows, bindWindow, DeviceArray, splitBindings, windowOf } from './device-array.js';
 import type { EncodedArray, GpuStorageFormat } from './formats.js';
+import type { GpuBuffer } from './webgpu-types.js';
 import { kernelSource, memo, outputComponents } from './kernel-common.js';
-import { getProgram, submitPasses, type ArgType } from './program.js';
+import { getProgram, submitPasses, type ArgType, type BoundArray, type Pass } from './program.js';
 import { createWordBuffer, type GpuRuntime } from './runtime.js';
 
 /**
  * A view's elements as an ascending walk: span element first + j·step for j < length, view element
  * `reverse ? length − 1 − j : j` (a negative stride walks the span backwards).
  */
-function ascending(view: DeviceArray): { first: number; step: number; reverse: number } {
+export function ascendingWalk(view: { offset: number; stride: number; length: number }): { first: number; step: number; reverse: number } {
   const last = view.offset + (view.length - 1) * view.stride;
   return { first: Math.min(view.offset, last), step: Math.max(1, Math.abs(view.stride)), reverse: view.stride < 0 ? 1 : 0 };
 }
 
-/** Lines setting `i${e}` to the view element at span element `e${e}`, or −1 where that element is outside the view. */
-function viewIndex(e: string, i: string): string[] {
+/**
+ * Lines setting `i` to the view element at span element `e` (expressions: names), or −1 where that element is outside
+ * the view, given the Integer arguments `first`, `step`, `len` and `reverse` of {@link ascendingWalk}.
+ * @param e - the span element's name
+ * @param i - the name to declare
+ * @returns the lines
+ */
+export function viewIndex(e: string, i: string): string[] {
   return [
     `const ${e}d = ${e} - first;`,
     `let ${i} = mpI32(-1);`,
@@ -34,27 +41,28 @@ function viewIndex(e: string, i: string): string[] {
 }
 
 /**
- * The scatter pass: thread per span word from word `w0` on (the view's extent), the packed element where the word's
- * element is in the view, else the old bits.
+ * The scatter pass: thread per span word from word `w0` on (a chunk of the view's extent), the packed element where
+ * the word's element is in the view, else the old bits. `Old` is bound from span word `oldBase`, `P` from packed
+ * element `pBase` (windows of a span over one storage binding).
  */
 function scatterSource(format: GpuStorageFormat): { source: string; args: (readonly [string, ArgType])[] } {
-  const args: (readonly [string, ArgType])[] = [['P', 'Array'], ['Old', 'Array'], ['first', 'Integer'], ['step', 'Integer'], ['len', 'Integer'], ['reverse', 'Integer'], ['w0', 'Integer']];
-  const body: string[] = ['const w = this.thread.x + w0;'];
+  const args: (readonly [string, ArgType])[] = [['P', 'Array'], ['Old', 'Array'], ['first', 'Integer'], ['step', 'Integer'], ['len', 'Integer'], ['reverse', 'Integer'], ['w0', 'Integer'], ['oldBase', 'Integer'], ['pBase', 'Integer']];
+  const body: string[] = ['const w = this.thread.x + w0;', 'const ow0 = w - oldBase;'];
   if (format.elementsPerWord === 2) {
-    body.push('const ow = mpBits(Old[w]);', 'let h0 = ow & 65535;', 'let h1 = (ow >>> 16) & 65535;');
+    body.push('const ow = mpBits(Old[ow0]);', 'let h0 = ow & 65535;', 'let h1 = (ow >>> 16) & 65535;');
     for (const h of [0, 1]) {
       body.push(`const e${h} = w * 2 + ${h};`, ...viewIndex(`e${h}`, `i${h}`));
-      body.push(`if (i${h} >= 0) { h${h} = (mpBits(P[i${h} >> 1]) >>> ((i${h} & 1) << 4)) & 65535; }`);
+      body.push(`if (i${h} >= 0) { const p${h} = i${h} - pBase; h${h} = (mpBits(P[p${h} >> 1]) >>> ((p${h} & 1) << 4)) & 65535; }`);
     }
     body.push('return mpFloat(h0 | (h1 << 16));');
   } else if (format.wordsPerElement === 2) {
-    body.push('const e0 = w;', ...viewIndex('e0', 'i0'), 'let a = Old[w * 2];', 'let b = Old[w * 2 + 1];', 'if (i0 >= 0) { a = P[i0 * 2]; b = P[i0 * 2 + 1]; }', 'return [a, b];');
+    body.push('const e0 = w;', ...viewIndex('e0', 'i0'), 'let a = Old[ow0 * 2];', 'let b = Old[ow0 * 2 + 1];', 'if (i0 >= 0) { const p0 = i0 - pBase; a = P[p0 * 2]; b = P[p0 * 2 + 1]; }', 'return [a, b];');
   } else if (format.wordsPerElement === 4) {
     // dd: the four words of a pair (the lanes carry raw bits; nothing rounds them).
-    body.push('const e0 = w;', ...viewIndex('e0', 'i0'), 'let a = Old[w * 4];', 'let b = Old[w * 4 + 1];', 'let c = Old[w * 4 + 2];', 'let d = Old[w * 4 + 3];');
-    body.push('if (i0 >= 0) { a = P[i0 * 4]; b = P[i0 * 4 + 1]; c = P[i0 * 4 + 2]; d = P[i0 * 4 + 3]; }', 'return [a, b, c, d];');
+    body.push('const e0 = w;', ...viewIndex('e0', 'i0'), 'let a = Old[ow0 * 4];', 'let b = Old[ow0 * 4 + 1];', 'let c = Old[ow0 * 4 + 2];', 'let d = Old[ow0 * 4 + 3];');
+    body.push('if (i0 >= 0) { const p0 = i0 - pBase; a = P[p0 * 4]; b = P[p0 * 4 + 1]; c = P[p0 * 4 + 2]; d = P[p0 * 4 + 3]; }', 'return [a, b, c, d];');
   } else {
-    body.push('const e0 = w;', ...viewIndex('e0', 'i0'), 'let a = Old[w];', 'if (i0 >= 0) { a = P[i0]; }', 'return a;');
+    body.push('const e0 = w;', ...viewIndex('e0', 'i0'), 'let a = Old[ow0];', 'if (i0 >= 0) { a = P[i0 - pBase]; }', 'return a;');
   }
   return { source: kernelSource(args, body), args };
 }
@@ -123,10 +131,19 @@ export async function gatherView(runtime: GpuRuntime, view: DeviceArray, into: D
   if (view.length === 0) return;
   const spec = memo(`viewGather|${view.format.name}`, () => gatherSource(view.format));
   const program = await getProgram(runtime.context, { source: spec.source, args: spec.args, components: components(view.format) });
-  submitPasses(runtime.context, [{ pass: {
-    program, arrays: { S: { buffer: view.buffer! } }, scalars: { off: view.offset, inc: view.stride, len: view.length },
-    output: { buffer: into.buffer! }, threads: Math.ceil(view.length / view.format.elementsPerWord),
-  } }]);
+  // A view or a packed array over one storage binding is gathered window by window (starts on 128 elements: whole words).
+  const windows = bindingWindows([view, into], view.length);
+  const split = splitBindings([view, into]);
+  submitPasses(runtime.context, windows.map((w) => {
+    const arrays: Record<string, BoundArray> = { S: { buffer: view.buffer! } };
+    const scalars: Record<string, number> = { SOff: view.offset, SInc: view.stride };
+    if (split) bindWindow('S', view, w, arrays, scalars);
+    if (!view.isView && split) scalars.SOff = 0;
+    return { pass: {
+      program, arrays, scalars: { off: scalars.SOff!, inc: view.stride, len: w.count },
+      output: split ? windowOf(into, w) : { buffer: into.buffer! }, threads: Math.ceil(w.count / view.format.elementsPerWord),
+    } };
+  }));
 }
 
 /**
@@ -140,16 +157,45 @@ async function scatter(runtime: GpuRuntime, packed: DeviceArray, view: DeviceArr
   const program = await getProgram(runtime.context, { source: spec.source, args: spec.args, components: components(view.format) });
   const storage = view.storage;
   storage.spare ??= createWordBuffer(runtime.context, view.words);
-  const walk = ascending(view);
+  const walk = ascendingWalk(view);
   // Extent in units of the pass's threads: words (16-bit formats: two elements a word), elements otherwise.
   const perThread = view.format.elementsPerWord;
   const lastElement = walk.first + (view.length - 1) * walk.step;
   const w0 = Math.floor(walk.first / perThread), threads = Math.floor(lastElement / perThread) - w0 + 1;
   const bytesPerThread = 4 * view.format.wordsPerElement;
-  submitPasses(runtime.context, [{ pass: {
-    program, arrays: { P: { buffer: packed.buffer! }, Old: { buffer: storage.buffer! } }, scalars: { ...walk, len: view.length, w0 },
-    output: { buffer: storage.spare }, threads,
-  } }]);
+  // Chunks of the extent whose span words and packed elements each fit one storage binding (one chunk unless the
+  // span is over it): 64-thread multiples, so every binding starts on a 256-byte boundary.
+  const units = Math.floor(bindingLimit(runtime) / bytesPerThread);
+  const chunk = Math.max(64, Math.floor((units - 256) / 64) * 64);
+  const whole = view.words * 4 <= bindingLimit(runtime) && packed.words * 4 <= bindingLimit(runtime);
+  const passes: { pass: Pass }[] = [];
+  for (let t0 = 0; t0 < threads; t0 += whole ? threads : chunk) {
+    const count = whole ? threads : Math.min(chunk, threads - t0);
+    const scalars = { ...walk, len: view.length, w0: w0 + t0, oldBase: 0, pBase: 0 };
+    let arrays: Record<string, BoundArray> = { P: { buffer: packed.buffer! }, Old: { buffer: storage.buffer! } };
+    let output: BoundArray = { buffer: storage.spare };
+    if (!whole) {
+      // Span words [w0 + t0, w0 + t0 + count) hold elements [e0, e1]; their view elements are walk indices j0 … j1.
+      const e0 = (w0 + t0) * perThread, e1 = (w0 + t0 + count) * perThread - 1;
+      const j0 = Math.max(0, Math.ceil((e0 - walk.first) / walk.step)), j1 = Math.min(view.length - 1, Math.floor((e1 - walk.first) / walk.step));
+      const [i0, i1] = walk.reverse ? [view.length - 1 - j1, view.length - 1 - j0] : [j0, j1];
+      const oldBase = Math.floor((w0 + t0) / 64) * 64;
+      // A chunk between two view elements (a stride longer than the chunk) reads no packed element: bind its first.
+      const none = j0 > j1;
+      const pBase = none ? 0 : Math.floor(Math.min(i0, i1) / 128) * 128;
+      const pWords = packed.format.wordsPerElement / packed.format.elementsPerWord;
+      const pEnd = none ? 1 : Math.max(i0, i1) + 1;
+      scalars.oldBase = oldBase;
+      scalars.pBase = pBase;
+      arrays = {
+        P: { buffer: packed.buffer!, offset: pBase * pWords * 4, size: Math.max(4, Math.ceil((pEnd - pBase) * pWords) * 4) },
+        Old: { buffer: storage.buffer!, offset: oldBase * bytesPerThread, size: (w0 + t0 + count - oldBase) * bytesPerThread },
+      };
+      output = { buffer: storage.spare, offset: t0 * bytesPerThread, size: count * bytesPerThread };
+    }
+    passes.push({ pass: { program, arrays, scalars, output, threads: count } });
+  }
+  submitPasses(runtime.context, passes);
   const encoder = runtime.context.device.createCommandEncoder();
   encoder.copyBufferToBuffer(storage.spare, 0, storage.buffer!, w0 * bytesPerThread, threads * bytesPerThread);
   runtime.context.device.queue.submit([encoder.finish()]);
@@ -172,8 +218,21 @@ async function scatter(runtime: GpuRuntime, packed: DeviceArray, view: DeviceArr
 export async function throughPackedOutput(runtime: GpuRuntime, out: DeviceArray, readsOld: boolean, kernel: (packed: DeviceArray) => Promise<void>): Promise<void> {
   if (out.coversSpan) return kernel(out);
   checkCopyable(out, 'out');
-  // Writes through views of one storage share its packed twins and spare: each waits for the one before it, so
-  // writes not awaited in between (Promise.all over columns of one matrix) cannot interleave their passes.
+  await serialisedViewWrite(out, async () => {
+    const packed = await packedTwin(runtime, out, readsOld);
+    await kernel(packed);
+    if (out.length > 0) await scatter(runtime, packed, out);
+  });
+}
+
+/**
+ * Runs `write` after every earlier write through a view of `out`'s storage has been recorded. Writes through views of
+ * one storage share its packed twins and spare: each waits for the one before it, so writes not awaited in between
+ * (Promise.all over columns of one matrix) cannot interleave their passes.
+ * @param out - the output view
+ * @param write - records the write's passes
+ */
+export async function serialisedViewWrite(out: DeviceArray, write: () => Promise<void>): Promise<void> {
   const storage = out.storage;
   const before = storage.viewWrites;
   let done!: () => void;
@@ -181,13 +240,105 @@ export async function throughPackedOutput(runtime: GpuRuntime, out: DeviceArray,
   storage.viewWrites = mine;
   try {
     await before;
-    const packed = await packedTwin(runtime, out, readsOld);
-    await kernel(packed);
-    if (out.length > 0) await scatter(runtime, packed, out);
+    await write();
   } finally {
     done();
     if (storage.viewWrites === mine) storage.viewWrites = undefined;
   }
+}
+
+/**
+ * Whether a kernel that writes one output unit per thread (its element; a word of two 16-bit elements) can write the
+ * view `out` in place, through {@link outputWindow} and a program with `stridedOutput`: a view in a bit-copyable format
+ * (the formats a view's scatter moves too) whose every thread's unit holds view elements only — any stride for
+ * one-element units; for several elements a word, a unit-stride view starting on a word whose last word holds no
+ * element of the span outside the view.
+ * @param out - the output
+ * @returns true where the strided write applies
+ */
+export function writesInPlace(out: DeviceArray): boolean {
+  if (out.coversSpan || out.format.bitCopy !== true || out.length === 0) return false;
+  const epw = out.format.elementsPerWord;
+  if (epw === 1) return true;
+  return out.stride === 1 && out.offset % epw === 0 && (out.length % epw === 0 || out.offset + out.length === out.spanLength);
+}
+
+/**
+ * The output binding and the `OutOff`/`OutInc` uniforms of a strided-output program writing elements
+ * [start, start + count) of the view `out` ({@link writesInPlace}) in its span's buffer: the part of the span those
+ * elements cover, from the 256-byte boundary at or below the first, so a view of any length is written through as many
+ * bindings as its windows need.
+ * @param out - the output view
+ * @param window - its elements (start a multiple of the format's elements per word)
+ * @returns the binding and the uniforms
+ */
+export function outputWindow(out: DeviceArray, window: { start: number; count: number }): { bound: { buffer: GpuBuffer; offset: number; size: number }; scalars: { OutOff: number; OutInc: number } } {
+  const epw = out.format.elementsPerWord;
+  // Units: a thread's result (an element, or a word of epw elements when the view has unit stride).
+  const unitWords = epw === 1 ? out.format.wordsPerElement : 1;
+  const first = (out.offset + window.start * out.stride) / epw;
+  const last = epw === 1 ? first + (window.count - 1) * out.stride : first + Math.ceil(window.count / epw) - 1;
+  const step = Math.max(1, 64 / unitWords);
+  const base = Math.floor(Math.min(first, last) / step) * step;
+  const size = (Math.max(first, last) + 1 - base) * unitWords * 4;
+  return { bound: { buffer: out.buffer!, offset: base * unitWords * 4, size }, scalars: { OutOff: first - base, OutInc: epw === 1 ? out.stride : 1 } };
+}
+
+/**
+ * Throws `BACKEND_LIMIT` (naming the limit, the output in its message) when an output does not fit one storage binding the way it will be bound:
+ * a view written in place through its extent (first to last element), any other output through a packed array of its
+ * length (itself, or its twin).
+ * @param parameter - the output's name
+ * @param out - the output
+ * @param inPlace - whether the kernel writes views in place (false: always through the twin)
+ */
+export function checkOutputBinding(parameter: string, out: DeviceArray, inPlace = true): void {
+  if (!out.runtime) return;
+  const limit = bindingLimit(out.runtime);
+  const extent = inPlace && writesInPlace(out);
+  const bytes = extent ? outputWindow(out, { start: 0, count: out.length }).bound.size : Math.max(1, out.format.words(out.length)) * 4;
+  if (bytes > limit) throw new ModprecError('BACKEND_LIMIT', `invalid argument: ${parameter} needs ${bytes} bytes in one storage binding (its ${extent ? 'extent in its span' : 'packed elements'}), over this adapter's maxStorageBufferBindingSize of ${limit} bytes`, 'maxStorageBufferBindingSize');
+}
+
+/**
+ * Binds `Yold` — the old values of an output view written in place — to a snapshot of the view's extent (read and
+ * written in one dispatch: WebGPU binds no buffer both ways), through the part of the span it covers.
+ * @param runtime - the runtime
+ * @param y - the output view
+ * @param arrays - array bindings to add to
+ * @param scalars - scalar bindings to add to
+ */
+export function bindOldValues(runtime: GpuRuntime, y: DeviceArray, arrays: Record<string, BoundArray>, scalars: Record<string, number>): void {
+  arrays.Yold = { buffer: y.buffer! };
+  if (y.isView) {
+    scalars.YoldOff = y.offset;
+    scalars.YoldInc = y.stride;
+  }
+  bindWindow('Yold', y, { start: 0, count: y.length }, arrays, scalars);
+  arrays.Yold = { ...arrays.Yold, buffer: aliasSnapshot(runtime, y, y)! };
+}
+
+/**
+ * The buffer an input sharing `out`'s buffer is read from while a strided-output program writes `out` in place
+ * (WebGPU binds no buffer writable and read-only in one dispatch): the storage's spare buffer, holding a copy of the
+ * input's extent of the span, taken before the write. `undefined` when `input` has another buffer.
+ * @param runtime - the runtime
+ * @param out - the output view
+ * @param input - an input of the same kernel
+ * @returns the buffer to bind for `input`, or undefined
+ */
+export function aliasSnapshot(runtime: GpuRuntime, out: DeviceArray, input: DeviceArray): GpuBuffer | undefined {
+  if (input.buffer !== out.buffer) return undefined;
+  const storage = out.storage;
+  storage.spare ??= createWordBuffer(runtime.context, out.words);
+  const last = input.offset + (input.length - 1) * input.stride;
+  const wpe = input.format.wordsPerElement / input.format.elementsPerWord;
+  const w0 = Math.floor(Math.min(input.offset, last) * wpe);
+  const w1 = Math.min(out.words, Math.ceil((Math.max(input.offset, last) + 1) * wpe));
+  const encoder = runtime.context.device.createCommandEncoder();
+  encoder.copyBufferToBuffer(storage.buffer!, w0 * 4, storage.spare, w0 * 4, (w1 - w0) * 4);
+  runtime.context.device.queue.submit([encoder.finish()]);
+  return storage.spare;
 }
 
 /**
