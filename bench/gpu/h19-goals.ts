@@ -72,7 +72,8 @@ class Accurate {
 }
 
 const U = { f32: 2 ** -24, ff: 8 * 2 ** -48 } as const;
-const gamma = (n: number, u: number): number => (n * u) / (1 - n * u);
+// γ_n = nu/(1 − nu) holds only for nu < 1; past that the a-priori bound says nothing (+∞), never a negative number.
+const gamma = (n: number, u: number): number => (n * u < 1 ? (n * u) / (1 - n * u) : Infinity);
 
 async function time(rt: GpuRuntime, run: () => Promise<unknown>): Promise<{ ms: number; issueMs: number }> {
   return timeDeviceRuns(rt, run, { reps: 20, batches: 7, warmMs: small ? 50 : 300, warmBurst: 5 });
