@@ -25,6 +25,7 @@ import { gpuTrsv } from '../../kernels/trsv/trsv-webgpu.js';
 import { laplacianEll } from '../../src/sparse/laplacian.js';
 import { csrToEll } from '../../src/sparse/csr-to-ell.js';
 import { readMatrixMarketCsr } from '../../src/io/matrix-market-csr.js';
+import { Accurate, rand32 } from './bench-data.js';
 
 const quick = process.argv.includes('--quick');
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7).split(',');
@@ -50,33 +51,6 @@ const extra: Record<string, unknown> = {};
 let copyGbs = NaN;
 /** Host time to issue one call (JS + Dawn encoding), median of the last timeRuns. */
 let lastIssueMs = NaN;
-
-function rand32(n: number, seed: number): Float32Array {
-  // xorshift: reproducible data without a dependency
-  let s = seed >>> 0 || 1;
-  const out = new Float32Array(n);
-  for (let k = 0; k < n; k++) {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    out[k] = (s >>> 0) / 2 ** 31 - 1;
-  }
-  return out;
-}
-
-/** Σ terms with Neumaier's compensation (far more accurate than the float-float results it judges). */
-class Accurate {
-  s = 0;
-  c = 0;
-  add(t: number): void {
-    const u = this.s + t;
-    this.c += Math.abs(this.s) >= Math.abs(t) ? this.s - u + t : t - u + this.s;
-    this.s = u;
-  }
-  get value(): number {
-    return this.s + this.c;
-  }
-}
 
 /** Median per-call time (ms) over batches of `reps` resident runs, waiting for the GPU once per batch. */
 async function timeRuns(rt: GpuRuntime, run: () => Promise<unknown>, reps = 20, batches = 11): Promise<number> {

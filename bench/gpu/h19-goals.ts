@@ -24,6 +24,7 @@ import { timeDeviceRuns } from './device-timing.js';
 import { setGpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { gpuRuntime, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import { gpuUnavailableReason } from '../../src/backends/webgpu/backend.js';
+import { Accurate, rand32 } from './bench-data.js';
 
 const small = process.argv.includes('--small');
 const outDir = process.argv.find((a) => a.startsWith('--out='))?.slice(6) ?? process.env.OUT;
@@ -44,32 +45,6 @@ interface Row {
   goal: string;
 }
 const rows: Row[] = [];
-
-function rand32(n: number, seed: number): Float32Array {
-  let s = seed >>> 0 || 1;
-  const out = new Float32Array(n);
-  for (let k = 0; k < n; k++) {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    out[k] = (s >>> 0) / 2 ** 31 - 1;
-  }
-  return out;
-}
-
-/** Neumaier-compensated running sum (far more accurate than the float-float results it judges). */
-class Accurate {
-  s = 0;
-  c = 0;
-  add(t: number): void {
-    const u = this.s + t;
-    this.c += Math.abs(this.s) >= Math.abs(t) ? this.s - u + t : t - u + this.s;
-    this.s = u;
-  }
-  get value(): number {
-    return this.s + this.c;
-  }
-}
 
 const U = { f32: 2 ** -24, ff: 8 * 2 ** -48 } as const;
 // γ_n = nu/(1 − nu) holds only for nu < 1; past that the a-priori bound says nothing (+∞), never a negative number.

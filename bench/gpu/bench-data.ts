@@ -1,0 +1,43 @@
+/**
+ * Data and references the GPU benchmarks share: reproducible f32 inputs and a compensated sum to judge results by.
+ * @module
+ */
+
+/**
+ * n values in [−1, 1) from a xorshift32 stream: reproducible data without a dependency.
+ * @param n - how many values
+ * @param seed - the stream's seed (0 is taken as 1)
+ * @returns the values, each exact in binary32
+ */
+export function rand32(n: number, seed: number): Float32Array {
+  let s = seed >>> 0 || 1;
+  const out = new Float32Array(n);
+  for (let k = 0; k < n; k++) {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    out[k] = (s >>> 0) / 2 ** 31 - 1;
+  }
+  return out;
+}
+
+/** Σ terms with Neumaier's compensation: far more accurate than the float-float results it judges. */
+export class Accurate {
+  /** The running sum. */
+  s = 0;
+  /** The running compensation. */
+  c = 0;
+  /**
+   * Adds one term.
+   * @param t - the term
+   */
+  add(t: number): void {
+    const u = this.s + t;
+    this.c += Math.abs(this.s) >= Math.abs(t) ? this.s - u + t : t - u + this.s;
+    this.s = u;
+  }
+  /** The compensated sum so far. */
+  get value(): number {
+    return this.s + this.c;
+  }
+}
