@@ -9,6 +9,7 @@ import { EVAL, evaluateSigned } from './interval-evaluation.js';
 import type { RnsModuliSet } from './moduli-set.js';
 import { MAX_EXPONENT, RnsNumber, checkSameSet, markOwnOrdinary, setZero } from './rns-number-class.js';
 import { rnsResolve } from './resolve.js';
+import { bitLength, isqrt } from './bigint-math.js';
 
 /**
  * An exact rational num/den with den > 0.
@@ -19,10 +20,6 @@ export interface Rational {
   readonly num: bigint;
   /** Denominator, positive. */
   readonly den: bigint;
-}
-
-function bitLength(x: bigint): number {
-  return x === 0n ? 0 : x.toString(2).length;
 }
 
 /**
@@ -156,16 +153,6 @@ export function rnsDiv(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
   const negative = (x.sign ^ y.sign) === 1;
   if (x.uf === 0) { setZero(z, negative ? 1 : 0); return; }
   setRoundedRational(z, negative, rnsSignificand(x), rnsSignificand(y), x.exp - y.exp);
-}
-
-function isqrt(n: bigint): bigint {
-  if (n < 2n) return n;
-  let x = 1n << BigInt(Math.ceil(bitLength(n) / 2));
-  for (;;) {
-    const y = (x + n / x) >> 1n;
-    if (y >= x) return x;
-    x = y;
-  }
 }
 
 /**

@@ -6,21 +6,7 @@
  * @module
  */
 import type { RnsExactValue } from './rns-device-array.js';
-
-function bitLength(x: bigint): number {
-  return x === 0n ? 0 : x.toString(2).length;
-}
-
-/** ⌊√n⌋ by Newton's iteration from above. */
-function isqrt(n: bigint): bigint {
-  if (n < 2n) return n;
-  let x = 1n << BigInt(Math.ceil(bitLength(n) / 2));
-  for (;;) {
-    const y = (x + n / x) >> 1n;
-    if (y >= x) return x;
-    x = y;
-  }
-}
+import { bitLength, isqrt } from '../bigint-math.js';
 
 /**
  * r·2^e rounded to p bits, to nearest with ties to even, where the true value is (r + f)·2^e with f ∈ [0, 1) and
