@@ -211,8 +211,9 @@ export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: W
   // Early steps: the uniform load is the barrier that orders this step's workgroup-memory use after the last one's.
   body.push('} else {', 'if (mpSharedIntUniform(1, 7) !== 0) { have = 1.0; }', '}');
   body.push(...declareChains('acc'));
-  // Fallback: no complete P: the earlier steps' tiles, x read back from the plain x buffer.
-  body.push('if (have < 0.5) {', `for (let s2 = mpI32(0); s2 < step - ${lead}; s2 = s2 + 1) {`, `const j1 = ${order('s2')} * ${T} + q * 16;`);
+  // Fallback: no complete P: the earlier steps' tiles, x read back from the plain x buffer — and P's words from the
+  // last poll dropped (some rows may have read their P; adding it too would count those tiles twice).
+  body.push('if (have < 0.5) {', ...Array.from({ length: c }, (_, k) => `pw${k} = mpI32(0);`), `for (let s2 = mpI32(0); s2 < step - ${lead}; s2 = s2 + 1) {`, `const j1 = ${order('s2')} * ${T} + q * 16;`);
   body.push(...tile('j1', (u, k) => `mpFloat(mpAtomicLoad(XAtomic[(j1 + ${u}) * ${c} + ${k}]))`, 'f'));
   body.push('}', '}');
   for (let t = 1; t <= lead; t++) {

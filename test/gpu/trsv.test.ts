@@ -91,6 +91,38 @@ describe('gpuTrsv', () => {
     });
   }
 
+  // A walker that gives up polling for a helper's partial sum (P) sums every earlier block itself and must then drop
+  // whatever P words its last poll read: here the second solve on the same plan polls once (MODPREC_TRSV_WAIT=1) while
+  // its helpers publish nothing (MODPREC_TRSV_SPIN=0), so its poll reads the first solve's P words, stale under the
+  // new call's key. Added to the walker's own sums they would count those blocks twice.
+  it('one-dispatch solve: a timed-out poll for P drops the words it read (second solve on a plan whose helpers published)', async () => {
+    await requireRuntime();
+    const n = 333;
+    const A = deviceMatrix(await toDevice(triangular(n, n, 21)), n, n);
+    const ha = await A.data.toHost();
+    const hb = randomValues(n, 22);
+    const x = await toDevice(hb, { format: 'f32' });
+    let b: Float32Array | Float64Array;
+    try {
+      await gpuTrsv({ A, x, uplo: 'L' }, { arithmetic: 'f32' });
+      b = await x.toHost(); // the second solve's right-hand side: the first one's solution
+      process.env.MODPREC_TRSV_SPIN = '0';
+      process.env.MODPREC_TRSV_WAIT = '1';
+      await gpuTrsv({ A, x, uplo: 'L' }, { arithmetic: 'f32' });
+    } finally {
+      delete process.env.MODPREC_TRSV_SPIN;
+      delete process.env.MODPREC_TRSV_WAIT;
+    }
+    const sol = await x.toHost();
+    for (let i = 0; i < n; i++) {
+      const terms = [-b[i]!];
+      for (let j = 0; j <= i; j++) terms.push(ha[i + j * n]! * sol[j]!);
+      expect(Math.abs(accurateSum(terms)), `row ${i}`).toBeLessThanOrEqual(8 * (n + 8) * opError('f32') * accurateSum(terms.map(Math.abs)));
+    }
+    A.data.destroy();
+    x.destroy();
+  });
+
   it('reuses the cached block inverses and stays correct after A changes', async () => {
     await requireRuntime();
     const n = 70;
