@@ -1,26 +1,12 @@
 /**
- * `backend: 'gpu'` for the kernels: validated by the same code as the CPU (src/backends/webgpu-bridge/gpu-backend.ts), the
- * operands are uploaded as their STORED values (exactly, in their own storage format: the GPU reads them into
- * the arithmetic as the CPU does), the gpu.js-compiled WebGPU program runs, and the result is written back
- * through the output range. Where no adapter exists the CPU backend runs the same call. For data that stays on
- * the device between calls, use the resident API of `modprec/gpu` (toDevice, gpuDot, gpuGemv, …).
+ * The kernels' way onto `backend: 'gpu'`: choosing the backend and checking a call (./gpu-backend.ts) happen here, at
+ * once, before anything is written; the runs themselves (upload, dispatch, write-back: ./gpu-runs.ts) load on first
+ * use, so a bundle that never asks for the GPU does not carry them.
  * @module
  */
-import type { Range } from '../../core/range.js';
 import type { GpuRunInfo } from '../webgpu/kernel-common.js';
-import type { DeviceArray } from '../webgpu/device-array.js';
-import type { GpuDotResult } from '../../../kernels/dot/dot-webgpu.js';
-import type { GpuAsumResult } from '../../../kernels/asum/asum-webgpu.js';
-import type { GpuNrm2Result } from '../../../kernels/nrm2/nrm2-webgpu.js';
-import type { EllOperand } from '../../../kernels/ell-spmv/ell-operand.js';
 import { onGpuOrCpu, type GpuCall } from './gpu-backend.js';
 export { prepareGpuCall } from './gpu-backend.js';
-import { storedValues } from './stored-values.js';
-import { vector } from '../../core/vectors.js';
-import { dd as ddFormat } from '../../formats/dd/register.js';
-import type { DeviceMatrix } from '../../../kernels/gemv/gemv-webgpu.js';
-import { nearestIntegerOfQuotient } from '../../formats/convert/scaled-integer.js';
-
 export { chooseBackend } from '../backend.js';
 export type { GpuBackendOptions } from './gpu-backend.js';
 
@@ -30,352 +16,29 @@ export type { GpuBackendOptions } from './gpu-backend.js';
  */
 export type GpuKernelReport = GpuRunInfo;
 
-type Gpu = typeof import('../webgpu/index.js');
-
-/** Built-in storage formats whose CPU bytes are the device words (dd: its interleaved pairs). */
-const SAME_BYTES = new Set(['f64', 'f32', 'f16', 'bf16', 'dd']);
-
-/**
- * A packed interleaved dd copy of a dd-stored range (any layout, split or interleaved), 1-D in index order or
- * column-major for a matrix.
- */
-function packedDd(r: Range<any, any>): Range<1, any> {
-  const a = r.accessor;
-  const n = a.size.reduce((p: number, q: number) => p * q, 1);
-  const out = vector(n, { storage: ddFormat.storage as never, arithmetic: a.arithmetic as never });
-  const d = out.accessor.data as Float64Array;
-  const rows = a.size[0] as number;
-  for (let k = 0; k < n; k++) {
-    const idx = a.dimensionality === 1 ? [k] : [k % rows, Math.floor(k / rows)];
-    const v = a.storage.decode(a.data as never, a.linearIndex(idx)) as { hi: number; lo: number };
-    d[2 * k] = v.hi;
-    d[2 * k + 1] = v.lo;
-  }
-  return out;
-}
-
-/**
- * Uploads a range's stored values in its own storage format (f64 as exact words). With `asView` (kernels that read
- * strided views: DOT, ASUM, the updates' inputs), a 1-D range in a built-in format goes up as the bytes of its
- * storage span and is read through its offset and stride on the device — no per-element work on the host.
- */
-async function upload(g: Gpu, r: Range<any, any>, asView = false, parameter = 'x'): Promise<DeviceArray> {
-  if (r.accessor.scale) {
-    // A scaled range: its storage span and its own scales, read on the device as the CPU reads them (range-scale.ts).
-    const { span, offset, strides } = await (await import('../webgpu/range-scale.js')).toDeviceScaledSpan(r as never, parameter);
-    return g.deviceView(span, offset, r.length(), strides[0]!);
-  }
-  if (asView && r.dimensionality === 1 && SAME_BYTES.has(r.accessor.storage.name)) return g.toDevice(r as never, { strict: true });
-  // Double-double pairs go up as the bytes of a packed interleaved copy (numbers would drop lo).
-  if (r.accessor.storage.kind === 'dd') return g.toDevice(packedDd(r) as never, { strict: true });
-  return g.toDevice(storedValues(r), { format: r.accessor.storage.name as 'f64' | 'f32' | 'f16' | 'bf16', strict: true });
-}
-
-/**
- * An output. In a built-in format it goes up as its storage span, viewed (the kernels write only the view's
- * elements; the rest of the span keeps its bits), whether or not its old values are read. In another format, an
- * output whose old values are not read (β = 0) is allocated on the device rather than uploaded.
- */
-async function outputOf(g: Gpu, r: Range<1, any>, readsOld: boolean, call: GpuCall, parameter: string): Promise<DeviceArray> {
-  if (r.accessor.scale) {
-    // A scaled output is computed into the arithmetic's own words (its old values read through its scales first,
-    // on the device) and written back by the CPU's scaled write (writeBack): one rounding, as on the CPU.
-    const words = call.arithmetic.gpu!.words.name as 'ff';
-    if (!readsOld) return g.deviceZeros(r.length(), { format: words, strict: true });
-    const old = await upload(g, r, true, parameter);
-    try {
-      return (await g.gpuConvert(old, words)).array;
-    } finally {
-      old.destroy();
-    }
-  }
-  if (SAME_BYTES.has(r.accessor.storage.name)) return g.toDevice(r as never, { strict: true });
-  return readsOld ? upload(g, r) : g.deviceZeros(r.length(), { format: r.accessor.storage.name as 'f64', strict: true });
-}
-
-/**
- * Writes a device result back through its range. In a built-in format the bytes of its storage span come back in
- * one copy into the range's own typed array (spanToRange). Otherwise the device holds it in the range's storage
- * format already, so the decoded values are exact for that storage and `set` (which converts through the range's
- * arithmetic) would round them again only where the arithmetic is narrower — so the storage codec writes them.
- */
-async function writeBack(g: Gpu, r: Range<1, any>, d: DeviceArray, call: GpuCall): Promise<void> {
-  if (r.accessor.scale) return writeScaled(r, d, call);
-  if (SAME_BYTES.has(r.accessor.storage.name)) return g.spanToRange(d, r as never);
-  const v = await d.toHost();
-  const a = r.accessor;
-  for (let i = 0; i < v.length; i++) a.storage.encode(a.data as never, a.linearIndex([i]), v[i]! as never);
-}
-
-/**
- * Writes the arithmetic's values `d` (f32 words or ff pairs, exactly as the kernel left them) into a scaled range as
- * the CPU kernels' scaled stores do — on the device for integer storage with binary32 scales, else here on the host
- * after one read-back: integer storage keeps the exact value / scale rounded once to the nearest integer
- * (ties to even, nearestIntegerOfQuotient on the pair), floating-point storage the quotient in the arithmetic rounded
- * to the storage.
- */
-async function writeScaled(r: Range<1, any>, d: DeviceArray, call: GpuCall): Promise<void> {
-  // Integer storage whose scales are binary32 values: the same rounding, on the device (src/backends/webgpu/scaled-store.ts).
-  const store = await import('../webgpu/scaled-store.js');
-  if (d.onDevice && d.format.wordsPerElement <= 2 && store.storesOnDevice(r as never)) return store.deviceScaledStore(r as never, d);
-  const words = (await d.encoded()).words;
-  const f = new Float32Array(words.buffer, words.byteOffset, words.length);
-  const c = d.format.wordsPerElement;
-  const a = r.accessor;
-  const st = a.storage;
-  const ar = call.arithmetic;
-  for (let i = 0; i < r.length(); i++) {
-    const hi = f[i * c]!, lo = c === 2 ? f[i * c + 1]! : 0;
-    const s = a.scale!.data[a.scaleIndex([i])]!;
-    if (st.isInteger) st.encode(a.data as never, a.linearIndex([i]), nearestIntegerOfQuotient(hi, lo, s) as never);
-    else st.encode(a.data as never, a.linearIndex([i]), ar.toKind(st.kind, ar.div(ar.fromKind('dd', { hi, lo }), ar.fromNumber(s)), st.significandBits) as never);
-  }
-}
-
-/** A matrix operand: a scaled range with its scales, a built-in format as its storage span (any layout), else packed. */
-async function matrixOf(g: Gpu, A: Range<2, any>, parameter: string): Promise<DeviceMatrix> {
-  const rows = A.length(0), cols = A.length(1);
-  if (A.accessor.scale) {
-    const { span, offset, strides } = await (await import('../webgpu/range-scale.js')).toDeviceScaledSpan(A as never, parameter);
-    return g.deviceMatrixView(span, { rows, cols, offset, rowStride: strides[0]!, colStride: strides[1]! });
-  }
-  if (SAME_BYTES.has(A.accessor.storage.name)) return g.toDeviceMatrix(A as never, { strict: true });
-  return g.deviceMatrix(await upload(g, A), rows, cols, Math.max(1, rows));
-}
-
-/**
- * A scaled operand's reads find their scales from their index in the whole binding: every operand of such a call is
- * bound whole (`BACKEND_LIMIT` naming the operand that does not fit, before anything runs).
- */
-async function checkWhole(operands: readonly (readonly [string, DeviceArray | undefined])[]): Promise<void> {
-  if (!operands.some(([, a]) => a?.rangeScale)) return;
-  const { checkOperandBinding } = await import('../webgpu/device-array.js');
-  for (const [name, a] of operands) if (a) checkOperandBinding(name, a);
-}
-
-function free(...arrays: DeviceArray[]): void {
-  for (const a of arrays) a.destroy();
-}
-
-const rns = (): Promise<typeof import('./rns-dispatch.js')> => import('./rns-dispatch.js');
+type Runs = typeof import('./gpu-runs.js');
+const runs = (): Promise<Runs> => import('./gpu-runs.js');
 
 /** DOT on the GPU (or the CPU backend, `cpu`, where no adapter exists). */
-export function dotOnGpu(x: Range<1, any>, y: Range<1, any>, call: GpuCall, cpu: () => number, into?: Range<1, any>): Promise<GpuDotResult> {
-  if (call.rns) return rns().then((r) => r.rnsDotOnGpu(x, y, call, cpu, into));
-  return onGpuOrCpu<GpuDotResult>(call, async (g, report) => {
-    if (x.length() === 0) {
-      if (into) writePair(into, 0, 0, call);
-      return { ...report, value: 0 };
-    }
-    const dx = await upload(g, x, true, 'x');
-    const dy = await upload(g, y, true, 'y');
-    try {
-      await checkWhole([['x', dx], ['y', dy]]);
-      if (!into) return await g.gpuDot(dx, dy, { arithmetic: call.arithmetic, strict: true });
-      // The result in full arithmetic precision: the pair (or word) the last pass left, read back for the value.
-      const { result, info } = await g.gpuDotResident(dx, dy, { arithmetic: call.arithmetic, strict: true });
-      try {
-        const words = (await result.encoded()).words;
-        // The arithmetic's word layout says how its value reads as a pair (ff: its two words; dd: the pair nearest).
-        const layout = call.arithmetic.gpu!.words;
-        const [hi, lo] = layout.decodePair ? layout.decodePair(words) : [layout.decode({ words }, 1, 1)[0]!, 0];
-        await writeInto(g, into, result, hi, lo, call);
-        return { ...info, value: lo === 0 ? hi : hi + lo };
-      } finally {
-        result.destroy();
-      }
-    } finally {
-      free(dx, dy);
-    }
-  }, () => ({ value: cpu() }));
-}
+export const dotOnGpu = (...a: Parameters<Runs['dotOnGpu']>): ReturnType<Runs['dotOnGpu']> => runs().then((m) => m.dotOnGpu(...a));
+/** GEMV on the GPU (or `cpu`). */
+export const gemvOnGpu = (...a: Parameters<Runs['gemvOnGpu']>): ReturnType<Runs['gemvOnGpu']> => runs().then((m) => m.gemvOnGpu(...a));
+/** TRSV on the GPU (or `cpu`). */
+export const trsvOnGpu = (...a: Parameters<Runs['trsvOnGpu']>): ReturnType<Runs['trsvOnGpu']> => runs().then((m) => m.trsvOnGpu(...a));
+/** ELL SpMV on the GPU (or `cpu`). */
+export const ellSpmvOnGpu = (...a: Parameters<Runs['ellSpmvOnGpu']>): ReturnType<Runs['ellSpmvOnGpu']> => runs().then((m) => m.ellSpmvOnGpu(...a));
+/** AXPY, WAXPBY and SCAL on the GPU (or `cpu`). */
+export const updateOnGpu = (...a: Parameters<Runs['updateOnGpu']>): ReturnType<Runs['updateOnGpu']> => runs().then((m) => m.updateOnGpu(...a));
+/** ASUM on the GPU (or `cpu`). */
+export const asumOnGpu = (...a: Parameters<Runs['asumOnGpu']>): ReturnType<Runs['asumOnGpu']> => runs().then((m) => m.asumOnGpu(...a));
+/** NRM2 on the GPU (or `cpu`). */
+export const nrm2OnGpu = (...a: Parameters<Runs['nrm2OnGpu']>): ReturnType<Runs['nrm2OnGpu']> => runs().then((m) => m.nrm2OnGpu(...a));
 
 /**
- * DOT's `into`, rounded once from the result as the CPU's into write: on the device where its storage has a GPU part
- * that writes (the result's words pass through an update 1·r, which writes the output format: f64, f32, f16, bf16, a
- * user's writable part; a view of its span), or through the scaled store for a scaled range (as every scaled output);
- * otherwise (double-double, a read-only part) by the storage codec from the pair.
+ * A report of a call that had nothing to run (a quick return), on the backend that would have run it.
+ * @param call - the checked call
+ * @returns the report
  */
-async function writeInto(g: Gpu, into: Range<1, any>, result: DeviceArray, hi: number, lo: number, call: GpuCall): Promise<void> {
-  const part = into.accessor.storage.gpu;
-  if (!into.accessor.scale && !(part?.writable)) return writePair(into, hi, lo, call);
-  const out = await outputOf(g, into, false, call, 'options.into');
-  try {
-    await g.gpuUpdate({ alpha: 1, x: result, beta: 0, out }, { arithmetic: call.arithmetic, strict: true });
-    await writeBack(g, into, out, call);
-  } finally {
-    out.destroy();
-  }
-}
-
-/** Writes the float-float value hi + lo into `into`'s storage, rounded once (as the CPU kernel's `into` write). */
-function writePair(into: Range<1, any>, hi: number, lo: number, call: GpuCall): void {
-  const a = into.accessor;
-  const st = a.storage;
-  a.storage.encode(a.data as never, a.linearIndex([0]), call.arithmetic.toKind(st.kind, call.arithmetic.fromKind('dd', { hi, lo }), st.significandBits) as never);
-}
-
-/**
- * y := β·y on the device without reading A or x (α = 0, or an empty product), as the CPU kernels do: β = 0
- * writes zeros without reading y.
- */
-async function scaleOutput(g: Gpu, y: Range<1, any>, beta: number, call: GpuCall): Promise<void> {
-  if (beta === 1) return;
-  const dy = await outputOf(g, y, beta !== 0, call, 'y');
-  try {
-    await g.gpuUpdate({ alpha: beta, x: dy, beta: 0, out: dy }, { arithmetic: call.arithmetic, strict: true });
-    await writeBack(g, y, dy, call);
-  } finally {
-    free(dy);
-  }
-}
-
-/**
- * GEMV on the GPU: y := α·op(A)·x + β·y, with the CPU kernel's quick returns (an empty op(A), or α = 0 and
- * β = 1, leave y untouched; α = 0 does not read A or x).
- */
-export function gemvOnGpu(args: { alpha: number; A: Range<2, any>; x: Range<1, any>; beta: number; y: Range<1, any>; trans: 'N' | 'T'; m: number; n: number }, call: GpuCall, cpu: () => void): Promise<GpuKernelReport> {
-  if (call.rns) return rns().then((r) => r.rnsGemvOnGpu(args, call, cpu));
-  return onGpuOrCpu<GpuKernelReport>(call, async (g, report) => {
-    if (args.m === 0 || args.n === 0 || (args.alpha === 0 && args.beta === 1)) return report;
-    if (args.alpha === 0) {
-      await scaleOutput(g, args.y, args.beta, call);
-      return report;
-    }
-    // A in a built-in format goes up as its storage span, read through its strides (any layout, sub-ranges).
-    const A = await matrixOf(g, args.A, 'A');
-    const dA = A.data;
-    const dx = await upload(g, args.x, true, 'x');
-    const dy = await outputOf(g, args.y, args.beta !== 0, call, 'y');
-    try {
-      await checkWhole([['A', dA], ['x', dx], ['y', dy]]);
-      const info = await g.gpuGemv({ A, x: dx, y: dy, alpha: args.alpha, beta: args.beta, trans: args.trans },
-        { arithmetic: call.arithmetic, strict: true });
-      await writeBack(g, args.y, dy, call);
-      return info;
-    } finally {
-      free(dA, dx, dy);
-    }
-  }, () => { cpu(); return {}; });
-}
-
-/** TRSV on the GPU: x := op(A)⁻¹·x (an empty system returns at once). */
-export function trsvOnGpu(args: { A: Range<2, any>; x: Range<1, any>; uplo: 'U' | 'L'; trans: 'N' | 'T'; diag: 'N' | 'U'; blockSize: number }, call: GpuCall, cpu: () => void): Promise<GpuKernelReport> {
-  if (call.rns) return rns().then((r) => r.rnsTrsvOnGpu(args, call, cpu));
-  return onGpuOrCpu<GpuKernelReport>(call, async (g, report) => {
-    const n = args.A.length(0);
-    if (n === 0) return report;
-    // A and x in a built-in format go up as their storage spans, read (and x written) through their strides.
-    const A = await matrixOf(g, args.A, 'A');
-    const dA = A.data;
-    const dx = await outputOf(g, args.x, true, call, 'x');
-    try {
-      await checkWhole([['A', dA], ['x', dx]]);
-      const info = await g.gpuTrsv({ A, x: dx, uplo: args.uplo, trans: args.trans, diag: args.diag },
-        { arithmetic: call.arithmetic, strict: true, blockSize: args.blockSize });
-      await writeBack(g, args.x, dx, call);
-      return info;
-    } finally {
-      free(dA, dx);
-    }
-  }, () => { cpu(); return {}; });
-}
-
-/** The stored values of an ELL operand in a format without a device view, packed at stride (padding 0). */
-function packedEllValues(A: EllOperand): Float64Array {
-  const { width, stride, colIndex } = A.structure;
-  const vr = A.values.length(0);
-  const packed = storedValues(A.values, (i, k) => colIndex[i + k * stride]! >= 0);
-  const flat = new Float64Array(stride * width);
-  for (let k = 0; k < width; k++) for (let i = 0; i < vr; i++) flat[i + k * stride] = packed[i + k * vr]!;
-  return flat;
-}
-
-/**
- * ELL SpMV on the GPU: y := α·A·x + β·y, with the CPU kernel's quick returns (no rows, or α = 0 and β = 1) and
- * y := β·y without reading A or x when α = 0 or A has no columns or slots.
- */
-export function ellSpmvOnGpu(args: { alpha: number; A: EllOperand; x: Range<1, any>; beta: number; y: Range<1, any> }, call: GpuCall, cpu: () => void): Promise<GpuKernelReport> {
-  if (call.rns) return rns().then((r) => r.rnsEllSpmvOnGpu(args, call, cpu));
-  return onGpuOrCpu<GpuKernelReport>(call, async (g, report) => {
-    const { rows, cols, width, stride, colIndex } = args.A.structure;
-    if (rows === 0 || (args.alpha === 0 && args.beta === 1)) return report;
-    if (args.alpha === 0 || cols === 0 || width === 0) {
-      await scaleOutput(g, args.y, args.beta, call);
-      return report;
-    }
-    // Values in a built-in format go up as their storage span, read through their strides (padding slots are never
-    // read); in another format as their stored values, exactly, padding uploaded as 0.
-    const values = args.A.values;
-    const dA = SAME_BYTES.has(values.accessor.storage.name) || values.accessor.scale
-      ? await g.deviceEllView({ rows, cols, width, stride, colIndex }, await matrixOf(g, values, 'A.values'))
-      : await g.toDeviceEll({ rows, cols, width, stride, colIndex, values: packedEllValues(args.A) }, { format: values.accessor.storage.name as 'f64', strict: true });
-    const dx = await upload(g, args.x, true, 'x');
-    const dy = await outputOf(g, args.y, args.beta !== 0, call, 'y');
-    try {
-      await checkWhole([['A.values', dA.values], ['x', dx], ['y', dy]]);
-      const info = await g.gpuEllSpmv({ A: dA, x: dx, y: dy, alpha: args.alpha, beta: args.beta }, { arithmetic: call.arithmetic, strict: true });
-      await writeBack(g, args.y, dy, call);
-      return info;
-    } finally {
-      free(dA.values, dx, dy);
-    }
-  }, () => { cpu(); return {}; });
-}
-
-/**
- * out := α·x + β·y elementwise on the GPU (AXPY: out = y, β = 1; WAXPBY: out = w; SCAL: out = x, β = 0). A zero
- * coefficient means its vector is not read. Callers handle their kernel's quick returns first.
- */
-export function updateOnGpu(args: { alpha: number; x: Range<1, any>; beta: number; y?: Range<1, any>; out: Range<1, any> }, call: GpuCall, cpu: () => void): Promise<GpuKernelReport> {
-  if (call.rns) return rns().then((r) => r.rnsUpdateOnGpu(args, call, cpu));
-  return onGpuOrCpu<GpuKernelReport>(call, async (g, report) => {
-    if (args.out.length() === 0) return report;
-    const dx = args.alpha !== 0 ? await upload(g, args.x, true, 'x') : undefined;
-    const dy = args.y && args.beta !== 0 ? await upload(g, args.y, true, 'y') : undefined;
-    const dOut = await outputOf(g, args.out, false, call, 'out');
-    try {
-      await checkWhole([['x', dx], ['y', dy], ['out', dOut]]);
-      const info = await g.gpuUpdate({ alpha: args.alpha, x: dx, beta: args.beta, y: dy, out: dOut }, { arithmetic: call.arithmetic, strict: true });
-      await writeBack(g, args.out, dOut, call);
-      return info;
-    } finally {
-      free(dOut, ...(dx ? [dx] : []), ...(dy ? [dy] : []));
-    }
-  }, () => { cpu(); return {}; });
-}
-
-/** ASUM on the GPU (or the CPU backend, `cpu`, where no adapter exists). */
-export function asumOnGpu(x: Range<1, any>, call: GpuCall, cpu: () => number): Promise<GpuAsumResult> {
-  if (call.rns) return rns().then((r) => r.rnsNormOnGpu('asum', x, call, cpu));
-  return onGpuOrCpu<GpuAsumResult>(call, async (g, report) => {
-    if (x.length() === 0) return { ...report, value: 0 };
-    const dx = await upload(g, x, true);
-    try {
-      await checkWhole([['x', dx]]);
-      return await g.gpuAsum(dx, { arithmetic: call.arithmetic, strict: true });
-    } finally {
-      free(dx);
-    }
-  }, () => ({ value: cpu() }));
-}
-
-/** NRM2 on the GPU (or the CPU backend, `cpu`, where no adapter exists). */
-export function nrm2OnGpu(x: Range<1, any>, call: GpuCall, cpu: () => number): Promise<GpuNrm2Result> {
-  if (call.rns) return rns().then((r) => r.rnsNormOnGpu('nrm2', x, call, cpu));
-  return onGpuOrCpu<GpuNrm2Result>(call, async (g, report) => {
-    if (x.length() === 0) return { ...report, value: 0 };
-    const dx = await upload(g, x, true);
-    try {
-      await checkWhole([['x', dx]]);
-      return await g.gpuNrm2(dx, { arithmetic: call.arithmetic, strict: true });
-    } finally {
-      free(dx);
-    }
-  }, () => ({ value: cpu() }));
-}
-
-/** A report of a call that had nothing to run (a quick return), on the backend that would have run it. */
 export function quickReport(call: GpuCall): Promise<GpuKernelReport> {
   return onGpuOrCpu<GpuKernelReport>(call, async (_g, report) => report, () => ({}));
 }
