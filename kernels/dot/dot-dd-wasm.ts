@@ -24,7 +24,7 @@ import type { Accessor } from '../../accessors/accessor.js';
 import { I32, V128, encodeModule, op, SIMD } from '../../src/backends/wasm/wasm-encoder.js';
 import { WasmLocals, load2, operandLocals, operandParams, operandSetup, stepLoop } from '../../src/backends/wasm/wasm-function.js';
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
-import { CHUNK, chunkElements, stageVector, type WasmStorage, wasmStorageOf } from '../../src/backends/wasm/wasm-storage.js';
+import { CHUNK, streamPairs, type WasmStorage, wasmStorageOf } from '../../src/backends/wasm/wasm-storage.js';
 import { ddAdd } from '../../src/formats/dd/add.js';
 
 /** Byte addresses of the eight high parts, the eight low parts, and the staged chunks of x and y. */
@@ -123,14 +123,7 @@ export function wasmDdDot(x: Accessor<1, any>, y: Accessor<1, any>, n: number, d
   const buffer = wasmMemory().buffer as ArrayBuffer;
   const acc = new Float64Array(buffer, HI, 16);
   acc.fill(0);
-  const chunk = chunkElements(sx, sy);
-  for (let from = 0; from < n; from += chunk) {
-    const count = Math.min(chunk, n - from);
-    const padded = (count + 7) & ~7;
-    stageVector(x, from, count, X_AT, padded, buffer);
-    stageVector(y, from, count, Y_AT, padded, buffer);
-    f(X_AT, 1, Y_AT, 1, padded);
-  }
+  streamPairs(x, y, n, X_AT, Y_AT, (padded) => f(X_AT, 1, Y_AT, 1, padded));
   // The joining tree, on eight pairs (hi at k, lo at 8 + k).
   const s = Array.from({ length: 8 }, (_, k) => [acc[k]!, acc[8 + k]!] as [number, number]);
   const out = new Float64Array(2);

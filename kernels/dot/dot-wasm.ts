@@ -11,7 +11,7 @@ import type { Accessor } from '../../accessors/accessor.js';
 import { F64, I32, V128, encodeModule, op, SIMD } from '../../src/backends/wasm/wasm-encoder.js';
 import { WasmLocals, load2, operandLocals, operandParams, operandSetup, stepLoop } from '../../src/backends/wasm/wasm-function.js';
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
-import { CHUNK, chunkElements, scaleOf, stageVector, type WasmStorage, wasmStorageOf, laneSum } from '../../src/backends/wasm/wasm-storage.js';
+import { CHUNK, scaleOf, streamPairs, type WasmStorage, wasmStorageOf, laneSum } from '../../src/backends/wasm/wasm-storage.js';
 
 /** Byte address of the four f64x2 accumulators. */
 const ACC = 0;
@@ -56,13 +56,6 @@ export function wasmDot(x: Accessor<1, any>, y: Accessor<1, any>, n: number): nu
   const buffer = wasmMemory().buffer as ArrayBuffer;
   const acc = new Float64Array(buffer, ACC, 8);
   acc.fill(0);
-  const chunk = chunkElements(sx, sy);
-  for (let from = 0; from < n; from += chunk) {
-    const count = Math.min(chunk, n - from);
-    const padded = (count + 7) & ~7;
-    stageVector(x, from, count, X_AT, padded, buffer);
-    stageVector(y, from, count, Y_AT, padded, buffer);
-    f(X_AT, scaleX, Y_AT, scaleY, padded);
-  }
+  streamPairs(x, y, n, X_AT, Y_AT, (padded) => f(X_AT, scaleX, Y_AT, scaleY, padded));
   return laneSum(acc);
 }
