@@ -7,16 +7,14 @@
  * bench/gpu/rns-gpu.ts times, skip them).
  * @module
  */
-import { gemv, numberToRational, waxpby, type Rational } from '../modprec.js';
+import { gemv, waxpby, type Rational } from '../modprec.js';
 import type { MeasureContext } from './experiments.js';
 import { accuracyBits, boundBits, exactElement } from './exact-accuracy.js';
 import { vectorOf, resolveConfiguration } from './operands.js';
-import { addRational, mulRational, ZERO } from './dyadic.js';
 import { measurement } from './measurement.js';
 import { timeCallAsync } from './timing.js';
 import { randomValues, studyRandom } from './random-data.js';
-import { exactMatrixElement } from './exact-accuracy.js';
-import { exactValues, fullPrecisionMatrix, fullPrecisionVector, log2Condition, multiplePrecisionFormats, SWEEP_SIZES } from './precision-sweep.js';
+import { fullPrecisionMatrix, fullPrecisionVector, gemvReference, multiplePrecisionFormats, SWEEP_SIZES, waxpbyReference } from './precision-sweep.js';
 import type { StudyStep } from './plan.js';
 import type { GpuStudy } from './gpu-backend.js';
 import type { Measurement, StudyOptions } from './types.js';
@@ -72,21 +70,11 @@ export function gpuRnsSweepSteps(options: StudyOptions, ctx: MeasureContext, not
         });
       };
       const xw = fullPrecisionVector(config, wx), yw = fullPrecisionVector(config, wy), ww = vectorOf(config, new Float64Array(m));
-      const xq = exactValues(xw), yq = exactValues(yw);
-      rows.push(await row('waxpby', m, 3 * m, () => waxpby(0.75, xw, -1.3125, yw, ww, gpuOptions), ww,
-        xq.map((xi, i) => addRational(mulRational(numberToRational(0.75), xi), mulRational(numberToRational(-1.3125), yq[i]!))),
-        2, log2Condition(m, (i) => Math.abs(0.75 * wx[i]!) + Math.abs(1.3125 * wy[i]!), (i) => 0.75 * wx[i]! - 1.3125 * wy[i]!)));
+      const w = waxpbyReference(xw, yw, wx, wy);
+      rows.push(await row('waxpby', m, 3 * m, () => waxpby(0.75, xw, -1.3125, yw, ww, gpuOptions), ww, w.exact, 2, w.log2Ratio));
       const A = fullPrecisionMatrix(config, n, a), xg = fullPrecisionVector(config, x), yg = vectorOf(config, new Float64Array(n));
-      const Aq = Array.from({ length: n * n }, (_, k) => exactMatrixElement(A, k % n, Math.floor(k / n)));
-      const xgq = exactValues(xg);
-      const exact = Array.from({ length: n }, (_, i) => {
-        let s: Rational = ZERO;
-        for (let j = 0; j < n; j++) s = addRational(s, mulRational(Aq[i + j * n]!, xgq[j]!));
-        return s;
-      });
-      const absRow = (i: number): number => { let s = 0; for (let j = 0; j < n; j++) s += Math.abs(a[i + j * n]! * x[j]!); return s; };
-      const rowValue = (i: number): number => { let s = 0; for (let j = 0; j < n; j++) s += a[i + j * n]! * x[j]!; return s; };
-      rows.push(await row('gemv', n, 2 * n * n, () => gemv({ alpha: 1, A, x: xg, beta: 0, y: yg, trans: 'N' }, gpuOptions), yg, exact, n, log2Condition(n, absRow, rowValue)));
+      const g = gemvReference(A, xg, a, x);
+      rows.push(await row('gemv', n, 2 * n * n, () => gemv({ alpha: 1, A, x: xg, beta: 0, y: yg, trans: 'N' }, gpuOptions), yg, g.exact, n, g.log2Ratio));
       return rows;
     },
   }));

@@ -62,6 +62,42 @@ export const SWEEP_SIZES: Readonly<Record<'quick' | 'full', { gemv: number; waxp
   full: { gemv: 300, waxpby: 100_000 },
 };
 
+/**
+ * The sweep's WAXPBY case, w = 0.75·x − 1.3125·y: its exact values from the stored inputs and log2 of its condition.
+ * @param xw - x as stored
+ * @param yw - y as stored
+ * @param wx - x's double values (for the condition)
+ * @param wy - y's double values
+ * @returns the exact results and log2 of Σ|terms| / |result|
+ */
+export function waxpbyReference(xw: Range<1, any>, yw: Range<1, any>, wx: Float64Array, wy: Float64Array): { exact: Rational[]; log2Ratio: number } {
+  const xq = exactValues(xw), yq = exactValues(yw);
+  const exact = xq.map((xi, i) => addRational(mulRational(numberToRational(0.75), xi), mulRational(numberToRational(-1.3125), yq[i]!)));
+  return { exact, log2Ratio: log2Condition(xq.length, (i) => Math.abs(0.75 * wx[i]!) + Math.abs(1.3125 * wy[i]!), (i) => 0.75 * wx[i]! - 1.3125 * wy[i]!) };
+}
+
+/**
+ * The sweep's GEMV case, y = A·x (n × n, column-major): its exact values from the stored inputs and log2 of its condition.
+ * @param A - the matrix as stored
+ * @param xg - x as stored
+ * @param a - A's double values (for the condition)
+ * @param x - x's double values
+ * @returns the exact results and log2 of the worst row's Σ|terms| / |result|
+ */
+export function gemvReference(A: Range<2, any>, xg: Range<1, any>, a: Float64Array, x: Float64Array): { exact: Rational[]; log2Ratio: number } {
+  const n = xg.length();
+  const Aq = Array.from({ length: n * n }, (_, k) => exactMatrixElement(A, k % n, Math.floor(k / n)));
+  const xgq = exactValues(xg);
+  const exact = Array.from({ length: n }, (_, i) => {
+    let s: Rational = ZERO;
+    for (let j = 0; j < n; j++) s = addRational(s, mulRational(Aq[i + j * n]!, xgq[j]!));
+    return s;
+  });
+  const absRow = (i: number): number => { let s = 0; for (let j = 0; j < n; j++) s += Math.abs(a[i + j * n]! * x[j]!); return s; };
+  const rowValue = (i: number): number => { let s = 0; for (let j = 0; j < n; j++) s += a[i + j * n]! * x[j]!; return s; };
+  return { exact, log2Ratio: log2Condition(n, absRow, rowValue) };
+}
+
 /** Registered formats beyond fp64 usable as both storage and arithmetic (double-double, RNS, …). */
 export function multiplePrecisionFormats(): string[] {
   return formatNames().filter((n) => {
@@ -167,27 +203,15 @@ export function precisionSweepSteps(options: StudyOptions, ctx: MeasureContext, 
         const xw = fullPrecisionVector(config, wx);
         const yw = fullPrecisionVector(config, wy);
         const ww = vectorOf(config, new Float64Array(m));
-        const xq = exactValues(xw);
-        const yq = exactValues(yw);
         const options_ = { arithmetic: config.arithmeticFormat };
-        rows.push(row('waxpby', m, 3 * m, () => waxpby(0.75, xw, -1.3125, yw, ww, options_), ww,
-          xq.map((xi, i) => addRational(mulRational(numberToRational(0.75), xi), mulRational(numberToRational(-1.3125), yq[i]!))),
-          2, log2Condition(m, (i) => Math.abs(0.75 * wx[i]!) + Math.abs(1.3125 * wy[i]!), (i) => 0.75 * wx[i]! - 1.3125 * wy[i]!)));
+        const w = waxpbyReference(xw, yw, wx, wy);
+        rows.push(row('waxpby', m, 3 * m, () => waxpby(0.75, xw, -1.3125, yw, ww, options_), ww, w.exact, 2, w.log2Ratio));
         {
           const A = fullPrecisionMatrix(config, n, a);
           const xg = fullPrecisionVector(config, x);
           const yg = vectorOf(config, new Float64Array(n));
-          const Aq = Array.from({ length: n * n }, (_, k) => exactMatrixElement(A, k % n, Math.floor(k / n)));
-          const xgq = exactValues(xg);
-          const exact = Array.from({ length: n }, (_, i) => {
-            let s: Rational = ZERO;
-            for (let j = 0; j < n; j++) s = addRational(s, mulRational(Aq[i + j * n]!, xgq[j]!));
-            return s;
-          });
-          const absRow = (i: number): number => { let s = 0; for (let j = 0; j < n; j++) s += Math.abs(a[i + j * n]! * x[j]!); return s; };
-          const rowValue = (i: number): number => { let s = 0; for (let j = 0; j < n; j++) s += a[i + j * n]! * x[j]!; return s; };
-          rows.push(row('gemv', n, 2 * n * n, () => gemv({ alpha: 1, A, x: xg, beta: 0, y: yg, trans: 'N' }, options_), yg,
-            exact, n, log2Condition(n, absRow, rowValue)));
+          const g = gemvReference(A, xg, a, x);
+          rows.push(row('gemv', n, 2 * n * n, () => gemv({ alpha: 1, A, x: xg, beta: 0, y: yg, trans: 'N' }, options_), yg, g.exact, n, g.log2Ratio));
         }
         return rows;
       },
