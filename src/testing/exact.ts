@@ -10,7 +10,7 @@
  */
 import { fail } from '../core/errors.js';
 import type { BinaryFormatParameters } from '../formats/convert/binary-parameters.js';
-import { type Rational, ZERO, absRational, divRational, rational, subRational } from './rational.js';
+import { type Rational, ZERO, absRational, divRational, mulRational, rational, subRational } from './rational.js';
 import { roundRationalToDouble, roundRationalToFormat } from './round-rational.js';
 
 const F64 = new Float64Array(1);
@@ -104,6 +104,37 @@ export function exactDot(x: ArrayLike<number>, y: ArrayLike<number>): Rational {
     units += (a.significand * b.significand) << BigInt(a.exponent + b.exponent + 2148);
   }
   return rational(units, 1n << 2148n);
+}
+
+/**
+ * The exact solution of a triangular system T·x = b by substitution in rationals: the oracle for TRSV.
+ *
+ * @param T - op(A) by rows (n×n); only the triangle substitution reads (and the diagonal unless `unit`) is used
+ * @param b - the right-hand side (length n)
+ * @param lower - T lower triangular (forward substitution) or upper (backward)
+ * @param unit - unit diagonal: the diagonal of T is not read
+ * @returns x with T·x = b exactly
+ * @throws {@link ModprecError} `INVALID_VALUE` naming `T[i][i]` for a zero pivot
+ * @example
+ * ```ts
+ * import { exactOf, exactTriangularSolve } from 'modprec/testing';
+ *
+ * const T = [[exactOf(2), exactOf(0)], [exactOf(1), exactOf(4)]];
+ * exactTriangularSolve(T, [exactOf(2), exactOf(9)], true, false); // x = [1, 2] as rationals
+ * ```
+ * @group Testing
+ */
+export function exactTriangularSolve(T: readonly (readonly Rational[])[], b: readonly Rational[], lower: boolean, unit: boolean): Rational[] {
+  const n = b.length;
+  const x: Rational[] = new Array<Rational>(n);
+  for (let k = 0; k < n; k++) {
+    const i = lower ? k : n - 1 - k;
+    let s = b[i]!;
+    for (let j = lower ? 0 : i + 1; j < (lower ? i : n); j++) s = subRational(s, mulRational(T[i]![j]!, x[j]!));
+    if (!unit && T[i]![i]!.num === 0n) fail('INVALID_VALUE', `T[${i}][${i}]`, 'must be non-zero (a zero pivot)', 0);
+    x[i] = unit ? s : divRational(s, T[i]![i]!);
+  }
+  return x;
 }
 
 /**

@@ -37,7 +37,7 @@ export {
   rational, ZERO, addRational, subRational, mulRational, divRational, negRational, absRational,
   compareRational, signRational, powerOfTwo, rationalToString,
 } from './rational.js';
-export { exactOf, exactSum, exactDot, absoluteError, relativeError, oracleRoundToFormat } from './exact.js';
+export { exactOf, exactSum, exactDot, exactTriangularSolve, absoluteError, relativeError, oracleRoundToFormat } from './exact.js';
 export type { RoundingPrecision } from './round-rational.js';
 export { roundRationalExact, roundRationalToFormat, roundRationalToDouble, roundRationalToInteger } from './round-rational.js';
 export type { BinaryFormatDescriptor, IntegerFormatDescriptor, BinaryFormatName, BinaryFormatLike } from './format-descriptors.js';

@@ -11,7 +11,8 @@ import type { KernelOptions } from '../../kernels/shared/kernel-options.js';
 import { gamma } from '../../kernels/shared/accumulation.js';
 import { luFactor, luSolve, applyPivots } from '../../src/linalg/lu.js';
 import { seededRandom } from '../../src/sparse/seeded-random.js';
-import { type Rational, ZERO, divRational, mulRational, subRational } from '../../src/testing/rational.js';
+import { ZERO } from '../../src/testing/rational.js';
+import { exactTriangularSolve } from '../../src/testing/exact.js';
 import {
   buildMatrix, buildVector, changedOutside, exactElement, exactVector, errorOf, matrixSpec, positionsOf,
   snapshot, vectorSpec, withinBound, type ArithmeticName,
@@ -21,19 +22,6 @@ import '../../src/formats/dd/register.js';
 type Uplo = 'U' | 'L';
 type Trans = 'N' | 'T';
 type Diag = 'N' | 'U';
-
-/** Exact solution of T·x = b by substitution in rationals (T = op(A) given by rows). */
-function exactSolve(T: Rational[][], b: Rational[], lower: boolean, unit: boolean): Rational[] {
-  const n = b.length;
-  const x: Rational[] = new Array(n);
-  for (let k = 0; k < n; k++) {
-    const i = lower ? k : n - 1 - k;
-    let s = b[i]!;
-    for (let j = lower ? 0 : i + 1; j < (lower ? i : n); j++) s = subRational(s, mulRational(T[i]![j]!, x[j]!));
-    x[i] = unit ? s : divRational(s, T[i]![i]!);
-  }
-  return x;
-}
 
 /** Whether A(i, j) lies in the triangle TRSV reads. */
 function inTriangle(i: number, j: number, uplo: Uplo, diag: Diag): boolean {
@@ -76,7 +64,7 @@ function checkCase(c: TrsvCase, options: KernelOptions): void {
     const [r, k] = c.trans === 'N' ? [i, j] : [j, i];
     return inTriangle(r, k, c.uplo, c.diag) ? exactElement(A, r, k) : ZERO;
   }));
-  const exact = exactSolve(T, b, lower, c.diag === 'U');
+  const exact = exactTriangularSolve(T, b, lower, c.diag === 'U');
   const computed = exactVector(x);
   for (let i = 0; i < c.n; i++) {
     if (!withinBound(computed[i]!, exact[i]!, bound[i]!)) {

@@ -204,7 +204,12 @@ export function rnsGemvOnGpu(args: { alpha: number; A: Range<2, any>; x: Range<1
   }, () => { cpu(); return {}; });
 }
 
-/** TRSV in RNS on the GPU: A's unused triangle is neither read nor uploaded (+0 in its place). */
+/**
+ * TRSV in RNS on the GPU: A's unused triangle is neither read nor uploaded (+0 in its place). x goes up as RNS
+ * numbers and stays in RNS until the solve ends (rounded to x's storage once, on the way down), where the CPU
+ * rounds each x_j to x's storage before later rows read it: both are within trsvBound, but for an x stored
+ * narrower than the arithmetic the bits may differ (as for the f32/ff GPU TRSV, which keeps its residual).
+ */
 export function rnsTrsvOnGpu(args: { A: Range<2, any>; x: Range<1, any>; uplo: 'U' | 'L'; trans: 'N' | 'T'; diag: 'N' | 'U' }, call: GpuCall, cpu: () => void): Promise<Report> {
   return onGpuOrCpu<Report>(call, async (_g, report) => {
     const { A, x, uplo, trans, diag } = args;
