@@ -34,6 +34,7 @@ export * from './sparse/index.js';
 export * from './io/matrix-market.js';
 export { luFactor, luSolve, applyPivots, type LuFactors } from './linalg/lu.js';
 export { luFactorF32, luSolveF32, type LuFactorsF32 } from './linalg/lu-f32.js';
+export type { LuOptions } from './linalg/lu-wasm.js';
 export * from './solvers/index.js';
 export * from './formats/dd/index.js';
 export * from './formats/rns/index.js';

@@ -5,7 +5,8 @@
  */
 import { fail } from '../core/errors.js';
 import { denseMatrix, type DenseMatrix } from '../sparse/dense-matrix.js';
-import { blockedLu, LU_PANEL } from './lu-blocked.js';
+import { factorPacked, packedSolver } from './lu-run.js';
+import type { LuOptions } from './lu-wasm.js';
 
 /**
  * P·A = L·U of a square matrix, held in fp32.
@@ -25,11 +26,14 @@ export interface LuFactorsF32 {
 /**
  * Factorises a square matrix as P·A = L·U with partial pivoting, in fp32 storage (the algorithm of {@link luFactor},
  * swept in panels of 48 columns for cache reuse).
- * A is rounded once to fp32; every update a − l·u is formed from fp32 operands (their product is exact in fp64) and
- * rounded to fp32 as it is stored: an fp32 multiply-subtract with one rounding (two, 2⁻⁵³ apart, in rare ties).
+ * A is rounded once to fp32; every update a − l·u is an fp32 multiply and an fp32 subtract, each rounded (no fused
+ * multiply-add: what fp32 SIMD lanes compute), and each division a/pivot is rounded once. The trailing updates run in
+ * WebAssembly SIMD (four fp32 lanes) where the engine has it, else in JavaScript: the same bits on both.
  * @param A - a square dense column-major fp64 matrix (not modified)
+ * @param options - `backend`: `'cpu'` (default), `'wasm'` or `'js'`
  * @returns the fp32 factors and pivots
- * @throws {@link ModprecError} `DIMENSION_MISMATCH` for a non-square matrix; as {@link denseMatrix} for invalid parts
+ * @throws {@link ModprecError} `DIMENSION_MISMATCH` for a non-square matrix; `INVALID_OPTION` naming `options.backend`;
+ *   as {@link denseMatrix} for invalid parts
  * @example
  * ```ts
  * import { luFactorF32, denseMatrix } from 'modprec';
@@ -40,23 +44,23 @@ export interface LuFactorsF32 {
  * ```
  * @group Kernels
  */
-export function luFactorF32(A: DenseMatrix): LuFactorsF32 {
+export function luFactorF32(A: DenseMatrix, options?: LuOptions): LuFactorsF32 {
   const { rows: n, cols, ld, data } = denseMatrix(A);
   if (cols !== n) fail('DIMENSION_MISMATCH', 'A', 'must be square', `${n}×${cols}`);
-  const a = new Float32Array(n * n);
-  for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) a[i + j * n] = data[i + j * ld]!;
-  const pivots = new Int32Array(n);
-  const firstZeroPivot = blockedLu('f32')(a, n, pivots, LU_PANEL);
+  const { a, pivots, firstZeroPivot } = factorPacked('f32', n, ld, data, options);
   return { n, lu: a, pivots, firstZeroPivot };
 }
 
 /**
- * Solves A·x = b with fp32 factors: b is rounded to fp32, the triangular solves run in fp32 storage (each update
- * rounded to fp32 as it is stored), and the fp32 result is returned as doubles.
+ * Solves A·x = b with fp32 factors: b is rounded to fp32, the triangular solves run in fp32 (each update an fp32
+ * multiply and subtract, each rounded; a zero x_j contributes nothing), in WebAssembly SIMD where the engine has it,
+ * else JavaScript (the same bits), and the fp32 result is returned as doubles.
  * @param factors - from {@link luFactorF32}
  * @param b - the right-hand side (not modified)
+ * @param options - `backend`: `'cpu'` (default), `'wasm'` or `'js'`
  * @returns x (fp32 values)
- * @throws {@link ModprecError} `DIMENSION_MISMATCH` when b is not a Float64Array of length n
+ * @throws {@link ModprecError} `DIMENSION_MISMATCH` when b is not a Float64Array of length n; `INVALID_OPTION` naming
+ *   `options.backend`
  * @example
  * ```ts
  * import { luFactorF32, luSolveF32, denseMatrix } from 'modprec';
@@ -66,23 +70,8 @@ export function luFactorF32(A: DenseMatrix): LuFactorsF32 {
  * ```
  * @group Kernels
  */
-export function luSolveF32(factors: LuFactorsF32, b: Float64Array): Float64Array {
+export function luSolveF32(factors: LuFactorsF32, b: Float64Array, options?: LuOptions): Float64Array {
   const { n, lu: a, pivots } = factors;
   if (!(b instanceof Float64Array) || b.length !== n) fail('DIMENSION_MISMATCH', 'b', `must be a Float64Array of length ${n}`, b);
-  const x = Float32Array.from(b);
-  for (let k = 0; k < n; k++) {
-    const p = pivots[k]!;
-    if (p !== k) { const t = x[k]!; x[k] = x[p]!; x[p] = t; }
-  }
-  for (let j = 0; j < n; j++) {
-    const xj = x[j]!;
-    if (xj === 0) continue;
-    for (let i = j + 1; i < n; i++) x[i] = x[i]! - a[i + j * n]! * xj;
-  }
-  for (let j = n - 1; j >= 0; j--) {
-    const xj = (x[j] = x[j]! / a[j + j * n]!);
-    if (xj === 0) continue;
-    for (let i = 0; i < j; i++) x[i] = x[i]! - a[i + j * n]! * xj;
-  }
-  return Float64Array.from(x);
+  return packedSolver('f32', { n, a, pivots }, options)(b);
 }

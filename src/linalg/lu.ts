@@ -4,7 +4,8 @@
  * @module
  */
 import { fail } from '../core/errors.js';
-import { blockedLu, LU_PANEL } from './lu-blocked.js';
+import { factorPacked, packedSolver } from './lu-run.js';
+import type { LuOptions } from './lu-wasm.js';
 import { denseMatrix, type DenseMatrix } from '../sparse/dense-matrix.js';
 
 /**
@@ -28,9 +29,13 @@ export interface LuFactors {
 /**
  * Factorises a square matrix as P·A = L·U with partial pivoting (the largest magnitude in each column
  * becomes the pivot; ties keep the first). A zero pivot column is skipped, as in LAPACK, and reported.
+ * The trailing updates (the O(n³) part) run in WebAssembly SIMD where the engine has it (`options.backend`: `'cpu'`,
+ * the default), else in JavaScript: the same operations in the same order, so the same bits on both.
  * @param A - a square dense column-major matrix (not modified)
+ * @param options - `backend`: `'cpu'` (default), `'wasm'` or `'js'`
  * @returns the packed factors and pivots
- * @throws {@link ModprecError} `DIMENSION_MISMATCH` for a non-square matrix; as {@link denseMatrix} for invalid parts
+ * @throws {@link ModprecError} `DIMENSION_MISMATCH` for a non-square matrix; `INVALID_OPTION` naming `options.backend`;
+ *   as {@link denseMatrix} for invalid parts
  * @example
  * ```ts
  * import { luFactor, denseMatrix } from 'modprec';
@@ -39,15 +44,12 @@ export interface LuFactors {
  * ```
  * @group Kernels
  */
-export function luFactor(A: DenseMatrix): LuFactors {
+export function luFactor(A: DenseMatrix, options?: LuOptions): LuFactors {
   const { rows: n, cols, ld, data } = denseMatrix(A);
   if (cols !== n) fail('DIMENSION_MISMATCH', 'A', 'must be square', `${n}×${cols}`);
-  const a = new Float64Array(n * n);
-  for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) a[i + j * n] = data[i + j * ld]!;
-  const pivots = new Int32Array(n);
   // The panel-blocked sweep: the same operations on every element in the same order as the right-looking loop (bit for
   // bit its factors), with the trailing matrix swept once per panel of columns instead of once per pivot.
-  const firstZeroPivot = blockedLu('f64')(a, n, pivots, LU_PANEL);
+  const { a, pivots, firstZeroPivot } = factorPacked('f64', n, ld, data, options);
   return { n, lu: { rows: n, cols: n, ld: n, data: a }, pivots, firstZeroPivot };
 }
 
@@ -76,11 +78,13 @@ export function applyPivots(pivots: Int32Array, b: Float64Array): void {
 }
 
 /**
- * Solves A·x = b in fp64 with the factors of A: x = U⁻¹·L⁻¹·P·b.
+ * Solves A·x = b in fp64 with the factors of A: x = U⁻¹·L⁻¹·P·b, column-oriented substitutions (a zero x_j
+ * contributes nothing), in WebAssembly SIMD where the engine has it, else JavaScript: the same bits on both.
  * @param factors - from {@link luFactor}
  * @param b - the right-hand side (not modified)
+ * @param options - `backend`: `'cpu'` (default), `'wasm'` or `'js'`
  * @returns x
- * @throws {@link ModprecError} `DIMENSION_MISMATCH` when b has the wrong length
+ * @throws {@link ModprecError} `DIMENSION_MISMATCH` when b has the wrong length; `INVALID_OPTION` naming `options.backend`
  * @example
  * ```ts
  * import { luFactor, luSolve, denseMatrix } from 'modprec';
@@ -91,19 +95,8 @@ export function applyPivots(pivots: Int32Array, b: Float64Array): void {
  * ```
  * @group Kernels
  */
-export function luSolve(factors: LuFactors, b: Float64Array): Float64Array {
+export function luSolve(factors: LuFactors, b: Float64Array, options?: LuOptions): Float64Array {
   const { n, lu, pivots } = factors;
   if (!(b instanceof Float64Array) || b.length !== n) fail('DIMENSION_MISMATCH', 'b', `must be a Float64Array of length ${n}`, b);
-  const a = lu.data;
-  const x = Float64Array.from(b);
-  applyPivots(pivots, x);
-  for (let j = 0; j < n; j++) {
-    const xj = x[j]!;
-    for (let i = j + 1; i < n; i++) x[i] = x[i]! - a[i + j * n]! * xj;
-  }
-  for (let j = n - 1; j >= 0; j--) {
-    const xj = (x[j] = x[j]! / a[j + j * n]!);
-    for (let i = 0; i < j; i++) x[i] = x[i]! - a[i + j * n]! * xj;
-  }
-  return x;
+  return packedSolver('f64', { n, a: lu.data, pivots }, options)(b);
 }

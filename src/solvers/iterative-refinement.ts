@@ -10,8 +10,9 @@ import { axpy } from '../../kernels/axpy/axpy.js';
 import { nrm2 } from '../../kernels/nrm2/nrm2.js';
 import { asArithmetic, asStorage, findFormat, f64, type FormatLike } from '../formats/common/registry.js';
 import type { DenseMatrix } from '../sparse/dense-matrix.js';
-import { luFactor, luSolve } from '../linalg/lu.js';
-import { luFactorF32, luSolveF32 } from '../linalg/lu-f32.js';
+import { luFactor, type LuFactors } from '../linalg/lu.js';
+import { luFactorF32, type LuFactorsF32 } from '../linalg/lu-f32.js';
+import { packedSolver } from '../linalg/lu-run.js';
 import { linearOperator } from './operator.js';
 import { checkCount, checkVectorInput } from './solver-options.js';
 import { StoppingCriterion } from './stopping-criterion.js';
@@ -106,10 +107,15 @@ export function iterativeRefinement(A: DenseMatrix | Range<2, any>, b: ArrayLike
   if (bNorm === 0) { stop.record(0); stop.converge(); return solverResult(x, stop, 0, 0); }
 
   let normA = 0;   // ‖A‖∞, for the backward error
-  for (let i = 0; i < n; i++) { let s = 0; for (let j = 0; j < n; j++) s += Math.abs(dense.data[i + j * dense.ld]!); normA = Math.max(normA, s); }
+  const rowSums = new Float64Array(n);  // column by column: A is read contiguously
+  for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) rowSums[i] += Math.abs(dense.data[i + j * dense.ld]!);
+  for (let i = 0; i < n; i++) normA = Math.max(normA, rowSums[i]!);
   const factors = factorization === 'f32' ? luFactorF32(dense) : luFactor(dense);
   if (factors.firstZeroPivot >= 0) { stop.record(1); stop.breakDown('singular-factor'); return solverResult(x, stop, 0, 1); }
-  const solve = (rhs: Float64Array): Float64Array => factorization === 'f32' ? luSolveF32(factors as never, rhs) : luSolve(factors as never, rhs);
+  // One solver for all corrections: on WebAssembly the factors are copied into its memory once.
+  const solve = factorization === 'f32'
+    ? packedSolver('f32', { n, a: (factors as LuFactorsF32).lu, pivots: factors.pivots })
+    : packedSolver('f64', { n, a: (factors as LuFactors).lu.data, pivots: factors.pivots });
 
   const first = solve(Float64Array.from(bv.accessor.data as Float64Array));
   for (let i = 0; i < n; i++) x.set(i, first[i]!);

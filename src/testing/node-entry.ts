@@ -25,7 +25,7 @@ const helpers = require('./index.js') as typeof import('./index.js');
 export const {
   rational, ZERO, addRational, subRational, mulRational, divRational, negRational, absRational,
   compareRational, signRational, powerOfTwo, rationalToString,
-  exactOf, exactSum, exactDot, absoluteError, relativeError, oracleRoundToFormat,
+  exactOf, exactSum, exactDot, exactTriangularSolve, absoluteError, relativeError, oracleRoundToFormat,
   roundRationalExact, roundRationalToFormat, roundRationalToDouble, roundRationalToInteger,
   F64_DESCRIPTOR, F32_DESCRIPTOR, F16_DESCRIPTOR, BF16_DESCRIPTOR, I8_DESCRIPTOR, I16_DESCRIPTOR, I32_DESCRIPTOR,
   resolveBinaryFormat, checkBinaryFormatDescriptor,

@@ -1,6 +1,7 @@
 /**
  * Iterative refinement with an fp32 LU reaches fp64-solve accuracy on conditioned systems; the fp32 LU rounds every
- * update to fp32 exactly as the unblocked algorithm written here with Math.fround does.
+ * product and every difference to fp32 exactly as the unblocked algorithm written here with Math.fround does, on the
+ * JavaScript and the WebAssembly backends alike.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -10,6 +11,7 @@ import {
 import { relativeError, relativeResidual } from './solver-fixtures.js';
 import { expectModprec } from '../sparse/sparse-arbitraries.js';
 import { blockedLu, LU_PANEL } from '../../src/linalg/lu-blocked.js';
+import { packedSolver } from '../../src/linalg/lu-run.js';
 
 /** A = Q₁·diag(σ)·Q₂ with σ from 1 down to 1/cond and Q products of four random Householder reflectors each. */
 function randsvd(n: number, cond: number, seed: number): DenseMatrix {
@@ -29,7 +31,7 @@ function randsvd(n: number, cond: number, seed: number): DenseMatrix {
   return { rows: n, cols: n, ld: n, data: a };
 }
 
-/** The unblocked right-looking LU in fp32, every update rounded with Math.fround: the oracle of luFactorF32. */
+/** The unblocked right-looking LU in fp32, every product and difference rounded with Math.fround: the oracle of luFactorF32. */
 function referenceLuF32(A: DenseMatrix): { lu: Float32Array; pivots: Int32Array } {
   const r = referenceLu(A, Math.fround);
   return { lu: Float32Array.from(r.lu), pivots: r.pivots };
@@ -51,19 +53,22 @@ function referenceLu(A: DenseMatrix, round: (v: number) => number): { lu: Float6
     for (let j = k + 1; j < n; j++) {
       const u = a[k + j * n]!;
       if (u === 0) continue;
-      for (let i = k + 1; i < n; i++) a[i + j * n] = round(a[i + j * n]! - a[i + k * n]! * u);
+      for (let i = k + 1; i < n; i++) a[i + j * n] = round(a[i + j * n]! - round(a[i + k * n]! * u));
     }
   }
   return { lu: Float64Array.from(a), pivots };
 }
 
+/** The CPU backends: the WebAssembly trailing update and the JavaScript sweep (the default picks the first). */
+const backendOf = fc.constantFrom<'wasm' | 'js' | 'cpu'>('wasm', 'js', 'cpu');
+
 describe('luFactorF32', () => {
-  it('equals the unblocked fp32 algorithm bit for bit (panels of 48 included: n up to 120)', () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 120 }), fc.integer(), (n, seed) => {
+  it('equals the unblocked fp32 algorithm bit for bit (panels of 48 included: n up to 120), on both CPU backends', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 120 }), fc.integer(), backendOf, (n, seed, backend) => {
       const rnd = seededRandom(seed);
       const A = { rows: n, cols: n, ld: n, data: Float64Array.from({ length: n * n }, () => rnd.nextDouble() * 2 - 1) };
       const ref = referenceLuF32(A);
-      const f = luFactorF32(A);
+      const f = luFactorF32(A, { backend });
       expect(f.pivots).toEqual(ref.pivots);
       expect(f.lu).toEqual(ref.lu);
       expect(f.firstZeroPivot).toBe(-1);
@@ -71,28 +76,28 @@ describe('luFactorF32', () => {
   });
 
   it('equals it on matrices full of zeros and zero pivots too (the skipped updates of the unblocked loop)', () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 70 }), fc.integer(), (n, seed) => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 70 }), fc.integer(), backendOf, (n, seed, backend) => {
       const rnd = seededRandom(seed);
       // Entries −2 … 2 with about two thirds zero; some columns all zero (zero pivots).
       const data = Float64Array.from({ length: n * n }, () => { const u = rnd.nextUint32() % 15; return u < 10 ? 0 : u - 12; });
       for (let j = 0; j < n; j += 7) for (let i = 0; i < n; i++) data[i + j * n] = 0;
       const A = { rows: n, cols: n, ld: n, data };
       const ref = referenceLuF32(A);
-      const f = luFactorF32(A);
+      const f = luFactorF32(A, { backend });
       expect(f.pivots).toEqual(ref.pivots);
       expect(f.lu).toEqual(ref.lu);
       expect(f.firstZeroPivot).toBe(0);
     }), { numRuns: 40 });
   });
 
-  it('luFactor (the panel code on Float64Array) is bit for bit the unblocked fp64 algorithm, zero pivots included', () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 120 }), fc.integer(), fc.boolean(), (n, seed, sparse) => {
+  it('luFactor (the panel code on Float64Array) is bit for bit the unblocked fp64 algorithm, zero pivots included, on both CPU backends', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 120 }), fc.integer(), fc.boolean(), backendOf, (n, seed, sparse, backend) => {
       const rnd = seededRandom(seed);
       const data = Float64Array.from({ length: n * n }, () => (sparse && rnd.nextUint32() % 3 !== 0 ? 0 : rnd.nextDouble() - 0.5));
       if (sparse) for (let j = 0; j < n; j += 9) for (let i = 0; i < n; i++) data[i + j * n] = 0;
       const A = { rows: n, cols: n, ld: n, data };
       const ref = referenceLu(A, (v) => v);
-      const f = luFactor(A);
+      const f = luFactor(A, { backend });
       expect(f.lu.data).toEqual(ref.lu);
       expect(f.pivots).toEqual(ref.pivots);
       expect(f.firstZeroPivot).toBe(sparse ? 0 : -1);
@@ -109,6 +114,64 @@ describe('luFactorF32', () => {
     expect(luFactorF32({ rows: 2, cols: 2, ld: 2, data: Float64Array.of(1, 2, 2, 4) }).firstZeroPivot).toBe(1);
     expectModprec(() => luFactorF32({ rows: 2, cols: 3, ld: 2, data: new Float64Array(6) }), 'DIMENSION_MISMATCH', 'A');
     expectModprec(() => luSolveF32(luFactorF32(A), new Float64Array(3)), 'DIMENSION_MISMATCH', 'b');
+    for (const backend of ['gpu', 'fast', 1] as never[]) {
+      expectModprec(() => luFactorF32(A, { backend }), 'INVALID_OPTION', 'options.backend');
+      expectModprec(() => luFactor(A, { backend }), 'INVALID_OPTION', 'options.backend');
+    }
+  });
+
+  it('factorises matrices much larger than the last one, then smaller ones, from the same WebAssembly memory', () => {
+    // The memory grows for the larger matrix (typed arrays over it are made after growing); the factors are copies.
+    for (const n of [5, 130, 9]) {
+      const rnd = seededRandom(n);
+      const A = { rows: n, cols: n, ld: n, data: Float64Array.from({ length: n * n }, () => rnd.nextDouble() - 0.5) };
+      const w = luFactor(A, { backend: 'wasm' }), j = luFactor(A, { backend: 'js' });
+      expect(w.lu.data).toEqual(j.lu.data);
+      expect(w.pivots).toEqual(j.pivots);
+      const w32 = luFactorF32(A, { backend: 'wasm' });
+      expect(w32.lu).toEqual(luFactorF32(A, { backend: 'js' }).lu);
+      expect(w32.lu.buffer).not.toBe(w.lu.data.buffer);
+    }
+  });
+});
+
+/** x = U⁻¹·L⁻¹·P·b column by column in the kind (`round`), a zero x_j skipped: the oracle of luSolve and luSolveF32. */
+function referenceSolve(lu: ArrayLike<number>, pivots: Int32Array, b: Float64Array, round: (v: number) => number): number[] {
+  const n = pivots.length;
+  const x = Array.from(b, round);
+  for (let k = 0; k < n; k++) { const p = pivots[k]!; const t = x[k]!; x[k] = x[p]!; x[p] = t; }
+  for (let j = 0; j < n; j++) if (x[j] !== 0) for (let i = j + 1; i < n; i++) x[i] = round(x[i]! - round(lu[i + j * n]! * x[j]!));
+  for (let j = n - 1; j >= 0; j--) {
+    x[j] = round(x[j]! / lu[j + j * n]!);
+    if (x[j] !== 0) for (let i = 0; i < j; i++) x[i] = round(x[i]! - round(lu[i + j * n]! * x[j]!));
+  }
+  return x;
+}
+
+describe('luSolve and luSolveF32', () => {
+  it('equal the column-oriented substitutions bit for bit on both CPU backends (zeros and −0 in b included)', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 70 }), fc.integer(), backendOf, (n, seed, backend) => {
+      const rnd = seededRandom(seed);
+      const A = { rows: n, cols: n, ld: n, data: Float64Array.from({ length: n * n }, () => rnd.nextDouble() - 0.5) };
+      const b = Float64Array.from({ length: n }, () => { const u = rnd.nextUint32() % 4; return u === 0 ? 0 : u === 1 ? -0 : rnd.nextDouble() * 4 - 2; });
+      const f = luFactor(A), g = luFactorF32(A);
+      const x = luSolve(f, b, { backend }), y = luSolveF32(g, b, { backend });
+      expect(Array.from(x)).toEqual(referenceSolve(f.lu.data, f.pivots, b, (v) => v));
+      expect(Array.from(y)).toEqual(referenceSolve(g.lu, g.pivots, b, Math.fround));
+      expect(Array.from(b).every((v) => Number.isFinite(v))).toBe(true); // b not modified into anything else
+    }), { numRuns: 40 });
+  });
+
+  it('a solver made once keeps solving with its own factors while other factorisations use the memory in between', () => {
+    const make = (seed: number, n: number): DenseMatrix => { const rnd = seededRandom(seed); return { rows: n, cols: n, ld: n, data: Float64Array.from({ length: n * n }, () => rnd.nextDouble() - 0.5) }; };
+    const A = make(1, 40), b = Float64Array.from({ length: 40 }, (_, i) => i);
+    const f = luFactorF32(A, { backend: 'wasm' });
+    const solve = packedSolver('f32', { n: 40, a: f.lu, pivots: f.pivots }, { backend: 'wasm' });
+    const first = Array.from(solve(b));
+    luFactorF32(make(2, 60), { backend: 'wasm' });       // overwrites the memory (and grows it)
+    luSolve(luFactor(make(3, 30), { backend: 'wasm' }), b.subarray(0, 30).slice(), { backend: 'wasm' });
+    expect(Array.from(solve(b))).toEqual(first);
+    expect(first).toEqual(referenceSolve(f.lu, f.pivots, b, Math.fround));
   });
 });
 

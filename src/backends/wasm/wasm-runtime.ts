@@ -65,12 +65,12 @@ export function wasmCompilationBlocked(): boolean {
 const instances = new Map<string, WebAssembly.Exports>();
 
 /**
- * The exports of the module `key` (compiled from `build()` on first use and cached), instantiated over
- * {@link wasmMemory}. Synchronous: the modules are a few hundred bytes, under the 4 KiB browsers allow to
+ * The exports of the module `key` (compiled from `build()` on first use and cached), instantiated over `memory`
+ * ({@link wasmMemory} unless a kernel keeps its operands in a memory of its own; one memory per key). Synchronous: the modules are a few hundred bytes, under the 4 KiB browsers allow to
  * compile synchronously on the main thread.
  * @throws {@link ModprecError} `CODE_GENERATION_BLOCKED` when a Content-Security-Policy forbids compiling WebAssembly
  */
-export function wasmExports(key: string, what: string, build: () => Uint8Array): WebAssembly.Exports {
+export function wasmExports(key: string, what: string, build: () => Uint8Array, memory: WebAssembly.Memory = wasmMemory()): WebAssembly.Exports {
   const cached = instances.get(key);
   if (cached) return cached;
   if (blocked) throw blocked;
@@ -88,7 +88,7 @@ export function wasmExports(key: string, what: string, build: () => Uint8Array):
     );
     throw blocked;
   }
-  const instance = new WebAssembly.Instance(module, { env: { memory: wasmMemory() } });
+  const instance = new WebAssembly.Instance(module, { env: { memory } });
   instances.set(key, instance.exports);
   return instance.exports;
 }
