@@ -1,7 +1,8 @@
 /**
  * What a solve with `backend: 'gpu'` needs, checked synchronously before any work, with the kernels' own refusals:
- * an arithmetic with a GPU part (f32, ff), vector and basis storages the GPU writes, a matrix whose storage it reads,
- * and a matrix rather than a function (a function operator runs on the host).
+ * an arithmetic the GPU runs (f32, ff, dd, or RNS), vector and basis storages the GPU writes (for RNS: RNS formats of
+ * at least the arithmetic's precision), a matrix whose storage it reads, and a matrix rather than a function (a
+ * function operator runs on the host).
  * @module
  */
 import { fail } from '../core/errors.js';
@@ -16,9 +17,10 @@ import type { ResolvedSolverOptions } from './solver-options.js';
 /**
  * Options of a solve on the GPU: `backend: 'gpu'` keeps the solver's vectors (and GMRES's basis) resident on the
  * device between iterations — only the scalars the algorithm needs (dot products, norms, GMRES's Gram–Schmidt
- * coefficients) come back — and returns a promise. The arithmetic must have a GPU part (`formats.f32` or
- * `formats.ff`; the default, the storage's own, is f64 for fp64 vectors, which the GPU refuses with a typed error
- * naming `options.arithmetic`), the vector storage one the GPU writes (f64, f32, f16, bf16).
+ * coefficients) come back — and returns a promise. The arithmetic must be one the GPU runs (`formats.f32`,
+ * `formats.ff`, `formats.dd`, or an RNS format; the default, the storage's own, is f64 for fp64 vectors, which the
+ * GPU refuses with a typed error naming `options.arithmetic`), the vector storage one the GPU writes (f64, f32, f16,
+ * bf16, dd; with an RNS arithmetic an RNS format of at least its precision).
  * @group Solvers
  */
 export interface GpuSolverOptions {
@@ -40,11 +42,20 @@ export function checkGpuSolve(A: LinearOperator, o: ResolvedSolverOptions, optio
   const operands: [string, Range<any, any>][] = [['options.storage', probe(o.storage)]];
   for (const [name, s] of extra) operands.push([name, probe(s as StorageFormat)]);
   operands.push(A.kind === 'dense' ? ['A', A.dense!] : ['A.values', A.ell!.values]);
-  // The kernels run RNS on the GPU one call at a time (rns-dispatch.ts); the resident solvers need a GPU part.
-  if (isRnsArithmetic(o.arithmetic)) fail('INVALID_OPTION', 'options.arithmetic', `is ${o.arithmetic.name}: the GPU solvers run arithmetics with a GPU part (formats.ff, formats.f32, formats.dd); use backend 'cpu' for RNS`);
+  if (isRnsArithmetic(o.arithmetic)) {
+    // Resident RNS vectors hold p bits in the arithmetic's moduli set: exactly what an RNS storage of ≥ p bits holds
+    // on the CPU, but not what a narrower storage (f64, a smaller RNS set) would round each write to.
+    const p = o.arithmetic.significandBits;
+    for (const [name, r] of operands.slice(0, operands.length - 1)) {
+      const st = r.accessor.storage;
+      if (st.kind !== 'mp' || !/^rns\d+$/.test(st.name) || st.significandBits < p) {
+        fail('INVALID_FORMAT', name, `is ${st.name}: with ${o.arithmetic.name} the GPU keeps the solver's vectors in RNS on the device, so their storage must be an RNS format of at least ${p} bits (e.g. formats.${o.arithmetic.name}); use backend 'cpu' to store them in ${st.name}`);
+      }
+    }
+  }
   const refusal = gpuBackend.supports({ kernel: 'waxpby', operands, arithmetic: o.arithmetic });
   if (refusal) fail(refusal.code, refusal.parameter, refusal.reason);
-  for (const [name, r] of operands.slice(0, operands.length - 1)) {
+  if (!isRnsArithmetic(o.arithmetic)) for (const [name, r] of operands.slice(0, operands.length - 1)) {
     const part = r.accessor.storage.gpu;
     if (part && !part.writable) fail('INVALID_FORMAT', name, `is ${part.name}, whose GPU part is read-only: the GPU cannot write the solver's vectors in it`);
   }

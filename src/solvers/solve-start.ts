@@ -13,6 +13,7 @@ import { solverResult, type SolverResult } from './solver-result.js';
 import { residual, runAwaiting, runNow, type Algorithm, type KrylovSpace, type Step } from './krylov-space.js';
 import { cpuSpace } from './cpu-krylov-space.js';
 import { checkGpuSolve } from './gpu-solve-checks.js';
+import { isRnsArithmetic } from '../backends/webgpu-bridge/gpu-backend.js';
 import type { Preconditioner } from './jacobi.js';
 
 /** A solve's validated inputs. */
@@ -94,8 +95,9 @@ export function* finish<V>(s: KrylovSpace<V>, start: Start<V>, scratch: V, itera
 export function runSolve<R>(v: ValidatedSolve, algorithm: (s: KrylovSpace<any, any>) => Algorithm<R>, M?: Preconditioner): R | Promise<R> {
   if (v.backend === 'cpu') return runNow(algorithm(cpuSpace(v.A, v.options, M)));
   return (async () => {
-    const { gpuSpace } = await import('./gpu-krylov-space.js');
-    const g = await gpuSpace(v, M);
+    const g = isRnsArithmetic(v.options.arithmetic)
+      ? await (await import('./rns-gpu-krylov-space.js')).rnsGpuSpace(v, M)
+      : await (await import('./gpu-krylov-space.js')).gpuSpace(v, M);
     try {
       return await runAwaiting(algorithm(g.space));
     } finally {

@@ -67,7 +67,11 @@ describe("solvers with backend: 'gpu'", () => {
 
   it('what the GPU cannot run is a typed error, thrown before any work (not a rejected promise)', () => {
     expectModprec(() => cg(A, b, { backend: 'gpu' }), 'INVALID_OPTION', 'options.arithmetic');          // fp64 vectors → f64 arithmetic
-    expectModprec(() => cg(A, b, { backend: 'gpu', arithmetic: formats.rns424 }), 'INVALID_OPTION', 'options.arithmetic');
+    // RNS: the vectors stay in the arithmetic's moduli set on the device; a storage narrower than it is refused.
+    expectModprec(() => cg(A, b, { backend: 'gpu', arithmetic: formats.rns424 }), 'INVALID_FORMAT', 'options.storage');
+    expectModprec(() => cg(A, b, { backend: 'gpu', arithmetic: formats.rns424, storage: formats.rns106 }), 'INVALID_FORMAT', 'options.storage');
+    expectModprec(() => gmres(A, b, { backend: 'gpu', arithmetic: formats.rns106, storage: formats.rns106, basisStorage: formats.f32 }), 'INVALID_FORMAT', 'options.basisStorage');
+    expectModprec(() => cg(functionOperator({ size: 2, apply: () => {} }), [1, 1], { backend: 'gpu', arithmetic: formats.rns106, storage: formats.rns106 }), 'INVALID_OPTION', 'A');
     // dd storage reads only into dd arithmetic on the GPU (another would drop the low half).
     expectModprec(() => cg(A, b, { backend: 'gpu', storage: formats.dd, arithmetic: formats.ff }), 'INVALID_OPTION', 'options.arithmetic');
     expectModprec(() => gmres(A, b, { ...ff, basisStorage: formats.dd }), 'INVALID_OPTION', 'options.arithmetic');
@@ -77,5 +81,43 @@ describe("solvers with backend: 'gpu'", () => {
     expectModprec(() => cg(A, b, { backend: 'tpu' as never }), 'INVALID_OPTION', 'options.backend');
     expectModprec(() => cg(A, b, { backend: 'wasm' as never }), 'INVALID_OPTION', 'options.backend');
     expectModprec(() => cg(A, [1], ff), 'DIMENSION_MISMATCH', 'b');
+  });
+});
+
+describe("solvers with backend: 'gpu' and an RNS arithmetic", () => {
+  const L = laplacianEll([3, 3, 3]);
+  const rhs = Float64Array.from({ length: L.rows }, (_, i) => 1 + (i % 3));
+  const rns = { arithmetic: formats.rns106, storage: formats.rns106, tolerance: 1e-25, maxIterations: 200 };
+
+  it('CG, Jacobi CG, BiCGStab and GMRES run resident in RNS: the CPU\'s iterations, far past fp64, the same solution', async () => {
+    await requireRuntime();
+    const solvers = [['cg', cg], ['jacobiCg', jacobiCg], ['bicgstab', bicgstab], ['gmres', gmres]] as const;
+    for (const [name, solve] of solvers) {
+      const options = name === 'gmres' ? { ...rns, restart: 20 } : rns;
+      const g = await (solve as typeof cg)(L, rhs, { ...options, backend: 'gpu', strict: true });
+      const c = (solve as typeof cg)(L, rhs, options);
+      expect(g.status, name).toBe('converged');
+      expect(g.trueResidualNorm, name).toBeLessThanOrEqual(1e-25);
+      // Each device result is one rounding of an exact value where the CPU rounds per term: the same recurrence to
+      // ~2^-100, so the same number of iterations and solutions that agree far beyond fp64.
+      expect(Math.abs(g.iterations - c.iterations), name).toBeLessThanOrEqual(1);
+      expect(g.x.accessor.storage.name).toBe('rns106');
+      const [xg, xc] = [g.x, c.x].map((x) => Array.from({ length: L.rows }, (_, i) => formats.rns106.arithmetic.toNumber(x.get(i))));
+      expect(relativeError(Float64Array.from(xg), Float64Array.from(xc)), name).toBeLessThan(1e-24);
+    }
+  });
+
+  it('a dense operator, a wider RNS storage, and b = 0', async () => {
+    await requireRuntime();
+    const D = matrix(6, 6, (i, j) => (i === j ? 4 : Math.abs(i - j) === 1 ? -1 : 0));
+    const g = await cg(D, [1, 2, 3, 4, 5, 6], { ...rns, storage: formats.rns212, backend: 'gpu', strict: true });
+    expect(g.status).toBe('converged');
+    expect(g.trueResidualNorm).toBeLessThanOrEqual(1e-25);
+    expect(g.x.accessor.storage.name).toBe('rns212');
+    const exact = luSolve(luFactor({ rows: 6, cols: 6, ld: 6, data: Float64Array.from({ length: 36 }, (_, k) => { const i = k % 6, j = Math.floor(k / 6); return i === j ? 4 : Math.abs(i - j) === 1 ? -1 : 0; }) }), Float64Array.of(1, 2, 3, 4, 5, 6));
+    expect(relativeError(toArray(g.x), exact)).toBeLessThan(1e-14);
+    const z = await bicgstab(D, new Float64Array(6), { ...rns, backend: 'gpu', strict: true });
+    expect(z.status).toBe('converged');
+    expect(Array.from(toArray(z.x))).toEqual([0, 0, 0, 0, 0, 0]);
   });
 });

@@ -52,7 +52,7 @@ function exactOf(v: unknown, p: number): RnsExactValue {
  * The values of a range's elements (1-D: in order; 2-D: column-major m×n, `keep` false → +0), as doubles where the
  * storage holds numbers (the fast upload), else as exact values.
  */
-function valuesOf(r: Range<any, any>, p: number, keep?: (i: number, j: number) => boolean): Float64Array | RnsExactValue[] {
+export function valuesOf(r: Range<any, any>, p: number, keep?: (i: number, j: number) => boolean): Float64Array | RnsExactValue[] {
   const a = r.accessor;
   const st = a.storage;
   const [m, n] = a.dimensionality === 1 ? [a.size[0] as number, 1] : [a.size[0] as number, a.size[1] as number];
@@ -73,7 +73,7 @@ async function upload(r: Range<any, any>, set: RnsDeviceSet, keep?: (i: number, 
 }
 
 /** An exact device value as a number of the arithmetic's CPU set (exact: both hold p bits). */
-function cpuNumber(ar: ArithmeticFormat, v: RnsExactValue): RnsNumber {
+export function cpuNumber(ar: ArithmeticFormat, v: RnsExactValue): RnsNumber {
   const z = ar.fromNumber(0) as RnsNumber;
   const num = v.sign ? -v.X : v.X;
   if (v.X === 0n) rnsFromRational(z, 0n, 1n);
@@ -90,7 +90,7 @@ function cpuNumber(ar: ArithmeticFormat, v: RnsExactValue): RnsNumber {
  * is −0, the IEEE sign of a sum without a starting +0, which the elementwise kernels keep.
  * @param zeroSign - the sign an exact zero result of element i takes (default: the device's)
  */
-function writeValues(r: Range<1, any>, values: readonly RnsExactValue[], ar: ArithmeticFormat, zeroSign?: (i: number) => 0 | 1): void {
+export function writeValues(r: Range<1, any>, values: readonly RnsExactValue[], ar: ArithmeticFormat, zeroSign?: (i: number) => 0 | 1): void {
   const a = r.accessor;
   const st = a.storage;
   values.forEach((v, i) => {
@@ -231,6 +231,25 @@ export function rnsTrsvOnGpu(args: { A: Range<2, any>; x: Range<1, any>; uplo: '
   }, () => { cpu(); return {}; });
 }
 
+/**
+ * The stride·width slot values of an ELL matrix for {@link rnsEllToDevice}: fp64 values where its storage holds
+ * numbers (read exactly by the kernel), else a device RNS array. Slot k of row i at i + k·stride; padding slots (and
+ * rows of the stride beyond the values) hold +0.
+ */
+export async function ellValuesFor(A: EllOperand, set: RnsDeviceSet): Promise<Float64Array | RnsDeviceArray> {
+  const { width, stride, colIndex } = A.structure;
+  const vr = A.values.length(0);
+  const used = valuesOf(A.values, set.precision, (i, k) => colIndex[i + k * stride]! >= 0);
+  if (used instanceof Float64Array) {
+    const slots = new Float64Array(stride * width);
+    for (let k = 0; k < width; k++) for (let i = 0; i < vr; i++) slots[i + k * stride] = used[i + k * vr]!;
+    return slots;
+  }
+  const slots: RnsExactValue[] = Array.from({ length: stride * width }, () => ({ sign: 0 as const, X: 0n, exp: 0 }));
+  for (let k = 0; k < width; k++) for (let i = 0; i < vr; i++) slots[i + k * stride] = used[i + k * vr]!;
+  return rnsToDevice(slots, set);
+}
+
 /** ELL SpMV in RNS on the GPU: number-stored values go up as fp64 (read exactly by the kernel), RNS ones as numbers. */
 export function rnsEllSpmvOnGpu(args: { alpha: number; A: EllOperand; x: Range<1, any>; beta: number; y: Range<1, any> }, call: GpuCall, cpu: () => void): Promise<Report> {
   return onGpuOrCpu<Report>(call, async (_g, report) => {
@@ -242,18 +261,7 @@ export function rnsEllSpmvOnGpu(args: { alpha: number; A: EllOperand; x: Range<1
     checkReadableIn(ar, [['A.values', A.values], ['x', x], ...(beta !== 0 ? [['y', y] as const] : [])]);
     const set = setOf(call);
     const dx = await upload(x, set);
-    // Slot k of row i at i + k·stride; padding slots (and rows of the stride beyond the values) hold +0.
-    const vr = A.values.length(0);
-    const used = valuesOf(A.values, set.precision, (i, k) => colIndex[i + k * stride]! >= 0);
-    let slots: Float64Array | RnsExactValue[];
-    if (used instanceof Float64Array) {
-      slots = new Float64Array(stride * width);
-      for (let k = 0; k < width; k++) for (let i = 0; i < vr; i++) slots[i + k * stride] = used[i + k * vr]!;
-    } else {
-      slots = Array.from({ length: stride * width }, () => ({ sign: 0 as const, X: 0n, exp: 0 }));
-      for (let k = 0; k < width; k++) for (let i = 0; i < vr; i++) slots[i + k * stride] = used[i + k * vr]!;
-    }
-    const values = slots instanceof Float64Array ? slots : await rnsToDevice(slots, set);
+    const values = await ellValuesFor(A, set);
     const yv = beta !== 0 ? valuesOf(y, set.precision) : undefined;
     const dy = yv ? await rnsToDevice(yv, set) : rnsZerosOnDevice(dx.runtime, set, y.length());
     const dA = await rnsEllToDevice({ rows, cols, width, stride, colIndex }, values, dx);
