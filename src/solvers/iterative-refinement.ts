@@ -41,6 +41,12 @@ export interface RefinementOptions {
    * each correction moves x by noise of the size of its error; the mean of this many iterates has about 1/√k of it.
    */
   averaging?: number;
+  /**
+   * Where the factorisation and the correction solves run: `'cpu'` (default: WebAssembly SIMD where the engine has
+   * it), `'wasm'` or `'js'` (the same bits). Refinement runs on the CPU only — the LU factorisation has no GPU kernel —
+   * so `'gpu'` is `INVALID_OPTION` naming `options.backend`, never a silent CPU run.
+   */
+  backend?: 'cpu' | 'wasm' | 'js';
 }
 
 /**
@@ -86,6 +92,11 @@ export function iterativeRefinement(A: DenseMatrix | Range<2, any>, b: ArrayLike
   const n = op.size;
   const bIn = checkVectorInput('b', b, n);
   if (typeof options !== 'object' || options === null) fail('INVALID_OPTION', 'options', 'must be an object', options);
+  const backend = options.backend ?? 'cpu';
+  if (backend !== 'cpu' && backend !== 'wasm' && backend !== 'js') {
+    fail('INVALID_OPTION', 'options.backend', `must be 'cpu', 'wasm' or 'js': iterative refinement runs on the CPU (its LU factorisation has no GPU kernel)`, backend);
+  }
+  const lu = { backend };
   const factorization = options.factorization ?? 'f32';
   if (factorization !== 'f32' && factorization !== 'f64') fail('INVALID_OPTION', 'options.factorization', "must be 'f32' or 'f64'", factorization);
   const ar = asArithmetic(options.residualArithmetic ?? f64, 'options.residualArithmetic');
@@ -110,12 +121,12 @@ export function iterativeRefinement(A: DenseMatrix | Range<2, any>, b: ArrayLike
   const rowSums = new Float64Array(n);  // column by column: A is read contiguously
   for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) rowSums[i] += Math.abs(dense.data[i + j * dense.ld]!);
   for (let i = 0; i < n; i++) normA = Math.max(normA, rowSums[i]!);
-  const factors = factorization === 'f32' ? luFactorF32(dense) : luFactor(dense);
+  const factors = factorization === 'f32' ? luFactorF32(dense, lu) : luFactor(dense, lu);
   if (factors.firstZeroPivot >= 0) { stop.record(1); stop.breakDown('singular-factor'); return solverResult(x, stop, 0, 1); }
   // One solver for all corrections: on WebAssembly the factors are copied into its memory once.
   const solve = factorization === 'f32'
-    ? packedSolver('f32', { n, a: (factors as LuFactorsF32).lu, pivots: factors.pivots })
-    : packedSolver('f64', { n, a: (factors as LuFactors).lu.data, pivots: factors.pivots });
+    ? packedSolver('f32', { n, a: (factors as LuFactorsF32).lu, pivots: factors.pivots }, lu)
+    : packedSolver('f64', { n, a: (factors as LuFactors).lu.data, pivots: factors.pivots }, lu);
 
   const first = solve(Float64Array.from(bv.accessor.data as Float64Array));
   for (let i = 0; i < n; i++) x.set(i, first[i]!);

@@ -253,4 +253,15 @@ describe('iterativeRefinement', () => {
     expect(r.status).toBe('converged');
     expect([...toArray(r.x)]).toEqual([0, 0, 0, 0]);
   });
+
+  it('runs on the CPU backends with the same bits; the GPU is a typed error, not a silent CPU run', () => {
+    const A = randsvd(70, 1e4, 8);
+    const b = Float64Array.from({ length: 70 }, (_, i) => Math.cos(i));
+    const runs = (['wasm', 'js', 'cpu'] as const).map((backend) => iterativeRefinement(A, b, { backend }));
+    for (const r of runs) {
+      expect(r.history).toEqual(runs[0]!.history);
+      expect([...toArray(r.x)]).toEqual([...toArray(runs[0]!.x)]);
+    }
+    for (const backend of ['gpu', 'tpu', 3] as never[]) expectModprec(() => iterativeRefinement(A, b, { backend }), 'INVALID_OPTION', 'options.backend');
+  });
 });
