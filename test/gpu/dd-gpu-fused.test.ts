@@ -10,12 +10,14 @@ import { describe, expect, it } from 'vitest';
 import { toDevice } from '../../src/backends/webgpu/device-array.js';
 import { deviceMatrix, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
 import { gpuDot } from '../../kernels/dot/dot-webgpu.js';
-import { ddGpuArithmeticUnfused } from '../../src/formats/dd/dd-gpu-arithmetic.js';
+import { ddGpuArithmetic, ddGpuArithmeticUnfused } from '../../src/formats/dd/dd-gpu-arithmetic.js';
 import { doubleDoubles } from '../../src/testing/double-double-laws.js';
 import { ddRange } from './dd-ranges.js';
 import { requireRuntime } from './gpu-test-helpers.js';
 
 const unfused = { name: 'dd-unfused', arithmetic: { gpu: ddGpuArithmeticUnfused } };
+/** dd with its fused multiply-adds in DOT too (dd itself runs DOT unfused: its dotVariant, faster there). */
+const fusedDot = { name: 'dd-fused-dot', arithmetic: { gpu: { ...ddGpuArithmetic, name: 'dd-fused-dot', dotVariant: undefined } } };
 
 /** Doubles with the edge cases the arithmetic branches on (specials only where `specials`). */
 const doubles = (specials: boolean): fc.Arbitrary<number> =>
@@ -69,7 +71,8 @@ describe('fused dd multiply-adds on the GPU', () => {
     ), { numRuns: 4 });
   });
 
-  it.each(DOT_CASES)('DOT, x in %s, y in %s: the fused and unfused multiply-adds give the same value', async (sx, sy) => {
+  it.each(DOT_CASES)('DOT, x in %s, y in %s: the fused and unfused multiply-adds give the same value (dd runs the unfused)', async (sx, sy) => {
+    expect(ddGpuArithmetic.dotVariant?.()).toBe(ddGpuArithmeticUnfused);
     await requireRuntime();
     const pair = doubleDoubles({ minExponent: -300, maxExponent: 300 });
     await fc.assert(fc.asyncProperty(
@@ -78,9 +81,11 @@ describe('fused dd multiply-adds on the GPU', () => {
         const n = values.length;
         const x = await upload(sx, values, pairs.slice(0, n));
         const y = await upload(sy, values.map((v, k) => values[(k * 7) % n]! - v), pairs.slice(70 - n));
-        const fused = await gpuDot(x, y, { arithmetic: 'dd', strict: true });
-        const plain = await gpuDot(x, y, { arithmetic: unfused, strict: true });
-        expect(Object.is(fused.value, plain.value) || (Number.isNaN(fused.value) && Number.isNaN(plain.value))).toBe(true);
+        const fused = await gpuDot(x, y, { arithmetic: fusedDot, strict: true });
+        for (const arithmetic of ['dd', unfused] as const) {
+          const plain = await gpuDot(x, y, { arithmetic, strict: true });
+          expect(Object.is(fused.value, plain.value) || (Number.isNaN(fused.value) && Number.isNaN(plain.value))).toBe(true);
+        }
       },
     ), { numRuns: 4 });
   });

@@ -231,6 +231,12 @@ export interface GpuArithmeticPart {
   /** `acc += b`. */
   add(acc: string, b: GpuPartRegister): string;
   /**
+   * The variant DOT's first pass runs where it is the faster one there (the same results bit for bit). Absent: this
+   * arithmetic. dd gives its unfused multiply-adds: in DOT's unrolled chains they ran 1.6–2.1× faster on the H100
+   * than the fused ones, which win in GEMV and TRSV.
+   */
+  dotVariant?(): GpuArithmeticPart;
+  /**
    * `acc += a · b` without renormalising `acc` (a cheaper multiply-add for the unrolled steps of streaming loops):
    * at most {@link GpuArithmeticPart.lazyTerms} of them into one accumulator, then {@link GpuArithmeticPart.settle}
    * before any other operation reads it. The bounds of the kernels must still hold with it. Absent: kernels use

@@ -117,6 +117,8 @@ export const ddGpuArithmetic: GpuArithmeticPart = {
   declareSub: (dst, a, b) => `let ${dst} = mpXfSub(${asXf(a)}, ${asXf(b)});`,
   register: xf,
   returnValue: (acc) => acc,
+  // H100, 2026-11-26 (docs/performance.md, dd-gpu): DOT n = 2^26 dd·dd 10.8 ms fused, 6.7 unfused; f64·f64 7.2 / 3.4.
+  dotVariant: () => ddGpuArithmeticUnfused,
 };
 
 /**
