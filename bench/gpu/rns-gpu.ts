@@ -30,6 +30,9 @@ import { gpujsCopy, timeDeviceRuns } from './device-timing.js';
 const quick = process.argv.includes('--quick');
 const outDir = process.argv.find((a) => a.startsWith('--out='))?.slice(6) ?? process.env.OUT;
 const record = process.argv.find((a) => a.startsWith('--record='))?.slice(9);
+/** `--only=gemv,waxpby,dot,ell`: those sections alone (recording merges them into the stored results). */
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7).split(',');
+const want = (section: string): boolean => !only || only.includes(section);
 
 // ---- exact oracle (dyadic rationals in BigInt) ----
 interface Dy { v: bigint; e: number }
@@ -109,7 +112,7 @@ async function run(): Promise<{ adapter: string; copyGBs: number | null; results
   const gemvN = quick ? 64 : 1000;
   const goals: Record<number, number> = { 106: 0.62, 212: 1.12, 424: 1.7, 848: 2.58, 1696: 4.92 };
   const Avals = doubles(gemvN * gemvN, 1);
-  for (const p of quick ? [106, 424] : [106, 212, 424, 848, 1696]) {
+  for (const p of !want('gemv') ? [] : quick ? [106, 424] : [106, 212, 424, 848, 1696]) {
     const set = rnsDeviceSet(p);
     const xv = fullPrecision(gemvN, p, 2 + p);
     const yv = doubles(gemvN, 3);
@@ -140,7 +143,7 @@ async function run(): Promise<{ adapter: string; copyGBs: number | null; results
   }
 
   // ---- WAXPBY n = 10^6 at 120 bits, doubles ----
-  {
+  if (want('waxpby')) {
     const n = quick ? 4096 : 1_000_000, p = 120;
     const set = rnsDeviceSet(p);
     const xv = doubles(n, 5), yv = doubles(n, 6);
@@ -163,7 +166,7 @@ async function run(): Promise<{ adapter: string; copyGBs: number | null; results
 
   // ---- DOT n = 128³ at 424 bits, doubles; MPFR on a slice ----
   const p424 = 424, set424 = rnsDeviceSet(p424);
-  {
+  if (want('dot')) {
     const n = quick ? 4096 : 128 ** 3;
     const xv = doubles(n, 7), yv = doubles(n, 8);
     const x = await rnsToDevice(xv, set424), y = await rnsToDevice(yv, set424);
@@ -192,7 +195,7 @@ async function run(): Promise<{ adapter: string; copyGBs: number | null; results
   }
 
   // ---- ELL SpMV, 7-point Laplacian on a g³ grid, fp64 matrix, RNS vectors at 424 bits ----
-  {
+  if (want('ell')) {
     const g = quick ? 8 : 128, rows = g ** 3, width = 7;
     const colIndex = new Int32Array(rows * width).fill(ELL_PADDING);
     const vals = new Float64Array(rows * width);
@@ -244,12 +247,12 @@ async function run(): Promise<{ adapter: string; copyGBs: number | null; results
   return { adapter, copyGBs: copy?.gbs ?? null, results };
 }
 
-function render(data: { adapter: string; date: string; host: string; copyGBs?: number | null; results: Result[] }): void {
+function render(data: { adapter: string; date: string; host: string; copyGBs?: number | null; results: Result[]; partial?: string }): void {
   const fmt = (v: number | undefined): string => (v === undefined ? '—' : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(3));
   const rows = data.results.map((r) => [r.kernel, r.precision, r.size, r.moduli, fmt(r.gpuMs), r.goal, r.met === null ? '—' : r.met ? 'yes' : 'no', fmt(r.mpfrMs), r.speedup === undefined ? '—' : `${fmt(r.speedup)}×`, fmt(r.gflops), fmt(r.bytes / r.gpuMs / 1e6), data.copyGBs ? `${((100 * r.bytes) / r.gpuMs / 1e6 / data.copyGBs).toFixed(1)} %` : '—', r.ok ? `yes: ${r.check}` : `NO: ${r.check}`]);
   writePerformanceSection('rns-gpu', `### RNS multiple precision on the GPU (issue 17)
 
-${data.adapter}, ${data.date}; MPFR (gmp-wasm) on the host of the same run: ${data.host}. \`bench/gpu/rns-gpu.ts\`; device
+${data.adapter}, ${data.date}${data.partial ? ` (${data.partial})` : ''}; MPFR (gmp-wasm) on the host of the same run: ${data.host}. \`bench/gpu/rns-gpu.ts\`; device
 numbers resident, time of a whole call (submit, every pass, wait), median of 3 batches after a warm-up. MPFR timed on a slice
 (DOT 2^18 elements, SpMV 2^15 rows) and scaled to the full size. "GB/s" is the size of the operands' mp_arrays
 ((n + 6) words per number) over the time, and its fraction of a gpu.js copy's bandwidth measured in the same run
@@ -260,6 +263,14 @@ ${markdownTable(['kernel', 'bits', 'size', 'moduli', 'GPU ms', 'goal', 'met', 'M
 
 if (record) {
   const data = JSON.parse(readFileSync(record, 'utf8'));
+  if (only) {
+    // A partial run: its rows replace those of the same kernel and precision in the stored results.
+    const stored = JSON.parse(readFileSync(join('bench', 'results', 'rns-gpu.json'), 'utf8')) as { results: Result[] };
+    const key = (r: Result): string => `${r.kernel}|${r.precision}`;
+    const fresh = new Map(data.results.map((r: Result) => [key(r), r]));
+    data.results = [...stored.results.filter((r) => !fresh.has(key(r))), ...data.results];
+    data.partial = `this run: ${only.join(', ')}; other rows from the earlier run`;
+  }
   render(data);
   writeResults('rns-gpu', data);
 } else {
