@@ -265,7 +265,7 @@ if (record) {
   const data = JSON.parse(readFileSync(record, 'utf8'));
   if (only) {
     // A partial run: its rows replace those of the same kernel and precision in the stored results.
-    const stored = JSON.parse(readFileSync(join('bench', 'results', 'rns-gpu.json'), 'utf8')) as { results: Result[] };
+    const stored = (JSON.parse(readFileSync(join('bench', 'results', 'rns-gpu.json'), 'utf8')) as { data: { results: Result[] } }).data;
     const key = (r: Result): string => `${r.kernel}|${r.precision}`;
     const fresh = new Map(data.results.map((r: Result) => [key(r), r]));
     data.results = [...stored.results.filter((r) => !fresh.has(key(r))), ...data.results];
