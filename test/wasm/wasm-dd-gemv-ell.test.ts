@@ -248,7 +248,7 @@ const ellCase = fc.record({
   extraWidth: fc.integer({ min: 0, max: 2 }), layout: fc.constantFrom('row' as const, 'col' as const), sub: fc.boolean(),
   V: fc.constantFrom(...STORAGES), x: fc.constantFrom(...STORAGES), xStride: fc.constantFrom(1, 2, -1, -3), subX: fc.boolean(),
   y: fc.constantFrom('f64' as const, 'f32' as const), yStride: fc.constantFrom(1, 2, -1, -3), subY: fc.boolean(),
-  alpha: fc.constantFrom(1, -1, 0.5, 3, 0.1), beta: fc.constantFrom(0, 1, -1, 0.5), numerics: fc.constantFrom(...NUMERICS),
+  alpha: fc.constantFrom(1, -1, 0.5, 3, 0.1, 0), beta: fc.constantFrom(0, 1, -1, 0.5), numerics: fc.constantFrom(...NUMERICS),
   seed: fc.integer({ min: 0, max: 2 ** 30 }), special: fc.boolean(), cancel: fc.boolean(),
 });
 type EllCase = typeof ellCase extends fc.Arbitrary<infer C> ? C : never;
@@ -327,6 +327,9 @@ describe('WebAssembly ELL SpMV summed in double-double', () => {
         }
       }
     }
+    // No rows: y untouched.
+    const empty = ellOperand({ rows: 0, cols: 2, width: 1, stride: 0, colIndex: new Int32Array(0) }, matrixOf('f64', 'col', false, 0, 1, () => ({ hi: 1, lo: 0 })));
+    ellSpmv({ alpha: 1, A: empty, x: vector([1, 2]), beta: 0, y: vector(0) }, { arithmetic: formats.dd, backend: 'wasm' });
     // Row 0: 2^60·1 − 2^60·1 + 1·(1 + 2^-52)·2^8 … fp64 loses the small terms.
     const A = ellOperand({ rows: 1, cols: 3, width: 3, stride: 1, colIndex: Int32Array.of(0, 1, 2) }, matrixOf('f64', 'col', false, 1, 3, (_, k) => ({ hi: [2 ** 60, 1, -(2 ** 60)][k]!, lo: 0 })));
     for (const numerics of NUMERICS) {
