@@ -79,9 +79,7 @@ export function wasmRefusal(call: CpuCall): Refusal | undefined {
     const s = wasmStorageOf(r.accessor);
     if (typeof s === 'string') return { code: 'INVALID_FORMAT', parameter: name, reason: s };
     if (numerics === 'dd' && r.accessor.scale) return { code: 'INVALID_FORMAT', parameter: name, reason: 'WebAssembly sums in double-double over unscaled storage only (exact doubles)' };
-    if (use === 'write' && (!s.writable || r.accessor.scale)) {
-      return { code: 'INVALID_FORMAT', parameter: name, reason: `WebAssembly writes unscaled f64 and f32 storage only (not ${r.accessor.scale ? 'scaled ' : ''}${s.name}${s.name === 'dd' && numerics === 'dd' ? ': a double-double output is written by the JavaScript kernels' : ''})` };
-    }
+    if (use === 'write' && (!s.writable || r.accessor.scale)) return { code: 'INVALID_FORMAT', parameter: name, reason: `WebAssembly writes unscaled f64 and f32 storage only (not ${r.accessor.scale ? 'scaled ' : ''}${s.name})` };
   }
   return call.kernelRefusal;
 }
