@@ -82,10 +82,19 @@ export function ddDotChunk(sx: WasmStorage, sy: WasmStorage, ddArithmetic: boole
  * accurate addition in the tree ((s₀ + s₁) + (s₂ + s₃)) + ((s₄ + s₅) + (s₆ + s₇)), into out as [hi, lo].
  */
 export function joinDdLanes(acc: Float64Array, out: Float64Array): void {
-  const s = Array.from({ length: 8 }, (_, k) => [acc[k]!, acc[8 + k]!] as [number, number]);
-  const join = (u: [number, number], v: [number, number]): [number, number] => { ddAdd(out, u[0], u[1], v[0], v[1]); return [out[0]!, out[1]!]; };
-  join(join(join(s[0]!, s[1]!), join(s[2]!, s[3]!)), join(join(s[4]!, s[5]!), join(s[6]!, s[7]!)));
+  // Allocation-free (GEMV joins once per row): the four pair sums, then the two halves, then the whole.
+  const t = joinScratch;
+  for (let k = 0; k < 4; k++) {
+    ddAdd(out, acc[2 * k]!, acc[8 + 2 * k]!, acc[2 * k + 1]!, acc[9 + 2 * k]!);
+    t[2 * k] = out[0]!; t[2 * k + 1] = out[1]!;
+  }
+  ddAdd(out, t[0]!, t[1]!, t[2]!, t[3]!);
+  const h = out[0]!, l = out[1]!;
+  ddAdd(out, t[4]!, t[5]!, t[6]!, t[7]!);
+  ddAdd(out, h, l, out[0]!, out[1]!);
 }
+
+const joinScratch = new Float64Array(8);
 
 /**
  * Σ xᵢyᵢ for i < n summed in double-double, as [hi, lo] (the caller checked {@link wasmStorageOf} for both and
