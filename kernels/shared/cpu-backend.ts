@@ -28,7 +28,12 @@ export type CpuBackendOption = 'cpu' | 'wasm' | 'js';
 export const WASM_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv', 'trsv', 'ellSpmv', 'axpy', 'waxpby', 'scal', 'asum', 'nrm2']);
 
 /** The kernels whose WebAssembly program also sums in double-double (see {@link wasmNumericsOf}). */
-export const WASM_DD_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot']);
+export const WASM_DD_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv', 'ellSpmv']);
+
+/** The kernels of {@link WASM_DD_KERNELS}, for messages ("dot, gemv, ellSpmv"). */
+function ddKernelList(): string {
+  return [...WASM_DD_KERNELS].join(', ');
+}
 
 /**
  * What a WebAssembly program computes in: `'f64'` (fp64 arithmetic, recursive accumulation) or `'dd'` (a sum in
@@ -67,8 +72,8 @@ export function wasmRefusal(call: CpuCall): Refusal | undefined {
   if (typeof numerics !== 'string') return numerics;
   if (numerics === 'dd' && !WASM_DD_KERNELS.has(call.kernel)) {
     return call.arithmetic === findFormat('f64')!.arithmetic
-      ? option(`WebAssembly sums ${call.kernel} with the recursive accumulation only (the dd accumulation: DOT only)`, 'options.accumulation')
-      : option(`WebAssembly computes ${call.kernel} in f64 arithmetic only (double-double: DOT only)`, 'options.arithmetic');
+      ? option(`WebAssembly sums ${call.kernel} with the recursive accumulation only (the dd accumulation: ${ddKernelList()} only)`, 'options.accumulation')
+      : option(`WebAssembly computes ${call.kernel} in f64 arithmetic only (double-double: ${ddKernelList()} only)`, 'options.arithmetic');
   }
   for (const [name, r, use] of call.operands) {
     const s = wasmStorageOf(r.accessor);
