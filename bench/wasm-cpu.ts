@@ -11,6 +11,8 @@
  * Writes bench/results/wasm-cpu.json and the `wasm-cpu` section of docs/performance.md (under 3 minutes with the
  * default 5 rounds on a 2-core VM).
  * Run: npx tsc -p tsconfig.json && node dist/bench/wasm-cpu.js [--rounds=5]
+ * `--quick`: small sizes (n = 2^16, 256², Laplacian 16³), no STREAM, nothing written — a check that every case runs
+ * (the labels keep the full sizes).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
@@ -27,6 +29,7 @@ import { seededRandom } from '../src/sparse/seeded-random.js';
 import { machineDescription, markdownTable, today, writePerformanceSection, writeResults } from './report.js';
 
 const rounds = Number(process.argv.find((a) => a.startsWith('--rounds='))?.slice(9) ?? 5);
+const quick = process.argv.includes('--quick');
 const loadAtStart = loadavg()[0]!;
 
 /** stdlib's dtrsv where installed (a dev dependency; the TRSV goal's peer). */
@@ -34,8 +37,8 @@ type Dtrsv = (order: string, uplo: string, trans: string, diag: string, n: numbe
 const dtrsv: Dtrsv | null = (() => {
   try { return createRequire(import.meta.url)('@stdlib/blas-base-dtrsv') as Dtrsv; } catch { return null; }
 })();
-const N = 2 ** 24;
-const M = 4096;
+const N = quick ? 2 ** 16 : 2 ** 24;
+const M = quick ? 256 : 4096;
 
 function data(n: number, seed: number): Float64Array {
   const random = seededRandom(seed);
@@ -78,6 +81,14 @@ for (const [name, storage, bytes] of DOT_STORAGES) {
   if (!(Math.abs(dot(x, y, { backend: 'wasm' }) - dot(x, y, { backend: 'js' })) <= 2 * b)) throw new Error(`DOT ${name}: backends disagree beyond the bound`);
 }
 cases.push({ name: 'DOT f64, @stdlib/blas-base-ddot', group: 'dot-stdlib', bytes: 16 * N, run: () => ddot(N, xs, 1, ys, 1) });
+// fp32 arithmetic on fp32 storage: WebAssembly's f32x4 lanes against the JavaScript f32 kernel (Math.fround per
+// operation), the same-run peer; results checked within dotBound (f32) of each other.
+{
+  const x = vector(xs, { storage: formats.f32, arithmetic: formats.f32 }), y = vector(ys, { storage: formats.f32, arithmetic: formats.f32 });
+  for (const backend of ['js', 'wasm'] as const) cases.push({ name: `DOT f32 storage, f32 arithmetic, n = 2^24 (${backend})`, group: `dot-f32-f32-${backend}`, bytes: 8 * N, run: () => dot(x, y, { arithmetic: formats.f32, backend }) });
+  const b = dotBound(x, y, { arithmetic: formats.f32 });
+  if (!(Math.abs(dot(x, y, { arithmetic: formats.f32, backend: 'wasm' }) - dot(x, y, { arithmetic: formats.f32, backend: 'js' })) <= 2 * b)) throw new Error('DOT f32 arithmetic: backends disagree beyond the bound');
+}
 {
   const x = vectorOf(xs, formats.f64), y = vectorOf(ys, formats.f64);
   for (const backend of ['js', 'wasm'] as const) cases.push({ name: `AXPY f64, n = 2^24 (${backend})`, group: `axpy-${backend}`, bytes: 24 * N, run: () => axpy(1e-9, x, y, { backend }) });
@@ -111,7 +122,7 @@ for (const layout of ['col', 'row'] as const) {
 
 // DD DOT on fp64 data, n = 2^20: WebAssembly double-double against the fp64 DOT of the same vectors and the
 // double-double package (two chains, its best use).
-const DD_N = 2 ** 20;
+const DD_N = quick ? 2 ** 12 : 2 ** 20;
 {
   const dx = xs.subarray(0, DD_N), dy = ys.subarray(0, DD_N);
   const x = vectorOf(dx, formats.f64), y = vectorOf(dy, formats.f64);
@@ -131,7 +142,7 @@ const DD_N = 2 ** 20;
 
 // ELL SpMV on the 3-D Laplacian 128³ (7 slots): bytes = values + column indices + x read + y written, once each.
 {
-  const L = laplacianEll([128, 128, 128]);
+  const L = quick ? laplacianEll([16, 16, 16]) : laplacianEll([128, 128, 128]);
   const ellBytes = (valueBytes: number): number => L.stride * L.width * (valueBytes + 4) + 16 * L.rows;
   const x = vectorOf(data(L.cols, 5), formats.f64), y = vector(L.rows);
   for (const [name, storage, bytes] of [['f64', formats.f64, 8], ['f32', formats.f32, 4]] as const) {
@@ -145,7 +156,7 @@ const DD_N = 2 ** 20;
   }
 }
 
-const binary = compileStream();
+const binary = quick ? null : compileStream();
 const times = new Map<string, number[]>(cases.map((c) => [c.group, []]));
 const stream: number[] = [];
 for (const c of cases) c.run(); // warm-up: compile every kernel
@@ -176,6 +187,7 @@ const goals = [
   ['DOT: f64 time / i8 storage time (wasm; goal ≥ 4)', ratio('dot-f64-wasm', 'dot-i8-wasm')],
   ['DOT f64: js time / wasm time', ratio('dot-f64-js', 'dot-f64-wasm')],
   ['DOT f64: stdlib ddot time / wasm time', ratio('dot-stdlib', 'dot-f64-wasm')],
+  ['DOT f32 storage, f32 arithmetic: js time / wasm time', ratio('dot-f32-f32-js', 'dot-f32-f32-wasm')],
   ['GEMV N f64 col-major: js time / wasm time', ratio('gemv-col-js', 'gemv-col-wasm')],
   ['GEMV N f64 row-major: js time / wasm time', ratio('gemv-row-js', 'gemv-row-wasm')],
   ['AXPY f64: js time / wasm time', ratio('axpy-js', 'axpy-wasm')],
@@ -191,6 +203,12 @@ const goals = [
   ['DD DOT 2^20: js time / wasm time', ratio('dot20-dd-js', 'dot20-dd-wasm')],
 ];
 
+if (quick) {
+  console.log('quick run (small sizes, labels keep the full sizes): nothing written');
+  console.log(rows.map((r) => r.join('  ')).join('\n'));
+  console.log(goals.map((g) => g.join(': ')).join('\n'));
+  process.exit(0);
+}
 writeResults('wasm-cpu', { rounds, loadAverage: { start: loadAtStart, end: loadavg()[0] }, dtrsv: !!dtrsv, stream: { binary: !!binary, dotGBs: stream }, wasmSimd: wasmSimdAvailable(), cases: cases.map((c) => ({ name: c.name, group: c.group, bytes: c.bytes, ms: times.get(c.group) })) });
 writePerformanceSection('wasm-cpu', `## The CPU at memory speed: WebAssembly SIMD against the generated JavaScript — ${today()}
 

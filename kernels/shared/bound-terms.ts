@@ -6,7 +6,8 @@
  * result. For the recursive accumulation that is γ_n·Σ|terms| for ANY order of adding n terms — a sum tree of n
  * leaves puts each term under at most n − 1 additions (Higham, Accuracy and Stability, §4.2) — so one bound
  * covers the generated JavaScript (left to right), the WebAssembly kernels (eight interleaved partial sums in
- * SIMD lanes, then a fixed tree: kernels/dot/dot-wasm.ts) and worker splits alike. The WebAssembly kernels do not
+ * SIMD lanes, then a fixed tree: kernels/dot/dot-wasm.ts; in fp32 arithmetic the same order in binary32) and
+ * worker splits alike. The WebAssembly kernels do not
  * fuse multiply-adds (each product is rounded, as in the JavaScript kernels), so the product roundings counted
  * here are the ones they make. The compensated and extended accumulations run on the generated JavaScript
  * only, in its order. The GPU's orders have their own bounds where they differ (TRSV's block inverse).
