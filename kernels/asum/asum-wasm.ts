@@ -24,7 +24,7 @@ function asumChunk(sx: WasmStorage, scaled: boolean, lanes: 'f64' | 'f32'): Asum
     const n = l.param(I32);
     const i = l.local(I32);
     const acc = l.locals_(V128, v.vectors);
-    const x = operandLocals(l, px, scaled);
+    const x = operandLocals(l, px, scaled, lanes);
     const step = ks.flatMap((k) => [
       ...op.get(acc + k), ...v.load(x, k), ...op.simd(v.abs), ...op.simd(v.add), ...op.set(acc + k),
     ]);

@@ -37,7 +37,7 @@ export function dotChunk(sx: WasmStorage, scaledX: boolean, sy: WasmStorage, sca
     const n = l.param(I32);
     const i = l.local(I32);
     const acc = l.locals_(V128, v.vectors);
-    const x = operandLocals(l, px, scaledX), y = operandLocals(l, py, scaledY);
+    const x = operandLocals(l, px, scaledX, lanes), y = operandLocals(l, py, scaledY, lanes);
     const step = ks.flatMap((k) => [
       ...op.get(acc + k), ...v.load(x, k), ...v.load(y, k), ...op.simd(v.mul), ...op.simd(v.add), ...op.set(acc + k),
     ]);

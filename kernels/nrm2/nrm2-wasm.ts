@@ -26,7 +26,7 @@ function squaresChunk(sx: WasmStorage, scaled: boolean, lanes: 'f64' | 'f32'): S
     const n = l.param(I32), s1 = l.param(F64), s2 = l.param(F64);
     const i = l.local(I32), v1 = l.local(V128), v2 = l.local(V128), t = l.local(V128);
     const acc = l.locals_(V128, v.vectors);
-    const x = operandLocals(l, px, scaled);
+    const x = operandLocals(l, px, scaled, lanes);
     const step = ks.flatMap((k) => [
       ...v.load(x, k), ...op.get(v1), ...op.simd(v.mul), ...op.get(v2), ...op.simd(v.mul), ...op.tee(t),
       ...op.get(t), ...op.simd(v.mul), ...op.get(acc + k), ...op.simd(v.add), ...op.set(acc + k),

@@ -85,7 +85,6 @@ export function wasmRefusal(call: CpuCall): Refusal | undefined {
     const s = wasmStorageOf(r.accessor);
     if (typeof s === 'string') return { code: 'INVALID_FORMAT', parameter: name, reason: s };
     if (numerics === 'dd' && r.accessor.scale) return { code: 'INVALID_FORMAT', parameter: name, reason: 'WebAssembly sums in double-double over unscaled storage only (exact doubles)' };
-    if (numerics === 'f32' && !s.load4) return { code: 'INVALID_FORMAT', parameter: name, reason: `WebAssembly has no f32-arithmetic read of ${s.name} storage (one rounding of hi + lo)` };
     if (use === 'write' && (!s.writable || r.accessor.scale)) return { code: 'INVALID_FORMAT', parameter: name, reason: `WebAssembly writes unscaled f64 and f32 storage only (not ${r.accessor.scale ? 'scaled ' : ''}${s.name})` };
   }
   return call.kernelRefusal;

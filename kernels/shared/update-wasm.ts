@@ -30,8 +30,8 @@ function updateChunk(form: UpdateForm, x: [WasmStorage, boolean] | null, y: [Was
     const px = operandParams(l, x?.[0] ?? out), py = operandParams(l, y?.[0] ?? out);
     const n = l.param(I32), alpha = l.param(F64), beta = l.param(F64), pout = l.param(I32);
     const i = l.local(I32), a = l.local(0x7b), b = l.local(0x7b);
-    const ox: WasmOperand | null = x ? operandLocals(l, px, x[1]) : null;
-    const oy: WasmOperand | null = y ? operandLocals(l, py, y[1]) : null;
+    const ox: WasmOperand | null = x ? operandLocals(l, px, x[1], lanes) : null;
+    const oy: WasmOperand | null = y ? operandLocals(l, py, y[1], lanes) : null;
     const ax = (k: number): number[] => [...op.get(a), ...v.load(ox!, k), ...op.simd(v.mul)];
     const by = (k: number): number[] => [...op.get(b), ...v.load(oy!, k), ...op.simd(v.mul)];
     const zero = [...op.f64(0), ...v.splat];

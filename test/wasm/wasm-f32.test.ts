@@ -10,12 +10,13 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
   axpy, waxpby, scal, dot, asum, nrm2, gemv, trsv, ellSpmv, ellFromMatrix, dotBound, asumBound, nrm2Bound, vector, matrix, formats, cpuBackendOf,
-  type Range,
+  range, rowMajor, type Range,
 } from '../../src/index.js';
 import { buildVector, changedOutside, exactDotOf, exactVector, positionsOf, snapshot, vectorSpec, withinBound, errorOf, type VectorSpec } from '../kernels/matrix-kernel-fixtures.js';
 import { expectModprec } from '../sparse/sparse-arbitraries.js';
 import { CHUNK } from '../../src/backends/wasm/wasm-storage.js';
 import { Q } from '../dd/exact-rational.js';
+import { roundToOddDd } from '../../src/formats/convert/round-to-odd.js';
 import '../../src/formats/dd/register.js';
 
 const f = Math.fround;
@@ -136,6 +137,37 @@ describe('fp32 arithmetic in WebAssembly: the element-wise updates, the same bit
   });
 });
 
+describe('fp32 arithmetic in WebAssembly: double-double storage read in one rounding (round-to-odd, then binary32)', () => {
+  /** Pairs as stored: normalised ones near binary32 ties and halfway points, and arbitrary (unnormalised) ones. */
+  const pair = fc.oneof(
+    fc.tuple(fc.integer({ min: 1, max: 2 ** 24 }), fc.integer({ min: -40, max: 40 }), fc.constantFrom(-1, 1), fc.integer({ min: 30, max: 80 }))
+      .map(([k, e, sign, d]) => { const hi = (k + 0.5) * 2 ** (e - 24) * sign; return { hi, lo: (d % 2 ? 1 : -1) * Math.abs(hi) * 2 ** -d }; }),
+    fc.tuple(ordinary(1e3), ordinary(1e3)).map(([a, b]) => ({ hi: a + b, lo: b - ((a + b) - a) })),
+    fc.record({ hi: fc.constantFrom(0, -0, 1, 1 + 2 ** -52, -3, 1e39, 3.4028235677973366e38, Infinity, NaN, 2 ** -1074), lo: fc.constantFrom(0, -0, 2 ** -60, -(2 ** -60), 1, -1e-300, NaN, Infinity) }),
+  );
+  /** A double-double vector (walked with `stride`) holding exactly these pairs, written raw (no encoder checks). */
+  function ddVector(pairs: readonly { hi: number; lo: number }[], stride: number): Range<1, any> {
+    const v = range(rowMajor<1, any>({ size: [pairs.length], stride, storage: formats.dd, arithmetic: formats.f32 }));
+    const data = v.accessor.data as Float64Array;
+    for (let i = 0; i < pairs.length; i++) { const k = v.accessor.linearIndex([i]); data[2 * k] = pairs[i]!.hi; data[2 * k + 1] = pairs[i]!.lo; }
+    return v;
+  }
+  it('DOT of a dd vector with ones: each read is fround(roundToOddDd(hi, lo)), summed in the lane order', () => {
+    fc.assert(fc.property(fc.array(pair, { maxLength: 40 }), fc.constantFrom(1, -2), (pairs, stride) => {
+      const d = ddVector(pairs, stride);
+      const ones = vector(pairs.map(() => 1), { storage: formats.f32, arithmetic: formats.f32 });
+      const reads = pairs.map(({ hi, lo }) => f(roundToOddDd(hi, lo)));
+      expect(Object.is(dot(d, ones, { ...F32, backend: 'wasm' }), laneOrderF32(reads))).toBe(true);
+      // Element by element through WAXPBY (w := 1·x + 0): the same bits as the JavaScript kernel.
+      const [w1, w2] = twice(() => vector(pairs.length, { storage: formats.f64 }));
+      waxpby(1, d, 0, d, w1, { ...F32, backend: 'wasm' });
+      waxpby(1, d, 0, d, w2, { ...F32, backend: 'js' });
+      expect(raw(w1)).toEqual(raw(w2));
+      expect(raw(w1)).toEqual(reads);
+    }), { numRuns: 300 });
+  });
+});
+
 describe('fp32 arithmetic in WebAssembly: DOT, ASUM, NRM2', () => {
   const values = (n: number) => fc.array(fc.oneof({ weight: 9, arbitrary: ordinary(4) }, { weight: 1, arbitrary: fc.double({ min: -4, max: 4, noNaN: true }) }, { weight: 1, arbitrary: fc.constantFrom(-0, 1e-40, 1e-310, 2 ** -126) }), { minLength: n, maxLength: n });
 
@@ -250,11 +282,8 @@ describe('fp32 arithmetic: the automatic choice and the typed refusals', () => {
     expect(raw(y)).toEqual([2, 9]);
   });
 
-  it('double-double storage (hi + lo would round twice) and other accumulations are refused naming the parameter', () => {
-    const d = vector([1, 2], { storage: formats.dd, arithmetic: formats.f64 });
-    expectModprec(() => dot(d, vector([1, 1]), { ...F32, backend: 'wasm' }), 'INVALID_FORMAT', 'x');
-    expect(cpuBackendOf('dot', { x: d, y: d }, F32).backend).toBe('js');
-    expect(dot(d, vector([1, 1]), F32)).toBe(3);
+  it('other accumulations are refused naming options.accumulation; the automatic choice runs JavaScript', () => {
     expectModprec(() => asum(x, { ...F32, backend: 'wasm', accumulation: 'kahan' }), 'INVALID_OPTION', 'options.accumulation');
+    expect(cpuBackendOf('dot', { x, y: x }, { ...F32, accumulation: 'pairwise' })).toEqual({ backend: 'js', reason: 'options.accumulation: WebAssembly sums in f32 arithmetic with the recursive accumulation only (not pairwise)' });
   });
 });

@@ -57,10 +57,13 @@ export function operandParams(l: WasmLocals, storage: WasmStorage): { storage: W
   return { storage, pointer: l.param(I32), scaleParam: l.param(F64) };
 }
 
-/** Allocates an operand's locals; `scaled` when its values must be multiplied by the scale. */
-export function operandLocals(l: WasmLocals, p: { storage: WasmStorage; pointer: number; scaleParam: number }, scaled: boolean): WasmOperand {
+/**
+ * Allocates an operand's locals; `scaled` when its values must be multiplied by the scale; `lanes` 'f32' adds the
+ * scratch locals of the storage's binary32 read ({@link WasmStorage.scratch4}).
+ */
+export function operandLocals(l: WasmLocals, p: { storage: WasmStorage; pointer: number; scaleParam: number }, scaled: boolean, lanes: 'f64' | 'f32' = 'f64'): WasmOperand {
   const scale = scaled ? l.local(V128) : -1;
-  const n = decoderLocals(p.storage);
+  const n = decoderLocals(p.storage) + (lanes === 'f32' ? p.storage.scratch4 ?? 0 : 0);
   const first = n > 0 ? l.locals_(V128, n) : 0;
   return { ...p, scale, constants: Array.from({ length: n }, (_, k) => first + k) };
 }

@@ -54,10 +54,12 @@ export interface WasmStorage {
   /**
    * For fp32 arithmetic: instructions leaving an f32x4 of the four elements at (local `pointer`) + `offset` on the
    * stack, each rounded to binary32 to nearest even — the `Math.fround` of the JavaScript f32 arithmetic's read
-   * (exact for the formats of at most 24 significand bits); `constants` as for load2. Absent where the read is
-   * not one rounding of a double (double-double storage: hi + lo would round twice).
+   * (exact for the formats of at most 24 significand bits; double-double: hi + lo in one rounding, through
+   * round-to-odd); `constants` as for load2, followed by {@link WasmStorage.scratch4} scratch locals.
    */
   load4?(pointer: number, offset: number, constants: readonly number[]): number[];
+  /** v128 scratch locals load4 needs after the decoder's own locals (allocated for fp32 arithmetic only). */
+  readonly scratch4?: number;
 }
 
 const splat32 = (k: number): number[] => [...op.i32(k | 0), ...op.simd(SIMD.i32x4Splat)];
@@ -154,7 +156,7 @@ const i32: WasmStorage = {
 // Double-double (interleaved hi, lo) read by fp64 arithmetic: the value hi + lo, as the JavaScript kernels read it
 // (src/formats/f64/f64-arithmetic.ts). The two elements' pairs are regrouped into (hi₀, hi₁) and (lo₀, lo₁).
 const dd: WasmStorage = {
-  name: 'dd', bytes: 16, words: 2, writable: false, constants: [],
+  name: 'dd', bytes: 16, words: 2, writable: false, constants: [], scratch4: 3, load4: (p, o, scratch) => ddLoad4(p, o, scratch),
   load2: (p, o) => [
     ...op.get(p), ...op.simdMem(SIMD.load, 0, o), ...op.get(p), ...op.simdMem(SIMD.load, 0, o + 16),
     ...op.simd(0x0d /* i8x16.shuffle */, 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23),
@@ -164,6 +166,43 @@ const dd: WasmStorage = {
   ],
 };
 
+// Double-double read by fp32 arithmetic: the JavaScript reads fround(roundToOddDd(hi, lo))
+// (src/formats/convert/round-to-odd.ts) — hi + lo rounded to odd at 53 bits, then to binary32 in one rounding.
+// The same case analysis, lane-wise: lo = 0 → hi; hi = 0 or not finite → hi + lo; hi's last bit odd → hi;
+// else hi's bit pattern ± 1 towards lo's side ((hi > 0) === (lo > 0): + 1). Then demoted to nearest even.
+const V128_ZERO = op.simd(0x0c /* v128.const */, ...new Array<number>(16).fill(0));
+const I64X2_ONE = op.simd(0x0c, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0);
+const [F64X2_EQ, F64X2_NE, F64X2_GT, ANDNOT, XOR, I64X2_ADD, I64X2_EQ] = [0x47, 0x48, 0x4a, 0x4f, 0x51, 0xce, 0xd6];
+
+/** Instructions leaving f64x2 roundToOddDd(hi, lo) of the pair of locals (hi, lo), with scratch local t. */
+function roundToOddLanes(hi: number, lo: number, t: number): number[] {
+  const s = (code: number): number[] => op.simd(code);
+  return [
+    // t := hi ≠ 0 and finite (hi − hi = 0)
+    ...op.get(hi), ...op.get(hi), ...s(SIMD.f64x2Sub), ...V128_ZERO, ...s(F64X2_EQ), ...op.get(hi), ...V128_ZERO, ...s(F64X2_NE), ...s(SIMD.and), ...op.set(t),
+    // adjusted = hi's pattern + (−1 where (hi > 0) ≠ (lo > 0), else + 1)
+    ...op.get(hi), ...op.get(hi), ...V128_ZERO, ...s(F64X2_GT), ...op.get(lo), ...V128_ZERO, ...s(F64X2_GT), ...s(XOR), ...I64X2_ONE, ...s(SIMD.or), ...s(I64X2_ADD),
+    // otherwise: hi + lo where lo ≠ 0 and not t, else hi
+    ...op.get(hi), ...op.get(lo), ...s(SIMD.f64x2Add), ...op.get(hi),
+    ...op.get(lo), ...V128_ZERO, ...s(F64X2_NE), ...op.get(t), ...s(ANDNOT), ...s(SIMD.bitselect),
+    // adjusted where lo ≠ 0, t and hi's last bit is even
+    ...op.get(lo), ...V128_ZERO, ...s(F64X2_NE), ...op.get(t), ...s(SIMD.and),
+    ...op.get(hi), ...I64X2_ONE, ...s(SIMD.and), ...V128_ZERO, ...s(I64X2_EQ), ...s(SIMD.and),
+    ...s(SIMD.bitselect),
+  ];
+}
+
+/** The f32x4 of four double-double elements at p + o (interleaved hi, lo), read as fp32 arithmetic reads them. */
+function ddLoad4(p: number, o: number, [hi, lo, t]: readonly number[]): number[] {
+  const pair = (at: number): number[] => [
+    ...op.get(p), ...op.simdMem(SIMD.load, 0, at), ...op.get(p), ...op.simdMem(SIMD.load, 0, at + 16),
+    ...op.simd(0x0d /* i8x16.shuffle */, 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23), ...op.set(hi!),
+    ...op.get(p), ...op.simdMem(SIMD.load, 0, at), ...op.get(p), ...op.simdMem(SIMD.load, 0, at + 16),
+    ...op.simd(0x0d, 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31), ...op.set(lo!),
+    ...roundToOddLanes(hi!, lo!, t!), ...op.simd(SIMD.f32x4DemoteF64x2Zero),
+  ];
+  return [...pair(o), ...pair(o + 32), ...op.simd(0x0d, 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23)];
+}
 const byName = new Map<string, WasmStorage>([f64, f32, f16, bf16, i8, i16, i32, dd].map((s) => [s.name, s]));
 
 /**
