@@ -81,6 +81,14 @@ for (const [name, storage, bytes] of DOT_STORAGES) {
   if (!(Math.abs(dot(x, y, { backend: 'wasm' }) - dot(x, y, { backend: 'js' })) <= 2 * b)) throw new Error(`DOT ${name}: backends disagree beyond the bound`);
 }
 cases.push({ name: 'DOT f64, @stdlib/blas-base-ddot', group: 'dot-stdlib', bytes: 16 * N, run: () => ddot(N, xs, 1, ys, 1) });
+// fp32 arithmetic on fp32 storage: WebAssembly's f32x4 lanes against the JavaScript f32 kernel (Math.fround per
+// operation), the same-run peer; results checked within dotBound (f32) of each other.
+{
+  const x = vector(xs, { storage: formats.f32, arithmetic: formats.f32 }), y = vector(ys, { storage: formats.f32, arithmetic: formats.f32 });
+  for (const backend of ['js', 'wasm'] as const) cases.push({ name: `DOT f32 storage, f32 arithmetic, n = 2^24 (${backend})`, group: `dot-f32-f32-${backend}`, bytes: 8 * N, run: () => dot(x, y, { arithmetic: formats.f32, backend }) });
+  const b = dotBound(x, y, { arithmetic: formats.f32 });
+  if (!(Math.abs(dot(x, y, { arithmetic: formats.f32, backend: 'wasm' }) - dot(x, y, { arithmetic: formats.f32, backend: 'js' })) <= 2 * b)) throw new Error('DOT f32 arithmetic: backends disagree beyond the bound');
+}
 {
   const x = vectorOf(xs, formats.f64), y = vectorOf(ys, formats.f64);
   for (const backend of ['js', 'wasm'] as const) cases.push({ name: `AXPY f64, n = 2^24 (${backend})`, group: `axpy-${backend}`, bytes: 24 * N, run: () => axpy(1e-9, x, y, { backend }) });
@@ -201,6 +209,7 @@ const goals = [
   ['DOT: f64 time / i8 storage time (wasm; goal ≥ 4)', ratio('dot-f64-wasm', 'dot-i8-wasm')],
   ['DOT f64: js time / wasm time', ratio('dot-f64-js', 'dot-f64-wasm')],
   ['DOT f64: stdlib ddot time / wasm time', ratio('dot-stdlib', 'dot-f64-wasm')],
+  ['DOT f32 storage, f32 arithmetic: js time / wasm time', ratio('dot-f32-f32-js', 'dot-f32-f32-wasm')],
   ['GEMV N f64 col-major: js time / wasm time', ratio('gemv-col-js', 'gemv-col-wasm')],
   ['GEMV N f64 row-major: js time / wasm time', ratio('gemv-row-js', 'gemv-row-wasm')],
   ['AXPY f64: js time / wasm time', ratio('axpy-js', 'axpy-wasm')],

@@ -13,7 +13,7 @@
 import type { Range } from '../../src/core/range.js';
 import { chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
 import { gamma, recursiveAccumulation, resolveAccumulation } from '../shared/accumulation.js';
-import { arithmeticLimits, elementReadRoundings, returnedDoubleBound, storedMagnitude } from '../shared/bound-terms.js';
+import { arithmeticLimits, elementReadRoundings, returnedDoubleBound, scaleUnderflowError, storedMagnitude } from '../shared/bound-terms.js';
 
 /**
  * Upper bound on |asum(x, options) − Σ|x̂ᵢ||, x̂ the values as stored.
@@ -47,7 +47,7 @@ export function asumBound(x: Range<1, any>, options: KernelOptions = {}): number
     absSum += storedMagnitude(x, i);
     const r = elementReadRoundings(x, ar, i);
     reads = Math.max(reads, r);
-    underflow += 2 * r * eta;
+    underflow += 2 * r * eta + scaleUnderflowError(x, ar, i);
   }
   // The fp64 sum above rounds n − 1 times: enlarge it so it stays an upper bound.
   absSum *= 1 + (n + 2) * 2 ** -52;

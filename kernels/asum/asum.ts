@@ -2,7 +2,7 @@
  * ASUM: Σ|xᵢ|.
  * @module
  */
-import { chooseCpuBackend, type CpuBackendOption } from '../shared/cpu-backend.js';
+import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
 import { runWasm } from '../shared/run-wasm.js';
 import { wasmAsum } from './asum-wasm.js';
 import type { Range } from '../../src/core/range.js';
@@ -46,7 +46,7 @@ export function asum(x: Range<1, any>, options: (KernelOptions & { backend?: Cpu
   const cpu = chooseCpuBackend(requested, { kernel: 'asum', operands: [['x', x, 'read']], arithmetic: ar, accumulation: acc });
   if (n === 0) return 0;
   let result = 0;
-  if (cpu === 'wasm' && runWasm(requested, () => { result = wasmAsum(x.accessor, n); })) return result;
+  if (cpu === 'wasm' && runWasm(requested, () => { result = wasmAsum(x.accessor, n, wasmNumericsOf(ar, acc) === 'f32' ? 'f32' : 'f64'); })) return result;
   const xv = ar.register('xv');
   const res = ar.register('res');
   const f = vectorKernel({

@@ -7,7 +7,7 @@ import { checkRange, checkSameLength, checkScalar, chooseArithmetic, checkReadab
 import { vectorKernel, operandArgs } from '../../src/backends/cpu/vector-kernel.js';
 import { loadVectorElement } from '../../src/backends/cpu/reduction-kernel.js';
 import { checkNoOverlap } from '../shared/aliasing.js';
-import { chooseCpuBackend, type CpuBackendOption } from '../shared/cpu-backend.js';
+import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
 import { runWasm } from '../shared/run-wasm.js';
 import { wasmUpdate } from '../shared/update-wasm.js';
 import { recursiveAccumulation } from '../shared/accumulation.js';
@@ -57,7 +57,7 @@ export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options:
   checkReadableIn(ar, [['x', x], ['y', y]]);
   const cpu = chooseCpuBackend(requested, { kernel: 'axpy', operands: [['x', x, 'read'], ['y', y, 'write']], arithmetic: ar, accumulation: recursiveAccumulation });
   if (n === 0 || alpha === 0) return;
-  if (cpu === 'wasm' && runWasm(requested, () => wasmUpdate('ax+y', alpha, x.accessor, 1, y.accessor, y.accessor, n))) return;
+  if (cpu === 'wasm' && runWasm(requested, () => wasmUpdate('ax+y', alpha, x.accessor, 1, y.accessor, y.accessor, n, wasmNumericsOf(ar, recursiveAccumulation) === 'f32' ? 'f32' : 'f64'))) return;
   const a = ar.register('a');
   const xv = ar.register('xv');
   const yv = ar.register('yv');

@@ -14,7 +14,7 @@
 import type { Range } from '../../src/core/range.js';
 import { checkRange, chooseArithmetic } from '../shared/kernel-options.js';
 import { gamma, resolveAccumulation } from '../shared/accumulation.js';
-import { absProductSum, arithmeticLimits, elementReadRoundings, returnedDoubleBound, storeBound } from '../shared/bound-terms.js';
+import { absProductSum, arithmeticLimits, elementReadRoundings, returnedDoubleBound, scaleUnderflowError, storeBound } from '../shared/bound-terms.js';
 import type { ArithmeticFormat } from '../../src/formats/common/format.js';
 import { vectorMagnitudes } from '../shared/accessor-rounding.js';
 import type { DotOptions } from './dot.js';
@@ -70,6 +70,9 @@ export function dotBound(x: Range<1, any>, y: Range<1, any>, options: DotBoundOp
     maxY = Math.max(maxY, ay);
     // A read that rounds into the subnormal range errs by up to η absolutely, then is multiplied by the other factor.
     readUnderflow += 2 * eta * (rx * ay + ry * ax);
+    // A scale whose conversion underflows errs absolutely by up to ex (ey) on the read, times the other factor.
+    const ex = scaleUnderflowError(x, ar, i), ey = scaleUnderflowError(y, ar, i);
+    if (ex > 0 || ey > 0) readUnderflow += 2 * (ex * ay + ey * ax + ex * ey);
   }
   const absSum = absProductSum(n, xs, ys);
   // No overflow anywhere: every read, product and partial sum stays below the arithmetic's largest value

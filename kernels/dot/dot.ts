@@ -85,7 +85,7 @@ export function dot(x: Range<1, any>, y: Range<1, any>, options: (DotOptions & {
     // A non-finite double-double sum (non-finite inputs, or a splitting overflow near the top of the range) is
     // recomputed by the guarded JavaScript loop, which handles both (kernels/dot/dot-dd-wasm.ts).
     if (runWasm(requested, () => { const [hi, lo] = wasmDdDot(x.accessor, y.accessor, n, ar.kind === 'dd'); result = hi + lo; }) && Number.isFinite(result)) return result;
-  } else if (cpu === 'wasm' && runWasm(requested, () => { result = wasmDot(x.accessor, y.accessor, n); })) return result;
+  } else if (cpu === 'wasm' && runWasm(requested, () => { result = wasmDot(x.accessor, y.accessor, n, wasmNumericsOf(ar, acc) === 'f32' ? 'f32' : 'f64'); })) return result;
   const f = dotProgram(x.accessor, y.accessor, into?.accessor, ar, acc);
   const args = [...Operand.args(x.accessor), ...Operand.args(y.accessor), ...(into ? Operand.args(into.accessor) : [])];
   // A cold kernel's first long run would leave V8 in a deoptimisation loop (src/backends/cpu/prime.ts); DOT has no

@@ -4,7 +4,8 @@
  * Derivation, with x̂ the stored values, x̃ the reads (r read roundings), β the summation factor
  * (γ_n for the plain loop, which computes s := fl(fl(z·z) + s): one product and at most n − 1 additions per
  * term, Higham, Accuracy and Stability, eq. 3.5), η the arithmetic's underflow unit:
- * 1. Reads: |x̃ᵢ − x̂ᵢ| ≤ γ_r|x̂ᵢ| + 2rη, so |‖x̃‖ − ‖x̂‖| ≤ ‖x̃ − x̂‖ ≤ γ_r‖x̂‖ + 2rη√n.
+ * 1. Reads: |x̃ᵢ − x̂ᵢ| ≤ γ_r|x̂ᵢ| + 2rη + eᵢ (eᵢ: a scale whose conversion underflows, scaleUnderflowError in
+ *    kernels/shared/bound-terms.ts), so |‖x̃‖ − ‖x̂‖| ≤ ‖x̃ − x̂‖ ≤ γ_r‖x̂‖ + 2rη√n + Σeᵢ (added to the 2rη√n terms below).
  * 2. Scaling by σ = 2^−e (max|x̃ᵢ|·σ ∈ [1, 2)) is exact but for underflow: zᵢ = σx̃ᵢ + ζᵢ, |ζᵢ| ≤ 2η,
  *    so |‖z‖ − σ‖x̃‖| ≤ 2η√n. Z = ‖z‖ ≥ 1.
  * 3. The squares are non-negative, so the sum is Ŝ = Z²(1 + θ) + ν with |θ| ≤ β and |ν| ≤ 2nη (squares that
@@ -21,7 +22,7 @@ import type { Range } from '../../src/core/range.js';
 import { chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
 import { asArithmetic } from '../../src/formats/common/registry.js';
 import { gamma, resolveAccumulation } from '../shared/accumulation.js';
-import { arithmeticLimits, elementReadRoundings, returnedDoubleBound, storedMagnitude } from '../shared/bound-terms.js';
+import { arithmeticLimits, elementReadRoundings, returnedDoubleBound, scaleUnderflowError, storedMagnitude } from '../shared/bound-terms.js';
 
 /**
  * The relative part of {@link nrm2Bound} for n elements read exactly (no read roundings, no underflow):
@@ -74,6 +75,8 @@ export function nrm2Bound(x: Range<1, any>, options: KernelOptions = {}): number
   const { eta, max } = arithmeticLimits(ar);
   let largest = 0;
   let reads = 0;
+  // Σ and max of the absolute read errors of scales whose conversion underflows (‖e‖₂ ≤ ‖e‖₁).
+  let scaleErrors = 0, largestScaleError = 0;
   const magnitudes = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const m = storedMagnitude(x, i);
@@ -81,9 +84,12 @@ export function nrm2Bound(x: Range<1, any>, options: KernelOptions = {}): number
     magnitudes[i] = m;
     largest = Math.max(largest, m);
     reads = Math.max(reads, elementReadRoundings(x, ar, i));
+    const e = scaleUnderflowError(x, ar, i);
+    scaleErrors += e;
+    largestScaleError = Math.max(largestScaleError, e);
   }
   const readFactor = gamma(reads, u);
-  if (largest * (1 + readFactor) + 2 * reads * eta >= max) return Infinity;
+  if (largest * (1 + readFactor) + 2 * reads * eta + largestScaleError >= max) return Infinity;
   // ‖x̂‖ in fp64 without overflow: largest·√(Σ(|x̂ᵢ|/largest)²), enlarged for its own n + 4 roundings.
   let norm = 0;
   if (largest > 0) {
@@ -95,9 +101,9 @@ export function nrm2Bound(x: Range<1, any>, options: KernelOptions = {}): number
   const relative = nrm2RelativeBound(n, { ...options, arithmetic: ar });
   if (!Number.isFinite(relative)) return Infinity;
   const rootN = Math.sqrt(n);
-  const readUnderflow = 2 * reads * eta * rootN;
+  const readUnderflow = 2 * reads * eta * rootN + scaleErrors * (1 + 2 ** -50);
   const normOfReads = norm * (1 + readFactor) + readUnderflow;
-  const scaleBack = largest * (1 + readFactor) + 2 * reads * eta;
+  const scaleBack = largest * (1 + readFactor) + 2 * reads * eta + largestScaleError;
   const bound = relative * normOfReads + scaleBack * (5 * eta * rootN + 2 * Math.sqrt(2 * n * eta))
     + 2 ** -1074 + readFactor * norm + readUnderflow;
   // What nrm2 returns is a double: a dd or RNS norm is rounded once more.

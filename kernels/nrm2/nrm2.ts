@@ -2,7 +2,7 @@
  * NRM2: the Euclidean norm, safe from overflow and underflow.
  * @module
  */
-import { chooseCpuBackend, type CpuBackendOption } from '../shared/cpu-backend.js';
+import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
 import { runWasm } from '../shared/run-wasm.js';
 import { wasmSumOfScaledSquares } from './nrm2-wasm.js';
 import type { Range } from '../../src/core/range.js';
@@ -80,8 +80,11 @@ export function nrm2(x: Range<1, any>, options: (KernelOptions & { backend?: Cpu
   const h1 = Math.trunc(-e / 2);
   const h2 = -e - h1;
   let squares = 0;
-  if (cpu === 'wasm' && runWasm(requested, () => { squares = wasmSumOfScaledSquares(x.accessor, n, 2 ** h1, 2 ** h2); })) {
-    return Math.sqrt(squares) * 2 ** (e - Math.trunc(e / 2)) * 2 ** Math.trunc(e / 2);
+  const lanes = cpu === 'wasm' && wasmNumericsOf(ar, acc) === 'f32' ? 'f32' : 'f64';
+  if (cpu === 'wasm' && runWasm(requested, () => { squares = wasmSumOfScaledSquares(x.accessor, n, 2 ** h1, 2 ** h2, lanes); })) {
+    // The square root in the arithmetic, as the JavaScript kernel's (binary32: Math.fround of the double root).
+    const root = lanes === 'f32' ? Math.fround(Math.sqrt(squares)) : Math.sqrt(squares);
+    return root * 2 ** (e - Math.trunc(e / 2)) * 2 ** Math.trunc(e / 2);
   }
   const f = vectorKernel({
     kernel: 'nrm2', operands: [['x', x.accessor]], scalars: ['s1', 's2'], registers: ['xv', 'res', 'sc', 'sc2'], ar, acc,

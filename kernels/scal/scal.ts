@@ -6,7 +6,7 @@ import type { Range } from '../../src/core/range.js';
 import { checkRange, checkScalar, chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
 import { vectorKernel, operandArgs } from '../../src/backends/cpu/vector-kernel.js';
 import { loadVectorElement } from '../../src/backends/cpu/reduction-kernel.js';
-import { chooseCpuBackend, type CpuBackendOption } from '../shared/cpu-backend.js';
+import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
 import { runWasm } from '../shared/run-wasm.js';
 import { wasmUpdate } from '../shared/update-wasm.js';
 import { recursiveAccumulation } from '../shared/accumulation.js';
@@ -48,7 +48,7 @@ export function scal(alpha: number, x: Range<1, any>, options: (KernelOptions & 
   const cpu = chooseCpuBackend(requested, { kernel: 'scal', operands: [['x', x, 'write']], arithmetic: ar, accumulation: recursiveAccumulation });
   if (n === 0 || alpha === 1) return;
   const zero = alpha === 0;
-  if (cpu === 'wasm' && runWasm(requested, () => wasmUpdate(zero ? '0' : 'ax', alpha, zero ? null : x.accessor, 0, null, x.accessor, n))) return;
+  if (cpu === 'wasm' && runWasm(requested, () => wasmUpdate(zero ? '0' : 'ax', alpha, zero ? null : x.accessor, 0, null, x.accessor, n, wasmNumericsOf(ar, recursiveAccumulation) === 'f32' ? 'f32' : 'f64'))) return;
   const a = ar.register('a');
   const xv = ar.register('xv');
   const f = vectorKernel({

@@ -6,7 +6,8 @@
  * result. For the recursive accumulation that is γ_n·Σ|terms| for ANY order of adding n terms — a sum tree of n
  * leaves puts each term under at most n − 1 additions (Higham, Accuracy and Stability, §4.2) — so one bound
  * covers the generated JavaScript (left to right), the WebAssembly kernels (eight interleaved partial sums in
- * SIMD lanes, then a fixed tree: kernels/dot/dot-wasm.ts) and worker splits alike. The WebAssembly kernels do not
+ * SIMD lanes, then a fixed tree: kernels/dot/dot-wasm.ts; in fp32 arithmetic the same order in binary32) and
+ * worker splits alike. The WebAssembly kernels do not
  * fuse multiply-adds (each product is rounded, as in the JavaScript kernels), so the product roundings counted
  * here are the ones they make. Sums in double-double (double-double arithmetic, the `dd` accumulation) run in
  * WebAssembly too: GEMV reading op(A) by columns and ELL SpMV in the JavaScript's order and steps (the same bits);
@@ -144,6 +145,28 @@ export function elementReadRoundings(r: Range<1, any>, ar: ArithmeticFormat, i: 
 }
 
 /**
+ * Absolute error a read of element i of `r` takes from converting its scale into `ar` when that conversion
+ * underflows (|scale| below the arithmetic's smallest normal, fp32 arithmetic reading an fp64 scale such as
+ * 1e-40/32767): fl(s) = s(1 + δ) + ε with |ε| ≤ η, so the read q·fl(s) carries q·ε besides the relative δ that
+ * {@link elementReadRoundings} counts — η·|q| (q the stored value before the scale), doubled for the scale
+ * product's rounding. 0 for unscaled reads and for scales that convert exactly or to a normal number.
+ * @param r - a 1-D range
+ * @param ar - the kernel's arithmetic
+ * @param i - the element
+ * @returns the absolute error bound (∞ when q is not finite)
+ */
+export function scaleUnderflowError(r: Range<1, any>, ar: ArithmeticFormat, i: number): number {
+  const a = r.accessor;
+  if (!a.scale) return 0;
+  const s = r.readScale(i);
+  const { eta } = arithmeticLimits(ar);
+  // Below 2^emin (= η·2^p) the conversion's error is absolute; above it, relative and already counted.
+  if (exactIn(ar, s) || Math.abs(s) >= eta * 2 ** ar.significandBits) return 0;
+  const q = Math.abs(numberOfKind(a.storage.kind, a.storage.decode(a.data as never, a.linearIndex([i]))));
+  return 2 * eta * q * (1 + 2 ** -50);
+}
+
+/**
  * Whether the double `c` is exactly representable in `ar` (so converting it adds no rounding).
  * @param ar - an arithmetic format
  * @param c - a coefficient or scale
@@ -221,7 +244,7 @@ export function termBound(c: number, r: Range<1, any>, i: number, ar: Arithmetic
   // A stored value beyond the arithmetic's range (fp64 1e45 read into fp32) is read as ±∞, whatever c is.
   if (v * (1 + gamma(reads, ar.unitRoundoff)) >= max) return { magnitude: Infinity, error: Infinity };
   const relative = gamma(kc + reads + operations, ar.unitRoundoff) * magnitude;
-  const underflow = 4 * eta * (Math.abs(c) * reads + kc * v + operations + 1);
+  const underflow = 4 * eta * (Math.abs(c) * reads + kc * v + operations + 1) + 2 * Math.abs(c) * scaleUnderflowError(r, ar, i);
   return { magnitude, error: relative + underflow };
 }
 

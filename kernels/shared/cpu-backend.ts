@@ -35,16 +35,24 @@ function ddKernelList(): string {
   return [...WASM_DD_KERNELS].join(', ');
 }
 
+/** The kernels whose WebAssembly program also computes in fp32 arithmetic (see {@link wasmNumericsOf}). */
+export const WASM_F32_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'asum', 'nrm2', 'axpy', 'waxpby', 'scal']);
+
 /**
- * What a WebAssembly program computes in: `'f64'` (fp64 arithmetic, recursive accumulation) or `'dd'` (a sum in
- * double-double of exact products: double-double arithmetic with the recursive or `dd` accumulation, or fp64
- * arithmetic with the `dd` accumulation); a refusal for the rest (fp32 arithmetic, the other accumulations).
+ * What a WebAssembly program computes in: `'f64'` (fp64 arithmetic, recursive accumulation), `'f32'` (fp32
+ * arithmetic, recursive accumulation: f32x4 lanes) or `'dd'` (a sum in double-double of exact products:
+ * double-double arithmetic with the recursive or `dd` accumulation, or fp64 arithmetic with the `dd`
+ * accumulation); a refusal for the rest (other arithmetics, the other accumulations).
  */
-export function wasmNumericsOf(arithmetic: ArithmeticFormat, accumulation: Accumulation): 'f64' | 'dd' | Refusal {
+export function wasmNumericsOf(arithmetic: ArithmeticFormat, accumulation: Accumulation): 'f64' | 'f32' | 'dd' | Refusal {
   const f64 = findFormat('f64')!.arithmetic, dd = findFormat('dd')?.arithmetic;
   const ddAccumulation = accumulation.name === 'dd' && accumulationNames().includes('dd') && resolveAccumulation('dd') === accumulation;
+  if (arithmetic === findFormat('f32')!.arithmetic) {
+    return accumulation === recursiveAccumulation ? 'f32'
+      : { code: 'INVALID_OPTION', parameter: 'options.accumulation', reason: `WebAssembly sums in f32 arithmetic with the recursive accumulation only (not ${accumulation.name})` };
+  }
   if (arithmetic !== f64 && (dd === undefined || arithmetic !== dd)) {
-    return { code: 'INVALID_OPTION', parameter: 'options.arithmetic', reason: `WebAssembly computes in f64 or double-double arithmetic only (not ${arithmetic.name})` };
+    return { code: 'INVALID_OPTION', parameter: 'options.arithmetic', reason: `WebAssembly computes in f64, f32 or double-double arithmetic only (not ${arithmetic.name})` };
   }
   if (accumulation !== recursiveAccumulation && !ddAccumulation) {
     return { code: 'INVALID_OPTION', parameter: 'options.accumulation', reason: `WebAssembly sums with the recursive or dd accumulation only (not ${accumulation.name})` };
@@ -74,6 +82,9 @@ export function wasmRefusal(call: CpuCall): Refusal | undefined {
     return call.arithmetic === findFormat('f64')!.arithmetic
       ? option(`WebAssembly sums ${call.kernel} with the recursive accumulation only (the dd accumulation: ${ddKernelList()} only)`, 'options.accumulation')
       : option(`WebAssembly computes ${call.kernel} in f64 arithmetic only (double-double: ${ddKernelList()} only)`, 'options.arithmetic');
+  }
+  if (numerics === 'f32' && !WASM_F32_KERNELS.has(call.kernel)) {
+    return option(`WebAssembly has no f32 arithmetic for ${call.kernel} (f32: ${[...WASM_F32_KERNELS].join(', ')} only)`, 'options.arithmetic');
   }
   for (const [name, r, use] of call.operands) {
     const s = wasmStorageOf(r.accessor);

@@ -1,14 +1,16 @@
 /**
- * The element-wise updates in WebAssembly SIMD (f64 arithmetic; built-in storage read, f64 or f32 storage
+ * The element-wise updates in WebAssembly SIMD (f64 or f32 arithmetic; built-in storage read, f64 or f32 storage
  * written): out := α·x + y (AXPY), α·x + β·y, α·x, β·y + 0 or 0 (WAXPBY by which coefficients are zero), α·x or 0
  * (SCAL). Each element sees the same roundings, in the same order, as in the generated JavaScript (products,
- * then one addition; the f32 write rounds to nearest even, as Math.fround), so the results are bit-identical and
- * the bounds are those of the kernels. Operands are staged in chunks; the output chunk is copied back.
+ * then one addition; the f32 write rounds to nearest even, as Math.fround; in f32 arithmetic f32x4 lanes, every
+ * read, coefficient and operation rounded to binary32 as the JavaScript f32 arithmetic's Math.fround), so the
+ * results are bit-identical and the bounds are those of the kernels. Operands are staged in chunks; the output
+ * chunk is copied back.
  * @module
  */
 import type { Accessor } from '../../accessors/accessor.js';
 import { F64, I32, encodeModule, op, SIMD } from '../../src/backends/wasm/wasm-encoder.js';
-import { WasmLocals, load2, operandLocals, operandParams, operandSetup, stepLoop, type WasmOperand } from '../../src/backends/wasm/wasm-function.js';
+import { LANES, WasmLocals, operandLocals, operandParams, operandSetup, stepLoop, type WasmOperand } from '../../src/backends/wasm/wasm-function.js';
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
 import { CHUNK, chunkElements, scaleOf, stageVector, unstageVector, wasmStorageOf, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
 
@@ -19,34 +21,37 @@ const X_AT = 64, Y_AT = X_AT + CHUNK * 8, OUT_AT = Y_AT + CHUNK * 8;
 
 type UpdateChunk = (px: number, sx: number, py: number, sy: number, n: number, alpha: number, beta: number, out: number) => void;
 
-function updateChunk(form: UpdateForm, x: [WasmStorage, boolean] | null, y: [WasmStorage, boolean] | null, out: WasmStorage): UpdateChunk {
-  const key = `update ${form} ${x ? x[0].name + (x[1] ? '*s' : '') : '-'} ${y ? y[0].name + (y[1] ? '*s' : '') : '-'} ${out.name}`;
+function updateChunk(form: UpdateForm, x: [WasmStorage, boolean] | null, y: [WasmStorage, boolean] | null, out: WasmStorage, lanes: 'f64' | 'f32'): UpdateChunk {
+  const key = `update${lanes === 'f32' ? '-f32' : ''} ${form} ${x ? x[0].name + (x[1] ? '*s' : '') : '-'} ${y ? y[0].name + (y[1] ? '*s' : '') : '-'} ${out.name}`;
   return wasmExports(key, 'an element-wise update kernel', () => {
+    const v = LANES[lanes];
     const l = new WasmLocals();
     // Unused operands still take their parameters (one calling convention); their storage is any reader.
     const px = operandParams(l, x?.[0] ?? out), py = operandParams(l, y?.[0] ?? out);
     const n = l.param(I32), alpha = l.param(F64), beta = l.param(F64), pout = l.param(I32);
     const i = l.local(I32), a = l.local(0x7b), b = l.local(0x7b);
-    const ox: WasmOperand | null = x ? operandLocals(l, px, x[1]) : null;
-    const oy: WasmOperand | null = y ? operandLocals(l, py, y[1]) : null;
-    const ax = (k: number): number[] => [...op.get(a), ...load2(ox!, k), ...op.simd(SIMD.f64x2Mul)];
-    const by = (k: number): number[] => [...op.get(b), ...load2(oy!, k), ...op.simd(SIMD.f64x2Mul)];
-    const zero = [...op.f64(0), ...op.simd(SIMD.f64x2Splat)];
+    const ox: WasmOperand | null = x ? operandLocals(l, px, x[1], lanes) : null;
+    const oy: WasmOperand | null = y ? operandLocals(l, py, y[1], lanes) : null;
+    const ax = (k: number): number[] => [...op.get(a), ...v.load(ox!, k), ...op.simd(v.mul)];
+    const by = (k: number): number[] => [...op.get(b), ...v.load(oy!, k), ...op.simd(v.mul)];
+    const zero = [...op.f64(0), ...v.splat];
     const value = (k: number): number[] => {
       switch (form) {
-        case 'ax+y': return [...ax(k), ...load2(oy!, k), ...op.simd(SIMD.f64x2Add)];
-        case 'ax+by': return [...ax(k), ...by(k), ...op.simd(SIMD.f64x2Add)];
+        case 'ax+y': return [...ax(k), ...v.load(oy!, k), ...op.simd(v.add)];
+        case 'ax+by': return [...ax(k), ...by(k), ...op.simd(v.add)];
         case 'ax': return ax(k);
-        case 'by+0': return [...by(k), ...zero, ...op.simd(SIMD.f64x2Add)];
+        case 'by+0': return [...by(k), ...zero, ...op.simd(v.add)];
         case '0': return zero;
       }
     };
-    const step = [0, 1, 2, 3].flatMap((k) => [...op.get(pout), ...value(k), ...out.store2!(2 * k * out.bytes)]);
+    const step = lanes === 'f64'
+      ? [0, 1, 2, 3].flatMap((k) => [...op.get(pout), ...value(k), ...out.store2!(2 * k * out.bytes)])
+      : [0, 1].flatMap((k) => storeF32x4(out, pout, l, value(k), 4 * k * out.bytes));
     const outPointer = { pointer: pout, storage: out };
     const body = [
-      ...op.get(alpha), ...op.simd(SIMD.f64x2Splat), ...op.set(a),
-      ...op.get(beta), ...op.simd(SIMD.f64x2Splat), ...op.set(b),
-      ...(ox ? operandSetup(ox) : []), ...(oy ? operandSetup(oy) : []),
+      ...op.get(alpha), ...v.splat, ...op.set(a),
+      ...op.get(beta), ...v.splat, ...op.set(b),
+      ...(ox ? operandSetup(ox, lanes) : []), ...(oy ? operandSetup(oy, lanes) : []),
       ...stepLoop(i, n, [...(ox ? [ox] : []), ...(oy ? [oy] : []), outPointer], step),
     ];
     return encodeModule([l.function('update', [], body)], 1);
@@ -54,13 +59,32 @@ function updateChunk(form: UpdateForm, x: [WasmStorage, boolean] | null, y: [Was
 }
 
 /**
- * out := the `form` of x and y, element-wise, for i < n (the caller checked the storages: {@link wasmStorageOf}
- * for the inputs, f64/f32 unscaled for out). x and y are absent where the form does not read them.
+ * Instructions storing the f32x4 `value` (four binary32 results) at (local `pointer`) + `offset` of an f32 output
+ * (as is) or an f64 output (each widened exactly, as the JavaScript f32 arithmetic's number is stored).
  */
-export function wasmUpdate(form: UpdateForm, alpha: number, x: Accessor<1, any> | null, beta: number, y: Accessor<1, any> | null, out: Accessor<1, any>, n: number): void {
+function storeF32x4(out: WasmStorage, pointer: number, l: WasmLocals, value: readonly number[], offset: number): number[] {
+  if (out.name === 'f32') return [...op.get(pointer), ...value, ...op.simdMem(SIMD.store, 0, offset)];
+  const t = l.local(0x7b);
+  const high = [8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7];
+  return [
+    ...value, ...op.set(t),
+    ...op.get(pointer), ...op.get(t), ...op.simd(SIMD.f64x2PromoteLowF32x4), ...op.simdMem(SIMD.store, 0, offset),
+    ...op.get(pointer), ...op.get(t), ...op.get(t), ...op.simd(0x0d /* i8x16.shuffle */, ...high), ...op.simd(SIMD.f64x2PromoteLowF32x4),
+    ...op.simdMem(SIMD.store, 0, offset + 16),
+  ];
+}
+
+/**
+ * out := the `form` of x and y, element-wise, for i < n, in f64 arithmetic or, with `lanes` 'f32', in f32 (the
+ * caller checked the storages: {@link wasmStorageOf} for the inputs — for f32 with a binary32 read, `load4` —,
+ * f64/f32 unscaled for out). x and y are absent where the form does not read them.
+ */
+export function wasmUpdate(
+  form: UpdateForm, alpha: number, x: Accessor<1, any> | null, beta: number, y: Accessor<1, any> | null, out: Accessor<1, any>, n: number, lanes: 'f64' | 'f32' = 'f64',
+): void {
   const sx = x ? wasmStorageOf(x) as WasmStorage : null, sy = y ? wasmStorageOf(y) as WasmStorage : null;
   const so = wasmStorageOf(out) as WasmStorage;
-  const f = updateChunk(form, sx ? [sx, !!x!.scale] : null, sy ? [sy, !!y!.scale] : null, so);
+  const f = updateChunk(form, sx ? [sx, !!x!.scale] : null, sy ? [sy, !!y!.scale] : null, so, lanes);
   const scaleX = x ? scaleOf(x) : 1, scaleY = y ? scaleOf(y) : 1;
   reserveBytes(OUT_AT + CHUNK * 8);
   const buffer = wasmMemory().buffer as ArrayBuffer;

@@ -7,7 +7,7 @@ import { checkRange, checkSameLength, checkScalar, chooseArithmetic, checkReadab
 import { vectorKernel, operandArgs } from '../../src/backends/cpu/vector-kernel.js';
 import { loadVectorElement } from '../../src/backends/cpu/reduction-kernel.js';
 import { checkNoOverlap } from '../shared/aliasing.js';
-import { chooseCpuBackend, type CpuBackendOption } from '../shared/cpu-backend.js';
+import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
 import { runWasm } from '../shared/run-wasm.js';
 import { wasmUpdate } from '../shared/update-wasm.js';
 import { recursiveAccumulation } from '../shared/accumulation.js';
@@ -70,7 +70,7 @@ export function waxpby(
   });
   if (n === 0) return;
   const form = useX ? (useY ? 'ax+by' : 'ax') : useY ? 'by+0' : '0';
-  if (cpu === 'wasm' && runWasm(requested, () => wasmUpdate(form, alpha, useX ? x.accessor : null, beta, useY ? y.accessor : null, w.accessor, n))) return;
+  if (cpu === 'wasm' && runWasm(requested, () => wasmUpdate(form, alpha, useX ? x.accessor : null, beta, useY ? y.accessor : null, w.accessor, n, wasmNumericsOf(ar, recursiveAccumulation) === 'f32' ? 'f32' : 'f64'))) return;
   const [a, b, xv, yv, t] = ['a', 'b', 'xv', 'yv', 't'].map((r) => ar.register(r)) as [any, any, any, any, any];
   const f = vectorKernel({
     kernel: 'waxpby', variant: { useX, useY },

@@ -23,12 +23,14 @@ function compiledBy(run: () => void): number {
 
 describe('kernel specialisation cache', () => {
   it('compiles DOT once per signature, whatever the lengths, strides, offsets and values', () => {
+    // The generated JavaScript's cache (f32 arithmetic would run on WebAssembly by default).
+    const js = { backend: 'js' } as const;
     const f16 = (values: number[]) => vector(values, { storage: 'f16', arithmetic: 'f32' });
-    expect(compiledBy(() => dot(f16([1, 2]), f16([3, 4])))).toBe(1);
-    expect(compiledBy(() => dot(f16([1, 2]), f16([3, 4])))).toBe(0);
+    expect(compiledBy(() => dot(f16([1, 2]), f16([3, 4]), js))).toBe(1);
+    expect(compiledBy(() => dot(f16([1, 2]), f16([3, 4]), js))).toBe(0);
     const strided = range(rowMajor<1>({ size: [3], stride: -2, storage: 'f16', arithmetic: 'f32' }));
-    expect(compiledBy(() => dot(strided, f16([5, 6, 7])))).toBe(0);
-    expect(compiledBy(() => dot(f16([]), f16([])))).toBe(0);
+    expect(compiledBy(() => dot(strided, f16([5, 6, 7]), js))).toBe(0);
+    expect(compiledBy(() => dot(f16([]), f16([]), js))).toBe(0);
   });
 
   it('compiles a different specialisation for each storage, arithmetic and scaling', () => {
@@ -44,12 +46,13 @@ describe('kernel specialisation cache', () => {
   });
 
   it('keys element-wise kernels by their variant too (WAXPBY with a zero coefficient skips a read)', () => {
+    const js = { backend: 'js' } as const;
     const v = () => vector([1, 2, 3], { storage: 'f32', arithmetic: 'f32' });
-    expect(compiledBy(() => axpy(2, v(), v()))).toBe(1);
-    expect(compiledBy(() => axpy(-3, v(), v()))).toBe(0);
-    expect(compiledBy(() => waxpby(2, v(), 3, v(), v()))).toBe(1);
-    expect(compiledBy(() => waxpby(0, v(), 3, v(), v()))).toBe(1);
-    expect(compiledBy(() => waxpby(0, v(), 5, v(), v()))).toBe(0);
+    expect(compiledBy(() => axpy(2, v(), v(), js))).toBe(1);
+    expect(compiledBy(() => axpy(-3, v(), v(), js))).toBe(0);
+    expect(compiledBy(() => waxpby(2, v(), 3, v(), v(), js))).toBe(1);
+    expect(compiledBy(() => waxpby(0, v(), 3, v(), v(), js))).toBe(1);
+    expect(compiledBy(() => waxpby(0, v(), 5, v(), v(), js))).toBe(0);
   });
 
   it('generates loops with the storage codec inlined: no per-element dispatch through a format object', () => {

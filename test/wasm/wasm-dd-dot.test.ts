@@ -130,7 +130,7 @@ describe("backend 'wasm' refuses what it does not compute, naming the option", (
   const scaled = buildVector({ storage: 'i16s', stride: 1, sub: false }, [1, 2, 3]);
   const A = buildMatrix({ storage: 'f64', layout: 'row', sub: false, scaleRows: false }, 2, 2, (i, j) => i + 2 * j);
   const cases: [string, () => unknown, ModprecErrorCode, string][] = [
-    ['fp32 arithmetic', () => dot(x, x, { backend: 'wasm', arithmetic: formats.f32 }), 'INVALID_OPTION', 'options.arithmetic'],
+    ['RNS arithmetic', () => dot(x, x, { backend: 'wasm', arithmetic: formats.rns212 }), 'INVALID_OPTION', 'options.arithmetic'],
     ['the kahan accumulation', () => dot(x, x, { backend: 'wasm', accumulation: 'kahan' }), 'INVALID_OPTION', 'options.accumulation'],
     ['the dot2 accumulation in dd arithmetic', () => dot(x, x, { backend: 'wasm', arithmetic: formats.dd, accumulation: 'pairwise' }), 'INVALID_OPTION', 'options.accumulation'],
     ['TRSV in dd arithmetic', () => trsv({ A, x: vector([1, 1]), uplo: 'L' }, { backend: 'wasm', arithmetic: formats.dd }), 'INVALID_OPTION', 'options.arithmetic'],
@@ -145,7 +145,7 @@ describe("backend 'wasm' refuses what it does not compute, naming the option", (
   }
 
   it('the automatic choice runs them on the JavaScript kernels and says why', () => {
-    expect(cpuBackendOf('dot', { x, y: x }, { arithmetic: formats.f32 })).toEqual({ backend: 'js', reason: 'options.arithmetic: WebAssembly computes in f64 or double-double arithmetic only (not f32)' });
+    expect(cpuBackendOf('dot', { x, y: x }, { arithmetic: formats.rns212 })).toEqual({ backend: 'js', reason: 'options.arithmetic: WebAssembly computes in f64, f32 or double-double arithmetic only (not rns212)' });
     expect(cpuBackendOf('trsv', { A, x: vector([1, 1]) }, { accumulation: 'dd' }, ['x']).backend).toBe('js');
     expect(dot(x, x, { arithmetic: formats.f32 })).toBe(14);
   });

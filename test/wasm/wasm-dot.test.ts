@@ -140,7 +140,7 @@ describe("backend 'wasm' refuses what it cannot run: a typed error naming the pa
   const x = vector([1, 2, 3]);
   const cases: [string, () => unknown, ModprecErrorCode, string][] = [
     ['a compensated accumulation', () => dot(x, x, { backend: 'wasm', accumulation: 'kahan' }), 'INVALID_OPTION', 'options.accumulation'],
-    ['f32 arithmetic', () => dot(x, x, { backend: 'wasm', arithmetic: formats.f32 }), 'INVALID_OPTION', 'options.arithmetic'],
+    ['f32 arithmetic with a compensated accumulation', () => dot(x, x, { backend: 'wasm', arithmetic: formats.f32, accumulation: 'kahan' }), 'INVALID_OPTION', 'options.accumulation'],
     ['RNS arithmetic', () => dot(x, x, { backend: 'wasm', arithmetic: formats.rns212 }), 'INVALID_OPTION', 'options.arithmetic'],
     ['dd-split storage', () => dot(vector([1], { storage: formats.ddSplit, arithmetic: formats.f64 }), vector([1]), { backend: 'wasm' }), 'INVALID_FORMAT', 'x'],
     ['into', () => dot(x, x, { backend: 'wasm', into: vector(1) }), 'INVALID_OPTION', 'options.into'],

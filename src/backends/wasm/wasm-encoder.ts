@@ -105,6 +105,7 @@ export const op = {
   f64Store: (offset = 0): number[] => [0x39, 3, ...uleb(offset)],
   f64Add: (): number[] => [0xa0],
   f64Mul: (): number[] => [0xa2],
+  f32DemoteF64: (): number[] => [0xb6],
   /** A SIMD instruction by its opcode after the 0xfd prefix. */
   simd: (code: number, ...immediates: number[]): number[] => [0xfd, ...uleb(code), ...immediates],
   /** A SIMD memory instruction with alignment log2 `align` and byte offset. */
@@ -118,6 +119,6 @@ export const SIMD = {
   and: 0x4e, or: 0x50, bitselect: 0x52, load32Zero: 0x5c, load64Zero: 0x5d,
   f32x4DemoteF64x2Zero: 0x5e, f64x2PromoteLowF32x4: 0x5f,
   i16x8ExtendLowI8x16s: 0x87, i32x4ExtendLowI16x8s: 0xa7, i32x4ExtendLowI16x8u: 0xa9, i32x4Shl: 0xab,
-  f32x4Mul: 0xe6, f64x2Neg: 0xed, f64x2Add: 0xf0, f64x2Sub: 0xf1, f64x2Mul: 0xf2, f64x2Div: 0xf3,
+  f32x4Splat: 0x13, f32x4Abs: 0xe0, f32x4Add: 0xe4, f32x4Mul: 0xe6, f32x4ConvertI32x4s: 0xfa, f64x2Neg: 0xed, f64x2Add: 0xf0, f64x2Sub: 0xf1, f64x2Mul: 0xf2, f64x2Div: 0xf3,
   f64x2ConvertLowI32x4s: 0xfe,
 } as const;

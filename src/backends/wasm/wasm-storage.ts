@@ -51,6 +51,15 @@ export interface WasmStorage {
   readonly scratch?: number;
   /** Instructions storing the f64x2 on the stack (after the address) at `offset`, rounded to the storage. */
   store2?(offset: number): number[];
+  /**
+   * For fp32 arithmetic: instructions leaving an f32x4 of the four elements at (local `pointer`) + `offset` on the
+   * stack, each rounded to binary32 to nearest even — the `Math.fround` of the JavaScript f32 arithmetic's read
+   * (exact for the formats of at most 24 significand bits; double-double: hi + lo in one rounding, through
+   * round-to-odd); `constants` as for load2, followed by {@link WasmStorage.scratch4} scratch locals.
+   */
+  load4?(pointer: number, offset: number, constants: readonly number[]): number[];
+  /** v128 scratch locals load4 needs after the decoder's own locals (allocated for fp32 arithmetic only). */
+  readonly scratch4?: number;
 }
 
 const splat32 = (k: number): number[] => [...op.i32(k | 0), ...op.simd(SIMD.i32x4Splat)];
@@ -58,12 +67,19 @@ const splat32 = (k: number): number[] => [...op.i32(k | 0), ...op.simd(SIMD.i32x
 const f64: WasmStorage = {
   name: 'f64', bytes: 8, writable: true, constants: [],
   load2: (p, o) => [...op.get(p), ...op.simdMem(SIMD.load, 0, o)],
+  // Each pair demoted (round to nearest even, as Math.fround), the two low halves joined.
+  load4: (p, o) => [
+    ...op.get(p), ...op.simdMem(SIMD.load, 0, o), ...op.simd(SIMD.f32x4DemoteF64x2Zero),
+    ...op.get(p), ...op.simdMem(SIMD.load, 0, o + 16), ...op.simd(SIMD.f32x4DemoteF64x2Zero),
+    ...op.simd(0x0d /* i8x16.shuffle */, 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23),
+  ],
   store2: (o) => op.simdMem(SIMD.store, 0, o),
 };
 
 const f32: WasmStorage = {
   name: 'f32', bytes: 4, writable: true, constants: [],
   load2: (p, o) => [...op.get(p), ...op.simdMem(SIMD.load64Zero, 0, o), ...op.simd(SIMD.f64x2PromoteLowF32x4)],
+  load4: (p, o) => [...op.get(p), ...op.simdMem(SIMD.load, 0, o)],
   // Demotion rounds to nearest even, as Math.fround (the JavaScript kernels' write of an f32 element) does.
   store2: (o) => [...op.simd(SIMD.f32x4DemoteF64x2Zero), ...op.simdMem(0x5b /* v128.store64_lane */, 0, o), 0],
 };
@@ -79,11 +95,13 @@ function fourWide(offset: number, bytes: number, wide: number, decode4: () => nu
   return [...op.get(wide), ...op.get(wide), ...op.simd(0x0d /* i8x16.shuffle */, ...high), ...low];
 }
 
+// The 16 bits are the high half of a binary32.
+const bf16Decode4 = (p: number, o: number): number[] => [...op.get(p), ...op.simdMem(SIMD.load64Zero, 0, o), ...op.simd(SIMD.i32x4ExtendLowI16x8u),
+  ...op.i32(16), ...op.simd(SIMD.i32x4Shl)];
 const bf16: WasmStorage = {
   name: 'bf16', bytes: 2, writable: false, constants: [], scratch: 1,
-  // The 16 bits are the high half of a binary32.
-  load2: (p, o, [wide]) => fourWide(o, 2, wide!, () => [...op.get(p), ...op.simdMem(SIMD.load64Zero, 0, o), ...op.simd(SIMD.i32x4ExtendLowI16x8u),
-    ...op.i32(16), ...op.simd(SIMD.i32x4Shl)], op.simd(SIMD.f64x2PromoteLowF32x4)),
+  load2: (p, o, [wide]) => fourWide(o, 2, wide!, () => bf16Decode4(p, o), op.simd(SIMD.f64x2PromoteLowF32x4)),
+  load4: bf16Decode4,
 };
 
 // fp16 → binary32 without a table: the exponent and significand bits shifted into place are the binary32 of
@@ -92,7 +110,13 @@ const bf16: WasmStorage = {
 const f16: WasmStorage = {
   name: 'f16', bytes: 2, writable: false,
   constants: [0x7fff, 0x8000, 0x77800000, 0x7c00, 0x7f800000], scratch: 4,
-  load2: (p, o, [magnitudeMask, signMask, scale, infinityBits, f32Exponent, h, m, b, wide]) => fourWide(o, 2, wide!, () => [
+  load2: (p, o, constants) => fourWide(o, 2, constants[8]!, () => f16Decode4(p, o, constants), op.simd(SIMD.f64x2PromoteLowF32x4)),
+  load4: (p, o, constants) => f16Decode4(p, o, constants),
+};
+
+/** The f32x4 of four fp16 elements (see {@link f16}). */
+function f16Decode4(p: number, o: number, [magnitudeMask, signMask, scale, infinityBits, f32Exponent, h, m, b]: readonly number[]): number[] {
+  return [
     // h = the four 16-bit patterns, m = h & 0x7fff, b = m << 13
     ...op.get(p), ...op.simdMem(SIMD.load64Zero, 0, o), ...op.simd(SIMD.i32x4ExtendLowI16x8u), ...op.set(h!),
     ...op.get(h!), ...op.get(magnitudeMask!), ...op.simd(SIMD.and), ...op.set(m!),
@@ -103,29 +127,36 @@ const f16: WasmStorage = {
     ...op.get(m!), ...op.get(infinityBits!), ...op.simd(SIMD.i32x4GeU),
     ...op.simd(SIMD.bitselect),
     ...op.get(h!), ...op.get(signMask!), ...op.simd(SIMD.and), ...op.i32(16), ...op.simd(SIMD.i32x4Shl), ...op.simd(SIMD.or),
-  ], op.simd(SIMD.f64x2PromoteLowF32x4)),
-};
+  ];
+}
 
 /** Scaled or plain integers: exact int32 lanes converted to doubles (the scale multiplies afterwards). */
 const convertLow = op.simd(SIMD.f64x2ConvertLowI32x4s);
+// For fp32 arithmetic: exact for i8 and i16; i32 rounds to nearest even, as Math.fround of the integer.
+const convert4 = op.simd(SIMD.f32x4ConvertI32x4s);
+const i8Decode4 = (p: number, o: number): number[] => [...op.get(p), ...op.simdMem(SIMD.load32Zero, 0, o),
+  ...op.simd(SIMD.i16x8ExtendLowI8x16s), ...op.simd(SIMD.i32x4ExtendLowI16x8s)];
 const i8: WasmStorage = {
   name: 'i8', bytes: 1, writable: false, constants: [], scratch: 1,
-  load2: (p, o, [wide]) => fourWide(o, 1, wide!, () => [...op.get(p), ...op.simdMem(SIMD.load32Zero, 0, o),
-    ...op.simd(SIMD.i16x8ExtendLowI8x16s), ...op.simd(SIMD.i32x4ExtendLowI16x8s)], convertLow),
+  load2: (p, o, [wide]) => fourWide(o, 1, wide!, () => i8Decode4(p, o), convertLow),
+  load4: (p, o) => [...i8Decode4(p, o), ...convert4],
 };
+const i16Decode4 = (p: number, o: number): number[] => [...op.get(p), ...op.simdMem(SIMD.load64Zero, 0, o), ...op.simd(SIMD.i32x4ExtendLowI16x8s)];
 const i16: WasmStorage = {
   name: 'i16', bytes: 2, writable: false, constants: [], scratch: 1,
-  load2: (p, o, [wide]) => fourWide(o, 2, wide!, () => [...op.get(p), ...op.simdMem(SIMD.load64Zero, 0, o), ...op.simd(SIMD.i32x4ExtendLowI16x8s)], convertLow),
+  load2: (p, o, [wide]) => fourWide(o, 2, wide!, () => i16Decode4(p, o), convertLow),
+  load4: (p, o) => [...i16Decode4(p, o), ...convert4],
 };
 const i32: WasmStorage = {
   name: 'i32', bytes: 4, writable: false, constants: [],
   load2: (p, o) => [...op.get(p), ...op.simdMem(SIMD.load64Zero, 0, o), ...convertLow],
+  load4: (p, o) => [...op.get(p), ...op.simdMem(SIMD.load, 0, o), ...convert4],
 };
 
 // Double-double (interleaved hi, lo) read by fp64 arithmetic: the value hi + lo, as the JavaScript kernels read it
 // (src/formats/f64/f64-arithmetic.ts). The two elements' pairs are regrouped into (hi₀, hi₁) and (lo₀, lo₁).
 const dd: WasmStorage = {
-  name: 'dd', bytes: 16, words: 2, writable: false, constants: [],
+  name: 'dd', bytes: 16, words: 2, writable: false, constants: [], scratch4: 3, load4: (p, o, scratch) => ddLoad4(p, o, scratch),
   load2: (p, o) => [
     ...op.get(p), ...op.simdMem(SIMD.load, 0, o), ...op.get(p), ...op.simdMem(SIMD.load, 0, o + 16),
     ...op.simd(0x0d /* i8x16.shuffle */, 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23),
@@ -135,6 +166,43 @@ const dd: WasmStorage = {
   ],
 };
 
+// Double-double read by fp32 arithmetic: the JavaScript reads fround(roundToOddDd(hi, lo))
+// (src/formats/convert/round-to-odd.ts) — hi + lo rounded to odd at 53 bits, then to binary32 in one rounding.
+// The same case analysis, lane-wise: lo = 0 → hi; hi = 0 or not finite → hi + lo; hi's last bit odd → hi;
+// else hi's bit pattern ± 1 towards lo's side ((hi > 0) === (lo > 0): + 1). Then demoted to nearest even.
+const V128_ZERO = op.simd(0x0c /* v128.const */, ...new Array<number>(16).fill(0));
+const I64X2_ONE = op.simd(0x0c, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0);
+const [F64X2_EQ, F64X2_NE, F64X2_GT, ANDNOT, XOR, I64X2_ADD, I64X2_EQ] = [0x47, 0x48, 0x4a, 0x4f, 0x51, 0xce, 0xd6];
+
+/** Instructions leaving f64x2 roundToOddDd(hi, lo) of the pair of locals (hi, lo), with scratch local t. */
+function roundToOddLanes(hi: number, lo: number, t: number): number[] {
+  const s = (code: number): number[] => op.simd(code);
+  return [
+    // t := hi ≠ 0 and finite (hi − hi = 0)
+    ...op.get(hi), ...op.get(hi), ...s(SIMD.f64x2Sub), ...V128_ZERO, ...s(F64X2_EQ), ...op.get(hi), ...V128_ZERO, ...s(F64X2_NE), ...s(SIMD.and), ...op.set(t),
+    // adjusted = hi's pattern + (−1 where (hi > 0) ≠ (lo > 0), else + 1)
+    ...op.get(hi), ...op.get(hi), ...V128_ZERO, ...s(F64X2_GT), ...op.get(lo), ...V128_ZERO, ...s(F64X2_GT), ...s(XOR), ...I64X2_ONE, ...s(SIMD.or), ...s(I64X2_ADD),
+    // otherwise: hi + lo where lo ≠ 0 and not t, else hi
+    ...op.get(hi), ...op.get(lo), ...s(SIMD.f64x2Add), ...op.get(hi),
+    ...op.get(lo), ...V128_ZERO, ...s(F64X2_NE), ...op.get(t), ...s(ANDNOT), ...s(SIMD.bitselect),
+    // adjusted where lo ≠ 0, t and hi's last bit is even
+    ...op.get(lo), ...V128_ZERO, ...s(F64X2_NE), ...op.get(t), ...s(SIMD.and),
+    ...op.get(hi), ...I64X2_ONE, ...s(SIMD.and), ...V128_ZERO, ...s(I64X2_EQ), ...s(SIMD.and),
+    ...s(SIMD.bitselect),
+  ];
+}
+
+/** The f32x4 of four double-double elements at p + o (interleaved hi, lo), read as fp32 arithmetic reads them. */
+function ddLoad4(p: number, o: number, [hi, lo, t]: readonly number[]): number[] {
+  const pair = (at: number): number[] => [
+    ...op.get(p), ...op.simdMem(SIMD.load, 0, at), ...op.get(p), ...op.simdMem(SIMD.load, 0, at + 16),
+    ...op.simd(0x0d /* i8x16.shuffle */, 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23), ...op.set(hi!),
+    ...op.get(p), ...op.simdMem(SIMD.load, 0, at), ...op.get(p), ...op.simdMem(SIMD.load, 0, at + 16),
+    ...op.simd(0x0d, 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31), ...op.set(lo!),
+    ...roundToOddLanes(hi!, lo!, t!), ...op.simd(SIMD.f32x4DemoteF64x2Zero),
+  ];
+  return [...pair(o), ...pair(o + 32), ...op.simd(0x0d, 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23)];
+}
 const byName = new Map<string, WasmStorage>([f64, f32, f16, bf16, i8, i16, i32, dd].map((s) => [s.name, s]));
 
 /**
@@ -244,14 +312,16 @@ export const LANE_SUMS_AT = 0, LANE_X_AT = 64;
  * @param x - the vector (its storage checked by {@link wasmStorageOf})
  * @param n - elements to reduce
  * @param chunk - the compiled chunk function
+ * @param lanes - the partial sums' format: eight doubles (fp64 arithmetic) or eight binary32 (fp32 arithmetic,
+ *   combined with a binary32 rounding per addition, {@link laneSumF32})
  * @returns the combined sum
  */
-export function laneReduce(x: Accessor<1, any>, n: number, chunk: (at: number, scale: number, padded: number) => void): number {
+export function laneReduce(x: Accessor<1, any>, n: number, chunk: (at: number, scale: number, padded: number) => void, lanes: 'f64' | 'f32' = 'f64'): number {
   const sx = wasmStorageOf(x) as WasmStorage;
   const scale = scaleOf(x);
   reserveBytes(LANE_X_AT + CHUNK * 8);
   const buffer = wasmMemory().buffer as ArrayBuffer;
-  const acc = new Float64Array(buffer, LANE_SUMS_AT, 8);
+  const acc = lanes === 'f64' ? new Float64Array(buffer, LANE_SUMS_AT, 8) : new Float32Array(buffer, LANE_SUMS_AT, 8);
   acc.fill(0);
   const step = chunkElements(sx);
   for (let from = 0; from < n; from += step) {
@@ -260,10 +330,16 @@ export function laneReduce(x: Accessor<1, any>, n: number, chunk: (at: number, s
     stageVector(x, from, count, LANE_X_AT, padded, buffer);
     chunk(LANE_X_AT, scale, padded);
   }
-  return laneSum(acc);
+  return acc instanceof Float64Array ? laneSum(acc) : laneSumF32(acc);
 }
 
 /** The eight lane partial sums at acc[0 … 8) combined in the kernels' fixed tree ((p₀ + p₁) + (p₂ + p₃)) + ((p₄ + p₅) + (p₆ + p₇)). */
 export function laneSum(acc: Float64Array): number {
   return ((acc[0]! + acc[1]!) + (acc[2]! + acc[3]!)) + ((acc[4]! + acc[5]!) + (acc[6]! + acc[7]!));
+}
+
+/** {@link laneSum}'s tree in binary32 arithmetic (each addition rounded by Math.fround: the IEEE binary32 sum). */
+export function laneSumF32(acc: Float32Array): number {
+  const f = Math.fround;
+  return f(f(f(acc[0]! + acc[1]!) + f(acc[2]! + acc[3]!)) + f(f(acc[4]! + acc[5]!) + f(acc[6]! + acc[7]!)));
 }
