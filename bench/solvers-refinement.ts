@@ -102,7 +102,7 @@ if (quick) {
   writeResults('solvers-refinement', { accuracy, timing });
   writePerformanceSection('solvers-refinement', `## Mixed-precision iterative refinement (issue 21)
 
-${machineDescription()}, ${today()} (a shared 2-core VM: other jobs ran at the same time, so times are noisy; the rounds
+${machineDescription()}, ${today()} (a shared 2-core VM, otherwise idle for this run; the rounds
 of all variants are interleaved and the medians compared). \`node dist/bench/solvers-refinement.js\`.
 
 **Accuracy**, n = ${nA}, A = Q₁·diag(σ)·Q₂ with σ geometric from 1 to 1/κ, three matrices (seeds ${seeds.join(', ')}) per κ: forward
