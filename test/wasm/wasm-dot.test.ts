@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { expectModprec } from '../sparse/sparse-arbitraries.js';
+import { nrm2Scaling, unscaled } from './nrm2-scaling.js';
 import fc from 'fast-check';
 import { dot, dotBound, asum, asumBound, nrm2, formats, vector, range, span, cpuBackendOf, type ModprecErrorCode, type Range } from '../../src/index.js';
 import { wasmSimdAvailable } from '../../src/backends/wasm/wasm-runtime.js';
@@ -124,12 +125,9 @@ describe('WebAssembly NRM2 (its sum of scaled squares)', () => {
       const v = readValues(x);
       const max = v.reduce((m, t) => (Number.isNaN(m) || Number.isNaN(t) ? NaN : Math.max(m, Math.abs(t))), 0);
       if (max === 0 || !Number.isFinite(max)) { expect(Object.is(got, js)).toBe(true); return; }
-      let e = Math.floor(Math.log2(max));
-      if (max * 2 ** -e >= 2) e++;
-      if (max * 2 ** -e < 1) e--;
-      const h1 = Math.trunc(-e / 2), h2 = -e - h1;
+      const { e, h1, h2 } = nrm2Scaling(max);
       const scaled = v.map((t) => t * 2 ** h1 * 2 ** h2);
-      const expected = Math.sqrt(laneOrderDot(scaled, scaled)) * 2 ** (e - Math.trunc(e / 2)) * 2 ** Math.trunc(e / 2);
+      const expected = unscaled(Math.sqrt(laneOrderDot(scaled, scaled)), e);
       expect(Object.is(got, expected)).toBe(true);
       expect(Math.abs(got - js)).toBeLessThanOrEqual(js * 1e-13);
     }), { numRuns: 200 });

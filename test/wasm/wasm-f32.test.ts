@@ -14,6 +14,7 @@ import {
 } from '../../src/index.js';
 import { buildVector, changedOutside, exactDotOf, exactVector, positionsOf, snapshot, vectorSpec, withinBound, errorOf, type VectorSpec } from '../kernels/matrix-kernel-fixtures.js';
 import { expectModprec } from '../sparse/sparse-arbitraries.js';
+import { nrm2Scaling, unscaled } from './nrm2-scaling.js';
 import { CHUNK } from '../../src/backends/wasm/wasm-storage.js';
 import { Q } from '../dd/exact-rational.js';
 import { roundToOddDd } from '../../src/formats/convert/round-to-odd.js';
@@ -228,12 +229,9 @@ describe('fp32 arithmetic in WebAssembly: DOT, ASUM, NRM2', () => {
       const v = readF32(x);
       const max = v.reduce((m, t) => (Number.isNaN(m) || Number.isNaN(t) ? NaN : Math.max(m, Math.abs(t))), 0);
       if (max === 0 || !Number.isFinite(max)) { expect(Object.is(got, js)).toBe(true); return; }
-      let e = Math.floor(Math.log2(max));
-      if (max * 2 ** -e >= 2) e++;
-      if (max * 2 ** -e < 1) e--;
-      const h1 = Math.trunc(-e / 2), h2 = -e - h1;
+      const { e, h1, h2 } = nrm2Scaling(max);
       const squares = v.map((t) => { const z = f(f(t * 2 ** h1) * 2 ** h2); return f(z * z); });
-      const expected = f(Math.sqrt(laneOrderF32(squares))) * 2 ** (e - Math.trunc(e / 2)) * 2 ** Math.trunc(e / 2);
+      const expected = unscaled(f(Math.sqrt(laneOrderF32(squares))), e);
       expect(Object.is(got, expected)).toBe(true);
       const bound = nrm2Bound(x, F32);
       if (Number.isFinite(bound)) {
