@@ -48,6 +48,54 @@ const OPS: Record<LuKind, KindOps> = {
 const I32_AND = 0x71, I32_GE_S = 0x4e;
 const V_LOAD = [0xfd, 0x00, 0, 0], V_STORE = [0xfd, 0x0b, 0, 0];
 
+/** The sum of two i32 address computations. */
+const add = (a: number[], b: number[]): number[] => [...a, ...b, ...op.i32Add()];
+
+/** The locals {@link rowUpdates} works with: the byte offsets, the temporaries, the target and term columns. */
+interface RowLocals {
+  readonly p: number;
+  readonly pv: number;
+  readonly pe: number;
+  readonly t: number;
+  readonly ts: number;
+  /** Byte address of the column updated. */
+  readonly dst: number;
+  /** Byte addresses of the term columns, their multipliers u_m (scalar) and splats v_m. */
+  readonly columns: readonly number[];
+  readonly u: readonly number[];
+  readonly v: readonly number[];
+}
+
+/**
+ * dst[r … e − 1] −= Σ_m column_m[r … e − 1]·u_m over the terms, in order (each a multiply and a subtract, rounded):
+ * f32x4/f64x2 steps, then single elements. `from` and `to` push the row indices r and e.
+ */
+function rowUpdates(k: KindOps, loc: RowLocals, from: number[], to: number[], terms: readonly number[]): number[] {
+  const B = k.bytes;
+  const g = op.get, s = op.set;
+  const { p, pv, pe, t, ts, dst } = loc;
+  return [
+    ...from, ...op.i32(B), ...op.i32Mul(), ...s(p),
+    ...to, ...op.i32(B), ...op.i32Mul(), ...s(pe),
+    // pv = p + ((e − r) rounded down to whole vectors)·B
+    ...g(p), ...to, ...from, ...op.i32Sub(), ...op.i32(-k.lanes), I32_AND, ...op.i32(B), ...op.i32Mul(), ...op.i32Add(), ...s(pv),
+    ...op.block(), ...op.loop(),
+    ...g(p), ...g(pv), I32_GE_S, ...op.brIf(1),
+    ...add(g(dst), g(p)), ...V_LOAD, ...s(t),
+    ...terms.flatMap((m) => [...g(t), ...add(g(loc.columns[m]!), g(p)), ...V_LOAD, ...g(loc.v[m]!), ...op.simd(k.vmul), ...op.simd(k.vsub), ...s(t)]),
+    ...add(g(dst), g(p)), ...g(t), ...V_STORE,
+    ...g(p), ...op.i32(16), ...op.i32Add(), ...s(p),
+    ...op.br(0), ...op.end(), ...op.end(),
+    ...op.block(), ...op.loop(),
+    ...g(p), ...g(pe), I32_GE_S, ...op.brIf(1),
+    ...add(g(dst), g(p)), ...k.load, ...s(ts),
+    ...terms.flatMap((m) => [...g(ts), ...add(g(loc.columns[m]!), g(p)), ...k.load, ...g(loc.u[m]!), k.mul, k.sub, ...s(ts)]),
+    ...add(g(dst), g(p)), ...g(ts), ...k.store,
+    ...g(p), ...op.i32(B), ...op.i32Add(), ...s(p),
+    ...op.br(0), ...op.end(), ...op.end(),
+  ];
+}
+
 /**
  * The module's one function: update(n, k0, k1, j0, j1) applies the multiplier columns k0 … k1 − 1 to the columns
  * j0 … j1 − 1 (rows below each multiplier's own row), the matrix at byte 0, column-major with leading dimension n.
@@ -64,30 +112,10 @@ function buildModule(kind: LuKind): Uint8Array {
   const v = [L.local(V128), L.local(V128), L.local(V128), L.local(V128)];
   const t = L.local(V128), ts = L.local(k.scalar);
   const g = op.get, s = op.set;
-  const add = (a: number[], b: number[]): number[] => [...a, ...b, ...op.i32Add()];
   const nonZero = (x: number): number[] => [...g(x), ...k.zero, k.ne];
 
-  /** a[r … e − 1, j] −= Σ_m a[r … e − 1, column m]·u_m over the terms, in order: f32x4/f64x2 steps, then single elements. */
-  const rows = (from: number[], terms: readonly number[], to: number[] = g(n)): number[] => [
-    ...from, ...op.i32(B), ...op.i32Mul(), ...s(p),
-    ...to, ...op.i32(B), ...op.i32Mul(), ...s(pe),
-    // pv = p + ((e − r) rounded down to whole vectors)·B
-    ...g(p), ...to, ...from, ...op.i32Sub(), ...op.i32(-k.lanes), I32_AND, ...op.i32(B), ...op.i32Mul(), ...op.i32Add(), ...s(pv),
-    ...op.block(), ...op.loop(),
-    ...g(p), ...g(pv), I32_GE_S, ...op.brIf(1),
-    ...add(g(jb), g(p)), ...V_LOAD, ...s(t),
-    ...terms.flatMap((m) => [...g(t), ...add(g(cb[m]!), g(p)), ...V_LOAD, ...g(v[m]!), ...op.simd(k.vmul), ...op.simd(k.vsub), ...s(t)]),
-    ...add(g(jb), g(p)), ...g(t), ...V_STORE,
-    ...g(p), ...op.i32(16), ...op.i32Add(), ...s(p),
-    ...op.br(0), ...op.end(), ...op.end(),
-    ...op.block(), ...op.loop(),
-    ...g(p), ...g(pe), I32_GE_S, ...op.brIf(1),
-    ...add(g(jb), g(p)), ...k.load, ...s(ts),
-    ...terms.flatMap((m) => [...g(ts), ...add(g(cb[m]!), g(p)), ...k.load, ...g(u[m]!), k.mul, k.sub, ...s(ts)]),
-    ...add(g(jb), g(p)), ...g(ts), ...k.store,
-    ...g(p), ...op.i32(B), ...op.i32Add(), ...s(p),
-    ...op.br(0), ...op.end(), ...op.end(),
-  ];
+  const loc: RowLocals = { p, pv, pe, t, ts, dst: jb, columns: cb, u, v };
+  const rows = (from: number[], terms: readonly number[]): number[] => rowUpdates(k, loc, from, g(n), terms);
   /** u_m = a[l + m, j], its splat, and the address of column l + m. */
   const takeU = (m: number): number[] => [
     ...add(g(lb), g(jb)), ...k.load.slice(0, 2), m * B, ...s(u[m]!),
@@ -150,9 +178,8 @@ function backward(k: KindOps): ReturnType<WasmLocals['function']> {
   const L = new WasmLocals();
   const n = L.param(I32);
   const j = L.local(I32), jb = L.local(I32), xb = L.local(I32), p = L.local(I32), pv = L.local(I32), pe = L.local(I32);
-  const u = L.local(k.scalar), v = L.local(V128);
+  const u = L.local(k.scalar), v = L.local(V128), t = L.local(V128), ts = L.local(k.scalar);
   const g = op.get, s = op.set;
-  const add = (a: number[], b: number[]): number[] => [...a, ...b, ...op.i32Add()];
   const body = [
     ...g(n), ...g(n), ...op.i32Mul(), ...op.i32(B), ...op.i32Mul(), ...s(xb),
     ...g(n), ...op.i32(1), ...op.i32Sub(), ...s(j),
@@ -166,23 +193,7 @@ function backward(k: KindOps): ReturnType<WasmLocals['function']> {
     k.div, ...op.tee(u), ...k.store,
     ...g(u), ...k.zero, k.ne, ...op.if(),
     ...g(u), ...op.simd(k.splat), ...s(v),
-    ...op.i32(0), ...s(p),
-    ...g(j), ...op.i32(-k.lanes), I32_AND, ...op.i32(B), ...op.i32Mul(), ...s(pv),
-    ...g(j), ...op.i32(B), ...op.i32Mul(), ...s(pe),
-    ...op.block(), ...op.loop(),
-    ...g(p), ...g(pv), I32_GE_S, ...op.brIf(1),
-    ...add(g(xb), g(p)),
-    ...add(g(xb), g(p)), ...V_LOAD, ...add(g(jb), g(p)), ...V_LOAD, ...g(v), ...op.simd(k.vmul), ...op.simd(k.vsub),
-    ...V_STORE,
-    ...g(p), ...op.i32(16), ...op.i32Add(), ...s(p),
-    ...op.br(0), ...op.end(), ...op.end(),
-    ...op.block(), ...op.loop(),
-    ...g(p), ...g(pe), I32_GE_S, ...op.brIf(1),
-    ...add(g(xb), g(p)),
-    ...add(g(xb), g(p)), ...k.load, ...add(g(jb), g(p)), ...k.load, ...g(u), k.mul, k.sub,
-    ...k.store,
-    ...g(p), ...op.i32(B), ...op.i32Add(), ...s(p),
-    ...op.br(0), ...op.end(), ...op.end(),
+    ...rowUpdates(k, { p, pv, pe, t, ts, dst: xb, columns: [jb], u: [u], v: [v] }, op.i32(0), g(j), [0]),
     ...op.end(),
     ...g(j), ...op.i32(1), ...op.i32Sub(), ...s(j),
     ...op.br(0), ...op.end(), ...op.end(),
