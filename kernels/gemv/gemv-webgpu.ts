@@ -145,10 +145,11 @@ export function deviceMatrixView(span: DeviceArray, shape: { rows: number; cols:
     if (lo < 0 || hi >= span.spanLength) fail('INVALID_STORAGE', 'span', `must hold elements ${lo}..${hi} of the matrix`, span.spanLength);
   }
   if (rows * cols > 2 ** 31 - 1) fail('INVALID_SIZE', 'span', 'must have fewer than 2^31 elements (32-bit indices on the GPU)', rows * cols);
-  // A view whose offset and stride are the matrix's offset and row stride (its `isView` is then true unless packed).
-  const view = viewOf(span, { length: rows * cols, offset, stride: rowStride });
-  const packed = offset === 0 && rowStride === 1;
-  return { rows, cols, ld: colStride, data: packed ? span : view };
+  // Packed column-major only when the columns do not overlap; a single column's ld is never read (BLAS: max(1, rows)).
+  const packed = offset === 0 && rowStride === 1 && (cols <= 1 || colStride >= Math.max(1, rows));
+  if (packed) return { rows, cols, ld: cols <= 1 ? Math.max(1, rows) : colStride, data: span };
+  // A view whose offset and stride are the matrix's offset and row stride; overlapping columns stay a view at offset 0.
+  return { rows, cols, ld: colStride, data: viewOf(span, { length: rows * cols, offset, stride: rowStride, alwaysView: true }) };
 }
 
 /**

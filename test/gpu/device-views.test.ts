@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { laplacianEll, range, colMajor, rowMajor, span, formats, dot, asum, axpy, waxpby, toArray, gemv, vector, ModprecError } from '../../src/index.js';
-import { gpuConvert, gpuEllSpmv, toDeviceEll, toDevice, toDeviceMatrix, gpuDot, gpuAsum, gpuUpdate, gpuGemv, gpuTrsv, deviceMatrix, deviceZeros } from '../../src/backends/webgpu/index.js';
+import { gpuConvert, gpuEllSpmv, toDeviceEll, toDevice, toDeviceMatrix, gpuDot, gpuAsum, gpuUpdate, gpuGemv, gpuTrsv, deviceMatrix, deviceMatrixView, deviceZeros } from '../../src/backends/webgpu/index.js';
 import { randomValues, requireRuntime } from './gpu-test-helpers.js';
 
 /** A 1-D range of `n` elements with increment `inc` inside a buffer of NaN sentinels (offset `pad`). */
@@ -87,6 +87,34 @@ describe('strided ranges as device views', () => {
         const g = await y.toHost(), c = toArray(yc);
         for (let i = 0; i < rows; i++) expect(Math.abs(g[i]! - c[i]!), `${storage.name} ${trans} ${i}`).toBeLessThanOrEqual(2 ** -40 * cols);
       }
+    }
+  });
+
+  it('matrix views whose column stride is below the rows (one column with stride 1, overlapping columns) equal the CPU', async () => {
+    await requireRuntime();
+    // A 2×1 row-major view of a packed span has rowStride = colStride = 1: one column, whose ld is never read.
+    // A 3×3 view with colStride 1 and rowStride 1 has overlapping columns (A[i][j] = s[i + j]): a Hankel matrix.
+    for (const [rows, cols, colStride] of [[2, 1, 1], [3, 3, 1], [4, 2, 2]] as const) {
+      const s = randomValues(rows + (cols - 1) * colStride, rows * 7 + cols);
+      const dA = deviceMatrixView(await toDevice(s, { format: 'f64' }), { rows, cols, offset: 0, rowStride: 1, colStride });
+      const x = randomValues(cols, 3), y = await deviceZeros(rows, { format: 'f64' });
+      await gpuGemv({ A: dA, x: await toDevice(x, { format: 'f64' }), y }, { arithmetic: 'ff' });
+      const g = await y.toHost();
+      for (let i = 0; i < rows; i++) {
+        const exact = x.reduce((acc, xj, j) => acc + s[i + j * colStride]! * xj, 0);
+        expect(Math.abs(g[i]! - exact), `${rows}×${cols} ld ${colStride} row ${i}`).toBeLessThanOrEqual(2 ** -40 * cols);
+      }
+    }
+    // TRSV on the overlapping 3×3 view (lower, A[i][j] = s[i + j], diagonal made dominant): L·x = b holds.
+    const s = [4, 0.5, 5, -0.25, 6];
+    const L = deviceMatrixView(await toDevice(s, { format: 'f64' }), { rows: 3, cols: 3, offset: 0, rowStride: 1, colStride: 1 });
+    const b = [1, 2, 3], x = await toDevice(b, { format: 'f64' });
+    await gpuTrsv({ A: L, x, uplo: 'L' }, { arithmetic: 'ff' });
+    const h = await x.toHost();
+    for (let i = 0; i < 3; i++) {
+      let lx = 0;
+      for (let j = 0; j <= i; j++) lx += s[i + j]! * h[j]!;
+      expect(Math.abs(lx - b[i]!), `TRSV row ${i}`).toBeLessThanOrEqual(2 ** -40);
     }
   });
 

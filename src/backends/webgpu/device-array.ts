@@ -75,6 +75,11 @@ export class DeviceArray {
   /** Elements the buffer holds (the view's span; `length` for a plain array). */
   readonly spanLength: number = 0;
   /**
+   * @internal A view even at offset 0 and stride 1: the rows of a matrix view whose columns overlap (column stride
+   * below the rows), which the packed-matrix paths (ld ≥ rows) must not take.
+   */
+  readonly alwaysView: boolean = false;
+  /**
    * For a range with its own scales (a scaled accessor's scale model, range-scale.ts): the buffer of its fp64
    * scales and the uniforms that find element p's scale. Its format's reads multiply by it.
    */
@@ -141,7 +146,7 @@ export class DeviceArray {
 
   /** Whether this is a strided view of its buffer (offset ≠ 0 or stride ≠ 1): what toDevice makes of a strided range. */
   get isView(): boolean {
-    return this.offset !== 0 || this.stride !== 1;
+    return this.alwaysView || this.offset !== 0 || this.stride !== 1;
   }
 
   /**
@@ -210,9 +215,9 @@ export interface SharedStorage {
  * A view of `span` (same storage): its own shape over the span's elements.
  * @internal
  */
-export function viewOf(span: DeviceArray, shape: { length: number; offset: number; stride: number }): DeviceArray {
+export function viewOf(span: DeviceArray, shape: { length: number; offset: number; stride: number; alwaysView?: boolean }): DeviceArray {
   const view = Object.create(DeviceArray.prototype) as DeviceArray;
-  Object.assign(view, span, shape, { spanLength: span.spanLength });
+  Object.assign(view, span, { alwaysView: false }, shape, { spanLength: span.spanLength });
   return view;
 }
 
