@@ -287,7 +287,7 @@ export async function trackGpuWork<T>(work: Promise<T>): Promise<T> {
 }
 
 /**
- * Whether nothing but Dawn's polling (`setImmediate` callbacks) keeps the Node event loop alive. The handles of
+ * Whether nothing but Dawn's polling (one pending `setImmediate` at a time) keeps the Node event loop alive. The handles of
  * process.stdout and process.stderr are listed as resources too (ref'd pipes or TTYs that do not keep a process
  * alive when idle); any other resource — a timer, a socket, stdin being read, a pending write — means not idle.
  */
@@ -295,6 +295,9 @@ function onlyDawnKeepsAlive(): boolean {
   const p = (globalThis as { process?: NodeProcessLike }).process;
   const info = p?.getActiveResourcesInfo?.();
   if (!p || !info) return false;
+  // Node lists one 'Immediate' per pending setImmediate: Dawn's polling keeps one; a second is the caller's own
+  // (a loop yielding between steps), which means work is still coming.
+  if (info.filter((r) => r === 'Immediate').length > 1) return false;
   const others = info.filter((r) => r !== 'Immediate');
   if (others.length === 0) return true;
   const stdio = (p._getActiveHandles?.() ?? []).filter((h) => h === p.stdout || h === p.stderr).length;
