@@ -11,7 +11,7 @@ import {
 } from '../study/defaults.js';
 import { STUDY_KERNELS, type BackendName, type Configuration, type SkippedPart, type StudyKernel, type StudyOptions } from '../study/types.js';
 import { UsageError } from './usage-error.js';
-import { GPU_ARITHMETIC_NAMES, GPU_STORAGES, gpuConfigurations } from '../study/gpu-backend.js';
+import { GPU_ARITHMETIC_NAMES, GPU_STORAGES, gpuConfigurations, gpuPairRuns } from '../study/gpu-backend.js';
 
 /** What the command line asks for. */
 export type ParsedCommand =
@@ -117,7 +117,7 @@ function parseFormats(value: string, backends: readonly BackendName[]): Configur
     if (!arithmeticOk(a)) {
       const cpu = formatNames().filter(cpuArithmetic);
       throw new UsageError(backends.includes('gpu') && !backends.includes('cpu')
-        ? `--backend gpu: ${a} arithmetic is not available on the GPU (WebGPU has no fp64); GPU arithmetics: ${GPU_ARITHMETIC_NAMES.join(', ')}`
+        ? `--backend gpu: ${a} arithmetic is not available on the GPU (WebGPU has no fp64: ff and dd are built from binary32 and integer words); GPU arithmetics: ${GPU_ARITHMETIC_NAMES.join(', ')}`
         : `--formats: "${a}" has no CPU arithmetic; use it as storage, e.g. ${a}/f32 (arithmetics: ${cpu.join(', ')})`);
     }
   }
@@ -137,7 +137,7 @@ function parseFormats(value: string, backends: readonly BackendName[]): Configur
   const out: Configuration[] = [];
   for (const backend of backends) {
     for (const [storage, arithmetic] of pairs) {
-      const runs = backend === 'cpu' ? cpuStorage(storage) && cpuArithmetic(arithmetic) : GPU_STORAGES.includes(storage) && GPU_ARITHMETIC_NAMES.includes(arithmetic);
+      const runs = backend === 'cpu' ? cpuStorage(storage) && cpuArithmetic(arithmetic) : gpuPairRuns(storage, arithmetic);
       const key = `${storage}/${arithmetic}@${backend}`;
       if (!runs || seen.has(key)) continue;
       seen.add(key);

@@ -60,7 +60,7 @@ export function measureSpeed(c: KernelCase, config: ResolvedConfiguration, ctx: 
 }
 
 /** Storage bytes per element of the GPU formats (integers: the block scales, 4 bytes per 256 elements, not counted). */
-const GPU_ELEMENT_BYTES: Readonly<Record<string, number>> = { f64: 8, ff: 8, f32: 4, f16: 2, bf16: 2, i16: 2, i8: 1 };
+const GPU_ELEMENT_BYTES: Readonly<Record<string, number>> = { dd: 16, f64: 8, ff: 8, f32: 4, f16: 2, bf16: 2, i16: 2, i8: 1 };
 
 function gpuCommon(c: KernelCase, config: Configuration, adapter: string) {
   return {
@@ -85,17 +85,21 @@ export async function measureAccuracyGpu(c: KernelCase, config: Configuration, g
     checkOnGpu(await bound.run());
     const result = await bound.result();
     const storage = findFormat(config.storage)?.storage;
-    // Bound: that of fp32 arithmetic over the same storage — both GPU arithmetics (f32, ff) round each
-    // operation at least as accurately, in any summation order; none for ff storage (no CPU codec).
-    const asCpu = storage ? resolveConfiguration({ storage: config.storage, arithmetic: 'f32', backend: 'cpu' }) : null;
+    // Bound: that of fp32 arithmetic over the same storage — both binary32-based GPU arithmetics (f32, ff) round
+    // each operation at least as accurately, in any summation order; the GPU dd arithmetic (unit roundoff 2^-110)
+    // at least as the CPU's dd, whose bound it takes. None for ff storage (no CPU codec).
+    const cpuArithmetic = config.arithmetic === 'dd' ? 'dd' : 'f32';
+    const asCpu = storage ? resolveConfiguration({ storage: config.storage, arithmetic: cpuArithmetic, backend: 'cpu' }) : null;
     const b = asCpu ? c.bound(asCpu) : null;
     // Scaled integers: the GPU's block scales store other values than the CPU study's row scales, so the
     // CPU's stored reference does not apply (the bound does: a block's scale is at most the largest one).
     const storedKnown = asCpu !== null && !asCpu.storageFormat.isInteger;
+    // Null also where the stored reference needs the wide (RNS) reference: narrow storage read into dd.
+    const stored = storedKnown ? c.storedReference(asCpu) : null;
     return measurement({
       experiment: 'accuracy', ...gpuCommon(c, config, gpu.adapter),
       relativeError: relativeErrorDd(result, c.reference()),
-      arithmeticError: storedKnown ? relativeErrorDd(result, c.storedReference(asCpu)!) : null,
+      arithmeticError: stored ? relativeErrorDd(result, stored) : null,
       bound: b !== null && Number.isFinite(b) ? b : null,
     });
   } finally {

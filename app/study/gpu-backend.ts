@@ -26,13 +26,29 @@ export interface GpuStudy {
 
 /**
  * GPU storage formats of real data; the integer ones (i8, i16) carry one binary32 scale per block of 256
- * elements (the GPU module's layout, not the CPU study's per-row scales).
+ * elements (the GPU module's layout, not the CPU study's per-row scales). dd is the interleaved double-double pair.
  */
-export const GPU_STORAGES: readonly string[] = ['f64', 'ff', 'f32', 'f16', 'bf16', 'i16', 'i8'];
-/** GPU arithmetics. */
-export const GPU_ARITHMETIC_NAMES: readonly string[] = ['ff', 'f32'];
-/** Significand bits of the GPU formats (ff: two binary32 words; integers: bits below the sign). */
-export const GPU_BITS: Readonly<Record<string, number>> = { f64: 53, ff: 48, f32: 24, f16: 11, bf16: 8, i16: 15, i8: 7 };
+export const GPU_STORAGES: readonly string[] = ['dd', 'f64', 'ff', 'f32', 'f16', 'bf16', 'i16', 'i8'];
+/** GPU arithmetics (dd: the GPU's integer-based double-double, docs/double-double.md "On the GPU"). */
+export const GPU_ARITHMETIC_NAMES: readonly string[] = ['dd', 'ff', 'f32'];
+/**
+ * Significand bits of the GPU formats (ff: two binary32 words; integers: bits below the sign; dd: the pair's 106,
+ * which the GPU dd arithmetic (unit roundoff 2^-110) at least matches).
+ */
+export const GPU_BITS: Readonly<Record<string, number>> = { dd: 106, f64: 53, ff: 48, f32: 24, f16: 11, bf16: 8, i16: 15, i8: 7 };
+
+/** Storages the GPU dd arithmetic reads (issue 18: dd storage, and fp64 / fp32 / fp16 / bf16 read into dd). */
+const DD_READS: readonly string[] = ['dd', 'f64', 'f32', 'f16', 'bf16'];
+
+/**
+ * Whether the GPU runs `storage` read in `arithmetic`: dd storage only in dd arithmetic (another arithmetic would
+ * drop the low half, a typed error in the library), and dd arithmetic over the storages it reads ({@link DD_READS}).
+ */
+export function gpuPairRuns(storage: string, arithmetic: string): boolean {
+  if (!GPU_STORAGES.includes(storage) || !GPU_ARITHMETIC_NAMES.includes(arithmetic)) return false;
+  if (storage === 'dd') return arithmetic === 'dd';
+  return arithmetic !== 'dd' || DD_READS.includes(storage);
+}
 
 /**
  * The storage of a GPU kernel's output for operands stored in `storage` and computed in `arithmetic`: the
@@ -45,14 +61,17 @@ export function gpuOutputFormat(storage: string, arithmetic: string): string {
 }
 
 /**
- * The GPU configurations of a mode: `full` every storage × arithmetic; `quick` those whose arithmetic is
- * at least as precise as the storage, plus f64 storage read in ff (the GPU's widest arithmetic).
+ * The GPU configurations of a mode: `full` every storage × arithmetic the GPU runs ({@link gpuPairRuns}); `quick`
+ * those whose arithmetic is at least as precise as the storage, plus f64 storage read in ff (the widest binary32-based
+ * arithmetic) — and double-double arithmetic only over dd, f64 and f32 storage (its integer emulation is the slowest).
  */
 export function gpuConfigurations(mode: 'quick' | 'full'): Configuration[] {
   const out: Configuration[] = [];
   for (const storage of GPU_STORAGES) {
     for (const arithmetic of GPU_ARITHMETIC_NAMES) {
-      const keep = mode === 'full' || GPU_BITS[arithmetic]! >= GPU_BITS[storage]! || (storage === 'f64' && arithmetic === 'ff');
+      if (!gpuPairRuns(storage, arithmetic)) continue;
+      const quickDd = arithmetic !== 'dd' || ['dd', 'f64', 'f32'].includes(storage);
+      const keep = mode === 'full' || (quickDd && (GPU_BITS[arithmetic]! >= GPU_BITS[storage]! || (storage === 'f64' && arithmetic === 'ff')));
       if (keep) out.push({ storage, arithmetic, backend: 'gpu' });
     }
   }
@@ -96,6 +115,20 @@ type KernelArithmetic = NonNullable<Parameters<GpuLibrary['gpuDot']>[2]>['arithm
 /** Upload options for storage format `storage` (a name from {@link GPU_STORAGES}); strict: no silent CPU fallback. */
 export function deviceOptions(storage: string): { format: DeviceFormat; strict: true } {
   return { format: storage as DeviceFormat, strict: true };
+}
+
+/**
+ * The values of a device array as double-double pairs: exactly, through its format's `decodePair` where it holds
+ * more than a double (dd storage, the dd arithmetic's register words, ff); otherwise the doubles with zero low parts.
+ */
+export async function hostPairs(array: GpuArray): Promise<{ hi: Float64Array; lo: Float64Array }> {
+  const decodePair = array.format.decodePair;
+  if (!decodePair) return { hi: await array.toHost(), lo: new Float64Array(array.length) };
+  const { words } = await array.encoded();
+  const w = array.format.wordsPerElement;
+  const hi = new Float64Array(array.length), lo = new Float64Array(array.length);
+  for (let k = 0; k < array.length; k++) [hi[k], lo[k]] = decodePair(words.subarray(k * w, (k + 1) * w));
+  return { hi, lo };
 }
 
 /** Kernel options for GPU arithmetic `arithmetic` (a name from {@link GPU_ARITHMETIC_NAMES}). */

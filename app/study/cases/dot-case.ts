@@ -4,7 +4,7 @@
  */
 import { dot, findFormat, range, rowMajor } from '../../modprec.js';
 import { dotReference } from '../reference.js';
-import { deviceOptions, kernelOptions } from '../gpu-backend.js';
+import { deviceOptions, GPU_BITS, hostPairs, kernelOptions } from '../gpu-backend.js';
 import { makeCase, type KernelCase } from '../kernel-case.js';
 import { valuesOf, vectorOf } from '../operands.js';
 import { randomValues, studyRandom } from '../random-data.js';
@@ -35,6 +35,21 @@ export function dotCase(n: number, distribution: Distribution, seed: number): Ke
     bindGpu: async (gpu, config) => {
       const format = deviceOptions(config.storage);
       const [xd, yd] = [await gpu.lib.toDevice(x, format), await gpu.lib.toDevice(y, format)];
+      if (GPU_BITS[config.arithmetic]! > 53) {
+        // Wider than a double (dd): the result stays on the device in the arithmetic's words, read as a pair (as
+        // the CPU rows keep theirs through `into`).
+        let resident: Awaited<ReturnType<typeof gpu.lib.gpuDotResident>> | undefined;
+        return {
+          run: async () => {
+            resident?.result.destroy();
+            resident = await gpu.lib.gpuDotResident(xd, yd, kernelOptions(config.arithmetic));
+            return resident.info;
+          },
+          sync: async () => { await resident?.result.toHost(); },
+          result: () => hostPairs(resident!.result),
+          dispose: () => { xd.destroy(); yd.destroy(); resident?.result.destroy(); },
+        };
+      }
       let last = NaN;
       return {
         run: async () => { const r = await gpu.lib.gpuDot(xd, yd, kernelOptions(config.arithmetic)); last = r.value; return r; },

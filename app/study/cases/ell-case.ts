@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { csrToEll, type EllMatrix, ellOperand, ellSpmv, ellWithStorage, laplacianEll, randomBandedCsr, type Range, readMatrixMarketCsr } from '../../modprec.js';
 import { ellSpmvReference } from '../reference.js';
 import { makeCase, type KernelCase } from '../kernel-case.js';
-import { deviceOptions, gpuOutputFormat, kernelOptions } from '../gpu-backend.js';
+import { deviceOptions, gpuOutputFormat, hostPairs, kernelOptions } from '../gpu-backend.js';
 import { matrixOf, outputOf, valuesOf, vectorOf } from '../operands.js';
 import { randomValues, studyRandom } from '../random-data.js';
 import type { ProblemSpec } from '../problems.js';
@@ -80,7 +80,7 @@ export function ellCase(problem: string, A: EllMatrix, seed: number): KernelCase
       return {
         run: () => gpu.lib.gpuEllSpmv(args, kernelOptions(config.arithmetic)),
         sync: async () => { await yd.toHost(); },
-        result: async () => ({ hi: await yd.toHost(), lo: new Float64Array(A.rows) }),
+        result: () => hostPairs(yd),
         dispose: () => { xd.destroy(); yd.destroy(); },
       };
     },

@@ -5,7 +5,7 @@
 import { gemv, type Range } from '../../modprec.js';
 import { gemvReference } from '../reference.js';
 import { makeCase, type KernelCase } from '../kernel-case.js';
-import { deviceOptions, gpuOutputFormat, kernelOptions } from '../gpu-backend.js';
+import { deviceOptions, gpuOutputFormat, hostPairs, kernelOptions } from '../gpu-backend.js';
 import { matrixOf, outputOf, valuesOf, vectorOf } from '../operands.js';
 import { randomValues, studyRandom } from '../random-data.js';
 import type { Distribution } from '../types.js';
@@ -49,7 +49,7 @@ export function gemvCase(n: number, distribution: Distribution, seed: number): K
       return {
         run: () => gpu.lib.gpuGemv(args, kernelOptions(config.arithmetic)),
         sync: async () => { await yd.toHost(); },
-        result: async () => ({ hi: await yd.toHost(), lo: new Float64Array(n) }),
+        result: () => hostPairs(yd),
         dispose: () => { ad.destroy(); xd.destroy(); yd.destroy(); },
       };
     },

@@ -6,7 +6,7 @@
 import { luFactor, type Range, trsv } from '../../modprec.js';
 import { trsvReference } from '../reference.js';
 import { makeCase, type KernelCase } from '../kernel-case.js';
-import { deviceOptions, gpuOutputFormat, kernelOptions } from '../gpu-backend.js';
+import { deviceOptions, gpuOutputFormat, hostPairs, kernelOptions } from '../gpu-backend.js';
 import { fill, matrixOf, outputOf, valuesOf } from '../operands.js';
 import { randomValues, studyRandom } from '../random-data.js';
 import type { Distribution } from '../types.js';
@@ -75,7 +75,7 @@ export function trsvCase(n: number, which: typeof TRSV_PROBLEMS[number], distrib
           return gpu.lib.gpuTrsv({ A: T, x: xd, uplo, trans: 'N', diag }, kernelOptions(config.arithmetic));
         },
         sync: async () => { await xd.toHost(); },
-        result: async () => ({ hi: await xd.toHost(), lo: new Float64Array(n) }),
+        result: () => hostPairs(xd),
         dispose: () => { td.destroy(); xd.destroy(); },
       };
     },

@@ -205,6 +205,11 @@ export const ddGpuPart: GpuStoragePart = {
     for (let k = 0; k < values.length; k++) doubles[2 * k] = values[k]!;
     return { words: new Uint32Array(doubles.buffer) };
   },
+  // The pair's own two doubles (copied: the words may sit at an offset a Float64Array cannot view).
+  decodePair: (words) => {
+    const d = new Float64Array(Uint32Array.from(words.subarray(0, 4)).buffer);
+    return [d[0]!, d[1]!];
+  },
   decode(encoded, length) {
     const d = new Float64Array(encoded.words.buffer, encoded.words.byteOffset, 2 * length);
     const out = new Float64Array(length);
