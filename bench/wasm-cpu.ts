@@ -11,6 +11,8 @@
  * Writes bench/results/wasm-cpu.json and the `wasm-cpu` section of docs/performance.md (under 3 minutes with the
  * default 5 rounds on a 2-core VM).
  * Run: npx tsc -p tsconfig.json && node dist/bench/wasm-cpu.js [--rounds=5]
+ * `--quick`: small sizes (n = 2^16, 256², Laplacian 16³), no STREAM, nothing written — a check that every case runs
+ * (the labels keep the full sizes).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
@@ -20,13 +22,14 @@ import { join } from 'node:path';
 import ddot from '@stdlib/blas-base-ddot';
 import { twoProduct, ddAddDd } from 'double-double';
 import {
-  axpy, colMajor, dot, dotBound, ellSpmv, ellSpmvBound, ellWithStorage, formats, gemv, laplacianEll, range, rowMajor, trsv, trsvBound, vector, wasmSimdAvailable, type Range,
+  axpy, colMajor, dot, dotBound, ellSpmv, ellSpmvBound, ellWithStorage, formats, gemv, gemvBound, laplacianEll, range, rowMajor, trsv, trsvBound, vector, wasmSimdAvailable, type Range,
 } from '../src/index.js';
 import '../src/formats/dd/register.js';
 import { seededRandom } from '../src/sparse/seeded-random.js';
 import { machineDescription, markdownTable, today, writePerformanceSection, writeResults } from './report.js';
 
 const rounds = Number(process.argv.find((a) => a.startsWith('--rounds='))?.slice(9) ?? 5);
+const quick = process.argv.includes('--quick');
 const loadAtStart = loadavg()[0]!;
 
 /** stdlib's dtrsv where installed (a dev dependency; the TRSV goal's peer). */
@@ -34,8 +37,8 @@ type Dtrsv = (order: string, uplo: string, trans: string, diag: string, n: numbe
 const dtrsv: Dtrsv | null = (() => {
   try { return createRequire(import.meta.url)('@stdlib/blas-base-dtrsv') as Dtrsv; } catch { return null; }
 })();
-const N = 2 ** 24;
-const M = 4096;
+const N = quick ? 2 ** 16 : 2 ** 24;
+const M = quick ? 256 : 4096;
 
 function data(n: number, seed: number): Float64Array {
   const random = seededRandom(seed);
@@ -119,7 +122,7 @@ for (const layout of ['col', 'row'] as const) {
 
 // DD DOT on fp64 data, n = 2^20: WebAssembly double-double against the fp64 DOT of the same vectors and the
 // double-double package (two chains, its best use).
-const DD_N = 2 ** 20;
+const DD_N = quick ? 2 ** 12 : 2 ** 20;
 {
   const dx = xs.subarray(0, DD_N), dy = ys.subarray(0, DD_N);
   const x = vectorOf(dx, formats.f64), y = vectorOf(dy, formats.f64);
@@ -137,9 +140,24 @@ const DD_N = 2 ** 20;
   if (!(Math.abs(w - j) <= 2 * b + 2 * Number.EPSILON * Math.abs(j)) || !(Math.abs(packageDot() - j) <= 2 * b + 2 * Number.EPSILON * Math.abs(j))) throw new Error('DD DOT: results disagree beyond the bound');
 }
 
+// GEMV N in double-double (fp64 data, dd arithmetic), M²: WebAssembly against the JavaScript dd kernel in the
+// same rounds (column-major: each row's sum in lanes, the JavaScript's order; row-major: a DD DOT per row).
+{
+  const x = vectorOf(xv, formats.f64);
+  for (const layout of ['col', 'row'] as const) {
+    const A = range((layout === 'col' ? colMajor : rowMajor)<2>({ size: [M, M], storage: formats.f64, arithmetic: formats.f64, data: a.slice() }));
+    const y = vector(M), y2 = vector(M);
+    for (const backend of ['js', 'wasm'] as const) cases.push({ name: `GEMV N dd arithmetic on f64 data ${M}², ${layout}-major (${backend})`, group: `gemv-dd-${layout}-${backend}`, bytes: 8 * M * M, run: () => gemv({ alpha: 1, A, x, beta: 0, y }, { arithmetic: formats.dd, backend }) });
+    const bound = gemvBound({ alpha: 1, A, x, beta: 0, y }, { arithmetic: formats.dd });
+    gemv({ alpha: 1, A, x, beta: 0, y }, { arithmetic: formats.dd, backend: 'wasm' });
+    gemv({ alpha: 1, A, x, beta: 0, y: y2 }, { arithmetic: formats.dd, backend: 'js' });
+    for (let i = 0; i < M; i++) if (!(Math.abs(y.get(i) - y2.get(i)) <= 2 * bound[i]! + 2 * Number.EPSILON * Math.abs(y2.get(i)))) throw new Error(`GEMV dd ${layout}: backends disagree beyond the bound`);
+  }
+}
+
 // ELL SpMV on the 3-D Laplacian 128³ (7 slots): bytes = values + column indices + x read + y written, once each.
 {
-  const L = laplacianEll([128, 128, 128]);
+  const L = quick ? laplacianEll([16, 16, 16]) : laplacianEll([128, 128, 128]);
   const ellBytes = (valueBytes: number): number => L.stride * L.width * (valueBytes + 4) + 16 * L.rows;
   const x = vectorOf(data(L.cols, 5), formats.f64), y = vector(L.rows);
   for (const [name, storage, bytes] of [['f64', formats.f64, 8], ['f32', formats.f32, 4]] as const) {
@@ -151,9 +169,16 @@ const DD_N = 2 ** 20;
     const bound = ellSpmvBound({ alpha: 1, A, x, beta: 0, y });
     for (let i = 0; i < L.rows; i++) if (!(Math.abs(y.get(i) - y2.get(i)) <= 2 * bound[i]!)) throw new Error(`ELL ${name}: backends disagree beyond the bound`);
   }
+  // Double-double arithmetic on f64 values: the same operations in the same order on both backends (the same bits).
+  const A = ellWithStorage(L, { storage: formats.f64 });
+  for (const backend of ['js', 'wasm'] as const) cases.push({ name: `ELL SpMV dd arithmetic, f64 values, Laplacian 128³ (${backend})`, group: `ell-dd-${backend}`, bytes: ellBytes(8), run: () => ellSpmv({ alpha: 1, A, x, beta: 0, y }, { arithmetic: formats.dd, backend }) });
+  const y2 = vector(L.rows);
+  ellSpmv({ alpha: 1, A, x, beta: 0, y }, { arithmetic: formats.dd, backend: 'wasm' });
+  ellSpmv({ alpha: 1, A, x, beta: 0, y: y2 }, { arithmetic: formats.dd, backend: 'js' });
+  for (let i = 0; i < L.rows; i++) if (!Object.is(y.get(i), y2.get(i))) throw new Error('ELL dd: backends disagree (they take the same operations in the same order)');
 }
 
-const binary = compileStream();
+const binary = quick ? null : compileStream();
 const times = new Map<string, number[]>(cases.map((c) => [c.group, []]));
 const stream: number[] = [];
 for (const c of cases) c.run(); // warm-up: compile every kernel
@@ -198,8 +223,18 @@ const goals = [
   ['DD DOT 2^20 (wasm) time / fp64 DOT 2^20 (wasm) time (goal ≤ 1.5)', ratio('dot20-dd-wasm', 'dot20-f64-wasm')],
   ['DD DOT 2^20: double-double package time / wasm time (goal ≥ 6)', ratio('dot20-dd-package', 'dot20-dd-wasm')],
   ['DD DOT 2^20: js time / wasm time', ratio('dot20-dd-js', 'dot20-dd-wasm')],
+  ['GEMV N dd col-major: js time / wasm time', ratio('gemv-dd-col-js', 'gemv-dd-col-wasm')],
+  ['GEMV N dd row-major: js time / wasm time', ratio('gemv-dd-row-js', 'gemv-dd-row-wasm')],
+  ['GEMV N dd col-major (wasm) time / fp64 GEMV (wasm) time', ratio('gemv-dd-col-wasm', 'gemv-col-wasm')],
+  ['ELL SpMV dd: js time / wasm time', ratio('ell-dd-js', 'ell-dd-wasm')],
 ];
 
+if (quick) {
+  console.log('quick run (small sizes, labels keep the full sizes): nothing written');
+  console.log(rows.map((r) => r.join('  ')).join('\n'));
+  console.log(goals.map((g) => g.join(': ')).join('\n'));
+  process.exit(0);
+}
 writeResults('wasm-cpu', { rounds, loadAverage: { start: loadAtStart, end: loadavg()[0] }, dtrsv: !!dtrsv, stream: { binary: !!binary, dotGBs: stream }, wasmSimd: wasmSimdAvailable(), cases: cases.map((c) => ({ name: c.name, group: c.group, bytes: c.bytes, ms: times.get(c.group) })) });
 writePerformanceSection('wasm-cpu', `## The CPU at memory speed: WebAssembly SIMD against the generated JavaScript — ${today()}
 

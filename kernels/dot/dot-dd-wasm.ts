@@ -4,7 +4,7 @@
  * arithmetic — the product then takes the cross terms of `ddMulAccumulate`, src/formats/dd/mul.ts, with TwoSum
  * at the end — and as hi + lo in fp64 arithmetic, as the JavaScript kernels read it). Each step of 8 elements adds
  * xᵢ·yᵢ into lane i mod 8 of eight double-double partial sums by the steps of `ddTwoProdAccumulate`
- * (src/formats/dd/two-prod-accumulate.ts): Dekker's exact product with Veltkamp's splitting (no FMA: relaxed-SIMD
+ * (src/formats/dd/two-prod-accumulate.ts; the instructions: src/backends/wasm/wasm-dd-steps.ts): Dekker's exact product with Veltkamp's splitting (no FMA: relaxed-SIMD
  * FMA may or may not be fused, and an unfused one would make the "exact" product inexact), TwoSum of the high
  * parts, the low parts in two roundings, FastTwoSum. The eight sums are joined by the accurate double-double
  * addition in the tree ((s₀ + s₁) + (s₂ + s₃)) + ((s₄ + s₅) + (s₆ + s₇)).
@@ -23,6 +23,7 @@
 import type { Accessor } from '../../accessors/accessor.js';
 import { I32, V128, encodeModule, op, SIMD } from '../../src/backends/wasm/wasm-encoder.js';
 import { WasmLocals, load2, operandLocals, operandParams, operandSetup, stepLoop } from '../../src/backends/wasm/wasm-function.js';
+import { ddAccumulateStep, ddPairHalf, ddStepScratch, ddStepSetup } from '../../src/backends/wasm/wasm-dd-steps.js';
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
 import { CHUNK, streamPairs, type WasmStorage, wasmStorageOf } from '../../src/backends/wasm/wasm-storage.js';
 import { ddAdd } from '../../src/formats/dd/add.js';
@@ -30,87 +31,70 @@ import { ddAdd } from '../../src/formats/dd/add.js';
 /** Byte addresses of the eight high parts, the eight low parts, and the staged chunks of x and y. */
 const HI = 0, LO = 64, X_AT = 128, Y_AT = X_AT + CHUNK * 8;
 
-type DdDotChunk = (px: number, sx: number, py: number, sy: number, n: number) => void;
+/**
+ * A compiled double-double DOT chunk: adds Σ x·y over `n` staged elements (a multiple of 8) into the eight
+ * double-double partial sums at byte address 0 (element 8t + 2k + l into lane l of pair k: high parts at bytes
+ * 0–63, low parts at 64–127); the scale arguments are unused (unscaled storage only).
+ */
+export type DdDotChunk = (px: number, sx: number, py: number, sy: number, n: number) => void;
 
-/** The (hi₀, hi₁) or (lo₀, lo₁) of two double-double elements at pointer + offset (interleaved pairs). */
-function ddHalf(pointer: number, offset: number, lo: boolean): number[] {
-  const lanes = lo ? [8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31] : [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23];
-  return [...op.get(pointer), ...op.simdMem(SIMD.load, 0, offset), ...op.get(pointer), ...op.simdMem(SIMD.load, 0, offset + 16), ...op.simd(0x0d /* i8x16.shuffle */, ...lanes)];
-}
-
-const SPLITTER = 134217729; // 2^27 + 1
-
-/** The compiled chunk function for these storages (unscaled). */
-function ddDotChunk(sx: WasmStorage, sy: WasmStorage, ddArithmetic: boolean): DdDotChunk {
+/** The compiled chunk function for these storages (unscaled); `ddArithmetic`: dd storage is read as its pairs. */
+export function ddDotChunk(sx: WasmStorage, sy: WasmStorage, ddArithmetic: boolean): DdDotChunk {
   return wasmExports(`dot-dd ${sx.name} ${sy.name}${ddArithmetic ? ' dd' : ''}`, 'the double-double DOT kernel', () => {
     const l = new WasmLocals();
     const px = operandParams(l, sx), py = operandParams(l, sy);
     const n = l.param(I32);
     const i = l.local(I32);
     const hi = l.locals_(V128, 4), lo = l.locals_(V128, 4);
-    const [a, b, p, e, t, h, z, w, split, al, bl] = Array.from({ length: 11 }, () => l.local(V128));
+    const [a, b, al, bl] = Array.from({ length: 4 }, () => l.local(V128));
+    const scratch = ddStepScratch(l);
     const x = operandLocals(l, px, false), y = operandLocals(l, py, false);
     // Double-double storage (dd arithmetic): both parts are read, and the product's cross terms enter as in
     // ddMulAccumulate (src/formats/dd/mul.ts); an exact double's low part is 0, as in the JavaScript kernels.
     const pairX = ddArithmetic && sx.name === 'dd', pairY = ddArithmetic && sy.name === 'dd';
     const general = pairX || pairY;
     const read = (o: typeof x, pair: boolean, k: number, hiInto: number, loInto: number): number[] => (pair
-      ? [...ddHalf(o.pointer, 32 * k, false), ...set(hiInto), ...ddHalf(o.pointer, 32 * k, true), ...set(loInto)]
-      : [...load2(o, k), ...set(hiInto), ...(general ? [...op.f64(0), ...f(SIMD.f64x2Splat), ...set(loInto)] : [])]);
-    const f = (code: number): number[] => op.simd(code);
-    const get = op.get, set = op.set;
-    // (v1, v2) := Veltkamp's split of local v (v1 into `into1`, v2 into `into2`)
-    const veltkamp = (v: number, into1: number, into2: number): number[] => [
-      ...get(split), ...get(v), ...f(SIMD.f64x2Mul), ...op.tee(into1),             // s = c·v
-      ...get(into1), ...get(v), ...f(SIMD.f64x2Sub), ...f(SIMD.f64x2Sub), ...set(into1), // v1 = s − (s − v)
-      ...get(v), ...get(into1), ...f(SIMD.f64x2Sub), ...set(into2),              // v2 = v − v1
+      ? [...ddPairHalf(o.pointer, 32 * k, false), ...op.set(hiInto), ...ddPairHalf(o.pointer, 32 * k, true), ...op.set(loInto)]
+      : [...load2(o, k), ...op.set(hiInto), ...(general ? [...op.f64(0), ...op.simd(SIMD.f64x2Splat), ...op.set(loInto)] : [])]);
+    const step = (k: number): number[] => [
+      ...read(x, pairX, k, a, al), ...read(y, pairY, k, b, bl),
+      ...ddAccumulateStep(scratch, { a, b, low: general ? { a: al, b: bl } : undefined, hi: hi + k, lo: lo + k }),
     ];
-    const step = (k: number): number[] => {
-      const [a1, a2, b1, b2] = [t, h, z, w]; // scratch reused before TwoSum needs them
-      return [
-        ...read(x, pairX, k, a, al), ...read(y, pairY, k, b, bl),
-        ...get(a), ...get(b), ...f(SIMD.f64x2Mul), ...set(p),
-        ...veltkamp(a, a1, a2), ...veltkamp(b, b1, b2),
-        // e = (((a1·b1 − p) + a1·b2) + a2·b1) + a2·b2
-        ...get(a1), ...get(b1), ...f(SIMD.f64x2Mul), ...get(p), ...f(SIMD.f64x2Sub),
-        ...get(a1), ...get(b2), ...f(SIMD.f64x2Mul), ...f(SIMD.f64x2Add),
-        ...get(a2), ...get(b1), ...f(SIMD.f64x2Mul), ...f(SIMD.f64x2Add),
-        ...get(a2), ...get(b2), ...f(SIMD.f64x2Mul), ...f(SIMD.f64x2Add),
-        // general: e := e + (ah·bl + al·bh)
-        ...(general ? [...get(a), ...get(bl), ...f(SIMD.f64x2Mul), ...get(al), ...get(b), ...f(SIMD.f64x2Mul), ...f(SIMD.f64x2Add), ...f(SIMD.f64x2Add)] : []),
-        ...set(e),
-        // h = ch + p; z = h − ch; t = (ch − (h − z)) + (p − z)
-        ...get(hi + k), ...get(p), ...f(SIMD.f64x2Add), ...set(h),
-        ...get(h), ...get(hi + k), ...f(SIMD.f64x2Sub), ...set(z),
-        ...get(hi + k), ...get(h), ...get(z), ...f(SIMD.f64x2Sub), ...f(SIMD.f64x2Sub),
-        ...get(p), ...get(z), ...f(SIMD.f64x2Sub), ...f(SIMD.f64x2Add), ...set(t),
-        // w = t + (cl + e); hi = h + w; lo = w − (hi − h)
-        ...get(t), ...get(lo + k), ...get(e), ...f(SIMD.f64x2Add), ...f(SIMD.f64x2Add), ...set(w),
-        ...get(h), ...get(w), ...f(SIMD.f64x2Add), ...set(hi + k),
-        ...(general
-          // TwoSum(h, w): z := hi − h; lo := (h − (hi − z)) + (w − z)
-          ? [...get(hi + k), ...get(h), ...f(SIMD.f64x2Sub), ...set(z),
-            ...get(h), ...get(hi + k), ...get(z), ...f(SIMD.f64x2Sub), ...f(SIMD.f64x2Sub), ...get(w), ...get(z), ...f(SIMD.f64x2Sub), ...f(SIMD.f64x2Add), ...set(lo + k)]
-          // FastTwoSum(h, w), exact here (two-prod-accumulate.ts)
-          : [...get(w), ...get(hi + k), ...get(h), ...f(SIMD.f64x2Sub), ...f(SIMD.f64x2Sub), ...set(lo + k)]),
-      ];
-    };
     const body = [
       ...operandSetup(x), ...operandSetup(y),
-      ...op.f64(SPLITTER), ...f(SIMD.f64x2Splat), ...set(split),
+      ...ddStepSetup(scratch),
       ...[0, 1, 2, 3].flatMap((k) => [
-        ...op.i32(0), ...op.simdMem(SIMD.load, 0, HI + 16 * k), ...set(hi + k),
-        ...op.i32(0), ...op.simdMem(SIMD.load, 0, LO + 16 * k), ...set(lo + k),
+        ...op.i32(0), ...op.simdMem(SIMD.load, 0, HI + 16 * k), ...op.set(hi + k),
+        ...op.i32(0), ...op.simdMem(SIMD.load, 0, LO + 16 * k), ...op.set(lo + k),
       ]),
       ...stepLoop(i, n, [x, y], [0, 1, 2, 3].flatMap(step)),
       ...[0, 1, 2, 3].flatMap((k) => [
-        ...op.i32(0), ...get(hi + k), ...op.simdMem(SIMD.store, 0, HI + 16 * k),
-        ...op.i32(0), ...get(lo + k), ...op.simdMem(SIMD.store, 0, LO + 16 * k),
+        ...op.i32(0), ...op.get(hi + k), ...op.simdMem(SIMD.store, 0, HI + 16 * k),
+        ...op.i32(0), ...op.get(lo + k), ...op.simdMem(SIMD.store, 0, LO + 16 * k),
       ]),
     ];
     return encodeModule([l.function('dot', [], body)], 1);
   }).dot as DdDotChunk;
 }
+
+/**
+ * The eight double-double partial sums at acc (high parts acc[0 … 8), low parts acc[8 … 16)) joined by the
+ * accurate addition in the tree ((s₀ + s₁) + (s₂ + s₃)) + ((s₄ + s₅) + (s₆ + s₇)), into out as [hi, lo].
+ */
+export function joinDdLanes(acc: Float64Array, out: Float64Array): void {
+  // Allocation-free (GEMV joins once per row): the four pair sums, then the two halves, then the whole.
+  const t = joinScratch;
+  for (let k = 0; k < 4; k++) {
+    ddAdd(out, acc[2 * k]!, acc[8 + 2 * k]!, acc[2 * k + 1]!, acc[9 + 2 * k]!);
+    t[2 * k] = out[0]!; t[2 * k + 1] = out[1]!;
+  }
+  ddAdd(out, t[0]!, t[1]!, t[2]!, t[3]!);
+  const h = out[0]!, l = out[1]!;
+  ddAdd(out, t[4]!, t[5]!, t[6]!, t[7]!);
+  ddAdd(out, h, l, out[0]!, out[1]!);
+}
+
+const joinScratch = new Float64Array(8);
 
 /**
  * Σ xᵢyᵢ for i < n summed in double-double, as [hi, lo] (the caller checked {@link wasmStorageOf} for both and
@@ -124,9 +108,7 @@ export function wasmDdDot(x: Accessor<1, any>, y: Accessor<1, any>, n: number, d
   const acc = new Float64Array(buffer, HI, 16);
   acc.fill(0);
   streamPairs(x, y, n, X_AT, Y_AT, (padded) => f(X_AT, 1, Y_AT, 1, padded));
-  // The joining tree, on eight pairs (hi at k, lo at 8 + k).
-  const s = Array.from({ length: 8 }, (_, k) => [acc[k]!, acc[8 + k]!] as [number, number]);
   const out = new Float64Array(2);
-  const join = (u: [number, number], v: [number, number]): [number, number] => { ddAdd(out, u[0], u[1], v[0], v[1]); return [out[0]!, out[1]!]; };
-  return join(join(join(s[0]!, s[1]!), join(s[2]!, s[3]!)), join(join(s[4]!, s[5]!), join(s[6]!, s[7]!)));
+  joinDdLanes(acc, out);
+  return [out[0]!, out[1]!];
 }

@@ -36,7 +36,7 @@ export function wasmEllRefusal(values: Accessor<2, any>, rows: number): Refusal 
 type EllBlock = (pv: number, pc: number, ps: number, px: number, pt: number, rows: number, width: number) => void;
 
 /** Gathers x at lane `lane` of the column indices (a padding index −1 reads the double before x: masked out later). */
-function gather(cols: number, px: number, lane: number): number[] {
+export function gather(cols: number, px: number, lane: number): number[] {
   return [...op.get(cols), ...op.simd(0x1b /* i32x4.extract_lane */, lane), ...op.i32(3), ...op.i32Shl(), ...op.get(px), ...op.i32Add(), ...op.f64Load()];
 }
 

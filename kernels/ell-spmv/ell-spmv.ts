@@ -2,7 +2,7 @@
  * ELL SpMV: y := α·A·x + β·y for an ELL matrix whose values are read through any accessor.
  * @module
  */
-import { chooseCpuBackend, type CpuBackendOption } from '../shared/cpu-backend.js';
+import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
 import { chooseBackend, prepareGpuCall, ellSpmvOnGpu, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { Operand } from '../../src/backends/cpu/operand.js';
 import { chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
@@ -12,6 +12,7 @@ import { scaleYProgram } from '../gemv/gemv-cpu.js';
 import { checkEllSpmvArguments, type EllSpmvArguments } from './ell-spmv-arguments.js';
 import { ellSpmvProgram } from './ell-spmv-cpu.js';
 import { wasmEllRefusal, wasmEllSpmv } from './ell-spmv-wasm.js';
+import { wasmDdEllRefusal, wasmDdEllSpmv } from './ell-spmv-dd-wasm.js';
 import { runWasm } from '../shared/run-wasm.js';
 
 /**
@@ -57,9 +58,11 @@ export function ellSpmv(args: EllSpmvArguments, options: (KernelOptions & { back
   const acc = resolveAccumulation(options.accumulation);
   const { rows, cols, width, stride, colIndex } = A.structure;
   const requested = chooseBackend(options);
+  const dd = wasmNumericsOf(ar, acc) === 'dd';
   const cpu = chooseCpuBackend(requested, {
     kernel: 'ellSpmv', arithmetic: ar, accumulation: acc,
-    operands: [['x', x, 'read'], ['y', y, 'write']], kernelRefusal: wasmEllRefusal(A.values.accessor, rows),
+    operands: [['x', x, 'read'], ['y', y, 'write']],
+    kernelRefusal: wasmEllRefusal(A.values.accessor, rows) ?? (dd ? wasmDdEllRefusal(A.values.accessor) : undefined),
   });
   if (rows === 0 || (alpha === 0 && beta === 1)) return;
   checkReadableIn(ar, [...(alpha !== 0 ? [['A.values', A.values], ['x', x]] as const : []), ...(beta !== 0 ? [['y', y] as const] : [])]);
@@ -68,7 +71,11 @@ export function ellSpmv(args: EllSpmvArguments, options: (KernelOptions & { back
     if (beta !== 1) scaleYProgram(y.accessor, ar, coefficientCase(beta))(rows, 0, ...Operand.args(y.accessor), 0, beta);
     return;
   }
-  if (cpu === 'wasm' && runWasm(requested, () => wasmEllSpmv(alpha, A.structure, A.values.accessor, x.accessor, beta, y.accessor))) return;
+  if (cpu === 'wasm' && dd) {
+    // A non-finite double-double sum leaves y untouched and is recomputed by the guarded JavaScript kernel.
+    let done = false;
+    if (runWasm(requested, () => { done = wasmDdEllSpmv(alpha, A.structure, A.values.accessor, x.accessor, beta, y.accessor, ar, acc.name === 'dd'); }) && done) return;
+  } else if (cpu === 'wasm' && runWasm(requested, () => wasmEllSpmv(alpha, A.structure, A.values.accessor, x.accessor, beta, y.accessor))) return;
   const f = ellSpmvProgram({ values: A.values.accessor, x: x.accessor, y: y.accessor, ar, acc, alpha: alphaCase, beta: coefficientCase(beta) });
   f(rows, width, stride, colIndex, ...Operand.args(A.values.accessor), ...Operand.args(x.accessor), ...Operand.args(y.accessor), alpha, beta);
 }

@@ -2,9 +2,10 @@
  * GEMV: y := α·op(A)·x + β·y through any accessors, in any arithmetic, with any accumulation.
  * @module
  */
-import { chooseCpuBackend, type CpuBackendOption } from '../shared/cpu-backend.js';
+import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
 import { runWasm } from '../shared/run-wasm.js';
 import { wasmGemv, wasmGemvRefusal } from './gemv-wasm.js';
+import { wasmDdGemv } from './gemv-dd-wasm.js';
 import { chooseBackend, prepareGpuCall, gemvOnGpu, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { Operand } from '../../src/backends/cpu/operand.js';
 import { chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
@@ -108,7 +109,13 @@ export function gemv(args: GemvArguments, options: (GemvOptions & { backend?: Cp
   // The reference BLAS's quick return: an empty op(A) leaves y untouched (even for β ≠ 1).
   if (m === 0 || n === 0 || (alpha === 0 && beta === 1)) return;
   const alphaCase = coefficientCase(alpha);
-  if (cpu === 'wasm' && alphaCase !== 'zero' && runWasm(requested, () => wasmGemv(alpha, opA, x.accessor, beta, y.accessor, m, n))) return;
+  if (cpu === 'wasm' && alphaCase !== 'zero') {
+    if (wasmNumericsOf(ar, acc) === 'dd') {
+      // A non-finite double-double sum leaves y untouched and is recomputed by the guarded JavaScript kernel.
+      let done = false;
+      if (runWasm(requested, () => { done = wasmDdGemv(alpha, opA, x.accessor, beta, y.accessor, m, n, ar, acc.name === 'dd'); }) && done) return;
+    } else if (runWasm(requested, () => wasmGemv(alpha, opA, x.accessor, beta, y.accessor, m, n))) return;
+  }
   const f = gemvProgram({ A: opA, x: x.accessor, y: y.accessor, ar, acc, loop, alpha: alphaCase, beta: coefficientCase(beta) });
   if (alphaCase === 'zero') f(m, n, ...Operand.args(y.accessor), alpha, beta);
   else f(m, n, ...Operand.args(opA), ...Operand.args(x.accessor), ...Operand.args(y.accessor), alpha, beta, loop === 'axpy' ? scratchOf(m) : undefined);

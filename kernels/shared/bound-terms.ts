@@ -9,8 +9,14 @@
  * SIMD lanes, then a fixed tree: kernels/dot/dot-wasm.ts; in fp32 arithmetic the same order in binary32) and
  * worker splits alike. The WebAssembly kernels do not
  * fuse multiply-adds (each product is rounded, as in the JavaScript kernels), so the product roundings counted
- * here are the ones they make. The compensated and extended accumulations run on the generated JavaScript
- * only, in its order. The GPU's orders have their own bounds where they differ (TRSV's block inverse).
+ * here are the ones they make. Sums in double-double (double-double arithmetic, the `dd` accumulation) run in
+ * WebAssembly too: GEMV reading op(A) by columns and ELL SpMV in the JavaScript's order and steps (the same bits);
+ * DOT and GEMV reading op(A) by rows in eight double-double lanes joined by a fixed tree, where a term passes
+ * through at most ⌈n/8⌉ steps (⌈n/8⌉ − 1 with exact-double factors, whose first step is exact) and 3 joins
+ * (joins with an empty lane are exact), each within the unit roundoff the dd bounds use, never more than the
+ * roundings they count per term — ⌈n/2⌉ (+ 1 in dd arithmetic) for the dd accumulation, n for dd arithmetic with
+ * the recursive one (kernels/dot/dot-dd-wasm.ts) — so the same bounds hold. The other compensated and extended accumulations run on the generated JavaScript only,
+ * in its order. The GPU's orders have their own bounds where they differ (TRSV's block inverse).
  * @module
  */
 import type { ArithmeticFormat } from '../../src/formats/common/format.js';

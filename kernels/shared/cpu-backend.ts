@@ -28,7 +28,12 @@ export type CpuBackendOption = 'cpu' | 'wasm' | 'js';
 export const WASM_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv', 'trsv', 'ellSpmv', 'axpy', 'waxpby', 'scal', 'asum', 'nrm2']);
 
 /** The kernels whose WebAssembly program also sums in double-double (see {@link wasmNumericsOf}). */
-export const WASM_DD_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot']);
+export const WASM_DD_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv', 'ellSpmv']);
+
+/** The kernels of {@link WASM_DD_KERNELS}, for messages ("dot, gemv, ellSpmv"). */
+function ddKernelList(): string {
+  return [...WASM_DD_KERNELS].join(', ');
+}
 
 /** The kernels whose WebAssembly program also computes in fp32 arithmetic (see {@link wasmNumericsOf}). */
 export const WASM_F32_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'asum', 'nrm2', 'axpy', 'waxpby', 'scal']);
@@ -75,8 +80,8 @@ export function wasmRefusal(call: CpuCall): Refusal | undefined {
   if (typeof numerics !== 'string') return numerics;
   if (numerics === 'dd' && !WASM_DD_KERNELS.has(call.kernel)) {
     return call.arithmetic === findFormat('f64')!.arithmetic
-      ? option(`WebAssembly sums ${call.kernel} with the recursive accumulation only (the dd accumulation: DOT only)`, 'options.accumulation')
-      : option(`WebAssembly computes ${call.kernel} in f64 arithmetic only (double-double: DOT only)`, 'options.arithmetic');
+      ? option(`WebAssembly sums ${call.kernel} with the recursive accumulation only (the dd accumulation: ${ddKernelList()} only)`, 'options.accumulation')
+      : option(`WebAssembly computes ${call.kernel} in f64 arithmetic only (double-double: ${ddKernelList()} only)`, 'options.arithmetic');
   }
   if (numerics === 'f32' && !WASM_F32_KERNELS.has(call.kernel)) {
     return option(`WebAssembly has no f32 arithmetic for ${call.kernel} (f32: ${[...WASM_F32_KERNELS].join(', ')} only)`, 'options.arithmetic');

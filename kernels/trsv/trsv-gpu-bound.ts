@@ -48,6 +48,7 @@
  */
 import type { ArithmeticFormat } from '../../src/formats/common/format.js';
 import { gamma } from '../shared/accumulation.js';
+import { arithmeticGpuFacts } from '../../src/formats/common/gpu-facts.js';
 import { compose, inflate, matrixMagnitudes, orInfinity, readRoundings, vectorMagnitudes, writeError } from '../shared/accessor-rounding.js';
 import type { CheckedTrsv } from './trsv-arguments.js';
 
@@ -56,14 +57,14 @@ export const GPU_TRSV_BLOCK_SIZE = 64;
 
 /** Relative error of one GPU division, as the arithmetic's GPU part states it (CPU-only arithmetics: 4u). */
 function divisionError(ar: ArithmeticFormat): number {
-  return ar.gpu?.divisionError ?? 4 * ar.unitRoundoff;
+  return arithmeticGpuFacts(ar)?.divisionError ?? 4 * ar.unitRoundoff;
 }
 
 /** How the GPU's last pass writes x̂ into x's storage: rounds once to it unless the value fits (f32 into ≥ 24 bits). */
 function gpuWriteError(x: CheckedTrsv['x'], ar: ArithmeticFormat): { relative: number; absolute: number } {
   const st = x.accessor.storage;
   const cpu = writeError(x.accessor, ar);
-  const fits = ar.gpu?.valueBits;
+  const fits = arithmeticGpuFacts(ar)?.valueBits;
   if (fits !== undefined && st.significandBits >= fits && !st.isInteger) return { relative: 0, absolute: cpu.absolutePerScale };
   // A float-float value may need more than 53 bits: even an f64 write rounds.
   return { relative: gamma(1, st.unitRoundoff), absolute: cpu.absolutePerScale };

@@ -8,6 +8,7 @@ import { rowMajor } from '../../accessors/row-major.js';
 import { scaledReducedRowMajor } from '../../accessors/scaled-reduced.js';
 import type { StorageFormat } from '../formats/common/format.js';
 import { findFormat, formatNames } from '../formats/common/registry.js';
+import { storageGpuFacts } from '../formats/common/gpu-facts.js';
 import type { ArithmeticFormat } from '../formats/common/format.js';
 import { gpuBackend, isRnsArithmetic } from './webgpu-bridge/gpu-backend.js';
 import type { KernelName } from './backend.js';
@@ -50,7 +51,7 @@ export function capabilityTable(): string {
     // What a kernel writes on the device: a storage with a writable GPU part (a scaled range: through the CPU's scaled store).
     // (RNS outputs are written by the host from the device's exact results, as the CPU kernels write them.)
     const rnsOut = f.arithmetic !== undefined && isRnsArithmetic(f.arithmetic as ArithmeticFormat) && storageGpu === yes;
-    const output = st ? (st.gpu?.writable || rnsOut ? yes : scaled && scaledGpu === yes ? 'scaled' : 'no') : '—';
+    const output = st ? (storageGpuFacts(st)?.writable || rnsOut ? yes : scaled && scaledGpu === yes ? 'scaled' : 'no') : '—';
     const arGpu = f.arithmetic ? (gpuBackend.supports({ kernel: 'dot', operands: [['x', f32Range]], arithmetic: f.arithmetic as ArithmeticFormat }) ? 'no' : yes) : '—';
     lines.push(`| ${name} | ${st ? yes : '—'} | ${storageGpu} | ${scaledCpu} | ${scaledGpu} | ${output} | ${f.arithmetic ? yes : '—'} | ${arGpu} |`);
   }

@@ -6,6 +6,7 @@
  * @module
  */
 import { fail } from '../core/errors.js';
+import { storageGpuFacts } from '../formats/common/gpu-facts.js';
 import { range } from '../core/range.js';
 import { rowMajor } from '../../accessors/row-major.js';
 import { gpuBackend, isRnsArithmetic } from '../backends/webgpu-bridge/gpu-backend.js';
@@ -56,7 +57,7 @@ export function checkGpuSolve(A: LinearOperator, o: ResolvedSolverOptions, optio
   const refusal = gpuBackend.supports({ kernel: 'waxpby', operands, arithmetic: o.arithmetic });
   if (refusal) fail(refusal.code, refusal.parameter, refusal.reason);
   if (!isRnsArithmetic(o.arithmetic)) for (const [name, r] of operands.slice(0, operands.length - 1)) {
-    const part = r.accessor.storage.gpu;
+    const part = storageGpuFacts(r.accessor.storage);
     if (part && !part.writable) fail('INVALID_FORMAT', name, `is ${part.name}, whose GPU part is read-only: the GPU cannot write the solver's vectors in it`);
   }
   return options.strict === true;

@@ -1,6 +1,6 @@
 /**
  * One format registry (issue 14, item 1): the built-in formats carry their GPU parts on the format objects, as a
- * user's format does; the resident API's names (`gpuFormat`, `GPU_FORMATS`, `gpuArithmetic`) are lookups over the
+ * user's format does (given to them when the GPU backend loads; their facts, checked here, are known before); the resident API's names (`gpuFormat`, `GPU_FORMATS`, `gpuArithmetic`) are lookups over the
  * registry; a built-in part stores exactly what the CPU storage of the same format stores; and the GPU runs an
  * arithmetic by its object's GPU part — a user's arithmetic with one runs, one without is a typed error naming
  * `options.arithmetic` and the missing part.
@@ -12,6 +12,9 @@ import {
 } from '../../src/index.js';
 import { GPU_FORMATS, gpuFormat, type GpuFormatName } from '../../src/backends/webgpu/formats.js';
 import { gpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
+import {
+  BUILTIN_ARITHMETIC_GPU_FACTS, BUILTIN_STORAGE_GPU_FACTS, arithmeticGpuFacts, storageGpuFacts,
+} from '../../src/formats/common/gpu-facts.js';
 import { toDevice, gpuDot } from '../../src/backends/webgpu/index.js';
 import { randomValues, requireRuntime } from './gpu-test-helpers.js';
 
@@ -40,6 +43,36 @@ describe('the format registry holds the GPU parts', () => {
     const e = (() => { try { gpuFormat('i32', 'options.format'); } catch (err) { return err; } })() as ModprecError;
     expect(e).toBeInstanceOf(ModprecError);
     expect([e.code, e.parameter]).toEqual(['INVALID_FORMAT', 'options.format']);
+  });
+
+  it("a built-in format's GPU facts (what the CPU checks a call against before the parts load) are its part's", () => {
+    // src/formats/common/gpu-facts.ts states them without importing the parts (the parts load with the GPU backend).
+    const arithmetics = [formats.f32, formats.ff, formats.dd].map((f) => f.arithmetic as ArithmeticFormat);
+    for (const [name, facts] of Object.entries(BUILTIN_STORAGE_GPU_FACTS)) {
+      const st = findFormat(name)!.storage!;
+      const part = st.gpu!;
+      expect(storageGpuFacts(st), name).toBe(facts);
+      expect([facts.name, facts.scaled, facts.writable], name).toEqual([part.name, part.scaled, part.writable]);
+      // The read check refuses exactly where the part's read template refuses, with the same error.
+      for (const ar of arithmetics) {
+        const viaFacts = (() => { try { facts.checkRead(ar.gpu!); } catch (e) { return e; } })();
+        const viaPart = (() => { try { part.emitRead('a', '0', 'r', ar.gpu!); } catch (e) { return e; } })();
+        expect(viaFacts, `${name} into ${ar.name}`).toEqual(viaPart);
+      }
+    }
+    expect(storageGpuFacts(findFormat('dd')!.storage!)!.checkRead).toBeTypeOf('function');
+    expect(() => BUILTIN_STORAGE_GPU_FACTS.dd.checkRead(formats.f32.arithmetic!.gpu!)).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', parameter: 'options.arithmetic' }));
+    for (const [name, facts] of Object.entries(BUILTIN_ARITHMETIC_GPU_FACTS)) {
+      const ar = findFormat(name)!.arithmetic!;
+      const part = ar.gpu!;
+      expect(arithmeticGpuFacts(ar), name).toBe(facts);
+      expect(facts, name).toEqual({ name: part.name, readKinds: part.readKinds, divisionError: part.divisionError, ...(part.valueBits === undefined ? {} : { valueBits: part.valueBits }) });
+    }
+    // Formats without a part have no facts; a user's part is its own facts.
+    for (const name of ['i32', 'dd-split', 'rns424']) expect(storageGpuFacts(findFormat(name)!.storage!), name).toBeUndefined();
+    expect(arithmeticGpuFacts(formats.f64.arithmetic as ArithmeticFormat)).toBeUndefined();
+    const user = { ...f32Arithmetic, name: 'f32-user', gpu: formats.f32.arithmetic!.gpu! };
+    expect(arithmeticGpuFacts(user)).toBe(user.gpu);
   });
 
   it("a built-in part's words hold exactly the value the CPU storage of the same format holds", () => {

@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { expectModprec } from '../sparse/sparse-arbitraries.js';
-import { dot, dotBound, gemv, formats, vector, cpuBackendOf, type ModprecErrorCode, type Range } from '../../src/index.js';
+import { dot, dotBound, gemv, trsv, formats, vector, cpuBackendOf, type ModprecErrorCode, type Range } from '../../src/index.js';
 import { buildMatrix, buildVector, exactDotOf, exactVector, errorOf, withinBound, type VectorSpec } from '../kernels/matrix-kernel-fixtures.js';
 import { ddTwoProdAccumulate } from '../../src/formats/dd/two-prod-accumulate.js';
 import { ddAdd } from '../../src/formats/dd/add.js';
@@ -133,8 +133,9 @@ describe("backend 'wasm' refuses what it does not compute, naming the option", (
     ['RNS arithmetic', () => dot(x, x, { backend: 'wasm', arithmetic: formats.rns212 }), 'INVALID_OPTION', 'options.arithmetic'],
     ['the kahan accumulation', () => dot(x, x, { backend: 'wasm', accumulation: 'kahan' }), 'INVALID_OPTION', 'options.accumulation'],
     ['the dot2 accumulation in dd arithmetic', () => dot(x, x, { backend: 'wasm', arithmetic: formats.dd, accumulation: 'pairwise' }), 'INVALID_OPTION', 'options.accumulation'],
-    ['GEMV in dd arithmetic', () => gemv({ alpha: 1, A, x: vector([1, 1]), beta: 0, y: vector(2) }, { backend: 'wasm', arithmetic: formats.dd }), 'INVALID_OPTION', 'options.arithmetic'],
-    ['GEMV with the dd accumulation', () => gemv({ alpha: 1, A, x: vector([1, 1]), beta: 0, y: vector(2) }, { backend: 'wasm', accumulation: 'dd' }), 'INVALID_OPTION', 'options.accumulation'],
+    ['TRSV in dd arithmetic', () => trsv({ A, x: vector([1, 1]), uplo: 'L' }, { backend: 'wasm', arithmetic: formats.dd }), 'INVALID_OPTION', 'options.arithmetic'],
+    ['TRSV with the dd accumulation', () => trsv({ A, x: vector([1, 1]), uplo: 'L' }, { backend: 'wasm', accumulation: 'dd' }), 'INVALID_OPTION', 'options.accumulation'],
+    ['GEMV into a dd y', () => gemv({ alpha: 1, A, x: vector([1, 1]), beta: 0, y: vector(2, { storage: formats.dd, arithmetic: formats.dd }) }, { backend: 'wasm', arithmetic: formats.dd }), 'INVALID_FORMAT', 'y'],
   ];
   cases.push(['a scaled operand in double-double', () => dot(scaled, x, { backend: 'wasm', arithmetic: formats.dd }), 'INVALID_FORMAT', 'x']);
   for (const [name, call, code, parameter] of cases) {
@@ -145,7 +146,7 @@ describe("backend 'wasm' refuses what it does not compute, naming the option", (
 
   it('the automatic choice runs them on the JavaScript kernels and says why', () => {
     expect(cpuBackendOf('dot', { x, y: x }, { arithmetic: formats.rns212 })).toEqual({ backend: 'js', reason: 'options.arithmetic: WebAssembly computes in f64, f32 or double-double arithmetic only (not rns212)' });
-    expect(cpuBackendOf('gemv', { A, x: vector([1, 1]), y: vector(2) }, { accumulation: 'dd' }, ['y']).backend).toBe('js');
+    expect(cpuBackendOf('trsv', { A, x: vector([1, 1]) }, { accumulation: 'dd' }, ['x']).backend).toBe('js');
     expect(dot(x, x, { arithmetic: formats.f32 })).toBe(14);
   });
 });

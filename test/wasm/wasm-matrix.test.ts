@@ -1,7 +1,7 @@
 /**
  * The CPU's cross-backend matrix (issue 20): input storage (f64, f32, f16, bf16, dd) × layout (packed; strided: a
  * row-major sub-range and vectors walked backwards with stride −2) × backend ('wasm', 'js') for all nine kernels
- * in fp64 arithmetic, and DOT in double-double, each result checked against the exact rational value of the
+ * in fp64 arithmetic, and DOT, GEMV and ELL SpMV in double-double, each result checked against the exact rational value of the
  * operation on the stored inputs and the kernel's a-priori bound for the same call. Outputs are fp64, or fp32 for
  * fp32 storage (WebAssembly writes those two). TRSV takes op(A) with contiguous columns (WebAssembly's loop
  * order): A column-major, or the transpose of a row-major lower triangle.
@@ -79,38 +79,38 @@ describe("storage × layout × backend ('wasm', 'js') against the exact value an
     }
   });
 
-  it('GEMV N and T, ELL SpMV', () => {
+  it('GEMV N and T, ELL SpMV (fp64 and double-double arithmetic, the dd accumulation)', () => {
     const m = 19, n = 23;
-    for (const c of cases()) {
+    for (const c of cases()) for (const options of [{}, { arithmetic: formats.dd }, { accumulation: 'dd' }]) {
       for (const trans of ['N', 'T'] as const) {
         const A = matrixIn(c.layout, m, n, (i, j) => Math.sin(3 * i + 7 * j + 1), c.storage);
         const [rows, cols] = trans === 'N' ? [m, n] : [n, m];
         const x = vectorIn(c.layout, randomValues(cols, 5), c.storage), y = vectorIn(c.layout, randomValues(rows, 6), outputStorage(c.storage));
         const args = { alpha: 0.75, A, x, beta: -1.25, y, trans };
-        const bound = gemvBound(args);
+        const bound = gemvBound(args, options);
         const xs = heldVector(x), ys = heldVector(y);
         const exact = Array.from({ length: rows }, (_, i) => {
           let s = Q.of(0);
           for (let j = 0; j < cols; j++) s = s.add((trans === 'N' ? held(A, [i, j]) : held(A, [j, i])).mul(xs[j]!));
           return Q.of(0.75).mul(s).add(Q.of(-1.25).mul(ys[i]!));
         });
-        gemv(args, { backend: c.backend });
-        numbers(y).forEach((v, i) => expect(within(v, exact[i]!, bound[i]!), `GEMV ${c.label} ${trans} row ${i}`).toBe(true));
+        gemv(args, { ...options, backend: c.backend });
+        numbers(y).forEach((v, i) => expect(within(v, exact[i]!, bound[i]!), `GEMV ${c.label} ${trans} row ${i} ${JSON.stringify(options)}`).toBe(true));
       }
       const L = laplacianEll([4, 5]);
       const V = matrixIn(c.layout, L.stride, L.width, (i, k) => L.values[i + k * L.stride]! * (1 + i / 64), c.storage);
       const A = ellOperand(L, V);
       const x = vectorIn(c.layout, randomValues(L.cols, 8), c.storage), y = vectorIn(c.layout, randomValues(L.rows, 9), outputStorage(c.storage));
       const args = { alpha: 1.5, A, x, beta: 0.5, y };
-      const bound = ellSpmvBound(args);
+      const bound = ellSpmvBound(args, options);
       const xs = heldVector(x), ys = heldVector(y);
       const exact = Array.from({ length: L.rows }, (_, i) => {
         let s = Q.of(0);
         for (let k = 0; k < L.width && L.colIndex[i + k * L.stride]! >= 0; k++) s = s.add(held(V, [i, k]).mul(xs[L.colIndex[i + k * L.stride]!]!));
         return Q.of(1.5).mul(s).add(Q.of(0.5).mul(ys[i]!));
       });
-      ellSpmv(args, { backend: c.backend });
-      numbers(y).forEach((v, i) => expect(within(v, exact[i]!, bound[i]!), `ELL ${c.label} row ${i}`).toBe(true));
+      ellSpmv(args, { ...options, backend: c.backend });
+      numbers(y).forEach((v, i) => expect(within(v, exact[i]!, bound[i]!), `ELL ${c.label} row ${i} ${JSON.stringify(options)}`).toBe(true));
     }
   });
 

@@ -13,6 +13,7 @@ import { fail, ModprecError } from '../../core/errors.js';
 import { chooseArithmetic } from '../../../kernels/shared/kernel-options.js';
 import { resolveAccumulation, type Accumulation } from '../../../kernels/shared/accumulation.js';
 import type { FormatLike } from '../../formats/common/registry.js';
+import { arithmeticGpuFacts, storageGpuFacts } from '../../formats/common/gpu-facts.js';
 import { refuse, type KernelBackend, type KernelName, type KernelSignature, type Refusal } from '../backend.js';
 import type { GpuRunInfo } from '../webgpu/kernel-common.js';
 
@@ -55,10 +56,11 @@ function storageRefusal(name: string, r: Range<any, any>): Refusal | undefined {
     if (SCALED_ON_DEVICE.has(st.name)) return undefined;
     return { code: 'INVALID_FORMAT', parameter: name, reason: `is a scaled ${st.name} range; the GPU reads scaled ranges stored in ${[...SCALED_ON_DEVICE].join(', ')}: use backend 'cpu'` };
   }
-  if (!st.gpu) {
+  const facts = storageGpuFacts(st);
+  if (!facts) {
     return { code: 'INVALID_FORMAT', parameter: name, reason: `is stored in ${st.name}, which has no GPU part (StorageFormat.gpu: f64, f32, f16, bf16 and users' formats that supply one have it): use backend 'cpu'` };
   }
-  if (st.gpu.scaled) {
+  if (facts.scaled) {
     // The device's i8/i16 are block-scaled words; an unscaled integer range is not that format.
     return { code: 'INVALID_FORMAT', parameter: name, reason: `is an unscaled ${st.name} range; the GPU reads ${st.name} only block-scaled (upload it with toDevice(…, { format: '${st.name}' }) and call the gpu* kernels), or use backend 'cpu'` };
   }
@@ -71,10 +73,11 @@ function storageRefusal(name: string, r: Range<any, any>): Refusal | undefined {
  * refused alike with and without an adapter.
  */
 function readRefusal(name: string, r: Range<any, any>, arithmetic: ArithmeticFormat): Refusal | undefined {
-  const part = r.accessor.storage.gpu;
-  if (!part || !arithmetic.gpu) return undefined;
+  const facts = storageGpuFacts(r.accessor.storage);
+  const target = arithmeticGpuFacts(arithmetic);
+  if (!facts || !target) return undefined;
   try {
-    part.emitRead('probe', '0', 'probe', arithmetic.gpu);
+    facts.checkRead(target);
   } catch (e) {
     if (!(e instanceof ModprecError)) throw e;
     return { code: e.code === 'INVALID_OPTION' ? 'INVALID_OPTION' : 'INVALID_FORMAT', parameter: e.parameter ?? name, reason: e.message.replace(/^invalid argument: \S+ /, '') };
@@ -113,7 +116,7 @@ export const gpuBackend: KernelBackend = {
       }
       return undefined;
     }
-    if (!sig.arithmetic.gpu) {
+    if (!arithmeticGpuFacts(sig.arithmetic)) {
       return {
         code: 'INVALID_OPTION', parameter: 'options.arithmetic',
         reason: `is ${sig.arithmetic.name}, which has no GPU part (ArithmeticFormat.gpu), so it does not run on the GPU: pass arithmetic: formats.ff (float-float, about 48 bits), formats.f32 or an RNS format (rnsFormat(p)), or use backend 'cpu'`,
@@ -160,7 +163,7 @@ export interface GpuCall {
 export function prepareGpuCall(kernel: KernelName, operands: readonly (readonly [string, Range<any, any>])[], options: GpuBackendOptions, defaultOperands?: readonly Range<any, any>[]): GpuCall {
   for (const [name, r] of operands) {
     // Outputs must be writable by the GPU kernels: a user format's GPU part may be read-only.
-    const part = r.accessor.storage.gpu;
+    const part = storageGpuFacts(r.accessor.storage);
     // A scaled output is written by the CPU's scaled store from the arithmetic's values (gpu-dispatch.ts).
     if (part && !part.writable && !r.accessor.scale && OUTPUTS[kernel] === name) fail('INVALID_FORMAT', name, `is stored in ${part.name}, whose GPU part is read-only: the GPU cannot write this output (use backend 'cpu', or give the part an emitReturn and writable: true)`);
   }
@@ -173,7 +176,7 @@ export function prepareGpuCall(kernel: KernelName, operands: readonly (readonly 
   const refusal = gpuBackend.supports({ kernel, operands, arithmetic });
   if (refusal) refuse('gpu', refusal);
   const rns = isRnsArithmetic(arithmetic);
-  return { arithmetic, gpuArithmetic: rns ? arithmetic.name : arithmetic.gpu!.name, strict: options.strict === true, rns };
+  return { arithmetic, gpuArithmetic: rns ? arithmetic.name : arithmeticGpuFacts(arithmetic)!.name, strict: options.strict === true, rns };
 }
 
 /**

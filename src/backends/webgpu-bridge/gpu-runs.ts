@@ -16,6 +16,7 @@ import type { GpuNrm2Result } from '../../../kernels/nrm2/nrm2-webgpu.js';
 import type { EllOperand } from '../../../kernels/ell-spmv/ell-operand.js';
 import { onGpuOrCpu, type GpuCall } from './gpu-backend.js';
 import { storedValues } from './stored-values.js';
+import '../../formats/gpu-parts.js';
 import { vector } from '../../core/vectors.js';
 import { dd as ddFormat } from '../../formats/dd/register.js';
 import type { DeviceMatrix } from '../../../kernels/gemv/gemv-webgpu.js';

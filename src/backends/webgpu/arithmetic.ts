@@ -13,6 +13,7 @@
 import { fail } from '../../core/errors.js';
 import { findFormat } from '../../formats/common/registry.js';
 import '../../formats/index.js';
+import '../../formats/gpu-parts.js';
 import type { GpuArithmeticName, GpuArithmeticPart, GpuHelperFunction, GpuPartRegister } from '../../formats/common/gpu-part.js';
 import { f32GpuArithmetic } from '../../formats/f32/f32-gpu-arithmetic.js';
 import { ffGpuArithmetic } from '../../formats/ff/ff-gpu-arithmetic.js';

@@ -11,6 +11,7 @@
 import { fail } from '../../core/errors.js';
 import { findFormat, formatNames } from '../../formats/common/registry.js';
 import '../../formats/index.js';
+import '../../formats/gpu-parts.js';
 import '../../formats/dd/register.js';
 import type { GpuEncodedArray, GpuHelperFunction, GpuStoragePart, GpuVectorRead } from '../../formats/common/gpu-part.js';
 

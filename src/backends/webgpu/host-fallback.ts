@@ -10,6 +10,7 @@ import { range, type Range } from '../../core/range.js';
 import { colMajor } from '../../../accessors/col-major.js';
 import { findFormat, formatNames } from '../../formats/common/registry.js';
 import '../../formats/index.js';
+import '../../formats/gpu-parts.js';
 import { fail } from '../../core/errors.js';
 import type { ArithmeticFormat, StorageFormat } from '../../formats/common/format.js';
 import { ddStorage } from '../../formats/dd/dd-storage.js';

@@ -5,7 +5,7 @@
  * @module
  */
 import { typedArrayStorage } from '../common/typed-array-storage.js';
-import { bf16GpuPart } from '../common/sixteen-bit-gpu-words.js';
+import { builtinGpuStorage, BUILTIN_STORAGE_GPU_FACTS } from '../common/gpu-facts.js';
 import { bf16BitsFromNumber, numberFromBf16Bits } from '../convert/bf16.js';
 import { decodeTable } from '../f16/f16.js';
 
@@ -13,9 +13,9 @@ import { decodeTable } from '../f16/f16.js';
  * bf16 storage (u = 2^-8, max ≈ 3.39e38).
  * @group Formats
  */
-export const bf16Storage = typedArrayStorage<Uint16Array>({
-  name: 'bf16', gpu: bf16GpuPart, array: Uint16Array, significandBits: 8, unitRoundoff: 2 ** -8, isInteger: false,
+export const bf16Storage = builtinGpuStorage(typedArrayStorage<Uint16Array>({
+  name: 'bf16', array: Uint16Array, significandBits: 8, unitRoundoff: 2 ** -8, isInteger: false,
   maxValue: 3.3895313892515355e38,
   encodeHelper: { name: 'bf16Encode', fn: bf16BitsFromNumber },
   decodeHelper: { name: 'bf16Table', fn: numberFromBf16Bits, table: decodeTable(numberFromBf16Bits) },
-});
+}), BUILTIN_STORAGE_GPU_FACTS.bf16);

@@ -93,7 +93,9 @@ export interface StorageFormat<Data = unknown, Value = unknown> {
   sharesRegistersWith?(ar: ArithmeticFormat): boolean;
   /**
    * The format's GPU part, if it has one: its device words and the gpu.js read template (src/formats/common/gpu-part.ts).
-   * With it, the format runs through `backend: 'gpu'` and the resident API; without, the GPU refuses it.
+   * With it, the format runs through `backend: 'gpu'` and the resident API; without, the GPU refuses it. The built-in
+   * formats' parts load with the GPU backend (`modprec/gpu` or the first `backend: 'gpu'` call): until then this
+   * reads `undefined` on them (src/formats/common/gpu-facts.ts).
    */
   readonly gpu?: GpuStoragePart;
 }
@@ -174,8 +176,9 @@ export interface ArithmeticFormat<T = unknown> {
   readonly takesNumberOperands?: boolean;
   /**
    * The arithmetic's GPU part, if it has one: its operations as gpu.js source (src/formats/common/gpu-part.ts). With it,
-   * the arithmetic runs through `backend: 'gpu'`; without (f64, dd, RNS), the GPU refuses it with a typed error
-   * naming `options.arithmetic`.
+   * the arithmetic runs through `backend: 'gpu'`; without (f64, RNS), the GPU refuses it with a typed error
+   * naming `options.arithmetic`. The built-in parts (f32, ff, dd) load with the GPU backend: until then this reads
+   * `undefined` on them (src/formats/common/gpu-facts.ts).
    */
   readonly gpu?: GpuArithmeticPart;
 }

@@ -2,10 +2,11 @@
  * The optional GPU parts of a format. A storage format's GPU part ({@link GpuStoragePart}) says how its values sit in
  * 32-bit device words and gives the gpu.js source that reads one into a register; an arithmetic's GPU part
  * ({@link GpuArithmeticPart}) gives the gpu.js source of its operations. The built-in formats carry theirs
- * (src/formats/<name>/*-gpu-*.ts) exactly as a user's format does (`StorageFormat.gpu`, `ArithmeticFormat.gpu`); the GPU backend
+ * (src/formats/<name>/*-gpu-*.ts) and show them exactly as a user's format does (`StorageFormat.gpu`, `ArithmeticFormat.gpu`); the GPU backend
  * runs what has a part and refuses what has none with a typed error naming the operand or `options.arithmetic`.
  *
- * The parts are plain source templates: nothing here loads gpu.js, so a CPU-only bundle stays small.
+ * The parts are plain source templates: nothing here loads gpu.js. The built-in ones load with the GPU backend
+ * (src/formats/gpu-parts.ts), so a CPU-only bundle does not carry them (src/formats/common/gpu-facts.ts).
  * @module
  */
 

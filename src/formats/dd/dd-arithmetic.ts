@@ -12,7 +12,7 @@ import { twoProdErrorScaled } from './eft.js';
 import { ddMul } from './mul.js';
 import { ddDiv } from './div.js';
 import { ddSqrt } from './sqrt.js';
-import { ddGpuArithmetic } from './dd-gpu-arithmetic.js';
+import { builtinGpuArithmetic, BUILTIN_ARITHMETIC_GPU_FACTS } from '../common/gpu-facts.js';
 import { ddAddSource, ddSubSource, ddMulSource, ddMulAccumulateSource, ddTwoProdAccumulateSource, ddDivSource, ddSqrtSource, type DdPair } from './dd-templates.js';
 
 /**
@@ -59,13 +59,13 @@ function ddOfKind(kind: ValueKind, v: unknown): DdValue {
  * Double-double arithmetic (about 106 bits; unit roundoff for bounds {@link DD_UNIT_ROUNDOFF}).
  * @group Double-double
  */
-export const ddArithmetic: ArithmeticFormat<DdValue> = {
+export const ddArithmetic: ArithmeticFormat<DdValue> = builtinGpuArithmetic({
   name: 'dd',
   kind: 'dd',
   significandBits: 106,
   unitRoundoff: DD_UNIT_ROUNDOFF,
-  // On the GPU: the 112-bit register arithmetic of dd-gpu-wgsl.ts (u = 2^-110 per operation, inside DD_UNIT_ROUNDOFF).
-  gpu: ddGpuArithmetic,
+  // On the GPU: the 112-bit register arithmetic of dd-gpu-wgsl.ts (u = 2^-110 per operation, inside DD_UNIT_ROUNDOFF);
+  // `gpu` once the GPU backend loads.
   fromNumber: (x) => ({ hi: x, lo: 0 }),
   toNumber: (v) => v.hi + v.lo,
   fromKind: ddOfKind,
@@ -119,4 +119,4 @@ export const ddArithmetic: ArithmeticFormat<DdValue> = {
   emitToNumber: (s) => { const [h, l] = source(s); return `(${h} + ${l})`; },
   helpers: { ddMpRead: { hi: 0, lo: 0 }, ddTwoProdErrorScaled: twoProdErrorScaled, ddSqrtInto: ddSqrt, ddScratch: new Float64Array(2), roundToOddDd },
   takesNumberOperands: true,
-};
+}, BUILTIN_ARITHMETIC_GPU_FACTS.dd);

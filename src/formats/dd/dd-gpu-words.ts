@@ -4,8 +4,8 @@
  * 112-bit format of dd-gpu-wgsl.ts: partial results and intermediate vectors), with their exact host codecs.
  * @module
  */
-import { fail } from '../../core/errors.js';
 import type { GpuPartRegister, GpuStoragePart } from '../common/gpu-part.js';
+import { checkDdRead } from '../common/gpu-facts.js';
 
 const XF_BIAS = 16383;
 
@@ -217,9 +217,7 @@ export const ddGpuPart: GpuStoragePart = {
     return out;
   },
   emitRead(array, index, dst, arithmetic) {
-    if (!arithmetic.readKinds.includes('dd')) {
-      fail('INVALID_OPTION', 'options.arithmetic', 'must be double-double (formats.dd) for dd storage on the GPU: another arithmetic would drop the low half', arithmetic.readKinds.join('/'));
-    }
+    checkDdRead(arithmetic);
     return {
       code: `const ${dst}k = (${index}) * 4; const ${dst} = [${array}[${dst}k], ${array}[${dst}k + 1], ${array}[${dst}k + 2], ${array}[${dst}k + 3]];`,
       register: { kind: 'dd', name: dst },

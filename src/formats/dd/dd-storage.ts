@@ -16,7 +16,7 @@
 import type { StorageFormat, Register } from '../common/format.js';
 import { fail } from '../../core/errors.js';
 import type { DdValue } from './dd-arithmetic.js';
-import { ddGpuPart } from './dd-gpu-words.js';
+import { builtinGpuStorage, BUILTIN_STORAGE_GPU_FACTS } from '../common/gpu-facts.js';
 
 /**
  * Split layout: high parts and low parts in two arrays of equal length.
@@ -75,11 +75,9 @@ const common = {
  * 2^30 elements per buffer.
  * @group Double-double
  */
-export const ddStorage: StorageFormat<Float64Array, DdValue> = {
+export const ddStorage: StorageFormat<Float64Array, DdValue> = builtinGpuStorage({
   name: 'dd',
   ...common,
-  // On the device: the same bytes, four words per element (dd-gpu-words.ts).
-  gpu: ddGpuPart,
   wordsPerElement: 2,
   allocate: (n) => new Float64Array(2 * n),
   accepts: (data): data is Float64Array => data instanceof Float64Array && data.length <= 2 ** 31,
@@ -91,7 +89,8 @@ export const ddStorage: StorageFormat<Float64Array, DdValue> = {
     `{ const dd$k = (${index}) << 1; ${dst.names[0]} = ${data}[dd$k]; ${dst.names[1]} = ${data}[dd$k | 1]; }`,
   emitWrite: (data, index, src: Register) =>
     `{ const dd$k = (${index}) << 1; ${data}[dd$k] = ${src.names[0]}; ${data}[dd$k | 1] = ${src.names[1]}; }`,
-};
+  // On the device: the same bytes, four words per element (dd-gpu-words.ts; `gpu` once the GPU backend loads).
+}, BUILTIN_STORAGE_GPU_FACTS.dd);
 
 /**
  * Double-double storage, split layout ({@link DdSplitArray}: separate hi and lo arrays). 16 bytes per value.

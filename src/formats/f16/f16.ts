@@ -5,7 +5,7 @@
  * @module
  */
 import { typedArrayStorage } from '../common/typed-array-storage.js';
-import { f16GpuPart } from '../common/sixteen-bit-gpu-words.js';
+import { builtinGpuStorage, BUILTIN_STORAGE_GPU_FACTS } from '../common/gpu-facts.js';
 import { f16BitsFromNumber, numberFromF16Bits } from '../convert/f16.js';
 
 /** Decodes every binary16 bit pattern once. */
@@ -19,10 +19,10 @@ function decodeTable(decode: (bits: number) => number): Float64Array {
  * fp16 storage (u = 2^-11, max 65504).
  * @group Formats
  */
-export const f16Storage = typedArrayStorage<Uint16Array>({
-  name: 'f16', gpu: f16GpuPart, array: Uint16Array, significandBits: 11, unitRoundoff: 2 ** -11, isInteger: false, maxValue: 65504,
+export const f16Storage = builtinGpuStorage(typedArrayStorage<Uint16Array>({
+  name: 'f16', array: Uint16Array, significandBits: 11, unitRoundoff: 2 ** -11, isInteger: false, maxValue: 65504,
   encodeHelper: { name: 'f16Encode', fn: f16BitsFromNumber },
   decodeHelper: { name: 'f16Table', fn: numberFromF16Bits, table: decodeTable(numberFromF16Bits) },
-});
+}), BUILTIN_STORAGE_GPU_FACTS.f16);
 
 export { decodeTable };

@@ -8,7 +8,7 @@
 import type { ArithmeticFormat, MpValueLike, Register } from '../common/format.js';
 import { kindOfNumber, storeNumberInto } from '../f64/f64-arithmetic.js';
 import { roundToOddDd } from '../convert/round-to-odd.js';
-import { f32GpuArithmetic } from './f32-gpu-arithmetic.js';
+import { builtinGpuArithmetic, BUILTIN_ARITHMETIC_GPU_FACTS } from '../common/gpu-facts.js';
 
 const r = (reg: Register, i = 0): string => reg.names[i]!;
 const F = 'Math.fround';
@@ -24,7 +24,7 @@ function mpAsDd(v: MpValueLike): { hi: number; lo: number } {
  * IEEE binary32 arithmetic emulated exactly with Math.fround (u = 2^-24).
  * @group Formats
  */
-export const f32Arithmetic: ArithmeticFormat<number> = {
+export const f32Arithmetic: ArithmeticFormat<number> = builtinGpuArithmetic({
   name: 'f32',
   kind: 'number',
   significandBits: 24,
@@ -62,5 +62,5 @@ export const f32Arithmetic: ArithmeticFormat<number> = {
   emitFromNumber: (d, e) => `${r(d)} = ${F}(${e});`,
   emitToNumber: (s) => r(s),
   helpers: { roundToOddDd, f32MpRead: { hi: 0, lo: 0 } },
-  gpu: f32GpuArithmetic,
-};
+  // On the GPU: f32-gpu-arithmetic.ts (`gpu` once the GPU backend loads).
+}, BUILTIN_ARITHMETIC_GPU_FACTS.f32);

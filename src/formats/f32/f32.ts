@@ -4,13 +4,13 @@
  * @module
  */
 import { typedArrayStorage } from '../common/typed-array-storage.js';
-import { f32GpuPart } from './f32-gpu-words.js';
+import { builtinGpuStorage, BUILTIN_STORAGE_GPU_FACTS } from '../common/gpu-facts.js';
 
 /**
  * fp32 storage (u = 2^-24).
  * @group Formats
  */
-export const f32Storage = typedArrayStorage<Float32Array>({
-  name: 'f32', gpu: f32GpuPart, array: Float32Array, significandBits: 24, unitRoundoff: 2 ** -24, isInteger: false,
+export const f32Storage = builtinGpuStorage(typedArrayStorage<Float32Array>({
+  name: 'f32', array: Float32Array, significandBits: 24, unitRoundoff: 2 ** -24, isInteger: false,
   maxValue: 3.4028234663852886e38,
-});
+}), BUILTIN_STORAGE_GPU_FACTS.f32);

@@ -13,7 +13,7 @@
 import type { ArithmeticFormat, Register, ValueKind, MpValueLike } from '../common/format.js';
 import { fail } from '../../core/errors.js';
 import { roundToOddDd } from '../convert/round-to-odd.js';
-import { ffGpuArithmetic } from './ff-gpu-arithmetic.js';
+import { builtinGpuArithmetic, BUILTIN_ARITHMETIC_GPU_FACTS } from '../common/gpu-facts.js';
 import { ffAddInto, ffMulInto, ffFmaInto, ffDivInto, ffSqrtInto, ffFromNumberInto, ffFromPairInto } from './ff-ops.js';
 
 /**
@@ -68,7 +68,7 @@ const call = (d: Register, fn: string, args: readonly string[]): string => {
  * Float-float arithmetic (about 48 bits; unit roundoff for bounds {@link FF_UNIT_ROUNDOFF}).
  * @group Formats
  */
-export const ffArithmetic: ArithmeticFormat<FfValue> = {
+export const ffArithmetic: ArithmeticFormat<FfValue> = builtinGpuArithmetic({
   name: 'ff',
   kind: 'dd',
   significandBits: 48,
@@ -121,5 +121,5 @@ export const ffArithmetic: ArithmeticFormat<FfValue> = {
   emitFromNumber: (d, e) => call(d, 'ffFromNumberInto', [`(${e})`]),
   emitToNumber: (s) => { const [h, l] = src(s); return `(${h} + ${l})`; },
   helpers: { ffOut: new Float64Array(2), ffAddInto, ffMulInto, ffFmaInto, ffDivInto, ffSqrtInto, ffFromNumberInto, ffFromPairInto, ffRoundToOdd },
-  gpu: ffGpuArithmetic,
-};
+  // On the GPU: ff-gpu-arithmetic.ts (`gpu` once the GPU backend loads).
+}, BUILTIN_ARITHMETIC_GPU_FACTS.ff);

@@ -5,25 +5,25 @@
  * @module
  */
 import { typedArrayStorage } from '../common/typed-array-storage.js';
-import { i8GpuPart, i16GpuPart } from './scaled-integer-gpu-words.js';
+import { builtinGpuStorage, BUILTIN_STORAGE_GPU_FACTS } from '../common/gpu-facts.js';
 import { roundToInt8, roundToInt16, roundToInt32 } from '../convert/integer.js';
 
 /**
  * int8 storage (−128…127).
  * @group Formats
  */
-export const i8Storage = typedArrayStorage<Int8Array>({
-  name: 'i8', gpu: i8GpuPart, array: Int8Array, significandBits: 7, unitRoundoff: NaN, isInteger: true, maxValue: 127,
+export const i8Storage = builtinGpuStorage(typedArrayStorage<Int8Array>({
+  name: 'i8', array: Int8Array, significandBits: 7, unitRoundoff: NaN, isInteger: true, maxValue: 127,
   encodeHelper: { name: 'i8Encode', fn: roundToInt8 },
-});
+}), BUILTIN_STORAGE_GPU_FACTS.i8);
 /**
  * int16 storage (−32768…32767).
  * @group Formats
  */
-export const i16Storage = typedArrayStorage<Int16Array>({
-  name: 'i16', gpu: i16GpuPart, array: Int16Array, significandBits: 15, unitRoundoff: NaN, isInteger: true, maxValue: 32767,
+export const i16Storage = builtinGpuStorage(typedArrayStorage<Int16Array>({
+  name: 'i16', array: Int16Array, significandBits: 15, unitRoundoff: NaN, isInteger: true, maxValue: 32767,
   encodeHelper: { name: 'i16Encode', fn: roundToInt16 },
-});
+}), BUILTIN_STORAGE_GPU_FACTS.i16);
 /**
  * int32 storage (−2^31…2^31−1).
  * @group Formats
