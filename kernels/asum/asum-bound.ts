@@ -14,6 +14,7 @@ import type { Range } from '../../src/core/range.js';
 import { chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
 import { gamma, recursiveAccumulation, resolveAccumulation } from '../shared/accumulation.js';
 import { arithmeticLimits, elementReadRoundings, returnedDoubleBound, scaleUnderflowError, storedMagnitude } from '../shared/bound-terms.js';
+import { checkOptionsObject } from '../../src/backends/backend.js';
 
 /**
  * Upper bound on |asum(x, options) − Σ|x̂ᵢ||, x̂ the values as stored.
@@ -34,6 +35,7 @@ import { arithmeticLimits, elementReadRoundings, returnedDoubleBound, scaleUnder
  * @group Kernels
  */
 export function asumBound(x: Range<1, any>, options: KernelOptions = {}): number {
+  checkOptionsObject(options);
   const n = x.length();
   if (n === 0) return 0;
   const ar = chooseArithmetic(options.arithmetic, [x]);

@@ -12,6 +12,7 @@
 import type { Range } from '../../src/core/range.js';
 import { chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
 import { storeBound, termBound } from '../shared/bound-terms.js';
+import { checkOptionsObject } from '../../src/backends/backend.js';
 
 /**
  * Upper bound on |y_i(after) − (αx̂_i + ŷ_i)| for each i after `axpy(alpha, x, y, options)`, where x̂, ŷ are
@@ -35,6 +36,7 @@ import { storeBound, termBound } from '../shared/bound-terms.js';
  * @group Kernels
  */
 export function axpyBound(alpha: number, x: Range<1, any>, y: Range<1, any>, options: KernelOptions = {}): Float64Array {
+  checkOptionsObject(options);
   const n = x.length();
   const out = new Float64Array(n);
   if (n === 0 || alpha === 0) return out;

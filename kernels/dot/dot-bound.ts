@@ -18,6 +18,7 @@ import { absProductSum, arithmeticLimits, elementReadRoundings, returnedDoubleBo
 import type { ArithmeticFormat } from '../../src/formats/common/format.js';
 import { vectorMagnitudes } from '../shared/accessor-rounding.js';
 import type { DotOptions } from './dot.js';
+import { checkOptionsObject } from '../../src/backends/backend.js';
 
 /**
  * Options of {@link dotBound}: the kernel's options plus what the bound is relative to.
@@ -51,6 +52,7 @@ export interface DotBoundOptions extends DotOptions {
  * @group Kernels
  */
 export function dotBound(x: Range<1, any>, y: Range<1, any>, options: DotBoundOptions = {}): number {
+  checkOptionsObject(options);
   const into = options.into === undefined ? undefined : checkRange('options.into', options.into, 1, true);
   const n = x.length();
   if (n === 0) return 0;

@@ -58,19 +58,19 @@ export function dot(x: Range<1, any>, y: Range<1, any>, options: (DotOptions & {
   checkRange('x', x, 1);
   checkRange('y', y, 1);
   checkSameLength('x', x.length(), 'y', y.length());
+  const requested = chooseBackend(options);
   const into = (options as DotOptions).into === undefined ? undefined : checkRange('options.into', (options as DotOptions).into, 1, true);
   if (into) {
     checkSameLength('a scalar result', 1, 'options.into', into.length());
     checkNoOverlap('options.into', into.accessor, [['x', x.accessor], ['y', y.accessor]]);
   }
-  if (chooseBackend(options) === 'gpu') {
+  if (requested === 'gpu') {
     // The GPU's float-float (or binary32) result is rounded into the storage once (on the device where the storage
     // has a writable GPU part; scaled ranges by the CPU's scaled store); multiple-precision storage has no such write.
     const call = prepareGpuCall('dot', [['x', x], ['y', y]], options as GpuBackendOptions);
     if (into && into.accessor.storage.kind === 'mp' && !call.rns) fail('INVALID_OPTION', 'options.into', "must be a range of a number or double-double storage for backend 'gpu' (or any storage with an RNS arithmetic)", into.accessor.storage.name);
     return dotOnGpu(x, y, call, () => dot(x, y, { arithmetic: call.arithmetic, into }), into);
   }
-  const requested = chooseBackend(options);
   options = options as DotOptions;
   const ar = chooseArithmetic(options.arithmetic, [x, y]);
   checkReadableIn(ar, [['x', x], ['y', y]]);

@@ -23,6 +23,7 @@ import { chooseArithmetic, type KernelOptions } from '../shared/kernel-options.j
 import { asArithmetic } from '../../src/formats/common/registry.js';
 import { gamma, resolveAccumulation } from '../shared/accumulation.js';
 import { arithmeticLimits, elementReadRoundings, returnedDoubleBound, scaleUnderflowError, storedMagnitude } from '../shared/bound-terms.js';
+import { checkOptionsObject } from '../../src/backends/backend.js';
 
 /**
  * The relative part of {@link nrm2Bound} for n elements read exactly (no read roundings, no underflow):
@@ -68,6 +69,7 @@ export function nrm2RelativeBound(n: number, options: KernelOptions = {}): numbe
  * @group Kernels
  */
 export function nrm2Bound(x: Range<1, any>, options: KernelOptions = {}): number {
+  checkOptionsObject(options);
   const n = x.length();
   if (n === 0) return 0;
   const ar = chooseArithmetic(options.arithmetic, [x]);

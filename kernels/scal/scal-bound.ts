@@ -10,6 +10,7 @@
 import type { Range } from '../../src/core/range.js';
 import { chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
 import { storeBound, termBound } from '../shared/bound-terms.js';
+import { checkOptionsObject } from '../../src/backends/backend.js';
 
 /**
  * Upper bound on |x_i(after) − αx̂_i| for each i after `scal(alpha, x, options)`, with x̂ the values stored
@@ -32,6 +33,7 @@ import { storeBound, termBound } from '../shared/bound-terms.js';
  * @group Kernels
  */
 export function scalBound(alpha: number, x: Range<1, any>, options: KernelOptions = {}): Float64Array {
+  checkOptionsObject(options);
   const n = x.length();
   const out = new Float64Array(n);
   if (n === 0 || alpha === 0 || alpha === 1) return out;

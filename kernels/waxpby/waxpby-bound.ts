@@ -20,6 +20,7 @@
 import type { Range } from '../../src/core/range.js';
 import { chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
 import { storeBound, termBound } from '../shared/bound-terms.js';
+import { checkOptionsObject } from '../../src/backends/backend.js';
 
 
 /**
@@ -49,6 +50,7 @@ import { storeBound, termBound } from '../shared/bound-terms.js';
 export function waxpbyBound(
   alpha: number, x: Range<1, any>, beta: number, y: Range<1, any>, w: Range<1, any>, options: KernelOptions = {},
 ): Float64Array {
+  checkOptionsObject(options);
   const n = x.length();
   const out = new Float64Array(n);
   if (n === 0) return out;

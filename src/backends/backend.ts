@@ -46,8 +46,18 @@ export interface KernelBackend {
 }
 
 /**
+ * Checks that a kernel's or a bound's `options` is an object or omitted (`null`, a number or a string would
+ * otherwise be read as no options at all, or fail with a TypeError).
+ * @throws {@link ModprecError} `INVALID_OPTION` naming `options`
+ */
+export function checkOptionsObject(options: unknown): void {
+  if (options !== undefined && (typeof options !== 'object' || options === null)) fail('INVALID_OPTION', 'options', 'must be an object', options);
+}
+
+/**
  * The backend `options.backend` names (default `'cpu'`).
- * @throws {@link ModprecError} `INVALID_OPTION` naming `options.backend` for anything else
+ * @throws {@link ModprecError} `INVALID_OPTION` naming `options` when it is not an object, `options.backend` for
+ *   anything else
  * @example
  * ```ts
  * chooseBackend({ backend: 'gpu' }); // 'gpu'
@@ -55,6 +65,7 @@ export interface KernelBackend {
  * ```
  */
 export function chooseBackend(options: { backend?: unknown } | undefined): BackendName {
+  checkOptionsObject(options);
   const b = options?.backend;
   if (b === undefined || b === 'cpu') return 'cpu';
   if (b === 'gpu' || b === 'wasm' || b === 'js') return b;
