@@ -13,6 +13,7 @@ import type { Range } from '../../src/core/range.js';
 import { chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
 import { storeBound, termBound } from '../shared/bound-terms.js';
 import { checkOptionsObject } from '../../src/backends/backend.js';
+import { checkAxpyArguments } from './axpy-arguments.js';
 
 /**
  * Upper bound on |y_i(after) − (αx̂_i + ŷ_i)| for each i after `axpy(alpha, x, y, options)`, where x̂, ŷ are
@@ -37,10 +38,12 @@ import { checkOptionsObject } from '../../src/backends/backend.js';
  */
 export function axpyBound(alpha: number, x: Range<1, any>, y: Range<1, any>, options: KernelOptions = {}): Float64Array {
   checkOptionsObject(options);
+  checkAxpyArguments(alpha, x, y);
   const n = x.length();
   const out = new Float64Array(n);
-  if (n === 0 || alpha === 0) return out;
+  // Options are checked as axpy checks them, also where every bound is 0.
   const ar = chooseArithmetic(options.arithmetic, [x, y]);
+  if (n === 0 || alpha === 0) return out;
   for (let i = 0; i < n; i++) {
     const product = termBound(alpha, x, i, ar, 2); // multiplication and addition
     const addend = termBound(1, y, i, ar, 1); // addition only

@@ -3,7 +3,7 @@
  * @module
  */
 import type { Range } from '../../src/core/range.js';
-import { checkRange, checkScalar, chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
+import { chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
 import { vectorKernel, operandArgs } from '../../src/backends/cpu/vector-kernel.js';
 import { loadVectorElement } from '../../src/backends/cpu/reduction-kernel.js';
 import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
@@ -11,6 +11,7 @@ import { runWasm } from '../shared/run-wasm.js';
 import { wasmUpdate } from '../shared/update-wasm.js';
 import { recursiveAccumulation } from '../shared/accumulation.js';
 import { chooseBackend, prepareGpuCall, updateOnGpu, quickReport, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
+import { checkScalArguments } from './scal-arguments.js';
 
 /**
  * x := α·x in place. α = 0 sets x to zero without reading it (as LAPACK's convention: NaN in x does not
@@ -33,8 +34,7 @@ export function scal(alpha: number, x: Range<1, any>, options?: KernelOptions & 
  */
 export function scal(alpha: number, x: Range<1, any>, options: GpuBackendOptions): Promise<GpuKernelReport>;
 export function scal(alpha: number, x: Range<1, any>, options: (KernelOptions & { backend?: CpuBackendOption }) | GpuBackendOptions = {}): void | Promise<GpuKernelReport> {
-  checkScalar('alpha', alpha);
-  checkRange('x', x, 1, true);
+  checkScalArguments(alpha, x);
   const n = x.length();
   if (chooseBackend(options) === 'gpu') {
     const call = prepareGpuCall('scal', [['x', x]], options as GpuBackendOptions);

@@ -3,15 +3,15 @@
  * @module
  */
 import type { Range } from '../../src/core/range.js';
-import { checkRange, checkSameLength, checkScalar, chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
+import { chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
 import { vectorKernel, operandArgs } from '../../src/backends/cpu/vector-kernel.js';
 import { loadVectorElement } from '../../src/backends/cpu/reduction-kernel.js';
-import { checkNoOverlap } from '../shared/aliasing.js';
 import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
 import { runWasm } from '../shared/run-wasm.js';
 import { wasmUpdate } from '../shared/update-wasm.js';
 import { recursiveAccumulation } from '../shared/accumulation.js';
 import { chooseBackend, prepareGpuCall, updateOnGpu, quickReport, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
+import { checkWaxpbyArguments } from './waxpby-arguments.js';
 
 /**
  * w := α·x + β·y. A zero coefficient means its vector is not read (NaN or Inf there does not leak);
@@ -43,15 +43,7 @@ export function waxpby(alpha: number, x: Range<1, any>, beta: number, y: Range<1
 export function waxpby(
   alpha: number, x: Range<1, any>, beta: number, y: Range<1, any>, w: Range<1, any>, options: (KernelOptions & { backend?: CpuBackendOption }) | GpuBackendOptions = {},
 ): void | Promise<GpuKernelReport> {
-  checkScalar('alpha', alpha);
-  checkScalar('beta', beta);
-  checkRange('x', x, 1);
-  checkRange('y', y, 1);
-  checkRange('w', w, 1, true);
-  checkSameLength('x', x.length(), 'y', y.length());
-  checkSameLength('x', x.length(), 'w', w.length());
-  // Element-wise: w may be x or y itself (same elements), never a shifted or differently strided view of them.
-  checkNoOverlap('w', w.accessor, [['x', x.accessor], ['y', y.accessor]], true);
+  checkWaxpbyArguments(alpha, x, beta, y, w);
   const n = x.length();
   if (chooseBackend(options) === 'gpu') {
     const call = prepareGpuCall('waxpby', [['x', x], ['y', y], ['w', w]], options as GpuBackendOptions);
