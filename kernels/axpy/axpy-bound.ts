@@ -14,6 +14,7 @@ import { chooseArithmetic, type KernelOptions } from '../shared/kernel-options.j
 import { storeBound, termBound } from '../shared/bound-terms.js';
 import { checkOptionsObject } from '../../src/backends/backend.js';
 import { checkAxpyArguments } from './axpy-arguments.js';
+import { resolveAccumulation } from '../shared/accumulation.js';
 
 /**
  * Upper bound on |y_i(after) − (αx̂_i + ŷ_i)| for each i after `axpy(alpha, x, y, options)`, where x̂, ŷ are
@@ -43,6 +44,7 @@ export function axpyBound(alpha: number, x: Range<1, any>, y: Range<1, any>, opt
   const out = new Float64Array(n);
   // Options are checked as axpy checks them, also where every bound is 0.
   const ar = chooseArithmetic(options.arithmetic, [x, y]);
+  resolveAccumulation(options.accumulation);
   if (n === 0 || alpha === 0) return out;
   for (let i = 0; i < n; i++) {
     const product = termBound(alpha, x, i, ar, 2); // multiplication and addition

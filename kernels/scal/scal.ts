@@ -9,7 +9,7 @@ import { loadVectorElement } from '../../src/backends/cpu/reduction-kernel.js';
 import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
 import { runWasm } from '../shared/run-wasm.js';
 import { wasmUpdate } from '../shared/update-wasm.js';
-import { recursiveAccumulation } from '../shared/accumulation.js';
+import { recursiveAccumulation, resolveAccumulation } from '../shared/accumulation.js';
 import { chooseBackend, prepareGpuCall, updateOnGpu, quickReport, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { checkScalArguments } from './scal-arguments.js';
 
@@ -44,6 +44,8 @@ export function scal(alpha: number, x: Range<1, any>, options: (KernelOptions & 
   const requested = chooseBackend(options);
   options = options as KernelOptions;
   const ar = chooseArithmetic(options.arithmetic, [x]);
+  // No reduction to order, but the option is validated as every kernel validates it (and as backend 'gpu' does).
+  resolveAccumulation(options.accumulation);
   checkReadableIn(ar, alpha !== 0 ? [['x', x]] : []);
   const cpu = chooseCpuBackend(requested, { kernel: 'scal', operands: [['x', x, 'write']], arithmetic: ar, accumulation: recursiveAccumulation });
   if (n === 0 || alpha === 1) return;

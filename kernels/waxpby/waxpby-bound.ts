@@ -22,6 +22,7 @@ import { chooseArithmetic, type KernelOptions } from '../shared/kernel-options.j
 import { storeBound, termBound } from '../shared/bound-terms.js';
 import { checkOptionsObject } from '../../src/backends/backend.js';
 import { checkWaxpbyArguments } from './waxpby-arguments.js';
+import { resolveAccumulation } from '../shared/accumulation.js';
 
 
 /**
@@ -57,6 +58,7 @@ export function waxpbyBound(
   const out = new Float64Array(n);
   // Options are checked as waxpby checks them, also where every bound is 0.
   const ar = chooseArithmetic(options.arithmetic, [x, y, w]);
+  resolveAccumulation(options.accumulation);
   if (n === 0) return out;
   const useX = alpha !== 0;
   const useY = beta !== 0;

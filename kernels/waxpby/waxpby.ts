@@ -9,7 +9,7 @@ import { loadVectorElement } from '../../src/backends/cpu/reduction-kernel.js';
 import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
 import { runWasm } from '../shared/run-wasm.js';
 import { wasmUpdate } from '../shared/update-wasm.js';
-import { recursiveAccumulation } from '../shared/accumulation.js';
+import { recursiveAccumulation, resolveAccumulation } from '../shared/accumulation.js';
 import { chooseBackend, prepareGpuCall, updateOnGpu, quickReport, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { checkWaxpbyArguments } from './waxpby-arguments.js';
 
@@ -53,6 +53,8 @@ export function waxpby(
   const requested = chooseBackend(options);
   options = options as KernelOptions;
   const ar = chooseArithmetic(options.arithmetic, [x, y, w]);
+  // No reduction to order, but the option is validated as every kernel validates it (and as backend 'gpu' does).
+  resolveAccumulation(options.accumulation);
   checkReadableIn(ar, [...(alpha !== 0 ? [['x', x] as const] : []), ...(beta !== 0 ? [['y', y] as const] : [])]);
   const useX = alpha !== 0;
   const useY = beta !== 0;
