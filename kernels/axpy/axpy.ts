@@ -3,7 +3,7 @@
  * @module
  */
 import type { Range } from '../../src/core/range.js';
-import { chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
+import { chooseArithmetic, checkReadableIn, checkCoefficientsIn, type KernelOptions } from '../shared/kernel-options.js';
 import { vectorKernel, operandArgs } from '../../src/backends/cpu/vector-kernel.js';
 import { loadVectorElement } from '../../src/backends/cpu/reduction-kernel.js';
 import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
@@ -43,6 +43,7 @@ export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options:
   const n = x.length();
   if (chooseBackend(options) === 'gpu') {
     const call = prepareGpuCall('axpy', [['x', x], ['y', y]], options as GpuBackendOptions);
+    if (n > 0 && alpha !== 0) checkCoefficientsIn(call.arithmetic, [['alpha', alpha]]);
     const cpu = (): void => axpy(alpha, x, y, { arithmetic: call.arithmetic });
     return n === 0 || alpha === 0 ? quickReport(call) : updateOnGpu({ alpha, x, beta: 1, y, out: y }, call, cpu);
   }
@@ -51,6 +52,7 @@ export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options:
   const ar = chooseArithmetic(options.arithmetic, [x, y]);
   // No reduction to order, but the option is validated as every kernel validates it (and as backend 'gpu' does).
   resolveAccumulation(options.accumulation);
+  if (n > 0 && alpha !== 0) checkCoefficientsIn(ar, [['alpha', alpha]]);
   checkReadableIn(ar, [['x', x], ['y', y]]);
   const cpu = chooseCpuBackend(requested, { kernel: 'axpy', operands: [['x', x, 'read'], ['y', y, 'write']], arithmetic: ar, accumulation: recursiveAccumulation });
   if (n === 0 || alpha === 0) return;

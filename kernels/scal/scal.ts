@@ -3,7 +3,7 @@
  * @module
  */
 import type { Range } from '../../src/core/range.js';
-import { chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
+import { chooseArithmetic, checkReadableIn, checkCoefficientsIn, type KernelOptions } from '../shared/kernel-options.js';
 import { vectorKernel, operandArgs } from '../../src/backends/cpu/vector-kernel.js';
 import { loadVectorElement } from '../../src/backends/cpu/reduction-kernel.js';
 import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
@@ -38,6 +38,7 @@ export function scal(alpha: number, x: Range<1, any>, options: (KernelOptions & 
   const n = x.length();
   if (chooseBackend(options) === 'gpu') {
     const call = prepareGpuCall('scal', [['x', x]], options as GpuBackendOptions);
+    if (n > 0 && alpha !== 1) checkCoefficientsIn(call.arithmetic, [['alpha', alpha]]);
     const cpu = (): void => scal(alpha, x, { arithmetic: call.arithmetic });
     return n === 0 || alpha === 1 ? quickReport(call) : updateOnGpu({ alpha, x, beta: 0, out: x }, call, cpu);
   }
@@ -46,6 +47,7 @@ export function scal(alpha: number, x: Range<1, any>, options: (KernelOptions & 
   const ar = chooseArithmetic(options.arithmetic, [x]);
   // No reduction to order, but the option is validated as every kernel validates it (and as backend 'gpu' does).
   resolveAccumulation(options.accumulation);
+  if (n > 0 && alpha !== 1) checkCoefficientsIn(ar, [['alpha', alpha]]);
   checkReadableIn(ar, alpha !== 0 ? [['x', x]] : []);
   const cpu = chooseCpuBackend(requested, { kernel: 'scal', operands: [['x', x, 'write']], arithmetic: ar, accumulation: recursiveAccumulation });
   if (n === 0 || alpha === 1) return;

@@ -3,7 +3,7 @@
  * @module
  */
 import type { Range } from '../../src/core/range.js';
-import { chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
+import { chooseArithmetic, checkReadableIn, checkCoefficientsIn, type KernelOptions } from '../shared/kernel-options.js';
 import { vectorKernel, operandArgs } from '../../src/backends/cpu/vector-kernel.js';
 import { loadVectorElement } from '../../src/backends/cpu/reduction-kernel.js';
 import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
@@ -47,6 +47,7 @@ export function waxpby(
   const n = x.length();
   if (chooseBackend(options) === 'gpu') {
     const call = prepareGpuCall('waxpby', [['x', x], ['y', y], ['w', w]], options as GpuBackendOptions);
+    if (n > 0) checkCoefficientsIn(call.arithmetic, [['alpha', alpha], ['beta', beta]]);
     const cpu = (): void => waxpby(alpha, x, beta, y, w, { arithmetic: call.arithmetic });
     return n === 0 ? quickReport(call) : updateOnGpu({ alpha, x, beta, y, out: w }, call, cpu);
   }
@@ -55,6 +56,7 @@ export function waxpby(
   const ar = chooseArithmetic(options.arithmetic, [x, y, w]);
   // No reduction to order, but the option is validated as every kernel validates it (and as backend 'gpu' does).
   resolveAccumulation(options.accumulation);
+  if (n > 0) checkCoefficientsIn(ar, [['alpha', alpha], ['beta', beta]]);
   checkReadableIn(ar, [...(alpha !== 0 ? [['x', x] as const] : []), ...(beta !== 0 ? [['y', y] as const] : [])]);
   const useX = alpha !== 0;
   const useY = beta !== 0;
