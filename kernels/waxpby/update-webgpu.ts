@@ -49,7 +49,9 @@ function updateSource(arithmetic: GpuArithmetic, x: DeviceArray | undefined, y: 
       const rx = x.format.emitRead('X', elementIndex('X', x, `r${e}`), `xv${e}`, arithmetic);
       body.push(rx.code, arithmetic.declareMul(`u${e}`, rx.register, arithmetic.register('al')));
     } else {
-      body.push(`let u${e} = ${zero};`);
+      // α = 0: β·y + 0, as the CPU computes it (a −0 product becomes +0). A literal 0 would let the shader compiler
+      // drop the addition (llvmpipe does: WAXPBY gave −0), so a one-word zero goes through the mpKeep barrier.
+      body.push(`let u${e} = ${y && arithmetic.components === 1 ? `mpKeep(${zero})` : zero};`);
     }
     if (y) {
       const ry = y.format.emitRead('Y', elementIndex('Y', y, `r${e}`), `yv${e}`, arithmetic);

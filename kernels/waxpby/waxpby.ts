@@ -15,7 +15,7 @@ import { checkWaxpbyArguments } from './waxpby-arguments.js';
 
 /**
  * w := α·x + β·y. A zero coefficient means its vector is not read (NaN or Inf there does not leak);
- * with both zero, w is set to zero. w may be x or y (the same range): each element is read before written.
+ * with both zero, w is set to zero; with α = 0 alone, w = β·y + 0 (so a −0 product is stored as +0) on every backend. w may be x or y (the same range): each element is read before written.
  * @param alpha - coefficient of x
  * @param x - first input
  * @param beta - coefficient of y
