@@ -21,6 +21,7 @@ import { boundedScratch, getProgram, submitPasses, type BoundArray, type Pass, t
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import { bindOldValues, checkOutputBinding, outputWindow, serialisedViewWrite, throughPackedOutput, writesInPlace } from '../../src/backends/webgpu/view-output.js';
 import { checkRowsPerThread, partialNRowsSource, rowRunRead } from './gemv-row-group-source.js';
+import { checkGpuOptions } from '../../src/backends/backend.js';
 
 /**
  * A matrix resident on the GPU: packed column-major ({@link deviceMatrix}) or a strided view of a span
@@ -418,6 +419,7 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
  * @group GPU
  */
 export async function gpuGemv(args: GpuGemvArgs, options: GpuGemvOptions = {}): Promise<GpuRunInfo> {
+  checkGpuOptions(options);
   const { trans, alpha, beta } = validate(args);
   const arithmetic = chooseArithmetic(options, [args.A.data, args.x, args.y]);
   const target = checkSize('options.targetThreads', options.targetThreads ?? 2 ** 18);

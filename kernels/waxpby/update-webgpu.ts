@@ -15,6 +15,7 @@ import { hostUpdate } from '../../src/backends/webgpu/host-fallback.js';
 import { getProgram, submitPasses, type BoundArray } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import { aliasSnapshot, outputWindow, serialisedViewWrite, throughPackedOutput, writesInPlace } from '../../src/backends/webgpu/view-output.js';
+import { checkGpuOptions } from '../../src/backends/backend.js';
 
 /**
  * Arguments of {@link gpuUpdate}: out ← α·x + β·y.
@@ -134,6 +135,7 @@ async function updateOnDevice(runtime: GpuRuntime, args: GpuUpdateArgs, x: Devic
  * @group GPU
  */
 export async function gpuUpdate(args: GpuUpdateArgs, options: GpuKernelOptions = {}): Promise<GpuRunInfo> {
+  checkGpuOptions(options);
   const alpha = checkNumber('alpha', args.alpha);
   const beta = checkNumber('beta', args.beta);
   const { out } = args;

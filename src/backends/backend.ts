@@ -55,6 +55,17 @@ export function checkOptionsObject(options: unknown): void {
 }
 
 /**
+ * Checks the options of a GPU call — the resident API's and `backend: 'gpu'`'s alike: an object (or omitted) whose
+ * `strict`, when given, is a boolean (`'yes'` would otherwise be taken as true by one and refused by the other).
+ * @throws {@link ModprecError} `INVALID_OPTION` naming `options` or `options.strict`
+ */
+export function checkGpuOptions(options: unknown): void {
+  checkOptionsObject(options);
+  const strict = (options as { strict?: unknown } | undefined)?.strict;
+  if (strict !== undefined && typeof strict !== 'boolean') fail('INVALID_OPTION', 'options.strict', 'must be a boolean', strict);
+}
+
+/**
  * The backend `options.backend` names (default `'cpu'`).
  * @throws {@link ModprecError} `INVALID_OPTION` naming `options` when it is not an object, `options.backend` for
  *   anything else
