@@ -67,8 +67,8 @@ export function checkGpuOptions(options: unknown): void {
 
 /**
  * The backend `options.backend` names (default `'cpu'`).
- * @throws {@link ModprecError} `INVALID_OPTION` naming `options` when it is not an object, `options.backend` for
- *   anything else
+ * @throws {@link ModprecError} `INVALID_OPTION` naming `options` when it is not an object, `options.strict` when
+ *   it is given and not a boolean (on every backend), `options.backend` for anything else
  * @example
  * ```ts
  * chooseBackend({ backend: 'gpu' }); // 'gpu'
@@ -76,7 +76,8 @@ export function checkGpuOptions(options: unknown): void {
  * ```
  */
 export function chooseBackend(options: { backend?: unknown } | undefined): BackendName {
-  checkOptionsObject(options);
+  // strict is checked whatever the backend, so that one options object is valid or invalid alike on all of them.
+  checkGpuOptions(options);
   const b = options?.backend;
   if (b === undefined || b === 'cpu') return 'cpu';
   if (b === 'gpu' || b === 'wasm' || b === 'js') return b;

@@ -2,7 +2,7 @@
  * The same bad option is the same typed error on every backend — 'cpu', 'js', 'wasm' and 'gpu' (llvmpipe) — with
  * the same code and parameter, raised before anything is written. Regression: AXPY, WAXPBY and SCAL ignored
  * `accumulation` on the CPU (`axpy(2, x, y, { accumulation: 'bogus' })` ran) while `backend: 'gpu'` refused it
- * (INVALID_OPTION).
+ * (INVALID_OPTION); a `strict` that is not a boolean was refused by 'gpu' and ignored by the CPU backends.
  */
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
@@ -30,7 +30,7 @@ const kernels: [string, (o: Operands, options: any) => unknown][] = [
 
 const badOptions = fc.constantFrom<Record<string, unknown>>(
   { accumulation: 'bogus' }, { accumulation: 17 }, { arithmetic: 'bogus' }, { arithmetic: 3 }, { arithmetic: formats.i8 },
-  { backend: 'GPU' }, { accumulation: 'bogus', arithmetic: 'bogus' },
+  { backend: 'GPU' }, { accumulation: 'bogus', arithmetic: 'bogus' }, { strict: 'yes' }, { strict: 1 },
 );
 
 const bits = (o: Operands): string => [o.x, o.y, o.w].map((r) => [...toArray(r)].map((v) => (Object.is(v, -0) ? '-0' : String(v))).join()).join('/');
@@ -61,6 +61,6 @@ describe('a bad option is one error on every backend', () => {
         seen.add(result);
       }
       expect([...seen]).toHaveLength(1);
-    }), { numRuns: 7 });
+    }), { numRuns: 9 });
   });
 });
