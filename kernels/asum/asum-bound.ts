@@ -11,9 +11,10 @@
  * @module
  */
 import type { Range } from '../../src/core/range.js';
-import { chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
+import { checkRange, chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
 import { gamma, recursiveAccumulation, resolveAccumulation } from '../shared/accumulation.js';
 import { arithmeticLimits, elementReadRoundings, returnedDoubleBound, scaleUnderflowError, storedMagnitude } from '../shared/bound-terms.js';
+import { checkOptionsObject } from '../../src/backends/backend.js';
 
 /**
  * Upper bound on |asum(x, options) − Σ|x̂ᵢ||, x̂ the values as stored.
@@ -34,10 +35,13 @@ import { arithmeticLimits, elementReadRoundings, returnedDoubleBound, scaleUnder
  * @group Kernels
  */
 export function asumBound(x: Range<1, any>, options: KernelOptions = {}): number {
+  checkOptionsObject(options);
+  checkRange('x', x, 1);
   const n = x.length();
-  if (n === 0) return 0;
+  // Options are checked as asum checks them, also where the bound is 0.
   const ar = chooseArithmetic(options.arithmetic, [x]);
   const acc = resolveAccumulation(options.accumulation);
+  if (n === 0) return 0;
   const u = ar.unitRoundoff;
   const { eta, max } = arithmeticLimits(ar);
   let absSum = 0;

@@ -12,6 +12,9 @@
 import type { Range } from '../../src/core/range.js';
 import { chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
 import { storeBound, termBound } from '../shared/bound-terms.js';
+import { checkOptionsObject } from '../../src/backends/backend.js';
+import { checkAxpyArguments } from './axpy-arguments.js';
+import { resolveAccumulation } from '../shared/accumulation.js';
 
 /**
  * Upper bound on |y_i(after) − (αx̂_i + ŷ_i)| for each i after `axpy(alpha, x, y, options)`, where x̂, ŷ are
@@ -35,10 +38,14 @@ import { storeBound, termBound } from '../shared/bound-terms.js';
  * @group Kernels
  */
 export function axpyBound(alpha: number, x: Range<1, any>, y: Range<1, any>, options: KernelOptions = {}): Float64Array {
+  checkOptionsObject(options);
+  checkAxpyArguments(alpha, x, y);
   const n = x.length();
   const out = new Float64Array(n);
-  if (n === 0 || alpha === 0) return out;
+  // Options are checked as axpy checks them, also where every bound is 0.
   const ar = chooseArithmetic(options.arithmetic, [x, y]);
+  resolveAccumulation(options.accumulation);
+  if (n === 0 || alpha === 0) return out;
   for (let i = 0; i < n; i++) {
     const product = termBound(alpha, x, i, ar, 2); // multiplication and addition
     const addend = termBound(1, y, i, ar, 1); // addition only

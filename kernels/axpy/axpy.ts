@@ -3,15 +3,15 @@
  * @module
  */
 import type { Range } from '../../src/core/range.js';
-import { checkRange, checkSameLength, checkScalar, chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
+import { chooseArithmetic, checkReadableIn, checkCoefficientsIn, type KernelOptions } from '../shared/kernel-options.js';
 import { vectorKernel, operandArgs } from '../../src/backends/cpu/vector-kernel.js';
 import { loadVectorElement } from '../../src/backends/cpu/reduction-kernel.js';
-import { checkNoOverlap } from '../shared/aliasing.js';
 import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
 import { runWasm } from '../shared/run-wasm.js';
 import { wasmUpdate } from '../shared/update-wasm.js';
-import { recursiveAccumulation } from '../shared/accumulation.js';
+import { recursiveAccumulation, resolveAccumulation } from '../shared/accumulation.js';
 import { chooseBackend, prepareGpuCall, updateOnGpu, quickReport, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
+import { checkAxpyArguments } from './axpy-arguments.js';
 
 /**
  * y := α·x + y, each element read through its accessor and written back rounded to y's storage.
@@ -39,21 +39,20 @@ export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options?
  */
 export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options: GpuBackendOptions): Promise<GpuKernelReport>;
 export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options: (KernelOptions & { backend?: CpuBackendOption }) | GpuBackendOptions = {}): void | Promise<GpuKernelReport> {
-  checkScalar('alpha', alpha);
-  checkRange('x', x, 1);
-  checkRange('y', y, 1, true);
-  checkSameLength('x', x.length(), 'y', y.length());
-  // Element-wise: y may be x itself (same elements), never a shifted or differently strided view of its memory.
-  checkNoOverlap('y', y.accessor, [['x', x.accessor]], true);
+  checkAxpyArguments(alpha, x, y);
   const n = x.length();
   if (chooseBackend(options) === 'gpu') {
     const call = prepareGpuCall('axpy', [['x', x], ['y', y]], options as GpuBackendOptions);
+    if (n > 0 && alpha !== 0) checkCoefficientsIn(call.arithmetic, [['alpha', alpha]]);
     const cpu = (): void => axpy(alpha, x, y, { arithmetic: call.arithmetic });
     return n === 0 || alpha === 0 ? quickReport(call) : updateOnGpu({ alpha, x, beta: 1, y, out: y }, call, cpu);
   }
   const requested = chooseBackend(options);
   options = options as KernelOptions;
   const ar = chooseArithmetic(options.arithmetic, [x, y]);
+  // No reduction to order, but the option is validated as every kernel validates it (and as backend 'gpu' does).
+  resolveAccumulation(options.accumulation);
+  if (n > 0 && alpha !== 0) checkCoefficientsIn(ar, [['alpha', alpha]]);
   checkReadableIn(ar, [['x', x], ['y', y]]);
   const cpu = chooseCpuBackend(requested, { kernel: 'axpy', operands: [['x', x, 'read'], ['y', y, 'write']], arithmetic: ar, accumulation: recursiveAccumulation });
   if (n === 0 || alpha === 0) return;

@@ -12,12 +12,14 @@
  * @module
  */
 import type { Range } from '../../src/core/range.js';
-import { checkRange, chooseArithmetic } from '../shared/kernel-options.js';
+import { chooseArithmetic } from '../shared/kernel-options.js';
 import { gamma, resolveAccumulation } from '../shared/accumulation.js';
 import { absProductSum, arithmeticLimits, elementReadRoundings, returnedDoubleBound, scaleUnderflowError, storeBound } from '../shared/bound-terms.js';
 import type { ArithmeticFormat } from '../../src/formats/common/format.js';
 import { vectorMagnitudes } from '../shared/accessor-rounding.js';
 import type { DotOptions } from './dot.js';
+import { checkOptionsObject } from '../../src/backends/backend.js';
+import { checkDotArguments } from './dot-arguments.js';
 
 /**
  * Options of {@link dotBound}: the kernel's options plus what the bound is relative to.
@@ -51,11 +53,13 @@ export interface DotBoundOptions extends DotOptions {
  * @group Kernels
  */
 export function dotBound(x: Range<1, any>, y: Range<1, any>, options: DotBoundOptions = {}): number {
-  const into = options.into === undefined ? undefined : checkRange('options.into', options.into, 1, true);
+  checkOptionsObject(options);
+  const { into } = checkDotArguments(x, y, options.into);
   const n = x.length();
-  if (n === 0) return 0;
+  // Options are checked as dot checks them, also where the bound is 0.
   const ar = chooseArithmetic(options.arithmetic, [x, y]);
   const acc = resolveAccumulation(options.accumulation);
+  if (n === 0) return 0;
   const u = ar.unitRoundoff;
   const { eta, max } = arithmeticLimits(ar);
   // Magnitudes of the values as stored (not as rounded by a narrower arithmetic).

@@ -15,6 +15,7 @@ import { elementIndex, allowFallback, UNROLL, accumulatorChains, mulAddGroup, ch
 import { boundedScratch, getProgram, submitPasses, type BoundArray, type Pass, type PassCache, type ProgramSpec } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import { treePlan, treeReduceSpec, treeReduction } from '../../src/backends/webgpu/workgroup-reduction.js';
+import { checkGpuOptions } from '../../src/backends/backend.js';
 
 /**
  * Result of {@link gpuDot}: the value (float-float read back exactly as a double) and the run report.
@@ -274,6 +275,7 @@ function validate(x: DeviceArray, y: DeviceArray): void {
  * @group GPU
  */
 export async function gpuDot(x: DeviceArray, y: DeviceArray, options: GpuDotOptions = {}): Promise<GpuDotResult> {
+  checkGpuOptions(options);
   validate(x, y);
   const maxThreads = maxThreadsOf(options);
   const shape = groupShapeOf(options);
@@ -309,6 +311,7 @@ export async function gpuDot(x: DeviceArray, y: DeviceArray, options: GpuDotOpti
  * @group GPU
  */
 export async function gpuDotResident(x: DeviceArray, y: DeviceArray, options: GpuDotOptions = {}): Promise<{ result: DeviceArray; info: GpuRunInfo }> {
+  checkGpuOptions(options);
   validate(x, y);
   const maxThreads = maxThreadsOf(options);
   const shape = groupShapeOf(options);

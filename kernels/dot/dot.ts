@@ -4,11 +4,10 @@
  */
 import type { Range } from '../../src/core/range.js';
 import { Operand } from '../../src/backends/cpu/operand.js';
-import { checkRange, checkSameLength, chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
+import { chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
 import { resolveAccumulation } from '../shared/accumulation.js';
 import { dotProgram } from './dot-cpu.js';
 import { primeOnce } from '../../src/backends/cpu/prime.js';
-import { checkNoOverlap } from '../shared/aliasing.js';
 import { dotOnGpu, chooseBackend, prepareGpuCall, type GpuBackendOptions } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { fail } from '../../src/core/errors.js';
 import type { GpuDotResult } from './dot-webgpu.js';
@@ -16,6 +15,7 @@ import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shar
 import { runWasm } from '../shared/run-wasm.js';
 import { wasmDot } from './dot-wasm.js';
 import { wasmDdDot } from './dot-dd-wasm.js';
+import { checkDotArguments } from './dot-arguments.js';
 
 /**
  * Options of {@link dot}.
@@ -55,22 +55,16 @@ export function dot(x: Range<1, any>, y: Range<1, any>, options?: DotOptions & {
  */
 export function dot(x: Range<1, any>, y: Range<1, any>, options: GpuBackendOptions): Promise<GpuDotResult>;
 export function dot(x: Range<1, any>, y: Range<1, any>, options: (DotOptions & { backend?: CpuBackendOption }) | GpuBackendOptions = {}): number | Promise<GpuDotResult> {
-  checkRange('x', x, 1);
-  checkRange('y', y, 1);
-  checkSameLength('x', x.length(), 'y', y.length());
-  const into = (options as DotOptions).into === undefined ? undefined : checkRange('options.into', (options as DotOptions).into, 1, true);
-  if (into) {
-    checkSameLength('a scalar result', 1, 'options.into', into.length());
-    checkNoOverlap('options.into', into.accessor, [['x', x.accessor], ['y', y.accessor]]);
-  }
-  if (chooseBackend(options) === 'gpu') {
+  checkDotArguments(x, y, undefined);
+  const requested = chooseBackend(options);
+  const { into } = checkDotArguments(x, y, (options as DotOptions).into);
+  if (requested === 'gpu') {
     // The GPU's float-float (or binary32) result is rounded into the storage once (on the device where the storage
     // has a writable GPU part; scaled ranges by the CPU's scaled store); multiple-precision storage has no such write.
     const call = prepareGpuCall('dot', [['x', x], ['y', y]], options as GpuBackendOptions);
     if (into && into.accessor.storage.kind === 'mp' && !call.rns) fail('INVALID_OPTION', 'options.into', "must be a range of a number or double-double storage for backend 'gpu' (or any storage with an RNS arithmetic)", into.accessor.storage.name);
     return dotOnGpu(x, y, call, () => dot(x, y, { arithmetic: call.arithmetic, into }), into);
   }
-  const requested = chooseBackend(options);
   options = options as DotOptions;
   const ar = chooseArithmetic(options.arithmetic, [x, y]);
   checkReadableIn(ar, [['x', x], ['y', y]]);

@@ -11,6 +11,7 @@ import { ELL_PADDING } from '../../src/sparse/ell-matrix.js';
 import { inflate, matrixMagnitudes, vectorMagnitudes, vectorScales } from '../shared/accessor-rounding.js';
 import { scaleBound, updateBound, updateBoundContext } from '../gemv/update-bound.js';
 import { checkEllSpmvArguments, type EllSpmvArguments } from './ell-spmv-arguments.js';
+import { checkOptionsObject } from '../../src/backends/backend.js';
 
 /**
  * Per-component bounds on |ŷᵢ − yᵢ| for `ellSpmv(args, options)`, where ŷ is what ellSpmv stores and y the
@@ -35,6 +36,7 @@ import { checkEllSpmvArguments, type EllSpmvArguments } from './ell-spmv-argumen
  * @group Kernels
  */
 export function ellSpmvBound(args: EllSpmvArguments, options: KernelOptions = {}): Float64Array {
+  checkOptionsObject(options);
   const { alpha, beta, A, x, y } = checkEllSpmvArguments(args);
   const ar = chooseArithmetic(options.arithmetic, [A.values, x, y]);
   const acc = resolveAccumulation(options.accumulation);

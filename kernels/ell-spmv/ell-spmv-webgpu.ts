@@ -20,6 +20,7 @@ import { aliasSnapshot, bindOldValues, checkOutputBinding, outputWindow, seriali
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import type { DeviceMatrix } from '../gemv/gemv-webgpu.js';
 import type { GpuBuffer } from '../../src/backends/webgpu/webgpu-types.js';
+import { checkGpuOptions } from '../../src/backends/backend.js';
 
 /**
  * The parts of an ELL matrix (the core's `EllMatrix` has them).
@@ -380,6 +381,7 @@ async function spmvOnDevice(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: nu
  * @group GPU
  */
 export async function gpuEllSpmv(args: GpuEllSpmvArgs, options: GpuKernelOptions = {}): Promise<GpuRunInfo> {
+  checkGpuOptions(options);
   const { A, x, y } = args;
   if (!A || typeof A !== 'object' || !(A.values instanceof DeviceArray)) fail('INVALID_STORAGE', 'A', 'must be a DeviceEll (see toDeviceEll)', A);
   if (!(x instanceof DeviceArray)) fail('INVALID_STORAGE', 'x', 'must be a DeviceArray (see toDevice)', x);

@@ -5,7 +5,9 @@
 import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
 import { chooseBackend, prepareGpuCall, ellSpmvOnGpu, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { Operand } from '../../src/backends/cpu/operand.js';
-import { chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
+import { chooseArithmetic, checkCoefficientsIn, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
+import type { ArithmeticFormat } from '../../src/formats/common/format.js';
+import type { EllOperand } from './ell-operand.js';
 import { resolveAccumulation } from '../shared/accumulation.js';
 import { coefficientCase } from '../gemv/coefficients.js';
 import { scaleYProgram } from '../gemv/gemv-cpu.js';
@@ -51,6 +53,7 @@ export function ellSpmv(args: EllSpmvArguments, options: (KernelOptions & { back
   const { alpha, beta, A, x, y } = checkEllSpmvArguments(args);
   if (chooseBackend(options) === 'gpu') {
     const call = prepareGpuCall('ellSpmv', [['A.values', A.values], ['x', x], ['y', y]], options as GpuBackendOptions);
+    checkEllCoefficients(call.arithmetic, alpha, beta, A);
     return ellSpmvOnGpu({ alpha, A, x, beta, y }, call, () => ellSpmv(args, { arithmetic: call.arithmetic }));
   }
   options = options as KernelOptions;
@@ -64,6 +67,7 @@ export function ellSpmv(args: EllSpmvArguments, options: (KernelOptions & { back
     operands: [['x', x, 'read'], ['y', y, 'write']],
     kernelRefusal: wasmEllRefusal(A.values.accessor, rows) ?? (dd ? wasmDdEllRefusal(A.values.accessor) : undefined),
   });
+  checkEllCoefficients(ar, alpha, beta, A);
   if (rows === 0 || (alpha === 0 && beta === 1)) return;
   checkReadableIn(ar, [...(alpha !== 0 ? [['A.values', A.values], ['x', x]] as const : []), ...(beta !== 0 ? [['y', y] as const] : [])]);
   const alphaCase = cols === 0 || width === 0 ? 'zero' : coefficientCase(alpha);
@@ -78,4 +82,11 @@ export function ellSpmv(args: EllSpmvArguments, options: (KernelOptions & { back
   } else if (cpu === 'wasm' && runWasm(requested, () => wasmEllSpmv(alpha, A.structure, A.values.accessor, x.accessor, beta, y.accessor))) return;
   const f = ellSpmvProgram({ values: A.values.accessor, x: x.accessor, y: y.accessor, ar, acc, alpha: alphaCase, beta: coefficientCase(beta) });
   f(rows, width, stride, colIndex, ...Operand.args(A.values.accessor), ...Operand.args(x.accessor), ...Operand.args(y.accessor), alpha, beta);
+}
+
+/** α and β where the call multiplies by them: none without rows or with α = 0, β = 1; α only with a stored entry. */
+function checkEllCoefficients(ar: ArithmeticFormat, alpha: number, beta: number, A: EllOperand): void {
+  const { rows, cols, width } = A.structure;
+  if (rows === 0 || (alpha === 0 && beta === 1)) return;
+  checkCoefficientsIn(ar, [...(cols > 0 && width > 0 ? [['alpha', alpha] as const] : []), ['beta', beta]]);
 }

@@ -13,6 +13,7 @@ import type { GemvOptions } from './gemv.js';
 import { GEMV_LOOP_CHOICES } from './gemv-cpu.js';
 import { matrixMagnitudes, vectorMagnitudes, vectorScales, inflate } from '../shared/accessor-rounding.js';
 import { scaleBound, updateBound, updateBoundContext } from './update-bound.js';
+import { checkOptionsObject } from '../../src/backends/backend.js';
 
 /**
  * Per-component bounds on |ŷᵢ − yᵢ| for `gemv(args, options)`, where ŷ is what gemv stores and y the exact
@@ -35,6 +36,7 @@ import { scaleBound, updateBound, updateBoundContext } from './update-bound.js';
  * @group Kernels
  */
 export function gemvBound(args: GemvArguments, options: GemvOptions = {}): Float64Array {
+  checkOptionsObject(options);
   const { alpha, beta, opA, A, x, y, m, n } = checkGemvArguments(args);
   // The loop order changes no rounding (both orders do the same operations), but is checked as gemv does.
   checkChoice('options.loop', options.loop, GEMV_LOOP_CHOICES, 'auto');

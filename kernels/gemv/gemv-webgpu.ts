@@ -21,6 +21,7 @@ import { boundedScratch, getProgram, submitPasses, type BoundArray, type Pass, t
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import { bindOldValues, checkOutputBinding, outputWindow, serialisedViewWrite, throughPackedOutput, writesInPlace } from '../../src/backends/webgpu/view-output.js';
 import { checkRowsPerThread, partialNRowsSource, rowRunRead } from './gemv-row-group-source.js';
+import { checkGpuOptions } from '../../src/backends/backend.js';
 
 /**
  * A matrix resident on the GPU: packed column-major ({@link deviceMatrix}) or a strided view of a span
@@ -86,7 +87,7 @@ export interface GpuGemvOptions extends GpuKernelOptions {
  * @param data - the elements
  * @param rows - rows
  * @param cols - columns
- * @param ld - leading dimension (default rows)
+ * @param ld - leading dimension (default max(1, rows), the least it may be: a 0×n matrix has ld 1)
  * @returns the matrix
  * @throws {@link modprec!ModprecError} `INVALID_SIZE`, `INVALID_STRIDE`, `INVALID_STORAGE` when data is too short
  * @example
@@ -99,13 +100,13 @@ export interface GpuGemvOptions extends GpuKernelOptions {
  * ```
  * @group GPU
  */
-export function deviceMatrix(data: DeviceArray, rows: number, cols: number, ld = rows): DeviceMatrix {
+export function deviceMatrix(data: DeviceArray, rows: number, cols: number, ld = Math.max(1, rows)): DeviceMatrix {
   checkSize('rows', rows);
   checkSize('cols', cols);
   checkSize('ld', ld);
   if (ld < Math.max(1, rows)) fail('INVALID_STRIDE', 'ld', `must be at least max(1, rows) = ${Math.max(1, rows)}`, ld);
   if (!(data instanceof DeviceArray)) fail('INVALID_STORAGE', 'data', 'must be a DeviceArray (see toDevice)', data);
-  const needed = cols === 0 ? 0 : (cols - 1) * ld + rows;
+  const needed = cols === 0 || rows === 0 ? 0 : (cols - 1) * ld + rows;   // an empty matrix has no element
   if (data.length < needed) fail('INVALID_STORAGE', 'data', `must hold (cols−1)·ld + rows = ${needed} elements`, data.length);
   if (needed > 2 ** 31 - 1) fail('INVALID_SIZE', 'data', 'must have fewer than 2^31 elements (32-bit indices on the GPU)', needed);
   return { rows, cols, ld, data };
@@ -418,6 +419,7 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
  * @group GPU
  */
 export async function gpuGemv(args: GpuGemvArgs, options: GpuGemvOptions = {}): Promise<GpuRunInfo> {
+  checkGpuOptions(options);
   const { trans, alpha, beta } = validate(args);
   const arithmetic = chooseArithmetic(options, [args.A.data, args.x, args.y]);
   const target = checkSize('options.targetThreads', options.targetThreads ?? 2 ** 18);

@@ -8,7 +8,7 @@ import { wasmGemv, wasmGemvRefusal } from './gemv-wasm.js';
 import { wasmDdGemv } from './gemv-dd-wasm.js';
 import { chooseBackend, prepareGpuCall, gemvOnGpu, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { Operand } from '../../src/backends/cpu/operand.js';
-import { chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
+import { chooseArithmetic, checkCoefficientsIn, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
 import { resolveAccumulation, recursiveAccumulation, type Accumulation } from '../shared/accumulation.js';
 import type { ArithmeticFormat } from '../../src/formats/common/format.js';
 import type { Accessor } from '../../accessors/accessor.js';
@@ -92,6 +92,7 @@ export function gemv(args: GemvArguments, options: (GemvOptions & { backend?: Cp
     const o = options as GpuBackendOptions & GemvOptions;
     if (checkChoice('options.loop', o.loop, GEMV_LOOP_CHOICES, 'auto') !== 'auto') fail('INVALID_OPTION', 'options.loop', "must be 'auto' or omitted for backend 'gpu' (its loop order is its own)", o.loop);
     const call = prepareGpuCall('gemv', [['A', A], ['x', x], ['y', y]], o);
+    if (m > 0 && n > 0 && !(alpha === 0 && beta === 1)) checkCoefficientsIn(call.arithmetic, [['alpha', alpha], ['beta', beta]]);
     return gemvOnGpu({ alpha, A, x, beta, y, trans: args.trans ?? 'N', m, n }, call, () => gemv(args, { arithmetic: call.arithmetic }));
   }
   options = options as GemvOptions;
@@ -105,6 +106,7 @@ export function gemv(args: GemvArguments, options: (GemvOptions & { backend?: Cp
     kernelRefusal: explicitLoop ? { code: 'INVALID_OPTION', parameter: 'options.loop', reason: "the loop orders are the generated JavaScript's: leave it 'auto' for WebAssembly" } : wasmGemvRefusal(opA),
   });
   const loop = chooseLoop(options.loop, opA, ar, acc);
+  if (m > 0 && n > 0 && !(alpha === 0 && beta === 1)) checkCoefficientsIn(ar, [['alpha', alpha], ['beta', beta]]);
   if (m > 0 && n > 0) checkReadableIn(ar, [...(alpha !== 0 ? [['A', A], ['x', x]] as const : []), ...(beta !== 0 ? [['y', y] as const] : [])]);
   // The reference BLAS's quick return: an empty op(A) leaves y untouched (even for β ≠ 1).
   if (m === 0 || n === 0 || (alpha === 0 && beta === 1)) return;

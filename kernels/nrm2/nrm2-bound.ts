@@ -19,10 +19,11 @@
  * @module
  */
 import type { Range } from '../../src/core/range.js';
-import { chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
+import { checkRange, chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
 import { asArithmetic } from '../../src/formats/common/registry.js';
 import { gamma, resolveAccumulation } from '../shared/accumulation.js';
 import { arithmeticLimits, elementReadRoundings, returnedDoubleBound, scaleUnderflowError, storedMagnitude } from '../shared/bound-terms.js';
+import { checkOptionsObject } from '../../src/backends/backend.js';
 
 /**
  * The relative part of {@link nrm2Bound} for n elements read exactly (no read roundings, no underflow):
@@ -68,9 +69,13 @@ export function nrm2RelativeBound(n: number, options: KernelOptions = {}): numbe
  * @group Kernels
  */
 export function nrm2Bound(x: Range<1, any>, options: KernelOptions = {}): number {
+  checkOptionsObject(options);
+  checkRange('x', x, 1);
   const n = x.length();
-  if (n === 0) return 0;
+  // Options are checked as nrm2 checks them, also where the bound is 0.
   const ar = chooseArithmetic(options.arithmetic, [x]);
+  resolveAccumulation(options.accumulation);
+  if (n === 0) return 0;
   const u = ar.unitRoundoff;
   const { eta, max } = arithmeticLimits(ar);
   let largest = 0;

@@ -10,6 +10,9 @@
 import type { Range } from '../../src/core/range.js';
 import { chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
 import { storeBound, termBound } from '../shared/bound-terms.js';
+import { checkOptionsObject } from '../../src/backends/backend.js';
+import { checkScalArguments } from './scal-arguments.js';
+import { resolveAccumulation } from '../shared/accumulation.js';
 
 /**
  * Upper bound on |x_i(after) − αx̂_i| for each i after `scal(alpha, x, options)`, with x̂ the values stored
@@ -32,10 +35,14 @@ import { storeBound, termBound } from '../shared/bound-terms.js';
  * @group Kernels
  */
 export function scalBound(alpha: number, x: Range<1, any>, options: KernelOptions = {}): Float64Array {
+  checkOptionsObject(options);
+  checkScalArguments(alpha, x);
   const n = x.length();
   const out = new Float64Array(n);
-  if (n === 0 || alpha === 0 || alpha === 1) return out;
+  // Options are checked as scal checks them, also where every bound is 0.
   const ar = chooseArithmetic(options.arithmetic, [x]);
+  resolveAccumulation(options.accumulation);
+  if (n === 0 || alpha === 0 || alpha === 1) return out;
   for (let i = 0; i < n; i++) {
     const product = termBound(alpha, x, i, ar, 1);
     out[i] = storeBound(x, i, ar, product.magnitude, product.error);

@@ -3,14 +3,15 @@
  * @module
  */
 import type { Range } from '../../src/core/range.js';
-import { checkRange, checkScalar, chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
+import { chooseArithmetic, checkReadableIn, checkCoefficientsIn, type KernelOptions } from '../shared/kernel-options.js';
 import { vectorKernel, operandArgs } from '../../src/backends/cpu/vector-kernel.js';
 import { loadVectorElement } from '../../src/backends/cpu/reduction-kernel.js';
 import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
 import { runWasm } from '../shared/run-wasm.js';
 import { wasmUpdate } from '../shared/update-wasm.js';
-import { recursiveAccumulation } from '../shared/accumulation.js';
+import { recursiveAccumulation, resolveAccumulation } from '../shared/accumulation.js';
 import { chooseBackend, prepareGpuCall, updateOnGpu, quickReport, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
+import { checkScalArguments } from './scal-arguments.js';
 
 /**
  * x := α·x in place. α = 0 sets x to zero without reading it (as LAPACK's convention: NaN in x does not
@@ -33,17 +34,20 @@ export function scal(alpha: number, x: Range<1, any>, options?: KernelOptions & 
  */
 export function scal(alpha: number, x: Range<1, any>, options: GpuBackendOptions): Promise<GpuKernelReport>;
 export function scal(alpha: number, x: Range<1, any>, options: (KernelOptions & { backend?: CpuBackendOption }) | GpuBackendOptions = {}): void | Promise<GpuKernelReport> {
-  checkScalar('alpha', alpha);
-  checkRange('x', x, 1, true);
+  checkScalArguments(alpha, x);
   const n = x.length();
   if (chooseBackend(options) === 'gpu') {
     const call = prepareGpuCall('scal', [['x', x]], options as GpuBackendOptions);
+    if (n > 0 && alpha !== 1) checkCoefficientsIn(call.arithmetic, [['alpha', alpha]]);
     const cpu = (): void => scal(alpha, x, { arithmetic: call.arithmetic });
     return n === 0 || alpha === 1 ? quickReport(call) : updateOnGpu({ alpha, x, beta: 0, out: x }, call, cpu);
   }
   const requested = chooseBackend(options);
   options = options as KernelOptions;
   const ar = chooseArithmetic(options.arithmetic, [x]);
+  // No reduction to order, but the option is validated as every kernel validates it (and as backend 'gpu' does).
+  resolveAccumulation(options.accumulation);
+  if (n > 0 && alpha !== 1) checkCoefficientsIn(ar, [['alpha', alpha]]);
   checkReadableIn(ar, alpha !== 0 ? [['x', x]] : []);
   const cpu = chooseCpuBackend(requested, { kernel: 'scal', operands: [['x', x, 'write']], arithmetic: ar, accumulation: recursiveAccumulation });
   if (n === 0 || alpha === 1) return;

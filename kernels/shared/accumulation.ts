@@ -133,6 +133,6 @@ export function resolveAccumulation(option: string | Accumulation | undefined): 
   if (option === undefined) return recursiveAccumulation;
   if (typeof option === 'object' && option !== null && typeof option.emitAddProduct === 'function') return option;
   const a = typeof option === 'string' ? accumulations.get(option) : undefined;
-  if (!a) fail('INVALID_OPTION', 'accumulation', `must be one of ${accumulationNames().join(', ')}`, option);
+  if (!a) fail('INVALID_OPTION', 'options.accumulation', `must be one of ${accumulationNames().join(', ')}`, option);
   return a;
 }

@@ -84,3 +84,19 @@ export function checkReadableIn(ar: ArithmeticFormat, reads: readonly (readonly 
     }
   }
 }
+
+/**
+ * For arithmetics that cannot hold NaN or ±∞ (kind `mp`: RNS), checks the coefficients a call multiplies by are
+ * finite — on every backend, naming the coefficient (the CPU's conversion would name its own `value`, the GPU's a
+ * kernel's `alpha` for a β it scales by), before anything is written. Callers pass only the coefficients the call
+ * uses: none on a quick return (an empty product, α = 0 with β = 1, …), as IEEE arithmetics never read them there.
+ * @param ar - the kernel's arithmetic
+ * @param coefficients - the coefficients used, by parameter name
+ * @throws {@link ModprecError} `INVALID_VALUE` naming the first non-finite coefficient
+ */
+export function checkCoefficientsIn(ar: ArithmeticFormat, coefficients: readonly (readonly [string, number])[]): void {
+  if (ar.kind !== 'mp') return;
+  for (const [name, c] of coefficients) {
+    if (!Number.isFinite(c)) fail('INVALID_VALUE', name, `must be finite for ${ar.name} arithmetic (it has no NaN or infinity)`, c);
+  }
+}

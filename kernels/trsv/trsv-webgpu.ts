@@ -29,6 +29,7 @@ import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/run
 import type { GpuBuffer } from '../../src/backends/webgpu/webgpu-types.js';
 import { checkOutputBinding, throughPackedOutput } from '../../src/backends/webgpu/view-output.js';
 import { TRSV_HEADER_WORDS, TRSV_TILE, TRSV_WORKGROUP, walkerHolds, walkerSource } from './trsv-walker-source.js';
+import { checkGpuOptions } from '../../src/backends/backend.js';
 
 /**
  * Arguments of {@link gpuTrsv}.
@@ -456,6 +457,7 @@ async function encodeInverse(runtime: GpuRuntime, passes: { pass: Pass; cache: P
  * @group GPU
  */
 export async function gpuTrsv(args: GpuTrsvArgs, options: GpuTrsvOptions = {}): Promise<GpuRunInfo> {
+  checkGpuOptions(options);
   const shape = validate(args, options);
   const { A, x } = args;
   const arithmetic = chooseArithmetic(options, [A.data, x]);

@@ -15,6 +15,7 @@ import { hostUpdate } from '../../src/backends/webgpu/host-fallback.js';
 import { getProgram, submitPasses, type BoundArray } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import { aliasSnapshot, outputWindow, serialisedViewWrite, throughPackedOutput, writesInPlace } from '../../src/backends/webgpu/view-output.js';
+import { checkGpuOptions } from '../../src/backends/backend.js';
 
 /**
  * Arguments of {@link gpuUpdate}: out ← α·x + β·y.
@@ -49,7 +50,9 @@ function updateSource(arithmetic: GpuArithmetic, x: DeviceArray | undefined, y: 
       const rx = x.format.emitRead('X', elementIndex('X', x, `r${e}`), `xv${e}`, arithmetic);
       body.push(rx.code, arithmetic.declareMul(`u${e}`, rx.register, arithmetic.register('al')));
     } else {
-      body.push(`let u${e} = ${zero};`);
+      // α = 0: β·y + 0, as the CPU computes it (a −0 product becomes +0). A literal 0 would let the shader compiler
+      // drop the addition (llvmpipe does: WAXPBY gave −0), so a one-word zero goes through the mpKeep barrier.
+      body.push(`let u${e} = ${y && arithmetic.components === 1 ? `mpKeep(${zero})` : zero};`);
     }
     if (y) {
       const ry = y.format.emitRead('Y', elementIndex('Y', y, `r${e}`), `yv${e}`, arithmetic);
@@ -132,6 +135,7 @@ async function updateOnDevice(runtime: GpuRuntime, args: GpuUpdateArgs, x: Devic
  * @group GPU
  */
 export async function gpuUpdate(args: GpuUpdateArgs, options: GpuKernelOptions = {}): Promise<GpuRunInfo> {
+  checkGpuOptions(options);
   const alpha = checkNumber('alpha', args.alpha);
   const beta = checkNumber('beta', args.beta);
   const { out } = args;

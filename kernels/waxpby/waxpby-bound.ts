@@ -20,6 +20,9 @@
 import type { Range } from '../../src/core/range.js';
 import { chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
 import { storeBound, termBound } from '../shared/bound-terms.js';
+import { checkOptionsObject } from '../../src/backends/backend.js';
+import { checkWaxpbyArguments } from './waxpby-arguments.js';
+import { resolveAccumulation } from '../shared/accumulation.js';
 
 
 /**
@@ -49,10 +52,14 @@ import { storeBound, termBound } from '../shared/bound-terms.js';
 export function waxpbyBound(
   alpha: number, x: Range<1, any>, beta: number, y: Range<1, any>, w: Range<1, any>, options: KernelOptions = {},
 ): Float64Array {
+  checkOptionsObject(options);
+  checkWaxpbyArguments(alpha, x, beta, y, w);
   const n = x.length();
   const out = new Float64Array(n);
-  if (n === 0) return out;
+  // Options are checked as waxpby checks them, also where every bound is 0.
   const ar = chooseArithmetic(options.arithmetic, [x, y, w]);
+  resolveAccumulation(options.accumulation);
+  if (n === 0) return out;
   const useX = alpha !== 0;
   const useY = beta !== 0;
   // With both terms, each path ends in the addition; with one, the addition is skipped or adds an exact 0.

@@ -3,19 +3,19 @@
  * @module
  */
 import type { Range } from '../../src/core/range.js';
-import { checkRange, checkSameLength, checkScalar, chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
+import { chooseArithmetic, checkReadableIn, checkCoefficientsIn, type KernelOptions } from '../shared/kernel-options.js';
 import { vectorKernel, operandArgs } from '../../src/backends/cpu/vector-kernel.js';
 import { loadVectorElement } from '../../src/backends/cpu/reduction-kernel.js';
-import { checkNoOverlap } from '../shared/aliasing.js';
 import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
 import { runWasm } from '../shared/run-wasm.js';
 import { wasmUpdate } from '../shared/update-wasm.js';
-import { recursiveAccumulation } from '../shared/accumulation.js';
+import { recursiveAccumulation, resolveAccumulation } from '../shared/accumulation.js';
 import { chooseBackend, prepareGpuCall, updateOnGpu, quickReport, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
+import { checkWaxpbyArguments } from './waxpby-arguments.js';
 
 /**
  * w := α·x + β·y. A zero coefficient means its vector is not read (NaN or Inf there does not leak);
- * with both zero, w is set to zero. w may be x or y (the same range): each element is read before written.
+ * with both zero, w is set to zero; with α = 0 alone, w = β·y + 0 (so a −0 product is stored as +0) on every backend. w may be x or y (the same range): each element is read before written.
  * @param alpha - coefficient of x
  * @param x - first input
  * @param beta - coefficient of y
@@ -43,24 +43,20 @@ export function waxpby(alpha: number, x: Range<1, any>, beta: number, y: Range<1
 export function waxpby(
   alpha: number, x: Range<1, any>, beta: number, y: Range<1, any>, w: Range<1, any>, options: (KernelOptions & { backend?: CpuBackendOption }) | GpuBackendOptions = {},
 ): void | Promise<GpuKernelReport> {
-  checkScalar('alpha', alpha);
-  checkScalar('beta', beta);
-  checkRange('x', x, 1);
-  checkRange('y', y, 1);
-  checkRange('w', w, 1, true);
-  checkSameLength('x', x.length(), 'y', y.length());
-  checkSameLength('x', x.length(), 'w', w.length());
-  // Element-wise: w may be x or y itself (same elements), never a shifted or differently strided view of them.
-  checkNoOverlap('w', w.accessor, [['x', x.accessor], ['y', y.accessor]], true);
+  checkWaxpbyArguments(alpha, x, beta, y, w);
   const n = x.length();
   if (chooseBackend(options) === 'gpu') {
     const call = prepareGpuCall('waxpby', [['x', x], ['y', y], ['w', w]], options as GpuBackendOptions);
+    if (n > 0) checkCoefficientsIn(call.arithmetic, [['alpha', alpha], ['beta', beta]]);
     const cpu = (): void => waxpby(alpha, x, beta, y, w, { arithmetic: call.arithmetic });
     return n === 0 ? quickReport(call) : updateOnGpu({ alpha, x, beta, y, out: w }, call, cpu);
   }
   const requested = chooseBackend(options);
   options = options as KernelOptions;
   const ar = chooseArithmetic(options.arithmetic, [x, y, w]);
+  // No reduction to order, but the option is validated as every kernel validates it (and as backend 'gpu' does).
+  resolveAccumulation(options.accumulation);
+  if (n > 0) checkCoefficientsIn(ar, [['alpha', alpha], ['beta', beta]]);
   checkReadableIn(ar, [...(alpha !== 0 ? [['x', x] as const] : []), ...(beta !== 0 ? [['y', y] as const] : [])]);
   const useX = alpha !== 0;
   const useY = beta !== 0;

@@ -46,8 +46,29 @@ export interface KernelBackend {
 }
 
 /**
+ * Checks that a kernel's or a bound's `options` is an object or omitted (`null`, a number or a string would
+ * otherwise be read as no options at all, or fail with a TypeError).
+ * @throws {@link ModprecError} `INVALID_OPTION` naming `options`
+ */
+export function checkOptionsObject(options: unknown): void {
+  if (options !== undefined && (typeof options !== 'object' || options === null)) fail('INVALID_OPTION', 'options', 'must be an object', options);
+}
+
+/**
+ * Checks the options of a GPU call — the resident API's and `backend: 'gpu'`'s alike: an object (or omitted) whose
+ * `strict`, when given, is a boolean (`'yes'` would otherwise be taken as true by one and refused by the other).
+ * @throws {@link ModprecError} `INVALID_OPTION` naming `options` or `options.strict`
+ */
+export function checkGpuOptions(options: unknown): void {
+  checkOptionsObject(options);
+  const strict = (options as { strict?: unknown } | undefined)?.strict;
+  if (strict !== undefined && typeof strict !== 'boolean') fail('INVALID_OPTION', 'options.strict', 'must be a boolean', strict);
+}
+
+/**
  * The backend `options.backend` names (default `'cpu'`).
- * @throws {@link ModprecError} `INVALID_OPTION` naming `options.backend` for anything else
+ * @throws {@link ModprecError} `INVALID_OPTION` naming `options` when it is not an object, `options.strict` when
+ *   it is given and not a boolean (on every backend), `options.backend` for anything else
  * @example
  * ```ts
  * chooseBackend({ backend: 'gpu' }); // 'gpu'
@@ -55,6 +76,8 @@ export interface KernelBackend {
  * ```
  */
 export function chooseBackend(options: { backend?: unknown } | undefined): BackendName {
+  // strict is checked whatever the backend, so that one options object is valid or invalid alike on all of them.
+  checkGpuOptions(options);
   const b = options?.backend;
   if (b === undefined || b === 'cpu') return 'cpu';
   if (b === 'gpu' || b === 'wasm' || b === 'js') return b;

@@ -131,12 +131,12 @@ describe('kernels', () => {
     ['dot of a matrix', () => dot(any(matrix2().A), v([1, 2])), 'DIMENSION_MISMATCH', 'x'],
     ['dot of a plain array', () => dot(any([1, 2]), v([1, 2])), 'INVALID_OPTION', 'x'],
     ['dot in fp16 arithmetic', () => dot(v([1]), v([1]), { arithmetic: 'f16' }), 'INVALID_FORMAT', 'options.arithmetic'],
-    ['dot with an unknown accumulation', () => dot(v([1]), v([1]), { accumulation: 'magic' }), 'INVALID_OPTION', 'accumulation'],
+    ['dot with an unknown accumulation', () => dot(v([1]), v([1]), { accumulation: 'magic' }), 'INVALID_OPTION', 'options.accumulation'],
     ['dot into a 2-element range', () => dot(v([1]), v([1]), { into: v([0, 0]) }), 'DIMENSION_MISMATCH', 'options.into'],
     ['nrm2 of a matrix', () => nrm2(any(matrix2().A)), 'DIMENSION_MISMATCH', 'x'],
     ['asum of a non-range', () => asum(any(new Float64Array(2))), 'INVALID_OPTION', 'x'],
     ['asum in bf16 arithmetic', () => asum(v([1]), { arithmetic: 'bf16' }), 'INVALID_FORMAT', 'options.arithmetic'],
-    ['nrm2 with an unknown accumulation', () => nrm2(v([1]), { accumulation: 'magic' }), 'INVALID_OPTION', 'accumulation'],
+    ['nrm2 with an unknown accumulation', () => nrm2(v([1]), { accumulation: 'magic' }), 'INVALID_OPTION', 'options.accumulation'],
   ];
   it.each(cases)('%s throws', (_d, call, code, parameter) => expectModprecError(call, code, parameter));
 
@@ -171,7 +171,7 @@ describe('kernels', () => {
     ['axpy with α = 0', () => axpy(0, v([1]), v([1]), { arithmetic: 'f16' }), 'INVALID_FORMAT', 'options.arithmetic'],
     ['scal with α = 1', () => scal(1, v([1]), { arithmetic: 'f16' }), 'INVALID_FORMAT', 'options.arithmetic'],
     ['waxpby of empty vectors', () => waxpby(1, v([]), 1, v([]), v([]), { arithmetic: 'f16' }), 'INVALID_FORMAT', 'options.arithmetic'],
-    ['asum of an empty vector', () => asum(v([]), { accumulation: 'magic' }), 'INVALID_OPTION', 'accumulation'],
+    ['asum of an empty vector', () => asum(v([]), { accumulation: 'magic' }), 'INVALID_OPTION', 'options.accumulation'],
     ['nrm2 of an empty vector', () => nrm2(v([]), { arithmetic: 'f16' }), 'INVALID_FORMAT', 'options.arithmetic'],
   ] as Case[])('%s still rejects a bad option', (_d, call, code, parameter) => expectModprecError(call, code, parameter));
 });

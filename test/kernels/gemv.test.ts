@@ -283,7 +283,7 @@ describe('gemv bad input: a typed error naming the parameter, nothing written', 
     ['alpha not a number', () => { const y = vec([1, 2]); return { args: { alpha: '1' as unknown as number, A, x: vec([1, 2, 3]), beta: 0, y }, y }; }, 'INVALID_VALUE', 'alpha'],
     ['A a vector', () => { const y = vec([1, 2]); return { args: { alpha: 1, A: vec([1, 2]) as unknown as Range<2>, x: vec([1, 2, 3]), beta: 0, y }, y }; }, 'DIMENSION_MISMATCH', 'A'],
     ['x not a range', () => { const y = vec([1, 2]); return { args: { alpha: 1, A, x: [1, 2, 3] as unknown as Range<1>, beta: 0, y }, y }; }, 'INVALID_OPTION', 'x'],
-    ['unknown accumulation', () => { const y = vec([1, 2]); return { args: { alpha: 1, A, x: vec([1, 2, 3]), beta: 0, y }, y, options: { accumulation: 'magic' } }; }, 'INVALID_OPTION', 'accumulation'],
+    ['unknown accumulation', () => { const y = vec([1, 2]); return { args: { alpha: 1, A, x: vec([1, 2, 3]), beta: 0, y }, y, options: { accumulation: 'magic' } }; }, 'INVALID_OPTION', 'options.accumulation'],
     ['bad loop', () => { const y = vec([1, 2]); return { args: { alpha: 1, A, x: vec([1, 2, 3]), beta: 0, y }, y, options: { loop: 'zigzag' as 'dot' } }; }, 'INVALID_OPTION', 'options.loop'],
     ['unknown arithmetic', () => { const y = vec([1, 2]); return { args: { alpha: 1, A, x: vec([1, 2, 3]), beta: 0, y }, y, options: { arithmetic: 'f16' } }; }, 'INVALID_FORMAT', 'options.arithmetic'],
   ];

@@ -38,6 +38,8 @@ describe('argument validation', () => {
     expectModprec(() => solve(A, [1, 2, 3], { x0: [1, NaN, 2] }), 'INVALID_VALUE', 'options.x0[1]');
     expectModprec(() => solve(A, [1, 2, 3], { recordTrueResidual: 1 }), 'INVALID_OPTION', 'options.recordTrueResidual');
     expectModprec(() => solve(A, [1, 2, 3], 5), 'INVALID_OPTION', 'options');
+    // strict is a GPU option, but its type is checked on every backend (as backend 'gpu' checks it).
+    expectModprec(() => solve(A, [1, 2, 3], { strict: 'yes' }), 'INVALID_OPTION', 'options.strict');
     expect(calls()).toBe(0);
   });
 

@@ -14,7 +14,7 @@ import { chooseArithmetic } from '../../../kernels/shared/kernel-options.js';
 import { resolveAccumulation, type Accumulation } from '../../../kernels/shared/accumulation.js';
 import type { FormatLike } from '../../formats/common/registry.js';
 import { arithmeticGpuFacts, storageGpuFacts } from '../../formats/common/gpu-facts.js';
-import { refuse, type KernelBackend, type KernelName, type KernelSignature, type Refusal } from '../backend.js';
+import { checkGpuOptions, refuse, type KernelBackend, type KernelName, type KernelSignature, type Refusal } from '../backend.js';
 import type { GpuRunInfo } from '../webgpu/kernel-common.js';
 
 /**
@@ -172,7 +172,7 @@ export function prepareGpuCall(kernel: KernelName, operands: readonly (readonly 
     resolveAccumulation(options.accumulation);
     fail('INVALID_OPTION', 'options.accumulation', "must be omitted for backend 'gpu': its reductions sum in one fixed blocked order (within the recursive bound)", options.accumulation);
   }
-  if (options.strict !== undefined && typeof options.strict !== 'boolean') fail('INVALID_OPTION', 'options.strict', 'must be a boolean', options.strict);
+  checkGpuOptions(options);
   const refusal = gpuBackend.supports({ kernel, operands, arithmetic });
   if (refusal) refuse('gpu', refusal);
   const rns = isRnsArithmetic(arithmetic);

@@ -38,6 +38,15 @@ export const gpuFF: GpuArithmetic = ffGpuArithmetic;
 const ff2 = 'Array(2)';
 
 /**
+ * Dekker's split computes 4097·a, which overflows binary32 for |a| > 2^128/4097 ≈ 8.3e34 (the product's error term
+ * then is NaN while a·b itself may be finite: DOT and AXPY in ff gave NaN for an operand of 1e35 on adapters without a
+ * fused fma, where the CPU's formats.ff gave the product). Above this limit (2^113) an operand is split at 2^-13 of
+ * its size and the error term scaled back by the same power of two — exact: with |a| > 2^113 and |b| ≥ 2^-149 the
+ * product and its error stay far above binary32's underflow, and both operands that large overflow a·b anyway.
+ */
+const SPLIT_LIMIT = '10384593717069655257060992658440192.0';
+
+/**
  * Float-float helper functions. `fused` selects TwoProd through `fma` (exact only when the adapter's fma
  * is fused) or through Dekker's split (exact with plain binary32 multiplication); `barrier` wraps the
  * intermediate sums in `mpKeep` where the shader compiler simplifies floating-point expressions.
@@ -54,11 +63,15 @@ export function floatFloatHelpers(fused: boolean, barrier: boolean): HelperFunct
     ? `function ffTwoProd(a, b) { const p = ${K('a * b')}; const e = mpFma(a, b, -p); return [p, e]; }`
     : `function ffTwoProd(a, b) {
   const p = ${K('a * b')};
-  const ta = ${K('4097.0 * a')}; const ah = ${K(`ta - ${K('ta - a')}`)}; const al = ${K('a - ah')};
-  const tb = ${K('4097.0 * b')}; const bh = ${K(`tb - ${K('tb - b')}`)}; const bl = ${K('b - bh')};
-  const e1 = ${K(`${K('ah * bh')} - p`)}; const e2 = ${K(`e1 + ${K('ah * bl')}`)}; const e3 = ${K(`e2 + ${K('al * bh')}`)};
+  let sa = a; let sb = b; let up = 1.0;
+  if (Math.abs(a) > ${SPLIT_LIMIT}) { sa = a * 0.0001220703125; up = up * 8192.0; }
+  if (Math.abs(b) > ${SPLIT_LIMIT}) { sb = b * 0.0001220703125; up = up * 8192.0; }
+  const ps = p / up;
+  const ta = ${K('4097.0 * sa')}; const ah = ${K(`ta - ${K('ta - sa')}`)}; const al = ${K('sa - ah')};
+  const tb = ${K('4097.0 * sb')}; const bh = ${K(`tb - ${K('tb - sb')}`)}; const bl = ${K('sb - bh')};
+  const e1 = ${K(`${K('ah * bh')} - ps`)}; const e2 = ${K(`e1 + ${K('ah * bl')}`)}; const e3 = ${K(`e2 + ${K('al * bh')}`)};
   const e = ${K(`e3 + ${K('al * bl')}`)};
-  return [p, e];
+  return [p, e * up];
 }`;
   // Fast2Sum(x, y) as statements declaring `${h}`, `${l}` (requires |x| ≥ |y| or x = 0).
   const fast2 = (h: string, l: string, x: string, y: string): string => `const ${h} = ${K(`${x} + ${y}`)}; const ${l} = ${y} - (${h} - ${x});`;

@@ -17,6 +17,7 @@ import { integerMax, scaledConvertPasses } from './convert-scaled.js';
 import type { GpuBuffer } from './webgpu-types.js';
 import { gatherView } from './view-output.js';
 import type { GpuStorageFormat } from './formats.js';
+import { checkGpuOptions } from '../backend.js';
 
 /**
  * Options of {@link gpuConvert}.
@@ -58,6 +59,7 @@ export interface GpuConvertOptions {
  * @group GPU
  */
 export async function gpuConvert(x: DeviceArray, format: GpuFormatName, options: GpuConvertOptions = {}): Promise<{ array: DeviceArray; info: GpuRunInfo }> {
+  checkGpuOptions(options);
   if (!(x instanceof DeviceArray)) fail('INVALID_STORAGE', 'x', 'must be a DeviceArray (see toDevice)', x);
   const target = gpuFormat(format, 'format');
   if (!target.writable && !target.scaled) fail('INVALID_FORMAT', 'format', 'must be a format the GPU writes', format);

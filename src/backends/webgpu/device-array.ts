@@ -13,6 +13,7 @@ import { checkBindingsAgainst } from './program.js';
 import { bindArray } from './kernel-common.js';
 import { storedValues } from '../webgpu-bridge/stored-values.js';
 import type { GpuBuffer } from './webgpu-types.js';
+import { checkGpuOptions } from '../backend.js';
 
 /**
  * Options of {@link toDevice}.
@@ -617,6 +618,7 @@ export async function runtimeOrFallback(strict: boolean | undefined): Promise<{ 
  * @group GPU
  */
 export async function toDevice(data: ArrayLike<number> | RangeLike, options: ToDeviceOptions = {}): Promise<DeviceArray> {
+  checkGpuOptions(options);
   // A 1-D range in f64, f32, f16 or bf16 (and no other format asked for) goes up as its storage span, viewed.
   if (isCoreRange(data) && data.accessor.dimensionality === 1 && !data.accessor.scale && SAME_BYTES.has(data.accessor.storage.name)
     && (options.format === undefined || options.format === data.accessor.storage.name)) {

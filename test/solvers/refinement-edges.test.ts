@@ -1,0 +1,37 @@
+/**
+ * Iterative refinement's degenerate inputs: the result's residual history is relative (‖r‖₂/‖b‖₂) from its first
+ * entry. Regression: a singular factor recorded the absolute number 1 as the residual, so
+ * `iterativeRefinement(zero 2×2, [1, 1])` reported residualNorm 1/√2 next to trueResidualNorm 1 (x = 0: r = b).
+ */
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { iterativeRefinement, denseMatrix } from '../../src/index.js';
+
+describe('iterative refinement, degenerate systems', () => {
+  it('a singular factor: breakdown with x = 0, and the recorded residual is the true one, ‖b‖/‖b‖ = 1', () => {
+    fc.assert(fc.property(
+      fc.integer({ min: 1, max: 4 }).chain((n) => fc.tuple(
+        fc.constant(n), fc.integer({ min: 0, max: n - 1 }),
+        fc.array(fc.double({ min: -4, max: 4, noNaN: true }), { minLength: n * n, maxLength: n * n }),
+        fc.array(fc.double({ min: -4, max: 4, noNaN: true }), { minLength: n, maxLength: n }).filter((b) => b.some((v) => v !== 0)),
+      )),
+      fc.constantFrom('f32', 'f64' as const),
+      ([n, zeroColumn, values, b], factorization) => {
+        const data = Float64Array.from(values);
+        for (let i = 0; i < n; i++) data[i + zeroColumn * n] = 0;   // a zero column: every LU has a zero pivot
+        const r = iterativeRefinement(denseMatrix({ rows: n, cols: n, ld: n, data }), b, { factorization });
+        expect([r.status, r.breakdown]).toEqual(['breakdown', 'singular-factor']);
+        expect(Array.from({ length: n }, (_, i) => r.x.get(i))).toEqual(new Array(n).fill(0));
+        expect(r.history).toEqual([1]);
+        expect(r.residualNorm).toBe(r.trueResidualNorm);
+      },
+    ), { numRuns: 30, seed: 26 });
+  });
+
+  it('b = 0 and n = 0 converge at once with x = 0', () => {
+    for (const n of [0, 1, 3]) {
+      const r = iterativeRefinement(denseMatrix({ rows: n, cols: n, ld: Math.max(1, n), data: new Float64Array(n * n).fill(1) }), new Array(n).fill(0));
+      expect([r.status, r.iterations, r.residualNorm, r.trueResidualNorm]).toEqual(['converged', 0, 0, 0]);
+    }
+  });
+});
