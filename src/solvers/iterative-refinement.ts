@@ -122,7 +122,8 @@ export function iterativeRefinement(A: DenseMatrix | Range<2, any>, b: ArrayLike
   for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) rowSums[i] += Math.abs(dense.data[i + j * dense.ld]!);
   for (let i = 0; i < n; i++) normA = Math.max(normA, rowSums[i]!);
   const factors = factorization === 'f32' ? luFactorF32(dense, lu) : luFactor(dense, lu);
-  if (factors.firstZeroPivot >= 0) { stop.record(1); stop.breakDown('singular-factor'); return solverResult(x, stop, 0, 1); }
+  // x = 0: its residual is b (the criterion records norms relative to ‖b‖).
+  if (factors.firstZeroPivot >= 0) { stop.record(bNorm); stop.breakDown('singular-factor'); return solverResult(x, stop, 0, 1); }
   // One solver for all corrections: on WebAssembly the factors are copied into its memory once.
   const solve = factorization === 'f32'
     ? packedSolver('f32', { n, a: (factors as LuFactorsF32).lu, pivots: factors.pivots }, lu)

@@ -255,6 +255,11 @@ describe('iterativeRefinement', () => {
     expect([...toArray(r.x)]).toEqual([0, 0, 0, 0]);
   });
 
+  it('a singular factor reports the residual of x = 0 (‖b‖/‖b‖ = 1), not 1/‖b‖', () => {
+    const r = iterativeRefinement({ rows: 2, cols: 2, ld: 2, data: Float64Array.of(1, 1, 1, 1) }, [1, 2]);
+    expect([r.status, r.breakdown, r.residualNorm, r.trueResidualNorm]).toEqual(['breakdown', 'singular-factor', 1, 1]);
+  });
+
   it('runs on the CPU backends with the same bits; the GPU is a typed error, not a silent CPU run', () => {
     const A = randsvd(70, 1e4, 8);
     const b = Float64Array.from({ length: 70 }, (_, i) => Math.cos(i));
