@@ -140,6 +140,7 @@ export function iterativeRefinement(A: DenseMatrix | Range<2, any>, b: ArrayLike
   // Averaging at the floor: x_ref (the iterate where corrections stopped shrinking), the running offset x − x_ref and
   // the sum of the offsets of the iterates after it.
   let floor: { ref: Range<1, any>; offset: Float64Array; sum: Float64Array; count: number } | undefined;
+  let lastFinite: Range<1, any> | undefined;
   for (;;) {
     rData.set(bv.accessor.data as Float64Array);
     gemv({ alpha: -1, A: Ar, x, beta: 1, y: r, trans: 'N' }, { arithmetic: ar });
@@ -147,7 +148,13 @@ export function iterativeRefinement(A: DenseMatrix | Range<2, any>, b: ArrayLike
     stop.record(rNorm);
     const xNorm = normInf(x);
     const rInf = maxAbs(rData);
-    if (!Number.isFinite(rNorm) || !Number.isFinite(xNorm)) { stop.breakDown('non-finite'); break; }
+    if (!Number.isFinite(rNorm) || !Number.isFinite(xNorm)) {
+      // Never a NaN in the result: x goes back to its last finite iterate (zero before the first).
+      if (!Number.isFinite(xNorm)) for (let i = 0; i < n; i++) x.set(i, lastFinite ? lastFinite.get(i) : 0);
+      stop.breakDown('non-finite');
+      break;
+    }
+    lastFinite = copyOf(x, lastFinite);
     if (settled) { stop.converge(); break; }
     if (floor && iterations >= maxIterations - 1) { averageInto(x, floor, floor.count, ar); iterations++; settled = true; continue; }
     if (iterations >= maxIterations) break;
@@ -179,8 +186,8 @@ export function iterativeRefinement(A: DenseMatrix | Range<2, any>, b: ArrayLike
 }
 
 /** A copy of x in its own storage. */
-function copyOf(x: Range<1, any>): Range<1, any> {
-  const c = range(rowMajor<1, any>({ size: [x.length()], storage: x.accessor.storage, arithmetic: x.accessor.arithmetic }));
+function copyOf(x: Range<1, any>, into?: Range<1, any>): Range<1, any> {
+  const c = into ?? range(rowMajor<1, any>({ size: [x.length()], storage: x.accessor.storage, arithmetic: x.accessor.arithmetic }));
   for (let i = 0; i < x.length(); i++) c.set(i, x.get(i));
   return c;
 }

@@ -260,6 +260,12 @@ describe('iterativeRefinement', () => {
     expect([r.status, r.breakdown, r.residualNorm, r.trueResidualNorm]).toEqual(['breakdown', 'singular-factor', 1, 1]);
   });
 
+  it('never returns NaN: a non-finite A or residual is the breakdown non-finite with a finite x', () => {
+    const A = { rows: 2, cols: 2, ld: 2, data: Float64Array.of(4, 1, NaN, 4) };
+    const r = iterativeRefinement(A, [5, 5]);
+    expect([r.status, r.breakdown]).toEqual(['breakdown', 'non-finite']);
+    expect([...toArray(r.x)].every(Number.isFinite)).toBe(true);
+  });
   it('runs on the CPU backends with the same bits; the GPU is a typed error, not a silent CPU run', () => {
     const A = randsvd(70, 1e4, 8);
     const b = Float64Array.from({ length: 70 }, (_, i) => Math.cos(i));
