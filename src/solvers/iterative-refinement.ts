@@ -155,7 +155,9 @@ export function iterativeRefinement(A: DenseMatrix | Range<2, any>, b: ArrayLike
       break;
     }
     lastFinite = copyOf(x, lastFinite);
-    if (settled) { stop.converge(); break; }
+    // Settled is converged only within the tolerance: corrections below x's resolution also happen when x is
+    // nowhere near a solution (b so small that A⁻¹b underflows).
+    if (settled) { if (!floor && rInf > tolerance * normA * xNorm) stop.breakDown('stagnation'); else stop.converge(); break; }
     if (floor && iterations >= maxIterations - 1) { averageInto(x, floor, floor.count, ar); iterations++; settled = true; continue; }
     if (iterations >= maxIterations) break;
     dData.set(solve(rData));

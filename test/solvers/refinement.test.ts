@@ -266,6 +266,11 @@ describe('iterativeRefinement', () => {
     expect([r.status, r.breakdown]).toEqual(['breakdown', 'non-finite']);
     expect([...toArray(r.x)].every(Number.isFinite)).toBe(true);
   });
+  it('a solution that underflows is not "converged": b = [5e-324, 5e-324] stagnates at x = 0 with residual 1', () => {
+    const A = { rows: 2, cols: 2, ld: 2, data: Float64Array.of(4, 1, 1, 4) };
+    const r = iterativeRefinement(A, [5e-324, 5e-324]);
+    expect([r.status, r.breakdown, r.residualNorm]).toEqual(['breakdown', 'stagnation', 1]);
+  });
   it('runs on the CPU backends with the same bits; the GPU is a typed error, not a silent CPU run', () => {
     const A = randsvd(70, 1e4, 8);
     const b = Float64Array.from({ length: 70 }, (_, i) => Math.cos(i));
