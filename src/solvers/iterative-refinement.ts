@@ -125,9 +125,9 @@ export function iterativeRefinement(A: DenseMatrix | Range<2, any>, b: ArrayLike
   // x = 0: its residual is b (the criterion records norms relative to ‖b‖).
   if (factors.firstZeroPivot >= 0) { stop.record(bNorm); stop.breakDown('singular-factor'); return solverResult(x, stop, 0, 1); }
   // One solver for all corrections: on WebAssembly the factors are copied into its memory once.
-  const solve = factorization === 'f32'
+  const solve = scaledSolve(factorization === 'f32'
     ? packedSolver('f32', { n, a: (factors as LuFactorsF32).lu, pivots: factors.pivots }, lu)
-    : packedSolver('f64', { n, a: (factors as LuFactors).lu.data, pivots: factors.pivots }, lu);
+    : packedSolver('f64', { n, a: (factors as LuFactors).lu.data, pivots: factors.pivots }, lu));
 
   const first = solve(Float64Array.from(bv.accessor.data as Float64Array));
   for (let i = 0; i < n; i++) x.set(i, first[i]!);
@@ -216,6 +216,25 @@ function denseValues(A: DenseMatrix | Range<2, any>, Ar: Range<2, any>): DenseMa
 }
 
 /** max |xᵢ| as a double. */
+/**
+ * The LU solve of v through v·2^-e (e: the exponent of max|v|), scaled back by 2^e: powers of two are exact, and an fp32
+ * factorisation would otherwise turn a right-hand side beyond binary32's range into ±∞ (or flush a tiny one to zero).
+ */
+function scaledSolve(solve: (v: Float64Array) => Float64Array): (v: Float64Array) => Float64Array {
+  return (v) => {
+    const m = maxAbs(v);
+    if (!(m > 0) || !Number.isFinite(m)) return solve(v);
+    const e = Math.floor(Math.log2(m));
+    // Two factors, so that neither 2^±e alone overflows (e reaches −1074 and 1023).
+    const h = Math.trunc(e / 2), down1 = 2 ** -h, down2 = 2 ** (h - e), up1 = 2 ** h, up2 = 2 ** (e - h);
+    const scaled = new Float64Array(v.length);
+    for (let i = 0; i < v.length; i++) scaled[i] = (v[i]! * down1) * down2;
+    const y = solve(scaled);
+    for (let i = 0; i < y.length; i++) y[i] = (y[i]! * up1) * up2;
+    return y;
+  };
+}
+
 function normInf(x: Range<1, any>): number {
   const a = x.accessor.arithmetic;
   let m = 0;
