@@ -122,12 +122,12 @@ export function iterativeRefinement(A: DenseMatrix | Range<2, any>, b: ArrayLike
   for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) rowSums[i] += Math.abs(dense.data[i + j * dense.ld]!);
   for (let i = 0; i < n; i++) normA = Math.max(normA, rowSums[i]!);
   const factors = factorization === 'f32' ? luFactorF32(dense, lu) : luFactor(dense, lu);
-  // x = 0, so the residual is b itself: relative norm 1.
+  // x = 0: its residual is b (the criterion records norms relative to ‖b‖).
   if (factors.firstZeroPivot >= 0) { stop.record(bNorm); stop.breakDown('singular-factor'); return solverResult(x, stop, 0, 1); }
   // One solver for all corrections: on WebAssembly the factors are copied into its memory once.
-  const solve = factorization === 'f32'
+  const solve = scaledSolve(factorization === 'f32'
     ? packedSolver('f32', { n, a: (factors as LuFactorsF32).lu, pivots: factors.pivots }, lu)
-    : packedSolver('f64', { n, a: (factors as LuFactors).lu.data, pivots: factors.pivots }, lu);
+    : packedSolver('f64', { n, a: (factors as LuFactors).lu.data, pivots: factors.pivots }, lu));
 
   const first = solve(Float64Array.from(bv.accessor.data as Float64Array));
   for (let i = 0; i < n; i++) x.set(i, first[i]!);
@@ -140,6 +140,7 @@ export function iterativeRefinement(A: DenseMatrix | Range<2, any>, b: ArrayLike
   // Averaging at the floor: x_ref (the iterate where corrections stopped shrinking), the running offset x − x_ref and
   // the sum of the offsets of the iterates after it.
   let floor: { ref: Range<1, any>; offset: Float64Array; sum: Float64Array; count: number } | undefined;
+  let lastFinite: Range<1, any> | undefined;
   for (;;) {
     rData.set(bv.accessor.data as Float64Array);
     gemv({ alpha: -1, A: Ar, x, beta: 1, y: r, trans: 'N' }, { arithmetic: ar });
@@ -147,8 +148,16 @@ export function iterativeRefinement(A: DenseMatrix | Range<2, any>, b: ArrayLike
     stop.record(rNorm);
     const xNorm = normInf(x);
     const rInf = maxAbs(rData);
-    if (!Number.isFinite(rNorm) || !Number.isFinite(xNorm)) { stop.breakDown('non-finite'); break; }
-    if (settled) { stop.converge(); break; }
+    if (!Number.isFinite(rNorm) || !Number.isFinite(xNorm)) {
+      // Never a NaN in the result: x goes back to its last finite iterate (zero before the first).
+      if (!Number.isFinite(xNorm)) for (let i = 0; i < n; i++) x.set(i, lastFinite ? lastFinite.get(i) : 0);
+      stop.breakDown('non-finite');
+      break;
+    }
+    lastFinite = copyOf(x, lastFinite);
+    // Settled is converged only within the tolerance: corrections below x's resolution also happen when x is
+    // nowhere near a solution (b so small that A⁻¹b underflows).
+    if (settled) { if (!floor && rInf > tolerance * normA * xNorm) stop.breakDown('stagnation'); else stop.converge(); break; }
     if (floor && iterations >= maxIterations - 1) { averageInto(x, floor, floor.count, ar); iterations++; settled = true; continue; }
     if (iterations >= maxIterations) break;
     dData.set(solve(rData));
@@ -179,8 +188,8 @@ export function iterativeRefinement(A: DenseMatrix | Range<2, any>, b: ArrayLike
 }
 
 /** A copy of x in its own storage. */
-function copyOf(x: Range<1, any>): Range<1, any> {
-  const c = range(rowMajor<1, any>({ size: [x.length()], storage: x.accessor.storage, arithmetic: x.accessor.arithmetic }));
+function copyOf(x: Range<1, any>, into?: Range<1, any>): Range<1, any> {
+  const c = into ?? range(rowMajor<1, any>({ size: [x.length()], storage: x.accessor.storage, arithmetic: x.accessor.arithmetic }));
   for (let i = 0; i < x.length(); i++) c.set(i, x.get(i));
   return c;
 }
@@ -207,6 +216,25 @@ function denseValues(A: DenseMatrix | Range<2, any>, Ar: Range<2, any>): DenseMa
 }
 
 /** max |xᵢ| as a double. */
+/**
+ * The LU solve of v through v·2^-e (e: the exponent of max|v|), scaled back by 2^e: powers of two are exact, and an fp32
+ * factorisation would otherwise turn a right-hand side beyond binary32's range into ±∞ (or flush a tiny one to zero).
+ */
+function scaledSolve(solve: (v: Float64Array) => Float64Array): (v: Float64Array) => Float64Array {
+  return (v) => {
+    const m = maxAbs(v);
+    if (!(m > 0) || !Number.isFinite(m)) return solve(v);
+    const e = Math.floor(Math.log2(m));
+    // Two factors, so that neither 2^±e alone overflows (e reaches −1074 and 1023).
+    const h = Math.trunc(e / 2), down1 = 2 ** -h, down2 = 2 ** (h - e), up1 = 2 ** h, up2 = 2 ** (e - h);
+    const scaled = new Float64Array(v.length);
+    for (let i = 0; i < v.length; i++) scaled[i] = (v[i]! * down1) * down2;
+    const y = solve(scaled);
+    for (let i = 0; i < y.length; i++) y[i] = (y[i]! * up1) * up2;
+    return y;
+  };
+}
+
 function normInf(x: Range<1, any>): number {
   const a = x.accessor.arithmetic;
   let m = 0;

@@ -56,34 +56,57 @@ export interface Start<V> {
   readonly stop: StoppingCriterion;
   /** The solve is already over: b = 0 (x = 0), x₀ meets the tolerance, or r₀ is not finite. */
   readonly done: boolean;
+  /** b and x₀ were loaded times 2^-scaleExponent (see {@link begin}); the solution is scaled back at the end. */
+  readonly scaleExponent: number;
+}
+
+/** ‖b‖₂ in [2^-32, 2^32] is solved as given; outside, b and x₀ are scaled by a power of two to ‖b‖₂ in [1, 2). */
+const UNSCALED_EXPONENT = 32;
+
+/** v := 2^k·v in the space, in two steps so that no factor overflows (|k| reaches 1074); exact but for over/underflow. */
+function* scaleBy<V>(s: KrylovSpace<V>, v: V, k: number): Generator<Step<unknown>, void, any> {
+  const h = Math.trunc(k / 2);
+  if (h !== 0) yield s.update(2 ** h, v, 0, v, v);
+  if (k - h !== 0) yield s.update(2 ** (k - h), v, 0, v, v);
 }
 
 /** Makes b, x₀ and r₀ in the space, and the stopping state. */
 export function* begin<V>(s: KrylovSpace<V>, v: ValidatedSolve): Generator<Step<unknown>, Start<V>, any> {
   const o = v.options;
   const b = (yield s.load(v.b)) as V;
-  const bNorm = (yield s.norm(b)) as number;
+  let bNorm = (yield s.norm(b)) as number;
+  // The Krylov recurrences form squares and products of residual-sized numbers: with ‖b‖₂ beyond about 2^±500 they
+  // overflow or underflow (an SPD matrix reported 'indefinite' for b = 1e-170·sin). Scaling b, x₀ and so x by a
+  // power of two changes no rounding (away from the storage's limits) and no relative residual.
+  const scaleExponent = bNorm > 0 && Number.isFinite(bNorm) && Math.abs(Math.log2(bNorm)) > UNSCALED_EXPONENT
+    ? Math.floor(Math.log2(bNorm)) : 0;
+  if (scaleExponent !== 0) {
+    yield* scaleBy(s, b, -scaleExponent);
+    bNorm = (yield s.norm(b)) as number;
+  }
   const stop = new StoppingCriterion(bNorm === 0 ? 1 : bNorm, o.tolerance, o.stagnationChecks, o.recordTrueResidual);
   if (bNorm === 0) {
     // x = 0 solves A·x = 0 exactly, whatever x₀ was.
     stop.record(0);
     stop.recordTrue(0);
     stop.converge();
-    return { b, x: s.make(), r: s.make(), bNorm: 1, rNorm: 0, stop, done: true };
+    return { b, x: s.make(), r: s.make(), bNorm: 1, rNorm: 0, stop, done: true, scaleExponent: 0 };
   }
   const x = (yield s.load(o.x0)) as V;
+  if (scaleExponent !== 0 && o.x0 !== undefined) yield* scaleBy(s, x, -scaleExponent);
   const r = s.make();
   const rNorm = (yield* residual(s, b, x, r)) as number;
   stop.start(rNorm);
   stop.recordTrue(rNorm);
   let done = false;
   if (stop.record(rNorm)) { stop.converge(); done = true; } else if (!Number.isFinite(rNorm)) { stop.breakDown('non-finite'); done = true; }
-  return { b, x, r, bNorm, rNorm, stop, done };
+  return { b, x, r, bNorm, rNorm, stop, done, scaleExponent };
 }
 
 /** Recomputes the true residual of x (into `scratch`) and assembles the result. */
 export function* finish<V>(s: KrylovSpace<V>, start: Start<V>, scratch: V, iterations: number): Generator<Step<unknown>, SolverResult, any> {
   const trueNorm = (yield* residual(s, start.b, start.x, scratch)) as number;
+  if (start.scaleExponent !== 0) yield* scaleBy(s, start.x, start.scaleExponent);
   const x = (yield s.result(start.x)) as Range<1, any>;
   return solverResult(x, start.stop, iterations, trueNorm / start.bNorm);
 }

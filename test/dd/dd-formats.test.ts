@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import '../../src/formats/dd/register.js';
-import { range, rowMajor, vector, dot, axpy, findFormat } from '../../src/index.js';
+import { range, rowMajor, vector, dot, axpy, scal, toArray, findFormat, formats } from '../../src/index.js';
 import { ddStorage, ddSplitStorage, DdSplitArray } from '../../src/formats/dd/dd-storage.js';
 import { ddArithmetic, type DdValue } from '../../src/formats/dd/dd-arithmetic.js';
 import { exactDot } from '../../src/testing/exact.js';
@@ -43,6 +43,29 @@ describe('dd storage formats', () => {
     expect(ddStorage.decode(data, 0).hi).toBe(Infinity);
     expect(() => new DdSplitArray({ hi: new Float64Array(2), lo: new Float64Array(3) })).toThrow(expect.objectContaining({ code: 'INVALID_STORAGE' }));
     expect(() => new DdSplitArray(-1)).toThrow(expect.objectContaining({ code: 'INVALID_SIZE' }));
+  });
+
+  it('keeps the sign of a zero: a written −0 reads back as −0 (set, vector, and a kernel write), in both layouts', () => {
+    // Regression: a number x was stored as TwoSum(x, +0) = (+0, +0) for x = −0, and a kernel's fp64 register −0 as
+    // (−0, +0), whose hi + lo reads back as +0.
+    for (const storage of [formats.dd, formats.ddSplit]) {
+      for (const arithmetic of [formats.f64, formats.dd, formats.f32]) {
+        const x = vector([-0, 0], { storage, arithmetic });
+        expect([...toArray(x)], `${storage.name}/${arithmetic.name}`).toEqual([-0, 0]);
+        x.set(1, -0);
+        expect(Object.is(toArray(x)[1], -0)).toBe(true);
+      }
+      for (const backend of ['cpu', 'js'] as const) {
+        const y = vector([0, 2], { storage, arithmetic: formats.f64 });
+        scal(-1, y, { backend });
+        expect([...toArray(y)], `${storage.name} scal ${backend}`).toEqual([-0, -2]);
+      }
+      const y = vector(1, { storage });
+      y.set(0, { hi: -0, lo: -0 });
+      expect(Object.is(toArray(y)[0], -0)).toBe(true);
+      y.set(0, { hi: 1, lo: -1 });   // an exact zero sum is +0, as in IEEE
+      expect(Object.is(toArray(y)[0], 0)).toBe(true);
+    }
   });
 
   it('capacity and buffer checks', () => {

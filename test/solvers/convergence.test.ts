@@ -81,6 +81,26 @@ describe('convergence against the LU solution', () => {
     expect(r.trueResidualNorm).toBe(0);
   });
 
+  it('b far from 1 (2^±600): b and x₀ are solved scaled by a power of two, so x is exactly 2^±600 times the x for b', () => {
+    // Regression: CG and BiCGStab formed squares of residual-sized numbers; for ‖b‖₂ beyond about 2^±510 they
+    // overflowed or underflowed (cg(laplacianEll([20]), 1e-170·b) was the breakdown 'indefinite' on an SPD matrix).
+    const A = laplacianEll([20]);
+    const b = Array.from({ length: 20 }, (_, i) => Math.sin(i + 1));
+    const x0 = Array.from({ length: 20 }, (_, i) => i / 7);
+    for (const k of [-600, 600]) {
+      const f = 2 ** k;
+      for (const [name, solve] of [['cg', cg], ['jacobiCg', jacobiCg], ['bicgstab', bicgstab], ['gmres', gmres]] as const) {
+        for (const withX0 of [false, true]) {
+          const plain = solve(A, b, withX0 ? { x0 } : {});
+          const scaled = solve(A, b.map((v) => v * f), withX0 ? { x0: x0.map((v) => v * f) } : {});
+          expect(plain.status, name).toBe('converged');
+          expect([scaled.status, scaled.iterations, scaled.history], `${name} 2^${k}`).toEqual([plain.status, plain.iterations, plain.history]);
+          expect([...toArray(scaled.x)], `${name} 2^${k}`).toEqual([...toArray(plain.x)].map((v) => v * f));
+        }
+      }
+    }
+  });
+
   it('the iteration limit is a status, with exactly that many iterations', () => {
     const r = cg(laplacianEll([100]), new Float64Array(100).fill(1), { maxIterations: 7, tolerance: 1e-14 });
     expect(r.status).toBe('iteration-limit');

@@ -255,6 +255,42 @@ describe('iterativeRefinement', () => {
     expect([...toArray(r.x)]).toEqual([0, 0, 0, 0]);
   });
 
+  it('a singular factor reports the residual of x = 0 (‖b‖/‖b‖ = 1), not 1/‖b‖', () => {
+    const r = iterativeRefinement({ rows: 2, cols: 2, ld: 2, data: Float64Array.of(1, 1, 1, 1) }, [1, 2]);
+    expect([r.status, r.breakdown, r.residualNorm, r.trueResidualNorm]).toEqual(['breakdown', 'singular-factor', 1, 1]);
+  });
+
+  it('never returns NaN: a non-finite A or residual is the breakdown non-finite with a finite x', () => {
+    const A = { rows: 2, cols: 2, ld: 2, data: Float64Array.of(4, 1, NaN, 4) };
+    const r = iterativeRefinement(A, [5, 5]);
+    expect([r.status, r.breakdown]).toEqual(['breakdown', 'non-finite']);
+    expect([...toArray(r.x)].every(Number.isFinite)).toBe(true);
+  });
+  it('a solution that underflows is not "converged": b = [5e-324, 5e-324] stagnates at x = 0 with residual 1', () => {
+    const A = { rows: 2, cols: 2, ld: 2, data: Float64Array.of(4, 1, 1, 4) };
+    const r = iterativeRefinement(A, [5e-324, 5e-324]);
+    expect([r.status, r.breakdown, r.residualNorm]).toEqual(['breakdown', 'stagnation', 1]);
+  });
+  it('b beyond binary32\'s range: the fp32 LU solves a power-of-two scaled b (was x = NaN for b = 1e39)', () => {
+    const A = randsvd(5, 10, 3);
+    for (const scale of [5e39, 1e300, 1e-40, 1e-300]) {
+      const b = Float64Array.from({ length: 5 }, (_, i) => scale * (i - 1.5));
+      for (const backend of ['wasm', 'js'] as const) {
+        const r = iterativeRefinement(A, b, { backend });
+        expect(r.status, `${scale} ${backend}`).toBe('converged');
+        // ‖b − A·x‖∞ / ‖b‖∞ computed on b and x scaled back by 1/scale (exact for the powers of ten's nearest doubles
+        // up to a rounding each, far below the threshold)
+        const x = toArray(r.x);
+        let rMax = 0, bMax = 0;
+        for (let i = 0; i < 5; i++) {
+          let t = b[i]! / scale;
+          for (let j = 0; j < 5; j++) t -= A.data[i + 5 * j]! * (x[j]! / scale);
+          rMax = Math.max(rMax, Math.abs(t)); bMax = Math.max(bMax, Math.abs(b[i]! / scale));
+        }
+        expect(rMax / bMax, `${scale} ${backend}`).toBeLessThan(1e-13);
+      }
+    }
+  });
   it('runs on the CPU backends with the same bits; the GPU is a typed error, not a silent CPU run', () => {
     const A = randsvd(70, 1e4, 8);
     const b = Float64Array.from({ length: 70 }, (_, i) => Math.cos(i));

@@ -8,7 +8,8 @@
  * - split: a {@link DdSplitArray} with separate `hi` and `lo` `Float64Array`s — the hi array alone is a valid
  *   fp64 vector (the value rounded, up to ties) and SIMD-friendly, but reads touch two streams.
  *
- * Writes normalise (TwoSum, value unchanged): a user pair { hi, lo } need not be normalised. A user pair with a
+ * Writes normalise (TwoSum, value unchanged): a user pair { hi, lo } need not be normalised. A zero is stored as
+ * (z, z) with hi's sign, so a written −0 reads back as −0 (hi + lo of (−0, +0) would be +0). A user pair with a
  * finite hi and a non-finite lo is rejected (`INVALID_VALUE`); a non-finite hi is stored as (hi + lo, 0), like
  * an IEEE special value.
  * @module
@@ -55,9 +56,15 @@ function normalised(v: DdValue | number): [number, number] {
   if (!Number.isFinite(hi)) return [hi + lo, 0];
   if (!Number.isFinite(lo)) fail('INVALID_VALUE', 'value.lo', 'must be a finite number', lo);
   const s = hi + lo;
+  // A zero is stored as (z, z) with the sign of hi (a number x arrives as (x, 0)): with lo = +0, hi + lo of a −0
+  // would read back as +0.
+  if (s === 0) { const z = hi === 0 ? hi : s; return [z, z]; }
   const z = s - hi;
   return [s, (hi - (s - z)) + (lo - z)];
 }
+
+/** The stored low part: a zero hi's own sign (registers carry a number x as (x, 0), and −0 + 0 reads as +0). */
+const zeroSigned = (src: Register): string => `(${src.names[0]} === 0 ? ${src.names[0]} : ${src.names[1]})`;
 
 const common = {
   kind: 'dd' as const,
@@ -88,7 +95,7 @@ export const ddStorage: StorageFormat<Float64Array, DdValue> = builtinGpuStorage
   emitRead: (data, index, dst: Register) =>
     `{ const dd$k = (${index}) << 1; ${dst.names[0]} = ${data}[dd$k]; ${dst.names[1]} = ${data}[dd$k | 1]; }`,
   emitWrite: (data, index, src: Register) =>
-    `{ const dd$k = (${index}) << 1; ${data}[dd$k] = ${src.names[0]}; ${data}[dd$k | 1] = ${src.names[1]}; }`,
+    `{ const dd$k = (${index}) << 1; ${data}[dd$k] = ${src.names[0]}; ${data}[dd$k | 1] = ${zeroSigned(src)}; }`,
   // On the device: the same bytes, four words per element (dd-gpu-words.ts; `gpu` once the GPU backend loads).
 }, BUILTIN_STORAGE_GPU_FACTS.dd);
 
@@ -107,5 +114,5 @@ export const ddSplitStorage: StorageFormat<DdSplitArray, DdValue> = {
   emitRead: (data, index, dst: Register) =>
     `{ const dd$k = ${index}; ${dst.names[0]} = ${data}.hi[dd$k]; ${dst.names[1]} = ${data}.lo[dd$k]; }`,
   emitWrite: (data, index, src: Register) =>
-    `{ const dd$k = ${index}; ${data}.hi[dd$k] = ${src.names[0]}; ${data}.lo[dd$k] = ${src.names[1]}; }`,
+    `{ const dd$k = ${index}; ${data}.hi[dd$k] = ${src.names[0]}; ${data}.lo[dd$k] = ${zeroSigned(src)}; }`,
 };
