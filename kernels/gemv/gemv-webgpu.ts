@@ -118,7 +118,9 @@ export function deviceMatrix(data: DeviceArray, rows: number, cols: number, ld =
 /**
  * A strided matrix view of `span` for GEMV: element (i, j) at span element offset + i·rowStride + j·colStride — a
  * row-major matrix (rowStride = its leading dimension, colStride = 1), a sub-range of either layout. What
- * {@link toDeviceMatrix} makes of a core 2-D range. GEMV and TRSV read matrix views (ELL values too, through deviceEllView).
+ * {@link toDeviceMatrix} makes of a core 2-D range. GEMV and TRSV read matrix views (ELL values too, through deviceEllView);
+ * a view whose rows are its compact direction (|colStride| < |rowStride|: row-major) they read as its column-major
+ * transpose, split over storage bindings in windows of its rows.
  * @param span - the array holding the elements
  * @param shape - rows, cols, offset, rowStride, colStride (integers; strides may be negative)
  * @returns the matrix

@@ -11,7 +11,8 @@
  * rows still to solve (one thread per row, four independent accumulators) — and finally x converted to
  * its storage format. Multiplying by explicit block inverses is what makes the block solve parallel; its
  * error grows with the condition number of the diagonal blocks (not of A), a standard trade-off of GPU
- * triangular solvers.
+ * triangular solvers. A row-major view runs as the other uplo and trans on its column-major transpose
+ * (../gemv/transposed-device-matrix.ts): the same op(A), so the same bits, split in windows of its rows.
  *
  * @module
  */
