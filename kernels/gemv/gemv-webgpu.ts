@@ -5,7 +5,9 @@
  * column: coalesced); the reduction dimension is split into S chunks so that m·S threads fill the GPU.
  * op(A) = Aᵀ: W lanes per column j, lane l summing rows l, l+W, … (adjacent lanes read adjacent rows).
  * A second pass sums the S (or W) partials of each row in a fixed order, applies α and β, and writes y in
- * its storage format. Both passes go to the device in one submit.
+ * its storage format. Both passes go to the device in one submit. A row-major view (rows its compact direction)
+ * is the column-major Aᵀ of its span and runs as the other trans on it (./transposed-device-matrix.ts): its N
+ * takes the T pass, its T the N pass, each reading adjacent elements in adjacent threads.
  *
  * @module
  */
@@ -22,6 +24,7 @@ import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/run
 import { bindOldValues, checkOutputBinding, outputWindow, serialisedViewWrite, throughPackedOutput, writesInPlace } from '../../src/backends/webgpu/view-output.js';
 import { checkRowsPerThread, partialNRowsSource, rowRunRead } from './gemv-row-group-source.js';
 import { checkGpuOptions } from '../../src/backends/backend.js';
+import { readsTransposed, transposedDeviceMatrix } from './transposed-device-matrix.js';
 
 /**
  * A matrix resident on the GPU: packed column-major ({@link deviceMatrix}) or a strided view of a span
@@ -76,8 +79,9 @@ export interface GpuGemvOptions extends GpuKernelOptions {
    * Adjacent rows each thread of GEMV N's partial pass sums (1, 2 or 4; at most 4 / the arithmetic's words: default
    * 4 in f32, 2 in float-float): one load of x feeds every row, and the R rows of a packed matrix with rows and lda
    * multiples of R come in one load (a vector load of four; two 16-bit rows are one word, two fp32 rows one 8-byte load). 1 is the one-row
-   * pass. Ignored by GEMV T and by a matrix split over storage bindings. The result does not depend on it (the same
-   * columns go to the same accumulators in the same order).
+   * pass. Ignored by the T pass — GEMV T, and GEMV N of a row-major view, which runs as T on its transpose (while GEMV
+   * T of a row-major view runs the N pass and uses it) — and by a matrix split over storage bindings. The result does
+   * not depend on it (the same columns go to the same accumulators in the same order).
    */
   readonly rowsPerThread?: 1 | 2 | 4;
 }
@@ -115,7 +119,9 @@ export function deviceMatrix(data: DeviceArray, rows: number, cols: number, ld =
 /**
  * A strided matrix view of `span` for GEMV: element (i, j) at span element offset + i·rowStride + j·colStride — a
  * row-major matrix (rowStride = its leading dimension, colStride = 1), a sub-range of either layout. What
- * {@link toDeviceMatrix} makes of a core 2-D range. GEMV and TRSV read matrix views (ELL values too, through deviceEllView).
+ * {@link toDeviceMatrix} makes of a core 2-D range. GEMV and TRSV read matrix views (ELL values too, through deviceEllView);
+ * a view whose rows are its compact direction (|colStride| < |rowStride|: row-major) they read as its column-major
+ * transpose, split over storage bindings in windows of its rows.
  * @param span - the array holding the elements
  * @param shape - rows, cols, offset, rowStride, colStride (integers; strides may be negative)
  * @returns the matrix
@@ -226,7 +232,7 @@ function partialTSource(arithmetic: GpuArithmetic, A: DeviceArray, x: DeviceArra
   return { source: kernelSource(args, body), args };
 }
 
-function validate(args: GpuGemvArgs): { trans: boolean; alpha: number; beta: number } {
+function validate(args: GpuGemvArgs): { trans: boolean; kernelTrans: boolean; alpha: number; beta: number } {
   const { A, x, y } = args;
   if (!A || typeof A !== 'object' || !(A.data instanceof DeviceArray)) fail('INVALID_STORAGE', 'A', 'must be a DeviceMatrix (see deviceMatrix)', A);
   // A view was checked against its span when made (deviceMatrixView); a plain array is checked here.
@@ -245,14 +251,17 @@ function validate(args: GpuGemvArgs): { trans: boolean; alpha: number; beta: num
   // A may exceed one storage binding (it is then read in column windows), and so may x of GEMV N (its
   // windows follow A's columns); x of GEMV T is read whole by every column and y whole by the last pass.
   // Scaled integers are never windowed (their scales are bound whole and indexed by absolute position).
+  // A row-major A runs as the other trans on Aᵀ (transposed-device-matrix.ts): that trans says how x is read.
+  const kernelTrans = trans !== readsTransposed(A);
   if (A.data.format.scaled) checkOperandBinding('A', A.data);
-  if (trans || x.format.scaled) checkExtentBinding('x', x);
+  if (kernelTrans || x.format.scaled) checkExtentBinding('x', x);
   checkOutputBinding('y', y);
-  return { trans, alpha: checkNumber('alpha', args.alpha ?? 1), beta: checkNumber('beta', args.beta ?? 0) };
+  return { trans, kernelTrans, alpha: checkNumber('alpha', args.alpha ?? 1), beta: checkNumber('beta', args.beta ?? 0) };
 }
 
 async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boolean, alpha: number, beta: number, arithmetic: GpuArithmetic, target: number, chains: number, rowsPerThread: number): Promise<void> {
-  const { A, x, y } = args;
+  const { y } = args;
+  let { A, x } = args;
   const context = runtime.context;
   const m = A.rows;
   const n = A.cols;
@@ -265,14 +274,20 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   let sc: number;
   let partialScalars: Record<string, number>;
   let partialSpec;
-  // A over one storage binding is read in windows of whole columns, each starting on a 256-byte boundary
-  // (a multiple of 128 columns); GEMV N then keeps chunks inside windows and pads the partial rows to 64.
+  // A over one storage binding is read in windows of whole columns: for T a multiple of 128 columns (its partials'
+  // bindings start on 256-byte boundaries); N keeps the unsplit chunks inside windows and pads the partial rows to 64.
   const limit = bindingLimit(runtime);
   // x is read whole (GEMV T) or in A's column windows (N) through the part of its span it covers (a view: its extent).
   // A matrix view binds the part of its span its columns cover (columnRegion): all of them, or windows of them.
-  const aView = A.data.isView;
-  const aBytes = aView ? columnRegion(A, 0, n).bound.size : A.data.words * 4;
+  const aBytes = A.data.isView ? columnRegion(A, 0, n).bound.size : A.data.words * 4;
   const windowed = aBytes > limit || (!trans && extentBytes(x) > limit);
+  if (windowed && !trans) {
+    // Split GEMV N reads A and x as views (offset 0, stride 1: the same elements), whose windows start anywhere (each
+    // binding from the 256-byte boundary below, the offset uniform moved): windows of whole unsplit chunks, the same sums.
+    if (!A.data.isView) A = { ...A, data: viewOf(A.data, { length: m * n, offset: 0, stride: 1, alwaysView: true }) };
+    if (!x.isView) x = viewOf(x, { length: x.length, offset: 0, stride: 1, alwaysView: true });
+  }
+  const aView = A.data.isView;
   if (aView && A.data.rangeScale && A.data.words * 4 > limit) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A is a scaled range whose scales are indexed from its whole binding, and its span exceeds maxStorageBufferBindingSize (${limit} bytes)`, 'maxStorageBufferBindingSize');
   const R = trans || windowed ? 1 : rowsPerThread;
   let rowKey = '';
@@ -313,9 +328,9 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
     if (maxCols < 128) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A needs 128 columns of ${aView ? `its rows' span (${A.rows} rows of stride ${A.data.stride}) and column stride ${A.ld}` : `${A.ld} elements`} per storage binding, over this adapter's maxStorageBufferBindingSize of ${limit} bytes`, 'maxStorageBufferBindingSize');
     let width = Math.floor(maxCols / 128) * 128;
     if (!trans) {
-      let chunk = 128;
-      while (chunk < (partialScalars.chunk ?? 1) && chunk * 2 <= width) chunk *= 2;
-      width = Math.floor(width / chunk) * chunk;
+      // The unsplit chunk where a window holds one (the unsplit run's bits), else windows as wide as a binding allows.
+      const chunk = partialScalars.chunk! <= maxCols ? partialScalars.chunk! : maxCols;
+      width = Math.floor(maxCols / chunk) * chunk;
       mp = Math.ceil(m / 64) * 64;
       partialScalars.chunk = chunk;
       splits = Math.ceil(n / chunk);
@@ -327,7 +342,8 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   }
   // A view y (view-output.ts, writesInPlace) is written in place by the last pass; a packed y ping-pongs.
   const inPlace = !y.coversSpan;
-  const key = `gemv|${trans ? 'T' : 'N'}|${objectId(A.data)}|${A.data.offset}|${A.data.stride}|${objectId(x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}|${chains}|${rowKey}|${inPlace}`;
+  // The caller's arrays key the plan (a split N's views of them are made per call); the windows set its passes and scratch.
+  const key = `gemv|${trans ? 'T' : 'N'}|${objectId(args.A.data)}|${A.data.offset}|${A.data.stride}|${objectId(args.x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}|${chains}|${rowKey}|${inPlace}|${columnWindows.length}|${threads}`;
   const plan = getPlan(runtime, key, 2 + columnWindows.length, () => [boundedScratch(createWordBuffer(context, Math.max(1, threads) * c * R)), createWordBuffer(context, inPlace ? 1 : y.words)]);
   const p1 = await getProgram(context, { source: partialSpec.source, args: partialSpec.args, components: (c * R) as 1 | 2 | 4 });
   const finish = partialsFinishSource(arithmetic, y, readsY, inPlace);
@@ -420,7 +436,7 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
  */
 export async function gpuGemv(args: GpuGemvArgs, options: GpuGemvOptions = {}): Promise<GpuRunInfo> {
   checkGpuOptions(options);
-  const { trans, alpha, beta } = validate(args);
+  const { trans, kernelTrans, alpha, beta } = validate(args);
   const arithmetic = chooseArithmetic(options, [args.A.data, args.x, args.y]);
   const target = checkSize('options.targetThreads', options.targetThreads ?? 2 ** 18);
   const chains = checkChains(options.chains, arithmetic.defaultChains);
@@ -439,7 +455,9 @@ export async function gpuGemv(args: GpuGemvArgs, options: GpuGemvOptions = {}): 
   }
   // y a view: written in place by the last pass where its stores hold view elements only (writesInPlace); else the
   // kernel writes its packed twin (holding y's old values when β ≠ 0), then y's span.
-  const run = (y: DeviceArray) => gemvOnDevice(runtime, { ...args, y }, trans, alpha, beta, arithmetic, Math.max(1, target), chains, rowsPerThread);
+  // A view whose rows are its compact direction (row-major) runs as the other trans on its transpose, whatever the limit.
+  const A = kernelTrans === trans ? args.A : transposedDeviceMatrix(args.A);
+  const run = (y: DeviceArray) => gemvOnDevice(runtime, { ...args, A, y }, kernelTrans, alpha, beta, arithmetic, Math.max(1, target), chains, rowsPerThread);
   if (writesInPlace(args.y)) await serialisedViewWrite(args.y, () => run(args.y));
   else await throughPackedOutput(runtime, args.y, beta !== 0, run);
   return runInfo(runtime, arithmetic, '');

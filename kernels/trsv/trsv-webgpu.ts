@@ -11,7 +11,8 @@
  * rows still to solve (one thread per row, four independent accumulators) — and finally x converted to
  * its storage format. Multiplying by explicit block inverses is what makes the block solve parallel; its
  * error grows with the condition number of the diagonal blocks (not of A), a standard trade-off of GPU
- * triangular solvers.
+ * triangular solvers. A row-major view runs as the other uplo and trans on its column-major transpose
+ * (../gemv/transposed-device-matrix.ts): the same op(A), so the same bits, split in windows of its rows.
  *
  * @module
  */
@@ -30,6 +31,7 @@ import type { GpuBuffer } from '../../src/backends/webgpu/webgpu-types.js';
 import { checkOutputBinding, throughPackedOutput } from '../../src/backends/webgpu/view-output.js';
 import { TRSV_HEADER_WORDS, TRSV_TILE, TRSV_WORKGROUP, walkerHolds, walkerSource } from './trsv-walker-source.js';
 import { checkGpuOptions } from '../../src/backends/backend.js';
+import { readsTransposed, transposedDeviceMatrix } from '../gemv/transposed-device-matrix.js';
 
 /**
  * Arguments of {@link gpuTrsv}.
@@ -467,7 +469,12 @@ export async function gpuTrsv(args: GpuTrsvArgs, options: GpuTrsvOptions = {}): 
     await hostTrsv({ A, x, uplo: args.uplo ?? 'U', trans: shape.trans ? 'T' : 'N', diag: shape.unit ? 'U' : 'N' }, arithmetic);
     return runInfo(undefined, arithmetic, x.fallbackReason);
   }
+  // A row-major view runs as the other uplo and trans on its transpose (the same op(A), element for element: the
+  // same block inverses and sums, bit for bit), whose column windows are A's rows — whatever the binding limit.
+  const transposed = readsTransposed(A);
+  const run = transposed ? { ...args, A: transposedDeviceMatrix(A), uplo: args.uplo === 'L' ? 'U' as const : 'L' as const, trans: shape.trans ? 'N' as const : 'T' as const } : args;
+  const kernelShape = transposed ? { ...shape, trans: !shape.trans } : shape;
   // x a strided view: the solve runs on its packed twin (holding b), whose elements then go into x's span.
-  if (shape.n > 0) await throughPackedOutput(runtime, x, true, (packed) => trsvOnDevice(runtime, { ...args, x: packed }, shape, arithmetic));
+  if (shape.n > 0) await throughPackedOutput(runtime, x, true, (packed) => trsvOnDevice(runtime, { ...run, x: packed }, kernelShape, arithmetic));
   return runInfo(runtime, arithmetic, '');
 }

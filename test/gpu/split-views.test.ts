@@ -308,21 +308,65 @@ describe('matrix views over one storage binding', () => {
     ), { numRuns: 6 });
   });
 
-  it('a row-major matrix view whose rows span more than one binding is refused with BACKEND_LIMIT before anything runs', async () => {
+  it('a row-major matrix view over one binding is read through its transpose in windows of its rows: the unsplit values, bit for bit', async () => {
     await requireRuntime();
     const { deviceMatrixView, gpuGemv } = await import('../../kernels/gemv/gemv-webgpu.js');
-    const [m, n] = [600, 20];
-    const A = deviceMatrixView(await toDevice(ints(m * n, 1, -3, 3), { format: 'f32' }), { rows: m, cols: n, offset: 0, rowStride: n, colStride: 1 });
-    const x = await toDevice(ints(n, 2, -3, 3), { format: 'f32' });
-    const y0 = ints(m, 3, -3, 3);
-    const y = await toDevice(y0, { format: 'f32' });
-    setBindingLimitForTests(16384);
-    try {
-      await expect(gpuGemv({ A, x, y }, { arithmetic: 'f32' })).rejects.toMatchObject({ code: 'BACKEND_LIMIT', parameter: 'maxStorageBufferBindingSize' });
-    } finally {
-      setBindingLimitForTests(undefined);
+    // 600 × 20 row-major at leading dimension 23 from element 5 of a sentinel-filled span (55 KiB in f32, over 16 KiB).
+    const [m, n, ld, pad] = [600, 20, 23, 5];
+    const a = ints(m * n, 1, -3, 3);
+    const init = sentinels(pad + m * ld + 40);
+    for (let i = 0; i < m; i++) for (let j = 0; j < n; j++) init[pad + i * ld + j] = a[i * n + j]!;
+    const span = await toDevice(init, { format: 'f32' });
+    const A = deviceMatrixView(span, { rows: m, cols: n, offset: pad, rowStride: ld, colStride: 1 });
+    for (const trans of ['N', 'T'] as const) {
+      const [inner, outer] = trans === 'N' ? [n, m] : [m, n];
+      const xv = ints(inner, 2, -3, 3);
+      const y0 = ints(outer, 3, -3, 3);
+      const run = async (limit?: number) => {
+        const x = await toDevice(xv, { format: 'f32' });
+        const y = await toDevice(y0, { format: 'f32' });
+        setBindingLimitForTests(limit);
+        try {
+          await gpuGemv({ A, x, y, beta: -1, trans }, { arithmetic: 'f32' });
+        } finally {
+          setBindingLimitForTests(undefined);
+        }
+        const values = [...(await y.toHost())];
+        x.destroy();
+        y.destroy();
+        return values;
+      };
+      const whole = await run();
+      expect(await run(16384), trans).toEqual(whole);
+      // Small integers: exact.
+      for (let i = 0; i < outer; i++) {
+        let sum = -y0[i]!;
+        for (let j = 0; j < inner; j++) sum += (trans === 'N' ? a[i * n + j]! : a[j * n + i]!) * xv[j]!;
+        expect(whole[i], `${trans} ${i}`).toBe(sum);
+      }
     }
-    expect([...(await y.toHost())]).toEqual([...y0]);
+    expect([...(await span.toHost())]).toEqual([...Float32Array.from(init)]);
+    span.destroy();
+  });
+
+  it('a view neither of whose directions fits one binding is refused with BACKEND_LIMIT before anything runs', async () => {
+    await requireRuntime();
+    const { deviceMatrixView, gpuGemv } = await import('../../kernels/gemv/gemv-webgpu.js');
+    // 20 × 20 at row stride 1000 and column stride 1001: a column spans 19 000 elements, a row 19 019 (76 KiB in f32).
+    const [m, n] = [20, 20];
+    const A = deviceMatrixView(await toDevice(ints(1001 * 40, 1, -3, 3), { format: 'f32' }), { rows: m, cols: n, offset: 0, rowStride: 1000, colStride: 1001 });
+    for (const trans of ['N', 'T'] as const) {
+      const x = await toDevice(ints(n, 2, -3, 3), { format: 'f32' });
+      const y0 = ints(m, 3, -3, 3);
+      const y = await toDevice(y0, { format: 'f32' });
+      setBindingLimitForTests(16384);
+      try {
+        await expect(gpuGemv({ A, x, y, trans }, { arithmetic: 'f32' })).rejects.toMatchObject({ code: 'BACKEND_LIMIT', parameter: 'maxStorageBufferBindingSize' });
+      } finally {
+        setBindingLimitForTests(undefined);
+      }
+      expect([...(await y.toHost())], trans).toEqual([...y0]);
+    }
     A.data.destroy();
   });
 });
