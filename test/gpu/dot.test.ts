@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toDevice } from '../../src/backends/webgpu/device-array.js';
-import { gpuDot } from '../../kernels/dot/dot-webgpu.js';
+import { gpuDot, gpuDotResident } from '../../kernels/dot/dot-webgpu.js';
 import { accurateSum, gamma, opError, randomValues, readError, requireRuntime } from './gpu-test-helpers.js';
 
 const STORAGES = ['f32', 'f16', 'bf16', 'f64', 'ff', 'i8', 'i16'] as const;
@@ -99,6 +99,27 @@ describe('gpuDot', () => {
     const big = await toDevice([2 ** 25, 1, -(2 ** 25)]);
     expect((await gpuDot(big, y, { arithmetic: 'ff' })).value).toBe(1);
     expect((await gpuDot(big, y, { arithmetic: 'f32' })).value).toBe(0);
+  });
+
+  it('gpuDotResident returns an array of its own: a later DOT leaves it unchanged, and destroying it breaks no later DOT', async () => {
+    await requireRuntime();
+    for (const arithmetic of ['f32', 'ff', 'dd'] as const) {
+      const format = arithmetic === 'dd' ? 'f64' : 'f32';
+      const x = await toDevice([1, 2, 3], { format }), y = await toDevice([4, 5, 6], { format });
+      const first = await gpuDotResident(x, y, { arithmetic });
+      // Same operands, other values: the first result must not follow (it once was a view of the plan's scratch).
+      const y2 = await toDevice([1, 1, 1], { format });
+      const second = await gpuDotResident(x, y2, { arithmetic });
+      await gpuDotResident(x, y, { arithmetic });
+      expect([...(await first.result.toHost())], arithmetic).toEqual([32]);
+      expect([...(await second.result.toHost())], arithmetic).toEqual([6]);
+      first.result.destroy();
+      second.result.destroy();
+      // Destroying a result used to destroy the plan's buffer: every later DOT on these operands then returned 0.
+      expect((await gpuDot(x, y, { arithmetic })).value, arithmetic).toBe(32);
+      expect([...(await (await gpuDotResident(x, y, { arithmetic })).result.toHost())], arithmetic).toEqual([32]);
+      for (const a of [x, y, y2]) a.destroy();
+    }
   });
 
   it('handles length 1 and signed zeros', async () => {
