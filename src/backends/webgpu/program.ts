@@ -346,6 +346,20 @@ function serializePasses(): boolean {
   return SERIALIZE_PASSES;
 }
 
+/** Where a submit happens, for {@link setSubmitProbe}: entering submitPasses, just before and just after `queue.submit`. */
+export type SubmitPhase = 'encode' | 'submit' | 'submitted';
+
+let submitProbe: ((phase: SubmitPhase) => void) | undefined;
+
+/**
+ * Calls `probe` at each phase of every {@link submitPasses} (bench/gpu/host-cost.ts times the host's share of a call
+ * with it: from the call to `submit`, and `queue.submit` itself); `undefined` removes it. One branch per submit when unset.
+ * @param probe - the callback, or undefined
+ */
+export function setSubmitProbe(probe: ((phase: SubmitPhase) => void) | undefined): void {
+  submitProbe = probe;
+}
+
 /** Uniform buffers of uncached passes, destroyed after the submit that used them completes. */
 const pendingDestroy: GpuBuffer[] = [];
 
@@ -394,6 +408,8 @@ export function compiledProgramCount(): number {
  * @param passes - the passes with their optional caches, in order
  */
 export function submitPasses(context: GpuContext, passes: readonly { pass: Pass; cache?: PassCache }[]): void {
+  const probe = submitProbe;
+  if (probe) probe('encode');
   if (serializePasses()) {
     // Diagnostic mode: one submit per pass.
     for (const { pass, cache } of passes) {
@@ -409,7 +425,10 @@ export function submitPasses(context: GpuContext, passes: readonly { pass: Pass;
     const computePass = encoder.beginComputePass();
     for (const { pass, cache } of passes) pass.program.encode(context, computePass, pass, cache);
     computePass.end();
-    context.device.queue.submit([encoder.finish()]);
+    const commands = encoder.finish();
+    if (probe) probe('submit');
+    context.device.queue.submit([commands]);
+    if (probe) probe('submitted');
   }
   if (pendingDestroy.length > 0) {
     const doomed = pendingDestroy.splice(0);
