@@ -15,8 +15,10 @@
  * (exit code 1 otherwise).
  *
  * Writes bench/results/gpu-host-cost.json (`--record`: the section of docs/performance.md too), and
- * <out>/gpu-host-cost.json with `--out=<dir>` or $OUT. `--from=FILE` renders a saved run; `--label=…` names the build
- * (e.g. `before`, `after`) in the JSON and the table; `--device=…` names the machine.
+ * <out>/gpu-host-cost.json with `--out=<dir>` or $OUT. `--from=FILE` renders a saved run instead of measuring;
+ * `--before=FILE` (with `--record` or `--from`) puts an earlier build's saved run beside it (either may list several
+ * files, comma-separated: each row's median over them); `--label=…` names the build
+ * in the JSON and the table; `--device=…` names the machine; `--reps=N` sets the repetitions (default 41, quick 15).
  *
  * Run: npx tsc -p tsconfig.json && node dist/bench/gpu/host-cost.js [--quick] [--out=$OUT] [--device="NVIDIA H100"]
  * (`--quick`: n = 256 and 1024, fewer repetitions: a few seconds).
@@ -38,13 +40,15 @@ const arg = (name: string): string | undefined => process.argv.find((a) => a.sta
 const outDir = arg('out') ?? process.env.OUT;
 const label = arg('label') ?? 'this build';
 const SIZES = quick ? [256, 1024] : [256, 1024, 4096];
-const REPS = quick ? 15 : 41;
+const REPS = Number(arg('reps') ?? (quick ? 15 : 41));
 const WARM = 5;
 
 interface Row {
   kernel: string;
   n: number;
   hostMs: number;
+  /** The least host time of the repetitions: on a loaded machine, nearer the cost of the call's own work than the median. */
+  hostMinMs: number;
   /** The part of hostMs spent in submitPasses (recording the passes: uniforms, bind groups, dispatches). */
   encodeMs: number;
   submitMs: number;
@@ -61,6 +65,8 @@ interface Run {
   device: string;
   label: string;
   rows: Row[];
+  /** Runs whose per-row medians these are (see load). */
+  medianOf?: number;
 }
 
 const ARITHMETIC = { arithmetic: 'ff' } as const;
@@ -68,7 +74,7 @@ const ARITHMETIC = { arithmetic: 'ff' } as const;
 const FF_TOLERANCE = 2 ** -36;
 
 /** Per-call medians of host, submit and total time of `call` (warm). */
-async function measure(drain: () => Promise<unknown>, call: () => Promise<unknown>): Promise<{ hostMs: number; encodeMs: number; submitMs: number; totalMs: number; submits: number }> {
+async function measure(drain: () => Promise<unknown>, call: () => Promise<unknown>): Promise<{ hostMs: number; hostMinMs: number; encodeMs: number; submitMs: number; totalMs: number; submits: number }> {
   for (let r = 0; r < WARM; r++) {
     await call();
     await drain();
@@ -114,7 +120,7 @@ async function measure(drain: () => Promise<unknown>, call: () => Promise<unknow
     submits = count;
   }
   const median = (v: number[]): number => v.sort((a, b) => a - b)[v.length >> 1]!;
-  return { hostMs: median(host), encodeMs: median(encode), submitMs: median(submit), totalMs: median(total), submits };
+  return { hostMs: median(host), hostMinMs: host[0]!, encodeMs: median(encode), submitMs: median(submit), totalMs: median(total), submits };
 }
 
 /**
@@ -158,7 +164,7 @@ async function kernelRows(n: number, rows: Row[]): Promise<void> {
   const out = await toDevice(new Float32Array(n), { format: 'f32', strict: true });
   const push = (kernel: string, m: Awaited<ReturnType<typeof measure>>, check: number): void => {
     rows.push({ kernel, n, ...m, check });
-    console.log(`${kernel.padEnd(10)} n=${String(n).padStart(5)}: host ${m.hostMs.toFixed(4)} ms (encode ${m.encodeMs.toFixed(4)}), submit ${m.submitMs.toFixed(4)} ms, total ${m.totalMs.toFixed(4)} ms (${m.submits} submit${m.submits === 1 ? '' : 's'}), check ${check.toExponential(1)}`);
+    console.log(`${kernel.padEnd(10)} n=${String(n).padStart(5)}: host ${m.hostMs.toFixed(4)} ms (least ${m.hostMinMs.toFixed(4)}, encode ${m.encodeMs.toFixed(4)}), submit ${m.submitMs.toFixed(4)} ms, total ${m.totalMs.toFixed(4)} ms (${m.submits} submit${m.submits === 1 ? '' : 's'}), check ${check.toExponential(1)}`);
   };
 
   // DOT (value read back) and NRM2.
@@ -252,18 +258,62 @@ async function kernelRows(n: number, rows: Row[]): Promise<void> {
   for (const d of [x, y, out] as DeviceArray[]) d.destroy();
 }
 
-function render(run: Run): void {
+/**
+ * A saved run: this bench's JSON in $OUT, or bench/results' copy of it (wrapped with machine and date); several files,
+ * comma-separated (runs of one build taken in turn with another's on a loaded machine), give each row's medians.
+ */
+function load(files: string): Run {
+  const runs = files.split(',').map((file) => {
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as Run | { data: Run };
+    return 'data' in saved ? saved.data : saved;
+  });
+  if (runs.length === 1) return runs[0]!;
+  const median = (v: number[]): number => v.sort((a, b) => a - b)[v.length >> 1]!;
+  const rows = runs[0]!.rows.map((r) => {
+    const same = runs.map((run) => run.rows.find((q) => q.kernel === r.kernel && q.n === r.n)!);
+    return { ...r, hostMs: median(same.map((q) => q.hostMs)), hostMinMs: Math.min(...same.map((q) => q.hostMinMs)), encodeMs: median(same.map((q) => q.encodeMs)), submitMs: median(same.map((q) => q.submitMs)), totalMs: median(same.map((q) => q.totalMs)), check: Math.max(...same.map((q) => q.check)) };
+  });
+  return { ...runs[0]!, medianOf: runs.length, rows };
+}
+
+const HEADER = [
+  'f32 storage, float-float arithmetic, warm plans and programs, medians per call. *host*: from the call until its work is',
+  'handed to `queue.submit` (checks, plan and program look-ups, uniform and bind-group work, encoding), and its least value over',
+  'the repetitions (runs) — on a loaded machine nearer the cost of the work itself; *encoding*: its part',
+  'in `submitPasses` (uniforms, bind groups, the compute pass and its dispatches); *submit*: `queue.submit` itself; *total*:',
+  'until the work is done (DOT and NRM2 read their value back; NRM2 submits twice, its read-back wait between them is not',
+  'host time). On a software adapter the device work is CPU work too: only *host* and *encoding* are host-side figures there,',
+  'and they include cold caches: llvmpipe has just run the previous call\'s kernels on the same cores (hence GEMV\'s and TRSV\'s',
+  'larger host times there). Separate runs on a loaded machine differ by tens of percent: compare builds with',
+  '`bench/gpu/host-cost-ab.ts`, which runs both in one process.',
+];
+
+function render(run: Run, before?: Run): void {
+  const fmt = (v: number | undefined): string => (v === undefined ? '—' : v.toFixed(4));
+  if (!before) {
+    writePerformanceSection('gpu-host-cost', [
+      `## Fixed cost of a GPU call at small sizes: the host's share — ${run.device}, ${run.date}`,
+      '',
+      `\`bench/gpu/host-cost.ts\` (${run.label}${run.medianOf ? `, each figure the median of ${run.medianOf} runs' medians (least: the least of them)` : ''}; ${run.machine}).`,
+      ...HEADER,
+      '',
+      markdownTable(['kernel', 'n', 'host ms', 'least host ms', 'of which encoding', 'submit ms', 'total ms', 'submits', 'check (≤ 1)'],
+        run.rows.map((r) => [r.kernel, r.n, fmt(r.hostMs), fmt(r.hostMinMs), fmt(r.encodeMs), fmt(r.submitMs), fmt(r.totalMs), r.submits, r.check.toExponential(1)])),
+    ].join('\n'));
+    return;
+  }
+  const earlier = new Map(before.rows.map((r) => [`${r.kernel}|${r.n}`, r]));
   writePerformanceSection('gpu-host-cost', [
-    `## Fixed cost of a GPU call at small sizes: the host's share — ${run.device}, ${run.date}`,
+    `## Fixed cost of a GPU call at small sizes: the host's share, ${before.label} and ${run.label} — ${run.device}, ${run.date}`,
     '',
-    `\`bench/gpu/host-cost.ts\` (${run.label}; ${run.machine}); f32 storage, float-float arithmetic, warm plans and programs,`,
-    'medians per call. *host*: from the call until its work is handed to `queue.submit` (checks, plan and program look-ups,',
-    'uniform and bind-group work, encoding); *of which encoding*: its part in `submitPasses` (uniforms, bind groups, the',
-    'compute pass and its dispatches); *submit*: `queue.submit` itself; *total*: until the work is done (DOT and NRM2',
-    'read their value back). On a software adapter the device work is CPU work too: only *host* is a host-side figure there.',
+    `\`bench/gpu/host-cost.ts\` of both builds on one machine (${run.machine}), the runs taken in turn${run.medianOf ? `; each figure the median of ${run.medianOf} runs' medians` : ''}.`,
+    ...HEADER,
     '',
-    markdownTable(['kernel', 'n', 'host ms', 'of which encoding', 'submit ms', 'total ms', 'submits', 'check (≤ 1)'],
-      run.rows.map((r) => [r.kernel, r.n, r.hostMs.toFixed(4), r.encodeMs.toFixed(4), r.submitMs.toFixed(4), r.totalMs.toFixed(4), r.submits, r.check.toExponential(1)])),
+    markdownTable(['kernel', 'n', `host ms, ${before.label}`, `host ms, ${run.label}`, 'ratio', `least host ms, ${before.label}`, `least host ms, ${run.label}`, 'ratio', `encoding, ${before.label}`, `encoding, ${run.label}`, `total ms, ${before.label}`, `total ms, ${run.label}`, 'check (≤ 1)'],
+      run.rows.map((r) => {
+        const b = earlier.get(`${r.kernel}|${r.n}`);
+        return [r.kernel, r.n, fmt(b?.hostMs), fmt(r.hostMs), b ? (r.hostMs / b.hostMs).toFixed(2) : '—', fmt(b?.hostMinMs), fmt(r.hostMinMs), b ? (r.hostMinMs / b.hostMinMs).toFixed(2) : '—', fmt(b?.encodeMs), fmt(r.encodeMs), fmt(b?.totalMs), fmt(r.totalMs), r.check.toExponential(1)];
+      })),
   ].join('\n'));
 }
 
@@ -281,7 +331,7 @@ async function main(): Promise<void> {
   const run: Run = { date: today(), machine: machineDescription(), device, label, rows };
   writeResults('gpu-host-cost', run);
   if (outDir) writeFileSync(join(outDir, 'gpu-host-cost.json'), JSON.stringify(run, null, 1));
-  if (record) render(run);
+  if (record) render(run, beforeFile ? load(beforeFile) : undefined);
   const failed = rows.filter((r) => !(r.check <= 1));
   if (failed.length > 0) {
     console.error(`CHECK FAILED: ${failed.map((r) => `${r.kernel} n=${r.n} (${r.check})`).join('; ')}`);
@@ -290,9 +340,9 @@ async function main(): Promise<void> {
 }
 
 const from = arg('from');
+const beforeFile = arg('before');
 if (from) {
-  const saved = JSON.parse(readFileSync(from, 'utf8')) as Run | { data: Run };
-  render('data' in saved ? saved.data : saved);
+  render(load(from), beforeFile ? load(beforeFile) : undefined);
 } else {
   await main();
 }
