@@ -54,6 +54,28 @@ describe('pass caches', () => {
     for (const buffer of [b, c, out]) buffer.destroy();
   });
 
+  it('a plan step used by another program (another layout of uniforms and bindings) starts afresh', async () => {
+    const rt = await requireRuntime();
+    const context = rt.context;
+    const copy = await getProgram(context, { source: 'function (X) { return X[this.thread.x]; }', args: [['X', 'Array']], components: 1 });
+    const affine = await getProgram(context, { source: 'function (X, Y, a, b) { return X[this.thread.x] * a + Y[this.thread.x] * b; }', args: [['X', 'Array'], ['Y', 'Array'], ['a', 'Float'], ['b', 'Float']], components: 1 });
+    const n = 64;
+    const x = createWordBuffer(context, n, words(n, 1));
+    const y = createWordBuffer(context, n, words(n, 2));
+    const out = createWordBuffer(context, n);
+    const cache: PassCache = {};
+    const read = async (): Promise<Float32Array> => new Float32Array((await readWords(context, out, n)).buffer.slice(0));
+    submitPasses(context, [{ pass: { program: copy, arrays: { X: { buffer: x } }, scalars: {}, output: { buffer: out }, threads: n }, cache }]);
+    expect(await read()).toEqual(words(n, 1));
+    for (let r = 0; r < 2; r++) {
+      submitPasses(context, [{ pass: { program: affine, arrays: { X: { buffer: x }, Y: { buffer: y } }, scalars: { a: 2, b: -1 }, output: { buffer: out }, threads: n }, cache }]);
+      expect(await read()).toEqual(words(n, 1).map((v, k) => 2 * v - words(n, 2)[k]!));
+      submitPasses(context, [{ pass: { program: copy, arrays: { X: { buffer: y } }, scalars: {}, output: { buffer: out }, threads: n }, cache }]);
+      expect(await read()).toEqual(words(n, 2));
+    }
+    for (const buffer of [x, y, out]) buffer.destroy();
+  });
+
   it('a changed scalar is uploaded, a zero of the other sign too', async () => {
     const rt = await requireRuntime();
     const context = rt.context;

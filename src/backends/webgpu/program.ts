@@ -202,6 +202,19 @@ export class Program {
     if (groupsY > maxGroups) {
       throw new ModprecError('BACKEND_LIMIT', `a pass needs ${pass.threads} threads, over the adapter's maxComputeWorkgroupsPerDimension (${maxGroups})²·${workgroup}`, 'maxComputeWorkgroupsPerDimension');
     }
+    if (cache && cache.owner !== this) {
+      // A plan step last recorded by another program (a kernel switch changed its source, say): its uniform words,
+      // bind groups (made for another layout) and perhaps its uniform buffer do not fit this one.
+      if (cache.params && cache.params.size !== layout.byteLength) {
+        pendingDestroy.push(cache.params);
+        cache.params = undefined;
+      }
+      cache.uniform = undefined;
+      cache.written = undefined;
+      cache.groups = undefined;
+      cache.recorded = undefined;
+      cache.owner = this;
+    }
     const uniform = cache?.uniform ?? uniformWords(layout.byteLength);
     if (cache) cache.uniform = uniform;
     const { words, i32, f32 } = uniform;
@@ -297,6 +310,8 @@ async function buildWithAtomics(context: GpuContext, kernel: BuiltKernel, wgsl: 
 
 /** Uniform buffer and bind group of one plan step, reused from call to call. */
 export interface PassCache {
+  /** The program whose uniforms and bind groups these are. */
+  owner?: Program;
   params?: GpuBuffer;
   /** The uniform words being assembled, with their integer and float views (kept: no allocation per call). */
   uniform?: UniformWords;
