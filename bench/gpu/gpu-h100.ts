@@ -26,6 +26,7 @@ import { laplacianEll } from '../../src/sparse/laplacian.js';
 import { csrToEll } from '../../src/sparse/csr-to-ell.js';
 import { readMatrixMarketCsr } from '../../src/io/matrix-market-csr.js';
 import { Accurate, rand32 } from './bench-data.js';
+import { rereadTuningKnobs } from '../../src/backends/webgpu/tuning-knobs.js';
 
 const quick = process.argv.includes('--quick');
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7).split(',');
@@ -267,6 +268,7 @@ async function benchTrsv(rt: GpuRuntime): Promise<void> {
   }
   for (const arithmetic of ['f32', 'ff'] as const) for (const c of cases) {
     Object.assign(process.env, c.env ?? {});
+    rereadTuningKnobs();
     try {
       const x = await toDevice(hb, { format: arithmetic === 'ff' ? 'ff' : 'f32', strict: true });
       const run = (): Promise<unknown> => gpuTrsv({ A, x, uplo: c.uplo, trans: c.trans, diag: c.diag }, { arithmetic, blockSize: c.blockSize });
@@ -293,6 +295,7 @@ async function benchTrsv(rt: GpuRuntime): Promise<void> {
       x.destroy();
     } finally {
       for (const name of Object.keys(c.env ?? {})) delete process.env[name];
+      rereadTuningKnobs();
     }
   }
   // Other storage of A: bf16 and f16 (L N N, one dispatch).

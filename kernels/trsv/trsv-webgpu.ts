@@ -29,6 +29,7 @@ import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } 
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import type { GpuBuffer } from '../../src/backends/webgpu/webgpu-types.js';
 import { checkOutputBinding, throughPackedOutput } from '../../src/backends/webgpu/view-output.js';
+import { tuningGeneration, tuningKnob } from '../../src/backends/webgpu/tuning-knobs.js';
 import { TRSV_HEADER_WORDS, TRSV_TILE, TRSV_WORKGROUP, walkerHolds, walkerSource } from './trsv-walker-source.js';
 import { checkGpuOptions } from '../../src/backends/backend.js';
 import { readsTransposed, transposedDeviceMatrix } from '../gemv/transposed-device-matrix.js';
@@ -365,10 +366,12 @@ function helperSpin(): number {
   return tuning('MODPREC_TRSV_SPIN', 256);
 }
 
-/** A tuning knob of the one-dispatch solve from the environment (benchmarks and tests), else its default. */
+/**
+ * A tuning knob of the one-dispatch solve from the environment (benchmarks and tests), else its default: read once,
+ * again after rereadTuningKnobs (src/backends/webgpu/tuning-knobs.ts).
+ */
 function tuning(name: string, fallback: number): number {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
-  return env !== undefined && /^\d+$/.test(env) ? Number(env) : fallback;
+  return tuningKnob(name, fallback);
 }
 
 /**
@@ -398,6 +401,12 @@ async function walkerSolve(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape,
   const out = plan.scratch[4]!;
   const work = arithmetic.words;
   const lists = (plan as typeof plan & { lists?: Map<unknown, { pass: Pass; cache: PassCache }[]> }).lists ??= new Map();
+  // Lists built before the knobs were re-read carry the old spin and wait: built again.
+  const built = plan as typeof plan & { knobs?: number };
+  if (built.knobs !== tuningGeneration()) {
+    lists.clear();
+    built.knobs = tuningGeneration();
+  }
   let passes = lists.get(x.buffer);
   if (!passes) {
     const chains = tuning('MODPREC_TRSV_CHAINS', 4);

@@ -11,6 +11,7 @@ import { gpuTrsv } from '../../kernels/trsv/trsv-webgpu.js';
 import { gpuDot } from '../../kernels/dot/dot-webgpu.js';
 import { deviceMatrix, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
 import { requireRuntime } from './gpu-test-helpers.js';
+import { rereadTuningKnobs } from '../../src/backends/webgpu/tuning-knobs.js';
 
 describe('arrays over one storage binding', () => {
   it('DOT and f32 → bf16 conversion split them into windows and stay exact', async () => {
@@ -105,10 +106,12 @@ describe('splitting over a lowered binding limit (any adapter)', () => {
           // The unsplit reference runs the same (blocked) solve: with A in one binding, 64-row blocks would
           // otherwise take the one-dispatch solve, whose sums run in another order.
           process.env.MODPREC_TRSV_ONE_DISPATCH = '0';
+          rereadTuningKnobs();
           try {
             await gpuTrsv({ A, x: whole, uplo, trans }, { arithmetic, blockSize: 64 });
           } finally {
             delete process.env.MODPREC_TRSV_ONE_DISPATCH;
+            rereadTuningKnobs();
           }
           const split = await toDevice(b, { format: 'ff' });
           setBindingLimitForTests(256 * 1024); // A is 1 MB: 218 columns per window

@@ -14,6 +14,7 @@ import { gpuAsum } from '../../kernels/asum/asum-webgpu.js';
 import { gpuNrm2 } from '../../kernels/nrm2/nrm2-webgpu.js';
 import type { GpuFormatName } from '../../src/backends/webgpu/formats.js';
 import { requireRuntime } from './gpu-test-helpers.js';
+import { rereadTuningKnobs } from '../../src/backends/webgpu/tuning-knobs.js';
 
 const LIMIT = 4096;
 
@@ -285,10 +286,12 @@ describe('matrix views over one storage binding', () => {
           for (const trans of ['N', 'T'] as const) {
             const whole = await toDevice(b, { format: 'ff' });
             process.env.MODPREC_TRSV_ONE_DISPATCH = '0';
+            rereadTuningKnobs();
             try {
               await gpuTrsv({ A: T, x: whole, uplo, trans }, { arithmetic, blockSize: 64 });
             } finally {
               delete process.env.MODPREC_TRSV_ONE_DISPATCH;
+              rereadTuningKnobs();
             }
             const split = await toDevice(b, { format: 'ff' });
             // Half of T's span in bytes: over two windows of 215 columns in every format.

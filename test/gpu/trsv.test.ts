@@ -9,6 +9,7 @@ import { toDevice } from '../../src/backends/webgpu/device-array.js';
 import { deviceMatrix } from '../../kernels/gemv/gemv-webgpu.js';
 import { gpuTrsv } from '../../kernels/trsv/trsv-webgpu.js';
 import { accurateSum, opError, randomValues, requireRuntime } from './gpu-test-helpers.js';
+import { rereadTuningKnobs } from '../../src/backends/webgpu/tuning-knobs.js';
 
 function triangular(n: number, lda: number, seed: number): Float64Array {
   const a = randomValues(lda * n, seed).map((v) => v / n);
@@ -64,6 +65,7 @@ describe('gpuTrsv', () => {
     it(`one-dispatch solve of every variant, ${spin === undefined ? 'with helpers' : 'walker alone'}: residual within the bound of the property tests`, async () => {
       await requireRuntime();
       if (spin !== undefined) process.env.MODPREC_TRSV_SPIN = spin;
+      rereadTuningKnobs();
       try {
         const n = 333;
         for (const arithmetic of ['f32', 'ff'] as const) for (const uplo of ['L', 'U'] as const) for (const trans of ['N', 'T'] as const) for (const diag of ['N', 'U'] as const) {
@@ -87,6 +89,7 @@ describe('gpuTrsv', () => {
         }
       } finally {
         delete process.env.MODPREC_TRSV_SPIN;
+        rereadTuningKnobs();
       }
     });
   }
@@ -108,10 +111,12 @@ describe('gpuTrsv', () => {
       b = await x.toHost(); // the second solve's right-hand side: the first one's solution
       process.env.MODPREC_TRSV_SPIN = '0';
       process.env.MODPREC_TRSV_WAIT = '1';
+      rereadTuningKnobs();
       await gpuTrsv({ A, x, uplo: 'L' }, { arithmetic: 'f32' });
     } finally {
       delete process.env.MODPREC_TRSV_SPIN;
       delete process.env.MODPREC_TRSV_WAIT;
+      rereadTuningKnobs();
     }
     const sol = await x.toHost();
     for (let i = 0; i < n; i++) {

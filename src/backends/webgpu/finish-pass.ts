@@ -11,9 +11,20 @@ import type { DeviceArray } from './device-array.js';
 import { arrayArgs, elementIndex, kernelSource, memo, readKey } from './kernel-common.js';
 import type { ArgType } from './program.js';
 
-/** Scalars α and β as the arithmetic's finish code reads them. */
-export function scalarBindings(arithmetic: GpuArithmetic, alpha: number, beta: number): Record<string, number> {
-  return { ...arithmetic.scalar.values('alpha', alpha), ...arithmetic.scalar.values('beta', beta) };
+/** The last scalars made per arithmetic: calls in a loop repeat α and β, and building them cost microseconds. */
+const lastScalars = new WeakMap<GpuArithmetic, { alpha: number; beta: number; values: Readonly<Record<string, number>> }>();
+
+/**
+ * Scalars α and β as the arithmetic's finish code reads them (the same frozen object while α and β repeat: callers
+ * copy it into their own scalars).
+ */
+export function scalarBindings(arithmetic: GpuArithmetic, alpha: number, beta: number): Readonly<Record<string, number>> {
+  const last = lastScalars.get(arithmetic);
+  // Object.is: −0 and +0 make different words, and NaN repeats as NaN.
+  if (last && Object.is(last.alpha, alpha) && Object.is(last.beta, beta)) return last.values;
+  const values = Object.freeze({ ...arithmetic.scalar.values('alpha', alpha), ...arithmetic.scalar.values('beta', beta) });
+  lastScalars.set(arithmetic, { alpha, beta, values });
+  return values;
 }
 
 /**

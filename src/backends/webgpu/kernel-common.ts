@@ -102,9 +102,14 @@ export function chooseArithmetic(options: GpuKernelOptions, arrays: readonly Dev
  * @throws {@link modprec!ModprecError} `INVALID_STORAGE` for destroyed or mixed operands
  */
 export function commonRuntime(named: Readonly<Record<string, DeviceArray>>, views: readonly string[] = []): GpuRuntime | undefined {
-  const entries = Object.entries(named);
-  const first = entries[0]![1].runtime;
-  for (const [name, a] of entries) {
+  let first: GpuRuntime | undefined;
+  let seen = false;
+  for (const name in named) {
+    const a = named[name]!;
+    if (!seen) {
+      first = a.runtime;
+      seen = true;
+    }
     if (a.isView && !views.includes(name)) fail('INVALID_STORAGE', name, 'must be a whole array, not a strided view (this kernel reads it whole; copy the range packed first)');
     if (a.runtime !== first) fail('INVALID_STORAGE', name, 'must live where the other operands live (all on the GPU or all on the host)');
     if (a.runtime && !a.buffer) fail('INVALID_STORAGE', name, 'has been destroyed');
@@ -120,8 +125,19 @@ export function commonRuntime(named: Readonly<Record<string, DeviceArray>>, view
  * @returns the report
  */
 export function runInfo(runtime: GpuRuntime | undefined, arithmetic: GpuArithmetic, reason: string): GpuRunInfo {
-  if (runtime) return { backend: 'gpu', adapter: `${runtime.context.adapter.name} (${runtime.context.adapter.backend})`, fallbackReason: '', arithmetic: arithmetic.name };
+  if (runtime) return { backend: 'gpu', adapter: adapterLabel(runtime), fallbackReason: '', arithmetic: arithmetic.name };
   return { backend: 'cpu', adapter: '', fallbackReason: reason, arithmetic: arithmetic.name };
+}
+
+/** `name (backend)` of each runtime's adapter, built once (every GPU call reports it). */
+const adapterLabels = new WeakMap<GpuRuntime, string>();
+function adapterLabel(runtime: GpuRuntime): string {
+  let label = adapterLabels.get(runtime);
+  if (label === undefined) {
+    label = `${runtime.context.adapter.name} (${runtime.context.adapter.backend})`;
+    adapterLabels.set(runtime, label);
+  }
+  return label;
 }
 
 /**
@@ -399,7 +415,9 @@ export function checkChains(value: unknown, fallback: number): number {
   return chains;
 }
 
-const specs = new Map<string, unknown>();
+/** Generated sources, one table per setting of the lazy-accumulation switch (sources depend on it too). */
+const lazySpecs = new Map<string, unknown>();
+const eagerSpecs = new Map<string, unknown>();
 /**
  * Memoises generated kernel source by a short key (generating the source costs more than a dispatch).
  * @param key - everything the source depends on
@@ -407,8 +425,7 @@ const specs = new Map<string, unknown>();
  * @returns the cached value
  */
 export function memo<T>(key: string, make: () => T): T {
-  // Sources depend on the lazy-accumulation switch too.
-  key = `${key}|${lazyAccumulation() ? 'lazy' : 'eager'}`;
+  const specs = lazyAccumulation() ? lazySpecs : eagerSpecs;
   let v = specs.get(key) as T | undefined;
   if (v === undefined) {
     v = make();

@@ -202,14 +202,26 @@ export class Program {
     if (groupsY > maxGroups) {
       throw new ModprecError('BACKEND_LIMIT', `a pass needs ${pass.threads} threads, over the adapter's maxComputeWorkgroupsPerDimension (${maxGroups})²·${workgroup}`, 'maxComputeWorkgroupsPerDimension');
     }
-    const mirror = cache?.mirror ?? new ArrayBuffer(layout.byteLength);
-    const u32 = new Uint32Array(mirror);
-    const i32 = new Int32Array(mirror);
-    const f32 = new Float32Array(mirror);
-    u32[0] = pass.threads;
-    u32[1] = 1;
-    u32[2] = 1;
-    u32[3] = groupsX * workgroup;
+    if (cache && cache.owner !== this) {
+      // A plan step last recorded by another program (a kernel switch changed its source, say): its uniform words,
+      // bind groups (made for another layout) and perhaps its uniform buffer do not fit this one.
+      if (cache.params && cache.params.size !== layout.byteLength) {
+        pendingDestroy.push(cache.params);
+        cache.params = undefined;
+      }
+      cache.uniform = undefined;
+      cache.written = undefined;
+      cache.groups = undefined;
+      cache.recorded = undefined;
+      cache.owner = this;
+    }
+    const uniform = cache?.uniform ?? uniformWords(layout.byteLength);
+    if (cache) cache.uniform = uniform;
+    const { words, i32, f32 } = uniform;
+    words[0] = pass.threads;
+    words[1] = 1;
+    words[2] = 1;
+    words[3] = groupsX * workgroup;
     if (testBindingLimit !== undefined) {
       for (const [name, bound] of [...Object.entries(pass.arrays), ['output', pass.output] as const]) {
         const bytes = bound.size ?? bound.buffer.size - (bound.offset ?? 0);
@@ -219,12 +231,12 @@ export class Program {
     for (const record of layout.arrayArgs) {
       const bound = pass.arrays[record.name];
       if (!bound) throw new Error(`internal: array argument ${record.name} not bound`);
-      const words = (bound.size ?? bound.buffer.size - (bound.offset ?? 0)) / 4;
+      const length = (bound.size ?? bound.buffer.size - (bound.offset ?? 0)) / 4;
       const base = record.dimsOffset / 4;
-      u32[base] = words;
-      u32[base + 1] = 1;
-      u32[base + 2] = 1;
-      u32[base + 3] = words;
+      words[base] = length;
+      words[base + 1] = 1;
+      words[base + 2] = 1;
+      words[base + 3] = length;
     }
     for (const record of layout.scalarArgs) {
       const value = pass.scalars[record.name];
@@ -239,23 +251,24 @@ export class Program {
       else pendingDestroy.push(params);
     }
     // Repeated calls of a cached plan usually carry the same parameters: skip the upload then.
-    const bytes = new Uint8Array(mirror);
-    if (!cache?.written || !sameBytes(cache.written, bytes)) {
-      device.queue.writeBuffer(params, 0, mirror);
-      if (cache) cache.written = bytes.slice();
+    if (!cache?.written || !sameWords(cache.written, words)) {
+      device.queue.writeBuffer(params, 0, words);
+      if (cache) cache.written = words.slice();
     }
-    const key = bindingKey(pass);
-    let group = cache?.groups?.get(key);
+    // Bind groups are looked up by the identity of the bound buffers and their windows (no key string per call); a
+    // destroyed buffer is never bound again, so a new buffer — a new object — never finds a stale group.
+    const bound = (k: number): BoundArray => (k < layout.arrayArgs.length ? pass.arrays[layout.arrayArgs[k]!.name]! : pass.output);
+    const count = layout.arrayArgs.length + 1;
+    let group = cache?.groups?.find((g) => sameBindings(g, bound, count))?.group;
     if (!group) {
       const entries: GpuBindGroupEntry[] = [{ binding: 0, resource: { buffer: params } }];
-      layout.arrayArgs.forEach((record, k) => entries.push({ binding: 1 + k, resource: window(pass.arrays[record.name]!) }));
-      entries.push({ binding: 1 + layout.arrayArgs.length, resource: window(pass.output) });
+      for (let k = 0; k < count; k++) entries.push({ binding: 1 + k, resource: window(bound(k)) });
       group = device.createBindGroup({ layout: this.kernel.bindGroupLayout, entries });
       if (cache) {
-        cache.groups ??= new Map();
+        cache.groups ??= [];
         // Ping-pong outputs alternate between two bindings; a few entries cover every plan.
-        if (cache.groups.size >= 4) cache.groups.clear();
-        cache.groups.set(key, group);
+        if (cache.groups.length >= 4) cache.groups.shift();
+        cache.groups.push(bindingsOf(bound, count, group));
       }
     }
     if (cache) cache.recorded = { pass, group, groupsX, groupsY };
@@ -297,40 +310,61 @@ async function buildWithAtomics(context: GpuContext, kernel: BuiltKernel, wgsl: 
 
 /** Uniform buffer and bind group of one plan step, reused from call to call. */
 export interface PassCache {
+  /** The program whose uniforms and bind groups these are. */
+  owner?: Program;
   params?: GpuBuffer;
-  mirror?: ArrayBuffer;
-  groups?: Map<string, unknown>;
-  /** The parameter bytes last uploaded. */
-  written?: Uint8Array;
+  /** The uniform words being assembled, with their integer and float views (kept: no allocation per call). */
+  uniform?: UniformWords;
+  /** Bind groups made for this step, with the buffers and windows they bind (the last few). */
+  groups?: CachedBindings[];
+  /** The parameter words last uploaded. */
+  written?: Uint32Array;
   /** The last pass recorded with this cache, for replaying an identical pass cheaply. */
   recorded?: { pass: Pass; group: unknown; groupsX: number; groupsY: number };
 }
 
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+/** One uniform block as words, seen as unsigned, signed and float words. */
+export interface UniformWords {
+  readonly words: Uint32Array;
+  readonly i32: Int32Array;
+  readonly f32: Float32Array;
+}
+
+function uniformWords(bytes: number): UniformWords {
+  const words = new Uint32Array(bytes / 4);
+  return { words, i32: new Int32Array(words.buffer), f32: new Float32Array(words.buffer) };
+}
+
+function sameWords(a: Uint32Array, b: Uint32Array): boolean {
   if (a.length !== b.length) return false;
   for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
   return true;
 }
 
-const bufferIds = new WeakMap<GpuBuffer, number>();
-let nextBufferId = 1;
-function idOf(buffer: GpuBuffer): number {
-  let id = bufferIds.get(buffer);
-  if (id === undefined) {
-    id = nextBufferId++;
-    bufferIds.set(buffer, id);
-  }
-  return id;
+/** A bind group and what it binds: binding k's buffer, byte offset and size (-1: the rest of the buffer). */
+export interface CachedBindings {
+  readonly buffers: readonly GpuBuffer[];
+  readonly windows: readonly number[];
+  readonly group: unknown;
 }
 
-function bindingKey(pass: Pass): string {
-  // Argument names are fixed per program, so buffer ids and windows in insertion order identify a binding.
-  let key = '';
-  for (const name in pass.arrays) {
-    const b = pass.arrays[name]!;
-    key += `${idOf(b.buffer)}@${b.offset ?? 0}+${b.size ?? -1},`;
+function sameBindings(cached: CachedBindings, bound: (k: number) => BoundArray, count: number): boolean {
+  for (let k = 0; k < count; k++) {
+    const b = bound(k);
+    if (cached.buffers[k] !== b.buffer || cached.windows[2 * k] !== (b.offset ?? 0) || cached.windows[2 * k + 1] !== (b.size ?? -1)) return false;
   }
-  return `${key}${idOf(pass.output.buffer)}@${pass.output.offset ?? 0}+${pass.output.size ?? -1}`;
+  return true;
+}
+
+function bindingsOf(bound: (k: number) => BoundArray, count: number, group: unknown): CachedBindings {
+  const buffers: GpuBuffer[] = [];
+  const windows: number[] = [];
+  for (let k = 0; k < count; k++) {
+    const b = bound(k);
+    buffers.push(b.buffer);
+    windows.push(b.offset ?? 0, b.size ?? -1);
+  }
+  return { buffers, windows, group };
 }
 
 function window(bound: BoundArray): GpuBindGroupEntry['resource'] {
@@ -344,6 +378,20 @@ function window(bound: BoundArray): GpuBindGroupEntry['resource'] {
 const SERIALIZE_PASSES = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.MODPREC_GPU_SERIALIZE === '1';
 function serializePasses(): boolean {
   return SERIALIZE_PASSES;
+}
+
+/** Where a submit happens, for {@link setSubmitProbe}: entering submitPasses, just before and just after `queue.submit`. */
+export type SubmitPhase = 'encode' | 'submit' | 'submitted';
+
+let submitProbe: ((phase: SubmitPhase) => void) | undefined;
+
+/**
+ * Calls `probe` at each phase of every {@link submitPasses} (bench/gpu/host-cost.ts times the host's share of a call
+ * with it: from the call to `submit`, and `queue.submit` itself); `undefined` removes it. One branch per submit when unset.
+ * @param probe - the callback, or undefined
+ */
+export function setSubmitProbe(probe: ((phase: SubmitPhase) => void) | undefined): void {
+  submitProbe = probe;
 }
 
 /** Uniform buffers of uncached passes, destroyed after the submit that used them completes. */
@@ -394,6 +442,8 @@ export function compiledProgramCount(): number {
  * @param passes - the passes with their optional caches, in order
  */
 export function submitPasses(context: GpuContext, passes: readonly { pass: Pass; cache?: PassCache }[]): void {
+  const probe = submitProbe;
+  if (probe) probe('encode');
   if (serializePasses()) {
     // Diagnostic mode: one submit per pass.
     for (const { pass, cache } of passes) {
@@ -409,7 +459,10 @@ export function submitPasses(context: GpuContext, passes: readonly { pass: Pass;
     const computePass = encoder.beginComputePass();
     for (const { pass, cache } of passes) pass.program.encode(context, computePass, pass, cache);
     computePass.end();
-    context.device.queue.submit([encoder.finish()]);
+    const commands = encoder.finish();
+    if (probe) probe('submit');
+    context.device.queue.submit([commands]);
+    if (probe) probe('submitted');
   }
   if (pendingDestroy.length > 0) {
     const doomed = pendingDestroy.splice(0);
