@@ -15,7 +15,7 @@ import { rowSumPasses, rowSumPrograms } from '../../src/formats/rns/gpu/row-sum-
  * @param x - x
  * @param y - y, of x's length and moduli set
  * @returns the sum as a device array of length 1 (+0 for empty inputs)
- * @throws {@link modprec!ModprecError} `INVALID_SIZE` (lengths differ), `INVALID_FORMAT` (moduli sets differ),
+ * @throws {@link modprec!ModprecError} `DIMENSION_MISMATCH` (lengths differ), `INVALID_FORMAT` (moduli sets differ),
  *   `INVALID_STORAGE` (destroyed or not a device array)
  * @example
  * ```ts
@@ -29,7 +29,7 @@ import { rowSumPasses, rowSumPrograms } from '../../src/formats/rns/gpu/row-sum-
  */
 export async function rnsGpuDot(x: RnsDeviceArray, y: RnsDeviceArray): Promise<RnsDeviceArray> {
   const { runtime, set } = checkOperands({ x, y });
-  if (y.length !== x.length) fail('INVALID_SIZE', 'y', `must have the length of x (${x.length})`, y.length);
+  if (y.length !== x.length) fail('DIMENSION_MISMATCH', 'y', `must have the length of x (${x.length})`, y.length);
   const out = rnsZerosOnDevice(runtime, set, 1);
   if (x.length === 0) return out;
   const programs = await rowSumPrograms(runtime, set, { beta: false, p: 'rns', gather: false });

@@ -83,8 +83,8 @@ export interface RnsGpuEllSpmvArgs {
  * y := α·A·x + β·y for an ELL matrix on device RNS vectors, each y_i rounded once.
  * @param args - operands and coefficients
  * @returns when the device has finished
- * @throws {@link modprec!ModprecError} before anything is written: `INVALID_VALUE` (α, β), `INVALID_SIZE`
- *   (x of cols, y of rows elements), `INVALID_FORMAT`, `INVALID_STORAGE`
+ * @throws {@link modprec!ModprecError} before anything is written: `INVALID_VALUE` (α, β),
+ *   `DIMENSION_MISMATCH` (x of cols, y of rows elements), `INVALID_FORMAT`, `INVALID_STORAGE`
  * @example
  * ```ts
  * import { ELL_PADDING } from 'modprec';
@@ -105,8 +105,8 @@ export async function rnsGpuEllSpmv(args: RnsGpuEllSpmvArgs): Promise<void> {
   if (A.values.kind === 'rns') named['A.values'] = A.values.array;
   const { runtime, set } = checkOperands(named);
   const s = A.structure;
-  if (x.length !== s.cols) fail('INVALID_SIZE', 'x', `must have cols = ${s.cols} elements`, x.length);
-  if (y.length !== s.rows) fail('INVALID_SIZE', 'y', `must have rows = ${s.rows} elements`, y.length);
+  if (x.length !== s.cols) fail('DIMENSION_MISMATCH', 'x', `must have cols = ${s.cols} elements`, x.length);
+  if (y.length !== s.rows) fail('DIMENSION_MISMATCH', 'y', `must have rows = ${s.rows} elements`, y.length);
   if (s.rows === 0) return;
   const betaZero = beta.X === 0n;
   if ((alpha.X === 0n || s.width === 0) && beta.X === 1n && beta.exp === 0 && beta.sign === 0) return;

@@ -41,7 +41,8 @@ export interface RnsGpuGemvArgs {
  * @param args - operands and coefficients
  * @returns when the device has finished
  * @throws {@link modprec!ModprecError} before anything is written: `INVALID_VALUE` (α, β non-finite),
- *   `INVALID_SIZE` (dimensions, lda, lengths), `INVALID_OPTION` (trans), `INVALID_FORMAT`, `INVALID_STORAGE`
+ *   `INVALID_SIZE` (m, n), `INVALID_STRIDE` (lda), `INVALID_STORAGE` (A too short for them),
+ *   `DIMENSION_MISMATCH` (x's or y's length), `INVALID_OPTION` (trans), `INVALID_FORMAT`
  * @example
  * ```ts
  * import { rnsDeviceSet, rnsToDevice, rnsGpuGemv } from 'modprec/gpu';
@@ -63,11 +64,11 @@ export async function rnsGpuGemv(args: RnsGpuGemvArgs): Promise<void> {
   if (!Number.isSafeInteger(m) || m < 0) fail('INVALID_SIZE', 'm', 'must be a non-negative integer', m);
   if (!Number.isSafeInteger(n) || n < 0) fail('INVALID_SIZE', 'n', 'must be a non-negative integer', n);
   const lda = args.lda ?? Math.max(1, m);
-  if (!Number.isSafeInteger(lda) || lda < Math.max(1, m)) fail('INVALID_SIZE', 'lda', `must be an integer ≥ max(1, m) = ${Math.max(1, m)}`, lda);
-  if (m > 0 && n > 0 && A.length < lda * (n - 1) + m) fail('INVALID_SIZE', 'A', `must hold lda·(n − 1) + m = ${lda * (n - 1) + m} elements`, A.length);
+  if (!Number.isSafeInteger(lda) || lda < Math.max(1, m)) fail('INVALID_STRIDE', 'lda', `must be an integer ≥ max(1, m) = ${Math.max(1, m)}`, lda);
+  if (m > 0 && n > 0 && A.length < lda * (n - 1) + m) fail('INVALID_STORAGE', 'A', `must hold lda·(n − 1) + m = ${lda * (n - 1) + m} elements`, A.length);
   const [rows, cols] = trans === 'N' ? [m, n] : [n, m];
-  if (x.length !== cols) fail('INVALID_SIZE', 'x', `must have ${cols} elements`, x.length);
-  if (y.length !== rows) fail('INVALID_SIZE', 'y', `must have ${rows} elements`, y.length);
+  if (x.length !== cols) fail('DIMENSION_MISMATCH', 'x', `must have ${cols} elements`, x.length);
+  if (y.length !== rows) fail('DIMENSION_MISMATCH', 'y', `must have ${rows} elements`, y.length);
   if (rows === 0) return;
   const alphaZero = alpha.X === 0n, betaZero = beta.X === 0n;
   if ((alphaZero || cols === 0) && beta.X === 1n && beta.exp === 0 && beta.sign === 0) return; // y unchanged

@@ -73,7 +73,8 @@ return 0.0;
  * @param args - operands and options
  * @returns when the device has finished
  * @throws {@link modprec!ModprecError} before anything is written: `INVALID_OPTION` (uplo, trans, diag),
- *   `INVALID_SIZE` (n, lda, A's or x's length), `INVALID_VALUE` naming `A[i, i]` for a zero pivot (RNS has no
+ *   `INVALID_SIZE` (n), `INVALID_STRIDE` (lda), `INVALID_STORAGE` (A's length), `DIMENSION_MISMATCH`
+ *   (x's length), `INVALID_VALUE` naming `A[i, i]` for a zero pivot (RNS has no
  *   infinity to divide into), `INVALID_FORMAT`, `INVALID_STORAGE`
  * @example
  * ```ts
@@ -95,9 +96,9 @@ export async function rnsGpuTrsv(args: RnsGpuTrsvArgs): Promise<void> {
   const { runtime, set } = checkOperands({ A, x });
   if (!Number.isSafeInteger(n) || n < 0) fail('INVALID_SIZE', 'n', 'must be a non-negative integer', n);
   const lda = args.lda ?? Math.max(1, n);
-  if (!Number.isSafeInteger(lda) || lda < Math.max(1, n)) fail('INVALID_SIZE', 'lda', `must be an integer ≥ max(1, n) = ${Math.max(1, n)}`, lda);
-  if (n > 0 && A.length < lda * (n - 1) + n) fail('INVALID_SIZE', 'A', `must hold lda·(n − 1) + n = ${lda * (n - 1) + n} elements`, A.length);
-  if (x.length !== n) fail('INVALID_SIZE', 'x', `must have ${n} elements`, x.length);
+  if (!Number.isSafeInteger(lda) || lda < Math.max(1, n)) fail('INVALID_STRIDE', 'lda', `must be an integer ≥ max(1, n) = ${Math.max(1, n)}`, lda);
+  if (n > 0 && A.length < lda * (n - 1) + n) fail('INVALID_STORAGE', 'A', `must hold lda·(n − 1) + n = ${lda * (n - 1) + n} elements`, A.length);
+  if (x.length !== n) fail('DIMENSION_MISMATCH', 'x', `must have ${n} elements`, x.length);
   if (n === 0) return;
   const unit = diag === 'U';
   // Pivots: downloaded once, checked before anything is written, turned into 1/t_ii = h + l.

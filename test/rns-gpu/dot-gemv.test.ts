@@ -84,10 +84,11 @@ describe('DOT and GEMV on device RNS arrays', () => {
     const A = await rnsToDevice([1, 2, 3, 4], set), x = await rnsToDevice([1, 1], set), y = await rnsToDevice([7, 8], set);
     await expect(rnsGpuGemv({ A, m: 2, n: 2, x, y, alpha: NaN })).rejects.toMatchObject({ code: 'INVALID_VALUE', parameter: 'alpha' });
     await expect(rnsGpuGemv({ A, m: 2, n: 2, x, y, beta: -Infinity })).rejects.toMatchObject({ code: 'INVALID_VALUE', parameter: 'beta' });
-    await expect(rnsGpuGemv({ A, m: 2, n: 3, x, y })).rejects.toMatchObject({ code: 'INVALID_SIZE' });
-    await expect(rnsGpuGemv({ A, m: 2, n: 2, lda: 1, x, y })).rejects.toMatchObject({ code: 'INVALID_SIZE', parameter: 'lda' });
+    await expect(rnsGpuGemv({ A, m: 2, n: 3, x, y })).rejects.toMatchObject({ code: 'INVALID_STORAGE', parameter: 'A' });
+    await expect(rnsGpuGemv({ A, m: 1, n: 2, x, y })).rejects.toMatchObject({ code: 'DIMENSION_MISMATCH', parameter: 'y' });
+    await expect(rnsGpuGemv({ A, m: 2, n: 2, lda: 1, x, y })).rejects.toMatchObject({ code: 'INVALID_STRIDE', parameter: 'lda' });
     await expect(rnsGpuGemv({ A, m: 2, n: 2, x, y, trans: 'C' as 'N' })).rejects.toMatchObject({ code: 'INVALID_OPTION', parameter: 'trans' });
-    await expect(rnsGpuDot(x, await rnsToDevice([1], set))).rejects.toMatchObject({ code: 'INVALID_SIZE', parameter: 'y' });
+    await expect(rnsGpuDot(x, await rnsToDevice([1], set))).rejects.toMatchObject({ code: 'DIMENSION_MISMATCH', parameter: 'y' });
     expect((await y.toExact()).map((v) => Number(v.X) * 2 ** v.exp)).toEqual([7, 8]);
   });
 });

@@ -97,8 +97,9 @@ describe('TRSV on device RNS arrays', () => {
     await expect(rnsGpuTrsv({ A, n: 2, x, uplo: 'X' as 'U' })).rejects.toMatchObject({ code: 'INVALID_OPTION', parameter: 'uplo' });
     await expect(rnsGpuTrsv({ A, n: 2, x, trans: 'C' as 'N' })).rejects.toMatchObject({ code: 'INVALID_OPTION', parameter: 'trans' });
     await expect(rnsGpuTrsv({ A, n: 2, x, diag: 'Z' as 'N' })).rejects.toMatchObject({ code: 'INVALID_OPTION', parameter: 'diag' });
-    await expect(rnsGpuTrsv({ A, n: 3, x })).rejects.toMatchObject({ code: 'INVALID_SIZE' });
-    await expect(rnsGpuTrsv({ A, n: 2, lda: 1, x })).rejects.toMatchObject({ code: 'INVALID_SIZE', parameter: 'lda' });
+    await expect(rnsGpuTrsv({ A, n: 3, x })).rejects.toMatchObject({ code: 'INVALID_STORAGE', parameter: 'A' });
+    await expect(rnsGpuTrsv({ A, n: 1, x })).rejects.toMatchObject({ code: 'DIMENSION_MISMATCH', parameter: 'x' });
+    await expect(rnsGpuTrsv({ A, n: 2, lda: 1, x })).rejects.toMatchObject({ code: 'INVALID_STRIDE', parameter: 'lda' });
     expect((await x.toExact()).map((v) => Number(v.X) * 2 ** v.exp)).toEqual([4, 8]);
     await rnsGpuTrsv({ A, n: 2, x, diag: 'U' }); // unit diagonal: the zero is not read
     expect((await x.toExact()).map((v) => (v.sign ? -1 : 1) * Number(v.X) * 2 ** v.exp)).toEqual([-4, 8]);

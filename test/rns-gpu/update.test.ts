@@ -62,7 +62,7 @@ describe('WAXPBY, AXPY, SCAL on device RNS arrays', () => {
     const x = await rnsToDevice([1, 2], set), y = await rnsToDevice([3], set), w = await rnsToDevice([5, 6], set);
     await expect(rnsGpuWaxpby(NaN, x, 1, w, w)).rejects.toMatchObject({ code: 'INVALID_VALUE', parameter: 'alpha' });
     await expect(rnsGpuWaxpby(1, x, Infinity, w, w)).rejects.toMatchObject({ code: 'INVALID_VALUE', parameter: 'beta' });
-    await expect(rnsGpuWaxpby(1, x, 1, y, w)).rejects.toMatchObject({ code: 'INVALID_SIZE', parameter: 'y' });
+    await expect(rnsGpuWaxpby(1, x, 1, y, w)).rejects.toMatchObject({ code: 'DIMENSION_MISMATCH', parameter: 'y' });
     const other = await rnsToDevice([1, 2], rnsDeviceSet(212));
     await expect(rnsGpuWaxpby(1, x, 1, other, w)).rejects.toMatchObject({ code: 'INVALID_FORMAT', parameter: 'y' });
     expect((await w.toExact()).map((v) => Number(v.X) * 2 ** v.exp)).toEqual([5, 6]);

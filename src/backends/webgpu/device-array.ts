@@ -561,7 +561,7 @@ function hostValues(data: ArrayLike<number> | RangeLike, parameter: string): Arr
     return storedValues(data as never);
   }
   const r = data as RangeLike;
-  if (typeof r.get === 'function' && typeof r.length === 'function') {
+  if (typeof r === 'object' && r !== null && typeof r.get === 'function' && typeof r.length === 'function') {
     const rank = r.dimensionality ?? 1;
     if (rank === 1) {
       const n = r.length(0);

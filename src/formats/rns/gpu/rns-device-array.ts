@@ -178,12 +178,16 @@ const scratch = new DataView(new ArrayBuffer(8));
  */
 export async function rnsToDevice(values: ArrayLike<number> | readonly RnsExactValue[], set: RnsDeviceSet): Promise<RnsDeviceArray> {
   let words: Uint32Array;
+  // As toDevice: anything but an array-like is INVALID_STORAGE, an element of the wrong kind INVALID_VALUE (never a
+  // TypeError from deep inside the encoder, nor a number or an object taken for an empty array).
+  if (typeof values !== 'object' || values === null || typeof values.length !== 'number') fail('INVALID_STORAGE', 'x', 'must be an array of numbers or of exact values', values);
   if (values.length > 0 && typeof values[0] === 'number') {
+    for (let k = 0; k < values.length; k++) if (typeof values[k] !== 'number') fail('INVALID_VALUE', `x[${k}]`, 'must be all numbers or all exact values', values[k]);
     const doubles = Float64Array.from(values as ArrayLike<number>);
     for (let k = 0; k < doubles.length; k++) if (!Number.isFinite(doubles[k]!)) fail('INVALID_VALUE', 'x', 'must be finite (RNS has no infinity or NaN)', doubles[k]);
     words = encodeDoubles(set, doubles);
   } else {
-    const exact = Array.from(values as ArrayLike<RnsExactValue>, (v) => (typeof v === 'number' ? fail('INVALID_VALUE', 'x', 'must be all numbers or all exact values', v) : v));
+    const exact = Array.from(values as ArrayLike<RnsExactValue>, (v, k) => (typeof v !== 'object' || v === null || typeof v.X !== 'bigint' ? fail('INVALID_VALUE', `x[${k}]`, 'must be all numbers or all exact values', v) : v));
     words = encodeValues(set, exact);
   }
   const runtime = await gpuRuntime();

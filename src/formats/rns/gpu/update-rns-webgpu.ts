@@ -58,7 +58,7 @@ function updateSource(set: RnsDeviceSet, terms: 1 | 2): string {
  * @param w - the output
  * @returns when the device has finished
  * @throws {@link modprec!ModprecError} before anything is written: `INVALID_VALUE` (α, β non-finite),
- *   `INVALID_SIZE` (lengths differ), `INVALID_FORMAT` (moduli sets differ), `INVALID_STORAGE`
+ *   `DIMENSION_MISMATCH` (lengths differ), `INVALID_FORMAT` (moduli sets differ), `INVALID_STORAGE`
  * @example
  * ```ts
  * import { rnsDeviceSet, rnsToDevice, rnsGpuWaxpby } from 'modprec/gpu';
@@ -73,8 +73,8 @@ function updateSource(set: RnsDeviceSet, terms: 1 | 2): string {
 export async function rnsGpuWaxpby(alpha: RnsCoefficient, x: RnsDeviceArray, beta: RnsCoefficient, y: RnsDeviceArray, w: RnsDeviceArray): Promise<void> {
   const a = coefficient('alpha', alpha), b = coefficient('beta', beta);
   const { runtime, set } = checkOperands({ x, y, w });
-  if (y.length !== x.length) fail('INVALID_SIZE', 'y', `must have the length of x (${x.length})`, y.length);
-  if (w.length !== x.length) fail('INVALID_SIZE', 'w', `must have the length of x (${x.length})`, w.length);
+  if (y.length !== x.length) fail('DIMENSION_MISMATCH', 'y', `must have the length of x (${x.length})`, y.length);
+  if (w.length !== x.length) fail('DIMENSION_MISMATCH', 'w', `must have the length of x (${x.length})`, w.length);
   await update(runtime, set, [a, b], x, y, w, 2);
 }
 
