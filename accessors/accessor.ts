@@ -211,12 +211,17 @@ export class Accessor<D extends Dimensionality = Dimensionality, T = number> {
   /**
    * Reads one element: decodes the storage exactly, multiplies by the scale (if scaled) and converts to the
    * arithmetic format.
-   * @throws {@link ModprecError} `INDEX_OUT_OF_RANGE`
+   * @throws {@link ModprecError} `INDEX_OUT_OF_RANGE`; `INVALID_VALUE` naming the element (`range[i, j]`) for a stored
+   *   NaN or ±∞ read into a multiple-precision (RNS) arithmetic, which cannot represent it
    */
   get(...index: number[]): T {
     this.checkIndex(index, 'index');
     const ar = this.arithmetic;
     const raw = this.storage.decode(this.data as never, this.linearIndex(index));
+    // A multiple-precision arithmetic has no NaN or ∞: name the element, as the kernels do (not the converter's 'value').
+    if (ar.kind === 'mp' && !Number.isFinite(typeof raw === 'number' ? raw : this.storage.kind === 'dd' ? (raw as { hi: number }).hi : 0)) {
+      fail('INVALID_VALUE', `range[${index.join(', ')}]`, `must be finite for ${ar.name} arithmetic (it has no NaN or infinity)`, raw);
+    }
     const v = ar.fromKind(this.storage.kind, raw);
     return this.scale ? ar.mul(v, ar.fromNumber(this.scale.data[this.scaleIndex(index)]!)) : v;
   }

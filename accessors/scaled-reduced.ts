@@ -12,6 +12,7 @@ import { makeAccessor, resolveSize, type LayoutOptions } from './layout-options.
 import { rowMajorStridesOf, vectorDefaultOffset } from './row-major.js';
 import { colMajorStridesOf } from './col-major.js';
 import { fail } from '../src/core/errors.js';
+import { nextDown } from '../src/formats/convert/double-neighbours.js';
 
 /**
  * Options of the scaled factories.
@@ -111,6 +112,9 @@ export function fitScale(maxAbs: number, maxValue: number): number {
   let scale = Math.max(maxAbs / maxValue, Number.MIN_VALUE);
   // Step up one ulp at a time (at most a few steps): the quotient decides, as the write computes it.
   while (Math.round(maxAbs / scale) > maxValue) scale = scale >= 2 ** -1022 ? scale * (1 + 2 ** -52) : scale + Number.MIN_VALUE;
+  // A read is stored × scale: near Number.MAX_VALUE the rounded quotient can make maxValue × scale overflow (±MAX_VALUE
+  // read back as ±∞); one ulp down keeps the quotient's rounding (it moves by about maxValue·2^-52 ≪ ½).
+  while (!Number.isFinite(maxValue * scale)) scale = nextDown(scale);
   return scale;
 }
 

@@ -21,6 +21,8 @@ export interface FormatOptions<T = number> {
 
 /**
  * A packed 1-D range holding `values` (rounded to the storage), or `values` zeros when given a length.
+ * @throws {@link ModprecError} `INVALID_VALUE` naming `values[i]` for an entry that is not a number (NaN and ±∞ are
+ *   numbers), before anything is allocated
  * @example
  * ```ts
  * import { vector, formats } from 'modprec';
@@ -36,6 +38,10 @@ export function vector<T = number>(values: ArrayLike<number> | number, options: 
   if (typeof values !== 'number' && (typeof values !== 'object' || values === null || typeof n !== 'number')) {
     fail('INVALID_OPTION', 'values', 'must be an array of numbers or a length', values);
   }
+  // Numbers only (NaN and ±∞ included): a string or a hole would otherwise be coerced, or stored as NaN, silently.
+  if (typeof values !== 'number') {
+    for (let i = 0; i < n!; i++) if (typeof values[i] !== 'number') fail('INVALID_VALUE', `values[${i}]`, 'must be a number', values[i]);
+  }
   const r = range(rowMajor<1, T>({ size: [n as number], ...options }));
   if (typeof values !== 'number') for (let i = 0; i < n!; i++) r.set(i, values[i]!);
   return r;
@@ -44,6 +50,7 @@ export function vector<T = number>(values: ArrayLike<number> | number, options: 
 /**
  * A packed m×n range (column-major by default, row-major with `layout: 'row-major'`) filled from a function
  * of (row, column), or zeros.
+ * @throws {@link ModprecError} `INVALID_VALUE` naming `fill(i, j)` when it returns something other than a number
  * @example
  * ```ts
  * import { matrix, formats } from 'modprec';
@@ -61,7 +68,16 @@ export function matrix<T = number>(
 ): Range<2, T> {
   const make = options.layout === 'row-major' ? rowMajor : colMajor;
   const r = range(make<2, T>({ size: [m, n], storage: options.storage, arithmetic: options.arithmetic }));
-  if (fill) for (let j = 0; j < n; j++) for (let i = 0; i < m; i++) r.set(i, j, fill(i, j));
+  if (fill !== undefined && typeof fill !== 'function') fail('INVALID_OPTION', 'fill', 'must be a function of (row, column)', fill);
+  if (fill) {
+    for (let j = 0; j < n; j++) {
+      for (let i = 0; i < m; i++) {
+        const v = fill(i, j);
+        if (typeof v !== 'number') fail('INVALID_VALUE', `fill(${i}, ${j})`, 'must return a number', v);
+        r.set(i, j, v);
+      }
+    }
+  }
   return r;
 }
 

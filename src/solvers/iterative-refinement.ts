@@ -121,13 +121,15 @@ export function iterativeRefinement(A: DenseMatrix | Range<2, any>, b: ArrayLike
   const rowSums = new Float64Array(n);  // column by column: A is read contiguously
   for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) rowSums[i] += Math.abs(dense.data[i + j * dense.ld]!);
   for (let i = 0; i < n; i++) normA = Math.max(normA, rowSums[i]!);
-  const factors = factorization === 'f32' ? luFactorF32(dense, lu) : luFactor(dense, lu);
+  const aExponent = factorScale(dense);
+  const factored = aExponent === 0 ? dense : { ...dense, data: timesPowerOfTwo(Float64Array.from(dense.data), -aExponent) };
+  const factors = factorization === 'f32' ? luFactorF32(factored, lu) : luFactor(factored, lu);
   // x = 0: its residual is b (the criterion records norms relative to ‖b‖).
   if (factors.firstZeroPivot >= 0) { stop.record(bNorm); stop.breakDown('singular-factor'); return solverResult(x, stop, 0, 1); }
   // One solver for all corrections: on WebAssembly the factors are copied into its memory once.
   const solve = scaledSolve(factorization === 'f32'
     ? packedSolver('f32', { n, a: (factors as LuFactorsF32).lu, pivots: factors.pivots }, lu)
-    : packedSolver('f64', { n, a: (factors as LuFactors).lu.data, pivots: factors.pivots }, lu));
+    : packedSolver('f64', { n, a: (factors as LuFactors).lu.data, pivots: factors.pivots }, lu), aExponent);
 
   const first = solve(Float64Array.from(bv.accessor.data as Float64Array));
   for (let i = 0; i < n; i++) x.set(i, first[i]!);
@@ -219,20 +221,39 @@ function denseValues(A: DenseMatrix | Range<2, any>, Ar: Range<2, any>): DenseMa
 /**
  * The LU solve of v through v·2^-e (e: the exponent of max|v|), scaled back by 2^e: powers of two are exact, and an fp32
  * factorisation would otherwise turn a right-hand side beyond binary32's range into ±∞ (or flush a tiny one to zero).
+ * `aExponent`: the factors are those of 2^-aExponent·A (see {@link factorScale}), whose solution is 2^aExponent times A's.
  */
-function scaledSolve(solve: (v: Float64Array) => Float64Array): (v: Float64Array) => Float64Array {
+function scaledSolve(solve: (v: Float64Array) => Float64Array, aExponent: number): (v: Float64Array) => Float64Array {
   return (v) => {
     const m = maxAbs(v);
     if (!(m > 0) || !Number.isFinite(m)) return solve(v);
     const e = Math.floor(Math.log2(m));
-    // Two factors, so that neither 2^±e alone overflows (e reaches −1074 and 1023).
-    const h = Math.trunc(e / 2), down1 = 2 ** -h, down2 = 2 ** (h - e), up1 = 2 ** h, up2 = 2 ** (e - h);
-    const scaled = new Float64Array(v.length);
-    for (let i = 0; i < v.length; i++) scaled[i] = (v[i]! * down1) * down2;
-    const y = solve(scaled);
-    for (let i = 0; i < y.length; i++) y[i] = (y[i]! * up1) * up2;
-    return y;
+    const y = solve(timesPowerOfTwo(Float64Array.from(v), -e));
+    return timesPowerOfTwo(y, e - aExponent);
   };
+}
+
+/**
+ * The exponent k of max|A| when it lies outside [2^-32, 2^32], else 0: refinement factorises 2^-k·A, so that an fp32
+ * LU of a well-conditioned A with entries beyond binary32's range (1e39, 1e-40) neither overflows nor underflows.
+ */
+function factorScale(A: DenseMatrix): number {
+  let m = 0;
+  for (let j = 0; j < A.cols; j++) for (let i = 0; i < A.rows; i++) m = Math.max(m, Math.abs(A.data[i + j * A.ld]!));
+  if (!(m > 0) || !Number.isFinite(m)) return 0;
+  const k = Math.floor(Math.log2(m));
+  return Math.abs(k) > 32 ? k : 0;
+}
+
+/** v := 2^k·v in place, in steps of at most 2^±1000 (no step overflows; exact but for over/underflow of the result). */
+function timesPowerOfTwo(v: Float64Array, k: number): Float64Array {
+  while (k !== 0) {
+    const step = Math.max(-1000, Math.min(1000, k));
+    const f = 2 ** step;
+    for (let i = 0; i < v.length; i++) v[i] = v[i]! * f;
+    k -= step;
+  }
+  return v;
 }
 
 function normInf(x: Range<1, any>): number {

@@ -3,7 +3,7 @@
  * backend), then make the vectors and r₀ = b − A·x₀; at the end, recompute the true residual and assemble the result.
  * @module
  */
-import type { Range } from '../core/range.js';
+import { Range } from '../core/range.js';
 import { fail } from '../core/errors.js';
 import { chooseBackend } from '../backends/backend.js';
 import { linearOperator, type LinearOperator, type OperatorLike } from './operator.js';
@@ -39,8 +39,32 @@ export function validateSolve(A: OperatorLike, b: ArrayLike<number> | Range<1, a
   const op = linearOperator(A);
   const bIn = checkVectorInput('b', b, op.size);
   const opts = resolveSolverOptions(options, op.size);
+  checkStorable(bIn, opts);
   const strict = backend === 'gpu' ? checkGpuSolve(op, opts, options!, extraFormats) : false;
   return { A: op, b: bIn, options: opts, backend, strict };
+}
+
+/**
+ * A nonzero b whose every entry rounds to zero in the solver's storage (fp32 below 2^-150, fp16 below 2^-25) would be
+ * solved as b = 0 — `converged` with x = 0 — so it is refused, before any work. (Overflow is the breakdown non-finite.)
+ * @throws {@link ModprecError} `INVALID_VALUE` naming `b`
+ */
+function checkStorable(b: ArrayLike<number> | Range<1, any>, o: ResolvedSolverOptions): void {
+  const st = o.storage;
+  if (st.kind !== 'number') return;   // double-double and RNS storage hold every double
+  let max = 0;
+  if (b instanceof Range) {
+    const ar = b.accessor.arithmetic;
+    for (let i = 0; i < o.n; i++) max = Math.max(max, Math.abs(ar.toNumber(b.get(i))));
+  } else {
+    for (let i = 0; i < o.n; i++) max = Math.max(max, Math.abs(b[i]!));
+  }
+  if (max === 0) return;
+  const probe = st.allocate(1);
+  st.encode(probe as never, 0, max as never);
+  if (st.decode(probe as never, 0) === 0) {
+    fail('INVALID_VALUE', 'b', `must have an entry that is not zero once stored in ${st.name} (options.storage): its largest |bᵢ| underflows; scale the system`, max);
+  }
 }
 
 /** The vectors and state a Krylov iteration starts from. */

@@ -10,6 +10,8 @@ import { rowMajor } from '../../accessors/row-major.js';
 import { colMajor } from '../../accessors/col-major.js';
 import { blockColMajor } from '../../accessors/block-col-major.js';
 import { ModprecError } from '../../src/core/errors.js';
+import { vector, matrix, toArray } from '../../src/core/vectors.js';
+import { rns106 } from '../../src/formats/rns/index.js';
 import '../../src/formats/index.js';
 import { allIndices } from './support/layout-mapping.js';
 import { shapeOf } from './support/shape-arbitraries.js';
@@ -108,5 +110,39 @@ describe('range', () => {
     const E = A.sub(span(1, 1), span(0, 3));
     expect([E.length(0), E.length(1)]).toEqual([0, 3]);
     expect(() => E.get(0, 0)).toThrowError(ModprecError);
+  });
+});
+
+describe('vector and matrix take numbers only', () => {
+  it('an entry that is not a number is INVALID_VALUE naming it, not coerced (vector([\'1\', 2]) stored 1, [undefined] NaN)', () => {
+    const expectInvalid = (f: () => unknown, parameter: string): void => {
+      try { f(); expect.unreachable(); } catch (e) {
+        expect(e).toBeInstanceOf(ModprecError);
+        expect([(e as ModprecError).code, (e as ModprecError).parameter]).toEqual(['INVALID_VALUE', parameter]);
+      }
+    };
+    expectInvalid(() => vector(['1', 2] as never), 'values[0]');
+    expectInvalid(() => vector([1, undefined] as never), 'values[1]');
+    expectInvalid(() => vector(Array.from({ length: 3 }) as never, { storage: 'f16' }), 'values[0]');   // holes
+    expectInvalid(() => matrix(2, 2, (i, j) => (i === 1 && j === 0 ? null : 1) as never), 'fill(1, 0)');
+    // NaN and ±∞ are numbers: stored as the storage stores them
+    expect([...toArray(vector([NaN, -Infinity, -0]))]).toEqual([NaN, -Infinity, -0]);
+    expect([...toArray(matrix(1, 2, (_, j) => (j === 0 ? NaN : Infinity)))]).toEqual([NaN, Infinity]);
+  });
+});
+
+describe('reading a non-finite value into RNS arithmetic', () => {
+  it('is INVALID_VALUE naming the element (it named the converter\'s "value")', () => {
+    // fp16 storage holds ±∞ (an overflowing write), which an RNS arithmetic cannot represent
+    const x = vector([1, Infinity, 2], { storage: 'f16', arithmetic: rns106 });
+    for (const read of [() => x.get(1), () => toArray(x)]) {
+      try { read(); expect.unreachable(); } catch (e) {
+        expect(e).toBeInstanceOf(ModprecError);
+        expect([(e as ModprecError).code, (e as ModprecError).parameter]).toEqual(['INVALID_VALUE', 'range[1]']);
+      }
+    }
+    const A = matrix(2, 2, (i, j) => (i === 1 && j === 0 ? NaN : 1), { arithmetic: rns106, storage: 'f32' });
+    expect(() => A.get(1, 0)).toThrow(/range\[1, 0\] must be finite for rns106 arithmetic/);
+    expect(A.get(0, 1)).toBeDefined();
   });
 });

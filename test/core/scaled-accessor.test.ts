@@ -109,6 +109,24 @@ describe('scaled reduced accessors', () => {
     }
   });
 
+  it('fitScales near the top of the double range: ±MAX_VALUE reads back finite, within half a quantum', () => {
+    // Regression: scale = fl(MAX_VALUE / 32767) made 32767 × scale overflow, so ±MAX_VALUE was read back as ±∞.
+    for (const storage of ['i8', 'i16', 'i32', 'f16'] as const) {
+      const A = range(scaledReducedRowMajor({ size: [1, 3], storage, arithmetic: 'f64', scaleMask: [true, false] }));
+      const row = [Number.MAX_VALUE, -Number.MAX_VALUE, Number.MAX_VALUE / 3];
+      fitScales(A.accessor, (_, j) => row[j]!);
+      const scale = A.readScale(0, 0);
+      for (let j = 0; j < 3; j++) {
+        const v = A.get(0, j) as number;
+        expect(Number.isFinite(v), `${storage} ${j}`).toBe(true);
+        // |read − value| ≤ half a quantum (integers: scale/2; fp16: 2^-11 relative) plus the read's own rounding
+        // (≤ ulp(MAX)/2 = 2^970), compared at 2^-1000 to stay finite
+        const quantum = storage === 'f16' ? Math.abs(row[j]!) * 2 ** -11 : scale / 2;
+        expect(Math.abs(v * 2 ** -1000 - row[j]! * 2 ** -1000), `${storage} ${j}`).toBeLessThanOrEqual((quantum + 2 ** 970) * 2 ** -1000);
+      }
+    }
+  });
+
   it('readScale of an unscaled accessor is 1', () => {
     expect(range(rowMajor({ size: [2, 2] })).readScale(1, 1)).toBe(1);
   });

@@ -194,6 +194,11 @@ describe('conversions', () => {
       expect(Q.dd(out[0]!, out[1]!).cmp(Q.dd(hi, lo))).toBe(0);
     }), { numRuns: 1000 });
     expect(isNormalizedDd(1, 1)).toBe(false);
+    // Signed zeros: the pair's hi + lo is the IEEE sum of the parts (regression: (−0, −0) became (−0, +0), read as +0)
+    for (const [hi, lo] of [[-0, -0], [-0, 0], [0, -0], [0, 0], [1, -1], [-1, 1]] as const) {
+      ddNormalize(out, hi, lo);
+      expect(Object.is(out[0]! + out[1]!, hi + lo), `(${Object.is(hi, -0) ? '-0' : hi}, ${Object.is(lo, -0) ? '-0' : lo})`).toBe(true);
+    }
     expect(() => ddNormalize(out, 1, NaN, 'x')).toThrow(expect.objectContaining({ code: 'INVALID_VALUE', parameter: 'x.lo' }));
     expect(() => ddNormalize(out, Infinity, 0, 'x')).toThrow(expect.objectContaining({ code: 'INVALID_VALUE', parameter: 'x.hi' }));
     expect(() => ddNormalize(out, Number.MAX_VALUE, Number.MAX_VALUE, 'x')).toThrow(expect.objectContaining({ code: 'INVALID_VALUE', parameter: 'x' }));

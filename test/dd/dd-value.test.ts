@@ -1,6 +1,9 @@
 import { describe, it, expect } from 'vitest';
+import { ddFromDecimal } from '../../src/formats/dd/decimal.js';
 import fc from 'fast-check';
 import { DD } from '../../src/formats/dd/dd-value.js';
+import { ddArithmetic } from '../../src/formats/dd/dd-arithmetic.js';
+import { vector, toArray, formats } from '../../src/index.js';
 import { DD_DIV_BOUND, DD_SQRT_BOUND } from '../../src/formats/dd/bounds.js';
 import { Q, withinRelative } from './exact-rational.js';
 import { normalizedDd } from './arbitraries.js';
@@ -15,6 +18,25 @@ describe('DD value type', () => {
     expect([unnormalised.hi, unnormalised.lo]).toEqual([2, 0]);
     const same = DD.from(3);
     expect(DD.from(same)).toBe(same);
+  });
+
+  it('keeps the sign of zero: number → DD → number and decimal → DD → number give −0 for −0', () => {
+    // Regression: DD.from(-0) was (−0, +0) and ddFromDecimal('-0') / ('-1e-400') too; hi + lo read them back as +0.
+    expect(Object.is(DD.from(-0).toNumber(), -0)).toBe(true);
+    expect(Object.is(DD.from(0).toNumber(), 0)).toBe(true);
+    for (const text of ['-0', '-0.0e5', '-1e-400', '-1e-99999999999']) {
+      expect(Object.is(DD.from(text).toNumber(), -0), text).toBe(true);
+      const out = new Float64Array(2);
+      ddFromDecimal(out, text);
+      expect(Object.is(out[0]! + out[1]!, -0), text).toBe(true);
+    }
+    expect(Object.is(DD.from('0').toNumber(), 0)).toBe(true);
+    // and through an accessor reading narrower storage into DD arithmetic (toArray was +0)
+    for (const storage of [formats.f64, formats.f32, formats.f16, formats.bf16]) {
+      const x = vector([-0, 0], { storage, arithmetic: formats.dd });
+      expect([...toArray(x)], storage.name).toEqual([-0, 0]);
+      expect(Object.is(ddArithmetic.toNumber(ddArithmetic.fromNumber(-0)), -0)).toBe(true);
+    }
   });
 
   it('operations match the allocation-free ones and their bounds', () => {

@@ -49,6 +49,16 @@ describe('float-float arithmetic on the CPU', () => {
     }), { numRuns: 300 });
   });
 
+  it('a zero keeps its sign through the scalar conversions (toArray of a −0 read into ff was +0)', () => {
+    for (const v of [-0, 0, -(2 ** -130), 2 ** -130]) {   // below binary32's normal range: flushed to a signed zero
+      const z = ffArithmetic.fromNumber(v);
+      expect(Object.is(ffArithmetic.toNumber(z), v < 0 || Object.is(v, -0) ? -0 : 0)).toBe(true);
+    }
+    for (const storage of [formats.f64, formats.f32, formats.f16]) {
+      expect([...toArray(vector([-0, 0, 1], { storage, arithmetic: formats.ff }))], storage.name).toEqual([-0, 0, 1]);
+    }
+  });
+
   it('exports round once to narrower storage (round to odd first)', () => {
     // 1 + 2^-24 + 2^-40 lies above the binary32 midpoint 1 + 2^-24: the nearest binary32 is 1 + 2^-23.
     const v = { hi: 1, lo: 2 ** -24 + 2 ** -40 };

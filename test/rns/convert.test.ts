@@ -102,6 +102,15 @@ describe.each([106, 212, 424, 1696])('conversions at %i bits', (precision) => {
     }), { numRuns: runs });
   });
 
+  it('a signed zero stays signed through RNS → double-double (hi + lo is −0 for −0)', () => {
+    // Regression: rnsToDoubleDouble gave (−0, +0) for −0, whose hi + lo is +0.
+    for (const v of [-0, 0]) {
+      rnsFromNumber(z, v);
+      const out = rnsToDoubleDouble(z, { hi: 1, lo: 1 });
+      expect(Object.is(out.hi + out.lo, v)).toBe(true);
+    }
+  });
+
   it('full-precision operands survive RNS → decimal → RNS at any binade', () => {
     fc.assert(fc.property(fullPrecision(set, 3000), (v) => {
       rnsFromRational(z, v.num, v.den);

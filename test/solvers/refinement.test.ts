@@ -260,6 +260,27 @@ describe('iterativeRefinement', () => {
     expect([r.status, r.breakdown, r.residualNorm, r.trueResidualNorm]).toEqual(['breakdown', 'singular-factor', 1, 1]);
   });
 
+  it('A beyond binary32\'s range: the fp32 LU factorises a power-of-two scaled A (was non-finite / singular-factor)', () => {
+    const base = randsvd(5, 10, 4);
+    for (const scale of [2 ** 140, 2 ** -140, 2 ** 1000, 2 ** -1000]) {
+      const A = { ...base, data: base.data.map((v) => v * scale) };
+      const b = Float64Array.from({ length: 5 }, (_, i) => i - 1.5);
+      for (const backend of ['wasm', 'js'] as const) {
+        const r = iterativeRefinement(A, b, { backend });
+        expect(r.status, `${scale} ${backend}`).toBe('converged');
+        // x = x₁/scale for x₁ the solution of base·x₁ = b: check base·(x·scale) = b
+        const x = toArray(r.x);
+        let rMax = 0;
+        for (let i = 0; i < 5; i++) {
+          let t = b[i]!;
+          for (let j = 0; j < 5; j++) t -= base.data[i + 5 * j]! * (x[j]! * scale);
+          rMax = Math.max(rMax, Math.abs(t));
+        }
+        expect(rMax / 2.5, `${scale} ${backend}`).toBeLessThan(1e-13);
+      }
+    }
+  });
+
   it('never returns NaN: a non-finite A or residual is the breakdown non-finite with a finite x', () => {
     const A = { rows: 2, cols: 2, ld: 2, data: Float64Array.of(4, 1, NaN, 4) };
     const r = iterativeRefinement(A, [5, 5]);

@@ -46,10 +46,13 @@ const pair = (r: Register): DdPair => {
 /** A source register as a pair: a `number` register holds an exact double, its low part is the literal 0. */
 const source = (r: Register): DdPair => (r.kind === 'number' ? [r.names[0]!, '0'] : pair(r));
 
+/** A double as a DD value: (x, 0), and a zero as (x, x) so that hi + lo keeps −0 (as `ddFromNumber` does). */
+function ddOfNumber(x: number): DdValue { return { hi: x, lo: x === 0 ? x : 0 }; }
+
 /** Scalar: an exact value of `kind` as a DD value (an mp value rounded once, to within 2^-106 relative). */
 function ddOfKind(kind: ValueKind, v: unknown): DdValue {
   switch (kind) {
-    case 'number': return { hi: v as number, lo: 0 };
+    case 'number': return ddOfNumber(v as number);
     case 'dd': { const p = v as DdValue; return { hi: p.hi, lo: p.lo }; }
     case 'mp': { const out = { hi: 0, lo: 0 }; (v as MpValueLike).toDoubleDouble(out); return out; }
   }
@@ -66,7 +69,7 @@ export const ddArithmetic: ArithmeticFormat<DdValue> = builtinGpuArithmetic({
   unitRoundoff: DD_UNIT_ROUNDOFF,
   // On the GPU: the 112-bit register arithmetic of dd-gpu-wgsl.ts (u = 2^-110 per operation, inside DD_UNIT_ROUNDOFF);
   // `gpu` once the GPU backend loads.
-  fromNumber: (x) => ({ hi: x, lo: 0 }),
+  fromNumber: ddOfNumber,
   toNumber: (v) => v.hi + v.lo,
   fromKind: ddOfKind,
   toKind: (kind, v, targetBits) => {

@@ -64,7 +64,7 @@ export class DD {
     if (value instanceof DD) return value;
     if (typeof value === 'number') {
       if (!Number.isFinite(value)) fail('INVALID_VALUE', parameter, 'must be a finite number', value);
-      return new DD(value, 0);
+      return new DD(value, value === 0 ? value : 0);   // −0 stays −0 through toNumber's hi + lo
     }
     if (typeof value === 'string') ddFromDecimal(scratch, value, parameter);
     else if (typeof value === 'bigint') ddFromRational(scratch, value, 1n, parameter);

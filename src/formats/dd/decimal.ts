@@ -36,7 +36,8 @@ export function ddFromDecimal(out: DdBuffer, text: string, parameter = 'text'): 
   const fracPart = m[3] ?? m[4] ?? '';
   const digits = (intPart + fracPart).replace(/^0+/, '');
   const exponentText = m[5] ?? '0';
-  if (digits === '') { out[0] = negative ? -0 : 0; out[1] = 0; return; }
+  // A zero keeps its sign in both parts (hi + lo of (−0, +0) would be +0).
+  if (digits === '') { out[0] = out[1] = negative ? -0 : 0; return; }
   const exponent = Number(exponentText);
   // Value = digits · 10^scale, with 10^(magnitude−1) ≤ value < 10^magnitude.
   const scale = exponent - fracPart.length;
@@ -45,7 +46,7 @@ export function ddFromDecimal(out: DdBuffer, text: string, parameter = 'text'): 
   if (!Number.isSafeInteger(exponent) ? exponent > 0 : magnitude > 310) {
     fail('INVALID_VALUE', parameter, 'must lie within the double range', text);
   }
-  if (!Number.isSafeInteger(exponent) || magnitude < -330) { out[0] = negative ? -0 : 0; out[1] = 0; return; }
+  if (!Number.isSafeInteger(exponent) || magnitude < -330) { out[0] = out[1] = negative ? -0 : 0; return; }
   const n = BigInt(digits) * (negative ? -1n : 1n);
   if (scale >= 0) ddFromRational(out, n * 10n ** BigInt(scale), 1n, parameter);
   else ddFromRational(out, n, 10n ** BigInt(-scale), parameter);

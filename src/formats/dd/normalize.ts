@@ -53,6 +53,6 @@ export function ddNormalize(out: DdBuffer, hi: number, lo: number, parameter = '
   const z = s - hi;
   const e = (hi - (s - z)) + (lo - z);
   out[0] = s;
-  // A zero sum has a zero error; keep its sign from the sum.
-  out[1] = e === 0 ? 0 : e;
+  // A zero error is +0, except for a zero sum, which keeps its sign in both parts ((−0, +0) would read back as +0).
+  out[1] = e === 0 ? (s === 0 ? s : 0) : e;
 }

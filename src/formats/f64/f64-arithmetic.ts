@@ -39,7 +39,7 @@ export function numberOfKind(kind: ValueKind, v: unknown): number {
 export function kindOfNumber(kind: ValueKind, x: number): unknown {
   switch (kind) {
     case 'number': return x;
-    case 'dd': return { hi: x, lo: 0 };
+    case 'dd': return { hi: x, lo: x === 0 ? x : 0 };   // a zero as (x, x): hi + lo keeps −0
     case 'mp': return fail('INVALID_FORMAT', 'storage', 'of kind mp must be written through its own encode()', kind);
   }
 }

@@ -43,6 +43,8 @@ function ffOfKind(kind: ValueKind, v: unknown): FfValue {
     case 'dd': ffFromPairInto(scratch, (v as FfValue).hi, (v as FfValue).lo); break;
     case 'mp': ffFromNumberInto(scratch, (v as MpValueLike).toNumber()); break;
   }
+  // A zero (±0, or a value below binary32's normal range, flushed to a signed zero) as (z, z): hi + lo of (−0, +0) is +0.
+  if (scratch[0] === 0) scratch[1] = scratch[0];
   return pairOf(scratch);
 }
 

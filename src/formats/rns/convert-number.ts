@@ -213,7 +213,7 @@ export const DD_OUT = { hi: 0, lo: 0 };
  */
 export function rnsToDoubleDouble(x: RnsNumber, out: { hi: number; lo: number } = DD_OUT): { hi: number; lo: number } {
   const hi = rnsToNumber(x);
-  let lo = 0;
+  let lo = hi === 0 ? hi : 0;   // a zero as (±0, ±0): hi + lo of (−0, +0) would be +0
   if (Number.isFinite(hi) && hi !== 0) {
     const t = loScratch(x.set);
     setFromNumber(t, hi);
