@@ -13,6 +13,7 @@ import { formats, gemv, gemvBound, range, strided, trsv, trsvBound, type Range }
 import { absoluteError, addRational, compareRational, exactDot, exactOf, exactTriangularSolve, mulRational, type Rational } from '../../src/testing/index.js';
 import { setBindingLimitForTests } from '../../src/backends/webgpu/device-array.js';
 import { randomValues, requireRuntime } from './gpu-test-helpers.js';
+import { rereadTuningKnobs } from '../../src/backends/webgpu/tuning-knobs.js';
 
 const STORAGES = { f32: formats.f32, f16: formats.f16, bf16: formats.bf16, f64: formats.f64 } as const;
 type StorageName = keyof typeof STORAGES;
@@ -200,6 +201,7 @@ describe('row-major matrix views over one storage binding (GEMV, TRSV with backe
               const options = { backend: 'gpu' as const, strict: true, arithmetic: ARITHMETICS[c.ar] };
               // The blocked solve in both runs (the one-dispatch solve needs A in one binding).
               process.env.MODPREC_TRSV_ONE_DISPATCH = '0';
+              rereadTuningKnobs();
               try {
                 await trsv({ A, x, uplo, trans, diag }, options);
                 setBindingLimitForTests(limit);
@@ -210,6 +212,7 @@ describe('row-major matrix views over one storage binding (GEMV, TRSV with backe
                 }
               } finally {
                 delete process.env.MODPREC_TRSV_ONE_DISPATCH;
+                rereadTuningKnobs();
               }
               expect(bytesOf(xSplit), label).toEqual(bytesOf(x));
               // The GPU bound is computed from the solution (b is gone), after the call.
