@@ -293,8 +293,9 @@ export async function gpuDot(x: DeviceArray, y: DeviceArray, options: GpuDotOpti
 
 /**
  * Dot product left on the device (no read back): for chaining and for timing many resident runs.
- * The returned one-element array is the caller's own (a copy of the last pass's value): later calls leave it as it
- * is, and destroying it frees only it.
+ * The returned one-element array is a view of the kernel's own result buffer: the next DOT on the same operands
+ * overwrites it (copy it with `gpuConvert` to keep it), and destroying it releases only the view — the buffer
+ * stays the kernel's.
  * @param x - first operand
  * @param y - second operand
  * @param options - arithmetic
@@ -319,13 +320,7 @@ export async function gpuDotResident(x: DeviceArray, y: DeviceArray, options: Gp
   const arithmetic = chooseArithmetic(options, [x, y]);
   const runtime = commonRuntime({ x, y }, ['x', 'y']);
   if (!runtime) fail('BACKEND_UNAVAILABLE', 'x', 'must live on a GPU for a resident result');
-  const last = await dotOnDevice(runtime, x, y, arithmetic, maxThreads, shape);
-  // The last pass leaves the value in the plan's scratch, which later DOTs reuse: the caller gets its own copy, so
-  // destroying it frees only the copy and a later call does not change it.
-  const context = runtime.context;
-  const buffer = createWordBuffer(context, last.words);
-  const encoder = context.device.createCommandEncoder();
-  encoder.copyBufferToBuffer(last.buffer!, 0, buffer, 0, last.words * 4);
-  context.device.queue.submit([encoder.finish()]);
-  return { result: bufferView(runtime, buffer, last.format, 1), info: runInfo(runtime, arithmetic, '') };
+  // A view of the plan's last buffer (no copy, no allocation: the resident API is the fast one); destroying it lets go
+  // of the view only, so the plan's later DOTs keep their buffer.
+  return { result: await dotOnDevice(runtime, x, y, arithmetic, maxThreads, shape), info: runInfo(runtime, arithmetic, '') };
 }

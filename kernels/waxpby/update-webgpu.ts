@@ -14,7 +14,7 @@ import { allowFallback, arrayArgs, bindArray, checkNumber, chooseArithmetic, com
 import { hostUpdate } from '../../src/backends/webgpu/host-fallback.js';
 import { getProgram, submitPasses, type BoundArray } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
-import { aliasSnapshot, outputWindow, serialisedViewWrite, throughPackedOutput, writesInPlace } from '../../src/backends/webgpu/view-output.js';
+import { aliasSnapshot, checkOwnedOutput, outputWindow, serialisedViewWrite, throughPackedOutput, writesInPlace } from '../../src/backends/webgpu/view-output.js';
 import { checkGpuOptions } from '../../src/backends/backend.js';
 
 /**
@@ -141,6 +141,7 @@ export async function gpuUpdate(args: GpuUpdateArgs, options: GpuKernelOptions =
   const { out } = args;
   if (!(out instanceof DeviceArray)) fail('INVALID_STORAGE', 'out', 'must be a DeviceArray (see toDevice)', out);
   if (!out.format.writable) fail('INVALID_FORMAT', 'out', 'must be stored in a format kernels write on the GPU (f32, f16, bf16, f64, ff)', out.format.name);
+  checkOwnedOutput('out', out);
   const x = alpha !== 0 ? args.x : undefined;
   const y = beta !== 0 ? args.y : undefined;
   const named: Record<string, DeviceArray> = { out };

@@ -183,6 +183,10 @@ export class DeviceArray {
   /** Releases the device memory — the storage it shares with its span and every other view of that span, too. */
   destroy(): void {
     const s = this.storage;
+    if (s.borrowed) {
+      s.buffer = undefined;
+      return;
+    }
     s.buffer?.destroy();
     s.scales?.destroy();
     s.spare?.destroy();
@@ -201,6 +205,8 @@ export class DeviceArray {
  */
 export interface SharedStorage {
   buffer: GpuBuffer | undefined;
+  /** Whether the buffer belongs to someone else (a kernel's plan): destroying the array then only lets go of it. */
+  borrowed?: boolean;
   scales: GpuBuffer | undefined;
   host: EncodedArray | undefined;
   /** A buffer of the span's size that the scatter pass of an output view writes before copying it back. */
@@ -663,16 +669,17 @@ export async function deviceZeros(length: number, options: ToDeviceOptions = {})
 }
 
 /**
- * A non-owning view of `words` of a device buffer as an array of `format` (for kernel internals).
+ * A non-owning view of `words` of a device buffer as an array of `format` (kernel internals, and results that stay in
+ * a kernel's plan buffer): destroying it lets go of the buffer without destroying it.
  * @param runtime - the runtime
  * @param buffer - the buffer
  * @param format - how its words are read
  * @param length - elements
- * @returns the view (do not destroy it)
+ * @returns the view
  */
 export function bufferView(runtime: GpuRuntime, buffer: GpuBuffer, format: GpuStorageFormat, length: number): DeviceArray {
   const view = Object.create(DeviceArray.prototype) as DeviceArray;
-  const storage: SharedStorage = { buffer, scales: undefined, host: undefined, spare: undefined, version: 0 };
+  const storage: SharedStorage = { buffer, borrowed: true, scales: undefined, host: undefined, spare: undefined, version: 0 };
   Object.assign(view, { runtime, format, length, spanLength: length, offset: 0, stride: 1, scaleBlock: 1, words: Math.max(1, format.words(length)), storage, fallbackReason: '' });
   return view;
 }

@@ -293,11 +293,22 @@ export function outputWindow(out: DeviceArray, window: { start: number; count: n
  * @param inPlace - whether the kernel writes views in place (false: always through the twin)
  */
 export function checkOutputBinding(parameter: string, out: DeviceArray, inPlace = true): void {
+  checkOwnedOutput(parameter, out);
   if (!out.runtime) return;
   const limit = bindingLimit(out.runtime);
   const extent = inPlace && writesInPlace(out);
   const bytes = extent ? outputWindow(out, { start: 0, count: out.length }).bound.size : Math.max(1, out.format.words(out.length)) * 4;
   if (bytes > limit) throw new ModprecError('BACKEND_LIMIT', `invalid argument: ${parameter} needs ${bytes} bytes in one storage binding (its ${extent ? 'extent in its span' : 'packed elements'}), over this adapter's maxStorageBufferBindingSize of ${limit} bytes`, 'maxStorageBufferBindingSize');
+}
+
+/**
+ * Throws `INVALID_STORAGE` naming `parameter` when `out` is a view of a kernel's own buffer (gpuDotResident's result):
+ * a kernel writing it would swap that buffer into its own plan (outputs ping-pong), and two plans would share it.
+ * @param parameter - the output's name
+ * @param out - the output
+ */
+export function checkOwnedOutput(parameter: string, out: DeviceArray): void {
+  if (out.storage.borrowed) fail('INVALID_STORAGE', parameter, "must be an array of its own, not a kernel's result view (gpuDotResident): copy it first (gpuConvert)");
 }
 
 /**
