@@ -6,45 +6,16 @@
  */
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import {
-  dot, gemv, trsv, ellSpmv, axpy, waxpby, scal, nrm2, asum, vector, matrix, toArray, formats, ellFromMatrix, ellMatrix, ModprecError,
-} from '../../src/index.js';
+import { formats } from '../../src/index.js';
 import { requireRuntime } from './gpu-test-helpers.js';
-
-function operands() {
-  const f = { storage: formats.f32, arithmetic: formats.f32 };
-  return {
-    x: vector([1, -2, 3], f), y: vector([4, 5, -6], f), w: vector([7, 8, 9], f),
-    A: matrix(3, 3, (i, j) => (i === j ? 2 : i + j), f),
-    E: ellFromMatrix(ellMatrix({ rows: 3, cols: 3, width: 1, stride: 3, colIndex: Int32Array.of(0, 1, 2), values: Float64Array.of(1, 2, 3) }), 'f32'),
-  };
-}
-type Operands = ReturnType<typeof operands>;
-
-const kernels: [string, (o: Operands, options: any) => unknown][] = [
-  ['dot', (o, p) => dot(o.x, o.y, p)], ['asum', (o, p) => asum(o.x, p)], ['nrm2', (o, p) => nrm2(o.x, p)],
-  ['scal', (o, p) => scal(2, o.x, p)], ['axpy', (o, p) => axpy(2, o.x, o.y, p)], ['waxpby', (o, p) => waxpby(2, o.x, 3, o.y, o.w, p)],
-  ['gemv', (o, p) => gemv({ alpha: 1, A: o.A, x: o.x, beta: 1, y: o.y }, p)], ['trsv', (o, p) => trsv({ A: o.A, x: o.x }, p)],
-  ['ellSpmv', (o, p) => ellSpmv({ alpha: 1, A: o.E, x: o.x, beta: 1, y: o.y }, p)],
-];
+import { KERNEL_CALLS as kernels, kernelOperands as operands, outcome, rangeBits, type KernelOperands as Operands } from '../kernels/kernel-calls.js';
 
 const badOptions = fc.constantFrom<Record<string, unknown>>(
   { accumulation: 'bogus' }, { accumulation: 17 }, { arithmetic: 'bogus' }, { arithmetic: 3 }, { arithmetic: formats.i8 },
   { backend: 'GPU' }, { accumulation: 'bogus', arithmetic: 'bogus' }, { strict: 'yes' }, { strict: 1 },
 );
 
-const bits = (o: Operands): string => [o.x, o.y, o.w].map((r) => [...toArray(r)].map((v) => (Object.is(v, -0) ? '-0' : String(v))).join()).join('/');
-
-/** The typed error of a call (thrown, or a rejected promise), or 'ran'. */
-async function outcome(run: () => unknown): Promise<string> {
-  try {
-    await run();
-    return 'ran';
-  } catch (e) {
-    if (e instanceof ModprecError) return `${e.code} ${e.parameter}`;
-    throw e;
-  }
-}
+const bits = (o: Operands): string => rangeBits([o.x, o.y, o.w]);
 
 describe('a bad option is one error on every backend', () => {
   it.each(kernels)('%s', async (_, kernel) => {

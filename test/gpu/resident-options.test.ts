@@ -6,21 +6,13 @@
  */
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { dot, vector, formats, ModprecError } from '../../src/index.js';
+import { dot, vector, formats } from '../../src/index.js';
 import {
   toDevice, deviceMatrix, toDeviceEll, gpuDot, gpuDotResident, gpuGemv, gpuTrsv, gpuEllSpmv, gpuUpdate, gpuAsum, gpuNrm2, gpuConvert,
 } from '../../src/backends/webgpu/index.js';
 import { requireRuntime } from './gpu-test-helpers.js';
+import { outcome } from '../kernels/kernel-calls.js';
 
-async function outcome(run: () => unknown): Promise<string> {
-  try {
-    await run();
-    return 'ran';
-  } catch (e) {
-    if (e instanceof ModprecError) return `${e.code} ${e.parameter}`;
-    return `untyped ${(e as Error).message}`;
-  }
-}
 
 describe('resident API options', () => {
   it('every entry point: not an object, or a non-boolean strict, is a typed error; y is left as it was', async () => {

@@ -5,19 +5,10 @@
  */
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { ModprecError } from '../../src/index.js';
 import { toDevice, rnsToDevice, rnsDeviceSet } from '../../src/backends/webgpu/index.js';
 import { requireRuntime } from './gpu-test-helpers.js';
+import { outcome } from '../kernels/kernel-calls.js';
 
-async function outcome(run: () => unknown): Promise<string> {
-  try {
-    await run();
-    return 'ran';
-  } catch (e) {
-    if (e instanceof ModprecError) return `${e.code} ${e.parameter}`;
-    return `untyped ${(e as Error).message}`;
-  }
-}
 
 describe('uploads of values that are not arrays of numbers', () => {
   it('toDevice and rnsToDevice: INVALID_STORAGE for a non-array, INVALID_VALUE naming the element for a wrong element', async () => {

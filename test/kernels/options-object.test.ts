@@ -7,33 +7,20 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import {
-  dot, gemv, trsv, ellSpmv, axpy, waxpby, scal, nrm2, asum, vector, matrix, toArray, formats, ellFromMatrix, ellMatrix,
   dotBound, gemvBound, trsvBound, ellSpmvBound, axpyBound, waxpbyBound, scalBound, asumBound, nrm2Bound,
 } from '../../src/index.js';
 import { expectModprec } from '../sparse/sparse-arbitraries.js';
-
-function operands() {
-  const f = { storage: formats.f32, arithmetic: formats.f32 };
-  return {
-    x: vector([1, -2, 3], f), y: vector([4, 5, -6], f), w: vector([7, 8, 9], f),
-    A: matrix(3, 3, (i, j) => (i === j ? 2 : i + j), f),
-    E: ellFromMatrix(ellMatrix({ rows: 3, cols: 3, width: 1, stride: 3, colIndex: Int32Array.of(0, 1, 2), values: Float64Array.of(1, 2, 3) }), 'f32'),
-  };
-}
-type Operands = ReturnType<typeof operands>;
+import { KERNEL_CALLS, kernelOperands as operands, rangeBits, type KernelOperands as Operands } from './kernel-calls.js';
 
 const calls: [string, (o: Operands, options: any) => unknown][] = [
-  ['dot', (o, p) => dot(o.x, o.y, p)], ['asum', (o, p) => asum(o.x, p)], ['nrm2', (o, p) => nrm2(o.x, p)],
-  ['scal', (o, p) => scal(2, o.x, p)], ['axpy', (o, p) => axpy(2, o.x, o.y, p)], ['waxpby', (o, p) => waxpby(2, o.x, 3, o.y, o.w, p)],
-  ['gemv', (o, p) => gemv({ alpha: 1, A: o.A, x: o.x, beta: 1, y: o.y }, p)], ['trsv', (o, p) => trsv({ A: o.A, x: o.x }, p)],
-  ['ellSpmv', (o, p) => ellSpmv({ alpha: 1, A: o.E, x: o.x, beta: 1, y: o.y }, p)],
+  ...KERNEL_CALLS,
   ['dotBound', (o, p) => dotBound(o.x, o.y, p)], ['asumBound', (o, p) => asumBound(o.x, p)], ['nrm2Bound', (o, p) => nrm2Bound(o.x, p)],
   ['scalBound', (o, p) => scalBound(2, o.x, p)], ['axpyBound', (o, p) => axpyBound(2, o.x, o.y, p)],
   ['waxpbyBound', (o, p) => waxpbyBound(2, o.x, 3, o.y, o.w, p)], ['gemvBound', (o, p) => gemvBound({ alpha: 1, A: o.A, x: o.x, beta: 1, y: o.y }, p)],
   ['trsvBound', (o, p) => trsvBound({ A: o.A, x: o.x }, p)], ['ellSpmvBound', (o, p) => ellSpmvBound({ alpha: 1, A: o.E, x: o.x, beta: 1, y: o.y }, p)],
 ];
 
-const bits = (o: Operands): string => [o.x, o.y, o.w, o.A].map((r) => [...toArray(r)].map((v) => (Object.is(v, -0) ? '-0' : String(v))).join()).join('/');
+const bits = (o: Operands): string => rangeBits([o.x, o.y, o.w, o.A]);
 
 describe('options that are not an object', () => {
   it.each(calls)('%s: INVALID_OPTION naming options, nothing written', (_, call) => {
