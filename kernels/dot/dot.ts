@@ -15,7 +15,7 @@ import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shar
 import { runWasm } from '../shared/run-wasm.js';
 import { wasmDot } from './dot-wasm.js';
 import { wasmDdDot } from './dot-dd-wasm.js';
-import { checkDotArguments } from './dot-arguments.js';
+import { checkDotInto, checkDotOperands } from './dot-arguments.js';
 
 /**
  * Options of {@link dot}.
@@ -55,9 +55,9 @@ export function dot(x: Range<1, any>, y: Range<1, any>, options?: DotOptions & {
  */
 export function dot(x: Range<1, any>, y: Range<1, any>, options: GpuBackendOptions): Promise<GpuDotResult>;
 export function dot(x: Range<1, any>, y: Range<1, any>, options: (DotOptions & { backend?: CpuBackendOption }) | GpuBackendOptions = {}): number | Promise<GpuDotResult> {
-  checkDotArguments(x, y, undefined);
+  checkDotOperands(x, y);
   const requested = chooseBackend(options);
-  const { into } = checkDotArguments(x, y, (options as DotOptions).into);
+  const into = checkDotInto(x, y, (options as DotOptions).into);
   if (requested === 'gpu') {
     // The GPU's float-float (or binary32) result is rounded into the storage once (on the device where the storage
     // has a writable GPU part; scaled ranges by the CPU's scaled store); multiple-precision storage has no such write.
