@@ -32,7 +32,7 @@ const KERNEL_INTROS: Readonly<Record<string, string>> = {
 };
 /** Sections after the kernels. */
 const OTHER_SECTIONS: Readonly<Record<string, { title: string; intro: string }>> = {
-  roofline: { title: 'Experimental roofline', intro: 'Where the accessor\'s conversions cost time: a synthetic loop whose arithmetic per value grows from left to right.' },
+  roofline: { title: 'Rooflines', intro: 'Where time goes: on the CPU, what the accessor\'s conversions cost in a synthetic loop whose arithmetic per value grows from left to right; on the GPU (when one ran), each kernel against the device\'s copy bandwidth.' },
   precision: { title: 'Multiple precision', intro: 'GEMV and WAXPBY at precisions beyond fp64: the library\'s double-double and RNS formats, and GNU MPFR for comparison.' },
   solvers: { title: 'Solvers', intro: 'CG and restarted GMRES solving A·x = A·1 with their vectors (CG) or Krylov basis (GMRES) stored in each format: iterations, time to tolerance and the final true residual.' },
 };

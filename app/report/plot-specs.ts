@@ -272,6 +272,55 @@ function rooflineFigure(rows: readonly Measurement[]): FigureSpec | null {
   };
 }
 
+/**
+ * The GPU roofline: each GPU kernel in each storage format at its largest measured size, GFLOP/s against FLOPs per
+ * byte of storage it moves, under the device's copy bandwidth measured in the same run (a line of slope one: a
+ * point on it is memory-bound). One chart per arithmetic, one series per kernel.
+ */
+function gpuRooflineFigure(rows: readonly Measurement[]): FigureSpec | null {
+  const copy = rows.filter((m) => m.experiment === 'bandwidth' && m.backend === 'gpu' && m.gbps !== null && m.gbps > 0);
+  const speed = rows.filter((m) => m.experiment === 'speed' && m.backend === 'gpu' && m.gflops !== null && m.gflops > 0 && m.bytes !== null && m.bytes > 0 && m.flops !== null);
+  if (copy.length === 0 || speed.length === 0) return null;
+  const ceiling = Math.max(...copy.map((m) => m.gbps!));
+  const charts: ChartSpec[] = [];
+  for (const arithmetic of distinct(speed, (m) => m.arithmetic)) {
+    const here = speed.filter((m) => m.arithmetic === arithmetic);
+    // Per kernel and storage, the largest size (the least fixed cost per call); equal intensities in one kernel
+    // (f16 and bf16 move the same bytes) share a point: the faster one, labelled with both names.
+    const points = new Map<string, Map<number, { y: number; names: string[] }>>();
+    for (const kernel of distinct(here, (m) => m.kernel)) {
+      const ofKernel = here.filter((m) => m.kernel === kernel);
+      const at = new Map<number, { y: number; names: string[] }>();
+      for (const storage of distinct(ofKernel, (m) => m.storage)) {
+        const ofStorage = ofKernel.filter((m) => m.storage === storage);
+        const largest = Math.max(...ofStorage.map((m) => m.size));
+        const m = ofStorage.filter((r) => r.size === largest).reduce((a, b) => (b.gflops! > a.gflops! ? b : a));
+        const x = m.flops! / m.bytes!;
+        const p = at.get(x);
+        at.set(x, p ? { y: Math.max(p.y, m.gflops!), names: [...p.names, storage] } : { y: m.gflops!, names: [storage] });
+      }
+      points.set(title(kernel), at);
+    }
+    const kernels = [...points.keys()].slice(0, MAX_SERIES - 1);
+    const xs = [...new Set(kernels.flatMap((k) => [...points.get(k)!.keys()]))].sort((a, b) => a - b);
+    const series = styled([
+      { label: `device copy ${ceiling.toFixed(0)} GB/s × intensity`, line: true, marker: 0, values: xs.map((x) => ceiling * x) },
+      ...kernels.map((k) => ({ label: k, line: false, marker: 7, values: xs.map((x) => points.get(k)!.get(x)?.y ?? null) })),
+    ]);
+    const labels = kernels.flatMap((k) => [...points.get(k)!].map(([x, p]) => ({ x, y: p.y, text: `${k} ${p.names.join('/')}`, emphasis: false })));
+    charts.push({ id: `gpu-roofline-${slug(arithmetic)}`, facet: `${arithmetic} arithmetic on the GPU`, xLabel: 'arithmetic intensity (FLOPs per byte of storage moved)',
+      yLabel: 'GFLOP/s', xLog: true, yLog: true, xs, series, labels });
+  }
+  return {
+    id: 'gpu-roofline', section: 'roofline', title: 'GPU roofline: what bounds each kernel on the GPU',
+    caption: `Each point is one GPU kernel with one storage format, at the largest size measured: FLOPs per byte of storage it must move (x) and GFLOP/s reached (y). ` +
+      `The line is the device's own buffer copy, ${ceiling.toFixed(0)} GB/s measured in this run, times the intensity: a point on the line runs at memory speed, ` +
+      'a point below it is held back by something else — the arithmetic (the integer-emulated double-double, the float-float error-free transformations), ' +
+      'latency (TRSV solves block after block), or a kernel that reads less efficiently than a copy. Narrow storage moves right (fewer bytes per FLOP). One chart per arithmetic.',
+    charts,
+  };
+}
+
 /** The multiple-precision sweep: bits lost against the bound, and MFLOP/s, per kernel. */
 function precisionFigures(rows: readonly Measurement[]): FigureSpec[] {
   const p = rows.filter((m) => m.experiment === 'precision');
@@ -332,11 +381,11 @@ function precisionFigures(rows: readonly Measurement[]): FigureSpec[] {
   return out;
 }
 
-/** Every figure of the report, in page order: per kernel (error against speed, error and bound, error against size, speed-up), then roofline and precision. */
+/** Every figure of the report, in page order: per kernel (error against speed, error and bound, error against size, speed-up), then the rooflines (CPU, GPU) and precision. */
 export function figureSpecs(rows: readonly Measurement[]): FigureSpec[] {
   const kernels = STUDY_KERNELS.filter((k) => rows.some((m) => m.kernel === k));
   const perKernel = kernels.flatMap((k) => [paretoFigure(rows, k), boundFigure(rows, k), errorBySizeFigure(rows, k), speedFigure(rows, k)]);
-  return [...perKernel, rooflineFigure(rows), ...precisionFigures(rows)].filter((f): f is FigureSpec => f !== null && f.charts.length > 0);
+  return [...perKernel, rooflineFigure(rows), gpuRooflineFigure(rows), ...precisionFigures(rows)].filter((f): f is FigureSpec => f !== null && f.charts.length > 0);
 }
 
 /** All charts of `figures`, in page order. */

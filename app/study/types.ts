@@ -26,8 +26,8 @@ export interface Configuration {
   readonly backend: BackendName;
 }
 
-/** Which experiment a measurement belongs to. */
-export type ExperimentName = 'accuracy' | 'speed' | 'roofline' | 'precision' | 'solver' | 'convergence';
+/** Which experiment a measurement belongs to (`bandwidth`: the GPU's copy, the memory ceiling of its roofline). */
+export type ExperimentName = 'accuracy' | 'speed' | 'roofline' | 'precision' | 'solver' | 'convergence' | 'bandwidth';
 
 /**
  * One measurement: one row of results.json / results.csv. Fields that do not apply are `null`

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { main } from '../../app/cli/main.js';
 import { openGpu, gpuConfigurations } from '../../app/study/gpu-backend.js';
 import type { StudyResult } from '../../app/study/types.js';
+import { figureSpecs } from '../../app/report/plot-specs.js';
 
 const gpu = await openGpu();
 const hasGpu = !('reason' in gpu);
@@ -39,5 +40,30 @@ describe.skipIf(!hasGpu)('modprec study --backend gpu', () => {
       return v.reduce((t, m) => t + m.arithmeticError!, 0) / v.length;
     };
     expect(mean('f32', 'ff')).toBeLessThan(mean('f32', 'f32'));
+
+    // The GPU roofline: the copy measured in the same run is its ceiling, and each kernel point is a speed row's
+    // intensity (FLOPs per byte) and GFLOP/s.
+    const copy = r.measurements.filter((m) => m.experiment === 'bandwidth');
+    expect(copy.length).toBe(1);
+    expect(copy[0]!.backend).toBe('gpu');
+    expect(copy[0]!.gbps! > 0 && copy[0]!.gbps === copy[0]!.bytes! / copy[0]!.seconds! / 1e9).toBe(true);
+    const roofline = figureSpecs(r.measurements).find((f) => f.id === 'gpu-roofline');
+    expect(roofline?.charts.map((c) => c.facet).sort()).toEqual([...new Set(rows.map((m) => m.arithmetic))].map((a) => `${a} arithmetic on the GPU`).sort());
+    for (const chart of roofline!.charts) {
+      const [line, ...kernels] = chart.series;
+      chart.xs.forEach((x, i) => expect(line!.values[i]).toBeCloseTo(copy[0]!.gbps! * x, 9));
+      const arithmetic = chart.facet.split(' ')[0];
+      for (const k of kernels) {
+        const kernel = k.label === 'DOT' ? 'dot' : 'gemv';
+        chart.xs.forEach((x, i) => {
+          const y = k.values[i];
+          if (y === null) return;
+          // The point is the fastest speed row of this kernel at its largest size with this intensity.
+          const at = rows.filter((m) => m.experiment === 'speed' && m.kernel === kernel && m.arithmetic === arithmetic && m.size === 40 && m.flops! / m.bytes! === x);
+          expect(at.length).toBeGreaterThan(0);
+          expect(y).toBe(Math.max(...at.map((m) => m.gflops!)));
+        });
+      }
+    }
   });
 });
