@@ -274,7 +274,7 @@ function rooflineFigure(rows: readonly Measurement[]): FigureSpec | null {
 
 /**
  * The GPU roofline: each GPU kernel in each storage format at its largest measured size, GFLOP/s against FLOPs per
- * byte of storage it moves, under the device's copy bandwidth measured in the same run (a line of slope one: a
+ * byte of storage it moves, under the device's streaming read rate measured in the same run (a line of slope one: a
  * point on it is memory-bound). One chart per arithmetic, one series per kernel.
  */
 function gpuRooflineFigure(rows: readonly Measurement[]): FigureSpec | null {
@@ -304,7 +304,7 @@ function gpuRooflineFigure(rows: readonly Measurement[]): FigureSpec | null {
     const kernels = [...points.keys()].slice(0, MAX_SERIES - 1);
     const xs = [...new Set(kernels.flatMap((k) => [...points.get(k)!.keys()]))].sort((a, b) => a - b);
     const series = styled([
-      { label: `device copy ${ceiling.toFixed(0)} GB/s × intensity`, line: true, marker: 0, values: xs.map((x) => ceiling * x) },
+      { label: `streaming read ${ceiling.toFixed(0)} GB/s × intensity`, line: true, marker: 0, values: xs.map((x) => ceiling * x) },
       ...kernels.map((k) => ({ label: k, line: false, marker: 7, values: xs.map((x) => points.get(k)!.get(x)?.y ?? null) })),
     ]);
     const labels = kernels.flatMap((k) => [...points.get(k)!].map(([x, p]) => ({ x, y: p.y, text: `${k} ${p.names.join('/')}`, emphasis: false })));
@@ -314,7 +314,8 @@ function gpuRooflineFigure(rows: readonly Measurement[]): FigureSpec | null {
   return {
     id: 'gpu-roofline', section: 'roofline', title: 'GPU roofline: what bounds each kernel on the GPU',
     caption: `Each point is one GPU kernel with one storage format, at the largest size measured: FLOPs per byte of storage it must move (x) and GFLOP/s reached (y). ` +
-      `The line is the device's own buffer copy, ${ceiling.toFixed(0)} GB/s measured in this run, times the intensity: a point on the line runs at memory speed, ` +
+      `The line is the device's streaming read rate — ${ceiling.toFixed(0)} GB/s, the f32 DOT of two 2^24-element vectors measured in this run — times the intensity: a point on the line runs at memory speed ` +
+      '(kernels that also write, or read in a less regular order, sit somewhat below it even when memory-bound); ' +
       'a point below it is held back by something else — the arithmetic (the integer-emulated double-double, the float-float error-free transformations), ' +
       'latency (TRSV solves block after block), or a kernel that reads less efficiently than a copy. Narrow storage moves right (fewer bytes per FLOP). One chart per arithmetic.',
     charts,

@@ -1,5 +1,6 @@
 /**
- * The GPU roofline's memory ceiling: the device's copy bandwidth, measured in the same study run as the kernels it
+ * The GPU roofline's memory ceiling: the rate at which the device streams two large vectors through the library's
+ * f32 DOT — a read-only stream, as STREAM's dot is on the CPU — measured in the same study run as the kernels it
  * bounds (peers are measured in the same run, never taken from a table).
  * @module
  */
@@ -9,43 +10,40 @@ import { randomValues, studyRandom } from './random-data.js';
 import { timeCallAsync, type TimingOptions } from './timing.js';
 import type { Measurement } from './types.js';
 
-/** Elements of the copied f32 array: 64 MiB, far beyond any GPU's last-level cache. */
-export const GPU_COPY_LENGTH = 2 ** 24;
+/** Elements of each streamed f32 vector: 64 MiB, far beyond any GPU's last-level cache. */
+export const GPU_STREAM_LENGTH = 2 ** 24;
 
 /**
- * Times the device's own buffer copy of `n` binary32 values: `gpuConvert` of an f32 array into f32 is one
- * `copyBufferToBuffer` of its words (no shader), the fastest way the public API moves memory. Each call also
- * allocates (and the run then frees) its destination, as a kernel writing a new array would.
- * @returns a `bandwidth` row: bytes read and written (8 per element), seconds per copy, GB/s
+ * Times the f32 DOT of two resident f32 vectors of `n` elements in f32 arithmetic, its result left on the device
+ * (`gpuDotResident`: no read-back per call; each timing sample ends by reading the last result, which waits for every
+ * call before it). Why not the device's buffer copy: `gpuConvert` allocates its destination on every call, which on
+ * the H100 made a 2^26-element copy run at 45 GB/s instead of ~3 TB/s (2026-11-26).
+ * @returns a `bandwidth` row: bytes read (8 per element), seconds per call, GB/s
  */
-export async function measureGpuCopy(gpu: GpuStudy, n: number, timing: TimingOptions): Promise<Measurement> {
-  const x = await gpu.lib.toDevice(randomValues(n, 'uniform', studyRandom(0, 11)), { format: 'f32', strict: true });
-  // Reading this one-element array back goes through the queue after every copy submitted before it: its
-  // completion says they have finished.
-  const probe = await gpu.lib.toDevice(Float32Array.of(0), { format: 'f32', strict: true });
-  const copies: { destroy(): void }[] = [];
+export async function measureGpuStream(gpu: GpuStudy, n: number, timing: TimingOptions): Promise<Measurement> {
+  const options = { format: 'f32', strict: true } as const;
+  const x = await gpu.lib.toDevice(randomValues(n, 'uniform', studyRandom(0, 11)), options);
+  const y = await gpu.lib.toDevice(randomValues(n, 'uniform', studyRandom(0, 12)), options);
+  let last: Awaited<ReturnType<GpuStudy['lib']['gpuDotResident']>> | undefined;
   try {
     const t = await timeCallAsync(
       async () => {
-        const { array, info } = await gpu.lib.gpuConvert(x, 'f32');
-        copies.push(array);
-        if (info.backend !== 'gpu') throw new Error('the GPU copy fell back to the CPU');
+        last?.result.destroy();
+        last = await gpu.lib.gpuDotResident(x, y, { arithmetic: 'f32', strict: true });
+        if (last.info.backend !== 'gpu') throw new Error('the GPU DOT fell back to the CPU');
       },
-      async () => {
-        await probe.toHost();
-        for (const c of copies.splice(0)) c.destroy();
-      },
+      async () => { await last?.result.toHost(); },
       timing,
     );
     const bytes = 8 * n;
     return measurement({
-      experiment: 'bandwidth', kernel: 'copy', storage: 'f32', arithmetic: 'f32', backend: 'gpu', adapter: gpu.adapter,
-      problem: 'device copy', size: n, seconds: t.seconds, repetitions: t.repetitions, bytes, bytesPerElement: 4,
-      gbps: bytes / t.seconds / 1e9,
+      experiment: 'bandwidth', kernel: 'dot', storage: 'f32', arithmetic: 'f32', backend: 'gpu', adapter: gpu.adapter,
+      problem: 'streaming read', size: n, seconds: t.seconds, repetitions: t.repetitions, bytes, bytesPerElement: 4,
+      flops: 2 * n, gbps: bytes / t.seconds / 1e9, gflops: (2 * n) / t.seconds / 1e9,
     });
   } finally {
-    for (const c of copies.splice(0)) c.destroy();
+    last?.result.destroy();
     x.destroy();
-    probe.destroy();
+    y.destroy();
   }
 }

@@ -12,7 +12,7 @@ import { measureRoofline, ROOFLINE_CONFIGURATIONS, rooflineLabel } from './roofl
 import { precisionSweepSteps } from './precision-sweep.js';
 import { solverExperimentSteps, solverProblems } from './solver-experiment.js';
 import { gpuRnsSweepSteps } from './precision-sweep-gpu.js';
-import { GPU_COPY_LENGTH, measureGpuCopy } from './gpu-bandwidth.js';
+import { GPU_STREAM_LENGTH, measureGpuStream } from './gpu-bandwidth.js';
 import { configurationLabel, type Configuration, type Measurement, type SkippedPart, type StudyOptions } from './types.js';
 import { realMatrixNames } from './cases/ell-case.js';
 import type { MpfrLibrary } from './mpfr-engine.js';
@@ -135,11 +135,11 @@ export function planStudy(options: StudyOptions, ctx: MeasureContext, gpu?: GpuS
   if (gpu && gpuConfigs.length > 0 && speed.length > 0) {
     // The memory ceiling of the GPU roofline, in the same run as the kernels' speeds.
     speed.push({
-      label: `speed GPU copy n=${GPU_COPY_LENGTH}`,
-      estimate: (timing.samples + 2) * timing.minSampleSeconds + GPU_COPY_LENGTH * FILL_COST,
+      label: `speed GPU streaming read n=${GPU_STREAM_LENGTH}`,
+      estimate: (timing.samples + 2) * timing.minSampleSeconds + 2 * GPU_STREAM_LENGTH * FILL_COST,
       run: async () => {
         const rows: Measurement[] = [];
-        await gpuRow('speed copy', { storage: 'f32', arithmetic: 'f32', backend: 'gpu' }, () => measureGpuCopy(gpu, GPU_COPY_LENGTH, timing), rows);
+        await gpuRow('speed streaming read', { storage: 'f32', arithmetic: 'f32', backend: 'gpu' }, () => measureGpuStream(gpu, GPU_STREAM_LENGTH, timing), rows);
         return rows;
       },
     });

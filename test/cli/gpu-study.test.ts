@@ -41,7 +41,7 @@ describe.skipIf(!hasGpu)('modprec study --backend gpu', () => {
     };
     expect(mean('f32', 'ff')).toBeLessThan(mean('f32', 'f32'));
 
-    // The GPU roofline: the copy measured in the same run is its ceiling, and each kernel point is a speed row's
+    // The GPU roofline: the streaming read measured in the same run is its ceiling, and each kernel point is a speed row's
     // intensity (FLOPs per byte) and GFLOP/s.
     const copy = r.measurements.filter((m) => m.experiment === 'bandwidth');
     expect(copy.length).toBe(1);
