@@ -228,7 +228,8 @@ export class Accessor<D extends Dimensionality = Dimensionality, T = number> {
 
   /**
    * Writes one element: divides by the scale (if scaled) and rounds to the storage format.
-   * @throws {@link ModprecError} `INDEX_OUT_OF_RANGE`; `INVALID_STORAGE` on a read-only accessor
+   * @throws {@link ModprecError} `INDEX_OUT_OF_RANGE`; `INVALID_STORAGE` on a read-only accessor; `INVALID_VALUE`
+   *   naming `value` for a value that is neither a number nor a value of the arithmetic (a string is not coerced)
    */
   set(...args: IndexAndValue<D, T | number>): void {
     const index = args.slice(0, -1) as number[];
@@ -237,6 +238,11 @@ export class Accessor<D extends Dimensionality = Dimensionality, T = number> {
     if (!this.writable) fail('INVALID_STORAGE', 'accessor', 'is read-only (made by toConst)');
     const ar = this.arithmetic;
     const st = this.storage;
+    // A number, or a value of the arithmetic (a double-double pair, an RNS number): anything else ('1', null, 1n)
+    // would be coerced by the format's encoder, as vector(['1']) refuses to.
+    if (typeof value !== 'number' && (ar.kind === 'number' || typeof value !== 'object' || value === null)) {
+      fail('INVALID_VALUE', 'value', `must be a number${ar.kind === 'number' ? '' : ` or a ${ar.name} value`} (writing range[${index.join(', ')}])`, value);
+    }
     // A plain number goes straight into a number storage: one rounding, not one into the arithmetic and one more
     // into the storage (fp32 arithmetic over fp16 storage would otherwise round twice).
     if (typeof value === 'number' && !this.scale) {

@@ -123,6 +123,14 @@ export function fitScale(maxAbs: number, maxValue: number): number {
  * `values` through the accessor: the usual way to fill an integer-scaled accessor. Each stored value then is
  * within half a quantum: |stored·scale − value| ≤ scale/2 for integer storage (the exact value/scale is rounded
  * to an integer in one step, whatever the arithmetic).
+ *
+ * Subnormal groups (largest |v| below 2^-1022): a scale is a double, so there it is a multiple of 2^-1074 — the one
+ * nearest maxAbs/maxValue, or the next one up where that saturates ({@link fitScale}). The bound above still holds,
+ * but the quantum is then up to 2^-1074 off maxAbs/maxValue, so even the group's largest value is only within half a
+ * quantum:
+ * with int8, 1e-320 (2024·2^-1074) gets the scale 16·2^-1074 and reads back 126·16·2^-1074 ≈ 9.96e-321 (no scale
+ * reads both it and a neighbour like 3e-321 exactly). A group whose largest |v| is at most maxValue·2^-1074 gets the
+ * scale 2^-1074 and is stored exactly.
  * @param accessor - a scaled accessor
  * @param values - the value at each index
  * @throws {@link ModprecError} `INVALID_STORAGE` if the accessor is not scaled; `INVALID_VALUE` for non-finite values

@@ -9,6 +9,7 @@
  */
 import { fail } from '../../src/core/errors.js';
 import { ellStructure, type EllStructure } from '../../src/sparse/ell-matrix.js';
+import { checkLength } from '../../src/sparse/sparse-checks.js';
 import { createWordBuffer } from '../../src/backends/webgpu/runtime.js';
 import type { GpuBuffer } from '../../src/backends/webgpu/webgpu-types.js';
 import { WORD_BIAS } from '../../src/formats/rns/gpu/device-set.js';
@@ -34,8 +35,8 @@ export interface RnsDeviceEll {
  * @param values - stride·width fp64 values (slot k of row i at i + k·stride; finite), or a device RNS array of them
  * @param like - a device array whose device receives the matrix
  * @returns the device matrix
- * @throws {@link modprec!ModprecError} as `ellStructure`; `INVALID_SIZE` for a values length other than
- *   stride·width; `INVALID_VALUE` (naming `values[k]`) for a non-finite fp64 value, before any upload
+ * @throws {@link modprec!ModprecError} as `ellStructure`; `DIMENSION_MISMATCH` naming `values.length` for a length
+ *   other than stride·width (as `ellMatrix`); `INVALID_VALUE` (naming `values[k]`) for a non-finite fp64 value, before any upload
  * @example
  * ```ts
  * import { ELL_PADDING } from 'modprec';
@@ -52,7 +53,9 @@ export interface RnsDeviceEll {
 export async function rnsEllToDevice(structure: EllStructure, values: Float64Array | RnsDeviceArray, like: RnsDeviceArray): Promise<RnsDeviceEll> {
   const s = ellStructure(structure);
   const slots = s.stride * s.width;
-  if (values.length !== slots) fail('INVALID_SIZE', 'values', `must hold stride·width = ${slots} values`, values.length);
+  // A wrong length is the mismatch ellMatrix reports for the same structure and values (not INVALID_SIZE, which is a
+  // number that is not a non-negative integer).
+  checkLength('values.length', values.length, slots, 'stride * width');
   const ctx = like.runtime.context;
   const cols = new Uint32Array(Math.max(1, slots));
   for (let k = 0; k < slots; k++) cols[k] = s.colIndex[k]! + WORD_BIAS;

@@ -43,7 +43,11 @@ export class Range<D extends Dimensionality = Dimensionality, T = number> {
     return this.accessor.get(...index);
   }
 
-  /** Writes an element (arithmetic → storage, rounded). @throws {@link ModprecError} `INDEX_OUT_OF_RANGE` */
+  /**
+   * Writes an element (arithmetic → storage, rounded).
+   * @throws {@link ModprecError} `INDEX_OUT_OF_RANGE`; `INVALID_VALUE` naming `value` for a value that is neither a
+   *   number nor one of the arithmetic (a string is refused, not coerced)
+   */
   set(...args: IndexAndValue<D, T | number>): void {
     this.accessor.set(...args);
   }

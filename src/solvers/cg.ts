@@ -10,6 +10,7 @@ import type { GpuSolverOptions } from './gpu-solve-checks.js';
 import { begin, finish, runSolve, validateSolve, type ValidatedSolve } from './solve-start.js';
 import type { SolverResult } from './solver-result.js';
 import { residual, type Algorithm, type KrylovSpace } from './krylov-space.js';
+import type { BreakdownReason } from './breakdown.js';
 
 /**
  * Solves A·x = b for a symmetric positive definite A by conjugate gradients.
@@ -18,8 +19,9 @@ import { residual, type Algorithm, type KrylovSpace } from './krylov-space.js';
  * in `options.arithmetic`. When the recurrence's residual meets the tolerance, the true residual b − A·x is
  * recomputed: the solve converges only if it meets the tolerance too; otherwise the recurrence restarts from the
  * true residual, and `stagnationChecks` such checks in a row that do not lower it end the solve (breakdown
- * `stagnation`: the accuracy the storage and arithmetic can attain is reached). pᵀAp ≤ 0 ends it with the
- * breakdown `indefinite`. With `backend: 'gpu'` the same iteration runs on resident device arrays and returns a
+ * `stagnation`: the accuracy the storage and arithmetic can attain is reached). pᵀAp < 0 ends it with the
+ * breakdown `indefinite`; pᵀAp = 0 to working precision (n·u times the largest curvature met) with A·p ≈ 0 with
+ * `singular` — a semidefinite A and an inconsistent b, returning the iterate of the smallest residual. With `backend: 'gpu'` the same iteration runs on resident device arrays and returns a
  * promise (see {@link GpuSolverOptions}).
  * @param A - the matrix or operator (square)
  * @param b - the right-hand side (finite)
@@ -50,8 +52,11 @@ export function cg(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, option
   return runSolve(v, (s) => conjugateGradients(s, v, false));
 }
 
-/** The CG iteration in a space, with the space's preconditioner when `preconditioned` (z = M⁻¹r). */
-export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, preconditioned: boolean): Algorithm<SolverResult> {
+/**
+ * The CG iteration in a space, with the space's preconditioner when `preconditioned` (z = M⁻¹r), for at most
+ * `limit` iterations (default `maxIterations`).
+ */
+export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, preconditioned: boolean, limit = v.options.maxIterations): Algorithm<SolverResult> {
   const start = yield* begin(s, v);
   const { b, x, r, stop } = start;
   const t = s.make();
@@ -60,22 +65,32 @@ export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, pre
   const p = s.make();
   const q = s.make();
   let rho = 0;
+  // ‖p‖²_M (M the preconditioner, I without one), by the recurrence ‖z + βp‖²_M = ρ' + β²‖p‖²_M (pᵀr' = 0), and the
+  // largest curvature pᵀAp/‖p‖²_M met: together they tell a pᵀAp that vanished to working precision.
+  let pNorm2 = 0, curvature = 0;
+  const n = v.options.n;
+  const level = n * v.options.arithmetic.unitRoundoff;
   // (Re)starts the recurrence from the current r: z = M⁻¹r, p = z, ρ = rᵀz.
   function* restart(): Generator<unknown, boolean, any> {
     if (preconditioned) yield s.precondition(r, z);
     rho = (yield s.dot(r, z)) as number;
     yield s.copy(z, p);
+    pNorm2 = rho;
     if (!Number.isFinite(rho)) { stop.breakDown('non-finite'); return false; }
     if (!(rho > 0)) { stop.breakDown('indefinite'); return false; }
     return true;
   }
   let iterations = 0;
   if ((yield* restart()) as boolean) {
-    while (iterations < v.options.maxIterations) {
+    while (iterations < limit) {
       yield s.apply(1, p, 0, q);
       const pq = (yield s.dot(p, q)) as number;
       if (!Number.isFinite(pq)) { stop.breakDown('non-finite'); break; }
-      if (!(pq > 0)) { stop.breakDown('indefinite'); break; }
+      // pᵀAp at the rounding level of the largest curvature met: the step α = ρ/pᵀAp would be a blow-up, so it is not
+      // taken. Semidefinite A: then A·p ≈ 0 ('singular', see below for x); else 'indefinite'.
+      const floor = level * curvature * pNorm2;
+      if (!(pq > floor)) { stop.breakDown((yield* curvatureBreakdown(s, p, q, pq, floor, curvature, level)) as BreakdownReason); break; }
+      curvature = Math.max(curvature, pq / pNorm2);
       const alpha = rho / pq;
       if (!Number.isFinite(alpha)) { stop.breakDown('non-finite'); break; }
       yield s.update(alpha, p, 1, x, x);
@@ -105,8 +120,32 @@ export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, pre
       if (!(rhoNext > 0)) { stop.breakDown('indefinite'); break; }
       const beta = rhoNext / rho;
       rho = rhoNext;
+      pNorm2 = rhoNext + beta * beta * pNorm2;
       yield s.update(1, z, beta, p, p);
     }
   }
+  if (stop.breakdown === 'singular') {
+    // On an inconsistent system no CG iterate solves anything, and the last ones grow along A's null space (the
+    // Galerkin condition asks for the impossible): return the iterate of the smallest residual, by running the same
+    // (deterministic) iteration again up to it — a cost paid on this path only, not a copy of x every iteration.
+    const best = stop.history.indexOf(Math.min(...stop.history));
+    if (best < iterations) {
+      const again = (yield* conjugateGradients(s, v, preconditioned, best)) as SolverResult;
+      return Object.freeze({ ...again, status: 'breakdown' as const, breakdown: 'singular' as const });
+    }
+  }
   return yield* finish(s, start, t, iterations);
+}
+
+/**
+ * Why pᵀAp ≤ `floor` (zero, or the rounding level of the curvature met so far) stopped CG. Negative beyond that level:
+ * `indefinite`. Otherwise it vanished, and a semidefinite A has pᵀAp = 0 only where A·p = 0: `singular` when ‖A·p‖ is
+ * within √(n·u) of the largest curvature times ‖p‖ (exactly 0 before any curvature is known) — A is singular along p,
+ * b has a part outside A's range (an inconsistent system: the energy CG minimises has no minimum) —, else
+ * `indefinite` (pᵀAp = 0 with A·p ≠ 0 happens only for an indefinite A).
+ */
+function* curvatureBreakdown<V>(s: KrylovSpace<V>, p: V, q: V, pq: number, floor: number, curvature: number, level: number): Generator<unknown, BreakdownReason, any> {
+  if (pq < -floor || (curvature === 0 && pq < 0)) return 'indefinite';
+  const [qNorm, pNorm] = (yield s.both(s.norm(q), s.norm(p))) as [number, number];
+  return qNorm <= Math.sqrt(level) * curvature * pNorm ? 'singular' : 'indefinite';
 }

@@ -63,7 +63,9 @@ export interface RefinementOptions {
  * `averaging` more corrections and returns the mean of those iterates (in place of the last one):
  * the fp32-LU, fp64-residual solution's forward error is then that of an fp64 LU solve or smaller up to κ ≈ 10⁷.
  * A zero pivot of the low-precision LU is the breakdown `singular-factor`. The history holds
- * ‖b − A·x‖₂/‖b‖₂ of the first solve and after each correction.
+ * ‖b − A·x‖₂/‖b‖₂ of the first solve and after each correction. When `maxIterations` corrections are spent (0
+ * included: the first solve alone), the solve is `converged` if its backward error meets `tolerance`, else
+ * `iteration-limit` — as a Krylov solver converges on an x₀ that meets its tolerance, whatever its limit.
  * @param A - a square dense matrix: a plain fp64 {@link DenseMatrix} or a 2-D range (any storage; its values, as
  *   doubles, are factorised)
  * @param b - the right-hand side (finite)
@@ -161,7 +163,12 @@ export function iterativeRefinement(A: DenseMatrix | Range<2, any>, b: ArrayLike
     // nowhere near a solution (b so small that A⁻¹b underflows).
     if (settled) { if (!floor && rInf > tolerance * normA * xNorm) stop.breakDown('stagnation'); else stop.converge(); break; }
     if (floor && iterations >= maxIterations - 1) { averageInto(x, floor, floor.count, ar); iterations++; settled = true; continue; }
-    if (iterations >= maxIterations) break;
+    if (iterations >= maxIterations) {
+      // Out of corrections: converged if the backward error meets the tolerance (an exact first solve with
+      // maxIterations 0 included), as a Krylov solver converges on an x₀ whose residual meets its tolerance.
+      if (rInf <= tolerance * normA * xNorm) stop.converge();
+      break;
+    }
     dData.set(solve(rData));
     const dNorm = maxAbs(dData);
     if (!Number.isFinite(dNorm)) { stop.breakDown('non-finite'); break; }

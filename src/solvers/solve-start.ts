@@ -3,7 +3,12 @@
  * backend), then make the vectors and r₀ = b − A·x₀; at the end, recompute the true residual and assemble the result.
  * @module
  */
-import { Range } from '../core/range.js';
+import { Range, range } from '../core/range.js';
+import { rowMajor } from '../../accessors/row-major.js';
+import { scaledReducedRowMajor } from '../../accessors/scaled-reduced.js';
+import { waxpby } from '../../kernels/waxpby/waxpby.js';
+import type { StorageFormat } from '../formats/common/format.js';
+import { f64 } from '../formats/common/registry.js';
 import { fail } from '../core/errors.js';
 import { chooseBackend } from '../backends/backend.js';
 import { linearOperator, type LinearOperator, type OperatorLike } from './operator.js';
@@ -24,6 +29,8 @@ export interface ValidatedSolve {
   readonly backend: 'cpu' | 'gpu';
   /** `options.strict` of a GPU solve. */
   readonly strict: boolean;
+  /** b and x₀ are solved as 2^-scaleExponent·b, 2^-scaleExponent·x₀ (see {@link chooseScale}). */
+  readonly scaleExponent: number;
 }
 
 /**
@@ -39,31 +46,89 @@ export function validateSolve(A: OperatorLike, b: ArrayLike<number> | Range<1, a
   const op = linearOperator(A);
   const bIn = checkVectorInput('b', b, op.size);
   const opts = resolveSolverOptions(options, op.size);
-  checkStorable(bIn, opts);
+  const scaleExponent = chooseScale(bIn, opts);
+  checkStorable(bIn, opts, scaleExponent);
   const strict = backend === 'gpu' ? checkGpuSolve(op, opts, options!, extraFormats) : false;
-  return { A: op, b: bIn, options: opts, backend, strict };
+  return { A: op, b: bIn, options: opts, backend, strict, scaleExponent };
+}
+
+/** The values of b as doubles (a range read through its arithmetic). */
+function valuesOf(b: ArrayLike<number> | Range<1, any>, n: number): ArrayLike<number> {
+  if (!(b instanceof Range)) return b;
+  const ar = b.accessor.arithmetic;
+  return Float64Array.from({ length: n }, (_, i) => ar.toNumber(b.get(i)));
+}
+
+/** ‖v‖₂ of doubles without overflow or underflow: max|vᵢ| · ‖v / max|vᵢ|‖₂ (0 for v = 0). */
+function safeNorm(v: ArrayLike<number>, n: number): number {
+  let max = 0;
+  for (let i = 0; i < n; i++) max = Math.max(max, Math.abs(v[i]!));
+  if (max === 0) return 0;
+  // Divide by the power of two of max: exact, so the sum of squares lies in [1, n·4).
+  const e = Math.floor(Math.log2(max));
+  let sum = 0;
+  for (let i = 0; i < n; i++) { const t = timesPowerOfTwo(v[i]!, -e); sum += t * t; }
+  return timesPowerOfTwo(Math.sqrt(sum), e);
+}
+
+/** v·2^k, in at most two exact steps (2^k itself may not be a double for k < -1074 + … or k > 1023). */
+function timesPowerOfTwo(v: number, k: number): number {
+  if (k >= -1022 && k <= 1023) return v * 2 ** k;
+  const h = Math.trunc(k / 2);
+  return v * 2 ** h * 2 ** (k - h);
 }
 
 /**
- * A nonzero b whose every entry rounds to zero in the solver's storage (fp32 below 2^-150, fp16 below 2^-25) would be
- * solved as b = 0 — `converged` with x = 0 — so it is refused, before any work. (Overflow is the breakdown non-finite.)
+ * The power of two b and x₀ are divided by before they are stored (see {@link UNSCALED_EXPONENT}): 0 when ‖b‖₂ lies in
+ * [2^-32, 2^32] and the storage holds 2^±64 with room to spare (fp64, fp32, bf16, dd, RNS); otherwise ⌊log₂‖b‖₂⌋, so
+ * that the solve runs on ‖b‖₂ in [1, 2). A storage narrower than that (fp16: 2^-24 … 65504, or a user's format) is
+ * always solved at that scale: its vectors must fit its range, whatever b's magnitude.
+ */
+function chooseScale(b: ArrayLike<number> | Range<1, any>, o: ResolvedSolverOptions): number {
+  const bNorm = safeNorm(valuesOf(b, o.n), o.n);
+  if (!(bNorm > 0) || !Number.isFinite(bNorm)) return 0;
+  const e = Math.floor(Math.log2(bNorm));
+  const wide = o.storage.kind !== 'number' || o.storage.maxValue >= 2 ** (2 * UNSCALED_EXPONENT);
+  return wide && Math.abs(e) <= UNSCALED_EXPONENT ? 0 : e;
+}
+
+/**
+ * The input scaled by 2^k, exactly (but for underflow below the double range), in a form every space loads: doubles
+ * for a range of numbers, a range of the same storage for double-double and RNS ranges (which hold more than a double).
+ */
+function scaledInput(values: ArrayLike<number> | Range<1, any> | undefined, n: number, k: number): ArrayLike<number> | Range<1, any> | undefined {
+  if (k === 0 || values === undefined) return values;
+  if (values instanceof Range && values.accessor.storage.kind !== 'number') {
+    const { storage, arithmetic } = values.accessor;
+    const out = range(rowMajor<1, any>({ size: [n], storage, arithmetic }));
+    const h = k >= -1022 && k <= 1023 ? k : Math.trunc(k / 2);
+    waxpby(2 ** h, values, 0, values, out, { arithmetic });
+    if (k !== h) waxpby(2 ** (k - h), out, 0, out, out, { arithmetic });
+    return out;
+  }
+  const v = valuesOf(values, n);
+  return Float64Array.from({ length: n }, (_, i) => timesPowerOfTwo(v[i]!, k));
+}
+
+/**
+ * b as the solve stores it, 2^-k·b, must keep a nonzero entry and no infinite one in the solver's storage: a b that
+ * rounded to zero would be solved as b = 0 (`converged` with x = 0), one that overflowed would hold ±∞. After the
+ * scaling ‖2^-k·b‖₂ lies in [1, 2) wherever the storage is narrow, so only a format that cannot hold numbers near 1
+ * is refused here, before any work.
  * @throws {@link ModprecError} `INVALID_VALUE` naming `b`
  */
-function checkStorable(b: ArrayLike<number> | Range<1, any>, o: ResolvedSolverOptions): void {
+function checkStorable(b: ArrayLike<number> | Range<1, any>, o: ResolvedSolverOptions, k: number): void {
   const st = o.storage;
   if (st.kind !== 'number') return;   // double-double and RNS storage hold every double
+  const v = valuesOf(b, o.n);
   let max = 0;
-  if (b instanceof Range) {
-    const ar = b.accessor.arithmetic;
-    for (let i = 0; i < o.n; i++) max = Math.max(max, Math.abs(ar.toNumber(b.get(i))));
-  } else {
-    for (let i = 0; i < o.n; i++) max = Math.max(max, Math.abs(b[i]!));
-  }
+  for (let i = 0; i < o.n; i++) max = Math.max(max, Math.abs(v[i]!));
   if (max === 0) return;
   const probe = st.allocate(1);
-  st.encode(probe as never, 0, max as never);
-  if (st.decode(probe as never, 0) === 0) {
-    fail('INVALID_VALUE', 'b', `must have an entry that is not zero once stored in ${st.name} (options.storage): its largest |bᵢ| underflows; scale the system`, max);
+  st.encode(probe as never, 0, timesPowerOfTwo(max, -k) as never);
+  const stored = st.decode(probe as never, 0) as number;
+  if (stored === 0 || !Number.isFinite(stored)) {
+    fail('INVALID_VALUE', 'b', `must be representable in ${st.name} (options.storage): its largest |bᵢ|, scaled by 2^${-k}, ${stored === 0 ? 'underflows' : 'overflows'}`, max);
   }
 }
 
@@ -80,11 +145,18 @@ export interface Start<V> {
   readonly stop: StoppingCriterion;
   /** The solve is already over: b = 0 (x = 0), x₀ meets the tolerance, or r₀ is not finite. */
   readonly done: boolean;
-  /** b and x₀ were loaded times 2^-scaleExponent (see {@link begin}); the solution is scaled back at the end. */
+  /** The solver's vector storage. */
+  readonly storage: StorageFormat;
+  /** b and x₀ were loaded times 2^-scaleExponent (see {@link chooseScale}); the solution is scaled back at the end. */
   readonly scaleExponent: number;
 }
 
-/** ‖b‖₂ in [2^-32, 2^32] is solved as given; outside, b and x₀ are scaled by a power of two to ‖b‖₂ in [1, 2). */
+/**
+ * ‖b‖₂ in [2^-32, 2^32] is solved as given (in a storage that holds 2^±64); outside, b and x₀ are scaled by a power of
+ * two to ‖b‖₂ in [1, 2) before they are stored. The Krylov recurrences form squares and products of residual-sized
+ * numbers: with ‖b‖₂ beyond about 2^±500 they overflow or underflow (an SPD matrix reported 'indefinite' for
+ * b = 1e-170·sin). Scaling by a power of two changes no rounding (away from the storage's limits) and no relative residual.
+ */
 const UNSCALED_EXPONENT = 32;
 
 /** v := 2^k·v in the space, in two steps so that no factor overflows (|k| reaches 1074); exact but for over/underflow. */
@@ -94,44 +166,53 @@ function* scaleBy<V>(s: KrylovSpace<V>, v: V, k: number): Generator<Step<unknown
   if (k - h !== 0) yield s.update(2 ** (k - h), v, 0, v, v);
 }
 
+/**
+ * The solution 2^k·x of the scaled solve. A double-double, RNS or fp64 x is scaled in place (exact: they hold the
+ * double range). A narrower storage (fp32, bf16, fp16, a user's) gets a range over the same words with the scale 2^k
+ * (a {@link scaledReducedRowMajor} view, one scale, read in fp64: stored·2^k is a double, not always an fp32): scaling
+ * its words back would overflow to ±∞ or flush to zero wherever x lies beyond the storage's range (fp16 beyond 65504),
+ * while the scaled view reads every value exactly.
+ */
+function* scaleBack<V>(s: KrylovSpace<V>, x: V, k: number, storage: StorageFormat): Generator<Step<unknown>, Range<1, any>, any> {
+  if (k !== 0 && (storage.kind !== 'number' || storage.maxValue === Number.MAX_VALUE)) yield* scaleBy(s, x, k);
+  const out = (yield s.result(x)) as Range<1, any>;
+  if (k === 0 || storage.kind !== 'number' || storage.maxValue === Number.MAX_VALUE) return out;
+  const n = out.length();
+  return range(scaledReducedRowMajor<1, any>({
+    size: [n], storage, arithmetic: f64, data: out.accessor.data, offset: out.accessor.offset,
+    stride: out.accessor.strides[0], scaleMask: [false], scale: Float64Array.of(2 ** k),
+  }));
+}
+
 /** Makes b, x₀ and r₀ in the space, and the stopping state. */
 export function* begin<V>(s: KrylovSpace<V>, v: ValidatedSolve): Generator<Step<unknown>, Start<V>, any> {
   const o = v.options;
-  const b = (yield s.load(v.b)) as V;
-  let bNorm = (yield s.norm(b)) as number;
-  // The Krylov recurrences form squares and products of residual-sized numbers: with ‖b‖₂ beyond about 2^±500 they
-  // overflow or underflow (an SPD matrix reported 'indefinite' for b = 1e-170·sin). Scaling b, x₀ and so x by a
-  // power of two changes no rounding (away from the storage's limits) and no relative residual.
-  const scaleExponent = bNorm > 0 && Number.isFinite(bNorm) && Math.abs(Math.log2(bNorm)) > UNSCALED_EXPONENT
-    ? Math.floor(Math.log2(bNorm)) : 0;
-  if (scaleExponent !== 0) {
-    yield* scaleBy(s, b, -scaleExponent);
-    bNorm = (yield s.norm(b)) as number;
-  }
+  // b and x₀ are scaled before they are stored (see UNSCALED_EXPONENT): stored first, they could overflow or flush.
+  const scaleExponent = v.scaleExponent;
+  const b = (yield s.load(scaledInput(v.b, s.n, -scaleExponent))) as V;
+  const bNorm = (yield s.norm(b)) as number;
   const stop = new StoppingCriterion(bNorm === 0 ? 1 : bNorm, o.tolerance, o.stagnationChecks, o.recordTrueResidual);
   if (bNorm === 0) {
     // x = 0 solves A·x = 0 exactly, whatever x₀ was.
     stop.record(0);
     stop.recordTrue(0);
     stop.converge();
-    return { b, x: s.make(), r: s.make(), bNorm: 1, rNorm: 0, stop, done: true, scaleExponent: 0 };
+    return { b, x: s.make(), r: s.make(), bNorm: 1, rNorm: 0, stop, done: true, scaleExponent: 0, storage: o.storage };
   }
-  const x = (yield s.load(o.x0)) as V;
-  if (scaleExponent !== 0 && o.x0 !== undefined) yield* scaleBy(s, x, -scaleExponent);
+  const x = (yield s.load(scaledInput(o.x0, s.n, -scaleExponent))) as V;
   const r = s.make();
   const rNorm = (yield* residual(s, b, x, r)) as number;
   stop.start(rNorm);
   stop.recordTrue(rNorm);
   let done = false;
   if (stop.record(rNorm)) { stop.converge(); done = true; } else if (!Number.isFinite(rNorm)) { stop.breakDown('non-finite'); done = true; }
-  return { b, x, r, bNorm, rNorm, stop, done, scaleExponent };
+  return { b, x, r, bNorm, rNorm, stop, done, scaleExponent, storage: o.storage };
 }
 
 /** Recomputes the true residual of x (into `scratch`) and assembles the result. */
 export function* finish<V>(s: KrylovSpace<V>, start: Start<V>, scratch: V, iterations: number): Generator<Step<unknown>, SolverResult, any> {
   const trueNorm = (yield* residual(s, start.b, start.x, scratch)) as number;
-  if (start.scaleExponent !== 0) yield* scaleBy(s, start.x, start.scaleExponent);
-  const x = (yield s.result(start.x)) as Range<1, any>;
+  const x = yield* scaleBack(s, start.x, start.scaleExponent, start.storage);
   return solverResult(x, start.stop, iterations, trueNorm / start.bNorm);
 }
 

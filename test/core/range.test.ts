@@ -13,6 +13,7 @@ import { ModprecError } from '../../src/core/errors.js';
 import { vector, matrix, toArray } from '../../src/core/vectors.js';
 import { rns106 } from '../../src/formats/rns/index.js';
 import '../../src/formats/index.js';
+import { dd } from '../../src/formats/dd/index.js';
 import { allIndices } from './support/layout-mapping.js';
 import { shapeOf } from './support/shape-arbitraries.js';
 import { runs } from './support/runs.js';
@@ -144,5 +145,28 @@ describe('reading a non-finite value into RNS arithmetic', () => {
     const A = matrix(2, 2, (i, j) => (i === 1 && j === 0 ? NaN : 1), { arithmetic: rns106, storage: 'f32' });
     expect(() => A.get(1, 0)).toThrow(/range\[1, 0\] must be finite for rns106 arithmetic/);
     expect(A.get(0, 1)).toBeDefined();
+  });
+});
+
+describe('range.set refuses what is not a value', () => {
+  // Regression: range.set(0, '1') stored 1 (the encoder coerced the string), and '' stored 0, where vector(['1']) is
+  // INVALID_VALUE naming values[0]. Now every storage and arithmetic refuses it, naming `value`, and writes nothing.
+  const cases = [
+    { storage: 'f64' }, { storage: 'f32' }, { storage: 'f16' }, { storage: 'bf16' }, { storage: dd }, { storage: dd, arithmetic: 'f64' },
+    { storage: 'f32', arithmetic: dd }, { storage: 'i16', arithmetic: 'f64' }, { storage: rns106 },
+  ] as const;
+  it.each(cases.map((f) => [JSON.stringify(f, (_, v) => (typeof v === 'object' && 'name' in v ? v.name : v)), f] as const))('%s', (_, f) => {
+    const r = range(rowMajor<1, any>({ size: [3], ...(f as object) }));
+    r.set(1, 2);
+    const before = toArray(r);
+    for (const bad of ['1', '', null, undefined, true, 1n, Symbol('x')]) {
+      let error: unknown;
+      try { r.set(1, bad as never); } catch (e) { error = e; }
+      expect(error).toBeInstanceOf(ModprecError);
+      expect([(error as ModprecError).code, (error as ModprecError).parameter]).toEqual(['INVALID_VALUE', 'value']);
+      // a sub-range writes through the same check
+      expect(() => r.sub(span(1, 3)).set(0, bad as never)).toThrow(ModprecError);
+    }
+    expect(toArray(r)).toEqual(before);
   });
 });

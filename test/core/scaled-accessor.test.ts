@@ -76,6 +76,31 @@ describe.each(INTEGER_STORAGES)('%s storage with a scale', (storage) => {
         });
       }), { numRuns: runs(100) });
     });
+
+    // The documented limit of subnormal groups (fitScales' TSDoc): the scale is a multiple of 2^-1074 within a unit or
+    // two of maxAbs/maxValue (the quantum is that coarse), and a group within maxValue·2^-1074 is stored exactly.
+    it('fitScales on subnormal groups: a scale within two units of 2^-1074 of maxAbs/maxValue, exact when the group fits in such units', () => {
+      const maxValue = { i8: 127, i16: 32767, i32: 2 ** 31 - 1 }[storage as 'i8' | 'i16' | 'i32'];
+      fc.assert(fc.property(fc.array(fc.integer({ min: -(2 ** 40), max: 2 ** 40 }), { minLength: 1, maxLength: 6 }), fc.integer({ min: 0, max: 40 }), (ks, shift) => {
+        const units = ks.map((k) => Math.trunc(k / 2 ** shift) + 0);   // + 0: no −0 (an integer storage has none)   // groups of every magnitude up to 2^40 units
+        fc.pre(units.some((k) => k !== 0));   // an all-zero group keeps the scale 1
+        const values = units.map((k) => k * Number.MIN_VALUE);
+        const A = scaledReducedRowMajor<1>({ size: values.length, storage, arithmetic: 'f64', scaleMask: [false] });
+        fitScales(A, (i) => values[i!]!);
+        const m = A.readScale(0) / Number.MIN_VALUE;   // the scale in units of 2^-1074
+        const top = Math.max(...units.map(Math.abs));
+        expect(Number.isInteger(m) && m >= 1).toBe(true);
+        if (top <= maxValue) {
+          expect(m).toBe(1);
+          values.forEach((v, i) => expect(range(A).get(i)).toBe(v));
+        } else {
+          // the unit multiple nearest top/maxValue, or the next one up where that saturates; nothing saturates
+          expect(m).toBeLessThan(top / maxValue + 2);
+          expect(Math.round(top / m)).toBeLessThanOrEqual(maxValue);
+          values.forEach((v, i) => expect(Math.abs(range(A).get(i) - v)).toBeLessThanOrEqual(m * Number.MIN_VALUE / 2));
+        }
+      }), { numRuns: runs(100), examples: [[[2024, 607], 0]] });
+    });
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ELL_PADDING } from '../../src/sparse/ell-matrix.js';
+import { ELL_PADDING, ellMatrix } from '../../src/sparse/ell-matrix.js';
 import { rnsDeviceSet } from '../../src/formats/rns/gpu/device-set.js';
 import { exactOfDouble, rnsToDevice, type RnsExactValue } from '../../src/formats/rns/gpu/rns-device-array.js';
 import { rnsEllToDevice, rnsGpuEllSpmv } from '../../kernels/ell-spmv/ell-spmv-rns-webgpu.js';
@@ -67,6 +67,12 @@ describe('ELL SpMV on device RNS vectors', () => {
     const x = await rnsToDevice([1, 2], set), y = await rnsToDevice([0, 0], set);
     const structure = { rows: 2, cols: 2, width: 1, stride: 2, colIndex: Int32Array.of(0, 1) };
     await expect(rnsEllToDevice(structure, Float64Array.of(1, NaN), x)).rejects.toMatchObject({ code: 'INVALID_VALUE', parameter: 'values[1]' });
+    // Regression: a values length other than stride·width was INVALID_SIZE; ellMatrix says DIMENSION_MISMATCH naming
+    // values.length for the same structure and values, and so does the upload now (fp64 values and a device array).
+    for (const values of [Float64Array.of(1, 2, 3), Float64Array.of(1), await rnsToDevice([1, 2, 3], set)]) {
+      await expect(rnsEllToDevice(structure, values, x)).rejects.toMatchObject({ code: 'DIMENSION_MISMATCH', parameter: 'values.length' });
+      expect(() => ellMatrix({ ...structure, values: Float64Array.from({ length: values.length }, () => 1) })).toThrow(expect.objectContaining({ code: 'DIMENSION_MISMATCH', parameter: 'values.length' }));
+    }
     const A = await rnsEllToDevice(structure, Float64Array.of(1, 2), x);
     await expect(rnsGpuEllSpmv({ A, x: y, y: await rnsToDevice([0], set) })).rejects.toMatchObject({ code: 'DIMENSION_MISMATCH', parameter: 'y' });
     await rnsGpuEllSpmv({ A, x, y });

@@ -2,6 +2,7 @@
  * Every breakdown reason, provoked on purpose: a result with its reason, never an exception, never NaN.
  */
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import {
   bicgstab, cg, gmres, jacobiCg, matrix, toArray, formats, functionOperator, laplacianEll, iterativeRefinement,
   type SolverResult,
@@ -98,5 +99,48 @@ describe('breakdowns', () => {
     const H = matrix(n, n, (i, j) => 1 / (i + j + 1));
     const r = iterativeRefinement(H, new Float64Array(n).fill(1));
     expectBreakdown(r, 'stagnation');
+  });
+});
+
+describe('CG on a singular semidefinite matrix', () => {
+  // The Neumann Laplacian: semidefinite, its null space the constant vectors.
+  const neumann = (n: number) => matrix(n, n, (i, j) => (i === j ? (i === 0 || i === n - 1 ? 1 : 2) : Math.abs(i - j) === 1 ? -1 : 0));
+  const bs = fc.integer({ min: 2, max: 16 }).chain((n) => fc.array(fc.integer({ min: -100, max: 100 }), { minLength: n, maxLength: n }));
+
+  // Regression: an inconsistent system (b not ⟂ the constants) ran to the iteration limit with ‖x‖ ≈ 1e34 and a
+  // residual of 1e18·‖b‖ (cg(neumann(6), [1, 2, 3, 4, 5, 6])), or broke down as 'indefinite' with x ≈ 6e32 (jacobiCg):
+  // pᵀAp reached the rounding level and α = ρ/pᵀAp blew x up. Now: breakdown 'singular', and x is the iterate of the
+  // smallest residual — never worse than x = 0.
+  it.each([['cg', cg], ['jacobiCg', jacobiCg]] as const)("%s: an inconsistent system is 'singular', x the iterate of the smallest residual", (_, solve) => {
+    fc.assert(fc.property(bs.filter((b) => b.reduce((a, v) => a + v, 0) !== 0), (b) => {
+      const n = b.length;
+      const r = solve(neumann(n), b, { maxIterations: 10 * n });
+      expectBreakdown(r, 'singular');
+      expect(r.iterations).toBe(r.history.length - 1);
+      expect(r.residualNorm).toBe(Math.min(...r.history));
+      // the recomputed residual of that x agrees with the recurrence's (no blow-up between them), and is at most ‖b‖
+      expect(r.trueResidualNorm).toBeLessThanOrEqual(1 + 1e-12);
+      expect(Math.abs(r.trueResidualNorm - r.residualNorm)).toBeLessThanOrEqual(1e-9);
+      // its null-space part stays put: the mean of x is that of the iterates before the blow-up, bounded by ‖A⁺‖·‖b‖ ≤ n²·‖b‖
+      const x = toArray(r.x);
+      const bNorm = Math.hypot(...b);
+      for (const v of x) expect(Math.abs(v)).toBeLessThanOrEqual(n ** 2 * bNorm);
+    }), { numRuns: 40, seed: 30 });
+  });
+
+  it('b in the null space: singular at once, x = 0', () => {
+    const r = cg(neumann(5), [3, 3, 3, 3, 3]);
+    expectBreakdown(r, 'singular');
+    expect([r.iterations, ...toArray(r.x)]).toEqual([0, 0, 0, 0, 0, 0]);
+  });
+
+  it('a consistent system (b ⟂ the constants) converges: no false singular', () => {
+    fc.assert(fc.property(bs, (c) => {
+      const mean = c.reduce((a, v) => a + v, 0) / c.length;
+      const b = c.map((v) => v - mean);
+      fc.pre(b.some((v) => v !== 0));
+      const r = cg(neumann(b.length), b, { tolerance: 1e-10, maxIterations: 10 * b.length });
+      expect(r.status).toBe('converged');
+    }), { numRuns: 40, seed: 31 });
   });
 });

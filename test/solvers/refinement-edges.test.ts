@@ -35,3 +35,38 @@ describe('iterative refinement, degenerate systems', () => {
     }
   });
 });
+
+describe('iterative refinement, the iteration limit', () => {
+  // Regression: maxIterations 0 reported 'iteration-limit' for a first solve whose residual is exactly zero, where cg,
+  // bicgstab and gmres report 'converged' for an x₀ that meets the tolerance, whatever their limit.
+  it('maxIterations 0: converged exactly when the first solve\'s backward error meets the tolerance', () => {
+    fc.assert(fc.property(
+      fc.integer({ min: 1, max: 4 }).chain((n) => fc.tuple(
+        fc.constant(n),
+        fc.array(fc.integer({ min: -3, max: 3 }), { minLength: n, maxLength: n }).filter((d) => d.every((v) => v !== 0)),
+        fc.array(fc.integer({ min: -64, max: 64 }), { minLength: n, maxLength: n }).filter((b) => b.some((v) => v !== 0)),
+      )),
+      fc.constantFrom('f32', 'f64' as const),
+      ([n, diagonal, b], factorization) => {
+        // A diagonal of powers of two: the LU solve is exact, so the residual is exactly zero.
+        const data = new Float64Array(n * n);
+        for (let i = 0; i < n; i++) data[i + i * n] = Math.sign(diagonal[i]!) * 2 ** diagonal[i]!;
+        const A = denseMatrix({ rows: n, cols: n, ld: n, data });
+        for (const tolerance of [0, 1e-10]) {
+          const r = iterativeRefinement(A, b, { factorization, maxIterations: 0, tolerance });
+          expect([r.status, r.breakdown, r.iterations, r.trueResidualNorm]).toEqual(['converged', undefined, 0, 0]);
+          for (let i = 0; i < n; i++) expect(r.x.get(i)).toBe(b[i]! / data[i + i * n]!);
+        }
+      },
+    ), { numRuns: 30, seed: 27 });
+  });
+
+  it('maxIterations 0 with a first solve that misses the tolerance is the iteration limit', () => {
+    // Hilbert-like 8×8: an fp32 LU leaves a backward error far above 1e-30.
+    const n = 8;
+    const data = Float64Array.from({ length: n * n }, (_, k) => 1 / ((k % n) + Math.floor(k / n) + 1));
+    const r = iterativeRefinement(denseMatrix({ rows: n, cols: n, ld: n, data }), new Array(n).fill(1), { maxIterations: 0, tolerance: 1e-30 });
+    expect([r.status, r.iterations]).toEqual(['iteration-limit', 0]);
+    expect(r.trueResidualNorm).toBeGreaterThan(0);
+  });
+});

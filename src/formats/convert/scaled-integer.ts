@@ -88,7 +88,10 @@ function fastNearest(approx: number, s: number): number | undefined {
  * ```
  */
 export function nearestIntegerOfQuotient(hi: number, lo: number, s: number): number {
-  const n = fastNearest(hi + lo, s);
+  const approx = hi + lo;
+  // Finite parts whose double sum overflows (hi = −MAX, lo = −ulp(hi)/2) are a finite value: decided exactly, as a
+  // quotient of it by a large scale can be small (it used to pass through as −∞ and saturate).
+  const n = Number.isFinite(approx) || !Number.isFinite(hi) || !Number.isFinite(lo) ? fastNearest(approx, s) : undefined;
   if (n !== undefined) return n;
   const h = rationalOfDouble(hi), l = rationalOfDouble(lo);
   return exactQuotient({ num: h.num * l.den + l.num * h.den, den: h.den * l.den }, s);
@@ -149,7 +152,9 @@ const mpPair = { hi: 0, lo: 0 };
  */
 export function nearestIntegerOfMpQuotient(v: ExactMpValue, s: number): number {
   v.toDoubleDouble(mpPair);
-  // A value beyond the doubles' range reads as ±∞ or 0 here; the exact path decides the latter.
-  const n = fastNearest(mpPair.hi + mpPair.lo, s);
+  // A value beyond the doubles' range reads as ±∞ or 0 here; the exact path decides both (an RNS 2^1030 under the
+  // scale 2^1000 is 2^30, not a saturation: it was stored as int32's maximum).
+  const approx = mpPair.hi + mpPair.lo;
+  const n = Number.isFinite(approx) ? fastNearest(approx, s) : undefined;
   return n !== undefined ? n : exactQuotient(v.toRational(), s);
 }
