@@ -15,7 +15,8 @@ const CLOSE = '/*/guard*/';
 const GUARDS = /\/\*guard\*\/[^]*?\/\*\/guard\*\//g;
 
 /**
- * Marks `statement` as a guard: it must change nothing unless the value it tests is non-finite (NaN or ±∞).
+ * Marks `statement` as a guard: it must change nothing unless the value it tests is non-finite (NaN or ±∞), or is
+ * a zero whose sign it fixes in a way that no sum from +0 needs (the double-double templates, dd-templates.ts).
  * @param statement - one complete statement (no guard markers inside)
  */
 export function guard(statement: string): string {

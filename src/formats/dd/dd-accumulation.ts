@@ -5,9 +5,8 @@
 import type { Accumulation } from '../../../kernels/shared/accumulation.js';
 import { gamma } from '../../../kernels/shared/accumulation.js';
 import type { Register } from '../common/format.js';
-import { twoProdErrorScaled } from './eft.js';
 import { checkCompensable } from './eft-templates.js';
-import { ddAddSource, ddAddNumberSource, ddTwoProdAccumulateSource, type DdPair } from './dd-templates.js';
+import { ddAddSource, ddAddNumberSource, ddTwoProdAccumulateSource, ddTemplateHelpers, type DdPair } from './dd-templates.js';
 import { DD_ADD_BOUND } from './bounds.js';
 
 /** The two double-double partial sums (A takes the next term, then A and B swap). */
@@ -68,7 +67,7 @@ export const ddAccumulation: Accumulation = {
     if (u < 2 ** -60) return { ofAbsSum: gamma(half + 1, u), ofResult: 0 };
     return { ofAbsSum: gamma(half, DD_ADD_BOUND) * (1 + u), ofResult: u };
   },
-  helpers: { ddTwoProdErrorScaled: twoProdErrorScaled },
+  helpers: ddTemplateHelpers,
   propagatesNonFinite: true,
 };
 

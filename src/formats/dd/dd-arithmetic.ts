@@ -8,12 +8,11 @@
 import type { ArithmeticFormat, Register, ValueKind, MpValueLike } from '../common/format.js';
 import { fail } from '../../core/errors.js';
 import { roundToOddDd } from '../convert/round-to-odd.js';
-import { twoProdErrorScaled } from './eft.js';
 import { ddMul } from './mul.js';
 import { ddDiv } from './div.js';
 import { ddSqrt } from './sqrt.js';
 import { builtinGpuArithmetic, BUILTIN_ARITHMETIC_GPU_FACTS } from '../common/gpu-facts.js';
-import { ddAddSource, ddSubSource, ddMulSource, ddMulAccumulateSource, ddTwoProdAccumulateSource, ddDivSource, ddSqrtSource, type DdPair } from './dd-templates.js';
+import { ddAddSource, ddSubSource, ddMulSource, ddMulAccumulateSource, ddTwoProdAccumulateSource, ddDivSource, ddSqrtSource, ddTemplateHelpers, type DdPair } from './dd-templates.js';
 
 /**
  * A double-double value as the core passes it around (kind `dd`): a normalised pair.
@@ -70,12 +69,13 @@ export const ddArithmetic: ArithmeticFormat<DdValue> = builtinGpuArithmetic({
   // On the GPU: the 112-bit register arithmetic of dd-gpu-wgsl.ts (u = 2^-110 per operation, inside DD_UNIT_ROUNDOFF);
   // `gpu` once the GPU backend loads.
   fromNumber: ddOfNumber,
-  toNumber: (v) => v.hi + v.lo,
+  // hi − (0 − lo): a zero lo keeps hi's zero (hi + lo turns (−0, +0) into +0).
+  toNumber: (v) => v.hi - (0 - v.lo),
   fromKind: ddOfKind,
   toKind: (kind, v, targetBits) => {
     switch (kind) {
       // Below 53 bits, round to odd first so the storage's rounding is the only one (no double rounding).
-      case 'number': return targetBits < 53 ? roundToOddDd(v.hi, v.lo) : v.hi + v.lo;
+      case 'number': return targetBits < 53 ? roundToOddDd(v.hi, v.lo) : v.hi - (0 - v.lo);
       case 'dd': return { hi: v.hi, lo: v.lo };
       case 'mp': return fail('INVALID_FORMAT', 'storage', 'of kind mp must be written through its own encode()', kind);
     }
@@ -97,7 +97,7 @@ export const ddArithmetic: ArithmeticFormat<DdValue> = builtinGpuArithmetic({
   emitExport: (d, s, targetBits) => {
     const [h, l] = source(s);
     switch (d.kind) {
-      case 'number': return targetBits < 53 ? `${d.names[0]} = roundToOddDd(${h}, ${l});` : `${d.names[0]} = ${h} + ${l};`;
+      case 'number': return targetBits < 53 ? `${d.names[0]} = roundToOddDd(${h}, ${l});` : `${d.names[0]} = ${h} - (0 - ${l});`;
       case 'dd': return `${d.names[0]} = ${h}; ${d.names[1]} = ${l};`;
       case 'mp': return `${d.names[0]}.setDd(${h}, ${l});`;
     }
@@ -119,7 +119,7 @@ export const ddArithmetic: ArithmeticFormat<DdValue> = builtinGpuArithmetic({
   },
   emitNeg: (d, a) => { const [h, l] = source(a); return `${pair(d)[0]} = -${h}; ${d.names[1]} = -${l};`; },
   emitFromNumber: (d, e) => `${pair(d)[0]} = ${e}; ${d.names[1]} = 0;`,
-  emitToNumber: (s) => { const [h, l] = source(s); return `(${h} + ${l})`; },
-  helpers: { ddMpRead: { hi: 0, lo: 0 }, ddTwoProdErrorScaled: twoProdErrorScaled, ddSqrtInto: ddSqrt, ddScratch: new Float64Array(2), roundToOddDd },
+  emitToNumber: (s) => { const [h, l] = source(s); return `(${h} - (0 - ${l}))`; },
+  helpers: { ...ddTemplateHelpers, ddMpRead: { hi: 0, lo: 0 }, ddSqrtInto: ddSqrt, roundToOddDd },
   takesNumberOperands: true,
 }, BUILTIN_ARITHMETIC_GPU_FACTS.dd);
