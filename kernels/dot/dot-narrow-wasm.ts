@@ -4,8 +4,8 @@
  * - two unscaled i8 operands: products and their sums are small integers, summed exactly in i32 lanes
  *   (i32x4.dot_i16x8_s) within a chunk and added to the partial sums at its end. Every partial sum stays an integer
  *   below 2^53 (n·2^14 for n < 2^39), so it is exact in any order: the same bits as the documented lane order.
- * - two 16-bit floats (fp16, bf16, scaled or not): a 16-byte load holds 8 elements; a shift or a mask turns the
- *   even and the odd ones into binary32 (no widening shuffles), and the eight partial sums are kept as
+ * - two 16-bit floats (fp16, bf16, scaled or not): a shift or a mask turns the even and the odd elements of a load
+ *   into binary32 (no widening shuffles), and the eight partial sums are kept as
  *   (p₀, p₂), (p₄, p₆), (p₁, p₃), (p₅, p₇) — element i still goes into partial sum i mod 8, in order, with the same
  *   roundings. Two unscaled fp16 operands multiply in
  *   binary32: 11-bit significands make a 22-bit product, within binary32's normal range (2^-48 … 2^32), so the
@@ -81,39 +81,45 @@ function halfChunk(xName: string, scaledX: boolean, yName: string, scaledY: bool
   const i = l.local(I32);
   const acc = l.locals_(V128, 4);
   const [raw, v, w, scaleX, scaleY] = [l.local(V128), l.local(V128), l.local(V128), l.local(V128), l.local(V128)];
-  // Decoded binary32 of the step: x even, x odd, y even, y odd (two unscaled fp16: the products, even and odd).
-  const d = l.locals_(V128, 4);
+  // Binary32 vectors of the step whose lanes 0, 1 are its terms: x at d + 2·odd + high, y at d + 4 + 2·odd + high
+  // (high: elements 4–7). Two unscaled fp16: the products at d + 2·odd + high.
+  const d = l.locals_(V128, 8);
   const k = l.locals_(V128, 6);
   const [mask, sign, rebias, infinite, exponent, highHalf] = [k, k + 1, k + 2, k + 3, k + 4, k + 5];
   const fused = xName === 'f16' && yName === 'f16' && !scaledX && !scaledY;
-  // The binary32 of the f16 or bf16 in the top half of each i32 lane on the stack (`odd`: the low half holds
-  // another element, masked off). fp16: sign | (exponent and significand at binary32's places) × 2^112, with an
-  // all-ones exponent or-ed in for Inf and NaN (exponent 31, which the product puts at or above 2^16).
-  const decode = (name: string, odd: boolean): Code => name === 'bf16' ? (odd ? [op.get(highHalf), s(SIMD.and)] : []) : [
+  // The binary32 of the fp16 in the top half of each i32 lane on the stack (the low half may hold another element):
+  // sign | (exponent and significand at binary32's places) × 2^112, with an all-ones exponent or-ed in for Inf and
+  // NaN (exponent 31, which the product puts at or above 2^16).
+  const decode: Code = [
     op.tee(v), op.get(sign), s(SIMD.and),
     op.get(v), op.i32(3), s(I32X4_SHR_U), op.get(mask), s(SIMD.and), op.get(rebias), s(SIMD.f32x4Mul), op.tee(w),
     op.get(w), op.get(infinite), s(F32X4_GE), op.get(exponent), s(SIMD.and), s(SIMD.or), s(SIMD.or),
   ];
-  // Even elements: the low 16 bits of each lane moved up; odd ones: the lane as is.
-  const read = (p: number, name: string, at: number): Code => [
-    op.get(p), op.simdMem(SIMD.load, 0), op.tee(raw), op.i32(16), s(SIMD.i32x4Shl), decode(name, false), op.set(at),
-    op.get(raw), decode(name, true), op.set(at + 1),
+  // Lanes 2, 3 of local t moved to lanes 0, 1 of local t + 1.
+  const high = (t: number): Code => [op.get(t), op.get(t), shuffle(HIGH64), op.set(t + 1)];
+  // Even elements: the low 16 bits of each i32 lane moved up; odd ones: the lane as is. bf16 is the top half of a
+  // binary32: two 8-byte loads (elements 0–3, 4–7) put the terms in lanes 0, 1 without a shuffle.
+  const read = (p: number, name: string, at: number): Code => name === 'bf16'
+    ? [0, 1].map((h) => [
+      op.get(p), op.simdMem(SIMD.load64Zero, 0, 8 * h), op.tee(raw), op.i32(16), s(SIMD.i32x4Shl), op.set(at + h),
+      op.get(raw), op.get(highHalf), s(SIMD.and), op.set(at + 2 + h),
+    ])
+    : [
+      op.get(p), op.simdMem(SIMD.load, 0), op.tee(raw), op.i32(16), s(SIMD.i32x4Shl), decode, op.set(at),
+      op.get(raw), decode, op.set(at + 2), fused ? [] : [high(at), high(at + 2)],
+    ];
+  // Lanes 0, 1 of f32x4 local `t` as f64x2, times the scale when there is one.
+  const wide = (t: number, scale: number): Code => [
+    op.get(t), s(SIMD.f64x2PromoteLowF32x4), scale >= 0 ? [op.get(scale), s(SIMD.f64x2Mul)] : [],
   ];
-  // Lanes 0, 1 (high: 2, 3) of f32x4 local `t` as f64x2, times the scale when there is one.
-  const wide = (t: number, high: boolean, scale: number): Code => [
-    op.get(t), high ? [op.get(t), shuffle(HIGH64)] : [], s(SIMD.f64x2PromoteLowF32x4),
-    scale >= 0 ? [op.get(scale), s(SIMD.f64x2Mul)] : [],
-  ];
-  const term = (odd: number, high: boolean): Code => fused
-    ? wide(d + odd, high, -1)
-    : [wide(d + odd, high, scaledX ? scaleX : -1), wide(d + 2 + odd, high, scaledY ? scaleY : -1), s(SIMD.f64x2Mul)];
+  const term = (o: number): Code => fused
+    ? wide(d + o, -1)
+    : [wide(d + o, scaledX ? scaleX : -1), wide(d + 4 + o, scaledY ? scaleY : -1), s(SIMD.f64x2Mul)];
   // acc: (p₀, p₂), (p₄, p₆), (p₁, p₃), (p₅, p₇), kept in memory as they are (NARROW_16_LANES).
   const step = [
-    read(px, xName, d), read(py, yName, d + 2),
-    fused ? [0, 1].map((t) => [op.get(d + t), op.get(d + 2 + t), s(SIMD.f32x4Mul), op.set(d + t)]) : [],
-    ([[0, false], [0, true], [1, false], [1, true]] as const).map(([odd, high], a) => [
-      op.get(acc + a), term(odd, high), s(SIMD.f64x2Add), op.set(acc + a),
-    ]),
+    read(px, xName, d), read(py, yName, d + 4),
+    fused ? [0, 2].map((o) => [op.get(d + o), op.get(d + 4 + o), s(SIMD.f32x4Mul), op.set(d + o), high(d + o)]) : [],
+    [0, 1, 2, 3].map((o) => [op.get(acc + o), term(o), s(SIMD.f64x2Add), op.set(acc + o)]),
   ];
   // The constants go through memory (stored, then loaded once): splats of constants are rebuilt by the engine at
   // every step of the loop, where loads stay before it.
