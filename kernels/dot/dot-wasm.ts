@@ -13,12 +13,15 @@ import type { Accessor } from '../../accessors/accessor.js';
 import { F64, I32, V128, encodeModule, op, SIMD } from '../../src/backends/wasm/wasm-encoder.js';
 import { LANES, WasmLocals, operandLocals, operandParams, operandSetup, stepLoop } from '../../src/backends/wasm/wasm-function.js';
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
+import { NARROW_16_LANES, narrowDotChunk, narrowPadding } from './dot-narrow-wasm.js';
 import { CHUNK, scaleOf, streamPairs, type WasmStorage, wasmStorageOf, laneSum, laneSumF32 } from '../../src/backends/wasm/wasm-storage.js';
 
 /** Byte address of the four f64x2 accumulators. */
 const ACC = 0;
 /** Byte addresses of the staged chunks of x and y. */
 const X_AT = 64, Y_AT = X_AT + CHUNK * 8;
+/** Byte address of 96 bytes of constants for the narrow-pair chunks (kernels/dot/dot-narrow-wasm.ts). */
+const CONSTANTS_AT = Y_AT + CHUNK * 8;
 
 /**
  * A compiled DOT chunk: adds Σ x·y over `n` staged elements (a multiple of 8) into the accumulators at byte
@@ -57,12 +60,14 @@ export function dotChunk(sx: WasmStorage, scaledX: boolean, sy: WasmStorage, sca
  */
 export function wasmDot(x: Accessor<1, any>, y: Accessor<1, any>, n: number, lanes: 'f64' | 'f32' = 'f64'): number {
   const sx = wasmStorageOf(x) as WasmStorage, sy = wasmStorageOf(y) as WasmStorage;
-  const f = dotChunk(sx, !!x.scale, sy, !!y.scale, lanes);
+  const narrow = lanes === 'f64' ? narrowDotChunk(sx, !!x.scale, sy, !!y.scale, CONSTANTS_AT) : null;
+  const f = narrow ?? dotChunk(sx, !!x.scale, sy, !!y.scale, lanes);
   const scaleX = scaleOf(x), scaleY = scaleOf(y);
-  reserveBytes(Y_AT + CHUNK * 8);
+  reserveBytes(CONSTANTS_AT + 96);
   const buffer = wasmMemory().buffer as ArrayBuffer;
   const acc = lanes === 'f64' ? new Float64Array(buffer, ACC, 8) : new Float32Array(buffer, ACC, 8);
   acc.fill(0);
-  streamPairs(x, y, n, X_AT, Y_AT, (padded) => f(X_AT, scaleX, Y_AT, scaleY, padded));
+  streamPairs(x, y, n, X_AT, Y_AT, (padded) => f(X_AT, scaleX, Y_AT, scaleY, padded), narrow ? narrowPadding(sx) : 8);
+  if (narrow && sx.name !== 'i8') return laneSum(Float64Array.from(NARROW_16_LANES, (m) => acc[m]!));
   return acc instanceof Float64Array ? laneSum(acc) : laneSumF32(acc);
 }

@@ -265,16 +265,16 @@ export function stageVector(a: Accessor<1, any>, from: number, count: number, ad
 
 /**
  * Streams the first n elements of x and y through WebAssembly memory a chunk at a time (as many as the wider storage
- * fits in {@link CHUNK} doubles): each chunk staged at `xAt` and `yAt`, zero-padded to a multiple of 8, then `run`
- * with that padded count (the caller checked {@link wasmStorageOf} for both). For the two-operand reductions (DOT
- * in fp64 and in double-double).
+ * fits in {@link CHUNK} doubles): each chunk staged at `xAt` and `yAt`, zero-padded to a multiple of `align` (8, or
+ * 16: a power of two dividing the chunk), then `run` with that padded count (the caller checked
+ * {@link wasmStorageOf} for both). For the two-operand reductions (DOT in fp64 and in double-double).
  */
-export function streamPairs(x: Accessor<1, any>, y: Accessor<1, any>, n: number, xAt: number, yAt: number, run: (padded: number) => void): void {
+export function streamPairs(x: Accessor<1, any>, y: Accessor<1, any>, n: number, xAt: number, yAt: number, run: (padded: number) => void, align = 8): void {
   const buffer = wasmMemory().buffer as ArrayBuffer;
   const chunk = chunkElements(wasmStorageOf(x) as WasmStorage, wasmStorageOf(y) as WasmStorage);
   for (let from = 0; from < n; from += chunk) {
     const count = Math.min(chunk, n - from);
-    const padded = (count + 7) & ~7;
+    const padded = (count + align - 1) & -align;
     stageVector(x, from, count, xAt, padded, buffer);
     stageVector(y, from, count, yAt, padded, buffer);
     run(padded);

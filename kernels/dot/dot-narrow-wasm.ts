@@ -1,0 +1,136 @@
+/**
+ * DOT chunks for pairs of narrow storages in fp64 arithmetic, where the general chunk (kernels/dot/dot-wasm.ts)
+ * is bound by its decoders' shuffles and conversions rather than by memory:
+ * - two unscaled i8 operands: products and their sums are small integers, summed exactly in i32 lanes
+ *   (i32x4.dot_i16x8_s) within a chunk and added to the partial sums at its end. Every partial sum stays an integer
+ *   below 2^53 (n·2^14 for n < 2^39), so it is exact in any order: the same bits as the documented lane order.
+ * - two 16-bit floats (fp16, bf16, scaled or not): a shift or a mask turns the even and the odd elements of a load
+ *   into binary32 (no widening shuffles), and the eight partial sums are kept as
+ *   (p₀, p₂), (p₄, p₆), (p₁, p₃), (p₅, p₇) — element i still goes into partial sum i mod 8, in order, with the same
+ *   roundings. Two unscaled fp16 operands multiply in
+ *   binary32: 11-bit significands make a 22-bit product, within binary32's normal range (2^-48 … 2^32), so the
+ *   product is exact — the double product the JavaScript computes.
+ * @module
+ */
+import { F64, I32, V128, encodeModule, op, SIMD } from '../../src/backends/wasm/wasm-encoder.js';
+import { WasmLocals, countLoop } from '../../src/backends/wasm/wasm-function.js';
+import { wasmExports } from '../../src/backends/wasm/wasm-runtime.js';
+import type { WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
+import type { DotChunk } from './dot-wasm.js';
+
+const [I8X16_SHUFFLE, I16X8_EXTEND_HIGH_I8X16_S, I32X4_SHR_U, I32X4_ADD, I32X4_DOT_I16X8_S, F32X4_GE] = [0x0d, 0x88, 0xad, 0xae, 0xba, 0x46];
+/** Instructions as nested arrays of bytes (flattened by {@link bytes}), which keeps the generators short. */
+type Code = number | readonly Code[];
+const bytes = (code: Code): number[] => ([code] as unknown[]).flat(99) as number[];
+const s = (code: number): Code => op.simd(code);
+const HIGH64 = [8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31];
+const shuffle = (pattern: readonly number[]): Code => op.simd(I8X16_SHUFFLE, ...pattern);
+const splat = (k: number): Code => [op.i32(k | 0), s(SIMD.i32x4Splat)];
+
+/**
+ * The narrow-pair chunk for these storages, or null where the general chunk runs (padding: {@link narrowPadding});
+ * `scratch`: the byte address of 96 bytes it may use for its constants.
+ */
+export function narrowDotChunk(sx: WasmStorage, scaledX: boolean, sy: WasmStorage, scaledY: boolean, scratch: number): DotChunk | null {
+  if (sx.name === 'i8' && sy.name === 'i8' && !scaledX && !scaledY) return wasmExports('dot i8·i8', 'the DOT kernel', int8Chunk).dot as DotChunk;
+  const half = (t: WasmStorage): boolean => t.name === 'f16' || t.name === 'bf16';
+  if (!half(sx) || !half(sy)) return null;
+  const key = `dot-16 ${sx.name}${scaledX ? '*s' : ''} ${sy.name}${scaledY ? '*s' : ''} @${scratch}`;
+  return wasmExports(key, 'the DOT kernel', () => halfChunk(sx.name, scaledX, sy.name, scaledY, scratch)).dot as DotChunk;
+}
+
+/**
+ * Where the fp16/bf16 chunks keep partial sum k in the eight doubles of the accumulator memory (its index there):
+ * (p₀, p₂), (p₄, p₆), (p₁, p₃), (p₅, p₇). The i8 chunk keeps exact integers, whose order does not matter.
+ */
+export const NARROW_16_LANES = [0, 4, 1, 5, 2, 6, 3, 7];
+
+/** Elements a narrow-pair chunk takes per step (the staged count is padded to a multiple of it). */
+export function narrowPadding(sx: WasmStorage): number {
+  return sx.name === 'i8' ? 16 : 8;
+}
+
+function int8Chunk(): Uint8Array {
+  const l = new WasmLocals();
+  const [px, , py, , n] = [l.param(I32), l.param(F64), l.param(I32), l.param(F64), l.param(I32)];
+  const [i, sum] = [l.local(I32), l.local(V128)];
+  const product = (half: number): Code => [
+    op.get(px), op.simdMem(SIMD.load, 0), s(half), op.get(py), op.simdMem(SIMD.load, 0), s(half), s(I32X4_DOT_I16X8_S),
+  ];
+  const step = [op.get(sum), product(SIMD.i16x8ExtendLowI8x16s), s(I32X4_ADD), product(I16X8_EXTEND_HIGH_I8X16_S), s(I32X4_ADD), op.set(sum)];
+  // The four i32 lanes (each below 2^28: 2^14 per product) added exactly to partial sums 0–3.
+  const addLanes = (at: number, lanes: Code): Code => [
+    op.i32(0), op.i32(0), op.simdMem(SIMD.load, 0, at), lanes, s(SIMD.f64x2ConvertLowI32x4s), s(SIMD.f64x2Add), op.simdMem(SIMD.store, 0, at),
+  ];
+  const body = [
+    splat(0), op.set(sum),
+    loopOf(i, n, 16, [px, py], 16, step),
+    addLanes(0, op.get(sum)), addLanes(16, [op.get(sum), op.get(sum), shuffle(HIGH64)]),
+  ];
+  return encodeModule([l.function('dot', [], bytes(body))], 1);
+}
+
+/** `for (i = 0; i < n; i += step) { body; every pointer += size }`. */
+function loopOf(i: number, n: number, step: number, pointers: readonly number[], size: number, body: Code): Code {
+  return countLoop(i, n, step, bytes([body, pointers.map((p) => [op.get(p), op.i32(size), op.i32Add(), op.set(p)])]));
+}
+
+function halfChunk(xName: string, scaledX: boolean, yName: string, scaledY: boolean, scratch: number): Uint8Array {
+  const l = new WasmLocals();
+  const [px, sxp, py, syp, n] = [l.param(I32), l.param(F64), l.param(I32), l.param(F64), l.param(I32)];
+  const i = l.local(I32);
+  const acc = l.locals_(V128, 4);
+  const [raw, v, w, scaleX, scaleY] = [l.local(V128), l.local(V128), l.local(V128), l.local(V128), l.local(V128)];
+  // Binary32 vectors of the step whose lanes 0, 1 are its terms: x at d + 2·odd + high, y at d + 4 + 2·odd + high
+  // (high: elements 4–7). Two unscaled fp16: the products at d + 2·odd + high.
+  const d = l.locals_(V128, 8);
+  const k = l.locals_(V128, 6);
+  const [mask, sign, rebias, infinite, exponent, highHalf] = [k, k + 1, k + 2, k + 3, k + 4, k + 5];
+  const fused = xName === 'f16' && yName === 'f16' && !scaledX && !scaledY;
+  // The binary32 of the fp16 in the top half of each i32 lane on the stack (the low half may hold another element):
+  // sign | (exponent and significand at binary32's places) × 2^112, with an all-ones exponent or-ed in for Inf and
+  // NaN (exponent 31, which the product puts at or above 2^16).
+  const decode: Code = [
+    op.tee(v), op.get(sign), s(SIMD.and),
+    op.get(v), op.i32(3), s(I32X4_SHR_U), op.get(mask), s(SIMD.and), op.get(rebias), s(SIMD.f32x4Mul), op.tee(w),
+    op.get(w), op.get(infinite), s(F32X4_GE), op.get(exponent), s(SIMD.and), s(SIMD.or), s(SIMD.or),
+  ];
+  // Lanes 2, 3 of local t moved to lanes 0, 1 of local t + 1.
+  const high = (t: number): Code => [op.get(t), op.get(t), shuffle(HIGH64), op.set(t + 1)];
+  // Even elements: the low 16 bits of each i32 lane moved up; odd ones: the lane as is. bf16 is the top half of a
+  // binary32: two 8-byte loads (elements 0–3, 4–7) put the terms in lanes 0, 1 without a shuffle.
+  const read = (p: number, name: string, at: number): Code => name === 'bf16'
+    ? [0, 1].map((h) => [
+      op.get(p), op.simdMem(SIMD.load64Zero, 0, 8 * h), op.tee(raw), op.i32(16), s(SIMD.i32x4Shl), op.set(at + h),
+      op.get(raw), op.get(highHalf), s(SIMD.and), op.set(at + 2 + h),
+    ])
+    : [
+      op.get(p), op.simdMem(SIMD.load, 0), op.tee(raw), op.i32(16), s(SIMD.i32x4Shl), decode, op.set(at),
+      op.get(raw), decode, op.set(at + 2), fused ? [] : [high(at), high(at + 2)],
+    ];
+  // Lanes 0, 1 of f32x4 local `t` as f64x2, times the scale when there is one.
+  const wide = (t: number, scale: number): Code => [
+    op.get(t), s(SIMD.f64x2PromoteLowF32x4), scale >= 0 ? [op.get(scale), s(SIMD.f64x2Mul)] : [],
+  ];
+  const term = (o: number): Code => fused
+    ? wide(d + o, -1)
+    : [wide(d + o, scaledX ? scaleX : -1), wide(d + 4 + o, scaledY ? scaleY : -1), s(SIMD.f64x2Mul)];
+  // acc: (p₀, p₂), (p₄, p₆), (p₁, p₃), (p₅, p₇), kept in memory as they are (NARROW_16_LANES).
+  const step = [
+    read(px, xName, d), read(py, yName, d + 4),
+    fused ? [0, 2].map((o) => [op.get(d + o), op.get(d + 4 + o), s(SIMD.f32x4Mul), op.set(d + o), high(d + o)]) : [],
+    [0, 1, 2, 3].map((o) => [op.get(acc + o), term(o), s(SIMD.f64x2Add), op.set(acc + o)]),
+  ];
+  // The constants go through memory (stored, then loaded once): splats of constants are rebuilt by the engine at
+  // every step of the loop, where loads stay before it.
+  const constants = [0x0fffe000, 0x80000000, 0x77800000 /* 2^112 */, 0x47800000 /* 2^16 */, 0x7f800000, 0xffff0000].map((c, t) => [
+    op.i32(scratch), splat(c), op.simdMem(SIMD.store, 0, 16 * t), op.i32(scratch), op.simdMem(SIMD.load, 0, 16 * t), op.set(k + t),
+  ]);
+  const body = [
+    [[sxp, scaleX], [syp, scaleY]].map(([param, local]) => [op.get(param!), s(SIMD.f64x2Splat), op.set(local!)]),
+    constants, [0, 1, 2, 3].map((a) => [op.i32(0), op.simdMem(SIMD.load, 0, 16 * a), op.set(acc + a)]),
+    loopOf(i, n, 8, [px, py], 16, step),
+    [0, 1, 2, 3].map((a) => [op.i32(0), op.get(acc + a), op.simdMem(SIMD.store, 0, 16 * a)]),
+  ];
+  return encodeModule([l.function('dot', [], bytes(body))], 1);
+}
