@@ -29,6 +29,7 @@ import type { GpuArithmetic, GpuRegister } from '../../src/backends/webgpu/arith
 import type { DeviceArray } from '../../src/backends/webgpu/device-array.js';
 import { arrayArgs, kernelSource, mulAddGroup } from '../../src/backends/webgpu/kernel-common.js';
 import type { WorkgroupSettings } from '../../src/backends/webgpu/gpujs-extensions.js';
+import { ifNonFinite, substitutionLines } from './trsv-substitution-source.js';
 
 /** Rows of a diagonal block and of a tile. */
 export const TRSV_TILE = 64;
@@ -43,6 +44,8 @@ const KEY_MIX = 1540483477;
 export interface WalkerShape {
   readonly lowerOp: boolean;
   readonly trans: boolean;
+  /** Unit diagonal (the substitution path does not divide). */
+  readonly unit: boolean;
 }
 
 /** Word k of a register as an f32 expression. */
@@ -242,10 +245,19 @@ export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: W
   body.push(...reduceQuarters('y0', 'xv'));
   for (let k = 0; k < c; k++) body.push(`mpSharedSet(4, (mpImod(step, ${lead}) * ${T} + r) * ${c} + ${k}, ${word(arithmetic, 'xv', k)});`, `mpAtomicStore(XAtomic[row * ${c} + ${k}], mpBits(${word(arithmetic, 'xv', k)}));`);
   body.push(...publish('xBase', 'row', 'xv'));
+  // A non-finite x is where multiplying by the inverse stops being substitution (./trsv-substitution-source.ts):
+  // marked here (a bit test), acted on once after the walk.
+  body.push('if (row < n) {', ...ifNonFinite(arithmetic, 'xv', 'mpSharedIntSet(1, 3, 1);'), '}');
   body.push('}');
   // The next step's loads (after the product consumed piv: every thread is past its last use of them).
   body.push(...prefetch('mpImin(step + 1, blocks - 1)', 'n'));
   body.push('}');
+  // Rows are owned as in the walk (row mod 64 by thread q = 0 of it), so each x word is stored by one thread only.
+  const readB = (i: string, dst: string): string[] => {
+    const rb = words.emitRead('R', i, `${dst}r`, arithmetic);
+    return [rb.code, `let ${dst} = ${arithmetic.literal(0)};`, arithmetic.assign(dst, rb.register)];
+  };
+  body.push('if (mpSharedIntUniform(1, 3) !== 0) {', ...substitutionLines(arithmetic, A, shape, { owners: T, broadcast: 3, readB }), '}');
   // ---- the helpers ----
   body.push('} else {', `const hs = ticket + ${lead};`, 'if (hs < blocks) {', `const row = ${order('hs')} * ${T} + r;`, ...declareChains('acc'), 'let ok = 1.0;');
   body.push(`for (let s2 = mpI32(0); s2 < hs - ${lead}; s2 = s2 + 1) {`, `const jb = ${order('s2')} * ${T};`, 'let mine = 0.0;', 'let done = 0.0;');
