@@ -293,7 +293,9 @@ describe('backend gpu against the CPU on random calls', () => {
     await fc.assert(fc.asyncProperty(
       fc.integer({ min: 1, max: 4 }).chain((n) => fc.tuple(matSpec(n, n), vecSpec(fc.constant(n)))),
       arithmetic, fc.constantFrom<'U' | 'L'>('U', 'L'), fc.constantFrom<'N' | 'T'>('N', 'T'), fc.constantFrom<'N' | 'U'>('N', 'U'),
-      async ([As, xs], ar, uplo, trans, diag) => {
+      // The one-dispatch solve (64) or the blocked one (128), whose redo pass reads b from x's storage.
+      fc.constantFrom(64, 128),
+      async ([As, xs], ar, uplo, trans, diag, blockSize) => {
         // A well-conditioned diagonal (so that the bounds say something) unless a special value was drawn for it.
         const vals = As.values.map((v, k) => (k % (As.rows + 1) === 0 && Number.isFinite(v) ? 4 + v : v));
         const spec = { ...As, values: vals };
@@ -302,7 +304,7 @@ describe('backend gpu against the CPU on random calls', () => {
         const gpuOps = make();
         const options = ar ? { arithmetic: ar } : {};
         const cpu = await attempt(() => trsv({ A: cpuOps.A, x: cpuOps.x.r, uplo, trans, diag }, options));
-        const gpu = await attempt(() => trsv({ A: gpuOps.A, x: gpuOps.x.r, uplo, trans, diag }, { ...options, backend: 'gpu', strict: true }));
+        const gpu = await attempt(() => trsv({ A: gpuOps.A, x: gpuOps.x.r, uplo, trans, diag }, { ...options, backend: 'gpu', strict: true, blockSize }));
         if ('error' in cpu || 'error' in gpu) {
           const [ce, ge] = ['error' in cpu ? cpu.error : 'ran', 'error' in gpu ? gpu.error : 'ran'];
           if (ce !== 'ran' || !GPU_REFUSALS.has(ge)) expect(ge).toBe(ce);
@@ -310,7 +312,7 @@ describe('backend gpu against the CPU on random calls', () => {
         }
         // A posteriori bounds: each run's own (the GPU's bounds its block-inverse algorithm).
         const bc = trsvBound({ A: cpuOps.A, x: cpuOps.x.r, uplo, trans, diag }, options);
-        const bg = trsvBound({ A: gpuOps.A, x: gpuOps.x.r, uplo, trans, diag }, { ...options, backend: 'gpu' });
+        const bg = trsvBound({ A: gpuOps.A, x: gpuOps.x.r, uplo, trans, diag }, { ...options, backend: 'gpu', blockSize });
         expectSameVector('x', gpuOps.x, cpuOps.x, bc.map((b, i) => b + bg[i]!));
       },
     ), { numRuns: Math.ceil(RUNS / 2.5) });
