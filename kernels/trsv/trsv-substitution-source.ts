@@ -22,6 +22,19 @@ import type { BoundArray } from '../../src/backends/webgpu/program.js';
 /** binary32's exponent field: all ones for ±∞ and NaN. */
 const EXPONENT_MASK = 2139095040;
 
+/**
+ * The bits of the smallest binary32 that x's storage rounds to ±∞, for storages whose range ends below binary32's
+ * (f16: 65520, bf16: (2 − 2^-8)·2^127); undefined for the others (and for scaled storage). The CPU stores each x_i
+ * before a later row reads it, so a row that overflows x's storage reaches the later rows as ±∞: where a computed x
+ * reaches this, the solve redoes as for a non-finite x, and the redo stores ±∞ for it.
+ * @param x - the solve's x
+ * @returns the bits, or undefined
+ */
+export function storageOverflowBits(x: DeviceArray): number | undefined {
+  if (x.rangeScale || x.format.scaled) return undefined;
+  return x.format.name === 'f16' ? 0x477ff000 : x.format.name === 'bf16' ? 0x7f7f8000 : undefined;
+}
+
 /** Invocations of the workgroup of {@link substitutionRedoSource}. */
 export const REDO_WORKGROUP = 256;
 
@@ -40,6 +53,8 @@ export interface SubstitutionPlace {
   readonly broadcast: number;
   /** `let <dst> = …;` lines: b_i as a register of the arithmetic. */
   readB(i: string, dst: string): string[];
+  /** {@link storageOverflowBits} of x. */
+  readonly overflow?: number;
 }
 
 /**
@@ -60,9 +75,11 @@ export function substitutionHolds(arithmetic: GpuArithmetic): boolean {
  * @param then - the statement
  * @returns the lines
  */
-export function ifNonFinite(arithmetic: GpuArithmetic, name: string, then: string): string[] {
+export function ifNonFinite(arithmetic: GpuArithmetic, name: string, then: string, overflow?: number): string[] {
   const c = arithmetic.components;
-  return Array.from({ length: c }, (_, k) => `if (mpAnd(mpBits(${c === 1 ? name : `${name}[${k}]`}), ${EXPONENT_MASK}) === ${EXPONENT_MASK}) { ${then} }`);
+  const lines = Array.from({ length: c }, (_, k) => `if (mpAnd(mpBits(${c === 1 ? name : `${name}[${k}]`}), ${EXPONENT_MASK}) === ${EXPONENT_MASK}) { ${then} }`);
+  if (overflow !== undefined) lines.push(`if (Math.abs(${c === 1 ? name : `${name}[0]`}) >= mpFloat(${overflow})) { ${then} }`);
+  return lines;
 }
 
 /**
@@ -101,6 +118,12 @@ export function substitutionLines(arithmetic: GpuArithmetic, A: DeviceArray, sha
     lines.push(`let sbd = ${arithmetic.literal(1)};`, rd.code, arithmetic.assign('sbd', rd.register), arithmetic.declareDiv('sbx', arithmetic.register('sbt'), arithmetic.register('sbd')));
     x = 'sbx';
   }
+  if (place.overflow !== undefined) {
+    // What the CPU's store of x_j gives a later row: ±∞ from the storage's overflow (sign bit | all-ones exponent).
+    const head = c === 1 ? x : `${x}[0]`;
+    const inf = `mpFloat(mpXor(mpAnd(mpBits(${head}), -2147483648), ${EXPONENT_MASK}))`;
+    lines.push(`if (Math.abs(${head}) >= mpFloat(${place.overflow})) {`, c === 1 ? `${x} = ${inf};` : `${x} = [${inf}, 0.0];`, '}');
+  }
   lines.push(...store('sbj', x), ...Array.from({ length: c }, (_, k) => `mpSharedSet(${place.broadcast}, sbh * ${c} + ${k}, ${word(x, k)});`), '}');
   // Slots alternate: x_j is read before the barrier of step s + 1, written again only after it.
   lines.push('mpBarrier();', `let sbxj = ${c === 1 ? `mpShared(${place.broadcast}, sbh)` : `[${Array.from({ length: c }, (_, k) => `mpShared(${place.broadcast}, sbh * ${c} + ${k})`).join(', ')}]`};`);
@@ -128,9 +151,9 @@ export function substitutionRedoSource(arithmetic: GpuArithmetic, A: DeviceArray
   const check = c === 1 ? 'mpFloat(mpAtomicLoad(XAtomic[i]))' : `[${Array.from({ length: c }, (_, k) => `mpFloat(mpAtomicLoad(XAtomic[i * ${c} + ${k}]))`).join(', ')}]`;
   const body = [
     'const l = mpLocalId();',
-    `for (let i = mpI32(l); i < n; i = i + ${REDO_WORKGROUP}) {`, `let xi = ${check};`, ...ifNonFinite(arithmetic, 'xi', 'mpSharedIntSet(0, 0, 1);'), '}',
+    `for (let i = mpI32(l); i < n; i = i + ${REDO_WORKGROUP}) {`, `let xi = ${check};`, ...ifNonFinite(arithmetic, 'xi', 'mpSharedIntSet(0, 0, 1);', storageOverflowBits(B)), '}',
     'if (mpSharedIntUniform(0, 0) !== 0) {',
-    ...substitutionLines(arithmetic, A, shape, { owners: REDO_WORKGROUP, broadcast: 1, readB }),
+    ...substitutionLines(arithmetic, A, shape, { owners: REDO_WORKGROUP, broadcast: 1, readB, overflow: storageOverflowBits(B) }),
     '}',
     arithmetic.declareZero('unused'), `return ${arithmetic.returnValue('unused')};`,
   ];

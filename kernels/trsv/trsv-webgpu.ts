@@ -32,7 +32,7 @@ import { checkOutputBinding, throughPackedOutput } from '../../src/backends/webg
 import { tuningGeneration, tuningKnob } from '../../src/backends/webgpu/tuning-knobs.js';
 import { TRSV_HEADER_WORDS, TRSV_TILE, TRSV_WORKGROUP, walkerHolds, walkerSource } from './trsv-walker-source.js';
 import { checkGpuOptions } from '../../src/backends/backend.js';
-import { REDO_WORKGROUP, substitutionHolds, substitutionRedoBindings, substitutionRedoSource } from './trsv-substitution-source.js';
+import { REDO_WORKGROUP, storageOverflowBits, substitutionHolds, substitutionRedoBindings, substitutionRedoSource } from './trsv-substitution-source.js';
 import { readsTransposed, transposedDeviceMatrix } from '../gemv/transposed-device-matrix.js';
 
 /**
@@ -356,7 +356,7 @@ async function buildSolvePasses(runtime: GpuRuntime, args: GpuTrsvArgs, shape: S
   }
   // x is still b here (the solve writes `out`): the redo reads b from it.
   if (substitutionHolds(arithmetic) && perBinding === Infinity) {
-    const redo = memo(`trsvR|${arithmetic.name}|${readKey(A.data)}|${readKey(x)}|${x.isView}|${shape.lowerOp}|${shape.trans}|${shape.unit}`, () => substitutionRedoSource(arithmetic, A.data, x, shape));
+    const redo = memo(`trsvR|${arithmetic.name}|${readKey(A.data)}|${readKey(x)}|${x.isView}|${storageOverflowBits(x)}|${shape.lowerOp}|${shape.trans}|${shape.unit}`, () => substitutionRedoSource(arithmetic, A.data, x, shape));
     const program = await getProgram(context, { source: redo.source, args: redo.args, components: c, workgroup: redo.workgroup });
     const { arrays, scalars } = substitutionRedoBindings(A.data, x, { buffer: xw }, n, A.ld);
     passes.push({ pass: { program, arrays, scalars, output: { buffer: scratch[4]! }, threads: REDO_WORKGROUP }, cache: caches[slot++]! });
@@ -419,7 +419,8 @@ async function walkerSolve(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape,
   let passes = lists.get(x.buffer);
   if (!passes) {
     const chains = tuning('MODPREC_TRSV_CHAINS', 4);
-    const spec = memo(`trsvW|${arithmetic.name}|${readKey(A.data)}|${shape.lowerOp}|${shape.trans}|${shape.unit}|${lead}|${chains}`, () => walkerSource(arithmetic, A.data, shape, lead, chains));
+    const overflow = storageOverflowBits(x);
+    const spec = memo(`trsvW|${arithmetic.name}|${readKey(A.data)}|${shape.lowerOp}|${shape.trans}|${shape.unit}|${lead}|${chains}|${overflow}`, () => walkerSource(arithmetic, A.data, shape, lead, chains, overflow));
     const program = await getProgram(context, { source: spec.source, args: spec.args, components: c, workgroup: spec.workgroup });
     const arrays: Record<string, BoundArray> = { Inv: { buffer: inv }, R: { buffer: R }, WAtomic: { buffer: W }, XAtomic: { buffer: X } };
     const scalars: Record<string, number> = { n, lda: A.ld, np, blocks, gMask: groups - 1, spin: helperSpin(), pWait: tuning('MODPREC_TRSV_WAIT', 32), xBase: slots + np };

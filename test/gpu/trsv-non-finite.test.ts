@@ -53,6 +53,22 @@ describe('GPU TRSV with non-finite values', () => {
     }
   });
 
+  it('a row that overflows x\'s storage (f16, bf16) reaches later rows as ±∞, as the CPU stores and re-reads it', async () => {
+    await requireRuntime();
+    // U = [[1, 0.5], [0, 0.5]], b = [1, 40000] (f16): x₁ = 80000 → +∞ in f16, so x₀ = 1 − 0.5·∞ = −∞ (the GPU gave −40000).
+    // bf16: x₁ = 1.5·2^127 / 0.7509765625 ≈ 1.9974·2^127, finite in binary32, past bf16's (2 − 2^-8)·2^127.
+    for (const [storage, big, pivot] of [[formats.f16, 40000, 0.5], [formats.bf16, 1.5 * 2 ** 127, 0.7509765625]] as const) {
+      for (const blockSize of [64, 128]) {
+        const A = matrix(2, 2, (i, j) => (i === j ? [1, pivot][i]! : j > i ? 0.5 : 0), f32);
+        const [xc, xg] = [vector([1, big], { storage }), vector([1, big], { storage })];
+        trsv({ A, x: xc, uplo: 'U' }, { arithmetic: formats.f32 });
+        await trsv({ A, x: xg, uplo: 'U' }, { arithmetic: formats.f32, backend: 'gpu', strict: true, blockSize });
+        expect([...toArray(xc)]).toEqual([-Infinity, Infinity]);
+        expect([...toArray(xg)]).toEqual([-Infinity, Infinity]);
+      }
+    }
+  });
+
   for (const [name, arithmetic, runs] of [['f32', formats.f32, 16], ['ff', formats.ff, 6]] as const) {
     it(`${name}: zero/±∞/NaN pivots, entries and right-hand sides — the CPU's non-finite pattern`, async () => {
       await requireRuntime();
