@@ -29,6 +29,7 @@ import type { GpuArithmetic, GpuRegister } from '../../src/backends/webgpu/arith
 import type { DeviceArray } from '../../src/backends/webgpu/device-array.js';
 import { arrayArgs, kernelSource, mulAddGroup } from '../../src/backends/webgpu/kernel-common.js';
 import type { WorkgroupSettings } from '../../src/backends/webgpu/gpujs-extensions.js';
+import { ifNonFinite, substitutionLines } from './trsv-substitution-source.js';
 
 /** Rows of a diagonal block and of a tile. */
 export const TRSV_TILE = 64;
@@ -43,6 +44,8 @@ const KEY_MIX = 1540483477;
 export interface WalkerShape {
   readonly lowerOp: boolean;
   readonly trans: boolean;
+  /** Unit diagonal (the substitution path does not divide). */
+  readonly unit: boolean;
 }
 
 /** Word k of a register as an f32 expression. */
@@ -81,9 +84,10 @@ export function walkerHolds(arithmetic: GpuArithmetic, A: DeviceArray): boolean 
  * @param shape - the variant
  * @param lead - D: the walker sums the last D solved blocks itself, helpers everything before them
  * @param chains - independent accumulators per thread (1, 2, 4, 8 or 16) for each 16-column part
+ * @param overflow - storageOverflowBits of x (./trsv-substitution-source.ts), where x's storage overflows below binary32
  * @returns source, argument list and workgroup settings
  */
-export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: WalkerShape, lead = 1, chains = 4): { source: string; args: ReturnType<typeof arrayArgs>; workgroup: WorkgroupSettings } {
+export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: WalkerShape, lead = 1, chains = 4, overflow?: number): { source: string; args: ReturnType<typeof arrayArgs>; workgroup: WorkgroupSettings } {
   const c = arithmetic.components;
   const T = TRSV_TILE;
   const args = [...arrayArgs('A', A), ['Inv', 'Array'] as const, ['R', 'Array'] as const, ['WAtomic', 'Array'] as const, ['XAtomic', 'Array'] as const,
@@ -242,10 +246,19 @@ export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: W
   body.push(...reduceQuarters('y0', 'xv'));
   for (let k = 0; k < c; k++) body.push(`mpSharedSet(4, (mpImod(step, ${lead}) * ${T} + r) * ${c} + ${k}, ${word(arithmetic, 'xv', k)});`, `mpAtomicStore(XAtomic[row * ${c} + ${k}], mpBits(${word(arithmetic, 'xv', k)}));`);
   body.push(...publish('xBase', 'row', 'xv'));
+  // A non-finite x is where multiplying by the inverse stops being substitution (./trsv-substitution-source.ts):
+  // marked here (a bit test), acted on once after the walk.
+  body.push('if (row < n) {', ...ifNonFinite(arithmetic, 'xv', 'mpSharedIntSet(1, 3, 1);', overflow), '}');
   body.push('}');
   // The next step's loads (after the product consumed piv: every thread is past its last use of them).
   body.push(...prefetch('mpImin(step + 1, blocks - 1)', 'n'));
   body.push('}');
+  // Rows are owned as in the walk (row mod 64 by thread q = 0 of it), so each x word is stored by one thread only.
+  const readB = (i: string, dst: string): string[] => {
+    const rb = words.emitRead('R', i, `${dst}r`, arithmetic);
+    return [rb.code, `let ${dst} = ${arithmetic.literal(0)};`, arithmetic.assign(dst, rb.register)];
+  };
+  body.push('if (mpSharedIntUniform(1, 3) !== 0) {', ...substitutionLines(arithmetic, A, shape, { owners: T, broadcast: 3, readB, overflow }), '}');
   // ---- the helpers ----
   body.push('} else {', `const hs = ticket + ${lead};`, 'if (hs < blocks) {', `const row = ${order('hs')} * ${T} + r;`, ...declareChains('acc'), 'let ok = 1.0;');
   body.push(`for (let s2 = mpI32(0); s2 < hs - ${lead}; s2 = s2 + 1) {`, `const jb = ${order('s2')} * ${T};`, 'let mine = 0.0;', 'let done = 0.0;');

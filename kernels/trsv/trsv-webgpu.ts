@@ -32,6 +32,7 @@ import { checkOutputBinding, throughPackedOutput } from '../../src/backends/webg
 import { tuningGeneration, tuningKnob } from '../../src/backends/webgpu/tuning-knobs.js';
 import { TRSV_HEADER_WORDS, TRSV_TILE, TRSV_WORKGROUP, walkerHolds, walkerSource } from './trsv-walker-source.js';
 import { checkGpuOptions } from '../../src/backends/backend.js';
+import { REDO_WORKGROUP, storageOverflowBits, substitutionHolds, substitutionRedoBindings, substitutionRedoSource } from './trsv-substitution-source.js';
 import { readsTransposed, transposedDeviceMatrix } from '../gemv/transposed-device-matrix.js';
 
 /**
@@ -300,7 +301,8 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
   const key = `trsv|${invKey}|${objectId(x)}`;
   let updates = 0;
   for (let k = 0; k < blocks; k++) updates += updateRanges(shape, A, perBinding, k * bs).length;
-  const plan = getPlan(runtime, key, 2 + blocks + updates, () => [createWordBuffer(context, np * c), createWordBuffer(context, np * c), createWordBuffer(context, np * c), createWordBuffer(context, x.words)]);
+  // One more pass and its unused output: the substitution redo where the result is not finite.
+  const plan = getPlan(runtime, key, 3 + blocks + updates, () => [createWordBuffer(context, np * c), createWordBuffer(context, np * c), createWordBuffer(context, np * c), createWordBuffer(context, x.words), createWordBuffer(context, REDO_WORKGROUP * c)]);
   const out = plan.scratch[3]!;
   // The pass list depends only on the plan and on which buffer x currently has (it alternates with
   // `out`), so it is built once per state and replayed.
@@ -351,6 +353,13 @@ async function buildSolvePasses(runtime: GpuRuntime, args: GpuTrsvArgs, shape: S
     }
     // The rows the update did not touch are finished; only the updated ones are read from `next`.
     if (ranges.length > 0) [current, next] = [next, current];
+  }
+  // x is still b here (the solve writes `out`): the redo reads b from it.
+  if (substitutionHolds(arithmetic) && perBinding === Infinity) {
+    const redo = memo(`trsvR|${arithmetic.name}|${readKey(A.data)}|${readKey(x)}|${x.isView}|${storageOverflowBits(x)}|${shape.lowerOp}|${shape.trans}|${shape.unit}`, () => substitutionRedoSource(arithmetic, A.data, x, shape));
+    const program = await getProgram(context, { source: redo.source, args: redo.args, components: c, workgroup: redo.workgroup });
+    const { arrays, scalars } = substitutionRedoBindings(A.data, x, { buffer: xw }, n, A.ld);
+    passes.push({ pass: { program, arrays, scalars, output: { buffer: scratch[4]! }, threads: REDO_WORKGROUP }, cache: caches[slot++]! });
   }
   passes.push({ pass: await convertPass(runtime, bufferView(runtime, xw, work, n), x.format, out), cache: caches[slot++]! });
   return passes;
@@ -410,7 +419,8 @@ async function walkerSolve(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape,
   let passes = lists.get(x.buffer);
   if (!passes) {
     const chains = tuning('MODPREC_TRSV_CHAINS', 4);
-    const spec = memo(`trsvW|${arithmetic.name}|${readKey(A.data)}|${shape.lowerOp}|${shape.trans}|${lead}|${chains}`, () => walkerSource(arithmetic, A.data, shape, lead, chains));
+    const overflow = storageOverflowBits(x);
+    const spec = memo(`trsvW|${arithmetic.name}|${readKey(A.data)}|${shape.lowerOp}|${shape.trans}|${shape.unit}|${lead}|${chains}|${overflow}`, () => walkerSource(arithmetic, A.data, shape, lead, chains, overflow));
     const program = await getProgram(context, { source: spec.source, args: spec.args, components: c, workgroup: spec.workgroup });
     const arrays: Record<string, BoundArray> = { Inv: { buffer: inv }, R: { buffer: R }, WAtomic: { buffer: W }, XAtomic: { buffer: X } };
     const scalars: Record<string, number> = { n, lda: A.ld, np, blocks, gMask: groups - 1, spin: helperSpin(), pWait: tuning('MODPREC_TRSV_WAIT', 32), xBase: slots + np };

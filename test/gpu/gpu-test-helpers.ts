@@ -76,3 +76,8 @@ export function writeError(format: string, arithmetic: 'f32' | 'ff'): number {
   if (format === 'f16') return 2 ** -11;
   return 0;
 }
+
+/** Where values are not finite, and how: 'N' NaN, '+'/'-' ±∞, '.' finite — equal strings, the same IEEE outcome. */
+export function nonFinitePattern(values: ArrayLike<number>): string {
+  return Array.from(values, (v) => (Number.isNaN(v) ? 'N' : v === Infinity ? '+' : v === -Infinity ? '-' : '.')).join('');
+}

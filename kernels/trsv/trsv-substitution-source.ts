@@ -1,0 +1,178 @@
+/**
+ * The GPU TRSV's IEEE path: plain substitution by one workgroup, for a solve whose block-inverse result holds a
+ * non-finite value.
+ *
+ * The fast solves multiply by inverted diagonal blocks. That is not substitution once a value is not finite: an
+ * inverse's structural zeros meet an infinite right-hand side (0·∞ = NaN), a zero pivot makes every entry of its
+ * inverse row ±∞ or NaN, and an inverse entry can overflow where substitution does not. The CPU's IEEE result
+ * (x = [−∞, ∞, 0.5] for U = [[2, 1, 1], [0, 0, 1], [0, 0, 2]], b = 1) then became NaN. Conversely, while x_k = Inv_k·r_k
+ * is finite, every entry and right-hand side it depends on is finite, and so is substitution's (up to overflow at
+ * the edge of the range). So the solves test what they compute — one bit test per row, no extra pass on the
+ * one-dispatch path — and only when a value is non-finite the workgroup solves again by substitution, column by
+ * column in substitution order: x_j = (b_j − Σ op(A)(j, i)·x_i) / op(A)(j, j), the products added in the CPU's
+ * order, so ±∞ and NaN come out where the CPU's come out.
+ * @module
+ */
+import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
+import type { DeviceArray } from '../../src/backends/webgpu/device-array.js';
+import { arrayArgs, bindArray, elementIndex, kernelSource } from '../../src/backends/webgpu/kernel-common.js';
+import type { WorkgroupSettings } from '../../src/backends/webgpu/gpujs-extensions.js';
+import type { BoundArray } from '../../src/backends/webgpu/program.js';
+
+/** binary32's exponent field: all ones for ±∞ and NaN. */
+const EXPONENT_MASK = 2139095040;
+
+/**
+ * The bits of the smallest binary32 that x's storage rounds to ±∞, for storages whose range ends below binary32's
+ * (f16: 65520, bf16: (2 − 2^-8)·2^127); undefined for the others (and for scaled storage). The CPU stores each x_i
+ * before a later row reads it, so a row that overflows x's storage reaches the later rows as ±∞: where a computed x
+ * reaches this, the solve redoes as for a non-finite x, and the redo stores ±∞ for it.
+ * @param x - the solve's x
+ * @returns the bits, or undefined
+ */
+export function storageOverflowBits(x: DeviceArray): number | undefined {
+  if (x.rangeScale || x.format.scaled) return undefined;
+  return x.format.name === 'f16' ? 0x477ff000 : x.format.name === 'bf16' ? 0x7f7f8000 : undefined;
+}
+
+/** Invocations of the workgroup of {@link substitutionRedoSource}. */
+export const REDO_WORKGROUP = 256;
+
+/** Which variant: the order of substitution and how op(A)(i, j) is indexed. */
+export interface SubstitutionShape {
+  readonly lowerOp: boolean;
+  readonly trans: boolean;
+  readonly unit: boolean;
+}
+
+/** Where the lines keep their state: the workgroup arrays they use and how b is read. */
+export interface SubstitutionPlace {
+  /** Threads that own rows (row i belongs to thread i mod owners; local ids ≥ owners only wait at barriers). */
+  readonly owners: number;
+  /** Workgroup array (f32, ≥ 2·components) that hands x_j to every thread. */
+  readonly broadcast: number;
+  /** `let <dst> = …;` lines: b_i as a register of the arithmetic. */
+  readB(i: string, dst: string): string[];
+  /** {@link storageOverflowBits} of x. */
+  readonly overflow?: number;
+}
+
+/**
+ * Whether the solve can redo itself by substitution: registers of binary32 words (f32, float-float), whose exponent
+ * bits tell a non-finite value; other arithmetics keep the block-inverse result.
+ * @param arithmetic - the solve's arithmetic
+ * @returns true for binary32 and float-float
+ */
+export function substitutionHolds(arithmetic: GpuArithmetic): boolean {
+  return arithmetic.components <= 2;
+}
+
+/**
+ * Source lines that run `then` where a word of register `name` is ±∞ or NaN (tested on its bits: a compiler may
+ * assume NaN never compares unequal to itself).
+ * @param arithmetic - the arithmetic (its word count)
+ * @param name - the register
+ * @param then - the statement
+ * @returns the lines
+ */
+export function ifNonFinite(arithmetic: GpuArithmetic, name: string, then: string, overflow?: number): string[] {
+  const c = arithmetic.components;
+  const lines = Array.from({ length: c }, (_, k) => `if (mpAnd(mpBits(${c === 1 ? name : `${name}[${k}]`}), ${EXPONENT_MASK}) === ${EXPONENT_MASK}) { ${then} }`);
+  if (overflow !== undefined) lines.push(`if (Math.abs(${c === 1 ? name : `${name}[0]`}) >= mpFloat(${overflow})) { ${then} }`);
+  return lines;
+}
+
+/**
+ * Lines that solve op(A)·x = b by substitution in one workgroup (uniform control flow: every invocation runs them),
+ * x in `XAtomic` (the arithmetic's words per row; rows of a thread's own are the only ones it stores).
+ * @param arithmetic - the arithmetic
+ * @param A - the matrix (read whole: its binding holds it)
+ * @param shape - the variant
+ * @param place - owners, workgroup array, how b is read
+ * @returns source lines (names prefixed `sb`); expects `l` (the local id), `n` and `lda` in scope
+ */
+export function substitutionLines(arithmetic: GpuArithmetic, A: DeviceArray, shape: SubstitutionShape, place: SubstitutionPlace): string[] {
+  const c = arithmetic.components;
+  const own = place.owners;
+  const opIndex = (row: string, col: string): string => {
+    const [i, j] = shape.trans ? [col, row] : [row, col];
+    return A.isView ? `AOff + ${i} * AInc + ${j} * lda` : `${i} + ${j} * lda`;
+  };
+  const word = (name: string, k: number): string => (c === 1 ? name : `${name}[${k}]`);
+  const load = (dst: string, i: string): string => `let ${dst} = ${c === 1 ? `mpFloat(mpAtomicLoad(XAtomic[(${i}) * ${c}]))` : `[${Array.from({ length: c }, (_, k) => `mpFloat(mpAtomicLoad(XAtomic[(${i}) * ${c} + ${k}]))`).join(', ')}]`};`;
+  const store = (i: string, name: string): string[] => Array.from({ length: c }, (_, k) => `mpAtomicStore(XAtomic[(${i}) * ${c} + ${k}], mpBits(${word(name, k)}));`);
+  const lines: string[] = [
+    // The sums of a thread's own rows start at zero (x is the sum until its row is solved).
+    `if (l < ${own}) {`, `for (let sbz = mpI32(l); sbz < n; sbz = sbz + ${own}) {`, arithmetic.declareZero('sbzero'), ...store('sbz', 'sbzero'), '}', '}',
+    'for (let sbs = mpI32(0); sbs < n; sbs = sbs + 1) {',
+    `const sbj = ${shape.lowerOp ? 'sbs' : 'n - 1 - sbs'};`,
+    'const sbh = mpImod(sbs, 2);',
+    `if (l < ${own} && mpImod(sbj, ${own}) === l) {`,
+    load('sbsum', 'sbj'),
+    ...place.readB('sbj', 'sbb'),
+    arithmetic.declareSub('sbt', arithmetic.register('sbb'), arithmetic.register('sbsum')),
+  ];
+  let x = 'sbt';
+  if (!shape.unit) {
+    const rd = A.format.emitRead('A', opIndex('sbj', 'sbj'), 'sbp', arithmetic);
+    lines.push(`let sbd = ${arithmetic.literal(1)};`, rd.code, arithmetic.assign('sbd', rd.register), arithmetic.declareDiv('sbx', arithmetic.register('sbt'), arithmetic.register('sbd')));
+    x = 'sbx';
+  }
+  if (place.overflow !== undefined) {
+    // What the CPU's store of x_j gives a later row: ±∞ from the storage's overflow (sign bit | all-ones exponent).
+    const head = c === 1 ? x : `${x}[0]`;
+    const inf = `mpFloat(mpXor(mpAnd(mpBits(${head}), -2147483648), ${EXPONENT_MASK}))`;
+    lines.push(`if (Math.abs(${head}) >= mpFloat(${place.overflow})) {`, c === 1 ? `${x} = ${inf};` : `${x} = [${inf}, 0.0];`, '}');
+  }
+  lines.push(...store('sbj', x), ...Array.from({ length: c }, (_, k) => `mpSharedSet(${place.broadcast}, sbh * ${c} + ${k}, ${word(x, k)});`), '}');
+  // Slots alternate: x_j is read before the barrier of step s + 1, written again only after it.
+  lines.push('mpBarrier();', `let sbxj = ${c === 1 ? `mpShared(${place.broadcast}, sbh)` : `[${Array.from({ length: c }, (_, k) => `mpShared(${place.broadcast}, sbh * ${c} + ${k})`).join(', ')}]`};`);
+  const ra = A.format.emitRead('A', opIndex('sbi', 'sbj'), 'sba', arithmetic);
+  lines.push(`if (l < ${own}) {`, `for (let sbi = mpI32(l); sbi < n; sbi = sbi + ${own}) {`, `if (${shape.lowerOp ? 'sbi > sbj' : 'sbi < sbj'}) {`, ra.code, load('sbacc', 'sbi'), arithmetic.mulAdd('sbacc', ra.register, arithmetic.register('sbxj')), ...store('sbi', 'sbacc'), '}', '}', '}', '}');
+  return lines;
+}
+
+/**
+ * The blocked solve's last pass: one workgroup looks for a non-finite x and, where it finds one, solves again by
+ * substitution (b read from x's storage, which the solve has not yet overwritten).
+ * @param arithmetic - the arithmetic
+ * @param A - the matrix
+ * @param B - the right-hand side as stored
+ * @param shape - the variant
+ * @returns source, arguments and workgroup settings
+ */
+export function substitutionRedoSource(arithmetic: GpuArithmetic, A: DeviceArray, B: DeviceArray, shape: SubstitutionShape): { source: string; args: ReturnType<typeof arrayArgs>; workgroup: WorkgroupSettings } {
+  const c = arithmetic.components;
+  const args = [...arrayArgs('A', A), ...arrayArgs('B', B), ['XAtomic', 'Array'] as const, ['n', 'Integer'] as const, ['lda', 'Integer'] as const];
+  const readB = (i: string, dst: string): string[] => {
+    const rb = B.format.emitRead('B', elementIndex('B', B, i), `${dst}r`, arithmetic);
+    return [rb.code, `let ${dst} = ${arithmetic.literal(0)};`, arithmetic.assign(dst, rb.register)];
+  };
+  const check = c === 1 ? 'mpFloat(mpAtomicLoad(XAtomic[i]))' : `[${Array.from({ length: c }, (_, k) => `mpFloat(mpAtomicLoad(XAtomic[i * ${c} + ${k}]))`).join(', ')}]`;
+  const body = [
+    'const l = mpLocalId();',
+    `for (let i = mpI32(l); i < n; i = i + ${REDO_WORKGROUP}) {`, `let xi = ${check};`, ...ifNonFinite(arithmetic, 'xi', 'mpSharedIntSet(0, 0, 1);', storageOverflowBits(B)), '}',
+    'if (mpSharedIntUniform(0, 0) !== 0) {',
+    ...substitutionLines(arithmetic, A, shape, { owners: REDO_WORKGROUP, broadcast: 1, readB, overflow: storageOverflowBits(B) }),
+    '}',
+    arithmetic.declareZero('unused'), `return ${arithmetic.returnValue('unused')};`,
+  ];
+  return { source: kernelSource(args, body), args, workgroup: { workgroupSize: REDO_WORKGROUP, workgroupArrays: [{ type: 'i32', length: 1 }, { type: 'f32', length: 2 * c }] } };
+}
+
+/**
+ * Bindings of {@link substitutionRedoSource}'s pass.
+ * @param A - the matrix
+ * @param B - the right-hand side as stored
+ * @param X - the solve's words (read, and rewritten where not finite)
+ * @param n - rows
+ * @param lda - A's leading dimension
+ * @returns arrays and scalars
+ */
+export function substitutionRedoBindings(A: DeviceArray, B: DeviceArray, X: BoundArray, n: number, lda: number): { arrays: Record<string, BoundArray>; scalars: Record<string, number> } {
+  const arrays: Record<string, BoundArray> = { XAtomic: X };
+  const scalars: Record<string, number> = { n, lda };
+  bindArray('A', A, arrays, scalars);
+  bindArray('B', B, arrays, scalars);
+  return { arrays, scalars };
+}
