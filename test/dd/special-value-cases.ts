@@ -31,10 +31,10 @@ export function specialCase(values: readonly number[] = SPECIAL_VALUES, coeffici
 }
 
 /** How operands are stored and computed: the arithmetic, and fp64 or dd storage. */
-export interface Setting { readonly arithmetic: 'f64' | 'dd' | 'f32'; readonly storage: 'f64' | 'dd' | 'f32' }
+export interface Setting { readonly arithmetic: 'f64' | 'dd' | 'f32' | 'ff'; readonly storage: 'f64' | 'dd' | 'f32' }
 
 const storageOf = { f64: formats.f64, dd: formats.dd, f32: formats.f32 } as const;
-const arithmeticOf = { f64: formats.f64, dd: formats.dd, f32: formats.f32 } as const;
+const arithmeticOf = { f64: formats.f64, dd: formats.dd, f32: formats.f32, ff: formats.ff } as const;
 
 /** A value as a string: −0 and NaN told apart. */
 export const show = (v: number): string => (Object.is(v, -0) ? '-0' : String(v));
@@ -57,7 +57,16 @@ export const SPECIAL_KERNELS: Record<string, (c: SpecialCase, s: Setting, option
   waxpby: async (c, s, o) => { const w = vec(c.x.map(() => 5), s); await waxpby(c.alpha, vec(c.x, s), c.beta, vec(c.y, s), w, o as never); return values(w); },
   gemvN: async (c, s, o) => { const y = vec(c.y, s); await gemv({ alpha: c.alpha, A: mat(c, s), x: vec(c.x, s), beta: c.beta, y, trans: 'N' }, o as never); return values(y); },
   gemvT: async (c, s, o) => { const y = vec(c.y, s); await gemv({ alpha: c.alpha, A: mat(c, s), x: vec(c.x, s), beta: c.beta, y, trans: 'T' }, o as never); return values(y); },
-  trsv: async (c, s, o) => { const x = vec(c.x, s); await trsv({ A: mat(c, s), x, uplo: c.upper ? 'U' : 'L' }, o as never); return values(x); },
+  trsv: async (c, s, o) => {
+    // Pivots that are finite and not powers of two become 2, so every quotient of finite values is exact: a residual
+    // then cancels to zero in both precisions or in neither, and x/0 is ±∞ (or NaN for 0/0) in both — with a pivot
+    // 0.1 the more precise arithmetic leaves a residual −2^-27 where binary32's is 0, and −∞ against NaN follows.
+    const pivot = (v: number) => (Number.isFinite(v) && v !== 0 && Math.log2(Math.abs(v)) % 1 !== 0 ? 2 : v);
+    const A = mat({ ...c, a: c.a.map((v, k) => (k % (c.n + 1) === 0 ? pivot(v) : v)) }, s);
+    const x = vec(c.x, s);
+    await trsv({ A, x, uplo: c.upper ? 'U' : 'L' }, o as never);
+    return values(x);
+  },
   ellSpmv: async (c, s, o) => {
     // Row i holds A's row i in ELL form (every entry stored), values in fp64.
     const values64 = new Float64Array(c.n * c.n), cols = new Int32Array(c.n * c.n);

@@ -400,10 +400,12 @@ fn mpXfToPair(a: vec4<f32>) -> vec2<f32> {
   return vec2<f32>(bitcast<f32>(h), bitcast<f32>(mpXfToF32U(r, false)));
 }
 // The double-double nearest x: hi = RN64(x), lo = RN64(x − hi); x − hi is exact (both 112-bit aligned within 16
-// bits of each other, or hi = 0 < |x| below binary64's range).
+// bits of each other, or hi = 0 < |x| below binary64's range). A zero hi is stored as (z, z), as the CPU's dd storage
+// stores it (hi + lo of (−0, +0) would read back as +0); a non-finite hi as (hi, 0).
 fn mpXfToDdWords(a: vec4<f32>) -> vec4<f32> {
   let x = mpXfUnpack(a);
   let h = mpXfToF64U(x);
+  if ((h.y & 0x7FFFFFFFu) == 0u && h.x == 0u) { return bitcast<vec4<f32>>(vec4<u32>(h.x, h.y, h.x, h.y)); }
   if (x.k != 1u || (h.y & 0x7FF00000u) == 0x7FF00000u) { return bitcast<vec4<f32>>(vec4<u32>(h.x, h.y, 0u, 0u)); }
   let r = mpXfAddU(x, mpXfNegU(mpXfOfF64(h.x, h.y)));
   let l = mpXfToF64U(r);
