@@ -13,6 +13,17 @@
 const fr = Math.fround;
 
 /**
+ * Writes the pair (h, l) into `out` with binary32's special values (docs/double-double.md, "Special values"): where h
+ * is ±∞ or NaN, the error terms (∞ − ∞) are NaN, so the pair is (f, 0) with f the binary32 operation on the heads;
+ * where h is a zero and f is a zero, f's zero (the zero error terms would otherwise turn −0 into +0).
+ */
+function settle(out: Float64Array, h: number, l: number, f: number): void {
+  if (h - h !== 0) { out[0] = f; out[1] = 0; return; }
+  out[0] = h === 0 && f === 0 ? f : h;
+  out[1] = l;
+}
+
+/**
  * Accurate double-word addition (Joldes, Muller, Popescu 2017, Algorithm 6): relative error ≤ 3u², u = 2^-24.
  * @param out - receives [hi, lo]
  * @example
@@ -33,8 +44,7 @@ export function ffAddInto(out: Float64Array, ah: number, al: number, bh: number,
   const l = fr(e2 - fr(h - s));
   const l2 = fr(l + f);
   const h2 = fr(h + l2);
-  out[0] = h2;
-  out[1] = fr(l2 - fr(h2 - h));
+  settle(out, h2, fr(l2 - fr(h2 - h)), s);
 }
 
 /**
@@ -53,8 +63,7 @@ export function ffMulInto(out: Float64Array, ah: number, al: number, bh: number,
   const c = fr(fr(ah * bl) + fr(al * bh));
   const e = fr(pe + c);
   const h = fr(p + e);
-  out[0] = h;
-  out[1] = fr(e - fr(h - p));
+  settle(out, h, fr(e - fr(h - p)), p);
 }
 
 const tmp = new Float64Array(2);
@@ -93,8 +102,7 @@ export function ffDivInto(out: Float64Array, ah: number, al: number, bh: number,
   ffAddInto(tmp, ah, al, -qh, -ql);
   const q2 = fr(tmp[0]! / bh);
   const h = fr(q1 + q2);
-  out[0] = h;
-  out[1] = fr(q2 - fr(h - q1));
+  settle(out, h, fr(q2 - fr(h - q1)), q1);
 }
 
 /**

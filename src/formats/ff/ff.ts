@@ -50,6 +50,7 @@ function ffOfKind(kind: ValueKind, v: unknown): FfValue {
 
 /** hi + lo rounded to odd at 53 bits (through an exact Fast2Sum in binary64), for one correct later rounding. */
 function ffRoundToOdd(hi: number, lo: number): number {
+  if (lo === 0) return hi;
   const s = hi + lo;
   return roundToOddDd(s, lo - (s - hi));
 }
@@ -76,12 +77,13 @@ export const ffArithmetic: ArithmeticFormat<FfValue> = builtinGpuArithmetic({
   significandBits: 48,
   unitRoundoff: FF_UNIT_ROUNDOFF,
   fromNumber: (x) => ffOfKind('number', x),
-  toNumber: (v) => v.hi + v.lo,
+  // hi − (0 − lo): a zero lo keeps hi's zero (hi + lo turns (−0, +0) into +0).
+  toNumber: (v) => v.hi - (0 - v.lo),
   fromKind: ffOfKind,
   toKind: (kind, v, targetBits) => {
     switch (kind) {
-      case 'number': return targetBits < 53 ? ffRoundToOdd(v.hi, v.lo) : v.hi + v.lo;
-      case 'dd': { const s = v.hi + v.lo; return { hi: s, lo: v.lo - (s - v.hi) }; }
+      case 'number': return targetBits < 53 ? ffRoundToOdd(v.hi, v.lo) : v.hi - (0 - v.lo);
+      case 'dd': { const s = v.hi - (0 - v.lo); return { hi: s, lo: v.lo - (s - v.hi) }; }
       case 'mp': return fail('INVALID_FORMAT', 'storage', 'of kind mp must be written through its own encode()', kind);
     }
   },
@@ -102,8 +104,8 @@ export const ffArithmetic: ArithmeticFormat<FfValue> = builtinGpuArithmetic({
   emitExport: (d, s, targetBits) => {
     const [h, l] = src(s);
     switch (d.kind) {
-      case 'number': return targetBits < 53 ? `${d.names[0]} = ffRoundToOdd(${h}, ${l});` : `${d.names[0]} = ${h} + ${l};`;
-      case 'dd': return `${d.names[0]} = ${h} + ${l}; ${d.names[1]} = ${l} - (${d.names[0]} - ${h});`;
+      case 'number': return targetBits < 53 ? `${d.names[0]} = ffRoundToOdd(${h}, ${l});` : `${d.names[0]} = ${h} - (0 - ${l});`;
+      case 'dd': return `${d.names[0]} = ${h} - (0 - ${l}); ${d.names[1]} = ${l} - (${d.names[0]} - ${h});`;
       case 'mp': return `${d.names[0]}.setDd(${h}, ${l});`;
     }
   },
@@ -121,7 +123,7 @@ export const ffArithmetic: ArithmeticFormat<FfValue> = builtinGpuArithmetic({
   },
   emitNeg: (d, a) => { const [h, l] = src(a); const [dh, dl] = dst(d); return `${dh} = -${h}; ${dl} = -${l};`; },
   emitFromNumber: (d, e) => call(d, 'ffFromNumberInto', [`(${e})`]),
-  emitToNumber: (s) => { const [h, l] = src(s); return `(${h} + ${l})`; },
+  emitToNumber: (s) => { const [h, l] = src(s); return `(${h} - (0 - ${l}))`; },
   helpers: { ffOut: new Float64Array(2), ffAddInto, ffMulInto, ffFmaInto, ffDivInto, ffSqrtInto, ffFromNumberInto, ffFromPairInto, ffRoundToOdd },
   // On the GPU: ff-gpu-arithmetic.ts (`gpu` once the GPU backend loads).
 }, BUILTIN_ARITHMETIC_GPU_FACTS.ff);
