@@ -10,6 +10,10 @@ import { dot, gemv, trsv, ellSpmv, axpy, waxpby, scal, nrm2, asum, vector, matri
 /** The values the operands are drawn from: ordinary ones small beside MAX, so no sum of them is near a rounding tie at the top. */
 export const SPECIAL_VALUES = [0, -0, Infinity, -Infinity, NaN, Number.MAX_VALUE, -Number.MAX_VALUE, 5e-324, -5e-324, 2 ** -1050, -(2 ** -1022), 1, -1, 0.5, -3, 0.1, 7] as const;
 
+/** binary32 values: ordinary ones small beside MAX32; binary32 subnormals (ff reads flush them to a signed zero, as the GPU does: the finite values may then differ, not the special ones). */
+export const F32_VALUES = [0, -0, Infinity, -Infinity, NaN, 3.4028234663852886e38, -3.4028234663852886e38, 1e-40, -(2 ** -149), 2 ** -126, 1, -1, 0.5, -3, 0.1, 7];
+export const F32_COEFFICIENTS = [0, -0, 1, -1, 2, 0.5, -3, Infinity, -Infinity, NaN, 1e30];
+
 /** Operands of one case: vectors of length n, an n×n matrix, coefficients. */
 export interface SpecialCase { readonly n: number; readonly x: number[]; readonly y: number[]; readonly a: number[]; readonly alpha: number; readonly beta: number; readonly upper: boolean }
 

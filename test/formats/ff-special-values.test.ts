@@ -9,11 +9,8 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { asum, dot, scal, vector, formats, toArray } from '../../src/index.js';
-import { SPECIAL_KERNELS, sameSpecials, show, specialCase } from '../dd/special-value-cases.js';
+import { F32_COEFFICIENTS, F32_VALUES, SPECIAL_KERNELS, sameSpecials, show, specialCase } from '../dd/special-value-cases.js';
 
-/** binary32 values: ordinary ones small beside MAX32; binary32 subnormals (ff reads flush them to a signed zero, as the GPU does: the finite values may then differ, not the special ones). */
-export const F32_VALUES = [0, -0, Infinity, -Infinity, NaN, 3.4028234663852886e38, -3.4028234663852886e38, 1e-40, -(2 ** -149), 2 ** -126, 1, -1, 0.5, -3, 0.1, 7];
-export const F32_COEFFICIENTS = [0, -0, 1, -1, 2, 0.5, -3, Infinity, -Infinity, NaN, 1e30];
 const ff = { storage: formats.f32, arithmetic: formats.ff } as const;
 const bits = (r: Parameters<typeof toArray>[0]) => [...toArray(r)].map((v) => show(v as number));
 

@@ -78,6 +78,26 @@ export function floatFloatHelpers(fused: boolean, barrier: boolean): HelperFunct
   return [
     { source: twoProd, argumentTypes: { a: 'Number', b: 'Number' }, returnType: ff2 },
     {
+      // The pair (h, l) with binary32's special values (docs/double-double.md, "Special values"): a non-finite head
+      // makes the error terms NaN (∞ − ∞), so the pair is (f, 0) with f the binary32 operation on the heads; a zero
+      // head takes f's zero, as (f, f) (zero error terms would turn −0 into +0). Bit tests: no comparison with NaN.
+      source: `function ffFinish(h, l, f) {
+  let rh = h; let rl = l;
+  const hb = mpBits(h) & 2147483647;
+  if (hb >= 2139095040) { rh = f; rl = 0.0; }
+  if (hb === 0 && (mpBits(f) & 2147483647) === 0) { rh = f; rl = f; }
+  return [rh, rl];
+}`,
+      argumentTypes: { h: 'Number', l: 'Number', f: 'Number' },
+      returnType: ff2,
+    },
+    {
+      // a·b as a finished pair (ffTwoProd's error term is NaN for an infinite product, +0 for a −0 one).
+      source: `function ffProd(a, b) { const p = ffTwoProd(a, b); return ffFinish(p[0], p[1], p[0]); }`,
+      argumentTypes: { a: 'Number', b: 'Number' },
+      returnType: ff2,
+    },
+    {
       // Accurate double-word addition (Joldes, Muller, Popescu 2017, Algorithm 6): relative error ≤ 3u².
       // Barriers sit on the sums whose rounding the error terms measure (s, s − a, and each Fast2Sum's
       // head): with those opaque, no rewrite of the remaining expressions changes their value.
@@ -86,7 +106,7 @@ export function floatFloatHelpers(fused: boolean, barrier: boolean): HelperFunct
   const t = ${K('a[1] + b[1]')}; const tb = ${K('t - a[1]')}; const f = (a[1] - (t - tb)) + (b[1] - tb);
   const e2 = e + t; ${fast2('h', 'l', 's', 'e2')}
   const l2 = l + f; ${fast2('h2', 'l3', 'h', 'l2')}
-  return [h2, l3];
+  return ffFinish(h2, l3, s);
 }`,
       argumentTypes: { a: ff2, b: ff2 },
       returnType: ff2,
@@ -108,7 +128,7 @@ export function floatFloatHelpers(fused: boolean, barrier: boolean): HelperFunct
       source: `function ffLazyAdd(s, b) {
   const h = ${K('s[0] + b[0]')}; const hb = ${K('h - s[0]')}; const t = (s[0] - (h - hb)) + (b[0] - hb);
   const l = s[1] + (t + b[1]);
-  return [h, l];
+  return ffFinish(h, l, h);
 }`,
       argumentTypes: { s: ff2, b: ff2 },
       returnType: ff2,
@@ -118,7 +138,7 @@ export function floatFloatHelpers(fused: boolean, barrier: boolean): HelperFunct
       // |hi| ≥ |lo|, which cancellation in the heads can break).
       source: `function ffSettle(s) {
   const h = ${K('s[0] + s[1]')}; const hb = ${K('h - s[0]')}; const l = (s[0] - (h - hb)) + (s[1] - hb);
-  return [h, l];
+  return ffFinish(h, l, h);
 }`,
       argumentTypes: { s: ff2 },
       returnType: ff2,
@@ -128,7 +148,7 @@ export function floatFloatHelpers(fused: boolean, barrier: boolean): HelperFunct
       source: `function ffMulF(a, b) {
   const p = ffTwoProd(a[0], b); const e = ${K(`p[1] + ${K('a[1] * b')}`)};
   ${fast2('h', 'l', 'p[0]', 'e')}
-  return [h, l];
+  return ffFinish(h, l, p[0]);
 }`,
       argumentTypes: { a: ff2, b: 'Number' },
       returnType: ff2,
@@ -138,7 +158,7 @@ export function floatFloatHelpers(fused: boolean, barrier: boolean): HelperFunct
       source: `function ffMul(a, b) {
   const p = ffTwoProd(a[0], b[0]); const c = ${K(`${K('a[0] * b[1]')} + ${K('a[1] * b[0]')}`)}; const e = ${K('p[1] + c')};
   ${fast2('h', 'l', 'p[0]', 'e')}
-  return [h, l];
+  return ffFinish(h, l, p[0]);
 }`,
       argumentTypes: { a: ff2, b: ff2 },
       returnType: ff2,
@@ -151,7 +171,7 @@ export function floatFloatHelpers(fused: boolean, barrier: boolean): HelperFunct
   const r = ffAdd(a, [-qb[0], -qb[1]]);
   const q2 = ${K('r[0] / b[0]')};
   ${fast2('h', 'l', 'q1', 'q2')}
-  return [h, l];
+  return ffFinish(h, l, q1);
 }`,
       argumentTypes: { a: ff2, b: ff2 },
       returnType: ff2,

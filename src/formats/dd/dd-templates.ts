@@ -36,14 +36,14 @@ type Form = 'fast' | 'slow';
  *   `fp64`, with low part 0 — ±∞ or NaN as fp64 gives them; and where only the double-double algorithm's own
  *   intermediates overflow (a quotient near the top of the range: b·q rounds to ∞), fp64's finite value.
  * - the result zero and `fp64` zero: it is `fp64`'s zero (a zero from cancelling non-zero parts stays +0, as IEEE's
- *   exact zero sum).
+ *   exact zero sum); `signedZero` false leaves this out (a sum from +0 never needs it).
  *
  * `fast`: one {@link guard} on the result (it changes nothing for a finite result, and nothing in a sum from +0,
  * which no addition makes −0 — so the DOT runs without it first); a non-finite result calls the slow form `helper`
  * on the original operands. `slow`: both rules on the operation recomputed with the scaled product error.
  */
-function finish(form: Form, d: DdPair, helper: string, args: readonly string[], fp64: string): string {
-  const zero = `else if (dd$rh === 0 && ${fp64} === 0) dd$rh = ${fp64};`;
+function finish(form: Form, d: DdPair, helper: string, args: readonly string[], fp64: string, signedZero = true): string {
+  const zero = signedZero ? `else if (dd$rh === 0 && ${fp64} === 0) dd$rh = ${fp64};` : '';
   const repair = form === 'fast'
     ? guard(`if (dd$rh - dd$rh !== 0) { ${helper}(ddScratch, ${args.join(', ')}); dd$rh = ddScratch[0]; dd$rl = ddScratch[1]; } ${zero}`)
     : `if (dd$rh - dd$rh !== 0) { dd$rh = ${fp64}; dd$rl = 0; } ${zero}`;
@@ -136,12 +136,15 @@ ${finish(form, d, 'ddSlowMulAccumulate', [a[0], a[1], b[0], b[1], c[0], c[1]], '
  * (3 + 8u)u²(|ab| + |c|) and the exactness of the final FastTwoSum are proved): no cross terms, and
  * FastTwoSum instead of TwoSum — 28 flops instead of 35. V8 cannot drop the cross terms itself when the low
  * parts are the constant 0 (x·0 is not 0 for x = ±∞ or NaN, and −0 + 0 is +0).
+ *
+ * No repair of a zero's sign: the kernels take this form only for sums that start from +0 (DOT, GEMV and ELL rows,
+ * the `dd` accumulation), which no addition makes −0, as in fp64 — and the GEMV row loop spares a test per element.
  */
 export function ddTwoProdAccumulateSource(d: DdPair, a: string, b: string, c: DdPair, form: Form = 'fast'): string {
   return `{ ${productIntoSource(form, a, b, c[0])}
 const dd$w = dd$t + (${c[1]} + dd$e);
 let dd$rh = dd$h + dd$w; let dd$rl = dd$w - (dd$rh - dd$h);
-${finish(form, d, 'ddSlowTwoProdAccumulate', [a, b, c[0], c[1]], 'dd$h')} }`;
+${finish(form, d, 'ddSlowTwoProdAccumulate', [a, b, c[0], c[1]], 'dd$h', false)} }`;
 }
 
 /** JMP 2017 Algorithm 17 (DWDivDW2): d := a / b, relative error ≤ 15u² + 56u³. */

@@ -64,7 +64,7 @@ export const ffGpuArithmetic: GpuArithmeticPart = {
   // u²A(3K + K(K + 1)/2) + u²A = 61u²A at K = 8 (7.6u² per term); settling (TwoSum) is exact.
   lazyTerms: 8,
   declareMul: (dst, a, b) => {
-    if (a.kind === 'f32' && b.kind === 'f32') return `let ${dst} = ffTwoProd(${a.name}, ${b.name});`;
+    if (a.kind === 'f32' && b.kind === 'f32') return `let ${dst} = ffProd(${a.name}, ${b.name});`;
     if (a.kind === 'ff' && b.kind === 'ff') return `let ${dst} = ffMul(${a.name}, ${b.name});`;
     const [p, q] = a.kind === 'ff' ? [a, b] : [b, a];
     return `let ${dst} = ffMulF(${p.name}, ${q.name});`;
