@@ -270,10 +270,18 @@ export function writesInPlace(out: DeviceArray): boolean {
  * bindings as its windows need.
  * @param out - the output view
  * @param window - its elements (start a multiple of the format's elements per word)
+ * @param halves - for a half-word program (program.ts, `halfOutput`): offset and increment in 16-bit elements
  * @returns the binding and the uniforms
  */
-export function outputWindow(out: DeviceArray, window: { start: number; count: number }): { bound: { buffer: GpuBuffer; offset: number; size: number }; scalars: { OutOff: number; OutInc: number } } {
+export function outputWindow(out: DeviceArray, window: { start: number; count: number }, halves = false): { bound: { buffer: GpuBuffer; offset: number; size: number }; scalars: { OutOff: number; OutInc: number } } {
   const epw = out.format.elementsPerWord;
+  if (halves) {
+    // Half-word stores (program.ts, halfOutput): OutOff and OutInc count 16-bit elements from the binding's first word.
+    const first = out.offset + window.start * out.stride;
+    const last = first + (window.count - 1) * out.stride;
+    const base = Math.floor(Math.min(first, last) / 128) * 128;
+    return { bound: { buffer: out.buffer!, offset: base * 2, size: (Math.floor(Math.max(first, last) / 2) + 1 - base / 2) * 4 }, scalars: { OutOff: first - base, OutInc: out.stride } };
+  }
   // Units: a thread's result (an element, or a word of epw elements when the view has unit stride).
   const unitWords = epw === 1 ? out.format.wordsPerElement : 1;
   const first = (out.offset + window.start * out.stride) / epw;
