@@ -11,7 +11,7 @@ import { checkNumber, outputComponents } from '../../src/backends/webgpu/kernel-
 import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
 import { hostEllSpmv } from '../../src/backends/webgpu/host-fallback.js';
 import { gpuUpdate } from '../waxpby/update-webgpu.js';
-import { bindExtent, bindingLimit, checkBinding, checkBufferSize, checkExtentBinding, columnRegion, columnsPerRegion, DeviceArray, runtimeOrFallback, windowOf, wordsPerElement, type ToDeviceOptions } from '../../src/backends/webgpu/device-array.js';
+import { bindExtent, bindingLimit, checkBinding, checkBufferSize, checkExtentBinding, checkScaleBinding, columnRegion, columnsPerRegion, DeviceArray, moveScaleBase, runtimeOrFallback, windowOf, wordsPerElement, type ToDeviceOptions } from '../../src/backends/webgpu/device-array.js';
 import { finishArgs, finishBody, partialsFinishSource, scalarBindings } from '../../src/backends/webgpu/finish-pass.js';
 import { gpuFormat } from '../../src/backends/webgpu/formats.js';
 import { elementIndex, allowFallback, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
@@ -238,10 +238,12 @@ function partialSource(arithmetic: GpuArithmetic, A: DeviceEll, x: DeviceArray):
 function columnWindows(runtime: GpuRuntime, A: DeviceEll): { k0: number; count: number }[] {
   const limit = bindingLimit(runtime);
   const wpe = Math.max(1, wordsPerElement(A.values));
+  // A window starts up to `step` entries before its first (windowedSpmv: 256-byte boundaries of values and indices).
+  const step = Math.max(128, Math.ceil(64 / wordsPerElement(A.values)));
   // Values as a matrix: the columns of it one binding holds (columnRegion); indices: ELL columns of `stride` words.
   const per = A.valuesLd !== undefined
-    ? Math.min(columnsPerRegion(valuesMatrix(A), limit), Math.floor((limit - 128 * 4) / (4 * A.stride)))
-    : Math.floor((limit - 128 * 4 * wpe) / (4 * wpe * A.stride));
+    ? Math.min(columnsPerRegion(valuesMatrix(A), limit), Math.floor((limit - step * 4) / (4 * A.stride)))
+    : Math.floor((limit - step * 4 * wpe) / (4 * wpe * A.stride));
   if (per < 1) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A.values needs one ELL column of ${A.stride} entries per storage binding, over this adapter's maxStorageBufferBindingSize of ${limit} bytes`, 'maxStorageBufferBindingSize');
   const windows = [];
   for (let k0 = 0; k0 < A.width; k0 += per) windows.push({ k0, count: Math.min(per, A.width - k0) });
@@ -276,16 +278,26 @@ async function windowedSpmv(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: nu
   const entries = A.stride * A.width;
   const passes: { pass: Pass; cache: PassCache }[] = windows.map((w, k) => {
     const first = w.k0 * A.stride;
-    const start = Math.floor(first / 128) * 128;
+    // Windows start on 256-byte boundaries of the values (8-bit values: 256 elements) and of the indices.
+    const step = Math.max(128, Math.ceil(64 / wordsPerElement(A.values)));
+    const start = Math.floor(first / step) * step;
     const count = Math.min(entries, (w.k0 + w.count) * A.stride) - start;
     const arrays: Record<string, BoundArray> = { V: windowOf(A.values, { start, count }), I: { buffer: A.colIndex!, offset: start * 4, size: count * 4 } };
     const scalars: Record<string, number> = { K: w.count, stride: A.stride, off: first - start, rows: A.rows };
+    let valuesStart = start;
     if (A.valuesLd !== undefined) {
       // Columns [k0, k0 + count) of the values matrix: the part of its span they cover.
       const region = columnRegion(valuesMatrix(A), w.k0, w.k0 + w.count);
       arrays.V = region.bound;
+      valuesStart = region.start;
       const [offset, rowStride] = A.values.isView ? [A.values.offset, A.values.stride] : [0, 1];
       Object.assign(scalars, { VBase: offset + w.k0 * A.valuesLd - region.start, VRow: rowStride, Vld: A.valuesLd });
+    }
+    if (A.values.rangeScale) {
+      // A scaled range's scales (bound whole), their base moved to the window's first element.
+      arrays.VRs = { buffer: A.values.rangeScale.buffer };
+      for (const [suffix, v] of Object.entries(A.values.rangeScale.scalars)) scalars[`V${suffix}`] = v;
+      moveScaleBase('V', A.values, valuesStart, scalars);
     }
     bindExtent('X', x, arrays, scalars);
     return { pass: { program: p1, arrays, scalars, output: { buffer: plan.scratch[0]!, offset: k * rowsPad * c * 4, size: rowsPad * c * 4 }, threads: rowsPad }, cache: plan.passes[1 + k]! };
@@ -326,7 +338,6 @@ async function spmvOnDevice(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: nu
   // Values as a matrix view need only the part of their span the matrix covers in one binding (columnRegion).
   const valueBytes = A.valuesLd !== undefined && A.width > 0 ? columnRegion(valuesMatrix(A), 0, A.width).bound.size : A.values.words * 4;
   if (valueBytes > limit || A.stride * A.width * 4 > limit) {
-    if (A.values.rangeScale) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A.values is a scaled range whose scales are indexed from its whole binding, and A exceeds maxStorageBufferBindingSize (${limit} bytes)`, 'maxStorageBufferBindingSize');
     return windowedSpmv(runtime, args, alpha, beta, arithmetic);
   }
   const readsY = beta !== 0;
@@ -339,11 +350,12 @@ async function spmvOnDevice(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: nu
   const scalars: Record<string, number> = { K: A.width, stride: A.stride, rows: A.rows, ...scalarBindings(arithmetic, alpha, beta) };
   bindArray('V', A.values, arrays, scalars);
   if (A.valuesLd !== undefined) scalars.Vld = A.valuesLd;
-  if (A.valuesLd !== undefined && A.values.isView && A.values.words * 4 > limit && !A.values.rangeScale) {
+  if (A.valuesLd !== undefined && A.values.isView && A.values.words * 4 > limit) {
     // A values view of a span over one binding: the part of the span the matrix covers, VOff moved to match.
     const region = columnRegion(valuesMatrix(A), 0, A.width);
     arrays.V = region.bound;
     scalars.VOff = A.values.offset - region.start;
+    moveScaleBase('V', A.values, region.start, scalars);
   }
   bindExtent('X', x, arrays, scalars);
   // x in y's span is read from a snapshot while y is written in place (the caller keeps A's values out of it).
@@ -393,6 +405,7 @@ export async function gpuEllSpmv(args: GpuEllSpmvArgs, options: GpuKernelOptions
   // A's values and indices may exceed one storage binding (then read in windows of ELL columns); x, read
   // by gather, and y may not.
   checkExtentBinding('x', x);
+  checkScaleBinding('A.values', A.values);
   checkOutputBinding('y', y);
   const alpha = checkNumber('alpha', args.alpha ?? 1);
   const beta = checkNumber('beta', args.beta ?? 0);

@@ -16,7 +16,7 @@ import { checkNumber } from '../../src/backends/webgpu/kernel-common.js';
 import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
 import { hostGemv } from '../../src/backends/webgpu/host-fallback.js';
 import { gpuUpdate } from '../waxpby/update-webgpu.js';
-import { bindExtent, bindingLimit, bindWindow, checkExtentBinding, checkOperandBinding, columnRegion, columnsPerRegion, DeviceArray, extentBytes, toDeviceSpan, viewOf, windowOf, wordsPerElement, type RangeLike } from '../../src/backends/webgpu/device-array.js';
+import { bindExtent, bindingLimit, bindWindow, checkExtentBinding, checkOperandBinding, checkScaleBinding, columnRegion, columnsPerRegion, DeviceArray, extentBytes, moveScaleBase, toDeviceSpan, viewOf, windowOf, wordsPerElement, type RangeLike } from '../../src/backends/webgpu/device-array.js';
 import { partialsFinishSource, scalarBindings } from '../../src/backends/webgpu/finish-pass.js';
 import { elementIndex, allowFallback, outputComponents, UNROLL, accumulateLoop, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
 import { boundedScratch, getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
@@ -255,6 +255,7 @@ function validate(args: GpuGemvArgs): { trans: boolean; kernelTrans: boolean; al
   const kernelTrans = trans !== readsTransposed(A);
   if (A.data.format.scaled) checkOperandBinding('A', A.data);
   if (kernelTrans || x.format.scaled) checkExtentBinding('x', x);
+  checkScaleBinding('A', A.data);
   checkOutputBinding('y', y);
   return { trans, kernelTrans, alpha: checkNumber('alpha', args.alpha ?? 1), beta: checkNumber('beta', args.beta ?? 0) };
 }
@@ -286,9 +287,12 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
     // binding from the 256-byte boundary below, the offset uniform moved): windows of whole unsplit chunks, the same sums.
     if (!A.data.isView) A = { ...A, data: viewOf(A.data, { length: m * n, offset: 0, stride: 1, alwaysView: true }) };
     if (!x.isView) x = viewOf(x, { length: x.length, offset: 0, stride: 1, alwaysView: true });
+  } else if (windowed && !A.data.isView && (128 * A.ld * wordsPerElement(A.data) * 4) % 256 !== 0) {
+    // Split GEMV T of a packed matrix whose 128-column windows would not start on 256-byte boundaries (8-bit elements,
+    // an odd ld): read as a view, its windows bound from the boundary below (the same columns, the same sums).
+    A = { ...A, data: viewOf(A.data, { length: m * n, offset: 0, stride: 1, alwaysView: true }) };
   }
   const aView = A.data.isView;
-  if (aView && A.data.rangeScale && A.data.words * 4 > limit) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A is a scaled range whose scales are indexed from its whole binding, and its span exceeds maxStorageBufferBindingSize (${limit} bytes)`, 'maxStorageBufferBindingSize');
   const R = trans || windowed ? 1 : rowsPerThread;
   let rowKey = '';
   if (!trans && R > 1) {
@@ -372,6 +376,7 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
         const region = columnRegion(A, w.start, w.start + w.count);
         arrays1.A = region.bound;
         scalars1.AOff = A.data.offset + w.start * A.ld - region.start;
+        moveScaleBase('A', A.data, region.start, scalars1);
       }
       // The vector view of A (R rows read in one load) is the same binding.
       const runRead = rowKey.endsWith('vector') ? A.data.format.vectorRead : rowKey.endsWith('pair') ? A.data.format.pairRead : undefined;
@@ -380,7 +385,10 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
         passes.push({ pass: { program: p1, arrays: arrays1, scalars: scalars1, output: { buffer: plan.scratch[0]! }, threads }, cache: plan.passes[0]! });
         return;
       }
-      if (!aView) arrays1.A = windowOf(A.data, { start: w.start * A.ld, count: Math.min(w.count * A.ld, A.data.length - w.start * A.ld) });
+      if (!aView) {
+        arrays1.A = windowOf(A.data, { start: w.start * A.ld, count: Math.min(w.count * A.ld, A.data.length - w.start * A.ld) });
+        moveScaleBase('A', A.data, w.start * A.ld, scalars1);
+      }
       if (!trans) {
         // Rows padded to mp: chunk c of this window lands at P[(c0 + c)·mp + i], a 256-byte-aligned window.
         const chunk = partialScalars.chunk!;
