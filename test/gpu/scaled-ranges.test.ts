@@ -432,4 +432,32 @@ describe('scaled ranges over one storage binding (a lowered limit)', () => {
       }
     }), { numRuns: 12 });
   });
+
+  it('TRSV reads a scaled matrix over one binding in windows of columns: the blocked solve in one binding, bit for bit', async () => {
+    await requireRuntime();
+    await fc.assert(fc.asyncProperty(fc.constantFrom<StorageName>('f32', 'f64'), fc.boolean(), fc.constantFrom([true, false], [false, true], [false, false]), fc.boolean(), fc.constantFrom(0, 1), fc.constantFrom('N' as const, 'T' as const), fc.integer(), async (storage, rowMajorLayout, mask, sub, ai, trans, seed) => {
+      const arithmetic = ARITHMETICS[ai]!;
+      const r = rng(seed);
+      // TRSV on a 160 × 160 scaled lower triangle (ld 163) under a limit holding 64 of its columns and the block inverses
+      // (bound whole: 80 KiB in ff), so f64 and f32 matrices exceed it; against the blocked solve in one binding (the
+      // one-dispatch solve sums in another order).
+      const k = 160;
+      const T = scaledMatrix({ storage, rowMajorLayout, mask, sub }, k, k, arithmetic, r);
+      for (let i = 0; i < k; i++) for (let j = 0; j < k; j++) T.set(i, j, i === j ? 2 ** (i % 3) : exactValue(T, [i, j]) / 2 ** 40);
+      for (let i = 0; i < k; i++) for (let e = 1; exactValue(T, [i, i]) === 0 && e < 40; e++) T.set(i, i, 2 ** (i % 3 + e));
+      const solve = async (limit: number | undefined) => {
+        const b = vector(Float64Array.from({ length: k }, (_, i) => (i % 5) - 2), { storage: formats.f64, arithmetic });
+        await underLimit(limit, () => trsv({ A: T, x: b, uplo: 'L', trans }, { backend: 'gpu', arithmetic, strict: true, blockSize: 64 }));
+        return bits(b.accessor.data as Float64Array);
+      };
+      process.env.MODPREC_TRSV_ONE_DISPATCH = '0';
+      rereadTuningKnobs();
+      try {
+        expect(await solve(96 * 1024)).toEqual(await solve(undefined));
+      } finally {
+        delete process.env.MODPREC_TRSV_ONE_DISPATCH;
+        rereadTuningKnobs();
+      }
+    }), { numRuns: 8 });
+  });
 });
