@@ -249,12 +249,12 @@ function validate(args: GpuGemvArgs): { trans: boolean; kernelTrans: boolean; al
   if (!y.format.writable) fail('INVALID_FORMAT', 'y', 'must be stored in a format kernels write on the GPU (f32, f16, bf16, f64, ff)', y.format.name);
   if (x === y) fail('INVALID_STORAGE', 'y', 'must not be the same array as x');
   // A may exceed one storage binding (it is then read in column windows), and so may x of GEMV N (its
-  // windows follow A's columns); x of GEMV T is read whole by every column and y whole by the last pass.
-  // Scaled integers are never windowed (their scales are bound whole and indexed by absolute position).
+  // windows follow A's columns) and x of GEMV T (tiles of rows × columns of A, gemvTiledT); y is read whole by the
+  // last pass. Block-scaled integers are never windowed (their scales are bound whole, indexed by absolute position).
   // A row-major A runs as the other trans on Aᵀ (transposed-device-matrix.ts): that trans says how x is read.
   const kernelTrans = trans !== readsTransposed(A);
   if (A.data.format.scaled) checkOperandBinding('A', A.data);
-  if (kernelTrans || x.format.scaled) checkExtentBinding('x', x);
+  if (x.format.scaled || (kernelTrans && A.data.format.scaled)) checkExtentBinding('x', x);
   checkScaleBinding('A', A.data);
   checkOutputBinding('y', y);
   return { trans, kernelTrans, alpha: checkNumber('alpha', args.alpha ?? 1), beta: checkNumber('beta', args.beta ?? 0) };
@@ -278,6 +278,8 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   // A over one storage binding is read in windows of whole columns: for T a multiple of 128 columns (its partials'
   // bindings start on 256-byte boundaries); N keeps the unsplit chunks inside windows and pads the partial rows to 64.
   const limit = bindingLimit(runtime);
+  // x of T over one binding: tiles of rows × columns (the unsplit and column-windowed paths below are unchanged).
+  if (trans && extentBytes(x) > limit) return gemvTiledT(runtime, { ...args, A, x }, alpha, beta, arithmetic, target, chains);
   // x is read whole (GEMV T) or in A's column windows (N) through the part of its span it covers (a view: its extent).
   // A matrix view binds the part of its span its columns cover (columnRegion): all of them, or windows of them.
   const aBytes = A.data.isView ? columnRegion(A, 0, n).bound.size : A.data.words * 4;
@@ -414,6 +416,84 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   submitPasses(context, passes);
   if (!inPlace) {
     // Ping-pong: the old y buffer becomes the plan's spare for the next call.
+    plan.scratch[1] = y.buffer!;
+    y.buffer = out;
+  }
+  y.version++;
+}
+
+/**
+ * GEMV T (the kernel's op, after a row-major view's transposition) whose x does not fit one storage binding: A is read in
+ * tiles of rows × columns — a window of rows as large as one binding holds of x's span and of A's rows, then as many
+ * columns of those rows as a binding holds — x in the same windows of rows. Each tile's W lanes per column write their
+ * partials into their own group (row window k, column j: P[(k·n + j)·W + l], 256-byte aligned with W ≥ 64), and the
+ * last pass sums group after group (partialsFinishSource, grouped): another fixed summation order than the unsplit run,
+ * within the same bound (every order of a sum is).
+ */
+async function gemvTiledT(runtime: GpuRuntime, args: GpuGemvArgs, alpha: number, beta: number, arithmetic: GpuArithmetic, target: number, chains: number): Promise<void> {
+  const { y } = args;
+  const context = runtime.context;
+  const limit = bindingLimit(runtime);
+  const m = args.A.rows, n = args.A.cols;
+  const c = arithmetic.components;
+  const readsY = beta !== 0;
+  if (args.A.data.format.scaled || args.x.format.scaled) throw new ModprecError('BACKEND_LIMIT', `invalid argument: x needs ${extentBytes(args.x)} bytes, over this adapter's maxStorageBufferBindingSize of ${limit} bytes, and ${args.A.data.format.scaled ? 'A' : 'x'} is stored in a block-scaled integer format, which cannot be split`, 'maxStorageBufferBindingSize');
+  // Views (offset and stride uniforms), so that a tile's bindings may start anywhere (from the 256-byte boundary below).
+  const data = args.A.data.isView ? args.A.data : viewOf(args.A.data, { length: m * n, offset: 0, stride: 1, alwaysView: true });
+  const A = { ...args.A, data };
+  const x = args.x.isView ? args.x : viewOf(args.x, { length: args.x.length, offset: 0, stride: 1, alwaysView: true });
+  // Rows per window: what one binding holds of x's span (and of its per-element scales) and of a column of A.
+  const slack = (a: DeviceArray) => Math.max(128, Math.ceil(64 / wordsPerElement(a)));
+  const elements = (a: DeviceArray) => Math.floor(limit / (4 * wordsPerElement(a))) - slack(a) - 1;
+  const q = Math.abs(x.rangeScale?.scalars.Qm ?? 0);
+  const rowsPer = Math.min(Math.floor(elements(x) / Math.abs(x.stride)) + 1, Math.floor(elements(data) / Math.max(1, Math.abs(data.stride))) + 1, q === 0 ? Infinity : Math.floor((limit / 8 - 33) / q) + 1);
+  if (rowsPer < 1) throw new ModprecError('BACKEND_LIMIT', `invalid argument: x (stride ${x.stride}) or A (row stride ${data.stride}) spans more than maxStorageBufferBindingSize (${limit} bytes) between two elements`, 'maxStorageBufferBindingSize');
+  const W = Math.max(64, gemvTLanes(Math.min(m, rowsPer), n, target));
+  const tiles: { k: number; r0: number; rows: number; c0: number; c1: number }[] = [];
+  const groups = Math.ceil(m / rowsPer);
+  for (let k = 0; k < groups; k++) {
+    const r0 = k * rowsPer, rows = Math.min(rowsPer, m - r0);
+    const sub = { rows, ld: A.ld, data: viewOf(data, { length: rows * n, offset: data.offset + r0 * data.stride, stride: data.stride, alwaysView: true }) };
+    const cols = columnsPerRegion(sub, limit);
+    if (cols < 1) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A needs one column of ${rows} rows per storage binding, over this adapter's maxStorageBufferBindingSize of ${limit} bytes`, 'maxStorageBufferBindingSize');
+    for (let c0 = 0; c0 < n; c0 += cols) tiles.push({ k, r0, rows, c0, c1: Math.min(n, c0 + cols) });
+  }
+  const inPlace = !y.coversSpan;
+  const key = `gemvTiled|${objectId(args.A.data)}|${data.offset}|${data.stride}|${objectId(args.x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}|${chains}|${inPlace}|${tiles.length}|${W}`;
+  const plan = getPlan(runtime, key, 1 + tiles.length, () => [boundedScratch(createWordBuffer(context, groups * n * W * c)), createWordBuffer(context, inPlace ? 1 : y.words)]);
+  const partialSpec = memo(`gemvT|${arithmetic.name}|${readKey(data)}|${readKey(x)}|${chains}`, () => partialTSource(arithmetic, data, x, chains));
+  const p1 = await getProgram(context, { source: partialSpec.source, args: partialSpec.args, components: c as 1 | 2 | 4 });
+  const finish = partialsFinishSource(arithmetic, y, readsY, inPlace, true);
+  const p2 = await getProgram(context, { source: finish.source, args: finish.args, components: outputComponents(y.format), stridedOutput: inPlace });
+  const passes: { pass: Pass; cache: PassCache }[] = tiles.map((t, i) => {
+    const arrays: Record<string, BoundArray> = {};
+    const scalars: Record<string, number> = { m: t.rows, lda: A.ld, W };
+    bindArray('A', data, arrays, scalars);
+    const first = data.offset + t.r0 * data.stride;
+    const region = columnRegion({ rows: t.rows, ld: A.ld, data: viewOf(data, { length: t.rows * n, offset: first, stride: data.stride, alwaysView: true }) }, t.c0, t.c1);
+    arrays.A = region.bound;
+    scalars.AOff = first + t.c0 * A.ld - region.start;
+    moveScaleBase('A', data, region.start, scalars);
+    bindArray('X', x, arrays, scalars);
+    bindWindow('X', x, { start: t.r0, count: t.rows }, arrays, scalars);
+    const units = (t.k * n + t.c0) * W;
+    return { pass: { program: p1, arrays, scalars, output: { buffer: plan.scratch[0]!, offset: units * c * 4, size: (t.c1 - t.c0) * W * c * 4 }, threads: (t.c1 - t.c0) * W }, cache: plan.passes[1 + i]! };
+  });
+  const arrays2: Record<string, BoundArray> = { P: { buffer: plan.scratch[0]! } };
+  const scalars2: Record<string, number> = { S: W, sr: W, sc: 1, G: groups, sg: n * W, rows: n, ...scalarBindings(arithmetic, alpha, beta) };
+  let output: BoundArray = { buffer: plan.scratch[1]! };
+  if (inPlace) {
+    if (readsY) bindOldValues(runtime, y, arrays2, scalars2);
+    const o = outputWindow(y, { start: 0, count: n });
+    output = o.bound;
+    Object.assign(scalars2, o.scalars);
+  } else if (readsY) {
+    bindArray('Yold', y, arrays2, scalars2);
+  }
+  const out = plan.scratch[1]!;
+  passes.push({ pass: { program: p2, arrays: arrays2, scalars: scalars2, output, threads: Math.ceil(n / y.format.elementsPerWord) }, cache: plan.passes[0]! });
+  submitPasses(context, passes);
+  if (!inPlace) {
     plan.scratch[1] = y.buffer!;
     y.buffer = out;
   }

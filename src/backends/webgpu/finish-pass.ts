@@ -82,26 +82,34 @@ export function finishBody(arithmetic: GpuArithmetic, y: DeviceArray, readsY: bo
  * @param readsY - whether β ≠ 0
  * @returns source and arguments (memoised per arithmetic, y's format and β ≠ 0)
  */
-export function partialsFinishSource(arithmetic: GpuArithmetic, y: DeviceArray, readsY: boolean, inPlace = false): { source: string; args: (readonly [string, ArgType])[] } {
-  return memo(`partialsF|${arithmetic.name}|${readKey(y)}|${readsY}${inPlace ? '|in-place' : ''}`, () => makePartialsFinishSource(arithmetic, y, readsY, inPlace));
+export function partialsFinishSource(arithmetic: GpuArithmetic, y: DeviceArray, readsY: boolean, inPlace = false, grouped = false): { source: string; args: (readonly [string, ArgType])[] } {
+  return memo(`partialsF|${arithmetic.name}|${readKey(y)}|${readsY}${inPlace ? '|in-place' : ''}${grouped ? '|grouped' : ''}`, () => makePartialsFinishSource(arithmetic, y, readsY, inPlace, grouped));
 }
 
-function makePartialsFinishSource(arithmetic: GpuArithmetic, y: DeviceArray, readsY: boolean, inPlace: boolean): { source: string; args: (readonly [string, ArgType])[] } {
-  const args = [['P', 'Array'] as const, ['S', 'Integer'] as const, ['sr', 'Integer'] as const, ['sc', 'Integer'] as const, ...finishArgs(arithmetic, y, readsY, inPlace)];
+/**
+ * `grouped`: G groups of S partials, group g of row r at P[r·sr + g·sg + c·sc] (GEMV T with x over one binding: a
+ * group per window of rows), summed group after group in order. Without it the source is the one-group pass.
+ */
+function makePartialsFinishSource(arithmetic: GpuArithmetic, y: DeviceArray, readsY: boolean, inPlace: boolean, grouped: boolean): { source: string; args: (readonly [string, ArgType])[] } {
+  const args = [['P', 'Array'] as const, ['S', 'Integer'] as const, ['sr', 'Integer'] as const, ['sc', 'Integer'] as const,
+    ...(grouped ? [['G', 'Integer'] as const, ['sg', 'Integer'] as const] : []), ...finishArgs(arithmetic, y, readsY, inPlace)];
   const partial = arithmetic.words;
   // Eight partials loaded before they are added (in order, so the result does not depend on it): one at a
   // time, the loop waits a memory latency per partial.
   const body = finishBody(arithmetic, y, readsY, (e) => {
-    const lines = [`let c${e} = mpI32(0);`, `while (c${e} + 7 < S) {`];
+    const base = grouped ? `gb${e}` : `r${e} * sr`;
+    const lines = grouped ? [`for (let g${e} = mpI32(0); g${e} < G; g${e}++) {`, `const gb${e} = r${e} * sr + g${e} * sg;`] : [];
+    lines.push(`let c${e} = mpI32(0);`, `while (c${e} + 7 < S) {`);
     const regs = [];
     for (let q = 0; q < 8; q++) {
-      const read = partial.emitRead('P', `r${e} * sr + (c${e} + ${q}) * sc`, `p${e}u${q}`, arithmetic);
+      const read = partial.emitRead('P', `${base} + (c${e} + ${q}) * sc`, `p${e}u${q}`, arithmetic);
       lines.push(read.code);
       regs.push(read.register);
     }
     regs.forEach((r) => lines.push(arithmetic.add(`acc${e}`, r)));
-    const tail = partial.emitRead('P', `r${e} * sr + c${e} * sc`, `p${e}`, arithmetic);
+    const tail = partial.emitRead('P', `${base} + c${e} * sc`, `p${e}`, arithmetic);
     lines.push(`c${e} = c${e} + 8;`, '}', `while (c${e} < S) {`, tail.code, arithmetic.add(`acc${e}`, tail.register), `c${e} = c${e} + 1;`, '}');
+    if (grouped) lines.push('}');
     return lines;
   }, inPlace);
   return { source: kernelSource(args, body), args };
