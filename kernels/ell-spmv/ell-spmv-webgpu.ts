@@ -12,11 +12,11 @@ import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
 import { hostEllSpmv } from '../../src/backends/webgpu/host-fallback.js';
 import { gpuUpdate } from '../waxpby/update-webgpu.js';
 import { bindExtent, bindingLimit, checkBinding, checkBufferSize, checkExtentBinding, checkScaleBinding, columnRegion, columnsPerRegion, DeviceArray, moveScaleBase, runtimeOrFallback, windowOf, wordsPerElement, type ToDeviceOptions } from '../../src/backends/webgpu/device-array.js';
-import { finishArgs, finishBody, partialsFinishSource, scalarBindings } from '../../src/backends/webgpu/finish-pass.js';
+import { finishArgs, finishBody, finishProgramOptions, finishThreads, partialsFinishSource, scalarBindings } from '../../src/backends/webgpu/finish-pass.js';
 import { gpuFormat } from '../../src/backends/webgpu/formats.js';
 import { elementIndex, allowFallback, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
 import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
-import { aliasSnapshot, bindOldValues, checkOutputBinding, outputWindow, serialisedViewWrite, throughPackedOutput, writesInPlace } from '../../src/backends/webgpu/view-output.js';
+import { aliasSnapshot, bindOldFromOutput, checkOutputBinding, outputWindow, serialisedViewWrite, throughPackedOutput, writesHalves, writesInPlace } from '../../src/backends/webgpu/view-output.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import type { DeviceMatrix } from '../gemv/gemv-webgpu.js';
 import type { GpuBuffer } from '../../src/backends/webgpu/webgpu-types.js';
@@ -274,7 +274,7 @@ async function windowedSpmv(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: nu
   const partial = memo(`ellP|${arithmetic.name}|${valuesKey(A)}|${readKey(x)}`, () => partialSource(arithmetic, A, x));
   const p1 = await getProgram(context, { source: partial.source, args: partial.args, components: c });
   const finish = partialsFinishSource(arithmetic, y, readsY, inPlace);
-  const p2 = await getProgram(context, { source: finish.source, args: finish.args, components: outputComponents(y.format), stridedOutput: inPlace });
+  const p2 = await getProgram(context, { source: finish.source, args: finish.args, components: outputComponents(y.format), ...finishProgramOptions(y, readsY, inPlace) });
   const entries = A.stride * A.width;
   const passes: { pass: Pass; cache: PassCache }[] = windows.map((w, k) => {
     const first = w.k0 * A.stride;
@@ -306,7 +306,7 @@ async function windowedSpmv(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: nu
   const scalars2: Record<string, number> = { S: windows.length, sr: 1, sc: rowsPad, rows: A.rows, ...scalarBindings(arithmetic, alpha, beta) };
   const out = plan.scratch[1]!;
   const output = finishOutput(runtime, y, readsY, inPlace, out, arrays2, scalars2);
-  passes.push({ pass: { program: p2, arrays: arrays2, scalars: scalars2, output, threads: Math.ceil(A.rows / y.format.elementsPerWord) }, cache: plan.passes[0]! });
+  passes.push({ pass: { program: p2, arrays: arrays2, scalars: scalars2, output, threads: finishThreads(y, A.rows, inPlace) }, cache: plan.passes[0]! });
   submitPasses(context, passes);
   if (!inPlace) {
     plan.scratch[1] = y.buffer!;
@@ -324,9 +324,10 @@ function finishOutput(runtime: GpuRuntime, y: DeviceArray, readsY: boolean, inPl
     if (readsY) bindArray('Yold', y, arrays, scalars);
     return { buffer: fresh };
   }
-  if (readsY) bindOldValues(runtime, y, arrays, scalars);
-  const o = outputWindow(y, { start: 0, count: y.length });
+  const o = outputWindow(y, { start: 0, count: y.length }, writesHalves(y));
   Object.assign(scalars, o.scalars);
+  // y's old values from its own binding (the plan's one-word `fresh` stands in for Yold's).
+  if (readsY) bindOldFromOutput(y, o.bound, fresh, arrays, scalars);
   return o.bound;
 }
 
@@ -344,8 +345,8 @@ async function spmvOnDevice(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: nu
   const inPlace = !y.coversSpan;
   const key = `ell|${objectId(A)}|${objectId(x)}|${objectId(y)}|${arithmetic.name}|${readsY}|${inPlace}`;
   const plan = getPlan(runtime, key, 1, () => [createWordBuffer(context, inPlace ? 1 : y.words)]);
-  const spec = memo(`ell|${arithmetic.name}|${valuesKey(A)}|${readKey(x)}|${readKey(y)}|${readsY}|${inPlace}`, () => spmvSource(arithmetic, A, x, y, readsY, inPlace));
-  const program = await getProgram(context, { source: spec.source, args: spec.args, components: outputComponents(y.format), stridedOutput: inPlace });
+  const spec = memo(`ell|${arithmetic.name}|${valuesKey(A)}|${readKey(x)}|${readKey(y)}|${readsY}|${inPlace}${inPlace && writesHalves(y) ? '-halves' : ''}`, () => spmvSource(arithmetic, A, x, y, readsY, inPlace));
+  const program = await getProgram(context, { source: spec.source, args: spec.args, components: outputComponents(y.format), ...finishProgramOptions(y, readsY, inPlace) });
   const arrays: Record<string, BoundArray> = { I: { buffer: A.colIndex! } };
   const scalars: Record<string, number> = { K: A.width, stride: A.stride, rows: A.rows, ...scalarBindings(arithmetic, alpha, beta) };
   bindArray('V', A.values, arrays, scalars);
@@ -363,7 +364,7 @@ async function spmvOnDevice(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: nu
   if (fromX) arrays.X = { ...arrays.X!, buffer: fromX };
   const out = plan.scratch[0]!;
   const output = finishOutput(runtime, y, readsY, inPlace, out, arrays, scalars);
-  submitPasses(context, [{ pass: { program, arrays, scalars, output, threads: Math.ceil(A.rows / y.format.elementsPerWord) }, cache: plan.passes[0]! }]);
+  submitPasses(context, [{ pass: { program, arrays, scalars, output, threads: finishThreads(y, A.rows, inPlace) }, cache: plan.passes[0]! }]);
   if (!inPlace) {
     plan.scratch[0] = y.buffer!;
     y.buffer = out;
@@ -427,7 +428,7 @@ export async function gpuEllSpmv(args: GpuEllSpmvArgs, options: GpuKernelOptions
   // y a view: written in place where its stores hold view elements only (writesInPlace) and A's values are not in its
   // span (they are read in the same pass and would need a snapshot of a matrix view); else the kernel writes its
   // packed twin (holding y's old values when β ≠ 0), then y's span.
-  if (writesInPlace(y) && A.values.buffer !== y.buffer) await serialisedViewWrite(y, () => spmvOnDevice(runtime, args, alpha, beta, arithmetic));
+  if ((writesInPlace(y) || writesHalves(y)) && A.values.buffer !== y.buffer) await serialisedViewWrite(y, () => spmvOnDevice(runtime, args, alpha, beta, arithmetic));
   else await throughPackedOutput(runtime, y, beta !== 0, (packed) => spmvOnDevice(runtime, { ...args, y: packed }, alpha, beta, arithmetic));
   return runInfo(runtime, arithmetic, '');
 }

@@ -17,11 +17,11 @@ import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
 import { hostGemv } from '../../src/backends/webgpu/host-fallback.js';
 import { gpuUpdate } from '../waxpby/update-webgpu.js';
 import { bindExtent, bindingLimit, bindWindow, checkExtentBinding, checkOperandBinding, checkScaleBinding, columnRegion, columnsPerRegion, DeviceArray, extentBytes, moveScaleBase, toDeviceSpan, viewOf, windowOf, wordsPerElement, type RangeLike } from '../../src/backends/webgpu/device-array.js';
-import { partialsFinishSource, scalarBindings } from '../../src/backends/webgpu/finish-pass.js';
+import { finishProgramOptions, finishThreads, partialsFinishSource, scalarBindings } from '../../src/backends/webgpu/finish-pass.js';
 import { elementIndex, allowFallback, outputComponents, UNROLL, accumulateLoop, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
 import { boundedScratch, getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
-import { bindOldValues, checkOutputBinding, outputWindow, serialisedViewWrite, throughPackedOutput, writesInPlace } from '../../src/backends/webgpu/view-output.js';
+import { bindOldFromOutput, checkOutputBinding, outputWindow, serialisedViewWrite, throughPackedOutput, writesHalves, writesInPlace } from '../../src/backends/webgpu/view-output.js';
 import { checkRowsPerThread, partialNRowsSource, rowRunRead } from './gemv-row-group-source.js';
 import { checkGpuOptions } from '../../src/backends/backend.js';
 import { readsTransposed, transposedDeviceMatrix } from './transposed-device-matrix.js';
@@ -353,15 +353,16 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   const plan = getPlan(runtime, key, 2 + columnWindows.length, () => [boundedScratch(createWordBuffer(context, Math.max(1, threads) * c * R)), createWordBuffer(context, inPlace ? 1 : y.words)]);
   const p1 = await getProgram(context, { source: partialSpec.source, args: partialSpec.args, components: (c * R) as 1 | 2 | 4 });
   const finish = partialsFinishSource(arithmetic, y, readsY, inPlace);
-  const p2 = await getProgram(context, { source: finish.source, args: finish.args, components: outputComponents(y.format), stridedOutput: inPlace });
+  const p2 = await getProgram(context, { source: finish.source, args: finish.args, components: outputComponents(y.format), ...finishProgramOptions(y, readsY, inPlace) });
   const arrays2: Record<string, BoundArray> = { P: { buffer: plan.scratch[0]! } };
   const scalars2: Record<string, number> = { S: splits, sr, sc, rows, ...scalarBindings(arithmetic, alpha, beta) };
   let output: BoundArray = { buffer: plan.scratch[1]! };
   if (inPlace) {
-    if (readsY) bindOldValues(runtime, y, arrays2, scalars2);
-    const o = outputWindow(y, { start: 0, count: rows });
+    const o = outputWindow(y, { start: 0, count: rows }, writesHalves(y));
     output = o.bound;
     Object.assign(scalars2, o.scalars);
+    // y's old values from its own binding (the plan's one-word spare stands in for Yold's).
+    if (readsY) bindOldFromOutput(y, output, plan.scratch[1]!, arrays2, scalars2);
   } else if (readsY) {
     bindArray('Yold', y, arrays2, scalars2);
   }
@@ -404,7 +405,7 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
       }
     });
   }
-  passes.push({ pass: { program: p2, arrays: arrays2, scalars: scalars2, output, threads: Math.ceil(rows / y.format.elementsPerWord) }, cache: plan.passes[1]! });
+  passes.push({ pass: { program: p2, arrays: arrays2, scalars: scalars2, output, threads: finishThreads(y, rows, inPlace) }, cache: plan.passes[1]! });
   if (rows === 0) return;
   if (threads === 0) {
     // n = 0: op(A)·x is empty; the partial buffer must read as zeros.
@@ -464,7 +465,7 @@ async function gemvTiledT(runtime: GpuRuntime, args: GpuGemvArgs, alpha: number,
   const partialSpec = memo(`gemvT|${arithmetic.name}|${readKey(data)}|${readKey(x)}|${chains}`, () => partialTSource(arithmetic, data, x, chains));
   const p1 = await getProgram(context, { source: partialSpec.source, args: partialSpec.args, components: c as 1 | 2 | 4 });
   const finish = partialsFinishSource(arithmetic, y, readsY, inPlace, true);
-  const p2 = await getProgram(context, { source: finish.source, args: finish.args, components: outputComponents(y.format), stridedOutput: inPlace });
+  const p2 = await getProgram(context, { source: finish.source, args: finish.args, components: outputComponents(y.format), ...finishProgramOptions(y, readsY, inPlace) });
   const passes: { pass: Pass; cache: PassCache }[] = tiles.map((t, i) => {
     const arrays: Record<string, BoundArray> = {};
     const scalars: Record<string, number> = { m: t.rows, lda: A.ld, W };
@@ -483,15 +484,15 @@ async function gemvTiledT(runtime: GpuRuntime, args: GpuGemvArgs, alpha: number,
   const scalars2: Record<string, number> = { S: W, sr: W, sc: 1, G: groups, sg: n * W, rows: n, ...scalarBindings(arithmetic, alpha, beta) };
   let output: BoundArray = { buffer: plan.scratch[1]! };
   if (inPlace) {
-    if (readsY) bindOldValues(runtime, y, arrays2, scalars2);
-    const o = outputWindow(y, { start: 0, count: n });
+    const o = outputWindow(y, { start: 0, count: n }, writesHalves(y));
     output = o.bound;
     Object.assign(scalars2, o.scalars);
+    if (readsY) bindOldFromOutput(y, output, plan.scratch[1]!, arrays2, scalars2);
   } else if (readsY) {
     bindArray('Yold', y, arrays2, scalars2);
   }
   const out = plan.scratch[1]!;
-  passes.push({ pass: { program: p2, arrays: arrays2, scalars: scalars2, output, threads: Math.ceil(n / y.format.elementsPerWord) }, cache: plan.passes[0]! });
+  passes.push({ pass: { program: p2, arrays: arrays2, scalars: scalars2, output, threads: finishThreads(y, n, inPlace) }, cache: plan.passes[0]! });
   submitPasses(context, passes);
   if (!inPlace) {
     plan.scratch[1] = y.buffer!;
@@ -546,7 +547,7 @@ export async function gpuGemv(args: GpuGemvArgs, options: GpuGemvOptions = {}): 
   // A view whose rows are its compact direction (row-major) runs as the other trans on its transpose, whatever the limit.
   const A = kernelTrans === trans ? args.A : transposedDeviceMatrix(args.A);
   const run = (y: DeviceArray) => gemvOnDevice(runtime, { ...args, A, y }, kernelTrans, alpha, beta, arithmetic, Math.max(1, target), chains, rowsPerThread);
-  if (writesInPlace(args.y)) await serialisedViewWrite(args.y, () => run(args.y));
+  if (writesInPlace(args.y) || writesHalves(args.y)) await serialisedViewWrite(args.y, () => run(args.y));
   else await throughPackedOutput(runtime, args.y, beta !== 0, run);
   return runInfo(runtime, arithmetic, '');
 }

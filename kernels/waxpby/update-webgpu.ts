@@ -14,7 +14,7 @@ import { allowFallback, arrayArgs, bindArray, checkNumber, chooseArithmetic, com
 import { hostUpdate } from '../../src/backends/webgpu/host-fallback.js';
 import { getProgram, submitPasses, type BoundArray } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
-import { aliasSnapshot, checkOwnedOutput, outputWindow, serialisedViewWrite, throughPackedOutput, writesInPlace } from '../../src/backends/webgpu/view-output.js';
+import { aliasSnapshot, checkOwnedOutput, outputWindow, serialisedViewWrite, throughPackedOutput, writesHalves, writesInPlace } from '../../src/backends/webgpu/view-output.js';
 import { checkGpuOptions } from '../../src/backends/backend.js';
 
 /**
@@ -78,15 +78,6 @@ function isOutputItself(input: DeviceArray, out: DeviceArray): boolean {
     && input.length === out.length && !input.rangeScale && !out.rangeScale;
 }
 
-/**
- * Whether a 16-bit output view is written a half word per thread (its stride is at least 2 in magnitude, so no two of its
- * elements share a word): in place, instead of a packed twin and a scatter pass.
- * @param out - the output
- * @returns true where the half-word store applies
- */
-export function writesHalves(out: DeviceArray): boolean {
-  return !out.coversSpan && out.format.bitCopy === true && out.format.elementsPerWord === 2 && Math.abs(out.stride) >= 2 && out.length > 0 && !out.rangeScale;
-}
 
 /**
  * The update's passes, one per binding window ({@link bindingWindows}: one unless an operand exceeds a storage

@@ -11,6 +11,9 @@ import { range, colMajor, formats, scal, axpy } from '../../src/index.js';
 import type { Range } from '../../src/core/range.js';
 import { deviceView, toDevice, type DeviceArray } from '../../src/backends/webgpu/device-array.js';
 import { gpuUpdate } from '../../kernels/waxpby/update-webgpu.js';
+import { deviceMatrix, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
+import { gpuEllSpmv, toDeviceEll } from '../../kernels/ell-spmv/ell-spmv-webgpu.js';
+import { csrToEll, laplacianCsr } from '../../src/index.js';
 import { randomValues, requireRuntime } from './gpu-test-helpers.js';
 
 const STORAGE = { f64: formats.f64, f32: formats.f32, f16: formats.f16, bf16: formats.bf16 } as const;
@@ -79,5 +82,51 @@ describe('update outputs written in place with no copy', () => {
         x.destroy();
       },
     ), { numRuns: 60, seed: 14 });
+  });
+
+  it("GEMV's and ELL SpMV's y views: old values read from the output binding, 16-bit views of stride ≥ 2 stored as half words: the packed run's bits, sentinels kept", async () => {
+    await requireRuntime();
+    await fc.assert(fc.asyncProperty(
+      fc.constantFrom<Name>('f16', 'bf16', 'f32', 'f64'),
+      fc.integer({ min: 1, max: 70 }),
+      fc.constantFrom(2, -2, 3, -3, 1),
+      fc.constantFrom(0, 0.5),
+      fc.constantFrom<'f32' | 'ff'>('f32', 'ff'),
+      fc.constantFrom<'gemv N' | 'gemv T' | 'ell'>('gemv N', 'gemv T', 'ell'),
+      fc.integer({ min: 1, max: 1000 }),
+      async (name, n, stride, beta, arith, kernel, seed) => {
+        const offset = 2 + (stride < 0 ? (n - 1) * -stride : 0);
+        const size = offset + (stride > 0 ? (n - 1) * stride : 0) + 3;
+        const values = randomValues(n, seed, 4);
+        const dev = sentinelSpan(name, size, offset, stride, values);
+        const before = bytesOf(dev.span).slice();
+        const span = await toDevice(dev.span as never);
+        const out = deviceView(span, offset, n, stride);
+        const packed = await toDevice(values, { format: name });
+        const A = deviceMatrix(await toDevice(randomValues(n * 5, seed + 1), { format: name }), kernel === 'gemv T' ? 5 : n, kernel === 'gemv T' ? n : 5);
+        const x = await toDevice(randomValues(5, seed + 2), { format: name });
+        const E = await toDeviceEll(csrToEll(laplacianCsr([n])), { format: name });
+        const xe = await toDevice(randomValues(n, seed + 3), { format: name });
+        const run = (y: DeviceArray): Promise<unknown> => kernel === 'ell' ? gpuEllSpmv({ A: E, x: xe, y, alpha: 1.5, beta }, { arithmetic: arith })
+          : gpuGemv({ A, x, y, alpha: 1.5, beta, trans: kernel === 'gemv T' ? 'T' : 'N' }, { arithmetic: arith });
+        await run(out);
+        await run(packed);
+        const got = new Uint8Array((await span.encoded()).words.buffer);
+        const pk = new Uint8Array((await packed.encoded()).words.buffer);
+        const bytes = name === 'f64' ? 8 : name === 'f32' ? 4 : 2;
+        const inView = new Map(Array.from({ length: n }, (_, i) => [offset + i * stride, i]));
+        for (let e = 0; e < size; e++) {
+          const i = inView.get(e);
+          const want = i === undefined ? before.subarray(e * bytes, (e + 1) * bytes) : pk.subarray(i * bytes, (i + 1) * bytes);
+          expect(Array.from(got.subarray(e * bytes, (e + 1) * bytes)), `element ${e}${i === undefined ? ' (sentinel)' : ` (view element ${i})`}`).toEqual(Array.from(want));
+        }
+        const halves = (name === 'f16' || name === 'bf16') && Math.abs(stride) >= 2;
+        if (halves || name === 'f32' || name === 'f64') {
+          expect(span.storage.twins, 'a packed twin').toBeUndefined();
+          expect(span.storage.spare, 'a snapshot of y').toBeUndefined();
+        }
+        for (const d of [span, packed, A.data, x, xe]) d.destroy();
+      },
+    ), { numRuns: 60, seed: 19 });
   });
 });

@@ -10,6 +10,7 @@ import type { GpuArithmetic, GpuRegister } from './arithmetic.js';
 import type { DeviceArray } from './device-array.js';
 import { arrayArgs, elementIndex, kernelSource, memo, readKey } from './kernel-common.js';
 import type { ArgType } from './program.js';
+import { writesHalves } from './view-output.js';
 
 /** The last scalars made per arithmetic: calls in a loop repeat α and β, and building them cost microseconds. */
 const lastScalars = new WeakMap<GpuArithmetic, { alpha: number; beta: number; values: Readonly<Record<string, number>> }>();
@@ -46,7 +47,10 @@ export function finishArgs(arithmetic: GpuArithmetic, y: DeviceArray, readsY: bo
  * @returns the lines
  */
 export function finishBody(arithmetic: GpuArithmetic, y: DeviceArray, readsY: boolean, rowSum: (e: number) => string[], inPlace = false): string[] {
-  const epw = y.format.elementsPerWord;
+  // A 16-bit view of stride ±2 or more written in place: one element a thread, its bits in both halves of the returned
+  // word (the program's half-word store keeps the other half: program.ts, halfOutput).
+  const halves = inPlace && writesHalves(y);
+  const epw = halves ? 1 : y.format.elementsPerWord;
   const lines: string[] = [];
   // The store goes to unit OutOff + t·OutInc (applyStridedOutput); gpu.js keeps only arguments the source names.
   if (inPlace) lines.push('const outUnit = OutOff + this.thread.x * OutInc;');
@@ -69,8 +73,33 @@ export function finishBody(arithmetic: GpuArithmetic, y: DeviceArray, readsY: bo
     lines.push(`if (r${e} >= rows) { u${e} = ${arithmetic.literal(0)}; }`);
     results.push(arithmetic.register(`u${e}`));
   }
-  lines.push(y.format.emitReturn(results));
+  lines.push(y.format.emitReturn(halves ? [results[0]!, results[0]!] : results));
   return lines;
+}
+
+/**
+ * The program options of a pass whose body is {@link finishBody}: a view y written in place gets the strided store (the
+ * half-word store for a 16-bit view of stride ±2 or more) and, when its old values are read, reads them from its own
+ * output binding ({@link bindOldFromOutput}: each thread reads only what it writes).
+ * @param y - the output
+ * @param readsY - whether β ≠ 0
+ * @param inPlace - whether y is written in place
+ * @returns the ProgramSpec fields
+ */
+export function finishProgramOptions(y: DeviceArray, readsY: boolean, inPlace: boolean): { stridedOutput: boolean; halfOutput: boolean; readsOutput: readonly string[] } {
+  return { stridedOutput: inPlace, halfOutput: inPlace && writesHalves(y), readsOutput: inPlace && readsY ? ['Yold'] : [] };
+}
+
+/**
+ * Threads of a pass whose body is {@link finishBody} over `rows` rows of y: one per output word, or one per element for a
+ * half-word store.
+ * @param y - the output
+ * @param rows - the rows
+ * @param inPlace - whether y is written in place
+ * @returns the thread count
+ */
+export function finishThreads(y: DeviceArray, rows: number, inPlace: boolean): number {
+  return inPlace && writesHalves(y) ? rows : Math.ceil(rows / y.format.elementsPerWord);
 }
 
 /**
@@ -83,7 +112,7 @@ export function finishBody(arithmetic: GpuArithmetic, y: DeviceArray, readsY: bo
  * @returns source and arguments (memoised per arithmetic, y's format and β ≠ 0)
  */
 export function partialsFinishSource(arithmetic: GpuArithmetic, y: DeviceArray, readsY: boolean, inPlace = false, grouped = false): { source: string; args: (readonly [string, ArgType])[] } {
-  return memo(`partialsF|${arithmetic.name}|${readKey(y)}|${readsY}${inPlace ? '|in-place' : ''}${grouped ? '|grouped' : ''}`, () => makePartialsFinishSource(arithmetic, y, readsY, inPlace, grouped));
+  return memo(`partialsF|${arithmetic.name}|${readKey(y)}|${readsY}${inPlace ? `|in-place${writesHalves(y) ? '-halves' : ''}` : ''}${grouped ? '|grouped' : ''}`, () => makePartialsFinishSource(arithmetic, y, readsY, inPlace, grouped));
 }
 
 /**
