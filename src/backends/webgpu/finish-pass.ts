@@ -109,7 +109,9 @@ export function finishThreads(y: DeviceArray, rows: number, inPlace: boolean): n
  * @param arithmetic - the arithmetic (and the partials' format)
  * @param y - the output operand
  * @param readsY - whether β ≠ 0
- * @returns source and arguments (memoised per arithmetic, y's format and β ≠ 0)
+ * @param inPlace - whether y is a view written in place (a strided store; a half-word store for a 16-bit view of stride ±2 or more)
+ * @param grouped - G groups of S partials per row (uniforms G and sg: P[r·sr + g·sg + c·sc]), summed group after group
+ * @returns source and arguments (memoised per arithmetic, y's format, β ≠ 0 and the two flags)
  */
 export function partialsFinishSource(arithmetic: GpuArithmetic, y: DeviceArray, readsY: boolean, inPlace = false, grouped = false): { source: string; args: (readonly [string, ArgType])[] } {
   return memo(`partialsF|${arithmetic.name}|${readKey(y)}|${readsY}${inPlace ? `|in-place${writesHalves(y) ? '-halves' : ''}` : ''}${grouped ? '|grouped' : ''}`, () => makePartialsFinishSource(arithmetic, y, readsY, inPlace, grouped));
