@@ -1,9 +1,10 @@
 /**
  * What device views cost on the GPU: the same kernel on packed operands and on strided views of a larger span
  * (stride 2, the other elements untouched), timed in the same run. The updates write an output view in place (a
- * strided-output program; an input sharing the output's buffer is read from a snapshot of its extent); a 16-bit view of
- * stride 2 and GEMV's y still go through a packed twin and one scatter pass (a gather pass too when its old values are
- * read); an input view only changes the index arithmetic. Each view run is checked in the same run: its result must
+ * strided-output program; an input that is the output view itself is read from the output binding, another input
+ * sharing its buffer from a snapshot of its extent; a 16-bit view of stride 2 a half word per thread); GEMV's y of a
+ * 16-bit view goes through a packed twin and one scatter pass (a gather pass too when its old values are read); an
+ * input view only changes the index arithmetic. Each view run is checked in the same run: its result must
  * equal the packed run's bit for bit, and the span's other elements must keep their bits (exit code 1 otherwise).
  *
  * Writes bench/results/gpu-output-views.json, <out>/gpu-output-views.json (`--out=<dir>`, or $OUT) and, with
@@ -132,7 +133,7 @@ async function updateCase(n: number): Promise<void> {
   outView.destroy();
 }
 
-/** SCAL in place on a stride-2 view (x is out: read from a snapshot of its extent), against SCAL in place packed. */
+/** SCAL in place on a stride-2 view (x is out: read from the output binding, no copy), against SCAL in place packed. */
 async function scalInPlaceCase(n: number): Promise<void> {
   const y0 = data(n, 31);
   const packed = await toDevice(y0, { format: 'f32', strict: true });
@@ -144,12 +145,12 @@ async function scalInPlaceCase(n: number): Promise<void> {
   const untouched = sentinelsKept(await spanOf(view));
   const packedMs = await timeRuns(() => gpuUpdate({ alpha: 1, x: packed, beta: 0, out: packed }, { arithmetic: 'f32' }));
   const viewMs = await timeRuns(() => gpuUpdate({ alpha: 1, x: view, beta: 0, out: view }, { arithmetic: 'f32' }));
-  rows.push({ kernel: 'SCAL in place x ← 1·x, f32 (x is out: snapshot, then in place)', size: `n=2^${Math.log2(n)}`, operand: 'x = out, stride 2', packedMs, viewMs, ratio: viewMs / packedMs, sameBits: same, untouched });
+  rows.push({ kernel: 'SCAL in place x ← 1·x, f32 (x is out: read from the output binding)', size: `n=2^${Math.log2(n)}`, operand: 'x = out, stride 2', packedMs, viewMs, ratio: viewMs / packedMs, sameBits: same, untouched });
   packed.destroy();
   view.destroy();
 }
 
-/** A 16-bit output view of stride 2: still a packed twin and a scatter pass. */
+/** A 16-bit output view of stride 2: written in place a half word per thread. */
 async function f16Case(n: number): Promise<void> {
   const xv = data(n, 37);
   const x = await toDevice(xv, { format: 'f16', strict: true });
@@ -165,7 +166,7 @@ async function f16Case(n: number): Promise<void> {
   for (let k = 0; k < n; k++) if (all[2 * k] !== -3) untouched = false;
   const packedMs = await timeRuns(() => gpuUpdate({ alpha: 0.5, x, beta: 0, out: outPacked }, { arithmetic: 'f32' }));
   const viewMs = await timeRuns(() => gpuUpdate({ alpha: 0.5, x, beta: 0, out: outView }, { arithmetic: 'f32' }));
-  rows.push({ kernel: 'update out ← 0.5·x, f16 (packed twin + scatter)', size: `n=2^${Math.log2(n)}`, operand: 'out (output), stride 2', packedMs, viewMs, ratio: viewMs / packedMs, sameBits: same, untouched });
+  rows.push({ kernel: 'update out ← 0.5·x, f16 (half-word stores in place)', size: `n=2^${Math.log2(n)}`, operand: 'out (output), stride 2', packedMs, viewMs, ratio: viewMs / packedMs, sameBits: same, untouched });
   x.destroy();
   outPacked.destroy();
   span.destroy();

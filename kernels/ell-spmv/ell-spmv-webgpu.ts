@@ -11,12 +11,12 @@ import { checkNumber, outputComponents } from '../../src/backends/webgpu/kernel-
 import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
 import { hostEllSpmv } from '../../src/backends/webgpu/host-fallback.js';
 import { gpuUpdate } from '../waxpby/update-webgpu.js';
-import { bindExtent, bindingLimit, checkBinding, checkBufferSize, checkExtentBinding, columnRegion, columnsPerRegion, DeviceArray, runtimeOrFallback, windowOf, wordsPerElement, type ToDeviceOptions } from '../../src/backends/webgpu/device-array.js';
-import { finishArgs, finishBody, partialsFinishSource, scalarBindings } from '../../src/backends/webgpu/finish-pass.js';
+import { bindExtent, bindingLimit, checkBinding, checkBufferSize, checkExtentBinding, checkScaleBinding, columnRegion, columnsPerRegion, DeviceArray, moveScaleBase, runtimeOrFallback, viewOf, windowOf, wordsPerElement, type ToDeviceOptions } from '../../src/backends/webgpu/device-array.js';
+import { finishArgs, finishBody, finishProgramOptions, finishThreads, partialsFinishSource, scalarBindings } from '../../src/backends/webgpu/finish-pass.js';
 import { gpuFormat } from '../../src/backends/webgpu/formats.js';
 import { elementIndex, allowFallback, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
 import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
-import { aliasSnapshot, bindOldValues, checkOutputBinding, outputWindow, serialisedViewWrite, throughPackedOutput, writesInPlace } from '../../src/backends/webgpu/view-output.js';
+import { aliasSnapshot, bindOldFromOutput, checkOutputBinding, outputWindow, serialisedViewWrite, throughPackedOutput, writesHalves, writesInPlace } from '../../src/backends/webgpu/view-output.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import type { DeviceMatrix } from '../gemv/gemv-webgpu.js';
 import type { GpuBuffer } from '../../src/backends/webgpu/webgpu-types.js';
@@ -207,15 +207,18 @@ function spmvSource(arithmetic: GpuArithmetic, A: DeviceEll, x: DeviceArray, y: 
  * Partial sums of one window of ELL columns (entries k0 … k0+K−1 of every row), thread per row; `off` is the
  * window's first entry relative to the 256-byte-aligned start of its binding.
  */
-function partialSource(arithmetic: GpuArithmetic, A: DeviceEll, x: DeviceArray): { source: string; args: ReturnType<typeof arrayArgs> } {
+function partialSource(arithmetic: GpuArithmetic, A: DeviceEll, x: DeviceArray, strided = false): { source: string; args: ReturnType<typeof arrayArgs> } {
   // Values as a matrix (deviceEllView): slot k of row r at VBase + r·VRow + k·Vld of the window's binding.
   const matrix = A.valuesLd !== undefined;
   const args = [[
     'V', 'Array'] as const, ...A.values.format.readArgs('V'), ...(matrix ? (['VBase', 'VRow', 'Vld'] as const).map((n) => [n, 'Integer'] as const) : []),
-  ['I', 'Array'] as const, ...arrayArgs('X', x), ['K', 'Integer'] as const, ['stride', 'Integer'] as const, ['off', 'Integer'] as const, ['rows', 'Integer'] as const];
+  ['I', 'Array'] as const, ...arrayArgs('X', x), ['K', 'Integer'] as const, ['stride', 'Integer'] as const, ['off', 'Integer'] as const, ['rows', 'Integer'] as const,
+  ...(strided ? [['OutOff', 'Integer'] as const, ['OutInc', 'Integer'] as const] : [])];
   const rv = A.values.format.emitRead('V', matrix ? 'VBase + r * VRow + k * Vld' : 'at', 'v', arithmetic);
   const rx = x.format.emitRead('X', elementIndex('X', x, 'col'), 'xv', arithmetic);
   const body = [
+    // A row tile's store goes to unit OutOff + t (applyStridedOutput); gpu.js keeps only arguments the source names.
+    ...(strided ? ['const outUnit = OutOff + this.thread.x * OutInc;'] : []),
     'const r = this.thread.x;',
     arithmetic.declareZero('acc'),
     'if (r < rows) {',
@@ -234,17 +237,38 @@ function partialSource(arithmetic: GpuArithmetic, A: DeviceEll, x: DeviceArray):
   return { source: kernelSource(args, body), args };
 }
 
-/** ELL-column windows [k0, k0 + count) whose values and indices each fit one binding (with alignment slack). */
-function columnWindows(runtime: GpuRuntime, A: DeviceEll): { k0: number; count: number }[] {
+/**
+ * Windows of the SpMV: ELL columns [k0, k0 + count) whose values and indices each fit one binding (with alignment slack),
+ * all rows; or, for values given as a matrix one of whose ELL columns spans more than a binding (row-major values: a
+ * column of them spans rows × the row stride), tiles of one ELL column × `rowCount` rows from `r0` (a multiple of 64).
+ */
+function columnWindows(runtime: GpuRuntime, A: DeviceEll): { k0: number; count: number; r0: number; rowCount: number }[] {
   const limit = bindingLimit(runtime);
   const wpe = Math.max(1, wordsPerElement(A.values));
+  // A window starts up to `step` entries before its first (windowedSpmv: 256-byte boundaries of values and indices).
+  const step = Math.max(128, Math.ceil(64 / wordsPerElement(A.values)));
+  if (A.valuesLd !== undefined && columnsPerRegion(valuesMatrix(A), limit) < 1) {
+    // Values whose every ELL column spans more than a binding (row-major: rows × the row stride): groups of whole ELL
+    // columns of the indices (column-major), each in tiles of rows whose region of the values fits one binding.
+    const groupWidth = Math.floor((limit - step * 4) / (4 * A.stride));
+    const rowStride = Math.max(1, Math.abs(A.values.isView ? A.values.stride : 1));
+    const elements = Math.floor(limit / (4 * wordsPerElement(A.values))) - step - 1;
+    const tiles = [];
+    for (let k0 = 0; k0 < A.width; k0 += Math.max(1, groupWidth)) {
+      const count = Math.min(Math.max(1, groupWidth), A.width - k0);
+      const rowsPer = Math.floor((elements - (count - 1) * Math.abs(A.valuesLd)) / rowStride) + 1;
+      if (groupWidth < 1 || rowsPer < 1) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A.values needs one row of its values matrix (row stride ${rowStride}) and one ELL column of ${A.stride} indices per storage binding, over this adapter's maxStorageBufferBindingSize of ${limit} bytes`, 'maxStorageBufferBindingSize');
+      for (let r0 = 0; r0 < A.rows; r0 += rowsPer) tiles.push({ k0, count, r0, rowCount: Math.min(rowsPer, A.rows - r0) });
+    }
+    return tiles;
+  }
   // Values as a matrix: the columns of it one binding holds (columnRegion); indices: ELL columns of `stride` words.
   const per = A.valuesLd !== undefined
-    ? Math.min(columnsPerRegion(valuesMatrix(A), limit), Math.floor((limit - 128 * 4) / (4 * A.stride)))
-    : Math.floor((limit - 128 * 4 * wpe) / (4 * wpe * A.stride));
+    ? Math.min(columnsPerRegion(valuesMatrix(A), limit), Math.floor((limit - step * 4) / (4 * A.stride)))
+    : Math.floor((limit - step * 4 * wpe) / (4 * wpe * A.stride));
   if (per < 1) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A.values needs one ELL column of ${A.stride} entries per storage binding, over this adapter's maxStorageBufferBindingSize of ${limit} bytes`, 'maxStorageBufferBindingSize');
   const windows = [];
-  for (let k0 = 0; k0 < A.width; k0 += per) windows.push({ k0, count: Math.min(per, A.width - k0) });
+  for (let k0 = 0; k0 < A.width; k0 += per) windows.push({ k0, count: Math.min(per, A.width - k0), r0: 0, rowCount: A.rows });
   return windows;
 }
 
@@ -264,37 +288,64 @@ async function windowedSpmv(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: nu
   const readsY = beta !== 0;
   const c = arithmetic.components;
   const windows = columnWindows(runtime, A);
+  // Partial groups: one per window of ELL columns (its row tiles write their own rows of the group).
+  const groups = windows.filter((w) => w.r0 === 0).length;
   const rowsPad = Math.ceil(A.rows / 64) * 64;
-  checkBinding(runtime, windows.length * rowsPad * c, 'the partial sums of an ELL SpMV split over storage bindings');
+  checkBinding(runtime, groups * rowsPad * c, 'the partial sums of an ELL SpMV split over storage bindings');
   const inPlace = !y.coversSpan;
   const key = `ellw|${objectId(A)}|${objectId(x)}|${objectId(y)}|${arithmetic.name}|${readsY}|${inPlace}`;
-  const plan = getPlan(runtime, key, 1 + windows.length, () => [createWordBuffer(context, windows.length * rowsPad * c), createWordBuffer(context, inPlace ? 1 : y.words)]);
+  const plan = getPlan(runtime, key, 1 + windows.length, () => [createWordBuffer(context, groups * rowsPad * c), createWordBuffer(context, inPlace ? 1 : y.words)]);
   const partial = memo(`ellP|${arithmetic.name}|${valuesKey(A)}|${readKey(x)}`, () => partialSource(arithmetic, A, x));
   const p1 = await getProgram(context, { source: partial.source, args: partial.args, components: c });
+  // Row tiles write rows r0 … of their group through a strided store (a binding may not start at row r0).
+  const tiled = windows.some((w) => w.rowCount !== A.rows);
+  const tilePartial = tiled ? memo(`ellPt|${arithmetic.name}|${valuesKey(A)}|${readKey(x)}`, () => partialSource(arithmetic, A, x, true)) : undefined;
+  const p1t = tilePartial ? await getProgram(context, { source: tilePartial.source, args: tilePartial.args, components: c, stridedOutput: true }) : undefined;
   const finish = partialsFinishSource(arithmetic, y, readsY, inPlace);
-  const p2 = await getProgram(context, { source: finish.source, args: finish.args, components: outputComponents(y.format), stridedOutput: inPlace });
+  const p2 = await getProgram(context, { source: finish.source, args: finish.args, components: outputComponents(y.format), ...finishProgramOptions(y, readsY, inPlace) });
   const entries = A.stride * A.width;
+  let group = -1;
   const passes: { pass: Pass; cache: PassCache }[] = windows.map((w, k) => {
-    const first = w.k0 * A.stride;
-    const start = Math.floor(first / 128) * 128;
-    const count = Math.min(entries, (w.k0 + w.count) * A.stride) - start;
+    if (w.r0 === 0) group++;
+    const first = w.k0 * A.stride + w.r0;
+    // Windows start on 256-byte boundaries of the values (8-bit values: 256 elements) and of the indices.
+    const step = Math.max(128, Math.ceil(64 / wordsPerElement(A.values)));
+    const start = Math.floor(first / step) * step;
+    const count = w.rowCount === A.rows ? Math.min(entries, (w.k0 + w.count) * A.stride) - start : (w.k0 + w.count - 1) * A.stride + w.r0 + w.rowCount - start;
     const arrays: Record<string, BoundArray> = { V: windowOf(A.values, { start, count }), I: { buffer: A.colIndex!, offset: start * 4, size: count * 4 } };
-    const scalars: Record<string, number> = { K: w.count, stride: A.stride, off: first - start, rows: A.rows };
+    const scalars: Record<string, number> = { K: w.count, stride: A.stride, off: first - start, rows: w.rowCount };
+    let valuesStart = start;
     if (A.valuesLd !== undefined) {
-      // Columns [k0, k0 + count) of the values matrix: the part of its span they cover.
-      const region = columnRegion(valuesMatrix(A), w.k0, w.k0 + w.count);
-      arrays.V = region.bound;
+      // Columns [k0, k0 + count) of the values matrix (rows [r0, r0 + rowCount) of it for a tile): the part of its span
+      // they cover.
       const [offset, rowStride] = A.values.isView ? [A.values.offset, A.values.stride] : [0, 1];
-      Object.assign(scalars, { VBase: offset + w.k0 * A.valuesLd - region.start, VRow: rowStride, Vld: A.valuesLd });
+      const rowsFrom = offset + w.r0 * rowStride;
+      const tile = { data: viewOf(A.values, { length: w.rowCount * A.width, offset: rowsFrom, stride: rowStride, alwaysView: true }), rows: w.rowCount, ld: A.valuesLd };
+      const region = columnRegion(w.rowCount === A.rows ? valuesMatrix(A) : tile, w.k0, w.k0 + w.count);
+      arrays.V = region.bound;
+      valuesStart = region.start;
+      Object.assign(scalars, { VBase: rowsFrom + w.k0 * A.valuesLd - region.start, VRow: rowStride, Vld: A.valuesLd });
+    }
+    if (A.values.rangeScale) {
+      // A scaled range's scales (bound whole), their base moved to the window's first element.
+      arrays.VRs = { buffer: A.values.rangeScale.buffer };
+      for (const [suffix, v] of Object.entries(A.values.rangeScale.scalars)) scalars[`V${suffix}`] = v;
+      moveScaleBase('V', A.values, valuesStart, scalars);
     }
     bindExtent('X', x, arrays, scalars);
-    return { pass: { program: p1, arrays, scalars, output: { buffer: plan.scratch[0]!, offset: k * rowsPad * c * 4, size: rowsPad * c * 4 }, threads: rowsPad }, cache: plan.passes[1 + k]! };
+    const output = { buffer: plan.scratch[0]!, offset: group * rowsPad * c * 4, size: rowsPad * c * 4 };
+    if (w.rowCount !== A.rows) {
+      // Rows [r0, r0 + rowCount) of the group's partials: thread t stores at unit r0 + t of the group's binding.
+      Object.assign(scalars, { OutOff: w.r0, OutInc: 1 });
+      return { pass: { program: p1t!, arrays, scalars, output, threads: w.rowCount }, cache: plan.passes[1 + k]! };
+    }
+    return { pass: { program: p1, arrays, scalars, output, threads: rowsPad }, cache: plan.passes[1 + k]! };
   });
   const arrays2: Record<string, BoundArray> = { P: { buffer: plan.scratch[0]! } };
-  const scalars2: Record<string, number> = { S: windows.length, sr: 1, sc: rowsPad, rows: A.rows, ...scalarBindings(arithmetic, alpha, beta) };
+  const scalars2: Record<string, number> = { S: groups, sr: 1, sc: rowsPad, rows: A.rows, ...scalarBindings(arithmetic, alpha, beta) };
   const out = plan.scratch[1]!;
   const output = finishOutput(runtime, y, readsY, inPlace, out, arrays2, scalars2);
-  passes.push({ pass: { program: p2, arrays: arrays2, scalars: scalars2, output, threads: Math.ceil(A.rows / y.format.elementsPerWord) }, cache: plan.passes[0]! });
+  passes.push({ pass: { program: p2, arrays: arrays2, scalars: scalars2, output, threads: finishThreads(y, A.rows, inPlace) }, cache: plan.passes[0]! });
   submitPasses(context, passes);
   if (!inPlace) {
     plan.scratch[1] = y.buffer!;
@@ -312,9 +363,10 @@ function finishOutput(runtime: GpuRuntime, y: DeviceArray, readsY: boolean, inPl
     if (readsY) bindArray('Yold', y, arrays, scalars);
     return { buffer: fresh };
   }
-  if (readsY) bindOldValues(runtime, y, arrays, scalars);
-  const o = outputWindow(y, { start: 0, count: y.length });
+  const o = outputWindow(y, { start: 0, count: y.length }, writesHalves(y));
   Object.assign(scalars, o.scalars);
+  // y's old values from its own binding (the plan's one-word `fresh` stands in for Yold's).
+  if (readsY) bindOldFromOutput(y, o.bound, fresh, arrays, scalars);
   return o.bound;
 }
 
@@ -326,24 +378,24 @@ async function spmvOnDevice(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: nu
   // Values as a matrix view need only the part of their span the matrix covers in one binding (columnRegion).
   const valueBytes = A.valuesLd !== undefined && A.width > 0 ? columnRegion(valuesMatrix(A), 0, A.width).bound.size : A.values.words * 4;
   if (valueBytes > limit || A.stride * A.width * 4 > limit) {
-    if (A.values.rangeScale) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A.values is a scaled range whose scales are indexed from its whole binding, and A exceeds maxStorageBufferBindingSize (${limit} bytes)`, 'maxStorageBufferBindingSize');
     return windowedSpmv(runtime, args, alpha, beta, arithmetic);
   }
   const readsY = beta !== 0;
   const inPlace = !y.coversSpan;
   const key = `ell|${objectId(A)}|${objectId(x)}|${objectId(y)}|${arithmetic.name}|${readsY}|${inPlace}`;
   const plan = getPlan(runtime, key, 1, () => [createWordBuffer(context, inPlace ? 1 : y.words)]);
-  const spec = memo(`ell|${arithmetic.name}|${valuesKey(A)}|${readKey(x)}|${readKey(y)}|${readsY}|${inPlace}`, () => spmvSource(arithmetic, A, x, y, readsY, inPlace));
-  const program = await getProgram(context, { source: spec.source, args: spec.args, components: outputComponents(y.format), stridedOutput: inPlace });
+  const spec = memo(`ell|${arithmetic.name}|${valuesKey(A)}|${readKey(x)}|${readKey(y)}|${readsY}|${inPlace}${inPlace && writesHalves(y) ? '-halves' : ''}`, () => spmvSource(arithmetic, A, x, y, readsY, inPlace));
+  const program = await getProgram(context, { source: spec.source, args: spec.args, components: outputComponents(y.format), ...finishProgramOptions(y, readsY, inPlace) });
   const arrays: Record<string, BoundArray> = { I: { buffer: A.colIndex! } };
   const scalars: Record<string, number> = { K: A.width, stride: A.stride, rows: A.rows, ...scalarBindings(arithmetic, alpha, beta) };
   bindArray('V', A.values, arrays, scalars);
   if (A.valuesLd !== undefined) scalars.Vld = A.valuesLd;
-  if (A.valuesLd !== undefined && A.values.isView && A.values.words * 4 > limit && !A.values.rangeScale) {
+  if (A.valuesLd !== undefined && A.values.isView && A.values.words * 4 > limit) {
     // A values view of a span over one binding: the part of the span the matrix covers, VOff moved to match.
     const region = columnRegion(valuesMatrix(A), 0, A.width);
     arrays.V = region.bound;
     scalars.VOff = A.values.offset - region.start;
+    moveScaleBase('V', A.values, region.start, scalars);
   }
   bindExtent('X', x, arrays, scalars);
   // x in y's span is read from a snapshot while y is written in place (the caller keeps A's values out of it).
@@ -351,7 +403,7 @@ async function spmvOnDevice(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: nu
   if (fromX) arrays.X = { ...arrays.X!, buffer: fromX };
   const out = plan.scratch[0]!;
   const output = finishOutput(runtime, y, readsY, inPlace, out, arrays, scalars);
-  submitPasses(context, [{ pass: { program, arrays, scalars, output, threads: Math.ceil(A.rows / y.format.elementsPerWord) }, cache: plan.passes[0]! }]);
+  submitPasses(context, [{ pass: { program, arrays, scalars, output, threads: finishThreads(y, A.rows, inPlace) }, cache: plan.passes[0]! }]);
   if (!inPlace) {
     plan.scratch[0] = y.buffer!;
     y.buffer = out;
@@ -393,6 +445,7 @@ export async function gpuEllSpmv(args: GpuEllSpmvArgs, options: GpuKernelOptions
   // A's values and indices may exceed one storage binding (then read in windows of ELL columns); x, read
   // by gather, and y may not.
   checkExtentBinding('x', x);
+  checkScaleBinding('A.values', A.values);
   checkOutputBinding('y', y);
   const alpha = checkNumber('alpha', args.alpha ?? 1);
   const beta = checkNumber('beta', args.beta ?? 0);
@@ -414,7 +467,7 @@ export async function gpuEllSpmv(args: GpuEllSpmvArgs, options: GpuKernelOptions
   // y a view: written in place where its stores hold view elements only (writesInPlace) and A's values are not in its
   // span (they are read in the same pass and would need a snapshot of a matrix view); else the kernel writes its
   // packed twin (holding y's old values when β ≠ 0), then y's span.
-  if (writesInPlace(y) && A.values.buffer !== y.buffer) await serialisedViewWrite(y, () => spmvOnDevice(runtime, args, alpha, beta, arithmetic));
+  if ((writesInPlace(y) || writesHalves(y)) && A.values.buffer !== y.buffer) await serialisedViewWrite(y, () => spmvOnDevice(runtime, args, alpha, beta, arithmetic));
   else await throughPackedOutput(runtime, y, beta !== 0, (packed) => spmvOnDevice(runtime, { ...args, y: packed }, alpha, beta, arithmetic));
   return runInfo(runtime, arithmetic, '');
 }

@@ -16,12 +16,12 @@ import { checkNumber } from '../../src/backends/webgpu/kernel-common.js';
 import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
 import { hostGemv } from '../../src/backends/webgpu/host-fallback.js';
 import { gpuUpdate } from '../waxpby/update-webgpu.js';
-import { bindExtent, bindingLimit, bindWindow, checkExtentBinding, checkOperandBinding, columnRegion, columnsPerRegion, DeviceArray, extentBytes, toDeviceSpan, viewOf, windowOf, wordsPerElement, type RangeLike } from '../../src/backends/webgpu/device-array.js';
-import { partialsFinishSource, scalarBindings } from '../../src/backends/webgpu/finish-pass.js';
+import { bindExtent, bindingLimit, bindWindow, checkExtentBinding, checkOperandBinding, checkScaleBinding, columnRegion, columnsPerRegion, DeviceArray, extentBytes, moveScaleBase, toDeviceSpan, viewOf, windowOf, wordsPerElement, type RangeLike } from '../../src/backends/webgpu/device-array.js';
+import { finishProgramOptions, finishThreads, partialsFinishSource, scalarBindings } from '../../src/backends/webgpu/finish-pass.js';
 import { elementIndex, allowFallback, outputComponents, UNROLL, accumulateLoop, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
 import { boundedScratch, getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
-import { bindOldValues, checkOutputBinding, outputWindow, serialisedViewWrite, throughPackedOutput, writesInPlace } from '../../src/backends/webgpu/view-output.js';
+import { bindOldFromOutput, checkOutputBinding, outputWindow, serialisedViewWrite, throughPackedOutput, writesHalves, writesInPlace } from '../../src/backends/webgpu/view-output.js';
 import { checkRowsPerThread, partialNRowsSource, rowRunRead } from './gemv-row-group-source.js';
 import { checkGpuOptions } from '../../src/backends/backend.js';
 import { readsTransposed, transposedDeviceMatrix } from './transposed-device-matrix.js';
@@ -249,12 +249,13 @@ function validate(args: GpuGemvArgs): { trans: boolean; kernelTrans: boolean; al
   if (!y.format.writable) fail('INVALID_FORMAT', 'y', 'must be stored in a format kernels write on the GPU (f32, f16, bf16, f64, ff)', y.format.name);
   if (x === y) fail('INVALID_STORAGE', 'y', 'must not be the same array as x');
   // A may exceed one storage binding (it is then read in column windows), and so may x of GEMV N (its
-  // windows follow A's columns); x of GEMV T is read whole by every column and y whole by the last pass.
-  // Scaled integers are never windowed (their scales are bound whole and indexed by absolute position).
+  // windows follow A's columns) and x of GEMV T (tiles of rows × columns of A, gemvTiledT); y is read whole by the
+  // last pass. Block-scaled integers are never windowed (their scales are bound whole, indexed by absolute position).
   // A row-major A runs as the other trans on Aᵀ (transposed-device-matrix.ts): that trans says how x is read.
   const kernelTrans = trans !== readsTransposed(A);
   if (A.data.format.scaled) checkOperandBinding('A', A.data);
-  if (kernelTrans || x.format.scaled) checkExtentBinding('x', x);
+  if (x.format.scaled || (kernelTrans && A.data.format.scaled)) checkExtentBinding('x', x);
+  checkScaleBinding('A', A.data);
   checkOutputBinding('y', y);
   return { trans, kernelTrans, alpha: checkNumber('alpha', args.alpha ?? 1), beta: checkNumber('beta', args.beta ?? 0) };
 }
@@ -277,6 +278,8 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   // A over one storage binding is read in windows of whole columns: for T a multiple of 128 columns (its partials'
   // bindings start on 256-byte boundaries); N keeps the unsplit chunks inside windows and pads the partial rows to 64.
   const limit = bindingLimit(runtime);
+  // x of T over one binding: tiles of rows × columns (the unsplit and column-windowed paths below are unchanged).
+  if (trans && extentBytes(x) > limit) return gemvTiledT(runtime, { ...args, A, x }, alpha, beta, arithmetic, target, chains);
   // x is read whole (GEMV T) or in A's column windows (N) through the part of its span it covers (a view: its extent).
   // A matrix view binds the part of its span its columns cover (columnRegion): all of them, or windows of them.
   const aBytes = A.data.isView ? columnRegion(A, 0, n).bound.size : A.data.words * 4;
@@ -286,9 +289,12 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
     // binding from the 256-byte boundary below, the offset uniform moved): windows of whole unsplit chunks, the same sums.
     if (!A.data.isView) A = { ...A, data: viewOf(A.data, { length: m * n, offset: 0, stride: 1, alwaysView: true }) };
     if (!x.isView) x = viewOf(x, { length: x.length, offset: 0, stride: 1, alwaysView: true });
+  } else if (windowed && !A.data.isView && (128 * A.ld * wordsPerElement(A.data) * 4) % 256 !== 0) {
+    // Split GEMV T of a packed matrix whose 128-column windows would not start on 256-byte boundaries (8-bit elements,
+    // an odd ld): read as a view, its windows bound from the boundary below (the same columns, the same sums).
+    A = { ...A, data: viewOf(A.data, { length: m * n, offset: 0, stride: 1, alwaysView: true }) };
   }
   const aView = A.data.isView;
-  if (aView && A.data.rangeScale && A.data.words * 4 > limit) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A is a scaled range whose scales are indexed from its whole binding, and its span exceeds maxStorageBufferBindingSize (${limit} bytes)`, 'maxStorageBufferBindingSize');
   const R = trans || windowed ? 1 : rowsPerThread;
   let rowKey = '';
   if (!trans && R > 1) {
@@ -347,15 +353,16 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   const plan = getPlan(runtime, key, 2 + columnWindows.length, () => [boundedScratch(createWordBuffer(context, Math.max(1, threads) * c * R)), createWordBuffer(context, inPlace ? 1 : y.words)]);
   const p1 = await getProgram(context, { source: partialSpec.source, args: partialSpec.args, components: (c * R) as 1 | 2 | 4 });
   const finish = partialsFinishSource(arithmetic, y, readsY, inPlace);
-  const p2 = await getProgram(context, { source: finish.source, args: finish.args, components: outputComponents(y.format), stridedOutput: inPlace });
+  const p2 = await getProgram(context, { source: finish.source, args: finish.args, components: outputComponents(y.format), ...finishProgramOptions(y, readsY, inPlace) });
   const arrays2: Record<string, BoundArray> = { P: { buffer: plan.scratch[0]! } };
   const scalars2: Record<string, number> = { S: splits, sr, sc, rows, ...scalarBindings(arithmetic, alpha, beta) };
   let output: BoundArray = { buffer: plan.scratch[1]! };
   if (inPlace) {
-    if (readsY) bindOldValues(runtime, y, arrays2, scalars2);
-    const o = outputWindow(y, { start: 0, count: rows });
+    const o = outputWindow(y, { start: 0, count: rows }, writesHalves(y));
     output = o.bound;
     Object.assign(scalars2, o.scalars);
+    // y's old values from its own binding (the plan's one-word spare stands in for Yold's).
+    if (readsY) bindOldFromOutput(y, output, plan.scratch[1]!, arrays2, scalars2);
   } else if (readsY) {
     bindArray('Yold', y, arrays2, scalars2);
   }
@@ -372,6 +379,7 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
         const region = columnRegion(A, w.start, w.start + w.count);
         arrays1.A = region.bound;
         scalars1.AOff = A.data.offset + w.start * A.ld - region.start;
+        moveScaleBase('A', A.data, region.start, scalars1);
       }
       // The vector view of A (R rows read in one load) is the same binding.
       const runRead = rowKey.endsWith('vector') ? A.data.format.vectorRead : rowKey.endsWith('pair') ? A.data.format.pairRead : undefined;
@@ -380,7 +388,10 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
         passes.push({ pass: { program: p1, arrays: arrays1, scalars: scalars1, output: { buffer: plan.scratch[0]! }, threads }, cache: plan.passes[0]! });
         return;
       }
-      if (!aView) arrays1.A = windowOf(A.data, { start: w.start * A.ld, count: Math.min(w.count * A.ld, A.data.length - w.start * A.ld) });
+      if (!aView) {
+        arrays1.A = windowOf(A.data, { start: w.start * A.ld, count: Math.min(w.count * A.ld, A.data.length - w.start * A.ld) });
+        moveScaleBase('A', A.data, w.start * A.ld, scalars1);
+      }
       if (!trans) {
         // Rows padded to mp: chunk c of this window lands at P[(c0 + c)·mp + i], a 256-byte-aligned window.
         const chunk = partialScalars.chunk!;
@@ -394,7 +405,7 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
       }
     });
   }
-  passes.push({ pass: { program: p2, arrays: arrays2, scalars: scalars2, output, threads: Math.ceil(rows / y.format.elementsPerWord) }, cache: plan.passes[1]! });
+  passes.push({ pass: { program: p2, arrays: arrays2, scalars: scalars2, output, threads: finishThreads(y, rows, inPlace) }, cache: plan.passes[1]! });
   if (rows === 0) return;
   if (threads === 0) {
     // n = 0: op(A)·x is empty; the partial buffer must read as zeros.
@@ -406,6 +417,84 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   submitPasses(context, passes);
   if (!inPlace) {
     // Ping-pong: the old y buffer becomes the plan's spare for the next call.
+    plan.scratch[1] = y.buffer!;
+    y.buffer = out;
+  }
+  y.version++;
+}
+
+/**
+ * GEMV T (the kernel's op, after a row-major view's transposition) whose x does not fit one storage binding: A is read in
+ * tiles of rows × columns — a window of rows as large as one binding holds of x's span and of A's rows, then as many
+ * columns of those rows as a binding holds — x in the same windows of rows. Each tile's W lanes per column write their
+ * partials into their own group (row window k, column j: P[(k·n + j)·W + l], 256-byte aligned with W ≥ 64), and the
+ * last pass sums group after group (partialsFinishSource, grouped): another fixed summation order than the unsplit run,
+ * within the same bound (every order of a sum is).
+ */
+async function gemvTiledT(runtime: GpuRuntime, args: GpuGemvArgs, alpha: number, beta: number, arithmetic: GpuArithmetic, target: number, chains: number): Promise<void> {
+  const { y } = args;
+  const context = runtime.context;
+  const limit = bindingLimit(runtime);
+  const m = args.A.rows, n = args.A.cols;
+  const c = arithmetic.components;
+  const readsY = beta !== 0;
+  if (args.A.data.format.scaled || args.x.format.scaled) throw new ModprecError('BACKEND_LIMIT', `invalid argument: x needs ${extentBytes(args.x)} bytes, over this adapter's maxStorageBufferBindingSize of ${limit} bytes, and ${args.A.data.format.scaled ? 'A' : 'x'} is stored in a block-scaled integer format, which cannot be split`, 'maxStorageBufferBindingSize');
+  // Views (offset and stride uniforms), so that a tile's bindings may start anywhere (from the 256-byte boundary below).
+  const data = args.A.data.isView ? args.A.data : viewOf(args.A.data, { length: m * n, offset: 0, stride: 1, alwaysView: true });
+  const A = { ...args.A, data };
+  const x = args.x.isView ? args.x : viewOf(args.x, { length: args.x.length, offset: 0, stride: 1, alwaysView: true });
+  // Rows per window: what one binding holds of x's span (and of its per-element scales) and of a column of A.
+  const slack = (a: DeviceArray) => Math.max(128, Math.ceil(64 / wordsPerElement(a)));
+  const elements = (a: DeviceArray) => Math.floor(limit / (4 * wordsPerElement(a))) - slack(a) - 1;
+  const q = Math.abs(x.rangeScale?.scalars.Qm ?? 0);
+  const rowsPer = Math.min(Math.floor(elements(x) / Math.abs(x.stride)) + 1, Math.floor(elements(data) / Math.max(1, Math.abs(data.stride))) + 1, q === 0 ? Infinity : Math.floor((limit / 8 - 33) / q) + 1);
+  if (rowsPer < 1) throw new ModprecError('BACKEND_LIMIT', `invalid argument: x (stride ${x.stride}) or A (row stride ${data.stride}) spans more than maxStorageBufferBindingSize (${limit} bytes) between two elements`, 'maxStorageBufferBindingSize');
+  const W = Math.max(64, gemvTLanes(Math.min(m, rowsPer), n, target));
+  const tiles: { k: number; r0: number; rows: number; c0: number; c1: number }[] = [];
+  const groups = Math.ceil(m / rowsPer);
+  for (let k = 0; k < groups; k++) {
+    const r0 = k * rowsPer, rows = Math.min(rowsPer, m - r0);
+    const sub = { rows, ld: A.ld, data: viewOf(data, { length: rows * n, offset: data.offset + r0 * data.stride, stride: data.stride, alwaysView: true }) };
+    const cols = columnsPerRegion(sub, limit);
+    if (cols < 1) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A needs one column of ${rows} rows per storage binding, over this adapter's maxStorageBufferBindingSize of ${limit} bytes`, 'maxStorageBufferBindingSize');
+    for (let c0 = 0; c0 < n; c0 += cols) tiles.push({ k, r0, rows, c0, c1: Math.min(n, c0 + cols) });
+  }
+  const inPlace = !y.coversSpan;
+  const key = `gemvTiled|${objectId(args.A.data)}|${data.offset}|${data.stride}|${objectId(args.x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}|${chains}|${inPlace}|${tiles.length}|${W}`;
+  const plan = getPlan(runtime, key, 1 + tiles.length, () => [boundedScratch(createWordBuffer(context, groups * n * W * c)), createWordBuffer(context, inPlace ? 1 : y.words)]);
+  const partialSpec = memo(`gemvT|${arithmetic.name}|${readKey(data)}|${readKey(x)}|${chains}`, () => partialTSource(arithmetic, data, x, chains));
+  const p1 = await getProgram(context, { source: partialSpec.source, args: partialSpec.args, components: c as 1 | 2 | 4 });
+  const finish = partialsFinishSource(arithmetic, y, readsY, inPlace, true);
+  const p2 = await getProgram(context, { source: finish.source, args: finish.args, components: outputComponents(y.format), ...finishProgramOptions(y, readsY, inPlace) });
+  const passes: { pass: Pass; cache: PassCache }[] = tiles.map((t, i) => {
+    const arrays: Record<string, BoundArray> = {};
+    const scalars: Record<string, number> = { m: t.rows, lda: A.ld, W };
+    bindArray('A', data, arrays, scalars);
+    const first = data.offset + t.r0 * data.stride;
+    const region = columnRegion({ rows: t.rows, ld: A.ld, data: viewOf(data, { length: t.rows * n, offset: first, stride: data.stride, alwaysView: true }) }, t.c0, t.c1);
+    arrays.A = region.bound;
+    scalars.AOff = first + t.c0 * A.ld - region.start;
+    moveScaleBase('A', data, region.start, scalars);
+    bindArray('X', x, arrays, scalars);
+    bindWindow('X', x, { start: t.r0, count: t.rows }, arrays, scalars);
+    const units = (t.k * n + t.c0) * W;
+    return { pass: { program: p1, arrays, scalars, output: { buffer: plan.scratch[0]!, offset: units * c * 4, size: (t.c1 - t.c0) * W * c * 4 }, threads: (t.c1 - t.c0) * W }, cache: plan.passes[1 + i]! };
+  });
+  const arrays2: Record<string, BoundArray> = { P: { buffer: plan.scratch[0]! } };
+  const scalars2: Record<string, number> = { S: W, sr: W, sc: 1, G: groups, sg: n * W, rows: n, ...scalarBindings(arithmetic, alpha, beta) };
+  let output: BoundArray = { buffer: plan.scratch[1]! };
+  if (inPlace) {
+    const o = outputWindow(y, { start: 0, count: n }, writesHalves(y));
+    output = o.bound;
+    Object.assign(scalars2, o.scalars);
+    if (readsY) bindOldFromOutput(y, output, plan.scratch[1]!, arrays2, scalars2);
+  } else if (readsY) {
+    bindArray('Yold', y, arrays2, scalars2);
+  }
+  const out = plan.scratch[1]!;
+  passes.push({ pass: { program: p2, arrays: arrays2, scalars: scalars2, output, threads: finishThreads(y, n, inPlace) }, cache: plan.passes[0]! });
+  submitPasses(context, passes);
+  if (!inPlace) {
     plan.scratch[1] = y.buffer!;
     y.buffer = out;
   }
@@ -458,7 +547,7 @@ export async function gpuGemv(args: GpuGemvArgs, options: GpuGemvOptions = {}): 
   // A view whose rows are its compact direction (row-major) runs as the other trans on its transpose, whatever the limit.
   const A = kernelTrans === trans ? args.A : transposedDeviceMatrix(args.A);
   const run = (y: DeviceArray) => gemvOnDevice(runtime, { ...args, A, y }, kernelTrans, alpha, beta, arithmetic, Math.max(1, target), chains, rowsPerThread);
-  if (writesInPlace(args.y)) await serialisedViewWrite(args.y, () => run(args.y));
+  if (writesInPlace(args.y) || writesHalves(args.y)) await serialisedViewWrite(args.y, () => run(args.y));
   else await throughPackedOutput(runtime, args.y, beta !== 0, run);
   return runInfo(runtime, arithmetic, '');
 }

@@ -21,7 +21,7 @@ import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
 import { convertPass } from '../../src/backends/webgpu/convert.js';
 import { trackGpuWork } from '../../src/backends/webgpu/backend.js';
 import { hostTrsv } from '../../src/backends/webgpu/host-fallback.js';
-import { bindingLimit, bufferView, checkOperandBinding, columnRegion, columnsPerRegion, DeviceArray, windowOf, wordsPerElement } from '../../src/backends/webgpu/device-array.js';
+import { bindingLimit, bufferView, checkOperandBinding, checkScaleBinding, columnRegion, columnsPerRegion, DeviceArray, moveScaleBase, windowOf, wordsPerElement } from '../../src/backends/webgpu/device-array.js';
 import type { DeviceMatrix } from '../gemv/gemv-webgpu.js';
 import { deviceMatrix } from '../gemv/gemv-webgpu.js';
 import { allowFallback, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
@@ -181,6 +181,7 @@ function validate(args: GpuTrsvArgs, options: GpuTrsvOptions): Shape {
   if (!x.format.writable) fail('INVALID_FORMAT', 'x', 'must be stored in a format kernels write on the GPU (f32, f16, bf16, f64, ff)', x.format.name);
   // A may exceed one storage binding (read through windows of whole columns); x is read whole.
   if (A.data.format.scaled) checkOperandBinding('A', A.data);
+  checkScaleBinding('A', A.data);
   // x is solved in place in a packed array: itself, or a view's packed twin (gathered and scattered in windows).
   checkOutputBinding('x', x, false);
   const uplo = args.uplo ?? 'U';
@@ -222,7 +223,9 @@ function columnWindow(A: DeviceMatrix, perBinding: number, c0: number, c1: numbe
     const region = columnRegion(A, c0, c1);
     return { bound: region.bound, aOff: region.start };
   }
-  const start = Math.floor((c0 * A.ld) / 128) * 128;
+  // From a 256-byte boundary (8-bit elements: 256 of them).
+  const step = Math.max(128, Math.ceil(64 / wordsPerElement(A.data)));
+  const start = Math.floor((c0 * A.ld) / step) * step;
   const count = Math.min(A.data.length, c1 * A.ld) - start;
   return { bound: windowOf(A.data, { start, count }), aOff: start };
 }
@@ -262,7 +265,6 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
   if (groupBlocks < 1 || (shape.trans && perBinding < 64)) {
     throw new ModprecError('BACKEND_LIMIT', `invalid argument: A needs ${Math.max(bs, 64)} columns of ${A.ld} elements per storage binding, over this adapter's maxStorageBufferBindingSize of ${bindingLimit(runtime)} bytes`, 'maxStorageBufferBindingSize');
   }
-  if (perBinding !== Infinity && A.data.rangeScale) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A is a scaled range whose scales are indexed from its whole binding, and its span exceeds maxStorageBufferBindingSize (${bindingLimit(runtime)} bytes)`, 'maxStorageBufferBindingSize');
   const groups = Math.ceil(blocks / groupBlocks);
   const invKey = `trsv-inv|${objectId(A.data)}|v${A.data.version}|${A.data.offset}|${A.data.stride}|${n}|${A.ld}|${bs}|${shape.lowerOp}|${shape.trans}|${shape.unit}|${arithmetic.name}|${groupBlocks}`;
   let fresh = false;
@@ -285,6 +287,7 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
         const arrays: Record<string, BoundArray> = { Inv: { buffer: inv } };
         const scalars: Record<string, number> = { n, lda: A.ld, bs, np, j, t0, aOff: w.aOff };
         bindArray('A', A.data, arrays, scalars);
+        moveScaleBase('A', A.data, w.aOff, scalars);
         arrays.A = w.bound;
         passes.push({ pass: { program, arrays, scalars, output: { buffer: inv, offset: (j * np + t0) * 4 * c, size: count * 4 * c }, threads: count }, cache: invPlan.passes[step * groups + g]! });
       }
@@ -348,6 +351,7 @@ async function buildSolvePasses(runtime: GpuRuntime, args: GpuTrsvArgs, shape: S
       const arrays: Record<string, BoundArray> = { R: { buffer: current }, X: { buffer: xw } };
       const scalars: Record<string, number> = { n, lda: A.ld, rowStart, k0, bs, aOff: window.aOff };
       bindArray('A', A.data, arrays, scalars);
+      moveScaleBase('A', A.data, window.aOff, scalars);
       arrays.A = window.bound;
       passes.push({ pass: { program: pUpdate, arrays, scalars, output: { buffer: next, offset: rowStart * 4 * c, size: (rowEnd - rowStart) * 4 * c }, threads: rowEnd - rowStart }, cache: caches[slot++]! });
     }

@@ -8,13 +8,13 @@
  */
 import { fail } from '../../src/core/errors.js';
 import type { GpuArithmetic, GpuRegister } from '../../src/backends/webgpu/arithmetic.js';
-import { bindingWindows, bindWindow, DeviceArray, splitBindings, windowOf } from '../../src/backends/webgpu/device-array.js';
+import { bindingWindows, bindWindow, DeviceArray, splitBindings, windowOf, wordsPerElement } from '../../src/backends/webgpu/device-array.js';
 import { scalarBindings } from '../../src/backends/webgpu/finish-pass.js';
 import { allowFallback, arrayArgs, bindArray, checkNumber, chooseArithmetic, commonRuntime, elementIndex, getPlan, type GpuKernelOptions, type GpuRunInfo, kernelSource, memo, objectId, outputComponents, readKey, runInfo } from '../../src/backends/webgpu/kernel-common.js';
 import { hostUpdate } from '../../src/backends/webgpu/host-fallback.js';
 import { getProgram, submitPasses, type BoundArray } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
-import { aliasSnapshot, checkOwnedOutput, outputWindow, serialisedViewWrite, throughPackedOutput, writesInPlace } from '../../src/backends/webgpu/view-output.js';
+import { aliasSnapshot, checkOwnedOutput, outputWindow, serialisedViewWrite, throughPackedOutput, writesHalves, writesInPlace } from '../../src/backends/webgpu/view-output.js';
 import { checkGpuOptions } from '../../src/backends/backend.js';
 
 /**
@@ -34,11 +34,15 @@ export interface GpuUpdateArgs {
   readonly out: DeviceArray;
 }
 
-function updateSource(arithmetic: GpuArithmetic, x: DeviceArray | undefined, y: DeviceArray | undefined, out: DeviceArray, strided: boolean): { source: string; args: ReturnType<typeof arrayArgs> } {
+/**
+ * `halves`: a 16-bit output view written a half word per thread (one element a thread, its bits in both halves of the
+ * returned word; the program's store keeps the other half: program.ts, `halfOutput`).
+ */
+function updateSource(arithmetic: GpuArithmetic, x: DeviceArray | undefined, y: DeviceArray | undefined, out: DeviceArray, strided: boolean, halves = false): { source: string; args: ReturnType<typeof arrayArgs> } {
   const args = [...(x ? arrayArgs('X', x) : []), ...(y ? arrayArgs('Y', y) : []), ['rows', 'Integer'] as const, ...arithmetic.scalar.args('alpha'), ...arithmetic.scalar.args('beta'),
     ...(strided ? [['OutOff', 'Integer'] as const, ['OutInc', 'Integer'] as const] : [])];
   const zero = arithmetic.literal(0);
-  const epw = out.format.elementsPerWord;
+  const epw = halves ? 1 : out.format.elementsPerWord;
   const body = [arithmetic.scalar.declare('al', 'alpha'), arithmetic.scalar.declare('be', 'beta')];
   // The store goes to unit OutOff + t·OutInc (applyStridedOutput); gpu.js keeps only arguments the source names.
   if (strided) body.push('const outUnit = OutOff + this.thread.x * OutInc;');
@@ -61,7 +65,7 @@ function updateSource(arithmetic: GpuArithmetic, x: DeviceArray | undefined, y: 
     body.push(`if (q${e} >= rows) { u${e} = ${zero}; }`);
     results.push(arithmetic.register(`u${e}`));
   }
-  body.push(out.format.emitReturn(results));
+  body.push(out.format.emitReturn(halves ? [results[0]!, results[0]!] : results));
   return { source: kernelSource(args, body), args };
 }
 
@@ -115,50 +119,71 @@ function vectorUpdateSource(arithmetic: GpuArithmetic, x: DeviceArray | undefine
 }
 
 /**
+ * Whether `input` is the output view `out` itself (SCAL in place, AXPY into y): each thread then reads only the
+ * element it writes, so the input may be bound to the output's buffer as it is being written, no snapshot needed.
+ */
+function isOutputItself(input: DeviceArray, out: DeviceArray): boolean {
+  return input.buffer === out.buffer && input.format === out.format && input.offset === out.offset && input.stride === out.stride
+    && input.length === out.length && !input.rangeScale && !out.rangeScale;
+}
+
+
+/**
  * The update's passes, one per binding window ({@link bindingWindows}: one unless an operand exceeds a storage
  * binding). A packed output is computed into a fresh buffer that then replaces it (out may be x or y, read by these
  * very passes); a view ({@link writesInPlace}) is written in place in its span's buffer, through a strided-output
  * program — elements of the span outside the view are not touched — with inputs sharing that buffer read from a
  * snapshot ({@link aliasSnapshot}).
  */
-async function updateOnDevice(runtime: GpuRuntime, args: GpuUpdateArgs, x: DeviceArray | undefined, y: DeviceArray | undefined, arithmetic: GpuArithmetic): Promise<void> {
+async function updateOnDevice(runtime: GpuRuntime, args: GpuUpdateArgs, x: DeviceArray | undefined, y: DeviceArray | undefined, arithmetic: GpuArithmetic, halves = false): Promise<void> {
   const { out } = args;
   const context = runtime.context;
   const strided = !out.coversSpan;
   const operands = [...(x ? [x] : []), ...(y ? [y] : []), out];
   const windows = bindingWindows(operands, out.length);
   const split = splitBindings(operands);
-  const key = `upd|${x ? objectId(x) : 0}|${y ? objectId(y) : 0}|${objectId(out)}|${arithmetic.name}|${strided ? 'in-place' : 'fresh'}`;
-  const plan = getPlan(runtime, key, windows.length, () => (strided ? [] : [createWordBuffer(context, out.words)]));
+  // An input that is the output view itself is read from the output binding (no copy of its extent); its own binding
+  // is then a one-word placeholder of the plan.
+  const itself = (a: DeviceArray | undefined): boolean => a !== undefined && strided && isOutputItself(a, out);
+  const readsOutput = [...(itself(x) ? ['X'] : []), ...(itself(y) ? ['Y'] : [])];
+  const key = `upd|${x ? objectId(x) : 0}|${y ? objectId(y) : 0}|${objectId(out)}|${arithmetic.name}|${strided ? 'in-place' : 'fresh'}|${halves}|${readsOutput.join('')}`;
+  const plan = getPlan(runtime, key, windows.length, () => [createWordBuffer(context, strided ? 1 : out.words)]);
   const vector = vectorUpdate(x, y, out, arithmetic, strided, windows.length, split);
-  const spec = memo(`upd|${arithmetic.name}|${x ? readKey(x) : '-'}|${y ? readKey(y) : '-'}|${readKey(out)}|${strided ? 'strided' : ''}|${vector ? 'v' : 's'}`,
-    () => (vector ? vectorUpdateSource(arithmetic, x, y, out) : updateSource(arithmetic, x, y, out, strided)));
+  const spec = memo(`upd|${arithmetic.name}|${x ? readKey(x) : '-'}|${y ? readKey(y) : '-'}|${readKey(out)}|${strided ? 'strided' : ''}|${halves ? 'halves' : ''}|${readsOutput.join('')}|${vector ? 'v' : 's'}`,
+    () => (vector ? vectorUpdateSource(arithmetic, x, y, out) : updateSource(arithmetic, x, y, out, strided, halves)));
   const components = vector ? (VECTOR / out.format.elementsPerWord) as 2 | 4 : outputComponents(out.format);
-  const program = await getProgram(context, { source: spec.source, args: spec.args, components, stridedOutput: strided });
+  const program = await getProgram(context, { source: spec.source, args: spec.args, components, stridedOutput: strided, halfOutput: halves, readsOutput });
   const base: Record<string, number> = scalarBindings(arithmetic, args.alpha, args.beta);
-  const fromX = x && strided ? aliasSnapshot(runtime, out, x) : undefined;
-  const fromY = y && strided ? aliasSnapshot(runtime, out, y) : undefined;
+  const fromX = x && strided && !itself(x) ? aliasSnapshot(runtime, out, x) : undefined;
+  const fromY = y && strided && !itself(y) ? aliasSnapshot(runtime, out, y) : undefined;
   const fresh = plan.scratch[0];
   const passes = windows.map((w, k) => {
     const arrays: Record<string, BoundArray> = {};
     const scalars: Record<string, number> = { ...base, rows: w.count };
+    let output: BoundArray;
+    if (strided) {
+      const o = outputWindow(out, w, halves);
+      output = o.bound;
+      Object.assign(scalars, o.scalars);
+    }
     for (const [name, a, snapshot] of [['X', x, fromX], ['Y', y, fromY]] as const) {
       if (!a) continue;
       bindArray(name, a, arrays, scalars);
+      if (readsOutput.includes(name)) {
+        // Read through the output binding: the offset counts from its first element.
+        arrays[name] = { buffer: plan.scratch[0]! };
+        scalars[`${name}Off`] = out.offset + w.start * out.stride - output!.offset! / (4 * wordsPerElement(out));
+        continue;
+      }
       if (split) bindWindow(name, a, w, arrays, scalars);
       if (snapshot) arrays[name] = { ...arrays[name]!, buffer: snapshot };
       if (vector) arrays[`${name}${a.format.vectorRead!.suffix}`] = arrays[name]!;
     }
-    let output: BoundArray;
-    if (strided) {
-      const o = outputWindow(out, w);
-      output = o.bound;
-      Object.assign(scalars, o.scalars);
-    } else {
+    if (!strided) {
       output = split ? { ...windowOf(out, w), buffer: fresh! } : { buffer: fresh! };
     }
-    const threads = vector ? w.count / VECTOR : Math.ceil(w.count / out.format.elementsPerWord);
-    return { pass: { program, arrays, scalars, output, threads }, cache: plan.passes[k]! };
+    const threads = vector ? w.count / VECTOR : halves ? w.count : Math.ceil(w.count / out.format.elementsPerWord);
+    return { pass: { program, arrays, scalars, output: output!, threads }, cache: plan.passes[k]! };
   });
   submitPasses(context, passes);
   if (!strided) {
@@ -215,10 +240,12 @@ export async function gpuUpdate(args: GpuUpdateArgs, options: GpuKernelOptions =
   }
   // An output view: the kernel writes a packed twin (its old values are never read: x or y, when it is one of
   // them, is read through its own view), whose elements then go into the view's span.
-  // A view is written in place where each thread's store holds view elements only; any other view (a 16-bit view
-  // of another stride) through a packed twin and a scatter (view-output.ts).
+  // A view is written in place where each thread's store holds view elements only, a 16-bit view of stride ±2 or more a
+  // half word per thread; any other (a 16-bit view of unit stride off a word boundary) through a packed twin and a
+  // scatter (view-output.ts).
   if (out.length === 0) return runInfo(runtime, arithmetic, '');
   if (writesInPlace(out)) await serialisedViewWrite(out, () => updateOnDevice(runtime, args, x, y, arithmetic));
+  else if (writesHalves(out)) await serialisedViewWrite(out, () => updateOnDevice(runtime, args, x, y, arithmetic, true));
   else await throughPackedOutput(runtime, out, false, (packed) => updateOnDevice(runtime, { ...args, out: packed }, x, y, arithmetic));
   return runInfo(runtime, arithmetic, '');
 }

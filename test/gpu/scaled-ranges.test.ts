@@ -19,6 +19,8 @@ import {
 } from '../../src/index.js';
 import { requireRuntime } from './gpu-test-helpers.js';
 import { deviceScaledStoreCount } from '../../src/backends/webgpu/scaled-store.js';
+import { setBindingLimitForTests } from '../../src/backends/webgpu/device-array.js';
+import { rereadTuningKnobs } from '../../src/backends/webgpu/tuning-knobs.js';
 
 type StorageName = 'i8' | 'i16' | 'f16' | 'bf16' | 'f32' | 'f64';
 const STORAGES: StorageName[] = ['i8', 'i16', 'f16', 'bf16', 'f32', 'f64'];
@@ -341,3 +343,121 @@ function scaledMatrix(c: { storage: StorageName; rowMajorLayout: boolean; mask: 
   fillStorage(c.storage, full.accessor.data as ArrayLike<number>, r);
   return c.sub ? full.sub({ begin: 2, end: 2 + m }, { begin: 1, end: 1 + n }) : full;
 }
+
+describe('scaled ranges over one storage binding (a lowered limit)', () => {
+  /** Runs `f` with the kernels planning for `bytes` per binding (every dispatch then checks its bindings against it). */
+  async function underLimit<T>(bytes: number | undefined, f: () => Promise<T>): Promise<T> {
+    setBindingLimitForTests(bytes);
+    try {
+      return await f();
+    } finally {
+      setBindingLimitForTests(undefined);
+    }
+  }
+
+  it('DOT, ASUM, NRM2, WAXPBY and ELL SpMV read scaled operands in windows (scale base moved with each): the f64 twins\' bits, split alike', async () => {
+    await requireRuntime();
+    await fc.assert(fc.asyncProperty(fc.constantFrom(...STORAGES), fc.constantFrom(...STORAGES), fc.constantFrom(1, 2, -3), fc.boolean(), fc.constantFrom(0, 1), fc.integer(), async (sx, sy, stride, perElement, ai, seed) => {
+      // Windows differ between a scaled operand and its f64 twin (other element sizes), so the sums must not depend on
+      // their order: small integers times scales 2^-3 … 2^3, whose sums float-float holds exactly.
+      const arithmetic = formats.ff;
+      const r = rng(seed);
+      const n = 700;
+      const cx: VectorCase = { storage: sx, n, stride, pad: 3, perElement };
+      const cy: VectorCase = { storage: sy, n, stride: 1, pad: 0, perElement: !perElement };
+      const ints = (c: VectorCase) => {
+        const data = storageOf(c.storage).allocate(2 * c.pad + 1 + Math.abs(c.stride) * (n - 1));
+        for (let k = 0; k < data.length; k++) storageOf(c.storage).encode(data, k, Math.floor(r() * 129) - 64);
+        return data;
+      };
+      const smallScales = (count: number) => Float64Array.from({ length: count }, () => (r() < 0.3 ? -1 : 1) * 2 ** (Math.floor(r() * 7) - 3));
+      const x = scaledVector(cx, arithmetic, ints(cx), smallScales(perElement ? n : 1));
+      const y = scaledVector(cy, arithmetic, ints(cy), smallScales(perElement ? 1 : n));
+      const twin = (v: Range<1, any>) => vector(Float64Array.from({ length: v.length() }, (_, i) => exactValue(v, [i])), { storage: formats.f64, arithmetic });
+      const o = { backend: 'gpu', arithmetic, strict: true } as const;
+      await underLimit(4096, async () => {
+        expect((await dot(x, y, o)).value).toBe((await dot(twin(x), twin(y), o)).value);
+        expect((await asum(x, o)).value).toBe((await asum(twin(x), o)).value);
+        expect((await nrm2(y, o)).value).toBe((await nrm2(twin(y), o)).value);
+        // A scaled output over the limit: its old values converted in windows, its store on the host (same bits).
+        const w1 = scaledVector(cx, arithmetic, bufferFor(cx, rng(seed + 1)), scalesFor(perElement ? n : 1, rng(seed + 2), false, true));
+        const w2 = scaledVector(cx, arithmetic, (w1.accessor.data as any).slice(), w1.accessor.scale!.data);
+        const ow = { backend: 'gpu', arithmetic: ARITHMETICS[ai]!, strict: true } as const;
+        await waxpby(0.75, x, -2, w1, w1, ow);
+        waxpby(0.75, x, -2, w2, w2, { arithmetic: ARITHMETICS[ai]! });
+        expect(bits(w1.accessor.data as ArrayBufferView)).toEqual(bits(w2.accessor.data as ArrayBufferView));
+        // ELL SpMV whose scaled values (m × width, column-major) exceed the limit in f32 and f64 (windows of ELL columns,
+        // their partial sums within it); narrower values fit one binding, their f64 twins are split.
+        const rows = 120, width = 12;
+        const A = scaledMatrix({ storage: sx, rowMajorLayout: false, mask: perElement ? [true, false] : [false, true], sub: true }, rows, width, arithmetic, r);
+        const Ad = A.accessor.data as any;
+        for (let k = 0; k < Ad.length; k++) storageOf(sx).encode(Ad, k, Math.floor(r() * 129) - 64);
+        // x is read whole (gathered): 400 f64 elements fit the limit.
+        const cols = 400;
+        const xe = vector(Float64Array.from({ length: cols }, () => Math.floor(r() * 9) - 4), { storage: formats.f64, arithmetic });
+        const structure = ellStructure({ rows, cols, width, stride: rows, colIndex: Int32Array.from({ length: rows * width }, (_, q) => (q * 37 + 11) % cols) });
+        const e1 = vector(new Float64Array(rows), { storage: formats.f64, arithmetic });
+        const e2 = vector(new Float64Array(rows), { storage: formats.f64, arithmetic });
+        await ellSpmv({ alpha: 1, A: ellOperand(structure, A), x: xe, beta: 0, y: e1 }, o);
+        await ellSpmv({ alpha: 1, A: ellOperand(structure, matrixTwin(A, arithmetic)), x: xe, beta: 0, y: e2 }, o);
+        expect(bits(e1.accessor.data as Float64Array)).toEqual(bits(e2.accessor.data as Float64Array));
+      });
+    }), { numRuns: 10 });
+  });
+
+  it('GEMV N/T (either layout, sub-ranges, every mask) reads scaled matrices in windows: the unsplit runs\' bits', async () => {
+    await requireRuntime();
+    await fc.assert(fc.asyncProperty(fc.constantFrom(...STORAGES), fc.boolean(), fc.constantFrom([true, false], [false, true], [true, true], [false, false]), fc.boolean(), fc.constantFrom(0, 1), fc.constantFrom('N' as const, 'T' as const), fc.integer(), async (storage, rowMajorLayout, mask, sub, ai, trans, seed) => {
+      const arithmetic = ARITHMETICS[ai]!;
+      const r = rng(seed);
+      // 16 × 600 (column-major) or 600 × 16 (row-major, read through its transpose): the long direction is windowed.
+      const [m, n] = rowMajorLayout ? [600, 16] : [16, 600];
+      const A = scaledMatrix({ storage, rowMajorLayout, mask, sub }, m, n, arithmetic, r);
+      const x = vector(Float64Array.from({ length: trans === 'N' ? n : m }, () => Math.floor(r() * 9) - 4), { storage: formats.f64, arithmetic });
+      const rows = trans === 'N' ? m : n;
+      const run = async (limit: number | undefined) => {
+        const y = vector(Float64Array.from({ length: rows }, (_, i) => i), { storage: formats.f64, arithmetic });
+        await underLimit(limit, () => gemv({ alpha: 1.5, A, x, beta: 0.25, y, trans }, { backend: 'gpu', arithmetic, strict: true }));
+        return bits(y.accessor.data as Float64Array);
+      };
+      // The limit holds 130 columns (rows of a row-major matrix) of a stride of at most 20 elements; the matrix is four
+      // times larger. A scale per element (9600 fp64 scales, bound whole) does not fit: a typed error before anything runs.
+      const size = storage === 'i8' ? 1 : storage === 'f32' ? 4 : storage === 'f64' ? 8 : 2;
+      const limit = Math.max(6144, Math.ceil((130 * 20 * size + 1024) / 256) * 256); // y (600 f64) fits too
+      if (mask[0] && mask[1]) {
+        const y = vector(new Float64Array(rows), { storage: formats.f64, arithmetic });
+        await expect(underLimit(Math.min(limit, 8192), () => gemv({ alpha: 1.5, A, x, beta: 0.25, y, trans }, { backend: 'gpu', arithmetic, strict: true }))).rejects.toMatchObject({ code: 'BACKEND_LIMIT', parameter: 'maxStorageBufferBindingSize' });
+      } else {
+        expect(await run(limit)).toEqual(await run(undefined));
+      }
+    }), { numRuns: 12 });
+  });
+
+  it('TRSV reads a scaled matrix over one binding in windows of columns: the blocked solve in one binding, bit for bit', async () => {
+    await requireRuntime();
+    await fc.assert(fc.asyncProperty(fc.constantFrom<StorageName>('f32', 'f64'), fc.boolean(), fc.constantFrom([true, false], [false, true], [false, false]), fc.boolean(), fc.constantFrom(0, 1), fc.constantFrom('N' as const, 'T' as const), fc.integer(), async (storage, rowMajorLayout, mask, sub, ai, trans, seed) => {
+      const arithmetic = ARITHMETICS[ai]!;
+      const r = rng(seed);
+      // TRSV on a 160 × 160 scaled lower triangle (ld 163) under a limit holding 64 of its columns and the block inverses
+      // (bound whole: 80 KiB in ff), so f64 and f32 matrices exceed it; against the blocked solve in one binding (the
+      // one-dispatch solve sums in another order).
+      const k = 160;
+      const T = scaledMatrix({ storage, rowMajorLayout, mask, sub }, k, k, arithmetic, r);
+      for (let i = 0; i < k; i++) for (let j = 0; j < k; j++) T.set(i, j, i === j ? 2 ** (i % 3) : exactValue(T, [i, j]) / 2 ** 40);
+      for (let i = 0; i < k; i++) for (let e = 1; exactValue(T, [i, i]) === 0 && e < 40; e++) T.set(i, i, 2 ** (i % 3 + e));
+      const solve = async (limit: number | undefined) => {
+        const b = vector(Float64Array.from({ length: k }, (_, i) => (i % 5) - 2), { storage: formats.f64, arithmetic });
+        await underLimit(limit, () => trsv({ A: T, x: b, uplo: 'L', trans }, { backend: 'gpu', arithmetic, strict: true, blockSize: 64 }));
+        return bits(b.accessor.data as Float64Array);
+      };
+      process.env.MODPREC_TRSV_ONE_DISPATCH = '0';
+      rereadTuningKnobs();
+      try {
+        expect(await solve(96 * 1024)).toEqual(await solve(undefined));
+      } finally {
+        delete process.env.MODPREC_TRSV_ONE_DISPATCH;
+        rereadTuningKnobs();
+      }
+    }), { numRuns: 8 });
+  });
+});

@@ -113,7 +113,7 @@ async function writeBack(g: Gpu, r: Range<1, any>, d: DeviceArray, call: GpuCall
 async function writeScaled(r: Range<1, any>, d: DeviceArray, call: GpuCall): Promise<void> {
   // Integer storage whose scales are binary32 values: the same rounding, on the device (src/backends/webgpu/scaled-store.ts).
   const store = await import('../webgpu/scaled-store.js');
-  if (d.onDevice && d.format.wordsPerElement <= 2 && store.storesOnDevice(r as never)) return store.deviceScaledStore(r as never, d);
+  if (d.onDevice && d.format.wordsPerElement <= 2 && store.storesOnDevice(r as never) && store.fitsOneBinding(r as never, d)) return store.deviceScaledStore(r as never, d);
   const words = (await d.encoded()).words;
   const f = new Float32Array(words.buffer, words.byteOffset, words.length);
   const c = d.format.wordsPerElement;
@@ -139,16 +139,6 @@ async function matrixOf(g: Gpu, A: Range<2, any>, parameter: string): Promise<De
   return g.deviceMatrix(await upload(g, A), rows, cols, Math.max(1, rows));
 }
 
-/**
- * A scaled operand's reads find their scales from their index in the whole binding: every operand of such a call is
- * bound whole (`BACKEND_LIMIT` naming the operand that does not fit, before anything runs).
- */
-async function checkWhole(operands: readonly (readonly [string, DeviceArray | undefined])[]): Promise<void> {
-  if (!operands.some(([, a]) => a?.rangeScale)) return;
-  const { checkOperandBinding } = await import('../webgpu/device-array.js');
-  for (const [name, a] of operands) if (a) checkOperandBinding(name, a);
-}
-
 function free(...arrays: DeviceArray[]): void {
   for (const a of arrays) a.destroy();
 }
@@ -166,7 +156,6 @@ export function dotOnGpu(x: Range<1, any>, y: Range<1, any>, call: GpuCall, cpu:
     const dx = await upload(g, x, true, 'x');
     const dy = await upload(g, y, true, 'y');
     try {
-      await checkWhole([['x', dx], ['y', dy]]);
       if (!into) return await g.gpuDot(dx, dy, { arithmetic: call.arithmetic, strict: true });
       // The result in full arithmetic precision: the pair (or word) the last pass left, read back for the value.
       const { result, info } = await g.gpuDotResident(dx, dy, { arithmetic: call.arithmetic, strict: true });
@@ -244,7 +233,6 @@ export function gemvOnGpu(args: { alpha: number; A: Range<2, any>; x: Range<1, a
     const dx = await upload(g, args.x, true, 'x');
     const dy = await outputOf(g, args.y, args.beta !== 0, call, 'y');
     try {
-      await checkWhole([['A', dA], ['x', dx], ['y', dy]]);
       const info = await g.gpuGemv({ A, x: dx, y: dy, alpha: args.alpha, beta: args.beta, trans: args.trans },
         { arithmetic: call.arithmetic, strict: true });
       await writeBack(g, args.y, dy, call);
@@ -266,7 +254,6 @@ export function trsvOnGpu(args: { A: Range<2, any>; x: Range<1, any>; uplo: 'U' 
     const dA = A.data;
     const dx = await outputOf(g, args.x, true, call, 'x');
     try {
-      await checkWhole([['A', dA], ['x', dx]]);
       const info = await g.gpuTrsv({ A, x: dx, uplo: args.uplo, trans: args.trans, diag: args.diag },
         { arithmetic: call.arithmetic, strict: true, blockSize: args.blockSize });
       await writeBack(g, args.x, dx, call);
@@ -309,7 +296,6 @@ export function ellSpmvOnGpu(args: { alpha: number; A: EllOperand; x: Range<1, a
     const dx = await upload(g, args.x, true, 'x');
     const dy = await outputOf(g, args.y, args.beta !== 0, call, 'y');
     try {
-      await checkWhole([['A.values', dA.values], ['x', dx], ['y', dy]]);
       const info = await g.gpuEllSpmv({ A: dA, x: dx, y: dy, alpha: args.alpha, beta: args.beta }, { arithmetic: call.arithmetic, strict: true });
       await writeBack(g, args.y, dy, call);
       return info;
@@ -331,7 +317,6 @@ export function updateOnGpu(args: { alpha: number; x: Range<1, any>; beta: numbe
     const dy = args.y && args.beta !== 0 ? await upload(g, args.y, true, 'y') : undefined;
     const dOut = await outputOf(g, args.out, false, call, 'out');
     try {
-      await checkWhole([['x', dx], ['y', dy], ['out', dOut]]);
       const info = await g.gpuUpdate({ alpha: args.alpha, x: dx, beta: args.beta, y: dy, out: dOut }, { arithmetic: call.arithmetic, strict: true });
       await writeBack(g, args.out, dOut, call);
       return info;
@@ -348,7 +333,6 @@ export function asumOnGpu(x: Range<1, any>, call: GpuCall, cpu: () => number): P
     if (x.length() === 0) return { ...report, value: 0 };
     const dx = await upload(g, x, true);
     try {
-      await checkWhole([['x', dx]]);
       return await g.gpuAsum(dx, { arithmetic: call.arithmetic, strict: true });
     } finally {
       free(dx);
@@ -363,7 +347,6 @@ export function nrm2OnGpu(x: Range<1, any>, call: GpuCall, cpu: () => number): P
     if (x.length() === 0) return { ...report, value: 0 };
     const dx = await upload(g, x, true);
     try {
-      await checkWhole([['x', dx]]);
       return await g.gpuNrm2(dx, { arithmetic: call.arithmetic, strict: true });
     } finally {
       free(dx);

@@ -303,13 +303,27 @@ export function checkOperandBinding(parameter: string, array: DeviceArray): void
 
 /**
  * Whether a kernel reading all of `array` binds only the part of its span its elements cover (bindExtent in
- * kernel-common.ts): any view or prefix, except range-scaled and block-scaled arrays, whose scales are indexed from
- * the whole binding.
+ * kernel-common.ts): any view or prefix, except block-scaled arrays, whose scales are indexed from the whole binding
+ * (a range-scaled array's scale base moves with the binding: {@link moveScaleBase}).
  * @param array - the operand
  * @returns true when the extent is bound
  */
 export function bindsExtent(array: DeviceArray): boolean {
-  return !array.coversSpan && !array.rangeScale && !array.format.scaled;
+  return !array.coversSpan && !array.format.scaled;
+}
+
+/**
+ * For a range-scaled array (range-scale.ts) bound from span element `start` on: its reads find an element's scale from
+ * the index they pass, which counts from the binding's first element, so the scale layout's base (`…Sb`) moves with the
+ * binding. Nothing for other arrays, or for a range with one scale.
+ * @param name - the array's argument name
+ * @param array - the array
+ * @param start - the span element the binding starts at
+ * @param scalars - scalar bindings (after bindArray)
+ */
+export function moveScaleBase(name: string, array: DeviceArray, start: number, scalars: Record<string, number>): void {
+  const base = array.rangeScale?.scalars.Sb;
+  if (base !== undefined) scalars[`${name}Sb`] = base - start;
 }
 
 /**
@@ -334,6 +348,7 @@ export function extentBytes(array: DeviceArray): number {
  */
 export function checkExtentBinding(parameter: string, array: DeviceArray): void {
   if (!array.runtime) return;
+  checkScaleBinding(parameter, array);
   const limit = bindingLimit(array.runtime);
   const bytes = extentBytes(array);
   if (bytes > limit) {
@@ -402,7 +417,26 @@ export function wordsPerElement(array: DeviceArray): number {
  */
 export function splitBindings(arrays: readonly DeviceArray[]): boolean {
   const limit = bindingLimit(arrays[0]!.runtime!);
-  return !arrays.every((a) => a.words * 4 <= limit);
+  return !arrays.every((a) => fitsWhole(a, limit));
+}
+
+/** Whether an array's words, and a range-scaled array's scales, each fit one binding of `limit` bytes. */
+function fitsWhole(array: DeviceArray, limit: number): boolean {
+  return array.words * 4 <= limit && (array.rangeScale === undefined || array.rangeScale.buffer.size <= limit);
+}
+
+/**
+ * Throws `BACKEND_LIMIT` (naming the limit, `parameter` in the message) when a range-scaled matrix's scales, which
+ * kernels bind whole (a window of a matrix's elements may read any of them), exceed one storage binding.
+ * @param parameter - the operand's name
+ * @param array - the matrix's elements
+ */
+export function checkScaleBinding(parameter: string, array: DeviceArray): void {
+  if (!array.runtime || !array.rangeScale) return;
+  const limit = bindingLimit(array.runtime);
+  if (array.rangeScale.buffer.size > limit) {
+    throw new ModprecError('BACKEND_LIMIT', `invalid argument: ${parameter} is a scaled range whose ${array.rangeScale.buffer.size / 8} scales (bound whole) exceed this adapter's maxStorageBufferBindingSize of ${limit} bytes`, 'maxStorageBufferBindingSize');
+  }
 }
 
 /**
@@ -411,13 +445,12 @@ export function splitBindings(arrays: readonly DeviceArray[]): boolean {
  * @param arrays - the operands windowed together
  * @param length - elements
  * @returns the windows (one when everything fits)
- * @throws {@link modprec!ModprecError} `BACKEND_LIMIT` for integer formats over the limit (their scales are bound whole)
+ * @throws {@link modprec!ModprecError} `BACKEND_LIMIT` for block-scaled integer formats over the limit (their scales are
+ *   bound whole)
  */
 export function bindingWindows(arrays: readonly DeviceArray[], length: number): { start: number; count: number }[] {
   const limit = bindingLimit(arrays[0]!.runtime!);
-  if (arrays.every((a) => a.words * 4 <= limit)) return [{ start: 0, count: length }];
-  const rangeScaled = arrays.find((a) => a.rangeScale);
-  if (rangeScaled) throw new ModprecError('BACKEND_LIMIT', `invalid argument: a scaled range's scales are indexed from its whole binding, and an operand exceeds maxStorageBufferBindingSize (${limit} bytes)`, 'maxStorageBufferBindingSize');
+  if (arrays.every((a) => fitsWhole(a, limit))) return [{ start: 0, count: length }];
   const scaled = arrays.find((a) => a.format.scaled);
   if (scaled) throw new ModprecError('BACKEND_LIMIT', `invalid argument: an operand over maxStorageBufferBindingSize (${limit} bytes) cannot be split while another is stored in ${scaled.format.name} (its scales are bound whole)`, 'maxStorageBufferBindingSize');
   // A window of `size` elements covers (size − 1)·|stride| + 1 elements of a view's span, plus up to one alignment
@@ -425,9 +458,14 @@ export function bindingWindows(arrays: readonly DeviceArray[], length: number): 
   const perWindow = arrays.map((a) => {
     const wpe = wordsPerElement(a);
     const elements = Math.floor(limit / (4 * wpe));
-    return a.isView ? Math.floor((elements - alignmentElements(a) - 1) / Math.abs(a.stride)) + 1 : elements;
+    const own = a.isView ? Math.floor((elements - alignmentElements(a) - 1) / Math.abs(a.stride)) + 1 : elements;
+    // Per-element scales go in windows too (bindScaleWindow: from the 256-byte boundary below the first).
+    const q = Math.abs(a.rangeScale?.scalars.Qm ?? 0);
+    return q === 0 ? own : Math.min(own, Math.floor((limit / 8 - 33) / q) + 1);
   });
-  const size = Math.floor(Math.min(...perWindow) / 128) * 128;
+  // Windows start on 256-byte boundaries of every operand (8-bit elements: multiples of 256).
+  const unit = Math.max(...arrays.map(alignmentElements));
+  const size = Math.floor(Math.min(...perWindow) / unit) * unit;
   if (size < 128) throw new ModprecError('BACKEND_LIMIT', `invalid argument: a strided view whose stride spans more than maxStorageBufferBindingSize (${limit} bytes) per 128 elements cannot be split into windows`, 'maxStorageBufferBindingSize');
   const windows = [];
   for (let start = 0; start < length; start += size) windows.push({ start, count: Math.min(size, length - start) });
@@ -462,8 +500,10 @@ export function windowOf(array: DeviceArray, window: { start: number; count: num
  * @param scalars - scalar bindings (the view's offset is replaced)
  */
 export function bindWindow(name: string, array: DeviceArray, window: { start: number; count: number }, arrays: Record<string, { buffer: GpuBuffer; offset?: number; size?: number }>, scalars: Record<string, number>): void {
+  bindScaleWindow(name, array, window, arrays, scalars);
   if (!array.isView) {
     arrays[name] = windowOf(array, window);
+    moveScaleBase(name, array, window.start, scalars);
     return;
   }
   const first = array.offset + window.start * array.stride;
@@ -474,6 +514,22 @@ export function bindWindow(name: string, array: DeviceArray, window: { start: nu
   const words = Math.ceil((Math.max(first, last) + 1) * wpe) - base * wpe;
   arrays[name] = { buffer: array.buffer!, offset: base * wpe * 4, size: Math.max(4, words * 4) };
   scalars[`${name}Off`] = first - base;
+  moveScaleBase(name, array, base, scalars);
+}
+
+/**
+ * The scales a window of a range-scaled vector reads (element i's scale is `So + i·Qm`): bound from the 256-byte boundary
+ * below the first, `…So` moved to match, so per-element scales larger than one binding are windowed with their elements.
+ */
+function bindScaleWindow(name: string, array: DeviceArray, window: { start: number; count: number }, arrays: Record<string, { buffer: GpuBuffer; offset?: number; size?: number }>, scalars: Record<string, number>): void {
+  const rs = array.rangeScale;
+  const step = rs?.scalars.Qm;
+  if (!rs || step === undefined || window.count === 0) return;
+  const so = rs.scalars.So!;
+  const [q0, q1] = [so + window.start * step, so + (window.start + window.count - 1) * step];
+  const base = Math.floor(Math.min(q0, q1) / 32) * 32;
+  arrays[`${name}Rs`] = { buffer: rs.buffer, offset: base * 8, size: (Math.max(q0, q1) - base + 1) * 8 };
+  scalars[`${name}So`] = so - base;
 }
 
 /** The parts of a core range (src/core/range.ts) the upload reads: its accessor. */

@@ -10,6 +10,7 @@ import type { GpuArithmetic, GpuRegister } from './arithmetic.js';
 import type { DeviceArray } from './device-array.js';
 import { arrayArgs, elementIndex, kernelSource, memo, readKey } from './kernel-common.js';
 import type { ArgType } from './program.js';
+import { writesHalves } from './view-output.js';
 
 /** The last scalars made per arithmetic: calls in a loop repeat α and β, and building them cost microseconds. */
 const lastScalars = new WeakMap<GpuArithmetic, { alpha: number; beta: number; values: Readonly<Record<string, number>> }>();
@@ -46,7 +47,10 @@ export function finishArgs(arithmetic: GpuArithmetic, y: DeviceArray, readsY: bo
  * @returns the lines
  */
 export function finishBody(arithmetic: GpuArithmetic, y: DeviceArray, readsY: boolean, rowSum: (e: number) => string[], inPlace = false): string[] {
-  const epw = y.format.elementsPerWord;
+  // A 16-bit view of stride ±2 or more written in place: one element a thread, its bits in both halves of the returned
+  // word (the program's half-word store keeps the other half: program.ts, halfOutput).
+  const halves = inPlace && writesHalves(y);
+  const epw = halves ? 1 : y.format.elementsPerWord;
   const lines: string[] = [];
   // The store goes to unit OutOff + t·OutInc (applyStridedOutput); gpu.js keeps only arguments the source names.
   if (inPlace) lines.push('const outUnit = OutOff + this.thread.x * OutInc;');
@@ -69,8 +73,33 @@ export function finishBody(arithmetic: GpuArithmetic, y: DeviceArray, readsY: bo
     lines.push(`if (r${e} >= rows) { u${e} = ${arithmetic.literal(0)}; }`);
     results.push(arithmetic.register(`u${e}`));
   }
-  lines.push(y.format.emitReturn(results));
+  lines.push(y.format.emitReturn(halves ? [results[0]!, results[0]!] : results));
   return lines;
+}
+
+/**
+ * The program options of a pass whose body is {@link finishBody}: a view y written in place gets the strided store (the
+ * half-word store for a 16-bit view of stride ±2 or more) and, when its old values are read, reads them from its own
+ * output binding ({@link bindOldFromOutput}: each thread reads only what it writes).
+ * @param y - the output
+ * @param readsY - whether β ≠ 0
+ * @param inPlace - whether y is written in place
+ * @returns the ProgramSpec fields
+ */
+export function finishProgramOptions(y: DeviceArray, readsY: boolean, inPlace: boolean): { stridedOutput: boolean; halfOutput: boolean; readsOutput: readonly string[] } {
+  return { stridedOutput: inPlace, halfOutput: inPlace && writesHalves(y), readsOutput: inPlace && readsY ? ['Yold'] : [] };
+}
+
+/**
+ * Threads of a pass whose body is {@link finishBody} over `rows` rows of y: one per output word, or one per element for a
+ * half-word store.
+ * @param y - the output
+ * @param rows - the rows
+ * @param inPlace - whether y is written in place
+ * @returns the thread count
+ */
+export function finishThreads(y: DeviceArray, rows: number, inPlace: boolean): number {
+  return inPlace && writesHalves(y) ? rows : Math.ceil(rows / y.format.elementsPerWord);
 }
 
 /**
@@ -80,28 +109,38 @@ export function finishBody(arithmetic: GpuArithmetic, y: DeviceArray, readsY: bo
  * @param arithmetic - the arithmetic (and the partials' format)
  * @param y - the output operand
  * @param readsY - whether β ≠ 0
- * @returns source and arguments (memoised per arithmetic, y's format and β ≠ 0)
+ * @param inPlace - whether y is a view written in place (a strided store; a half-word store for a 16-bit view of stride ±2 or more)
+ * @param grouped - G groups of S partials per row (uniforms G and sg: P[r·sr + g·sg + c·sc]), summed group after group
+ * @returns source and arguments (memoised per arithmetic, y's format, β ≠ 0 and the two flags)
  */
-export function partialsFinishSource(arithmetic: GpuArithmetic, y: DeviceArray, readsY: boolean, inPlace = false): { source: string; args: (readonly [string, ArgType])[] } {
-  return memo(`partialsF|${arithmetic.name}|${readKey(y)}|${readsY}${inPlace ? '|in-place' : ''}`, () => makePartialsFinishSource(arithmetic, y, readsY, inPlace));
+export function partialsFinishSource(arithmetic: GpuArithmetic, y: DeviceArray, readsY: boolean, inPlace = false, grouped = false): { source: string; args: (readonly [string, ArgType])[] } {
+  return memo(`partialsF|${arithmetic.name}|${readKey(y)}|${readsY}${inPlace ? `|in-place${writesHalves(y) ? '-halves' : ''}` : ''}${grouped ? '|grouped' : ''}`, () => makePartialsFinishSource(arithmetic, y, readsY, inPlace, grouped));
 }
 
-function makePartialsFinishSource(arithmetic: GpuArithmetic, y: DeviceArray, readsY: boolean, inPlace: boolean): { source: string; args: (readonly [string, ArgType])[] } {
-  const args = [['P', 'Array'] as const, ['S', 'Integer'] as const, ['sr', 'Integer'] as const, ['sc', 'Integer'] as const, ...finishArgs(arithmetic, y, readsY, inPlace)];
+/**
+ * `grouped`: G groups of S partials, group g of row r at P[r·sr + g·sg + c·sc] (GEMV T with x over one binding: a
+ * group per window of rows), summed group after group in order. Without it the source is the one-group pass.
+ */
+function makePartialsFinishSource(arithmetic: GpuArithmetic, y: DeviceArray, readsY: boolean, inPlace: boolean, grouped: boolean): { source: string; args: (readonly [string, ArgType])[] } {
+  const args = [['P', 'Array'] as const, ['S', 'Integer'] as const, ['sr', 'Integer'] as const, ['sc', 'Integer'] as const,
+    ...(grouped ? [['G', 'Integer'] as const, ['sg', 'Integer'] as const] : []), ...finishArgs(arithmetic, y, readsY, inPlace)];
   const partial = arithmetic.words;
   // Eight partials loaded before they are added (in order, so the result does not depend on it): one at a
   // time, the loop waits a memory latency per partial.
   const body = finishBody(arithmetic, y, readsY, (e) => {
-    const lines = [`let c${e} = mpI32(0);`, `while (c${e} + 7 < S) {`];
+    const base = grouped ? `gb${e}` : `r${e} * sr`;
+    const lines = grouped ? [`for (let g${e} = mpI32(0); g${e} < G; g${e}++) {`, `const gb${e} = r${e} * sr + g${e} * sg;`] : [];
+    lines.push(`let c${e} = mpI32(0);`, `while (c${e} + 7 < S) {`);
     const regs = [];
     for (let q = 0; q < 8; q++) {
-      const read = partial.emitRead('P', `r${e} * sr + (c${e} + ${q}) * sc`, `p${e}u${q}`, arithmetic);
+      const read = partial.emitRead('P', `${base} + (c${e} + ${q}) * sc`, `p${e}u${q}`, arithmetic);
       lines.push(read.code);
       regs.push(read.register);
     }
     regs.forEach((r) => lines.push(arithmetic.add(`acc${e}`, r)));
-    const tail = partial.emitRead('P', `r${e} * sr + c${e} * sc`, `p${e}`, arithmetic);
+    const tail = partial.emitRead('P', `${base} + c${e} * sc`, `p${e}`, arithmetic);
     lines.push(`c${e} = c${e} + 8;`, '}', `while (c${e} < S) {`, tail.code, arithmetic.add(`acc${e}`, tail.register), `c${e} = c${e} + 1;`, '}');
+    if (grouped) lines.push('}');
     return lines;
   }, inPlace);
   return { source: kernelSource(args, body), args };

@@ -309,6 +309,48 @@ export function applyStridedOutput(wgsl: string): string {
   return wgsl.replace(/\bresult\[data_index\b/g, 'result[(params.user_OutOff + data_index * params.user_OutInc)');
 }
 
+/**
+ * Makes every output store of a strided-output program (see {@link applyStridedOutput}) a store of one 16-bit half:
+ * thread t's result word (both halves holding its element's bits) goes to span element `OutOff + t·OutInc` — OutOff and
+ * OutInc counted in 16-bit elements from the binding's first word — and only that element's half of its word changes
+ * (the word is read back from the output binding, which is read-write, and the other half kept bit for bit). Threads
+ * must write different words (|OutInc| ≥ 2): there is no atomic merge.
+ * @param wgsl - the shader gpu.js assembled
+ * @returns the rewritten shader
+ */
+export function applyHalfOutput(wgsl: string): string {
+  if (!/params\.user_OutOff\b/.test(wgsl) || !/params\.user_OutInc\b/.test(wgsl)) throw new Error('internal: a half-output program declares the Integer arguments OutOff and OutInc');
+  const store = [
+    'fn mp_store_half(v : f32) {',
+    '  let p = params.user_OutOff + i32(threadGid.x) * params.user_OutInc;',
+    '  let w = p >> 1u;',
+    // An odd element is the high half: keep the low one, and the other way round.
+    '  let keep = select(0xffff0000u, 0x0000ffffu, (p & 1) == 1);',
+    '  result[w] = bitcast<f32>((bitcast<u32>(result[w]) & keep) | (bitcast<u32>(v) & ~keep));',
+    '}',
+  ].join('\n');
+  return wgsl.replace(/\bresult\[data_index\] = ([^;]*);/g, 'mp_store_half($1);').replace(/\n@compute /, `\n${store}\n@compute `);
+}
+
+/**
+ * Makes the array arguments `names` read the output binding (`result`) instead of their own: an input that is the
+ * output view itself (each thread reads only the elements it writes) is then read in place, without a copy — WebGPU
+ * binds no buffer read-only and writable in one dispatch, and Dawn refuses aliasing writable bindings. The input's
+ * offset uniform counts from the output binding's first element; its own binding is then any other buffer (unread).
+ * @param wgsl - the shader gpu.js assembled
+ * @param names - the arguments' names
+ * @returns the rewritten shader
+ */
+export function applyInputsFromOutput(wgsl: string, names: readonly string[]): string {
+  let out = wgsl;
+  for (const name of names) {
+    const read = new RegExp(`(fn get_user_${name}\\(z : i32, y : i32, x : i32\\) -> f32 \\{\\n\\s*return )user_${name}\\[`);
+    if (!read.test(out)) throw new Error(`internal: no read function of the array argument ${name}`);
+    out = out.replace(read, '$1result[');
+  }
+  return out;
+}
+
 /** Rebinds arguments named …Atomic as read-write `array<atomic<u32>>` (read only through the atomic intrinsics). */
 export function rebindAtomicArrays(wgsl: string): string {
   return wgsl
@@ -331,9 +373,11 @@ export function installTranslatorExtensions(wgslFunctionNode: unknown, webGpuKer
   if (installed) return;
   const kernelProto = (webGpuKernel as { prototype: Record<string, unknown> }).prototype;
   const originalAssemble = kernelProto.assembleWGSL as (this: unknown) => string;
-  kernelProto.assembleWGSL = function assembleWGSL(this: { mpWorkgroup?: WorkgroupSettings; mpWgsl?: string; mpStridedOutput?: boolean }): string {
+  kernelProto.assembleWGSL = function assembleWGSL(this: { mpWorkgroup?: WorkgroupSettings; mpWgsl?: string; mpStridedOutput?: boolean; mpHalfOutput?: boolean; mpReadsOutput?: readonly string[] }): string {
     let wgsl = rebindAtomicArrays(appendNativeLibraries(rebindVectorArrays(originalAssemble.call(this))));
-    if (this.mpStridedOutput) wgsl = applyStridedOutput(wgsl);
+    if (this.mpHalfOutput) wgsl = applyHalfOutput(wgsl);
+    else if (this.mpStridedOutput) wgsl = applyStridedOutput(wgsl);
+    if (this.mpReadsOutput?.length) wgsl = applyInputsFromOutput(wgsl, this.mpReadsOutput);
     if (this.mpWorkgroup) wgsl = applyWorkgroupSettings(wgsl, this.mpWorkgroup);
     if (!hasAtomicArrays(wgsl)) return wgsl;
     // gpu.js would build it against read-only bindings; it builds a stub and modprec the real one (program.ts).

@@ -36,6 +36,18 @@ export interface ProgramSpec {
    * writes a strided view of its output's span in place (gpujs-extensions.ts, `applyStridedOutput`).
    */
   readonly stridedOutput?: boolean;
+  /**
+   * With `stridedOutput`, for a 16-bit output view of stride |OutInc| ≥ 2: thread t writes only the half of its word
+   * holding span element `OutOff + t·OutInc` (counted in elements), the other half kept (gpujs-extensions.ts,
+   * `applyHalfOutput`). The thread's result word holds its element in both halves.
+   */
+  readonly halfOutput?: boolean;
+  /**
+   * Array arguments read from the output binding instead of their own (an input that is the output view itself: each
+   * thread reads only what it writes), without a copy (gpujs-extensions.ts, `applyInputsFromOutput`): their offset
+   * uniforms count from the output binding's first element, and their own bindings are not read.
+   */
+  readonly readsOutput?: readonly string[];
 }
 
 interface ParamsLayout {
@@ -157,9 +169,11 @@ export class Program {
       loopMaxIterations: 2147483647,
       tactic: 'precision',
     });
-    const kernel = shortcut.kernel as BuiltKernel & { mpWorkgroup?: WorkgroupSettings; mpWgsl?: string; mpStridedOutput?: boolean };
+    const kernel = shortcut.kernel as BuiltKernel & { mpWorkgroup?: WorkgroupSettings; mpWgsl?: string; mpStridedOutput?: boolean; mpHalfOutput?: boolean; mpReadsOutput?: readonly string[] };
     if (spec.workgroup) kernel.mpWorkgroup = spec.workgroup;
     if (spec.stridedOutput) kernel.mpStridedOutput = true;
+    if (spec.halfOutput) kernel.mpHalfOutput = true;
+    if (spec.readsOutput?.length) kernel.mpReadsOutput = spec.readsOutput;
     try {
       await trackGpuWork(kernel.build(...representatives));
       if (kernel.mpWgsl !== undefined) await trackGpuWork(buildWithAtomics(context, kernel, kernel.mpWgsl));
@@ -410,7 +424,7 @@ const bySpec = new WeakMap<object, Promise<Program>>();
 export function getProgram(context: GpuContext, spec: ProgramSpec): Promise<Program> {
   const known = bySpec.get(spec.args);
   if (known && (known as Promise<Program> & { source?: string }).source === spec.source) return known;
-  const key = `${spec.components}|${spec.workgroup ? JSON.stringify(spec.workgroup) : ''}|${spec.stridedOutput ? 'strided' : ''}|${spec.args.map(([n, t]) => `${n}:${t}`).join(',')}|${spec.source}`;
+  const key = `${spec.components}|${spec.workgroup ? JSON.stringify(spec.workgroup) : ''}|${spec.stridedOutput ? 'strided' : ''}${spec.halfOutput ? '|half' : ''}|${spec.readsOutput?.join(',') ?? ''}|${spec.args.map(([n, t]) => `${n}:${t}`).join(',')}|${spec.source}`;
   let p = programs.get(key);
   if (!p) {
     p = Program.compile(context, spec);

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import type { DeviceArray } from './device-array.js';
+import { bindingLimit, type DeviceArray } from './device-array.js';
 import { kernelSource, memo } from './kernel-common.js';
 import { getProgram, submitPasses, type ArgType } from './program.js';
 import { toDeviceScaledSpan, type ScaledRangeLike } from './range-scale.js';
@@ -60,6 +60,22 @@ export function storesOnDevice(r: ScaledRangeLike): boolean {
   if (!(a.storage.name in BITS) || !a.scale || a.dimensionality !== 1) return false;
   for (const s of a.scale.data) if (!(Math.abs(s) >= 2 ** -95 && Math.abs(s) <= 3.4028234663852886e38 && Math.fround(s) === s)) return false;
   return true;
+}
+
+/**
+ * Whether the store pass binds `r`'s span, its scales and the values `d` each within one storage binding (it binds them whole; a
+ * larger output takes the host's store, which rounds the same).
+ * @param r - a scaled 1-D range
+ * @param d - the values on the device
+ * @returns true when both fit
+ */
+export function fitsOneBinding(r: ScaledRangeLike, d: DeviceArray): boolean {
+  const limit = bindingLimit(d.runtime!);
+  const bits = BITS[r.accessor.storage.name]!;
+  const n = r.accessor.size[0]!;
+  const [lo, hi] = n === 0 ? [0, -1] : r.accessor.extent();
+  const spanWords = Math.ceil((hi - (lo - (lo % (32 / bits))) + 1) * bits / 32);
+  return spanWords * 4 <= limit && d.words * 4 <= limit && r.accessor.scale!.data.length * 8 <= limit;
 }
 
 let stores = 0;

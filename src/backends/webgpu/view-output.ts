@@ -9,7 +9,7 @@
  * @module
  */
 import { fail, ModprecError } from '../../core/errors.js';
-import { bindingLimit, bindingWindows, bindWindow, DeviceArray, splitBindings, windowOf } from './device-array.js';
+import { bindingLimit, bindingWindows, bindWindow, DeviceArray, splitBindings, windowOf, wordsPerElement } from './device-array.js';
 import type { EncodedArray, GpuStorageFormat } from './formats.js';
 import type { GpuBuffer } from './webgpu-types.js';
 import { kernelSource, memo, outputComponents } from './kernel-common.js';
@@ -264,16 +264,34 @@ export function writesInPlace(out: DeviceArray): boolean {
 }
 
 /**
+ * Whether a 16-bit output view is written a half word per thread (its stride is at least 2 in magnitude, so no two of its
+ * elements share a word): in place, instead of a packed twin and a scatter pass.
+ * @param out - the output
+ * @returns true where the half-word store applies
+ */
+export function writesHalves(out: DeviceArray): boolean {
+  return !out.coversSpan && out.format.bitCopy === true && out.format.elementsPerWord === 2 && Math.abs(out.stride) >= 2 && out.length > 0 && !out.rangeScale;
+}
+
+/**
  * The output binding and the `OutOff`/`OutInc` uniforms of a strided-output program writing elements
  * [start, start + count) of the view `out` ({@link writesInPlace}) in its span's buffer: the part of the span those
  * elements cover, from the 256-byte boundary at or below the first, so a view of any length is written through as many
  * bindings as its windows need.
  * @param out - the output view
  * @param window - its elements (start a multiple of the format's elements per word)
+ * @param halves - for a half-word program (program.ts, `halfOutput`): offset and increment in 16-bit elements
  * @returns the binding and the uniforms
  */
-export function outputWindow(out: DeviceArray, window: { start: number; count: number }): { bound: { buffer: GpuBuffer; offset: number; size: number }; scalars: { OutOff: number; OutInc: number } } {
+export function outputWindow(out: DeviceArray, window: { start: number; count: number }, halves = false): { bound: { buffer: GpuBuffer; offset: number; size: number }; scalars: { OutOff: number; OutInc: number } } {
   const epw = out.format.elementsPerWord;
+  if (halves) {
+    // Half-word stores (program.ts, halfOutput): OutOff and OutInc count 16-bit elements from the binding's first word.
+    const first = out.offset + window.start * out.stride;
+    const last = first + (window.count - 1) * out.stride;
+    const base = Math.floor(Math.min(first, last) / 128) * 128;
+    return { bound: { buffer: out.buffer!, offset: base * 2, size: (Math.floor(Math.max(first, last) / 2) + 1 - base / 2) * 4 }, scalars: { OutOff: first - base, OutInc: out.stride } };
+  }
   // Units: a thread's result (an element, or a word of epw elements when the view has unit stride).
   const unitWords = epw === 1 ? out.format.wordsPerElement : 1;
   const first = (out.offset + window.start * out.stride) / epw;
@@ -312,21 +330,18 @@ export function checkOwnedOutput(parameter: string, out: DeviceArray): void {
 }
 
 /**
- * Binds `Yold` — the old values of an output view written in place — to a snapshot of the view's extent (read and
- * written in one dispatch: WebGPU binds no buffer both ways), through the part of the span it covers.
- * @param runtime - the runtime
+ * Binds `Yold` — the old values of an output view written in place by a program whose thread t reads only its own
+ * element(s) of y — to the output binding itself (program.ts, `readsOutput: ['Yold']`): no snapshot of y's extent.
  * @param y - the output view
+ * @param output - the output binding ({@link outputWindow})
+ * @param placeholder - a buffer to bind for `Yold` itself (not read; not the output's)
  * @param arrays - array bindings to add to
  * @param scalars - scalar bindings to add to
  */
-export function bindOldValues(runtime: GpuRuntime, y: DeviceArray, arrays: Record<string, BoundArray>, scalars: Record<string, number>): void {
-  arrays.Yold = { buffer: y.buffer! };
-  if (y.isView) {
-    scalars.YoldOff = y.offset;
-    scalars.YoldInc = y.stride;
-  }
-  bindWindow('Yold', y, { start: 0, count: y.length }, arrays, scalars);
-  arrays.Yold = { ...arrays.Yold, buffer: aliasSnapshot(runtime, y, y)! };
+export function bindOldFromOutput(y: DeviceArray, output: BoundArray, placeholder: GpuBuffer, arrays: Record<string, BoundArray>, scalars: Record<string, number>): void {
+  arrays.Yold = { buffer: placeholder };
+  scalars.YoldOff = y.offset - (output.offset ?? 0) / (4 * wordsPerElement(y));
+  scalars.YoldInc = y.stride;
 }
 
 /**
