@@ -160,7 +160,13 @@ export function iterativeRefinement(A: DenseMatrix | Range<2, any>, b: ArrayLike
     const rInf = maxAbs(rData);
     if (!Number.isFinite(rNorm) || !Number.isFinite(xNorm)) {
       // Never a NaN in the result: x goes back to its last finite iterate (zero before the first).
-      if (!Number.isFinite(xNorm)) for (let i = 0; i < n; i++) x.set(i, lastFinite ? lastFinite.get(i) : 0);
+      if (!Number.isFinite(xNorm)) {
+        for (let i = 0; i < n; i++) x.set(i, lastFinite ? lastFinite.get(i) : 0);
+        // The final entry is the residual of the x returned (its trueResidualNorm), not that of the discarded one.
+        rData.set(bv.accessor.data as Float64Array);
+        gemv({ alpha: -1, A: Ar, x, beta: 1, y: r, trans: 'N' }, { arithmetic: ar });
+        stop.record(nrm2(r));
+      }
       stop.breakDown('non-finite');
       break;
     }

@@ -92,3 +92,17 @@ describe('iterative refinement, x in a narrow storage', () => {
     ), { numRuns: 60, seed: 32 });
   });
 });
+
+describe('iterative refinement, a solution beyond the storage', () => {
+  // Regression: x beyond fp32 (A = 2^-a·I, b = 1e10, x = 1e10·2^a ≥ 2^128) went back to 0 with breakdown 'non-finite',
+  // but trueResidualNorm (and residualNorm) said +∞, the residual of the discarded x, not ‖b − A·0‖/‖b‖ = 1.
+  it("breakdown 'non-finite': x = 0 and its true residual 1, the last history entry", () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 100, max: 200 }), (n, a) => {
+      const data = new Float64Array(n * n);
+      for (let i = 0; i < n; i++) data[i + i * n] = 2 ** -a;
+      const r = iterativeRefinement(denseMatrix({ rows: n, cols: n, ld: n, data }), new Array(n).fill(1e10), { storage: formats.f32 });
+      expect([r.status, r.breakdown, r.trueResidualNorm, r.residualNorm]).toEqual(['breakdown', 'non-finite', 1, 1]);
+      expect(Array.from({ length: n }, (_, i) => r.x.get(i))).toEqual(new Array(n).fill(0));
+    }), { numRuns: 20, seed: 33 });
+  });
+});
