@@ -5,6 +5,7 @@
 import { Range, range } from '../core/range.js';
 import { fail } from '../core/errors.js';
 import { rowMajor } from '../../accessors/row-major.js';
+import { scaledReducedRowMajor } from '../../accessors/scaled-reduced.js';
 import { gemv } from '../../kernels/gemv/gemv.js';
 import { axpy } from '../../kernels/axpy/axpy.js';
 import { nrm2 } from '../../kernels/nrm2/nrm2.js';
@@ -27,7 +28,11 @@ export interface RefinementOptions {
   factorization?: 'f32' | 'f64';
   /** Arithmetic of the residual b − A·x and of the update x + d (default fp64; `dd` or an RNS format for more). */
   residualArithmetic?: FormatLike;
-  /** Storage of the solution x (default fp64; `dd` keeps what a double-double residual finds). */
+  /**
+   * Storage of the solution x (default fp64; `dd` keeps what a double-double residual finds). In a storage narrower
+   * than 2^±64 (fp16) x is a scaled view of its words with one power-of-two scale, so a solution beyond its range
+   * (10⁵ in fp16) is held, not ±∞.
+   */
   storage?: FormatLike;
   /**
    * The backward error ‖b − A·x‖∞ / (‖A‖∞·‖x‖∞) that counts as converged once corrections stop shrinking
@@ -114,7 +119,7 @@ export function iterativeRefinement(A: DenseMatrix | Range<2, any>, b: ArrayLike
   // b as doubles (the residual starts from it); x in its own storage, read and written in its own arithmetic.
   const bv = range(rowMajor<1>({ size: [n] }));
   for (let i = 0; i < n; i++) bv.set(i, bIn instanceof Range ? bIn.accessor.arithmetic.toNumber(bIn.get(i)) : bIn[i]!);
-  const x = range(rowMajor<1, any>({ size: [n], storage, arithmetic: findFormat(storage.name)?.arithmetic ?? ar }));
+  let x = range(rowMajor<1, any>({ size: [n], storage, arithmetic: findFormat(storage.name)?.arithmetic ?? ar }));
   const bNorm = nrm2(bv);
   const stop = new StoppingCriterion(bNorm === 0 ? 1 : bNorm, 0, 1, false);
   if (bNorm === 0) { stop.record(0); stop.converge(); return solverResult(x, stop, 0, 0); }
@@ -134,6 +139,7 @@ export function iterativeRefinement(A: DenseMatrix | Range<2, any>, b: ArrayLike
     : packedSolver('f64', { n, a: (factors as LuFactors).lu.data, pivots: factors.pivots }, lu), aExponent);
 
   const first = solve(Float64Array.from(bv.accessor.data as Float64Array));
+  x = narrowStorageView(x, first);
   for (let i = 0; i < n; i++) x.set(i, first[i]!);
   const r = range(rowMajor<1>({ size: [n] }));
   const d = range(rowMajor<1>({ size: [n] }));
@@ -154,7 +160,13 @@ export function iterativeRefinement(A: DenseMatrix | Range<2, any>, b: ArrayLike
     const rInf = maxAbs(rData);
     if (!Number.isFinite(rNorm) || !Number.isFinite(xNorm)) {
       // Never a NaN in the result: x goes back to its last finite iterate (zero before the first).
-      if (!Number.isFinite(xNorm)) for (let i = 0; i < n; i++) x.set(i, lastFinite ? lastFinite.get(i) : 0);
+      if (!Number.isFinite(xNorm)) {
+        for (let i = 0; i < n; i++) x.set(i, lastFinite ? lastFinite.get(i) : 0);
+        // The final entry is the residual of the x returned (its trueResidualNorm), not that of the discarded one.
+        rData.set(bv.accessor.data as Float64Array);
+        gemv({ alpha: -1, A: Ar, x, beta: 1, y: r, trans: 'N' }, { arithmetic: ar });
+        stop.record(nrm2(r));
+      }
       stop.breakDown('non-finite');
       break;
     }
@@ -196,9 +208,29 @@ export function iterativeRefinement(A: DenseMatrix | Range<2, any>, b: ArrayLike
   return solverResult(x, stop, iterations, history[history.length - 1]!);
 }
 
-/** A copy of x in its own storage. */
+/** Storages narrower than 2^±64 (fp16: 2^-24 … 65504, or a user's format), as the Krylov solvers count them. */
+const NARROW_STORAGE = 2 ** 64;
+
+/**
+ * x for a storage narrower than {@link NARROW_STORAGE}: a {@link scaledReducedRowMajor} view with one power-of-two scale,
+ * the exponent of the first solve's max|xᵢ| (read in fp64), so that its words stay in the storage's range — in fp16 a
+ * solution of 10⁵ would be ±∞ (breakdown non-finite, x = 0) and one of 10⁻⁷ subnormal. Others: x as it is.
+ */
+function narrowStorageView(x: Range<1, any>, first: Float64Array): Range<1, any> {
+  const storage = x.accessor.storage;
+  if (storage.kind !== 'number' || storage.maxValue >= NARROW_STORAGE) return x;
+  const m = maxAbs(first);
+  if (!(m > 0) || !Number.isFinite(m)) return x;
+  const k = Math.floor(Math.log2(m));
+  return range(scaledReducedRowMajor<1, any>({ size: [x.length()], storage, arithmetic: f64, scaleMask: [false], scale: Float64Array.of(2 ** k) }));
+}
+
+/** A copy of x in its own storage (with its scale, for a scaled x). */
 function copyOf(x: Range<1, any>, into?: Range<1, any>): Range<1, any> {
-  const c = into ?? range(rowMajor<1, any>({ size: [x.length()], storage: x.accessor.storage, arithmetic: x.accessor.arithmetic }));
+  const scale = x.accessor.scale;
+  const c = into ?? range(scale
+    ? scaledReducedRowMajor<1, any>({ size: [x.length()], storage: x.accessor.storage, arithmetic: x.accessor.arithmetic, scaleMask: [false], scale: Float64Array.of(x.accessor.readScale(0)) })
+    : rowMajor<1, any>({ size: [x.length()], storage: x.accessor.storage, arithmetic: x.accessor.arithmetic }));
   for (let i = 0; i < x.length(); i++) c.set(i, x.get(i));
   return c;
 }

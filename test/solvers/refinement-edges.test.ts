@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { iterativeRefinement, denseMatrix } from '../../src/index.js';
+import { iterativeRefinement, denseMatrix, formats } from '../../src/index.js';
 
 describe('iterative refinement, degenerate systems', () => {
   it('a singular factor: breakdown with x = 0, and the recorded residual is the true one, ‖b‖/‖b‖ = 1', () => {
@@ -68,5 +68,41 @@ describe('iterative refinement, the iteration limit', () => {
     const r = iterativeRefinement(denseMatrix({ rows: n, cols: n, ld: n, data }), new Array(n).fill(1), { maxIterations: 0, tolerance: 1e-30 });
     expect([r.status, r.iterations]).toEqual(['iteration-limit', 0]);
     expect(r.trueResidualNorm).toBeGreaterThan(0);
+  });
+});
+
+describe('iterative refinement, x in a narrow storage', () => {
+  // Regression: x stored in fp16 overflowed for a solution beyond 65504 (iterativeRefinement(I, [1e5, 2], { storage:
+  // f16 }) broke down 'non-finite' with x = 0) and lost digits below 2^-14 (b = [1e-7, 3e-8]: stagnation). x is now a
+  // view of fp16 words with one power-of-two scale, as the Krylov solvers return theirs.
+  it('A = 2^a·I, b = 2^e·(11-bit integers): converged with x = 2^-a·b exactly, for e far outside fp16', () => {
+    fc.assert(fc.property(
+      fc.integer({ min: 1, max: 4 }).chain((n) => fc.array(fc.integer({ min: -2047, max: 2047 }), { minLength: n, maxLength: n }).filter((c) => c.some((v) => v !== 0))),
+      fc.integer({ min: -60, max: 60 }), fc.integer({ min: -6, max: 6 }), fc.constantFrom('f32', 'f64' as const),
+      (c, e, a, factorization) => {
+        const n = c.length;
+        const data = new Float64Array(n * n);
+        for (let i = 0; i < n; i++) data[i + i * n] = 2 ** a;
+        const b = c.map((v) => v * 2 ** e);
+        const r = iterativeRefinement(denseMatrix({ rows: n, cols: n, ld: n, data }), b, { storage: formats.f16, factorization });
+        expect([r.status, r.breakdown, r.trueResidualNorm]).toEqual(['converged', undefined, 0]);
+        expect(Array.from({ length: n }, (_, i) => r.x.get(i))).toEqual(b.map((v) => v * 2 ** -a));
+        expect(r.x.accessor.storage.name).toBe('f16');
+      },
+    ), { numRuns: 60, seed: 32 });
+  });
+});
+
+describe('iterative refinement, a solution beyond the storage', () => {
+  // Regression: x beyond fp32 (A = 2^-a·I, b = 1e10, x = 1e10·2^a ≥ 2^128) went back to 0 with breakdown 'non-finite',
+  // but trueResidualNorm (and residualNorm) said +∞, the residual of the discarded x, not ‖b − A·0‖/‖b‖ = 1.
+  it("breakdown 'non-finite': x = 0 and its true residual 1, the last history entry", () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 100, max: 200 }), (n, a) => {
+      const data = new Float64Array(n * n);
+      for (let i = 0; i < n; i++) data[i + i * n] = 2 ** -a;
+      const r = iterativeRefinement(denseMatrix({ rows: n, cols: n, ld: n, data }), new Array(n).fill(1e10), { storage: formats.f32 });
+      expect([r.status, r.breakdown, r.trueResidualNorm, r.residualNorm]).toEqual(['breakdown', 'non-finite', 1, 1]);
+      expect(Array.from({ length: n }, (_, i) => r.x.get(i))).toEqual(new Array(n).fill(0));
+    }), { numRuns: 20, seed: 33 });
   });
 });
