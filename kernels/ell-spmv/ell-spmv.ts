@@ -16,6 +16,7 @@ import { ellSpmvProgram } from './ell-spmv-cpu.js';
 import { wasmEllRefusal, wasmEllSpmv } from './ell-spmv-wasm.js';
 import { wasmDdEllRefusal, wasmDdEllSpmv } from './ell-spmv-dd-wasm.js';
 import { runWasm } from '../shared/run-wasm.js';
+import { threadsOf } from '../shared/threads-option.js';
 
 /**
  * y := α·A·x + β·y for an ELL matrix (Ginkgo's layout: slots column-major, padding marked by column −1 and
@@ -67,6 +68,8 @@ export function ellSpmv(args: EllSpmvArguments, options: (KernelOptions & { back
     operands: [['x', x, 'read'], ['y', y, 'write']],
     kernelRefusal: wasmEllRefusal(A.values.accessor, rows) ?? (dd ? wasmDdEllRefusal(A.values.accessor) : undefined),
   });
+  // A row range of an ELL operand is not an operand itself (its column indices are validated whole): not split yet.
+  threadsOf(options, 'ellSpmv', false);
   checkEllCoefficients(ar, alpha, beta, A);
   if (rows === 0 || (alpha === 0 && beta === 1)) return;
   checkReadableIn(ar, [...(alpha !== 0 ? [['A.values', A.values], ['x', x]] as const : []), ...(beta !== 0 ? [['y', y] as const] : [])]);

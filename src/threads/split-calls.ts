@@ -2,7 +2,7 @@
  * How each kernel splits: which operands are cut into which contiguous parts, and the kernel call each part runs.
  * The calling thread and the workers run a part through the same function ({@link runPart}): the kernel itself,
  * on sub-ranges of the caller's shared storage, with the arithmetic, accumulation and CPU backend the whole call
- * resolved. Elementwise kernels (AXPY, WAXPBY, SCAL) and the row-wise GEMV and ELL SpMV cut their output, so each
+ * resolved. Elementwise kernels (AXPY, WAXPBY, SCAL) and the row-wise GEMV cut their output, so each
  * element is computed as on one thread; the reductions (DOT, ASUM) cut their operands and add the parts' values
  * in part order ({@link combineParts}).
  * @module
@@ -40,7 +40,6 @@ export function operandsOf(call: SplitCall): [string, Range<any, any>][] {
     case 'dot': return [['x', call.x], ['y', call.y]];
     case 'asum': return [['x', call.x]];
     case 'gemv': return [['A', call.A], ['x', call.x], ['y', call.y]];
-    case 'ellSpmv': return [['A.values', call.A.values], ['x', call.x], ['y', call.y]];
     case 'axpy': return [['x', call.x], ['y', call.y]];
     case 'waxpby': return [['x', call.x], ['y', call.y], ['w', call.w]];
     case 'scal': return [['x', call.x]];
@@ -95,8 +94,6 @@ export function partsOf(call: SplitCall, threads: number, minWork: number): Part
         },
       }));
     }
-    case 'ellSpmv':
-      return fail('INVALID_OPTION', 'options.threads', 'ellSpmv does not split over threads yet');
   }
 }
 
@@ -111,7 +108,6 @@ export function runPart(p: PartCall): number | undefined {
     case 'axpy': axpy(p.alpha, r.x!, r.y!, options); return undefined;
     case 'waxpby': waxpby(p.alpha, r.x!, p.beta, r.y!, r.w!, options); return undefined;
     case 'scal': scal(p.alpha, r.x!, options); return undefined;
-    case 'ellSpmv': return fail('INVALID_OPTION', 'options.threads', 'ellSpmv does not split over threads yet');
   }
 }
 

@@ -5,7 +5,9 @@
  * calling thread is blocked in Atomics.wait and cannot take one.
  * @module
  */
-import '../formats/index.js';
+// The main entry's formats: loading them registers every format (and accumulation) the main entry registers, by
+// the same names; they are checked below, so that a bundler cannot drop the import as side-effect free.
+import { formats } from '../index.js';
 import { formatNames } from '../formats/common/registry.js';
 import { ModprecError } from '../core/errors.js';
 import { rebuildOperand, registryNames } from './operand-transfer.js';
@@ -13,6 +15,8 @@ import { runPart } from './split-calls.js';
 import { controlViews, DONE, FAILED, MESSAGE_BYTES, type InitMessage, type ReadyMessage, type RunMessage } from './part-message.js';
 
 type Post = (m: ReadyMessage) => void;
+
+if (formats.dd === undefined) throw new Error('modprec: the thread worker did not load the formats');
 
 let views: ReturnType<typeof controlViews> | undefined;
 let slot = 0;
