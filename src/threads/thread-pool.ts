@@ -76,7 +76,7 @@ export class ThreadPool implements KernelThreads {
   /**
    * Runs a checked kernel call split over the pool: the kernels call this for `options.threads`.
    * @returns the value of DOT and ASUM, `undefined` for the others
-   * @throws {@link ModprecError} before anything is written: `INVALID_OPTION` naming `options.threads` for a
+   * @throws {@link modprec!ModprecError} before anything is written: `INVALID_OPTION` naming `options.threads` for a
    *   terminated pool or a thread that cannot block; `INVALID_STORAGE` naming an operand not in shared memory;
    *   `INVALID_FORMAT` naming an operand of a format the workers do not know; `INVALID_OPTION` naming
    *   `options.arithmetic` / `options.accumulation` for a reduction the pool cannot combine
@@ -193,7 +193,7 @@ async function startWorker(url: URL | string, slot: number, slots: number, contr
  * @param threads - threads per call, the calling one included (an integer ≥ 1)
  * @param options - see {@link ThreadPoolOptions}
  * @returns a promise of the pool, once every worker has loaded the library
- * @throws {@link ModprecError} `INVALID_SIZE` naming `threads`; `INVALID_OPTION` naming `threads` where
+ * @throws {@link modprec!ModprecError} `INVALID_SIZE` naming `threads`; `INVALID_OPTION` naming `threads` where
  *   SharedArrayBuffer is missing (a browser page that is not cross-origin isolated), `options.minWorkPerThread`
  *   for a non-positive value
  * @example
