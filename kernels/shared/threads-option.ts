@@ -7,6 +7,7 @@
 import type { Range } from '../../src/core/range.js';
 import type { ArithmeticFormat } from '../../src/formats/common/format.js';
 import type { Accumulation } from './accumulation.js';
+import type { EllOperand } from '../ell-spmv/ell-operand.js';
 import { fail } from '../../src/core/errors.js';
 
 /** What every split call carries: the resolved arithmetic, accumulation and CPU backend the parts run. */
@@ -26,6 +27,7 @@ export type SplitCall = SplitCommon & (
   | { readonly kernel: 'dot'; readonly x: Range<1, any>; readonly y: Range<1, any> }
   | { readonly kernel: 'asum'; readonly x: Range<1, any> }
   | { readonly kernel: 'gemv'; readonly alpha: number; readonly A: Range<2, any>; readonly x: Range<1, any>; readonly beta: number; readonly y: Range<1, any>; readonly trans: 'N' | 'T'; readonly loop: string }
+  | { readonly kernel: 'ellSpmv'; readonly alpha: number; readonly A: EllOperand; readonly x: Range<1, any>; readonly beta: number; readonly y: Range<1, any> }
   | { readonly kernel: 'axpy'; readonly alpha: number; readonly x: Range<1, any>; readonly y: Range<1, any> }
   | { readonly kernel: 'waxpby'; readonly alpha: number; readonly x: Range<1, any>; readonly beta: number; readonly y: Range<1, any>; readonly w: Range<1, any> }
   | { readonly kernel: 'scal'; readonly alpha: number; readonly x: Range<1, any> }
@@ -48,7 +50,7 @@ export interface KernelThreads {
 }
 
 /**
- * The options of the kernels that split over threads (DOT, ASUM, GEMV, AXPY, WAXPBY, SCAL).
+ * The options of the kernels that split over threads (DOT, ASUM, GEMV, ELL SpMV, AXPY, WAXPBY, SCAL).
  * @group Threads
  */
 export interface ThreadsOption {

@@ -2,7 +2,7 @@
  * How each kernel splits: which operands are cut into which contiguous parts, and the kernel call each part runs.
  * The calling thread and the workers run a part through the same function ({@link runPart}): the kernel itself,
  * on sub-ranges of the caller's shared storage, with the arithmetic, accumulation and CPU backend the whole call
- * resolved. Elementwise kernels (AXPY, WAXPBY, SCAL) and the row-wise GEMV cut their output, so each
+ * resolved. Elementwise kernels (AXPY, WAXPBY, SCAL) and the row-wise GEMV and ELL SpMV cut their output, so each
  * element is computed as on one thread; the reductions (DOT, ASUM) cut their operands and add the parts' values
  * in part order ({@link combineParts}).
  * @module
@@ -19,6 +19,10 @@ import { gemv } from '../../kernels/gemv/gemv.js';
 import { axpy } from '../../kernels/axpy/axpy.js';
 import { waxpby } from '../../kernels/waxpby/waxpby.js';
 import { scal } from '../../kernels/scal/scal.js';
+import { ellSpmv } from '../../kernels/ell-spmv/ell-spmv.js';
+import { ellRowsOf } from '../../kernels/ell-spmv/ell-operand.js';
+import type { EllStructure } from '../sparse/ell-matrix.js';
+import { inSharedMemory } from '../core/shared-memory.js';
 import { splitPoints } from './split-parts.js';
 
 /** One part of a split call: the kernel, its operands (sub-ranges), coefficients and resolved options. */
@@ -32,6 +36,8 @@ export interface PartCall {
   readonly arithmetic: string;
   readonly accumulation: string;
   readonly backend: 'cpu' | 'wasm' | 'js';
+  /** ELL SpMV: the structure of the part's rows (its values are `ranges['A.values']`). */
+  readonly ell?: EllStructure;
 }
 
 /** The operands of a call by parameter name (what must be in shared memory). */
@@ -40,9 +46,20 @@ export function operandsOf(call: SplitCall): [string, Range<any, any>][] {
     case 'dot': return [['x', call.x], ['y', call.y]];
     case 'asum': return [['x', call.x]];
     case 'gemv': return [['A', call.A], ['x', call.x], ['y', call.y]];
+    case 'ellSpmv': return [['A.values', call.A.values], ['x', call.x], ['y', call.y]];
     case 'axpy': return [['x', call.x], ['y', call.y]];
     case 'waxpby': return [['x', call.x], ['y', call.y], ['w', call.w]];
     case 'scal': return [['x', call.x]];
+  }
+}
+
+/**
+ * Checks that an ELL operand's column indices live in shared memory (its values are an operand range).
+ * @throws {@link modprec!ModprecError} `INVALID_STORAGE` naming `A.colIndex`
+ */
+export function checkSharedStructure(call: SplitCall): void {
+  if (call.kernel === 'ellSpmv' && !inSharedMemory(call.A.structure.colIndex)) {
+    fail('INVALID_STORAGE', 'A.colIndex', 'must live in shared memory for options.threads (an Int32Array over a SharedArrayBuffer)');
   }
 }
 
@@ -82,6 +99,15 @@ export function partsOf(call: SplitCall, threads: number, minWork: number): Part
       return splitPoints(call.x.length(), 1, threads, minWork).map(([lo, hi]) => ({ ...common, ranges: { x: cut(call.x, lo, hi), y: cut(call.y, lo, hi), w: cut(call.w, lo, hi) } }));
     case 'scal':
       return splitPoints(call.x.length(), 1, threads, minWork).map(([lo, hi]) => ({ ...common, ranges: { x: cut(call.x, lo, hi) } }));
+    case 'ellSpmv': {
+      // Rows lo..hi: their values, and the column indices from row lo on with the same stride.
+      const { cols, width, stride, colIndex } = call.A.structure;
+      return splitPoints(call.y.length(), width, threads, minWork).map(([lo, hi]) => ({
+        ...common,
+        ell: { rows: hi - lo, cols, width, stride, colIndex: colIndex.subarray(lo) },
+        ranges: { 'A.values': call.A.values.sub(span(lo, hi), span(0, width)), x: call.x, y: cut(call.y, lo, hi) },
+      }));
+    }
     case 'gemv': {
       // The rows of op(A) (the elements of y): rows of A for 'N', columns of A for 'T'.
       const [ra, ca] = [call.A.length(0), call.A.length(1)];
@@ -105,6 +131,7 @@ export function runPart(p: PartCall): number | undefined {
     case 'dot': return dot(r.x!, r.y!, options);
     case 'asum': return asum(r.x!, options);
     case 'gemv': gemv({ alpha: p.alpha, A: r.A!, x: r.x!, beta: p.beta, y: r.y!, trans: p.trans }, { ...options, loop: p.loop as 'auto' }); return undefined;
+    case 'ellSpmv': ellSpmv({ alpha: p.alpha, A: ellRowsOf(p.ell!, r['A.values']!), x: r.x!, beta: p.beta, y: r.y! }, options); return undefined;
     case 'axpy': axpy(p.alpha, r.x!, r.y!, options); return undefined;
     case 'waxpby': waxpby(p.alpha, r.x!, p.beta, r.y!, r.w!, options); return undefined;
     case 'scal': scal(p.alpha, r.x!, options); return undefined;

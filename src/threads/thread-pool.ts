@@ -9,7 +9,7 @@ import { fail, ModprecError, type ModprecErrorCode } from '../core/errors.js';
 import type { KernelThreads, SplitCall } from '../../kernels/shared/threads-option.js';
 import { checkAccumulationKnown, checkArithmeticKnown, describeOperand, registryNames, type WorkerRegistry } from './operand-transfer.js';
 import { formatNames } from '../formats/common/registry.js';
-import { checkSplitReduction, combineParts, operandsOf, partsOf, runPart } from './split-calls.js';
+import { checkSharedStructure, checkSplitReduction, combineParts, operandsOf, partsOf, runPart } from './split-calls.js';
 import { BUSY, controlBytes, controlViews, FAILED, MESSAGE_BYTES, type InitMessage, type ReadyMessage, type RunMessage } from './part-message.js';
 
 /**
@@ -51,7 +51,7 @@ function canBlock(): boolean {
 }
 
 /**
- * A pool of workers for `options.threads` of the CPU kernels (DOT, ASUM, GEMV, AXPY, WAXPBY, SCAL). Make one with
+ * A pool of workers for `options.threads` of the CPU kernels (DOT, ASUM, GEMV, ELL SpMV, AXPY, WAXPBY, SCAL). Make one with
  * {@link createThreadPool}; {@link ThreadPool.terminate} stops its workers.
  * @group Threads
  */
@@ -77,7 +77,8 @@ export class ThreadPool implements KernelThreads {
    * Runs a checked kernel call split over the pool: the kernels call this for `options.threads`.
    * @returns the value of DOT and ASUM, `undefined` for the others
    * @throws {@link modprec!ModprecError} before anything is written: `INVALID_OPTION` naming `options.threads` for a
-   *   terminated pool or a thread that cannot block; `INVALID_STORAGE` naming an operand not in shared memory;
+   *   terminated pool or a thread that cannot block; `INVALID_STORAGE` naming an operand not in shared memory (or
+   *   `A.colIndex` of an ELL operand);
    *   `INVALID_FORMAT` naming an operand of a format the workers do not know; `INVALID_OPTION` naming
    *   `options.arithmetic` / `options.accumulation` for a reduction the pool cannot combine
    * @example
@@ -96,6 +97,7 @@ export class ThreadPool implements KernelThreads {
     const known = this.#registry;
     const operands = operandsOf(call);
     for (const [name, r] of operands) describeOperand(name, r, known);
+    checkSharedStructure(call);
     checkArithmeticKnown('options.arithmetic', call.arithmetic, known);
     checkAccumulationKnown(call.accumulation, known);
     checkSplitReduction(call);
@@ -186,8 +188,8 @@ async function startWorker(url: URL | string, slot: number, slots: number, contr
 }
 
 /**
- * Starts a pool that CPU kernels split large calls over: pass it as `options.threads` to DOT, ASUM, GEMV, AXPY,
- * WAXPBY or SCAL. The calling thread counts as one of the `threads` (it runs part 0 and waits for the rest), so
+ * Starts a pool that CPU kernels split large calls over: pass it as `options.threads` to DOT, ASUM, GEMV, ELL SpMV,
+ * AXPY, WAXPBY or SCAL. The calling thread counts as one of the `threads` (it runs part 0 and waits for the rest), so
  * `createThreadPool(2)` starts one worker. Results depend only on the operands and `threads` (see docs/guide.md,
  * "Threads").
  * @param threads - threads per call, the calling one included (an integer ≥ 1)

@@ -5,13 +5,13 @@
  *   from that rule, not from the pool's code.
  * - DOT and ASUM return the one-thread values of the parts added left to right in the arithmetic: bit for bit, on
  *   every call, and within the one-thread a-priori bound against the exact (rational) result.
- * - GEMV (N and T), AXPY, WAXPBY and SCAL write the same bits as one thread (each element is computed as there).
+ * - GEMV (N and T), ELL SpMV, AXPY, WAXPBY and SCAL write the same bits as one thread (each element is computed as there).
  * - Typed errors before anything is written.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
-  asum, asumBound, axpy, scaledReducedColMajor, dot, dotBound, ellFromMatrix, ellSpmv, formats, gemv, gemvBound, laplacianEll, matrix, ModprecError, nrm2,
+  asum, asumBound, axpy, colMajor, scaledReducedColMajor, dot, dotBound, ellOperand, ellSpmv, formats, gemv, gemvBound, laplacianEll, matrix, ModprecError, nrm2,
   range, registerFormat, rowMajor, scal, span, toArray, trsv, typedArrayStorage, vector, waxpby, type Range,
 } from '../../src/index.js';
 import { absRational, addRational, compareRational, mulRational, subRational, type Rational } from '../../src/testing/rational.js';
@@ -104,7 +104,7 @@ describe('DOT and ASUM split over threads', () => {
   });
 });
 
-describe('GEMV, AXPY, WAXPBY, SCAL split over threads write the one-thread bits', () => {
+describe('GEMV, ELL SpMV, AXPY, WAXPBY, SCAL split over threads write the one-thread bits', () => {
   const gemvCase = fc.record({
     m: fc.integer({ min: 0, max: 90 }), n: fc.integer({ min: 0, max: 40 }), layout: fc.constantFrom('col-major', 'row-major') as fc.Arbitrary<'col-major' | 'row-major'>,
     trans: fc.constantFrom('N', 'T') as fc.Arbitrary<'N' | 'T'>, alpha: fc.constantFrom(1, -0.5, 0, 3), beta: fc.constantFrom(0, 1, 0.25),
@@ -143,6 +143,29 @@ describe('GEMV, AXPY, WAXPBY, SCAL split over threads write the one-thread bits'
       };
       expect(run(three)).toEqual(run());
     }), { numRuns: 100 });
+  });
+
+  it('ELL SpMV (3-D Laplacian, fp64 and fp32 values): bit-identical to one thread; its column indices must be shared', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 7 }), fc.integer({ min: 1, max: 6 }), fc.constantFrom('f64', 'f32') as fc.Arbitrary<'f64' | 'f32'>, fc.constantFrom(0, 0.5), (a, b, storage, beta) => {
+      const E = laplacianEll([a, b, 5]);
+      const colIndex = new Int32Array(new SharedArrayBuffer(4 * E.colIndex.length));
+      colIndex.set(E.colIndex);
+      const values = range(colMajor<2>({ size: [E.stride, E.width], storage, arithmetic: 'f64', shared: true }));
+      for (let k = 0; k < E.width; k++) for (let i = 0; i < E.stride; i++) values.set(i, k, E.values[i + k * E.stride]!);
+      const A = ellOperand({ ...E, colIndex }, values);
+      const x = sharedVector(Array.from({ length: E.cols }, (_, j) => Math.sin(j + a)), 1);
+      const y1 = sharedVector(Array.from({ length: E.rows }, (_, i) => i), 1), y2 = sharedVector(Array.from({ length: E.rows }, (_, i) => i), 1);
+      ellSpmv({ alpha: -1.5, A, x, beta, y: y1 });
+      ellSpmv({ alpha: -1.5, A, x, beta, y: y2 }, { threads: three });
+      expect([...toArray(y2)]).toEqual([...toArray(y1)]);
+    }), { numRuns: 40 });
+    const E = laplacianEll([4, 4, 4]);
+    const A = ellOperand(E, range(colMajor<2>({ size: [E.stride, E.width], storage: 'f64', shared: true })));
+    const y = sharedVector(new Array<number>(E.rows).fill(1), 1);
+    let error: unknown;
+    try { ellSpmv({ alpha: 1, A, x: sharedVector(new Array<number>(E.cols).fill(1), 1), beta: 0, y }, { threads: two }); } catch (e) { error = e; }
+    expect([(error as ModprecError).code, (error as ModprecError).parameter]).toEqual(['INVALID_STORAGE', 'A.colIndex']);
+    expect(toArray(y).every((v) => v === 1)).toBe(true);
   });
 
   it('a large split DOT and GEMV (the default minimum work per thread)', async () => {
@@ -207,8 +230,6 @@ describe('typed errors, before anything is written', () => {
     expect(codeOf(() => nrm2(x, { threads: two } as object))).toEqual(['INVALID_OPTION', 'options.threads']);
     const L = matrix(3, 3, (i, j) => (i >= j ? 1 : 0), { shared: true });
     expect(codeOf(() => trsv({ A: L, x, uplo: 'L' }, { threads: two } as object))).toEqual(['INVALID_OPTION', 'options.threads']);
-    const E = ellFromMatrix(laplacianEll([3]));
-    expect(codeOf(() => ellSpmv({ alpha: 1, A: E, x, beta: 0, y: sharedVector([0, 0, 0], 1) }, { threads: two } as object))).toEqual(['INVALID_OPTION', 'options.threads']);
     let gpu: unknown;
     try { await dot(x, x, { backend: 'gpu', threads: two } as never); } catch (e) { gpu = e; }
     expect([(gpu as ModprecError).code, (gpu as ModprecError).parameter]).toEqual(['INVALID_OPTION', 'options.threads']);
