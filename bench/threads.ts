@@ -7,7 +7,7 @@
  *
  * Writes bench/results/threads.json and the `threads` section of docs/performance.md (with the machine, the date
  * and the load average: other processes on the machine steal the second thread's core).
- * Run: npx tsc -p tsconfig.json && node dist/bench/threads.js [--rounds=7]
+ * Run: npm run bench:threads (= npx tsc -p tsconfig.json && node dist/bench/threads.js; add -- --rounds=N)
  * `--quick`: small sizes (2^18, 512²), nothing written — a check that every case runs.
  */
 import { loadavg } from 'node:os';
@@ -96,7 +96,7 @@ Machine: ${machineDescription()}; 1-minute load average ${loadAtStart.toFixed(1)
 The same f64 operands in shared memory, each call on the calling thread alone and split over \`createThreadPool(2)\`
 (one worker plus the calling thread; the automatic CPU backend, WebAssembly SIMD where it runs), ${rounds} interleaved
 rounds, each round's sample the best of 3 calls, median over rounds. Goal: ≥ 1.6× with 2 threads.
-Run: \`npx tsc -p tsconfig.json && node dist/bench/threads.js\` (bench/threads.ts).
+Run: \`npm run bench:threads\` (bench/threads.ts).
 
 ${table}
 `);

@@ -29,6 +29,9 @@ function handle(message: InitMessage | RunMessage, post: Post): void {
     return;
   }
   const v = views!;
+  // An atomic read before touching the operands: the calling thread's writes (made before it stored BUSY and
+  // posted this part) happen before this part's reads.
+  Atomics.load(v.state, slot);
   try {
     const { operands, ...rest } = message.part;
     const ranges = Object.fromEntries(Object.entries(operands).map(([k, d]) => [k, rebuildOperand(d)]));
