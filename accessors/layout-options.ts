@@ -101,6 +101,7 @@ export function makeAccessor<D extends Dimensionality, T>(
   const { storage, arithmetic } = resolveFormats(opts);
   const offset = opts.offset ?? defaultOffset;
   if (!Number.isSafeInteger(offset) || offset < 0) fail('INVALID_SIZE', 'offset', 'must be a non-negative integer', offset);
+  if (opts.shared !== undefined && typeof opts.shared !== 'boolean') fail('INVALID_OPTION', 'shared', 'must be a boolean', opts.shared);
   let data = opts.data;
   if (data === undefined) {
     // The offset already reaches past the backward (negative-stride) extent; add only the forward one.

@@ -242,6 +242,7 @@ describe('typed errors, before anything is written', () => {
     expect(vector([1, 2], { shared: true }).accessor.data).toSatisfy((d: Float64Array) => d.buffer instanceof SharedArrayBuffer);
     expect(matrix(2, 2, undefined, { shared: true, storage: formats.bf16 }).accessor.data).toSatisfy((d: Uint16Array) => d.buffer instanceof SharedArrayBuffer);
     expect(vector([1, 2]).accessor.data).toSatisfy((d: Float64Array) => !(d.buffer instanceof SharedArrayBuffer));
+    expect(() => vector([1, 2], { shared: 'yes' as never })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', parameter: 'shared' }));
     await expect(poolFromSources(0)).rejects.toMatchObject({ code: 'INVALID_SIZE', parameter: 'threads' });
     await expect(poolFromSources(2, { minWorkPerThread: 0 })).rejects.toMatchObject({ code: 'INVALID_OPTION', parameter: 'options.minWorkPerThread' });
   });
