@@ -8,6 +8,7 @@ import { Accessor, type Dimensionality, type LayoutName, type Tuple, type ScaleI
 import { asArithmetic, asStorage, findFormat, type FormatLike } from '../src/formats/common/registry.js';
 import type { ArithmeticFormat, StorageFormat } from '../src/formats/common/format.js';
 import { checkSize, fail } from '../src/core/errors.js';
+import { sharedLike } from '../src/core/shared-memory.js';
 
 /**
  * Options every layout factory takes.
@@ -30,6 +31,12 @@ export interface LayoutOptions<D extends Dimensionality, T = number> {
   stride?: number | readonly number[];
   /** Storage element of index (0,…,0) (default 0; for a negative vector increment, the far end). */
   offset?: number;
+  /**
+   * Allocate the storage (and the scales of a scaled accessor) in a SharedArrayBuffer, so that a call split over
+   * threads (`options.threads`) can read and write it in place (default false). Ignored when `data` is given: pass a
+   * typed array over a SharedArrayBuffer there instead.
+   */
+  shared?: boolean;
 }
 
 /** The formats of a factory call, resolved. */
@@ -94,6 +101,7 @@ export function makeAccessor<D extends Dimensionality, T>(
   const { storage, arithmetic } = resolveFormats(opts);
   const offset = opts.offset ?? defaultOffset;
   if (!Number.isSafeInteger(offset) || offset < 0) fail('INVALID_SIZE', 'offset', 'must be a non-negative integer', offset);
+  if (opts.shared !== undefined && typeof opts.shared !== 'boolean') fail('INVALID_OPTION', 'shared', 'must be a boolean', opts.shared);
   let data = opts.data;
   if (data === undefined) {
     // The offset already reaches past the backward (negative-stride) extent; add only the forward one.
@@ -107,13 +115,21 @@ export function makeAccessor<D extends Dimensionality, T>(
     if (length > MAX_EXTENT) fail('INVALID_SIZE', 'size', `needs ${length} storage elements, more than 2^31 − 1`, size);
     try {
       data = storage.allocate(length);
+      if (opts.shared === true) data = sharedLike(data, 'shared');
     } catch (e) {
       if (e instanceof RangeError) fail('INVALID_SIZE', 'size', `needs ${length} storage elements, more than can be allocated`, size);
       throw e;
     }
   }
+  let scales = scale?.(size);
+  // Scales the factory made follow the storage into shared memory; scales the caller gave are theirs (kept as given).
+  if (scales && opts.shared === true && (opts as { scale?: unknown }).scale === undefined) {
+    const s = sharedLike(scales.data, 'shared');
+    s.set(scales.data);
+    scales = { ...scales, data: s };
+  }
   return new Accessor<D, T>({
     size, strides: strides as unknown as Tuple<D>, offset, storage, arithmetic, data, layout,
-    scale: scale?.(size),
+    scale: scales,
   });
 }

@@ -12,6 +12,7 @@ import { vectorKernel, operandArgs } from '../../src/backends/cpu/vector-kernel.
 import { loadVectorElement } from '../../src/backends/cpu/reduction-kernel.js';
 import { chooseBackend, prepareGpuCall, asumOnGpu, type GpuBackendOptions } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import type { GpuAsumResult } from './asum-webgpu.js';
+import { runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
 
 /**
  * The sum of magnitudes Σ|xᵢ| (the real BLAS ASUM), computed in the chosen arithmetic and accumulation.
@@ -25,13 +26,13 @@ import type { GpuAsumResult } from './asum-webgpu.js';
  * ```
  * @group Kernels
  */
-export function asum(x: Range<1, any>, options?: KernelOptions & { backend?: CpuBackendOption }): number;
+export function asum(x: Range<1, any>, options?: KernelOptions & ThreadsOption & { backend?: CpuBackendOption }): number;
 /**
  * ASUM on the GPU (WebGPU through gpu.js; the CPU backend with a notice where no adapter exists, unless `strict`).
  * @returns a promise of the value and the run report (backend, adapter, fallback reason, arithmetic)
  */
 export function asum(x: Range<1, any>, options: GpuBackendOptions): Promise<GpuAsumResult>;
-export function asum(x: Range<1, any>, options: (KernelOptions & { backend?: CpuBackendOption }) | GpuBackendOptions = {}): number | Promise<GpuAsumResult> {
+export function asum(x: Range<1, any>, options: (KernelOptions & ThreadsOption & { backend?: CpuBackendOption }) | GpuBackendOptions = {}): number | Promise<GpuAsumResult> {
   checkRange('x', x, 1);
   if (chooseBackend(options) === 'gpu') {
     const call = prepareGpuCall('asum', [['x', x]], options as GpuBackendOptions);
@@ -44,6 +45,8 @@ export function asum(x: Range<1, any>, options: (KernelOptions & { backend?: Cpu
   const acc = resolveAccumulation(options.accumulation);
   const requested = chooseBackend(options);
   const cpu = chooseCpuBackend(requested, { kernel: 'asum', operands: [['x', x, 'read']], arithmetic: ar, accumulation: acc });
+  const threads = threadsOf(options, 'asum');
+  if (threads && n > 0) return runSplit(threads, 'asum', { x }, ar, acc, cpu, requested)!;
   if (n === 0) return 0;
   let result = 0;
   if (cpu === 'wasm' && runWasm(requested, () => { result = wasmAsum(x.accessor, n, wasmNumericsOf(ar, acc) === 'f32' ? 'f32' : 'f64'); })) return result;

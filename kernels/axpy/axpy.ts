@@ -12,6 +12,7 @@ import { wasmUpdate } from '../shared/update-wasm.js';
 import { recursiveAccumulation, resolveAccumulation } from '../shared/accumulation.js';
 import { chooseBackend, prepareGpuCall, updateOnGpu, quickReport, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { checkAxpyArguments } from './axpy-arguments.js';
+import { runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
 
 /**
  * y := α·x + y, each element read through its accessor and written back rounded to y's storage.
@@ -32,13 +33,13 @@ import { checkAxpyArguments } from './axpy-arguments.js';
  * ```
  * @group Kernels
  */
-export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options?: KernelOptions & { backend?: CpuBackendOption }): void;
+export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options?: KernelOptions & ThreadsOption & { backend?: CpuBackendOption }): void;
 /**
  * AXPY on the GPU (WebGPU through gpu.js; the CPU backend with a notice where no adapter exists, unless `strict`).
  * @returns a promise of the run report (backend, adapter, fallback reason, arithmetic)
  */
 export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options: GpuBackendOptions): Promise<GpuKernelReport>;
-export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options: (KernelOptions & { backend?: CpuBackendOption }) | GpuBackendOptions = {}): void | Promise<GpuKernelReport> {
+export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options: (KernelOptions & ThreadsOption & { backend?: CpuBackendOption }) | GpuBackendOptions = {}): void | Promise<GpuKernelReport> {
   checkAxpyArguments(alpha, x, y);
   const n = x.length();
   if (chooseBackend(options) === 'gpu') {
@@ -55,7 +56,9 @@ export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options:
   if (n > 0 && alpha !== 0) checkCoefficientsIn(ar, [['alpha', alpha]]);
   checkReadableIn(ar, [['x', x], ['y', y]]);
   const cpu = chooseCpuBackend(requested, { kernel: 'axpy', operands: [['x', x, 'read'], ['y', y, 'write']], arithmetic: ar, accumulation: recursiveAccumulation });
+  const threads = threadsOf(options, 'axpy');
   if (n === 0 || alpha === 0) return;
+  if (threads) { runSplit(threads, 'axpy', { alpha, x, y }, ar, recursiveAccumulation, cpu, requested); return; }
   if (cpu === 'wasm' && runWasm(requested, () => wasmUpdate('ax+y', alpha, x.accessor, 1, y.accessor, y.accessor, n, wasmNumericsOf(ar, recursiveAccumulation) === 'f32' ? 'f32' : 'f64'))) return;
   const a = ar.register('a');
   const xv = ar.register('xv');

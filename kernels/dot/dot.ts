@@ -16,12 +16,13 @@ import { runWasm } from '../shared/run-wasm.js';
 import { wasmDot } from './dot-wasm.js';
 import { wasmDdDot } from './dot-dd-wasm.js';
 import { checkDotInto, checkDotOperands } from './dot-arguments.js';
+import { runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
 
 /**
  * Options of {@link dot}.
  * @group Kernels
  */
-export interface DotOptions extends KernelOptions {
+export interface DotOptions extends KernelOptions, ThreadsOption {
   /**
    * A 1-element range that receives the result in full arithmetic precision (rounded to its storage):
    * e.g. a double-double range to keep all of a double-double DOT.
@@ -74,6 +75,11 @@ export function dot(x: Range<1, any>, y: Range<1, any>, options: (DotOptions & {
     kernel: 'dot', operands: [['x', x, 'read'], ['y', y, 'read']], arithmetic: ar, accumulation: acc,
     kernelRefusal: into ? { code: 'INVALID_OPTION', parameter: 'options.into', reason: 'the WebAssembly DOT returns its double (into is written by the JavaScript kernel)' } : undefined,
   });
+  const threads = threadsOf(options, 'dot');
+  if (threads) {
+    if (into) fail('INVALID_OPTION', 'options.into', 'is not for options.threads');
+    return runSplit(threads, 'dot', { x, y }, ar, acc, cpu, requested)!;
+  }
   let result = 0;
   if (cpu === 'wasm' && wasmNumericsOf(ar, acc) === 'dd') {
     // A non-finite double-double sum (non-finite inputs, or a splitting overflow near the top of the range) is

@@ -151,3 +151,12 @@ export function ellWithStorage(ell: EllMatrix, options: EllStorageOptions): EllO
   for (let k = 0; k < m.width; k++) for (let i = 0; i < m.stride; i++) values.set(i, k, at(i, k));
   return new EllOperand(VALIDATED, m, values);
 }
+
+/**
+ * Rows lo..hi of a validated operand, as an operand (not re-validated: the rows of a valid operand are valid). Its
+ * column indices are `colIndex.subarray(lo)` with the same stride, which reaches every slot of those rows. Internal:
+ * the parts of an ELL SpMV split over threads (src/threads), built on the calling thread from a checked call.
+ */
+export function ellRowsOf(structure: EllStructure, values: Range<2, any>): EllOperand {
+  return new EllOperand(VALIDATED, structure, values);
+}

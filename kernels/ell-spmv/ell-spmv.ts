@@ -16,6 +16,7 @@ import { ellSpmvProgram } from './ell-spmv-cpu.js';
 import { wasmEllRefusal, wasmEllSpmv } from './ell-spmv-wasm.js';
 import { wasmDdEllRefusal, wasmDdEllSpmv } from './ell-spmv-dd-wasm.js';
 import { runWasm } from '../shared/run-wasm.js';
+import { runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
 
 /**
  * y := α·A·x + β·y for an ELL matrix (Ginkgo's layout: slots column-major, padding marked by column −1 and
@@ -42,14 +43,14 @@ import { runWasm } from '../shared/run-wasm.js';
  * ```
  * @group Kernels
  */
-export function ellSpmv(args: EllSpmvArguments, options?: KernelOptions & { backend?: CpuBackendOption }): void;
+export function ellSpmv(args: EllSpmvArguments, options?: KernelOptions & ThreadsOption & { backend?: CpuBackendOption }): void;
 /**
  * ELL SpMV on the GPU (WebGPU through gpu.js; CPU fallback with a notice where no adapter exists, unless `strict`):
  * operands are uploaded in their storage formats, the result is written back through the output range.
  * @returns a promise of the run report (backend, adapter, fallback reason, arithmetic)
  */
 export function ellSpmv(args: EllSpmvArguments, options: GpuBackendOptions): Promise<GpuKernelReport>;
-export function ellSpmv(args: EllSpmvArguments, options: (KernelOptions & { backend?: CpuBackendOption }) | GpuBackendOptions = {}): void | Promise<GpuKernelReport> {
+export function ellSpmv(args: EllSpmvArguments, options: (KernelOptions & ThreadsOption & { backend?: CpuBackendOption }) | GpuBackendOptions = {}): void | Promise<GpuKernelReport> {
   const { alpha, beta, A, x, y } = checkEllSpmvArguments(args);
   if (chooseBackend(options) === 'gpu') {
     const call = prepareGpuCall('ellSpmv', [['A.values', A.values], ['x', x], ['y', y]], options as GpuBackendOptions);
@@ -67,9 +68,11 @@ export function ellSpmv(args: EllSpmvArguments, options: (KernelOptions & { back
     operands: [['x', x, 'read'], ['y', y, 'write']],
     kernelRefusal: wasmEllRefusal(A.values.accessor, rows) ?? (dd ? wasmDdEllRefusal(A.values.accessor) : undefined),
   });
+  const threads = threadsOf(options, 'ellSpmv');
   checkEllCoefficients(ar, alpha, beta, A);
   if (rows === 0 || (alpha === 0 && beta === 1)) return;
   checkReadableIn(ar, [...(alpha !== 0 ? [['A.values', A.values], ['x', x]] as const : []), ...(beta !== 0 ? [['y', y] as const] : [])]);
+  if (threads) { runSplit(threads, 'ellSpmv', { alpha, A, x, beta, y }, ar, acc, cpu, requested); return; }
   const alphaCase = cols === 0 || width === 0 ? 'zero' : coefficientCase(alpha);
   if (alphaCase === 'zero') {
     if (beta !== 1) scaleYProgram(y.accessor, ar, coefficientCase(beta))(rows, 0, ...Operand.args(y.accessor), 0, beta);

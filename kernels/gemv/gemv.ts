@@ -16,12 +16,13 @@ import { fail } from '../../src/core/errors.js';
 import { checkChoice, checkGemvArguments, type GemvArguments } from './gemv-arguments.js';
 import { GEMV_LOOP_CHOICES, gemvProgram, type GemvLoop } from './gemv-cpu.js';
 import { coefficientCase } from './coefficients.js';
+import { runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
 
 /**
  * Options of {@link gemv}.
  * @group Kernels
  */
-export interface GemvOptions extends KernelOptions {
+export interface GemvOptions extends KernelOptions, ThreadsOption {
   /**
    * Loop order: `'dot'` (one reduction per row of op(A)), `'dot-blocked'` (the reductions of a few consecutive
    * rows advance together, column by column), `'axpy'` (column by column into a scratch vector), or `'auto'`
@@ -109,7 +110,9 @@ export function gemv(args: GemvArguments, options: (GemvOptions & { backend?: Cp
   if (m > 0 && n > 0 && !(alpha === 0 && beta === 1)) checkCoefficientsIn(ar, [['alpha', alpha], ['beta', beta]]);
   if (m > 0 && n > 0) checkReadableIn(ar, [...(alpha !== 0 ? [['A', A], ['x', x]] as const : []), ...(beta !== 0 ? [['y', y] as const] : [])]);
   // The reference BLAS's quick return: an empty op(A) leaves y untouched (even for β ≠ 1).
+  const threads = threadsOf(options, 'gemv');
   if (m === 0 || n === 0 || (alpha === 0 && beta === 1)) return;
+  if (threads) { runSplit(threads, 'gemv', { alpha, A, x, beta, y, trans: args.trans ?? 'N', loop: options.loop ?? 'auto' }, ar, acc, cpu, requested); return; }
   const alphaCase = coefficientCase(alpha);
   if (cpu === 'wasm' && alphaCase !== 'zero') {
     if (wasmNumericsOf(ar, acc) === 'dd') {

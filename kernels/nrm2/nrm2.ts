@@ -12,6 +12,7 @@ import { vectorKernel, operandArgs } from '../../src/backends/cpu/vector-kernel.
 import { loadVectorElement } from '../../src/backends/cpu/reduction-kernel.js';
 import { chooseBackend, prepareGpuCall, nrm2OnGpu, type GpuBackendOptions } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import type { GpuNrm2Result } from './nrm2-webgpu.js';
+import { threadsOf } from '../shared/threads-option.js';
 
 /**
  * A power of two s with max·s in [1, 2): multiplying by s is exact (no rounding) for every element that
@@ -62,6 +63,7 @@ export function nrm2(x: Range<1, any>, options: (KernelOptions & { backend?: Cpu
   // WebAssembly runs the second pass (the sum of scaled squares); the maximum is a scan in JavaScript.
   const requested = chooseBackend(options);
   const cpu = chooseCpuBackend(requested, { kernel: 'nrm2', operands: [['x', x, 'read']], arithmetic: ar, accumulation: acc });
+  threadsOf(options, 'nrm2', false);
   if (n === 0) return 0;
   const xv = ar.register('xv');
   const res = ar.register('res');

@@ -12,6 +12,7 @@ import { wasmUpdate } from '../shared/update-wasm.js';
 import { recursiveAccumulation, resolveAccumulation } from '../shared/accumulation.js';
 import { chooseBackend, prepareGpuCall, updateOnGpu, quickReport, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { checkScalArguments } from './scal-arguments.js';
+import { runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
 
 /**
  * x := α·x in place. α = 0 sets x to zero without reading it (as LAPACK's convention: NaN in x does not
@@ -27,13 +28,13 @@ import { checkScalArguments } from './scal-arguments.js';
  * ```
  * @group Kernels
  */
-export function scal(alpha: number, x: Range<1, any>, options?: KernelOptions & { backend?: CpuBackendOption }): void;
+export function scal(alpha: number, x: Range<1, any>, options?: KernelOptions & ThreadsOption & { backend?: CpuBackendOption }): void;
 /**
  * SCAL on the GPU (WebGPU through gpu.js; the CPU backend with a notice where no adapter exists, unless `strict`).
  * @returns a promise of the run report (backend, adapter, fallback reason, arithmetic)
  */
 export function scal(alpha: number, x: Range<1, any>, options: GpuBackendOptions): Promise<GpuKernelReport>;
-export function scal(alpha: number, x: Range<1, any>, options: (KernelOptions & { backend?: CpuBackendOption }) | GpuBackendOptions = {}): void | Promise<GpuKernelReport> {
+export function scal(alpha: number, x: Range<1, any>, options: (KernelOptions & ThreadsOption & { backend?: CpuBackendOption }) | GpuBackendOptions = {}): void | Promise<GpuKernelReport> {
   checkScalArguments(alpha, x);
   const n = x.length();
   if (chooseBackend(options) === 'gpu') {
@@ -50,7 +51,9 @@ export function scal(alpha: number, x: Range<1, any>, options: (KernelOptions & 
   if (n > 0 && alpha !== 1) checkCoefficientsIn(ar, [['alpha', alpha]]);
   checkReadableIn(ar, alpha !== 0 ? [['x', x]] : []);
   const cpu = chooseCpuBackend(requested, { kernel: 'scal', operands: [['x', x, 'write']], arithmetic: ar, accumulation: recursiveAccumulation });
+  const threads = threadsOf(options, 'scal');
   if (n === 0 || alpha === 1) return;
+  if (threads) { runSplit(threads, 'scal', { alpha, x }, ar, recursiveAccumulation, cpu, requested); return; }
   const zero = alpha === 0;
   if (cpu === 'wasm' && runWasm(requested, () => wasmUpdate(zero ? '0' : 'ax', alpha, zero ? null : x.accessor, 0, null, x.accessor, n, wasmNumericsOf(ar, recursiveAccumulation) === 'f32' ? 'f32' : 'f64'))) return;
   const a = ar.register('a');

@@ -13,6 +13,7 @@ import { resolveAccumulation } from '../shared/accumulation.js';
 import { checkTrsvArguments, type TrsvArguments } from './trsv-arguments.js';
 import { trsvNeedsScratch, trsvProgram } from './trsv-cpu.js';
 import { checkPivotsIn } from './trsv-pivots.js';
+import { threadsOf } from '../shared/threads-option.js';
 
 let scratch = new Float64Array(0);
 
@@ -82,6 +83,8 @@ export function trsv(args: TrsvArguments, options: (KernelOptions & { backend?: 
   const cpu = chooseCpuBackend(requested, {
     kernel: 'trsv', operands: [['A', A, 'read'], ['x', x, 'write']], arithmetic: ar, accumulation: acc, kernelRefusal: wasmTrsvRefusal(T),
   });
+  // Each unknown waits on the previous ones: a substitution does not split into independent parts.
+  threadsOf(options, 'trsv', false);
   if (n === 0) return;
   if (cpu === 'wasm' && runWasm(requested, () => wasmTrsv(T, x.accessor, n, lower, unit))) return;
   const spec = { T, x: x.accessor, ar, acc, lower, unit };

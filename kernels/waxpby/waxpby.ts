@@ -12,6 +12,7 @@ import { wasmUpdate } from '../shared/update-wasm.js';
 import { recursiveAccumulation, resolveAccumulation } from '../shared/accumulation.js';
 import { chooseBackend, prepareGpuCall, updateOnGpu, quickReport, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { checkWaxpbyArguments } from './waxpby-arguments.js';
+import { runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
 
 /**
  * w := α·x + β·y. A zero coefficient means its vector is not read (NaN or Inf there does not leak);
@@ -34,14 +35,14 @@ import { checkWaxpbyArguments } from './waxpby-arguments.js';
  * ```
  * @group Kernels
  */
-export function waxpby(alpha: number, x: Range<1, any>, beta: number, y: Range<1, any>, w: Range<1, any>, options?: KernelOptions & { backend?: CpuBackendOption }): void;
+export function waxpby(alpha: number, x: Range<1, any>, beta: number, y: Range<1, any>, w: Range<1, any>, options?: KernelOptions & ThreadsOption & { backend?: CpuBackendOption }): void;
 /**
  * WAXPBY on the GPU (WebGPU through gpu.js; the CPU backend with a notice where no adapter exists, unless `strict`).
  * @returns a promise of the run report (backend, adapter, fallback reason, arithmetic)
  */
 export function waxpby(alpha: number, x: Range<1, any>, beta: number, y: Range<1, any>, w: Range<1, any>, options: GpuBackendOptions): Promise<GpuKernelReport>;
 export function waxpby(
-  alpha: number, x: Range<1, any>, beta: number, y: Range<1, any>, w: Range<1, any>, options: (KernelOptions & { backend?: CpuBackendOption }) | GpuBackendOptions = {},
+  alpha: number, x: Range<1, any>, beta: number, y: Range<1, any>, w: Range<1, any>, options: (KernelOptions & ThreadsOption & { backend?: CpuBackendOption }) | GpuBackendOptions = {},
 ): void | Promise<GpuKernelReport> {
   checkWaxpbyArguments(alpha, x, beta, y, w);
   const n = x.length();
@@ -64,7 +65,9 @@ export function waxpby(
     kernel: 'waxpby', arithmetic: ar, accumulation: recursiveAccumulation,
     operands: [...(useX ? [['x', x, 'read'] as const] : []), ...(useY ? [['y', y, 'read'] as const] : []), ['w', w, 'write']],
   });
+  const threads = threadsOf(options, 'waxpby');
   if (n === 0) return;
+  if (threads) { runSplit(threads, 'waxpby', { alpha, x, beta, y, w }, ar, recursiveAccumulation, cpu, requested); return; }
   const form = useX ? (useY ? 'ax+by' : 'ax') : useY ? 'by+0' : '0';
   if (cpu === 'wasm' && runWasm(requested, () => wasmUpdate(form, alpha, useX ? x.accessor : null, beta, useY ? y.accessor : null, w.accessor, n, wasmNumericsOf(ar, recursiveAccumulation) === 'f32' ? 'f32' : 'f64'))) return;
   const [a, b, xv, yv, t] = ['a', 'b', 'xv', 'yv', 't'].map((r) => ar.register(r)) as [any, any, any, any, any];

@@ -80,6 +80,8 @@ export function chooseBackend(options: { backend?: unknown } | undefined): Backe
   checkGpuOptions(options);
   const b = options?.backend;
   if (b === undefined || b === 'cpu') return 'cpu';
+  // Threads split CPU calls; a GPU call has its own parallelism (one rule: refused, not ignored).
+  if (b === 'gpu' && (options as { threads?: unknown }).threads !== undefined) fail('INVALID_OPTION', 'options.threads', "is not for backend 'gpu'");
   if (b === 'gpu' || b === 'wasm' || b === 'js') return b;
   return fail('INVALID_OPTION', 'options.backend', "must be 'cpu', 'wasm', 'js' or 'gpu'", b);
 }

@@ -17,6 +17,8 @@ export interface FormatOptions<T = number> {
   storage?: FormatLike;
   /** Arithmetic format (default: the storage's own, else fp64). */
   arithmetic?: FormatLike<T>;
+  /** Allocate the storage in a SharedArrayBuffer, for calls split over threads (`options.threads`; default false). */
+  shared?: boolean;
 }
 
 /**
@@ -67,7 +69,7 @@ export function matrix<T = number>(
   options: FormatOptions<T> & { layout?: 'row-major' | 'col-major' } = {},
 ): Range<2, T> {
   const make = options.layout === 'row-major' ? rowMajor : colMajor;
-  const r = range(make<2, T>({ size: [m, n], storage: options.storage, arithmetic: options.arithmetic }));
+  const r = range(make<2, T>({ size: [m, n], storage: options.storage, arithmetic: options.arithmetic, shared: options.shared }));
   if (fill !== undefined && typeof fill !== 'function') fail('INVALID_OPTION', 'fill', 'must be a function of (row, column)', fill);
   if (fill) {
     for (let j = 0; j < n; j++) {

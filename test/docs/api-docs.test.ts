@@ -13,10 +13,10 @@ import { moduleExamples, publicExports, type PublicExport } from './public-expor
 import { REPO_ROOT, withValueChecks, writeBlockModule, type CodeBlock } from './code-blocks.js';
 import { typeErrorsOf } from './typecheck-blocks.js';
 
-const ENTRIES = ['src/index.ts', 'src/backends/webgpu/index.ts', 'src/testing/index.ts'];
+const ENTRIES = ['src/index.ts', 'src/backends/webgpu/index.ts', 'src/testing/index.ts', 'src/threads/index.ts'];
 
 /** The groups of the reference, in typedoc.json's order. */
-const GROUPS = ['Ranges & accessors', 'Formats', 'Kernels', 'GPU', 'Double-double', 'RNS', 'Sparse & IO', 'Solvers', 'Testing', 'Errors'];
+const GROUPS = ['Ranges & accessors', 'Formats', 'Kernels', 'Threads', 'GPU', 'Double-double', 'RNS', 'Sparse & IO', 'Solvers', 'Testing', 'Errors'];
 
 /**
  * The GPU entry's sources, documented on the GPU branch (issue 14) in parallel with this check; checked
@@ -43,7 +43,8 @@ for (const entry of ENTRIES.filter((e) => !DOCUMENTED_ELSEWHERE.some((r) => r.te
 describe('API reference', () => {
   it('finds the exports of every entry point', () => {
     for (const entry of ENTRIES.filter((e) => !DOCUMENTED_ELSEWHERE.some((r) => r.test(e)))) {
-      expect(exports.filter((e) => e.entry === entry && e.isFunction).length, entry).toBeGreaterThan(20);
+      // modprec/threads is one factory (its pool's methods are documented on the class).
+      expect(exports.filter((e) => e.entry === entry && e.isFunction).length, entry).toBeGreaterThan(entry === 'src/threads/index.ts' ? 0 : 20);
     }
   });
 

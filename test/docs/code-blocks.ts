@@ -19,6 +19,8 @@ export const PUBLIC_ENTRIES: Readonly<Record<string, string>> = {
   'modprec': 'src/index.ts',
   'modprec/testing': 'src/testing/index.ts',
   'modprec/gpu': 'src/backends/webgpu/index.ts',
+  // The same exports as src/threads/index.ts, with workers that run the sources (see the file).
+  'modprec/threads': 'test/docs/threads-from-sources.ts',
 };
 
 export interface CodeBlock {

@@ -1,7 +1,7 @@
 /**
  * Issue #16 items 1-2 and #14 item 5, on the package as a consumer installs it (see packed.ts): CPU DOT through
- * `import` and `require`, a GPU DOT on the machine's adapter (llvmpipe in CI) with modprec's own webgpu, also when
- * gpu.js's older webgpu is the one at the top (pnpm-like layouts), `modprec/testing` without fast-check, publint and
+ * `import` and `require`, a DOT split over worker threads (modprec/threads), a GPU DOT on the machine's adapter
+ * (llvmpipe in CI) with modprec's own webgpu, also when gpu.js's older webgpu is the one at the top (pnpm-like layouts), `modprec/testing` without fast-check, publint and
  * are-the-types-wrong on the tarball, and the size of a CPU-only browser bundle.
  */
 import { execFileSync } from 'node:child_process';
@@ -52,6 +52,20 @@ console.log(JSON.stringify({ value: dot(x, y), exact: String(exact), code }));
     const r = JSON.parse(out);
     expect(BigInt(r.value)).toBe(BigInt(r.exact));
     expect(r.code).toBe('DIMENSION_MISMATCH');
+  });
+
+  it('splits a CPU DOT over two threads through modprec/threads, its worker entry loaded from the installed dist', () => {
+    const out = runIn(pkg.consumer, 'threads-dot.mjs', `
+import { dot, vector } from 'modprec';
+import { createThreadPool } from 'modprec/threads';
+${DATA}
+const pool = await createThreadPool(2, { minWorkPerThread: 1 });
+const x = vector(xs, { shared: true }), y = vector(ys, { shared: true });
+console.log(JSON.stringify({ value: dot(x, y, { threads: pool }), threads: pool.threads, exact: String(exact) }));
+`);
+    const r = JSON.parse(out);
+    expect(BigInt(r.value)).toBe(BigInt(r.exact));
+    expect(r.threads).toBe(2);
   });
 
   const gpuDot = `
