@@ -80,12 +80,14 @@ export function floatFloatHelpers(fused: boolean, barrier: boolean): HelperFunct
     {
       // The pair (h, l) with binary32's special values (docs/double-double.md, "Special values"): a non-finite head
       // makes the error terms NaN (∞ − ∞), so the pair is (f, 0) with f the binary32 operation on the heads; a zero
-      // head takes f's zero, as (f, f) (zero error terms would turn −0 into +0). Bit tests: no comparison with NaN.
+      // head — the computed one, or f standing in for a non-finite one (ffDiv's 0/−∞ = −0 beside a NaN correction) —
+      // takes f's zero, as (f, f) (a +0 tail would turn −0 into +0 when the pair is rounded to one word). Bit tests:
+      // no comparison with NaN.
       source: `function ffFinish(h, l, f) {
   let rh = h; let rl = l;
   const hb = mpBits(h) & 2147483647;
   if (hb >= 2139095040) { rh = f; rl = 0.0; }
-  if (hb === 0 && (mpBits(f) & 2147483647) === 0) { rh = f; rl = f; }
+  if ((mpBits(rh) & 2147483647) === 0 && (mpBits(f) & 2147483647) === 0) { rh = f; rl = f; }
   return [rh, rl];
 }`,
       argumentTypes: { h: 'Number', l: 'Number', f: 'Number' },
@@ -125,20 +127,24 @@ export function floatFloatHelpers(fused: boolean, barrier: boolean): HelperFunct
       // the 16 u² per term of the ff bounds (FF_UNIT_ROUNDOFF = 16u²) and ffAdd's 3u². The proof is at
       // lazyTerms in src/formats/ff/ff-gpu-arithmetic.ts. Barriers as in ffAdd: on the head sum and its difference,
       // which makes every rewrite of the rest keep its value.
+      // No special-value repair here (it would cost a third of the operations of each streamed term): once a head is
+      // ±∞ or NaN the tail turns NaN, but the head is then the binary32 sum of the heads, and ffSettle — which every
+      // lazy chain passes through before its value is used — takes it from there.
       source: `function ffLazyAdd(s, b) {
   const h = ${K('s[0] + b[0]')}; const hb = ${K('h - s[0]')}; const t = (s[0] - (h - hb)) + (b[0] - hb);
   const l = s[1] + (t + b[1]);
-  return ffFinish(h, l, h);
+  return [h, l];
 }`,
       argumentTypes: { s: ff2, b: ff2 },
       returnType: ff2,
     },
     {
       // Renormalises a lazily accumulated pair: TwoSum (exact, and |lo| ≤ u|hi| after it; Fast2Sum would need
-      // |hi| ≥ |lo|, which cancellation in the heads can break).
+      // |hi| ≥ |lo|, which cancellation in the heads can break). Special values from the head s[0]: after lazy
+      // additions a non-finite sum has a NaN tail, and s[0] is the binary32 sum of the heads.
       source: `function ffSettle(s) {
   const h = ${K('s[0] + s[1]')}; const hb = ${K('h - s[0]')}; const l = (s[0] - (h - hb)) + (s[1] - hb);
-  return ffFinish(h, l, h);
+  return ffFinish(h, l, s[0]);
 }`,
       argumentTypes: { s: ff2 },
       returnType: ff2,
