@@ -16,7 +16,7 @@ import { hostNrm2 } from '../../src/backends/webgpu/host-fallback.js';
 import { firstPasses, runVectorReduction } from '../../src/backends/webgpu/vector-reduction.js';
 import { elementIndex, arrayArgs, getPlan, kernelSource, memo, objectId, readKey, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
 import { boundedScratch, getProgram, submitPasses, type BoundArray, type Pass, type PassCache, type Program } from '../../src/backends/webgpu/program.js';
-import { createWordBuffer, readWords, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
+import { createWordBuffer, readWords, readWordsOf, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import type { GpuBuffer } from '../../src/backends/webgpu/webgpu-types.js';
 
 /**
@@ -133,7 +133,7 @@ async function nrm2OnDevice(runtime: GpuRuntime, x: DeviceArray, arithmetic: Gpu
   const max = reducePasses(runtime, `nrm2max|${objectId(x)}|${x.length}|${arithmetic.name}`, maxProgram, x, {}, maxReducer, 2);
   const squares = reducePasses(runtime, sqKey, sqProgram, x, { arrays: { M: { buffer: max.result } } }, sumReducer, c);
   submitPasses(context, [...max.passes, ...squares.passes]);
-  const [mw, sw] = await Promise.all([readWords(context, max.result, 2), readWords(context, squares.result, c)]);
+  const [mw, sw] = await readWordsOf(context, [{ buffer: max.result, words: 2 }, { buffer: squares.result, words: c }]);
   const [m, bad] = new Float32Array(mw.buffer, mw.byteOffset, 2);
   if (bad !== 0) return NaN;
   if (m === 0 || !Number.isFinite(m!)) return m!;

@@ -67,6 +67,33 @@ export async function readWords(context: GpuContext, buffer: GpuBuffer, words: n
   return out.subarray(0, words);
 }
 
+/**
+ * Copies several buffers' leading words back to the host through one staging buffer: one submission and one map —
+ * one wait for the host, where {@link readWords} per buffer would wait once per buffer.
+ * @param context - the GPU context
+ * @param parts - each buffer and how many of its first words to read
+ * @returns the words of each part, in order
+ */
+export async function readWordsOf(context: GpuContext, parts: readonly { readonly buffer: GpuBuffer; readonly words: number }[]): Promise<Uint32Array[]> {
+  // Each part starts on a 16-byte boundary of the staging buffer (copy offsets must be multiples of 4; 16 keeps
+  // every part's view aligned for any element type).
+  const starts: number[] = [];
+  let bytes = 0;
+  for (const p of parts) {
+    starts.push(bytes);
+    bytes += Math.ceil(Math.max(4, p.words * 4) / 16) * 16;
+  }
+  const staging = context.device.createBuffer({ size: Math.max(16, bytes), usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST });
+  const encoder = context.device.createCommandEncoder();
+  parts.forEach((p, k) => encoder.copyBufferToBuffer(p.buffer, 0, staging, starts[k]!, Math.max(4, p.words * 4)));
+  context.device.queue.submit([encoder.finish()]);
+  await trackGpuWork(staging.mapAsync(1));
+  const all = new Uint32Array(staging.getMappedRange(0, Math.max(16, bytes)).slice(0));
+  staging.unmap();
+  staging.destroy();
+  return parts.map((p, k) => all.subarray(starts[k]! / 4, starts[k]! / 4 + p.words));
+}
+
 /** Probes how the adapter's compiler treats the building blocks of float-float arithmetic. */
 async function probeFloats(context: GpuContext): Promise<{ fusedFma: boolean; simplifiesFloats: boolean }> {
   // Thread 0: a = 1 + 2^-12, a·a = 1 + 2^-11 + 2^-24 rounds (tie to even) to 1 + 2^-11, so a fused
