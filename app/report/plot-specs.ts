@@ -314,10 +314,10 @@ function gpuRooflineFigure(rows: readonly Measurement[]): FigureSpec | null {
   return {
     id: 'gpu-roofline', section: 'roofline', title: 'GPU roofline: what bounds each kernel on the GPU',
     caption: `Each point is one GPU kernel with one storage format, at the largest size measured: FLOPs per byte of storage it must move (x) and GFLOP/s reached (y). ` +
-      `The line is the device's streaming read rate — ${ceiling.toFixed(0)} GB/s, the f32 DOT of two 2^24-element vectors measured in this run — times the intensity: a point on the line runs at memory speed ` +
+      `The line is the device's streaming read rate — ${ceiling.toFixed(0)} GB/s, the f32 DOT of two long resident vectors measured in this run — times the intensity: a point on the line runs at memory speed ` +
       '(kernels that also write, or read in a less regular order, sit somewhat below it even when memory-bound); ' +
       'a point below it is held back by something else — the arithmetic (the integer-emulated double-double, the float-float error-free transformations), ' +
-      'latency (TRSV solves block after block), or a kernel that reads less efficiently than a copy. Narrow storage moves right (fewer bytes per FLOP). One chart per arithmetic.',
+      'latency (TRSV solves block after block; any kernel at a size where the host\'s cost of a call or the read-back of its result dominates), or a kernel that reads less efficiently than a copy. Narrow storage moves right (fewer bytes per FLOP). One chart per arithmetic.',
     charts,
   };
 }

@@ -10,8 +10,17 @@ import { randomValues, studyRandom } from './random-data.js';
 import { timeCallAsync, type TimingOptions } from './timing.js';
 import type { Measurement } from './types.js';
 
-/** Elements of each streamed f32 vector: 64 MiB, far beyond any GPU's last-level cache. */
-export const GPU_STREAM_LENGTH = 2 ** 24;
+/**
+ * Elements of each streamed f32 vector: 2^27 (512 MiB) on a hardware GPU — long enough that the device's work
+ * (0.38 ms on an H100) outlasts the host's cost of issuing a call (0.2 ms there at 2^24, which made a 2^24 stream
+ * host-bound) — and 2^20 on a software adapter, where the device is the CPU.
+ */
+export function gpuStreamLength(gpu: Pick<GpuStudy, 'software'>): number {
+  return gpu.software ? 2 ** 20 : 2 ** 27;
+}
+
+/** Shortest timing sample of the stream: enough calls (≥ 20 on an H100) that the one read-back per sample is amortised. */
+const MIN_SAMPLE_SECONDS = 0.05;
 
 /**
  * Times the f32 DOT of two resident f32 vectors of `n` elements in f32 arithmetic, its result left on the device
@@ -33,7 +42,7 @@ export async function measureGpuStream(gpu: GpuStudy, n: number, timing: TimingO
         if (last.info.backend !== 'gpu') throw new Error('the GPU DOT fell back to the CPU');
       },
       async () => { await last?.result.toHost(); },
-      timing,
+      { ...timing, minSampleSeconds: Math.max(timing.minSampleSeconds, MIN_SAMPLE_SECONDS) },
     );
     const bytes = 8 * n;
     return measurement({

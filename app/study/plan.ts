@@ -12,7 +12,7 @@ import { measureRoofline, ROOFLINE_CONFIGURATIONS, rooflineLabel } from './roofl
 import { precisionSweepSteps } from './precision-sweep.js';
 import { solverExperimentSteps, solverProblems } from './solver-experiment.js';
 import { gpuRnsSweepSteps } from './precision-sweep-gpu.js';
-import { GPU_STREAM_LENGTH, measureGpuStream } from './gpu-bandwidth.js';
+import { gpuStreamLength, measureGpuStream } from './gpu-bandwidth.js';
 import { configurationLabel, type Configuration, type Measurement, type SkippedPart, type StudyOptions } from './types.js';
 import { realMatrixNames } from './cases/ell-case.js';
 import type { MpfrLibrary } from './mpfr-engine.js';
@@ -134,12 +134,13 @@ export function planStudy(options: StudyOptions, ctx: MeasureContext, gpu?: GpuS
   }
   if (gpu && gpuConfigs.length > 0 && speed.length > 0) {
     // The memory ceiling of the GPU roofline, in the same run as the kernels' speeds.
+    const streamLength = gpuStreamLength(gpu);
     speed.push({
-      label: `speed GPU streaming read n=${GPU_STREAM_LENGTH}`,
-      estimate: (timing.samples + 2) * timing.minSampleSeconds + 2 * GPU_STREAM_LENGTH * FILL_COST,
+      label: `speed GPU streaming read n=${streamLength}`,
+      estimate: (timing.samples + 2) * Math.max(timing.minSampleSeconds, 0.05) + 2 * streamLength * FILL_COST,
       run: async () => {
         const rows: Measurement[] = [];
-        await gpuRow('speed streaming read', { storage: 'f32', arithmetic: 'f32', backend: 'gpu' }, () => measureGpuStream(gpu, GPU_STREAM_LENGTH, timing), rows);
+        await gpuRow('speed streaming read', { storage: 'f32', arithmetic: 'f32', backend: 'gpu' }, () => measureGpuStream(gpu, streamLength, timing), rows);
         return rows;
       },
     });

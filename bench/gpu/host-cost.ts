@@ -85,8 +85,8 @@ async function measure(drain: () => Promise<unknown>, call: () => Promise<unknow
   const total: number[] = [];
   let submits = 0;
   for (let r = 0; r < REPS; r++) {
-    // Host: from the call to its first submit, plus the encoding of each later one (NRM2 submits twice, reading the
-    // first reduction's value back in between: that wait is not host work).
+    // Host: from the call to its first submit, plus the encoding of each later one (a kernel that submitted twice,
+    // as NRM2 did before session 12, read a value back in between: that wait is not host work).
     let phaseStart = 0;
     let hostMs = 0;
     let encodeStart = 0;
@@ -281,8 +281,8 @@ const HEADER = [
   'handed to `queue.submit` (checks, plan and program look-ups, uniform and bind-group work, encoding), and its least value over',
   'the repetitions (runs) — on a loaded machine nearer the cost of the work itself; *encoding*: its part',
   'in `submitPasses` (uniforms, bind groups, the compute pass and its dispatches); *submit*: `queue.submit` itself; *total*:',
-  'until the work is done (DOT and NRM2 read their value back; NRM2 submits twice, its read-back wait between them is not',
-  'host time). On a software adapter the device work is CPU work too: only *host* and *encoding* are host-side figures there,',
+  'until the work is done (DOT and NRM2 read their value back, one wait each: NRM2 has submitted once since session 12, its',
+  'maximum and sum read through one staging buffer). On a software adapter the device work is CPU work too: only *host* and *encoding* are host-side figures there,',
   'and they include cold caches: llvmpipe has just run the previous call\'s kernels on the same cores (hence GEMV\'s and TRSV\'s',
   'larger host times there). Separate runs on a loaded machine differ by tens of percent: compare builds with',
   '`bench/gpu/host-cost-ab.ts`, which runs both in one process.',

@@ -2,7 +2,7 @@
  * The GPU's elementwise updates (AXPY, WAXPBY, SCAL into a separate output) with four elements per thread and vector
  * loads, against the one-element-per-thread program they replaced, in the same run: n = 2^26 takes the vector program,
  * n = 2^26 + 1 (not a multiple of four) the scalar one, so the two differ by one element of traffic. The yardstick is
- * the CUDA device copy of shared/tools/cuda-anchors.py run in the same device call (`--anchors=<log>` when recording;
+ * the CUDA device copy of shared/tools/cuda-anchors.py run on the same lease (`--anchors=<log>` when recording;
  * `gpuConvert` allocates its destination per call, far too slow to be one). Checked in
  * the same run: the vector run's output equals the scalar run's on the first 2^26 elements bit for bit (exit code 1
  * otherwise).
@@ -102,7 +102,7 @@ function record(run: Run, deviceName: string): void {
 vector load per input, four output elements per thread), n = 2^${Math.log2(run.n)} + 1 the one-element-per-thread
 program (a length that is not a multiple of four), in the same process. Median per-call time over 11 batches of 20
 resident calls. GB/s counts each input read and the output written once; "of copy" is against the CUDA device copy
-(float32, shared/tools/cuda-anchors.py) in the same device call: ${copyGbps.toFixed(0)} GB/s. "same bits": the vector
+(float32, shared/tools/cuda-anchors.py) measured on the same lease of the same machine: ${copyGbps.toFixed(0)} GB/s. "same bits": the vector
 run's output equals the scalar run's on the first n elements, word for word.
 
 ${table}`);
