@@ -11,6 +11,7 @@
  *
  * @module
  */
+import type { GpuBuffer } from '../../src/backends/webgpu/webgpu-types.js';
 import { checkSize, fail, ModprecError } from '../../src/core/errors.js';
 import { checkNumber } from '../../src/backends/webgpu/kernel-common.js';
 import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
@@ -190,6 +191,23 @@ export function gemvSplit(m: number, n: number, target: number): { chunk: number
   return { chunk, splits: Math.max(1, Math.ceil(n / chunk)) };
 }
 
+/**
+ * Binds the output of GEMV's finishing pass: a view of y written in place (its old values, when β ≠ 0, read from
+ * its own binding, the plan's one-word `spare` standing in for Yold's), or the plan's `fresh` buffer with y's old
+ * values bound as Yold.
+ * @returns the output binding
+ */
+function bindFinishOutput(y: DeviceArray, rows: number, inPlace: boolean, readsY: boolean, fresh: GpuBuffer, arrays: Record<string, BoundArray>, scalars: Record<string, number>): BoundArray {
+  if (inPlace) {
+    const o = outputWindow(y, { start: 0, count: rows }, writesHalves(y));
+    Object.assign(scalars, o.scalars);
+    if (readsY) bindOldFromOutput(y, o.bound, fresh, arrays, scalars);
+    return o.bound;
+  }
+  if (readsY) bindArray('Yold', y, arrays, scalars);
+  return { buffer: fresh };
+}
+
 /** Lanes per column of a GEMV T with m rows and n columns aiming at `target` threads (a power of two ≤ 1024). */
 export function gemvTLanes(m: number, n: number, target: number): number {
   let w = 1;
@@ -356,16 +374,7 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   const p2 = await getProgram(context, { source: finish.source, args: finish.args, components: outputComponents(y.format), ...finishProgramOptions(y, readsY, inPlace) });
   const arrays2: Record<string, BoundArray> = { P: { buffer: plan.scratch[0]! } };
   const scalars2: Record<string, number> = { S: splits, sr, sc, rows, ...scalarBindings(arithmetic, alpha, beta) };
-  let output: BoundArray = { buffer: plan.scratch[1]! };
-  if (inPlace) {
-    const o = outputWindow(y, { start: 0, count: rows }, writesHalves(y));
-    output = o.bound;
-    Object.assign(scalars2, o.scalars);
-    // y's old values from its own binding (the plan's one-word spare stands in for Yold's).
-    if (readsY) bindOldFromOutput(y, output, plan.scratch[1]!, arrays2, scalars2);
-  } else if (readsY) {
-    bindArray('Yold', y, arrays2, scalars2);
-  }
+  const output = bindFinishOutput(y, rows, inPlace, readsY, plan.scratch[1]!, arrays2, scalars2);
   const out = plan.scratch[1]!;
   const passes: { pass: Pass; cache: PassCache }[] = [];
   if (threads > 0 && rows > 0) {
@@ -482,15 +491,7 @@ async function gemvTiledT(runtime: GpuRuntime, args: GpuGemvArgs, alpha: number,
   });
   const arrays2: Record<string, BoundArray> = { P: { buffer: plan.scratch[0]! } };
   const scalars2: Record<string, number> = { S: W, sr: W, sc: 1, G: groups, sg: n * W, rows: n, ...scalarBindings(arithmetic, alpha, beta) };
-  let output: BoundArray = { buffer: plan.scratch[1]! };
-  if (inPlace) {
-    const o = outputWindow(y, { start: 0, count: n }, writesHalves(y));
-    output = o.bound;
-    Object.assign(scalars2, o.scalars);
-    if (readsY) bindOldFromOutput(y, output, plan.scratch[1]!, arrays2, scalars2);
-  } else if (readsY) {
-    bindArray('Yold', y, arrays2, scalars2);
-  }
+  const output = bindFinishOutput(y, n, inPlace, readsY, plan.scratch[1]!, arrays2, scalars2);
   const out = plan.scratch[1]!;
   passes.push({ pass: { program: p2, arrays: arrays2, scalars: scalars2, output, threads: finishThreads(y, n, inPlace) }, cache: plan.passes[0]! });
   submitPasses(context, passes);

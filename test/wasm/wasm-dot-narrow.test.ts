@@ -12,22 +12,8 @@ import { NARROW_16_LANES, narrowDotChunk } from '../../kernels/dot/dot-narrow-wa
 import { CHUNK, wasmStorageNamed, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
 import { reserveBytes, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
 import { exactDotOf, exactVector } from '../kernels/matrix-kernel-fixtures.js';
+import { laneOrderDot, readValues } from './wasm-dot-oracles.js';
 
-/** The WebAssembly DOT's order on doubles: element i into partial sum i mod 8, then a fixed tree. */
-function laneOrderDot(x: readonly number[], y: readonly number[]): number {
-  const p = new Array<number>(8).fill(0);
-  for (let i = 0; i < x.length; i++) p[i % 8] = p[i % 8]! + x[i]! * y[i]!;
-  return ((p[0]! + p[1]!) + (p[2]! + p[3]!)) + ((p[4]! + p[5]!) + (p[6]! + p[7]!));
-}
-
-/** The values the kernels read (decoded × scale, in binary64). */
-function readValues(r: Range<1, any>): number[] {
-  const a = r.accessor;
-  return Array.from({ length: r.length() }, (_, i) => {
-    const v = a.storage.decode(a.data as never, a.linearIndex([i])) as number;
-    return a.scale ? v * a.scale.data[a.scaleIndex([i])]! : v;
-  });
-}
 
 const X_AT = 64, Y_AT = X_AT + 2 * 65536 + 64, SCRATCH = Y_AT + 64;
 

@@ -12,22 +12,8 @@ import { dot, dotBound, asum, asumBound, nrm2, formats, vector, range, span, cpu
 import { wasmSimdAvailable } from '../../src/backends/wasm/wasm-runtime.js';
 import { buildVector, exactDotOf, exactVector, errorOf, vectorSpec, withinBound, type VectorSpec } from '../kernels/matrix-kernel-fixtures.js';
 import { CHUNK } from '../../src/backends/wasm/wasm-storage.js';
+import { laneOrderDot, readValues } from './wasm-dot-oracles.js';
 
-/** The WebAssembly DOT's order on doubles: element i into partial sum i mod 8, then a fixed tree. */
-function laneOrderDot(x: readonly number[], y: readonly number[]): number {
-  const p = new Array<number>(8).fill(0);
-  for (let i = 0; i < x.length; i++) p[i % 8] = p[i % 8]! + x[i]! * y[i]!;
-  return ((p[0]! + p[1]!) + (p[2]! + p[3]!)) + ((p[4]! + p[5]!) + (p[6]! + p[7]!));
-}
-
-/** The values a vector's elements represent, as the kernels read them in f64 arithmetic (value × scale). */
-function readValues(r: Range<1, any>): number[] {
-  const a = r.accessor;
-  return Array.from({ length: r.length() }, (_, i) => {
-    const v = a.storage.decode(a.data as never, a.linearIndex([i])) as number;
-    return a.scale ? v * a.scale.data[a.scaleIndex([i])]! : v;
-  });
-}
 
 const values = (n: number) => fc.array(fc.double({ min: -4, max: 4, noNaN: true }), { minLength: n, maxLength: n });
 
