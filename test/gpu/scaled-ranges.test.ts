@@ -420,10 +420,11 @@ describe('scaled ranges over one storage binding (a lowered limit)', () => {
         await underLimit(limit, () => gemv({ alpha: 1.5, A, x, beta: 0.25, y, trans }, { backend: 'gpu', arithmetic, strict: true }));
         return bits(y.accessor.data as Float64Array);
       };
-      // The limit holds 130 columns (rows of a row-major matrix) of a stride of at most 20 elements; the matrix is four
-      // times larger. A scale per element (9600 fp64 scales, bound whole) does not fit: a typed error before anything runs.
+      // The limit holds 130 columns (rows of a row-major matrix) of a stride of at most 21 elements (a sub-range's M + 2),
+      // plus the 128 elements a window's start may move down to its binding's boundary; the matrix is four times larger.
+      // A scale per element (9600 fp64 scales, bound whole) does not fit: a typed error before anything runs.
       const size = storage === 'i8' ? 1 : storage === 'f32' ? 4 : storage === 'f64' ? 8 : 2;
-      const limit = Math.max(6144, Math.ceil((130 * 20 * size + 1024) / 256) * 256); // y (600 f64) fits too
+      const limit = Math.max(6144, Math.ceil(((130 * 21 + 128) * size + 256) / 256) * 256); // y (600 f64) fits too
       if (mask[0] && mask[1]) {
         const y = vector(new Float64Array(rows), { storage: formats.f64, arithmetic });
         await expect(underLimit(Math.min(limit, 8192), () => gemv({ alpha: 1.5, A, x, beta: 0.25, y, trans }, { backend: 'gpu', arithmetic, strict: true }))).rejects.toMatchObject({ code: 'BACKEND_LIMIT', parameter: 'maxStorageBufferBindingSize' });
