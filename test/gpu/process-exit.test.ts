@@ -2,8 +2,8 @@
  * Process lifetime (issue 15, item 1): a Node process that used the GPU exits by itself. Dawn polls a live
  * device with setImmediate for ever; modprec destroys the device once nothing else keeps the event loop alive
  * (or when releaseGpu() is called). Each case bundles a small script with rolldown (vite's bundler) and runs it
- * in a child process, which must end on its own with status 0 — a generous bound, not a timing measurement:
- * before the fix the child never ends.
+ * in a child process, which must end on its own with status 0 (no time limit:
+ * before the fix the child never ends, which hangs the test).
  */
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
@@ -12,8 +12,6 @@ import { join } from 'node:path';
 import { requireRuntime } from './gpu-test-helpers.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const BOUND_MS = 60_000;
-
 async function bundle(): Promise<string> {
   const { build } = await import('rolldown');
   // Inside the repository, so that the bundle resolves gpu.js and webgpu from node_modules.
@@ -26,14 +24,14 @@ async function bundle(): Promise<string> {
   return join(dir, 'exit-after-gpu.mjs');
 }
 
-function run(script: string, args: string[]): Promise<{ code: number | null; stdout: string; killed: boolean }> {
+function run(script: string, args: string[]): Promise<{ code: number | null; stdout: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, EGL_PLATFORM: 'surfaceless' }, stdio: ['ignore', 'pipe', 'ignore'] });
     let stdout = '';
-    let killed = false;
     child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-    const timer = setTimeout(() => { killed = true; child.kill('SIGKILL'); }, BOUND_MS);
-    child.on('exit', (code) => { clearTimeout(timer); resolve({ code, stdout, killed }); });
+    // 'close', not 'exit': the child's stdout may still hold its last line when 'exit' fires. No time limit (a fixed one
+    // fails on a slow enough machine): a child that never ends hangs the test, which the CI job's limit reports (as any hang).
+    child.on('close', (code) => resolve({ code, stdout }));
   });
 }
 
@@ -43,7 +41,6 @@ describe('a Node process that used the GPU', () => {
     const script = await bundle();
     for (const args of [[], ['manual']]) {
       const r = await run(script, args);
-      expect(r.killed, `child ${args.join(' ')} did not exit within ${BOUND_MS} ms`).toBe(false);
       expect(r.code).toBe(0);
       expect(r.stdout).toContain('ran gpu 32 5');
     }
