@@ -193,8 +193,18 @@ describe('a user format whose GPU part writes (emitReturn)', () => {
       const small = () => { s ^= s << 13; s ^= s >>> 17; s ^= s << 5; return ((s >>> 0) % 5) - 2; };
       const A = range(colMajor<2>({ size: [n, n], storage: formats.f64, arithmetic }));
       for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) A.set(i, j, i === j ? 1 : i === j + 1 ? small() % 2 : j > i ? 0 : small());
+      // TRSV's system: unit lower bidiagonal, b_i = (i mod 4) − 2 (y2 below). The CPU re-reads each stored x_i, the GPU
+      // solves in the arithmetic: the same bytes only while every x_i is exact in E5M2, which holds the integers up to 8
+      // but not 9 (n = 12, subdiagonal 0, 1, −1, 1, −1, …, 1, 1 reaches x₉ = −9, stored −8: the CPU's x₁₁ is then −7, the
+      // GPU's −8). A subdiagonal entry that would take |x_i| past 8 is 0.
       const B = range(colMajor<2>({ size: [n, n], storage: formats.f64, arithmetic }));
-      for (let i = 0; i < n; i++) { B.set(i, i, 1); if (i > 0) B.set(i, i - 1, A.get(i, i - 1)); }
+      for (let i = 0, xi = 0; i < n; i++) {
+        B.set(i, i, 1);
+        const b = (i % 4) - 2;
+        const sub = i > 0 && Math.abs(b - A.get(i, i - 1) * xi) <= 8 ? A.get(i, i - 1) : 0;
+        if (i > 0) B.set(i, i - 1, sub);
+        xi = b - sub * xi;
+      }
       const x = vector(Array.from({ length: n }, small), { storage: formats.f64, arithmetic });
       const structure = ellStructure({ rows: n, cols: n, width: n, stride: n, colIndex: Int32Array.from({ length: n * n }, (_, q) => (q * 3 + 2) % n) });
       const sentinels = Uint8Array.from({ length: 3 + Math.abs(stride) * n }, (_, k) => (k * 53 + 5) & 255);
@@ -205,7 +215,7 @@ describe('a user format whose GPU part writes (emitReturn)', () => {
         const o = (backend === 'gpu' ? { backend: 'gpu', arithmetic, strict: true } : { arithmetic }) as never;
         await gemv({ alpha: 1, A, x, beta: 2, y: y1 }, o);
         await ellSpmv({ alpha: -1, A: ellOperand(structure, A), x, beta: 1, y: y3 }, o);
-        // Bidiagonal: the solution's entries stay small integers, which E5M2 holds exactly (the CPU re-reads them).
+        // Bidiagonal: the solution's entries stay integers of magnitude ≤ 8, which E5M2 holds exactly (B above).
         await trsv({ A: B, x: y2, uplo: 'L', diag: 'U' }, o);
         return [d1, d2, d3];
       };
