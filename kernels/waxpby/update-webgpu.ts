@@ -56,7 +56,7 @@ function updateSource(arithmetic: GpuArithmetic, x: DeviceArray | undefined, y: 
     } else {
       // α = 0: β·y + 0, as the CPU computes it (a −0 product becomes +0). A literal 0 would let the shader compiler
       // drop the addition (llvmpipe does: WAXPBY gave −0), so a one-word zero goes through the mpKeep barrier.
-      body.push(`let u${e} = ${y && arithmetic.components === 1 ? `mpKeep(${zero})` : zero};`);
+      body.push(`let u${e} = ${y ? keptZero(arithmetic) : zero};`);
     }
     if (y) {
       const ry = y.format.emitRead('Y', elementIndex('Y', y, `r${e}`), `yv${e}`, arithmetic);
@@ -67,6 +67,16 @@ function updateSource(arithmetic: GpuArithmetic, x: DeviceArray | undefined, y: 
   }
   body.push(out.format.emitReturn(halves ? [results[0]!, results[0]!] : results));
   return { source: kernelSource(args, body), args };
+}
+
+/**
+ * The zero that α = 0 adds to β·y, behind the mpKeep barrier word by word (f32 and float-float): with a literal zero
+ * the shader compiler drops the addition 0 + β·y, and a −0 product (β·y with β a tiny double read as −0 in
+ * float-float) stayed −0 where the CPU's 0 + (−0) is +0. Other arithmetics keep the literal.
+ */
+function keptZero(arithmetic: GpuArithmetic): string {
+  if (arithmetic.components === 1) return `mpKeep(${arithmetic.literal(0)})`;
+  return arithmetic.components === 2 ? '[mpKeep(0.0), mpKeep(0.0)]' : arithmetic.literal(0);
 }
 
 /** Elements a thread of the vector update takes: one vector load of four per input. */
@@ -124,7 +134,7 @@ function vectorUpdateSource(arithmetic: GpuArithmetic, x: DeviceArray | undefine
   for (let e = 0; e < VECTOR; e++) {
     // The same operations, in the same order, as the scalar update's element: the same bits.
     if (qx) body.push(arithmetic.declareMul(`u${e}`, qx.registers[e]!, arithmetic.register('al')));
-    else body.push(`let u${e} = ${qy && arithmetic.components === 1 ? `mpKeep(${zero})` : zero};`);
+    else body.push(`let u${e} = ${qy ? keptZero(arithmetic) : zero};`);
     if (qy) body.push(arithmetic.declareMul(`w${e}`, qy.registers[e]!, arithmetic.register('be')), arithmetic.add(`u${e}`, arithmetic.register(`w${e}`)));
     results.push(arithmetic.register(`u${e}`));
   }
