@@ -20,6 +20,7 @@ import '../../formats/gpu-parts.js';
 import { vector } from '../../core/vectors.js';
 import { dd as ddFormat } from '../../formats/dd/register.js';
 import type { DeviceMatrix } from '../../../kernels/gemv/gemv-webgpu.js';
+import { trsvRounding } from '../../../kernels/trsv/trsv-webgpu.js';
 import { nearestIntegerOfQuotient } from '../../formats/convert/scaled-integer.js';
 
 
@@ -272,7 +273,7 @@ export function trsvOnGpu(args: { A: Range<2, any>; x: Range<1, any>; uplo: 'U' 
       const options = { arithmetic: call.arithmetic, strict: true, blockSize: args.blockSize };
       const rounding = await storeRounding(args.x);
       const info = rounding
-        ? await (await import('../../../kernels/trsv/trsv-webgpu.js')).trsvRounding(solve, options, rounding)
+        ? await trsvRounding(solve, options, rounding)
         : await g.gpuTrsv(solve, options);
       await writeBack(g, args.x, dx, call);
       return info;
