@@ -55,6 +55,24 @@ export interface SubstitutionPlace {
   readB(i: string, dst: string): string[];
   /** {@link storageOverflowBits} of x. */
   readonly overflow?: number;
+  /**
+   * x is finally stored in a scaled integer storage ({@link StoreRounding}): each x_j is rounded to it before later rows
+   * read it, as the CPU's store and read-back do — value/scale rounded once to the nearest integer (ties to even,
+   * `mpQuantize`), saturated to [−qmax, qtop], NaN → 0, then times the scale in the arithmetic. Reads the binary32
+   * scales `XS[j]` and the uniforms `qmax`, `qtop`.
+   */
+  readonly rounding?: boolean;
+}
+
+/**
+ * The scaled integer storage a GPU TRSV's x is written to (i8 or i16 with binary32 scales of at least 2^-95 in
+ * magnitude, mpQuantize's exact range): the solve rounds each x_j to it before later rows read it, as the CPU does.
+ */
+export interface StoreRounding {
+  /** Element i's scale (binary32, non-zero). */
+  readonly scales: Float32Array;
+  /** The largest integer stored (127, 32767); the smallest is −(qtop + 1). */
+  readonly qtop: number;
 }
 
 /**
@@ -124,6 +142,16 @@ export function substitutionLines(arithmetic: GpuArithmetic, A: DeviceArray, sha
     const inf = `mpFloat(mpXor(mpAnd(mpBits(${head}), -2147483648), ${EXPONENT_MASK}))`;
     lines.push(`if (Math.abs(${head}) >= mpFloat(${place.overflow})) {`, c === 1 ? `${x} = ${inf};` : `${x} = [${inf}, 0.0];`, '}');
   }
+  if (place.rounding) {
+    // The CPU's store of x_j into its scaled integer and the read-back of later rows (a negative scale negates both:
+    // v/s = (−v)/|s|, and rounding to nearest even is symmetric).
+    lines.push('const sbsc = XS[sbj];', 'let sbsa = sbsc;',
+      `let sbvh = ${c === 1 ? x : `${x}[0]`};`, `let sbvl = ${c === 1 ? '0.0' : `${x}[1]`};`,
+      'if (sbsa < 0.0) { sbsa = -sbsa; sbvh = -sbvh; sbvl = -sbvl; }',
+      'let sbq = mpQuantize([sbvh, sbvl], sbsa, qmax);', 'if (sbq > qtop) { sbq = qtop; }',
+      // q·s: one rounding to binary32 (the CPU's f32 read of a scaled element), exact as a pair (|q| ≤ 2^15, s 24 bits).
+      c === 1 ? `${x} = mpKeep(mpToFloat(sbq) * sbsc);` : `${x} = ffTwoProd(mpToFloat(sbq), sbsc);`);
+  }
   lines.push(...store('sbj', x), ...Array.from({ length: c }, (_, k) => `mpSharedSet(${place.broadcast}, sbh * ${c} + ${k}, ${word(x, k)});`), '}');
   // Slots alternate: x_j is read before the barrier of step s + 1, written again only after it.
   lines.push('mpBarrier();', `let sbxj = ${c === 1 ? `mpShared(${place.broadcast}, sbh)` : `[${Array.from({ length: c }, (_, k) => `mpShared(${place.broadcast}, sbh * ${c} + ${k})`).join(', ')}]`};`);
@@ -141,9 +169,10 @@ export function substitutionLines(arithmetic: GpuArithmetic, A: DeviceArray, sha
  * @param shape - the variant
  * @returns source, arguments and workgroup settings
  */
-export function substitutionRedoSource(arithmetic: GpuArithmetic, A: DeviceArray, B: DeviceArray, shape: SubstitutionShape): { source: string; args: ReturnType<typeof arrayArgs>; workgroup: WorkgroupSettings } {
+export function substitutionRedoSource(arithmetic: GpuArithmetic, A: DeviceArray, B: DeviceArray, shape: SubstitutionShape, rounding = false): { source: string; args: ReturnType<typeof arrayArgs>; workgroup: WorkgroupSettings } {
   const c = arithmetic.components;
-  const args = [...arrayArgs('A', A), ...arrayArgs('B', B), ['XAtomic', 'Array'] as const, ['n', 'Integer'] as const, ['lda', 'Integer'] as const];
+  const args = [...arrayArgs('A', A), ...arrayArgs('B', B), ['XAtomic', 'Array'] as const, ['n', 'Integer'] as const, ['lda', 'Integer'] as const,
+    ...(rounding ? [['XS', 'Array'] as const, ['qmax', 'Float'] as const, ['qtop', 'Integer'] as const] : [])];
   const readB = (i: string, dst: string): string[] => {
     const rb = B.format.emitRead('B', elementIndex('B', B, i), `${dst}r`, arithmetic);
     return [rb.code, `let ${dst} = ${arithmetic.literal(0)};`, arithmetic.assign(dst, rb.register)];
@@ -151,9 +180,11 @@ export function substitutionRedoSource(arithmetic: GpuArithmetic, A: DeviceArray
   const check = c === 1 ? 'mpFloat(mpAtomicLoad(XAtomic[i]))' : `[${Array.from({ length: c }, (_, k) => `mpFloat(mpAtomicLoad(XAtomic[i * ${c} + ${k}]))`).join(', ')}]`;
   const body = [
     'const l = mpLocalId();',
-    `for (let i = mpI32(l); i < n; i = i + ${REDO_WORKGROUP}) {`, `let xi = ${check};`, ...ifNonFinite(arithmetic, 'xi', 'mpSharedIntSet(0, 0, 1);', storageOverflowBits(B)), '}',
+    // With rounding between rows every solve is redone: any row's rounding reaches the later rows.
+    ...(rounding ? ['if (l === 0) { mpSharedIntSet(0, 0, 1); }']
+      : [`for (let i = mpI32(l); i < n; i = i + ${REDO_WORKGROUP}) {`, `let xi = ${check};`, ...ifNonFinite(arithmetic, 'xi', 'mpSharedIntSet(0, 0, 1);', storageOverflowBits(B)), '}']),
     'if (mpSharedIntUniform(0, 0) !== 0) {',
-    ...substitutionLines(arithmetic, A, shape, { owners: REDO_WORKGROUP, broadcast: 1, readB, overflow: storageOverflowBits(B) }),
+    ...substitutionLines(arithmetic, A, shape, { owners: REDO_WORKGROUP, broadcast: 1, readB, overflow: storageOverflowBits(B), rounding }),
     '}',
     arithmetic.declareZero('unused'), `return ${arithmetic.returnValue('unused')};`,
   ];
@@ -169,9 +200,9 @@ export function substitutionRedoSource(arithmetic: GpuArithmetic, A: DeviceArray
  * @param lda - A's leading dimension
  * @returns arrays and scalars
  */
-export function substitutionRedoBindings(A: DeviceArray, B: DeviceArray, X: BoundArray, n: number, lda: number): { arrays: Record<string, BoundArray>; scalars: Record<string, number> } {
-  const arrays: Record<string, BoundArray> = { XAtomic: X };
-  const scalars: Record<string, number> = { n, lda };
+export function substitutionRedoBindings(A: DeviceArray, B: DeviceArray, X: BoundArray, n: number, lda: number, rounding?: { scales: BoundArray; qtop: number }): { arrays: Record<string, BoundArray>; scalars: Record<string, number> } {
+  const arrays: Record<string, BoundArray> = { XAtomic: X, ...(rounding ? { XS: rounding.scales } : {}) };
+  const scalars: Record<string, number> = { n, lda, ...(rounding ? { qmax: rounding.qtop + 1, qtop: rounding.qtop } : {}) };
   bindArray('A', A, arrays, scalars);
   bindArray('B', B, arrays, scalars);
   return { arrays, scalars };

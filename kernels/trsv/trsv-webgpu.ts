@@ -32,7 +32,7 @@ import { checkOutputBinding, throughPackedOutput } from '../../src/backends/webg
 import { tuningGeneration, tuningKnob } from '../../src/backends/webgpu/tuning-knobs.js';
 import { TRSV_HEADER_WORDS, TRSV_TILE, TRSV_WORKGROUP, walkerHolds, walkerSource } from './trsv-walker-source.js';
 import { checkGpuOptions } from '../../src/backends/backend.js';
-import { REDO_WORKGROUP, storageOverflowBits, substitutionHolds, substitutionRedoBindings, substitutionRedoSource } from './trsv-substitution-source.js';
+import { REDO_WORKGROUP, storageOverflowBits, substitutionHolds, substitutionRedoBindings, substitutionRedoSource, type StoreRounding } from './trsv-substitution-source.js';
 import { readsTransposed, transposedDeviceMatrix } from '../gemv/transposed-device-matrix.js';
 
 /**
@@ -254,7 +254,7 @@ function blocksPerBinding(shape: Shape, perBinding: number): number {
   return perBinding === Infinity ? shape.blocks : Math.floor(perBinding / shape.bs);
 }
 
-async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape, arithmetic: GpuArithmetic): Promise<void> {
+async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape, arithmetic: GpuArithmetic, rounding?: StoreRounding): Promise<void> {
   const { A, x } = args;
   const context = runtime.context;
   const { n, bs, blocks, np } = shape;
@@ -296,16 +296,32 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
     // which WebGPU also forbids in one pass, so each row goes through a scratch copy.
     await encodeInverse(runtime, passes, inv, np * 4 * c);
   }
+  // Rounding x to a scaled integer storage between rows: the substitution redo does it, after the blocked solve.
+  const rounds = rounding !== undefined && substitutionHolds(arithmetic) && perBinding === Infinity;
   // MODPREC_TRSV_ONE_DISPATCH=0 keeps the blocked solve (tests compare it with its own split-binding runs).
-  if (perBinding === Infinity && bs === TRSV_TILE && walkerHolds(arithmetic, A.data) && tuning('MODPREC_TRSV_ONE_DISPATCH', 1) !== 0) {
+  if (!rounds && perBinding === Infinity && bs === TRSV_TILE && walkerHolds(arithmetic, A.data) && tuning('MODPREC_TRSV_ONE_DISPATCH', 1) !== 0) {
     await walkerSolve(runtime, args, shape, arithmetic, inv, invKey);
     return;
   }
-  const key = `trsv|${invKey}|${objectId(x)}`;
+  const key = `trsv|${invKey}|${objectId(x)}|${rounds ? 'rounds' : ''}`;
   let updates = 0;
   for (let k = 0; k < blocks; k++) updates += updateRanges(shape, A, perBinding, k * bs).length;
   // One more pass and its unused output: the substitution redo where the result is not finite.
   const plan = getPlan(runtime, key, 3 + blocks + updates, () => [createWordBuffer(context, np * c), createWordBuffer(context, np * c), createWordBuffer(context, np * c), createWordBuffer(context, x.words), createWordBuffer(context, REDO_WORKGROUP * c)]);
+  if (rounds) {
+    // The scales belong to this call: its pass list is built for it and not kept.
+    const scales = createWordBuffer(context, n, new Uint32Array(rounding.scales.buffer, rounding.scales.byteOffset, n));
+    const out = plan.scratch[3]!;
+    try {
+      submitPasses(context, await buildSolvePasses(runtime, args, shape, arithmetic, perBinding, plan.passes, plan.scratch, inv, out, { scales: { buffer: scales }, qtop: rounding.qtop }));
+    } finally {
+      void context.device.queue.onSubmittedWorkDone().then(() => scales.destroy());
+    }
+    plan.scratch[3] = x.buffer!;
+    x.buffer = out;
+    x.version++;
+    return;
+  }
   const out = plan.scratch[3]!;
   // The pass list depends only on the plan and on which buffer x currently has (it alternates with
   // `out`), so it is built once per state and replayed.
@@ -323,7 +339,7 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
 }
 
 /** The passes of one solve: b → r, per block a solve and an update, x → its storage format. */
-async function buildSolvePasses(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape, arithmetic: GpuArithmetic, perBinding: number, caches: PassCache[], scratch: GpuBuffer[], inv: GpuBuffer, out: GpuBuffer): Promise<{ pass: Pass; cache: PassCache }[]> {
+async function buildSolvePasses(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape, arithmetic: GpuArithmetic, perBinding: number, caches: PassCache[], scratch: GpuBuffer[], inv: GpuBuffer, out: GpuBuffer, rounding?: { scales: BoundArray; qtop: number }): Promise<{ pass: Pass; cache: PassCache }[]> {
   const { A, x } = args;
   const context = runtime.context;
   const { n, bs, blocks, np } = shape;
@@ -360,9 +376,9 @@ async function buildSolvePasses(runtime: GpuRuntime, args: GpuTrsvArgs, shape: S
   }
   // x is still b here (the solve writes `out`): the redo reads b from it.
   if (substitutionHolds(arithmetic) && perBinding === Infinity) {
-    const redo = memo(`trsvR|${arithmetic.name}|${readKey(A.data)}|${readKey(x)}|${x.isView}|${storageOverflowBits(x)}|${shape.lowerOp}|${shape.trans}|${shape.unit}`, () => substitutionRedoSource(arithmetic, A.data, x, shape));
+    const redo = memo(`trsvR|${arithmetic.name}|${readKey(A.data)}|${readKey(x)}|${x.isView}|${storageOverflowBits(x)}|${shape.lowerOp}|${shape.trans}|${shape.unit}|${rounding ? 'rounds' : ''}`, () => substitutionRedoSource(arithmetic, A.data, x, shape, rounding !== undefined));
     const program = await getProgram(context, { source: redo.source, args: redo.args, components: c, workgroup: redo.workgroup });
-    const { arrays, scalars } = substitutionRedoBindings(A.data, x, { buffer: xw }, n, A.ld);
+    const { arrays, scalars } = substitutionRedoBindings(A.data, x, { buffer: xw }, n, A.ld, rounding);
     passes.push({ pass: { program, arrays, scalars, output: { buffer: scratch[4]! }, threads: REDO_WORKGROUP }, cache: caches[slot++]! });
   }
   passes.push({ pass: await convertPass(runtime, bufferView(runtime, xw, work, n), x.format, out), cache: caches[slot++]! });
@@ -482,6 +498,21 @@ async function encodeInverse(runtime: GpuRuntime, passes: { pass: Pass; cache: P
  * @group GPU
  */
 export async function gpuTrsv(args: GpuTrsvArgs, options: GpuTrsvOptions = {}): Promise<GpuRunInfo> {
+  return trsvRounding(args, options);
+}
+
+/**
+ * {@link gpuTrsv} whose x is finally stored in a scaled integer storage (`backend: 'gpu'` TRSV with such an x): each
+ * x_j is rounded to that storage before later rows read it, as the CPU's substitution stores x_j and reads it back —
+ * so a row that saturates, or rounds, reaches the later rows as the CPU's does. In f32 and float-float arithmetic with
+ * A in one binding (the substitution of ./trsv-substitution-source.ts, one workgroup); otherwise x stays in the
+ * arithmetic between rows and is rounded once at the end.
+ * @param args - as {@link gpuTrsv}'s
+ * @param options - as {@link gpuTrsv}'s
+ * @param rounding - x's storage: element i's binary32 scale and the largest integer
+ * @returns the run report
+ */
+export async function trsvRounding(args: GpuTrsvArgs, options: GpuTrsvOptions, rounding?: StoreRounding): Promise<GpuRunInfo> {
   checkGpuOptions(options);
   const shape = validate(args, options);
   const { A, x } = args;
@@ -498,6 +529,6 @@ export async function gpuTrsv(args: GpuTrsvArgs, options: GpuTrsvOptions = {}): 
   const run = transposed ? { ...args, A: transposedDeviceMatrix(A), uplo: args.uplo === 'L' ? 'U' as const : 'L' as const, trans: shape.trans ? 'N' as const : 'T' as const } : args;
   const kernelShape = transposed ? { ...shape, trans: !shape.trans } : shape;
   // x a strided view: the solve runs on its packed twin (holding b), whose elements then go into x's span.
-  if (shape.n > 0) await throughPackedOutput(runtime, x, true, (packed) => trsvOnDevice(runtime, { ...run, x: packed }, kernelShape, arithmetic));
+  if (shape.n > 0) await throughPackedOutput(runtime, x, true, (packed) => trsvOnDevice(runtime, { ...run, x: packed }, kernelShape, arithmetic, rounding));
   return runInfo(runtime, arithmetic, '');
 }

@@ -10,7 +10,7 @@ import { fail } from '../../src/core/errors.js';
 import type { GpuArithmetic, GpuRegister } from '../../src/backends/webgpu/arithmetic.js';
 import { bindingWindows, bindWindow, DeviceArray, splitBindings, windowOf, wordsPerElement } from '../../src/backends/webgpu/device-array.js';
 import { scalarBindings } from '../../src/backends/webgpu/finish-pass.js';
-import { allowFallback, arrayArgs, bindArray, checkNumber, chooseArithmetic, commonRuntime, elementIndex, getPlan, type GpuKernelOptions, type GpuRunInfo, kernelSource, memo, objectId, outputComponents, readKey, runInfo } from '../../src/backends/webgpu/kernel-common.js';
+import { allowFallback, arrayArgs, bindArray, checkNumber, chooseArithmetic, commonRuntime, elementIndex, getPlan, type GpuKernelOptions, type Plan, type GpuRunInfo, kernelSource, memo, objectId, outputComponents, readKey, runInfo } from '../../src/backends/webgpu/kernel-common.js';
 import { hostUpdate } from '../../src/backends/webgpu/host-fallback.js';
 import { getProgram, submitPasses, type BoundArray } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
@@ -56,7 +56,7 @@ function updateSource(arithmetic: GpuArithmetic, x: DeviceArray | undefined, y: 
     } else {
       // α = 0: β·y + 0, as the CPU computes it (a −0 product becomes +0). A literal 0 would let the shader compiler
       // drop the addition (llvmpipe does: WAXPBY gave −0), so a one-word zero goes through the mpKeep barrier.
-      body.push(`let u${e} = ${y && arithmetic.components === 1 ? `mpKeep(${zero})` : zero};`);
+      body.push(`let u${e} = ${y ? keptZero(arithmetic) : zero};`);
     }
     if (y) {
       const ry = y.format.emitRead('Y', elementIndex('Y', y, `r${e}`), `yv${e}`, arithmetic);
@@ -67,6 +67,16 @@ function updateSource(arithmetic: GpuArithmetic, x: DeviceArray | undefined, y: 
   }
   body.push(out.format.emitReturn(halves ? [results[0]!, results[0]!] : results));
   return { source: kernelSource(args, body), args };
+}
+
+/**
+ * The zero that α = 0 adds to β·y, behind the mpKeep barrier word by word (f32 and float-float): with a literal zero
+ * the shader compiler drops the addition 0 + β·y, and a −0 product (β·y with β a tiny double read as −0 in
+ * float-float) stayed −0 where the CPU's 0 + (−0) is +0. Other arithmetics keep the literal.
+ */
+function keptZero(arithmetic: GpuArithmetic): string {
+  if (arithmetic.components === 1) return `mpKeep(${arithmetic.literal(0)})`;
+  return arithmetic.components === 2 ? '[mpKeep(0.0), mpKeep(0.0)]' : arithmetic.literal(0);
 }
 
 /** Elements a thread of the vector update takes: one vector load of four per input. */
@@ -84,13 +94,29 @@ function returnExpression(out: DeviceArray, values: readonly GpuRegister[]): str
  * not scaled) of formats with a vector read. One scalar load of 4 bytes per thread keeps too few bytes in flight to
  * stream memory (a gpu.js copy reaches ~0.8 of 3 TB/s on the H100); four per thread is what DOT's first pass does.
  */
-function vectorUpdate(x: DeviceArray | undefined, y: DeviceArray | undefined, out: DeviceArray, arithmetic: GpuArithmetic, strided: boolean, windows: number, split: boolean): boolean {
+function vectorUpdate(plan: Plan, x: DeviceArray | undefined, y: DeviceArray | undefined, out: DeviceArray, arithmetic: GpuArithmetic, strided: boolean, windows: number, split: boolean): boolean {
   if (strided || split || windows !== 1 || out.length % VECTOR !== 0 || out.length === 0) return false;
   const epw = out.format.elementsPerWord;
   if (out.format.wordsPerElement !== 1 || (epw !== 1 && epw !== 2)) return false;
-  const probe = [0, 1].slice(0, epw).map((j) => arithmetic.register(`probe${j}`));
-  if (returnExpression(out, probe) === undefined) return false;
+  if (!returnsOneExpression(plan, out, arithmetic)) return false;
   return [x, y].every((a) => !a || (!a.isView && !a.format.scaled && !a.rangeScale && a.format.vectorRead !== undefined));
+}
+
+/**
+ * Whether out's format returns its words as one expression (the probe {@link vectorUpdate} needs), kept per plan: the
+ * probe emits a return statement and matches it with a regular expression, microseconds of host time that every call
+ * paid. The plan's key names out (its format is fixed) and the arithmetic, all the probe depends on.
+ */
+const oneExpressionOfPlan = new WeakMap<Plan, boolean>();
+
+function returnsOneExpression(plan: Plan, out: DeviceArray, arithmetic: GpuArithmetic): boolean {
+  let known = oneExpressionOfPlan.get(plan);
+  if (known === undefined) {
+    const probe = [0, 1].slice(0, out.format.elementsPerWord).map((j) => arithmetic.register(`probe${j}`));
+    known = returnExpression(out, probe) !== undefined;
+    oneExpressionOfPlan.set(plan, known);
+  }
+  return known;
 }
 
 /** {@link updateSource} for {@link vectorUpdate}: thread t computes elements 4t … 4t + 3 and returns their words. */
@@ -108,7 +134,7 @@ function vectorUpdateSource(arithmetic: GpuArithmetic, x: DeviceArray | undefine
   for (let e = 0; e < VECTOR; e++) {
     // The same operations, in the same order, as the scalar update's element: the same bits.
     if (qx) body.push(arithmetic.declareMul(`u${e}`, qx.registers[e]!, arithmetic.register('al')));
-    else body.push(`let u${e} = ${qy && arithmetic.components === 1 ? `mpKeep(${zero})` : zero};`);
+    else body.push(`let u${e} = ${qy ? keptZero(arithmetic) : zero};`);
     if (qy) body.push(arithmetic.declareMul(`w${e}`, qy.registers[e]!, arithmetic.register('be')), arithmetic.add(`u${e}`, arithmetic.register(`w${e}`)));
     results.push(arithmetic.register(`u${e}`));
   }
@@ -148,7 +174,7 @@ async function updateOnDevice(runtime: GpuRuntime, args: GpuUpdateArgs, x: Devic
   const readsOutput = [...(itself(x) ? ['X'] : []), ...(itself(y) ? ['Y'] : [])];
   const key = `upd|${x ? objectId(x) : 0}|${y ? objectId(y) : 0}|${objectId(out)}|${arithmetic.name}|${strided ? 'in-place' : 'fresh'}|${halves}|${readsOutput.join('')}`;
   const plan = getPlan(runtime, key, windows.length, () => [createWordBuffer(context, strided ? 1 : out.words)]);
-  const vector = vectorUpdate(x, y, out, arithmetic, strided, windows.length, split);
+  const vector = vectorUpdate(plan, x, y, out, arithmetic, strided, windows.length, split);
   const spec = memo(`upd|${arithmetic.name}|${x ? readKey(x) : '-'}|${y ? readKey(y) : '-'}|${readKey(out)}|${strided ? 'strided' : ''}|${halves ? 'halves' : ''}|${readsOutput.join('')}|${vector ? 'v' : 's'}`,
     () => (vector ? vectorUpdateSource(arithmetic, x, y, out) : updateSource(arithmetic, x, y, out, strided, halves)));
   const components = vector ? (VECTOR / out.format.elementsPerWord) as 2 | 4 : outputComponents(out.format);

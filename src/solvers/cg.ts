@@ -68,6 +68,11 @@ export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, pre
   // ‖p‖²_M (M the preconditioner, I without one), by the recurrence ‖z + βp‖²_M = ρ' + β²‖p‖²_M (pᵀr' = 0), and the
   // largest curvature pᵀAp/‖p‖²_M met: together they tell a pᵀAp that vanished to working precision.
   let pNorm2 = 0, curvature = 0;
+  // q holds A·p/σ, σ a power of two raised where A·p overflows q's storage (fp16 holds 65504: bcsstk01's entries reach
+  // 3·10⁹, so A·r overflowed before the first step and CG stopped 'non-finite' at 0 iterations). CG does not depend
+  // on the scale of q: pᵀq, the curvature and its floor are in the same units, α·A·p = (ρ/pᵀq)·q, and x takes
+  // α = ρ/(σ·pᵀq). σ = 1 (no division) while nothing overflows, so the solve is the same as without it.
+  let sigma = 1;
   const n = v.options.n;
   const level = n * v.options.arithmetic.unitRoundoff;
   // (Re)starts the recurrence from the current r: z = M⁻¹r, p = z, ρ = rᵀz.
@@ -83,17 +88,26 @@ export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, pre
   let iterations = 0;
   if ((yield* restart()) as boolean) {
     while (iterations < limit) {
-      yield s.apply(1, p, 0, q);
-      const pq = (yield s.dot(p, q)) as number;
+      let pq: number;
+      for (;;) {
+        yield s.apply(1 / sigma, p, 0, q);
+        pq = (yield s.dot(p, q)) as number;
+        // A non-finite pᵀq from a finite p (ρ and ‖p‖² finite) is an overflow of A·p or of its storage: scaled down by
+        // 2^16 a time (fp16's whole range), at most up to 2^128 (an fp32 or bf16 overflow needs more than that).
+        if (Number.isFinite(pq) || !Number.isFinite(pNorm2) || sigma >= 2 ** 128) break;
+        sigma *= 2 ** 16;
+        curvature /= 2 ** 16;
+      }
       if (!Number.isFinite(pq)) { stop.breakDown('non-finite'); break; }
       // pᵀAp at the rounding level of the largest curvature met: the step α = ρ/pᵀAp would be a blow-up, so it is not
       // taken. Semidefinite A: then A·p ≈ 0 ('singular', see below for x); else 'indefinite'.
       const floor = level * curvature * pNorm2;
       if (!(pq > floor)) { stop.breakDown((yield* curvatureBreakdown(s, p, q, pq, floor, curvature, level)) as BreakdownReason); break; }
       curvature = Math.max(curvature, pq / pNorm2);
+      // α̃ = ρ/pᵀq scales q = A·p/σ; x takes α = α̃/σ (σ a power of two: exact unless α underflows).
       const alpha = rho / pq;
       if (!Number.isFinite(alpha)) { stop.breakDown('non-finite'); break; }
-      yield s.update(alpha, p, 1, x, x);
+      yield s.update(alpha / sigma, p, 1, x, x);
       yield s.update(-alpha, q, 1, r, r);
       iterations++;
       let rhoNext: number, rNorm: number;

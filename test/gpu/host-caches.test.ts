@@ -118,6 +118,28 @@ describe('repeated kernel calls', () => {
     }
     for (const d of [x, y, out]) d.destroy();
   });
+
+  it('a repeated vector update on the same arrays emits no return statement again (its vector probe is kept per plan) and stays right', async () => {
+    await requireRuntime();
+    const n = 256; // a multiple of four: whole f32 arrays take the vector update
+    const xv = randomValues(n, 43).map(Math.fround);
+    const yv = randomValues(n, 44).map(Math.fround);
+    const x = await toDevice(xv, { format: 'f32' });
+    const y = await toDevice(yv, { format: 'f32' });
+    const out = await toDevice(new Float64Array(n), { format: 'f32' });
+    const emitted = vi.spyOn(out.format, 'emitReturn');
+    const calls: number[] = [];
+    for (const [alpha, beta] of [[2, 1], [0.5, -2], [-4, 0.25]] as const) { // powers of two: exact products, one rounding (a fused multiply-add gives the same)
+      const before = emitted.mock.calls.length;
+      await gpuUpdate({ alpha, x, beta, y, out }, { arithmetic: 'f32' });
+      calls.push(emitted.mock.calls.length - before);
+      const got = await out.toHost();
+      for (let k = 0; k < n; k++) expect(got[k], `α = ${alpha}, β = ${beta}, element ${k}`).toBe(Math.fround(Math.fround(alpha * xv[k]!) + Math.fround(beta * yv[k]!)));
+    }
+    // The first call may build its source and probe; the later ones find both cached.
+    expect(calls.slice(1)).toEqual([0, 0]);
+    for (const d of [x, y, out]) d.destroy();
+  });
 });
 
 describe('tuning knobs', () => {

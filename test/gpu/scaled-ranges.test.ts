@@ -285,7 +285,8 @@ describe("scaled ranges with backend 'gpu'", () => {
         const data = bufferFor(c, r);
         const scales = Float64Array.from({ length: n }, () => 2 ** (Math.floor(r() * 4) - 3));
         const structure = ellStructure({ rows: n, cols: n, width: n, stride: n, colIndex: Int32Array.from({ length: n * n }, (_, q) => (q * 5 + 1) % n) });
-        // TRSV re-reads x's stored values on the CPU (substitution), the GPU solves in the arithmetic and stores once:
+        // TRSV re-reads x's stored values on the CPU (substitution), and so does the GPU for a scaled integer x (its
+        // substitution rounds x_j to the storage between rows); a scaled f16 x is rounded once at the end on the GPU:
         // the same bits only while nothing stored rounds. A bidiagonal system with small values keeps them exact.
         const B = matrixOfValues(n, n, new Float64Array(n * n), arithmetic);
         for (let i = 0; i < n; i++) { B.set(i, i, 1); if (i > 0) B.set(i, i - 1, (i % 3) - 1); }

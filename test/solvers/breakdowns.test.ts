@@ -3,8 +3,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { matricesFolder } from '../matrix-fixtures.js';
 import {
-  bicgstab, cg, gmres, jacobiCg, matrix, toArray, formats, functionOperator, laplacianEll, iterativeRefinement,
+  bicgstab, cg, csrToEll, readMatrixMarketCsr, gmres, jacobiCg, matrix, toArray, formats, functionOperator, laplacianEll, iterativeRefinement,
   type SolverResult,
 } from '../../src/index.js';
 
@@ -81,9 +84,34 @@ describe('breakdowns', () => {
   });
 
   it("overflow in the arithmetic is 'non-finite' too (fp32 vectors, huge entries)", () => {
-    // pᵀAp = 2·3e38 > fp32's largest (b itself is solved at ‖b‖ in [1, 2), so huge entries of b alone do not overflow)
-    const r = cg(dense([[3e38, 0], [0, 3e38]]), [1, 1], { storage: formats.f32, arithmetic: formats.f32 });
+    // A·p itself overflows in fp32 (3e38·p₀ + 1e38·p₁ for b = [1, −2]), whatever q's scale: CG cannot take a step
+    // (b itself is solved at ‖b‖ in [1, 2), so huge entries of b alone do not overflow).
+    const r = cg(dense([[3e38, 1e38], [1e38, 3e38]]), [1, -2], { storage: formats.f32, arithmetic: formats.f32 });
     expectBreakdown(r, 'non-finite');
+  });
+
+  it('CG scales q = A·p down by a power of two where pᵀAp or q\'s storage overflows, and solves on (was non-finite at 0 iterations)', () => {
+    // pᵀAp = 2·3e38 > fp32's largest; A·p itself is finite. x = 1/3e38, a binary32 subnormal.
+    const r = cg(dense([[3e38, 0], [0, 3e38]]), [1, 1], { storage: formats.f32, arithmetic: formats.f32 });
+    expect(r.breakdown).not.toBe('non-finite');
+    expect(r.iterations).toBeGreaterThan(0);
+    for (const xi of toArray(r.x)) expect(Math.abs(xi * 3e38 - 1)).toBeLessThan(2 ** -10);
+  });
+
+  it('CG with fp16 vectors on bcsstk01 (entries to 3·10⁹: A·r overflowed fp16 before the first step) takes real steps, all finite', () => {
+    const A = csrToEll(readMatrixMarketCsr(readFileSync(join(matricesFolder, 'bcsstk01.mtx'), 'utf8')));
+    const b = Float64Array.from({ length: A.rows }, (_, i) => Math.sin(i + 1));
+    const f16 = cg(A, b, { storage: formats.f16, tolerance: 1e-6, maxIterations: 60 });
+    expect(f16.breakdown).not.toBe('non-finite');
+    expect(f16.iterations).toBeGreaterThan(0);
+    expect(f16.history.every(Number.isFinite)).toBe(true);
+    expect(toArray(f16.x).every(Number.isFinite)).toBe(true);
+    expect(Number.isFinite(f16.trueResidualNorm)).toBe(true);
+    // Its first steps follow the fp64 solve's residuals (the same system; fp16 rounds the vectors to 11 bits).
+    const f64 = cg(A, b, { tolerance: 1e-6, maxIterations: 60 });
+    expect(f16.history[1]!).toBeLessThan(2 * f64.history[1]! + 0.1 * f64.history[0]!);
+    // fp64 vectors never overflow here: the solve is the one without scaling (it converges, as before).
+    expect(f64.status === 'converged' || f64.status === 'iteration-limit').toBe(true);
   });
 
   it("iterative refinement: a zero fp32 pivot is 'singular-factor'", () => {

@@ -20,6 +20,7 @@ import '../../formats/gpu-parts.js';
 import { vector } from '../../core/vectors.js';
 import { dd as ddFormat } from '../../formats/dd/register.js';
 import type { DeviceMatrix } from '../../../kernels/gemv/gemv-webgpu.js';
+import { trsvRounding } from '../../../kernels/trsv/trsv-webgpu.js';
 import { nearestIntegerOfQuotient } from '../../formats/convert/scaled-integer.js';
 
 
@@ -243,6 +244,20 @@ export function gemvOnGpu(args: { alpha: number; A: Range<2, any>; x: Range<1, a
   }, () => { cpu(); return {}; });
 }
 
+/**
+ * For an x in a scaled integer storage that the device rounds into (i8, i16 with binary32 scales: storesOnDevice):
+ * its scales per element and largest integer, so the solve rounds each x_j to it before later rows read it, as the
+ * CPU's substitution does (the CPU stores x_j and reads it back: a saturated or rounded x_j is what later rows see).
+ */
+async function storeRounding(x: Range<1, any>): Promise<{ scales: Float32Array; qtop: number } | undefined> {
+  const a = x.accessor;
+  if (!a.scale || !a.storage.isInteger) return undefined;
+  if (!(await import('../webgpu/scaled-store.js')).storesOnDevice(x as never)) return undefined;
+  const n = x.length();
+  const scales = Float32Array.from({ length: n }, (_, i) => a.scale!.data[a.scaleIndex([i])]!);
+  return { scales, qtop: a.storage.name === 'i8' ? 127 : 32767 };
+}
+
 /** TRSV on the GPU: x := op(A)⁻¹·x (an empty system returns at once). */
 export function trsvOnGpu(args: { A: Range<2, any>; x: Range<1, any>; uplo: 'U' | 'L'; trans: 'N' | 'T'; diag: 'N' | 'U'; blockSize: number }, call: GpuCall, cpu: () => void): Promise<GpuKernelReport> {
   if (call.rns) return rns().then((r) => r.rnsTrsvOnGpu(args, call, cpu));
@@ -254,8 +269,12 @@ export function trsvOnGpu(args: { A: Range<2, any>; x: Range<1, any>; uplo: 'U' 
     const dA = A.data;
     const dx = await outputOf(g, args.x, true, call, 'x');
     try {
-      const info = await g.gpuTrsv({ A, x: dx, uplo: args.uplo, trans: args.trans, diag: args.diag },
-        { arithmetic: call.arithmetic, strict: true, blockSize: args.blockSize });
+      const solve = { A, x: dx, uplo: args.uplo, trans: args.trans, diag: args.diag };
+      const options = { arithmetic: call.arithmetic, strict: true, blockSize: args.blockSize };
+      const rounding = await storeRounding(args.x);
+      const info = rounding
+        ? await trsvRounding(solve, options, rounding)
+        : await g.gpuTrsv(solve, options);
       await writeBack(g, args.x, dx, call);
       return info;
     } finally {

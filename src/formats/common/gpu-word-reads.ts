@@ -78,7 +78,10 @@ export function headOf(r: GpuPartRegister): string {
 
 /**
  * The scalar uniforms of the binary32-based arithmetics (f32, ff): `${prefix}Hi`, `${prefix}Lo`, the double as a
- * float-float pair; `declare` takes the pair (`asPair`) or only its head.
+ * float-float pair; `declare` takes the pair (`asPair`) or only its head. For float-float the pair is the one
+ * `formats.ff` reads on the CPU (ffFromNumberInto): a double below 2^-126 is a signed zero there (float-float holds
+ * no binary32 subnormals, which WGSL lets an adapter flush), so α = 1e-40 times ∞ is NaN on both backends (the GPU
+ * kept the subnormal head and gave ∞). Binary32 arithmetic keeps it, as `Math.fround` does.
  * @param asPair - whether the arithmetic's registers are pairs
  * @returns the scalar part
  */
@@ -86,6 +89,7 @@ export function floatPairScalar(asPair: boolean): GpuScalarPart {
   return {
     args: (prefix) => [[`${prefix}Hi`, 'Float'], [`${prefix}Lo`, 'Float']],
     values: (prefix, value) => {
+      if (asPair && Math.abs(value) < 2 ** -126) return { [`${prefix}Hi`]: value * 0, [`${prefix}Lo`]: value * 0 };
       const hi = Math.fround(value);
       return { [`${prefix}Hi`]: hi, [`${prefix}Lo`]: Number.isFinite(hi) ? Math.fround(value - hi) : 0 };
     },

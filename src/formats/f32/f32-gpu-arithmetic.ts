@@ -1,6 +1,11 @@
 /**
- * The GPU part of binary32 arithmetic: each operation rounded once (`fma` for multiply-add); values sit in one
- * word each.
+ * The GPU part of binary32 arithmetic: each operation rounded once to binary32, a multiply-add too (the product is
+ * rounded before it is added, as the CPU's `Math.fround(Math.fround(a·b) + c)`); values sit in one word each.
+ *
+ * Why not WGSL `fma`: where it is fused (the H100) it rounds a·b + c once, which is another answer than the CPU's —
+ * MAX32·2 − MAX32 is MAX32 fused and +∞ rounded twice, MAX32·(−3) + ∞ is +∞ fused and NaN rounded twice. The product
+ * goes through `mpKeep`, which the shader compiler cannot see through, so it cannot contract the two operations into
+ * one either.
  * @module
  */
 import type { GpuArithmeticPart } from '../common/gpu-part.js';
@@ -29,9 +34,9 @@ export const f32GpuArithmetic: GpuArithmeticPart = {
   words: f32GpuPart,
   declareZero: (dst) => `let ${dst} = 0.0;`,
   declareFrom: (dst, src) => `let ${dst} = ${single(src)};`,
-  mulAdd: (acc, a, b) => `${acc} = mpFma(${single(a)}, ${single(b)}, ${acc});`,
+  mulAdd: (acc, a, b) => `${acc} = ${acc} + mpKeep(${single(a)} * ${single(b)});`,
   add: (acc, b) => `${acc} = ${acc} + ${single(b)};`,
-  declareMul: (dst, a, b) => `let ${dst} = ${single(a)} * ${single(b)};`,
+  declareMul: (dst, a, b) => `let ${dst} = mpKeep(${single(a)} * ${single(b)});`,
   declareDiv: (dst, a, b) => `let ${dst} = ${single(a)} / ${single(b)};`,
   declareSub: (dst, a, b) => `let ${dst} = ${single(a)} - ${single(b)};`,
   register: (name) => ({ kind: 'f32', name }),

@@ -215,7 +215,8 @@ export function rnsFromDecimalString(z: RnsNumber, text: string): void {
 }
 
 /**
- * x as a decimal string `[-]d.ddd…e±N` with `significantDigits` digits, rounded to nearest. The default,
+ * x as a decimal string `[-]d.ddd…e±N` with `significantDigits` digits, rounded to nearest with ties to even (as
+ * MPFR's `mpfr_get_str` in MPFR_RNDN; a tie is exact here, x being a dyadic rational). The default,
  * ⌈(p + 20)·log10 2⌉ + 1 digits, makes the decimal error below 2^(−p−19)·|x|, so parsing it back with
  * {@link rnsFromDecimalString} gives x within u.
  * @param x - the number
@@ -249,7 +250,8 @@ export function rnsToDecimalString(x: RnsNumber, significantDigits?: number): st
     const rem = a - S * b;
     if (S >= 10n ** BigInt(D)) { E10 += 1; continue; }
     if (S < 10n ** BigInt(D - 1)) { E10 -= 1; continue; }
-    if (2n * rem >= b) S += 1n;
+    // To nearest, a tie to the even last digit (a decimal tie exists: 2·rem = b is exact in BigInt).
+    if (2n * rem > b || (2n * rem === b && (S & 1n) === 1n)) S += 1n;
     if (S === 10n ** BigInt(D)) { S = 10n ** BigInt(D - 1); E10 += 1; }
     const s = S.toString();
     return `${sign}${s[0]}${D > 1 ? '.' + s.slice(1) : ''}e${E10 >= 0 ? '+' : ''}${E10}`;
