@@ -34,6 +34,7 @@ import { TRSV_HEADER_WORDS, TRSV_TILE, TRSV_WORKGROUP, walkerHolds, walkerSource
 import { checkGpuOptions } from '../../src/backends/backend.js';
 import { REDO_WORKGROUP, storageOverflowBits, substitutionHolds, substitutionRedoBindings, substitutionRedoSource } from './trsv-substitution-source.js';
 import { readsTransposed, transposedDeviceMatrix } from '../gemv/transposed-device-matrix.js';
+import { fieldOf, throughInterleaved, withMapped } from '../../src/backends/webgpu/dd-split-device.js';
 
 /**
  * Arguments of {@link gpuTrsv}.
@@ -482,6 +483,12 @@ async function encodeInverse(runtime: GpuRuntime, passes: { pass: Pass; cache: P
  * @group GPU
  */
 export async function gpuTrsv(args: GpuTrsvArgs, options: GpuTrsvOptions = {}): Promise<GpuRunInfo> {
+  // A dd-split operand runs on its interleaved dd copy (dd-split-device.ts).
+  return throughInterleaved([fieldOf(fieldOf(args, 'A'), 'data'), fieldOf(args, 'x')], fieldOf(args, 'x'), (dd) => gpuTrsvOf(args && { ...withMapped(args, 'x', dd), A: withMapped(args.A, 'data', dd) }, options));
+}
+
+/** gpuTrsv on operands in the kernels' layouts. */
+async function gpuTrsvOf(args: GpuTrsvArgs, options: GpuTrsvOptions): Promise<GpuRunInfo> {
   checkGpuOptions(options);
   const shape = validate(args, options);
   const { A, x } = args;

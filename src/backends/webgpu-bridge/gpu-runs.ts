@@ -28,8 +28,8 @@ type GpuKernelReport = GpuRunInfo;
 
 type Gpu = typeof import('../webgpu/index.js');
 
-/** Built-in storage formats whose CPU bytes are the device words (dd: its interleaved pairs). */
-const SAME_BYTES = new Set(['f64', 'f32', 'f16', 'bf16', 'dd']);
+/** Built-in storage formats whose CPU bytes are the device words (dd: its interleaved pairs; dd-split: hi, then lo). */
+const SAME_BYTES = new Set(['f64', 'f32', 'f16', 'bf16', 'dd', 'dd-split']);
 
 /**
  * A packed interleaved dd copy of a dd-stored range (any layout, split or interleaved), 1-D in index order or

@@ -12,6 +12,7 @@ import { createWordBuffer, gpuRuntime, readWords, type GpuRuntime } from './runt
 import { checkBindingsAgainst } from './program.js';
 import { bindArray } from './kernel-common.js';
 import { storedValues } from '../webgpu-bridge/stored-values.js';
+import { ddSplitLoWord } from '../../formats/dd/dd-split-gpu-words.js';
 import type { GpuBuffer } from './webgpu-types.js';
 import { checkGpuOptions } from '../backend.js';
 
@@ -552,9 +553,18 @@ function isCoreRange(data: unknown): data is CoreRangeLike {
 
 /**
  * Built-in formats whose CPU storage bytes are the device words (f64: low word first; 16-bit: element 2k low; dd:
- * the interleaved pairs hi, lo).
+ * the interleaved pairs hi, lo; dd-split: the bytes of its hi array, then of its lo array — dd-split-gpu-words.ts).
  */
-const SAME_BYTES = new Set(['f64', 'f32', 'f16', 'bf16', 'dd']);
+const SAME_BYTES = new Set(['f64', 'f32', 'f16', 'bf16', 'dd', 'dd-split']);
+
+/** A dd-split range's storage: its hi and lo arrays (src/formats/dd/dd-storage.ts, DdSplitArray). */
+interface SplitPairs {
+  readonly hi: Float64Array;
+  readonly lo: Float64Array;
+}
+
+/** Whether a range's storage is dd-split (its data two Float64Arrays). */
+const isSplitStorage = (name: string): boolean => name === 'dd-split';
 
 /**
  * A 1-D range stored in a format whose bytes are its device words, uploaded as the bytes of the storage span it
@@ -562,9 +572,17 @@ const SAME_BYTES = new Set(['f64', 'f32', 'f16', 'bf16', 'dd']);
  */
 function rangeSpan(r: CoreRangeLike, format: GpuStorageFormat): { encoded: EncodedArray; spanLength: number; offset: number; length: number; stride: number } {
   const a = r.accessor;
-  const data = a.data as Float64Array | Float32Array | Uint16Array;
   const n = a.size.reduce((p, s) => p * s, 1);
   let [lo, hi] = n === 0 ? [0, -1] : a.extent();
+  if (isSplitStorage(format.name)) {
+    // The span's hi doubles, then (from the 256-byte boundary the format puts them on) its lo doubles: two copies.
+    const pairs = a.data as SplitPairs, spanLength = Math.max(0, hi - lo + 1);
+    const words = new Uint32Array(Math.max(1, format.words(spanLength)));
+    new Float64Array(words.buffer, 0, spanLength).set(pairs.hi.subarray(lo, lo + spanLength));
+    new Float64Array(words.buffer, 4 * ddSplitLoWord(spanLength), spanLength).set(pairs.lo.subarray(lo, lo + spanLength));
+    return { encoded: { words }, spanLength, offset: n === 0 ? 0 : a.offset - lo, length: n, stride: a.strides[0]! };
+  }
+  const data = a.data as Float64Array | Float32Array | Uint16Array;
   // 16-bit formats pack two elements per word, element 2k in the low half: start the span on an even element.
   if (format.elementsPerWord === 2) lo -= lo & 1;
   const spanLength = Math.max(0, hi - lo + 1);
@@ -598,10 +616,9 @@ function rangeSpan(r: CoreRangeLike, format: GpuStorageFormat): { encoded: Encod
  */
 export async function spanToRange(array: DeviceArray, r: RangeLike): Promise<void> {
   if (!isCoreRange(r) || r.accessor.dimensionality !== 1 || !SAME_BYTES.has(r.accessor.storage.name)) {
-    return fail('INVALID_STORAGE', 'r', 'must be a 1-D range stored in f64, f32, f16 or bf16', isCoreRange(r) ? r.accessor.storage.name : r);
+    return fail('INVALID_STORAGE', 'r', 'must be a 1-D range stored in f64, f32, f16, bf16, dd or dd-split', isCoreRange(r) ? r.accessor.storage.name : r);
   }
   const a = r.accessor;
-  const data = a.data as Float64Array | Float32Array | Uint16Array;
   const n = a.size[0]!;
   if (n === 0) return;
   let [lo, hi] = a.extent();
@@ -611,6 +628,13 @@ export async function spanToRange(array: DeviceArray, r: RangeLike): Promise<voi
     fail('INVALID_STORAGE', 'array', `must be the device span of this range (toDevice(range), ${a.storage.name}, ${spanLength} elements)`, array.spanLength);
   }
   const words = (await array.encoded()).words;
+  if (isSplitStorage(array.format.name)) {
+    const pairs = a.data as SplitPairs, lw = ddSplitLoWord(spanLength);
+    pairs.hi.set(new Float64Array(words.slice(0, 2 * spanLength).buffer), lo);
+    pairs.lo.set(new Float64Array(words.slice(lw, lw + 2 * spanLength).buffer), lo);
+    return;
+  }
+  const data = a.data as Float64Array | Float32Array | Uint16Array;
   const bpe = array.format.elementsPerWord === 2 ? 2 : 4 * array.format.wordsPerElement;
   const bytes = spanLength * bpe;
   new Uint8Array(data.buffer, data.byteOffset + lo * bpe, bytes).set(new Uint8Array(words.buffer, words.byteOffset, bytes));
@@ -763,7 +787,7 @@ export function bufferView(runtime: GpuRuntime, buffer: GpuBuffer, format: GpuSt
  */
 export async function toDeviceSpan(r: RangeLike, strict?: boolean): Promise<{ span: DeviceArray; offset: number; strides: readonly number[] }> {
   if (!isCoreRange(r) || r.accessor.scale || !SAME_BYTES.has(r.accessor.storage.name)) {
-    return fail('INVALID_FORMAT', 'range', 'must be an unscaled range stored in f64, f32, f16, bf16 or dd', isCoreRange(r) ? r.accessor.storage.name : r);
+    return fail('INVALID_FORMAT', 'range', 'must be an unscaled range stored in f64, f32, f16, bf16, dd or dd-split', isCoreRange(r) ? r.accessor.storage.name : r);
   }
   const format = gpuFormat(r.accessor.storage.name);
   const s = rangeSpan(r, format);
