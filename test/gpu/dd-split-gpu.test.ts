@@ -212,7 +212,7 @@ describe('dd-split storage on the GPU', () => {
     }
   });
 
-  it('is read by the dd arithmetic only: f32 and ff are INVALID_OPTION naming options.arithmetic, as for dd', async () => {
+  it('is read by the dd arithmetic only: f32 and ff are INVALID_OPTION naming options.arithmetic, as for dd; a destroyed operand is INVALID_STORAGE', async () => {
     await requireRuntime();
     const x = vectorIn('dd-split', 'packed', pairs(4, 1));
     for (const arithmetic of [formats.f32, formats.ff]) {
@@ -221,7 +221,12 @@ describe('dd-split storage on the GPU', () => {
     }
     const d = await toDevice(x as never);
     await expect(gpuDot(d, d, { arithmetic: 'ff' })).rejects.toMatchObject({ code: 'INVALID_OPTION', parameter: 'options.arithmetic' });
+    // A destroyed operand is named by the kernel's own check, as for dd.
+    const live = await toDevice(x as never);
     d.destroy();
+    await expect(gpuDot(live, d, { arithmetic: 'dd' })).rejects.toMatchObject({ code: 'INVALID_STORAGE', parameter: 'y' });
+    await expect(gpuUpdate({ alpha: 1, x: live, beta: 0, out: d }, { arithmetic: 'dd' })).rejects.toMatchObject({ code: 'INVALID_STORAGE' });
+    live.destroy();
   });
 
   it('over a lowered binding limit: windows or BACKEND_LIMIT exactly as dd storage', async () => {

@@ -132,13 +132,15 @@ export async function throughInterleaved<T>(operands: readonly unknown[], output
     const views = new Map<DeviceArray, DeviceArray>();
     try {
       for (const a of operands) {
-        if (!isDdSplit(a) || views.has(a)) continue;
+        // A destroyed array stays as it is: the kernel's own checks name it (INVALID_STORAGE).
+        if (!isDdSplit(a) || views.has(a) || (a.runtime && !a.buffer)) continue;
         let span = spans.get(a.storage);
         if (!span) spans.set(a.storage, span = await interleavedSpan(a));
         views.set(a, viewOf(span, { length: a.length, offset: a.offset, stride: a.stride, alwaysView: a.alwaysView }));
       }
-      const result = await run(<A>(a: A): A => (isDdSplit(a) ? views.get(a) as A : a));
-      if (isDdSplit(output)) await splitBack(spans.get(output.storage)!, output);
+      const result = await run(<A>(a: A): A => (isDdSplit(a) ? (views.get(a) ?? a) as A : a));
+      const copy = isDdSplit(output) ? spans.get(output.storage) : undefined;
+      if (copy) await splitBack(copy, output as DeviceArray);
       return result;
     } finally {
       for (const span of spans.values()) span.destroy();
