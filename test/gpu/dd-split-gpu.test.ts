@@ -212,6 +212,26 @@ describe('dd-split storage on the GPU', () => {
     }
   });
 
+  it('writes through views of one dd-split span not awaited in between (Promise.all) each land, as with dd', async () => {
+    await requireRuntime();
+    const SIZE = 48;
+    const results = await Promise.all((['dd', 'dd-split'] as const).map(async (name) => {
+      const r = vectorIn(name, 'packed', pairs(SIZE, 41));
+      const s = await toDevice(r as never);
+      const x = await toDevice(vectorIn(name, 'packed', pairs(SIZE / 3, 42)) as never);
+      // Three interleaved views (stride 3, offsets 0, 1, 2): every element of the span is written by one of them.
+      await Promise.all([0, 1, 2].map((o) => gpuUpdate({ alpha: o + 1, x, beta: -1, y: deviceView(s, o, SIZE / 3, 3), out: deviceView(s, o, SIZE / 3, 3) }, { arithmetic: 'dd', strict: true })));
+      await spanToRange(s, r as never);
+      s.destroy();
+      x.destroy();
+      return storageBits(r);
+    }));
+    expect(results[1]).toEqual(results[0]);
+    // Every element changed (each view's write survived the others).
+    const initial = storageBits(vectorIn('dd', 'packed', pairs(SIZE, 41)));
+    results[1]!.forEach((b, e) => expect(b, `element ${e}`).not.toBe(initial[e]));
+  });
+
   it('is read by the dd arithmetic only: f32 and ff are INVALID_OPTION naming options.arithmetic, as for dd; a destroyed operand is INVALID_STORAGE', async () => {
     await requireRuntime();
     const x = vectorIn('dd-split', 'packed', pairs(4, 1));
