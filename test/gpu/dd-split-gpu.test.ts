@@ -148,6 +148,12 @@ describe('dd-split storage on the GPU', () => {
         const out: Record<string, string[]> = {};
         const x = vectorIn(name, layout, pairs(n, 1)), y = vectorIn(name, layout, pairs(n, 2, 3));
         out.dot = [bits((await dot(x, y, GPU)).value)];
+        // DOT's into: element 1 of a stride −2 view, written on the device through the update pass.
+        const into = vectorIn(name, 'reversed', pairs(3, 7));
+        const intoBefore = storageBits(into);
+        await dot(x, y, { ...GPU, into: into.sub(span(1, 2)) });
+        storageBits(into).forEach((b, e) => { if (e !== into.accessor.linearIndex([1])) expect(b, `${name} ${layout} into: element ${e}`).toBe(intoBefore[e]); });
+        out.into = viewBits(into);
         out.asum = [bits((await asum(y, GPU)).value)];
         out.nrm2 = [bits((await nrm2(y, GPU)).value)];
         const checkOutput = (label: string, r: Range<1, any>, before: string[]): void => {
