@@ -13,6 +13,7 @@ import { firstPasses, runVectorReduction } from '../../src/backends/webgpu/vecto
 import { elementIndex, arrayArgs, getPlan, kernelSource, memo, objectId, readKey, UNROLL, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
 import { boundedScratch, getProgram, submitPasses, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, readWords, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
+import { throughInterleaved } from '../../src/backends/webgpu/dd-split-device.js';
 
 /**
  * Result of {@link gpuAsum}: the value (rounded to a double) and the run report.
@@ -78,5 +79,11 @@ async function asumOnDevice(runtime: GpuRuntime, x: DeviceArray, arithmetic: Gpu
  * @group GPU
  */
 export async function gpuAsum(x: DeviceArray, options: GpuKernelOptions = {}): Promise<GpuAsumResult> {
+  // A dd-split operand runs on its interleaved dd copy (dd-split-device.ts).
+  return throughInterleaved([x], undefined, (dd) => gpuAsumOf(dd(x), options));
+}
+
+/** gpuAsum on operands in the kernels' layouts. */
+async function gpuAsumOf(x: DeviceArray, options: GpuKernelOptions): Promise<GpuAsumResult> {
   return runVectorReduction(x, options, asumOnDevice, hostAsum);
 }

@@ -16,6 +16,7 @@ import { boundedScratch, getProgram, submitPasses, type BoundArray, type Pass, t
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import { treePlan, treeReduceSpec, treeReduction } from '../../src/backends/webgpu/workgroup-reduction.js';
 import { checkGpuOptions } from '../../src/backends/backend.js';
+import { throughInterleaved } from '../../src/backends/webgpu/dd-split-device.js';
 
 /**
  * Result of {@link gpuDot}: the value (float-float read back exactly as a double) and the run report.
@@ -275,6 +276,12 @@ function validate(x: DeviceArray, y: DeviceArray): void {
  * @group GPU
  */
 export async function gpuDot(x: DeviceArray, y: DeviceArray, options: GpuDotOptions = {}): Promise<GpuDotResult> {
+  // A dd-split operand runs on its interleaved dd copy (dd-split-device.ts).
+  return throughInterleaved([x, y], undefined, (dd) => gpuDotOf(dd(x), dd(y), options));
+}
+
+/** gpuDot on operands in the kernels' layouts. */
+async function gpuDotOf(x: DeviceArray, y: DeviceArray, options: GpuDotOptions): Promise<GpuDotResult> {
   checkGpuOptions(options);
   validate(x, y);
   const maxThreads = maxThreadsOf(options);
@@ -313,6 +320,12 @@ export async function gpuDot(x: DeviceArray, y: DeviceArray, options: GpuDotOpti
  * @group GPU
  */
 export async function gpuDotResident(x: DeviceArray, y: DeviceArray, options: GpuDotOptions = {}): Promise<{ result: DeviceArray; info: GpuRunInfo }> {
+  // A dd-split operand runs on its interleaved dd copy (dd-split-device.ts).
+  return throughInterleaved([x, y], undefined, (dd) => gpuDotResidentOf(dd(x), dd(y), options));
+}
+
+/** gpuDotResident on operands in the kernels' layouts. */
+async function gpuDotResidentOf(x: DeviceArray, y: DeviceArray, options: GpuDotOptions): Promise<{ result: DeviceArray; info: GpuRunInfo }> {
   checkGpuOptions(options);
   validate(x, y);
   const maxThreads = maxThreadsOf(options);

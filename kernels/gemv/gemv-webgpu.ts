@@ -26,6 +26,7 @@ import { bindOldFromOutput, checkOutputBinding, outputWindow, serialisedViewWrit
 import { checkRowsPerThread, partialNRowsSource, rowRunRead } from './gemv-row-group-source.js';
 import { checkGpuOptions } from '../../src/backends/backend.js';
 import { readsTransposed, transposedDeviceMatrix } from './transposed-device-matrix.js';
+import { fieldOf, throughInterleaved, withMapped } from '../../src/backends/webgpu/dd-split-device.js';
 
 /**
  * A matrix resident on the GPU: packed column-major ({@link deviceMatrix}) or a strided view of a span
@@ -525,6 +526,12 @@ async function gemvTiledT(runtime: GpuRuntime, args: GpuGemvArgs, alpha: number,
  * @group GPU
  */
 export async function gpuGemv(args: GpuGemvArgs, options: GpuGemvOptions = {}): Promise<GpuRunInfo> {
+  // A dd-split operand runs on its interleaved dd copy (dd-split-device.ts).
+  return throughInterleaved([fieldOf(fieldOf(args, 'A'), 'data'), fieldOf(args, 'x'), fieldOf(args, 'y')], fieldOf(args, 'y'), (dd) => gpuGemvOf(args && { ...withMapped(withMapped(args, 'x', dd), 'y', dd), A: withMapped(args.A, 'data', dd) }, options));
+}
+
+/** gpuGemv on operands in the kernels' layouts. */
+async function gpuGemvOf(args: GpuGemvArgs, options: GpuGemvOptions): Promise<GpuRunInfo> {
   checkGpuOptions(options);
   const { trans, kernelTrans, alpha, beta } = validate(args);
   const arithmetic = chooseArithmetic(options, [args.A.data, args.x, args.y]);

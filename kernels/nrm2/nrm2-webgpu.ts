@@ -18,6 +18,7 @@ import { elementIndex, arrayArgs, getPlan, kernelSource, memo, objectId, readKey
 import { boundedScratch, getProgram, submitPasses, type BoundArray, type Pass, type PassCache, type Program } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, readWords, readWordsOf, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import type { GpuBuffer } from '../../src/backends/webgpu/webgpu-types.js';
+import { throughInterleaved } from '../../src/backends/webgpu/dd-split-device.js';
 
 /**
  * Result of {@link gpuNrm2}: the value (rounded to a double) and the run report.
@@ -162,5 +163,11 @@ async function nrm2OnDevice(runtime: GpuRuntime, x: DeviceArray, arithmetic: Gpu
  * @group GPU
  */
 export async function gpuNrm2(x: DeviceArray, options: GpuKernelOptions = {}): Promise<GpuNrm2Result> {
+  // A dd-split operand runs on its interleaved dd copy (dd-split-device.ts).
+  return throughInterleaved([x], undefined, (dd) => gpuNrm2Of(dd(x), options));
+}
+
+/** gpuNrm2 on operands in the kernels' layouts. */
+async function gpuNrm2Of(x: DeviceArray, options: GpuKernelOptions): Promise<GpuNrm2Result> {
   return runVectorReduction(x, options, nrm2OnDevice, hostNrm2);
 }

@@ -34,6 +34,7 @@ import { TRSV_HEADER_WORDS, TRSV_TILE, TRSV_WORKGROUP, walkerHolds, walkerSource
 import { checkGpuOptions } from '../../src/backends/backend.js';
 import { REDO_WORKGROUP, storageOverflowBits, substitutionHolds, substitutionRedoBindings, substitutionRedoSource, type StoreRounding } from './trsv-substitution-source.js';
 import { readsTransposed, transposedDeviceMatrix } from '../gemv/transposed-device-matrix.js';
+import { fieldOf, throughInterleaved, withMapped } from '../../src/backends/webgpu/dd-split-device.js';
 
 /**
  * Arguments of {@link gpuTrsv}.
@@ -513,6 +514,12 @@ export async function gpuTrsv(args: GpuTrsvArgs, options: GpuTrsvOptions = {}): 
  * @returns the run report
  */
 export async function trsvRounding(args: GpuTrsvArgs, options: GpuTrsvOptions, rounding?: StoreRounding): Promise<GpuRunInfo> {
+  // A dd-split operand runs on its interleaved dd copy (dd-split-device.ts).
+  return throughInterleaved([fieldOf(fieldOf(args, 'A'), 'data'), fieldOf(args, 'x')], fieldOf(args, 'x'), (dd) => trsvRoundingOf(args && { ...withMapped(args, 'x', dd), A: withMapped(args.A, 'data', dd) }, options, rounding));
+}
+
+/** {@link trsvRounding} on operands in the kernels' layouts. */
+async function trsvRoundingOf(args: GpuTrsvArgs, options: GpuTrsvOptions, rounding?: StoreRounding): Promise<GpuRunInfo> {
   checkGpuOptions(options);
   const shape = validate(args, options);
   const { A, x } = args;

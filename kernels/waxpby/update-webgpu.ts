@@ -16,6 +16,7 @@ import { getProgram, submitPasses, type BoundArray } from '../../src/backends/we
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import { aliasSnapshot, checkOwnedOutput, outputWindow, serialisedViewWrite, throughPackedOutput, writesHalves, writesInPlace } from '../../src/backends/webgpu/view-output.js';
 import { checkGpuOptions } from '../../src/backends/backend.js';
+import { fieldOf, throughInterleaved, withMapped } from '../../src/backends/webgpu/dd-split-device.js';
 
 /**
  * Arguments of {@link gpuUpdate}: out ← α·x + β·y.
@@ -240,6 +241,12 @@ async function updateOnDevice(runtime: GpuRuntime, args: GpuUpdateArgs, x: Devic
  * @group GPU
  */
 export async function gpuUpdate(args: GpuUpdateArgs, options: GpuKernelOptions = {}): Promise<GpuRunInfo> {
+  // A dd-split operand runs on its interleaved dd copy (dd-split-device.ts).
+  return throughInterleaved(['x', 'y', 'out'].map((k) => fieldOf(args, k)), fieldOf(args, 'out'), (dd) => gpuUpdateOf(withMapped(withMapped(withMapped(args, 'x', dd), 'y', dd), 'out', dd), options));
+}
+
+/** gpuUpdate on operands in the kernels' layouts. */
+async function gpuUpdateOf(args: GpuUpdateArgs, options: GpuKernelOptions): Promise<GpuRunInfo> {
   checkGpuOptions(options);
   const alpha = checkNumber('alpha', args.alpha);
   const beta = checkNumber('beta', args.beta);

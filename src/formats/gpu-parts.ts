@@ -19,8 +19,9 @@ import { i8Storage, i16Storage } from './scaled-integer/scaled-integer.js';
 import { i8GpuPart, i16GpuPart } from './scaled-integer/scaled-integer-gpu-words.js';
 import { ffArithmetic } from './ff/ff.js';
 import { ffGpuArithmetic } from './ff/ff-gpu-arithmetic.js';
-import { ddStorage } from './dd/dd-storage.js';
+import { ddStorage, ddSplitStorage } from './dd/dd-storage.js';
 import { ddGpuPart } from './dd/dd-gpu-words.js';
+import { ddSplitGpuPart } from './dd/dd-split-gpu-words.js';
 import { ddArithmetic } from './dd/dd-arithmetic.js';
 import { ddGpuArithmetic } from './dd/dd-gpu-arithmetic.js';
 
@@ -31,6 +32,7 @@ provideGpuStoragePart(bf16Storage, bf16GpuPart);
 provideGpuStoragePart(i8Storage, i8GpuPart);
 provideGpuStoragePart(i16Storage, i16GpuPart);
 provideGpuStoragePart(ddStorage, ddGpuPart);
+provideGpuStoragePart(ddSplitStorage, ddSplitGpuPart);
 provideGpuArithmeticPart(f32Arithmetic, f32GpuArithmetic);
 provideGpuArithmeticPart(ffArithmetic, ffGpuArithmetic);
 provideGpuArithmeticPart(ddArithmetic, ddGpuArithmetic);

@@ -39,6 +39,9 @@ describe('the format registry holds the GPU parts', () => {
     for (const name of ['f64', 'rns424']) expect(findFormat(name)?.arithmetic?.gpu, name).toBeUndefined();
     // Double-double carries both: its storage part (four words per pair) and its arithmetic part (dd-gpu-wgsl.ts).
     expect(GPU_FORMATS.dd).toBe(formats.dd.storage!.gpu);
+    // dd-split: the bytes of its hi array, then of its lo array (dd-split-gpu-words.ts).
+    expect(GPU_FORMATS['dd-split']).toBe(formats.ddSplit.storage!.gpu);
+    expect(gpuFormat('dd-split')).toBe(formats.ddSplit.storage!.gpu);
     expect(gpuArithmetic('dd')).toBe(formats.dd.arithmetic!.gpu);
     const e = (() => { try { gpuFormat('i32', 'options.format'); } catch (err) { return err; } })() as ModprecError;
     expect(e).toBeInstanceOf(ModprecError);
@@ -69,7 +72,7 @@ describe('the format registry holds the GPU parts', () => {
       expect(facts, name).toEqual({ name: part.name, readKinds: part.readKinds, divisionError: part.divisionError, ...(part.valueBits === undefined ? {} : { valueBits: part.valueBits }) });
     }
     // Formats without a part have no facts; a user's part is its own facts.
-    for (const name of ['i32', 'dd-split', 'rns424']) expect(storageGpuFacts(findFormat(name)!.storage!), name).toBeUndefined();
+    for (const name of ['i32', 'rns424']) expect(storageGpuFacts(findFormat(name)!.storage!), name).toBeUndefined();
     expect(arithmeticGpuFacts(formats.f64.arithmetic as ArithmeticFormat)).toBeUndefined();
     const user = { ...f32Arithmetic, name: 'f32-user', gpu: formats.f32.arithmetic!.gpu! };
     expect(arithmeticGpuFacts(user)).toBe(user.gpu);

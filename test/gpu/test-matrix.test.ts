@@ -1,6 +1,6 @@
 /**
  * One test matrix over storage × arithmetic × layout × backend (issue 14, item 4; dd storage and arithmetic: issue
- * 18): DOT, ASUM, GEMV (N and T),
+ * 18, dd-split included): DOT, ASUM, GEMV (N and T),
  * ELL SpMV, AXPY, WAXPBY, SCAL and TRSV, on the CPU and on the GPU (llvmpipe in CI — required, not skipped), each result checked against the
  * exact rational value of the operation on the stored inputs and the CPU's a-priori bound for the same call
  * (computed before the kernel, with the same arithmetic).
@@ -13,7 +13,7 @@ import {
 import { Q } from '../dd/exact-rational.js';
 import { randomValues, requireRuntime } from './gpu-test-helpers.js';
 
-const STORAGES = [formats.f64, formats.f32, formats.f16, formats.bf16, formats.dd] as const;
+const STORAGES = [formats.f64, formats.f32, formats.f16, formats.bf16, formats.dd, formats.ddSplit] as const;
 const ARITHMETICS = [formats.f32, formats.ff, formats.dd] as const;
 const BACKENDS = ['cpu', 'gpu'] as const;
 type Fmt = (typeof STORAGES)[number];
@@ -58,8 +58,10 @@ function* cases(): Generator<{ storage: Fmt; arithmetic: Ar; layout: 'packed' | 
     // dd storage is read by the dd arithmetic only (f32 or ff would drop lo: the GPU refuses them). The dd
     // arithmetic's shaders take llvmpipe seconds each to compile, so its rows cover every storage in one layout
     // (alternating) and dd storage in both.
-    if (storage === formats.dd && arithmetic !== formats.dd) continue;
-    if (arithmetic === formats.dd && storage !== formats.dd && layout !== DD_LAYOUT[storage.name]) continue;
+    // dd-split (hi and lo arrays; on the device the bytes of each) has dd's rows.
+    const ddStored = storage === formats.dd || storage === formats.ddSplit;
+    if (ddStored && arithmetic !== formats.dd) continue;
+    if (arithmetic === formats.dd && !ddStored && layout !== DD_LAYOUT[storage.name]) continue;
     for (const backend of BACKENDS) yield { storage, arithmetic, layout, backend, label: `${storage.name}/${arithmetic.name}/${layout}/${backend}` };
   }
 }

@@ -29,8 +29,19 @@ type GpuKernelReport = GpuRunInfo;
 
 type Gpu = typeof import('../webgpu/index.js');
 
-/** Built-in storage formats whose CPU bytes are the device words (dd: its interleaved pairs). */
-const SAME_BYTES = new Set(['f64', 'f32', 'f16', 'bf16', 'dd']);
+/** Built-in storage formats whose CPU bytes are the device words (dd: its interleaved pairs; dd-split: hi, then lo). */
+const SAME_BYTES = new Set(['f64', 'f32', 'f16', 'bf16', 'dd', 'dd-split']);
+
+/**
+ * Whether an input range goes up as the bytes of its storage span: a built-in format whose CPU bytes are its device
+ * words, or a part declaring `hostBytes` (a user's E5M2: checked by the upload, which names the operand).
+ */
+const spanInput = (r: Range<any, any>): boolean => !r.accessor.scale && (SAME_BYTES.has(r.accessor.storage.name) || r.accessor.storage.gpu?.hostBytes === true);
+
+/** Checks a `hostBytes` declaration before an upload (`INVALID_FORMAT` naming `parameter` where it does not hold). */
+async function checkHostBytes(r: Range<any, any>, parameter: string): Promise<void> {
+  if (!SAME_BYTES.has(r.accessor.storage.name)) (await import('../webgpu/device-array.js')).bytesFormatOf(r, parameter);
+}
 
 /**
  * A packed interleaved dd copy of a dd-stored range (any layout, split or interleaved), 1-D in index order or
@@ -62,7 +73,10 @@ async function upload(g: Gpu, r: Range<any, any>, asView = false, parameter = 'x
     const { span, offset, strides } = await (await import('../webgpu/range-scale.js')).toDeviceScaledSpan(r as never, parameter);
     return g.deviceView(span, offset, r.length(), strides[0]!);
   }
-  if (asView && r.dimensionality === 1 && SAME_BYTES.has(r.accessor.storage.name)) return g.toDevice(r as never, { strict: true });
+  if (asView && r.dimensionality === 1 && spanInput(r)) {
+    await checkHostBytes(r, parameter);
+    return g.toDevice(r as never, { strict: true, format: r.accessor.storage.name as 'f32' });
+  }
   // Double-double pairs go up as the bytes of a packed interleaved copy (numbers would drop lo).
   if (r.accessor.storage.kind === 'dd') return g.toDevice(packedDd(r) as never, { strict: true });
   return g.toDevice(storedValues(r), { format: r.accessor.storage.name as 'f64' | 'f32' | 'f16' | 'bf16', strict: true });
@@ -136,7 +150,10 @@ async function matrixOf(g: Gpu, A: Range<2, any>, parameter: string): Promise<De
     const { span, offset, strides } = await (await import('../webgpu/range-scale.js')).toDeviceScaledSpan(A as never, parameter);
     return g.deviceMatrixView(span, { rows, cols, offset, rowStride: strides[0]!, colStride: strides[1]! });
   }
-  if (SAME_BYTES.has(A.accessor.storage.name)) return g.toDeviceMatrix(A as never, { strict: true });
+  if (spanInput(A)) {
+    await checkHostBytes(A, parameter);
+    return g.toDeviceMatrix(A as never, { strict: true });
+  }
   return g.deviceMatrix(await upload(g, A), rows, cols, Math.max(1, rows));
 }
 
@@ -309,7 +326,7 @@ export function ellSpmvOnGpu(args: { alpha: number; A: EllOperand; x: Range<1, a
     // Values in a built-in format go up as their storage span, read through their strides (padding slots are never
     // read); in another format as their stored values, exactly, padding uploaded as 0.
     const values = args.A.values;
-    const dA = SAME_BYTES.has(values.accessor.storage.name) || values.accessor.scale
+    const dA = spanInput(values) || values.accessor.scale
       ? await g.deviceEllView({ rows, cols, width, stride, colIndex }, await matrixOf(g, values, 'A.values'))
       : await g.toDeviceEll({ rows, cols, width, stride, colIndex, values: packedEllValues(args.A) }, { format: values.accessor.storage.name as 'f64', strict: true });
     const dx = await upload(g, args.x, true, 'x');

@@ -18,6 +18,7 @@ import type { GpuBuffer } from './webgpu-types.js';
 import { gatherView } from './view-output.js';
 import type { GpuStorageFormat } from './formats.js';
 import { checkGpuOptions } from '../backend.js';
+import { ddSplitOf, throughInterleaved } from './dd-split-device.js';
 
 /**
  * Options of {@link gpuConvert}.
@@ -59,6 +60,16 @@ export interface GpuConvertOptions {
  * @group GPU
  */
 export async function gpuConvert(x: DeviceArray, format: GpuFormatName, options: GpuConvertOptions = {}): Promise<{ array: DeviceArray; info: GpuRunInfo }> {
+  // dd-split goes through interleaved dd (dd-split-device.ts): a source as its copy, a target as dd, then split.
+  if (format === 'dd-split') {
+    const { array, info } = await gpuConvert(x, 'dd', options);
+    return { array: await ddSplitOf(array), info };
+  }
+  return throughInterleaved([x], undefined, (dd) => gpuConvertOf(dd(x), format, options));
+}
+
+/** gpuConvert from a source in the kernels' layouts. */
+async function gpuConvertOf(x: DeviceArray, format: GpuFormatName, options: GpuConvertOptions): Promise<{ array: DeviceArray; info: GpuRunInfo }> {
   checkGpuOptions(options);
   if (!(x instanceof DeviceArray)) fail('INVALID_STORAGE', 'x', 'must be a DeviceArray (see toDevice)', x);
   const target = gpuFormat(format, 'format');

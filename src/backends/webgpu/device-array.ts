@@ -12,6 +12,7 @@ import { createWordBuffer, gpuRuntime, readWords, type GpuRuntime } from './runt
 import { checkBindingsAgainst } from './program.js';
 import { bindArray } from './kernel-common.js';
 import { storedValues } from '../webgpu-bridge/stored-values.js';
+import { ddSplitLoWord } from '../../formats/dd/dd-split-gpu-words.js';
 import type { GpuBuffer } from './webgpu-types.js';
 import { checkGpuOptions } from '../backend.js';
 
@@ -552,9 +553,57 @@ function isCoreRange(data: unknown): data is CoreRangeLike {
 
 /**
  * Built-in formats whose CPU storage bytes are the device words (f64: low word first; 16-bit: element 2k low; dd:
- * the interleaved pairs hi, lo).
+ * the interleaved pairs hi, lo; dd-split: the bytes of its hi array, then of its lo array — dd-split-gpu-words.ts).
  */
-const SAME_BYTES = new Set(['f64', 'f32', 'f16', 'bf16', 'dd']);
+const SAME_BYTES = new Set(['f64', 'f32', 'f16', 'bf16', 'dd', 'dd-split']);
+
+/** A dd-split range's storage: its hi and lo arrays (src/formats/dd/dd-storage.ts, DdSplitArray). */
+interface SplitPairs {
+  readonly hi: Float64Array;
+  readonly lo: Float64Array;
+}
+
+/** Whether a range's storage is dd-split (its data two Float64Arrays). */
+const isSplitStorage = (name: string): boolean => name === 'dd-split';
+
+/** User parts whose `hostBytes` has been checked against their CPU storage. */
+const checkedHostBytes = new WeakSet<object>();
+
+/**
+ * The GPU format a core range goes up in as the bytes of its storage span, or undefined: a built-in format whose CPU
+ * bytes are its device words, or a part declaring `hostBytes` — checked once against its CPU storage (its typed
+ * array's slots as wide as the part's elements; its `decode` of CPU-encoded bytes the CPU's values).
+ * @param range - a core range (anything else: undefined)
+ * @param parameter - its parameter name, for the error
+ * @returns the format, or undefined where the range goes up as its stored values
+ * @throws {@link modprec!ModprecError} `INVALID_FORMAT` naming `parameter` for a part whose declaration does not hold
+ */
+export function bytesFormatOf(range: unknown, parameter: string): GpuStorageFormat | undefined {
+  if (!isCoreRange(range)) return undefined;
+  const r = range;
+  const a = r.accessor;
+  if (a.scale) return undefined;
+  if (SAME_BYTES.has(a.storage.name)) return gpuFormat(a.storage.name);
+  const st = a.storage as unknown as { gpu?: GpuStorageFormat; allocate(n: number): unknown; encode(d: unknown, k: number, v: number): void; decode(d: unknown, k: number): unknown };
+  const part = st.gpu;
+  if (part?.hostBytes !== true) return undefined;
+  if (!checkedHostBytes.has(part)) {
+    const bad = (why: string): never => fail('INVALID_FORMAT', parameter, `is stored in ${a.storage.name}, whose GPU part declares hostBytes but ${why}`, part.name);
+    const width = (4 * part.wordsPerElement) / part.elementsPerWord;
+    const slot = (data: unknown): number => (ArrayBuffer.isView(data) ? (data as unknown as { BYTES_PER_ELEMENT?: number }).BYTES_PER_ELEMENT ?? 0 : 0);
+    if (slot(a.data) !== width) bad(`its storage is not a typed array of ${width}-byte slots`);
+    // A sample stored by the CPU codec, read back by the part from the same bytes.
+    const sample = [0, 1, -2, 0.75, 3, -0.5, 1.5, 2, -1, 0.25, 5, -3];
+    const data = st.allocate(sample.length) as ArrayBufferView;
+    sample.forEach((v, k) => st.encode(data, k, v));
+    const words = new Uint32Array(Math.max(1, part.words(sample.length)));
+    new Uint8Array(words.buffer).set(new Uint8Array(data.buffer, data.byteOffset, Math.min(data.byteLength, words.byteLength)));
+    const got = part.decode({ words }, sample.length, 1);
+    sample.forEach((_, k) => { if (!Object.is(got[k], Number(st.decode(data, k)))) bad(`reads element ${k} of its CPU bytes as ${got[k]}, not the CPU's ${Number(st.decode(data, k))}`); });
+    checkedHostBytes.add(part);
+  }
+  return part;
+}
 
 /**
  * A 1-D range stored in a format whose bytes are its device words, uploaded as the bytes of the storage span it
@@ -562,14 +611,22 @@ const SAME_BYTES = new Set(['f64', 'f32', 'f16', 'bf16', 'dd']);
  */
 function rangeSpan(r: CoreRangeLike, format: GpuStorageFormat): { encoded: EncodedArray; spanLength: number; offset: number; length: number; stride: number } {
   const a = r.accessor;
-  const data = a.data as Float64Array | Float32Array | Uint16Array;
   const n = a.size.reduce((p, s) => p * s, 1);
   let [lo, hi] = n === 0 ? [0, -1] : a.extent();
-  // 16-bit formats pack two elements per word, element 2k in the low half: start the span on an even element.
-  if (format.elementsPerWord === 2) lo -= lo & 1;
+  if (isSplitStorage(format.name)) {
+    // The span's hi doubles, then (from the 256-byte boundary the format puts them on) its lo doubles: two copies.
+    const pairs = a.data as SplitPairs, spanLength = Math.max(0, hi - lo + 1);
+    const words = new Uint32Array(Math.max(1, format.words(spanLength)));
+    new Float64Array(words.buffer, 0, spanLength).set(pairs.hi.subarray(lo, lo + spanLength));
+    new Float64Array(words.buffer, 4 * ddSplitLoWord(spanLength), spanLength).set(pairs.lo.subarray(lo, lo + spanLength));
+    return { encoded: { words }, spanLength, offset: n === 0 ? 0 : a.offset - lo, length: n, stride: a.strides[0]! };
+  }
+  const data = a.data as Float64Array | Float32Array | Uint16Array;
+  // Sub-word formats pack elementsPerWord elements a word, element k in slot k mod elementsPerWord: start the span on a word.
+  lo -= lo % format.elementsPerWord;
   const spanLength = Math.max(0, hi - lo + 1);
-  // Bytes per element: two per 16-bit element, else the element's words (a dd element is two doubles).
-  const bpe = format.elementsPerWord === 2 ? 2 : 4 * format.wordsPerElement;
+  // Bytes per element: 4 / elementsPerWord for sub-word elements, else the element's words (a dd element is two doubles).
+  const bpe = (4 * format.wordsPerElement) / format.elementsPerWord;
   const bytes = new Uint8Array(data.buffer, data.byteOffset + lo * bpe, spanLength * bpe);
   const words = new Uint32Array(Math.max(1, format.words(spanLength)));
   new Uint8Array(words.buffer).set(bytes);
@@ -598,10 +655,9 @@ function rangeSpan(r: CoreRangeLike, format: GpuStorageFormat): { encoded: Encod
  */
 export async function spanToRange(array: DeviceArray, r: RangeLike): Promise<void> {
   if (!isCoreRange(r) || r.accessor.dimensionality !== 1 || !SAME_BYTES.has(r.accessor.storage.name)) {
-    return fail('INVALID_STORAGE', 'r', 'must be a 1-D range stored in f64, f32, f16 or bf16', isCoreRange(r) ? r.accessor.storage.name : r);
+    return fail('INVALID_STORAGE', 'r', 'must be a 1-D range stored in f64, f32, f16, bf16, dd or dd-split', isCoreRange(r) ? r.accessor.storage.name : r);
   }
   const a = r.accessor;
-  const data = a.data as Float64Array | Float32Array | Uint16Array;
   const n = a.size[0]!;
   if (n === 0) return;
   let [lo, hi] = a.extent();
@@ -611,6 +667,13 @@ export async function spanToRange(array: DeviceArray, r: RangeLike): Promise<voi
     fail('INVALID_STORAGE', 'array', `must be the device span of this range (toDevice(range), ${a.storage.name}, ${spanLength} elements)`, array.spanLength);
   }
   const words = (await array.encoded()).words;
+  if (isSplitStorage(array.format.name)) {
+    const pairs = a.data as SplitPairs, lw = ddSplitLoWord(spanLength);
+    pairs.hi.set(new Float64Array(words.slice(0, 2 * spanLength).buffer), lo);
+    pairs.lo.set(new Float64Array(words.slice(lw, lw + 2 * spanLength).buffer), lo);
+    return;
+  }
+  const data = a.data as Float64Array | Float32Array | Uint16Array;
   const bpe = array.format.elementsPerWord === 2 ? 2 : 4 * array.format.wordsPerElement;
   const bytes = spanLength * bpe;
   new Uint8Array(data.buffer, data.byteOffset + lo * bpe, bytes).set(new Uint8Array(words.buffer, words.byteOffset, bytes));
@@ -681,11 +744,14 @@ export async function runtimeOrFallback(strict: boolean | undefined): Promise<{ 
  */
 export async function toDevice(data: ArrayLike<number> | RangeLike, options: ToDeviceOptions = {}): Promise<DeviceArray> {
   checkGpuOptions(options);
-  // A 1-D range in f64, f32, f16 or bf16 (and no other format asked for) goes up as its storage span, viewed.
-  if (isCoreRange(data) && data.accessor.dimensionality === 1 && !data.accessor.scale && SAME_BYTES.has(data.accessor.storage.name)
-    && (options.format === undefined || options.format === data.accessor.storage.name)) {
-    const format = gpuFormat(data.accessor.storage.name, 'options.format');
-    const span = rangeSpan(data, format);
+  // A 1-D range in f64, f32, f16, bf16, dd or dd-split (and no other format asked for), or in a part declaring
+  // hostBytes asked for by name, goes up as its storage span, viewed.
+  const bytes = isCoreRange(data) && data.accessor.dimensionality === 1
+    && (options.format === undefined ? SAME_BYTES.has(data.accessor.storage.name) : options.format === data.accessor.storage.name)
+    ? bytesFormatOf(data, 'data') : undefined;
+  if (bytes) {
+    const format = bytes;
+    const span = rangeSpan(data as unknown as CoreRangeLike, format);
     const { runtime, reason } = await runtimeOrFallback(options.strict);
     const whole = new DeviceArray(runtime, format, span.spanLength, 256, span.encoded, reason);
     return span.offset === 0 && span.stride === 1 && span.length === span.spanLength ? whole : deviceView(whole, span.offset, span.length, span.stride);
@@ -762,10 +828,10 @@ export function bufferView(runtime: GpuRuntime, buffer: GpuBuffer, format: GpuSt
  * @group GPU
  */
 export async function toDeviceSpan(r: RangeLike, strict?: boolean): Promise<{ span: DeviceArray; offset: number; strides: readonly number[] }> {
-  if (!isCoreRange(r) || r.accessor.scale || !SAME_BYTES.has(r.accessor.storage.name)) {
-    return fail('INVALID_FORMAT', 'range', 'must be an unscaled range stored in f64, f32, f16, bf16 or dd', isCoreRange(r) ? r.accessor.storage.name : r);
+  const format = bytesFormatOf(r, 'range');
+  if (!format || !isCoreRange(r)) {
+    return fail('INVALID_FORMAT', 'range', 'must be an unscaled range stored in f64, f32, f16, bf16, dd, dd-split or a format whose GPU part declares hostBytes', isCoreRange(r) ? r.accessor.storage.name : r);
   }
-  const format = gpuFormat(r.accessor.storage.name);
   const s = rangeSpan(r, format);
   const { runtime, reason } = await runtimeOrFallback(strict);
   return { span: new DeviceArray(runtime, format, s.spanLength, 256, s.encoded, reason), offset: s.offset, strides: r.accessor.strides };

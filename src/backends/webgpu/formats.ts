@@ -19,7 +19,7 @@ import type { GpuEncodedArray, GpuHelperFunction, GpuStoragePart, GpuVectorRead 
  * Names of the built-in GPU storage formats (the core's format names; `ff` is the float-float arithmetic's words).
  * @group GPU
  */
-export type GpuFormatName = 'f32' | 'f16' | 'bf16' | 'f64' | 'ff' | 'i8' | 'i16' | 'dd';
+export type GpuFormatName = 'f32' | 'f16' | 'bf16' | 'f64' | 'ff' | 'i8' | 'i16' | 'dd' | 'dd-split';
 
 /** Words and scales of an encoded array. */
 export type EncodedArray = GpuEncodedArray;
@@ -143,6 +143,7 @@ export const GPU_FORMATS: Readonly<Record<GpuFormatName, GpuStorageFormat>> = Ob
   i8: builtIn('i8'),
   i16: builtIn('i16'),
   dd: builtIn('dd'),
+  'dd-split': builtIn('dd-split'),
 });
 
 /**

@@ -51,6 +51,8 @@ export const BUILTIN_STORAGE_GPU_FACTS = {
   i8: storageFacts('i8', true, false),
   i16: storageFacts('i16', true, false),
   dd: storageFacts('dd', false, true, checkDdRead),
+  // Hi block then lo block (dd-split-gpu-words.ts); kernels run on an interleaved copy made on the device.
+  'dd-split': storageFacts('dd-split', false, true, checkDdRead),
 } as const;
 
 /** The built-in arithmetics' GPU facts (their parts: src/formats/<name>/*-gpu-arithmetic.ts). */

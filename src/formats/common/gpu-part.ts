@@ -131,6 +131,16 @@ export interface GpuStoragePart {
    */
   emitReturn(values: readonly (GpuPartRegister | undefined)[]): string;
   /**
+   * Whether the words of n elements are the bytes of the format's CPU storage of n elements: a typed array (each slot
+   * 32 / `elementsPerWord` bits, or `wordsPerElement` words), element k in slot k, little-endian — as the guide's E5M2
+   * (four bytes a word, element 4w + j in byte j of word w). A range then goes up as the bytes of the storage span an
+   * input covers (no per-element work on the host) and is read through its offset and stride on the device; outputs
+   * still go up and come back through the codecs. Checked at the first such upload: the part's `decode` of a sample of
+   * CPU-encoded bytes must give the values the CPU decodes, else `INVALID_FORMAT` naming the operand. Absent: ranges
+   * go up as their stored values, encoded by `encode`.
+   */
+  readonly hostBytes?: boolean;
+  /**
    * Whether the gather and scatter passes of strided device views may move its elements bit for bit (a packed
    * layout: one or two words per element, or two 16-bit elements per word; not scaled). Absent: false.
    */

@@ -100,10 +100,11 @@ export const ddStorage: StorageFormat<Float64Array, DdValue> = builtinGpuStorage
 }, BUILTIN_STORAGE_GPU_FACTS.dd);
 
 /**
- * Double-double storage, split layout ({@link DdSplitArray}: separate hi and lo arrays). 16 bytes per value.
+ * Double-double storage, split layout ({@link DdSplitArray}: separate hi and lo arrays). 16 bytes per value. On the
+ * GPU it goes up and comes back as the bytes of the two arrays, and runs every kernel dd storage runs.
  * @group Double-double
  */
-export const ddSplitStorage: StorageFormat<DdSplitArray, DdValue> = {
+export const ddSplitStorage: StorageFormat<DdSplitArray, DdValue> = builtinGpuStorage({
   name: 'dd-split',
   ...common,
   allocate: (n) => new DdSplitArray(n),
@@ -115,4 +116,5 @@ export const ddSplitStorage: StorageFormat<DdSplitArray, DdValue> = {
     `{ const dd$k = ${index}; ${dst.names[0]} = ${data}.hi[dd$k]; ${dst.names[1]} = ${data}.lo[dd$k]; }`,
   emitWrite: (data, index, src: Register) =>
     `{ const dd$k = ${index}; ${data}.hi[dd$k] = ${src.names[0]}; ${data}.lo[dd$k] = ${zeroSigned(src)}; }`,
-};
+  // On the device: the bytes of hi, then of lo, in one buffer (dd-split-gpu-words.ts; `gpu` once the GPU backend loads).
+}, BUILTIN_STORAGE_GPU_FACTS['dd-split']);
