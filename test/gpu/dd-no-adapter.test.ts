@@ -5,6 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { ddRange } from './dd-ranges.js';
 import { toDevice } from '../../src/backends/webgpu/device-array.js';
+// The GPU entry hands the host fallback its CPU kernels (src/backends/webgpu/host-kernels.ts).
+import '../../src/backends/webgpu/index.js';
 import { gpuDot } from '../../kernels/dot/dot-webgpu.js';
 import { gpuUpdate } from '../../kernels/waxpby/update-webgpu.js';
 import { dot, formats, vector } from '../../src/index.js';
