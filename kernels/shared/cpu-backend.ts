@@ -39,7 +39,10 @@ function ddKernelList(): string {
 export const WASM_F32_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'asum', 'nrm2', 'axpy', 'waxpby', 'scal']);
 
 /** The kernels whose WebAssembly program also sums with the compensated `kahan` accumulation (see {@link wasmNumericsOf}). */
-export const WASM_KAHAN_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot']);
+export const WASM_KAHAN_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv']);
+
+/** The kernels of {@link WASM_KAHAN_KERNELS} that also sum with it in fp32 arithmetic. */
+export const WASM_KAHAN_F32_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot']);
 
 /**
  * What a WebAssembly program computes: `'f64'` (fp64 arithmetic, recursive accumulation), `'f32'` (fp32
@@ -93,6 +96,9 @@ export function wasmRefusal(call: CpuCall): Refusal | undefined {
   }
   if ((numerics === 'kahan-f64' || numerics === 'kahan-f32') && !WASM_KAHAN_KERNELS.has(call.kernel)) {
     return option(`WebAssembly sums ${call.kernel} with the recursive accumulation only (kahan: ${[...WASM_KAHAN_KERNELS].join(', ')} only)`, 'options.accumulation');
+  }
+  if (numerics === 'kahan-f32' && !WASM_KAHAN_F32_KERNELS.has(call.kernel)) {
+    return option(`WebAssembly sums ${call.kernel} with the kahan accumulation in f64 arithmetic only (in f32: ${[...WASM_KAHAN_F32_KERNELS].join(', ')} only)`, 'options.arithmetic');
   }
   if (numerics === 'f32' && !WASM_F32_KERNELS.has(call.kernel)) {
     return option(`WebAssembly has no f32 arithmetic for ${call.kernel} (f32: ${[...WASM_F32_KERNELS].join(', ')} only)`, 'options.arithmetic');
