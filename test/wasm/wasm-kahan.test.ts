@@ -119,7 +119,7 @@ const matrixSpec: fc.Arbitrary<MatrixSpec> = fc.record({
 });
 const outputSpec: fc.Arbitrary<VectorSpec> = fc.record({ storage: fc.constantFrom('f64' as const, 'f32' as const), stride: fc.constantFrom(1, 2, -1, -3), sub: fc.boolean() });
 const gemvCase = fc.record({
-  m: fc.integer({ min: 1, max: 21 }), n: fc.oneof(fc.integer({ min: 1, max: 21 }), fc.constant(CHUNK + 5)), trans: fc.constantFrom('N' as const, 'T' as const),
+  m: fc.integer({ min: 1, max: 21 }), n: fc.oneof({ weight: 8, arbitrary: fc.integer({ min: 1, max: 21 }) }, { weight: 1, arbitrary: fc.constant(CHUNK + 5) }), trans: fc.constantFrom('N' as const, 'T' as const),
   A: matrixSpec, x: vectorSpec, y: outputSpec, alpha: fc.constantFrom(1, -1, 0.5, 3), beta: fc.constantFrom(1, -1, 0.5, 3, 0),
   seed: fc.integer({ min: 0, max: 2 ** 30 }), specials: fc.boolean(),
 });
