@@ -15,6 +15,7 @@ import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shar
 import { runWasm } from '../shared/run-wasm.js';
 import { wasmDot } from './dot-wasm.js';
 import { wasmDdDot } from './dot-dd-wasm.js';
+import { wasmKahanDot } from './dot-kahan-wasm.js';
 import { checkDotInto, checkDotOperands } from './dot-arguments.js';
 import { runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
 
@@ -81,7 +82,11 @@ export function dot(x: Range<1, any>, y: Range<1, any>, options: (DotOptions & {
     return runSplit(threads, 'dot', { x, y }, ar, acc, cpu, requested)!;
   }
   let result = 0;
-  if (cpu === 'wasm' && wasmNumericsOf(ar, acc) === 'dd') {
+  const numerics = cpu === 'wasm' ? wasmNumericsOf(ar, acc) : undefined;
+  if (numerics === 'kahan-f64' || numerics === 'kahan-f32') {
+    // A non-finite compensated sum (TwoSum's error of ∞ is NaN) is the JavaScript kernel's to answer (dot-kahan-wasm.ts).
+    if (runWasm(requested, () => { result = wasmKahanDot(x.accessor, y.accessor, n, numerics === 'kahan-f32' ? 'f32' : 'f64'); }) && Number.isFinite(result)) return result;
+  } else if (numerics === 'dd') {
     // A non-finite double-double sum (non-finite inputs, or a splitting overflow near the top of the range) is
     // recomputed by the guarded JavaScript loop, which handles both (kernels/dot/dot-dd-wasm.ts).
     if (runWasm(requested, () => { const [hi, lo] = wasmDdDot(x.accessor, y.accessor, n, ar.kind === 'dd'); result = hi + lo; }) && Number.isFinite(result)) return result;

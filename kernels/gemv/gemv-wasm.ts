@@ -20,9 +20,9 @@ import type { Refusal } from '../../src/backends/backend.js';
 import { findFormat } from '../../src/formats/common/registry.js';
 
 /** Columns added per pass over the partial sums. */
-const COLUMNS = 4;
+export const COLUMNS = 4;
 /** Rows per block of the column-oriented loop (its partial sums stay in the L1/L2 cache). */
-const ROWS = CHUNK;
+export const ROWS = CHUNK;
 
 /** Why this op(A) has no WebAssembly loop (neither stride is 1), or undefined. */
 export function wasmGemvRefusal(opA: Accessor<2, any>): Refusal | undefined {
@@ -139,7 +139,7 @@ function rowSums(opA: Accessor<2, any>, x: Accessor<1, any>, m: number, n: numbe
 }
 
 /** Row i of op(A) as a 1-D accessor (for staging). */
-function rowAccessor(opA: Accessor<2, any>, i: number, rowStride: number, offset = opA.offset + i * rowStride): Accessor<1, any> {
+export function rowAccessor(opA: Accessor<2, any>, i: number, rowStride: number, offset = opA.offset + i * rowStride): Accessor<1, any> {
   return { data: opA.data, storage: opA.storage, offset, strides: [1] } as unknown as Accessor<1, any>;
 }
 

@@ -6,6 +6,8 @@ import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shar
 import { runWasm } from '../shared/run-wasm.js';
 import { wasmGemv, wasmGemvRefusal } from './gemv-wasm.js';
 import { wasmDdGemv } from './gemv-dd-wasm.js';
+import { wasmKahanGemv } from './gemv-kahan-wasm.js';
+import { wasmGemvF32 } from './gemv-f32-wasm.js';
 import { chooseBackend, prepareGpuCall, gemvOnGpu, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { Operand } from '../../src/backends/cpu/operand.js';
 import { chooseArithmetic, checkCoefficientsIn, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
@@ -115,10 +117,17 @@ export function gemv(args: GemvArguments, options: (GemvOptions & { backend?: Cp
   if (threads) { runSplit(threads, 'gemv', { alpha, A, x, beta, y, trans: args.trans ?? 'N', loop: options.loop ?? 'auto' }, ar, acc, cpu, requested); return; }
   const alphaCase = coefficientCase(alpha);
   if (cpu === 'wasm' && alphaCase !== 'zero') {
-    if (wasmNumericsOf(ar, acc) === 'dd') {
+    const numerics = wasmNumericsOf(ar, acc);
+    if (numerics === 'kahan-f64') {
+      // A non-finite compensated row sum leaves y untouched and is recomputed by the JavaScript kernel.
+      let done = false;
+      if (runWasm(requested, () => { done = wasmKahanGemv(alpha, opA, x.accessor, beta, y.accessor, m, n); }) && done) return;
+    } else if (numerics === 'dd') {
       // A non-finite double-double sum leaves y untouched and is recomputed by the guarded JavaScript kernel.
       let done = false;
       if (runWasm(requested, () => { done = wasmDdGemv(alpha, opA, x.accessor, beta, y.accessor, m, n, ar, acc.name === 'dd'); }) && done) return;
+    } else if (numerics === 'f32') {
+      if (runWasm(requested, () => wasmGemvF32(alpha, opA, x.accessor, beta, y.accessor, m, n))) return;
     } else if (runWasm(requested, () => wasmGemv(alpha, opA, x.accessor, beta, y.accessor, m, n))) return;
   }
   const f = gemvProgram({ A: opA, x: x.accessor, y: y.accessor, ar, acc, loop, alpha: alphaCase, beta: coefficientCase(beta) });

@@ -36,26 +36,37 @@ function ddKernelList(): string {
 }
 
 /** The kernels whose WebAssembly program also computes in fp32 arithmetic (see {@link wasmNumericsOf}). */
-export const WASM_F32_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'asum', 'nrm2', 'axpy', 'waxpby', 'scal']);
+export const WASM_F32_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv', 'asum', 'nrm2', 'axpy', 'waxpby', 'scal']);
+
+/** The kernels whose WebAssembly program also sums with the compensated `kahan` accumulation (see {@link wasmNumericsOf}). */
+export const WASM_KAHAN_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv']);
+
+/** The kernels of {@link WASM_KAHAN_KERNELS} that also sum with it in fp32 arithmetic. */
+export const WASM_KAHAN_F32_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot']);
 
 /**
- * What a WebAssembly program computes in: `'f64'` (fp64 arithmetic, recursive accumulation), `'f32'` (fp32
- * arithmetic, recursive accumulation: f32x4 lanes) or `'dd'` (a sum in double-double of exact products:
+ * What a WebAssembly program computes: `'f64'` (fp64 arithmetic, recursive accumulation), `'f32'` (fp32
+ * arithmetic, recursive accumulation: f32x4 lanes), `'dd'` (a sum in double-double of exact products:
  * double-double arithmetic with the recursive or `dd` accumulation, or fp64 arithmetic with the `dd`
- * accumulation); a refusal for the rest (other arithmetics, the other accumulations).
+ * accumulation), `'kahan-f64'` and `'kahan-f32'` (the registered `kahan` accumulation, Neumaier's compensated sum,
+ * in fp64 or fp32 arithmetic); a refusal for the rest (other arithmetics, the other accumulations).
  */
-export function wasmNumericsOf(arithmetic: ArithmeticFormat, accumulation: Accumulation): 'f64' | 'f32' | 'dd' | Refusal {
+export function wasmNumericsOf(arithmetic: ArithmeticFormat, accumulation: Accumulation): 'f64' | 'f32' | 'dd' | 'kahan-f64' | 'kahan-f32' | Refusal {
   const f64 = findFormat('f64')!.arithmetic, dd = findFormat('dd')?.arithmetic;
-  const ddAccumulation = accumulation.name === 'dd' && accumulationNames().includes('dd') && resolveAccumulation('dd') === accumulation;
+  // The registered strategies only: a user's accumulation of the same name has other templates.
+  const registered = (name: string): boolean => accumulation.name === name && accumulationNames().includes(name) && resolveAccumulation(name) === accumulation;
+  const ddAccumulation = registered('dd');
   if (arithmetic === findFormat('f32')!.arithmetic) {
+    if (registered('kahan')) return 'kahan-f32';
     return accumulation === recursiveAccumulation ? 'f32'
-      : { code: 'INVALID_OPTION', parameter: 'options.accumulation', reason: `WebAssembly sums in f32 arithmetic with the recursive accumulation only (not ${accumulation.name})` };
+      : { code: 'INVALID_OPTION', parameter: 'options.accumulation', reason: `WebAssembly sums in f32 arithmetic with the recursive or kahan accumulation only (not ${accumulation.name})` };
   }
   if (arithmetic !== f64 && (dd === undefined || arithmetic !== dd)) {
     return { code: 'INVALID_OPTION', parameter: 'options.arithmetic', reason: `WebAssembly computes in f64, f32 or double-double arithmetic only (not ${arithmetic.name})` };
   }
+  if (arithmetic === f64 && registered('kahan')) return 'kahan-f64';
   if (accumulation !== recursiveAccumulation && !ddAccumulation) {
-    return { code: 'INVALID_OPTION', parameter: 'options.accumulation', reason: `WebAssembly sums with the recursive or dd accumulation only (not ${accumulation.name})` };
+    return { code: 'INVALID_OPTION', parameter: 'options.accumulation', reason: `WebAssembly sums with the recursive, dd or kahan accumulation only (not ${accumulation.name})` };
   }
   return arithmetic === f64 && !ddAccumulation ? 'f64' : 'dd';
 }
@@ -82,6 +93,12 @@ export function wasmRefusal(call: CpuCall): Refusal | undefined {
     return call.arithmetic === findFormat('f64')!.arithmetic
       ? option(`WebAssembly sums ${call.kernel} with the recursive accumulation only (the dd accumulation: ${ddKernelList()} only)`, 'options.accumulation')
       : option(`WebAssembly computes ${call.kernel} in f64 arithmetic only (double-double: ${ddKernelList()} only)`, 'options.arithmetic');
+  }
+  if ((numerics === 'kahan-f64' || numerics === 'kahan-f32') && !WASM_KAHAN_KERNELS.has(call.kernel)) {
+    return option(`WebAssembly sums ${call.kernel} with the recursive accumulation only (kahan: ${[...WASM_KAHAN_KERNELS].join(', ')} only)`, 'options.accumulation');
+  }
+  if (numerics === 'kahan-f32' && !WASM_KAHAN_F32_KERNELS.has(call.kernel)) {
+    return option(`WebAssembly sums ${call.kernel} with the kahan accumulation in f64 arithmetic only (in f32: ${[...WASM_KAHAN_F32_KERNELS].join(', ')} only)`, 'options.arithmetic');
   }
   if (numerics === 'f32' && !WASM_F32_KERNELS.has(call.kernel)) {
     return option(`WebAssembly has no f32 arithmetic for ${call.kernel} (f32: ${[...WASM_F32_KERNELS].join(', ')} only)`, 'options.arithmetic');
@@ -123,7 +140,7 @@ export function chooseCpuBackend(requested: BackendName, call: CpuCall): 'wasm' 
  *
  * const x = vector([1, 2, 3], { storage: formats.f32 });
  * cpuBackendOf('dot', { x, y: x }).backend; // 'wasm' where WebAssembly SIMD runs, else 'js'
- * cpuBackendOf('dot', { x, y: x }, { accumulation: 'kahan' }).backend; // → 'js'
+ * cpuBackendOf('dot', { x, y: x }, { accumulation: 'pairwise' }).backend; // → 'js'
  * ```
  * @group Kernels
  */

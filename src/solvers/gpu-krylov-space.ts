@@ -10,7 +10,7 @@ import { toArray } from '../core/vectors.js';
 import {
   DeviceArray, deviceEllView, deviceMatrix, deviceView, gpuDot, gpuEllSpmv, gpuFormat, gpuGemv, gpuNrm2, gpuRuntime,
   gpuUnavailableReason, gpuUpdate, toDevice, toDeviceMatrix, type DeviceEll, type DeviceMatrix, type GpuFormatName,
-} from '../backends/webgpu/index.js';
+} from '../backends/webgpu/api.js';
 import { fallbackNotice } from '../backends/webgpu/backend.js';
 import { ModprecError } from '../core/errors.js';
 import type { StorageFormat } from '../formats/common/format.js';

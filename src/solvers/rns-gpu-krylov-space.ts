@@ -13,7 +13,7 @@
 import { Range, range } from '../core/range.js';
 import { rowMajor } from '../../accessors/row-major.js';
 import { ModprecError } from '../core/errors.js';
-import { gpuRuntime, gpuUnavailableReason } from '../backends/webgpu/index.js';
+import { gpuRuntime, gpuUnavailableReason } from '../backends/webgpu/api.js';
 import { fallbackNotice } from '../backends/webgpu/backend.js';
 import { rnsDeviceSet } from '../formats/rns/gpu/device-set.js';
 import { rnsToDevice, rnsZerosOnDevice, type RnsDeviceArray } from '../formats/rns/gpu/rns-device-array.js';
@@ -24,7 +24,7 @@ import { rnsGpuGemv } from '../../kernels/gemv/gemv-rns-webgpu.js';
 import { rnsEllToDevice, rnsGpuEllSpmv, type RnsDeviceEll } from '../../kernels/ell-spmv/ell-spmv-rns-webgpu.js';
 import { cpuNumber, ellValuesFor, valuesOf, writeValues } from '../backends/webgpu-bridge/rns-dispatch.js';
 import type { EllOperand } from '../../kernels/ell-spmv/ell-operand.js';
-import { cpuSpace } from './cpu-krylov-space.js';
+import type { cpuSpace } from './cpu-krylov-space.js';
 import type { Preconditioner } from './jacobi.js';
 import type { KrylovSpace } from './krylov-space.js';
 import type { ValidatedSolve } from './solve-start.js';
@@ -35,16 +35,17 @@ type Vector = RnsDeviceArray | Float64Array;
 
 /**
  * Uploads the operator (and the preconditioner) and builds the RNS space of a validated GPU solve; where no adapter
- * exists, the CPU space in the same arithmetic, with the notice (`strict`: `BACKEND_UNAVAILABLE`).
+ * exists, the CPU space in the same arithmetic (`onCpu`, handed in by the solvers so this lazy chunk imports no CPU
+ * kernel), with the notice (`strict`: `BACKEND_UNAVAILABLE`).
  */
-export async function rnsGpuSpace(v: ValidatedSolve, M?: Preconditioner): Promise<GpuSpace> {
+export async function rnsGpuSpace(v: ValidatedSolve, onCpu: typeof cpuSpace, M?: Preconditioner): Promise<GpuSpace> {
   const { n, storage, arithmetic: ar } = v.options;
   const runtime = await gpuRuntime();
   if (!runtime) {
     const reason = gpuUnavailableReason();
     if (v.strict) throw new ModprecError('BACKEND_UNAVAILABLE', `no WebGPU adapter (${reason}) and options.strict forbids running on the CPU backend`, 'options.strict');
     fallbackNotice(reason);
-    return { space: cpuSpace(v.A, v.options, M) as unknown as GpuSpace['space'], release: () => undefined };
+    return { space: onCpu(v.A, v.options, M) as unknown as GpuSpace['space'], release: () => undefined };
   }
   const set = rnsDeviceSet(ar.significandBits);
   const owned = new Set<RnsDeviceArray>();

@@ -7,6 +7,14 @@ import { Range, range } from '../core/range.js';
 import { rowMajor } from '../../accessors/row-major.js';
 import { scaledReducedRowMajor } from '../../accessors/scaled-reduced.js';
 import { waxpby } from '../../kernels/waxpby/waxpby.js';
+import { dot } from '../../kernels/dot/dot.js';
+import { gemv } from '../../kernels/gemv/gemv.js';
+import { trsv } from '../../kernels/trsv/trsv.js';
+import { ellSpmv } from '../../kernels/ell-spmv/ell-spmv.js';
+import { ellOperand } from '../../kernels/ell-spmv/ell-operand.js';
+import { asum } from '../../kernels/asum/asum.js';
+import { nrm2 } from '../../kernels/nrm2/nrm2.js';
+import { provideHostKernels } from '../backends/webgpu/host-kernels.js';
 import type { StorageFormat } from '../formats/common/format.js';
 import { f64 } from '../formats/common/registry.js';
 import { fail } from '../core/errors.js';
@@ -223,8 +231,10 @@ export function* finish<V>(s: KrylovSpace<V>, start: Start<V>, scratch: V, itera
 export function runSolve<R>(v: ValidatedSolve, algorithm: (s: KrylovSpace<any, any>) => Algorithm<R>, M?: Preconditioner): R | Promise<R> {
   if (v.backend === 'cpu') return runNow(algorithm(cpuSpace(v.A, v.options, M)));
   return (async () => {
+    // The GPU spaces get their CPU kernels from here, not by import (src/backends/webgpu/host-kernels.ts says why).
+    provideHostKernels({ dot, gemv, trsv, ellSpmv, ellOperand, waxpby, asum, nrm2 });
     const g = isRnsArithmetic(v.options.arithmetic)
-      ? await (await import('./rns-gpu-krylov-space.js')).rnsGpuSpace(v, M)
+      ? await (await import('./rns-gpu-krylov-space.js')).rnsGpuSpace(v, cpuSpace, M)
       : await (await import('./gpu-krylov-space.js')).gpuSpace(v, M);
     try {
       return await runAwaiting(algorithm(g.space));

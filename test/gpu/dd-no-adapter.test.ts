@@ -7,6 +7,8 @@ import { ddRange } from './dd-ranges.js';
 import { deviceView, toDevice } from '../../src/backends/webgpu/device-array.js';
 import { DdSplitArray } from '../../src/formats/dd/dd-storage.js';
 import { ddSplitLoWord } from '../../src/formats/dd/dd-split-gpu-words.js';
+// The GPU entry hands the host fallback its CPU kernels (src/backends/webgpu/host-kernels.ts).
+import '../../src/backends/webgpu/index.js';
 import { gpuDot } from '../../kernels/dot/dot-webgpu.js';
 import { gpuUpdate } from '../../kernels/waxpby/update-webgpu.js';
 import { dot, formats, vector } from '../../src/index.js';

@@ -4,6 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DeviceArray, toDevice } from '../../src/backends/webgpu/device-array.js';
+// The GPU entry hands the host fallback its CPU kernels (src/backends/webgpu/host-kernels.ts).
+import '../../src/backends/webgpu/index.js';
 import { gpuDot } from '../../kernels/dot/dot-webgpu.js';
 import { gpuEllSpmv, type DeviceEll } from '../../kernels/ell-spmv/ell-spmv-webgpu.js';
 import { GPU_FORMATS, type GpuFormatName } from '../../src/backends/webgpu/formats.js';

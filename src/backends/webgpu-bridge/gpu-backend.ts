@@ -184,8 +184,8 @@ export function prepareGpuCall(kernel: KernelName, operands: readonly (readonly 
  * one-line notice and runs `onCpu` — the CPU backend's kernel on the same ranges in `call.arithmetic`.
  * @returns the GPU run's report, or the CPU backend's
  */
-export async function onGpuOrCpu<R extends GpuRunInfo>(call: GpuCall, onGpu: (g: typeof import('../webgpu/index.js'), report: GpuRunInfo) => Promise<R>, onCpu: () => Omit<R, keyof GpuRunInfo>): Promise<R> {
-  const g = await import('../webgpu/index.js');
+export async function onGpuOrCpu<R extends GpuRunInfo>(call: GpuCall, onGpu: (g: typeof import('../webgpu/api.js'), report: GpuRunInfo) => Promise<R>, onCpu: () => Omit<R, keyof GpuRunInfo>): Promise<R> {
+  const g = await import('../webgpu/api.js');
   const runtime = await g.gpuRuntime();
   if (runtime) {
     const a = runtime.context.adapter;

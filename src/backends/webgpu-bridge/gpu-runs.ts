@@ -27,7 +27,7 @@ import { nearestIntegerOfQuotient } from '../../formats/convert/scaled-integer.j
 /** What a GPU run reports (the public name is gpu-dispatch.ts's GpuKernelReport). */
 type GpuKernelReport = GpuRunInfo;
 
-type Gpu = typeof import('../webgpu/index.js');
+type Gpu = typeof import('../webgpu/api.js');
 
 /** Built-in storage formats whose CPU bytes are the device words (dd: its interleaved pairs; dd-split: hi, then lo). */
 const SAME_BYTES = new Set(['f64', 'f32', 'f16', 'bf16', 'dd', 'dd-split']);

@@ -14,17 +14,10 @@ import '../../formats/gpu-parts.js';
 import { fail } from '../../core/errors.js';
 import type { ArithmeticFormat, StorageFormat } from '../../formats/common/format.js';
 import { ddStorage } from '../../formats/dd/dd-storage.js';
-import { dot } from '../../../kernels/dot/dot.js';
-import { gemv } from '../../../kernels/gemv/gemv.js';
-import { trsv } from '../../../kernels/trsv/trsv.js';
-import { ellSpmv } from '../../../kernels/ell-spmv/ell-spmv.js';
-import { ellOperand } from '../../../kernels/ell-spmv/ell-operand.js';
-import { waxpby } from '../../../kernels/waxpby/waxpby.js';
-import { asum } from '../../../kernels/asum/asum.js';
-import { nrm2 } from '../../../kernels/nrm2/nrm2.js';
 import type { GpuArithmetic } from './arithmetic.js';
 import type { DeviceArray } from './device-array.js';
 import { splicedHost } from './view-output.js';
+import { hostKernels } from './host-kernels.js';
 
 /**
  * The CPU arithmetic of a GPU arithmetic: the registered arithmetic format that carries the part (formats.f32 for
@@ -143,7 +136,7 @@ function store(a: DeviceArray, r: Range<1, any>): void {
  */
 export async function hostDot(x: DeviceArray, y: DeviceArray, arithmetic: GpuArithmetic): Promise<number> {
   const ar = cpuArithmetic(arithmetic);
-  return dot(await input(x, ar), await input(y, ar), { arithmetic: ar });
+  return hostKernels().dot(await input(x, ar), await input(y, ar), { arithmetic: ar });
 }
 
 /**
@@ -156,7 +149,7 @@ export async function hostDot(x: DeviceArray, y: DeviceArray, arithmetic: GpuAri
 export async function hostGemv(args: { A: { rows: number; cols: number; ld: number; data: DeviceArray }; x: DeviceArray; y: DeviceArray; alpha: number; beta: number; trans: 'N' | 'T' }, arithmetic: GpuArithmetic): Promise<void> {
   const ar = cpuArithmetic(arithmetic);
   const y = await output(args.y, ar);
-  gemv({ alpha: args.alpha, A: await input(args.A.data, ar, args.A), x: await input(args.x, ar), beta: args.beta, y, trans: args.trans }, { arithmetic: ar });
+  hostKernels().gemv({ alpha: args.alpha, A: await input(args.A.data, ar, args.A), x: await input(args.x, ar), beta: args.beta, y, trans: args.trans }, { arithmetic: ar });
   store(args.y, y);
 }
 
@@ -170,7 +163,7 @@ export async function hostGemv(args: { A: { rows: number; cols: number; ld: numb
 export async function hostTrsv(args: { A: { rows: number; cols: number; ld: number; data: DeviceArray }; x: DeviceArray; uplo: 'U' | 'L'; trans: 'N' | 'T'; diag: 'N' | 'U' }, arithmetic: GpuArithmetic): Promise<void> {
   const ar = cpuArithmetic(arithmetic);
   const x = await output(args.x, ar);
-  trsv({ A: await input(args.A.data, ar, args.A), x, uplo: args.uplo, trans: args.trans, diag: args.diag }, { arithmetic: ar });
+  hostKernels().trsv({ A: await input(args.A.data, ar, args.A), x, uplo: args.uplo, trans: args.trans, diag: args.diag }, { arithmetic: ar });
   store(args.x, x);
 }
 
@@ -187,8 +180,8 @@ export async function hostEllSpmv(args: { rows: number; cols: number; width: num
   // Values uploaded as a matrix view hold the rows (or stride) × width matrix at their own strides.
   const rows = args.valuesRows ?? args.stride;
   const values = await input(args.values, ar, { rows, cols: args.width, ld: args.valuesLd ?? args.stride });
-  const A = ellOperand({ rows: args.rows, cols: args.cols, width: args.width, stride: args.stride, colIndex: args.colIndex }, values);
-  ellSpmv({ alpha: args.alpha, A, x: await input(args.x, ar), beta: args.beta, y }, { arithmetic: ar });
+  const A = hostKernels().ellOperand({ rows: args.rows, cols: args.cols, width: args.width, stride: args.stride, colIndex: args.colIndex }, values);
+  hostKernels().ellSpmv({ alpha: args.alpha, A, x: await input(args.x, ar), beta: args.beta, y }, { arithmetic: ar });
   store(args.y, y);
 }
 
@@ -205,7 +198,7 @@ export async function hostUpdate(args: { alpha: number; x?: DeviceArray; beta: n
   // A vector whose coefficient is 0 is not read: any range of the right length stands in for it.
   const x = args.x ? await input(args.x, ar) : out;
   const y = args.y ? await input(args.y, ar) : out;
-  waxpby(args.alpha, x, args.beta, y, out, { arithmetic: ar });
+  hostKernels().waxpby(args.alpha, x, args.beta, y, out, { arithmetic: ar });
   store(args.out, out);
 }
 
@@ -219,7 +212,7 @@ export async function hostUpdate(args: { alpha: number; x?: DeviceArray; beta: n
  */
 export async function hostAsum(x: DeviceArray, arithmetic: GpuArithmetic): Promise<number> {
   const ar = cpuArithmetic(arithmetic);
-  return asum(await input(x, ar), { arithmetic: ar });
+  return hostKernels().asum(await input(x, ar), { arithmetic: ar });
 }
 
 /**
@@ -232,5 +225,5 @@ export async function hostAsum(x: DeviceArray, arithmetic: GpuArithmetic): Promi
  */
 export async function hostNrm2(x: DeviceArray, arithmetic: GpuArithmetic): Promise<number> {
   const ar = cpuArithmetic(arithmetic);
-  return nrm2(await input(x, ar), { arithmetic: ar });
+  return hostKernels().nrm2(await input(x, ar), { arithmetic: ar });
 }
