@@ -8,7 +8,7 @@
  */
 import { fail } from '../../../core/errors.js';
 import { WORD_BIAS, type RnsDeviceSet } from './device-set.js';
-import { addTerm, gridExponent, termInfo, termsLog2 } from './grid.js';
+import { accumulatorResidue, addTerm, bitBound, gridExponent, termInfo, termsLog2 } from './grid.js';
 import { accumulatorProgram, checkOperands, coefficient, deviceTable, runStages, scalarBuffer, type RnsCoefficient, type RoundedStage } from './rns-device-kernel.js';
 import type { GpuBuffer } from '../../../backends/webgpu/webgpu-types.js';
 import type { RnsDeviceArray } from './rns-device-array.js';
@@ -38,9 +38,10 @@ function updateSource(set: RnsDeviceSet, terms: 1 | 2): string {
     'let acc = mpI32(0);',
     addTerm(set, '0', 'S', '0', 'X', 'k'),
     terms === 2 ? addTerm(set, '1', 'S', '1', 'Y', 'k') : '',
-    `return mpFloat(mpMulModR(acc, mpBits(Tb[${set.offsets.w} + i]), m, rm) + ${B});`,
+    `return mpFloat(${accumulatorResidue(set)} + ${B});`,
     '}',
     `if (i === ${n}) { return mpFloat(G + ${B}); }`,
+    `if (i === ${n + 2}) { return mpFloat(${bitBound(set, termsLog2(terms))} + ${B}); }`,
     // An exact zero is −0 only when every term is a zero of negative sign (IEEE: (−0) + (−0) = −0, x − x = +0).
     terms === 2 ? `if (z0 !== 0 && z1 !== 0 && s0 !== 0 && s1 !== 0) { return mpFloat(1 + ${B}); }` : `if (s0 !== 0) { return mpFloat(1 + ${B}); }`,
     `return mpFloat(${B});`,
@@ -147,7 +148,7 @@ export async function updateStage(runtime: RnsDeviceArray['runtime'], set: RnsDe
       arrays: { S: { buffer: S }, X: { buffer: x.live('x') }, Y: { buffer: y.live('y') }, Tb: { buffer: table } },
       scalars: { count: L },
       output: { buffer: acc },
-      threads: (set.size + 2) * L,
+      threads: (set.size + 3) * L,
     }],
     count: L,
     out: w.live('w'),
