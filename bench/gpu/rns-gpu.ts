@@ -31,6 +31,7 @@ import { ELL_PADDING } from '../../src/sparse/ell-matrix.js';
 import { seededRandom } from '../../src/sparse/seeded-random.js';
 import { gpujsCopy, timeDeviceRuns } from './device-timing.js';
 import { setGpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
+import { profileRnsPasses } from '../../src/formats/rns/gpu/rns-device-kernel.js';
 
 const quick = process.argv.includes('--quick');
 const outDir = process.argv.find((a) => a.startsWith('--out='))?.slice(6) ?? process.env.OUT;
@@ -40,6 +41,8 @@ const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7).split('
 const want = (section: string): boolean => !only || only.includes(section);
 /** `--before`: also time the full-CRT rounding (the form before the bounded one) and compare its results. */
 const before = process.argv.includes('--before');
+/** `--profile`: also time every pass of each kernel on its own (one wait per pass: upper bounds, for proportions). */
+const profile = process.argv.includes('--profile');
 
 // ---- exact oracle (dyadic rationals in BigInt) ----
 interface Dy { v: bigint; e: number }
@@ -99,7 +102,22 @@ async function minTime(fn: () => Promise<unknown>, reps: number): Promise<number
   return (await timeDeviceRuns(rt, fn, { reps: Math.max(1, Math.ceil(reps / 3)), batches: 3, warmMs: quick ? 0 : 150, warmBurst: 1 })).ms;
 }
 
-interface Result { kernel: string; precision: number; size: string; moduli: number; gpuMs: number; goal: string; met: boolean | null; mpfrMs?: number; speedup?: number; gflops?: number; bytes: number; check: string; ok: boolean; fullCrtMs?: number; fullCrtSame?: boolean }
+interface Result { kernel: string; precision: number; size: string; moduli: number; gpuMs: number; goal: string; met: boolean | null; mpfrMs?: number; speedup?: number; gflops?: number; bytes: number; check: string; ok: boolean; fullCrtMs?: number; fullCrtSame?: boolean; passes?: Record<string, number> }
+
+/**
+ * With `--profile`: each pass of `call` timed on its own (the minimum over 3 calls, per label), else nothing.
+ */
+async function passProfile(call: () => Promise<unknown>): Promise<{ passes?: Record<string, number> }> {
+  if (!profile) return {};
+  const passes: Record<string, number> = {};
+  profileRnsPasses((label, ms) => { passes[label] = Math.min(passes[label] ?? Infinity, ms); });
+  try {
+    for (let k = 0; k < 3; k++) await call();
+  } finally {
+    profileRnsPasses();
+  }
+  return { passes };
+}
 
 /**
  * With `--before`: the call timed with the full-CRT rounding, after checking that it gives the bounded rounding's
@@ -162,7 +180,7 @@ async function run(): Promise<{ adapter: string; copyGBs: number | null; results
     }
     const gemvCall = (): Promise<void> => rnsGpuGemv({ A, m: gemvN, n: gemvN, x, y, alpha, beta: 0 });
     const ms = await minTime(gemvCall, quick ? 3 : 10);
-    const beside = await fullCrtBeside(gemvCall, () => y.toExact(), quick ? 3 : 10);
+    const beside = { ...await fullCrtBeside(gemvCall, () => y.toExact(), quick ? 3 : 10), ...await passProfile(gemvCall) };
     const bytes = (set.size + 6) * 4 * gemvN * gemvN;
     results.push({ kernel: 'GEMV N', precision: p, size: `${gemvN}×${gemvN}`, moduli: set.size, gpuMs: ms, goal: `≤ ${goals[p]} ms`, met: quick ? null : ms <= goals[p]!, bytes, check: `max error ${worst.toFixed(2)}·2^-p·Σ|terms| (bound 4)`, ok: worst <= 4 && beside.fullCrtSame !== false, ...beside });
     [A, x, y].forEach((a) => a.destroy());
@@ -186,7 +204,7 @@ async function run(): Promise<{ adapter: string; copyGBs: number | null; results
     });
     const waxpbyCall = (): Promise<void> => rnsGpuWaxpby(alpha, x, beta, y, w);
     const ms = await minTime(waxpbyCall, quick ? 3 : 20);
-    const beside = await fullCrtBeside(waxpbyCall, () => w.toExact(sample), quick ? 3 : 20);
+    const beside = { ...await fullCrtBeside(waxpbyCall, () => w.toExact(sample), quick ? 3 : 20), ...await passProfile(waxpbyCall) };
     const gflops = (3 * n) / ms / 1e6;
     results.push({ kernel: 'WAXPBY', precision: p, size: `n = ${n}`, moduli: set.size, gpuMs: ms, goal: '≥ 4 GFLOP/s', met: quick ? null : gflops >= 4, gflops, bytes: 3 * (set.size + 6) * 4 * n, check: '1024 sampled elements correctly rounded', ok: ok && beside.fullCrtSame !== false, ...beside });
     [x, y, w].forEach((a) => a.destroy());
@@ -207,7 +225,7 @@ async function run(): Promise<{ adapter: string; copyGBs: number | null; results
     s.destroy();
     const ms = await minTime(async () => (await rnsGpuDot(x, y)).destroy(), quick ? 3 : 10);
     let last: Awaited<ReturnType<typeof rnsGpuDot>> | undefined;
-    const beside = await fullCrtBeside(async () => { last?.destroy(); last = await rnsGpuDot(x, y); }, async () => { last ??= await rnsGpuDot(x, y); return last.toExact(); }, quick ? 3 : 10);
+    const beside = { ...await fullCrtBeside(async () => { last?.destroy(); last = await rnsGpuDot(x, y); }, async () => { last ??= await rnsGpuDot(x, y); return last.toExact(); }, quick ? 3 : 10), ...await passProfile(async () => (await rnsGpuDot(x, y)).destroy()) };
     last?.destroy();
     const slice = Math.min(n, 1 << 18);
     const mx = Array.from({ length: slice }, (_, k) => mpVar(p424, xv[k]!)), my = Array.from({ length: slice }, (_, k) => mpVar(p424, yv[k]!));
@@ -257,7 +275,7 @@ async function run(): Promise<{ adapter: string; copyGBs: number | null; results
     });
     const ellCall = (): Promise<void> => rnsGpuEllSpmv({ A, x, y });
     const ms = await minTime(ellCall, quick ? 3 : 10);
-    const beside = await fullCrtBeside(ellCall, () => y.toExact(sample), quick ? 3 : 10);
+    const beside = { ...await fullCrtBeside(ellCall, () => y.toExact(sample), quick ? 3 : 10), ...await passProfile(ellCall) };
     const sliceRows = Math.min(rows, 1 << 15), reach = Math.min(rows, sliceRows + g * g);
     const mx = Array.from({ length: reach }, (_, k) => mpVar(p424, xv[k]!));
     const acc = mpVar(p424, 0), t = mpVar(p424, 0), out = Array.from({ length: sliceRows }, () => mpVar(p424, 0));
@@ -284,6 +302,11 @@ async function run(): Promise<{ adapter: string; copyGBs: number | null; results
 function render(data: { adapter: string; date: string; host: string; copyGBs?: number | null; results: Result[]; partial?: string }): void {
   const fmt = (v: number | undefined): string => (v === undefined ? '—' : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(3));
   const beside = data.results.some((r) => r.fullCrtMs !== undefined);
+  const profiled = data.results.flatMap((r) => {
+    const entries = Object.entries(r.passes ?? {});
+    const total = entries.reduce((a, [, ms]) => a + ms, 0);
+    return entries.map(([label, ms]) => [r.kernel, r.precision, label, fmt(ms), `${((100 * ms) / total).toFixed(0)} %`]);
+  });
   const besideCells = (r: Result): string[] => !beside ? [] : r.fullCrtMs === undefined ? ['—', '—'] : [fmt(r.fullCrtMs), `${(r.fullCrtMs / r.gpuMs).toFixed(2)}×${r.fullCrtSame ? '' : ' (RESULTS DIFFER)'}`];
   const rows = data.results.map((r) => [r.kernel, r.precision, r.size, r.moduli, fmt(r.gpuMs), ...besideCells(r), r.goal, r.met === null ? '—' : r.met ? 'yes' : 'no', fmt(r.mpfrMs), r.speedup === undefined ? '—' : `${fmt(r.speedup)}×`, fmt(r.gflops), fmt(r.bytes / r.gpuMs / 1e6), data.copyGBs ? `${((100 * r.bytes) / r.gpuMs / 1e6 / data.copyGBs).toFixed(1)} %` : '—', r.ok ? `yes: ${r.check}` : `NO: ${r.check}`]);
   writePerformanceSection('rns-gpu', `### RNS multiple precision on the GPU (issue 17)
@@ -295,7 +318,12 @@ numbers resident, time of a whole call (submit, every pass, wait), median of 3 b
 (${data.copyGBs ? `${data.copyGBs.toFixed(0)} GB/s` : 'not measured'}). GPU ms: the rounding bounded by each value's size
 (docs/rns.md)${beside ? '; "full CRT ms": the same call with the rounding it replaced (a CRT over all moduli and limbs), timed in the same run, whose results were compared word for word (speed-up = full CRT ÷ bounded)' : ''}.
 
-${markdownTable(['kernel', 'bits', 'size', 'moduli', 'GPU ms', ...(beside ? ['full CRT ms', 'speed-up'] : []), 'goal', 'met', 'MPFR ms', 'GPU vs MPFR', 'GFLOP/s', 'GB/s', 'of copy', 'checked in the same run'], rows)}`);
+${markdownTable(['kernel', 'bits', 'size', 'moduli', 'GPU ms', ...(beside ? ['full CRT ms', 'speed-up'] : []), 'goal', 'met', 'MPFR ms', 'GPU vs MPFR', 'GFLOP/s', 'GB/s', 'of copy', 'checked in the same run'], rows)}${profiled.length === 0 ? '' : `
+
+Where the time goes (\`--profile\`): each pass submitted and waited for on its own, minimum of 3 calls — a wait per pass
+adds its latency, so these are upper bounds whose proportions show the bounding pass.
+
+${markdownTable(['kernel', 'bits', 'pass', 'ms', 'share of the passes'], profiled)}`}`);
 }
 
 if (record) {

@@ -17,7 +17,7 @@ import type { GpuRuntime } from '../../../backends/webgpu/runtime.js';
 import type { GpuBuffer } from '../../../backends/webgpu/webgpu-types.js';
 import { WORD_BIAS, type RnsDeviceSet } from './device-set.js';
 import { absFactor, accumulatorResidue, addTerm, bitBound, f64Factor, negFactor, oneFactor, gridExponent, rnsFactor, termInfo, termOf, termsLog2, type Factor } from './grid.js';
-import { accumulatorProgram, scratchBuffer } from './rns-device-kernel.js';
+import { accumulatorProgram, rnsProgramNames, scratchBuffer } from './rns-device-kernel.js';
 
 const B = WORD_BIAS;
 
@@ -276,6 +276,8 @@ export async function rowSumPrograms(runtime: GpuRuntime, set: RnsDeviceSet, var
     accumulatorProgram(runtime, { source: partialSource(set, variant), args: [['P', 'Array'], ['Q', 'Array'], ['Ci', 'Array'], ['Cd', 'Array'], ['Tb', 'Array'], ...shape], components: 1 }),
     accumulatorProgram(runtime, { source: combineSource(set, beta, variant.plusZero === true), args: [['Pa', 'Array'], ['Rr', 'Array'], ['Sc', 'Array'], ['Y', 'Array'], ['Tb', 'Array'], ...shape], components: 1 }),
   ]);
+  const names: [Program, string][] = [[ranges, 'row sum: chunk ranges'], [rowRanges, 'row sum: row ranges'], [codes, 'row sum: term codes'], [partials, 'row sum: partial residues'], [combine, 'row sum: combine']];
+  names.forEach(([program, name]) => rnsProgramNames.set(program, name));
   return { ranges, rowRanges, codes, partials, combine };
 }
 

@@ -9,7 +9,7 @@
 import { fail } from '../../../core/errors.js';
 import { WORD_BIAS, type RnsDeviceSet } from './device-set.js';
 import { accumulatorResidue, addTerm, bitBound, gridExponent, termInfo, termsLog2 } from './grid.js';
-import { accumulatorProgram, checkOperands, coefficient, deviceTable, runStages, scalarBuffer, type RnsCoefficient, type RoundedStage } from './rns-device-kernel.js';
+import { accumulatorProgram, checkOperands, rnsProgramNames, coefficient, deviceTable, runStages, scalarBuffer, type RnsCoefficient, type RoundedStage } from './rns-device-kernel.js';
 import type { GpuBuffer } from '../../../backends/webgpu/webgpu-types.js';
 import type { RnsDeviceArray } from './rns-device-array.js';
 
@@ -141,6 +141,7 @@ export async function updateStage(runtime: RnsDeviceArray['runtime'], set: RnsDe
     args: [['S', 'Array'], ['X', 'Array'], ['Y', 'Array'], ['Tb', 'Array'], ['count', 'Integer']],
     components: 1,
   });
+  rnsProgramNames.set(program, terms === 2 ? 'update: α·x + β·y' : 'update: α·x');
   const table = deviceTable(runtime, set);
   return {
     before: (acc) => [{
