@@ -75,10 +75,10 @@ describe('the bounded RNS rounding gives the full CRT\'s words in every kernel',
           return y!;
         });
         expect(a1).toEqual(b1);
-        // An upper triangle with a non-zero diagonal (pool values may be zero: 1 + |v| on the diagonal).
+        // An upper triangle with a non-zero diagonal (a zero pool value becomes 1 there; X stays ≤ 2^p).
         const T = Array.from({ length: rows * rows }, (_, s): RnsExactValue => {
           const i = s % rows, j = Math.floor(s / rows), v = pool[s % pool.length]!;
-          return i === j ? { sign: v.sign, X: v.X + 1n, exp: v.exp } : i < j ? v : { sign: 0, X: 0n, exp: 0 };
+          return i === j ? { sign: v.sign, X: v.X === 0n ? 1n : v.X, exp: v.exp } : i < j ? v : { sign: 0, X: 0n, exp: 0 };
         });
         const [a2, b2] = await bothRoundings([T, pool.slice(2, 2 + rows)], p, async ([A, x]) => { await rnsGpuTrsv({ A: A!, n: rows, x: x! }); return x!; });
         expect(a2).toEqual(b2);
