@@ -18,7 +18,7 @@ export { gpuUpdate, type GpuUpdateArgs } from '../../../kernels/waxpby/update-we
 export { gpuAsum, type GpuAsumResult } from '../../../kernels/asum/asum-webgpu.js';
 export { gpuNrm2, type GpuNrm2Result } from '../../../kernels/nrm2/nrm2-webgpu.js';
 export { setGpuKernelDebug } from './program.js';
-export { rnsDeviceSet, type RnsDeviceSet } from '../../formats/rns/gpu/device-set.js';
+export { rnsDeviceSet, type RnsDeviceSet, type RnsDeviceLevel } from '../../formats/rns/gpu/device-set.js';
 export { rnsToDevice, RnsDeviceArray, type RnsExactValue } from '../../formats/rns/gpu/rns-device-array.js';
 export { rnsArrayToDevice, rnsDeviceToArray } from '../../formats/rns/gpu/cpu-arrays.js';
 export type { RnsCoefficient } from '../../formats/rns/gpu/rns-device-kernel.js';

@@ -68,10 +68,32 @@ export interface RnsDeviceSet {
   readonly pow2: number;
   /** μ = ⌊2^(bitsM + 23)/M⌋ ∈ [2^23, 2^24): 1/M ∈ [μ, μ + 1]·2^-(bitsM + 23). */
   readonly mu: number;
+  /**
+   * The prefix sets of the bounded rounding (normalize-webgpu.ts): level λ holds the first n'_λ moduli, their
+   * product M'_λ, its bit length and 16-bit limb count, ascending in n'_λ; the last level is the whole set.
+   */
+  readonly levels: readonly RnsDeviceLevel[];
   /** The device table (words as a Uint32Array; float entries are binary32 bits). */
   readonly table: Uint32Array;
-  /** Word offsets of the parts of `table`. */
-  readonly offsets: { readonly moduli: number; readonly w: number; readonly inverse: number; readonly miLimbs: number; readonly mLimbs: number; readonly pow16: number; readonly pow2: number };
+  /**
+   * Word offsets of the parts of `table`. `levels`: 4 words per level (n', limbs L', capacity bitsM' − 3, offset of
+   * its data); a level's data at that offset: w'_i = |(M'/m_i)^-1|_{m_i} (n' words), the L' limbs of every M'/m_i
+   * (word i·L' + j after the w'), the L' limbs of M'.
+   */
+  readonly offsets: { readonly moduli: number; readonly w: number; readonly inverse: number; readonly miLimbs: number; readonly mLimbs: number; readonly pow16: number; readonly pow2: number; readonly levels: number };
+}
+
+/**
+ * A prefix of a device moduli set: the first `size` moduli, M' their product.
+ * @group GPU
+ */
+export interface RnsDeviceLevel {
+  /** n': number of moduli. */
+  readonly size: number;
+  /** Bit length of M'. */
+  readonly bitsM: number;
+  /** 16-bit limbs of M' (and of every M'/m_i): ⌈bitsM/16⌉. */
+  readonly limbs: number;
 }
 
 /** The largest odd primes below 2^16, descending (enough for p = 4096). */
@@ -102,6 +124,28 @@ function modInverse(a: number, m: number): number {
     [s0, s1] = [s1, s0 - q * s1];
   }
   return ((s0 % m) + m) % m;
+}
+
+/** Most prefix levels of a set: the bounded rounding picks the first that fits by a scan of this many entries. */
+const MAX_LEVELS = 16;
+
+/**
+ * The prefixes of `moduli` the bounded rounding uses: every s-th count of moduli, s = ⌈n/16⌉, then the whole set —
+ * at most 17 levels, so a value needs at most s − 1 more moduli than the fewest that hold it, and the tables stay
+ * below n³/(3s) words (≈ 0.55 M at p = 1696).
+ */
+function prefixLevels(moduli: readonly number[]): { size: number; M: bigint; bitsM: number; limbs: number }[] {
+  const n = moduli.length, step = Math.max(1, Math.ceil(n / MAX_LEVELS));
+  const out: { size: number; M: bigint; bitsM: number; limbs: number }[] = [];
+  let M = 1n;
+  for (let size = 1; size <= n; size++) {
+    M *= BigInt(moduli[size - 1]!);
+    if (size % step === 0 || size === n) {
+      const bitsM = bitLength(M);
+      out.push({ size, M, bitsM, limbs: Math.ceil(bitsM / 16) });
+    }
+  }
+  return out;
 }
 
 /**
@@ -140,8 +184,11 @@ export function rnsDeviceSet(precision: number): RnsDeviceSet {
   const w = new Uint32Array(chosen.map((m, i) => modInverse(Number(Mi[i]! % BigInt(m)), m)));
   const mu = Number((1n << BigInt(bitsM + 23)) / M);
   const pow2 = bitsM;
-  const offsets = { moduli: 0, w: n, inverse: 2 * n, miLimbs: 3 * n, mLimbs: 3 * n + n * limbs, pow16: 3 * n + n * limbs + limbs, pow2: 3 * n + n * limbs + limbs + n * pow16 };
-  const words = offsets.pow2 + n * pow2;
+  const levelSets = prefixLevels(chosen);
+  const levelsAt = 3 * n + n * limbs + limbs + n * pow16 + n * pow2;
+  const offsets = { moduli: 0, w: n, inverse: 2 * n, miLimbs: 3 * n, mLimbs: 3 * n + n * limbs, pow16: 3 * n + n * limbs + limbs, pow2: 3 * n + n * limbs + limbs + n * pow16, levels: levelsAt };
+  let words = levelsAt + 4 * levelSets.length;
+  const levelData = levelSets.map((l) => { const at = words; words += l.size + l.size * l.limbs + l.limbs; return at; });
   const buffer = new ArrayBuffer(words * 4);
   const table = new Uint32Array(buffer);
   const floats = new Float32Array(buffer);
@@ -161,8 +208,21 @@ export function rnsDeviceSet(precision: number): RnsDeviceSet {
   });
   let v = M;
   for (let j = 0; j < limbs; j++, v >>= 16n) table[offsets.mLimbs + j] = Number(v & mask);
+  levelSets.forEach((l, lambda) => {
+    const at = levelData[lambda]!;
+    table.set([l.size, l.limbs, l.bitsM - 3, at], levelsAt + 4 * lambda);
+    for (let i = 0; i < l.size; i++) {
+      const m = chosen[i]!;
+      let mi = l.M / BigInt(m);
+      table[at + i] = modInverse(Number(mi % BigInt(m)), m);
+      for (let j = 0; j < l.limbs; j++, mi >>= 16n) table[at + l.size + i * l.limbs + j] = Number(mi & mask);
+    }
+    let mv = l.M;
+    for (let j = 0; j < l.limbs; j++, mv >>= 16n) table[at + l.size + l.size * l.limbs + j] = Number(mv & mask);
+  });
+  const levels = Object.freeze(levelSets.map((l) => Object.freeze({ size: l.size, bitsM: l.bitsM, limbs: l.limbs })));
   const set: RnsDeviceSet = Object.freeze({
-    precision, size: n, moduli: new Uint32Array(chosen), w, M, Mi: Object.freeze(Mi), bitsM, limbs, pow16, pow2, mu, table, offsets: Object.freeze(offsets),
+    precision, size: n, moduli: new Uint32Array(chosen), w, M, Mi: Object.freeze(Mi), bitsM, limbs, pow16, pow2, mu, levels, table, offsets: Object.freeze(offsets),
   });
   cache.set(precision, set);
   return set;

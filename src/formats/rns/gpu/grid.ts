@@ -23,6 +23,7 @@
  *
  * @module
  */
+import { gpuKernelSwitches } from '../../../backends/webgpu/kernel-switches.js';
 import { WORD_BIAS, type RnsDeviceSet } from './device-set.js';
 
 /** ⌈log2 N⌉ for N ≥ 1 terms. */
@@ -155,4 +156,27 @@ export function gridExponent(set: RnsDeviceSet, nu: number | string): string {
   const H = set.bitsM - 1;
   return `let G = mpI32(0);
 if (any !== 0) { G = etop + ${nu} + ${2 - H}; if (fmin > G) { G = fmin; } }`;
+}
+
+/**
+ * Source of the residue a kernel stores in its accumulator for modulus i (`acc` = X̃ mod m, `m`, `rm` in scope):
+ * X̃'s residue itself for the bounded rounding, ξ = |acc·w_i|_m for the full CRT (the `rnsBounded` switch,
+ * normalize-webgpu.ts).
+ * @param set - the GPU moduli set
+ * @returns the expression
+ */
+export function accumulatorResidue(set: RnsDeviceSet): string {
+  return gpuKernelSwitches().rnsBounded ? 'acc' : `mpMulModR(acc, mpBits(Tb[${set.offsets.w} + i]), m, rm)`;
+}
+
+/**
+ * Source of the bit bound β of an accumulated sum (`any`, `etop`, `G` in scope): every term on the grid is below
+ * 2^(top_j − G) ≤ 2^(etop − G), and there are at most 2^ν of them, so |X̃| < 2^(etop − G + ν) — at most H − 2 =
+ * bitsM − 3 since G ≥ etop + ν + 2 − H. 0 when there is no term (X̃ = 0).
+ * @param set - the GPU moduli set
+ * @param nu - ⌈log2 N⌉: a number, or the name of an integer holding it
+ * @returns the expression
+ */
+export function bitBound(set: RnsDeviceSet, nu: number | string): string {
+  return `mpImin(mpImax(etop - G + ${nu}, 0) * any, ${set.bitsM - 3})`;
 }

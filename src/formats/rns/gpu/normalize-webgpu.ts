@@ -1,65 +1,113 @@
 /**
- * Rounding on the device: an accumulator — the residues ξ_i = |X̃·w_i|_{m_i} of a signed integer X̃ with
- * |X̃| ≤ M/4, a grid exponent G and the sign a zero takes — becomes the device numbers ±round(|X̃|/2^k)·2^(G+k),
- * rounded to nearest (ties to even) to p bits, with their sign, exponent and interval evaluation. Four programs (the CRT quotient, then three):
+ * Rounding on the device, bounded by the size of each value: an accumulator — the residues x̃_i = X̃ mod m_i of a
+ * signed integer X̃, a grid exponent G, the sign a zero takes, and a bit bound β with |X̃| < 2^β ≤ M/4 — becomes the
+ * device numbers ±round(|X̃|/2^k)·2^(G+k), rounded to nearest (ties to even) to p bits, with their sign, exponent
+ * and interval evaluation. The result is the one of the full CRT (normalize-full-crt-webgpu.ts, Θ(n²) per number
+ * whatever its size); only the work shrinks with β:
  *
- * 1. **Columns** (a thread per element computes K, then a thread per element and 16-bit limb j the column): by the
- *    CRT, X̃ = Σ_i ξ_i·M_i − K·M with K = round(Σ_i ξ_i/m_i). The thread returns column j of that sum, split into the sums of the low and high 16 bits of its
- *    products (each product < 2^32, each sum below n·2^16). K is exact: Σ ξ_i/m_i = K₀ + X̃/M mod 1 with X̃/M mod 1 ∈
- *    [0, ¼] ∪ [¾, 1) (because |X̃| ≤ M/4), and round(Σ) is K₀ for X̃ ≥ 0 and K₀ + 1 for X̃ < 0, which makes Σ ξ_i·M_i −
- *    K·M = X̃ in both cases, provided the computed sum is within ¼ of Σ ξ_i/m_i. It is computed in binary32:
- *    ξ_i < 2^16 is exact, fl(1/m_i) and the product each err by ≤ 2^-24 relative, so a term errs by < 2^-22.9; n
- *    additions of partial sums < n err by ≤ n·2^-24 each, in whatever order a compiler chooses (contraction only
- *    removes roundings). Total < n·2^-22.9 + n²·2^-24 ≤ 0.06 for n ≤ 1000 (p = 4096 needs 775 moduli).
- * 2. **Sign and size** (two threads per element): carries the columns through (arithmetic shifts, |partial| <
- *    2^27) to the two's complement limbs of X̃ — the carry out of the last limb is 0 or −1, the sign, since |X̃| <
- *    2^(16·limbs − 1) — then, with the columns negated for X̃ < 0, the limbs of |X̃|: its bit length b and top 24
- *    bits T (first thread). The second thread sweeps once more up to limb q = ⌊k/16⌋, k = max(0, b − p): the carry
- *    into limb q, and the rounding increment (round bit, sticky bits, last kept bit: to nearest, ties to even).
- * 3. **Words** (thread per output word): residue threads sweep only limbs q … ⌊(b − 1)/16⌋ of |X̃| (from the carry
- *    into limb q: about p/16 limbs instead of all), shifted right by k, and sum limb·|2^(16j)|_m (table) as two sums
- *    of 16-bit halves of the products (each below limbs·2^16: no reduction in the loop), reduced once, plus the
- *    increment. Scalar threads write
- *    the sign, exponent G + k and the evaluation (device-eval.ts).
+ * - **The fewest moduli that hold X̃.** For a prefix m_1 … m_{n'} of the set with product M' ≥ 2^(β+2) (a level
+ *   of device-set.ts: the first whose capacity bitsM' − 3 is ≥ β), |X̃| < 2^β ≤ 2^(bitsM'−3) ≤ M'/4, so the
+ *   prefix's CRT gives X̃ from x̃_1 … x̃_{n'} alone: X̃ = Σ_{i<n'} ξ'_i·M'_i − K'·M' with ξ'_i = |x̃_i·w'_i|_{m_i},
+ *   w'_i = |(M'/m_i)^-1|_{m_i} and K' = round(Σ ξ'_i/m_i), exact as in the full CRT (X̃/M' mod 1 ∈ [0, ¼] ∪ [¾, 1),
+ *   and the binary32 sum errs by < n'·2^-22.9 + n'²·2^-24 ≤ 0.06 < ¼ for n' ≤ 1000, in any evaluation order).
+ * - **The fewest limbs.** With L_e = ⌈(β + 1)/16⌉ limbs, |X̃| < 2^(16·L_e − 1): X̃ mod 2^(16·L_e), which needs only
+ *   columns 0 … L_e − 1 of the CRT sum (limbs of M'_i and M' below 16·L_e bits), is X̃'s two's complement, its top
+ *   bit X̃'s sign, and the same columns negated give |X̃| (0 < −X̃ < 2^(16·L_e)). L_e ≤ L' (the level's limbs) since
+ *   β + 1 ≤ bitsM' − 2.
+ * - **No limbs for an exact result.** When k = 0 (|X̃| has at most p bits) the residues of |X̃| are x̃_i or m_i − x̃_i:
+ *   the residue threads read no limbs.
+ *
+ * Per number: n' + n'·L_e modular products and multiply-adds, instead of n + n·limbs (limbs ≈ n: the moduli are
+ * 16-bit). A sum of products of doubles at 424 bits (β ≈ 70: n' = 6, L_e = 5) takes 30 instead of 7225; a GEMV row
+ * with a full-precision x (β ≈ p + 90) about (β/16)² ≈ (p/16)². Four programs:
+ *
+ * 1. **Quotient** (thread per element): the level, and K'.
+ * 2. **Columns** (thread per limb j and element, j-major so that a warp's threads share j and whole warps beyond
+ *    every L_e return at once): column j < L_e of Σ ξ'_i·M'_i − K'·M' as sums of the low and high 16 bits of its
+ *    products (each below n'·2^16); zeros beyond L_e (never read).
+ * 3. **Sign and size** (two threads per element): carries the columns through to the limbs of X̃ mod 2^(16·L_e) —
+ *    bit 16·L_e − 1 is the sign — and for X̃ < 0 once more negated; the bit length b and top 24 bits T of |X̃|
+ *    (first thread); the carry into limb q = ⌊k/16⌋, k = max(0, b − p), and the rounding increment (round bit,
+ *    sticky bits, last kept bit: to nearest, ties to even; second thread).
+ * 4. **Words** (thread per output word): for k = 0, ±x̃_i; else the limbs q … ⌊(b − 1)/16⌋ of |X̃| shifted right by
+ *    k, Σ limb·|2^(16j)|_m as two sums of 16-bit halves (below limbs·2^16: no reduction in the loop), reduced once,
+ *    plus the increment. Scalar threads write the sign, exponent G + k and the evaluation (device-eval.ts).
  *
  * @module
  */
 import type { GpuRuntime } from '../../../backends/webgpu/runtime.js';
 import { getProgram, type Pass, type Program } from '../../../backends/webgpu/program.js';
 import type { GpuBuffer } from '../../../backends/webgpu/webgpu-types.js';
+import { gpuKernelSwitches } from '../../../backends/webgpu/kernel-switches.js';
 import { WORD_BIAS, type RnsDeviceSet } from './device-set.js';
+import { fieldWordsSource } from './normalize-fields.js';
+import { fullCrtPasses, fullCrtPrograms, type FullCrtPrograms } from './normalize-full-crt-webgpu.js';
 
 const B = WORD_BIAS;
 
-/** Thread per element: K = round(Σ ξ_i·fl(1/m_i)) in binary32 (program 1's quotient, computed once per element). */
-function quotientSource(set: RnsDeviceSet): string {
-  const n = set.size, o = set.offsets;
-  return `function (Acc, Tb) {
-const e = this.thread.x;
-let s = 0.0;
-for (let i = mpI32(0); i < ${n}; i++) {
-  s = s + mpToFloat(mpBits(Acc[e * ${n} + i]) - ${B}) * Tb[${o.inverse} + i];
+/** Source declaring `bb` (β of element e) and `Le` = ⌈(β + 1)/16⌉ from the accumulator's bit-bound stream. */
+function boundOf(set: RnsDeviceSet): string {
+  return `const bb = mpBits(Acc[${set.size + 2} * count + e]) - ${B};
+const Le = (bb + 16) >> 4;`;
 }
-return mpFloat(mpToInt(Math.floor(s + 0.5)) + ${B});
+
+/** Source declaring the level `lam`'s size `np`, limbs `Ll` and data offset `at`. */
+function levelOf(set: RnsDeviceSet): string {
+  const lv = set.offsets.levels;
+  return `const np = mpBits(Tb[${lv} + 4 * lam]);
+const Ll = mpBits(Tb[${lv} + 4 * lam + 1]);
+const at = mpBits(Tb[${lv} + 4 * lam + 3]);`;
+}
+
+/** Source of ξ'_i = |x̃_i·w'_i|_{m_i} for modulus i of element e (level data at `at`). */
+function xiPrime(set: RnsDeviceSet): string {
+  const n = set.size, o = set.offsets;
+  return `const m = mpBits(Tb[${o.moduli} + i]);
+const rm = Tb[${o.inverse} + i];
+const xi = mpMulModR(mpBits(Acc[e * ${n} + i]) - ${B}, mpBits(Tb[at + i]), m, rm);`;
+}
+
+/** Thread per element: the level λ (the first whose capacity holds β) and K' = round(Σ_{i<n'} ξ'_i·fl(1/m_i)). */
+function quotientSource(set: RnsDeviceSet): string {
+  const lv = set.offsets.levels;
+  return `function (Acc, Tb, count) {
+const e = this.thread.x;
+${boundOf(set)}
+let lam = mpI32(${set.levels.length - 1});
+let found = mpI32(0);
+for (let l = mpI32(0); l < ${set.levels.length}; l++) {
+  if (found === 0 && mpBits(Tb[${lv} + 4 * l + 2]) >= bb) { lam = l; found = 1; }
+}
+${levelOf(set)}
+let s = 0.0;
+for (let i = mpI32(0); i < np; i++) {
+  ${xiPrime(set)}
+  s = s + mpToFloat(xi) * rm;
+}
+return [mpFloat(mpToInt(Math.floor(s + 0.5)) + ${B}), mpFloat(lam + ${B})];
 }`;
 }
 
+/** Thread per limb j and element e (t = j·count + e): column j of Σ ξ'_i·M'_i − K'·M' for j < L_e, else zeros. */
 function columnsSource(set: RnsDeviceSet): string {
-  const n = set.size, Lm = set.limbs, o = set.offsets;
-  return `function (Acc, Kq, Tb) {
+  return `function (Acc, Kq, Tb, count) {
 const t = this.thread.x;
-const e = mpIdiv(t, ${Lm});
-const j = t - e * ${Lm};
+const j = mpIdiv(t, count);
+const e = t - j * count;
+${boundOf(set)}
+if (j >= Le) { return [mpFloat(${B}), mpFloat(${B})]; }
+const lam = mpBits(Kq[2 * e + 1]) - ${B};
+${levelOf(set)}
 let lo = mpI32(0);
 let hi = mpI32(0);
-for (let i = mpI32(0); i < ${n}; i++) {
-  const xi = mpBits(Acc[e * ${n} + i]) - ${B};
-  const p = xi * mpBits(Tb[${o.miLimbs} + i * ${Lm} + j]);
+for (let i = mpI32(0); i < np; i++) {
+  ${xiPrime(set)}
+  const p = xi * mpBits(Tb[at + np + i * Ll + j]);
   lo = lo + (p & 65535);
   hi = hi + ((p >> 16) & 65535);
 }
-const K = mpBits(Kq[e]) - ${B};
-const q = K * mpBits(Tb[${o.mLimbs} + j]);
+const K = mpBits(Kq[2 * e]) - ${B};
+const q = K * mpBits(Tb[at + np + np * Ll + j]);
 lo = lo - (q & 65535);
 hi = hi - ((q >> 16) & 65535);
 return [mpFloat(lo + ${B}), mpFloat(hi + ${B})];
@@ -67,19 +115,15 @@ return [mpFloat(lo + ${B}), mpFloat(hi + ${B})];
 }
 
 /**
- * The limb sweep shared by programs 2 and 3: defines `limb` for j = from … to (limb `limbs` is carries only), from
- * the carry `carry0` into limb `from` and `ph0` = the high half of column from − 1.
+ * The limb sweep of programs 3 and 4: defines `limb` for j = from … to, from the carry `carry0` into limb `from` and
+ * `ph0` = the high half of column from − 1 (columns j-major: column j of element e at words 2·(j·count + e)).
  */
-function sweepOpen(Lm: number, from = 'mpI32(0)', to = String(Lm), carry0 = 'mpI32(0)', ph0 = 'mpI32(0)'): string {
+function sweepOpen(from: string, to: string, carry0 = 'mpI32(0)', ph0 = 'mpI32(0)'): string {
   return `let carry = ${carry0};
 let ph = ${ph0};
 for (let j = ${from}; j <= ${to}; j++) {
-  let lo = mpI32(0);
-  let hi = mpI32(0);
-  if (j < ${Lm}) {
-    lo = mpBits(C[2 * (e * ${Lm} + j)]) - ${B};
-    hi = mpBits(C[2 * (e * ${Lm} + j) + 1]) - ${B};
-  }
+  const lo = mpBits(C[2 * (j * count + e)]) - ${B};
+  const hi = mpBits(C[2 * (j * count + e) + 1]) - ${B};
   const cin = carry;
   const tt = sg * (lo + ph) + carry;
   const limb = tt & 65535;
@@ -88,14 +132,16 @@ for (let j = ${from}; j <= ${to}; j++) {
 }
 
 function sizeSource(set: RnsDeviceSet): string {
-  const Lm = set.limbs, p = set.precision;
-  return `function (C) {
+  const p = set.precision;
+  return `function (C, Acc, count) {
 const e = mpIdiv(this.thread.x, 2);
 const h = this.thread.x - 2 * e;
+${boundOf(set)}
 let neg = mpI32(0);
 let b = mpI32(0);
 let T = mpI32(0);
 for (let pass = mpI32(0); pass < 2; pass++) {
+if (pass === 0 || neg !== 0) {
 let sg = 1 - 2 * neg;
 let w1 = mpI32(0);
 let w2 = mpI32(0);
@@ -103,14 +149,15 @@ let top = mpI32(0);
 let t1 = mpI32(0);
 let t2 = mpI32(0);
 let J = mpI32(-1);
-${sweepOpen(Lm)}
+let last = mpI32(0);
+${sweepOpen('mpI32(0)', 'Le - 1')}
   if (limb !== 0) { J = j; top = limb; t1 = w1; t2 = w2; }
   w2 = w1;
   w1 = limb;
+  last = limb;
 }
-if (pass === 0) {
-  if (carry < 0) { neg = 1; }
-} else if (J >= 0) {
+if (pass === 0) { neg = (last >> 15) & 1; }
+if ((neg === 0 || pass === 1) && J >= 0) {
   let bl = mpI32(0);
   for (let r = mpI32(0); r < 16; r++) { if ((top >> r) !== 0) { bl = r + 1; } }
   b = 16 * J + bl;
@@ -119,6 +166,7 @@ if (pass === 0) {
   if (need >= 16) { acc = (acc << 16) | t1; need = need - 16; acc = (acc << need) | (t2 >> (16 - need)); }
   else { acc = (acc << need) | (t1 >> (16 - need)); }
   T = acc;
+}
 }
 }
 if (h === 0) { return [mpFloat(neg + 2 * b + ${B}), mpFloat(T + ${B})]; }
@@ -134,7 +182,7 @@ let rb = mpI32(0);
 let st = mpI32(0);
 let lsb = mpI32(0);
 let carryq = mpI32(0);
-${sweepOpen(Lm, 'mpI32(0)', 'q')}
+${sweepOpen('mpI32(0)', 'q')}
   if (j === q) { carryq = cin; lsb = (limb >> s) & 1; }
   if (k > 0) {
     if (j < qb) { st = st | limb; }
@@ -148,13 +196,7 @@ return [mpFloat(carryq + ${B}), mpFloat(inc + ${B})];
 }
 
 function wordsSource(set: RnsDeviceSet): string {
-  const n = set.size, Lm = set.limbs, o = set.offsets, p = set.precision;
-  const mulShift = (a: string, c: string, up: string, out: string): string => `
-const ah${out} = ${a} >> 12; const al${out} = ${a} & 4095; const ch${out} = ${c} >> 12; const cl${out} = ${c} & 4095;
-const lw${out} = al${out} * cl${out};
-const md${out} = ah${out} * cl${out} + al${out} * ch${out} + (lw${out} >> 12);
-let ${out} = ah${out} * ch${out} + (md${out} >> 12);
-if (${up} && ((md${out} & 4095) !== 0 || (lw${out} & 4095) !== 0)) { ${out} = ${out} + 1; }`;
+  const n = set.size, o = set.offsets, p = set.precision;
   return `function (Acc, C, W, Tb, count) {
 const t = this.thread.x;
 let e = mpI32(0);
@@ -169,29 +211,35 @@ let k = b - ${p};
 if (k < 0) { k = 0; }
 if (slot < ${n}) {
   const m = mpBits(Tb[${o.moduli} + slot]);
+  if (k === 0) {
+    // |X̃| itself: its residue is x̃ (X̃ ≥ 0) or m − x̃ (X̃ < 0), x̃ ∈ [0, m).
+    let x = mpBits(Acc[e * ${n} + slot]) - ${B};
+    if (neg !== 0 && x !== 0) { x = m - x; }
+    return mpFloat(x + ${B});
+  }
   const sg = 1 - 2 * neg;
   const q = k >> 4;
   const s = k & 15;
   const top = (b - 1) >> 4;
   let ph0 = mpI32(0);
-  if (q > 0) { ph0 = mpBits(C[2 * (e * ${Lm} + q - 1) + 1]) - ${B}; }
+  if (q > 0) { ph0 = mpBits(C[2 * ((q - 1) * count + e) + 1]) - ${B}; }
   const rm = Tb[${o.inverse} + slot];
   const r16 = mpBits(Tb[${o.pow16} + ${n} + slot]);
   let lo16 = mpI32(0);
   let hi16 = mpI32(0);
   let jj = mpI32(0);
   let prev = mpI32(0);
-  ${sweepOpen(Lm, 'q', 'top', `mpBits(W[4 * e + 2]) - ${B}`, 'ph0')}
+  ${sweepOpen('q', 'top', `mpBits(W[4 * e + 2]) - ${B}`, 'ph0')}
     if (j > q) {
       const sl = ((prev >> s) | (limb << (16 - s))) & 65535;
-      const pp = sl * mpBits(Tb[${o.pow16} + jj * ${set.size} + slot]);
+      const pp = sl * mpBits(Tb[${o.pow16} + jj * ${n} + slot]);
       lo16 = lo16 + (pp & 65535);
       hi16 = hi16 + ((pp >> 16) & 65535);
       jj = jj + 1;
     }
     prev = limb;
   }
-  const pl = (prev >> s) * mpBits(Tb[${o.pow16} + jj * ${set.size} + slot]);
+  const pl = (prev >> s) * mpBits(Tb[${o.pow16} + jj * ${n} + slot]);
   lo16 = lo16 + (pl & 65535);
   hi16 = hi16 + ((pl >> 16) & 65535);
   // hi16, lo16 < limbs·2^16 < 2^32: each reduced by mpMulModR(v, 1) (exact for any product below 2^32).
@@ -200,57 +248,56 @@ if (slot < ${n}) {
   if (mpBits(W[4 * e + 3]) - ${B} !== 0) { res = res + 1; if (res >= m) { res = res - m; } }
   return mpFloat(res + ${B});
 }
-const f = slot - ${n};
-if (f === 0) {
-  if (b === 0) { return Acc[${n} * count + count + e]; }
-  return mpFloat(neg + ${B});
-}
-if (f === 1) {
-  if (b === 0) { return mpFloat(${B}); }
-  return mpFloat(mpBits(Acc[${n} * count + e]) + k);
-}
-if (b === 0) { return mpFloat(${B}); }
-if (f === 3 || f === 5) { return mpFloat(b - k - 24 - ${set.bitsM} + 1 + ${B}); }
-if (f === 2) {
-  ${mulShift('T', String(set.mu), 'false', 'ql')}
-  return mpFloat(ql + ${B});
-}
-let tu = T;
-if (k > 0) { tu = T + 2; } else { if (b > 24) { tu = T + 1; } }
-${mulShift('tu', String(set.mu + 1), 'true', 'qu')}
-return mpFloat(qu + ${B});
-}`;
+${fieldWordsSource(set)}}`;
 }
 
-/** The four programs of one GPU moduli set. */
-export interface NormalizePrograms {
+/** The four bounded-rounding programs of one GPU moduli set. */
+export interface BoundedPrograms {
   readonly quotients: Program;
   readonly columns: Program;
   readonly size: Program;
   readonly words: Program;
 }
 
-const programs = new WeakMap<RnsDeviceSet, Promise<NormalizePrograms>>();
+/** The rounding programs of a set: bounded, or the full CRT (the `rnsBounded` switch off). */
+export type NormalizePrograms = { readonly kind: 'bounded'; readonly programs: BoundedPrograms } | { readonly kind: 'full'; readonly programs: FullCrtPrograms };
 
-/**
- * The rounding programs of `set` (compiled once per set).
- * @param runtime - the runtime
- * @param set - the GPU moduli set
- * @returns the programs
- */
-export function normalizePrograms(runtime: GpuRuntime, set: RnsDeviceSet): Promise<NormalizePrograms> {
+const programs = new WeakMap<RnsDeviceSet, Promise<BoundedPrograms>>();
+
+function boundedPrograms(runtime: GpuRuntime, set: RnsDeviceSet): Promise<BoundedPrograms> {
   let p = programs.get(set);
   if (!p) {
     const ctx = runtime.context;
     p = Promise.all([
-      getProgram(ctx, { source: quotientSource(set), args: [['Acc', 'Array'], ['Tb', 'Array']], components: 1 }),
-      getProgram(ctx, { source: columnsSource(set), args: [['Acc', 'Array'], ['Kq', 'Array'], ['Tb', 'Array']], components: 2 }),
-      getProgram(ctx, { source: sizeSource(set), args: [['C', 'Array']], components: 2 }),
+      getProgram(ctx, { source: quotientSource(set), args: [['Acc', 'Array'], ['Tb', 'Array'], ['count', 'Integer']], components: 2 }),
+      getProgram(ctx, { source: columnsSource(set), args: [['Acc', 'Array'], ['Kq', 'Array'], ['Tb', 'Array'], ['count', 'Integer']], components: 2 }),
+      getProgram(ctx, { source: sizeSource(set), args: [['C', 'Array'], ['Acc', 'Array'], ['count', 'Integer']], components: 2 }),
       getProgram(ctx, { source: wordsSource(set), args: [['Acc', 'Array'], ['C', 'Array'], ['W', 'Array'], ['Tb', 'Array'], ['count', 'Integer']], components: 1 }),
     ]).then(([quotients, columns, size, words]) => ({ quotients, columns, size, words }));
     programs.set(set, p);
   }
   return p;
+}
+
+/**
+ * Whether the accumulators of the kernels hold X̃'s residues x̃_i (the bounded rounding) or ξ_i = |x̃_i·w_i|_{m_i}
+ * (the full CRT): the `rnsBounded` switch (src/backends/webgpu/kernel-switches.ts).
+ * @returns true for x̃_i
+ */
+export function accumulatorHoldsResidues(): boolean {
+  return gpuKernelSwitches().rnsBounded;
+}
+
+/**
+ * The rounding programs of `set` as the `rnsBounded` switch selects them (compiled once per set).
+ * @param runtime - the runtime
+ * @param set - the GPU moduli set
+ * @returns the programs
+ */
+export async function normalizePrograms(runtime: GpuRuntime, set: RnsDeviceSet): Promise<NormalizePrograms> {
+  return accumulatorHoldsResidues()
+    ? { kind: 'bounded', programs: await boundedPrograms(runtime, set) }
+    : { kind: 'full', programs: await fullCrtPrograms(runtime, set) };
 }
 
 /** Scratch buffers of a normalization of `count` elements: columns (2·limbs words each) and sizes (4 words each). */
@@ -259,9 +306,14 @@ export interface NormalizeScratch {
   readonly sizes: GpuBuffer;
 }
 
+/** Words per element of an accumulator: n residues, then the streams G, the sign of a zero, and the bit bound β. */
+export function accumulatorWords(set: RnsDeviceSet): number {
+  return set.size + 3;
+}
+
 /**
- * The passes rounding the accumulator `acc` ((n + 2)·count words: ξ residues, G, zero sign) into the device
- * numbers at `out` ((n + 6)·count words).
+ * The passes rounding the accumulator `acc` ((n + 3)·count words: residues — x̃_i, or ξ_i for the full CRT —, then
+ * the streams G, the sign of a zero and β) into the device numbers at `out` ((n + 6)·count words).
  * @param programs - the set's programs
  * @param set - the GPU moduli set
  * @param acc - the accumulator
@@ -272,11 +324,14 @@ export interface NormalizeScratch {
  * @returns the four passes, in order
  */
 export function normalizePasses(programs: NormalizePrograms, set: RnsDeviceSet, acc: GpuBuffer, count: number, scratch: NormalizeScratch, table: GpuBuffer, out: GpuBuffer): Pass[] {
-  // The quotients K go into the sizes buffer, free until the size pass overwrites it (after the columns read K).
+  if (programs.kind === 'full') return fullCrtPasses(programs.programs, set, acc, count, scratch, table, out);
+  const p = programs.programs;
+  // The quotients and levels go into the sizes buffer, free until the size pass overwrites it (after the columns
+  // read them).
   return [
-    { program: programs.quotients, arrays: { Acc: { buffer: acc }, Tb: { buffer: table } }, scalars: {}, output: { buffer: scratch.sizes }, threads: count },
-    { program: programs.columns, arrays: { Acc: { buffer: acc }, Kq: { buffer: scratch.sizes }, Tb: { buffer: table } }, scalars: {}, output: { buffer: scratch.columns }, threads: count * set.limbs },
-    { program: programs.size, arrays: { C: { buffer: scratch.columns } }, scalars: {}, output: { buffer: scratch.sizes }, threads: 2 * count },
-    { program: programs.words, arrays: { Acc: { buffer: acc }, C: { buffer: scratch.columns }, W: { buffer: scratch.sizes }, Tb: { buffer: table } }, scalars: { count }, output: { buffer: out }, threads: (set.size + 6) * count },
+    { program: p.quotients, arrays: { Acc: { buffer: acc }, Tb: { buffer: table } }, scalars: { count }, output: { buffer: scratch.sizes }, threads: count },
+    { program: p.columns, arrays: { Acc: { buffer: acc }, Kq: { buffer: scratch.sizes }, Tb: { buffer: table } }, scalars: { count }, output: { buffer: scratch.columns }, threads: count * set.limbs },
+    { program: p.size, arrays: { C: { buffer: scratch.columns }, Acc: { buffer: acc } }, scalars: { count }, output: { buffer: scratch.sizes }, threads: 2 * count },
+    { program: p.words, arrays: { Acc: { buffer: acc }, C: { buffer: scratch.columns }, W: { buffer: scratch.sizes }, Tb: { buffer: table } }, scalars: { count }, output: { buffer: out }, threads: (set.size + 6) * count },
   ];
 }

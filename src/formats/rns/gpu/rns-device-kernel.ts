@@ -10,7 +10,7 @@ import { trackGpuWork } from '../../../backends/webgpu/backend.js';
 import { createWordBuffer, type GpuRuntime } from '../../../backends/webgpu/runtime.js';
 import type { GpuBuffer } from '../../../backends/webgpu/webgpu-types.js';
 import type { RnsDeviceSet } from './device-set.js';
-import { normalizePasses, normalizePrograms } from './normalize-webgpu.js';
+import { accumulatorWords, normalizePasses, normalizePrograms } from './normalize-webgpu.js';
 import { encodeValues, exactOfDouble, RnsDeviceArray, type RnsExactValue } from './rns-device-array.js';
 
 const tables = new WeakMap<GpuRuntime, Map<RnsDeviceSet, GpuBuffer>>();
@@ -93,6 +93,23 @@ export interface RoundedStage {
   readonly after?: readonly Pass[];
 }
 
+/** Names of accumulator programs for {@link profileRnsPasses} (set where the programs are made). */
+export const rnsProgramNames = new WeakMap<Program, string>();
+
+let passProfiler: ((label: string, ms: number) => void) | undefined;
+
+/**
+ * Benchmarks only: while a recorder is set, {@link runStages} submits the passes one by one, waits for each, and
+ * reports its host-measured time (a wait per pass adds its latency, so the times are upper bounds; their
+ * proportions show which pass bounds a kernel). Without an argument, back to one submit per call.
+ * @param record - called with a pass's label (stage, program) and milliseconds
+ */
+export function profileRnsPasses(record?: (label: string, ms: number) => void): void {
+  passProfiler = record;
+}
+
+const ROUNDING_PASSES = ['quotient', 'columns', 'size', 'words'];
+
 /**
  * Submits the stages in order (each: its accumulator passes, then the rounding into its output) in one command
  * buffer, and waits for it; `temporaries` are released then. Dispatches of one pass run in order, so a stage may
@@ -102,13 +119,27 @@ export async function runStages(runtime: GpuRuntime, set: RnsDeviceSet, stages: 
   const ctx = runtime.context;
   const progs = await normalizePrograms(runtime, set);
   const count = Math.max(...stages.map((s) => s.count));
-  const acc = scratchBuffer(runtime, 'acc', (set.size + 2) * count);
+  const acc = scratchBuffer(runtime, 'acc', accumulatorWords(set) * count);
   const columns = scratchBuffer(runtime, 'columns', 2 * set.limbs * count);
   const sizes = scratchBuffer(runtime, 'sizes', 4 * count);
   const table = deviceTable(runtime, set);
   const passes = stages.flatMap((s) => [...s.before(acc), ...normalizePasses(progs, set, acc, s.count, { columns, sizes }, table, s.out), ...(s.after ?? [])]);
-  submitPasses(ctx, passes.map((pass) => ({ pass })));
-  await trackGpuWork(ctx.device.queue.onSubmittedWorkDone());
+  const profiler = passProfiler;
+  if (profiler) {
+    const labels = stages.flatMap((s, k) => {
+      const before = s.before(acc).map((p, j) => `stage ${k} ${rnsProgramNames.get(p.program) ?? `accumulate ${j}`}`);
+      return [...before, ...ROUNDING_PASSES.slice(0, normalizePasses(progs, set, acc, s.count, { columns, sizes }, table, s.out).length).map((r) => `stage ${k} round: ${r}`), ...(s.after ?? []).map((_, j) => `stage ${k} after ${j}`)];
+    });
+    for (const [k, pass] of passes.entries()) {
+      const t0 = performance.now();
+      submitPasses(ctx, [{ pass }]);
+      await trackGpuWork(ctx.device.queue.onSubmittedWorkDone());
+      profiler(labels[k] ?? `pass ${k}`, performance.now() - t0);
+    }
+  } else {
+    submitPasses(ctx, passes.map((pass) => ({ pass })));
+    await trackGpuWork(ctx.device.queue.onSubmittedWorkDone());
+  }
   temporaries.forEach((b) => b.destroy());
 }
 

@@ -16,8 +16,8 @@ import type { Pass, Program } from '../../../backends/webgpu/program.js';
 import type { GpuRuntime } from '../../../backends/webgpu/runtime.js';
 import type { GpuBuffer } from '../../../backends/webgpu/webgpu-types.js';
 import { WORD_BIAS, type RnsDeviceSet } from './device-set.js';
-import { absFactor, addTerm, f64Factor, negFactor, oneFactor, gridExponent, rnsFactor, termInfo, termOf, termsLog2, type Factor } from './grid.js';
-import { accumulatorProgram, scratchBuffer } from './rns-device-kernel.js';
+import { absFactor, accumulatorResidue, addTerm, bitBound, f64Factor, negFactor, oneFactor, gridExponent, rnsFactor, termInfo, termOf, termsLog2, type Factor } from './grid.js';
+import { accumulatorProgram, rnsProgramNames, scratchBuffer } from './rns-device-kernel.js';
 
 const B = WORD_BIAS;
 
@@ -241,9 +241,10 @@ if (i < ${n}) {
     c = c + 1;
   }
   ${beta ? addTerm(set, 'b', 'Sc', '0', 'Y', '(y0 + r)') : ''}
-  return mpFloat(mpMulModR(acc, mpBits(Tb[${set.offsets.w} + i]), m, rm) + ${B});
+  return mpFloat(${accumulatorResidue(set)} + ${B});
 }
 if (i === ${n}) { return mpFloat(G + ${B}); }
+if (i === ${n + 2}) { return mpFloat(${bitBound(set, 'nu')} + ${B}); }
 ${plusZero ? '' : `if (any === 0 && nz !== 0) { return mpFloat(1 + ${B}); }`}
 return mpFloat(${B});
 }`;
@@ -275,6 +276,8 @@ export async function rowSumPrograms(runtime: GpuRuntime, set: RnsDeviceSet, var
     accumulatorProgram(runtime, { source: partialSource(set, variant), args: [['P', 'Array'], ['Q', 'Array'], ['Ci', 'Array'], ['Cd', 'Array'], ['Tb', 'Array'], ...shape], components: 1 }),
     accumulatorProgram(runtime, { source: combineSource(set, beta, variant.plusZero === true), args: [['Pa', 'Array'], ['Rr', 'Array'], ['Sc', 'Array'], ['Y', 'Array'], ['Tb', 'Array'], ...shape], components: 1 }),
   ]);
+  const names: [Program, string][] = [[ranges, 'row sum: chunk ranges'], [rowRanges, 'row sum: row ranges'], [codes, 'row sum: term codes'], [partials, 'row sum: partial residues'], [combine, 'row sum: combine']];
+  names.forEach(([program, name]) => rnsProgramNames.set(program, name));
   return { ranges, rowRanges, codes, partials, combine };
 }
 
@@ -322,6 +325,6 @@ export function rowSumPasses(runtime: GpuRuntime, set: RnsDeviceSet, programs: R
     { program: programs.rowRanges, arrays: { Ra: { buffer: ranges }, Sc: { buffer: Sc }, Y: { buffer: Y } }, scalars, output: { buffer: rows }, threads: shape.R },
     { program: programs.codes, arrays: { P: { buffer: P }, Q: { buffer: Q }, Ci: { buffer: Ci }, Rr: { buffer: rows } }, scalars, output: { buffer: codes }, threads: shape.R * shape.N },
     { program: programs.partials, arrays: { P: { buffer: P }, Q: { buffer: Q }, Ci: { buffer: Ci }, Cd: { buffer: codes }, Tb: { buffer: table } }, scalars, output: { buffer: partials }, threads: shape.R * S * n },
-    { program: programs.combine, arrays: { Pa: { buffer: partials }, Rr: { buffer: rows }, Sc: { buffer: Sc }, Y: { buffer: Y }, Tb: { buffer: table } }, scalars, output: { buffer: acc }, threads: shape.R * (n + 2) },
+    { program: programs.combine, arrays: { Pa: { buffer: partials }, Rr: { buffer: rows }, Sc: { buffer: Sc }, Y: { buffer: Y }, Tb: { buffer: table } }, scalars, output: { buffer: acc }, threads: shape.R * (n + 3) },
   ];
 }
