@@ -185,13 +185,10 @@ function linkSource(arithmetic: GpuArithmetic, A: DeviceEll, x: DeviceArray, car
 }
 
 /** The chain's last pass: y ← α·(the row's sum, as the last link left it) + β·y, for a tile's rows. */
-function endSource(arithmetic: GpuArithmetic, y: DeviceArray, readsY: boolean, packed: boolean): { source: string; args: (readonly [string, ArgType])[] } {
-  // A packed y's pass reads its old values from y's buffer, an in-place view's from its output binding (another
-  // program option, same source otherwise): the packed form reads P from a base `Pb` (0) so that the two sources differ —
-  // gpu.js hands back the kernel it built for an identical source, whatever the output options.
-  const args = [['P', 'Array'] as const, ...(packed ? [['Pb', 'Integer'] as const] : []), ...finishArgs(arithmetic, y, readsY, true)];
+function endSource(arithmetic: GpuArithmetic, y: DeviceArray, readsY: boolean): { source: string; args: (readonly [string, ArgType])[] } {
+  const args = [['P', 'Array'] as const, ...finishArgs(arithmetic, y, readsY, true)];
   const body = finishBody(arithmetic, y, readsY, (e) => {
-    const read = arithmetic.words.emitRead('P', packed ? `Pb + r${e}` : `r${e}`, `p${e}`, arithmetic);
+    const read = arithmetic.words.emitRead('P', `r${e}`, `p${e}`, arithmetic);
     return [read.code, arithmetic.assign(`acc${e}`, read.register)];
   }, true);
   return { source: kernelSource(args, body), args };
@@ -239,7 +236,7 @@ export async function chainedEllSpmv(runtime: GpuRuntime, args: GpuEllSpmvArgs, 
   // Every tile's rows of y go through a strided store (any first row): a packed y as a unit-stride view of itself.
   const yOut = inPlace ? y : viewOf(y, { length: y.length, offset: 0, stride: 1, alwaysView: true });
   const halves = inPlace && writesHalves(y);
-  const end = memo(`ellEnd|${arithmetic.name}|${readKey(yOut)}|${readsY}|${inPlace}${halves ? '-halves' : ''}`, () => endSource(arithmetic, yOut, readsY, !inPlace));
+  const end = memo(`ellEnd|${arithmetic.name}|${readKey(yOut)}|${readsY}|${inPlace}${halves ? '-halves' : ''}`, () => endSource(arithmetic, yOut, readsY));
   const endProgram = await getProgram(context, { source: end.source, args: end.args, components: outputComponents(y.format), ...finishProgramOptions(yOut, readsY, true), readsOutput: inPlace && readsY ? ['Yold'] : [] });
   // x in y's span is read from a snapshot while y is written in place (gpuEllSpmv keeps A's values out of it).
   const fromX = inPlace ? aliasSnapshot(runtime, y, x) : undefined;
@@ -264,7 +261,7 @@ export async function chainedEllSpmv(runtime: GpuRuntime, args: GpuEllSpmvArgs, 
     }
     const { r0, rows } = chain[0]!;
     const arrays: Record<string, BoundArray> = { P: { buffer: plan.scratch[written]!, size: tile * c * 4 } };
-    const scalars: Record<string, number> = { rows, Pb: 0, ...scalarBindings(arithmetic, alpha, beta) };
+    const scalars: Record<string, number> = { rows, ...scalarBindings(arithmetic, alpha, beta) };
     // A packed y is written through the same strided store into the fresh buffer (its twin in layout); its old values are
     // read from its own buffer.
     const o = outputWindow(yOut, { start: r0, count: rows }, halves);

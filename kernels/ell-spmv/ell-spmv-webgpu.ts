@@ -269,7 +269,8 @@ async function spmvOnDevice(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: nu
  * @returns the run report (y is updated in place on the device)
  * @throws {@link modprec!ModprecError} `DIMENSION_MISMATCH` for inconsistent sizes; `INVALID_STORAGE` for
  *   non-resident or mixed operands or x = y; `INVALID_FORMAT` when y's format cannot be written on the GPU;
- *   `INVALID_VALUE` for non-finite α, β
+ *   `INVALID_VALUE` for non-finite α, β; `BACKEND_LIMIT` naming `maxStorageBufferBindingSize` for what cannot be split
+ *   over storage bindings (docs/gpu.md, Limits: A, x and y are split, with the unsplit run's bits)
  * @example
  * ```ts
  * import { laplacianEll } from 'modprec';

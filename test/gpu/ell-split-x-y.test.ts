@@ -140,7 +140,7 @@ describe('ELL SpMV with x, y and A over one storage binding', () => {
       { rows: 900, cols: 2500, width: 4, extraStride: 3, values: 'f32', x: { storage: 'f64', inc: -3, pad: 2 }, y: { storage: 'f16', inc: 2, pad: 1 }, arithmetic: 'ff', alpha: -0.5, beta: 0, seed: 1 },
       { rows: 1400, cols: 1100, width: 3, extraStride: 0, values: 'bf16', x: { storage: 'f32', inc: 1, pad: 0 }, y: { storage: 'f32', inc: 1, pad: 0 }, arithmetic: 'f32', alpha: 3, beta: -1.5, seed: 2 },
       // After the packed f32 y above, an in-place f32 view with β ≠ 0: the two last passes differ only in where they
-      // read y's old values (an identical source once made gpu.js hand back the packed one's kernel: all zeros).
+      // read y's old values (getProgram once handed back the packed one's program for the same source and arguments: all zeros).
       { rows: 500, cols: 1000, width: 1, extraStride: 0, values: 'f64', x: { storage: 'f64', inc: 1, pad: 0 }, y: { storage: 'f32', inc: -3, pad: 0 }, arithmetic: 'f32', alpha: 1, beta: 1, seed: 4 },
       { rows: 1200, cols: 30, width: 2, extraStride: 1, values: 'f64', x: { storage: 'bf16', inc: 2, pad: 3 }, y: { storage: 'f16', inc: 1, pad: 1 }, arithmetic: 'ff', alpha: 1, beta: 1, seed: 3 },
     ];
