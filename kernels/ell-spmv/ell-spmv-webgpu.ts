@@ -11,12 +11,13 @@ import { checkNumber, outputComponents } from '../../src/backends/webgpu/kernel-
 import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
 import { hostEllSpmv } from '../../src/backends/webgpu/host-fallback.js';
 import { gpuUpdate } from '../waxpby/update-webgpu.js';
-import { bindExtent, bindingLimit, checkBinding, checkBufferSize, checkExtentBinding, checkScaleBinding, columnRegion, columnsPerRegion, DeviceArray, moveScaleBase, runtimeOrFallback, viewOf, windowOf, wordsPerElement, type ToDeviceOptions } from '../../src/backends/webgpu/device-array.js';
-import { finishArgs, finishBody, finishProgramOptions, finishThreads, partialsFinishSource, scalarBindings } from '../../src/backends/webgpu/finish-pass.js';
+import { bindExtent, bindingLimit, checkBufferSize, checkScaleBinding, columnRegion, DeviceArray, moveScaleBase, runtimeOrFallback, type ToDeviceOptions } from '../../src/backends/webgpu/device-array.js';
+import { chainedEllSpmv, ellFitsOneBinding, ellOutputFits, ellWindowsX, valuesMatrix } from './ell-spmv-chain-webgpu.js';
+import { finishArgs, finishBody, finishProgramOptions, finishThreads, scalarBindings } from '../../src/backends/webgpu/finish-pass.js';
 import { gpuFormat } from '../../src/backends/webgpu/formats.js';
 import { elementIndex, allowFallback, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
-import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
-import { aliasSnapshot, bindOldFromOutput, checkOutputBinding, outputWindow, serialisedViewWrite, throughPackedOutput, writesHalves, writesInPlace } from '../../src/backends/webgpu/view-output.js';
+import { getProgram, submitPasses, type BoundArray } from '../../src/backends/webgpu/program.js';
+import { aliasSnapshot, bindOldFromOutput, checkOwnedOutput, outputWindow, serialisedViewWrite, throughPackedOutput, writesHalves, writesInPlace } from '../../src/backends/webgpu/view-output.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import type { DeviceMatrix } from '../gemv/gemv-webgpu.js';
 import type { GpuBuffer } from '../../src/backends/webgpu/webgpu-types.js';
@@ -205,157 +206,6 @@ function spmvSource(arithmetic: GpuArithmetic, A: DeviceEll, x: DeviceArray, y: 
 }
 
 /**
- * Partial sums of one window of ELL columns (entries k0 … k0+K−1 of every row), thread per row; `off` is the
- * window's first entry relative to the 256-byte-aligned start of its binding.
- */
-function partialSource(arithmetic: GpuArithmetic, A: DeviceEll, x: DeviceArray, strided = false): { source: string; args: ReturnType<typeof arrayArgs> } {
-  // Values as a matrix (deviceEllView): slot k of row r at VBase + r·VRow + k·Vld of the window's binding.
-  const matrix = A.valuesLd !== undefined;
-  const args = [[
-    'V', 'Array'] as const, ...A.values.format.readArgs('V'), ...(matrix ? (['VBase', 'VRow', 'Vld'] as const).map((n) => [n, 'Integer'] as const) : []),
-  ['I', 'Array'] as const, ...arrayArgs('X', x), ['K', 'Integer'] as const, ['stride', 'Integer'] as const, ['off', 'Integer'] as const, ['rows', 'Integer'] as const,
-  ...(strided ? [['OutOff', 'Integer'] as const, ['OutInc', 'Integer'] as const] : [])];
-  const rv = A.values.format.emitRead('V', matrix ? 'VBase + r * VRow + k * Vld' : 'at', 'v', arithmetic);
-  const rx = x.format.emitRead('X', elementIndex('X', x, 'col'), 'xv', arithmetic);
-  const body = [
-    // A row tile's store goes to unit OutOff + t (applyStridedOutput); gpu.js keeps only arguments the source names.
-    ...(strided ? ['const outUnit = OutOff + this.thread.x * OutInc;'] : []),
-    'const r = this.thread.x;',
-    arithmetic.declareZero('acc'),
-    'if (r < rows) {',
-    'for (let k = mpI32(0); k < K; k++) {',
-    'const at = off + r + k * stride;',
-    'const col = mpBits(I[at]);',
-    'if (col >= 0) {',
-    rv.code,
-    rx.code,
-    arithmetic.mulAdd('acc', rv.register, rx.register),
-    '}',
-    '}',
-    '}',
-    `return ${arithmetic.returnValue('acc')};`,
-  ];
-  return { source: kernelSource(args, body), args };
-}
-
-/**
- * Windows of the SpMV: ELL columns [k0, k0 + count) whose values and indices each fit one binding (with alignment slack),
- * all rows; or, for values given as a matrix one of whose ELL columns spans more than a binding (row-major values: a
- * column of them spans rows × the row stride), tiles of one ELL column × `rowCount` rows from `r0` (a multiple of 64).
- */
-function columnWindows(runtime: GpuRuntime, A: DeviceEll): { k0: number; count: number; r0: number; rowCount: number }[] {
-  const limit = bindingLimit(runtime);
-  const wpe = Math.max(1, wordsPerElement(A.values));
-  // A window starts up to `step` entries before its first (windowedSpmv: 256-byte boundaries of values and indices).
-  const step = Math.max(128, Math.ceil(64 / wordsPerElement(A.values)));
-  if (A.valuesLd !== undefined && columnsPerRegion(valuesMatrix(A), limit) < 1) {
-    // Values whose every ELL column spans more than a binding (row-major: rows × the row stride): groups of whole ELL
-    // columns of the indices (column-major), each in tiles of rows whose region of the values fits one binding.
-    const groupWidth = Math.floor((limit - step * 4) / (4 * A.stride));
-    const rowStride = Math.max(1, Math.abs(A.values.isView ? A.values.stride : 1));
-    const elements = Math.floor(limit / (4 * wordsPerElement(A.values))) - step - 1;
-    const tiles = [];
-    for (let k0 = 0; k0 < A.width; k0 += Math.max(1, groupWidth)) {
-      const count = Math.min(Math.max(1, groupWidth), A.width - k0);
-      const rowsPer = Math.floor((elements - (count - 1) * Math.abs(A.valuesLd)) / rowStride) + 1;
-      if (groupWidth < 1 || rowsPer < 1) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A.values needs one row of its values matrix (row stride ${rowStride}) and one ELL column of ${A.stride} indices per storage binding, over this adapter's maxStorageBufferBindingSize of ${limit} bytes`, 'maxStorageBufferBindingSize');
-      for (let r0 = 0; r0 < A.rows; r0 += rowsPer) tiles.push({ k0, count, r0, rowCount: Math.min(rowsPer, A.rows - r0) });
-    }
-    return tiles;
-  }
-  // Values as a matrix: the columns of it one binding holds (columnRegion); indices: ELL columns of `stride` words.
-  const per = A.valuesLd !== undefined
-    ? Math.min(columnsPerRegion(valuesMatrix(A), limit), Math.floor((limit - step * 4) / (4 * A.stride)))
-    : Math.floor((limit - step * 4 * wpe) / (4 * wpe * A.stride));
-  if (per < 1) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A.values needs one ELL column of ${A.stride} entries per storage binding, over this adapter's maxStorageBufferBindingSize of ${limit} bytes`, 'maxStorageBufferBindingSize');
-  const windows = [];
-  for (let k0 = 0; k0 < A.width; k0 += per) windows.push({ k0, count: Math.min(per, A.width - k0), r0: 0, rowCount: A.rows });
-  return windows;
-}
-
-/** The values of an ELL matrix given as a matrix view, as a matrix (element (r, k): slot k of row r). */
-function valuesMatrix(A: DeviceEll): { data: DeviceArray; rows: number; ld: number } {
-  return { data: A.values, rows: A.valuesRows ?? A.rows, ld: A.valuesLd! };
-}
-
-/**
- * The windowed SpMV: one partial pass per window of ELL columns (values and indices bound from a
- * 256-byte-aligned start), then a pass summing the partials of each row in window order, applying α and β.
- */
-async function windowedSpmv(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: number, beta: number, arithmetic: GpuArithmetic): Promise<void> {
-  const { A, x, y } = args;
-  const context = runtime.context;
-  if (A.values.format.scaled) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A.values is stored in ${A.values.format.name}, whose scales are bound whole, and A exceeds maxStorageBufferBindingSize (${bindingLimit(runtime)} bytes); store it in a float format to split it`, 'maxStorageBufferBindingSize');
-  const readsY = beta !== 0;
-  const c = arithmetic.components;
-  const windows = columnWindows(runtime, A);
-  // Partial groups: one per window of ELL columns (its row tiles write their own rows of the group).
-  const groups = windows.filter((w) => w.r0 === 0).length;
-  const rowsPad = Math.ceil(A.rows / 64) * 64;
-  checkBinding(runtime, groups * rowsPad * c, 'the partial sums of an ELL SpMV split over storage bindings');
-  const inPlace = !y.coversSpan;
-  const key = `ellw|${objectId(A)}|${objectId(x)}|${objectId(y)}|${arithmetic.name}|${readsY}|${inPlace}`;
-  const plan = getPlan(runtime, key, 1 + windows.length, () => [createWordBuffer(context, groups * rowsPad * c), createWordBuffer(context, inPlace ? 1 : y.words)]);
-  const partial = memo(`ellP|${arithmetic.name}|${valuesKey(A)}|${readKey(x)}`, () => partialSource(arithmetic, A, x));
-  const p1 = await getProgram(context, { source: partial.source, args: partial.args, components: c });
-  // Row tiles write rows r0 … of their group through a strided store (a binding may not start at row r0).
-  const tiled = windows.some((w) => w.rowCount !== A.rows);
-  const tilePartial = tiled ? memo(`ellPt|${arithmetic.name}|${valuesKey(A)}|${readKey(x)}`, () => partialSource(arithmetic, A, x, true)) : undefined;
-  const p1t = tilePartial ? await getProgram(context, { source: tilePartial.source, args: tilePartial.args, components: c, stridedOutput: true }) : undefined;
-  const finish = partialsFinishSource(arithmetic, y, readsY, inPlace);
-  const p2 = await getProgram(context, { source: finish.source, args: finish.args, components: outputComponents(y.format), ...finishProgramOptions(y, readsY, inPlace) });
-  const entries = A.stride * A.width;
-  let group = -1;
-  const passes: { pass: Pass; cache: PassCache }[] = windows.map((w, k) => {
-    if (w.r0 === 0) group++;
-    const first = w.k0 * A.stride + w.r0;
-    // Windows start on 256-byte boundaries of the values (8-bit values: 256 elements) and of the indices.
-    const step = Math.max(128, Math.ceil(64 / wordsPerElement(A.values)));
-    const start = Math.floor(first / step) * step;
-    const count = w.rowCount === A.rows ? Math.min(entries, (w.k0 + w.count) * A.stride) - start : (w.k0 + w.count - 1) * A.stride + w.r0 + w.rowCount - start;
-    const arrays: Record<string, BoundArray> = { V: windowOf(A.values, { start, count }), I: { buffer: A.colIndex!, offset: start * 4, size: count * 4 } };
-    const scalars: Record<string, number> = { K: w.count, stride: A.stride, off: first - start, rows: w.rowCount };
-    let valuesStart = start;
-    if (A.valuesLd !== undefined) {
-      // Columns [k0, k0 + count) of the values matrix (rows [r0, r0 + rowCount) of it for a tile): the part of its span
-      // they cover.
-      const [offset, rowStride] = A.values.isView ? [A.values.offset, A.values.stride] : [0, 1];
-      const rowsFrom = offset + w.r0 * rowStride;
-      const tile = { data: viewOf(A.values, { length: w.rowCount * A.width, offset: rowsFrom, stride: rowStride, alwaysView: true }), rows: w.rowCount, ld: A.valuesLd };
-      const region = columnRegion(w.rowCount === A.rows ? valuesMatrix(A) : tile, w.k0, w.k0 + w.count);
-      arrays.V = region.bound;
-      valuesStart = region.start;
-      Object.assign(scalars, { VBase: rowsFrom + w.k0 * A.valuesLd - region.start, VRow: rowStride, Vld: A.valuesLd });
-    }
-    if (A.values.rangeScale) {
-      // A scaled range's scales (bound whole), their base moved to the window's first element.
-      arrays.VRs = { buffer: A.values.rangeScale.buffer };
-      for (const [suffix, v] of Object.entries(A.values.rangeScale.scalars)) scalars[`V${suffix}`] = v;
-      moveScaleBase('V', A.values, valuesStart, scalars);
-    }
-    bindExtent('X', x, arrays, scalars);
-    const output = { buffer: plan.scratch[0]!, offset: group * rowsPad * c * 4, size: rowsPad * c * 4 };
-    if (w.rowCount !== A.rows) {
-      // Rows [r0, r0 + rowCount) of the group's partials: thread t stores at unit r0 + t of the group's binding.
-      Object.assign(scalars, { OutOff: w.r0, OutInc: 1 });
-      return { pass: { program: p1t!, arrays, scalars, output, threads: w.rowCount }, cache: plan.passes[1 + k]! };
-    }
-    return { pass: { program: p1, arrays, scalars, output, threads: rowsPad }, cache: plan.passes[1 + k]! };
-  });
-  const arrays2: Record<string, BoundArray> = { P: { buffer: plan.scratch[0]! } };
-  const scalars2: Record<string, number> = { S: groups, sr: 1, sc: rowsPad, rows: A.rows, ...scalarBindings(arithmetic, alpha, beta) };
-  const out = plan.scratch[1]!;
-  const output = finishOutput(runtime, y, readsY, inPlace, out, arrays2, scalars2);
-  passes.push({ pass: { program: p2, arrays: arrays2, scalars: scalars2, output, threads: finishThreads(y, A.rows, inPlace) }, cache: plan.passes[0]! });
-  submitPasses(context, passes);
-  if (!inPlace) {
-    plan.scratch[1] = y.buffer!;
-    y.buffer = out;
-  }
-  y.version++;
-}
-
-/**
  * The output binding of the pass writing y, and its old values' binding when β ≠ 0: a packed y goes to `fresh` (which
  * then replaces it); a view is written in place (view-output.ts: outputWindow, its old values from a snapshot).
  */
@@ -376,13 +226,13 @@ async function spmvOnDevice(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: nu
   const context = runtime.context;
   if (A.rows === 0) return;
   const limit = bindingLimit(runtime);
-  // Values as a matrix view need only the part of their span the matrix covers in one binding (columnRegion).
-  const valueBytes = A.valuesLd !== undefined && A.width > 0 ? columnRegion(valuesMatrix(A), 0, A.width).bound.size : A.values.words * 4;
-  if (valueBytes > limit || A.stride * A.width * 4 > limit) {
-    return windowedSpmv(runtime, args, alpha, beta, arithmetic);
-  }
   const readsY = beta !== 0;
   const inPlace = !y.coversSpan;
+  // Values (the part of a matrix view's span the matrix covers), indices, x's extent or y over one binding: chains of
+  // passes over tiles of rows, with the same bits (ell-spmv-chain-webgpu.ts).
+  if (!ellFitsOneBinding(A, limit) || ellWindowsX(x, limit) || !ellOutputFits(y, inPlace, limit)) {
+    return chainedEllSpmv(runtime, args, alpha, beta, arithmetic);
+  }
   const key = `ell|${objectId(A)}|${objectId(x)}|${objectId(y)}|${arithmetic.name}|${readsY}|${inPlace}`;
   const plan = getPlan(runtime, key, 1, () => [createWordBuffer(context, inPlace ? 1 : y.words)]);
   const spec = memo(`ell|${arithmetic.name}|${valuesKey(A)}|${readKey(x)}|${readKey(y)}|${readsY}|${inPlace}${inPlace && writesHalves(y) ? '-halves' : ''}`, () => spmvSource(arithmetic, A, x, y, readsY, inPlace));
@@ -420,7 +270,8 @@ async function spmvOnDevice(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: nu
  * @returns the run report (y is updated in place on the device)
  * @throws {@link modprec!ModprecError} `DIMENSION_MISMATCH` for inconsistent sizes; `INVALID_STORAGE` for
  *   non-resident or mixed operands or x = y; `INVALID_FORMAT` when y's format cannot be written on the GPU;
- *   `INVALID_VALUE` for non-finite α, β
+ *   `INVALID_VALUE` for non-finite α, β; `BACKEND_LIMIT` naming `maxStorageBufferBindingSize` for what cannot be split
+ *   over storage bindings (docs/gpu.md, Limits: A, x and y are split, with the unsplit run's bits)
  * @example
  * ```ts
  * import { laplacianEll } from 'modprec';
@@ -449,11 +300,10 @@ async function gpuEllSpmvOf(args: GpuEllSpmvArgs, options: GpuKernelOptions): Pr
   if (y.length !== A.rows) fail('DIMENSION_MISMATCH', 'y', `must have length ${A.rows} (rows of A)`, y.length);
   if (!y.format.writable) fail('INVALID_FORMAT', 'y', 'must be stored in a format kernels write on the GPU (f32, f16, bf16, f64, ff)', y.format.name);
   if (x === y) fail('INVALID_STORAGE', 'y', 'must not be the same array as x');
-  // A's values and indices may exceed one storage binding (then read in windows of ELL columns); x, read
-  // by gather, and y may not.
-  checkExtentBinding('x', x);
+  // A's values and indices, x and y may each exceed one storage binding (ell-spmv-chain-webgpu.ts: tiles of rows,
+  // windows of x); a range-scaled A's scales are bound whole.
   checkScaleBinding('A.values', A.values);
-  checkOutputBinding('y', y);
+  checkOwnedOutput('y', y);
   const alpha = checkNumber('alpha', args.alpha ?? 1);
   const beta = checkNumber('beta', args.beta ?? 0);
   const arithmetic = chooseArithmetic(options, [A.values, x, y]);

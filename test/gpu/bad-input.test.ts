@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { ModprecError } from '../../src/core/errors.js';
 import { gpuConvert } from '../../src/backends/webgpu/convert.js';
-import { setBindingLimitForTests, toDevice } from '../../src/backends/webgpu/device-array.js';
+import { deviceView, setBindingLimitForTests, toDevice } from '../../src/backends/webgpu/device-array.js';
 import { gpuDot } from '../../kernels/dot/dot-webgpu.js';
 import { gpuEllSpmv, toDeviceEll } from '../../kernels/ell-spmv/ell-spmv-webgpu.js';
 import { deviceMatrix, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
@@ -72,11 +72,14 @@ describe('GPU bad input', () => {
     setBindingLimitForTests(64 * 1024);
     try {
       const n = 20_000; // 80 kB in f32: over the lowered 64 KiB binding
-      // ELL SpMV gathers x; y is written whole (GEMV T's x runs in tiles over the limit: gemv-t-tiles.test.ts).
+      // GEMV N writes y whole (GEMV T's x runs in tiles over the limit: gemv-t-tiles.test.ts).
       const tall = deviceMatrix(await toDevice(new Float32Array(n)), n, 1);
       await rejects(gpuGemv({ A: tall, x: await toDevice([1]), y: await toDevice(new Float32Array(n)) }), 'BACKEND_LIMIT', 'maxStorageBufferBindingSize');
-      const ell = await toDeviceEll({ rows: 1, cols: n, width: 1, stride: 1, colIndex: new Int32Array([0]), values: [1] });
-      await rejects(gpuEllSpmv({ A: ell, x: await toDevice(new Float32Array(n)), y: await toDevice([0]) }), 'BACKEND_LIMIT', 'maxStorageBufferBindingSize');
+      // ELL SpMV splits x and y (ell-split-x-y.test.ts), but not a y view two of whose rows lie a binding apart.
+      const ell = await toDeviceEll({ rows: 2, cols: 1, width: 1, stride: 2, colIndex: new Int32Array([0, 0]), values: [1, 1] });
+      const far = deviceView(await toDevice(new Float32Array(n + 1)), 0, 2, n);
+      await rejects(gpuEllSpmv({ A: ell, x: await toDevice([1]), y: far }), 'BACKEND_LIMIT', 'maxStorageBufferBindingSize');
+      expect([...(await far.toHost())]).toEqual([0, 0]);
       // Integer formats keep their scales in one binding, so they are never split.
       await rejects(toDevice(new Float32Array(4 * n), { format: 'i8' }), 'BACKEND_LIMIT', 'maxStorageBufferBindingSize');
       const wide = deviceMatrix(await toDevice(new Float32Array(2 * n)), 2, n);

@@ -422,16 +422,19 @@ const programs = new Map<string, Promise<Program>>();
 const bySpec = new WeakMap<object, Promise<Program>>();
 
 export function getProgram(context: GpuContext, spec: ProgramSpec): Promise<Program> {
-  const known = bySpec.get(spec.args);
-  if (known && (known as Promise<Program> & { source?: string }).source === spec.source) return known;
-  const key = `${spec.components}|${spec.workgroup ? JSON.stringify(spec.workgroup) : ''}|${spec.stridedOutput ? 'strided' : ''}${spec.halfOutput ? '|half' : ''}|${spec.readsOutput?.join(',') ?? ''}|${spec.args.map(([n, t]) => `${n}:${t}`).join(',')}|${spec.source}`;
+  const known = bySpec.get(spec.args) as (Promise<Program> & { source?: string; options?: string }) | undefined;
+  // The same arguments and source with other output options (a strided store, old values read from the output) are
+  // another program.
+  const options = `${spec.components}|${spec.workgroup ? JSON.stringify(spec.workgroup) : ''}|${spec.stridedOutput ? 'strided' : ''}${spec.halfOutput ? '|half' : ''}|${spec.readsOutput?.join(',') ?? ''}`;
+  if (known && known.source === spec.source && known.options === options) return known;
+  const key = `${options}|${spec.args.map(([n, t]) => `${n}:${t}`).join(',')}|${spec.source}`;
   let p = programs.get(key);
   if (!p) {
     p = Program.compile(context, spec);
     programs.set(key, p);
     p.catch(() => programs.delete(key));
   }
-  (p as Promise<Program> & { source?: string }).source = spec.source;
+  Object.assign(p, { source: spec.source, options });
   bySpec.set(spec.args, p);
   return p;
 }
