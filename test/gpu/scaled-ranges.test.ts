@@ -414,6 +414,42 @@ describe('scaled ranges over one storage binding (a lowered limit)', () => {
     }), { numRuns: 10 });
   });
 
+  it('integer outputs over one binding are stored on the device in windows of their span (values and scales windowed too): the CPU bits', async () => {
+    await requireRuntime();
+    await fc.assert(fc.asyncProperty(fc.constantFrom('i8' as const, 'i16' as const), fc.constantFrom(0, 1), fc.constantFrom(1, 2, -3), fc.boolean(), fc.integer({ min: 1, max: 2500 }), fc.integer(), async (storage, ai, stride, perElement, n, seed) => {
+      const arithmetic = ARITHMETICS[ai]!;
+      const r = rng(seed);
+      const top = storage === 'i8' ? 127 : 32767;
+      const scale = Float64Array.from({ length: perElement ? n : 1 }, () => Math.fround((r() < 0.2 ? -1 : 1) * (0.5 + r()) * 2 ** (Math.floor(r() * 40) - 20)));
+      // Ties (k + ½)·s, nudged or not, values beyond the range, ±∞ and NaN (as the one-binding test above).
+      const values = Float64Array.from({ length: n }, (_, i) => {
+        const s = scale[perElement ? i : 0]!;
+        const pick = r();
+        if (pick < 0.02) return [NaN, Infinity, -Infinity][i % 3]!;
+        if (pick < 0.06) return (i % 2 ? 1 : -1) * (top + 0.5 + r() * 4) * Math.abs(s);
+        const k = Math.floor(r() * 2 * top) - top;
+        return (k + 0.5) * s + [0, 0, 2 ** -30, -(2 ** -30), 2 ** -45, -(2 ** -45)][Math.floor(r() * 6)]! * Math.abs(s);
+      });
+      const a = Math.abs(stride);
+      const run = async (backend: 'cpu' | 'gpu') => {
+        const size = 3 + (n - 1) * a + 3;
+        const data = storage === 'i8' ? new Int8Array(size).fill(99) : new Int16Array(size).fill(999);
+        const out = range(scaledReducedRowMajor<1>({ size: [n], storage: storageOf(storage), arithmetic, scaleMask: [perElement], scale, stride, offset: stride < 0 ? 3 + (n - 1) * a : 3, data }));
+        const x = vector(values, { storage: formats.f64, arithmetic });
+        if (backend === 'cpu') waxpby(1, x, 0, x, out, { arithmetic });
+        // 4 KiB: with 2500 elements at stride −3 the span takes 7.5 k (i8) to 15 k (i16) bytes, the ff values 40 k, the
+        // scales 20 k; 64 words of the span, their values and scales fit it whatever was drawn (i8 at stride 1 in ff:
+        // 256 elements, 4 KiB of values less the 512 bytes of slack kept).
+        else await underLimit(4096, () => waxpby(1, x, 0, x, out, { backend: 'gpu', arithmetic, strict: true }));
+        return bits(data);
+      };
+      const stores = deviceScaledStoreCount();
+      const cpu = await run('cpu'), gpu = await run('gpu');
+      expect(deviceScaledStoreCount()).toBe(stores + 1);
+      expect(gpu).toEqual(cpu);
+    }), { numRuns: 20 });
+  });
+
   it('GEMV N/T (either layout, sub-ranges, every mask) reads scaled matrices in windows: the unsplit runs\' bits', async () => {
     await requireRuntime();
     await fc.assert(fc.asyncProperty(fc.constantFrom(...STORAGES), fc.boolean(), fc.constantFrom([true, false], [false, true], [true, true], [false, false]), fc.boolean(), fc.constantFrom(0, 1), fc.constantFrom('N' as const, 'T' as const), fc.integer(), async (storage, rowMajorLayout, mask, sub, ai, trans, seed) => {

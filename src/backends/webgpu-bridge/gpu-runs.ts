@@ -128,7 +128,7 @@ async function writeBack(g: Gpu, r: Range<1, any>, d: DeviceArray, call: GpuCall
 async function writeScaled(r: Range<1, any>, d: DeviceArray, call: GpuCall): Promise<void> {
   // Integer storage whose scales are binary32 values: the same rounding, on the device (src/backends/webgpu/scaled-store.ts).
   const store = await import('../webgpu/scaled-store.js');
-  if (d.onDevice && d.format.wordsPerElement <= 2 && store.storesOnDevice(r as never) && store.fitsOneBinding(r as never, d)) return store.deviceScaledStore(r as never, d);
+  if (d.onDevice && d.format.wordsPerElement <= 2 && store.storesOnDevice(r as never) && store.fitsStoreWindows(r as never, d)) return store.deviceScaledStore(r as never, d);
   const words = (await d.encoded()).words;
   const f = new Float32Array(words.buffer, words.byteOffset, words.length);
   const c = d.format.wordsPerElement;

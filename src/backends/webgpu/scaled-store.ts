@@ -8,7 +8,9 @@
  * on the host, by the same rule, with the same bits).
  *
  * One pass, a thread per word of the range's storage span: a lane of the word that is an element of the view gets its
- * integer, every other lane keeps its bits (elements of the span outside a strided view, neighbours sharing a word).
+ * integer, every other lane keeps its bits (elements of the span outside a strided view, neighbours sharing a word). A
+ * span over one storage binding goes in windows of its words, each binding the values and scales of the view elements
+ * in it (storeWindows).
  *
  * @module
  */
@@ -25,17 +27,19 @@ const BITS: Readonly<Record<string, 8 | 16>> = { i8: 8, i16: 16 };
 /** Thread per span word: the word with each view lane replaced by its rounded integer. */
 function storeSource(bits: 8 | 16, components: number): { source: string; args: (readonly [string, ArgType])[] } {
   const args: (readonly [string, ArgType])[] = [['D', 'Array'], ['S', 'Array'], ['Rs', 'Array'],
-    ...(['So', 'Sb', 'Sm', 'Sn', 'Qm', 'Qn', 'first', 'step', 'len', 'reverse', 'top'] as const).map((n) => [n, 'Integer'] as const), ['qmax', 'Float']];
+    ...(['So', 'Sb', 'Sm', 'Sn', 'Qm', 'Qn', 'first', 'step', 'len', 'reverse', 'top', 'w0', 'dBase', 'qBase'] as const).map((n) => [n, 'Integer'] as const), ['qmax', 'Float']];
   const lanes = 32 / bits;
   const mask = 2 ** bits - 1;
-  const body = ['const w = this.thread.x;', 'const ow = mpBits(S[w]);', 'let word = mpI32(0);'];
+  // A window of the span from word w0 (S and the output bound from it), the values bound from element dBase, the scales
+  // from scale qBase.
+  const body = ['const w = this.thread.x + w0;', 'const ow = mpBits(S[this.thread.x]);', 'let word = mpI32(0);'];
   for (let l = 0; l < lanes; l++) {
     body.push(`const e${l} = w * ${lanes} + ${l};`, ...viewIndex(`e${l}`, `i${l}`), `let b${l} = (ow >>> ${l * bits}) & ${mask};`);
     // The element's scale, found from its span index as the reads find it (range-scale.ts).
-    const [hi, lo] = components === 2 ? [`D[2 * i${l}]`, `D[2 * i${l} + 1]`] : [`D[i${l}]`, '0.0'];
+    const [hi, lo] = components === 2 ? [`D[2 * (i${l} - dBase)]`, `D[2 * (i${l} - dBase) + 1]`] : [`D[i${l} - dBase]`, '0.0'];
     body.push(`if (i${l} >= 0) {`,
       `const d${l} = e${l} - Sb; const a${l} = mpIdiv(d${l}, Sm); const q${l} = So + a${l} * Qm + mpIdiv(d${l} - a${l} * Sm, Sn) * Qn;`,
-      `const s${l} = mpF64(mpBits(Rs[2 * q${l} + 1]), mpBits(Rs[2 * q${l}]));`,
+      `const s${l} = mpF64(mpBits(Rs[2 * (q${l} - qBase) + 1]), mpBits(Rs[2 * (q${l} - qBase)]));`,
       // A negative scale: v/s = (−v)/|s| (negation is exact, and rounding to nearest even is symmetric).
       `let sc${l} = s${l}[0]; let vh${l} = ${hi}; let vl${l} = ${lo};`,
       `if (sc${l} < 0.0) { sc${l} = -sc${l}; vh${l} = -vh${l}; vl${l} = -vl${l}; }`,
@@ -62,20 +66,67 @@ export function storesOnDevice(r: ScaledRangeLike): boolean {
   return true;
 }
 
+/** A window of the store pass: span words [w0, w0 + words), the values from element dBase, the scales from scale qBase. */
+interface StoreWindow {
+  readonly w0: number;
+  readonly words: number;
+  readonly d: { readonly offset: number; readonly size: number; readonly base: number };
+  readonly q: { readonly offset: number; readonly size: number; readonly base: number };
+}
+
 /**
- * Whether the store pass binds `r`'s span, its scales and the values `d` each within one storage binding (it binds them whole; a
- * larger output takes the host's store, which rounds the same).
+ * The store pass's windows over `r`'s span: runs of span words (a multiple of 64, so that each binding starts on a
+ * 256-byte boundary) whose words, the values of the view elements in them (`c` words each) and their scales each fit a
+ * binding of `limit` bytes; the values and scales are bound from the 256-byte boundary at or below the first one the
+ * window needs. Undefined when not even 64 words' share fits.
+ */
+function storeWindows(spanWords: number, lanes: number, walk: { first: number; step: number; reverse: number }, n: number, c: number, scale: (i: number) => number, limit: number): StoreWindow[] | undefined {
+  const size = windowWords(lanes, walk.step, c, limit);
+  if (size < 64) return undefined;
+  const out: StoreWindow[] = [];
+  for (let w0 = 0; w0 < spanWords; w0 += size) {
+    const count = Math.min(size, spanWords - w0);
+    // The view elements whose span elements lie in the window: walk positions j ∈ [j0, j1].
+    const j0 = Math.max(0, Math.ceil((w0 * lanes - walk.first) / walk.step));
+    const j1 = Math.min(n - 1, Math.floor(((w0 + count) * lanes - 1 - walk.first) / walk.step));
+    if (j1 < j0) {
+      out.push({ w0, words: count, d: { offset: 0, size: 4 * c, base: 0 }, q: { offset: 0, size: 8, base: 0 } });
+      continue;
+    }
+    const [i0, i1] = walk.reverse ? [n - 1 - j1, n - 1 - j0] : [j0, j1];
+    const dBase = Math.floor(i0 / (64 / c)) * (64 / c);
+    // A 1-D range's scale index is monotone in its element (range-scale.ts: one stride, one scale step).
+    const [qa, qb] = [scale(walk.first + j0 * walk.step), scale(walk.first + j1 * walk.step)];
+    const qBase = Math.floor(Math.min(qa, qb) / 32) * 32;
+    out.push({ w0, words: count, d: { offset: dBase * c * 4, size: (i1 - dBase + 1) * c * 4, base: dBase }, q: { offset: qBase * 8, size: (Math.max(qa, qb) - qBase + 1) * 8, base: qBase } });
+  }
+  return out;
+}
+
+/** Span words per window of the store pass (a multiple of 64; below 64 when none fits): see {@link storeWindows}. */
+function windowWords(lanes: number, step: number, c: number, limit: number): number {
+  // View elements per span word ≤ lanes / step (+ 1 at a window's edge); each needs c words of values and 8 bytes of scale.
+  const words = Math.floor((limit - 512) / Math.max(4, (lanes / step) * Math.max(4 * c, 8)) / 64) * 64;
+  return Math.min(Math.floor(limit / 4 / 64) * 64, words);
+}
+
+/**
+ * Whether the store pass can bind `r`'s span, the values `d` and the scales in windows that each fit one storage binding
+ * (64 span words at the least: always, unless the binding limit is lowered far below WebGPU's minimum).
  * @param r - a scaled 1-D range
  * @param d - the values on the device
- * @returns true when both fit
+ * @returns true when {@link deviceScaledStore} takes it
  */
-export function fitsOneBinding(r: ScaledRangeLike, d: DeviceArray): boolean {
-  const limit = bindingLimit(d.runtime!);
+export function fitsStoreWindows(r: ScaledRangeLike, d: DeviceArray): boolean {
   const bits = BITS[r.accessor.storage.name]!;
-  const n = r.accessor.size[0]!;
-  const [lo, hi] = n === 0 ? [0, -1] : r.accessor.extent();
-  const spanWords = Math.ceil((hi - (lo - (lo % (32 / bits))) + 1) * bits / 32);
-  return spanWords * 4 <= limit && d.words * 4 <= limit && r.accessor.scale!.data.length * 8 <= limit;
+  return windowWords(32 / bits, Math.max(1, Math.abs(r.accessor.strides[0]!)), d.format.wordsPerElement, bindingLimit(d.runtime!)) >= 64;
+}
+
+/** The scale index of span element e (range-scale.ts's layout, as the store pass computes it). */
+function scaleIndex(layout: Record<string, number>, e: number): number {
+  const d = e - layout.Sb!;
+  const a = Math.floor(d / layout.Sm!);
+  return layout.So! + a * layout.Qm! + Math.floor((d - a * layout.Sm!) / layout.Sn!) * layout.Qn!;
 }
 
 let stores = 0;
@@ -116,12 +167,20 @@ export async function deviceScaledStore(r: ScaledRangeLike, d: DeviceArray): Pro
     const layout = { Sb: 0, Sm: 1, Sn: 1, Qm: 0, Qn: 0, ...rs.scalars };
     const walk = ascendingWalk({ offset, stride: a.strides[0]!, length: n });
     const top = 2 ** (bits - 1) - 1;
+    const windows = storeWindows(span.words, 32 / bits, walk, n, components, (e) => scaleIndex(layout, e), bindingLimit(runtime))!;
     const out = createWordBuffer(runtime.context, span.words);
     try {
-      submitPasses(runtime.context, [{ pass: {
-        program, arrays: { D: { buffer: d.buffer! }, S: { buffer: span.buffer! }, Rs: { buffer: rs.buffer } },
-        scalars: { ...layout, ...walk, len: n, top, qmax: top + 1 }, output: { buffer: out }, threads: span.words,
-      } }]);
+      // A span over one storage binding goes in windows of words (storeWindows); one window otherwise.
+      submitPasses(runtime.context, windows.map((w) => ({ pass: {
+        program,
+        arrays: {
+          D: { buffer: d.buffer!, offset: w.d.offset, size: Math.min(w.d.size, d.words * 4 - w.d.offset) },
+          S: { buffer: span.buffer!, offset: w.w0 * 4, size: w.words * 4 },
+          Rs: { buffer: rs.buffer, offset: w.q.offset, size: Math.min(w.q.size, rs.buffer.size - w.q.offset) },
+        },
+        scalars: { ...layout, ...walk, len: n, top, qmax: top + 1, w0: w.w0, dBase: w.d.base, qBase: w.q.base },
+        output: { buffer: out, offset: w.w0 * 4, size: w.words * 4 }, threads: w.words,
+      } })));
       const words = await readWords(runtime.context, out, span.words);
       // The span started on a word at element lo of the range's typed array (toDeviceScaledSpan).
       const [lo] = a.extent();
