@@ -126,6 +126,18 @@ function modInverse(a: number, m: number): number {
   return ((s0 % m) + m) % m;
 }
 
+/**
+ * Writes the `count` 16-bit limbs of v ≥ 0 (least significant first) at `table[at …]`, from its hexadecimal digits:
+ * linear in v's length, where shifting a BigInt limb by limb is quadratic (seconds for the p = 4096 tables).
+ */
+function writeLimbs(table: Uint32Array, at: number, v: bigint, count: number): void {
+  const hex = v.toString(16);
+  for (let j = 0; j < count; j++) {
+    const end = hex.length - 4 * j;
+    table[at + j] = end <= 0 ? 0 : parseInt(hex.slice(Math.max(0, end - 4), end), 16);
+  }
+}
+
 /** Most prefix levels of a set: the bounded rounding picks the first that fits by a scan of this many entries. */
 const MAX_LEVELS = 16;
 
@@ -197,8 +209,7 @@ export function rnsDeviceSet(precision: number): RnsDeviceSet {
     table[offsets.moduli + i] = m;
     table[offsets.w + i] = w[i]!;
     floats[offsets.inverse + i] = 1 / m;
-    let v = Mi[i]!;
-    for (let j = 0; j < limbs; j++, v >>= 16n) table[offsets.miLimbs + i * limbs + j] = Number(v & mask);
+    writeLimbs(table, offsets.miLimbs + i * limbs, Mi[i]!, limbs);
     for (let d = 0, q = 1; d < pow2; d++, q = (q * 2) % m) table[offsets.pow2 + d * n + i] = q;
     let p = 1;
     for (let a = 0; a < pow16; a++) {
@@ -213,12 +224,11 @@ export function rnsDeviceSet(precision: number): RnsDeviceSet {
     table.set([l.size, l.limbs, l.bitsM - 3, at], levelsAt + 4 * lambda);
     for (let i = 0; i < l.size; i++) {
       const m = chosen[i]!;
-      let mi = l.M / BigInt(m);
+      const mi = l.M / BigInt(m);
       table[at + i] = modInverse(Number(mi % BigInt(m)), m);
-      for (let j = 0; j < l.limbs; j++, mi >>= 16n) table[at + l.size + i * l.limbs + j] = Number(mi & mask);
+      writeLimbs(table, at + l.size + i * l.limbs, mi, l.limbs);
     }
-    let mv = l.M;
-    for (let j = 0; j < l.limbs; j++, mv >>= 16n) table[at + l.size + l.size * l.limbs + j] = Number(mv & mask);
+    writeLimbs(table, at + l.size + l.size * l.limbs, l.M, l.limbs);
   });
   const levels = Object.freeze(levelSets.map((l) => Object.freeze({ size: l.size, bitsM: l.bitsM, limbs: l.limbs })));
   const set: RnsDeviceSet = Object.freeze({

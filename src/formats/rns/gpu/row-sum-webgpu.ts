@@ -316,13 +316,19 @@ export function rowSumPasses(runtime: GpuRuntime, set: RnsDeviceSet, programs: R
   // per-term passes then read adjacent elements of P (and write adjacent codes); column-fast otherwise (GEMV T, DOT).
   const rf = shape.R > 1 && Math.abs(shape.rs) < Math.abs(shape.cs) ? 1 : 0;
   const scalars = { R: shape.R, N: shape.N, S, chunk, rs: shape.rs, cs: shape.cs, LP: shape.LP, LQ: shape.LQ, LY: shape.LY, nu, p0: shape.p0 ?? 0, q0: shape.q0 ?? 0, y0: shape.y0 ?? 0, rf };
-  const ranges = scratchBuffer(runtime, 'row-ranges', 2 * shape.R * S);
+  // The range passes (largest bit bound, smallest exponent) chunk the columns on their own: one field read per term
+  // and thread makes their loop latency-bound, so they take chunks of 16 columns, enough for ~2^17 threads (at most
+  // 1024 per row: the row-range thread walks them), where the partial sums' ~2^19 residue threads leave few chunks
+  // (GEMV at 1696 bits: 2 chunks of 500 columns, 2000 threads). The grid does not depend on the chunking.
+  const Sr = Math.max(S, Math.min(Math.ceil(shape.N / 16), Math.ceil(2 ** 17 / shape.R), 1024));
+  const rangeScalars = { ...scalars, S: Sr, chunk: Math.max(1, Math.ceil(shape.N / Sr)) };
+  const ranges = scratchBuffer(runtime, 'row-ranges', 2 * shape.R * Sr);
   const rows = scratchBuffer(runtime, 'row-range', 2 * shape.R);
   const partials = scratchBuffer(runtime, 'row-partials', shape.R * S * n);
   const codes = scratchBuffer(runtime, 'row-codes', shape.R * shape.N);
   return [
-    { program: programs.ranges, arrays: { P: { buffer: P }, Q: { buffer: Q }, Ci: { buffer: Ci } }, scalars, output: { buffer: ranges }, threads: shape.R * S },
-    { program: programs.rowRanges, arrays: { Ra: { buffer: ranges }, Sc: { buffer: Sc }, Y: { buffer: Y } }, scalars, output: { buffer: rows }, threads: shape.R },
+    { program: programs.ranges, arrays: { P: { buffer: P }, Q: { buffer: Q }, Ci: { buffer: Ci } }, scalars: rangeScalars, output: { buffer: ranges }, threads: shape.R * Sr },
+    { program: programs.rowRanges, arrays: { Ra: { buffer: ranges }, Sc: { buffer: Sc }, Y: { buffer: Y } }, scalars: rangeScalars, output: { buffer: rows }, threads: shape.R },
     { program: programs.codes, arrays: { P: { buffer: P }, Q: { buffer: Q }, Ci: { buffer: Ci }, Rr: { buffer: rows } }, scalars, output: { buffer: codes }, threads: shape.R * shape.N },
     { program: programs.partials, arrays: { P: { buffer: P }, Q: { buffer: Q }, Ci: { buffer: Ci }, Cd: { buffer: codes }, Tb: { buffer: table } }, scalars, output: { buffer: partials }, threads: shape.R * S * n },
     { program: programs.combine, arrays: { Pa: { buffer: partials }, Rr: { buffer: rows }, Sc: { buffer: Sc }, Y: { buffer: Y }, Tb: { buffer: table } }, scalars, output: { buffer: acc }, threads: shape.R * (n + 3) },
