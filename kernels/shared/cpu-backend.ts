@@ -42,7 +42,7 @@ export const WASM_F32_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['d
 export const WASM_KAHAN_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv']);
 
 /** The kernels of {@link WASM_KAHAN_KERNELS} that also sum with it in fp32 arithmetic. */
-export const WASM_KAHAN_F32_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot']);
+export const WASM_KAHAN_F32_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv']);
 
 /**
  * What a WebAssembly program computes: `'f64'` (fp64 arithmetic, recursive accumulation), `'f32'` (fp32
