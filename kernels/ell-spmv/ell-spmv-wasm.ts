@@ -1,5 +1,5 @@
 /**
- * ELL SpMV in WebAssembly SIMD (f64 arithmetic, recursive accumulation): rows in SIMD lanes, four per step.
+ * ELL SpMV in WebAssembly SIMD (f64 or f32 arithmetic, recursive accumulation): rows in SIMD lanes, four per step.
  * For a block of rows the slots' column indices and values are staged slot by slot (Ginkgo's layout is
  * column-major over slots, so each slot of a block is one contiguous run), x is decoded to doubles once; then
  * for each group of four rows, slot k adds vᵢₖ·x[colᵢₖ] into row i's sum, and a padding slot (column −1) leaves
@@ -16,6 +16,7 @@ import { WasmLocals, countLoop, load2, operandLocals, operandSetup } from '../..
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
 import { stageVector, wasmStorageOf, wasmStorageOfFormat, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
 import { combineSums, xValues } from '../gemv/gemv-wasm.js';
+import { combineSumsF32, xValuesF32 } from '../gemv/gemv-f32-wasm.js';
 
 /** Elements (rows × slots) staged per block. */
 const BLOCK_ELEMENTS = 32768;
@@ -44,8 +45,11 @@ export function gather(cols: number, px: number, lane: number): number[] {
  * t[0 … rows) := Σₖ vᵢₖ·x[colᵢₖ] over the staged block: slot k's values at pv + k·rows·bytes, its column indices
  * at pc + 4k·rows, the rows' scales at ps (scaled values only); rows a multiple of 8.
  */
-function ellBlock(sv: WasmStorage, scaled: boolean): EllBlock {
-  return wasmExports(`ell ${sv.name}${scaled ? '*s' : ''}`, 'the ELL SpMV kernel', () => {
+function ellBlock(sv: WasmStorage, scaled: boolean, f32: boolean): EllBlock {
+  return wasmExports(`ell${f32 ? '-f32' : ''} ${sv.name}${scaled ? '*s' : ''}`, 'the ELL SpMV kernel', () => {
+    // fp32 arithmetic: each read, product and sum rounded to binary32 in the f64x2 lanes (demote, promote) — the
+    // JavaScript f32 arithmetic's fl64 then Math.fround, which is the binary32 operation (53 ≥ 2·24 + 2 bits).
+    const round = f32 ? [...op.simd(SIMD.f32x4DemoteF64x2Zero), ...op.simd(SIMD.f64x2PromoteLowF32x4)] : [];
     const l = new WasmLocals();
     const pv = l.param(I32), pc = l.param(I32), ps = l.param(I32), px = l.param(I32), pt = l.param(I32), rows = l.param(I32), width = l.param(I32);
     const i = l.local(I32), k = l.local(I32), pvk = l.local(I32), pck = l.local(I32);
@@ -56,9 +60,9 @@ function ellBlock(sv: WasmStorage, scaled: boolean): EllBlock {
       // s_h := bitselect(s_h, s_h + (v·scale)·x, padding lanes)
       ...op.get(s + h),
       ...op.get(s + h),
-      ...load2(v, h), ...(scaled ? [...op.get(sc + h), ...op.simd(SIMD.f64x2Mul)] : []),
+      ...load2(v, h), ...round, ...(scaled ? [...op.get(sc + h), ...op.simd(SIMD.f64x2Mul), ...round] : []),
       ...gather(cols, px, 2 * h), ...op.simd(SIMD.f64x2Splat), ...gather(cols, px, 2 * h + 1), ...op.simd(0x22 /* f64x2.replace_lane */, 1),
-      ...op.simd(SIMD.f64x2Mul), ...op.simd(SIMD.f64x2Add),
+      ...op.simd(SIMD.f64x2Mul), ...round, ...op.simd(SIMD.f64x2Add), ...round,
       ...op.get(negative), ...op.simd(h === 0 ? 0xc7 : 0xc8 /* i64x2.extend_{low,high}_i32x4_s */),
       ...op.simd(SIMD.bitselect), ...op.set(s + h),
     ];
@@ -80,12 +84,15 @@ function ellBlock(sv: WasmStorage, scaled: boolean): EllBlock {
   }).ell as EllBlock;
 }
 
-/** y := α·A·x + β·y for α ≠ 0, a matrix with columns and slots (the caller checked {@link wasmEllRefusal}, x and y). */
-export function wasmEllSpmv(alpha: number, structure: EllStructure, values: Accessor<2, any>, x: Accessor<1, any>, beta: number, y: Accessor<1, any>): void {
+/**
+ * y := α·A·x + β·y for α ≠ 0, a matrix with columns and slots (the caller checked {@link wasmEllRefusal}, x and y),
+ * in fp64 arithmetic or, with `f32`, fp32 arithmetic (values not double-double: {@link wasmEllF32Refusal}).
+ */
+export function wasmEllSpmv(alpha: number, structure: EllStructure, values: Accessor<2, any>, x: Accessor<1, any>, beta: number, y: Accessor<1, any>, f32 = false): void {
   const { rows, cols, width, stride, colIndex } = structure;
   const sv = wasmStorageOfFormat(values.storage) as WasmStorage;
   const sc = values.scale;
-  const f = ellBlock(sv, !!sc);
+  const f = ellBlock(sv, !!sc, f32);
   const blockRows = Math.max(8, Math.min(4096, Math.floor(BLOCK_ELEMENTS / width) & ~7));
   const X_AT = 64;
   const T_AT = X_AT + ((cols * 8 + 15) & ~15);
@@ -94,7 +101,8 @@ export function wasmEllSpmv(alpha: number, structure: EllStructure, values: Acce
   const V_AT = C_AT + blockRows * width * 4;
   reserveBytes(V_AT + blockRows * width * sv.bytes + 64);
   const buffer = wasmMemory().buffer as ArrayBuffer;
-  xValues(x, cols, new Float64Array(buffer, X_AT, cols));
+  if (f32) new Float64Array(buffer, X_AT, cols).set(xValuesF32(x, cols));
+  else xValues(x, cols, new Float64Array(buffer, X_AT, cols));
   const t = new Float64Array(buffer, T_AT, blockRows), scales = new Float64Array(buffer, S_AT, blockRows);
   const out = new Float64Array(rows);
   const [s0, s1] = values.strides as [number, number];
@@ -107,9 +115,16 @@ export function wasmEllSpmv(alpha: number, structure: EllStructure, values: Acce
       const slot = { data: values.data, storage: values.storage, offset: values.offset + r0 * s0 + k * s1, strides: [s0] } as unknown as Accessor<1, any>;
       stageVector(slot, 0, count, V_AT + k * padded * sv.bytes, padded, buffer);
     }
-    if (sc) for (let i = 0; i < padded; i++) scales[i] = i < count ? sc.data[sc.offset + (sc.mask[0] ? (r0 + i) * sc.strides[0]! : 0)]! : 0;
+    // fp32 arithmetic multiplies by the scale rounded to binary32, as its reads do.
+    if (sc) for (let i = 0; i < padded; i++) scales[i] = i < count ? (f32 ? Math.fround : Number)(sc.data[sc.offset + (sc.mask[0] ? (r0 + i) * sc.strides[0]! : 0)]!) : 0;
     f(V_AT, C_AT, S_AT, X_AT, T_AT, padded, width);
     out.set(t.subarray(0, count), r0);
   }
-  combineSums(alpha, out, beta, y, rows);
+  if (f32) combineSumsF32(alpha, out, beta, y, rows);
+  else combineSums(alpha, out, beta, y, rows);
+}
+
+/** Why fp32 arithmetic has no WebAssembly ELL reader for these values (double-double: hi + lo would round twice), or undefined. */
+export function wasmEllF32Refusal(values: Accessor<2, any>): Refusal | undefined {
+  return values.storage.kind === 'dd' ? { code: 'INVALID_FORMAT', parameter: 'A.values', reason: 'double-double values in f32 arithmetic are left to the JavaScript kernels' } : undefined;
 }

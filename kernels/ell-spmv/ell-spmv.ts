@@ -13,7 +13,7 @@ import { coefficientCase } from '../gemv/coefficients.js';
 import { scaleYProgram } from '../gemv/gemv-cpu.js';
 import { checkEllSpmvArguments, type EllSpmvArguments } from './ell-spmv-arguments.js';
 import { ellSpmvProgram } from './ell-spmv-cpu.js';
-import { wasmEllRefusal, wasmEllSpmv } from './ell-spmv-wasm.js';
+import { wasmEllF32Refusal, wasmEllRefusal, wasmEllSpmv } from './ell-spmv-wasm.js';
 import { wasmDdEllRefusal, wasmDdEllSpmv } from './ell-spmv-dd-wasm.js';
 import { runWasm } from '../shared/run-wasm.js';
 import { runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
@@ -62,11 +62,12 @@ export function ellSpmv(args: EllSpmvArguments, options: (KernelOptions & Thread
   const acc = resolveAccumulation(options.accumulation);
   const { rows, cols, width, stride, colIndex } = A.structure;
   const requested = chooseBackend(options);
-  const dd = wasmNumericsOf(ar, acc) === 'dd';
+  const numerics = wasmNumericsOf(ar, acc);
+  const dd = numerics === 'dd', f32 = numerics === 'f32';
   const cpu = chooseCpuBackend(requested, {
     kernel: 'ellSpmv', arithmetic: ar, accumulation: acc,
     operands: [['x', x, 'read'], ['y', y, 'write']],
-    kernelRefusal: wasmEllRefusal(A.values.accessor, rows) ?? (dd ? wasmDdEllRefusal(A.values.accessor) : undefined),
+    kernelRefusal: wasmEllRefusal(A.values.accessor, rows) ?? (dd ? wasmDdEllRefusal(A.values.accessor) : f32 ? wasmEllF32Refusal(A.values.accessor) : undefined),
   });
   const threads = threadsOf(options, 'ellSpmv');
   checkEllCoefficients(ar, alpha, beta, A);
@@ -82,7 +83,7 @@ export function ellSpmv(args: EllSpmvArguments, options: (KernelOptions & Thread
     // A non-finite double-double sum leaves y untouched and is recomputed by the guarded JavaScript kernel.
     let done = false;
     if (runWasm(requested, () => { done = wasmDdEllSpmv(alpha, A.structure, A.values.accessor, x.accessor, beta, y.accessor, ar, acc.name === 'dd'); }) && done) return;
-  } else if (cpu === 'wasm' && runWasm(requested, () => wasmEllSpmv(alpha, A.structure, A.values.accessor, x.accessor, beta, y.accessor))) return;
+  } else if (cpu === 'wasm' && runWasm(requested, () => wasmEllSpmv(alpha, A.structure, A.values.accessor, x.accessor, beta, y.accessor, f32))) return;
   const f = ellSpmvProgram({ values: A.values.accessor, x: x.accessor, y: y.accessor, ar, acc, alpha: alphaCase, beta: coefficientCase(beta) });
   f(rows, width, stride, colIndex, ...Operand.args(A.values.accessor), ...Operand.args(x.accessor), ...Operand.args(y.accessor), alpha, beta);
 }

@@ -60,7 +60,7 @@ function columnsChunkF32(sa: WasmStorage, scaled: boolean): ColumnsChunk {
  * The values of x as the JavaScript f32 arithmetic reads them: each element rounded to binary32 once (a
  * double-double through round-to-odd, as f32-arithmetic.ts), times the binary32 scale, rounded.
  */
-function xValuesF32(x: Accessor<1, any>, n: number): Float32Array {
+export function xValuesF32(x: Accessor<1, any>, n: number): Float32Array {
   const scaled = !!x.scale, s = f(scaleOf(x)), stride = x.strides[0] as number;
   const out = new Float32Array(n);
   for (let j = 0, p = x.offset; j < n; j++, p += stride) {
@@ -132,7 +132,7 @@ function rowSums(opA: Accessor<2, any>, xv: Float32Array, m: number, n: number):
  * yᵢ := α·tᵢ + β·yᵢ as the JavaScript f32 template (emitCombine): α and β rounded to binary32, y read rounded,
  * α·t, β·y and the sum one binary32 rounding each (none for a coefficient 1, no sum for β = 0); y f64 or f32.
  */
-function combineSumsF32(alpha: number, t: Float32Array, beta: number, y: Accessor<1, any>, m: number): void {
+export function combineSumsF32(alpha: number, t: Float32Array | Float64Array, beta: number, y: Accessor<1, any>, m: number): void {
   const data = y.data as Float64Array | Float32Array;
   const stride = y.strides[0] as number;
   const a = f(alpha), b = f(beta);

@@ -1,5 +1,6 @@
 /**
- * GEMV with the compensated `kahan` accumulation (Neumaier) in WebAssembly SIMD, fp64 arithmetic, in the loop order
+ * GEMV with the compensated `kahan` accumulation (Neumaier) in WebAssembly SIMD, fp64 or fp32 arithmetic (f32x4 lanes,
+ * x read and α, β combined as kernels/gemv/gemv-f32-wasm.ts does), in the loop order
  * that reads op(A) contiguously (as kernels/gemv/gemv-wasm.ts):
  * - columns contiguous (column-major A, trans 'N'): each row's compensated sum (sᵢ, cᵢ) in SIMD lanes takes its
  *   products in column order by the JavaScript template's TwoSum (src/backends/wasm/wasm-neumaier-step.ts) — the
@@ -12,18 +13,20 @@
  */
 import type { Accessor } from '../../accessors/accessor.js';
 import { F64, I32, V128, encodeModule, op, SIMD } from '../../src/backends/wasm/wasm-encoder.js';
-import { WasmLocals, load2, operandLocals, operandSetup, stepLoop } from '../../src/backends/wasm/wasm-function.js';
+import { LANES, WasmLocals, operandLocals, operandSetup, stepLoop } from '../../src/backends/wasm/wasm-function.js';
 import { joinNeumaierLanes, neumaierScratch, neumaierStep } from '../../src/backends/wasm/wasm-neumaier-step.js';
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
 import { CHUNK, scaleOf, stageVector, wasmStorageNamed, wasmStorageOf, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
 import { kahanDotChunk } from '../dot/dot-kahan-wasm.js';
 import { COLUMNS, ROWS, combineSums, rowAccessor, xValues } from './gemv-wasm.js';
+import { combineSumsF32, xValuesF32 } from './gemv-f32-wasm.js';
 
 type KahanColumnsChunk = (ps: number, pc: number, rows: number, pa0: number, pa1: number, pa2: number, pa3: number, scale: number, x0: number, x1: number, x2: number, x3: number, columns: number) => void;
 
 /** (s, c)[0 … rows) := the compensated sums with aᵢⱼ·xⱼ added for `columns` (1 to 4) staged column segments, in order. */
-function kahanColumnsChunk(sa: WasmStorage, scaled: boolean): KahanColumnsChunk {
-  return wasmExports(`gemv-kahan-columns ${sa.name}${scaled ? '*s' : ''}`, 'the compensated GEMV kernel', () => {
+function kahanColumnsChunk(sa: WasmStorage, scaled: boolean, lanes: 'f64' | 'f32'): KahanColumnsChunk {
+  return wasmExports(`gemv-kahan-columns-${lanes} ${sa.name}${scaled ? '*s' : ''}`, 'the compensated GEMV kernel', () => {
+    const v = LANES[lanes], ks = Array.from({ length: v.vectors }, (_, k) => k);
     const l = new WasmLocals();
     const ps = l.param(I32), pc = l.param(I32), rows = l.param(I32);
     const pa = [l.param(I32), l.param(I32), l.param(I32), l.param(I32)];
@@ -33,22 +36,23 @@ function kahanColumnsChunk(sa: WasmStorage, scaled: boolean): KahanColumnsChunk 
     const i = l.local(I32), s = l.local(V128), c = l.local(V128), t = l.local(V128);
     const xv = l.locals_(V128, COLUMNS);
     const scratch = neumaierScratch(l);
-    const operands = pa.map((p) => operandLocals(l, { storage: sa, pointer: p, scaleParam: scale }, scaled));
-    const f64 = wasmStorageNamed('f64')!;
-    const loopFor = (cols: number): number[] => stepLoop(i, rows, [...operands.slice(0, cols), { pointer: ps, storage: f64 }, { pointer: pc, storage: f64 }],
-      [0, 1, 2, 3].flatMap((k) => [
+    const operands = pa.map((p) => operandLocals(l, { storage: sa, pointer: p, scaleParam: scale }, scaled, lanes));
+    const sums = wasmStorageNamed(lanes)!;
+    const loopFor = (cols: number): number[] => stepLoop(i, rows, [...operands.slice(0, cols), { pointer: ps, storage: sums }, { pointer: pc, storage: sums }],
+      ks.flatMap((k) => [
         ...op.get(ps), ...op.simdMem(SIMD.load, 0, 16 * k), ...op.set(s),
         ...op.get(pc), ...op.simdMem(SIMD.load, 0, 16 * k), ...op.set(c),
         ...Array.from({ length: cols }, (_, col) => [
-          ...load2(operands[col]!, k), ...op.get(xv + col), ...op.simd(SIMD.f64x2Mul), ...neumaierStep(scratch, t, s, c),
+          ...v.load(operands[col]!, k), ...op.get(xv + col), ...op.simd(v.mul), ...neumaierStep(scratch, t, s, c, lanes),
         ]).flat(),
         ...op.get(ps), ...op.get(s), ...op.simdMem(SIMD.store, 0, 16 * k),
         ...op.get(pc), ...op.get(c), ...op.simdMem(SIMD.store, 0, 16 * k),
       ]));
     const body = [
       ...op.block(),
-      ...operands.flatMap((o) => operandSetup(o)),
-      ...xs.flatMap((x, k) => [...op.get(x), ...op.simd(SIMD.f64x2Splat), ...op.set(xv + k)]),
+      ...operands.flatMap((o) => operandSetup(o, lanes)),
+      // fp32: xⱼ arrive as binary32 values in f64 parameters (the demotion of the splat is exact).
+      ...xs.flatMap((x, k) => [...op.get(x), ...v.splat, ...op.set(xv + k)]),
       ...[1, 2, 3].flatMap((cols) => [...op.get(columns), ...op.i32(cols), 0x46 /* i32.eq */, ...op.if(), ...loopFor(cols), ...op.br(1), ...op.end()]),
       ...loopFor(4),
       ...op.end(),
@@ -58,27 +62,29 @@ function kahanColumnsChunk(sa: WasmStorage, scaled: boolean): KahanColumnsChunk 
 }
 
 /**
- * y := α·op(A)·x + β·y for α ≠ 0 with the kahan accumulation in fp64 arithmetic (the caller checked storages and
+ * y := α·op(A)·x + β·y for α ≠ 0 with the kahan accumulation in fp64 or fp32 arithmetic (the caller checked storages and
  * layout); false, with y untouched, where a row sum is not finite (the JavaScript kernel then answers).
  */
-export function wasmKahanGemv(alpha: number, opA: Accessor<2, any>, x: Accessor<1, any>, beta: number, y: Accessor<1, any>, m: number, n: number): boolean {
-  const sums = opA.strides[0] === 1 ? columnSums(opA, x, m, n) : rowSums(opA, x, m, n);
+export function wasmKahanGemv(alpha: number, opA: Accessor<2, any>, x: Accessor<1, any>, beta: number, y: Accessor<1, any>, m: number, n: number, lanes: 'f64' | 'f32' = 'f64'): boolean {
+  const xv = lanes === 'f64' ? xValues(x, n) : Float64Array.from(xValuesF32(x, n));
+  const sums = opA.strides[0] === 1 ? columnSums(opA, xv, m, n, lanes) : rowSums(opA, xv, m, n, lanes);
   for (let i = 0; i < m; i++) if (!Number.isFinite(sums[i]!)) return false;
-  combineSums(alpha, sums, beta, y, m);
+  if (lanes === 'f64') combineSums(alpha, sums, beta, y, m);
+  else combineSumsF32(alpha, sums, beta, y, m);
   return true;
 }
 
 /** Column-oriented compensated sums over row blocks: sᵢ + cᵢ per row. */
-function columnSums(opA: Accessor<2, any>, x: Accessor<1, any>, m: number, n: number): Float64Array {
+function columnSums(opA: Accessor<2, any>, xv: Float64Array, m: number, n: number, lanes: 'f64' | 'f32'): Float64Array {
   const sa = wasmStorageOf(opA) as WasmStorage;
-  const f = kahanColumnsChunk(sa, !!opA.scale);
-  const xv = xValues(x, n);
+  const f = kahanColumnsChunk(sa, !!opA.scale, lanes);
   const out = new Float64Array(m);
   const S_AT = 64, C_AT = S_AT + ROWS * 8 + 64, A_AT = C_AT + ROWS * 8 + 64;
   const segment = ROWS * sa.bytes + 64;
   reserveBytes(A_AT + COLUMNS * segment);
   const buffer = wasmMemory().buffer as ArrayBuffer;
-  const s = new Float64Array(buffer, S_AT, ROWS), c = new Float64Array(buffer, C_AT, ROWS);
+  const Sums = lanes === 'f64' ? Float64Array : Float32Array;
+  const s = new Sums(buffer, S_AT, ROWS), c = new Sums(buffer, C_AT, ROWS);
   const ld = opA.strides[1] as number;
   for (let r0 = 0; r0 < m; r0 += ROWS) {
     const rows = Math.min(ROWS, m - r0), padded = (rows + 7) & ~7;
@@ -89,26 +95,26 @@ function columnSums(opA: Accessor<2, any>, x: Accessor<1, any>, m: number, n: nu
       for (let k = 0; k < cols; k++) stageVector(rowAccessor(opA, 0, 0, opA.offset + r0 + (j + k) * ld), 0, rows, A_AT + k * segment, padded, buffer);
       f(S_AT, C_AT, padded, A_AT, A_AT + segment, A_AT + 2 * segment, A_AT + 3 * segment, scaleOf(opA), xv[j]!, xv[j + 1] ?? 0, xv[j + 2] ?? 0, xv[j + 3] ?? 0, cols);
     }
-    // The JavaScript template's result: s + c.
-    for (let r = 0; r < rows; r++) out[r0 + r] = s[r]! + c[r]!;
+    // The JavaScript template's result: s + c (fp32: one binary32 rounding).
+    for (let r = 0; r < rows; r++) out[r0 + r] = lanes === 'f64' ? s[r]! + c[r]! : Math.fround(s[r]! + c[r]!);
   }
   return out;
 }
 
 /** One compensated WebAssembly DOT per row (op(A) has unit stride along its rows), x decoded to doubles once. */
-function rowSums(opA: Accessor<2, any>, x: Accessor<1, any>, m: number, n: number): Float64Array {
+function rowSums(opA: Accessor<2, any>, xv: Float64Array, m: number, n: number, lanes: 'f64' | 'f32'): Float64Array {
   const sa = wasmStorageOf(opA) as WasmStorage;
-  const f = kahanDotChunk(sa, !!opA.scale, wasmStorageNamed('f64')!, false, 'f64');
-  const xv = xValues(x, n);
+  const f = kahanDotChunk(sa, !!opA.scale, wasmStorageNamed(lanes)!, false, lanes);
   const out = new Float64Array(m);
-  // The lanes' (s, c) at bytes 0–127 (kahanDotChunk's layout), then x, then a staged chunk of the row.
-  const X_AT = 128, A_AT = X_AT + n * 8 + 64;
+  const X = lanes === 'f64' ? Float64Array : Float32Array, bytes = X.BYTES_PER_ELEMENT;
+  // The lanes' (s, c) at bytes 0–127 (kahanDotChunk's layout), then x (in the lanes' format), then a staged chunk of the row.
+  const X_AT = 128, A_AT = (X_AT + n * bytes + 64 + 15) & ~15;
   reserveBytes(A_AT + CHUNK * sa.bytes + 64);
   const buffer = wasmMemory().buffer as ArrayBuffer;
-  new Float64Array(buffer, X_AT, n).set(xv);
-  // The last chunk of a row is padded with zeros; the doubles after x must be zeros too (0·NaN would be NaN).
-  new Float64Array(buffer, X_AT + n * 8, 8).fill(0);
-  const sums = new Float64Array(buffer, 0, 16);
+  new X(buffer, X_AT, n).set(xv);
+  // The last chunk of a row is padded with zeros; the values after x must be zeros too (0·NaN would be NaN).
+  new X(buffer, X_AT + n * bytes, 8).fill(0);
+  const sums = lanes === 'f64' ? new Float64Array(buffer, 0, 16) : new Float32Array(buffer, 0, 32);
   const row = opA.strides[0] as number;
   for (let i = 0; i < m; i++) {
     sums.fill(0);
@@ -116,9 +122,9 @@ function rowSums(opA: Accessor<2, any>, x: Accessor<1, any>, m: number, n: numbe
     for (let from = 0; from < n; from += CHUNK) {
       const count = Math.min(CHUNK, n - from), padded = (count + 7) & ~7;
       stageVector(rowView, from, count, A_AT, padded, buffer);
-      f(A_AT, scaleOf(opA), X_AT + from * 8, 1, padded);
+      f(A_AT, scaleOf(opA), X_AT + from * bytes, 1, padded);
     }
-    out[i] = joinNeumaierLanes(sums);
+    out[i] = sums instanceof Float64Array ? joinNeumaierLanes(sums) : joinNeumaierLanes(Float32Array.from([...sums.subarray(0, 8), ...sums.subarray(16, 24)]), Math.fround);
   }
   return out;
 }

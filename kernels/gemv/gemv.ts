@@ -118,10 +118,10 @@ export function gemv(args: GemvArguments, options: (GemvOptions & { backend?: Cp
   const alphaCase = coefficientCase(alpha);
   if (cpu === 'wasm' && alphaCase !== 'zero') {
     const numerics = wasmNumericsOf(ar, acc);
-    if (numerics === 'kahan-f64') {
+    if (numerics === 'kahan-f64' || numerics === 'kahan-f32') {
       // A non-finite compensated row sum leaves y untouched and is recomputed by the JavaScript kernel.
       let done = false;
-      if (runWasm(requested, () => { done = wasmKahanGemv(alpha, opA, x.accessor, beta, y.accessor, m, n); }) && done) return;
+      if (runWasm(requested, () => { done = wasmKahanGemv(alpha, opA, x.accessor, beta, y.accessor, m, n, numerics === 'kahan-f32' ? 'f32' : 'f64'); }) && done) return;
     } else if (numerics === 'dd') {
       // A non-finite double-double sum leaves y untouched and is recomputed by the guarded JavaScript kernel.
       let done = false;

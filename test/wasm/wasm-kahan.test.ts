@@ -127,58 +127,65 @@ type GemvCase = typeof gemvCase extends fc.Arbitrary<infer C> ? C : never;
 const SPECIALS = [NaN, Infinity, -Infinity, -0, 1e-310, 1.7e308] as const;
 
 /** The operands of one case (built twice: one copy per backend); values over many binades, specials if asked. */
-function buildGemv(c: GemvCase): { A: Range<2, any>; x: Range<1, any>; y: Range<1, any> } {
+function buildGemv(c: GemvCase, arithmetic: 'f64' | 'f32'): { A: Range<2, any>; x: Range<1, any>; y: Range<1, any> } {
   const random = seededRandom(c.seed);
   const v = (): number => (random.nextDouble() * 2 - 1) * 2 ** ((random.nextUint32() % 40) - 20);
   const special = (): number => (c.specials && random.nextUint32() % 8 === 0 ? SPECIALS[random.nextUint32() % SPECIALS.length]! : v());
   const [rows, cols] = c.trans === 'N' ? [c.m, c.n] : [c.n, c.m];
   const finite = (spec: { storage: string }, value: () => number) => (): number => { const t = value(); return spec.storage === 'i16s' && !Number.isFinite(t) ? 0 : t; };
-  const A = buildMatrix(c.A, rows, cols, finite(c.A, special));
-  const x = buildVector(c.x, Float64Array.from({ length: c.n }, finite(c.x, special)));
-  const y = buildVector(c.y, Float64Array.from({ length: c.m }, () => (c.beta === 0 ? NaN : v())));
+  const A = buildMatrix(c.A, rows, cols, finite(c.A, special), arithmetic);
+  const x = buildVector(c.x, Float64Array.from({ length: c.n }, finite(c.x, special)), arithmetic);
+  const y = buildVector(c.y, Float64Array.from({ length: c.m }, () => (c.beta === 0 ? NaN : v())), arithmetic);
   return { A, x, y };
 }
 
 const valuesOf = (r: Range<1, any>): number[] => Array.from({ length: r.length() }, (_, i) => r.get(i));
 
-describe('WebAssembly GEMV with the kahan accumulation, fp64 arithmetic', () => {
-  it('by columns the JavaScript bits, by rows the documented lane order; within gemvBound; specials as JavaScript', () => {
-    fc.assert(fc.property(gemvCase, (c) => {
-      const a = buildGemv(c), b = buildGemv(c);
-      const args = { alpha: c.alpha, A: a.A, x: a.x, beta: c.beta, y: a.y, trans: c.trans };
-      expect(cpuBackendOf('gemv', { A: a.A, x: a.x, y: a.y }, KAHAN, ['y']).backend).toBe('wasm');
-      const yIn = c.beta === 0 ? null : exactVector(a.y);
-      const xIn = valuesOf(a.x), yValues = valuesOf(a.y);
-      const before = snapshot(a.y);
-      const bound = gemvBound(args, KAHAN);
-      gemv(args, { ...KAHAN, backend: 'wasm' });
-      gemv({ ...args, A: b.A, x: b.x, y: b.y }, { ...KAHAN, backend: 'js' });
-      expect(changedOutside(a.y, before, positionsOf(a.y))).toEqual([]);
-      const got = valuesOf(a.y), js = valuesOf(b.y);
-      const byColumns = (c.A.layout === 'col') === (c.trans === 'N');
-      const row = (i: number): number[] => Array.from({ length: c.n }, (_, j) => (c.trans === 'N' ? a.A.get(i, j) : a.A.get(j, i)));
-      const lanes = Array.from({ length: c.m }, (_, i) => laneOrderKahan(row(i).map((t, j) => t * xIn[j]!), id));
-      if (byColumns || !lanes.every(Number.isFinite)) {
-        // The JavaScript loop's order, or a non-finite row sum: the call is the JavaScript kernel's.
-        got.forEach((g, i) => expect(Object.is(g, js[i]), `y[${i}]: ${g} vs ${js[i]}`).toBe(true));
-      } else {
-        const expected = lanes.map((ti, i) => {
-          const r = c.beta === 0 ? (c.alpha === 1 ? ti : c.alpha * ti) : (c.alpha === 1 ? ti : c.alpha * ti) + (c.beta === 1 ? yValues[i]! : c.beta * yValues[i]!);
-          return c.y.storage === 'f32' ? Math.fround(r) : r;
-        });
-        expect(got).toEqual(expected);
-      }
-      if (!got.every(Number.isFinite) || !xIn.every(Number.isFinite)) return;
-      const eA = exactMatrix(a.A), ex = exactVector(a.x), out = exactVector(a.y);
-      for (let i = 0; i < c.m; i++) {
-        const r = Array.from({ length: c.n }, (_, j) => (c.trans === 'N' ? eA[i]![j]! : eA[j]![i]!));
-        let exact = mulRational(exactOf(c.alpha), exactDotOf(r, ex));
-        if (yIn) exact = addRational(exact, mulRational(exactOf(c.beta), yIn[i]!));
-        if (!withinBound(out[i]!, exact, bound[i]!)) throw new Error(`y[${i}]: error ${errorOf(out[i]!, exact)} > bound ${bound[i]}`);
-      }
-    }), { numRuns: 150 });
+for (const [arithmetic, round, read] of [['f64', id, readValues], ['f32', f, readF32]] as const) {
+  describe(`WebAssembly GEMV with the kahan accumulation, ${arithmetic} arithmetic`, () => {
+    const options = { ...KAHAN, arithmetic: formats[arithmetic] };
+    it('by columns the JavaScript bits, by rows the documented lane order; within gemvBound; specials as JavaScript', () => {
+      fc.assert(fc.property(gemvCase, (c) => {
+        const a = buildGemv(c, arithmetic), b = buildGemv(c, arithmetic);
+        const args = { alpha: c.alpha, A: a.A, x: a.x, beta: c.beta, y: a.y, trans: c.trans };
+        expect(cpuBackendOf('gemv', { A: a.A, x: a.x, y: a.y }, options, ['y']).backend).toBe('wasm');
+        const yIn = c.beta === 0 ? null : exactVector(a.y);
+        const xIn = read(a.x), yValues = valuesOf(a.y).map(round);
+        const before = snapshot(a.y);
+        const bound = gemvBound(args, options);
+        gemv(args, { ...options, backend: 'wasm' });
+        gemv({ ...args, A: b.A, x: b.x, y: b.y }, { ...options, backend: 'js' });
+        expect(changedOutside(a.y, before, positionsOf(a.y))).toEqual([]);
+        const got = valuesOf(a.y), js = valuesOf(b.y);
+        const byColumns = (c.A.layout === 'col') === (c.trans === 'N');
+        const row = (i: number): number[] => Array.from({ length: c.n }, (_, j) => round(c.trans === 'N' ? a.A.get(i, j) : a.A.get(j, i)));
+        const lanes = Array.from({ length: c.m }, (_, i) => laneOrderKahan(row(i).map((t, j) => round(t * xIn[j]!)), round));
+        if (byColumns || !lanes.every(Number.isFinite)) {
+          // The JavaScript loop's order, or a non-finite row sum: the call is the JavaScript kernel's.
+          got.forEach((g, i) => expect(Object.is(g, js[i]), `y[${i}]: ${g} vs ${js[i]}`).toBe(true));
+        } else {
+          // α and β as the arithmetic's template combines them (coefficients.ts emitCombine).
+          const expected = lanes.map((ti, i) => {
+            const at = c.alpha === 1 ? ti : round(round(c.alpha) * ti);
+            const r = c.beta === 0 ? at : round(at + (c.beta === 1 ? yValues[i]! : round(round(c.beta) * yValues[i]!)));
+            return c.y.storage === 'f32' ? Math.fround(r) : r;
+          });
+          expect(got).toEqual(expected);
+        }
+        if (!got.every(Number.isFinite) || !xIn.every(Number.isFinite)) return;
+        const eA = exactMatrix(a.A), ex = exactVector(a.x), out = exactVector(a.y);
+        for (let i = 0; i < c.m; i++) {
+          const r = Array.from({ length: c.n }, (_, j) => (c.trans === 'N' ? eA[i]![j]! : eA[j]![i]!));
+          let exact = mulRational(exactOf(c.alpha), exactDotOf(r, ex));
+          if (yIn) exact = addRational(exact, mulRational(exactOf(c.beta), yIn[i]!));
+          if (!withinBound(out[i]!, exact, bound[i]!)) throw new Error(`y[${i}]: error ${errorOf(out[i]!, exact)} > bound ${bound[i]}`);
+        }
+      }), { numRuns: 120 });
+    });
   });
+}
 
+describe('WebAssembly GEMV with the kahan accumulation: compensation and staging', () => {
   it('recovers what the recursive sum loses, by columns and by rows', () => {
     for (const layout of ['col', 'row'] as const) {
       const n = 3 * 24;
@@ -189,13 +196,16 @@ describe('WebAssembly GEMV with the kahan accumulation, fp64 arithmetic', () => 
     }
   });
 
-  it('row blocks past the staging size by columns: the JavaScript bits', () => {
+  it('row blocks past the staging size by columns: the JavaScript bits, fp64 and fp32', () => {
     const m = CHUNK + 5, n = 7;
-    const A = buildMatrix({ storage: 'bf16', layout: 'col', sub: true, scaleRows: false }, m, n, (i, j) => Math.sin(i + 3 * j) * 2 ** (j * 9 - 30));
-    const x = vector(Array.from({ length: n }, (_, j) => Math.cos(j))), y = vector(m), y2 = vector(m);
-    gemv({ alpha: 1, A, x, beta: 0, y }, { ...KAHAN, backend: 'wasm' });
-    gemv({ alpha: 1, A, x, beta: 0, y: y2 }, { ...KAHAN, backend: 'js' });
-    expect(valuesOf(y)).toEqual(valuesOf(y2));
+    for (const arithmetic of ['f64', 'f32'] as const) {
+      const o = { ...KAHAN, arithmetic: formats[arithmetic] };
+      const A = buildMatrix({ storage: 'bf16', layout: 'col', sub: true, scaleRows: false }, m, n, (i, j) => Math.sin(i + 3 * j) * 2 ** (j * 9 - 30), arithmetic);
+      const x = vector(Array.from({ length: n }, (_, j) => Math.cos(j)), o), y = vector(m, o), y2 = vector(m, o);
+      gemv({ alpha: 0.1, A, x, beta: 0, y }, { ...o, backend: 'wasm' });
+      gemv({ alpha: 0.1, A, x, beta: 0, y: y2 }, { ...o, backend: 'js' });
+      expect(valuesOf(y)).toEqual(valuesOf(y2));
+    }
   });
 });
 
@@ -206,7 +216,7 @@ describe('the kahan accumulation: the choice, reported', () => {
     expect(cpuBackendOf('dot', { x, y: x }, { ...KAHAN, arithmetic: formats.f32 })).toEqual({ backend: 'wasm' });
     const A = buildMatrix({ storage: 'f64', layout: 'col', sub: false, scaleRows: false }, 3, 3, (i, j) => i + j);
     expect(cpuBackendOf('gemv', { A, x, y: x }, KAHAN, ['y'])).toEqual({ backend: 'wasm' });
-    expect(cpuBackendOf('gemv', { A, x, y: x }, { ...KAHAN, arithmetic: formats.f32 }, ['y'])).toEqual({ backend: 'js', reason: 'options.arithmetic: WebAssembly sums gemv with the kahan accumulation in f64 arithmetic only (in f32: dot only)' });
+    expect(cpuBackendOf('gemv', { A, x, y: x }, { ...KAHAN, arithmetic: formats.f32 }, ['y'])).toEqual({ backend: 'wasm' });
     expect(cpuBackendOf('asum', { x }, KAHAN)).toEqual({ backend: 'js', reason: 'options.accumulation: WebAssembly sums asum with the recursive accumulation only (kahan: dot, gemv only)' });
     expectModprec(() => dot(x, x, { ...KAHAN, arithmetic: formats.dd, backend: 'wasm' }), 'INVALID_OPTION', 'options.accumulation');
   });
