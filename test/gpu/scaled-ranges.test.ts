@@ -161,6 +161,72 @@ describe("scaled ranges with backend 'gpu'", () => {
     }), { numRuns: 30 });
   });
 
+  it('integer outputs with fp64 scales that are not binary32 (0.1, 1/3, 53-bit, tiny, huge, subnormal, negative) are rounded on the device: ties, near-ties, saturation, ±∞ and NaN as on the CPU', async () => {
+    await requireRuntime();
+    const kinds = ['tenth', 'third', 'random', 'tiny', 'huge', 'subnormal', 'binary32', 'pow2'] as const;
+    await fc.assert(fc.asyncProperty(fc.constantFrom('i8' as const, 'i16' as const), fc.constantFrom(0, 1), fc.integer(), fc.constantFrom(...kinds), async (storage, ai, seed, kind) => {
+      const arithmetic = ARITHMETICS[ai]!;
+      const r = rng(seed);
+      const n = 64;
+      const top = storage === 'i8' ? 127 : 32767;
+      // A 53-bit significand in [1, 2): two 26-bit halves.
+      const sig = () => 1 + Math.floor(r() * 2 ** 26) * 2 ** -26 + Math.floor(r() * 2 ** 26) * 2 ** -52;
+      const scaleOf = (): number => {
+        const sign = r() < 0.3 ? -1 : 1;
+        const e = Math.floor(r() * 40) - 20;
+        switch (kind) {
+          case 'tenth': return sign * 0.1 * 2 ** e;
+          case 'third': return sign * (1 / 3) * 2 ** e;
+          case 'random': return sign * sig() * 2 ** e;
+          case 'tiny': return sign * sig() * 2 ** (-1000 - Math.floor(r() * 22));
+          case 'huge': return sign * sig() * 2 ** (900 + Math.floor(r() * 120));
+          case 'subnormal': return sign * Math.max(1, Math.floor(r() * 2 ** 52)) * 2 ** -1074;
+          case 'binary32': return Math.fround(sign * sig() * 2 ** e);
+          default: return sign * 2 ** (Math.floor(r() * 190) - 90);
+        }
+      };
+      const scale = Float64Array.from({ length: n }, scaleOf);
+      // The arithmetic's value of x (f32: the nearest binary32; ff: the float-float pair of the double).
+      const f32 = arithmetic === formats.f32;
+      // Values: (k + ½)·s exactly when the arithmetic holds it (a tie), else the nearest; nudged by a few ulp or by
+      // ±2^-30·|s| (ff keeps more of the nudges, f32 rounds some away); beyond the range (saturation); ±∞, NaN; and
+      // for tiny or huge scales, values of every binary32 magnitude (quotients far beyond the range or far below ½).
+      const values = Float64Array.from({ length: n }, (_, i) => {
+        const s = scale[i]!;
+        if (i === 0) return NaN;
+        if (i === 1) return Infinity;
+        if (i === 2) return -Infinity;
+        if (i === 3) return 0;
+        if (i < 8) return (i % 2 ? 1 : -1) * (top + 0.5 + r() * 4) * Math.abs(s);
+        if (i < 16) return (r() < 0.5 ? -1 : 1) * sig() * 2 ** (Math.floor(r() * 225) - 100);
+        const k = Math.floor(r() * 2 * top) - top;
+        const tie = (k + 0.5) * s;
+        const nudge = Math.floor(r() * 6);
+        if (nudge === 0) return tie;
+        if (nudge === 1) return tie + (r() < 0.5 ? -1 : 1) * 2 ** -30 * Math.abs(s);
+        // A few ulp of the arithmetic's word away from the tie.
+        const w = f32 ? Math.fround(tie) : tie;
+        const ulp = Math.abs(w) * (f32 ? 2 ** -23 : 2 ** -52);
+        return w + (Math.floor(r() * 7) - 3) * ulp;
+      });
+      // Every value is 0 or at least 2^-100 in magnitude, with its arithmetic's words normal binary32 (a binary32
+      // subnormal reads as ±0 on the device in f32 arithmetic, as on adapters that flush them — the documented
+      // difference); quotients by tiny or huge scales of values that underflow binary32 are 0 alike on both.
+      const run = async (backend: 'cpu' | 'gpu') => {
+        const data = storage === 'i8' ? new Int8Array(n + 3).fill(99) : new Int16Array(n + 3).fill(999);
+        const out = range(scaledReducedRowMajor<1>({ size: [n], storage: storageOf(storage), arithmetic, scaleMask: [true], scale, offset: 1, data }));
+        const x = vector(values, { storage: formats.f64, arithmetic });
+        if (backend === 'cpu') waxpby(1, x, 0, x, out, { arithmetic });
+        else await waxpby(1, x, 0, x, out, { backend: 'gpu', arithmetic, strict: true });
+        return bits(data);
+      };
+      const stores = deviceScaledStoreCount();
+      const cpu = await run('cpu'), gpu = await run('gpu');
+      expect(deviceScaledStoreCount()).toBe(stores + 1);
+      expect([kind, Array.from(gpu)]).toEqual([kind, Array.from(cpu)]);
+    }), { numRuns: 48 });
+  });
+
   it('edge scales (±∞, NaN, huge, tiny, subnormal, zero) read and write as on the CPU', async () => {
     await requireRuntime();
     const edge = [Infinity, -Infinity, NaN, 1e300, -1e-300, 2 ** -130, 2 ** -1074, 0, 2 ** 100, -3e30];
