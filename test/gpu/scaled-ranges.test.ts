@@ -227,6 +227,45 @@ describe("scaled ranges with backend 'gpu'", () => {
     }), { numRuns: 48 });
   });
 
+  it('exact ties (k + ½)·s of 53-bit fp64 scales (float-float values hi + lo summed exactly by WAXPBY) round to even on the device, and one unit of the scale\'s last bit decides a near-tie, as on the CPU', async () => {
+    await requireRuntime();
+    await fc.assert(fc.asyncProperty(fc.constantFrom('i8' as const, 'i16' as const), fc.integer(), async (storage, seed) => {
+      const arithmetic = formats.ff;
+      const r = rng(seed);
+      const n = 64;
+      const top = storage === 'i8' ? 127 : 32767;
+      // s = ±2^e·(A·2^-6 + B·2^-52): bits at both ends of a double's significand (not a binary32; its parts s2, s3 are
+      // both non-zero), sparse enough that t·s/2 (t = 2k + 1 < 2^16) is a float-float pair: t·A·2^(e−7) + t·B·2^(e−53).
+      const parts = Array.from({ length: n }, () => ({ sign: r() < 0.3 ? -1 : 1, e: Math.floor(r() * 120) - 60, A: 64 + Math.floor(r() * 64), B: 1 + Math.floor(r() * 127) }));
+      const scale = Float64Array.from(parts, (p) => p.sign * 2 ** p.e * (p.A * 2 ** -6 + p.B * 2 ** -52));
+      const ks = parts.map(() => Math.floor(r() * 2 * top) - top);
+      // 0: the tie; ±1: the tail moved by one unit of 2^(e−53) (the quotient moves by about 2^-53 off the half).
+      const nudges = parts.map((_, i) => (i % 3) - 1);
+      // Both parts are binary32 values with |lo| far below ulp(hi)/2: the float-float sum hi + lo is the pair (hi, lo), exactly.
+      const his = Float64Array.from(parts, (p, i) => p.sign * (2 * ks[i]! + 1) * p.A * 2 ** (p.e - 7));
+      const los = Float64Array.from(parts, (p, i) => p.sign * ((2 * ks[i]! + 1) * p.B + nudges[i]!) * 2 ** (p.e - 53));
+      const run = async (backend: 'cpu' | 'gpu') => {
+        const data = storage === 'i8' ? new Int8Array(n + 3).fill(99) : new Int16Array(n + 3).fill(999);
+        const out = range(scaledReducedRowMajor<1>({ size: [n], storage: storageOf(storage), arithmetic, scaleMask: [true], scale, offset: 1, data }));
+        const [x, y] = [his, los].map((v) => vector(v, { storage: formats.f64, arithmetic }));
+        if (backend === 'cpu') waxpby(1, x!, 1, y!, out, { arithmetic });
+        else await waxpby(1, x!, 1, y!, out, { backend: 'gpu', arithmetic, strict: true });
+        return data;
+      };
+      const stores = deviceScaledStoreCount();
+      const cpu = await run('cpu'), gpu = await run('gpu');
+      expect(deviceScaledStoreCount()).toBe(stores + 1);
+      // The oracle: (k + ½) ties to the even of k, k + 1; a nudge up (in the quotient's direction) gives k + 1, down k.
+      const expected = ks.map((k, i) => {
+        // v/s = (t·s/2 + nudge·sign·2^(e−53))/s: the nudge moves the quotient by nudge·2^(e−53)/|s| (s's sign cancels).
+        const nudge = nudges[i]!;
+        return nudge === 0 ? (k % 2 === 0 ? k : k + 1) : nudge > 0 ? k + 1 : k;
+      });
+      expect(Array.from(cpu.subarray(1, n + 1))).toEqual(expected);
+      expect(Array.from(gpu)).toEqual(Array.from(cpu));
+    }), { numRuns: 30 });
+  });
+
   it('edge scales (±∞, NaN, huge, tiny, subnormal, zero) read and write as on the CPU', async () => {
     await requireRuntime();
     const edge = [Infinity, -Infinity, NaN, 1e300, -1e-300, 2 ** -130, 2 ** -1074, 0, 2 ** 100, -3e30];
