@@ -68,7 +68,7 @@ function bufferFor(c: VectorCase, r: () => number): any {
   return data;
 }
 
-/** Scales: powers of two, or random doubles (rounded to binary32 with `binary32`: integer outputs then round on the device). */
+/** Scales: powers of two, or random doubles (rounded to binary32 with `binary32`). */
 function scalesFor(count: number, r: () => number, powersOfTwo: boolean, binary32 = false): Float64Array {
   return Float64Array.from({ length: count }, () => {
     const e = Math.floor(r() * 24) - 12;
@@ -100,7 +100,7 @@ describe("scaled ranges with backend 'gpu'", () => {
         const cy = { ...cy0, n: cx.n }, cw = { ...cw0, n: cx.n };
         const r = rng(seed);
         const [dx, dy, dw] = [bufferFor(cx, r), bufferFor(cy, r), bufferFor(cw, r)];
-        // binary32 scales: integer outputs are rounded on the device (scaled-store.ts), others on the host.
+        // Integer outputs are rounded on the device (scaled-store.ts) with binary32 scales and with any other fp64 ones.
         const [sx, sy, sw] = [cx, cy, cw].map((c) => scalesFor(c.perElement ? c.n : 1, r, false, binary32));
         const stores = deviceScaledStoreCount();
         const run = async (backend: 'cpu' | 'gpu') => {
@@ -119,9 +119,9 @@ describe("scaled ranges with backend 'gpu'", () => {
         };
         const [cpu, gpu] = [await run('cpu'), await run('gpu')];
         for (let k = 0; k < 3; k++) expect(gpu[k]).toEqual(cpu[k]);
-        // WAXPBY's out and SCAL's x, when stored in an integer format with binary32 scales, took the device store (AXPY's
-        // y too unless α = 0, its quick return).
-        const onDevice = [cw, cx].filter((c) => binary32 && (c.storage === 'i8' || c.storage === 'i16')).length;
+        // WAXPBY's out and SCAL's x, when stored in an integer format (binary32 scales or not), took the device store
+        // (AXPY's y too unless α = 0, its quick return).
+        const onDevice = [cw, cx].filter((c) => c.storage === 'i8' || c.storage === 'i16').length;
         expect(deviceScaledStoreCount() - stores).toBeGreaterThanOrEqual(onDevice);
       }), { numRuns: 40 });
   });
