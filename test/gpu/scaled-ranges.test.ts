@@ -70,7 +70,7 @@ function bufferFor(c: VectorCase, r: () => number): any {
   return data;
 }
 
-/** Scales: powers of two, or random doubles (rounded to binary32 with `binary32`: integer outputs then round on the device). */
+/** Scales: powers of two, or random doubles (rounded to binary32 with `binary32`). */
 function scalesFor(count: number, r: () => number, powersOfTwo: boolean, binary32 = false): Float64Array {
   return Float64Array.from({ length: count }, () => {
     const e = Math.floor(r() * 24) - 12;
@@ -102,7 +102,7 @@ describe("scaled ranges with backend 'gpu'", () => {
         const cy = { ...cy0, n: cx.n }, cw = { ...cw0, n: cx.n };
         const r = rng(seed);
         const [dx, dy, dw] = [bufferFor(cx, r), bufferFor(cy, r), bufferFor(cw, r)];
-        // binary32 scales: integer outputs are rounded on the device (scaled-store.ts), others on the host.
+        // Integer outputs are rounded on the device (scaled-store.ts) with binary32 scales and with any other fp64 ones.
         const [sx, sy, sw] = [cx, cy, cw].map((c) => scalesFor(c.perElement ? c.n : 1, r, false, binary32));
         const stores = deviceScaledStoreCount();
         const run = async (backend: 'cpu' | 'gpu') => {
@@ -121,9 +121,9 @@ describe("scaled ranges with backend 'gpu'", () => {
         };
         const [cpu, gpu] = [await run('cpu'), await run('gpu')];
         for (let k = 0; k < 3; k++) expect(gpu[k]).toEqual(cpu[k]);
-        // WAXPBY's out and SCAL's x, when stored in an integer format with binary32 scales, took the device store (AXPY's
-        // y too unless α = 0, its quick return).
-        const onDevice = [cw, cx].filter((c) => binary32 && (c.storage === 'i8' || c.storage === 'i16')).length;
+        // WAXPBY's out and SCAL's x, when stored in an integer format (binary32 scales or not), took the device store
+        // (AXPY's y too unless α = 0, its quick return).
+        const onDevice = [cw, cx].filter((c) => c.storage === 'i8' || c.storage === 'i16').length;
         expect(deviceScaledStoreCount() - stores).toBeGreaterThanOrEqual(onDevice);
       }), { numRuns: 40 });
   });
@@ -160,6 +160,111 @@ describe("scaled ranges with backend 'gpu'", () => {
       const cpu = await run('cpu'), gpu = await run('gpu');
       expect(deviceScaledStoreCount()).toBe(stores + 1);
       expect(gpu).toEqual(cpu);
+    }), { numRuns: 30 });
+  });
+
+  it('integer outputs with fp64 scales that are not binary32 (0.1, 1/3, 53-bit, tiny, huge, subnormal, negative) are rounded on the device: ties, near-ties, saturation, ±∞ and NaN as on the CPU', async () => {
+    await requireRuntime();
+    const kinds = ['tenth', 'third', 'random', 'tiny', 'huge', 'subnormal', 'binary32', 'pow2'] as const;
+    await fc.assert(fc.asyncProperty(fc.constantFrom('i8' as const, 'i16' as const), fc.constantFrom(0, 1), fc.integer(), fc.constantFrom(...kinds), async (storage, ai, seed, kind) => {
+      const arithmetic = ARITHMETICS[ai]!;
+      const r = rng(seed);
+      const n = 64;
+      const top = storage === 'i8' ? 127 : 32767;
+      // A 53-bit significand in [1, 2): two 26-bit halves.
+      const sig = () => 1 + Math.floor(r() * 2 ** 26) * 2 ** -26 + Math.floor(r() * 2 ** 26) * 2 ** -52;
+      const scaleOf = (): number => {
+        const sign = r() < 0.3 ? -1 : 1;
+        const e = Math.floor(r() * 40) - 20;
+        switch (kind) {
+          case 'tenth': return sign * 0.1 * 2 ** e;
+          case 'third': return sign * (1 / 3) * 2 ** e;
+          case 'random': return sign * sig() * 2 ** e;
+          case 'tiny': return sign * sig() * 2 ** (-1000 - Math.floor(r() * 22));
+          case 'huge': return sign * sig() * 2 ** (900 + Math.floor(r() * 120));
+          case 'subnormal': return sign * Math.max(1, Math.floor(r() * 2 ** 52)) * 2 ** -1074;
+          case 'binary32': return Math.fround(sign * sig() * 2 ** e);
+          default: return sign * 2 ** (Math.floor(r() * 190) - 90);
+        }
+      };
+      const scale = Float64Array.from({ length: n }, scaleOf);
+      // The arithmetic's value of x (f32: the nearest binary32; ff: the float-float pair of the double).
+      const f32 = arithmetic === formats.f32;
+      // Values: (k + ½)·s exactly when the arithmetic holds it (a tie), else the nearest; nudged by a few ulp or by
+      // ±2^-30·|s| (ff keeps more of the nudges, f32 rounds some away); beyond the range (saturation); ±∞, NaN; and
+      // for tiny or huge scales, values of every binary32 magnitude (quotients far beyond the range or far below ½).
+      const values = Float64Array.from({ length: n }, (_, i) => {
+        const s = scale[i]!;
+        if (i === 0) return NaN;
+        if (i === 1) return Infinity;
+        if (i === 2) return -Infinity;
+        if (i === 3) return 0;
+        if (i < 8) return (i % 2 ? 1 : -1) * (top + 0.5 + r() * 4) * Math.abs(s);
+        if (i < 16) return (r() < 0.5 ? -1 : 1) * sig() * 2 ** (Math.floor(r() * 225) - 100);
+        const k = Math.floor(r() * 2 * top) - top;
+        const tie = (k + 0.5) * s;
+        const nudge = Math.floor(r() * 6);
+        if (nudge === 0) return tie;
+        if (nudge === 1) return tie + (r() < 0.5 ? -1 : 1) * 2 ** -30 * Math.abs(s);
+        // A few ulp of the arithmetic's word away from the tie.
+        const w = f32 ? Math.fround(tie) : tie;
+        const ulp = Math.abs(w) * (f32 ? 2 ** -23 : 2 ** -52);
+        return w + (Math.floor(r() * 7) - 3) * ulp;
+      });
+      // Every value is 0 or at least 2^-100 in magnitude, with its arithmetic's words normal binary32 (a binary32
+      // subnormal reads as ±0 on the device in f32 arithmetic, as on adapters that flush them — the documented
+      // difference); quotients by tiny or huge scales of values that underflow binary32 are 0 alike on both.
+      const run = async (backend: 'cpu' | 'gpu') => {
+        const data = storage === 'i8' ? new Int8Array(n + 3).fill(99) : new Int16Array(n + 3).fill(999);
+        const out = range(scaledReducedRowMajor<1>({ size: [n], storage: storageOf(storage), arithmetic, scaleMask: [true], scale, offset: 1, data }));
+        const x = vector(values, { storage: formats.f64, arithmetic });
+        if (backend === 'cpu') waxpby(1, x, 0, x, out, { arithmetic });
+        else await waxpby(1, x, 0, x, out, { backend: 'gpu', arithmetic, strict: true });
+        return bits(data);
+      };
+      const stores = deviceScaledStoreCount();
+      const cpu = await run('cpu'), gpu = await run('gpu');
+      expect(deviceScaledStoreCount()).toBe(stores + 1);
+      expect([kind, Array.from(gpu)]).toEqual([kind, Array.from(cpu)]);
+    }), { numRuns: 48 });
+  });
+
+  it('exact ties (k + ½)·s of 53-bit fp64 scales (float-float values hi + lo summed exactly by WAXPBY) round to even on the device, and one unit of the scale\'s last bit decides a near-tie, as on the CPU', async () => {
+    await requireRuntime();
+    await fc.assert(fc.asyncProperty(fc.constantFrom('i8' as const, 'i16' as const), fc.integer(), async (storage, seed) => {
+      const arithmetic = formats.ff;
+      const r = rng(seed);
+      const n = 64;
+      const top = storage === 'i8' ? 127 : 32767;
+      // s = ±2^e·(A·2^-6 + B·2^-52): bits at both ends of a double's significand (not a binary32; its parts s2, s3 are
+      // both non-zero), sparse enough that t·s/2 (t = 2k + 1 < 2^16) is a float-float pair: t·A·2^(e−7) + t·B·2^(e−53).
+      const parts = Array.from({ length: n }, () => ({ sign: r() < 0.3 ? -1 : 1, e: Math.floor(r() * 120) - 60, A: 64 + Math.floor(r() * 64), B: 1 + Math.floor(r() * 127) }));
+      const scale = Float64Array.from(parts, (p) => p.sign * 2 ** p.e * (p.A * 2 ** -6 + p.B * 2 ** -52));
+      const ks = parts.map(() => Math.floor(r() * 2 * top) - top);
+      // 0: the tie; ±1: the tail moved by one unit of 2^(e−53) (the quotient moves by about 2^-53 off the half).
+      const nudges = parts.map((_, i) => (i % 3) - 1);
+      // Both parts are binary32 values with |lo| far below ulp(hi)/2: the float-float sum hi + lo is the pair (hi, lo), exactly.
+      const his = Float64Array.from(parts, (p, i) => p.sign * (2 * ks[i]! + 1) * p.A * 2 ** (p.e - 7));
+      const los = Float64Array.from(parts, (p, i) => p.sign * ((2 * ks[i]! + 1) * p.B + nudges[i]!) * 2 ** (p.e - 53));
+      const run = async (backend: 'cpu' | 'gpu') => {
+        const data = storage === 'i8' ? new Int8Array(n + 3).fill(99) : new Int16Array(n + 3).fill(999);
+        const out = range(scaledReducedRowMajor<1>({ size: [n], storage: storageOf(storage), arithmetic, scaleMask: [true], scale, offset: 1, data }));
+        const [x, y] = [his, los].map((v) => vector(v, { storage: formats.f64, arithmetic }));
+        if (backend === 'cpu') waxpby(1, x!, 1, y!, out, { arithmetic });
+        else await waxpby(1, x!, 1, y!, out, { backend: 'gpu', arithmetic, strict: true });
+        return data;
+      };
+      const stores = deviceScaledStoreCount();
+      const cpu = await run('cpu'), gpu = await run('gpu');
+      expect(deviceScaledStoreCount()).toBe(stores + 1);
+      // The oracle: (k + ½) ties to the even of k, k + 1; a nudge up (in the quotient's direction) gives k + 1, down k.
+      const expected = ks.map((k, i) => {
+        // v/s = (t·s/2 + nudge·sign·2^(e−53))/s: the nudge moves the quotient by nudge·2^(e−53)/|s| (s's sign cancels).
+        const nudge = nudges[i]!;
+        return nudge === 0 ? (k % 2 === 0 ? k : k + 1) : nudge > 0 ? k + 1 : k;
+      });
+      expect(Array.from(cpu.subarray(1, n + 1))).toEqual(expected);
+      expect(Array.from(gpu)).toEqual(Array.from(cpu));
     }), { numRuns: 30 });
   });
 

@@ -11,6 +11,7 @@ import { FORMAT_HELPERS } from './formats.js';
 import { findFormat, formatNames } from '../../formats/common/registry.js';
 import { registerNativeLibrary } from './gpujs-extensions.js';
 import { WRITER_HELPERS } from './format-writers.js';
+import { QUANTIZE_F64_HELPERS } from './quantize-f64-scale.js';
 import { getProgram, submitPasses } from './program.js';
 import { BufferUsage, type GpuBuffer } from './webgpu-types.js';
 
@@ -120,7 +121,7 @@ async function probeFloats(context: GpuContext): Promise<{ fusedFma: boolean; si
 async function createRuntime(options: GpuDeviceOptions): Promise<GpuRuntime | undefined> {
   const context = await gpuDevice(options);
   if (!context) return undefined;
-  for (const h of [...FORMAT_HELPERS, ...WRITER_HELPERS]) context.gpujs.addFunction(h.source, { argumentTypes: h.argumentTypes, returnType: h.returnType });
+  for (const h of [...FORMAT_HELPERS, ...WRITER_HELPERS, ...QUANTIZE_F64_HELPERS]) context.gpujs.addFunction(h.source, { argumentTypes: h.argumentTypes, returnType: h.returnType });
   const { fusedFma, simplifiesFloats } = await probeFloats(context);
   // Barriers are on unless MODPREC_GPU_BARRIERS=0 and the probe found no simplification: a compiler may
   // still contract a product into a following sum, which the probe cannot see.

@@ -3,9 +3,9 @@
  * output view gets the exact quotient value / scale rounded ONCE to the nearest integer, ties to even, saturated to the
  * storage's range ([−128, 127], [−32768, 32767]) and NaN → 0 — `nearestIntegerOfQuotient` followed by the storage's
  * encode on the CPU. The value is the arithmetic's f32 word or float-float pair as the kernel left it; the rounding is
- * `mpQuantize` (format-writers.ts, with its proof), whose exactness needs the scale to be a binary32 (at least 2^-95 in magnitude; a negative one negates the value):
- * {@link deviceScaledStore} takes a range only when every one of its scales is (fp64 scales that are not are stored
- * on the host, by the same rule, with the same bits).
+ * `mpQuantize64` (quantize-f64-scale.ts, with its proof), which reads each fp64 scale as its two IEEE words and splits
+ * it on the device into three binary32 parts: exact for every finite non-zero scale (0.1, 1/3, 2^-1000, subnormal,
+ * negative). A scale of 0, ±∞ or NaN (which the CPU's rule does not define) leaves the range to the host.
  *
  * One pass, a thread per word of the range's storage span: a lane of the word that is an element of the view gets its
  * integer, every other lane keeps its bits (elements of the span outside a strided view, neighbours sharing a word). A
@@ -39,11 +39,8 @@ function storeSource(bits: 8 | 16, components: number): { source: string; args: 
     const [hi, lo] = components === 2 ? [`D[2 * (i${l} - dBase)]`, `D[2 * (i${l} - dBase) + 1]`] : [`D[i${l} - dBase]`, '0.0'];
     body.push(`if (i${l} >= 0) {`,
       `const d${l} = e${l} - Sb; const a${l} = mpIdiv(d${l}, Sm); const q${l} = So + a${l} * Qm + mpIdiv(d${l} - a${l} * Sm, Sn) * Qn;`,
-      `const s${l} = mpF64(mpBits(Rs[2 * (q${l} - qBase) + 1]), mpBits(Rs[2 * (q${l} - qBase)]));`,
-      // A negative scale: v/s = (−v)/|s| (negation is exact, and rounding to nearest even is symmetric).
-      `let sc${l} = s${l}[0]; let vh${l} = ${hi}; let vl${l} = ${lo};`,
-      `if (sc${l} < 0.0) { sc${l} = -sc${l}; vh${l} = -vh${l}; vl${l} = -vl${l}; }`,
-      `let n${l} = mpQuantize([vh${l}, vl${l}], sc${l}, qmax);`,
+      // The scale's two IEEE words, split on the device into binary32 parts (mpQuantize64: exact for any finite non-zero double).
+      `let n${l} = mpQuantize64([${hi}, ${lo}], mpBits(Rs[2 * (q${l} - qBase)]), mpBits(Rs[2 * (q${l} - qBase) + 1]), qmax);`,
       `if (n${l} > top) { n${l} = top; }`,
       `b${l} = n${l} & ${mask};`,
       '}',
@@ -54,15 +51,15 @@ function storeSource(bits: 8 | 16, components: number): { source: string; args: 
 }
 
 /**
- * Whether every scale of `r` is a binary32 of at least 2^-95 in magnitude (what `mpQuantize` decides exactly, also on an adapter
- * that flushes binary32 subnormals: see its proof) and its storage an integer the device stores into.
+ * Whether every scale of `r` is a finite non-zero double (what `mpQuantize64` decides exactly: see its proof) and its
+ * storage an integer the device stores into.
  * @param r - a scaled 1-D range
  * @returns true when {@link deviceScaledStore} takes it
  */
 export function storesOnDevice(r: ScaledRangeLike): boolean {
   const a = r.accessor;
   if (!(a.storage.name in BITS) || !a.scale || a.dimensionality !== 1) return false;
-  for (const s of a.scale.data) if (!(Math.abs(s) >= 2 ** -95 && Math.abs(s) <= 3.4028234663852886e38 && Math.fround(s) === s)) return false;
+  for (const s of a.scale.data) if (!(Number.isFinite(s) && s !== 0)) return false;
   return true;
 }
 
