@@ -162,11 +162,13 @@ export function substitutionLines(arithmetic: GpuArithmetic, A: DeviceArray, sha
 
 /**
  * The blocked solve's last pass: one workgroup looks for a non-finite x and, where it finds one, solves again by
- * substitution (b read from x's storage, which the solve has not yet overwritten).
+ * substitution (b read from x's storage, which the solve has not yet overwritten); with `rounding`, always.
  * @param arithmetic - the arithmetic
  * @param A - the matrix
  * @param B - the right-hand side as stored
  * @param shape - the variant
+ * @param rounding - x is stored in a scaled integer storage ({@link SubstitutionPlace.rounding}): every solve is
+ *   redone, each x_j rounded to it between rows (arguments XS, qmax, qtop)
  * @returns source, arguments and workgroup settings
  */
 export function substitutionRedoSource(arithmetic: GpuArithmetic, A: DeviceArray, B: DeviceArray, shape: SubstitutionShape, rounding = false): { source: string; args: ReturnType<typeof arrayArgs>; workgroup: WorkgroupSettings } {
@@ -198,6 +200,7 @@ export function substitutionRedoSource(arithmetic: GpuArithmetic, A: DeviceArray
  * @param X - the solve's words (read, and rewritten where not finite)
  * @param n - rows
  * @param lda - A's leading dimension
+ * @param rounding - with {@link substitutionRedoSource}'s `rounding`: x's binary32 scales and largest integer
  * @returns arrays and scalars
  */
 export function substitutionRedoBindings(A: DeviceArray, B: DeviceArray, X: BoundArray, n: number, lda: number, rounding?: { scales: BoundArray; qtop: number }): { arrays: Record<string, BoundArray>; scalars: Record<string, number> } {
