@@ -33,6 +33,7 @@ import { tuningGeneration, tuningKnob } from '../../src/backends/webgpu/tuning-k
 import { TRSV_HEADER_WORDS, TRSV_TILE, TRSV_WORKGROUP, walkerHolds, walkerSource } from './trsv-walker-source.js';
 import { checkGpuOptions } from '../../src/backends/backend.js';
 import { REDO_WORKGROUP, storageOverflowBits, substitutionHolds, substitutionRedoBindings, substitutionRedoSource } from './trsv-substitution-source.js';
+import { splitRedoCheckSource, splitRedoWindowSource } from './trsv-split-redo-source.js';
 import { readsTransposed, transposedDeviceMatrix } from '../gemv/transposed-device-matrix.js';
 
 /**
@@ -249,6 +250,11 @@ function updateRanges(shape: Shape, A: DeviceMatrix, perBinding: number, k0: num
   return ranges;
 }
 
+/** Passes of the substitution redo: one with A in one binding, else a check and one per window of A's columns. */
+function redoPassCount(shape: Shape, perBinding: number): number {
+  return perBinding === Infinity ? 1 : 1 + Math.ceil(shape.n / perBinding);
+}
+
 /** Blocks per inverse pass: all, or as many block columns as one binding holds. */
 function blocksPerBinding(shape: Shape, perBinding: number): number {
   return perBinding === Infinity ? shape.blocks : Math.floor(perBinding / shape.bs);
@@ -304,8 +310,9 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
   const key = `trsv|${invKey}|${objectId(x)}`;
   let updates = 0;
   for (let k = 0; k < blocks; k++) updates += updateRanges(shape, A, perBinding, k * bs).length;
-  // One more pass and its unused output: the substitution redo where the result is not finite.
-  const plan = getPlan(runtime, key, 3 + blocks + updates, () => [createWordBuffer(context, np * c), createWordBuffer(context, np * c), createWordBuffer(context, np * c), createWordBuffer(context, x.words), createWordBuffer(context, REDO_WORKGROUP * c)]);
+  // More passes and their unused output: the substitution redo where the result is not finite (one pass, or a
+  // check and one per window of A: ./trsv-split-redo-source.ts); x's words keep one more for the redo's verdict.
+  const plan = getPlan(runtime, key, 2 + blocks + updates + redoPassCount(shape, perBinding), () => [createWordBuffer(context, np * c), createWordBuffer(context, np * c), createWordBuffer(context, np * c + 1), createWordBuffer(context, x.words), createWordBuffer(context, REDO_WORKGROUP * c)]);
   const out = plan.scratch[3]!;
   // The pass list depends only on the plan and on which buffer x currently has (it alternates with
   // `out`), so it is built once per state and replayed.
@@ -359,11 +366,29 @@ async function buildSolvePasses(runtime: GpuRuntime, args: GpuTrsvArgs, shape: S
     if (ranges.length > 0) [current, next] = [next, current];
   }
   // x is still b here (the solve writes `out`): the redo reads b from it.
+  const variant = `${arithmetic.name}|${readKey(A.data)}|${readKey(x)}|${x.isView}|${storageOverflowBits(x)}|${shape.lowerOp}|${shape.trans}|${shape.unit}`;
   if (substitutionHolds(arithmetic) && perBinding === Infinity) {
-    const redo = memo(`trsvR|${arithmetic.name}|${readKey(A.data)}|${readKey(x)}|${x.isView}|${storageOverflowBits(x)}|${shape.lowerOp}|${shape.trans}|${shape.unit}`, () => substitutionRedoSource(arithmetic, A.data, x, shape));
+    const redo = memo(`trsvR|${variant}`, () => substitutionRedoSource(arithmetic, A.data, x, shape));
     const program = await getProgram(context, { source: redo.source, args: redo.args, components: c, workgroup: redo.workgroup });
     const { arrays, scalars } = substitutionRedoBindings(A.data, x, { buffer: xw }, n, A.ld);
     passes.push({ pass: { program, arrays, scalars, output: { buffer: scratch[4]! }, threads: REDO_WORKGROUP }, cache: caches[slot++]! });
+  } else if (substitutionHolds(arithmetic)) {
+    const check = memo(`trsvRC|${variant}`, () => splitRedoCheckSource(arithmetic, x, shape));
+    const pCheck = await getProgram(context, { source: check.source, args: check.args, components: c, workgroup: check.workgroup });
+    passes.push({ pass: { program: pCheck, arrays: { XAtomic: { buffer: xw } }, scalars: { n, flagAt: np * c }, output: { buffer: scratch[4]! }, threads: REDO_WORKGROUP }, cache: caches[slot++]! });
+    const win = memo(`trsvRW|${variant}`, () => splitRedoWindowSource(arithmetic, A.data, x, shape));
+    const pWindow = await getProgram(context, { source: win.source, args: win.args, components: c, workgroup: win.workgroup });
+    for (let s0 = 0; s0 < n; s0 += perBinding) {
+      const s1 = Math.min(n, s0 + perBinding);
+      // Steps s0 … s1 − 1 solve (and, for op(A) = Aᵀ, own) columns [c0, c1) of A.
+      const [c0, c1] = shape.lowerOp ? [s0, s1] : [n - s1, n - s0];
+      const w = columnWindow(A, perBinding, c0, c1);
+      const { arrays, scalars } = substitutionRedoBindings(A.data, x, { buffer: xw }, n, A.ld);
+      moveScaleBase('A', A.data, w.aOff, scalars);
+      arrays.A = w.bound;
+      Object.assign(scalars, { aOff: w.aOff, s0, s1, rowLo: c0, rowHi: c1, flagAt: np * c });
+      passes.push({ pass: { program: pWindow, arrays, scalars, output: { buffer: scratch[4]! }, threads: REDO_WORKGROUP }, cache: caches[slot++]! });
+    }
   }
   passes.push({ pass: await convertPass(runtime, bufferView(runtime, xw, work, n), x.format, out), cache: caches[slot++]! });
   return passes;
