@@ -116,21 +116,19 @@ export function substitutionLines(arithmetic: GpuArithmetic, A: DeviceArray, sha
   const load = (dst: string, i: string): string => `let ${dst} = ${c === 1 ? `mpFloat(mpAtomicLoad(XAtomic[(${i}) * ${c}]))` : `[${Array.from({ length: c }, (_, k) => `mpFloat(mpAtomicLoad(XAtomic[(${i}) * ${c} + ${k}]))`).join(', ')}]`};`;
   const store = (i: string, name: string): string[] => Array.from({ length: c }, (_, k) => `mpAtomicStore(XAtomic[(${i}) * ${c} + ${k}], mpBits(${word(name, k)}));`);
   const lines: string[] = [
-    // The sums of a thread's own rows start at zero (x is the sum until its row is solved); a window's start
-    // elsewhere (./trsv-split-redo-source.ts).
-    ...(window ? [] : [`if (l < ${own}) {`, `for (let sbz = mpI32(l); sbz < n; sbz = sbz + ${own}) {`, arithmetic.declareZero('sbzero'), ...store('sbz', 'sbzero'), '}', '}']),
+    // The sums of a thread's own rows start at 0 + bᵢ, the CPU's first step (x is the sum until its row is solved;
+    // 0 + (−0) is +0 there too); a window's start elsewhere (./trsv-split-redo-source.ts).
+    ...(window ? [] : [`if (l < ${own}) {`, `for (let sbz = mpI32(l); sbz < n; sbz = sbz + ${own}) {`, ...sumStartLines(arithmetic, place.readB, 'sbz', 'sbstart'), ...store('sbz', 'sbstart'), '}', '}']),
     `for (let sbs = ${window ? 's0' : 'mpI32(0)'}; sbs < ${window ? 's1' : 'n'}; sbs = sbs + 1) {`,
     `const sbj = ${shape.lowerOp ? 'sbs' : 'n - 1 - sbs'};`,
     'const sbh = mpImod(sbs, 2);',
     `if (l < ${own} && mpImod(sbj, ${own}) === l) {`,
     load('sbsum', 'sbj'),
-    ...place.readB('sbj', 'sbb'),
-    arithmetic.declareSub('sbt', arithmetic.register('sbb'), arithmetic.register('sbsum')),
   ];
-  let x = 'sbt';
+  let x = 'sbsum';
   if (!shape.unit) {
     const rd = A.format.emitRead('A', opIndex('sbj', 'sbj'), 'sbp', arithmetic);
-    lines.push(`let sbd = ${arithmetic.literal(1)};`, rd.code, arithmetic.assign('sbd', rd.register), arithmetic.declareDiv('sbx', arithmetic.register('sbt'), arithmetic.register('sbd')));
+    lines.push(`let sbd = ${arithmetic.literal(1)};`, rd.code, arithmetic.assign('sbd', rd.register), arithmetic.declareDiv('sbx', arithmetic.register('sbsum'), arithmetic.register('sbd')));
     x = 'sbx';
   }
   if (place.overflow !== undefined) {
@@ -140,12 +138,27 @@ export function substitutionLines(arithmetic: GpuArithmetic, A: DeviceArray, sha
     const infinity = arithmetic.specialTests?.infinityOf(x) ?? (c === 1 ? inf : `[${inf}, 0.0]`);
     lines.push(`if (${magnitude(arithmetic, x)} >= mpFloat(${place.overflow})) {`, `${x} = ${infinity};`, '}');
   }
-  lines.push(...store('sbj', x), ...Array.from({ length: c }, (_, k) => `mpSharedSet(${place.broadcast}, sbh * ${c} + ${k}, ${word(x, k)});`), '}');
+  // The later rows add op(A)(i, j)·(−x_j), the CPU's (−tᵢⱼ)·xⱼ: the same value (rounding is symmetric); only a zero's
+  // sign may differ (0 − (+0) = +0), which no sum sees — a sum from 0 + bᵢ is never −0.
+  lines.push(...store('sbj', x), arithmetic.declareZero('sbz0'), arithmetic.declareSub('sbnx', arithmetic.register('sbz0'), arithmetic.register(x)),
+    ...Array.from({ length: c }, (_, k) => `mpSharedSet(${place.broadcast}, sbh * ${c} + ${k}, ${word('sbnx', k)});`), '}');
   // Slots alternate: x_j is read before the barrier of step s + 1, written again only after it.
   lines.push('mpBarrier();', `let sbxj = ${c === 1 ? `mpShared(${place.broadcast}, sbh)` : `[${Array.from({ length: c }, (_, k) => `mpShared(${place.broadcast}, sbh * ${c} + ${k})`).join(', ')}]`};`);
   const ra = A.format.emitRead('A', opIndex('sbi', 'sbj'), 'sba', arithmetic);
   lines.push(`if (l < ${own}) {`, `for (let sbi = mpI32(l); sbi < n; sbi = sbi + ${own}) {`, `if (${shape.lowerOp ? 'sbi > sbj' : 'sbi < sbj'}${window && shape.trans ? ' && sbi >= rowLo && sbi < rowHi' : ''}) {`, ra.code, load('sbacc', 'sbi'), arithmetic.mulAdd('sbacc', ra.register, arithmetic.register('sbxj')), ...store('sbi', 'sbacc'), '}', '}', '}', '}');
   return lines;
+}
+
+/**
+ * Lines that declare `dst` = 0 + b_i (the start of row i's sum, as the CPU's first step).
+ * @param arithmetic - the arithmetic
+ * @param readB - how b is read
+ * @param i - the row
+ * @param dst - the register to declare
+ * @returns source lines
+ */
+export function sumStartLines(arithmetic: GpuArithmetic, readB: SubstitutionPlace['readB'], i: string, dst: string): string[] {
+  return [arithmetic.declareZero(dst), ...readB(i, `${dst}b`), arithmetic.add(dst, arithmetic.register(`${dst}b`))];
 }
 
 /**

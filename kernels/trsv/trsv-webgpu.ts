@@ -375,7 +375,10 @@ async function buildSolvePasses(runtime: GpuRuntime, args: GpuTrsvArgs, shape: S
   } else if (substitutionHolds(arithmetic)) {
     const check = memo(`trsvRC|${variant}`, () => splitRedoCheckSource(arithmetic, x, shape));
     const pCheck = await getProgram(context, { source: check.source, args: check.args, components: c, workgroup: check.workgroup });
-    passes.push({ pass: { program: pCheck, arrays: { XAtomic: { buffer: xw } }, scalars: { n, flagAt: np * c }, output: { buffer: scratch[4]! }, threads: REDO_WORKGROUP }, cache: caches[slot++]! });
+    const checkArrays: Record<string, BoundArray> = { XAtomic: { buffer: xw } };
+    const checkScalars: Record<string, number> = { n, flagAt: np * c };
+    bindArray('B', x, checkArrays, checkScalars);
+    passes.push({ pass: { program: pCheck, arrays: checkArrays, scalars: checkScalars, output: { buffer: scratch[4]! }, threads: REDO_WORKGROUP }, cache: caches[slot++]! });
     const win = memo(`trsvRW|${variant}`, () => splitRedoWindowSource(arithmetic, A.data, x, shape));
     const pWindow = await getProgram(context, { source: win.source, args: win.args, components: c, workgroup: win.workgroup });
     for (let s0 = 0; s0 < n; s0 += perBinding) {

@@ -15,7 +15,7 @@
  *
  * TRSV: where any x is non-finite, the GPU solves again by substitution (kernels/trsv/trsv-substitution-source.ts) and
  * gives the CPU's x, signed zeros included. Where every x is finite it keeps the block-inverse result, whose zeros are
- * sums from +0 (substitution's −0 = (−0 − 0)/t is +0 there) and which does not overflow where substitution's partial
+ * sums from +0 (substitution's −0 = (0 + bᵢ)/t for a negative t is +0 there) and which does not overflow where substitution's partial
  * sums do (b = [MAX, MAX], L = [[2, 0], [−1, 2]]: substitution's 1.5·MAX overflows, x₂ = MAX/4 + MAX/2 does not) —
  * so TRSV is compared on operands whose solves cannot overflow (trsvOperands), signs of zeros where the CPU's x has
  * a non-finite entry.
@@ -85,10 +85,11 @@ describe('double-double on the GPU: the CPU’s special values', () => {
 
   it('TRSV with a non-finite x solves by substitution: the CPU’s x, signed zeros included', async () => {
     await requireRuntime();
-    // U = [[2, 1, 1], [0, 0, 1], [0, 0, 2]], b = 1: x = [−∞, ∞, 0.5] (the inverse gave NaN); a −0 from (−0 − 0)/2.
+    // U = [[2, 1, 1], [0, 0, 1], [0, 0, 2]], b = 1: x = [−∞, ∞, 0.5] (the inverse gave NaN); (0 + (−0))/(−2) = −0 beside
+    // a NaN (substitution's sums start at 0 + bᵢ, as the CPU's: the redo gave +0 when it formed bᵢ − Σ).
     const cases: { a: number[]; b: number[]; uplo: 'U' | 'L' }[] = [
       { a: [2, 1, 1, 0, 0, 1, 0, 0, 2], b: [1, 1, 1], uplo: 'U' },
-      { a: [2, 0, 0, 0, 2, 0, 1, Infinity, 2], b: [-0, 0, 1], uplo: 'L' },
+      { a: [-2, 0, 0, 0, 2, 0, 1, Infinity, 2], b: [-0, 0, 1], uplo: 'L' },
       { a: [2, 0, 0, -1, 0, 0, 5e-324, 1, 2], b: [1, 1, 0], uplo: 'L' },
     ];
     for (const storage of [formats.f64, formats.dd]) {

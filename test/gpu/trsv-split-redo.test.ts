@@ -15,14 +15,17 @@ import { sameSpecials, show } from '../dd/special-value-cases.js';
 
 const n = 200;
 const lda = 203;
-// A in f32 storage is 162 kB: a 64 kB limit holds 80 of its columns per window (one 64-column block each).
+// A in f32 storage is 162 kB: a 64 kB limit holds 80 of its columns per window (one 64-column block each). In dd the
+// block inverses take 256 kB (one binding, not windowed): A in f64 storage (325 kB) under a 256 kB limit, 160 columns
+// per window. The zero pivot lies where its ±∞ and NaN cross a window boundary in either substitution order.
+const SETUP = { f32: { storage: 'f32', limit: 64 * 1024, zeroPivot: 120 }, dd: { storage: 'f64', limit: 256 * 1024, zeroPivot: 100 } } as const;
 const entry = (i: number, j: number, zeroPivot: number): number => (i === j ? (i === zeroPivot ? 0 : 2) : Math.abs(i - j) === 1 ? 0.5 : (i + j) % 7 === 0 ? -0.25 : 0);
 const rhs = Array.from({ length: n }, (_, i) => (i % 5 === 0 ? 0 : (i % 3) - 1));
 
 async function gpuSolve(uplo: 'L' | 'U', trans: 'N' | 'T', arithmetic: 'f32' | 'dd', zeroPivot: number, limit?: number): Promise<number[]> {
   const a = new Float64Array(lda * n);
   for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) a[i + j * lda] = entry(i, j, zeroPivot);
-  const A = deviceMatrix(await toDevice(a, { format: 'f32' }), n, n, lda);
+  const A = deviceMatrix(await toDevice(a, { format: SETUP[arithmetic].storage }), n, n, lda);
   const x = await toDevice(rhs, { format: arithmetic === 'dd' ? 'f64' : 'f32' });
   // The one-binding reference runs the blocked solve too (64-row blocks would otherwise take the one-dispatch one).
   process.env.MODPREC_TRSV_ONE_DISPATCH = '0';
@@ -42,9 +45,8 @@ async function gpuSolve(uplo: 'L' | 'U', trans: 'N' | 'T', arithmetic: 'f32' | '
 }
 
 function cpuSolve(uplo: 'L' | 'U', trans: 'N' | 'T', arithmetic: 'f32' | 'dd', zeroPivot: number): number[] {
-  const storage = arithmetic === 'dd' ? formats.f64 : formats.f32;
-  const A = matrix(n, n, (i, j) => entry(i, j, zeroPivot), { storage });
-  const x = vector(rhs, { storage });
+  const A = matrix(n, n, (i, j) => entry(i, j, zeroPivot), { storage: SETUP[arithmetic].storage === 'f64' ? formats.f64 : formats.f32 });
+  const x = vector(rhs, { storage: arithmetic === 'dd' ? formats.f64 : formats.f32 });
   trsv({ A, x, uplo, trans }, { arithmetic: arithmetic === 'dd' ? formats.dd : formats.f32 });
   return [...toArray(x)] as number[];
 }
@@ -55,15 +57,15 @@ describe('GPU TRSV split across bindings, non-finite values: the substitution re
       await requireRuntime();
       for (const uplo of ['L', 'U'] as const) {
         for (const trans of ['N', 'T'] as const) {
-          // The zero pivot in the second window of the substitution order (rows 80 … 159 either way).
-          const zeroPivot = 120;
+          const { zeroPivot, limit } = SETUP[arithmetic];
           const whole = await gpuSolve(uplo, trans, arithmetic, zeroPivot);
-          const split = await gpuSolve(uplo, trans, arithmetic, zeroPivot, 64 * 1024);
+          const split = await gpuSolve(uplo, trans, arithmetic, zeroPivot, limit);
           const cpu = cpuSolve(uplo, trans, arithmetic, zeroPivot);
           const label = `${uplo}${trans} ${arithmetic}`;
           expect(nonFinitePattern(cpu), label).toMatch(/[N+-]/);
           expect(split.map(show), label).toEqual(whole.map(show));
           expect(nonFinitePattern(split), label).toBe(nonFinitePattern(cpu));
+          // dd: the CPU's special values and signed zeros (substitution in its order; finite values within rounding).
           if (arithmetic === 'dd') expect(sameSpecials(split.map(show), cpu.map(show)), label).toBe(true);
         }
       }
