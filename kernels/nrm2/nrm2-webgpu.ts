@@ -112,10 +112,12 @@ function scaleExponent(max: number): number {
   return e;
 }
 
-async function nrm2OnDevice(runtime: GpuRuntime, x: DeviceArray, arithmetic: GpuArithmetic): Promise<number> {
+async function nrm2OnDevice(runtime: GpuRuntime, x: DeviceArray, given: GpuArithmetic): Promise<number> {
   const context = runtime.context;
-  const c = arithmetic.components;
-  const unscaled = arithmetic.squaresInRange === true;
+  const c = given.components;
+  const unscaled = given.squaresInRange === true;
+  // dd keeps binary64's range per operation; its unscaled squares need the register's whole range.
+  const arithmetic = unscaled ? (given.squaresVariant?.() ?? given) : given;
   const sqSpec = memo(`nrm2sq|${arithmetic.name}|${readKey(x)}|${unscaled ? 'unscaled' : 'device-max'}`, () => squaresPassSource(arithmetic, x, unscaled));
   const sqProgram = await getProgram(context, { source: sqSpec.source, args: sqSpec.args, components: c });
   const sum = memo(`dotr|${arithmetic.name}`, () => reduceProgramSpec(arithmetic));

@@ -62,6 +62,12 @@ export interface SubstitutionPlace {
    * scales `XS[j]` and the uniforms `qmax`, `qtop`.
    */
   readonly rounding?: boolean;
+  /**
+   * Over a matrix split across bindings: only steps `s0` ≤ s < `s1` (names in scope), A bound from element `aOff`,
+   * and the sums neither zeroed nor updated outside rows `rowLo` ≤ i < `rowHi` when op(A) = Aᵀ
+   * (./trsv-split-redo-source.ts). Absent: every step, A whole, every row.
+   */
+  readonly window?: boolean;
 }
 
 /**
@@ -77,12 +83,13 @@ export interface StoreRounding {
 
 /**
  * Whether the solve can redo itself by substitution: registers of binary32 words (f32, float-float), whose exponent
- * bits tell a non-finite value; other arithmetics keep the block-inverse result.
+ * bits tell a non-finite value, or an arithmetic with its own tests (dd: `specialTests`); others (RNS) keep the
+ * block-inverse result.
  * @param arithmetic - the solve's arithmetic
- * @returns true for binary32 and float-float
+ * @returns true for binary32, float-float and double-double
  */
 export function substitutionHolds(arithmetic: GpuArithmetic): boolean {
-  return arithmetic.components <= 2;
+  return arithmetic.components <= 2 || arithmetic.specialTests !== undefined;
 }
 
 /**
@@ -95,9 +102,15 @@ export function substitutionHolds(arithmetic: GpuArithmetic): boolean {
  */
 export function ifNonFinite(arithmetic: GpuArithmetic, name: string, then: string, overflow?: number): string[] {
   const c = arithmetic.components;
-  const lines = Array.from({ length: c }, (_, k) => `if (mpAnd(mpBits(${c === 1 ? name : `${name}[${k}]`}), ${EXPONENT_MASK}) === ${EXPONENT_MASK}) { ${then} }`);
-  if (overflow !== undefined) lines.push(`if (Math.abs(${c === 1 ? name : `${name}[0]`}) >= mpFloat(${overflow})) { ${then} }`);
+  const tests = arithmetic.specialTests;
+  const lines = tests ? [`if (${tests.nonFinite(name)}) { ${then} }`] : Array.from({ length: c }, (_, k) => `if (mpAnd(mpBits(${c === 1 ? name : `${name}[${k}]`}), ${EXPONENT_MASK}) === ${EXPONENT_MASK}) { ${then} }`);
+  if (overflow !== undefined) lines.push(`if (${magnitude(arithmetic, name)} >= mpFloat(${overflow})) { ${then} }`);
   return lines;
+}
+
+/** |register| as a binary32 expression that reaches a storage's overflow bound exactly where the register does. */
+function magnitude(arithmetic: GpuArithmetic, name: string): string {
+  return arithmetic.specialTests?.magnitude(name) ?? `Math.abs(${arithmetic.components === 1 ? name : `${name}[0]`})`;
 }
 
 /**
@@ -114,33 +127,34 @@ export function substitutionLines(arithmetic: GpuArithmetic, A: DeviceArray, sha
   const own = place.owners;
   const opIndex = (row: string, col: string): string => {
     const [i, j] = shape.trans ? [col, row] : [row, col];
-    return A.isView ? `AOff + ${i} * AInc + ${j} * lda` : `${i} + ${j} * lda`;
+    return `${A.isView ? `AOff + ${i} * AInc + ${j} * lda` : `${i} + ${j} * lda`}${place.window ? ' - aOff' : ''}`;
   };
+  const window = place.window;
   const word = (name: string, k: number): string => (c === 1 ? name : `${name}[${k}]`);
   const load = (dst: string, i: string): string => `let ${dst} = ${c === 1 ? `mpFloat(mpAtomicLoad(XAtomic[(${i}) * ${c}]))` : `[${Array.from({ length: c }, (_, k) => `mpFloat(mpAtomicLoad(XAtomic[(${i}) * ${c} + ${k}]))`).join(', ')}]`};`;
   const store = (i: string, name: string): string[] => Array.from({ length: c }, (_, k) => `mpAtomicStore(XAtomic[(${i}) * ${c} + ${k}], mpBits(${word(name, k)}));`);
   const lines: string[] = [
-    // The sums of a thread's own rows start at zero (x is the sum until its row is solved).
-    `if (l < ${own}) {`, `for (let sbz = mpI32(l); sbz < n; sbz = sbz + ${own}) {`, arithmetic.declareZero('sbzero'), ...store('sbz', 'sbzero'), '}', '}',
-    'for (let sbs = mpI32(0); sbs < n; sbs = sbs + 1) {',
+    // The sums of a thread's own rows start at 0 + bᵢ, the CPU's first step (x is the sum until its row is solved;
+    // 0 + (−0) is +0 there too); a window's start elsewhere (./trsv-split-redo-source.ts).
+    ...(window ? [] : [`if (l < ${own}) {`, `for (let sbz = mpI32(l); sbz < n; sbz = sbz + ${own}) {`, ...sumStartLines(arithmetic, place.readB, 'sbz', 'sbstart'), ...store('sbz', 'sbstart'), '}', '}']),
+    `for (let sbs = ${window ? 's0' : 'mpI32(0)'}; sbs < ${window ? 's1' : 'n'}; sbs = sbs + 1) {`,
     `const sbj = ${shape.lowerOp ? 'sbs' : 'n - 1 - sbs'};`,
     'const sbh = mpImod(sbs, 2);',
     `if (l < ${own} && mpImod(sbj, ${own}) === l) {`,
     load('sbsum', 'sbj'),
-    ...place.readB('sbj', 'sbb'),
-    arithmetic.declareSub('sbt', arithmetic.register('sbb'), arithmetic.register('sbsum')),
   ];
-  let x = 'sbt';
+  let x = 'sbsum';
   if (!shape.unit) {
     const rd = A.format.emitRead('A', opIndex('sbj', 'sbj'), 'sbp', arithmetic);
-    lines.push(`let sbd = ${arithmetic.literal(1)};`, rd.code, arithmetic.assign('sbd', rd.register), arithmetic.declareDiv('sbx', arithmetic.register('sbt'), arithmetic.register('sbd')));
+    lines.push(`let sbd = ${arithmetic.literal(1)};`, rd.code, arithmetic.assign('sbd', rd.register), arithmetic.declareDiv('sbx', arithmetic.register('sbsum'), arithmetic.register('sbd')));
     x = 'sbx';
   }
   if (place.overflow !== undefined) {
     // What the CPU's store of x_j gives a later row: ±∞ from the storage's overflow (sign bit | all-ones exponent).
     const head = c === 1 ? x : `${x}[0]`;
     const inf = `mpFloat(mpXor(mpAnd(mpBits(${head}), -2147483648), ${EXPONENT_MASK}))`;
-    lines.push(`if (Math.abs(${head}) >= mpFloat(${place.overflow})) {`, c === 1 ? `${x} = ${inf};` : `${x} = [${inf}, 0.0];`, '}');
+    const infinity = arithmetic.specialTests?.infinityOf(x) ?? (c === 1 ? inf : `[${inf}, 0.0]`);
+    lines.push(`if (${magnitude(arithmetic, x)} >= mpFloat(${place.overflow})) {`, `${x} = ${infinity};`, '}');
   }
   if (place.rounding) {
     // The CPU's store of x_j into its scaled integer and the read-back of later rows (a negative scale negates both:
@@ -152,12 +166,27 @@ export function substitutionLines(arithmetic: GpuArithmetic, A: DeviceArray, sha
       // q·s: one rounding to binary32 (the CPU's f32 read of a scaled element), exact as a pair (|q| ≤ 2^15, s 24 bits).
       c === 1 ? `${x} = mpKeep(mpToFloat(sbq) * sbsc);` : `${x} = ffTwoProd(mpToFloat(sbq), sbsc);`);
   }
-  lines.push(...store('sbj', x), ...Array.from({ length: c }, (_, k) => `mpSharedSet(${place.broadcast}, sbh * ${c} + ${k}, ${word(x, k)});`), '}');
+  // The later rows add op(A)(i, j)·(−x_j), the CPU's (−tᵢⱼ)·xⱼ: the same value (rounding is symmetric); only a zero's
+  // sign may differ (0 − (+0) = +0), which no sum sees — a sum from 0 + bᵢ is never −0.
+  lines.push(...store('sbj', x), arithmetic.declareZero('sbz0'), arithmetic.declareSub('sbnx', arithmetic.register('sbz0'), arithmetic.register(x)),
+    ...Array.from({ length: c }, (_, k) => `mpSharedSet(${place.broadcast}, sbh * ${c} + ${k}, ${word('sbnx', k)});`), '}');
   // Slots alternate: x_j is read before the barrier of step s + 1, written again only after it.
   lines.push('mpBarrier();', `let sbxj = ${c === 1 ? `mpShared(${place.broadcast}, sbh)` : `[${Array.from({ length: c }, (_, k) => `mpShared(${place.broadcast}, sbh * ${c} + ${k})`).join(', ')}]`};`);
   const ra = A.format.emitRead('A', opIndex('sbi', 'sbj'), 'sba', arithmetic);
-  lines.push(`if (l < ${own}) {`, `for (let sbi = mpI32(l); sbi < n; sbi = sbi + ${own}) {`, `if (${shape.lowerOp ? 'sbi > sbj' : 'sbi < sbj'}) {`, ra.code, load('sbacc', 'sbi'), arithmetic.mulAdd('sbacc', ra.register, arithmetic.register('sbxj')), ...store('sbi', 'sbacc'), '}', '}', '}', '}');
+  lines.push(`if (l < ${own}) {`, `for (let sbi = mpI32(l); sbi < n; sbi = sbi + ${own}) {`, `if (${shape.lowerOp ? 'sbi > sbj' : 'sbi < sbj'}${window && shape.trans ? ' && sbi >= rowLo && sbi < rowHi' : ''}) {`, ra.code, load('sbacc', 'sbi'), arithmetic.mulAdd('sbacc', ra.register, arithmetic.register('sbxj')), ...store('sbi', 'sbacc'), '}', '}', '}', '}');
   return lines;
+}
+
+/**
+ * Lines that declare `dst` = 0 + b_i (the start of row i's sum, as the CPU's first step).
+ * @param arithmetic - the arithmetic
+ * @param readB - how b is read
+ * @param i - the row
+ * @param dst - the register to declare
+ * @returns source lines
+ */
+export function sumStartLines(arithmetic: GpuArithmetic, readB: SubstitutionPlace['readB'], i: string, dst: string): string[] {
+  return [arithmetic.declareZero(dst), ...readB(i, `${dst}b`), arithmetic.add(dst, arithmetic.register(`${dst}b`))];
 }
 
 /**

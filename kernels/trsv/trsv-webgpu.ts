@@ -33,6 +33,7 @@ import { tuningGeneration, tuningKnob } from '../../src/backends/webgpu/tuning-k
 import { TRSV_HEADER_WORDS, TRSV_TILE, TRSV_WORKGROUP, walkerHolds, walkerSource } from './trsv-walker-source.js';
 import { checkGpuOptions } from '../../src/backends/backend.js';
 import { REDO_WORKGROUP, storageOverflowBits, substitutionHolds, substitutionRedoBindings, substitutionRedoSource, type StoreRounding } from './trsv-substitution-source.js';
+import { splitRedoCheckSource, splitRedoWindowSource } from './trsv-split-redo-source.js';
 import { readsTransposed, transposedDeviceMatrix } from '../gemv/transposed-device-matrix.js';
 import { fieldOf, throughInterleaved, withMapped } from '../../src/backends/webgpu/dd-split-device.js';
 
@@ -250,6 +251,11 @@ function updateRanges(shape: Shape, A: DeviceMatrix, perBinding: number, k0: num
   return ranges;
 }
 
+/** Passes of the substitution redo: one with A in one binding, else a check and one per window of A's columns. */
+function redoPassCount(shape: Shape, perBinding: number): number {
+  return perBinding === Infinity ? 1 : 1 + Math.ceil(shape.n / perBinding);
+}
+
 /** Blocks per inverse pass: all, or as many block columns as one binding holds. */
 function blocksPerBinding(shape: Shape, perBinding: number): number {
   return perBinding === Infinity ? shape.blocks : Math.floor(perBinding / shape.bs);
@@ -298,7 +304,7 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
     await encodeInverse(runtime, passes, inv, np * 4 * c);
   }
   // Rounding x to a scaled integer storage between rows: the substitution redo does it, after the blocked solve.
-  const rounds = rounding !== undefined && substitutionHolds(arithmetic) && perBinding === Infinity;
+  const rounds = rounding !== undefined && arithmetic.components <= 2 && perBinding === Infinity;
   // MODPREC_TRSV_ONE_DISPATCH=0 keeps the blocked solve (tests compare it with its own split-binding runs).
   if (!rounds && perBinding === Infinity && bs === TRSV_TILE && walkerHolds(arithmetic, A.data) && tuning('MODPREC_TRSV_ONE_DISPATCH', 1) !== 0) {
     await walkerSolve(runtime, args, shape, arithmetic, inv, invKey);
@@ -307,8 +313,9 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
   const key = `trsv|${invKey}|${objectId(x)}|${rounds ? 'rounds' : ''}`;
   let updates = 0;
   for (let k = 0; k < blocks; k++) updates += updateRanges(shape, A, perBinding, k * bs).length;
-  // One more pass and its unused output: the substitution redo where the result is not finite.
-  const plan = getPlan(runtime, key, 3 + blocks + updates, () => [createWordBuffer(context, np * c), createWordBuffer(context, np * c), createWordBuffer(context, np * c), createWordBuffer(context, x.words), createWordBuffer(context, REDO_WORKGROUP * c)]);
+  // More passes and their unused output: the substitution redo where the result is not finite (one pass, or a
+  // check and one per window of A: ./trsv-split-redo-source.ts); x's words keep one more for the redo's verdict.
+  const plan = getPlan(runtime, key, 2 + blocks + updates + redoPassCount(shape, perBinding), () => [createWordBuffer(context, np * c), createWordBuffer(context, np * c), createWordBuffer(context, np * c + 1), createWordBuffer(context, x.words), createWordBuffer(context, REDO_WORKGROUP * c)]);
   if (rounds) {
     // The scales belong to this call: its pass list is built for it and not kept.
     const scales = createWordBuffer(context, n, new Uint32Array(rounding.scales.buffer, rounding.scales.byteOffset, n));
@@ -376,11 +383,32 @@ async function buildSolvePasses(runtime: GpuRuntime, args: GpuTrsvArgs, shape: S
     if (ranges.length > 0) [current, next] = [next, current];
   }
   // x is still b here (the solve writes `out`): the redo reads b from it.
+  const variant = `${arithmetic.name}|${readKey(A.data)}|${readKey(x)}|${x.isView}|${storageOverflowBits(x)}|${shape.lowerOp}|${shape.trans}|${shape.unit}`;
   if (substitutionHolds(arithmetic) && perBinding === Infinity) {
-    const redo = memo(`trsvR|${arithmetic.name}|${readKey(A.data)}|${readKey(x)}|${x.isView}|${storageOverflowBits(x)}|${shape.lowerOp}|${shape.trans}|${shape.unit}|${rounding ? 'rounds' : ''}`, () => substitutionRedoSource(arithmetic, A.data, x, shape, rounding !== undefined));
+    const redo = memo(`trsvR|${variant}|${rounding ? 'rounds' : ''}`, () => substitutionRedoSource(arithmetic, A.data, x, shape, rounding !== undefined));
     const program = await getProgram(context, { source: redo.source, args: redo.args, components: c, workgroup: redo.workgroup });
     const { arrays, scalars } = substitutionRedoBindings(A.data, x, { buffer: xw }, n, A.ld, rounding);
     passes.push({ pass: { program, arrays, scalars, output: { buffer: scratch[4]! }, threads: REDO_WORKGROUP }, cache: caches[slot++]! });
+  } else if (substitutionHolds(arithmetic)) {
+    const check = memo(`trsvRC|${variant}`, () => splitRedoCheckSource(arithmetic, x, shape));
+    const pCheck = await getProgram(context, { source: check.source, args: check.args, components: c, workgroup: check.workgroup });
+    const checkArrays: Record<string, BoundArray> = { XAtomic: { buffer: xw } };
+    const checkScalars: Record<string, number> = { n, flagAt: np * c };
+    bindArray('B', x, checkArrays, checkScalars);
+    passes.push({ pass: { program: pCheck, arrays: checkArrays, scalars: checkScalars, output: { buffer: scratch[4]! }, threads: REDO_WORKGROUP }, cache: caches[slot++]! });
+    const win = memo(`trsvRW|${variant}`, () => splitRedoWindowSource(arithmetic, A.data, x, shape));
+    const pWindow = await getProgram(context, { source: win.source, args: win.args, components: c, workgroup: win.workgroup });
+    for (let s0 = 0; s0 < n; s0 += perBinding) {
+      const s1 = Math.min(n, s0 + perBinding);
+      // Steps s0 … s1 − 1 solve (and, for op(A) = Aᵀ, own) columns [c0, c1) of A.
+      const [c0, c1] = shape.lowerOp ? [s0, s1] : [n - s1, n - s0];
+      const w = columnWindow(A, perBinding, c0, c1);
+      const { arrays, scalars } = substitutionRedoBindings(A.data, x, { buffer: xw }, n, A.ld);
+      moveScaleBase('A', A.data, w.aOff, scalars);
+      arrays.A = w.bound;
+      Object.assign(scalars, { aOff: w.aOff, s0, s1, rowLo: c0, rowHi: c1, flagAt: np * c });
+      passes.push({ pass: { program: pWindow, arrays, scalars, output: { buffer: scratch[4]! }, threads: REDO_WORKGROUP }, cache: caches[slot++]! });
+    }
   }
   passes.push({ pass: await convertPass(runtime, bufferView(runtime, xw, work, n), x.format, out), cache: caches[slot++]! });
   return passes;

@@ -205,10 +205,28 @@ export interface GpuArithmeticPart {
    */
   readonly valueBits?: number;
   /**
-   * Whether squares of every binary64 and sums of them stay inside its exponent range (the GPU dd arithmetic's
-   * 15-bit exponent): NRM2 then sums the squares unscaled in one pass instead of scaling by the largest element.
+   * Whether squares of every binary64 and sums of them stay inside the exponent range of its register (the GPU dd
+   * arithmetic's 15-bit exponent, in {@link GpuArithmeticPart.squaresVariant}'s operations): NRM2 then sums the
+   * squares unscaled in one pass instead of scaling by the largest element.
    */
   readonly squaresInRange?: boolean;
+  /**
+   * The variant NRM2's unscaled squares and their sums run in, where this arithmetic keeps a narrower range than
+   * its register holds (dd: binary64's range, as the CPU; the squares need the register's). Absent: this arithmetic.
+   */
+  squaresVariant?(): GpuArithmeticPart;
+  /**
+   * Tests on registers whose words are not binary32 values (dd's), for TRSV's substitution redo: gpu.js
+   * expressions of register `name`. Absent: each word is a binary32 whose exponent bits tell a non-finite value.
+   */
+  readonly specialTests?: {
+    /** Whether `name` is ±∞ or NaN. */
+    nonFinite(name: string): string;
+    /** ±∞ with the sign of `name` (a register of this arithmetic). */
+    infinityOf(name: string): string;
+    /** |name| as a binary32 rounded to odd: ≥ a binary32 bound b exactly where |name| ≥ b, for b with an even last bit. */
+    magnitude(name: string): string;
+  };
   /** GEMV's default number of independent accumulators per thread (`options.chains`). */
   readonly defaultChains: number;
   /** How host scalars reach kernels. */

@@ -1,7 +1,7 @@
 /**
  * The GPU part of double-double arithmetic (formats.dd): every operation runs in the 112-bit register format of
- * dd-gpu-wgsl.ts (native WGSL on u32 words, unit roundoff 2^-110 per operation, binary64's exponent range and far
- * beyond), so the CPU double-double's bounds (u = 2^-102) hold for its results. Storage reads hand it raw words
+ * dd-gpu-wgsl.ts (native WGSL on u32 words, unit roundoff 2^-110 per operation; every result kept in binary64's
+ * range as the CPU's double-double keeps it — ±∞ from 2^1024 − 2^970, multiples of 2^-1074 below), so the CPU double-double's bounds (u = 2^-102) hold for its results. Storage reads hand it raw words
  * (f64 pairs, dd quadruples) or exact binary32 values; it converts them exactly.
  * @module
  */
@@ -19,6 +19,9 @@ const library: Omit<GpuNativeLibrary, 'wgsl'> = {
     mpXfSub: { args: [V4, V4], returns: V4 },
     mpXfMul: { args: [V4, V4], returns: V4 },
     mpXfFma: { args: [V4, V4, V4], returns: V4 },
+    mpXfAddWide: { args: [V4, V4], returns: V4 },
+    mpXfMulWide: { args: [V4, V4], returns: V4 },
+    mpXfFmaWide: { args: [V4, V4, V4], returns: V4 },
     mpXfDiv: { args: [V4, V4], returns: V4 },
     mpXfAbs: { args: [V4], returns: V4 },
     mpXfOfWord: { args: ['Number'], returns: V4 },
@@ -85,8 +88,16 @@ export const ddGpuArithmetic: GpuArithmeticPart = {
   // dd storage (106 bits) computes in double-double unless told otherwise.
   defaultUpToBits: 106,
   divisionError: 2 ** -110,
-  // Squares of doubles (2^±2098) and their sums lie far inside the register's 2^±16382.
+  // Squares of doubles (2^±2098) and their sums lie far inside the register's 2^±16382: NRM2 sums them unscaled,
+  // in the operations that skip binary64's range.
   squaresInRange: true,
+  squaresVariant: () => ddGpuArithmeticWide,
+  // Word 0 holds the sign and the biased exponent (bits 30..16): 0x7FFF there is ±∞ or NaN (dd-gpu-wgsl.ts).
+  specialTests: {
+    nonFinite: (name) => `mpAnd(mpBits(${name}[0]), 2147418112) === 2147418112`,
+    infinityOf: (name) => `[mpFloat(mpXor(mpAnd(mpBits(${name}[0]), -2147483648), 2147418112)), 0.0, 0.0, 0.0]`,
+    magnitude: (name) => `Math.abs(mpFloat(mpXfOddBits(${name})))`,
+  },
   defaultChains: 1,
   // α and β go up as the two words of their double (exact).
   scalar: {
@@ -133,4 +144,21 @@ export const ddGpuArithmeticUnfused: GpuArithmeticPart = {
   name: 'dd-unfused',
   defaultUpToBits: undefined,
   mulAdd: (acc, a, b) => `${acc} = mpXfFma(${acc}, ${asXf(a)}, ${asXf(b)});`,
+};
+
+/**
+ * {@link ddGpuArithmetic} in the register's whole exponent range (2^±16382) instead of binary64's: NRM2 sums the
+ * squares of binary64 values unscaled in it (they and their sums lie far inside), where binary64's range would
+ * overflow from 2^512 and flush below 2^-537. Only its multiply, multiply-add and add differ.
+ * @group Double-double
+ */
+export const ddGpuArithmeticWide: GpuArithmeticPart = {
+  ...ddGpuArithmetic,
+  name: 'dd-wide',
+  defaultUpToBits: undefined,
+  squaresVariant: undefined,
+  dotVariant: undefined,
+  mulAdd: (acc, a, b) => `${acc} = mpXfFmaWide(${acc}, ${asXf(a)}, ${asXf(b)});`,
+  add: (acc, b) => `${acc} = mpXfAddWide(${acc}, ${asXf(b)});`,
+  declareMul: (dst, a, b) => `let ${dst} = mpXfMulWide(${asXf(a)}, ${asXf(b)});`,
 };

@@ -7,9 +7,30 @@
  * **Register (four u32 words, carried as `vec4<f32>` lanes of raw bits).** w0 = sign (bit 31) | biased exponent
  * (bits 30..16, bias 16383) | significand bits 111..96; w1..w3 = significand bits 95..0. The significand M is
  * explicit (its leading bit 111 is set for every finite non-zero value) and the value is M·2^(e−111). Biased
- * exponent 0 is ±0, 32767 is ±∞ (significand 0) or NaN (non-zero). The exponent covers 2^±16382: every binary64,
- * every product of two and every sum of such terms, so no kernel input or intermediate overflows or underflows
- * where binary64 would not (results are rounded into binary64's range when they are written).
+ * exponent 0 is ±0, 32767 is ±∞ (significand 0) or NaN (non-zero). The exponent covers 2^±16382, but the
+ * operations keep binary64's range, as the CPU's double-double does (below); only NRM2's squares use the wide range.
+ *
+ * **Binary64's range** (`mpXfRange`, applied to every operation's result and, in a multiply-add, to the product
+ * before it is added — the CPU's product p = fl(a·b) overflows or underflows on its own before c is added). Every
+ * CPU double-double (hi, lo) is a pair of doubles: it is a multiple of 2^-1074, and it is ±∞ where its hi = fl(hi +
+ * lo) overflows, i.e. where |hi + lo| ≥ T = 2^1024 − 2^970 (the midpoint between MAX and 2^1024; ties to even go up).
+ * So a result x of the register becomes:
+ * - ±∞ where |x| ≥ T. T has 54 bits, so the truncation to 112 bits keeps x ≥ T exactly when x ≥ T before it: an
+ *   exact result overflows exactly where the CPU's exact result does;
+ * - below 2^-963, where the register's 112 bits reach below 2^-1074, the multiple of 2^-1074 nearest to x, ties to
+ *   even (a zero keeps x's sign, as fp64's rounding does). From 2^-963 up the last of the 112 bits is at least
+ *   2^-1074, so every result already is such a multiple. Why nearest even: the CPU's sums of multiples of 2^-1074
+ *   are exact (TwoSum is, down there), as the register's are; the CPU's product of doubles is p + e with
+ *   p = fl(a·b) (nearest even on the grid) and e Dekker's error term, whose terms are products of the split parts
+ *   rounded to the grid, with |a·b − p| ≤ 2^-1075: where ah·bh is a multiple of 2^-1074 (a or b a power of two, or
+ *   of few bits — the products the tests draw) e = RN(a·b − p) = 0, so the CPU's product is RN(a·b), as is the
+ *   register's (a product of binary64 or binary32 values is exact before the rounding): 2^-1074·0.5 is +0 on both
+ *   (the tie goes to even), 2^-1074·0.75 is 2^-1074. Where Dekker's terms round apart (ah·bh an odd multiple of
+ *   2^-1075 while a·b is not) the CPU's product may be one unit 2^-1074 off RN(a·b); the register does not follow
+ *   that (an absolute error ≤ 2^-1074, binary64's own underflow error).
+ * Division and products of dd operands are rounded from the register's result (exact for quotients by powers of
+ * two). The check costs one add and one unsigned compare (and its branch) for results with −963 ≤ e ≤ 1022; the
+ * rest take `mpXfRangeEdge`.
  *
  * **Working form.** Inside an operation a value is unpacked to (sign, exponent e, class, 128-bit m) with m's bit 127
  * set (m = M·2^16; its 16 low bits are zero on unpacking). Value = (m / 2^127)·2^e.
@@ -29,6 +50,8 @@
  * once: correct rounding, 24 ≥ 11 + 2), and into dd as hi = RN(x), lo = RN(x − hi) (x − hi is exact).
  *
  * Specials follow IEEE 754: NaN propagates, ∞ − ∞, 0·∞ and 0/0, ∞/∞ are NaN, x/0 is ±∞; an exact zero sum is +0.
+ * `mpXfAddWide`, `mpXfMulWide`, `mpXfFmaWide` skip the range: NRM2 sums squares of binary64 values unscaled in them
+ * (2^±2098 and their sums lie far inside 2^±16382).
  *
  * **Fused multiply-adds** (`mpXfFma<Kind><Kind>`, names in dd-gpu-fused.ts): c + a·b with a and b taken from their
  * storage words straight to the working form, multiplied by the product for their limbs; bit for bit `mpXfFma`
@@ -129,7 +152,7 @@ function fusedFmaWgsl(): string {
       // A short operand goes first (the product is symmetric in its operands, bit for bit).
       const [x, y] = !ka.short && kb.short ? [kb.unpack('b'), ka.unpack('a')] : [ka.unpack('a'), kb.unpack('b')];
       const mul = ka.short && kb.short ? 'mpXfMulSSU' : ka.short || kb.short ? 'mpXfMulSU' : 'mpXfMulU';
-      lines.push(`fn ${fusedFmaName(a, b)}(c: vec4<f32>, a: ${ka.type}, b: ${kb.type}) -> vec4<f32> { return mpXfPack(mpXfAddU(mpXfUnpack(c), ${mul}(${x}, ${y}))); }`);
+      lines.push(`fn ${fusedFmaName(a, b)}(c: vec4<f32>, a: ${ka.type}, b: ${kb.type}) -> vec4<f32> { return mpXfPack(mpXfAddU(mpXfUnpack(c), mpXfRange(${mul}(${x}, ${y})))); }`);
     }
   }
   return lines.join('\n');
@@ -188,8 +211,9 @@ fn mpXfUnpack(p: vec4<f32>) -> MpXfU {
   return MpXfU(s, i32(eb) - 16383, 1u, m);
 }
 
-// Truncates m (bit 127 set) to its top 112 bits; out of range exponents give ±∞ or ±0.
-fn mpXfPack(x: MpXfU) -> vec4<f32> {
+// Truncates m (bit 127 set) to its top 112 bits; exponents outside the register's range give ±∞ or ±0 (only the
+// wide operations, NRM2's squares, come near them: mpXfPack first takes every result into binary64's range).
+fn mpXfPackWide(x: MpXfU) -> vec4<f32> {
   if (x.k == 0u) { return bitcast<vec4<f32>>(vec4<u32>(x.s << 31u, 0u, 0u, 0u)); }
   if (x.k >= 2u) { return bitcast<vec4<f32>>(vec4<u32>((x.s << 31u) | 0x7FFF0000u | select(0u, 0x8000u, x.k == 3u), 0u, 0u, 0u)); }
   let eb = x.e + 16383;
@@ -204,6 +228,39 @@ fn mpXfNormal(s: u32, e: i32, m: vec4<u32>) -> MpXfU {
   let z = mpXfClz(m);
   return MpXfU(s, e - i32(z), 1u, mpXfShl(m, z));
 }
+
+// binary64's range (see "Binary64's range" above). Zeros and specials carry e = 0, so one add and one unsigned
+// compare pass every value with −963 ≤ e ≤ 1022: finite, and its 112 bits all lie on the grid of 2^-1074.
+fn mpXfRange(x: MpXfU) -> MpXfU {
+  if (u32(x.e + 963) < 1986u) { return x; }
+  return mpXfRangeEdge(x);
+}
+
+// x with e ≥ 1023 or e ≤ −964 (finite, non-zero). At the top: ±∞ from T = 2^1024 − 2^970 (m's top 54 bits all ones
+// when e = 1023). At the bottom: m·2^(e−127) rounded to the nearest multiple of 2^-1074, ties to even: its bits
+// below bit b = −947 − e of m go (b ∈ [17, 128] for e ∈ [−1075, −964]; e < −1075 is below 2^-1075, which rounds to
+// ±0); the rounded integer q is the result in units of 2^-1074, i.e. (q / 2^127)·2^(−947).
+fn mpXfRangeEdge(x: MpXfU) -> MpXfU {
+  if (x.e >= 1023) {
+    if (x.e > 1023 || (x.m.x == 0xFFFFFFFFu && x.m.y >= 0xFFFFFC00u)) { return mpXfSpecial(x.s, false); }
+    return x;
+  }
+  if (x.e < -1075) { return mpXfZero(x.s); }
+  let b = u32(-947 - x.e);
+  var q = mpXfShr(x.m, b);
+  let g = (mpXfShr(x.m, b - 1u).w & 1u) != 0u;
+  let st = any(mpXfShl(x.m, 129u - b) != vec4<u32>(0u));
+  if (g && (st || (q.w & 1u) != 0u)) {
+    // q < 2^111: the carry stops below bit 127.
+    q.w = q.w + 1u;
+    if (q.w == 0u) { q.z = q.z + 1u; if (q.z == 0u) { q.y = q.y + 1u; if (q.y == 0u) { q.x = q.x + 1u; } } }
+  }
+  if ((q.x | q.y | q.z | q.w) == 0u) { return mpXfZero(x.s); }
+  return mpXfNormal(x.s, -947, q);
+}
+
+// Every operation's result: into binary64's range, then truncated to 112 bits.
+fn mpXfPack(x: MpXfU) -> vec4<f32> { return mpXfPackWide(mpXfRange(x)); }
 
 // x + y. Operands come unpacked or truncated to 112 bits (16 low bits zero). With |x| ≥ |y| and d = ex − ey:
 // d ≤ 16 shifts no set bit out of y, so the 128-bit sum or difference is exact; d > 16 (and then
@@ -379,15 +436,21 @@ ${fusedFmaWgsl()}
 fn mpXfAdd(a: vec4<f32>, b: vec4<f32>) -> vec4<f32> { return mpXfPack(mpXfAddU(mpXfUnpack(a), mpXfUnpack(b))); }
 fn mpXfSub(a: vec4<f32>, b: vec4<f32>) -> vec4<f32> { return mpXfPack(mpXfAddU(mpXfUnpack(a), mpXfNegU(mpXfUnpack(b)))); }
 fn mpXfMul(a: vec4<f32>, b: vec4<f32>) -> vec4<f32> { return mpXfPack(mpXfMulU(mpXfUnpack(a), mpXfUnpack(b))); }
-fn mpXfFma(c: vec4<f32>, a: vec4<f32>, b: vec4<f32>) -> vec4<f32> { return mpXfPack(mpXfAddU(mpXfUnpack(c), mpXfMulU(mpXfUnpack(a), mpXfUnpack(b)))); }
+fn mpXfFma(c: vec4<f32>, a: vec4<f32>, b: vec4<f32>) -> vec4<f32> { return mpXfPack(mpXfAddU(mpXfUnpack(c), mpXfRange(mpXfMulU(mpXfUnpack(a), mpXfUnpack(b))))); }
+// The register's own range (2^±16382), for NRM2's unscaled squares and their sums: no square of a binary64 and no
+// sum of them leaves it.
+fn mpXfAddWide(a: vec4<f32>, b: vec4<f32>) -> vec4<f32> { return mpXfPackWide(mpXfAddU(mpXfUnpack(a), mpXfUnpack(b))); }
+fn mpXfMulWide(a: vec4<f32>, b: vec4<f32>) -> vec4<f32> { return mpXfPackWide(mpXfMulU(mpXfUnpack(a), mpXfUnpack(b))); }
+fn mpXfFmaWide(c: vec4<f32>, a: vec4<f32>, b: vec4<f32>) -> vec4<f32> { return mpXfPackWide(mpXfAddU(mpXfUnpack(c), mpXfMulU(mpXfUnpack(a), mpXfUnpack(b)))); }
 fn mpXfDiv(a: vec4<f32>, b: vec4<f32>) -> vec4<f32> { return mpXfPack(mpXfDivU(mpXfUnpack(a), mpXfUnpack(b))); }
 fn mpXfAbs(a: vec4<f32>) -> vec4<f32> { let w = bitcast<vec4<u32>>(a); return bitcast<vec4<f32>>(vec4<u32>(w.x & 0x7FFFFFFFu, w.y, w.z, w.w)); }
-fn mpXfOfWord(b: f32) -> vec4<f32> { return mpXfPack(mpXfOfF32(bitcast<u32>(b))); }
-fn mpXfOfPair(p: vec2<f32>) -> vec4<f32> { return mpXfPack(mpXfAddU(mpXfOfF32(bitcast<u32>(p.x)), mpXfOfF32(bitcast<u32>(p.y)))); }
-fn mpXfOfF64Words(p: vec2<f32>) -> vec4<f32> { let w = bitcast<vec2<u32>>(p); return mpXfPack(mpXfOfF64(w.x, w.y)); }
-fn mpXfOfF64Ints(lo: i32, hi: i32) -> vec4<f32> { return mpXfPack(mpXfOfF64(bitcast<u32>(lo), bitcast<u32>(hi))); }
+fn mpXfOfWord(b: f32) -> vec4<f32> { return mpXfPackWide(mpXfOfF32(bitcast<u32>(b))); }
+fn mpXfOfPair(p: vec2<f32>) -> vec4<f32> { return mpXfPackWide(mpXfAddU(mpXfOfF32(bitcast<u32>(p.x)), mpXfOfF32(bitcast<u32>(p.y)))); }
+fn mpXfOfF64Words(p: vec2<f32>) -> vec4<f32> { let w = bitcast<vec2<u32>>(p); return mpXfPackWide(mpXfOfF64(w.x, w.y)); }
+fn mpXfOfF64Ints(lo: i32, hi: i32) -> vec4<f32> { return mpXfPackWide(mpXfOfF64(bitcast<u32>(lo), bitcast<u32>(hi))); }
+// Reads of stored values (binary32, binary64, pairs of them) are in binary64's range already: packed as they are.
 // A dd pair (words of hi, then of lo): hi + lo exactly when they lie within 59 bits, else lo truncated (< 2^-111).
-fn mpXfOfDdWords(p: vec4<f32>) -> vec4<f32> { let w = bitcast<vec4<u32>>(p); return mpXfPack(mpXfAddU(mpXfOfF64(w.x, w.y), mpXfOfF64(w.z, w.w))); }
+fn mpXfOfDdWords(p: vec4<f32>) -> vec4<f32> { let w = bitcast<vec4<u32>>(p); return mpXfPackWide(mpXfAddU(mpXfOfF64(w.x, w.y), mpXfOfF64(w.z, w.w))); }
 fn mpXfToF64Words(a: vec4<f32>) -> vec2<f32> { return bitcast<vec2<f32>>(mpXfToF64U(mpXfUnpack(a))); }
 fn mpXfToWord(a: vec4<f32>) -> f32 { return bitcast<f32>(mpXfToF32U(mpXfUnpack(a), false)); }
 fn mpXfOddBits(a: vec4<f32>) -> i32 { return bitcast<i32>(mpXfToF32U(mpXfUnpack(a), true)); }
