@@ -21,7 +21,7 @@ import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
 import { convertPass } from '../../src/backends/webgpu/convert.js';
 import { trackGpuWork } from '../../src/backends/webgpu/backend.js';
 import { hostTrsv } from '../../src/backends/webgpu/host-fallback.js';
-import { bindingLimit, bufferView, checkOperandBinding, checkScaleBinding, columnRegion, columnsPerRegion, DeviceArray, moveScaleBase, windowOf, wordsPerElement } from '../../src/backends/webgpu/device-array.js';
+import { bindingLimit, bufferView, checkBinding, checkOperandBinding, checkScaleBinding, columnRegion, columnsPerRegion, DeviceArray, moveScaleBase, windowOf, wordsPerElement } from '../../src/backends/webgpu/device-array.js';
 import type { DeviceMatrix } from '../gemv/gemv-webgpu.js';
 import { deviceMatrix } from '../gemv/gemv-webgpu.js';
 import { allowFallback, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
@@ -273,6 +273,8 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
     throw new ModprecError('BACKEND_LIMIT', `invalid argument: A needs ${Math.max(bs, 64)} columns of ${A.ld} elements per storage binding, over this adapter's maxStorageBufferBindingSize of ${bindingLimit(runtime)} bytes`, 'maxStorageBufferBindingSize');
   }
   const groups = Math.ceil(blocks / groupBlocks);
+  // The block inverses are bound whole (not windowed): bs·np registers of the arithmetic.
+  checkBinding(runtime, bs * np * c, `the inverted ${bs}×${bs} diagonal blocks of A (${np} rows in ${arithmetic.name} arithmetic)`);
   const invKey = `trsv-inv|${objectId(A.data)}|v${A.data.version}|${A.data.offset}|${A.data.stride}|${n}|${A.ld}|${bs}|${shape.lowerOp}|${shape.trans}|${shape.unit}|${arithmetic.name}|${groupBlocks}`;
   let fresh = false;
   const invPlan = getPlan(runtime, invKey, bs * groups, () => {

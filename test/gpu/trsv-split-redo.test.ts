@@ -71,4 +71,27 @@ describe('GPU TRSV split across bindings, non-finite values: the substitution re
       }
     });
   }
+
+  it('dd: block inverses over the binding limit are BACKEND_LIMIT naming it, before x is written', async () => {
+    await requireRuntime();
+    // 64-row blocks of 200 rows in dd (four words a register) take 64·256·16 = 256 kB: over a 128 kB limit, which
+    // still holds A's 64-column windows in f64 (64·203·8 = 104 kB).
+    const a = new Float64Array(lda * n);
+    for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) a[i + j * lda] = entry(i, j, -1);
+    const A = deviceMatrix(await toDevice(a, { format: 'f64' }), n, n, lda);
+    const x = await toDevice(rhs, { format: 'f64' });
+    process.env.MODPREC_TRSV_ONE_DISPATCH = '0';
+    rereadTuningKnobs();
+    setBindingLimitForTests(128 * 1024);
+    try {
+      await expect(gpuTrsv({ A, x, uplo: 'L' }, { arithmetic: 'dd', blockSize: 64 })).rejects.toMatchObject({ code: 'BACKEND_LIMIT', parameter: 'maxStorageBufferBindingSize' });
+    } finally {
+      setBindingLimitForTests(undefined);
+      delete process.env.MODPREC_TRSV_ONE_DISPATCH;
+      rereadTuningKnobs();
+    }
+    expect([...(await x.toHost())]).toEqual(rhs);
+    A.data.destroy();
+    x.destroy();
+  });
 });
