@@ -8,6 +8,7 @@
  */
 import { range, type Range } from '../../core/range.js';
 import { colMajor } from '../../../accessors/col-major.js';
+import { rowMajor } from '../../../accessors/row-major.js';
 import { findFormat, formatNames } from '../../formats/common/registry.js';
 import '../../formats/index.js';
 import '../../formats/gpu-parts.js';
@@ -73,6 +74,12 @@ async function input(a: DeviceArray, ar: ArithmeticFormat, shape?: { rows: numbe
   if (!a.isView) return range(colMajor<2>({ size: [rows, cols], stride: Math.max(1, ld), data: await a.toHost(), storage: 'f64', arithmetic: ar }));
   const span = a.format.decode(await a.encoded(), a.spanLength, a.scaleBlock);
   const data = new Float64Array(rows * cols);
+  // Packed in the view's own orientation: the CPU kernel then walks it as it walks the caller's range (by rows or
+  // by columns), so its summation order — and with WebAssembly's lanes, its bits — are those of the CPU backend.
+  if (Math.abs(ld) < Math.abs(a.stride)) {
+    for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) data[i * cols + j] = span[a.offset + i * a.stride + j * ld]!;
+    return range(rowMajor<2>({ size: [rows, cols], stride: Math.max(1, cols), data, storage: 'f64', arithmetic: ar }));
+  }
   for (let j = 0; j < cols; j++) for (let i = 0; i < rows; i++) data[i + j * rows] = span[a.offset + i * a.stride + j * ld]!;
   return range(colMajor<2>({ size: [rows, cols], stride: Math.max(1, rows), data, storage: 'f64', arithmetic: ar }));
 }
