@@ -139,11 +139,19 @@ function subMatrix(name: Name, arithmetic: typeof formats.f32, values: (i: numbe
   return A;
 }
 
-/** A packed copy of a range's stored values. */
+/**
+ * A packed copy of a range's stored values; a matrix keeps its orientation (row-major stays row-major), so the CPU
+ * kernels walk the copy as they walk the view (WebAssembly's lanes make a GEMV by rows and one by columns differ in
+ * the last bits).
+ */
 function packedCopy(r: Range<any, any>): Range<any, any> {
-  const o = { storage: r.accessor.storage, arithmetic: r.accessor.arithmetic } as never;
+  const a = r.accessor;
   const v = stored(r);
-  return r.accessor.dimensionality === 1 ? vector(v, o) : matrix(r.length(0), r.length(1), (i, j) => v[i + j * r.length(0)]!, o);
+  if (a.dimensionality === 1) return vector(v, { storage: a.storage, arithmetic: a.arithmetic } as never);
+  const origin = a.linearIndex([0, 0]);
+  const rowMajorView = r.length(0) > 1 && r.length(1) > 1 && Math.abs(a.linearIndex([0, 1]) - origin) < Math.abs(a.linearIndex([1, 0]) - origin);
+  const o = { storage: a.storage, arithmetic: a.arithmetic, layout: rowMajorView ? 'row-major' : 'col-major' } as never;
+  return matrix(r.length(0), r.length(1), (i, j) => v[i + j * r.length(0)]!, o);
 }
 
 /**
