@@ -142,7 +142,9 @@ describe('dd-split storage on the GPU', () => {
   it('every kernel gives the pairs dd storage gives, bit for bit, and leaves the span outside an output view untouched', async () => {
     await requireRuntime();
     const n = 29, m = 17;
-    for (const layout of ['packed', 'strided', 'reversed'] as const) {
+    // Packed and a negative-stride view (the costlier layout of the two view kinds; the first test moves all three
+    // through the device): each layout compiles every dd kernel again on llvmpipe, minutes apiece in CI.
+    for (const layout of ['packed', 'reversed'] as const) {
       // One run per storage: the same pairs in the same layout; everything compared afterwards.
       const runs = (['dd', 'dd-split'] as const).map(async (name) => {
         const out: Record<string, string[]> = {};
