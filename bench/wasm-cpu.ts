@@ -10,7 +10,7 @@
  *
  * Writes bench/results/wasm-cpu.json and the `wasm-cpu` section of docs/performance.md (under 3 minutes with the
  * default 5 rounds on a 2-core VM).
- * Run: npx tsc -p tsconfig.json && node dist/bench/wasm-cpu.js [--rounds=5]
+ * Run: npx tsc -p tsconfig.json && node dist/bench/wasm-cpu.js [--rounds=5] (STREAM_BIN=<binary>: a STREAM built elsewhere)
  * `--quick`: small sizes (n = 2^16, 256², Laplacian 16³), no STREAM, nothing written — a check that every case runs
  * (the labels keep the full sizes).
  */
@@ -45,8 +45,12 @@ function data(n: number, seed: number): Float64Array {
   return Float64Array.from({ length: n }, () => random.nextDouble() - 0.5);
 }
 
-/** The STREAM binary, compiled once into a temporary folder (null where gcc or the source is missing). */
+/**
+ * The STREAM binary, compiled once into a temporary folder (null where gcc or the source is missing). `STREAM_BIN`
+ * names one built elsewhere instead (a machine without gcc, such as the lent GPU host).
+ */
 function compileStream(): string | null {
+  if (process.env.STREAM_BIN) return existsSync(process.env.STREAM_BIN) ? process.env.STREAM_BIN : null;
   const source = process.env.STREAM_C ?? '/work/shared/tools/stream.c';
   if (!existsSync(source)) return null;
   const out = join(mkdtempSync(join(tmpdir(), 'modprec-stream-')), 'stream');
