@@ -16,7 +16,7 @@ import type { Pass, Program } from '../../../backends/webgpu/program.js';
 import type { GpuRuntime } from '../../../backends/webgpu/runtime.js';
 import type { GpuBuffer } from '../../../backends/webgpu/webgpu-types.js';
 import { WORD_BIAS, type RnsDeviceSet } from './device-set.js';
-import { absFactor, accumulatorResidue, addTerm, bitBound, f64Factor, negFactor, oneFactor, gridExponent, rnsFactor, termInfo, termOf, termsLog2, type Factor } from './grid.js';
+import { absFactor, addTerm, bitBound, f64Factor, negFactor, oneFactor, gridExponent, rnsFactor, termInfo, termOf, termsLog2, type Factor } from './grid.js';
 import { accumulatorProgram, rnsProgramNames, scratchBuffer } from './rns-device-kernel.js';
 
 const B = WORD_BIAS;
@@ -241,7 +241,7 @@ if (i < ${n}) {
     c = c + 1;
   }
   ${beta ? addTerm(set, 'b', 'Sc', '0', 'Y', '(y0 + r)') : ''}
-  return mpFloat(${accumulatorResidue(set)} + ${B});
+  return mpFloat(acc + ${B});
 }
 if (i === ${n}) { return mpFloat(G + ${B}); }
 if (i === ${n + 2}) { return mpFloat(${bitBound(set, 'nu')} + ${B}); }
