@@ -30,6 +30,7 @@ import { ELL_PADDING } from '../../src/sparse/ell-matrix.js';
 import { seededRandom } from '../../src/sparse/seeded-random.js';
 import { gpujsCopy, timeDeviceRuns } from './device-timing.js';
 import { profileRnsPasses } from '../../src/formats/rns/gpu/rns-device-kernel.js';
+import { setSubmitProbe } from '../../src/backends/webgpu/program.js';
 
 const quick = process.argv.includes('--quick');
 const outDir = process.argv.find((a) => a.startsWith('--out='))?.slice(6) ?? process.env.OUT;
@@ -98,21 +99,50 @@ async function minTime(fn: () => Promise<unknown>, reps: number): Promise<number
   return (await timeDeviceRuns(rt, fn, { reps: Math.max(1, Math.ceil(reps / 3)), batches: 3, warmMs: quick ? 0 : 150, warmBurst: 1 })).ms;
 }
 
-interface Result { kernel: string; precision: number; size: string; moduli: number; gpuMs: number; goal: string; met: boolean | null; mpfrMs?: number; speedup?: number; gflops?: number; bytes: number; check: string; ok: boolean; passes?: Record<string, number> }
+interface Result {
+  kernel: string; precision: number; size: string; moduli: number; gpuMs: number; goal: string; met: boolean | null; mpfrMs?: number; speedup?: number; gflops?: number; bytes: number; check: string; ok: boolean;
+  /** Host time of a call until its work is submitted (median), ms. */
+  hostMs?: number;
+  /** With `--profile`: each pass on its own (ms), and the whole call minus their sum (ms). */
+  passes?: Record<string, number>;
+  outsideMs?: number;
+}
 
 /**
- * With `--profile`: each pass of `call` timed on its own (the minimum over 3 calls, per label), else nothing.
+ * The host's share of a call: from the call to the return of its first `queue.submit` (argument checks, program and
+ * buffer look-ups, scalar uploads, uniforms and bind groups, encoding), the median of 7 calls.
  */
-async function passProfile(call: () => Promise<unknown>): Promise<{ passes?: Record<string, number> }> {
-  if (!profile) return {};
+async function hostTime(call: () => Promise<unknown>): Promise<number> {
+  const times: number[] = [];
+  let t0: number | undefined;
+  setSubmitProbe((phase) => {
+    if (phase === 'submitted' && t0 !== undefined) { times.push(performance.now() - t0); t0 = undefined; }
+  });
+  try {
+    for (let k = 0; k < 7; k++) { t0 = performance.now(); await call(); }
+  } finally {
+    setSubmitProbe(undefined);
+  }
+  times.sort((a, b) => a - b);
+  return times[times.length >> 1]!;
+}
+
+/**
+ * The host time of `call` and, with `--profile`, each of its passes timed on its own (the minimum over 3 calls, per
+ * label) and what the whole call (`ms`) spends outside them: `ms` minus their sum — host work, allocation, submits
+ * and waits that the passes do not account for (each pass's own wait is inside its time, so this is a lower bound).
+ */
+async function callProfile(call: () => Promise<unknown>, ms: number): Promise<Pick<Result, 'hostMs' | 'passes' | 'outsideMs'>> {
+  const hostMs = await hostTime(call);
+  if (!profile) return { hostMs };
   const passes: Record<string, number> = {};
-  profileRnsPasses((label, ms) => { passes[label] = Math.min(passes[label] ?? Infinity, ms); });
+  profileRnsPasses((label, t) => { passes[label] = Math.min(passes[label] ?? Infinity, t); });
   try {
     for (let k = 0; k < 3; k++) await call();
   } finally {
     profileRnsPasses();
   }
-  return { passes };
+  return { hostMs, passes, outsideMs: ms - Object.values(passes).reduce((a, t) => a + t, 0) };
 }
 
 async function run(): Promise<{ adapter: string; copyGBs: number | null; results: Result[] }> {
@@ -158,7 +188,7 @@ async function run(): Promise<{ adapter: string; copyGBs: number | null; results
     }
     const gemvCall = (): Promise<void> => rnsGpuGemv({ A, m: gemvN, n: gemvN, x, y, alpha, beta: 0 });
     const ms = await minTime(gemvCall, quick ? 3 : 10);
-    const profiled = await passProfile(gemvCall);
+    const profiled = await callProfile(gemvCall, ms);
     const bytes = (set.size + 6) * 4 * gemvN * gemvN;
     results.push({ kernel: 'GEMV N', precision: p, size: `${gemvN}×${gemvN}`, moduli: set.size, gpuMs: ms, goal: `≤ ${goals[p]} ms`, met: quick ? null : ms <= goals[p]!, bytes, check: `max error ${worst.toFixed(2)}·2^-p·Σ|terms| (bound 4)`, ok: worst <= 4, ...profiled });
     [A, x, y].forEach((a) => a.destroy());
@@ -182,7 +212,7 @@ async function run(): Promise<{ adapter: string; copyGBs: number | null; results
     });
     const waxpbyCall = (): Promise<void> => rnsGpuWaxpby(alpha, x, beta, y, w);
     const ms = await minTime(waxpbyCall, quick ? 3 : 20);
-    const profiled = await passProfile(waxpbyCall);
+    const profiled = await callProfile(waxpbyCall, ms);
     const gflops = (3 * n) / ms / 1e6;
     results.push({ kernel: 'WAXPBY', precision: p, size: `n = ${n}`, moduli: set.size, gpuMs: ms, goal: '≥ 4 GFLOP/s', met: quick ? null : gflops >= 4, gflops, bytes: 3 * (set.size + 6) * 4 * n, check: '1024 sampled elements correctly rounded', ok, ...profiled });
     [x, y, w].forEach((a) => a.destroy());
@@ -202,7 +232,7 @@ async function run(): Promise<{ adapter: string; copyGBs: number | null; results
     const ok = same(dy(got!), roundP(exact, p424));
     s.destroy();
     const ms = await minTime(async () => (await rnsGpuDot(x, y)).destroy(), quick ? 3 : 10);
-    const profiled = await passProfile(async () => (await rnsGpuDot(x, y)).destroy());
+    const profiled = await callProfile(async () => (await rnsGpuDot(x, y)).destroy(), ms);
     const slice = Math.min(n, 1 << 18);
     const mx = Array.from({ length: slice }, (_, k) => mpVar(p424, xv[k]!)), my = Array.from({ length: slice }, (_, k) => mpVar(p424, yv[k]!));
     const acc = mpVar(p424, 0), t = mpVar(p424, 0);
@@ -251,7 +281,7 @@ async function run(): Promise<{ adapter: string; copyGBs: number | null; results
     });
     const ellCall = (): Promise<void> => rnsGpuEllSpmv({ A, x, y });
     const ms = await minTime(ellCall, quick ? 3 : 10);
-    const profiled = await passProfile(ellCall);
+    const profiled = await callProfile(ellCall, ms);
     const sliceRows = Math.min(rows, 1 << 15), reach = Math.min(rows, sliceRows + g * g);
     const mx = Array.from({ length: reach }, (_, k) => mpVar(p424, xv[k]!));
     const acc = mpVar(p424, 0), t = mpVar(p424, 0), out = Array.from({ length: sliceRows }, () => mpVar(p424, 0));
@@ -282,7 +312,11 @@ function render(data: { adapter: string; date: string; host: string; copyGBs?: n
     const total = entries.reduce((a, [, ms]) => a + ms, 0);
     return entries.map(([label, ms]) => [r.kernel, r.precision, label, fmt(ms), `${((100 * ms) / total).toFixed(0)} %`]);
   });
-  const rows = data.results.map((r) => [r.kernel, r.precision, r.size, r.moduli, fmt(r.gpuMs), r.goal, r.met === null ? '—' : r.met ? 'yes' : 'no', fmt(r.mpfrMs), r.speedup === undefined ? '—' : `${fmt(r.speedup)}×`, fmt(r.gflops), fmt(r.bytes / r.gpuMs / 1e6), data.copyGBs ? `${((100 * r.bytes) / r.gpuMs / 1e6 / data.copyGBs).toFixed(1)} %` : '—', r.ok ? `yes: ${r.check}` : `NO: ${r.check}`]);
+  const outside = data.results.filter((r) => r.outsideMs !== undefined).map((r) => {
+    const sum = Object.values(r.passes ?? {}).reduce((a, t) => a + t, 0);
+    return [r.kernel, r.precision, fmt(r.gpuMs), fmt(sum), fmt(r.outsideMs), fmt(r.hostMs)];
+  });
+  const rows = data.results.map((r) => [r.kernel, r.precision, r.size, r.moduli, fmt(r.gpuMs), fmt(r.hostMs), r.goal, r.met === null ? '—' : r.met ? 'yes' : 'no', fmt(r.mpfrMs), r.speedup === undefined ? '—' : `${fmt(r.speedup)}×`, fmt(r.gflops), fmt(r.bytes / r.gpuMs / 1e6), data.copyGBs ? `${((100 * r.bytes) / r.gpuMs / 1e6 / data.copyGBs).toFixed(1)} %` : '—', r.ok ? `yes: ${r.check}` : `NO: ${r.check}`]);
   writePerformanceSection('rns-gpu', `### RNS multiple precision on the GPU (issue 17)
 
 ${data.adapter}, ${data.date}${data.partial ? ` (${data.partial})` : ''}; MPFR (gmp-wasm) on the host of the same run: ${data.host}. \`bench/gpu/rns-gpu.ts\`; device
@@ -290,14 +324,20 @@ numbers resident, time of a whole call (submit, every pass, wait), median of 3 b
 (DOT 2^18 elements, SpMV 2^15 rows) and scaled to the full size. "GB/s" is the size of the operands' mp_arrays
 ((n + 6) words per number) over the time, and its fraction of a gpu.js copy's bandwidth measured in the same run
 (${data.copyGBs ? `${data.copyGBs.toFixed(0)} GB/s` : 'not measured'}). GPU ms: the rounding bounded by each value's size
-(docs/rns.md).
+(docs/rns.md); host ms: the host's share of a call, from the call to its \`queue.submit\` (median of 7 calls).
 
-${markdownTable(['kernel', 'bits', 'size', 'moduli', 'GPU ms', 'goal', 'met', 'MPFR ms', 'GPU vs MPFR', 'GFLOP/s', 'GB/s', 'of copy', 'checked in the same run'], rows)}${profiled.length === 0 ? '' : `
+${markdownTable(['kernel', 'bits', 'size', 'moduli', 'GPU ms', 'host ms', 'goal', 'met', 'MPFR ms', 'GPU vs MPFR', 'GFLOP/s', 'GB/s', 'of copy', 'checked in the same run'], rows)}${profiled.length === 0 ? '' : `
 
 Where the time goes (\`--profile\`): each pass submitted and waited for on its own, minimum of 3 calls — a wait per pass
 adds its latency, so these are upper bounds whose proportions show the bounding pass.
 
-${markdownTable(['kernel', 'bits', 'pass', 'ms', 'share of the passes'], profiled)}`}`);
+${markdownTable(['kernel', 'bits', 'pass', 'ms', 'share of the passes'], profiled)}
+
+Outside the passes: the whole call minus the sum of its passes timed one by one — host work, allocation, submits and
+waits the passes do not account for (each pass's own wait is inside its time, so this is a lower bound, and may come
+out below zero); "host ms": the host's time from the call to its submit (median of 7 calls).
+
+${markdownTable(['kernel', 'bits', 'whole call ms', 'Σ passes ms', 'outside the passes ms', 'host ms'], outside)}`}`);
 }
 
 if (record) {

@@ -12,9 +12,9 @@
 import { fail } from '../../../core/errors.js';
 import { WORD_BIAS, type RnsDeviceSet } from './device-set.js';
 import { bitBound, gridExponent, residueRead, termInfo, termsLog2 } from './grid.js';
-import { accumulatorProgram, checkOperands, rnsProgramNames, scratchBuffer, coefficient, deviceTable, runStages, scalarBuffer, type RnsCoefficient, type RoundedStage } from './rns-device-kernel.js';
+import { accumulatorProgram, checkOperands, programsOf, rnsProgramNames, scratchArray, scratchBuffer, coefficient, deviceTable, runStages, scalarBuffer, type RnsCoefficient, type RoundedStage } from './rns-device-kernel.js';
 import type { GpuBuffer } from '../../../backends/webgpu/webgpu-types.js';
-import type { RnsDeviceArray } from './rns-device-array.js';
+import type { RnsDeviceArray, RnsExactValue } from './rns-device-array.js';
 
 /** Thread per element: [code0, code1, G, zero sign + 2·β] (code: 2·(f − G) + sign, −1 for no term). */
 function codesSource(set: RnsDeviceSet, terms: 1 | 2): string {
@@ -152,9 +152,20 @@ export async function rnsGpuScal(alpha: RnsCoefficient, x: RnsDeviceArray): Prom
 
 async function update(runtime: RnsDeviceArray['runtime'], set: RnsDeviceSet, scalars: Parameters<typeof scalarBuffer>[2], x: RnsDeviceArray, y: RnsDeviceArray, w: RnsDeviceArray, terms: 1 | 2): Promise<void> {
   if (x.length === 0) return;
-  const S = scalarBuffer(runtime, set, scalars);
+  const S = scalarBuffer(runtime, set, scalars, 'update');
   const stage = await updateStage(runtime, set, S, x, y, w, terms);
-  await runStages(runtime, set, [stage], [S]);
+  await runStages(runtime, set, [stage], []);
+}
+
+/**
+ * The stage d = α·x (one rounding per element) into the scratch vector of `role`, for a kernel that scales x before
+ * its row sums (GEMV, ELL SpMV): d and α's scalars are the role's scratch buffers, reused by every call.
+ * @returns the stage and d
+ */
+export async function scaledVectorStage(runtime: RnsDeviceArray['runtime'], set: RnsDeviceSet, alpha: RnsExactValue, x: RnsDeviceArray, role: string): Promise<{ stage: RoundedStage; d: RnsDeviceArray }> {
+  const d = scratchArray(runtime, set, `${role}: α·x`, x.length);
+  const S = scalarBuffer(runtime, set, [alpha, { sign: 0, X: 0n, exp: 0 }], `${role}: α`);
+  return { stage: await updateStage(runtime, set, S, x, x, d, 1), d };
 }
 
 /**
@@ -165,12 +176,15 @@ export async function updateStage(runtime: RnsDeviceArray['runtime'], set: RnsDe
   const L = x.length;
   const table = deviceTable(runtime, set);
   const operands = { S: { buffer: S }, X: { buffer: x.live('x') }, Y: { buffer: y.live('y') } };
-  const [codes, residues] = await Promise.all([
-    accumulatorProgram(runtime, { source: codesSource(set, terms), args: [['S', 'Array'], ['X', 'Array'], ['Y', 'Array'], ['count', 'Integer']], components: 4 }),
-    accumulatorProgram(runtime, { source: residuesSource(set, terms), args: [['S', 'Array'], ['X', 'Array'], ['Y', 'Array'], ['Cd', 'Array'], ['Tb', 'Array'], ['count', 'Integer']], components: 1 }),
-  ]);
-  rnsProgramNames.set(codes, 'update: term codes');
-  rnsProgramNames.set(residues, terms === 2 ? 'update: residues of α·x + β·y' : 'update: residues of α·x');
+  const [codes, residues] = await programsOf(runtime, set, `update ${terms}`, async () => {
+    const made = await Promise.all([
+      accumulatorProgram(runtime, { source: codesSource(set, terms), args: [['S', 'Array'], ['X', 'Array'], ['Y', 'Array'], ['count', 'Integer']], components: 4 }),
+      accumulatorProgram(runtime, { source: residuesSource(set, terms), args: [['S', 'Array'], ['X', 'Array'], ['Y', 'Array'], ['Cd', 'Array'], ['Tb', 'Array'], ['count', 'Integer']], components: 1 }),
+    ]);
+    rnsProgramNames.set(made[0], 'update: term codes');
+    rnsProgramNames.set(made[1], terms === 2 ? 'update: residues of α·x + β·y' : 'update: residues of α·x');
+    return made;
+  });
   return {
     before: (acc) => {
       const Cd = scratchBuffer(runtime, 'update-codes', 4 * L);
