@@ -10,11 +10,10 @@
  * bandwidth measured in the same run. MPFR is timed on a slice where the full size would need gigabytes of WebAssembly memory
  * (DOT: 2^18 elements; SpMV: 2^15 rows) and scaled linearly to the full size (its cost per element is constant).
  *
- * With `--before`, every kernel is also timed with the rounding it replaced (the full CRT over all moduli and limbs,
- * Θ(n²) per number: switch `rnsBounded` off, src/backends/webgpu/kernel-switches.ts) in the same run, and its
- * results are compared word for word with the bounded rounding's (the same exact values are required).
+ * Before and after: run an earlier build's dist/bench/gpu/rns-gpu.js (`--out=DIR`) in the same device call and
+ * compare the JSON files.
  *
- * Run: npx tsc -p tsconfig.json && node dist/bench/gpu/rns-gpu.js [--quick] [--before] [--only=gemv,waxpby,dot,ell] [--out=DIR]
+ * Run: npx tsc -p tsconfig.json && node dist/bench/gpu/rns-gpu.js [--quick] [--profile] [--only=gemv,waxpby,dot,ell] [--out=DIR]
  *      node dist/bench/gpu/rns-gpu.js --record=FILE.json   (writes docs/performance.md and bench/results from a run)
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -30,8 +29,8 @@ import { rnsEllToDevice, rnsGpuEllSpmv } from '../../kernels/ell-spmv/ell-spmv-r
 import { ELL_PADDING } from '../../src/sparse/ell-matrix.js';
 import { seededRandom } from '../../src/sparse/seeded-random.js';
 import { gpujsCopy, timeDeviceRuns } from './device-timing.js';
-import { setGpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { profileRnsPasses } from '../../src/formats/rns/gpu/rns-device-kernel.js';
+import { setSubmitProbe } from '../../src/backends/webgpu/program.js';
 
 const quick = process.argv.includes('--quick');
 const outDir = process.argv.find((a) => a.startsWith('--out='))?.slice(6) ?? process.env.OUT;
@@ -39,8 +38,6 @@ const record = process.argv.find((a) => a.startsWith('--record='))?.slice(9);
 /** `--only=gemv,waxpby,dot,ell`: those sections alone (recording merges them into the stored results). */
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7).split(',');
 const want = (section: string): boolean => !only || only.includes(section);
-/** `--before`: also time the full-CRT rounding (the form before the bounded one) and compare its results. */
-const before = process.argv.includes('--before');
 /** `--profile`: also time every pass of each kernel on its own (one wait per pass: upper bounds, for proportions). */
 const profile = process.argv.includes('--profile');
 
@@ -102,39 +99,50 @@ async function minTime(fn: () => Promise<unknown>, reps: number): Promise<number
   return (await timeDeviceRuns(rt, fn, { reps: Math.max(1, Math.ceil(reps / 3)), batches: 3, warmMs: quick ? 0 : 150, warmBurst: 1 })).ms;
 }
 
-interface Result { kernel: string; precision: number; size: string; moduli: number; gpuMs: number; goal: string; met: boolean | null; mpfrMs?: number; speedup?: number; gflops?: number; bytes: number; check: string; ok: boolean; fullCrtMs?: number; fullCrtSame?: boolean; passes?: Record<string, number> }
+interface Result {
+  kernel: string; precision: number; size: string; moduli: number; gpuMs: number; goal: string; met: boolean | null; mpfrMs?: number; speedup?: number; gflops?: number; bytes: number; check: string; ok: boolean;
+  /** Host time of a call until its work is submitted (median), ms. */
+  hostMs?: number;
+  /** With `--profile`: each pass on its own (ms), and the whole call minus their sum (ms). */
+  passes?: Record<string, number>;
+  outsideMs?: number;
+}
 
 /**
- * With `--profile`: each pass of `call` timed on its own (the minimum over 3 calls, per label), else nothing.
+ * The host's share of a call: from the call to the return of its first `queue.submit` (argument checks, program and
+ * buffer look-ups, scalar uploads, uniforms and bind groups, encoding), the median of 7 calls.
  */
-async function passProfile(call: () => Promise<unknown>): Promise<{ passes?: Record<string, number> }> {
-  if (!profile) return {};
+async function hostTime(call: () => Promise<unknown>): Promise<number> {
+  const times: number[] = [];
+  let t0: number | undefined;
+  setSubmitProbe((phase) => {
+    if (phase === 'submitted' && t0 !== undefined) { times.push(performance.now() - t0); t0 = undefined; }
+  });
+  try {
+    for (let k = 0; k < 7; k++) { t0 = performance.now(); await call(); }
+  } finally {
+    setSubmitProbe(undefined);
+  }
+  times.sort((a, b) => a - b);
+  return times[times.length >> 1]!;
+}
+
+/**
+ * The host time of `call` and, with `--profile`, each of its passes timed on its own (the minimum over 3 calls, per
+ * label) and what the whole call (`ms`) spends outside them: `ms` minus their sum — host work, allocation, submits
+ * and waits that the passes do not account for (each pass's own wait is inside its time, so this is a lower bound).
+ */
+async function callProfile(call: () => Promise<unknown>, ms: number): Promise<Pick<Result, 'hostMs' | 'passes' | 'outsideMs'>> {
+  const hostMs = await hostTime(call);
+  if (!profile) return { hostMs };
   const passes: Record<string, number> = {};
-  profileRnsPasses((label, ms) => { passes[label] = Math.min(passes[label] ?? Infinity, ms); });
+  profileRnsPasses((label, t) => { passes[label] = Math.min(passes[label] ?? Infinity, t); });
   try {
     for (let k = 0; k < 3; k++) await call();
   } finally {
     profileRnsPasses();
   }
-  return { passes };
-}
-
-/**
- * With `--before`: the call timed with the full-CRT rounding, after checking that it gives the bounded rounding's
- * exact values (`read` runs after the last bounded call, then after one full-CRT call).
- */
-async function fullCrtBeside(call: () => Promise<unknown>, read: () => Promise<RnsExactValue[]>, reps: number): Promise<{ fullCrtMs?: number; fullCrtSame?: boolean }> {
-  if (!before) return {};
-  const now = await read();
-  const previous = setGpuKernelSwitches({ rnsBounded: false });
-  try {
-    await call();
-    const then = await read();
-    const fullCrtSame = now.length === then.length && now.every((v, i) => v.sign === then[i]!.sign && v.X === then[i]!.X && v.exp === then[i]!.exp);
-    return { fullCrtMs: await minTime(call, reps), fullCrtSame };
-  } finally {
-    setGpuKernelSwitches(previous);
-  }
+  return { hostMs, passes, outsideMs: ms - Object.values(passes).reduce((a, t) => a + t, 0) };
 }
 
 async function run(): Promise<{ adapter: string; copyGBs: number | null; results: Result[] }> {
@@ -180,9 +188,9 @@ async function run(): Promise<{ adapter: string; copyGBs: number | null; results
     }
     const gemvCall = (): Promise<void> => rnsGpuGemv({ A, m: gemvN, n: gemvN, x, y, alpha, beta: 0 });
     const ms = await minTime(gemvCall, quick ? 3 : 10);
-    const beside = { ...await fullCrtBeside(gemvCall, () => y.toExact(), quick ? 3 : 10), ...await passProfile(gemvCall) };
+    const profiled = await callProfile(gemvCall, ms);
     const bytes = (set.size + 6) * 4 * gemvN * gemvN;
-    results.push({ kernel: 'GEMV N', precision: p, size: `${gemvN}×${gemvN}`, moduli: set.size, gpuMs: ms, goal: `≤ ${goals[p]} ms`, met: quick ? null : ms <= goals[p]!, bytes, check: `max error ${worst.toFixed(2)}·2^-p·Σ|terms| (bound 4)`, ok: worst <= 4 && beside.fullCrtSame !== false, ...beside });
+    results.push({ kernel: 'GEMV N', precision: p, size: `${gemvN}×${gemvN}`, moduli: set.size, gpuMs: ms, goal: `≤ ${goals[p]} ms`, met: quick ? null : ms <= goals[p]!, bytes, check: `max error ${worst.toFixed(2)}·2^-p·Σ|terms| (bound 4)`, ok: worst <= 4, ...profiled });
     [A, x, y].forEach((a) => a.destroy());
     console.log(JSON.stringify(results.at(-1)));
   }
@@ -204,9 +212,9 @@ async function run(): Promise<{ adapter: string; copyGBs: number | null; results
     });
     const waxpbyCall = (): Promise<void> => rnsGpuWaxpby(alpha, x, beta, y, w);
     const ms = await minTime(waxpbyCall, quick ? 3 : 20);
-    const beside = { ...await fullCrtBeside(waxpbyCall, () => w.toExact(sample), quick ? 3 : 20), ...await passProfile(waxpbyCall) };
+    const profiled = await callProfile(waxpbyCall, ms);
     const gflops = (3 * n) / ms / 1e6;
-    results.push({ kernel: 'WAXPBY', precision: p, size: `n = ${n}`, moduli: set.size, gpuMs: ms, goal: '≥ 4 GFLOP/s', met: quick ? null : gflops >= 4, gflops, bytes: 3 * (set.size + 6) * 4 * n, check: '1024 sampled elements correctly rounded', ok: ok && beside.fullCrtSame !== false, ...beside });
+    results.push({ kernel: 'WAXPBY', precision: p, size: `n = ${n}`, moduli: set.size, gpuMs: ms, goal: '≥ 4 GFLOP/s', met: quick ? null : gflops >= 4, gflops, bytes: 3 * (set.size + 6) * 4 * n, check: '1024 sampled elements correctly rounded', ok, ...profiled });
     [x, y, w].forEach((a) => a.destroy());
     console.log(JSON.stringify(results.at(-1)));
   }
@@ -224,9 +232,7 @@ async function run(): Promise<{ adapter: string; copyGBs: number | null; results
     const ok = same(dy(got!), roundP(exact, p424));
     s.destroy();
     const ms = await minTime(async () => (await rnsGpuDot(x, y)).destroy(), quick ? 3 : 10);
-    let last: Awaited<ReturnType<typeof rnsGpuDot>> | undefined;
-    const beside = { ...await fullCrtBeside(async () => { last?.destroy(); last = await rnsGpuDot(x, y); }, async () => { last ??= await rnsGpuDot(x, y); return last.toExact(); }, quick ? 3 : 10), ...await passProfile(async () => (await rnsGpuDot(x, y)).destroy()) };
-    last?.destroy();
+    const profiled = await callProfile(async () => (await rnsGpuDot(x, y)).destroy(), ms);
     const slice = Math.min(n, 1 << 18);
     const mx = Array.from({ length: slice }, (_, k) => mpVar(p424, xv[k]!)), my = Array.from({ length: slice }, (_, k) => mpVar(p424, yv[k]!));
     const acc = mpVar(p424, 0), t = mpVar(p424, 0);
@@ -239,7 +245,7 @@ async function run(): Promise<{ adapter: string; copyGBs: number | null; results
     }
     free([...mx, ...my, acc, t]);
     const mpfrMs = (mpfr * n) / slice;
-    results.push({ kernel: 'DOT', precision: p424, size: `n = ${n}`, moduli: set424.size, gpuMs: ms, goal: '≥ 100× MPFR', met: quick ? null : mpfrMs / ms >= 100, mpfrMs, speedup: mpfrMs / ms, gflops: (2 * n) / ms / 1e6, bytes: 2 * (set424.size + 6) * 4 * n, check: 'correctly rounded (one rounding of the exact sum)', ok: ok && beside.fullCrtSame !== false, ...beside });
+    results.push({ kernel: 'DOT', precision: p424, size: `n = ${n}`, moduli: set424.size, gpuMs: ms, goal: '≥ 100× MPFR', met: quick ? null : mpfrMs / ms >= 100, mpfrMs, speedup: mpfrMs / ms, gflops: (2 * n) / ms / 1e6, bytes: 2 * (set424.size + 6) * 4 * n, check: 'correctly rounded (one rounding of the exact sum)', ok, ...profiled });
     [x, y].forEach((a) => a.destroy());
     console.log(JSON.stringify(results.at(-1)));
   }
@@ -275,7 +281,7 @@ async function run(): Promise<{ adapter: string; copyGBs: number | null; results
     });
     const ellCall = (): Promise<void> => rnsGpuEllSpmv({ A, x, y });
     const ms = await minTime(ellCall, quick ? 3 : 10);
-    const beside = { ...await fullCrtBeside(ellCall, () => y.toExact(sample), quick ? 3 : 10), ...await passProfile(ellCall) };
+    const profiled = await callProfile(ellCall, ms);
     const sliceRows = Math.min(rows, 1 << 15), reach = Math.min(rows, sliceRows + g * g);
     const mx = Array.from({ length: reach }, (_, k) => mpVar(p424, xv[k]!));
     const acc = mpVar(p424, 0), t = mpVar(p424, 0), out = Array.from({ length: sliceRows }, () => mpVar(p424, 0));
@@ -292,7 +298,7 @@ async function run(): Promise<{ adapter: string; copyGBs: number | null; results
     free([...mx, ...out, acc, t]);
     const mpfrMs = (mpfr * rows) / sliceRows;
     const nnz = colIndex.reduce((a, c) => a + (c >= 0 ? 1 : 0), 0);
-    results.push({ kernel: 'ELL SpMV (fp64 A)', precision: p424, size: `Laplacian ${g}³`, moduli: set424.size, gpuMs: ms, goal: '≥ 100× MPFR', met: quick ? null : mpfrMs / ms >= 100, mpfrMs, speedup: mpfrMs / ms, gflops: (2 * nnz) / ms / 1e6, bytes: 2 * (set424.size + 6) * 4 * rows + 12 * rows * width, check: '1024 sampled rows correctly rounded', ok: ok && beside.fullCrtSame !== false, ...beside });
+    results.push({ kernel: 'ELL SpMV (fp64 A)', precision: p424, size: `Laplacian ${g}³`, moduli: set424.size, gpuMs: ms, goal: '≥ 100× MPFR', met: quick ? null : mpfrMs / ms >= 100, mpfrMs, speedup: mpfrMs / ms, gflops: (2 * nnz) / ms / 1e6, bytes: 2 * (set424.size + 6) * 4 * rows + 12 * rows * width, check: '1024 sampled rows correctly rounded', ok, ...profiled });
     [x, y].forEach((a) => a.destroy());
     console.log(JSON.stringify(results.at(-1)));
   }
@@ -301,14 +307,16 @@ async function run(): Promise<{ adapter: string; copyGBs: number | null; results
 
 function render(data: { adapter: string; date: string; host: string; copyGBs?: number | null; results: Result[]; partial?: string }): void {
   const fmt = (v: number | undefined): string => (v === undefined ? '—' : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(3));
-  const beside = data.results.some((r) => r.fullCrtMs !== undefined);
   const profiled = data.results.flatMap((r) => {
     const entries = Object.entries(r.passes ?? {});
     const total = entries.reduce((a, [, ms]) => a + ms, 0);
     return entries.map(([label, ms]) => [r.kernel, r.precision, label, fmt(ms), `${((100 * ms) / total).toFixed(0)} %`]);
   });
-  const besideCells = (r: Result): string[] => !beside ? [] : r.fullCrtMs === undefined ? ['—', '—'] : [fmt(r.fullCrtMs), `${(r.fullCrtMs / r.gpuMs).toFixed(2)}×${r.fullCrtSame ? '' : ' (RESULTS DIFFER)'}`];
-  const rows = data.results.map((r) => [r.kernel, r.precision, r.size, r.moduli, fmt(r.gpuMs), ...besideCells(r), r.goal, r.met === null ? '—' : r.met ? 'yes' : 'no', fmt(r.mpfrMs), r.speedup === undefined ? '—' : `${fmt(r.speedup)}×`, fmt(r.gflops), fmt(r.bytes / r.gpuMs / 1e6), data.copyGBs ? `${((100 * r.bytes) / r.gpuMs / 1e6 / data.copyGBs).toFixed(1)} %` : '—', r.ok ? `yes: ${r.check}` : `NO: ${r.check}`]);
+  const outside = data.results.filter((r) => r.outsideMs !== undefined).map((r) => {
+    const sum = Object.values(r.passes ?? {}).reduce((a, t) => a + t, 0);
+    return [r.kernel, r.precision, fmt(r.gpuMs), fmt(sum), fmt(r.outsideMs), fmt(r.hostMs)];
+  });
+  const rows = data.results.map((r) => [r.kernel, r.precision, r.size, r.moduli, fmt(r.gpuMs), fmt(r.hostMs), r.goal, r.met === null ? '—' : r.met ? 'yes' : 'no', fmt(r.mpfrMs), r.speedup === undefined ? '—' : `${fmt(r.speedup)}×`, fmt(r.gflops), fmt(r.bytes / r.gpuMs / 1e6), data.copyGBs ? `${((100 * r.bytes) / r.gpuMs / 1e6 / data.copyGBs).toFixed(1)} %` : '—', r.ok ? `yes: ${r.check}` : `NO: ${r.check}`]);
   writePerformanceSection('rns-gpu', `### RNS multiple precision on the GPU (issue 17)
 
 ${data.adapter}, ${data.date}${data.partial ? ` (${data.partial})` : ''}; MPFR (gmp-wasm) on the host of the same run: ${data.host}. \`bench/gpu/rns-gpu.ts\`; device
@@ -316,14 +324,20 @@ numbers resident, time of a whole call (submit, every pass, wait), median of 3 b
 (DOT 2^18 elements, SpMV 2^15 rows) and scaled to the full size. "GB/s" is the size of the operands' mp_arrays
 ((n + 6) words per number) over the time, and its fraction of a gpu.js copy's bandwidth measured in the same run
 (${data.copyGBs ? `${data.copyGBs.toFixed(0)} GB/s` : 'not measured'}). GPU ms: the rounding bounded by each value's size
-(docs/rns.md)${beside ? '; "full CRT ms": the same call with the rounding it replaced (a CRT over all moduli and limbs), timed in the same run, whose results were compared word for word (speed-up = full CRT ÷ bounded)' : ''}.
+(docs/rns.md); host ms: the host's share of a call, from the call to its \`queue.submit\` (median of 7 calls).
 
-${markdownTable(['kernel', 'bits', 'size', 'moduli', 'GPU ms', ...(beside ? ['full CRT ms', 'speed-up'] : []), 'goal', 'met', 'MPFR ms', 'GPU vs MPFR', 'GFLOP/s', 'GB/s', 'of copy', 'checked in the same run'], rows)}${profiled.length === 0 ? '' : `
+${markdownTable(['kernel', 'bits', 'size', 'moduli', 'GPU ms', 'host ms', 'goal', 'met', 'MPFR ms', 'GPU vs MPFR', 'GFLOP/s', 'GB/s', 'of copy', 'checked in the same run'], rows)}${profiled.length === 0 ? '' : `
 
 Where the time goes (\`--profile\`): each pass submitted and waited for on its own, minimum of 3 calls — a wait per pass
 adds its latency, so these are upper bounds whose proportions show the bounding pass.
 
-${markdownTable(['kernel', 'bits', 'pass', 'ms', 'share of the passes'], profiled)}`}`);
+${markdownTable(['kernel', 'bits', 'pass', 'ms', 'share of the passes'], profiled)}
+
+Outside the passes: the whole call minus the sum of its passes timed one by one — host work, allocation, submits and
+waits the passes do not account for (each pass's own wait is inside its time, so this is a lower bound, and may come
+out below zero); "host ms": the host's time from the call to its submit (median of 7 calls).
+
+${markdownTable(['kernel', 'bits', 'whole call ms', 'Σ passes ms', 'outside the passes ms', 'host ms'], outside)}`}`);
 }
 
 if (record) {

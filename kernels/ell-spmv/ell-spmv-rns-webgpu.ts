@@ -13,10 +13,10 @@ import { checkLength } from '../../src/sparse/sparse-checks.js';
 import { createWordBuffer } from '../../src/backends/webgpu/runtime.js';
 import type { GpuBuffer } from '../../src/backends/webgpu/webgpu-types.js';
 import { WORD_BIAS } from '../../src/formats/rns/gpu/device-set.js';
-import { RnsDeviceArray, rnsZerosOnDevice } from '../../src/formats/rns/gpu/rns-device-array.js';
+import { RnsDeviceArray } from '../../src/formats/rns/gpu/rns-device-array.js';
 import { checkOperands, coefficient, deviceTable, runStages, scalarBuffer, type RnsCoefficient, type RoundedStage } from '../../src/formats/rns/gpu/rns-device-kernel.js';
 import { rowSumPasses, rowSumPrograms } from '../../src/formats/rns/gpu/row-sum-webgpu.js';
-import { updateStage } from '../../src/formats/rns/gpu/update-rns-webgpu.js';
+import { scaledVectorStage } from '../../src/formats/rns/gpu/update-rns-webgpu.js';
 
 /**
  * An ELL matrix on the device for the RNS kernels: validated structure, column indices and values.
@@ -115,25 +115,18 @@ export async function rnsGpuEllSpmv(args: RnsGpuEllSpmvArgs): Promise<void> {
   if ((alpha.X === 0n || s.width === 0) && beta.X === 1n && beta.exp === 0 && beta.sign === 0) return;
   const one = alpha.X === 1n && alpha.exp === 0 && alpha.sign === 0;
   const stages: RoundedStage[] = [];
-  const temporaries: GpuBuffer[] = [];
   let d = x;
   if (!one && s.cols > 0) {
-    d = rnsZerosOnDevice(runtime, set, s.cols);
-    const Sa = scalarBuffer(runtime, set, [alpha, { sign: 0, X: 0n, exp: 0 }]);
-    stages.push(await updateStage(runtime, set, Sa, x, x, d, 1));
-    temporaries.push(Sa);
+    const scaled = await scaledVectorStage(runtime, set, alpha, x, 'ell');
+    stages.push(scaled.stage);
+    d = scaled.d;
   }
-  const Sc = scalarBuffer(runtime, set, [beta]);
-  temporaries.push(Sc);
+  const Sc = scalarBuffer(runtime, set, [beta], 'ell: β');
   const programs = await rowSumPrograms(runtime, set, { beta: !betaZero, p: A.values.kind, gather: true });
   const table = deviceTable(runtime, set);
   const P = A.values.kind === 'f64' ? A.values.buffer : A.values.array.live('A.values');
   const LP = A.values.kind === 'f64' ? s.stride * s.width : A.values.array.length;
   const shape = { R: s.rows, N: s.width, rs: 1, cs: s.stride, LP, LQ: d.length, LY: y.length, beta: !betaZero };
   stages.push({ before: (acc) => rowSumPasses(runtime, set, programs, shape, P, d.live('x'), Sc, y.live('y'), table, acc, A.colIndex), count: s.rows, out: y.live('y') });
-  try {
-    await runStages(runtime, set, stages, temporaries);
-  } finally {
-    if (d !== x) d.destroy();
-  }
+  await runStages(runtime, set, stages, []);
 }

@@ -7,11 +7,10 @@
  * @module
  */
 import { fail } from '../../src/core/errors.js';
-import type { GpuBuffer } from '../../src/backends/webgpu/webgpu-types.js';
-import { rnsZerosOnDevice, type RnsDeviceArray } from '../../src/formats/rns/gpu/rns-device-array.js';
+import type { RnsDeviceArray } from '../../src/formats/rns/gpu/rns-device-array.js';
 import { checkOperands, coefficient, deviceTable, runStages, scalarBuffer, type RnsCoefficient, type RoundedStage } from '../../src/formats/rns/gpu/rns-device-kernel.js';
 import { rowSumPasses, rowSumPrograms } from '../../src/formats/rns/gpu/row-sum-webgpu.js';
-import { updateStage } from '../../src/formats/rns/gpu/update-rns-webgpu.js';
+import { scaledVectorStage } from '../../src/formats/rns/gpu/update-rns-webgpu.js';
 
 /**
  * Arguments of {@link rnsGpuGemv}.
@@ -74,15 +73,13 @@ export async function rnsGpuGemv(args: RnsGpuGemvArgs): Promise<void> {
   if ((alphaZero || cols === 0) && beta.X === 1n && beta.exp === 0 && beta.sign === 0) return; // y unchanged
   // d = α·x (rounded once per element; a stage of the same submit), unless α = 1.
   const one = alpha.X === 1n && alpha.exp === 0 && alpha.sign === 0;
-  const Sc = scalarBuffer(runtime, set, [beta]);
+  const Sc = scalarBuffer(runtime, set, [beta], 'gemv: β');
   const stages: RoundedStage[] = [];
-  const temporaries: GpuBuffer[] = [];
   let d = x;
   if (!one && cols > 0) {
-    d = rnsZerosOnDevice(runtime, set, cols);
-    const Sa = scalarBuffer(runtime, set, [alpha, { sign: 0, X: 0n, exp: 0 }]);
-    stages.push(await updateStage(runtime, set, Sa, x, x, d, 1));
-    temporaries.push(Sa);
+    const scaled = await scaledVectorStage(runtime, set, alpha, x, 'gemv');
+    stages.push(scaled.stage);
+    d = scaled.d;
   }
   const programs = await rowSumPrograms(runtime, set, { beta: !betaZero, p: 'rns', gather: false });
   const table = deviceTable(runtime, set);
@@ -90,9 +87,5 @@ export async function rnsGpuGemv(args: RnsGpuGemvArgs): Promise<void> {
     ? { R: rows, N: cols, rs: 1, cs: lda, LP: A.length, LQ: d.length, LY: y.length, beta: !betaZero }
     : { R: rows, N: cols, rs: lda, cs: 1, LP: A.length, LQ: d.length, LY: y.length, beta: !betaZero };
   stages.push({ before: (acc) => rowSumPasses(runtime, set, programs, shape, A.live('A'), d.live('x'), Sc, y.live('y'), table, acc), count: rows, out: y.live('y') });
-  try {
-    await runStages(runtime, set, stages, [Sc, ...temporaries]);
-  } finally {
-    if (d !== x) d.destroy();
-  }
+  await runStages(runtime, set, stages, []);
 }

@@ -5,7 +5,6 @@ import { submitPasses } from '../../src/backends/webgpu/program.js';
 import { rnsDeviceSet, WORD_BIAS } from '../../src/formats/rns/gpu/device-set.js';
 import { decodeWords } from '../../src/formats/rns/gpu/rns-device-array.js';
 import { accumulatorWords, normalizePasses, normalizePrograms } from '../../src/formats/rns/gpu/normalize-webgpu.js';
-import { setGpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { requireRuntime } from '../gpu/gpu-test-helpers.js';
 
 function roundHalfEven(v: bigint, k: number): bigint {
@@ -17,73 +16,63 @@ function roundHalfEven(v: bigint, k: number): bigint {
 }
 
 describe('device rounding of a signed accumulator', () => {
-  // Both roundings: bounded by the value's size (the default) and the full CRT it replaced (switch rnsBounded off),
-  // whose accumulators hold ξ_i = |X̃·w_i|_{m_i} instead of X̃'s residues. The same exact results.
-  for (const bounded of [true, false]) {
-    for (const p of bounded ? [106, 424, 1696] : [106, 424]) {
-      it(`rounds |X̃| ≤ M/4 to ${p} bits (nearest, ties to even) with an enclosing evaluation (${bounded ? 'bounded by β' : 'full CRT'})`, async () => {
-        const rt = await requireRuntime();
-        const previous = setGpuKernelSwitches({ rnsBounded: bounded });
-        try {
-          const set = rnsDeviceSet(p);
-          const n = set.size;
-          const progs = await normalizePrograms(rt, set);
-          expect(progs.kind).toBe(bounded ? 'bounded' : 'full');
-          const table = createWordBuffer(rt.context, set.table.length, set.table);
-          const quarter = set.M / 4n;
-          const W = accumulatorWords(set);
-          await fc.assert(fc.asyncProperty(
-            // slack: how far the bit bound β lies above |X̃|'s bit length (clamped to bitsM − 3, its largest value).
-            fc.array(fc.record({ bits: fc.integer({ min: 0, max: set.bitsM - 3 }), r: fc.bigInt({ min: 0n, max: quarter }), neg: fc.boolean(), tie: fc.boolean(), G: fc.integer({ min: -5000, max: 5000 }), slack: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 40 }), fc.constant(set.bitsM)) }), { minLength: 1, maxLength: 5 }),
-            async (cases) => {
-              const L = cases.length;
-              const acc = new Uint32Array(W * L);
-              const want: { X: bigint; sign: number; exp: number; V: bigint }[] = [];
-              cases.forEach((c, e) => {
-                let V = c.r % (1n << BigInt(c.bits));
-                if (c.tie && c.bits > p + 2) V = ((V >> BigInt(c.bits - p - 1)) << BigInt(c.bits - p - 1)) | (1n << BigInt(c.bits - p - 2)); // exact half-way cases
-                const Xs = c.neg ? -V : V;
-                for (let i = 0; i < n; i++) {
-                  const m = BigInt(set.moduli[i]!);
-                  const r = ((Xs % m) + m) % m;
-                  acc[e * n + i] = Number(bounded ? r : (r * BigInt(set.w[i]!)) % m) + WORD_BIAS;
-                }
-                const b = V.toString(2).length * (V === 0n ? 0 : 1);
-                acc[n * L + e] = c.G + WORD_BIAS;
-                acc[n * L + L + e] = (c.neg ? 1 : 0) + WORD_BIAS;
-                acc[n * L + 2 * L + e] = Math.min(b + c.slack, set.bitsM - 3) + WORD_BIAS; // |X̃| < 2^β
-                const k = Math.max(0, b - p);
-                want.push({ X: roundHalfEven(V, k), sign: V === 0n ? (c.neg ? 1 : 0) : c.neg ? 1 : 0, exp: V === 0n ? 0 : c.G + k, V });
-              });
-              const accBuf = createWordBuffer(rt.context, acc.length, acc);
-              const columns = createWordBuffer(rt.context, 2 * set.limbs * L);
-              const sizes = createWordBuffer(rt.context, 4 * L);
-              const out = createWordBuffer(rt.context, (n + 6) * L);
-              submitPasses(rt.context, normalizePasses(progs, set, accBuf, L, { columns, sizes }, table, out).map((pass) => ({ pass })));
-              const words = await readWords(rt.context, out, (n + 6) * L);
-              const got = decodeWords(set, L, words);
-              for (let e = 0; e < L; e++) {
-                expect(got[e]!.X).toBe(want[e]!.X);
-                expect(got[e]!.sign).toBe(want[e]!.sign);
-                expect(got[e]!.exp).toBe(want[e]!.exp);
-                const f = (j: number): number => words[n * L + j * L + e]! - WORD_BIAS;
-                const [lo, E, up] = [f(2), f(3), f(4)];
-                expect(f(5)).toBe(E);
-                const X = got[e]!.X;
-                if (X === 0n) { expect([lo, up]).toEqual([0, 0]); continue; }
-                // lo·2^E ≤ X/M ≤ up·2^E, exactly: scale by 2^-E (E < 0 here).
-                const s = BigInt(-E);
-                expect(BigInt(lo) * set.M <= X << s).toBe(true);
-                expect(X << s <= BigInt(up) * set.M).toBe(true);
-              }
-              [accBuf, columns, sizes, out].forEach((b) => b.destroy());
-            }), { numRuns: p === 1696 ? 6 : 15 });
-          table.destroy();
-        } finally {
-          setGpuKernelSwitches(previous);
-        }
-      });
-    }
+  for (const p of [106, 424, 1696]) {
+    it(`rounds |X̃| ≤ M/4 to ${p} bits (nearest, ties to even) with an enclosing evaluation (bounded by β)`, async () => {
+      const rt = await requireRuntime();
+      const set = rnsDeviceSet(p);
+      const n = set.size;
+      const progs = await normalizePrograms(rt, set);
+      const table = createWordBuffer(rt.context, set.table.length, set.table);
+      const quarter = set.M / 4n;
+      const W = accumulatorWords(set);
+      await fc.assert(fc.asyncProperty(
+        // slack: how far the bit bound β lies above |X̃|'s bit length (clamped to bitsM − 3, its largest value).
+        fc.array(fc.record({ bits: fc.integer({ min: 0, max: set.bitsM - 3 }), r: fc.bigInt({ min: 0n, max: quarter }), neg: fc.boolean(), tie: fc.boolean(), G: fc.integer({ min: -5000, max: 5000 }), slack: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 40 }), fc.constant(set.bitsM)) }), { minLength: 1, maxLength: 5 }),
+        async (cases) => {
+          const L = cases.length;
+          const acc = new Uint32Array(W * L);
+          const want: { X: bigint; sign: number; exp: number; V: bigint }[] = [];
+          cases.forEach((c, e) => {
+            let V = c.r % (1n << BigInt(c.bits));
+            if (c.tie && c.bits > p + 2) V = ((V >> BigInt(c.bits - p - 1)) << BigInt(c.bits - p - 1)) | (1n << BigInt(c.bits - p - 2)); // exact half-way cases
+            const Xs = c.neg ? -V : V;
+            for (let i = 0; i < n; i++) {
+              const m = BigInt(set.moduli[i]!);
+              const r = ((Xs % m) + m) % m;
+              acc[e * n + i] = Number(r) + WORD_BIAS;
+            }
+            const b = V.toString(2).length * (V === 0n ? 0 : 1);
+            acc[n * L + e] = c.G + WORD_BIAS;
+            acc[n * L + L + e] = (c.neg ? 1 : 0) + WORD_BIAS;
+            acc[n * L + 2 * L + e] = Math.min(b + c.slack, set.bitsM - 3) + WORD_BIAS; // |X̃| < 2^β
+            const k = Math.max(0, b - p);
+            want.push({ X: roundHalfEven(V, k), sign: V === 0n ? (c.neg ? 1 : 0) : c.neg ? 1 : 0, exp: V === 0n ? 0 : c.G + k, V });
+          });
+          const accBuf = createWordBuffer(rt.context, acc.length, acc);
+          const columns = createWordBuffer(rt.context, 2 * set.limbs * L);
+          const sizes = createWordBuffer(rt.context, 4 * L);
+          const out = createWordBuffer(rt.context, (n + 6) * L);
+          submitPasses(rt.context, normalizePasses(progs, set, accBuf, L, { columns, sizes }, table, out).map((pass) => ({ pass })));
+          const words = await readWords(rt.context, out, (n + 6) * L);
+          const got = decodeWords(set, L, words);
+          for (let e = 0; e < L; e++) {
+            expect(got[e]!.X).toBe(want[e]!.X);
+            expect(got[e]!.sign).toBe(want[e]!.sign);
+            expect(got[e]!.exp).toBe(want[e]!.exp);
+            const f = (j: number): number => words[n * L + j * L + e]! - WORD_BIAS;
+            const [lo, E, up] = [f(2), f(3), f(4)];
+            expect(f(5)).toBe(E);
+            const X = got[e]!.X;
+            if (X === 0n) { expect([lo, up]).toEqual([0, 0]); continue; }
+            // lo·2^E ≤ X/M ≤ up·2^E, exactly: scale by 2^-E (E < 0 here).
+            const s = BigInt(-E);
+            expect(BigInt(lo) * set.M <= X << s).toBe(true);
+            expect(X << s <= BigInt(up) * set.M).toBe(true);
+          }
+          [accBuf, columns, sizes, out].forEach((b) => b.destroy());
+        }), { numRuns: p === 1696 ? 6 : 15 });
+      table.destroy();
+    });
   }
 });
 

@@ -1,8 +1,8 @@
 /**
  * Switches between a GPU kernel's current form and the one it replaced, for benchmarks that time both in one run
  * and for tests that check both: lazy float-float accumulation in streaming loops (`lazy`), DOT's tree
- * reduction passes (`tree`) and the RNS rounding bounded by each value's size (`rnsBounded`). Read once from the
- * environment when the module loads (`MODPREC_GPU_LAZY=0`, `MODPREC_GPU_TREE=0`, `MODPREC_GPU_RNS_BOUNDED=0` turn them off) — not per call: a `process.env` read costs microseconds in Node, a visible
+ * reduction passes (`tree`). Read once from the environment when the module loads (`MODPREC_GPU_LAZY=0`,
+ * `MODPREC_GPU_TREE=0` turn them off) — not per call: a `process.env` read costs microseconds in Node, a visible
  * share of a small call's host time — and changed in-process only through {@link setGpuKernelSwitches}.
  * @module
  */
@@ -13,18 +13,13 @@ export interface GpuKernelSwitches {
   readonly lazy: boolean;
   /** DOT's partials summed by tree passes where the device has 256-invocation workgroups. */
   readonly tree: boolean;
-  /**
-   * RNS rounding on the device by a CRT over the fewest moduli and limbs that hold the value (on), or over all
-   * of them, Θ(n²) per number (off: the form before; src/formats/rns/gpu/normalize-webgpu.ts). Same results.
-   */
-  readonly rnsBounded: boolean;
 }
 
 function envOff(name: string): boolean {
   return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name] === '0';
 }
 
-let current: GpuKernelSwitches = { lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE'), rnsBounded: !envOff('MODPREC_GPU_RNS_BOUNDED') };
+let current: GpuKernelSwitches = { lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE') };
 
 /**
  * The current switches.

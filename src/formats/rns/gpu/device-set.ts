@@ -80,7 +80,7 @@ export interface RnsDeviceSet {
    * its data); a level's data at that offset: w'_i = |(M'/m_i)^-1|_{m_i} (n' words), the L' limbs of every M'/m_i
    * (word i·L' + j after the w'), the L' limbs of M'.
    */
-  readonly offsets: { readonly moduli: number; readonly w: number; readonly inverse: number; readonly miLimbs: number; readonly mLimbs: number; readonly pow16: number; readonly pow2: number; readonly levels: number };
+  readonly offsets: { readonly moduli: number; readonly inverse: number; readonly pow16: number; readonly pow2: number; readonly levels: number };
 }
 
 /**
@@ -197,19 +197,17 @@ export function rnsDeviceSet(precision: number): RnsDeviceSet {
   const mu = Number((1n << BigInt(bitsM + 23)) / M);
   const pow2 = bitsM;
   const levelSets = prefixLevels(chosen);
-  const levelsAt = 3 * n + n * limbs + limbs + n * pow16 + n * pow2;
-  const offsets = { moduli: 0, w: n, inverse: 2 * n, miLimbs: 3 * n, mLimbs: 3 * n + n * limbs, pow16: 3 * n + n * limbs + limbs, pow2: 3 * n + n * limbs + limbs + n * pow16, levels: levelsAt };
+  // The whole set's CRT constants (w_i, the limbs of M_i and M) are those of the last level.
+  const levelsAt = 2 * n + n * pow16 + n * pow2;
+  const offsets = { moduli: 0, inverse: n, pow16: 2 * n, pow2: 2 * n + n * pow16, levels: levelsAt };
   let words = levelsAt + 4 * levelSets.length;
   const levelData = levelSets.map((l) => { const at = words; words += l.size + l.size * l.limbs + l.limbs; return at; });
   const buffer = new ArrayBuffer(words * 4);
   const table = new Uint32Array(buffer);
   const floats = new Float32Array(buffer);
-  const mask = 0xffffn;
   chosen.forEach((m, i) => {
     table[offsets.moduli + i] = m;
-    table[offsets.w + i] = w[i]!;
     floats[offsets.inverse + i] = 1 / m;
-    writeLimbs(table, offsets.miLimbs + i * limbs, Mi[i]!, limbs);
     for (let d = 0, q = 1; d < pow2; d++, q = (q * 2) % m) table[offsets.pow2 + d * n + i] = q;
     let p = 1;
     for (let a = 0; a < pow16; a++) {
@@ -217,8 +215,6 @@ export function rnsDeviceSet(precision: number): RnsDeviceSet {
       p = (p * 65536) % m;
     }
   });
-  let v = M;
-  for (let j = 0; j < limbs; j++, v >>= 16n) table[offsets.mLimbs + j] = Number(v & mask);
   levelSets.forEach((l, lambda) => {
     const at = levelData[lambda]!;
     table.set([l.size, l.limbs, l.bitsM - 3, at], levelsAt + 4 * lambda);

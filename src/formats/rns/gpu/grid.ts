@@ -23,7 +23,6 @@
  *
  * @module
  */
-import { gpuKernelSwitches } from '../../../backends/webgpu/kernel-switches.js';
 import { WORD_BIAS, type RnsDeviceSet } from './device-set.js';
 
 /** ⌈log2 N⌉ for N ≥ 1 terms. */
@@ -156,17 +155,6 @@ export function gridExponent(set: RnsDeviceSet, nu: number | string): string {
   const H = set.bitsM - 1;
   return `let G = mpI32(0);
 if (any !== 0) { G = etop + ${nu} + ${2 - H}; if (fmin > G) { G = fmin; } }`;
-}
-
-/**
- * Source of the residue a kernel stores in its accumulator for modulus i (`acc` = X̃ mod m, `m`, `rm` in scope):
- * X̃'s residue itself for the bounded rounding, ξ = |acc·w_i|_m for the full CRT (the `rnsBounded` switch,
- * normalize-webgpu.ts).
- * @param set - the GPU moduli set
- * @returns the expression
- */
-export function accumulatorResidue(set: RnsDeviceSet): string {
-  return gpuKernelSwitches().rnsBounded ? 'acc' : `mpMulModR(acc, mpBits(Tb[${set.offsets.w} + i]), m, rm)`;
 }
 
 /**

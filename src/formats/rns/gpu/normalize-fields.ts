@@ -1,7 +1,7 @@
 /**
- * Source shared by the device roundings (normalize-webgpu.ts and normalize-full-crt-webgpu.ts): the scalar words of
- * a rounded number — sign, exponent and the interval evaluation of device-eval.ts — written by the threads of the
- * words pass that are not residue threads.
+ * Source of the device rounding's words pass (normalize-webgpu.ts): the scalar words of a rounded number — sign,
+ * exponent and the interval evaluation of device-eval.ts — written by the threads of that pass that are not residue
+ * threads.
  *
  * @module
  */

@@ -2,8 +2,8 @@
  * Rounding on the device, bounded by the size of each value: an accumulator — the residues x̃_i = X̃ mod m_i of a
  * signed integer X̃, a grid exponent G, the sign a zero takes, and a bit bound β with |X̃| < 2^β ≤ M/4 — becomes the
  * device numbers ±round(|X̃|/2^k)·2^(G+k), rounded to nearest (ties to even) to p bits, with their sign, exponent
- * and interval evaluation. The result is the one of the full CRT (normalize-full-crt-webgpu.ts, Θ(n²) per number
- * whatever its size); only the work shrinks with β:
+ * and interval evaluation. The result is the one of a full CRT over all moduli and limbs (Θ(n²) per number whatever
+ * its size); only the work shrinks with β:
  *
  * - **The fewest moduli that hold X̃.** For a prefix m_1 … m_{n'} of the set with product M' ≥ 2^(β+2) (a level
  *   of device-set.ts: the first whose capacity bitsM' − 3 is ≥ β), |X̃| < 2^β ≤ 2^(bitsM'−3) ≤ M'/4, so the
@@ -38,10 +38,8 @@
 import type { GpuRuntime } from '../../../backends/webgpu/runtime.js';
 import { getProgram, type Pass, type Program } from '../../../backends/webgpu/program.js';
 import type { GpuBuffer } from '../../../backends/webgpu/webgpu-types.js';
-import { gpuKernelSwitches } from '../../../backends/webgpu/kernel-switches.js';
 import { WORD_BIAS, type RnsDeviceSet } from './device-set.js';
 import { fieldWordsSource } from './normalize-fields.js';
-import { fullCrtPasses, fullCrtPrograms, type FullCrtPrograms } from './normalize-full-crt-webgpu.js';
 
 const B = WORD_BIAS;
 
@@ -259,12 +257,15 @@ export interface BoundedPrograms {
   readonly words: Program;
 }
 
-/** The rounding programs of a set: bounded, or the full CRT (the `rnsBounded` switch off). */
-export type NormalizePrograms = { readonly kind: 'bounded'; readonly programs: BoundedPrograms } | { readonly kind: 'full'; readonly programs: FullCrtPrograms };
-
 const programs = new WeakMap<RnsDeviceSet, Promise<BoundedPrograms>>();
 
-function boundedPrograms(runtime: GpuRuntime, set: RnsDeviceSet): Promise<BoundedPrograms> {
+/**
+ * The rounding programs of `set` (compiled once per set).
+ * @param runtime - the runtime
+ * @param set - the GPU moduli set
+ * @returns the programs
+ */
+export function normalizePrograms(runtime: GpuRuntime, set: RnsDeviceSet): Promise<BoundedPrograms> {
   let p = programs.get(set);
   if (!p) {
     const ctx = runtime.context;
@@ -279,27 +280,6 @@ function boundedPrograms(runtime: GpuRuntime, set: RnsDeviceSet): Promise<Bounde
   return p;
 }
 
-/**
- * Whether the accumulators of the kernels hold X̃'s residues x̃_i (the bounded rounding) or ξ_i = |x̃_i·w_i|_{m_i}
- * (the full CRT): the `rnsBounded` switch (src/backends/webgpu/kernel-switches.ts).
- * @returns true for x̃_i
- */
-export function accumulatorHoldsResidues(): boolean {
-  return gpuKernelSwitches().rnsBounded;
-}
-
-/**
- * The rounding programs of `set` as the `rnsBounded` switch selects them (compiled once per set).
- * @param runtime - the runtime
- * @param set - the GPU moduli set
- * @returns the programs
- */
-export async function normalizePrograms(runtime: GpuRuntime, set: RnsDeviceSet): Promise<NormalizePrograms> {
-  return accumulatorHoldsResidues()
-    ? { kind: 'bounded', programs: await boundedPrograms(runtime, set) }
-    : { kind: 'full', programs: await fullCrtPrograms(runtime, set) };
-}
-
 /** Scratch buffers of a normalization of `count` elements: columns (2·limbs words each) and sizes (4 words each). */
 export interface NormalizeScratch {
   readonly columns: GpuBuffer;
@@ -312,9 +292,9 @@ export function accumulatorWords(set: RnsDeviceSet): number {
 }
 
 /**
- * The passes rounding the accumulator `acc` ((n + 3)·count words: residues — x̃_i, or ξ_i for the full CRT —, then
+ * The passes rounding the accumulator `acc` ((n + 3)·count words: the residues x̃_i, then
  * the streams G, the sign of a zero and β) into the device numbers at `out` ((n + 6)·count words).
- * @param programs - the set's programs
+ * @param p - the set's programs
  * @param set - the GPU moduli set
  * @param acc - the accumulator
  * @param count - number of elements
@@ -323,9 +303,7 @@ export function accumulatorWords(set: RnsDeviceSet): number {
  * @param out - the destination buffer
  * @returns the four passes, in order
  */
-export function normalizePasses(programs: NormalizePrograms, set: RnsDeviceSet, acc: GpuBuffer, count: number, scratch: NormalizeScratch, table: GpuBuffer, out: GpuBuffer): Pass[] {
-  if (programs.kind === 'full') return fullCrtPasses(programs.programs, set, acc, count, scratch, table, out);
-  const p = programs.programs;
+export function normalizePasses(p: BoundedPrograms, set: RnsDeviceSet, acc: GpuBuffer, count: number, scratch: NormalizeScratch, table: GpuBuffer, out: GpuBuffer): Pass[] {
   // The quotients and levels go into the sizes buffer, free until the size pass overwrites it (after the columns
   // read them).
   return [

@@ -2,10 +2,17 @@
  * Host side shared by the RNS device kernels: the set's table on the device, scratch buffers, scalar uploads,
  * operand checks, and running an accumulator pass followed by the rounding passes in one submit.
  *
+ * A call's host work is kept to what changes from call to call: programs are looked up once per set and variant
+ * (their sources are long strings), scratch and scalar buffers are reused, and every pass keeps its uniform buffer
+ * and bind groups ({@link PassCache}) — so a warm call creates no buffer and no bind group, writes only its scalars
+ * and the uniforms that changed, and submits once. Reusing a buffer across calls is safe without waiting: a
+ * `queue.writeBuffer` and a submit run on the queue in the order they were issued, so a later call's writes land
+ * after an earlier call's passes have read the buffer.
+ *
  * @module
  */
 import { fail } from '../../../core/errors.js';
-import { getProgram, submitPasses, type Pass, type Program, type ProgramSpec } from '../../../backends/webgpu/program.js';
+import { getProgram, submitPasses, type Pass, type PassCache, type Program, type ProgramSpec } from '../../../backends/webgpu/program.js';
 import { trackGpuWork } from '../../../backends/webgpu/backend.js';
 import { createWordBuffer, type GpuRuntime } from '../../../backends/webgpu/runtime.js';
 import type { GpuBuffer } from '../../../backends/webgpu/webgpu-types.js';
@@ -40,10 +47,17 @@ export function coefficient(name: string, value: unknown): RnsExactValue {
   return fail('INVALID_VALUE', name, 'must be a finite number or an exact RNS value', value);
 }
 
-/** Uploads scalars as a small device array (validated by {@link encodeValues}). */
-export function scalarBuffer(runtime: GpuRuntime, set: RnsDeviceSet, values: readonly RnsExactValue[]): GpuBuffer {
+/**
+ * Uploads scalars as a small device array (validated by {@link encodeValues}): into the scratch buffer of `role`
+ * (reused by every call; one role per scalar array of a submit), or without a role into a new buffer the caller
+ * destroys.
+ */
+export function scalarBuffer(runtime: GpuRuntime, set: RnsDeviceSet, values: readonly RnsExactValue[], role?: string): GpuBuffer {
   const words = encodeValues(set, values);
-  return createWordBuffer(runtime.context, words.length, words);
+  if (role === undefined) return createWordBuffer(runtime.context, words.length, words);
+  const b = scratchBuffer(runtime, `scalars: ${role}`, words.length);
+  runtime.context.device.queue.writeBuffer(b, 0, words);
+  return b;
 }
 
 /**
@@ -67,6 +81,26 @@ export function accumulatorProgram(runtime: GpuRuntime, spec: ProgramSpec): Prom
   return getProgram(runtime.context, spec);
 }
 
+const programSets = new WeakMap<GpuRuntime, WeakMap<RnsDeviceSet, Map<string, Promise<unknown>>>>();
+
+/**
+ * The programs `make` builds for `set` and `variant` (a key naming everything their sources depend on), made once
+ * per runtime: generating a source is string work of the host's on every call otherwise.
+ */
+export function programsOf<T>(runtime: GpuRuntime, set: RnsDeviceSet, variant: string, make: () => Promise<T>): Promise<T> {
+  let bySet = programSets.get(runtime);
+  if (!bySet) programSets.set(runtime, (bySet = new WeakMap()));
+  let byVariant = bySet.get(set);
+  if (!byVariant) bySet.set(set, (byVariant = new Map()));
+  let p = byVariant.get(variant) as Promise<T> | undefined;
+  if (!p) {
+    p = make();
+    byVariant.set(variant, p);
+    p.catch(() => byVariant.delete(variant));
+  }
+  return p;
+}
+
 const scratch = new WeakMap<GpuRuntime, Map<string, GpuBuffer>>();
 
 /**
@@ -82,6 +116,33 @@ export function scratchBuffer(runtime: GpuRuntime, role: string, words: number):
   const b = createWordBuffer(runtime.context, Math.max(words, 4));
   byRuntime.set(role, b);
   return b;
+}
+
+/**
+ * An RNS device array of `length` elements over the scratch buffer of `role` (a kernel's intermediate vector): never
+ * destroyed by the caller, valid until the next call that uses the role.
+ */
+export function scratchArray(runtime: GpuRuntime, set: RnsDeviceSet, role: string, length: number): RnsDeviceArray {
+  return new RnsDeviceArray(runtime, set, length, scratchBuffer(runtime, role, (set.size + 6) * length));
+}
+
+const passCaches = new WeakMap<GpuRuntime, Map<Program, PassCache[]>>();
+
+/**
+ * The passes with their caches: the k-th pass of a program in this submit gets that program's k-th cache, so a
+ * program run twice in one submit (the rounding of two stages) keeps two uniform buffers.
+ */
+function withCaches(runtime: GpuRuntime, passes: readonly Pass[]): { pass: Pass; cache: PassCache }[] {
+  let byProgram = passCaches.get(runtime);
+  if (!byProgram) passCaches.set(runtime, (byProgram = new Map()));
+  const seen = new Map<Program, number>();
+  return passes.map((pass) => {
+    const k = seen.get(pass.program) ?? 0;
+    seen.set(pass.program, k + 1);
+    let caches = byProgram.get(pass.program);
+    if (!caches) byProgram.set(pass.program, (caches = []));
+    return { pass, cache: (caches[k] ??= {}) };
+  });
 }
 
 /** One accumulate-then-round step: passes filling the accumulator of `count` elements, rounded into `out`. */
@@ -123,7 +184,7 @@ export async function runStages(runtime: GpuRuntime, set: RnsDeviceSet, stages: 
   const columns = scratchBuffer(runtime, 'columns', 2 * set.limbs * count);
   const sizes = scratchBuffer(runtime, 'sizes', 4 * count);
   const table = deviceTable(runtime, set);
-  const passes = stages.flatMap((s) => [...s.before(acc), ...normalizePasses(progs, set, acc, s.count, { columns, sizes }, table, s.out), ...(s.after ?? [])]);
+  const passes = withCaches(runtime, stages.flatMap((s) => [...s.before(acc), ...normalizePasses(progs, set, acc, s.count, { columns, sizes }, table, s.out), ...(s.after ?? [])]));
   const profiler = passProfiler;
   if (profiler) {
     const labels = stages.flatMap((s, k) => {
@@ -132,12 +193,12 @@ export async function runStages(runtime: GpuRuntime, set: RnsDeviceSet, stages: 
     });
     for (const [k, pass] of passes.entries()) {
       const t0 = performance.now();
-      submitPasses(ctx, [{ pass }]);
+      submitPasses(ctx, [pass]);
       await trackGpuWork(ctx.device.queue.onSubmittedWorkDone());
       profiler(labels[k] ?? `pass ${k}`, performance.now() - t0);
     }
   } else {
-    submitPasses(ctx, passes.map((pass) => ({ pass })));
+    submitPasses(ctx, passes);
     await trackGpuWork(ctx.device.queue.onSubmittedWorkDone());
   }
   temporaries.forEach((b) => b.destroy());

@@ -16,8 +16,8 @@ import type { Pass, Program } from '../../../backends/webgpu/program.js';
 import type { GpuRuntime } from '../../../backends/webgpu/runtime.js';
 import type { GpuBuffer } from '../../../backends/webgpu/webgpu-types.js';
 import { WORD_BIAS, type RnsDeviceSet } from './device-set.js';
-import { absFactor, accumulatorResidue, addTerm, bitBound, f64Factor, negFactor, oneFactor, gridExponent, rnsFactor, termInfo, termOf, termsLog2, type Factor } from './grid.js';
-import { accumulatorProgram, rnsProgramNames, scratchBuffer } from './rns-device-kernel.js';
+import { absFactor, addTerm, bitBound, f64Factor, negFactor, oneFactor, gridExponent, rnsFactor, termInfo, termOf, termsLog2, type Factor } from './grid.js';
+import { accumulatorProgram, programsOf, rnsProgramNames, scratchBuffer } from './rns-device-kernel.js';
 
 const B = WORD_BIAS;
 
@@ -241,7 +241,7 @@ if (i < ${n}) {
     c = c + 1;
   }
   ${beta ? addTerm(set, 'b', 'Sc', '0', 'Y', '(y0 + r)') : ''}
-  return mpFloat(${accumulatorResidue(set)} + ${B});
+  return mpFloat(acc + ${B});
 }
 if (i === ${n}) { return mpFloat(G + ${B}); }
 if (i === ${n + 2}) { return mpFloat(${bitBound(set, 'nu')} + ${B}); }
@@ -266,7 +266,12 @@ export interface RowSumPrograms {
  * @param beta - whether rows add β·Y[r]
  * @returns the programs
  */
-export async function rowSumPrograms(runtime: GpuRuntime, set: RnsDeviceSet, variant: RowSumVariant): Promise<RowSumPrograms> {
+export function rowSumPrograms(runtime: GpuRuntime, set: RnsDeviceSet, variant: RowSumVariant): Promise<RowSumPrograms> {
+  const key = `row sum ${variant.beta} ${variant.p} ${variant.gather} ${variant.q ?? 'rns'} ${variant.abs === true} ${variant.neg === true} ${variant.plusZero === true}`;
+  return programsOf(runtime, set, key, () => makeRowSumPrograms(runtime, set, variant));
+}
+
+async function makeRowSumPrograms(runtime: GpuRuntime, set: RnsDeviceSet, variant: RowSumVariant): Promise<RowSumPrograms> {
   const beta = variant.beta;
   const shape = SHAPE_ARGS.map(([a, b]) => [a, b] as [string, 'Integer']);
   const [ranges, rowRanges, codes, partials, combine] = await Promise.all([

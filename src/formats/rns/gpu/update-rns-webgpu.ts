@@ -2,9 +2,8 @@
  * WAXPBY, AXPY and SCAL on device RNS arrays: w_k = α·x_k + β·y_k as one exact sum of two exact products on a
  * grid (grid.ts), rounded once — a thread per element reads the factors' fields once and writes each term's code
  * (2·(f − G) + sign, or −1 when the term is zero or below the grid), G, the sign of a zero and the bit bound β; then
- * a thread per element and modulus adds the terms' residues from the codes (the per-term field reads, ≈ 16 loads,
- * were made by every residue thread before: the form kept behind the `rnsBounded` switch); then the rounding
- * passes.
+ * a thread per element and modulus adds the terms' residues from the codes (so the per-term field reads, ≈ 16
+ * loads, are made once per element, not by every residue thread); then the rounding passes.
  * Error per element: |ŵ_k − w_k| ≤ 2^-p(2 + 2^-p)(|αx_k| + |βy_k|) ≤ γ_2(|αx_k| + |βy_k|) (SCAL: one term, ≤ 2^-p·|αx_k|
  * ≤ γ_1|αx_k|), the CPU's bounds.
  *
@@ -12,48 +11,10 @@
  */
 import { fail } from '../../../core/errors.js';
 import { WORD_BIAS, type RnsDeviceSet } from './device-set.js';
-import { accumulatorResidue, addTerm, bitBound, gridExponent, residueRead, termInfo, termsLog2 } from './grid.js';
-import { gpuKernelSwitches } from '../../../backends/webgpu/kernel-switches.js';
-import { accumulatorProgram, checkOperands, rnsProgramNames, scratchBuffer, coefficient, deviceTable, runStages, scalarBuffer, type RnsCoefficient, type RoundedStage } from './rns-device-kernel.js';
+import { bitBound, gridExponent, residueRead, termInfo, termsLog2 } from './grid.js';
+import { accumulatorProgram, checkOperands, programsOf, rnsProgramNames, scratchArray, scratchBuffer, coefficient, deviceTable, runStages, scalarBuffer, type RnsCoefficient, type RoundedStage } from './rns-device-kernel.js';
 import type { GpuBuffer } from '../../../backends/webgpu/webgpu-types.js';
-import type { RnsDeviceArray } from './rns-device-array.js';
-
-function updateSource(set: RnsDeviceSet, terms: 1 | 2): string {
-  const n = set.size, B = WORD_BIAS;
-  const lines = [
-    'function (S, X, Y, Tb, count) {',
-    'const t = this.thread.x;',
-    'let k = mpI32(0);',
-    'let i = mpI32(0);',
-    `if (t < ${n} * count) { k = mpIdiv(t, ${n}); i = t - k * ${n}; } else { k = mpImod(t - ${n} * count, count); i = ${n} + mpIdiv(t - ${n} * count, count); }`,
-    termInfo(set, '0', 'S', '2', '0', 'X', 'count', 'k'),
-    'let any = 1 - z0;',
-    'let etop = top0;',
-    'let fmin = f0;',
-  ];
-  if (terms === 2) {
-    lines.push(termInfo(set, '1', 'S', '2', '1', 'Y', 'count', 'k'));
-    lines.push('if (z1 === 0) { if (any === 0 || top1 > etop) { etop = top1; } if (any === 0 || f1 < fmin) { fmin = f1; } any = 1; }');
-  }
-  lines.push(gridExponent(set, termsLog2(terms)));
-  lines.push(
-    `if (i < ${n}) {`,
-    `const m = mpBits(Tb[${set.offsets.moduli} + i]);`,
-    `const rm = Tb[${set.offsets.inverse} + i];`,
-    'let acc = mpI32(0);',
-    addTerm(set, '0', 'S', '0', 'X', 'k'),
-    terms === 2 ? addTerm(set, '1', 'S', '1', 'Y', 'k') : '',
-    `return mpFloat(${accumulatorResidue(set)} + ${B});`,
-    '}',
-    `if (i === ${n}) { return mpFloat(G + ${B}); }`,
-    `if (i === ${n + 2}) { return mpFloat(${bitBound(set, termsLog2(terms))} + ${B}); }`,
-    // An exact zero is −0 only when every term is a zero of negative sign (IEEE: (−0) + (−0) = −0, x − x = +0).
-    terms === 2 ? `if (z0 !== 0 && z1 !== 0 && s0 !== 0 && s1 !== 0) { return mpFloat(1 + ${B}); }` : `if (s0 !== 0) { return mpFloat(1 + ${B}); }`,
-    `return mpFloat(${B});`,
-    '}',
-  );
-  return lines.join('\n');
-}
+import type { RnsDeviceArray, RnsExactValue } from './rns-device-array.js';
 
 /** Thread per element: [code0, code1, G, zero sign + 2·β] (code: 2·(f − G) + sign, −1 for no term). */
 function codesSource(set: RnsDeviceSet, terms: 1 | 2): string {
@@ -107,7 +68,7 @@ if (i < ${n}) {
   let acc = mpI32(0);
   ${add('c0', residueRead(set, 'S', '0', 'i'), residueRead(set, 'X', 'k', 'i'))}
   ${terms === 2 ? add('c1', residueRead(set, 'S', '1', 'i'), residueRead(set, 'Y', 'k', 'i')) : ''}
-  return mpFloat(${accumulatorResidue(set)} + ${B});
+  return mpFloat(acc + ${B});
 }
 if (i === ${n}) { return Cd[4 * k + 2]; }
 const w = mpBits(Cd[4 * k + 3]) - ${B};
@@ -191,9 +152,20 @@ export async function rnsGpuScal(alpha: RnsCoefficient, x: RnsDeviceArray): Prom
 
 async function update(runtime: RnsDeviceArray['runtime'], set: RnsDeviceSet, scalars: Parameters<typeof scalarBuffer>[2], x: RnsDeviceArray, y: RnsDeviceArray, w: RnsDeviceArray, terms: 1 | 2): Promise<void> {
   if (x.length === 0) return;
-  const S = scalarBuffer(runtime, set, scalars);
+  const S = scalarBuffer(runtime, set, scalars, 'update');
   const stage = await updateStage(runtime, set, S, x, y, w, terms);
-  await runStages(runtime, set, [stage], [S]);
+  await runStages(runtime, set, [stage], []);
+}
+
+/**
+ * The stage d = α·x (one rounding per element) into the scratch vector of `role`, for a kernel that scales x before
+ * its row sums (GEMV, ELL SpMV): d and α's scalars are the role's scratch buffers, reused by every call.
+ * @returns the stage and d
+ */
+export async function scaledVectorStage(runtime: RnsDeviceArray['runtime'], set: RnsDeviceSet, alpha: RnsExactValue, x: RnsDeviceArray, role: string): Promise<{ stage: RoundedStage; d: RnsDeviceArray }> {
+  const d = scratchArray(runtime, set, `${role}: α·x`, x.length);
+  const S = scalarBuffer(runtime, set, [alpha, { sign: 0, X: 0n, exp: 0 }], `${role}: α`);
+  return { stage: await updateStage(runtime, set, S, x, x, d, 1), d };
 }
 
 /**
@@ -204,26 +176,15 @@ export async function updateStage(runtime: RnsDeviceArray['runtime'], set: RnsDe
   const L = x.length;
   const table = deviceTable(runtime, set);
   const operands = { S: { buffer: S }, X: { buffer: x.live('x') }, Y: { buffer: y.live('y') } };
-  if (!gpuKernelSwitches().rnsBounded) {
-    // The form before: every residue thread reads the factors' fields itself.
-    const program = await accumulatorProgram(runtime, {
-      source: updateSource(set, terms),
-      args: [['S', 'Array'], ['X', 'Array'], ['Y', 'Array'], ['Tb', 'Array'], ['count', 'Integer']],
-      components: 1,
-    });
-    rnsProgramNames.set(program, terms === 2 ? 'update: α·x + β·y' : 'update: α·x');
-    return {
-      before: (acc) => [{ program, arrays: { ...operands, Tb: { buffer: table } }, scalars: { count: L }, output: { buffer: acc }, threads: (set.size + 3) * L }],
-      count: L,
-      out: w.live('w'),
-    };
-  }
-  const [codes, residues] = await Promise.all([
-    accumulatorProgram(runtime, { source: codesSource(set, terms), args: [['S', 'Array'], ['X', 'Array'], ['Y', 'Array'], ['count', 'Integer']], components: 4 }),
-    accumulatorProgram(runtime, { source: residuesSource(set, terms), args: [['S', 'Array'], ['X', 'Array'], ['Y', 'Array'], ['Cd', 'Array'], ['Tb', 'Array'], ['count', 'Integer']], components: 1 }),
-  ]);
-  rnsProgramNames.set(codes, 'update: term codes');
-  rnsProgramNames.set(residues, terms === 2 ? 'update: residues of α·x + β·y' : 'update: residues of α·x');
+  const [codes, residues] = await programsOf(runtime, set, `update ${terms}`, async () => {
+    const made = await Promise.all([
+      accumulatorProgram(runtime, { source: codesSource(set, terms), args: [['S', 'Array'], ['X', 'Array'], ['Y', 'Array'], ['count', 'Integer']], components: 4 }),
+      accumulatorProgram(runtime, { source: residuesSource(set, terms), args: [['S', 'Array'], ['X', 'Array'], ['Y', 'Array'], ['Cd', 'Array'], ['Tb', 'Array'], ['count', 'Integer']], components: 1 }),
+    ]);
+    rnsProgramNames.set(made[0], 'update: term codes');
+    rnsProgramNames.set(made[1], terms === 2 ? 'update: residues of α·x + β·y' : 'update: residues of α·x');
+    return made;
+  });
   return {
     before: (acc) => {
       const Cd = scratchBuffer(runtime, 'update-codes', 4 * L);
