@@ -124,7 +124,7 @@ function rowSums(opA: Accessor<2, any>, xv: Float64Array, m: number, n: number, 
       stageVector(rowView, from, count, A_AT, padded, buffer);
       f(A_AT, scaleOf(opA), X_AT + from * bytes, 1, padded);
     }
-    out[i] = sums instanceof Float64Array ? joinNeumaierLanes(sums) : joinNeumaierLanes(Float32Array.from([...sums.subarray(0, 8), ...sums.subarray(16, 24)]), Math.fround);
+    out[i] = sums instanceof Float64Array ? joinNeumaierLanes(sums) : joinNeumaierLanes(sums, 'f32', 16);
   }
   return out;
 }

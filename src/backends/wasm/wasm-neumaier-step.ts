@@ -37,22 +37,35 @@ export function neumaierStep(k: NeumaierScratch, t: number, s: number, c: number
   ];
 }
 
+const joinS = new Float64Array(8), joinC = new Float64Array(8);
+
 /**
- * The eight lanes' compensated sums (s at sums[0 … 8), c at sums[8 … 16)) joined in the lane kernels' tree
+ * The eight lanes' compensated sums (s at sums[0 … 8), c at sums[cAt … cAt + 8)) joined in the lane kernels' tree
  * ((0 + 1) + (2 + 3)) + ((4 + 5) + (6 + 7)): a join (sa, ca) + (sb, cb) is (S, (ca + cb) + e) with (S, e) =
- * TwoSum(sa, sb), in `round` (fp64: the identity; fp32: Math.fround, each operation one binary32 rounding); the
+ * TwoSum(sa, sb), in the lanes' arithmetic (fp32: each operation one binary32 rounding, Math.fround); the
  * result is s + c. Every TwoSum error enters c exactly, as in the JavaScript loop, so the result is Sum2 over a
  * different tree of additions: n − 1 TwoSums in all, each term under at most n − 1 of them, and the c's summed
  * over n − 1 errors — the quantities of Ogita–Rump–Oishi's bound, which does not depend on the order, so
  * neumaierAccumulation.bound (dotBound, gemvBound) holds as it is.
  */
-export function joinNeumaierLanes(sums: Float64Array | Float32Array, round: (v: number) => number = (v) => v): number {
-  const join = (a: [number, number], b: [number, number]): [number, number] => {
-    const s = round(a[0] + b[0]), z = round(s - a[0]);
-    const e = round(round(a[0] - round(s - z)) + round(b[0] - z));
-    return [s, round(round(a[1] + b[1]) + e)];
-  };
-  const lane = (k: number): [number, number] => [sums[k]!, sums[8 + k]!];
-  const [s, c] = join(join(join(lane(0), lane(1)), join(lane(2), lane(3))), join(join(lane(4), lane(5)), join(lane(6), lane(7))));
-  return round(s + c);
+export function joinNeumaierLanes(sums: Float64Array | Float32Array, lanes: 'f64' | 'f32' = 'f64', cAt = 8): number {
+  // In place over two scratch arrays, the binary32 roundings written out (no allocation, no rounding callback:
+  // GEMV joins once per row, and on short rows the join was the cost).
+  for (let k = 0; k < 8; k++) { joinS[k] = sums[k]!; joinC[k] = sums[cAt + k]!; }
+  const f = Math.fround;
+  for (let width = 1; width < 8; width *= 2) {
+    for (let a = 0; a < 8; a += 2 * width) {
+      const b = a + width, sa = joinS[a]!, sb = joinS[b]!;
+      if (lanes === 'f64') {
+        const s = sa + sb, z = s - sa;
+        joinS[a] = s;
+        joinC[a] = (joinC[a]! + joinC[b]!) + ((sa - (s - z)) + (sb - z));
+      } else {
+        const s = f(sa + sb), z = f(s - sa);
+        joinS[a] = s;
+        joinC[a] = f(f(joinC[a]! + joinC[b]!) + f(f(sa - f(s - z)) + f(sb - z)));
+      }
+    }
+  }
+  return lanes === 'f64' ? joinS[0]! + joinC[0]! : f(joinS[0]! + joinC[0]!);
 }
