@@ -5,8 +5,11 @@
  * sees the JavaScript loop's terms in its order ends with its bits. Lanes are joined by {@link joinNeumaierLanes}.
  * @module
  */
+import type { Accessor } from '../../../accessors/accessor.js';
 import { V128, op, SIMD } from './wasm-encoder.js';
 import type { WasmLocals } from './wasm-function.js';
+import { reserveBytes, wasmMemory } from './wasm-runtime.js';
+import { CHUNK, LANE_SUMS_AT, LANE_X_AT, laneReduce } from './wasm-storage.js';
 
 /** Add and subtract opcodes of the lane format. */
 const OPS = { f64: { add: SIMD.f64x2Add, sub: SIMD.f64x2Sub }, f32: { add: SIMD.f32x4Add, sub: 0xe5 /* f32x4.sub */ } } as const;
@@ -68,4 +71,36 @@ export function joinNeumaierLanes(sums: Float64Array | Float32Array, lanes: 'f64
     }
   }
   return lanes === 'f64' ? joinS[0]! + joinC[0]! : f(joinS[0]! + joinC[0]!);
+}
+
+/**
+ * Byte address of the eight lanes' compensations c of a one-vector compensated reduction ({@link kahanLaneReduce}):
+ * after the chunk staged at LANE_X_AT (the sums s are at LANE_SUMS_AT, as for {@link laneReduce}).
+ */
+export const KAHAN_C_AT = LANE_X_AT + CHUNK * 8 + 64;
+
+/**
+ * Instructions loading (`store` false) or storing the lanes' (s, c) of a one-vector compensated reduction from or
+ * into the v128 locals s + k and c + k, k < vectors.
+ */
+export function kahanLaneSums(s: number, c: number, vectors: number, store: boolean): number[] {
+  return Array.from({ length: vectors }, (_, k) => [LANE_SUMS_AT + 16 * k, s + k, KAHAN_C_AT + 16 * k, c + k]).flatMap(([sAt, sLocal, cAt, cLocal]) => (store
+    ? [...op.i32(0), ...op.get(sLocal!), ...op.simdMem(SIMD.store, 0, sAt), ...op.i32(0), ...op.get(cLocal!), ...op.simdMem(SIMD.store, 0, cAt)]
+    : [...op.i32(0), ...op.simdMem(SIMD.load, 0, sAt), ...op.set(sLocal!), ...op.i32(0), ...op.simdMem(SIMD.load, 0, cAt), ...op.set(cLocal!)]));
+}
+
+/**
+ * {@link laneReduce} with the kahan accumulation: `chunk` adds each term into its lane's compensated sum (s at
+ * LANE_SUMS_AT, c at {@link KAHAN_C_AT}; see {@link kahanLaneSums}), the lanes are joined by
+ * {@link joinNeumaierLanes} — the order of the compensated DOT (kernels/dot/dot-kahan-wasm.ts). NaN or ±∞ where a
+ * term or a sum is not finite (TwoSum's error is then NaN): the caller lets the JavaScript kernel answer.
+ */
+export function kahanLaneReduce(x: Accessor<1, any>, n: number, chunk: (at: number, scale: number, padded: number) => void, lanes: 'f64' | 'f32'): number {
+  reserveBytes(KAHAN_C_AT + 64);
+  const Lanes = lanes === 'f64' ? Float64Array : Float32Array, bytes = Lanes.BYTES_PER_ELEMENT;
+  new Lanes(wasmMemory().buffer as ArrayBuffer, KAHAN_C_AT, 8).fill(0);
+  laneReduce(x, n, chunk, lanes);
+  // One view from s to c (the staged chunk between them is skipped by the join's offset).
+  const sums = new Lanes(wasmMemory().buffer as ArrayBuffer, LANE_SUMS_AT, (KAHAN_C_AT - LANE_SUMS_AT) / bytes + 8);
+  return joinNeumaierLanes(sums, lanes, (KAHAN_C_AT - LANE_SUMS_AT) / bytes);
 }
