@@ -49,7 +49,12 @@ export function asum(x: Range<1, any>, options: (KernelOptions & ThreadsOption &
   if (threads && n > 0) return runSplit(threads, 'asum', { x }, ar, acc, cpu, requested)!;
   if (n === 0) return 0;
   let result = 0;
-  if (cpu === 'wasm' && runWasm(requested, () => { result = wasmAsum(x.accessor, n, wasmNumericsOf(ar, acc) === 'f32' ? 'f32' : 'f64'); })) return result;
+  if (cpu === 'wasm') {
+    const numerics = wasmNumericsOf(ar, acc), kahan = numerics === 'kahan-f64' || numerics === 'kahan-f32';
+    const lanes = numerics === 'f32' || numerics === 'kahan-f32' ? 'f32' : 'f64';
+    // A non-finite compensated sum (TwoSum's error NaN) is recomputed by the JavaScript kernel: its special values.
+    if (runWasm(requested, () => { result = wasmAsum(x.accessor, n, lanes, kahan); }) && (!kahan || Number.isFinite(result))) return result;
+  }
   const xv = ar.register('xv');
   const res = ar.register('res');
   const f = vectorKernel({

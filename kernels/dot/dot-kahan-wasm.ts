@@ -66,5 +66,5 @@ export function wasmKahanDot(x: Accessor<1, any>, y: Accessor<1, any>, n: number
   sums.fill(0);
   streamPairs(x, y, n, X_AT, Y_AT, (padded) => f(X_AT, scaleX, Y_AT, scaleY, padded));
   if (sums instanceof Float64Array) return joinNeumaierLanes(sums);
-  return joinNeumaierLanes(Float32Array.from([...sums.subarray(0, 8), ...sums.subarray(16, 24)]), Math.fround);
+  return joinNeumaierLanes(sums, 'f32', 16);
 }

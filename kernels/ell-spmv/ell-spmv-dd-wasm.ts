@@ -25,7 +25,7 @@ import { Operand } from '../../src/backends/cpu/operand.js';
 import { coefficientCase } from '../gemv/coefficients.js';
 import { combineDdSumsProgram } from '../gemv/combine-dd-sums-cpu.js';
 import { readsPairs, xPairs } from '../gemv/gemv-dd-wasm.js';
-import { xValues } from '../gemv/gemv-wasm.js';
+import { xValues } from '../gemv/gemv-wasm-values.js';
 import { gather } from './ell-spmv-wasm.js';
 
 /** Elements (rows × slots) staged per block. */

@@ -15,8 +15,7 @@ import { I32, V128, encodeModule, op, SIMD } from '../../src/backends/wasm/wasm-
 import { WasmLocals, countLoop, load2, operandLocals, operandSetup } from '../../src/backends/wasm/wasm-function.js';
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
 import { stageVector, wasmStorageOf, wasmStorageOfFormat, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
-import { combineSums, xValues } from '../gemv/gemv-wasm.js';
-import { combineSumsF32, xValuesF32 } from '../gemv/gemv-f32-wasm.js';
+import { combineSums, combineSumsF32, xValues, xValuesF32 } from '../gemv/gemv-wasm-values.js';
 
 /** Elements (rows × slots) staged per block. */
 const BLOCK_ELEMENTS = 32768;

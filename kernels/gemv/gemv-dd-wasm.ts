@@ -24,7 +24,7 @@ import type { ArithmeticFormat } from '../../src/formats/common/format.js';
 import { ddAdd } from '../../src/formats/dd/add.js';
 import { Operand } from '../../src/backends/cpu/operand.js';
 import { ddDotChunk, joinDdLanes } from '../dot/dot-dd-wasm.js';
-import { xValues } from './gemv-wasm.js';
+import { xValues } from './gemv-wasm-values.js';
 import { coefficientCase } from './coefficients.js';
 import { combineDdSumsProgram } from './combine-dd-sums-cpu.js';
 

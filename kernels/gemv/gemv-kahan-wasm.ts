@@ -1,6 +1,6 @@
 /**
  * GEMV with the compensated `kahan` accumulation (Neumaier) in WebAssembly SIMD, fp64 or fp32 arithmetic (f32x4 lanes,
- * x read and α, β combined as kernels/gemv/gemv-f32-wasm.ts does), in the loop order
+ * x read and α, β combined as kernels/gemv/gemv-wasm-values.ts does), in the loop order
  * that reads op(A) contiguously (as kernels/gemv/gemv-wasm.ts):
  * - columns contiguous (column-major A, trans 'N'): each row's compensated sum (sᵢ, cᵢ) in SIMD lanes takes its
  *   products in column order by the JavaScript template's TwoSum (src/backends/wasm/wasm-neumaier-step.ts) — the
@@ -18,8 +18,8 @@ import { joinNeumaierLanes, neumaierScratch, neumaierStep } from '../../src/back
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
 import { CHUNK, scaleOf, stageVector, wasmStorageNamed, wasmStorageOf, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
 import { kahanDotChunk } from '../dot/dot-kahan-wasm.js';
-import { COLUMNS, ROWS, combineSums, rowAccessor, xValues } from './gemv-wasm.js';
-import { combineSumsF32, xValuesF32 } from './gemv-f32-wasm.js';
+import { COLUMNS, ROWS, rowAccessor } from './gemv-wasm.js';
+import { combineSums, combineSumsF32, xValues, xValuesF32 } from './gemv-wasm-values.js';
 
 type KahanColumnsChunk = (ps: number, pc: number, rows: number, pa0: number, pa1: number, pa2: number, pa3: number, scale: number, x0: number, x1: number, x2: number, x3: number, columns: number) => void;
 
@@ -124,7 +124,7 @@ function rowSums(opA: Accessor<2, any>, xv: Float64Array, m: number, n: number, 
       stageVector(rowView, from, count, A_AT, padded, buffer);
       f(A_AT, scaleOf(opA), X_AT + from * bytes, 1, padded);
     }
-    out[i] = sums instanceof Float64Array ? joinNeumaierLanes(sums) : joinNeumaierLanes(Float32Array.from([...sums.subarray(0, 8), ...sums.subarray(16, 24)]), Math.fround);
+    out[i] = sums instanceof Float64Array ? joinNeumaierLanes(sums) : joinNeumaierLanes(sums, 'f32', 16);
   }
   return out;
 }

@@ -1,23 +1,26 @@
 /**
- * GEMV in WebAssembly SIMD (f64 arithmetic, recursive accumulation, built-in storage with at most one scale for
- * A and for x, y unscaled f64 or f32), in the loop order that reads op(A) contiguously:
+ * GEMV in WebAssembly SIMD, recursive accumulation, in fp64 arithmetic (f64x2 lanes) or fp32 (f32x4 lanes, every
+ * read and operation one binary32 rounding, as the JavaScript f32 arithmetic's Math.fround) — one generated module
+ * per arithmetic, {@link LANES} saying which. Built-in storage with at most one scale for A and for x, y unscaled
+ * f64 or f32, in the loop order that reads op(A) contiguously:
  * - columns contiguous (column-major A, trans 'N'): column-oriented, as the JavaScript `axpy` loop — for each
  *   column j, tᵢ := aᵢⱼ·xⱼ + tᵢ over a block of rows in SIMD lanes, four columns per pass over t. Each tᵢ sees
  *   its products in column order, one rounding each, as in the JavaScript kernels: the same bits.
- * - rows contiguous (row-major A, trans 'N'): each row a WebAssembly DOT against x decoded once to doubles —
- *   eight interleaved partial sums per row (kernels/dot/dot-wasm.ts), covered by the same γ_n bound.
+ * - rows contiguous (row-major A, trans 'N'): each row a WebAssembly DOT against x read once into the arithmetic
+ *   (kernels/gemv/gemv-wasm-values.ts) — eight interleaved partial sums per row (kernels/dot/dot-wasm.ts), covered
+ *   by the same γ_n bound (the recursive bound holds for any order).
  * α and β are combined with each row's sum on the JavaScript side, with the roundings of
  * kernels/gemv/coefficients.ts.
  * @module
  */
 import type { Accessor } from '../../accessors/accessor.js';
 import { F64, I32, V128, encodeModule, op, SIMD } from '../../src/backends/wasm/wasm-encoder.js';
-import { WasmLocals, load2, operandLocals, operandParams, operandSetup, stepLoop } from '../../src/backends/wasm/wasm-function.js';
+import { LANES, WasmLocals, operandLocals, operandSetup, stepLoop } from '../../src/backends/wasm/wasm-function.js';
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
-import { CHUNK, numberAt, scaleOf, stageVector, wasmStorageNamed, wasmStorageOf, type WasmStorage, laneSum } from '../../src/backends/wasm/wasm-storage.js';
+import { CHUNK, laneSum, laneSumF32, scaleOf, stageVector, wasmStorageNamed, wasmStorageOf, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
 import { dotChunk } from '../dot/dot-wasm.js';
 import type { Refusal } from '../../src/backends/backend.js';
-import { findFormat } from '../../src/formats/common/registry.js';
+import { combineSums, combineSumsF32, xValues, xValuesF32 } from './gemv-wasm-values.js';
 
 /** Columns added per pass over the partial sums. */
 export const COLUMNS = 4;
@@ -32,9 +35,10 @@ export function wasmGemvRefusal(opA: Accessor<2, any>): Refusal | undefined {
 
 type ColumnsChunk = (pt: number, rows: number, pa0: number, pa1: number, pa2: number, pa3: number, scale: number, x0: number, x1: number, x2: number, x3: number, columns: number) => void;
 
-/** t[0 … rows) := ((t + a₀·x₀) + a₁·x₁) + … for `columns` (1 to 4) staged column segments. */
-function columnsChunk(sa: WasmStorage, scaled: boolean): ColumnsChunk {
-  return wasmExports(`gemv-columns ${sa.name}${scaled ? '*s' : ''}`, 'the GEMV kernel', () => {
+/** t[0 … rows) := ((t + a₀·x₀) + a₁·x₁) + … for `columns` (1 to 4) staged column segments, in the lanes' arithmetic. */
+function columnsChunk(sa: WasmStorage, scaled: boolean, lanes: 'f64' | 'f32'): ColumnsChunk {
+  return wasmExports(`gemv-columns${lanes === 'f32' ? '-f32' : ''} ${sa.name}${scaled ? '*s' : ''}`, 'the GEMV kernel', () => {
+    const v = LANES[lanes], ks = Array.from({ length: v.vectors }, (_, k) => k);
     const l = new WasmLocals();
     const pt = l.param(I32), rows = l.param(I32);
     const pa = [l.param(I32), l.param(I32), l.param(I32), l.param(I32)];
@@ -43,60 +47,51 @@ function columnsChunk(sa: WasmStorage, scaled: boolean): ColumnsChunk {
     const columns = l.param(I32);
     const i = l.local(I32), t = l.local(V128);
     const xv = l.locals_(V128, COLUMNS);
-    const operands = pa.map((p) => operandLocals(l, { storage: sa, pointer: p, scaleParam: scale }, scaled));
+    const operands = pa.map((p) => operandLocals(l, { storage: sa, pointer: p, scaleParam: scale }, scaled, lanes));
     // One loop per column count (1 … 4), chosen once per call.
-    const loopFor = (c: number): number[] => stepLoop(i, rows, [...operands.slice(0, c), { pointer: pt, storage: wasmStorageNamed('f64')! }],
-      [0, 1, 2, 3].flatMap((k) => [
+    const loopFor = (c: number): number[] => stepLoop(i, rows, [...operands.slice(0, c), { pointer: pt, storage: wasmStorageNamed(lanes)! }],
+      ks.flatMap((k) => [
         ...op.get(pt), ...op.get(pt), ...op.simdMem(SIMD.load, 0, 16 * k), ...op.set(t),
         ...Array.from({ length: c }, (_, col) => [
-          ...load2(operands[col]!, k), ...op.get(xv + col), ...op.simd(SIMD.f64x2Mul), ...op.get(t), ...op.simd(SIMD.f64x2Add), ...op.set(t),
+          ...v.load(operands[col]!, k), ...op.get(xv + col), ...op.simd(v.mul), ...op.get(t), ...op.simd(v.add), ...op.set(t),
         ]).flat(),
         ...op.get(t), ...op.simdMem(SIMD.store, 0, 16 * k),
       ]));
     const body = [
-      ...operands.flatMap((o) => operandSetup(o)),
-      ...xs.flatMap((x, k) => [...op.get(x), ...op.simd(SIMD.f64x2Splat), ...op.set(xv + k)]),
+      ...op.block(),
+      ...operands.flatMap((o) => operandSetup(o, lanes)),
+      // fp32: xⱼ arrive as binary32 values in f64 parameters (the demotion of the splat is exact).
+      ...xs.flatMap((x, k) => [...op.get(x), ...v.splat, ...op.set(xv + k)]),
       ...[1, 2, 3].flatMap((c) => [...op.get(columns), ...op.i32(c), 0x46 /* i32.eq */, ...op.if(), ...loopFor(c), ...op.br(1), ...op.end()]),
       ...loopFor(4),
+      ...op.end(),
     ];
-    return encodeModule([l.function('columns', [], wrapInBlock(body))], 1);
+    return encodeModule([l.function('columns', [], body)], 1);
   }).columns as ColumnsChunk;
 }
 
-/** The body inside one block, so that `br 1` from an `if` leaves the function's work. */
-function wrapInBlock(body: number[]): number[] {
-  return [...op.block(), ...body, ...op.end()];
+/**
+ * y := α·op(A)·x + β·y for α ≠ 0 in fp64 arithmetic, or fp32 with `lanes` 'f32' (the caller checked storages —
+ * for fp32 that they have a binary32 read —, layout and the quick returns).
+ */
+export function wasmGemv(alpha: number, opA: Accessor<2, any>, x: Accessor<1, any>, beta: number, y: Accessor<1, any>, m: number, n: number, lanes: 'f64' | 'f32' = 'f64'): void {
+  const xv = lanes === 'f64' ? xValues(x, n) : xValuesF32(x, n);
+  const sums = opA.strides[0] === 1 ? columnSums(opA, xv, m, n, lanes) : rowSums(opA, xv, m, n, lanes);
+  if (lanes === 'f64') combineSums(alpha, sums as Float64Array, beta, y, m);
+  else combineSumsF32(alpha, sums, beta, y, m);
 }
 
-/** y := α·op(A)·x + β·y for α ≠ 0 (the caller checked storages, layout and the quick returns). */
-export function wasmGemv(alpha: number, opA: Accessor<2, any>, x: Accessor<1, any>, beta: number, y: Accessor<1, any>, m: number, n: number): void {
-  const sums = opA.strides[0] === 1 ? columnSums(opA, x, m, n) : rowSums(opA, x, m, n);
-  combineSums(alpha, sums, beta, y, m);
-}
-
-/** The values of x as the kernels read them (decoded, times the scale when there is one). */
-export function xValues(x: Accessor<1, any>, n: number, into: Float64Array = new Float64Array(n)): Float64Array {
-  const s = scaleOf(x), stride = x.strides[0] as number, data = x.data as Float64Array | Float32Array;
-  const name = x.scale ? '' : x.storage.name;
-  // fp64 and fp32 elements are their values: read the typed array without the decoder (the common case).
-  if ((name === 'f64' || name === 'f32') && findFormat(name)?.storage === x.storage) {
-    if (stride === 1 && name === 'f64') into.set((data as Float64Array).subarray(x.offset, x.offset + n));
-    else for (let j = 0, p = x.offset; j < n; j++, p += stride) into[j] = data[p]!;
-  } else for (let j = 0, p = x.offset; j < n; j++, p += stride) into[j] = x.scale ? numberAt(x, p) * s : numberAt(x, p);
-  return into;
-}
-
-/** Column-oriented sums over row blocks (op(A) has unit stride along its columns). */
-function columnSums(opA: Accessor<2, any>, x: Accessor<1, any>, m: number, n: number): Float64Array {
+/** Column-oriented sums over row blocks (op(A) has unit stride along its columns), in the lanes' format. */
+function columnSums(opA: Accessor<2, any>, xv: Float64Array | Float32Array, m: number, n: number, lanes: 'f64' | 'f32'): Float64Array | Float32Array {
   const sa = wasmStorageOf(opA) as WasmStorage;
-  const f = columnsChunk(sa, !!opA.scale);
-  const xv = xValues(x, n);
-  const out = new Float64Array(m);
+  const f = columnsChunk(sa, !!opA.scale, lanes);
+  const Sums = lanes === 'f64' ? Float64Array : Float32Array;
+  const out = new Sums(m);
   const T_AT = 64, A_AT = T_AT + ROWS * 8 + 64;
   const segment = ROWS * sa.bytes + 64;
   reserveBytes(A_AT + COLUMNS * segment);
   const buffer = wasmMemory().buffer as ArrayBuffer;
-  const t = new Float64Array(buffer, T_AT, ROWS);
+  const t = new Sums(buffer, T_AT, ROWS);
   const ld = opA.strides[1] as number;
   for (let r0 = 0; r0 < m; r0 += ROWS) {
     const rows = Math.min(ROWS, m - r0), padded = (rows + 7) & ~7;
@@ -111,52 +106,49 @@ function columnSums(opA: Accessor<2, any>, x: Accessor<1, any>, m: number, n: nu
   return out;
 }
 
-/** One WebAssembly DOT per row (op(A) has unit stride along its rows), x decoded to doubles once. */
-function rowSums(opA: Accessor<2, any>, x: Accessor<1, any>, m: number, n: number): Float64Array {
+/** One WebAssembly DOT per row (op(A) has unit stride along its rows), x staged once in the lanes' format. */
+function rowSums(opA: Accessor<2, any>, xv: Float64Array | Float32Array, m: number, n: number, lanes: 'f64' | 'f32'): Float64Array | Float32Array {
   const sa = wasmStorageOf(opA) as WasmStorage;
-  const f = dotChunk(sa, !!opA.scale, wasmStorageNamed('f64')!, false);
-  const xv = xValues(x, n);
-  const out = new Float64Array(m);
-  const X_AT = 64 + 64, A_AT = X_AT + n * 8 + 64;
+  const f = dotChunk(sa, !!opA.scale, wasmStorageNamed(lanes)!, false, lanes);
+  const Sums = lanes === 'f64' ? Float64Array : Float32Array, bytes = Sums.BYTES_PER_ELEMENT;
+  const out = new Sums(m);
+  // The eight partial sums at bytes 0–63, x from X_AT, the staged row on a 16-byte boundary after it.
+  const X_AT = 128, A_AT = (X_AT + n * bytes + 64 + 15) & ~15;
   reserveBytes(A_AT + CHUNK * sa.bytes + 64);
   const buffer = wasmMemory().buffer as ArrayBuffer;
-  new Float64Array(buffer, X_AT, n).set(xv);
-  // The last chunk of a row is padded with zeros; the doubles after x must be zeros too (0·NaN would be NaN).
-  new Float64Array(buffer, X_AT + n * 8, 8).fill(0);
-  const acc = new Float64Array(buffer, 0, 8);
+  new Sums(buffer, X_AT, n).set(xv);
+  // The last chunk of a row is padded with zeros; the values after x must be zeros too (0·NaN would be NaN).
+  new Sums(buffer, X_AT + n * bytes, 8).fill(0);
   const row = opA.strides[0] as number;
-  for (let i = 0; i < m; i++) {
-    acc.fill(0);
-    const rowView = rowAccessor(opA, i, row);
-    for (let from = 0; from < n; from += CHUNK) {
-      const count = Math.min(CHUNK, n - from), padded = (count + 7) & ~7;
-      stageVector(rowView, from, count, A_AT, padded, buffer);
-      f(A_AT, scaleOf(opA), X_AT + from * 8, 1, padded);
+  if (lanes === 'f64') {
+    const acc = new Float64Array(buffer, 0, 8);
+    for (let i = 0; i < m; i++) {
+      acc.fill(0);
+      rowDot(opA, i, row, n, f, X_AT, A_AT, bytes, buffer);
+      out[i] = laneSum(acc);
     }
-    out[i] = laneSum(acc);
+  } else {
+    const acc = new Float32Array(buffer, 0, 8);
+    for (let i = 0; i < m; i++) {
+      acc.fill(0);
+      rowDot(opA, i, row, n, f, X_AT, A_AT, bytes, buffer);
+      out[i] = laneSumF32(acc);
+    }
   }
   return out;
+}
+
+/** Adds row i of op(A) times the staged x into the eight partial sums, chunk by chunk. */
+function rowDot(opA: Accessor<2, any>, i: number, row: number, n: number, f: ReturnType<typeof dotChunk>, xAt: number, aAt: number, bytes: number, buffer: ArrayBuffer): void {
+  const rowView = rowAccessor(opA, i, row);
+  for (let from = 0; from < n; from += CHUNK) {
+    const count = Math.min(CHUNK, n - from), padded = (count + 7) & ~7;
+    stageVector(rowView, from, count, aAt, padded, buffer);
+    f(aAt, scaleOf(opA), xAt + from * bytes, 1, padded);
+  }
 }
 
 /** Row i of op(A) as a 1-D accessor (for staging). */
 export function rowAccessor(opA: Accessor<2, any>, i: number, rowStride: number, offset = opA.offset + i * rowStride): Accessor<1, any> {
   return { data: opA.data, storage: opA.storage, offset, strides: [1] } as unknown as Accessor<1, any>;
-}
-
-/** yᵢ := α·tᵢ + β·yᵢ with the roundings of emitCombine (kernels/gemv/coefficients.ts), y f64 or f32 unscaled. */
-export function combineSums(alpha: number, t: Float64Array, beta: number, y: Accessor<1, any>, m: number): void {
-  const data = y.data as Float64Array | Float32Array;
-  const stride = y.strides[0] as number;
-  // y := t (α = 1, β = 0) into unit-stride fp64 or fp32: one copy (an fp32 view rounds to nearest even, as a store does).
-  if (alpha === 1 && beta === 0 && stride === 1) { data.set(t.subarray(0, m), y.offset); return; }
-  for (let i = 0, p = y.offset; i < m; i++, p += stride) {
-    const ti = t[i]!;
-    let r: number;
-    if (beta === 0) r = alpha === 1 ? ti : alpha * ti;
-    else {
-      const by = beta === 1 ? data[p]! : beta * data[p]!;
-      r = alpha === 1 ? ti + by : alpha * ti + by;
-    }
-    data[p] = r;
-  }
 }

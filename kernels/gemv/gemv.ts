@@ -7,7 +7,6 @@ import { runWasm } from '../shared/run-wasm.js';
 import { wasmGemv, wasmGemvRefusal } from './gemv-wasm.js';
 import { wasmDdGemv } from './gemv-dd-wasm.js';
 import { wasmKahanGemv } from './gemv-kahan-wasm.js';
-import { wasmGemvF32 } from './gemv-f32-wasm.js';
 import { chooseBackend, prepareGpuCall, gemvOnGpu, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { Operand } from '../../src/backends/cpu/operand.js';
 import { chooseArithmetic, checkCoefficientsIn, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
@@ -127,7 +126,7 @@ export function gemv(args: GemvArguments, options: (GemvOptions & { backend?: Cp
       let done = false;
       if (runWasm(requested, () => { done = wasmDdGemv(alpha, opA, x.accessor, beta, y.accessor, m, n, ar, acc.name === 'dd'); }) && done) return;
     } else if (numerics === 'f32') {
-      if (runWasm(requested, () => wasmGemvF32(alpha, opA, x.accessor, beta, y.accessor, m, n))) return;
+      if (runWasm(requested, () => wasmGemv(alpha, opA, x.accessor, beta, y.accessor, m, n, 'f32'))) return;
     } else if (runWasm(requested, () => wasmGemv(alpha, opA, x.accessor, beta, y.accessor, m, n))) return;
   }
   const f = gemvProgram({ A: opA, x: x.accessor, y: y.accessor, ar, acc, loop, alpha: alphaCase, beta: coefficientCase(beta) });

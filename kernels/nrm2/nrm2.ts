@@ -82,8 +82,10 @@ export function nrm2(x: Range<1, any>, options: (KernelOptions & { backend?: Cpu
   const h1 = Math.trunc(-e / 2);
   const h2 = -e - h1;
   let squares = 0;
-  const lanes = cpu === 'wasm' && wasmNumericsOf(ar, acc) === 'f32' ? 'f32' : 'f64';
-  if (cpu === 'wasm' && runWasm(requested, () => { squares = wasmSumOfScaledSquares(x.accessor, n, 2 ** h1, 2 ** h2, lanes); })) {
+  const numerics = cpu === 'wasm' ? wasmNumericsOf(ar, acc) : undefined;
+  const lanes = numerics === 'f32' || numerics === 'kahan-f32' ? 'f32' : 'f64', kahan = numerics === 'kahan-f64' || numerics === 'kahan-f32';
+  // A non-finite compensated sum (TwoSum's error NaN) is recomputed by the JavaScript kernel: its special values.
+  if (cpu === 'wasm' && runWasm(requested, () => { squares = wasmSumOfScaledSquares(x.accessor, n, 2 ** h1, 2 ** h2, lanes, kahan); }) && (!kahan || Number.isFinite(squares))) {
     // The square root in the arithmetic, as the JavaScript kernel's (binary32: Math.fround of the double root).
     const root = lanes === 'f32' ? Math.fround(Math.sqrt(squares)) : Math.sqrt(squares);
     return root * 2 ** (e - Math.trunc(e / 2)) * 2 ** Math.trunc(e / 2);

@@ -27,6 +27,9 @@ export type CpuBackendOption = 'cpu' | 'wasm' | 'js';
 /** The kernels that have a WebAssembly program. */
 export const WASM_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv', 'trsv', 'ellSpmv', 'axpy', 'waxpby', 'scal', 'asum', 'nrm2']);
 
+/** The kernels without a reduction: the accumulation option is validated and does not change what they compute. */
+export const ELEMENTWISE_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['axpy', 'waxpby', 'scal']);
+
 /** The kernels whose WebAssembly program also sums in double-double (see {@link wasmNumericsOf}). */
 export const WASM_DD_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv', 'ellSpmv']);
 
@@ -39,10 +42,10 @@ function ddKernelList(): string {
 export const WASM_F32_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv', 'ellSpmv', 'asum', 'nrm2', 'axpy', 'waxpby', 'scal']);
 
 /** The kernels whose WebAssembly program also sums with the compensated `kahan` accumulation (see {@link wasmNumericsOf}). */
-export const WASM_KAHAN_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv']);
+export const WASM_KAHAN_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv', 'asum', 'nrm2']);
 
 /** The kernels of {@link WASM_KAHAN_KERNELS} that also sum with it in fp32 arithmetic. */
-export const WASM_KAHAN_F32_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv']);
+export const WASM_KAHAN_F32_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv', 'asum', 'nrm2']);
 
 /**
  * What a WebAssembly program computes: `'f64'` (fp64 arithmetic, recursive accumulation), `'f32'` (fp32
@@ -151,8 +154,10 @@ export function cpuBackendOf(
   if (requested === 'js') return { backend: 'js', reason: "backend: 'js' was asked for" };
   if (wasmCompilationBlocked()) return { backend: 'js', reason: "Content-Security-Policy: the page forbids compiling WebAssembly (no 'wasm-unsafe-eval')" };
   const ranges = Object.values(operands);
+  const accumulation = resolveAccumulation(options.accumulation);
   const why = wasmRefusal({
-    kernel, arithmetic: chooseArithmetic(options.arithmetic, ranges), accumulation: resolveAccumulation(options.accumulation),
+    // The element-wise kernels validate the option but have no reduction to order: they run as recursive (see axpy.ts).
+    kernel, arithmetic: chooseArithmetic(options.arithmetic, ranges), accumulation: ELEMENTWISE_KERNELS.has(kernel) ? recursiveAccumulation : accumulation,
     operands: Object.entries(operands).map(([name, r]) => [name, r, writes.includes(name) ? 'write' : 'read'] as const),
   });
   return why ? { backend: 'js', reason: `${why.parameter}: ${why.reason}` } : { backend: 'wasm' };

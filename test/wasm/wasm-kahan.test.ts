@@ -7,7 +7,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { dot, dotBound, gemv, gemvBound, formats, vector, cpuBackendOf } from '../../src/index.js';
+import { dot, dotBound, gemv, gemvBound, asum, asumBound, nrm2, nrm2Bound, formats, vector, cpuBackendOf } from '../../src/index.js';
+import { Q } from '../dd/exact-rational.js';
+import { nrm2Scaling, unscaled } from './nrm2-scaling.js';
 import { addRational, mulRational } from '../../src/testing/rational.js';
 import { exactOf } from '../../src/testing/exact.js';
 import { seededRandom } from '../../src/sparse/seeded-random.js';
@@ -112,6 +114,62 @@ for (const [arithmetic, round, read] of [['f64', id, readValues], ['f32', f, rea
   });
 }
 
+for (const [arithmetic, round, read] of [['f64', id, readValues], ['f32', f, readF32]] as const) {
+  describe(`WebAssembly ASUM and NRM2 with the kahan accumulation, ${arithmetic} arithmetic`, () => {
+    const options = { ...KAHAN, arithmetic: formats[arithmetic] };
+    const element = fc.oneof({ weight: 12, arbitrary: ordinary }, { weight: 1, arbitrary: special });
+    const input = lengths.chain((n) => fc.record({ a: vectorSpec, x: fc.array(element, { minLength: n, maxLength: n }) }));
+
+    it('ASUM: the documented lane order bit for bit, within asumBound of the exact value; specials as JavaScript', () => {
+      fc.assert(fc.property(input, ({ a, x: xs }) => {
+        const x = buildVector(a, fit(a, xs), arithmetic);
+        expect(cpuBackendOf('asum', { x }, options).backend).toBe('wasm');
+        const got = asum(x, { ...options, backend: 'wasm' }), js = asum(x, { ...options, backend: 'js' });
+        const lanes = laneOrderKahan(read(x).map(Math.abs), round);
+        // Non-finite in the lane order: the JavaScript kernel answered.
+        expect(Object.is(got, Number.isFinite(lanes) ? lanes : js)).toBe(true);
+        const bound = asumBound(x, options);
+        if (!Number.isFinite(bound) || !Number.isFinite(got)) return;
+        const ones = exactVector(vector(xs.map(() => 1)));
+        const exact = exactDotOf(exactVector(x).map((r) => (r.num < 0n ? { ...r, num: -r.num } : r)), ones);
+        const computed = exactVector(vector([got]))[0]!;
+        if (!withinBound(computed, exact, bound)) throw new Error(`error ${errorOf(computed, exact)} > bound ${bound}`);
+      }), { numRuns: 200 });
+    });
+
+    it('NRM2: 2^e·√(the lane order of the scaled squares) bit for bit, within nrm2Bound of the exact norm; specials as JavaScript', () => {
+      fc.assert(fc.property(input, ({ a, x: xs }) => {
+        const x = buildVector(a, fit(a, xs), arithmetic);
+        expect(cpuBackendOf('nrm2', { x }, options).backend).toBe('wasm');
+        const got = nrm2(x, { ...options, backend: 'wasm' }), js = nrm2(x, { ...options, backend: 'js' });
+        const v = read(x);
+        const max = v.reduce((m, t) => (Number.isNaN(m) || Number.isNaN(t) ? NaN : Math.max(m, Math.abs(t))), 0);
+        if (max === 0 || !Number.isFinite(max)) { expect(Object.is(got, js)).toBe(true); return; }
+        const { e, h1, h2 } = nrm2Scaling(max);
+        const squares = v.map((t) => { const z = round(round(t * 2 ** h1) * 2 ** h2); return round(z * z); });
+        const sum = laneOrderKahan(squares, round);
+        expect(Object.is(got, Number.isFinite(sum) ? unscaled(round(Math.sqrt(sum)), e) : js)).toBe(true);
+        const bound = nrm2Bound(x, options);
+        if (!Number.isFinite(bound)) return;
+        // |got − ‖x‖| ≤ bound, checked on squares: (got + bound)² ≥ Σxᵢ² and (got − bound ≤ 0 or (got − bound)² ≤ Σxᵢ²).
+        const sq = exactVector(x).reduce((t, r) => { const q = new Q(r.num, r.den); return t.add(q.mul(q)); }, Q.of(0));
+        const hi = Q.of(got).add(Q.of(bound)), lo = Q.of(got).sub(Q.of(bound));
+        expect(hi.mul(hi).cmp(sq) >= 0 && (lo.cmp(Q.of(0)) <= 0 || lo.mul(lo).cmp(sq) <= 0)).toBe(true);
+      }), { numRuns: 200 });
+    });
+
+    it('NRM2 keeps the squares the plain sum loses: ‖[1, 64 × 2^−k]‖ with 2^−2k under half an ulp of 1', () => {
+      // fp64: 1 + 64·2^−54 = 1 + 2^−48 summed exactly, √ rounds to 1 + 2^−49; the plain loop adds each 2^−54 to 1 and loses it.
+      // fp32: 1 + 64·2^−26 = 1 + 2^−20, √ → 1 + 2^−21.
+      const k = arithmetic === 'f64' ? 27 : 13;
+      const x = vector([1, ...Array.from({ length: 64 }, () => 2 ** -k)], { arithmetic: formats[arithmetic] });
+      expect(nrm2(x, { ...options, backend: 'wasm' })).toBe(1 + 2 ** (5 - 2 * k));
+      expect(nrm2(x, { ...options, backend: 'js' })).toBe(nrm2(x, { ...options, backend: 'wasm' }));
+      expect(nrm2(x, { arithmetic: formats[arithmetic], backend: 'js' })).toBe(1);
+    });
+  });
+}
+
 const matrixSpec: fc.Arbitrary<MatrixSpec> = fc.record({
   // A scaled matrix has a scale per row or column: more than the one scale per operand WebAssembly reads.
   storage: fc.constantFrom('f64' as const, 'f32' as const, 'f16' as const, 'bf16' as const),
@@ -211,13 +269,14 @@ describe('WebAssembly GEMV with the kahan accumulation: compensation and staging
 
 describe('the kahan accumulation: the choice, reported', () => {
   const x = vector([1, 2, 3]);
-  it('DOT and GEMV run it in WebAssembly; the others say why not', () => {
+  it('DOT, GEMV, ASUM and NRM2 run it in WebAssembly; the others say why not', () => {
     expect(cpuBackendOf('dot', { x, y: x }, KAHAN)).toEqual({ backend: 'wasm' });
     expect(cpuBackendOf('dot', { x, y: x }, { ...KAHAN, arithmetic: formats.f32 })).toEqual({ backend: 'wasm' });
     const A = buildMatrix({ storage: 'f64', layout: 'col', sub: false, scaleRows: false }, 3, 3, (i, j) => i + j);
     expect(cpuBackendOf('gemv', { A, x, y: x }, KAHAN, ['y'])).toEqual({ backend: 'wasm' });
     expect(cpuBackendOf('gemv', { A, x, y: x }, { ...KAHAN, arithmetic: formats.f32 }, ['y'])).toEqual({ backend: 'wasm' });
-    expect(cpuBackendOf('asum', { x }, KAHAN)).toEqual({ backend: 'js', reason: 'options.accumulation: WebAssembly sums asum with the recursive accumulation only (kahan: dot, gemv only)' });
+    for (const k of ['asum', 'nrm2'] as const) for (const o of [KAHAN, { ...KAHAN, arithmetic: formats.f32 }]) expect(cpuBackendOf(k, { x }, o)).toEqual({ backend: 'wasm' });
+    expect(cpuBackendOf('trsv', { A, x }, KAHAN, ['x'])).toEqual({ backend: 'js', reason: 'options.accumulation: WebAssembly sums trsv with the recursive accumulation only (kahan: dot, gemv, asum, nrm2 only)' });
     expectModprec(() => dot(x, x, { ...KAHAN, arithmetic: formats.dd, backend: 'wasm' }), 'INVALID_OPTION', 'options.accumulation');
   });
 });

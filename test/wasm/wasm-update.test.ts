@@ -116,3 +116,25 @@ describe("backend 'wasm' refuses outputs it cannot write, before writing", () =>
   });
 
 });
+
+describe('the element-wise kernels under every accumulation (no reduction: the option is validated, not used)', () => {
+  it('cpuBackendOf reports WebAssembly and the kernels give the JavaScript kernel\'s bits for each registered accumulation', () => {
+    for (const accumulation of ['recursive', 'kahan', 'pairwise', 'dot2', 'dd']) {
+      for (const arithmetic of [formats.f64, formats.f32]) {
+        const build = (): Range<1, any>[] => [vector([1.5, -2.25, 3e-7, 7]), vector([0.1, 0.2, -0.3, 1e10]), vector(4)];
+        const [x, y, w] = build(), [x2, y2, w2] = build();
+        const options = { accumulation, arithmetic };
+        expect(cpuBackendOf('axpy', { x, y }, options, ['y'])).toEqual({ backend: 'wasm' });
+        expect(cpuBackendOf('waxpby', { x, y, w }, options, ['w'])).toEqual({ backend: 'wasm' });
+        expect(cpuBackendOf('scal', { x }, options, ['x'])).toEqual({ backend: 'wasm' });
+        axpy(0.3, x!, y!, { ...options, backend: 'wasm' });
+        axpy(0.3, x2!, y2!, { ...options, backend: 'js' });
+        waxpby(1 / 3, x!, -0.7, y!, w!, { ...options, backend: 'wasm' });
+        waxpby(1 / 3, x2!, -0.7, y2!, w2!, { ...options, backend: 'js' });
+        scal(0.1, x!, { ...options, backend: 'wasm' });
+        scal(0.1, x2!, { ...options, backend: 'js' });
+        expect([raw(x!), raw(y!), raw(w!)]).toEqual([raw(x2!), raw(y2!), raw(w2!)]);
+      }
+    }
+  });
+});
