@@ -163,9 +163,9 @@ describe("scaled ranges with backend 'gpu'", () => {
     }), { numRuns: 30 });
   });
 
-  it('integer outputs with fp64 scales that are not binary32 (0.1, 1/3, 53-bit, tiny, huge, subnormal, negative) are rounded on the device: ties, near-ties, saturation, ±∞ and NaN as on the CPU', async () => {
+  it('integer outputs with fp64 scales that are not binary32 (0.1, 1/3, 53-bit, tiny, huge, subnormal, negative, ±0, ±∞, NaN) are rounded on the device: ties, near-ties, saturation, ±∞ and NaN as on the CPU', async () => {
     await requireRuntime();
-    const kinds = ['tenth', 'third', 'random', 'tiny', 'huge', 'subnormal', 'binary32', 'pow2'] as const;
+    const kinds = ['tenth', 'third', 'random', 'tiny', 'huge', 'subnormal', 'binary32', 'pow2', 'special'] as const;
     await fc.assert(fc.asyncProperty(fc.constantFrom('i8' as const, 'i16' as const), fc.constantFrom(0, 1), fc.integer(), fc.constantFrom(...kinds), async (storage, ai, seed, kind) => {
       const arithmetic = ARITHMETICS[ai]!;
       const r = rng(seed);
@@ -184,6 +184,8 @@ describe("scaled ranges with backend 'gpu'", () => {
           case 'huge': return sign * sig() * 2 ** (900 + Math.floor(r() * 120));
           case 'subnormal': return sign * Math.max(1, Math.floor(r() * 2 ** 52)) * 2 ** -1074;
           case 'binary32': return Math.fround(sign * sig() * 2 ** e);
+          // Scales the CPU's rule stores through its quotient: ±0 saturates (0/0 → 0), ±∞ and NaN give 0; some finite.
+          case 'special': return [0, -0, Infinity, -Infinity, NaN, sign * sig() * 2 ** e][Math.floor(r() * 6)]!;
           default: return sign * 2 ** (Math.floor(r() * 190) - 90);
         }
       };
@@ -216,7 +218,10 @@ describe("scaled ranges with backend 'gpu'", () => {
       // difference); quotients by tiny or huge scales of values that underflow binary32 are 0 alike on both.
       const run = async (backend: 'cpu' | 'gpu') => {
         const data = storage === 'i8' ? new Int8Array(n + 3).fill(99) : new Int16Array(n + 3).fill(999);
-        const out = range(scaledReducedRowMajor<1>({ size: [n], storage: storageOf(storage), arithmetic, scaleMask: [true], scale, offset: 1, data }));
+        // Zero and non-finite scales are refused when a range is made; later writes to its array reach the kernels.
+        const sc = new Float64Array(n).fill(1);
+        const out = range(scaledReducedRowMajor<1>({ size: [n], storage: storageOf(storage), arithmetic, scaleMask: [true], scale: sc, offset: 1, data }));
+        sc.set(scale);
         const x = vector(values, { storage: formats.f64, arithmetic });
         if (backend === 'cpu') waxpby(1, x, 0, x, out, { arithmetic });
         else await waxpby(1, x, 0, x, out, { backend: 'gpu', arithmetic, strict: true });

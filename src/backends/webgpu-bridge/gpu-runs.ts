@@ -120,13 +120,13 @@ async function writeBack(g: Gpu, r: Range<1, any>, d: DeviceArray, call: GpuCall
 
 /**
  * Writes the arithmetic's values `d` (f32 words or ff pairs, exactly as the kernel left them) into a scaled range as
- * the CPU kernels' scaled stores do — on the device for integer storage with finite non-zero scales, else here on the host
+ * the CPU kernels' scaled stores do — on the device for integer storage (any scales), else here on the host
  * after one read-back: integer storage keeps the exact value / scale rounded once to the nearest integer
  * (ties to even, nearestIntegerOfQuotient on the pair), floating-point storage the quotient in the arithmetic rounded
  * to the storage.
  */
 async function writeScaled(r: Range<1, any>, d: DeviceArray, call: GpuCall): Promise<void> {
-  // Integer storage whose scales are finite and non-zero: the same rounding, on the device (src/backends/webgpu/scaled-store.ts).
+  // Integer storage: the same rounding, on the device (src/backends/webgpu/scaled-store.ts).
   const store = await import('../webgpu/scaled-store.js');
   if (d.onDevice && d.format.wordsPerElement <= 2 && store.storesOnDevice(r as never) && store.fitsStoreWindows(r as never, d)) return store.deviceScaledStore(r as never, d);
   const words = (await d.encoded()).words;
@@ -270,6 +270,8 @@ async function storeRounding(x: Range<1, any>): Promise<{ scales: Float32Array; 
   const a = x.accessor;
   if (!a.scale || !a.storage.isInteger) return undefined;
   if (!(await import('../webgpu/scaled-store.js')).storesOnDevice(x as never)) return undefined;
+  // The solve's rounding reads binary32 scales; a zero or non-finite one leaves x unrounded until the final store.
+  for (const s of a.scale.data) if (!(Number.isFinite(s) && s !== 0)) return undefined;
   const n = x.length();
   const scales = Float32Array.from({ length: n }, (_, i) => a.scale!.data[a.scaleIndex([i])]!);
   return { scales, qtop: a.storage.name === 'i8' ? 127 : 32767 };

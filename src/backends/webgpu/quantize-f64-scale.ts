@@ -60,7 +60,11 @@ const halfSide: HelperFunction = {
 /**
  * `mpQuantize64(v, sl, sh, qmax)`: the exact quotient (v[0] + v[1])/s rounded ONCE to the nearest integer (ties to
  * even), clamped to ±qmax, NaN → 0, where s is the double whose IEEE words are sl (low) and sh (high) — the CPU's
- * `nearestIntegerOfQuotient` for any finite non-zero s (subnormal, negative, far outside binary32's range).
+ * `nearestIntegerOfQuotient` for any finite non-zero s (subnormal, negative, far outside binary32's range), and what
+ * the CPU's scaled store gives for the other scales, whose quotient is not a number it rounds:
+ * - s = ±∞ or NaN (exponent field 2047): 0 for every v (the CPU's quotient v/s is ±0 or NaN, and NaN stores as 0);
+ * - s = ±0: ±qmax for v ≠ 0 (the CPU's v/s is ±∞ with the sign of v XOR s's, which saturates; NaN v → 0), 0 for
+ *   v = ±0 (0/0 is NaN → 0) — the branch below that saturates s < 2^-199 (k = −1023) with that sign, and v = 0 → 0.
  * Preconditions: v a normalised pair (|v[1]| ≤ ulp(v[0])/2; v[1] = 0 for a single word), qmax < 2^16.
  *
  * Why it is exact. Work on |v| and |s| (the sign of the answer is the XOR of theirs; rounding to nearest even is
@@ -84,7 +88,7 @@ const quantize64: HelperFunction = {
   source: `function mpQuantize64(v, sl, sh, qmax) {
   const hb = mpBits(v[0]);
   const a = hb & 2147483647;
-  if (a > 2139095040) { return 0; }
+  if (a > 2139095040 || ((sh >> 20) & 2047) === 2047) { return 0; }
   const sign = (hb ^ sh) & -2147483648;
   const m = mpToInt(qmax);
   const k = ((sh >> 20) & 2047) - 1023;

@@ -5,7 +5,8 @@
  * encode on the CPU. The value is the arithmetic's f32 word or float-float pair as the kernel left it; the rounding is
  * `mpQuantize64` (quantize-f64-scale.ts, with its proof), which reads each fp64 scale as its two IEEE words and splits
  * it on the device into three binary32 parts: exact for every finite non-zero scale (0.1, 1/3, 2^-1000, subnormal,
- * negative). A scale of 0, ±∞ or NaN (which the CPU's rule does not define) leaves the range to the host.
+ * negative); a scale of ±0, ±∞ or NaN gives what the CPU's quotient value/scale stores as (±0: saturated with the
+ * signs' XOR, 0 for a zero or NaN value; ±∞, NaN: 0).
  *
  * One pass, a thread per word of the range's storage span: a lane of the word that is an element of the view gets its
  * integer, every other lane keeps its bits (elements of the span outside a strided view, neighbours sharing a word). A
@@ -51,16 +52,14 @@ function storeSource(bits: 8 | 16, components: number): { source: string; args: 
 }
 
 /**
- * Whether every scale of `r` is a finite non-zero double (what `mpQuantize64` decides exactly: see its proof) and its
- * storage an integer the device stores into.
+ * Whether `r` is a scaled 1-D range stored in an integer the device stores into (i8, i16). Every fp64 scale is taken:
+ * `mpQuantize64` gives the CPU's integer for each (see its proof; ±0, ±∞ and NaN scales included).
  * @param r - a scaled 1-D range
  * @returns true when {@link deviceScaledStore} takes it
  */
 export function storesOnDevice(r: ScaledRangeLike): boolean {
   const a = r.accessor;
-  if (!(a.storage.name in BITS) || !a.scale || a.dimensionality !== 1) return false;
-  for (const s of a.scale.data) if (!(Number.isFinite(s) && s !== 0)) return false;
-  return true;
+  return a.storage.name in BITS && !!a.scale && a.dimensionality === 1;
 }
 
 /** A window of the store pass: span words [w0, w0 + words), the values from element dBase, the scales from scale qBase. */
