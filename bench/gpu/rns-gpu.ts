@@ -10,8 +10,10 @@
  * bandwidth measured in the same run. MPFR is timed on a slice where the full size would need gigabytes of WebAssembly memory
  * (DOT: 2^18 elements; SpMV: 2^15 rows) and scaled linearly to the full size (its cost per element is constant).
  *
- * Before and after: run an earlier build's dist/bench/gpu/rns-gpu.js (`--out=DIR`) in the same device call and
- * compare the JSON files.
+ * Every row also has the host's share of a call ("host ms": from the call until its work goes to `queue.submit`).
+ * `--profile` adds each pass timed on its own and the whole call minus their sum (what a call spends outside its
+ * passes). Before and after: run an earlier build's dist/bench/gpu/rns-gpu.js (`--out=DIR`) in the same device call
+ * and compare the JSON files.
  *
  * Run: npx tsc -p tsconfig.json && node dist/bench/gpu/rns-gpu.js [--quick] [--profile] [--only=gemv,waxpby,dot,ell] [--out=DIR]
  *      node dist/bench/gpu/rns-gpu.js --record=FILE.json   (writes docs/performance.md and bench/results from a run)
@@ -109,14 +111,15 @@ interface Result {
 }
 
 /**
- * The host's share of a call: from the call to the return of its first `queue.submit` (argument checks, program and
- * buffer look-ups, scalar uploads, uniforms and bind groups, encoding), the median of 7 calls.
+ * The host's share of a call: from the call until its first command buffer goes to `queue.submit` (argument checks,
+ * program and buffer look-ups, scalar uploads, uniforms and bind groups, encoding), the median of 7 calls. The submit
+ * itself is left out: a software adapter (llvmpipe) runs the passes inside it.
  */
 async function hostTime(call: () => Promise<unknown>): Promise<number> {
   const times: number[] = [];
   let t0: number | undefined;
   setSubmitProbe((phase) => {
-    if (phase === 'submitted' && t0 !== undefined) { times.push(performance.now() - t0); t0 = undefined; }
+    if (phase === 'submit' && t0 !== undefined) { times.push(performance.now() - t0); t0 = undefined; }
   });
   try {
     for (let k = 0; k < 7; k++) { t0 = performance.now(); await call(); }
@@ -324,7 +327,7 @@ numbers resident, time of a whole call (submit, every pass, wait), median of 3 b
 (DOT 2^18 elements, SpMV 2^15 rows) and scaled to the full size. "GB/s" is the size of the operands' mp_arrays
 ((n + 6) words per number) over the time, and its fraction of a gpu.js copy's bandwidth measured in the same run
 (${data.copyGBs ? `${data.copyGBs.toFixed(0)} GB/s` : 'not measured'}). GPU ms: the rounding bounded by each value's size
-(docs/rns.md); host ms: the host's share of a call, from the call to its \`queue.submit\` (median of 7 calls).
+(docs/rns.md); host ms: the host's share of a call, from the call until its work goes to \`queue.submit\` (median of 7 calls).
 
 ${markdownTable(['kernel', 'bits', 'size', 'moduli', 'GPU ms', 'host ms', 'goal', 'met', 'MPFR ms', 'GPU vs MPFR', 'GFLOP/s', 'GB/s', 'of copy', 'checked in the same run'], rows)}${profiled.length === 0 ? '' : `
 
@@ -335,7 +338,7 @@ ${markdownTable(['kernel', 'bits', 'pass', 'ms', 'share of the passes'], profile
 
 Outside the passes: the whole call minus the sum of its passes timed one by one — host work, allocation, submits and
 waits the passes do not account for (each pass's own wait is inside its time, so this is a lower bound, and may come
-out below zero); "host ms": the host's time from the call to its submit (median of 7 calls).
+out below zero); "host ms": the host's time from the call until its work goes to the submit (median of 7 calls).
 
 ${markdownTable(['kernel', 'bits', 'whole call ms', 'Σ passes ms', 'outside the passes ms', 'host ms'], outside)}`}`);
 }

@@ -13,8 +13,8 @@ import { checkLength } from '../../src/sparse/sparse-checks.js';
 import { createWordBuffer } from '../../src/backends/webgpu/runtime.js';
 import type { GpuBuffer } from '../../src/backends/webgpu/webgpu-types.js';
 import { WORD_BIAS } from '../../src/formats/rns/gpu/device-set.js';
-import { RnsDeviceArray } from '../../src/formats/rns/gpu/rns-device-array.js';
-import { checkOperands, coefficient, deviceTable, runStages, scalarBuffer, type RnsCoefficient, type RoundedStage } from '../../src/formats/rns/gpu/rns-device-kernel.js';
+import { encodeValues, RnsDeviceArray } from '../../src/formats/rns/gpu/rns-device-array.js';
+import { checkOperands, coefficient, deviceTable, runStages, sharedScalars, type RnsCoefficient, type RoundedStage } from '../../src/formats/rns/gpu/rns-device-kernel.js';
 import { rowSumPasses, rowSumPrograms } from '../../src/formats/rns/gpu/row-sum-webgpu.js';
 import { scaledVectorStage } from '../../src/formats/rns/gpu/update-rns-webgpu.js';
 
@@ -115,18 +115,18 @@ export async function rnsGpuEllSpmv(args: RnsGpuEllSpmvArgs): Promise<void> {
   if ((alpha.X === 0n || s.width === 0) && beta.X === 1n && beta.exp === 0 && beta.sign === 0) return;
   const one = alpha.X === 1n && alpha.exp === 0 && alpha.sign === 0;
   const stages: RoundedStage[] = [];
-  let d = x;
+  let d = (): RnsDeviceArray => x;
   if (!one && s.cols > 0) {
     const scaled = await scaledVectorStage(runtime, set, alpha, x, 'ell');
     stages.push(scaled.stage);
     d = scaled.d;
   }
-  const Sc = scalarBuffer(runtime, set, [beta], 'ell: β');
+  const betaWords = encodeValues(set, [beta]);
   const programs = await rowSumPrograms(runtime, set, { beta: !betaZero, p: A.values.kind, gather: true });
   const table = deviceTable(runtime, set);
   const P = A.values.kind === 'f64' ? A.values.buffer : A.values.array.live('A.values');
   const LP = A.values.kind === 'f64' ? s.stride * s.width : A.values.array.length;
-  const shape = { R: s.rows, N: s.width, rs: 1, cs: s.stride, LP, LQ: d.length, LY: y.length, beta: !betaZero };
-  stages.push({ before: (acc) => rowSumPasses(runtime, set, programs, shape, P, d.live('x'), Sc, y.live('y'), table, acc, A.colIndex), count: s.rows, out: y.live('y') });
+  const shape = { R: s.rows, N: s.width, rs: 1, cs: s.stride, LP, LQ: s.cols, LY: y.length, beta: !betaZero };
+  stages.push({ before: (acc) => rowSumPasses(runtime, set, programs, shape, P, d().live('x'), sharedScalars(runtime, betaWords, 'ell: β'), y.live('y'), table, acc, A.colIndex), count: s.rows, out: () => y.live('y') });
   await runStages(runtime, set, stages, []);
 }

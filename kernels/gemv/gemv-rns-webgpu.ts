@@ -7,8 +7,8 @@
  * @module
  */
 import { fail } from '../../src/core/errors.js';
-import type { RnsDeviceArray } from '../../src/formats/rns/gpu/rns-device-array.js';
-import { checkOperands, coefficient, deviceTable, runStages, scalarBuffer, type RnsCoefficient, type RoundedStage } from '../../src/formats/rns/gpu/rns-device-kernel.js';
+import { encodeValues, type RnsDeviceArray } from '../../src/formats/rns/gpu/rns-device-array.js';
+import { checkOperands, coefficient, deviceTable, runStages, sharedScalars, type RnsCoefficient, type RoundedStage } from '../../src/formats/rns/gpu/rns-device-kernel.js';
 import { rowSumPasses, rowSumPrograms } from '../../src/formats/rns/gpu/row-sum-webgpu.js';
 import { scaledVectorStage } from '../../src/formats/rns/gpu/update-rns-webgpu.js';
 
@@ -73,9 +73,9 @@ export async function rnsGpuGemv(args: RnsGpuGemvArgs): Promise<void> {
   if ((alphaZero || cols === 0) && beta.X === 1n && beta.exp === 0 && beta.sign === 0) return; // y unchanged
   // d = α·x (rounded once per element; a stage of the same submit), unless α = 1.
   const one = alpha.X === 1n && alpha.exp === 0 && alpha.sign === 0;
-  const Sc = scalarBuffer(runtime, set, [beta], 'gemv: β');
+  const betaWords = encodeValues(set, [beta]);
   const stages: RoundedStage[] = [];
-  let d = x;
+  let d = (): RnsDeviceArray => x;
   if (!one && cols > 0) {
     const scaled = await scaledVectorStage(runtime, set, alpha, x, 'gemv');
     stages.push(scaled.stage);
@@ -84,8 +84,8 @@ export async function rnsGpuGemv(args: RnsGpuGemvArgs): Promise<void> {
   const programs = await rowSumPrograms(runtime, set, { beta: !betaZero, p: 'rns', gather: false });
   const table = deviceTable(runtime, set);
   const shape = trans === 'N'
-    ? { R: rows, N: cols, rs: 1, cs: lda, LP: A.length, LQ: d.length, LY: y.length, beta: !betaZero }
-    : { R: rows, N: cols, rs: lda, cs: 1, LP: A.length, LQ: d.length, LY: y.length, beta: !betaZero };
-  stages.push({ before: (acc) => rowSumPasses(runtime, set, programs, shape, A.live('A'), d.live('x'), Sc, y.live('y'), table, acc), count: rows, out: y.live('y') });
+    ? { R: rows, N: cols, rs: 1, cs: lda, LP: A.length, LQ: cols, LY: y.length, beta: !betaZero }
+    : { R: rows, N: cols, rs: lda, cs: 1, LP: A.length, LQ: cols, LY: y.length, beta: !betaZero };
+  stages.push({ before: (acc) => rowSumPasses(runtime, set, programs, shape, A.live('A'), d().live('x'), sharedScalars(runtime, betaWords, 'gemv: β'), y.live('y'), table, acc), count: rows, out: () => y.live('y') });
   await runStages(runtime, set, stages, []);
 }

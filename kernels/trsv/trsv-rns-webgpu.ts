@@ -127,12 +127,12 @@ export async function rnsGpuTrsv(args: RnsGpuTrsvArgs): Promise<void> {
       // Solved columns: j < i (forward) or j > i (backward), as a run starting at j0.
       const j0 = lower ? 0 : i + 1;
       const shape = { R: 1, N: step, rs: 0, cs, p0: i * rs + j0 * cs, q0: j0, LP: A.length, LQ: n, LY: n, y0: i, beta: true };
-      stages.push({ before: (acc) => rowSumPasses(runtime, set, programs, shape, A.live('A'), x.live('x'), one, x.live('x'), table, acc), count: 1, out: s.live('s') });
+      stages.push({ before: (acc) => rowSumPasses(runtime, set, programs, shape, A.live('A'), x.live('x'), one, x.live('x'), table, acc), count: 1, out: () => s.live('s') });
       // x_i = s·(h + l) with h + l = 1/t_ii, or s for a unit diagonal (exact).
       const coefficients = unit ? [{ sign: 0 as const, X: 1n, exp: 0 }, { sign: 0 as const, X: 0n, exp: 0 }] : reciprocalSplit(pivots[i]!, false, set.precision);
       const S = scalarBuffer(runtime, set, coefficients);
       temporaries.push(S);
-      const update = await updateStage(runtime, set, S, s, s, q, unit ? 1 : 2);
+      const update = await updateStage(runtime, set, () => S, s, s, () => q, unit ? 1 : 2);
       const move: Pass = { program: scatter, arrays: { Src: { buffer: q.live('q') }, XAtomic: { buffer: x.live('x') } }, scalars: { L: n, at: i }, output: { buffer: sink }, threads: set.size + 6 };
       stages.push({ ...update, after: [move] });
     }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { rnsModuliSet } from '../../src/formats/rns/moduli-set.js';
 import { rnsDeviceSet } from '../../src/formats/rns/gpu/device-set.js';
-import { rnsToDevice, type RnsExactValue } from '../../src/formats/rns/gpu/rns-device-array.js';
+import { rnsToDevice, type RnsDeviceArray, type RnsExactValue } from '../../src/formats/rns/gpu/rns-device-array.js';
 import { rnsGpuDot } from '../../kernels/dot/dot-rns-webgpu.js';
 import { rnsGpuGemv } from '../../kernels/gemv/gemv-rns-webgpu.js';
 import { requireRuntime } from '../gpu/gpu-test-helpers.js';
@@ -77,6 +77,29 @@ describe('DOT and GEMV on device RNS arrays', () => {
         }), { numRuns: 10 });
     });
   }
+
+  it('GEMV calls issued without waiting for each other give the words of the same calls run one at a time', async () => {
+    await requireRuntime();
+    const p = 106, set = rnsDeviceSet(p);
+    // Shapes differ from call to call, so a later call may grow the shared scratch buffers (α·x, scalars, row sums)
+    // while an earlier one has not yet submitted.
+    const call = fc.record({ m: fc.integer({ min: 1, max: 6 }), n: fc.integer({ min: 1, max: 6 }), alpha: value(p, 30), beta: value(p, 30), pool: fc.array(value(p, 30), { minLength: 48, maxLength: 48 }) });
+    await fc.assert(fc.asyncProperty(fc.array(call, { minLength: 2, maxLength: 3 }), async (calls) => {
+      const operands = (c: (typeof calls)[number]): Promise<RnsDeviceArray[]> => Promise.all([rnsToDevice(c.pool.slice(0, c.m * c.n), set), rnsToDevice(c.pool.slice(36, 36 + c.n), set), rnsToDevice(c.pool.slice(42, 42 + c.m), set)]);
+      const run = (c: (typeof calls)[number], [A, x, y]: RnsDeviceArray[]): Promise<void> => rnsGpuGemv({ A: A!, m: c.m, n: c.n, x: x!, y: y!, alpha: c.alpha, beta: c.beta });
+      const alone: Uint32Array[] = [];
+      for (const c of calls) {
+        const arrays = await operands(c);
+        await run(c, arrays);
+        alone.push(await arrays[2]!.toWords());
+        arrays.forEach((a) => a.destroy());
+      }
+      const together = await Promise.all(calls.map(operands));
+      await Promise.all(calls.map((c, j) => run(c, together[j]!)));
+      for (const [j, arrays] of together.entries()) expect(await arrays[2]!.toWords()).toEqual(alone[j]);
+      together.flat().forEach((a) => a.destroy());
+    }), { numRuns: 5 });
+  });
 
   it('refuses bad shapes and coefficients before writing y', async () => {
     await requireRuntime();

@@ -42,6 +42,22 @@ describe('WAXPBY, AXPY, SCAL on device RNS arrays', () => {
     });
   }
 
+  it('calls issued without waiting for each other each give their own result (scratch, scalars and uniforms are reused)', async () => {
+    await requireRuntime();
+    const p = 106, set = rnsDeviceSet(p);
+    const call = fc.record({ alpha: value(p, 60), beta: value(p, 60), pairs: fc.array(fc.tuple(value(p, 60), value(p, 60)), { minLength: 1, maxLength: 6 }) });
+    await fc.assert(fc.asyncProperty(fc.array(call, { minLength: 2, maxLength: 4 }), async (calls) => {
+      const arrays = await Promise.all(calls.map(async (c) => [await rnsToDevice(c.pairs.map((q) => q[0]), set), await rnsToDevice(c.pairs.map((q) => q[1]), set), await rnsToDevice(c.pairs.map(() => 0), set)] as const));
+      // Every call is issued before any is awaited: each writes its scalars and uniforms into the shared buffers.
+      await Promise.all(calls.map((c, j) => rnsGpuWaxpby(c.alpha, arrays[j]![0], c.beta, arrays[j]![1], arrays[j]![2])));
+      for (const [j, c] of calls.entries()) {
+        const got = await arrays[j]![2].toExact();
+        c.pairs.forEach(([xk, yk], k) => expect(same(dyadic(got[k]!), roundP(add(mul(dyadic(c.alpha), dyadic(xk)), mul(dyadic(c.beta), dyadic(yk))), p))).toBe(true));
+      }
+      arrays.flat().forEach((a) => a.destroy());
+    }), { numRuns: 6 });
+  });
+
   it('AXPY and SCAL overwrite in place, rounded once', async () => {
     await requireRuntime();
     const set = rnsDeviceSet(212);

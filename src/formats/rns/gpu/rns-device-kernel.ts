@@ -47,14 +47,19 @@ export function coefficient(name: string, value: unknown): RnsExactValue {
   return fail('INVALID_VALUE', name, 'must be a finite number or an exact RNS value', value);
 }
 
-/**
- * Uploads scalars as a small device array (validated by {@link encodeValues}): into the scratch buffer of `role`
- * (reused by every call; one role per scalar array of a submit), or without a role into a new buffer the caller
- * destroys.
- */
-export function scalarBuffer(runtime: GpuRuntime, set: RnsDeviceSet, values: readonly RnsExactValue[], role?: string): GpuBuffer {
+/** Uploads scalars as a small device array (validated by {@link encodeValues}) into a new buffer the caller destroys. */
+export function scalarBuffer(runtime: GpuRuntime, set: RnsDeviceSet, values: readonly RnsExactValue[]): GpuBuffer {
   const words = encodeValues(set, values);
-  if (role === undefined) return createWordBuffer(runtime.context, words.length, words);
+  return createWordBuffer(runtime.context, words.length, words);
+}
+
+/**
+ * Writes encoded scalars ({@link encodeValues}: encode, and so validate, them before anything is written) into the
+ * scratch buffer of `role`, reused by every call: one role per scalar array of a submit, and only from a stage's
+ * `before` ({@link RoundedStage}).
+ * @returns the buffer
+ */
+export function sharedScalars(runtime: GpuRuntime, words: Uint32Array, role: string): GpuBuffer {
   const b = scratchBuffer(runtime, `scalars: ${role}`, words.length);
   runtime.context.device.queue.writeBuffer(b, 0, words);
   return b;
@@ -120,7 +125,7 @@ export function scratchBuffer(runtime: GpuRuntime, role: string, words: number):
 
 /**
  * An RNS device array of `length` elements over the scratch buffer of `role` (a kernel's intermediate vector): never
- * destroyed by the caller, valid until the next call that uses the role.
+ * destroyed by the caller, valid until the next call that uses the role (taken in a stage's `before` or `out`).
  */
 export function scratchArray(runtime: GpuRuntime, set: RnsDeviceSet, role: string, length: number): RnsDeviceArray {
   return new RnsDeviceArray(runtime, set, length, scratchBuffer(runtime, role, (set.size + 6) * length));
@@ -145,11 +150,17 @@ function withCaches(runtime: GpuRuntime, passes: readonly Pass[]): { pass: Pass;
   });
 }
 
-/** One accumulate-then-round step: passes filling the accumulator of `count` elements, rounded into `out`. */
+/**
+ * One accumulate-then-round step: passes filling the accumulator of `count` elements, rounded into `out`.
+ * `before` and `out` are called by {@link runStages} in the synchronous stretch that ends with the submit, and are
+ * where a stage takes its shared buffers (scratch, scalars, written there): a call that awaited between taking a
+ * shared buffer and submitting could have it rewritten, or replaced by a larger one, by another call meanwhile.
+ */
 export interface RoundedStage {
   readonly before: (acc: GpuBuffer) => Pass[];
   readonly count: number;
-  readonly out: GpuBuffer;
+  /** The output buffer (called after `before`). */
+  readonly out: () => GpuBuffer;
   /** Passes run after the rounding (e.g. moving the result into place). */
   readonly after?: readonly Pass[];
 }
@@ -184,12 +195,12 @@ export async function runStages(runtime: GpuRuntime, set: RnsDeviceSet, stages: 
   const columns = scratchBuffer(runtime, 'columns', 2 * set.limbs * count);
   const sizes = scratchBuffer(runtime, 'sizes', 4 * count);
   const table = deviceTable(runtime, set);
-  const passes = withCaches(runtime, stages.flatMap((s) => [...s.before(acc), ...normalizePasses(progs, set, acc, s.count, { columns, sizes }, table, s.out), ...(s.after ?? [])]));
+  const passes = withCaches(runtime, stages.flatMap((s) => [...s.before(acc), ...normalizePasses(progs, set, acc, s.count, { columns, sizes }, table, s.out()), ...(s.after ?? [])]));
   const profiler = passProfiler;
   if (profiler) {
     const labels = stages.flatMap((s, k) => {
       const before = s.before(acc).map((p, j) => `stage ${k} ${rnsProgramNames.get(p.program) ?? `accumulate ${j}`}`);
-      return [...before, ...ROUNDING_PASSES.slice(0, normalizePasses(progs, set, acc, s.count, { columns, sizes }, table, s.out).length).map((r) => `stage ${k} round: ${r}`), ...(s.after ?? []).map((_, j) => `stage ${k} after ${j}`)];
+      return [...before, ...ROUNDING_PASSES.slice(0, normalizePasses(progs, set, acc, s.count, { columns, sizes }, table, s.out()).length).map((r) => `stage ${k} round: ${r}`), ...(s.after ?? []).map((_, j) => `stage ${k} after ${j}`)];
     });
     for (const [k, pass] of passes.entries()) {
       const t0 = performance.now();
@@ -206,5 +217,5 @@ export async function runStages(runtime: GpuRuntime, set: RnsDeviceSet, stages: 
 
 /** {@link runStages} with one stage. */
 export function runWithRounding(runtime: GpuRuntime, set: RnsDeviceSet, before: (acc: GpuBuffer) => Pass[], count: number, out: GpuBuffer, temporaries: GpuBuffer[]): Promise<void> {
-  return runStages(runtime, set, [{ before, count, out }], temporaries);
+  return runStages(runtime, set, [{ before, count, out: () => out }], temporaries);
 }

@@ -12,9 +12,9 @@
 import { fail } from '../../../core/errors.js';
 import { WORD_BIAS, type RnsDeviceSet } from './device-set.js';
 import { bitBound, gridExponent, residueRead, termInfo, termsLog2 } from './grid.js';
-import { accumulatorProgram, checkOperands, programsOf, rnsProgramNames, scratchArray, scratchBuffer, coefficient, deviceTable, runStages, scalarBuffer, type RnsCoefficient, type RoundedStage } from './rns-device-kernel.js';
+import { accumulatorProgram, checkOperands, programsOf, rnsProgramNames, scratchArray, scratchBuffer, coefficient, deviceTable, runStages, sharedScalars, type RnsCoefficient, type RoundedStage } from './rns-device-kernel.js';
 import type { GpuBuffer } from '../../../backends/webgpu/webgpu-types.js';
-import type { RnsDeviceArray, RnsExactValue } from './rns-device-array.js';
+import { encodeValues, type RnsDeviceArray, type RnsExactValue } from './rns-device-array.js';
 
 /** Thread per element: [code0, code1, G, zero sign + 2·β] (code: 2·(f − G) + sign, −1 for no term). */
 function codesSource(set: RnsDeviceSet, terms: 1 | 2): string {
@@ -150,32 +150,35 @@ export async function rnsGpuScal(alpha: RnsCoefficient, x: RnsDeviceArray): Prom
   await update(runtime, set, [a, { sign: 0, X: 0n, exp: 0 }], x, x, x, 1);
 }
 
-async function update(runtime: RnsDeviceArray['runtime'], set: RnsDeviceSet, scalars: Parameters<typeof scalarBuffer>[2], x: RnsDeviceArray, y: RnsDeviceArray, w: RnsDeviceArray, terms: 1 | 2): Promise<void> {
+async function update(runtime: RnsDeviceArray['runtime'], set: RnsDeviceSet, scalars: readonly RnsExactValue[], x: RnsDeviceArray, y: RnsDeviceArray, w: RnsDeviceArray, terms: 1 | 2): Promise<void> {
   if (x.length === 0) return;
-  const S = scalarBuffer(runtime, set, scalars, 'update');
-  const stage = await updateStage(runtime, set, S, x, y, w, terms);
+  const words = encodeValues(set, scalars);
+  const stage = await updateStage(runtime, set, () => sharedScalars(runtime, words, 'update'), x, y, () => w, terms);
   await runStages(runtime, set, [stage], []);
 }
 
 /**
  * The stage d = α·x (one rounding per element) into the scratch vector of `role`, for a kernel that scales x before
  * its row sums (GEMV, ELL SpMV): d and α's scalars are the role's scratch buffers, reused by every call.
- * @returns the stage and d
+ * @returns the stage, and d (taken by the stage when it binds: call it from a later stage's `before` only)
  */
-export async function scaledVectorStage(runtime: RnsDeviceArray['runtime'], set: RnsDeviceSet, alpha: RnsExactValue, x: RnsDeviceArray, role: string): Promise<{ stage: RoundedStage; d: RnsDeviceArray }> {
-  const d = scratchArray(runtime, set, `${role}: α·x`, x.length);
-  const S = scalarBuffer(runtime, set, [alpha, { sign: 0, X: 0n, exp: 0 }], `${role}: α`);
-  return { stage: await updateStage(runtime, set, S, x, x, d, 1), d };
+export async function scaledVectorStage(runtime: RnsDeviceArray['runtime'], set: RnsDeviceSet, alpha: RnsExactValue, x: RnsDeviceArray, role: string): Promise<{ stage: RoundedStage; d: () => RnsDeviceArray }> {
+  const words = encodeValues(set, [alpha, { sign: 0, X: 0n, exp: 0 }]);
+  let d: RnsDeviceArray | undefined;
+  const vector = (): RnsDeviceArray => (d ??= scratchArray(runtime, set, `${role}: α·x`, x.length));
+  return { stage: await updateStage(runtime, set, () => sharedScalars(runtime, words, `${role}: α`), x, x, vector, 1), d: vector };
 }
 
 /**
- * The stage computing w = S₀·x + S₁·y (S: two device scalars; one term: S₀·x), to be run with other stages.
+ * The stage computing w = S₀·x + S₁·y (S: two device scalars; one term: S₀·x), to be run with other stages. S and
+ * w are taken when the stage binds (they may be shared buffers: {@link RoundedStage}).
  * @returns the stage
  */
-export async function updateStage(runtime: RnsDeviceArray['runtime'], set: RnsDeviceSet, S: GpuBuffer, x: RnsDeviceArray, y: RnsDeviceArray, w: RnsDeviceArray, terms: 1 | 2): Promise<RoundedStage> {
+export async function updateStage(runtime: RnsDeviceArray['runtime'], set: RnsDeviceSet, S: () => GpuBuffer, x: RnsDeviceArray, y: RnsDeviceArray, w: () => RnsDeviceArray, terms: 1 | 2): Promise<RoundedStage> {
   const L = x.length;
   const table = deviceTable(runtime, set);
-  const operands = { S: { buffer: S }, X: { buffer: x.live('x') }, Y: { buffer: y.live('y') } };
+  x.live('x');
+  y.live('y');
   const [codes, residues] = await programsOf(runtime, set, `update ${terms}`, async () => {
     const made = await Promise.all([
       accumulatorProgram(runtime, { source: codesSource(set, terms), args: [['S', 'Array'], ['X', 'Array'], ['Y', 'Array'], ['count', 'Integer']], components: 4 }),
@@ -187,6 +190,7 @@ export async function updateStage(runtime: RnsDeviceArray['runtime'], set: RnsDe
   });
   return {
     before: (acc) => {
+      const operands = { S: { buffer: S() }, X: { buffer: x.live('x') }, Y: { buffer: y.live('y') } };
       const Cd = scratchBuffer(runtime, 'update-codes', 4 * L);
       return [
         { program: codes, arrays: operands, scalars: { count: L }, output: { buffer: Cd }, threads: L },
@@ -194,6 +198,6 @@ export async function updateStage(runtime: RnsDeviceArray['runtime'], set: RnsDe
       ];
     },
     count: L,
-    out: w.live('w'),
+    out: () => w().live('w'),
   };
 }
