@@ -83,8 +83,9 @@ async function upload(g: Gpu, r: Range<any, any>, asView = false, parameter = 'x
 }
 
 /**
- * An output. In a built-in format it goes up as its storage span, viewed (the kernels write only the view's
- * elements; the rest of the span keeps its bits), whether or not its old values are read. In another format, an
+ * An output. In a built-in format, or a user's whose part writes and declares hostBytes, it goes up as its storage
+ * span, viewed (the kernels write only the view's elements; the rest of the span keeps its bits), whether or not its
+ * old values are read. In another format, an
  * output whose old values are not read (β = 0) is allocated on the device rather than uploaded.
  */
 async function outputOf(g: Gpu, r: Range<1, any>, readsOld: boolean, call: GpuCall, parameter: string): Promise<DeviceArray> {
@@ -101,18 +102,33 @@ async function outputOf(g: Gpu, r: Range<1, any>, readsOld: boolean, call: GpuCa
     }
   }
   if (SAME_BYTES.has(r.accessor.storage.name)) return g.toDevice(r as never, { strict: true });
+  if (spanOutput(r)) {
+    await checkHostBytes(r, parameter);
+    return g.toDevice(r as never, { strict: true, format: r.accessor.storage.name as 'f32' });
+  }
   return readsOld ? upload(g, r) : g.deviceZeros(r.length(), { format: r.accessor.storage.name as 'f64', strict: true });
 }
 
 /**
- * Writes a device result back through its range. In a built-in format the bytes of its storage span come back in
- * one copy into the range's own typed array (spanToRange). Otherwise the device holds it in the range's storage
+ * Whether an output in a user's format is written on the device into the view of its span and comes back as the span's
+ * bytes: its GPU part writes (`writable`) and its words are its CPU bytes (`hostBytes`). Another writable part's words
+ * come back decoded and the storage codec writes them (the values are exact for the storage: nothing rounds twice).
+ */
+const spanOutput = (r: Range<any, any>): boolean => {
+  const part = r.accessor.storage.gpu;
+  return !r.accessor.scale && part?.writable === true && part.hostBytes === true;
+};
+
+/**
+ * Writes a device result back through its range. In a built-in format, or a user's format whose part writes and
+ * declares hostBytes, the bytes of its storage span come back in one copy into the range's own typed array
+ * (spanToRange). Otherwise the device holds it in the range's storage
  * format already, so the decoded values are exact for that storage and `set` (which converts through the range's
  * arithmetic) would round them again only where the arithmetic is narrower — so the storage codec writes them.
  */
 async function writeBack(g: Gpu, r: Range<1, any>, d: DeviceArray, call: GpuCall): Promise<void> {
   if (r.accessor.scale) return writeScaled(g, r, d, call);
-  if (SAME_BYTES.has(r.accessor.storage.name)) return g.spanToRange(d, r as never);
+  if (SAME_BYTES.has(r.accessor.storage.name) || spanOutput(r)) return g.spanToRange(d, r as never);
   const v = await d.toHost();
   const a = r.accessor;
   for (let i = 0; i < v.length; i++) a.storage.encode(a.data as never, a.linearIndex([i]), v[i]! as never);
