@@ -19,6 +19,7 @@ import {
 } from '../../src/index.js';
 import { requireRuntime } from './gpu-test-helpers.js';
 import { deviceScaledStoreCount } from '../../src/backends/webgpu/scaled-store.js';
+import { deviceScaledQuotientCount } from '../../src/backends/webgpu/scaled-float-store.js';
 import { setBindingLimitForTests } from '../../src/backends/webgpu/device-array.js';
 import { rereadTuningKnobs } from '../../src/backends/webgpu/tuning-knobs.js';
 
@@ -310,6 +311,56 @@ describe("scaled ranges with backend 'gpu'", () => {
         expect(gpu[1]).toEqual(cpu[1]);
       }
     }
+  });
+
+  it('floating-point scaled outputs (f16, bf16, f32, f64) are divided and rounded on the device, every byte of the storage the CPU\'s: scales 0.1, 1/3, binary32-subnormal, tiny, huge, subnormal, ±0, ±∞, NaN; strided views among their neighbours', async () => {
+    await requireRuntime();
+    const kinds = ['tenth', 'third', 'wide', 'f32sub', 'tiny', 'huge', 'subnormal', 'special'] as const;
+    await fc.assert(fc.asyncProperty(fc.constantFrom('f16' as const, 'bf16' as const, 'f32' as const, 'f64' as const), fc.constantFrom(0, 1),
+      fc.integer({ min: 1, max: 24 }), fc.constantFrom(1, 2, -1, -3), fc.integer({ min: 0, max: 3 }), fc.boolean(), fc.integer(), fc.constantFrom(...kinds),
+      async (storage, ai, n, stride, pad, perElement, seed, kind) => {
+        const arithmetic = ARITHMETICS[ai]!;
+        const r = rng(seed);
+        const c: VectorCase = { storage, n, stride, pad, perElement };
+        // The whole buffer holds stored values: the view's neighbours (pad, the gaps of a stride) must keep their bits.
+        const data = bufferFor(c, r);
+        const sig = () => 1 + Math.floor(r() * 2 ** 26) * 2 ** -26 + Math.floor(r() * 2 ** 26) * 2 ** -52;
+        const scaleOf = (): number => {
+          const sign = r() < 0.3 ? -1 : 1;
+          const e = Math.floor(r() * 40) - 20;
+          switch (kind) {
+            case 'tenth': return sign * 0.1 * 2 ** e;
+            case 'third': return sign * (1 / 3) * 2 ** e;
+            // Across binary32's range and past it (f32: the scale rounds to ±∞ or to a subnormal).
+            case 'wide': return sign * sig() * 2 ** (Math.floor(r() * 300) - 150);
+            case 'f32sub': return sign * sig() * 2 ** (-127 - Math.floor(r() * 23));
+            case 'tiny': return sign * sig() * 2 ** (-1000 - Math.floor(r() * 22));
+            case 'huge': return sign * sig() * 2 ** (900 + Math.floor(r() * 120));
+            case 'subnormal': return sign * Math.max(1, Math.floor(r() * 2 ** 52)) * 2 ** -1074;
+            default: return [0, -0, Infinity, -Infinity, NaN, sign * sig() * 2 ** e][Math.floor(r() * 6)]!;
+          }
+        };
+        const scale = Float64Array.from({ length: perElement ? n : 1 }, scaleOf);
+        // Values: NaN, ±∞, ±0 first, then 53-bit doubles from 2^-100 to 2^100 (no binary32 subnormals: f32 arithmetic
+        // reads those as ±0 on the device, the documented difference); quotients overflow, underflow, go subnormal.
+        const specials = [NaN, Infinity, -Infinity, 0, -0];
+        const values = Float64Array.from({ length: n }, (_, i) => (i < specials.length && r() < 0.5 ? specials[i]! : (r() < 0.5 ? -1 : 1) * sig() * 2 ** (Math.floor(r() * 200) - 100)));
+        const run = async (backend: 'cpu' | 'gpu') => {
+          const d = data.slice();
+          // Zero and non-finite scales are refused when a range is made; later writes to its array reach the kernels.
+          const sc = new Float64Array(scale.length).fill(1);
+          const out = scaledVector(c, arithmetic, d, sc);
+          sc.set(scale);
+          const x = vector(values, { storage: formats.f64, arithmetic });
+          if (backend === 'cpu') waxpby(1, x, 0, x, out, { arithmetic });
+          else await waxpby(1, x, 0, x, out, { backend: 'gpu', arithmetic, strict: true });
+          return bits(d);
+        };
+        const before = deviceScaledQuotientCount();
+        const cpu = await run('cpu'), gpu = await run('gpu');
+        expect(deviceScaledQuotientCount()).toBe(before + 1);
+        expect([kind, Array.from(gpu)]).toEqual([kind, Array.from(cpu)]);
+      }), { numRuns: 48 });
   });
 
   it('DOT, ASUM, NRM2 with power-of-two scales equal, bit for bit, the GPU runs on unscaled f64 copies of the values', async () => {

@@ -3,15 +3,19 @@
  * guide's E5M2, four bytes a word) goes up as the bytes of the storage span an input covers — the part's `encode` is
  * never called — and is read through its offset and stride on the device: DOT (packed, stride 3, stride −3), GEMV N/T
  * of a row-major sub-range and ELL SpMV values agree with the CPU within the kernels' bounds, and the uploaded words
- * are the span's bytes. A part whose declaration does not hold (its decode of CPU bytes differs from the CPU's, or its
+ * are the span's bytes. A part that also writes gets its outputs (AXPY, WAXPBY, SCAL, GEMV's y read with β ≠ 0; strided,
+ * reversed, among sentinel bytes) written into their span on the device, every byte the CPU's, without a codec call. A
+ * part whose declaration does not hold (its decode of CPU bytes differs from the CPU's, or its
  * storage's slots are not its elements' width) is `INVALID_FORMAT` naming the operand, before anything runs.
  */
 import { describe, expect, it } from 'vitest';
 import {
   typedArrayStorage, registerFormat, createBinaryRounder, f16BitsFromNumber, numberFromF16Bits, range, rowMajor, colMajor,
   dot, gemv, vector, formats, toArray, span, ellSpmv, ellWithStorage, csrToEll, laplacianCsr, ellSpmvBound, gemvBound,
-  type GpuStoragePart, type Range,
+  axpy, waxpby, scal, type GpuStoragePart, type Range,
 } from '../../src/index.js';
+import fc from 'fast-check';
+import { e5m2Byte } from './e5m2-gpu-writer.js';
 import { toDevice } from '../../src/backends/webgpu/device-array.js';
 import { requireRuntime } from './gpu-test-helpers.js';
 
@@ -56,6 +60,19 @@ function e5m2Format(name: string, part: GpuStoragePart, array: typeof Uint8Array
 }
 
 const e5m2 = e5m2Format('e5m2-bytes', e5m2Part('e5m2-bytes'));
+
+let decodeCalls = 0;
+const readOnly = e5m2Part('e5m2-bytes-w');
+/** The same part, writable: its outputs are written on the device into the view of their span. */
+const e5m2w = e5m2Format('e5m2-bytes-w', {
+  ...readOnly,
+  writable: true,
+  decode: (e, length, block) => { decodeCalls++; return readOnly.decode(e, length, block); },
+  emitReturn(values) {
+    const parts = values.map((r, e) => (r ? e5m2Byte(r, `q${e}`) : `const q${e}h = 0;`));
+    return `${parts.join('\n')}\nreturn mpFloat(q0h | (q1h << 8) | (q2h << 16) | (q3h << 24));`;
+  },
+});
 
 /** |a − b| ≤ bound, with the bound's own rounding allowed. */
 const close = (a: number, b: number, bound: number): boolean => Math.abs(a - b) <= bound * (1 + 2 ** -40);
@@ -109,6 +126,47 @@ describe('a user format whose GPU part declares hostBytes', () => {
     toArray(eg).forEach((v, i) => expect(close(v, toArray(ec)[i]!, 2 * eb[i]!), `ELL ${i}`).toBe(true));
     // No per-element encode on the host for any of those inputs.
     expect(encodeCalls).toBe(0);
+  });
+
+  it('outputs of a writable part are written on the device into the view of their span, whose bytes come back in one copy: every byte the CPU\'s, neighbours untouched, no codec call', async () => {
+    await requireRuntime();
+    const value = fc.oneof(fc.double({ min: -70000, max: 70000, noNaN: true }), fc.constantFrom(0, -0, Infinity, -Infinity, NaN, 57344, 61440, 2 ** -16, 2 ** -17, 1.125));
+    // The declaration is checked (its decode called once) at the part's first upload.
+    await scal(2, range(rowMajor<1>({ size: [3], storage: e5m2w, arithmetic: 'f32' })), { backend: 'gpu', strict: true });
+    await fc.assert(fc.asyncProperty(fc.array(fc.tuple(value, value), { minLength: 1, maxLength: 30 }), fc.constantFrom(1, 2, -1, -3), fc.integer({ min: 0, max: 4 }), fc.constantFrom(0, 1), fc.constantFrom(0.75, -1.5, 3),
+      async (pairs, stride, pad, ai, alpha) => {
+        const arithmetic = [formats.f32, formats.ff][ai]!;
+        const n = pairs.length;
+        const x = vector(pairs.map((p) => p[0]), { storage: formats.f64, arithmetic });
+        const yv = vector(pairs.map((p) => p[1]), { storage: formats.f64, arithmetic });
+        // GEMV's y with β = 2 reads its old values (the view's elements gathered on the device): small integers, exact.
+        const A = range(rowMajor<2>({ size: [n, 3], storage: formats.f64, arithmetic }));
+        for (let i = 0; i < n; i++) for (let j = 0; j < 3; j++) A.set(i, j, ((i + 2 * j) % 3) - 1);
+        const ax = vector([1, -1, 2], { storage: formats.f64, arithmetic });
+        const sentinels = Uint8Array.from({ length: 2 * pad + 1 + Math.abs(stride) * (n - 1) }, (_, k) => (k * 37 + 11) & 255);
+        const view = (d: Uint8Array) => range(rowMajor<1>({ size: [n], storage: e5m2w, arithmetic, data: d, stride, offset: pad + (stride < 0 ? -stride * (n - 1) : 0) }));
+        const run = async (backend: 'cpu' | 'gpu') => {
+          const ds = [0, 1, 2, 3].map(() => sentinels.slice());
+          const [w, y, z, g] = ds.map(view);
+          for (let i = 0; i < n; i++) { y!.set(i, pairs[i]![1]); z!.set(i, pairs[i]![0]); g!.set(i, (i % 5) - 2); }
+          const o = (backend === 'gpu' ? { backend: 'gpu', arithmetic, strict: true } : { arithmetic }) as never;
+          await waxpby(alpha, x, -0.5, yv, w!, o);
+          await axpy(alpha, x, y!, o);
+          await scal(alpha, z!, o);
+          await gemv({ alpha: 1, A, x: ax, beta: 2, y: g! }, o);
+          return ds;
+        };
+        // As in user-format.test.ts: a zero's sign (the GPU's update sums from +0) and a NaN's (IEEE leaves it open) may differ.
+        const isNaNByte = (b: number): boolean => (b & 0x7c) === 0x7c && (b & 3) !== 0;
+        const unsigned = (d: Uint8Array) => d.map((b) => (b === 0x80 ? 0 : isNaNByte(b) ? b & 0x7f : b));
+        const cpu = await run('cpu');
+        const [enc, dec] = [encodeCalls, decodeCalls];
+        const gpu = await run('gpu');
+        // Nothing went through the part's codecs: the outputs never came back as values.
+        expect([encodeCalls, decodeCalls]).toEqual([enc, dec]);
+        for (let k = 0; k < 3; k++) expect(unsigned(gpu[k]!)).toEqual(unsigned(cpu[k]!));
+        expect(gpu[3]).toEqual(cpu[3]);
+      }), { numRuns: 25 });
   });
 
   it('a declaration that does not hold is INVALID_FORMAT naming the operand', async () => {

@@ -83,8 +83,9 @@ async function upload(g: Gpu, r: Range<any, any>, asView = false, parameter = 'x
 }
 
 /**
- * An output. In a built-in format it goes up as its storage span, viewed (the kernels write only the view's
- * elements; the rest of the span keeps its bits), whether or not its old values are read. In another format, an
+ * An output. In a built-in format, or a user's whose part writes and declares hostBytes, it goes up as its storage
+ * span, viewed (the kernels write only the view's elements; the rest of the span keeps its bits), whether or not its
+ * old values are read. In another format, an
  * output whose old values are not read (β = 0) is allocated on the device rather than uploaded.
  */
 async function outputOf(g: Gpu, r: Range<1, any>, readsOld: boolean, call: GpuCall, parameter: string): Promise<DeviceArray> {
@@ -101,18 +102,33 @@ async function outputOf(g: Gpu, r: Range<1, any>, readsOld: boolean, call: GpuCa
     }
   }
   if (SAME_BYTES.has(r.accessor.storage.name)) return g.toDevice(r as never, { strict: true });
+  if (spanOutput(r)) {
+    await checkHostBytes(r, parameter);
+    return g.toDevice(r as never, { strict: true, format: r.accessor.storage.name as 'f32' });
+  }
   return readsOld ? upload(g, r) : g.deviceZeros(r.length(), { format: r.accessor.storage.name as 'f64', strict: true });
 }
 
 /**
- * Writes a device result back through its range. In a built-in format the bytes of its storage span come back in
- * one copy into the range's own typed array (spanToRange). Otherwise the device holds it in the range's storage
+ * Whether an output in a user's format is written on the device into the view of its span and comes back as the span's
+ * bytes: its GPU part writes (`writable`) and its words are its CPU bytes (`hostBytes`). Another writable part's words
+ * come back decoded and the storage codec writes them (the values are exact for the storage: nothing rounds twice).
+ */
+const spanOutput = (r: Range<any, any>): boolean => {
+  const part = r.accessor.storage.gpu;
+  return !r.accessor.scale && part?.writable === true && part.hostBytes === true;
+};
+
+/**
+ * Writes a device result back through its range. In a built-in format, or a user's format whose part writes and
+ * declares hostBytes, the bytes of its storage span come back in one copy into the range's own typed array
+ * (spanToRange). Otherwise the device holds it in the range's storage
  * format already, so the decoded values are exact for that storage and `set` (which converts through the range's
  * arithmetic) would round them again only where the arithmetic is narrower — so the storage codec writes them.
  */
 async function writeBack(g: Gpu, r: Range<1, any>, d: DeviceArray, call: GpuCall): Promise<void> {
-  if (r.accessor.scale) return writeScaled(r, d, call);
-  if (SAME_BYTES.has(r.accessor.storage.name)) return g.spanToRange(d, r as never);
+  if (r.accessor.scale) return writeScaled(g, r, d, call);
+  if (SAME_BYTES.has(r.accessor.storage.name) || spanOutput(r)) return g.spanToRange(d, r as never);
   const v = await d.toHost();
   const a = r.accessor;
   for (let i = 0; i < v.length; i++) a.storage.encode(a.data as never, a.linearIndex([i]), v[i]! as never);
@@ -120,15 +136,19 @@ async function writeBack(g: Gpu, r: Range<1, any>, d: DeviceArray, call: GpuCall
 
 /**
  * Writes the arithmetic's values `d` (f32 words or ff pairs, exactly as the kernel left them) into a scaled range as
- * the CPU kernels' scaled stores do — on the device for integer storage (any scales), else here on the host
- * after one read-back: integer storage keeps the exact value / scale rounded once to the nearest integer
+ * the CPU kernels' scaled stores do: integer storage keeps the exact value / scale rounded once to the nearest integer
  * (ties to even, nearestIntegerOfQuotient on the pair), floating-point storage the quotient in the arithmetic rounded
- * to the storage.
+ * to the storage. Both on the device, any scales; here on the host after one read-back only where the device does not
+ * take the case (values of another arithmetic's words — dd —, or values or scales over one storage binding).
  */
-async function writeScaled(r: Range<1, any>, d: DeviceArray, call: GpuCall): Promise<void> {
+async function writeScaled(g: Gpu, r: Range<1, any>, d: DeviceArray, call: GpuCall): Promise<void> {
   // Integer storage: the same rounding, on the device (src/backends/webgpu/scaled-store.ts).
   const store = await import('../webgpu/scaled-store.js');
   if (d.onDevice && d.format.wordsPerElement <= 2 && store.storesOnDevice(r as never) && store.fitsStoreWindows(r as never, d)) return store.deviceScaledStore(r as never, d);
+  // Floating-point storage: the arithmetic's quotients on the device (scaled-float-store.ts), then the update 1·q
+  // rounds them to the storage into the range's view of its span, as an unscaled output is written.
+  const floats = await import('../webgpu/scaled-float-store.js');
+  if (floats.quotientsOnDevice(r as never, d, call.arithmetic.gpu!.name)) return floatScaledStore(g, r, await floats.deviceScaledQuotients(r as never, d), call);
   const words = (await d.encoded()).words;
   const f = new Float32Array(words.buffer, words.byteOffset, words.length);
   const c = d.format.wordsPerElement;
@@ -140,6 +160,24 @@ async function writeScaled(r: Range<1, any>, d: DeviceArray, call: GpuCall): Pro
     const s = a.scale!.data[a.scaleIndex([i])]!;
     if (st.isInteger) st.encode(a.data as never, a.linearIndex([i]), nearestIntegerOfQuotient(hi, lo, s) as never);
     else st.encode(a.data as never, a.linearIndex([i]), ar.toKind(st.kind, ar.div(ar.fromKind('dd', { hi, lo }), ar.fromNumber(s)), st.significandBits) as never);
+  }
+}
+
+/** Writes the quotients `q` (value / scale in the arithmetic, one per element of `r`) into the scaled range `r`'s storage. */
+async function floatScaledStore(g: Gpu, r: Range<1, any>, q: DeviceArray, call: GpuCall): Promise<void> {
+  try {
+    // The same view of the same storage, unscaled: its stored values are what the update writes.
+    const a = r.accessor;
+    const unscaled = { accessor: Object.assign(Object.create(Object.getPrototypeOf(a)) as object, a, { scale: undefined }) } as Range<1, any>;
+    const out = await g.toDevice(unscaled as never, { strict: true });
+    try {
+      await g.gpuUpdate({ alpha: 1, x: q, beta: 0, out }, { arithmetic: call.arithmetic, strict: true });
+      await g.spanToRange(out, unscaled as never);
+    } finally {
+      out.destroy();
+    }
+  } finally {
+    q.destroy();
   }
 }
 

@@ -182,6 +182,21 @@ export function floatFloatHelpers(fused: boolean, barrier: boolean): HelperFunct
       argumentTypes: { a: ff2, b: ff2 },
       returnType: ff2,
     },
+    {
+      // ffDiv with both binary32 quotients correctly rounded (mpDivRn, exact-division.ts; dn: the host's default NaN):
+      // formats.ff's division on the CPU bit for bit, whatever the adapter's division — the scaled store of
+      // floating-point outputs divides with it.
+      source: `function ffDivRn(a, b, dn) {
+  const q1 = mpDivRn(a[0], b[0], dn);
+  const qb = ffMulF(b, q1);
+  const r = ffAdd(a, [-qb[0], -qb[1]]);
+  const q2 = mpDivRn(r[0], b[0], dn);
+  ${fast2('h', 'l', 'q1', 'q2')}
+  return ffFinish(h, l, q1);
+}`,
+      argumentTypes: { a: ff2, b: ff2, dn: 'Integer' },
+      returnType: ff2,
+    },
   ];
 }
 

@@ -634,7 +634,8 @@ function rangeSpan(r: CoreRangeLike, format: GpuStorageFormat): { encoded: Encod
 }
 
 /**
- * Copies the span of `array` — what {@link toDevice} made of the 1-D range `r` (f64, f32, f16 or bf16), after kernels
+ * Copies the span of `array` — what {@link toDevice} made of the 1-D range `r` (f64, f32, f16, bf16, dd, dd-split, or a
+ * format whose GPU part declares `hostBytes`: its words are its CPU bytes), after kernels
  * wrote its view — back into the bytes of `r`'s storage it came from: one byte copy of the span, no per-element work.
  * Elements of the span outside the view are copied back as they went up (kernels leave them as they were).
  * @param array - the device array (or view) made from `r`
@@ -654,14 +655,14 @@ function rangeSpan(r: CoreRangeLike, format: GpuStorageFormat): { encoded: Encod
  * @group GPU
  */
 export async function spanToRange(array: DeviceArray, r: RangeLike): Promise<void> {
-  if (!isCoreRange(r) || r.accessor.dimensionality !== 1 || !SAME_BYTES.has(r.accessor.storage.name)) {
-    return fail('INVALID_STORAGE', 'r', 'must be a 1-D range stored in f64, f32, f16, bf16, dd or dd-split', isCoreRange(r) ? r.accessor.storage.name : r);
+  if (!isCoreRange(r) || r.accessor.dimensionality !== 1 || !(SAME_BYTES.has(r.accessor.storage.name) || (!r.accessor.scale && bytesFormatOf(r, 'r')))) {
+    return fail('INVALID_STORAGE', 'r', 'must be a 1-D range stored in f64, f32, f16, bf16, dd, dd-split or a format whose GPU part declares hostBytes', isCoreRange(r) ? r.accessor.storage.name : r);
   }
   const a = r.accessor;
   const n = a.size[0]!;
   if (n === 0) return;
   let [lo, hi] = a.extent();
-  if (array.format.elementsPerWord === 2) lo -= lo & 1;
+  lo -= lo % array.format.elementsPerWord;
   const spanLength = hi - lo + 1;
   if (array.format.name !== a.storage.name || array.spanLength !== spanLength || array.length !== n || array.offset !== a.offset - lo || (n > 1 && array.stride !== a.strides[0])) {
     fail('INVALID_STORAGE', 'array', `must be the device span of this range (toDevice(range), ${a.storage.name}, ${spanLength} elements)`, array.spanLength);
@@ -674,7 +675,8 @@ export async function spanToRange(array: DeviceArray, r: RangeLike): Promise<voi
     return;
   }
   const data = a.data as Float64Array | Float32Array | Uint16Array;
-  const bpe = array.format.elementsPerWord === 2 ? 2 : 4 * array.format.wordsPerElement;
+  // Bytes per element: 4 / elementsPerWord for sub-word elements (16-bit, a user's 8-bit), else its words.
+  const bpe = (4 * array.format.wordsPerElement) / array.format.elementsPerWord;
   const bytes = spanLength * bpe;
   new Uint8Array(data.buffer, data.byteOffset + lo * bpe, bytes).set(new Uint8Array(words.buffer, words.byteOffset, bytes));
 }

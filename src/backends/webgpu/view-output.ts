@@ -48,13 +48,16 @@ export function viewIndex(e: string, i: string): string[] {
 function scatterSource(format: GpuStorageFormat): { source: string; args: (readonly [string, ArgType])[] } {
   const args: (readonly [string, ArgType])[] = [['P', 'Array'], ['Old', 'Array'], ['first', 'Integer'], ['step', 'Integer'], ['len', 'Integer'], ['reverse', 'Integer'], ['w0', 'Integer'], ['oldBase', 'Integer'], ['pBase', 'Integer']];
   const body: string[] = ['const w = this.thread.x + w0;', 'const ow0 = w - oldBase;'];
-  if (format.elementsPerWord === 2) {
-    body.push('const ow = mpBits(Old[ow0]);', 'let h0 = ow & 65535;', 'let h1 = (ow >>> 16) & 65535;');
-    for (const h of [0, 1]) {
-      body.push(`const e${h} = w * 2 + ${h};`, ...viewIndex(`e${h}`, `i${h}`));
-      body.push(`if (i${h} >= 0) { const p${h} = i${h} - pBase; h${h} = (mpBits(P[p${h} >> 1]) >>> ((p${h} & 1) << 4)) & 65535; }`);
+  const lanes = format.elementsPerWord;
+  if (lanes === 2 || lanes === 4) {
+    // Sub-word elements (16-bit, or a user's 8-bit format with hostBytes): each lane of the word moved as its bits.
+    const bits = 32 / lanes, mask = 2 ** bits - 1, laneShift = Math.log2(lanes), bitShift = Math.log2(bits);
+    body.push('const ow = mpBits(Old[ow0]);');
+    for (let h = 0; h < lanes; h++) {
+      body.push(`let h${h} = (ow >>> ${h * bits}) & ${mask};`, `const e${h} = w * ${lanes} + ${h};`, ...viewIndex(`e${h}`, `i${h}`));
+      body.push(`if (i${h} >= 0) { const p${h} = i${h} - pBase; h${h} = (mpBits(P[p${h} >> ${laneShift}]) >>> ((p${h} & ${lanes - 1}) << ${bitShift})) & ${mask}; }`);
     }
-    body.push('return mpFloat(h0 | (h1 << 16));');
+    body.push(`return mpFloat(${Array.from({ length: lanes }, (_, h) => (h === 0 ? 'h0' : `(h${h} << ${h * bits})`)).join(' | ')});`);
   } else if (format.wordsPerElement === 2) {
     body.push('const e0 = w;', ...viewIndex('e0', 'i0'), 'let a = Old[ow0 * 2];', 'let b = Old[ow0 * 2 + 1];', 'if (i0 >= 0) { const p0 = i0 - pBase; a = P[p0 * 2]; b = P[p0 * 2 + 1]; }', 'return [a, b];');
   } else if (format.wordsPerElement === 4) {
@@ -71,13 +74,16 @@ function scatterSource(format: GpuStorageFormat): { source: string; args: (reado
 function gatherSource(format: GpuStorageFormat): { source: string; args: (readonly [string, ArgType])[] } {
   const args: (readonly [string, ArgType])[] = [['S', 'Array'], ['off', 'Integer'], ['inc', 'Integer'], ['len', 'Integer']];
   const body: string[] = [];
-  if (format.elementsPerWord === 2) {
-    for (const h of [0, 1]) {
-      // Past the end (the second half of a last word) reads element len − 1 and stores zero.
-      body.push(`let q${h} = this.thread.x * 2 + ${h};`, `if (q${h} >= len) { q${h} = len - 1; }`, `const k${h} = off + q${h} * inc;`);
-      body.push(`let h${h} = (mpBits(S[k${h} >> 1]) >>> ((k${h} & 1) << 4)) & 65535;`);
+  const lanes = format.elementsPerWord;
+  if (lanes === 2 || lanes === 4) {
+    const bits = 32 / lanes, mask = 2 ** bits - 1, laneShift = Math.log2(lanes), bitShift = Math.log2(bits);
+    for (let h = 0; h < lanes; h++) {
+      // Past the end (the later lanes of a last word) reads element len − 1 and stores zero.
+      body.push(`let q${h} = this.thread.x * ${lanes} + ${h};`, `if (q${h} >= len) { q${h} = len - 1; }`, `const k${h} = off + q${h} * inc;`);
+      body.push(`let h${h} = (mpBits(S[k${h} >> ${laneShift}]) >>> ((k${h} & ${lanes - 1}) << ${bitShift})) & ${mask};`);
+      if (h > 0) body.push(`if (this.thread.x * ${lanes} + ${h} >= len) { h${h} = 0; }`);
     }
-    body.push('if (this.thread.x * 2 + 1 >= len) { h1 = 0; }', 'return mpFloat(h0 | (h1 << 16));');
+    body.push(`return mpFloat(${Array.from({ length: lanes }, (_, h) => (h === 0 ? 'h0' : `(h${h} << ${h * bits})`)).join(' | ')});`);
   } else if (format.wordsPerElement === 2) {
     body.push('const k = (off + this.thread.x * inc) * 2;', 'return [S[k], S[k + 1]];');
   } else if (format.wordsPerElement === 4) {
@@ -88,10 +94,14 @@ function gatherSource(format: GpuStorageFormat): { source: string; args: (readon
   return { source: kernelSource(args, body), args };
 }
 
-/** Whether the gather and scatter passes move the view's elements bit for bit (its part says so: GpuStoragePart.bitCopy). */
+/**
+ * Whether the gather and scatter passes move the view's elements bit for bit: its part says so (GpuStoragePart.bitCopy),
+ * or declares `hostBytes` (a packed layout by definition: element k in slot k of 32 / elementsPerWord bits, or of
+ * wordsPerElement words).
+ */
 function checkCopyable(view: DeviceArray, parameter: string): void {
   const f = view.format;
-  if (f.bitCopy !== true) {
+  if (f.bitCopy !== true && !(f.hostBytes === true && [1, 2, 4].includes(f.elementsPerWord) && (f.elementsPerWord === 1 || f.wordsPerElement === 1) && f.wordsPerElement <= 2)) {
     fail('INVALID_STORAGE', parameter, `must be a packed array: a strided view in ${f.name} cannot be moved element by element on the GPU`, f.name);
   }
 }

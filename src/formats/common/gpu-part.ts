@@ -134,15 +134,19 @@ export interface GpuStoragePart {
    * Whether the words of n elements are the bytes of the format's CPU storage of n elements: a typed array (each slot
    * 32 / `elementsPerWord` bits, or `wordsPerElement` words), element k in slot k, little-endian — as the guide's E5M2
    * (four bytes a word, element 4w + j in byte j of word w). A range then goes up as the bytes of the storage span an
-   * input covers (no per-element work on the host) and is read through its offset and stride on the device; outputs
-   * still go up and come back through the codecs. Checked at the first such upload: the part's `decode` of a sample of
-   * CPU-encoded bytes must give the values the CPU decodes, else `INVALID_FORMAT` naming the operand. Absent: ranges
-   * go up as their stored values, encoded by `encode`.
+   * input covers (no per-element work on the host) and is read through its offset and stride on the device; where the
+   * part is also `writable`, an output goes up as its span too, is written into it on the device (a packed array, then
+   * the view's elements moved in bit for bit) and comes back as the span's bytes in one copy. Checked at the first such
+   * upload: the part's `decode` of a sample of CPU-encoded bytes must give the values the CPU decodes, else
+   * `INVALID_FORMAT` naming the operand. Absent: ranges go up as their stored values, encoded by `encode`, and outputs
+   * come back decoded by `decode` and stored by the CPU codec.
    */
   readonly hostBytes?: boolean;
   /**
    * Whether the gather and scatter passes of strided device views may move its elements bit for bit (a packed
-   * layout: one or two words per element, or two 16-bit elements per word; not scaled). Absent: false.
+   * layout: one or two words per element, or two 16-bit elements per word; not scaled), and kernels may write a view
+   * of it in place. Absent: false (a part declaring `hostBytes` is moved bit for bit all the same, in the packed
+   * array and scatter pass, never in place).
    */
   readonly bitCopy?: boolean;
 }
