@@ -1,11 +1,13 @@
 /**
- * ELL SpMV in WebAssembly SIMD (f64 or f32 arithmetic, recursive accumulation): rows in SIMD lanes, four per step.
+ * ELL SpMV in WebAssembly SIMD (f64 or f32 arithmetic, recursive or kahan accumulation): rows in SIMD lanes, four per step.
  * For a block of rows the slots' column indices and values are staged slot by slot (Ginkgo's layout is
  * column-major over slots, so each slot of a block is one contiguous run), x is decoded to doubles once; then
  * for each group of four rows, slot k adds vᵢₖ·x[colᵢₖ] into row i's sum, and a padding slot (column −1) leaves
  * the sum as it is (a lane select, so a padding value is never part of a result, even NaN). Each row therefore
  * sums its products in slot order, one rounding each, as the JavaScript loop does: the same bits, the same
  * ellSpmvBound. Integer values scaled per row multiply by the row's scale first, as the accessor reads them.
+ * With the kahan accumulation each row keeps a compensated sum (s, c) in its lane, the products added by the
+ * JavaScript template's TwoSum in slot order (src/backends/wasm/wasm-neumaier-step.ts): again the same bits.
  * @module
  */
 import type { Accessor } from '../../accessors/accessor.js';
@@ -13,6 +15,7 @@ import type { EllStructure } from '../../src/sparse/ell-matrix.js';
 import type { Refusal } from '../../src/backends/backend.js';
 import { I32, V128, encodeModule, op, SIMD } from '../../src/backends/wasm/wasm-encoder.js';
 import { WasmLocals, countLoop, load2, operandLocals, operandSetup } from '../../src/backends/wasm/wasm-function.js';
+import { neumaierScratch, neumaierStep } from '../../src/backends/wasm/wasm-neumaier-step.js';
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
 import { stageVector, wasmStorageOf, wasmStorageOfFormat, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
 import { combineSums, combineSumsF32, xValues, xValuesF32 } from '../gemv/gemv-wasm-values.js';
@@ -33,7 +36,7 @@ export function wasmEllRefusal(values: Accessor<2, any>, rows: number): Refusal 
   return undefined;
 }
 
-type EllBlock = (pv: number, pc: number, ps: number, px: number, pt: number, rows: number, width: number) => void;
+type EllBlock = (pv: number, pc: number, ps: number, px: number, pt: number, rows: number, width: number, pcomp: number) => void;
 
 /** Gathers x at lane `lane` of the column indices (a padding index −1 reads the double before x: masked out later). */
 export function gather(cols: number, px: number, lane: number): number[] {
@@ -44,18 +47,35 @@ export function gather(cols: number, px: number, lane: number): number[] {
  * t[0 … rows) := Σₖ vᵢₖ·x[colᵢₖ] over the staged block: slot k's values at pv + k·rows·bytes, its column indices
  * at pc + 4k·rows, the rows' scales at ps (scaled values only); rows a multiple of 8.
  */
-function ellBlock(sv: WasmStorage, scaled: boolean, f32: boolean): EllBlock {
-  return wasmExports(`ell${f32 ? '-f32' : ''} ${sv.name}${scaled ? '*s' : ''}`, 'the ELL SpMV kernel', () => {
+function ellBlock(sv: WasmStorage, scaled: boolean, f32: boolean, kahan: boolean): EllBlock {
+  return wasmExports(`ell${f32 ? '-f32' : ''}${kahan ? '-kahan' : ''} ${sv.name}${scaled ? '*s' : ''}`, 'the ELL SpMV kernel', () => {
     // fp32 arithmetic: each read, product and sum rounded to binary32 in the f64x2 lanes (demote, promote) — the
     // JavaScript f32 arithmetic's fl64 then Math.fround, which is the binary32 operation (53 ≥ 2·24 + 2 bits).
     const round = f32 ? [...op.simd(SIMD.f32x4DemoteF64x2Zero), ...op.simd(SIMD.f64x2PromoteLowF32x4)] : [];
     const l = new WasmLocals();
     const pv = l.param(I32), pc = l.param(I32), ps = l.param(I32), px = l.param(I32), pt = l.param(I32), rows = l.param(I32), width = l.param(I32);
+    const pcomp = l.param(I32);
     const i = l.local(I32), k = l.local(I32), pvk = l.local(I32), pck = l.local(I32);
     const s = l.locals_(V128, 2), sc = l.locals_(V128, 2), cols = l.local(V128), negative = l.local(V128);
     const v = operandLocals(l, { storage: sv, pointer: pvk, scaleParam: -1 }, false);
+    // kahan: the compensations c, the term, the (s, c) before the step (kept in padding lanes), TwoSum's scratch.
+    const c = kahan ? l.locals_(V128, 2) : -1, term = kahan ? l.local(V128) : -1, old = kahan ? l.locals_(V128, 2) : -1;
+    const scratch = kahan ? neumaierScratch(l) : undefined;
     const slotBytes = (bytes: number): number[] => [...op.get(rows), ...op.i32(bytes), ...op.i32Mul()];
-    const half = (h: 0 | 1): number[] => [
+    const padding = (h: 0 | 1): number[] => [...op.get(negative), ...op.simd(h === 0 ? 0xc7 : 0xc8 /* i64x2.extend_{low,high}_i32x4_s */)];
+    const product = (h: 0 | 1): number[] => [
+      ...load2(v, h), ...round, ...(scaled ? [...op.get(sc + h), ...op.simd(SIMD.f64x2Mul), ...round] : []),
+      ...gather(cols, px, 2 * h), ...op.simd(SIMD.f64x2Splat), ...gather(cols, px, 2 * h + 1), ...op.simd(0x22 /* f64x2.replace_lane */, 1),
+      ...op.simd(SIMD.f64x2Mul), ...round,
+    ];
+    // (s, c) := the compensated sum with the product added (the JavaScript template's TwoSum), except in padding lanes.
+    const kahanHalf = (h: 0 | 1): number[] => [
+      ...op.get(s + h), ...op.set(old), ...op.get(c + h), ...op.set(old + 1),
+      ...product(h), ...neumaierStep(scratch!, term, s + h, c + h, 'f64', round),
+      ...op.get(old), ...op.get(s + h), ...padding(h), ...op.simd(SIMD.bitselect), ...op.set(s + h),
+      ...op.get(old + 1), ...op.get(c + h), ...padding(h), ...op.simd(SIMD.bitselect), ...op.set(c + h),
+    ];
+    const half = (h: 0 | 1): number[] => kahan ? kahanHalf(h) : [
       // s_h := bitselect(s_h, s_h + (v·scale)·x, padding lanes)
       ...op.get(s + h),
       ...op.get(s + h),
@@ -72,12 +92,13 @@ function ellBlock(sv: WasmStorage, scaled: boolean, f32: boolean): EllBlock {
       ...op.get(pck), ...slotBytes(4), ...op.i32Add(), ...op.set(pck),
     ]);
     const body = countLoop(i, rows, 4, [
-      ...[0, 1].flatMap((h) => [...op.f64(0), ...op.simd(SIMD.f64x2Splat), ...op.set(s + h)]),
+      ...[0, 1].flatMap((h) => [...op.f64(0), ...op.simd(SIMD.f64x2Splat), ...op.set(s + h), ...(kahan ? [...op.f64(0), ...op.simd(SIMD.f64x2Splat), ...op.set(c + h)] : [])]),
       ...(scaled ? [0, 1].flatMap((h) => [...op.get(ps), ...op.get(i), ...op.i32(3), ...op.i32Shl(), ...op.i32Add(), ...op.simdMem(SIMD.load, 0, 16 * h), ...op.set(sc + h)]) : []),
       ...op.get(pv), ...op.get(i), ...op.i32(sv.bytes), ...op.i32Mul(), ...op.i32Add(), ...op.set(pvk),
       ...op.get(pc), ...op.get(i), ...op.i32(2), ...op.i32Shl(), ...op.i32Add(), ...op.set(pck),
       ...slots,
       ...[0, 1].flatMap((h) => [...op.get(pt), ...op.get(i), ...op.i32(3), ...op.i32Shl(), ...op.i32Add(), ...op.get(s + h), ...op.simdMem(SIMD.store, 0, 16 * h)]),
+      ...(kahan ? [0, 1].flatMap((h) => [...op.get(pcomp), ...op.get(i), ...op.i32(3), ...op.i32Shl(), ...op.i32Add(), ...op.get(c + h), ...op.simdMem(SIMD.store, 0, 16 * h)]) : []),
     ]);
     return encodeModule([l.function('ell', [], [...operandSetup(v), ...body])], 1);
   }).ell as EllBlock;
@@ -85,24 +106,26 @@ function ellBlock(sv: WasmStorage, scaled: boolean, f32: boolean): EllBlock {
 
 /**
  * y := α·A·x + β·y for α ≠ 0, a matrix with columns and slots (the caller checked {@link wasmEllRefusal}, x and y),
- * in fp64 arithmetic or, with `f32`, fp32 arithmetic (values not double-double: {@link wasmEllF32Refusal}).
+ * in fp64 arithmetic or, with `f32`, fp32 arithmetic (values not double-double: {@link wasmEllF32Refusal}); with
+ * `kahan`, each row's compensated sum (s, c) in slot order, its result s + c — the JavaScript kahan loop's bits.
  */
-export function wasmEllSpmv(alpha: number, structure: EllStructure, values: Accessor<2, any>, x: Accessor<1, any>, beta: number, y: Accessor<1, any>, f32 = false): void {
+export function wasmEllSpmv(alpha: number, structure: EllStructure, values: Accessor<2, any>, x: Accessor<1, any>, beta: number, y: Accessor<1, any>, f32 = false, kahan = false): void {
   const { rows, cols, width, stride, colIndex } = structure;
   const sv = wasmStorageOfFormat(values.storage) as WasmStorage;
   const sc = values.scale;
-  const f = ellBlock(sv, !!sc, f32);
+  const f = ellBlock(sv, !!sc, f32, kahan);
   const blockRows = Math.max(8, Math.min(4096, Math.floor(BLOCK_ELEMENTS / width) & ~7));
   const X_AT = 64;
   const T_AT = X_AT + ((cols * 8 + 15) & ~15);
   const S_AT = T_AT + blockRows * 8;
   const C_AT = S_AT + blockRows * 8;
-  const V_AT = C_AT + blockRows * width * 4;
+  const COMP_AT = C_AT + blockRows * width * 4, V_AT = COMP_AT + (kahan ? blockRows * 8 : 0);
   reserveBytes(V_AT + blockRows * width * sv.bytes + 64);
   const buffer = wasmMemory().buffer as ArrayBuffer;
   if (f32) new Float64Array(buffer, X_AT, cols).set(xValuesF32(x, cols));
   else xValues(x, cols, new Float64Array(buffer, X_AT, cols));
   const t = new Float64Array(buffer, T_AT, blockRows), scales = new Float64Array(buffer, S_AT, blockRows);
+  const comp = new Float64Array(buffer, COMP_AT, kahan ? blockRows : 0);
   const out = new Float64Array(rows);
   const [s0, s1] = values.strides as [number, number];
   for (let r0 = 0; r0 < rows; r0 += blockRows) {
@@ -116,8 +139,10 @@ export function wasmEllSpmv(alpha: number, structure: EllStructure, values: Acce
     }
     // fp32 arithmetic multiplies by the scale rounded to binary32, as its reads do.
     if (sc) for (let i = 0; i < padded; i++) scales[i] = i < count ? (f32 ? Math.fround : Number)(sc.data[sc.offset + (sc.mask[0] ? (r0 + i) * sc.strides[0]! : 0)]!) : 0;
-    f(V_AT, C_AT, S_AT, X_AT, T_AT, padded, width);
-    out.set(t.subarray(0, count), r0);
+    f(V_AT, C_AT, S_AT, X_AT, T_AT, padded, width, COMP_AT);
+    if (!kahan) out.set(t.subarray(0, count), r0);
+    // The kahan template's result: s + c in the arithmetic.
+    else for (let i = 0; i < count; i++) out[r0 + i] = f32 ? Math.fround(t[i]! + comp[i]!) : t[i]! + comp[i]!;
   }
   if (f32) combineSumsF32(alpha, out, beta, y, rows);
   else combineSums(alpha, out, beta, y, rows);

@@ -63,7 +63,7 @@ export function ellSpmv(args: EllSpmvArguments, options: (KernelOptions & Thread
   const { rows, cols, width, stride, colIndex } = A.structure;
   const requested = chooseBackend(options);
   const numerics = wasmNumericsOf(ar, acc);
-  const dd = numerics === 'dd', f32 = numerics === 'f32';
+  const dd = numerics === 'dd', f32 = numerics === 'f32' || numerics === 'kahan-f32', kahan = numerics === 'kahan-f64' || numerics === 'kahan-f32';
   const cpu = chooseCpuBackend(requested, {
     kernel: 'ellSpmv', arithmetic: ar, accumulation: acc,
     operands: [['x', x, 'read'], ['y', y, 'write']],
@@ -83,7 +83,7 @@ export function ellSpmv(args: EllSpmvArguments, options: (KernelOptions & Thread
     // A non-finite double-double sum leaves y untouched and is recomputed by the guarded JavaScript kernel.
     let done = false;
     if (runWasm(requested, () => { done = wasmDdEllSpmv(alpha, A.structure, A.values.accessor, x.accessor, beta, y.accessor, ar, acc.name === 'dd'); }) && done) return;
-  } else if (cpu === 'wasm' && runWasm(requested, () => wasmEllSpmv(alpha, A.structure, A.values.accessor, x.accessor, beta, y.accessor, f32))) return;
+  } else if (cpu === 'wasm' && runWasm(requested, () => wasmEllSpmv(alpha, A.structure, A.values.accessor, x.accessor, beta, y.accessor, f32, kahan))) return;
   const f = ellSpmvProgram({ values: A.values.accessor, x: x.accessor, y: y.accessor, ar, acc, alpha: alphaCase, beta: coefficientCase(beta) });
   f(rows, width, stride, colIndex, ...Operand.args(A.values.accessor), ...Operand.args(x.accessor), ...Operand.args(y.accessor), alpha, beta);
 }

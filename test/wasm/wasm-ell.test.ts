@@ -57,16 +57,17 @@ const values = (r: Range<1, any>): number[] => Array.from({ length: r.length() }
 const sameBits = (a: readonly number[], b: readonly number[]): boolean => a.length === b.length && a.every((v, i) => Object.is(v, b[i]));
 
 describe('WebAssembly ELL SpMV', () => {
-  it('gives the bits of the generated JavaScript and stays within ellSpmvBound of the exact result', () => {
+  for (const [accumulation, numRuns] of [['recursive', 300], ['kahan', 150]] as const) it(`gives the bits of the generated JavaScript and stays within ellSpmvBound of the exact result (${accumulation} accumulation)`, () => {
+    const options = { accumulation };
     fc.assert(fc.property(ellCase, (c) => {
       const a = build(c), b = build(c);
-      expect(cpuBackendOf('ellSpmv', { x: a.x, y: a.y }, {}, ['y']).backend).toBe('wasm');
+      expect(cpuBackendOf('ellSpmv', { x: a.x, y: a.y }, options, ['y']).backend).toBe('wasm');
       const yIn = c.beta === 0 ? null : exactVector(a.y);
       const before = { V: snapshot(a.V), x: snapshot(a.x), y: snapshot(a.y) };
       const args = { alpha: c.alpha, A: a.A, x: a.x, beta: c.beta, y: a.y };
-      const bound = ellSpmvBound(args);
-      ellSpmv(args, { backend: 'wasm' });
-      ellSpmv({ ...args, A: b.A, x: b.x, y: b.y }, { backend: 'js' });
+      const bound = ellSpmvBound(args, options);
+      ellSpmv(args, { ...options, backend: 'wasm' });
+      ellSpmv({ ...args, A: b.A, x: b.x, y: b.y }, { ...options, backend: 'js' });
       expect(changedOutside(a.V, before.V)).toEqual([]);
       expect(changedOutside(a.x, before.x)).toEqual([]);
       expect(changedOutside(a.y, before.y, positionsOf(a.y))).toEqual([]);
@@ -82,7 +83,7 @@ describe('WebAssembly ELL SpMV', () => {
         if (yIn) exact = addRational(exact, mulRational(exactOf(c.beta), yIn[i]!));
         if (!withinBound(out[i]!, exact, bound[i]!)) throw new Error(`y[${i}]: error ${errorOf(out[i]!, exact)} > bound ${bound[i]}`);
       }
-    }), { numRuns: 300 });
+    }), { numRuns });
   });
 
   it('blocks of rows past the staging size, every value storage of ellWithStorage (i8/i16/i32 scaled per row)', () => {

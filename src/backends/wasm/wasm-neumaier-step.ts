@@ -25,10 +25,12 @@ export function neumaierScratch(l: WasmLocals): NeumaierScratch {
 /**
  * Instructions: adds the term on top of the stack into the compensated sum (s, c) (locals): S := s + t,
  * e := TwoSum's exact error, c := c + e, s := S. The term's local `t` is written first (the stack is consumed).
+ * `round` follows every operation (ELL SpMV's f64x2 lanes in fp32 arithmetic: demote, promote — the binary32
+ * operation, as 53 ≥ 2·24 + 2 bits).
  */
-export function neumaierStep(k: NeumaierScratch, t: number, s: number, c: number, lanes: 'f64' | 'f32' = 'f64'): number[] {
+export function neumaierStep(k: NeumaierScratch, t: number, s: number, c: number, lanes: 'f64' | 'f32' = 'f64', round: readonly number[] = []): number[] {
   const { add, sub } = OPS[lanes];
-  const f = (code: number): number[] => op.simd(code);
+  const f = (code: number): number[] => [...op.simd(code), ...round];
   const get = op.get, set = op.set;
   return [
     ...set(t),
