@@ -13,6 +13,7 @@ import type { GpuArithmetic, GpuRegister } from '../../src/backends/webgpu/arith
 import type { DeviceArray } from '../../src/backends/webgpu/device-array.js';
 import { accumulatorChains, arrayArgs, elementIndex, kernelSource, mulAddGroup, UNROLL } from '../../src/backends/webgpu/kernel-common.js';
 import type { ArgType } from '../../src/backends/webgpu/program.js';
+import { prefetchedSteps } from '../shared/prefetched-steps.js';
 
 /**
  * The most rows a thread of GEMV N's partial pass can take in `arithmetic`: R·(its words) must fit a thread's
@@ -68,9 +69,10 @@ export function rowRunRead(A: DeviceArray, m: number, lda: number, rows: number)
  * @param chains - accumulators per row
  * @param rows - R
  * @param run - read the R rows with one vector or pair load (see {@link rowRunRead}), or R scalar reads
+ * @param prefetch - load each step's columns one step ahead (see ../shared/prefetched-steps.ts; registers of kind f32 or ff)
  * @returns source and arguments
  */
-export function partialNRowsSource(arithmetic: GpuArithmetic, A: DeviceArray, x: DeviceArray, chains: number, rows: number, run: 'vector' | 'pair' | undefined): { source: string; args: (readonly [string, ArgType])[] } {
+export function partialNRowsSource(arithmetic: GpuArithmetic, A: DeviceArray, x: DeviceArray, chains: number, rows: number, run: 'vector' | 'pair' | undefined, prefetch = false): { source: string; args: (readonly [string, ArgType])[] } {
   const vectorRead = run === 'vector' ? A.format.vectorRead : run === 'pair' ? A.format.pairRead : undefined;
   const args: (readonly [string, ArgType])[] = [...arrayArgs('A', A), ...(vectorRead?.suffix ? [[`A${vectorRead.suffix}`, 'Array'] as const] : []), ...arrayArgs('X', x), ['m', 'Integer'], ['n', 'Integer'], ['lda', 'Integer'], ['chunk', 'Integer'], ['G', 'Integer']];
   const body = ['const i0 = mpImod(this.thread.x, G) * ' + rows + ';'];
@@ -102,17 +104,28 @@ export function partialNRowsSource(arithmetic: GpuArithmetic, A: DeviceArray, x:
     return { code, registers, x: rx.register };
   };
   // Unrolled steps of UNROLL columns: every load first, then the multiply-adds (memory-level parallelism).
-  body.push('let k = j0;', `while (k + ${UNROLL - 1} < j1) {`);
+  const steps = Array.from({ length: UNROLL }, (_, q) => readRows(`k${q}`, `u${q}`));
   const terms: { acc: string; a: GpuRegister; b: GpuRegister }[] = [];
-  for (let q = 0; q < UNROLL; q++) {
-    body.push(`const k${q} = k + ${q};`);
-    const read = readRows(`k${q}`, `u${q}`);
-    body.push(...read.code);
-    read.registers.forEach((a, r) => terms.push({ acc: chainSets[r]!.target(q), a, b: read.x }));
-  }
+  steps.forEach((read, q) => read.registers.forEach((a, r) => terms.push({ acc: chainSets[r]!.target(q), a, b: read.x })));
   // Grouped by accumulator, each in the order of k (one row's terms never interleave with another's in one chain).
   terms.sort((s, t) => (s.acc < t.acc ? -1 : s.acc > t.acc ? 1 : 0));
-  body.push(...mulAddGroup(arithmetic, terms), `k = k + ${UNROLL};`, '}');
+  const registers = steps.flatMap((read) => [read.x, ...read.registers]);
+  if (prefetch && registers.every((r) => r.kind === 'f32' || r.kind === 'ff')) {
+    body.push('let k = j0;', ...prefetchedSteps({ k: 'k', end: 'j1', span: `${UNROLL - 1}`, stride: `${UNROLL}`, registers, read: (k, suffix) => {
+      const code: string[] = [];
+      const regs = Array.from({ length: UNROLL }, (_, q) => {
+        code.push(`const ${k}${suffix}${q} = ${k} + ${q};`);
+        const read = readRows(`${k}${suffix}${q}`, `${suffix}${q}`);
+        code.push(...read.code);
+        return [read.x, ...read.registers];
+      });
+      return { code, registers: regs.flat() };
+    }, sums: mulAddGroup(arithmetic, terms) }));
+  } else {
+    body.push('let k = j0;', `while (k + ${UNROLL - 1} < j1) {`);
+    steps.forEach((read, q) => body.push(`const k${q} = k + ${q};`, ...read.code));
+    body.push(...mulAddGroup(arithmetic, terms), `k = k + ${UNROLL};`, '}');
+  }
   const tail = readRows('k', 't');
   body.push('while (k < j1) {', ...tail.code, ...tail.registers.map((a, r) => arithmetic.mulAdd(`acc${r}`, a, tail.x)), 'k = k + 1;', '}');
   for (let r = 0; r < rows; r++) body.push(...chainSets[r]!.combine);
@@ -121,3 +134,4 @@ export function partialNRowsSource(arithmetic: GpuArithmetic, A: DeviceArray, x:
   body.push(`return ${lanes.length === 1 ? lanes[0] : `[${lanes.join(', ')}]`};`);
   return { source: kernelSource(args, body), args };
 }
+

@@ -25,6 +25,7 @@ import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/run
 import { bindOldFromOutput, checkOutputBinding, outputWindow, serialisedViewWrite, throughPackedOutput, writesHalves, writesInPlace } from '../../src/backends/webgpu/view-output.js';
 import { checkRowsPerThread, partialNRowsSource, rowRunRead } from './gemv-row-group-source.js';
 import { checkGpuOptions } from '../../src/backends/backend.js';
+import { gpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { readsTransposed, transposedDeviceMatrix } from './transposed-device-matrix.js';
 import { fieldOf, throughInterleaved, withMapped } from '../../src/backends/webgpu/dd-split-device.js';
 
@@ -327,7 +328,8 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
     partialScalars = { m, n, lda: A.ld, chunk: split.chunk, G };
     const run = rowRunRead(A.data, m, A.ld, R);
     rowKey = `${R}${run ?? 'scalar'}`;
-    partialSpec = memo(`gemvNR|${arithmetic.name}|${readKey(A.data)}|${readKey(x)}|${chains}|${rowKey}`, () => partialNRowsSource(arithmetic, A.data, x, chains, R, run));
+    // The switches key memo's tables, so the source follows gemvPrefetch.
+    partialSpec = memo(`gemvNR|${arithmetic.name}|${readKey(A.data)}|${readKey(x)}|${chains}|${rowKey}`, () => partialNRowsSource(arithmetic, A.data, x, chains, R, run, gpuKernelSwitches().gemvPrefetch));
   } else if (!trans) {
     const split = gemvSplit(m, n, target);
     splits = split.splits;
