@@ -116,11 +116,12 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
     type Variant = { label: string; arithmetic: 'f32' | 'ff'; switches: Partial<GpuKernelSwitches>; options: GpuGemvOptions };
     const ffGoal = storage === 'f32' ? 0.105 : 0.075;
     // Every row names the switches it sets beyond the defaults; the issue-19 item-4 ones (f32FmaKeep, ffFmaKeep,
-    // gemvPrefetch) are off in every row that does not name them. The default row is timed again at the group's end.
+    // gemvPrefetch, gemvVectorX) are off in every row that does not name them. The default row is timed again at the group's end.
     const lazy = { lazy: true };
     const fk = { f32FmaKeep: true };
     const ffk = { ffFmaKeep: true };
     const pf = { gemvPrefetch: true };
+    const vx = { gemvVectorX: true };
     const variants: Variant[] = [
       { label: 'new: 2 rows/thread, lazy ff', arithmetic: 'ff', switches: lazy, options: {} },
       { label: 'old: 1 row/thread, renormalising ff', arithmetic: 'ff', switches: { lazy: false }, options: { rowsPerThread: 1 } },
@@ -135,6 +136,10 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
       { label: 'ffFmaKeep + gemvPrefetch, 2^19 target', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf }, options: { targetThreads: 2 ** 19 } },
       { label: 'ffFmaKeep + gemvPrefetch, 1 chain, 2^19 target', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf }, options: { chains: 1, targetThreads: 2 ** 19 } },
       { label: 'ffFmaKeep, 1 chain, 2^19 target', arithmetic: 'ff', switches: { ...lazy, ...ffk }, options: { chains: 1, targetThreads: 2 ** 19 } },
+      { label: 'gemvVectorX: lazy ff, x four columns a load', arithmetic: 'ff', switches: { ...lazy, ...vx }, options: {} },
+      { label: 'ffFmaKeep + gemvPrefetch + gemvVectorX', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx }, options: {} },
+      { label: 'ffFmaKeep + gemvPrefetch + gemvVectorX, 1 chain', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx }, options: { chains: 1 } },
+      { label: 'ffFmaKeep + gemvPrefetch + gemvVectorX, 2^19 target', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx }, options: { targetThreads: 2 ** 19 } },
       { label: 'new f32: 4 rows/thread', arithmetic: 'f32', switches: lazy, options: {} },
       { label: 'old f32: 1 row/thread', arithmetic: 'f32', switches: lazy, options: { rowsPerThread: 1 } },
       { label: 'f32FmaKeep: product as fma(a, b, −0)', arithmetic: 'f32', switches: fk, options: {} },
@@ -142,6 +147,8 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
       { label: 'f32FmaKeep + gemvPrefetch', arithmetic: 'f32', switches: { ...fk, ...pf }, options: {} },
       { label: 'f32FmaKeep + gemvPrefetch, 2^20 target (2^18 threads)', arithmetic: 'f32', switches: { ...fk, ...pf }, options: { targetThreads: 2 ** 20 } },
       { label: 'f32FmaKeep, 2^20 target (2^18 threads)', arithmetic: 'f32', switches: fk, options: { targetThreads: 2 ** 20 } },
+      { label: 'f32FmaKeep + gemvPrefetch + gemvVectorX', arithmetic: 'f32', switches: { ...fk, ...pf, ...vx }, options: {} },
+      { label: 'f32FmaKeep + gemvVectorX', arithmetic: 'f32', switches: { ...fk, ...vx }, options: {} },
     ];
     variants.push({ ...variants[0]!, label: `${variants[0]!.label} (again, end of group)` });
     // The item-4 switches change no bit: a row's y must equal that of the first row with the same options and lazy setting.

@@ -2,7 +2,7 @@
  * The GEMV / DOT switches of issue 19 item 4 (src/backends/webgpu/kernel-switches.ts): `f32FmaKeep` and `ffFmaKeep`
  * (the product and the float-float sums pinned as fmas with uniforms that are always −0.0 and 1.0, instead of an XOR of
  * their bits with a uniform 0),
- * `gemvPrefetch` and `dotPrefetch` (the streaming loops load one step ahead). None of them may change a bit: with all
+ * `gemvPrefetch` and `dotPrefetch` (the streaming loops load one step ahead), `gemvVectorX` (x four columns a load). None of them may change a bit: with all
  * of them on, GEMV N (packed matrices read in one vector or pair load and ones read row by row, chunks of every length
  * against the 8-column steps, including none) and DOT (lengths around the step, strided views) give the results of
  * the switches off, in f32 and float-float arithmetic, over fp32, bf16 and fp16 storage — in f32 also over values
@@ -19,8 +19,8 @@ import { gpuKernelSwitches, setGpuKernelSwitches, type GpuKernelSwitches } from 
 import { f32GpuArithmetic } from '../../src/formats/f32/f32-gpu-arithmetic.js';
 import { randomValues, requireRuntime } from './gpu-test-helpers.js';
 
-const OFF = { f32FmaKeep: false, ffFmaKeep: false, gemvPrefetch: false, dotPrefetch: false } as const;
-const ON = { f32FmaKeep: true, ffFmaKeep: true, gemvPrefetch: true, dotPrefetch: true } as const;
+const OFF = { f32FmaKeep: false, ffFmaKeep: false, gemvPrefetch: false, gemvVectorX: false, dotPrefetch: false } as const;
+const ON = { f32FmaKeep: true, ffFmaKeep: true, gemvPrefetch: true, gemvVectorX: true, dotPrefetch: true } as const;
 const initial: GpuKernelSwitches = gpuKernelSwitches();
 
 afterEach(() => {
@@ -45,7 +45,8 @@ function values(n: number, seed: number, special: boolean): Float64Array {
 async function gemvWith(switches: Partial<GpuKernelSwitches>, storage: 'f32' | 'bf16' | 'f16', arithmetic: 'f32' | 'ff', m: number, n: number, seed: number, special: boolean, targetThreads: number): Promise<Float64Array> {
   setGpuKernelSwitches(switches);
   const A = deviceMatrix(await toDevice(values(m * n, seed, special), { format: storage }), m, n);
-  const x = await toDevice(values(n, seed + 1, special), { format: 'f32' });
+  // x in the matrix's format: its vector read is a 16-byte load in fp32, an 8-byte one in bf16 and fp16.
+  const x = await toDevice(values(n, seed + 1, special), { format: storage });
   const y = await toDevice(new Float64Array(m), { format: 'f64' });
   const r = await gpuGemv({ A, x, y }, { arithmetic, targetThreads });
   expect(r.backend).toBe('gpu');
@@ -106,7 +107,7 @@ describe('GEMV / DOT switches of issue 19', () => {
     }
   }
 
-  it('the programs carry the new forms: the unit barriers, the lazy additions pinned by them, and the loads one step ahead', async () => {
+  it('the programs carry the new forms: the fma barriers, the lazy additions pinned by them, the loads one step ahead, x four columns a load', async () => {
     await requireRuntime();
     setGpuKernelSwitches(ON);
     const A = deviceMatrix(await toDevice(randomValues(8 * 40, 3), { format: 'bf16' }), 8, 40);
@@ -120,6 +121,7 @@ describe('GEMV / DOT switches of issue 19', () => {
     expect(prefetched.some((p) => p.source.includes('mpNegZero()') && p.wgsl.includes('bitcast<f32>(params.outputY << 31u)'))).toBe(true);
     expect(prefetched.some((p) => p.source.includes('ffLazyAddU(') && p.source.includes('ffTwoProdU(') && p.source.includes('ffSettleU('))).toBe(true);
     expect(prefetched.some((p) => p.source.includes('kp0gn'))).toBe(true);
+    expect(prefetched.some((p) => p.source.includes('mpQuad(XQuad['))).toBe(true);
     for (const b of [A.data, x, y]) b.destroy();
   });
 

@@ -30,6 +30,11 @@ export interface GpuKernelSwitches {
    */
   readonly gemvPrefetch: boolean;
   /**
+   * GEMV N's R-rows partial pass reads x four columns a load (its format's vector read) where x is packed and the
+   * chunks are multiples of 4: a quarter of the loads of x. Same sums. Off by default (`MODPREC_GPU_GEMV_VECTOR_X=1`).
+   */
+  readonly gemvVectorX: boolean;
+  /**
    * DOT's first pass loads the next step's runs before it sums the current ones (as `gemvPrefetch`). Same sums in the
    * same order. Off by default (`MODPREC_GPU_DOT_PREFETCH=1`).
    */
@@ -54,7 +59,7 @@ function envOn(name: string): boolean {
 }
 
 /** The GEMV / DOT switches' values from the environment. */
-const gemvDotSwitches = { f32FmaKeep: envOn('MODPREC_GPU_F32_FMA_KEEP'), ffFmaKeep: envOn('MODPREC_GPU_FF_FMA_KEEP'), gemvPrefetch: envOn('MODPREC_GPU_GEMV_PREFETCH'), dotPrefetch: envOn('MODPREC_GPU_DOT_PREFETCH') };
+const gemvDotSwitches = { f32FmaKeep: envOn('MODPREC_GPU_F32_FMA_KEEP'), ffFmaKeep: envOn('MODPREC_GPU_FF_FMA_KEEP'), gemvPrefetch: envOn('MODPREC_GPU_GEMV_PREFETCH'), gemvVectorX: envOn('MODPREC_GPU_GEMV_VECTOR_X'), dotPrefetch: envOn('MODPREC_GPU_DOT_PREFETCH') };
 
 let current: GpuKernelSwitches = { ...gemvDotSwitches, lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE'), rnsBounded: !envOff('MODPREC_GPU_RNS_BOUNDED') };
 
