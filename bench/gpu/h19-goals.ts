@@ -21,7 +21,7 @@ import { gpuDot, gpuDotResident, type GpuDotOptions } from '../../kernels/dot/do
 import { deviceMatrix, gpuGemv, type GpuGemvOptions } from '../../kernels/gemv/gemv-webgpu.js';
 import { gpuTrsv } from '../../kernels/trsv/trsv-webgpu.js';
 import { timeDeviceRuns } from './device-timing.js';
-import { setGpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
+import { setGpuKernelSwitches, type GpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { gpuRuntime, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import { gpuUnavailableReason } from '../../src/backends/webgpu/backend.js';
 import { Accurate, rand32 } from './bench-data.js';
@@ -51,7 +51,24 @@ const U = { f32: 2 ** -24, ff: 8 * 2 ** -48 } as const;
 const gamma = (n: number, u: number): number => (n * u < 1 ? (n * u) / (1 - n * u) : Infinity);
 
 async function time(rt: GpuRuntime, run: () => Promise<unknown>): Promise<{ ms: number; issueMs: number }> {
-  return timeDeviceRuns(rt, run, { reps: 20, batches: 7, warmMs: small ? 50 : 300, warmBurst: 5 });
+  // --small (llvmpipe: a check that every variant runs and is correct) times a few calls only.
+  return timeDeviceRuns(rt, run, small ? { reps: 2, batches: 3, warmMs: 0, warmBurst: 1 } : { reps: 20, batches: 7, warmMs: 300, warmBurst: 5 });
+}
+
+/**
+ * {@link time} repeated until two timings in a row agree within 3 % (at most 6): the first variant timed after the
+ * host computed a reference (seconds without device work) read up to 3× slower than the same kernel later in the
+ * run, as the device clocks back up. Returns the last timing and how many were taken.
+ */
+async function timeStable(rt: GpuRuntime, run: () => Promise<unknown>): Promise<{ ms: number; issueMs: number; rounds: number }> {
+  let last = await time(rt, run);
+  if (small) return { ...last, rounds: 1 };
+  for (let round = 2; round <= 6; round++) {
+    const next = await time(rt, run);
+    if (Math.abs(next.ms - last.ms) <= 0.03 * Math.min(next.ms, last.ms)) return { ...next, rounds: round };
+    last = next;
+  }
+  return { ...last, rounds: 6 };
 }
 
 function push(row: Row): void {
@@ -59,9 +76,9 @@ function push(row: Row): void {
   console.log(`${row.kernel} [${row.variant}] ${row.storage}/${row.arithmetic}: ${row.ms.toFixed(4)} ms (issue ${row.issueMs.toFixed(3)}), ${row.gbs.toFixed(0)} GB/s, error ${row.error.toExponential(2)} ≤ ${row.bound.toExponential(2)} ${row.correct ? 'ok' : 'WRONG'} ${row.goal}`);
 }
 
-/** Runs `f` with lazy float-float accumulation and DOT's tree passes on or off, restoring the switches afterwards. */
-async function withSwitches<T>(lazy: boolean, f: () => Promise<T>, tree = true): Promise<T> {
-  const previous = setGpuKernelSwitches({ lazy, tree });
+/** Runs `f` with some kernel switches set (src/backends/webgpu/kernel-switches.ts), restoring them afterwards. */
+async function withSwitches<T>(switches: Partial<GpuKernelSwitches>, f: () => Promise<T>): Promise<T> {
+  const previous = setGpuKernelSwitches(switches);
   try {
     return await f();
   } finally {
@@ -96,25 +113,57 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
       ref[i] = acc.value;
       mag[i] = m;
     }
-    type Variant = { label: string; arithmetic: 'f32' | 'ff'; lazy: boolean; options: GpuGemvOptions; goal?: number };
+    type Variant = { label: string; arithmetic: 'f32' | 'ff'; switches: Partial<GpuKernelSwitches>; options: GpuGemvOptions };
     const ffGoal = storage === 'f32' ? 0.105 : 0.075;
+    // Every row names the switches it sets beyond the defaults; the issue-19 item-4 ones (f32FmaKeep, ffFmaKeep,
+    // gemvPrefetch, gemvVectorX) are off in every row that does not name them. The default row is timed again at the group's end.
+    const lazy = { lazy: true };
+    const fk = { f32FmaKeep: true };
+    const ffk = { ffFmaKeep: true };
+    const pf = { gemvPrefetch: true };
+    const vx = { gemvVectorX: true };
     const variants: Variant[] = [
-      { label: 'new: 2 rows/thread, lazy ff', arithmetic: 'ff', lazy: true, options: {}, goal: ffGoal },
-      { label: 'old: 1 row/thread, renormalising ff', arithmetic: 'ff', lazy: false, options: { rowsPerThread: 1 } },
-      { label: '2 rows/thread, renormalising ff', arithmetic: 'ff', lazy: false, options: { rowsPerThread: 2 } },
-      { label: '1 row/thread, lazy ff', arithmetic: 'ff', lazy: true, options: { rowsPerThread: 1 } },
-      { label: '2 rows/thread, lazy ff, 2^19 target (2^18 threads)', arithmetic: 'ff', lazy: true, options: { targetThreads: 2 ** 19 } },
-      { label: '2 rows/thread, lazy ff, 1 chain', arithmetic: 'ff', lazy: true, options: { chains: 1 } },
-      { label: 'new f32: 4 rows/thread', arithmetic: 'f32', lazy: true, options: {} },
-      { label: 'old f32: 1 row/thread', arithmetic: 'f32', lazy: true, options: { rowsPerThread: 1 } },
+      { label: 'new: 2 rows/thread, lazy ff', arithmetic: 'ff', switches: lazy, options: {} },
+      { label: 'old: 1 row/thread, renormalising ff', arithmetic: 'ff', switches: { lazy: false }, options: { rowsPerThread: 1 } },
+      { label: '2 rows/thread, renormalising ff', arithmetic: 'ff', switches: { lazy: false }, options: { rowsPerThread: 2 } },
+      { label: '1 row/thread, lazy ff', arithmetic: 'ff', switches: lazy, options: { rowsPerThread: 1 } },
+      { label: '2 rows/thread, lazy ff, 2^19 target (2^18 threads)', arithmetic: 'ff', switches: lazy, options: { targetThreads: 2 ** 19 } },
+      { label: '2 rows/thread, lazy ff, 1 chain', arithmetic: 'ff', switches: lazy, options: { chains: 1 } },
+      { label: 'ffFmaKeep: lazy ff pinned by fmas', arithmetic: 'ff', switches: { ...lazy, ...ffk }, options: {} },
+      { label: 'gemvPrefetch: lazy ff, loads a step ahead', arithmetic: 'ff', switches: { ...lazy, ...pf }, options: {} },
+      { label: 'ffFmaKeep + gemvPrefetch', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf }, options: {} },
+      { label: 'ffFmaKeep + gemvPrefetch, 1 chain', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf }, options: { chains: 1 } },
+      { label: 'ffFmaKeep + gemvPrefetch, 2^19 target', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf }, options: { targetThreads: 2 ** 19 } },
+      { label: 'ffFmaKeep + gemvPrefetch, 1 chain, 2^19 target', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf }, options: { chains: 1, targetThreads: 2 ** 19 } },
+      { label: 'ffFmaKeep, 1 chain, 2^19 target', arithmetic: 'ff', switches: { ...lazy, ...ffk }, options: { chains: 1, targetThreads: 2 ** 19 } },
+      { label: 'gemvVectorX: lazy ff, x four columns a load', arithmetic: 'ff', switches: { ...lazy, ...vx }, options: {} },
+      { label: 'ffFmaKeep + gemvPrefetch + gemvVectorX', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx }, options: {} },
+      { label: 'ffFmaKeep + gemvPrefetch + gemvVectorX, 1 chain', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx }, options: { chains: 1 } },
+      { label: 'ffFmaKeep + gemvPrefetch + gemvVectorX, 2^19 target', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx }, options: { targetThreads: 2 ** 19 } },
+      { label: 'new f32: 4 rows/thread', arithmetic: 'f32', switches: lazy, options: {} },
+      { label: 'old f32: 1 row/thread', arithmetic: 'f32', switches: lazy, options: { rowsPerThread: 1 } },
+      { label: 'f32FmaKeep: product as fma(a, b, −0)', arithmetic: 'f32', switches: fk, options: {} },
+      { label: 'f32 gemvPrefetch', arithmetic: 'f32', switches: pf, options: {} },
+      { label: 'f32FmaKeep + gemvPrefetch', arithmetic: 'f32', switches: { ...fk, ...pf }, options: {} },
+      { label: 'f32FmaKeep + gemvPrefetch, 2^20 target (2^18 threads)', arithmetic: 'f32', switches: { ...fk, ...pf }, options: { targetThreads: 2 ** 20 } },
+      { label: 'f32FmaKeep, 2^20 target (2^18 threads)', arithmetic: 'f32', switches: fk, options: { targetThreads: 2 ** 20 } },
+      { label: 'f32FmaKeep + gemvPrefetch + gemvVectorX', arithmetic: 'f32', switches: { ...fk, ...pf, ...vx }, options: {} },
+      { label: 'f32FmaKeep + gemvVectorX', arithmetic: 'f32', switches: { ...fk, ...vx }, options: {} },
     ];
+    variants.push({ ...variants[0]!, label: `${variants[0]!.label} (again, end of group)` });
+    // The item-4 switches change no bit: a row's y must equal that of the first row with the same options and lazy setting.
+    const firstY = new Map<string, Float64Array>();
     for (const v of variants) {
-      await withSwitches(v.lazy, async () => {
+      await withSwitches(v.switches, async () => {
         await gpuGemv({ A, x, y: yCheck }, { arithmetic: v.arithmetic, ...v.options });
         const got = await yCheck.toHost();
         let error = 0;
         let worst = 0;
-        let correct = true;
+        const sameKey = `${v.arithmetic}|${JSON.stringify(v.options)}|${v.switches.lazy !== false}`;
+        const earlier = firstY.get(sameKey);
+        if (!earlier) firstY.set(sameKey, got);
+        const sameBits = !earlier || got.every((g, i) => Object.is(g, earlier[i]));
+        let correct = sameBits;
         for (let i = 0; i < n; i++) {
           const e = Math.abs(got[i]! - ref[i]!);
           const b = gamma(2 * n + 3, U[v.arithmetic]) * mag[i]!;
@@ -124,9 +173,9 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
             worst = b / mag[i]!;
           }
         }
-        const t = await time(rt, () => gpuGemv({ A, x, y }, { arithmetic: v.arithmetic, ...v.options }));
+        const t = await timeStable(rt, () => gpuGemv({ A, x, y }, { arithmetic: v.arithmetic, ...v.options }));
         const bytes = data.words * 4 + 8 * n;
-        push({ kernel: `GEMV N n=${n}`, variant: v.label, storage, arithmetic: v.arithmetic, ms: t.ms, issueMs: t.issueMs, gbs: bytes / t.ms / 1e6, error, bound: worst || gamma(2 * n + 3, U[v.arithmetic]), correct, goal: small ? '' : goalText(t.ms, v.goal) });
+        push({ kernel: `GEMV N n=${n}`, variant: `${v.label}${sameBits ? '' : ' (bits differ from the same options without the switch)'}${t.rounds > 2 ? ` [${t.rounds} timings to settle]` : ''}`, storage, arithmetic: v.arithmetic, ms: t.ms, issueMs: t.issueMs, gbs: bytes / t.ms / 1e6, error, bound: worst || gamma(2 * n + 3, U[v.arithmetic]), correct, goal: small || v.arithmetic !== 'ff' ? '' : goalText(t.ms, ffGoal) });
       });
     }
     if (data !== a32) data.destroy();
@@ -150,25 +199,44 @@ async function benchDot(rt: GpuRuntime): Promise<void> {
       mag += Math.abs(p);
     }
     const ffGoal = storage === 'f32' ? 0.36 : 0.21;
-    const variants: { label: string; arithmetic: 'f32' | 'ff'; lazy: boolean; tree: boolean; goal?: number; options?: GpuDotOptions }[] = [
-      { label: 'new: lazy ff, 2 tree passes', arithmetic: 'ff', lazy: true, tree: true, goal: ffGoal },
-      { label: 'lazy ff, tree, 4 runs of 4 per step', arithmetic: 'ff', lazy: true, tree: true, options: { groups: 4 } },
-      { label: 'lazy ff, tree, 2^18 threads', arithmetic: 'ff', lazy: true, tree: true, options: { maxThreads: 2 ** 18 } },
-      { label: 'old: renormalising ff, 4 reduction passes', arithmetic: 'ff', lazy: false, tree: false },
-      { label: 'lazy ff, 4 reduction passes', arithmetic: 'ff', lazy: true, tree: false },
-      { label: 'renormalising ff, 2 tree passes', arithmetic: 'ff', lazy: false, tree: true },
-      { label: 'new f32: 2 tree passes', arithmetic: 'f32', lazy: true, tree: true },
-      { label: 'old f32: 4 reduction passes', arithmetic: 'f32', lazy: true, tree: false },
+    type Variant = { label: string; arithmetic: 'f32' | 'ff'; switches: Partial<GpuKernelSwitches>; options?: GpuDotOptions };
+    // As in GEMV: the item-4 switches (f32FmaKeep, ffFmaKeep, dotPrefetch) are off where a row does not name them.
+    const on = { lazy: true, tree: true };
+    const ffk = { ffFmaKeep: true };
+    const pf = { dotPrefetch: true };
+    const variants: Variant[] = [
+      { label: 'new: lazy ff, 2 tree passes', arithmetic: 'ff', switches: on },
+      { label: 'lazy ff, tree, 4 runs of 4 per step', arithmetic: 'ff', switches: on, options: { groups: 4 } },
+      { label: 'lazy ff, tree, 2^18 threads', arithmetic: 'ff', switches: on, options: { maxThreads: 2 ** 18 } },
+      { label: 'old: renormalising ff, 4 reduction passes', arithmetic: 'ff', switches: { lazy: false, tree: false } },
+      { label: 'lazy ff, 4 reduction passes', arithmetic: 'ff', switches: { lazy: true, tree: false } },
+      { label: 'renormalising ff, 2 tree passes', arithmetic: 'ff', switches: { lazy: false, tree: true } },
+      { label: 'ffFmaKeep: lazy ff pinned by fmas, tree', arithmetic: 'ff', switches: { ...on, ...ffk } },
+      { label: 'dotPrefetch: lazy ff, tree, loads a step ahead', arithmetic: 'ff', switches: { ...on, ...pf } },
+      { label: 'ffFmaKeep + dotPrefetch', arithmetic: 'ff', switches: { ...on, ...ffk, ...pf } },
+      { label: 'ffFmaKeep + dotPrefetch, 2^18 threads', arithmetic: 'ff', switches: { ...on, ...ffk, ...pf }, options: { maxThreads: 2 ** 18 } },
+      { label: 'ffFmaKeep, 2^18 threads', arithmetic: 'ff', switches: { ...on, ...ffk }, options: { maxThreads: 2 ** 18 } },
+      { label: 'ffFmaKeep + dotPrefetch, 4 runs of 4 per step', arithmetic: 'ff', switches: { ...on, ...ffk, ...pf }, options: { groups: 4 } },
+      { label: 'new f32: 2 tree passes', arithmetic: 'f32', switches: on },
+      { label: 'old f32: 4 reduction passes', arithmetic: 'f32', switches: { lazy: true, tree: false } },
+      { label: 'f32FmaKeep + dotPrefetch, tree', arithmetic: 'f32', switches: { ...on, f32FmaKeep: true, ...pf } },
     ];
+    variants.push({ ...variants[0]!, label: `${variants[0]!.label} (again, end of group)` });
+    // As in GEMV: a row's value must equal that of the first row with the same options, lazy and tree settings.
+    const firstValue = new Map<string, number>();
     for (const v of variants) {
-      await withSwitches(v.lazy, async () => {
+      await withSwitches(v.switches, async () => {
         const r1 = await gpuDot(x, y, { arithmetic: v.arithmetic, ...v.options });
         const r2 = await gpuDot(x, y, { arithmetic: v.arithmetic, ...v.options });
+        const sameKey = `${v.arithmetic}|${JSON.stringify(v.options ?? {})}|${v.switches.lazy !== false}|${v.switches.tree !== false}`;
+        const earlier = firstValue.get(sameKey);
+        if (earlier === undefined) firstValue.set(sameKey, r1.value);
+        const sameBits = earlier === undefined || Object.is(earlier, r1.value);
         const error = Math.abs(r1.value - acc.value);
         const bound = gamma(2 * n + 3, U[v.arithmetic]) * mag;
-        const t = await time(rt, () => gpuDotResident(x, y, { arithmetic: v.arithmetic, ...v.options }));
-        push({ kernel: `DOT n=2^${Math.log2(n)}`, variant: `${v.label}${r1.value === r2.value ? '' : ' (NOT reproducible)'}`, storage, arithmetic: v.arithmetic, ms: t.ms, issueMs: t.issueMs, gbs: (2 * x.words * 4) / t.ms / 1e6, error: error / mag, bound: bound / mag, correct: error <= bound && r1.value === r2.value, goal: small ? '' : goalText(t.ms, v.goal) });
-      }, v.tree);
+        const t = await timeStable(rt, () => gpuDotResident(x, y, { arithmetic: v.arithmetic, ...v.options }));
+        push({ kernel: `DOT n=2^${Math.log2(n)}`, variant: `${v.label}${r1.value === r2.value ? '' : ' (NOT reproducible)'}${sameBits ? '' : ' (bits differ from the same options without the switch)'}${t.rounds > 2 ? ` [${t.rounds} timings to settle]` : ''}`, storage, arithmetic: v.arithmetic, ms: t.ms, issueMs: t.issueMs, gbs: (2 * x.words * 4) / t.ms / 1e6, error: error / mag, bound: bound / mag, correct: error <= bound && r1.value === r2.value && sameBits, goal: small || v.arithmetic !== 'ff' ? '' : goalText(t.ms, ffGoal) });
+      });
     }
     if (storage !== 'f32') {
       x.destroy();

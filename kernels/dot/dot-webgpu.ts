@@ -17,6 +17,8 @@ import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/run
 import { treePlan, treeReduceSpec, treeReduction } from '../../src/backends/webgpu/workgroup-reduction.js';
 import { checkGpuOptions } from '../../src/backends/backend.js';
 import { throughInterleaved } from '../../src/backends/webgpu/dd-split-device.js';
+import { gpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
+import { prefetchedSteps } from '../shared/prefetched-steps.js';
 
 /**
  * Result of {@link gpuDot}: the value (float-float read back exactly as a double) and the run report.
@@ -99,28 +101,42 @@ function partialSource(arithmetic: GpuArithmetic, x: DeviceArray, y: DeviceArray
   if (vy) args.push([`Y${vy.suffix}`, 'Array']);
   const acc = accumulatorChains(arithmetic, chains);
   const body = [arithmetic.declareZero('acc'), ...acc.declare, `const S = T * ${width};`, `let k = this.thread.x * ${width};`];
-  body.push(`while (k + ${(groups - 1)} * S + ${width - 1} < n) {`);
-  const regs: { a: GpuRegister; b: GpuRegister }[] = [];
-  for (let g = 0; g < groups; g++) {
-    // Vector loads read the run's four elements at once; the order of the multiply-adds is unchanged, so
-    // the result is bit-for-bit the one of scalar loads.
-    const kg = `k${g}g`;
-    body.push(`const ${kg} = k + ${g} * S;`);
-    const qx = vx?.emit(`X${vx.suffix}`, kg, `a${g}x`, arithmetic);
-    const qy = vy?.emit(`Y${vy.suffix}`, kg, `b${g}x`, arithmetic);
-    if (qx) body.push(qx.code);
-    if (qy) body.push(qy.code);
-    for (let j = 0; j < width; j++) {
-      const q = `${g}x${j}`;
-      body.push(`const k${q} = ${kg} + ${j};`);
-      const rx = qx ? { code: '', register: qx.registers[j]! } : x.format.emitRead('X', elementIndex('X', x, `k${q}`), `a${q}`, arithmetic);
-      const ry = qy ? { code: '', register: qy.registers[j]! } : y.format.emitRead('Y', elementIndex('Y', y, `k${q}`), `b${q}`, arithmetic);
-      body.push(`${rx.code} ${ry.code}`);
-      regs.push({ a: rx.register, b: ry.register });
+  // One step's loads at counter `k`, registers named with `suffix`: `groups` runs of `width` elements, S apart.
+  const readStep = (k: string, suffix: string): { code: string[]; registers: { a: GpuRegister; b: GpuRegister }[] } => {
+    const code: string[] = [];
+    const registers: { a: GpuRegister; b: GpuRegister }[] = [];
+    for (let g = 0; g < groups; g++) {
+      // Vector loads read the run's four elements at once; the order of the multiply-adds is unchanged, so
+      // the result is bit-for-bit the one of scalar loads.
+      const kg = `${k}${g}g${suffix}`;
+      code.push(`const ${kg} = ${k} + ${g} * S;`);
+      const qx = vx?.emit(`X${vx.suffix}`, kg, `a${g}x${suffix}`, arithmetic);
+      const qy = vy?.emit(`Y${vy.suffix}`, kg, `b${g}x${suffix}`, arithmetic);
+      if (qx) code.push(qx.code);
+      if (qy) code.push(qy.code);
+      for (let j = 0; j < width; j++) {
+        const q = `${g}x${j}${suffix}`;
+        code.push(`const ${k}${q} = ${kg} + ${j};`);
+        const rx = qx ? { code: '', register: qx.registers[j]! } : x.format.emitRead('X', elementIndex('X', x, `${k}${q}`), `a${q}`, arithmetic);
+        const ry = qy ? { code: '', register: qy.registers[j]! } : y.format.emitRead('Y', elementIndex('Y', y, `${k}${q}`), `b${q}`, arithmetic);
+        code.push(`${rx.code} ${ry.code}`);
+        registers.push({ a: rx.register, b: ry.register });
+      }
     }
+    return { code, registers };
+  };
+  const step = readStep('k', '');
+  const sums = mulAddGroup(arithmetic, step.registers.map((r, q) => ({ acc: acc.target(q), a: r.a, b: r.b })));
+  const span = `${groups - 1} * S + ${width - 1}`;
+  const carried = step.registers.flatMap((r) => [r.a, r.b]);
+  if (shape.prefetch && carried.every((r) => r.kind === 'f32' || r.kind === 'ff')) {
+    body.push(...prefetchedSteps({ k: 'k', end: 'n', span, stride: `${groups} * S`, registers: carried, sums, read: (k, suffix) => {
+      const next = readStep(k, suffix);
+      return { code: next.code, registers: next.registers.flatMap((r) => [r.a, r.b]) };
+    } }));
+  } else {
+    body.push(`while (k + ${span} < n) {`, ...step.code, ...sums, `k = k + ${groups} * S;`, '}');
   }
-  body.push(...mulAddGroup(arithmetic, regs.map((r, q) => ({ acc: acc.target(q), a: r.a, b: r.b }))));
-  body.push(`k = k + ${groups} * S;`, '}');
   body.push('while (k < n) {');
   for (let j = 0; j < width; j++) {
     const rx = x.format.emitRead('X', elementIndex('X', x, `kt${j}`), `at${j}`, arithmetic);
@@ -137,6 +153,8 @@ interface GroupShape {
   readonly groups: number;
   readonly chains: number;
   readonly vectorLoads: boolean;
+  /** Load each step one step ahead (the `dotPrefetch` switch, ../shared/prefetched-steps.ts). */
+  readonly prefetch: boolean;
 }
 
 /** The vector read of `array`'s format when the shape reads runs of four with vector loads. */
@@ -178,7 +196,7 @@ export function reduceProgramSpec(arithmetic: GpuArithmetic): { source: string; 
  * @returns the result buffer holder
  */
 async function dotOnDevice(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, arithmetic: GpuArithmetic, maxThreads: number, shape: GroupShape): Promise<DeviceArray> {
-  const shapeKey = `${shape.width}.${shape.groups}.${shape.chains}.${shape.vectorLoads ? 'v' : 's'}`;
+  const shapeKey = `${shape.width}.${shape.groups}.${shape.chains}.${shape.vectorLoads ? 'v' : 's'}${shape.prefetch ? 'p' : ''}`;
   const n = x.length;
   const context = runtime.context;
   const c = arithmetic.components;
@@ -247,7 +265,7 @@ function groupShapeOf(options: GpuDotOptions): GroupShape {
   const chains = checkChains(options.chains, options.groupWidth === undefined ? DEFAULT_SHAPE.chains : 1);
   const vectorLoads = options.vectorLoads ?? true;
   if (typeof vectorLoads !== 'boolean') fail('INVALID_OPTION', 'options.vectorLoads', 'must be a boolean', vectorLoads);
-  return { width, groups, chains, vectorLoads };
+  return { width, groups, chains, vectorLoads, prefetch: gpuKernelSwitches().dotPrefetch };
 }
 
 function validate(x: DeviceArray, y: DeviceArray): void {

@@ -13,6 +13,7 @@ import type { GpuArithmetic, GpuRegister } from '../../src/backends/webgpu/arith
 import type { DeviceArray } from '../../src/backends/webgpu/device-array.js';
 import { accumulatorChains, arrayArgs, elementIndex, kernelSource, mulAddGroup, UNROLL } from '../../src/backends/webgpu/kernel-common.js';
 import type { ArgType } from '../../src/backends/webgpu/program.js';
+import { prefetchedSteps } from '../shared/prefetched-steps.js';
 
 /**
  * The most rows a thread of GEMV N's partial pass can take in `arithmetic`: R·(its words) must fit a thread's
@@ -68,11 +69,15 @@ export function rowRunRead(A: DeviceArray, m: number, lda: number, rows: number)
  * @param chains - accumulators per row
  * @param rows - R
  * @param run - read the R rows with one vector or pair load (see {@link rowRunRead}), or R scalar reads
+ * @param prefetch - load each step's columns one step ahead (see ../shared/prefetched-steps.ts; registers of kind f32 or ff)
+ * @param vectorX - read x four columns a load (its format's vector read; for a packed x and chunks that are multiples
+ *   of 4, so that every step starts on a vector boundary — see {@link vectorXRead})
  * @returns source and arguments
  */
-export function partialNRowsSource(arithmetic: GpuArithmetic, A: DeviceArray, x: DeviceArray, chains: number, rows: number, run: 'vector' | 'pair' | undefined): { source: string; args: (readonly [string, ArgType])[] } {
+export function partialNRowsSource(arithmetic: GpuArithmetic, A: DeviceArray, x: DeviceArray, chains: number, rows: number, run: 'vector' | 'pair' | undefined, prefetch = false, vectorX = false): { source: string; args: (readonly [string, ArgType])[] } {
   const vectorRead = run === 'vector' ? A.format.vectorRead : run === 'pair' ? A.format.pairRead : undefined;
-  const args: (readonly [string, ArgType])[] = [...arrayArgs('A', A), ...(vectorRead?.suffix ? [[`A${vectorRead.suffix}`, 'Array'] as const] : []), ...arrayArgs('X', x), ['m', 'Integer'], ['n', 'Integer'], ['lda', 'Integer'], ['chunk', 'Integer'], ['G', 'Integer']];
+  const xRead = vectorX && UNROLL % 4 === 0 ? x.format.vectorRead : undefined;
+  const args: (readonly [string, ArgType])[] = [...arrayArgs('A', A), ...(vectorRead?.suffix ? [[`A${vectorRead.suffix}`, 'Array'] as const] : []), ...arrayArgs('X', x), ...(xRead ? [[`X${xRead.suffix}`, 'Array'] as const] : []), ['m', 'Integer'], ['n', 'Integer'], ['lda', 'Integer'], ['chunk', 'Integer'], ['G', 'Integer']];
   const body = ['const i0 = mpImod(this.thread.x, G) * ' + rows + ';'];
   for (let r = 1; r < rows; r++) body.push(`let i${r} = i0 + ${r};`, `if (i${r} >= m) { i${r} = m - 1; }`);
   body.push('const j0 = mpIdiv(this.thread.x, G) * chunk;', 'let j1 = j0 + chunk;', 'if (j1 > n) { j1 = n; }');
@@ -84,9 +89,10 @@ export function partialNRowsSource(arithmetic: GpuArithmetic, A: DeviceArray, x:
   });
   for (let r = 0; r < rows; r++) body.push(arithmetic.declareZero(`acc${r}`), ...chainSets[r]!.declare);
   const aIndex = (r: number, k: string): string => (A.isView ? `AOff + i${r} * AInc + ${k} * lda` : `i${r} + ${k} * lda`);
-  const readRows = (k: string, suffix: string): { code: string[]; registers: GpuRegister[]; x: GpuRegister } => {
+  // Column k's rows, with x_k read here or (xGiven) from a vector load of four columns.
+  const readRows = (k: string, suffix: string, xGiven?: GpuRegister): { code: string[]; registers: GpuRegister[]; x: GpuRegister } => {
     const code: string[] = [];
-    const rx = x.format.emitRead('X', elementIndex('X', x, k), `b${suffix}`, arithmetic);
+    const rx = xGiven ? { code: '', register: xGiven } : x.format.emitRead('X', elementIndex('X', x, k), `b${suffix}`, arithmetic);
     code.push(rx.code);
     if (vectorRead) {
       const v = vectorRead.emit(`A${vectorRead.suffix}`, `i0 + ${k} * lda`, `a${suffix}r`, arithmetic);
@@ -102,17 +108,38 @@ export function partialNRowsSource(arithmetic: GpuArithmetic, A: DeviceArray, x:
     return { code, registers, x: rx.register };
   };
   // Unrolled steps of UNROLL columns: every load first, then the multiply-adds (memory-level parallelism).
-  body.push('let k = j0;', `while (k + ${UNROLL - 1} < j1) {`);
+  // One step: UNROLL columns from counter k (names k<suffix><q>); with xRead, x comes four columns a load.
+  const readStep = (k: string, suffix: string): { code: string[]; reads: { registers: GpuRegister[]; x: GpuRegister }[] } => {
+    const code: string[] = [];
+    let xs: GpuRegister[] = [];
+    const reads = Array.from({ length: UNROLL }, (_, q) => {
+      code.push(`const ${k}${suffix}${q} = ${k} + ${q};`);
+      if (xRead && q % 4 === 0) {
+        const v = xRead.emit(`X${xRead.suffix}`, `${k}${suffix}${q}`, `b${suffix}${q}v`, arithmetic);
+        code.push(v.code);
+        xs = v.registers;
+      }
+      const read = readRows(`${k}${suffix}${q}`, `${suffix}${q}`, xRead ? xs[q % 4] : undefined);
+      code.push(...read.code);
+      return read;
+    });
+    return { code, reads };
+  };
+  const step = readStep('k', 'u');
+  const steps = step.reads;
   const terms: { acc: string; a: GpuRegister; b: GpuRegister }[] = [];
-  for (let q = 0; q < UNROLL; q++) {
-    body.push(`const k${q} = k + ${q};`);
-    const read = readRows(`k${q}`, `u${q}`);
-    body.push(...read.code);
-    read.registers.forEach((a, r) => terms.push({ acc: chainSets[r]!.target(q), a, b: read.x }));
-  }
+  steps.forEach((read, q) => read.registers.forEach((a, r) => terms.push({ acc: chainSets[r]!.target(q), a, b: read.x })));
   // Grouped by accumulator, each in the order of k (one row's terms never interleave with another's in one chain).
   terms.sort((s, t) => (s.acc < t.acc ? -1 : s.acc > t.acc ? 1 : 0));
-  body.push(...mulAddGroup(arithmetic, terms), `k = k + ${UNROLL};`, '}');
+  const registers = steps.flatMap((read) => [read.x, ...read.registers]);
+  if (prefetch && registers.every((r) => r.kind === 'f32' || r.kind === 'ff')) {
+    body.push('let k = j0;', ...prefetchedSteps({ k: 'k', end: 'j1', span: `${UNROLL - 1}`, stride: `${UNROLL}`, registers, read: (k, suffix) => {
+      const next = readStep(k, suffix);
+      return { code: next.code, registers: next.reads.flatMap((read) => [read.x, ...read.registers]) };
+    }, sums: mulAddGroup(arithmetic, terms) }));
+  } else {
+    body.push('let k = j0;', `while (k + ${UNROLL - 1} < j1) {`, ...step.code, ...mulAddGroup(arithmetic, terms), `k = k + ${UNROLL};`, '}');
+  }
   const tail = readRows('k', 't');
   body.push('while (k < j1) {', ...tail.code, ...tail.registers.map((a, r) => arithmetic.mulAdd(`acc${r}`, a, tail.x)), 'k = k + 1;', '}');
   for (let r = 0; r < rows; r++) body.push(...chainSets[r]!.combine);
@@ -120,4 +147,16 @@ export function partialNRowsSource(arithmetic: GpuArithmetic, A: DeviceArray, x:
   const lanes = Array.from({ length: rows }, (_, r) => (words === 1 ? [`acc${r}`] : Array.from({ length: words }, (_, w) => `acc${r}[${w}]`))).flat();
   body.push(`return ${lanes.length === 1 ? lanes[0] : `[${lanes.join(', ')}]`};`);
   return { source: kernelSource(args, body), args };
+}
+
+
+/**
+ * Whether GEMV N's R-rows pass may read x four columns a load (the `gemvVectorX` switch): x packed, unscaled, with a
+ * vector read, and every thread's first column (a multiple of the chunk) and every step (8 columns) on a boundary of 4.
+ * @param x - the vector
+ * @param chunk - columns per thread
+ * @returns whether the vector read applies
+ */
+export function vectorXRead(x: DeviceArray, chunk: number): boolean {
+  return !x.isView && !x.rangeScale && !x.format.scaled && x.format.vectorRead !== undefined && chunk % 4 === 0 && UNROLL % 4 === 0;
 }

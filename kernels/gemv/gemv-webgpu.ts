@@ -23,8 +23,9 @@ import { elementIndex, allowFallback, outputComponents, UNROLL, accumulateLoop, 
 import { boundedScratch, getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import { bindOldFromOutput, checkOutputBinding, outputWindow, serialisedViewWrite, throughPackedOutput, writesHalves, writesInPlace } from '../../src/backends/webgpu/view-output.js';
-import { checkRowsPerThread, partialNRowsSource, rowRunRead } from './gemv-row-group-source.js';
+import { checkRowsPerThread, partialNRowsSource, rowRunRead, vectorXRead } from './gemv-row-group-source.js';
 import { checkGpuOptions } from '../../src/backends/backend.js';
+import { gpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { readsTransposed, transposedDeviceMatrix } from './transposed-device-matrix.js';
 import { fieldOf, throughInterleaved, withMapped } from '../../src/backends/webgpu/dd-split-device.js';
 
@@ -326,8 +327,10 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
     [sr, sc] = [1, G * R];
     partialScalars = { m, n, lda: A.ld, chunk: split.chunk, G };
     const run = rowRunRead(A.data, m, A.ld, R);
-    rowKey = `${R}${run ?? 'scalar'}`;
-    partialSpec = memo(`gemvNR|${arithmetic.name}|${readKey(A.data)}|${readKey(x)}|${chains}|${rowKey}`, () => partialNRowsSource(arithmetic, A.data, x, chains, R, run));
+    const vx = gpuKernelSwitches().gemvVectorX && vectorXRead(x, split.chunk);
+    rowKey = `${R}${run ?? 'scalar'}${vx ? '|vx' : ''}`;
+    // The switches key memo's tables, so the source follows gemvPrefetch.
+    partialSpec = memo(`gemvNR|${arithmetic.name}|${readKey(A.data)}|${readKey(x)}|${chains}|${rowKey}`, () => partialNRowsSource(arithmetic, A.data, x, chains, R, run, gpuKernelSwitches().gemvPrefetch, vx));
   } else if (!trans) {
     const split = gemvSplit(m, n, target);
     splits = split.splits;
@@ -392,8 +395,10 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
         moveScaleBase('A', A.data, region.start, scalars1);
       }
       // The vector view of A (R rows read in one load) is the same binding.
-      const runRead = rowKey.endsWith('vector') ? A.data.format.vectorRead : rowKey.endsWith('pair') ? A.data.format.pairRead : undefined;
+      const runRead = rowKey.includes('vector') ? A.data.format.vectorRead : rowKey.includes('pair') ? A.data.format.pairRead : undefined;
       if (runRead?.suffix) arrays1[`A${runRead.suffix}`] = arrays1.A!;
+      // x read four columns a load (gemvVectorX): its vector view is the same binding.
+      if (rowKey.endsWith('|vx')) arrays1[`X${x.format.vectorRead!.suffix}`] = arrays1.X!;
       if (!windowed) {
         passes.push({ pass: { program: p1, arrays: arrays1, scalars: scalars1, output: { buffer: plan.scratch[0]! }, threads }, cache: plan.passes[0]! });
         return;

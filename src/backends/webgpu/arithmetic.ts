@@ -59,19 +59,34 @@ export function floatFloatHelpers(fused: boolean, barrier: boolean): HelperFunct
   // reassociate and simplify floating-point expressions, which destroys error-free transformations; with
   // `barrier` every operation's result is pinned.
   const K = (e: string): string => (barrier ? `mpKeep(${e})` : `(${e})`);
-  const twoProd = fused
-    ? `function ffTwoProd(a, b) { const p = ${K('a * b')}; const e = mpFma(a, b, -p); return [p, e]; }`
-    : `function ffTwoProd(a, b) {
-  const p = ${K('a * b')};
+  // F(x ± y): the sum as fma(1, x, ±y) with an opaque 1.0 (mpOne) — pinned like K's, one floating-point operation.
+  const F = (e: string): string => {
+    const [x, op, y] = e.split(' ');
+    return barrier ? `mpFma(mpOne(), ${x}, ${op === '-' ? '-' : ''}${y})` : `(${e})`;
+  };
+  const twoProdOf = (pin: (e: string) => string, name: string): string => fused
+    ? `function ${name}(a, b) { const p = ${pin('a * b')}; const e = mpFma(a, b, -p); return [p, e]; }`
+    : `function ${name}(a, b) {
+  const p = ${pin('a * b')};
   let sa = a; let sb = b; let up = 1.0;
   if (Math.abs(a) > ${SPLIT_LIMIT}) { sa = a * 0.0001220703125; up = up * 8192.0; }
   if (Math.abs(b) > ${SPLIT_LIMIT}) { sb = b * 0.0001220703125; up = up * 8192.0; }
   const ps = p / up;
-  const ta = ${K('4097.0 * sa')}; const ah = ${K(`ta - ${K('ta - sa')}`)}; const al = ${K('sa - ah')};
-  const tb = ${K('4097.0 * sb')}; const bh = ${K(`tb - ${K('tb - sb')}`)}; const bl = ${K('sb - bh')};
-  const e1 = ${K(`${K('ah * bh')} - ps`)}; const e2 = ${K(`e1 + ${K('ah * bl')}`)}; const e3 = ${K(`e2 + ${K('al * bh')}`)};
-  const e = ${K(`e3 + ${K('al * bl')}`)};
+  const ta = ${pin('4097.0 * sa')}; const ah = ${pin(`ta - ${pin('ta - sa')}`)}; const al = ${pin('sa - ah')};
+  const tb = ${pin('4097.0 * sb')}; const bh = ${pin(`tb - ${pin('tb - sb')}`)}; const bl = ${pin('sb - bh')};
+  const e1 = ${pin(`${pin('ah * bh')} - ps`)}; const e2 = ${pin(`e1 + ${pin('ah * bl')}`)}; const e3 = ${pin(`e2 + ${pin('al * bh')}`)};
+  const e = ${pin(`e3 + ${pin('al * bl')}`)};
   return [p, e * up];
+}`;
+  const twoProd = twoProdOf(K, 'ffTwoProd');
+  const lazyAddOf = (pin: (e: string) => string, name: string): string => `function ${name}(s, b) {
+  const h = ${pin('s[0] + b[0]')}; const hb = ${pin('h - s[0]')}; const t = (s[0] - (h - hb)) + (b[0] - hb);
+  const l = s[1] + (t + b[1]);
+  return [h, l];
+}`;
+  const settleOf = (pin: (e: string) => string, name: string): string => `function ${name}(s) {
+  const h = ${pin('s[0] + s[1]')}; const hb = ${pin('h - s[0]')}; const l = (s[0] - (h - hb)) + (s[1] - hb);
+  return ffFinish(h, l, s[0]);
 }`;
   // Fast2Sum(x, y) as statements declaring `${h}`, `${l}` (requires |x| ≥ |y| or x = 0).
   const fast2 = (h: string, l: string, x: string, y: string): string => `const ${h} = ${K(`${x} + ${y}`)}; const ${l} = ${y} - (${h} - ${x});`;
@@ -130,11 +145,7 @@ export function floatFloatHelpers(fused: boolean, barrier: boolean): HelperFunct
       // No special-value repair here (it would cost a third of the operations of each streamed term): once a head is
       // ±∞ or NaN the tail turns NaN, but the head is then the binary32 sum of the heads, and ffSettle — which every
       // lazy chain passes through before its value is used — takes it from there.
-      source: `function ffLazyAdd(s, b) {
-  const h = ${K('s[0] + b[0]')}; const hb = ${K('h - s[0]')}; const t = (s[0] - (h - hb)) + (b[0] - hb);
-  const l = s[1] + (t + b[1]);
-  return [h, l];
-}`,
+      source: lazyAddOf(K, 'ffLazyAdd'),
       argumentTypes: { s: ff2, b: ff2 },
       returnType: ff2,
     },
@@ -142,10 +153,7 @@ export function floatFloatHelpers(fused: boolean, barrier: boolean): HelperFunct
       // Renormalises a lazily accumulated pair: TwoSum (exact, and |lo| ≤ u|hi| after it; Fast2Sum would need
       // |hi| ≥ |lo|, which cancellation in the heads can break). Special values from the head s[0]: after lazy
       // additions a non-finite sum has a NaN tail, and s[0] is the binary32 sum of the heads.
-      source: `function ffSettle(s) {
-  const h = ${K('s[0] + s[1]')}; const hb = ${K('h - s[0]')}; const l = (s[0] - (h - hb)) + (s[1] - hb);
-  return ffFinish(h, l, s[0]);
-}`,
+      source: settleOf(K, 'ffSettle'),
       argumentTypes: { s: ff2 },
       returnType: ff2,
     },
@@ -197,6 +205,12 @@ export function floatFloatHelpers(fused: boolean, barrier: boolean): HelperFunct
       argumentTypes: { a: ff2, b: ff2, dn: 'Integer' },
       returnType: ff2,
     },
+    // The streaming loops' three pinned by fmas with opaque uniforms (kernel-switches.ts, ffFmaKeep): fma(a, b, −0) is
+    // a·b and fma(1, a, b) is a + b, each rounded once, with operands no compiler knows — floating-point operations
+    // where mpKeep XORs the bits. Same values. (Without a fused fma TwoProd keeps Dekker's split, pinned by K.)
+    { source: fused && barrier ? 'function ffTwoProdU(a, b) { const p = mpFma(a, b, mpNegZero()); const e = mpFma(a, b, -p); return [p, e]; }' : twoProdOf(K, 'ffTwoProdU'), argumentTypes: { a: 'Number', b: 'Number' }, returnType: ff2 },
+    { source: lazyAddOf(F, 'ffLazyAddU'), argumentTypes: { s: ff2, b: ff2 }, returnType: ff2 },
+    { source: settleOf(F, 'ffSettleU'), argumentTypes: { s: ff2 }, returnType: ff2 },
   ];
 }
 

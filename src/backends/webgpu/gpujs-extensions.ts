@@ -9,7 +9,7 @@
  * - intrinsics, callable from kernel source like ordinary functions:
  *   `mpBits(x)` → `bitcast<i32>(x)` (the raw word of an f32), `mpFloat(i)` → `bitcast<f32>(i)`,
  *   `mpFma(a, b, c)` → `fma(a, b, c)`, `mpIdiv(a, b)` / `mpImod(a, b)` → i32 `/` and `%`,
- *   `mpHalfPair(w)` → `unpack2x16float(w)`, `mpToInt(x)` → `i32(x)` (an integral f32 to i32), `mpI32(i)` → `i32(i)` (keeps a counter started from a literal integer i32), `mpKeep(x)` → `x` with its bits XOR a uniform that is always 0 (an optimisation barrier);
+ *   `mpHalfPair(w)` → `unpack2x16float(w)`, `mpToInt(x)` → `i32(x)` (an integral f32 to i32), `mpI32(i)` → `i32(i)` (keeps a counter started from a literal integer i32), `mpKeep(x)` → `x` with its bits XOR a uniform that is always 0 (an optimisation barrier), `mpOne()`, `mpNegZero()` → uniforms that are always 1.0 and −0.0 (opaque operands: `mpFma(mpOne(), a, b)`, `mpFma(a, b, mpNegZero())` are a + b and a·b rounded once, pinned like mpKeep's);
  * - `mpToFloat(i)` → `f32(i)`; `mpClz(x)` → leading zeros; `mpResidue64(h, l, m)` → |h·2^32 + l|_m; `mpMulModR(a, b, m, 1/m)`
  *   (float quotient estimate); `mpMulMod(a, b, m)` → |a·b|_m computed in u32 (a, b < m ≤ 2^16; a WGSL helper appended to the shader);
  * - integer locals: `const k = <Integer expression>` is declared `var user_k : i32`;
@@ -86,6 +86,10 @@ export const INTRINSICS: Readonly<Record<string, Intrinsic>> = {
   // An identity the shader compiler cannot see through (the bits XOR a uniform that is always 0): keeps
   // value-changing rewrites such as (a + b) − a → b or reassociation away from error-free transformations.
   mpKeep: { args: ['Number'], returns: 'Number', open: 'bitcast<f32>(bitcast<u32>(', separator: ', ', close: ') ^ (params.outputY - 1u))', standIn: 'function mpKeep(x) { return x; }' },
+  // Uniforms that are always 1.0 and −0.0 (from outputY, always 1), which no compiler can fold: fma(mpOne(), a, b) is
+  // a + b and fma(a, b, mpNegZero()) is a·b, each rounded once and opaque like mpKeep's, as one floating-point operation.
+  mpOne: { args: [], returns: 'Number', open: 'bitcast<f32>(params.outputY * 1065353216u', separator: '', close: ')', standIn: 'function mpOne() { return 1.0; }' },
+  mpNegZero: { args: [], returns: 'Number', open: 'bitcast<f32>(params.outputY << 31u', separator: '', close: ')', standIn: 'function mpNegZero() { return 0.0; }' },
   // An integer-typed copy: `let l = mpI32(0)` keeps a loop counter i32 (gpu.js may otherwise make it f32).
   mpI32: { args: ['Integer'], returns: 'Integer', open: 'i32(', separator: ', ', close: ')', standIn: 'function mpI32(i) { return 0; }' },
   // Both binary16 halves of a word as binary32 (exact, one instruction on GPUs with f16 conversion).

@@ -13,7 +13,7 @@ import type { DeviceArray } from './device-array.js';
 import type { ArgType, BoundArray, PassCache } from './program.js';
 import type { GpuRuntime } from './runtime.js';
 import type { GpuBuffer } from './webgpu-types.js';
-import { gpuKernelSwitches } from './kernel-switches.js';
+import { gpuKernelSwitches, gpuKernelSwitchKey } from './kernel-switches.js';
 
 /** Loads each thread of the streaming kernels issues before using them (memory-level parallelism). */
 export const UNROLL = 8;
@@ -415,9 +415,8 @@ export function checkChains(value: unknown, fallback: number): number {
   return chains;
 }
 
-/** Generated sources, one table per setting of the lazy-accumulation switch (sources depend on it too). */
-const lazySpecs = new Map<string, unknown>();
-const eagerSpecs = new Map<string, unknown>();
+/** Generated sources, one table per setting of the kernel switches (sources depend on them too). */
+const specsBySwitches = new Map<string, Map<string, unknown>>();
 /**
  * Memoises generated kernel source by a short key (generating the source costs more than a dispatch).
  * @param key - everything the source depends on
@@ -425,7 +424,9 @@ const eagerSpecs = new Map<string, unknown>();
  * @returns the cached value
  */
 export function memo<T>(key: string, make: () => T): T {
-  const specs = lazyAccumulation() ? lazySpecs : eagerSpecs;
+  const switches = gpuKernelSwitchKey();
+  let specs = specsBySwitches.get(switches);
+  if (!specs) specsBySwitches.set(switches, (specs = new Map()));
   let v = specs.get(key) as T | undefined;
   if (v === undefined) {
     v = make();

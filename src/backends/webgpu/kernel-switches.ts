@@ -7,8 +7,38 @@
  * @module
  */
 
-/** The switches (all on by default). */
+/** The switches (see each one for its default). */
 export interface GpuKernelSwitches {
+  // GEMV / DOT / f32 and ff emitters (issue 19 item 4); off by default until timed on the H100.
+  /**
+   * f32 arithmetic rounds a product before its sum as `fma(a, b, z)`, z a uniform that is always −0.0 (`mpNegZero`):
+   * one floating-point operation, where `mpKeep(a·b)` is a multiply and an XOR of its bits with a uniform 0 (an
+   * integer operation per product, on a half-rate pipe of the H100). The same value: a·b rounded once to binary32,
+   * then added. Off by default (`MODPREC_GPU_F32_FMA_KEEP=1` turns it on).
+   */
+  readonly f32FmaKeep: boolean;
+  /**
+   * Float-float streaming loops (TwoProd, the lazy addition, settling) pin their products and sums as fmas with
+   * uniforms that are always −0.0 and 1.0 (`fma(a, b, z)`, `fma(one, a, b)`) instead of XOR-ing their bits with a
+   * uniform 0. Same values. Off by default (`MODPREC_GPU_FF_FMA_KEEP=1`).
+   */
+  readonly ffFmaKeep: boolean;
+  /**
+   * GEMV N's R-rows partial pass loads the next step's columns before it sums the current ones (software pipelining:
+   * the loads of one step are in flight while the previous step computes). Same sums in the same order. Off by default
+   * (`MODPREC_GPU_GEMV_PREFETCH=1`).
+   */
+  readonly gemvPrefetch: boolean;
+  /**
+   * GEMV N's R-rows partial pass reads x four columns a load (its format's vector read) where x is packed and the
+   * chunks are multiples of 4: a quarter of the loads of x. Same sums. Off by default (`MODPREC_GPU_GEMV_VECTOR_X=1`).
+   */
+  readonly gemvVectorX: boolean;
+  /**
+   * DOT's first pass loads the next step's runs before it sums the current ones (as `gemvPrefetch`). Same sums in the
+   * same order. Off by default (`MODPREC_GPU_DOT_PREFETCH=1`).
+   */
+  readonly dotPrefetch: boolean;
   /** Lazy multiply-adds where the arithmetic has them (see `mulAddGroup` in ./kernel-common.ts). */
   readonly lazy: boolean;
   /** DOT's partials summed by tree passes where the device has 256-invocation workgroups. */
@@ -19,7 +49,14 @@ function envOff(name: string): boolean {
   return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name] === '0';
 }
 
-let current: GpuKernelSwitches = { lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE') };
+function envOn(name: string): boolean {
+  return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name] === '1';
+}
+
+/** The GEMV / DOT switches' values from the environment. */
+const gemvDotSwitches = { f32FmaKeep: envOn('MODPREC_GPU_F32_FMA_KEEP'), ffFmaKeep: envOn('MODPREC_GPU_FF_FMA_KEEP'), gemvPrefetch: envOn('MODPREC_GPU_GEMV_PREFETCH'), gemvVectorX: envOn('MODPREC_GPU_GEMV_VECTOR_X'), dotPrefetch: envOn('MODPREC_GPU_DOT_PREFETCH') };
+
+let current: GpuKernelSwitches = { ...gemvDotSwitches, lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE') };
 
 /**
  * The current switches.
@@ -27,6 +64,17 @@ let current: GpuKernelSwitches = { lazy: !envOff('MODPREC_GPU_LAZY'), tree: !env
  */
 export function gpuKernelSwitches(): GpuKernelSwitches {
   return current;
+}
+
+let currentKey: string | undefined;
+
+/**
+ * A short string that differs between settings of the switches (generated sources are memoised per setting).
+ * @returns the key
+ */
+export function gpuKernelSwitchKey(): string {
+  currentKey ??= Object.entries(current).sort(([a], [b]) => (a < b ? -1 : 1)).map(([, v]) => (typeof v === 'boolean' ? (v ? '1' : '0') : `,${String(v)},`)).join('');
+  return currentKey;
 }
 
 /**
@@ -37,5 +85,6 @@ export function gpuKernelSwitches(): GpuKernelSwitches {
 export function setGpuKernelSwitches(changes: Partial<GpuKernelSwitches>): GpuKernelSwitches {
   const previous = current;
   current = { ...current, ...changes };
+  currentKey = undefined;
   return previous;
 }

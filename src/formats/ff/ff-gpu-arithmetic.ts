@@ -8,10 +8,14 @@ import type { GpuArithmeticPart, GpuPartRegister } from '../common/gpu-part.js';
 import { absOf, asPair, floatPairScalar, headOf } from '../common/gpu-word-reads.js';
 import { ffSqrtInto } from './ff-ops.js';
 import { ffGpuWords } from './ff-gpu-words.js';
+import { gpuKernelSwitches } from '../../backends/webgpu/kernel-switches.js';
+
+/** `name` or its twin pinned by fmas with opaque uniforms (`ffFmaKeep`, src/backends/webgpu/kernel-switches.ts). */
+const pinned = (name: string): string => (gpuKernelSwitches().ffFmaKeep ? `${name}U` : name);
 
 /** The product a·b as a pair expression: TwoProd of two words (exact), ffMulF/ffMul where a pair is involved. */
 function productPair(a: GpuPartRegister, b: GpuPartRegister): string {
-  if (a.kind === 'f32' && b.kind === 'f32') return `ffTwoProd(${a.name}, ${b.name})`;
+  if (a.kind === 'f32' && b.kind === 'f32') return `${pinned('ffTwoProd')}(${a.name}, ${b.name})`;
   if (a.kind === 'ff' && b.kind === 'ff') return `ffMul(${a.name}, ${b.name})`;
   const [p, q] = a.kind === 'ff' ? [a, b] : [b, a];
   return `ffMulF(${p.name}, ${q.name})`;
@@ -53,8 +57,8 @@ export const ffGpuArithmetic: GpuArithmeticPart = {
     return `${acc} = ffAdd(${acc}, ffMulF(${p.name}, ${q.name}));`;
   },
   add: (acc, b) => `${acc} = ffAdd(${acc}, ${asPair(b)});`,
-  lazyMulAdd: (acc, a, b) => `${acc} = ffLazyAdd(${acc}, ${productPair(a, b)});`,
-  settle: (acc) => `${acc} = ffSettle(${acc});`,
+  lazyMulAdd: (acc, a, b) => `${acc} = ${pinned('ffLazyAdd')}(${acc}, ${productPair(a, b)});`,
+  settle: (acc) => `${acc} = ${pinned('ffSettle')}(${acc});`,
   // Why 8 terms keep the ff bounds (16u² per term, u = 2^-24; kernels' tests check γ_{2n+3}(8u²)): start from a
   // settled pair (h, l), |l| ≤ u|h| ≤ uA, A = Σ of the magnitudes added so far. Term k is a pair (p, e) with
   // p + e = a·b exactly or within 5u² (TwoProd; ffMulF/ffMul for pair operands, whose error the other ff ops count
