@@ -5,10 +5,13 @@
  * loops: lazy accumulation; DOT: tree reduction passes) AND its previous one (rowsPerThread 1, the lazy and tree
  * switches off: src/backends/webgpu/kernel-switches.ts) in the same run, and every
  * variant's result is checked against a compensated double-precision reference of the stored values, within the
- * bound the tests use (γ_{2n+3}(u)·Σ|a·b|, u = 2^-24 in f32, 8·2^-48 in ff).
+ * bound the tests use (γ_{2n+3}(u)·Σ|a·b|, u = 2^-24 in f32, 8·2^-48 in ff). TRSV also runs every form of its
+ * one-dispatch solve under test (TRSV_FORMS: the `TrsvKernelSwitches` of kernel-switches.ts, and the walker's lead),
+ * each variant's ratio taken to the L N N of the same form.
  *
  * Run: npx tsc -p tsconfig.json && node dist/bench/gpu/h19-goals.js --out=$OUT [--small] [--device="…"]
- * (--small: n = 1024 GEMV, 2^20 DOT, 512 TRSV — for llvmpipe; --only=gemv,dot,trsv,small). Writes <out>/h19-goals.json;
+ * (--small: n = 1024 GEMV, 2^20 DOT, 512 TRSV — for llvmpipe; --only=gemv,dot,trsv,small; --trsv-forms=0,4: only
+ * those TRSV_FORMS). Writes <out>/h19-goals.json;
  * `--from=<json> [--device=…]` records such a file into bench/results and the `gpu-h19-goals` section of
  * docs/performance.md.
  */
@@ -21,7 +24,8 @@ import { gpuDot, gpuDotResident, type GpuDotOptions } from '../../kernels/dot/do
 import { deviceMatrix, gpuGemv, type GpuGemvOptions } from '../../kernels/gemv/gemv-webgpu.js';
 import { gpuTrsv } from '../../kernels/trsv/trsv-webgpu.js';
 import { timeDeviceRuns } from './device-timing.js';
-import { setGpuKernelSwitches, type GpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
+import { setGpuKernelSwitches, setTrsvKernelSwitches, type GpuKernelSwitches, type TrsvKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
+import { rereadTuningKnobs } from '../../src/backends/webgpu/tuning-knobs.js';
 import { gpuRuntime, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import { gpuUnavailableReason } from '../../src/backends/webgpu/backend.js';
 import { Accurate, rand32 } from './bench-data.js';
@@ -30,6 +34,8 @@ const small = process.argv.includes('--small');
 const outDir = process.argv.find((a) => a.startsWith('--out='))?.slice(6) ?? process.env.OUT;
 const deviceName = process.argv.find((a) => a.startsWith('--device='))?.slice(9);
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7).split(',');
+// --trsv-forms=0,4: only those rows of TRSV_FORMS (indices; default all).
+const trsvForms = process.argv.find((a) => a.startsWith('--trsv-forms='))?.slice(13).split(',').map(Number);
 
 interface Row {
   kernel: string;
@@ -247,6 +253,38 @@ async function benchDot(rt: GpuRuntime): Promise<void> {
   y32.destroy();
 }
 
+/**
+ * Forms of the one-dispatch TRSV under test (src/backends/webgpu/kernel-switches.ts, `TrsvKernelSwitches`; `lead`:
+ * MODPREC_TRSV_LEAD), each timed for every variant and arithmetic beside the default, each result checked.
+ */
+const TRSV_FORMS: { label: string; forms: Partial<TrsvKernelSwitches>; lead?: number }[] = [
+  { label: 'default', forms: {} },
+  { label: 'column inverse', forms: { columnInverse: true } },
+  { label: 'column inverse, lazy tiles', forms: { columnInverse: true, lazyTiles: true } },
+  { label: 'column inverse, lazy tiles, early poll', forms: { columnInverse: true, lazyTiles: true, earlyPoll: true } },
+  { label: 'column inverse, lazy tiles, early poll, 2 ahead', forms: { columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true } },
+  { label: 'column inverse, lazy tiles, early poll, 2 ahead, lead 2', forms: { columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true }, lead: 2 },
+  { label: 'row lanes, column inverse, lazy tiles', forms: { rowLanes: true, columnInverse: true, lazyTiles: true } },
+  { label: 'row lanes, column inverse, lazy tiles, early poll, 2 ahead', forms: { rowLanes: true, columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true } },
+];
+const TRSV_OFF: TrsvKernelSwitches = { columnInverse: false, rowLanes: false, lazyTiles: false, earlyPoll: false, ahead: false };
+
+/** Runs `f` with the TRSV forms and lead set, restoring both afterwards. */
+async function withTrsvForm<T>(form: (typeof TRSV_FORMS)[number], f: () => Promise<T>): Promise<T> {
+  const previous = setTrsvKernelSwitches({ ...TRSV_OFF, ...form.forms });
+  const lead = process.env.MODPREC_TRSV_LEAD;
+  if (form.lead !== undefined) process.env.MODPREC_TRSV_LEAD = String(form.lead);
+  rereadTuningKnobs();
+  try {
+    return await f();
+  } finally {
+    setTrsvKernelSwitches(previous);
+    if (lead === undefined) delete process.env.MODPREC_TRSV_LEAD;
+    else process.env.MODPREC_TRSV_LEAD = lead;
+    rereadTuningKnobs();
+  }
+}
+
 async function benchTrsv(rt: GpuRuntime): Promise<void> {
   const n = small ? 512 : 8192;
   const hostA = rand32(n * n, 13);
@@ -254,42 +292,49 @@ async function benchTrsv(rt: GpuRuntime): Promise<void> {
   for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) hostA[i + j * n] = i === j ? 1.5 + hostA[i + j * n]! / 2 : hostA[i + j * n]! / n;
   const hb = rand32(n, 17);
   const A = deviceMatrix(await toDevice(hostA, { format: 'f32', strict: true }), n, n);
-  const lnn: Record<string, number> = {};
   for (const arithmetic of ['f32', 'ff'] as const) {
-    for (const [uplo, trans] of [['L', 'N'], ['U', 'N'], ['L', 'T']] as const) {
-      const x = await toDevice(hb, { format: arithmetic === 'ff' ? 'ff' : 'f32', strict: true });
-      const run = (): Promise<unknown> => gpuTrsv({ A, x, uplo, trans }, { arithmetic });
-      await run();
-      const sol = await x.toHost();
-      // Residual |op(A)·x − b| / (Σ|op(A)_ij x_j| + |b_i|), row by row.
-      let error = 0;
-      const lowerOp = (uplo === 'L') === (trans === 'N');
-      for (let i = 0; i < n; i++) {
-        const acc = new Accurate();
-        let mag = Math.abs(hb[i]!);
-        const [from, to] = lowerOp ? [0, i] : [i, n - 1];
-        for (let j = from; j <= to; j++) {
-          const p = (trans === 'N' ? hostA[i + j * n]! : hostA[j + i * n]!) * sol[j]!;
-          acc.add(p);
-          mag += Math.abs(p);
-        }
-        acc.add(-hb[i]!);
-        error = Math.max(error, Math.abs(acc.value) / mag);
+    for (const [index, form] of TRSV_FORMS.entries()) {
+      if (trsvForms && !trsvForms.includes(index)) continue;
+      // The forms only change the one-dispatch solve; lazy tiles only float-float sums (f32 runs the default's code).
+      if (arithmetic === 'f32' && form.forms.lazyTiles && !form.forms.earlyPoll && !form.forms.rowLanes) continue;
+      let lnn: number | undefined;
+      for (const [uplo, trans] of [['L', 'N'], ['U', 'N'], ['L', 'T']] as const) {
+        await withTrsvForm(form, async () => {
+          const x = await toDevice(hb, { format: arithmetic === 'ff' ? 'ff' : 'f32', strict: true });
+          const run = (): Promise<unknown> => gpuTrsv({ A, x, uplo, trans }, { arithmetic });
+          await run();
+          const sol = await x.toHost();
+          // Residual |op(A)·x − b| / (Σ|op(A)_ij x_j| + |b_i|), row by row.
+          let error = 0;
+          const lowerOp = (uplo === 'L') === (trans === 'N');
+          for (let i = 0; i < n; i++) {
+            const acc = new Accurate();
+            let mag = Math.abs(hb[i]!);
+            const [from, to] = lowerOp ? [0, i] : [i, n - 1];
+            for (let j = from; j <= to; j++) {
+              const p = (trans === 'N' ? hostA[i + j * n]! : hostA[j + i * n]!) * sol[j]!;
+              acc.add(p);
+              mag += Math.abs(p);
+            }
+            acc.add(-hb[i]!);
+            error = Math.max(error, Math.abs(acc.value) / mag);
+          }
+          // A backward-stable solve of a well-conditioned triangle: residual of order n·u (generous: 4n·u).
+          const bound = 4 * n * (arithmetic === 'ff' ? 2 ** -44 : 2 ** -24);
+          const t = await time(rt, run);
+          const variant = `${uplo} ${trans} N${form.label === 'default' ? '' : `, ${form.label}`}`;
+          let goal = '';
+          if (uplo === 'L' && trans === 'N') {
+            lnn = t.ms;
+            goal = small ? '' : goalText(t.ms, arithmetic === 'ff' ? 0.5 : 0.4);
+          } else if (lnn !== undefined) {
+            const ratio = t.ms / lnn;
+            goal = `${ratio.toFixed(2)}× L N N (goal ≤ 1.2×: ${ratio <= 1.2 ? 'met' : 'MISSED'})`;
+          }
+          push({ kernel: `TRSV n=${n}`, variant, storage: 'f32', arithmetic, ms: t.ms, issueMs: t.issueMs, gbs: (2 * n * (n + 1)) / t.ms / 1e6, error, bound, correct: error <= bound, goal });
+          x.destroy();
+        });
       }
-      // A backward-stable solve of a well-conditioned triangle: residual of order n·u (generous: 4n·u).
-      const bound = 4 * n * (arithmetic === 'ff' ? 2 ** -44 : 2 ** -24);
-      const t = await time(rt, run);
-      const variant = `${uplo} ${trans} N`;
-      let goal = '';
-      if (variant === 'L N N') {
-        lnn[arithmetic] = t.ms;
-        goal = small ? '' : goalText(t.ms, arithmetic === 'ff' ? 0.5 : 0.4);
-      } else if (lnn[arithmetic] !== undefined) {
-        const ratio = t.ms / lnn[arithmetic]!;
-        goal = `${ratio.toFixed(2)}× L N N (goal ≤ 1.2×: ${ratio <= 1.2 ? 'met' : 'MISSED'})`;
-      }
-      push({ kernel: `TRSV n=${n}`, variant, storage: 'f32', arithmetic, ms: t.ms, issueMs: t.issueMs, gbs: (2 * n * (n + 1)) / t.ms / 1e6, error, bound, correct: error <= bound, goal });
-      x.destroy();
     }
   }
   A.data.destroy();

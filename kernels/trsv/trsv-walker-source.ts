@@ -27,7 +27,7 @@
 import { fail } from '../../src/core/errors.js';
 import type { GpuArithmetic, GpuRegister } from '../../src/backends/webgpu/arithmetic.js';
 import type { DeviceArray } from '../../src/backends/webgpu/device-array.js';
-import { arrayArgs, kernelSource, mulAddGroup } from '../../src/backends/webgpu/kernel-common.js';
+import { arrayArgs, kernelSource, lazyAccumulation, mulAddGroup } from '../../src/backends/webgpu/kernel-common.js';
 import type { WorkgroupSettings } from '../../src/backends/webgpu/gpujs-extensions.js';
 import { ifNonFinite, substitutionLines } from './trsv-substitution-source.js';
 
@@ -78,6 +78,25 @@ export function walkerHolds(arithmetic: GpuArithmetic, A: DeviceArray): boolean 
 }
 
 /**
+ * Forms of the solve under test (issue 19; src/backends/webgpu/kernel-switches.ts, `TrsvKernelSwitches`). All off
+ * is the form measured before; `columnInverse`, `earlyPoll` and `ahead` change where values come from and when they
+ * are loaded, not the operations on them (same bits); `rowLanes` and `lazyTiles` change which terms a thread sums
+ * and how (same trsvBound).
+ */
+export interface WalkerForms {
+  /** `Inv` is the column-major copy of the block inverses: element (i, j) of block k at (64k + j)·64 + i. */
+  readonly columnInverse?: boolean;
+  /** Thread l is row ⌊l/4⌋ over columns 4u + (l mod 4) of a tile, instead of row l mod 64 over columns 16⌊l/64⌋ + u. */
+  readonly rowLanes?: boolean;
+  /** Float-float tile sums through `mulAddGroup` (lazy, settled), with out-of-range terms zeroed instead of skipped. */
+  readonly lazyTiles?: boolean;
+  /** The walker's loads of P go out at the top of a step and are checked after its tile, at the reduction's barrier. */
+  readonly earlyPoll?: boolean;
+  /** The walker's loads of A's tile, the inverse's row and b for step s + 2 go out at the end of step s. */
+  readonly ahead?: boolean;
+}
+
+/**
  * Source and arguments of the walker/helper kernel for one variant, arithmetic and storage of A (whole-binding A).
  * @param arithmetic - the GPU arithmetic
  * @param A - the matrix's device array (its format and whether it is a view)
@@ -85,9 +104,10 @@ export function walkerHolds(arithmetic: GpuArithmetic, A: DeviceArray): boolean 
  * @param lead - D: the walker sums the last D solved blocks itself, helpers everything before them
  * @param chains - independent accumulators per thread (1, 2, 4, 8 or 16) for each 16-column part
  * @param overflow - storageOverflowBits of x (./trsv-substitution-source.ts), where x's storage overflows below binary32
+ * @param forms - the forms under test ({@link WalkerForms}; none: the measured default)
  * @returns source, argument list and workgroup settings
  */
-export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: WalkerShape, lead = 1, chains = 4, overflow?: number): { source: string; args: ReturnType<typeof arrayArgs>; workgroup: WorkgroupSettings } {
+export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: WalkerShape, lead = 1, chains = 4, overflow?: number, forms: WalkerForms = {}): { source: string; args: ReturnType<typeof arrayArgs>; workgroup: WorkgroupSettings } {
   const c = arithmetic.components;
   const T = TRSV_TILE;
   const args = [...arrayArgs('A', A), ['Inv', 'Array'] as const, ['R', 'Array'] as const, ['WAtomic', 'Array'] as const, ['XAtomic', 'Array'] as const,
@@ -99,6 +119,16 @@ export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: W
     return A.isView ? `AOff + ${i} * AInc + ${j} * lda` : `${i} + ${j} * lda`;
   };
   const pBase = TRSV_HEADER_WORDS;
+  const rowLanes = forms.rowLanes === true;
+  /** Column, within a tile, of this thread's term u. */
+  const col = (u: number | string): string => (rowLanes ? `(${u} * 4 + q)` : `(q * 16 + ${u})`);
+  /** Where row r's quarter p sits in workgroup array 0 (each thread stores its own at slot l). */
+  const partSlot = (p: number): string => (rowLanes ? `(r * 4 + ${p})` : `(r + ${p * T})`);
+  /** Element (row r, column j) of the inverse of the block starting at ks. */
+  const invIndex = (ks: string, u: number): string => (forms.columnInverse ? `(${ks} + ${col(u)}) * ${T} + r` : `r * np + ${ks} + ${col(u)}`);
+  const lazy = forms.lazyTiles === true && arithmetic.lazyMulAdd !== undefined && arithmetic.settle !== undefined && arithmetic.lazyTerms !== undefined && lazyAccumulation();
+  // A zero of a register kind reads produce: binary32, or the arithmetic's own kind.
+  const zeroOf = (kind: GpuRegister['kind']): string => (kind === 'f32' ? '0.0' : kind === arithmetic.register('z').kind ? arithmetic.literal(0) : fail('INVALID_FORMAT', 'A', `reads into register kind ${kind}, which the one-dispatch TRSV cannot hold`));
   /** Independent accumulators `${name}0 …` (shorter dependency chains; combined pairwise at the end). */
   const declareChains = (name: string): string[] => Array.from({ length: chains }, (_, k) => arithmetic.declareZero(`${name}${k}`));
   const combineChains = (name: string): string[] => {
@@ -106,35 +136,48 @@ export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: W
     for (let width = 1; width < chains; width *= 2) for (let k = 0; k + width < chains; k += 2 * width) lines.push(arithmetic.add(`${name}${k}`, arithmetic.register(`${name}${k + width}`)));
     return lines;
   };
-  /** Loads of this thread's 16 entries of op(A) in row `row`, columns j0 … j0 + 15 (registers a<tag>0 …). */
-  const tileLoads = (j0: string, tag: string): { lines: string[]; registers: GpuRegister[] } => {
+  /**
+   * Loads of this thread's 16 entries of op(A) in row `row`, tile columns from `base` (registers a<tag>0 …; with
+   * lazy tiles, copies g<tag>0 … that are zero outside the matrix, so the group needs no per-term test).
+   */
+  const tileLoads = (base: string, tag: string): { lines: string[]; registers: GpuRegister[] } => {
     const lines: string[] = [];
     const registers: GpuRegister[] = [];
     for (let u = 0; u < 16; u++) {
-      const ra = A.format.emitRead('A', opIndex('row', `(${j0} + ${u})`), `a${tag}${u}`, arithmetic);
+      const ra = A.format.emitRead('A', opIndex('row', `(${base} + ${col(u)})`), `a${tag}${u}`, arithmetic);
       lines.push(ra.code);
-      registers.push(ra.register);
+      if (lazy) {
+        lines.push(`let g${tag}${u} = ${zeroOf(ra.register.kind)};`, `if (row < n && ${base} + ${col(u)} < n) { g${tag}${u} = ${ra.register.name}; }`);
+        registers.push({ kind: ra.register.kind, name: `g${tag}${u}` });
+      } else registers.push(ra.register);
     }
     return { lines, registers };
   };
-  /** acc0 … += Σ_u a_u·x_u (term u into chain u mod `chains`), x_u read by `xWords(u, k)`, columns past n skipped. */
-  const tileUses = (j0: string, registers: GpuRegister[], xWords: (u: string, k: number) => string, tag: string): string[] => {
+  /**
+   * acc0 … += Σ_u a_u·x_u (term u into chain u mod `chains`), x_u read by `xWords(u, k)`: columns past n skipped,
+   * or (lazy tiles) their a_u already zero.
+   */
+  const tileUses = (base: string, registers: GpuRegister[], xWords: (u: string, k: number) => string, tag: string): string[] => {
     const lines: string[] = [];
+    const terms: { acc: string; a: GpuRegister; b: GpuRegister }[] = [];
     registers.forEach((ra, u) => {
       lines.push(fromWords(arithmetic, `x${tag}${u}`, Array.from({ length: c }, (_, k) => xWords(String(u), k))));
-      lines.push(`if (row < n && ${j0} + ${u} < n) {`, arithmetic.mulAdd(`acc${u % chains}`, ra, arithmetic.register(`x${tag}${u}`)), '}');
+      if (lazy) terms.push({ acc: `acc${u % chains}`, a: ra, b: arithmetic.register(`x${tag}${u}`) });
+      else lines.push(`if (row < n && ${base} + ${col(u)} < n) {`, arithmetic.mulAdd(`acc${u % chains}`, ra, arithmetic.register(`x${tag}${u}`)), '}');
     });
+    if (lazy) lines.push(...mulAddGroup(arithmetic, terms));
     return lines;
   };
-  const tile = (j0: string, xWords: (u: string, k: number) => string, tag: string): string[] => {
-    const loads = tileLoads(j0, tag);
-    return [...loads.lines, ...tileUses(j0, loads.registers, xWords, tag)];
+  const tile = (base: string, xWords: (u: string, k: number) => string, tag: string): string[] => {
+    const loads = tileLoads(base, tag);
+    return [...loads.lines, ...tileUses(base, loads.registers, xWords, tag)];
   };
-  /** Stores register `name` into workgroup array 0 at slot l, barrier, then q = 0 threads sum the four quarters into `dst`. */
-  const reduceQuarters = (name: string, dst: string, first?: GpuRegister): string[] => {
-    const lines = Array.from({ length: c }, (_, k) => `mpSharedSet(0, l * ${c} + ${k}, ${word(arithmetic, name, k)});`);
-    lines.push('mpBarrier();', 'if (q === 0) {');
-    const part = (p: number): string[] => Array.from({ length: c }, (_, k) => `mpShared(0, (r + ${p * T}) * ${c} + ${k})`);
+  /** Stores register `name` into workgroup array 0 at slot l. */
+  const storeQuarter = (name: string): string[] => Array.from({ length: c }, (_, k) => `mpSharedSet(0, l * ${c} + ${k}, ${word(arithmetic, name, k)});`);
+  /** Opens `if (q === 0) {` and sums the four quarters of row r (after `first`, if given) into `dst`. */
+  const sumQuarters = (dst: string, first?: GpuRegister): string[] => {
+    const lines = ['if (q === 0) {'];
+    const part = (p: number): string[] => Array.from({ length: c }, (_, k) => `mpShared(0, ${partSlot(p)} * ${c} + ${k})`);
     if (first) {
       lines.push(`let ${dst} = ${first.name};`);
       for (let p = 0; p < 4; p++) lines.push(fromWords(arithmetic, `${dst}q${p}`, part(p)), arithmetic.add(dst, arithmetic.register(`${dst}q${p}`)));
@@ -144,6 +187,8 @@ export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: W
     }
     return lines;
   };
+  /** Stores register `name` into workgroup array 0 at slot l, barrier, then q = 0 threads sum the four quarters into `dst`. */
+  const reduceQuarters = (name: string, dst: string, first?: GpuRegister): string[] => [...storeQuarter(name), 'mpBarrier();', ...sumQuarters(dst, first)];
   const tagged = (slot: string, k: number): [string, string] => [`WAtomic[${slot} * ${2 * c} + ${2 * k}]`, `WAtomic[${slot} * ${2 * c} + ${2 * k + 1}]`];
   const publish = (base: string, slot: string, name: string): string[] =>
     Array.from({ length: c }, (_, k) => {
@@ -151,11 +196,11 @@ export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: W
       return `mpAtomicStore(${a}, mpBits(${word(arithmetic, name, k)})); mpAtomicStore(${b}, mpXor(mpBits(${word(arithmetic, name, k)}), key));`;
     });
 
-  const ring = (slot: string, u: string, k: number): string => `mpShared(4, ((${slot}) * ${T} + q * 16 + ${u}) * ${c} + ${k})`;
+  const ring = (slot: string, u: string, k: number): string => `mpShared(4, ((${slot}) * ${T} + ${col(u)}) * ${c} + ${k})`;
   const body: string[] = [
     'const l = mpLocalId();',
-    `const r = mpImod(l, ${T});`,
-    `const q = mpIdiv(l, ${T});`,
+    rowLanes ? 'const r = mpIdiv(l, 4);' : `const r = mpImod(l, ${T});`,
+    rowLanes ? 'const q = mpImod(l, 4);' : `const q = mpIdiv(l, ${T});`,
     'if (l === 0) { mpSharedIntSet(1, 0, mpAtomicAdd(WAtomic[0], 1)); }',
     'const raw = mpSharedIntUniform(1, 0);',
     'const ticket = mpAnd(raw, gMask);',
@@ -165,80 +210,118 @@ export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: W
     'let pr = mpI32(0);',
   ];
   // Software pipelining: what step s needs and does not depend on earlier steps — its row part of the inverse,
-  // b, and the tiles of steps s − D … s − 1 — is loaded at the end of step s − 1 into loop-carried registers, so
-  // the loads are in flight while step s − 1 finishes (a load issued in the same step tends to be sunk to its use).
-  // A zero of a register kind reads produce: binary32, or the arithmetic's own kind.
-  const zeroOf = (kind: GpuRegister['kind']): string => (kind === 'f32' ? '0.0' : kind === arithmetic.register('z').kind ? arithmetic.literal(0) : fail('INVALID_FORMAT', 'A', `reads into register kind ${kind}, which the one-dispatch TRSV cannot hold`));
+  // b, and the tiles of steps s − D … s − 1 — is loaded at the end of step s − 1 (with `ahead`, of step s − 2, and
+  // carried a step in the w… registers) into loop-carried registers, so the loads are in flight while earlier steps
+  // finish (a load issued in the same step tends to be sunk to its use).
   const invKind = words.emitRead('Inv', '0', 'probe', arithmetic).register.kind;
   const aKind = A.format.emitRead('A', '0', 'probe', arithmetic).register.kind;
-  for (let u = 0; u < 16; u++) body.push(`let piv${u} = ${zeroOf(invKind)};`);
-  body.push(`let prb = ${zeroOf(invKind)};`);
-  for (let t = 1; t <= lead; t++) for (let u = 0; u < 16; u++) body.push(`let pa${t}x${u} = ${zeroOf(aKind)};`);
-  const prefetch = (stepExpr: string, tag: string): string[] => {
+  const stages = forms.ahead ? ['p', 'w'] : ['p'];
+  for (const st of stages) {
+    for (let u = 0; u < 16; u++) body.push(`let ${st}iv${u} = ${zeroOf(invKind)};`);
+    body.push(`let ${st}rb = ${zeroOf(invKind)};`);
+    for (let t = 1; t <= lead; t++) for (let u = 0; u < 16; u++) body.push(`let ${st}a${t}x${u} = ${zeroOf(aKind)};`);
+  }
+  const prefetch = (stepExpr: string, tag: string, st: string): string[] => {
     const lines = [`const ks${tag} = ${order(stepExpr)} * ${T};`, `const rs${tag} = ks${tag} + r;`];
     for (let u = 0; u < 16; u++) {
-      const rd = words.emitRead('Inv', `r * np + ks${tag} + q * 16 + ${u}`, `niv${tag}${u}`, arithmetic);
-      lines.push(rd.code, `piv${u} = ${rd.register.name};`);
+      const rd = words.emitRead('Inv', invIndex(`ks${tag}`, u), `niv${tag}${u}`, arithmetic);
+      lines.push(rd.code, `${st}iv${u} = ${rd.register.name};`);
     }
     const rr = words.emitRead('R', `rs${tag}`, `nrb${tag}`, arithmetic);
-    lines.push(rr.code, `prb = ${rr.register.name};`);
+    lines.push(rr.code, `${st}rb = ${rr.register.name};`);
     for (let t = 1; t <= lead; t++) {
-      lines.push(`const js${tag}${t} = ${order(`mpImax(${stepExpr} - ${t}, 0)`)} * ${T} + q * 16;`);
+      lines.push(`const js${tag}${t} = ${order(`mpImax(${stepExpr} - ${t}, 0)`)} * ${T};`);
       for (let u = 0; u < 16; u++) {
-        const ra = A.format.emitRead('A', opIndex(`rs${tag}`, `(js${tag}${t} + ${u})`), `na${tag}${t}x${u}`, arithmetic);
-        lines.push(ra.code, `pa${t}x${u} = ${ra.register.name};`, `if (rs${tag} >= n || js${tag}${t} + ${u} >= n) { pa${t}x${u} = ${zeroOf(aKind)}; }`);
+        const ra = A.format.emitRead('A', opIndex(`rs${tag}`, `(js${tag}${t} + ${col(u)})`), `na${tag}${t}x${u}`, arithmetic);
+        lines.push(ra.code, `${st}a${t}x${u} = ${ra.register.name};`, `if (rs${tag} >= n || js${tag}${t} + ${col(u)} >= n) { ${st}a${t}x${u} = ${zeroOf(aKind)}; }`);
       }
     }
     return lines;
   };
-  body.push(...prefetch('0', 'z'));
+  body.push(...prefetch('0', 'z', 'p'));
+  if (forms.ahead) body.push(...prefetch('mpImin(1, blocks - 1)', 'y', 'w'));
   body.push(
     'for (let step = mpI32(0); step < blocks; step = step + 1) {',
     `const k0 = ${order('step')} * ${T};`,
     'const row = k0 + r;',
   );
-  const rb: { register: GpuRegister } = { register: arithmetic.register('prb') };
   const prefetched: GpuRegister[][] = [];
   for (let t = 1; t <= lead; t++) {
-    body.push(`const jt${t} = ${order(`mpImax(step - ${t}, 0)`)} * ${T} + q * 16;`);
+    body.push(`const jt${t} = ${order(`mpImax(step - ${t}, 0)`)} * ${T};`);
     prefetched.push(Array.from({ length: 16 }, (_, u) => ({ kind: aKind, name: `pa${t}x${u}` })));
   }
   for (let k = 0; k < c; k++) body.push(`let pw${k} = mpI32(0);`);
-  // P (the helper's sum over steps < s − D): polled at most pWait rounds; flags rotate over three slots so
-  // one barrier (the uniform load) per round suffices.
-  body.push('let have = 1.0;', `if (step > ${lead}) {`, 'have = 0.0;', 'for (let it = mpI32(0); it < pWait; it = it + 1) {', 'const slot = 4 + mpImod(pr, 3);', 'if (q === 0) {');
-  for (let k = 0; k < c; k++) {
-    const [a, b] = tagged(`(${pBase / (2 * c)} + row)`, k);
-    body.push(`const pa${k} = mpAtomicLoad(${a});`, `const pb${k} = mpAtomicLoad(${b});`, `if (mpXor(pa${k}, key) !== pb${k}) { mpSharedIntSet(1, slot, 1); }`, `pw${k} = pa${k};`);
+  /** The walker's own tiles (steps s − D … s − 1), x from the ring. */
+  const ownTiles = (): string[] => {
+    const lines: string[] = [];
+    for (let t = 1; t <= lead; t++) {
+      lines.push(`if (step >= ${t}) {`, `const ring${t} = mpImod(step - ${t}, ${lead});`);
+      lines.push(...tileUses(`jt${t}`, prefetched[t - 1]!, (u, k) => ring(`ring${t}`, u, k), `t${t}`));
+      lines.push('}');
+    }
+    return lines;
+  };
+  /** Every earlier tile (no complete P), x read back from the plain x buffer. */
+  const fallbackTiles = (): string[] => [
+    `for (let s2 = mpI32(0); s2 < step - ${lead}; s2 = s2 + 1) {`,
+    `const j1 = ${order('s2')} * ${T};`,
+    ...tile('j1', (u, k) => `mpFloat(mpAtomicLoad(XAtomic[(j1 + ${col(u)}) * ${c} + ${k}]))`, 'f'),
+    '}',
+  ];
+  /** One poll of P: q = 0 threads load and check their row's words; flags rotate over three slots so one barrier (the uniform load) per round suffices. */
+  const pollRound = (): string[] => {
+    const lines = ['const slot = 4 + mpImod(pr, 3);', 'if (q === 0) {'];
+    for (let k = 0; k < c; k++) {
+      const [a, b] = tagged(`(${pBase / (2 * c)} + row)`, k);
+      lines.push(`const pa${k} = mpAtomicLoad(${a});`, `const pb${k} = mpAtomicLoad(${b});`, `if (mpXor(pa${k}, key) !== pb${k}) { mpSharedIntSet(1, slot, 1); }`, `pw${k} = pa${k};`);
+    }
+    lines.push('}', 'const bad = mpSharedIntUniform(1, slot);', 'if (l === 0) { mpSharedIntSet(1, 4 + mpImod(pr + 2, 3), 0); }', 'pr = pr + 1;');
+    return lines;
+  };
+  const dropP = Array.from({ length: c }, (_, k) => `pw${k} = mpI32(0);`);
+  const pv = fromWords(arithmetic, 'pv', Array.from({ length: c }, (_, k) => `mpFloat(pw${k})`));
+  if (!forms.earlyPoll) {
+    // P (the helper's sum over steps < s − D): polled at most pWait rounds.
+    body.push('let have = 1.0;', `if (step > ${lead}) {`, 'have = 0.0;', 'for (let it = mpI32(0); it < pWait; it = it + 1) {', ...pollRound(), 'if (bad === 0) { have = 1.0; break; }', '}');
+    // Early steps: the uniform load is the barrier that orders this step's workgroup-memory use after the last one's.
+    body.push('} else {', 'if (mpSharedIntUniform(1, 7) !== 0) { have = 1.0; }', '}');
+    body.push(...declareChains('acc'));
+    // Fallback: no complete P: the earlier steps' tiles — and P's words from the last poll dropped (some rows may
+    // have read their P; adding it too would count those tiles twice).
+    body.push('if (have < 0.5) {', ...dropP, ...fallbackTiles(), '}');
+    body.push(...ownTiles(), ...combineChains('acc'));
+    // Steps ≤ D: P is zero (pw stays 0).
+    body.push(pv, ...reduceQuarters('acc0', 'sum', arithmetic.register('pv')));
+  } else {
+    // The barrier that orders this step's workgroup-memory use (and the ring's x) after the last step's; then P's
+    // first poll is issued and checked only after the walker's own tile, at the quarters' barrier (a uniform load).
+    body.push('mpBarrier();');
+    for (let k = 0; k < c; k++) body.push(`let ea${k} = mpI32(0);`, `let eb${k} = mpI32(0);`);
+    body.push(`if (q === 0 && step > ${lead}) {`);
+    for (let k = 0; k < c; k++) {
+      const [a, b] = tagged(`(${pBase / (2 * c)} + row)`, k);
+      body.push(`ea${k} = mpAtomicLoad(${a});`, `eb${k} = mpAtomicLoad(${b});`);
+    }
+    body.push('}', ...declareChains('acc'), ...ownTiles(), ...combineChains('acc'), ...storeQuarter('acc0'));
+    body.push('const slot0 = 4 + mpImod(pr, 3);', `if (q === 0 && step > ${lead}) {`);
+    for (let k = 0; k < c; k++) body.push(`if (pWait < 1 || mpXor(ea${k}, key) !== eb${k}) { mpSharedIntSet(1, slot0, 1); }`, `pw${k} = ea${k};`);
+    body.push('}', 'const bad0 = mpSharedIntUniform(1, slot0);', 'if (l === 0) { mpSharedIntSet(1, 4 + mpImod(pr + 2, 3), 0); }', 'pr = pr + 1;');
+    // No complete P at the first poll: up to pWait − 1 more; then every earlier tile and the own ones again, in
+    // the order of the form above (the same bits), and their quarters stored again.
+    body.push('if (bad0 !== 0) {', 'let have = 0.0;', 'for (let it = mpI32(1); it < pWait; it = it + 1) {', ...pollRound(), 'if (bad === 0) { have = 1.0; break; }', '}');
+    body.push('if (have < 0.5) {', ...dropP, ...Array.from({ length: chains }, (_, k) => `acc${k} = ${arithmetic.literal(0)};`), ...fallbackTiles(), ...ownTiles(), ...combineChains('acc'), ...storeQuarter('acc0'), 'mpBarrier();', '}', '}');
+    body.push(pv, ...sumQuarters('sum', arithmetic.register('pv')));
   }
-  body.push('}', 'const bad = mpSharedIntUniform(1, slot);', 'if (l === 0) { mpSharedIntSet(1, 4 + mpImod(pr + 2, 3), 0); }', 'pr = pr + 1;', 'if (bad === 0) { have = 1.0; break; }', '}');
-  // Early steps: the uniform load is the barrier that orders this step's workgroup-memory use after the last one's.
-  body.push('} else {', 'if (mpSharedIntUniform(1, 7) !== 0) { have = 1.0; }', '}');
-  body.push(...declareChains('acc'));
-  // Fallback: no complete P: the earlier steps' tiles, x read back from the plain x buffer — and P's words from the
-  // last poll dropped (some rows may have read their P; adding it too would count those tiles twice).
-  body.push('if (have < 0.5) {', ...Array.from({ length: c }, (_, k) => `pw${k} = mpI32(0);`), `for (let s2 = mpI32(0); s2 < step - ${lead}; s2 = s2 + 1) {`, `const j1 = ${order('s2')} * ${T} + q * 16;`);
-  body.push(...tile('j1', (u, k) => `mpFloat(mpAtomicLoad(XAtomic[(j1 + ${u}) * ${c} + ${k}]))`, 'f'));
-  body.push('}', '}');
-  for (let t = 1; t <= lead; t++) {
-    body.push(`if (step >= ${t}) {`, `const ring${t} = mpImod(step - ${t}, ${lead});`);
-    body.push(...tileUses(`jt${t}`, prefetched[t - 1]!, (u, k) => ring(`ring${t}`, u, k), `t${t}`));
-    body.push('}');
-  }
-  body.push(...combineChains('acc'));
-  // Steps ≤ D: P is zero (pw stays 0).
-  body.push(fromWords(arithmetic, 'pv', Array.from({ length: c }, (_, k) => `mpFloat(pw${k})`)));
-  body.push(...reduceQuarters('acc0', 'sum', arithmetic.register('pv')));
-  body.push(arithmetic.declareSub('rhs', rb.register, arithmetic.register('sum')));
+  body.push(arithmetic.declareSub('rhs', arithmetic.register('prb'), arithmetic.register('sum')));
   body.push(`if (row >= n) { rhs = ${zero(arithmetic)}; }`);
   for (let k = 0; k < c; k++) body.push(`mpSharedSet(3, r * ${c} + ${k}, ${word(arithmetic, 'rhs', k)});`);
   body.push('}', 'mpBarrier();');
-  // x_s = Inv_s · rhs: each quarter 16 columns of its row in two chains, then the four summed.
+  // x_s = Inv_s · rhs: each quarter 16 columns of its row in `chains` chains, then the four summed.
   body.push(...declareChains('y'));
   // The 16 terms go out as one group: lazily accumulated where the arithmetic has that (mulAddGroup).
   const inverseTerms: { acc: string; a: GpuRegister; b: GpuRegister }[] = [];
   for (let u = 0; u < 16; u++) {
-    body.push(fromWords(arithmetic, `rh${u}`, Array.from({ length: c }, (_, k) => `mpShared(3, (q * 16 + ${u}) * ${c} + ${k})`)));
+    body.push(fromWords(arithmetic, `rh${u}`, Array.from({ length: c }, (_, k) => `mpShared(3, ${col(u)} * ${c} + ${k})`)));
     inverseTerms.push({ acc: `y${u % chains}`, a: { kind: invKind, name: `piv${u}` }, b: arithmetic.register(`rh${u}`) });
   }
   body.push(...mulAddGroup(arithmetic, inverseTerms));
@@ -251,20 +334,26 @@ export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: W
   body.push('if (row < n) {', ...ifNonFinite(arithmetic, 'xv', 'mpSharedIntSet(1, 3, 1);', overflow), '}');
   body.push('}');
   // The next step's loads (after the product consumed piv: every thread is past its last use of them).
-  body.push(...prefetch('mpImin(step + 1, blocks - 1)', 'n'));
+  if (forms.ahead) {
+    for (let u = 0; u < 16; u++) body.push(`piv${u} = wiv${u};`);
+    body.push('prb = wrb;');
+    for (let t = 1; t <= lead; t++) for (let u = 0; u < 16; u++) body.push(`pa${t}x${u} = wa${t}x${u};`);
+    body.push(...prefetch('mpImin(step + 2, blocks - 1)', 'n', 'w'));
+  } else body.push(...prefetch('mpImin(step + 1, blocks - 1)', 'n', 'p'));
   body.push('}');
-  // Rows are owned as in the walk (row mod 64 by thread q = 0 of it), so each x word is stored by one thread only.
+  // Rows are owned as in the walk (row r by thread q = 0 of it), so each x word is stored by one thread only.
   const readB = (i: string, dst: string): string[] => {
     const rb = words.emitRead('R', i, `${dst}r`, arithmetic);
     return [rb.code, `let ${dst} = ${arithmetic.literal(0)};`, arithmetic.assign(dst, rb.register)];
   };
-  body.push('if (mpSharedIntUniform(1, 3) !== 0) {', ...substitutionLines(arithmetic, A, shape, { owners: T, broadcast: 3, readB, overflow }), '}');
+  // (With row lanes, row r's owner is thread 4r: numbered r for the redo, the others past the owners.)
+  if (rowLanes) body.push(`const lo = q === 0 ? r : ${T} + l;`);
+  body.push('if (mpSharedIntUniform(1, 3) !== 0) {', ...substitutionLines(arithmetic, A, shape, { owners: T, broadcast: 3, readB, overflow, id: rowLanes ? 'lo' : 'l' }), '}');
   // ---- the helpers ----
   body.push('} else {', `const hs = ticket + ${lead};`, 'if (hs < blocks) {', `const row = ${order('hs')} * ${T} + r;`, ...declareChains('acc'), 'let ok = 1.0;');
   body.push(`for (let s2 = mpI32(0); s2 < hs - ${lead}; s2 = s2 + 1) {`, `const jb = ${order('s2')} * ${T};`, 'let mine = 0.0;', 'let done = 0.0;');
   // The tile's loads go out before the wait for its x.
-  body.push('const j2 = jb + q * 16;');
-  const helperTile = tileLoads('j2', 'p');
+  const helperTile = tileLoads('jb', 'p');
   body.push(...helperTile.lines);
   body.push('for (let it = mpI32(0); it < spin; it = it + 1) {', 'if (l === 0) { mpSharedIntSet(1, 2, 0); }', 'mpBarrier();', `if (l < ${T} && mine < 0.5) {`);
   const checks: string[] = [];
@@ -276,7 +365,7 @@ export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: W
   body.push(`if (${checks.join(' && ')}) {`, ...Array.from({ length: c }, (_, k) => `mpSharedSet(2, l * ${c} + ${k}, mpFloat(xa${k}));`), 'mine = 1.0;', '} else { mpSharedIntSet(1, 2, 1); }', '}');
   body.push('if (mpSharedIntUniform(1, 2) === 0) { done = 1.0; }', 'if (done > 0.5) { break; }', '}');
   body.push('if (done < 0.5) { ok = 0.0; break; }');
-  body.push(...tileUses('j2', helperTile.registers, (u, k) => `mpShared(2, (q * 16 + ${u}) * ${c} + ${k})`, 'p'));
+  body.push(...tileUses('jb', helperTile.registers, (u, k) => `mpShared(2, ${col(u)} * ${c} + ${k})`, 'p'));
   body.push('}', ...combineChains('acc'), 'if (ok > 0.5) {', ...reduceQuarters('acc0', 'part'), ...publish(`${pBase / (2 * c)}`, 'row', 'part'), '}', '}', '}', '}');
   body.push(arithmetic.declareZero('unused'), `return ${arithmetic.returnValue('unused')};`);
   const workgroup: WorkgroupSettings = {

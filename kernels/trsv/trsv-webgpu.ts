@@ -30,6 +30,7 @@ import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/run
 import type { GpuBuffer } from '../../src/backends/webgpu/webgpu-types.js';
 import { checkOutputBinding, throughPackedOutput } from '../../src/backends/webgpu/view-output.js';
 import { tuningGeneration, tuningKnob } from '../../src/backends/webgpu/tuning-knobs.js';
+import { trsvKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { TRSV_HEADER_WORDS, TRSV_TILE, TRSV_WORKGROUP, walkerHolds, walkerSource } from './trsv-walker-source.js';
 import { checkGpuOptions } from '../../src/backends/backend.js';
 import { REDO_WORKGROUP, storageOverflowBits, substitutionHolds, substitutionRedoBindings, substitutionRedoSource, type StoreRounding } from './trsv-substitution-source.js';
@@ -449,7 +450,9 @@ async function walkerSolve(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape,
   const lead = Math.max(1, tuning('MODPREC_TRSV_LEAD', 1));
   const groups = 2 ** Math.ceil(Math.log2(Math.max(1, blocks - lead)));
   const slots = TRSV_HEADER_WORDS / (2 * c);
-  const key = `trsvW|${invKey}|${objectId(x)}|${lead}|${tuning('MODPREC_TRSV_CHAINS', 4)}`;
+  const forms = trsvKernelSwitches();
+  const formKey = [forms.columnInverse, forms.rowLanes, forms.lazyTiles, forms.earlyPoll, forms.ahead].map(Number).join('');
+  const key = `trsvW|${invKey}|${objectId(x)}|${lead}|${tuning('MODPREC_TRSV_CHAINS', 4)}|${formKey}`;
   const plan = getPlan(runtime, key, 3, () => [
     createWordBuffer(context, np * c),
     createWordBuffer(context, TRSV_HEADER_WORDS + 4 * np * c),
@@ -471,9 +474,10 @@ async function walkerSolve(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape,
   if (!passes) {
     const chains = tuning('MODPREC_TRSV_CHAINS', 4);
     const overflow = storageOverflowBits(x);
-    const spec = memo(`trsvW|${arithmetic.name}|${readKey(A.data)}|${shape.lowerOp}|${shape.trans}|${shape.unit}|${lead}|${chains}|${overflow}`, () => walkerSource(arithmetic, A.data, shape, lead, chains, overflow));
+    const spec = memo(`trsvW|${arithmetic.name}|${readKey(A.data)}|${shape.lowerOp}|${shape.trans}|${shape.unit}|${lead}|${chains}|${overflow}|${formKey}`, () => walkerSource(arithmetic, A.data, shape, lead, chains, overflow, forms));
     const program = await getProgram(context, { source: spec.source, args: spec.args, components: c, workgroup: spec.workgroup });
-    const arrays: Record<string, BoundArray> = { Inv: { buffer: inv }, R: { buffer: R }, WAtomic: { buffer: W }, XAtomic: { buffer: X } };
+    const invRead = forms.columnInverse ? await columnInverse(runtime, inv, invKey, np, arithmetic) : inv;
+    const arrays: Record<string, BoundArray> = { Inv: { buffer: invRead }, R: { buffer: R }, WAtomic: { buffer: W }, XAtomic: { buffer: X } };
     const scalars: Record<string, number> = { n, lda: A.ld, np, blocks, gMask: groups - 1, spin: helperSpin(), pWait: tuning('MODPREC_TRSV_WAIT', 32), xBase: slots + np };
     bindArray('A', A.data, arrays, scalars);
     passes = [
@@ -488,6 +492,37 @@ async function walkerSolve(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape,
   plan.scratch[4] = x.buffer!;
   x.buffer = out;
   x.version++;
+}
+
+/**
+ * The block inverses in column-major order (element (i, j) of block k at (64k + j)·64 + i), made once per matrix from
+ * the row-major ones and kept beside them: the one-dispatch solve's warps then read a column of a block's inverse at
+ * adjacent addresses (the `columnInverse` switch of src/backends/webgpu/kernel-switches.ts).
+ */
+async function columnInverse(runtime: GpuRuntime, inv: GpuBuffer, invKey: string, np: number, arithmetic: GpuArithmetic): Promise<GpuBuffer> {
+  const context = runtime.context;
+  const c = arithmetic.components;
+  let fresh = false;
+  const plan = getPlan(runtime, `${invKey}|columns`, 1, () => {
+    fresh = true;
+    return [createWordBuffer(context, TRSV_TILE * np * c)];
+  });
+  const out = plan.scratch[0]!;
+  if (fresh) {
+    const spec = memo(`trsvIC|${arithmetic.name}`, () => columnInverseSource(arithmetic));
+    const program = await getProgram(context, { source: spec.source, args: spec.args, components: c });
+    // Queue order puts the copy before every solve that reads it.
+    submitPasses(context, [{ pass: { program, arrays: { Inv: { buffer: inv } }, scalars: { np }, output: { buffer: out }, threads: TRSV_TILE * np }, cache: plan.passes[0]! }]);
+  }
+  return out;
+}
+
+/** Thread t writes element t of the column-major inverses: row t mod 64 of column ⌊t/64⌋ (of all blocks' columns). */
+function columnInverseSource(arithmetic: GpuArithmetic): { source: string; args: [string, 'Array' | 'Integer'][] } {
+  const args: [string, 'Array' | 'Integer'][] = [['Inv', 'Array'], ['np', 'Integer']];
+  const rd = arithmetic.words.emitRead('Inv', `mpImod(t, ${TRSV_TILE}) * np + mpIdiv(t, ${TRSV_TILE})`, 'v', arithmetic);
+  const body = ['const t = this.thread.x;', rd.code, arithmetic.declareZero('w'), arithmetic.assign('w', rd.register), `return ${arithmetic.returnValue('w')};`];
+  return { source: kernelSource(args, body), args };
 }
 
 /** Runs the inverse passes, row by row through a scratch buffer (a pass cannot read what it writes). */

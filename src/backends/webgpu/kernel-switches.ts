@@ -88,3 +88,49 @@ export function setGpuKernelSwitches(changes: Partial<GpuKernelSwitches>): GpuKe
   currentKey = undefined;
   return previous;
 }
+
+/**
+ * Forms of TRSV's one-dispatch solve (kernels/trsv/trsv-walker-source.ts) under test for issue 19, all off by
+ * default (the form measured before). Each keeps the solve within `trsvBound` with `backend: 'gpu'`; the ones
+ * marked "same bits" change only where values come from, not the operations on them.
+ */
+export interface TrsvKernelSwitches {
+  /** The walker reads a column-major copy of the block inverses (made once per matrix), so a warp's loads of a column are adjacent (same bits). */
+  readonly columnInverse: boolean;
+  /** Four lanes per row, each over every fourth column (instead of 64 lanes down a column, 16 adjacent columns each): adjacent lanes read adjacent elements of op(A) = Aᵀ and of the row-major inverses. */
+  readonly rowLanes: boolean;
+  /** Float-float tile sums added lazily (settled every few terms), as the inverse product already is. */
+  readonly lazyTiles: boolean;
+  /** The walker issues its loads of a helper's sum at the top of a step and checks them after its own tile (same bits). */
+  readonly earlyPoll: boolean;
+  /** The walker's loads of A's tile, the inverse's row and b go out two steps ahead instead of one (same bits). */
+  readonly ahead: boolean;
+}
+
+let trsvCurrent: TrsvKernelSwitches = {
+  columnInverse: envOn('MODPREC_TRSV_COLUMN_INVERSE'),
+  rowLanes: envOn('MODPREC_TRSV_ROW_LANES'),
+  lazyTiles: envOn('MODPREC_TRSV_LAZY_TILES'),
+  earlyPoll: envOn('MODPREC_TRSV_EARLY_POLL'),
+  ahead: envOn('MODPREC_TRSV_AHEAD'),
+};
+
+/**
+ * The current TRSV switches (read once from `MODPREC_TRSV_COLUMN_INVERSE=1`, `…_ROW_LANES`, `…_LAZY_TILES`,
+ * `…_EARLY_POLL`, `…_AHEAD`).
+ * @returns them
+ */
+export function trsvKernelSwitches(): TrsvKernelSwitches {
+  return trsvCurrent;
+}
+
+/**
+ * Sets some TRSV switches (sources and plans are kept per setting, so the next solve uses the new form).
+ * @param changes - the switches to change
+ * @returns the previous switches (to restore them)
+ */
+export function setTrsvKernelSwitches(changes: Partial<TrsvKernelSwitches>): TrsvKernelSwitches {
+  const previous = trsvCurrent;
+  trsvCurrent = { ...trsvCurrent, ...changes };
+  return previous;
+}
