@@ -32,7 +32,8 @@ import { ELL_PADDING } from '../../src/sparse/ell-matrix.js';
 import { seededRandom } from '../../src/sparse/seeded-random.js';
 import { gpujsCopy, timeDeviceRuns } from './device-timing.js';
 import { profileRnsPasses } from '../../src/formats/rns/gpu/rns-device-kernel.js';
-import { setSubmitProbe } from '../../src/backends/webgpu/program.js';
+import { getProgram, setSubmitProbe, submitPasses } from '../../src/backends/webgpu/program.js';
+import { createWordBuffer } from '../../src/backends/webgpu/runtime.js';
 
 const quick = process.argv.includes('--quick');
 const outDir = process.argv.find((a) => a.startsWith('--out='))?.slice(6) ?? process.env.OUT;
@@ -105,9 +106,32 @@ interface Result {
   kernel: string; precision: number; size: string; moduli: number; gpuMs: number; goal: string; met: boolean | null; mpfrMs?: number; speedup?: number; gflops?: number; bytes: number; check: string; ok: boolean;
   /** Host time of a call until its work is submitted (median), ms. */
   hostMs?: number;
-  /** With `--profile`: each pass on its own (ms), and the whole call minus their sum (ms). */
+  /** With `--profile`: each pass on its own (ms), the whole call minus their sum (ms), and one empty submit-and-wait (ms). */
   passes?: Record<string, number>;
   outsideMs?: number;
+  roundTripMs?: number;
+}
+
+/**
+ * One submit of a 1-thread pass and the wait for it (median of 21): the latency each pass timed on its own carries,
+ * and a whole call carries once.
+ */
+async function roundTrip(): Promise<number> {
+  const rt = (await gpuRuntime())!;
+  const program = await getProgram(rt.context, { source: 'function (X) { return X[this.thread.x]; }', args: [['X', 'Array']], components: 1 });
+  const a = createWordBuffer(rt.context, 4), b = createWordBuffer(rt.context, 4);
+  const cache = {};
+  const times: number[] = [];
+  for (let k = 0; k < 26; k++) {
+    const t0 = performance.now();
+    submitPasses(rt.context, [{ pass: { program, arrays: { X: { buffer: a } }, scalars: {}, output: { buffer: b }, threads: 1 }, cache }]);
+    await rt.context.device.queue.onSubmittedWorkDone();
+    if (k >= 5) times.push(performance.now() - t0);
+  }
+  a.destroy();
+  b.destroy();
+  times.sort((x, y) => x - y);
+  return times[times.length >> 1]!;
 }
 
 /**
@@ -135,7 +159,7 @@ async function hostTime(call: () => Promise<unknown>): Promise<number> {
  * label) and what the whole call (`ms`) spends outside them: `ms` minus their sum — host work, allocation, submits
  * and waits that the passes do not account for (each pass's own wait is inside its time, so this is a lower bound).
  */
-async function callProfile(call: () => Promise<unknown>, ms: number): Promise<Pick<Result, 'hostMs' | 'passes' | 'outsideMs'>> {
+async function callProfile(call: () => Promise<unknown>, ms: number): Promise<Pick<Result, 'hostMs' | 'passes' | 'outsideMs' | 'roundTripMs'>> {
   const hostMs = await hostTime(call);
   if (!profile) return { hostMs };
   const passes: Record<string, number> = {};
@@ -145,7 +169,7 @@ async function callProfile(call: () => Promise<unknown>, ms: number): Promise<Pi
   } finally {
     profileRnsPasses();
   }
-  return { hostMs, passes, outsideMs: ms - Object.values(passes).reduce((a, t) => a + t, 0) };
+  return { hostMs, passes, outsideMs: ms - Object.values(passes).reduce((a, t) => a + t, 0), roundTripMs: await roundTrip() };
 }
 
 async function run(): Promise<{ adapter: string; copyGBs: number | null; results: Result[] }> {
@@ -317,7 +341,9 @@ function render(data: { adapter: string; date: string; host: string; copyGBs?: n
   });
   const outside = data.results.filter((r) => r.outsideMs !== undefined).map((r) => {
     const sum = Object.values(r.passes ?? {}).reduce((a, t) => a + t, 0);
-    return [r.kernel, r.precision, fmt(r.gpuMs), fmt(sum), fmt(r.outsideMs), fmt(r.hostMs)];
+    // Each pass timed alone carries one submit-and-wait, the whole call one in all: k − 1 of them come back.
+    const corrected = r.roundTripMs === undefined ? undefined : r.outsideMs! + (Object.keys(r.passes ?? {}).length - 1) * r.roundTripMs;
+    return [r.kernel, r.precision, fmt(r.gpuMs), fmt(sum), fmt(r.outsideMs), fmt(r.roundTripMs), fmt(corrected), fmt(r.hostMs)];
   });
   const rows = data.results.map((r) => [r.kernel, r.precision, r.size, r.moduli, fmt(r.gpuMs), fmt(r.hostMs), r.goal, r.met === null ? '—' : r.met ? 'yes' : 'no', fmt(r.mpfrMs), r.speedup === undefined ? '—' : `${fmt(r.speedup)}×`, fmt(r.gflops), fmt(r.bytes / r.gpuMs / 1e6), data.copyGBs ? `${((100 * r.bytes) / r.gpuMs / 1e6 / data.copyGBs).toFixed(1)} %` : '—', r.ok ? `yes: ${r.check}` : `NO: ${r.check}`]);
   writePerformanceSection('rns-gpu', `### RNS multiple precision on the GPU (issue 17)
@@ -338,9 +364,11 @@ ${markdownTable(['kernel', 'bits', 'pass', 'ms', 'share of the passes'], profile
 
 Outside the passes: the whole call minus the sum of its passes timed one by one — host work, allocation, submits and
 waits the passes do not account for (each pass's own wait is inside its time, so this is a lower bound, and may come
-out below zero); "host ms": the host's time from the call until its work goes to the submit (median of 7 calls).
+out below zero); "round trip": an empty pass submitted and waited for (median of 21), which every pass timed alone
+carries and the whole call carries once, so "outside, corrected" = outside + (passes − 1)·round trip; "host ms": the
+host's time from the call until its work goes to the submit (median of 7 calls).
 
-${markdownTable(['kernel', 'bits', 'whole call ms', 'Σ passes ms', 'outside the passes ms', 'host ms'], outside)}`}`);
+${markdownTable(['kernel', 'bits', 'whole call ms', 'Σ passes ms', 'outside the passes ms', 'round trip ms', 'outside, corrected ms', 'host ms'], outside)}`}`);
 }
 
 if (record) {

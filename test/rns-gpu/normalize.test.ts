@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { createWordBuffer, readWords } from '../../src/backends/webgpu/runtime.js';
 import { submitPasses } from '../../src/backends/webgpu/program.js';
 import { rnsDeviceSet, WORD_BIAS } from '../../src/formats/rns/gpu/device-set.js';
-import { decodeWords } from '../../src/formats/rns/gpu/rns-device-array.js';
+import { decodeWords, rnsToDevice } from '../../src/formats/rns/gpu/rns-device-array.js';
 import { accumulatorWords, normalizePasses, normalizePrograms } from '../../src/formats/rns/gpu/normalize-webgpu.js';
 import { requireRuntime } from '../gpu/gpu-test-helpers.js';
 
@@ -109,6 +109,18 @@ describe('the prefix levels of a device moduli set', () => {
 });
 
 describe('exact transfers between the CPU mp_array and the device', () => {
+  it('toExact(indices) reads a few elements alone and gives what the whole array\'s read gives', async () => {
+    await requireRuntime();
+    const set = rnsDeviceSet(106);
+    const value = fc.record({ X: fc.bigInt({ min: 0n, max: 1n << 106n }), exp: fc.integer({ min: -3000, max: 3000 }), sign: fc.constantFrom(0 as const, 1 as const) });
+    await fc.assert(fc.asyncProperty(fc.array(value, { minLength: 1, maxLength: 60 }).chain((vals) => fc.tuple(fc.constant(vals), fc.array(fc.nat(vals.length - 1), { maxLength: Math.max(1, vals.length >> 2) }))), async ([vals, indices]) => {
+      const d = await rnsToDevice(vals, set);
+      const all = await d.toExact();
+      expect(await d.toExact(indices)).toEqual(indices.map((k) => all[k]));
+      d.destroy();
+    }), { numRuns: 25 });
+  });
+
   it('CPU RnsArray → device → CPU RnsArray keeps every value (106 … 1696 bits)', async () => {
     await requireRuntime();
     const { RnsArray, rnsLoad } = await import('../../src/formats/rns/rns-array.js');

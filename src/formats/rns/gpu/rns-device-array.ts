@@ -18,7 +18,8 @@
  */
 import { fail, ModprecError } from '../../../core/errors.js';
 import { createWordBuffer, gpuRuntime, readWords, type GpuRuntime } from '../../../backends/webgpu/runtime.js';
-import type { GpuBuffer } from '../../../backends/webgpu/webgpu-types.js';
+import { BufferUsage, type GpuBuffer } from '../../../backends/webgpu/webgpu-types.js';
+import { trackGpuWork } from '../../../backends/webgpu/backend.js';
 import { deviceEval, deviceEvalOf } from './device-eval.js';
 import { DEVICE_MAX_EXPONENT, WORD_BIAS, type RnsDeviceSet } from './device-set.js';
 
@@ -93,8 +94,43 @@ export class RnsDeviceArray {
    * @returns one exact value per element asked for, in order
    */
   async toExact(indices?: readonly number[]): Promise<RnsExactValue[]> {
-    return decodeWords(this.set, this.length, await this.toWords(), indices);
+    const n = this.set.size, L = this.length;
+    // A few elements of a large array (TRSV's pivots, a benchmark's samples): only their residues, signs and
+    // exponents come back, not the whole array.
+    const few = indices !== undefined && indices.every((k) => Number.isInteger(k) && k >= 0 && k < L) && 4 * (n + 2) * indices.length < (n + 6) * L;
+    if (!few) return decodeWords(this.set, L, await this.toWords(), indices);
+    if (indices.length === 0) return [];
+    const runs = indices.flatMap((k) => [{ offset: k * n, words: n }, { offset: n * L + k, words: 1 }, { offset: n * L + L + k, words: 1 }]);
+    const got = await readWordRuns(this.runtime, this.live('array'), runs);
+    // Laid out as an array of indices.length elements (digits, then the sign and exponent streams) for decodeWords.
+    const m = indices.length;
+    const words = new Uint32Array((n + 6) * m);
+    for (let e = 0; e < m; e++) {
+      words.set(got.subarray(e * (n + 2), e * (n + 2) + n), e * n);
+      words[n * m + e] = got[e * (n + 2) + n]!;
+      words[n * m + m + e] = got[e * (n + 2) + n + 1]!;
+    }
+    return decodeWords(this.set, m, words);
   }
+}
+
+/** Words of `buffer` at the given runs (word offsets and lengths), concatenated: one submit and one map. */
+async function readWordRuns(runtime: GpuRuntime, buffer: GpuBuffer, runs: readonly { readonly offset: number; readonly words: number }[]): Promise<Uint32Array> {
+  const device = runtime.context.device;
+  const total = runs.reduce((a, r) => a + r.words, 0);
+  const staging = device.createBuffer({ size: Math.max(16, Math.ceil((4 * total) / 16) * 16), usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST });
+  const encoder = device.createCommandEncoder();
+  let at = 0;
+  for (const r of runs) {
+    encoder.copyBufferToBuffer(buffer, 4 * r.offset, staging, 4 * at, 4 * r.words);
+    at += r.words;
+  }
+  device.queue.submit([encoder.finish()]);
+  await trackGpuWork(staging.mapAsync(1));
+  const out = new Uint32Array(staging.getMappedRange(0, 4 * total).slice(0));
+  staging.unmap();
+  staging.destroy();
+  return out;
 }
 
 /** Words of the exact values (residues, sign, exponent, evaluation), biased. */
