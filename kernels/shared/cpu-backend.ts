@@ -39,7 +39,7 @@ function ddKernelList(): string {
 }
 
 /** The kernels whose WebAssembly program also computes in fp32 arithmetic (see {@link wasmNumericsOf}). */
-export const WASM_F32_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv', 'ellSpmv', 'asum', 'nrm2', 'axpy', 'waxpby', 'scal']);
+export const WASM_F32_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv', 'trsv', 'ellSpmv', 'asum', 'nrm2', 'axpy', 'waxpby', 'scal']);
 
 /** The kernels whose WebAssembly program also sums with the compensated `kahan` accumulation (see {@link wasmNumericsOf}). */
 export const WASM_KAHAN_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv', 'ellSpmv', 'asum', 'nrm2']);

@@ -2,7 +2,7 @@
  * TRSV: solves op(A)·x = b in place through any accessors, in any arithmetic, with any accumulation.
  * @module
  */
-import { chooseCpuBackend, type CpuBackendOption } from '../shared/cpu-backend.js';
+import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
 import { runWasm } from '../shared/run-wasm.js';
 import { wasmTrsv, wasmTrsvRefusal } from './trsv-wasm.js';
 import { chooseBackend, prepareGpuCall, trsvOnGpu, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
@@ -86,7 +86,7 @@ export function trsv(args: TrsvArguments, options: (KernelOptions & { backend?: 
   // Each unknown waits on the previous ones: a substitution does not split into independent parts.
   threadsOf(options, 'trsv', false);
   if (n === 0) return;
-  if (cpu === 'wasm' && runWasm(requested, () => wasmTrsv(T, x.accessor, n, lower, unit))) return;
+  if (cpu === 'wasm' && runWasm(requested, () => wasmTrsv(T, x.accessor, n, lower, unit, wasmNumericsOf(ar, acc) === 'f32' ? 'f32' : 'f64'))) return;
   const spec = { T, x: x.accessor, ar, acc, lower, unit };
   trsvProgram(spec)(n, ...Operand.args(T), ...Operand.args(x.accessor), trsvNeedsScratch(spec) ? scratchOf(n) : undefined);
 }
