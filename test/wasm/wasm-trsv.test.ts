@@ -46,13 +46,37 @@ function laneOrderDotF32(a: readonly number[], b: readonly number[]): number {
   return f(f(f(p[0]! + p[1]!) + f(p[2]! + p[3]!)) + f(f(p[4]! + p[5]!) + f(p[6]! + p[7]!)));
 }
 
+/** The recursive row order: (0 + bᵢ) − the lane-order sum of the products (`dot` in the arithmetic). */
+const recursiveRow = (dot: typeof laneOrderDot, round: (v: number) => number) => (b: number, t: readonly number[], x: readonly number[]): number => round(round(0 + b) - dot(t, x));
+
+/**
+ * The kahan row order of kernels/trsv/trsv-kahan-wasm.ts: lane 0 starts from bᵢ (TwoSum(0, bᵢ)), product k, fl(tₖ·(−xₖ)),
+ * enters lane k mod 8's (s, c) by TwoSum, the lanes are joined in the fixed tree, result s + c.
+ */
+const kahanRow = (round: (v: number) => number) => (b: number, t: readonly number[], x: readonly number[]): number => {
+  const twoSum = (a: number, c: number): [number, number] => {
+    const S = round(a + c), z = round(S - a);
+    return [S, round(round(a - round(S - z)) + round(c - z))];
+  };
+  const add = (l: [number, number], term: number): [number, number] => { const [S, e] = twoSum(l[0], term); return [S, round(l[1] + e)]; };
+  const lanes = Array.from({ length: 8 }, () => [0, 0] as [number, number]);
+  lanes[0] = add(lanes[0]!, b);
+  t.forEach((tk, k) => { lanes[k % 8] = add(lanes[k % 8]!, round(tk * -x[k]!)); });
+  const join = (a: [number, number], c: [number, number]): [number, number] => { const [S, e] = twoSum(a[0], c[0]); return [S, round(round(a[1] + c[1]) + e)]; };
+  const [S, c] = join(join(join(lanes[0]!, lanes[1]!), join(lanes[2]!, lanes[3]!)), join(join(lanes[4]!, lanes[5]!), join(lanes[6]!, lanes[7]!)));
+  return round(S + c);
+};
+
+const id = (v: number): number => v;
 const ARITHMETICS = [
-  { name: 'f64' as const, options: {}, round: (v: number): number => v, dotOrder: laneOrderDot, numRuns: 150 },
-  { name: 'f32' as const, options: { arithmetic: formats.f32 }, round: Math.fround, dotOrder: laneOrderDotF32, numRuns: 100 },
+  { name: 'f64' as const, label: 'f64', options: {}, round: id, row: recursiveRow(laneOrderDot, id), numRuns: 150 },
+  { name: 'f32' as const, label: 'f32', options: { arithmetic: formats.f32 }, round: Math.fround, row: recursiveRow(laneOrderDotF32, Math.fround), numRuns: 100 },
+  { name: 'f64' as const, label: 'f64 kahan', options: { accumulation: 'kahan' }, round: id, row: kahanRow(id), numRuns: 80 },
+  { name: 'f32' as const, label: 'f32 kahan', options: { arithmetic: formats.f32, accumulation: 'kahan' }, round: Math.fround, row: kahanRow(Math.fround), numRuns: 80 },
 ];
 
 describe('WebAssembly TRSV', () => {
-  for (const { name, options, round, dotOrder, numRuns } of ARITHMETICS) it(`gives the bits of the JavaScript kernel and stays within trsvBound: storages, strides, uplo/trans/diag (${name} arithmetic)`, () => {
+  for (const { name, label, options, round, row, numRuns } of ARITHMETICS) it(`gives the bits of the JavaScript kernel and stays within trsvBound: storages, strides, uplo/trans/diag (${label})`, () => {
     fc.assert(fc.property(system, (c) => {
       // Column-contiguous op(A): column-major A for trans 'N', row-major for 'T'; row-contiguous: the other way.
       const spec: MatrixSpec = { storage: c.A.storage, layout: (c.trans === 'N') !== c.A.byRows ? 'col' : 'row', sub: c.A.sub, scaleRows: false };
@@ -80,7 +104,7 @@ describe('WebAssembly TRSV', () => {
         for (let k = 0; k < c.n; k++) {
           const i = lower ? k : c.n - 1 - k;
           const js = lower ? Array.from({ length: i }, (_, j) => j) : Array.from({ length: c.n - 1 - i }, (_, j) => i + 1 + j);
-          let q = round(round(0 + bValues[i]!) - dotOrder(js.map((j) => t(i, j)), js.map((j) => xs[j]!)));
+          let q = row(bValues[i]!, js.map((j) => t(i, j)), js.map((j) => xs[j]!));
           if (c.diag === 'N') q = round(q / t(i, i));
           xs[i] = c.x.storage === 'f32' ? Math.fround(q) : q;
         }
@@ -108,6 +132,19 @@ describe('WebAssembly TRSV', () => {
     expect([x.get(0), x.get(1)]).toEqual([1, 2]);
     trsv({ A, x, uplo: 'L' });
     expect([x.get(0), x.get(1)]).toEqual([1, 2]);
+  });
+
+  it('kahan by rows: a non-finite solution leaves x to the JavaScript kernel (its answer, bit for bit)', () => {
+    for (const arithmetic of [formats.f64, formats.f32]) {
+      const options = { accumulation: 'kahan', arithmetic } as const;
+      const A = buildMatrix({ storage: 'f64', layout: 'row', sub: false, scaleRows: false }, 3, 3, (i, j) => (j > i ? NaN : i === j ? 2 : 1e300));
+      const make = (): Range<1, any> => buildVector({ storage: 'f64', stride: 1, sub: false }, [1e300, -1e300, 3]);
+      const x = make(), y = make();
+      trsv({ A, x, uplo: 'L' }, { ...options, backend: 'wasm' });
+      trsv({ A, x: y, uplo: 'L' }, { ...options, backend: 'js' });
+      for (let i = 0; i < 3; i++) expect(Object.is(x.get(i), y.get(i))).toBe(true);
+      expect(Number.isFinite(x.get(2) as number)).toBe(false);
+    }
   });
 
   it('row-contiguous rows longer than a staging chunk', () => {
