@@ -21,10 +21,10 @@ import { kahanDotChunk } from '../dot/dot-kahan-wasm.js';
 import { COLUMNS, ROWS, rowAccessor } from './gemv-wasm.js';
 import { combineSums, combineSumsF32, xValues, xValuesF32 } from './gemv-wasm-values.js';
 
-type KahanColumnsChunk = (ps: number, pc: number, rows: number, pa0: number, pa1: number, pa2: number, pa3: number, scale: number, x0: number, x1: number, x2: number, x3: number, columns: number) => void;
+export type KahanColumnsChunk = (ps: number, pc: number, rows: number, pa0: number, pa1: number, pa2: number, pa3: number, scale: number, x0: number, x1: number, x2: number, x3: number, columns: number) => void;
 
 /** (s, c)[0 … rows) := the compensated sums with aᵢⱼ·xⱼ added for `columns` (1 to 4) staged column segments, in order. */
-function kahanColumnsChunk(sa: WasmStorage, scaled: boolean, lanes: 'f64' | 'f32'): KahanColumnsChunk {
+export function kahanColumnsChunk(sa: WasmStorage, scaled: boolean, lanes: 'f64' | 'f32'): KahanColumnsChunk {
   return wasmExports(`gemv-kahan-columns-${lanes} ${sa.name}${scaled ? '*s' : ''}`, 'the compensated GEMV kernel', () => {
     const v = LANES[lanes], ks = Array.from({ length: v.vectors }, (_, k) => k);
     const l = new WasmLocals();

@@ -24,17 +24,20 @@ export function xValues(x: Accessor<1, any>, n: number, into: Float64Array = new
 }
 
 /**
- * The values of x as the JavaScript f32 arithmetic reads them: each element rounded to binary32 once (a
+ * The value of element p of `a` as the JavaScript f32 arithmetic reads it: rounded to binary32 once (a
  * double-double through round-to-odd, as f32-arithmetic.ts), times the binary32 scale, rounded.
  */
+export function f32ValueAt(a: Accessor<any, any>, p: number, scale: number): number {
+  const raw = a.storage.decode(a.data as never, p) as number | { hi: number; lo: number };
+  const v = typeof raw === 'number' ? f(raw) : f(roundToOddDd(raw.hi, raw.lo));
+  return a.scale ? f(v * f(scale)) : v;
+}
+
+/** The values of x as the JavaScript f32 arithmetic reads them ({@link f32ValueAt}). */
 export function xValuesF32(x: Accessor<1, any>, n: number): Float32Array {
-  const scaled = !!x.scale, s = f(scaleOf(x)), stride = x.strides[0] as number;
+  const s = scaleOf(x), stride = x.strides[0] as number;
   const out = new Float32Array(n);
-  for (let j = 0, p = x.offset; j < n; j++, p += stride) {
-    const raw = x.storage.decode(x.data as never, p) as number | { hi: number; lo: number };
-    const v = typeof raw === 'number' ? f(raw) : f(roundToOddDd(raw.hi, raw.lo));
-    out[j] = scaled ? f(v * s) : v;
-  }
+  for (let j = 0, p = x.offset; j < n; j++, p += stride) out[j] = f32ValueAt(x, p, s);
   return out;
 }
 

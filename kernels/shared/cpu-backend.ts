@@ -39,13 +39,13 @@ function ddKernelList(): string {
 }
 
 /** The kernels whose WebAssembly program also computes in fp32 arithmetic (see {@link wasmNumericsOf}). */
-export const WASM_F32_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv', 'ellSpmv', 'asum', 'nrm2', 'axpy', 'waxpby', 'scal']);
+export const WASM_F32_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv', 'trsv', 'ellSpmv', 'asum', 'nrm2', 'axpy', 'waxpby', 'scal']);
 
 /** The kernels whose WebAssembly program also sums with the compensated `kahan` accumulation (see {@link wasmNumericsOf}). */
-export const WASM_KAHAN_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv', 'ellSpmv', 'asum', 'nrm2']);
+export const WASM_KAHAN_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv', 'trsv', 'ellSpmv', 'asum', 'nrm2']);
 
 /** The kernels of {@link WASM_KAHAN_KERNELS} that also sum with it in fp32 arithmetic. */
-export const WASM_KAHAN_F32_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv', 'ellSpmv', 'asum', 'nrm2']);
+export const WASM_KAHAN_F32_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv', 'trsv', 'ellSpmv', 'asum', 'nrm2']);
 
 /**
  * What a WebAssembly program computes: `'f64'` (fp64 arithmetic, recursive accumulation), `'f32'` (fp32

@@ -2,9 +2,10 @@
  * TRSV: solves op(A)·x = b in place through any accessors, in any arithmetic, with any accumulation.
  * @module
  */
-import { chooseCpuBackend, type CpuBackendOption } from '../shared/cpu-backend.js';
+import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
 import { runWasm } from '../shared/run-wasm.js';
 import { wasmTrsv, wasmTrsvRefusal } from './trsv-wasm.js';
+import { wasmKahanTrsv } from './trsv-kahan-wasm.js';
 import { chooseBackend, prepareGpuCall, trsvOnGpu, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { rnsGpuBlockSize, trsvBlockSize, type TrsvGpuOptions } from './trsv-block-size.js';
 import { Operand } from '../../src/backends/cpu/operand.js';
@@ -86,7 +87,15 @@ export function trsv(args: TrsvArguments, options: (KernelOptions & { backend?: 
   // Each unknown waits on the previous ones: a substitution does not split into independent parts.
   threadsOf(options, 'trsv', false);
   if (n === 0) return;
-  if (cpu === 'wasm' && runWasm(requested, () => wasmTrsv(T, x.accessor, n, lower, unit))) return;
+  if (cpu === 'wasm') {
+    const numerics = wasmNumericsOf(ar, acc);
+    const lanes = numerics === 'f32' || numerics === 'kahan-f32' ? 'f32' : 'f64';
+    if (numerics === 'kahan-f64' || numerics === 'kahan-f32') {
+      // A non-finite row-oriented solve leaves x untouched and is recomputed by the JavaScript kernel.
+      let done = false;
+      if (runWasm(requested, () => { done = wasmKahanTrsv(T, x.accessor, n, lower, unit, lanes); }) && done) return;
+    } else if (runWasm(requested, () => wasmTrsv(T, x.accessor, n, lower, unit, lanes))) return;
+  }
   const spec = { T, x: x.accessor, ar, acc, lower, unit };
   trsvProgram(spec)(n, ...Operand.args(T), ...Operand.args(x.accessor), trsvNeedsScratch(spec) ? scratchOf(n) : undefined);
 }

@@ -96,6 +96,11 @@ describe('WebAssembly reads double-double storage as hi + lo (fp64 arithmetic)',
     trsv({ A: T, x: s, uplo: 'L' }, { backend: 'wasm' });
     trsv({ A: T, x: sjs, uplo: 'L' }, { backend: 'js' });
     same(bits(s), bits(sjs));
+    // fp32 arithmetic reads each hi + lo through round-to-odd (the diagonal too): the JavaScript f32 kernel's bits.
+    const [s32, s32js] = [vector(b), vector(b)];
+    trsv({ A: T, x: s32, uplo: 'L' }, { backend: 'wasm', arithmetic: formats.f32 });
+    trsv({ A: T, x: s32js, uplo: 'L' }, { backend: 'js', arithmetic: formats.f32 });
+    same(bits(s32), bits(s32js));
     const L = laplacianEll([9, 9, 9]);
     const V = range(colMajor<2, any>({ size: [L.stride, L.width], storage: formats.dd, arithmetic: formats.f64 }));
     for (let k = 0; k < L.width; k++) for (let i = 0; i < L.stride; i++) setPair(V, [i, k], { hi: L.values[i + k * L.stride]!, lo: 2 ** -70 });

@@ -136,10 +136,11 @@ export interface Lanes {
   readonly add: number;
   readonly mul: number;
   readonly abs: number;
+  readonly neg: number;
 }
 
 /** The lanes of fp64 and fp32 arithmetic. */
 export const LANES: Readonly<Record<'f64' | 'f32', Lanes>> = {
-  f64: { name: 'f64', vectors: 4, load: load2, splat: op.simd(SIMD.f64x2Splat), add: SIMD.f64x2Add, mul: SIMD.f64x2Mul, abs: 0xec },
-  f32: { name: 'f32', vectors: 2, load: load4, splat: [...op.f32DemoteF64(), ...op.simd(SIMD.f32x4Splat)], add: SIMD.f32x4Add, mul: SIMD.f32x4Mul, abs: SIMD.f32x4Abs },
+  f64: { name: 'f64', vectors: 4, load: load2, splat: op.simd(SIMD.f64x2Splat), add: SIMD.f64x2Add, mul: SIMD.f64x2Mul, abs: 0xec, neg: SIMD.f64x2Neg },
+  f32: { name: 'f32', vectors: 2, load: load4, splat: [...op.f32DemoteF64(), ...op.simd(SIMD.f32x4Splat)], add: SIMD.f32x4Add, mul: SIMD.f32x4Mul, abs: SIMD.f32x4Abs, neg: 0xe1 /* f32x4.neg */ },
 };
