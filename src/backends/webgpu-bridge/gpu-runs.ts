@@ -139,7 +139,7 @@ async function writeBack(g: Gpu, r: Range<1, any>, d: DeviceArray, call: GpuCall
  * the CPU kernels' scaled stores do: integer storage keeps the exact value / scale rounded once to the nearest integer
  * (ties to even, nearestIntegerOfQuotient on the pair), floating-point storage the quotient in the arithmetic rounded
  * to the storage. Both on the device, any scales; here on the host after one read-back only where the device does not
- * take the case (values of another arithmetic's words — dd —, or values or scales over one storage binding).
+ * take the case (values in another arithmetic's words: dd's four).
  */
 async function writeScaled(g: Gpu, r: Range<1, any>, d: DeviceArray, call: GpuCall): Promise<void> {
   // Integer storage: the same rounding, on the device (src/backends/webgpu/scaled-store.ts).
