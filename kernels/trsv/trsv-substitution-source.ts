@@ -60,8 +60,9 @@ export interface SubstitutionPlace {
   /**
    * x is finally stored in a scaled integer storage ({@link StoreRounding}): each x_j is rounded to it before later rows
    * read it, as the CPU's store and read-back do — value/scale rounded once to the nearest integer (ties to even,
-   * `mpQuantize`), saturated to [−qmax, qtop], NaN → 0, then times the scale in the arithmetic. Reads the binary32
-   * scales `XS[j]` and the uniforms `qmax`, `qtop`.
+   * `mpQuantize64` on the fp64 scale), saturated to [−qmax, qtop], NaN → 0, then times the scale as the arithmetic
+   * reads an fp64 (f32: its nearest binary32; ff: formats.ff's pair). Reads the scales' words `XS[2j]`, `XS[2j + 1]`
+   * and the uniforms `qmax`, `qtop`.
    */
   readonly rounding?: boolean;
   /**
@@ -73,12 +74,12 @@ export interface SubstitutionPlace {
 }
 
 /**
- * The scaled integer storage a GPU TRSV's x is written to (i8 or i16 with binary32 scales of at least 2^-95 in
- * magnitude, mpQuantize's exact range): the solve rounds each x_j to it before later rows read it, as the CPU does.
+ * The scaled integer storage a GPU TRSV's x is written to (i8 or i16 with fp64 scales, finite and non-zero): the solve
+ * rounds each x_j to it before later rows read it, as the CPU does.
  */
 export interface StoreRounding {
-  /** Element i's scale (binary32, non-zero). */
-  readonly scales: Float32Array;
+  /** Element i's scale (fp64, finite, non-zero), uploaded as its two IEEE words. */
+  readonly scales: Float64Array;
   /** The largest integer stored (127, 32767); the smallest is −(qtop + 1). */
   readonly qtop: number;
 }
@@ -160,14 +161,14 @@ export function substitutionLines(arithmetic: GpuArithmetic, A: DeviceArray, sha
     lines.push(`if (${magnitude(arithmetic, x)} >= mpFloat(${place.overflow})) {`, `${x} = ${infinity};`, '}');
   }
   if (place.rounding) {
-    // The CPU's store of x_j into its scaled integer and the read-back of later rows (a negative scale negates both:
-    // v/s = (−v)/|s|, and rounding to nearest even is symmetric).
-    lines.push('const sbsc = XS[sbj];', 'let sbsa = sbsc;',
-      `let sbvh = ${c === 1 ? x : `${x}[0]`};`, `let sbvl = ${c === 1 ? '0.0' : `${x}[1]`};`,
-      'if (sbsa < 0.0) { sbsa = -sbsa; sbvh = -sbvh; sbvl = -sbvl; }',
-      'let sbq = mpQuantize([sbvh, sbvl], sbsa, qmax);', 'if (sbq > qtop) { sbq = qtop; }',
-      // q·s: one rounding to binary32 (the CPU's f32 read of a scaled element), exact as a pair (|q| ≤ 2^15, s 24 bits).
-      c === 1 ? `${x} = mpKeep(mpToFloat(sbq) * sbsc);` : `${x} = ffTwoProd(mpToFloat(sbq), sbsc);`);
+    // The CPU's store of x_j into its scaled integer (the exact value / fp64 scale rounded once: mpQuantize64, any
+    // double, not only a binary32 — a binary32 stand-in for 0.1 rounds some near-ties the other way) and the read-back
+    // of later rows.
+    lines.push('const sbsl = mpBits(XS[2 * sbj]);', 'const sbsh = mpBits(XS[2 * sbj + 1]);',
+      `let sbq = mpQuantize64([${c === 1 ? x : `${x}[0]`}, ${c === 1 ? '0.0' : `${x}[1]`}], sbsl, sbsh, qmax);`, 'if (sbq > qtop) { sbq = qtop; }',
+      // q·s as the CPU's read of a scaled element: f32, one rounding of q times the scale's nearest binary32; ff, the
+      // pair product of (q, 0) and formats.ff's pair of the scale.
+      c === 1 ? `${x} = mpKeep(mpToFloat(sbq) * mpF64ToF32(sbsh, sbsl));` : `${x} = ffMul([mpToFloat(sbq), 0.0], mpF64(sbsh, sbsl));`);
   }
   // The later rows add op(A)(i, j)·(−x_j), the CPU's (−tᵢⱼ)·xⱼ: the same value (rounding is symmetric); only a zero's
   // sign may differ (0 − (+0) = +0), which no sum sees — a sum from 0 + bᵢ is never −0.
@@ -232,7 +233,7 @@ export function substitutionRedoSource(arithmetic: GpuArithmetic, A: DeviceArray
  * @param X - the solve's words (read, and rewritten where not finite)
  * @param n - rows
  * @param lda - A's leading dimension
- * @param rounding - with {@link substitutionRedoSource}'s `rounding`: x's binary32 scales and largest integer
+ * @param rounding - with {@link substitutionRedoSource}'s `rounding`: x's fp64 scales (their words) and largest integer
  * @returns arrays and scalars
  */
 export function substitutionRedoBindings(A: DeviceArray, B: DeviceArray, X: BoundArray, n: number, lda: number, rounding?: { scales: BoundArray; qtop: number }): { arrays: Record<string, BoundArray>; scalars: Record<string, number> } {

@@ -321,7 +321,7 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
   const plan = getPlan(runtime, key, 2 + blocks + updates + redoPassCount(shape, perBinding), () => [createWordBuffer(context, np * c), createWordBuffer(context, np * c), createWordBuffer(context, np * c + 1), createWordBuffer(context, x.words), createWordBuffer(context, REDO_WORKGROUP * c)]);
   if (rounds) {
     // The scales belong to this call: its pass list is built for it and not kept.
-    const scales = createWordBuffer(context, n, new Uint32Array(rounding.scales.buffer, rounding.scales.byteOffset, n));
+    const scales = createWordBuffer(context, 2 * n, new Uint32Array(rounding.scales.buffer, rounding.scales.byteOffset, 2 * n));
     const out = plan.scratch[3]!;
     try {
       submitPasses(context, await buildSolvePasses(runtime, args, shape, arithmetic, perBinding, plan.passes, plan.scratch, inv, out, { scales: { buffer: scales }, qtop: rounding.qtop }));

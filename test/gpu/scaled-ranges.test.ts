@@ -611,6 +611,31 @@ describe('scaled ranges over one storage binding (a lowered limit)', () => {
     }), { numRuns: 20 });
   });
 
+  it('floating-point outputs over one binding are divided on the device in windows of elements (values, quotients and scales windowed): the CPU bits', async () => {
+    await requireRuntime();
+    await fc.assert(fc.asyncProperty(fc.constantFrom('f16' as const, 'bf16' as const, 'f32' as const, 'f64' as const), fc.constantFrom(0, 1), fc.constantFrom(1, 2, -3), fc.boolean(), fc.integer({ min: 1, max: 2500 }), fc.integer(), async (storage, ai, stride, perElement, n, seed) => {
+      const arithmetic = ARITHMETICS[ai]!;
+      const r = rng(seed);
+      const scale = Float64Array.from({ length: perElement ? n : 1 }, () => (r() < 0.2 ? -1 : 1) * (0.5 + r()) * 2 ** (Math.floor(r() * 40) - 20));
+      const values = Float64Array.from({ length: n }, (_, i) => (r() < 0.02 ? [NaN, Infinity, -Infinity][i % 3]! : (r() * 2 - 1) * 2 ** (Math.floor(r() * 60) - 30)));
+      const a = Math.abs(stride);
+      const run = async (backend: 'cpu' | 'gpu') => {
+        const data = storageOf(storage).allocate(3 + (n - 1) * a + 3);
+        fillStorage(storage, data, rng(seed ^ 0x5bd1e995));
+        const out = range(scaledReducedRowMajor<1>({ size: [n], storage: storageOf(storage), arithmetic, scaleMask: [perElement], scale, stride, offset: stride < 0 ? 3 + (n - 1) * a : 3, data }));
+        const x = vector(values, { storage: formats.f64, arithmetic });
+        if (backend === 'cpu') waxpby(1, x, 0, x, out, { arithmetic });
+        // 4 KiB: 2500 ff values take 20 k, their scales 20 k; a window of 448 elements fits (values 3.5 k, scales 3.8 k).
+        else await underLimit(4096, () => waxpby(1, x, 0, x, out, { backend: 'gpu', arithmetic, strict: true }));
+        return bits(data);
+      };
+      const before = deviceScaledQuotientCount();
+      const cpu = await run('cpu'), gpu = await run('gpu');
+      expect(deviceScaledQuotientCount()).toBe(before + 1);
+      expect(gpu).toEqual(cpu);
+    }), { numRuns: 16 });
+  });
+
   it('GEMV N/T (either layout, sub-ranges, every mask) reads scaled matrices in windows: the unsplit runs\' bits', async () => {
     await requireRuntime();
     await fc.assert(fc.asyncProperty(fc.constantFrom(...STORAGES), fc.boolean(), fc.constantFrom([true, false], [false, true], [true, true], [false, false]), fc.boolean(), fc.constantFrom(0, 1), fc.constantFrom('N' as const, 'T' as const), fc.integer(), async (storage, rowMajorLayout, mask, sub, ai, trans, seed) => {

@@ -1,5 +1,5 @@
 /**
- * TRSV with x in a scaled integer storage (i8, i16 with binary32 scales): the CPU stores each x_j — value/scale rounded
+ * TRSV with x in a scaled integer storage (i8, i16 with fp64 scales): the CPU stores each x_j — value/scale rounded
  * once to the nearest integer, saturated, NaN → 0 — before later rows read it back, so a row that saturates or
  * divides by a zero pivot reaches the later rows as its stored value. The GPU follows the same rule: it rounds x_j to
  * the storage between rows in its substitution. With power-of-two scales and entries of few bits every operation of
@@ -78,5 +78,51 @@ describe('TRSV with a scaled integer x: each x_j rounded to its storage before l
     await fc.assert(fc.asyncProperty(caseArbitrary, async (c) => {
       expect(await solve(c, 'gpu'), JSON.stringify(c)).toEqual(await solve(c, 'cpu'));
     }), { numRuns: 30 });
+  });
+
+  it('fp64 scales that are not binary32 (0.1, 1/3, 53-bit): x_j is rounded by its exact scale between rows, not by a binary32 stand-in (regression: with scale 0.1 the GPU stored [5, 0], the CPU [4, 1])', async () => {
+    await requireRuntime();
+    // x₁ = (1·0.1)/2 in f32 is 0.05000000074…: the exact quotient by 0.1 is just above ½ (stored 1), by fround(0.1)
+    // exactly ½ (stored 0, the even); row 0 then reads x₁ back: 0.5 − 0.1 = 0.4 → 4, not 0.5 → 5.
+    for (const arithmetic of [formats.f32, formats.ff]) {
+      const run = async (backend: 'cpu' | 'gpu') => {
+        const A = range(colMajor<2>({ size: [2, 2], storage: formats.f64, arithmetic }));
+        A.set(0, 0, 1); A.set(0, 1, 1); A.set(1, 1, 2);
+        const data = new Int16Array([5, 1]);
+        const x = range(scaledReducedRowMajor<1>({ size: [2], storage: formats.i16, arithmetic, scaleMask: [true], scale: Float64Array.of(0.1, 0.1), data }));
+        if (backend === 'cpu') trsv({ A, x, uplo: 'U' }, { arithmetic });
+        else await trsv({ A, x, uplo: 'U' }, { arithmetic, backend: 'gpu', strict: true });
+        return [...data];
+      };
+      expect(await run('gpu'), arithmetic.name).toEqual(await run('cpu'));
+    }
+    expect(await (async () => {
+      const data = new Int16Array([5, 1]);
+      const A = range(colMajor<2>({ size: [2, 2], storage: formats.f64, arithmetic: formats.f32 }));
+      A.set(0, 0, 1); A.set(0, 1, 1); A.set(1, 1, 2);
+      trsv({ A, x: range(scaledReducedRowMajor<1>({ size: [2], storage: formats.i16, arithmetic: formats.f32, scaleMask: [true], scale: Float64Array.of(0.1, 0.1), data })), uplo: 'U' }, { arithmetic: formats.f32 });
+      return [...data];
+    })()).toEqual([4, 1]);
+    // Diagonal systems (each x_j = stored·s / d on its own, d a power of two: exact in both arithmetics, no sum whose
+    // order could differ): every stored integer the CPU's for random fp64 scales and near-ties of them.
+    await fc.assert(fc.asyncProperty(fc.integer({ min: 1, max: 6 }), fc.constantFrom<'i8' | 'i16'>('i8', 'i16'), fc.constantFrom<'f32' | 'ff'>('f32', 'ff'), fc.integer(), async (n, storage, ar, seed) => {
+      let s = seed >>> 0 || 1;
+      const r = () => { s ^= s << 13; s ^= s >>> 17; s ^= s << 5; return (s >>> 0) / 2 ** 32; };
+      const top = storage === 'i8' ? 127 : 32767;
+      const scale = Float64Array.from({ length: n }, () => (r() < 0.3 ? -1 : 1) * [0.1, 1 / 3, 1 + r()][Math.floor(r() * 3)]! * 2 ** (Math.floor(r() * 20) - 10));
+      const stored = Array.from({ length: n }, () => Math.floor(r() * 2 * top) - top);
+      const diagonal = Array.from({ length: n }, () => [1, 2, 4, 0.5][Math.floor(r() * 4)]!);
+      const arithmetic = ARITHMETICS[ar];
+      const run = async (backend: 'cpu' | 'gpu') => {
+        const A = range(colMajor<2>({ size: [n, n], storage: formats.f64, arithmetic }));
+        diagonal.forEach((d, i) => A.set(i, i, d));
+        const x = range(scaledReducedRowMajor<1>({ size: [n], storage: formats[storage], arithmetic, scaleMask: [true], scale }));
+        stored.forEach((q, i) => { (x.accessor.data as Int16Array)[i] = q; });
+        if (backend === 'cpu') trsv({ A, x, uplo: 'L' }, { arithmetic });
+        else await trsv({ A, x, uplo: 'L' }, { arithmetic, backend: 'gpu', strict: true });
+        return [...(x.accessor.data as Int16Array)];
+      };
+      expect(await run('gpu')).toEqual(await run('cpu'));
+    }), { numRuns: 20 });
   });
 });

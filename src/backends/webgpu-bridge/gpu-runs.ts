@@ -139,7 +139,7 @@ async function writeBack(g: Gpu, r: Range<1, any>, d: DeviceArray, call: GpuCall
  * the CPU kernels' scaled stores do: integer storage keeps the exact value / scale rounded once to the nearest integer
  * (ties to even, nearestIntegerOfQuotient on the pair), floating-point storage the quotient in the arithmetic rounded
  * to the storage. Both on the device, any scales; here on the host after one read-back only where the device does not
- * take the case (values of another arithmetic's words — dd —, or values or scales over one storage binding).
+ * take the case (values in another arithmetic's words: dd's four).
  */
 async function writeScaled(g: Gpu, r: Range<1, any>, d: DeviceArray, call: GpuCall): Promise<void> {
   // Integer storage: the same rounding, on the device (src/backends/webgpu/scaled-store.ts).
@@ -300,18 +300,18 @@ export function gemvOnGpu(args: { alpha: number; A: Range<2, any>; x: Range<1, a
 }
 
 /**
- * For an x in a scaled integer storage that the device rounds into (i8, i16 with binary32 scales: storesOnDevice):
+ * For an x in a scaled integer storage that the device rounds into (i8, i16 with finite non-zero fp64 scales):
  * its scales per element and largest integer, so the solve rounds each x_j to it before later rows read it, as the
  * CPU's substitution does (the CPU stores x_j and reads it back: a saturated or rounded x_j is what later rows see).
  */
-async function storeRounding(x: Range<1, any>): Promise<{ scales: Float32Array; qtop: number } | undefined> {
+async function storeRounding(x: Range<1, any>): Promise<{ scales: Float64Array; qtop: number } | undefined> {
   const a = x.accessor;
   if (!a.scale || !a.storage.isInteger) return undefined;
   if (!(await import('../webgpu/scaled-store.js')).storesOnDevice(x as never)) return undefined;
-  // The solve's rounding reads binary32 scales; a zero or non-finite one leaves x unrounded until the final store.
+  // A zero or non-finite scale leaves x unrounded until the final store.
   for (const s of a.scale.data) if (!(Number.isFinite(s) && s !== 0)) return undefined;
   const n = x.length();
-  const scales = Float32Array.from({ length: n }, (_, i) => a.scale!.data[a.scaleIndex([i])]!);
+  const scales = Float64Array.from({ length: n }, (_, i) => a.scale!.data[a.scaleIndex([i])]!);
   return { scales, qtop: a.storage.name === 'i8' ? 127 : 32767 };
 }
 

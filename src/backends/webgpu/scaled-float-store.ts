@@ -10,13 +10,15 @@
  * write as an unscaled output's.
  *
  * One pass, a thread per element of the view: its scale is element scaleOffset + i·scaleStride of the range's fp64
- * scales (uploaded as their words), scaleStride 0 where the mask leaves the dimension unscaled.
+ * scales (uploaded as their words), scaleStride 0 where the mask leaves the dimension unscaled. Values and scales over
+ * one storage binding go in windows of elements (multiples of 64, so every binding starts on a 256-byte boundary), each
+ * binding its values, its quotients and the scales it reads.
  *
  * @module
  */
 import { bindingLimit, DeviceArray } from './device-array.js';
 import { kernelSource, memo } from './kernel-common.js';
-import { getProgram, submitPasses, type ArgType } from './program.js';
+import { getProgram, submitPasses, type ArgType, type Pass } from './program.js';
 import type { ScaledRangeLike } from './range-scale.js';
 import { createWordBuffer } from './runtime.js';
 import { hostDefaultNaN } from './exact-division.js';
@@ -29,18 +31,26 @@ const FLOAT_STORAGES = new Set(['f64', 'f32', 'f16', 'bf16']);
 
 /** Thread per element: the arithmetic's quotient of its value by its scale. */
 function quotientSource(components: 1 | 2): { source: string; args: (readonly [string, ArgType])[] } {
-  const args: (readonly [string, ArgType])[] = [['D', 'Array'], ['Rs', 'Array'], ['So', 'Integer'], ['Ss', 'Integer'], ['Dn', 'Integer']];
-  const body = ['const i = this.thread.x;', 'const q = So + i * Ss;', 'const sh = mpBits(Rs[2 * q + 1]);', 'const sl = mpBits(Rs[2 * q]);'];
+  // A window of elements from I0 (D and the output bound from it), the scales bound from scale QB.
+  const args: (readonly [string, ArgType])[] = [['D', 'Array'], ['Rs', 'Array'], ['So', 'Integer'], ['Ss', 'Integer'], ['Dn', 'Integer'], ['I0', 'Integer'], ['QB', 'Integer']];
+  const body = ['const i = this.thread.x;', 'const q = So + (i + I0) * Ss - QB;', 'const sh = mpBits(Rs[2 * q + 1]);', 'const sl = mpBits(Rs[2 * q]);'];
   body.push(components === 2
     ? 'return ffDivRn([D[2 * i], D[2 * i + 1]], mpF64(sh, sl), Dn);'
     : 'return mpDivRn(D[i], mpF64ToF32(sh, sl), Dn);');
   return { source: kernelSource(args, body), args };
 }
 
+/** Elements per window of the pass: a multiple of 64 whose values (c words each) and scales (8 bytes, |ss| apart) fit a binding. */
+function windowElements(c: number, ss: number, limit: number): number {
+  // The scales are bound from the 256-byte boundary below the first: up to 31 more.
+  const byScales = ss === 0 ? Infinity : Math.floor((limit / 8 - 32) / Math.abs(ss));
+  return Math.floor(Math.min(limit / (4 * c), byScales) / 64) * 64;
+}
+
 /**
  * Whether {@link deviceScaledQuotients} takes `r` with values `d`: a scaled 1-D range stored in f64, f32, f16 or bf16,
- * values in the f32 or ff arithmetic's words (one or two per element) on the device, and the values and the scales each
- * within one storage binding.
+ * values in the f32 or ff arithmetic's words (one or two per element) on the device, and windows of 64 elements at the
+ * least whose values and scales fit one storage binding each (always, unless the limit is lowered far below WebGPU's).
  * @param r - the output range
  * @param d - its values, as the kernel left them
  * @param arithmetic - the arithmetic's name
@@ -50,8 +60,7 @@ export function quotientsOnDevice(r: ScaledRangeLike, d: DeviceArray, arithmetic
   const a = r.accessor;
   if (!FLOAT_STORAGES.has(a.storage.name) || !a.scale || a.dimensionality !== 1 || !d.onDevice || d.isView) return false;
   if (!(arithmetic === 'f32' && d.format.wordsPerElement === 1) && !(arithmetic === 'ff' && d.format.wordsPerElement === 2)) return false;
-  const limit = bindingLimit(d.runtime!);
-  return d.words * 4 <= limit && a.scale.data.length * 8 <= limit;
+  return windowElements(d.format.wordsPerElement, a.scale.mask[0] ? a.scale.strides[0]! : 0, bindingLimit(d.runtime!)) >= 64;
 }
 
 let runs = 0;
@@ -89,13 +98,24 @@ export async function deviceScaledQuotients(r: ScaledRangeLike, d: DeviceArray):
   const program = await getProgram(runtime.context, { source: spec.source, args: spec.args, components });
   const scaleWords = new Uint32Array(sc.data.buffer, sc.data.byteOffset, sc.data.length * 2);
   const scales = createWordBuffer(runtime.context, Math.max(2, scaleWords.length), scaleWords);
+  const ss = sc.mask[0] ? sc.strides[0]! : 0;
+  const size = windowElements(components, ss, bindingLimit(runtime));
   try {
-    submitPasses(runtime.context, [{ pass: {
-      program,
-      arrays: { D: { buffer: d.buffer! }, Rs: { buffer: scales } },
-      scalars: { So: sc.offset, Ss: sc.mask[0] ? sc.strides[0]! : 0, Dn: DEFAULT_NAN },
-      output: { buffer: out.buffer! }, threads: n,
-    } }]);
+    // Values, scales and quotients over one storage binding go in windows of elements (one window otherwise).
+    const passes: { pass: Pass }[] = [];
+    for (let i0 = 0; i0 < n; i0 += size) {
+      const count = Math.min(size, n - i0);
+      const [qa, qb] = [sc.offset + i0 * ss, sc.offset + (i0 + count - 1) * ss];
+      const qBase = Math.floor(Math.min(qa, qb) / 32) * 32;
+      const words = { offset: i0 * components * 4, size: count * components * 4 };
+      passes.push({ pass: {
+        program,
+        arrays: { D: { buffer: d.buffer!, ...words }, Rs: { buffer: scales, offset: qBase * 8, size: (Math.max(qa, qb) - qBase + 1) * 8 } },
+        scalars: { So: sc.offset, Ss: ss, Dn: DEFAULT_NAN, I0: i0, QB: qBase },
+        output: { buffer: out.buffer!, ...words }, threads: count,
+      } });
+    }
+    submitPasses(runtime.context, passes);
   } finally {
     scales.destroy();
   }
