@@ -3,7 +3,8 @@
  * boundary) of its lo array: uploads and read-backs copy them exactly, views included. Every kernel that takes dd
  * storage takes dd-split, as input and output, and gives the pairs interleaved dd storage gives, bit for bit — packed,
  * strided and negative-stride vectors, row-major sub-range matrices — while the span elements outside an output view
- * (NaN sentinels with distinct payloads) keep their bits. Other arithmetics are refused as for dd, and a lowered
+ * (NaN sentinels with distinct payloads) keep their bits. Inputs are read from the two blocks in place: the copy
+ * passes (dd-split-device.ts) are counted, none for an input, three for a one-window output. Other arithmetics are refused as for dd, and a lowered
  * binding limit gives the outcome dd gives. (Exact oracle and a-priori bound: test-matrix.test.ts's dd-split rows.)
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -16,6 +17,7 @@ import { gpuConvert } from '../../src/backends/webgpu/convert.js';
 import { gpuUpdate } from '../../kernels/waxpby/update-webgpu.js';
 import { DdSplitArray } from '../../src/formats/dd/dd-storage.js';
 import { ddSplitLoWord } from '../../src/formats/dd/dd-split-gpu-words.js';
+import { ddSplitCopyPassCount } from '../../src/backends/webgpu/dd-split-device.js';
 import { randomValues, requireRuntime } from './gpu-test-helpers.js';
 
 type Pair = { hi: number; lo: number };
@@ -139,63 +141,77 @@ describe('dd-split storage on the GPU', () => {
     v.destroy();
   });
 
-  it('every kernel gives the pairs dd storage gives, bit for bit, and leaves the span outside an output view untouched', async () => {
+  it('every kernel reads dd-split inputs in place (no copy pass) and gives the pairs dd storage gives, bit for bit, leaving the span outside an output view untouched', async () => {
     await requireRuntime();
     const n = 29, m = 17;
-    // Packed and a negative-stride view (the costlier layout of the two view kinds; the first test moves all three
-    // through the device): each layout compiles every dd kernel again on llvmpipe, minutes apiece in CI.
-    for (const layout of ['packed', 'reversed'] as const) {
-      // One run per storage: the same pairs in the same layout; everything compared afterwards.
-      const runs = (['dd', 'dd-split'] as const).map(async (name) => {
-        const out: Record<string, string[]> = {};
-        const x = vectorIn(name, layout, pairs(n, 1)), y = vectorIn(name, layout, pairs(n, 2, 3));
-        out.dot = [bits((await dot(x, y, GPU)).value)];
-        // DOT's into: element 1 of a stride −2 view, written on the device through the update pass.
-        const into = vectorIn(name, 'reversed', pairs(3, 7));
-        const intoBefore = storageBits(into);
-        await dot(x, y, { ...GPU, into: into.sub(span(1, 2)) });
-        storageBits(into).forEach((b, e) => { if (e !== into.accessor.linearIndex([1])) expect(b, `${name} ${layout} into: element ${e}`).toBe(intoBefore[e]); });
-        out.into = viewBits(into);
-        out.asum = [bits((await asum(y, GPU)).value)];
-        out.nrm2 = [bits((await nrm2(y, GPU)).value)];
-        const checkOutput = (label: string, r: Range<1, any>, before: string[]): void => {
-          const inView = viewElements(r);
-          storageBits(r).forEach((b, e) => { if (!inView.has(e)) expect(b, `${name} ${layout} ${label}: element ${e} outside the view`).toBe(before[e]); });
-          out[label] = viewBits(r);
-        };
-        for (const trans of ['N', 'T'] as const) {
-          const A = matrixIn(name, layout, m, n, (i, j) => ({ hi: Math.sin(3 * i + 7 * j + 1), lo: Math.sin(3 * i + 7 * j + 1) * 2 ** -60 * Math.cos(i - j) }));
-          const [rows, cols] = trans === 'N' ? [m, n] : [n, m];
-          const xv = vectorIn(name, layout, pairs(cols, 5)), yv = vectorIn(name, layout, pairs(rows, 6));
-          const before = storageBits(yv);
-          await gemv({ alpha: 0.75, A, x: xv, beta: -1.25, y: yv, trans }, GPU);
-          checkOutput(`gemv ${trans}`, yv, before);
-        }
-        const E = ellWithStorage(csrToEll(laplacianCsr([4, 5])), { storage: storageOf(name), arithmetic: formats.dd });
-        const ex = vectorIn(name, layout, pairs(20, 8)), ey = vectorIn(name, layout, pairs(20, 9));
-        let before = storageBits(ey);
-        await ellSpmv({ alpha: 1.5, A: E, x: ex, beta: 0.5, y: ey }, GPU);
-        checkOutput('ell', ey, before);
-        before = storageBits(y);
-        await axpy(-0.375, x, y, GPU);
-        checkOutput('axpy', y, before);
-        const w = vectorIn(name, layout, pairs(n, 12));
-        before = storageBits(w);
-        await waxpby(0.625, x, -1.5, y, w, GPU);
-        checkOutput('waxpby', w, before);
-        before = storageBits(x);
-        await scal(-0.3, x, GPU);
-        checkOutput('scal', x, before);
-        const U = matrixIn(name, layout, n, n, (i, j) => (i === j ? { hi: 4 + (i % 3), lo: 2 ** -55 } : i < j ? { hi: Math.sin(i + 2 * j) / n, lo: 0 } : { hi: 0, lo: 0 }));
-        const b = vectorIn(name, layout, pairs(n, 14));
-        before = storageBits(b);
-        await trsv({ A: U, x: b }, GPU);
-        checkOutput('trsv', b, before);
-        return out;
-      });
-      const [dd, split] = [await runs[0]!, await runs[1]!];
-      for (const k of Object.keys(dd)) expect(split[k], `${layout} ${k}`).toEqual(dd[k]);
-    }
+    // One run per storage, the same pairs in the same layouts, everything compared afterwards. dd and dd-split share
+    // their programs (compiled once, in the dd run, on llvmpipe); the operands mix packed arrays and negative-stride or
+    // row-major sub-range views, so each kernel reads both kinds of binding of the two blocks in one program. The runs
+    // go one after the other: the copy-pass count is global.
+    const run = async (name: 'dd' | 'dd-split') => {
+      const out: Record<string, string[]> = {};
+      // Copy passes a call ran (dd-split-device.ts): none for inputs; an output's span is interleaved (one pass) and
+      // its view moved back into the blocks (two), three in all for these one-window operands.
+      const copies: Record<string, number> = {};
+      const counted = async <T>(label: string, f: () => Promise<T>): Promise<T> => {
+        const before = ddSplitCopyPassCount();
+        const r = await f();
+        copies[label] = ddSplitCopyPassCount() - before;
+        return r;
+      };
+      const x = vectorIn(name, 'packed', pairs(n, 1)), y = vectorIn(name, 'reversed', pairs(n, 2, 3));
+      out.dot = [bits((await counted('dot', () => dot(x, y, GPU))).value)];
+      // DOT's into: element 1 of a stride −2 view, written on the device through the update pass.
+      const into = vectorIn(name, 'reversed', pairs(3, 7));
+      const intoBefore = storageBits(into);
+      await counted('into', () => dot(x, y, { ...GPU, into: into.sub(span(1, 2)) }));
+      storageBits(into).forEach((b, e) => { if (e !== into.accessor.linearIndex([1])) expect(b, `${name} into: element ${e}`).toBe(intoBefore[e]); });
+      out.into = viewBits(into);
+      out.asum = [bits((await counted('asum', () => asum(y, GPU))).value)];
+      out.nrm2 = [bits((await counted('nrm2', () => nrm2(x, GPU))).value)];
+      const checkOutput = (label: string, r: Range<1, any>, before: string[]): void => {
+        const inView = viewElements(r);
+        storageBits(r).forEach((b, e) => { if (!inView.has(e)) expect(b, `${name} ${label}: element ${e} outside the view`).toBe(before[e]); });
+        out[label] = viewBits(r);
+      };
+      for (const trans of ['N', 'T'] as const) {
+        // N: a row-major sub-range A, x packed, y a view; T: A packed, x a view, y packed.
+        const [aLayout, xLayout, yLayout] = trans === 'N' ? ['strided', 'packed', 'reversed'] as const : ['packed', 'reversed', 'packed'] as const;
+        const A = matrixIn(name, aLayout, m, n, (i, j) => ({ hi: Math.sin(3 * i + 7 * j + 1), lo: Math.sin(3 * i + 7 * j + 1) * 2 ** -60 * Math.cos(i - j) }));
+        const [rows, cols] = trans === 'N' ? [m, n] : [n, m];
+        const xv = vectorIn(name, xLayout, pairs(cols, 5)), yv = vectorIn(name, yLayout, pairs(rows, 6));
+        const before = storageBits(yv);
+        await counted(`gemv ${trans}`, () => gemv({ alpha: 0.75, A, x: xv, beta: -1.25, y: yv, trans }, GPU));
+        checkOutput(`gemv ${trans}`, yv, before);
+      }
+      const E = ellWithStorage(csrToEll(laplacianCsr([4, 5])), { storage: storageOf(name), arithmetic: formats.dd });
+      const ex = vectorIn(name, 'reversed', pairs(20, 8)), ey = vectorIn(name, 'packed', pairs(20, 9));
+      let before = storageBits(ey);
+      await counted('ell', () => ellSpmv({ alpha: 1.5, A: E, x: ex, beta: 0.5, y: ey }, GPU));
+      checkOutput('ell', ey, before);
+      before = storageBits(y);
+      await counted('axpy', () => axpy(-0.375, x, y, GPU));
+      checkOutput('axpy', y, before);
+      const w = vectorIn(name, 'reversed', pairs(n, 12));
+      before = storageBits(w);
+      await counted('waxpby', () => waxpby(0.625, x, -1.5, y, w, GPU));
+      checkOutput('waxpby', w, before);
+      before = storageBits(x);
+      await counted('scal', () => scal(-0.3, x, GPU));
+      checkOutput('scal', x, before);
+      const U = matrixIn(name, 'strided', n, n, (i, j) => (i === j ? { hi: 4 + (i % 3), lo: 2 ** -55 } : i < j ? { hi: Math.sin(i + 2 * j) / n, lo: 0 } : { hi: 0, lo: 0 }));
+      const b = vectorIn(name, 'reversed', pairs(n, 14));
+      before = storageBits(b);
+      await counted('trsv', () => trsv({ A: U, x: b }, GPU));
+      checkOutput('trsv', b, before);
+      return { out, copies };
+    };
+    const dd = await run('dd');
+    const split = await run('dd-split');
+    for (const k of Object.keys(dd.out)) expect(split.out[k], k).toEqual(dd.out[k]);
+    // dd storage copies nothing; dd-split reads its inputs in place and copies an output's span only.
+    for (const k of Object.keys(dd.copies)) expect(dd.copies[k], `dd ${k}`).toBe(0);
+    expect(split.copies).toEqual({ dot: 0, into: 3, asum: 0, nrm2: 0, 'gemv N': 3, 'gemv T': 3, ell: 3, axpy: 3, waxpby: 3, scal: 3, trsv: 3 });
   });
 
   it('resident views: DOT, and an update whose output is a view with sentinels around it, as dd views give', async () => {
@@ -273,8 +289,11 @@ describe('dd-split storage on the GPU', () => {
           got.push(`${(e as { code?: string }).code}`);
         }
       };
+      const before = ddSplitCopyPassCount();
       await attempt(() => dot(x, y, GPU));
       await attempt(() => asum(x, GPU));
+      // The windows of the inputs are windows of their two blocks: no copy pass.
+      expect(ddSplitCopyPassCount(), name).toBe(before);
       await attempt(() => axpy(0.5, x, y, GPU), y);
       const A = matrixIn(name, 'strided', m, n, (i, j) => ({ hi: Math.cos(i * j + 1), lo: 0 }));
       const ym = vectorIn(name, 'reversed', pairs(m, 33));

@@ -65,7 +65,8 @@ export async function gpuConvert(x: DeviceArray, format: GpuFormatName, options:
     const { array, info } = await gpuConvert(x, 'dd', options);
     return { array: await ddSplitOf(array), info };
   }
-  return throughInterleaved([x], undefined, (dd) => gpuConvertOf(dd(x), format, options));
+  // A dd-split source is interleaved (its pairs' bits: the conversion to dd is that copy; to other formats, dd's).
+  return throughInterleaved([x], undefined, (dd) => gpuConvertOf(dd(x), format, options), true);
 }
 
 /** gpuConvert from a source in the kernels' layouts. */

@@ -1,11 +1,12 @@
 /**
  * Split double-double arrays (`dd-split`: the hi block, then the lo block, of a span — dd-split-gpu-words.ts) through
- * the GPU kernels. A kernel call given one converts the span it belongs to into an interleaved `dd` span on the device
- * (one pass copying each pair's four words as raw bits), runs the dd kernel on the same view of that copy — so the
- * results are those of `dd` storage, bit for bit, with dd's views, windows, limits and errors — and, for an output,
- * copies the elements of the view's extent back into the two blocks (two raw-bit passes; every other element of the
- * span keeps its bytes). The copy costs one read and one write of the span per operand and a buffer of its size for
- * the call; it is released when the call returns. Host-resident arrays (no adapter) are rearranged on the host alike.
+ * the GPU kernels. Kernel inputs on the device are read in their two blocks directly (dd-split-bindings.ts). A kernel
+ * call whose output is dd-split converts the output's span into an interleaved `dd` span on the device (one pass
+ * copying each pair's four words as raw bits), runs the dd kernel on the same view of that copy — so the results are
+ * those of `dd` storage, bit for bit, with dd's views, windows, limits and errors — and copies the elements of the
+ * view's extent back into the two blocks (two raw-bit passes; every other element of the span keeps its bytes). That
+ * copy costs one read and one write of the output's span and a buffer of its size for the call; it is released when
+ * the call returns. Host-resident arrays (no adapter) are rearranged on the host alike.
  * @module
  */
 import { ModprecError } from '../../core/errors.js';
@@ -35,6 +36,18 @@ function windowElements(runtime: GpuRuntime): number {
   const n = Math.floor(limit / (16 * 32)) * 32;
   if (n < 32) throw new ModprecError('BACKEND_LIMIT', `invalid argument: a dd-split operand is copied in windows of 32 pairs (512 bytes), over this adapter's maxStorageBufferBindingSize of ${limit} bytes`, 'maxStorageBufferBindingSize');
   return n;
+}
+
+/** Device passes run by the copies between dd-split and interleaved dd so far (for tests: the direct reads run none). */
+let copyPasses = 0;
+
+/**
+ * Device passes that copied dd-split spans to or from interleaved dd since the process started (interleaving a span,
+ * moving an output's pairs back into its blocks). Kernel inputs read their blocks directly and add none.
+ * @returns the count
+ */
+export function ddSplitCopyPassCount(): number {
+  return copyPasses;
 }
 
 type Spec = { source: string; args: (readonly [string, ArgType])[] };
@@ -76,6 +89,7 @@ async function interleavedSpan(split: DeviceArray): Promise<DeviceArray> {
     } });
   }
   submitPasses(runtime.context, passes);
+  copyPasses += passes.length;
   return dd;
 }
 
@@ -109,36 +123,44 @@ async function splitBack(dd: DeviceArray, split: DeviceArray): Promise<void> {
     }
   }
   submitPasses(runtime.context, passes);
+  copyPasses += passes.length;
   split.version++;
 }
 
 /**
- * Runs a kernel whose operands may be dd-split arrays on their interleaved dd copies (see the module's notes):
- * `run` receives the map from each operand to what the kernel takes (a dd-split array's view of its span's copy;
- * anything else itself). Without a dd-split operand `run` is called at once.
+ * Runs a kernel whose operands may be dd-split arrays: device inputs as they are (the kernels read their two blocks
+ * directly, dd-split-bindings.ts), the output's storage — and every operand sharing it — and host-resident arrays on
+ * their interleaved dd copies (see the module's notes). `run` receives the map from each operand to what the kernel
+ * takes (a copied array's view of its span's copy; anything else itself). Without a copied operand `run` is called
+ * at once, and no copy pass runs.
  * @param operands - every array the kernel reads or writes (anything else, undefined included, is passed through)
  * @param output - the array it writes, if any (also among `operands`): its view's elements come back into its blocks
  * @param run - the kernel on the mapped operands
+ * @param copyInputs - copy the device inputs too (gpuConvert: the conversion to dd is the copy)
  * @returns what `run` returns
  * @example
  * ```ts
  * return throughInterleaved([x, y], undefined, (dd) => dotOf(dd(x), dd(y), options));
  * ```
  */
-export async function throughInterleaved<T>(operands: readonly unknown[], output: unknown, run: (dd: <A>(a: A) => A) => Promise<T>): Promise<T> {
-  if (!operands.some(isDdSplit)) return run((a) => a);
+export async function throughInterleaved<T>(operands: readonly unknown[], output: unknown, run: (dd: <A>(a: A) => A) => Promise<T>, copyInputs = false): Promise<T> {
+  // Inputs on the device read their two blocks directly (dd-split-bindings.ts); the output's storage (and every
+  // operand sharing it, so that the kernel sees their aliasing as dd's) and host-resident arrays go through the copy.
+  const outputStorage = isDdSplit(output) ? output.storage : undefined;
+  const copied = (a: unknown): a is DeviceArray => isDdSplit(a) && (copyInputs || !a.runtime || a.storage === outputStorage);
+  if (!operands.some(copied)) return run((a) => a);
   const go = async (): Promise<T> => {
     const spans = new Map<SharedStorage, DeviceArray>();
     const views = new Map<DeviceArray, DeviceArray>();
     try {
       for (const a of operands) {
         // A destroyed array stays as it is: the kernel's own checks name it (INVALID_STORAGE).
-        if (!isDdSplit(a) || views.has(a) || (a.runtime && !a.buffer)) continue;
+        if (!copied(a) || views.has(a) || (a.runtime && !a.buffer)) continue;
         let span = spans.get(a.storage);
         if (!span) spans.set(a.storage, span = await interleavedSpan(a));
         views.set(a, viewOf(span, { length: a.length, offset: a.offset, stride: a.stride, alwaysView: a.alwaysView }));
       }
-      const result = await run(<A>(a: A): A => (isDdSplit(a) ? (views.get(a) ?? a) as A : a));
+      const result = await run(<A>(a: A): A => (copied(a) ? (views.get(a) ?? a) as A : a));
       const copy = isDdSplit(output) ? spans.get(output.storage) : undefined;
       if (copy) await splitBack(copy, output as DeviceArray);
       return result;

@@ -13,6 +13,7 @@ import { checkBindingsAgainst } from './program.js';
 import { bindArray } from './kernel-common.js';
 import { storedValues } from '../webgpu-bridge/stored-values.js';
 import { ddSplitLoWord } from '../../formats/dd/dd-split-gpu-words.js';
+import { registerDdSplitBuffer } from './dd-split-bindings.js';
 import type { GpuBuffer } from './webgpu-types.js';
 import { checkGpuOptions } from '../backend.js';
 
@@ -115,6 +116,8 @@ export class DeviceArray {
   }
   set buffer(b: GpuBuffer | undefined) {
     this.storage.buffer = b;
+    // Kernels read a dd-split span's two blocks directly: its bindings are split at dispatch (dd-split-bindings.ts).
+    if (b && this.format.name === 'dd-split') registerDdSplitBuffer(b, this.spanLength, ddSplitLoWord(this.spanLength));
   }
 
   /** Device buffer of the scales (integer formats). */

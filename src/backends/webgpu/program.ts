@@ -13,6 +13,7 @@ import { ModprecError } from '../../core/errors.js';
 import { trackGpuWork, type GpuContext } from './backend.js';
 import type { WorkgroupSettings } from './gpujs-extensions.js';
 import { BufferUsage, type GpuBindGroupEntry, type GpuBuffer, type GpuComputePass } from './webgpu-types.js';
+import { DD_LO_SUFFIX, pairBindings } from './dd-split-bindings.js';
 
 /** Declared type of a kernel argument: a resident array, or an integer or float scalar. */
 export type ArgType = 'Array' | 'Integer' | 'Float';
@@ -138,11 +139,15 @@ export class Program {
   readonly wgsl: string;
   private readonly kernel: BuiltKernel;
   readonly spec: ProgramSpec;
+  /** Array arguments read as dd pairs (dd or dd-split): each has a companion `…DdLo` array (dd-split-bindings.ts). */
+  private readonly pairReads: readonly string[];
 
   private constructor(kernel: BuiltKernel, spec: ProgramSpec) {
     this.kernel = kernel;
     this.spec = spec;
     this.wgsl = kernel.compiledSource;
+    const arrays = new Set(spec.args.filter(([, t]) => t === 'Array').map(([n]) => n));
+    this.pairReads = [...arrays].filter((n) => arrays.has(`${n}${DD_LO_SUFFIX}`));
   }
 
   /**
@@ -173,7 +178,8 @@ export class Program {
     if (spec.workgroup) kernel.mpWorkgroup = spec.workgroup;
     if (spec.stridedOutput) kernel.mpStridedOutput = true;
     if (spec.halfOutput) kernel.mpHalfOutput = true;
-    if (spec.readsOutput?.length) kernel.mpReadsOutput = spec.readsOutput;
+    // A dd pair read from the output binding reads its lo words there too (dd-split-bindings.ts).
+    if (spec.readsOutput?.length) kernel.mpReadsOutput = spec.readsOutput.flatMap((n) => (spec.args.some(([a]) => a === `${n}${DD_LO_SUFFIX}`) ? [n, `${n}${DD_LO_SUFFIX}`] : [n]));
     try {
       await trackGpuWork(kernel.build(...representatives));
       if (kernel.mpWgsl !== undefined) await trackGpuWork(buildWithAtomics(context, kernel, kernel.mpWgsl));
@@ -236,14 +242,16 @@ export class Program {
     words[1] = 1;
     words[2] = 1;
     words[3] = groupsX * workgroup;
+    // dd pair reads: the lo words' binding and placement; a dd-split operand's hi and lo blocks (dd-split-bindings.ts).
+    const { arrays, scalars } = this.pairReads.length > 0 ? pairBindings(pass, this.pairReads, this.spec.readsOutput) : pass;
     if (testBindingLimit !== undefined) {
-      for (const [name, bound] of [...Object.entries(pass.arrays), ['output', pass.output] as const]) {
+      for (const [name, bound] of [...Object.entries(arrays), ['output', pass.output] as const]) {
         const bytes = bound.size ?? bound.buffer.size - (bound.offset ?? 0);
         if (bytes > testBindingLimit && !boundedBuffers.has(bound.buffer)) throw new Error(`internal: binding ${name} of ${bytes} bytes exceeds the lowered binding limit of ${testBindingLimit} bytes`);
       }
     }
     for (const record of layout.arrayArgs) {
-      const bound = pass.arrays[record.name];
+      const bound = arrays[record.name];
       if (!bound) throw new Error(`internal: array argument ${record.name} not bound`);
       const length = (bound.size ?? bound.buffer.size - (bound.offset ?? 0)) / 4;
       const base = record.dimsOffset / 4;
@@ -253,7 +261,7 @@ export class Program {
       words[base + 3] = length;
     }
     for (const record of layout.scalarArgs) {
-      const value = pass.scalars[record.name];
+      const value = scalars[record.name];
       if (value === undefined) throw new Error(`internal: scalar argument ${record.name} not set`);
       if (record.type === 'Integer') i32[record.offset / 4] = value;
       else f32[record.offset / 4] = value;
@@ -271,7 +279,7 @@ export class Program {
     }
     // Bind groups are looked up by the identity of the bound buffers and their windows (no key string per call); a
     // destroyed buffer is never bound again, so a new buffer — a new object — never finds a stale group.
-    const bound = (k: number): BoundArray => (k < layout.arrayArgs.length ? pass.arrays[layout.arrayArgs[k]!.name]! : pass.output);
+    const bound = (k: number): BoundArray => (k < layout.arrayArgs.length ? arrays[layout.arrayArgs[k]!.name]! : pass.output);
     const count = layout.arrayArgs.length + 1;
     let group = cache?.groups?.find((g) => sameBindings(g, bound, count))?.group;
     if (!group) {

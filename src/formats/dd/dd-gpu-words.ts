@@ -183,6 +183,35 @@ export const xfGpuWords: GpuStoragePart = {
 };
 
 /**
+ * Reads element `index` of a dd pair operand `array` (interleaved dd or dd-split) into a `dd` register of its four
+ * words: hi's two words from `array`, lo's two from `<array>DdLo`, at word `index·<array>DdS` and that plus
+ * `<array>DdL`. The dispatch binds them (src/backends/webgpu/program.ts, dd-split-bindings.ts): interleaved dd as
+ * stride 4, lo at 2, both arguments on its binding; dd-split as stride 2, lo at 0, `array` on the hi block and
+ * `DdLo` on the lo block. One program source serves both layouts (one compile), and reads the same four words.
+ * @param array - the array argument
+ * @param index - integer expression of the element
+ * @param dst - the register's name
+ * @param arithmetic - the GPU arithmetic (the dd arithmetic only)
+ * @returns the code and the register
+ */
+export function ddPairRead(array: string, index: string, dst: string, arithmetic: Parameters<GpuStoragePart['emitRead']>[3]): { code: string; register: GpuPartRegister } {
+  checkDdRead(arithmetic);
+  return {
+    code: `const ${dst}k = (${index}) * ${array}DdS; const ${dst}kLo = ${dst}k + ${array}DdL; const ${dst} = [${array}[${dst}k], ${array}[${dst}k + 1], ${array}DdLo[${dst}kLo], ${array}DdLo[${dst}kLo + 1]];`,
+    register: { kind: 'dd', name: dst },
+  };
+}
+
+/**
+ * The arguments of {@link ddPairRead}: the lo words' array and the two integers that place them.
+ * @param array - the array argument
+ * @returns the declarations
+ */
+export function ddPairReadArgs(array: string): readonly (readonly [string, 'Array' | 'Integer'])[] {
+  return [[`${array}DdLo`, 'Array'], [`${array}DdS`, 'Integer'], [`${array}DdL`, 'Integer']];
+}
+
+/**
  * Double-double storage on the device: element k is the four words of its pair (hi's low and high word, then lo's),
  * the bytes of the CPU's interleaved `dd` storage. Read into the GPU dd arithmetic (others are refused: they would
  * drop lo); written as the pair nearest the register's value.
@@ -216,14 +245,8 @@ export const ddGpuPart: GpuStoragePart = {
     for (let k = 0; k < length; k++) out[k] = d[2 * k + 1] === 0 ? d[2 * k]! : d[2 * k]! + d[2 * k + 1]!;
     return out;
   },
-  emitRead(array, index, dst, arithmetic) {
-    checkDdRead(arithmetic);
-    return {
-      code: `const ${dst}k = (${index}) * 4; const ${dst} = [${array}[${dst}k], ${array}[${dst}k + 1], ${array}[${dst}k + 2], ${array}[${dst}k + 3]];`,
-      register: { kind: 'dd', name: dst },
-    };
-  },
-  readArgs: () => [],
+  emitRead: ddPairRead,
+  readArgs: ddPairReadArgs,
   emitReturn: (values) => {
     const r = values[0];
     if (!r) return 'return [0.0, 0.0, 0.0, 0.0];';

@@ -4,16 +4,16 @@
  * boundary, then the lo doubles — so an upload and a read-back copy the bytes of `hi` and `lo` as they are, and a
  * binding of either block may start at any 32-element boundary (WebGPU's 256-byte binding-offset alignment).
  *
- * The GPU kernels read and write dd pairs in the interleaved layout (dd-gpu-words.ts): a dd-split operand goes
- * through them as an interleaved copy of its span, made on the device by one raw-bit pass, and an output's view comes
- * back into the two blocks by two more (src/backends/webgpu/dd-split-device.ts). Kernels therefore compute on the same
- * pair words as for `dd` storage, bit for bit. This part's read template (an element of a binding of the whole
- * buffer) states the layout for code that binds it so; the built-in kernels do not read through it.
+ * The GPU kernels read dd-split operands in place, with dd's read (dd-gpu-words.ts, ddPairRead): the dispatch binds the
+ * hi block to the operand's argument and the lo block to its `…DdLo` companion, over the elements the kernel planned as
+ * for interleaved dd (src/backends/webgpu/dd-split-bindings.ts) — the same programs, the same pair words, bit for bit.
+ * Outputs are written in the interleaved layout: a dd-split output goes through an interleaved copy of its span, made
+ * on the device by one raw-bit pass, and its view comes back into the two blocks by two more
+ * (src/backends/webgpu/dd-split-device.ts).
  * @module
  */
 import type { GpuStoragePart } from '../common/gpu-part.js';
-import { checkDdRead } from '../common/gpu-facts.js';
-import { ddGpuPart } from './dd-gpu-words.js';
+import { ddGpuPart, ddPairRead, ddPairReadArgs } from './dd-gpu-words.js';
 
 /**
  * Word index of the lo block in the device buffer of a dd-split span of `length` elements: the hi block's 2·length
@@ -42,7 +42,7 @@ function blocks(words: Uint32Array, length: number): { hi: Float64Array; lo: Flo
 /**
  * Split double-double storage on the device: the span's hi doubles, padded to 256 bytes, then its lo doubles — the
  * bytes of a {@link DdSplitArray}'s two arrays. Read into the GPU dd arithmetic only (others are refused, as for
- * `dd`: they would drop lo); kernels run on an interleaved copy (see the module's notes).
+ * `dd`: they would drop lo), in place; outputs are written through an interleaved copy (see the module's notes).
  * @group Double-double
  */
 export const ddSplitGpuPart: GpuStoragePart = {
@@ -65,16 +65,10 @@ export const ddSplitGpuPart: GpuStoragePart = {
     const { hi, lo } = blocks(encoded.words, length);
     return Float64Array.from(hi, (h, k) => (lo[k] === 0 ? h : h + lo[k]!));
   },
-  // An element read from a binding of the whole buffer, given the lo block's word offset `<array>Lo` (readArgs). The
-  // built-in kernels do not bind it so: they read the interleaved copy (see the module's notes).
-  emitRead(array, index, dst, arithmetic) {
-    checkDdRead(arithmetic);
-    return {
-      code: `const ${dst}k = (${index}) * 2; const ${dst} = [${array}[${dst}k], ${array}[${dst}k + 1], ${array}[${array}Lo + ${dst}k], ${array}[${array}Lo + ${dst}k + 1]];`,
-      register: { kind: 'dd', name: dst },
-    };
-  },
-  readArgs: (array) => [[`${array}Lo`, 'Integer']],
+  // dd's read (ddPairRead): the dispatch binds `<array>` to the hi block and `<array>DdLo` to the lo block
+  // (src/backends/webgpu/dd-split-bindings.ts), so kernels read the two blocks directly with dd's own programs.
+  emitRead: ddPairRead,
+  readArgs: ddPairReadArgs,
   // A kernel's thread returns the pair's four words, as for dd: they go into the interleaved copy, whose pairs the
   // split-back passes then move into the two blocks.
   emitReturn: (values) => ddGpuPart.emitReturn(values),
