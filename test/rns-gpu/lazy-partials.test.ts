@@ -10,7 +10,7 @@ import { requireRuntime } from '../gpu/gpu-test-helpers.js';
 /**
  * The lazy partial residues (`rnsFoldSteps`, row-sum-webgpu.ts) give the same words as one reduction per product:
  * GEMV N with β, mixed signs, zeros and terms far below the grid, folded after every step (the fold inside the loop
- * and the chunk's tail) and only at the end of a chunk (the largest period).
+ * and the chunk's tail) and only at the end of a chunk (the largest period), with P·Q reduced and split in halves.
  */
 describe('RNS row sums with lazily reduced partial residues', () => {
   it('GEMV N 40 × 150 at 106 bits: word for word the same as one reduction per product', async () => {
@@ -24,8 +24,8 @@ describe('RNS row sums with lazily reduced partial residues', () => {
     };
     const Av = Array.from({ length: m * n }, value), xv = Array.from({ length: n }, value), yv = Array.from({ length: m }, value);
     const A = await rnsToDevice(Av, set), x = await rnsToDevice(xv, set);
-    const run = async (rnsFoldSteps: number): Promise<RnsExactValue[]> => {
-      const previous = setGpuKernelSwitches({ rnsFoldSteps });
+    const run = async (rnsFoldSteps: number, rnsFoldSplit = false): Promise<RnsExactValue[]> => {
+      const previous = setGpuKernelSwitches({ rnsFoldSteps, rnsFoldSplit });
       try {
         const y = await rnsToDevice(yv, set);
         await rnsGpuGemv({ A, m, n, x, y, alpha: 1, beta: -0.75 });
@@ -39,6 +39,8 @@ describe('RNS row sums with lazily reduced partial residues', () => {
     const reference = await run(0);
     expect(await run(1)).toEqual(reference);
     expect(await run(MAX_RNS_FOLD_STEPS)).toEqual(reference);
+    expect(await run(1, true)).toEqual(reference);
+    expect(await run(MAX_RNS_FOLD_STEPS, true)).toEqual(reference);
     [A, x].forEach((a) => a.destroy());
   });
 

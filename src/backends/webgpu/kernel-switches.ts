@@ -46,9 +46,15 @@ export interface GpuKernelSwitches {
    * sums, and reduces them once every this many four-term steps (and at the end of its chunk) — one modular
    * reduction per term instead of two, and no conditional subtract per term. 0 (default) is the form with a
    * reduction per product; at most {@link MAX_RNS_FOLD_STEPS}. Same residues word for word
-   * (`MODPREC_GPU_RNS_FOLD=8000` sets it).
+   * (`MODPREC_GPU_RNS_FOLD=4000` sets it).
    */
   readonly rnsFoldSteps: number;
+  /**
+   * With `rnsFoldSteps` on: the product P·Q is not reduced either — its 16-bit halves times ±p2 go into three i32
+   * sums (weights 2^32, 2^16, 1), so a term costs integer multiplies, shifts and adds only, no float conversion
+   * (the H100 converts at a quarter of its integer rate). Same residues. Off by default (`MODPREC_GPU_RNS_SPLIT=1`).
+   */
+  readonly rnsFoldSplit: boolean;
   /** Lazy multiply-adds where the arithmetic has them (see `mulAddGroup` in ./kernel-common.ts). */
   readonly lazy: boolean;
   /** DOT's partials summed by tree passes where the device has 256-invocation workgroups. */
@@ -56,10 +62,11 @@ export interface GpuKernelSwitches {
 }
 
 /**
- * Most four-term steps between two reductions of the lazy partial residues (`rnsFoldSteps`): a step and the chunk's
- * tail add at most 4·8000 + 3 = 32003 halves below 2^16, so each i32 sum stays below 32003·65535 < 2^31.
+ * Most four-term steps between two reductions of the lazy partial residues (`rnsFoldSteps`): the steps and the
+ * chunk's tail add at most 4·4000 + 3 = 16003 terms to a sum, each below 2^17 (two 16-bit halves with
+ * `rnsFoldSplit`, one otherwise), so every i32 sum stays below 16003·(2^17 − 2) < 2^31.
  */
-export const MAX_RNS_FOLD_STEPS = 8000;
+export const MAX_RNS_FOLD_STEPS = 4000;
 
 function envOff(name: string): boolean {
   return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name] === '0';
@@ -77,7 +84,7 @@ function envSteps(name: string): number {
   return Number.isInteger(v) && v > 0 ? Math.min(v, MAX_RNS_FOLD_STEPS) : 0;
 }
 
-let current: GpuKernelSwitches = { ...gemvDotSwitches, rnsFoldSteps: envSteps('MODPREC_GPU_RNS_FOLD'), lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE') };
+let current: GpuKernelSwitches = { ...gemvDotSwitches, rnsFoldSteps: envSteps('MODPREC_GPU_RNS_FOLD'), rnsFoldSplit: envOn('MODPREC_GPU_RNS_SPLIT'), lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE') };
 
 /**
  * The current switches.
