@@ -10,6 +10,10 @@
  * bandwidth measured in the same run. MPFR is timed on a slice where the full size would need gigabytes of WebAssembly memory
  * (DOT: 2^18 elements; SpMV: 2^15 rows) and scaled linearly to the full size (its cost per element is constant).
  *
+ * Each GEMV size also has rows `GEMV N, rnsFoldSteps 4000` and `GEMV N, rnsFoldSteps 4000 + rnsFoldSplit`: the same
+ * call with the row sums' partial residues reduced lazily (the kernel switches `rnsFoldSteps` and `rnsFoldSplit`, off by
+ * default), their words checked against the `GEMV N` row's.
+ *
  * Every row also has the host's share of a call ("host ms": from the call until its work goes to `queue.submit`).
  * `--profile` adds each pass timed on its own and the whole call minus their sum (what a call spends outside its
  * passes). Before and after: run an earlier build's dist/bench/gpu/rns-gpu.js (`--out=DIR`) in the same device call
@@ -34,6 +38,7 @@ import { gpujsCopy, timeDeviceRuns } from './device-timing.js';
 import { profileRnsPasses } from '../../src/formats/rns/gpu/rns-device-kernel.js';
 import { getProgram, setSubmitProbe, submitPasses } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer } from '../../src/backends/webgpu/runtime.js';
+import { MAX_RNS_FOLD_STEPS, setGpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 
 const quick = process.argv.includes('--quick');
 const outDir = process.argv.find((a) => a.startsWith('--out='))?.slice(6) ?? process.env.OUT;
@@ -218,8 +223,26 @@ async function run(): Promise<{ adapter: string; copyGBs: number | null; results
     const profiled = await callProfile(gemvCall, ms);
     const bytes = (set.size + 6) * 4 * gemvN * gemvN;
     results.push({ kernel: 'GEMV N', precision: p, size: `${gemvN}×${gemvN}`, moduli: set.size, gpuMs: ms, goal: `≤ ${goals[p]} ms`, met: quick ? null : ms <= goals[p]!, bytes, check: `max error ${worst.toFixed(2)}·2^-p·Σ|terms| (bound 4)`, ok: worst <= 4, ...profiled });
-    [A, x, y].forEach((a) => a.destroy());
     console.log(JSON.stringify(results.at(-1)));
+    // The same call with the partial residues reduced lazily (kernel switches rnsFoldSteps, rnsFoldSplit, off by
+    // default): its words against the form above (y holds that form's α·A·x after the timed calls), then its time.
+    const reference = await y.toExact();
+    for (const rnsFoldSplit of [false, true]) {
+      const previous = setGpuKernelSwitches({ rnsFoldSteps: MAX_RNS_FOLD_STEPS, rnsFoldSplit });
+      try {
+        await gemvCall();
+        const lazy = await y.toExact();
+        const same = lazy.every((v, k) => v.sign === reference[k]!.sign && v.X === reference[k]!.X && v.exp === reference[k]!.exp);
+        const lazyMs = await minTime(gemvCall, quick ? 3 : 10);
+        const lazyProfiled = await callProfile(gemvCall, lazyMs);
+        const kernel = `GEMV N, rnsFoldSteps ${MAX_RNS_FOLD_STEPS}${rnsFoldSplit ? ' + rnsFoldSplit' : ''}`;
+        results.push({ kernel, precision: p, size: `${gemvN}×${gemvN}`, moduli: set.size, gpuMs: lazyMs, goal: `≤ ${goals[p]} ms`, met: quick ? null : lazyMs <= goals[p]!, bytes, check: `all ${gemvN} rows word for word those of GEMV N`, ok: same, ...lazyProfiled });
+      } finally {
+        setGpuKernelSwitches(previous);
+      }
+      console.log(JSON.stringify(results.at(-1)));
+    }
+    [A, x, y].forEach((a) => a.destroy());
   }
 
   // ---- WAXPBY n = 10^6 at 120 bits, doubles ----

@@ -6,6 +6,7 @@
  * share of a small call's host time — and changed in-process only through {@link setGpuKernelSwitches}.
  * @module
  */
+import { fail } from '../../core/errors.js';
 
 /** The switches (see each one for its default). */
 export interface GpuKernelSwitches {
@@ -39,11 +40,33 @@ export interface GpuKernelSwitches {
    * same order. Off by default (`MODPREC_GPU_DOT_PREFETCH=1`).
    */
   readonly dotPrefetch: boolean;
+  /**
+   * RNS row sums (GEMV, DOT, ELL SpMV, ASUM, TRSV; src/formats/rns/gpu/row-sum-webgpu.ts): the partial-residue pass
+   * adds each term's t·p2 (t = |P·Q|_m, p2 = |±2^(f−G)|_m, both < 2^16) unreduced, as two 16-bit halves in two i32
+   * sums, and reduces them once every this many four-term steps (and at the end of its chunk) — one modular
+   * reduction per term instead of two, and no conditional subtract per term. 0 (default) is the form with a
+   * reduction per product; at most {@link MAX_RNS_FOLD_STEPS}. Same residues word for word
+   * (`MODPREC_GPU_RNS_FOLD=4000` sets it).
+   */
+  readonly rnsFoldSteps: number;
+  /**
+   * With `rnsFoldSteps` on: the product P·Q is not reduced either — its 16-bit halves times ±p2 go into three i32
+   * sums (weights 2^32, 2^16, 1), so a term costs integer multiplies, shifts and adds only, no float conversion
+   * (the H100 converts at a quarter of its integer rate). Same residues. Off by default (`MODPREC_GPU_RNS_SPLIT=1`).
+   */
+  readonly rnsFoldSplit: boolean;
   /** Lazy multiply-adds where the arithmetic has them (see `mulAddGroup` in ./kernel-common.ts). */
   readonly lazy: boolean;
   /** DOT's partials summed by tree passes where the device has 256-invocation workgroups. */
   readonly tree: boolean;
 }
+
+/**
+ * Most four-term steps between two reductions of the lazy partial residues (`rnsFoldSteps`): the steps and the
+ * chunk's tail add at most 4·4000 + 3 = 16003 terms to a sum, each below 2^17 (two 16-bit halves with
+ * `rnsFoldSplit`, one otherwise), so every i32 sum stays below 16003·(2^17 − 2) < 2^31.
+ */
+export const MAX_RNS_FOLD_STEPS = 4000;
 
 function envOff(name: string): boolean {
   return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name] === '0';
@@ -56,7 +79,12 @@ function envOn(name: string): boolean {
 /** The GEMV / DOT switches' values from the environment. */
 const gemvDotSwitches = { f32FmaKeep: envOn('MODPREC_GPU_F32_FMA_KEEP'), ffFmaKeep: envOn('MODPREC_GPU_FF_FMA_KEEP'), gemvPrefetch: envOn('MODPREC_GPU_GEMV_PREFETCH'), gemvVectorX: envOn('MODPREC_GPU_GEMV_VECTOR_X'), dotPrefetch: envOn('MODPREC_GPU_DOT_PREFETCH') };
 
-let current: GpuKernelSwitches = { ...gemvDotSwitches, lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE') };
+function envSteps(name: string): number {
+  const v = Number((globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name] ?? 0);
+  return Number.isInteger(v) && v > 0 ? Math.min(v, MAX_RNS_FOLD_STEPS) : 0;
+}
+
+let current: GpuKernelSwitches = { ...gemvDotSwitches, rnsFoldSteps: envSteps('MODPREC_GPU_RNS_FOLD'), rnsFoldSplit: envOn('MODPREC_GPU_RNS_SPLIT'), lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE') };
 
 /**
  * The current switches.
@@ -84,6 +112,10 @@ export function gpuKernelSwitchKey(): string {
  */
 export function setGpuKernelSwitches(changes: Partial<GpuKernelSwitches>): GpuKernelSwitches {
   const previous = current;
+  const steps = changes.rnsFoldSteps;
+  if (steps !== undefined && !(Number.isInteger(steps) && steps >= 0 && steps <= MAX_RNS_FOLD_STEPS)) {
+    fail('INVALID_OPTION', 'rnsFoldSteps', `must be an integer in [0, ${MAX_RNS_FOLD_STEPS}]`, steps);
+  }
   current = { ...current, ...changes };
   currentKey = undefined;
   return previous;

@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { gpuKernelSwitches } from '../../../backends/webgpu/kernel-switches.js';
 import type { Pass, Program } from '../../../backends/webgpu/program.js';
 import type { GpuRuntime } from '../../../backends/webgpu/runtime.js';
 import type { GpuBuffer } from '../../../backends/webgpu/webgpu-types.js';
@@ -157,6 +158,67 @@ ${P.decl(`a${u}`)}
 const p2${u} = mpBits(Tb[${o.pow2} + (mpImax(code${u}, 0) >> 1) * ${n} + i]);`;
 }
 
+/**
+ * Source adding term u (declared by {@link partialTerm}) to the unreduced halves hi, lo (`rnsFoldSteps` on): v =
+ * t·w with t = |P·Q|_m and w = p2 or m − p2 (≡ −p2; in [1, m) since p2 = |2^d|_m ≠ 0 for an odd m), 0 for a
+ * padding or below-grid term — so v ≡ ±P·Q·2^(f − G) (mod m) and 0 ≤ v < m² < 2^32 (as an i32 it may wrap: its
+ * halves are taken by shift and mask). hi += ⌊v/2^16⌋, lo += v mod 2^16: each adds below 2^16, and
+ * hi·2^16 + lo ≡ Σ v (mod m); {@link partialFold} reduces them before either reaches 2^31 (MAX_RNS_FOLD_STEPS).
+ */
+function lazyPartialAdd(set: RnsDeviceSet, v: RowSumVariant, u: string): string {
+  const P = v.p === 'f64' ? f64Factor('P', `kp${u}`) : rnsFactor(set, 'P', 'LP', `kp${u}`);
+  const Q = v.q === 'one' ? oneFactor() : rnsFactor(set, 'Q', 'LQ', v.gather ? `qj${u}` : `(q0 + j${u})`);
+  return `const t${u} = mpMulModR(${P.residue(`a${u}`)}, ${Q.residue(`b${u}`)}, m, rm);
+let w${u} = p2${u};
+if ((code${u} & 1) !== 0) { w${u} = m - w${u}; }
+if (code${u} < 0) { w${u} = 0; }
+const v${u} = t${u} * w${u};
+hi = hi + ((v${u} >> 16) & 65535);
+lo = lo + (v${u} & 65535);`;
+}
+
+/**
+ * Source adding term u to the unreduced sums h2, h1, h0 (`rnsFoldSplit`): pq = P·Q < m² < 2^32 unreduced (i32,
+ * may wrap) and w as in {@link lazyPartialAdd}; with pq = ph·2^16 + pl (halves < 2^16), ph·w and pl·w are below
+ * 2^32, and their halves go to h2 (weight 2^32: ⌊ph·w/2^16⌋), h1 (2^16: ph·w mod 2^16 + ⌊pl·w/2^16⌋, < 2^17) and
+ * h0 (1: pl·w mod 2^16). So h2·2^32 + h1·2^16 + h0 ≡ Σ ±P·Q·2^(f − G) (mod m), with no float conversion per term.
+ */
+function splitPartialAdd(set: RnsDeviceSet, v: RowSumVariant, u: string): string {
+  const P = v.p === 'f64' ? f64Factor('P', `kp${u}`) : rnsFactor(set, 'P', 'LP', `kp${u}`);
+  const Q = v.q === 'one' ? oneFactor() : rnsFactor(set, 'Q', 'LQ', v.gather ? `qj${u}` : `(q0 + j${u})`);
+  return `const pq${u} = ${P.residue(`a${u}`)} * ${Q.residue(`b${u}`)};
+let w${u} = p2${u};
+if ((code${u} & 1) !== 0) { w${u} = m - w${u}; }
+if (code${u} < 0) { w${u} = 0; }
+const ph${u} = ((pq${u} >> 16) & 65535) * w${u};
+const pl${u} = (pq${u} & 65535) * w${u};
+h2 = h2 + ((ph${u} >> 16) & 65535);
+h1 = h1 + (ph${u} & 65535) + ((pl${u} >> 16) & 65535);
+h0 = h0 + (pl${u} & 65535);`;
+}
+
+/** Source folding h2, h1, h0 into acc (as {@link partialFold}; r32 = |2^32|_m, each sum reduced first), then zeroing them. */
+const splitFold = `acc = acc + mpMulModR(mpMulModR(h2, 1, m, rm), r32, m, rm);
+if (acc >= m) { acc = acc - m; }
+acc = acc + mpMulModR(mpMulModR(h1, 1, m, rm), p16, m, rm);
+if (acc >= m) { acc = acc - m; }
+acc = acc + mpMulModR(h0, 1, m, rm);
+if (acc >= m) { acc = acc - m; }
+h2 = 0;
+h1 = 0;
+h0 = 0;`;
+
+/**
+ * Source folding the halves into acc: acc += |hi·2^16 + lo|_m with p16 = |2^16|_m (hi, lo < 2^31: one
+ * `mpMulModR(·, 1)` each makes them residues, and |hi|_m·p16 < m² < 2^32), then hi = lo = 0.
+ */
+const partialFold = `acc = acc + mpMulModR(mpMulModR(hi, 1, m, rm), p16, m, rm);
+if (acc >= m) { acc = acc - m; }
+acc = acc + mpMulModR(lo, 1, m, rm);
+if (acc >= m) { acc = acc - m; }
+hi = 0;
+lo = 0;`;
+
 /** Source adding term u (declared by {@link partialTerm}) to acc: ±|P·Q·2^(f − G)|_m, or nothing when its code is −1. */
 function partialAdd(set: RnsDeviceSet, v: RowSumVariant, u: string): string {
   const P = v.p === 'f64' ? f64Factor('P', `kp${u}`) : rnsFactor(set, 'P', 'LP', `kp${u}`);
@@ -173,9 +235,14 @@ if (acc >= m) { acc = acc - m; }`;
  * exponents, the grid test) is done once per term by the codes pass, not once per modulus. Terms go {@link UNROLL}
  * at a time (loads first, then the arithmetic), the rest one by one; the sum does not depend on it (exact).
  */
-function partialSource(set: RnsDeviceSet, v: RowSumVariant): string {
+function partialSource(set: RnsDeviceSet, v: RowSumVariant, foldSteps: number, split: boolean): string {
   const n = set.size, o = set.offsets;
   const us = Array.from({ length: UNROLL }, (_, u) => String(u));
+  const lazy = foldSteps > 0;
+  split = split && lazy;
+  const add = split ? splitPartialAdd : lazy ? lazyPartialAdd : partialAdd;
+  const fold = split ? splitFold : partialFold;
+  const sums = split ? 'let h2 = mpI32(0);\nlet h1 = mpI32(0);\nlet h0 = mpI32(0);' : 'let hi = mpI32(0);\nlet lo = mpI32(0);';
   return `function (P, Q, Ci, Cd, Tb, R, N, S, chunk, rs, cs, LP, LQ, LY, nu, p0, q0, y0, rf) {
 const t = this.thread.x;
 const rc = mpIdiv(t, ${n});
@@ -184,7 +251,10 @@ const r = mpIdiv(rc, S);
 const c = rc - r * S;
 const m = mpBits(Tb[${o.moduli} + i]);
 const rm = Tb[${o.inverse} + i];
-${v.p === 'f64' ? `const r32 = mpBits(Tb[${o.pow16} + 2 * ${n} + i]);` : ''}
+${v.p === 'f64' || split ? `const r32 = mpBits(Tb[${o.pow16} + 2 * ${n} + i]);` : ''}
+${lazy ? `const p16 = mpBits(Tb[${o.pow16} + ${n} + i]);
+${sums}
+let steps = mpI32(0);` : ''}
 let acc = mpI32(0);
 const j0 = c * chunk;
 let j1 = j0 + chunk;
@@ -192,14 +262,20 @@ if (j1 > N) { j1 = N; }
 let j = j0;
 while (j + ${UNROLL - 1} < j1) {
 ${us.map((u) => partialTerm(set, v, u)).join('\n')}
-${us.map((u) => partialAdd(set, v, u)).join('\n')}
+${us.map((u) => add(set, v, u)).join('\n')}
 j = j + ${UNROLL};
+${lazy ? `steps = steps + 1;
+if (steps === ${foldSteps}) {
+${fold}
+steps = 0;
+}` : ''}
 }
 while (j < j1) {
 ${partialTerm(set, v, '0')}
-${partialAdd(set, v, '0')}
+${add(set, v, '0')}
 j = j + 1;
 }
+${lazy ? fold : ''}
 return mpFloat(acc + ${B});
 }`;
 }
@@ -267,18 +343,19 @@ export interface RowSumPrograms {
  * @returns the programs
  */
 export function rowSumPrograms(runtime: GpuRuntime, set: RnsDeviceSet, variant: RowSumVariant): Promise<RowSumPrograms> {
-  const key = `row sum ${variant.beta} ${variant.p} ${variant.gather} ${variant.q ?? 'rns'} ${variant.abs === true} ${variant.neg === true} ${variant.plusZero === true}`;
+  const key = `row sum ${gpuKernelSwitches().rnsFoldSteps} ${gpuKernelSwitches().rnsFoldSplit} ${variant.beta} ${variant.p} ${variant.gather} ${variant.q ?? 'rns'} ${variant.abs === true} ${variant.neg === true} ${variant.plusZero === true}`;
   return programsOf(runtime, set, key, () => makeRowSumPrograms(runtime, set, variant));
 }
 
 async function makeRowSumPrograms(runtime: GpuRuntime, set: RnsDeviceSet, variant: RowSumVariant): Promise<RowSumPrograms> {
   const beta = variant.beta;
+  const { rnsFoldSteps: foldSteps, rnsFoldSplit: split } = gpuKernelSwitches();
   const shape = SHAPE_ARGS.map(([a, b]) => [a, b] as [string, 'Integer']);
   const [ranges, rowRanges, codes, partials, combine] = await Promise.all([
     accumulatorProgram(runtime, { source: chunkRangeSource(set, variant), args: [['P', 'Array'], ['Q', 'Array'], ['Ci', 'Array'], ...shape], components: 2 }),
     accumulatorProgram(runtime, { source: rowRangeSource(set, beta), args: [['Ra', 'Array'], ['Sc', 'Array'], ['Y', 'Array'], ...shape], components: 2 }),
     accumulatorProgram(runtime, { source: codesSource(set, variant), args: [['P', 'Array'], ['Q', 'Array'], ['Ci', 'Array'], ['Rr', 'Array'], ...shape], components: 1 }),
-    accumulatorProgram(runtime, { source: partialSource(set, variant), args: [['P', 'Array'], ['Q', 'Array'], ['Ci', 'Array'], ['Cd', 'Array'], ['Tb', 'Array'], ...shape], components: 1 }),
+    accumulatorProgram(runtime, { source: partialSource(set, variant, foldSteps, split), args: [['P', 'Array'], ['Q', 'Array'], ['Ci', 'Array'], ['Cd', 'Array'], ['Tb', 'Array'], ...shape], components: 1 }),
     accumulatorProgram(runtime, { source: combineSource(set, beta, variant.plusZero === true), args: [['Pa', 'Array'], ['Rr', 'Array'], ['Sc', 'Array'], ['Y', 'Array'], ['Tb', 'Array'], ...shape], components: 1 }),
   ]);
   const names: [Program, string][] = [[ranges, 'row sum: chunk ranges'], [rowRanges, 'row sum: row ranges'], [codes, 'row sum: term codes'], [partials, 'row sum: partial residues'], [combine, 'row sum: combine']];
