@@ -17,6 +17,7 @@ import type { Accessor } from '../../../accessors/accessor.js';
 import { findFormat } from '../../formats/common/registry.js';
 import { SIMD, op } from './wasm-encoder.js';
 import { reserveBytes, wasmMemory } from './wasm-runtime.js';
+import { wasmAddressOf } from './wasm-arena.js';
 
 /** Elements per staged chunk of fp64 (a multiple of 8: the kernels' SIMD loops take 8 elements per step). */
 export const CHUNK = 4096;
@@ -268,17 +269,42 @@ export function stageVector(a: Accessor<1, any>, from: number, count: number, ad
  * fits in {@link CHUNK} doubles): each chunk staged at `xAt` and `yAt`, zero-padded to a multiple of `align` (8, or
  * 16: a power of two dividing the chunk), then `run` with that padded count (the caller checked
  * {@link wasmStorageOf} for both). For the two-operand reductions (DOT in fp64 and in double-double).
+ *
+ * With `inPlace`, an operand that lives in the WebAssembly memory (a {@link wasmArena} range of unit stride) is not
+ * copied: `run` gets its address instead (`px`, `py`). Only whole steps of `align` elements are read in place; the
+ * chunk's last count mod `align` elements of both operands are staged (zero-padded) and run as one more step. The
+ * chunk boundaries and the element-to-lane assignment (position mod `align` from the start) are those of the
+ * staging path, so a kernel that accumulates in memory across calls gives the same bits.
  */
-export function streamPairs(x: Accessor<1, any>, y: Accessor<1, any>, n: number, xAt: number, yAt: number, run: (padded: number) => void, align = 8): void {
+export function streamPairs(
+  x: Accessor<1, any>, y: Accessor<1, any>, n: number, xAt: number, yAt: number, run: (padded: number, px: number, py: number) => void, align = 8, inPlace = false,
+): void {
   const buffer = wasmMemory().buffer as ArrayBuffer;
-  const chunk = chunkElements(wasmStorageOf(x) as WasmStorage, wasmStorageOf(y) as WasmStorage);
+  const sx = wasmStorageOf(x) as WasmStorage, sy = wasmStorageOf(y) as WasmStorage;
+  const chunk = chunkElements(sx, sy);
   for (let from = 0; from < n; from += chunk) {
     const count = Math.min(chunk, n - from);
-    const padded = (count + align - 1) & -align;
-    stageVector(x, from, count, xAt, padded, buffer);
-    stageVector(y, from, count, yAt, padded, buffer);
-    run(padded);
+    const ax = inPlace ? inPlaceAddress(x, sx, from) : -1, ay = inPlace ? inPlaceAddress(y, sy, from) : -1;
+    const body = ax < 0 && ay < 0 ? 0 : count & -align;
+    if (body > 0) {
+      if (ax < 0) stageVector(x, from, body, xAt, body, buffer);
+      if (ay < 0) stageVector(y, from, body, yAt, body, buffer);
+      run(body, ax < 0 ? xAt : ax, ay < 0 ? yAt : ay);
+    }
+    if (body === count) continue;
+    const rest = count - body, padded = (rest + align - 1) & -align;
+    stageVector(x, from + body, rest, xAt, padded, buffer);
+    stageVector(y, from + body, rest, yAt, padded, buffer);
+    run(padded, xAt, yAt);
   }
+}
+
+/**
+ * The byte address of element `from` of a 1-D operand that the kernels may read and write in place — a view of the
+ * WebAssembly memory with unit stride (a {@link wasmArena} range) —, or -1: it is staged.
+ */
+export function inPlaceAddress(a: Accessor<1, any>, s: WasmStorage, from: number): number {
+  return a.strides[0] === 1 ? wasmAddressOf(a.data, a.offset + from, s.bytes) : -1;
 }
 
 /** The value an element represents in fp64 arithmetic, unscaled (double-double: hi + lo, as the JavaScript kernels read it). */

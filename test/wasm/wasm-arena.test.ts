@@ -1,0 +1,92 @@
+/**
+ * wasmArena (issue 20): ranges whose storage is a view of the WebAssembly kernels' memory, read and written in
+ * place. The allocation API and its failure modes (typed errors, never a silently detached view), and every
+ * in-place kernel bit for bit the staging path's result on twin operands in ordinary memory: formats, strides,
+ * sub-ranges, outputs in place.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { dot, gemv, matrix, vector, formats, wasmArena, cpuBackendOf, type WasmArena } from '../../src/index.js';
+import { wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
+import { CHUNK, inPlaceAddress, wasmStorageOf, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
+import { expectModprec } from '../sparse/sparse-arbitraries.js';
+import { element, vectorTwinSpec, vectorTwins, type TwinStorage } from './arena-twins.js';
+
+const ARENA_BYTES = 16 * 2 ** 20;
+let arenas: WasmArena[] = [];
+/** An arena released after the test (each property run reuses the same bytes: the memory does not grow). */
+function arena(bytes = ARENA_BYTES): WasmArena {
+  const a = wasmArena(bytes);
+  arenas.push(a);
+  return a;
+}
+/** Runs `f` with a fresh arena, released afterwards (each property run reuses the same bytes). */
+function inArena(f: (a: WasmArena) => void): void {
+  const a = wasmArena(ARENA_BYTES);
+  try { f(a); } finally { a.release(); }
+}
+afterEach(() => {
+  for (const a of arenas) a.release();
+  arenas = [];
+});
+
+/** Lengths: mostly short (every remainder mod 16), some across the staging chunks of every element size. */
+const lengths = fc.oneof(
+  { weight: 8, arbitrary: fc.integer({ min: 0, max: 70 }) },
+  { weight: 1, arbitrary: fc.constantFrom(CHUNK - 3, CHUNK + 9, 4 * CHUNK + 5, 8 * CHUNK + 13) },
+);
+const ALL: readonly TwinStorage[] = ['f64', 'f32', 'f16', 'bf16', 'i8s', 'i8', 'dd'];
+
+describe('wasmArena: allocation', () => {
+  it('allocates zeroed views of the kernels\' memory, read in place at unit stride', () => {
+    const a = arena(1 << 16);
+    const x = vector(5, { storage: formats.f32, memory: a });
+    const data = x.accessor.data as Float32Array;
+    expect(data.buffer).toBe(wasmMemory().buffer);
+    expect(Array.from(data)).toEqual([0, 0, 0, 0, 0]);
+    expect(data.byteOffset % 64).toBe(0);
+    expect(data.byteOffset).toBeGreaterThanOrEqual(a.base);
+    expect(inPlaceAddress(x.accessor, wasmStorageOf(x.accessor) as WasmStorage, 2)).toBe(data.byteOffset + 8);
+    expect(inPlaceAddress(vector(5).accessor, wasmStorageOf(x.accessor) as WasmStorage, 0)).toBe(-1);
+    expect(a.bytesLeft).toBe((1 << 16) - 20);
+  });
+
+  it('refuses with typed errors: too large, released, combined with data or shared, a second arena that needs growth', () => {
+    const a = arena(1024);
+    expectModprec(() => vector(129, { memory: a }), 'BACKEND_LIMIT', 'memory');
+    expectModprec(() => vector(2, { memory: a, shared: true }), 'INVALID_OPTION', 'memory');
+    expectModprec(() => wasmArena(-1), 'INVALID_SIZE', 'bytes');
+    // The memory cannot grow while `a` is live: growing would detach a's arrays.
+    const x = vector([1, 2], { memory: a });
+    expectModprec(() => wasmArena(wasmMemory().buffer.byteLength), 'BACKEND_LIMIT', 'bytes');
+    expect(x.get(1)).toBe(2);
+    a.release();
+    expectModprec(() => vector(2, { memory: a }), 'INVALID_OPTION', 'memory');
+    arenas = [];
+  });
+
+  it('a kernel whose staging would reach the arena is BACKEND_LIMIT naming wasmArena, before anything is written', () => {
+    const a = wasmArena(1024, { staging: 256 * 1024 });
+    arenas.push(a);
+    // A row-major GEMV stages x decoded to doubles: n = 40 000 needs more than 256 KiB.
+    const n = 40000;
+    const A = matrix(1, n, undefined, { layout: 'row-major' }), x = vector(n), y = vector([7]);
+    expectModprec(() => gemv({ alpha: 1, A, x, beta: 0, y }, { backend: 'wasm' }), 'BACKEND_LIMIT', 'wasmArena');
+    expect(y.get(0)).toBe(7);
+  });
+});
+
+describe('wasmArena: DOT in place, bit for bit the staging path', () => {
+  it('every storage (f64, f32, f16, bf16, i8, scaled i8, dd), f64 and f32 arithmetic, strides, sub-ranges, chunk boundaries', () => {
+    const input = lengths.chain((n) => fc.record({
+      a: vectorTwinSpec(ALL), b: vectorTwinSpec(ALL), arithmetic: fc.constantFrom('f64' as const, 'f32' as const),
+      xs: fc.array(element, { minLength: n, maxLength: n }), ys: fc.array(element, { minLength: n, maxLength: n }),
+    }));
+    fc.assert(fc.property(input, ({ a: sa, b: sb, arithmetic, xs, ys }) => inArena((a) => {
+      const [x1, x2] = vectorTwins(sa, xs, a, arithmetic), [y1, y2] = vectorTwins(sb, ys, a, arithmetic);
+      const backend = cpuBackendOf('dot', { x: x1, y: y1 }).backend;
+      expect(cpuBackendOf('dot', { x: x2, y: y2 }).backend).toBe(backend);
+      expect(Object.is(dot(x2, y2), dot(x1, y1))).toBe(true);
+    })), { numRuns: 200 });
+  });
+});
