@@ -6,11 +6,11 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { dot, gemv, matrix, vector, formats, wasmArena, cpuBackendOf, type WasmArena } from '../../src/index.js';
+import { axpy, waxpby, scal, dot, gemv, matrix, vector, formats, wasmArena, cpuBackendOf, type WasmArena } from '../../src/index.js';
 import { wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
 import { CHUNK, inPlaceAddress, wasmStorageOf, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
 import { expectModprec } from '../sparse/sparse-arbitraries.js';
-import { element, vectorTwinSpec, vectorTwins, type TwinStorage } from './arena-twins.js';
+import { element, raw, vectorTwinSpec, vectorTwins, type TwinStorage } from './arena-twins.js';
 
 const ARENA_BYTES = 16 * 2 ** 20;
 let arenas: WasmArena[] = [];
@@ -88,5 +88,42 @@ describe('wasmArena: DOT in place, bit for bit the staging path', () => {
       expect(cpuBackendOf('dot', { x: x2, y: y2 }).backend).toBe(backend);
       expect(Object.is(dot(x2, y2), dot(x1, y1))).toBe(true);
     })), { numRuns: 200 });
+  });
+});
+
+const coefficient = fc.oneof(fc.double({ min: -8, max: 8, noNaN: true }), fc.constantFrom(0, -0, 1, NaN, Infinity));
+const OUTPUTS: readonly TwinStorage[] = ['f64', 'f32'];
+
+describe('wasmArena: the AXPY family in place (outputs too), bit for bit the staging path', () => {
+  it('AXPY y := αx + y and SCAL x := αx, every input storage, f64 and f32 arithmetic', () => {
+    const input = lengths.chain((n) => fc.record({
+      a: vectorTwinSpec(ALL), b: vectorTwinSpec(OUTPUTS), alpha: coefficient, arithmetic: fc.constantFrom('f64' as const, 'f32' as const),
+      xs: fc.array(element, { minLength: n, maxLength: n }), ys: fc.array(element, { minLength: n, maxLength: n }),
+    }));
+    fc.assert(fc.property(input, ({ a: sa, b: sb, alpha, arithmetic, xs, ys }) => inArena((a) => {
+      const [x1, x2] = vectorTwins(sa, xs, a, arithmetic), [y1, y2] = vectorTwins(sb, ys, a, arithmetic);
+      expect(cpuBackendOf('axpy', { x: x2, y: y2 }, {}, ['y'])).toEqual(cpuBackendOf('axpy', { x: x1, y: y1 }, {}, ['y']));
+      axpy(alpha, x1, y1);
+      axpy(alpha, x2, y2);
+      expect(raw(y2)).toEqual(raw(y1));
+      scal(alpha, y1);
+      scal(alpha, y2);
+      expect(raw(y2)).toEqual(raw(y1));
+    })), { numRuns: 120 });
+  });
+
+  it('WAXPBY w := αx + βy, zero coefficients in any position, the output aliasing nothing or y', () => {
+    const input = lengths.chain((n) => fc.record({
+      a: vectorTwinSpec(ALL), b: vectorTwinSpec(OUTPUTS), c: vectorTwinSpec(OUTPUTS),
+      alpha: fc.oneof(coefficient, fc.constant(0)), beta: fc.oneof(coefficient, fc.constant(0)), intoY: fc.boolean(),
+      xs: fc.array(element, { minLength: n, maxLength: n }), ys: fc.array(element, { minLength: n, maxLength: n }), ws: fc.array(element, { minLength: n, maxLength: n }),
+    }));
+    fc.assert(fc.property(input, ({ a: sa, b: sb, c: sc, alpha, beta, intoY, xs, ys, ws }) => inArena((a) => {
+      const [x1, x2] = vectorTwins(sa, xs, a), [y1, y2] = vectorTwins(sb, ys, a), [w1, w2] = vectorTwins(sc, ws, a);
+      waxpby(alpha, x1, beta, y1, intoY ? y1 : w1);
+      waxpby(alpha, x2, beta, y2, intoY ? y2 : w2);
+      expect(raw(y2)).toEqual(raw(y1));
+      expect(raw(w2)).toEqual(raw(w1));
+    })), { numRuns: 120 });
   });
 });
