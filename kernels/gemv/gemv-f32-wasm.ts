@@ -14,9 +14,10 @@ import type { Accessor } from '../../accessors/accessor.js';
 import { F64, I32, V128, encodeModule, op, SIMD } from '../../src/backends/wasm/wasm-encoder.js';
 import { LANES, WasmLocals, load4, operandLocals, operandSetup, stepLoop } from '../../src/backends/wasm/wasm-function.js';
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
-import { CHUNK, laneSumF32, scaleOf, stageVector, wasmStorageNamed, wasmStorageOf, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
+import { CHUNK, laneSumF32, scaleOf, wasmStorageNamed, wasmStorageOf, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
 import { dotChunk } from '../dot/dot-wasm.js';
-import { COLUMNS, ROWS, rowAccessor } from './gemv-wasm.js';
+import { columnSegmentAt, rowPieces } from './gemv-in-place.js';
+import { COLUMNS, ROWS } from './gemv-wasm.js';
 import { roundToOddDd } from '../../src/formats/convert/round-to-odd.js';
 
 const f = Math.fround;
@@ -94,8 +95,8 @@ function columnSums(opA: Accessor<2, any>, xv: Float32Array, m: number, n: numbe
     t.fill(0, 0, padded);
     for (let j = 0; j < n; j += COLUMNS) {
       const c = Math.min(COLUMNS, n - j);
-      for (let k = 0; k < c; k++) stageVector(rowAccessor(opA, 0, 0, opA.offset + r0 + (j + k) * ld), 0, rows, A_AT + k * segment, padded, buffer);
-      fn(T_AT, padded, A_AT, A_AT + segment, A_AT + 2 * segment, A_AT + 3 * segment, scaleOf(opA), xv[j]!, xv[j + 1] ?? 0, xv[j + 2] ?? 0, xv[j + 3] ?? 0, c);
+      const pa = [0, 1, 2, 3].map((k) => (k < c ? columnSegmentAt(opA, sa, opA.offset + r0 + (j + k) * ld, rows, padded, A_AT + k * segment, buffer) : A_AT));
+      fn(T_AT, padded, pa[0]!, pa[1]!, pa[2]!, pa[3]!, scaleOf(opA), xv[j]!, xv[j + 1] ?? 0, xv[j + 2] ?? 0, xv[j + 3] ?? 0, c);
     }
     out.set(t.subarray(0, rows), r0);
   }
@@ -117,12 +118,7 @@ function rowSums(opA: Accessor<2, any>, xv: Float32Array, m: number, n: number):
   const row = opA.strides[0] as number;
   for (let i = 0; i < m; i++) {
     acc.fill(0);
-    const rowView = rowAccessor(opA, i, row);
-    for (let from = 0; from < n; from += CHUNK) {
-      const count = Math.min(CHUNK, n - from), padded = (count + 7) & ~7;
-      stageVector(rowView, from, count, A_AT, padded, buffer);
-      fn(A_AT, scaleOf(opA), X_AT + from * 4, 1, padded);
-    }
+    rowPieces(opA, sa, opA.offset + i * row, n, A_AT, buffer, (pa, from, padded) => fn(pa, scaleOf(opA), X_AT + from * 4, 1, padded));
     out[i] = laneSumF32(acc);
   }
   return out;

@@ -62,11 +62,11 @@ export const matrixTwinSpec = (storages: readonly TwinStorage[]): fc.Arbitrary<M
 });
 
 /** An m×n matrix built in ordinary memory and its twin in `arena` (the views: a sub-matrix of a larger parent). */
-export function matrixTwins(spec: MatrixTwinSpec, m: number, n: number, value: (i: number, j: number) => number, arena: WasmArena): [Range<2>, Range<2>] {
+export function matrixTwins(spec: MatrixTwinSpec, m: number, n: number, value: (i: number, j: number) => number, arena: WasmArena, arithmetic: 'f64' | 'f32' = 'f64'): [Range<2>, Range<2>] {
   const M = spec.row0 + m + 1, N = spec.col0 + n + 1;
   const make = (memory?: WasmArena): Accessor<2, number> => {
     const stride = spec.layout === 'row-major' ? N + spec.pad : M + spec.pad;
-    const common = { size: [M, N] as [number, number], storage: storageOf(spec.storage), arithmetic: formats.f64, stride, memory };
+    const common = { size: [M, N] as [number, number], storage: storageOf(spec.storage), arithmetic: formats[arithmetic], stride, memory };
     if (spec.storage === 'i8s') return scaledReducedRowMajor<2>({ ...common, stride: N + spec.pad, scaleMask: [false, false] });
     return (spec.layout === 'row-major' ? rowMajor<2> : colMajor<2>)(common);
   };

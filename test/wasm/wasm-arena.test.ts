@@ -10,7 +10,7 @@ import { axpy, waxpby, scal, dot, gemv, matrix, vector, formats, wasmArena, cpuB
 import { wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
 import { CHUNK, inPlaceAddress, wasmStorageOf, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
 import { expectModprec } from '../sparse/sparse-arbitraries.js';
-import { element, raw, vectorTwinSpec, vectorTwins, type TwinStorage } from './arena-twins.js';
+import { element, matrixTwinSpec, matrixTwins, raw, vectorTwinSpec, vectorTwins, type TwinStorage } from './arena-twins.js';
 
 const ARENA_BYTES = 16 * 2 ** 20;
 let arenas: WasmArena[] = [];
@@ -125,5 +125,28 @@ describe('wasmArena: the AXPY family in place (outputs too), bit for bit the sta
       expect(raw(y2)).toEqual(raw(y1));
       expect(raw(w2)).toEqual(raw(w1));
     })), { numRuns: 120 });
+  });
+});
+
+describe('wasmArena: GEMV in place, bit for bit the staging path', () => {
+  it('N and T over row- and column-major sub-matrices of every storage, f64 and f32 arithmetic, row blocks and row chunks crossed', () => {
+    const shape = fc.oneof(
+      { weight: 8, arbitrary: fc.tuple(fc.integer({ min: 0, max: 19 }), fc.integer({ min: 0, max: 19 })) },
+      { weight: 1, arbitrary: fc.constantFrom<[number, number]>([CHUNK + 13, 3], [2, CHUNK + 13]) },
+    );
+    const input = shape.chain(([m, n]) => fc.record({
+      m: fc.constant(m), n: fc.constant(n), trans: fc.constantFrom('N' as const, 'T' as const), arithmetic: fc.constantFrom('f64' as const, 'f32' as const),
+      A: matrixTwinSpec(ALL), x: vectorTwinSpec(ALL), y: vectorTwinSpec(OUTPUTS), alpha: coefficient, beta: coefficient, seed: fc.integer(),
+      xs: fc.array(element, { minLength: Math.max(m, n), maxLength: Math.max(m, n) }), ys: fc.array(element, { minLength: Math.max(m, n), maxLength: Math.max(m, n) }),
+    }));
+    fc.assert(fc.property(input, ({ m, n, trans, arithmetic, A: sA, x: sx, y: sy, alpha, beta, seed, xs, ys }) => inArena((a) => {
+      const [rowsOp, colsOp] = trans === 'N' ? [m, n] : [n, m];
+      const value = (i: number, j: number): number => (((i * 131 + j * 71 + seed) % 97) - 48) / 8;
+      const [A1, A2] = matrixTwins(sA, m, n, value, a, arithmetic);
+      const [x1, x2] = vectorTwins(sx, xs.slice(0, colsOp), a, arithmetic), [y1, y2] = vectorTwins(sy, ys.slice(0, rowsOp), a, arithmetic);
+      gemv({ alpha, A: A1, x: x1, beta, y: y1, trans });
+      gemv({ alpha, A: A2, x: x2, beta, y: y2, trans });
+      expect(raw(y2)).toEqual(raw(y1));
+    })), { numRuns: 150 });
   });
 });
