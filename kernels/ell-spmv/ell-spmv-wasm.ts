@@ -6,6 +6,8 @@
  * the sum as it is (a lane select, so a padding value is never part of a result, even NaN). Each row therefore
  * sums its products in slot order, one rounding each, as the JavaScript loop does: the same bits, the same
  * ellSpmvBound. Integer values scaled per row multiply by the row's scale first, as the accessor reads them.
+ * Values (unit row stride) and column indices in a wasmArena are read in place, block by block, where the block
+ * has whole steps of 8 rows (the last block otherwise: its padding rows must read column −1).
  * @module
  */
 import type { Accessor } from '../../accessors/accessor.js';
@@ -15,6 +17,7 @@ import { I32, V128, encodeModule, op, SIMD } from '../../src/backends/wasm/wasm-
 import { WasmLocals, countLoop, load2, operandLocals, operandSetup } from '../../src/backends/wasm/wasm-function.js';
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
 import { stageVector, wasmStorageOf, wasmStorageOfFormat, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
+import { wasmAddressOf } from '../../src/backends/wasm/wasm-arena.js';
 import { combineSums, xValues } from '../gemv/gemv-wasm.js';
 import { combineSumsF32, xValuesF32 } from '../gemv/gemv-f32-wasm.js';
 
@@ -34,7 +37,7 @@ export function wasmEllRefusal(values: Accessor<2, any>, rows: number): Refusal 
   return undefined;
 }
 
-type EllBlock = (pv: number, pc: number, ps: number, px: number, pt: number, rows: number, width: number) => void;
+type EllBlock = (pv: number, pc: number, ps: number, px: number, pt: number, rows: number, width: number, vSlot: number, cSlot: number) => void;
 
 /** Gathers x at lane `lane` of the column indices (a padding index −1 reads the double before x: masked out later). */
 export function gather(cols: number, px: number, lane: number): number[] {
@@ -42,8 +45,9 @@ export function gather(cols: number, px: number, lane: number): number[] {
 }
 
 /**
- * t[0 … rows) := Σₖ vᵢₖ·x[colᵢₖ] over the staged block: slot k's values at pv + k·rows·bytes, its column indices
- * at pc + 4k·rows, the rows' scales at ps (scaled values only); rows a multiple of 8.
+ * t[0 … rows) := Σₖ vᵢₖ·x[colᵢₖ] over the block: slot k's values at pv + k·vSlot, its column indices at
+ * pc + k·cSlot (bytes; staged: rows·bytes and 4·rows, in place: the operand's slot strides), the rows' scales at
+ * ps (scaled values only); rows a multiple of 8.
  */
 function ellBlock(sv: WasmStorage, scaled: boolean, f32: boolean): EllBlock {
   return wasmExports(`ell${f32 ? '-f32' : ''} ${sv.name}${scaled ? '*s' : ''}`, 'the ELL SpMV kernel', () => {
@@ -52,10 +56,10 @@ function ellBlock(sv: WasmStorage, scaled: boolean, f32: boolean): EllBlock {
     const round = f32 ? [...op.simd(SIMD.f32x4DemoteF64x2Zero), ...op.simd(SIMD.f64x2PromoteLowF32x4)] : [];
     const l = new WasmLocals();
     const pv = l.param(I32), pc = l.param(I32), ps = l.param(I32), px = l.param(I32), pt = l.param(I32), rows = l.param(I32), width = l.param(I32);
+    const vSlot = l.param(I32), cSlot = l.param(I32);
     const i = l.local(I32), k = l.local(I32), pvk = l.local(I32), pck = l.local(I32);
     const s = l.locals_(V128, 2), sc = l.locals_(V128, 2), cols = l.local(V128), negative = l.local(V128);
     const v = operandLocals(l, { storage: sv, pointer: pvk, scaleParam: -1 }, false);
-    const slotBytes = (bytes: number): number[] => [...op.get(rows), ...op.i32(bytes), ...op.i32Mul()];
     const half = (h: 0 | 1): number[] => [
       // s_h := bitselect(s_h, s_h + (v·scale)·x, padding lanes)
       ...op.get(s + h),
@@ -69,8 +73,8 @@ function ellBlock(sv: WasmStorage, scaled: boolean, f32: boolean): EllBlock {
     const slots = countLoop(k, width, 1, [
       ...op.get(pck), ...op.simdMem(SIMD.load, 0), ...op.tee(cols), ...op.i32(31), ...op.simd(0xac /* i32x4.shr_s */), ...op.set(negative),
       ...half(0), ...half(1),
-      ...op.get(pvk), ...slotBytes(sv.bytes), ...op.i32Add(), ...op.set(pvk),
-      ...op.get(pck), ...slotBytes(4), ...op.i32Add(), ...op.set(pck),
+      ...op.get(pvk), ...op.get(vSlot), ...op.i32Add(), ...op.set(pvk),
+      ...op.get(pck), ...op.get(cSlot), ...op.i32Add(), ...op.set(pck),
     ]);
     const body = countLoop(i, rows, 4, [
       ...[0, 1].flatMap((h) => [...op.f64(0), ...op.simd(SIMD.f64x2Splat), ...op.set(s + h)]),
@@ -108,16 +112,23 @@ export function wasmEllSpmv(alpha: number, structure: EllStructure, values: Acce
   const [s0, s1] = values.strides as [number, number];
   for (let r0 = 0; r0 < rows; r0 += blockRows) {
     const count = Math.min(blockRows, rows - r0), padded = (count + 7) & ~7;
+    // Values and column indices in the WebAssembly memory (a wasmArena) are read in place for blocks of whole steps.
+    const whole = count === padded;
+    const pv = whole && s0 === 1 ? wasmAddressOf(values.data, values.offset + r0, sv.bytes) : -1;
+    const pc = whole ? wasmAddressOf(colIndex, r0, 4) : -1;
     for (let k = 0; k < width; k++) {
-      const c = new Int32Array(buffer, C_AT + k * padded * 4, padded);
-      c.set(colIndex.subarray(k * stride + r0, k * stride + r0 + count));
-      c.fill(-1, count);
+      if (pc < 0) {
+        const c = new Int32Array(buffer, C_AT + k * padded * 4, padded);
+        c.set(colIndex.subarray(k * stride + r0, k * stride + r0 + count));
+        c.fill(-1, count);
+      }
+      if (pv >= 0) continue;
       const slot = { data: values.data, storage: values.storage, offset: values.offset + r0 * s0 + k * s1, strides: [s0] } as unknown as Accessor<1, any>;
       stageVector(slot, 0, count, V_AT + k * padded * sv.bytes, padded, buffer);
     }
     // fp32 arithmetic multiplies by the scale rounded to binary32, as its reads do.
     if (sc) for (let i = 0; i < padded; i++) scales[i] = i < count ? (f32 ? Math.fround : Number)(sc.data[sc.offset + (sc.mask[0] ? (r0 + i) * sc.strides[0]! : 0)]!) : 0;
-    f(V_AT, C_AT, S_AT, X_AT, T_AT, padded, width);
+    f(pv < 0 ? V_AT : pv, pc < 0 ? C_AT : pc, S_AT, X_AT, T_AT, padded, width, pv < 0 ? padded * sv.bytes : s1 * sv.bytes, pc < 0 ? padded * 4 : stride * 4);
     out.set(t.subarray(0, count), r0);
   }
   if (f32) combineSumsF32(alpha, out, beta, y, rows);

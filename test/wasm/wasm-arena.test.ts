@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { axpy, waxpby, scal, dot, gemv, matrix, vector, formats, wasmArena, cpuBackendOf, type WasmArena } from '../../src/index.js';
+import { axpy, waxpby, scal, dot, gemv, ellSpmv, ellOperand, ellWithStorage, laplacianEll, ELL_PADDING, matrix, vector, formats, wasmArena, cpuBackendOf, type WasmArena } from '../../src/index.js';
 import { wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
 import { CHUNK, inPlaceAddress, wasmStorageOf, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
 import { expectModprec } from '../sparse/sparse-arbitraries.js';
@@ -148,5 +148,51 @@ describe('wasmArena: GEMV in place, bit for bit the staging path', () => {
       gemv({ alpha, A: A2, x: x2, beta, y: y2, trans });
       expect(raw(y2)).toEqual(raw(y1));
     })), { numRuns: 150 });
+  });
+});
+
+describe('wasmArena: ELL SpMV in place, bit for bit the staging path', () => {
+  it('values of every storage and column indices in the arena (each or both), padding slots, stride > rows, row blocks crossed', () => {
+    const input = fc.record({
+      rows: fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1, max: 40 }) }, { weight: 4, arbitrary: fc.constantFrom(8, 16, 32) }, { weight: 1, arbitrary: fc.constant(4096 + 13) }),
+      cols: fc.integer({ min: 1, max: 9 }), width: fc.integer({ min: 0, max: 3 }), extraStride: fc.integer({ min: 0, max: 9 }),
+      V: matrixTwinSpec(ALL), indicesInArena: fc.boolean(), x: vectorTwinSpec(ALL), y: vectorTwinSpec(OUTPUTS),
+      alpha: coefficient, beta: coefficient, arithmetic: fc.constantFrom('f64' as const, 'f32' as const), seed: fc.integer({ min: 0, max: 2 ** 30 }),
+    });
+    fc.assert(fc.property(input, (c) => inArena((a) => {
+      const stride = c.rows + c.extraStride;
+      const colIndex = new Int32Array(stride * c.width).fill(ELL_PADDING);
+      for (let i = 0; i < c.rows; i++) {
+        const length = (i * 7 + c.seed) % (c.width + 1);
+        for (let k = 0; k < length; k++) colIndex[i + k * stride] = (i * 5 + k * 3 + c.seed) % c.cols;
+      }
+      const value = (i: number, k: number): number => (i < c.rows && colIndex[i + k * stride] !== ELL_PADDING ? (((i * 13 + k * 7 + c.seed) % 41) - 20) / 4 : NaN);
+      // Values padded to the stride's rows, viewed as the [stride, width] sub-matrix the kernel reads.
+      const [V1, V2] = matrixTwins({ ...c.V, row0: 0, col0: 0 }, stride, c.width, value, a, c.arithmetic);
+      const indices = c.indicesInArena ? a.allocate(Int32Array, colIndex.length) : colIndex;
+      indices.set(colIndex);
+      const structure = { rows: c.rows, cols: c.cols, width: c.width, stride };
+      const A1 = ellOperand({ ...structure, colIndex }, V1), A2 = ellOperand({ ...structure, colIndex: indices }, V2);
+      const xs = Array.from({ length: c.cols }, (_, j) => (j % 3) - 0.75), ys = Array.from({ length: c.rows }, (_, i) => (i % 5) * 0.5);
+      const [x1, x2] = vectorTwins(c.x, xs, a, c.arithmetic), [y1, y2] = vectorTwins(c.y, ys, a, c.arithmetic);
+      ellSpmv({ alpha: c.alpha, A: A1, x: x1, beta: c.beta, y: y1 });
+      ellSpmv({ alpha: c.alpha, A: A2, x: x2, beta: c.beta, y: y2 });
+      expect(raw(y2)).toEqual(raw(y1));
+    })), { numRuns: 120 });
+  });
+
+  it('ellWithStorage({ memory }) puts the values and a copy of the column indices in the arena', () => {
+    const a = arena();
+    const E = laplacianEll([4, 4, 3]);
+    const A = ellWithStorage(E, { storage: formats.f32, memory: a });
+    expect(A.structure.colIndex.buffer).toBe(wasmMemory().buffer);
+    expect(Array.from(A.structure.colIndex)).toEqual(Array.from(E.colIndex));
+    expect((A.values.accessor.data as Float32Array).buffer).toBe(wasmMemory().buffer);
+    const plain = ellWithStorage(E, { storage: formats.f32 });
+    const x = vector(Array.from({ length: E.cols }, (_, j) => Math.sin(j))), y1 = vector(E.rows), y2 = vector(E.rows);
+    ellSpmv({ alpha: 1, A: plain, x, beta: 0, y: y1 });
+    ellSpmv({ alpha: 1, A, x, beta: 0, y: y2 });
+    expect(raw(y2)).toEqual(raw(y1));
+    expectModprec(() => ellWithStorage(E, { storage: formats.f32, memory: {} as WasmArena }), 'INVALID_OPTION', 'options.memory');
   });
 });
