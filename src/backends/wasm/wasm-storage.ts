@@ -3,14 +3,12 @@
  * into an f64x2 of their values (exactly the values the JavaScript kernels decode), the element sizes, and the
  * staging of an operand's elements into the WebAssembly memory.
  *
- * Why staging: modprec's operands live in ordinary JavaScript ArrayBuffers (a range's typed array, or the
- * user's), which WebAssembly cannot address. Giving every range a slice of one WebAssembly.Memory would let the
- * kernels read in place, but JavaScript cannot free such slices (a FinalizationRegistry runs when the garbage
- * collector pleases, and WebAssembly memory never shrinks), views break where the memory must grow unless it is
- * shared, and a SharedArrayBuffer-backed view is refused by some APIs (WebGPU uploads). So the kernels copy
- * operands in chunks of {@link CHUNK} elements into a staging area that stays in the L2 cache and compute on the
- * copy: DRAM is read once, as by the JavaScript kernels; the copy itself (a memcpy for unit strides) runs from
- * cache to cache.
+ * Why staging: modprec's operands live in ordinary JavaScript ArrayBuffers by default (a range's typed array, or the
+ * user's), which WebAssembly cannot address. So the kernels copy operands in chunks of {@link CHUNK} elements into
+ * a staging area that stays in the L2 cache and compute on the copy: DRAM is read once, as by the JavaScript
+ * kernels; the copy itself (a memcpy for unit strides) runs from cache to cache. Ranges allocated in a
+ * {@link wasmArena} (src/backends/wasm/wasm-arena.ts) live in the kernels' memory: the kernels that take
+ * {@link inPlaceAddress} read them there, without the copy, in the same chunks and lane order.
  * @module
  */
 import type { Accessor } from '../../../accessors/accessor.js';
