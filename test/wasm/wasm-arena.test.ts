@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { axpy, waxpby, scal, dot, gemv, ellSpmv, ellOperand, ellWithStorage, laplacianEll, ELL_PADDING, matrix, vector, formats, wasmArena, cpuBackendOf, type WasmArena } from '../../src/index.js';
+import { asum, nrm2, axpy, waxpby, scal, dot, gemv, ellSpmv, ellOperand, ellWithStorage, laplacianEll, ELL_PADDING, matrix, vector, formats, wasmArena, cpuBackendOf, type WasmArena } from '../../src/index.js';
 import { wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
 import { CHUNK, inPlaceAddress, wasmStorageOf, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
 import { expectModprec } from '../sparse/sparse-arbitraries.js';
@@ -80,14 +80,25 @@ describe('wasmArena: DOT in place, bit for bit the staging path', () => {
   it('every storage (f64, f32, f16, bf16, i8, scaled i8, dd), f64 and f32 arithmetic, strides, sub-ranges, chunk boundaries', () => {
     const input = lengths.chain((n) => fc.record({
       a: vectorTwinSpec(ALL), b: vectorTwinSpec(ALL), arithmetic: fc.constantFrom('f64' as const, 'f32' as const),
+      // the double-double DOTs (dd accumulation, dd arithmetic) stream the same chunks
+      options: fc.constantFrom({}, {}, { accumulation: 'dd' }, { arithmetic: formats.dd }),
       xs: fc.array(element, { minLength: n, maxLength: n }), ys: fc.array(element, { minLength: n, maxLength: n }),
     }));
-    fc.assert(fc.property(input, ({ a: sa, b: sb, arithmetic, xs, ys }) => inArena((a) => {
+    fc.assert(fc.property(input, ({ a: sa, b: sb, arithmetic, options, xs, ys }) => inArena((a) => {
       const [x1, x2] = vectorTwins(sa, xs, a, arithmetic), [y1, y2] = vectorTwins(sb, ys, a, arithmetic);
-      const backend = cpuBackendOf('dot', { x: x1, y: y1 }).backend;
-      expect(cpuBackendOf('dot', { x: x2, y: y2 }).backend).toBe(backend);
-      expect(Object.is(dot(x2, y2), dot(x1, y1))).toBe(true);
-    })), { numRuns: 200 });
+      const backend = cpuBackendOf('dot', { x: x1, y: y1 }, options).backend;
+      expect(cpuBackendOf('dot', { x: x2, y: y2 }, options).backend).toBe(backend);
+      expect(Object.is(dot(x2, y2, options), dot(x1, y1, options))).toBe(true);
+    })), { numRuns: 150 });
+  });
+
+  it('ASUM and NRM2 (one-vector lane reductions) in place, every storage, f64 and f32 arithmetic', () => {
+    const input = lengths.chain((n) => fc.record({ a: vectorTwinSpec(ALL), arithmetic: fc.constantFrom('f64' as const, 'f32' as const), xs: fc.array(element, { minLength: n, maxLength: n }) }));
+    fc.assert(fc.property(input, ({ a: sa, arithmetic, xs }) => inArena((a) => {
+      const [x1, x2] = vectorTwins(sa, xs, a, arithmetic);
+      expect(Object.is(asum(x2), asum(x1))).toBe(true);
+      expect(Object.is(nrm2(x2), nrm2(x1))).toBe(true);
+    })), { numRuns: 100 });
   });
 });
 

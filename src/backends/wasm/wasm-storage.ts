@@ -331,7 +331,7 @@ export const LANE_SUMS_AT = 0, LANE_X_AT = 64;
 
 /**
  * Runs a one-vector lane reduction over x[0, n): x staged chunk by chunk at {@link LANE_X_AT} (padded to eight
- * elements with zeros), `chunk(at, scale, padded)` adding into the eight partial sums at {@link LANE_SUMS_AT}, which
+ * elements with zeros; a wasmArena operand read in place, whole steps of 8, as {@link streamPairs} does), `chunk(at, scale, padded)` adding into the eight partial sums at {@link LANE_SUMS_AT}, which
  * are then combined in one fixed tree — the order the bound functions assume for ASUM and NRM2.
  * @param x - the vector (its storage checked by {@link wasmStorageOf})
  * @param n - elements to reduce
@@ -350,8 +350,13 @@ export function laneReduce(x: Accessor<1, any>, n: number, chunk: (at: number, s
   const step = chunkElements(sx);
   for (let from = 0; from < n; from += step) {
     const count = Math.min(step, n - from);
-    const padded = (count + 7) & ~7;
-    stageVector(x, from, count, LANE_X_AT, padded, buffer);
+    // In place (a wasmArena operand of unit stride): whole steps of 8 where it lies, the rest staged.
+    const at = inPlaceAddress(x, sx, from);
+    const body = at < 0 ? 0 : count & ~7;
+    if (body > 0) chunk(at, scale, body);
+    if (body === count) continue;
+    const padded = (count - body + 7) & ~7;
+    stageVector(x, from + body, count - body, LANE_X_AT, padded, buffer);
     chunk(LANE_X_AT, scale, padded);
   }
   return acc instanceof Float64Array ? laneSum(acc) : laneSumF32(acc);
