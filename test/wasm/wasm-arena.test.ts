@@ -68,8 +68,9 @@ describe('wasmArena: allocation', () => {
   it('a kernel whose staging would reach the arena is BACKEND_LIMIT naming wasmArena, before anything is written', () => {
     const a = wasmArena(1024, { staging: 256 * 1024 });
     arenas.push(a);
-    // A row-major GEMV stages x decoded to doubles: n = 40 000 needs more than 256 KiB.
-    const n = 40000;
+    // A row-major GEMV stages x decoded to doubles: n doubles reach past the arena's first byte (at least 256 KiB,
+    // more if an earlier call staged more).
+    const n = Math.ceil(a.base / 8) + 1000;
     const A = matrix(1, n, undefined, { layout: 'row-major' }), x = vector(n), y = vector([7]);
     expectModprec(() => gemv({ alpha: 1, A, x, beta: 0, y }, { backend: 'wasm' }), 'BACKEND_LIMIT', 'wasmArena');
     expect(y.get(0)).toBe(7);

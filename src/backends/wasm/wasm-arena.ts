@@ -97,7 +97,7 @@ export interface WasmArenaOptions {
 
 /**
  * Reserves `bytes` of the CPU kernels' WebAssembly memory for ranges whose storage the WebAssembly kernels read and
- * write in place (no staging copy; DOT, GEMV, the AXPY family and ELL SpMV, unit-stride operands): pass it as the
+ * write in place (no staging copy; DOT, ASUM, NRM2, GEMV, the AXPY family and ELL SpMV, unit-stride operands): pass it as the
  * `memory` option of {@link vector}, {@link matrix} or a layout factory. Results are bit for bit those of the same
  * call on ranges in ordinary memory. The memory never grows while an arena is live (growing would detach the
  * arena's arrays), so reserve what the ranges need up front.
