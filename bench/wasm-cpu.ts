@@ -73,7 +73,7 @@ const xs = data(N, 1), ys = data(N, 2);
 // column indices), plus alignment.
 const ELL_ROWS = quick ? 16 ** 3 : 128 ** 3;
 // The staging area below it must hold what the staged calls copy: ELL SpMV stages x as doubles (8 bytes a column).
-const arena = wasmArena(2 * N * 17 + 2 * M * M * 12 + ELL_ROWS * 7 * (8 + 4 + 4 + 4) + 2 ** 20, { staging: ELL_ROWS * 8 + 2 ** 22 });
+const arena = wasmArena(2 * N * 17 + 2 * M * M * 12 + ELL_ROWS * (7 * (8 + 4 + 4 + 4) + 8) + 2 ** 20, { staging: ELL_ROWS * 8 + 2 ** 22 });
 const vectorOf = (values: Float64Array, storage: (typeof formats)[keyof typeof formats]): Range<1, any> => vector(values, { storage, arithmetic: formats.f64 });
 const cases: Case[] = [];
 const DOT_STORAGES = [['f64', formats.f64, 8], ['f32', formats.f32, 4], ['bf16', formats.bf16, 2], ['f16', formats.f16, 2], ['i8', formats.i8, 1]] as const;
@@ -174,11 +174,12 @@ const DD_N = quick ? 2 ** 12 : 2 ** 20;
   const L = quick ? laplacianEll([16, 16, 16]) : laplacianEll([128, 128, 128]);
   const ellBytes = (valueBytes: number): number => L.stride * L.width * (valueBytes + 4) + 16 * L.rows;
   const x = vectorOf(data(L.cols, 5), formats.f64), y = vector(L.rows);
+  const xa = inPlace(x);
   for (const [name, storage, bytes] of [['f64', formats.f64, 8], ['f32', formats.f32, 4]] as const) {
     const A = ellWithStorage(L, { storage });
     for (const backend of ['js', 'wasm'] as const) cases.push({ name: `ELL SpMV ${name} values, Laplacian 128³ (${backend})`, group: `ell-${name}-${backend}`, bytes: ellBytes(bytes), run: () => ellSpmv({ alpha: 1, A, x, beta: 0, y }, { backend }) });
     const Aa = ellWithStorage(L, { storage, memory: arena });
-    cases.push({ name: `ELL SpMV ${name} values, Laplacian 128³ (wasm, in place)`, group: `ell-${name}-wasm-inplace`, bytes: ellBytes(bytes), run: () => ellSpmv({ alpha: 1, A: Aa, x, beta: 0, y }, { backend: 'wasm' }) });
+    cases.push({ name: `ELL SpMV ${name} values, Laplacian 128³ (wasm, in place)`, group: `ell-${name}-wasm-inplace`, bytes: ellBytes(bytes), run: () => ellSpmv({ alpha: 1, A: Aa, x: xa, beta: 0, y }, { backend: 'wasm' }) });
     const y2 = vector(L.rows);
     ellSpmv({ alpha: 1, A, x, beta: 0, y }, { backend: 'wasm' });
     ellSpmv({ alpha: 1, A, x, beta: 0, y: y2 }, { backend: 'js' });

@@ -7,7 +7,9 @@
  * sums its products in slot order, one rounding each, as the JavaScript loop does: the same bits, the same
  * ellSpmvBound. Integer values scaled per row multiply by the row's scale first, as the accessor reads them.
  * Values (unit row stride) and column indices in a wasmArena are read in place, block by block, where the block
- * has whole steps of 8 rows (the last block otherwise: its padding rows must read column −1).
+ * has whole steps of 8 rows (the last block otherwise: its padding rows must read column −1); so is x when it is
+ * unscaled fp64 of unit stride under fp64 arithmetic (a padding slot's gather of x[−1] reads the 8 bytes before it,
+ * inside the memory — the arena lies above the staging area — and is masked out).
  * @module
  */
 import type { Accessor } from '../../accessors/accessor.js';
@@ -98,15 +100,19 @@ export function wasmEllSpmv(alpha: number, structure: EllStructure, values: Acce
   const sc = values.scale;
   const f = ellBlock(sv, !!sc, f32);
   const blockRows = Math.max(8, Math.min(4096, Math.floor(BLOCK_ELEMENTS / width) & ~7));
+  // x as the kernel reads it (doubles): in place for unscaled fp64 of unit stride in a wasmArena under fp64
+  // arithmetic (its values as they are), else decoded into the staging area.
+  const sx = wasmStorageOf(x);
+  const xAt = !f32 && !x.scale && typeof sx !== 'string' && sx.name === 'f64' && x.strides[0] === 1 ? wasmAddressOf(x.data, x.offset, 8) : -1;
   const X_AT = 64;
-  const T_AT = X_AT + ((cols * 8 + 15) & ~15);
+  const T_AT = X_AT + (xAt >= 0 ? 16 : (cols * 8 + 15) & ~15);
   const S_AT = T_AT + blockRows * 8;
   const C_AT = S_AT + blockRows * 8;
   const V_AT = C_AT + blockRows * width * 4;
   reserveBytes(V_AT + blockRows * width * sv.bytes + 64);
   const buffer = wasmMemory().buffer as ArrayBuffer;
   if (f32) new Float64Array(buffer, X_AT, cols).set(xValuesF32(x, cols));
-  else xValues(x, cols, new Float64Array(buffer, X_AT, cols));
+  else if (xAt < 0) xValues(x, cols, new Float64Array(buffer, X_AT, cols));
   const t = new Float64Array(buffer, T_AT, blockRows), scales = new Float64Array(buffer, S_AT, blockRows);
   const out = new Float64Array(rows);
   const [s0, s1] = values.strides as [number, number];
@@ -128,7 +134,7 @@ export function wasmEllSpmv(alpha: number, structure: EllStructure, values: Acce
     }
     // fp32 arithmetic multiplies by the scale rounded to binary32, as its reads do.
     if (sc) for (let i = 0; i < padded; i++) scales[i] = i < count ? (f32 ? Math.fround : Number)(sc.data[sc.offset + (sc.mask[0] ? (r0 + i) * sc.strides[0]! : 0)]!) : 0;
-    f(pv < 0 ? V_AT : pv, pc < 0 ? C_AT : pc, S_AT, X_AT, T_AT, padded, width, pv < 0 ? padded * sv.bytes : s1 * sv.bytes, pc < 0 ? padded * 4 : stride * 4);
+    f(pv < 0 ? V_AT : pv, pc < 0 ? C_AT : pc, S_AT, xAt < 0 ? X_AT : xAt, T_AT, padded, width, pv < 0 ? padded * sv.bytes : s1 * sv.bytes, pc < 0 ? padded * 4 : stride * 4);
     out.set(t.subarray(0, count), r0);
   }
   if (f32) combineSumsF32(alpha, out, beta, y, rows);

@@ -168,7 +168,7 @@ describe('wasmArena: ELL SpMV in place, bit for bit the staging path', () => {
     const input = fc.record({
       rows: fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1, max: 40 }) }, { weight: 4, arbitrary: fc.constantFrom(8, 16, 32) }, { weight: 1, arbitrary: fc.constant(4096 + 13) }),
       cols: fc.integer({ min: 1, max: 9 }), width: fc.integer({ min: 0, max: 3 }), extraStride: fc.integer({ min: 0, max: 9 }),
-      V: matrixTwinSpec(ALL), indicesInArena: fc.boolean(), x: vectorTwinSpec(ALL), y: vectorTwinSpec(OUTPUTS),
+      V: matrixTwinSpec(ALL), indicesInArena: fc.boolean(), x: vectorTwinSpec([...ALL, 'f64', 'f64', 'f64']), y: vectorTwinSpec(OUTPUTS),
       alpha: coefficient, beta: coefficient, arithmetic: fc.constantFrom('f64' as const, 'f32' as const), seed: fc.integer({ min: 0, max: 2 ** 30 }),
     });
     fc.assert(fc.property(input, (c) => inArena((a) => {
