@@ -37,7 +37,8 @@ export function vectorTwins(spec: VectorTwinSpec, values: readonly number[], are
     return spec.storage === 'i8s' ? scaledReducedRowMajor<1>({ ...common, scaleMask: [false] }) : rowMajor<1>(common);
   };
   const plain = make();
-  if (plain.scale) plain.writeScale(0, 0.375);
+  // An empty vector (no lead, tail or elements) has no scale entry to write.
+  if (plain.scale && N > 0) plain.writeScale(0, 0.375);
   // Elements outside the view hold values a kernel must never read (NaN, or large integers).
   for (let i = 0; i < N; i++) plain.set(i, finiteOnly(spec.storage) ? 100 : NaN);
   for (let i = 0; i < n; i++) {
