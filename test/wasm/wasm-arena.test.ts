@@ -164,12 +164,14 @@ describe('wasmArena: GEMV in place, bit for bit the staging path', () => {
 });
 
 describe('wasmArena: ELL SpMV in place, bit for bit the staging path', () => {
-  it('values of every storage and column indices in the arena (each or both), padding slots, stride > rows, row blocks crossed', () => {
+  it('values of every storage and column indices in the arena (each or both), padding slots, stride > rows, row blocks crossed, recursive and kahan', () => {
     const input = fc.record({
       rows: fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1, max: 40 }) }, { weight: 4, arbitrary: fc.constantFrom(8, 16, 32) }, { weight: 1, arbitrary: fc.constant(4096 + 13) }),
       cols: fc.integer({ min: 1, max: 9 }), width: fc.integer({ min: 0, max: 3 }), extraStride: fc.integer({ min: 0, max: 9 }),
       V: matrixTwinSpec(ALL), indicesInArena: fc.boolean(), x: vectorTwinSpec([...ALL, 'f64', 'f64', 'f64']), y: vectorTwinSpec(OUTPUTS),
       alpha: coefficient, beta: coefficient, arithmetic: fc.constantFrom('f64' as const, 'f32' as const), seed: fc.integer({ min: 0, max: 2 ** 30 }),
+      // kahan: the block kernel's compensations with in-place operands (the slot strides are the operand's)
+      accumulation: fc.constantFrom('recursive' as const, 'kahan' as const),
     });
     fc.assert(fc.property(input, (c) => inArena((a) => {
       const stride = c.rows + c.extraStride;
@@ -187,8 +189,10 @@ describe('wasmArena: ELL SpMV in place, bit for bit the staging path', () => {
       const A1 = ellOperand({ ...structure, colIndex }, V1), A2 = ellOperand({ ...structure, colIndex: indices }, V2);
       const xs = Array.from({ length: c.cols }, (_, j) => (j % 3) - 0.75), ys = Array.from({ length: c.rows }, (_, i) => (i % 5) * 0.5);
       const [x1, x2] = vectorTwins(c.x, xs, a, c.arithmetic), [y1, y2] = vectorTwins(c.y, ys, a, c.arithmetic);
-      ellSpmv({ alpha: c.alpha, A: A1, x: x1, beta: c.beta, y: y1 });
-      ellSpmv({ alpha: c.alpha, A: A2, x: x2, beta: c.beta, y: y2 });
+      const options = { accumulation: c.accumulation };
+      expect(cpuBackendOf('ellSpmv', { x: x2, y: y2 }, options, ['y'])).toEqual(cpuBackendOf('ellSpmv', { x: x1, y: y1 }, options, ['y']));
+      ellSpmv({ alpha: c.alpha, A: A1, x: x1, beta: c.beta, y: y1 }, options);
+      ellSpmv({ alpha: c.alpha, A: A2, x: x2, beta: c.beta, y: y2 }, options);
       expect(raw(y2)).toEqual(raw(y1));
     })), { numRuns: 120 });
   });
