@@ -93,12 +93,17 @@ describe('wasmArena: DOT in place, bit for bit the staging path', () => {
     })), { numRuns: 150 });
   });
 
-  it('ASUM and NRM2 (one-vector lane reductions) in place, every storage, f64 and f32 arithmetic', () => {
-    const input = lengths.chain((n) => fc.record({ a: vectorTwinSpec(ALL), arithmetic: fc.constantFrom('f64' as const, 'f32' as const), xs: fc.array(element, { minLength: n, maxLength: n }) }));
-    fc.assert(fc.property(input, ({ a: sa, arithmetic, xs }) => inArena((a) => {
+  it('ASUM and NRM2 (one-vector lane reductions) in place, every storage, f64 and f32 arithmetic, recursive and kahan', () => {
+    const input = lengths.chain((n) => fc.record({
+      a: vectorTwinSpec(ALL), arithmetic: fc.constantFrom('f64' as const, 'f32' as const), xs: fc.array(element, { minLength: n, maxLength: n }),
+      // kahan: each lane's (s, c) carried across the in-place body and the staged rest of a chunk
+      accumulation: fc.constantFrom('recursive' as const, 'kahan' as const),
+    }));
+    fc.assert(fc.property(input, ({ a: sa, arithmetic, xs, accumulation }) => inArena((a) => {
       const [x1, x2] = vectorTwins(sa, xs, a, arithmetic);
-      expect(Object.is(asum(x2), asum(x1))).toBe(true);
-      expect(Object.is(nrm2(x2), nrm2(x1))).toBe(true);
+      const options = { accumulation };
+      expect(Object.is(asum(x2, options), asum(x1, options))).toBe(true);
+      expect(Object.is(nrm2(x2, options), nrm2(x1, options))).toBe(true);
     })), { numRuns: 100 });
   });
 });
