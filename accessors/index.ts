@@ -4,7 +4,7 @@
  */
 export { Accessor } from './accessor.js';
 export type { AccessorInit, AccessorSignature, Dimensionality, IndexAndValue, LayoutName, ScaleInfo, Tuple } from './accessor.js';
-export type { LayoutOptions } from './layout-options.js';
+export type { LayoutOptions, StorageMemory } from './layout-options.js';
 export { rowMajor, reducedRowMajor } from './row-major.js';
 export { colMajor, reducedColMajor } from './col-major.js';
 export { blockColMajor } from './block-col-major.js';

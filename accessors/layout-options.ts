@@ -37,6 +37,21 @@ export interface LayoutOptions<D extends Dimensionality, T = number> {
    * typed array over a SharedArrayBuffer there instead.
    */
   shared?: boolean;
+  /**
+   * Allocate the storage in this block of the CPU kernels' WebAssembly memory (a {@link WasmArena} from
+   * {@link wasmArena}), which the WebAssembly kernels then read and write in place (default: a new ArrayBuffer).
+   * Not with `data` or `shared`. Scales stay in ordinary memory.
+   */
+  memory?: StorageMemory;
+}
+
+/**
+ * Where a layout factory allocates storage instead of a new ArrayBuffer ({@link WasmArena} is one).
+ * @group Ranges & accessors
+ */
+export interface StorageMemory {
+  /** A zeroed typed array of `length` entries of this type. */
+  allocate<A extends ArrayBufferView>(type: new (buffer: ArrayBuffer, byteOffset: number, length: number) => A, length: number): A;
 }
 
 /** The formats of a factory call, resolved. */
@@ -102,6 +117,12 @@ export function makeAccessor<D extends Dimensionality, T>(
   const offset = opts.offset ?? defaultOffset;
   if (!Number.isSafeInteger(offset) || offset < 0) fail('INVALID_SIZE', 'offset', 'must be a non-negative integer', offset);
   if (opts.shared !== undefined && typeof opts.shared !== 'boolean') fail('INVALID_OPTION', 'shared', 'must be a boolean', opts.shared);
+  const memory = opts.memory;
+  if (memory !== undefined) {
+    if (typeof memory !== 'object' || memory === null || typeof memory.allocate !== 'function') fail('INVALID_OPTION', 'memory', 'must be a wasmArena', memory);
+    if (opts.data !== undefined) fail('INVALID_OPTION', 'memory', 'cannot be combined with data (the storage is either given or allocated there)');
+    if (opts.shared === true) fail('INVALID_OPTION', 'memory', 'cannot be combined with shared: true');
+  }
   let data = opts.data;
   if (data === undefined) {
     // The offset already reaches past the backward (negative-stride) extent; add only the forward one.
@@ -114,7 +135,12 @@ export function makeAccessor<D extends Dimensionality, T>(
     const length = empty ? offset : need;
     if (length > MAX_EXTENT) fail('INVALID_SIZE', 'size', `needs ${length} storage elements, more than 2^31 − 1`, size);
     try {
-      data = storage.allocate(length);
+      if (memory !== undefined) {
+        // The storage's typed array type and entries per element (double-double: two) from a one-element allocation.
+        const one = storage.allocate(1) as ArrayBufferView & { length: number };
+        if (!ArrayBuffer.isView(one)) fail('INVALID_FORMAT', 'storage', 'must be one typed array to live in a wasmArena');
+        data = memory.allocate(one.constructor as new (b: ArrayBuffer, o: number, l: number) => ArrayBufferView, length * one.length);
+      } else data = storage.allocate(length);
       if (opts.shared === true) data = sharedLike(data, 'shared');
     } catch (e) {
       if (e instanceof RangeError) fail('INVALID_SIZE', 'size', `needs ${length} storage elements, more than can be allocated`, size);

@@ -107,7 +107,7 @@ export function wasmDdDot(x: Accessor<1, any>, y: Accessor<1, any>, n: number, d
   const buffer = wasmMemory().buffer as ArrayBuffer;
   const acc = new Float64Array(buffer, HI, 16);
   acc.fill(0);
-  streamPairs(x, y, n, X_AT, Y_AT, (padded) => f(X_AT, 1, Y_AT, 1, padded));
+  streamPairs(x, y, n, X_AT, Y_AT, (padded, px, py) => f(px, 1, py, 1, padded), 8, true);
   const out = new Float64Array(2);
   joinDdLanes(acc, out);
   return [out[0]!, out[1]!];

@@ -1,6 +1,6 @@
 /**
  * DOT in WebAssembly SIMD (f64 or f32 arithmetic, recursive accumulation, built-in storage): operands are staged
- * in chunks (src/backends/wasm/wasm-storage.ts), and each step of 8 elements adds the products of elements
+ * in chunks (src/backends/wasm/wasm-storage.ts) or, in a wasmArena, read in place (the same chunks), and each step of 8 elements adds the products of elements
  * 8t + 2k, 8t + 2k + 1 into lane pair k of four f64x2 accumulators (fp32: elements 8t + 4k … 8t + 4k + 3 into two
  * f32x4, each product and sum one binary32 rounding, as the JavaScript f32 arithmetic's Math.fround). Summation
  * order, both: eight interleaved recursive sums (element i into partial sum i mod 8, in order), then
@@ -67,7 +67,7 @@ export function wasmDot(x: Accessor<1, any>, y: Accessor<1, any>, n: number, lan
   const buffer = wasmMemory().buffer as ArrayBuffer;
   const acc = lanes === 'f64' ? new Float64Array(buffer, ACC, 8) : new Float32Array(buffer, ACC, 8);
   acc.fill(0);
-  streamPairs(x, y, n, X_AT, Y_AT, (padded) => f(X_AT, scaleX, Y_AT, scaleY, padded), narrow ? narrowPadding(sx) : 8);
+  streamPairs(x, y, n, X_AT, Y_AT, (padded, px, py) => f(px, scaleX, py, scaleY, padded), narrow ? narrowPadding(sx) : 8, true);
   if (narrow && sx.name !== 'i8') return laneSum(Float64Array.from(NARROW_16_LANES, (m) => acc[m]!));
   return acc instanceof Float64Array ? laneSum(acc) : laneSumF32(acc);
 }

@@ -12,6 +12,7 @@ import { asStorage, asArithmetic, type FormatLike } from '../../src/formats/comm
 import { ellMatrix, ellStructure, type EllMatrix, type EllStructure } from '../../src/sparse/ell-matrix.js';
 import { checkRange } from '../shared/kernel-options.js';
 import { fail } from '../../src/core/errors.js';
+import type { StorageMemory } from '../../accessors/layout-options.js';
 
 /** Proof of validation: only this module's factories can build an {@link EllOperand}. */
 const VALIDATED: unique symbol = Symbol('validated ELL operand');
@@ -112,6 +113,11 @@ export interface EllStorageOptions {
   storage: FormatLike;
   /** Arithmetic of the values' accessor (default fp64). */
   arithmetic?: FormatLike;
+  /**
+   * Allocate the values and a copy of the column indices in this {@link WasmArena} (see {@link wasmArena}), where the
+   * WebAssembly ELL SpMV reads them in place (default: ordinary memory, the structure shared).
+   */
+  memory?: StorageMemory;
 }
 
 /**
@@ -140,16 +146,28 @@ export function ellWithStorage(ell: EllMatrix, options: EllStorageOptions): EllO
   if (typeof options !== 'object' || options === null) fail('INVALID_OPTION', 'options', 'must be { storage, arithmetic? }', options);
   const storage = asStorage(options.storage, 'options.storage');
   const arithmetic = asArithmetic(options.arithmetic ?? 'f64', 'options.arithmetic');
-  const layout = { size: [m.stride, m.width] as const, stride: Math.max(1, m.stride), storage, arithmetic };
+  const memory = options.memory;
+  const layout = { size: [m.stride, m.width] as const, stride: Math.max(1, m.stride), storage, arithmetic, memory };
   const at = (i: number, k: number): number => m.values[i + k * m.stride]!;
+  // The column indices follow the values into the arena (a copy of the validated ones).
+  const structure = memory === undefined ? m : { ...m, colIndex: copyInto(m.colIndex, layout) };
   if (storage.isInteger) {
     const a = scaledReducedColMajor<2>({ ...layout, scaleMask: [true, false] });
     fitScales(a, at);
-    return new EllOperand(VALIDATED, m, range(a));
+    return new EllOperand(VALIDATED, structure, range(a));
   }
   const values = range(colMajor<2>(layout));
   for (let k = 0; k < m.width; k++) for (let i = 0; i < m.stride; i++) values.set(i, k, at(i, k));
-  return new EllOperand(VALIDATED, m, values);
+  return new EllOperand(VALIDATED, structure, values);
+}
+
+/** A copy of `colIndex` allocated in the layout's `memory`. */
+function copyInto(colIndex: Int32Array, layout: { memory?: StorageMemory }): Int32Array {
+  const memory = layout.memory as StorageMemory | null;
+  if (typeof memory !== 'object' || memory === null || typeof memory.allocate !== 'function') fail('INVALID_OPTION', 'options.memory', 'must be a wasmArena', memory);
+  const copy = memory.allocate(Int32Array, colIndex.length);
+  copy.set(colIndex);
+  return copy;
 }
 
 /**

@@ -8,6 +8,11 @@
  * ellSpmvBound. Integer values scaled per row multiply by the row's scale first, as the accessor reads them.
  * With the kahan accumulation each row keeps a compensated sum (s, c) in its lane, the products added by the
  * JavaScript template's TwoSum in slot order (src/backends/wasm/wasm-neumaier-step.ts): again the same bits.
+ * Values (unit row stride) and column indices in a wasmArena are read in place, block by block, where the block
+ * has whole steps of 8 rows (the last block otherwise: its padding rows must read column −1); so is x when it is
+ * unscaled fp64 of unit stride under fp64 arithmetic (a padding slot's gather of x[−1] reads the 8 bytes before it,
+ * inside the memory — the arena lies above the staging area — and is masked out). The kahan accumulation reads
+ * them in place as well: only the sums differ, not where the operands are.
  * @module
  */
 import type { Accessor } from '../../accessors/accessor.js';
@@ -18,6 +23,7 @@ import { WasmLocals, countLoop, load2, operandLocals, operandSetup } from '../..
 import { neumaierScratch, neumaierStep } from '../../src/backends/wasm/wasm-neumaier-step.js';
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
 import { stageVector, wasmStorageOf, wasmStorageOfFormat, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
+import { wasmAddressOf } from '../../src/backends/wasm/wasm-arena.js';
 import { combineSums, combineSumsF32, xValues, xValuesF32 } from '../gemv/gemv-wasm-values.js';
 
 /** Elements (rows × slots) staged per block. */
@@ -36,7 +42,7 @@ export function wasmEllRefusal(values: Accessor<2, any>, rows: number): Refusal 
   return undefined;
 }
 
-type EllBlock = (pv: number, pc: number, ps: number, px: number, pt: number, rows: number, width: number, pcomp: number) => void;
+type EllBlock = (pv: number, pc: number, ps: number, px: number, pt: number, rows: number, width: number, pcomp: number, vSlot: number, cSlot: number) => void;
 
 /** Gathers x at lane `lane` of the column indices (a padding index −1 reads the double before x: masked out later). */
 export function gather(cols: number, px: number, lane: number): number[] {
@@ -44,8 +50,9 @@ export function gather(cols: number, px: number, lane: number): number[] {
 }
 
 /**
- * t[0 … rows) := Σₖ vᵢₖ·x[colᵢₖ] over the staged block: slot k's values at pv + k·rows·bytes, its column indices
- * at pc + 4k·rows, the rows' scales at ps (scaled values only); rows a multiple of 8.
+ * t[0 … rows) := Σₖ vᵢₖ·x[colᵢₖ] over the block: slot k's values at pv + k·vSlot, its column indices at
+ * pc + k·cSlot (bytes; staged: rows·bytes and 4·rows, in place: the operand's slot strides), the rows' scales at
+ * ps (scaled values only); rows a multiple of 8. With kahan, the rows' compensations are stored at pcomp.
  */
 function ellBlock(sv: WasmStorage, scaled: boolean, f32: boolean, kahan: boolean): EllBlock {
   return wasmExports(`ell${f32 ? '-f32' : ''}${kahan ? '-kahan' : ''} ${sv.name}${scaled ? '*s' : ''}`, 'the ELL SpMV kernel', () => {
@@ -54,14 +61,13 @@ function ellBlock(sv: WasmStorage, scaled: boolean, f32: boolean, kahan: boolean
     const round = f32 ? [...op.simd(SIMD.f32x4DemoteF64x2Zero), ...op.simd(SIMD.f64x2PromoteLowF32x4)] : [];
     const l = new WasmLocals();
     const pv = l.param(I32), pc = l.param(I32), ps = l.param(I32), px = l.param(I32), pt = l.param(I32), rows = l.param(I32), width = l.param(I32);
-    const pcomp = l.param(I32);
+    const pcomp = l.param(I32), vSlot = l.param(I32), cSlot = l.param(I32);
     const i = l.local(I32), k = l.local(I32), pvk = l.local(I32), pck = l.local(I32);
     const s = l.locals_(V128, 2), sc = l.locals_(V128, 2), cols = l.local(V128), negative = l.local(V128);
     const v = operandLocals(l, { storage: sv, pointer: pvk, scaleParam: -1 }, false);
     // kahan: the compensations c, the term, the (s, c) before the step (kept in padding lanes), TwoSum's scratch.
     const c = kahan ? l.locals_(V128, 2) : -1, term = kahan ? l.local(V128) : -1, old = kahan ? l.locals_(V128, 2) : -1;
     const scratch = kahan ? neumaierScratch(l) : undefined;
-    const slotBytes = (bytes: number): number[] => [...op.get(rows), ...op.i32(bytes), ...op.i32Mul()];
     const padding = (h: 0 | 1): number[] => [...op.get(negative), ...op.simd(h === 0 ? 0xc7 : 0xc8 /* i64x2.extend_{low,high}_i32x4_s */)];
     const product = (h: 0 | 1): number[] => [
       ...load2(v, h), ...round, ...(scaled ? [...op.get(sc + h), ...op.simd(SIMD.f64x2Mul), ...round] : []),
@@ -88,8 +94,8 @@ function ellBlock(sv: WasmStorage, scaled: boolean, f32: boolean, kahan: boolean
     const slots = countLoop(k, width, 1, [
       ...op.get(pck), ...op.simdMem(SIMD.load, 0), ...op.tee(cols), ...op.i32(31), ...op.simd(0xac /* i32x4.shr_s */), ...op.set(negative),
       ...half(0), ...half(1),
-      ...op.get(pvk), ...slotBytes(sv.bytes), ...op.i32Add(), ...op.set(pvk),
-      ...op.get(pck), ...slotBytes(4), ...op.i32Add(), ...op.set(pck),
+      ...op.get(pvk), ...op.get(vSlot), ...op.i32Add(), ...op.set(pvk),
+      ...op.get(pck), ...op.get(cSlot), ...op.i32Add(), ...op.set(pck),
     ]);
     const body = countLoop(i, rows, 4, [
       ...[0, 1].flatMap((h) => [...op.f64(0), ...op.simd(SIMD.f64x2Splat), ...op.set(s + h), ...(kahan ? [...op.f64(0), ...op.simd(SIMD.f64x2Splat), ...op.set(c + h)] : [])]),
@@ -115,31 +121,43 @@ export function wasmEllSpmv(alpha: number, structure: EllStructure, values: Acce
   const sc = values.scale;
   const f = ellBlock(sv, !!sc, f32, kahan);
   const blockRows = Math.max(8, Math.min(4096, Math.floor(BLOCK_ELEMENTS / width) & ~7));
+  // x as the kernel reads it (doubles): in place for unscaled fp64 of unit stride in a wasmArena under fp64
+  // arithmetic (its values as they are), else decoded into the staging area.
+  const sx = wasmStorageOf(x);
+  const xAt = !f32 && !x.scale && typeof sx !== 'string' && sx.name === 'f64' && x.strides[0] === 1 ? wasmAddressOf(x.data, x.offset, 8) : -1;
   const X_AT = 64;
-  const T_AT = X_AT + ((cols * 8 + 15) & ~15);
+  const T_AT = X_AT + (xAt >= 0 ? 16 : (cols * 8 + 15) & ~15);
   const S_AT = T_AT + blockRows * 8;
   const C_AT = S_AT + blockRows * 8;
   const COMP_AT = C_AT + blockRows * width * 4, V_AT = COMP_AT + (kahan ? blockRows * 8 : 0);
   reserveBytes(V_AT + blockRows * width * sv.bytes + 64);
   const buffer = wasmMemory().buffer as ArrayBuffer;
   if (f32) new Float64Array(buffer, X_AT, cols).set(xValuesF32(x, cols));
-  else xValues(x, cols, new Float64Array(buffer, X_AT, cols));
+  else if (xAt < 0) xValues(x, cols, new Float64Array(buffer, X_AT, cols));
   const t = new Float64Array(buffer, T_AT, blockRows), scales = new Float64Array(buffer, S_AT, blockRows);
   const comp = new Float64Array(buffer, COMP_AT, kahan ? blockRows : 0);
   const out = new Float64Array(rows);
   const [s0, s1] = values.strides as [number, number];
   for (let r0 = 0; r0 < rows; r0 += blockRows) {
     const count = Math.min(blockRows, rows - r0), padded = (count + 7) & ~7;
+    // Values and column indices in the WebAssembly memory (a wasmArena) are read in place for blocks of whole steps.
+    const whole = count === padded;
+    const pv = whole && s0 === 1 ? wasmAddressOf(values.data, values.offset + r0, sv.bytes) : -1;
+    const pc = whole ? wasmAddressOf(colIndex, r0, 4) : -1;
     for (let k = 0; k < width; k++) {
-      const c = new Int32Array(buffer, C_AT + k * padded * 4, padded);
-      c.set(colIndex.subarray(k * stride + r0, k * stride + r0 + count));
-      c.fill(-1, count);
+      if (pc < 0) {
+        const c = new Int32Array(buffer, C_AT + k * padded * 4, padded);
+        c.set(colIndex.subarray(k * stride + r0, k * stride + r0 + count));
+        c.fill(-1, count);
+      }
+      if (pv >= 0) continue;
       const slot = { data: values.data, storage: values.storage, offset: values.offset + r0 * s0 + k * s1, strides: [s0] } as unknown as Accessor<1, any>;
       stageVector(slot, 0, count, V_AT + k * padded * sv.bytes, padded, buffer);
     }
     // fp32 arithmetic multiplies by the scale rounded to binary32, as its reads do.
     if (sc) for (let i = 0; i < padded; i++) scales[i] = i < count ? (f32 ? Math.fround : Number)(sc.data[sc.offset + (sc.mask[0] ? (r0 + i) * sc.strides[0]! : 0)]!) : 0;
-    f(V_AT, C_AT, S_AT, X_AT, T_AT, padded, width, COMP_AT);
+    // Slot strides in bytes: staged slots are `padded` rows apart, in-place ones the operand's slot strides.
+    f(pv < 0 ? V_AT : pv, pc < 0 ? C_AT : pc, S_AT, xAt < 0 ? X_AT : xAt, T_AT, padded, width, COMP_AT, pv < 0 ? padded * sv.bytes : s1 * sv.bytes, pc < 0 ? padded * 4 : stride * 4);
     if (!kahan) out.set(t.subarray(0, count), r0);
     // The kahan template's result: s + c in the arithmetic.
     else for (let i = 0; i < count; i++) out[r0 + i] = f32 ? Math.fround(t[i]! + comp[i]!) : t[i]! + comp[i]!;

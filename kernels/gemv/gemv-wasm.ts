@@ -17,8 +17,9 @@ import type { Accessor } from '../../accessors/accessor.js';
 import { F64, I32, V128, encodeModule, op, SIMD } from '../../src/backends/wasm/wasm-encoder.js';
 import { LANES, WasmLocals, operandLocals, operandSetup, stepLoop } from '../../src/backends/wasm/wasm-function.js';
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
-import { CHUNK, laneSum, laneSumF32, scaleOf, stageVector, wasmStorageNamed, wasmStorageOf, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
+import { CHUNK, laneSum, laneSumF32, scaleOf, wasmStorageNamed, wasmStorageOf, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
 import { dotChunk } from '../dot/dot-wasm.js';
+import { columnSegmentAt, rowPieces } from './gemv-in-place.js';
 import type { Refusal } from '../../src/backends/backend.js';
 import { combineSums, combineSumsF32, xValues, xValuesF32 } from './gemv-wasm-values.js';
 
@@ -98,8 +99,8 @@ function columnSums(opA: Accessor<2, any>, xv: Float64Array | Float32Array, m: n
     t.fill(0, 0, padded);
     for (let j = 0; j < n; j += COLUMNS) {
       const c = Math.min(COLUMNS, n - j);
-      for (let k = 0; k < c; k++) stageVector(rowAccessor(opA, 0, 0, opA.offset + r0 + (j + k) * ld), 0, rows, A_AT + k * segment, padded, buffer);
-      f(T_AT, padded, A_AT, A_AT + segment, A_AT + 2 * segment, A_AT + 3 * segment, scaleOf(opA), xv[j]!, xv[j + 1] ?? 0, xv[j + 2] ?? 0, xv[j + 3] ?? 0, c);
+      const pa = [0, 1, 2, 3].map((k) => (k < c ? columnSegmentAt(opA, sa, opA.offset + r0 + (j + k) * ld, rows, padded, A_AT + k * segment, buffer) : A_AT));
+      f(T_AT, padded, pa[0]!, pa[1]!, pa[2]!, pa[3]!, scaleOf(opA), xv[j]!, xv[j + 1] ?? 0, xv[j + 2] ?? 0, xv[j + 3] ?? 0, c);
     }
     out.set(t.subarray(0, rows), r0);
   }
@@ -124,28 +125,27 @@ function rowSums(opA: Accessor<2, any>, xv: Float64Array | Float32Array, m: numb
     const acc = new Float64Array(buffer, 0, 8);
     for (let i = 0; i < m; i++) {
       acc.fill(0);
-      rowDot(opA, i, row, n, f, X_AT, A_AT, bytes, buffer);
+      rowDot(opA, sa, opA.offset + i * row, n, f, X_AT, A_AT, bytes, buffer);
       out[i] = laneSum(acc);
     }
   } else {
     const acc = new Float32Array(buffer, 0, 8);
     for (let i = 0; i < m; i++) {
       acc.fill(0);
-      rowDot(opA, i, row, n, f, X_AT, A_AT, bytes, buffer);
+      rowDot(opA, sa, opA.offset + i * row, n, f, X_AT, A_AT, bytes, buffer);
       out[i] = laneSumF32(acc);
     }
   }
   return out;
 }
 
-/** Adds row i of op(A) times the staged x into the eight partial sums, chunk by chunk. */
-function rowDot(opA: Accessor<2, any>, i: number, row: number, n: number, f: ReturnType<typeof dotChunk>, xAt: number, aAt: number, bytes: number, buffer: ArrayBuffer): void {
-  const rowView = rowAccessor(opA, i, row);
-  for (let from = 0; from < n; from += CHUNK) {
-    const count = Math.min(CHUNK, n - from), padded = (count + 7) & ~7;
-    stageVector(rowView, from, count, aAt, padded, buffer);
-    f(aAt, scaleOf(opA), xAt + from * bytes, 1, padded);
-  }
+/**
+ * Adds the row of op(A) at storage position `offset` times the staged x into the eight partial sums, chunk by chunk:
+ * in place where A lives in the WebAssembly memory (whole steps of 8), the rest staged (kernels/gemv/gemv-in-place.ts).
+ */
+function rowDot(opA: Accessor<2, any>, sa: WasmStorage, offset: number, n: number, f: ReturnType<typeof dotChunk>, xAt: number, aAt: number, bytes: number, buffer: ArrayBuffer): void {
+  const scale = scaleOf(opA);
+  rowPieces(opA, sa, offset, n, aAt, buffer, (pa, from, padded) => f(pa, scale, xAt + from * bytes, 1, padded));
 }
 
 /** Row i of op(A) as a 1-D accessor (for staging). */

@@ -5,14 +5,15 @@
  * then one addition; the f32 write rounds to nearest even, as Math.fround; in f32 arithmetic f32x4 lanes, every
  * read, coefficient and operation rounded to binary32 as the JavaScript f32 arithmetic's Math.fround), so the
  * results are bit-identical and the bounds are those of the kernels. Operands are staged in chunks; the output
- * chunk is copied back.
+ * chunk is copied back. Operands in a wasmArena (unit stride) are read and written in place instead, whole steps of
+ * eight elements; a chunk's last count mod 8 elements go through staging.
  * @module
  */
 import type { Accessor } from '../../accessors/accessor.js';
 import { F64, I32, encodeModule, op, SIMD } from '../../src/backends/wasm/wasm-encoder.js';
 import { LANES, WasmLocals, operandLocals, operandParams, operandSetup, stepLoop, type WasmOperand } from '../../src/backends/wasm/wasm-function.js';
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
-import { CHUNK, chunkElements, scaleOf, stageVector, unstageVector, wasmStorageOf, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
+import { CHUNK, chunkElements, inPlaceAddress, scaleOf, stageVector, unstageVector, wasmStorageOf, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
 
 /** What each output element is. */
 export type UpdateForm = 'ax+y' | 'ax+by' | 'ax' | 'by+0' | '0';
@@ -90,12 +91,22 @@ export function wasmUpdate(
   const buffer = wasmMemory().buffer as ArrayBuffer;
   // The output's staging area holds CHUNK doubles: chunks never take more elements than that for a wide output.
   const chunk = Math.min(chunkElements(sx, sy), chunkElements(so));
+  // One call over [from, from + count): operands in the WebAssembly memory (a wasmArena, unit stride) in place,
+  // the others staged; whole steps of 8 only when something is in place (padding lanes must not touch its neighbours).
+  const run = (from: number, count: number, inPlace: boolean): void => {
+    const padded = (count + 7) & ~7;
+    const ax = inPlace && x ? inPlaceAddress(x, sx!, from) : -1, ay = inPlace && y ? inPlaceAddress(y, sy!, from) : -1;
+    const ao = inPlace ? inPlaceAddress(out, so, from) : -1;
+    if (x && ax < 0) stageVector(x, from, count, X_AT, padded, buffer);
+    if (y && ay < 0) stageVector(y, from, count, Y_AT, padded, buffer);
+    f(ax < 0 ? X_AT : ax, scaleX, ay < 0 ? Y_AT : ay, scaleY, padded, alpha, beta, ao < 0 ? OUT_AT : ao);
+    if (ao < 0) unstageVector(out, from, count, OUT_AT, buffer);
+  };
+  const anyInPlace = [x, y, out].some((a, k) => a && inPlaceAddress(a, [sx, sy, so][k]!, 0) >= 0);
   for (let from = 0; from < n; from += chunk) {
     const count = Math.min(chunk, n - from);
-    const padded = (count + 7) & ~7;
-    if (x) stageVector(x, from, count, X_AT, padded, buffer);
-    if (y) stageVector(y, from, count, Y_AT, padded, buffer);
-    f(X_AT, scaleX, Y_AT, scaleY, padded, alpha, beta, OUT_AT);
-    unstageVector(out, from, count, OUT_AT, buffer);
+    const body = anyInPlace ? count & ~7 : 0;
+    if (body > 0) run(from, body, true);
+    if (body < count) run(from + body, count - body, false);
   }
 }

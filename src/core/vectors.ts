@@ -7,6 +7,7 @@ import { rowMajor } from '../../accessors/row-major.js';
 import { colMajor } from '../../accessors/col-major.js';
 import type { FormatLike } from '../formats/common/registry.js';
 import { fail } from './errors.js';
+import type { StorageMemory } from '../../accessors/layout-options.js';
 
 /**
  * Formats of a convenience constructor.
@@ -19,6 +20,8 @@ export interface FormatOptions<T = number> {
   arithmetic?: FormatLike<T>;
   /** Allocate the storage in a SharedArrayBuffer, for calls split over threads (`options.threads`; default false). */
   shared?: boolean;
+  /** Allocate the storage in a {@link WasmArena}, which the WebAssembly kernels read in place (see {@link wasmArena}). */
+  memory?: StorageMemory;
 }
 
 /**
@@ -69,7 +72,7 @@ export function matrix<T = number>(
   options: FormatOptions<T> & { layout?: 'row-major' | 'col-major' } = {},
 ): Range<2, T> {
   const make = options.layout === 'row-major' ? rowMajor : colMajor;
-  const r = range(make<2, T>({ size: [m, n], storage: options.storage, arithmetic: options.arithmetic, shared: options.shared }));
+  const r = range(make<2, T>({ size: [m, n], storage: options.storage, arithmetic: options.arithmetic, shared: options.shared, memory: options.memory }));
   if (fill !== undefined && typeof fill !== 'function') fail('INVALID_OPTION', 'fill', 'must be a function of (row, column)', fill);
   if (fill) {
     for (let j = 0; j < n; j++) {

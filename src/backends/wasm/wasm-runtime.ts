@@ -21,8 +21,44 @@ export function wasmMemory(): WebAssembly.Memory {
   return memory;
 }
 
-/** Grows the memory to at least `bytes` bytes. Typed-array views made before a call must be made again after it. */
+/**
+ * Bytes of the memory below the lowest live arena (src/backends/wasm/wasm-arena.ts): the kernels' staging area may
+ * use [0, stagingLimit) only. Infinity while no arena is live.
+ */
+let stagingLimit = Infinity;
+/** The largest staging reservation made so far (an arena placed later starts above it). */
+let stagingHigh = 0;
+
+/** Sets the end of the staging area (the lowest live arena's first byte; Infinity when none is live). */
+export function setStagingLimit(bytes: number): void {
+  stagingLimit = bytes;
+}
+
+/** The largest number of bytes any kernel has reserved for its staging so far. */
+export function stagingHighWater(): number {
+  return stagingHigh;
+}
+
+/**
+ * Grows the memory to at least `bytes` bytes for a kernel's staging area. Typed-array views made before a call must
+ * be made again after it.
+ * @throws {@link ModprecError} `BACKEND_LIMIT` naming `wasmArena` when a live arena sits below `bytes`: growing
+ *   the memory, or staging over the arena, would detach or overwrite its ranges (raised before anything is written)
+ */
 export function reserveBytes(bytes: number): void {
+  if (bytes > stagingLimit) {
+    throw new ModprecError(
+      'BACKEND_LIMIT',
+      `invalid argument: wasmArena leaves the WebAssembly kernels ${stagingLimit} bytes of staging, this call needs ${bytes}: create the arena with a larger \`staging\` option, or release it first`,
+      'wasmArena',
+    );
+  }
+  stagingHigh = Math.max(stagingHigh, bytes);
+  growMemoryTo(bytes);
+}
+
+/** Grows the memory (detaching every view of it) to at least `bytes` bytes. */
+export function growMemoryTo(bytes: number): void {
   const m = wasmMemory();
   const have = m.buffer.byteLength;
   if (bytes > have) m.grow(Math.ceil((bytes - have) / PAGE));

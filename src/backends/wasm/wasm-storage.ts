@@ -3,20 +3,19 @@
  * into an f64x2 of their values (exactly the values the JavaScript kernels decode), the element sizes, and the
  * staging of an operand's elements into the WebAssembly memory.
  *
- * Why staging: modprec's operands live in ordinary JavaScript ArrayBuffers (a range's typed array, or the
- * user's), which WebAssembly cannot address. Giving every range a slice of one WebAssembly.Memory would let the
- * kernels read in place, but JavaScript cannot free such slices (a FinalizationRegistry runs when the garbage
- * collector pleases, and WebAssembly memory never shrinks), views break where the memory must grow unless it is
- * shared, and a SharedArrayBuffer-backed view is refused by some APIs (WebGPU uploads). So the kernels copy
- * operands in chunks of {@link CHUNK} elements into a staging area that stays in the L2 cache and compute on the
- * copy: DRAM is read once, as by the JavaScript kernels; the copy itself (a memcpy for unit strides) runs from
- * cache to cache.
+ * Why staging: modprec's operands live in ordinary JavaScript ArrayBuffers by default (a range's typed array, or the
+ * user's), which WebAssembly cannot address. So the kernels copy operands in chunks of {@link CHUNK} elements into
+ * a staging area that stays in the L2 cache and compute on the copy: DRAM is read once, as by the JavaScript
+ * kernels; the copy itself (a memcpy for unit strides) runs from cache to cache. Ranges allocated in a
+ * {@link wasmArena} (src/backends/wasm/wasm-arena.ts) live in the kernels' memory: the kernels that take
+ * {@link inPlaceAddress} read them there, without the copy, in the same chunks and lane order.
  * @module
  */
 import type { Accessor } from '../../../accessors/accessor.js';
 import { findFormat } from '../../formats/common/registry.js';
 import { SIMD, op } from './wasm-encoder.js';
 import { reserveBytes, wasmMemory } from './wasm-runtime.js';
+import { wasmAddressOf } from './wasm-arena.js';
 
 /** Elements per staged chunk of fp64 (a multiple of 8: the kernels' SIMD loops take 8 elements per step). */
 export const CHUNK = 4096;
@@ -268,17 +267,42 @@ export function stageVector(a: Accessor<1, any>, from: number, count: number, ad
  * fits in {@link CHUNK} doubles): each chunk staged at `xAt` and `yAt`, zero-padded to a multiple of `align` (8, or
  * 16: a power of two dividing the chunk), then `run` with that padded count (the caller checked
  * {@link wasmStorageOf} for both). For the two-operand reductions (DOT in fp64 and in double-double).
+ *
+ * With `inPlace`, an operand that lives in the WebAssembly memory (a {@link wasmArena} range of unit stride) is not
+ * copied: `run` gets its address instead (`px`, `py`). Only whole steps of `align` elements are read in place; the
+ * chunk's last count mod `align` elements of both operands are staged (zero-padded) and run as one more step. The
+ * chunk boundaries and the element-to-lane assignment (position mod `align` from the start) are those of the
+ * staging path, so a kernel that accumulates in memory across calls gives the same bits.
  */
-export function streamPairs(x: Accessor<1, any>, y: Accessor<1, any>, n: number, xAt: number, yAt: number, run: (padded: number) => void, align = 8): void {
+export function streamPairs(
+  x: Accessor<1, any>, y: Accessor<1, any>, n: number, xAt: number, yAt: number, run: (padded: number, px: number, py: number) => void, align = 8, inPlace = false,
+): void {
   const buffer = wasmMemory().buffer as ArrayBuffer;
-  const chunk = chunkElements(wasmStorageOf(x) as WasmStorage, wasmStorageOf(y) as WasmStorage);
+  const sx = wasmStorageOf(x) as WasmStorage, sy = wasmStorageOf(y) as WasmStorage;
+  const chunk = chunkElements(sx, sy);
   for (let from = 0; from < n; from += chunk) {
     const count = Math.min(chunk, n - from);
-    const padded = (count + align - 1) & -align;
-    stageVector(x, from, count, xAt, padded, buffer);
-    stageVector(y, from, count, yAt, padded, buffer);
-    run(padded);
+    const ax = inPlace ? inPlaceAddress(x, sx, from) : -1, ay = inPlace ? inPlaceAddress(y, sy, from) : -1;
+    const body = ax < 0 && ay < 0 ? 0 : count & -align;
+    if (body > 0) {
+      if (ax < 0) stageVector(x, from, body, xAt, body, buffer);
+      if (ay < 0) stageVector(y, from, body, yAt, body, buffer);
+      run(body, ax < 0 ? xAt : ax, ay < 0 ? yAt : ay);
+    }
+    if (body === count) continue;
+    const rest = count - body, padded = (rest + align - 1) & -align;
+    stageVector(x, from + body, rest, xAt, padded, buffer);
+    stageVector(y, from + body, rest, yAt, padded, buffer);
+    run(padded, xAt, yAt);
   }
+}
+
+/**
+ * The byte address of element `from` of a 1-D operand that the kernels may read and write in place — a view of the
+ * WebAssembly memory with unit stride (a {@link wasmArena} range) —, or -1: it is staged.
+ */
+export function inPlaceAddress(a: Accessor<1, any>, s: WasmStorage, from: number): number {
+  return a.strides[0] === 1 ? wasmAddressOf(a.data, a.offset + from, s.bytes) : -1;
 }
 
 /** The value an element represents in fp64 arithmetic, unscaled (double-double: hi + lo, as the JavaScript kernels read it). */
@@ -307,7 +331,7 @@ export const LANE_SUMS_AT = 0, LANE_X_AT = 64;
 
 /**
  * Runs a one-vector lane reduction over x[0, n): x staged chunk by chunk at {@link LANE_X_AT} (padded to eight
- * elements with zeros), `chunk(at, scale, padded)` adding into the eight partial sums at {@link LANE_SUMS_AT}, which
+ * elements with zeros; a wasmArena operand read in place, whole steps of 8, as {@link streamPairs} does), `chunk(at, scale, padded)` adding into the eight partial sums at {@link LANE_SUMS_AT}, which
  * are then combined in one fixed tree — the order the bound functions assume for ASUM and NRM2.
  * @param x - the vector (its storage checked by {@link wasmStorageOf})
  * @param n - elements to reduce
@@ -326,8 +350,13 @@ export function laneReduce(x: Accessor<1, any>, n: number, chunk: (at: number, s
   const step = chunkElements(sx);
   for (let from = 0; from < n; from += step) {
     const count = Math.min(step, n - from);
-    const padded = (count + 7) & ~7;
-    stageVector(x, from, count, LANE_X_AT, padded, buffer);
+    // In place (a wasmArena operand of unit stride): whole steps of 8 where it lies, the rest staged.
+    const at = inPlaceAddress(x, sx, from);
+    const body = at < 0 ? 0 : count & ~7;
+    if (body > 0) chunk(at, scale, body);
+    if (body === count) continue;
+    const padded = (count - body + 7) & ~7;
+    stageVector(x, from + body, count - body, LANE_X_AT, padded, buffer);
     chunk(LANE_X_AT, scale, padded);
   }
   return acc instanceof Float64Array ? laneSum(acc) : laneSumF32(acc);
