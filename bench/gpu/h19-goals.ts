@@ -116,7 +116,7 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
     type Variant = { label: string; arithmetic: 'f32' | 'ff'; switches: Partial<GpuKernelSwitches>; options: GpuGemvOptions };
     const ffGoal = storage === 'f32' ? 0.105 : 0.075;
     // Every row names the switches it sets beyond the defaults; the issue-19 item-4 ones (f32FmaKeep, ffFmaKeep,
-    // gemvPrefetch, gemvVectorX) are off in every row that does not name them. The default row is timed again at the group's end.
+    // gemvPrefetch, gemvVectorX; gemvUnroll 8) are off in every row that does not name them. The default row is timed again at the group's end.
     const lazy = { lazy: true };
     const fk = { f32FmaKeep: true };
     const ffk = { ffFmaKeep: true };
@@ -140,6 +140,12 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
       { label: 'ffFmaKeep + gemvPrefetch + gemvVectorX', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx }, options: {} },
       { label: 'ffFmaKeep + gemvPrefetch + gemvVectorX, 1 chain', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx }, options: { chains: 1 } },
       { label: 'ffFmaKeep + gemvPrefetch + gemvVectorX, 2^19 target', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx }, options: { targetThreads: 2 ** 19 } },
+      { label: 'ffFmaKeep + gemvPrefetch + gemvVectorX, 2^17 target (2^16 threads)', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx }, options: { targetThreads: 2 ** 17 } },
+      { label: 'ffFmaKeep + gemvPrefetch + gemvVectorX, gemvUnroll 4', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx, gemvUnroll: 4 }, options: {} },
+      { label: 'ffFmaKeep + gemvPrefetch + gemvVectorX, gemvUnroll 4, 1 chain', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx, gemvUnroll: 4 }, options: { chains: 1 } },
+      { label: 'ffFmaKeep + gemvPrefetch + gemvVectorX, gemvUnroll 4, 2^19 target', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx, gemvUnroll: 4 }, options: { targetThreads: 2 ** 19 } },
+      { label: 'ffFmaKeep + gemvVectorX, gemvUnroll 16', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...vx, gemvUnroll: 16 }, options: {} },
+      { label: 'ffFmaKeep + gemvVectorX, gemvUnroll 16, 1 chain', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...vx, gemvUnroll: 16 }, options: { chains: 1 } },
       { label: 'new f32: 4 rows/thread', arithmetic: 'f32', switches: lazy, options: {} },
       { label: 'old f32: 1 row/thread', arithmetic: 'f32', switches: lazy, options: { rowsPerThread: 1 } },
       { label: 'f32FmaKeep: product as fma(a, b, −0)', arithmetic: 'f32', switches: fk, options: {} },
@@ -149,9 +155,13 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
       { label: 'f32FmaKeep, 2^20 target (2^18 threads)', arithmetic: 'f32', switches: fk, options: { targetThreads: 2 ** 20 } },
       { label: 'f32FmaKeep + gemvPrefetch + gemvVectorX', arithmetic: 'f32', switches: { ...fk, ...pf, ...vx }, options: {} },
       { label: 'f32FmaKeep + gemvVectorX', arithmetic: 'f32', switches: { ...fk, ...vx }, options: {} },
+      { label: 'f32FmaKeep + gemvPrefetch + gemvVectorX, gemvUnroll 4', arithmetic: 'f32', switches: { ...fk, ...pf, ...vx, gemvUnroll: 4 }, options: {} },
+      { label: 'f32FmaKeep + gemvVectorX, gemvUnroll 16', arithmetic: 'f32', switches: { ...fk, ...vx, gemvUnroll: 16 }, options: {} },
+      { label: 'f32FmaKeep + gemvPrefetch + gemvVectorX, 2^19 target (2^17 threads)', arithmetic: 'f32', switches: { ...fk, ...pf, ...vx }, options: { targetThreads: 2 ** 19 } },
     ];
     variants.push({ ...variants[0]!, label: `${variants[0]!.label} (again, end of group)` });
-    // The item-4 switches change no bit: a row's y must equal that of the first row with the same options and lazy setting.
+    // The item-4 switches change no bit: a row's y must equal that of the first row with the same options, lazy setting
+    // and step length (gemvUnroll changes where float-float accumulators settle).
     const firstY = new Map<string, Float64Array>();
     for (const v of variants) {
       await withSwitches(v.switches, async () => {
@@ -159,7 +169,7 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
         const got = await yCheck.toHost();
         let error = 0;
         let worst = 0;
-        const sameKey = `${v.arithmetic}|${JSON.stringify(v.options)}|${v.switches.lazy !== false}`;
+        const sameKey = `${v.arithmetic}|${JSON.stringify(v.options)}|${v.switches.lazy !== false}|${v.switches.gemvUnroll ?? 8}`;
         const earlier = firstY.get(sameKey);
         if (!earlier) firstY.set(sameKey, got);
         const sameBits = !earlier || got.every((g, i) => Object.is(g, earlier[i]));

@@ -7,7 +7,8 @@
  * against the 8-column steps, including none) and DOT (lengths around the step, strided views) give the results of
  * the switches off, in f32 and float-float arithmetic, over fp32, bf16 and fp16 storage — in f32 also over values
  * whose products and sums overflow, ±∞, NaN, ±0 and subnormals. The programs carry the new forms (checked in their
- * source), and the emitted f32 multiply-add still rounds the product first under a compiler that fuses.
+ * source), and the emitted f32 multiply-add still rounds the product first under a compiler that fuses. `gemvUnroll`
+ * (4 or 16 columns a step instead of 8) keeps f32's bits and float-float's bound (its accumulators settle per step).
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -17,7 +18,7 @@ import { deviceMatrix, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
 import { compiledPrograms } from '../../src/backends/webgpu/program.js';
 import { gpuKernelSwitches, setGpuKernelSwitches, type GpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { f32GpuArithmetic } from '../../src/formats/f32/f32-gpu-arithmetic.js';
-import { randomValues, requireRuntime } from './gpu-test-helpers.js';
+import { accurateSum, gamma, opError, randomValues, requireRuntime } from './gpu-test-helpers.js';
 
 const OFF = { f32FmaKeep: false, ffFmaKeep: false, gemvPrefetch: false, gemvVectorX: false, dotPrefetch: false } as const;
 const ON = { f32FmaKeep: true, ffFmaKeep: true, gemvPrefetch: true, gemvVectorX: true, dotPrefetch: true } as const;
@@ -78,6 +79,37 @@ describe('GEMV / DOT switches of issue 19', () => {
       });
     }
   }
+
+  it('GEMV N with steps of 4 and 16 columns (gemvUnroll): f32 gives the bits of 8, float-float stays within the bound', async () => {
+    await requireRuntime();
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 9 }), fc.boolean(), fc.integer({ min: 1, max: 70 }), fc.integer({ min: 1, max: 2 ** 12 }), fc.integer({ min: 1, max: 2 ** 30 }), fc.constantFrom<4 | 16>(4, 16), async (rowsBase, packed, n, targetThreads, seed, gemvUnroll) => {
+        const m = packed ? 4 * rowsBase : 2 * rowsBase + 1;
+        const A = deviceMatrix(await toDevice(randomValues(m * n, seed), { format: 'bf16' }), m, n);
+        const x = await toDevice(randomValues(n, seed + 1), { format: 'bf16' });
+        const run = async (switches: Partial<GpuKernelSwitches>, arithmetic: 'f32' | 'ff'): Promise<Float64Array> => {
+          setGpuKernelSwitches(switches);
+          const y = await toDevice(new Float64Array(m), { format: 'f64' });
+          await gpuGemv({ A, x, y }, { arithmetic, targetThreads });
+          const out = await y.toHost();
+          y.destroy();
+          return out;
+        };
+        const eight = await run({ ...OFF, gemvUnroll: 8 }, 'f32');
+        const other = await run({ ...ON, gemvUnroll }, 'f32');
+        expect(sameValues(other, eight), `f32, m=${m} n=${n} target=${targetThreads}, ${gemvUnroll} columns a step`).toBe(true);
+        const ff = await run({ ...ON, gemvUnroll }, 'ff');
+        const [ha, hx] = [await A.data.toHost(), await x.toHost()];
+        for (let i = 0; i < m; i++) {
+          const terms = Array.from({ length: n }, (_, j) => ha[i + j * m]! * hx[j]!);
+          expect(Math.abs(ff[i]! - accurateSum(terms))).toBeLessThanOrEqual(gamma(2 * n + 3, opError('ff')) * accurateSum(terms.map(Math.abs)));
+        }
+        A.data.destroy();
+        x.destroy();
+      }),
+      { numRuns: 6 },
+    );
+  });
 
   for (const storage of ['f32', 'bf16'] as const) {
     for (const arithmetic of ['f32', 'ff'] as const) {

@@ -35,6 +35,13 @@ export interface GpuKernelSwitches {
    */
   readonly gemvVectorX: boolean;
   /**
+   * Columns per step of GEMV N's R-rows partial pass (4, 8 or 16; default 8): the loads each thread has in flight, and
+   * the registers it needs (fewer registers, more resident threads). f32 sums keep their order where the chains divide
+   * it; float-float accumulators settle at the end of each step, so another step length is another fixed order,
+   * within the same bound (`MODPREC_GPU_GEMV_UNROLL=4` or `16`).
+   */
+  readonly gemvUnroll: 4 | 8 | 16;
+  /**
    * DOT's first pass loads the next step's runs before it sums the current ones (as `gemvPrefetch`). Same sums in the
    * same order. Off by default (`MODPREC_GPU_DOT_PREFETCH=1`).
    */
@@ -58,8 +65,13 @@ function envOn(name: string): boolean {
   return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name] === '1';
 }
 
+function envUnroll(name: string): 4 | 8 | 16 {
+  const v = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
+  return v === '4' ? 4 : v === '16' ? 16 : 8;
+}
+
 /** The GEMV / DOT switches' values from the environment. */
-const gemvDotSwitches = { f32FmaKeep: envOn('MODPREC_GPU_F32_FMA_KEEP'), ffFmaKeep: envOn('MODPREC_GPU_FF_FMA_KEEP'), gemvPrefetch: envOn('MODPREC_GPU_GEMV_PREFETCH'), gemvVectorX: envOn('MODPREC_GPU_GEMV_VECTOR_X'), dotPrefetch: envOn('MODPREC_GPU_DOT_PREFETCH') };
+const gemvDotSwitches = { f32FmaKeep: envOn('MODPREC_GPU_F32_FMA_KEEP'), ffFmaKeep: envOn('MODPREC_GPU_FF_FMA_KEEP'), gemvPrefetch: envOn('MODPREC_GPU_GEMV_PREFETCH'), gemvVectorX: envOn('MODPREC_GPU_GEMV_VECTOR_X'), gemvUnroll: envUnroll('MODPREC_GPU_GEMV_UNROLL'), dotPrefetch: envOn('MODPREC_GPU_DOT_PREFETCH') };
 
 let current: GpuKernelSwitches = { ...gemvDotSwitches, lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE'), rnsBounded: !envOff('MODPREC_GPU_RNS_BOUNDED') };
 
