@@ -210,10 +210,11 @@ async function benchDot(rt: GpuRuntime): Promise<void> {
     }
     const ffGoal = storage === 'f32' ? 0.36 : 0.21;
     type Variant = { label: string; arithmetic: 'f32' | 'ff'; switches: Partial<GpuKernelSwitches>; options?: GpuDotOptions };
-    // As in GEMV: the item-4 switches (f32FmaKeep, ffFmaKeep, dotPrefetch) are off where a row does not name them.
+    // As in GEMV: the item-4 switches (f32FmaKeep, ffFmaKeep, dotPrefetch, dotFusedTree) are off where a row does not name them.
     const on = { lazy: true, tree: true };
     const ffk = { ffFmaKeep: true };
     const pf = { dotPrefetch: true };
+    const ft = { dotFusedTree: true };
     const variants: Variant[] = [
       { label: 'new: lazy ff, 2 tree passes', arithmetic: 'ff', switches: on },
       { label: 'lazy ff, tree, 4 runs of 4 per step', arithmetic: 'ff', switches: on, options: { groups: 4 } },
@@ -227,18 +228,25 @@ async function benchDot(rt: GpuRuntime): Promise<void> {
       { label: 'ffFmaKeep + dotPrefetch, 2^18 threads', arithmetic: 'ff', switches: { ...on, ...ffk, ...pf }, options: { maxThreads: 2 ** 18 } },
       { label: 'ffFmaKeep, 2^18 threads', arithmetic: 'ff', switches: { ...on, ...ffk }, options: { maxThreads: 2 ** 18 } },
       { label: 'ffFmaKeep + dotPrefetch, 4 runs of 4 per step', arithmetic: 'ff', switches: { ...on, ...ffk, ...pf }, options: { groups: 4 } },
+      { label: 'dotFusedTree: first pass sums its workgroups (2 dispatches)', arithmetic: 'ff', switches: { ...on, ...ft } },
+      { label: 'dotFusedTree + ffFmaKeep + dotPrefetch', arithmetic: 'ff', switches: { ...on, ...ft, ...ffk, ...pf } },
+      { label: 'dotFusedTree + ffFmaKeep + dotPrefetch, 2^18 threads', arithmetic: 'ff', switches: { ...on, ...ft, ...ffk, ...pf }, options: { maxThreads: 2 ** 18 } },
+      { label: 'dotFusedTree + ffFmaKeep, 2^18 threads', arithmetic: 'ff', switches: { ...on, ...ft, ...ffk }, options: { maxThreads: 2 ** 18 } },
+      { label: 'dotFusedTree + ffFmaKeep + dotPrefetch, 4 runs of 4 per step', arithmetic: 'ff', switches: { ...on, ...ft, ...ffk, ...pf }, options: { groups: 4 } },
+      { label: 'ffFmaKeep + dotPrefetch, 4 runs of 4, 2^18 threads', arithmetic: 'ff', switches: { ...on, ...ffk, ...pf }, options: { groups: 4, maxThreads: 2 ** 18 } },
       { label: 'new f32: 2 tree passes', arithmetic: 'f32', switches: on },
       { label: 'old f32: 4 reduction passes', arithmetic: 'f32', switches: { lazy: true, tree: false } },
       { label: 'f32FmaKeep + dotPrefetch, tree', arithmetic: 'f32', switches: { ...on, f32FmaKeep: true, ...pf } },
+      { label: 'f32FmaKeep + dotPrefetch + dotFusedTree', arithmetic: 'f32', switches: { ...on, f32FmaKeep: true, ...pf, ...ft } },
     ];
     variants.push({ ...variants[0]!, label: `${variants[0]!.label} (again, end of group)` });
-    // As in GEMV: a row's value must equal that of the first row with the same options, lazy and tree settings.
+    // As in GEMV: a row's value must equal that of the first row with the same options, lazy, tree and fused-tree settings.
     const firstValue = new Map<string, number>();
     for (const v of variants) {
       await withSwitches(v.switches, async () => {
         const r1 = await gpuDot(x, y, { arithmetic: v.arithmetic, ...v.options });
         const r2 = await gpuDot(x, y, { arithmetic: v.arithmetic, ...v.options });
-        const sameKey = `${v.arithmetic}|${JSON.stringify(v.options ?? {})}|${v.switches.lazy !== false}|${v.switches.tree !== false}`;
+        const sameKey = `${v.arithmetic}|${JSON.stringify(v.options ?? {})}|${v.switches.lazy !== false}|${v.switches.tree !== false}|${v.switches.dotFusedTree === true}`;
         const earlier = firstValue.get(sameKey);
         if (earlier === undefined) firstValue.set(sameKey, r1.value);
         const sameBits = earlier === undefined || Object.is(earlier, r1.value);

@@ -8,7 +8,8 @@
  * the switches off, in f32 and float-float arithmetic, over fp32, bf16 and fp16 storage — in f32 also over values
  * whose products and sums overflow, ±∞, NaN, ±0 and subnormals. The programs carry the new forms (checked in their
  * source), and the emitted f32 multiply-add still rounds the product first under a compiler that fuses. `gemvUnroll`
- * (4 or 16 columns a step instead of 8) keeps f32's bits and float-float's bound (its accumulators settle per step).
+ * (4 or 16 columns a step instead of 8) keeps f32's bits and float-float's bound (its accumulators settle per step);
+ * `dotFusedTree` (the first pass sums its workgroups) keeps the bound and is reproducible.
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -138,6 +139,29 @@ describe('GEMV / DOT switches of issue 19', () => {
       });
     }
   }
+
+  it('DOT with the first pass summing its workgroups (dotFusedTree): within the bound, reproducible, one pass fewer', async () => {
+    await requireRuntime();
+    await fc.assert(
+      // First passes of whole 256-invocation workgroups (T = maxThreads ≤ n/64): 2 to 4 workgroups; f32 and ff.
+      fc.asyncProperty(fc.integer({ min: 2 ** 15, max: 40000 }), fc.constantFrom(512, 768, 1024), fc.integer({ min: 1, max: 2 ** 30 }), fc.constantFrom<'f32' | 'ff'>('f32', 'ff'), fc.boolean(), async (n, maxThreads, seed, arithmetic, prefetch) => {
+        const hx = randomValues(n, seed), hy = randomValues(n, seed + 1);
+        const x = await toDevice(hx, { format: 'bf16' });
+        const y = await toDevice(hy, { format: 'f32' });
+        setGpuKernelSwitches({ ...OFF, dotFusedTree: true, dotPrefetch: prefetch });
+        const a = await gpuDot(x, y, { arithmetic, maxThreads });
+        const b = await gpuDot(x, y, { arithmetic, maxThreads });
+        expect(Object.is(a.value, b.value)).toBe(true);
+        const sx = await x.toHost();
+        const terms = Array.from(sx, (v, k) => v * hy[k]!);
+        expect(Math.abs(a.value - accurateSum(terms))).toBeLessThanOrEqual(gamma(2 * n + 3, opError(arithmetic)) * accurateSum(terms.map(Math.abs)));
+        x.destroy();
+        y.destroy();
+      }),
+      { numRuns: 4 },
+    );
+    expect((await compiledPrograms()).some((p) => p.source.includes('while (k +') && p.source.includes('mpLocalId()') && p.source.includes('mpBarrier()'))).toBe(true);
+  });
 
   it('the programs carry the new forms: the fma barriers, the lazy additions pinned by them, the loads one step ahead, x four columns a load', async () => {
     await requireRuntime();

@@ -46,6 +46,12 @@ export interface GpuKernelSwitches {
    * same order. Off by default (`MODPREC_GPU_DOT_PREFETCH=1`).
    */
   readonly dotPrefetch: boolean;
+  /**
+   * DOT's first pass runs in 256-invocation workgroups that add their sums pairwise in workgroup memory, so the tree
+   * passes start from one partial per workgroup: one dispatch fewer (2^17 first-pass threads: 2 dispatches instead of
+   * 3). Another fixed summation order, within the same bound. Off by default (`MODPREC_GPU_DOT_FUSED_TREE=1`).
+   */
+  readonly dotFusedTree: boolean;
   /** Lazy multiply-adds where the arithmetic has them (see `mulAddGroup` in ./kernel-common.ts). */
   readonly lazy: boolean;
   /** DOT's partials summed by tree passes where the device has 256-invocation workgroups. */
@@ -71,7 +77,7 @@ function envUnroll(name: string): 4 | 8 | 16 {
 }
 
 /** The GEMV / DOT switches' values from the environment. */
-const gemvDotSwitches = { f32FmaKeep: envOn('MODPREC_GPU_F32_FMA_KEEP'), ffFmaKeep: envOn('MODPREC_GPU_FF_FMA_KEEP'), gemvPrefetch: envOn('MODPREC_GPU_GEMV_PREFETCH'), gemvVectorX: envOn('MODPREC_GPU_GEMV_VECTOR_X'), gemvUnroll: envUnroll('MODPREC_GPU_GEMV_UNROLL'), dotPrefetch: envOn('MODPREC_GPU_DOT_PREFETCH') };
+const gemvDotSwitches = { f32FmaKeep: envOn('MODPREC_GPU_F32_FMA_KEEP'), ffFmaKeep: envOn('MODPREC_GPU_FF_FMA_KEEP'), gemvPrefetch: envOn('MODPREC_GPU_GEMV_PREFETCH'), gemvVectorX: envOn('MODPREC_GPU_GEMV_VECTOR_X'), gemvUnroll: envUnroll('MODPREC_GPU_GEMV_UNROLL'), dotPrefetch: envOn('MODPREC_GPU_DOT_PREFETCH'), dotFusedTree: envOn('MODPREC_GPU_DOT_FUSED_TREE') };
 
 let current: GpuKernelSwitches = { ...gemvDotSwitches, lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE'), rnsBounded: !envOff('MODPREC_GPU_RNS_BOUNDED') };
 
