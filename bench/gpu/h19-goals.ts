@@ -146,6 +146,7 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
       { label: 'ffFmaKeep + gemvPrefetch + gemvVectorX, gemvUnroll 4, 2^19 target', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx, gemvUnroll: 4 }, options: { targetThreads: 2 ** 19 } },
       { label: 'ffFmaKeep + gemvVectorX, gemvUnroll 16', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...vx, gemvUnroll: 16 }, options: {} },
       { label: 'ffFmaKeep + gemvVectorX, gemvUnroll 16, 1 chain', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...vx, gemvUnroll: 16 }, options: { chains: 1 } },
+      { label: 'ffFmaKeep + gemvPrefetch + gemvVectorX, gemvUnroll 16', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx, gemvUnroll: 16 }, options: {} },
       { label: 'new f32: 4 rows/thread', arithmetic: 'f32', switches: lazy, options: {} },
       { label: 'old f32: 1 row/thread', arithmetic: 'f32', switches: lazy, options: { rowsPerThread: 1 } },
       { label: 'f32FmaKeep: product as fma(a, b, −0)', arithmetic: 'f32', switches: fk, options: {} },
@@ -366,6 +367,17 @@ settled (TwoSum) after at most 8 terms — about 13 operations per term instead 
 (3) DOT sums its 2^17 first-pass partials in two tree passes (256-invocation workgroups, 8 partials per invocation,
 then pairwise in workgroup memory) instead of four passes of 32 per thread. "old" rows run the previous kernels in the
 same process (\`rowsPerThread: 1\`; the \`lazy\` and \`tree\` switches of src/backends/webgpu/kernel-switches.ts off).
+
+**Switches under trial (issue 19 item 4, session 10; each row names the ones it turns on).** \`f32FmaKeep\`: an f32
+product rounded as fma(a, b, −0) with an opaque uniform −0.0 — one floating-point operation where mpKeep's barrier
+adds an integer XOR per product (bf16 + f32 GEMV N went from 0.072 to 0.100 ms with it: the bf16 decode is integer
+work too, f16's a conversion). \`ffFmaKeep\`: the lazy float-float loop pinned by fmas with opaque 1.0/−0.0 instead
+of XORs. \`gemvPrefetch\`/\`dotPrefetch\`: the streaming loops load the next step before summing the current one.
+\`gemvVectorX\`: GEMV N reads x four columns a load. These four change no bit — each row is checked bit for bit
+against the first row with the same options. \`gemvUnroll\` (4/16 columns a step) and \`dotFusedTree\` (the first pass
+sums each 256-invocation workgroup in workgroup memory: 2 dispatches instead of 3) change the fixed order, within the
+same bound. Timings are repeated until two agree within 3 % (the first row of a group, timed after seconds of host
+work, read up to 3× slow), and the default row is timed again at the end of its group.
 `;
 
 function record(file: string): void {
