@@ -184,15 +184,17 @@ describe('GEMV / DOT switches of issue 19', () => {
   it('the f32 multiply-add as fma(a, b, −0) rounds the product first under a compiler that fuses', () => {
     setGpuKernelSwitches({ f32FmaKeep: true });
     const reg = (name: string) => f32GpuArithmetic.register(name);
-    const code = f32GpuArithmetic.mulAdd('acc', reg('a'), reg('b'));
-    expect(code).toContain('mpNegZero()');
-    // A fusing compiler: an operation not pinned stays exact (binary64 holds products of binary32 values) until the
-    // assigned value is rounded; mpFma rounds a·b + c once; mpNegZero is the uniform −0.0.
-    for (const [a, b, c] of [[MAX32, 2, -MAX32], [MAX32, -3, Infinity], [1 + 2 ** -12, 1 + 2 ** -12, -1], [3, 2 ** 126, -(2 ** 127)], [-0, 5, -0], [0, -1, -0]] as const) {
-      const fma = (x: number, y: number, z: number): number => Math.fround(x * y + z);
-      const got = Math.fround(new Function('a', 'b', 'acc', 'mpFma', 'mpNegZero', `${code}\nreturn acc;`)(a, b, c, fma, () => -0) as number);
-      const want = Math.fround(Math.fround(a * b) + c);
-      expect(Object.is(got, want) || (Number.isNaN(got) && Number.isNaN(want)), `${c} + ${a}·${b}: ${got}, want ${want}`).toBe(true);
+    // The multiply-add, and a product declared before a sum (the updates' α·x + β·y).
+    for (const code of [f32GpuArithmetic.mulAdd('acc', reg('a'), reg('b')), `${f32GpuArithmetic.declareMul('p', reg('a'), reg('b'))}\n${f32GpuArithmetic.add('acc', reg('p'))}`]) {
+      expect(code).toContain('mpNegZero()');
+      // A fusing compiler: an operation not pinned stays exact (binary64 holds products of binary32 values) until the
+      // assigned value is rounded; mpFma rounds a·b + c once; mpNegZero is the uniform −0.0.
+      for (const [a, b, c] of [[MAX32, 2, -MAX32], [MAX32, -3, Infinity], [1 + 2 ** -12, 1 + 2 ** -12, -1], [3, 2 ** 126, -(2 ** 127)], [-0, 5, -0], [0, -1, -0]] as const) {
+        const fma = (x: number, y: number, z: number): number => Math.fround(x * y + z);
+        const got = Math.fround(new Function('a', 'b', 'acc', 'mpFma', 'mpNegZero', `${code}\nreturn acc;`)(a, b, c, fma, () => -0) as number);
+        const want = Math.fround(Math.fround(a * b) + c);
+        expect(Object.is(got, want) || (Number.isNaN(got) && Number.isNaN(want)), `${c} + ${a}·${b}: ${got}, want ${want}`).toBe(true);
+      }
     }
   });
 });
