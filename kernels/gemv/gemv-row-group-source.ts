@@ -151,7 +151,6 @@ export function partialNRowsSource(arithmetic: GpuArithmetic, A: DeviceArray, x:
   return { source: kernelSource(args, body), args };
 }
 
-
 /**
  * Whether GEMV N's R-rows pass may read x four columns a load (the `gemvVectorX` switch): x packed, unscaled, with a
  * vector read, and every thread's first column (a multiple of the chunk) on a boundary of 4 (steps are 4, 8 or 16 columns).
