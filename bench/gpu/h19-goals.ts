@@ -235,6 +235,9 @@ async function benchDot(rt: GpuRuntime): Promise<void> {
       { label: 'dotFusedTree + ffFmaKeep, 2^18 threads', arithmetic: 'ff', switches: { ...on, ...ft, ...ffk }, options: { maxThreads: 2 ** 18 } },
       { label: 'dotFusedTree + ffFmaKeep + dotPrefetch, 4 runs of 4 per step', arithmetic: 'ff', switches: { ...on, ...ft, ...ffk, ...pf }, options: { groups: 4 } },
       { label: 'ffFmaKeep + dotPrefetch, 4 runs of 4, 2^18 threads', arithmetic: 'ff', switches: { ...on, ...ffk, ...pf }, options: { groups: 4, maxThreads: 2 ** 18 } },
+      // One accumulator: 8 terms between settles (2 chains settle every 4 terms: each settle costs a TwoSum and ffFinish's bit tests).
+      { label: 'ffFmaKeep + dotPrefetch, 1 chain', arithmetic: 'ff', switches: { ...on, ...ffk, ...pf }, options: { chains: 1 } },
+      { label: 'dotFusedTree + ffFmaKeep + dotPrefetch, 1 chain', arithmetic: 'ff', switches: { ...on, ...ft, ...ffk, ...pf }, options: { chains: 1 } },
       { label: 'new f32: 2 tree passes', arithmetic: 'f32', switches: on },
       { label: 'old f32: 4 reduction passes', arithmetic: 'f32', switches: { lazy: true, tree: false } },
       { label: 'f32FmaKeep + dotPrefetch, tree', arithmetic: 'f32', switches: { ...on, f32FmaKeep: true, ...pf } },
