@@ -147,6 +147,8 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
       { label: 'ffFmaKeep + gemvVectorX, gemvUnroll 16', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...vx, gemvUnroll: 16 }, options: {} },
       { label: 'ffFmaKeep + gemvVectorX, gemvUnroll 16, 1 chain', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...vx, gemvUnroll: 16 }, options: { chains: 1 } },
       { label: 'ffFmaKeep + gemvPrefetch + gemvVectorX, gemvUnroll 16', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx, gemvUnroll: 16 }, options: {} },
+      { label: 'ffFmaKeep + gemvPrefetch + gemvVectorX, 1 chain, 2^19 target', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx }, options: { chains: 1, targetThreads: 2 ** 19 } },
+      { label: 'ffFmaKeep + gemvVectorX, gemvUnroll 16, 2^19 target', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...vx, gemvUnroll: 16 }, options: { targetThreads: 2 ** 19 } },
       { label: 'new f32: 4 rows/thread', arithmetic: 'f32', switches: lazy, options: {} },
       { label: 'old f32: 1 row/thread', arithmetic: 'f32', switches: lazy, options: { rowsPerThread: 1 } },
       { label: 'f32FmaKeep: product as fma(a, b, −0)', arithmetic: 'f32', switches: fk, options: {} },
