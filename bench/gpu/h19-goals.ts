@@ -122,7 +122,7 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
     type Variant = { label: string; arithmetic: 'f32' | 'ff'; switches: Partial<GpuKernelSwitches>; options: GpuGemvOptions };
     const ffGoal = storage === 'f32' ? 0.105 : 0.075;
     // Every row names the switches it sets beyond the defaults; the issue-19 item-4 ones (f32FmaKeep, ffFmaKeep,
-    // gemvPrefetch, gemvVectorX) are off in every row that does not name them. The default row is timed again at the group's end.
+    // gemvPrefetch, gemvVectorX; gemvUnroll 8) are off in every row that does not name them. The default row is timed again at the group's end.
     const lazy = { lazy: true };
     const fk = { f32FmaKeep: true };
     const ffk = { ffFmaKeep: true };
@@ -146,6 +146,15 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
       { label: 'ffFmaKeep + gemvPrefetch + gemvVectorX', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx }, options: {} },
       { label: 'ffFmaKeep + gemvPrefetch + gemvVectorX, 1 chain', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx }, options: { chains: 1 } },
       { label: 'ffFmaKeep + gemvPrefetch + gemvVectorX, 2^19 target', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx }, options: { targetThreads: 2 ** 19 } },
+      { label: 'ffFmaKeep + gemvPrefetch + gemvVectorX, 2^17 target (2^16 threads)', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx }, options: { targetThreads: 2 ** 17 } },
+      { label: 'ffFmaKeep + gemvPrefetch + gemvVectorX, gemvUnroll 4', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx, gemvUnroll: 4 }, options: {} },
+      { label: 'ffFmaKeep + gemvPrefetch + gemvVectorX, gemvUnroll 4, 1 chain', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx, gemvUnroll: 4 }, options: { chains: 1 } },
+      { label: 'ffFmaKeep + gemvPrefetch + gemvVectorX, gemvUnroll 4, 2^19 target', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx, gemvUnroll: 4 }, options: { targetThreads: 2 ** 19 } },
+      { label: 'ffFmaKeep + gemvVectorX, gemvUnroll 16', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...vx, gemvUnroll: 16 }, options: {} },
+      { label: 'ffFmaKeep + gemvVectorX, gemvUnroll 16, 1 chain', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...vx, gemvUnroll: 16 }, options: { chains: 1 } },
+      { label: 'ffFmaKeep + gemvPrefetch + gemvVectorX, gemvUnroll 16', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx, gemvUnroll: 16 }, options: {} },
+      { label: 'ffFmaKeep + gemvPrefetch + gemvVectorX, 1 chain, 2^19 target', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx }, options: { chains: 1, targetThreads: 2 ** 19 } },
+      { label: 'ffFmaKeep + gemvVectorX, gemvUnroll 16, 2^19 target', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...vx, gemvUnroll: 16 }, options: { targetThreads: 2 ** 19 } },
       { label: 'new f32: 4 rows/thread', arithmetic: 'f32', switches: lazy, options: {} },
       { label: 'old f32: 1 row/thread', arithmetic: 'f32', switches: lazy, options: { rowsPerThread: 1 } },
       { label: 'f32FmaKeep: product as fma(a, b, −0)', arithmetic: 'f32', switches: fk, options: {} },
@@ -155,9 +164,13 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
       { label: 'f32FmaKeep, 2^20 target (2^18 threads)', arithmetic: 'f32', switches: fk, options: { targetThreads: 2 ** 20 } },
       { label: 'f32FmaKeep + gemvPrefetch + gemvVectorX', arithmetic: 'f32', switches: { ...fk, ...pf, ...vx }, options: {} },
       { label: 'f32FmaKeep + gemvVectorX', arithmetic: 'f32', switches: { ...fk, ...vx }, options: {} },
+      { label: 'f32FmaKeep + gemvPrefetch + gemvVectorX, gemvUnroll 4', arithmetic: 'f32', switches: { ...fk, ...pf, ...vx, gemvUnroll: 4 }, options: {} },
+      { label: 'f32FmaKeep + gemvVectorX, gemvUnroll 16', arithmetic: 'f32', switches: { ...fk, ...vx, gemvUnroll: 16 }, options: {} },
+      { label: 'f32FmaKeep + gemvPrefetch + gemvVectorX, 2^19 target (2^17 threads)', arithmetic: 'f32', switches: { ...fk, ...pf, ...vx }, options: { targetThreads: 2 ** 19 } },
     ];
     variants.push({ ...variants[0]!, label: `${variants[0]!.label} (again, end of group)` });
-    // The item-4 switches change no bit: a row's y must equal that of the first row with the same options and lazy setting.
+    // The item-4 switches change no bit: a row's y must equal that of the first row with the same options, lazy setting
+    // and step length (gemvUnroll changes where float-float accumulators settle).
     const firstY = new Map<string, Float64Array>();
     for (const v of variants) {
       await withSwitches(v.switches, async () => {
@@ -165,7 +178,7 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
         const got = await yCheck.toHost();
         let error = 0;
         let worst = 0;
-        const sameKey = `${v.arithmetic}|${JSON.stringify(v.options)}|${v.switches.lazy !== false}`;
+        const sameKey = `${v.arithmetic}|${JSON.stringify(v.options)}|${v.switches.lazy !== false}|${v.switches.gemvUnroll ?? 8}`;
         const earlier = firstY.get(sameKey);
         if (!earlier) firstY.set(sameKey, got);
         const sameBits = !earlier || got.every((g, i) => Object.is(g, earlier[i]));
@@ -206,10 +219,11 @@ async function benchDot(rt: GpuRuntime): Promise<void> {
     }
     const ffGoal = storage === 'f32' ? 0.36 : 0.21;
     type Variant = { label: string; arithmetic: 'f32' | 'ff'; switches: Partial<GpuKernelSwitches>; options?: GpuDotOptions };
-    // As in GEMV: the item-4 switches (f32FmaKeep, ffFmaKeep, dotPrefetch) are off where a row does not name them.
+    // As in GEMV: the item-4 switches (f32FmaKeep, ffFmaKeep, dotPrefetch, dotFusedTree) are off where a row does not name them.
     const on = { lazy: true, tree: true };
     const ffk = { ffFmaKeep: true };
     const pf = { dotPrefetch: true };
+    const ft = { dotFusedTree: true };
     const variants: Variant[] = [
       { label: 'new: lazy ff, 2 tree passes', arithmetic: 'ff', switches: on },
       { label: 'lazy ff, tree, 4 runs of 4 per step', arithmetic: 'ff', switches: on, options: { groups: 4 } },
@@ -223,18 +237,28 @@ async function benchDot(rt: GpuRuntime): Promise<void> {
       { label: 'ffFmaKeep + dotPrefetch, 2^18 threads', arithmetic: 'ff', switches: { ...on, ...ffk, ...pf }, options: { maxThreads: 2 ** 18 } },
       { label: 'ffFmaKeep, 2^18 threads', arithmetic: 'ff', switches: { ...on, ...ffk }, options: { maxThreads: 2 ** 18 } },
       { label: 'ffFmaKeep + dotPrefetch, 4 runs of 4 per step', arithmetic: 'ff', switches: { ...on, ...ffk, ...pf }, options: { groups: 4 } },
+      { label: 'dotFusedTree: first pass sums its workgroups (2 dispatches)', arithmetic: 'ff', switches: { ...on, ...ft } },
+      { label: 'dotFusedTree + ffFmaKeep + dotPrefetch', arithmetic: 'ff', switches: { ...on, ...ft, ...ffk, ...pf } },
+      { label: 'dotFusedTree + ffFmaKeep + dotPrefetch, 2^18 threads', arithmetic: 'ff', switches: { ...on, ...ft, ...ffk, ...pf }, options: { maxThreads: 2 ** 18 } },
+      { label: 'dotFusedTree + ffFmaKeep, 2^18 threads', arithmetic: 'ff', switches: { ...on, ...ft, ...ffk }, options: { maxThreads: 2 ** 18 } },
+      { label: 'dotFusedTree + ffFmaKeep + dotPrefetch, 4 runs of 4 per step', arithmetic: 'ff', switches: { ...on, ...ft, ...ffk, ...pf }, options: { groups: 4 } },
+      { label: 'ffFmaKeep + dotPrefetch, 4 runs of 4, 2^18 threads', arithmetic: 'ff', switches: { ...on, ...ffk, ...pf }, options: { groups: 4, maxThreads: 2 ** 18 } },
+      // One accumulator: 8 terms between settles (2 chains settle every 4 terms: each settle costs a TwoSum and ffFinish's bit tests).
+      { label: 'ffFmaKeep + dotPrefetch, 1 chain', arithmetic: 'ff', switches: { ...on, ...ffk, ...pf }, options: { chains: 1 } },
+      { label: 'dotFusedTree + ffFmaKeep + dotPrefetch, 1 chain', arithmetic: 'ff', switches: { ...on, ...ft, ...ffk, ...pf }, options: { chains: 1 } },
       { label: 'new f32: 2 tree passes', arithmetic: 'f32', switches: on },
       { label: 'old f32: 4 reduction passes', arithmetic: 'f32', switches: { lazy: true, tree: false } },
       { label: 'f32FmaKeep + dotPrefetch, tree', arithmetic: 'f32', switches: { ...on, f32FmaKeep: true, ...pf } },
+      { label: 'f32FmaKeep + dotPrefetch + dotFusedTree', arithmetic: 'f32', switches: { ...on, f32FmaKeep: true, ...pf, ...ft } },
     ];
     variants.push({ ...variants[0]!, label: `${variants[0]!.label} (again, end of group)` });
-    // As in GEMV: a row's value must equal that of the first row with the same options, lazy and tree settings.
+    // As in GEMV: a row's value must equal that of the first row with the same options, lazy, tree and fused-tree settings.
     const firstValue = new Map<string, number>();
     for (const v of variants) {
       await withSwitches(v.switches, async () => {
         const r1 = await gpuDot(x, y, { arithmetic: v.arithmetic, ...v.options });
         const r2 = await gpuDot(x, y, { arithmetic: v.arithmetic, ...v.options });
-        const sameKey = `${v.arithmetic}|${JSON.stringify(v.options ?? {})}|${v.switches.lazy !== false}|${v.switches.tree !== false}`;
+        const sameKey = `${v.arithmetic}|${JSON.stringify(v.options ?? {})}|${v.switches.lazy !== false}|${v.switches.tree !== false}|${v.switches.dotFusedTree === true}`;
         const earlier = firstValue.get(sameKey);
         if (earlier === undefined) firstValue.set(sameKey, r1.value);
         const sameBits = earlier === undefined || Object.is(earlier, r1.value);
@@ -393,6 +417,17 @@ settled (TwoSum) after at most 8 terms — about 13 operations per term instead 
 (3) DOT sums its 2^17 first-pass partials in two tree passes (256-invocation workgroups, 8 partials per invocation,
 then pairwise in workgroup memory) instead of four passes of 32 per thread. "old" rows run the previous kernels in the
 same process (\`rowsPerThread: 1\`; the \`lazy\` and \`tree\` switches of src/backends/webgpu/kernel-switches.ts off).
+
+**Switches under trial (issue 19 item 4, session 10; each row names the ones it turns on).** \`f32FmaKeep\`: an f32
+product rounded as fma(a, b, −0) with an opaque uniform −0.0 — one floating-point operation where mpKeep's barrier
+adds an integer XOR per product (bf16 + f32 GEMV N went from 0.072 to 0.100 ms with it: the bf16 decode is integer
+work too, f16's a conversion). \`ffFmaKeep\`: the lazy float-float loop pinned by fmas with opaque 1.0/−0.0 instead
+of XORs. \`gemvPrefetch\`/\`dotPrefetch\`: the streaming loops load the next step before summing the current one.
+\`gemvVectorX\`: GEMV N reads x four columns a load. These four change no bit — each row is checked bit for bit
+against the first row with the same options. \`gemvUnroll\` (4/16 columns a step) and \`dotFusedTree\` (the first pass
+sums each 256-invocation workgroup in workgroup memory: 2 dispatches instead of 3) change the fixed order, within the
+same bound. Timings are repeated until two agree within 3 % (the first row of a group, timed after seconds of host
+work, read up to 3× slow), and the default row is timed again at the end of its group.
 `;
 
 function record(file: string): void {

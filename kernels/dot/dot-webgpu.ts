@@ -14,7 +14,7 @@ import type { VectorRead } from '../../src/backends/webgpu/formats.js';
 import { elementIndex, allowFallback, UNROLL, accumulatorChains, mulAddGroup, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
 import { boundedScratch, getProgram, submitPasses, type BoundArray, type Pass, type PassCache, type ProgramSpec } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
-import { treePlan, treeReduceSpec, treeReduction } from '../../src/backends/webgpu/workgroup-reduction.js';
+import { TREE_WORKGROUP, treePlan, treeReduceSpec, treeReduction, workgroupPairwiseSum } from '../../src/backends/webgpu/workgroup-reduction.js';
 import { checkGpuOptions } from '../../src/backends/backend.js';
 import { throughInterleaved } from '../../src/backends/webgpu/dd-split-device.js';
 import { gpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
@@ -90,9 +90,11 @@ function reducePlan(count: number): number[] {
  * (combined in a fixed order at the end): runs of four read with one vector load per operand where the
  * format has one (gpu.js alone emits 4-byte loads, which compilers do not merge), and shorter dependency
  * chains between one step's loads and the next. (Width 1, 8 runs and
- * one accumulator is the plain strided loop t, t + T, ….)
+ * one accumulator is the plain strided loop t, t + T, ….) `fused`: the pass runs in workgroups of TREE_WORKGROUP
+ * invocations that add their sums pairwise at the end, so the partials are one per workgroup (every TREE_WORKGROUP-th
+ * output).
  */
-function partialSource(arithmetic: GpuArithmetic, x: DeviceArray, y: DeviceArray, shape: GroupShape): { source: string; args: ReturnType<typeof arrayArgs> } {
+function partialSource(arithmetic: GpuArithmetic, x: DeviceArray, y: DeviceArray, shape: GroupShape, fused = false): { source: string; args: ReturnType<typeof arrayArgs> } {
   const { width, groups, chains } = shape;
   const vx = vectorReadOf(x, shape);
   const vy = vectorReadOf(y, shape);
@@ -143,7 +145,10 @@ function partialSource(arithmetic: GpuArithmetic, x: DeviceArray, y: DeviceArray
     const ry = y.format.emitRead('Y', elementIndex('Y', y, `kt${j}`), `bt${j}`, arithmetic);
     body.push(`const kt${j} = k + ${j};`, `if (kt${j} < n) {`, `${rx.code} ${ry.code}`, arithmetic.mulAdd('acc', rx.register, ry.register), '}');
   }
-  body.push('k = k + S;', '}', ...acc.combine, `return ${arithmetic.returnValue('acc')};`);
+  body.push('k = k + S;', '}', ...acc.combine);
+  // Fused (dotFusedTree): the workgroup adds its invocations' sums pairwise; invocation 0 returns the workgroup's.
+  if (fused) body.push('const l = mpLocalId();', ...workgroupPairwiseSum(arithmetic));
+  body.push(`return ${arithmetic.returnValue('acc')};`);
   return { source: kernelSource(args, body), args };
 }
 
@@ -155,6 +160,8 @@ interface GroupShape {
   readonly vectorLoads: boolean;
   /** Load each step one step ahead (the `dotPrefetch` switch, ../shared/prefetched-steps.ts). */
   readonly prefetch: boolean;
+  /** Sum each workgroup's partials in the first pass (the `dotFusedTree` switch). */
+  readonly fusedTree: boolean;
 }
 
 /** The vector read of `array`'s format when the shape reads runs of four with vector loads. */
@@ -208,14 +215,16 @@ async function dotOnDevice(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, 
   // The partials are summed by tree passes (workgroup memory, two dispatches for 2^17 partials) where the device
   // has them, else by passes of REDUCE_FAN_IN per thread.
   const tree = first > 1 && c <= 2 && treeReduction(runtime);
-  const treePasses = tree ? treePlan(first) : [];
+  // dotFusedTree: the first pass adds each workgroup's sums itself (one tree pass fewer), where it has whole workgroups.
+  const fused = tree && shape.fusedTree && windows.length === 1 && first % TREE_WORKGROUP === 0 && first > TREE_WORKGROUP;
+  const treePasses = fused ? treePlan(first / TREE_WORKGROUP).map((p, i) => (i === 0 ? { ...p, stride: TREE_WORKGROUP } : p)) : tree ? treePlan(first) : [];
   const sizes = tree ? treePasses.map((p) => p.threads) : reducePlan(first);
   const counts = [first, ...sizes];
-  const key = `dot|${objectId(x)}|${objectId(y)}|${n}|${arithmetic.name}|${maxThreads}|${shapeKey}|${tree ? 'tree' : 'passes'}`;
+  const key = `dot|${objectId(x)}|${objectId(y)}|${n}|${arithmetic.name}|${maxThreads}|${shapeKey}|${fused ? 'fused' : tree ? 'tree' : 'passes'}`;
   const plan = getPlan(runtime, key, windows.length + sizes.length, () => counts.map((t) => boundedScratch(createWordBuffer(context, t * c))));
   const firstPass = arithmetic.dotVariant?.() ?? arithmetic;
-  const partial = memo(`dot1|${firstPass.name}|${readKey(x)}|${readKey(y)}|${shapeKey}`, () => partialSource(firstPass, x, y, shape));
-  const p1 = await getProgram(context, { source: partial.source, args: partial.args, components: c });
+  const partial = memo(`dot1|${firstPass.name}|${readKey(x)}|${readKey(y)}|${shapeKey}|${fused}`, () => partialSource(firstPass, x, y, shape, fused));
+  const p1 = await getProgram(context, { source: partial.source, args: partial.args, components: c, ...(fused ? { workgroup: { workgroupSize: TREE_WORKGROUP, workgroupArrays: [{ type: 'f32' as const, length: TREE_WORKGROUP * c }] } } : {}) });
   const reduce = tree ? memo(`dottree|${arithmetic.name}`, () => treeReduceSpec(arithmetic)) : memo(`dotr|${arithmetic.name}`, () => reduceProgramSpec(arithmetic));
   const pr = await getProgram(context, tree ? (reduce as ProgramSpec) : { source: reduce.source, args: reduce.args, components: c });
   const passes: { pass: Pass; cache: PassCache }[] = [];
@@ -265,7 +274,8 @@ function groupShapeOf(options: GpuDotOptions): GroupShape {
   const chains = checkChains(options.chains, options.groupWidth === undefined ? DEFAULT_SHAPE.chains : 1);
   const vectorLoads = options.vectorLoads ?? true;
   if (typeof vectorLoads !== 'boolean') fail('INVALID_OPTION', 'options.vectorLoads', 'must be a boolean', vectorLoads);
-  return { width, groups, chains, vectorLoads, prefetch: gpuKernelSwitches().dotPrefetch };
+  const { dotPrefetch, dotFusedTree } = gpuKernelSwitches();
+  return { width, groups, chains, vectorLoads, prefetch: dotPrefetch, fusedTree: dotFusedTree };
 }
 
 function validate(x: DeviceArray, y: DeviceArray): void {

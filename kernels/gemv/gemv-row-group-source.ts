@@ -72,17 +72,19 @@ export function rowRunRead(A: DeviceArray, m: number, lda: number, rows: number)
  * @param prefetch - load each step's columns one step ahead (see ../shared/prefetched-steps.ts; registers of kind f32 or ff)
  * @param vectorX - read x four columns a load (its format's vector read; for a packed x and chunks that are multiples
  *   of 4, so that every step starts on a vector boundary — see {@link vectorXRead})
+ * @param unroll - columns per step (4, 8 or 16; the `gemvUnroll` switch): the loads in flight per thread, and in
+ *   float-float how often the lazy accumulators settle (another fixed order, within the same bound)
  * @returns source and arguments
  */
-export function partialNRowsSource(arithmetic: GpuArithmetic, A: DeviceArray, x: DeviceArray, chains: number, rows: number, run: 'vector' | 'pair' | undefined, prefetch = false, vectorX = false): { source: string; args: (readonly [string, ArgType])[] } {
+export function partialNRowsSource(arithmetic: GpuArithmetic, A: DeviceArray, x: DeviceArray, chains: number, rows: number, run: 'vector' | 'pair' | undefined, prefetch = false, vectorX = false, unroll = UNROLL): { source: string; args: (readonly [string, ArgType])[] } {
   const vectorRead = run === 'vector' ? A.format.vectorRead : run === 'pair' ? A.format.pairRead : undefined;
-  const xRead = vectorX && UNROLL % 4 === 0 ? x.format.vectorRead : undefined;
+  const xRead = vectorX && unroll % 4 === 0 ? x.format.vectorRead : undefined;
   const args: (readonly [string, ArgType])[] = [...arrayArgs('A', A), ...(vectorRead?.suffix ? [[`A${vectorRead.suffix}`, 'Array'] as const] : []), ...arrayArgs('X', x), ...(xRead ? [[`X${xRead.suffix}`, 'Array'] as const] : []), ['m', 'Integer'], ['n', 'Integer'], ['lda', 'Integer'], ['chunk', 'Integer'], ['G', 'Integer']];
   const body = ['const i0 = mpImod(this.thread.x, G) * ' + rows + ';'];
   for (let r = 1; r < rows; r++) body.push(`let i${r} = i0 + ${r};`, `if (i${r} >= m) { i${r} = m - 1; }`);
   body.push('const j0 = mpIdiv(this.thread.x, G) * chunk;', 'let j1 = j0 + chunk;', 'if (j1 > n) { j1 = n; }');
   const chainSets = Array.from({ length: rows }, (_, r) => {
-    const c = accumulatorChains(arithmetic, Math.min(chains, UNROLL));
+    const c = accumulatorChains(arithmetic, Math.min(chains, unroll));
     // accumulatorChains names its extra accumulators acc1 …; each row gets its own by renaming.
     const rename = (s: string): string => s.replace(/\bacc(\d*)\b/g, (_m, d: string) => `acc${r}${d ? `c${d}` : ''}`);
     return { declare: c.declare.map(rename), target: (q: number) => rename(c.target(q)), combine: c.combine.map(rename) };
@@ -107,12 +109,12 @@ export function partialNRowsSource(arithmetic: GpuArithmetic, A: DeviceArray, x:
     }
     return { code, registers, x: rx.register };
   };
-  // Unrolled steps of UNROLL columns: every load first, then the multiply-adds (memory-level parallelism).
-  // One step: UNROLL columns from counter k (names k<suffix><q>); with xRead, x comes four columns a load.
+  // Unrolled steps of `unroll` columns: every load first, then the multiply-adds (memory-level parallelism).
+  // One step: `unroll` columns from counter k (names k<suffix><q>); with xRead, x comes four columns a load.
   const readStep = (k: string, suffix: string): { code: string[]; reads: { registers: GpuRegister[]; x: GpuRegister }[] } => {
     const code: string[] = [];
     let xs: GpuRegister[] = [];
-    const reads = Array.from({ length: UNROLL }, (_, q) => {
+    const reads = Array.from({ length: unroll }, (_, q) => {
       code.push(`const ${k}${suffix}${q} = ${k} + ${q};`);
       if (xRead && q % 4 === 0) {
         const v = xRead.emit(`X${xRead.suffix}`, `${k}${suffix}${q}`, `b${suffix}${q}v`, arithmetic);
@@ -133,12 +135,12 @@ export function partialNRowsSource(arithmetic: GpuArithmetic, A: DeviceArray, x:
   terms.sort((s, t) => (s.acc < t.acc ? -1 : s.acc > t.acc ? 1 : 0));
   const registers = steps.flatMap((read) => [read.x, ...read.registers]);
   if (prefetch && registers.every((r) => r.kind === 'f32' || r.kind === 'ff')) {
-    body.push('let k = j0;', ...prefetchedSteps({ k: 'k', end: 'j1', span: `${UNROLL - 1}`, stride: `${UNROLL}`, registers, read: (k, suffix) => {
+    body.push('let k = j0;', ...prefetchedSteps({ k: 'k', end: 'j1', span: `${unroll - 1}`, stride: `${unroll}`, registers, read: (k, suffix) => {
       const next = readStep(k, suffix);
       return { code: next.code, registers: next.reads.flatMap((read) => [read.x, ...read.registers]) };
     }, sums: mulAddGroup(arithmetic, terms) }));
   } else {
-    body.push('let k = j0;', `while (k + ${UNROLL - 1} < j1) {`, ...step.code, ...mulAddGroup(arithmetic, terms), `k = k + ${UNROLL};`, '}');
+    body.push('let k = j0;', `while (k + ${unroll - 1} < j1) {`, ...step.code, ...mulAddGroup(arithmetic, terms), `k = k + ${unroll};`, '}');
   }
   const tail = readRows('k', 't');
   body.push('while (k < j1) {', ...tail.code, ...tail.registers.map((a, r) => arithmetic.mulAdd(`acc${r}`, a, tail.x)), 'k = k + 1;', '}');
@@ -149,14 +151,13 @@ export function partialNRowsSource(arithmetic: GpuArithmetic, A: DeviceArray, x:
   return { source: kernelSource(args, body), args };
 }
 
-
 /**
  * Whether GEMV N's R-rows pass may read x four columns a load (the `gemvVectorX` switch): x packed, unscaled, with a
- * vector read, and every thread's first column (a multiple of the chunk) and every step (8 columns) on a boundary of 4.
+ * vector read, and every thread's first column (a multiple of the chunk) on a boundary of 4 (steps are 4, 8 or 16 columns).
  * @param x - the vector
  * @param chunk - columns per thread
  * @returns whether the vector read applies
  */
 export function vectorXRead(x: DeviceArray, chunk: number): boolean {
-  return !x.isView && !x.rangeScale && !x.format.scaled && x.format.vectorRead !== undefined && chunk % 4 === 0 && UNROLL % 4 === 0;
+  return !x.isView && !x.rangeScale && !x.format.scaled && x.format.vectorRead !== undefined && chunk % 4 === 0;
 }

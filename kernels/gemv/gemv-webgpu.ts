@@ -328,9 +328,10 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
     partialScalars = { m, n, lda: A.ld, chunk: split.chunk, G };
     const run = rowRunRead(A.data, m, A.ld, R);
     const vx = gpuKernelSwitches().gemvVectorX && vectorXRead(x, split.chunk);
-    rowKey = `${R}${run ?? 'scalar'}${vx ? '|vx' : ''}`;
+    const { gemvPrefetch, gemvUnroll } = gpuKernelSwitches();
+    rowKey = `${R}${run ?? 'scalar'}|${gemvUnroll}${vx ? '|vx' : ''}`;
     // The switches key memo's tables, so the source follows gemvPrefetch.
-    partialSpec = memo(`gemvNR|${arithmetic.name}|${readKey(A.data)}|${readKey(x)}|${chains}|${rowKey}`, () => partialNRowsSource(arithmetic, A.data, x, chains, R, run, gpuKernelSwitches().gemvPrefetch, vx));
+    partialSpec = memo(`gemvNR|${arithmetic.name}|${readKey(A.data)}|${readKey(x)}|${chains}|${rowKey}`, () => partialNRowsSource(arithmetic, A.data, x, chains, R, run, gemvPrefetch, vx, gemvUnroll));
   } else if (!trans) {
     const split = gemvSplit(m, n, target);
     splits = split.splits;

@@ -51,8 +51,9 @@ const cpu = { arithmetic: ar } as const;
  */
 function underFusingCompiler(a: number, b: number, c: number): { mulAdd: number; mulThenAdd: number } {
   const reg = (name: string) => f32GpuArithmetic.register(name);
-  const run = (lines: string[]) => Math.fround(new Function('a', 'b', 'acc', 'mpKeep', 'mpFma', `${lines.join('\n')}\nreturn acc;`)(
-    a, b, c, Math.fround, (x: number, y: number, z: number) => Math.fround(x * y + z)) as number);
+  // mpNegZero: the uniform −0.0 of the fma-pinned product (the f32FmaKeep switch of kernel-switches.ts).
+  const run = (lines: string[]) => Math.fround(new Function('a', 'b', 'acc', 'mpKeep', 'mpFma', 'mpNegZero', `${lines.join('\n')}\nreturn acc;`)(
+    a, b, c, Math.fround, (x: number, y: number, z: number) => Math.fround(x * y + z), () => -0) as number);
   return {
     mulAdd: run([f32GpuArithmetic.mulAdd('acc', reg('a'), reg('b'))]),
     mulThenAdd: run([f32GpuArithmetic.declareMul('p', reg('a'), reg('b')), f32GpuArithmetic.add('acc', reg('p'))]),

@@ -7,7 +7,9 @@
  * against the 8-column steps, including none) and DOT (lengths around the step, strided views) give the results of
  * the switches off, in f32 and float-float arithmetic, over fp32, bf16 and fp16 storage — in f32 also over values
  * whose products and sums overflow, ±∞, NaN, ±0 and subnormals. The programs carry the new forms (checked in their
- * source), and the emitted f32 multiply-add still rounds the product first under a compiler that fuses.
+ * source), and the emitted f32 multiply-add still rounds the product first under a compiler that fuses. `gemvUnroll`
+ * (4 or 16 columns a step instead of 8) keeps f32's bits and float-float's bound (its accumulators settle per step);
+ * `dotFusedTree` (the first pass sums its workgroups) keeps the bound and is reproducible.
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -17,7 +19,7 @@ import { deviceMatrix, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
 import { compiledPrograms } from '../../src/backends/webgpu/program.js';
 import { gpuKernelSwitches, setGpuKernelSwitches, type GpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { f32GpuArithmetic } from '../../src/formats/f32/f32-gpu-arithmetic.js';
-import { randomValues, requireRuntime } from './gpu-test-helpers.js';
+import { accurateSum, gamma, opError, randomValues, requireRuntime } from './gpu-test-helpers.js';
 
 const OFF = { f32FmaKeep: false, ffFmaKeep: false, gemvPrefetch: false, gemvVectorX: false, dotPrefetch: false } as const;
 const ON = { f32FmaKeep: true, ffFmaKeep: true, gemvPrefetch: true, gemvVectorX: true, dotPrefetch: true } as const;
@@ -79,6 +81,37 @@ describe('GEMV / DOT switches of issue 19', () => {
     }
   }
 
+  it('GEMV N with steps of 4 and 16 columns (gemvUnroll): f32 gives the bits of 8, float-float stays within the bound', async () => {
+    await requireRuntime();
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 9 }), fc.boolean(), fc.integer({ min: 1, max: 70 }), fc.integer({ min: 1, max: 2 ** 12 }), fc.integer({ min: 1, max: 2 ** 30 }), fc.constantFrom<4 | 16>(4, 16), async (rowsBase, packed, n, targetThreads, seed, gemvUnroll) => {
+        const m = packed ? 4 * rowsBase : 2 * rowsBase + 1;
+        const A = deviceMatrix(await toDevice(randomValues(m * n, seed), { format: 'bf16' }), m, n);
+        const x = await toDevice(randomValues(n, seed + 1), { format: 'bf16' });
+        const run = async (switches: Partial<GpuKernelSwitches>, arithmetic: 'f32' | 'ff'): Promise<Float64Array> => {
+          setGpuKernelSwitches(switches);
+          const y = await toDevice(new Float64Array(m), { format: 'f64' });
+          await gpuGemv({ A, x, y }, { arithmetic, targetThreads });
+          const out = await y.toHost();
+          y.destroy();
+          return out;
+        };
+        const eight = await run({ ...OFF, gemvUnroll: 8 }, 'f32');
+        const other = await run({ ...ON, gemvUnroll }, 'f32');
+        expect(sameValues(other, eight), `f32, m=${m} n=${n} target=${targetThreads}, ${gemvUnroll} columns a step`).toBe(true);
+        const ff = await run({ ...ON, gemvUnroll }, 'ff');
+        const [ha, hx] = [await A.data.toHost(), await x.toHost()];
+        for (let i = 0; i < m; i++) {
+          const terms = Array.from({ length: n }, (_, j) => ha[i + j * m]! * hx[j]!);
+          expect(Math.abs(ff[i]! - accurateSum(terms))).toBeLessThanOrEqual(gamma(2 * n + 3, opError('ff')) * accurateSum(terms.map(Math.abs)));
+        }
+        A.data.destroy();
+        x.destroy();
+      }),
+      { numRuns: 6 },
+    );
+  });
+
   for (const storage of ['f32', 'bf16'] as const) {
     for (const arithmetic of ['f32', 'ff'] as const) {
       it(`DOT, ${storage} storage, ${arithmetic}: all switches on give the value of all off, bit for bit`, async () => {
@@ -107,6 +140,29 @@ describe('GEMV / DOT switches of issue 19', () => {
     }
   }
 
+  it('DOT with the first pass summing its workgroups (dotFusedTree): within the bound, reproducible, one pass fewer', async () => {
+    await requireRuntime();
+    await fc.assert(
+      // First passes of whole 256-invocation workgroups (T = maxThreads ≤ n/64): 2 to 4 workgroups; f32 and ff.
+      fc.asyncProperty(fc.integer({ min: 2 ** 15, max: 40000 }), fc.constantFrom(512, 768, 1024), fc.integer({ min: 1, max: 2 ** 30 }), fc.constantFrom<'f32' | 'ff'>('f32', 'ff'), fc.boolean(), async (n, maxThreads, seed, arithmetic, prefetch) => {
+        const hx = randomValues(n, seed), hy = randomValues(n, seed + 1);
+        const x = await toDevice(hx, { format: 'bf16' });
+        const y = await toDevice(hy, { format: 'f32' });
+        setGpuKernelSwitches({ ...OFF, dotFusedTree: true, dotPrefetch: prefetch });
+        const a = await gpuDot(x, y, { arithmetic, maxThreads });
+        const b = await gpuDot(x, y, { arithmetic, maxThreads });
+        expect(Object.is(a.value, b.value)).toBe(true);
+        const sx = await x.toHost();
+        const terms = Array.from(sx, (v, k) => v * hy[k]!);
+        expect(Math.abs(a.value - accurateSum(terms))).toBeLessThanOrEqual(gamma(2 * n + 3, opError(arithmetic)) * accurateSum(terms.map(Math.abs)));
+        x.destroy();
+        y.destroy();
+      }),
+      { numRuns: 4 },
+    );
+    expect((await compiledPrograms()).some((p) => p.source.includes('while (k +') && p.source.includes('mpLocalId()') && p.source.includes('mpBarrier()'))).toBe(true);
+  });
+
   it('the programs carry the new forms: the fma barriers, the lazy additions pinned by them, the loads one step ahead, x four columns a load', async () => {
     await requireRuntime();
     setGpuKernelSwitches(ON);
@@ -128,15 +184,17 @@ describe('GEMV / DOT switches of issue 19', () => {
   it('the f32 multiply-add as fma(a, b, −0) rounds the product first under a compiler that fuses', () => {
     setGpuKernelSwitches({ f32FmaKeep: true });
     const reg = (name: string) => f32GpuArithmetic.register(name);
-    const code = f32GpuArithmetic.mulAdd('acc', reg('a'), reg('b'));
-    expect(code).toContain('mpNegZero()');
-    // A fusing compiler: an operation not pinned stays exact (binary64 holds products of binary32 values) until the
-    // assigned value is rounded; mpFma rounds a·b + c once; mpNegZero is the uniform −0.0.
-    for (const [a, b, c] of [[MAX32, 2, -MAX32], [MAX32, -3, Infinity], [1 + 2 ** -12, 1 + 2 ** -12, -1], [3, 2 ** 126, -(2 ** 127)], [-0, 5, -0], [0, -1, -0]] as const) {
-      const fma = (x: number, y: number, z: number): number => Math.fround(x * y + z);
-      const got = Math.fround(new Function('a', 'b', 'acc', 'mpFma', 'mpNegZero', `${code}\nreturn acc;`)(a, b, c, fma, () => -0) as number);
-      const want = Math.fround(Math.fround(a * b) + c);
-      expect(Object.is(got, want) || (Number.isNaN(got) && Number.isNaN(want)), `${c} + ${a}·${b}: ${got}, want ${want}`).toBe(true);
+    // The multiply-add, and a product declared before a sum (the updates' α·x + β·y).
+    for (const code of [f32GpuArithmetic.mulAdd('acc', reg('a'), reg('b')), `${f32GpuArithmetic.declareMul('p', reg('a'), reg('b'))}\n${f32GpuArithmetic.add('acc', reg('p'))}`]) {
+      expect(code).toContain('mpNegZero()');
+      // A fusing compiler: an operation not pinned stays exact (binary64 holds products of binary32 values) until the
+      // assigned value is rounded; mpFma rounds a·b + c once; mpNegZero is the uniform −0.0.
+      for (const [a, b, c] of [[MAX32, 2, -MAX32], [MAX32, -3, Infinity], [1 + 2 ** -12, 1 + 2 ** -12, -1], [3, 2 ** 126, -(2 ** 127)], [-0, 5, -0], [0, -1, -0]] as const) {
+        const fma = (x: number, y: number, z: number): number => Math.fround(x * y + z);
+        const got = Math.fround(new Function('a', 'b', 'acc', 'mpFma', 'mpNegZero', `${code}\nreturn acc;`)(a, b, c, fma, () => -0) as number);
+        const want = Math.fround(Math.fround(a * b) + c);
+        expect(Object.is(got, want) || (Number.isNaN(got) && Number.isNaN(want)), `${c} + ${a}·${b}: ${got}, want ${want}`).toBe(true);
+      }
     }
   });
 });

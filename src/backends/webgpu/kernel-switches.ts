@@ -1,8 +1,10 @@
 /**
  * Switches between a GPU kernel's current form and the one it replaced, for benchmarks that time both in one run
  * and for tests that check both: lazy float-float accumulation in streaming loops (`lazy`), DOT's tree
- * reduction passes (`tree`). Read once from the environment when the module loads (`MODPREC_GPU_LAZY=0`,
- * `MODPREC_GPU_TREE=0` turn them off) — not per call: a `process.env` read costs microseconds in Node, a visible
+ * reduction passes (`tree`), the lazily reduced RNS row sums (`rnsFoldSteps`, `rnsFoldSplit`), and the GEMV / DOT forms under
+ * trial for issue 19 (`f32FmaKeep`, `ffFmaKeep`, `gemvPrefetch`, `gemvVectorX`, `gemvUnroll`, `dotPrefetch`,
+ * `dotFusedTree`; off, and 8 columns a step, unless their `MODPREC_GPU_…` variable is set). Read once from the
+ * environment when the module loads (`MODPREC_GPU_LAZY=0`, `MODPREC_GPU_TREE=0` turn them off) — not per call: a `process.env` read costs microseconds in Node, a visible
  * share of a small call's host time — and changed in-process only through {@link setGpuKernelSwitches}.
  * @module
  */
@@ -36,6 +38,13 @@ export interface GpuKernelSwitches {
    */
   readonly gemvVectorX: boolean;
   /**
+   * Columns per step of GEMV N's R-rows partial pass (4, 8 or 16; default 8): the loads each thread has in flight, and
+   * the registers it needs (fewer registers, more resident threads). f32 sums keep their order where the chains divide
+   * it; float-float accumulators settle at the end of each step, so another step length is another fixed order,
+   * within the same bound (`MODPREC_GPU_GEMV_UNROLL=4` or `16`).
+   */
+  readonly gemvUnroll: 4 | 8 | 16;
+  /**
    * DOT's first pass loads the next step's runs before it sums the current ones (as `gemvPrefetch`). Same sums in the
    * same order. Off by default (`MODPREC_GPU_DOT_PREFETCH=1`).
    */
@@ -55,6 +64,12 @@ export interface GpuKernelSwitches {
    * (the H100 converts at a quarter of its integer rate). Same residues. Off by default (`MODPREC_GPU_RNS_SPLIT=1`).
    */
   readonly rnsFoldSplit: boolean;
+  /**
+   * DOT's first pass runs in 256-invocation workgroups that add their sums pairwise in workgroup memory, so the tree
+   * passes start from one partial per workgroup: one dispatch fewer (2^17 first-pass threads: 2 dispatches instead of
+   * 3). Another fixed summation order, within the same bound. Off by default (`MODPREC_GPU_DOT_FUSED_TREE=1`).
+   */
+  readonly dotFusedTree: boolean;
   /** Lazy multiply-adds where the arithmetic has them (see `mulAddGroup` in ./kernel-common.ts). */
   readonly lazy: boolean;
   /** DOT's partials summed by tree passes where the device has 256-invocation workgroups. */
@@ -76,8 +91,13 @@ function envOn(name: string): boolean {
   return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name] === '1';
 }
 
+function envUnroll(name: string): 4 | 8 | 16 {
+  const v = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
+  return v === '4' ? 4 : v === '16' ? 16 : 8;
+}
+
 /** The GEMV / DOT switches' values from the environment. */
-const gemvDotSwitches = { f32FmaKeep: envOn('MODPREC_GPU_F32_FMA_KEEP'), ffFmaKeep: envOn('MODPREC_GPU_FF_FMA_KEEP'), gemvPrefetch: envOn('MODPREC_GPU_GEMV_PREFETCH'), gemvVectorX: envOn('MODPREC_GPU_GEMV_VECTOR_X'), dotPrefetch: envOn('MODPREC_GPU_DOT_PREFETCH') };
+const gemvDotSwitches = { f32FmaKeep: envOn('MODPREC_GPU_F32_FMA_KEEP'), ffFmaKeep: envOn('MODPREC_GPU_FF_FMA_KEEP'), gemvPrefetch: envOn('MODPREC_GPU_GEMV_PREFETCH'), gemvVectorX: envOn('MODPREC_GPU_GEMV_VECTOR_X'), gemvUnroll: envUnroll('MODPREC_GPU_GEMV_UNROLL'), dotPrefetch: envOn('MODPREC_GPU_DOT_PREFETCH'), dotFusedTree: envOn('MODPREC_GPU_DOT_FUSED_TREE') };
 
 function envSteps(name: string): number {
   const v = Number((globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name] ?? 0);

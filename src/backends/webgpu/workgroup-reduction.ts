@@ -75,7 +75,27 @@ export function treeReduceSpec(arithmetic: GpuArithmetic): ProgramSpec {
     regs.push(read.register);
   }
   regs.forEach((r, f) => body.push(`if (k${f} < count) {`, arithmetic.add('acc', r), '}'));
-  // Pairwise in workgroup memory: at level s, invocation l < s adds l + s's value (written one level earlier).
+  body.push(...workgroupPairwiseSum(arithmetic));
+  body.push(`return ${arithmetic.returnValue('acc')};`);
+  return {
+    source: kernelSource(args, body),
+    args,
+    components: c,
+    workgroup: { workgroupSize: TREE_WORKGROUP, workgroupArrays: [{ type: 'f32', length: TREE_WORKGROUP * c }] },
+  };
+}
+
+/**
+ * Lines adding the `acc` of a workgroup's {@link TREE_WORKGROUP} invocations pairwise in workgroup memory (array 0,
+ * TREE_WORKGROUP·words long; `l` = `mpLocalId()` declared by the caller): at level s, invocation l < s adds the value
+ * of l + s (written one level earlier); invocation 0 ends with the workgroup's sum. Every invocation reaches every
+ * barrier.
+ * @param arithmetic - the arithmetic of `acc`
+ * @returns the lines
+ */
+export function workgroupPairwiseSum(arithmetic: GpuArithmetic): string[] {
+  const c = arithmetic.components;
+  const body: string[] = [];
   for (let k = 0; k < c; k++) body.push(`mpSharedSet(0, l * ${c} + ${k}, ${word(arithmetic, 'acc', k)});`);
   for (let s = TREE_WORKGROUP / 2; s >= 1; s /= 2) {
     body.push('mpBarrier();', `if (l < ${s}) {`);
@@ -84,11 +104,5 @@ export function treeReduceSpec(arithmetic: GpuArithmetic): ProgramSpec {
     if (s > 1) for (let k = 0; k < c; k++) body.push(`mpSharedSet(0, l * ${c} + ${k}, ${word(arithmetic, 'acc', k)});`);
     body.push('}');
   }
-  body.push(`return ${arithmetic.returnValue('acc')};`);
-  return {
-    source: kernelSource(args, body),
-    args,
-    components: c,
-    workgroup: { workgroupSize: TREE_WORKGROUP, workgroupArrays: [{ type: 'f32', length: TREE_WORKGROUP * c }] },
-  };
+  return body;
 }
