@@ -76,8 +76,9 @@ const xs = data(N, 1), ys = data(N, 2);
 // place, no staging copy): DOT 2·N·(8 + 4 + 2 + 2 + 1) bytes, GEMV 2·M²·(8 + 4), ELL 128³ f64 and f32 (values and
 // column indices), plus alignment.
 const ELL_ROWS = quick ? 16 ** 3 : 128 ** 3;
-// The staging area below it must hold what the staged calls copy: ELL SpMV stages x as doubles (8 bytes a column).
-const arena = wasmArena(2 * N * 17 + 2 * M * M * 12 + ELL_ROWS * (7 * (8 + 4 + 4 + 4) + 8) + 2 ** 20, { staging: ELL_ROWS * 8 + 2 ** 22 });
+// The staging area below it must hold what the staged calls copy: ELL SpMV stages x as doubles (8 bytes a column),
+// the double-double ELL SpMV x and its row results (about 16 bytes a row; 34 MB at 128³ on the H100 host's run).
+const arena = wasmArena(2 * N * 17 + 2 * M * M * 12 + ELL_ROWS * (7 * (8 + 4 + 4 + 4) + 8) + 2 ** 20, { staging: ELL_ROWS * 24 + 2 ** 22 });
 const vectorOf = (values: Float64Array, storage: (typeof formats)[keyof typeof formats]): Range<1, any> => vector(values, { storage, arithmetic: formats.f64 });
 const cases: Case[] = [];
 const DOT_STORAGES = [['f64', formats.f64, 8], ['f32', formats.f32, 4], ['bf16', formats.bf16, 2], ['f16', formats.f16, 2], ['i8', formats.i8, 1]] as const;
