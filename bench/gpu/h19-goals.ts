@@ -189,30 +189,36 @@ async function benchDot(rt: GpuRuntime): Promise<void> {
  * Forms of the one-dispatch TRSV under test (src/backends/webgpu/kernel-switches.ts, `TrsvKernelSwitches`; `lead`:
  * MODPREC_TRSV_LEAD), each timed for every variant and arithmetic beside the default, each result checked.
  */
-const TRSV_FORMS: { label: string; forms: Partial<TrsvKernelSwitches>; lead?: number }[] = [
+const TRSV_FORMS: { label: string; forms: Partial<TrsvKernelSwitches>; lead?: number; chains?: number }[] = [
   { label: 'default', forms: {} },
   { label: 'column inverse', forms: { columnInverse: true } },
   { label: 'column inverse, lazy tiles', forms: { columnInverse: true, lazyTiles: true } },
   { label: 'column inverse, lazy tiles, early poll', forms: { columnInverse: true, lazyTiles: true, earlyPoll: true } },
   { label: 'column inverse, lazy tiles, early poll, 2 ahead', forms: { columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true } },
   { label: 'column inverse, lazy tiles, early poll, 2 ahead, lead 2', forms: { columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true }, lead: 2 },
+  { label: 'column inverse, lazy tiles, early poll, 2 ahead, lead 3', forms: { columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true }, lead: 3 },
+  { label: 'column inverse, lazy tiles, early poll, 2 ahead, 2 chains', forms: { columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true }, chains: 2 },
   { label: 'row lanes, column inverse, lazy tiles', forms: { rowLanes: true, columnInverse: true, lazyTiles: true } },
   { label: 'row lanes, column inverse, lazy tiles, early poll, 2 ahead', forms: { rowLanes: true, columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true } },
+  { label: 'row lanes, column inverse, lazy tiles, early poll, 2 ahead, lead 2', forms: { rowLanes: true, columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true }, lead: 2 },
 ];
 const TRSV_OFF: TrsvKernelSwitches = { columnInverse: false, rowLanes: false, lazyTiles: false, earlyPoll: false, ahead: false };
 
-/** Runs `f` with the TRSV forms and lead set, restoring both afterwards. */
+/** Runs `f` with the TRSV forms, lead and chains set, restoring them afterwards. */
 async function withTrsvForm<T>(form: (typeof TRSV_FORMS)[number], f: () => Promise<T>): Promise<T> {
   const previous = setTrsvKernelSwitches({ ...TRSV_OFF, ...form.forms });
-  const lead = process.env.MODPREC_TRSV_LEAD;
+  const saved = { MODPREC_TRSV_LEAD: process.env.MODPREC_TRSV_LEAD, MODPREC_TRSV_CHAINS: process.env.MODPREC_TRSV_CHAINS };
   if (form.lead !== undefined) process.env.MODPREC_TRSV_LEAD = String(form.lead);
+  if (form.chains !== undefined) process.env.MODPREC_TRSV_CHAINS = String(form.chains);
   rereadTuningKnobs();
   try {
     return await f();
   } finally {
     setTrsvKernelSwitches(previous);
-    if (lead === undefined) delete process.env.MODPREC_TRSV_LEAD;
-    else process.env.MODPREC_TRSV_LEAD = lead;
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
     rereadTuningKnobs();
   }
 }

@@ -53,7 +53,7 @@ export function setGpuKernelSwitches(changes: Partial<GpuKernelSwitches>): GpuKe
 export interface TrsvKernelSwitches {
   /** The walker reads a column-major copy of the block inverses (made once per matrix), so a warp's loads of a column are adjacent (same bits). */
   readonly columnInverse: boolean;
-  /** Four lanes per row, each over every fourth column (instead of 64 lanes down a column, 16 adjacent columns each): adjacent lanes read adjacent elements of op(A) = Aᵀ and of the row-major inverses. */
+  /** In the sums of A's tiles, four lanes per row, each over every fourth column (instead of 64 lanes down a column, 16 adjacent columns each): adjacent lanes read adjacent elements of op(A) = Aᵀ. */
   readonly rowLanes: boolean;
   /** Float-float tile sums added lazily (settled every few terms), as the inverse product already is. */
   readonly lazyTiles: boolean;
