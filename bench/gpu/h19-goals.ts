@@ -198,11 +198,13 @@ const TRSV_FORMS: { label: string; forms: Partial<TrsvKernelSwitches>; lead?: nu
   { label: 'column inverse, lazy tiles, early poll, 2 ahead, lead 2', forms: { columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true }, lead: 2 },
   { label: 'column inverse, lazy tiles, early poll, 2 ahead, lead 3', forms: { columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true }, lead: 3 },
   { label: 'column inverse, lazy tiles, early poll, 2 ahead, 2 chains', forms: { columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true }, chains: 2 },
+  { label: 'column inverse, lazy tiles, early poll, 2 ahead, tree quarters', forms: { columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true, treeQuarters: true } },
+  { label: 'column inverse, lazy tiles, early poll, 2 ahead, tree quarters, lead 2', forms: { columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true, treeQuarters: true }, lead: 2 },
   { label: 'row lanes, column inverse, lazy tiles', forms: { rowLanes: true, columnInverse: true, lazyTiles: true } },
   { label: 'row lanes, column inverse, lazy tiles, early poll, 2 ahead', forms: { rowLanes: true, columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true } },
   { label: 'row lanes, column inverse, lazy tiles, early poll, 2 ahead, lead 2', forms: { rowLanes: true, columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true }, lead: 2 },
 ];
-const TRSV_OFF: TrsvKernelSwitches = { columnInverse: false, rowLanes: false, lazyTiles: false, earlyPoll: false, ahead: false };
+const TRSV_OFF: TrsvKernelSwitches = { columnInverse: false, rowLanes: false, lazyTiles: false, earlyPoll: false, ahead: false, treeQuarters: false };
 
 /** Runs `f` with the TRSV forms, lead and chains set, restoring them afterwards. */
 async function withTrsvForm<T>(form: (typeof TRSV_FORMS)[number], f: () => Promise<T>): Promise<T> {

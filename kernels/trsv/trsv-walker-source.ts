@@ -80,7 +80,7 @@ export function walkerHolds(arithmetic: GpuArithmetic, A: DeviceArray): boolean 
 /**
  * Forms of the solve under test (issue 19; src/backends/webgpu/kernel-switches.ts, `TrsvKernelSwitches`). All off
  * is the form measured before; `columnInverse`, `earlyPoll` and `ahead` change where values come from and when they
- * are loaded, not the operations on them (same bits); `rowLanes` and `lazyTiles` change which terms a thread sums
+ * are loaded, not the operations on them (same bits); `rowLanes`, `lazyTiles` and `treeQuarters` change which terms a thread sums
  * and how (same trsvBound).
  */
 export interface WalkerForms {
@@ -97,6 +97,8 @@ export interface WalkerForms {
   readonly earlyPoll?: boolean;
   /** The walker's loads of A's tile, the inverse's row and b for step s + 2 go out at the end of step s. */
   readonly ahead?: boolean;
+  /** A row's four quarters summed as (q0 + q1) + (q2 + q3) (then added to P), instead of one after another. */
+  readonly treeQuarters?: boolean;
 }
 
 /**
@@ -182,11 +184,16 @@ export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: W
   };
   /** Stores register `name` into workgroup array 0 at slot l. */
   const storeQuarter = (name: string): string[] => Array.from({ length: c }, (_, k) => `mpSharedSet(0, l * ${c} + ${k}, ${word(arithmetic, name, k)});`);
-  /** Opens `if (q === 0) {` (`qi` in the inverse product) and sums the four quarters of the row (after `first`, if given) into `dst`. */
+  /** Opens `if (q === 0) {` (`qi` in the inverse product) and sums the four quarters of the row (after `first`, if given) into `dst` (in order, or pairwise). */
   const sumQuarters = (dst: string, first?: GpuRegister, phase: 'tile' | 'inverse' = 'tile'): string[] => {
     const lines = [phase === 'tile' ? 'if (q === 0) {' : 'if (qi === 0) {'];
     const part = (p: number): string[] => Array.from({ length: c }, (_, k) => `mpShared(0, ${partSlot(p, phase)} * ${c} + ${k})`);
-    if (first) {
+    if (forms.treeQuarters) {
+      for (let p = 0; p < 4; p++) lines.push(fromWords(arithmetic, `${dst}q${p}`, part(p)));
+      lines.push(arithmetic.add(`${dst}q0`, arithmetic.register(`${dst}q1`)), arithmetic.add(`${dst}q2`, arithmetic.register(`${dst}q3`)), arithmetic.add(`${dst}q0`, arithmetic.register(`${dst}q2`)));
+      if (first) lines.push(`let ${dst} = ${first.name};`, arithmetic.add(dst, arithmetic.register(`${dst}q0`)));
+      else lines.push(`let ${dst} = ${dst}q0;`);
+    } else if (first) {
       lines.push(`let ${dst} = ${first.name};`);
       for (let p = 0; p < 4; p++) lines.push(fromWords(arithmetic, `${dst}q${p}`, part(p)), arithmetic.add(dst, arithmetic.register(`${dst}q${p}`)));
     } else {

@@ -2,8 +2,8 @@
  * The forms of the one-dispatch GPU TRSV under test for issue 19 (`TrsvKernelSwitches`,
  * src/backends/webgpu/kernel-switches.ts). Those that only move loads — the column-major inverse copy, P polled
  * early, loads two steps ahead — give the default form's x bit for bit where the run is deterministic (no helper
- * publishes: MODPREC_TRSV_SPIN=0, so every sum is the walker's own). All forms together, row lanes and lazy
- * float-float tiles included, stay within trsvBound with backend 'gpu' against the exact rational solution of the
+ * publishes: MODPREC_TRSV_SPIN=0, so every sum is the walker's own). All forms together, row lanes, lazy
+ * float-float tiles and pairwise quarter sums included, stay within trsvBound with backend 'gpu' against the exact rational solution of the
  * stored system, with helpers and with the walker alone; and a timed-out early poll drops the stale P it read.
  */
 import fc from 'fast-check';
@@ -17,9 +17,9 @@ import { trsv, trsvBound, range, colMajor, formats } from '../../src/index.js';
 import { Q } from '../dd/exact-rational.js';
 import { accurateSum, opError, randomValues, requireRuntime } from './gpu-test-helpers.js';
 
-const OFF: TrsvKernelSwitches = { columnInverse: false, rowLanes: false, lazyTiles: false, earlyPoll: false, ahead: false };
+const OFF: TrsvKernelSwitches = { columnInverse: false, rowLanes: false, lazyTiles: false, earlyPoll: false, ahead: false, treeQuarters: false };
 const SAME_BITS: Partial<TrsvKernelSwitches> = { columnInverse: true, earlyPoll: true, ahead: true };
-const ALL: TrsvKernelSwitches = { columnInverse: true, rowLanes: true, lazyTiles: true, earlyPoll: true, ahead: true };
+const ALL: TrsvKernelSwitches = { columnInverse: true, rowLanes: true, lazyTiles: true, earlyPoll: true, ahead: true, treeQuarters: true };
 
 function knobs(values: Record<string, string | undefined>): void {
   for (const [name, value] of Object.entries(values)) {

@@ -61,6 +61,8 @@ export interface TrsvKernelSwitches {
   readonly earlyPoll: boolean;
   /** The walker's loads of A's tile, the inverse's row and b go out two steps ahead instead of one (same bits). */
   readonly ahead: boolean;
+  /** A row's four quarters summed pairwise, (q0 + q1) + (q2 + q3), instead of one after another: a shorter float-float dependency chain. */
+  readonly treeQuarters: boolean;
 }
 
 function envOn(name: string): boolean {
@@ -73,11 +75,12 @@ let trsvCurrent: TrsvKernelSwitches = {
   lazyTiles: envOn('MODPREC_TRSV_LAZY_TILES'),
   earlyPoll: envOn('MODPREC_TRSV_EARLY_POLL'),
   ahead: envOn('MODPREC_TRSV_AHEAD'),
+  treeQuarters: envOn('MODPREC_TRSV_TREE_QUARTERS'),
 };
 
 /**
  * The current TRSV switches (read once from `MODPREC_TRSV_COLUMN_INVERSE=1`, `…_ROW_LANES`, `…_LAZY_TILES`,
- * `…_EARLY_POLL`, `…_AHEAD`).
+ * `…_EARLY_POLL`, `…_AHEAD`, `…_TREE_QUARTERS`).
  * @returns them
  */
 export function trsvKernelSwitches(): TrsvKernelSwitches {
