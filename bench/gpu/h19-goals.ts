@@ -239,6 +239,8 @@ async function benchTrsv(rt: GpuRuntime): Promise<void> {
       if (arithmetic === 'f32' && form.forms.lazyTiles && !form.forms.earlyPoll && !form.forms.rowLanes) continue;
       let lnn: number | undefined;
       for (const [uplo, trans] of [['L', 'N'], ['U', 'N'], ['L', 'T']] as const) {
+        // A form that fails (compile, run) is one WRONG row, not the end of the section.
+        const variant = `${uplo} ${trans} N${form.label === 'default' ? '' : `, ${form.label}`}`;
         await withTrsvForm(form, async () => {
           const x = await toDevice(hb, { format: arithmetic === 'ff' ? 'ff' : 'f32', strict: true });
           const run = (): Promise<unknown> => gpuTrsv({ A, x, uplo, trans }, { arithmetic });
@@ -262,7 +264,6 @@ async function benchTrsv(rt: GpuRuntime): Promise<void> {
           // A backward-stable solve of a well-conditioned triangle: residual of order n·u (generous: 4n·u).
           const bound = 4 * n * (arithmetic === 'ff' ? 2 ** -44 : 2 ** -24);
           const t = await time(rt, run);
-          const variant = `${uplo} ${trans} N${form.label === 'default' ? '' : `, ${form.label}`}`;
           let goal = '';
           if (uplo === 'L' && trans === 'N') {
             lnn = t.ms;
@@ -273,6 +274,9 @@ async function benchTrsv(rt: GpuRuntime): Promise<void> {
           }
           push({ kernel: `TRSV n=${n}`, variant, storage: 'f32', arithmetic, ms: t.ms, issueMs: t.issueMs, gbs: (2 * n * (n + 1)) / t.ms / 1e6, error, bound, correct: error <= bound, goal });
           x.destroy();
+        }).catch((e: unknown) => {
+          console.log(`TRSV ${variant} ${arithmetic} failed: ${(e as Error).stack ?? e}`);
+          push({ kernel: `TRSV n=${n}`, variant, storage: 'f32', arithmetic, ms: NaN, issueMs: NaN, gbs: NaN, error: NaN, bound: NaN, correct: false, goal: `failed: ${String(e).slice(0, 80)}` });
         });
       }
     }
