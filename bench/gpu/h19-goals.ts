@@ -281,30 +281,38 @@ async function benchDot(rt: GpuRuntime): Promise<void> {
  * Forms of the one-dispatch TRSV under test (src/backends/webgpu/kernel-switches.ts, `TrsvKernelSwitches`; `lead`:
  * MODPREC_TRSV_LEAD), each timed for every variant and arithmetic beside the default, each result checked.
  */
-const TRSV_FORMS: { label: string; forms: Partial<TrsvKernelSwitches>; lead?: number }[] = [
+const TRSV_FORMS: { label: string; forms: Partial<TrsvKernelSwitches>; lead?: number; chains?: number }[] = [
   { label: 'default', forms: {} },
   { label: 'column inverse', forms: { columnInverse: true } },
   { label: 'column inverse, lazy tiles', forms: { columnInverse: true, lazyTiles: true } },
   { label: 'column inverse, lazy tiles, early poll', forms: { columnInverse: true, lazyTiles: true, earlyPoll: true } },
   { label: 'column inverse, lazy tiles, early poll, 2 ahead', forms: { columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true } },
   { label: 'column inverse, lazy tiles, early poll, 2 ahead, lead 2', forms: { columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true }, lead: 2 },
+  { label: 'column inverse, lazy tiles, early poll, 2 ahead, lead 3', forms: { columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true }, lead: 3 },
+  { label: 'column inverse, lazy tiles, early poll, 2 ahead, 2 chains', forms: { columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true }, chains: 2 },
+  { label: 'column inverse, lazy tiles, early poll, 2 ahead, tree quarters', forms: { columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true, treeQuarters: true } },
+  { label: 'column inverse, lazy tiles, early poll, 2 ahead, tree quarters, lead 2', forms: { columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true, treeQuarters: true }, lead: 2 },
   { label: 'row lanes, column inverse, lazy tiles', forms: { rowLanes: true, columnInverse: true, lazyTiles: true } },
   { label: 'row lanes, column inverse, lazy tiles, early poll, 2 ahead', forms: { rowLanes: true, columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true } },
+  { label: 'row lanes, column inverse, lazy tiles, early poll, 2 ahead, lead 2', forms: { rowLanes: true, columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true }, lead: 2 },
 ];
-const TRSV_OFF: TrsvKernelSwitches = { columnInverse: false, rowLanes: false, lazyTiles: false, earlyPoll: false, ahead: false };
+const TRSV_OFF: TrsvKernelSwitches = { columnInverse: false, rowLanes: false, lazyTiles: false, earlyPoll: false, ahead: false, treeQuarters: false };
 
-/** Runs `f` with the TRSV forms and lead set, restoring both afterwards. */
+/** Runs `f` with the TRSV forms, lead and chains set, restoring them afterwards. */
 async function withTrsvForm<T>(form: (typeof TRSV_FORMS)[number], f: () => Promise<T>): Promise<T> {
   const previous = setTrsvKernelSwitches({ ...TRSV_OFF, ...form.forms });
-  const lead = process.env.MODPREC_TRSV_LEAD;
+  const saved = { MODPREC_TRSV_LEAD: process.env.MODPREC_TRSV_LEAD, MODPREC_TRSV_CHAINS: process.env.MODPREC_TRSV_CHAINS };
   if (form.lead !== undefined) process.env.MODPREC_TRSV_LEAD = String(form.lead);
+  if (form.chains !== undefined) process.env.MODPREC_TRSV_CHAINS = String(form.chains);
   rereadTuningKnobs();
   try {
     return await f();
   } finally {
     setTrsvKernelSwitches(previous);
-    if (lead === undefined) delete process.env.MODPREC_TRSV_LEAD;
-    else process.env.MODPREC_TRSV_LEAD = lead;
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
     rereadTuningKnobs();
   }
 }
@@ -323,6 +331,8 @@ async function benchTrsv(rt: GpuRuntime): Promise<void> {
       if (arithmetic === 'f32' && form.forms.lazyTiles && !form.forms.earlyPoll && !form.forms.rowLanes) continue;
       let lnn: number | undefined;
       for (const [uplo, trans] of [['L', 'N'], ['U', 'N'], ['L', 'T']] as const) {
+        // A form that fails (compile, run) is one WRONG row, not the end of the section.
+        const variant = `${uplo} ${trans} N${form.label === 'default' ? '' : `, ${form.label}`}`;
         await withTrsvForm(form, async () => {
           const x = await toDevice(hb, { format: arithmetic === 'ff' ? 'ff' : 'f32', strict: true });
           const run = (): Promise<unknown> => gpuTrsv({ A, x, uplo, trans }, { arithmetic });
@@ -346,7 +356,6 @@ async function benchTrsv(rt: GpuRuntime): Promise<void> {
           // A backward-stable solve of a well-conditioned triangle: residual of order n·u (generous: 4n·u).
           const bound = 4 * n * (arithmetic === 'ff' ? 2 ** -44 : 2 ** -24);
           const t = await time(rt, run);
-          const variant = `${uplo} ${trans} N${form.label === 'default' ? '' : `, ${form.label}`}`;
           let goal = '';
           if (uplo === 'L' && trans === 'N') {
             lnn = t.ms;
@@ -357,6 +366,9 @@ async function benchTrsv(rt: GpuRuntime): Promise<void> {
           }
           push({ kernel: `TRSV n=${n}`, variant, storage: 'f32', arithmetic, ms: t.ms, issueMs: t.issueMs, gbs: (2 * n * (n + 1)) / t.ms / 1e6, error, bound, correct: error <= bound, goal });
           x.destroy();
+        }).catch((e: unknown) => {
+          console.log(`TRSV ${variant} ${arithmetic} failed: ${(e as Error).stack ?? e}`);
+          push({ kernel: `TRSV n=${n}`, variant, storage: 'f32', arithmetic, ms: NaN, issueMs: NaN, gbs: NaN, error: NaN, bound: NaN, correct: false, goal: `failed: ${String(e).slice(0, 80)}` });
         });
       }
     }

@@ -28,6 +28,8 @@
  *    (the one-dispatch solve sums all earlier columns of a row at once — per thread a chain over its 16 columns
  *    of every earlier tile, the four quarters combined, the helper's and walker's parts added: at most
  *    L = c/4 + 10 roundings for c earlier columns — and subtracts once, so there e = ρ_A ⊕ γ_L and K = 1;
+ *    its forms under test (TrsvKernelSwitches: a thread over every fourth column instead of 16 adjacent ones, float-float
+ *    terms added lazily, each within one float-float rounding unit, quarters added pairwise) keep these counts or lower them;
  *    the bound below takes e = ρ_A ⊕ γ_max(s, L) and the blocked solve's K ≥ 1, covering both algorithms)
  *    with |η_t| ≤ γ_1·|the new residual|. For row i with K updates, every intermediate residual is at most
  *    Q_i + Σ|η| with Q_i = |r̂_i| + (1 + e)·S_i, S_i = Σ_{j in earlier blocks}|t_ij||x̂_j|, so Σ|η| ≤

@@ -49,8 +49,6 @@ export interface SubstitutionShape {
 export interface SubstitutionPlace {
   /** Threads that own rows (row i belongs to thread i mod owners; local ids ≥ owners only wait at barriers). */
   readonly owners: number;
-  /** The variable holding a thread's id for {@link SubstitutionPlace.owners} (default `l`, the local id; another numbering keeps a caller's owner of each x word). */
-  readonly id?: string;
   /** Workgroup array (f32, ≥ 2·components) that hands x_j to every thread. */
   readonly broadcast: number;
   /** `let <dst> = …;` lines: b_i as a register of the arithmetic. */
@@ -128,7 +126,6 @@ function magnitude(arithmetic: GpuArithmetic, name: string): string {
 export function substitutionLines(arithmetic: GpuArithmetic, A: DeviceArray, shape: SubstitutionShape, place: SubstitutionPlace): string[] {
   const c = arithmetic.components;
   const own = place.owners;
-  const l = place.id ?? 'l';
   const opIndex = (row: string, col: string): string => {
     const [i, j] = shape.trans ? [col, row] : [row, col];
     return `${A.isView ? `AOff + ${i} * AInc + ${j} * lda` : `${i} + ${j} * lda`}${place.window ? ' - aOff' : ''}`;
@@ -140,11 +137,11 @@ export function substitutionLines(arithmetic: GpuArithmetic, A: DeviceArray, sha
   const lines: string[] = [
     // The sums of a thread's own rows start at 0 + bᵢ, the CPU's first step (x is the sum until its row is solved;
     // 0 + (−0) is +0 there too); a window's start elsewhere (./trsv-split-redo-source.ts).
-    ...(window ? [] : [`if (${l} < ${own}) {`, `for (let sbz = mpI32(${l}); sbz < n; sbz = sbz + ${own}) {`, ...sumStartLines(arithmetic, place.readB, 'sbz', 'sbstart'), ...store('sbz', 'sbstart'), '}', '}']),
+    ...(window ? [] : [`if (l < ${own}) {`, `for (let sbz = mpI32(l); sbz < n; sbz = sbz + ${own}) {`, ...sumStartLines(arithmetic, place.readB, 'sbz', 'sbstart'), ...store('sbz', 'sbstart'), '}', '}']),
     `for (let sbs = ${window ? 's0' : 'mpI32(0)'}; sbs < ${window ? 's1' : 'n'}; sbs = sbs + 1) {`,
     `const sbj = ${shape.lowerOp ? 'sbs' : 'n - 1 - sbs'};`,
     'const sbh = mpImod(sbs, 2);',
-    `if (${l} < ${own} && mpImod(sbj, ${own}) === ${l}) {`,
+    `if (l < ${own} && mpImod(sbj, ${own}) === l) {`,
     load('sbsum', 'sbj'),
   ];
   let x = 'sbsum';
@@ -177,7 +174,7 @@ export function substitutionLines(arithmetic: GpuArithmetic, A: DeviceArray, sha
   // Slots alternate: x_j is read before the barrier of step s + 1, written again only after it.
   lines.push('mpBarrier();', `let sbxj = ${c === 1 ? `mpShared(${place.broadcast}, sbh)` : `[${Array.from({ length: c }, (_, k) => `mpShared(${place.broadcast}, sbh * ${c} + ${k})`).join(', ')}]`};`);
   const ra = A.format.emitRead('A', opIndex('sbi', 'sbj'), 'sba', arithmetic);
-  lines.push(`if (${l} < ${own}) {`, `for (let sbi = mpI32(${l}); sbi < n; sbi = sbi + ${own}) {`, `if (${shape.lowerOp ? 'sbi > sbj' : 'sbi < sbj'}${window && shape.trans ? ' && sbi >= rowLo && sbi < rowHi' : ''}) {`, ra.code, load('sbacc', 'sbi'), arithmetic.mulAdd('sbacc', ra.register, arithmetic.register('sbxj')), ...store('sbi', 'sbacc'), '}', '}', '}', '}');
+  lines.push(`if (l < ${own}) {`, `for (let sbi = mpI32(l); sbi < n; sbi = sbi + ${own}) {`, `if (${shape.lowerOp ? 'sbi > sbj' : 'sbi < sbj'}${window && shape.trans ? ' && sbi >= rowLo && sbi < rowHi' : ''}) {`, ra.code, load('sbacc', 'sbi'), arithmetic.mulAdd('sbacc', ra.register, arithmetic.register('sbxj')), ...store('sbi', 'sbacc'), '}', '}', '}', '}');
   return lines;
 }
 

@@ -80,13 +80,16 @@ export function walkerHolds(arithmetic: GpuArithmetic, A: DeviceArray): boolean 
 /**
  * Forms of the solve under test (issue 19; src/backends/webgpu/kernel-switches.ts, `TrsvKernelSwitches`). All off
  * is the form measured before; `columnInverse`, `earlyPoll` and `ahead` change where values come from and when they
- * are loaded, not the operations on them (same bits); `rowLanes` and `lazyTiles` change which terms a thread sums
+ * are loaded, not the operations on them (same bits); `rowLanes`, `lazyTiles` and `treeQuarters` change which terms a thread sums
  * and how (same trsvBound).
  */
 export interface WalkerForms {
   /** `Inv` is the column-major copy of the block inverses: element (i, j) of block k at (64k + j)·64 + i. */
   readonly columnInverse?: boolean;
-  /** Thread l is row ⌊l/4⌋ over columns 4u + (l mod 4) of a tile, instead of row l mod 64 over columns 16⌊l/64⌋ + u. */
+  /**
+   * In the sums of A's tiles (walker and helpers), thread l is row ⌊l/4⌋ over columns 4u + (l mod 4) of a tile, instead
+   * of row l mod 64 over columns 16⌊l/64⌋ + u (the inverse product keeps the latter).
+   */
   readonly rowLanes?: boolean;
   /** Float-float tile sums through `mulAddGroup` (lazy, settled), with out-of-range terms zeroed instead of skipped. */
   readonly lazyTiles?: boolean;
@@ -94,6 +97,8 @@ export interface WalkerForms {
   readonly earlyPoll?: boolean;
   /** The walker's loads of A's tile, the inverse's row and b for step s + 2 go out at the end of step s. */
   readonly ahead?: boolean;
+  /** A row's four quarters summed as (q0 + q1) + (q2 + q3) (then added to P), instead of one after another. */
+  readonly treeQuarters?: boolean;
 }
 
 /**
@@ -120,12 +125,17 @@ export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: W
   };
   const pBase = TRSV_HEADER_WORDS;
   const rowLanes = forms.rowLanes === true;
-  /** Column, within a tile, of this thread's term u. */
+  // Two numberings of the threads: (r, q) in the sums of A's tiles, row r over the columns col(u) of quarter q
+  // (row lanes: 4 adjacent lanes per row, else 64 adjacent rows per quarter), and (ri, qi) in the inverse product,
+  // always 64 adjacent rows per quarter (the inverse's copy by columns is read down a column).
+  /** Column, within a tile, of this thread's term u in a tile sum. */
   const col = (u: number | string): string => (rowLanes ? `(${u} * 4 + q)` : `(q * 16 + ${u})`);
-  /** Where row r's quarter p sits in workgroup array 0 (each thread stores its own at slot l). */
-  const partSlot = (p: number): string => (rowLanes ? `(r * 4 + ${p})` : `(r + ${p * T})`);
-  /** Element (row r, column j) of the inverse of the block starting at ks. */
-  const invIndex = (ks: string, u: number): string => (forms.columnInverse ? `(${ks} + ${col(u)}) * ${T} + r` : `r * np + ${ks} + ${col(u)}`);
+  /** Column, within a block, of this thread's term u in the inverse product. */
+  const colI = (u: number | string): string => `(qi * 16 + ${u})`;
+  /** Where a row's quarter p sits in workgroup array 0 (each thread stores its own at slot l), per numbering. */
+  const partSlot = (p: number, phase: 'tile' | 'inverse'): string => (rowLanes && phase === 'tile' ? `(r * 4 + ${p})` : phase === 'tile' ? `(r + ${p * T})` : `(ri + ${p * T})`);
+  /** Element (row ri, column colI(u)) of the inverse of the block starting at ks. */
+  const invIndex = (ks: string, u: number): string => (forms.columnInverse ? `(${ks} + ${colI(u)}) * ${T} + ri` : `ri * np + ${ks} + ${colI(u)}`);
   const lazy = forms.lazyTiles === true && arithmetic.lazyMulAdd !== undefined && arithmetic.settle !== undefined && arithmetic.lazyTerms !== undefined && lazyAccumulation();
   // A zero of a register kind reads produce: binary32, or the arithmetic's own kind.
   const zeroOf = (kind: GpuRegister['kind']): string => (kind === 'f32' ? '0.0' : kind === arithmetic.register('z').kind ? arithmetic.literal(0) : fail('INVALID_FORMAT', 'A', `reads into register kind ${kind}, which the one-dispatch TRSV cannot hold`));
@@ -174,11 +184,16 @@ export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: W
   };
   /** Stores register `name` into workgroup array 0 at slot l. */
   const storeQuarter = (name: string): string[] => Array.from({ length: c }, (_, k) => `mpSharedSet(0, l * ${c} + ${k}, ${word(arithmetic, name, k)});`);
-  /** Opens `if (q === 0) {` and sums the four quarters of row r (after `first`, if given) into `dst`. */
-  const sumQuarters = (dst: string, first?: GpuRegister): string[] => {
-    const lines = ['if (q === 0) {'];
-    const part = (p: number): string[] => Array.from({ length: c }, (_, k) => `mpShared(0, ${partSlot(p)} * ${c} + ${k})`);
-    if (first) {
+  /** Opens `if (q === 0) {` (`qi` in the inverse product) and sums the four quarters of the row (after `first`, if given) into `dst` (in order, or pairwise). */
+  const sumQuarters = (dst: string, first?: GpuRegister, phase: 'tile' | 'inverse' = 'tile'): string[] => {
+    const lines = [phase === 'tile' ? 'if (q === 0) {' : 'if (qi === 0) {'];
+    const part = (p: number): string[] => Array.from({ length: c }, (_, k) => `mpShared(0, ${partSlot(p, phase)} * ${c} + ${k})`);
+    if (forms.treeQuarters) {
+      for (let p = 0; p < 4; p++) lines.push(fromWords(arithmetic, `${dst}q${p}`, part(p)));
+      lines.push(arithmetic.add(`${dst}q0`, arithmetic.register(`${dst}q1`)), arithmetic.add(`${dst}q2`, arithmetic.register(`${dst}q3`)), arithmetic.add(`${dst}q0`, arithmetic.register(`${dst}q2`)));
+      if (first) lines.push(`let ${dst} = ${first.name};`, arithmetic.add(dst, arithmetic.register(`${dst}q0`)));
+      else lines.push(`let ${dst} = ${dst}q0;`);
+    } else if (first) {
       lines.push(`let ${dst} = ${first.name};`);
       for (let p = 0; p < 4; p++) lines.push(fromWords(arithmetic, `${dst}q${p}`, part(p)), arithmetic.add(dst, arithmetic.register(`${dst}q${p}`)));
     } else {
@@ -188,7 +203,7 @@ export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: W
     return lines;
   };
   /** Stores register `name` into workgroup array 0 at slot l, barrier, then q = 0 threads sum the four quarters into `dst`. */
-  const reduceQuarters = (name: string, dst: string, first?: GpuRegister): string[] => [...storeQuarter(name), 'mpBarrier();', ...sumQuarters(dst, first)];
+  const reduceQuarters = (name: string, dst: string, first?: GpuRegister, phase: 'tile' | 'inverse' = 'tile'): string[] => [...storeQuarter(name), 'mpBarrier();', ...sumQuarters(dst, first, phase)];
   const tagged = (slot: string, k: number): [string, string] => [`WAtomic[${slot} * ${2 * c} + ${2 * k}]`, `WAtomic[${slot} * ${2 * c} + ${2 * k + 1}]`];
   const publish = (base: string, slot: string, name: string): string[] =>
     Array.from({ length: c }, (_, k) => {
@@ -201,6 +216,8 @@ export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: W
     'const l = mpLocalId();',
     rowLanes ? 'const r = mpIdiv(l, 4);' : `const r = mpImod(l, ${T});`,
     rowLanes ? 'const q = mpImod(l, 4);' : `const q = mpIdiv(l, ${T});`,
+    rowLanes ? `const ri = mpImod(l, ${T});` : 'const ri = r;',
+    rowLanes ? `const qi = mpIdiv(l, ${T});` : 'const qi = q;',
     'if (l === 0) { mpSharedIntSet(1, 0, mpAtomicAdd(WAtomic[0], 1)); }',
     'const raw = mpSharedIntUniform(1, 0);',
     'const ticket = mpAnd(raw, gMask);',
@@ -244,6 +261,7 @@ export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: W
     'for (let step = mpI32(0); step < blocks; step = step + 1) {',
     `const k0 = ${order('step')} * ${T};`,
     'const row = k0 + r;',
+    'const rowI = k0 + ri;',
   );
   const prefetched: GpuRegister[][] = [];
   for (let t = 1; t <= lead; t++) {
@@ -316,22 +334,22 @@ export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: W
   body.push(`if (row >= n) { rhs = ${zero(arithmetic)}; }`);
   for (let k = 0; k < c; k++) body.push(`mpSharedSet(3, r * ${c} + ${k}, ${word(arithmetic, 'rhs', k)});`);
   body.push('}', 'mpBarrier();');
-  // x_s = Inv_s · rhs: each quarter 16 columns of its row in `chains` chains, then the four summed.
+  // x_s = Inv_s · rhs: each quarter 16 columns of its row in `chains` chains, then the four summed (numbering ri, qi).
   body.push(...declareChains('y'));
   // The 16 terms go out as one group: lazily accumulated where the arithmetic has that (mulAddGroup).
   const inverseTerms: { acc: string; a: GpuRegister; b: GpuRegister }[] = [];
   for (let u = 0; u < 16; u++) {
-    body.push(fromWords(arithmetic, `rh${u}`, Array.from({ length: c }, (_, k) => `mpShared(3, ${col(u)} * ${c} + ${k})`)));
+    body.push(fromWords(arithmetic, `rh${u}`, Array.from({ length: c }, (_, k) => `mpShared(3, ${colI(u)} * ${c} + ${k})`)));
     inverseTerms.push({ acc: `y${u % chains}`, a: { kind: invKind, name: `piv${u}` }, b: arithmetic.register(`rh${u}`) });
   }
   body.push(...mulAddGroup(arithmetic, inverseTerms));
   body.push(...combineChains('y'));
-  body.push(...reduceQuarters('y0', 'xv'));
-  for (let k = 0; k < c; k++) body.push(`mpSharedSet(4, (mpImod(step, ${lead}) * ${T} + r) * ${c} + ${k}, ${word(arithmetic, 'xv', k)});`, `mpAtomicStore(XAtomic[row * ${c} + ${k}], mpBits(${word(arithmetic, 'xv', k)}));`);
-  body.push(...publish('xBase', 'row', 'xv'));
+  body.push(...reduceQuarters('y0', 'xv', undefined, 'inverse'));
+  for (let k = 0; k < c; k++) body.push(`mpSharedSet(4, (mpImod(step, ${lead}) * ${T} + ri) * ${c} + ${k}, ${word(arithmetic, 'xv', k)});`, `mpAtomicStore(XAtomic[rowI * ${c} + ${k}], mpBits(${word(arithmetic, 'xv', k)}));`);
+  body.push(...publish('xBase', 'rowI', 'xv'));
   // A non-finite x is where multiplying by the inverse stops being substitution (./trsv-substitution-source.ts):
   // marked here (a bit test), acted on once after the walk.
-  body.push('if (row < n) {', ...ifNonFinite(arithmetic, 'xv', 'mpSharedIntSet(1, 3, 1);', overflow), '}');
+  body.push('if (rowI < n) {', ...ifNonFinite(arithmetic, 'xv', 'mpSharedIntSet(1, 3, 1);', overflow), '}');
   body.push('}');
   // The next step's loads (after the product consumed piv: every thread is past its last use of them).
   if (forms.ahead) {
@@ -341,14 +359,12 @@ export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: W
     body.push(...prefetch('mpImin(step + 2, blocks - 1)', 'n', 'w'));
   } else body.push(...prefetch('mpImin(step + 1, blocks - 1)', 'n', 'p'));
   body.push('}');
-  // Rows are owned as in the walk (row r by thread q = 0 of it), so each x word is stored by one thread only.
+  // Rows are owned as in the walk (row ri by thread qi = 0 of it: local id ri), so each x word is stored by one thread only.
   const readB = (i: string, dst: string): string[] => {
     const rb = words.emitRead('R', i, `${dst}r`, arithmetic);
     return [rb.code, `let ${dst} = ${arithmetic.literal(0)};`, arithmetic.assign(dst, rb.register)];
   };
-  // (With row lanes, row r's owner is thread 4r: numbered r for the redo, the others past the owners.)
-  if (rowLanes) body.push(`const lo = q === 0 ? r : ${T} + l;`);
-  body.push('if (mpSharedIntUniform(1, 3) !== 0) {', ...substitutionLines(arithmetic, A, shape, { owners: T, broadcast: 3, readB, overflow, id: rowLanes ? 'lo' : 'l' }), '}');
+  body.push('if (mpSharedIntUniform(1, 3) !== 0) {', ...substitutionLines(arithmetic, A, shape, { owners: T, broadcast: 3, readB, overflow }), '}');
   // ---- the helpers ----
   body.push('} else {', `const hs = ticket + ${lead};`, 'if (hs < blocks) {', `const row = ${order('hs')} * ${T} + r;`, ...declareChains('acc'), 'let ok = 1.0;');
   body.push(`for (let s2 = mpI32(0); s2 < hs - ${lead}; s2 = s2 + 1) {`, `const jb = ${order('s2')} * ${T};`, 'let mine = 0.0;', 'let done = 0.0;');

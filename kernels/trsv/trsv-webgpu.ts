@@ -451,7 +451,7 @@ async function walkerSolve(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape,
   const groups = 2 ** Math.ceil(Math.log2(Math.max(1, blocks - lead)));
   const slots = TRSV_HEADER_WORDS / (2 * c);
   const forms = trsvKernelSwitches();
-  const formKey = [forms.columnInverse, forms.rowLanes, forms.lazyTiles, forms.earlyPoll, forms.ahead].map(Number).join('');
+  const formKey = [forms.columnInverse, forms.rowLanes, forms.lazyTiles, forms.earlyPoll, forms.ahead, forms.treeQuarters].map(Number).join('');
   const key = `trsvW|${invKey}|${objectId(x)}|${lead}|${tuning('MODPREC_TRSV_CHAINS', 4)}|${formKey}`;
   const plan = getPlan(runtime, key, 3, () => [
     createWordBuffer(context, np * c),
@@ -464,11 +464,15 @@ async function walkerSolve(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape,
   const out = plan.scratch[4]!;
   const work = arithmetic.words;
   const lists = (plan as typeof plan & { lists?: Map<unknown, { pass: Pass; cache: PassCache }[]> }).lists ??= new Map();
-  // Lists built before the knobs were re-read carry the old spin and wait: built again.
-  const built = plan as typeof plan & { knobs?: number };
-  if (built.knobs !== tuningGeneration()) {
+  // The inverses' column copy is looked up on every call (its plan then stays recent and is not dropped while these
+  // lists bind it); lists built before the knobs were re-read, or bound to other inverse buffers (a plan dropped and
+  // made again), are built again.
+  const invRead = forms.columnInverse ? await columnInverse(runtime, inv, invKey, np, arithmetic) : inv;
+  const built = plan as typeof plan & { knobs?: number; invRead?: GpuBuffer };
+  if (built.knobs !== tuningGeneration() || built.invRead !== invRead) {
     lists.clear();
     built.knobs = tuningGeneration();
+    built.invRead = invRead;
   }
   let passes = lists.get(x.buffer);
   if (!passes) {
@@ -476,7 +480,6 @@ async function walkerSolve(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape,
     const overflow = storageOverflowBits(x);
     const spec = memo(`trsvW|${arithmetic.name}|${readKey(A.data)}|${shape.lowerOp}|${shape.trans}|${shape.unit}|${lead}|${chains}|${overflow}|${formKey}`, () => walkerSource(arithmetic, A.data, shape, lead, chains, overflow, forms));
     const program = await getProgram(context, { source: spec.source, args: spec.args, components: c, workgroup: spec.workgroup });
-    const invRead = forms.columnInverse ? await columnInverse(runtime, inv, invKey, np, arithmetic) : inv;
     const arrays: Record<string, BoundArray> = { Inv: { buffer: invRead }, R: { buffer: R }, WAtomic: { buffer: W }, XAtomic: { buffer: X } };
     const scalars: Record<string, number> = { n, lda: A.ld, np, blocks, gMask: groups - 1, spin: helperSpin(), pWait: tuning('MODPREC_TRSV_WAIT', 32), xBase: slots + np };
     bindArray('A', A.data, arrays, scalars);

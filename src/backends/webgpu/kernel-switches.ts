@@ -149,7 +149,7 @@ export function setGpuKernelSwitches(changes: Partial<GpuKernelSwitches>): GpuKe
 export interface TrsvKernelSwitches {
   /** The walker reads a column-major copy of the block inverses (made once per matrix), so a warp's loads of a column are adjacent (same bits). */
   readonly columnInverse: boolean;
-  /** Four lanes per row, each over every fourth column (instead of 64 lanes down a column, 16 adjacent columns each): adjacent lanes read adjacent elements of op(A) = Aᵀ and of the row-major inverses. */
+  /** In the sums of A's tiles, four lanes per row, each over every fourth column (instead of 64 lanes down a column, 16 adjacent columns each): adjacent lanes read adjacent elements of op(A) = Aᵀ. */
   readonly rowLanes: boolean;
   /** Float-float tile sums added lazily (settled every few terms), as the inverse product already is. */
   readonly lazyTiles: boolean;
@@ -157,6 +157,8 @@ export interface TrsvKernelSwitches {
   readonly earlyPoll: boolean;
   /** The walker's loads of A's tile, the inverse's row and b go out two steps ahead instead of one (same bits). */
   readonly ahead: boolean;
+  /** A row's four quarters summed pairwise, (q0 + q1) + (q2 + q3), instead of one after another: a shorter float-float dependency chain. */
+  readonly treeQuarters: boolean;
 }
 
 let trsvCurrent: TrsvKernelSwitches = {
@@ -165,11 +167,12 @@ let trsvCurrent: TrsvKernelSwitches = {
   lazyTiles: envOn('MODPREC_TRSV_LAZY_TILES'),
   earlyPoll: envOn('MODPREC_TRSV_EARLY_POLL'),
   ahead: envOn('MODPREC_TRSV_AHEAD'),
+  treeQuarters: envOn('MODPREC_TRSV_TREE_QUARTERS'),
 };
 
 /**
  * The current TRSV switches (read once from `MODPREC_TRSV_COLUMN_INVERSE=1`, `…_ROW_LANES`, `…_LAZY_TILES`,
- * `…_EARLY_POLL`, `…_AHEAD`).
+ * `…_EARLY_POLL`, `…_AHEAD`, `…_TREE_QUARTERS`).
  * @returns them
  */
 export function trsvKernelSwitches(): TrsvKernelSwitches {
