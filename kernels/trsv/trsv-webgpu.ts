@@ -450,7 +450,8 @@ async function walkerSolve(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape,
   const lead = Math.max(1, tuning('MODPREC_TRSV_LEAD', 1));
   const groups = 2 ** Math.ceil(Math.log2(Math.max(1, blocks - lead)));
   const slots = TRSV_HEADER_WORDS / (2 * c);
-  const forms = trsvKernelSwitches();
+  const chosen = trsvKernelSwitches();
+  const forms = { ...chosen, rowLanes: chosen.rowLanes === 'transposed' ? shape.trans : chosen.rowLanes };
   const formKey = [forms.columnInverse, forms.rowLanes, forms.lazyTiles, forms.earlyPoll, forms.ahead, forms.treeQuarters].map(Number).join('');
   const key = `trsvW|${invKey}|${objectId(x)}|${lead}|${tuning('MODPREC_TRSV_CHAINS', 4)}|${formKey}`;
   const plan = getPlan(runtime, key, 3, () => [

@@ -12,29 +12,30 @@ import { fail } from '../../core/errors.js';
 
 /** The switches (see each one for its default). */
 export interface GpuKernelSwitches {
-  // GEMV / DOT / f32 and ff emitters (issue 19 item 4); off by default until timed on the H100.
+  // GEMV / DOT / f32 and ff emitters (issue 19 item 4): f32FmaKeep, ffFmaKeep, gemvPrefetch and gemvVectorX are on by
+  // default since the H100 timings of 2026-11-27 (docs/performance.md, gpu-h19-goals); the others stay off.
   /**
    * f32 arithmetic rounds a product before its sum as `fma(a, b, z)`, z a uniform that is always −0.0 (`mpNegZero`):
    * one floating-point operation, where `mpKeep(a·b)` is a multiply and an XOR of its bits with a uniform 0 (an
    * integer operation per product, on a half-rate pipe of the H100). The same value: a·b rounded once to binary32,
-   * then added. Off by default (`MODPREC_GPU_F32_FMA_KEEP=1` turns it on).
+   * then added. On by default (`MODPREC_GPU_F32_FMA_KEEP=0` turns it off).
    */
   readonly f32FmaKeep: boolean;
   /**
    * Float-float streaming loops (TwoProd, the lazy addition, settling) pin their products and sums as fmas with
    * uniforms that are always −0.0 and 1.0 (`fma(a, b, z)`, `fma(one, a, b)`) instead of XOR-ing their bits with a
-   * uniform 0. Same values. Off by default (`MODPREC_GPU_FF_FMA_KEEP=1`).
+   * uniform 0. Same values. On by default (`MODPREC_GPU_FF_FMA_KEEP=0` turns it off).
    */
   readonly ffFmaKeep: boolean;
   /**
    * GEMV N's R-rows partial pass loads the next step's columns before it sums the current ones (software pipelining:
-   * the loads of one step are in flight while the previous step computes). Same sums in the same order. Off by default
-   * (`MODPREC_GPU_GEMV_PREFETCH=1`).
+   * the loads of one step are in flight while the previous step computes). Same sums in the same order. On by default
+   * (`MODPREC_GPU_GEMV_PREFETCH=0` turns it off).
    */
   readonly gemvPrefetch: boolean;
   /**
    * GEMV N's R-rows partial pass reads x four columns a load (its format's vector read) where x is packed and the
-   * chunks are multiples of 4: a quarter of the loads of x. Same sums. Off by default (`MODPREC_GPU_GEMV_VECTOR_X=1`).
+   * chunks are multiples of 4: a quarter of the loads of x. Same sums. On by default (`MODPREC_GPU_GEMV_VECTOR_X=0` turns it off).
    */
   readonly gemvVectorX: boolean;
   /**
@@ -97,7 +98,7 @@ function envUnroll(name: string): 4 | 8 | 16 {
 }
 
 /** The GEMV / DOT switches' values from the environment. */
-const gemvDotSwitches = { f32FmaKeep: envOn('MODPREC_GPU_F32_FMA_KEEP'), ffFmaKeep: envOn('MODPREC_GPU_FF_FMA_KEEP'), gemvPrefetch: envOn('MODPREC_GPU_GEMV_PREFETCH'), gemvVectorX: envOn('MODPREC_GPU_GEMV_VECTOR_X'), gemvUnroll: envUnroll('MODPREC_GPU_GEMV_UNROLL'), dotPrefetch: envOn('MODPREC_GPU_DOT_PREFETCH'), dotFusedTree: envOn('MODPREC_GPU_DOT_FUSED_TREE') };
+const gemvDotSwitches = { f32FmaKeep: !envOff('MODPREC_GPU_F32_FMA_KEEP'), ffFmaKeep: !envOff('MODPREC_GPU_FF_FMA_KEEP'), gemvPrefetch: !envOff('MODPREC_GPU_GEMV_PREFETCH'), gemvVectorX: !envOff('MODPREC_GPU_GEMV_VECTOR_X'), gemvUnroll: envUnroll('MODPREC_GPU_GEMV_UNROLL'), dotPrefetch: envOn('MODPREC_GPU_DOT_PREFETCH'), dotFusedTree: envOn('MODPREC_GPU_DOT_FUSED_TREE') };
 
 function envSteps(name: string): number {
   const v = Number((globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name] ?? 0);
@@ -142,15 +143,20 @@ export function setGpuKernelSwitches(changes: Partial<GpuKernelSwitches>): GpuKe
 }
 
 /**
- * Forms of TRSV's one-dispatch solve (kernels/trsv/trsv-walker-source.ts) under test for issue 19, all off by
- * default (the form measured before). Each keeps the solve within `trsvBound` with `backend: 'gpu'`; the ones
+ * Forms of TRSV's one-dispatch solve (kernels/trsv/trsv-walker-source.ts) for issue 19: column inverse, lazy tiles,
+ * early poll, two ahead and row lanes for transposed solves are on by default since the H100 timings of 2026-11-27;
+ * tree quarters is off. Each keeps the solve within `trsvBound` with `backend: 'gpu'`; the ones
  * marked "same bits" change only where values come from, not the operations on them.
  */
 export interface TrsvKernelSwitches {
   /** The walker reads a column-major copy of the block inverses (made once per matrix), so a warp's loads of a column are adjacent (same bits). */
   readonly columnInverse: boolean;
-  /** In the sums of A's tiles, four lanes per row, each over every fourth column (instead of 64 lanes down a column, 16 adjacent columns each): adjacent lanes read adjacent elements of op(A) = Aᵀ. */
-  readonly rowLanes: boolean;
+  /**
+   * Four lanes per row, each over every fourth column (instead of 64 lanes down a column, 16 adjacent columns each):
+   * adjacent lanes read adjacent elements of op(A) = Aᵀ. `'transposed'` (the default) uses them where op(A) = Aᵀ only,
+   * where they paid on the H100 (L T N 0.49 → 0.30 ms in f32) while they cost the N solves (0.25 → 0.28 ms).
+   */
+  readonly rowLanes: boolean | 'transposed';
   /** Float-float tile sums added lazily (settled every few terms), as the inverse product already is. */
   readonly lazyTiles: boolean;
   /** The walker issues its loads of a helper's sum at the top of a step and checks them after its own tile (same bits). */
@@ -161,18 +167,20 @@ export interface TrsvKernelSwitches {
   readonly treeQuarters: boolean;
 }
 
+// On by default since the H100 timings of 2026-11-27 (docs/performance.md, gpu-h19-goals): `MODPREC_TRSV_…=0` turns
+// one off; MODPREC_TRSV_ROW_LANES=1 / 0 forces the row lanes on / off for every variant.
 let trsvCurrent: TrsvKernelSwitches = {
-  columnInverse: envOn('MODPREC_TRSV_COLUMN_INVERSE'),
-  rowLanes: envOn('MODPREC_TRSV_ROW_LANES'),
-  lazyTiles: envOn('MODPREC_TRSV_LAZY_TILES'),
-  earlyPoll: envOn('MODPREC_TRSV_EARLY_POLL'),
-  ahead: envOn('MODPREC_TRSV_AHEAD'),
+  columnInverse: !envOff('MODPREC_TRSV_COLUMN_INVERSE'),
+  rowLanes: envOn('MODPREC_TRSV_ROW_LANES') ? true : envOff('MODPREC_TRSV_ROW_LANES') ? false : 'transposed',
+  lazyTiles: !envOff('MODPREC_TRSV_LAZY_TILES'),
+  earlyPoll: !envOff('MODPREC_TRSV_EARLY_POLL'),
+  ahead: !envOff('MODPREC_TRSV_AHEAD'),
   treeQuarters: envOn('MODPREC_TRSV_TREE_QUARTERS'),
 };
 
 /**
- * The current TRSV switches (read once from `MODPREC_TRSV_COLUMN_INVERSE=1`, `…_ROW_LANES`, `…_LAZY_TILES`,
- * `…_EARLY_POLL`, `…_AHEAD`, `…_TREE_QUARTERS`).
+ * The current TRSV switches (read once from `MODPREC_TRSV_COLUMN_INVERSE`, `…_ROW_LANES`, `…_LAZY_TILES`,
+ * `…_EARLY_POLL`, `…_AHEAD` (=0 turns one off), `…_TREE_QUARTERS` (=1 turns it on)).
  * @returns them
  */
 export function trsvKernelSwitches(): TrsvKernelSwitches {
