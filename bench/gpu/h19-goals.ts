@@ -82,9 +82,16 @@ function push(row: Row): void {
   console.log(`${row.kernel} [${row.variant}] ${row.storage}/${row.arithmetic}: ${row.ms.toFixed(4)} ms (issue ${row.issueMs.toFixed(3)}), ${row.gbs.toFixed(0)} GB/s, error ${row.error.toExponential(2)} ≤ ${row.bound.toExponential(2)} ${row.correct ? 'ok' : 'WRONG'} ${row.goal}`);
 }
 
+/**
+ * The issue-19 item-4 switches as they were before they were timed (all off, 8 columns a step): every row starts from
+ * these, so a row has exactly the switches it names — the library's defaults since 2026-11-27 are the rows naming
+ * ffFmaKeep + gemvPrefetch + gemvVectorX (ff) and f32FmaKeep + gemvPrefetch + gemvVectorX (f32; DOT: ffFmaKeep).
+ */
+const ITEM4_OFF: Partial<GpuKernelSwitches> = { f32FmaKeep: false, ffFmaKeep: false, gemvPrefetch: false, gemvVectorX: false, gemvUnroll: 8, dotPrefetch: false, dotFusedTree: false };
+
 /** Runs `f` with some kernel switches set (src/backends/webgpu/kernel-switches.ts), restoring them afterwards. */
 async function withSwitches<T>(switches: Partial<GpuKernelSwitches>, f: () => Promise<T>): Promise<T> {
-  const previous = setGpuKernelSwitches(switches);
+  const previous = setGpuKernelSwitches({ ...ITEM4_OFF, ...switches });
   try {
     return await f();
   } finally {
@@ -282,7 +289,8 @@ async function benchDot(rt: GpuRuntime): Promise<void> {
  * MODPREC_TRSV_LEAD), each timed for every variant and arithmetic beside the default, each result checked.
  */
 const TRSV_FORMS: { label: string; forms: Partial<TrsvKernelSwitches>; lead?: number; chains?: number }[] = [
-  { label: 'default', forms: {} },
+  { label: 'before (every form off)', forms: {} },
+  { label: 'default since 2026-11-27 (column inverse, lazy tiles, early poll, 2 ahead; row lanes when transposed)', forms: { columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true, rowLanes: 'transposed' } },
   { label: 'column inverse', forms: { columnInverse: true } },
   { label: 'column inverse, lazy tiles', forms: { columnInverse: true, lazyTiles: true } },
   { label: 'column inverse, lazy tiles, early poll', forms: { columnInverse: true, lazyTiles: true, earlyPoll: true } },
@@ -328,7 +336,7 @@ async function benchTrsv(rt: GpuRuntime): Promise<void> {
     for (const [index, form] of TRSV_FORMS.entries()) {
       if (trsvForms && !trsvForms.includes(index)) continue;
       // The forms only change the one-dispatch solve; lazy tiles only float-float sums (f32 runs the default's code).
-      if (arithmetic === 'f32' && form.forms.lazyTiles && !form.forms.earlyPoll && !form.forms.rowLanes) continue;
+      if (arithmetic === 'f32' && form.forms.lazyTiles && !form.forms.earlyPoll && form.forms.rowLanes === undefined) continue;
       let lnn: number | undefined;
       for (const [uplo, trans] of [['L', 'N'], ['U', 'N'], ['L', 'T']] as const) {
         // A form that fails (compile, run) is one WRONG row, not the end of the section.
