@@ -54,15 +54,16 @@ export interface GpuKernelSwitches {
    * RNS row sums (GEMV, DOT, ELL SpMV, ASUM, TRSV; src/formats/rns/gpu/row-sum-webgpu.ts): the partial-residue pass
    * adds each term's t·p2 (t = |P·Q|_m, p2 = |±2^(f−G)|_m, both < 2^16) unreduced, as two 16-bit halves in two i32
    * sums, and reduces them once every this many four-term steps (and at the end of its chunk) — one modular
-   * reduction per term instead of two, and no conditional subtract per term. 0 (default) is the form with a
-   * reduction per product; at most {@link MAX_RNS_FOLD_STEPS}. Same residues word for word
-   * (`MODPREC_GPU_RNS_FOLD=4000` sets it).
+   * reduction per term instead of two, and no conditional subtract per term. 0 is the form with a reduction per
+   * product; at most {@link MAX_RNS_FOLD_STEPS}, the default since the H100 timings of 2026-11-27 (with
+   * `rnsFoldSplit`: GEMV 1000² at 1696 bits 7.06 → 1.27 ms, 424 bits 2.12 → 1.01). Same residues word for word
+   * (`MODPREC_GPU_RNS_FOLD=0` turns it off, `=n` sets n).
    */
   readonly rnsFoldSteps: number;
   /**
    * With `rnsFoldSteps` on: the product P·Q is not reduced either — its 16-bit halves times ±p2 go into three i32
    * sums (weights 2^32, 2^16, 1), so a term costs integer multiplies, shifts and adds only, no float conversion
-   * (the H100 converts at a quarter of its integer rate). Same residues. Off by default (`MODPREC_GPU_RNS_SPLIT=1`).
+   * (the H100 converts at a quarter of its integer rate). Same residues. On by default (`MODPREC_GPU_RNS_SPLIT=0` turns it off).
    */
   readonly rnsFoldSplit: boolean;
   /**
@@ -101,11 +102,11 @@ function envUnroll(name: string): 4 | 8 | 16 {
 const gemvDotSwitches = { f32FmaKeep: !envOff('MODPREC_GPU_F32_FMA_KEEP'), ffFmaKeep: !envOff('MODPREC_GPU_FF_FMA_KEEP'), gemvPrefetch: !envOff('MODPREC_GPU_GEMV_PREFETCH'), gemvVectorX: !envOff('MODPREC_GPU_GEMV_VECTOR_X'), gemvUnroll: envUnroll('MODPREC_GPU_GEMV_UNROLL'), dotPrefetch: envOn('MODPREC_GPU_DOT_PREFETCH'), dotFusedTree: envOn('MODPREC_GPU_DOT_FUSED_TREE') };
 
 function envSteps(name: string): number {
-  const v = Number((globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name] ?? 0);
+  const v = Number((globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name] ?? MAX_RNS_FOLD_STEPS);
   return Number.isInteger(v) && v > 0 ? Math.min(v, MAX_RNS_FOLD_STEPS) : 0;
 }
 
-let current: GpuKernelSwitches = { ...gemvDotSwitches, rnsFoldSteps: envSteps('MODPREC_GPU_RNS_FOLD'), rnsFoldSplit: envOn('MODPREC_GPU_RNS_SPLIT'), lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE') };
+let current: GpuKernelSwitches = { ...gemvDotSwitches, rnsFoldSteps: envSteps('MODPREC_GPU_RNS_FOLD'), rnsFoldSplit: !envOff('MODPREC_GPU_RNS_SPLIT'), lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE') };
 
 /**
  * The current switches.
