@@ -88,12 +88,14 @@ export async function residentOutputViews(): Promise<void> {
         const ref = await toDevice(stored(yv), { format: name });
         const X = await toDevice(randomValues(N, 2), { format: name });
         const An = deviceMatrix(await toDevice(randomValues(N * N, 3), { format: name }), N, N);
-        // A triangular system, column-major and as a row-major view of another sentinel span (offset 7, ld N + 2).
+        // A triangular system, packed column-major and as a column-major view of another sentinel span (offset 7,
+        // ld N + 2). Both column-major: without an adapter the CPU backend's fp32 TRSV walks a row-major A by rows in
+        // WebAssembly lanes (another order, other last bits) — row-major device views are tested in row-major-views.
         const tri = Float64Array.from({ length: N * N }, (_, k) => (k % (N + 1) === 0 ? 4 : Math.sin(k) / N));
         const Aspan = sentinelRange(name, 7 + N * (N + 2));
-        for (let i = 0; i < N; i++) for (let j = 0; j < N; j++) Aspan.accessor.storage.encode(Aspan.accessor.data as never, 7 + i * (N + 2) + j, tri[i + j * N]! as never);
-        const Tview = deviceMatrixView(await toDevice(Aspan as never), { rows: N, cols: N, offset: 7, rowStride: N + 2, colStride: 1 });
-        const Tpacked = deviceMatrix(await toDevice(stored(range(rowMajor<2>({ size: [N, N], stride: N + 2, offset: 7, storage: Aspan.accessor.storage, arithmetic: formats.f32, data: Aspan.accessor.data as never }))), { format: name }), N, N);
+        for (let i = 0; i < N; i++) for (let j = 0; j < N; j++) Aspan.accessor.storage.encode(Aspan.accessor.data as never, 7 + i + j * (N + 2), tri[i + j * N]! as never);
+        const Tview = deviceMatrixView(await toDevice(Aspan as never), { rows: N, cols: N, offset: 7, rowStride: 1, colStride: N + 2 });
+        const Tpacked = deviceMatrix(await toDevice(stored(range(colMajor<2>({ size: [N, N], stride: N + 2, offset: 7, storage: Aspan.accessor.storage, arithmetic: formats.f32, data: Aspan.accessor.data as never }))), { format: name }), N, N);
         const xFull = sentinelRange(name, SIZE);
         const xv = viewOf(xFull, N, 60, -5, randomValues(N, 4));
         const xView = deviceView(await toDevice(xFull as never), 60, N, -5);
