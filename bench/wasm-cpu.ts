@@ -21,6 +21,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ddot from '@stdlib/blas-base-ddot';
 import { twoProduct, ddAddDd } from 'double-double';
+import { wasmFusedFmaAvailable } from '../src/backends/wasm/wasm-fused-fma.js';
 import {
   axpy, colMajor, dot, wasmArena, dotBound, ellSpmv, ellSpmvBound, ellWithStorage, formats, gemv, gemvBound, laplacianEll, range, rowMajor, trsv, trsvBound, vector, wasmSimdAvailable, type Range,
 } from '../src/index.js';
@@ -286,7 +287,7 @@ if (quick) {
   console.log(goals.map((g) => g.join(': ')).join('\n'));
   process.exit(0);
 }
-writeResults('wasm-cpu', { rounds, loadAverage: { start: loadAtStart, end: loadavg()[0] }, dtrsv: !!dtrsv, stream: { binary: !!binary, dotGBs: stream }, wasmSimd: wasmSimdAvailable(), cases: cases.map((c) => ({ name: c.name, group: c.group, bytes: c.bytes, ms: times.get(c.group) })) });
+writeResults('wasm-cpu', { rounds, loadAverage: { start: loadAtStart, end: loadavg()[0] }, dtrsv: !!dtrsv, stream: { binary: !!binary, dotGBs: stream }, wasmSimd: wasmSimdAvailable(), fusedFma: wasmFusedFmaAvailable(), node: process.version, execArgv: process.execArgv, cases: cases.map((c) => ({ name: c.name, group: c.group, bytes: c.bytes, ms: times.get(c.group) })) });
 writePerformanceSection('wasm-cpu', `## The CPU at memory speed: WebAssembly SIMD against the generated JavaScript — ${today()}
 
 Machine: ${machineDescription()}; 1-minute load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end${loadAtStart > 1.5 ? ' (**other load was present**: absolute figures are low and noisy)' : ''}.
@@ -308,8 +309,8 @@ the same results bit for bit (same chunks and lane order); the in-place goal row
 (≥ 80 % of STREAM, f32 ≥ 1.8×, 16-bit ≥ 3×, i8 ≥ 4×) on them.
 
 TRSV times include resetting its right-hand side (4096 doubles; stdlib's too). ELL SpMV bytes: values and
-column indices once, x read and y written once. The DD DOT sums in double-double in SIMD lanes with Veltkamp's
-splitting (no FMA: relaxed-SIMD is not used). Not measured here: worker threads (not implemented): see
-docs/guide.md, "On the CPU".`);
+column indices once, x read and y written once. The double-double kernels (DD DOT, GEMV, ELL) form exact
+products ${wasmFusedFmaAvailable() ? "with relaxed SIMD's multiply-add, which the start-up probe found fused" : "with Dekker's algorithm and Veltkamp's splitting (this engine's relaxed SIMD is off or unfused)"} (Node ${process.version}${process.execArgv.length ? ', ' + process.execArgv.join(' ') : ''}).
+Worker threads: bench/threads.ts.`);
 console.log(rows.map((r) => r.join('  ')).join('\n'));
 console.log(goals.map((g) => g.join(': ')).join('\n'));

@@ -32,4 +32,5 @@ export { nrm2Bound, nrm2RelativeBound } from './nrm2/nrm2-bound.js';
 export { type GpuBackendOptions, type GpuKernelReport } from '../src/backends/webgpu-bridge/gpu-dispatch.js';
 export { cpuBackendOf, type CpuBackendOption } from './shared/cpu-backend.js';
 export { wasmSimdAvailable } from '../src/backends/wasm/wasm-runtime.js';
+export { wasmFusedFmaAvailable } from '../src/backends/wasm/wasm-fused-fma.js';
 export { wasmArena, WasmArena, type WasmArenaOptions } from '../src/backends/wasm/wasm-arena.js';

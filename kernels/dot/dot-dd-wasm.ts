@@ -4,8 +4,8 @@
  * arithmetic — the product then takes the cross terms of `ddMulAccumulate`, src/formats/dd/mul.ts, with TwoSum
  * at the end — and as hi + lo in fp64 arithmetic, as the JavaScript kernels read it). Each step of 8 elements adds
  * xᵢ·yᵢ into lane i mod 8 of eight double-double partial sums by the steps of `ddTwoProdAccumulate`
- * (src/formats/dd/two-prod-accumulate.ts; the instructions: src/backends/wasm/wasm-dd-steps.ts): Dekker's exact product with Veltkamp's splitting (no FMA: relaxed-SIMD
- * FMA may or may not be fused, and an unfused one would make the "exact" product inexact), TwoSum of the high
+ * (src/formats/dd/two-prod-accumulate.ts; the instructions: src/backends/wasm/wasm-dd-steps.ts): Dekker's exact product with Veltkamp's splitting (or the
+ * fused multiply-add where the start-up probe found relaxed SIMD's fused: the same product), TwoSum of the high
  * parts, the low parts in two roundings, FastTwoSum. The eight sums are joined by the accurate double-double
  * addition in the tree ((s₀ + s₁) + (s₂ + s₃)) + ((s₄ + s₅) + (s₆ + s₇)).
  *
@@ -15,7 +15,8 @@
  * with exact doubles and joins with an empty chain are exact), no more than the ⌈n/2⌉ steps of dotBound's dd models,
  * so dotBound holds as it is for both.
  *
- * Operands near the top of the range make the splitting overflow; non-finite inputs make everything NaN or ±∞.
+ * Operands near the top of the range make the splitting overflow (not the fused product, which is exact there, as
+ * the JavaScript's scaled path is); non-finite inputs make everything NaN or ±∞.
  * Both reach the result through +, −, × only, so a finite result proves neither happened; a non-finite one sends
  * the call to the generated JavaScript, whose guarded loop handles them (kernels/dot/dot.ts).
  * @module

@@ -100,6 +100,11 @@ export function wasmCompilationBlocked(): boolean {
 
 const instances = new Map<string, WebAssembly.Exports>();
 
+/** Drops every compiled module (benchmarks and tests that change how kernels are generated, e.g. forceWasmFusedFma). */
+export function forgetWasmModules(): void {
+  instances.clear();
+}
+
 /**
  * The exports of the module `key` (compiled from `build()` on first use and cached), instantiated over `memory`
  * ({@link wasmMemory} unless a kernel keeps its operands in a memory of its own; one memory per key). Synchronous: the modules are a few hundred bytes, under the 4 KiB browsers allow to
