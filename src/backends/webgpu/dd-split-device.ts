@@ -1,7 +1,9 @@
 /**
  * Split double-double arrays (`dd-split`: the hi block, then the lo block, of a span — dd-split-gpu-words.ts) through
- * the GPU kernels. Kernel inputs on the device are read in their two blocks directly (dd-split-bindings.ts). A kernel
- * call whose output is dd-split converts the output's span into an interleaved `dd` span on the device (one pass
+ * the GPU kernels. Kernel inputs on the device are read in their two blocks directly, and outputs written there by
+ * the pair store (dd-split-bindings.ts) where one storage binding reaches both blocks ({@link throughInterleaved}).
+ * Otherwise a kernel call whose output is dd-split converts the output's span into an interleaved `dd` span on the
+ * device (one pass
  * copying each pair's four words as raw bits), runs the dd kernel on the same view of that copy — so the results are
  * those of `dd` storage, bit for bit, with dd's views, windows, limits and errors — and copies the elements of the
  * view's extent back into the two blocks (two raw-bit passes; every other element of the span keeps its bytes). That

@@ -30,6 +30,9 @@
  *   real one. WebGPU promises no forward progress between workgroups: a kernel may wait on another workgroup's
  *   atomic only boundedly, with a fallback that does not wait.
  *
+ * - output stores: strided (`OutOff + t·OutInc`), half-word, and dd pair stores (hi words at `t·OutDdS`, lo words
+ *   `OutDdL` further: a dd-split output's two blocks through one binding), set per program (program.ts).
+ *
  * `setGpuKernelDebug(true)` prints the final WGSL of every program, these rewrites included.
  *
  * They are applied by wrapping two methods of `WGSLFunctionNode.prototype` and `assembleWGSL` of
