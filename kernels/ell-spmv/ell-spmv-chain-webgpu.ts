@@ -15,7 +15,7 @@
  */
 import { ModprecError } from '../../src/core/errors.js';
 import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
-import { bindExtent, bindingLimit, bindingWindows, bindWindow, columnRegion, columnsPerRegion, extentBytes, moveScaleBase, viewOf, windowOf, wordsPerElement, type DeviceArray } from '../../src/backends/webgpu/device-array.js';
+import { bindExtent, bindingLimit, bindingWindows, bindWindow, columnRegion, columnsPerRegion, createSpanBuffer, extentBytes, moveScaleBase, viewOf, windowOf, wordsPerElement, type DeviceArray } from '../../src/backends/webgpu/device-array.js';
 import { finishArgs, finishBody, finishProgramOptions, finishThreads, scalarBindings } from '../../src/backends/webgpu/finish-pass.js';
 import { arrayArgs, bindArray, elementIndex, getPlan, kernelSource, memo, objectId, outputComponents, readKey } from '../../src/backends/webgpu/kernel-common.js';
 import { getProgram, submitPasses, type ArgType, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
@@ -227,7 +227,7 @@ export async function chainedEllSpmv(runtime: GpuRuntime, args: GpuEllSpmvArgs, 
   }
   const passCount = blocks.length * (1 + blocks[0]!.length * xWindows.length);
   const key = `ellc|${objectId(A)}|${objectId(x)}|${objectId(y)}|${arithmetic.name}|${readsY}|${inPlace}|${limit}`;
-  const plan = getPlan(runtime, key, passCount, () => [createWordBuffer(context, tile * c), createWordBuffer(context, tile * c), createWordBuffer(context, inPlace ? 1 : y.words)]);
+  const plan = getPlan(runtime, key, passCount, () => [createWordBuffer(context, tile * c), createWordBuffer(context, tile * c), inPlace ? createWordBuffer(context, 1) : createSpanBuffer(runtime, y)]);
   const valuesKey = A.valuesLd === undefined ? readKey(A.values) : `${readKey(A.values)}@ld`;
   const programs = await Promise.all([false, true].map((carries) => {
     const spec = memo(`ellLink|${arithmetic.name}|${valuesKey}|${readKey(x)}|${carries}`, () => linkSource(arithmetic, A, x, carries));

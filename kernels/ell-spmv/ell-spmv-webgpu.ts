@@ -11,7 +11,7 @@ import { checkNumber, outputComponents } from '../../src/backends/webgpu/kernel-
 import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
 import { hostEllSpmv } from '../../src/backends/webgpu/host-fallback.js';
 import { gpuUpdate } from '../waxpby/update-webgpu.js';
-import { bindExtent, bindingLimit, checkBufferSize, checkScaleBinding, columnRegion, DeviceArray, moveScaleBase, runtimeOrFallback, type ToDeviceOptions } from '../../src/backends/webgpu/device-array.js';
+import { bindExtent, bindingLimit, checkBufferSize, checkScaleBinding, columnRegion, createSpanBuffer, DeviceArray, moveScaleBase, runtimeOrFallback, type ToDeviceOptions } from '../../src/backends/webgpu/device-array.js';
 import { chainedEllSpmv, ellFitsOneBinding, ellOutputFits, ellWindowsX, valuesMatrix } from './ell-spmv-chain-webgpu.js';
 import { finishArgs, finishBody, finishProgramOptions, finishThreads, scalarBindings } from '../../src/backends/webgpu/finish-pass.js';
 import { gpuFormat } from '../../src/backends/webgpu/formats.js';
@@ -234,7 +234,7 @@ async function spmvOnDevice(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: nu
     return chainedEllSpmv(runtime, args, alpha, beta, arithmetic);
   }
   const key = `ell|${objectId(A)}|${objectId(x)}|${objectId(y)}|${arithmetic.name}|${readsY}|${inPlace}`;
-  const plan = getPlan(runtime, key, 1, () => [createWordBuffer(context, inPlace ? 1 : y.words)]);
+  const plan = getPlan(runtime, key, 1, () => [inPlace ? createWordBuffer(context, 1) : createSpanBuffer(runtime, y)]);
   const spec = memo(`ell|${arithmetic.name}|${valuesKey(A)}|${readKey(x)}|${readKey(y)}|${readsY}|${inPlace}${inPlace && writesHalves(y) ? '-halves' : ''}`, () => spmvSource(arithmetic, A, x, y, readsY, inPlace));
   const program = await getProgram(context, { source: spec.source, args: spec.args, components: outputComponents(y.format), ...finishProgramOptions(y, readsY, inPlace) });
   const arrays: Record<string, BoundArray> = { I: { buffer: A.colIndex! } };

@@ -21,7 +21,7 @@ import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
 import { convertPass } from '../../src/backends/webgpu/convert.js';
 import { trackGpuWork } from '../../src/backends/webgpu/backend.js';
 import { hostTrsv } from '../../src/backends/webgpu/host-fallback.js';
-import { bindingLimit, bufferView, checkBinding, checkOperandBinding, checkScaleBinding, columnRegion, columnsPerRegion, DeviceArray, moveScaleBase, windowOf, wordsPerElement } from '../../src/backends/webgpu/device-array.js';
+import { bindingLimit, bufferView, checkBinding, createSpanBuffer, checkOperandBinding, checkScaleBinding, columnRegion, columnsPerRegion, DeviceArray, moveScaleBase, windowOf, wordsPerElement } from '../../src/backends/webgpu/device-array.js';
 import type { DeviceMatrix } from '../gemv/gemv-webgpu.js';
 import { deviceMatrix } from '../gemv/gemv-webgpu.js';
 import { allowFallback, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
@@ -318,7 +318,7 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
   for (let k = 0; k < blocks; k++) updates += updateRanges(shape, A, perBinding, k * bs).length;
   // More passes and their unused output: the substitution redo where the result is not finite (one pass, or a
   // check and one per window of A: ./trsv-split-redo-source.ts); x's words keep one more for the redo's verdict.
-  const plan = getPlan(runtime, key, 2 + blocks + updates + redoPassCount(shape, perBinding), () => [createWordBuffer(context, np * c), createWordBuffer(context, np * c), createWordBuffer(context, np * c + 1), createWordBuffer(context, x.words), createWordBuffer(context, REDO_WORKGROUP * c)]);
+  const plan = getPlan(runtime, key, 2 + blocks + updates + redoPassCount(shape, perBinding), () => [createWordBuffer(context, np * c), createWordBuffer(context, np * c), createWordBuffer(context, np * c + 1), createSpanBuffer(runtime, x), createWordBuffer(context, REDO_WORKGROUP * c)]);
   if (rounds) {
     // The scales belong to this call: its pass list is built for it and not kept.
     const scales = createWordBuffer(context, 2 * n, new Uint32Array(rounding.scales.buffer, rounding.scales.byteOffset, 2 * n));
@@ -459,7 +459,7 @@ async function walkerSolve(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape,
     createWordBuffer(context, TRSV_HEADER_WORDS + 4 * np * c),
     createWordBuffer(context, np * c),
     createWordBuffer(context, groups * TRSV_WORKGROUP * c),
-    createWordBuffer(context, x.words),
+    createSpanBuffer(runtime, x),
   ]);
   const [R, W, X, unused] = plan.scratch as [GpuBuffer, GpuBuffer, GpuBuffer, GpuBuffer];
   const out = plan.scratch[4]!;
@@ -584,7 +584,9 @@ export async function gpuTrsv(args: GpuTrsvArgs, options: GpuTrsvOptions = {}): 
  */
 export async function trsvRounding(args: GpuTrsvArgs, options: GpuTrsvOptions, rounding?: StoreRounding): Promise<GpuRunInfo> {
   // A dd-split operand runs on its interleaved dd copy (dd-split-device.ts).
-  return throughInterleaved([fieldOf(fieldOf(args, 'A'), 'data'), fieldOf(args, 'x')], fieldOf(args, 'x'), (dd) => trsvRoundingOf(args && { ...withMapped(args, 'x', dd), A: withMapped(args.A, 'data', dd) }, options, rounding));
+  // x is written in its blocks in place when packed; a view of a span goes through the packed twin and its scatter
+  // (view-output.ts), which move interleaved pairs: through the interleaved copy.
+  return throughInterleaved([fieldOf(fieldOf(args, 'A'), 'data'), fieldOf(args, 'x')], fieldOf(args, 'x'), (dd) => trsvRoundingOf(args && { ...withMapped(args, 'x', dd), A: withMapped(args.A, 'data', dd) }, options, rounding), false, (x) => x.coversSpan);
 }
 
 /** {@link trsvRounding} on operands in the kernels' layouts. */

@@ -8,7 +8,8 @@
  */
 import { fail } from '../../src/core/errors.js';
 import type { GpuArithmetic, GpuRegister } from '../../src/backends/webgpu/arithmetic.js';
-import { bindingWindows, bindWindow, DeviceArray, splitBindings, windowOf, wordsPerElement } from '../../src/backends/webgpu/device-array.js';
+import { bindingWindows, bindWindow, createSpanBuffer, DeviceArray, splitBindings, windowOf, wordsPerElement } from '../../src/backends/webgpu/device-array.js';
+import { isDdPairFormat } from '../../src/backends/webgpu/dd-split-bindings.js';
 import { scalarBindings } from '../../src/backends/webgpu/finish-pass.js';
 import { allowFallback, arrayArgs, bindArray, checkNumber, chooseArithmetic, commonRuntime, elementIndex, getPlan, type GpuKernelOptions, type Plan, type GpuRunInfo, kernelSource, memo, objectId, outputComponents, readKey, runInfo } from '../../src/backends/webgpu/kernel-common.js';
 import { hostUpdate } from '../../src/backends/webgpu/host-fallback.js';
@@ -174,12 +175,12 @@ async function updateOnDevice(runtime: GpuRuntime, args: GpuUpdateArgs, x: Devic
   const itself = (a: DeviceArray | undefined): boolean => a !== undefined && strided && isOutputItself(a, out);
   const readsOutput = [...(itself(x) ? ['X'] : []), ...(itself(y) ? ['Y'] : [])];
   const key = `upd|${x ? objectId(x) : 0}|${y ? objectId(y) : 0}|${objectId(out)}|${arithmetic.name}|${strided ? 'in-place' : 'fresh'}|${halves}|${readsOutput.join('')}`;
-  const plan = getPlan(runtime, key, windows.length, () => [createWordBuffer(context, strided ? 1 : out.words)]);
+  const plan = getPlan(runtime, key, windows.length, () => [strided ? createWordBuffer(context, 1) : createSpanBuffer(runtime, out)]);
   const vector = vectorUpdate(plan, x, y, out, arithmetic, strided, windows.length, split);
   const spec = memo(`upd|${arithmetic.name}|${x ? readKey(x) : '-'}|${y ? readKey(y) : '-'}|${readKey(out)}|${strided ? 'strided' : ''}|${halves ? 'halves' : ''}|${readsOutput.join('')}|${vector ? 'v' : 's'}`,
     () => (vector ? vectorUpdateSource(arithmetic, x, y, out) : updateSource(arithmetic, x, y, out, strided, halves)));
   const components = vector ? (VECTOR / out.format.elementsPerWord) as 2 | 4 : outputComponents(out.format);
-  const program = await getProgram(context, { source: spec.source, args: spec.args, components, stridedOutput: strided, halfOutput: halves, readsOutput });
+  const program = await getProgram(context, { source: spec.source, args: spec.args, components, stridedOutput: strided, halfOutput: halves, readsOutput, pairOutput: !vector && isDdPairFormat(out.format) });
   const base: Record<string, number> = scalarBindings(arithmetic, args.alpha, args.beta);
   const fromX = x && strided && !itself(x) ? aliasSnapshot(runtime, out, x) : undefined;
   const fromY = y && strided && !itself(y) ? aliasSnapshot(runtime, out, y) : undefined;

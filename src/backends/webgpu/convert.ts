@@ -19,6 +19,7 @@ import { gatherView } from './view-output.js';
 import type { GpuStorageFormat } from './formats.js';
 import { checkGpuOptions } from '../backend.js';
 import { ddSplitOf, throughInterleaved } from './dd-split-device.js';
+import { isDdPairFormat } from './dd-split-bindings.js';
 
 /**
  * Options of {@link gpuConvert}.
@@ -152,7 +153,8 @@ export async function convertPass(runtime: GpuRuntime, x: DeviceArray, target: G
     body.push(target.emitReturn(regs));
     return { args, body };
   });
-  const program = await getProgram(runtime.context, { source: kernelSource(args, body), args, components: outputComponents(target) });
+  // A dd pair target gets the pair store: a dd-split output buffer (createSpanBuffer) is written in its two blocks.
+  const program = await getProgram(runtime.context, { source: kernelSource(args, body), args, components: outputComponents(target), pairOutput: isDdPairFormat(target) });
   const arrays: Record<string, BoundArray> = {};
   const count = window?.count ?? x.length;
   const scalars: Record<string, number> = { n: count };

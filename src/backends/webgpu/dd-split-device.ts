@@ -1,7 +1,9 @@
 /**
  * Split double-double arrays (`dd-split`: the hi block, then the lo block, of a span — dd-split-gpu-words.ts) through
- * the GPU kernels. Kernel inputs on the device are read in their two blocks directly (dd-split-bindings.ts). A kernel
- * call whose output is dd-split converts the output's span into an interleaved `dd` span on the device (one pass
+ * the GPU kernels. Kernel inputs on the device are read in their two blocks directly, and outputs written there by
+ * the pair store (dd-split-bindings.ts) where one storage binding reaches both blocks ({@link throughInterleaved}).
+ * Otherwise a kernel call whose output is dd-split converts the output's span into an interleaved `dd` span on the
+ * device (one pass
  * copying each pair's four words as raw bits), runs the dd kernel on the same view of that copy — so the results are
  * those of `dd` storage, bit for bit, with dd's views, windows, limits and errors — and copies the elements of the
  * view's extent back into the two blocks (two raw-bit passes; every other element of the span keeps its bytes). That
@@ -128,8 +130,22 @@ async function splitBack(dd: DeviceArray, split: DeviceArray): Promise<void> {
 }
 
 /**
+ * Whether a kernel writes the dd-split output `out` in its two blocks in place (dd-split-bindings.ts, the pair store):
+ * it is on the device, its buffer fits one storage binding (the pair store binds from a window's hi elements through
+ * its lo elements, which lie the lo block's distance — the span's hi bytes — further), the kernel writes it so
+ * (`inPlace`: TRSV writes a view through a packed twin and a scatter, which move interleaved pairs only), and no other
+ * operand shares its storage (an input in the output's buffer would be read through a snapshot of interleaved words).
+ */
+function writtenInPlace(out: DeviceArray, operands: readonly unknown[], inPlace: (out: DeviceArray) => boolean): boolean {
+  if (!out.runtime || !out.buffer) return out.runtime !== undefined;
+  if (out.words * 4 > bindingLimit(out.runtime) || !inPlace(out)) return false;
+  return operands.every((a) => a === out || !isDdSplit(a) || a.storage !== out.storage);
+}
+
+/**
  * Runs a kernel whose operands may be dd-split arrays: device inputs as they are (the kernels read their two blocks
- * directly, dd-split-bindings.ts), the output's storage — and every operand sharing it — and host-resident arrays on
+ * directly, dd-split-bindings.ts), and the output too where the kernel writes its blocks in place (the pair store:
+ * {@link writtenInPlace}); else the output's storage — and every operand sharing it — and host-resident arrays on
  * their interleaved dd copies (see the module's notes). `run` receives the map from each operand to what the kernel
  * takes (a copied array's view of its span's copy; anything else itself). Without a copied operand `run` is called
  * at once, and no copy pass runs.
@@ -137,16 +153,18 @@ async function splitBack(dd: DeviceArray, split: DeviceArray): Promise<void> {
  * @param output - the array it writes, if any (also among `operands`): its view's elements come back into its blocks
  * @param run - the kernel on the mapped operands
  * @param copyInputs - copy the device inputs too (gpuConvert: the conversion to dd is the copy)
+ * @param inPlace - whether the kernel writes the output (a dd-split device array) with the pair store (default: always)
  * @returns what `run` returns
  * @example
  * ```ts
  * return throughInterleaved([x, y], undefined, (dd) => dotOf(dd(x), dd(y), options));
  * ```
  */
-export async function throughInterleaved<T>(operands: readonly unknown[], output: unknown, run: (dd: <A>(a: A) => A) => Promise<T>, copyInputs = false): Promise<T> {
-  // Inputs on the device read their two blocks directly (dd-split-bindings.ts); the output's storage (and every
-  // operand sharing it, so that the kernel sees their aliasing as dd's) and host-resident arrays go through the copy.
-  const outputStorage = isDdSplit(output) ? output.storage : undefined;
+export async function throughInterleaved<T>(operands: readonly unknown[], output: unknown, run: (dd: <A>(a: A) => A) => Promise<T>, copyInputs = false, inPlace: (out: DeviceArray) => boolean = () => true): Promise<T> {
+  // Inputs on the device read their two blocks directly (dd-split-bindings.ts), and an output written in place its
+  // own; an output that is not (and every operand sharing its storage, so that the kernel sees their aliasing as dd's)
+  // and host-resident arrays go through the copy.
+  const outputStorage = isDdSplit(output) && !writtenInPlace(output, operands, inPlace) ? output.storage : undefined;
   const copied = (a: unknown): a is DeviceArray => isDdSplit(a) && (copyInputs || !a.runtime || a.storage === outputStorage);
   if (!operands.some(copied)) return run((a) => a);
   const go = async (): Promise<T> => {

@@ -223,6 +223,20 @@ export interface SharedStorage {
 }
 
 /**
+ * A new buffer laid out as `array`'s span (its words; a dd-split span's blocks registered for the dispatch,
+ * dd-split-bindings.ts): what a kernel writes a packed output into before swapping it in.
+ * @param runtime - the runtime
+ * @param array - the output
+ * @returns the buffer
+ * @internal
+ */
+export function createSpanBuffer(runtime: GpuRuntime, array: DeviceArray): GpuBuffer {
+  const buffer = createWordBuffer(runtime.context, array.words);
+  if (array.format.name === 'dd-split') registerDdSplitBuffer(buffer, array.spanLength, ddSplitLoWord(array.spanLength));
+  return buffer;
+}
+
+/**
  * A view of `span` (same storage): its own shape over the span's elements.
  * @internal
  */

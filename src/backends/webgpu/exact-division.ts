@@ -10,14 +10,27 @@
 import type { HelperFunction } from './arithmetic.js';
 
 /**
+ * `mpSubnormalShift(m)`: the left shift that brings the leading bit of a subnormal binary32's non-zero fraction
+ * m ∈ [1, 2^23) to 2^23 — 23 − ⌊log2 m⌋, i.e. its leading zeros less 8. The normalised significand is m shifted by it,
+ * with biased exponent 1 − shift. Both operands of `mpDivRn` are normalised by it.
+ */
+const subnormalShift: HelperFunction = {
+  source: `function mpSubnormalShift(m) {
+  return mpClz(m) - 8;
+}`,
+  argumentTypes: { m: 'Integer' },
+  returnType: 'Integer',
+};
+
+/**
  * `mpDivRn(a, b, dn)`: a / b rounded to the nearest binary32, ties to even — IEEE division, read from the operands'
  * bits. NaN results carry the bits the host's division gives, since the CPU's bytes keep a NaN's sign: a NaN operand
  * comes back quieted (a's before b's, as x86's and ARM's divisions propagate), and ∞/∞ or 0/0 gives `dn`, the
  * host's default NaN as binary32 bits (x86: negative; ARM: positive — {@link hostDefaultNaN}).
  *
  * Why it is exact. Other special operands as IEEE (x/0 and ∞/y → ±∞; 0/y and x/∞ → ±0; the sign the XOR of theirs). Otherwise both significands are made 24-bit integers ma, mb ∈ [2^23, 2^24) (a subnormal one shifted up
- * to its leading bit, its exponent lowered to match), ma doubled when below mb so that ma/mb ∈ [1, 2) with the biased
- * exponent e = ea − eb + 127 (− 1). Long division, 25 steps of shift and subtract, gives q = ⌊2^24·ma/mb⌋ ∈ [2^24, 2^25)
+ * to its leading bit by `mpSubnormalShift`, its exponent lowered to match), ma doubled when below mb so that ma/mb ∈
+ * [1, 2) with the biased exponent e = ea − eb + 127 (− 1). Long division, 25 steps of shift and subtract, gives q = ⌊2^24·ma/mb⌋ ∈ [2^24, 2^25)
  * and a remainder r (below 2·mb < 2^25: i32) that is zero exactly when the quotient ends there. The result is
  * (q + ρ)·2^(e − 151) with ρ ∈ [0, 1) (ρ = 0 iff r = 0). In units of the binary32 quantum at that size — 2^(e − 150)
  * for e ≥ 1, 2^-149 below — it is (q + ρ)/2^k with k = 1, or k = 2 − e for e < 1: the integer q >> k plus the dropped
@@ -39,24 +52,10 @@ const divRn: HelperFunction = {
   if (ba === 2139095040 || aa === 0) { return mpFloat(sign); }
   let ea = aa >> 23;
   let ma = aa & 8388607;
-  if (ea === 0) {
-    let p = mpI32(0);
-    for (let t = mpI32(1); t < 23; t++) { if ((ma >> t) !== 0) { p = t; } }
-    ma = ma << (23 - p);
-    ea = p - 22;
-  } else {
-    ma = ma | 8388608;
-  }
+  if (ea === 0) { const sa = mpSubnormalShift(ma); ma = ma << sa; ea = 1 - sa; } else { ma = ma | 8388608; }
   let eb = ba >> 23;
   let mb = ba & 8388607;
-  if (eb === 0) {
-    let p = mpI32(0);
-    for (let t = mpI32(1); t < 23; t++) { if ((mb >> t) !== 0) { p = t; } }
-    mb = mb << (23 - p);
-    eb = p - 22;
-  } else {
-    mb = mb | 8388608;
-  }
+  if (eb === 0) { const sb = mpSubnormalShift(mb); mb = mb << sb; eb = 1 - sb; } else { mb = mb | 8388608; }
   let e = ea - eb + 127;
   if (ma < mb) { ma = ma << 1; e = e - 1; }
   if (e >= 255) { return mpFloat(sign | 2139095040); }
@@ -121,4 +120,4 @@ export function hostDefaultNaN(): number {
 }
 
 /** The helpers, callee first (registered with every gpu.js instance next to the format writers). */
-export const EXACT_DIVISION_HELPERS: readonly HelperFunction[] = [divRn, f64ToF32];
+export const EXACT_DIVISION_HELPERS: readonly HelperFunction[] = [subnormalShift, divRn, f64ToF32];

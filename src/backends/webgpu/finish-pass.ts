@@ -8,6 +8,7 @@
  */
 import type { GpuArithmetic, GpuRegister } from './arithmetic.js';
 import type { DeviceArray } from './device-array.js';
+import { isDdPairFormat } from './dd-split-bindings.js';
 import { arrayArgs, elementIndex, kernelSource, memo, readKey } from './kernel-common.js';
 import type { ArgType } from './program.js';
 import { writesHalves } from './view-output.js';
@@ -80,14 +81,15 @@ export function finishBody(arithmetic: GpuArithmetic, y: DeviceArray, readsY: bo
 /**
  * The program options of a pass whose body is {@link finishBody}: a view y written in place gets the strided store (the
  * half-word store for a 16-bit view of stride ±2 or more) and, when its old values are read, reads them from its own
- * output binding ({@link bindOldFromOutput}: each thread reads only what it writes).
+ * output binding ({@link bindOldFromOutput}: each thread reads only what it writes); a dd pair y gets the pair store
+ * (dd-split-bindings.ts: a dd-split y's two blocks written in place).
  * @param y - the output
  * @param readsY - whether β ≠ 0
  * @param inPlace - whether y is written in place
  * @returns the ProgramSpec fields
  */
-export function finishProgramOptions(y: DeviceArray, readsY: boolean, inPlace: boolean): { stridedOutput: boolean; halfOutput: boolean; readsOutput: readonly string[] } {
-  return { stridedOutput: inPlace, halfOutput: inPlace && writesHalves(y), readsOutput: inPlace && readsY ? ['Yold'] : [] };
+export function finishProgramOptions(y: DeviceArray, readsY: boolean, inPlace: boolean): { stridedOutput: boolean; halfOutput: boolean; readsOutput: readonly string[]; pairOutput: boolean } {
+  return { stridedOutput: inPlace, halfOutput: inPlace && writesHalves(y), readsOutput: inPlace && readsY ? ['Yold'] : [], pairOutput: isDdPairFormat(y.format) };
 }
 
 /**

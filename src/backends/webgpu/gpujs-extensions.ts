@@ -30,6 +30,9 @@
  *   real one. WebGPU promises no forward progress between workgroups: a kernel may wait on another workgroup's
  *   atomic only boundedly, with a fallback that does not wait.
  *
+ * - output stores: strided (`OutOff + t·OutInc`), half-word, and dd pair stores (hi words at `t·OutDdS`, lo words
+ *   `OutDdL` further: a dd-split output's two blocks through one binding), set per program (program.ts).
+ *
  * `setGpuKernelDebug(true)` prints the final WGSL of every program, these rewrites included.
  *
  * They are applied by wrapping two methods of `WGSLFunctionNode.prototype` and `assembleWGSL` of
@@ -337,6 +340,24 @@ export function applyHalfOutput(wgsl: string): string {
 }
 
 /**
+ * Makes every output store of a 4-component program a dd pair store: component c of thread t's result (the words of
+ * its pair's hi for c < 2, of its lo for c ≥ 2) goes to word u·`OutDdS` + c, or u·`OutDdS` + `OutDdL` + c − 2, of the
+ * output binding — u the unit gpu.js (or {@link applyStridedOutput}) stores it at — instead of u·4 + c, OutDdS and
+ * OutDdL being the program's Integer arguments of those names: 4 and 2 give gpu.js's own stores (interleaved dd), 2 and
+ * a dd-split buffer's lo-block offset write its hi and lo blocks in place (dd-split-bindings.ts).
+ * @param wgsl - the shader gpu.js assembled
+ * @returns the rewritten shader
+ */
+export function applyPairOutput(wgsl: string): string {
+  if (!/params\.user_OutDdS\b/.test(wgsl) || !/params\.user_OutDdL\b/.test(wgsl)) throw new Error('internal: a pair-output program declares the Integer arguments OutDdS and OutDdL');
+  const store = /\bresult\[(data_index|\(params\.user_OutOff \+ data_index \* params\.user_OutInc\)) \* 4 \+ ([0-3])\] = /g;
+  if (!store.test(wgsl)) throw new Error('internal: a pair-output program stores no 4-component result');
+  return wgsl.replace(store, (_, unit: string, c: string) => (Number(c) < 2
+    ? `result[${unit} * params.user_OutDdS + ${c}] = `
+    : `result[${unit} * params.user_OutDdS + params.user_OutDdL + ${Number(c) - 2}] = `));
+}
+
+/**
  * Makes the array arguments `names` read the output binding (`result`) instead of their own: an input that is the
  * output view itself (each thread reads only the elements it writes) is then read in place, without a copy — WebGPU
  * binds no buffer read-only and writable in one dispatch, and Dawn refuses aliasing writable bindings. The input's
@@ -377,10 +398,11 @@ export function installTranslatorExtensions(wgslFunctionNode: unknown, webGpuKer
   if (installed) return;
   const kernelProto = (webGpuKernel as { prototype: Record<string, unknown> }).prototype;
   const originalAssemble = kernelProto.assembleWGSL as (this: unknown) => string;
-  kernelProto.assembleWGSL = function assembleWGSL(this: { mpWorkgroup?: WorkgroupSettings; mpWgsl?: string; mpStridedOutput?: boolean; mpHalfOutput?: boolean; mpReadsOutput?: readonly string[] }): string {
+  kernelProto.assembleWGSL = function assembleWGSL(this: { mpWorkgroup?: WorkgroupSettings; mpWgsl?: string; mpStridedOutput?: boolean; mpHalfOutput?: boolean; mpReadsOutput?: readonly string[]; mpPairOutput?: boolean }): string {
     let wgsl = rebindAtomicArrays(appendNativeLibraries(rebindVectorArrays(originalAssemble.call(this))));
     if (this.mpHalfOutput) wgsl = applyHalfOutput(wgsl);
     else if (this.mpStridedOutput) wgsl = applyStridedOutput(wgsl);
+    if (this.mpPairOutput) wgsl = applyPairOutput(wgsl);
     if (this.mpReadsOutput?.length) wgsl = applyInputsFromOutput(wgsl, this.mpReadsOutput);
     if (this.mpWorkgroup) wgsl = applyWorkgroupSettings(wgsl, this.mpWorkgroup);
     if (!hasAtomicArrays(wgsl)) return wgsl;

@@ -13,7 +13,7 @@ import { ModprecError } from '../../core/errors.js';
 import { trackGpuWork, type GpuContext } from './backend.js';
 import type { WorkgroupSettings } from './gpujs-extensions.js';
 import { BufferUsage, type GpuBindGroupEntry, type GpuBuffer, type GpuComputePass } from './webgpu-types.js';
-import { DD_LO_SUFFIX, pairBindings } from './dd-split-bindings.js';
+import { DD_LO_SUFFIX, PAIR_OUTPUT_ARGS, pairBindings } from './dd-split-bindings.js';
 
 /** Declared type of a kernel argument: a resident array, or an integer or float scalar. */
 export type ArgType = 'Array' | 'Integer' | 'Float';
@@ -49,6 +49,13 @@ export interface ProgramSpec {
    * uniforms count from the output binding's first element, and their own bindings are not read.
    */
   readonly readsOutput?: readonly string[];
+  /**
+   * The output is a dd pair store (dd or dd-split storage, 4 components): the program gets the Integer arguments
+   * `OutDdS` and `OutDdL` (appended here, set at dispatch) and thread t's hi words go to word t·OutDdS of its output
+   * binding, its lo words OutDdL further (gpujs-extensions.ts, `applyPairOutput`) — interleaved dd and a dd-split
+   * buffer's two blocks written in place by the same program (dd-split-bindings.ts).
+   */
+  readonly pairOutput?: boolean;
 }
 
 interface ParamsLayout {
@@ -159,12 +166,16 @@ export class Program {
   static async compile(context: GpuContext, spec: ProgramSpec): Promise<Program> {
     const argumentTypes: Record<string, string> = {};
     const representatives: unknown[] = [];
-    for (const [name, type] of spec.args) {
+    // A dd pair store's placement uniforms (dd-split-bindings.ts), appended to the kernel's own arguments.
+    const pairArgs = spec.pairOutput ? PAIR_OUTPUT_ARGS : [];
+    // gpu.js keeps only the arguments the source uses: one statement uses them (the stores, rewritten later, read them).
+    const source = spec.pairOutput ? spec.source.replace(/^function \(([^)]*)\) \{/, (_, a: string) => `function (${[a, ...pairArgs.map(([n]) => n)].filter((n) => n.trim() !== '').join(', ')}) {\nconst mpOutDd = OutDdS + OutDdL;`) : spec.source;
+    for (const [name, type] of [...spec.args, ...pairArgs]) {
       argumentTypes[name] = type === 'Array' ? 'WebGPUBuffer' : type === 'Integer' ? 'Integer' : 'Float';
       // Stand-ins: gpu.js only needs their types here; sizes come per dispatch in the params.
       representatives.push(type === 'Array' ? { type: 'WebGPUBuffer', output: [1], componentCount: 1 } : type === 'Integer' ? 1 : 0.5);
     }
-    const shortcut = context.gpujs.createKernel(spec.source, {
+    const shortcut = context.gpujs.createKernel(source, {
       output: [1],
       pipeline: true,
       argumentTypes,
@@ -174,10 +185,11 @@ export class Program {
       loopMaxIterations: 2147483647,
       tactic: 'precision',
     });
-    const kernel = shortcut.kernel as BuiltKernel & { mpWorkgroup?: WorkgroupSettings; mpWgsl?: string; mpStridedOutput?: boolean; mpHalfOutput?: boolean; mpReadsOutput?: readonly string[] };
+    const kernel = shortcut.kernel as BuiltKernel & { mpWorkgroup?: WorkgroupSettings; mpWgsl?: string; mpStridedOutput?: boolean; mpHalfOutput?: boolean; mpReadsOutput?: readonly string[]; mpPairOutput?: boolean };
     if (spec.workgroup) kernel.mpWorkgroup = spec.workgroup;
     if (spec.stridedOutput) kernel.mpStridedOutput = true;
     if (spec.halfOutput) kernel.mpHalfOutput = true;
+    if (spec.pairOutput) kernel.mpPairOutput = true;
     // A dd pair read from the output binding reads its lo words there too (dd-split-bindings.ts).
     if (spec.readsOutput?.length) kernel.mpReadsOutput = spec.readsOutput.flatMap((n) => (spec.args.some(([a]) => a === `${n}${DD_LO_SUFFIX}`) ? [n, `${n}${DD_LO_SUFFIX}`] : [n]));
     try {
@@ -243,9 +255,10 @@ export class Program {
     words[2] = 1;
     words[3] = groupsX * workgroup;
     // dd pair reads: the lo words' binding and placement; a dd-split operand's hi and lo blocks (dd-split-bindings.ts).
-    const { arrays, scalars } = this.pairReads.length > 0 ? pairBindings(pass, this.pairReads, this.spec.readsOutput) : pass;
+    // dd pair stores: the output binding and the pairs' placement (a dd-split output's two blocks in place).
+    const { arrays, scalars, output } = this.pairReads.length > 0 || this.spec.pairOutput ? pairBindings(pass, this.pairReads, this.spec.readsOutput, this.spec.pairOutput === true) : pass;
     if (testBindingLimit !== undefined) {
-      for (const [name, bound] of [...Object.entries(arrays), ['output', pass.output] as const]) {
+      for (const [name, bound] of [...Object.entries(arrays), ['output', output] as const]) {
         const bytes = bound.size ?? bound.buffer.size - (bound.offset ?? 0);
         if (bytes > testBindingLimit && !boundedBuffers.has(bound.buffer)) throw new Error(`internal: binding ${name} of ${bytes} bytes exceeds the lowered binding limit of ${testBindingLimit} bytes`);
       }
@@ -279,7 +292,7 @@ export class Program {
     }
     // Bind groups are looked up by the identity of the bound buffers and their windows (no key string per call); a
     // destroyed buffer is never bound again, so a new buffer — a new object — never finds a stale group.
-    const bound = (k: number): BoundArray => (k < layout.arrayArgs.length ? arrays[layout.arrayArgs[k]!.name]! : pass.output);
+    const bound = (k: number): BoundArray => (k < layout.arrayArgs.length ? arrays[layout.arrayArgs[k]!.name]! : output);
     const count = layout.arrayArgs.length + 1;
     let group = cache?.groups?.find((g) => sameBindings(g, bound, count))?.group;
     if (!group) {
@@ -433,7 +446,7 @@ export function getProgram(context: GpuContext, spec: ProgramSpec): Promise<Prog
   const known = bySpec.get(spec.args) as (Promise<Program> & { source?: string; options?: string }) | undefined;
   // The same arguments and source with other output options (a strided store, old values read from the output) are
   // another program.
-  const options = `${spec.components}|${spec.workgroup ? JSON.stringify(spec.workgroup) : ''}|${spec.stridedOutput ? 'strided' : ''}${spec.halfOutput ? '|half' : ''}|${spec.readsOutput?.join(',') ?? ''}`;
+  const options = `${spec.components}|${spec.workgroup ? JSON.stringify(spec.workgroup) : ''}|${spec.stridedOutput ? 'strided' : ''}${spec.halfOutput ? '|half' : ''}${spec.pairOutput ? '|pair' : ''}|${spec.readsOutput?.join(',') ?? ''}`;
   if (known && known.source === spec.source && known.options === options) return known;
   const key = `${options}|${spec.args.map(([n, t]) => `${n}:${t}`).join(',')}|${spec.source}`;
   let p = programs.get(key);

@@ -260,14 +260,15 @@ export async function serialisedViewWrite(out: DeviceArray, write: () => Promise
 /**
  * Whether a kernel that writes one output unit per thread (its element; a word of two 16-bit elements) can write the
  * view `out` in place, through {@link outputWindow} and a program with `stridedOutput`: a view in a bit-copyable format
- * (the formats a view's scatter moves too) whose every thread's unit holds view elements only — any stride for
+ * (the formats a view's scatter moves too) or dd-split (its pair store) whose every thread's unit holds view elements only — any stride for
  * one-element units; for several elements a word, a unit-stride view starting on a word whose last word holds no
  * element of the span outside the view.
  * @param out - the output
  * @returns true where the strided write applies
  */
 export function writesInPlace(out: DeviceArray): boolean {
-  if (out.coversSpan || out.format.bitCopy !== true || out.length === 0) return false;
+  // dd-split: its pair store writes the view's hi and lo elements in place (dd-split-bindings.ts); it has no scatter.
+  if (out.coversSpan || (out.format.bitCopy !== true && out.format.name !== 'dd-split') || out.length === 0) return false;
   const epw = out.format.elementsPerWord;
   if (epw === 1) return true;
   return out.stride === 1 && out.offset % epw === 0 && (out.length % epw === 0 || out.offset + out.length === out.spanLength);
@@ -306,7 +307,8 @@ export function outputWindow(out: DeviceArray, window: { start: number; count: n
   const unitWords = epw === 1 ? out.format.wordsPerElement : 1;
   const first = (out.offset + window.start * out.stride) / epw;
   const last = epw === 1 ? first + (window.count - 1) * out.stride : first + Math.ceil(window.count / epw) - 1;
-  const step = Math.max(1, 64 / unitWords);
+  // dd-split: 32 elements, so that its binding of the hi block also starts on a 256-byte boundary (dd-split-bindings.ts).
+  const step = out.format.name === 'dd-split' ? 32 : Math.max(1, 64 / unitWords);
   const base = Math.floor(Math.min(first, last) / step) * step;
   const size = (Math.max(first, last) + 1 - base) * unitWords * 4;
   return { bound: { buffer: out.buffer!, offset: base * unitWords * 4, size }, scalars: { OutOff: first - base, OutInc: epw === 1 ? out.stride : 1 } };

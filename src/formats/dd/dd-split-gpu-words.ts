@@ -7,9 +7,10 @@
  * The GPU kernels read dd-split operands in place, with dd's read (dd-gpu-words.ts, ddPairRead): the dispatch binds the
  * hi block to the operand's argument and the lo block to its `…DdLo` companion, over the elements the kernel planned as
  * for interleaved dd (src/backends/webgpu/dd-split-bindings.ts) — the same programs, the same pair words, bit for bit.
- * Outputs are written in the interleaved layout: a dd-split output goes through an interleaved copy of its span, made
- * on the device by one raw-bit pass, and its view comes back into the two blocks by two more
- * (src/backends/webgpu/dd-split-device.ts).
+ * Outputs are written in place alike, by dd's pair store: the kernel's thread returns the pair's four words and the
+ * store puts hi's into the hi block and lo's into the lo block through one binding of both
+ * (src/backends/webgpu/dd-split-bindings.ts); where that binding cannot be made, an interleaved copy of the span and
+ * two passes back (src/backends/webgpu/dd-split-device.ts).
  * @module
  */
 import type { GpuStoragePart } from '../common/gpu-part.js';
@@ -42,7 +43,7 @@ function blocks(words: Uint32Array, length: number): { hi: Float64Array; lo: Flo
 /**
  * Split double-double storage on the device: the span's hi doubles, padded to 256 bytes, then its lo doubles — the
  * bytes of a {@link DdSplitArray}'s two arrays. Read into the GPU dd arithmetic only (others are refused, as for
- * `dd`: they would drop lo), in place; outputs are written through an interleaved copy (see the module's notes).
+ * `dd`: they would drop lo), and written, in place (see the module's notes).
  * @group Double-double
  */
 export const ddSplitGpuPart: GpuStoragePart = {
@@ -69,7 +70,6 @@ export const ddSplitGpuPart: GpuStoragePart = {
   // (src/backends/webgpu/dd-split-bindings.ts), so kernels read the two blocks directly with dd's own programs.
   emitRead: ddPairRead,
   readArgs: ddPairReadArgs,
-  // A kernel's thread returns the pair's four words, as for dd: they go into the interleaved copy, whose pairs the
-  // split-back passes then move into the two blocks.
+  // A kernel's thread returns the pair's four words, as for dd: the pair store writes them into the two blocks.
   emitReturn: (values) => ddGpuPart.emitReturn(values),
 };
