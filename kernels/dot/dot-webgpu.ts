@@ -19,6 +19,7 @@ import { checkGpuOptions } from '../../src/backends/backend.js';
 import { throughInterleaved } from '../../src/backends/webgpu/dd-split-device.js';
 import { gpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { prefetchedSteps } from '../shared/prefetched-steps.js';
+import { longLazySteps } from '../shared/long-lazy-steps.js';
 
 /**
  * Result of {@link gpuDot}: the value (float-float read back exactly as a double) and the run report.
@@ -128,7 +129,11 @@ function partialSource(arithmetic: GpuArithmetic, x: DeviceArray, y: DeviceArray
     return { code, registers };
   };
   const step = readStep('k', '');
-  const sums = mulAddGroup(arithmetic, step.registers.map((r, q) => ({ acc: acc.target(q), a: r.a, b: r.b })));
+  const terms = step.registers.map((r, q) => ({ acc: acc.target(q), a: r.a, b: r.b }));
+  // ffLongLazy: the accumulators settle every few steps (../shared/long-lazy-steps.ts), and once after the loop.
+  const long = longLazySteps(arithmetic, terms);
+  const sums = long?.sums ?? mulAddGroup(arithmetic, terms);
+  body.push(...(long?.declare ?? []));
   const span = `${groups - 1} * S + ${width - 1}`;
   const carried = step.registers.flatMap((r) => [r.a, r.b]);
   if (shape.prefetch && carried.every((r) => r.kind === 'f32' || r.kind === 'ff')) {
@@ -139,7 +144,7 @@ function partialSource(arithmetic: GpuArithmetic, x: DeviceArray, y: DeviceArray
   } else {
     body.push(`while (k + ${span} < n) {`, ...step.code, ...sums, `k = k + ${groups} * S;`, '}');
   }
-  body.push('while (k < n) {');
+  body.push(...(long?.flush ?? []), 'while (k < n) {');
   for (let j = 0; j < width; j++) {
     const rx = x.format.emitRead('X', elementIndex('X', x, `kt${j}`), `at${j}`, arithmetic);
     const ry = y.format.emitRead('Y', elementIndex('Y', y, `kt${j}`), `bt${j}`, arithmetic);
