@@ -18,7 +18,7 @@ import { TREE_WORKGROUP, treePlan, treeReduceSpec, treeReduction, workgroupPairw
 import { checkGpuOptions } from '../../src/backends/backend.js';
 import { throughInterleaved } from '../../src/backends/webgpu/dd-split-device.js';
 import { gpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
-import { prefetchedSteps } from '../shared/prefetched-steps.js';
+import { pingPongSteps, prefetchedSteps } from '../shared/prefetched-steps.js';
 import { longLazySteps } from '../shared/long-lazy-steps.js';
 
 /**
@@ -137,7 +137,7 @@ function partialSource(arithmetic: GpuArithmetic, x: DeviceArray, y: DeviceArray
   const span = `${groups - 1} * S + ${width - 1}`;
   const carried = step.registers.flatMap((r) => [r.a, r.b]);
   if (shape.prefetch && carried.every((r) => r.kind === 'f32' || r.kind === 'ff')) {
-    body.push(...prefetchedSteps({ k: 'k', end: 'n', span, stride: `${groups} * S`, registers: carried, sums, read: (k, suffix) => {
+    body.push(...(gpuKernelSwitches().prefetchPingPong ? pingPongSteps : prefetchedSteps)({ k: 'k', end: 'n', span, stride: `${groups} * S`, registers: carried, sums, read: (k, suffix) => {
       const next = readStep(k, suffix);
       return { code: next.code, registers: next.registers.flatMap((r) => [r.a, r.b]) };
     } }));

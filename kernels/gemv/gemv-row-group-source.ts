@@ -13,7 +13,8 @@ import type { GpuArithmetic, GpuRegister } from '../../src/backends/webgpu/arith
 import type { DeviceArray } from '../../src/backends/webgpu/device-array.js';
 import { accumulatorChains, arrayArgs, elementIndex, kernelSource, mulAddGroup, UNROLL } from '../../src/backends/webgpu/kernel-common.js';
 import type { ArgType } from '../../src/backends/webgpu/program.js';
-import { prefetchedSteps } from '../shared/prefetched-steps.js';
+import { pingPongSteps, prefetchedSteps } from '../shared/prefetched-steps.js';
+import { gpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { longLazySteps } from '../shared/long-lazy-steps.js';
 
 /**
@@ -140,7 +141,7 @@ export function partialNRowsSource(arithmetic: GpuArithmetic, A: DeviceArray, x:
   const sums = long?.sums ?? mulAddGroup(arithmetic, terms);
   body.push(...(long?.declare ?? []));
   if (prefetch && registers.every((r) => r.kind === 'f32' || r.kind === 'ff')) {
-    body.push('let k = j0;', ...prefetchedSteps({ k: 'k', end: 'j1', span: `${unroll - 1}`, stride: `${unroll}`, registers, read: (k, suffix) => {
+    body.push('let k = j0;', ...(gpuKernelSwitches().prefetchPingPong ? pingPongSteps : prefetchedSteps)({ k: 'k', end: 'j1', span: `${unroll - 1}`, stride: `${unroll}`, registers, read: (k, suffix) => {
       const next = readStep(k, suffix);
       return { code: next.code, registers: next.reads.flatMap((read) => [read.x, ...read.registers]) };
     }, sums }));
