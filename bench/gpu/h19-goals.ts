@@ -11,7 +11,8 @@
  *
  * Run: npx tsc -p tsconfig.json && node dist/bench/gpu/h19-goals.js --out=$OUT [--small] [--device="…"]
  * (--small: n = 1024 GEMV, 2^20 DOT, 512 TRSV — for llvmpipe; --only=gemv,dot,trsv,small; --trsv-forms=0,4: only
- * those TRSV_FORMS). Writes <out>/h19-goals.json;
+ * those TRSV_FORMS; --rows=s15: only the GEMV / DOT rows of that set — session 15's ffLongLazy and prefetchPingPong
+ * beside the defaults: `--only=gemv,dot --rows=s15`). Writes <out>/h19-goals.json;
  * `--from=<json> [--device=…]` records such a file into bench/results and the `gpu-h19-goals` section of
  * docs/performance.md.
  */
@@ -36,6 +37,15 @@ const deviceName = process.argv.find((a) => a.startsWith('--device='))?.slice(9)
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7).split(',');
 // --trsv-forms=0,4: only those rows of TRSV_FORMS (indices; default all).
 const trsvForms = process.argv.find((a) => a.startsWith('--trsv-forms='))?.slice(13).split(',').map(Number);
+// --rows=s15: only the GEMV / DOT rows of that set (a row's `sets`), the set's first row timed again at its end.
+const rowSet = process.argv.find((a) => a.startsWith('--rows='))?.slice(7);
+
+/** The rows to time: all of them, or (--rows=…) those of the set, its first row again at the end. */
+function chosenRows<V extends { label: string; sets?: readonly string[] }>(variants: V[]): V[] {
+  if (!rowSet) return variants;
+  const chosen = variants.filter((v) => v.sets?.includes(rowSet));
+  return chosen.length === 0 ? chosen : [...chosen, { ...chosen[0]!, label: `${chosen[0]!.label} (again, end of set)` }];
+}
 
 interface Row {
   kernel: string;
@@ -87,7 +97,7 @@ function push(row: Row): void {
  * these, so a row has exactly the switches it names — the library's defaults since 2026-11-27 are the rows naming
  * ffFmaKeep + gemvPrefetch + gemvVectorX (ff) and f32FmaKeep + gemvPrefetch + gemvVectorX (f32; DOT: ffFmaKeep).
  */
-const ITEM4_OFF: Partial<GpuKernelSwitches> = { f32FmaKeep: false, ffFmaKeep: false, gemvPrefetch: false, gemvVectorX: false, gemvUnroll: 8, dotPrefetch: false, dotFusedTree: false };
+const ITEM4_OFF: Partial<GpuKernelSwitches> = { f32FmaKeep: false, ffFmaKeep: false, gemvPrefetch: false, gemvVectorX: false, gemvUnroll: 8, dotPrefetch: false, dotFusedTree: false, ffLongLazy: false, prefetchPingPong: false };
 
 /** Runs `f` with some kernel switches set (src/backends/webgpu/kernel-switches.ts), restoring them afterwards. */
 async function withSwitches<T>(switches: Partial<GpuKernelSwitches>, f: () => Promise<T>): Promise<T> {
@@ -126,7 +136,7 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
       ref[i] = acc.value;
       mag[i] = m;
     }
-    type Variant = { label: string; arithmetic: 'f32' | 'ff'; switches: Partial<GpuKernelSwitches>; options: GpuGemvOptions };
+    type Variant = { label: string; arithmetic: 'f32' | 'ff'; switches: Partial<GpuKernelSwitches>; options: GpuGemvOptions; sets?: readonly string[] };
     const ffGoal = storage === 'f32' ? 0.105 : 0.075;
     // Every row names the switches it sets beyond the defaults; the issue-19 item-4 ones (f32FmaKeep, ffFmaKeep,
     // gemvPrefetch, gemvVectorX; gemvUnroll 8) are off in every row that does not name them. The default row is timed again at the group's end.
@@ -135,6 +145,8 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
     const ffk = { ffFmaKeep: true };
     const pf = { gemvPrefetch: true };
     const vx = { gemvVectorX: true };
+    const ll = { ffLongLazy: true };
+    const pp = { prefetchPingPong: true };
     const variants: Variant[] = [
       { label: 'new: 2 rows/thread, lazy ff', arithmetic: 'ff', switches: lazy, options: {} },
       { label: 'old: 1 row/thread, renormalising ff', arithmetic: 'ff', switches: { lazy: false }, options: { rowsPerThread: 1 } },
@@ -174,18 +186,33 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
       { label: 'f32FmaKeep + gemvPrefetch + gemvVectorX, gemvUnroll 4', arithmetic: 'f32', switches: { ...fk, ...pf, ...vx, gemvUnroll: 4 }, options: {} },
       { label: 'f32FmaKeep + gemvVectorX, gemvUnroll 16', arithmetic: 'f32', switches: { ...fk, ...vx, gemvUnroll: 16 }, options: {} },
       { label: 'f32FmaKeep + gemvPrefetch + gemvVectorX, 2^19 target (2^17 threads)', arithmetic: 'f32', switches: { ...fk, ...pf, ...vx }, options: { targetThreads: 2 ** 19 } },
+      // Session 15 (--rows=s15): ffLongLazy (lazy accumulators settled after up to 16 terms across steps) and
+      // prefetchPingPong (two carried register sets, no moves) beside
+      // the default since 2026-11-27, and the f32 default for the gap between the two arithmetics.
+      { label: 'default: ffFmaKeep + gemvPrefetch + gemvVectorX', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx }, options: {}, sets: ['s15'] },
+      { label: 'default + ffLongLazy (settle every 4 steps)', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx, ...ll }, options: {}, sets: ['s15'] },
+      { label: 'default + ffLongLazy, 1 chain (every 2 steps)', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx, ...ll }, options: { chains: 1 }, sets: ['s15'] },
+      { label: 'default + ffLongLazy, gemvUnroll 16 (every 2 steps)', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx, ...ll, gemvUnroll: 16 }, options: {}, sets: ['s15'] },
+      { label: 'default + ffLongLazy, gemvUnroll 16, 1 chain (every step)', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx, ...ll, gemvUnroll: 16 }, options: { chains: 1 }, sets: ['s15'] },
+      { label: 'default + ffLongLazy, 2^19 target (2^18 threads)', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx, ...ll }, options: { targetThreads: 2 ** 19 }, sets: ['s15'] },
+      { label: 'default + ffLongLazy, no gemvPrefetch', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...vx, ...ll }, options: {}, sets: ['s15'] },
+      { label: 'default + prefetchPingPong', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx, ...pp }, options: {}, sets: ['s15'] },
+      { label: 'default + prefetchPingPong + ffLongLazy', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx, ...pp, ...ll }, options: {}, sets: ['s15'] },
+      { label: 'default + prefetchPingPong + ffLongLazy, 1 chain', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx, ...pp, ...ll }, options: { chains: 1 }, sets: ['s15'] },
+      { label: 'f32 default: f32FmaKeep + gemvPrefetch + gemvVectorX', arithmetic: 'f32', switches: { ...fk, ...pf, ...vx }, options: {}, sets: ['s15'] },
+      { label: 'f32 default + prefetchPingPong', arithmetic: 'f32', switches: { ...fk, ...pf, ...vx, ...pp }, options: {}, sets: ['s15'] },
     ];
     variants.push({ ...variants[0]!, label: `${variants[0]!.label} (again, end of group)` });
     // The item-4 switches change no bit: a row's y must equal that of the first row with the same options, lazy setting
     // and step length (gemvUnroll changes where float-float accumulators settle).
     const firstY = new Map<string, Float64Array>();
-    for (const v of variants) {
+    for (const v of chosenRows(variants)) {
       await withSwitches(v.switches, async () => {
         await gpuGemv({ A, x, y: yCheck }, { arithmetic: v.arithmetic, ...v.options });
         const got = await yCheck.toHost();
         let error = 0;
         let worst = 0;
-        const sameKey = `${v.arithmetic}|${JSON.stringify(v.options)}|${v.switches.lazy !== false}|${v.switches.gemvUnroll ?? 8}`;
+        const sameKey = `${v.arithmetic}|${JSON.stringify(v.options)}|${v.switches.lazy !== false}|${v.switches.gemvUnroll ?? 8}|${v.switches.ffLongLazy === true}`;
         const earlier = firstY.get(sameKey);
         if (!earlier) firstY.set(sameKey, got);
         const sameBits = !earlier || got.every((g, i) => Object.is(g, earlier[i]));
@@ -225,12 +252,14 @@ async function benchDot(rt: GpuRuntime): Promise<void> {
       mag += Math.abs(p);
     }
     const ffGoal = storage === 'f32' ? 0.36 : 0.21;
-    type Variant = { label: string; arithmetic: 'f32' | 'ff'; switches: Partial<GpuKernelSwitches>; options?: GpuDotOptions };
+    type Variant = { label: string; arithmetic: 'f32' | 'ff'; switches: Partial<GpuKernelSwitches>; options?: GpuDotOptions; sets?: readonly string[] };
     // As in GEMV: the item-4 switches (f32FmaKeep, ffFmaKeep, dotPrefetch, dotFusedTree) are off where a row does not name them.
     const on = { lazy: true, tree: true };
     const ffk = { ffFmaKeep: true };
     const pf = { dotPrefetch: true };
     const ft = { dotFusedTree: true };
+    const ll = { ffLongLazy: true };
+    const pp = { prefetchPingPong: true };
     const variants: Variant[] = [
       { label: 'new: lazy ff, 2 tree passes', arithmetic: 'ff', switches: on },
       { label: 'lazy ff, tree, 4 runs of 4 per step', arithmetic: 'ff', switches: on, options: { groups: 4 } },
@@ -257,15 +286,24 @@ async function benchDot(rt: GpuRuntime): Promise<void> {
       { label: 'old f32: 4 reduction passes', arithmetic: 'f32', switches: { lazy: true, tree: false } },
       { label: 'f32FmaKeep + dotPrefetch, tree', arithmetic: 'f32', switches: { ...on, f32FmaKeep: true, ...pf } },
       { label: 'f32FmaKeep + dotPrefetch + dotFusedTree', arithmetic: 'f32', switches: { ...on, f32FmaKeep: true, ...pf, ...ft } },
+      // Session 15 (--rows=s15): ffLongLazy and prefetchPingPong beside the default since 2026-11-27 (ffFmaKeep, tree passes).
+      { label: 'default: ffFmaKeep, tree', arithmetic: 'ff', switches: { ...on, ...ffk }, sets: ['s15'] },
+      { label: 'default + ffLongLazy (settle every 4 steps)', arithmetic: 'ff', switches: { ...on, ...ffk, ...ll }, sets: ['s15'] },
+      { label: 'default + ffLongLazy + dotPrefetch', arithmetic: 'ff', switches: { ...on, ...ffk, ...ll, ...pf }, sets: ['s15'] },
+      { label: 'default + ffLongLazy, 1 chain (every 2 steps)', arithmetic: 'ff', switches: { ...on, ...ffk, ...ll }, options: { chains: 1 }, sets: ['s15'] },
+      { label: 'default + ffLongLazy, 4 runs of 4 per step (every 2 steps)', arithmetic: 'ff', switches: { ...on, ...ffk, ...ll }, options: { groups: 4 }, sets: ['s15'] },
+      { label: 'default + ffLongLazy + dotFusedTree', arithmetic: 'ff', switches: { ...on, ...ffk, ...ll, ...ft }, sets: ['s15'] },
+      { label: 'default + ffLongLazy + dotPrefetch + prefetchPingPong', arithmetic: 'ff', switches: { ...on, ...ffk, ...ll, ...pf, ...pp }, sets: ['s15'] },
+      { label: 'f32 default: f32FmaKeep, tree', arithmetic: 'f32', switches: { ...on, f32FmaKeep: true }, sets: ['s15'] },
     ];
     variants.push({ ...variants[0]!, label: `${variants[0]!.label} (again, end of group)` });
     // As in GEMV: a row's value must equal that of the first row with the same options, lazy, tree and fused-tree settings.
     const firstValue = new Map<string, number>();
-    for (const v of variants) {
+    for (const v of chosenRows(variants)) {
       await withSwitches(v.switches, async () => {
         const r1 = await gpuDot(x, y, { arithmetic: v.arithmetic, ...v.options });
         const r2 = await gpuDot(x, y, { arithmetic: v.arithmetic, ...v.options });
-        const sameKey = `${v.arithmetic}|${JSON.stringify(v.options ?? {})}|${v.switches.lazy !== false}|${v.switches.tree !== false}|${v.switches.dotFusedTree === true}`;
+        const sameKey = `${v.arithmetic}|${JSON.stringify(v.options ?? {})}|${v.switches.lazy !== false}|${v.switches.tree !== false}|${v.switches.dotFusedTree === true}|${v.switches.ffLongLazy === true}`;
         const earlier = firstValue.get(sameKey);
         if (earlier === undefined) firstValue.set(sameKey, r1.value);
         const sameBits = earlier === undefined || Object.is(earlier, r1.value);

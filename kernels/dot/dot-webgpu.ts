@@ -18,7 +18,8 @@ import { TREE_WORKGROUP, treePlan, treeReduceSpec, treeReduction, workgroupPairw
 import { checkGpuOptions } from '../../src/backends/backend.js';
 import { throughInterleaved } from '../../src/backends/webgpu/dd-split-device.js';
 import { gpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
-import { prefetchedSteps } from '../shared/prefetched-steps.js';
+import { pingPongSteps, prefetchedSteps } from '../shared/prefetched-steps.js';
+import { longLazySteps } from '../shared/long-lazy-steps.js';
 
 /**
  * Result of {@link gpuDot}: the value (float-float read back exactly as a double) and the run report.
@@ -128,18 +129,22 @@ function partialSource(arithmetic: GpuArithmetic, x: DeviceArray, y: DeviceArray
     return { code, registers };
   };
   const step = readStep('k', '');
-  const sums = mulAddGroup(arithmetic, step.registers.map((r, q) => ({ acc: acc.target(q), a: r.a, b: r.b })));
+  const terms = step.registers.map((r, q) => ({ acc: acc.target(q), a: r.a, b: r.b }));
+  // ffLongLazy: the accumulators settle every few steps (../shared/long-lazy-steps.ts), and once after the loop.
+  const long = longLazySteps(arithmetic, terms);
+  const sums = long?.sums ?? mulAddGroup(arithmetic, terms);
+  body.push(...(long?.declare ?? []));
   const span = `${groups - 1} * S + ${width - 1}`;
   const carried = step.registers.flatMap((r) => [r.a, r.b]);
   if (shape.prefetch && carried.every((r) => r.kind === 'f32' || r.kind === 'ff')) {
-    body.push(...prefetchedSteps({ k: 'k', end: 'n', span, stride: `${groups} * S`, registers: carried, sums, read: (k, suffix) => {
+    body.push(...(gpuKernelSwitches().prefetchPingPong ? pingPongSteps : prefetchedSteps)({ k: 'k', end: 'n', span, stride: `${groups} * S`, registers: carried, sums, read: (k, suffix) => {
       const next = readStep(k, suffix);
       return { code: next.code, registers: next.registers.flatMap((r) => [r.a, r.b]) };
     } }));
   } else {
     body.push(`while (k + ${span} < n) {`, ...step.code, ...sums, `k = k + ${groups} * S;`, '}');
   }
-  body.push('while (k < n) {');
+  body.push(...(long?.flush ?? []), 'while (k < n) {');
   for (let j = 0; j < width; j++) {
     const rx = x.format.emitRead('X', elementIndex('X', x, `kt${j}`), `at${j}`, arithmetic);
     const ry = y.format.emitRead('Y', elementIndex('Y', y, `kt${j}`), `bt${j}`, arithmetic);

@@ -13,7 +13,9 @@ import type { GpuArithmetic, GpuRegister } from '../../src/backends/webgpu/arith
 import type { DeviceArray } from '../../src/backends/webgpu/device-array.js';
 import { accumulatorChains, arrayArgs, elementIndex, kernelSource, mulAddGroup, UNROLL } from '../../src/backends/webgpu/kernel-common.js';
 import type { ArgType } from '../../src/backends/webgpu/program.js';
-import { prefetchedSteps } from '../shared/prefetched-steps.js';
+import { pingPongSteps, prefetchedSteps } from '../shared/prefetched-steps.js';
+import { gpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
+import { longLazySteps } from '../shared/long-lazy-steps.js';
 
 /**
  * The most rows a thread of GEMV N's partial pass can take in `arithmetic`: R·(its words) must fit a thread's
@@ -134,14 +136,19 @@ export function partialNRowsSource(arithmetic: GpuArithmetic, A: DeviceArray, x:
   // Grouped by accumulator, each in the order of k (one row's terms never interleave with another's in one chain).
   terms.sort((s, t) => (s.acc < t.acc ? -1 : s.acc > t.acc ? 1 : 0));
   const registers = steps.flatMap((read) => [read.x, ...read.registers]);
+  // ffLongLazy: the accumulators settle every few steps (../shared/long-lazy-steps.ts), and once after the loop.
+  const long = longLazySteps(arithmetic, terms);
+  const sums = long?.sums ?? mulAddGroup(arithmetic, terms);
+  body.push(...(long?.declare ?? []));
   if (prefetch && registers.every((r) => r.kind === 'f32' || r.kind === 'ff')) {
-    body.push('let k = j0;', ...prefetchedSteps({ k: 'k', end: 'j1', span: `${unroll - 1}`, stride: `${unroll}`, registers, read: (k, suffix) => {
+    body.push('let k = j0;', ...(gpuKernelSwitches().prefetchPingPong ? pingPongSteps : prefetchedSteps)({ k: 'k', end: 'j1', span: `${unroll - 1}`, stride: `${unroll}`, registers, read: (k, suffix) => {
       const next = readStep(k, suffix);
       return { code: next.code, registers: next.reads.flatMap((read) => [read.x, ...read.registers]) };
-    }, sums: mulAddGroup(arithmetic, terms) }));
+    }, sums }));
   } else {
-    body.push('let k = j0;', `while (k + ${unroll - 1} < j1) {`, ...step.code, ...mulAddGroup(arithmetic, terms), `k = k + ${unroll};`, '}');
+    body.push('let k = j0;', `while (k + ${unroll - 1} < j1) {`, ...step.code, ...sums, `k = k + ${unroll};`, '}');
   }
+  body.push(...(long?.flush ?? []));
   const tail = readRows('k', 't');
   body.push('while (k < j1) {', ...tail.code, ...tail.registers.map((a, r) => arithmetic.mulAdd(`acc${r}`, a, tail.x)), 'k = k + 1;', '}');
   for (let r = 0; r < rows; r++) body.push(...chainSets[r]!.combine);

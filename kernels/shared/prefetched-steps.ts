@@ -36,3 +36,45 @@ export function prefetchedSteps(loop: { k: string; end: string; span: string; st
     '}',
   ];
 }
+
+/**
+ * {@link prefetchedSteps} without the register moves (the `prefetchPingPong` switch of
+ * src/backends/webgpu/kernel-switches.ts): two sets of carried registers, U (the step's own names) and V (the same
+ * names + `V`), and two steps per iteration — the first loads the next step into V while it sums U, the second
+ * (where a step remains) loads into U while it sums V. In prefetchedSteps the loaded registers are live while the
+ * carried ones are summed, so moving them into the carried ones at the back edge costs a move per register (3 per
+ * column of GEMV N's two-row ff pass: 1.5 per term); here a register is loaded only after its last use, so a compiler
+ * can load it in place. The same sums in the same order, from the same loads: the same bits.
+ * @param loop - as {@link prefetchedSteps}
+ * @returns the lines (the counter ends where prefetchedSteps' does)
+ */
+export function pingPongSteps(loop: { k: string; end: string; span: string; stride: string; registers: readonly GpuRegister[]; read: (k: string, suffix: string) => { code: string[]; registers: GpuRegister[] }; sums: readonly string[] }): string[] {
+  const { k, end, span, stride, registers, read, sums } = loop;
+  const zero = (r: GpuRegister): string => (r.kind === 'ff' ? '[0.0, 0.0]' : '0.0');
+  const move = (to: readonly GpuRegister[], from: readonly GpuRegister[]): string[] => to.map((r, q) => `${r.name} = ${from[q]!.name};`);
+  const second = registers.map((r) => ({ ...r, name: `${r.name}V` }));
+  // The sums of V: the step's lines with each register renamed (whole identifiers only).
+  const rename = new Map(registers.map((r, q) => [r.name, second[q]!.name]));
+  const pattern = new RegExp(`\\b(${registers.map((r) => r.name).join('|')})\\b`, 'g');
+  const sumsV = sums.map((line) => line.replace(pattern, (name) => rename.get(name)!));
+  const first = read(k, 'f');
+  const intoV = read(`${k}p`, 'n');
+  const intoU = read(`${k}q`, 'o');
+  return [
+    ...registers.map((r) => `let ${r.name} = ${zero(r)};`),
+    ...second.map((r) => `let ${r.name} = ${zero(r)};`),
+    `if (${k} + ${span} < ${end}) {`, ...first.code, ...move(registers, first.registers), '}',
+    `while (${k} + ${span} < ${end}) {`,
+    `const ${k}p = mpImin(${k} + ${stride}, ${end} - ${span} - 1);`,
+    ...intoV.code, ...move(second, intoV.registers),
+    ...sums,
+    `${k} = ${k} + ${stride};`,
+    `if (${k} + ${span} < ${end}) {`,
+    `const ${k}q = mpImin(${k} + ${stride}, ${end} - ${span} - 1);`,
+    ...intoU.code, ...move(registers, intoU.registers),
+    ...sumsV,
+    `${k} = ${k} + ${stride};`,
+    '}',
+    '}',
+  ];
+}

@@ -3,7 +3,7 @@
  * and for tests that check both: lazy float-float accumulation in streaming loops (`lazy`), DOT's tree
  * reduction passes (`tree`), the lazily reduced RNS row sums (`rnsFoldSteps`, `rnsFoldSplit`), and the GEMV / DOT forms under
  * trial for issue 19 (`f32FmaKeep`, `ffFmaKeep`, `gemvPrefetch`, `gemvVectorX`, `gemvUnroll`, `dotPrefetch`,
- * `dotFusedTree`; off, and 8 columns a step, unless their `MODPREC_GPU_…` variable is set). Read once from the
+ * `dotFusedTree`, `ffLongLazy`, `prefetchPingPong`; off, and 8 columns a step, unless their `MODPREC_GPU_…` variable is set). Read once from the
  * environment when the module loads (`MODPREC_GPU_LAZY=0`, `MODPREC_GPU_TREE=0` turn them off) — not per call: a `process.env` read costs microseconds in Node, a visible
  * share of a small call's host time — and changed in-process only through {@link setGpuKernelSwitches}.
  * @module
@@ -72,6 +72,22 @@ export interface GpuKernelSwitches {
    * 3). Another fixed summation order, within the same bound. Off by default (`MODPREC_GPU_DOT_FUSED_TREE=1`).
    */
   readonly dotFusedTree: boolean;
+  // Cheaper float-float streaming loops (issue 19 item 4, session 15; off until timed on the H100 — bench/gpu/h19-goals.ts).
+  /**
+   * The lazy float-float accumulators of GEMV N's R-rows partial pass and DOT's first pass settle after at most
+   * {@link LONG_LAZY_TERMS} = 16 terms, counted across loop steps, instead of at the end of every step (4 terms per
+   * accumulator with the default 2 chains of 8-column steps): a quarter of the settles, and of ffFinish's bit tests.
+   * Another fixed summation order, within the same bound (proof at kernels/shared/long-lazy-steps.ts). Off by default
+   * (`MODPREC_GPU_FF_LONG_LAZY=1`).
+   */
+  readonly ffLongLazy: boolean;
+  /**
+   * The prefetching loops (`gemvPrefetch`, `dotPrefetch`) alternate two sets of carried registers, two steps an
+   * iteration, instead of moving the next step's registers into the carried ones at every step's end
+   * (kernels/shared/prefetched-steps.ts, `pingPongSteps`): no register moves. Same sums in the same order. Off by
+   * default (`MODPREC_GPU_PREFETCH_PING_PONG=1`).
+   */
+  readonly prefetchPingPong: boolean;
   /** Lazy multiply-adds where the arithmetic has them (see `mulAddGroup` in ./kernel-common.ts). */
   readonly lazy: boolean;
   /** DOT's partials summed by tree passes where the device has 256-invocation workgroups. */
@@ -101,12 +117,21 @@ function envUnroll(name: string): 4 | 8 | 16 {
 /** The GEMV / DOT switches' values from the environment. */
 const gemvDotSwitches = { f32FmaKeep: !envOff('MODPREC_GPU_F32_FMA_KEEP'), ffFmaKeep: !envOff('MODPREC_GPU_FF_FMA_KEEP'), gemvPrefetch: !envOff('MODPREC_GPU_GEMV_PREFETCH'), gemvVectorX: !envOff('MODPREC_GPU_GEMV_VECTOR_X'), gemvUnroll: envUnroll('MODPREC_GPU_GEMV_UNROLL'), dotPrefetch: envOn('MODPREC_GPU_DOT_PREFETCH'), dotFusedTree: envOn('MODPREC_GPU_DOT_FUSED_TREE') };
 
+/** The cheaper float-float switches (session 15) from the environment: off unless set to 1. */
+const cheaperFfSwitches = { ffLongLazy: envOn('MODPREC_GPU_FF_LONG_LAZY'), prefetchPingPong: envOn('MODPREC_GPU_PREFETCH_PING_PONG') };
+
+/**
+ * Most lazy float-float terms an accumulator takes between two settles with `ffLongLazy` on (the arithmetic's own
+ * `lazyTerms`, 8, otherwise): the error of such a run stays below 11.6u² per term, inside the 16u² of the ff bounds.
+ */
+export const LONG_LAZY_TERMS = 16;
+
 function envSteps(name: string): number {
   const v = Number((globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name] ?? MAX_RNS_FOLD_STEPS);
   return Number.isInteger(v) && v > 0 ? Math.min(v, MAX_RNS_FOLD_STEPS) : 0;
 }
 
-let current: GpuKernelSwitches = { ...gemvDotSwitches, rnsFoldSteps: envSteps('MODPREC_GPU_RNS_FOLD'), rnsFoldSplit: !envOff('MODPREC_GPU_RNS_SPLIT'), lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE') };
+let current: GpuKernelSwitches = { ...gemvDotSwitches, ...cheaperFfSwitches, rnsFoldSteps: envSteps('MODPREC_GPU_RNS_FOLD'), rnsFoldSplit: !envOff('MODPREC_GPU_RNS_SPLIT'), lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE') };
 
 /**
  * The current switches.
