@@ -198,3 +198,39 @@ export function setTrsvKernelSwitches(changes: Partial<TrsvKernelSwitches>): Trs
   trsvCurrent = { ...trsvCurrent, ...changes };
   return previous;
 }
+
+/**
+ * Forms of the RNS rounding on the device (src/formats/rns/gpu/normalize-webgpu.ts, issue 17). Each gives the same
+ * words as the form it replaced (only where values are stored or computed changes, not the values).
+ */
+export interface RnsRoundingSwitches {
+  /**
+   * The columns pass runs its threads in tiles of 64 elements, limb-major within a tile (thread (tile, j, e mod 64)),
+   * and stores column j of element e at unit ⌊e/64⌋·64·limbs + 64·j + e mod 64, instead of j-major over the whole
+   * vector (unit j·count + e). The Le(e) threads of an element then run close together, so its accumulator row is
+   * read from DRAM once instead of once per column, and the size pass's sweep over an element's columns stays in one
+   * 64·limbs·8-byte block. Same words. On by default (`MODPREC_GPU_RNS_TILES=0` turns it off).
+   */
+  readonly columnTiles: boolean;
+}
+
+let rnsRoundingCurrent: RnsRoundingSwitches = { columnTiles: !envOff('MODPREC_GPU_RNS_TILES') };
+
+/**
+ * The current RNS rounding switches.
+ * @returns them
+ */
+export function rnsRoundingSwitches(): RnsRoundingSwitches {
+  return rnsRoundingCurrent;
+}
+
+/**
+ * Sets some RNS rounding switches (programs are kept per setting, so the next call uses the new form).
+ * @param changes - the switches to change
+ * @returns the previous switches (to restore them)
+ */
+export function setRnsRoundingSwitches(changes: Partial<RnsRoundingSwitches>): RnsRoundingSwitches {
+  const previous = rnsRoundingCurrent;
+  rnsRoundingCurrent = { ...rnsRoundingCurrent, ...changes };
+  return previous;
+}

@@ -22,9 +22,12 @@
  * with a full-precision x (β ≈ p + 90) about (β/16)² ≈ (p/16)². Four programs:
  *
  * 1. **Quotient** (thread per element): the level, and K'.
- * 2. **Columns** (thread per limb j and element, j-major so that a warp's threads share j and whole warps beyond
- *    every L_e return at once): column j < L_e of Σ ξ'_i·M'_i − K'·M' as sums of the low and high 16 bits of its
- *    products (each below n'·2^16); zeros beyond L_e (never read).
+ * 2. **Columns** (thread per limb j and element, so that a warp's threads share j and whole warps beyond every L_e
+ *    return at once): column j < L_e of Σ ξ'_i·M'_i − K'·M' as sums of the low and high 16 bits of its products
+ *    (each below n'·2^16); zeros beyond L_e (never read). Tiled (the default, kernel-switches.ts `columnTiles`): the
+ *    threads and columns of 64 elements at a time, limb-major within the tile — an element's accumulator row is
+ *    read by its L_e threads while it is still in cache (j-major over the whole vector, each column re-read it from
+ *    DRAM: at n = 10^6 and 120 bits, ≈ 8 reads of a 75 MB working set, the bulk of the pass).
  * 3. **Sign and size** (two threads per element): carries the columns through to the limbs of X̃ mod 2^(16·L_e) —
  *    bit 16·L_e − 1 is the sign — and for X̃ < 0 once more negated; the bit length b and top 24 bits T of |X̃|
  *    (first thread); the carry into limb q = ⌊k/16⌋, k = max(0, b − p), and the rounding increment (round bit,
@@ -37,11 +40,27 @@
  */
 import type { GpuRuntime } from '../../../backends/webgpu/runtime.js';
 import { getProgram, type Pass, type Program } from '../../../backends/webgpu/program.js';
+import { rnsRoundingSwitches } from '../../../backends/webgpu/kernel-switches.js';
 import type { GpuBuffer } from '../../../backends/webgpu/webgpu-types.js';
 import { WORD_BIAS, type RnsDeviceSet } from './device-set.js';
 import { fieldWordsSource } from './normalize-fields.js';
 
 const B = WORD_BIAS;
+
+/** Elements per tile of the tiled column layout. */
+const TILE = 64;
+
+/**
+ * Source declaring `cb`, the unit of element e's column 0 in the column buffer; column j is at unit `cb + cs·j`
+ * with `cs` from {@link columnStride} (tiled: ⌊e/64⌋·64·limbs + e mod 64, stride 64; else e, stride count).
+ */
+function columnBase(set: RnsDeviceSet, tiled: boolean): string {
+  return tiled ? `const cb = (e >> 6) * ${TILE * set.limbs} + (e & 63);` : 'const cb = e;';
+}
+
+function columnStride(tiled: boolean): string {
+  return tiled ? String(TILE) : 'count';
+}
 
 /** Source declaring `bb` (β of element e) and `Le` = ⌈(β + 1)/16⌉ from the accumulator's bit-bound stream. */
 function boundOf(set: RnsDeviceSet): string {
@@ -86,12 +105,22 @@ return [mpFloat(mpToInt(Math.floor(s + 0.5)) + ${B}), mpFloat(lam + ${B})];
 }`;
 }
 
-/** Thread per limb j and element e (t = j·count + e): column j of Σ ξ'_i·M'_i − K'·M' for j < L_e, else zeros. */
-function columnsSource(set: RnsDeviceSet): string {
+/**
+ * Thread per limb j and element e: column j of Σ ξ'_i·M'_i − K'·M' for j < L_e, else zeros. Tiled: t = ⌊e/64⌋·64·limbs
+ * + 64·j + e mod 64 (threads past the last element write zeros); else t = j·count + e.
+ */
+function columnsSource(set: RnsDeviceSet, tiled: boolean): string {
+  const index = tiled
+    ? `const tile = mpIdiv(t, ${TILE * set.limbs});
+const r = t - tile * ${TILE * set.limbs};
+const j = r >> 6;
+const e = tile * ${TILE} + (r & 63);
+if (e >= count) { return [mpFloat(${B}), mpFloat(${B})]; }`
+    : `const j = mpIdiv(t, count);
+const e = t - j * count;`;
   return `function (Acc, Kq, Tb, count) {
 const t = this.thread.x;
-const j = mpIdiv(t, count);
-const e = t - j * count;
+${index}
 ${boundOf(set)}
 if (j >= Le) { return [mpFloat(${B}), mpFloat(${B})]; }
 const lam = mpBits(Kq[2 * e + 1]) - ${B};
@@ -114,14 +143,15 @@ return [mpFloat(lo + ${B}), mpFloat(hi + ${B})];
 
 /**
  * The limb sweep of programs 3 and 4: defines `limb` for j = from … to, from the carry `carry0` into limb `from` and
- * `ph0` = the high half of column from − 1 (columns j-major: column j of element e at words 2·(j·count + e)).
+ * `ph0` = the high half of column from − 1 (column j of element e at words 2·(cb + cs·j), {@link columnBase}).
  */
-function sweepOpen(from: string, to: string, carry0 = 'mpI32(0)', ph0 = 'mpI32(0)'): string {
+function sweepOpen(tiled: boolean, from: string, to: string, carry0 = 'mpI32(0)', ph0 = 'mpI32(0)'): string {
+  const cs = columnStride(tiled);
   return `let carry = ${carry0};
 let ph = ${ph0};
 for (let j = ${from}; j <= ${to}; j++) {
-  const lo = mpBits(C[2 * (j * count + e)]) - ${B};
-  const hi = mpBits(C[2 * (j * count + e) + 1]) - ${B};
+  const lo = mpBits(C[2 * (cb + ${cs} * j)]) - ${B};
+  const hi = mpBits(C[2 * (cb + ${cs} * j) + 1]) - ${B};
   const cin = carry;
   const tt = sg * (lo + ph) + carry;
   const limb = tt & 65535;
@@ -129,11 +159,12 @@ for (let j = ${from}; j <= ${to}; j++) {
   ph = hi;`;
 }
 
-function sizeSource(set: RnsDeviceSet): string {
+function sizeSource(set: RnsDeviceSet, tiled: boolean): string {
   const p = set.precision;
   return `function (C, Acc, count) {
 const e = mpIdiv(this.thread.x, 2);
 const h = this.thread.x - 2 * e;
+${columnBase(set, tiled)}
 ${boundOf(set)}
 let neg = mpI32(0);
 let b = mpI32(0);
@@ -148,7 +179,7 @@ let t1 = mpI32(0);
 let t2 = mpI32(0);
 let J = mpI32(-1);
 let last = mpI32(0);
-${sweepOpen('mpI32(0)', 'Le - 1')}
+${sweepOpen(tiled, 'mpI32(0)', 'Le - 1')}
   if (limb !== 0) { J = j; top = limb; t1 = w1; t2 = w2; }
   w2 = w1;
   w1 = limb;
@@ -180,7 +211,7 @@ let rb = mpI32(0);
 let st = mpI32(0);
 let lsb = mpI32(0);
 let carryq = mpI32(0);
-${sweepOpen('mpI32(0)', 'q')}
+${sweepOpen(tiled, 'mpI32(0)', 'q')}
   if (j === q) { carryq = cin; lsb = (limb >> s) & 1; }
   if (k > 0) {
     if (j < qb) { st = st | limb; }
@@ -193,7 +224,7 @@ return [mpFloat(carryq + ${B}), mpFloat(inc + ${B})];
 }`;
 }
 
-function wordsSource(set: RnsDeviceSet): string {
+function wordsSource(set: RnsDeviceSet, tiled: boolean): string {
   const n = set.size, o = set.offsets, p = set.precision;
   return `function (Acc, C, W, Tb, count) {
 const t = this.thread.x;
@@ -219,15 +250,16 @@ if (slot < ${n}) {
   const q = k >> 4;
   const s = k & 15;
   const top = (b - 1) >> 4;
+  ${columnBase(set, tiled)}
   let ph0 = mpI32(0);
-  if (q > 0) { ph0 = mpBits(C[2 * ((q - 1) * count + e) + 1]) - ${B}; }
+  if (q > 0) { ph0 = mpBits(C[2 * (cb + ${columnStride(tiled)} * (q - 1)) + 1]) - ${B}; }
   const rm = Tb[${o.inverse} + slot];
   const r16 = mpBits(Tb[${o.pow16} + ${n} + slot]);
   let lo16 = mpI32(0);
   let hi16 = mpI32(0);
   let jj = mpI32(0);
   let prev = mpI32(0);
-  ${sweepOpen('q', 'top', `mpBits(W[4 * e + 2]) - ${B}`, 'ph0')}
+  ${sweepOpen(tiled, 'q', 'top', `mpBits(W[4 * e + 2]) - ${B}`, 'ph0')}
     if (j > q) {
       const sl = ((prev >> s) | (limb << (16 - s))) & 65535;
       const pp = sl * mpBits(Tb[${o.pow16} + jj * ${n} + slot]);
@@ -249,38 +281,57 @@ if (slot < ${n}) {
 ${fieldWordsSource(set)}}`;
 }
 
-/** The four bounded-rounding programs of one GPU moduli set. */
+/** The four bounded-rounding programs of one GPU moduli set, in one form. */
 export interface BoundedPrograms {
+  /** Whether the columns are tiled (kernel-switches.ts `columnTiles`). */
+  readonly tiled: boolean;
   readonly quotients: Program;
   readonly columns: Program;
   readonly size: Program;
   readonly words: Program;
 }
 
-const programs = new WeakMap<RnsDeviceSet, Promise<BoundedPrograms>>();
+const programs = new WeakMap<RnsDeviceSet, Map<boolean, Promise<BoundedPrograms>>>();
 
 /**
- * The rounding programs of `set` (compiled once per set).
+ * The rounding programs of `set` in the form the switches select now (compiled once per set and form).
  * @param runtime - the runtime
  * @param set - the GPU moduli set
  * @returns the programs
  */
 export function normalizePrograms(runtime: GpuRuntime, set: RnsDeviceSet): Promise<BoundedPrograms> {
-  let p = programs.get(set);
+  const tiled = rnsRoundingSwitches().columnTiles;
+  let bySet = programs.get(set);
+  if (!bySet) programs.set(set, (bySet = new Map()));
+  let p = bySet.get(tiled);
   if (!p) {
     const ctx = runtime.context;
     p = Promise.all([
       getProgram(ctx, { source: quotientSource(set), args: [['Acc', 'Array'], ['Tb', 'Array'], ['count', 'Integer']], components: 2 }),
-      getProgram(ctx, { source: columnsSource(set), args: [['Acc', 'Array'], ['Kq', 'Array'], ['Tb', 'Array'], ['count', 'Integer']], components: 2 }),
-      getProgram(ctx, { source: sizeSource(set), args: [['C', 'Array'], ['Acc', 'Array'], ['count', 'Integer']], components: 2 }),
-      getProgram(ctx, { source: wordsSource(set), args: [['Acc', 'Array'], ['C', 'Array'], ['W', 'Array'], ['Tb', 'Array'], ['count', 'Integer']], components: 1 }),
-    ]).then(([quotients, columns, size, words]) => ({ quotients, columns, size, words }));
-    programs.set(set, p);
+      getProgram(ctx, { source: columnsSource(set, tiled), args: [['Acc', 'Array'], ['Kq', 'Array'], ['Tb', 'Array'], ['count', 'Integer']], components: 2 }),
+      getProgram(ctx, { source: sizeSource(set, tiled), args: [['C', 'Array'], ['Acc', 'Array'], ['count', 'Integer']], components: 2 }),
+      getProgram(ctx, { source: wordsSource(set, tiled), args: [['Acc', 'Array'], ['C', 'Array'], ['W', 'Array'], ['Tb', 'Array'], ['count', 'Integer']], components: 1 }),
+    ]).then(([quotients, columns, size, words]) => ({ tiled, quotients, columns, size, words }));
+    bySet.set(tiled, p);
+    const made = p;
+    p.catch(() => { if (bySet.get(tiled) === made) bySet.delete(tiled); });
   }
   return p;
 }
 
-/** Scratch buffers of a normalization of `count` elements: columns (2·limbs words each) and sizes (4 words each). */
+/**
+ * Words of the column buffer for a rounding of `count` elements by programs `p`: 2 per limb and element (tiled:
+ * `count` rounded up to whole tiles of 64).
+ * @param p - the programs
+ * @param set - the GPU moduli set
+ * @param count - number of elements
+ * @returns the words
+ */
+export function columnWords(p: BoundedPrograms, set: RnsDeviceSet, count: number): number {
+  return 2 * set.limbs * (p.tiled ? TILE * Math.ceil(count / TILE) : count);
+}
+
+/** Scratch buffers of a normalization of `count` elements: columns ({@link columnWords}) and sizes (4 words each). */
 export interface NormalizeScratch {
   readonly columns: GpuBuffer;
   readonly sizes: GpuBuffer;
@@ -308,7 +359,7 @@ export function normalizePasses(p: BoundedPrograms, set: RnsDeviceSet, acc: GpuB
   // read them).
   return [
     { program: p.quotients, arrays: { Acc: { buffer: acc }, Tb: { buffer: table } }, scalars: { count }, output: { buffer: scratch.sizes }, threads: count },
-    { program: p.columns, arrays: { Acc: { buffer: acc }, Kq: { buffer: scratch.sizes }, Tb: { buffer: table } }, scalars: { count }, output: { buffer: scratch.columns }, threads: count * set.limbs },
+    { program: p.columns, arrays: { Acc: { buffer: acc }, Kq: { buffer: scratch.sizes }, Tb: { buffer: table } }, scalars: { count }, output: { buffer: scratch.columns }, threads: columnWords(p, set, count) / 2 },
     { program: p.size, arrays: { C: { buffer: scratch.columns }, Acc: { buffer: acc } }, scalars: { count }, output: { buffer: scratch.sizes }, threads: 2 * count },
     { program: p.words, arrays: { Acc: { buffer: acc }, C: { buffer: scratch.columns }, W: { buffer: scratch.sizes }, Tb: { buffer: table } }, scalars: { count }, output: { buffer: out }, threads: (set.size + 6) * count },
   ];

@@ -17,7 +17,7 @@ import { trackGpuWork } from '../../../backends/webgpu/backend.js';
 import { createWordBuffer, type GpuRuntime } from '../../../backends/webgpu/runtime.js';
 import type { GpuBuffer } from '../../../backends/webgpu/webgpu-types.js';
 import type { RnsDeviceSet } from './device-set.js';
-import { accumulatorWords, normalizePasses, normalizePrograms } from './normalize-webgpu.js';
+import { accumulatorWords, columnWords, normalizePasses, normalizePrograms } from './normalize-webgpu.js';
 import { encodeValues, exactOfDouble, RnsDeviceArray, type RnsExactValue } from './rns-device-array.js';
 
 const tables = new WeakMap<GpuRuntime, Map<RnsDeviceSet, GpuBuffer>>();
@@ -192,7 +192,7 @@ export async function runStages(runtime: GpuRuntime, set: RnsDeviceSet, stages: 
   const progs = await normalizePrograms(runtime, set);
   const count = Math.max(...stages.map((s) => s.count));
   const acc = scratchBuffer(runtime, 'acc', accumulatorWords(set) * count);
-  const columns = scratchBuffer(runtime, 'columns', 2 * set.limbs * count);
+  const columns = scratchBuffer(runtime, 'columns', columnWords(progs, set, count));
   const sizes = scratchBuffer(runtime, 'sizes', 4 * count);
   const table = deviceTable(runtime, set);
   const passes = withCaches(runtime, stages.flatMap((s) => [...s.before(acc), ...normalizePasses(progs, set, acc, s.count, { columns, sizes }, table, s.out()), ...(s.after ?? [])]));
