@@ -14,8 +14,9 @@
  * call with the row sums' partial residues reduced lazily (the kernel switches `rnsFoldSteps` and `rnsFoldSplit`, off by
  * default), their words checked against the `GEMV N` row's.
  *
- * The WAXPBY section also times each form of the rounding (kernel-switches.ts, RnsRoundingSwitches: the columns
- * j-major as before, and tiled) in the same call, each row's words checked against the default row's.
+ * The WAXPBY section also times each form of the rounding (kernel-switches.ts, RnsRoundingSwitches: quotient pass
+ * and j-major columns as before, tiled columns, tiled columns with the quotient) in the same call, each row's words
+ * checked against the default row's.
  *
  * Every row also has the host's share of a call ("host ms": from the call until its work goes to `queue.submit`).
  * `--profile` adds each pass timed on its own and the whole call minus their sum (what a call spends outside its
@@ -53,11 +54,13 @@ const want = (section: string): boolean => !only || only.includes(section);
 const profile = process.argv.includes('--profile');
 /**
  * The forms of the RNS rounding timed beside the default in the WAXPBY section (each row's words checked against the
- * default's): the j-major columns before 2026-11-27 session 15 (`columnTiles` off), and the tiled ones.
+ * default's): the form before 2026-11-27 (j-major columns after a quotient pass), tiled columns, and tiled columns
+ * that find the quotient themselves (the default since).
  */
 const ROUNDING_FORMS: readonly (readonly [string, RnsRoundingSwitches])[] = [
-  ['columns j-major (before)', { columnTiles: false }],
-  ['columns tiled', { columnTiles: true }],
+  ['before: quotient pass, columns j-major', { columnTiles: false, columnQuotient: false }],
+  ['quotient pass, columns tiled', { columnTiles: true, columnQuotient: false }],
+  ['columns tiled with the quotient', { columnTiles: true, columnQuotient: true }],
 ];
 
 // ---- exact oracle (dyadic rationals in BigInt) ----

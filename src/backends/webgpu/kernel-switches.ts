@@ -212,9 +212,17 @@ export interface RnsRoundingSwitches {
    * 64·limbs·8-byte block. Same words. On by default (`MODPREC_GPU_RNS_TILES=0` turns it off).
    */
   readonly columnTiles: boolean;
+  /**
+   * The columns pass finds each element's level and quotient K' itself, in the loop over the moduli that it runs
+   * anyway (a float conversion and a multiply-add per modulus), instead of reading them from a quotient pass of its
+   * own: one pass and one dependent dispatch fewer, and the quotient pass's read of the accumulator (n' of its n + 3
+   * words per element) gone. K' is exact in any evaluation order (normalize-webgpu.ts), so the same words. On by
+   * default (`MODPREC_GPU_RNS_FUSED_QUOTIENT=0` turns it off).
+   */
+  readonly columnQuotient: boolean;
 }
 
-let rnsRoundingCurrent: RnsRoundingSwitches = { columnTiles: !envOff('MODPREC_GPU_RNS_TILES') };
+let rnsRoundingCurrent: RnsRoundingSwitches = { columnTiles: !envOff('MODPREC_GPU_RNS_TILES'), columnQuotient: !envOff('MODPREC_GPU_RNS_FUSED_QUOTIENT') };
 
 /**
  * The current RNS rounding switches.

@@ -19,9 +19,10 @@
  *
  * Per number: n' + n'·L_e modular products and multiply-adds, instead of n + n·limbs (limbs ≈ n: the moduli are
  * 16-bit). A sum of products of doubles at 424 bits (β ≈ 70: n' = 6, L_e = 5) takes 30 instead of 7225; a GEMV row
- * with a full-precision x (β ≈ p + 90) about (β/16)² ≈ (p/16)². Four programs:
+ * with a full-precision x (β ≈ p + 90) about (β/16)² ≈ (p/16)². Four programs (three by default):
  *
- * 1. **Quotient** (thread per element): the level, and K'.
+ * 1. **Quotient** (thread per element): the level, and K'. By default (kernel-switches.ts `columnQuotient`) there is
+ *    no such pass: each thread of program 2 finds its element's level and K' in the loop that makes the ξ'_i anyway.
  * 2. **Columns** (thread per limb j and element, so that a warp's threads share j and whole warps beyond every L_e
  *    return at once): column j < L_e of Σ ξ'_i·M'_i − K'·M' as sums of the low and high 16 bits of its products
  *    (each below n'·2^16); zeros beyond L_e (never read). Tiled (the default, kernel-switches.ts `columnTiles`): the
@@ -84,17 +85,22 @@ const rm = Tb[${o.inverse} + i];
 const xi = mpMulModR(mpBits(Acc[e * ${n} + i]) - ${B}, mpBits(Tb[at + i]), m, rm);`;
 }
 
-/** Thread per element: the level λ (the first whose capacity holds β) and K' = round(Σ_{i<n'} ξ'_i·fl(1/m_i)). */
-function quotientSource(set: RnsDeviceSet): string {
+/** Source declaring the level `lam`: the first whose capacity holds β (`bb`). */
+function levelScan(set: RnsDeviceSet): string {
   const lv = set.offsets.levels;
-  return `function (Acc, Tb, count) {
-const e = this.thread.x;
-${boundOf(set)}
-let lam = mpI32(${set.levels.length - 1});
+  return `let lam = mpI32(${set.levels.length - 1});
 let found = mpI32(0);
 for (let l = mpI32(0); l < ${set.levels.length}; l++) {
   if (found === 0 && mpBits(Tb[${lv} + 4 * l + 2]) >= bb) { lam = l; found = 1; }
+}`;
 }
+
+/** Thread per element: the level λ (the first whose capacity holds β) and K' = round(Σ_{i<n'} ξ'_i·fl(1/m_i)). */
+function quotientSource(set: RnsDeviceSet): string {
+  return `function (Acc, Tb, count) {
+const e = this.thread.x;
+${boundOf(set)}
+${levelScan(set)}
 ${levelOf(set)}
 let s = 0.0;
 for (let i = mpI32(0); i < np; i++) {
@@ -107,9 +113,11 @@ return [mpFloat(mpToInt(Math.floor(s + 0.5)) + ${B}), mpFloat(lam + ${B})];
 
 /**
  * Thread per limb j and element e: column j of Σ ξ'_i·M'_i − K'·M' for j < L_e, else zeros. Tiled: t = ⌊e/64⌋·64·limbs
- * + 64·j + e mod 64 (threads past the last element write zeros); else t = j·count + e.
+ * + 64·j + e mod 64 (threads past the last element write zeros); else t = j·count + e. With `fused`, the thread finds
+ * the level and K' itself, in the loop that makes the ξ'_i anyway (program 1's sum, term for term: K' is exact in any
+ * evaluation order, so it is program 1's K'), and the program reads no Kq.
  */
-function columnsSource(set: RnsDeviceSet, tiled: boolean): string {
+function columnsSource(set: RnsDeviceSet, tiled: boolean, fused: boolean): string {
   const index = tiled
     ? `const tile = mpIdiv(t, ${TILE * set.limbs});
 const r = t - tile * ${TILE * set.limbs};
@@ -118,22 +126,24 @@ const e = tile * ${TILE} + (r & 63);
 if (e >= count) { return [mpFloat(${B}), mpFloat(${B})]; }`
     : `const j = mpIdiv(t, count);
 const e = t - j * count;`;
-  return `function (Acc, Kq, Tb, count) {
+  return `function (${fused ? 'Acc, Tb, count' : 'Acc, Kq, Tb, count'}) {
 const t = this.thread.x;
 ${index}
 ${boundOf(set)}
 if (j >= Le) { return [mpFloat(${B}), mpFloat(${B})]; }
-const lam = mpBits(Kq[2 * e + 1]) - ${B};
+${fused ? levelScan(set) : `const lam = mpBits(Kq[2 * e + 1]) - ${B};`}
 ${levelOf(set)}
 let lo = mpI32(0);
 let hi = mpI32(0);
+let s = 0.0;
 for (let i = mpI32(0); i < np; i++) {
   ${xiPrime(set)}
+  ${fused ? 's = s + mpToFloat(xi) * rm;' : ''}
   const p = xi * mpBits(Tb[at + np + i * Ll + j]);
   lo = lo + (p & 65535);
   hi = hi + ((p >> 16) & 65535);
 }
-const K = mpBits(Kq[2 * e]) - ${B};
+const K = ${fused ? 'mpToInt(Math.floor(s + 0.5))' : `mpBits(Kq[2 * e]) - ${B}`};
 const q = K * mpBits(Tb[at + np + np * Ll + j]);
 lo = lo - (q & 65535);
 hi = hi - ((q >> 16) & 65535);
@@ -281,17 +291,18 @@ if (slot < ${n}) {
 ${fieldWordsSource(set)}}`;
 }
 
-/** The four bounded-rounding programs of one GPU moduli set, in one form. */
+/** The bounded-rounding programs of one GPU moduli set, in one form. */
 export interface BoundedPrograms {
   /** Whether the columns are tiled (kernel-switches.ts `columnTiles`). */
   readonly tiled: boolean;
-  readonly quotients: Program;
+  /** Program 1, or undefined where the columns pass finds the level and K' itself (`columnQuotient`). */
+  readonly quotients: Program | undefined;
   readonly columns: Program;
   readonly size: Program;
   readonly words: Program;
 }
 
-const programs = new WeakMap<RnsDeviceSet, Map<boolean, Promise<BoundedPrograms>>>();
+const programs = new WeakMap<RnsDeviceSet, Map<string, Promise<BoundedPrograms>>>();
 
 /**
  * The rounding programs of `set` in the form the switches select now (compiled once per set and form).
@@ -300,23 +311,33 @@ const programs = new WeakMap<RnsDeviceSet, Map<boolean, Promise<BoundedPrograms>
  * @returns the programs
  */
 export function normalizePrograms(runtime: GpuRuntime, set: RnsDeviceSet): Promise<BoundedPrograms> {
-  const tiled = rnsRoundingSwitches().columnTiles;
+  const { columnTiles: tiled, columnQuotient: fused } = rnsRoundingSwitches();
+  const form = `${tiled ? 'tiled' : 'j-major'} ${fused ? 'fused' : 'quotient pass'}`;
   let bySet = programs.get(set);
   if (!bySet) programs.set(set, (bySet = new Map()));
-  let p = bySet.get(tiled);
+  let p = bySet.get(form);
   if (!p) {
     const ctx = runtime.context;
     p = Promise.all([
-      getProgram(ctx, { source: quotientSource(set), args: [['Acc', 'Array'], ['Tb', 'Array'], ['count', 'Integer']], components: 2 }),
-      getProgram(ctx, { source: columnsSource(set, tiled), args: [['Acc', 'Array'], ['Kq', 'Array'], ['Tb', 'Array'], ['count', 'Integer']], components: 2 }),
+      fused ? undefined : getProgram(ctx, { source: quotientSource(set), args: [['Acc', 'Array'], ['Tb', 'Array'], ['count', 'Integer']], components: 2 }),
+      getProgram(ctx, { source: columnsSource(set, tiled, fused), args: fused ? [['Acc', 'Array'], ['Tb', 'Array'], ['count', 'Integer']] : [['Acc', 'Array'], ['Kq', 'Array'], ['Tb', 'Array'], ['count', 'Integer']], components: 2 }),
       getProgram(ctx, { source: sizeSource(set, tiled), args: [['C', 'Array'], ['Acc', 'Array'], ['count', 'Integer']], components: 2 }),
       getProgram(ctx, { source: wordsSource(set, tiled), args: [['Acc', 'Array'], ['C', 'Array'], ['W', 'Array'], ['Tb', 'Array'], ['count', 'Integer']], components: 1 }),
     ]).then(([quotients, columns, size, words]) => ({ tiled, quotients, columns, size, words }));
-    bySet.set(tiled, p);
+    bySet.set(form, p);
     const made = p;
-    p.catch(() => { if (bySet.get(tiled) === made) bySet.delete(tiled); });
+    p.catch(() => { if (bySet.get(form) === made) bySet.delete(form); });
   }
   return p;
+}
+
+/**
+ * The names of the passes {@link normalizePasses} returns for programs `p`, in order (for profiles).
+ * @param p - the programs
+ * @returns the names
+ */
+export function normalizePassNames(p: BoundedPrograms): string[] {
+  return p.quotients ? ['quotient', 'columns', 'size', 'words'] : ['columns (with the quotient)', 'size', 'words'];
 }
 
 /**
@@ -352,14 +373,19 @@ export function accumulatorWords(set: RnsDeviceSet): number {
  * @param scratch - column and size buffers large enough for `count`
  * @param table - the set's table on the device
  * @param out - the destination buffer
- * @returns the four passes, in order
+ * @returns the passes, in order (three without program 1: {@link BoundedPrograms})
  */
 export function normalizePasses(p: BoundedPrograms, set: RnsDeviceSet, acc: GpuBuffer, count: number, scratch: NormalizeScratch, table: GpuBuffer, out: GpuBuffer): Pass[] {
   // The quotients and levels go into the sizes buffer, free until the size pass overwrites it (after the columns
   // read them).
+  const columns = { program: p.columns, scalars: { count }, output: { buffer: scratch.columns }, threads: columnWords(p, set, count) / 2 };
   return [
-    { program: p.quotients, arrays: { Acc: { buffer: acc }, Tb: { buffer: table } }, scalars: { count }, output: { buffer: scratch.sizes }, threads: count },
-    { program: p.columns, arrays: { Acc: { buffer: acc }, Kq: { buffer: scratch.sizes }, Tb: { buffer: table } }, scalars: { count }, output: { buffer: scratch.columns }, threads: columnWords(p, set, count) / 2 },
+    ...(p.quotients
+      ? [
+        { program: p.quotients, arrays: { Acc: { buffer: acc }, Tb: { buffer: table } }, scalars: { count }, output: { buffer: scratch.sizes }, threads: count },
+        { ...columns, arrays: { Acc: { buffer: acc }, Kq: { buffer: scratch.sizes }, Tb: { buffer: table } } },
+      ]
+      : [{ ...columns, arrays: { Acc: { buffer: acc }, Tb: { buffer: table } } }]),
     { program: p.size, arrays: { C: { buffer: scratch.columns }, Acc: { buffer: acc } }, scalars: { count }, output: { buffer: scratch.sizes }, threads: 2 * count },
     { program: p.words, arrays: { Acc: { buffer: acc }, C: { buffer: scratch.columns }, W: { buffer: scratch.sizes }, Tb: { buffer: table } }, scalars: { count }, output: { buffer: out }, threads: (set.size + 6) * count },
   ];

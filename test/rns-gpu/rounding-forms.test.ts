@@ -15,8 +15,8 @@ const value = (p: number): fc.Arbitrary<RnsExactValue> => fc.record({
   sign: fc.constantFrom(0 as const, 1 as const),
 });
 
-describe('the tiled column layout of the device rounding (kernel switch columnTiles)', () => {
-  it('gives the words of the j-major layout, correctly rounded, for lengths across tile boundaries', async () => {
+describe('the forms of the device rounding (kernel switches columnTiles, columnQuotient)', () => {
+  it('tiled columns, with or without a quotient pass, give the words of the j-major form, correctly rounded, across tile boundaries', async () => {
     await requireRuntime();
     const p = 106, set = rnsDeviceSet(p);
     // 1 … 150 elements, all drawn (size 'max'): a partial first tile, whole tiles, and a partial third one.
@@ -27,8 +27,8 @@ describe('the tiled column layout of the device rounding (kernel switch columnTi
       const y = await rnsToDevice(pairs.map((q) => q[1]), set);
       const w = await rnsToDevice(pairs.map(() => 0), set);
       const words: Uint32Array[] = [];
-      for (const columnTiles of [false, true]) {
-        const previous = setRnsRoundingSwitches({ columnTiles });
+      for (const form of [{ columnTiles: false, columnQuotient: false }, { columnTiles: true, columnQuotient: false }, { columnTiles: true, columnQuotient: true }]) {
+        const previous = setRnsRoundingSwitches(form);
         try {
           await rnsGpuWaxpby(alpha, x, beta, y, w);
         } finally {
@@ -37,6 +37,7 @@ describe('the tiled column layout of the device rounding (kernel switch columnTi
         words.push(await w.toWords());
       }
       expect(words[1]).toEqual(words[0]);
+      expect(words[2]).toEqual(words[0]);
       const got = await w.toExact();
       pairs.forEach(([xk, yk], k) => expect(same(dyadic(got[k]!), roundP(add(mul(dyadic(alpha), dyadic(xk)), mul(dyadic(beta), dyadic(yk))), p))).toBe(true));
       [x, y, w].forEach((a) => a.destroy());
