@@ -15,8 +15,8 @@
  * default), their words checked against the `GEMV N` row's.
  *
  * The WAXPBY section also times each form of the rounding (kernel-switches.ts, RnsRoundingSwitches: quotient pass
- * and j-major columns as before, tiled columns, tiled columns with the quotient) in the same call, each row's words
- * checked against the default row's.
+ * and j-major column pairs as before, then tiled columns, the quotient in the columns pass, one word a column, each
+ * on top of the previous) in the same call, each row's words checked against the default row's.
  *
  * Every row also has the host's share of a call ("host ms": from the call until its work goes to `queue.submit`).
  * `--profile` adds each pass timed on its own and the whole call minus their sum (what a call spends outside its
@@ -54,13 +54,14 @@ const want = (section: string): boolean => !only || only.includes(section);
 const profile = process.argv.includes('--profile');
 /**
  * The forms of the RNS rounding timed beside the default in the WAXPBY section (each row's words checked against the
- * default's): the form before 2026-11-27 (j-major columns after a quotient pass), tiled columns, and tiled columns
- * that find the quotient themselves (the default since).
+ * default's): the form before 2026-11-27 (a quotient pass, then j-major column pairs), and each change on top of the
+ * previous one — tiled columns, the quotient found by the columns pass, one word per column (all on by default since).
  */
 const ROUNDING_FORMS: readonly (readonly [string, RnsRoundingSwitches])[] = [
-  ['before: quotient pass, columns j-major', { columnTiles: false, columnQuotient: false }],
-  ['quotient pass, columns tiled', { columnTiles: true, columnQuotient: false }],
-  ['columns tiled with the quotient', { columnTiles: true, columnQuotient: true }],
+  ['before: quotient pass, column pairs j-major', { columnTiles: false, columnQuotient: false, columnWord: false }],
+  ['+ tiled', { columnTiles: true, columnQuotient: false, columnWord: false }],
+  ['+ tiled, quotient in the columns pass', { columnTiles: true, columnQuotient: true, columnWord: false }],
+  ['+ tiled, quotient in the columns pass, one word a column', { columnTiles: true, columnQuotient: true, columnWord: true }],
 ];
 
 // ---- exact oracle (dyadic rationals in BigInt) ----

@@ -15,8 +15,16 @@ const value = (p: number): fc.Arbitrary<RnsExactValue> => fc.record({
   sign: fc.constantFrom(0 as const, 1 as const),
 });
 
-describe('the forms of the device rounding (kernel switches columnTiles, columnQuotient)', () => {
-  it('tiled columns, with or without a quotient pass, give the words of the j-major form, correctly rounded, across tile boundaries', async () => {
+// The form before (quotient pass, j-major column pairs), one change on, and every change on (the default).
+const FORMS = [
+  { columnTiles: false, columnQuotient: false, columnWord: false },
+  { columnTiles: true, columnQuotient: false, columnWord: false },
+  { columnTiles: false, columnQuotient: true, columnWord: true },
+  { columnTiles: true, columnQuotient: true, columnWord: true },
+];
+
+describe('the forms of the device rounding (kernel switches columnTiles, columnQuotient, columnWord)', () => {
+  it('tiled columns, the quotient in the columns pass and one word a column give the words of the form before, correctly rounded, across tile boundaries', async () => {
     await requireRuntime();
     const p = 106, set = rnsDeviceSet(p);
     // 1 … 150 elements, all drawn (size 'max'): a partial first tile, whole tiles, and a partial third one.
@@ -27,7 +35,7 @@ describe('the forms of the device rounding (kernel switches columnTiles, columnQ
       const y = await rnsToDevice(pairs.map((q) => q[1]), set);
       const w = await rnsToDevice(pairs.map(() => 0), set);
       const words: Uint32Array[] = [];
-      for (const form of [{ columnTiles: false, columnQuotient: false }, { columnTiles: true, columnQuotient: false }, { columnTiles: true, columnQuotient: true }]) {
+      for (const form of FORMS) {
         const previous = setRnsRoundingSwitches(form);
         try {
           await rnsGpuWaxpby(alpha, x, beta, y, w);
@@ -36,8 +44,7 @@ describe('the forms of the device rounding (kernel switches columnTiles, columnQ
         }
         words.push(await w.toWords());
       }
-      expect(words[1]).toEqual(words[0]);
-      expect(words[2]).toEqual(words[0]);
+      for (const other of words.slice(1)) expect(other).toEqual(words[0]);
       const got = await w.toExact();
       pairs.forEach(([xk, yk], k) => expect(same(dyadic(got[k]!), roundP(add(mul(dyadic(alpha), dyadic(xk)), mul(dyadic(beta), dyadic(yk))), p))).toBe(true));
       [x, y, w].forEach((a) => a.destroy());

@@ -220,9 +220,16 @@ export interface RnsRoundingSwitches {
    * default (`MODPREC_GPU_RNS_FUSED_QUOTIENT=0` turns it off).
    */
   readonly columnQuotient: boolean;
+  /**
+   * Each column is stored as one word, lo_j + hi_(j−1) — the only sum of a column's halves the carry sweep reads (the
+   * columns thread multiplies its ξ'_i by limb j − 1 too) — instead of the pair (lo_j, hi_j): half the column
+   * buffer's writes and the sweep's reads. The same integers enter the sweep, so the same words. On by default
+   * (`MODPREC_GPU_RNS_COLUMN_WORD=0` turns it off).
+   */
+  readonly columnWord: boolean;
 }
 
-let rnsRoundingCurrent: RnsRoundingSwitches = { columnTiles: !envOff('MODPREC_GPU_RNS_TILES'), columnQuotient: !envOff('MODPREC_GPU_RNS_FUSED_QUOTIENT') };
+let rnsRoundingCurrent: RnsRoundingSwitches = { columnTiles: !envOff('MODPREC_GPU_RNS_TILES'), columnQuotient: !envOff('MODPREC_GPU_RNS_FUSED_QUOTIENT'), columnWord: !envOff('MODPREC_GPU_RNS_COLUMN_WORD') };
 
 /**
  * The current RNS rounding switches.

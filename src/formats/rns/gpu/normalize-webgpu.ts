@@ -52,14 +52,23 @@ const B = WORD_BIAS;
 const TILE = 64;
 
 /**
+ * How the columns are stored (kernel-switches.ts): tiled or j-major; as one word per column, lo_j + hi_(j−1) (the
+ * only sum of them the sweep uses: |·| < 2·n'·2^16 ≤ 2^29 for n' ≤ 4096, a biased word), or as the pair (lo_j, hi_j).
+ */
+interface ColumnForm {
+  readonly tiled: boolean;
+  readonly word: boolean;
+}
+
+/**
  * Source declaring `cb`, the unit of element e's column 0 in the column buffer; column j is at unit `cb + cs·j`
  * with `cs` from {@link columnStride} (tiled: ⌊e/64⌋·64·limbs + e mod 64, stride 64; else e, stride count).
  */
-function columnBase(set: RnsDeviceSet, tiled: boolean): string {
+function columnBase(set: RnsDeviceSet, { tiled }: ColumnForm): string {
   return tiled ? `const cb = (e >> 6) * ${TILE * set.limbs} + (e & 63);` : 'const cb = e;';
 }
 
-function columnStride(tiled: boolean): string {
+function columnStride({ tiled }: ColumnForm): string {
   return tiled ? String(TILE) : 'count';
 }
 
@@ -117,20 +126,21 @@ return [mpFloat(mpToInt(Math.floor(s + 0.5)) + ${B}), mpFloat(lam + ${B})];
  * the level and K' itself, in the loop that makes the ξ'_i anyway (program 1's sum, term for term: K' is exact in any
  * evaluation order, so it is program 1's K'), and the program reads no Kq.
  */
-function columnsSource(set: RnsDeviceSet, tiled: boolean, fused: boolean): string {
-  const index = tiled
+function columnsSource(set: RnsDeviceSet, form: ColumnForm, fused: boolean): string {
+  const zero = form.word ? `mpFloat(${B})` : `[mpFloat(${B}), mpFloat(${B})]`;
+  const index = form.tiled
     ? `const tile = mpIdiv(t, ${TILE * set.limbs});
 const r = t - tile * ${TILE * set.limbs};
 const j = r >> 6;
 const e = tile * ${TILE} + (r & 63);
-if (e >= count) { return [mpFloat(${B}), mpFloat(${B})]; }`
+if (e >= count) { return ${zero}; }`
     : `const j = mpIdiv(t, count);
 const e = t - j * count;`;
   return `function (${fused ? 'Acc, Tb, count' : 'Acc, Kq, Tb, count'}) {
 const t = this.thread.x;
 ${index}
 ${boundOf(set)}
-if (j >= Le) { return [mpFloat(${B}), mpFloat(${B})]; }
+if (j >= Le) { return ${zero}; }
 ${fused ? levelScan(set) : `const lam = mpBits(Kq[2 * e + 1]) - ${B};`}
 ${levelOf(set)}
 let lo = mpI32(0);
@@ -141,40 +151,52 @@ for (let i = mpI32(0); i < np; i++) {
   ${fused ? 's = s + mpToFloat(xi) * rm;' : ''}
   const p = xi * mpBits(Tb[at + np + i * Ll + j]);
   lo = lo + (p & 65535);
-  hi = hi + ((p >> 16) & 65535);
+  ${form.word ? `if (j > 0) {
+    const pp = xi * mpBits(Tb[at + np + i * Ll + j - 1]);
+    hi = hi + ((pp >> 16) & 65535);
+  }` : 'hi = hi + ((p >> 16) & 65535);'}
 }
 const K = ${fused ? 'mpToInt(Math.floor(s + 0.5))' : `mpBits(Kq[2 * e]) - ${B}`};
 const q = K * mpBits(Tb[at + np + np * Ll + j]);
 lo = lo - (q & 65535);
-hi = hi - ((q >> 16) & 65535);
-return [mpFloat(lo + ${B}), mpFloat(hi + ${B})];
+${form.word ? `if (j > 0) {
+  const qq = K * mpBits(Tb[at + np + np * Ll + j - 1]);
+  hi = hi - ((qq >> 16) & 65535);
+}
+return mpFloat(lo + hi + ${B});` : `hi = hi - ((q >> 16) & 65535);
+return [mpFloat(lo + ${B}), mpFloat(hi + ${B})];`}
 }`;
 }
 
 /**
  * The limb sweep of programs 3 and 4: defines `limb` for j = from … to, from the carry `carry0` into limb `from` and
- * `ph0` = the high half of column from − 1 (column j of element e at words 2·(cb + cs·j), {@link columnBase}).
+ * `ph0` = the high half of column from − 1 (column j of element e at unit cb + cs·j, {@link columnBase}; a unit is
+ * the pair (lo_j, hi_j), or the word lo_j + hi_(j−1) which already holds the high half, {@link ColumnForm}).
  */
-function sweepOpen(tiled: boolean, from: string, to: string, carry0 = 'mpI32(0)', ph0 = 'mpI32(0)'): string {
-  const cs = columnStride(tiled);
-  return `let carry = ${carry0};
-let ph = ${ph0};
-for (let j = ${from}; j <= ${to}; j++) {
-  const lo = mpBits(C[2 * (cb + ${cs} * j)]) - ${B};
+function sweepOpen(form: ColumnForm, from: string, to: string, carry0 = 'mpI32(0)', ph0 = 'mpI32(0)'): string {
+  const cs = columnStride(form);
+  const read = form.word
+    ? `const v = mpBits(C[cb + ${cs} * j]) - ${B};`
+    : `const lo = mpBits(C[2 * (cb + ${cs} * j)]) - ${B};
   const hi = mpBits(C[2 * (cb + ${cs} * j) + 1]) - ${B};
-  const cin = carry;
-  const tt = sg * (lo + ph) + carry;
-  const limb = tt & 65535;
-  carry = tt >> 16;
+  const v = lo + ph;
   ph = hi;`;
+  return `let carry = ${carry0};
+${form.word ? '' : `let ph = ${ph0};`}
+for (let j = ${from}; j <= ${to}; j++) {
+  ${read}
+  const cin = carry;
+  const tt = sg * v + carry;
+  const limb = tt & 65535;
+  carry = tt >> 16;`;
 }
 
-function sizeSource(set: RnsDeviceSet, tiled: boolean): string {
+function sizeSource(set: RnsDeviceSet, form: ColumnForm): string {
   const p = set.precision;
   return `function (C, Acc, count) {
 const e = mpIdiv(this.thread.x, 2);
 const h = this.thread.x - 2 * e;
-${columnBase(set, tiled)}
+${columnBase(set, form)}
 ${boundOf(set)}
 let neg = mpI32(0);
 let b = mpI32(0);
@@ -189,7 +211,7 @@ let t1 = mpI32(0);
 let t2 = mpI32(0);
 let J = mpI32(-1);
 let last = mpI32(0);
-${sweepOpen(tiled, 'mpI32(0)', 'Le - 1')}
+${sweepOpen(form, 'mpI32(0)', 'Le - 1')}
   if (limb !== 0) { J = j; top = limb; t1 = w1; t2 = w2; }
   w2 = w1;
   w1 = limb;
@@ -221,7 +243,7 @@ let rb = mpI32(0);
 let st = mpI32(0);
 let lsb = mpI32(0);
 let carryq = mpI32(0);
-${sweepOpen(tiled, 'mpI32(0)', 'q')}
+${sweepOpen(form, 'mpI32(0)', 'q')}
   if (j === q) { carryq = cin; lsb = (limb >> s) & 1; }
   if (k > 0) {
     if (j < qb) { st = st | limb; }
@@ -234,7 +256,7 @@ return [mpFloat(carryq + ${B}), mpFloat(inc + ${B})];
 }`;
 }
 
-function wordsSource(set: RnsDeviceSet, tiled: boolean): string {
+function wordsSource(set: RnsDeviceSet, form: ColumnForm): string {
   const n = set.size, o = set.offsets, p = set.precision;
   return `function (Acc, C, W, Tb, count) {
 const t = this.thread.x;
@@ -260,16 +282,16 @@ if (slot < ${n}) {
   const q = k >> 4;
   const s = k & 15;
   const top = (b - 1) >> 4;
-  ${columnBase(set, tiled)}
+  ${columnBase(set, form)}
   let ph0 = mpI32(0);
-  if (q > 0) { ph0 = mpBits(C[2 * (cb + ${columnStride(tiled)} * (q - 1)) + 1]) - ${B}; }
+  ${form.word ? '' : `if (q > 0) { ph0 = mpBits(C[2 * (cb + ${columnStride(form)} * (q - 1)) + 1]) - ${B}; }`}
   const rm = Tb[${o.inverse} + slot];
   const r16 = mpBits(Tb[${o.pow16} + ${n} + slot]);
   let lo16 = mpI32(0);
   let hi16 = mpI32(0);
   let jj = mpI32(0);
   let prev = mpI32(0);
-  ${sweepOpen(tiled, 'q', 'top', `mpBits(W[4 * e + 2]) - ${B}`, 'ph0')}
+  ${sweepOpen(form, 'q', 'top', `mpBits(W[4 * e + 2]) - ${B}`, 'ph0')}
     if (j > q) {
       const sl = ((prev >> s) | (limb << (16 - s))) & 65535;
       const pp = sl * mpBits(Tb[${o.pow16} + jj * ${n} + slot]);
@@ -293,8 +315,8 @@ ${fieldWordsSource(set)}}`;
 
 /** The bounded-rounding programs of one GPU moduli set, in one form. */
 export interface BoundedPrograms {
-  /** Whether the columns are tiled (kernel-switches.ts `columnTiles`). */
-  readonly tiled: boolean;
+  /** How the columns are stored (kernel-switches.ts `columnTiles`, `columnWord`). */
+  readonly form: ColumnForm;
   /** Program 1, or undefined where the columns pass finds the level and K' itself (`columnQuotient`). */
   readonly quotients: Program | undefined;
   readonly columns: Program;
@@ -311,22 +333,23 @@ const programs = new WeakMap<RnsDeviceSet, Map<string, Promise<BoundedPrograms>>
  * @returns the programs
  */
 export function normalizePrograms(runtime: GpuRuntime, set: RnsDeviceSet): Promise<BoundedPrograms> {
-  const { columnTiles: tiled, columnQuotient: fused } = rnsRoundingSwitches();
-  const form = `${tiled ? 'tiled' : 'j-major'} ${fused ? 'fused' : 'quotient pass'}`;
+  const { columnTiles: tiled, columnQuotient: fused, columnWord: word } = rnsRoundingSwitches();
+  const form: ColumnForm = { tiled, word };
+  const key = `${tiled ? 'tiled' : 'j-major'} ${fused ? 'fused' : 'quotient pass'} ${word ? 'word' : 'pair'}`;
   let bySet = programs.get(set);
   if (!bySet) programs.set(set, (bySet = new Map()));
-  let p = bySet.get(form);
+  let p = bySet.get(key);
   if (!p) {
     const ctx = runtime.context;
     p = Promise.all([
       fused ? undefined : getProgram(ctx, { source: quotientSource(set), args: [['Acc', 'Array'], ['Tb', 'Array'], ['count', 'Integer']], components: 2 }),
-      getProgram(ctx, { source: columnsSource(set, tiled, fused), args: fused ? [['Acc', 'Array'], ['Tb', 'Array'], ['count', 'Integer']] : [['Acc', 'Array'], ['Kq', 'Array'], ['Tb', 'Array'], ['count', 'Integer']], components: 2 }),
-      getProgram(ctx, { source: sizeSource(set, tiled), args: [['C', 'Array'], ['Acc', 'Array'], ['count', 'Integer']], components: 2 }),
-      getProgram(ctx, { source: wordsSource(set, tiled), args: [['Acc', 'Array'], ['C', 'Array'], ['W', 'Array'], ['Tb', 'Array'], ['count', 'Integer']], components: 1 }),
-    ]).then(([quotients, columns, size, words]) => ({ tiled, quotients, columns, size, words }));
-    bySet.set(form, p);
+      getProgram(ctx, { source: columnsSource(set, form, fused), args: fused ? [['Acc', 'Array'], ['Tb', 'Array'], ['count', 'Integer']] : [['Acc', 'Array'], ['Kq', 'Array'], ['Tb', 'Array'], ['count', 'Integer']], components: word ? 1 : 2 }),
+      getProgram(ctx, { source: sizeSource(set, form), args: [['C', 'Array'], ['Acc', 'Array'], ['count', 'Integer']], components: 2 }),
+      getProgram(ctx, { source: wordsSource(set, form), args: [['Acc', 'Array'], ['C', 'Array'], ['W', 'Array'], ['Tb', 'Array'], ['count', 'Integer']], components: 1 }),
+    ]).then(([quotients, columns, size, words]) => ({ form, quotients, columns, size, words }));
+    bySet.set(key, p);
     const made = p;
-    p.catch(() => { if (bySet.get(form) === made) bySet.delete(form); });
+    p.catch(() => { if (bySet.get(key) === made) bySet.delete(key); });
   }
   return p;
 }
@@ -341,15 +364,15 @@ export function normalizePassNames(p: BoundedPrograms): string[] {
 }
 
 /**
- * Words of the column buffer for a rounding of `count` elements by programs `p`: 2 per limb and element (tiled:
- * `count` rounded up to whole tiles of 64).
+ * Words of the column buffer for a rounding of `count` elements by programs `p`: 2 per limb and element, or 1 (one
+ * word per column), `count` rounded up to whole tiles of 64 where tiled.
  * @param p - the programs
  * @param set - the GPU moduli set
  * @param count - number of elements
  * @returns the words
  */
 export function columnWords(p: BoundedPrograms, set: RnsDeviceSet, count: number): number {
-  return 2 * set.limbs * (p.tiled ? TILE * Math.ceil(count / TILE) : count);
+  return (p.form.word ? 1 : 2) * set.limbs * (p.form.tiled ? TILE * Math.ceil(count / TILE) : count);
 }
 
 /** Scratch buffers of a normalization of `count` elements: columns ({@link columnWords}) and sizes (4 words each). */
@@ -378,7 +401,7 @@ export function accumulatorWords(set: RnsDeviceSet): number {
 export function normalizePasses(p: BoundedPrograms, set: RnsDeviceSet, acc: GpuBuffer, count: number, scratch: NormalizeScratch, table: GpuBuffer, out: GpuBuffer): Pass[] {
   // The quotients and levels go into the sizes buffer, free until the size pass overwrites it (after the columns
   // read them).
-  const columns = { program: p.columns, scalars: { count }, output: { buffer: scratch.columns }, threads: columnWords(p, set, count) / 2 };
+  const columns = { program: p.columns, scalars: { count }, output: { buffer: scratch.columns }, threads: columnWords(p, set, count) / (p.form.word ? 1 : 2) };
   return [
     ...(p.quotients
       ? [
