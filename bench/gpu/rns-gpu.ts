@@ -14,6 +14,10 @@
  * call with the row sums' partial residues reduced lazily (the kernel switches `rnsFoldSteps` and `rnsFoldSplit`, off by
  * default), their words checked against the `GEMV N` row's.
  *
+ * The WAXPBY section also times each form of the rounding (kernel-switches.ts, RnsRoundingSwitches: quotient pass
+ * and j-major column pairs as before, then tiled columns, the quotient in the columns pass, one word a column, each
+ * on top of the previous) in the same call, each row's words checked against the default row's.
+ *
  * Every row also has the host's share of a call ("host ms": from the call until its work goes to `queue.submit`).
  * `--profile` adds each pass timed on its own and the whole call minus their sum (what a call spends outside its
  * passes). Before and after: run an earlier build's dist/bench/gpu/rns-gpu.js (`--out=DIR`) in the same device call
@@ -38,7 +42,7 @@ import { gpujsCopy, timeDeviceRuns } from './device-timing.js';
 import { profileRnsPasses } from '../../src/formats/rns/gpu/rns-device-kernel.js';
 import { getProgram, setSubmitProbe, submitPasses } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer } from '../../src/backends/webgpu/runtime.js';
-import { MAX_RNS_FOLD_STEPS, setGpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
+import { MAX_RNS_FOLD_STEPS, setGpuKernelSwitches, setRnsRoundingSwitches, type RnsRoundingSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 
 const quick = process.argv.includes('--quick');
 const outDir = process.argv.find((a) => a.startsWith('--out='))?.slice(6) ?? process.env.OUT;
@@ -48,6 +52,17 @@ const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7).split('
 const want = (section: string): boolean => !only || only.includes(section);
 /** `--profile`: also time every pass of each kernel on its own (one wait per pass: upper bounds, for proportions). */
 const profile = process.argv.includes('--profile');
+/**
+ * The forms of the RNS rounding timed beside the default in the WAXPBY section (each row's words checked against the
+ * default's): the form before 2026-11-27 (a quotient pass, then j-major column pairs), and each change on top of the
+ * previous one — tiled columns, the quotient found by the columns pass, one word per column (all on by default since).
+ */
+const ROUNDING_FORMS: readonly (readonly [string, RnsRoundingSwitches])[] = [
+  ['before: quotient pass, column pairs j-major', { columnTiles: false, columnQuotient: false, columnWord: false }],
+  ['+ tiled', { columnTiles: true, columnQuotient: false, columnWord: false }],
+  ['+ tiled, quotient in the columns pass', { columnTiles: true, columnQuotient: true, columnWord: false }],
+  ['+ tiled, quotient in the columns pass, one word a column', { columnTiles: true, columnQuotient: true, columnWord: true }],
+];
 
 // ---- exact oracle (dyadic rationals in BigInt) ----
 interface Dy { v: bigint; e: number }
@@ -265,8 +280,26 @@ async function run(): Promise<{ adapter: string; copyGBs: number | null; results
     const profiled = await callProfile(waxpbyCall, ms);
     const gflops = (3 * n) / ms / 1e6;
     results.push({ kernel: 'WAXPBY', precision: p, size: `n = ${n}`, moduli: set.size, gpuMs: ms, goal: '≥ 4 GFLOP/s', met: quick ? null : gflops >= 4, gflops, bytes: 3 * (set.size + 6) * 4 * n, check: '1024 sampled elements correctly rounded', ok, ...profiled });
-    [x, y, w].forEach((a) => a.destroy());
     console.log(JSON.stringify(results.at(-1)));
+    // Every form of the rounding (kernel-switches.ts, RnsRoundingSwitches), old and new in this call: each one's words
+    // (all n elements, raw) against the default form's above, then its time.
+    const reference = await w.toWords();
+    for (const [label, form] of ROUNDING_FORMS) {
+      const previous = setRnsRoundingSwitches(form);
+      try {
+        await waxpbyCall();
+        const words = await w.toWords();
+        const sameWords = words.length === reference.length && words.every((v, k) => v === reference[k]);
+        const formMs = await minTime(waxpbyCall, quick ? 3 : 20);
+        const formProfiled = await callProfile(waxpbyCall, formMs);
+        const formGflops = (3 * n) / formMs / 1e6;
+        results.push({ kernel: `WAXPBY, ${label}`, precision: p, size: `n = ${n}`, moduli: set.size, gpuMs: formMs, goal: '≥ 4 GFLOP/s', met: quick ? null : formGflops >= 4, gflops: formGflops, bytes: 3 * (set.size + 6) * 4 * n, check: `all ${n} elements word for word those of WAXPBY`, ok: sameWords, ...formProfiled });
+      } finally {
+        setRnsRoundingSwitches(previous);
+      }
+      console.log(JSON.stringify(results.at(-1)));
+    }
+    [x, y, w].forEach((a) => a.destroy());
   }
 
   // ---- DOT n = 128³ at 424 bits, doubles; MPFR on a slice ----

@@ -4,7 +4,7 @@ import { createWordBuffer, readWords } from '../../src/backends/webgpu/runtime.j
 import { submitPasses } from '../../src/backends/webgpu/program.js';
 import { rnsDeviceSet, WORD_BIAS } from '../../src/formats/rns/gpu/device-set.js';
 import { decodeWords, rnsToDevice } from '../../src/formats/rns/gpu/rns-device-array.js';
-import { accumulatorWords, normalizePasses, normalizePrograms } from '../../src/formats/rns/gpu/normalize-webgpu.js';
+import { accumulatorWords, columnWords, normalizePasses, normalizePrograms } from '../../src/formats/rns/gpu/normalize-webgpu.js';
 import { requireRuntime } from '../gpu/gpu-test-helpers.js';
 
 function roundHalfEven(v: bigint, k: number): bigint {
@@ -49,7 +49,7 @@ describe('device rounding of a signed accumulator', () => {
             want.push({ X: roundHalfEven(V, k), sign: V === 0n ? (c.neg ? 1 : 0) : c.neg ? 1 : 0, exp: V === 0n ? 0 : c.G + k, V });
           });
           const accBuf = createWordBuffer(rt.context, acc.length, acc);
-          const columns = createWordBuffer(rt.context, 2 * set.limbs * L);
+          const columns = createWordBuffer(rt.context, columnWords(progs, set, L));
           const sizes = createWordBuffer(rt.context, 4 * L);
           const out = createWordBuffer(rt.context, (n + 6) * L);
           submitPasses(rt.context, normalizePasses(progs, set, accBuf, L, { columns, sizes }, table, out).map((pass) => ({ pass })));

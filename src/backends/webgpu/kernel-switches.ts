@@ -223,3 +223,54 @@ export function setTrsvKernelSwitches(changes: Partial<TrsvKernelSwitches>): Trs
   trsvCurrent = { ...trsvCurrent, ...changes };
   return previous;
 }
+
+/**
+ * Forms of the RNS rounding on the device (src/formats/rns/gpu/normalize-webgpu.ts, issue 17). Each gives the same
+ * words as the form it replaced (only where values are stored or computed changes, not the values).
+ */
+export interface RnsRoundingSwitches {
+  /**
+   * The columns pass runs its threads in tiles of 64 elements, limb-major within a tile (thread (tile, j, e mod 64)),
+   * and stores column j of element e at unit ⌊e/64⌋·64·limbs + 64·j + e mod 64, instead of j-major over the whole
+   * vector (unit j·count + e). The Le(e) threads of an element then run close together, so its accumulator row is
+   * read from DRAM once instead of once per column, and the size pass's sweep over an element's columns stays in one
+   * 64·limbs·8-byte block. Same words. On by default (`MODPREC_GPU_RNS_TILES=0` turns it off).
+   */
+  readonly columnTiles: boolean;
+  /**
+   * The columns pass finds each element's level and quotient K' itself, in the loop over the moduli that it runs
+   * anyway (a float conversion and a multiply-add per modulus), instead of reading them from a quotient pass of its
+   * own: one pass and one dependent dispatch fewer, and the quotient pass's read of the accumulator (n' of its n + 3
+   * words per element) gone. K' is exact in any evaluation order (normalize-webgpu.ts), so the same words. On by
+   * default (`MODPREC_GPU_RNS_FUSED_QUOTIENT=0` turns it off).
+   */
+  readonly columnQuotient: boolean;
+  /**
+   * Each column is stored as one word, lo_j + hi_(j−1) — the only sum of a column's halves the carry sweep reads (the
+   * columns thread multiplies its ξ'_i by limb j − 1 too) — instead of the pair (lo_j, hi_j): half the column
+   * buffer's writes and the sweep's reads. The same integers enter the sweep, so the same words. On by default
+   * (`MODPREC_GPU_RNS_COLUMN_WORD=0` turns it off).
+   */
+  readonly columnWord: boolean;
+}
+
+let rnsRoundingCurrent: RnsRoundingSwitches = { columnTiles: !envOff('MODPREC_GPU_RNS_TILES'), columnQuotient: !envOff('MODPREC_GPU_RNS_FUSED_QUOTIENT'), columnWord: !envOff('MODPREC_GPU_RNS_COLUMN_WORD') };
+
+/**
+ * The current RNS rounding switches.
+ * @returns them
+ */
+export function rnsRoundingSwitches(): RnsRoundingSwitches {
+  return rnsRoundingCurrent;
+}
+
+/**
+ * Sets some RNS rounding switches (programs are kept per setting, so the next call uses the new form).
+ * @param changes - the switches to change
+ * @returns the previous switches (to restore them)
+ */
+export function setRnsRoundingSwitches(changes: Partial<RnsRoundingSwitches>): RnsRoundingSwitches {
+  const previous = rnsRoundingCurrent;
+  rnsRoundingCurrent = { ...rnsRoundingCurrent, ...changes };
+  return previous;
+}

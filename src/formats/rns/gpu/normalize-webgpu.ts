@@ -19,12 +19,16 @@
  *
  * Per number: n' + n'·L_e modular products and multiply-adds, instead of n + n·limbs (limbs ≈ n: the moduli are
  * 16-bit). A sum of products of doubles at 424 bits (β ≈ 70: n' = 6, L_e = 5) takes 30 instead of 7225; a GEMV row
- * with a full-precision x (β ≈ p + 90) about (β/16)² ≈ (p/16)². Four programs:
+ * with a full-precision x (β ≈ p + 90) about (β/16)² ≈ (p/16)². Four programs (three by default):
  *
- * 1. **Quotient** (thread per element): the level, and K'.
- * 2. **Columns** (thread per limb j and element, j-major so that a warp's threads share j and whole warps beyond
- *    every L_e return at once): column j < L_e of Σ ξ'_i·M'_i − K'·M' as sums of the low and high 16 bits of its
- *    products (each below n'·2^16); zeros beyond L_e (never read).
+ * 1. **Quotient** (thread per element): the level, and K'. By default (kernel-switches.ts `columnQuotient`) there is
+ *    no such pass: each thread of program 2 finds its element's level and K' in the loop that makes the ξ'_i anyway.
+ * 2. **Columns** (thread per limb j and element, so that a warp's threads share j and whole warps beyond every L_e
+ *    return at once): column j < L_e of Σ ξ'_i·M'_i − K'·M' as sums of the low and high 16 bits of its products
+ *    (each below n'·2^16); zeros beyond L_e (never read). Tiled (the default, kernel-switches.ts `columnTiles`): the
+ *    threads and columns of 64 elements at a time, limb-major within the tile — an element's accumulator row is
+ *    read by its L_e threads while it is still in cache (j-major over the whole vector, each column re-read it from
+ *    DRAM: at n = 10^6 and 120 bits, ≈ 8 reads of a 75 MB working set, the bulk of the pass).
  * 3. **Sign and size** (two threads per element): carries the columns through to the limbs of X̃ mod 2^(16·L_e) —
  *    bit 16·L_e − 1 is the sign — and for X̃ < 0 once more negated; the bit length b and top 24 bits T of |X̃|
  *    (first thread); the carry into limb q = ⌊k/16⌋, k = max(0, b − p), and the rounding increment (round bit,
@@ -37,11 +41,36 @@
  */
 import type { GpuRuntime } from '../../../backends/webgpu/runtime.js';
 import { getProgram, type Pass, type Program } from '../../../backends/webgpu/program.js';
+import { rnsRoundingSwitches } from '../../../backends/webgpu/kernel-switches.js';
 import type { GpuBuffer } from '../../../backends/webgpu/webgpu-types.js';
 import { WORD_BIAS, type RnsDeviceSet } from './device-set.js';
 import { fieldWordsSource } from './normalize-fields.js';
 
 const B = WORD_BIAS;
+
+/** Elements per tile of the tiled column layout. */
+const TILE = 64;
+
+/**
+ * How the columns are stored (kernel-switches.ts): tiled or j-major; as one word per column, lo_j + hi_(j−1) (the
+ * only sum of them the sweep uses: |·| < 2·n'·2^16 ≤ 2^29 for n' ≤ 4096, a biased word), or as the pair (lo_j, hi_j).
+ */
+interface ColumnForm {
+  readonly tiled: boolean;
+  readonly word: boolean;
+}
+
+/**
+ * Source declaring `cb`, the unit of element e's column 0 in the column buffer; column j is at unit `cb + cs·j`
+ * with `cs` from {@link columnStride} (tiled: ⌊e/64⌋·64·limbs + e mod 64, stride 64; else e, stride count).
+ */
+function columnBase(set: RnsDeviceSet, { tiled }: ColumnForm): string {
+  return tiled ? `const cb = (e >> 6) * ${TILE * set.limbs} + (e & 63);` : 'const cb = e;';
+}
+
+function columnStride({ tiled }: ColumnForm): string {
+  return tiled ? String(TILE) : 'count';
+}
 
 /** Source declaring `bb` (β of element e) and `Le` = ⌈(β + 1)/16⌉ from the accumulator's bit-bound stream. */
 function boundOf(set: RnsDeviceSet): string {
@@ -65,17 +94,22 @@ const rm = Tb[${o.inverse} + i];
 const xi = mpMulModR(mpBits(Acc[e * ${n} + i]) - ${B}, mpBits(Tb[at + i]), m, rm);`;
 }
 
-/** Thread per element: the level λ (the first whose capacity holds β) and K' = round(Σ_{i<n'} ξ'_i·fl(1/m_i)). */
-function quotientSource(set: RnsDeviceSet): string {
+/** Source declaring the level `lam`: the first whose capacity holds β (`bb`). */
+function levelScan(set: RnsDeviceSet): string {
   const lv = set.offsets.levels;
-  return `function (Acc, Tb, count) {
-const e = this.thread.x;
-${boundOf(set)}
-let lam = mpI32(${set.levels.length - 1});
+  return `let lam = mpI32(${set.levels.length - 1});
 let found = mpI32(0);
 for (let l = mpI32(0); l < ${set.levels.length}; l++) {
   if (found === 0 && mpBits(Tb[${lv} + 4 * l + 2]) >= bb) { lam = l; found = 1; }
+}`;
 }
+
+/** Thread per element: the level λ (the first whose capacity holds β) and K' = round(Σ_{i<n'} ξ'_i·fl(1/m_i)). */
+function quotientSource(set: RnsDeviceSet): string {
+  return `function (Acc, Tb, count) {
+const e = this.thread.x;
+${boundOf(set)}
+${levelScan(set)}
 ${levelOf(set)}
 let s = 0.0;
 for (let i = mpI32(0); i < np; i++) {
@@ -86,54 +120,83 @@ return [mpFloat(mpToInt(Math.floor(s + 0.5)) + ${B}), mpFloat(lam + ${B})];
 }`;
 }
 
-/** Thread per limb j and element e (t = j·count + e): column j of Σ ξ'_i·M'_i − K'·M' for j < L_e, else zeros. */
-function columnsSource(set: RnsDeviceSet): string {
-  return `function (Acc, Kq, Tb, count) {
+/**
+ * Thread per limb j and element e: column j of Σ ξ'_i·M'_i − K'·M' for j < L_e, else zeros. Tiled: t = ⌊e/64⌋·64·limbs
+ * + 64·j + e mod 64 (threads past the last element write zeros); else t = j·count + e. With `fused`, the thread finds
+ * the level and K' itself, in the loop that makes the ξ'_i anyway (program 1's sum, term for term: K' is exact in any
+ * evaluation order, so it is program 1's K'), and the program reads no Kq.
+ */
+function columnsSource(set: RnsDeviceSet, form: ColumnForm, fused: boolean): string {
+  const zero = form.word ? `mpFloat(${B})` : `[mpFloat(${B}), mpFloat(${B})]`;
+  const index = form.tiled
+    ? `const tile = mpIdiv(t, ${TILE * set.limbs});
+const r = t - tile * ${TILE * set.limbs};
+const j = r >> 6;
+const e = tile * ${TILE} + (r & 63);
+if (e >= count) { return ${zero}; }`
+    : `const j = mpIdiv(t, count);
+const e = t - j * count;`;
+  return `function (${fused ? 'Acc, Tb, count' : 'Acc, Kq, Tb, count'}) {
 const t = this.thread.x;
-const j = mpIdiv(t, count);
-const e = t - j * count;
+${index}
 ${boundOf(set)}
-if (j >= Le) { return [mpFloat(${B}), mpFloat(${B})]; }
-const lam = mpBits(Kq[2 * e + 1]) - ${B};
+if (j >= Le) { return ${zero}; }
+${fused ? levelScan(set) : `const lam = mpBits(Kq[2 * e + 1]) - ${B};`}
 ${levelOf(set)}
 let lo = mpI32(0);
 let hi = mpI32(0);
+let s = 0.0;
 for (let i = mpI32(0); i < np; i++) {
   ${xiPrime(set)}
+  ${fused ? 's = s + mpToFloat(xi) * rm;' : ''}
   const p = xi * mpBits(Tb[at + np + i * Ll + j]);
   lo = lo + (p & 65535);
-  hi = hi + ((p >> 16) & 65535);
+  ${form.word ? `if (j > 0) {
+    const pp = xi * mpBits(Tb[at + np + i * Ll + j - 1]);
+    hi = hi + ((pp >> 16) & 65535);
+  }` : 'hi = hi + ((p >> 16) & 65535);'}
 }
-const K = mpBits(Kq[2 * e]) - ${B};
+const K = ${fused ? 'mpToInt(Math.floor(s + 0.5))' : `mpBits(Kq[2 * e]) - ${B}`};
 const q = K * mpBits(Tb[at + np + np * Ll + j]);
 lo = lo - (q & 65535);
-hi = hi - ((q >> 16) & 65535);
-return [mpFloat(lo + ${B}), mpFloat(hi + ${B})];
+${form.word ? `if (j > 0) {
+  const qq = K * mpBits(Tb[at + np + np * Ll + j - 1]);
+  hi = hi - ((qq >> 16) & 65535);
+}
+return mpFloat(lo + hi + ${B});` : `hi = hi - ((q >> 16) & 65535);
+return [mpFloat(lo + ${B}), mpFloat(hi + ${B})];`}
 }`;
 }
 
 /**
  * The limb sweep of programs 3 and 4: defines `limb` for j = from … to, from the carry `carry0` into limb `from` and
- * `ph0` = the high half of column from − 1 (columns j-major: column j of element e at words 2·(j·count + e)).
+ * `ph0` = the high half of column from − 1 (column j of element e at unit cb + cs·j, {@link columnBase}; a unit is
+ * the pair (lo_j, hi_j), or the word lo_j + hi_(j−1) which already holds the high half, {@link ColumnForm}).
  */
-function sweepOpen(from: string, to: string, carry0 = 'mpI32(0)', ph0 = 'mpI32(0)'): string {
-  return `let carry = ${carry0};
-let ph = ${ph0};
-for (let j = ${from}; j <= ${to}; j++) {
-  const lo = mpBits(C[2 * (j * count + e)]) - ${B};
-  const hi = mpBits(C[2 * (j * count + e) + 1]) - ${B};
-  const cin = carry;
-  const tt = sg * (lo + ph) + carry;
-  const limb = tt & 65535;
-  carry = tt >> 16;
+function sweepOpen(form: ColumnForm, from: string, to: string, carry0 = 'mpI32(0)', ph0 = 'mpI32(0)'): string {
+  const cs = columnStride(form);
+  const read = form.word
+    ? `const v = mpBits(C[cb + ${cs} * j]) - ${B};`
+    : `const lo = mpBits(C[2 * (cb + ${cs} * j)]) - ${B};
+  const hi = mpBits(C[2 * (cb + ${cs} * j) + 1]) - ${B};
+  const v = lo + ph;
   ph = hi;`;
+  return `let carry = ${carry0};
+${form.word ? '' : `let ph = ${ph0};`}
+for (let j = ${from}; j <= ${to}; j++) {
+  ${read}
+  const cin = carry;
+  const tt = sg * v + carry;
+  const limb = tt & 65535;
+  carry = tt >> 16;`;
 }
 
-function sizeSource(set: RnsDeviceSet): string {
+function sizeSource(set: RnsDeviceSet, form: ColumnForm): string {
   const p = set.precision;
   return `function (C, Acc, count) {
 const e = mpIdiv(this.thread.x, 2);
 const h = this.thread.x - 2 * e;
+${columnBase(set, form)}
 ${boundOf(set)}
 let neg = mpI32(0);
 let b = mpI32(0);
@@ -148,7 +211,7 @@ let t1 = mpI32(0);
 let t2 = mpI32(0);
 let J = mpI32(-1);
 let last = mpI32(0);
-${sweepOpen('mpI32(0)', 'Le - 1')}
+${sweepOpen(form, 'mpI32(0)', 'Le - 1')}
   if (limb !== 0) { J = j; top = limb; t1 = w1; t2 = w2; }
   w2 = w1;
   w1 = limb;
@@ -180,7 +243,7 @@ let rb = mpI32(0);
 let st = mpI32(0);
 let lsb = mpI32(0);
 let carryq = mpI32(0);
-${sweepOpen('mpI32(0)', 'q')}
+${sweepOpen(form, 'mpI32(0)', 'q')}
   if (j === q) { carryq = cin; lsb = (limb >> s) & 1; }
   if (k > 0) {
     if (j < qb) { st = st | limb; }
@@ -193,7 +256,7 @@ return [mpFloat(carryq + ${B}), mpFloat(inc + ${B})];
 }`;
 }
 
-function wordsSource(set: RnsDeviceSet): string {
+function wordsSource(set: RnsDeviceSet, form: ColumnForm): string {
   const n = set.size, o = set.offsets, p = set.precision;
   return `function (Acc, C, W, Tb, count) {
 const t = this.thread.x;
@@ -219,15 +282,16 @@ if (slot < ${n}) {
   const q = k >> 4;
   const s = k & 15;
   const top = (b - 1) >> 4;
+  ${columnBase(set, form)}
   let ph0 = mpI32(0);
-  if (q > 0) { ph0 = mpBits(C[2 * ((q - 1) * count + e) + 1]) - ${B}; }
+  ${form.word ? '' : `if (q > 0) { ph0 = mpBits(C[2 * (cb + ${columnStride(form)} * (q - 1)) + 1]) - ${B}; }`}
   const rm = Tb[${o.inverse} + slot];
   const r16 = mpBits(Tb[${o.pow16} + ${n} + slot]);
   let lo16 = mpI32(0);
   let hi16 = mpI32(0);
   let jj = mpI32(0);
   let prev = mpI32(0);
-  ${sweepOpen('q', 'top', `mpBits(W[4 * e + 2]) - ${B}`, 'ph0')}
+  ${sweepOpen(form, 'q', 'top', `mpBits(W[4 * e + 2]) - ${B}`, 'ph0')}
     if (j > q) {
       const sl = ((prev >> s) | (limb << (16 - s))) & 65535;
       const pp = sl * mpBits(Tb[${o.pow16} + jj * ${n} + slot]);
@@ -249,38 +313,69 @@ if (slot < ${n}) {
 ${fieldWordsSource(set)}}`;
 }
 
-/** The four bounded-rounding programs of one GPU moduli set. */
+/** The bounded-rounding programs of one GPU moduli set, in one form. */
 export interface BoundedPrograms {
-  readonly quotients: Program;
+  /** How the columns are stored (kernel-switches.ts `columnTiles`, `columnWord`). */
+  readonly form: ColumnForm;
+  /** Program 1, or undefined where the columns pass finds the level and K' itself (`columnQuotient`). */
+  readonly quotients: Program | undefined;
   readonly columns: Program;
   readonly size: Program;
   readonly words: Program;
 }
 
-const programs = new WeakMap<RnsDeviceSet, Promise<BoundedPrograms>>();
+const programs = new WeakMap<RnsDeviceSet, Map<string, Promise<BoundedPrograms>>>();
 
 /**
- * The rounding programs of `set` (compiled once per set).
+ * The rounding programs of `set` in the form the switches select now (compiled once per set and form).
  * @param runtime - the runtime
  * @param set - the GPU moduli set
  * @returns the programs
  */
 export function normalizePrograms(runtime: GpuRuntime, set: RnsDeviceSet): Promise<BoundedPrograms> {
-  let p = programs.get(set);
+  const { columnTiles: tiled, columnQuotient: fused, columnWord: word } = rnsRoundingSwitches();
+  const form: ColumnForm = { tiled, word };
+  const key = `${tiled ? 'tiled' : 'j-major'} ${fused ? 'fused' : 'quotient pass'} ${word ? 'word' : 'pair'}`;
+  let bySet = programs.get(set);
+  if (!bySet) programs.set(set, (bySet = new Map()));
+  let p = bySet.get(key);
   if (!p) {
     const ctx = runtime.context;
     p = Promise.all([
-      getProgram(ctx, { source: quotientSource(set), args: [['Acc', 'Array'], ['Tb', 'Array'], ['count', 'Integer']], components: 2 }),
-      getProgram(ctx, { source: columnsSource(set), args: [['Acc', 'Array'], ['Kq', 'Array'], ['Tb', 'Array'], ['count', 'Integer']], components: 2 }),
-      getProgram(ctx, { source: sizeSource(set), args: [['C', 'Array'], ['Acc', 'Array'], ['count', 'Integer']], components: 2 }),
-      getProgram(ctx, { source: wordsSource(set), args: [['Acc', 'Array'], ['C', 'Array'], ['W', 'Array'], ['Tb', 'Array'], ['count', 'Integer']], components: 1 }),
-    ]).then(([quotients, columns, size, words]) => ({ quotients, columns, size, words }));
-    programs.set(set, p);
+      fused ? undefined : getProgram(ctx, { source: quotientSource(set), args: [['Acc', 'Array'], ['Tb', 'Array'], ['count', 'Integer']], components: 2 }),
+      getProgram(ctx, { source: columnsSource(set, form, fused), args: fused ? [['Acc', 'Array'], ['Tb', 'Array'], ['count', 'Integer']] : [['Acc', 'Array'], ['Kq', 'Array'], ['Tb', 'Array'], ['count', 'Integer']], components: word ? 1 : 2 }),
+      getProgram(ctx, { source: sizeSource(set, form), args: [['C', 'Array'], ['Acc', 'Array'], ['count', 'Integer']], components: 2 }),
+      getProgram(ctx, { source: wordsSource(set, form), args: [['Acc', 'Array'], ['C', 'Array'], ['W', 'Array'], ['Tb', 'Array'], ['count', 'Integer']], components: 1 }),
+    ]).then(([quotients, columns, size, words]) => ({ form, quotients, columns, size, words }));
+    bySet.set(key, p);
+    const made = p;
+    p.catch(() => { if (bySet.get(key) === made) bySet.delete(key); });
   }
   return p;
 }
 
-/** Scratch buffers of a normalization of `count` elements: columns (2·limbs words each) and sizes (4 words each). */
+/**
+ * The names of the passes {@link normalizePasses} returns for programs `p`, in order (for profiles).
+ * @param p - the programs
+ * @returns the names
+ */
+export function normalizePassNames(p: BoundedPrograms): string[] {
+  return p.quotients ? ['quotient', 'columns', 'size', 'words'] : ['columns (with the quotient)', 'size', 'words'];
+}
+
+/**
+ * Words of the column buffer for a rounding of `count` elements by programs `p`: 2 per limb and element, or 1 (one
+ * word per column), `count` rounded up to whole tiles of 64 where tiled.
+ * @param p - the programs
+ * @param set - the GPU moduli set
+ * @param count - number of elements
+ * @returns the words
+ */
+export function columnWords(p: BoundedPrograms, set: RnsDeviceSet, count: number): number {
+  return (p.form.word ? 1 : 2) * set.limbs * (p.form.tiled ? TILE * Math.ceil(count / TILE) : count);
+}
+
+/** Scratch buffers of a normalization of `count` elements: columns ({@link columnWords}) and sizes (4 words each). */
 export interface NormalizeScratch {
   readonly columns: GpuBuffer;
   readonly sizes: GpuBuffer;
@@ -301,14 +396,19 @@ export function accumulatorWords(set: RnsDeviceSet): number {
  * @param scratch - column and size buffers large enough for `count`
  * @param table - the set's table on the device
  * @param out - the destination buffer
- * @returns the four passes, in order
+ * @returns the passes, in order (three without program 1: {@link BoundedPrograms})
  */
 export function normalizePasses(p: BoundedPrograms, set: RnsDeviceSet, acc: GpuBuffer, count: number, scratch: NormalizeScratch, table: GpuBuffer, out: GpuBuffer): Pass[] {
   // The quotients and levels go into the sizes buffer, free until the size pass overwrites it (after the columns
   // read them).
+  const columns = { program: p.columns, scalars: { count }, output: { buffer: scratch.columns }, threads: columnWords(p, set, count) / (p.form.word ? 1 : 2) };
   return [
-    { program: p.quotients, arrays: { Acc: { buffer: acc }, Tb: { buffer: table } }, scalars: { count }, output: { buffer: scratch.sizes }, threads: count },
-    { program: p.columns, arrays: { Acc: { buffer: acc }, Kq: { buffer: scratch.sizes }, Tb: { buffer: table } }, scalars: { count }, output: { buffer: scratch.columns }, threads: count * set.limbs },
+    ...(p.quotients
+      ? [
+        { program: p.quotients, arrays: { Acc: { buffer: acc }, Tb: { buffer: table } }, scalars: { count }, output: { buffer: scratch.sizes }, threads: count },
+        { ...columns, arrays: { Acc: { buffer: acc }, Kq: { buffer: scratch.sizes }, Tb: { buffer: table } } },
+      ]
+      : [{ ...columns, arrays: { Acc: { buffer: acc }, Tb: { buffer: table } } }]),
     { program: p.size, arrays: { C: { buffer: scratch.columns }, Acc: { buffer: acc } }, scalars: { count }, output: { buffer: scratch.sizes }, threads: 2 * count },
     { program: p.words, arrays: { Acc: { buffer: acc }, C: { buffer: scratch.columns }, W: { buffer: scratch.sizes }, Tb: { buffer: table } }, scalars: { count }, output: { buffer: out }, threads: (set.size + 6) * count },
   ];

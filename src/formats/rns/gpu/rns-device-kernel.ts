@@ -17,7 +17,7 @@ import { trackGpuWork } from '../../../backends/webgpu/backend.js';
 import { createWordBuffer, type GpuRuntime } from '../../../backends/webgpu/runtime.js';
 import type { GpuBuffer } from '../../../backends/webgpu/webgpu-types.js';
 import type { RnsDeviceSet } from './device-set.js';
-import { accumulatorWords, normalizePasses, normalizePrograms } from './normalize-webgpu.js';
+import { accumulatorWords, columnWords, normalizePassNames, normalizePasses, normalizePrograms } from './normalize-webgpu.js';
 import { encodeValues, exactOfDouble, RnsDeviceArray, type RnsExactValue } from './rns-device-array.js';
 
 const tables = new WeakMap<GpuRuntime, Map<RnsDeviceSet, GpuBuffer>>();
@@ -180,8 +180,6 @@ export function profileRnsPasses(record?: (label: string, ms: number) => void): 
   passProfiler = record;
 }
 
-const ROUNDING_PASSES = ['quotient', 'columns', 'size', 'words'];
-
 /**
  * Submits the stages in order (each: its accumulator passes, then the rounding into its output) in one command
  * buffer, and waits for it; `temporaries` are released then. Dispatches of one pass run in order, so a stage may
@@ -192,7 +190,7 @@ export async function runStages(runtime: GpuRuntime, set: RnsDeviceSet, stages: 
   const progs = await normalizePrograms(runtime, set);
   const count = Math.max(...stages.map((s) => s.count));
   const acc = scratchBuffer(runtime, 'acc', accumulatorWords(set) * count);
-  const columns = scratchBuffer(runtime, 'columns', 2 * set.limbs * count);
+  const columns = scratchBuffer(runtime, 'columns', columnWords(progs, set, count));
   const sizes = scratchBuffer(runtime, 'sizes', 4 * count);
   const table = deviceTable(runtime, set);
   const passes = withCaches(runtime, stages.flatMap((s) => [...s.before(acc), ...normalizePasses(progs, set, acc, s.count, { columns, sizes }, table, s.out()), ...(s.after ?? [])]));
@@ -200,7 +198,7 @@ export async function runStages(runtime: GpuRuntime, set: RnsDeviceSet, stages: 
   if (profiler) {
     const labels = stages.flatMap((s, k) => {
       const before = s.before(acc).map((p, j) => `stage ${k} ${rnsProgramNames.get(p.program) ?? `accumulate ${j}`}`);
-      return [...before, ...ROUNDING_PASSES.slice(0, normalizePasses(progs, set, acc, s.count, { columns, sizes }, table, s.out()).length).map((r) => `stage ${k} round: ${r}`), ...(s.after ?? []).map((_, j) => `stage ${k} after ${j}`)];
+      return [...before, ...normalizePassNames(progs).map((r) => `stage ${k} round: ${r}`), ...(s.after ?? []).map((_, j) => `stage ${k} after ${j}`)];
     });
     for (const [k, pass] of passes.entries()) {
       const t0 = performance.now();

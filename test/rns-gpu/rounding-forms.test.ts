@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { setRnsRoundingSwitches } from '../../src/backends/webgpu/kernel-switches.js';
+import { rnsDeviceSet } from '../../src/formats/rns/gpu/device-set.js';
+import { rnsToDevice, type RnsExactValue } from '../../src/formats/rns/gpu/rns-device-array.js';
+import { rnsGpuWaxpby } from '../../src/formats/rns/gpu/update-rns-webgpu.js';
+import { requireRuntime } from '../gpu/gpu-test-helpers.js';
+import { add, dyadic, mul, roundP, same } from './rns-gpu-oracle.js';
+
+// Exponents within ±40 of each other: the two terms' sum spans up to ≈ 2p + 80 bits, so L_e runs from 0 to most
+// limbs, k from 0 up, and nothing falls below the grid (the result is the correctly rounded exact sum).
+const value = (p: number): fc.Arbitrary<RnsExactValue> => fc.record({
+  X: fc.oneof(fc.bigInt({ min: 0n, max: 1n << BigInt(p) }), fc.bigInt({ min: 0n, max: 1n << 53n }), fc.constantFrom(0n, 1n, 1n << BigInt(p))),
+  exp: fc.integer({ min: -40, max: 40 }),
+  sign: fc.constantFrom(0 as const, 1 as const),
+});
+
+// The form before (quotient pass, j-major column pairs), one change on, and every change on (the default).
+const FORMS = [
+  { columnTiles: false, columnQuotient: false, columnWord: false },
+  { columnTiles: true, columnQuotient: false, columnWord: false },
+  { columnTiles: false, columnQuotient: true, columnWord: true },
+  { columnTiles: true, columnQuotient: true, columnWord: true },
+];
+
+describe('the forms of the device rounding (kernel switches columnTiles, columnQuotient, columnWord)', () => {
+  it('tiled columns, the quotient in the columns pass and one word a column give the words of the form before, correctly rounded, across tile boundaries', async () => {
+    await requireRuntime();
+    const p = 106, set = rnsDeviceSet(p);
+    // 1 … 150 elements, all drawn (size 'max'): a partial first tile, whole tiles, and a partial third one.
+    const length = fc.oneof(fc.constantFrom(65, 129, 150), fc.integer({ min: 1, max: 150 }));
+    const pairsOf = length.chain((n) => fc.array(fc.tuple(value(p), value(p)), { minLength: n, maxLength: n, size: 'max' }));
+    await fc.assert(fc.asyncProperty(value(p), value(p), pairsOf, async (alpha, beta, pairs) => {
+      const x = await rnsToDevice(pairs.map((q) => q[0]), set);
+      const y = await rnsToDevice(pairs.map((q) => q[1]), set);
+      const w = await rnsToDevice(pairs.map(() => 0), set);
+      const words: Uint32Array[] = [];
+      for (const form of FORMS) {
+        const previous = setRnsRoundingSwitches(form);
+        try {
+          await rnsGpuWaxpby(alpha, x, beta, y, w);
+        } finally {
+          setRnsRoundingSwitches(previous);
+        }
+        words.push(await w.toWords());
+      }
+      for (const other of words.slice(1)) expect(other).toEqual(words[0]);
+      const got = await w.toExact();
+      pairs.forEach(([xk, yk], k) => expect(same(dyadic(got[k]!), roundP(add(mul(dyadic(alpha), dyadic(xk)), mul(dyadic(beta), dyadic(yk))), p))).toBe(true));
+      [x, y, w].forEach((a) => a.destroy());
+    }), { numRuns: 6 });
+  });
+});
