@@ -340,8 +340,7 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
   let passes = lists.get(x.buffer);
   if (!passes) {
     passes = await buildSolvePasses(runtime, args, shape, arithmetic, perBinding, plan.passes, plan.scratch, inv, out);
-    if (lists.size >= 2) lists.clear();
-    lists.set(x.buffer, passes);
+    rememberList(lists, x.buffer, passes);
   }
   submitPasses(context, passes);
   plan.scratch[3] = x.buffer!;
@@ -436,6 +435,19 @@ function tuning(name: string, fallback: number): number {
 }
 
 /**
+ * Pass lists a plan keeps, one per buffer x may hold on entry. Every kernel that writes x swaps its buffer with its
+ * own plan's spare, so x cycles through one buffer more than the kernels writing it (TRSV alone: 2; an AXPY into x
+ * before each solve: 3): with room for 2 the lists were rebuilt on every call of such a loop (issue 19, item 5).
+ */
+const KEPT_LISTS = 6;
+
+/** Keeps `passes` for x's buffer `key`, dropping the least recently built list beyond {@link KEPT_LISTS}. */
+function rememberList<T>(lists: Map<unknown, T>, key: unknown, passes: T): void {
+  if (lists.size >= KEPT_LISTS) lists.delete(lists.keys().next().value);
+  lists.set(key, passes);
+}
+
+/**
  * The solve in three dispatches (b → r, the walker/helper kernel of ./trsv-walker-source.ts, x → its storage) for
  * a matrix in one binding and 64-row blocks.
  */
@@ -489,8 +501,7 @@ async function walkerSolve(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape,
       { pass: { program, arrays, scalars, output: { buffer: unused }, threads: groups * TRSV_WORKGROUP }, cache: plan.passes[1]! },
       { pass: await convertPass(runtime, bufferView(runtime, X, work, n), x.format, out), cache: plan.passes[2]! },
     ];
-    if (lists.size >= 2) lists.clear();
-    lists.set(x.buffer, passes);
+    rememberList(lists, x.buffer, passes);
   }
   submitPasses(context, passes);
   plan.scratch[4] = x.buffer!;

@@ -14,7 +14,8 @@ import { WRITER_HELPERS } from './format-writers.js';
 import { QUANTIZE_F64_HELPERS } from './quantize-f64-scale.js';
 import { EXACT_DIVISION_HELPERS } from './exact-division.js';
 import { getProgram, submitPasses } from './program.js';
-import { BufferUsage, type GpuBuffer } from './webgpu-types.js';
+import { giveStaging, takeStaging } from './staging-pool.js';
+import { BufferUsage, type GpuBuffer, type GpuCommandEncoder } from './webgpu-types.js';
 
 /**
  * A ready GPU: context, and whether `fma` rounds once.
@@ -49,6 +50,28 @@ export function createWordBuffer(context: GpuContext, words: number, data?: Uint
 }
 
 /**
+ * Records `copy` into a staging buffer of the device's pool (./staging-pool.ts), submits it and returns a copy of the
+ * first `bytes` bytes. The buffer goes back to the pool once unmapped; one whose mapping failed is destroyed.
+ */
+async function readThroughStaging(context: GpuContext, bytes: number, copy: (encoder: GpuCommandEncoder, staging: GpuBuffer) => void): Promise<Uint32Array> {
+  const device = context.device;
+  const staging = takeStaging(device, bytes);
+  try {
+    const encoder = device.createCommandEncoder();
+    copy(encoder, staging);
+    device.queue.submit([encoder.finish()]);
+    await trackGpuWork(staging.mapAsync(1, 0, Math.ceil(bytes / 4) * 4));
+  } catch (e) {
+    staging.destroy();
+    throw e;
+  }
+  const out = new Uint32Array(staging.getMappedRange(0, Math.ceil(bytes / 4) * 4).slice(0));
+  staging.unmap();
+  giveStaging(device, staging, bytes);
+  return out;
+}
+
+/**
  * Copies `words` words of `buffer` (from word `offset`) back to the host.
  * @param context - the GPU context
  * @param buffer - the source buffer
@@ -58,14 +81,7 @@ export function createWordBuffer(context: GpuContext, words: number, data?: Uint
  */
 export async function readWords(context: GpuContext, buffer: GpuBuffer, words: number, offset = 0): Promise<Uint32Array> {
   const bytes = Math.max(4, Math.ceil((words * 4) / 4) * 4);
-  const staging = context.device.createBuffer({ size: Math.ceil(bytes / 16) * 16, usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST });
-  const encoder = context.device.createCommandEncoder();
-  encoder.copyBufferToBuffer(buffer, offset * 4, staging, 0, bytes);
-  context.device.queue.submit([encoder.finish()]);
-  await trackGpuWork(staging.mapAsync(1));
-  const out = new Uint32Array(staging.getMappedRange(0, bytes).slice(0));
-  staging.unmap();
-  staging.destroy();
+  const out = await readThroughStaging(context, bytes, (encoder, staging) => encoder.copyBufferToBuffer(buffer, offset * 4, staging, 0, bytes));
   return out.subarray(0, words);
 }
 
@@ -85,14 +101,9 @@ export async function readWordsOf(context: GpuContext, parts: readonly { readonl
     starts.push(bytes);
     bytes += Math.ceil(Math.max(4, p.words * 4) / 16) * 16;
   }
-  const staging = context.device.createBuffer({ size: Math.max(16, bytes), usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST });
-  const encoder = context.device.createCommandEncoder();
-  parts.forEach((p, k) => encoder.copyBufferToBuffer(p.buffer, 0, staging, starts[k]!, Math.max(4, p.words * 4)));
-  context.device.queue.submit([encoder.finish()]);
-  await trackGpuWork(staging.mapAsync(1));
-  const all = new Uint32Array(staging.getMappedRange(0, Math.max(16, bytes)).slice(0));
-  staging.unmap();
-  staging.destroy();
+  const all = await readThroughStaging(context, Math.max(16, bytes), (encoder, staging) => {
+    parts.forEach((p, k) => encoder.copyBufferToBuffer(p.buffer, 0, staging, starts[k]!, Math.max(4, p.words * 4)));
+  });
   return parts.map((p, k) => all.subarray(starts[k]! / 4, starts[k]! / 4 + p.words));
 }
 

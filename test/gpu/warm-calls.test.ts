@@ -1,0 +1,136 @@
+/**
+ * A warm GPU call on resident arrays creates no buffer and no bind group (issue 19, item 5): programs, plans,
+ * uniform buffers, bind groups and the read-back staging buffers of DOT and NRM2 are all reused — and the warm
+ * call's result has the same bits as the cold one's. The device is instrumented: its createBuffer and
+ * createBindGroup are counted while the warm calls run. Read-backs that overlap (two DOTs in flight at once) each
+ * get their own staging buffer and their own value.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { toDevice, type DeviceArray } from '../../src/backends/webgpu/device-array.js';
+import { deviceMatrix, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
+import { gpuDot } from '../../kernels/dot/dot-webgpu.js';
+import { gpuNrm2 } from '../../kernels/nrm2/nrm2-webgpu.js';
+import { gpuTrsv } from '../../kernels/trsv/trsv-webgpu.js';
+import { gpuEllSpmv, toDeviceEll } from '../../kernels/ell-spmv/ell-spmv-webgpu.js';
+import { gpuUpdate } from '../../kernels/waxpby/update-webgpu.js';
+import { laplacianEll } from '../../src/sparse/laplacian.js';
+import type { GpuRuntime } from '../../src/backends/webgpu/runtime.js';
+import { accurateSum, gamma, opError, randomValues, requireRuntime } from './gpu-test-helpers.js';
+
+/** Counts of the device's object creations while armed. */
+interface Counts { buffers: number; bindGroups: number }
+
+let restore: (() => void) | undefined;
+afterEach(() => {
+  restore?.();
+  restore = undefined;
+});
+
+/** Wraps the device's createBuffer and createBindGroup with counters (undone after each test). */
+function instrument(rt: GpuRuntime): Counts {
+  const device = rt.context.device as unknown as Record<string, (...a: unknown[]) => unknown>;
+  const counts: Counts = { buffers: 0, bindGroups: 0 };
+  const own = { createBuffer: Object.hasOwn(device, 'createBuffer'), createBindGroup: Object.hasOwn(device, 'createBindGroup') };
+  const createBuffer = device.createBuffer!;
+  const createBindGroup = device.createBindGroup!;
+  device.createBuffer = (...a) => { counts.buffers++; return createBuffer.apply(device, a); };
+  device.createBindGroup = (...a) => { counts.bindGroups++;  return createBindGroup.apply(device, a); };
+  restore = () => {
+    if (own.createBuffer) device.createBuffer = createBuffer;
+    else delete device.createBuffer;
+    if (own.createBindGroup) device.createBindGroup = createBindGroup;
+    else delete device.createBindGroup;
+  };
+  return counts;
+}
+
+/**
+ * Runs `call` cold, twice more to settle, then three times warm while counting; returns the cold and the last warm
+ * result. Settling: a kernel writing an array swaps its buffer with its plan's spare, so an array written by k kernels
+ * in turn cycles through k + 1 buffers, each met once before the caches hold them all (AXPY then TRSV: 3).
+ */
+async function coldAndWarm<T>(counts: Counts, call: () => Promise<T>): Promise<{ cold: T; warm: T; created: Counts }> {
+  const cold = await call();
+  for (let r = 0; r < 2; r++) await call();
+  const before = { ...counts };
+  let warm = cold;
+  for (let r = 0; r < 3; r++) warm = await call();
+  return { cold, warm, created: { buffers: counts.buffers - before.buffers, bindGroups: counts.bindGroups - before.bindGroups } };
+}
+
+const bits = (v: ArrayLike<number>): string[] => Array.from(v, (x) => (Object.is(x, -0) ? '-0' : String(x)));
+
+describe('warm GPU calls on resident arrays', () => {
+  const n = 96;
+  const xv = randomValues(n, 3);
+  const yv = randomValues(n, 5);
+  const av = randomValues(n * n, 7);
+
+  it('DOT and NRM2 (value read back): no buffer, no bind group; same value', async () => {
+    const rt = await requireRuntime();
+    const counts = instrument(rt);
+    const x = await toDevice(xv, { format: 'f32', strict: true });
+    const y = await toDevice(yv, { format: 'f32', strict: true });
+    const xs = await x.toHost();
+    const ys = await y.toHost();
+    const terms = Array.from(xs, (v, k) => v * ys[k]!);
+    const abs = accurateSum(terms.map(Math.abs));
+    for (const arithmetic of ['f32', 'ff'] as const) {
+      const dot = await coldAndWarm(counts, async () => (await gpuDot(x, y, { arithmetic, strict: true })).value);
+      expect(dot.created).toEqual({ buffers: 0, bindGroups: 0 });
+      expect(dot.warm).toBe(dot.cold);
+      expect(Math.abs(dot.warm - accurateSum(terms))).toBeLessThanOrEqual(gamma(n, opError(arithmetic)) * abs);
+    }
+    const norm = await coldAndWarm(counts, async () => (await gpuNrm2(x, { arithmetic: 'ff', strict: true })).value);
+    expect(norm.created).toEqual({ buffers: 0, bindGroups: 0 });
+    expect(norm.warm).toBe(norm.cold);
+    for (const a of [x, y]) a.destroy();
+  });
+
+  it('two DOTs in flight at once each read their own value', async () => {
+    const rt = await requireRuntime();
+    instrument(rt);
+    const x = await toDevice(xv, { format: 'f32', strict: true });
+    const y = await toDevice(yv, { format: 'f32', strict: true });
+    const z = await toDevice(av.subarray(0, n), { format: 'f32', strict: true });
+    const alone = [(await gpuDot(x, y, { arithmetic: 'ff' })).value, (await gpuDot(x, z, { arithmetic: 'ff' })).value, (await gpuDot(y, z, { arithmetic: 'ff' })).value];
+    const together = await Promise.all([gpuDot(x, y, { arithmetic: 'ff' }), gpuDot(x, z, { arithmetic: 'ff' }), gpuDot(y, z, { arithmetic: 'ff' })]);
+    expect(together.map((r) => r.value)).toEqual(alone);
+    for (const a of [x, y, z]) a.destroy();
+  });
+
+  it('GEMV N and T (f32 and bf16 storage), TRSV, ELL SpMV and AXPY: no buffer, no bind group; same bits', async () => {
+    const rt = await requireRuntime();
+    const counts = instrument(rt);
+    const x = await toDevice(xv, { format: 'f32', strict: true });
+    const out = await toDevice(new Float64Array(n), { format: 'f32', strict: true });
+    const check = async (name: string, call: () => Promise<unknown>, result: DeviceArray): Promise<void> => {
+      const r = await coldAndWarm(counts, async () => {
+        await call();
+        return result.toHost();
+      });
+      expect(r.created, name).toEqual({ buffers: 0, bindGroups: 0 });
+      expect(bits(r.warm), name).toEqual(bits(r.cold));
+    };
+    for (const format of ['f32', 'bf16'] as const) {
+      const A = deviceMatrix(await toDevice(av, { format, strict: true }), n, n);
+      for (const trans of ['N', 'T'] as const) {
+        await check(`GEMV ${trans} ${format}`, () => gpuGemv({ A, x, y: out, trans }, { arithmetic: 'ff', strict: true }), out);
+      }
+      A.data.destroy();
+    }
+    // TRSV L N: x solved in place would drift; each call solves a fresh copy of b written by AXPY (out ← 1·b).
+    const lv = new Float64Array(n * n);
+    for (let j = 0; j < n; j++) for (let i = j; i < n; i++) lv[j * n + i] = i === j ? 2 + Math.abs(av[j * n + i]!) : av[j * n + i]! / n;
+    const L = deviceMatrix(await toDevice(lv, { format: 'f32', strict: true }), n, n);
+    await check('TRSV L N', async () => {
+      await gpuUpdate({ alpha: 1, x, beta: 0, out }, { arithmetic: 'ff', strict: true });
+      await gpuTrsv({ A: L, x: out, uplo: 'L' }, { arithmetic: 'ff', strict: true });
+    }, out);
+    L.data.destroy();
+    const E = laplacianEll([8, 12]);
+    const ell = await toDeviceEll(E, { format: 'f32' });
+    await check('ELL SpMV', () => gpuEllSpmv({ A: ell, x, y: out }, { arithmetic: 'ff', strict: true }), out);
+    for (const a of [x, out]) a.destroy();
+  });
+});
