@@ -19,7 +19,7 @@ import { bindExtent, bindingLimit, bindingWindows, bindWindow, columnRegion, col
 import { finishArgs, finishBody, finishProgramOptions, finishThreads, scalarBindings } from '../../src/backends/webgpu/finish-pass.js';
 import { arrayArgs, bindArray, elementIndex, getPlan, kernelSource, memo, objectId, outputComponents, readKey } from '../../src/backends/webgpu/kernel-common.js';
 import { getProgram, submitPasses, type ArgType, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
-import { aliasSnapshot, bindOldFromOutput, outputWindow, writesHalves } from '../../src/backends/webgpu/view-output.js';
+import { aliasSnapshot, bindOldFromOutput, halfOutputOf, outputWindow, writesHalves } from '../../src/backends/webgpu/view-output.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import type { DeviceEll, GpuEllSpmvArgs } from './ell-spmv-webgpu.js';
 
@@ -31,9 +31,27 @@ interface Block {
   readonly count: number;
 }
 
-/** Span elements per 256-byte step of a binding's start (at least 128, the windows' granularity). */
+/**
+ * Elements per step of a values or indices window's start: a 256-byte step of the values (at least 128, the windows'
+ * granularity); for block-scaled values (i8, i16 of the resident API) also a multiple of 64 scale blocks, so that the
+ * window's first element starts a block (the format reads element k's scale at ⌊k / block⌋, k counted from the
+ * binding's start) and its scales bind from a 256-byte boundary (bindValues).
+ */
 function alignment(array: DeviceArray): number {
-  return Math.max(128, Math.ceil(64 / wordsPerElement(array)));
+  const bytes = Math.max(128, Math.ceil(64 / wordsPerElement(array)));
+  return array.format.scaled ? lcm(bytes, 64 * array.scaleBlock) : bytes;
+}
+
+function lcm(a: number, b: number): number {
+  let [x, y] = [a, b];
+  while (y !== 0) [x, y] = [y, x % y];
+  return (a / x) * b;
+}
+
+/** Elements of A's packed values one binding holds: their words, and for block-scaled values their scales too. */
+function valueElements(A: DeviceEll, limit: number): number {
+  const elements = Math.floor(limit / (4 * wordsPerElement(A.values)));
+  return A.values.format.scaled ? Math.min(elements, A.values.scaleBlock * (Math.floor(limit / 4) - 1)) : elements;
 }
 
 /** The values of A given as a matrix view, as a matrix (element (r, k): slot k of row r). */
@@ -74,16 +92,18 @@ function limitError(what: string, limit: number): ModprecError {
 }
 
 /**
- * Rows per tile: all rows, or an even count whose y window (with 512 bytes of alignment slack), partial sums and
- * (values over one binding) one slot of values and indices each fit one binding.
+ * Rows per tile: all rows, or a count whose y window (with 512 bytes of alignment slack), partial sums and (values over
+ * one binding) one slot of values and indices each fit one binding — a multiple of the elements a word holds where the
+ * last pass stores y a word at a time (a packed 16-bit y, or a view the word store takes), any count ≥ 1 otherwise.
+ * One row always fits y: its window is one element from the 256-byte boundary below it, whatever y's stride.
  */
-function tileRows(A: DeviceEll, y: DeviceArray, inPlace: boolean, components: number, limit: number, valuesWhole: boolean): number {
-  let most = Math.min(Math.floor(limit / (4 * components)), Math.floor((limit - 512) / yBytesPerRow(y, inPlace)));
+function tileRows(A: DeviceEll, y: DeviceArray, yOut: DeviceArray, inPlace: boolean, components: number, limit: number, valuesWhole: boolean): number {
+  let most = Math.min(Math.floor(limit / (4 * components)), Math.max(1, Math.floor((limit - 512) / yBytesPerRow(y, inPlace))));
   if (!valuesWhole) {
     const step = alignment(A.values);
     // A window's first entry lies up to step − 1 entries above its binding's start.
     most = Math.min(most, Math.floor(limit / 4) - step);
-    const elements = Math.floor(limit / (4 * wordsPerElement(A.values))) - step;
+    const elements = valueElements(A, limit) - step;
     if (A.valuesLd === undefined) most = Math.min(most, elements);
     else {
       // columnsPerRegion: (rows − 1)·|row stride| + 1 elements of a matrix view per column.
@@ -92,10 +112,19 @@ function tileRows(A: DeviceEll, y: DeviceArray, inPlace: boolean, components: nu
     }
   }
   if (most >= A.rows) return A.rows;
-  // Even: a 16-bit y's tiles start on a word.
-  const rows = most - (most % 2);
-  if (rows < 2) throw limitError(`an ELL SpMV needs 2 rows of y (stride ${y.stride}), of its partial sums and of one slot of A`, limit);
+  // Stored a word at a time: each tile starts on a word.
+  const unit = halfOutputOf(yOut) === false ? yOut.format.elementsPerWord : 1;
+  const rows = most - (most % unit);
+  if (rows < unit) {
+    throw limitError(A.values.format.scaled && step(A) > Math.floor(limit / 4) - unit
+      ? `A.values in ${A.values.format.name} is windowed from a start of 64 scale blocks (${64 * A.values.scaleBlock} elements with scaleBlock ${A.values.scaleBlock}), which leaves no room for ${unit} row(s)`
+      : `an ELL SpMV needs ${unit} row(s) of its partial sums and of one slot of A`, limit);
+  }
   return rows;
+}
+
+function step(A: DeviceEll): number {
+  return alignment(A.values);
 }
 
 /** ELL slots one pass over `rows` rows reads with values and indices in windows. */
@@ -103,7 +132,7 @@ function slotsPerPass(A: DeviceEll, rows: number, limit: number): number {
   const step = alignment(A.values);
   const indices = Math.floor((Math.floor(limit / 4) - step - rows) / A.stride) + 1;
   if (A.valuesLd === undefined) {
-    const values = Math.floor((Math.floor(limit / (4 * wordsPerElement(A.values))) - step - rows) / A.stride) + 1;
+    const values = Math.floor((valueElements(A, limit) - step - rows) / A.stride) + 1;
     return Math.max(1, Math.min(indices, values, A.width));
   }
   return Math.max(1, Math.min(indices, columnsPerRegion({ data: A.values, rows, ld: A.valuesLd }, limit), A.width));
@@ -137,9 +166,11 @@ function bindValues(A: DeviceEll, b: Block, whole: boolean, limit: number, array
     Object.assign(scalars, { VBase: rowsFrom + b.k0 * A.valuesLd - valuesStart, VRow: rowStride, Vld: A.valuesLd });
   }
   if (A.values.format.scaled) {
-    // Block scales are indexed from the span's first element: such values are always bound whole (toDevice keeps them in one binding).
-    arrays.VScale = { buffer: A.values.scales! };
-    scalars.VBlock = A.values.scaleBlock;
+    // Block scales: element k of the binding reads scale ⌊k / block⌋ of the binding's scales. A window starts on a
+    // multiple of 64 blocks (alignment), so its scales bind from block start / block, on a 256-byte boundary.
+    const block = A.values.scaleBlock;
+    arrays.VScale = whole ? { buffer: A.values.scales! } : { buffer: A.values.scales!, offset: (start / block) * 4, size: (Math.floor((end - 1) / block) - start / block + 1) * 4 };
+    scalars.VBlock = block;
   }
   if (A.values.rangeScale) {
     arrays.VRs = { buffer: A.values.rangeScale.buffer };
@@ -202,9 +233,9 @@ function endSource(arithmetic: GpuArithmetic, y: DeviceArray, readsY: boolean): 
  * @param alpha - α (not 0)
  * @param beta - β
  * @param arithmetic - the arithmetic
- * @throws {@link modprec!ModprecError} `BACKEND_LIMIT` naming the limit when 2 rows of y, of the partial sums or of one
- *   slot of A exceed one binding, when A is over a binding and stored in a block-scaled format (its scales are bound
- *   whole), or when x cannot be windowed (bindingWindows)
+ * @throws {@link modprec!ModprecError} `BACKEND_LIMIT` naming the limit when a tile's least rows (1, or a word of a
+ *   16-bit y stored a word at a time) of the partial sums or of one slot of A exceed one binding, when a matrix view of
+ *   block-scaled values is over a binding, or when a block-scaled x is windowed (bindingWindows)
  */
 export async function chainedEllSpmv(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: number, beta: number, arithmetic: GpuArithmetic): Promise<void> {
   const { A, x, y } = args;
@@ -214,9 +245,13 @@ export async function chainedEllSpmv(runtime: GpuRuntime, args: GpuEllSpmvArgs, 
   const inPlace = !y.coversSpan;
   const c = arithmetic.components;
   const valuesWhole = ellFitsOneBinding(A, limit);
-  if (!valuesWhole && A.values.format.scaled) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A.values is stored in ${A.values.format.name}, whose scales are bound whole, and A exceeds maxStorageBufferBindingSize (${limit} bytes); store it in a float format to split it`, 'maxStorageBufferBindingSize');
-  const xWindows = ellWindowsX(x, limit) ? bindingWindows([x], x.length) : [{ start: 0, count: x.length }];
-  const tile = tileRows(A, y, inPlace, c, limit, valuesWhole);
+  // Block scales of a matrix view of values are not windowed (its windows are column regions, not runs of elements).
+  if (!valuesWhole && A.values.format.scaled && A.valuesLd !== undefined) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A.values is a matrix view stored in ${A.values.format.name}, whose scales are bound whole, and A exceeds maxStorageBufferBindingSize (${limit} bytes); upload the values packed (toDeviceEll) to split them`, 'maxStorageBufferBindingSize');
+  // Every tile's rows of y go through a strided store (any first row): a packed y as a unit-stride view of itself.
+  const yOut = inPlace ? y : viewOf(y, { length: y.length, offset: 0, stride: 1, alwaysView: true });
+  // x a view: windows may start at any element (each binds the part of its span it covers), so a stride of any size splits.
+  const xWindows = ellWindowsX(x, limit) ? bindingWindows([x], x.length, true) : [{ start: 0, count: x.length }];
+  const tile = tileRows(A, y, yOut, inPlace, c, limit, valuesWhole);
   // With x in windows a link adds one slot, so that every row still adds its entries in slot order.
   const slots = xWindows.length > 1 ? 1 : valuesWhole ? A.width : slotsPerPass(A, tile, limit);
     const blocks: Block[][] = [];
@@ -233,8 +268,6 @@ export async function chainedEllSpmv(runtime: GpuRuntime, args: GpuEllSpmvArgs, 
     const spec = memo(`ellLink|${arithmetic.name}|${valuesKey}|${readKey(x)}|${carries}`, () => linkSource(arithmetic, A, x, carries));
     return getProgram(context, { source: spec.source, args: spec.args, components: c });
   }));
-  // Every tile's rows of y go through a strided store (any first row): a packed y as a unit-stride view of itself.
-  const yOut = inPlace ? y : viewOf(y, { length: y.length, offset: 0, stride: 1, alwaysView: true });
   const halves = inPlace && writesHalves(y);
   const end = memo(`ellEnd|${arithmetic.name}|${readKey(yOut)}|${readsY}|${inPlace}${halves ? '-halves' : ''}`, () => endSource(arithmetic, yOut, readsY));
   const endProgram = await getProgram(context, { source: end.source, args: end.args, components: outputComponents(y.format), ...finishProgramOptions(yOut, readsY, true), readsOutput: inPlace && readsY ? ['Yold'] : [] });

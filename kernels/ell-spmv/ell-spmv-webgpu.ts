@@ -321,7 +321,7 @@ async function gpuEllSpmvOf(args: GpuEllSpmvArgs, options: GpuKernelOptions): Pr
     await gpuUpdate({ alpha: beta, x: y, beta: 0, out: y }, { arithmetic: arithmetic.name });
     return runInfo(runtime, arithmetic, '');
   }
-  // y a view: written in place where its stores hold view elements only (writesInPlace) and A's values are not in its
+  // y a view: written in place (writesInPlace: word stores; writesHalves: 16-bit half stores) where A's values are not in its
   // span (they are read in the same pass and would need a snapshot of a matrix view); else the kernel writes its
   // packed twin (holding y's old values when β ≠ 0), then y's span.
   if ((writesInPlace(y) || writesHalves(y)) && A.values.buffer !== y.buffer) await serialisedViewWrite(y, () => spmvOnDevice(runtime, args, alpha, beta, arithmetic));

@@ -556,8 +556,8 @@ async function gpuGemvOf(args: GpuGemvArgs, options: GpuGemvOptions): Promise<Gp
     await gpuUpdate({ alpha: beta, x: args.y, beta: 0, out: args.y }, { arithmetic: arithmetic.name });
     return runInfo(runtime, arithmetic, '');
   }
-  // y a view: written in place by the last pass where its stores hold view elements only (writesInPlace); else the
-  // kernel writes its packed twin (holding y's old values when β ≠ 0), then y's span.
+  // y a view: written in place by the last pass (writesInPlace: word stores; writesHalves: 16-bit half stores); else (a
+  // user's sub-word format) the kernel writes its packed twin (holding y's old values when β ≠ 0), then y's span.
   // A view whose rows are its compact direction (row-major) runs as the other trans on its transpose, whatever the limit.
   const A = kernelTrans === trans ? args.A : transposedDeviceMatrix(args.A);
   const run = (y: DeviceArray) => gemvOnDevice(runtime, { ...args, A, y }, kernelTrans, alpha, beta, arithmetic, Math.max(1, target), chains, rowsPerThread);

@@ -15,7 +15,7 @@ import { allowFallback, arrayArgs, bindArray, checkNumber, chooseArithmetic, com
 import { hostUpdate } from '../../src/backends/webgpu/host-fallback.js';
 import { getProgram, submitPasses, type BoundArray } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
-import { aliasSnapshot, checkOwnedOutput, outputWindow, serialisedViewWrite, throughPackedOutput, writesHalves, writesInPlace } from '../../src/backends/webgpu/view-output.js';
+import { aliasSnapshot, checkOwnedOutput, halfOutputOf, outputWindow, serialisedViewWrite, throughPackedOutput, writesHalves, writesInPlace } from '../../src/backends/webgpu/view-output.js';
 import { checkGpuOptions } from '../../src/backends/backend.js';
 import { fieldOf, throughInterleaved, withMapped } from '../../src/backends/webgpu/dd-split-device.js';
 
@@ -180,7 +180,7 @@ async function updateOnDevice(runtime: GpuRuntime, args: GpuUpdateArgs, x: Devic
   const spec = memo(`upd|${arithmetic.name}|${x ? readKey(x) : '-'}|${y ? readKey(y) : '-'}|${readKey(out)}|${strided ? 'strided' : ''}|${halves ? 'halves' : ''}|${readsOutput.join('')}|${vector ? 'v' : 's'}`,
     () => (vector ? vectorUpdateSource(arithmetic, x, y, out) : updateSource(arithmetic, x, y, out, strided, halves)));
   const components = vector ? (VECTOR / out.format.elementsPerWord) as 2 | 4 : outputComponents(out.format);
-  const program = await getProgram(context, { source: spec.source, args: spec.args, components, stridedOutput: strided, halfOutput: halves, readsOutput, pairOutput: !vector && isDdPairFormat(out.format) });
+  const program = await getProgram(context, { source: spec.source, args: spec.args, components, stridedOutput: strided, halfOutput: halves && halfOutputOf(out), readsOutput, pairOutput: !vector && isDdPairFormat(out.format) });
   const base: Record<string, number> = scalarBindings(arithmetic, args.alpha, args.beta);
   const fromX = x && strided && !itself(x) ? aliasSnapshot(runtime, out, x) : undefined;
   const fromY = y && strided && !itself(y) ? aliasSnapshot(runtime, out, y) : undefined;
@@ -272,10 +272,9 @@ async function gpuUpdateOf(args: GpuUpdateArgs, options: GpuKernelOptions): Prom
     await hostUpdate({ alpha, x, beta, y, out }, arithmetic);
     return runInfo(undefined, arithmetic, out.fallbackReason);
   }
-  // An output view: the kernel writes a packed twin (its old values are never read: x or y, when it is one of
-  // them, is read through its own view), whose elements then go into the view's span.
-  // A view is written in place where each thread's store holds view elements only, a 16-bit view of stride ±2 or more a
-  // half word per thread; any other (a 16-bit view of unit stride off a word boundary) through a packed twin and a
+  // An output view is written in place where each thread's store holds view elements only, any other 16-bit view a
+  // half word per thread (atomic where two of its elements share a word); a view in a user's sub-word format through a
+  // packed twin (its old values are never read: x or y, when it is one of them, is read through its own view) and a
   // scatter (view-output.ts).
   if (out.length === 0) return runInfo(runtime, arithmetic, '');
   if (writesInPlace(out)) await serialisedViewWrite(out, () => updateOnDevice(runtime, args, x, y, arithmetic));

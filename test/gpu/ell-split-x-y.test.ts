@@ -135,7 +135,7 @@ describe('ELL SpMV with x, y and A over one storage binding', () => {
     await requireRuntime();
     const seen = { splitX: false, splitY: false, splitA: false };
     // Fixed cases that split each operand (x f64 at inc −3 in 128-element windows, y a stride-2 f16 view, a packed f32
-    // and a 16-bit view off a word boundary (through its packed twin), A's indices over the limit), then random ones.
+    // and a 16-bit view off a word boundary (half-word stores, atomic where two of its elements share a word), A's indices over the limit), then random ones.
     const examples: Case[] = [
       { rows: 900, cols: 2500, width: 4, extraStride: 3, values: 'f32', x: { storage: 'f64', inc: -3, pad: 2 }, y: { storage: 'f16', inc: 2, pad: 1 }, arithmetic: 'ff', alpha: -0.5, beta: 0, seed: 1 },
       { rows: 1400, cols: 1100, width: 3, extraStride: 0, values: 'bf16', x: { storage: 'f32', inc: 1, pad: 0 }, y: { storage: 'f32', inc: 1, pad: 0 }, arithmetic: 'f32', alpha: 3, beta: -1.5, seed: 2 },

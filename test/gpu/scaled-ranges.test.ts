@@ -86,6 +86,37 @@ function bits(data: ArrayBufferView): Uint8Array {
   return new Uint8Array(data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength));
 }
 
+/**
+ * The floating-point output properties' check: WAXPBY 1·x + 0·x (x the f64 `values`) into the scaled view `c` of a
+ * copy of `data`, on the CPU and then on the GPU (planning for `limit` bytes a binding when given). The scales are
+ * written after the range is made (it refuses zero and non-finite ones; later writes to its array reach the kernels).
+ * The device's quotient pass must have run once, and every byte of the storage, the view's neighbours included, must be
+ * the CPU's.
+ */
+async function expectFloatOutputAsCpu(c: VectorCase, arithmetic: any, data: any, scale: Float64Array, values: Float64Array, limit?: number, label: unknown = ''): Promise<void> {
+  const run = async (backend: 'cpu' | 'gpu'): Promise<Uint8Array> => {
+    const d = data.slice();
+    const sc = new Float64Array(scale.length).fill(1);
+    const out = scaledVector(c, arithmetic, d, sc);
+    sc.set(scale);
+    const x = vector(values, { storage: formats.f64, arithmetic });
+    if (backend === 'cpu') waxpby(1, x, 0, x, out, { arithmetic });
+    else {
+      setBindingLimitForTests(limit);
+      try {
+        await waxpby(1, x, 0, x, out, { backend: 'gpu', arithmetic, strict: true });
+      } finally {
+        setBindingLimitForTests(undefined);
+      }
+    }
+    return bits(d);
+  };
+  const before = deviceScaledQuotientCount();
+  const cpu = await run('cpu'), gpu = await run('gpu');
+  expect(deviceScaledQuotientCount()).toBe(before + 1);
+  expect([label, Array.from(gpu)]).toEqual([label, Array.from(cpu)]);
+}
+
 const vectorCase = fc.record({
   storage: fc.constantFrom(...STORAGES),
   n: fc.integer({ min: 1, max: 40 }),
@@ -345,21 +376,7 @@ describe("scaled ranges with backend 'gpu'", () => {
         // reads those as ±0 on the device, the documented difference); quotients overflow, underflow, go subnormal.
         const specials = [NaN, Infinity, -Infinity, 0, -0];
         const values = Float64Array.from({ length: n }, (_, i) => (i < specials.length && r() < 0.5 ? specials[i]! : (r() < 0.5 ? -1 : 1) * sig() * 2 ** (Math.floor(r() * 200) - 100)));
-        const run = async (backend: 'cpu' | 'gpu') => {
-          const d = data.slice();
-          // Zero and non-finite scales are refused when a range is made; later writes to its array reach the kernels.
-          const sc = new Float64Array(scale.length).fill(1);
-          const out = scaledVector(c, arithmetic, d, sc);
-          sc.set(scale);
-          const x = vector(values, { storage: formats.f64, arithmetic });
-          if (backend === 'cpu') waxpby(1, x, 0, x, out, { arithmetic });
-          else await waxpby(1, x, 0, x, out, { backend: 'gpu', arithmetic, strict: true });
-          return bits(d);
-        };
-        const before = deviceScaledQuotientCount();
-        const cpu = await run('cpu'), gpu = await run('gpu');
-        expect(deviceScaledQuotientCount()).toBe(before + 1);
-        expect([kind, Array.from(gpu)]).toEqual([kind, Array.from(cpu)]);
+        await expectFloatOutputAsCpu(c, arithmetic, data, scale, values, undefined, kind);
       }), { numRuns: 48 });
   });
 
@@ -618,21 +635,9 @@ describe('scaled ranges over one storage binding (a lowered limit)', () => {
       const r = rng(seed);
       const scale = Float64Array.from({ length: perElement ? n : 1 }, () => (r() < 0.2 ? -1 : 1) * (0.5 + r()) * 2 ** (Math.floor(r() * 40) - 20));
       const values = Float64Array.from({ length: n }, (_, i) => (r() < 0.02 ? [NaN, Infinity, -Infinity][i % 3]! : (r() * 2 - 1) * 2 ** (Math.floor(r() * 60) - 30)));
-      const a = Math.abs(stride);
-      const run = async (backend: 'cpu' | 'gpu') => {
-        const data = storageOf(storage).allocate(3 + (n - 1) * a + 3);
-        fillStorage(storage, data, rng(seed ^ 0x5bd1e995));
-        const out = range(scaledReducedRowMajor<1>({ size: [n], storage: storageOf(storage), arithmetic, scaleMask: [perElement], scale, stride, offset: stride < 0 ? 3 + (n - 1) * a : 3, data }));
-        const x = vector(values, { storage: formats.f64, arithmetic });
-        if (backend === 'cpu') waxpby(1, x, 0, x, out, { arithmetic });
-        // 4 KiB: 2500 ff values take 20 k, their scales 20 k; a window of 448 elements fits (values 3.5 k, scales 3.8 k).
-        else await underLimit(4096, () => waxpby(1, x, 0, x, out, { backend: 'gpu', arithmetic, strict: true }));
-        return bits(data);
-      };
-      const before = deviceScaledQuotientCount();
-      const cpu = await run('cpu'), gpu = await run('gpu');
-      expect(deviceScaledQuotientCount()).toBe(before + 1);
-      expect(gpu).toEqual(cpu);
+      const c: VectorCase = { storage, n, stride, pad: 3, perElement };
+      // 4 KiB: 2500 ff values take 20 k, their scales 20 k; a window of 448 elements fits (values 3.5 k, scales 3.8 k).
+      await expectFloatOutputAsCpu(c, arithmetic, bufferFor(c, rng(seed ^ 0x5bd1e995)), scale, values, 4096);
     }), { numRuns: 16 });
   });
 

@@ -173,6 +173,8 @@ describe('splitting over a lowered binding limit (any adapter)', () => {
       }
       A.values.destroy();
     }
+    // Block-scaled values are windowed from starts of 64 scale blocks: 16384 elements at the default scaleBlock of 256,
+    // whose 64 KiB of indices leave no room for a row under a 64 KiB limit (ell-binding-limits.test.ts splits small blocks).
     const scaled = await toDeviceEll({ rows, cols, width, stride, colIndex, values }, { format: 'i16' });
     setBindingLimitForTests(64 * 1024);
     try {

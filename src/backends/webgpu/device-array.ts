@@ -462,11 +462,14 @@ export function checkScaleBinding(parameter: string, array: DeviceArray): void {
  * one storage binding and starts on a 256-byte boundary (start a multiple of 128 elements).
  * @param arrays - the operands windowed together
  * @param length - elements
+ * @param anyStart - the caller binds every window through {@link bindWindow} and nothing else (no packed array of
+ *   its own in the same windows): where every operand is a strided view whose stride spans a binding per 128
+ *   elements, windows of fewer elements at any start (each binds the part of its span it covers)
  * @returns the windows (one when everything fits)
  * @throws {@link modprec!ModprecError} `BACKEND_LIMIT` for block-scaled integer formats over the limit (their scales are
  *   bound whole)
  */
-export function bindingWindows(arrays: readonly DeviceArray[], length: number): { start: number; count: number }[] {
+export function bindingWindows(arrays: readonly DeviceArray[], length: number, anyStart = false): { start: number; count: number }[] {
   const limit = bindingLimit(arrays[0]!.runtime!);
   if (arrays.every((a) => fitsWhole(a, limit))) return [{ start: 0, count: length }];
   const scaled = arrays.find((a) => a.format.scaled);
@@ -483,8 +486,9 @@ export function bindingWindows(arrays: readonly DeviceArray[], length: number): 
   });
   // Windows start on 256-byte boundaries of every operand (8-bit elements: multiples of 256).
   const unit = Math.max(...arrays.map(alignmentElements));
-  const size = Math.floor(Math.min(...perWindow) / unit) * unit;
-  if (size < 128) throw new ModprecError('BACKEND_LIMIT', `invalid argument: a strided view whose stride spans more than maxStorageBufferBindingSize (${limit} bytes) per 128 elements cannot be split into windows`, 'maxStorageBufferBindingSize');
+  let size = Math.floor(Math.min(...perWindow) / unit) * unit;
+  if (size < 128 && anyStart && arrays.every((a) => a.isView)) size = Math.min(...perWindow);
+  if (size < 1 || (size < 128 && !anyStart)) throw new ModprecError('BACKEND_LIMIT', `invalid argument: a strided view whose stride spans more than maxStorageBufferBindingSize (${limit} bytes) per 128 elements cannot be split into windows`, 'maxStorageBufferBindingSize');
   const windows = [];
   for (let start = 0; start < length; start += size) windows.push({ start, count: Math.min(size, length - start) });
   return windows;

@@ -11,7 +11,7 @@ import type { DeviceArray } from './device-array.js';
 import { isDdPairFormat } from './dd-split-bindings.js';
 import { arrayArgs, elementIndex, kernelSource, memo, readKey } from './kernel-common.js';
 import type { ArgType } from './program.js';
-import { writesHalves } from './view-output.js';
+import { halfOutputOf, writesHalves } from './view-output.js';
 
 /** The last scalars made per arithmetic: calls in a loop repeat α and β, and building them cost microseconds. */
 const lastScalars = new WeakMap<GpuArithmetic, { alpha: number; beta: number; values: Readonly<Record<string, number>> }>();
@@ -48,8 +48,8 @@ export function finishArgs(arithmetic: GpuArithmetic, y: DeviceArray, readsY: bo
  * @returns the lines
  */
 export function finishBody(arithmetic: GpuArithmetic, y: DeviceArray, readsY: boolean, rowSum: (e: number) => string[], inPlace = false): string[] {
-  // A 16-bit view of stride ±2 or more written in place: one element a thread, its bits in both halves of the returned
-  // word (the program's half-word store keeps the other half: program.ts, halfOutput).
+  // A 16-bit view written in place off the word store (any offset and stride): one element a thread, its bits in both
+  // halves of the returned word (the program's half-word store keeps the other half: program.ts, halfOutput).
   const halves = inPlace && writesHalves(y);
   const epw = halves ? 1 : y.format.elementsPerWord;
   const lines: string[] = [];
@@ -80,7 +80,7 @@ export function finishBody(arithmetic: GpuArithmetic, y: DeviceArray, readsY: bo
 
 /**
  * The program options of a pass whose body is {@link finishBody}: a view y written in place gets the strided store (the
- * half-word store for a 16-bit view of stride ±2 or more) and, when its old values are read, reads them from its own
+ * half-word store for a 16-bit view the word store does not take) and, when its old values are read, reads them from its own
  * output binding ({@link bindOldFromOutput}: each thread reads only what it writes); a dd pair y gets the pair store
  * (dd-split-bindings.ts: a dd-split y's two blocks written in place).
  * @param y - the output
@@ -88,8 +88,8 @@ export function finishBody(arithmetic: GpuArithmetic, y: DeviceArray, readsY: bo
  * @param inPlace - whether y is written in place
  * @returns the ProgramSpec fields
  */
-export function finishProgramOptions(y: DeviceArray, readsY: boolean, inPlace: boolean): { stridedOutput: boolean; halfOutput: boolean; readsOutput: readonly string[]; pairOutput: boolean } {
-  return { stridedOutput: inPlace, halfOutput: inPlace && writesHalves(y), readsOutput: inPlace && readsY ? ['Yold'] : [], pairOutput: isDdPairFormat(y.format) };
+export function finishProgramOptions(y: DeviceArray, readsY: boolean, inPlace: boolean): { stridedOutput: boolean; halfOutput: boolean | 'atomic'; readsOutput: readonly string[]; pairOutput: boolean } {
+  return { stridedOutput: inPlace, halfOutput: halfOutputOf(y, inPlace), readsOutput: inPlace && readsY ? ['Yold'] : [], pairOutput: isDdPairFormat(y.format) };
 }
 
 /**
@@ -111,7 +111,7 @@ export function finishThreads(y: DeviceArray, rows: number, inPlace: boolean): n
  * @param arithmetic - the arithmetic (and the partials' format)
  * @param y - the output operand
  * @param readsY - whether β ≠ 0
- * @param inPlace - whether y is a view written in place (a strided store; a half-word store for a 16-bit view of stride ±2 or more)
+ * @param inPlace - whether y is a view written in place (a strided store; a half-word store for a 16-bit view the word store does not take)
  * @param grouped - G groups of S partials per row (uniforms G and sg: P[r·sr + g·sg + c·sc]), summed group after group
  * @returns source and arguments (memoised per arithmetic, y's format, β ≠ 0 and the two flags)
  */

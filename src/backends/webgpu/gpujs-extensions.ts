@@ -319,13 +319,16 @@ export function applyStridedOutput(wgsl: string): string {
 /**
  * Makes every output store of a strided-output program (see {@link applyStridedOutput}) a store of one 16-bit half:
  * thread t's result word (both halves holding its element's bits) goes to span element `OutOff + t·OutInc` — OutOff and
- * OutInc counted in 16-bit elements from the binding's first word — and only that element's half of its word changes
- * (the word is read back from the output binding, which is read-write, and the other half kept bit for bit). Threads
- * must write different words (|OutInc| ≥ 2): there is no atomic merge.
+ * OutInc counted in 16-bit elements from the binding's first word — and only that element's half of its word changes,
+ * the other half kept bit for bit. With |OutInc| ≥ 2 threads write different words: the word is read back and
+ * stored. With `atomic` (|OutInc| = 1: two threads write the two halves of one word) the half is cleared and set by
+ * atomicAnd and atomicOr, which commute with the other thread's on the other half, so neither write is lost; the
+ * output binding is then `array<atomic<u32>>` ({@link applyAtomicResult}).
  * @param wgsl - the shader gpu.js assembled
+ * @param atomic - whether two threads may write the halves of one word
  * @returns the rewritten shader
  */
-export function applyHalfOutput(wgsl: string): string {
+export function applyHalfOutput(wgsl: string, atomic = false): string {
   if (!/params\.user_OutOff\b/.test(wgsl) || !/params\.user_OutInc\b/.test(wgsl)) throw new Error('internal: a half-output program declares the Integer arguments OutOff and OutInc');
   const store = [
     'fn mp_store_half(v : f32) {',
@@ -333,7 +336,9 @@ export function applyHalfOutput(wgsl: string): string {
     '  let w = p >> 1u;',
     // An odd element is the high half: keep the low one, and the other way round.
     '  let keep = select(0xffff0000u, 0x0000ffffu, (p & 1) == 1);',
-    '  result[w] = bitcast<f32>((bitcast<u32>(result[w]) & keep) | (bitcast<u32>(v) & ~keep));',
+    ...(atomic
+      ? ['  atomicAnd(&result[w], keep);', '  atomicOr(&result[w], bitcast<u32>(v) & ~keep);']
+      : ['  result[w] = bitcast<f32>((bitcast<u32>(result[w]) & keep) | (bitcast<u32>(v) & ~keep));']),
     '}',
   ].join('\n');
   return wgsl.replace(/\bresult\[data_index\] = ([^;]*);/g, 'mp_store_half($1);').replace(/\n@compute /, `\n${store}\n@compute `);
@@ -355,6 +360,23 @@ export function applyPairOutput(wgsl: string): string {
   return wgsl.replace(store, (_, unit: string, c: string) => (Number(c) < 2
     ? `result[${unit} * params.user_OutDdS + ${c}] = `
     : `result[${unit} * params.user_OutDdS + params.user_OutDdL + ${Number(c) - 2}] = `));
+}
+
+/**
+ * Declares the output binding `array<atomic<u32>>` (the same storage binding to the pipeline) for an atomic half-word
+ * store ({@link applyHalfOutput}), and makes the reads of inputs from it ({@link applyInputsFromOutput}) atomic loads:
+ * WGSL reaches an atomic only through the atomic built-ins.
+ * @param wgsl - the shader after {@link applyHalfOutput} and {@link applyInputsFromOutput}
+ * @returns the rewritten shader
+ */
+export function applyAtomicResult(wgsl: string): string {
+  const declaration = /var<storage, read_write> result : array<f32>;/;
+  if (!declaration.test(wgsl)) throw new Error('internal: no output binding to make atomic');
+  const out = wgsl.replace(declaration, 'var<storage, read_write> result : array<atomic<u32>>;')
+    .replace(/(fn get_user_\w+\(z : i32, y : i32, x : i32\) -> f32 \{\n\s*return )result\[([^\]\n]*)\];/g, '$1bitcast<f32>(atomicLoad(&result[$2]));');
+  // Every access left must be one of the atomics above.
+  if (/(?<!&)\bresult\[/.test(out)) throw new Error('internal: an atomic output binding is accessed without an atomic');
+  return out;
 }
 
 /**
@@ -398,12 +420,13 @@ export function installTranslatorExtensions(wgslFunctionNode: unknown, webGpuKer
   if (installed) return;
   const kernelProto = (webGpuKernel as { prototype: Record<string, unknown> }).prototype;
   const originalAssemble = kernelProto.assembleWGSL as (this: unknown) => string;
-  kernelProto.assembleWGSL = function assembleWGSL(this: { mpWorkgroup?: WorkgroupSettings; mpWgsl?: string; mpStridedOutput?: boolean; mpHalfOutput?: boolean; mpReadsOutput?: readonly string[]; mpPairOutput?: boolean }): string {
+  kernelProto.assembleWGSL = function assembleWGSL(this: { mpWorkgroup?: WorkgroupSettings; mpWgsl?: string; mpStridedOutput?: boolean; mpHalfOutput?: boolean | 'atomic'; mpReadsOutput?: readonly string[]; mpPairOutput?: boolean }): string {
     let wgsl = rebindAtomicArrays(appendNativeLibraries(rebindVectorArrays(originalAssemble.call(this))));
-    if (this.mpHalfOutput) wgsl = applyHalfOutput(wgsl);
+    if (this.mpHalfOutput) wgsl = applyHalfOutput(wgsl, this.mpHalfOutput === 'atomic');
     else if (this.mpStridedOutput) wgsl = applyStridedOutput(wgsl);
     if (this.mpPairOutput) wgsl = applyPairOutput(wgsl);
     if (this.mpReadsOutput?.length) wgsl = applyInputsFromOutput(wgsl, this.mpReadsOutput);
+    if (this.mpHalfOutput === 'atomic') wgsl = applyAtomicResult(wgsl);
     if (this.mpWorkgroup) wgsl = applyWorkgroupSettings(wgsl, this.mpWorkgroup);
     if (!hasAtomicArrays(wgsl)) return wgsl;
     // gpu.js would build it against read-only bindings; it builds a stub and modprec the real one (program.ts).

@@ -38,11 +38,12 @@ export interface ProgramSpec {
    */
   readonly stridedOutput?: boolean;
   /**
-   * With `stridedOutput`, for a 16-bit output view of stride |OutInc| ≥ 2: thread t writes only the half of its word
-   * holding span element `OutOff + t·OutInc` (counted in elements), the other half kept (gpujs-extensions.ts,
-   * `applyHalfOutput`). The thread's result word holds its element in both halves.
+   * With `stridedOutput`, for a 16-bit output view: thread t writes only the half of its word holding span element
+   * `OutOff + t·OutInc` (counted in elements), the other half kept (gpujs-extensions.ts, `applyHalfOutput`). The
+   * thread's result word holds its element in both halves. `'atomic'` where two threads write the halves of one word
+   * (|OutInc| = 1): the output binding is then read and written only through atomics.
    */
-  readonly halfOutput?: boolean;
+  readonly halfOutput?: boolean | 'atomic';
   /**
    * Array arguments read from the output binding instead of their own (an input that is the output view itself: each
    * thread reads only what it writes), without a copy (gpujs-extensions.ts, `applyInputsFromOutput`): their offset
@@ -185,10 +186,10 @@ export class Program {
       loopMaxIterations: 2147483647,
       tactic: 'precision',
     });
-    const kernel = shortcut.kernel as BuiltKernel & { mpWorkgroup?: WorkgroupSettings; mpWgsl?: string; mpStridedOutput?: boolean; mpHalfOutput?: boolean; mpReadsOutput?: readonly string[]; mpPairOutput?: boolean };
+    const kernel = shortcut.kernel as BuiltKernel & { mpWorkgroup?: WorkgroupSettings; mpWgsl?: string; mpStridedOutput?: boolean; mpHalfOutput?: boolean | 'atomic'; mpReadsOutput?: readonly string[]; mpPairOutput?: boolean };
     if (spec.workgroup) kernel.mpWorkgroup = spec.workgroup;
     if (spec.stridedOutput) kernel.mpStridedOutput = true;
-    if (spec.halfOutput) kernel.mpHalfOutput = true;
+    if (spec.halfOutput) kernel.mpHalfOutput = spec.halfOutput;
     if (spec.pairOutput) kernel.mpPairOutput = true;
     // A dd pair read from the output binding reads its lo words there too (dd-split-bindings.ts).
     if (spec.readsOutput?.length) kernel.mpReadsOutput = spec.readsOutput.flatMap((n) => (spec.args.some(([a]) => a === `${n}${DD_LO_SUFFIX}`) ? [n, `${n}${DD_LO_SUFFIX}`] : [n]));
@@ -446,7 +447,7 @@ export function getProgram(context: GpuContext, spec: ProgramSpec): Promise<Prog
   const known = bySpec.get(spec.args) as (Promise<Program> & { source?: string; options?: string }) | undefined;
   // The same arguments and source with other output options (a strided store, old values read from the output) are
   // another program.
-  const options = `${spec.components}|${spec.workgroup ? JSON.stringify(spec.workgroup) : ''}|${spec.stridedOutput ? 'strided' : ''}${spec.halfOutput ? '|half' : ''}${spec.pairOutput ? '|pair' : ''}|${spec.readsOutput?.join(',') ?? ''}`;
+  const options = `${spec.components}|${spec.workgroup ? JSON.stringify(spec.workgroup) : ''}|${spec.stridedOutput ? 'strided' : ''}${spec.halfOutput ? `|half${spec.halfOutput === 'atomic' ? '-atomic' : ''}` : ''}${spec.pairOutput ? '|pair' : ''}|${spec.readsOutput?.join(',') ?? ''}`;
   if (known && known.source === spec.source && known.options === options) return known;
   const key = `${options}|${spec.args.map(([n, t]) => `${n}:${t}`).join(',')}|${spec.source}`;
   let p = programs.get(key);

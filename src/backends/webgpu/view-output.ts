@@ -275,13 +275,27 @@ export function writesInPlace(out: DeviceArray): boolean {
 }
 
 /**
- * Whether a 16-bit output view is written a half word per thread (its stride is at least 2 in magnitude, so no two of its
- * elements share a word): in place, instead of a packed twin and a scatter pass.
+ * Whether a 16-bit output view is written a half word per thread, in place, instead of a packed twin and a scatter pass:
+ * every 16-bit view the word store ({@link writesInPlace}) does not take — any offset, any non-zero stride.
  * @param out - the output
  * @returns true where the half-word store applies
  */
 export function writesHalves(out: DeviceArray): boolean {
-  return !out.coversSpan && out.format.bitCopy === true && out.format.elementsPerWord === 2 && Math.abs(out.stride) >= 2 && out.length > 0 && !out.rangeScale;
+  return !out.coversSpan && out.format.bitCopy === true && out.format.elementsPerWord === 2 && out.length > 0 && !out.rangeScale && !writesInPlace(out);
+}
+
+/**
+ * The program's `halfOutput` for an output: false unless {@link writesHalves}; `'atomic'` where two view elements share
+ * a word (stride ±1): two threads then write the two halves of one word, which only atomic read-modify-writes keep
+ * apart (a plain load and store of the word by each would lose one of the halves); `true` for |stride| ≥ 2 (one view
+ * element a word: a plain read-modify-write).
+ * @param out - the output
+ * @param inPlace - whether the kernel writes views in place
+ * @returns the ProgramSpec field
+ */
+export function halfOutputOf(out: DeviceArray, inPlace = true): boolean | 'atomic' {
+  if (!inPlace || !writesHalves(out)) return false;
+  return Math.abs(out.stride) === 1 ? 'atomic' : true;
 }
 
 /**

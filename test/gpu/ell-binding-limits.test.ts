@@ -1,0 +1,115 @@
+/**
+ * ELL SpMV cases that were `BACKEND_LIMIT` under a binding limit and now split (a lowered limit, so llvmpipe splits
+ * small operands): an x view whose stride spans more than a binding per 128 elements (windows of fewer elements, at any
+ * start), a y view two of whose rows lie more than a binding apart (tiles of one row), and block-scaled values (i8,
+ * i16) over a binding (windows starting on 64 scale blocks, their scales bound from there). Every case runs unsplit and
+ * split: y's whole span must come out bit for bit the same (each row adds its entries in slot order either way), and
+ * every element of y's span outside the view must keep its bits.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { deviceView, setBindingLimitForTests, toDevice, type DeviceArray } from '../../src/backends/webgpu/device-array.js';
+import { gpuEllSpmv, toDeviceEll } from '../../kernels/ell-spmv/ell-spmv-webgpu.js';
+import { randomValues, requireRuntime } from './gpu-test-helpers.js';
+
+const LIMIT = 4096;
+const BYTES = { f64: 8, f32: 4, f16: 2, bf16: 2 } as const;
+type Name = keyof typeof BYTES;
+
+interface Case {
+  readonly kind: 'x stride' | 'y stride' | 'scaled A';
+  readonly storage: Name;
+  readonly scaled: 'i8' | 'i16';
+  readonly scaleBlock: number;
+  readonly extra: number;
+  readonly negative: boolean;
+  readonly pad: number;
+  readonly rows: number;
+  readonly cols: number;
+  readonly width: number;
+  readonly arithmetic: 'f32' | 'ff';
+  readonly beta: number;
+  readonly seed: number;
+}
+
+const caseArb: fc.Arbitrary<Case> = fc.record({
+  kind: fc.constantFrom<Case['kind']>('x stride', 'y stride', 'scaled A'),
+  storage: fc.constantFrom<Name>('f64', 'f32', 'f16', 'bf16'),
+  scaled: fc.constantFrom<'i8' | 'i16'>('i8', 'i16'),
+  scaleBlock: fc.constantFrom(1, 2, 3, 4),
+  extra: fc.nat(3),
+  negative: fc.boolean(),
+  pad: fc.nat(3),
+  rows: fc.integer({ min: 1, max: 12 }),
+  cols: fc.integer({ min: 130, max: 200 }),
+  width: fc.integer({ min: 1, max: 3 }),
+  arithmetic: fc.constantFrom<'f32' | 'ff'>('f32', 'ff'),
+  beta: fc.constantFrom(0, 1.5),
+  seed: fc.nat(10_000),
+});
+
+/** A view of `n` elements in a span of random values (its sentinels): offset `pad`, or its end for a negative stride. */
+async function spanView(storage: Name, n: number, stride: number, pad: number, seed: number): Promise<{ span: DeviceArray; view: DeviceArray }> {
+  const size = pad + (n - 1) * Math.abs(stride) + 1 + pad;
+  const span = await toDevice(randomValues(size, seed, 4), { format: storage });
+  return { span, view: deviceView(span, pad + (stride < 0 ? (n - 1) * -stride : 0), n, stride) };
+}
+
+async function check(c: Case): Promise<void> {
+  // 'scaled A': enough rows that the indices (4 bytes an entry) exceed the limit, so the values go in windows.
+  const { cols, width } = c;
+  const rows = c.kind === 'scaled A' ? Math.ceil(1100 / width) + c.rows * 20 : c.rows;
+  const stride = rows + c.extra;
+  if (c.kind === 'scaled A') expect(stride * width * 4, 'the indices exceed the limit').toBeGreaterThan(LIMIT);
+  const sign = c.negative ? -1 : 1;
+  const bytes = BYTES[c.storage];
+  // x: 128 elements span more than the limit; y: two rows lie more than the limit less 512 bytes apart.
+  const xInc = c.kind === 'x stride' ? sign * (Math.floor(LIMIT / (128 * bytes)) + 1 + c.extra) : 1;
+  const yInc = c.kind === 'y stride' ? sign * (Math.floor((LIMIT - 512) / (2 * bytes)) + 1 + c.extra) : sign;
+  const rnd = randomValues(stride * width * 2, c.seed);
+  const colIndex = new Int32Array(stride * width).fill(-1);
+  const values = new Float64Array(stride * width);
+  for (let i = 0; i < rows; i++) {
+    for (let k = 0; k < width; k++) {
+      if (rnd[i + k * stride]! < -0.6) break;
+      colIndex[i + k * stride] = Math.floor(((rnd[stride * width + i + k * stride]! + 1) / 2) * cols) % cols;
+      values[i + k * stride] = rnd[i + k * stride]! * 3;
+    }
+  }
+  const A = await toDeviceEll({ rows, cols, width, stride, colIndex, values }, c.kind === 'scaled A' ? { format: c.scaled, scaleBlock: c.scaleBlock } : { format: 'f32' });
+  const xStorage = c.kind === 'x stride' ? c.storage : 'f32';
+  const yStorage = c.kind === 'y stride' ? c.storage : 'f32';
+  const x = (await spanView(xStorage, cols, xInc, c.pad, c.seed + 1)).view;
+  const run = async (limit?: number): Promise<DeviceArray> => {
+    const { span, view } = await spanView(yStorage, rows, yInc, c.pad, c.seed + 2);
+    setBindingLimitForTests(limit);
+    try {
+      await gpuEllSpmv({ A, x, y: view, alpha: -0.75, beta: c.beta }, { arithmetic: c.arithmetic });
+    } finally {
+      setBindingLimitForTests(undefined);
+    }
+    return span;
+  };
+  const label = JSON.stringify({ ...c, rows, xInc, yInc });
+  const fresh = (await spanView(yStorage, rows, yInc, c.pad, c.seed + 2)).span;
+  const before = (await fresh.encoded()).words;
+  fresh.destroy();
+  const [unsplit, split] = [await run(), await run(LIMIT)];
+  const [u, s] = [(await unsplit.encoded()).words, (await split.encoded()).words];
+  expect(Array.from(s), label).toEqual(Array.from(u));
+  // Outside the view: the span's own bits (the view's elements compared by the line above).
+  const inView = new Set(Array.from({ length: rows }, (_, i) => (c.pad + (yInc < 0 ? (rows - 1) * -yInc : 0)) + i * yInc));
+  const half = yStorage === 'f16' || yStorage === 'bf16';
+  const bitsAt = (w: Uint32Array, e: number): string => String(half ? (w[e >> 1]! >>> ((e & 1) * 16)) & 0xffff : yStorage === 'f64' ? `${w[2 * e]}:${w[2 * e + 1]}` : w[e]);
+  for (let e = 0; e < unsplit.spanLength; e++) if (!inView.has(e)) expect(bitsAt(u, e), `${label} element ${e}`).toBe(bitsAt(before, e));
+  for (const a of [A.values, x, unsplit, split]) a.destroy();
+}
+
+describe('ELL SpMV operands that no longer hit the binding limit', () => {
+  it('x views of any stride, y views two rows of which span a binding, block-scaled values over a binding: the unsplit bits', async () => {
+    await requireRuntime();
+    const fixed: Case = { kind: 'x stride', storage: 'f64', scaled: 'i8', scaleBlock: 1, extra: 0, negative: true, pad: 1, rows: 5, cols: 150, width: 2, arithmetic: 'ff', beta: 1.5, seed: 1 };
+    for (const kind of ['x stride', 'y stride', 'scaled A'] as const) await check({ ...fixed, kind });
+    await fc.assert(fc.asyncProperty(caseArb, check), { numRuns: 12 });
+  });
+});
