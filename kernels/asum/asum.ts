@@ -2,9 +2,10 @@
  * ASUM: Σ|xᵢ|.
  * @module
  */
-import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
+import { chooseCpuBackend, orderedNumerics, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
 import { runWasm } from '../shared/run-wasm.js';
 import { wasmAsum } from './asum-wasm.js';
+import { wasmOrderedAsum } from '../shared/ordered-sum-wasm.js';
 import type { Range } from '../../src/core/range.js';
 import { checkRange, chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
 import { resolveAccumulation } from '../shared/accumulation.js';
@@ -51,9 +52,15 @@ export function asum(x: Range<1, any>, options: (KernelOptions & ThreadsOption &
   let result = 0;
   if (cpu === 'wasm') {
     const numerics = wasmNumericsOf(ar, acc), kahan = numerics === 'kahan-f64' || numerics === 'kahan-f32';
+    const ordered = orderedNumerics(numerics);
+    // pairwise, dot2: the JavaScript loop's bits; a non-finite result is its to answer (kernels/shared/ordered-sum-wasm.ts).
+    if (ordered) {
+      if (runWasm(requested, () => { result = wasmOrderedAsum(x.accessor, n, ordered.accumulation, ordered.arithmetic); }) && Number.isFinite(result)) return result;
+    } else {
     const lanes = numerics === 'f32' || numerics === 'kahan-f32' ? 'f32' : 'f64';
     // A non-finite compensated sum (TwoSum's error NaN) is recomputed by the JavaScript kernel: its special values.
     if (runWasm(requested, () => { result = wasmAsum(x.accessor, n, lanes, kahan); }) && (!kahan || Number.isFinite(result))) return result;
+    }
   }
   const xv = ar.register('xv');
   const res = ar.register('res');

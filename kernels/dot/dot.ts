@@ -11,11 +11,12 @@ import { primeOnce } from '../../src/backends/cpu/prime.js';
 import { dotOnGpu, chooseBackend, prepareGpuCall, type GpuBackendOptions } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { fail } from '../../src/core/errors.js';
 import type { GpuDotResult } from './dot-webgpu.js';
-import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
+import { chooseCpuBackend, orderedNumerics, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
 import { runWasm } from '../shared/run-wasm.js';
 import { wasmDot } from './dot-wasm.js';
 import { wasmDdDot } from './dot-dd-wasm.js';
 import { wasmKahanDot } from './dot-kahan-wasm.js';
+import { wasmOrderedDot } from '../shared/ordered-sum-wasm.js';
 import { checkDotInto, checkDotOperands } from './dot-arguments.js';
 import { runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
 
@@ -83,7 +84,11 @@ export function dot(x: Range<1, any>, y: Range<1, any>, options: (DotOptions & {
   }
   let result = 0;
   const numerics = cpu === 'wasm' ? wasmNumericsOf(ar, acc) : undefined;
-  if (numerics === 'kahan-f64' || numerics === 'kahan-f32') {
+  const ordered = orderedNumerics(numerics);
+  if (ordered) {
+    // pairwise, dot2: the JavaScript loop's bits; a non-finite result is its to answer (kernels/shared/ordered-sum-wasm.ts).
+    if (runWasm(requested, () => { result = wasmOrderedDot(x.accessor, y.accessor, n, ordered.accumulation, ordered.arithmetic); }) && Number.isFinite(result)) return result;
+  } else if (numerics === 'kahan-f64' || numerics === 'kahan-f32') {
     // A non-finite compensated sum (TwoSum's error of ∞ is NaN) is the JavaScript kernel's to answer (dot-kahan-wasm.ts).
     if (runWasm(requested, () => { result = wasmKahanDot(x.accessor, y.accessor, n, numerics === 'kahan-f32' ? 'f32' : 'f64'); }) && Number.isFinite(result)) return result;
   } else if (numerics === 'dd') {

@@ -2,9 +2,10 @@
  * NRM2: the Euclidean norm, safe from overflow and underflow.
  * @module
  */
-import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
+import { chooseCpuBackend, orderedNumerics, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
 import { runWasm } from '../shared/run-wasm.js';
 import { wasmSumOfScaledSquares } from './nrm2-wasm.js';
+import { wasmOrderedSquares } from '../shared/ordered-sum-wasm.js';
 import type { Range } from '../../src/core/range.js';
 import { checkRange, chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
 import { resolveAccumulation } from '../shared/accumulation.js';
@@ -83,9 +84,14 @@ export function nrm2(x: Range<1, any>, options: (KernelOptions & { backend?: Cpu
   const h2 = -e - h1;
   let squares = 0;
   const numerics = cpu === 'wasm' ? wasmNumericsOf(ar, acc) : undefined;
-  const lanes = numerics === 'f32' || numerics === 'kahan-f32' ? 'f32' : 'f64', kahan = numerics === 'kahan-f64' || numerics === 'kahan-f32';
-  // A non-finite compensated sum (TwoSum's error NaN) is recomputed by the JavaScript kernel: its special values.
-  if (cpu === 'wasm' && runWasm(requested, () => { squares = wasmSumOfScaledSquares(x.accessor, n, 2 ** h1, 2 ** h2, lanes, kahan); }) && (!kahan || Number.isFinite(squares))) {
+  const ordered = orderedNumerics(numerics);
+  const lanes = numerics === 'f32' || numerics === 'kahan-f32' || ordered?.arithmetic === 'f32' ? 'f32' : 'f64', kahan = numerics === 'kahan-f64' || numerics === 'kahan-f32';
+  // A non-finite compensated or ordered sum (TwoSum's error NaN; Dot2's rescaled TwoProd) is recomputed by the
+  // JavaScript kernel: its special values. pairwise and dot2 give the JavaScript loop's bits (ordered-sum-wasm.ts).
+  const run = (): void => {
+    squares = ordered ? wasmOrderedSquares(x.accessor, n, 2 ** h1, 2 ** h2, ordered.accumulation, ordered.arithmetic) : wasmSumOfScaledSquares(x.accessor, n, 2 ** h1, 2 ** h2, lanes, kahan);
+  };
+  if (cpu === 'wasm' && runWasm(requested, run) && ((!kahan && !ordered) || Number.isFinite(squares))) {
     // The square root in the arithmetic, as the JavaScript kernel's (binary32: Math.fround of the double root).
     const root = lanes === 'f32' ? Math.fround(Math.sqrt(squares)) : Math.sqrt(squares);
     return root * 2 ** (e - Math.trunc(e / 2)) * 2 ** Math.trunc(e / 2);

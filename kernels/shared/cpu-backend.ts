@@ -48,28 +48,48 @@ export const WASM_KAHAN_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>([
 export const WASM_KAHAN_F32_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv', 'trsv', 'ellSpmv', 'asum', 'nrm2']);
 
 /**
+ * The kernels whose WebAssembly program also sums with the `pairwise` and `dot2` accumulations, in fp64 and fp32
+ * arithmetic, in the accumulation's own order: the JavaScript kernel's bits (see {@link wasmNumericsOf}).
+ */
+export const WASM_ORDERED_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'asum', 'nrm2']);
+
+/** The numerics of {@link WASM_ORDERED_KERNELS}: the accumulation and the arithmetic. */
+export type OrderedNumerics = 'pairwise-f64' | 'pairwise-f32' | 'dot2-f64' | 'dot2-f32';
+
+/** The accumulation and arithmetic of ordered numerics, or undefined for the others. */
+export function orderedNumerics(n: string | Refusal | undefined): { accumulation: 'pairwise' | 'dot2'; arithmetic: 'f64' | 'f32' } | undefined {
+  if (typeof n !== 'string') return undefined;
+  const m = /^(pairwise|dot2)-(f64|f32)$/.exec(n);
+  return m ? { accumulation: m[1] as 'pairwise' | 'dot2', arithmetic: m[2] as 'f64' | 'f32' } : undefined;
+}
+
+/**
  * What a WebAssembly program computes: `'f64'` (fp64 arithmetic, recursive accumulation), `'f32'` (fp32
  * arithmetic, recursive accumulation: f32x4 lanes), `'dd'` (a sum in double-double of exact products:
  * double-double arithmetic with the recursive or `dd` accumulation, or fp64 arithmetic with the `dd`
  * accumulation), `'kahan-f64'` and `'kahan-f32'` (the registered `kahan` accumulation, Neumaier's compensated sum,
- * in fp64 or fp32 arithmetic); a refusal for the rest (other arithmetics, the other accumulations).
+ * in fp64 or fp32 arithmetic), {@link OrderedNumerics} (the registered `pairwise` or `dot2` in fp64 or fp32
+ * arithmetic, term by term in the JavaScript order); a refusal for the rest (other arithmetics, other accumulations).
  */
-export function wasmNumericsOf(arithmetic: ArithmeticFormat, accumulation: Accumulation): 'f64' | 'f32' | 'dd' | 'kahan-f64' | 'kahan-f32' | Refusal {
+export function wasmNumericsOf(arithmetic: ArithmeticFormat, accumulation: Accumulation): 'f64' | 'f32' | 'dd' | 'kahan-f64' | 'kahan-f32' | OrderedNumerics | Refusal {
   const f64 = findFormat('f64')!.arithmetic, dd = findFormat('dd')?.arithmetic;
   // The registered strategies only: a user's accumulation of the same name has other templates.
   const registered = (name: string): boolean => accumulation.name === name && accumulationNames().includes(name) && resolveAccumulation(name) === accumulation;
   const ddAccumulation = registered('dd');
-  if (arithmetic === findFormat('f32')!.arithmetic) {
+  const f32 = arithmetic === findFormat('f32')!.arithmetic;
+  if ((f32 || arithmetic === f64) && (registered('pairwise') || registered('dot2'))) return `${accumulation.name as 'pairwise' | 'dot2'}-${f32 ? 'f32' : 'f64'}`;
+  if (f32) {
     if (registered('kahan')) return 'kahan-f32';
     return accumulation === recursiveAccumulation ? 'f32'
-      : { code: 'INVALID_OPTION', parameter: 'options.accumulation', reason: `WebAssembly sums in f32 arithmetic with the recursive or kahan accumulation only (not ${accumulation.name})` };
+      : { code: 'INVALID_OPTION', parameter: 'options.accumulation', reason: `WebAssembly sums in f32 arithmetic with the recursive, kahan, pairwise or dot2 accumulation only (not ${accumulation.name})` };
   }
   if (arithmetic !== f64 && (dd === undefined || arithmetic !== dd)) {
     return { code: 'INVALID_OPTION', parameter: 'options.arithmetic', reason: `WebAssembly computes in f64, f32 or double-double arithmetic only (not ${arithmetic.name})` };
   }
   if (arithmetic === f64 && registered('kahan')) return 'kahan-f64';
   if (accumulation !== recursiveAccumulation && !ddAccumulation) {
-    return { code: 'INVALID_OPTION', parameter: 'options.accumulation', reason: `WebAssembly sums with the recursive, dd or kahan accumulation only (not ${accumulation.name})` };
+    const which = arithmetic === f64 ? 'with the recursive, dd, kahan, pairwise or dot2 accumulation' : 'in double-double arithmetic with the recursive or dd accumulation';
+    return { code: 'INVALID_OPTION', parameter: 'options.accumulation', reason: `WebAssembly sums ${which} only (not ${accumulation.name})` };
   }
   return arithmetic === f64 && !ddAccumulation ? 'f64' : 'dd';
 }
@@ -99,6 +119,9 @@ export function wasmRefusal(call: CpuCall): Refusal | undefined {
   }
   if ((numerics === 'kahan-f64' || numerics === 'kahan-f32') && !WASM_KAHAN_KERNELS.has(call.kernel)) {
     return option(`WebAssembly sums ${call.kernel} with the recursive accumulation only (kahan: ${[...WASM_KAHAN_KERNELS].join(', ')} only)`, 'options.accumulation');
+  }
+  if (orderedNumerics(numerics) && !WASM_ORDERED_KERNELS.has(call.kernel)) {
+    return option(`WebAssembly sums ${call.kernel} with the recursive accumulation only (${call.accumulation.name}: ${[...WASM_ORDERED_KERNELS].join(', ')} only)`, 'options.accumulation');
   }
   if (numerics === 'kahan-f32' && !WASM_KAHAN_F32_KERNELS.has(call.kernel)) {
     return option(`WebAssembly sums ${call.kernel} with the kahan accumulation in f64 arithmetic only (in f32: ${[...WASM_KAHAN_F32_KERNELS].join(', ')} only)`, 'options.arithmetic');
@@ -143,7 +166,7 @@ export function chooseCpuBackend(requested: BackendName, call: CpuCall): 'wasm' 
  *
  * const x = vector([1, 2, 3], { storage: formats.f32 });
  * cpuBackendOf('dot', { x, y: x }).backend; // 'wasm' where WebAssembly SIMD runs, else 'js'
- * cpuBackendOf('dot', { x, y: x }, { accumulation: 'pairwise' }).backend; // → 'js'
+ * cpuBackendOf('dot', { x, y: x }, { arithmetic: formats.dd, accumulation: 'pairwise' }).backend; // → 'js'
  * ```
  * @group Kernels
  */

@@ -14,11 +14,11 @@
  */
 import type { Accessor } from '../../accessors/accessor.js';
 import { reserveBytes, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
-import { CHUNK, numberAt, scaleOf, stageVector, wasmStorageNamed, wasmStorageOf, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
+import { CHUNK, scaleOf, wasmStorageNamed, wasmStorageOf, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
+import { diagonalAt, runSegment, sweepColumns } from './trsv-wasm-sweeps.js';
 import { joinNeumaierLanes } from '../../src/backends/wasm/wasm-neumaier-step.js';
 import { kahanDotChunk } from '../dot/dot-kahan-wasm.js';
 import { kahanColumnsChunk } from '../gemv/gemv-kahan-wasm.js';
-import { f32ValueAt } from '../gemv/gemv-wasm-values.js';
 
 /**
  * Solves T·x = b in place with the kahan accumulation in fp64 or fp32 arithmetic (the caller checked storages and
@@ -27,13 +27,6 @@ import { f32ValueAt } from '../gemv/gemv-wasm-values.js';
 export function wasmKahanTrsv(T: Accessor<2, any>, x: Accessor<1, any>, n: number, lower: boolean, unit: boolean, lanes: 'f64' | 'f32'): boolean {
   if (T.strides[0] === 1) { solveByColumns(T, x, n, lower, unit, lanes); return true; }
   return solveByRows(T, x, n, lower, unit, lanes);
-}
-
-/** The diagonal element at storage position p as the arithmetic reads it. */
-function diagonalAt(T: Accessor<2, any>, p: number, scale: number, lanes: 'f64' | 'f32'): number {
-  if (lanes === 'f32') return f32ValueAt(T, p, scale);
-  const d = numberAt(T, p);
-  return T.scale ? d * scale : d;
 }
 
 /** (s, c) of an empty compensated sum after adding b: the JavaScript template's TwoSum(0, b), then c := 0 + e. */
@@ -56,21 +49,8 @@ function solveByColumns(T: Accessor<2, any>, x: Accessor<1, any>, n: number, low
   const s = new Values(buffer, S_AT, n + 16), c = new Values(buffer, C_AT, n + 16);
   const xd = x.data as Float64Array | Float32Array, xs = x.strides[0] as number;
   for (let i = 0, p = x.offset; i < n; i++, p += xs) [s[i], c[i]] = startFrom(round(xd[p]!), round);
-  const ld = T.strides[1] as number;
-  for (let step = 0; step < n; step++) {
-    const j = lower ? step : n - 1 - step;
-    const column = T.offset + j * ld;
-    let q = round(s[j]! + c[j]!);
-    if (!unit) q = round(q / diagonalAt(T, column + j, scale, lanes));
-    const xp = x.offset + j * xs;
-    xd[xp] = q;
-    const xj = round(xd[xp]!);
-    const [from, count] = lower ? [j + 1, n - j - 1] : [0, j];
-    if (count === 0) continue;
-    const padded = (count + 7) & ~7;
-    stageVector({ data: T.data, storage: T.storage, offset: column + from, strides: [1] } as unknown as Accessor<1, any>, 0, count, A_AT, padded, buffer);
-    f(S_AT + from * bytes, C_AT + from * bytes, padded, A_AT, A_AT, A_AT, A_AT, scale, -xj, 0, 0, 0, 1);
-  }
+  sweepColumns(T, x, n, lower, unit, lanes, A_AT, (j) => round(s[j]! + c[j]!),
+    (from, at, padded, xj) => f(S_AT + from * bytes, C_AT + from * bytes, padded, at, at, at, at, scale, -xj, 0, 0, 0, 1));
 }
 
 /** Row-oriented substitution (op(A) has unit stride along its rows); false where a solution is not finite. */
@@ -93,11 +73,7 @@ function solveByRows(T: Accessor<2, any>, x: Accessor<1, any>, n: number, lower:
     const [from, count] = lower ? [0, i] : [i + 1, n - 1 - i];
     sums.fill(0);
     [sums[0], sums[cAt]] = startFrom(round(xd[x.offset + i * xs]!), round);
-    for (let k = 0; k < count; k += CHUNK) {
-      const part = Math.min(CHUNK, count - k), padded = (part + 7) & ~7;
-      stageVector({ data: T.data, storage: T.storage, offset: T.offset + i * ld + from + k, strides: [1] } as unknown as Accessor<1, any>, 0, part, A_AT, padded, buffer);
-      f(A_AT, scale, X_AT + (from + k) * bytes, 1, padded);
-    }
+    runSegment(T, T.offset + i * ld + from, count, A_AT, CHUNK, (at, padded, offset) => f(at, scale, X_AT + (from + offset) * bytes, 1, padded));
     let q = joinNeumaierLanes(sums, lanes, cAt);
     if (!unit) q = round(q / diagonalAt(T, T.offset + i * ld + i, scale, lanes));
     const stored = store(q);

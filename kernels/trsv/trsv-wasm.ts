@@ -16,8 +16,8 @@ import type { Accessor } from '../../accessors/accessor.js';
 import { F64, I32, V128, encodeModule, op, SIMD } from '../../src/backends/wasm/wasm-encoder.js';
 import { LANES, WasmLocals, operandLocals, operandParams, operandSetup, stepLoop } from '../../src/backends/wasm/wasm-function.js';
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
-import { CHUNK, numberAt, scaleOf, stageVector, wasmStorageNamed, wasmStorageOf, type WasmStorage, laneSum, laneSumF32 } from '../../src/backends/wasm/wasm-storage.js';
-import { f32ValueAt } from '../gemv/gemv-wasm-values.js';
+import { CHUNK, scaleOf, wasmStorageNamed, wasmStorageOf, type WasmStorage, laneSum, laneSumF32 } from '../../src/backends/wasm/wasm-storage.js';
+import { diagonalAt, runSegment, sweepColumns } from './trsv-wasm-sweeps.js';
 import type { Refusal } from '../../src/backends/backend.js';
 import { dotChunk } from '../dot/dot-wasm.js';
 
@@ -64,13 +64,6 @@ export function wasmTrsv(T: Accessor<2, any>, x: Accessor<1, any>, n: number, lo
   else solveByRows(T, x, n, lower, unit, lanes);
 }
 
-/** The diagonal element at storage position p as the arithmetic reads it (fp64: decoded, times the scale). */
-function diagonalAt(T: Accessor<2, any>, p: number, scale: number, lanes: 'f64' | 'f32'): number {
-  if (lanes === 'f32') return f32ValueAt(T, p, scale);
-  const d = numberAt(T, p);
-  return T.scale ? d * scale : d;
-}
-
 /** Row-oriented substitution (op(A) has unit stride along its rows). */
 function solveByRows(T: Accessor<2, any>, x: Accessor<1, any>, n: number, lower: boolean, unit: boolean, lanes: 'f64' | 'f32'): void {
   const sa = wasmStorageOf(T) as WasmStorage;
@@ -88,11 +81,7 @@ function solveByRows(T: Accessor<2, any>, x: Accessor<1, any>, n: number, lower:
     const i = lower ? step : n - 1 - step;
     const [from, count] = lower ? [0, i] : [i + 1, n - 1 - i];
     acc.fill(0);
-    for (let c = 0; c < count; c += CHUNK) {
-      const part = Math.min(CHUNK, count - c), padded = (part + 7) & ~7;
-      stageVector({ data: T.data, storage: T.storage, offset: T.offset + i * ld + from + c, strides: [1] } as unknown as Accessor<1, any>, 0, part, A_AT, padded, buffer);
-      f(A_AT, scale, X_AT + (from + c) * bytes, 1, padded);
-    }
+    runSegment(T, T.offset + i * ld + from, count, A_AT, CHUNK, (at, padded, offset) => f(at, scale, X_AT + (from + offset) * bytes, 1, padded));
     const sum = acc instanceof Float64Array ? laneSum(acc) : laneSumF32(acc);
     const xp = x.offset + i * xs;
     // 0 + bᵢ first, as the JavaScript's accumulator starts (−0 becomes +0); fp32 reads bᵢ rounded.
@@ -111,25 +100,9 @@ function solveByColumns(T: Accessor<2, any>, x: Accessor<1, any>, n: number, low
   const Values = lanes === 'f64' ? Float64Array : Float32Array;
   const T_AT = 64, A_AT = T_AT + n * 8 + 128;
   reserveBytes(A_AT + n * sa.bytes + 128);
-  const buffer = wasmMemory().buffer as ArrayBuffer;
-  const t = new Values(buffer, T_AT, n + 16);
+  const t = new Values(wasmMemory().buffer as ArrayBuffer, T_AT, n + 16);
   const xd = x.data as Float64Array | Float32Array, xs = x.strides[0] as number;
   // 0 + bᵢ, as the JavaScript's partial sums start (−0 becomes +0); fp32 reads bᵢ rounded.
   for (let i = 0, p = x.offset; i < n; i++, p += xs) t[i] = 0 + round(xd[p]!);
-  const ld = T.strides[1] as number;
-  for (let step = 0; step < n; step++) {
-    const j = lower ? step : n - 1 - step;
-    const column = T.offset + j * ld;
-    let q = t[j]!;
-    if (!unit) q = round(q / diagonalAt(T, column + j, scale, lanes));
-    const xp = x.offset + j * xs;
-    xd[xp] = q;
-    const xj = round(xd[xp]!);
-    // Rows below the diagonal (forward) or above it (backward).
-    const [from, count] = lower ? [j + 1, n - j - 1] : [0, j];
-    if (count === 0) continue;
-    const padded = (count + 7) & ~7;
-    stageVector({ data: T.data, storage: T.storage, offset: column + from, strides: [1] } as unknown as Accessor<1, any>, 0, count, A_AT, padded, buffer);
-    f(T_AT + from * Values.BYTES_PER_ELEMENT, A_AT, scale, padded, xj);
-  }
+  sweepColumns(T, x, n, lower, unit, lanes, A_AT, (j) => t[j]!, (from, at, padded, xj) => f(T_AT + from * Values.BYTES_PER_ELEMENT, at, scale, padded, xj));
 }

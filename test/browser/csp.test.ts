@@ -43,7 +43,7 @@ async function probe(headers: Record<string, string>): Promise<Record<string, { 
 describe('kernels under a strict Content-Security-Policy (Chromium)', () => {
   it("fail with CODE_GENERATION_BLOCKED naming the policy and 'unsafe-eval'", async () => {
     const r = await probe({ 'content-security-policy': "default-src 'self'; script-src 'self'" });
-    for (const k of ['f64', 'dot2', 'rns']) {
+    for (const k of ['f64', 'pairwiseDd', 'rns']) {
       expect(r[k]!.value, k).toBeUndefined();
       expect(r[k]!.error, k).toMatchObject({ name: 'ModprecError', modprec: true, code: 'CODE_GENERATION_BLOCKED', parameter: 'Content-Security-Policy' });
       expect(r[k]!.error!.message as string).toContain("add 'unsafe-eval' to the script-src directive");
@@ -59,7 +59,7 @@ describe('kernels under a strict Content-Security-Policy (Chromium)', () => {
     const r = await probe({ 'content-security-policy': "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'" });
     expect(r.f64).toEqual({ value: 32 });
     expect(r.wasm).toEqual({ value: 32 });
-    for (const k of ['dot2', 'rns']) {
+    for (const k of ['pairwiseDd', 'rns']) {
       expect(r[k]!.error, k).toMatchObject({ modprec: true, code: 'CODE_GENERATION_BLOCKED', parameter: 'Content-Security-Policy' });
       expect(r[k]!.error!.message as string).toContain("add 'unsafe-eval' to the script-src directive");
     }
@@ -69,7 +69,7 @@ describe('kernels under a strict Content-Security-Policy (Chromium)', () => {
     const r = await probe({ 'content-security-policy': "default-src 'self'; script-src 'self' 'unsafe-eval'" });
     expect(r.f64).toEqual({ value: 32 });
     expect(r.wasm).toEqual({ value: 32 });
-    expect(r.dot2).toEqual({ value: 32 });
+    expect(r.pairwiseDd).toEqual({ value: 32 });
     expect(r.rns).toEqual({ value: 32 });
     expect(r.gpu).toEqual({ value: 32, backend: 'gpu' });
   });

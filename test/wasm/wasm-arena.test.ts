@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { asum, nrm2, axpy, waxpby, scal, dot, gemv, ellSpmv, ellOperand, ellWithStorage, laplacianEll, ELL_PADDING, matrix, vector, formats, wasmArena, cpuBackendOf, type WasmArena } from '../../src/index.js';
+import { asum, nrm2, axpy, waxpby, scal, dot, gemv, trsv, ellSpmv, ellOperand, ellWithStorage, laplacianEll, ELL_PADDING, matrix, vector, formats, wasmArena, cpuBackendOf, type WasmArena } from '../../src/index.js';
 import { wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
 import { CHUNK, inPlaceAddress, wasmStorageOf, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
 import { expectModprec } from '../sparse/sparse-arbitraries.js';
@@ -165,6 +165,28 @@ describe('wasmArena: GEMV in place, bit for bit the staging path', () => {
       gemv({ alpha, A: A2, x: x2, beta, y: y2, trans });
       expect(raw(y2)).toEqual(raw(y1));
     })), { numRuns: 150 });
+  });
+});
+
+describe('wasmArena: TRSV in place, bit for bit the staging path', () => {
+  it('L/U, N/T, unit or not, row- and column-major sub-matrices of every storage, f64 and f32 arithmetic, recursive and kahan', () => {
+    const input = fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 1, max: 26 }) }, { weight: 1, arbitrary: fc.constantFrom(61, 70) }).chain((n) => fc.record({
+      n: fc.constant(n), uplo: fc.constantFrom('L' as const, 'U' as const), trans: fc.constantFrom('N' as const, 'T' as const), diag: fc.constantFrom('N' as const, 'U' as const),
+      arithmetic: fc.constantFrom('f64' as const, 'f32' as const), accumulation: fc.constantFrom('recursive' as const, 'kahan' as const),
+      A: matrixTwinSpec(ALL), x: vectorTwinSpec(OUTPUTS), seed: fc.integer({ min: 0, max: 2 ** 20 }),
+      xs: fc.array(fc.double({ min: -1e3, max: 1e3, noNaN: true }), { minLength: n, maxLength: n }),
+    }));
+    fc.assert(fc.property(input, ({ n, uplo, trans, diag, arithmetic, accumulation, A: sA, x: sx, seed, xs }) => inArena((a) => {
+      // A dominant diagonal (an exact 5 or 6 in every storage), small off-diagonal entries: the solution stays finite.
+      const value = (i: number, j: number): number => (i === j ? 5 + ((i + seed) % 2) : (((i * 131 + j * 71 + seed) % 97) - 48) / 64);
+      const [A1, A2] = matrixTwins(sA, n, n, value, a, arithmetic);
+      const [x1, x2] = vectorTwins(sx, xs, a, arithmetic);
+      const options = { accumulation };
+      expect(cpuBackendOf('trsv', { A: A2, x: x2 }, options, ['x']).backend).toBe(cpuBackendOf('trsv', { A: A1, x: x1 }, options, ['x']).backend);
+      trsv({ A: A1, x: x1, uplo, trans, diag }, options);
+      trsv({ A: A2, x: x2, uplo, trans, diag }, options);
+      expect(raw(x2)).toEqual(raw(x1));
+    })), { numRuns: 120 });
   });
 });
 

@@ -131,8 +131,8 @@ describe("backend 'wasm' refuses what it does not compute, naming the option", (
   const A = buildMatrix({ storage: 'f64', layout: 'row', sub: false, scaleRows: false }, 2, 2, (i, j) => i + 2 * j);
   const cases: [string, () => unknown, ModprecErrorCode, string][] = [
     ['RNS arithmetic', () => dot(x, x, { backend: 'wasm', arithmetic: formats.rns212 }), 'INVALID_OPTION', 'options.arithmetic'],
-    ['the pairwise accumulation', () => dot(x, x, { backend: 'wasm', accumulation: 'pairwise' }), 'INVALID_OPTION', 'options.accumulation'],
-    ['the dot2 accumulation in dd arithmetic', () => dot(x, x, { backend: 'wasm', arithmetic: formats.dd, accumulation: 'pairwise' }), 'INVALID_OPTION', 'options.accumulation'],
+    ['the pairwise accumulation in dd arithmetic', () => dot(x, x, { backend: 'wasm', arithmetic: formats.dd, accumulation: 'pairwise' }), 'INVALID_OPTION', 'options.accumulation'],
+    ['the kahan accumulation in dd arithmetic', () => dot(x, x, { backend: 'wasm', arithmetic: formats.dd, accumulation: 'kahan' }), 'INVALID_OPTION', 'options.accumulation'],
     ['TRSV in dd arithmetic', () => trsv({ A, x: vector([1, 1]), uplo: 'L' }, { backend: 'wasm', arithmetic: formats.dd }), 'INVALID_OPTION', 'options.arithmetic'],
     ['TRSV with the dd accumulation', () => trsv({ A, x: vector([1, 1]), uplo: 'L' }, { backend: 'wasm', accumulation: 'dd' }), 'INVALID_OPTION', 'options.accumulation'],
     ['GEMV into a dd y', () => gemv({ alpha: 1, A, x: vector([1, 1]), beta: 0, y: vector(2, { storage: formats.dd, arithmetic: formats.dd }) }, { backend: 'wasm', arithmetic: formats.dd }), 'INVALID_FORMAT', 'y'],

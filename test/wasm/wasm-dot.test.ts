@@ -123,8 +123,8 @@ describe('WebAssembly NRM2 (its sum of scaled squares)', () => {
 describe("backend 'wasm' refuses what it cannot run: a typed error naming the parameter", () => {
   const x = vector([1, 2, 3]);
   const cases: [string, () => unknown, ModprecErrorCode, string][] = [
-    ['a compensated accumulation', () => dot(x, x, { backend: 'wasm', accumulation: 'pairwise' }), 'INVALID_OPTION', 'options.accumulation'],
-    ['f32 arithmetic with a compensated accumulation', () => dot(x, x, { backend: 'wasm', arithmetic: formats.f32, accumulation: 'dot2' }), 'INVALID_OPTION', 'options.accumulation'],
+    ['a compensated accumulation in dd arithmetic', () => dot(x, x, { backend: 'wasm', arithmetic: formats.dd, accumulation: 'pairwise' }), 'INVALID_OPTION', 'options.accumulation'],
+    ['f32 arithmetic with the dd accumulation', () => dot(x, x, { backend: 'wasm', arithmetic: formats.f32, accumulation: 'dd' }), 'INVALID_OPTION', 'options.accumulation'],
     ['RNS arithmetic', () => dot(x, x, { backend: 'wasm', arithmetic: formats.rns212 }), 'INVALID_OPTION', 'options.arithmetic'],
     ['dd-split storage', () => dot(vector([1], { storage: formats.ddSplit, arithmetic: formats.f64 }), vector([1]), { backend: 'wasm' }), 'INVALID_FORMAT', 'x'],
     ['into', () => dot(x, x, { backend: 'wasm', into: vector(1) }), 'INVALID_OPTION', 'options.into'],
@@ -136,11 +136,11 @@ describe("backend 'wasm' refuses what it cannot run: a typed error naming the pa
   }
 
   it('the automatic choice runs those on the JavaScript kernels and says why', () => {
-    expect(cpuBackendOf('dot', { x, y: x }, { accumulation: 'dot2' })).toEqual({ backend: 'js', reason: 'options.accumulation: WebAssembly sums with the recursive, dd or kahan accumulation only (not dot2)' });
+    expect(cpuBackendOf('dot', { x, y: x }, { arithmetic: formats.dd, accumulation: 'pairwise' })).toEqual({ backend: 'js', reason: 'options.accumulation: WebAssembly sums in double-double arithmetic with the recursive or dd accumulation only (not pairwise)' });
     expect(cpuBackendOf('dot', { x, y: x }, { backend: 'js' }).backend).toBe('js');
     expect(cpuBackendOf('ellSpmv', { x }).backend).toBe('wasm');
     expect(cpuBackendOf('asum', { x }).backend).toBe('wasm');
     expect(cpuBackendOf('nrm2', { x }).backend).toBe('wasm');
-    expect(dot(x, x, { accumulation: 'dot2' })).toBe(14);
+    expect(dot(x, x, { arithmetic: formats.dd, accumulation: 'pairwise' })).toBe(14);
   });
 });

@@ -293,7 +293,7 @@ describe('fp32 arithmetic: the automatic choice and the typed refusals', () => {
   });
 
   it('other accumulations are refused naming options.accumulation; the automatic choice runs JavaScript', () => {
-    expectModprec(() => asum(x, { ...F32, backend: 'wasm', accumulation: 'dot2' }), 'INVALID_OPTION', 'options.accumulation');
-    expect(cpuBackendOf('dot', { x, y: x }, { ...F32, accumulation: 'pairwise' })).toEqual({ backend: 'js', reason: 'options.accumulation: WebAssembly sums in f32 arithmetic with the recursive or kahan accumulation only (not pairwise)' });
+    expectModprec(() => asum(x, { ...F32, backend: 'wasm', accumulation: 'dd' }), 'INVALID_OPTION', 'options.accumulation');
+    expect(cpuBackendOf('dot', { x, y: x }, { ...F32, accumulation: 'dd' })).toEqual({ backend: 'js', reason: 'options.accumulation: WebAssembly sums in f32 arithmetic with the recursive, kahan, pairwise or dot2 accumulation only (not dd)' });
   });
 });

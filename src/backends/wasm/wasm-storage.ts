@@ -341,25 +341,35 @@ export const LANE_SUMS_AT = 0, LANE_X_AT = 64;
  * @returns the combined sum
  */
 export function laneReduce(x: Accessor<1, any>, n: number, chunk: (at: number, scale: number, padded: number) => void, lanes: 'f64' | 'f32' = 'f64'): number {
-  const sx = wasmStorageOf(x) as WasmStorage;
   const scale = scaleOf(x);
   reserveBytes(LANE_X_AT + CHUNK * 8);
   const buffer = wasmMemory().buffer as ArrayBuffer;
   const acc = lanes === 'f64' ? new Float64Array(buffer, LANE_SUMS_AT, 8) : new Float32Array(buffer, LANE_SUMS_AT, 8);
   acc.fill(0);
+  streamVector(x, n, LANE_X_AT, (padded, at) => chunk(at, scale, padded));
+  return acc instanceof Float64Array ? laneSum(acc) : laneSumF32(acc);
+}
+
+/**
+ * Streams x[0, n) through WebAssembly memory a chunk at a time, as {@link streamPairs} does for two operands: each
+ * chunk staged at `xAt` (zero-padded to a multiple of 8) or, for a {@link wasmArena} operand of unit stride, read
+ * in place in whole steps of 8 with the rest staged; `run(padded, at)` per piece, in element order.
+ */
+export function streamVector(x: Accessor<1, any>, n: number, xAt: number, run: (padded: number, at: number) => void): void {
+  const sx = wasmStorageOf(x) as WasmStorage;
+  const buffer = wasmMemory().buffer as ArrayBuffer;
   const step = chunkElements(sx);
   for (let from = 0; from < n; from += step) {
     const count = Math.min(step, n - from);
     // In place (a wasmArena operand of unit stride): whole steps of 8 where it lies, the rest staged.
     const at = inPlaceAddress(x, sx, from);
     const body = at < 0 ? 0 : count & ~7;
-    if (body > 0) chunk(at, scale, body);
+    if (body > 0) run(body, at);
     if (body === count) continue;
     const padded = (count - body + 7) & ~7;
-    stageVector(x, from + body, count - body, LANE_X_AT, padded, buffer);
-    chunk(LANE_X_AT, scale, padded);
+    stageVector(x, from + body, count - body, xAt, padded, buffer);
+    run(padded, xAt);
   }
-  return acc instanceof Float64Array ? laneSum(acc) : laneSumF32(acc);
 }
 
 /** The eight lane partial sums at acc[0 … 8) combined in the kernels' fixed tree ((p₀ + p₁) + (p₂ + p₃)) + ((p₄ + p₅) + (p₆ + p₇)). */

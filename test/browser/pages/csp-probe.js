@@ -22,8 +22,8 @@ const outcomeAsync = async (f) => {
 };
 const f64 = outcome(() => dot(x, y, { arithmetic: formats.f64 }));
 const wasm = outcome(() => dot(x, y, { backend: 'wasm', arithmetic: formats.f64 }));
-// A compensated accumulation the WebAssembly backend does not run (dot2): the generated JavaScript.
-const dot2 = outcome(() => dot(x, y, { arithmetic: formats.f64, accumulation: 'dot2' }));
+// An accumulation the WebAssembly backend does not run (pairwise in double-double arithmetic): the generated JavaScript.
+const pairwiseDd = outcome(() => dot(x, y, { arithmetic: formats.dd, accumulation: 'pairwise' }));
 const rns = outcome(() => dot(x, y, { arithmetic: formats.rns424 }));
 const gpu = await outcomeAsync(() => dot(x, y, { backend: 'gpu', arithmetic: formats.f32, strict: true }));
-window.__result = { f64, wasm, dot2, rns, gpu };
+window.__result = { f64, wasm, pairwiseDd, rns, gpu };

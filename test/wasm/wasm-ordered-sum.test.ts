@@ -1,0 +1,116 @@
+/**
+ * The `pairwise` and `dot2` accumulations in WebAssembly (issue 20): DOT, ASUM and NRM2 in fp64 and fp32 arithmetic
+ * give the JavaScript kernel's bits — the accumulations define their order, and the WebAssembly follows it — over
+ * every built-in storage with strides, negative strides, sub-ranges, scales, wasmArena operands read in place, block
+ * and level counts past several carries and the staging chunks' boundaries; within the accumulation's bound of the
+ * exact rational value; NaN/±∞ from the JavaScript kernel; the automatic choice reported by cpuBackendOf.
+ */
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { asum, asumBound, cpuBackendOf, dot, dotBound, formats, nrm2, vector, wasmArena, type Range } from '../../src/index.js';
+import { buildVector, errorOf, exactDotOf, exactVector, vectorSpec, withinBound } from '../kernels/matrix-kernel-fixtures.js';
+import { CHUNK } from '../../src/backends/wasm/wasm-storage.js';
+import { wasmOrderedAsum, wasmOrderedDot } from '../../kernels/shared/ordered-sum-wasm.js';
+import { vectorTwinSpec, vectorTwins, type TwinStorage } from './arena-twins.js';
+
+/** Lengths: every remainder mod 8 and 16, block counts with several carries (up to 2^5 blocks), chunk boundaries. */
+const lengths = fc.oneof(
+  { weight: 12, arbitrary: fc.integer({ min: 0, max: 530 }) },
+  { weight: 1, arbitrary: fc.constantFrom(CHUNK - 3, CHUNK + 9, 4 * CHUNK + 5) },
+);
+/**
+ * Values with full significands over 40 binades (every addition rounds: the tree's shape shows in the last bits),
+ * and large integers' multiples that cancel (what dot2 recovers).
+ */
+const fullSignificand = fc.tuple(fc.double({ min: 1, max: 2, noNaN: true }), fc.integer({ min: -20, max: 20 }), fc.boolean()).map(([m, e, negative]) => (negative ? -m : m) * 2 ** e);
+const ordinary = fc.oneof({ weight: 4, arbitrary: fullSignificand }, { weight: 1, arbitrary: fc.integer({ min: -(2 ** 20), max: 2 ** 20 }).map((k) => k * 2 ** 30) });
+const special = fc.constantFrom(NaN, Infinity, -Infinity, 0, -0, 1e-310, -5e-324, 1e-40, 3e38, 1.7e308, -1.7e308);
+const withSpecials = fc.oneof({ weight: 12, arbitrary: ordinary }, { weight: 1, arbitrary: special });
+/** n elements, with specials in one case of four (a special makes most long sums non-finite: the JavaScript's to answer). */
+const elements = (n: number): fc.Arbitrary<number[]> => fc.integer({ min: 0, max: 3 }).chain((k) => fc.array(k === 0 ? withSpecials : ordinary, { minLength: n, maxLength: n }));
+/** Scaled 16-bit integers take finite values only. */
+const fit = (storage: string, values: number[]): number[] => (storage === 'i16s' ? values.map((v) => (Number.isFinite(v) ? v : 0)) : values);
+const ALL: readonly TwinStorage[] = ['f64', 'f32', 'f16', 'bf16', 'i8s', 'i8', 'dd'];
+
+for (const accumulation of ['pairwise', 'dot2'] as const) {
+  for (const arithmetic of ['f64', 'f32'] as const) {
+    describe(`WebAssembly ${accumulation} accumulation, ${arithmetic} arithmetic`, () => {
+      const options = { accumulation, arithmetic: formats[arithmetic] };
+
+      it('DOT: the JavaScript kernel\'s bits, within dotBound of the exact value; every storage, stride, sub-range, scale', () => {
+        const input = lengths.chain((n) => fc.record({ a: vectorSpec, b: vectorSpec, x: elements(n), y: elements(n) }));
+        fc.assert(fc.property(input, ({ a, b, x: xs, y: ys }) => {
+          const x = buildVector(a, fit(a.storage, xs), arithmetic), y = buildVector(b, fit(b.storage, ys), arithmetic);
+          expect(cpuBackendOf('dot', { x, y }, options).backend).toBe('wasm');
+          const js = dot(x, y, { ...options, backend: 'js' });
+          const direct = wasmOrderedDot(x.accessor, y.accessor, x.length(), accumulation, arithmetic);
+          // Finite: the WebAssembly's own value is the JavaScript's; non-finite: the kernel asks the JavaScript.
+          if (Number.isFinite(direct)) expect(Object.is(direct, js)).toBe(true);
+          expect(Object.is(dot(x, y, { ...options, backend: 'wasm' }), js)).toBe(true);
+          const bound = dotBound(x, y, options);
+          if (!Number.isFinite(js) || !Number.isFinite(bound)) return;
+          const exact = exactDotOf(exactVector(x), exactVector(y));
+          const computed = exactVector(vector([js]))[0]!;
+          if (!withinBound(computed, exact, bound)) throw new Error(`error ${errorOf(computed, exact)} > bound ${bound}`);
+        }), { numRuns: 40 });
+      });
+
+      it('ASUM and NRM2: the JavaScript kernel\'s bits, ASUM within asumBound; every storage, stride, sub-range, scale', () => {
+        const input = lengths.chain((n) => fc.record({ a: vectorSpec, x: elements(n) }));
+        fc.assert(fc.property(input, ({ a, x: xs }) => {
+          const x = buildVector(a, fit(a.storage, xs), arithmetic);
+          expect(cpuBackendOf('asum', { x }, options).backend).toBe('wasm');
+          expect(cpuBackendOf('nrm2', { x }, options).backend).toBe('wasm');
+          const js = asum(x, { ...options, backend: 'js' });
+          const direct = wasmOrderedAsum(x.accessor, x.length(), accumulation, arithmetic);
+          if (Number.isFinite(direct)) expect(Object.is(direct, js)).toBe(true);
+          expect(Object.is(asum(x, { ...options, backend: 'wasm' }), js)).toBe(true);
+          expect(Object.is(nrm2(x, { ...options, backend: 'wasm' }), nrm2(x, { ...options, backend: 'js' }))).toBe(true);
+          const bound = asumBound(x, options);
+          if (!Number.isFinite(js) || !Number.isFinite(bound)) return;
+          const ones = exactVector(vector(xs.map(() => 1)));
+          const exact = exactDotOf(exactVector(x).map((r) => (r.num < 0n ? { ...r, num: -r.num } : r)), ones);
+          const computed = exactVector(vector([js]))[0]!;
+          if (!withinBound(computed, exact, bound)) throw new Error(`error ${errorOf(computed, exact)} > bound ${bound}`);
+        }), { numRuns: 30 });
+      });
+
+      it('wasmArena operands read in place (dd, i8, scaled i8 too): the JavaScript kernel\'s bits for DOT, ASUM, NRM2', () => {
+        const input = lengths.chain((n) => fc.record({
+          a: vectorTwinSpec(ALL), b: vectorTwinSpec(ALL), xs: elements(n), ys: elements(n),
+        }));
+        fc.assert(fc.property(input, ({ a: sa, b: sb, xs, ys }) => {
+          const arena = wasmArena(16 * 2 ** 20);
+          try {
+            const [x1, x2] = vectorTwins(sa, xs, arena, arithmetic), [y1, y2] = vectorTwins(sb, ys, arena, arithmetic);
+            expect(cpuBackendOf('dot', { x: x2, y: y2 }, options).backend).toBe('wasm');
+            expect(Object.is(dot(x2, y2, { ...options, backend: 'wasm' }), dot(x1, y1, { ...options, backend: 'js' }))).toBe(true);
+            expect(Object.is(asum(x2, { ...options, backend: 'wasm' }), asum(x1, { ...options, backend: 'js' }))).toBe(true);
+            expect(Object.is(nrm2(x2, { ...options, backend: 'wasm' }), nrm2(x1, { ...options, backend: 'js' }))).toBe(true);
+          } finally { arena.release(); }
+        }), { numRuns: 25 });
+      });
+    });
+  }
+}
+
+describe('WebAssembly pairwise and dot2: what they are for', () => {
+  it('dot2 keeps what the plain sum loses: [2^k, 1, −2^k] repeated, in WebAssembly as in JavaScript', () => {
+    for (const [arithmetic, big] of [['f64', 2 ** 60], ['f32', 2 ** 30]] as const) {
+      const xs = Array.from({ length: 3 * 24 }, (_, i) => [big, 1, -big][i % 3]!);
+      const x = vector(xs, { arithmetic: formats[arithmetic] }), ones = vector(xs.map(() => 1), { arithmetic: formats[arithmetic] });
+      expect(dot(x, ones, { accumulation: 'dot2', backend: 'wasm' })).toBe(24);
+      expect(dot(x, ones, { accumulation: 'recursive', backend: 'js' })).not.toBe(24);
+    }
+  });
+
+  it('pairwise keeps the ones the recursive loop loses: 2^16 × 256 then 16 × 1 in binary32', () => {
+    // The recursive loop's 2^24 + 1 rounds to 2^24 sixteen times; the tree adds the block of ones (16) to 2^24 once.
+    const n = 2 ** 16 + 16;
+    const x: Range<1> = vector(Array.from({ length: n }, (_, i) => (i < 2 ** 16 ? 256 : 1)), { storage: formats.f32, arithmetic: formats.f32 });
+    const pairwise = asum(x, { accumulation: 'pairwise', backend: 'wasm' });
+    expect(pairwise).toBe(asum(x, { accumulation: 'pairwise', backend: 'js' }));
+    expect(pairwise).toBe(2 ** 24 + 16);
+    expect(asum(x, { backend: 'js' })).toBe(2 ** 24);
+  });
+});
