@@ -136,7 +136,8 @@ export function wasmEllSpmv(alpha: number, structure: EllStructure, values: Acce
   else if (xAt < 0) xValues(x, cols, new Float64Array(buffer, X_AT, cols));
   const t = new Float64Array(buffer, T_AT, blockRows), scales = new Float64Array(buffer, S_AT, blockRows);
   const comp = new Float64Array(buffer, COMP_AT, kahan ? blockRows : 0);
-  const out = new Float64Array(rows);
+  // y's rows of a block, combined as soon as the block is summed (y overlaps neither A nor x: checked before).
+  const yStride = y.strides[0] as number;
   const [s0, s1] = values.strides as [number, number];
   for (let r0 = 0; r0 < rows; r0 += blockRows) {
     const count = Math.min(blockRows, rows - r0), padded = (count + 7) & ~7;
@@ -158,12 +159,12 @@ export function wasmEllSpmv(alpha: number, structure: EllStructure, values: Acce
     if (sc) for (let i = 0; i < padded; i++) scales[i] = i < count ? (f32 ? Math.fround : Number)(sc.data[sc.offset + (sc.mask[0] ? (r0 + i) * sc.strides[0]! : 0)]!) : 0;
     // Slot strides in bytes: staged slots are `padded` rows apart, in-place ones the operand's slot strides.
     f(pv < 0 ? V_AT : pv, pc < 0 ? C_AT : pc, S_AT, xAt < 0 ? X_AT : xAt, T_AT, padded, width, COMP_AT, pv < 0 ? padded * sv.bytes : s1 * sv.bytes, pc < 0 ? padded * 4 : stride * 4);
-    if (!kahan) out.set(t.subarray(0, count), r0);
     // The kahan template's result: s + c in the arithmetic.
-    else for (let i = 0; i < count; i++) out[r0 + i] = f32 ? Math.fround(t[i]! + comp[i]!) : t[i]! + comp[i]!;
+    if (kahan) for (let i = 0; i < count; i++) t[i] = f32 ? Math.fround(t[i]! + comp[i]!) : t[i]! + comp[i]!;
+    const yBlock = { data: y.data, storage: y.storage, offset: y.offset + r0 * yStride, strides: [yStride] } as unknown as Accessor<1, any>;
+    if (f32) combineSumsF32(alpha, t, beta, yBlock, count);
+    else combineSums(alpha, t, beta, yBlock, count);
   }
-  if (f32) combineSumsF32(alpha, out, beta, y, rows);
-  else combineSums(alpha, out, beta, y, rows);
 }
 
 /** Why fp32 arithmetic has no WebAssembly ELL reader for these values (double-double: hi + lo would round twice), or undefined. */

@@ -22,6 +22,8 @@ import { dotChunk } from '../dot/dot-wasm.js';
 import { columnSegmentAt, rowPieces } from './gemv-in-place.js';
 import type { Refusal } from '../../src/backends/backend.js';
 import { combineSums, combineSumsF32, xValues, xValuesF32 } from './gemv-wasm-values.js';
+import { rowsChunk } from './gemv-rows-wasm.js';
+import { wasmAddressOf } from '../../src/backends/wasm/wasm-arena.js';
 
 /** Columns added per pass over the partial sums. */
 export const COLUMNS = 4;
@@ -121,6 +123,19 @@ function rowSums(opA: Accessor<2, any>, xv: Float64Array | Float32Array, m: numb
   // The last chunk of a row is padded with zeros; the values after x must be zeros too (0·NaN would be NaN).
   new Sums(buffer, X_AT + n * bytes, 8).fill(0);
   const row = opA.strides[0] as number;
+  // A in the WebAssembly memory with rows of whole steps: many rows per call (kernels/gemv/gemv-rows-wasm.ts), the
+  // sums written after x — as many rows per call as the staged row's bytes would take.
+  if (n % 8 === 0 && wasmAddressOf(opA.data, opA.offset, sa.bytes) >= 0) {
+    const many = rowsChunk(sa, !!opA.scale, lanes);
+    const perCall = Math.max(1, Math.floor((CHUNK * sa.bytes) / bytes));
+    const sums = new Sums(buffer, A_AT, Math.min(perCall, m));
+    for (let r0 = 0; r0 < m; r0 += perCall) {
+      const rows = Math.min(perCall, m - r0);
+      many(wasmAddressOf(opA.data, opA.offset + r0 * row, sa.bytes), row * sa.bytes, scaleOf(opA), X_AT, n, rows, A_AT);
+      out.set(sums.subarray(0, rows), r0);
+    }
+    return out;
+  }
   if (lanes === 'f64') {
     const acc = new Float64Array(buffer, 0, 8);
     for (let i = 0; i < m; i++) {

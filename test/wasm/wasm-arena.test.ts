@@ -149,7 +149,7 @@ describe('wasmArena: GEMV in place, bit for bit the staging path', () => {
   it('N and T over row- and column-major sub-matrices of every storage, f64 and f32 arithmetic, row blocks and row chunks crossed', () => {
     const shape = fc.oneof(
       { weight: 8, arbitrary: fc.tuple(fc.integer({ min: 0, max: 19 }), fc.integer({ min: 0, max: 19 })) },
-      { weight: 1, arbitrary: fc.constantFrom<[number, number]>([CHUNK + 13, 3], [2, CHUNK + 13]) },
+      { weight: 1, arbitrary: fc.constantFrom<[number, number]>([CHUNK + 13, 3], [2, CHUNK + 13], [CHUNK + 13, 8]) },
     );
     const input = shape.chain(([m, n]) => fc.record({
       m: fc.constant(m), n: fc.constant(n), trans: fc.constantFrom('N' as const, 'T' as const), arithmetic: fc.constantFrom('f64' as const, 'f32' as const),
