@@ -293,6 +293,7 @@ async function benchDot(rt: GpuRuntime): Promise<void> {
       { label: 'default + ffLongLazy, 1 chain (every 2 steps)', arithmetic: 'ff', switches: { ...on, ...ffk, ...ll }, options: { chains: 1 }, sets: ['s15'] },
       { label: 'default + ffLongLazy, 4 runs of 4 per step (every 2 steps)', arithmetic: 'ff', switches: { ...on, ...ffk, ...ll }, options: { groups: 4 }, sets: ['s15'] },
       { label: 'default + ffLongLazy + dotFusedTree', arithmetic: 'ff', switches: { ...on, ...ffk, ...ll, ...ft }, sets: ['s15'] },
+      { label: 'default + ffLongLazy, 2^18 threads', arithmetic: 'ff', switches: { ...on, ...ffk, ...ll }, options: { maxThreads: 2 ** 18 }, sets: ['s15'] },
       { label: 'default + ffLongLazy + dotPrefetch + prefetchPingPong', arithmetic: 'ff', switches: { ...on, ...ffk, ...ll, ...pf, ...pp }, sets: ['s15'] },
       { label: 'f32 default: f32FmaKeep, tree', arithmetic: 'f32', switches: { ...on, f32FmaKeep: true }, sets: ['s15'] },
     ];

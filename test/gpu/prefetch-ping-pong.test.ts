@@ -23,13 +23,15 @@ afterEach(() => {
 const same = (a: ArrayLike<number>, b: ArrayLike<number>): boolean => a.length === b.length && Array.from(a).every((v, k) => Object.is(v, b[k]));
 
 describe('prefetching loops with two register sets (prefetchPingPong)', () => {
-  it('GEMV N, bf16 and fp32 storage, f32 and ff: the bits of the loop that moves its registers', async () => {
+  it('GEMV N, bf16 storage, f32 and ff: the bits of the loop that moves its registers', async () => {
     await requireRuntime();
     await fc.assert(
       fc.asyncProperty(
         // m even (pair reads) or odd (row by row); n up to 200 columns in 1 to 3 chunks: 0 to 25 steps of 8 a thread.
-        fc.integer({ min: 1, max: 10 }), fc.integer({ min: 1, max: 200 }), fc.integer({ min: 1, max: 3 }), fc.constantFrom<'bf16' | 'f32'>('bf16', 'f32'), fc.constantFrom<'f32' | 'ff'>('f32', 'ff'), fc.boolean(), fc.integer({ min: 1, max: 2 ** 30 }),
-        async (m, n, splits, storage, arithmetic, longLazy, seed) => {
+        fc.integer({ min: 1, max: 10 }), fc.integer({ min: 1, max: 200 }), fc.integer({ min: 1, max: 3 }), fc.constantFrom<'f32' | 'ff'>('f32', 'ff'), fc.boolean(), fc.integer({ min: 1, max: 2 ** 30 }),
+        async (m, n, splits, arithmetic, longLazy, seed) => {
+          // bf16 only: the loop does not depend on the format (DOT below reads fp32 too).
+          const storage = 'bf16';
           const A = deviceMatrix(await toDevice(randomValues(m * n, seed), { format: storage }), m, n);
           const x = await toDevice(randomValues(n, seed + 1), { format: 'f32' });
           const run = async (prefetchPingPong: boolean): Promise<Float64Array> => {
@@ -46,7 +48,7 @@ describe('prefetching loops with two register sets (prefetchPingPong)', () => {
           x.destroy();
         },
       ),
-      { numRuns: 6 },
+      { numRuns: 5 },
     );
     expect((await compiledPrograms()).some((p) => p.source.includes('kq = mpImin(') && p.source.includes('kp = mpImin('))).toBe(true);
   });
