@@ -92,11 +92,15 @@ async function outputOf(g: Gpu, r: Range<1, any>, readsOld: boolean, call: GpuCa
   if (r.accessor.scale) {
     // A scaled output is computed into the arithmetic's own words (its old values read through its scales first,
     // on the device) and written back by the CPU's scaled write (writeBack): one rounding, as on the CPU.
-    const words = call.arithmetic.gpu!.words.name as 'ff';
+    const words = scaledValuesFormat(call);
     if (!readsOld) return g.deviceZeros(r.length(), { format: words, strict: true });
     const old = await upload(g, r, true, parameter);
     try {
-      return (await g.gpuConvert(old, words)).array;
+      if (words !== 'dd') return (await g.gpuConvert(old, words)).array;
+      // dd: the old values as the kernels' dd reads take them (stored × scale, exact in the register), as pairs.
+      const pairs = await g.deviceZeros(r.length(), { format: 'dd', strict: true });
+      await g.gpuUpdate({ alpha: 1, x: old, beta: 0, out: pairs }, { arithmetic: call.arithmetic, strict: true });
+      return pairs;
     } finally {
       old.destroy();
     }
@@ -107,6 +111,17 @@ async function outputOf(g: Gpu, r: Range<1, any>, readsOld: boolean, call: GpuCa
     return g.toDevice(r as never, { strict: true, format: r.accessor.storage.name as 'f32' });
   }
   return readsOld ? upload(g, r) : g.deviceZeros(r.length(), { format: r.accessor.storage.name as 'f64', strict: true });
+}
+
+/**
+ * The format a scaled output's values are computed into before its scaled store: the arithmetic's own words for f32
+ * and ff; for dd, whose register words are no storage format, the dd pair a dd output holds (the register rounded once
+ * to the nearest pair, as every GPU dd result is written) — the CPU's scaled store then takes that pair as the dd
+ * arithmetic's value (accessor.ts: nearestIntegerOfQuotient(hi, lo, s), or dd's quotient rounded to the storage).
+ */
+function scaledValuesFormat(call: GpuCall): 'f32' | 'ff' | 'dd' {
+  const words = call.arithmetic.gpu!.words.name;
+  return words === 'f32' || words === 'ff' ? words : 'dd';
 }
 
 /**
@@ -135,11 +150,11 @@ async function writeBack(g: Gpu, r: Range<1, any>, d: DeviceArray, call: GpuCall
 }
 
 /**
- * Writes the arithmetic's values `d` (f32 words or ff pairs, exactly as the kernel left them) into a scaled range as
+ * Writes the arithmetic's values `d` (f32 words, ff pairs or dd pairs, exactly as the kernel left them) into a scaled range as
  * the CPU kernels' scaled stores do: integer storage keeps the exact value / scale rounded once to the nearest integer
  * (ties to even, nearestIntegerOfQuotient on the pair), floating-point storage the quotient in the arithmetic rounded
- * to the storage. Both on the device, any scales; here on the host after one read-back only where the device does not
- * take the case (values in another arithmetic's words: dd's four).
+ * to the storage. Both on the device, any scales, for f32 and ff; here on the host after one read-back where the device
+ * does not take the case: dd pairs (the exact quotient of a 106-bit pair and dd's division are not built on the device).
  */
 async function writeScaled(g: Gpu, r: Range<1, any>, d: DeviceArray, call: GpuCall): Promise<void> {
   // Integer storage: the same rounding, on the device (src/backends/webgpu/scaled-store.ts).
@@ -151,12 +166,14 @@ async function writeScaled(g: Gpu, r: Range<1, any>, d: DeviceArray, call: GpuCa
   if (floats.quotientsOnDevice(r as never, d, call.arithmetic.gpu!.name)) return floatScaledStore(g, r, await floats.deviceScaledQuotients(r as never, d), call);
   const words = (await d.encoded()).words;
   const f = new Float32Array(words.buffer, words.byteOffset, words.length);
+  // dd values are pairs of doubles (four words each); f32 words and ff pairs are binary32.
+  const pairs = d.format.name === 'dd' ? new Float64Array(words.buffer, words.byteOffset, 2 * r.length()) : undefined;
   const c = d.format.wordsPerElement;
   const a = r.accessor;
   const st = a.storage;
   const ar = call.arithmetic;
   for (let i = 0; i < r.length(); i++) {
-    const hi = f[i * c]!, lo = c === 2 ? f[i * c + 1]! : 0;
+    const hi = pairs ? pairs[2 * i]! : f[i * c]!, lo = pairs ? pairs[2 * i + 1]! : c === 2 ? f[i * c + 1]! : 0;
     const s = a.scale!.data[a.scaleIndex([i])]!;
     if (st.isInteger) st.encode(a.data as never, a.linearIndex([i]), nearestIntegerOfQuotient(hi, lo, s) as never);
     else st.encode(a.data as never, a.linearIndex([i]), ar.toKind(st.kind, ar.div(ar.fromKind('dd', { hi, lo }), ar.fromNumber(s)), st.significandBits) as never);

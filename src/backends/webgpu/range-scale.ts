@@ -16,8 +16,8 @@
  *
  * The read then is the CPU's: the stored value read into the arithmetic (exact for integers and the unscaled
  * formats' own reads), the scale read as an f64 value is (in f32: the nearest binary32, in ff: the pair
- * `formats.ff` makes of a double; ±∞ beyond binary32, ±0 below 2^-126), and one multiplication in the
- * arithmetic (ffMul of the pairs, as formats.ff's mul on the CPU).
+ * `formats.ff` makes of a double; ±∞ beyond binary32, ±0 below 2^-126; in dd: the double, exactly), and one
+ * multiplication in the arithmetic (ffMul of the pairs, as formats.ff's mul on the CPU; dd: exact, as formats.dd's).
  * @module
  */
 import { fail } from '../../core/errors.js';
@@ -102,9 +102,17 @@ export function rangeScaledPart(base: GpuStoragePart, indexed: boolean): GpuStor
         lines.push(`const ${dst}Sd = (${index}) - ${array}Sb; const ${dst}Sa = mpIdiv(${dst}Sd, ${array}Sm);`,
           `const ${q} = ${array}So + ${dst}Sa * ${array}Qm + mpIdiv(${dst}Sd - ${dst}Sa * ${array}Sm, ${array}Sn) * ${array}Qn;`);
       }
+      let a: GpuPartRegister, s: GpuPartRegister;
+      if (ar.components === 4) {
+        // dd: the fp64 scale's two words as an f64 register (low word first), exact in the register, and the product
+        // stored × scale exact there (at most 53 + 53 bits) — the CPU's dd product of the two doubles.
+        a = stored.register;
+        lines.push(`const ${dst}Sw = [${array}Rs[2 * ${q}], ${array}Rs[2 * ${q} + 1]];`);
+        lines.push(ar.declareMul(dst, a, { kind: 'f64', name: `${dst}Sw` }));
+        return { code: lines.join(' '), register: ar.register(dst) };
+      }
       // The fp64 scale's words, low word first; read as an f64 element is (mpF64: the pair formats.ff makes).
       lines.push(`const ${dst}Ss = mpF64(mpBits(${array}Rs[2 * ${q} + 1]), mpBits(${array}Rs[2 * ${q}]));`);
-      let a: GpuPartRegister, s: GpuPartRegister;
       if (ar.components === 2) {
         // Both as pairs, so the product is ffMul's (formats.ff's mul on the CPU), not the word × pair shortcut.
         a = stored.register.kind === 'ff' ? stored.register : { kind: 'ff', name: `${dst}Sp` };

@@ -1,0 +1,84 @@
+/**
+ * Scaled outputs (the CPU's scale model) with the dd arithmetic on the GPU (llvmpipe): the kernel's dd result is
+ * stored as the CPU's scaled store stores a dd value — integer storage the exact (hi + lo) / scale rounded once to the
+ * nearest integer (nearestIntegerOfQuotient), floating-point storage dd's quotient rounded to the storage — for every
+ * fp64 scale, ±0, ±∞ and NaN included, into strided views whose neighbours (sentinels) keep their bytes. The oracle is
+ * exact and independent of the kernel's arithmetic: the same GPU call into an unscaled dd vector gives the pairs, and
+ * the CPU's accessor writes each pair into a copy of the scaled range (Range.set). Old values are read through their
+ * scales as the CPU's dd reads them (stored × scale, exact): AXPY on f64 storage with scales 0.1 equals the CPU run.
+ */
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { axpy, colMajor, formats, range, rowMajor, scaledReducedRowMajor, waxpby, type Range } from '../../src/index.js';
+import { requireRuntime } from './gpu-test-helpers.js';
+
+type StorageName = 'i8' | 'i16' | 'f16' | 'bf16' | 'f32' | 'f64';
+const STORAGES: StorageName[] = ['i8', 'i16', 'f16', 'bf16', 'f32', 'f64'];
+const GPU = { backend: 'gpu', arithmetic: formats.dd, strict: true } as const;
+
+const storageOf = (name: StorageName): any => {
+  const f = (formats as Record<string, any>)[name];
+  return f.storage ?? f;
+};
+
+/** Scales the store must take as the CPU does: inexact in binary32, tiny, huge, negative, and the non-finite ones. */
+const SCALES = [0.1, 1 / 3, 2 ** -1000, -3, 2 ** 1000, 5e-324, 0, -0, Infinity, -Infinity, NaN];
+
+/**
+ * A scaled 1-D view of `n` elements at stride −2 over a buffer whose every element holds a sentinel (a distinct stored
+ * value), one scale per element (`scales`, written after creation: the constructor takes finite non-zero ones).
+ */
+function scaledView(name: StorageName, n: number, scales: readonly number[]): Range<1, any> {
+  const st = storageOf(name);
+  const data = st.allocate(2 * n + 3);
+  for (let k = 0; k < 2 * n + 3; k++) st.encode(data, k, name.startsWith('i') ? (k % 50) - 25 : (k + 1) / 7);
+  const scale = new Float64Array(n).fill(1);
+  const r = range(scaledReducedRowMajor<1>({ size: [n], storage: st, arithmetic: formats.dd, scaleMask: [true], scale, stride: -2, offset: 2 * n, data }));
+  scales.forEach((s, i) => { scale[i] = s; });
+  return r;
+}
+
+/** The bytes of a range's whole storage. */
+const bytesOf = (r: Range<1, any>): number[] => {
+  const d = r.accessor.data as ArrayBufferView;
+  return Array.from(new Uint8Array(d.buffer, d.byteOffset, d.byteLength));
+};
+
+describe('scaled outputs with the dd arithmetic on the GPU', () => {
+  it('store the kernel\'s dd pairs as the CPU\'s scaled store does (every storage, every scale, ±0/±∞/NaN; the view\'s neighbours untouched)', async () => {
+    await requireRuntime();
+    const finite = fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 });
+    await fc.assert(fc.asyncProperty(
+      fc.array(fc.oneof(finite, fc.constantFrom(0, -0, 0.5, 2.5, -1.5, 1e-300)), { minLength: SCALES.length, maxLength: SCALES.length }),
+      fc.oneof(finite, fc.constantFrom(1 / 3, -0.1)),
+      async (xs, alpha) => {
+        const n = xs.length;
+        const x = range(rowMajor<1>({ size: [n], storage: formats.f64, arithmetic: formats.dd }));
+        xs.forEach((v, i) => x.set(i, v));
+        // The pairs the GPU's dd arithmetic gives for w = α·x (β = 0: w's old values are not read).
+        const pairs = range(colMajor<1>({ size: [n], storage: formats.dd, arithmetic: formats.dd }));
+        await waxpby(alpha, x, 0, x, pairs, GPU);
+        for (const name of STORAGES) {
+          const w = scaledView(name, n, SCALES), want = scaledView(name, n, SCALES);
+          await waxpby(alpha, x, 0, x, w, GPU);
+          for (let i = 0; i < n; i++) want.set(i, pairs.get(i));
+          expect(bytesOf(w), name).toEqual(bytesOf(want));
+        }
+      },
+    ), { numRuns: 6 });
+  });
+
+  it('read old values through their scales as the CPU\'s dd does: AXPY into f64 and i16 storage with scales 0.1 and 1/3 equals the CPU run', async () => {
+    await requireRuntime();
+    for (const name of ['f64', 'i16'] as const) {
+      const runs = await Promise.all((['cpu', 'gpu'] as const).map(async (backend) => {
+        const x = range(rowMajor<1>({ size: [6], storage: formats.f64, arithmetic: formats.dd }));
+        [0.3, -2, 7, 1e-3, 5, -0.25].forEach((v, i) => x.set(i, v));
+        const y = scaledView(name, 6, [0.1, 1 / 3, 0.1, 1 / 3, 0.1, 1 / 3]);
+        await axpy(1 / 3, x, y, { ...GPU, backend, strict: backend === 'gpu' });
+        return bytesOf(y);
+      }));
+      expect(runs[1], name).toEqual(runs[0]);
+    }
+  });
+});
