@@ -15,8 +15,8 @@
  * default), their words checked against the `GEMV N` row's.
  *
  * The WAXPBY section also times each form of the rounding (kernel-switches.ts, RnsRoundingSwitches: quotient pass
- * and j-major column pairs as before, then tiled columns, the quotient in the columns pass, one word a column, each
- * on top of the previous) in the same call, each row's words checked against the default row's.
+ * and j-major column pairs as before, then tiled columns, the quotient in the columns pass, one word a column, two
+ * limbs a thread, each on top of the previous) in the same call, each row's words checked against the default row's.
  *
  * Each GEMV size also has rows `GEMV N, 2^k row-sum threads` (k = 18, 20, 21; MODPREC_GPU_RNS_ROW_THREADS, default
  * 19): the row sums' column chunks sized for 2^k residue threads, words checked against the `GEMV N` row's.
@@ -59,15 +59,17 @@ const profile = process.argv.includes('--profile');
 /**
  * The forms of the RNS rounding timed beside the default in the WAXPBY section (each row's words checked against the
  * default's): the form before 2026-11-27 (a quotient pass, then j-major column pairs), and each change on top of the
- * previous one — tiled columns, the quotient found by the columns pass, one word per column (all on by default since).
+ * previous one — tiled columns, the quotient found by the columns pass, one word per column, two limbs a thread (all
+ * on by default since).
  */
 /** Residue threads of the row sums (log2) timed beside the default 19 in the GEMV section. */
 const ROW_THREADS = [18, 20, 21];
 const ROUNDING_FORMS: readonly (readonly [string, RnsRoundingSwitches])[] = [
-  ['before: quotient pass, column pairs j-major', { columnTiles: false, columnQuotient: false, columnWord: false }],
-  ['+ tiled', { columnTiles: true, columnQuotient: false, columnWord: false }],
-  ['+ tiled, quotient in the columns pass', { columnTiles: true, columnQuotient: true, columnWord: false }],
-  ['+ tiled, quotient in the columns pass, one word a column', { columnTiles: true, columnQuotient: true, columnWord: true }],
+  ['before: quotient pass, column pairs j-major', { columnTiles: false, columnQuotient: false, columnWord: false, columnPairs: false }],
+  ['+ tiled', { columnTiles: true, columnQuotient: false, columnWord: false, columnPairs: false }],
+  ['+ tiled, quotient in the columns pass', { columnTiles: true, columnQuotient: true, columnWord: false, columnPairs: false }],
+  ['+ tiled, quotient in the columns pass, one word a column', { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: false }],
+  ['+ tiled, quotient in the columns pass, one word a column, two limbs a thread', { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: true }],
 ];
 
 // ---- exact oracle (dyadic rationals in BigInt) ----
