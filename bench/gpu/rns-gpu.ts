@@ -15,8 +15,11 @@
  * default), their words checked against the `GEMV N` row's.
  *
  * The WAXPBY section also times each form of the rounding (kernel-switches.ts, RnsRoundingSwitches: quotient pass
- * and j-major column pairs as before, then tiled columns, the quotient in the columns pass, one word a column, each
- * on top of the previous) in the same call, each row's words checked against the default row's.
+ * and j-major column pairs as before, then tiled columns, the quotient in the columns pass, one word a column, two
+ * limbs a thread, each on top of the previous) in the same call, each row's words checked against the default row's.
+ *
+ * Each GEMV size also has rows `GEMV N, 2^k row-sum threads` (k = 18, 20, 21; MODPREC_GPU_RNS_ROW_THREADS, default
+ * 19): the row sums' column chunks sized for 2^k residue threads, words checked against the `GEMV N` row's.
  *
  * Every row also has the host's share of a call ("host ms": from the call until its work goes to `queue.submit`).
  * `--profile` adds each pass timed on its own and the whole call minus their sum (what a call spends outside its
@@ -42,6 +45,7 @@ import { gpujsCopy, timeDeviceRuns } from './device-timing.js';
 import { profileRnsPasses } from '../../src/formats/rns/gpu/rns-device-kernel.js';
 import { getProgram, setSubmitProbe, submitPasses } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer } from '../../src/backends/webgpu/runtime.js';
+import { rereadTuningKnobs } from '../../src/backends/webgpu/tuning-knobs.js';
 import { MAX_RNS_FOLD_STEPS, setGpuKernelSwitches, setRnsRoundingSwitches, type RnsRoundingSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 
 const quick = process.argv.includes('--quick');
@@ -55,13 +59,17 @@ const profile = process.argv.includes('--profile');
 /**
  * The forms of the RNS rounding timed beside the default in the WAXPBY section (each row's words checked against the
  * default's): the form before 2026-11-27 (a quotient pass, then j-major column pairs), and each change on top of the
- * previous one — tiled columns, the quotient found by the columns pass, one word per column (all on by default since).
+ * previous one — tiled columns, the quotient found by the columns pass, one word per column, two limbs a thread (all
+ * on by default since).
  */
+/** Residue threads of the row sums (log2) timed beside the default 19 in the GEMV section. */
+const ROW_THREADS = [18, 20, 21];
 const ROUNDING_FORMS: readonly (readonly [string, RnsRoundingSwitches])[] = [
-  ['before: quotient pass, column pairs j-major', { columnTiles: false, columnQuotient: false, columnWord: false }],
-  ['+ tiled', { columnTiles: true, columnQuotient: false, columnWord: false }],
-  ['+ tiled, quotient in the columns pass', { columnTiles: true, columnQuotient: true, columnWord: false }],
-  ['+ tiled, quotient in the columns pass, one word a column', { columnTiles: true, columnQuotient: true, columnWord: true }],
+  ['before: quotient pass, column pairs j-major', { columnTiles: false, columnQuotient: false, columnWord: false, columnPairs: false }],
+  ['+ tiled', { columnTiles: true, columnQuotient: false, columnWord: false, columnPairs: false }],
+  ['+ tiled, quotient in the columns pass', { columnTiles: true, columnQuotient: true, columnWord: false, columnPairs: false }],
+  ['+ tiled, quotient in the columns pass, one word a column', { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: false }],
+  ['+ tiled, quotient in the columns pass, one word a column, two limbs a thread', { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: true }],
 ];
 
 // ---- exact oracle (dyadic rationals in BigInt) ----
@@ -254,6 +262,24 @@ async function run(): Promise<{ adapter: string; copyGBs: number | null; results
         results.push({ kernel, precision: p, size: `${gemvN}×${gemvN}`, moduli: set.size, gpuMs: lazyMs, goal: `≤ ${goals[p]} ms`, met: quick ? null : lazyMs <= goals[p]!, bytes, check: `all ${gemvN} rows word for word those of GEMV N`, ok: same, ...lazyProfiled });
       } finally {
         setGpuKernelSwitches(previous);
+      }
+      console.log(JSON.stringify(results.at(-1)));
+    }
+    // The same call with other numbers of residue threads in the row sums (MODPREC_GPU_RNS_ROW_THREADS: 2^k, default
+    // 2^19; column chunks of N/S columns, S = 2^k/(rows·moduli)): words against the default's, then the time.
+    for (const k of ROW_THREADS) {
+      process.env.MODPREC_GPU_RNS_ROW_THREADS = String(k);
+      rereadTuningKnobs();
+      try {
+        await gemvCall();
+        const words = await y.toExact();
+        const same = words.every((v, j) => v.sign === reference[j]!.sign && v.X === reference[j]!.X && v.exp === reference[j]!.exp);
+        const kMs = await minTime(gemvCall, quick ? 3 : 10);
+        const kProfiled = await callProfile(gemvCall, kMs);
+        results.push({ kernel: `GEMV N, 2^${k} row-sum threads`, precision: p, size: `${gemvN}×${gemvN}`, moduli: set.size, gpuMs: kMs, goal: `≤ ${goals[p]} ms`, met: quick ? null : kMs <= goals[p]!, bytes, check: `all ${gemvN} rows word for word those of GEMV N`, ok: same, ...kProfiled });
+      } finally {
+        delete process.env.MODPREC_GPU_RNS_ROW_THREADS;
+        rereadTuningKnobs();
       }
       console.log(JSON.stringify(results.at(-1)));
     }

@@ -15,16 +15,17 @@ const value = (p: number): fc.Arbitrary<RnsExactValue> => fc.record({
   sign: fc.constantFrom(0 as const, 1 as const),
 });
 
-// The form before (quotient pass, j-major column pairs), one change on, and every change on (the default).
+// The form before (quotient pass, j-major column pairs), j-major single words (two limbs a thread needs tiles: ignored),
+// tiled single words one limb a thread, and every change on (the default).
 const FORMS = [
-  { columnTiles: false, columnQuotient: false, columnWord: false },
-  { columnTiles: true, columnQuotient: false, columnWord: false },
-  { columnTiles: false, columnQuotient: true, columnWord: true },
-  { columnTiles: true, columnQuotient: true, columnWord: true },
+  { columnTiles: false, columnQuotient: false, columnWord: false, columnPairs: false },
+  { columnTiles: false, columnQuotient: true, columnWord: true, columnPairs: true },
+  { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: false },
+  { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: true },
 ];
 
-describe('the forms of the device rounding (kernel switches columnTiles, columnQuotient, columnWord)', () => {
-  it('tiled columns, the quotient in the columns pass and one word a column give the words of the form before, correctly rounded, across tile boundaries', async () => {
+describe('the forms of the device rounding (kernel switches columnTiles, columnQuotient, columnWord, columnPairs)', () => {
+  it('tiled columns, the quotient in the columns pass, one word a column and two limbs a thread give the words of the form before, correctly rounded, across tile boundaries', async () => {
     await requireRuntime();
     const p = 106, set = rnsDeviceSet(p);
     // 1 … 150 elements, all drawn (size 'max'): a partial first tile, whole tiles, and a partial third one.

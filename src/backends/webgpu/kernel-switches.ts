@@ -252,9 +252,15 @@ export interface RnsRoundingSwitches {
    * (`MODPREC_GPU_RNS_COLUMN_WORD=0` turns it off).
    */
   readonly columnWord: boolean;
+  /**
+   * With `columnTiles` and `columnWord` (ignored otherwise): a columns thread makes two adjacent columns from one
+   * ξ'_i per modulus — half the threads, modular products and level searches of the pass, one more multiply per
+   * modulus. Same integers, so the same words. On by default (`MODPREC_GPU_RNS_COLUMN_PAIRS=0` turns it off).
+   */
+  readonly columnPairs: boolean;
 }
 
-let rnsRoundingCurrent: RnsRoundingSwitches = { columnTiles: !envOff('MODPREC_GPU_RNS_TILES'), columnQuotient: !envOff('MODPREC_GPU_RNS_FUSED_QUOTIENT'), columnWord: !envOff('MODPREC_GPU_RNS_COLUMN_WORD') };
+let rnsRoundingCurrent: RnsRoundingSwitches = { columnTiles: !envOff('MODPREC_GPU_RNS_TILES'), columnQuotient: !envOff('MODPREC_GPU_RNS_FUSED_QUOTIENT'), columnWord: !envOff('MODPREC_GPU_RNS_COLUMN_WORD'), columnPairs: !envOff('MODPREC_GPU_RNS_COLUMN_PAIRS') };
 
 /**
  * The current RNS rounding switches.

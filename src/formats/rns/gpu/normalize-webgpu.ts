@@ -58,13 +58,24 @@ const TILE = 64;
 interface ColumnForm {
   readonly tiled: boolean;
   readonly word: boolean;
+  /**
+   * Tiled single words, two limbs a thread (`columnPairs`): thread (tile, j/2, e mod 64) writes columns j and j + 1
+   * of e as its two words, so column j of e is word ⌊e/64⌋·128·⌈limbs/2⌉ + 128·⌊j/2⌋ + 2·(e mod 64) + j mod 2.
+   */
+  readonly pairs: boolean;
+}
+
+/** Limb pairs of a set (two-limb column threads). */
+function limbPairs(set: RnsDeviceSet): number {
+  return Math.ceil(set.limbs / 2);
 }
 
 /**
  * Source declaring `cb`, the unit of element e's column 0 in the column buffer; column j is at unit `cb + cs·j`
  * with `cs` from {@link columnStride} (tiled: ⌊e/64⌋·64·limbs + e mod 64, stride 64; else e, stride count).
  */
-function columnBase(set: RnsDeviceSet, { tiled }: ColumnForm): string {
+function columnBase(set: RnsDeviceSet, { tiled, pairs }: ColumnForm): string {
+  if (pairs) return `const cb = (e >> 6) * ${2 * TILE * limbPairs(set)} + 2 * (e & 63);`;
   return tiled ? `const cb = (e >> 6) * ${TILE * set.limbs} + (e & 63);` : 'const cb = e;';
 }
 
@@ -169,13 +180,70 @@ return [mpFloat(lo + ${B}), mpFloat(hi + ${B})];`}
 }
 
 /**
+ * {@link columnsSource} with two limbs a thread (tiled single words, {@link ColumnForm}): columns j and j + 1 from one
+ * ξ'_i per modulus — v_j = lo_j + hi_(j−1) and v_(j+1) = lo_(j+1) + hi_j — and 0 for v_(j+1) when j + 1 ≥ L_e (never read;
+ * its table reads are clamped to the level's last limb, L_e ≤ L').
+ */
+function columnPairSource(set: RnsDeviceSet, fused: boolean): string {
+  const zero = `[mpFloat(${B}), mpFloat(${B})]`;
+  const per = TILE * limbPairs(set);
+  const limb = (i: string, j: string): string => `mpBits(Tb[at + np + ${i} * Ll + ${j}])`;
+  return `function (${fused ? 'Acc, Tb, count' : 'Acc, Kq, Tb, count'}) {
+const t = this.thread.x;
+const tile = mpIdiv(t, ${per});
+const r = t - tile * ${per};
+const j = 2 * (r >> 6);
+const e = tile * ${TILE} + (r & 63);
+if (e >= count) { return ${zero}; }
+${boundOf(set)}
+if (j >= Le) { return ${zero}; }
+${fused ? levelScan(set) : `const lam = mpBits(Kq[2 * e + 1]) - ${B};`}
+${levelOf(set)}
+const j1 = mpImin(j + 1, Ll - 1);
+let lo0 = mpI32(0);
+let lo1 = mpI32(0);
+let h0 = mpI32(0);
+let hp = mpI32(0);
+let s = 0.0;
+for (let i = mpI32(0); i < np; i++) {
+  ${xiPrime(set)}
+  ${fused ? 's = s + mpToFloat(xi) * rm;' : ''}
+  const p0 = xi * ${limb('i', 'j')};
+  const p1 = xi * ${limb('i', 'j1')};
+  lo0 = lo0 + (p0 & 65535);
+  h0 = h0 + ((p0 >> 16) & 65535);
+  lo1 = lo1 + (p1 & 65535);
+  if (j > 0) {
+    const pp = xi * ${limb('i', 'j - 1')};
+    hp = hp + ((pp >> 16) & 65535);
+  }
+}
+const K = ${fused ? 'mpToInt(Math.floor(s + 0.5))' : `mpBits(Kq[2 * e]) - ${B}`};
+const q0 = K * ${limb('np', 'j')};
+const q1 = K * ${limb('np', 'j1')};
+lo0 = lo0 - (q0 & 65535);
+h0 = h0 - ((q0 >> 16) & 65535);
+lo1 = lo1 - (q1 & 65535);
+if (j > 0) {
+  const qq = K * ${limb('np', 'j - 1')};
+  hp = hp - ((qq >> 16) & 65535);
+}
+let v1 = lo1 + h0;
+if (j + 1 >= Le) { v1 = 0; }
+return [mpFloat(lo0 + hp + ${B}), mpFloat(v1 + ${B})];
+}`;
+}
+
+/**
  * The limb sweep of programs 3 and 4: defines `limb` for j = from … to, from the carry `carry0` into limb `from` and
  * `ph0` = the high half of column from − 1 (column j of element e at unit cb + cs·j, {@link columnBase}; a unit is
  * the pair (lo_j, hi_j), or the word lo_j + hi_(j−1) which already holds the high half, {@link ColumnForm}).
  */
 function sweepOpen(form: ColumnForm, from: string, to: string, carry0 = 'mpI32(0)', ph0 = 'mpI32(0)'): string {
   const cs = columnStride(form);
-  const read = form.word
+  const read = form.pairs
+    ? `const v = mpBits(C[cb + ${2 * TILE} * (j >> 1) + (j & 1)]) - ${B};`
+    : form.word
     ? `const v = mpBits(C[cb + ${cs} * j]) - ${B};`
     : `const lo = mpBits(C[2 * (cb + ${cs} * j)]) - ${B};
   const hi = mpBits(C[2 * (cb + ${cs} * j) + 1]) - ${B};
@@ -333,9 +401,9 @@ const programs = new WeakMap<RnsDeviceSet, Map<string, Promise<BoundedPrograms>>
  * @returns the programs
  */
 export function normalizePrograms(runtime: GpuRuntime, set: RnsDeviceSet): Promise<BoundedPrograms> {
-  const { columnTiles: tiled, columnQuotient: fused, columnWord: word } = rnsRoundingSwitches();
-  const form: ColumnForm = { tiled, word };
-  const key = `${tiled ? 'tiled' : 'j-major'} ${fused ? 'fused' : 'quotient pass'} ${word ? 'word' : 'pair'}`;
+  const { columnTiles: tiled, columnQuotient: fused, columnWord: word, columnPairs } = rnsRoundingSwitches();
+  const form: ColumnForm = { tiled, word, pairs: columnPairs && tiled && word };
+  const key = `${tiled ? 'tiled' : 'j-major'} ${fused ? 'fused' : 'quotient pass'} ${word ? 'word' : 'pair'} ${form.pairs ? 'two limbs' : 'one limb'}`;
   let bySet = programs.get(set);
   if (!bySet) programs.set(set, (bySet = new Map()));
   let p = bySet.get(key);
@@ -343,7 +411,7 @@ export function normalizePrograms(runtime: GpuRuntime, set: RnsDeviceSet): Promi
     const ctx = runtime.context;
     p = Promise.all([
       fused ? undefined : getProgram(ctx, { source: quotientSource(set), args: [['Acc', 'Array'], ['Tb', 'Array'], ['count', 'Integer']], components: 2 }),
-      getProgram(ctx, { source: columnsSource(set, form, fused), args: fused ? [['Acc', 'Array'], ['Tb', 'Array'], ['count', 'Integer']] : [['Acc', 'Array'], ['Kq', 'Array'], ['Tb', 'Array'], ['count', 'Integer']], components: word ? 1 : 2 }),
+      getProgram(ctx, { source: form.pairs ? columnPairSource(set, fused) : columnsSource(set, form, fused), args: fused ? [['Acc', 'Array'], ['Tb', 'Array'], ['count', 'Integer']] : [['Acc', 'Array'], ['Kq', 'Array'], ['Tb', 'Array'], ['count', 'Integer']], components: word && !form.pairs ? 1 : 2 }),
       getProgram(ctx, { source: sizeSource(set, form), args: [['C', 'Array'], ['Acc', 'Array'], ['count', 'Integer']], components: 2 }),
       getProgram(ctx, { source: wordsSource(set, form), args: [['Acc', 'Array'], ['C', 'Array'], ['W', 'Array'], ['Tb', 'Array'], ['count', 'Integer']], components: 1 }),
     ]).then(([quotients, columns, size, words]) => ({ form, quotients, columns, size, words }));
@@ -372,6 +440,7 @@ export function normalizePassNames(p: BoundedPrograms): string[] {
  * @returns the words
  */
 export function columnWords(p: BoundedPrograms, set: RnsDeviceSet, count: number): number {
+  if (p.form.pairs) return 2 * limbPairs(set) * TILE * Math.ceil(count / TILE);
   return (p.form.word ? 1 : 2) * set.limbs * (p.form.tiled ? TILE * Math.ceil(count / TILE) : count);
 }
 
@@ -401,7 +470,7 @@ export function accumulatorWords(set: RnsDeviceSet): number {
 export function normalizePasses(p: BoundedPrograms, set: RnsDeviceSet, acc: GpuBuffer, count: number, scratch: NormalizeScratch, table: GpuBuffer, out: GpuBuffer): Pass[] {
   // The quotients and levels go into the sizes buffer, free until the size pass overwrites it (after the columns
   // read them).
-  const columns = { program: p.columns, scalars: { count }, output: { buffer: scratch.columns }, threads: columnWords(p, set, count) / (p.form.word ? 1 : 2) };
+  const columns = { program: p.columns, scalars: { count }, output: { buffer: scratch.columns }, threads: columnWords(p, set, count) / (p.form.word && !p.form.pairs ? 1 : 2) };
   return [
     ...(p.quotients
       ? [

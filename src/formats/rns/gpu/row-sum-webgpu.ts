@@ -13,6 +13,7 @@
  * @module
  */
 import { gpuKernelSwitches } from '../../../backends/webgpu/kernel-switches.js';
+import { tuningKnob } from '../../../backends/webgpu/tuning-knobs.js';
 import type { Pass, Program } from '../../../backends/webgpu/program.js';
 import type { GpuRuntime } from '../../../backends/webgpu/runtime.js';
 import type { GpuBuffer } from '../../../backends/webgpu/webgpu-types.js';
@@ -389,9 +390,11 @@ export interface RowSumShape {
  */
 export function rowSumPasses(runtime: GpuRuntime, set: RnsDeviceSet, programs: RowSumPrograms, shape: RowSumShape, P: GpuBuffer, Q: GpuBuffer, Sc: GpuBuffer, Y: GpuBuffer, table: GpuBuffer, acc: GpuBuffer, Ci: GpuBuffer = table): Pass[] {
   const n = set.size;
-  // Enough column chunks for ~2^19 residue threads, each chunk at least 16 columns.
+  // Enough column chunks for ~2^19 residue threads (2^MODPREC_GPU_RNS_ROW_THREADS, 10 … 24, for benchmarks: the sums
+  // are exact, so any chunking gives the same words), each chunk at least 16 columns.
   // (At most 1024: the row-range and combine threads walk the chunks one by one.)
-  const S = Math.max(1, Math.min(Math.ceil(2 ** 19 / (shape.R * n)), Math.ceil(shape.N / 16), 1024));
+  const target = 2 ** Math.min(24, Math.max(10, tuningKnob('MODPREC_GPU_RNS_ROW_THREADS', 19)));
+  const S = Math.max(1, Math.min(Math.ceil(target / (shape.R * n)), Math.ceil(shape.N / 16), 1024));
   const chunk = Math.max(1, Math.ceil(shape.N / S));
   const nu = termsLog2(shape.N + (shape.beta ? 1 : 0));
   // Row-fast thread order where P's rows are its contiguous direction (GEMV N, ELL): adjacent threads of the
