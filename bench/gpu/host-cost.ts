@@ -9,6 +9,10 @@
  * - submit: the `queue.submit` calls themselves (Dawn's share on the host);
  * - total: from the call until its work is done (the call awaited, then the queue drained): DOT and NRM2 include the
  *   read-back of their value.
+ * - created: the device buffers and bind groups a warm call creates (none, since session 15, on resident arrays and
+ *   for DOT and GEMV on ranges).
+ * The same for DOT, GEMV N and T, TRSV L N and ELL SpMV through the public API on ranges (`backend: 'gpu'`, rows
+ * "(ranges)"): each call uploads its operands and writes its result back through its range.
  * Each is the median over the repetitions; the device waits between calls, so one call's work does not slow the next
  * one's host part. On a software adapter (llvmpipe) the device work is CPU work too: only the host column is a
  * host-side figure there. Every kernel's result is checked once against a double-precision reference in the same run
@@ -32,6 +36,7 @@ import {
 } from '../../src/backends/webgpu/index.js';
 import { setSubmitProbe } from '../../src/backends/webgpu/program.js';
 import { laplacianEll } from '../../src/sparse/laplacian.js';
+import { dot, ellSpmv, formats, gemv, matrix, toArray, trsv, vector } from '../../src/index.js';
 import { Accurate, rand32 } from './bench-data.js';
 
 const quick = process.argv.includes('--quick');
@@ -57,6 +62,9 @@ interface Row {
   submits: number;
   /** Largest error of the checked run relative to its bound scale (≤ 1 passes). */
   check: number;
+  /** Device buffers and bind groups created per warm call (absent in runs saved before 2026-11-27). */
+  buffers?: number;
+  bindGroups?: number;
 }
 
 interface Run {
@@ -74,11 +82,12 @@ const ARITHMETIC = { arithmetic: 'ff' } as const;
 const FF_TOLERANCE = 2 ** -36;
 
 /** Per-call medians of host, submit and total time of `call` (warm). */
-async function measure(drain: () => Promise<unknown>, call: () => Promise<unknown>): Promise<{ hostMs: number; hostMinMs: number; encodeMs: number; submitMs: number; totalMs: number; submits: number }> {
+async function measure(drain: () => Promise<unknown>, call: () => Promise<unknown>): Promise<{ hostMs: number; hostMinMs: number; encodeMs: number; submitMs: number; totalMs: number; submits: number; buffers: number; bindGroups: number }> {
   for (let r = 0; r < WARM; r++) {
     await call();
     await drain();
   }
+  const created = { ...creations };
   const host: number[] = [];
   const encode: number[] = [];
   const submit: number[] = [];
@@ -120,7 +129,22 @@ async function measure(drain: () => Promise<unknown>, call: () => Promise<unknow
     submits = count;
   }
   const median = (v: number[]): number => v.sort((a, b) => a - b)[v.length >> 1]!;
-  return { hostMs: median(host), hostMinMs: host[0]!, encodeMs: median(encode), submitMs: median(submit), totalMs: median(total), submits };
+  return {
+    hostMs: median(host), hostMinMs: host[0]!, encodeMs: median(encode), submitMs: median(submit), totalMs: median(total), submits,
+    buffers: (creations.buffers - created.buffers) / REPS, bindGroups: (creations.bindGroups - created.bindGroups) / REPS,
+  };
+}
+
+/** Device buffers and bind groups created so far (counted from main's start on). */
+const creations = { buffers: 0, bindGroups: 0 };
+
+/** Counts the device's createBuffer and createBindGroup calls into {@link creations}. */
+function countCreations(device: object): void {
+  const d = device as Record<string, (...a: unknown[]) => unknown>;
+  const createBuffer = d.createBuffer!;
+  const createBindGroup = d.createBindGroup!;
+  d.createBuffer = (...a) => { creations.buffers++; return createBuffer.apply(device, a); };
+  d.createBindGroup = (...a) => { creations.bindGroups++; return createBindGroup.apply(device, a); };
 }
 
 /**
@@ -154,6 +178,12 @@ function matVec(a: Float32Array, x: Float32Array, n: number, trans: boolean): { 
   return { value, scale };
 }
 
+/** Adds a measured row and prints it. */
+function pushRow(rows: Row[], kernel: string, n: number, m: Awaited<ReturnType<typeof measure>>, check: number): void {
+  rows.push({ kernel, n, ...m, check });
+  console.log(`${kernel.padEnd(19)} n=${String(n).padStart(5)}: host ${m.hostMs.toFixed(4)} ms (least ${m.hostMinMs.toFixed(4)}, encode ${m.encodeMs.toFixed(4)}), submit ${m.submitMs.toFixed(4)} ms, total ${m.totalMs.toFixed(4)} ms (${m.submits} submit${m.submits === 1 ? '' : 's'}; per call ${m.buffers} buffers, ${m.bindGroups} bind groups created), check ${check.toExponential(1)}`);
+}
+
 async function kernelRows(n: number, rows: Row[]): Promise<void> {
   const rt = (await gpuRuntime())!;
   const drain = (): Promise<unknown> => rt.context.device.queue.onSubmittedWorkDone();
@@ -162,10 +192,8 @@ async function kernelRows(n: number, rows: Row[]): Promise<void> {
   const x = await toDevice(xv, { format: 'f32', strict: true });
   const y = await toDevice(yv, { format: 'f32', strict: true });
   const out = await toDevice(new Float32Array(n), { format: 'f32', strict: true });
-  const push = (kernel: string, m: Awaited<ReturnType<typeof measure>>, check: number): void => {
-    rows.push({ kernel, n, ...m, check });
-    console.log(`${kernel.padEnd(10)} n=${String(n).padStart(5)}: host ${m.hostMs.toFixed(4)} ms (least ${m.hostMinMs.toFixed(4)}, encode ${m.encodeMs.toFixed(4)}), submit ${m.submitMs.toFixed(4)} ms, total ${m.totalMs.toFixed(4)} ms (${m.submits} submit${m.submits === 1 ? '' : 's'}), check ${check.toExponential(1)}`);
-  };
+  const push = (kernel: string, m: Awaited<ReturnType<typeof measure>>, check: number): void => pushRow(rows, kernel, n, m, check);
+
 
   // DOT (value read back) and NRM2.
   {
@@ -259,6 +287,74 @@ async function kernelRows(n: number, rows: Row[]): Promise<void> {
 }
 
 /**
+ * The same kernels through the public API on ranges (`backend: 'gpu'`, f32 storage, float-float arithmetic): each
+ * call uploads its operands (their contents may have changed since the last call) and writes its result back
+ * through its range; its total includes that read-back. ELL SpMV's matrix is a plain ELL matrix (fp64 values).
+ */
+async function rangeRows(n: number, rows: Row[]): Promise<void> {
+  const rt = (await gpuRuntime())!;
+  const drain = (): Promise<unknown> => rt.context.device.queue.onSubmittedWorkDone();
+  const st = { storage: formats.f32, arithmetic: formats.f32 };
+  const options = { backend: 'gpu', arithmetic: formats.ff, strict: true } as const;
+  const xv = rand32(n, 3);
+  const yv = rand32(n, 5);
+  const x = vector(xv, st), y = vector(yv, st), out = vector(n, st);
+  const push = (kernel: string, m: Awaited<ReturnType<typeof measure>>, check: number): void => pushRow(rows, `${kernel} (ranges)`, n, m, check);
+  {
+    const s = new Accurate();
+    let abs = 0;
+    for (let k = 0; k < n; k++) {
+      s.add(xv[k]! * yv[k]!);
+      abs += Math.abs(xv[k]! * yv[k]!);
+    }
+    const { value } = await dot(x, y, options);
+    push('DOT', await measure(drain, () => dot(x, y, options)), worst([value], [s.value], [abs]));
+  }
+  {
+    const av = rand32(n * n, 7);
+    const A = matrix(n, n, (i, j) => av[j * n + i]!, { ...st, layout: 'col-major' });
+    for (const trans of ['N', 'T'] as const) {
+      await gemv({ alpha: 1, A, x, beta: 0, y: out, trans }, options);
+      const ref = matVec(av, xv, n, trans === 'T');
+      push(`GEMV ${trans}`, await measure(drain, () => gemv({ alpha: 1, A, x, beta: 0, y: out, trans }, options)), worst(toArray(out), ref.value, ref.scale, true));
+    }
+  }
+  {
+    const lv = rand32(n * n, 11);
+    for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) lv[j * n + i] = i === j ? 1 + Math.abs(lv[j * n + i]!) : i > j ? lv[j * n + i]! / (4 * n) : 0;
+    const L = matrix(n, n, (i, j) => lv[j * n + i]!, { ...st, layout: 'col-major' });
+    const b = vector(yv, st);
+    await trsv({ A: L, x: b, uplo: 'L' }, options);
+    const res = matVec(lv, Float32Array.from(toArray(b)), n, false);
+    const check = worst(res.value, Array.from(yv), res.scale.map((q) => q * 2 ** -23 / FF_TOLERANCE));
+    // Solved again in place on every repetition: x stays bounded (unit-ish diagonal, tiny off-diagonal entries).
+    push('TRSV L N', await measure(drain, () => trsv({ A: L, x: b, uplo: 'L' }, options)), check);
+  }
+  {
+    const g = Math.round(Math.sqrt(n));
+    const ell = laplacianEll([g, g]);
+    const xe = vector(xv.subarray(0, ell.cols), st), ye = vector(ell.rows, st);
+    await ellSpmv({ alpha: 1, A: ell, x: xe, beta: 0, y: ye }, options);
+    const want: number[] = [];
+    const scale: number[] = [];
+    for (let i = 0; i < ell.rows; i++) {
+      const s = new Accurate();
+      let abs = 0;
+      for (let j = 0; j < ell.width; j++) {
+        const c = ell.colIndex[j * ell.stride + i]!;
+        if (c < 0) continue;
+        const t = ell.values[j * ell.stride + i]! * xv[c]!;
+        s.add(t);
+        abs += Math.abs(t);
+      }
+      want.push(s.value);
+      scale.push(abs);
+    }
+    push('ELL SpMV', await measure(drain, () => ellSpmv({ alpha: 1, A: ell, x: xe, beta: 0, y: ye }, options)), worst(toArray(ye), want, scale, true));
+  }
+}
+
+/**
  * A saved run: this bench's JSON in $OUT, or bench/results' copy of it (wrapped with machine and date); several files,
  * comma-separated (runs of one build taken in turn with another's on a loaded machine), give each row's medians.
  */
@@ -290,6 +386,7 @@ const HEADER = [
 
 function render(run: Run, before?: Run): void {
   const fmt = (v: number | undefined): string => (v === undefined ? '—' : v.toFixed(4));
+  const created = (r: Row | undefined): string => (r?.buffers === undefined ? '—' : `${+r.buffers.toFixed(2)} / ${+r.bindGroups!.toFixed(2)}`);
   if (!before) {
     writePerformanceSection('gpu-host-cost', [
       `## Fixed cost of a GPU call at small sizes: the host's share — ${run.device}, ${run.date}`,
@@ -297,8 +394,8 @@ function render(run: Run, before?: Run): void {
       `\`bench/gpu/host-cost.ts\` (${run.label}${run.medianOf ? `, each figure the median of ${run.medianOf} runs' medians (least: the least of them)` : ''}; ${run.machine}).`,
       ...HEADER,
       '',
-      markdownTable(['kernel', 'n', 'host ms', 'least host ms', 'of which encoding', 'submit ms', 'total ms', 'submits', 'check (≤ 1)'],
-        run.rows.map((r) => [r.kernel, r.n, fmt(r.hostMs), fmt(r.hostMinMs), fmt(r.encodeMs), fmt(r.submitMs), fmt(r.totalMs), r.submits, r.check.toExponential(1)])),
+      markdownTable(['kernel', 'n', 'host ms', 'least host ms', 'of which encoding', 'submit ms', 'total ms', 'submits', 'buffers / bind groups created per call', 'check (≤ 1)'],
+        run.rows.map((r) => [r.kernel, r.n, fmt(r.hostMs), fmt(r.hostMinMs), fmt(r.encodeMs), fmt(r.submitMs), fmt(r.totalMs), r.submits, created(r), r.check.toExponential(1)])),
     ].join('\n'));
     return;
   }
@@ -309,10 +406,10 @@ function render(run: Run, before?: Run): void {
     `\`bench/gpu/host-cost.ts\` of both builds on one machine (${run.machine}), the runs taken in turn${run.medianOf ? `; each figure the median of ${run.medianOf} runs' medians` : ''}.`,
     ...HEADER,
     '',
-    markdownTable(['kernel', 'n', `host ms, ${before.label}`, `host ms, ${run.label}`, 'ratio', `least host ms, ${before.label}`, `least host ms, ${run.label}`, 'ratio', `encoding, ${before.label}`, `encoding, ${run.label}`, `total ms, ${before.label}`, `total ms, ${run.label}`, 'check (≤ 1)'],
+    markdownTable(['kernel', 'n', `host ms, ${before.label}`, `host ms, ${run.label}`, 'ratio', `least host ms, ${before.label}`, `least host ms, ${run.label}`, 'ratio', `encoding, ${before.label}`, `encoding, ${run.label}`, `total ms, ${before.label}`, `total ms, ${run.label}`, `created per call, ${before.label}`, `created per call, ${run.label}`, 'check (≤ 1)'],
       run.rows.map((r) => {
         const b = earlier.get(`${r.kernel}|${r.n}`);
-        return [r.kernel, r.n, fmt(b?.hostMs), fmt(r.hostMs), b ? (r.hostMs / b.hostMs).toFixed(2) : '—', fmt(b?.hostMinMs), fmt(r.hostMinMs), b ? (r.hostMinMs / b.hostMinMs).toFixed(2) : '—', fmt(b?.encodeMs), fmt(r.encodeMs), fmt(b?.totalMs), fmt(r.totalMs), r.check.toExponential(1)];
+        return [r.kernel, r.n, fmt(b?.hostMs), fmt(r.hostMs), b ? (r.hostMs / b.hostMs).toFixed(2) : '—', fmt(b?.hostMinMs), fmt(r.hostMinMs), b ? (r.hostMinMs / b.hostMinMs).toFixed(2) : '—', fmt(b?.encodeMs), fmt(r.encodeMs), fmt(b?.totalMs), fmt(r.totalMs), created(b), created(r), r.check.toExponential(1)];
       })),
   ].join('\n'));
 }
@@ -324,9 +421,11 @@ async function main(): Promise<void> {
     return;
   }
   const device = arg('device') ?? `${rt.context.adapter.name} (${rt.context.adapter.backend})`;
+  countCreations(rt.context.device);
   const t0 = performance.now();
   const rows: Row[] = [];
   for (const n of SIZES) await kernelRows(n, rows);
+  for (const n of SIZES) await rangeRows(n, rows);
   console.log(`(${((performance.now() - t0) / 1000).toFixed(1)} s)`);
   const run: Run = { date: today(), machine: machineDescription(), device, label, rows };
   writeResults('gpu-host-cost', run);

@@ -3,7 +3,9 @@
  * uniform buffers, bind groups and the read-back staging buffers of DOT and NRM2 are all reused — and the warm
  * call's result has the same bits as the cold one's. The device is instrumented: its createBuffer and
  * createBindGroup are counted while the warm calls run. Read-backs that overlap (two DOTs in flight at once) each
- * get their own staging buffer and their own value.
+ * get their own staging buffer and their own value. Calls on ranges (`backend: 'gpu'`) upload their operands every
+ * time, into the arrays of an earlier call of the same shape: no buffer, no bind group, and every call reads the
+ * ranges' current values.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { toDevice, type DeviceArray } from '../../src/backends/webgpu/device-array.js';
@@ -14,6 +16,7 @@ import { gpuTrsv } from '../../kernels/trsv/trsv-webgpu.js';
 import { gpuEllSpmv, toDeviceEll } from '../../kernels/ell-spmv/ell-spmv-webgpu.js';
 import { gpuUpdate } from '../../kernels/waxpby/update-webgpu.js';
 import { laplacianEll } from '../../src/sparse/laplacian.js';
+import { dot, formats, gemv, matrix, toArray, vector } from '../../src/index.js';
 import type { GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import { accurateSum, gamma, opError, randomValues, requireRuntime } from './gpu-test-helpers.js';
 
@@ -132,5 +135,43 @@ describe('warm GPU calls on resident arrays', () => {
     const ell = await toDeviceEll(E, { format: 'f32' });
     await check('ELL SpMV', () => gpuEllSpmv({ A: ell, x, y: out }, { arithmetic: 'ff', strict: true }), out);
     for (const a of [x, out]) a.destroy();
+  });
+});
+
+describe('warm GPU calls on ranges', () => {
+  it('DOT and GEMV N/T refill the uploads of the previous call: no buffer, no bind group; each call reads the new values', async () => {
+    const rt = await requireRuntime();
+    const n = 48;
+    const st = { storage: formats.f32, arithmetic: formats.f32 };
+    const x = vector(n, st), y = vector(n, st), out = vector(n, st);
+    const A = matrix(n, n, undefined, { ...st, layout: 'col-major' });
+    const options = { backend: 'gpu', arithmetic: formats.ff, strict: true } as const;
+    // Fresh values each round (a call that read an earlier round's upload would miss its bound by far).
+    const round = async (seed: number): Promise<void> => {
+      const [xv, yv, av] = [randomValues(n, seed), randomValues(n, seed + 100), randomValues(n * n, seed + 200)];
+      for (let i = 0; i < n; i++) {
+        x.set(i, xv[i]!);
+        y.set(i, yv[i]!);
+        for (let j = 0; j < n; j++) A.set(i, j, av[i + j * n]!);
+      }
+      const xs = toArray(x), ys = toArray(y);
+      const terms = Array.from(xs, (v, k) => v * ys[k]!);
+      const { value } = await dot(x, y, options);
+      expect(Math.abs(value - accurateSum(terms))).toBeLessThanOrEqual(gamma(n, opError('ff')) * accurateSum(terms.map(Math.abs)));
+      for (const trans of ['N', 'T'] as const) {
+        await gemv({ alpha: 1, A, x, beta: 0, y: out, trans }, options);
+        const got = toArray(out);
+        for (let i = 0; i < n; i++) {
+          const row = Array.from({ length: n }, (_, j) => (trans === 'N' ? A.get(i, j) : A.get(j, i)) * xs[j]!);
+          const exact = accurateSum(row);
+          // ff sum within γ_n, then one rounding to the f32 output.
+          expect(Math.abs(got[i]! - exact), `${trans} row ${i}`).toBeLessThanOrEqual(gamma(n, opError('ff')) * accurateSum(row.map(Math.abs)) + 2 ** -24 * Math.abs(exact) * (1 + 2 ** -20));
+        }
+      }
+    };
+    for (let seed = 1; seed <= 3; seed++) await round(seed);
+    const counts = instrument(rt);
+    for (let seed = 4; seed <= 6; seed++) await round(seed);
+    expect(counts).toEqual({ buffers: 0, bindGroups: 0 });
   });
 });

@@ -16,6 +16,8 @@ import type { GpuNrm2Result } from '../../../kernels/nrm2/nrm2-webgpu.js';
 import type { EllOperand } from '../../../kernels/ell-spmv/ell-operand.js';
 import { onGpuOrCpu, type GpuCall } from './gpu-backend.js';
 import { storedValues } from './stored-values.js';
+import { giveBack, lendSlot, takeSlot } from './upload-slots.js';
+import { refillSpan, spanShapeKey } from '../webgpu/device-array.js';
 import '../../formats/gpu-parts.js';
 import { vector } from '../../core/vectors.js';
 import { dd as ddFormat } from '../../formats/dd/register.js';
@@ -75,7 +77,7 @@ async function upload(g: Gpu, r: Range<any, any>, asView = false, parameter = 'x
   }
   if (asView && r.dimensionality === 1 && spanInput(r)) {
     await checkHostBytes(r, parameter);
-    return g.toDevice(r as never, { strict: true, format: r.accessor.storage.name as 'f32' });
+    return vectorSlot(r, parameter, () => g.toDevice(r as never, { strict: true, format: r.accessor.storage.name as 'f32' }));
   }
   // Double-double pairs go up as the bytes of a packed interleaved copy (numbers would drop lo).
   if (r.accessor.storage.kind === 'dd') return g.toDevice(packedDd(r) as never, { strict: true });
@@ -105,7 +107,7 @@ async function outputOf(g: Gpu, r: Range<1, any>, readsOld: boolean, call: GpuCa
       old.destroy();
     }
   }
-  if (SAME_BYTES.has(r.accessor.storage.name)) return g.toDevice(r as never, { strict: true });
+  if (SAME_BYTES.has(r.accessor.storage.name)) return vectorSlot(r, parameter, () => g.toDevice(r as never, { strict: true }));
   if (spanOutput(r)) {
     await checkHostBytes(r, parameter);
     return g.toDevice(r as never, { strict: true, format: r.accessor.storage.name as 'f32' });
@@ -207,13 +209,39 @@ async function matrixOf(g: Gpu, A: Range<2, any>, parameter: string): Promise<De
   }
   if (spanInput(A)) {
     await checkHostBytes(A, parameter);
-    return g.toDeviceMatrix(A as never, { strict: true });
+    const shape = spanShapeKey(A);
+    const key = shape === undefined ? undefined : `${parameter}|${shape}`;
+    const kept = key === undefined ? undefined : takeSlot<DeviceMatrix>(key);
+    if (kept) {
+      refillSpan(kept.data, A as never);
+      return kept;
+    }
+    const M = await g.toDeviceMatrix(A as never, { strict: true });
+    return key === undefined || !M.data.onDevice ? M : lendSlot(key, M, M.data, 4 * M.data.words, () => M.data.destroy(), () => M.data.buffer !== undefined);
   }
   return g.deviceMatrix(await upload(g, A), rows, cols, Math.max(1, rows));
 }
 
+/**
+ * The upload of a 1-D range as its storage span: an earlier one for the same parameter with the same span shape
+ * refilled (./upload-slots.ts), else `make`'s, lent so that {@link free} keeps it for the next call. The parameter is
+ * part of the key so that x and y of one shape keep their own arrays (the kernels' plans are keyed by the arrays).
+ */
+async function vectorSlot(r: Range<1, any>, parameter: string, make: () => Promise<DeviceArray>): Promise<DeviceArray> {
+  const shape = spanShapeKey(r);
+  const key = shape === undefined ? undefined : `${parameter}|${shape}`;
+  const kept = key === undefined ? undefined : takeSlot<DeviceArray>(key);
+  if (kept) {
+    refillSpan(kept, r as never);
+    return kept;
+  }
+  const d = await make();
+  return key === undefined || !d.onDevice ? d : lendSlot(key, d, d, 4 * d.words, () => d.destroy(), () => d.buffer !== undefined);
+}
+
+/** Ends a call's use of its uploads: kept for the next call where they are slots, destroyed otherwise. */
 function free(...arrays: DeviceArray[]): void {
-  for (const a of arrays) a.destroy();
+  for (const a of arrays) giveBack(a, () => a.destroy());
 }
 
 const rns = (): Promise<typeof import('./rns-dispatch.js')> => import('./rns-dispatch.js');

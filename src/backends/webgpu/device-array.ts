@@ -654,6 +654,38 @@ function rangeSpan(r: CoreRangeLike, format: GpuStorageFormat): { encoded: Encod
   return { encoded: { words }, spanLength, offset: n === 0 ? 0 : a.offset - lo, length: n, stride: a.strides[0]! };
 }
 
+/** Formats whose upload is the plain bytes of the range's span (dd and dd-split have their own layouts and caches). */
+const PLAIN_SPAN = new Set(['f64', 'f32', 'f16', 'bf16']);
+
+/**
+ * @internal For reusing an upload (src/backends/webgpu-bridge/upload-slots.ts): a key equal for two unscaled core
+ * ranges exactly when {@link toDevice} (1-D) or {@link toDeviceSpan} makes arrays of the same format, span length and
+ * view shape of them; undefined for a range whose upload is not the plain bytes of its span.
+ * @param r - the range
+ * @returns the key, or undefined
+ */
+export function spanShapeKey(r: unknown): string | undefined {
+  if (!isCoreRange(r)) return undefined;
+  const a = r.accessor;
+  if (a.scale || !PLAIN_SPAN.has(a.storage.name)) return undefined;
+  const n = a.size.reduce((p, q) => p * q, 1);
+  let [lo, hi] = n === 0 ? [0, -1] : a.extent();
+  lo -= lo % gpuFormat(a.storage.name).elementsPerWord;
+  return `${a.storage.name}|${hi - lo + 1}|${n === 0 ? 0 : a.offset - lo}|${a.size.join(',')}|${a.strides.join(',')}`;
+}
+
+/**
+ * @internal Writes the span of `r` over the storage of `array` — an earlier upload (or a view of it) of a range with
+ * the same {@link spanShapeKey} — as a kernel's write would: caches keyed on the version see new contents.
+ * @param array - the earlier upload, on the device
+ * @param r - the range
+ */
+export function refillSpan(array: DeviceArray, r: RangeLike): void {
+  const s = rangeSpan(r as unknown as CoreRangeLike, array.format);
+  array.runtime!.context.device.queue.writeBuffer(array.buffer!, 0, s.encoded.words);
+  array.version++;
+}
+
 /**
  * Copies the span of `array` — what {@link toDevice} made of the 1-D range `r` (f64, f32, f16, bf16, dd, dd-split, or a
  * format whose GPU part declares `hostBytes`: its words are its CPU bytes), after kernels
