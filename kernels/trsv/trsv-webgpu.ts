@@ -319,7 +319,7 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
   for (let k = 0; k < blocks; k++) updates += updateRanges(shape, A, perBinding, k * bs).length;
   // More passes and their unused output: the substitution redo where the result is not finite (one pass, or a
   // check and one per window of A: ./trsv-split-redo-source.ts); x's words keep one more for the redo's verdict.
-  const plan = getPlan(runtime, key, 2 + blocks + updates + redoPassCount(shape, perBinding), () => [createWordBuffer(context, np * c), createWordBuffer(context, np * c), createWordBuffer(context, np * c + 1), createWordBuffer(context, x.words), createWordBuffer(context, REDO_WORKGROUP * c)]);
+  const plan = getPlan(runtime, key, 2 + blocks + updates + redoPassCount(shape, perBinding), () => [createWordBuffer(context, np * c), createWordBuffer(context, np * c), createWordBuffer(context, np * c + 1), createWordBuffer(context, x.coversSpan ? x.words : 1), createWordBuffer(context, REDO_WORKGROUP * c)]);
   if (rounds) {
     // The scales belong to this call: its pass list is built for it and not kept.
     const scales = createWordBuffer(context, 2 * n, new Uint32Array(rounding.scales.buffer, rounding.scales.byteOffset, 2 * n));
@@ -458,7 +458,8 @@ async function walkerSolve(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape,
     createWordBuffer(context, TRSV_HEADER_WORDS + 4 * np * c),
     createWordBuffer(context, np * c),
     createWordBuffer(context, groups * TRSV_WORKGROUP * c),
-    createWordBuffer(context, x.words),
+    // x's next buffer (a view solved in place needs none: one word stands in).
+    createWordBuffer(context, x.coversSpan ? x.words : 1),
   ]);
   const [R, W, X, unused] = plan.scratch as [GpuBuffer, GpuBuffer, GpuBuffer, GpuBuffer];
   const out = plan.scratch[4]!;
