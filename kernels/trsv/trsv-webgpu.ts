@@ -18,7 +18,7 @@
  */
 import { checkSize, fail, ModprecError } from '../../src/core/errors.js';
 import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
-import { convertPass } from '../../src/backends/webgpu/convert.js';
+import { convertIntoViewPass, convertPass } from '../../src/backends/webgpu/convert.js';
 import { trackGpuWork } from '../../src/backends/webgpu/backend.js';
 import { hostTrsv } from '../../src/backends/webgpu/host-fallback.js';
 import { bindingLimit, bufferView, checkBinding, createSpanBuffer, checkOperandBinding, checkScaleBinding, columnRegion, columnsPerRegion, DeviceArray, moveScaleBase, windowOf, wordsPerElement } from '../../src/backends/webgpu/device-array.js';
@@ -28,7 +28,7 @@ import { allowFallback, arrayArgs, bindArray, memo, readKey, chooseArithmetic, c
 import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import type { GpuBuffer } from '../../src/backends/webgpu/webgpu-types.js';
-import { checkOutputBinding, throughPackedOutput } from '../../src/backends/webgpu/view-output.js';
+import { checkOutputBinding, outputWindow, serialisedViewWrite, throughPackedOutput, writesHalves, writesInPlace } from '../../src/backends/webgpu/view-output.js';
 import { tuningGeneration, tuningKnob } from '../../src/backends/webgpu/tuning-knobs.js';
 import { trsvKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { TRSV_HEADER_WORDS, TRSV_TILE, TRSV_WORKGROUP, walkerHolds, walkerSource } from './trsv-walker-source.js';
@@ -185,7 +185,8 @@ function validate(args: GpuTrsvArgs, options: GpuTrsvOptions): Shape {
   // A may exceed one storage binding (read through windows of whole columns); x is read whole.
   if (A.data.format.scaled) checkOperandBinding('A', A.data);
   checkScaleBinding('A', A.data);
-  // x is solved in place in a packed array: itself, or a view's packed twin (gathered and scattered in windows).
+  // x is solved through a packed array of its length (its work arrays; a view's twin where it is not solved in place:
+  // solvesInPlace), which must fit one binding.
   checkOutputBinding('x', x, false);
   const uplo = args.uplo ?? 'U';
   const trans = args.trans ?? 'N';
@@ -318,7 +319,7 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
   for (let k = 0; k < blocks; k++) updates += updateRanges(shape, A, perBinding, k * bs).length;
   // More passes and their unused output: the substitution redo where the result is not finite (one pass, or a
   // check and one per window of A: ./trsv-split-redo-source.ts); x's words keep one more for the redo's verdict.
-  const plan = getPlan(runtime, key, 2 + blocks + updates + redoPassCount(shape, perBinding), () => [createWordBuffer(context, np * c), createWordBuffer(context, np * c), createWordBuffer(context, np * c + 1), createSpanBuffer(runtime, x), createWordBuffer(context, REDO_WORKGROUP * c)]);
+  const plan = getPlan(runtime, key, 2 + blocks + updates + redoPassCount(shape, perBinding), () => [createWordBuffer(context, np * c), createWordBuffer(context, np * c), createWordBuffer(context, np * c + 1), x.coversSpan ? createSpanBuffer(runtime, x) : createWordBuffer(context, 1), createWordBuffer(context, REDO_WORKGROUP * c)]);
   if (rounds) {
     // The scales belong to this call: its pass list is built for it and not kept.
     const scales = createWordBuffer(context, 2 * n, new Uint32Array(rounding.scales.buffer, rounding.scales.byteOffset, 2 * n));
@@ -343,9 +344,7 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
     rememberList(lists, x.buffer, passes);
   }
   submitPasses(context, passes);
-  plan.scratch[3] = x.buffer!;
-  x.buffer = out;
-  x.version++;
+  swapIn(plan.scratch, 3, x, out);
 }
 
 /** The passes of one solve: b → r, per block a solve and an update, x → its storage format. */
@@ -412,7 +411,7 @@ async function buildSolvePasses(runtime: GpuRuntime, args: GpuTrsvArgs, shape: S
       passes.push({ pass: { program: pWindow, arrays, scalars, output: { buffer: scratch[4]! }, threads: REDO_WORKGROUP }, cache: caches[slot++]! });
     }
   }
-  passes.push({ pass: await convertPass(runtime, bufferView(runtime, xw, work, n), x.format, out), cache: caches[slot++]! });
+  passes.push({ pass: rounding ? await convertPass(runtime, bufferView(runtime, xw, work, n), x.format, out) : await finalPass(runtime, bufferView(runtime, xw, work, n), x, out), cache: caches[slot++]! });
   return passes;
 }
 
@@ -471,7 +470,8 @@ async function walkerSolve(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape,
     createWordBuffer(context, TRSV_HEADER_WORDS + 4 * np * c),
     createWordBuffer(context, np * c),
     createWordBuffer(context, groups * TRSV_WORKGROUP * c),
-    createSpanBuffer(runtime, x),
+    // x's next buffer (a view solved in place needs none: one word stands in).
+    x.coversSpan ? createSpanBuffer(runtime, x) : createWordBuffer(context, 1),
   ]);
   const [R, W, X, unused] = plan.scratch as [GpuBuffer, GpuBuffer, GpuBuffer, GpuBuffer];
   const out = plan.scratch[4]!;
@@ -499,14 +499,41 @@ async function walkerSolve(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape,
     passes = [
       { pass: await convertPass(runtime, x, work, R), cache: plan.passes[0]! },
       { pass: { program, arrays, scalars, output: { buffer: unused }, threads: groups * TRSV_WORKGROUP }, cache: plan.passes[1]! },
-      { pass: await convertPass(runtime, bufferView(runtime, X, work, n), x.format, out), cache: plan.passes[2]! },
+      { pass: await finalPass(runtime, bufferView(runtime, X, work, n), x, out), cache: plan.passes[2]! },
     ];
     rememberList(lists, x.buffer, passes);
   }
   submitPasses(context, passes);
-  plan.scratch[4] = x.buffer!;
-  x.buffer = out;
+  swapIn(plan.scratch, 4, x, out);
+}
+
+/**
+ * The last pass of a solve: the solution (packed, in the arithmetic's words) into x's storage format — a view x in
+ * place in its span (view-output.ts), any other x into `out`, which then replaces x's buffer ({@link swapIn}).
+ */
+function finalPass(runtime: GpuRuntime, solution: DeviceArray, x: DeviceArray, out: GpuBuffer): Promise<Pass> {
+  return x.coversSpan ? convertPass(runtime, solution, x.format, out) : convertIntoViewPass(runtime, solution, x);
+}
+
+/** After the passes of {@link finalPass}: a packed x takes `out` as its buffer (its old one becomes scratch[slot]). */
+function swapIn(scratch: GpuBuffer[], slot: number, x: DeviceArray, out: GpuBuffer): void {
+  if (x.coversSpan) {
+    scratch[slot] = x.buffer!;
+    x.buffer = out;
+  }
   x.version++;
+}
+
+/**
+ * Whether TRSV solves the view x in place — reads b through the view and writes the solution into its elements of the
+ * span, with no packed twin: a view the strided or half-word store writes (writesInPlace, writesHalves) whose span is
+ * bound whole by the reads (one binding) and whose extent fits the store's binding. Else (a user's sub-word format, a
+ * span over one binding) through the twin, with the same bits.
+ */
+function solvesInPlace(runtime: GpuRuntime, x: DeviceArray): boolean {
+  if (x.coversSpan || !(writesInPlace(x) || writesHalves(x))) return false;
+  const limit = bindingLimit(runtime);
+  return x.buffer!.size <= limit && outputWindow(x, { start: 0, count: x.length }, writesHalves(x)).bound.size <= limit;
 }
 
 /**
@@ -617,7 +644,11 @@ async function trsvRoundingOf(args: GpuTrsvArgs, options: GpuTrsvOptions, roundi
   const transposed = readsTransposed(A);
   const run = transposed ? { ...args, A: transposedDeviceMatrix(A), uplo: args.uplo === 'L' ? 'U' as const : 'L' as const, trans: shape.trans ? 'N' as const : 'T' as const } : args;
   const kernelShape = transposed ? { ...shape, trans: !shape.trans } : shape;
-  // x a strided view: the solve runs on its packed twin (holding b), whose elements then go into x's span.
-  if (shape.n > 0) await throughPackedOutput(runtime, x, true, (packed) => trsvOnDevice(runtime, { ...run, x: packed }, kernelShape, arithmetic, rounding));
+  // x a view: solved in place (b read through the view, the solution stored into its elements: solvesInPlace), or on
+  // its packed twin (holding b), whose elements then go into x's span. A rounding solve (a scaled-integer x) stores
+  // each x_j packed before later rows read it: a twin.
+  if (shape.n === 0) return runInfo(runtime, arithmetic, '');
+  if (rounding === undefined && solvesInPlace(runtime, x)) await serialisedViewWrite(x, () => trsvOnDevice(runtime, run, kernelShape, arithmetic));
+  else await throughPackedOutput(runtime, x, true, (packed) => trsvOnDevice(runtime, { ...run, x: packed }, kernelShape, arithmetic, rounding));
   return runInfo(runtime, arithmetic, '');
 }

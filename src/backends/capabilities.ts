@@ -11,6 +11,7 @@ import { findFormat, formatNames } from '../formats/common/registry.js';
 import { storageGpuFacts } from '../formats/common/gpu-facts.js';
 import type { ArithmeticFormat } from '../formats/common/format.js';
 import { gpuBackend, isRnsArithmetic } from './webgpu-bridge/gpu-backend.js';
+import { ELL_BINDING_LIMITS } from './webgpu-bridge/binding-limits.js';
 import type { KernelName } from './backend.js';
 
 /** Every kernel, in the order the table lists them. */
@@ -19,8 +20,8 @@ export const KERNELS: readonly KernelName[] = ['dot', 'gemv', 'trsv', 'ellSpmv',
 /**
  * The capability table as Markdown: for each registered format whether it is a storage (plain, and under a scaled
  * accessor's scales), a GPU output and an arithmetic on each backend, then which kernels each backend runs (with f32
- * storage and arithmetic).
- * @returns two Markdown tables
+ * storage and arithmetic), then what ELL SpMV on the GPU refuses for an operand over one storage binding, and why.
+ * @returns three Markdown tables
  * @example
  * ```ts
  * console.log(capabilityTable());
@@ -59,6 +60,9 @@ export function capabilityTable(): string {
   for (const kernel of KERNELS) {
     lines.push(`| ${kernel} | ${yes} | ${gpuBackend.supports({ kernel, operands: [['x', f32Range]], arithmetic: f32Ar }) ? 'no' : yes} |`);
   }
+  // What the GPU still refuses for an operand over one storage binding (BACKEND_LIMIT), with the reason.
+  lines.push('', '| kernel | gpu: BACKEND_LIMIT when | why |', '| --- | --- | --- |');
+  for (const c of ELL_BINDING_LIMITS) lines.push(`| ${c.kernel} | ${c.when} | ${c.reason} |`);
   return lines.join('\n');
 }
 

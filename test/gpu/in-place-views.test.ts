@@ -14,6 +14,7 @@ import { deviceView, toDevice, type DeviceArray } from '../../src/backends/webgp
 import { gpuUpdate } from '../../kernels/waxpby/update-webgpu.js';
 import { deviceMatrix, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
 import { gpuEllSpmv, toDeviceEll } from '../../kernels/ell-spmv/ell-spmv-webgpu.js';
+import { gpuTrsv } from '../../kernels/trsv/trsv-webgpu.js';
 import { csrToEll, laplacianCsr } from '../../src/index.js';
 import { randomValues, requireRuntime } from './gpu-test-helpers.js';
 
@@ -84,7 +85,7 @@ describe('update outputs written in place with no copy', () => {
     ), { numRuns: 60, seed: 14 });
   });
 
-  it("GEMV's and ELL SpMV's y views: old values read from the output binding, 16-bit views stored as half words: the packed run's bits, sentinels kept", async () => {
+  it("GEMV's and ELL SpMV's y and TRSV's x views: old values read from the output binding (TRSV: b through the view), 16-bit views stored as half words: the packed run's bits, sentinels kept", async () => {
     await requireRuntime();
     await fc.assert(fc.asyncProperty(
       fc.constantFrom<Name>('f16', 'bf16', 'f32', 'f64'),
@@ -92,7 +93,7 @@ describe('update outputs written in place with no copy', () => {
       fc.constantFrom(2, -2, 3, -3, 1, -1),
       fc.constantFrom(0, 0.5),
       fc.constantFrom<'f32' | 'ff'>('f32', 'ff'),
-      fc.constantFrom<'gemv N' | 'gemv T' | 'ell'>('gemv N', 'gemv T', 'ell'),
+      fc.constantFrom<'gemv N' | 'gemv T' | 'ell' | 'trsv'>('gemv N', 'gemv T', 'ell', 'trsv'),
       fc.integer({ min: 1, max: 1000 }),
       fc.integer({ min: 0, max: 3 }),
       async (name, n, stride, beta, arith, kernel, seed, pad) => {
@@ -109,8 +110,11 @@ describe('update outputs written in place with no copy', () => {
         const x = await toDevice(randomValues(5, seed + 2), { format: name });
         const E = await toDeviceEll(csrToEll(laplacianCsr([n])), { format: name });
         const xe = await toDevice(randomValues(n, seed + 3), { format: name });
+        // TRSV solves its x in place: a lower triangle with 4 on the diagonal, b the view's values.
+        const T = deviceMatrix(await toDevice(Float64Array.from({ length: n * n }, (_, k) => (k % (n + 1) === 0 ? 4 : Math.sin(k + seed) / n)), { format: name }), n, n);
         const run = (y: DeviceArray): Promise<unknown> => kernel === 'ell' ? gpuEllSpmv({ A: E, x: xe, y, alpha: 1.5, beta }, { arithmetic: arith })
-          : gpuGemv({ A, x, y, alpha: 1.5, beta, trans: kernel === 'gemv T' ? 'T' : 'N' }, { arithmetic: arith });
+          : kernel === 'trsv' ? gpuTrsv({ A: T, x: y, uplo: 'L' }, { arithmetic: arith })
+            : gpuGemv({ A, x, y, alpha: 1.5, beta, trans: kernel === 'gemv T' ? 'T' : 'N' }, { arithmetic: arith });
         await run(out);
         await run(packed);
         const got = new Uint8Array((await span.encoded()).words.buffer);
@@ -124,7 +128,7 @@ describe('update outputs written in place with no copy', () => {
         }
         expect(span.storage.twins, 'a packed twin').toBeUndefined();
         expect(span.storage.spare, 'a snapshot of y').toBeUndefined();
-        for (const d of [span, packed, A.data, x, xe]) d.destroy();
+        for (const d of [span, packed, A.data, x, xe, T.data]) d.destroy();
       },
     ), { numRuns: 60, seed: 19 });
   });

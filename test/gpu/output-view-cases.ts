@@ -125,6 +125,8 @@ export async function residentOutputViews(): Promise<void> {
           await run(ref, true);
           expectOnlyView(name, (await out.encoded()).words, original, (await ref.encoded()).words, SIZE, { off, inc, n: N }, `${what} ${step}`);
         }
+        // Every kernel wrote the view in place, TRSV's x included: no packed twin was made.
+        expect(out.storage.twins, `${what}: a packed twin`).toBeUndefined();
         for (const a of [out, X, An.data, Tview.data, Tpacked.data, xView, xPacked, E.values, Eview.values, ref]) a.destroy();
       }
     }

@@ -15,7 +15,7 @@ import { getProgram, submitPasses, type BoundArray, type Pass } from './program.
 import { readWords, type GpuRuntime } from './runtime.js';
 import { integerMax, scaledConvertPasses } from './convert-scaled.js';
 import type { GpuBuffer } from './webgpu-types.js';
-import { gatherView } from './view-output.js';
+import { gatherView, halfOutputOf, outputWindow, writesHalves } from './view-output.js';
 import type { GpuStorageFormat } from './formats.js';
 import { checkGpuOptions } from '../backend.js';
 import { ddSplitOf, throughInterleaved } from './dd-split-device.js';
@@ -124,6 +124,46 @@ async function checkScales(out: DeviceArray): Promise<void> {
     out.destroy();
     fail('INVALID_VALUE', 'x', `must be finite, with block maxima at least 2^-126·${integerMax(out.format)} in magnitude, for ${out.format.name} storage on the GPU (block ${bad}, elements ${bad * out.scaleBlock}…${Math.min(out.length, (bad + 1) * out.scaleBlock) - 1})`);
   }
+}
+
+/**
+ * A pass writing the packed `x` converted into the output view `out`'s format into `out`'s elements of its span, in
+ * place (view-output.ts: a strided-output program; `writesInPlace` or `writesHalves` must hold for `out`, and its
+ * extent must fit one binding): a thread per word of a view the word store takes, else a half word per thread.
+ * Nothing else of the span changes.
+ * @param runtime - the runtime
+ * @param x - the packed source, `out.length` elements
+ * @param out - the output view
+ * @returns the pass
+ */
+export async function convertIntoViewPass(runtime: GpuRuntime, x: DeviceArray, out: DeviceArray): Promise<Pass> {
+  const target = out.format;
+  const arithmetic = defaultGpuArithmetic([x.format, target], exactBits);
+  const halves = writesHalves(out);
+  const epw = halves ? 1 : target.elementsPerWord;
+  const { args, body } = memo(`convertInto|${readKey(x)}|${target.name}|${halves}`, () => {
+    const args = [...arrayArgs('X', x), ['n', 'Integer'] as const, ['OutOff', 'Integer'] as const, ['OutInc', 'Integer'] as const];
+    // The store goes to unit OutOff + t·OutInc (applyStridedOutput); gpu.js keeps only arguments the source names.
+    const body: string[] = ['const outUnit = OutOff + this.thread.x * OutInc;'];
+    const regs = [];
+    for (let e = 0; e < epw; e++) {
+      body.push(`let k${e} = this.thread.x * ${epw} + ${e};`, `if (k${e} >= n) { k${e} = n - 1; }`);
+      const read = x.format.emitRead('X', elementIndex('X', x, `k${e}`), `v${e}`, arithmetic);
+      body.push(read.code);
+      regs.push(read.register);
+    }
+    // A half-word store takes its element's bits from either half; a word store's last half past the view is outside
+    // the span (writesInPlace).
+    body.push(target.emitReturn(halves ? [regs[0]!, regs[0]!] : regs));
+    return { args, body };
+  });
+  const program = await getProgram(runtime.context, { source: kernelSource(args, body), args, components: outputComponents(target), stridedOutput: true, halfOutput: halfOutputOf(out) });
+  const arrays: Record<string, BoundArray> = {};
+  const scalars: Record<string, number> = { n: out.length };
+  bindArray('X', x, arrays, scalars);
+  const o = outputWindow(out, { start: 0, count: out.length }, halves);
+  Object.assign(scalars, o.scalars);
+  return { program, arrays, scalars, output: o.bound, threads: Math.ceil(out.length / epw) };
 }
 
 /**
