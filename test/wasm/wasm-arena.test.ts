@@ -196,14 +196,15 @@ describe('wasmArena: TRSV in place, bit for bit the staging path', () => {
 });
 
 describe('wasmArena: ELL SpMV in place, bit for bit the staging path', () => {
-  it('values of every storage and column indices in the arena (each or both), padding slots, stride > rows, row blocks crossed, recursive and kahan', () => {
+  it('values of every storage and column indices in the arena (each or both), padding slots, stride > rows, row blocks crossed, recursive, kahan and dd (fp64 and double-double arithmetic)', () => {
     const input = fc.record({
       rows: fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1, max: 40 }) }, { weight: 4, arbitrary: fc.constantFrom(8, 16, 32) }, { weight: 1, arbitrary: fc.constant(4096 + 13) }),
       cols: fc.integer({ min: 1, max: 9 }), width: fc.integer({ min: 0, max: 3 }), extraStride: fc.integer({ min: 0, max: 9 }),
       V: matrixTwinSpec(ALL), indicesInArena: fc.boolean(), x: vectorTwinSpec([...ALL, 'f64', 'f64', 'f64']), y: vectorTwinSpec(OUTPUTS),
       alpha: coefficient, beta: coefficient, arithmetic: fc.constantFrom('f64' as const, 'f32' as const), seed: fc.integer({ min: 0, max: 2 ** 30 }),
-      // kahan: the block kernel's compensations with in-place operands (the slot strides are the operand's)
-      accumulation: fc.constantFrom('recursive' as const, 'kahan' as const),
+      // kahan, dd: the block kernels' compensations or double-double sums with in-place operands (the slot strides are
+      // the operand's); double-double arithmetic (odd widths add a padding slot: staged).
+      options: fc.constantFrom({}, { accumulation: 'kahan' }, { accumulation: 'dd' }, { arithmetic: formats.dd }),
     });
     fc.assert(fc.property(input, (c) => inArena((a) => {
       const stride = c.rows + c.extraStride;
@@ -221,12 +222,35 @@ describe('wasmArena: ELL SpMV in place, bit for bit the staging path', () => {
       const A1 = ellOperand({ ...structure, colIndex }, V1), A2 = ellOperand({ ...structure, colIndex: indices }, V2);
       const xs = Array.from({ length: c.cols }, (_, j) => (j % 3) - 0.75), ys = Array.from({ length: c.rows }, (_, i) => (i % 5) * 0.5);
       const [x1, x2] = vectorTwins(c.x, xs, a, c.arithmetic), [y1, y2] = vectorTwins(c.y, ys, a, c.arithmetic);
-      const options = { accumulation: c.accumulation };
+      const options = c.options;
       expect(cpuBackendOf('ellSpmv', { x: x2, y: y2 }, options, ['y'])).toEqual(cpuBackendOf('ellSpmv', { x: x1, y: y1 }, options, ['y']));
       ellSpmv({ alpha: c.alpha, A: A1, x: x1, beta: c.beta, y: y1 }, options);
       ellSpmv({ alpha: c.alpha, A: A2, x: x2, beta: c.beta, y: y2 }, options);
       expect(raw(y2)).toEqual(raw(y1));
     })), { numRuns: 120 });
+  });
+
+  it('double-double sums (dd accumulation, dd arithmetic) read unscaled values and column indices in place: finite operands, whole row blocks', () => {
+    const UNSCALED: readonly TwinStorage[] = ['f64', 'f32', 'f16', 'bf16', 'i8', 'dd'];
+    const input = fc.record({
+      rows: fc.constantFrom(8, 16, 40), cols: fc.integer({ min: 1, max: 9 }), width: fc.integer({ min: 1, max: 4 }), storage: fc.constantFrom(...UNSCALED),
+      options: fc.constantFrom({ accumulation: 'dd' }, { arithmetic: formats.dd }), seed: fc.integer({ min: 0, max: 2 ** 30 }),
+    });
+    fc.assert(fc.property(input, (c) => inArena((a) => {
+      const colIndex = new Int32Array(c.rows * c.width).fill(ELL_PADDING);
+      for (let i = 0; i < c.rows; i++) for (let k = 0; k < (i + c.seed) % (c.width + 1); k++) colIndex[i + k * c.rows] = (i * 5 + k * 3 + c.seed) % c.cols;
+      const value = (i: number, k: number): number => (colIndex[i + k * c.rows] !== ELL_PADDING ? (((i * 13 + k * 7 + c.seed) % 41) - 20) / 4 : 0);
+      const [V1, V2] = matrixTwins({ storage: c.storage, layout: 'col-major', pad: 0, row0: 0, col0: 0 }, c.rows, c.width, value, a);
+      const indices = a.allocate(Int32Array, colIndex.length);
+      indices.set(colIndex);
+      const structure = { rows: c.rows, cols: c.cols, width: c.width, stride: c.rows };
+      const A1 = ellOperand({ ...structure, colIndex }, V1), A2 = ellOperand({ ...structure, colIndex: indices }, V2);
+      const x = vector(Array.from({ length: c.cols }, (_, j) => (j % 3) - 0.75 + j / 1024));
+      const y1 = vector(c.rows), y2 = vector(c.rows);
+      ellSpmv({ alpha: 1.5, A: A1, x, beta: 0, y: y1 }, { ...c.options, backend: 'wasm' });
+      ellSpmv({ alpha: 1.5, A: A2, x, beta: 0, y: y2 }, { ...c.options, backend: 'wasm' });
+      expect(raw(y2)).toEqual(raw(y1));
+    })), { numRuns: 40 });
   });
 
   it('ellWithStorage({ memory }) puts the values and a copy of the column indices in the arena', () => {
