@@ -64,7 +64,8 @@ export function wasmKahanDot(x: Accessor<1, any>, y: Accessor<1, any>, n: number
   // s at [0, 8), c at [8, 16) of one view: the lanes' layout for joinNeumaierLanes (fp32: bytes 0–31 and 64–95).
   const sums = lanes === 'f64' ? new Float64Array(buffer, S_AT, 16) : new Float32Array(buffer, S_AT, 32);
   sums.fill(0);
-  streamPairs(x, y, n, X_AT, Y_AT, (padded) => f(X_AT, scaleX, Y_AT, scaleY, padded));
+  // wasmArena operands in place: whole steps of 8, so every element keeps its lane (streamPairs).
+  streamPairs(x, y, n, X_AT, Y_AT, (padded, px, py) => f(px, scaleX, py, scaleY, padded), 8, true);
   if (sums instanceof Float64Array) return joinNeumaierLanes(sums);
   return joinNeumaierLanes(sums, 'f32', 16);
 }

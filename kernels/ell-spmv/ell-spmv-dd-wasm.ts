@@ -1,7 +1,7 @@
 /**
  * ELL SpMV summed in double-double in WebAssembly SIMD (double-double arithmetic, or fp64 arithmetic with the
- * `dd` accumulation) on unscaled built-in storage: rows in SIMD lanes, four per step, slots staged as in the fp64
- * kernel (kernels/ell-spmv/ell-spmv-wasm.ts). Slot k adds vᵢₖ·x[colᵢₖ] into row i's double-double sum by the
+ * `dd` accumulation) on unscaled built-in storage: rows in SIMD lanes, four per step, slots staged — or read in
+ * place from a wasmArena — as in the fp64 kernel (kernels/ell-spmv/ell-spmv-wasm.ts). Slot k adds vᵢₖ·x[colᵢₖ] into row i's double-double sum by the
  * steps of the DD DOT (src/backends/wasm/wasm-dd-steps.ts: ddTwoProdAccumulate, or ddMulAccumulate for a
  * double-double factor), and a padding slot (column −1, always after the row's entries) leaves the sum as it is
  * (a lane select: a padding value never reaches a result). With the `dd` accumulation slot k goes into chain
@@ -19,6 +19,7 @@ import { WasmLocals, countLoop, load2, operandLocals, operandSetup } from '../..
 import { ddAccumulateStep, ddPairHalf, ddStepScratch, ddStepSetup } from '../../src/backends/wasm/wasm-dd-steps.js';
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
 import { stageVector, wasmStorageOfFormat, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
+import { wasmAddressOf } from '../../src/backends/wasm/wasm-arena.js';
 import type { ArithmeticFormat } from '../../src/formats/common/format.js';
 import { ddAdd } from '../../src/formats/dd/add.js';
 import { Operand } from '../../src/backends/cpu/operand.js';
@@ -36,11 +37,11 @@ export function wasmDdEllRefusal(values: Accessor<2, any>): Refusal | undefined 
   return values.scale ? { code: 'INVALID_FORMAT', parameter: 'A.values', reason: 'WebAssembly sums in double-double over unscaled storage only (exact doubles)' } : undefined;
 }
 
-type DdEllBlock = (pv: number, pc: number, pxh: number, pxl: number, pt: number, rows: number, width: number) => void;
+type DdEllBlock = (pv: number, pc: number, pxh: number, pxl: number, pt: number, rows: number, width: number, vSlot: number, cSlot: number) => void;
 
 /**
- * Over the staged block (slot k's values at pv + k·rows·bytes, column indices at pc + 4k·rows; rows a multiple of
- * 8, width a multiple of `chains`): chain c's sums of row i at pt + 8i (high parts), + 8·rows (low parts), then
+ * Over the block (slot k's values at pv + k·vSlot, column indices at pc + k·cSlot, in bytes — staged: rows·bytes
+ * and 4·rows, in place: the operand's slot strides; rows a multiple of 8, width a multiple of `chains`): chain c's sums of row i at pt + 8i (high parts), + 8·rows (low parts), then
  * chain 1 after them (pt + 16·rows + 8i, + 24·rows + 8i). x's high parts at pxh, low parts at pxl (pairs only).
  */
 function ddEllBlock(sv: WasmStorage, pairV: boolean, pairX: boolean, chains: 1 | 2): DdEllBlock {
@@ -48,6 +49,7 @@ function ddEllBlock(sv: WasmStorage, pairV: boolean, pairX: boolean, chains: 1 |
   return wasmExports(`ell-dd ${sv.name}${pairV ? ' pairs' : ''}${pairX ? ' x-pairs' : ''} ${chains}`, 'the double-double ELL SpMV kernel', () => {
     const l = new WasmLocals();
     const pv = l.param(I32), pc = l.param(I32), pxh = l.param(I32), pxl = l.param(I32), pt = l.param(I32), rows = l.param(I32), width = l.param(I32);
+    const vSlot = l.param(I32), cSlot = l.param(I32);
     const i = l.local(I32), k = l.local(I32), pvk = l.local(I32), pck = l.local(I32), rowBytes = l.local(I32);
     // sums: chain c, half h → sumHi + 2c + h, sumLo + 2c + h
     const sumHi = l.locals_(V128, 4), sumLo = l.locals_(V128, 4);
@@ -55,7 +57,6 @@ function ddEllBlock(sv: WasmStorage, pairV: boolean, pairX: boolean, chains: 1 |
     const nh = l.local(V128), nl = l.local(V128);
     const scratch = ddStepScratch(l);
     const v = operandLocals(l, { storage: sv, pointer: pvk, scaleParam: -1 }, false);
-    const slotBytes = (bytes: number): number[] => [...op.get(rows), ...op.i32(bytes), ...op.i32Mul()];
     const gathered = (base: number, h: 0 | 1): number[] => [
       ...gather(cols, base, 2 * h), ...op.simd(SIMD.f64x2Splat), ...gather(cols, base, 2 * h + 1), ...op.simd(0x22 /* f64x2.replace_lane */, 1),
     ];
@@ -77,8 +78,8 @@ function ddEllBlock(sv: WasmStorage, pairV: boolean, pairX: boolean, chains: 1 |
     const slot = (c: number): number[] => [
       ...op.get(pck), ...op.simdMem(SIMD.load, 0), ...op.tee(cols), ...op.i32(31), ...op.simd(0xac /* i32x4.shr_s */), ...op.set(negative),
       ...half(c, 0), ...half(c, 1),
-      ...op.get(pvk), ...slotBytes(sv.bytes), ...op.i32Add(), ...op.set(pvk),
-      ...op.get(pck), ...slotBytes(4), ...op.i32Add(), ...op.set(pck),
+      ...op.get(pvk), ...op.get(vSlot), ...op.i32Add(), ...op.set(pvk),
+      ...op.get(pck), ...op.get(cSlot), ...op.i32Add(), ...op.set(pck),
     ];
     const zero = [...op.f64(0), ...op.simd(SIMD.f64x2Splat)];
     const sumAt = (c: number, lo: boolean, h: number): number[] => [...op.get(pt), ...op.get(rowBytes), ...op.i32(2 * c + (lo ? 1 : 0)), ...op.i32Mul(), ...op.i32Add(), ...op.get(i), ...op.i32(3), ...op.i32Shl(), ...op.i32Add(), ...(h ? [...op.i32(16), ...op.i32Add()] : [])];
@@ -133,19 +134,25 @@ export function wasmDdEllSpmv(alpha: number, structure: EllStructure, values: Ac
   const [s0, s1] = values.strides as [number, number];
   for (let r0 = 0; r0 < rows; r0 += blockRows) {
     const count = Math.min(blockRows, rows - r0), padded = (count + 7) & ~7;
+    // Values and column indices in the WebAssembly memory (a wasmArena) are read in place for blocks of whole steps
+    // without an added padding slot, as the fp64 kernel reads them (kernels/ell-spmv/ell-spmv-wasm.ts).
+    const whole = count === padded && slots === width;
+    const pv = whole && s0 === 1 ? wasmAddressOf(values.data, values.offset + r0, sv.bytes) : -1;
+    const pc = whole ? wasmAddressOf(colIndex, r0, 4) : -1;
     for (let k = 0; k < slots; k++) {
-      const c = new Int32Array(buffer, C_AT + k * padded * 4, padded);
+      const c = pc < 0 ? new Int32Array(buffer, C_AT + k * padded * 4, padded) : undefined;
       if (k < width) {
-        c.set(colIndex.subarray(k * stride + r0, k * stride + r0 + count));
-        c.fill(-1, count);
+        c?.set(colIndex.subarray(k * stride + r0, k * stride + r0 + count));
+        c?.fill(-1, count);
+        if (pv >= 0) continue;
         const slot = { data: values.data, storage: values.storage, offset: values.offset + r0 * s0 + k * s1, strides: [s0] } as unknown as Accessor<1, any>;
         stageVector(slot, 0, count, V_AT + k * padded * sv.bytes, padded, buffer);
       } else {
-        c.fill(-1);
+        c!.fill(-1);
         new Uint8Array(buffer, V_AT + k * padded * sv.bytes, padded * sv.bytes).fill(0);
       }
     }
-    f(V_AT, C_AT, XH_AT, XL_AT, T_AT, padded, slots);
+    f(pv < 0 ? V_AT : pv, pc < 0 ? C_AT : pc, XH_AT, XL_AT, T_AT, padded, slots, pv < 0 ? padded * sv.bytes : s1 * sv.bytes, pc < 0 ? padded * 4 : stride * 4);
     const part = (q: number): Float64Array => new Float64Array(buffer, T_AT + q * padded * 8, padded);
     const [h0, l0] = [part(0), part(1)];
     if (chains === 1) for (let i = 0; i < count; i++) { sums[2 * (r0 + i)] = h0[i]!; sums[2 * (r0 + i) + 1] = l0[i]!; }

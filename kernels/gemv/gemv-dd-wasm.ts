@@ -20,6 +20,7 @@ import { WasmLocals, load2, operandLocals, operandSetup, stepLoop, type WasmOper
 import { ddAccumulateStep, ddPairHalf, ddStepScratch, ddStepSetup } from '../../src/backends/wasm/wasm-dd-steps.js';
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
 import { CHUNK, stageVector, wasmStorageNamed, wasmStorageOf, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
+import { columnSegmentAt, rowPieces } from './gemv-in-place.js';
 import type { ArithmeticFormat } from '../../src/formats/common/format.js';
 import { ddAdd } from '../../src/formats/dd/add.js';
 import { Operand } from '../../src/backends/cpu/operand.js';
@@ -104,11 +105,6 @@ function ddColumnsChunk(sa: WasmStorage, pairA: boolean, general: boolean, chain
   }).columns as DdColumnsChunk;
 }
 
-/** Row i of op(A) (or column j, with the other stride) as a 1-D accessor with unit stride, for staging. */
-function unitView(opA: Accessor<2, any>, offset: number): Accessor<1, any> {
-  return { data: opA.data, storage: opA.storage, offset, strides: [1] } as unknown as Accessor<1, any>;
-}
-
 /**
  * y := α·op(A)·x + β·y for α ≠ 0, summed in double-double (the caller checked storages, layout and the quick
  * returns). Returns false, with y untouched, when a row's sum is not finite: the JavaScript kernel then runs.
@@ -144,8 +140,9 @@ function columnSums(opA: Accessor<2, any>, x: Accessor<1, any>, m: number, n: nu
     for (let c = 0; c < chains; c++) { part(c, false).fill(0, 0, padded); part(c, true).fill(0, 0, padded); }
     for (let j = 0; j < n; j += COLUMNS) {
       const c = Math.min(COLUMNS, n - j);
-      for (let k = 0; k < c; k++) stageVector(unitView(opA, opA.offset + r0 + (j + k) * ld), 0, rows, A_AT + k * segment, padded, buffer);
-      f(T_AT, padded, A_AT, A_AT + segment, A_AT + 2 * segment, A_AT + 3 * segment,
+      // In place where A lives in a wasmArena (whole row blocks of 8), else staged: the same values in the same lanes.
+      const pa = [0, 1, 2, 3].map((k) => (k < c ? columnSegmentAt(opA, sa, opA.offset + r0 + (j + k) * ld, rows, padded, A_AT + k * segment, buffer) : A_AT));
+      f(T_AT, padded, pa[0]!, pa[1]!, pa[2]!, pa[3]!,
         xh[j]!, xh[j + 1] ?? 0, xh[j + 2] ?? 0, xh[j + 3] ?? 0, xl[j]!, xl[j + 1] ?? 0, xl[j + 2] ?? 0, xl[j + 3] ?? 0, c);
     }
     const h0 = part(0, false), l0 = part(0, true);
@@ -182,12 +179,8 @@ function rowSums(opA: Accessor<2, any>, x: Accessor<1, any>, m: number, n: numbe
   const row = opA.strides[0] as number;
   for (let i = 0; i < m; i++) {
     acc.fill(0);
-    const rowView = unitView(opA, opA.offset + i * row);
-    for (let from = 0; from < n; from += CHUNK) {
-      const count = Math.min(CHUNK, n - from), padded = (count + 7) & ~7;
-      stageVector(rowView, from, count, A_AT, padded, buffer);
-      f(A_AT, 1, X_AT + from * sx.bytes, 1, padded);
-    }
+    // In place where A lives in a wasmArena (whole steps of 8: every element keeps its lane), the rest staged.
+    rowPieces(opA, sa, opA.offset + i * row, n, A_AT, buffer, (pa, from, padded) => f(pa, 1, X_AT + from * sx.bytes, 1, padded));
     joinDdLanes(acc, joined);
     out[2 * i] = joined[0]!; out[2 * i + 1] = joined[1]!;
   }

@@ -16,9 +16,10 @@ import { F64, I32, V128, encodeModule, op, SIMD } from '../../src/backends/wasm/
 import { LANES, WasmLocals, operandLocals, operandSetup, stepLoop } from '../../src/backends/wasm/wasm-function.js';
 import { joinNeumaierLanes, neumaierScratch, neumaierStep } from '../../src/backends/wasm/wasm-neumaier-step.js';
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
-import { CHUNK, scaleOf, stageVector, wasmStorageNamed, wasmStorageOf, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
+import { CHUNK, scaleOf, wasmStorageNamed, wasmStorageOf, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
+import { columnSegmentAt, rowPieces } from './gemv-in-place.js';
 import { kahanDotChunk } from '../dot/dot-kahan-wasm.js';
-import { COLUMNS, ROWS, rowAccessor } from './gemv-wasm.js';
+import { COLUMNS, ROWS } from './gemv-wasm.js';
 import { combineSums, combineSumsF32, xValues, xValuesF32 } from './gemv-wasm-values.js';
 
 export type KahanColumnsChunk = (ps: number, pc: number, rows: number, pa0: number, pa1: number, pa2: number, pa3: number, scale: number, x0: number, x1: number, x2: number, x3: number, columns: number) => void;
@@ -92,8 +93,9 @@ function columnSums(opA: Accessor<2, any>, xv: Float64Array, m: number, n: numbe
     c.fill(0, 0, padded);
     for (let j = 0; j < n; j += COLUMNS) {
       const cols = Math.min(COLUMNS, n - j);
-      for (let k = 0; k < cols; k++) stageVector(rowAccessor(opA, 0, 0, opA.offset + r0 + (j + k) * ld), 0, rows, A_AT + k * segment, padded, buffer);
-      f(S_AT, C_AT, padded, A_AT, A_AT + segment, A_AT + 2 * segment, A_AT + 3 * segment, scaleOf(opA), xv[j]!, xv[j + 1] ?? 0, xv[j + 2] ?? 0, xv[j + 3] ?? 0, cols);
+      // In place where A lives in a wasmArena (whole row blocks of 8), else staged: the same values in the same lanes.
+      const pa = [0, 1, 2, 3].map((k) => (k < cols ? columnSegmentAt(opA, sa, opA.offset + r0 + (j + k) * ld, rows, padded, A_AT + k * segment, buffer) : A_AT));
+      f(S_AT, C_AT, padded, pa[0]!, pa[1]!, pa[2]!, pa[3]!, scaleOf(opA), xv[j]!, xv[j + 1] ?? 0, xv[j + 2] ?? 0, xv[j + 3] ?? 0, cols);
     }
     // The JavaScript template's result: s + c (fp32: one binary32 rounding).
     for (let r = 0; r < rows; r++) out[r0 + r] = lanes === 'f64' ? s[r]! + c[r]! : Math.fround(s[r]! + c[r]!);
@@ -118,12 +120,8 @@ function rowSums(opA: Accessor<2, any>, xv: Float64Array, m: number, n: number, 
   const row = opA.strides[0] as number;
   for (let i = 0; i < m; i++) {
     sums.fill(0);
-    const rowView = rowAccessor(opA, i, row);
-    for (let from = 0; from < n; from += CHUNK) {
-      const count = Math.min(CHUNK, n - from), padded = (count + 7) & ~7;
-      stageVector(rowView, from, count, A_AT, padded, buffer);
-      f(A_AT, scaleOf(opA), X_AT + from * bytes, 1, padded);
-    }
+    // In place where A lives in a wasmArena (whole steps of 8: every element keeps its lane), the rest staged.
+    rowPieces(opA, sa, opA.offset + i * row, n, A_AT, buffer, (pa, from, padded) => f(pa, scaleOf(opA), X_AT + from * bytes, 1, padded));
     out[i] = sums instanceof Float64Array ? joinNeumaierLanes(sums) : joinNeumaierLanes(sums, 'f32', 16);
   }
   return out;

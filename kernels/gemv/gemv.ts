@@ -2,7 +2,8 @@
  * GEMV: y := α·op(A)·x + β·y through any accessors, in any arithmetic, with any accumulation.
  * @module
  */
-import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
+import { chooseCpuBackend, orderedNumerics, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
+import { wasmOrderedGemv } from './gemv-ordered-wasm.js';
 import { runWasm } from '../shared/run-wasm.js';
 import { wasmGemv, wasmGemvRefusal } from './gemv-wasm.js';
 import { wasmDdGemv } from './gemv-dd-wasm.js';
@@ -116,8 +117,12 @@ export function gemv(args: GemvArguments, options: (GemvOptions & { backend?: Cp
   if (threads) { runSplit(threads, 'gemv', { alpha, A, x, beta, y, trans: args.trans ?? 'N', loop: options.loop ?? 'auto' }, ar, acc, cpu, requested); return; }
   const alphaCase = coefficientCase(alpha);
   if (cpu === 'wasm' && alphaCase !== 'zero') {
-    const numerics = wasmNumericsOf(ar, acc);
-    if (numerics === 'kahan-f64' || numerics === 'kahan-f32') {
+    const numerics = wasmNumericsOf(ar, acc), ordered = orderedNumerics(numerics);
+    if (ordered) {
+      // pairwise, dot2: the JavaScript row loop's sums; a non-finite one leaves y to the JavaScript kernel.
+      let done = false;
+      if (runWasm(requested, () => { done = wasmOrderedGemv(alpha, opA, x.accessor, beta, y.accessor, m, n, ordered.accumulation, ordered.arithmetic); }) && done) return;
+    } else if (numerics === 'kahan-f64' || numerics === 'kahan-f32') {
       // A non-finite compensated row sum leaves y untouched and is recomputed by the JavaScript kernel.
       let done = false;
       if (runWasm(requested, () => { done = wasmKahanGemv(alpha, opA, x.accessor, beta, y.accessor, m, n, numerics === 'kahan-f32' ? 'f32' : 'f64'); }) && done) return;

@@ -51,7 +51,7 @@ export const WASM_KAHAN_F32_KERNELS: ReadonlySet<KernelName> = new Set<KernelNam
  * The kernels whose WebAssembly program also sums with the `pairwise` and `dot2` accumulations, in fp64 and fp32
  * arithmetic, in the accumulation's own order: the JavaScript kernel's bits (see {@link wasmNumericsOf}).
  */
-export const WASM_ORDERED_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'asum', 'nrm2']);
+export const WASM_ORDERED_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv', 'asum', 'nrm2']);
 
 /** The numerics of {@link WASM_ORDERED_KERNELS}: the accumulation and the arithmetic. */
 export type OrderedNumerics = 'pairwise-f64' | 'pairwise-f32' | 'dot2-f64' | 'dot2-f32';

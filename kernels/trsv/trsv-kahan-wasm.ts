@@ -15,7 +15,8 @@
 import type { Accessor } from '../../accessors/accessor.js';
 import { reserveBytes, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
 import { CHUNK, scaleOf, wasmStorageNamed, wasmStorageOf, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
-import { diagonalAt, runSegment, sweepColumns } from './trsv-wasm-sweeps.js';
+import { diagonalAt, sweepColumns } from './trsv-wasm-sweeps.js';
+import { rowPieces } from '../gemv/gemv-in-place.js';
 import { joinNeumaierLanes } from '../../src/backends/wasm/wasm-neumaier-step.js';
 import { kahanDotChunk } from '../dot/dot-kahan-wasm.js';
 import { kahanColumnsChunk } from '../gemv/gemv-kahan-wasm.js';
@@ -73,7 +74,7 @@ function solveByRows(T: Accessor<2, any>, x: Accessor<1, any>, n: number, lower:
     const [from, count] = lower ? [0, i] : [i + 1, n - 1 - i];
     sums.fill(0);
     [sums[0], sums[cAt]] = startFrom(round(xd[x.offset + i * xs]!), round);
-    runSegment(T, T.offset + i * ld + from, count, A_AT, CHUNK, (at, padded, offset) => f(at, scale, X_AT + (from + offset) * bytes, 1, padded));
+    rowPieces(T, sa, T.offset + i * ld + from, count, A_AT, buffer, (at, offset, padded) => f(at, scale, X_AT + (from + offset) * bytes, 1, padded));
     let q = joinNeumaierLanes(sums, lanes, cAt);
     if (!unit) q = round(q / diagonalAt(T, T.offset + i * ld + i, scale, lanes));
     const stored = store(q);

@@ -1,14 +1,14 @@
 /**
  * What the WebAssembly TRSVs (kernels/trsv/trsv-wasm.ts, trsv-kahan-wasm.ts) share: the column sweep of
- * column-oriented substitution, the diagonal read, and the run over a contiguous segment of op(A) — read in place
- * where A lives in a wasmArena (whole steps of 8, as the other kernels read arena operands), staged otherwise.
- * In-place pieces are whole steps of 8 from the segment's start, so each row's update (column sweep) and each
- * element's lane (row-oriented DOTs, lane k mod 8 from the segment's start) are the staging path's: the same bits.
+ * column-oriented substitution and the diagonal read. Both read op(A)'s contiguous segments through GEMV's
+ * `rowPieces` (kernels/gemv/gemv-in-place.ts): in place where A lives in a wasmArena, whole steps of 8 from the
+ * segment's start, the rest staged — so each row's update (column sweep) and each element's lane (row-oriented
+ * DOTs, lane k mod 8 from the segment's start) are the staging path's: the same bits.
  * @module
  */
 import type { Accessor } from '../../accessors/accessor.js';
-import { wasmAddressOf } from '../../src/backends/wasm/wasm-arena.js';
-import { numberAt, scaleOf, stageVector, type WasmStorage, wasmStorageOf } from '../../src/backends/wasm/wasm-storage.js';
+import { numberAt, scaleOf, type WasmStorage, wasmStorageOf } from '../../src/backends/wasm/wasm-storage.js';
+import { rowPieces } from '../gemv/gemv-in-place.js';
 import { wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
 import { f32ValueAt } from '../gemv/gemv-wasm-values.js';
 
@@ -17,26 +17,6 @@ export function diagonalAt(T: Accessor<2, any>, p: number, scale: number, lanes:
   if (lanes === 'f32') return f32ValueAt(T, p, scale);
   const d = numberAt(T, p);
   return T.scale ? d * scale : d;
-}
-
-/**
- * Runs `run(at, padded, offset)` over storage elements [start, start + count) of A (contiguous), `chunk` elements
- * at a time (a multiple of 8): in place at `at` for whole steps of 8 where A lives in a wasmArena, the rest staged at
- * `stageAt` and zero-padded to a multiple of 8; `offset` is the piece's first element within the segment.
- */
-export function runSegment(T: Accessor<2, any>, start: number, count: number, stageAt: number, chunk: number, run: (at: number, padded: number, offset: number) => void): void {
-  const sa = wasmStorageOf(T) as WasmStorage;
-  for (let c = 0; c < count; c += chunk) {
-    const part = Math.min(chunk, count - c);
-    const address = wasmAddressOf(T.data, start + c, sa.bytes);
-    const body = address < 0 ? 0 : part & ~7;
-    if (body > 0) run(address, body, c);
-    if (body === part) continue;
-    const rest = part - body, padded = (rest + 7) & ~7;
-    const segment = { data: T.data, storage: T.storage, offset: start + c + body, strides: [1] } as unknown as Accessor<1, any>;
-    stageVector(segment, 0, rest, stageAt, padded, wasmMemory().buffer as ArrayBuffer);
-    run(stageAt, padded, c + body);
-  }
 }
 
 /**
@@ -49,6 +29,7 @@ export function sweepColumns(
   T: Accessor<2, any>, x: Accessor<1, any>, n: number, lower: boolean, unit: boolean, lanes: 'f64' | 'f32', stageAt: number,
   valueOf: (j: number) => number, update: (from: number, at: number, padded: number, xj: number) => void,
 ): void {
+  const sa = wasmStorageOf(T) as WasmStorage, buffer = wasmMemory().buffer as ArrayBuffer;
   const scale = scaleOf(T), round = lanes === 'f64' ? Number : Math.fround;
   const xd = x.data as Float64Array | Float32Array, xs = x.strides[0] as number, ld = T.strides[1] as number;
   for (let step = 0; step < n; step++) {
@@ -61,6 +42,6 @@ export function sweepColumns(
     const xj = round(xd[xp]!);
     // Rows below the diagonal (forward) or above it (backward).
     const [from, count] = lower ? [j + 1, n - j - 1] : [0, j];
-    runSegment(T, column + from, count, stageAt, Infinity, (at, padded, offset) => update(from + offset, at, padded, xj));
+    rowPieces(T, sa, column + from, count, stageAt, buffer, (at, offset, padded) => update(from + offset, at, padded, xj));
   }
 }

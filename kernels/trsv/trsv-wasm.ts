@@ -17,7 +17,8 @@ import { F64, I32, V128, encodeModule, op, SIMD } from '../../src/backends/wasm/
 import { LANES, WasmLocals, operandLocals, operandParams, operandSetup, stepLoop } from '../../src/backends/wasm/wasm-function.js';
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
 import { CHUNK, scaleOf, wasmStorageNamed, wasmStorageOf, type WasmStorage, laneSum, laneSumF32 } from '../../src/backends/wasm/wasm-storage.js';
-import { diagonalAt, runSegment, sweepColumns } from './trsv-wasm-sweeps.js';
+import { diagonalAt, sweepColumns } from './trsv-wasm-sweeps.js';
+import { rowPieces } from '../gemv/gemv-in-place.js';
 import type { Refusal } from '../../src/backends/backend.js';
 import { dotChunk } from '../dot/dot-wasm.js';
 
@@ -81,7 +82,7 @@ function solveByRows(T: Accessor<2, any>, x: Accessor<1, any>, n: number, lower:
     const i = lower ? step : n - 1 - step;
     const [from, count] = lower ? [0, i] : [i + 1, n - 1 - i];
     acc.fill(0);
-    runSegment(T, T.offset + i * ld + from, count, A_AT, CHUNK, (at, padded, offset) => f(at, scale, X_AT + (from + offset) * bytes, 1, padded));
+    rowPieces(T, sa, T.offset + i * ld + from, count, A_AT, buffer, (at, offset, padded) => f(at, scale, X_AT + (from + offset) * bytes, 1, padded));
     const sum = acc instanceof Float64Array ? laneSum(acc) : laneSumF32(acc);
     const xp = x.offset + i * xs;
     // 0 + bᵢ first, as the JavaScript's accumulator starts (−0 becomes +0); fp32 reads bᵢ rounded.

@@ -82,7 +82,7 @@ describe('wasmArena: DOT in place, bit for bit the staging path', () => {
     const input = lengths.chain((n) => fc.record({
       a: vectorTwinSpec(ALL), b: vectorTwinSpec(ALL), arithmetic: fc.constantFrom('f64' as const, 'f32' as const),
       // the double-double DOTs (dd accumulation, dd arithmetic) stream the same chunks
-      options: fc.constantFrom({}, {}, { accumulation: 'dd' }, { arithmetic: formats.dd }),
+      options: fc.constantFrom({}, {}, { accumulation: 'dd' }, { arithmetic: formats.dd }, { accumulation: 'kahan' }),
       xs: fc.array(element, { minLength: n, maxLength: n }), ys: fc.array(element, { minLength: n, maxLength: n }),
     }));
     fc.assert(fc.property(input, ({ a: sa, b: sb, arithmetic, options, xs, ys }) => inArena((a) => {
@@ -108,6 +108,7 @@ describe('wasmArena: DOT in place, bit for bit the staging path', () => {
   });
 });
 
+const finite = fc.double({ min: -1e3, max: 1e3, noNaN: true });
 const coefficient = fc.oneof(fc.double({ min: -8, max: 8, noNaN: true }), fc.constantFrom(0, -0, 1, NaN, Infinity));
 const OUTPUTS: readonly TwinStorage[] = ['f64', 'f32'];
 
@@ -146,7 +147,7 @@ describe('wasmArena: the AXPY family in place (outputs too), bit for bit the sta
 });
 
 describe('wasmArena: GEMV in place, bit for bit the staging path', () => {
-  it('N and T over row- and column-major sub-matrices of every storage, f64 and f32 arithmetic, row blocks and row chunks crossed', () => {
+  it('N and T over row- and column-major sub-matrices of every storage, f64, f32 and double-double arithmetic, recursive, kahan and dd, row blocks and row chunks crossed', () => {
     const shape = fc.oneof(
       { weight: 8, arbitrary: fc.tuple(fc.integer({ min: 0, max: 19 }), fc.integer({ min: 0, max: 19 })) },
       { weight: 1, arbitrary: fc.constantFrom<[number, number]>([CHUNK + 13, 3], [2, CHUNK + 13], [CHUNK + 13, 8]) },
@@ -154,15 +155,19 @@ describe('wasmArena: GEMV in place, bit for bit the staging path', () => {
     const input = shape.chain(([m, n]) => fc.record({
       m: fc.constant(m), n: fc.constant(n), trans: fc.constantFrom('N' as const, 'T' as const), arithmetic: fc.constantFrom('f64' as const, 'f32' as const),
       A: matrixTwinSpec(ALL), x: vectorTwinSpec(ALL), y: vectorTwinSpec(OUTPUTS), alpha: coefficient, beta: coefficient, seed: fc.integer(),
-      xs: fc.array(element, { minLength: Math.max(m, n), maxLength: Math.max(m, n) }), ys: fc.array(element, { minLength: Math.max(m, n), maxLength: Math.max(m, n) }),
+      options: fc.constantFrom({}, { accumulation: 'kahan' }, { accumulation: 'dd' }, { arithmetic: formats.dd }),
+      // Specials in one case of three: a non-finite compensated or double-double row sum is the JavaScript's to answer.
+      xs: fc.integer({ min: 0, max: 2 }).chain((k) => fc.array(k === 0 ? element : finite, { minLength: Math.max(m, n), maxLength: Math.max(m, n) })),
+      ys: fc.array(element, { minLength: Math.max(m, n), maxLength: Math.max(m, n) }),
     }));
-    fc.assert(fc.property(input, ({ m, n, trans, arithmetic, A: sA, x: sx, y: sy, alpha, beta, seed, xs, ys }) => inArena((a) => {
+    fc.assert(fc.property(input, ({ m, n, trans, arithmetic, A: sA, x: sx, y: sy, alpha, beta, seed, options, xs, ys }) => inArena((a) => {
       const [rowsOp, colsOp] = trans === 'N' ? [m, n] : [n, m];
       const value = (i: number, j: number): number => (((i * 131 + j * 71 + seed) % 97) - 48) / 8;
       const [A1, A2] = matrixTwins(sA, m, n, value, a, arithmetic);
       const [x1, x2] = vectorTwins(sx, xs.slice(0, colsOp), a, arithmetic), [y1, y2] = vectorTwins(sy, ys.slice(0, rowsOp), a, arithmetic);
-      gemv({ alpha, A: A1, x: x1, beta, y: y1, trans });
-      gemv({ alpha, A: A2, x: x2, beta, y: y2, trans });
+      expect(cpuBackendOf('gemv', { A: A2, x: x2, y: y2 }, options, ['y']).backend).toBe(cpuBackendOf('gemv', { A: A1, x: x1, y: y1 }, options, ['y']).backend);
+      gemv({ alpha, A: A1, x: x1, beta, y: y1, trans }, options);
+      gemv({ alpha, A: A2, x: x2, beta, y: y2, trans }, options);
       expect(raw(y2)).toEqual(raw(y1));
     })), { numRuns: 150 });
   });
@@ -191,14 +196,15 @@ describe('wasmArena: TRSV in place, bit for bit the staging path', () => {
 });
 
 describe('wasmArena: ELL SpMV in place, bit for bit the staging path', () => {
-  it('values of every storage and column indices in the arena (each or both), padding slots, stride > rows, row blocks crossed, recursive and kahan', () => {
+  it('values of every storage and column indices in the arena (each or both), padding slots, stride > rows, row blocks crossed, recursive, kahan and dd (fp64 and double-double arithmetic)', () => {
     const input = fc.record({
       rows: fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1, max: 40 }) }, { weight: 4, arbitrary: fc.constantFrom(8, 16, 32) }, { weight: 1, arbitrary: fc.constant(4096 + 13) }),
       cols: fc.integer({ min: 1, max: 9 }), width: fc.integer({ min: 0, max: 3 }), extraStride: fc.integer({ min: 0, max: 9 }),
       V: matrixTwinSpec(ALL), indicesInArena: fc.boolean(), x: vectorTwinSpec([...ALL, 'f64', 'f64', 'f64']), y: vectorTwinSpec(OUTPUTS),
       alpha: coefficient, beta: coefficient, arithmetic: fc.constantFrom('f64' as const, 'f32' as const), seed: fc.integer({ min: 0, max: 2 ** 30 }),
-      // kahan: the block kernel's compensations with in-place operands (the slot strides are the operand's)
-      accumulation: fc.constantFrom('recursive' as const, 'kahan' as const),
+      // kahan, dd: the block kernels' compensations or double-double sums with in-place operands (the slot strides are
+      // the operand's); double-double arithmetic (odd widths add a padding slot: staged).
+      options: fc.constantFrom({}, { accumulation: 'kahan' }, { accumulation: 'dd' }, { arithmetic: formats.dd }),
     });
     fc.assert(fc.property(input, (c) => inArena((a) => {
       const stride = c.rows + c.extraStride;
@@ -216,12 +222,35 @@ describe('wasmArena: ELL SpMV in place, bit for bit the staging path', () => {
       const A1 = ellOperand({ ...structure, colIndex }, V1), A2 = ellOperand({ ...structure, colIndex: indices }, V2);
       const xs = Array.from({ length: c.cols }, (_, j) => (j % 3) - 0.75), ys = Array.from({ length: c.rows }, (_, i) => (i % 5) * 0.5);
       const [x1, x2] = vectorTwins(c.x, xs, a, c.arithmetic), [y1, y2] = vectorTwins(c.y, ys, a, c.arithmetic);
-      const options = { accumulation: c.accumulation };
+      const options = c.options;
       expect(cpuBackendOf('ellSpmv', { x: x2, y: y2 }, options, ['y'])).toEqual(cpuBackendOf('ellSpmv', { x: x1, y: y1 }, options, ['y']));
       ellSpmv({ alpha: c.alpha, A: A1, x: x1, beta: c.beta, y: y1 }, options);
       ellSpmv({ alpha: c.alpha, A: A2, x: x2, beta: c.beta, y: y2 }, options);
       expect(raw(y2)).toEqual(raw(y1));
     })), { numRuns: 120 });
+  });
+
+  it('double-double sums (dd accumulation, dd arithmetic) read unscaled values and column indices in place: finite operands, whole row blocks', () => {
+    const UNSCALED: readonly TwinStorage[] = ['f64', 'f32', 'f16', 'bf16', 'i8', 'dd'];
+    const input = fc.record({
+      rows: fc.constantFrom(8, 16, 40), cols: fc.integer({ min: 1, max: 9 }), width: fc.integer({ min: 1, max: 4 }), storage: fc.constantFrom(...UNSCALED),
+      options: fc.constantFrom({ accumulation: 'dd' }, { arithmetic: formats.dd }), seed: fc.integer({ min: 0, max: 2 ** 30 }),
+    });
+    fc.assert(fc.property(input, (c) => inArena((a) => {
+      const colIndex = new Int32Array(c.rows * c.width).fill(ELL_PADDING);
+      for (let i = 0; i < c.rows; i++) for (let k = 0; k < (i + c.seed) % (c.width + 1); k++) colIndex[i + k * c.rows] = (i * 5 + k * 3 + c.seed) % c.cols;
+      const value = (i: number, k: number): number => (colIndex[i + k * c.rows] !== ELL_PADDING ? (((i * 13 + k * 7 + c.seed) % 41) - 20) / 4 : 0);
+      const [V1, V2] = matrixTwins({ storage: c.storage, layout: 'col-major', pad: 0, row0: 0, col0: 0 }, c.rows, c.width, value, a);
+      const indices = a.allocate(Int32Array, colIndex.length);
+      indices.set(colIndex);
+      const structure = { rows: c.rows, cols: c.cols, width: c.width, stride: c.rows };
+      const A1 = ellOperand({ ...structure, colIndex }, V1), A2 = ellOperand({ ...structure, colIndex: indices }, V2);
+      const x = vector(Array.from({ length: c.cols }, (_, j) => (j % 3) - 0.75 + j / 1024));
+      const y1 = vector(c.rows), y2 = vector(c.rows);
+      ellSpmv({ alpha: 1.5, A: A1, x, beta: 0, y: y1 }, { ...c.options, backend: 'wasm' });
+      ellSpmv({ alpha: 1.5, A: A2, x, beta: 0, y: y2 }, { ...c.options, backend: 'wasm' });
+      expect(raw(y2)).toEqual(raw(y1));
+    })), { numRuns: 40 });
   });
 
   it('ellWithStorage({ memory }) puts the values and a copy of the column indices in the arena', () => {

@@ -1,5 +1,5 @@
 /**
- * The `pairwise` and `dot2` accumulations in WebAssembly (issue 20): DOT, ASUM and NRM2 in fp64 and fp32 arithmetic
+ * The `pairwise` and `dot2` accumulations in WebAssembly (issue 20): DOT, GEMV, ASUM and NRM2 in fp64 and fp32 arithmetic
  * give the JavaScript kernel's bits — the accumulations define their order, and the WebAssembly follows it — over
  * every built-in storage with strides, negative strides, sub-ranges, scales, wasmArena operands read in place, block
  * and level counts past several carries and the staging chunks' boundaries; within the accumulation's bound of the
@@ -7,8 +7,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { asum, asumBound, cpuBackendOf, dot, dotBound, formats, nrm2, vector, wasmArena, type Range } from '../../src/index.js';
-import { buildVector, errorOf, exactDotOf, exactVector, vectorSpec, withinBound } from '../kernels/matrix-kernel-fixtures.js';
+import { asum, asumBound, cpuBackendOf, dot, dotBound, formats, gemv, gemvBound, nrm2, vector, wasmArena, type Range } from '../../src/index.js';
+import { buildMatrix, buildVector, errorOf, exactDotOf, exactMatrix, exactVector, vectorSpec, withinBound, type MatrixSpec, type VectorSpec } from '../kernels/matrix-kernel-fixtures.js';
+import { addRational, mulRational } from '../../src/testing/rational.js';
+import { exactOf } from '../../src/testing/exact.js';
+import { seededRandom } from '../../src/sparse/seeded-random.js';
 import { CHUNK } from '../../src/backends/wasm/wasm-storage.js';
 import { wasmOrderedAsum, wasmOrderedDot } from '../../kernels/shared/ordered-sum-wasm.js';
 import { vectorTwinSpec, vectorTwins, type TwinStorage } from './arena-twins.js';
@@ -89,6 +92,62 @@ for (const accumulation of ['pairwise', 'dot2'] as const) {
             expect(Object.is(nrm2(x2, { ...options, backend: 'wasm' }), nrm2(x1, { ...options, backend: 'js' }))).toBe(true);
           } finally { arena.release(); }
         }), { numRuns: 25 });
+      });
+    });
+  }
+}
+
+const gemvMatrix: fc.Arbitrary<MatrixSpec> = fc.record({
+  // One scale per operand at most: the WebAssembly readers take no scale per row or column.
+  storage: fc.constantFrom('f64' as const, 'f32' as const, 'f16' as const, 'bf16' as const),
+  layout: fc.constantFrom('row' as const, 'col' as const), sub: fc.boolean(), scaleRows: fc.constant(false),
+});
+const gemvOutput: fc.Arbitrary<VectorSpec> = fc.record({ storage: fc.constantFrom('f64' as const, 'f32' as const), stride: fc.constantFrom(1, 2, -1, -3), sub: fc.boolean() });
+const gemvCase = fc.record({
+  m: fc.integer({ min: 1, max: 12 }), n: fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 1, max: 90 }) }, { weight: 1, arbitrary: fc.constant(CHUNK + 5) }),
+  trans: fc.constantFrom('N' as const, 'T' as const), A: gemvMatrix, x: vectorSpec, y: gemvOutput,
+  alpha: fc.constantFrom(1, -1, 0.5, 3), beta: fc.constantFrom(1, -1, 0.5, 0), seed: fc.integer({ min: 0, max: 2 ** 30 }), specials: fc.integer({ min: 0, max: 3 }),
+});
+type GemvCase = typeof gemvCase extends fc.Arbitrary<infer C> ? C : never;
+
+/** The operands of one case (built once per backend): full significands over 40 binades; specials in one case of four. */
+function buildGemv(c: GemvCase, arithmetic: 'f64' | 'f32'): { A: Range<2, any>; x: Range<1, any>; y: Range<1, any> } {
+  const random = seededRandom(c.seed);
+  const v = (): number => (random.nextDouble() + 1) * (random.nextUint32() % 2 ? -1 : 1) * 2 ** ((random.nextUint32() % 40) - 20);
+  const specials = [NaN, Infinity, -0, 1e-310] as const;
+  const maybe = (): number => (c.specials === 0 && random.nextUint32() % 16 === 0 ? specials[random.nextUint32() % specials.length]! : v());
+  const finiteFor = (storage: string, t: number): number => (storage === 'i16s' && !Number.isFinite(t) ? 0 : t);
+  const [rows, cols] = c.trans === 'N' ? [c.m, c.n] : [c.n, c.m];
+  const A = buildMatrix(c.A, rows, cols, () => v(), arithmetic);
+  const x = buildVector(c.x, Float64Array.from({ length: c.n }, () => finiteFor(c.x.storage, maybe())), arithmetic);
+  const y = buildVector(c.y, Float64Array.from({ length: c.m }, () => (c.beta === 0 ? NaN : v())), arithmetic);
+  return { A, x, y };
+}
+
+for (const accumulation of ['pairwise', 'dot2'] as const) {
+  for (const arithmetic of ['f64', 'f32'] as const) {
+    describe(`WebAssembly GEMV with the ${accumulation} accumulation, ${arithmetic} arithmetic`, () => {
+      const options = { accumulation, arithmetic: formats[arithmetic] };
+      it('the JavaScript kernel\'s bits (N and T, row- and column-major, strides, sub-ranges, β = 0 over NaN), within gemvBound', () => {
+        fc.assert(fc.property(gemvCase, (c) => {
+          const a = buildGemv(c, arithmetic), b = buildGemv(c, arithmetic);
+          const args = { alpha: c.alpha, A: a.A, x: a.x, beta: c.beta, y: a.y, trans: c.trans };
+          expect(cpuBackendOf('gemv', { A: a.A, x: a.x, y: a.y }, options, ['y']).backend).toBe('wasm');
+          const yIn = c.beta === 0 ? null : exactVector(a.y);
+          const bound = gemvBound(args, options);
+          gemv(args, { ...options, backend: 'wasm' });
+          gemv({ ...args, A: b.A, x: b.x, y: b.y }, { ...options, backend: 'js' });
+          const got = Array.from({ length: c.m }, (_, i) => a.y.get(i)), js = Array.from({ length: c.m }, (_, i) => b.y.get(i));
+          got.forEach((g, i) => expect(Object.is(g, js[i]), `y[${i}]: ${g} vs ${js[i]}`).toBe(true));
+          if (!got.every(Number.isFinite) || !Array.from({ length: c.n }, (_, j) => a.x.get(j)).every(Number.isFinite)) return;
+          const eA = exactMatrix(a.A), ex = exactVector(a.x), out = exactVector(a.y);
+          for (let i = 0; i < c.m; i++) {
+            const r = Array.from({ length: c.n }, (_, j) => (c.trans === 'N' ? eA[i]![j]! : eA[j]![i]!));
+            let exact = mulRational(exactOf(c.alpha), exactDotOf(r, ex));
+            if (yIn) exact = addRational(exact, mulRational(exactOf(c.beta), yIn[i]!));
+            if (!withinBound(out[i]!, exact, bound[i]!)) throw new Error(`y[${i}]: error ${errorOf(out[i]!, exact)} > bound ${bound[i]}`);
+          }
+        }), { numRuns: 40 });
       });
     });
   }
