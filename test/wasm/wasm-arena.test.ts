@@ -195,6 +195,24 @@ describe('wasmArena: TRSV in place, bit for bit the staging path', () => {
   });
 });
 
+describe('wasmArena: row-major GEMV many rows per call (kernels/gemv/gemv-rows-wasm.ts)', () => {
+  it('every storage, f64 and f32 arithmetic, odd and even row counts, rows of 8 and 16: bit for bit the per-row staging path', () => {
+    const value = (i: number, j: number): number => (((i * 131 + j * 71) % 97) - 48) / 8;
+    for (const storage of ALL) for (const arithmetic of ['f64', 'f32'] as const) for (const [m, n] of [[1, 8], [2, 16], [5, 8], [6, 16]] as const) {
+      inArena((a) => {
+        const spec = { storage, layout: 'row-major' as const, pad: 1, row0: 1, col0: 0 };
+        const [A1, A2] = matrixTwins(spec, m, n, value, a, arithmetic);
+        const xs = Array.from({ length: n }, (_, j) => (j % 5) - 1.75);
+        const [x1, x2] = vectorTwins({ storage: 'f64', stride: 1, lead: 0, tail: 0 }, xs, a, arithmetic);
+        const [y1, y2] = vectorTwins({ storage: 'f64', stride: 1, lead: 0, tail: 0 }, new Array<number>(m).fill(0.5), a, arithmetic);
+        gemv({ alpha: 1.5, A: A1, x: x1, beta: 0.25, y: y1 });
+        gemv({ alpha: 1.5, A: A2, x: x2, beta: 0.25, y: y2 });
+        expect(raw(y2), `${storage} ${arithmetic} ${m}×${n}`).toEqual(raw(y1));
+      });
+    }
+  });
+});
+
 describe('wasmArena: ELL SpMV in place, bit for bit the staging path', () => {
   it('values of every storage and column indices in the arena (each or both), padding slots, stride > rows, row blocks crossed, recursive, kahan and dd (fp64 and double-double arithmetic)', () => {
     const input = fc.record({

@@ -263,6 +263,12 @@ export function stageVector(a: Accessor<1, any>, from: number, count: number, ad
 }
 
 /**
+ * Chunks per call of {@link streamPairs} when both operands are read in place. At most 8: the i8 pair chunk sums
+ * up to 2^18 products of at most 2^14 per call in i32 lanes (kernels/dot/dot-narrow-wasm.ts), below 2^31.
+ */
+export const IN_PLACE_CHUNKS = 8;
+
+/**
  * Streams the first n elements of x and y through WebAssembly memory a chunk at a time (as many as the wider storage
  * fits in {@link CHUNK} doubles): each chunk staged at `xAt` and `yAt`, zero-padded to a multiple of `align` (8, or
  * 16: a power of two dividing the chunk), then `run` with that padded count (the caller checked
@@ -279,7 +285,10 @@ export function streamPairs(
 ): void {
   const buffer = wasmMemory().buffer as ArrayBuffer;
   const sx = wasmStorageOf(x) as WasmStorage, sy = wasmStorageOf(y) as WasmStorage;
-  const chunk = chunkElements(sx, sy);
+  // Both operands in place: nothing is staged but a last partial step, so calls take IN_PLACE_CHUNKS chunks at once
+  // (fewer calls from JavaScript; the kernels accumulate in memory across calls, so the bits do not change).
+  const both = inPlace && inPlaceAddress(x, sx, 0) >= 0 && inPlaceAddress(y, sy, 0) >= 0;
+  const chunk = chunkElements(sx, sy) * (both ? IN_PLACE_CHUNKS : 1);
   for (let from = 0; from < n; from += chunk) {
     const count = Math.min(chunk, n - from);
     const ax = inPlace ? inPlaceAddress(x, sx, from) : -1, ay = inPlace ? inPlaceAddress(y, sy, from) : -1;
