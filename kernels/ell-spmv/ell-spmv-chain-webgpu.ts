@@ -65,9 +65,32 @@ function valueBytes(A: DeviceEll): number {
   return Math.min(A.values.words * 4, columnRegion(valuesMatrix(A), 0, A.width).bound.size);
 }
 
-/** Whether A's values and its indices each fit one binding (then every pass binds them whole). */
+/** Whether A's values (a range-scaled matrix's scales included) and its indices each fit one binding (then every pass binds them whole). */
 export function ellFitsOneBinding(A: DeviceEll, limit: number): boolean {
-  return valueBytes(A) <= limit && A.stride * A.width * 4 <= limit;
+  return valueBytes(A) <= limit && A.stride * A.width * 4 <= limit && (A.values.rangeScale === undefined || A.values.rangeScale.buffer.size <= limit);
+}
+
+/** Scales one binding of a range-scaled matrix's scales holds from the 32-scale (256-byte) boundary below its first. */
+function scalesPerBinding(limit: number): number {
+  return Math.floor(limit / 8) - 32;
+}
+
+/**
+ * Where a range-scaled values matrix reads its scales (range-scale.ts): the scale index of span element p, and how
+ * far it moves per row and per slot (an affine map on a row- or column-major range: scaleLayout refuses others).
+ * `undefined` for values without per-element scales.
+ */
+function valueScales(A: DeviceEll): { q: (r: number, k: number) => number; perRow: number; perSlot: number } | undefined {
+  const sc = A.values.rangeScale?.scalars;
+  if (!sc || sc.Qm === undefined || A.valuesLd === undefined) return undefined;
+  const [offset, rowStride] = A.values.isView ? [A.values.offset, A.values.stride] : [0, 1];
+  const ld = A.valuesLd;
+  const q = (r: number, k: number): number => {
+    const d = offset + r * rowStride + k * ld - sc.Sb!;
+    const a = Math.trunc(d / sc.Sm!);
+    return sc.So! + a * sc.Qm! + Math.trunc((d - a * sc.Sm!) / sc.Sn!) * sc.Qn!;
+  };
+  return { q, perRow: Math.abs(q(1, 0) - q(0, 0)), perSlot: Math.abs(q(0, 1) - q(0, 0)) };
 }
 
 /** Whether x is read through windows: its extent (or a range-scaled x's scales) over one binding. */
@@ -104,6 +127,9 @@ function tileRows(A: DeviceEll, y: DeviceArray, yOut: DeviceArray, inPlace: bool
     // A window's first entry lies up to step − 1 entries above its binding's start.
     most = Math.min(most, Math.floor(limit / 4) - step);
     const elements = valueElements(A, limit) - step;
+    const scales = valueScales(A);
+    // One slot of the tile's rows reads (rows − 1)·perRow + 1 scales at most.
+    if (scales && scales.perRow > 0) most = Math.min(most, Math.floor((scalesPerBinding(limit) - 1) / scales.perRow) + 1);
     if (A.valuesLd === undefined) most = Math.min(most, elements);
     else {
       // columnsPerRegion: (rows − 1)·|row stride| + 1 elements of a matrix view per column.
@@ -135,7 +161,10 @@ function slotsPerPass(A: DeviceEll, rows: number, limit: number): number {
     const values = Math.floor((valueElements(A, limit) - step - rows) / A.stride) + 1;
     return Math.max(1, Math.min(indices, values, A.width));
   }
-  return Math.max(1, Math.min(indices, columnsPerRegion({ data: A.values, rows, ld: A.valuesLd }, limit), A.width));
+  const scales = valueScales(A);
+  // Slots whose scales, with the rows', fit a binding: (rows − 1)·perRow + (count − 1)·perSlot + 1 scales.
+  const bySlots = scales && scales.perSlot > 0 ? Math.floor((scalesPerBinding(limit) - 1 - (rows - 1) * scales.perRow) / scales.perSlot) + 1 : A.width;
+  return Math.max(1, Math.min(indices, columnsPerRegion({ data: A.values, rows, ld: A.valuesLd }, limit), bySlots, A.width));
 }
 
 /**
@@ -175,6 +204,15 @@ function bindValues(A: DeviceEll, b: Block, whole: boolean, limit: number, array
   if (A.values.rangeScale) {
     arrays.VRs = { buffer: A.values.rangeScale.buffer };
     for (const [suffix, v] of Object.entries(A.values.rangeScale.scalars)) scalars[`V${suffix}`] = v;
+    const scales = whole ? undefined : valueScales(A);
+    if (scales) {
+      // The scales of the block's rows and slots: between its corners' (an affine map), bound from the 256-byte
+      // boundary below the least, the scale offset moved to match.
+      const corners = [[0, 0], [b.rows - 1, 0], [0, b.count - 1], [b.rows - 1, b.count - 1]].map(([r, k]) => scales.q(b.r0 + r!, b.k0 + k!));
+      const base = Math.floor(Math.min(...corners) / 32) * 32;
+      arrays.VRs = { buffer: A.values.rangeScale.buffer, offset: base * 8, size: (Math.max(...corners) - base + 1) * 8 };
+      scalars.VSo = scalars.VSo! - base;
+    }
     moveScaleBase('V', A.values, valuesStart, scalars);
   }
 }

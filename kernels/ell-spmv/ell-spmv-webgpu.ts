@@ -301,8 +301,8 @@ async function gpuEllSpmvOf(args: GpuEllSpmvArgs, options: GpuKernelOptions): Pr
   if (!y.format.writable) fail('INVALID_FORMAT', 'y', 'must be stored in a format kernels write on the GPU (f32, f16, bf16, f64, ff)', y.format.name);
   if (x === y) fail('INVALID_STORAGE', 'y', 'must not be the same array as x');
   // A's values and indices, x and y may each exceed one storage binding (ell-spmv-chain-webgpu.ts: tiles of rows,
-  // windows of x); a range-scaled A's scales are bound whole.
-  checkScaleBinding('A.values', A.values);
+  // windows of x), a range-scaled values matrix's scales too; a packed range-scaled values array's scales are bound whole.
+  if (A.valuesLd === undefined) checkScaleBinding('A.values', A.values);
   checkOwnedOutput('y', y);
   const alpha = checkNumber('alpha', args.alpha ?? 1);
   const beta = checkNumber('beta', args.beta ?? 0);

@@ -1,8 +1,9 @@
 /**
  * ELL SpMV cases that were `BACKEND_LIMIT` under a binding limit and now split (a lowered limit, so llvmpipe splits
  * small operands): an x view whose stride spans more than a binding per 128 elements (windows of fewer elements, at any
- * start), a y view two of whose rows lie more than a binding apart (tiles of one row), and block-scaled values (i8,
- * i16) over a binding (windows starting on 64 scale blocks, their scales bound from there). Every case runs unsplit and
+ * start), a y view two of whose rows lie more than a binding apart (tiles of one row), block-scaled values (i8,
+ * i16) over a binding (windows starting on 64 scale blocks, their scales bound from there), and a range-scaled values
+ * matrix whose scales exceed a binding (each block binds the scales between its corners'). Every case runs unsplit and
  * split: y's whole span must come out bit for bit the same (each row adds its entries in slot order either way), and
  * every element of y's span outside the view must keep its bits.
  */
@@ -11,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { deviceView, setBindingLimitForTests, toDevice, type DeviceArray } from '../../src/backends/webgpu/device-array.js';
 import { gpuEllSpmv, toDeviceEll } from '../../kernels/ell-spmv/ell-spmv-webgpu.js';
 import { randomValues, requireRuntime } from './gpu-test-helpers.js';
+import { ellOperand, ellSpmv, ellStructure, formats, range, scaledReducedRowMajor, vector } from '../../src/index.js';
 
 const LIMIT = 4096;
 const BYTES = { f64: 8, f32: 4, f16: 2, bf16: 2 } as const;
@@ -105,7 +107,47 @@ async function check(c: Case): Promise<void> {
   for (const a of [A.values, x, unsplit, split]) a.destroy();
 }
 
+/**
+ * A range-scaled values matrix (stride × width, row-major, i8 or f32, power-of-two scales per row, per slot or per
+ * element) whose fp64 scales exceed the lowered limit: `backend: 'gpu'` split and unsplit give the same bits.
+ */
+async function checkRangeScaled(storage: 'i8' | 'f32', mask: [boolean, boolean], rows: number, width: number, arithmetic: 'f32' | 'ff', seed: number): Promise<void> {
+  const cols = 50;
+  const stride = rows;
+  const rnd = randomValues(rows * width * 3, seed);
+  const scale = Float64Array.from({ length: (mask[0] ? rows : 1) * (mask[1] ? width : 1) }, (_, q) => 2 ** (Math.floor((rnd[q]! + 1) * 6) - 6));
+  const ar = formats[arithmetic];
+  const values = range(scaledReducedRowMajor<2>({ size: [rows, width], storage: (formats[storage] as any).storage ?? formats[storage], arithmetic: ar, scaleMask: mask, scale }));
+  for (let i = 0; i < rows; i++) for (let k = 0; k < width; k++) values.accessor.storage.encode(values.accessor.data as never, values.accessor.linearIndex([i, k]), Math.round(rnd[rows * width + i * width + k]! * 100) as never);
+  const structure = ellStructure({ rows, cols, width, stride, colIndex: Int32Array.from({ length: stride * width }, (_, q) => (q * 37 + seed) % cols) });
+  const x = vector(randomValues(cols, seed + 1, 4), { storage: formats.f64, arithmetic: ar });
+  const run = async (limit?: number): Promise<Uint8Array> => {
+    const y = vector(randomValues(rows, seed + 2, 4), { storage: formats.f64, arithmetic: ar });
+    setBindingLimitForTests(limit);
+    try {
+      await ellSpmv({ alpha: -0.75, A: ellOperand(structure, values), x, beta: 1.5, y }, { backend: 'gpu', strict: true, arithmetic: ar });
+    } finally {
+      setBindingLimitForTests(undefined);
+    }
+    const d = y.accessor.data as Float64Array;
+    return new Uint8Array(d.buffer.slice(d.byteOffset, d.byteOffset + d.byteLength));
+  };
+  expect(scale.length * 8, 'the scales exceed the limit').toBeGreaterThan(LIMIT);
+  const [u, s] = [await run(), await run(LIMIT)];
+  expect(Array.from(s), JSON.stringify({ storage, mask, rows, width, arithmetic, seed })).toEqual(Array.from(u));
+}
+
 describe('ELL SpMV operands that no longer hit the binding limit', () => {
+  it('a range-scaled values matrix whose scales exceed a binding: the unsplit bits (scales per row, per element)', async () => {
+    await requireRuntime();
+    await fc.assert(fc.asyncProperty(fc.constantFrom<'i8' | 'f32'>('i8', 'f32'), fc.constantFrom<[boolean, boolean]>([true, false], [true, true]),
+      fc.integer({ min: 1, max: 3 }), fc.constantFrom<'f32' | 'ff'>('f32', 'ff'), fc.nat(1000), async (storage, mask, width, arithmetic, seed) => {
+        // Per row: 520 to 700 rows (over 512 scales); per element: rows·width over 512.
+        const rows = mask[1] ? Math.ceil(520 / width) + seed % 100 : 520 + (seed % 180);
+        await checkRangeScaled(storage, mask, rows, width, arithmetic, seed);
+      }), { numRuns: 6 });
+  });
+
   it('x views of any stride, y views two rows of which span a binding, block-scaled values over a binding: the unsplit bits', async () => {
     await requireRuntime();
     const fixed: Case = { kind: 'x stride', storage: 'f64', scaled: 'i8', scaleBlock: 1, extra: 0, negative: true, pad: 1, rows: 5, cols: 150, width: 2, arithmetic: 'ff', beta: 1.5, seed: 1 };

@@ -20,8 +20,8 @@ export interface BindingLimitCase {
 export const ELL_BINDING_LIMITS: readonly BindingLimitCase[] = [
   {
     kernel: 'ellSpmv',
-    when: "A's values a range-scaled matrix whose fp64 scales exceed a binding (over 16 Mi scales at 128 MiB)",
-    reason: 'the scales are bound whole: a tile reads the scales of its rows and slots, which the tile planner does not size (up to 8 bytes a scale against 1 a value for i8); not built',
+    when: "A's values a packed range-scaled array (not a matrix view) whose fp64 scales exceed a binding",
+    reason: 'its scales are bound whole; `backend: \'gpu\'` and toDeviceMatrix give scaled values as a matrix view, whose scales are windowed with each block of rows and slots',
   },
   {
     kernel: 'ellSpmv',
