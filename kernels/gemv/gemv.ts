@@ -3,7 +3,7 @@
  * @module
  */
 import { chooseCpuBackend, orderedNumerics, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
-import { wasmOrderedGemv } from './gemv-ordered-wasm.js';
+import { wasmOrderedGemv, wasmOrderedGemvRefusal } from './gemv-ordered-wasm.js';
 import { runWasm } from '../shared/run-wasm.js';
 import { wasmGemv, wasmGemvRefusal } from './gemv-wasm.js';
 import { wasmDdGemv } from './gemv-dd-wasm.js';
@@ -106,7 +106,7 @@ export function gemv(args: GemvArguments, options: (GemvOptions & { backend?: Cp
   const cpu = chooseCpuBackend(requested, {
     kernel: 'gemv', arithmetic: ar, accumulation: acc,
     operands: [['A', A, 'read'], ['x', x, 'read'], ['y', y, 'write']],
-    kernelRefusal: explicitLoop ? { code: 'INVALID_OPTION', parameter: 'options.loop', reason: "the loop orders are the generated JavaScript's: leave it 'auto' for WebAssembly" } : wasmGemvRefusal(opA),
+    kernelRefusal: explicitLoop ? { code: 'INVALID_OPTION', parameter: 'options.loop', reason: "the loop orders are the generated JavaScript's: leave it 'auto' for WebAssembly" } : wasmGemvRefusal(opA) ?? wasmOrderedGemvRefusal(opA, acc),
   });
   const loop = chooseLoop(options.loop, opA, ar, acc);
   if (m > 0 && n > 0 && !(alpha === 0 && beta === 1)) checkCoefficientsIn(ar, [['alpha', alpha], ['beta', beta]]);

@@ -17,7 +17,7 @@ import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/w
 import { CHUNK, scaleOf, streamPairs, streamVector, type WasmStorage, wasmStorageOf } from '../../src/backends/wasm/wasm-storage.js';
 
 /** Byte addresses of the staged chunks of x and y (after the accumulation's state). */
-const X_AT = (ORDERED_STATE_AT + ORDERED_STATE_BYTES + 63) & ~63, Y_AT = X_AT + CHUNK * 8;
+export const X_AT = (ORDERED_STATE_AT + ORDERED_STATE_BYTES + 63) & ~63, Y_AT = X_AT + CHUNK * 8;
 
 /** Which sum a chunk adds: Σ xᵢyᵢ (DOT), Σ|xᵢ| (ASUM) or Σ (xᵢ·s₁·s₂)² (NRM2's second pass). */
 type Terms = 'dot' | 'asum' | 'squares';
@@ -26,9 +26,10 @@ type Terms = 'dot' | 'asum' | 'squares';
  * A compiled chunk: adds the terms of the first `real` of `n` staged elements (n a multiple of 8) into the state.
  * DOT: (px, sx, py, sy, n, real); ASUM: (px, sx, n, real); squares: (px, sx, n, real, s1, s2).
  */
-type OrderedChunk = (...args: number[]) => void;
+export type OrderedChunk = (...args: number[]) => void;
 
-function orderedChunk(terms: Terms, accumulation: OrderedAccumulation, arithmetic: 'f64' | 'f32', sx: WasmStorage, scaledX: boolean, sy?: WasmStorage, scaledY = false): OrderedChunk {
+/** The compiled chunk for these terms, accumulation, arithmetic and storages (see {@link OrderedChunk}). */
+export function orderedChunk(terms: Terms, accumulation: OrderedAccumulation, arithmetic: 'f64' | 'f32', sx: WasmStorage, scaledX: boolean, sy?: WasmStorage, scaledY = false): OrderedChunk {
   const key = `ordered-${terms}-${accumulation}-${arithmetic} ${sx.name}${scaledX ? '*s' : ''} ${sy ? sy.name + (scaledY ? '*s' : '') : ''}`;
   return wasmExports(key, `the ${terms === 'squares' ? 'NRM2' : terms.toUpperCase()} kernel`, () => {
     const v = LANES[arithmetic];

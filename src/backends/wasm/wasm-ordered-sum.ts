@@ -165,19 +165,29 @@ export function whenBelow(limit: number, j: number, body: readonly number[]): nu
   return [...op.block(), ...op.get(limit), ...op.i32(j), I32_LE_S, ...op.brIf(0), ...body, ...op.end()];
 }
 
+/** Views of the state, made again only when the memory grows (GEMV resets and reads it once per row). */
+let views: { buffer: ArrayBuffer; sums: Float64Array; counters: Int32Array; levels: Float64Array } | undefined;
+function stateViews(memory: ArrayBuffer): NonNullable<typeof views> {
+  if (views?.buffer !== memory) {
+    views = { buffer: memory, sums: new Float64Array(memory, ORDERED_STATE_AT, 2), counters: new Int32Array(memory, K, 2), levels: new Float64Array(memory, LEVELS, 33) };
+  }
+  return views;
+}
+
 /** The template's emitReset, in memory: an empty sum (the levels need no clearing: the counter says which hold sums). */
 export function orderedReset(memory: ArrayBuffer): void {
-  new Float64Array(memory, ORDERED_STATE_AT, 2).fill(0);
-  new Int32Array(memory, K, 2).fill(0);
+  const v = stateViews(memory);
+  v.sums.fill(0);
+  v.counters.fill(0);
 }
 
 /** The template's emitResult from the state in memory: pairwise's open block then its levels, lowest first; Dot2's p + s. */
 export function orderedResult(memory: ArrayBuffer, accumulation: OrderedAccumulation, arithmetic: 'f64' | 'f32'): number {
   const fl = arithmetic === 'f32' ? Math.fround : (v: number): number => v;
-  const state = new Float64Array(memory, ORDERED_STATE_AT, 2);
-  if (accumulation === 'dot2') return fl(state[0]! + state[1]!);
-  const levels = new Float64Array(memory, LEVELS, 33);
-  let sum = state[0]!;
-  for (let c = new Int32Array(memory, COUNT, 1)[0]!, l = 0; c !== 0; c >>>= 1, l++) if ((c & 1) !== 0) sum = fl(levels[l]! + sum);
+  const { sums, counters, levels } = stateViews(memory);
+  if (accumulation === 'dot2') return fl(sums[0]! + sums[1]!);
+  let sum = sums[0]!;
+  // counters: [k, level counter] (bytes 16 and 20)
+  for (let c = counters[1]!, l = 0; c !== 0; c >>>= 1, l++) if ((c & 1) !== 0) sum = fl(levels[l]! + sum);
   return sum;
 }
