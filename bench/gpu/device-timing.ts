@@ -1,10 +1,15 @@
 /**
  * Timing on the device shared by the GPU benchmarks: the median per-call time over batches of runs (the host waits
  * for the device once per batch, after a warm-up that lets the GPU clock up), and the gpu.js copy that calibrates
- * "fraction of copy bandwidth".
+ * "fraction of copy bandwidth", and the small-size fixed-cost run both gpu-h100.ts and h19-goals.ts report.
  */
 import { getProgram, submitPasses } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
+import { deviceZeros, toDevice, type DeviceArray } from '../../src/backends/webgpu/device-array.js';
+import { gpuDot, gpuDotResident } from '../../kernels/dot/dot-webgpu.js';
+import { deviceMatrix, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
+import { gpuTrsv } from '../../kernels/trsv/trsv-webgpu.js';
+import { Accurate, rand32 } from './bench-data.js';
 
 /** How a run is timed. */
 export interface TimingShape {
@@ -69,4 +74,78 @@ export async function gpujsCopy(rt: GpuRuntime, time: (run: () => Promise<unknow
   a.destroy();
   b.destroy();
   return { bytes: 8 * n, ms, gbs };
+}
+
+/** A kernel of {@link timeFixedCost}. */
+export type FixedCostKernel = 'DOT' | 'GEMV N' | 'TRSV L N N';
+
+/** One case of {@link timeFixedCost}: its timing, the bytes it moves, and its checked error where it has one. */
+export interface FixedCostRow {
+  readonly kernel: FixedCostKernel;
+  readonly n: number;
+  readonly timing: Timing;
+  /** Bytes a call reads and writes (for GB/s). */
+  readonly bytes: number;
+  /** Largest |result − exact| over Σ|terms|, and its float-float bound γ_{2n+3}; undefined for TRSV (not checked here). */
+  readonly error?: number;
+  readonly bound?: number;
+}
+
+/**
+ * The fixed cost of a call at small sizes (issue 19, item 5): the run bench/gpu/gpu-h100.ts and bench/gpu/h19-goals.ts
+ * share. Per n, on resident f32 arrays in float-float arithmetic: DOT (x·y, or x·x with `dotSelf`, left on the device),
+ * GEMV N y ← A·x and, with `trsv`, TRSV L N N solved again in place (A: a dominant diagonal, small entries elsewhere,
+ * so x stays bounded). DOT and GEMV are checked once against an accurate sum (GEMV into an f64 y), then each is timed
+ * by `time`.
+ * @param rt - the runtime
+ * @param options - the sizes, which kernels, and how the benchmark times a call
+ * @returns one row per kernel and size, in the order timed
+ */
+export async function timeFixedCost(rt: GpuRuntime, options: { sizes: readonly number[]; trsv: boolean; dotSelf: boolean; time: (run: () => Promise<unknown>) => Promise<Timing> }): Promise<FixedCostRow[]> {
+  const rows: FixedCostRow[] = [];
+  const gamma = (n: number): number => ((2 * n + 3) * 8 * 2 ** -48) / (1 - (2 * n + 3) * 8 * 2 ** -48);
+  const f32 = { format: 'f32', strict: true } as const;
+  for (const n of options.sizes) {
+    const hx = rand32(n, 23);
+    const hy = options.dotSelf ? hx : rand32(n, 29);
+    const x = await toDevice(hx, f32);
+    const y = options.dotSelf ? x : await toDevice(hy, f32);
+    const dot = new Accurate();
+    let mag = 0;
+    for (let k = 0; k < n; k++) {
+      dot.add(hx[k]! * hy[k]!);
+      mag += Math.abs(hx[k]! * hy[k]!);
+    }
+    const { value } = await gpuDot(x, y, { arithmetic: 'ff' });
+    rows.push({ kernel: 'DOT', n, timing: await options.time(() => gpuDotResident(x, y, { arithmetic: 'ff' })), bytes: 8 * n, error: Math.abs(value - dot.value) / mag, bound: gamma(n) });
+    const hostA = rand32(n * n, 31);
+    for (let j = 0; j < n; j++) hostA[j + j * n] = 1.5 + hostA[j + j * n]! / 2;
+    for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) if (i !== j) hostA[i + j * n] = hostA[i + j * n]! / n;
+    const A = deviceMatrix(await toDevice(hostA, f32), n, n);
+    const out = await deviceZeros(n, f32);
+    const out64 = await deviceZeros(n, { format: 'f64', strict: true });
+    await gpuGemv({ A, x, y: out64 }, { arithmetic: 'ff' });
+    const got = await out64.toHost();
+    let error = 0;
+    for (let i = 0; i < n; i++) {
+      const acc = new Accurate();
+      let m = 0;
+      for (let j = 0; j < n; j++) {
+        acc.add(hostA[i + j * n]! * hx[j]!);
+        m += Math.abs(hostA[i + j * n]! * hx[j]!);
+      }
+      error = Math.max(error, Math.abs(got[i]! - acc.value) / m);
+    }
+    rows.push({ kernel: 'GEMV N', n, timing: await options.time(() => gpuGemv({ A, x, y: out }, { arithmetic: 'ff' })), bytes: 4 * n * n, error, bound: gamma(n) });
+    const arrays: DeviceArray[] = [A.data, out, out64, x];
+    if (y !== x) arrays.push(y);
+    if (options.trsv) {
+      const xt = await toDevice(hx, f32);
+      await gpuTrsv({ A, x: xt, uplo: 'L' }, { arithmetic: 'ff' });
+      rows.push({ kernel: 'TRSV L N N', n, timing: await options.time(() => gpuTrsv({ A, x: xt, uplo: 'L' }, { arithmetic: 'ff' })), bytes: 2 * n * n });
+      arrays.push(xt);
+    }
+    for (const a of arrays) a.destroy();
+  }
+  return rows;
 }

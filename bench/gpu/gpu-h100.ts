@@ -18,7 +18,7 @@ import { gpuDot, gpuDotResident } from '../../kernels/dot/dot-webgpu.js';
 import { gpuEllSpmv, toDeviceEll, type DeviceEll } from '../../kernels/ell-spmv/ell-spmv-webgpu.js';
 import { deviceMatrix, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
 import { compiledPrograms } from '../../src/backends/webgpu/program.js';
-import { gpujsCopy, timeDeviceRuns } from './device-timing.js';
+import { gpujsCopy, timeDeviceRuns, timeFixedCost, type Timing } from './device-timing.js';
 import { gpuRuntime, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import { gpuUnavailableReason } from '../../src/backends/webgpu/backend.js';
 import { gpuTrsv } from '../../kernels/trsv/trsv-webgpu.js';
@@ -335,24 +335,13 @@ async function benchTrsv(rt: GpuRuntime): Promise<void> {
  * Dawn recording one call) for DOT, GEMV N and TRSV L N N with fp32 storage and ff arithmetic.
  */
 async function benchSmall(rt: GpuRuntime): Promise<void> {
-  for (const n of [256, 1024, 4096]) {
-    const hx = rand32(n, 23);
-    const x = await toDevice(hx, { format: 'f32', strict: true });
-    const y = await toDevice(rand32(n, 29), { format: 'f32', strict: true });
-    const ms = await timeRuns(rt, () => gpuDotResident(x, y, { arithmetic: 'ff' }));
-    push({ kernel: 'DOT (fixed cost)', size: `n=${n}`, storage: 'f32', arithmetic: 'ff', ms, gbs: (8 * n) / ms / 1e6, error: null, errorMeasure: '', reference: '', goal: '', note: 'small size' });
-    const hostA = rand32(n * n, 31);
-    for (let j = 0; j < n; j++) hostA[j + j * n] = 1.5 + hostA[j + j * n]! / 2;
-    for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) if (i !== j) hostA[i + j * n] = hostA[i + j * n]! / n;
-    const A = deviceMatrix(await toDevice(hostA, { format: 'f32', strict: true }), n, n);
-    const yy = await deviceZeros(n, { format: 'f32', strict: true });
-    const tg = await timeRuns(rt, () => gpuGemv({ A, x, y: yy }, { arithmetic: 'ff' }));
-    push({ kernel: 'GEMV N (fixed cost)', size: `n=${n}`, storage: 'f32', arithmetic: 'ff', ms: tg, gbs: (4 * n * n) / tg / 1e6, error: null, errorMeasure: '', reference: '', goal: '', note: 'small size' });
-    const xt = await toDevice(hx, { format: 'f32', strict: true });
-    await gpuTrsv({ A, x: xt, uplo: 'L' }, { arithmetic: 'ff' });
-    const tt = await timeRuns(rt, () => gpuTrsv({ A, x: xt, uplo: 'L' }, { arithmetic: 'ff' }));
-    push({ kernel: 'TRSV L N N (fixed cost)', size: `n=${n}`, storage: 'f32', arithmetic: 'ff', ms: tt, gbs: (2 * n * n) / tt / 1e6, error: null, errorMeasure: '', reference: '', goal: '', note: 'small size, one dispatch' });
-    for (const b of [x, y, yy, xt, A.data]) b.destroy();
+  // The run h19-goals.ts reports too (device-timing.ts): here n = 256 … 4096, DOT x·y, and TRSV L N N.
+  const time = async (run: () => Promise<unknown>): Promise<Timing> => ({ ms: await timeRuns(rt, run), issueMs: lastIssueMs });
+  const notes: Record<string, string> = { DOT: 'small size', 'GEMV N': 'small size', 'TRSV L N N': 'small size, one dispatch' };
+  for (const r of await timeFixedCost(rt, { sizes: [256, 1024, 4096], trsv: true, dotSelf: false, time })) {
+    const ms = r.timing.ms;
+    lastIssueMs = r.timing.issueMs;
+    push({ kernel: `${r.kernel} (fixed cost)`, size: `n=${r.n}`, storage: 'f32', arithmetic: 'ff', ms, gbs: r.bytes / ms / 1e6, error: null, errorMeasure: '', reference: '', goal: '', note: notes[r.kernel]! });
   }
 }
 

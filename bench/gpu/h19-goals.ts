@@ -24,7 +24,7 @@ import { deviceZeros, toDevice, type DeviceArray } from '../../src/backends/webg
 import { gpuDot, gpuDotResident, type GpuDotOptions } from '../../kernels/dot/dot-webgpu.js';
 import { deviceMatrix, gpuGemv, type GpuGemvOptions } from '../../kernels/gemv/gemv-webgpu.js';
 import { gpuTrsv } from '../../kernels/trsv/trsv-webgpu.js';
-import { timeDeviceRuns } from './device-timing.js';
+import { timeDeviceRuns, timeFixedCost } from './device-timing.js';
 import { setGpuKernelSwitches, setTrsvKernelSwitches, type GpuKernelSwitches, type TrsvKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { rereadTuningKnobs } from '../../src/backends/webgpu/tuning-knobs.js';
 import { gpuRuntime, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
@@ -425,42 +425,10 @@ async function benchTrsv(rt: GpuRuntime): Promise<void> {
 
 /** The fixed cost per call: small GEMV N and DOT (fp32 storage, ff), per-call time and the host's issue time. */
 async function benchSmall(rt: GpuRuntime): Promise<void> {
-  for (const n of [256, 1024]) {
-    const hx = rand32(n, 23);
-    const hostA = rand32(n * n, 31);
-    const A = deviceMatrix(await toDevice(hostA, { format: 'f32', strict: true }), n, n);
-    const x = await toDevice(hx, { format: 'f32', strict: true });
-    const y = await deviceZeros(n, { format: 'f32', strict: true });
-    const yy = await deviceZeros(n, { format: 'f64', strict: true });
-    await gpuGemv({ A, x, y: yy }, { arithmetic: 'ff' });
-    const got = await yy.toHost();
-    let error = 0;
-    let correct = true;
-    for (let i = 0; i < n; i++) {
-      const acc = new Accurate();
-      let m = 0;
-      for (let j = 0; j < n; j++) {
-        const p = hostA[i + j * n]! * hx[j]!;
-        acc.add(p);
-        m += Math.abs(p);
-      }
-      const e = Math.abs(got[i]! - acc.value);
-      if (!(e <= gamma(2 * n + 3, U.ff) * m)) correct = false;
-      error = Math.max(error, e / m);
-    }
-    const tg = await time(rt, () => gpuGemv({ A, x, y }, { arithmetic: 'ff' }));
-    push({ kernel: `GEMV N n=${n} (fixed cost)`, variant: 'new', storage: 'f32', arithmetic: 'ff', ms: tg.ms, issueMs: tg.issueMs, gbs: (4 * n * n) / tg.ms / 1e6, error, bound: gamma(2 * n + 3, U.ff), correct, goal: '' });
-    const r = await gpuDot(x, x, { arithmetic: 'ff' });
-    const acc = new Accurate();
-    let m = 0;
-    for (let k = 0; k < n; k++) {
-      acc.add(hx[k]! * hx[k]!);
-      m += hx[k]! * hx[k]!;
-    }
-    const td = await time(rt, () => gpuDotResident(x, x, { arithmetic: 'ff' }));
-    const e = Math.abs(r.value - acc.value) / m;
-    push({ kernel: `DOT n=${n} (fixed cost)`, variant: 'new', storage: 'f32', arithmetic: 'ff', ms: td.ms, issueMs: td.issueMs, gbs: (8 * n) / td.ms / 1e6, error: e, bound: gamma(2 * n + 3, U.ff), correct: e <= gamma(2 * n + 3, U.ff), goal: '' });
-    for (const b of [A.data, x, y, yy] as DeviceArray[]) b.destroy();
+  // The run gpu-h100.ts reports too (device-timing.ts): here n = 256 and 1024, DOT of x with itself, no TRSV.
+  for (const r of await timeFixedCost(rt, { sizes: [256, 1024], trsv: false, dotSelf: true, time: (run) => time(rt, run) })) {
+    const t = r.timing;
+    push({ kernel: `${r.kernel} n=${r.n} (fixed cost)`, variant: 'new', storage: 'f32', arithmetic: 'ff', ms: t.ms, issueMs: t.issueMs, gbs: r.bytes / t.ms / 1e6, error: r.error!, bound: r.bound!, correct: r.error! <= r.bound!, goal: '' });
   }
 }
 
