@@ -174,4 +174,20 @@ describe('warm GPU calls on ranges', () => {
     for (let seed = 4; seed <= 6; seed++) await round(seed);
     expect(counts).toEqual({ buffers: 0, bindGroups: 0 });
   });
+  it('16-bit spans refill from their own bytes when whole words, through a copy otherwise: each call reads the new values', async () => {
+    await requireRuntime();
+    const options = { backend: 'gpu', arithmetic: formats.ff, strict: true } as const;
+    // f16 of odd length: 2 bytes past a word (the copy); bf16 of even length: whole words (the bytes as they lie).
+    for (const [storage, n] of [[formats.f16, 47], [formats.bf16, 48]] as const) {
+      const x = vector(n, { storage, arithmetic: formats.f32 }), y = vector(n, { storage, arithmetic: formats.f32 });
+      for (let seed = 1; seed <= 4; seed++) {
+        const [xv, yv] = [randomValues(n, seed), randomValues(n, seed + 100)];
+        for (let i = 0; i < n; i++) { x.set(i, xv[i]!); y.set(i, yv[i]!); }
+        const xs = toArray(x), ys = toArray(y);
+        const terms = Array.from(xs, (v, k) => v * ys[k]!);
+        const { value } = await dot(x, y, options);
+        expect(Math.abs(value - accurateSum(terms)), `${storage.name} round ${seed}`).toBeLessThanOrEqual(gamma(n, opError('ff')) * accurateSum(terms.map(Math.abs)));
+      }
+    }
+  });
 });

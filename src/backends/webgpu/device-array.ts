@@ -681,9 +681,23 @@ export function spanShapeKey(r: unknown): string | undefined {
  * @param r - the range
  */
 export function refillSpan(array: DeviceArray, r: RangeLike): void {
-  const s = rangeSpan(r as unknown as CoreRangeLike, array.format);
-  array.runtime!.context.device.queue.writeBuffer(array.buffer!, 0, s.encoded.words);
+  const queue = array.runtime!.context.device.queue;
+  const bytes = plainSpanBytes(r as unknown as CoreRangeLike, array.format);
+  // The span's own bytes when WebGPU takes them as they lie (4-byte aligned, whole words): no copy on the host.
+  if (bytes.byteOffset % 4 === 0 && bytes.byteLength % 4 === 0) queue.writeBuffer(array.buffer!, 0, bytes);
+  else queue.writeBuffer(array.buffer!, 0, rangeSpan(r as unknown as CoreRangeLike, array.format).encoded.words);
   array.version++;
+}
+
+/** The bytes of the span of a range in a plain format (f64, f32, f16, bf16), from its first word: a view, not a copy. */
+function plainSpanBytes(r: CoreRangeLike, format: GpuStorageFormat): Uint8Array {
+  const a = r.accessor;
+  const n = a.size.reduce((p, q) => p * q, 1);
+  let [lo, hi] = n === 0 ? [0, -1] : a.extent();
+  lo -= lo % format.elementsPerWord;
+  const data = a.data as Float64Array | Float32Array | Uint16Array;
+  const bpe = (4 * format.wordsPerElement) / format.elementsPerWord;
+  return new Uint8Array(data.buffer, data.byteOffset + lo * bpe, Math.max(0, hi - lo + 1) * bpe);
 }
 
 /**
