@@ -18,8 +18,8 @@
  * and j-major column pairs as before, then tiled columns, the quotient in the columns pass, one word a column, two
  * limbs a thread, each on top of the previous) in the same call, each row's words checked against the default row's.
  *
- * Each GEMV size also has rows `GEMV N, 2^k row-sum threads` (k = 18, 19, 20; MODPREC_GPU_RNS_ROW_THREADS, default
- * 21): the row sums' column chunks sized for 2^k residue threads, words checked against the `GEMV N` row's.
+ * Each GEMV size also has rows `GEMV N, 2^k row-sum threads` (k = 18, 20, 21; MODPREC_GPU_RNS_ROW_THREADS, default
+ * 19): the row sums' column chunks sized for 2^k residue threads, words checked against the `GEMV N` row's.
  *
  * Every row also has the host's share of a call ("host ms": from the call until its work goes to `queue.submit`).
  * `--profile` adds each pass timed on its own and the whole call minus their sum (what a call spends outside its
@@ -62,8 +62,14 @@ const profile = process.argv.includes('--profile');
  * previous one — tiled columns, the quotient found by the columns pass, one word per column, two limbs a thread (all
  * on by default since).
  */
-/** Residue threads of the row sums (log2) timed beside the default 21 in the GEMV section. */
-const ROW_THREADS = [18, 19, 20];
+/** Calls `call` until `ms` milliseconds have passed (at least once). */
+async function warmUp(call: () => Promise<void>, ms: number): Promise<void> {
+  const end = performance.now() + ms;
+  do await call(); while (performance.now() < end);
+}
+
+/** Residue threads of the row sums (log2) timed beside the default 19 in the GEMV section. */
+const ROW_THREADS = [18, 20, 21];
 const ROUNDING_FORMS: readonly (readonly [string, RnsRoundingSwitches])[] = [
   ['before: quotient pass, column pairs j-major', { columnTiles: false, columnQuotient: false, columnWord: false, columnPairs: false }],
   ['+ tiled', { columnTiles: true, columnQuotient: false, columnWord: false, columnPairs: false }],
@@ -242,9 +248,10 @@ async function run(): Promise<{ adapter: string; copyGBs: number | null; results
       worst = Math.max(worst, errorUnits(add(dy(got[i]!), neg(s)), sabs, p));
     }
     const gemvCall = (): Promise<void> => rnsGpuGemv({ A, m: gemvN, n: gemvN, x, y, alpha, beta: 0 });
-    // The exact check above keeps the GPU idle for seconds: without this warm-up the first row of each size ran at
-    // idle clocks (2026-11-27: 4.91 ms at 1696 bits against 1.22 ms for the same call in the next row).
-    for (let i = 0; i < (quick ? 2 : 50); i++) await gemvCall();
+    // The exact check above keeps the GPU idle for seconds, and the rows of a size got faster one after another,
+    // whatever their settings (2026-11-27: 4.91 ms at 1696 bits against 1.22 ms for the same call a row later; 50 calls
+    // of warm-up did not remove it): the GPU's clocks ramp up under load. Two seconds of calls first.
+    await warmUp(gemvCall, quick ? 0 : 2000);
     const ms = await minTime(gemvCall, quick ? 3 : 10);
     const profiled = await callProfile(gemvCall, ms);
     const bytes = (set.size + 6) * 4 * gemvN * gemvN;
@@ -269,7 +276,7 @@ async function run(): Promise<{ adapter: string; copyGBs: number | null; results
       console.log(JSON.stringify(results.at(-1)));
     }
     // The same call with other numbers of residue threads in the row sums (MODPREC_GPU_RNS_ROW_THREADS: 2^k, default
-    // 2^21; column chunks of N/S columns, S = 2^k/(rows·moduli)): words against the default's, then the time.
+    // 2^19; column chunks of N/S columns, S = 2^k/(rows·moduli)): words against the default's, then the time.
     for (const k of ROW_THREADS) {
       process.env.MODPREC_GPU_RNS_ROW_THREADS = String(k);
       rereadTuningKnobs();
@@ -305,7 +312,7 @@ async function run(): Promise<{ adapter: string; copyGBs: number | null; results
       if (!same(dy(words[i]!), roundP(exact, p))) ok = false;
     });
     const waxpbyCall = (): Promise<void> => rnsGpuWaxpby(alpha, x, beta, y, w);
-    for (let i = 0; i < (quick ? 2 : 50); i++) await waxpbyCall(); // out of idle clocks (see the GEMV section)
+    await warmUp(waxpbyCall, quick ? 0 : 2000); // the clocks' ramp (see the GEMV section)
     const ms = await minTime(waxpbyCall, quick ? 3 : 20);
     const profiled = await callProfile(waxpbyCall, ms);
     const gflops = (3 * n) / ms / 1e6;

@@ -390,11 +390,11 @@ export interface RowSumShape {
  */
 export function rowSumPasses(runtime: GpuRuntime, set: RnsDeviceSet, programs: RowSumPrograms, shape: RowSumShape, P: GpuBuffer, Q: GpuBuffer, Sc: GpuBuffer, Y: GpuBuffer, table: GpuBuffer, acc: GpuBuffer, Ci: GpuBuffer = table): Pass[] {
   const n = set.size;
-  // Enough column chunks for ~2^21 residue threads (2^MODPREC_GPU_RNS_ROW_THREADS, 10 … 24, for benchmarks: the sums
-  // are exact, so any chunking gives the same words), each chunk at least 16 columns. 2^21 was the fastest of
-  // 2^18 … 2^21 at 212 … 1696 bits on the H100 (2026-11-27: 212 bits 0.92 → 0.49 ms, docs/rns.md).
+  // Enough column chunks for ~2^19 residue threads (2^MODPREC_GPU_RNS_ROW_THREADS, 10 … 24, for benchmarks: the sums
+  // are exact, so any chunking gives the same words), each chunk at least 16 columns. 2^18 … 2^21 timed alike on the
+  // H100 once the GPU had warmed up (docs/rns.md, 2026-11-27).
   // (At most 1024: the row-range and combine threads walk the chunks one by one.)
-  const target = 2 ** Math.min(24, Math.max(10, tuningKnob('MODPREC_GPU_RNS_ROW_THREADS', 21)));
+  const target = 2 ** Math.min(24, Math.max(10, tuningKnob('MODPREC_GPU_RNS_ROW_THREADS', 19)));
   const S = Math.max(1, Math.min(Math.ceil(target / (shape.R * n)), Math.ceil(shape.N / 16), 1024));
   const chunk = Math.max(1, Math.ceil(shape.N / S));
   const nu = termsLog2(shape.N + (shape.beta ? 1 : 0));
