@@ -178,6 +178,47 @@ function matVec(a: Float32Array, x: Float32Array, n: number, trans: boolean): { 
   return { value, scale };
 }
 
+/** x·y (reference and Σ|terms|, one entry each). */
+function dotReference(x: Float32Array, y: Float32Array): { value: number[]; scale: number[] } {
+  const s = new Accurate();
+  let abs = 0;
+  for (let k = 0; k < x.length; k++) {
+    s.add(x[k]! * y[k]!);
+    abs += Math.abs(x[k]! * y[k]!);
+  }
+  return { value: [s.value], scale: [abs] };
+}
+
+/** A·x for an ELL matrix (reference and Σ|terms| per row; padding entries have column −1). */
+function ellReference(ell: ReturnType<typeof laplacianEll>, x: Float32Array): { value: number[]; scale: number[] } {
+  const value: number[] = [];
+  const scale: number[] = [];
+  for (let i = 0; i < ell.rows; i++) {
+    const s = new Accurate();
+    let abs = 0;
+    for (let j = 0; j < ell.width; j++) {
+      const c = ell.colIndex[j * ell.stride + i]!;
+      if (c < 0) continue;
+      const t = ell.values[j * ell.stride + i]! * x[c]!;
+      s.add(t);
+      abs += Math.abs(t);
+    }
+    value.push(s.value);
+    scale.push(abs);
+  }
+  return { value, scale };
+}
+
+/**
+ * A column-major n×n lower triangle for TRSV: unit-ish diagonal and tiny off-diagonal entries, so that repeated
+ * solves of x in place keep x bounded.
+ */
+function lowerTriangle(n: number): Float32Array {
+  const lv = rand32(n * n, 11);
+  for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) lv[j * n + i] = i === j ? 1 + Math.abs(lv[j * n + i]!) : i > j ? lv[j * n + i]! / (4 * n) : 0;
+  return lv;
+}
+
 /** Adds a measured row and prints it. */
 function pushRow(rows: Row[], kernel: string, n: number, m: Awaited<ReturnType<typeof measure>>, check: number): void {
   rows.push({ kernel, n, ...m, check });
@@ -197,14 +238,9 @@ async function kernelRows(n: number, rows: Row[]): Promise<void> {
 
   // DOT (value read back) and NRM2.
   {
-    const s = new Accurate();
-    let abs = 0;
-    for (let k = 0; k < n; k++) {
-      s.add(xv[k]! * yv[k]!);
-      abs += Math.abs(xv[k]! * yv[k]!);
-    }
+    const ref = dotReference(xv, yv);
     const { value } = await gpuDot(x, y, ARITHMETIC);
-    push('DOT', await measure(drain, () => gpuDot(x, y, ARITHMETIC)), worst([value], [s.value], [abs]));
+    push('DOT', await measure(drain, () => gpuDot(x, y, ARITHMETIC)), worst([value], ref.value, ref.scale));
     const q = new Accurate();
     for (let k = 0; k < n; k++) q.add(xv[k]! * xv[k]!);
     const norm = await gpuNrm2(x, ARITHMETIC);
@@ -242,8 +278,7 @@ async function kernelRows(n: number, rows: Row[]): Promise<void> {
 
   // TRSV L N: unit-ish diagonal and tiny off-diagonal entries, so that repeated solves of x in place keep x bounded.
   {
-    const lv = rand32(n * n, 11);
-    for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) lv[j * n + i] = i === j ? 1 + Math.abs(lv[j * n + i]!) : i > j ? lv[j * n + i]! / (4 * n) : 0;
+    const lv = lowerTriangle(n);
     const L = deviceMatrix(await toDevice(lv, { format: 'f32', strict: true }), n, n);
     const b = await toDevice(yv, { format: 'f32', strict: true });
     await gpuTrsv({ A: L, x: b, uplo: 'L' }, ARITHMETIC);
@@ -264,22 +299,8 @@ async function kernelRows(n: number, rows: Row[]): Promise<void> {
     const xe = await toDevice(xv.subarray(0, ell.cols), { format: 'f32', strict: true });
     const ye = await toDevice(new Float32Array(ell.rows), { format: 'f32', strict: true });
     await gpuEllSpmv({ A, x: xe, y: ye }, ARITHMETIC);
-    const want: number[] = [];
-    const scale: number[] = [];
-    for (let i = 0; i < ell.rows; i++) {
-      const s = new Accurate();
-      let abs = 0;
-      for (let j = 0; j < ell.width; j++) {
-        const c = ell.colIndex[j * ell.stride + i]!;
-        if (c < 0) continue;
-        const t = ell.values[j * ell.stride + i]! * xv[c]!;
-        s.add(t);
-        abs += Math.abs(t);
-      }
-      want.push(s.value);
-      scale.push(abs);
-    }
-    const check = worst(await ye.toHost(), want, scale, true);
+    const ref = ellReference(ell, xv);
+    const check = worst(await ye.toHost(), ref.value, ref.scale, true);
     push('ELL SpMV', await measure(drain, () => gpuEllSpmv({ A, x: xe, y: ye }, ARITHMETIC)), check);
     for (const d of [A.values, xe, ye]) d.destroy();
   }
@@ -301,14 +322,9 @@ async function rangeRows(n: number, rows: Row[]): Promise<void> {
   const x = vector(xv, st), y = vector(yv, st), out = vector(n, st);
   const push = (kernel: string, m: Awaited<ReturnType<typeof measure>>, check: number): void => pushRow(rows, `${kernel} (ranges)`, n, m, check);
   {
-    const s = new Accurate();
-    let abs = 0;
-    for (let k = 0; k < n; k++) {
-      s.add(xv[k]! * yv[k]!);
-      abs += Math.abs(xv[k]! * yv[k]!);
-    }
+    const ref = dotReference(xv, yv);
     const { value } = await dot(x, y, options);
-    push('DOT', await measure(drain, () => dot(x, y, options)), worst([value], [s.value], [abs]));
+    push('DOT', await measure(drain, () => dot(x, y, options)), worst([value], ref.value, ref.scale));
   }
   {
     const av = rand32(n * n, 7);
@@ -320,8 +336,7 @@ async function rangeRows(n: number, rows: Row[]): Promise<void> {
     }
   }
   {
-    const lv = rand32(n * n, 11);
-    for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) lv[j * n + i] = i === j ? 1 + Math.abs(lv[j * n + i]!) : i > j ? lv[j * n + i]! / (4 * n) : 0;
+    const lv = lowerTriangle(n);
     const L = matrix(n, n, (i, j) => lv[j * n + i]!, { ...st, layout: 'col-major' });
     const b = vector(yv, st);
     await trsv({ A: L, x: b, uplo: 'L' }, options);
@@ -335,22 +350,8 @@ async function rangeRows(n: number, rows: Row[]): Promise<void> {
     const ell = laplacianEll([g, g]);
     const xe = vector(xv.subarray(0, ell.cols), st), ye = vector(ell.rows, st);
     await ellSpmv({ alpha: 1, A: ell, x: xe, beta: 0, y: ye }, options);
-    const want: number[] = [];
-    const scale: number[] = [];
-    for (let i = 0; i < ell.rows; i++) {
-      const s = new Accurate();
-      let abs = 0;
-      for (let j = 0; j < ell.width; j++) {
-        const c = ell.colIndex[j * ell.stride + i]!;
-        if (c < 0) continue;
-        const t = ell.values[j * ell.stride + i]! * xv[c]!;
-        s.add(t);
-        abs += Math.abs(t);
-      }
-      want.push(s.value);
-      scale.push(abs);
-    }
-    push('ELL SpMV', await measure(drain, () => ellSpmv({ alpha: 1, A: ell, x: xe, beta: 0, y: ye }, options)), worst(toArray(ye), want, scale, true));
+    const ref = ellReference(ell, xv);
+    push('ELL SpMV', await measure(drain, () => ellSpmv({ alpha: 1, A: ell, x: xe, beta: 0, y: ye }, options)), worst(toArray(ye), ref.value, ref.scale, true));
   }
 }
 

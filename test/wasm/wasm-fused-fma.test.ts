@@ -7,32 +7,8 @@
  * says no and the kernels keep Dekker's product.
  */
 import { describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
 import { wasmFusedFmaAvailable } from '../../src/index.js';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-async function bundle(): Promise<string> {
-  const { build } = await import('rolldown');
-  const dir = join(root, 'node_modules', '.cache', 'modprec-fused-fma');
-  await build({
-    input: join(root, 'test/wasm/fixtures/dd-fma-agreement.ts'), platform: 'node', logLevel: 'silent',
-    external: [/node_modules/, 'fast-check'],
-    output: { dir, format: 'esm', entryFileNames: 'dd-fma-agreement.mjs' },
-  });
-  return join(dir, 'dd-fma-agreement.mjs');
-}
-
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '', stderr = '';
-    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { bundleFixture, runNode } from '../child-fixture.js';
 
 describe('the fused multiply-add of the WebAssembly double-double kernels', () => {
   it('is not used where the engine has no relaxed SIMD (Node 20 without the flag)', () => {
@@ -42,9 +18,9 @@ describe('the fused multiply-add of the WebAssembly double-double kernels', () =
   });
 
   it('gives the JavaScript kernels\' bits where the probe finds it fused (child process with relaxed SIMD)', async () => {
-    const script = await bundle();
+    const script = await bundleFixture('test/wasm/fixtures/dd-fma-agreement.ts', 'dd-fma-agreement', ['fast-check']);
     const seed = Math.floor(Math.random() * 2 ** 31);
-    const r = await run(['--experimental-wasm-relaxed-simd', script, '40', String(seed)]);
+    const r = await runNode(['--experimental-wasm-relaxed-simd', script, '40', String(seed)]);
     expect(r.stderr.split('\n').filter((l) => !/ExperimentalWarning|--trace-warnings/.test(l)).join('\n'), `seed ${seed}`).not.toMatch(/Error|failed/i);
     expect(r.code, `seed ${seed}: ${r.stderr.slice(0, 2000)}`).toBe(0);
     // x86-64 with FMA3 and arm64 fuse; an engine that does not fuse keeps Dekker's product (then this checks that path).

@@ -8,27 +8,17 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { gemv, gemvBound, formats, vector, cpuBackendOf, range, rowMajor, type Range } from '../../src/index.js';
-import { addRational, mulRational } from '../../src/testing/rational.js';
-import { exactOf } from '../../src/testing/exact.js';
 import { seededRandom } from '../../src/sparse/seeded-random.js';
-import {
-  buildMatrix, buildVector, changedOutside, errorOf, exactDotOf, exactMatrix, exactVector, positionsOf, snapshot, vectorSpec, withinBound,
-  type MatrixSpec, type VectorSpec,
-} from '../kernels/matrix-kernel-fixtures.js';
+import { buildMatrix, buildVector, changedOutside, exactVector, positionsOf, snapshot, vectorSpec } from '../kernels/matrix-kernel-fixtures.js';
 import { CHUNK } from '../../src/backends/wasm/wasm-storage.js';
+import { expectGemvWithinBound, wasmGemvMatrixSpec, wasmGemvOutputSpec } from './wasm-exact-bounds.js';
 
 const f = Math.fround;
 const F32 = { arithmetic: formats.f32 } as const;
 
-const matrixSpec: fc.Arbitrary<MatrixSpec> = fc.record({
-  // A scaled matrix has a scale per row or column: more than the one scale per operand WebAssembly reads.
-  storage: fc.constantFrom('f64' as const, 'f32' as const, 'f16' as const, 'bf16' as const),
-  layout: fc.constantFrom('row' as const, 'col' as const), sub: fc.boolean(), scaleRows: fc.constant(false),
-});
-const outputSpec: fc.Arbitrary<VectorSpec> = fc.record({ storage: fc.constantFrom('f64' as const, 'f32' as const), stride: fc.constantFrom(1, 2, -1, -3), sub: fc.boolean() });
 const gemvCase = fc.record({
   m: fc.integer({ min: 1, max: 21 }), n: fc.oneof({ weight: 8, arbitrary: fc.integer({ min: 1, max: 21 }) }, { weight: 1, arbitrary: fc.constant(CHUNK + 5) }), trans: fc.constantFrom('N' as const, 'T' as const),
-  A: matrixSpec, x: vectorSpec, y: outputSpec, alpha: fc.constantFrom(1, -1, 0.1, 3), beta: fc.constantFrom(1, -1, 0.1, 3, 0),
+  A: wasmGemvMatrixSpec, x: vectorSpec, y: wasmGemvOutputSpec, alpha: fc.constantFrom(1, -1, 0.1, 3), beta: fc.constantFrom(1, -1, 0.1, 3, 0),
   seed: fc.integer({ min: 0, max: 2 ** 30 }), specials: fc.boolean(),
 });
 type GemvCase = typeof gemvCase extends fc.Arbitrary<infer C> ? C : never;
@@ -89,13 +79,7 @@ describe('WebAssembly GEMV in fp32 arithmetic', () => {
         expect(got).toEqual(expected);
       }
       if (!got.every(Number.isFinite) || c.specials) return;
-      const eA = exactMatrix(a.A), ex = exactVector(a.x), out = exactVector(a.y);
-      for (let i = 0; i < c.m; i++) {
-        const r = Array.from({ length: c.n }, (_, j) => (c.trans === 'N' ? eA[i]![j]! : eA[j]![i]!));
-        let exact = mulRational(exactOf(c.alpha), exactDotOf(r, ex));
-        if (yIn) exact = addRational(exact, mulRational(exactOf(c.beta), yIn[i]!));
-        if (!withinBound(out[i]!, exact, bound[i]!)) throw new Error(`y[${i}]: error ${errorOf(out[i]!, exact)} > bound ${bound[i]}`);
-      }
+      expectGemvWithinBound(c, a, yIn, bound);
     }), { numRuns: 120 });
   });
 

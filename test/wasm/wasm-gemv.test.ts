@@ -7,26 +7,17 @@ import { describe, expect, it } from 'vitest';
 import { expectModprec } from '../sparse/sparse-arbitraries.js';
 import fc from 'fast-check';
 import { gemv, gemvBound, vector, range, strided, formats, cpuBackendOf, type ModprecErrorCode, type Range } from '../../src/index.js';
-import { addRational, mulRational } from '../../src/testing/rational.js';
-import { exactOf } from '../../src/testing/exact.js';
 import { seededRandom } from '../../src/sparse/seeded-random.js';
-import {
-  buildMatrix, buildVector, changedOutside, errorOf, exactDotOf, exactMatrix, exactVector, positionsOf, snapshot, withinBound,
-  type MatrixSpec, type VectorSpec,
-} from '../kernels/matrix-kernel-fixtures.js';
+import { buildMatrix, buildVector, changedOutside, exactVector, positionsOf, snapshot, type VectorSpec } from '../kernels/matrix-kernel-fixtures.js';
 import { CHUNK } from '../../src/backends/wasm/wasm-storage.js';
+import { expectGemvWithinBound, wasmGemvMatrixSpec, wasmGemvOutputSpec } from './wasm-exact-bounds.js';
 
-const matrixSpec: fc.Arbitrary<MatrixSpec> = fc.record({
-  storage: fc.constantFrom('f64' as const, 'f32' as const, 'f16' as const, 'bf16' as const),
-  layout: fc.constantFrom('row' as const, 'col' as const), sub: fc.boolean(), scaleRows: fc.constant(false),
-});
 const inputSpec: fc.Arbitrary<VectorSpec> = fc.record({ storage: fc.constantFrom('f64' as const, 'f32' as const, 'f16' as const, 'bf16' as const, 'i16s' as const), stride: fc.constantFrom(1, 2, -1, -3), sub: fc.boolean() });
-const outputSpec: fc.Arbitrary<VectorSpec> = fc.record({ storage: fc.constantFrom('f64' as const, 'f32' as const), stride: fc.constantFrom(1, 2, -1, -3), sub: fc.boolean() });
 const coefficient = fc.constantFrom(1, -1, 0.5, 3, 0);
 
 const gemvCase = fc.record({
   m: fc.integer({ min: 1, max: 21 }), n: fc.integer({ min: 1, max: 21 }), trans: fc.constantFrom('N' as const, 'T' as const),
-  A: matrixSpec, x: inputSpec, y: outputSpec, alpha: fc.constantFrom(1, -1, 0.5, 3), beta: coefficient, seed: fc.integer({ min: 0, max: 2 ** 30 }),
+  A: wasmGemvMatrixSpec, x: inputSpec, y: wasmGemvOutputSpec, alpha: fc.constantFrom(1, -1, 0.5, 3), beta: coefficient, seed: fc.integer({ min: 0, max: 2 ** 30 }),
 });
 
 /** The operands of one case (built twice: one copy per backend). */
@@ -62,13 +53,7 @@ describe('WebAssembly GEMV', () => {
       gemv(args, { backend: 'wasm' });
       gemv({ ...args, A: b.A, x: b.x, y: b.y }, { backend: 'js' });
       expect(changedOutside(a.y, before, positionsOf(a.y))).toEqual([]);
-      const eA = exactMatrix(a.A), ex = exactVector(a.x), out = exactVector(a.y);
-      for (let i = 0; i < c.m; i++) {
-        const row = Array.from({ length: c.n }, (_, j) => (c.trans === 'N' ? eA[i]![j]! : eA[j]![i]!));
-        let exact = mulRational(exactOf(c.alpha), exactDotOf(row, ex));
-        if (yIn) exact = addRational(exact, mulRational(exactOf(c.beta), yIn[i]!));
-        if (!withinBound(out[i]!, exact, bound[i]!)) throw new Error(`y[${i}]: error ${errorOf(out[i]!, exact)} > bound ${bound[i]}`);
-      }
+      expectGemvWithinBound(c, a, yIn, bound);
       const byColumns = (c.A.layout === 'col') === (c.trans === 'N');
       if (byColumns) expect(values(a.y)).toEqual(values(b.y));
       else {

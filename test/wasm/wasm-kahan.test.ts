@@ -10,13 +10,12 @@ import fc from 'fast-check';
 import { dot, dotBound, gemv, gemvBound, asum, asumBound, nrm2, nrm2Bound, formats, vector, cpuBackendOf } from '../../src/index.js';
 import { Q } from '../dd/exact-rational.js';
 import { nrm2Scaling, unscaled } from './nrm2-scaling.js';
-import { addRational, mulRational } from '../../src/testing/rational.js';
-import { exactOf } from '../../src/testing/exact.js';
 import { seededRandom } from '../../src/sparse/seeded-random.js';
-import { buildMatrix, buildVector, changedOutside, exactDotOf, exactMatrix, exactVector, errorOf, positionsOf, snapshot, vectorSpec, withinBound, type MatrixSpec, type VectorSpec } from '../kernels/matrix-kernel-fixtures.js';
+import { buildMatrix, buildVector, changedOutside, exactVector, positionsOf, snapshot, vectorSpec, type VectorSpec } from '../kernels/matrix-kernel-fixtures.js';
 import { CHUNK } from '../../src/backends/wasm/wasm-storage.js';
 import { readValues } from './wasm-dot-oracles.js';
 import { expectModprec } from '../sparse/sparse-arbitraries.js';
+import { expectAsumWithinBound, expectDotWithinBound, expectGemvWithinBound, wasmGemvMatrixSpec, wasmGemvOutputSpec } from './wasm-exact-bounds.js';
 import type { Range } from '../../src/index.js';
 
 const f = Math.fround;
@@ -75,10 +74,7 @@ for (const [arithmetic, round, read] of [['f64', id, readValues], ['f32', f, rea
         // A product or a sum beyond the format's range: the JavaScript kernel answers (checked below).
         if (!Number.isFinite(expected)) return;
         expect(Object.is(got, expected)).toBe(true);
-        const exact = exactDotOf(exactVector(x), exactVector(y));
-        const bound = dotBound(x, y, options);
-        const computed = exactVector(vector([got]))[0]!;
-        if (!withinBound(computed, exact, bound)) throw new Error(`error ${errorOf(computed, exact)} > bound ${bound}`);
+        expectDotWithinBound(x, y, got, dotBound(x, y, options));
       }), { numRuns: 250 });
     });
 
@@ -130,10 +126,7 @@ for (const [arithmetic, round, read] of [['f64', id, readValues], ['f32', f, rea
         expect(Object.is(got, Number.isFinite(lanes) ? lanes : js)).toBe(true);
         const bound = asumBound(x, options);
         if (!Number.isFinite(bound) || !Number.isFinite(got)) return;
-        const ones = exactVector(vector(xs.map(() => 1)));
-        const exact = exactDotOf(exactVector(x).map((r) => (r.num < 0n ? { ...r, num: -r.num } : r)), ones);
-        const computed = exactVector(vector([got]))[0]!;
-        if (!withinBound(computed, exact, bound)) throw new Error(`error ${errorOf(computed, exact)} > bound ${bound}`);
+        expectAsumWithinBound(x, got, bound);
       }), { numRuns: 200 });
     });
 
@@ -170,15 +163,9 @@ for (const [arithmetic, round, read] of [['f64', id, readValues], ['f32', f, rea
   });
 }
 
-const matrixSpec: fc.Arbitrary<MatrixSpec> = fc.record({
-  // A scaled matrix has a scale per row or column: more than the one scale per operand WebAssembly reads.
-  storage: fc.constantFrom('f64' as const, 'f32' as const, 'f16' as const, 'bf16' as const),
-  layout: fc.constantFrom('row' as const, 'col' as const), sub: fc.boolean(), scaleRows: fc.constant(false),
-});
-const outputSpec: fc.Arbitrary<VectorSpec> = fc.record({ storage: fc.constantFrom('f64' as const, 'f32' as const), stride: fc.constantFrom(1, 2, -1, -3), sub: fc.boolean() });
 const gemvCase = fc.record({
   m: fc.integer({ min: 1, max: 21 }), n: fc.oneof({ weight: 8, arbitrary: fc.integer({ min: 1, max: 21 }) }, { weight: 1, arbitrary: fc.constant(CHUNK + 5) }), trans: fc.constantFrom('N' as const, 'T' as const),
-  A: matrixSpec, x: vectorSpec, y: outputSpec, alpha: fc.constantFrom(1, -1, 0.5, 3), beta: fc.constantFrom(1, -1, 0.5, 3, 0),
+  A: wasmGemvMatrixSpec, x: vectorSpec, y: wasmGemvOutputSpec, alpha: fc.constantFrom(1, -1, 0.5, 3), beta: fc.constantFrom(1, -1, 0.5, 3, 0),
   seed: fc.integer({ min: 0, max: 2 ** 30 }), specials: fc.boolean(),
 });
 type GemvCase = typeof gemvCase extends fc.Arbitrary<infer C> ? C : never;
@@ -231,13 +218,7 @@ for (const [arithmetic, round, read] of [['f64', id, readValues], ['f32', f, rea
           expect(got).toEqual(expected);
         }
         if (!got.every(Number.isFinite) || !xIn.every(Number.isFinite)) return;
-        const eA = exactMatrix(a.A), ex = exactVector(a.x), out = exactVector(a.y);
-        for (let i = 0; i < c.m; i++) {
-          const r = Array.from({ length: c.n }, (_, j) => (c.trans === 'N' ? eA[i]![j]! : eA[j]![i]!));
-          let exact = mulRational(exactOf(c.alpha), exactDotOf(r, ex));
-          if (yIn) exact = addRational(exact, mulRational(exactOf(c.beta), yIn[i]!));
-          if (!withinBound(out[i]!, exact, bound[i]!)) throw new Error(`y[${i}]: error ${errorOf(out[i]!, exact)} > bound ${bound[i]}`);
-        }
+        expectGemvWithinBound(c, a, yIn, bound);
       }), { numRuns: 120 });
     });
   });

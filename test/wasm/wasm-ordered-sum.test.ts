@@ -8,14 +8,13 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { asum, asumBound, cpuBackendOf, dot, dotBound, formats, gemv, gemvBound, nrm2, vector, wasmArena, type Range } from '../../src/index.js';
-import { buildMatrix, buildVector, errorOf, exactDotOf, exactMatrix, exactVector, vectorSpec, withinBound, type MatrixSpec, type VectorSpec } from '../kernels/matrix-kernel-fixtures.js';
-import { addRational, mulRational } from '../../src/testing/rational.js';
-import { exactOf } from '../../src/testing/exact.js';
+import { buildMatrix, buildVector, exactVector, vectorSpec } from '../kernels/matrix-kernel-fixtures.js';
 import { seededRandom } from '../../src/sparse/seeded-random.js';
 import { CHUNK } from '../../src/backends/wasm/wasm-storage.js';
 import { wasmOrderedAsum, wasmOrderedDot } from '../../kernels/shared/ordered-sum-wasm.js';
 import { vectorTwinSpec, vectorTwins, type TwinStorage } from './arena-twins.js';
 import { expectModprec } from '../sparse/sparse-arbitraries.js';
+import { expectAsumWithinBound, expectDotWithinBound, expectGemvWithinBound, wasmGemvMatrixSpec, wasmGemvOutputSpec } from './wasm-exact-bounds.js';
 
 /** Lengths: every remainder mod 8 and 16, block counts with several carries (up to 2^5 blocks), chunk boundaries. */
 const lengths = fc.oneof(
@@ -54,9 +53,7 @@ for (const accumulation of ['pairwise', 'dot2'] as const) {
           const bound = dotBound(x, y, options);
           // The exact rational oracle on the chunk-crossing lengths costs seconds: their bits are checked above.
           if (!Number.isFinite(js) || !Number.isFinite(bound) || x.length() > CHUNK) return;
-          const exact = exactDotOf(exactVector(x), exactVector(y));
-          const computed = exactVector(vector([js]))[0]!;
-          if (!withinBound(computed, exact, bound)) throw new Error(`error ${errorOf(computed, exact)} > bound ${bound}`);
+          expectDotWithinBound(x, y, js, bound);
         }), { numRuns: 30 });
       });
 
@@ -73,10 +70,7 @@ for (const accumulation of ['pairwise', 'dot2'] as const) {
           expect(Object.is(nrm2(x, { ...options, backend: 'wasm' }), nrm2(x, { ...options, backend: 'js' }))).toBe(true);
           const bound = asumBound(x, options);
           if (!Number.isFinite(js) || !Number.isFinite(bound) || x.length() > CHUNK) return;
-          const ones = exactVector(vector(xs.map(() => 1)));
-          const exact = exactDotOf(exactVector(x).map((r) => (r.num < 0n ? { ...r, num: -r.num } : r)), ones);
-          const computed = exactVector(vector([js]))[0]!;
-          if (!withinBound(computed, exact, bound)) throw new Error(`error ${errorOf(computed, exact)} > bound ${bound}`);
+          expectAsumWithinBound(x, js, bound);
         }), { numRuns: 25 });
       });
 
@@ -99,15 +93,9 @@ for (const accumulation of ['pairwise', 'dot2'] as const) {
   }
 }
 
-const gemvMatrix: fc.Arbitrary<MatrixSpec> = fc.record({
-  // One scale per operand at most: the WebAssembly readers take no scale per row or column.
-  storage: fc.constantFrom('f64' as const, 'f32' as const, 'f16' as const, 'bf16' as const),
-  layout: fc.constantFrom('row' as const, 'col' as const), sub: fc.boolean(), scaleRows: fc.constant(false),
-});
-const gemvOutput: fc.Arbitrary<VectorSpec> = fc.record({ storage: fc.constantFrom('f64' as const, 'f32' as const), stride: fc.constantFrom(1, 2, -1, -3), sub: fc.boolean() });
 const gemvCase = fc.record({
   m: fc.integer({ min: 1, max: 12 }), n: fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 1, max: 90 }) }, { weight: 1, arbitrary: fc.constant(CHUNK + 5) }),
-  trans: fc.constantFrom('N' as const, 'T' as const), A: gemvMatrix, x: vectorSpec, y: gemvOutput,
+  trans: fc.constantFrom('N' as const, 'T' as const), A: wasmGemvMatrixSpec, x: vectorSpec, y: wasmGemvOutputSpec,
   alpha: fc.constantFrom(1, -1, 0.5, 3), beta: fc.constantFrom(1, -1, 0.5, 0), seed: fc.integer({ min: 0, max: 2 ** 30 }), specials: fc.integer({ min: 0, max: 3 }),
 });
 type GemvCase = typeof gemvCase extends fc.Arbitrary<infer C> ? C : never;
@@ -145,13 +133,7 @@ for (const accumulation of ['pairwise', 'dot2'] as const) {
           const got = Array.from({ length: c.m }, (_, i) => a.y.get(i)), js = Array.from({ length: c.m }, (_, i) => b.y.get(i));
           got.forEach((g, i) => expect(Object.is(g, js[i]), `y[${i}]: ${g} vs ${js[i]}`).toBe(true));
           if (c.n > CHUNK || !got.every(Number.isFinite) || !Array.from({ length: c.n }, (_, j) => a.x.get(j)).every(Number.isFinite)) return;
-          const eA = exactMatrix(a.A), ex = exactVector(a.x), out = exactVector(a.y);
-          for (let i = 0; i < c.m; i++) {
-            const r = Array.from({ length: c.n }, (_, j) => (c.trans === 'N' ? eA[i]![j]! : eA[j]![i]!));
-            let exact = mulRational(exactOf(c.alpha), exactDotOf(r, ex));
-            if (yIn) exact = addRational(exact, mulRational(exactOf(c.beta), yIn[i]!));
-            if (!withinBound(out[i]!, exact, bound[i]!)) throw new Error(`y[${i}]: error ${errorOf(out[i]!, exact)} > bound ${bound[i]}`);
-          }
+          expectGemvWithinBound(c, a, yIn, bound);
         }), { numRuns: 30 });
       });
     });

@@ -7,7 +7,7 @@
  * @module
  */
 import { checkSize, fail } from '../../core/errors.js';
-import { gpuFF, gpuF32 } from './arithmetic.js';
+import { gpuFF, gpuF32, type GpuArithmetic, type GpuRegister } from './arithmetic.js';
 import { bindingWindows, bindWindow, DeviceArray, splitBindings, windowOf } from './device-array.js';
 import { gpuFormat, type GpuFormatName } from './formats.js';
 import { arrayArgs, bindArray, elementIndex, type GpuRunInfo, kernelSource, memo, outputComponents, readKey, runInfo, defaultGpuArithmetic, exactBits } from './kernel-common.js';
@@ -145,13 +145,7 @@ export async function convertIntoViewPass(runtime: GpuRuntime, x: DeviceArray, o
     const args = [...arrayArgs('X', x), ['n', 'Integer'] as const, ['OutOff', 'Integer'] as const, ['OutInc', 'Integer'] as const];
     // The store goes to unit OutOff + t·OutInc (applyStridedOutput); gpu.js keeps only arguments the source names.
     const body: string[] = ['const outUnit = OutOff + this.thread.x * OutInc;'];
-    const regs = [];
-    for (let e = 0; e < epw; e++) {
-      body.push(`let k${e} = this.thread.x * ${epw} + ${e};`, `if (k${e} >= n) { k${e} = n - 1; }`);
-      const read = x.format.emitRead('X', elementIndex('X', x, `k${e}`), `v${e}`, arithmetic);
-      body.push(read.code);
-      regs.push(read.register);
-    }
+    const regs = readThreadElements(x, epw, arithmetic, body);
     // A half-word store takes its element's bits from either half; a word store's last half past the view is outside
     // the span (writesInPlace).
     body.push(target.emitReturn(halves ? [regs[0]!, regs[0]!] : regs));
@@ -164,6 +158,21 @@ export async function convertIntoViewPass(runtime: GpuRuntime, x: DeviceArray, o
   const o = outputWindow(out, { start: 0, count: out.length }, halves);
   Object.assign(scalars, o.scalars);
   return { program, arrays, scalars, output: o.bound, threads: Math.ceil(out.length / epw) };
+}
+
+/**
+ * Reads a thread's `epw` elements of X (elements t·epw … t·epw + epw − 1; an index at or past n reads element n − 1) into
+ * registers v0 … v(epw−1): the code goes into `body`, the registers are returned.
+ */
+function readThreadElements(x: DeviceArray, epw: number, arithmetic: GpuArithmetic, body: string[]): GpuRegister[] {
+  const regs: GpuRegister[] = [];
+  for (let e = 0; e < epw; e++) {
+    body.push(`let k${e} = this.thread.x * ${epw} + ${e};`, `if (k${e} >= n) { k${e} = n - 1; }`);
+    const read = x.format.emitRead('X', elementIndex('X', x, `k${e}`), `v${e}`, arithmetic);
+    body.push(read.code);
+    regs.push(read.register);
+  }
+  return regs;
 }
 
 /**
@@ -182,13 +191,7 @@ export async function convertPass(runtime: GpuRuntime, x: DeviceArray, target: G
   const { args, body } = memo(`convert|${readKey(x)}|${target.name}`, () => {
     const args = [...arrayArgs('X', x), ['n', 'Integer'] as const];
     const body: string[] = [];
-    const regs = [];
-    for (let e = 0; e < epw; e++) {
-      body.push(`let k${e} = this.thread.x * ${epw} + ${e};`, `if (k${e} >= n) { k${e} = n - 1; }`);
-      const read = x.format.emitRead('X', elementIndex('X', x, `k${e}`), `v${e}`, arithmetic);
-      body.push(read.code);
-      regs.push(read.register);
-    }
+    const regs = readThreadElements(x, epw, arithmetic, body);
     // A last half-filled word repeats its last element; the decoder never looks past `length`.
     body.push(target.emitReturn(regs));
     return { args, body };
