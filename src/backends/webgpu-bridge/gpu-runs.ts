@@ -155,13 +155,14 @@ async function writeBack(g: Gpu, r: Range<1, any>, d: DeviceArray, call: GpuCall
  * Writes the arithmetic's values `d` (f32 words, ff pairs or dd pairs, exactly as the kernel left them) into a scaled range as
  * the CPU kernels' scaled stores do: integer storage keeps the exact value / scale rounded once to the nearest integer
  * (ties to even, nearestIntegerOfQuotient on the pair), floating-point storage the quotient in the arithmetic rounded
- * to the storage. Both on the device, any scales, for f32 and ff; here on the host after one read-back where the device
- * does not take the case: dd pairs (the exact quotient of a 106-bit pair and dd's division are not built on the device).
+ * to the storage. Both on the device, any scales, for f32 and ff; for dd pairs the integer storages on the device
+ * (quantize-dd-scale.ts), floating-point storage here on the host after one read-back (dd's division, JMP's DWDivDW2
+ * in binary64 steps, is not built on the device).
  */
 async function writeScaled(g: Gpu, r: Range<1, any>, d: DeviceArray, call: GpuCall): Promise<void> {
   // Integer storage: the same rounding, on the device (src/backends/webgpu/scaled-store.ts).
   const store = await import('../webgpu/scaled-store.js');
-  if (d.onDevice && d.format.wordsPerElement <= 2 && store.storesOnDevice(r as never) && store.fitsStoreWindows(r as never, d)) return store.deviceScaledStore(r as never, d);
+  if (d.onDevice && (d.format.wordsPerElement <= 2 || d.format.name === 'dd') && store.storesOnDevice(r as never) && store.fitsStoreWindows(r as never, d)) return store.deviceScaledStore(r as never, d);
   // Floating-point storage: the arithmetic's quotients on the device (scaled-float-store.ts), then the update 1·q
   // rounds them to the storage into the range's view of its span, as an unscaled output is written.
   const floats = await import('../webgpu/scaled-float-store.js');

@@ -12,6 +12,7 @@ import { findFormat, formatNames } from '../../formats/common/registry.js';
 import { registerNativeLibrary } from './gpujs-extensions.js';
 import { WRITER_HELPERS } from './format-writers.js';
 import { QUANTIZE_F64_HELPERS } from './quantize-f64-scale.js';
+import { QUANTIZE_DD_HELPERS } from './quantize-dd-scale.js';
 import { EXACT_DIVISION_HELPERS } from './exact-division.js';
 import { getProgram, submitPasses } from './program.js';
 import { giveStaging, takeStaging } from './staging-pool.js';
@@ -133,7 +134,7 @@ async function probeFloats(context: GpuContext): Promise<{ fusedFma: boolean; si
 async function createRuntime(options: GpuDeviceOptions): Promise<GpuRuntime | undefined> {
   const context = await gpuDevice(options);
   if (!context) return undefined;
-  for (const h of [...FORMAT_HELPERS, ...WRITER_HELPERS, ...QUANTIZE_F64_HELPERS, ...EXACT_DIVISION_HELPERS]) context.gpujs.addFunction(h.source, { argumentTypes: h.argumentTypes, returnType: h.returnType });
+  for (const h of [...FORMAT_HELPERS, ...WRITER_HELPERS, ...QUANTIZE_F64_HELPERS, ...QUANTIZE_DD_HELPERS, ...EXACT_DIVISION_HELPERS]) context.gpujs.addFunction(h.source, { argumentTypes: h.argumentTypes, returnType: h.returnType });
   const { fusedFma, simplifiesFloats } = await probeFloats(context);
   // Barriers are on unless MODPREC_GPU_BARRIERS=0 and the probe found no simplification: a compiler may
   // still contract a product into a following sum, which the probe cannot see.

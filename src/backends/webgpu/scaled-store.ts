@@ -2,7 +2,8 @@
  * The CPU's scaled store of an integer range (i8, i16 with the CPU's scale model), on the device: each element of the
  * output view gets the exact quotient value / scale rounded ONCE to the nearest integer, ties to even, saturated to the
  * storage's range ([−128, 127], [−32768, 32767]) and NaN → 0 — `nearestIntegerOfQuotient` followed by the storage's
- * encode on the CPU. The value is the arithmetic's f32 word or float-float pair as the kernel left it; the rounding is
+ * encode on the CPU. A dd arithmetic's value is the dd pair its kernel wrote (four words), rounded by `mpQuantizeDd`
+ * (quantize-dd-scale.ts, with its proof). Otherwise the value is the arithmetic's f32 word or float-float pair as the kernel left it; the rounding is
  * `mpQuantize64` (quantize-f64-scale.ts, with its proof), which reads each fp64 scale as its two IEEE words and splits
  * it on the device into three binary32 parts: exact for every finite non-zero scale (0.1, 1/3, 2^-1000, subnormal,
  * negative); a scale of ±0, ±∞ or NaN gives what the CPU's quotient value/scale stores as (±0: saturated with the
@@ -38,10 +39,16 @@ function storeSource(bits: 8 | 16, components: number): { source: string; args: 
     body.push(`const e${l} = w * ${lanes} + ${l};`, ...viewIndex(`e${l}`, `i${l}`), `let b${l} = (ow >>> ${l * bits}) & ${mask};`);
     // The element's scale, found from its span index as the reads find it (range-scale.ts).
     const [hi, lo] = components === 2 ? [`D[2 * (i${l} - dBase)]`, `D[2 * (i${l} - dBase) + 1]`] : [`D[i${l} - dBase]`, '0.0'];
+    // dd pairs (four words: hi's low and high IEEE words, then lo's) round with mpQuantizeDd (quantize-dd-scale.ts).
+    const ddWord = (k: number): string => `mpBits(D[4 * (i${l} - dBase) + ${k}])`;
+    const rs = (k: number): string => `mpBits(Rs[2 * (q${l} - qBase)${k ? ' + 1' : ''}])`;
+    const quantize = components === 4
+      ? `mpQuantizeDd(${ddWord(0)}, ${ddWord(1)}, ${ddWord(2)}, ${ddWord(3)}, ${rs(0)}, ${rs(1)}, qmax)`
+      : `mpQuantize64([${hi}, ${lo}], ${rs(0)}, ${rs(1)}, qmax)`;
     body.push(`if (i${l} >= 0) {`,
       `const d${l} = e${l} - Sb; const a${l} = mpIdiv(d${l}, Sm); const q${l} = So + a${l} * Qm + mpIdiv(d${l} - a${l} * Sm, Sn) * Qn;`,
       // The scale's two IEEE words, split on the device into binary32 parts (mpQuantize64: exact for any finite non-zero double).
-      `let n${l} = mpQuantize64([${hi}, ${lo}], mpBits(Rs[2 * (q${l} - qBase)]), mpBits(Rs[2 * (q${l} - qBase) + 1]), qmax);`,
+      `let n${l} = ${quantize};`,
       `if (n${l} > top) { n${l} = top; }`,
       `b${l} = n${l} & ${mask};`,
       '}',
