@@ -342,8 +342,11 @@ const TRSV_FORMS: { label: string; forms: Partial<TrsvKernelSwitches>; lead?: nu
   { label: 'row lanes, column inverse, lazy tiles', forms: { rowLanes: true, columnInverse: true, lazyTiles: true } },
   { label: 'row lanes, column inverse, lazy tiles, early poll, 2 ahead', forms: { rowLanes: true, columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true } },
   { label: 'row lanes, column inverse, lazy tiles, early poll, 2 ahead, lead 2', forms: { rowLanes: true, columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true }, lead: 2 },
+  // Session 15 (issue 19 item 3, L T N): the default with quad rows (16-byte loads of op(A)'s rows; only T solves change).
+  { label: 'default, quad rows', forms: { columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true, rowLanes: 'transposed', quadRows: true } },
+  { label: 'default, quad rows, lead 2', forms: { columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true, rowLanes: 'transposed', quadRows: true }, lead: 2 },
 ];
-const TRSV_OFF: TrsvKernelSwitches = { columnInverse: false, rowLanes: false, lazyTiles: false, earlyPoll: false, ahead: false, treeQuarters: false };
+const TRSV_OFF: TrsvKernelSwitches = { columnInverse: false, rowLanes: false, lazyTiles: false, earlyPoll: false, ahead: false, treeQuarters: false, quadRows: false };
 
 /** Runs `f` with the TRSV forms, lead and chains set, restoring them afterwards. */
 async function withTrsvForm<T>(form: (typeof TRSV_FORMS)[number], f: () => Promise<T>): Promise<T> {

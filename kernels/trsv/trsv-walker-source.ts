@@ -99,6 +99,25 @@ export interface WalkerForms {
   readonly ahead?: boolean;
   /** A row's four quarters summed as (q0 + q1) + (q2 + q3) (then added to P), instead of one after another. */
   readonly treeQuarters?: boolean;
+  /**
+   * With row lanes, where {@link quadRowsHold}: lane p of a row takes columns 16v + 4p + e (v, e < 4) of a tile and reads
+   * each run of four in one 16-byte load, so the four lanes of a row read 64 adjacent bytes a load (whole sectors)
+   * instead of 16, with a quarter of the load instructions.
+   */
+  readonly quadRows?: boolean;
+}
+
+/**
+ * Whether the tile sums can read op(A)'s rows four entries a load ({@link WalkerForms}`.quadRows`): op(A) = Aᵀ (a row
+ * of op(A) is a column of A, adjacent in memory), A binary32 in a whole binding of its own (no view, no scales), and
+ * lda a multiple of 4 (every run of four starts on a 16-byte boundary, since tiles start at multiples of 64).
+ * @param A - the matrix's device array
+ * @param trans - op(A) = Aᵀ
+ * @param lda - A's leading dimension
+ * @returns true when the 16-byte reads hold
+ */
+export function quadRowsHold(A: DeviceArray, trans: boolean, lda: number): boolean {
+  return trans && !A.isView && !A.format.scaled && !A.rangeScale && A.format.name === 'f32' && A.format.vectorRead?.suffix === 'Quad' && lda % 4 === 0;
 }
 
 /**
@@ -115,7 +134,10 @@ export interface WalkerForms {
 export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: WalkerShape, lead = 1, chains = 4, overflow?: number, forms: WalkerForms = {}): { source: string; args: ReturnType<typeof arrayArgs>; workgroup: WorkgroupSettings } {
   const c = arithmetic.components;
   const T = TRSV_TILE;
-  const args = [...arrayArgs('A', A), ['Inv', 'Array'] as const, ['R', 'Array'] as const, ['WAtomic', 'Array'] as const, ['XAtomic', 'Array'] as const,
+  const rowLanes = forms.rowLanes === true;
+  // Runs of four adjacent columns a load (quadRowsHold is the caller's check of lda; the rest is checked again here).
+  const quad = rowLanes && forms.quadRows === true && shape.trans && !A.isView && A.format.name === 'f32' && A.format.vectorRead?.suffix === 'Quad' ? A.format.vectorRead : undefined;
+  const args = [...arrayArgs('A', A), ...(quad ? [['AQuad', 'Array'] as const] : []), ['Inv', 'Array'] as const, ['R', 'Array'] as const, ['WAtomic', 'Array'] as const, ['XAtomic', 'Array'] as const,
     ['n', 'Integer'] as const, ['lda', 'Integer'] as const, ['np', 'Integer'] as const, ['blocks', 'Integer'] as const, ['gMask', 'Integer'] as const, ['spin', 'Integer'] as const, ['pWait', 'Integer'] as const, ['xBase', 'Integer'] as const];
   const words = arithmetic.words;
   const order = (step: string): string => (shape.lowerOp ? `(${step})` : `(blocks - 1 - (${step}))`);
@@ -124,12 +146,37 @@ export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: W
     return A.isView ? `AOff + ${i} * AInc + ${j} * lda` : `${i} + ${j} * lda`;
   };
   const pBase = TRSV_HEADER_WORDS;
-  const rowLanes = forms.rowLanes === true;
   // Two numberings of the threads: (r, q) in the sums of A's tiles, row r over the columns col(u) of quarter q
   // (row lanes: 4 adjacent lanes per row, else 64 adjacent rows per quarter), and (ri, qi) in the inverse product,
   // always 64 adjacent rows per quarter (the inverse's copy by columns is read down a column).
   /** Column, within a tile, of this thread's term u in a tile sum. */
-  const col = (u: number | string): string => (rowLanes ? `(${u} * 4 + q)` : `(q * 16 + ${u})`);
+  const col = (u: number | string): string => {
+    if (!quad) return rowLanes ? `(${u} * 4 + q)` : `(q * 16 + ${u})`;
+    // Term u = 4v + e: column 16v + 4q + e (u is always a literal here).
+    const uu = Number(u);
+    return `(${16 * (uu >> 2) + (uu & 3)} + q * 4)`;
+  };
+  /**
+   * This thread's 16 entries of op(A) in row `row`, tile columns from `base`: lines and registers (a<prefix><u>),
+   * one load each or, with quad rows, one 16-byte load per run of four.
+   */
+  const rowReads = (row: string, base: string, prefix: string): { lines: string[]; registers: GpuRegister[] } => {
+    const lines: string[] = [];
+    const registers: GpuRegister[] = [];
+    for (let u = 0; u < 16; u++) {
+      if (quad) {
+        if (u % 4 !== 0) continue;
+        const v = quad.emit('AQuad', opIndex(row, `(${base} + ${col(u)})`), `${prefix}q${u >> 2}x`, arithmetic);
+        lines.push(v.code);
+        registers.push(...v.registers);
+      } else {
+        const ra = A.format.emitRead('A', opIndex(row, `(${base} + ${col(u)})`), `${prefix}${u}`, arithmetic);
+        lines.push(ra.code);
+        registers.push(ra.register);
+      }
+    }
+    return { lines, registers };
+  };
   /** Column, within a block, of this thread's term u in the inverse product. */
   const colI = (u: number | string): string => `(qi * 16 + ${u})`;
   /** Where a row's quarter p sits in workgroup array 0 (each thread stores its own at slot l), per numbering. */
@@ -151,16 +198,14 @@ export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: W
    * lazy tiles, copies g<tag>0 … that are zero outside the matrix, so the group needs no per-term test).
    */
   const tileLoads = (base: string, tag: string): { lines: string[]; registers: GpuRegister[] } => {
-    const lines: string[] = [];
+    const reads = rowReads('row', base, `a${tag}`);
+    if (!lazy) return reads;
+    const lines = [...reads.lines];
     const registers: GpuRegister[] = [];
-    for (let u = 0; u < 16; u++) {
-      const ra = A.format.emitRead('A', opIndex('row', `(${base} + ${col(u)})`), `a${tag}${u}`, arithmetic);
-      lines.push(ra.code);
-      if (lazy) {
-        lines.push(`let g${tag}${u} = ${zeroOf(ra.register.kind)};`, `if (row < n && ${base} + ${col(u)} < n) { g${tag}${u} = ${ra.register.name}; }`);
-        registers.push({ kind: ra.register.kind, name: `g${tag}${u}` });
-      } else registers.push(ra.register);
-    }
+    reads.registers.forEach((ra, u) => {
+      lines.push(`let g${tag}${u} = ${zeroOf(ra.kind)};`, `if (row < n && ${base} + ${col(u)} < n) { g${tag}${u} = ${ra.name}; }`);
+      registers.push({ kind: ra.kind, name: `g${tag}${u}` });
+    });
     return { lines, registers };
   };
   /**
@@ -248,10 +293,9 @@ export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: W
     lines.push(rr.code, `${st}rb = ${rr.register.name};`);
     for (let t = 1; t <= lead; t++) {
       lines.push(`const js${tag}${t} = ${order(`mpImax(${stepExpr} - ${t}, 0)`)} * ${T};`);
-      for (let u = 0; u < 16; u++) {
-        const ra = A.format.emitRead('A', opIndex(`rs${tag}`, `(js${tag}${t} + ${col(u)})`), `na${tag}${t}x${u}`, arithmetic);
-        lines.push(ra.code, `${st}a${t}x${u} = ${ra.register.name};`, `if (rs${tag} >= n || js${tag}${t} + ${col(u)} >= n) { ${st}a${t}x${u} = ${zeroOf(aKind)}; }`);
-      }
+      const reads = rowReads(`rs${tag}`, `js${tag}${t}`, `na${tag}${t}x`);
+      lines.push(...reads.lines);
+      reads.registers.forEach((ra, u) => lines.push(`${st}a${t}x${u} = ${ra.name};`, `if (rs${tag} >= n || js${tag}${t} + ${col(u)} >= n) { ${st}a${t}x${u} = ${zeroOf(aKind)}; }`));
     }
     return lines;
   };

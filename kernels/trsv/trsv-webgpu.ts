@@ -31,7 +31,7 @@ import type { GpuBuffer } from '../../src/backends/webgpu/webgpu-types.js';
 import { checkOutputBinding, outputWindow, serialisedViewWrite, throughPackedOutput, writesHalves, writesInPlace } from '../../src/backends/webgpu/view-output.js';
 import { tuningGeneration, tuningKnob } from '../../src/backends/webgpu/tuning-knobs.js';
 import { trsvKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
-import { TRSV_HEADER_WORDS, TRSV_TILE, TRSV_WORKGROUP, walkerHolds, walkerSource } from './trsv-walker-source.js';
+import { quadRowsHold, TRSV_HEADER_WORDS, TRSV_TILE, TRSV_WORKGROUP, walkerHolds, walkerSource } from './trsv-walker-source.js';
 import { checkGpuOptions } from '../../src/backends/backend.js';
 import { REDO_WORKGROUP, storageOverflowBits, substitutionHolds, substitutionRedoBindings, substitutionRedoSource, type StoreRounding } from './trsv-substitution-source.js';
 import { splitRedoCheckSource, splitRedoWindowSource } from './trsv-split-redo-source.js';
@@ -462,8 +462,10 @@ async function walkerSolve(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape,
   const groups = 2 ** Math.ceil(Math.log2(Math.max(1, blocks - lead)));
   const slots = TRSV_HEADER_WORDS / (2 * c);
   const chosen = trsvKernelSwitches();
-  const forms = { ...chosen, rowLanes: chosen.rowLanes === 'transposed' ? shape.trans : chosen.rowLanes };
-  const formKey = [forms.columnInverse, forms.rowLanes, forms.lazyTiles, forms.earlyPoll, forms.ahead, forms.treeQuarters].map(Number).join('');
+  const rowLanes = chosen.rowLanes === 'transposed' ? shape.trans : chosen.rowLanes;
+  // Quad rows only where the 16-byte reads hold (op(A) = Aᵀ, binary32 in a binding of its own, lda a multiple of 4).
+  const forms = { ...chosen, rowLanes, quadRows: chosen.quadRows && rowLanes && quadRowsHold(A.data, shape.trans, A.ld) };
+  const formKey = [forms.columnInverse, forms.rowLanes, forms.lazyTiles, forms.earlyPoll, forms.ahead, forms.treeQuarters, forms.quadRows].map(Number).join('');
   const key = `trsvW|${invKey}|${objectId(x)}|${lead}|${tuning('MODPREC_TRSV_CHAINS', 4)}|${formKey}`;
   const plan = getPlan(runtime, key, 3, () => [
     createWordBuffer(context, np * c),
@@ -496,6 +498,8 @@ async function walkerSolve(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape,
     const arrays: Record<string, BoundArray> = { Inv: { buffer: invRead }, R: { buffer: R }, WAtomic: { buffer: W }, XAtomic: { buffer: X } };
     const scalars: Record<string, number> = { n, lda: A.ld, np, blocks, gMask: groups - 1, spin: helperSpin(), pWait: tuning('MODPREC_TRSV_WAIT', 32), xBase: slots + np };
     bindArray('A', A.data, arrays, scalars);
+    // Quad rows read A through its vector view: the same binding.
+    if (forms.quadRows) arrays.AQuad = arrays.A!;
     passes = [
       { pass: await convertPass(runtime, x, work, R), cache: plan.passes[0]! },
       { pass: { program, arrays, scalars, output: { buffer: unused }, threads: groups * TRSV_WORKGROUP }, cache: plan.passes[1]! },

@@ -11,15 +11,19 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { toDevice } from '../../src/backends/webgpu/device-array.js';
 import { deviceMatrix } from '../../kernels/gemv/gemv-webgpu.js';
 import { gpuTrsv } from '../../kernels/trsv/trsv-webgpu.js';
+import { quadRowsHold, walkerSource } from '../../kernels/trsv/trsv-walker-source.js';
+import { gpuF32 } from '../../src/backends/webgpu/arithmetic.js';
 import { setTrsvKernelSwitches, type TrsvKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { rereadTuningKnobs } from '../../src/backends/webgpu/tuning-knobs.js';
 import { trsv, trsvBound, range, colMajor, formats } from '../../src/index.js';
 import { Q } from '../dd/exact-rational.js';
 import { accurateSum, opError, randomValues, requireRuntime } from './gpu-test-helpers.js';
 
-const OFF: TrsvKernelSwitches = { columnInverse: false, rowLanes: false, lazyTiles: false, earlyPoll: false, ahead: false, treeQuarters: false };
+const OFF: TrsvKernelSwitches = { columnInverse: false, rowLanes: false, lazyTiles: false, earlyPoll: false, ahead: false, treeQuarters: false, quadRows: false };
 const SAME_BITS: Partial<TrsvKernelSwitches> = { columnInverse: true, earlyPoll: true, ahead: true };
-const ALL: TrsvKernelSwitches = { columnInverse: true, rowLanes: true, lazyTiles: true, earlyPoll: true, ahead: true, treeQuarters: true };
+const ALL: TrsvKernelSwitches = { columnInverse: true, rowLanes: true, lazyTiles: true, earlyPoll: true, ahead: true, treeQuarters: true, quadRows: true };
+/** The default forms (kernel-switches.ts) with quad rows on. */
+const QUAD: TrsvKernelSwitches = { columnInverse: true, rowLanes: 'transposed', lazyTiles: true, earlyPoll: true, ahead: true, treeQuarters: false, quadRows: true };
 
 function knobs(values: Record<string, string | undefined>): void {
   for (const [name, value] of Object.entries(values)) {
@@ -52,6 +56,40 @@ function residualRatio(ha: ArrayLike<number>, b: ArrayLike<number>, sol: ArrayLi
     worst = Math.max(worst, Math.abs(accurateSum(terms)) / (8 * (n + 8) * opError(arithmetic) * accurateSum(terms.map(Math.abs))));
   }
   return worst;
+}
+
+/**
+ * Solves op(A)·x = b through the public API (A and x fp32 storage, lda = n) with helpers and with the walker alone,
+ * and checks x within trsvBound(backend 'gpu') of the exact rational solution of the stored system.
+ */
+async function withinBoundExactly(ar: typeof formats.f32 | typeof formats.ff, n: number, uplo: 'L' | 'U', trans: 'N' | 'T', diag: 'N' | 'U', a: ArrayLike<number>, b: ArrayLike<number>): Promise<void> {
+  const A = range(colMajor<2>({ size: [n, n], storage: formats.f32, arithmetic: ar }));
+  for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) A.set(i, j, a[i + j * n]!);
+  const x = range(colMajor<1>({ size: [n], storage: formats.f32, arithmetic: ar }));
+  const stored = (i: number, j: number): number => A.accessor.storage.decode(A.accessor.data as never, A.accessor.linearIndex([i, j])) as number;
+  const storedX = (i: number): number => x.accessor.storage.decode(x.accessor.data as never, x.accessor.linearIndex([i])) as number;
+  for (let i = 0; i < n; i++) x.set(i, b[i]!);
+  const bs = Array.from({ length: n }, (_, i) => storedX(i));
+  // Exact substitution in rationals on the stored values (once: the same system for both runs).
+  const lower = (uplo === 'L') === (trans === 'N');
+  const exact: Q[] = new Array(n);
+  for (let step = 0; step < n; step++) {
+    const i = lower ? step : n - 1 - step;
+    let s = Q.of(bs[i]!);
+    for (let j = lower ? 0 : i + 1; j < (lower ? i : n); j++) s = s.sub(Q.of(trans === 'N' ? stored(i, j) : stored(j, i)).mul(exact[j]!));
+    exact[i] = diag === 'U' ? s : s.div(Q.of(stored(i, i)));
+  }
+  for (const spin of [undefined, '0']) {
+    knobs({ MODPREC_TRSV_SPIN: spin });
+    for (let i = 0; i < n; i++) x.set(i, bs[i]!);
+    const report = await trsv({ A, x, uplo, trans, diag }, { backend: 'gpu', arithmetic: ar, strict: true });
+    expect(report.backend).toBe('gpu');
+    const bound = trsvBound({ A, x, uplo, trans, diag }, { backend: 'gpu', arithmetic: ar });
+    for (let i = 0; i < n; i++) {
+      const got = storedX(i);
+      expect(bound[i] === Infinity || (Number.isFinite(got) && Q.of(got).sub(exact[i]!).abs().cmp(Q.of(bound[i]!)) <= 0), `${ar.name} ${uplo}${trans}${diag} n=${n} spin=${spin} component ${i}`).toBe(true);
+    }
+  }
 }
 
 describe('one-dispatch TRSV forms', () => {
@@ -121,33 +159,42 @@ describe('one-dispatch TRSV forms', () => {
     });
     await fc.assert(fc.asyncProperty(shape, async ({ ar, n, uplo, trans, diag, big, seed }) => {
       const a = triangular(n, seed).map((v, k) => (k % (n + 1) === 0 ? v : v * n * big));
-      for (const spin of [undefined, '0']) {
-        knobs({ MODPREC_TRSV_SPIN: spin });
-        const A = range(colMajor<2>({ size: [n, n], storage: formats.f32, arithmetic: ar }));
-        for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) A.set(i, j, a[i + j * n]!);
-        const x = range(colMajor<1>({ size: [n], storage: formats.f32, arithmetic: ar }));
-        const b = randomValues(n, seed + 2);
-        for (let i = 0; i < n; i++) x.set(i, b[i]!);
-        const stored = (i: number, j: number): number => A.accessor.storage.decode(A.accessor.data as never, A.accessor.linearIndex([i, j])) as number;
-        const storedX = (i: number): number => x.accessor.storage.decode(x.accessor.data as never, x.accessor.linearIndex([i])) as number;
-        const bs = Array.from({ length: n }, (_, i) => storedX(i));
-        // Exact substitution in rationals on the stored values.
-        const lower = (uplo === 'L') === (trans === 'N');
-        const exact: Q[] = new Array(n);
-        for (let step = 0; step < n; step++) {
-          const i = lower ? step : n - 1 - step;
-          let s = Q.of(bs[i]!);
-          for (let j = lower ? 0 : i + 1; j < (lower ? i : n); j++) s = s.sub(Q.of(trans === 'N' ? stored(i, j) : stored(j, i)).mul(exact[j]!));
-          exact[i] = diag === 'U' ? s : s.div(Q.of(stored(i, i)));
-        }
-        const report = await trsv({ A, x, uplo, trans, diag }, { backend: 'gpu', arithmetic: ar, strict: true });
-        expect(report.backend).toBe('gpu');
-        const bound = trsvBound({ A, x, uplo, trans, diag }, { backend: 'gpu', arithmetic: ar });
-        for (let i = 0; i < n; i++) {
-          const got = storedX(i);
-          expect(bound[i] === Infinity || (Number.isFinite(got) && Q.of(got).sub(exact[i]!).abs().cmp(Q.of(bound[i]!)) <= 0), `${ar.name} ${uplo}${trans}${diag} n=${n} spin=${spin} component ${i}`).toBe(true);
-        }
-      }
+      await withinBoundExactly(ar, n, uplo, trans, diag, a, randomValues(n, seed + 2));
     }), { numRuns: 1 });
+  });
+
+  // Quad rows hold only where the 16-byte loads are aligned runs of a column of A: op(A) = Aᵀ, binary32, lda % 4 = 0.
+  it('quad rows: 16-byte reads of op(A) = Aᵀ only where they hold', async () => {
+    await requireRuntime();
+    for (const [n, trans, format, holds] of [[152, true, 'f32', true], [150, true, 'f32', false], [152, false, 'f32', false], [152, true, 'bf16', false]] as const) {
+      const A = deviceMatrix(await toDevice(triangular(n, 3), { format }), n, n);
+      expect(quadRowsHold(A.data, trans, n), `${n} ${trans} ${format}`).toBe(holds);
+      if (holds) expect(walkerSource(gpuF32, A.data, { lowerOp: false, trans, unit: false }, 1, 4, undefined, { rowLanes: true, quadRows: true }).source).toContain('AQuad');
+      A.data.destroy();
+    }
+  });
+
+  // The timed case of issue 19 (L T, A fp32) with lda = n a multiple of 4, the default forms and quad rows; unit
+  // diagonal (the tiles, what quad rows change, are those of L T N; the exact solution stays dyadic, so quick). n = 68:
+  // a full block and a partial one (runs of four past n), against the exact solution (rationals grow fast with n);
+  // n = 152, three blocks so that a helper sums a tile too, against the residual bound of the first test, f32 only
+  // (its kernel is the one the exact check compiled).
+  it('quad rows: L T U, A f32: within trsvBound against the exact solution (f32, ff), and the residual bound with helpers', async () => {
+    await requireRuntime();
+    setTrsvKernelSwitches(QUAD);
+    for (const [ar, seed] of [[formats.f32, 31], [formats.ff, 37]] as const) await withinBoundExactly(ar, 68, 'L', 'T', 'U', triangular(68, seed).map((v) => v * 8), randomValues(68, seed + 2));
+    const n = 152;
+    const A = deviceMatrix(await toDevice(triangular(n, 41).map((v) => v * 8), { format: 'f32' }), n, n);
+    const ha = await A.data.toHost();
+    const b = randomValues(n, 42);
+    for (const spin of ['0', undefined]) {
+      knobs({ MODPREC_TRSV_SPIN: spin });
+      const x = await toDevice(b, { format: 'f32' });
+      const stored = await x.toHost();
+      await gpuTrsv({ A, x, uplo: 'L', trans: 'T', diag: 'U' }, { arithmetic: 'f32' });
+      expect(residualRatio(ha, stored, await x.toHost(), n, 'L', 'T', 'U', 'f32'), `spin ${spin}`).toBeLessThanOrEqual(1);
+      x.destroy();
+    }
+    A.data.destroy();
   });
 });

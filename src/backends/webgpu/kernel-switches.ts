@@ -191,6 +191,13 @@ export interface TrsvKernelSwitches {
   readonly ahead: boolean;
   /** A row's four quarters summed pairwise, (q0 + q1) + (q2 + q3), instead of one after another: a shorter float-float dependency chain. */
   readonly treeQuarters: boolean;
+  /**
+   * With row lanes on op(A) = Aᵀ (A binary32, not a view, lda a multiple of 4; elsewhere ignored): each lane reads its
+   * row's entries four adjacent columns a 16-byte load (columns 16v + 4p + e for lane p), so a row's four lanes read
+   * 64 adjacent bytes a load instead of 16, with a quarter of the load instructions. Another fixed order of the same
+   * sums (same trsvBound). Off by default (`MODPREC_TRSV_QUAD_ROWS=1`) until timed on the H100.
+   */
+  readonly quadRows: boolean;
 }
 
 // On by default since the H100 timings of 2026-11-27 (docs/performance.md, gpu-h19-goals): `MODPREC_TRSV_…=0` turns
@@ -202,11 +209,12 @@ let trsvCurrent: TrsvKernelSwitches = {
   earlyPoll: !envOff('MODPREC_TRSV_EARLY_POLL'),
   ahead: !envOff('MODPREC_TRSV_AHEAD'),
   treeQuarters: envOn('MODPREC_TRSV_TREE_QUARTERS'),
+  quadRows: envOn('MODPREC_TRSV_QUAD_ROWS'),
 };
 
 /**
  * The current TRSV switches (read once from `MODPREC_TRSV_COLUMN_INVERSE`, `…_ROW_LANES`, `…_LAZY_TILES`,
- * `…_EARLY_POLL`, `…_AHEAD` (=0 turns one off), `…_TREE_QUARTERS` (=1 turns it on)).
+ * `…_EARLY_POLL`, `…_AHEAD` (=0 turns one off), `…_TREE_QUARTERS`, `…_QUAD_ROWS` (=1 turns one on)).
  * @returns them
  */
 export function trsvKernelSwitches(): TrsvKernelSwitches {
