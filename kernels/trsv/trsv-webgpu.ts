@@ -24,7 +24,7 @@ import { bindingLimit, bufferView, checkBinding, createSpanBuffer, checkOperandB
 import type { DeviceMatrix } from '../gemv/gemv-webgpu.js';
 import { deviceMatrix } from '../gemv/gemv-webgpu.js';
 import { allowFallback, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo, type Plan } from '../../src/backends/webgpu/kernel-common.js';
-import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
+import { getProgram, submitEncoded, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import type { GpuBuffer } from '../../src/backends/webgpu/webgpu-types.js';
 import { checkOutputBinding, outputWindow, serialisedViewWrite, throughPackedOutput, writesHalves, writesInPlace } from '../../src/backends/webgpu/view-output.js';
@@ -578,14 +578,14 @@ function columnInverseSource(arithmetic: GpuArithmetic): { source: string; args:
 /** Runs the inverse passes, row by row through `scratch` (a pass cannot read what it writes); queue order puts them before the solve. */
 function encodeInverse(runtime: GpuRuntime, passes: { pass: Pass; cache: PassCache }[], inv: GpuBuffer, scratch: GpuBuffer): void {
   const context = runtime.context;
-  const encoder = context.device.createCommandEncoder();
-  for (const { pass, cache } of passes) {
-    const computePass = encoder.beginComputePass();
-    pass.program.encode(context, computePass, { ...pass, output: { buffer: scratch } }, cache);
-    computePass.end();
-    encoder.copyBufferToBuffer(scratch, 0, inv, pass.output.offset!, pass.output.size!);
-  }
-  context.device.queue.submit([encoder.finish()]);
+  submitEncoded(context, (encoder) => {
+    for (const { pass, cache } of passes) {
+      const computePass = encoder.beginComputePass();
+      pass.program.encode(context, computePass, { ...pass, output: { buffer: scratch } }, cache);
+      computePass.end();
+      encoder.copyBufferToBuffer(scratch, 0, inv, pass.output.offset!, pass.output.size!);
+    }
+  });
 }
 
 /**
