@@ -139,6 +139,18 @@ export function wasmRefusal(call: CpuCall): Refusal | undefined {
 }
 
 /**
+ * Why the automatic choice (`backend: 'cpu'`) takes the generated JavaScript for a call WebAssembly could run, or
+ * undefined. The `dot2` sums are scalar chains of TwoSum in either language and give the same bits; WebAssembly did not
+ * run them faster (quiet H100 host, 2026-11-27, n = 2^20: 0.71–1.15× the JavaScript's speed in fp64, 1.01–1.06× in
+ * fp32), so the automatic choice keeps them in JavaScript. `backend: 'wasm'` still runs them in WebAssembly.
+ */
+export function automaticPrefersJs(call: Pick<CpuCall, 'arithmetic' | 'accumulation'>): string | undefined {
+  return orderedNumerics(wasmNumericsOf(call.arithmetic, call.accumulation))?.accumulation === 'dot2'
+    ? 'options.accumulation: dot2 runs as fast in the generated JavaScript (the same bits), so the automatic choice keeps it there'
+    : undefined;
+}
+
+/**
  * The CPU backend that runs `call` for the backend the caller named (`'cpu'`: automatic, `'wasm'` or `'js'`).
  * @throws {@link ModprecError} the refusal's typed error for `'wasm'` when WebAssembly cannot run the call
  */
@@ -146,7 +158,7 @@ export function chooseCpuBackend(requested: BackendName, call: CpuCall): 'wasm' 
   if (requested === 'js') return 'js';
   // A policy that refused an earlier compilation sends automatic calls to JavaScript; backend 'wasm' then gets
   // the same CODE_GENERATION_BLOCKED as the first refusal (thrown where it compiles).
-  if (requested === 'cpu' && wasmCompilationBlocked()) return 'js';
+  if (requested === 'cpu' && (wasmCompilationBlocked() || automaticPrefersJs(call))) return 'js';
   const why = wasmRefusal(call);
   if (why === undefined) return 'wasm';
   if (requested === 'wasm') refuse('wasm', why);
@@ -178,10 +190,13 @@ export function cpuBackendOf(
   if (wasmCompilationBlocked()) return { backend: 'js', reason: "Content-Security-Policy: the page forbids compiling WebAssembly (no 'wasm-unsafe-eval')" };
   const ranges = Object.values(operands);
   const accumulation = resolveAccumulation(options.accumulation);
-  const why = wasmRefusal({
+  const call: CpuCall = {
     // The element-wise kernels validate the option but have no reduction to order: they run as recursive (see axpy.ts).
     kernel, arithmetic: chooseArithmetic(options.arithmetic, ranges), accumulation: ELEMENTWISE_KERNELS.has(kernel) ? recursiveAccumulation : accumulation,
     operands: Object.entries(operands).map(([name, r]) => [name, r, writes.includes(name) ? 'write' : 'read'] as const),
-  });
-  return why ? { backend: 'js', reason: `${why.parameter}: ${why.reason}` } : { backend: 'wasm' };
+  };
+  const why = wasmRefusal(call);
+  if (why) return { backend: 'js', reason: `${why.parameter}: ${why.reason}` };
+  const prefers = requested === 'cpu' ? automaticPrefersJs(call) : undefined;
+  return prefers ? { backend: 'js', reason: prefers } : { backend: 'wasm' };
 }
