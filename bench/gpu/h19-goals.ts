@@ -329,7 +329,7 @@ async function benchDot(rt: GpuRuntime): Promise<void> {
  */
 const TRSV_FORMS: { label: string; forms: Partial<TrsvKernelSwitches>; lead?: number; chains?: number }[] = [
   { label: 'before (every form off)', forms: {} },
-  { label: 'default since 2026-11-27 (column inverse, lazy tiles, early poll, 2 ahead; row lanes when transposed)', forms: { columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true, rowLanes: 'transposed' } },
+  { label: 'session 14 default (column inverse, lazy tiles, early poll, 2 ahead; row lanes when transposed)', forms: { columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true, rowLanes: 'transposed' } },
   { label: 'column inverse', forms: { columnInverse: true } },
   { label: 'column inverse, lazy tiles', forms: { columnInverse: true, lazyTiles: true } },
   { label: 'column inverse, lazy tiles, early poll', forms: { columnInverse: true, lazyTiles: true, earlyPoll: true } },
@@ -343,7 +343,7 @@ const TRSV_FORMS: { label: string; forms: Partial<TrsvKernelSwitches>; lead?: nu
   { label: 'row lanes, column inverse, lazy tiles, early poll, 2 ahead', forms: { rowLanes: true, columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true } },
   { label: 'row lanes, column inverse, lazy tiles, early poll, 2 ahead, lead 2', forms: { rowLanes: true, columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true }, lead: 2 },
   // Session 15 (issue 19 item 3, L T N): the default with quad rows (16-byte loads of op(A)'s rows; only T solves change).
-  { label: 'default, quad rows', forms: { columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true, rowLanes: 'transposed', quadRows: true } },
+  { label: 'default since session 15: session 14 default + quad rows (transposed, A fp32)', forms: { columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true, rowLanes: 'transposed', quadRows: true } },
   { label: 'default, quad rows, lead 2', forms: { columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true, rowLanes: 'transposed', quadRows: true }, lead: 2 },
 ];
 const TRSV_OFF: TrsvKernelSwitches = { columnInverse: false, rowLanes: false, lazyTiles: false, earlyPoll: false, ahead: false, treeQuarters: false, quadRows: false };
