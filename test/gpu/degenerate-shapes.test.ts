@@ -62,11 +62,14 @@ describe('degenerate and odd shapes on every backend, against the exact result',
         const [rows, cols] = trans === 'N' ? [m, n] : [n, m];
         const xs = Array.from({ length: cols }, (_, k) => k - 1);
         const ys = Array.from({ length: rows }, (_, k) => (beta === 0 ? NaN : 2 * k + 1));
+        // The kernels' documented form α·t + β·y with t = Σ a·x summed from +0 (kernels/gemv/coefficients.ts): the
+        // sign of a zero follows it (α = −2 and t = +0 give −0, where Σ α·a·x from +0 would give +0).
         const exact = ys.map((yi, i) => {
           if (m === 0 || n === 0 || (alpha === 0 && beta === 1)) return yi;   // quick return: y untouched
-          let s = beta === 0 ? 0 : beta * yi;
-          if (alpha !== 0) for (let k = 0; k < cols; k++) s += alpha * (trans === 'N' ? a(i, k) : a(k, i)) * xs[k]!;
-          return s;
+          let t = 0;
+          for (let k = 0; k < cols; k++) t += (trans === 'N' ? a(i, k) : a(k, i)) * xs[k]!;
+          if (alpha === 0) return beta === 0 ? 0 : beta * yi;
+          return beta === 0 ? alpha * t : alpha * t + beta * yi;
         });
         for (const [backend, fp32] of backends) {
           const f = fp32 ? formats.f32 : formats.f64;
