@@ -337,11 +337,18 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
   const out = plan.scratch[3]!;
   // The pass list depends only on the plan and on which buffer x currently has (it alternates with
   // `out`), so it is built once per state and replayed.
-  const lists = (plan as typeof plan & { lists?: Map<unknown, { pass: Pass; cache: PassCache }[]> }).lists ??= new Map();
-  let passes = lists.get(x.buffer);
+  const built = plan as typeof plan & { lists?: Map<unknown, { pass: Pass; cache: PassCache }[]>; inv?: GpuBuffer };
+  const lists = built.lists ??= new Map();
+  // Lists bound to other inverses (their plan dropped and made again) are built again.
+  if (built.inv !== inv) {
+    lists.clear();
+    built.inv = inv;
+  }
+  const state = listKey(x, out);
+  let passes = lists.get(state);
   if (!passes) {
     passes = await buildSolvePasses(runtime, args, shape, arithmetic, perBinding, plan.passes, plan.scratch, inv, out);
-    rememberList(lists, x.buffer, passes);
+    rememberList(lists, state, passes);
   }
   submitPasses(context, passes);
   swapIn(plan.scratch, 3, x, out);
@@ -434,13 +441,23 @@ function tuning(name: string, fallback: number): number {
 }
 
 /**
- * Pass lists a plan keeps, one per buffer x may hold on entry. Every kernel that writes x swaps its buffer with its
+ * Pass lists a plan keeps, one per state of x ({@link listKey}). Every kernel that writes x swaps its buffer with its
  * own plan's spare, so x cycles through one buffer more than the kernels writing it (TRSV alone: 2; an AXPY into x
  * before each solve: 3): with room for 2 the lists were rebuilt on every call of such a loop (issue 19, item 5).
  */
 const KEPT_LISTS = 6;
 
-/** Keeps `passes` for x's buffer `key`, dropping the least recently built list beyond {@link KEPT_LISTS}. */
+/**
+ * What a plan's pass list binds that changes between calls: x's buffer on entry (read) and the plan's spare (written,
+ * then x's). Both, not x's buffer alone: x alternating between two plans' solves (two matrices, two arithmetics — a
+ * range's upload kept across calls meets every TRSV plan of its shape) comes back to a plan holding another spare
+ * than the list's — which then wrote the solution where x did not look, and x kept an older value.
+ */
+function listKey(x: DeviceArray, out: GpuBuffer): string {
+  return `${objectId(x.buffer!)}|${objectId(out)}`;
+}
+
+/** Keeps `passes` for the state `key` ({@link listKey}), dropping the least recently built list beyond {@link KEPT_LISTS}. */
 function rememberList<T>(lists: Map<unknown, T>, key: unknown, passes: T): void {
   if (lists.size >= KEPT_LISTS) lists.delete(lists.keys().next().value);
   lists.set(key, passes);
@@ -489,7 +506,8 @@ async function walkerSolve(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape,
     built.knobs = tuningGeneration();
     built.invRead = invRead;
   }
-  let passes = lists.get(x.buffer);
+  const state = listKey(x, out);
+  let passes = lists.get(state);
   if (!passes) {
     const chains = tuning('MODPREC_TRSV_CHAINS', 4);
     const overflow = storageOverflowBits(x);
@@ -505,7 +523,7 @@ async function walkerSolve(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape,
       { pass: { program, arrays, scalars, output: { buffer: unused }, threads: groups * TRSV_WORKGROUP }, cache: plan.passes[1]! },
       { pass: await finalPass(runtime, bufferView(runtime, X, work, n), x, out), cache: plan.passes[2]! },
     ];
-    rememberList(lists, x.buffer, passes);
+    rememberList(lists, state, passes);
   }
   submitPasses(context, passes);
   swapIn(plan.scratch, 4, x, out);
