@@ -21,14 +21,14 @@ import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
 import { convertIntoViewPass, convertPass } from '../../src/backends/webgpu/convert.js';
 import { trackGpuWork } from '../../src/backends/webgpu/backend.js';
 import { hostTrsv } from '../../src/backends/webgpu/host-fallback.js';
-import { bindingLimit, bufferView, checkBinding, createSpanBuffer, checkOperandBinding, checkScaleBinding, columnRegion, columnsPerRegion, DeviceArray, moveScaleBase, windowOf, wordsPerElement } from '../../src/backends/webgpu/device-array.js';
+import { bindingLimit, bindingWindows, bufferView, checkBinding, createSpanBuffer, checkOperandBinding, checkScaleBinding, columnRegion, columnsPerRegion, DeviceArray, deviceView, moveScaleBase, windowOf, wordsPerElement } from '../../src/backends/webgpu/device-array.js';
 import type { DeviceMatrix } from '../gemv/gemv-webgpu.js';
 import { deviceMatrix } from '../gemv/gemv-webgpu.js';
 import { allowFallback, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
 import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import type { GpuBuffer } from '../../src/backends/webgpu/webgpu-types.js';
-import { checkOutputBinding, outputWindow, serialisedViewWrite, throughPackedOutput, writesHalves, writesInPlace } from '../../src/backends/webgpu/view-output.js';
+import { checkOutputBinding, gatherView, outputWindow, serialisedViewWrite, throughPackedOutput, writesHalves, writesInPlace } from '../../src/backends/webgpu/view-output.js';
 import { tuningGeneration, tuningKnob } from '../../src/backends/webgpu/tuning-knobs.js';
 import { trsvKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { quadRowsHold, TRSV_HEADER_WORDS, TRSV_TILE, TRSV_WORKGROUP, walkerHolds, walkerSource } from './trsv-walker-source.js';
@@ -314,18 +314,20 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
     await walkerSolve(runtime, args, shape, arithmetic, inv, invKey);
     return;
   }
-  const key = `trsv|${invKey}|${objectId(x)}|${rounds ? 'rounds' : ''}`;
+  const gathered = readsGatheredB(runtime, x);
+  const key = `trsv|${invKey}|${objectId(x)}|${rounds ? 'rounds' : ''}|${gathered}`;
   let updates = 0;
   for (let k = 0; k < blocks; k++) updates += updateRanges(shape, A, perBinding, k * bs).length;
   // More passes and their unused output: the substitution redo where the result is not finite (one pass, or a
   // check and one per window of A: ./trsv-split-redo-source.ts); x's words keep one more for the redo's verdict.
-  const plan = getPlan(runtime, key, 2 + blocks + updates + redoPassCount(shape, perBinding), () => [createWordBuffer(context, np * c), createWordBuffer(context, np * c), createWordBuffer(context, np * c + 1), x.coversSpan ? createSpanBuffer(runtime, x) : createWordBuffer(context, 1), createWordBuffer(context, REDO_WORKGROUP * c)]);
+  const plan = getPlan(runtime, key, 2 + blocks + updates + redoPassCount(shape, perBinding), () => [createWordBuffer(context, np * c), createWordBuffer(context, np * c), createWordBuffer(context, np * c + 1), x.coversSpan ? createSpanBuffer(runtime, x) : createWordBuffer(context, 1), createWordBuffer(context, REDO_WORKGROUP * c), gatherBuffer(runtime, x)]);
+  const b = await rightHandSide(runtime, x, plan.scratch[5]!);
   if (rounds) {
     // The scales belong to this call: its pass list is built for it and not kept.
     const scales = createWordBuffer(context, 2 * n, new Uint32Array(rounding.scales.buffer, rounding.scales.byteOffset, 2 * n));
     const out = plan.scratch[3]!;
     try {
-      submitPasses(context, await buildSolvePasses(runtime, args, shape, arithmetic, perBinding, plan.passes, plan.scratch, inv, out, { scales: { buffer: scales }, qtop: rounding.qtop }));
+      submitPasses(context, await buildSolvePasses(runtime, args, b, shape, arithmetic, perBinding, plan.passes, plan.scratch, inv, out, { scales: { buffer: scales }, qtop: rounding.qtop }));
     } finally {
       void context.device.queue.onSubmittedWorkDone().then(() => scales.destroy());
     }
@@ -337,7 +339,7 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
   const out = plan.scratch[3]!;
   // The pass list depends only on the plan and on which buffer x currently has (it alternates with
   // `out`), so it is built once per state and replayed.
-  const built = plan as typeof plan & { lists?: Map<unknown, { pass: Pass; cache: PassCache }[]>; inv?: GpuBuffer };
+  const built = plan as typeof plan & { lists?: Map<unknown, { pass: Pass; cache?: PassCache }[]>; inv?: GpuBuffer };
   const lists = built.lists ??= new Map();
   // Lists bound to other inverses (their plan dropped and made again) are built again.
   if (built.inv !== inv) {
@@ -347,15 +349,15 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
   const state = listKey(x, out);
   let passes = lists.get(state);
   if (!passes) {
-    passes = await buildSolvePasses(runtime, args, shape, arithmetic, perBinding, plan.passes, plan.scratch, inv, out);
+    passes = await buildSolvePasses(runtime, args, b, shape, arithmetic, perBinding, plan.passes, plan.scratch, inv, out);
     rememberList(lists, state, passes);
   }
   submitPasses(context, passes);
   swapIn(plan.scratch, 3, x, out);
 }
 
-/** The passes of one solve: b → r, per block a solve and an update, x → its storage format. */
-async function buildSolvePasses(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape, arithmetic: GpuArithmetic, perBinding: number, caches: PassCache[], scratch: GpuBuffer[], inv: GpuBuffer, out: GpuBuffer, rounding?: { scales: BoundArray; qtop: number }): Promise<{ pass: Pass; cache: PassCache }[]> {
+/** The passes of one solve: b → r, per block a solve and an update, x → its storage format (b: as {@link rightHandSide}). */
+async function buildSolvePasses(runtime: GpuRuntime, args: GpuTrsvArgs, b: DeviceArray, shape: Shape, arithmetic: GpuArithmetic, perBinding: number, caches: PassCache[], scratch: GpuBuffer[], inv: GpuBuffer, out: GpuBuffer, rounding?: { scales: BoundArray; qtop: number }): Promise<{ pass: Pass; cache?: PassCache }[]> {
   const { A, x } = args;
   const context = runtime.context;
   const { n, bs, blocks, np } = shape;
@@ -366,9 +368,9 @@ async function buildSolvePasses(runtime: GpuRuntime, args: GpuTrsvArgs, shape: S
   const pSolve = await getProgram(context, { source: solve.source, args: solve.args, components: c });
   const update = memo(`trsvU|${arithmetic.name}|${readKey(A.data)}|${shape.trans}`, () => updateSource(arithmetic, A.data, shape));
   const pUpdate = await getProgram(context, { source: update.source, args: update.args, components: c });
-  const passes: { pass: Pass; cache: PassCache }[] = [];
+  const passes: { pass: Pass; cache?: PassCache }[] = [];
   let slot = 0;
-  passes.push({ pass: await convertPass(runtime, x, work, r0), cache: caches[slot++]! });
+  passes.push({ pass: await convertPass(runtime, b, work, r0), cache: caches[slot++]! });
   let current = r0;
   let next = r1;
   for (let step = 0; step < blocks; step++) {
@@ -390,35 +392,36 @@ async function buildSolvePasses(runtime: GpuRuntime, args: GpuTrsvArgs, shape: S
     // The rows the update did not touch are finished; only the updated ones are read from `next`.
     if (ranges.length > 0) [current, next] = [next, current];
   }
-  // x is still b here (the solve writes `out`): the redo reads b from it.
-  const variant = `${arithmetic.name}|${readKey(A.data)}|${readKey(x)}|${x.isView}|${storageOverflowBits(x)}|${shape.lowerOp}|${shape.trans}|${shape.unit}`;
+  // x is still b here (the solve writes `out`, or a view x last): the redo reads b from it.
+  const variant = `${arithmetic.name}|${readKey(A.data)}|${readKey(b)}|${b.isView}|${storageOverflowBits(b)}|${shape.lowerOp}|${shape.trans}|${shape.unit}`;
   if (substitutionHolds(arithmetic) && perBinding === Infinity) {
-    const redo = memo(`trsvR|${variant}|${rounding ? 'rounds' : ''}`, () => substitutionRedoSource(arithmetic, A.data, x, shape, rounding !== undefined));
+    const redo = memo(`trsvR|${variant}|${rounding ? 'rounds' : ''}`, () => substitutionRedoSource(arithmetic, A.data, b, shape, rounding !== undefined));
     const program = await getProgram(context, { source: redo.source, args: redo.args, components: c, workgroup: redo.workgroup });
-    const { arrays, scalars } = substitutionRedoBindings(A.data, x, { buffer: xw }, n, A.ld, rounding);
+    const { arrays, scalars } = substitutionRedoBindings(A.data, b, { buffer: xw }, n, A.ld, rounding);
     passes.push({ pass: { program, arrays, scalars, output: { buffer: scratch[4]! }, threads: REDO_WORKGROUP }, cache: caches[slot++]! });
   } else if (substitutionHolds(arithmetic)) {
-    const check = memo(`trsvRC|${variant}`, () => splitRedoCheckSource(arithmetic, x, shape));
+    const check = memo(`trsvRC|${variant}`, () => splitRedoCheckSource(arithmetic, b, shape));
     const pCheck = await getProgram(context, { source: check.source, args: check.args, components: c, workgroup: check.workgroup });
     const checkArrays: Record<string, BoundArray> = { XAtomic: { buffer: xw } };
     const checkScalars: Record<string, number> = { n, flagAt: np * c };
-    bindArray('B', x, checkArrays, checkScalars);
+    bindArray('B', b, checkArrays, checkScalars);
     passes.push({ pass: { program: pCheck, arrays: checkArrays, scalars: checkScalars, output: { buffer: scratch[4]! }, threads: REDO_WORKGROUP }, cache: caches[slot++]! });
-    const win = memo(`trsvRW|${variant}`, () => splitRedoWindowSource(arithmetic, A.data, x, shape));
+    const win = memo(`trsvRW|${variant}`, () => splitRedoWindowSource(arithmetic, A.data, b, shape));
     const pWindow = await getProgram(context, { source: win.source, args: win.args, components: c, workgroup: win.workgroup });
     for (let s0 = 0; s0 < n; s0 += perBinding) {
       const s1 = Math.min(n, s0 + perBinding);
       // Steps s0 … s1 − 1 solve (and, for op(A) = Aᵀ, own) columns [c0, c1) of A.
       const [c0, c1] = shape.lowerOp ? [s0, s1] : [n - s1, n - s0];
       const w = columnWindow(A, perBinding, c0, c1);
-      const { arrays, scalars } = substitutionRedoBindings(A.data, x, { buffer: xw }, n, A.ld);
+      const { arrays, scalars } = substitutionRedoBindings(A.data, b, { buffer: xw }, n, A.ld);
       moveScaleBase('A', A.data, w.aOff, scalars);
       arrays.A = w.bound;
       Object.assign(scalars, { aOff: w.aOff, s0, s1, rowLo: c0, rowHi: c1, flagAt: np * c });
       passes.push({ pass: { program: pWindow, arrays, scalars, output: { buffer: scratch[4]! }, threads: REDO_WORKGROUP }, cache: caches[slot++]! });
     }
   }
-  passes.push({ pass: rounding ? await convertPass(runtime, bufferView(runtime, xw, work, n), x.format, out) : await finalPass(runtime, bufferView(runtime, xw, work, n), x, out), cache: caches[slot++]! });
+  const last = rounding ? [await convertPass(runtime, bufferView(runtime, xw, work, n), x.format, out)] : await finalPasses(runtime, bufferView(runtime, xw, work, n), x, out);
+  passes.push(...last.map((pass, k) => ({ pass, cache: k === 0 ? caches[slot]! : undefined })));
   return passes;
 }
 
@@ -483,7 +486,8 @@ async function walkerSolve(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape,
   // Quad rows only where the 16-byte reads hold (op(A) = Aᵀ, binary32 in a binding of its own, lda a multiple of 4).
   const forms = { ...chosen, rowLanes, quadRows: chosen.quadRows && rowLanes && quadRowsHold(A.data, shape.trans, A.ld) };
   const formKey = [forms.columnInverse, forms.rowLanes, forms.lazyTiles, forms.earlyPoll, forms.ahead, forms.treeQuarters, forms.quadRows].map(Number).join('');
-  const key = `trsvW|${invKey}|${objectId(x)}|${lead}|${tuning('MODPREC_TRSV_CHAINS', 4)}|${formKey}`;
+  const gathered = readsGatheredB(runtime, x);
+  const key = `trsvW|${invKey}|${objectId(x)}|${lead}|${tuning('MODPREC_TRSV_CHAINS', 4)}|${formKey}|${gathered}`;
   const plan = getPlan(runtime, key, 3, () => [
     createWordBuffer(context, np * c),
     createWordBuffer(context, TRSV_HEADER_WORDS + 4 * np * c),
@@ -491,11 +495,13 @@ async function walkerSolve(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape,
     createWordBuffer(context, groups * TRSV_WORKGROUP * c),
     // x's next buffer (a view solved in place needs none: one word stands in).
     x.coversSpan ? createSpanBuffer(runtime, x) : createWordBuffer(context, 1),
+    gatherBuffer(runtime, x),
   ]);
   const [R, W, X, unused] = plan.scratch as [GpuBuffer, GpuBuffer, GpuBuffer, GpuBuffer];
+  const b = await rightHandSide(runtime, x, plan.scratch[5]!);
   const out = plan.scratch[4]!;
   const work = arithmetic.words;
-  const lists = (plan as typeof plan & { lists?: Map<unknown, { pass: Pass; cache: PassCache }[]> }).lists ??= new Map();
+  const lists = (plan as typeof plan & { lists?: Map<unknown, { pass: Pass; cache?: PassCache }[]> }).lists ??= new Map();
   // The inverses' column copy is looked up on every call (its plan then stays recent and is not dropped while these
   // lists bind it); lists built before the knobs were re-read, or bound to other inverse buffers (a plan dropped and
   // made again), are built again.
@@ -519,9 +525,9 @@ async function walkerSolve(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape,
     // Quad rows read A through its vector view: the same binding.
     if (forms.quadRows) arrays.AQuad = arrays.A!;
     passes = [
-      { pass: await convertPass(runtime, x, work, R), cache: plan.passes[0]! },
+      { pass: await convertPass(runtime, b, work, R), cache: plan.passes[0]! },
       { pass: { program, arrays, scalars, output: { buffer: unused }, threads: groups * TRSV_WORKGROUP }, cache: plan.passes[1]! },
-      { pass: await finalPass(runtime, bufferView(runtime, X, work, n), x, out), cache: plan.passes[2]! },
+      ...(await finalPasses(runtime, bufferView(runtime, X, work, n), x, out)).map((pass, k) => ({ pass, cache: k === 0 ? plan.passes[2]! : undefined })),
     ];
     rememberList(lists, state, passes);
   }
@@ -530,14 +536,44 @@ async function walkerSolve(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape,
 }
 
 /**
- * The last pass of a solve: the solution (packed, in the arithmetic's words) into x's storage format — a view x in
- * place in its span (view-output.ts), any other x into `out`, which then replaces x's buffer ({@link swapIn}).
+ * The last passes of a solve: the solution (packed, in the arithmetic's words) into x's storage format — a view x in
+ * place in its span (view-output.ts), in windows of its elements where its extent is over one binding; any other x into
+ * `out`, which then replaces x's buffer ({@link swapIn}).
  */
-function finalPass(runtime: GpuRuntime, solution: DeviceArray, x: DeviceArray, out: GpuBuffer): Promise<Pass> {
-  return x.coversSpan ? convertPass(runtime, solution, x.format, out) : convertIntoViewPass(runtime, solution, x);
+async function finalPasses(runtime: GpuRuntime, solution: DeviceArray, x: DeviceArray, out: GpuBuffer): Promise<Pass[]> {
+  if (x.coversSpan) return [await convertPass(runtime, solution, x.format, out)];
+  if (outputWindow(x, { start: 0, count: x.length }, writesHalves(x)).bound.size <= bindingLimit(runtime)) return [await convertIntoViewPass(runtime, solution, x)];
+  // Windows start on multiples of 128 elements (a word store's two elements stay together) and leave the slack of the
+  // store's 256-byte-aligned binding; the solution is read from the window's first element.
+  const passes: Pass[] = [];
+  for (const w of bindingWindows([x], x.length)) passes.push(await convertIntoViewPass(runtime, deviceView(solution, w.start, w.count, 1), x, w));
+  return passes;
 }
 
-/** After the passes of {@link finalPass}: a packed x takes `out` as its buffer (its old one becomes scratch[slot]). */
+/**
+ * Whether the solve reads b from a packed copy of x's elements (their bits, gathered in windows before each solve:
+ * view-output.ts, gatherView) instead of through the view: a view x whose span is over one binding — the first pass
+ * and the substitution redo bind b whole (the redo reads any row in one workgroup). Same format, same bits: the same
+ * values. The solution is still written into x's span in place (no twin, no scatter).
+ */
+function readsGatheredB(runtime: GpuRuntime, x: DeviceArray): boolean {
+  return !x.coversSpan && x.buffer!.size > bindingLimit(runtime);
+}
+
+/** The plan's buffer for {@link rightHandSide}'s copy (a word where none is gathered). */
+function gatherBuffer(runtime: GpuRuntime, x: DeviceArray): GpuBuffer {
+  return createWordBuffer(runtime.context, readsGatheredB(runtime, x) ? Math.max(1, x.format.words(x.length)) : 1);
+}
+
+/** b as the solve reads it: x itself, or ({@link readsGatheredB}) its elements gathered now into `buffer`. */
+async function rightHandSide(runtime: GpuRuntime, x: DeviceArray, buffer: GpuBuffer): Promise<DeviceArray> {
+  if (!readsGatheredB(runtime, x)) return x;
+  const b = bufferView(runtime, buffer, x.format, x.length);
+  await gatherView(runtime, x, b);
+  return b;
+}
+
+/** After the passes of {@link finalPasses}: a packed x takes `out` as its buffer (its old one becomes scratch[slot]). */
 function swapIn(scratch: GpuBuffer[], slot: number, x: DeviceArray, out: GpuBuffer): void {
   if (x.coversSpan) {
     scratch[slot] = x.buffer!;
@@ -547,15 +583,13 @@ function swapIn(scratch: GpuBuffer[], slot: number, x: DeviceArray, out: GpuBuff
 }
 
 /**
- * Whether TRSV solves the view x in place — reads b through the view and writes the solution into its elements of the
- * span, with no packed twin: a view the strided or half-word store writes (writesInPlace, writesHalves) whose span is
- * bound whole by the reads (one binding) and whose extent fits the store's binding. Else (a user's sub-word format, a
- * span over one binding) through the twin, with the same bits.
+ * Whether TRSV solves the view x in place — reads b through the view (or a gathered copy of its elements:
+ * {@link readsGatheredB}) and writes the solution into its elements of the span (in windows where its extent is over
+ * one binding: {@link finalPasses}), with no packed twin: a view the strided or half-word store writes (writesInPlace,
+ * writesHalves). Else (a user's sub-word format) through the twin, with the same bits.
  */
-function solvesInPlace(runtime: GpuRuntime, x: DeviceArray): boolean {
-  if (x.coversSpan || !(writesInPlace(x) || writesHalves(x))) return false;
-  const limit = bindingLimit(runtime);
-  return x.buffer!.size <= limit && outputWindow(x, { start: 0, count: x.length }, writesHalves(x)).bound.size <= limit;
+function solvesInPlace(x: DeviceArray): boolean {
+  return !x.coversSpan && (writesInPlace(x) || writesHalves(x));
 }
 
 /**
@@ -670,7 +704,7 @@ async function trsvRoundingOf(args: GpuTrsvArgs, options: GpuTrsvOptions, roundi
   // its packed twin (holding b), whose elements then go into x's span. A rounding solve (a scaled-integer x) stores
   // each x_j packed before later rows read it: a twin.
   if (shape.n === 0) return runInfo(runtime, arithmetic, '');
-  if (rounding === undefined && solvesInPlace(runtime, x)) await serialisedViewWrite(x, () => trsvOnDevice(runtime, run, kernelShape, arithmetic));
+  if (rounding === undefined && solvesInPlace(x)) await serialisedViewWrite(x, () => trsvOnDevice(runtime, run, kernelShape, arithmetic));
   else await throughPackedOutput(runtime, x, true, (packed) => trsvOnDevice(runtime, { ...run, x: packed }, kernelShape, arithmetic, rounding));
   return runInfo(runtime, arithmetic, '');
 }

@@ -128,15 +128,16 @@ async function checkScales(out: DeviceArray): Promise<void> {
 
 /**
  * A pass writing the packed `x` converted into the output view `out`'s format into `out`'s elements of its span, in
- * place (view-output.ts: a strided-output program; `writesInPlace` or `writesHalves` must hold for `out`, and its
- * extent must fit one binding): a thread per word of a view the word store takes, else a half word per thread.
+ * place (view-output.ts: a strided-output program; `writesInPlace` or `writesHalves` must hold for `out`, and the
+ * window's extent must fit one binding): a thread per word of a view the word store takes, else a half word per thread.
  * Nothing else of the span changes.
  * @param runtime - the runtime
- * @param x - the packed source, `out.length` elements
+ * @param x - the source, the window's elements (packed, or a view of a packed array from the window's first)
  * @param out - the output view
+ * @param window - the view's elements written (all by default; a start a multiple of the format's elements per word)
  * @returns the pass
  */
-export async function convertIntoViewPass(runtime: GpuRuntime, x: DeviceArray, out: DeviceArray): Promise<Pass> {
+export async function convertIntoViewPass(runtime: GpuRuntime, x: DeviceArray, out: DeviceArray, window = { start: 0, count: out.length }): Promise<Pass> {
   const target = out.format;
   const arithmetic = defaultGpuArithmetic([x.format, target], exactBits);
   const halves = writesHalves(out);
@@ -153,11 +154,11 @@ export async function convertIntoViewPass(runtime: GpuRuntime, x: DeviceArray, o
   });
   const program = await getProgram(runtime.context, { source: kernelSource(args, body), args, components: outputComponents(target), stridedOutput: true, halfOutput: halfOutputOf(out) });
   const arrays: Record<string, BoundArray> = {};
-  const scalars: Record<string, number> = { n: out.length };
+  const scalars: Record<string, number> = { n: window.count };
   bindArray('X', x, arrays, scalars);
-  const o = outputWindow(out, { start: 0, count: out.length }, halves);
+  const o = outputWindow(out, window, halves);
   Object.assign(scalars, o.scalars);
-  return { program, arrays, scalars, output: o.bound, threads: Math.ceil(out.length / epw) };
+  return { program, arrays, scalars, output: o.bound, threads: Math.ceil(window.count / epw) };
 }
 
 /**

@@ -141,9 +141,10 @@ export async function gatherView(runtime: GpuRuntime, view: DeviceArray, into: D
   if (view.length === 0) return;
   const spec = memo(`viewGather|${view.format.name}`, () => gatherSource(view.format));
   const program = await getProgram(runtime.context, { source: spec.source, args: spec.args, components: components(view.format) });
-  // A view or a packed array over one storage binding is gathered window by window (starts on 128 elements: whole words).
-  const windows = bindingWindows([view, into], view.length);
+  // A view or a packed array over one storage binding is gathered window by window (starts on 128 elements: whole words);
+  // a view whose extent fits one binding in one window, its extent bound (a span over the binding, any stride).
   const split = splitBindings([view, into]);
+  const windows = split && extentFits(runtime, view) && into.words * 4 <= bindingLimit(runtime) ? [{ start: 0, count: view.length }] : bindingWindows([view, into], view.length);
   submitPasses(runtime.context, windows.map((w) => {
     const arrays: Record<string, BoundArray> = { S: { buffer: view.buffer! } };
     const scalars: Record<string, number> = { SOff: view.offset, SInc: view.stride };
@@ -154,6 +155,14 @@ export async function gatherView(runtime: GpuRuntime, view: DeviceArray, into: D
       output: split ? windowOf(into, w) : { buffer: into.buffer! }, threads: Math.ceil(w.count / view.format.elementsPerWord),
     } };
   }));
+}
+
+/** Whether a view's extent — its first to its last element, from the 256-byte boundary below — fits one binding. */
+function extentFits(runtime: GpuRuntime, view: DeviceArray): boolean {
+  if (!view.isView || view.rangeScale) return false;
+  const arrays: Record<string, BoundArray> = {};
+  bindWindow('S', view, { start: 0, count: view.length }, arrays, {});
+  return arrays.S!.size! <= bindingLimit(runtime);
 }
 
 /**
