@@ -12,6 +12,7 @@ import fc from 'fast-check';
 import { axpy, colMajor, formats, range, rowMajor, scaledReducedRowMajor, waxpby, type Range } from '../../src/index.js';
 import { requireRuntime } from './gpu-test-helpers.js';
 import { deviceScaledStoreCount } from '../../src/backends/webgpu/scaled-store.js';
+import { deviceScaledQuotientCount } from '../../src/backends/webgpu/scaled-float-store.js';
 
 type StorageName = 'i8' | 'i16' | 'f16' | 'bf16' | 'f32' | 'f64';
 const STORAGES: StorageName[] = ['i8', 'i16', 'f16', 'bf16', 'f32', 'f64'];
@@ -45,6 +46,20 @@ const bytesOf = (r: Range<1, any>): number[] => {
   return Array.from(new Uint8Array(d.buffer, d.byteOffset, d.byteLength));
 };
 
+/**
+ * Every stored element of a range's whole storage, decoded: a NaN as 'NaN' (its sign and payload are IEEE's open
+ * choice — the CPU's x86 default NaN is negative, the device's positive), −0 as '-0'; every other value decodes from
+ * one bit pattern, so equal lists are equal bits.
+ */
+const storedOf = (r: Range<1, any>): (number | string)[] => {
+  const st = r.accessor.storage;
+  const d = r.accessor.data as ArrayLike<number>;
+  return Array.from({ length: d.length }, (_, k) => {
+    const v = st.decode(d as never, k) as number;
+    return Number.isNaN(v) ? 'NaN' : Object.is(v, -0) ? '-0' : v;
+  });
+};
+
 describe('scaled outputs with the dd arithmetic on the GPU', () => {
   it('store the kernel\'s dd pairs as the CPU\'s scaled store does (every storage, every scale, ±0/±∞/NaN; the view\'s neighbours untouched)', async () => {
     await requireRuntime();
@@ -61,12 +76,14 @@ describe('scaled outputs with the dd arithmetic on the GPU', () => {
         await waxpby(alpha, x, 0, x, pairs, GPU);
         for (const name of STORAGES) {
           const w = scaledView(name, n, SCALES), want = scaledView(name, n, SCALES);
-          const stores = deviceScaledStoreCount();
+          const stores = deviceScaledStoreCount(), quotients = deviceScaledQuotientCount();
           await waxpby(alpha, x, 0, x, w, GPU);
-          // Integer storage is rounded on the device (mpQuantizeDd), not read back and stored by the CPU.
+          // Stored on the device, not read back and stored by the CPU: integer storage rounded by mpQuantizeDd,
+          // floating-point storage by the replay of ddDiv (mpDdScaledQuotient) and the update into the view.
           if (name.startsWith('i')) expect(deviceScaledStoreCount(), name).toBe(stores + 1);
+          else expect(deviceScaledQuotientCount(), name).toBe(quotients + 1);
           for (let i = 0; i < n; i++) want.set(i, pairs.get(i));
-          expect(bytesOf(w), name).toEqual(bytesOf(want));
+          expect(storedOf(w), name).toEqual(storedOf(want));
         }
       },
     ), { numRuns: 6 });

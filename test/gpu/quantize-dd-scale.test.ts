@@ -12,7 +12,7 @@ import { QUANTIZE_DD_HELPERS } from '../../src/backends/webgpu/quantize-dd-scale
 import { exactOf } from '../../src/testing/exact.js';
 import { addRational, divRational } from '../../src/testing/rational.js';
 
-const quantizeDd = new Function('mpI32', 'mpClz', `${QUANTIZE_DD_HELPERS[0]!.source}; return mpQuantizeDd;`)(
+const quantizeDd = new Function('mpI32', 'mpClz', `${QUANTIZE_DD_HELPERS.map((h) => h.source).join('\n')}; return mpQuantizeDd;`)(
   (x: number) => x | 0, Math.clz32) as (...words: number[]) => number;
 
 /** A double's IEEE words, low first, as i32. */

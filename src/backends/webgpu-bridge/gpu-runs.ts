@@ -155,9 +155,10 @@ async function writeBack(g: Gpu, r: Range<1, any>, d: DeviceArray, call: GpuCall
  * Writes the arithmetic's values `d` (f32 words, ff pairs or dd pairs, exactly as the kernel left them) into a scaled range as
  * the CPU kernels' scaled stores do: integer storage keeps the exact value / scale rounded once to the nearest integer
  * (ties to even, nearestIntegerOfQuotient on the pair), floating-point storage the quotient in the arithmetic rounded
- * to the storage. Both on the device, any scales, for f32 and ff; for dd pairs the integer storages on the device
- * (quantize-dd-scale.ts), floating-point storage here on the host after one read-back (dd's division, JMP's DWDivDW2
- * in binary64 steps, is not built on the device).
+ * to the storage. Both on the device, any scales, for f32, ff and dd: dd pairs into integer storage by mpQuantizeDd
+ * (quantize-dd-scale.ts), into floating-point storage by a replay of the CPU's ddDiv in binary64 steps
+ * (formats/dd/dd-gpu-scaled-quotient.ts). The host loop below serves what the device passes do not take (host-resident
+ * values where no adapter exists, a values view, a binding limit lowered below 64 elements' windows).
  */
 async function writeScaled(g: Gpu, r: Range<1, any>, d: DeviceArray, call: GpuCall): Promise<void> {
   // Integer storage: the same rounding, on the device (src/backends/webgpu/scaled-store.ts).

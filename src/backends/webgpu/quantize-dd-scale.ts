@@ -8,6 +8,43 @@
 import type { HelperFunction } from './arithmetic.js';
 
 /**
+ * `mpSubnormalShift64(f, l)`: the left shift that brings the leading bit of a subnormal binary64's non-zero fraction
+ * (f its 20 high bits, l its low word) to bit 52 — 52 − ⌊log2 (f·2^32 + l)⌋: the leading zeros of f less 11, or those
+ * of l plus 21 where f = 0 (`mpSubnormalShift` is its binary32 twin). The normalised significand is the fraction
+ * shifted by it (`mpShl64High`, `mpShl64Low`), with unbiased exponent −1022 − shift. `mpQuantizeDd` normalises
+ * both hi and the scale by it.
+ */
+const subnormalShift64: HelperFunction = {
+  source: `function mpSubnormalShift64(f, l) {
+  if (f !== 0) { return mpClz(f) - 11; }
+  return mpClz(l) + 21;
+}`,
+  argumentTypes: { f: 'Integer', l: 'Integer' },
+  returnType: 'Integer',
+};
+
+/** `mpShl64High(h, l, k)`: the high word of the 64-bit (h, l) shifted left by k ∈ [0, 64) (WGSL masks shift counts: k ≥ 32 is split). */
+const shl64High: HelperFunction = {
+  source: `function mpShl64High(h, l, k) {
+  if (k >= 32) { return l << (k - 32); }
+  if (k > 0) { return (h << k) | (l >>> (32 - k)); }
+  return h;
+}`,
+  argumentTypes: { h: 'Integer', l: 'Integer', k: 'Integer' },
+  returnType: 'Integer',
+};
+
+/** `mpShl64Low(l, k)`: the low word of a 64-bit value with low word l shifted left by k ∈ [0, 64). */
+const shl64Low: HelperFunction = {
+  source: `function mpShl64Low(l, k) {
+  if (k >= 32) { return mpI32(0); }
+  return l << k;
+}`,
+  argumentTypes: { l: 'Integer', k: 'Integer' },
+  returnType: 'Integer',
+};
+
+/**
  * `mpQuantizeDd(hl, hh, ll, lh, sl, sh, qmax)`: the exact quotient (hi + lo)/s rounded ONCE to the nearest integer
  * (ties to even), clamped to ±qmax, NaN → 0, where hi, lo and s are the doubles of IEEE words (low, high) (hl, hh),
  * (ll, lh), (sl, sh) — what the CPU's scaled store of the pair gives for every scale: s = ±∞ or NaN gives 0 (the CPU's
@@ -44,23 +81,11 @@ const quantizeDd: HelperFunction = {
   let lh2 = eh - 1023;
   let h1 = fh | 1048576;
   let h0 = hl;
-  if (eh === 0) {
-    let bl = 32 - mpClz(hl);
-    if (fh !== 0) { bl = 64 - mpClz(fh); }
-    lh2 = bl - 1075;
-    const k = 53 - bl;
-    if (k >= 32) { h1 = hl << (k - 32); h0 = mpI32(0); } else if (k > 0) { h1 = (fh << k) | (hl >>> (32 - k)); h0 = hl << k; } else { h1 = fh; }
-  }
+  if (eh === 0) { const k = mpSubnormalShift64(fh, hl); lh2 = -1022 - k; h1 = mpShl64High(fh, hl, k); h0 = mpShl64Low(hl, k); }
   let ls2 = es - 1023;
   let s1 = fs | 1048576;
   let s0 = sl;
-  if (es === 0) {
-    let bl = 32 - mpClz(sl);
-    if (fs !== 0) { bl = 64 - mpClz(fs); }
-    ls2 = bl - 1075;
-    const k = 53 - bl;
-    if (k >= 32) { s1 = sl << (k - 32); s0 = mpI32(0); } else if (k > 0) { s1 = (fs << k) | (sl >>> (32 - k)); s0 = sl << k; } else { s1 = fs; }
-  }
+  if (es === 0) { const k = mpSubnormalShift64(fs, sl); ls2 = -1022 - k; s1 = mpShl64High(fs, sl, k); s0 = mpShl64Low(sl, k); }
   const d = lh2 - ls2;
   if (d <= -2) { return r; }
   if (d >= 17) { r = qmax; if (neg !== 0) { r = -qmax; } return r; }
@@ -139,4 +164,4 @@ const quantizeDd: HelperFunction = {
 };
 
 /** The helpers, callee first (registered with every gpu.js instance next to the format writers). */
-export const QUANTIZE_DD_HELPERS: readonly HelperFunction[] = [quantizeDd];
+export const QUANTIZE_DD_HELPERS: readonly HelperFunction[] = [subnormalShift64, shl64High, shl64Low, quantizeDd];

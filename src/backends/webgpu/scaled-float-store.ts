@@ -5,9 +5,11 @@
  * `mpF64ToF32`), then the correctly rounded binary32 quotient (`mpDivRn`); ff: the scale as the pair formats.ff makes
  * of a double (`mpF64`), then formats.ff's division with correctly rounded binary32 steps (`ffDivRn`). Both are the
  * CPU's bits whatever the adapter's division (exact-division.ts); scales of ±0, ±∞ and NaN give the IEEE quotients the
- * CPU gets. The second half — the quotient rounded to the storage and written into the range's view of its span, every
- * other element keeping its bits — is the update 1·q into that view (src/backends/webgpu-bridge/gpu-runs.ts), the same
- * write as an unscaled output's.
+ * CPU gets. dd (values the kernel's dd pairs): the CPU's ddDiv replayed step by step in binary64 and exported as the
+ * CPU's toKind exports it (`mpDdScaledQuotient`, formats/dd/dd-gpu-scaled-quotient.ts, with its proof), given as the
+ * pair (x, 0) of that double — the CPU's bits up to a NaN's sign. The second half — the quotient rounded to the storage
+ * and written into the range's view of its span, every other element keeping its bits — is the update 1·q into that
+ * view (src/backends/webgpu-bridge/gpu-runs.ts), the same write as an unscaled output's.
  *
  * One pass, a thread per element of the view: its scale is element scaleOffset + i·scaleStride of the range's fp64
  * scales (uploaded as their words), scaleStride 0 where the mask leaves the dimension unscaled. Values and scales over
@@ -30,13 +32,16 @@ const DEFAULT_NAN = hostDefaultNaN();
 const FLOAT_STORAGES = new Set(['f64', 'f32', 'f16', 'bf16']);
 
 /** Thread per element: the arithmetic's quotient of its value by its scale. */
-function quotientSource(components: 1 | 2): { source: string; args: (readonly [string, ArgType])[] } {
-  // A window of elements from I0 (D and the output bound from it), the scales bound from scale QB.
-  const args: (readonly [string, ArgType])[] = [['D', 'Array'], ['Rs', 'Array'], ['So', 'Integer'], ['Ss', 'Integer'], ['Dn', 'Integer'], ['I0', 'Integer'], ['QB', 'Integer']];
+function quotientSource(components: 1 | 2 | 4): { source: string; args: (readonly [string, ArgType])[] } {
+  // A window of elements from I0 (D and the output bound from it), the scales bound from scale QB; Nw: whether the
+  // storage is narrower than binary64 (dd only).
+  const args: (readonly [string, ArgType])[] = [['D', 'Array'], ['Rs', 'Array'], ['So', 'Integer'], ['Ss', 'Integer'], ['Dn', 'Integer'], ['I0', 'Integer'], ['QB', 'Integer'], ['Nw', 'Integer']];
   const body = ['const i = this.thread.x;', 'const q = So + (i + I0) * Ss - QB;', 'const sh = mpBits(Rs[2 * q + 1]);', 'const sl = mpBits(Rs[2 * q]);'];
-  body.push(components === 2
-    ? 'return ffDivRn([D[2 * i], D[2 * i + 1]], mpF64(sh, sl), Dn);'
-    : 'return mpDivRn(D[i], mpF64ToF32(sh, sl), Dn);');
+  body.push(components === 4
+    ? 'return mpDdScaledQuotient([D[4 * i], D[4 * i + 1], D[4 * i + 2], D[4 * i + 3]], [Rs[2 * q], Rs[2 * q + 1]], Nw);'
+    : components === 2
+      ? 'return ffDivRn([D[2 * i], D[2 * i + 1]], mpF64(sh, sl), Dn);'
+      : 'return mpDivRn(D[i], mpF64ToF32(sh, sl), Dn);');
   return { source: kernelSource(args, body), args };
 }
 
@@ -49,7 +54,7 @@ function windowElements(c: number, ss: number, limit: number): number {
 
 /**
  * Whether {@link deviceScaledQuotients} takes `r` with values `d`: a scaled 1-D range stored in f64, f32, f16 or bf16,
- * values in the f32 or ff arithmetic's words (one or two per element) on the device, and windows of 64 elements at the
+ * values in the f32 or ff arithmetic's words (one or two per element) or dd pairs on the device, and windows of 64 elements at the
  * least whose values and scales fit one storage binding each (always, unless the limit is lowered far below WebGPU's).
  * @param r - the output range
  * @param d - its values, as the kernel left them
@@ -59,7 +64,7 @@ function windowElements(c: number, ss: number, limit: number): number {
 export function quotientsOnDevice(r: ScaledRangeLike, d: DeviceArray, arithmetic: string): boolean {
   const a = r.accessor;
   if (!FLOAT_STORAGES.has(a.storage.name) || !a.scale || a.dimensionality !== 1 || !d.onDevice || d.isView) return false;
-  if (!(arithmetic === 'f32' && d.format.wordsPerElement === 1) && !(arithmetic === 'ff' && d.format.wordsPerElement === 2)) return false;
+  if (!(arithmetic === 'f32' && d.format.wordsPerElement === 1) && !(arithmetic === 'ff' && d.format.wordsPerElement === 2) && d.format.name !== 'dd') return false;
   return windowElements(d.format.wordsPerElement, a.scale.mask[0] ? a.scale.strides[0]! : 0, bindingLimit(d.runtime!)) >= 64;
 }
 
@@ -77,7 +82,7 @@ export function deviceScaledQuotientCount(): number {
  * The quotients value / scale of the output range `r`, in the arithmetic's words, as the CPU's scaled store computes
  * them before rounding to the storage (see the module comment).
  * @param r - a scaled 1-D range in a floating-point storage ({@link quotientsOnDevice})
- * @param d - its values, packed, one f32 word or ff pair per element
+ * @param d - its values, packed, one f32 word, ff pair or dd pair per element
  * @returns a new packed array of the quotients, in `d`'s format (the caller destroys it)
  * @example
  * ```ts
@@ -90,7 +95,7 @@ export async function deviceScaledQuotients(r: ScaledRangeLike, d: DeviceArray):
   const sc = a.scale!;
   const n = a.size[0]!;
   const runtime = d.runtime!;
-  const components = d.format.wordsPerElement as 1 | 2;
+  const components = d.format.wordsPerElement as 1 | 2 | 4;
   const out = new DeviceArray(runtime, d.format, n, 256, undefined, '');
   if (n === 0) return out;
   runs++;
@@ -111,7 +116,7 @@ export async function deviceScaledQuotients(r: ScaledRangeLike, d: DeviceArray):
       passes.push({ pass: {
         program,
         arrays: { D: { buffer: d.buffer!, ...words }, Rs: { buffer: scales, offset: qBase * 8, size: (Math.max(qa, qb) - qBase + 1) * 8 } },
-        scalars: { So: sc.offset, Ss: ss, Dn: DEFAULT_NAN, I0: i0, QB: qBase },
+        scalars: { So: sc.offset, Ss: ss, Dn: DEFAULT_NAN, I0: i0, QB: qBase, Nw: a.storage.name === 'f64' ? 0 : 1 },
         output: { buffer: out.buffer!, ...words }, threads: count,
       } });
     }

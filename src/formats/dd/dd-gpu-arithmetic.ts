@@ -35,6 +35,8 @@ const library: Omit<GpuNativeLibrary, 'wgsl'> = {
     mpXfToPair: { args: [V4], returns: V2 },
     mpXfToDdWords: { args: [V4], returns: V4 },
     ...fusedFmaTypes(),
+    // The scaled store's value of a dd result in floating-point storage (dd-gpu-scaled-quotient.ts).
+    mpDdScaledQuotient: { args: [V4, V2, 'Integer'], returns: V4 },
   },
 };
 
@@ -115,7 +117,9 @@ export const ddGpuArithmetic: GpuArithmeticPart = {
   sqrtOfWords: sqrtOfXfWords,
   assign: (dst, src) => `${dst} = ${asXf(src)};`,
   words: xfGpuWords,
-  native: () => import('./dd-gpu-wgsl.js').then(({ XF_WGSL }) => ({ ...library, wgsl: XF_WGSL })),
+  // The scaled store's replay of ddDiv (dd-gpu-scaled-quotient.ts) builds on the register's functions: one library.
+  native: () => Promise.all([import('./dd-gpu-wgsl.js'), import('./dd-gpu-scaled-quotient.js')])
+    .then(([{ XF_WGSL }, { DD_SCALED_QUOTIENT_WGSL }]) => ({ ...library, wgsl: XF_WGSL + DD_SCALED_QUOTIENT_WGSL })),
   declareZero: (dst) => `let ${dst} = [0.0, 0.0, 0.0, 0.0];`,
   declareFrom: (dst, src) => `let ${dst} = ${asXf(src)};`,
   // Operands straight from storage (or registers) go to a multiply-add for their kinds: no pack and unpack of
