@@ -34,7 +34,7 @@ export const ELEMENTWISE_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(
  * The kernels whose WebAssembly program also writes double-double outputs, interleaved (`dd`) and split
  * (`dd-split`), with the JavaScript kernels' bits (see {@link isDdOutput}).
  */
-export const WASM_DD_OUTPUT_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['gemv', 'ellSpmv']);
+export const WASM_DD_OUTPUT_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['gemv', 'ellSpmv', 'axpy', 'waxpby', 'scal']);
 
 /** Whether an output is stored in the registered double-double storage, interleaved or split (never scaled). */
 export function isDdOutput(a: Range<any, any>['accessor']): boolean {
@@ -42,8 +42,11 @@ export function isDdOutput(a: Range<any, any>['accessor']): boolean {
   return (name === 'dd' || name === 'dd-split') && findFormat(name)?.storage === a.storage && !a.scale;
 }
 
-/** The kernels whose WebAssembly program also sums in double-double (see {@link wasmNumericsOf}). */
-export const WASM_DD_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv', 'ellSpmv']);
+/**
+ * The kernels whose WebAssembly program also computes in double-double (see {@link wasmNumericsOf}): sums for the
+ * reductions, the templates' operations for the element-wise updates.
+ */
+export const WASM_DD_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv', 'ellSpmv', 'axpy', 'waxpby', 'scal']);
 
 /** The kernels of {@link WASM_DD_KERNELS}, for messages ("dot, gemv, ellSpmv"). */
 function ddKernelList(): string {

@@ -57,6 +57,6 @@ export function expectSameParts(got: readonly number[], want: readonly number[],
   for (let k = 0; k < got.length; k++) {
     const g = got[k]!, w = want[k]!;
     if (Number.isNaN(g) && Number.isNaN(w)) continue;
-    if (!Object.is(g, w)) throw new Error(`${what}: part ${k} is ${g}, expected ${w} (got [${got}], expected [${want}])`);
+    if (!Object.is(g, w)) throw new Error(`${what}: part ${k} of ${got.length} is ${g}, expected ${w}`);
   }
 }
