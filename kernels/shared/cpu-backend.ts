@@ -34,7 +34,7 @@ export const ELEMENTWISE_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(
  * The kernels whose WebAssembly program also writes double-double outputs, interleaved (`dd`) and split
  * (`dd-split`), with the JavaScript kernels' bits (see {@link isDdOutput}).
  */
-export const WASM_DD_OUTPUT_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['gemv', 'ellSpmv', 'axpy', 'waxpby', 'scal']);
+export const WASM_DD_OUTPUT_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['gemv', 'ellSpmv', 'axpy', 'waxpby', 'scal', 'trsv']);
 
 /** Whether an output is stored in the registered double-double storage, interleaved or split (never scaled). */
 export function isDdOutput(a: Range<any, any>['accessor']): boolean {

@@ -3,7 +3,7 @@
  * JavaScript kernels read it. Oracle: every kernel on a dd operand (lo parts non-zero, strides incl. negative,
  * sub-ranges) gives bit for bit what the same WebAssembly kernel gives on an fp64 copy holding hi + lo, and what the
  * generated JavaScript gives on the dd operand where both sum in the same order (updates, ELL, TRSV, GEMV by
- * columns). dd storage is read only here (dd outputs: wasm-dd-outputs-*.test.ts; TRSV's is refused). (DOT in dd arithmetic reads the pairs:
+ * columns). dd storage is read only here (dd outputs: wasm-dd-outputs-*.test.ts). (DOT in dd arithmetic reads the pairs:
  * test/wasm/wasm-dd-dot.test.ts.)
  */
 import { describe, expect, it } from 'vitest';
@@ -116,14 +116,15 @@ describe('WebAssembly reads double-double storage as hi + lo (fp64 arithmetic)',
     same(bits(e), bits(ejs));
   });
 
-  it('a TRSV dd output is refused naming the operand, before anything is written (the updates, GEMV and ELL write dd: wasm-dd-outputs-*.test.ts)', () => {
+  it('TRSV in double-double arithmetic is refused naming the option, before anything is written (dd outputs run: wasm-dd-outputs-*.test.ts)', () => {
     const [x] = ddVector(pairs(2, 1), 1, false);
     const T = range(colMajor<2, any>({ size: [2, 2], storage: formats.f64, arithmetic: formats.f64 }));
     T.set(0, 0, 1); T.set(1, 1, 2); T.set(1, 0, 0.5);
     const before = Array.from(x.accessor.data as Float64Array);
-    expectModprec(() => trsv({ A: T, x, uplo: 'L' }, { backend: 'wasm', arithmetic: formats.f64 }), 'INVALID_FORMAT', 'x');
+    expectModprec(() => trsv({ A: T, x, uplo: 'L' }, { backend: 'wasm', arithmetic: formats.dd }), 'INVALID_OPTION', 'options.arithmetic');
     expect(Array.from(x.accessor.data as Float64Array)).toEqual(before);
-    expect(cpuBackendOf('trsv', { A: T, x }, { arithmetic: formats.f64 }, ['x']).backend).toBe('js');
+    expect(cpuBackendOf('trsv', { A: T, x }, { arithmetic: formats.dd }, ['x']).backend).toBe('js');
+    expect(cpuBackendOf('trsv', { A: T, x }, { arithmetic: formats.f64 }, ['x']).backend).toBe('wasm');
     expect(cpuBackendOf('scal', { x }, {}, ['x']).backend).toBe('wasm');
   });
 });
