@@ -8,7 +8,8 @@ import { vectorKernel, operandArgs } from '../../src/backends/cpu/vector-kernel.
 import { loadVectorElement } from '../../src/backends/cpu/reduction-kernel.js';
 import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
 import { runWasm } from '../shared/run-wasm.js';
-import { wasmUpdate } from '../shared/update-wasm.js';
+import { wasmUpdateFor } from '../shared/update-dd-output-wasm.js';
+import { span } from '../../src/core/span.js';
 import { recursiveAccumulation, resolveAccumulation } from '../shared/accumulation.js';
 import { chooseBackend, prepareGpuCall, updateOnGpu, quickReport, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { checkAxpyArguments } from './axpy-arguments.js';
@@ -59,7 +60,9 @@ export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options:
   const threads = threadsOf(options, 'axpy');
   if (n === 0 || alpha === 0) return;
   if (threads) { runSplit(threads, 'axpy', { alpha, x, y }, ar, recursiveAccumulation, cpu, requested); return; }
-  if (cpu === 'wasm' && runWasm(requested, () => wasmUpdate('ax+y', alpha, x.accessor, 1, y.accessor, y.accessor, n, wasmNumericsOf(ar, recursiveAccumulation) === 'f32' ? 'f32' : 'f64'))) return;
+  // A chunk whose double-double results are not finite is recomputed by the JavaScript kernel (update-dd-output-wasm.ts).
+  const jsChunk = (from: number, count: number): void => axpy(alpha, x.sub(span(from, from + count)), y.sub(span(from, from + count)), { arithmetic: ar, backend: 'js' });
+  if (cpu === 'wasm' && runWasm(requested, () => wasmUpdateFor('ax+y', alpha, x.accessor, 1, y.accessor, y.accessor, n, wasmNumericsOf(ar, recursiveAccumulation), jsChunk))) return;
   const a = ar.register('a');
   const xv = ar.register('xv');
   const yv = ar.register('yv');

@@ -25,6 +25,7 @@ import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/w
 import { stageVector, wasmStorageOf, wasmStorageOfFormat, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
 import { wasmAddressOf } from '../../src/backends/wasm/wasm-arena.js';
 import { combineSums, combineSumsF32, xValues, xValuesF32 } from '../gemv/gemv-wasm-values.js';
+import { plainOutput } from '../gemv/combine-sums-cpu.js';
 
 /** Elements (rows × slots) staged per block. */
 const BLOCK_ELEMENTS = 32768;
@@ -161,7 +162,8 @@ export function wasmEllSpmv(alpha: number, structure: EllStructure, values: Acce
     f(pv < 0 ? V_AT : pv, pc < 0 ? C_AT : pc, S_AT, xAt < 0 ? X_AT : xAt, T_AT, padded, width, COMP_AT, pv < 0 ? padded * sv.bytes : s1 * sv.bytes, pc < 0 ? padded * 4 : stride * 4);
     // The kahan template's result: s + c in the arithmetic.
     if (kahan) for (let i = 0; i < count; i++) t[i] = f32 ? Math.fround(t[i]! + comp[i]!) : t[i]! + comp[i]!;
-    const yBlock = { data: y.data, storage: y.storage, offset: y.offset + r0 * yStride, strides: [yStride] } as unknown as Accessor<1, any>;
+    // A double-double y is combined by a generated program, which needs a whole accessor of the block.
+    const yBlock = plainOutput(y) ? { data: y.data, storage: y.storage, offset: y.offset + r0 * yStride, strides: [yStride] } as unknown as Accessor<1, any> : y.sub({ begin: r0, end: r0 + count });
     if (f32) combineSumsF32(alpha, t, beta, yBlock, count);
     else combineSums(alpha, t, beta, yBlock, count);
   }

@@ -8,6 +8,7 @@ import type { Accessor } from '../../accessors/accessor.js';
 import { numberAt, scaleOf } from '../../src/backends/wasm/wasm-storage.js';
 import { findFormat } from '../../src/formats/common/registry.js';
 import { roundToOddDd } from '../../src/formats/convert/round-to-odd.js';
+import { combineSumsInto, plainOutput } from './combine-sums-cpu.js';
 
 const f = Math.fround;
 
@@ -41,8 +42,12 @@ export function xValuesF32(x: Accessor<1, any>, n: number): Float32Array {
   return out;
 }
 
-/** yᵢ := α·tᵢ + β·yᵢ with the roundings of emitCombine (kernels/gemv/coefficients.ts), y f64 or f32 unscaled. */
+/**
+ * yᵢ := α·tᵢ + β·yᵢ with the roundings of emitCombine (kernels/gemv/coefficients.ts), y f64 or f32 unscaled (a
+ * double-double y through the generated combination, combine-sums-cpu.ts).
+ */
 export function combineSums(alpha: number, t: Float64Array, beta: number, y: Accessor<1, any>, m: number): void {
+  if (!plainOutput(y)) { combineSumsInto(alpha, t, beta, y, m, 'f64'); return; }
   const data = y.data as Float64Array | Float32Array;
   const stride = y.strides[0] as number;
   // y := t (α = 1, β = 0) into unit-stride fp64 or fp32: one copy (an fp32 view rounds to nearest even, as a store does).
@@ -61,9 +66,11 @@ export function combineSums(alpha: number, t: Float64Array, beta: number, y: Acc
 
 /**
  * yᵢ := α·tᵢ + β·yᵢ as the JavaScript f32 template (emitCombine): α and β rounded to binary32, y read rounded,
- * α·t, β·y and the sum one binary32 rounding each (none for a coefficient 1, no sum for β = 0); y f64 or f32.
+ * α·t, β·y and the sum one binary32 rounding each (none for a coefficient 1, no sum for β = 0); y f64 or f32 (a
+ * double-double y through the generated combination, combine-sums-cpu.ts).
  */
 export function combineSumsF32(alpha: number, t: Float32Array | Float64Array, beta: number, y: Accessor<1, any>, m: number): void {
+  if (!plainOutput(y)) { combineSumsInto(alpha, t, beta, y, m, 'f32'); return; }
   const data = y.data as Float64Array | Float32Array;
   const stride = y.strides[0] as number;
   const a = f(alpha), b = f(beta);

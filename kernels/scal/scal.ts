@@ -8,7 +8,8 @@ import { vectorKernel, operandArgs } from '../../src/backends/cpu/vector-kernel.
 import { loadVectorElement } from '../../src/backends/cpu/reduction-kernel.js';
 import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
 import { runWasm } from '../shared/run-wasm.js';
-import { wasmUpdate } from '../shared/update-wasm.js';
+import { wasmUpdateFor } from '../shared/update-dd-output-wasm.js';
+import { span } from '../../src/core/span.js';
 import { recursiveAccumulation, resolveAccumulation } from '../shared/accumulation.js';
 import { chooseBackend, prepareGpuCall, updateOnGpu, quickReport, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { checkScalArguments } from './scal-arguments.js';
@@ -55,7 +56,9 @@ export function scal(alpha: number, x: Range<1, any>, options: (KernelOptions & 
   if (n === 0 || alpha === 1) return;
   if (threads) { runSplit(threads, 'scal', { alpha, x }, ar, recursiveAccumulation, cpu, requested); return; }
   const zero = alpha === 0;
-  if (cpu === 'wasm' && runWasm(requested, () => wasmUpdate(zero ? '0' : 'ax', alpha, zero ? null : x.accessor, 0, null, x.accessor, n, wasmNumericsOf(ar, recursiveAccumulation) === 'f32' ? 'f32' : 'f64'))) return;
+  // A chunk whose double-double results are not finite is recomputed by the JavaScript kernel (update-dd-output-wasm.ts).
+  const jsChunk = (from: number, count: number): void => scal(alpha, x.sub(span(from, from + count)), { arithmetic: ar, backend: 'js' });
+  if (cpu === 'wasm' && runWasm(requested, () => wasmUpdateFor(zero ? '0' : 'ax', alpha, zero ? null : x.accessor, 0, null, x.accessor, n, wasmNumericsOf(ar, recursiveAccumulation), jsChunk))) return;
   const a = ar.register('a');
   const xv = ar.register('xv');
   const f = vectorKernel({

@@ -30,8 +30,23 @@ export const WASM_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot',
 /** The kernels without a reduction: the accumulation option is validated and does not change what they compute. */
 export const ELEMENTWISE_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['axpy', 'waxpby', 'scal']);
 
-/** The kernels whose WebAssembly program also sums in double-double (see {@link wasmNumericsOf}). */
-export const WASM_DD_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv', 'ellSpmv']);
+/**
+ * The kernels whose WebAssembly program also writes double-double outputs, interleaved (`dd`) and split
+ * (`dd-split`), with the JavaScript kernels' bits (see {@link isDdOutput}).
+ */
+export const WASM_DD_OUTPUT_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['gemv', 'ellSpmv', 'axpy', 'waxpby', 'scal', 'trsv']);
+
+/** Whether an output is stored in the registered double-double storage, interleaved or split (never scaled). */
+export function isDdOutput(a: Range<any, any>['accessor']): boolean {
+  const name = a.storage.name;
+  return (name === 'dd' || name === 'dd-split') && findFormat(name)?.storage === a.storage && !a.scale;
+}
+
+/**
+ * The kernels whose WebAssembly program also computes in double-double (see {@link wasmNumericsOf}): sums for the
+ * reductions, the templates' operations for the element-wise updates.
+ */
+export const WASM_DD_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv', 'ellSpmv', 'axpy', 'waxpby', 'scal']);
 
 /** The kernels of {@link WASM_DD_KERNELS}, for messages ("dot, gemv, ellSpmv"). */
 function ddKernelList(): string {
@@ -130,6 +145,7 @@ export function wasmRefusal(call: CpuCall): Refusal | undefined {
     return option(`WebAssembly has no f32 arithmetic for ${call.kernel} (f32: ${[...WASM_F32_KERNELS].join(', ')} only)`, 'options.arithmetic');
   }
   for (const [name, r, use] of call.operands) {
+    if (use === 'write' && WASM_DD_OUTPUT_KERNELS.has(call.kernel) && isDdOutput(r.accessor)) continue;
     const s = wasmStorageOf(r.accessor);
     if (typeof s === 'string') return { code: 'INVALID_FORMAT', parameter: name, reason: s };
     if (numerics === 'dd' && r.accessor.scale) return { code: 'INVALID_FORMAT', parameter: name, reason: 'WebAssembly sums in double-double over unscaled storage only (exact doubles)' };

@@ -20,9 +20,11 @@ export type UpdateForm = 'ax+y' | 'ax+by' | 'ax' | 'by+0' | '0';
 
 const X_AT = 64, Y_AT = X_AT + CHUNK * 8, OUT_AT = Y_AT + CHUNK * 8;
 
-type UpdateChunk = (px: number, sx: number, py: number, sy: number, n: number, alpha: number, beta: number, out: number) => void;
+/** A compiled update: (px, scale x, py, scale y, padded count, α, β, pout). */
+export type UpdateChunk = (px: number, sx: number, py: number, sy: number, n: number, alpha: number, beta: number, out: number) => void;
 
-function updateChunk(form: UpdateForm, x: [WasmStorage, boolean] | null, y: [WasmStorage, boolean] | null, out: WasmStorage, lanes: 'f64' | 'f32'): UpdateChunk {
+/** The compiled update over staged (or in-place) operands of these storages, in the lanes' arithmetic (one module per signature). */
+export function updateChunk(form: UpdateForm, x: [WasmStorage, boolean] | null, y: [WasmStorage, boolean] | null, out: WasmStorage, lanes: 'f64' | 'f32'): UpdateChunk {
   const key = `update${lanes === 'f32' ? '-f32' : ''} ${form} ${x ? x[0].name + (x[1] ? '*s' : '') : '-'} ${y ? y[0].name + (y[1] ? '*s' : '') : '-'} ${out.name}`;
   return wasmExports(key, 'an element-wise update kernel', () => {
     const v = LANES[lanes];

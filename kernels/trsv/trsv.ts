@@ -6,6 +6,7 @@ import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shar
 import { runWasm } from '../shared/run-wasm.js';
 import { wasmTrsv, wasmTrsvRefusal } from './trsv-wasm.js';
 import { wasmKahanTrsv } from './trsv-kahan-wasm.js';
+import { solveOnX } from './trsv-dd-x-wasm.js';
 import { chooseBackend, prepareGpuCall, trsvOnGpu, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { rnsGpuBlockSize, trsvBlockSize, type TrsvGpuOptions } from './trsv-block-size.js';
 import { Operand } from '../../src/backends/cpu/operand.js';
@@ -93,8 +94,8 @@ export function trsv(args: TrsvArguments, options: (KernelOptions & { backend?: 
     if (numerics === 'kahan-f64' || numerics === 'kahan-f32') {
       // A non-finite row-oriented solve leaves x untouched and is recomputed by the JavaScript kernel.
       let done = false;
-      if (runWasm(requested, () => { done = wasmKahanTrsv(T, x.accessor, n, lower, unit, lanes); }) && done) return;
-    } else if (runWasm(requested, () => wasmTrsv(T, x.accessor, n, lower, unit, lanes))) return;
+      if (runWasm(requested, () => { done = solveOnX(x.accessor, n, lanes, (xa) => wasmKahanTrsv(T, xa, n, lower, unit, lanes)); }) && done) return;
+    } else if (runWasm(requested, () => solveOnX(x.accessor, n, lanes, (xa) => { wasmTrsv(T, xa, n, lower, unit, lanes); return true; }))) return;
   }
   const spec = { T, x: x.accessor, ar, acc, lower, unit };
   trsvProgram(spec)(n, ...Operand.args(T), ...Operand.args(x.accessor), trsvNeedsScratch(spec) ? scratchOf(n) : undefined);

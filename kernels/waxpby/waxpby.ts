@@ -8,7 +8,8 @@ import { vectorKernel, operandArgs } from '../../src/backends/cpu/vector-kernel.
 import { loadVectorElement } from '../../src/backends/cpu/reduction-kernel.js';
 import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
 import { runWasm } from '../shared/run-wasm.js';
-import { wasmUpdate } from '../shared/update-wasm.js';
+import { wasmUpdateFor } from '../shared/update-dd-output-wasm.js';
+import { span } from '../../src/core/span.js';
 import { recursiveAccumulation, resolveAccumulation } from '../shared/accumulation.js';
 import { chooseBackend, prepareGpuCall, updateOnGpu, quickReport, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { checkWaxpbyArguments } from './waxpby-arguments.js';
@@ -69,7 +70,12 @@ export function waxpby(
   if (n === 0) return;
   if (threads) { runSplit(threads, 'waxpby', { alpha, x, beta, y, w }, ar, recursiveAccumulation, cpu, requested); return; }
   const form = useX ? (useY ? 'ax+by' : 'ax') : useY ? 'by+0' : '0';
-  if (cpu === 'wasm' && runWasm(requested, () => wasmUpdate(form, alpha, useX ? x.accessor : null, beta, useY ? y.accessor : null, w.accessor, n, wasmNumericsOf(ar, recursiveAccumulation) === 'f32' ? 'f32' : 'f64'))) return;
+  // A chunk whose double-double results are not finite is recomputed by the JavaScript kernel (update-dd-output-wasm.ts).
+  const jsChunk = (from: number, count: number): void => {
+    const s = span(from, from + count);
+    waxpby(alpha, x.sub(s), beta, y.sub(s), w.sub(s), { arithmetic: ar, backend: 'js' });
+  };
+  if (cpu === 'wasm' && runWasm(requested, () => wasmUpdateFor(form, alpha, useX ? x.accessor : null, beta, useY ? y.accessor : null, w.accessor, n, wasmNumericsOf(ar, recursiveAccumulation), jsChunk))) return;
   const [a, b, xv, yv, t] = ['a', 'b', 'xv', 'yv', 't'].map((r) => ar.register(r)) as [any, any, any, any, any];
   const f = vectorKernel({
     kernel: 'waxpby', variant: { useX, useY },

@@ -135,7 +135,7 @@ describe("backend 'wasm' refuses what it does not compute, naming the option", (
     ['the kahan accumulation in dd arithmetic', () => dot(x, x, { backend: 'wasm', arithmetic: formats.dd, accumulation: 'kahan' }), 'INVALID_OPTION', 'options.accumulation'],
     ['TRSV in dd arithmetic', () => trsv({ A, x: vector([1, 1]), uplo: 'L' }, { backend: 'wasm', arithmetic: formats.dd }), 'INVALID_OPTION', 'options.arithmetic'],
     ['TRSV with the dd accumulation', () => trsv({ A, x: vector([1, 1]), uplo: 'L' }, { backend: 'wasm', accumulation: 'dd' }), 'INVALID_OPTION', 'options.accumulation'],
-    ['GEMV into a dd y', () => gemv({ alpha: 1, A, x: vector([1, 1]), beta: 0, y: vector(2, { storage: formats.dd, arithmetic: formats.dd }) }, { backend: 'wasm', arithmetic: formats.dd }), 'INVALID_FORMAT', 'y'],
+    ['GEMV into a scaled y', () => gemv({ alpha: 1, A, x: vector([1, 1]), beta: 0, y: buildVector({ storage: 'i16s', stride: 1, sub: false }, [1, 2]) }, { backend: 'wasm', arithmetic: formats.dd }), 'INVALID_FORMAT', 'y'],
   ];
   cases.push(['a scaled operand in double-double', () => dot(scaled, x, { backend: 'wasm', arithmetic: formats.dd }), 'INVALID_FORMAT', 'x']);
   for (const [name, call, code, parameter] of cases) {

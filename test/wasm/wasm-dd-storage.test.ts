@@ -3,7 +3,7 @@
  * JavaScript kernels read it. Oracle: every kernel on a dd operand (lo parts non-zero, strides incl. negative,
  * sub-ranges) gives bit for bit what the same WebAssembly kernel gives on an fp64 copy holding hi + lo, and what the
  * generated JavaScript gives on the dd operand where both sum in the same order (updates, ELL, TRSV, GEMV by
- * columns). dd storage is read only here: an output in it is refused. (DOT in dd arithmetic reads the pairs:
+ * columns). dd storage is read only here (dd outputs: wasm-dd-outputs-*.test.ts). (DOT in dd arithmetic reads the pairs:
  * test/wasm/wasm-dd-dot.test.ts.)
  */
 import { describe, expect, it } from 'vitest';
@@ -65,7 +65,11 @@ describe('WebAssembly reads double-double storage as hi + lo (fp64 arithmetic)',
       same(bits(b), bits(b2));
       for (const [out, backend] of [[c, 'wasm'], [d, 'js']] as const) waxpby(alpha, x64, 0.5, y64, out, { backend });
       same(bits(b), bits(c));
-      expect(() => scal(2, x, { backend: 'wasm' })).toThrow();
+      // A dd output is written too: SCAL in place, the JavaScript's pairs.
+      const [s1] = ddVector(pairs(n, seed), stride, sub), [s2] = ddVector(pairs(n, seed), stride, sub);
+      scal(alpha, s1, { backend: 'wasm' });
+      scal(alpha, s2, { backend: 'js' });
+      expect(Array.from(s1.accessor.data as Float64Array)).toEqual(Array.from(s2.accessor.data as Float64Array));
     }), { numRuns: 150 });
   });
 
@@ -112,11 +116,15 @@ describe('WebAssembly reads double-double storage as hi + lo (fp64 arithmetic)',
     same(bits(e), bits(ejs));
   });
 
-  it('a dd output is refused naming the operand, before anything is written', () => {
-    const [x] = ddVector(pairs(3, 1), 1, false);
+  it('TRSV in double-double arithmetic is refused naming the option, before anything is written (dd outputs run: wasm-dd-outputs-*.test.ts)', () => {
+    const [x] = ddVector(pairs(2, 1), 1, false);
+    const T = range(colMajor<2, any>({ size: [2, 2], storage: formats.f64, arithmetic: formats.f64 }));
+    T.set(0, 0, 1); T.set(1, 1, 2); T.set(1, 0, 0.5);
     const before = Array.from(x.accessor.data as Float64Array);
-    expectModprec(() => scal(2, x, { backend: 'wasm' }), 'INVALID_FORMAT', 'x');
+    expectModprec(() => trsv({ A: T, x, uplo: 'L' }, { backend: 'wasm', arithmetic: formats.dd }), 'INVALID_OPTION', 'options.arithmetic');
     expect(Array.from(x.accessor.data as Float64Array)).toEqual(before);
-    expect(cpuBackendOf('scal', { x }, {}, ['x']).backend).toBe('js');
+    expect(cpuBackendOf('trsv', { A: T, x }, { arithmetic: formats.dd }, ['x']).backend).toBe('js');
+    expect(cpuBackendOf('trsv', { A: T, x }, { arithmetic: formats.f64 }, ['x']).backend).toBe('wasm');
+    expect(cpuBackendOf('scal', { x }, {}, ['x']).backend).toBe('wasm');
   });
 });
