@@ -14,9 +14,15 @@ export interface WasmKernelForms {
    * The kahan accumulation keeps 4 rows a step either way (its TwoSum needs the locals).
    */
   readonly ellWide: boolean;
+  /**
+   * DOT of two unscaled bf16 or two unscaled f16 operands (fp64 arithmetic) runs the checked chunk first
+   * (kernels/dot/dot-narrow-wasm.ts, `checkedNarrowDotChunk`: bf16 products in binary32, f16 without the Inf/NaN
+   * select), falling back to the exact chunk from the first chunk it declines. On by default.
+   */
+  readonly halfDotChecked: boolean;
 }
 
-let forms: WasmKernelForms = { ellWide: true };
+let forms: WasmKernelForms = { ellWide: true, halfDotChecked: true };
 
 /** The forms in effect. */
 export function wasmKernelForms(): WasmKernelForms {
