@@ -13,7 +13,8 @@ import type { Accessor } from '../../accessors/accessor.js';
 import { F64, I32, V128, encodeModule, op, SIMD } from '../../src/backends/wasm/wasm-encoder.js';
 import { LANES, WasmLocals, operandLocals, operandParams, operandSetup, stepLoop } from '../../src/backends/wasm/wasm-function.js';
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
-import { NARROW_16_LANES, narrowDotChunk, narrowPadding } from './dot-narrow-wasm.js';
+import { NARROW_16_LANES, checkedNarrowDotChunk, narrowDotChunk, narrowPadding } from './dot-narrow-wasm.js';
+import { wasmKernelForms } from '../../src/backends/wasm/wasm-kernel-forms.js';
 import { CHUNK, scaleOf, streamPairs, type WasmStorage, wasmStorageOf, laneSum, laneSumF32 } from '../../src/backends/wasm/wasm-storage.js';
 
 /** Byte address of the four f64x2 accumulators. */
@@ -67,7 +68,15 @@ export function wasmDot(x: Accessor<1, any>, y: Accessor<1, any>, n: number, lan
   const buffer = wasmMemory().buffer as ArrayBuffer;
   const acc = lanes === 'f64' ? new Float64Array(buffer, ACC, 8) : new Float32Array(buffer, ACC, 8);
   acc.fill(0);
-  streamPairs(x, y, n, X_AT, Y_AT, (padded, px, py) => f(px, scaleX, py, scaleY, padded), narrow ? narrowPadding(sx) : 8, true);
+  // The checked chunk runs until it first stops early (at an element it does not handle exactly); the exact chunk
+  // goes on from there, and takes every later call of this DOT.
+  let checked = narrow && wasmKernelForms().halfDotChecked ? checkedNarrowDotChunk(sx, !!x.scale, sy, !!y.scale, CONSTANTS_AT) : null;
+  streamPairs(x, y, n, X_AT, Y_AT, (padded, px, py) => {
+    const done = checked ? checked(px, scaleX, py, scaleY, padded) : 0;
+    if (done === padded) return;
+    checked = null;
+    f(px + done * sx.bytes, scaleX, py + done * sy.bytes, scaleY, padded - done);
+  }, narrow ? narrowPadding(sx) : 8, true);
   if (narrow && sx.name !== 'i8') return laneSum(Float64Array.from(NARROW_16_LANES, (m) => acc[m]!));
   return acc instanceof Float64Array ? laneSum(acc) : laneSumF32(acc);
 }

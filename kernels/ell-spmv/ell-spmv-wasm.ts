@@ -1,9 +1,11 @@
 /**
- * ELL SpMV in WebAssembly SIMD (f64 or f32 arithmetic, recursive or kahan accumulation): rows in SIMD lanes, four per step.
+ * ELL SpMV in WebAssembly SIMD (f64 or f32 arithmetic, recursive or kahan accumulation): rows in SIMD lanes, eight per
+ * step (four with kahan; src/backends/wasm/wasm-kernel-forms.ts keeps the earlier four-row loop for the benchmark).
  * For a block of rows the slots' column indices and values are staged slot by slot (Ginkgo's layout is
  * column-major over slots, so each slot of a block is one contiguous run), x is decoded to doubles once; then
- * for each group of four rows, slot k adds vᵢₖ·x[colᵢₖ] into row i's sum, and a padding slot (column −1) leaves
- * the sum as it is (a lane select, so a padding value is never part of a result, even NaN). Each row therefore
+ * for each step of rows, slot k adds vᵢₖ·x[colᵢₖ] into row i's sum, and a padding slot (column −1) leaves
+ * the sum as it is (a lane select, so a padding value is never part of a result, even NaN; a step whose rows have
+ * no padding in the slot skips the selects: a stencil matrix has padding in few rows). Each row therefore
  * sums its products in slot order, one rounding each, as the JavaScript loop does: the same bits, the same
  * ellSpmvBound. Integer values scaled per row multiply by the row's scale first, as the accessor reads them.
  * With the kahan accumulation each row keeps a compensated sum (s, c) in its lane, the products added by the
@@ -18,12 +20,13 @@
 import type { Accessor } from '../../accessors/accessor.js';
 import type { EllStructure } from '../../src/sparse/ell-matrix.js';
 import type { Refusal } from '../../src/backends/backend.js';
-import { I32, V128, encodeModule, op, SIMD } from '../../src/backends/wasm/wasm-encoder.js';
+import { I32, V128, encodeModule, op, SIMD, uleb } from '../../src/backends/wasm/wasm-encoder.js';
 import { WasmLocals, countLoop, load2, operandLocals, operandSetup } from '../../src/backends/wasm/wasm-function.js';
 import { neumaierScratch, neumaierStep } from '../../src/backends/wasm/wasm-neumaier-step.js';
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
 import { stageVector, wasmStorageOf, wasmStorageOfFormat, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
 import { wasmAddressOf } from '../../src/backends/wasm/wasm-arena.js';
+import { wasmKernelForms } from '../../src/backends/wasm/wasm-kernel-forms.js';
 import { combineSums, combineSumsF32, xValues, xValuesF32 } from '../gemv/gemv-wasm-values.js';
 import { plainOutput } from '../gemv/combine-sums-cpu.js';
 
@@ -51,61 +54,80 @@ export function gather(cols: number, px: number, lane: number): number[] {
 }
 
 /**
+ * Instructions leaving the f64x2 (x[col₀], x[col₁]) of the column indices at byte offsets `at`, `at + 4` from local
+ * `pck`: each index loaded as a scalar (a load is cheaper than a lane extract), scaled to bytes and added to `px`,
+ * the two doubles loaded into the lanes directly (`v128.load64_zero`, `v128.load64_lane`). A padding index −1 reads
+ * the double before x, masked out later, as {@link gather}'s.
+ */
+function gatherPair(pck: number, px: number, at: number): number[] {
+  const address = (o: number): number[] => [...op.get(pck), 0x28, 2, ...uleb(o) /* i32.load */, ...op.i32(3), ...op.i32Shl(), ...op.get(px), ...op.i32Add()];
+  return [...address(at + 4), ...address(at), ...op.simdMem(SIMD.load64Zero, 0), ...op.simdMem(0x57 /* v128.load64_lane */, 0), 1];
+}
+
+/**
  * t[0 … rows) := Σₖ vᵢₖ·x[colᵢₖ] over the block: slot k's values at pv + k·vSlot, its column indices at
  * pc + k·cSlot (bytes; staged: rows·bytes and 4·rows, in place: the operand's slot strides), the rows' scales at
  * ps (scaled values only); rows a multiple of 8. With kahan, the rows' compensations are stored at pcomp.
+ * Rows per step: 8 (four f64x2 sums: more independent chains and half the loop overhead per row), 4 with kahan.
  */
 function ellBlock(sv: WasmStorage, scaled: boolean, f32: boolean, kahan: boolean): EllBlock {
-  return wasmExports(`ell${f32 ? '-f32' : ''}${kahan ? '-kahan' : ''} ${sv.name}${scaled ? '*s' : ''}`, 'the ELL SpMV kernel', () => {
+  const wide = wasmKernelForms().ellWide;
+  return wasmExports(`ell${f32 ? '-f32' : ''}${kahan ? '-kahan' : ''}${wide ? '' : '-narrow'} ${sv.name}${scaled ? '*s' : ''}`, 'the ELL SpMV kernel', () => {
     // fp32 arithmetic: each read, product and sum rounded to binary32 in the f64x2 lanes (demote, promote) — the
     // JavaScript f32 arithmetic's fl64 then Math.fround, which is the binary32 operation (53 ≥ 2·24 + 2 bits).
     const round = f32 ? [...op.simd(SIMD.f32x4DemoteF64x2Zero), ...op.simd(SIMD.f64x2PromoteLowF32x4)] : [];
+    const step = kahan || !wide ? 4 : 8, halves = step / 2;
+    const hs = Array.from({ length: halves }, (_, h) => h);
     const l = new WasmLocals();
     const pv = l.param(I32), pc = l.param(I32), ps = l.param(I32), px = l.param(I32), pt = l.param(I32), rows = l.param(I32), width = l.param(I32);
     const pcomp = l.param(I32), vSlot = l.param(I32), cSlot = l.param(I32);
     const i = l.local(I32), k = l.local(I32), pvk = l.local(I32), pck = l.local(I32);
-    const s = l.locals_(V128, 2), sc = l.locals_(V128, 2), cols = l.local(V128), negative = l.local(V128);
+    const s = l.locals_(V128, halves), sc = l.locals_(V128, halves), negative = l.locals_(V128, step / 4), cols = l.local(V128);
     const v = operandLocals(l, { storage: sv, pointer: pvk, scaleParam: -1 }, false);
     // kahan: the compensations c, the term, the (s, c) before the step (kept in padding lanes), TwoSum's scratch.
     const c = kahan ? l.locals_(V128, 2) : -1, term = kahan ? l.local(V128) : -1, old = kahan ? l.locals_(V128, 2) : -1;
     const scratch = kahan ? neumaierScratch(l) : undefined;
-    const padding = (h: 0 | 1): number[] => [...op.get(negative), ...op.simd(h === 0 ? 0xc7 : 0xc8 /* i64x2.extend_{low,high}_i32x4_s */)];
-    const product = (h: 0 | 1): number[] => [
+    // Lanes of rows 2h, 2h + 1 whose slot is padding (column index < 0), as an i64x2 mask.
+    const padding = (h: number): number[] => [...op.get(negative + (h >> 1)), ...op.simd(h % 2 === 0 ? 0xc7 : 0xc8 /* i64x2.extend_{low,high}_i32x4_s */)];
+    const product = (h: number): number[] => [
       ...load2(v, h), ...round, ...(scaled ? [...op.get(sc + h), ...op.simd(SIMD.f64x2Mul), ...round] : []),
-      ...gather(cols, px, 2 * h), ...op.simd(SIMD.f64x2Splat), ...gather(cols, px, 2 * h + 1), ...op.simd(0x22 /* f64x2.replace_lane */, 1),
+      ...(wide ? gatherPair(pck, px, 8 * h) : [...gather(cols, px, 2 * h), ...op.simd(SIMD.f64x2Splat), ...gather(cols, px, 2 * h + 1), ...op.simd(0x22 /* f64x2.replace_lane */, 1)]),
       ...op.simd(SIMD.f64x2Mul), ...round,
     ];
     // (s, c) := the compensated sum with the product added (the JavaScript template's TwoSum), except in padding lanes.
-    const kahanHalf = (h: 0 | 1): number[] => [
+    const kahanHalf = (h: number): number[] => [
       ...op.get(s + h), ...op.set(old), ...op.get(c + h), ...op.set(old + 1),
       ...product(h), ...neumaierStep(scratch!, term, s + h, c + h, 'f64', round),
       ...op.get(old), ...op.get(s + h), ...padding(h), ...op.simd(SIMD.bitselect), ...op.set(s + h),
       ...op.get(old + 1), ...op.get(c + h), ...padding(h), ...op.simd(SIMD.bitselect), ...op.set(c + h),
     ];
-    const half = (h: 0 | 1): number[] => kahan ? kahanHalf(h) : [
-      // s_h := bitselect(s_h, s_h + (v·scale)·x, padding lanes)
-      ...op.get(s + h),
-      ...op.get(s + h),
-      ...load2(v, h), ...round, ...(scaled ? [...op.get(sc + h), ...op.simd(SIMD.f64x2Mul), ...round] : []),
-      ...gather(cols, px, 2 * h), ...op.simd(SIMD.f64x2Splat), ...gather(cols, px, 2 * h + 1), ...op.simd(0x22 /* f64x2.replace_lane */, 1),
-      ...op.simd(SIMD.f64x2Mul), ...round, ...op.simd(SIMD.f64x2Add), ...round,
-      ...op.get(negative), ...op.simd(h === 0 ? 0xc7 : 0xc8 /* i64x2.extend_{low,high}_i32x4_s */),
-      ...op.simd(SIMD.bitselect), ...op.set(s + h),
+    // s_h := bitselect(s_h, s_h + (v·scale)·x, padding lanes)
+    const half = (h: number): number[] => kahan ? kahanHalf(h) : [
+      ...op.get(s + h), ...op.get(s + h), ...product(h), ...op.simd(SIMD.f64x2Add), ...round,
+      ...padding(h), ...op.simd(SIMD.bitselect), ...op.set(s + h),
     ];
+    const plainHalf = (h: number): number[] => [...op.get(s + h), ...product(h), ...op.simd(SIMD.f64x2Add), ...round, ...op.set(s + h)];
+    // Wide form: the selects only where a row of the step has a padding slot here (in a stencil matrix, few do).
+    const halvesOfSlot = wide && !kahan
+      ? [...op.get(negative), ...op.get(negative + 1), ...op.simd(SIMD.or), ...op.simd(0x53 /* v128.any_true */),
+        ...op.if(), ...hs.flatMap(half), ...op.else(), ...hs.flatMap(plainHalf), ...op.end()]
+      : hs.flatMap(half);
     const slots = countLoop(k, width, 1, [
-      ...op.get(pck), ...op.simdMem(SIMD.load, 0), ...op.tee(cols), ...op.i32(31), ...op.simd(0xac /* i32x4.shr_s */), ...op.set(negative),
-      ...half(0), ...half(1),
+      // The padding mask of each group of four rows (the earlier form keeps the indices for its lane extracts).
+      ...Array.from({ length: step / 4 }, (_, q) => [...op.get(pck), ...op.simdMem(SIMD.load, 0, 16 * q), ...(wide ? [] : op.tee(cols)), ...op.i32(31), ...op.simd(0xac /* i32x4.shr_s */), ...op.set(negative + q)]).flat(),
+      ...halvesOfSlot,
       ...op.get(pvk), ...op.get(vSlot), ...op.i32Add(), ...op.set(pvk),
       ...op.get(pck), ...op.get(cSlot), ...op.i32Add(), ...op.set(pck),
     ]);
-    const body = countLoop(i, rows, 4, [
-      ...[0, 1].flatMap((h) => [...op.f64(0), ...op.simd(SIMD.f64x2Splat), ...op.set(s + h), ...(kahan ? [...op.f64(0), ...op.simd(SIMD.f64x2Splat), ...op.set(c + h)] : [])]),
-      ...(scaled ? [0, 1].flatMap((h) => [...op.get(ps), ...op.get(i), ...op.i32(3), ...op.i32Shl(), ...op.i32Add(), ...op.simdMem(SIMD.load, 0, 16 * h), ...op.set(sc + h)]) : []),
+    const rowAddress = (base: number, shift: number): number[] => [...op.get(base), ...op.get(i), ...op.i32(shift), ...op.i32Shl(), ...op.i32Add()];
+    const body = countLoop(i, rows, step, [
+      ...hs.flatMap((h) => [...op.f64(0), ...op.simd(SIMD.f64x2Splat), ...op.set(s + h), ...(kahan ? [...op.f64(0), ...op.simd(SIMD.f64x2Splat), ...op.set(c + h)] : [])]),
+      ...(scaled ? hs.flatMap((h) => [...rowAddress(ps, 3), ...op.simdMem(SIMD.load, 0, 16 * h), ...op.set(sc + h)]) : []),
       ...op.get(pv), ...op.get(i), ...op.i32(sv.bytes), ...op.i32Mul(), ...op.i32Add(), ...op.set(pvk),
-      ...op.get(pc), ...op.get(i), ...op.i32(2), ...op.i32Shl(), ...op.i32Add(), ...op.set(pck),
+      ...rowAddress(pc, 2), ...op.set(pck),
       ...slots,
-      ...[0, 1].flatMap((h) => [...op.get(pt), ...op.get(i), ...op.i32(3), ...op.i32Shl(), ...op.i32Add(), ...op.get(s + h), ...op.simdMem(SIMD.store, 0, 16 * h)]),
-      ...(kahan ? [0, 1].flatMap((h) => [...op.get(pcomp), ...op.get(i), ...op.i32(3), ...op.i32Shl(), ...op.i32Add(), ...op.get(c + h), ...op.simdMem(SIMD.store, 0, 16 * h)]) : []),
+      ...hs.flatMap((h) => [...rowAddress(pt, 3), ...op.get(s + h), ...op.simdMem(SIMD.store, 0, 16 * h)]),
+      ...(kahan ? hs.flatMap((h) => [...rowAddress(pcomp, 3), ...op.get(c + h), ...op.simdMem(SIMD.store, 0, 16 * h)]) : []),
     ]);
     return encodeModule([l.function('ell', [], [...operandSetup(v), ...body])], 1);
   }).ell as EllBlock;

@@ -2,7 +2,8 @@
  * The WebAssembly ELL SpMV: the same bits as the generated JavaScript (each row sums its slots in order), within
  * ellSpmvBound of the exact rational result, for every storage of the values it reads (scaled integers per row
  * included), strided and negative-stride x, f64/f32 y with strides, α/β with β = 0 over NaN in y; padding values
- * never read; non-finite and subnormal values bit for bit; blocks past the staging size; typed refusals.
+ * never read; non-finite and subnormal values bit for bit; blocks past the staging size; typed refusals. Both
+ * inner-loop forms (8 rows a step with scalar index loads, and the earlier 4 rows a step).
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -15,6 +16,7 @@ import {
   buildMatrix, buildVector, changedOutside, errorOf, exactElement, exactVector, matrixSpec, positionsOf, snapshot, withinBound,
   type VectorSpec,
 } from '../kernels/matrix-kernel-fixtures.js';
+import { setWasmKernelForms } from '../../src/backends/wasm/wasm-kernel-forms.js';
 import '../../src/formats/dd/register.js';
 
 const xSpec: fc.Arbitrary<VectorSpec> = fc.record({ storage: fc.constantFrom('f64' as const, 'f32' as const, 'f16' as const, 'bf16' as const, 'i16s' as const), stride: fc.constantFrom(1, 2, -1, -3), sub: fc.boolean() });
@@ -27,6 +29,8 @@ const ellCase = fc.record({
   V: matrixSpec.map((s) => ({ ...s, scaleRows: true })), x: xSpec, y: ySpec,
   alpha: fc.constantFrom(1, -1, 0.5, 3), beta: fc.constantFrom(0, 1, -1, 0.5), seed: fc.integer({ min: 0, max: 2 ** 30 }),
   special: fc.boolean(),
+  // the kernel's inner-loop form (src/backends/wasm/wasm-kernel-forms.ts): both must give the JavaScript's bits
+  wide: fc.boolean(),
 });
 type EllCase = typeof ellCase extends fc.Arbitrary<infer C> ? C : never;
 
@@ -66,7 +70,8 @@ describe('WebAssembly ELL SpMV', () => {
       const before = { V: snapshot(a.V), x: snapshot(a.x), y: snapshot(a.y) };
       const args = { alpha: c.alpha, A: a.A, x: a.x, beta: c.beta, y: a.y };
       const bound = ellSpmvBound(args, options);
-      ellSpmv(args, { ...options, backend: 'wasm' });
+      const previous = setWasmKernelForms({ ellWide: c.wide });
+      try { ellSpmv(args, { ...options, backend: 'wasm' }); } finally { setWasmKernelForms(previous); }
       ellSpmv({ ...args, A: b.A, x: b.x, y: b.y }, { ...options, backend: 'js' });
       expect(changedOutside(a.V, before.V)).toEqual([]);
       expect(changedOutside(a.x, before.x)).toEqual([]);

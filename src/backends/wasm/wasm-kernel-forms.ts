@@ -1,0 +1,37 @@
+/**
+ * Switches between a WebAssembly kernel's current inner loop and the one it replaced, for the benchmark that times
+ * both in one run (bench/wasm-cpu.ts) and for the tests that check both give the JavaScript's bits. Every form
+ * computes the same operations in the same order: only the instructions that load and widen the operands differ.
+ * Changed in-process only, through {@link setWasmKernelForms}; the kernels' cache keys include the forms.
+ * @module
+ */
+
+/** The forms (see each one for its default). */
+export interface WasmKernelForms {
+  /**
+   * ELL SpMV takes 8 rows a step (four f64x2 sums) and loads each column index as a scalar to address its gather,
+   * where the earlier loop took 4 rows a step and extracted the indices from a vector. On by default.
+   * The kahan accumulation keeps 4 rows a step either way (its TwoSum needs the locals).
+   */
+  readonly ellWide: boolean;
+  /**
+   * DOT of two unscaled bf16 or two unscaled f16 operands (fp64 arithmetic) runs the checked chunk first
+   * (kernels/dot/dot-narrow-wasm.ts, `checkedNarrowDotChunk`: bf16 products in binary32, f16 without the Inf/NaN
+   * select), falling back to the exact chunk from the first chunk it declines. On by default.
+   */
+  readonly halfDotChecked: boolean;
+}
+
+let forms: WasmKernelForms = { ellWide: true, halfDotChecked: true };
+
+/** The forms in effect. */
+export function wasmKernelForms(): WasmKernelForms {
+  return forms;
+}
+
+/** Sets some of the forms (benchmarks and tests); returns the previous ones, to restore. */
+export function setWasmKernelForms(change: Partial<WasmKernelForms>): WasmKernelForms {
+  const previous = forms;
+  forms = { ...forms, ...change };
+  return previous;
+}
