@@ -71,11 +71,11 @@ async function warmUp(call: () => Promise<void>, ms: number): Promise<void> {
 /** Residue threads of the row sums (log2) timed beside the default 19 in the GEMV section. */
 const ROW_THREADS = [18, 20, 21];
 const ROUNDING_FORMS: readonly (readonly [string, RnsRoundingSwitches])[] = [
-  ['before: quotient pass, column pairs j-major', { columnTiles: false, columnQuotient: false, columnWord: false, columnPairs: false }],
-  ['+ tiled', { columnTiles: true, columnQuotient: false, columnWord: false, columnPairs: false }],
-  ['+ tiled, quotient in the columns pass', { columnTiles: true, columnQuotient: true, columnWord: false, columnPairs: false }],
-  ['+ tiled, quotient in the columns pass, one word a column', { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: false }],
-  ['+ tiled, quotient in the columns pass, one word a column, two limbs a thread', { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: true }],
+  ['before: quotient pass, column pairs j-major', { columnTiles: false, columnQuotient: false, columnWord: false, columnPairs: false , vectorWords: false }],
+  ['+ tiled', { columnTiles: true, columnQuotient: false, columnWord: false, columnPairs: false , vectorWords: false }],
+  ['+ tiled, quotient in the columns pass', { columnTiles: true, columnQuotient: true, columnWord: false, columnPairs: false , vectorWords: false }],
+  ['+ tiled, quotient in the columns pass, one word a column', { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: false , vectorWords: false }],
+  ['+ tiled, quotient in the columns pass, one word a column, two limbs a thread', { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: true , vectorWords: false }],
 ];
 
 // ---- exact oracle (dyadic rationals in BigInt) ----

@@ -18,10 +18,11 @@ const value = (p: number): fc.Arbitrary<RnsExactValue> => fc.record({
 // The form before (quotient pass, j-major column pairs), j-major single words (two limbs a thread needs tiles: ignored),
 // tiled single words one limb a thread, and every change on (the default).
 const FORMS = [
-  { columnTiles: false, columnQuotient: false, columnWord: false, columnPairs: false },
-  { columnTiles: false, columnQuotient: true, columnWord: true, columnPairs: true },
-  { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: false },
-  { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: true },
+  { columnTiles: false, columnQuotient: false, columnWord: false, columnPairs: false, vectorWords: false },
+  { columnTiles: false, columnQuotient: true, columnWord: true, columnPairs: true, vectorWords: false },
+  { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: false, vectorWords: false },
+  { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: true, vectorWords: false },
+  { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: true, vectorWords: true },
 ];
 
 describe('the forms of the device rounding (kernel switches columnTiles, columnQuotient, columnWord, columnPairs)', () => {
