@@ -200,7 +200,8 @@ export async function updateStage(runtime: RnsDeviceArray['runtime'], set: RnsDe
   const [codes, residues] = await programsOf(runtime, set, `update ${terms}${vector ? ' four words' : ''}`, async () => {
     const args = [['S', 'Array'], ['X', 'Array'], ['Y', 'Array'], ['Cd', 'Array'], ['Tb', 'Array'], ['count', 'Integer']] as const;
     const made = await Promise.all([
-      accumulatorProgram(runtime, { source: codesSource(set, terms), args: [['S', 'Array'], ['X', 'Array'], ['Y', 'Array'], ['count', 'Integer']], components: 4 }),
+      // The four codes of an element are one 16-byte store where vectors are on (the codes buffer holds 4 words a thread).
+      accumulatorProgram(runtime, { source: codesSource(set, terms), args: [['S', 'Array'], ['X', 'Array'], ['Y', 'Array'], ['count', 'Integer']], components: 4, ...(vector ? { vectorOutput: true } : {}) }),
       vector
         ? accumulatorProgram(runtime, { source: fourWordsSource(residuesSource(set, terms, true), residueLoads(set, terms)), args: fourWordsArgs(args, residueLoads(set, terms)), components: 4, vectorOutput: true })
         : accumulatorProgram(runtime, { source: residuesSource(set, terms), args, components: 1 }),
