@@ -4,6 +4,8 @@ import { setRnsRoundingSwitches } from '../../src/backends/webgpu/kernel-switche
 import { rnsDeviceSet } from '../../src/formats/rns/gpu/device-set.js';
 import { rnsToDevice, type RnsExactValue } from '../../src/formats/rns/gpu/rns-device-array.js';
 import { rnsGpuWaxpby } from '../../src/formats/rns/gpu/update-rns-webgpu.js';
+import { rnsGpuDot } from '../../kernels/dot/dot-rns-webgpu.js';
+import { rnsGpuGemv } from '../../kernels/gemv/gemv-rns-webgpu.js';
 import { requireRuntime } from '../gpu/gpu-test-helpers.js';
 import { add, dyadic, mul, roundP, same } from './rns-gpu-oracle.js';
 
@@ -18,10 +20,11 @@ const value = (p: number): fc.Arbitrary<RnsExactValue> => fc.record({
 // The form before (quotient pass, j-major column pairs), j-major single words (two limbs a thread needs tiles: ignored),
 // tiled single words one limb a thread, and every change on (the default).
 const FORMS = [
-  { columnTiles: false, columnQuotient: false, columnWord: false, columnPairs: false },
-  { columnTiles: false, columnQuotient: true, columnWord: true, columnPairs: true },
-  { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: false },
-  { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: true },
+  { columnTiles: false, columnQuotient: false, columnWord: false, columnPairs: false, vectorWords: false },
+  { columnTiles: false, columnQuotient: true, columnWord: true, columnPairs: true, vectorWords: false },
+  { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: false, vectorWords: false },
+  { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: true, vectorWords: false },
+  { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: true, vectorWords: true },
 ];
 
 describe('the forms of the device rounding (kernel switches columnTiles, columnQuotient, columnWord, columnPairs)', () => {
@@ -50,5 +53,31 @@ describe('the forms of the device rounding (kernel switches columnTiles, columnQ
       pairs.forEach(([xk, yk], k) => expect(same(dyadic(got[k]!), roundP(add(mul(dyadic(alpha), dyadic(xk)), mul(dyadic(beta), dyadic(yk))), p))).toBe(true));
       [x, y, w].forEach((a) => a.destroy());
     }), { numRuns: 6 });
+  });
+
+  it('four words a thread (vectorWords) gives the words of one word a thread in GEMV (its α·x stage, row sums and rounding) and DOT (one result)', async () => {
+    await requireRuntime();
+    // 212 bits: n = 49 moduli, so residue vectors straddle elements; m rows × k columns with m·49 and m·55 not multiples of 4.
+    const p = 212, set = rnsDeviceSet(p);
+    const shape = fc.record({ m: fc.integer({ min: 1, max: 7 }), k: fc.integer({ min: 1, max: 7 }) });
+    const problem = shape.chain(({ m, k }) => fc.record({ m: fc.constant(m), k: fc.constant(k), A: fc.array(value(p), { minLength: m * k, maxLength: m * k }), x: fc.array(value(p), { minLength: k, maxLength: k }), y: fc.array(value(p), { minLength: m, maxLength: m }), alpha: value(p), beta: value(p) }));
+    await fc.assert(fc.asyncProperty(problem, async ({ m, k, A: Av, x: xv, y: yv, alpha, beta }) => {
+      const A = await rnsToDevice(Av, set), x = await rnsToDevice(xv, set);
+      const results: Uint32Array[][] = [];
+      for (const vectorWords of [false, true]) {
+        const previous = setRnsRoundingSwitches({ vectorWords });
+        try {
+          const y = await rnsToDevice(yv, set);
+          await rnsGpuGemv({ A, m, n: k, x, y, alpha, beta });
+          const d = await rnsGpuDot(x, x);
+          results.push([await y.toWords(), await d.toWords()]);
+          [y, d].forEach((a) => a.destroy());
+        } finally {
+          setRnsRoundingSwitches(previous);
+        }
+      }
+      expect(results[1]).toEqual(results[0]);
+      [A, x].forEach((a) => a.destroy());
+    }), { numRuns: 4 });
   });
 });

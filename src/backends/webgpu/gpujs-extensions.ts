@@ -30,7 +30,7 @@
  *   real one. WebGPU promises no forward progress between workgroups: a kernel may wait on another workgroup's
  *   atomic only boundedly, with a fallback that does not wait.
  *
- * - output stores: strided (`OutOff + t·OutInc`), half-word, and dd pair stores (hi words at `t·OutDdS`, lo words
+ * - output stores: vector (a 4-component result as one 16-byte store), strided (`OutOff + t·OutInc`), half-word, and dd pair stores (hi words at `t·OutDdS`, lo words
  *   `OutDdL` further: a dd-split output's two blocks through one binding), set per program (program.ts).
  *
  * `setGpuKernelDebug(true)` prints the final WGSL of every program, these rewrites included.
@@ -363,6 +363,23 @@ export function applyPairOutput(wgsl: string): string {
 }
 
 /**
+ * Makes the output binding `array<vec4<f32>>` and thread t's four result words one 16-byte store at unit t (gpu.js
+ * stores them as four 4-byte words): a 4-component program with no other output option. The output binding must then
+ * hold whole units for every thread (program.ts checks it at dispatch: a vector index past the binding would be clamped
+ * onto the last unit, not dropped).
+ * @param wgsl - the shader gpu.js assembled
+ * @returns the rewritten shader
+ */
+export function applyVectorOutput(wgsl: string): string {
+  const declaration = /var<storage, read_write> result : array<f32>;/;
+  const stores = /result\[data_index \* 4 \+ 0\] = (\w+)\.x;\nresult\[data_index \* 4 \+ 1\] = \1\.y;\nresult\[data_index \* 4 \+ 2\] = \1\.z;\nresult\[data_index \* 4 \+ 3\] = \1\.w;/g;
+  if (!declaration.test(wgsl) || !stores.test(wgsl)) throw new Error('internal: a vector-output program stores no 4-component result');
+  const out = wgsl.replace(declaration, 'var<storage, read_write> result : array<vec4<f32>>;').replace(stores, 'result[data_index] = $1;');
+  if (/\bresult\[data_index \* 4/.test(out)) throw new Error('internal: a vector-output program has a scalar store left');
+  return out;
+}
+
+/**
  * Declares the output binding `array<atomic<u32>>` (the same storage binding to the pipeline) for an atomic half-word
  * store ({@link applyHalfOutput}), and makes the reads of inputs from it ({@link applyInputsFromOutput}) atomic loads:
  * WGSL reaches an atomic only through the atomic built-ins.
@@ -420,11 +437,12 @@ export function installTranslatorExtensions(wgslFunctionNode: unknown, webGpuKer
   if (installed) return;
   const kernelProto = (webGpuKernel as { prototype: Record<string, unknown> }).prototype;
   const originalAssemble = kernelProto.assembleWGSL as (this: unknown) => string;
-  kernelProto.assembleWGSL = function assembleWGSL(this: { mpWorkgroup?: WorkgroupSettings; mpWgsl?: string; mpStridedOutput?: boolean; mpHalfOutput?: boolean | 'atomic'; mpReadsOutput?: readonly string[]; mpPairOutput?: boolean }): string {
+  kernelProto.assembleWGSL = function assembleWGSL(this: { mpWorkgroup?: WorkgroupSettings; mpWgsl?: string; mpStridedOutput?: boolean; mpHalfOutput?: boolean | 'atomic'; mpReadsOutput?: readonly string[]; mpPairOutput?: boolean; mpVectorOutput?: boolean }): string {
     let wgsl = rebindAtomicArrays(appendNativeLibraries(rebindVectorArrays(originalAssemble.call(this))));
     if (this.mpHalfOutput) wgsl = applyHalfOutput(wgsl, this.mpHalfOutput === 'atomic');
     else if (this.mpStridedOutput) wgsl = applyStridedOutput(wgsl);
     if (this.mpPairOutput) wgsl = applyPairOutput(wgsl);
+    if (this.mpVectorOutput) wgsl = applyVectorOutput(wgsl);
     if (this.mpReadsOutput?.length) wgsl = applyInputsFromOutput(wgsl, this.mpReadsOutput);
     if (this.mpHalfOutput === 'atomic') wgsl = applyAtomicResult(wgsl);
     if (this.mpWorkgroup) wgsl = applyWorkgroupSettings(wgsl, this.mpWorkgroup);

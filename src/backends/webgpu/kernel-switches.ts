@@ -267,9 +267,17 @@ export interface RnsRoundingSwitches {
    * modulus. Same integers, so the same words. On by default (`MODPREC_GPU_RNS_COLUMN_PAIRS=0` turns it off).
    */
   readonly columnPairs: boolean;
+  /**
+   * The passes with one thread per output word of a residue row — the residues of α·x + β·y (WAXPBY, AXPY, SCAL and
+   * the α·x of GEMV and ELL SpMV) and the rounding's words pass (every RNS kernel) — make four words a thread: they
+   * read the residue rows as 16-byte vectors and store their words as one (four-words.ts), where gpu.js alone emits
+   * 4-byte loads and stores. Each word comes from the scalar pass's own statements, so the same words. On by default
+   * (`MODPREC_GPU_RNS_VECTOR=0` turns it off).
+   */
+  readonly vectorWords: boolean;
 }
 
-let rnsRoundingCurrent: RnsRoundingSwitches = { columnTiles: !envOff('MODPREC_GPU_RNS_TILES'), columnQuotient: !envOff('MODPREC_GPU_RNS_FUSED_QUOTIENT'), columnWord: !envOff('MODPREC_GPU_RNS_COLUMN_WORD'), columnPairs: !envOff('MODPREC_GPU_RNS_COLUMN_PAIRS') };
+let rnsRoundingCurrent: RnsRoundingSwitches = { columnTiles: !envOff('MODPREC_GPU_RNS_TILES'), columnQuotient: !envOff('MODPREC_GPU_RNS_FUSED_QUOTIENT'), columnWord: !envOff('MODPREC_GPU_RNS_COLUMN_WORD'), columnPairs: !envOff('MODPREC_GPU_RNS_COLUMN_PAIRS'), vectorWords: !envOff('MODPREC_GPU_RNS_VECTOR') };
 
 /**
  * The current RNS rounding switches.

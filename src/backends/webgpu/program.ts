@@ -57,6 +57,11 @@ export interface ProgramSpec {
    * buffer's two blocks written in place by the same program (dd-split-bindings.ts).
    */
   readonly pairOutput?: boolean;
+  /**
+   * A 4-component result stored as one 16-byte vector (gpujs-extensions.ts, `applyVectorOutput`) instead of four
+   * words; no other output option. Each dispatch's output binding must hold 16 bytes per thread (checked).
+   */
+  readonly vectorOutput?: boolean;
 }
 
 interface ParamsLayout {
@@ -186,11 +191,15 @@ export class Program {
       loopMaxIterations: 2147483647,
       tactic: 'precision',
     });
-    const kernel = shortcut.kernel as BuiltKernel & { mpWorkgroup?: WorkgroupSettings; mpWgsl?: string; mpStridedOutput?: boolean; mpHalfOutput?: boolean | 'atomic'; mpReadsOutput?: readonly string[]; mpPairOutput?: boolean };
+    const kernel = shortcut.kernel as BuiltKernel & { mpWorkgroup?: WorkgroupSettings; mpWgsl?: string; mpStridedOutput?: boolean; mpHalfOutput?: boolean | 'atomic'; mpReadsOutput?: readonly string[]; mpPairOutput?: boolean; mpVectorOutput?: boolean };
     if (spec.workgroup) kernel.mpWorkgroup = spec.workgroup;
     if (spec.stridedOutput) kernel.mpStridedOutput = true;
     if (spec.halfOutput) kernel.mpHalfOutput = spec.halfOutput;
     if (spec.pairOutput) kernel.mpPairOutput = true;
+    if (spec.vectorOutput) {
+      if (spec.components !== 4 || spec.stridedOutput || spec.halfOutput || spec.pairOutput || spec.readsOutput?.length) throw new Error('internal: a vector output is a plain 4-component store');
+      kernel.mpVectorOutput = true;
+    }
     // A dd pair read from the output binding reads its lo words there too (dd-split-bindings.ts).
     if (spec.readsOutput?.length) kernel.mpReadsOutput = spec.readsOutput.flatMap((n) => (spec.args.some(([a]) => a === `${n}${DD_LO_SUFFIX}`) ? [n, `${n}${DD_LO_SUFFIX}`] : [n]));
     try {
@@ -263,6 +272,9 @@ export class Program {
         const bytes = bound.size ?? bound.buffer.size - (bound.offset ?? 0);
         if (bytes > testBindingLimit && !boundedBuffers.has(bound.buffer)) throw new Error(`internal: binding ${name} of ${bytes} bytes exceeds the lowered binding limit of ${testBindingLimit} bytes`);
       }
+    }
+    if (this.spec.vectorOutput && (output.size ?? output.buffer.size - (output.offset ?? 0)) < 16 * pass.threads) {
+      throw new Error(`internal: a vector-output pass of ${pass.threads} threads needs ${16 * pass.threads} bytes of output binding`);
     }
     for (const record of layout.arrayArgs) {
       const bound = arrays[record.name];
@@ -447,7 +459,7 @@ export function getProgram(context: GpuContext, spec: ProgramSpec): Promise<Prog
   const known = bySpec.get(spec.args) as (Promise<Program> & { source?: string; options?: string }) | undefined;
   // The same arguments and source with other output options (a strided store, old values read from the output) are
   // another program.
-  const options = `${spec.components}|${spec.workgroup ? JSON.stringify(spec.workgroup) : ''}|${spec.stridedOutput ? 'strided' : ''}${spec.halfOutput ? `|half${spec.halfOutput === 'atomic' ? '-atomic' : ''}` : ''}${spec.pairOutput ? '|pair' : ''}|${spec.readsOutput?.join(',') ?? ''}`;
+  const options = `${spec.components}|${spec.workgroup ? JSON.stringify(spec.workgroup) : ''}|${spec.stridedOutput ? 'strided' : ''}${spec.halfOutput ? `|half${spec.halfOutput === 'atomic' ? '-atomic' : ''}` : ''}${spec.pairOutput ? '|pair' : ''}|${spec.readsOutput?.join(',') ?? ''}${spec.vectorOutput ? '|vector' : ''}`;
   if (known && known.source === spec.source && known.options === options) return known;
   const key = `${options}|${spec.args.map(([n, t]) => `${n}:${t}`).join(',')}|${spec.source}`;
   let p = programs.get(key);

@@ -45,6 +45,7 @@ import { rnsRoundingSwitches } from '../../../backends/webgpu/kernel-switches.js
 import type { GpuBuffer } from '../../../backends/webgpu/webgpu-types.js';
 import { WORD_BIAS, type RnsDeviceSet } from './device-set.js';
 import { fieldWordsSource } from './normalize-fields.js';
+import { fourWordsArgs, fourWordsSource, fourWordsThreads, type QuadLoad } from './four-words.js';
 
 const B = WORD_BIAS;
 
@@ -324,7 +325,11 @@ return [mpFloat(carryq + ${B}), mpFloat(inc + ${B})];
 }`;
 }
 
-function wordsSource(set: RnsDeviceSet, form: ColumnForm): string {
+/**
+ * Thread per output word (residues, then the six field streams). With `vector` (the four-words form, four-words.ts),
+ * residue t = e·n + slot of the accumulator is component t − 4q of the thread's vector `aq`.
+ */
+function wordsSource(set: RnsDeviceSet, form: ColumnForm, vector = false): string {
   const n = set.size, o = set.offsets, p = set.precision;
   return `function (Acc, C, W, Tb, count) {
 const t = this.thread.x;
@@ -342,7 +347,7 @@ if (slot < ${n}) {
   const m = mpBits(Tb[${o.moduli} + slot]);
   if (k === 0) {
     // |X̃| itself: its residue is x̃ (X̃ ≥ 0) or m − x̃ (X̃ < 0), x̃ ∈ [0, m).
-    let x = mpBits(Acc[e * ${n} + slot]) - ${B};
+    let x = mpBits(${vector ? 'aq[c]' : `Acc[e * ${n} + slot]`}) - ${B};
     if (neg !== 0 && x !== 0) { x = m - x; }
     return mpFloat(x + ${B});
   }
@@ -390,6 +395,19 @@ export interface BoundedPrograms {
   readonly columns: Program;
   readonly size: Program;
   readonly words: Program;
+  /** Whether the words pass makes four words a thread (kernel-switches.ts `vectorWords`, four-words.ts). */
+  readonly fourWords: boolean;
+}
+
+const WORDS_ARGS = [['Acc', 'Array'], ['C', 'Array'], ['W', 'Array'], ['Tb', 'Array'], ['count', 'Integer']] as const;
+
+/**
+ * The accumulator's residues, four a vector, for the four-words words pass: vector q holds residues 4q … 4q + 3,
+ * inside the accumulator's buffer for every q up to ⌊n·count/4⌋ (its (n + 3)·count words, rounded up to whole
+ * vectors by createWordBuffer).
+ */
+function wordLoads(set: RnsDeviceSet): QuadLoad[] {
+  return [{ name: 'aq', array: 'Acc', last: `(${set.size} * count) >> 2` }];
 }
 
 const programs = new WeakMap<RnsDeviceSet, Map<string, Promise<BoundedPrograms>>>();
@@ -401,9 +419,9 @@ const programs = new WeakMap<RnsDeviceSet, Map<string, Promise<BoundedPrograms>>
  * @returns the programs
  */
 export function normalizePrograms(runtime: GpuRuntime, set: RnsDeviceSet): Promise<BoundedPrograms> {
-  const { columnTiles: tiled, columnQuotient: fused, columnWord: word, columnPairs } = rnsRoundingSwitches();
+  const { columnTiles: tiled, columnQuotient: fused, columnWord: word, columnPairs, vectorWords: vector } = rnsRoundingSwitches();
   const form: ColumnForm = { tiled, word, pairs: columnPairs && tiled && word };
-  const key = `${tiled ? 'tiled' : 'j-major'} ${fused ? 'fused' : 'quotient pass'} ${word ? 'word' : 'pair'} ${form.pairs ? 'two limbs' : 'one limb'}`;
+  const key = `${tiled ? 'tiled' : 'j-major'} ${fused ? 'fused' : 'quotient pass'} ${word ? 'word' : 'pair'} ${form.pairs ? 'two limbs' : 'one limb'} ${vector ? 'four words' : 'one word'}`;
   let bySet = programs.get(set);
   if (!bySet) programs.set(set, (bySet = new Map()));
   let p = bySet.get(key);
@@ -413,8 +431,10 @@ export function normalizePrograms(runtime: GpuRuntime, set: RnsDeviceSet): Promi
       fused ? undefined : getProgram(ctx, { source: quotientSource(set), args: [['Acc', 'Array'], ['Tb', 'Array'], ['count', 'Integer']], components: 2 }),
       getProgram(ctx, { source: form.pairs ? columnPairSource(set, fused) : columnsSource(set, form, fused), args: fused ? [['Acc', 'Array'], ['Tb', 'Array'], ['count', 'Integer']] : [['Acc', 'Array'], ['Kq', 'Array'], ['Tb', 'Array'], ['count', 'Integer']], components: word && !form.pairs ? 1 : 2 }),
       getProgram(ctx, { source: sizeSource(set, form), args: [['C', 'Array'], ['Acc', 'Array'], ['count', 'Integer']], components: 2 }),
-      getProgram(ctx, { source: wordsSource(set, form), args: [['Acc', 'Array'], ['C', 'Array'], ['W', 'Array'], ['Tb', 'Array'], ['count', 'Integer']], components: 1 }),
-    ]).then(([quotients, columns, size, words]) => ({ form, quotients, columns, size, words }));
+      vector
+        ? getProgram(ctx, { source: fourWordsSource(wordsSource(set, form, true), wordLoads(set)), args: fourWordsArgs(WORDS_ARGS, wordLoads(set)), components: 4, vectorOutput: true })
+        : getProgram(ctx, { source: wordsSource(set, form), args: WORDS_ARGS, components: 1 }),
+    ]).then(([quotients, columns, size, words]) => ({ form, quotients, columns, size, words, fourWords: vector }));
     bySet.set(key, p);
     const made = p;
     p.catch(() => { if (bySet.get(key) === made) bySet.delete(key); });
@@ -479,6 +499,8 @@ export function normalizePasses(p: BoundedPrograms, set: RnsDeviceSet, acc: GpuB
       ]
       : [{ ...columns, arrays: { Acc: { buffer: acc }, Tb: { buffer: table } } }]),
     { program: p.size, arrays: { C: { buffer: scratch.columns }, Acc: { buffer: acc } }, scalars: { count }, output: { buffer: scratch.sizes }, threads: 2 * count },
-    { program: p.words, arrays: { Acc: { buffer: acc }, C: { buffer: scratch.columns }, W: { buffer: scratch.sizes }, Tb: { buffer: table } }, scalars: { count }, output: { buffer: out }, threads: (set.size + 6) * count },
+    p.fourWords
+      ? { program: p.words, arrays: { Acc: { buffer: acc }, AccQuad: { buffer: acc }, C: { buffer: scratch.columns }, W: { buffer: scratch.sizes }, Tb: { buffer: table } }, scalars: { count }, output: { buffer: out }, threads: fourWordsThreads((set.size + 6) * count) }
+      : { program: p.words, arrays: { Acc: { buffer: acc }, C: { buffer: scratch.columns }, W: { buffer: scratch.sizes }, Tb: { buffer: table } }, scalars: { count }, output: { buffer: out }, threads: (set.size + 6) * count },
   ];
 }

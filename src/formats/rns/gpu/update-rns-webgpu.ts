@@ -14,6 +14,9 @@ import { WORD_BIAS, type RnsDeviceSet } from './device-set.js';
 import { bitBound, gridExponent, residueRead, termInfo, termsLog2 } from './grid.js';
 import { accumulatorProgram, checkOperands, programsOf, rnsProgramNames, scratchArray, scratchBuffer, coefficient, deviceTable, runStages, sharedScalars, type RnsCoefficient, type RoundedStage } from './rns-device-kernel.js';
 import type { GpuBuffer } from '../../../backends/webgpu/webgpu-types.js';
+import { rnsRoundingSwitches } from '../../../backends/webgpu/kernel-switches.js';
+import { fourWordsArgs, fourWordsSource, fourWordsThreads, type QuadLoad } from './four-words.js';
+import { accumulatorWords } from './normalize-webgpu.js';
 import { encodeValues, type RnsDeviceArray, type RnsExactValue } from './rns-device-array.js';
 
 /** Thread per element: [code0, code1, G, zero sign + 2·β] (code: 2·(f − G) + sign, −1 for no term). */
@@ -46,9 +49,14 @@ function codesSource(set: RnsDeviceSet, terms: 1 | 2): string {
   return lines.join('\n');
 }
 
-/** Thread per element and output word of the accumulator: the residues from the codes, then G, zero sign, β. */
-function residuesSource(set: RnsDeviceSet, terms: 1 | 2): string {
+/**
+ * Thread per element and output word of the accumulator: the residues from the codes, then G, zero sign, β. With
+ * `vector`, residue t = k·n + i of x (y) is component t − 4q of the thread's vector `xq` (`yq`): four-words.ts.
+ */
+function residuesSource(set: RnsDeviceSet, terms: 1 | 2, vector = false): string {
   const n = set.size, B = WORD_BIAS, o = set.offsets;
+  const xRead = vector ? `(mpBits(xq[c]) - ${B})` : residueRead(set, 'X', 'k', 'i');
+  const yRead = vector ? `(mpBits(yq[c]) - ${B})` : residueRead(set, 'Y', 'k', 'i');
   const add = (c: string, a: string, b: string): string => `if (${c} >= 0) {
   let r = mpMulModR(mpMulModR(${a}, ${b}, m, rm), mpBits(Tb[${o.pow2} + (${c} >> 1) * ${n} + i]), m, rm);
   if ((${c} & 1) !== 0 && r !== 0) { r = m - r; }
@@ -66,8 +74,8 @@ if (i < ${n}) {
   const m = mpBits(Tb[${o.moduli} + i]);
   const rm = Tb[${o.inverse} + i];
   let acc = mpI32(0);
-  ${add('c0', residueRead(set, 'S', '0', 'i'), residueRead(set, 'X', 'k', 'i'))}
-  ${terms === 2 ? add('c1', residueRead(set, 'S', '1', 'i'), residueRead(set, 'Y', 'k', 'i')) : ''}
+  ${add('c0', residueRead(set, 'S', '0', 'i'), xRead)}
+  ${terms === 2 ? add('c1', residueRead(set, 'S', '1', 'i'), yRead) : ''}
   return mpFloat(acc + ${B});
 }
 if (i === ${n}) { return Cd[4 * k + 2]; }
@@ -150,6 +158,15 @@ export async function rnsGpuScal(alpha: RnsCoefficient, x: RnsDeviceArray): Prom
   await update(runtime, set, [a, { sign: 0, X: 0n, exp: 0 }], x, x, x, 1);
 }
 
+/**
+ * The vectors of x's and y's residues the four-words residue threads read (y's only with two terms): vector q holds
+ * residues 4q … 4q + 3, whole inside the (n + 6)·L words of the array for every q up to ⌊n·L/4⌋.
+ */
+function residueLoads(set: RnsDeviceSet, terms: 1 | 2): QuadLoad[] {
+  const last = `(${set.size} * count) >> 2`;
+  return [{ name: 'xq', array: 'X', last }, ...(terms === 2 ? [{ name: 'yq', array: 'Y', last }] : [])];
+}
+
 async function update(runtime: RnsDeviceArray['runtime'], set: RnsDeviceSet, scalars: readonly RnsExactValue[], x: RnsDeviceArray, y: RnsDeviceArray, w: RnsDeviceArray, terms: 1 | 2): Promise<void> {
   if (x.length === 0) return;
   const words = encodeValues(set, scalars);
@@ -179,10 +196,15 @@ export async function updateStage(runtime: RnsDeviceArray['runtime'], set: RnsDe
   const table = deviceTable(runtime, set);
   x.live('x');
   y.live('y');
-  const [codes, residues] = await programsOf(runtime, set, `update ${terms}`, async () => {
+  const vector = rnsRoundingSwitches().vectorWords;
+  const [codes, residues] = await programsOf(runtime, set, `update ${terms}${vector ? ' four words' : ''}`, async () => {
+    const args = [['S', 'Array'], ['X', 'Array'], ['Y', 'Array'], ['Cd', 'Array'], ['Tb', 'Array'], ['count', 'Integer']] as const;
     const made = await Promise.all([
-      accumulatorProgram(runtime, { source: codesSource(set, terms), args: [['S', 'Array'], ['X', 'Array'], ['Y', 'Array'], ['count', 'Integer']], components: 4 }),
-      accumulatorProgram(runtime, { source: residuesSource(set, terms), args: [['S', 'Array'], ['X', 'Array'], ['Y', 'Array'], ['Cd', 'Array'], ['Tb', 'Array'], ['count', 'Integer']], components: 1 }),
+      // The four codes of an element are one 16-byte store where vectors are on (the codes buffer holds 4 words a thread).
+      accumulatorProgram(runtime, { source: codesSource(set, terms), args: [['S', 'Array'], ['X', 'Array'], ['Y', 'Array'], ['count', 'Integer']], components: 4, ...(vector ? { vectorOutput: true } : {}) }),
+      vector
+        ? accumulatorProgram(runtime, { source: fourWordsSource(residuesSource(set, terms, true), residueLoads(set, terms)), args: fourWordsArgs(args, residueLoads(set, terms)), components: 4, vectorOutput: true })
+        : accumulatorProgram(runtime, { source: residuesSource(set, terms), args, components: 1 }),
     ]);
     rnsProgramNames.set(made[0], 'update: term codes');
     rnsProgramNames.set(made[1], terms === 2 ? 'update: residues of α·x + β·y' : 'update: residues of α·x');
@@ -192,9 +214,12 @@ export async function updateStage(runtime: RnsDeviceArray['runtime'], set: RnsDe
     before: (acc) => {
       const operands = { S: { buffer: S() }, X: { buffer: x.live('x') }, Y: { buffer: y.live('y') } };
       const Cd = scratchBuffer(runtime, 'update-codes', 4 * L);
+      const words = accumulatorWords(set) * L;
       return [
         { program: codes, arrays: operands, scalars: { count: L }, output: { buffer: Cd }, threads: L },
-        { program: residues, arrays: { ...operands, Cd: { buffer: Cd }, Tb: { buffer: table } }, scalars: { count: L }, output: { buffer: acc }, threads: (set.size + 3) * L },
+        vector
+          ? { program: residues, arrays: { ...operands, XQuad: operands.X, YQuad: operands.Y, Cd: { buffer: Cd }, Tb: { buffer: table } }, scalars: { count: L }, output: { buffer: acc }, threads: fourWordsThreads(words) }
+          : { program: residues, arrays: { ...operands, Cd: { buffer: Cd }, Tb: { buffer: table } }, scalars: { count: L }, output: { buffer: acc }, threads: words },
       ];
     },
     count: L,
