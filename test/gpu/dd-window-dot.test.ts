@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { ddRange } from './dd-ranges.js';
 import { toDevice } from '../../src/backends/webgpu/device-array.js';
 import { gpuDot } from '../../kernels/dot/dot-webgpu.js';
+import { deviceMatrix, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
 import { doubleDoubles } from '../../src/testing/double-double-laws.js';
 import { exactOf } from '../../src/testing/exact.js';
 import { absRational, addRational, compareRational, mulRational, rational, subRational, type Rational } from '../../src/testing/rational.js';
@@ -113,5 +114,37 @@ describe('windowed dd DOT on the GPU', () => {
       const bound = dotBound(ddRange(xs) as never, ddRange(ys) as never, { arithmetic: formats.dd });
       expectWithinBound(got, xs, ys, bound);
     }), { numRuns: 15 });
+  });
+
+  // llvmpipe compiles GEMV N's eight-column step of windowed multiply-adds for about four minutes: opt-in
+  // (MODPREC_SLOW_TESTS=1), as the 256-row TRSV blocks are; bench/gpu/dd-gpu.ts checks GEMV's window rows too.
+  it.skipIf(process.env.MODPREC_SLOW_TESTS !== '1')('GEMV N (its row pass shares the step code), dd storage: every row within γ_{2n}(2^-110)·Σ|a·x| + 2^-105·|y| of the exact value', async () => {
+    await requireRuntime();
+    await fc.assert(fc.asyncProperty(fc.integer({ min: 1, max: 6 }), fc.array(fc.tuple(pairs, pairs, pairs), { minLength: 1, maxLength: 30 }), async (m, cols) => {
+      const n = cols.length;
+      const a: Pair[] = [];
+      for (let j = 0; j < n; j++) for (let i = 0; i < m; i++) a.push(i === 0 ? cols[j]![0] : i === 1 ? cols[j]![2] : { hi: cols[j]![0].hi * (i + 1), lo: 0 });
+      const x = cols.map((c) => c[1]);
+      const y = await toDevice(new Float64Array(m), { format: 'dd' });
+      const A = deviceMatrix(await toDevice(ddRange(a) as never), m, n);
+      await gpuGemv({ A, x: await toDevice(ddRange(x) as never), y, alpha: 1, beta: 0 }, { arithmetic: windowed, strict: true });
+      const words = (await y.encoded()).words;
+      const got = new Float64Array(words.buffer, words.byteOffset, 2 * m);
+      for (let i = 0; i < m; i++) {
+        let exact = rational(0n);
+        let mag = rational(0n);
+        for (let j = 0; j < n; j++) {
+          const t = mulRational(exactPair(a[i + j * m]!), exactPair(x[j]!));
+          exact = addRational(exact, t);
+          mag = addRational(mag, absRational(t));
+        }
+        const u = 2 ** -110;
+        const gamma = (2 * n * u) / (1 - 2 * n * u);
+        const value = exactPair({ hi: got[2 * i]!, lo: got[2 * i + 1]! });
+        const err = absRational(subRational(value, exact));
+        const limit = addRational(addRational(mulRational(exactOf(gamma), mag), exactOf(n * 2 ** -1074)), absRational(mulRational(exactOf(2 ** -105), exact)));
+        expect(compareRational(err, limit), `row ${i}: got ${got[2 * i]} + ${got[2 * i + 1]}`).toBeLessThanOrEqual(0);
+      }
+    }), { numRuns: 8 });
   });
 });
