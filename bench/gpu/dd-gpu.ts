@@ -11,7 +11,10 @@
  * Every kernel is timed twice in the same run: the dd arithmetic as shipped (fused multiply-adds) and unfused (the
  * build before them), which must agree word for word.
  *
- * Run: npx tsc -p tsconfig.json && node dist/bench/gpu/dd-gpu.js [--small] [--out=<dir>]
+ * A third row per DOT and GEMV, `dd window (new)`, times DOT's windowed multiply-adds (ddGpuArithmeticWindow; GEMV N's
+ * row pass shares the step code) in the same run, checked against the bound only; `--no-window` leaves it out.
+ *
+ * Run: npx tsc -p tsconfig.json && node dist/bench/gpu/dd-gpu.js [--small] [--no-window] [--out=<dir>]
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,7 +27,7 @@ import { gpujsCopy, timeDeviceRuns } from './device-timing.js';
 import { gpuRuntime, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import { gpuUnavailableReason } from '../../src/backends/webgpu/backend.js';
 import { dot, dotBound, trsv, vector, matrix, formats } from '../../src/index.js';
-import { ddGpuArithmeticUnfused } from '../../src/formats/dd/dd-gpu-arithmetic.js';
+import { ddGpuArithmeticUnfused, ddGpuArithmeticWindow } from '../../src/formats/dd/dd-gpu-arithmetic.js';
 
 // --quick / --small: small sizes and one run each (llvmpipe: checks that everything runs and is right).
 const quick = process.argv.includes('--quick') || process.argv.includes('--small');
@@ -39,6 +42,14 @@ const VARIANTS = [
   { label: 'dd', option: 'dd' as const },
   { label: 'dd unfused (before)', option: { name: 'dd-unfused', arithmetic: { gpu: ddGpuArithmeticUnfused } } },
 ] as const;
+
+/**
+ * DOT's windowed multiply-adds (ddGpuArithmeticWindow, off by default): each unrolled step's products summed in a
+ * 128-bit fixed-point window, one xf addition per accumulator and step. Another rounding, so its rows are checked
+ * against the bound only (not the shipped words). `--no-window` leaves the rows out.
+ */
+const WINDOW = { label: 'dd window (new)', option: { name: 'dd-window', arithmetic: { gpu: ddGpuArithmeticWindow } }, boundOnly: true } as const;
+const windowRows = !process.argv.includes('--no-window');
 
 interface Row {
   kernel: string;
@@ -108,17 +119,18 @@ async function benchDot(rt: GpuRuntime): Promise<void> {
     const ref = storage === 'dd' ? cpu : dot(hx, hy);
     const refBound = storage === 'dd' ? bound : dotBound(hx, hy);
     const values: number[] = [];
-    for (const variant of VARIANTS) {
+    for (const variant of [...VARIANTS, ...(windowRows ? [WINDOW] : [])]) {
       const got = await gpuDot(dx, dy, { arithmetic: variant.option, strict: true });
-      values.push(got.value);
+      const boundOnly = 'boundOnly' in variant;
+      if (!boundOnly) values.push(got.value);
       const err = Math.abs(got.value - ref);
-      const ok = err <= 2 * refBound && Object.is(got.value, values[0]);
+      const ok = err <= 2 * refBound && (boundOnly || Object.is(got.value, values[0]));
       const ms = await timeRuns(rt, () => gpuDot(dx, dy, { arithmetic: variant.option, strict: true }));
       const bytes = (storage === 'dd' ? 32 : 16) * n;
       const gbs = bytes / ms / 1e6;
       push({
         kernel: 'DOT', size: `n=2^${Math.log2(n)}`, storage, arithmetic: variant.label, ms, gbs,
-        check: `|gpu − cpu dd| ${err.toExponential(2)} vs 2·dotBound ${(2 * refBound).toExponential(2)}, same value as fused: ${ok ? 'ok' : 'FAILED'} (CPU dd ${cpuMs.toFixed(0)} ms)`,
+        check: `|gpu − cpu dd| ${err.toExponential(2)} vs 2·dotBound ${(2 * refBound).toExponential(2)}${boundOnly ? '' : ', same value as fused'}: ${ok ? 'ok' : 'FAILED'} (CPU dd ${cpuMs.toFixed(0)} ms)`,
         goal: storage === 'dd' && variant.label === 'dd' ? `goal ≥ 50 % of copy: ${gbs >= copyGbs / 2 ? 'met' : 'MISSED'}` : '',
       });
     }
@@ -148,11 +160,12 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
     let firstWords: Uint32Array | undefined;
     // A third row: the shipped arithmetic with two accumulators per thread (another summation order, so only the
     // bound is checked): whether shorter dependency chains help the compute-bound dd GEMV.
-    for (const variant of [...VARIANTS, { label: 'dd, 2 chains', option: 'dd' as const, chains: 2 }]) {
+    for (const variant of [...VARIANTS, { label: 'dd, 2 chains', option: 'dd' as const, chains: 2 }, ...(windowRows ? [WINDOW] : [])]) {
       const options = { arithmetic: variant.option, strict: true, ...('chains' in variant ? { chains: variant.chains } : {}) };
       await gpuGemv({ A: dA, x: dx, y: dy, alpha: 1, beta: 0 }, options);
       const words = (await dy.encoded()).words.slice();
-      const same = firstWords === undefined || 'chains' in variant || words.every((w, k) => w === firstWords![k]);
+      const boundOnly = 'chains' in variant || 'boundOnly' in variant;
+      const same = firstWords === undefined || boundOnly || words.every((w, k) => w === firstWords![k]);
       firstWords ??= words;
       const got = new Float64Array(words.buffer, words.byteOffset, 2 * n);
       // Rows checked against the CPU dd DOT of the row (the same stored values).
@@ -176,7 +189,7 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
       const fused = variant.label === 'dd';
       push({
         kernel: 'GEMV N', size: `n=${n}`, storage, arithmetic: variant.label, ms, gbs,
-        check: `4 rows vs CPU dd: max |y−y*|/Σ|a·x| ${worst.toExponential(2)}${'chains' in variant ? '' : ', y words as fused'}: ${ok ? 'ok' : 'FAILED'}`,
+        check: `4 rows vs CPU dd: max |y−y*|/Σ|a·x| ${worst.toExponential(2)}${boundOnly ? '' : ', y words as fused'}: ${ok ? 'ok' : 'FAILED'}`,
         goal: !fused ? '' : storage === 'dd' ? `goal ≥ 50 % of copy: ${gbs >= copyGbs / 2 ? 'met' : 'MISSED'}` : `goal ≤ 2× cuBLAS DGEMV (0.177 ms; this run's figure from cuda-anchors.py): ${ms <= 0.354 ? 'met' : 'MISSED'} vs 0.354 ms`,
       });
     }
@@ -277,7 +290,7 @@ CUDA figures of the same call (\`cuda-anchors.py\`):
 ${anchors.lines.join('\n')}
 \`\`\`
 
-**Reading it.** Each kernel runs twice: \`dd\` is the arithmetic as shipped (fused multiply-adds straight from the storage kinds: no pack/unpack of each operand, 16 limb products for two f32/f64 operands instead of 39) and \`dd unfused (before)\` the same arithmetic with every operand packed into a register first (the build before); the two must agree word for word (the check column says so) and their ratio is the gain. DOT is the exception: dd runs its unfused multiply-adds there (the arithmetic's \`dotVariant\`, since session 10), which were 1.6–2.1× faster in DOT's unrolled chains (6.7 vs 10.8 ms dd·dd, 3.4 vs 7.2 ms f64·f64 at 2^26), so both DOT rows run the same code. In the two calls of 2026-11-26 the first f64-storage row of one section took 4.1 ms instead of 1.9 (GEMV) or 3.3 (DOT): the GEMV row in one call, the DOT row in the other, each normal in the other call — a warm-up effect of the bench, not of the arithmetic; a single row is worth checking against a second call. GEMV has a third row, \`dd, 2 chains\`: two accumulators per thread (another summation order, checked against the bound only). All remain compute-bound: every multiply-add still normalises and packs the 112-bit accumulator, and a dd×dd product takes 39 limb products (docs/double-double.md, "Limits", estimates where the integer operations go).`);
+**Reading it.** Each kernel runs twice: \`dd\` is the arithmetic as shipped (fused multiply-adds straight from the storage kinds: no pack/unpack of each operand, 16 limb products for two f32/f64 operands instead of 39) and \`dd unfused (before)\` the same arithmetic with every operand packed into a register first (the build before); the two must agree word for word (the check column says so) and their ratio is the gain. DOT is the exception: dd runs its unfused multiply-adds there (the arithmetic's \`dotVariant\`, since session 10), which were 1.6–2.1× faster in DOT's unrolled chains (6.7 vs 10.8 ms dd·dd, 3.4 vs 7.2 ms f64·f64 at 2^26), so both DOT rows run the same code. In the two calls of 2026-11-26 the first f64-storage row of one section took 4.1 ms instead of 1.9 (GEMV) or 3.3 (DOT): the GEMV row in one call, the DOT row in the other, each normal in the other call — a warm-up effect of the bench, not of the arithmetic; a single row is worth checking against a second call. GEMV has a third row, \`dd, 2 chains\`: two accumulators per thread (another summation order, checked against the bound only). All remain compute-bound: every multiply-add still normalises and packs the 112-bit accumulator, and a dd×dd product takes 39 limb products (docs/double-double.md, "Limits", estimates where the integer operations go). DOT and GEMV have a last row, \`dd window (new)\` (\`ddGpuArithmeticWindow\`, off by default; \`--no-window\` drops it): each unrolled step's products summed in a 128-bit fixed-point window from 14-bit-limb products, one xf addition per accumulator and step (docs/double-double.md, "Windowed DOT multiply-adds") — another rounding, so it is checked against the bound only; its ratio to the rows above is the gain.`);
 }
 
 async function main(): Promise<void> {

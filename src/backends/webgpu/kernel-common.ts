@@ -368,7 +368,8 @@ export function lazyAccumulation(): boolean {
  * @returns the lines
  */
 export function mulAddGroup(arithmetic: GpuArithmetic, terms: readonly { acc: string; a: GpuRegister; b: GpuRegister }[]): string[] {
-  const { lazyMulAdd, settle, lazyTerms } = arithmetic;
+  const { lazyMulAdd, settle, lazyTerms, mulAddSteps } = arithmetic;
+  if (mulAddSteps) return mulAddSteps(terms);
   if (!lazyMulAdd || !settle || !lazyTerms || !lazyAccumulation()) return terms.map((t) => arithmetic.mulAdd(t.acc, t.a, t.b));
   const lines: string[] = [];
   const pending = new Map<string, number>();

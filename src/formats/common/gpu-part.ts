@@ -276,6 +276,13 @@ export interface GpuArithmeticPart {
    * `mulAdd`.
    */
   lazyMulAdd?(acc: string, a: GpuPartRegister, b: GpuPartRegister): string;
+  /**
+   * One unrolled step's multiply-adds `acc += a·b` as a unit (DOT's first pass and every loop that sums a step with
+   * `mulAddGroup`): the arithmetic may sum a step's products before it adds them to each accumulator. Every
+   * accumulator is a settled value afterwards, and the kernels' bounds must still hold. Absent: `lazyMulAdd` or
+   * `mulAdd`.
+   */
+  mulAddSteps?(terms: readonly { acc: string; a: GpuPartRegister; b: GpuPartRegister }[]): string[];
   /** Renormalises an accumulator after lazy multiply-adds (present with `lazyMulAdd`). */
   settle?(acc: string): string;
   /** Most lazy multiply-adds into one accumulator between two settles (present with `lazyMulAdd`). */

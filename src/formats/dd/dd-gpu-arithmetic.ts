@@ -8,6 +8,7 @@
 import type { GpuArithmeticPart, GpuNativeLibrary, GpuPartRegister } from '../common/gpu-part.js';
 import { asXf, decodeXfExact, roundBigToDouble, xfGpuWords } from './dd-gpu-words.js';
 import { fusedFmaName, fusedFmaTypes, isFusedKind } from './dd-gpu-fused.js';
+import { windowFunctionTypes, windowSteps } from './dd-gpu-window.js';
 
 const V4 = 'Array(4)' as const;
 const V2 = 'Array(2)' as const;
@@ -37,6 +38,7 @@ const library: Omit<GpuNativeLibrary, 'wgsl'> = {
     ...fusedFmaTypes(),
     // The scaled store's value of a dd result in floating-point storage (dd-gpu-scaled-quotient.ts).
     mpDdScaledQuotient: { args: [V4, V2, 'Integer'], returns: V4 },
+    ...windowFunctionTypes(),
   },
 };
 
@@ -117,9 +119,10 @@ export const ddGpuArithmetic: GpuArithmeticPart = {
   sqrtOfWords: sqrtOfXfWords,
   assign: (dst, src) => `${dst} = ${asXf(src)};`,
   words: xfGpuWords,
-  // The scaled store's replay of ddDiv (dd-gpu-scaled-quotient.ts) builds on the register's functions: one library.
-  native: () => Promise.all([import('./dd-gpu-wgsl.js'), import('./dd-gpu-scaled-quotient.js')])
-    .then(([{ XF_WGSL }, { DD_SCALED_QUOTIENT_WGSL }]) => ({ ...library, wgsl: XF_WGSL + DD_SCALED_QUOTIENT_WGSL })),
+  // The scaled store's replay of ddDiv (dd-gpu-scaled-quotient.ts) and the windowed DOT (dd-gpu-window-wgsl.ts) build
+  // on the register's functions: one library.
+  native: () => Promise.all([import('./dd-gpu-wgsl.js'), import('./dd-gpu-scaled-quotient.js'), import('./dd-gpu-window-wgsl.js')])
+    .then(([{ XF_WGSL }, { DD_SCALED_QUOTIENT_WGSL }, { DW_WGSL }]) => ({ ...library, wgsl: XF_WGSL + DD_SCALED_QUOTIENT_WGSL + DW_WGSL })),
   declareZero: (dst) => `let ${dst} = [0.0, 0.0, 0.0, 0.0];`,
   declareFrom: (dst, src) => `let ${dst} = ${asXf(src)};`,
   // Operands straight from storage (or registers) go to a multiply-add for their kinds: no pack and unpack of
@@ -165,4 +168,21 @@ export const ddGpuArithmeticWide: GpuArithmeticPart = {
   mulAdd: (acc, a, b) => `${acc} = mpXfFmaWide(${acc}, ${asXf(a)}, ${asXf(b)});`,
   add: (acc, b) => `${acc} = mpXfAddWide(${acc}, ${asXf(b)});`,
   declareMul: (dst, a, b) => `let ${dst} = mpXfMulWide(${asXf(a)}, ${asXf(b)});`,
+};
+
+/**
+ * {@link ddGpuArithmetic} with DOT's windowed multiply-adds (dd-gpu-window-wgsl.ts): each unrolled step sums its
+ * products of dd or f64 operands (per accumulator, at most 8) in a 128-bit fixed-point window without rounding and
+ * adds the window to the accumulator with one xf addition — about half the integer operations per term of the
+ * unfused path. Off by default (another summation error, not the default's bits): pass
+ * `{ name: 'dd-window', arithmetic: { gpu: ddGpuArithmeticWindow } }` as a GPU DOT's `arithmetic` (bench/gpu/dd-gpu.ts
+ * times both). Its DOT error is within γ_{2n}(2^-110)·Σ|x_i·y_i| for the first pass, inside the CPU dd dotBound; terms
+ * with special or out-of-range operands take the unfused multiply-add, so NaN, ∞ and binary64's range are as before.
+ * @group Double-double
+ */
+export const ddGpuArithmeticWindow: GpuArithmeticPart = {
+  ...ddGpuArithmeticUnfused,
+  name: 'dd-window',
+  dotVariant: undefined,
+  mulAddSteps: (terms) => windowSteps(terms, ddGpuArithmeticUnfused.mulAdd),
 };

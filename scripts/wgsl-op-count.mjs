@@ -1,0 +1,53 @@
+// Counts the integer/float operations of the GPU dd arithmetic's WGSL functions (issue 18, "profile by reasoning"):
+// per function its own operators and calls, then the total with every call expanded. Every branch is counted (an
+// upper bound of the path a term takes); `--path` also prints a per-term summary for DOT's dd·dd terms.
+// Run after `npx tsc -p tsconfig.json`: node scripts/wgsl-op-count.mjs
+import { XF_WGSL } from '../dist/src/formats/dd/dd-gpu-wgsl.js';
+import { DW_WGSL } from '../dist/src/formats/dd/dd-gpu-window-wgsl.js';
+
+const source = XF_WGSL + DW_WGSL;
+const functions = new Map();
+const header = /fn (\w+)\(/g;
+let m;
+while ((m = header.exec(source))) {
+  const open = source.indexOf('{', m.index);
+  let depth = 0;
+  let k = open;
+  for (; k < source.length; k++) {
+    if (source[k] === '{') depth++;
+    else if (source[k] === '}' && --depth === 0) break;
+  }
+  functions.set(m[1], source.slice(open + 1, k));
+}
+// Operators of one body (comments dropped; `->` and the unary minus of literals are not operations).
+function ownOps(body) {
+  let code = body.replace(/\/\/.*$/gm, '').replace(/->/g, ' ');
+  // Type arguments (vec4<u32>, bitcast<vec2<u32>>) are not comparisons: drop them, innermost first.
+  for (let before = ''; before !== code; ) {
+    before = code;
+    code = code.replace(/\b(vec[234]|bitcast|array)<[^<>()]*>/g, '$1');
+  }
+  const ops = code.match(/<<|>>|<=|>=|==|!=|&&|\|\||[+\-*&|^<>!](?!=)/g) ?? [];
+  const literalMinus = code.match(/[(,=]\s*-\s*\d/g) ?? [];
+  const builtins = code.match(/\b(select|min|max|countLeadingZeros|any)\(/g) ?? [];
+  return ops.length - literalMinus.length + builtins.length;
+}
+const total = new Map();
+function totalOps(name, seen = new Set()) {
+  if (total.has(name)) return total.get(name);
+  if (seen.has(name)) return 0;
+  seen.add(name);
+  const body = functions.get(name);
+  let n = ownOps(body);
+  for (const call of body.matchAll(/\b(mp\w+)\(/g)) if (functions.has(call[1])) n += totalOps(call[1], seen);
+  total.set(name, n);
+  return n;
+}
+const show = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+for (const name of show.length ? show : [...functions.keys()]) console.log(`${name}\town ${ownOps(functions.get(name))}\ttotal ${totalOps(name)}`);
+if (process.argv.includes('--path')) {
+  const old = 2 * totalOps('mpXfOfDdWords') + totalOps('mpXfFma');
+  const window = (k) => totalOps('mpDwExpDdDd') + totalOps('mpDwAddDdDd') + 1 + 2 + totalOps('mpDwSettle') / k;
+  console.log(`dd·dd DOT term, unfused (all branches): ${old}`);
+  for (const k of [1, 2, 4, 8]) console.log(`dd·dd DOT term, window of ${k} (all branches, settle shared): ${window(k).toFixed(0)}`);
+}

@@ -1,0 +1,84 @@
+/**
+ * DOT's windowed multiply-adds for the GPU dd arithmetic (the CPU-side part: names, gpu.js types and the source a
+ * kernel step emits; the WGSL and its proofs are in dd-gpu-window-wgsl.ts, loaded with the GPU runtime).
+ *
+ * A step's terms into one accumulator become: each term's code (its product's exponent, or 0 for a zero product, or
+ * −1 for the slow path), the window's exponent E (their maximum), the window sum of the window terms (128-bit fixed
+ * point, no rounding), one xf addition of the window into the accumulator, then the slow terms one by one.
+ * @module
+ */
+import type { GpuPartRegister, GpuValueType } from '../common/gpu-part.js';
+
+/** Kinds of register the windowed multiply-adds take (`dd` and `f64` reads). */
+export type WindowKind = 'dd' | 'f64';
+
+/** Most terms of one window: K products < 2^124 each keep the 128-bit two's-complement sum below 2^127. */
+export const WINDOW_TERMS = 8;
+
+const cap = (k: WindowKind): string => (k === 'dd' ? 'Dd' : 'F64');
+const TYPE: Readonly<Record<WindowKind, GpuValueType>> = { dd: 'Array(4)', f64: 'Array(2)' };
+
+/**
+ * Names of the per-term functions for operand kinds a, b: the term's code, its window add, its slow path.
+ * @param a - kind of a
+ * @param b - kind of b
+ * @returns the three WGSL function names
+ */
+export function windowNames(a: WindowKind, b: WindowKind): { exp: string; add: string; slow: string } {
+  const s = `${cap(a)}${cap(b)}`;
+  return { exp: `mpDwExp${s}`, add: `mpDwAdd${s}`, slow: `mpDwSlow${s}` };
+}
+
+/**
+ * gpu.js types of the window's WGSL functions.
+ * @returns name → argument and return types
+ */
+export function windowFunctionTypes(): Record<string, { args: GpuValueType[]; returns: GpuValueType }> {
+  const out: Record<string, { args: GpuValueType[]; returns: GpuValueType }> = {
+    mpDwMax: { args: ['Integer', 'Integer'], returns: 'Integer' },
+    mpDwSettle: { args: ['Array(4)', 'Array(4)', 'Integer'], returns: 'Array(4)' },
+  };
+  for (const a of ['dd', 'f64'] as const) {
+    for (const b of ['dd', 'f64'] as const) {
+      const n = windowNames(a, b);
+      out[n.exp] = { args: [TYPE[a], TYPE[b]], returns: 'Integer' };
+      out[n.add] = { args: ['Array(4)', TYPE[a], TYPE[b], 'Integer', 'Integer'], returns: 'Array(4)' };
+      out[n.slow] = { args: ['Array(4)', TYPE[a], TYPE[b], 'Integer'], returns: 'Array(4)' };
+    }
+  }
+  return out;
+}
+
+const isWindowKind = (k: string): k is WindowKind => k === 'dd' || k === 'f64';
+
+/**
+ * Source of one step's multiply-adds through windows: per accumulator (in order of first use), its terms in runs of
+ * at most {@link WINDOW_TERMS}, each run one window settled into the accumulator, then the run's slow terms. An
+ * accumulator with an operand of another kind gets `plain` multiply-adds instead.
+ * @param terms - accumulator and operands of each term, in order
+ * @param plain - the ordinary multiply-add
+ * @returns the lines
+ */
+export function windowSteps(terms: readonly { acc: string; a: GpuPartRegister; b: GpuPartRegister }[], plain: (acc: string, a: GpuPartRegister, b: GpuPartRegister) => string): string[] {
+  const byAcc = new Map<string, { a: GpuPartRegister; b: GpuPartRegister }[]>();
+  for (const t of terms) (byAcc.get(t.acc) ?? byAcc.set(t.acc, []).get(t.acc)!).push(t);
+  const lines: string[] = [];
+  for (const [acc, list] of byAcc) {
+    if (!list.every((t) => isWindowKind(t.a.kind) && isWindowKind(t.b.kind))) {
+      lines.push(...list.map((t) => plain(acc, t.a, t.b)));
+      continue;
+    }
+    for (let s = 0; s < list.length; s += WINDOW_TERMS) {
+      const run = list.slice(s, s + WINDOW_TERMS);
+      const id = `${acc}w${run[0]!.a.name}`;
+      const names = run.map((t) => windowNames(t.a.kind as WindowKind, t.b.kind as WindowKind));
+      run.forEach((t, q) => lines.push(`const ${id}t${q} = ${names[q]!.exp}(${t.a.name}, ${t.b.name});`));
+      const e = run.slice(1).reduce((m, _, q) => `mpDwMax(${m}, ${id}t${q + 1})`, `${id}t0`);
+      lines.push(`const ${id}e = ${e};`, `let ${id}s = [0.0, 0.0, 0.0, 0.0];`);
+      run.forEach((t, q) => lines.push(`${id}s = ${names[q]!.add}(${id}s, ${t.a.name}, ${t.b.name}, ${id}t${q}, ${id}e);`));
+      lines.push(`${acc} = mpDwSettle(${acc}, ${id}s, ${id}e);`);
+      run.forEach((t, q) => lines.push(`${acc} = ${names[q]!.slow}(${acc}, ${t.a.name}, ${t.b.name}, ${id}t${q});`));
+    }
+  }
+  return lines;
+}

@@ -1,0 +1,150 @@
+/**
+ * DOT's windowed dd multiply-adds (ddGpuArithmeticWindow, src/formats/dd/dd-gpu-window-wgsl.ts) against the exact
+ * BigInt oracle, on llvmpipe: genuine double-doubles over a wide exponent range (lo anywhere from ±ulp/2 down to
+ * 2^-100 of hi, zeros), unnormalised pairs and subnormal products (the slow path), ill-conditioned DOTs to cond 1e30,
+ * f64 and mixed operands — every finite result within the first-pass bound γ_{2n}(2^-110)·Σ|x_i·y_i| (plus
+ * 2^-1074 per term where products reach binary64's underflow range), itself inside the CPU dd dotBound; with ±∞ and
+ * NaN, the same non-finite result as the unfused multiply-adds.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ddRange } from './dd-ranges.js';
+import { toDevice } from '../../src/backends/webgpu/device-array.js';
+import { gpuDot } from '../../kernels/dot/dot-webgpu.js';
+import { deviceMatrix, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
+import { doubleDoubles } from '../../src/testing/double-double-laws.js';
+import { exactOf } from '../../src/testing/exact.js';
+import { absRational, addRational, compareRational, mulRational, rational, subRational, type Rational } from '../../src/testing/rational.js';
+import { formats } from '../../src/index.js';
+import { dotBound } from '../../kernels/dot/dot-bound.js';
+import { ddGpuArithmeticUnfused, ddGpuArithmeticWindow } from '../../src/formats/dd/dd-gpu-arithmetic.js';
+import { randomValues, requireRuntime } from './gpu-test-helpers.js';
+
+const windowed = { name: 'dd-window', arithmetic: { gpu: ddGpuArithmeticWindow } };
+const unfused = { name: 'dd-unfused', arithmetic: { gpu: ddGpuArithmeticUnfused } };
+type Pair = { hi: number; lo: number };
+
+const exactPair = (p: Pair): Rational => addRational(exactOf(p.hi), exactOf(p.lo));
+
+/** Checks |got − Σ x·y| ≤ γ_{2n}(2^-110)·Σ|x·y| + n·2^-1074 exactly, and that this lies inside the CPU dd dotBound. */
+function expectWithinBound(got: number, xs: readonly Pair[], ys: readonly Pair[], bound: number): void {
+  let exact = rational(0n);
+  let mag = rational(0n);
+  for (let k = 0; k < xs.length; k++) {
+    const t = mulRational(exactPair(xs[k]!), exactPair(ys[k]!));
+    exact = addRational(exact, t);
+    mag = addRational(mag, absRational(t));
+  }
+  const n = xs.length;
+  const u = 2 ** -110;
+  const gamma = (2 * n * u) / (1 - 2 * n * u);
+  const err = absRational(subRational(exactOf(got), exact));
+  // got is a double: the read-back rounds the register once more (half an ulp of the result, ≤ 2^-53 relative).
+  const limit = addRational(addRational(mulRational(exactOf(gamma), mag), exactOf(n * 2 ** -1074)), absRational(mulRational(exactOf(2 ** -53), exact)));
+  expect(compareRational(err, limit), `got ${got}`).toBeLessThanOrEqual(0);
+  expect(compareRational(err, exactOf(bound))).toBeLessThanOrEqual(0);
+}
+
+/** Genuine pairs over a wide range, pairs with lo far below hi's last bit, zeros, and unnormalised pairs. */
+const pairs = fc.oneof(
+  { weight: 6, arbitrary: doubleDoubles({ minExponent: -480, maxExponent: 480 }) },
+  { weight: 1, arbitrary: fc.double({ min: 0.5, max: 4, noNaN: true }).map((h) => ({ hi: h, lo: h * 2 ** -100 })) },
+  { weight: 1, arbitrary: fc.constantFrom({ hi: 0, lo: 0 }, { hi: -0, lo: 0 }, { hi: 1, lo: 0.25 }, { hi: 5e-324, lo: 0 }, { hi: 2 ** -1000, lo: 2 ** -1060 }, { hi: -3, lo: 2 ** -51 }) },
+);
+
+/**
+ * Two adjacent elements a step, one accumulator: windows of two terms (the default shape's windows hold four, two
+ * accumulators' worth of eight terms a step — the same generated functions; llvmpipe takes minutes to compile that
+ * unrolled step, seconds for this one). The remainder runs the tail loop's plain multiply-adds.
+ */
+const SHAPE = { groupWidth: 2, groups: 1, chains: 1 } as const;
+
+async function dotOf(xs: readonly Pair[], ys: readonly Pair[], arithmetic: typeof windowed): Promise<number> {
+  const got = await gpuDot(await toDevice(ddRange(xs) as never), await toDevice(ddRange(ys) as never), { arithmetic, strict: true, ...SHAPE });
+  expect(got.backend).toBe('gpu');
+  return got.value;
+}
+
+describe('windowed dd DOT on the GPU', () => {
+  it('dd storage, genuine, far-apart, zero and unnormalised pairs: within γ_{2n}(2^-110)·Σ|x·y| of the exact value', async () => {
+    await requireRuntime();
+    await fc.assert(fc.asyncProperty(fc.array(fc.tuple(pairs, pairs), { minLength: 1, maxLength: 40 }), async (terms) => {
+      const xs = terms.map((t) => t[0]);
+      const ys = terms.map((t) => t[1]);
+      const bound = dotBound(ddRange(xs) as never, ddRange(ys) as never, { arithmetic: formats.dd });
+      expectWithinBound(await dotOf(xs, ys, windowed), xs, ys, bound);
+    }), { numRuns: 25 });
+  });
+
+  it('ill-conditioned DOTs (cond up to 1e30) of genuine double-doubles: within γ_{2n}(2^-110)·Σ|x·y| and the CPU dd dotBound', async () => {
+    await requireRuntime();
+    await fc.assert(fc.asyncProperty(fc.integer({ min: 1, max: 2 ** 30 }), fc.integer({ min: 10, max: 100 }), fc.integer({ min: 2, max: 30 }), async (seed, big, n) => {
+      // Large terms ±2^big·r that cancel exactly, small ones that survive; lo parts make every operand a full pair.
+      const r = randomValues(n, seed);
+      const s = randomValues(n, seed + 7);
+      const xs: Pair[] = [];
+      const ys: Pair[] = [];
+      const pair = (h: number, f: number): Pair => ({ hi: h, lo: h === 0 ? 0 : h * f * 2 ** -60 });
+      for (let k = 0; k < n; k++) {
+        xs.push(pair(r[k]! * 2 ** big, s[k]!), pair(s[k]!, r[k]!), pair(-r[k]! * 2 ** big, s[k]!));
+        ys.push(pair(1 + s[k]!, r[k]!), pair(1, 0), pair(1 + s[k]!, r[k]!));
+      }
+      const bound = dotBound(ddRange(xs) as never, ddRange(ys) as never, { arithmetic: formats.dd });
+      expectWithinBound(await dotOf(xs, ys, windowed), xs, ys, bound);
+    }), { numRuns: 10 });
+  });
+
+  it('±∞ and NaN operands: the same non-finite result as the unfused multiply-adds; finite results within the bound', async () => {
+    await requireRuntime();
+    const special = fc.oneof(
+      { weight: 4, arbitrary: doubleDoubles({ minExponent: -20, maxExponent: 20 }) },
+      { weight: 1, arbitrary: fc.constantFrom({ hi: Infinity, lo: 0 }, { hi: -Infinity, lo: 0 }, { hi: NaN, lo: 0 }, { hi: 1e300, lo: 0 }, { hi: 0, lo: 0 }) },
+    );
+    await fc.assert(fc.asyncProperty(fc.array(fc.tuple(special, special), { minLength: 1, maxLength: 24 }), async (terms) => {
+      const xs = terms.map((t) => t[0]);
+      const ys = terms.map((t) => t[1]);
+      const got = await dotOf(xs, ys, windowed);
+      const before = await dotOf(xs, ys, unfused);
+      if (!Number.isFinite(before) || !Number.isFinite(got)) {
+        // NaN's sign is open (IEEE 754): compare NaN as NaN.
+        if (Number.isNaN(before)) expect(got).toBeNaN();
+        else expect(got).toBe(before);
+        return;
+      }
+      const bound = dotBound(ddRange(xs) as never, ddRange(ys) as never, { arithmetic: formats.dd });
+      expectWithinBound(got, xs, ys, bound);
+    }), { numRuns: 15 });
+  });
+
+  // llvmpipe compiles GEMV N's eight-column step of windowed multiply-adds for about four minutes: opt-in
+  // (MODPREC_SLOW_TESTS=1), as the 256-row TRSV blocks are; bench/gpu/dd-gpu.ts checks GEMV's window rows too.
+  it.skipIf(process.env.MODPREC_SLOW_TESTS !== '1')('GEMV N (its row pass shares the step code), dd storage: every row within γ_{2n}(2^-110)·Σ|a·x| + 2^-105·|y| of the exact value', async () => {
+    await requireRuntime();
+    await fc.assert(fc.asyncProperty(fc.integer({ min: 1, max: 6 }), fc.array(fc.tuple(pairs, pairs, pairs), { minLength: 1, maxLength: 30 }), async (m, cols) => {
+      const n = cols.length;
+      const a: Pair[] = [];
+      for (let j = 0; j < n; j++) for (let i = 0; i < m; i++) a.push(i === 0 ? cols[j]![0] : i === 1 ? cols[j]![2] : { hi: cols[j]![0].hi * (i + 1), lo: 0 });
+      const x = cols.map((c) => c[1]);
+      const y = await toDevice(new Float64Array(m), { format: 'dd' });
+      const A = deviceMatrix(await toDevice(ddRange(a) as never), m, n);
+      await gpuGemv({ A, x: await toDevice(ddRange(x) as never), y, alpha: 1, beta: 0 }, { arithmetic: windowed, strict: true });
+      const words = (await y.encoded()).words;
+      const got = new Float64Array(words.buffer, words.byteOffset, 2 * m);
+      for (let i = 0; i < m; i++) {
+        let exact = rational(0n);
+        let mag = rational(0n);
+        for (let j = 0; j < n; j++) {
+          const t = mulRational(exactPair(a[i + j * m]!), exactPair(x[j]!));
+          exact = addRational(exact, t);
+          mag = addRational(mag, absRational(t));
+        }
+        const u = 2 ** -110;
+        const gamma = (2 * n * u) / (1 - 2 * n * u);
+        const value = exactPair({ hi: got[2 * i]!, lo: got[2 * i + 1]! });
+        const err = absRational(subRational(value, exact));
+        const limit = addRational(addRational(mulRational(exactOf(gamma), mag), exactOf(n * 2 ** -1074)), absRational(mulRational(exactOf(2 ** -105), exact)));
+        expect(compareRational(err, limit), `row ${i}: got ${got[2 * i]} + ${got[2 * i + 1]}`).toBeLessThanOrEqual(0);
+      }
+    }), { numRuns: 8 });
+  });
+});
