@@ -1,17 +1,19 @@
 /**
  * Scaled outputs (the CPU's scale model) with the dd arithmetic on the GPU (llvmpipe): the kernel's dd result is
  * stored as the CPU's scaled store stores a dd value — integer storage the exact (hi + lo) / scale rounded once to the
- * nearest integer (nearestIntegerOfQuotient), floating-point storage dd's quotient rounded to the storage — for every
- * fp64 scale, ±0, ±∞ and NaN included, into strided views whose neighbours (sentinels) keep their bytes. The oracle is
- * exact and independent of the kernel's arithmetic: the same GPU call into an unscaled dd vector gives the pairs, and
- * the CPU's accessor writes each pair into a copy of the scaled range (Range.set). Old values are read through their
+ * nearest integer (nearestIntegerOfQuotient), floating-point storage the CPU kernels' guarded dd quotient rounded to the
+ * storage — for every fp64 scale, ±0, ±∞ and NaN included, into strided views whose neighbours (sentinels) keep their
+ * bytes. The oracle is independent of the kernel's arithmetic: the same GPU call into an unscaled dd vector gives the
+ * pairs, and the CPU kernels' store writes each pair into a copy of the scaled range (storeAsKernels). Old values are read through their
  * scales as the CPU's dd reads them (stored × scale, exact): AXPY on f64 storage with scales 0.1 equals the CPU run.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { axpy, colMajor, formats, range, rowMajor, scaledReducedRowMajor, waxpby, type Range } from '../../src/index.js';
+import { axpy, colMajor, ellOperand, ellSpmv, ellStructure, formats, gemv, range, rowMajor, scal, scaledReducedRowMajor, trsv, waxpby, type Range } from '../../src/index.js';
 import { requireRuntime } from './gpu-test-helpers.js';
 import { deviceScaledStoreCount } from '../../src/backends/webgpu/scaled-store.js';
+import { ddSlowHelpers } from '../../src/formats/dd/dd-templates.js';
+import { ddArithmetic } from '../../src/formats/dd/dd-arithmetic.js';
 import { deviceScaledQuotientCount } from '../../src/backends/webgpu/scaled-float-store.js';
 
 type StorageName = 'i8' | 'i16' | 'f16' | 'bf16' | 'f32' | 'f64';
@@ -38,6 +40,20 @@ function scaledView(name: StorageName, n: number, scales: readonly number[]): Ra
   const r = range(scaledReducedRowMajor<1>({ size: [n], storage: st, arithmetic: formats.dd, scaleMask: [true], scale, stride: -2, offset: 2 * n, data }));
   scales.forEach((s, i) => { scale[i] = s; });
   return r;
+}
+
+const scratch = new Float64Array(2);
+/**
+ * Element i of a scaled range := the dd pair p, as the CPU kernels store it: integer storage through Range.set
+ * (nearestIntegerOfQuotient, as the kernels), floating-point storage the kernels' guarded division by (s, +0)
+ * (dd-templates.ts's ddDivSource; its slow form ddSlowDiv is the same function) exported by toKind — Range.set divides
+ * with the unguarded ddDiv, NaN where the kernels give ±∞ or 0.
+ */
+function storeAsKernels(r: Range<1, any>, i: number, p: { hi: number; lo: number }): void {
+  const a = r.accessor;
+  if (a.storage.isInteger) return r.set(i, p as never);
+  ddSlowHelpers.ddSlowDiv!(scratch, p.hi, p.lo, a.scale!.data[a.scaleIndex([i])]!, 0);
+  a.storage.encode(a.data as never, a.linearIndex([i]), ddArithmetic.toKind('number', { hi: scratch[0]!, lo: scratch[1]! }, a.storage.significandBits) as never);
 }
 
 /** The bytes of a range's whole storage. */
@@ -82,11 +98,56 @@ describe('scaled outputs with the dd arithmetic on the GPU', () => {
           // floating-point storage by the replay of ddDiv (mpDdScaledQuotient) and the update into the view.
           if (name.startsWith('i')) expect(deviceScaledStoreCount(), name).toBe(stores + 1);
           else expect(deviceScaledQuotientCount(), name).toBe(quotients + 1);
-          for (let i = 0; i < n; i++) want.set(i, pairs.get(i));
+          for (let i = 0; i < n; i++) storeAsKernels(want, i, pairs.get(i) as never);
           expect(storedOf(w), name).toEqual(storedOf(want));
         }
       },
     ), { numRuns: 6 });
+  });
+
+  it('GEMV N/T, ELL SpMV, SCAL, AXPY and TRSV store their dd results into scaled f64/f32/f16/bf16 views on the device as the CPU\'s scaled store stores the same pairs (overflow, underflow, ±0/±∞/NaN scales; NaN as NaN)', async () => {
+    await requireRuntime();
+    const n = SCALES.length;
+    // Scales an output that is also read may hold: finite, non-zero (its old values are stored × scale).
+    const readScales = [0.1, 1 / 3, 2 ** -1000, -3, 2 ** 1000, 5e-324, 0.1, -1 / 3, 2 ** -1070, 2 ** 1020, 7];
+    const value = fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 }), fc.constantFrom(0, -0, 1e-300, -3e-310, 2 ** 1000));
+    await fc.assert(fc.asyncProperty(fc.array(value, { minLength: n * n, maxLength: n * n }), fc.array(value, { minLength: n, maxLength: n }), async (as, xs) => {
+      const A = range(colMajor<2>({ size: [n, n], storage: formats.f64, arithmetic: formats.dd }));
+      // Lower triangular with a unit diagonal for TRSV (GEMV and ELL read the whole matrix).
+      for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) A.set(i, j, i === j ? 1 : as[i + j * n]!);
+      const L = range(colMajor<2>({ size: [n, n], storage: formats.f64, arithmetic: formats.dd }));
+      for (let i = 0; i < n; i++) for (let j = 0; j <= i; j++) L.set(i, j, i === j ? 1 : as[i + j * n]! * 2 ** -20);
+      const x = range(rowMajor<1>({ size: [n], storage: formats.f64, arithmetic: formats.dd }));
+      xs.forEach((v, i) => x.set(i, v));
+      const structure = ellStructure({ rows: n, cols: n, width: 3, stride: n, colIndex: Int32Array.from({ length: 3 * n }, (_, q) => (q * 5 + 1) % n) });
+      const ell = ellOperand(structure, range(colMajor<2>({ size: [n, 3], storage: formats.f64, arithmetic: formats.dd, data: Float64Array.from(as.slice(0, 3 * n)) })));
+      const families: [string, boolean, (out: Range<1, any>) => Promise<unknown>][] = [
+        ['gemv N', false, (y) => gemv({ alpha: 1.5, A, x, beta: 0, y }, GPU)],
+        ['gemv T', false, (y) => gemv({ alpha: -1 / 3, A, x, beta: 0, y, trans: 'T' }, GPU)],
+        ['ell', false, (y) => ellSpmv({ alpha: 0.1, A: ell, x, beta: 0, y }, GPU)],
+        ['scal', true, (y) => scal(1 / 3, y, GPU)],
+        ['axpy', true, (y) => axpy(0.1, x, y, GPU)],
+        ['trsv', true, (y) => trsv({ A: L, x: y, uplo: 'L' }, GPU)],
+      ];
+      // One storage per family (each compiled kernel costs seconds on llvmpipe): the store after the kernel is the same
+      // pass for all of them, and the first test covers every storage with every scale.
+      for (const [k, [family, reads, run]] of families.entries()) {
+        {
+          const name = (['f64', 'f32', 'f16', 'bf16'] as const)[k % 4]!;
+          const scales = reads ? readScales : SCALES;
+          const w = scaledView(name, n, scales), want = scaledView(name, n, scales);
+          // The same call into a dd vector holding w's values as the device's dd reads them (1·w + 0·w), or zeros.
+          const pairs = range(colMajor<1>({ size: [n], storage: formats.dd, arithmetic: formats.dd }));
+          if (reads) await waxpby(1, w, 0, w, pairs, GPU);
+          await run(pairs);
+          const quotients = deviceScaledQuotientCount();
+          await run(w);
+          expect(deviceScaledQuotientCount(), `${family} ${name}`).toBeGreaterThan(quotients);
+          for (let i = 0; i < n; i++) storeAsKernels(want, i, pairs.get(i) as never);
+          expect(storedOf(w), `${family} ${name}`).toEqual(storedOf(want));
+        }
+      }
+    }), { numRuns: 1 });
   });
 
   it('read old values through their scales as the CPU\'s dd does: AXPY into f64 and i16 storage with scales 0.1 and 1/3 equals the CPU run', async () => {

@@ -1,8 +1,8 @@
 /**
- * `mpDdScaledQuotient` (src/formats/dd/dd-gpu-scaled-quotient.ts), the device's replay of the CPU's scaled store of a
- * dd value into floating-point storage, on llvmpipe: for each pair (hi, lo) and fp64 scale s its double is the CPU's
- * `toKind('number', ddDiv((hi, lo), fromNumber(s)), bits)` bit for bit (bits 53 for binary64 storage, below for the
- * narrower ones: round to odd) — NaN compared as NaN (IEEE leaves its sign open; the CPU's x86 default NaN is
+ * `mpDdScaledQuotient` (src/formats/dd/dd-gpu-scaled-quotient.ts), the device's replay of the CPU kernels' scaled store
+ * of a dd value into floating-point storage, on llvmpipe: for each pair (hi, lo) and fp64 scale s its double is the CPU
+ * kernels' guarded dd division by (s, +0) exported by `toKind('number', q, bits)`, bit for bit (bits 53 for binary64
+ * storage, below for the narrower ones: round to odd), and that is what the CPU's WAXPBY stores — NaN compared as NaN (IEEE leaves its sign open; the CPU's x86 default NaN is
  * negative, the device's positive). The pairs are the hard ones: quotients within 2^-100 of a rounding boundary of the
  * storage (midpoints of binary64, binary32, binary16, bfloat16 times the scale, rounded to a pair and nudged by units of
  * lo's last place — where the exact quotient rounded once and DWDivDW2's result may differ), scales beyond 2^996 and
@@ -20,14 +20,45 @@ import { roundBigToDouble } from '../../src/formats/dd/dd-gpu-words.js';
 import { exactOf } from '../../src/testing/exact.js';
 import { rational, subRational } from '../../src/testing/rational.js';
 import { roundRationalToDouble } from '../../src/testing/round-rational.js';
-import { formats, range, scaledReducedRowMajor } from '../../src/index.js';
+import { formats, range, scaledReducedRowMajor, waxpby, type Range } from '../../src/index.js';
+import { ddSlowHelpers } from '../../src/formats/dd/dd-templates.js';
 
 type Case = { hi: number; lo: number; s: number };
 const STORAGES = [['f64', 53], ['f32', 24], ['f16', 11], ['bf16', 8]] as const;
 
-/** The CPU's value of the scaled store before the storage's rounding (dd-arithmetic.ts's toKind of ddDiv). */
-const cpuValue = (c: Case, bits: number): number =>
-  ddArithmetic.toKind('number', ddArithmetic.div({ hi: c.hi, lo: c.lo }, ddArithmetic.fromNumber(c.s)), bits) as number;
+const scratch = new Float64Array(2);
+/**
+ * The CPU kernels' value of the scaled store before the storage's rounding: their division of the dd register by
+ * (s, +0) — dd-templates.ts's ddDivSource, whose slow form `ddSlowDiv` is the fast form with its guard (they differ
+ * only where the fast result is not finite, and there the fast form calls it) — exported by toKind. The test checks it
+ * against the CPU's WAXPBY 1·x into scaled storage too.
+ */
+function cpuValue(c: Case, bits: number): number {
+  ddSlowHelpers.ddSlowDiv!(scratch, c.hi, c.lo, c.s, 0);
+  return ddArithmetic.toKind('number', { hi: scratch[0]!, lo: scratch[1]! }, bits) as number;
+}
+
+/** A scaled range of `storage` with the cases' scales (written after creation: the constructor takes finite non-zero ones). */
+function scaledOf(cases: readonly Case[], storage: string): Range<1, any> {
+  const n = cases.length;
+  const scale = new Float64Array(n).fill(1);
+  const st = (formats as Record<string, any>)[storage];
+  const r = range(scaledReducedRowMajor<1>({ size: [n], storage: st.storage ?? st, arithmetic: formats.dd, scaleMask: [true], scale }));
+  cases.forEach((c, i) => { scale[i] = c.s; });
+  return r;
+}
+
+/** The stored values of a range (labels), and `xs` rounded to its storage as the update 1·x rounds them. */
+function storedLabels(r: Range<1, any>): (number | string)[] {
+  const st = r.accessor.storage;
+  return Array.from({ length: r.length() }, (_, i) => label(st.decode(r.accessor.data as never, r.accessor.linearIndex([i])) as number));
+}
+function roundedLabels(xs: readonly number[], storage: string): (number | string)[] {
+  const f = (formats as Record<string, any>)[storage];
+  const st = f.storage ?? f;
+  const data = st.allocate(xs.length);
+  return xs.map((x, i) => { st.encode(data, i, x); return label(st.decode(data, i) as number); });
+}
 
 /** 'NaN' for any NaN, '-0' for −0, the value otherwise (one bit pattern each). */
 const label = (x: number): number | string => (Number.isNaN(x) ? 'NaN' : Object.is(x, -0) ? '-0' : x);
@@ -35,11 +66,7 @@ const label = (x: number): number | string => (Number.isNaN(x) ? 'NaN' : Object.
 /** The device's values for the cases into a scaled range of `storage` (one quotient pass). */
 async function deviceValues(cases: readonly Case[], storage: string): Promise<number[]> {
   const n = cases.length;
-  const scale = new Float64Array(n).fill(1);
-  const st = (formats as Record<string, any>)[storage];
-  const r = range(scaledReducedRowMajor<1>({ size: [n], storage: st.storage ?? st, arithmetic: formats.dd, scaleMask: [true], scale }));
-  // Zero and non-finite scales are refused when a range is made; later writes to its array reach the kernels.
-  cases.forEach((c, i) => { scale[i] = c.s; });
+  const r = scaledOf(cases, storage);
   const d = await toDevice(ddRange(cases) as never);
   const q = await deviceScaledQuotients(r as never, d);
   try {
@@ -122,8 +149,20 @@ describe('mpDdScaledQuotient', () => {
     await fc.assert(fc.asyncProperty(fc.array(fc.oneof(nearBoundary, anyPair), { minLength: 150, maxLength: 150 }), async (cases) => {
       for (const [storage, bits] of STORAGES) {
         const got = await deviceValues(cases, storage);
-        expect(got.map(label), storage).toEqual(cases.map((c) => label(cpuValue(c, bits))));
+        const want = cases.map((c) => cpuValue(c, bits));
+        const bad = cases.flatMap((c, i) => (label(got[i]!) === label(want[i]!) ? [] : [`(${c.hi}, ${c.lo}) / ${c.s}: device ${got[i]}, CPU ${want[i]}`]));
+        expect(bad, storage).toEqual([]);
+        // The oracle is the CPU kernel's store: WAXPBY 1·x + 0·x of the pairs into the scaled range, wherever its dd
+        // arithmetic keeps the pair (its multiply-add may move a tail at the bottom of the range: 1·x is not always x).
+        const out = scaledOf(cases, storage);
+        waxpby(1, ddRange(cases), 0, ddRange(cases), out, { arithmetic: formats.dd });
+        const copy = ddRange(cases.map(() => ({ hi: 0, lo: 0 })));
+        waxpby(1, ddRange(cases), 0, ddRange(cases), copy, { arithmetic: formats.dd });
+        const kept = copy.accessor.data as Float64Array;
+        const [kernel, rounded] = [storedLabels(out), roundedLabels(want, storage)];
+        const off = cases.flatMap((c, i) => (kernel[i] === rounded[i] || !Object.is(kept[2 * i], c.hi) || !Object.is(kept[2 * i + 1], c.lo) ? [] : [`(${c.hi}, ${c.lo}) / ${c.s}: CPU kernel ${kernel[i]}, oracle ${rounded[i]}`]));
+        expect(off, storage).toEqual([]);
       }
-    }), { numRuns: 8 });
+    }), { numRuns: 10 });
   });
 });

@@ -24,6 +24,7 @@ import { dd as ddFormat } from '../../formats/dd/register.js';
 import type { DeviceMatrix } from '../../../kernels/gemv/gemv-webgpu.js';
 import { trsvRounding } from '../../../kernels/trsv/trsv-webgpu.js';
 import { nearestIntegerOfQuotient } from '../../formats/convert/scaled-integer.js';
+import { ddSlowHelpers } from '../../formats/dd/dd-templates.js';
 
 
 /** What a GPU run reports (the public name is gpu-dispatch.ts's GpuKernelReport). */
@@ -160,6 +161,8 @@ async function writeBack(g: Gpu, r: Range<1, any>, d: DeviceArray, call: GpuCall
  * (formats/dd/dd-gpu-scaled-quotient.ts). The host loop below serves what the device passes do not take (host-resident
  * values where no adapter exists, a values view, a binding limit lowered below 64 elements' windows).
  */
+const ddScratch = new Float64Array(2);
+
 async function writeScaled(g: Gpu, r: Range<1, any>, d: DeviceArray, call: GpuCall): Promise<void> {
   // Integer storage: the same rounding, on the device (src/backends/webgpu/scaled-store.ts).
   const store = await import('../webgpu/scaled-store.js');
@@ -180,7 +183,12 @@ async function writeScaled(g: Gpu, r: Range<1, any>, d: DeviceArray, call: GpuCa
     const hi = pairs ? pairs[2 * i]! : f[i * c]!, lo = pairs ? pairs[2 * i + 1]! : c === 2 ? f[i * c + 1]! : 0;
     const s = a.scale!.data[a.scaleIndex([i])]!;
     if (st.isInteger) st.encode(a.data as never, a.linearIndex([i]), nearestIntegerOfQuotient(hi, lo, s) as never);
-    else st.encode(a.data as never, a.linearIndex([i]), ar.toKind(st.kind, ar.div(ar.fromKind('dd', { hi, lo }), ar.fromNumber(s)), st.significandBits) as never);
+    else if (pairs) {
+      // The CPU kernels divide a dd register by (s, +0) with the guarded template (its slow form is the same function;
+      // ar.div, the unguarded ddDiv, gives NaN where they give ±∞ or 0).
+      ddSlowHelpers.ddSlowDiv!(ddScratch, hi, lo, s, 0);
+      st.encode(a.data as never, a.linearIndex([i]), ar.toKind(st.kind, ar.fromKind('dd', { hi: ddScratch[0]!, lo: ddScratch[1]! }), st.significandBits) as never);
+    } else st.encode(a.data as never, a.linearIndex([i]), ar.toKind(st.kind, ar.div(ar.fromKind('dd', { hi, lo }), ar.fromNumber(s)), st.significandBits) as never);
   }
 }
 

@@ -1,8 +1,14 @@
 /**
- * The CPU's scaled store of a double-double value into floating-point storage, replayed on the device: the CPU's
- * accessor computes `toKind(ddDiv(v, fromNumber(s)))` — JMP's DWDivDW2 (formats/dd/div.ts) in about thirty binary64
- * operations, then hi − (0 − lo) for binary64 storage or `roundToOddDd(hi, lo)` for narrower storage, which the storage's
- * encoder rounds to nearest. WGSL (native functions of the dd arithmetic's library, on dd-gpu-wgsl.ts's register).
+ * The CPU kernels' scaled store of a double-double value into floating-point storage, replayed on the device: the CPU
+ * kernel (src/backends/cpu/operand.ts, emitStore) divides its dd register by (s, +0) with dd-templates.ts's
+ * `ddDivSource` — JMP's DWDivDW2 (formats/dd/div.ts) in about thirty binary64 operations, guarded by the special-value
+ * rule of docs/double-double.md (a non-finite result is recomputed with the scaled product error, then becomes the
+ * fp64 quotient; a zero takes the fp64 quotient's zero) — then exports it as hi − (0 − lo) for binary64 storage or
+ * `roundToOddDd(hi, lo)` for narrower storage, which the storage's encoder rounds to nearest. WGSL (native functions
+ * of the dd arithmetic's library, on dd-gpu-wgsl.ts's register).
+ *
+ * (The accessor's `Range.set` of a dd value divides with the unguarded `ddDiv`: NaN where the kernels give ±∞ or 0,
+ * e.g. 3 over a scale of 0, or 1e308 over 1e-10. The device follows the kernels.)
  *
  * **Why a replay, not the exact quotient rounded once.** DWDivDW2's result carries an error up to about 3u² (u = 2^-53)
  * relative, and the exact quotient of a double-double by a double can lie closer than that to a rounding boundary
@@ -12,8 +18,10 @@
  * random 53-bit scale) nudged by up to three units of lo's last place, 14.6 % round differently (e.g. hi =
  * 4.841586659011833e31, lo = 4145565190917121.5, s = 5375239943287806: the CPU stores 9007200999571456, the correctly
  * rounded quotient is 9007200999571454). So each binary64 step of the CPU is replayed instead, in the CPU's order:
- * the division's first quotient, the product's error by Veltkamp's split and Dekker's sum (or, beyond 2^996, the
- * scaled split of `twoProdErrorScaled`), the remainder, its division and the final Fast2Sum.
+ * the division's first quotient, the product's error by Veltkamp's split and Dekker's sum, the remainder, its division
+ * and the final Fast2Sum — and where the result is not finite, the template's slow form (the error recomputed by
+ * `twoProdErrorScaled`'s 2^-28 scaling where it is not finite) and the special-value rule, whose tests are bit tests
+ * of the replayed values.
  *
  * **Why each step is the CPU's.** A step's operands are binary64 values, taken exactly into the register's working
  * form (`mpXfOfF64`: 53 bits at the top of 128), and the result is rounded once to binary64 by `mpXfToF64U`
@@ -50,7 +58,7 @@ fn mpF64Splittable(a: vec2<u32>) -> bool { let h = a.y & 0x7FFFFFFFu; return h <
 fn mpF64Finite(a: vec2<u32>) -> bool { return (a.y & 0x7FF00000u) != 0x7FF00000u; }
 fn mpF64IsZero(a: vec2<u32>) -> bool { return (a.y & 0x7FFFFFFFu) == 0u && a.x == 0u; }
 
-// div.ts's ddDiv(ah, al, bh, bl) as a tape of binary64 steps run by ONE loop body (one copy of each operation in the
+// The CPU kernels' ddDiv(ah, al, bh, bl) (dd-templates.ts's ddDivSource: div.ts's steps, guarded) as a tape of binary64 steps run by ONE loop body (one copy of each operation in the
 // shader: straight-line code inlines ~40 register operations and took minutes to compile on llvmpipe). Step k is
 // op | dst << 2 | a << 7 | b << 12 over registers r0 … r29 (op 0 add, 1 sub, 2 mul, 3 div):
 //   0: r10 = div(r0, r2)  th = ah / bh
@@ -94,29 +102,48 @@ fn mpF64IsZero(a: vec2<u32>) -> bool { return (a.y & 0x7FFFFFFFu) == 0u && a.x =
 //  38: r28 = sub(r5, r27)  0 − lo
 //  39: r28 = sub(r26, r28)  hi − (0 − lo): the binary64 export
 //  40: r29 = add(r26, r27)  hi + lo: roundToOddDd for a zero or non-finite hi
-// Registers r0 … r5: ah, al, bh, bl, 2^27 + 1 (Veltkamp's splitter: words 0x02000000, 0x41A00000), +0.
-// Before step 2 (th known), r6 … r9 = fa, fb, ua, ub: eft.ts splits bh and th as they are when both are ≤ 2^996
-// (all four 1: the products and the quotient by 1 are identities, NaN and ±∞ included); otherwise twoProdErrorScaled
-// scales each operand beyond 2^996 by 2^-28 and the error back by 2^28 (a finite p has finite operands, each below
-// 2^996 once scaled: no second scaling) — and gives p for a NaN p, +0 for an infinite one (applied before step 23).
+// Registers r0 … r5: ah, al, bh, bl, 2^27 + 1 (Veltkamp's splitter: words 0x02000000, 0x41A00000), +0. r6 … r9 =
+// fa, fb, ua, ub are 1 (the products and the quotient by 1 are identities, NaN and ±∞ included) except in the scaled
+// error below. The CPU kernels' division is dd-templates.ts's ddDivSource (the fast form, then finish()):
+// - fast: Dekker's error of bh·th unscaled (steps 2 … 22 with all factors 1), the rest of the steps;
+// - a non-finite hi (checked before step 38) runs the slow form on the same operands: steps 2 … 37 again, but an error
+//   that is not finite is recomputed by eft.ts's twoProdErrorScaled(bh, th, p): p (a NaN p) or +0 (an infinite p);
+//   otherwise each operand beyond 2^996 scaled by 2^-28 (fa/fb) and the error by 2^28 back (ua·ub) — steps 2 … 22
+//   once more (a finite p has finite operands, below 2^996 once scaled: no second scaling). A hi still not finite
+//   becomes the fp64 quotient th with lo = +0;
+// - a zero hi whose fp64 quotient th is a zero takes th's zero (−0/3 is −0, not the +0 of the cancelled terms).
+// The steps after 37 export the repaired pair. At most 41 + 36 + 21 steps run.
 fn mpF64DdDiv(ah: vec2<u32>, al: vec2<u32>, bh: vec2<u32>, bl: vec2<u32>) -> array<vec2<u32>, 30> {
   var tape = array<u32, 41>(8235u, 41262u, 24882u, 30006u, 37946u, 58815u, 49730u, 51269u, 71749u, 71241u, 53826u, 55373u, 79949u, 79569u, 80086u, 64213u, 84186u, 92884u, 80218u, 92884u, 84314u, 92884u, 60118u, 41434u, 91612u, 48097u, 101217u, 89184u, 101348u, 97513u, 109673u, 102501u, 106729u, 109796u, 11495u, 103784u, 44397u, 113901u, 111345u, 118129u, 114036u);
+  let one = vec2<u32>(0u, 0x3FF00000u);
   var r: array<vec2<u32>, 30>;
   r[0] = ah; r[1] = al; r[2] = bh; r[3] = bl; r[4] = vec2<u32>(0x02000000u, 0x41A00000u); r[5] = vec2<u32>(0u);
+  r[6] = one; r[7] = one; r[8] = one; r[9] = one;
+  var slow = false;
   var scaled = false;
-  for (var i = 0u; i < 41u; i = i + 1u) {
-    if (i == 2u) {
-      let one = vec2<u32>(0u, 0x3FF00000u);
-      let sb = mpF64Splittable(r[2]);
-      let st = mpF64Splittable(r[10]);
-      scaled = !(sb && st);
-      r[6] = select(vec2<u32>(0u, 0x3E300000u), one, sb);
-      r[7] = select(vec2<u32>(0u, 0x3E300000u), one, st);
-      r[8] = select(vec2<u32>(0u, 0x41B00000u), one, sb);
-      r[9] = select(vec2<u32>(0u, 0x41B00000u), one, st);
-    }
-    if (i == 23u && scaled && !mpF64Finite(r[11])) {
+  var i = 0u;
+  loop {
+    if (i >= 41u) { break; }
+    if (i == 23u && slow && !scaled && !mpF64Finite(r[21])) {
+      scaled = true;
+      if (mpF64Finite(r[11])) {
+        r[6] = select(vec2<u32>(0u, 0x3E300000u), one, mpF64Splittable(r[2]));
+        r[7] = select(vec2<u32>(0u, 0x3E300000u), one, mpF64Splittable(r[10]));
+        r[8] = select(vec2<u32>(0u, 0x41B00000u), one, mpF64Splittable(r[2]));
+        r[9] = select(vec2<u32>(0u, 0x41B00000u), one, mpF64Splittable(r[10]));
+        i = 2u;
+        continue;
+      }
       r[21] = select(vec2<u32>(0u), r[11], (r[11].y & 0xFFFFFu) != 0u || r[11].x != 0u);
+    }
+    if (i == 38u) {
+      if (!mpF64Finite(r[26])) {
+        if (!slow) { slow = true; i = 2u; continue; }
+        r[26] = r[10];
+        r[27] = vec2<u32>(0u);
+      } else if (mpF64IsZero(r[26]) && mpF64IsZero(r[10])) {
+        r[26] = r[10];
+      }
     }
     let k = tape[i];
     let op = k & 3u;
@@ -126,6 +153,7 @@ fn mpF64DdDiv(ah: vec2<u32>, al: vec2<u32>, bh: vec2<u32>, bl: vec2<u32>) -> arr
     var z: MpXfU;
     if (op <= 1u) { z = mpXfAddU(x, y); } else if (op == 2u) { z = mpXfMulSSU(x, y); } else { z = mpXfDivU(x, y); }
     r[(k >> 2u) & 31u] = mpXfToF64U(z);
+    i = i + 1u;
   }
   return r;
 }
@@ -145,13 +173,11 @@ fn mpF64DdExport(r: array<vec2<u32>, 30>, narrow: i32) -> vec2<u32> {
   return vec2<u32>(hi.x - 1u, hi.y);
 }
 
-// The scaled store's value of the dd v by the double s: ddDiv(v, (s, s = ±0 ? s : +0)) exported, as dd words.
+// The scaled store's value of the dd v by the double s (the kernels' scale register is (s, +0)): the division, exported,
+// as dd words.
 fn mpDdScaledQuotient(v: vec4<f32>, s: vec2<f32>, narrow: i32) -> vec4<f32> {
   let w = bitcast<vec4<u32>>(v);
-  let sw = bitcast<vec2<u32>>(s);
-  var sl = vec2<u32>(0u);
-  if (mpF64IsZero(sw)) { sl = sw; }
-  let x = mpF64DdExport(mpF64DdDiv(w.xy, w.zw, sw, sl), narrow);
+  let x = mpF64DdExport(mpF64DdDiv(w.xy, w.zw, bitcast<vec2<u32>>(s), vec2<u32>(0u)), narrow);
   if (mpF64IsZero(x)) { return bitcast<vec4<f32>>(vec4<u32>(x, x)); }
   return bitcast<vec4<f32>>(vec4<u32>(x, 0u, 0u));
 }
