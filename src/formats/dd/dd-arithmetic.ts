@@ -8,9 +8,9 @@
 import type { ArithmeticFormat, Register, ValueKind, MpValueLike } from '../common/format.js';
 import { fail } from '../../core/errors.js';
 import { roundToOddDd } from '../convert/round-to-odd.js';
-import { ddMul } from './mul.js';
-import { ddDiv } from './div.js';
 import { ddSqrt } from './sqrt.js';
+// The kernels' multiply and divide (special values repaired): a scaled range's read and write give what a kernel gives.
+import { ddGuardedMul, ddGuardedDiv } from './guarded.js';
 import { builtinGpuArithmetic, BUILTIN_ARITHMETIC_GPU_FACTS } from '../common/gpu-facts.js';
 import { ddAddSource, ddSubSource, ddMulSource, ddMulAccumulateSource, ddTwoProdAccumulateSource, ddDivSource, ddSqrtSource, ddTemplateHelpers, type DdPair } from './dd-templates.js';
 
@@ -80,8 +80,8 @@ export const ddArithmetic: ArithmeticFormat<DdValue> = builtinGpuArithmetic({
       case 'mp': return fail('INVALID_FORMAT', 'storage', 'of kind mp must be written through its own encode()', kind);
     }
   },
-  mul: (a, b) => { ddMul(scratch, a.hi, a.lo, b.hi, b.lo); return { hi: scratch[0]!, lo: scratch[1]! }; },
-  div: (a, b) => { ddDiv(scratch, a.hi, a.lo, b.hi, b.lo); return { hi: scratch[0]!, lo: scratch[1]! }; },
+  mul: (a, b) => { ddGuardedMul(scratch, a.hi, a.lo, b.hi, b.lo); return { hi: scratch[0]!, lo: scratch[1]! }; },
+  div: (a, b) => { ddGuardedDiv(scratch, a.hi, a.lo, b.hi, b.lo); return { hi: scratch[0]!, lo: scratch[1]! }; },
 
   register: (base) => ({ kind: 'dd', names: [`${base}_hi`, `${base}_lo`] }),
   emitDeclare: (r) => `let ${r.names[0]} = 0, ${r.names[1]} = 0;`,

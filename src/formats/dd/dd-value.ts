@@ -4,9 +4,7 @@
  * @module
  */
 import { fail } from '../../core/errors.js';
-import { ddAdd, ddSub } from './add.js';
-import { ddMul } from './mul.js';
-import { ddDiv } from './div.js';
+import { ddGuardedAdd, ddGuardedSub, ddGuardedMul, ddGuardedDiv } from './guarded.js';
 import { ddSqrt } from './sqrt.js';
 import { ddCompare } from './compare.js';
 import { ddNormalize } from './normalize.js';
@@ -23,7 +21,8 @@ export type DDLike = DD | number | string | bigint | Rational | { readonly hi: n
 
 /**
  * An immutable double-double number hi + lo (normalised: hi = RN(hi + lo)), about 106 significant bits.
- * Operations round as the allocation-free functions do (bounds in docs/double-double.md).
+ * Operations round as the allocation-free functions do (bounds in docs/double-double.md), and take
+ * overflow and division by zero as the kernels do: 1e300 · 1e300 = ∞, 3 / 0 = ∞ (the bare functions give NaN there).
  *
  * @example
  * ```ts
@@ -80,13 +79,13 @@ export class DD {
   }
 
   /** this + b (JMP Algorithm 6, ≤ 3u² + 13u³). @param b - addend @returns the sum */
-  add(b: DDLike): DD { const y = DD.from(b, 'b'); ddAdd(scratch, this.hi, this.lo, y.hi, y.lo); return DD.take(); }
+  add(b: DDLike): DD { const y = DD.from(b, 'b'); ddGuardedAdd(scratch, this.hi, this.lo, y.hi, y.lo); return DD.take(); }
   /** this − b (≤ 3u² + 13u³). @param b - subtrahend @returns the difference */
-  sub(b: DDLike): DD { const y = DD.from(b, 'b'); ddSub(scratch, this.hi, this.lo, y.hi, y.lo); return DD.take(); }
+  sub(b: DDLike): DD { const y = DD.from(b, 'b'); ddGuardedSub(scratch, this.hi, this.lo, y.hi, y.lo); return DD.take(); }
   /** this · b (JMP Algorithm 10, ≤ 7u²). @param b - factor @returns the product */
-  mul(b: DDLike): DD { const y = DD.from(b, 'b'); ddMul(scratch, this.hi, this.lo, y.hi, y.lo); return DD.take(); }
+  mul(b: DDLike): DD { const y = DD.from(b, 'b'); ddGuardedMul(scratch, this.hi, this.lo, y.hi, y.lo); return DD.take(); }
   /** this / b (JMP Algorithm 17, ≤ 15u² + 56u³). @param b - divisor @returns the quotient */
-  div(b: DDLike): DD { const y = DD.from(b, 'b'); ddDiv(scratch, this.hi, this.lo, y.hi, y.lo); return DD.take(); }
+  div(b: DDLike): DD { const y = DD.from(b, 'b'); ddGuardedDiv(scratch, this.hi, this.lo, y.hi, y.lo); return DD.take(); }
   /** √this (≤ 25/8·u²; NaN parts for negative values). @returns the square root */
   sqrt(): DD { ddSqrt(scratch, this.hi, this.lo); return DD.take(); }
   /** −this (exact). @returns the negation */
