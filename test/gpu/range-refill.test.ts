@@ -1,7 +1,8 @@
 /**
  * A warm call on ranges behaves exactly as a fresh one (issue 19, item 5). Calls on ranges refill the device arrays
  * of an earlier call of the same span shape (src/backends/webgpu-bridge/upload-slots.ts), and with them meet that
- * call's plans. Each call of a random sequence — TRSV with other uplo, trans, diag, arithmetic and shape from one call
+ * call's plans: TRSV's block inverses are computed again into the same buffers and its pass lists replayed; ELL SpMV's
+ * device matrix gets new column indices and values. Each call of a random sequence — TRSV with other uplo, trans, diag, arithmetic and shape from one call
  * to the next, zero pivots, ±∞, NaN and overflowing values in A or b; ELL with new column indices and padding, special
  * values, α and β — must leave its output's storage (the view's elements and the storage around them) as the same
  * call on device arrays made for it alone (a cold plan) leaves it: bit for bit, a NaN as any NaN (where a helper's
