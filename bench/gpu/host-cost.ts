@@ -5,12 +5,14 @@
  * - host: from the call to the moment its work goes to `queue.submit` (argument checks, plan and program look-ups,
  *   pass lists, uniform and bind-group work, encoding) — through the submit probe of src/backends/webgpu/program.ts;
  *   for a call that submits twice (NRM2: the largest magnitude, read back, then the scaled sum) the encoding of the
- *   second submit is added, the read-back wait between them is not;
+ *   second submit is added, the read-back wait between them is not (TRSV on ranges: the block inversion of the new
+ *   A, the inverses' column copy, the solve — 3 submits; before 2026-11-27 the inversion's submit was not probed and
+ *   counted as host time);
  * - submit: the `queue.submit` calls themselves (Dawn's share on the host);
  * - total: from the call until its work is done (the call awaited, then the queue drained): DOT and NRM2 include the
  *   read-back of their value.
  * - created: the device buffers and bind groups a warm call creates (none, since session 15, on resident arrays and
- *   for DOT and GEMV on ranges).
+ *   for DOT, GEMV, TRSV and ELL SpMV on ranges).
  * The same for DOT, GEMV N and T, TRSV L N and ELL SpMV through the public API on ranges (`backend: 'gpu'`, rows
  * "(ranges)"): each call uploads its operands and writes its result back through its range.
  * Each is the median over the repetitions; the device waits between calls, so one call's work does not slow the next

@@ -161,6 +161,18 @@ export async function deviceEllView(structure: Omit<EllParts, 'values'>, values:
 }
 
 /**
+ * @internal Writes the column indices of `structure` into `A`'s (an earlier {@link deviceEllView} of the same rows,
+ * cols, width and stride), checked as deviceEllView checks them: the reuse of a call's ELL matrix by the next call of
+ * its shape (src/backends/webgpu-bridge/gpu-runs.ts), whose plans are keyed by the matrix.
+ * @param A - the resident matrix, on the device
+ * @param structure - rows, cols, width, stride and the new column indices
+ */
+export function refillEllIndices(A: DeviceEll, structure: Omit<EllParts, 'values'>): void {
+  const { entries } = checkEllParts({ ...structure, values: { length: Infinity } as ArrayLike<number> });
+  if (entries > 0) A.values.runtime!.context.device.queue.writeBuffer(A.colIndex!, 0, new Uint32Array(structure.colIndex.buffer, structure.colIndex.byteOffset, entries));
+}
+
+/**
  * Arguments of {@link gpuEllSpmv}.
  * @group GPU
  */

@@ -19,13 +19,12 @@
 import { checkSize, fail, ModprecError } from '../../src/core/errors.js';
 import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
 import { convertIntoViewPass, convertPass } from '../../src/backends/webgpu/convert.js';
-import { trackGpuWork } from '../../src/backends/webgpu/backend.js';
 import { hostTrsv } from '../../src/backends/webgpu/host-fallback.js';
 import { bindingLimit, bindingWindows, bufferView, checkBinding, createSpanBuffer, checkOperandBinding, checkScaleBinding, columnRegion, columnsPerRegion, DeviceArray, deviceView, moveScaleBase, windowOf, wordsPerElement } from '../../src/backends/webgpu/device-array.js';
 import type { DeviceMatrix } from '../gemv/gemv-webgpu.js';
 import { deviceMatrix } from '../gemv/gemv-webgpu.js';
-import { allowFallback, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
-import { getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
+import { allowFallback, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo, type Plan } from '../../src/backends/webgpu/kernel-common.js';
+import { getProgram, submitEncoded, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import type { GpuBuffer } from '../../src/backends/webgpu/webgpu-types.js';
 import { checkOutputBinding, gatherView, outputWindow, serialisedViewWrite, throughPackedOutput, writesHalves, writesInPlace } from '../../src/backends/webgpu/view-output.js';
@@ -263,28 +262,32 @@ function blocksPerBinding(shape: Shape, perBinding: number): number {
   return perBinding === Infinity ? shape.blocks : Math.floor(perBinding / shape.bs);
 }
 
-async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape, arithmetic: GpuArithmetic, rounding?: StoreRounding): Promise<void> {
-  const { A, x } = args;
+/** The plan of A's block inverses: its inversion passes (built once), and what it last ran on. */
+type InversePlan = Plan & {
+  inversion?: Promise<{ pass: Pass; cache: PassCache }[]>;
+  /** A's version the inverses hold. */
+  version?: number;
+  /** Counts the inversions run into this plan's buffer: a copy of the inverses made from an older one is stale. */
+  generation?: number;
+};
+
+/**
+ * The inverses of op(A)'s diagonal blocks for A's current contents, queued before anything the caller submits next.
+ * Keyed by the buffers A binds, not by its contents: an A refilled in place (a range's upload kept across calls, an
+ * in-place write) has them computed again by the same passes into the same buffers (issue 19, item 5) — the same
+ * passes a fresh plan would run, so the same bits, non-finite inverses (a zero pivot) included. The check of A's
+ * version and the inversion's submit follow each other with no await between: calls in flight together on one A
+ * queue it once, before any of their solves.
+ */
+async function blockInverses(runtime: GpuRuntime, A: DeviceMatrix, shape: Shape, arithmetic: GpuArithmetic, perBinding: number, groupBlocks: number): Promise<{ inv: GpuBuffer; invKey: string; generation: number }> {
   const context = runtime.context;
   const { n, bs, blocks, np } = shape;
   const c = arithmetic.components;
-  // Inverses of the diagonal blocks: cached per matrix contents and variant.
-  const perBinding = columnsPerBinding(runtime, A);
-  const groupBlocks = blocksPerBinding(shape, perBinding);
-  if (groupBlocks < 1 || (shape.trans && perBinding < 64)) {
-    throw new ModprecError('BACKEND_LIMIT', `invalid argument: A needs ${Math.max(bs, 64)} columns of ${A.ld} elements per storage binding, over this adapter's maxStorageBufferBindingSize of ${bindingLimit(runtime)} bytes`, 'maxStorageBufferBindingSize');
-  }
   const groups = Math.ceil(blocks / groupBlocks);
-  // The block inverses are bound whole (not windowed): bs·np registers of the arithmetic.
-  checkBinding(runtime, bs * np * c, `the inverted ${bs}×${bs} diagonal blocks of A (${np} rows in ${arithmetic.name} arithmetic)`);
-  const invKey = `trsv-inv|${objectId(A.data)}|v${A.data.version}|${A.data.offset}|${A.data.stride}|${n}|${A.ld}|${bs}|${shape.lowerOp}|${shape.trans}|${shape.unit}|${arithmetic.name}|${groupBlocks}`;
-  let fresh = false;
-  const invPlan = getPlan(runtime, invKey, bs * groups, () => {
-    fresh = true;
-    return [createWordBuffer(context, bs * np * c)];
-  });
-  const inv = invPlan.scratch[0]!;
-  if (fresh) {
+  const invKey = `trsv-inv|${objectId(A.data)}|${bindingsKey(A.data)}|${A.data.offset}|${A.data.stride}|${n}|${A.ld}|${bs}|${shape.lowerOp}|${shape.trans}|${shape.unit}|${arithmetic.name}|${groupBlocks}`;
+  const invPlan = getPlan(runtime, invKey, bs * groups, () => [createWordBuffer(context, bs * np * c), createWordBuffer(context, np * c)]) as InversePlan;
+  const [inv, rowScratch] = invPlan.scratch as [GpuBuffer, GpuBuffer];
+  invPlan.inversion ??= (async () => {
     const spec = inverseRowSource(arithmetic, A.data, shape);
     const program = await getProgram(context, { source: spec.source, args: spec.args, components: c });
     const passes: { pass: Pass; cache: PassCache }[] = [];
@@ -303,15 +306,44 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
         passes.push({ pass: { program, arrays, scalars, output: { buffer: inv, offset: (j * np + t0) * 4 * c, size: count * 4 * c }, threads: count }, cache: invPlan.passes[step * groups + g]! });
       }
     }
+    return passes;
+  })();
+  let passes;
+  try {
+    passes = await invPlan.inversion;
+  } catch (e) {
+    invPlan.inversion = undefined;
+    throw e;
+  }
+  if (invPlan.version !== A.data.version) {
+    invPlan.version = A.data.version;
+    invPlan.generation = (invPlan.generation ?? 0) + 1;
     // A pass may not read and write one buffer: rows are written through a window and read whole,
     // which WebGPU also forbids in one pass, so each row goes through a scratch copy.
-    await encodeInverse(runtime, passes, inv, np * 4 * c);
+    encodeInverse(runtime, passes, inv, rowScratch);
   }
+  return { inv, invKey, generation: invPlan.generation! };
+}
+
+async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape, arithmetic: GpuArithmetic, rounding?: StoreRounding): Promise<void> {
+  const { A, x } = args;
+  const context = runtime.context;
+  const { n, bs, blocks, np } = shape;
+  const c = arithmetic.components;
+  // Inverses of the diagonal blocks: a plan per matrix binding and variant, run again for new contents.
+  const perBinding = columnsPerBinding(runtime, A);
+  const groupBlocks = blocksPerBinding(shape, perBinding);
+  if (groupBlocks < 1 || (shape.trans && perBinding < 64)) {
+    throw new ModprecError('BACKEND_LIMIT', `invalid argument: A needs ${Math.max(bs, 64)} columns of ${A.ld} elements per storage binding, over this adapter's maxStorageBufferBindingSize of ${bindingLimit(runtime)} bytes`, 'maxStorageBufferBindingSize');
+  }
+  // The block inverses are bound whole (not windowed): bs·np registers of the arithmetic.
+  checkBinding(runtime, bs * np * c, `the inverted ${bs}×${bs} diagonal blocks of A (${np} rows in ${arithmetic.name} arithmetic)`);
+  const { inv, invKey, generation } = await blockInverses(runtime, A, shape, arithmetic, perBinding, groupBlocks);
   // Rounding x to a scaled integer storage between rows: the substitution redo does it, after the blocked solve.
   const rounds = rounding !== undefined && arithmetic.components <= 2 && perBinding === Infinity;
   // MODPREC_TRSV_ONE_DISPATCH=0 keeps the blocked solve (tests compare it with its own split-binding runs).
   if (!rounds && perBinding === Infinity && bs === TRSV_TILE && walkerHolds(arithmetic, A.data) && tuning('MODPREC_TRSV_ONE_DISPATCH', 1) !== 0) {
-    await walkerSolve(runtime, args, shape, arithmetic, inv, invKey);
+    await walkerSolve(runtime, args, shape, arithmetic, inv, invKey, generation);
     return;
   }
   const gathered = readsGatheredB(runtime, x);
@@ -470,7 +502,7 @@ function rememberList<T>(lists: Map<unknown, T>, key: unknown, passes: T): void 
  * The solve in three dispatches (b → r, the walker/helper kernel of ./trsv-walker-source.ts, x → its storage) for
  * a matrix in one binding and 64-row blocks.
  */
-async function walkerSolve(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape, arithmetic: GpuArithmetic, inv: GpuBuffer, invKey: string): Promise<void> {
+async function walkerSolve(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape, arithmetic: GpuArithmetic, inv: GpuBuffer, invKey: string, generation: number): Promise<void> {
   const { A, x } = args;
   const context = runtime.context;
   const { n, blocks, np } = shape;
@@ -505,7 +537,7 @@ async function walkerSolve(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape,
   // The inverses' column copy is looked up on every call (its plan then stays recent and is not dropped while these
   // lists bind it); lists built before the knobs were re-read, or bound to other inverse buffers (a plan dropped and
   // made again), are built again.
-  const invRead = forms.columnInverse ? await columnInverse(runtime, inv, invKey, np, arithmetic) : inv;
+  const invRead = forms.columnInverse ? await columnInverse(runtime, inv, invKey, np, arithmetic, generation) : inv;
   const built = plan as typeof plan & { knobs?: number; invRead?: GpuBuffer };
   if (built.knobs !== tuningGeneration() || built.invRead !== invRead) {
     lists.clear();
@@ -593,24 +625,26 @@ function solvesInPlace(x: DeviceArray): boolean {
 }
 
 /**
- * The block inverses in column-major order (element (i, j) of block k at (64k + j)·64 + i), made once per matrix from
- * the row-major ones and kept beside them: the one-dispatch solve's warps then read a column of a block's inverse at
- * adjacent addresses (the `columnInverse` switch of src/backends/webgpu/kernel-switches.ts).
+ * The block inverses in column-major order (element (i, j) of block k at (64k + j)·64 + i), made from the row-major
+ * ones and kept beside them: the one-dispatch solve's warps then read a column of a block's inverse at adjacent
+ * addresses (the `columnInverse` switch of src/backends/webgpu/kernel-switches.ts). Made again by the same pass
+ * whenever the inverses were ({@link blockInverses}' `generation`): the copy's check and submit have no await between
+ * them, so it is queued after the inversion it copies and before the solve of every call that passed here.
  */
-async function columnInverse(runtime: GpuRuntime, inv: GpuBuffer, invKey: string, np: number, arithmetic: GpuArithmetic): Promise<GpuBuffer> {
+async function columnInverse(runtime: GpuRuntime, inv: GpuBuffer, invKey: string, np: number, arithmetic: GpuArithmetic, generation: number): Promise<GpuBuffer> {
   const context = runtime.context;
   const c = arithmetic.components;
-  let fresh = false;
-  const plan = getPlan(runtime, `${invKey}|columns`, 1, () => {
-    fresh = true;
-    return [createWordBuffer(context, TRSV_TILE * np * c)];
-  });
+  const plan = getPlan(runtime, `${invKey}|columns`, 1, () => [createWordBuffer(context, TRSV_TILE * np * c)]) as Plan & { copy?: Pass; copied?: { inv: GpuBuffer; generation: number } };
   const out = plan.scratch[0]!;
-  if (fresh) {
+  // A copy pass bound to other inverses (their plan dropped and made again) is built again.
+  if (plan.copy?.arrays.Inv!.buffer !== inv) {
     const spec = memo(`trsvIC|${arithmetic.name}`, () => columnInverseSource(arithmetic));
     const program = await getProgram(context, { source: spec.source, args: spec.args, components: c });
-    // Queue order puts the copy before every solve that reads it.
-    submitPasses(context, [{ pass: { program, arrays: { Inv: { buffer: inv } }, scalars: { np }, output: { buffer: out }, threads: TRSV_TILE * np }, cache: plan.passes[0]! }]);
+    plan.copy = { program, arrays: { Inv: { buffer: inv } }, scalars: { np }, output: { buffer: out }, threads: TRSV_TILE * np };
+  }
+  if (plan.copied?.inv !== inv || plan.copied.generation !== generation) {
+    plan.copied = { inv, generation };
+    submitPasses(context, [{ pass: plan.copy, cache: plan.passes[0]! }]);
   }
   return out;
 }
@@ -623,20 +657,26 @@ function columnInverseSource(arithmetic: GpuArithmetic): { source: string; args:
   return { source: kernelSource(args, body), args };
 }
 
-/** Runs the inverse passes, row by row through a scratch buffer (a pass cannot read what it writes). */
-async function encodeInverse(runtime: GpuRuntime, passes: { pass: Pass; cache: PassCache }[], inv: ReturnType<typeof createWordBuffer>, rowBytes: number): Promise<void> {
+/** Runs the inverse passes, row by row through `scratch` (a pass cannot read what it writes); queue order puts them before the solve. */
+function encodeInverse(runtime: GpuRuntime, passes: { pass: Pass; cache: PassCache }[], inv: GpuBuffer, scratch: GpuBuffer): void {
   const context = runtime.context;
-  const scratch = createWordBuffer(context, rowBytes / 4);
-  const encoder = context.device.createCommandEncoder();
-  for (const { pass, cache } of passes) {
-    const computePass = encoder.beginComputePass();
-    pass.program.encode(context, computePass, { ...pass, output: { buffer: scratch } }, cache);
-    computePass.end();
-    encoder.copyBufferToBuffer(scratch, 0, inv, pass.output.offset!, pass.output.size!);
-  }
-  context.device.queue.submit([encoder.finish()]);
-  await trackGpuWork(context.device.queue.onSubmittedWorkDone());
-  scratch.destroy();
+  submitEncoded(context, (encoder) => {
+    for (const { pass, cache } of passes) {
+      const computePass = encoder.beginComputePass();
+      pass.program.encode(context, computePass, { ...pass, output: { buffer: scratch } }, cache);
+      computePass.end();
+      encoder.copyBufferToBuffer(scratch, 0, inv, pass.output.offset!, pass.output.size!);
+    }
+  });
+}
+
+/**
+ * What A's bindings are made of: its buffer, its scales' and its range scale's buffer and uniforms. A kernel writing A
+ * gives it a new buffer (new passes); a refill keeps them (the same passes, run again).
+ */
+function bindingsKey(A: DeviceArray): string {
+  const rs = A.rangeScale;
+  return `${objectId(A.buffer!)}|${A.scales ? objectId(A.scales) : ''}|${rs ? `${objectId(rs.buffer)}${JSON.stringify(rs.scalars)}` : ''}`;
 }
 
 /**

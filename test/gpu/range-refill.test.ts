@@ -1,7 +1,8 @@
 /**
  * A warm call on ranges behaves exactly as a fresh one (issue 19, item 5). Calls on ranges refill the device arrays
  * of an earlier call of the same span shape (src/backends/webgpu-bridge/upload-slots.ts), and with them meet that
- * call's plans. Each call of a random sequence — TRSV with other uplo, trans, diag, arithmetic and shape from one call
+ * call's plans: TRSV's block inverses are computed again into the same buffers and its pass lists replayed; ELL SpMV's
+ * device matrix gets new column indices and values. Each call of a random sequence — TRSV with other uplo, trans, diag, arithmetic and shape from one call
  * to the next, zero pivots, ±∞, NaN and overflowing values in A or b; ELL with new column indices and padding, special
  * values, α and β — must leave its output's storage (the view's elements and the storage around them) as the same
  * call on device arrays made for it alone (a cold plan) leaves it: bit for bit, a NaN as any NaN (where a helper's
@@ -15,6 +16,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { colMajor, ellOperand, formats, range, rowMajor, trsv, ellSpmv, type Range } from '../../src/index.js';
 import { deviceEllView, gpuEllSpmv, gpuTrsv, spanToRange, toDevice, toDeviceMatrix, deviceMatrix } from '../../src/backends/webgpu/api.js';
+import { setBindingLimitForTests } from '../../src/backends/webgpu/device-array.js';
+import { rereadTuningKnobs } from '../../src/backends/webgpu/tuning-knobs.js';
 import { randomValues, requireRuntime } from './gpu-test-helpers.js';
 
 const ARITHMETIC = { f32: formats.f32, ff: formats.ff } as const;
@@ -31,6 +34,7 @@ interface Layout {
 /**
  * Three shapes (one block; two blocks; row-major): consecutive calls of one shape share their uploads, another shape
  * between them keeps its own. All binary32 storage, and few variants (below): each new program costs seconds here.
+ * At most two blocks: the one-dispatch solve has no helper workgroup, its sums one order (see the binding-limit test).
  */
 const LAYOUTS: readonly Layout[] = [
   { n: 3, rowMajor: false, xView: false },
@@ -80,8 +84,8 @@ const trsvCalls: fc.Arbitrary<TrsvCall[]> = fc.record({
 }).map(({ variant: [arithmetic, uplo, trans, diag], ...rest }) => ({ ...rest, arithmetic, uplo, trans, diag })), { minLength: 4, maxLength: 8 }));
 
 /** A and b of a call, over storages of their own. */
-function trsvOperands(call: TrsvCall): { A: Range<2, any>; x: Range<1, any> } {
-  const { n, rowMajor: byRows, xView } = LAYOUTS[call.layout]!;
+function trsvOperands(call: TrsvCall, layout = LAYOUTS[call.layout]!): { A: Range<2, any>; x: Range<1, any> } {
+  const { n, rowMajor: byRows, xView } = layout;
   const st = { storage: formats.f32, arithmetic: formats.f32 } as const;
   const A = range((byRows ? rowMajor<2> : colMajor<2>)({ size: [n, n], ...st } as never));
   const x = range(colMajor<1>({ size: [n], ...st, ...(xView ? { stride: 2, offset: 1, data: new Float32Array(2 * n + 1).fill(NaN) } : {}) } as never));
@@ -185,6 +189,23 @@ async function coldEll(call: EllCall, A: ReturnType<typeof ellOperand>, x: Range
   }
 }
 
+/** Runs the calls, each under its binding limit, against cold solves. */
+async function limitCalls(calls: { limit?: number; seed: number; specials: Special[] }[], layout: Layout): Promise<void> {
+  for (const [k, c] of calls.entries()) {
+    const call: TrsvCall = { layout: -1, arithmetic: 'f32', uplo: 'L', trans: 'N', diag: 'N', seed: c.seed, specials: c.specials };
+    setBindingLimitForTests(c.limit);
+    try {
+      const { A, x } = trsvOperands(call, layout);
+      const cold = trsvOperands(call, layout);
+      await coldTrsv(call, cold.A, cold.x);
+      await trsv({ A, x, uplo: 'L' }, { backend: 'gpu', arithmetic: formats.f32, strict: true });
+      expect(storageBits(x), `call ${k}`).toEqual(storageBits(cold.x));
+    } finally {
+      setBindingLimitForTests(undefined);
+    }
+  }
+}
+
 describe('a warm call on ranges is a fresh call', () => {
   it('TRSV: consecutive calls mixing shapes, variants, zero pivots and non-finite values give the cold solve\'s bits', async () => {
     await requireRuntime();
@@ -211,6 +232,33 @@ describe('a warm call on ranges is a fresh call', () => {
         expect(storageBits(y), `call ${k} of ${JSON.stringify(calls)}`).toEqual(storageBits(cold.y));
       }
     }), { numRuns: 6 });
+  });
+
+  it('TRSV under a lowered binding limit and the device\'s in turn (each its own uploads): the cold solve\'s bits', async () => {
+    await requireRuntime();
+    // n = 130: A (67 600 bytes) over 49 152 bytes — windows of 93 columns, the blocked solve and the split redo; the
+    // inverses (64 × 192 binary32 words) just fit. Zero pivots and NaN in b take the redo.
+    const n = 130;
+    const calls: { limit?: number; seed: number; specials: Special[] }[] = [
+      { limit: 49152, seed: 5, specials: [] },
+      { seed: 6, specials: [{ at: 'pivot', i: 100, j: 0, value: 0 }] },
+      { limit: 49152, seed: 7, specials: [{ at: 'pivot', i: 3, j: 0, value: 0 }] },
+      { limit: 49152, seed: 8, specials: [{ at: 'b', i: 70, j: 0, value: NaN }] },
+      { limit: 49152, seed: 9, specials: [] },
+      { seed: 10, specials: [] },
+    ];
+    const layout: Layout = { n, rowMajor: false, xView: false };
+    // Three blocks bring a helper workgroup into the one-dispatch solve: its partial sum against the walker's own
+    // gave the last block's rows bits 2 ulps apart in about one run in ten (fresh plans too: not the refill's doing).
+    // Without helpers publishing, the walker sums every block itself: one order, the bits compared here.
+    process.env.MODPREC_TRSV_SPIN = '0';
+    rereadTuningKnobs();
+    try {
+      await limitCalls(calls, layout);
+    } finally {
+      delete process.env.MODPREC_TRSV_SPIN;
+      rereadTuningKnobs();
+    }
   });
 
   it('a resident x solved by two matrices in turn, irregularly: each solve has the bits of a fresh x\'s', async () => {

@@ -16,7 +16,7 @@ import { gpuTrsv } from '../../kernels/trsv/trsv-webgpu.js';
 import { gpuEllSpmv, toDeviceEll } from '../../kernels/ell-spmv/ell-spmv-webgpu.js';
 import { gpuUpdate } from '../../kernels/waxpby/update-webgpu.js';
 import { laplacianEll } from '../../src/sparse/laplacian.js';
-import { dot, formats, gemv, matrix, toArray, vector } from '../../src/index.js';
+import { dot, ellMatrix, ellSpmv, formats, gemv, matrix, toArray, trsv, vector } from '../../src/index.js';
 import type { GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import { accurateSum, gamma, opError, randomValues, requireRuntime } from './gpu-test-helpers.js';
 
@@ -173,6 +173,69 @@ describe('warm GPU calls on ranges', () => {
     const counts = instrument(rt);
     for (let seed = 4; seed <= 6; seed++) await round(seed);
     expect(counts).toEqual({ buffers: 0, bindGroups: 0 });
+  });
+  it('TRSV L N and ELL SpMV reuse the previous call\'s matrix: no buffer, no bind group; each call reads the new A (zero pivots, ∞ in b)', async () => {
+    const rt = await requireRuntime();
+    const n = 80;
+    const st = { storage: formats.f32, arithmetic: formats.f32 };
+    const options = { backend: 'gpu', arithmetic: formats.ff, strict: true } as const;
+    const L = matrix(n, n, undefined, { ...st, layout: 'col-major' });
+    const b = vector(n, st);
+    const E = laplacianEll([8, 10]);
+    const xe = vector(E.cols, st), ye = vector(E.rows, st);
+    let counts: Counts | undefined;
+    // Counts only the range calls (the resident reference solve of each round makes its own arrays).
+    const counted = async (call: () => Promise<unknown>): Promise<void> => {
+      const before = counts && { ...counts };
+      await call();
+      if (counts && before) expect({ buffers: counts.buffers - before.buffers, bindGroups: counts.bindGroups - before.bindGroups }).toEqual({ buffers: 0, bindGroups: 0 });
+    };
+    const round = async (seed: number): Promise<void> => {
+      // A new lower triangle and b each round: the block inverses of an earlier round's A would solve another system.
+      const av = randomValues(n * n, seed + 300), bv = randomValues(n, seed + 400);
+      const lv = new Float64Array(n * n);
+      for (let j = 0; j < n; j++) for (let i = j; i < n; i++) lv[j * n + i] = Math.fround(i === j ? 1 + Math.abs(av[j * n + i]!) : av[j * n + i]! / 4);
+      const bs = Array.from(bv);
+      // Every other round a zero pivot (row 70: ±∞ and NaN from there on) or an infinite b: the substitution redo.
+      if (seed % 2 === 0) lv[70 * n + 70] = 0;
+      if (seed % 4 === 1) bs[5] = -Infinity;
+      for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) L.set(i, j, lv[j * n + i]!);
+      for (let i = 0; i < n; i++) b.set(i, bs[i]!);
+      // The same solve on resident arrays made for it (a cold plan): the same bits, a NaN as any NaN.
+      const dx = await toDevice(bs, { format: 'f32', strict: true });
+      const dL = deviceMatrix(await toDevice(lv, { format: 'f32', strict: true }), n, n);
+      await gpuTrsv({ A: dL, x: dx, uplo: 'L' }, { arithmetic: 'ff', strict: true });
+      const expected = await dx.toHost();
+      expect(expected.some((v) => !Number.isFinite(v)), `round ${seed} takes the redo`).toBe(seed % 4 !== 3);
+      dx.destroy();
+      dL.data.destroy();
+      await counted(() => trsv({ A: L, x: b, uplo: 'L' }, options));
+      expect(bits(toArray(b)), `TRSV round ${seed}`).toEqual(bits(expected));
+      // ELL: new values and new column indices (each row's entries rotated, the last one of some rows dropped to
+      // padding: padding comes last) each round.
+      const colIndex = E.colIndex.slice(), values = new Float64Array(E.values.length);
+      const vv = randomValues(values.length, seed + 500), xv = randomValues(E.cols, seed + 600);
+      for (let i = 0; i < E.rows; i++) {
+        const row = Array.from({ length: E.width }, (_, k) => E.colIndex[i + k * E.stride]!).filter((c) => c >= 0);
+        const kept = (i + seed) % 3 === 0 ? row.length - 1 : row.length;
+        for (let k = 0; k < E.width; k++) {
+          colIndex[i + k * E.stride] = k < kept ? row[(k + seed + i) % row.length]! : -1;
+          values[i + k * E.stride] = k < kept ? Math.fround(vv[i + k * E.stride]!) : 0;
+        }
+      }
+      for (let i = 0; i < E.cols; i++) xe.set(i, xv[i]!);
+      const A = ellMatrix({ ...E, colIndex, values });
+      await counted(() => ellSpmv({ alpha: 1, A, x: xe, beta: 0, y: ye }, options));
+      const xs = toArray(xe), got = toArray(ye);
+      for (let i = 0; i < E.rows; i++) {
+        const terms = Array.from({ length: E.width }, (_, k) => (colIndex[i + k * E.stride]! < 0 ? 0 : values[i + k * E.stride]! * xs[colIndex[i + k * E.stride]!]!));
+        const exact = accurateSum(terms);
+        expect(Math.abs(got[i]! - exact), `ELL round ${seed} row ${i}`).toBeLessThanOrEqual(gamma(E.width, opError('ff')) * accurateSum(terms.map(Math.abs)) + 2 ** -24 * Math.abs(exact) * (1 + 2 ** -20));
+      }
+    };
+    for (let seed = 1; seed <= 2; seed++) await round(seed);
+    counts = instrument(rt);
+    for (let seed = 3; seed <= 5; seed++) await round(seed);
   });
   it('16-bit spans refill from their own bytes when whole words, through a copy otherwise: each call reads the new values', async () => {
     await requireRuntime();

@@ -23,6 +23,7 @@ import { vector } from '../../core/vectors.js';
 import { dd as ddFormat } from '../../formats/dd/register.js';
 import type { DeviceMatrix } from '../../../kernels/gemv/gemv-webgpu.js';
 import { trsvRounding } from '../../../kernels/trsv/trsv-webgpu.js';
+import { refillEllIndices, type DeviceEll } from '../../../kernels/ell-spmv/ell-spmv-webgpu.js';
 import { nearestIntegerOfQuotient } from '../../formats/convert/scaled-integer.js';
 import { ddSlowHelpers } from '../../formats/dd/dd-templates.js';
 
@@ -406,6 +407,32 @@ function packedEllValues(A: EllOperand): Float64Array {
 }
 
 /**
+ * The device ELL matrix of an operand whose values go up as their storage span: an earlier call's of the same shape
+ * (rows, cols, width, stride, values span) with its values and column indices rewritten (./upload-slots.ts), else a
+ * new one, lent so that the call's end keeps it — its plans and bind groups then serve the next call.
+ */
+async function ellSlot(g: Gpu, A: EllOperand): Promise<DeviceEll> {
+  const { rows, cols, width, stride, colIndex } = A.structure;
+  const shape = A.values.accessor.scale ? undefined : spanShapeKey(A.values);
+  const key = shape === undefined ? undefined : `A.ell|${rows}|${cols}|${width}|${stride}|${shape}`;
+  const kept = key === undefined ? undefined : takeSlot<DeviceEll>(key);
+  if (kept) {
+    try {
+      refillEllIndices(kept, A.structure);
+    } catch (e) {
+      free(kept.values);
+      throw e;
+    }
+    refillSpan(kept.values, A.values as never);
+    return kept;
+  }
+  const dA = await g.deviceEllView({ rows, cols, width, stride, colIndex }, await matrixOf(g, A.values, 'A.values'));
+  const destroy = (): void => { dA.values.destroy(); dA.colIndex?.destroy(); };
+  // Lent under the matrix's key: the values array, its owner, is no longer a slot of its own.
+  return key === undefined || !dA.values.onDevice ? dA : lendSlot(key, dA, dA.values, 4 * (dA.values.words + stride * width), destroy, () => dA.values.buffer !== undefined);
+}
+
+/**
  * ELL SpMV on the GPU: y := α·A·x + β·y, with the CPU kernel's quick returns (no rows, or α = 0 and β = 1) and
  * y := β·y without reading A or x when α = 0 or A has no columns or slots.
  */
@@ -422,7 +449,7 @@ export function ellSpmvOnGpu(args: { alpha: number; A: EllOperand; x: Range<1, a
     // read); in another format as their stored values, exactly, padding uploaded as 0.
     const values = args.A.values;
     const dA = spanInput(values) || values.accessor.scale
-      ? await g.deviceEllView({ rows, cols, width, stride, colIndex }, await matrixOf(g, values, 'A.values'))
+      ? await ellSlot(g, args.A)
       : await g.toDeviceEll({ rows, cols, width, stride, colIndex, values: packedEllValues(args.A) }, { format: values.accessor.storage.name as 'f64', strict: true });
     const dx = await upload(g, args.x, true, 'x');
     const dy = await outputOf(g, args.y, args.beta !== 0, call, 'y');
@@ -431,7 +458,9 @@ export function ellSpmvOnGpu(args: { alpha: number; A: EllOperand; x: Range<1, a
       await writeBack(g, args.y, dy, call);
       return info;
     } finally {
-      free(dA.values, dx, dy);
+      // A matrix that is not kept goes with its column indices.
+      giveBack(dA.values, () => { dA.values.destroy(); dA.colIndex?.destroy(); });
+      free(dx, dy);
     }
   }, () => { cpu(); return {}; });
 }

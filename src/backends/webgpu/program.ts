@@ -488,6 +488,24 @@ export function compiledProgramCount(): number {
 }
 
 /**
+ * Submits what `record` writes into a new command encoder, seen by {@link setSubmitProbe} as {@link submitPasses} is:
+ * for a kernel whose passes need more than dispatches in one compute pass (TRSV's block inversion copies a row
+ * between passes).
+ * @param context - the GPU context
+ * @param record - records the commands
+ */
+export function submitEncoded(context: GpuContext, record: (encoder: ReturnType<GpuContext['device']['createCommandEncoder']>) => void): void {
+  const probe = submitProbe;
+  if (probe) probe('encode');
+  const encoder = context.device.createCommandEncoder();
+  record(encoder);
+  const commands = encoder.finish();
+  if (probe) probe('submit');
+  context.device.queue.submit([commands]);
+  if (probe) probe('submitted');
+}
+
+/**
  * Records `passes` into one command buffer and submits it.
  * @param context - the GPU context
  * @param passes - the passes with their optional caches, in order
