@@ -315,8 +315,9 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
     await walkerSolve(runtime, args, shape, arithmetic, inv, invKey);
     return;
   }
+  // A gathered b and the final pass's windows depend on the binding limit (tests lower it): plans keep to one.
   const gathered = readsGatheredB(runtime, x);
-  const key = `trsv|${invKey}|${objectId(x)}|${rounds ? 'rounds' : ''}|${gathered}`;
+  const key = `trsv|${invKey}|${objectId(x)}|${rounds ? 'rounds' : ''}|${gathered ? bindingLimit(runtime) : 0}`;
   let updates = 0;
   for (let k = 0; k < blocks; k++) updates += updateRanges(shape, A, perBinding, k * bs).length;
   // More passes and their unused output: the substitution redo where the result is not finite (one pass, or a
@@ -473,8 +474,9 @@ async function walkerSolve(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape,
   // Quad rows only where the 16-byte reads hold (op(A) = Aᵀ, binary32 in a binding of its own, lda a multiple of 4).
   const forms = { ...chosen, rowLanes, quadRows: chosen.quadRows && rowLanes && quadRowsHold(A.data, shape.trans, A.ld) };
   const formKey = [forms.columnInverse, forms.rowLanes, forms.lazyTiles, forms.earlyPoll, forms.ahead, forms.treeQuarters, forms.quadRows].map(Number).join('');
+  // A gathered b and the final pass's windows depend on the binding limit (tests lower it): plans keep to one.
   const gathered = readsGatheredB(runtime, x);
-  const key = `trsvW|${invKey}|${objectId(x)}|${lead}|${tuning('MODPREC_TRSV_CHAINS', 4)}|${formKey}|${gathered}`;
+  const key = `trsvW|${invKey}|${objectId(x)}|${lead}|${tuning('MODPREC_TRSV_CHAINS', 4)}|${formKey}|${gathered ? bindingLimit(runtime) : 0}`;
   const plan = getPlan(runtime, key, 3, () => [
     createWordBuffer(context, np * c),
     createWordBuffer(context, TRSV_HEADER_WORDS + 4 * np * c),
