@@ -301,6 +301,12 @@ export async function gpuEllSpmv(args: GpuEllSpmvArgs, options: GpuKernelOptions
   return throughInterleaved([fieldOf(fieldOf(args, 'A'), 'values'), fieldOf(args, 'x'), fieldOf(args, 'y')], fieldOf(args, 'y'), (dd) => gpuEllSpmvOf(args && { ...withMapped(withMapped(args, 'x', dd), 'y', dd), A: withMapped(args.A, 'values', dd) }, options));
 }
 
+/** Whether A's values are a packed range-scaled array whose scales exceed one storage binding. */
+function packedScalesOverBinding(A: DeviceEll): boolean {
+  const rs = A.values.rangeScale;
+  return A.valuesLd === undefined && rs !== undefined && A.values.runtime !== undefined && rs.buffer.size > bindingLimit(A.values.runtime);
+}
+
 /** gpuEllSpmv on operands in the kernels' layouts. */
 async function gpuEllSpmvOf(args: GpuEllSpmvArgs, options: GpuKernelOptions): Promise<GpuRunInfo> {
   checkGpuOptions(options);
@@ -312,8 +318,15 @@ async function gpuEllSpmvOf(args: GpuEllSpmvArgs, options: GpuKernelOptions): Pr
   if (y.length !== A.rows) fail('DIMENSION_MISMATCH', 'y', `must have length ${A.rows} (rows of A)`, y.length);
   if (!y.format.writable) fail('INVALID_FORMAT', 'y', 'must be stored in a format kernels write on the GPU (f32, f16, bf16, f64, ff)', y.format.name);
   if (x === y) fail('INVALID_STORAGE', 'y', 'must not be the same array as x');
+  // A packed range-scaled values array whose scales exceed a binding is read as the stride × width column-major matrix
+  // it is (slot k of row i at i + k·stride either way: the same elements, the same reads, the same order of sums),
+  // whose scales the chain windows with each block of rows and slots.
+  if (packedScalesOverBinding(A)) return gpuEllSpmvOf({ ...args, A: { ...A, valuesLd: A.stride, valuesRows: A.stride } }, options);
+  // Conversely, block-scaled values given as a matrix view in the packed layout (a whole array, column-major at leading
+  // dimension stride) are the packed values, element for element: read so, their windows start on scale blocks.
+  if (A.values.format.scaled && A.valuesLd === A.stride && !A.values.isView) return gpuEllSpmvOf({ ...args, A: { ...A, valuesLd: undefined, valuesRows: undefined } }, options);
   // A's values and indices, x and y may each exceed one storage binding (ell-spmv-chain-webgpu.ts: tiles of rows,
-  // windows of x), a range-scaled values matrix's scales too; a packed range-scaled values array's scales are bound whole.
+  // windows of x), a range-scaled values matrix's scales too.
   if (A.valuesLd === undefined) checkScaleBinding('A.values', A.values);
   checkOwnedOutput('y', y);
   const alpha = checkNumber('alpha', args.alpha ?? 1);

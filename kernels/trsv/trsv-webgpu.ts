@@ -36,6 +36,7 @@ import { REDO_WORKGROUP, storageOverflowBits, substitutionHolds, substitutionRed
 import { splitRedoCheckSource, splitRedoWindowSource } from './trsv-split-redo-source.js';
 import { readsTransposed, transposedDeviceMatrix } from '../gemv/transposed-device-matrix.js';
 import { fieldOf, throughInterleaved, withMapped } from '../../src/backends/webgpu/dd-split-device.js';
+import { scaledStorePasses, storesViewInWindows } from '../../src/backends/webgpu/scaled-store.js';
 
 /**
  * Arguments of {@link gpuTrsv}.
@@ -172,7 +173,7 @@ function updateSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: Shape): 
   return { source: kernelSource(args, body), args };
 }
 
-function validate(args: GpuTrsvArgs, options: GpuTrsvOptions): Shape {
+function validate(args: GpuTrsvArgs, options: GpuTrsvOptions, rounding?: StoreRounding): Shape {
   const { A, x } = args;
   if (!A || typeof A !== 'object' || !(A.data instanceof DeviceArray)) fail('INVALID_STORAGE', 'A', 'must be a DeviceMatrix (see deviceMatrix)', A);
   // A view was checked against its span when made (deviceMatrixView); a plain array is checked here.
@@ -180,7 +181,7 @@ function validate(args: GpuTrsvArgs, options: GpuTrsvOptions): Shape {
   if (A.rows !== A.cols) fail('DIMENSION_MISMATCH', 'A', `must be square, got ${A.rows}×${A.cols}`);
   if (!(x instanceof DeviceArray)) fail('INVALID_STORAGE', 'x', 'must be a DeviceArray (see toDevice)', x);
   if (x.length !== A.rows) fail('DIMENSION_MISMATCH', 'x', `must have length ${A.rows}`, x.length);
-  if (!x.format.writable) fail('INVALID_FORMAT', 'x', 'must be stored in a format kernels write on the GPU (f32, f16, bf16, f64, ff)', x.format.name);
+  if (!x.format.writable && !(rounding && storesScaled(x))) fail('INVALID_FORMAT', 'x', 'must be stored in a format kernels write on the GPU (f32, f16, bf16, f64, ff)', x.format.name);
   // A may exceed one storage binding (read through windows of whole columns); x is read whole.
   if (A.data.format.scaled) checkOperandBinding('A', A.data);
   checkScaleBinding('A', A.data);
@@ -342,17 +343,18 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
   // Rounding x to a scaled integer storage between rows: the substitution redo does it, after the blocked solve.
   const rounds = rounding !== undefined && arithmetic.components <= 2 && perBinding === Infinity;
   // MODPREC_TRSV_ONE_DISPATCH=0 keeps the blocked solve (tests compare it with its own split-binding runs).
-  if (!rounds && perBinding === Infinity && bs === TRSV_TILE && walkerHolds(arithmetic, A.data) && tuning('MODPREC_TRSV_ONE_DISPATCH', 1) !== 0) {
+  if (!rounds && !storesScaled(x) && perBinding === Infinity && bs === TRSV_TILE && walkerHolds(arithmetic, A.data) && tuning('MODPREC_TRSV_ONE_DISPATCH', 1) !== 0) {
     await walkerSolve(runtime, args, shape, arithmetic, inv, invKey, generation);
     return;
   }
+  // A gathered b and the final pass's windows depend on the binding limit (tests lower it): plans keep to one.
   const gathered = readsGatheredB(runtime, x);
-  const key = `trsv|${invKey}|${objectId(x)}|${rounds ? 'rounds' : ''}|${gathered}`;
+  const key = `trsv|${invKey}|${objectId(x)}|${rounds ? 'rounds' : ''}|${gathered ? bindingLimit(runtime) : 0}`;
   let updates = 0;
   for (let k = 0; k < blocks; k++) updates += updateRanges(shape, A, perBinding, k * bs).length;
   // More passes and their unused output: the substitution redo where the result is not finite (one pass, or a
   // check and one per window of A: ./trsv-split-redo-source.ts); x's words keep one more for the redo's verdict.
-  const plan = getPlan(runtime, key, 2 + blocks + updates + redoPassCount(shape, perBinding), () => [createWordBuffer(context, np * c), createWordBuffer(context, np * c), createWordBuffer(context, np * c + 1), x.coversSpan ? createSpanBuffer(runtime, x) : createWordBuffer(context, 1), createWordBuffer(context, REDO_WORKGROUP * c), gatherBuffer(runtime, x)]);
+  const plan = getPlan(runtime, key, 2 + blocks + updates + redoPassCount(shape, perBinding), () => [createWordBuffer(context, np * c), createWordBuffer(context, np * c), createWordBuffer(context, np * c + 1), swapsBuffer(x) ? createSpanBuffer(runtime, x) : createWordBuffer(context, 1), createWordBuffer(context, REDO_WORKGROUP * c), gatherBuffer(runtime, x)]);
   const b = await rightHandSide(runtime, x, plan.scratch[5]!);
   if (rounds) {
     // The scales belong to this call: its pass list is built for it and not kept.
@@ -452,7 +454,10 @@ async function buildSolvePasses(runtime: GpuRuntime, args: GpuTrsvArgs, b: Devic
       passes.push({ pass: { program: pWindow, arrays, scalars, output: { buffer: scratch[4]! }, threads: REDO_WORKGROUP }, cache: caches[slot++]! });
     }
   }
-  const last = rounding ? [await convertPass(runtime, bufferView(runtime, xw, work, n), x.format, out)] : await finalPasses(runtime, bufferView(runtime, xw, work, n), x, out);
+  // A scaled integer x in place: the CPU's scaled store of the solution into its span (the rounding solve's x_j are
+  // already integers times their scales: the store gives those integers back).
+  const solution = bufferView(runtime, xw, work, n);
+  const last = storesScaled(x) ? await scaledStorePasses(x, solution, out) : rounding ? [await convertPass(runtime, solution, x.format, out)] : await finalPasses(runtime, solution, x, out);
   passes.push(...last.map((pass, k) => ({ pass, cache: k === 0 ? caches[slot]! : undefined })));
   return passes;
 }
@@ -518,8 +523,9 @@ async function walkerSolve(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape,
   // Quad rows only where the 16-byte reads hold (op(A) = Aᵀ, binary32 in a binding of its own, lda a multiple of 4).
   const forms = { ...chosen, rowLanes, quadRows: chosen.quadRows && rowLanes && quadRowsHold(A.data, shape.trans, A.ld) };
   const formKey = [forms.columnInverse, forms.rowLanes, forms.lazyTiles, forms.earlyPoll, forms.ahead, forms.treeQuarters, forms.quadRows].map(Number).join('');
+  // A gathered b and the final pass's windows depend on the binding limit (tests lower it): plans keep to one.
   const gathered = readsGatheredB(runtime, x);
-  const key = `trsvW|${invKey}|${objectId(x)}|${lead}|${tuning('MODPREC_TRSV_CHAINS', 4)}|${formKey}|${gathered}`;
+  const key = `trsvW|${invKey}|${objectId(x)}|${lead}|${tuning('MODPREC_TRSV_CHAINS', 4)}|${formKey}|${gathered ? bindingLimit(runtime) : 0}`;
   const plan = getPlan(runtime, key, 3, () => [
     createWordBuffer(context, np * c),
     createWordBuffer(context, TRSV_HEADER_WORDS + 4 * np * c),
@@ -597,6 +603,33 @@ function gatherBuffer(runtime: GpuRuntime, x: DeviceArray): GpuBuffer {
   return createWordBuffer(runtime.context, readsGatheredB(runtime, x) ? Math.max(1, x.format.words(x.length)) : 1);
 }
 
+/**
+ * Whether x is a view of a range-scaled i8 or i16 span (toDeviceScaledSpan) that a rounding solve writes in place: b read
+ * through its scales, the solution stored by the scaled store's pass (src/backends/webgpu/scaled-store.ts) into a
+ * buffer of the span's words that then becomes the span's ({@link swapsBuffer}).
+ */
+function storesScaled(x: DeviceArray): boolean {
+  return x.rangeScale !== undefined && !x.format.writable && /^i(8|16)-words\*/.test(x.format.name);
+}
+
+/** Whether the solve's last pass writes a whole new buffer for x's storage (x covers its span, or {@link storesScaled}). */
+function swapsBuffer(x: DeviceArray): boolean {
+  return x.coversSpan || storesScaled(x);
+}
+
+/**
+ * Whether {@link trsvRounding} solves the scaled integer view x in place ({@link storesScaled}): its span and scales
+ * each fit one binding (b is read whole; the store pass windows itself, float-float pairs included). Else `backend: 'gpu'` solves a packed copy
+ * in the arithmetic's words and stores it afterwards (the same bits).
+ * @param x - the solve's x
+ * @returns true where the in-place solve applies
+ */
+export function trsvStoresScaledInPlace(x: DeviceArray): boolean {
+  if (!x.runtime || !storesScaled(x)) return false;
+  const limit = bindingLimit(x.runtime);
+  return x.buffer!.size <= limit && x.rangeScale!.buffer.size <= limit && storesViewInWindows(x, 2);
+}
+
 /** b as the solve reads it: x itself, or ({@link readsGatheredB}) its elements gathered now into `buffer`. */
 async function rightHandSide(runtime: GpuRuntime, x: DeviceArray, buffer: GpuBuffer): Promise<DeviceArray> {
   if (!readsGatheredB(runtime, x)) return x;
@@ -607,7 +640,7 @@ async function rightHandSide(runtime: GpuRuntime, x: DeviceArray, buffer: GpuBuf
 
 /** After the passes of {@link finalPasses}: a packed x takes `out` as its buffer (its old one becomes scratch[slot]). */
 function swapIn(scratch: GpuBuffer[], slot: number, x: DeviceArray, out: GpuBuffer): void {
-  if (x.coversSpan) {
+  if (swapsBuffer(x)) {
     scratch[slot] = x.buffer!;
     x.buffer = out;
   }
@@ -726,7 +759,7 @@ export async function trsvRounding(args: GpuTrsvArgs, options: GpuTrsvOptions, r
 /** {@link trsvRounding} on operands in the kernels' layouts. */
 async function trsvRoundingOf(args: GpuTrsvArgs, options: GpuTrsvOptions, rounding?: StoreRounding): Promise<GpuRunInfo> {
   checkGpuOptions(options);
-  const shape = validate(args, options);
+  const shape = validate(args, options, rounding);
   const { A, x } = args;
   const arithmetic = chooseArithmetic(options, [A.data, x]);
   const runtime = commonRuntime({ A: A.data, x }, ['A', 'x']);
@@ -741,10 +774,16 @@ async function trsvRoundingOf(args: GpuTrsvArgs, options: GpuTrsvOptions, roundi
   const run = transposed ? { ...args, A: transposedDeviceMatrix(A), uplo: args.uplo === 'L' ? 'U' as const : 'L' as const, trans: shape.trans ? 'N' as const : 'T' as const } : args;
   const kernelShape = transposed ? { ...shape, trans: !shape.trans } : shape;
   // x a view: solved in place (b read through the view, the solution stored into its elements: solvesInPlace), or on
-  // its packed twin (holding b), whose elements then go into x's span. A rounding solve (a scaled-integer x) stores
-  // each x_j packed before later rows read it: a twin.
+  // its packed twin (holding b), whose elements then go into x's span. A scaled integer view (storesScaled) is solved
+  // in place too: b read through its scales, the solution stored by the scaled store.
   if (shape.n === 0) return runInfo(runtime, arithmetic, '');
-  if (rounding === undefined && solvesInPlace(x)) await serialisedViewWrite(x, () => trsvOnDevice(runtime, run, kernelShape, arithmetic));
+  if (rounding !== undefined && storesScaled(x)) {
+    // Its store rounds f32 words and float-float pairs (dd's register words are no storage format: `backend: 'gpu'`
+    // stores a dd solution after the solve instead).
+    if (arithmetic.components > 2) fail('INVALID_OPTION', 'options.arithmetic', 'must be f32 or ff for a scaled integer x solved in place', arithmetic.name);
+    if (!trsvStoresScaledInPlace(x)) throw new ModprecError('BACKEND_LIMIT', `invalid argument: x is a scaled integer view whose span or scales exceed this adapter's maxStorageBufferBindingSize of ${bindingLimit(runtime)} bytes`, 'maxStorageBufferBindingSize');
+    await serialisedViewWrite(x, () => trsvOnDevice(runtime, run, kernelShape, arithmetic, rounding));
+  } else if (rounding === undefined && solvesInPlace(x)) await serialisedViewWrite(x, () => trsvOnDevice(runtime, run, kernelShape, arithmetic));
   else await throughPackedOutput(runtime, x, true, (packed) => trsvOnDevice(runtime, { ...run, x: packed }, kernelShape, arithmetic, rounding));
   return runInfo(runtime, arithmetic, '');
 }

@@ -1,6 +1,7 @@
 /**
  * ELL SpMV cases that were `BACKEND_LIMIT` under a binding limit and now split (a lowered limit, so llvmpipe splits
- * small operands): an x view whose stride spans more than a binding per 128 elements (windows of fewer elements, at any
+ * small operands): a packed range-scaled values array whose scales exceed a binding (read as its matrix), block-scaled
+ * values given as a matrix view in the packed layout (read as the packed values), an x view whose stride spans more than a binding per 128 elements (windows of fewer elements, at any
  * start), a y view two of whose rows lie more than a binding apart (tiles of one row), block-scaled values (i8,
  * i16) over a binding (windows starting on 64 scale blocks, their scales bound from there), and a range-scaled values
  * matrix whose scales exceed a binding (each block binds the scales between its corners'). Every case runs unsplit and
@@ -10,9 +11,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { deviceView, setBindingLimitForTests, toDevice, type DeviceArray } from '../../src/backends/webgpu/device-array.js';
-import { gpuEllSpmv, toDeviceEll } from '../../kernels/ell-spmv/ell-spmv-webgpu.js';
+import { deviceEllView, gpuEllSpmv, toDeviceEll } from '../../kernels/ell-spmv/ell-spmv-webgpu.js';
+import { deviceMatrix } from '../../kernels/gemv/gemv-webgpu.js';
+import { toDeviceScaledSpan } from '../../src/backends/webgpu/range-scale.js';
 import { randomValues, requireRuntime } from './gpu-test-helpers.js';
-import { ellOperand, ellSpmv, ellStructure, formats, range, scaledReducedRowMajor, vector } from '../../src/index.js';
+import { ellOperand, ellSpmv, ellStructure, formats, range, scaledReducedColMajor, scaledReducedRowMajor, vector } from '../../src/index.js';
 
 const LIMIT = 4096;
 const BYTES = { f64: 8, f32: 4, f16: 2, bf16: 2 } as const;
@@ -137,7 +140,81 @@ async function checkRangeScaled(storage: 'i8' | 'f32', mask: [boolean, boolean],
   expect(Array.from(s), JSON.stringify({ storage, mask, rows, width, arithmetic, seed })).toEqual(Array.from(u));
 }
 
+/**
+ * A packed range-scaled values array (the span of a column-major stride × width scaled range, i8 or f32, power-of-two
+ * scales per row or per element, given to the kernel as packed values) whose fp64 scales exceed the lowered limit: read
+ * as the matrix it is, split, with the bits of the unsplit packed run.
+ */
+async function checkPackedRangeScaled(storage: 'i8' | 'f32', mask: [boolean, boolean], rows: number, width: number, arithmetic: 'f32' | 'ff', seed: number): Promise<void> {
+  const cols = 50;
+  const stride = rows;
+  const rnd = randomValues(rows * width * 3, seed);
+  const scale = Float64Array.from({ length: (mask[0] ? rows : 1) * (mask[1] ? width : 1) }, (_, q) => 2 ** (Math.floor((rnd[q]! + 1) * 6) - 6));
+  const values = range(scaledReducedColMajor<2>({ size: [rows, width], storage: (formats[storage] as any).storage ?? formats[storage], arithmetic: formats[arithmetic], scaleMask: mask, scale }));
+  for (let i = 0; i < rows; i++) for (let k = 0; k < width; k++) values.accessor.storage.encode(values.accessor.data as never, values.accessor.linearIndex([i, k]), Math.round(rnd[rows * width + i * width + k]! * 100) as never);
+  const { span } = await toDeviceScaledSpan(values as never, 'values');
+  const colIndex = Int32Array.from({ length: stride * width }, (_, q) => ((q * 37 + seed) % 11 === 0 ? -1 : (q * 37 + seed) % cols));
+  const view = await deviceEllView({ rows, cols, width, stride, colIndex }, deviceMatrix(span, stride, width));
+  const A = { ...view, valuesLd: undefined, valuesRows: undefined };
+  const x = await toDevice(randomValues(cols, seed + 1, 4), { format: 'f32' });
+  const run = async (limit?: number): Promise<number[]> => {
+    const y = await toDevice(randomValues(rows, seed + 2, 4), { format: 'f64' });
+    setBindingLimitForTests(limit);
+    try {
+      await gpuEllSpmv({ A, x, y, alpha: -0.75, beta: 1.5 }, { arithmetic });
+    } finally {
+      setBindingLimitForTests(undefined);
+    }
+    const words = [...(await y.encoded()).words];
+    y.destroy();
+    return words;
+  };
+  expect(scale.length * 8, 'the scales exceed the limit').toBeGreaterThan(LIMIT);
+  const [u, s] = [await run(), await run(LIMIT)];
+  expect(s, JSON.stringify({ storage, mask, rows, width, arithmetic, seed })).toEqual(u);
+  span.destroy();
+  x.destroy();
+}
+
 describe('ELL SpMV operands that no longer hit the binding limit', () => {
+  it('a packed range-scaled values array whose scales exceed a binding (was BACKEND_LIMIT): read as its matrix, the unsplit bits', async () => {
+    await requireRuntime();
+    await fc.assert(fc.asyncProperty(fc.constantFrom<'i8' | 'f32'>('i8', 'f32'), fc.constantFrom<[boolean, boolean]>([true, false], [true, true]),
+      fc.integer({ min: 1, max: 3 }), fc.constantFrom<'f32' | 'ff'>('f32', 'ff'), fc.nat(1000), async (storage, mask, width, arithmetic, seed) => {
+        const rows = mask[1] ? Math.ceil(520 / width) + seed % 100 : 520 + (seed % 180);
+        await checkPackedRangeScaled(storage, mask, rows, width, arithmetic, seed);
+      }), { numRuns: 4 });
+  });
+
+  it('block-scaled values (i8, i16) given as a matrix view at leading dimension stride over a binding (was BACKEND_LIMIT): the packed run\'s bits', async () => {
+    await requireRuntime();
+    await fc.assert(fc.asyncProperty(fc.constantFrom<'i8' | 'i16'>('i8', 'i16'), fc.constantFrom(1, 3, 4), fc.integer({ min: 1, max: 3 }), fc.constantFrom<'f32' | 'ff'>('f32', 'ff'), fc.nat(1000),
+      async (format, scaleBlock, width, arithmetic, seed) => {
+        // rows·width·4 bytes of indices over the limit: the values go in windows.
+        const [rows, cols] = [Math.ceil(1100 / width) + (seed % 40), 60];
+        const stride = rows + (seed % 3);
+        const colIndex = Int32Array.from({ length: stride * width }, (_, q) => (q % stride >= rows || (q * 31 + seed) % 9 === 0 ? -1 : (q * 37 + seed) % cols));
+        const packed = await toDeviceEll({ rows, cols, width, stride, colIndex, values: randomValues(stride * width, seed, 3) }, { format, scaleBlock });
+        const view = await deviceEllView({ rows, cols, width, stride, colIndex }, deviceMatrix(packed.values, stride, width));
+        const x = await toDevice(randomValues(cols, seed + 1, 4), { format: 'f32' });
+        const run = async (A: typeof packed, limit?: number): Promise<number[]> => {
+          const y = await toDevice(randomValues(rows, seed + 2, 4), { format: 'f32' });
+          setBindingLimitForTests(limit);
+          try {
+            await gpuEllSpmv({ A, x, y, alpha: -0.75, beta: 1.5 }, { arithmetic });
+          } finally {
+            setBindingLimitForTests(undefined);
+          }
+          const words = [...(await y.encoded()).words];
+          y.destroy();
+          return words;
+        };
+        expect(await run(view, LIMIT), JSON.stringify({ format, scaleBlock, width, arithmetic, seed })).toEqual(await run(packed));
+        packed.values.destroy();
+        x.destroy();
+      }), { numRuns: 4 });
+  });
+
   it('a range-scaled values matrix whose scales exceed a binding: the unsplit bits (scales per row, per element)', async () => {
     await requireRuntime();
     await fc.assert(fc.asyncProperty(fc.constantFrom<'i8' | 'f32'>('i8', 'f32'), fc.constantFrom<[boolean, boolean]>([true, false], [true, true]),

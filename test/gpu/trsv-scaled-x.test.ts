@@ -3,7 +3,9 @@
  * once to the nearest integer, saturated, NaN → 0 — before later rows read it back, so a row that saturates or
  * divides by a zero pivot reaches the later rows as its stored value. The GPU follows the same rule: it rounds x_j to
  * the storage between rows in its substitution. With power-of-two scales and entries of few bits every operation of
- * both backends is exact, so the stored integers must be the CPU's bit for bit — saturation, ±∞ and NaN rows included.
+ * both backends is exact, so the stored integers must be the CPU's bit for bit — saturation, ±∞ and NaN rows included. x
+ * may be a strided view among sentinels: the GPU solves it in place (b read through its scales, the integers stored
+ * into its span by the scaled store), and every other element keeps its value.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -17,6 +19,8 @@ interface Case {
   readonly stored: number[]; readonly offDiagonal: number[]; readonly diagonal: number[];
   readonly uplo: 'U' | 'L'; readonly trans: 'N' | 'T'; readonly diag: 'N' | 'U'; readonly layout: 'col' | 'row';
   readonly arithmetic: keyof typeof ARITHMETICS; readonly blockSize: 64 | 128;
+  /** x's stride and the elements before and after it in its storage (sentinels the solve must leave alone). */
+  readonly stride: number; readonly pad: number;
 }
 
 /**
@@ -27,6 +31,7 @@ const caseArbitrary: fc.Arbitrary<Case> = fc.record({
   n: fc.integer({ min: 1, max: 6 }), storage: fc.constantFrom<'i8' | 'i16'>('i8', 'i16'), perElement: fc.boolean(),
   uplo: fc.constantFrom<'U' | 'L'>('U', 'L'), trans: fc.constantFrom<'N' | 'T'>('N', 'T'), diag: fc.constantFrom<'N' | 'U'>('N', 'N', 'U'),
   layout: fc.constantFrom<'col' | 'row'>('col', 'row'), arithmetic: fc.constantFrom<'f32' | 'ff'>('f32', 'ff'), blockSize: fc.constantFrom<64 | 128>(64, 128),
+  stride: fc.constantFrom(1, 1, -1, 2, -3), pad: fc.integer({ min: 0, max: 3 }),
 }).chain((c) => {
   const top = c.storage === 'i8' ? 127 : 32767;
   const stored = fc.oneof(fc.integer({ min: -top - 1, max: top }), fc.constantFrom(0, 1, -1, top, -top - 1));
@@ -38,12 +43,17 @@ const caseArbitrary: fc.Arbitrary<Case> = fc.record({
   }).map((v) => ({ ...c, ...v }));
 });
 
-/** x: the case's stored integers with its scales (one for the whole vector, or one per element). */
+/**
+ * x: the case's stored integers with its scales (one for the whole vector, or one per element), at its stride in an
+ * array of sentinels (−7 − k mod 50).
+ */
 function scaledX(c: Case): Range<1, any> {
   const scale = c.perElement ? Float64Array.from(c.exponents, (e) => 2 ** e) : Float64Array.of(2 ** c.exponents[0]!);
-  const x = range(scaledReducedRowMajor<1>({ size: [c.n], storage: formats[c.storage], arithmetic: ARITHMETICS[c.arithmetic], scaleMask: [c.perElement], scale }));
-  const data = x.accessor.data as Int8Array | Int16Array;
-  c.stored.forEach((q, i) => { data[i] = q; });
+  const offset = c.pad + (c.stride < 0 ? -c.stride * (c.n - 1) : 0);
+  const size = offset + (c.stride > 0 ? c.stride * (c.n - 1) : 0) + 1 + c.pad;
+  const data = (c.storage === 'i8' ? Int8Array : Int16Array).from({ length: size }, (_, k) => -7 - (k % 50));
+  const x = range(scaledReducedRowMajor<1>({ size: [c.n], storage: formats[c.storage], arithmetic: ARITHMETICS[c.arithmetic], scaleMask: [c.perElement], scale, stride: c.stride, offset, data }));
+  c.stored.forEach((q, i) => { data[offset + i * c.stride] = q; });
   return x;
 }
 
@@ -63,7 +73,7 @@ async function solve(c: Case, backend: 'cpu' | 'gpu'): Promise<number[]> {
 describe('TRSV with a scaled integer x: each x_j rounded to its storage before later rows read it, on the GPU as on the CPU', () => {
   it('saturation and a zero pivot: 5×5 upper, x in i16 with scale 2^-8 (regression: the GPU gave [0, −128, …])', async () => {
     await requireRuntime();
-    const base = { n: 5, storage: 'i16', perElement: false, exponents: [-8, -8, -8, -8, -8], uplo: 'U', trans: 'N', diag: 'N', layout: 'col', blockSize: 128 } as const;
+    const base = { n: 5, storage: 'i16', perElement: false, exponents: [-8, -8, -8, -8, -8], uplo: 'U', trans: 'N', diag: 'N', layout: 'col', blockSize: 128, stride: 1, pad: 0 } as const;
     const offDiagonal = Array.from({ length: 25 }, (_, q) => (Math.floor(q / 5) < q % 5 ? 0.5 : 0));
     for (const arithmetic of ['f32', 'ff'] as const) {
       const c: Case = { ...base, exponents: [...base.exponents], arithmetic, offDiagonal, diagonal: [2, 2, 0, 2, 2], stored: [1, -2, 3, 0.5, 4].map((v) => v * 256) };
@@ -73,7 +83,7 @@ describe('TRSV with a scaled integer x: each x_j rounded to its storage before l
     }
   });
 
-  it('random systems with saturating rows, zero pivots (±∞ and 0/0 rows stored saturated or 0), both triangles, transposed, unit diagonal: the CPU integers', async () => {
+  it('random systems with saturating rows, zero pivots (±∞ and 0/0 rows stored saturated or 0), both triangles, transposed, unit diagonal, x at strides ±1, 2, −3 among sentinels (solved in place): the CPU integers, the sentinels kept', async () => {
     await requireRuntime();
     await fc.assert(fc.asyncProperty(caseArbitrary, async (c) => {
       expect(await solve(c, 'gpu'), JSON.stringify(c)).toEqual(await solve(c, 'cpu'));

@@ -20,12 +20,7 @@ export interface BindingLimitCase {
 export const ELL_BINDING_LIMITS: readonly BindingLimitCase[] = [
   {
     kernel: 'ellSpmv',
-    when: "A's values a packed range-scaled array (not a matrix view) whose fp64 scales exceed a binding",
-    reason: 'its scales are bound whole; `backend: \'gpu\'` and toDeviceMatrix give scaled values as a matrix view, whose scales are windowed with each block of rows and slots',
-  },
-  {
-    kernel: 'ellSpmv',
-    when: "A's values block-scaled (i8, i16 of the resident API) as a matrix view over a binding",
+    when: "A's values block-scaled (i8, i16 of the resident API) as a matrix view over a binding, other than a whole array at leading dimension stride (read as the packed values it is)",
     reason: "a format reads element k's scale at ⌊k / scaleBlock⌋ from its binding's start; a matrix view's windows are column regions, which start on no block boundary",
   },
   {

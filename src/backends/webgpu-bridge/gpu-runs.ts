@@ -22,7 +22,7 @@ import '../../formats/gpu-parts.js';
 import { vector } from '../../core/vectors.js';
 import { dd as ddFormat } from '../../formats/dd/register.js';
 import type { DeviceMatrix } from '../../../kernels/gemv/gemv-webgpu.js';
-import { trsvRounding } from '../../../kernels/trsv/trsv-webgpu.js';
+import { trsvRounding, trsvStoresScaledInPlace } from '../../../kernels/trsv/trsv-webgpu.js';
 import { refillEllIndices, type DeviceEll } from '../../../kernels/ell-spmv/ell-spmv-webgpu.js';
 import { nearestIntegerOfQuotient } from '../../formats/convert/scaled-integer.js';
 import { ddSlowHelpers } from '../../formats/dd/dd-templates.js';
@@ -380,18 +380,36 @@ export function trsvOnGpu(args: { A: Range<2, any>; x: Range<1, any>; uplo: 'U' 
     // A and x in a built-in format go up as their storage spans, read (and x written) through their strides.
     const A = await matrixOf(g, args.A, 'A');
     const dA = A.data;
-    const dx = await outputOf(g, args.x, true, call, 'x');
+    const options = { arithmetic: call.arithmetic, strict: true, blockSize: args.blockSize };
+    const solve = { A, uplo: args.uplo, trans: args.trans, diag: args.diag };
     try {
-      const solve = { A, x: dx, uplo: args.uplo, trans: args.trans, diag: args.diag };
-      const options = { arithmetic: call.arithmetic, strict: true, blockSize: args.blockSize };
       const rounding = await storeRounding(args.x);
-      const info = rounding
-        ? await trsvRounding(solve, options, rounding)
-        : await g.gpuTrsv(solve, options);
-      await writeBack(g, args.x, dx, call);
-      return info;
+      if (rounding && scaledValuesFormat(call) !== 'dd') {
+        // A scaled integer x is solved in place: b read through its span and scales, the solution stored into the span
+        // by the scaled store, whose bytes come back in one copy (no packed copy in the arithmetic's words).
+        const span = await upload(g, args.x, true, 'x');
+        try {
+          if (trsvStoresScaledInPlace(span)) {
+            const info = await trsvRounding({ ...solve, x: span }, options, rounding);
+            await (await import('../webgpu/scaled-store.js')).scaledSpanToRange(args.x as never, span, span.buffer!);
+            return info;
+          }
+        } finally {
+          span.destroy();
+        }
+      }
+      const dx = await outputOf(g, args.x, true, call, 'x');
+      try {
+        const info = rounding
+          ? await trsvRounding({ ...solve, x: dx }, options, rounding)
+          : await g.gpuTrsv({ ...solve, x: dx }, options);
+        await writeBack(g, args.x, dx, call);
+        return info;
+      } finally {
+        free(dx);
+      }
     } finally {
-      free(dA, dx);
+      free(dA);
     }
   }, () => { cpu(); return {}; });
 }

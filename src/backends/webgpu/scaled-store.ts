@@ -16,9 +16,10 @@
  *
  * @module
  */
-import { bindingLimit, type DeviceArray } from './device-array.js';
+import { bindingLimit, deviceView, type DeviceArray } from './device-array.js';
 import { kernelSource, memo } from './kernel-common.js';
-import { getProgram, submitPasses, type ArgType } from './program.js';
+import { getProgram, submitPasses, type ArgType, type Pass } from './program.js';
+import type { GpuBuffer } from './webgpu-types.js';
 import { toDeviceScaledSpan, type ScaledRangeLike } from './range-scale.js';
 import { createWordBuffer, readWords } from './runtime.js';
 import { ascendingWalk, viewIndex } from './view-output.js';
@@ -125,6 +126,17 @@ export function fitsStoreWindows(r: ScaledRangeLike, d: DeviceArray): boolean {
   return windowWords(32 / bits, Math.max(1, Math.abs(r.accessor.strides[0]!)), d.format.wordsPerElement, bindingLimit(d.runtime!)) >= 64;
 }
 
+/**
+ * Whether {@link scaledStorePasses} can bind a view's span, values of `components` words and scales in windows that each
+ * fit one storage binding (as {@link fitsStoreWindows}).
+ * @param view - an i8 or i16 view with range scales
+ * @param components - words per value
+ * @returns true when the store's windows exist
+ */
+export function storesViewInWindows(view: DeviceArray, components: number): boolean {
+  return windowWords(view.format.elementsPerWord, Math.max(1, Math.abs(view.stride)), components, bindingLimit(view.runtime!)) >= 64;
+}
+
 /** The scale index of span element e (range-scale.ts's layout, as the store pass computes it). */
 function scaleIndex(layout: Record<string, number>, e: number): number {
   const d = e - layout.Sb!;
@@ -156,44 +168,77 @@ export function deviceScaledStoreCount(): number {
  */
 export async function deviceScaledStore(r: ScaledRangeLike, d: DeviceArray): Promise<void> {
   const a = r.accessor;
-  const bits = BITS[a.storage.name]!;
   const n = a.size[0]!;
   if (n === 0) return;
   const { span, offset } = await toDeviceScaledSpan(r, 'out');
-  stores++;
   try {
     const runtime = span.runtime!;
-    const components = d.format.wordsPerElement;
-    const spec = memo(`scaledStore|${bits}|${components}`, () => storeSource(bits, components));
-    const program = await getProgram(runtime.context, { source: spec.source, args: spec.args, components: 1 });
-    const rs = span.rangeScale!;
-    const layout = { Sb: 0, Sm: 1, Sn: 1, Qm: 0, Qn: 0, ...rs.scalars };
-    const walk = ascendingWalk({ offset, stride: a.strides[0]!, length: n });
-    const top = 2 ** (bits - 1) - 1;
-    const windows = storeWindows(span.words, 32 / bits, walk, n, components, (e) => scaleIndex(layout, e), bindingLimit(runtime))!;
     const out = createWordBuffer(runtime.context, span.words);
     try {
-      // A span over one storage binding goes in windows of words (storeWindows); one window otherwise.
-      submitPasses(runtime.context, windows.map((w) => ({ pass: {
-        program,
-        arrays: {
-          D: { buffer: d.buffer!, offset: w.d.offset, size: Math.min(w.d.size, d.words * 4 - w.d.offset) },
-          S: { buffer: span.buffer!, offset: w.w0 * 4, size: w.words * 4 },
-          Rs: { buffer: rs.buffer, offset: w.q.offset, size: Math.min(w.q.size, rs.buffer.size - w.q.offset) },
-        },
-        scalars: { ...layout, ...walk, len: n, top, qmax: top + 1, w0: w.w0, dBase: w.d.base, qBase: w.q.base },
-        output: { buffer: out, offset: w.w0 * 4, size: w.words * 4 }, threads: w.words,
-      } })));
-      const words = await readWords(runtime.context, out, span.words);
-      // The span started on a word at element lo of the range's typed array (toDeviceScaledSpan).
-      const [lo] = a.extent();
-      const first = lo - (lo % (32 / bits));
-      const bytes = span.spanLength * (bits / 8);
-      new Uint8Array(a.data.buffer, a.data.byteOffset + first * (bits / 8), bytes).set(new Uint8Array(words.buffer, words.byteOffset, bytes));
+      submitPasses(runtime.context, (await scaledStorePasses(deviceView(span, offset, n, a.strides[0]!), d, out)).map((pass) => ({ pass })));
+      await scaledSpanToRange(r, span, out);
     } finally {
       out.destroy();
     }
   } finally {
     span.destroy();
   }
+}
+
+/**
+ * The passes of the scaled store for a view already on the device: `view` (a 1-D view of an i8 or i16 span with its
+ * range scales, as toDeviceScaledSpan uploads it) gets the values `d` rounded into its elements, written with every
+ * other word of the span's bits into `out` (a buffer of the span's words, which then replaces or overwrites the
+ * span's: the pass reads the span's old words, so it cannot write them). A span over one binding goes in windows.
+ * @param view - the output view
+ * @param d - the values, on the device (`view.length` elements of the arithmetic's words: f32, ff, dd pairs)
+ * @param out - the buffer written (the span's words)
+ * @returns the passes
+ * @example
+ * ```ts
+ * submitPasses(context, (await scaledStorePasses(x, solution, spare)).map((pass) => ({ pass })));
+ * ```
+ */
+export async function scaledStorePasses(view: DeviceArray, d: DeviceArray, out: GpuBuffer): Promise<Pass[]> {
+  const bits = view.format.elementsPerWord === 4 ? 8 : 16;
+  const n = view.length;
+  const runtime = view.runtime!;
+  const components = d.format.wordsPerElement;
+  const spec = memo(`scaledStore|${bits}|${components}`, () => storeSource(bits, components));
+  const program = await getProgram(runtime.context, { source: spec.source, args: spec.args, components: 1 });
+  const rs = view.rangeScale!;
+  const layout = { Sb: 0, Sm: 1, Sn: 1, Qm: 0, Qn: 0, ...rs.scalars };
+  const walk = ascendingWalk(view);
+  const top = 2 ** (bits - 1) - 1;
+  const windows = storeWindows(view.words, 32 / bits, walk, n, components, (e) => scaleIndex(layout, e), bindingLimit(runtime))!;
+  stores++;
+  // A span over one storage binding goes in windows of words (storeWindows); one window otherwise.
+  return windows.map((w) => ({
+    program,
+    arrays: {
+      D: { buffer: d.buffer!, offset: w.d.offset, size: Math.min(w.d.size, d.words * 4 - w.d.offset) },
+      S: { buffer: view.buffer!, offset: w.w0 * 4, size: w.words * 4 },
+      Rs: { buffer: rs.buffer, offset: w.q.offset, size: Math.min(w.q.size, rs.buffer.size - w.q.offset) },
+    },
+    scalars: { ...layout, ...walk, len: n, top, qmax: top + 1, w0: w.w0, dBase: w.d.base, qBase: w.q.base },
+    output: { buffer: out, offset: w.w0 * 4, size: w.words * 4 }, threads: w.words,
+  }));
+}
+
+/**
+ * Copies a scaled range's span words, read back from `buffer` (toDeviceScaledSpan's layout: from the word holding the
+ * range's first element), into the range's typed array: one copy of the span's bytes.
+ * @param r - the 1-D range
+ * @param span - its span on the device (its length)
+ * @param buffer - the words to read back (the span's buffer, or the store's output)
+ */
+export async function scaledSpanToRange(r: ScaledRangeLike, span: DeviceArray, buffer: GpuBuffer): Promise<void> {
+  const a = r.accessor;
+  const bits = BITS[a.storage.name]!;
+  const words = await readWords(span.runtime!.context, buffer, span.words);
+  // The span started on a word at element lo of the range's typed array (toDeviceScaledSpan).
+  const [lo] = a.extent();
+  const first = lo - (lo % (32 / bits));
+  const bytes = span.spanLength * (bits / 8);
+  new Uint8Array(a.data.buffer, a.data.byteOffset + first * (bits / 8), bytes).set(new Uint8Array(words.buffer, words.byteOffset, bytes));
 }
