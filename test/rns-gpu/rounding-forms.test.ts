@@ -7,6 +7,7 @@ import { rnsGpuWaxpby } from '../../src/formats/rns/gpu/update-rns-webgpu.js';
 import { rnsGpuDot } from '../../kernels/dot/dot-rns-webgpu.js';
 import { rnsGpuGemv } from '../../kernels/gemv/gemv-rns-webgpu.js';
 import { requireRuntime } from '../gpu/gpu-test-helpers.js';
+import { scratchBuffer } from '../../src/formats/rns/gpu/rns-device-kernel.js';
 import { add, dyadic, mul, roundP, same } from './rns-gpu-oracle.js';
 
 // Exponents within ±40 of each other: the two terms' sum spans up to ≈ 2p + 80 bits, so L_e runs from 0 to most
@@ -18,16 +19,32 @@ const value = (p: number): fc.Arbitrary<RnsExactValue> => fc.record({
 });
 
 // The form before (quotient pass, j-major column pairs), j-major single words (two limbs a thread needs tiles: ignored),
-// tiled single words one limb a thread, and every change on (the default).
+// tiled single words one limb a thread, session 15's default, four words a thread, then no zero columns (j-major single
+// words and the default).
 const FORMS = [
-  { columnTiles: false, columnQuotient: false, columnWord: false, columnPairs: false, vectorWords: false },
-  { columnTiles: false, columnQuotient: true, columnWord: true, columnPairs: true, vectorWords: false },
-  { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: false, vectorWords: false },
-  { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: true, vectorWords: false },
-  { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: true, vectorWords: true },
+  { columnTiles: false, columnQuotient: false, columnWord: false, columnPairs: false, vectorWords: false, noZeroColumns: false },
+  { columnTiles: false, columnQuotient: true, columnWord: true, columnPairs: true, vectorWords: false, noZeroColumns: false },
+  { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: false, vectorWords: false, noZeroColumns: false },
+  { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: true, vectorWords: false, noZeroColumns: false },
+  { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: true, vectorWords: true, noZeroColumns: false },
+  { columnTiles: false, columnQuotient: true, columnWord: true, columnPairs: false, vectorWords: false, noZeroColumns: true },
+  { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: true, vectorWords: true, noZeroColumns: true },
 ];
 
-describe('the forms of the device rounding (kernel switches columnTiles, columnQuotient, columnWord, columnPairs)', () => {
+/**
+ * Fills the shared column buffer (every form's layout fits in 2·(limbs + 1) words per element, tiles of 64) with
+ * non-zero words before a form runs: a pass that read a column the columns pass did not store (noZeroColumns) would
+ * read these instead of the zeros an earlier form left.
+ */
+async function poisonColumns(set: ReturnType<typeof rnsDeviceSet>, count: number, seed: number): Promise<void> {
+  const runtime = await requireRuntime();
+  const buffer = scratchBuffer(runtime, 'columns', 2 * (set.limbs + 1) * 64 * Math.ceil(count / 64));
+  const words = new Uint32Array(buffer.size / 4);
+  for (let k = 0; k < words.length; k++) words[k] = (Math.imul(k + seed, 2654435761) >>> 3) | 1;
+  runtime.context.device.queue.writeBuffer(buffer, 0, words);
+}
+
+describe('the forms of the device rounding (kernel switches columnTiles, columnQuotient, columnWord, columnPairs, vectorWords, noZeroColumns)', () => {
   it('tiled columns, the quotient in the columns pass, one word a column and two limbs a thread give the words of the form before, correctly rounded, across tile boundaries', async () => {
     await requireRuntime();
     const p = 106, set = rnsDeviceSet(p);
@@ -42,6 +59,7 @@ describe('the forms of the device rounding (kernel switches columnTiles, columnQ
       for (const form of FORMS) {
         const previous = setRnsRoundingSwitches(form);
         try {
+          await poisonColumns(set, pairs.length, words.length);
           await rnsGpuWaxpby(alpha, x, beta, y, w);
         } finally {
           setRnsRoundingSwitches(previous);

@@ -9,7 +9,7 @@
  * - intrinsics, callable from kernel source like ordinary functions:
  *   `mpBits(x)` → `bitcast<i32>(x)` (the raw word of an f32), `mpFloat(i)` → `bitcast<f32>(i)`,
  *   `mpFma(a, b, c)` → `fma(a, b, c)`, `mpIdiv(a, b)` / `mpImod(a, b)` → i32 `/` and `%`,
- *   `mpHalfPair(w)` → `unpack2x16float(w)`, `mpToInt(x)` → `i32(x)` (an integral f32 to i32), `mpI32(i)` → `i32(i)` (keeps a counter started from a literal integer i32), `mpKeep(x)` → `x` with its bits XOR a uniform that is always 0 (an optimisation barrier), `mpOne()`, `mpNegZero()` → uniforms that are always 1.0 and −0.0 (opaque operands: `mpFma(mpOne(), a, b)`, `mpFma(a, b, mpNegZero())` are a + b and a·b rounded once, pinned like mpKeep's);
+ *   `mpNoStore()` (a statement) → `return;` (the thread stores nothing), `mpHalfPair(w)` → `unpack2x16float(w)`, `mpToInt(x)` → `i32(x)` (an integral f32 to i32), `mpI32(i)` → `i32(i)` (keeps a counter started from a literal integer i32), `mpKeep(x)` → `x` with its bits XOR a uniform that is always 0 (an optimisation barrier), `mpOne()`, `mpNegZero()` → uniforms that are always 1.0 and −0.0 (opaque operands: `mpFma(mpOne(), a, b)`, `mpFma(a, b, mpNegZero())` are a + b and a·b rounded once, pinned like mpKeep's);
  * - `mpToFloat(i)` → `f32(i)`; `mpClz(x)` → leading zeros; `mpResidue64(h, l, m)` → |h·2^32 + l|_m; `mpMulModR(a, b, m, 1/m)`
  *   (float quotient estimate); `mpMulMod(a, b, m)` → |a·b|_m computed in u32 (a, b < m ≤ 2^16; a WGSL helper appended to the shader);
  * - integer locals: `const k = <Integer expression>` is declared `var user_k : i32`;
@@ -110,6 +110,9 @@ export const INTRINSICS: Readonly<Record<string, Intrinsic>> = {
   mpGroupId: { args: [], returns: 'Integer', open: 'i32(mp_wid.x + mp_wid.y * mp_nwg.x', separator: '', close: ')', standIn: 'function mpGroupId() { return 0; }' },
   // A workgroup barrier (control and workgroup memory); callers keep it in uniform control flow (WGSL checks).
   mpBarrier: { args: [], returns: 'Integer', open: 'workgroupBarrier(', separator: '', close: ')', standIn: 'function mpBarrier() { return 0; }' },
+  // As a statement: the thread ends here and stores nothing (WGSL `return;` in the entry point) — for output units no
+  // later pass reads. Not in workgroup programs (their barriers need every thread).
+  mpNoStore: { args: [], returns: 'Integer', open: 'return', separator: '', close: '', standIn: 'function mpNoStore() { return 0; }' },
   // i32 → f32 by value (rounded to nearest): the RNS kernels' fractions ξ_i·(1/m_i).
   mpToFloat: { args: ['Integer'], returns: 'Number', open: 'f32(', separator: ', ', close: ')', standIn: 'function mpToFloat(i) { return 0.0; }' },
   // |a·b|_m for a, b < m < 2^16: the product is exact in u32 and u32 % is exact.

@@ -138,21 +138,22 @@ return [mpFloat(mpToInt(Math.floor(s + 0.5)) + ${B}), mpFloat(lam + ${B})];
  * the level and K' itself, in the loop that makes the ξ'_i anyway (program 1's sum, term for term: K' is exact in any
  * evaluation order, so it is program 1's K'), and the program reads no Kq.
  */
-function columnsSource(set: RnsDeviceSet, form: ColumnForm, fused: boolean): string {
+function columnsSource(set: RnsDeviceSet, form: ColumnForm, fused: boolean, noZeros: boolean): string {
   const zero = form.word ? `mpFloat(${B})` : `[mpFloat(${B}), mpFloat(${B})]`;
+  const none = noZeros ? 'mpNoStore();' : `return ${zero};`;
   const index = form.tiled
     ? `const tile = mpIdiv(t, ${TILE * set.limbs});
 const r = t - tile * ${TILE * set.limbs};
 const j = r >> 6;
 const e = tile * ${TILE} + (r & 63);
-if (e >= count) { return ${zero}; }`
+if (e >= count) { ${none} }`
     : `const j = mpIdiv(t, count);
 const e = t - j * count;`;
   return `function (${fused ? 'Acc, Tb, count' : 'Acc, Kq, Tb, count'}) {
 const t = this.thread.x;
 ${index}
 ${boundOf(set)}
-if (j >= Le) { return ${zero}; }
+if (j >= Le) { ${none} }
 ${fused ? levelScan(set) : `const lam = mpBits(Kq[2 * e + 1]) - ${B};`}
 ${levelOf(set)}
 let lo = mpI32(0);
@@ -185,8 +186,8 @@ return [mpFloat(lo + ${B}), mpFloat(hi + ${B})];`}
  * ξ'_i per modulus — v_j = lo_j + hi_(j−1) and v_(j+1) = lo_(j+1) + hi_j — and 0 for v_(j+1) when j + 1 ≥ L_e (never read;
  * its table reads are clamped to the level's last limb, L_e ≤ L').
  */
-function columnPairSource(set: RnsDeviceSet, fused: boolean): string {
-  const zero = `[mpFloat(${B}), mpFloat(${B})]`;
+function columnPairSource(set: RnsDeviceSet, fused: boolean, noZeros: boolean): string {
+  const none = noZeros ? 'mpNoStore();' : `return [mpFloat(${B}), mpFloat(${B})];`;
   const per = TILE * limbPairs(set);
   const limb = (i: string, j: string): string => `mpBits(Tb[at + np + ${i} * Ll + ${j}])`;
   return `function (${fused ? 'Acc, Tb, count' : 'Acc, Kq, Tb, count'}) {
@@ -195,9 +196,9 @@ const tile = mpIdiv(t, ${per});
 const r = t - tile * ${per};
 const j = 2 * (r >> 6);
 const e = tile * ${TILE} + (r & 63);
-if (e >= count) { return ${zero}; }
+if (e >= count) { ${none} }
 ${boundOf(set)}
-if (j >= Le) { return ${zero}; }
+if (j >= Le) { ${none} }
 ${fused ? levelScan(set) : `const lam = mpBits(Kq[2 * e + 1]) - ${B};`}
 ${levelOf(set)}
 const j1 = mpImin(j + 1, Ll - 1);
@@ -419,9 +420,9 @@ const programs = new WeakMap<RnsDeviceSet, Map<string, Promise<BoundedPrograms>>
  * @returns the programs
  */
 export function normalizePrograms(runtime: GpuRuntime, set: RnsDeviceSet): Promise<BoundedPrograms> {
-  const { columnTiles: tiled, columnQuotient: fused, columnWord: word, columnPairs, vectorWords: vector } = rnsRoundingSwitches();
+  const { columnTiles: tiled, columnQuotient: fused, columnWord: word, columnPairs, vectorWords: vector, noZeroColumns: noZeros } = rnsRoundingSwitches();
   const form: ColumnForm = { tiled, word, pairs: columnPairs && tiled && word };
-  const key = `${tiled ? 'tiled' : 'j-major'} ${fused ? 'fused' : 'quotient pass'} ${word ? 'word' : 'pair'} ${form.pairs ? 'two limbs' : 'one limb'} ${vector ? 'four words' : 'one word'}`;
+  const key = `${tiled ? 'tiled' : 'j-major'} ${fused ? 'fused' : 'quotient pass'} ${word ? 'word' : 'pair'} ${form.pairs ? 'two limbs' : 'one limb'} ${vector ? 'four words' : 'one word'}${noZeros ? ' no zero columns' : ''}`;
   let bySet = programs.get(set);
   if (!bySet) programs.set(set, (bySet = new Map()));
   let p = bySet.get(key);
@@ -429,7 +430,7 @@ export function normalizePrograms(runtime: GpuRuntime, set: RnsDeviceSet): Promi
     const ctx = runtime.context;
     p = Promise.all([
       fused ? undefined : getProgram(ctx, { source: quotientSource(set), args: [['Acc', 'Array'], ['Tb', 'Array'], ['count', 'Integer']], components: 2 }),
-      getProgram(ctx, { source: form.pairs ? columnPairSource(set, fused) : columnsSource(set, form, fused), args: fused ? [['Acc', 'Array'], ['Tb', 'Array'], ['count', 'Integer']] : [['Acc', 'Array'], ['Kq', 'Array'], ['Tb', 'Array'], ['count', 'Integer']], components: word && !form.pairs ? 1 : 2 }),
+      getProgram(ctx, { source: form.pairs ? columnPairSource(set, fused, noZeros) : columnsSource(set, form, fused, noZeros), args: fused ? [['Acc', 'Array'], ['Tb', 'Array'], ['count', 'Integer']] : [['Acc', 'Array'], ['Kq', 'Array'], ['Tb', 'Array'], ['count', 'Integer']], components: word && !form.pairs ? 1 : 2 }),
       getProgram(ctx, { source: sizeSource(set, form), args: [['C', 'Array'], ['Acc', 'Array'], ['count', 'Integer']], components: 2 }),
       vector
         ? getProgram(ctx, { source: fourWordsSource(wordsSource(set, form, true), wordLoads(set)), args: fourWordsArgs(WORDS_ARGS, wordLoads(set)), components: 4, vectorOutput: true })
