@@ -258,7 +258,7 @@ describe('the kahan accumulation: the choice, reported', () => {
     expect(cpuBackendOf('gemv', { A, x, y: x }, { ...KAHAN, arithmetic: formats.f32 }, ['y'])).toEqual({ backend: 'wasm' });
     for (const k of ['asum', 'nrm2'] as const) for (const o of [KAHAN, { ...KAHAN, arithmetic: formats.f32 }]) expect(cpuBackendOf(k, { x }, o)).toEqual({ backend: 'wasm' });
     for (const o of [KAHAN, { ...KAHAN, arithmetic: formats.f32 }]) expect(cpuBackendOf('trsv', { A, x }, o, ['x'])).toEqual({ backend: 'wasm' });
-    expect(cpuBackendOf('trsv', { A, x }, { accumulation: 'pairwise' }, ['x'])).toEqual({ backend: 'js', reason: 'options.accumulation: WebAssembly sums trsv with the recursive accumulation only (pairwise: dot, gemv, asum, nrm2 only)' });
+    expect(cpuBackendOf('trsv', { A, x }, { accumulation: 'pairwise' }, ['x'])).toEqual({ backend: 'js', reason: 'options.accumulation: WebAssembly sums trsv with the recursive accumulation only (pairwise: dot, gemv, asum, nrm2, ellSpmv only)' });
     expectModprec(() => dot(x, x, { ...KAHAN, arithmetic: formats.dd, backend: 'wasm' }), 'INVALID_OPTION', 'options.accumulation');
   });
 });
