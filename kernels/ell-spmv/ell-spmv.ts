@@ -2,7 +2,8 @@
  * ELL SpMV: y := α·A·x + β·y for an ELL matrix whose values are read through any accessor.
  * @module
  */
-import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
+import { chooseCpuBackend, orderedNumerics, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
+import { wasmOrderedEllSpmv } from './ell-spmv-ordered-wasm.js';
 import { chooseBackend, prepareGpuCall, ellSpmvOnGpu, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { Operand } from '../../src/backends/cpu/operand.js';
 import { chooseArithmetic, checkCoefficientsIn, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
@@ -64,6 +65,7 @@ export function ellSpmv(args: EllSpmvArguments, options: (KernelOptions & Thread
   const requested = chooseBackend(options);
   const numerics = wasmNumericsOf(ar, acc);
   const dd = numerics === 'dd', f32 = numerics === 'f32' || numerics === 'kahan-f32', kahan = numerics === 'kahan-f64' || numerics === 'kahan-f32';
+  const ordered = orderedNumerics(numerics);
   const cpu = chooseCpuBackend(requested, {
     kernel: 'ellSpmv', arithmetic: ar, accumulation: acc,
     operands: [['x', x, 'read'], ['y', y, 'write']],
@@ -83,6 +85,10 @@ export function ellSpmv(args: EllSpmvArguments, options: (KernelOptions & Thread
     // A non-finite double-double sum leaves y untouched and is recomputed by the guarded JavaScript kernel.
     let done = false;
     if (runWasm(requested, () => { done = wasmDdEllSpmv(alpha, A.structure, A.values.accessor, x.accessor, beta, y.accessor, ar, acc.name === 'dd'); }) && done) return;
+  } else if (cpu === 'wasm' && ordered) {
+    // A non-finite row sum leaves y untouched and is recomputed by the JavaScript kernel.
+    let done = false;
+    if (runWasm(requested, () => { done = wasmOrderedEllSpmv(alpha, A.structure, A.values.accessor, x.accessor, beta, y.accessor, ordered.accumulation, ordered.arithmetic); }) && done) return;
   } else if (cpu === 'wasm' && runWasm(requested, () => wasmEllSpmv(alpha, A.structure, A.values.accessor, x.accessor, beta, y.accessor, f32, kahan))) return;
   const f = ellSpmvProgram({ values: A.values.accessor, x: x.accessor, y: y.accessor, ar, acc, alpha: alphaCase, beta: coefficientCase(beta) });
   f(rows, width, stride, colIndex, ...Operand.args(A.values.accessor), ...Operand.args(x.accessor), ...Operand.args(y.accessor), alpha, beta);

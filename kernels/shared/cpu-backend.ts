@@ -66,7 +66,7 @@ export const WASM_KAHAN_F32_KERNELS: ReadonlySet<KernelName> = new Set<KernelNam
  * The kernels whose WebAssembly program also sums with the `pairwise` and `dot2` accumulations, in fp64 and fp32
  * arithmetic, in the accumulation's own order: the JavaScript kernel's bits (see {@link wasmNumericsOf}).
  */
-export const WASM_ORDERED_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv', 'asum', 'nrm2']);
+export const WASM_ORDERED_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv', 'asum', 'nrm2', 'ellSpmv', 'trsv']);
 
 /** The numerics of {@link WASM_ORDERED_KERNELS}: the accumulation and the arithmetic. */
 export type OrderedNumerics = 'pairwise-f64' | 'pairwise-f32' | 'dot2-f64' | 'dot2-f32';
@@ -158,10 +158,16 @@ export function wasmRefusal(call: CpuCall): Refusal | undefined {
  * Why the automatic choice (`backend: 'cpu'`) takes the generated JavaScript for a call WebAssembly could run, or
  * undefined. The `dot2` sums are scalar chains of TwoSum in either language and give the same bits; WebAssembly did not
  * run them faster (quiet H100 host, 2026-11-27, n = 2^20: 0.71–1.15× the JavaScript's speed in fp64, 1.01–1.06× in
- * fp32), so the automatic choice keeps them in JavaScript. `backend: 'wasm'` still runs them in WebAssembly.
+ * fp32), so the automatic choice keeps them in JavaScript. ELL SpMV's and TRSV's `pairwise` and `dot2` sums take
+ * one WebAssembly call per row (its terms gathered in JavaScript): 4–10× slower than the generated JavaScript for ELL
+ * on the 3-D Laplacian 40³, 0.3–3.6× (mostly slower) for TRSV at n = 64 and 1024 (this shared 2-core VM,
+ * 2026-11-27, short probes), so they stay there too. `backend: 'wasm'` still runs them in WebAssembly.
  */
-export function automaticPrefersJs(call: Pick<CpuCall, 'arithmetic' | 'accumulation'>): string | undefined {
-  return orderedNumerics(wasmNumericsOf(call.arithmetic, call.accumulation))?.accumulation === 'dot2'
+export function automaticPrefersJs(call: Pick<CpuCall, 'arithmetic' | 'accumulation'> & { readonly kernel?: KernelName }): string | undefined {
+  const ordered = orderedNumerics(wasmNumericsOf(call.arithmetic, call.accumulation));
+  const perRow = call.kernel === 'ellSpmv' ? 'ELL SpMV' : call.kernel === 'trsv' ? 'TRSV' : undefined;
+  if (ordered && perRow) return `options.accumulation: ${perRow}'s ${ordered.accumulation} sums run a row per WebAssembly call, no faster than the generated JavaScript (the same bits), so the automatic choice keeps them there`;
+  return ordered?.accumulation === 'dot2'
     ? 'options.accumulation: dot2 runs as fast in the generated JavaScript (the same bits), so the automatic choice keeps it there'
     : undefined;
 }

@@ -2,7 +2,8 @@
  * TRSV: solves op(A)·x = b in place through any accessors, in any arithmetic, with any accumulation.
  * @module
  */
-import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
+import { chooseCpuBackend, orderedNumerics, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
+import { wasmOrderedTrsv } from './trsv-ordered-wasm.js';
 import { runWasm } from '../shared/run-wasm.js';
 import { wasmTrsv, wasmTrsvRefusal } from './trsv-wasm.js';
 import { wasmKahanTrsv } from './trsv-kahan-wasm.js';
@@ -91,7 +92,12 @@ export function trsv(args: TrsvArguments, options: (KernelOptions & { backend?: 
   if (cpu === 'wasm') {
     const numerics = wasmNumericsOf(ar, acc);
     const lanes = numerics === 'f32' || numerics === 'kahan-f32' ? 'f32' : 'f64';
-    if (numerics === 'kahan-f64' || numerics === 'kahan-f32') {
+    const ordered = orderedNumerics(numerics);
+    if (ordered) {
+      // A non-finite row sum leaves x untouched and is recomputed by the JavaScript kernel.
+      let done = false;
+      if (runWasm(requested, () => { done = solveOnX(x.accessor, n, ordered.arithmetic, (xa) => wasmOrderedTrsv(T, xa, n, lower, unit, ordered.accumulation, ordered.arithmetic)); }) && done) return;
+    } else if (numerics === 'kahan-f64' || numerics === 'kahan-f32') {
       // A non-finite row-oriented solve leaves x untouched and is recomputed by the JavaScript kernel.
       let done = false;
       if (runWasm(requested, () => { done = solveOnX(x.accessor, n, lanes, (xa) => wasmKahanTrsv(T, xa, n, lower, unit, lanes)); }) && done) return;
