@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import ddot from '@stdlib/blas-base-ddot';
 import { twoProduct, ddAddDd } from 'double-double';
 import { wasmFusedFmaAvailable } from '../src/backends/wasm/wasm-fused-fma.js';
+import { setWasmKernelForms, type WasmKernelForms } from '../src/backends/wasm/wasm-kernel-forms.js';
 import {
   axpy, colMajor, dot, wasmArena, dotBound, ellSpmv, ellSpmvBound, ellWithStorage, formats, gemv, gemvBound, laplacianEll, range, rowMajor, trsv, trsvBound, vector, wasmSimdAvailable, type Range,
 } from '../src/index.js';
@@ -72,6 +73,12 @@ function streamDot(binary: string): number {
 
 interface Case { name: string; group: string; bytes: number; run: () => unknown }
 
+/** `run` under the earlier inner-loop forms `change` (src/backends/wasm/wasm-kernel-forms.ts), restored after. */
+const earlier = (change: Partial<WasmKernelForms>, run: () => unknown) => (): unknown => {
+  const previous = setWasmKernelForms(change);
+  try { return run(); } finally { setWasmKernelForms(previous); }
+};
+
 const xs = data(N, 1), ys = data(N, 2);
 // In-place rows: the same operands again with their storage in one wasmArena (the WebAssembly kernels read it in
 // place, no staging copy): DOT 2·N·(8 + 4 + 2 + 2 + 1) bytes, GEMV 2·M²·(8 + 4), ELL 128³ f64 and f32 (values and
@@ -90,6 +97,7 @@ for (const [name, storage, bytes] of DOT_STORAGES) {
   for (const backend of ['js', 'wasm'] as const) cases.push({ name: `DOT ${name} storage, f64 arithmetic, n = 2^24 (${backend})`, group: `dot-${name}-${backend}`, bytes: 2 * N * bytes, run: () => dot(x, y, { backend }) });
   const [xa, ya] = [x, y].map((v) => inPlace(v));
   cases.push({ name: `DOT ${name} storage, f64 arithmetic, n = 2^24 (wasm, in place)`, group: `dot-${name}-wasm-inplace`, bytes: 2 * N * bytes, run: () => dot(xa!, ya!, { backend: 'wasm' }) });
+  if (name === 'bf16' || name === 'f16') cases.push({ name: `DOT ${name} storage, f64 arithmetic, n = 2^24 (wasm, in place, earlier unchecked chunk)`, group: `dot-${name}-wasm-inplace-earlier`, bytes: 2 * N * bytes, run: earlier({ halfDotChecked: false }, () => dot(xa!, ya!, { backend: 'wasm' })) });
   if (!Object.is(dot(xa!, ya!, { backend: 'wasm' }), dot(x, y, { backend: 'wasm' }))) throw new Error(`DOT ${name}: in place and staged differ (they take the same order)`);
   if (name === 'f64') cases.push({ name: `AXPY f64, n = 2^24 (wasm, in place)`, group: 'axpy-wasm-inplace', bytes: 24 * N, run: () => axpy(1e-9, xa!, ya!, { backend: 'wasm' }) });
   // Results agree within the bound (checked once, before timing).
@@ -186,6 +194,7 @@ const DD_N = quick ? 2 ** 12 : 2 ** 20;
     for (const backend of ['js', 'wasm'] as const) cases.push({ name: `ELL SpMV ${name} values, Laplacian 128³ (${backend})`, group: `ell-${name}-${backend}`, bytes: ellBytes(bytes), run: () => ellSpmv({ alpha: 1, A, x, beta: 0, y }, { backend }) });
     const Aa = ellWithStorage(L, { storage, memory: arena });
     cases.push({ name: `ELL SpMV ${name} values, Laplacian 128³ (wasm, in place)`, group: `ell-${name}-wasm-inplace`, bytes: ellBytes(bytes), run: () => ellSpmv({ alpha: 1, A: Aa, x: xa, beta: 0, y }, { backend: 'wasm' }) });
+    cases.push({ name: `ELL SpMV ${name} values, Laplacian 128³ (wasm, in place, earlier 4-row loop)`, group: `ell-${name}-wasm-inplace-earlier`, bytes: ellBytes(bytes), run: earlier({ ellWide: false }, () => ellSpmv({ alpha: 1, A: Aa, x: xa, beta: 0, y }, { backend: 'wasm' })) });
     const y2 = vector(L.rows);
     ellSpmv({ alpha: 1, A, x, beta: 0, y }, { backend: 'wasm' });
     ellSpmv({ alpha: 1, A, x, beta: 0, y: y2 }, { backend: 'js' });
@@ -248,6 +257,10 @@ const goals = [
   ['DOT in place: f64 time / f16 storage time (wasm; goal ≥ 3)', ratio('dot-f64-wasm-inplace', 'dot-f16-wasm-inplace')],
   ['DOT in place: f64 time / i8 storage time (wasm; goal ≥ 4)', ratio('dot-f64-wasm-inplace', 'dot-i8-wasm-inplace')],
   ['ELL SpMV f64 Laplacian 128³ (wasm, in place) vs STREAM dot (goal ≥ 0.60)', ofStream(cases.find((c) => c.group === 'ell-f64-wasm-inplace')!.bytes, 'ell-f64-wasm-inplace')],
+  ['DOT in place: f64 time / bf16 storage time, earlier unchecked chunk (wasm)', ratio('dot-f64-wasm-inplace', 'dot-bf16-wasm-inplace-earlier')],
+  ['DOT in place: f64 time / f16 storage time, earlier unchecked chunk (wasm)', ratio('dot-f64-wasm-inplace', 'dot-f16-wasm-inplace-earlier')],
+  ['ELL SpMV f64 Laplacian 128³ (wasm, in place), earlier 4-row loop, vs STREAM dot', ofStream(cases.find((c) => c.group === 'ell-f64-wasm-inplace-earlier')!.bytes, 'ell-f64-wasm-inplace-earlier')],
+  ['ELL SpMV in place: earlier 4-row loop time / current time (f64; f32)', `${ratio('ell-f64-wasm-inplace-earlier', 'ell-f64-wasm-inplace')}; ${ratio('ell-f32-wasm-inplace-earlier', 'ell-f32-wasm-inplace')}`],
   ['DOT f64: staged time / in-place time (wasm)', ratio('dot-f64-wasm', 'dot-f64-wasm-inplace')],
   ['GEMV N f64 col-major: staged time / in-place time (wasm)', ratio('gemv-col-wasm', 'gemv-col-wasm-inplace')],
   ['GEMV N f64 row-major: staged time / in-place time (wasm)', ratio('gemv-row-wasm', 'gemv-row-wasm-inplace')],
@@ -319,6 +332,10 @@ element becomes an f64 lane (one \`f64x2.promote_low_f32x4\` per two elements an
 WebAssembly SIMD128 has); bf16 adds a shift or a mask, f16 the rebias and the Inf/NaN select of its exact decoder.
 In the L2 cache (a 2-core VM, 2026-11-27, n = 2^14 in a wasmArena, best of 200 rounds) a DOT takes per element:
 f64 0.35, f32 0.41, bf16 0.74, f16 1.1 ns; from DRAM the fp64 DOT takes about 1.3 ns per element on the quiet
-host, so a 16-bit row at 3× would need about 0.44 ns — below what these decoders cost even in cache.`);
+host, so a 16-bit row at 3× would need about 0.44 ns — below what these decoders cost even in cache.
+Two unscaled operands of one 16-bit format now take a checked chunk (products of bf16 pairs in binary32, fp16
+without the Inf/NaN select) that falls back to the exact one at an element it does not handle; the "earlier
+unchecked chunk" rows time the exact chunk alone. ELL's "earlier 4-row loop" rows time the loop the 8-row one
+replaced (wasmKernelForms; same bits).`);
 console.log(rows.map((r) => r.join('  ')).join('\n'));
 console.log(goals.map((g) => g.join(': ')).join('\n'));

@@ -18,7 +18,7 @@ import { wasmExports } from '../../src/backends/wasm/wasm-runtime.js';
 import type { WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
 import type { DotChunk } from './dot-wasm.js';
 
-const [I8X16_SHUFFLE, I16X8_EXTEND_HIGH_I8X16_S, I32X4_SHR_U, I32X4_ADD, I32X4_DOT_I16X8_S, F32X4_GE, XOR] = [0x0d, 0x88, 0xad, 0xae, 0xba, 0x46, 0x51];
+const [I8X16_SHUFFLE, I16X8_EXTEND_HIGH_I8X16_S, I32X4_SHR_U, I32X4_ADD, I32X4_DOT_I16X8_S, F32X4_GE] = [0x0d, 0x88, 0xad, 0xae, 0xba, 0x46];
 /** Instructions as nested arrays of bytes (flattened by {@link bytes}), which keeps the generators short. */
 type Code = number | readonly Code[];
 const bytes = (code: Code): number[] => ([code] as unknown[]).flat(99) as number[];
@@ -142,7 +142,8 @@ function halfChunk(xName: string, scaledX: boolean, yName: string, scaledY: bool
  */
 export type CheckedDotChunk = (px: number, sx: number, py: number, sy: number, n: number) => number;
 
-const [I32X4_SUB, I32X4_MAX_U, I32X4_LT_U, I32X4_ALL_TRUE] = [0xb1, 0xb9, 0x3a, 0xa3];
+const [I32X4_SUB, I32X4_MAX_U, I32X4_LT_U, I32X4_ALL_TRUE, I32X4_SHR_S] = [0xb1, 0xb9, 0x3a, 0xa3, 0xac];
+const [I16X8_SHL, I16X8_MAX_U, I16X8_LT_U, I16X8_ALL_TRUE] = [0x8b, 0x99, 0x30, 0x83];
 
 /** Elements between the checked chunk's checks: what it computes in vain at most, where it stops. */
 export const CHECK_BLOCK = 512;
@@ -154,7 +155,7 @@ export const CHECK_BLOCK = 512;
  * - bf16·bf16: each product formed in binary32 (two 8-bit significands: 16 bits, exact unless it leaves the normal
  *   range) from whole 16-byte loads, then widened once. Declines where a product is not a finite normal binary32
  *   (overflow, underflow, zero, Inf, NaN — a zero product cannot tell an exact zero from an underflow).
- * - f16·f16: magnitudes decoded without the Inf/NaN select, their product's sign the xor of the operands' signs.
+ * - f16·f16: decoded with their signs by an arithmetic shift, without the Inf/NaN select.
  *   Declines where an element is Inf or NaN (exponent 31).
  * `scratch`: as for {@link narrowDotChunk}.
  */
@@ -170,12 +171,12 @@ function checkedHalfChunk(name: 'bf16' | 'f16', scratch: number): Uint8Array {
   const i = l.local(I32);
   const acc = l.locals_(V128, 4);
   const [rx, ry, even, odd, flag] = [l.local(V128), l.local(V128), l.local(V128), l.local(V128), l.local(V128)];
-  const k = l.locals_(V128, 4);
+  const k = l.locals_(V128, 3);
   const bf16 = name === 'bf16';
-  // bf16: the high-half mask, the sign bit (unused), the flag's offset and its limit; f16: the magnitude mask, the
-  // sign bit, 2^112 (the rebias of the shifted bits, as the exact decoder's) and the flag's limit.
-  const values = bf16 ? [0xffff0000, 0x80000000, 0x01000000, 0xfe000000] : [0x0fffe000, 0x80000000, 0x77800000, 0x0f800000];
-  const [mask, sign, third, limit] = [k, k + 1, k + 2, k + 3];
+  // bf16: the high-half mask, the flag's offset and its limit; f16: the sign-and-magnitude mask, 2^112 (the rebias
+  // of the shifted bits, as the exact decoder's) and the flag's limit (16-bit lanes).
+  const values = bf16 ? [0xffff0000, 0x01000000, 0xfe000000] : [0x8fffe000, 0x77800000, 0xf800f800];
+  const [mask, third, limit] = [k, k + 1, k + 2];
   const load = (p: number, r: number): Code => [op.get(p), op.simdMem(SIMD.load, 0), op.set(r)];
   // bf16: (products of the even elements, of the odd ones) in binary32; the flag keeps the largest
   // (|p|'s bits << 1) − 2^24 (unsigned, wrapping): below 0xfe000000 exactly when every p is a finite normal number.
@@ -184,15 +185,16 @@ function checkedHalfChunk(name: 'bf16' | 'f16', scratch: number): Uint8Array {
     op.get(rx), op.get(mask), s(SIMD.and), op.get(ry), op.get(mask), s(SIMD.and), s(SIMD.f32x4Mul), op.set(odd),
     [even, odd].map((p) => [op.get(flag), op.get(p), op.i32(1), s(SIMD.i32x4Shl), op.get(third), s(I32X4_SUB), s(I32X4_MAX_U), op.set(flag)]),
   ];
-  // f16: the magnitude's exponent and significand at binary32's places (bits 13–27), times 2^112: exact for normal
-  // and subnormal values; the flag keeps the largest bits (exponent 31 reaches 0x0f800000).
-  const magnitude = (raw: Code): Code => [raw, op.i32(3), s(I32X4_SHR_U), op.get(mask), s(SIMD.and), op.tee(odd),
-    op.get(flag), op.get(odd), s(I32X4_MAX_U), op.set(flag), op.get(third), s(SIMD.f32x4Mul)];
+  // f16: the element in the top half of each i32 lane shifted right by 3 with its sign copied, masked to the sign
+  // (bit 31) and the exponent and significand at binary32's places (bits 13–27), times 2^112: exact for normal and
+  // subnormal values, signed, without the Inf/NaN select. The flag keeps the largest 16-bit pattern << 1 (the sign
+  // dropped): exponent 31 reaches 0xf800.
+  const decode = (raw: Code): Code => [raw, op.i32(3), s(I32X4_SHR_S), op.get(mask), s(SIMD.and), op.get(third), s(SIMD.f32x4Mul)];
   const evenRaw = (r: number): Code => [op.get(r), op.i32(16), s(SIMD.i32x4Shl)];
-  const signs = (shift: boolean): Code => [op.get(rx), op.get(ry), s(XOR), shift ? [op.i32(16), s(SIMD.i32x4Shl)] : [], op.get(sign), s(SIMD.and), s(SIMD.or)];
   const f16Products: Code = [
-    magnitude(evenRaw(rx)), magnitude(evenRaw(ry)), s(SIMD.f32x4Mul), signs(true), op.set(even),
-    magnitude(op.get(rx)), magnitude(op.get(ry)), s(SIMD.f32x4Mul), signs(false), op.set(odd),
+    [rx, ry].map((r) => [op.get(flag), op.get(r), op.i32(1), s(I16X8_SHL), s(I16X8_MAX_U), op.set(flag)]),
+    decode(evenRaw(rx)), decode(evenRaw(ry)), s(SIMD.f32x4Mul), op.set(even),
+    decode(op.get(rx)), decode(op.get(ry)), s(SIMD.f32x4Mul), op.set(odd),
   ];
   const high = (t: number): Code => [op.get(t), op.get(t), shuffle(HIGH64)];
   // acc: (p₀, p₂), (p₄, p₆), (p₁, p₃), (p₅, p₇) — NARROW_16_LANES.
@@ -220,7 +222,7 @@ function checkedHalfChunk(name: 'bf16' | 'f16', scratch: number): Uint8Array {
     op.get(i), op.i32(CHECK_BLOCK), op.i32Add(), op.get(n), op.get(i), op.i32(CHECK_BLOCK), op.i32Add(), op.get(n), op.i32LtS(), 0x1b /* select */, op.set(end),
     op.loop(), step, [px, py].map((p) => [op.get(p), op.i32(16), op.i32Add(), op.set(p)]),
     op.get(i), op.i32(8), op.i32Add(), op.tee(i), op.get(end), op.i32LtS(), op.brIf(0), op.end(),
-    op.get(flag), op.get(limit), s(I32X4_LT_U), s(I32X4_ALL_TRUE), op.i32Eqz(), op.brIf(1),
+    op.get(flag), op.get(limit), bf16 ? [s(I32X4_LT_U), s(I32X4_ALL_TRUE)] : [s(I16X8_LT_U), s(I16X8_ALL_TRUE)], op.i32Eqz(), op.brIf(1),
     quads.map((a) => [op.get(acc + a), op.set(kept + a)]), op.get(i), op.set(done),
     op.br(0), op.end(), op.end(),
     quads.map((a) => [op.i32(0), op.get(kept + a), op.simdMem(SIMD.store, 0, 16 * a)]),
