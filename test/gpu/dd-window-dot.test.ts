@@ -118,6 +118,25 @@ describe('windowed dd DOT on the GPU', () => {
     }), { numRuns: 15 });
   });
 
+  it('f64 storage (f64·dd and f64·f64 terms, their shorter products): within γ_{2n}(2^-110)·Σ|x·y| of the exact value', async () => {
+    await requireRuntime();
+    const head = fc.oneof(
+      { weight: 6, arbitrary: doubleDoubles({ minExponent: -480, maxExponent: 480 }).map((p) => ({ hi: p.hi, lo: 0 })) },
+      { weight: 1, arbitrary: fc.constantFrom({ hi: 0, lo: 0 }, { hi: -0, lo: 0 }, { hi: 5e-324, lo: 0 }, { hi: -(2 ** -1000), lo: 0 }, { hi: 2 ** 500, lo: 0 }) },
+    );
+    await fc.assert(fc.asyncProperty(fc.array(fc.tuple(head, pairs, head), { minLength: 1, maxLength: 30 }), async (terms) => {
+      const xs = terms.map((t) => t[0]);
+      const ys = terms.map((t) => t[1]);
+      const zs = terms.map((t) => t[2]);
+      const X = await toDevice(Float64Array.from(xs, (p) => p.hi), { format: 'f64' });
+      const Z = await toDevice(Float64Array.from(zs, (p) => p.hi), { format: 'f64' });
+      const xy = await gpuDot(X, await toDevice(ddRange(ys) as never), { arithmetic: windowed, strict: true, ...SHAPE });
+      expectWithinBound(xy.value, xs, ys, dotBound(ddRange(xs) as never, ddRange(ys) as never, { arithmetic: formats.dd }));
+      const xz = await gpuDot(X, Z, { arithmetic: windowed, strict: true, ...SHAPE });
+      expectWithinBound(xz.value, xs, zs, dotBound(ddRange(xs) as never, ddRange(zs) as never, { arithmetic: formats.dd }));
+    }), { numRuns: 12 });
+  });
+
   // llvmpipe compiles GEMV N's eight-column step of windowed multiply-adds for about four minutes: opt-in
   // (MODPREC_SLOW_TESTS=1), as the 256-row TRSV blocks are; bench/gpu/dd-gpu.ts checks GEMV's window rows too.
   it.skipIf(process.env.MODPREC_SLOW_TESTS !== '1')('GEMV N (its row pass shares the step code), dd storage: every row within γ_{2n}(2^-110)·Σ|a·x| + 2^-105·|y| of the exact value', async () => {
