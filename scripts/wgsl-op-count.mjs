@@ -50,4 +50,8 @@ if (process.argv.includes('--path')) {
   const window = (k) => totalOps('mpDwExpDdDd') + totalOps('mpDwAddDdDd') + 1 + 2 + totalOps('mpDwSettle') / k;
   console.log(`dd·dd DOT term, unfused (all branches): ${old}`);
   for (const k of [1, 2, 4, 8]) console.log(`dd·dd DOT term, window of ${k} (all branches, settle shared): ${window(k).toFixed(0)}`);
+  const oldF64 = 2 * totalOps('mpXfOfF64Words') + totalOps('mpXfFma');
+  console.log(`f64·f64 DOT term, unfused (all branches): ${oldF64}; GEMV's fused mpXfFmaF64F64: ${totalOps('mpXfFmaF64F64')}`);
+  const f64 = (k) => totalOps('mpDwExpF64F64') + totalOps('mpDwAddF64F64') + 1 + 2 + totalOps('mpDwSettle') / k;
+  for (const k of [4, 8]) console.log(`f64·f64 term, window of ${k} (all branches; the compiler folds the zero lo words away): ${f64(k).toFixed(0)}`);
 }

@@ -1,7 +1,7 @@
 /**
  * DOT's windowed dd multiply-adds (ddGpuArithmeticWindow, src/formats/dd/dd-gpu-window-wgsl.ts) against the exact
  * BigInt oracle, on llvmpipe: genuine double-doubles over a wide exponent range (lo anywhere from ±ulp/2 down to
- * 2^-100 of hi, zeros), unnormalised pairs and subnormal products (the slow path), ill-conditioned DOTs to cond 1e30,
+ * 2^-140 of hi, zeros), unnormalised pairs and subnormal products (the slow path), ill-conditioned DOTs to cond 1e30,
  * f64 and mixed operands — every finite result within the first-pass bound γ_{2n}(2^-110)·Σ|x_i·y_i| (plus
  * 2^-1074 per term where products reach binary64's underflow range), itself inside the CPU dd dotBound; with ±∞ and
  * NaN, the same non-finite result as the unfused multiply-adds.
@@ -48,7 +48,9 @@ function expectWithinBound(got: number, xs: readonly Pair[], ys: readonly Pair[]
 /** Genuine pairs over a wide range, pairs with lo far below hi's last bit, zeros, and unnormalised pairs. */
 const pairs = fc.oneof(
   { weight: 6, arbitrary: doubleDoubles({ minExponent: -480, maxExponent: 480 }) },
-  { weight: 1, arbitrary: fc.double({ min: 0.5, max: 4, noNaN: true }).map((h) => ({ hi: h, lo: h * 2 ** -100 })) },
+  // lo 54 … 140 bits below hi: every alignment of lo against hi's last bit (shifted up, down within one word, across
+  // words, entirely below the window's unit 1).
+  { weight: 2, arbitrary: fc.tuple(fc.double({ min: -4, max: 4, noNaN: true }).filter((h) => Math.abs(h) >= 0.5), fc.integer({ min: 54, max: 140 }), fc.double({ min: -1, max: 1, noNaN: true })).map(([h, g, f]) => ({ hi: h, lo: h * f * 2 ** -g })) },
   { weight: 1, arbitrary: fc.constantFrom({ hi: 0, lo: 0 }, { hi: -0, lo: 0 }, { hi: 1, lo: 0.25 }, { hi: 5e-324, lo: 0 }, { hi: 2 ** -1000, lo: 2 ** -1060 }, { hi: -3, lo: 2 ** -51 }) },
 );
 
@@ -66,7 +68,7 @@ async function dotOf(xs: readonly Pair[], ys: readonly Pair[], arithmetic: typeo
 }
 
 describe('windowed dd DOT on the GPU', () => {
-  it('dd storage, genuine, far-apart, zero and unnormalised pairs: within γ_{2n}(2^-110)·Σ|x·y| of the exact value', async () => {
+  it('dd storage, genuine pairs, lo 54 … 140 bits below hi, zero and unnormalised pairs: within γ_{2n}(2^-110)·Σ|x·y| of the exact value', async () => {
     await requireRuntime();
     await fc.assert(fc.asyncProperty(fc.array(fc.tuple(pairs, pairs), { minLength: 1, maxLength: 40 }), async (terms) => {
       const xs = terms.map((t) => t[0]);
@@ -114,6 +116,25 @@ describe('windowed dd DOT on the GPU', () => {
       const bound = dotBound(ddRange(xs) as never, ddRange(ys) as never, { arithmetic: formats.dd });
       expectWithinBound(got, xs, ys, bound);
     }), { numRuns: 15 });
+  });
+
+  it('f64 storage (f64·dd and f64·f64 terms, their shorter products): within γ_{2n}(2^-110)·Σ|x·y| of the exact value', async () => {
+    await requireRuntime();
+    const head = fc.oneof(
+      { weight: 6, arbitrary: doubleDoubles({ minExponent: -480, maxExponent: 480 }).map((p) => ({ hi: p.hi, lo: 0 })) },
+      { weight: 1, arbitrary: fc.constantFrom({ hi: 0, lo: 0 }, { hi: -0, lo: 0 }, { hi: 5e-324, lo: 0 }, { hi: -(2 ** -1000), lo: 0 }, { hi: 2 ** 500, lo: 0 }) },
+    );
+    await fc.assert(fc.asyncProperty(fc.array(fc.tuple(head, pairs, head), { minLength: 1, maxLength: 30 }), async (terms) => {
+      const xs = terms.map((t) => t[0]);
+      const ys = terms.map((t) => t[1]);
+      const zs = terms.map((t) => t[2]);
+      const X = await toDevice(Float64Array.from(xs, (p) => p.hi), { format: 'f64' });
+      const Z = await toDevice(Float64Array.from(zs, (p) => p.hi), { format: 'f64' });
+      const xy = await gpuDot(X, await toDevice(ddRange(ys) as never), { arithmetic: windowed, strict: true, ...SHAPE });
+      expectWithinBound(xy.value, xs, ys, dotBound(ddRange(xs) as never, ddRange(ys) as never, { arithmetic: formats.dd }));
+      const xz = await gpuDot(X, Z, { arithmetic: windowed, strict: true, ...SHAPE });
+      expectWithinBound(xz.value, xs, zs, dotBound(ddRange(xs) as never, ddRange(zs) as never, { arithmetic: formats.dd }));
+    }), { numRuns: 12 });
   });
 
   // llvmpipe compiles GEMV N's eight-column step of windowed multiply-adds for about four minutes: opt-in

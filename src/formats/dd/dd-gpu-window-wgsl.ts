@@ -22,7 +22,8 @@
  * quotient is < 2^124 and K ≤ 8 of them stay below 2^127: no overflow of the 128-bit two's complement). The top
  * product is formed from 9 limbs of 14 bits per operand (bits 125 … 0, exactly G): each limb product is < 2^28 and a
  * column of at most 9 of them fits a u32 — one integer multiply-add per limb product, no splitting into halves
- * (the xf product splits every 16×16-bit product into two 16-bit halves). Columns 0 … 6 (28 products, weights
+ * (the xf product splits every 16×16-bit product into two 16-bit halves; an f64 operand's zero limbs are skipped:
+ * 33 products for dd·f64, 16 for f64·f64, 53 for dd·dd). Columns 0 … 6 (28 products, weights
  * < 2^84) are dropped: together < 2^117, under one unit 2^128. With the floors, the term's error is < 3U, and
  * U < 2^-120·|P_max| (the term with E_t = E has GA·GB > 2^248): per term |error| < 2^-118·max_t|a_t·b_t| + 2^-123·|a_t·b_t|.
  * So the step's window sum is s = Σ_t a_t·b_t + δ with |δ| < 2^-115·Σ_t |a_t·b_t|.
@@ -56,15 +57,18 @@ function limb(g: string, i: number): string {
 
 /**
  * floor(GA·GB / 2^128) (to within 2 units below) from 9 limbs of 14 bits each: columns 7 … 16, carried, then
- * assembled at bit 14k − 128 of the result.
+ * assembled at bit 14k − 128 of the result. `aLow`/`bLow`: the lowest limb that may be non-zero — an f64 operand's G
+ * has bits 125 … 73 only, so its limbs 0 … 4 are zero and their products (exactly zero) are left out: 33 products
+ * for dd·f64, 16 for f64·f64 instead of 53, the same sums bit for bit.
  */
-function topProduct(): string {
+function topProduct(aLow: number, bLow: number): string {
   const lines: string[] = [];
-  for (let i = 0; i < 9; i++) lines.push(`let a${i} = ${limb('ga', i)}; let b${i} = ${limb('gb', i)};`);
+  for (let i = aLow; i < 9; i++) lines.push(`let a${i} = ${limb('ga', i)};`);
+  for (let i = bLow; i < 9; i++) lines.push(`let b${i} = ${limb('gb', i)};`);
   for (let k = 7; k <= 16; k++) {
     const terms: string[] = [];
-    for (let i = Math.max(0, k - 8); i <= Math.min(8, k); i++) terms.push(`a${i} * b${k - i}`);
-    lines.push(`var c${k} = ${terms.join(' + ')};`);
+    for (let i = Math.max(aLow, k - 8); i <= Math.min(8, k - bLow); i++) terms.push(`a${i} * b${k - i}`);
+    lines.push(`var c${k} = ${terms.length ? terms.join(' + ') : '0u'};`);
   }
   // A column holds ≤ 9 products < 2^28 plus a carry < 2^18: below 2^32.
   for (let k = 7; k < 16; k++) lines.push(`c${k + 1} = c${k + 1} + (c${k} >> 14u);${k >= 9 ? ` c${k} = c${k} & 0x3FFFu;` : ''}`);
@@ -78,6 +82,28 @@ const KINDS: Readonly<Record<WindowKind, { type: string; words: (v: string) => s
   f64: { type: 'vec2<f32>', words: (v) => `vec4<u32>(bitcast<vec2<u32>>(${v}), 0u, 0u)` },
 };
 
+/** The lowest limb of G that may be non-zero for a kind (f64: bits 125 … 73 only). */
+const LOW: Readonly<Record<WindowKind, number>> = { dd: 0, f64: 5 };
+
+/** The window add of one term for each pair of kinds (`mpDwAddTerm` + kinds), each with its product's limbs. */
+function addTermFunctions(): string {
+  const out: string[] = [];
+  for (const a of ['dd', 'f64'] as const) {
+    for (const b of ['dd', 'f64'] as const) {
+      out.push(`// The window w plus term (a, b) of code t = E_t > 0, in units 2^(e − 2168) (a of kind ${a}, b of kind ${b}).
+fn mpDwAddTerm${a}${b}(wf: vec4<f32>, a: vec4<u32>, b: vec4<u32>, t: i32, e: i32) -> vec4<f32> {
+  let ga = mpDwSig(a);
+  let gb = mpDwSig(b);
+  ${topProduct(LOW[a], LOW[b])}
+  let q = mpXfShr(p, u32(min(e - t, 128)));
+  let m = 0u - ((a.y ^ b.y) >> 31u);
+  return bitcast<vec4<f32>>(mpDwAdd128(bitcast<vec4<u32>>(wf), q ^ vec4<u32>(m), m & 1u));
+}`);
+    }
+  }
+  return out.join('\n');
+}
+
 /** The per-kind entry points: words from the registers, then the common functions. */
 function entryPoints(): string {
   const lines: string[] = [];
@@ -89,7 +115,7 @@ function entryPoints(): string {
       const wa = KINDS[a].words('a');
       const wb = KINDS[b].words('b');
       lines.push(`fn ${n.exp}(a: ${ta}, b: ${tb}) -> i32 { return mpDwTermExp(${wa}, ${wb}); }`);
-      lines.push(`fn ${n.add}(w: vec4<f32>, a: ${ta}, b: ${tb}, t: i32, e: i32) -> vec4<f32> { if (t <= 0) { return w; } return mpDwAddTerm(w, ${wa}, ${wb}, t, e); }`);
+      lines.push(`fn ${n.add}(w: vec4<f32>, a: ${ta}, b: ${tb}, t: i32, e: i32) -> vec4<f32> { if (t <= 0) { return w; } return mpDwAddTerm${a}${b}(w, ${wa}, ${wb}, t, e); }`);
       lines.push(`fn ${n.slow}(c: vec4<f32>, a: ${ta}, b: ${tb}, t: i32) -> vec4<f32> { if (t >= 0) { return c; } return mpXfPack(mpXfAddU(mpXfUnpack(c), mpXfRange(mpXfMulU(mpXfOfDdU(${wa}), mpXfOfDdU(${wb}))))); }`);
     }
   }
@@ -163,15 +189,7 @@ fn mpDwSig(w: vec4<u32>) -> vec4<u32> {
   return mpDwAdd128(g, l ^ vec4<u32>(m), m & 1u);
 }
 
-// The window w plus term (a, b) of code t = E_t > 0, in units 2^(e − 2168).
-fn mpDwAddTerm(wf: vec4<f32>, a: vec4<u32>, b: vec4<u32>, t: i32, e: i32) -> vec4<f32> {
-  let ga = mpDwSig(a);
-  let gb = mpDwSig(b);
-  ${topProduct()}
-  let q = mpXfShr(p, u32(min(e - t, 128)));
-  let m = 0u - ((a.y ^ b.y) >> 31u);
-  return bitcast<vec4<f32>>(mpDwAdd128(bitcast<vec4<u32>>(wf), q ^ vec4<u32>(m), m & 1u));
-}
+${addTermFunctions()}
 
 // The accumulator c plus the window w (units 2^(e − 2168)): one xf addition of w's top 112 bits.
 fn mpDwSettle(c: vec4<f32>, wf: vec4<f32>, e: i32) -> vec4<f32> {
