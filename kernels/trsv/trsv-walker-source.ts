@@ -340,7 +340,16 @@ export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: W
     lines.push('}', 'const bad = mpSharedIntUniform(1, slot);', 'if (l === 0) { mpSharedIntSet(1, 4 + mpImod(pr + 2, 3), 0); }', 'pr = pr + 1;');
     return lines;
   };
-  const dropP = Array.from({ length: c }, (_, k) => `pw${k} = mpI32(0);`);
+  /**
+   * No complete P: the walker computes it itself exactly as the helper does — the same tiles into the same chains,
+   * combined and reduced over the quarters in the same order — and takes it as the helper's words. The solve then
+   * adds its own tiles and P as when P comes, so its bits do not depend on whether a helper was in time.
+   */
+  const ownP = (): string[] => [
+    ...Array.from({ length: chains }, (_, k) => `acc${k} = ${arithmetic.literal(0)};`), ...fallbackTiles(), ...combineChains('acc'),
+    ...reduceQuarters('acc0', 'fp'), ...Array.from({ length: c }, (_, k) => `pw${k} = mpBits(${word(arithmetic, 'fp', k)});`), '}', 'mpBarrier();',
+    ...Array.from({ length: chains }, (_, k) => `acc${k} = ${arithmetic.literal(0)};`),
+  ];
   const pv = fromWords(arithmetic, 'pv', Array.from({ length: c }, (_, k) => `mpFloat(pw${k})`));
   if (!forms.earlyPoll) {
     // P (the helper's sum over steps < s − D): polled at most pWait rounds.
@@ -348,9 +357,9 @@ export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: W
     // Early steps: the uniform load is the barrier that orders this step's workgroup-memory use after the last one's.
     body.push('} else {', 'if (mpSharedIntUniform(1, 7) !== 0) { have = 1.0; }', '}');
     body.push(...declareChains('acc'));
-    // Fallback: no complete P: the earlier steps' tiles — and P's words from the last poll dropped (some rows may
-    // have read their P; adding it too would count those tiles twice).
-    body.push('if (have < 0.5) {', ...dropP, ...fallbackTiles(), '}');
+    // No complete P: the walker makes it as the helper would (ownP; the last poll's words, which some rows may have
+    // read, are replaced).
+    body.push('if (have < 0.5) {', ...ownP(), '}');
     body.push(...ownTiles(), ...combineChains('acc'));
     // Steps ≤ D: P is zero (pw stays 0).
     body.push(pv, ...reduceQuarters('acc0', 'sum', arithmetic.register('pv')));
@@ -368,10 +377,10 @@ export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: W
     body.push('const slot0 = 4 + mpImod(pr, 3);', `if (q === 0 && step > ${lead}) {`);
     for (let k = 0; k < c; k++) body.push(`if (pWait < 1 || mpXor(ea${k}, key) !== eb${k}) { mpSharedIntSet(1, slot0, 1); }`, `pw${k} = ea${k};`);
     body.push('}', 'const bad0 = mpSharedIntUniform(1, slot0);', 'if (l === 0) { mpSharedIntSet(1, 4 + mpImod(pr + 2, 3), 0); }', 'pr = pr + 1;');
-    // No complete P at the first poll: up to pWait − 1 more; then every earlier tile and the own ones again, in
-    // the order of the form above (the same bits), and their quarters stored again.
+    // No complete P at the first poll: up to pWait − 1 more; then P made as the helper makes it (ownP) and the own
+    // tiles again, their quarters stored again.
     body.push('if (bad0 !== 0) {', 'let have = 0.0;', 'for (let it = mpI32(1); it < pWait; it = it + 1) {', ...pollRound(), 'if (bad === 0) { have = 1.0; break; }', '}');
-    body.push('if (have < 0.5) {', ...dropP, ...Array.from({ length: chains }, (_, k) => `acc${k} = ${arithmetic.literal(0)};`), ...fallbackTiles(), ...ownTiles(), ...combineChains('acc'), ...storeQuarter('acc0'), 'mpBarrier();', '}', '}');
+    body.push('if (have < 0.5) {', ...ownP(), ...ownTiles(), ...combineChains('acc'), ...storeQuarter('acc0'), 'mpBarrier();', '}', '}');
     body.push(pv, ...sumQuarters('sum', arithmetic.register('pv')));
   }
   body.push(arithmetic.declareSub('rhs', arithmetic.register('prb'), arithmetic.register('sum')));

@@ -124,6 +124,30 @@ describe('one-dispatch TRSV forms', () => {
     });
   }
 
+  // Whether a helper's P came in time or the walker made it itself, x has the same bits: the walker makes P as the
+  // helper does (same tiles, chains and quarter sums). n = 300: five blocks, helpers for blocks 2 … 4. On llvmpipe
+  // the walker finds helpers' P words when it polls 1000 rounds (the build before gave other bits then: blocks 2 …).
+  for (const [arithmetic, uplo, trans, diag, forms] of [['f32', 'L', 'N', 'N', QUAD], ['ff', 'U', 'T', 'U', OFF], ['ff', 'L', 'T', 'N', ALL]] as const) {
+    it(`${uplo}${trans}${diag} ${arithmetic}: the same bits with helpers (waiting long for P) as with the walker alone`, async () => {
+      await requireRuntime();
+      setTrsvKernelSwitches(forms);
+      const n = 300;
+      const A = deviceMatrix(await toDevice(triangular(n, 31), { format: 'f32' }), n, n);
+      const b = randomValues(n, 32);
+      const solve = async (spin: string | undefined, wait: string | undefined): Promise<(number | string)[]> => {
+        knobs({ MODPREC_TRSV_SPIN: spin, MODPREC_TRSV_WAIT: wait });
+        const x = await toDevice(b, { format: arithmetic === 'ff' ? 'ff' : 'f32' });
+        await gpuTrsv({ A, x, uplo, trans, diag }, { arithmetic });
+        const sol = [...((await x.toHost()) as Float64Array)].map((e) => (Object.is(e, -0) ? '-0' : e));
+        x.destroy();
+        return sol;
+      };
+      const alone = await solve('0', '1');
+      for (let round = 0; round < 3; round++) expect(await solve(undefined, '1000'), `round ${round}`).toEqual(alone);
+      A.data.destroy();
+    });
+  }
+
   // As in trsv.test.ts for the default form: the second solve on a plan whose helpers published polls once and
   // finds the first solve's P, stale under its key; it must sum every earlier block itself and not add that P too.
   // (A in bf16 and x in f32: the program of the L N N case above.)
