@@ -46,8 +46,8 @@ const scratch = new Float64Array(2);
 /**
  * Element i of a scaled range := the dd pair p, as the CPU kernels store it: integer storage through Range.set
  * (nearestIntegerOfQuotient, as the kernels), floating-point storage the kernels' guarded division by (s, +0)
- * (dd-templates.ts's ddDivSource; its slow form ddSlowDiv is the same function) exported by toKind — Range.set divides
- * with the unguarded ddDiv, NaN where the kernels give ±∞ or 0.
+ * (dd-templates.ts's ddDivSource; its slow form ddSlowDiv is the same function, an oracle written apart from
+ * ddArithmetic.div) exported by toKind.
  */
 function storeAsKernels(r: Range<1, any>, i: number, p: { hi: number; lo: number }): void {
   const a = r.accessor;

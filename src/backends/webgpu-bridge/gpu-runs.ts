@@ -25,7 +25,6 @@ import type { DeviceMatrix } from '../../../kernels/gemv/gemv-webgpu.js';
 import { trsvRounding, trsvStoresScaledInPlace } from '../../../kernels/trsv/trsv-webgpu.js';
 import { refillEllIndices, type DeviceEll } from '../../../kernels/ell-spmv/ell-spmv-webgpu.js';
 import { nearestIntegerOfQuotient } from '../../formats/convert/scaled-integer.js';
-import { ddSlowHelpers } from '../../formats/dd/dd-templates.js';
 
 
 /** What a GPU run reports (the public name is gpu-dispatch.ts's GpuKernelReport). */
@@ -162,7 +161,6 @@ async function writeBack(g: Gpu, r: Range<1, any>, d: DeviceArray, call: GpuCall
  * (formats/dd/dd-gpu-scaled-quotient.ts). The host loop below serves what the device passes do not take (host-resident
  * values where no adapter exists, a values view, a binding limit lowered below 64 elements' windows).
  */
-const ddScratch = new Float64Array(2);
 
 async function writeScaled(g: Gpu, r: Range<1, any>, d: DeviceArray, call: GpuCall): Promise<void> {
   // Integer storage: the same rounding, on the device (src/backends/webgpu/scaled-store.ts).
@@ -184,12 +182,8 @@ async function writeScaled(g: Gpu, r: Range<1, any>, d: DeviceArray, call: GpuCa
     const hi = pairs ? pairs[2 * i]! : f[i * c]!, lo = pairs ? pairs[2 * i + 1]! : c === 2 ? f[i * c + 1]! : 0;
     const s = a.scale!.data[a.scaleIndex([i])]!;
     if (st.isInteger) st.encode(a.data as never, a.linearIndex([i]), nearestIntegerOfQuotient(hi, lo, s) as never);
-    else if (pairs) {
-      // The CPU kernels divide a dd register by (s, +0) with the guarded template (its slow form is the same function;
-      // ar.div, the unguarded ddDiv, gives NaN where they give ±∞ or 0).
-      ddSlowHelpers.ddSlowDiv!(ddScratch, hi, lo, s, 0);
-      st.encode(a.data as never, a.linearIndex([i]), ar.toKind(st.kind, ar.fromKind('dd', { hi: ddScratch[0]!, lo: ddScratch[1]! }), st.significandBits) as never);
-    } else st.encode(a.data as never, a.linearIndex([i]), ar.toKind(st.kind, ar.div(ar.fromKind('dd', { hi, lo }), ar.fromNumber(s)), st.significandBits) as never);
+    // dd arithmetic's div is the CPU kernels' guarded division (formats/dd/guarded.ts).
+    else st.encode(a.data as never, a.linearIndex([i]), ar.toKind(st.kind, ar.div(ar.fromKind('dd', { hi, lo }), ar.fromNumber(s)), st.significandBits) as never);
   }
 }
 

@@ -7,8 +7,8 @@
  * `roundToOddDd(hi, lo)` for narrower storage, which the storage's encoder rounds to nearest. WGSL (native functions
  * of the dd arithmetic's library, on dd-gpu-wgsl.ts's register).
  *
- * (The accessor's `Range.set` of a dd value divides with the unguarded `ddDiv`: NaN where the kernels give ±∞ or 0,
- * e.g. 3 over a scale of 0, or 1e308 over 1e-10. The device follows the kernels.)
+ * (The accessor's `Range.set` of a dd value divides with the same guarded division, `ddArithmetic.div`: ±∞ for
+ * 1e308 over 1e-10, as the kernels give.)
  *
  * **Why a replay, not the exact quotient rounded once.** DWDivDW2's result carries an error up to about 3u² (u = 2^-53)
  * relative, and the exact quotient of a double-double by a double can lie closer than that to a rounding boundary
