@@ -157,6 +157,25 @@ ${finish(form, d, 'ddSlowDiv', [a[0], a[1], b[0], b[1]], 'dd$q')} }`;
 }
 
 /**
+ * A template as a plain function `(out, …params)` writing [hi, lo] of the pair `o$h, o$l` into `out`, generated like
+ * every CPU kernel (one source of truth with the kernels) and compiled on its first call.
+ * @param name - the function's name (stack traces)
+ * @param params - its operand parameters after `out`
+ * @param source - the template's statements, writing `o$h` and `o$l`
+ * @param runtime - the runtime names the source refers to
+ * @returns the function
+ */
+export function compileOnFirstUse(name: string, params: readonly string[], source: () => string, runtime: Readonly<Record<string, unknown>>): (out: Float64Array, ...parts: number[]) => void {
+  type Compiled = (out: Float64Array, p0?: number, p1?: number, p2?: number, p3?: number, p4?: number, p5?: number) => void;
+  let compiled: Compiled | undefined;
+  const run: Compiled = (out, p0, p1, p2, p3, p4, p5) => {
+    compiled ??= new Function(...Object.keys(runtime), `return function ${name}(out, ${params.join(', ')}) { let o$h = 0, o$l = 0; ${source()} out[0] = o$h; out[1] = o$l; };`)(...Object.values(runtime)) as Compiled;
+    compiled(out, p0, p1, p2, p3, p4, p5);
+  };
+  return run as (out: Float64Array, ...parts: number[]) => void;
+}
+
+/**
  * The slow forms the fast templates' guards call, compiled from the same templates (so a repaired result is bit
  * for bit what the operation computes with the scaled product error, then the special-value rule): each
  * `(out, …operand parts)` writes [hi, lo] into `out`. Compiled on first use (most kernels never call them).
@@ -172,16 +191,7 @@ export const ddSlowHelpers: Readonly<Record<string, (out: Float64Array, ...parts
     ddSlowDiv: [['ah', 'al', 'bh', 'bl'], () => ddDivSource(d, ['ah', 'al'], ['bh', 'bl'], 'slow')],
   };
   const helpers: Record<string, (out: Float64Array, ...parts: number[]) => void> = {};
-  for (const [name, [params, source]] of Object.entries(sources)) {
-    type Slow = (out: Float64Array, p0?: number, p1?: number, p2?: number, p3?: number, p4?: number, p5?: number) => void;
-    let compiled: Slow | undefined;
-    const slow: Slow = (out, p0, p1, p2, p3, p4, p5) => {
-      // Generated like every CPU kernel (one source of truth with the fast form).
-      compiled ??= new Function('ddTwoProdErrorScaled', `return function ${name}(out, ${params.join(', ')}) { let o$h = 0, o$l = 0; ${source()} out[0] = o$h; out[1] = o$l; };`)(twoProdErrorScaled) as Slow;
-      compiled(out, p0, p1, p2, p3, p4, p5);
-    };
-    helpers[name] = slow as (out: Float64Array, ...parts: number[]) => void;
-  }
+  for (const [name, [params, source]] of Object.entries(sources)) helpers[name] = compileOnFirstUse(name, params, source, { ddTwoProdErrorScaled: twoProdErrorScaled });
   return helpers;
 })();
 

@@ -5,26 +5,20 @@
  * into NaN, or lose a zero's sign, these give IEEE's answer in hi (lo 0), as every kernel does.
  * @module
  */
-import { ddAddSource, ddSubSource, ddMulSource, ddDivSource, ddTemplateHelpers, type DdPair } from './dd-templates.js';
+import { ddAddSource, ddSubSource, ddMulSource, ddDivSource, ddTemplateHelpers, compileOnFirstUse, type DdPair } from './dd-templates.js';
 
 /** One operation: writes [hi, lo] of a ∘ b into `out`. */
 export type DdGuardedOperation = (out: Float64Array, ah: number, al: number, bh: number, bl: number) => void;
 
-function compile(emit: (d: DdPair, a: DdPair, b: DdPair) => string): DdGuardedOperation {
-  let compiled: DdGuardedOperation | undefined;
-  return (out, ah, al, bh, bl) => {
-    compiled ??= new Function(...Object.keys(ddTemplateHelpers),
-      `return function (out, ah, al, bh, bl) { let o$h = 0, o$l = 0; ${emit(['o$h', 'o$l'], ['ah', 'al'], ['bh', 'bl'])} out[0] = o$h; out[1] = o$l; };`,
-    )(...Object.values(ddTemplateHelpers)) as DdGuardedOperation;
-    compiled(out, ah, al, bh, bl);
-  };
-}
+const operands = ['ah', 'al', 'bh', 'bl'];
+const compile = (name: string, emit: (d: DdPair, a: DdPair, b: DdPair) => string): DdGuardedOperation =>
+  compileOnFirstUse(name, operands, () => emit(['o$h', 'o$l'], ['ah', 'al'], ['bh', 'bl']), ddTemplateHelpers) as DdGuardedOperation;
 
 /** a + b as the kernels add. */
-export const ddGuardedAdd = compile(ddAddSource);
+export const ddGuardedAdd = compile('ddGuardedAdd', ddAddSource);
 /** a − b as the kernels subtract. */
-export const ddGuardedSub = compile(ddSubSource);
+export const ddGuardedSub = compile('ddGuardedSub', ddSubSource);
 /** a · b as the kernels multiply. */
-export const ddGuardedMul = compile(ddMulSource);
+export const ddGuardedMul = compile('ddGuardedMul', ddMulSource);
 /** a / b as the kernels divide. */
-export const ddGuardedDiv = compile(ddDivSource);
+export const ddGuardedDiv = compile('ddGuardedDiv', ddDivSource);
