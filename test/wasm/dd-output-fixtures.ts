@@ -3,6 +3,7 @@
  * storage with any stride (negative too), optionally a sub-range of a larger buffer of NaN sentinels; their raw
  * (hi, lo) pairs; and the comparison of two runs' pairs, bit for bit (a NaN part compared as NaN only).
  */
+import { seededRandom } from '../../src/sparse/seeded-random.js';
 import fc from 'fast-check';
 import { range, rowMajor, span, formats, type Range } from '../../src/index.js';
 import { DdSplitArray } from '../../src/formats/dd/dd-storage.js';
@@ -59,4 +60,16 @@ export function expectSameParts(got: readonly number[], want: readonly number[],
     if (Number.isNaN(g) && Number.isNaN(w)) continue;
     if (!Object.is(g, w)) throw new Error(`${what}: part ${k} of ${got.length} is ${g}, expected ${w}`);
   }
+}
+
+/**
+ * A TRSV system of a case: a well-conditioned n×n triangle built by `build` (off-diagonal entries small, a zero pivot
+ * where asked) and right-hand sides as dd pairs, specials among them where asked; drawn from the case's seed.
+ */
+export function trsvSystem<M>(c: { n: number; seed: number; zeroPivot: boolean; special: boolean }, build: (entry: (i: number, j: number) => number) => M): { A: M; bs: Pair[] } {
+  const random = seededRandom(c.seed);
+  const pivot = Math.floor(random.nextDouble() * c.n);
+  const A = build((i, j) => (i === j ? (c.zeroPivot && i === pivot ? 0 : 1 + random.nextDouble()) : (random.nextDouble() - 0.5) / c.n));
+  const value = (): number => (c.special && random.nextDouble() < 0.2 ? SPECIALS[Math.floor(random.nextDouble() * SPECIALS.length)]! : random.nextDouble() * 2 - 1);
+  return { A, bs: Array.from({ length: c.n }, () => pairOf(value(), random.nextDouble() * 2 - 1)) };
 }
