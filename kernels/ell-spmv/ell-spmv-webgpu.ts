@@ -323,7 +323,7 @@ async function gpuEllSpmvOf(args: GpuEllSpmvArgs, options: GpuKernelOptions): Pr
   // whose scales the chain windows with each block of rows and slots.
   if (packedScalesOverBinding(A)) return gpuEllSpmvOf({ ...args, A: { ...A, valuesLd: A.stride, valuesRows: A.stride } }, options);
   // Conversely, block-scaled values given as a matrix view in the packed layout (a whole array, column-major at leading
-  // dimension stride) are the packed values, element for element: read so, their windows start on scale blocks.
+  // dimension stride) are the packed values, element for element: read so (the same reads, windows of whole runs of entries).
   if (A.values.format.scaled && A.valuesLd === A.stride && !A.values.isView) return gpuEllSpmvOf({ ...args, A: { ...A, valuesLd: undefined, valuesRows: undefined } }, options);
   // A's values and indices, x and y may each exceed one storage binding (ell-spmv-chain-webgpu.ts: tiles of rows,
   // windows of x), a range-scaled values matrix's scales too.
