@@ -1,6 +1,6 @@
 /**
  * ELL SpMV with block-scaled values (i8, i16 of the resident API) whose values, scales or indices exceed a (lowered)
- * storage binding: values given packed, or as a matrix view with ld ≠ stride, row-major, a sub-range or rows reversed
+ * storage binding: values given packed, or as a matrix view with ld ≠ stride, row-major, a sub-range, rows or slots reversed
  * (each was BACKEND_LIMIT, as was a block too large for windows starting on 64 scale blocks). The chain binds each
  * window of the values with the scales from the 64-scale boundary at or below its first block, and the read adds the
  * scale offset (ell-spmv-chain-webgpu.ts, bindScales).
@@ -21,7 +21,7 @@ import { randomValues, requireRuntime } from './gpu-test-helpers.js';
 
 const LIMIT = 4096;
 
-type Layout = 'packed' | 'ld' | 'sub-range' | 'row-major' | 'reversed';
+type Layout = 'packed' | 'ld' | 'sub-range' | 'row-major' | 'reversed' | 'slots reversed';
 
 interface Case {
   readonly format: 'i8' | 'i16';
@@ -46,7 +46,7 @@ const caseArb: fc.Arbitrary<Case> = fc.record({
   format: fc.constantFrom<'i8' | 'i16'>('i8', 'i16'),
   // Blocks of 17 and more were BACKEND_LIMIT even packed under this limit (64 blocks of them over 4 KiB of indices).
   scaleBlock: fc.constantFrom(1, 2, 3, 7, 32, 100, 1000),
-  layout: fc.constantFrom<Layout>('packed', 'ld', 'sub-range', 'row-major', 'reversed'),
+  layout: fc.constantFrom<Layout>('packed', 'ld', 'sub-range', 'row-major', 'reversed', 'slots reversed'),
   strideRows: fc.boolean(),
   extraRows: fc.nat(150),
   extraStride: fc.nat(3),
@@ -87,6 +87,7 @@ function shapeOf(c: Case, vr: number, stride: number): { spanLength: number; off
     case 'sub-range': return { spanLength: c.offset + (vr + c.gap) * w + c.gap, offset: c.offset, rowStride: 1, colStride: vr + c.gap };
     case 'row-major': return { spanLength: c.offset + vr * (w + c.gap) + c.gap, offset: c.offset, rowStride: w + c.gap, colStride: 1 };
     case 'reversed': return { spanLength: c.offset + (vr + c.gap) * w, offset: c.offset + vr - 1, rowStride: -1, colStride: vr + c.gap };
+    case 'slots reversed': return { spanLength: c.offset + (vr + c.gap) * w, offset: c.offset + (w - 1) * (vr + c.gap), rowStride: 1, colStride: -(vr + c.gap) };
   }
 }
 
@@ -151,14 +152,14 @@ async function check(c: Case): Promise<void> {
 }
 
 describe('ELL SpMV: block-scaled values over a binding, any layout and block (were BACKEND_LIMIT)', () => {
-  it('a matrix view (ld ≠ stride, sub-range, row-major, rows reversed) or packed values, any scale block: the CPU backend\'s values, the unsplit bits', async () => {
+  it('a matrix view (ld ≠ stride, sub-range, row-major, rows or slots reversed) or packed values, any scale block: the CPU backend\'s values, the unsplit bits', async () => {
     await requireRuntime();
     const fixed: Case = { format: 'i8', scaleBlock: 3, layout: 'sub-range', strideRows: false, extraRows: 7, extraStride: 1, gap: 2, offset: 301, width: 3, small: false, specials: true, alpha: -2, beta: 0, arithmetic: 'f32', seed: 7 };
     // Each layout once, then a block far larger than a window (its scales from far below the window's start).
-    for (const layout of ['ld', 'row-major', 'reversed', 'packed'] as const) await check({ ...fixed, layout });
+    for (const layout of ['ld', 'row-major', 'reversed', 'slots reversed', 'packed'] as const) await check({ ...fixed, layout });
     await check({ ...fixed, format: 'i16', scaleBlock: 1000, arithmetic: 'ff', beta: 1 });
     // Indices and words in one binding, the scales (one per element, 13.6 KB) not.
     await check({ ...fixed, layout: 'row-major', small: true, width: 1, extraRows: 150, scaleBlock: 1, gap: 5, offset: 700 });
-    await fc.assert(fc.asyncProperty(caseArb, check), { numRuns: 16 });
+    await fc.assert(fc.asyncProperty(caseArb, check), { numRuns: 24 });
   });
 });
