@@ -160,6 +160,9 @@ describe('ELL SpMV: block-scaled values over a binding, any layout and block (we
     await check({ ...fixed, format: 'i16', scaleBlock: 1000, arithmetic: 'ff', beta: 1 });
     // Indices and words in one binding, the scales (one per element, 13.6 KB) not.
     await check({ ...fixed, layout: 'row-major', small: true, width: 1, extraRows: 150, scaleBlock: 1, gap: 5, offset: 700 });
+    // Words over the limit but the matrix's region of them not: the one-pass kernel bound that region with the scales
+    // whole, indexed from the region's start (row 2 came out 65534 for 131068) — the chain now takes it.
+    await check({ ...fixed, format: 'i16', scaleBlock: 32, layout: 'row-major', small: true, width: 1, extraRows: 0, extraStride: 0, gap: 5, offset: 244, specials: false, alpha: 1, seed: 0 });
     await fc.assert(fc.asyncProperty(caseArb, check), { numRuns: 24 });
   });
 });
