@@ -346,6 +346,11 @@ async function gpuEllSpmvOf(args: GpuEllSpmvArgs, options: GpuKernelOptions): Pr
     await gpuUpdate({ alpha: beta, x: y, beta: 0, out: y }, { arithmetic: arithmetic.name });
     return runInfo(runtime, arithmetic, '');
   }
+  // A block-scaled x's scales are bound whole (its words always fit: toDevice checks them), and 4 bytes a block
+  // exceed a binding its words fit where scaleBlock is below 4 (i8) or 2 (i16).
+  if (x.format.scaled && x.scales!.size > bindingLimit(runtime)) {
+    throw new ModprecError('BACKEND_LIMIT', `invalid argument: x is stored in ${x.format.name} with scaleBlock ${x.scaleBlock}, whose ${x.scales!.size} bytes of block scales (bound whole) exceed this adapter's maxStorageBufferBindingSize of ${bindingLimit(runtime)} bytes`, 'maxStorageBufferBindingSize');
+  }
   // y a view: written in place (writesInPlace: word stores; writesHalves: 16-bit half stores) where A's values are not in its
   // span (they are read in the same pass and would need a snapshot of a matrix view); else the kernel writes its
   // packed twin (holding y's old values when β ≠ 0), then y's span.

@@ -165,4 +165,25 @@ describe('ELL SpMV: block-scaled values over a binding, any layout and block (we
     await check({ ...fixed, format: 'i16', scaleBlock: 32, layout: 'row-major', small: true, width: 1, extraRows: 0, extraStride: 0, gap: 5, offset: 244, specials: false, alpha: 1, seed: 0 });
     await fc.assert(fc.asyncProperty(caseArb, check), { numRuns: 24 });
   });
+
+  it('a block-scaled x whose scales exceed a binding (its words fit) is BACKEND_LIMIT naming the limit, y untouched; with α = 0 it is not read', async () => {
+    await requireRuntime();
+    const [rows, cols] = [3, 1100];
+    // i8 at scaleBlock 1: 1100 bytes of words, 4400 of scales over the 4 KiB limit.
+    const x = await toDevice(Array.from({ length: cols }, (_, j) => ((j % 3) - 1) * 127), { format: 'i8', scaleBlock: 1 });
+    const A = await deviceEllView({ rows, cols, width: 1, stride: rows, colIndex: Int32Array.of(0, 500, 1099) }, deviceMatrixView(await toDevice([1, 2, 4]), { rows, cols: 1, offset: 0, rowStride: 1, colStride: rows }));
+    const y = await toDevice([5, NaN, -1]);
+    setBindingLimitForTests(LIMIT);
+    try {
+      await expect(gpuEllSpmv({ A, x, y, alpha: 1, beta: 1 })).rejects.toMatchObject({ code: 'BACKEND_LIMIT', parameter: 'maxStorageBufferBindingSize' });
+      expect([...(await y.toHost())]).toEqual([5, NaN, -1]);
+      await gpuEllSpmv({ A, x, y, alpha: 0, beta: 2 });
+      expect([...(await y.toHost())]).toEqual([10, NaN, -2]);
+    } finally {
+      setBindingLimitForTests(undefined);
+    }
+    // Under the adapter's own limit it runs: x_0 = −127, x_500 = 127, x_1099 = 0 (each its block's scale 1: exact).
+    await gpuEllSpmv({ A, x, y, alpha: 1, beta: 1 });
+    expect([...(await y.toHost())]).toEqual([-117, NaN, -2]);
+  });
 });

@@ -27,4 +27,9 @@ export const ELL_BINDING_LIMITS: readonly BindingLimitCase[] = [
     when: 'x block-scaled (i8, i16 of the resident API) over a binding',
     reason: 'toDevice refuses such an array first: its block scales are bound whole and indexed from the array start',
   },
+  {
+    kernel: 'ellSpmv',
+    when: "x block-scaled whose block scales (4 bytes a block) exceed a binding while its words fit (scaleBlock below 4 for i8, 2 for i16), α ≠ 0",
+    reason: "x's block scales are bound whole; x's windows (as DOT's) carry no scale offset",
+  },
 ];
