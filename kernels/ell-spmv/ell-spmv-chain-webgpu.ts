@@ -33,25 +33,27 @@ interface Block {
 
 /**
  * Elements per step of a values or indices window's start: a 256-byte step of the values (at least 128, the windows'
- * granularity); for block-scaled values (i8, i16 of the resident API) also a multiple of 64 scale blocks, so that the
- * window's first element starts a block (the format reads element k's scale at ⌊k / block⌋, k counted from the
- * binding's start) and its scales bind from a 256-byte boundary (bindValues).
+ * granularity). Block-scaled values (i8, i16 of the resident API) start anywhere in a block: their scales bind from
+ * the 64-scale (256-byte) boundary at or below the window's first block, and the read's scale offset says how far
+ * (bindValues), so no window has to start a block.
  */
 function alignment(array: DeviceArray): number {
-  const bytes = Math.max(128, Math.ceil(64 / wordsPerElement(array)));
-  return array.format.scaled ? lcm(bytes, 64 * array.scaleBlock) : bytes;
+  return Math.max(128, Math.ceil(64 / wordsPerElement(array)));
 }
 
-function lcm(a: number, b: number): number {
-  let [x, y] = [a, b];
-  while (y !== 0) [x, y] = [y, x % y];
-  return (a / x) * b;
-}
-
-/** Elements of A's packed values one binding holds: their words, and for block-scaled values their scales too. */
+/**
+ * Elements of A's values one binding holds: their words, and for block-scaled values their scales too — a run of n
+ * elements reads ⌊(n − 1) / block⌋ + 2 scales at most, bound from up to 63 scales below its first and through the
+ * scale of the last element of its last word (bindScales).
+ */
 function valueElements(A: DeviceEll, limit: number): number {
   const elements = Math.floor(limit / (4 * wordsPerElement(A.values)));
-  return A.values.format.scaled ? Math.min(elements, A.values.scaleBlock * (Math.floor(limit / 4) - 1)) : elements;
+  return A.values.format.scaled ? Math.min(elements, A.values.scaleBlock * (Math.floor(limit / 4) - 66)) : elements;
+}
+
+/** Bytes of one binding of A's values such that their block scales (if any) fit one too (columnsPerRegion's limit). */
+function valueLimit(A: DeviceEll, limit: number): number {
+  return A.values.format.scaled ? Math.min(limit, Math.floor(valueElements(A, limit) * 4 * wordsPerElement(A.values))) : limit;
 }
 
 /** The values of A given as a matrix view, as a matrix (element (r, k): slot k of row r). */
@@ -59,15 +61,22 @@ export function valuesMatrix(A: DeviceEll): { data: DeviceArray; rows: number; l
   return { data: A.values, rows: A.valuesRows ?? A.rows, ld: A.valuesLd! };
 }
 
-/** Bytes of the one binding that holds all of A's values (the part of a matrix view's span the matrix covers). */
+/**
+ * Bytes of the one binding that holds all of A's values (the part of a matrix view's span the matrix covers; all the
+ * words of block-scaled values, whose whole binding the one-pass kernel reads with their scales bound whole).
+ */
 function valueBytes(A: DeviceEll): number {
-  if (A.valuesLd === undefined || A.width === 0) return A.values.words * 4;
+  if (A.valuesLd === undefined || A.width === 0 || A.values.format.scaled) return A.values.words * 4;
   return Math.min(A.values.words * 4, columnRegion(valuesMatrix(A), 0, A.width).bound.size);
 }
 
-/** Whether A's values (a range-scaled matrix's scales included) and its indices each fit one binding (then every pass binds them whole). */
+/**
+ * Whether A's values (a range-scaled matrix's scales, block-scaled values' scales included) and its indices each fit
+ * one binding (then every pass binds them whole).
+ */
 export function ellFitsOneBinding(A: DeviceEll, limit: number): boolean {
-  return valueBytes(A) <= limit && A.stride * A.width * 4 <= limit && (A.values.rangeScale === undefined || A.values.rangeScale.buffer.size <= limit);
+  const scales = A.values.rangeScale?.buffer.size ?? (A.values.format.scaled ? A.values.scales!.size : 0);
+  return valueBytes(A) <= limit && A.stride * A.width * 4 <= limit && scales <= limit;
 }
 
 /** Scales one binding of a range-scaled matrix's scales holds from the 32-scale (256-byte) boundary below its first. */
@@ -141,16 +150,8 @@ function tileRows(A: DeviceEll, y: DeviceArray, yOut: DeviceArray, inPlace: bool
   // Stored a word at a time: each tile starts on a word.
   const unit = halfOutputOf(yOut) === false ? yOut.format.elementsPerWord : 1;
   const rows = most - (most % unit);
-  if (rows < unit) {
-    throw limitError(A.values.format.scaled && step(A) > Math.floor(limit / 4) - unit
-      ? `A.values in ${A.values.format.name} is windowed from a start of 64 scale blocks (${64 * A.values.scaleBlock} elements with scaleBlock ${A.values.scaleBlock}), which leaves no room for ${unit} row(s)`
-      : `an ELL SpMV needs ${unit} row(s) of its partial sums and of one slot of A`, limit);
-  }
+  if (rows < unit) throw limitError(`an ELL SpMV needs ${unit} row(s) of its partial sums and of one slot of A`, limit);
   return rows;
-}
-
-function step(A: DeviceEll): number {
-  return alignment(A.values);
 }
 
 /** ELL slots one pass over `rows` rows reads with values and indices in windows. */
@@ -164,12 +165,12 @@ function slotsPerPass(A: DeviceEll, rows: number, limit: number): number {
   const scales = valueScales(A);
   // Slots whose scales, with the rows', fit a binding: (rows − 1)·perRow + (count − 1)·perSlot + 1 scales.
   const bySlots = scales && scales.perSlot > 0 ? Math.floor((scalesPerBinding(limit) - 1 - (rows - 1) * scales.perRow) / scales.perSlot) + 1 : A.width;
-  return Math.max(1, Math.min(indices, columnsPerRegion({ data: A.values, rows, ld: A.valuesLd }, limit), bySlots, A.width));
+  return Math.max(1, Math.min(indices, columnsPerRegion({ data: A.values, rows, ld: A.valuesLd }, valueLimit(A, limit)), bySlots, A.width));
 }
 
 /**
  * Binds A's values and indices for block `b`: whole (`whole`: every index from the binding's start), or the windows its
- * entries cover (from 256-byte boundaries), with `off` / `VBase` moved to match.
+ * entries cover (from 256-byte boundaries), with `off` / `VBase` moved to match (and block scales, bindScales).
  */
 function bindValues(A: DeviceEll, b: Block, whole: boolean, limit: number, arrays: Record<string, BoundArray>, scalars: Record<string, number>): void {
   const first = b.k0 * A.stride + b.r0;
@@ -194,13 +195,7 @@ function bindValues(A: DeviceEll, b: Block, whole: boolean, limit: number, array
     }
     Object.assign(scalars, { VBase: rowsFrom + b.k0 * A.valuesLd - valuesStart, VRow: rowStride, Vld: A.valuesLd });
   }
-  if (A.values.format.scaled) {
-    // Block scales: element k of the binding reads scale ⌊k / block⌋ of the binding's scales. A window starts on a
-    // multiple of 64 blocks (alignment), so its scales bind from block start / block, on a 256-byte boundary.
-    const block = A.values.scaleBlock;
-    arrays.VScale = whole ? { buffer: A.values.scales! } : { buffer: A.values.scales!, offset: (start / block) * 4, size: (Math.floor((end - 1) / block) - start / block + 1) * 4 };
-    scalars.VBlock = block;
-  }
+  if (A.values.format.scaled) bindScales(A.values, valuesStart, arrays.V!, arrays, scalars);
   if (A.values.rangeScale) {
     arrays.VRs = { buffer: A.values.rangeScale.buffer };
     for (const [suffix, v] of Object.entries(A.values.rangeScale.scalars)) scalars[`V${suffix}`] = v;
@@ -218,15 +213,39 @@ function bindValues(A: DeviceEll, b: Block, whole: boolean, limit: number, array
 }
 
 /**
+ * The block scales of a binding of block-scaled values (`bound`, from span element `start`): span element e reads
+ * scale ⌊e / block⌋, so the binding's element k reads ⌊(k + start) / block⌋. The scales bind from the 64-scale
+ * (256-byte) boundary `s0` at or below ⌊start / block⌋ through the last element's, and the read's scale offset
+ * `VScaleOff` = start − s0·block (≥ 0) makes ⌊(k + VScaleOff) / block⌋ the index in that binding — a window may start
+ * anywhere in a block, and any block size fits (the values' scales bound whole: start 0, offset 0).
+ */
+function bindScales(values: DeviceArray, start: number, bound: BoundArray, arrays: Record<string, BoundArray>, scalars: Record<string, number>): void {
+  const block = values.scaleBlock;
+  scalars.VBlock = block;
+  if (bound.offset === undefined && bound.size === undefined) {
+    arrays.VScale = { buffer: values.scales! };
+    scalars.VScaleOff = 0;
+    return;
+  }
+  const s0 = Math.floor(Math.floor(start / block) / 64) * 64;
+  // The binding's last element (its words may end inside a word past the span's last element).
+  const last = Math.min(values.spanLength - 1, start + Math.floor(bound.size! / (4 * wordsPerElement(values))) - 1);
+  const s1 = Math.min(Math.ceil(values.spanLength / block) - 1, Math.floor(last / block));
+  arrays.VScale = { buffer: values.scales!, offset: s0 * 4, size: (s1 - s0 + 1) * 4 };
+  scalars.VScaleOff = start - s0 * block;
+}
+
+/**
  * A link of the chain, thread per row of a tile: the row's sum so far (from P0; zero for the first link), plus the
  * entries of slots [0, K) of the block whose column lies in [c0, c1), x's window starting at column c0.
  */
 function linkSource(arithmetic: GpuArithmetic, A: DeviceEll, x: DeviceArray, carries: boolean): { source: string; args: (readonly [string, ArgType])[] } {
   const matrix = A.valuesLd !== undefined;
-  const args = [['V', 'Array'] as const, ...A.values.format.readArgs('V'), ...(matrix ? (['VBase', 'VRow', 'Vld'] as const).map((n) => [n, 'Integer'] as const) : []),
+  const scaled = A.values.format.scaled;
+  const args = [['V', 'Array'] as const, ...A.values.format.readArgs('V'), ...(scaled ? [['VScaleOff', 'Integer'] as const] : []), ...(matrix ? (['VBase', 'VRow', 'Vld'] as const).map((n) => [n, 'Integer'] as const) : []),
     ['I', 'Array'] as const, ...arrayArgs('X', x), ...(carries ? [['P0', 'Array'] as const] : []),
     ...(['K', 'stride', 'off', 'rows', 'c0', 'c1'] as const).map((n) => [n, 'Integer'] as const)];
-  const rv = A.values.format.emitRead('V', matrix ? 'VBase + r * VRow + k * Vld' : 'at', 'v', arithmetic);
+  const rv = A.values.format.emitRead('V', matrix ? 'VBase + r * VRow + k * Vld' : 'at', 'v', arithmetic, scaled ? 'VScaleOff' : undefined);
   const rx = x.format.emitRead('X', elementIndex('X', x, 'col - c0'), 'xv', arithmetic);
   const carry = carries ? arithmetic.words.emitRead('P0', 'r', 'p', arithmetic) : undefined;
   const body = [
@@ -272,8 +291,8 @@ function endSource(arithmetic: GpuArithmetic, y: DeviceArray, readsY: boolean): 
  * @param beta - β
  * @param arithmetic - the arithmetic
  * @throws {@link modprec!ModprecError} `BACKEND_LIMIT` naming the limit when a tile's least rows (1, or a word of a
- *   16-bit y stored a word at a time) of the partial sums or of one slot of A exceed one binding, when a matrix view of
- *   block-scaled values is over a binding, or when a block-scaled x is windowed (bindingWindows)
+ *   16-bit y stored a word at a time) of the partial sums or of one slot of A exceed one binding, or when a
+ *   block-scaled x is windowed (bindingWindows)
  */
 export async function chainedEllSpmv(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: number, beta: number, arithmetic: GpuArithmetic): Promise<void> {
   const { A, x, y } = args;
@@ -283,8 +302,6 @@ export async function chainedEllSpmv(runtime: GpuRuntime, args: GpuEllSpmvArgs, 
   const inPlace = !y.coversSpan;
   const c = arithmetic.components;
   const valuesWhole = ellFitsOneBinding(A, limit);
-  // Block scales of a matrix view of values are not windowed (its windows are column regions, not runs of elements).
-  if (!valuesWhole && A.values.format.scaled && A.valuesLd !== undefined) throw new ModprecError('BACKEND_LIMIT', `invalid argument: A.values is a matrix view stored in ${A.values.format.name}, whose scales are bound whole, and A exceeds maxStorageBufferBindingSize (${limit} bytes); upload the values packed (toDeviceEll) to split them`, 'maxStorageBufferBindingSize');
   // Every tile's rows of y go through a strided store (any first row): a packed y as a unit-stride view of itself.
   const yOut = inPlace ? y : viewOf(y, { length: y.length, offset: 0, stride: 1, alwaysView: true });
   // x a view: windows may start at any element (each binds the part of its span it covers), so a stride of any size splits.
@@ -292,7 +309,7 @@ export async function chainedEllSpmv(runtime: GpuRuntime, args: GpuEllSpmvArgs, 
   const tile = tileRows(A, y, yOut, inPlace, c, limit, valuesWhole);
   // With x in windows a link adds one slot, so that every row still adds its entries in slot order.
   const slots = xWindows.length > 1 ? 1 : valuesWhole ? A.width : slotsPerPass(A, tile, limit);
-    const blocks: Block[][] = [];
+  const blocks: Block[][] = [];
   for (let r0 = 0; r0 < A.rows; r0 += tile) {
     const chain: Block[] = [];
     for (let k0 = 0; k0 < A.width; k0 += slots) chain.push({ r0, rows: Math.min(tile, A.rows - r0), k0, count: Math.min(slots, A.width - k0) });

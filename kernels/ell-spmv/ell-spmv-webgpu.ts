@@ -323,7 +323,7 @@ async function gpuEllSpmvOf(args: GpuEllSpmvArgs, options: GpuKernelOptions): Pr
   // whose scales the chain windows with each block of rows and slots.
   if (packedScalesOverBinding(A)) return gpuEllSpmvOf({ ...args, A: { ...A, valuesLd: A.stride, valuesRows: A.stride } }, options);
   // Conversely, block-scaled values given as a matrix view in the packed layout (a whole array, column-major at leading
-  // dimension stride) are the packed values, element for element: read so, their windows start on scale blocks.
+  // dimension stride) are the packed values, element for element: read so (the same reads, windows of whole runs of entries).
   if (A.values.format.scaled && A.valuesLd === A.stride && !A.values.isView) return gpuEllSpmvOf({ ...args, A: { ...A, valuesLd: undefined, valuesRows: undefined } }, options);
   // A's values and indices, x and y may each exceed one storage binding (ell-spmv-chain-webgpu.ts: tiles of rows,
   // windows of x), a range-scaled values matrix's scales too.
@@ -345,6 +345,11 @@ async function gpuEllSpmvOf(args: GpuEllSpmvArgs, options: GpuKernelOptions): Pr
   if (alpha === 0 || A.cols === 0 || A.width === 0) {
     await gpuUpdate({ alpha: beta, x: y, beta: 0, out: y }, { arithmetic: arithmetic.name });
     return runInfo(runtime, arithmetic, '');
+  }
+  // A block-scaled x's scales are bound whole (its words always fit: toDevice checks them), and 4 bytes a block
+  // exceed a binding its words fit where scaleBlock is below 4 (i8) or 2 (i16).
+  if (x.format.scaled && x.scales!.size > bindingLimit(runtime)) {
+    throw new ModprecError('BACKEND_LIMIT', `invalid argument: x is stored in ${x.format.name} with scaleBlock ${x.scaleBlock}, whose ${x.scales!.size} bytes of block scales (bound whole) exceed this adapter's maxStorageBufferBindingSize of ${bindingLimit(runtime)} bytes`, 'maxStorageBufferBindingSize');
   }
   // y a view: written in place (writesInPlace: word stores; writesHalves: 16-bit half stores) where A's values are not in its
   // span (they are read in the same pass and would need a snapshot of a matrix view); else the kernel writes its

@@ -76,7 +76,7 @@ describe('GPU bad input', () => {
       const tall = deviceMatrix(await toDevice(new Float32Array(n)), n, 1);
       await rejects(gpuGemv({ A: tall, x: await toDevice([1]), y: await toDevice(new Float32Array(n)) }), 'BACKEND_LIMIT', 'maxStorageBufferBindingSize');
       // ELL SpMV splits x and y (ell-split-x-y.test.ts), a y view two of whose rows lie a binding apart included
-      // (tiles of one row: ell-binding-limits.test.ts), but not a matrix view of block-scaled values over a binding.
+      // (tiles of one row: ell-binding-limits.test.ts), and block-scaled values of any layout (ell-block-scaled-windows.test.ts).
       const ell = await toDeviceEll({ rows: 2, cols: 1, width: 1, stride: 2, colIndex: new Int32Array([0, 0]), values: [3, -2] });
       const far = deviceView(await toDevice(new Float32Array(n + 1)), 0, 2, n);
       await gpuEllSpmv({ A: ell, x: await toDevice([1.5]), y: far });

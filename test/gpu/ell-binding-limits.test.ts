@@ -3,7 +3,8 @@
  * small operands): a packed range-scaled values array whose scales exceed a binding (read as its matrix), block-scaled
  * values given as a matrix view in the packed layout (read as the packed values), an x view whose stride spans more than a binding per 128 elements (windows of fewer elements, at any
  * start), a y view two of whose rows lie more than a binding apart (tiles of one row), block-scaled values (i8,
- * i16) over a binding (windows starting on 64 scale blocks, their scales bound from there), and a range-scaled values
+ * i16) over a binding (windows of entries, their scales bound from the 64-scale boundary below with the read's scale
+ * offset; every layout and block size: ell-block-scaled-windows.test.ts), and a range-scaled values
  * matrix whose scales exceed a binding (each block binds the scales between its corners'). Every case runs unsplit and
  * split: y's whole span must come out bit for bit the same (each row adds its entries in slot order either way), and
  * every element of y's span outside the view must keep its bits.

@@ -16,21 +16,20 @@ export interface BindingLimitCase {
   readonly reason: string;
 }
 
-/** ELL SpMV's remaining `BACKEND_LIMIT` cases on the GPU. */
+/**
+ * ELL SpMV's remaining `BACKEND_LIMIT` cases on the GPU. Block-scaled values over a binding, packed or a matrix view
+ * of any layout and any scale block, are split (windows of entries whose scales bind from the 64-scale boundary below,
+ * the read's scale offset moved to match: ell-spmv-chain-webgpu.ts).
+ */
 export const ELL_BINDING_LIMITS: readonly BindingLimitCase[] = [
-  {
-    kernel: 'ellSpmv',
-    when: "A's values block-scaled (i8, i16 of the resident API) as a matrix view over a binding, other than a whole array at leading dimension stride (read as the packed values it is)",
-    reason: "a format reads element k's scale at ⌊k / scaleBlock⌋ from its binding's start; a matrix view's windows are column regions, which start on no block boundary",
-  },
-  {
-    kernel: 'ellSpmv',
-    when: "A's values block-scaled and packed, over a binding, whose window step lcm(256 for i8 or 128 for i16, 64·scaleBlock) entries leaves less than a row of indices in a binding (scaleBlock above 2^17 to 2^19 at 128 MiB)",
-    reason: 'each window of values starts on a multiple of 64 scale blocks, so that its scales bind from a 256-byte boundary and its first element starts a block',
-  },
   {
     kernel: 'ellSpmv',
     when: 'x block-scaled (i8, i16 of the resident API) over a binding',
     reason: 'toDevice refuses such an array first: its block scales are bound whole and indexed from the array start',
+  },
+  {
+    kernel: 'ellSpmv',
+    when: "x block-scaled whose block scales (4 bytes a block) exceed a binding while its words fit (scaleBlock below 4 for i8, 2 for i16), α ≠ 0",
+    reason: "x's block scales are bound whole; x's windows (as DOT's) carry no scale offset",
   },
 ];

@@ -116,9 +116,12 @@ export interface GpuStoragePart {
    * element `index` (an integer expression) of array argument `array` into a new register named `dst`, for the GPU
    * arithmetic `arithmetic`: the register is of the widest kind the arithmetic computes from
    * ({@link GpuArithmeticPart.readKinds}) that the read needs to hold the element exactly, or the element
-   * rounded to the narrowest kind otherwise.
+   * rounded to the narrowest kind otherwise. For a block-scaled part ({@link GpuStoragePart.scaled}), `scaleOffset`
+   * (an integer expression, default 0) is added to the index to find the element's scale, `${array}Scale[⌊(index +
+   * scaleOffset) / ${array}Block⌋]`: a window of the words whose scales bind from a block boundary before it
+   * (ELL SpMV over storage bindings). Other parts ignore it.
    */
-  emitRead(array: string, index: string, dst: string, arithmetic: GpuReadTarget): { code: string; register: GpuPartRegister };
+  emitRead(array: string, index: string, dst: string, arithmetic: GpuReadTarget, scaleOffset?: string): { code: string; register: GpuPartRegister };
   /** Extra kernel arguments a read needs (the scales and block size of scaled formats; none otherwise). */
   readArgs(array: string): readonly (readonly [string, 'Array' | 'Integer'])[];
   /** Vector loads of four adjacent elements, where the format has them (bound to the same buffer as the scalar argument). */

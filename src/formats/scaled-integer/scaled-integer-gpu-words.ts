@@ -68,10 +68,12 @@ function scaledInteger(name: 'i8' | 'i16'): GpuStoragePart {
       }
       return out;
     },
-    emitRead(array, index, dst, arithmetic) {
+    emitRead(array, index, dst, arithmetic, scaleOffset) {
       const lane = perWord === 4 ? `((${dst}k & 3) << 3)` : `((${dst}k & 1) << 4)`;
       const word = perWord === 4 ? `${dst}k >> 2` : `${dst}k >> 1`;
-      const head = `const ${dst}k = ${index}; const ${dst}w = mpBits(${array}[${word}]); const ${dst}q = (${dst}w << (${32 - bits} - ${lane})) >> ${32 - bits}; const ${dst}s = ${array}Scale[mpIdiv(${dst}k, ${array}Block)];`;
+      // A binding of the scales that starts elsewhere than the words' binding: element k's block counts from `scaleOffset` elements before it.
+      const scaleAt = scaleOffset === undefined ? `${dst}k` : `${dst}k + ${scaleOffset}`;
+      const head = `const ${dst}k = ${index}; const ${dst}w = mpBits(${array}[${word}]); const ${dst}q = (${dst}w << (${32 - bits} - ${lane})) >> ${32 - bits}; const ${dst}s = ${array}Scale[mpIdiv(${scaleAt}, ${array}Block)];`;
       if (computesFrom(arithmetic, 'ff')) return { code: `${head} const ${dst} = ffTwoProd(${dst}q * 1.0, ${dst}s);`, register: { kind: 'ff', name: dst } };
       return { code: `${head} const ${dst} = ${dst}q * ${dst}s;`, register: { kind: 'f32', name: dst } };
     },
