@@ -16,12 +16,16 @@
  *
  * The WAXPBY section also times each form of the rounding (kernel-switches.ts, RnsRoundingSwitches: quotient pass
  * and j-major column pairs as before, then tiled columns, the quotient in the columns pass, one word a column, two
- * limbs a thread, four words a thread, no zero columns, each on top of the previous) in the same call, each row's words
- * checked against the default row's. `--forms=4,5,6` times only those forms (0-based indices into that list; default:
- * all) — 4 is session 15's form, 5 adds four words a thread (RnsRoundingSwitches `vectorWords`), 6 no zero columns
- * (`noZeroColumns`): old and new in one call. `MODPREC_GPU_RNS_VECTOR=0` and `MODPREC_GPU_RNS_NO_ZERO_COLUMNS=0`
- * turn the two off for every section's default rows (GEMV, DOT, ELL too): run the bench once per setting in one
- * device call with `--only=…` and `--out=DIR` to compare those kernels.
+ * limbs a thread, four words a thread, no zero columns, no accumulator, each on top of the previous) in the same call,
+ * each row's words checked against the default row's. `--forms=4,5,6,7` times only those forms, in that order (0-based
+ * indices into that list, repeats allowed; default: all) — 4 is session 15's form, 5 adds four words a thread
+ * (RnsRoundingSwitches `vectorWords`), 6 no zero columns (`noZeroColumns`), 7 no accumulator (`updateNoAccumulator`,
+ * off by default): old and new in one call, e.g. `--forms=6,7,6,7`. `MODPREC_GPU_RNS_VECTOR=0` and
+ * `MODPREC_GPU_RNS_NO_ZERO_COLUMNS=0` turn the two off for every section's default rows (GEMV, DOT, ELL too);
+ * `--gemv-forms=vector0,noacc,zeros` times GEMV at every size with such a setting beside the default in-process
+ * (words checked, the default timed again after them; the section then skips its fold and row-thread rows).
+ * With `--out=DIR`, each section's rows are written to DIR/rns-gpu-<section>.json when it ends, and all of them to
+ * DIR/rns-gpu.json at the end.
  *
  * Each GEMV size also has rows `GEMV N, 2^k row-sum threads` (k = 18, 20, 21; MODPREC_GPU_RNS_ROW_THREADS, default
  * 19): the row sums' column chunks sized for 2^k residue threads, words checked against the `GEMV N` row's.
@@ -31,7 +35,7 @@
  * passes). Before and after: run an earlier build's dist/bench/gpu/rns-gpu.js (`--out=DIR`) in the same device call
  * and compare the JSON files.
  *
- * Run: npx tsc -p tsconfig.json && node dist/bench/gpu/rns-gpu.js [--quick] [--profile] [--only=gemv,waxpby,dot,ell] [--forms=4,5,6] [--out=DIR]
+ * Run: npx tsc -p tsconfig.json && node dist/bench/gpu/rns-gpu.js [--quick] [--profile] [--only=gemv,waxpby,dot,ell] [--forms=6,7,6,7] [--gemv-forms=vector0,noacc] [--out=DIR]
  *      node dist/bench/gpu/rns-gpu.js --record=FILE.json   (writes docs/performance.md and bench/results from a run)
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -65,12 +69,6 @@ const profile = process.argv.includes('--profile');
 const formsArg = process.argv.find((a) => a.startsWith('--forms='))?.slice(8);
 const formIndices = formsArg?.split(',').map(Number);
 
-/**
- * The forms of the RNS rounding timed beside the default in the WAXPBY section (each row's words checked against the
- * default's): the form before 2026-11-27 (a quotient pass, then j-major column pairs), and each change on top of the
- * previous one — tiled columns, the quotient found by the columns pass, one word per column, two limbs a thread (all
- * on by default since), four words a thread (`vectorWords`), no zero columns (`noZeroColumns`; both 2026-11-27, session 16).
- */
 /** Calls `call` until `ms` milliseconds have passed (at least once). */
 async function warmUp(call: () => Promise<void>, ms: number): Promise<void> {
   const end = performance.now() + ms;
@@ -79,6 +77,13 @@ async function warmUp(call: () => Promise<void>, ms: number): Promise<void> {
 
 /** Residue threads of the row sums (log2) timed beside the default 19 in the GEMV section. */
 const ROW_THREADS = [18, 20, 21];
+/**
+ * The forms of the RNS rounding timed beside the default in the WAXPBY section (each row's words checked against the
+ * default's): the form before 2026-11-27 (a quotient pass, then j-major column pairs), and each change on top of the
+ * previous one — tiled columns, the quotient found by the columns pass, one word per column, two limbs a thread (all
+ * on by default since), four words a thread (`vectorWords`), no zero columns (`noZeroColumns`; both 2026-11-27, session
+ * 16), no accumulator (`updateNoAccumulator`, session 17).
+ */
 const ROUNDING_FORMS: readonly (readonly [string, RnsRoundingSwitches])[] = [
   ['before: quotient pass, column pairs j-major', { columnTiles: false, columnQuotient: false, columnWord: false, columnPairs: false, vectorWords: false, noZeroColumns: false, updateNoAccumulator: false }],
   ['+ tiled', { columnTiles: true, columnQuotient: false, columnWord: false, columnPairs: false, vectorWords: false, noZeroColumns: false, updateNoAccumulator: false }],
