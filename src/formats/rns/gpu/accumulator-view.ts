@@ -31,9 +31,11 @@ export interface AccumulatorView {
   residueArrays(quad: boolean): readonly string[];
   /** The array arguments {@link AccumulatorView.bound}, `grid` and `zeroSign` read. */
   readonly streamArrays: readonly string[];
+  /** Statements declaring what {@link AccumulatorView.residue} reads once per element (placed before a loop over i). */
+  prelude(e: string): string;
   /**
-   * Statements declaring `ar`, residue i of element e in [0, m) (`m`, `rm` = fl(1/m) and the table `Tb` in scope;
-   * with `quad`, the four-words pass's `c`, and residue e·n + i is component c of the vectors).
+   * Statements declaring `ar`, residue i of element e in [0, m) (the prelude, `m`, `rm` = fl(1/m) and the table `Tb`
+   * in scope; with `quad`, the four-words pass's `c`, and residue e·n + i is component c of the vectors).
    */
   residue(e: string, i: string, quad: boolean): string;
   /** Expression: β of element e. */
@@ -63,6 +65,7 @@ export function storedAccumulator(set: RnsDeviceSet): AccumulatorView {
     key: 'stored',
     residueArrays: () => ['Acc'],
     streamArrays: ['Acc'],
+    prelude: () => '',
     residue: (e, i, quad) => `const ar = mpBits(${quad ? 'aq[c]' : `Acc[${e} * ${n} + ${i}]`}) - ${B};`,
     grid: (e) => stream(0, e),
     zeroSign: (e) => stream(1, e),
@@ -82,8 +85,7 @@ export function storedAccumulator(set: RnsDeviceSet): AccumulatorView {
 export function updateTermsAccumulator(set: RnsDeviceSet, terms: 1 | 2): AccumulatorView {
   const n = set.size, pow2 = set.offsets.pow2;
   const code = (e: string, w: number): string => `(mpBits(Cd[4 * ${e} + ${w}]) - ${B})`;
-  const term = (id: number, e: string, i: string, operand: string): string => `const ac${id} = ${code(e, id)};
-if (ac${id} >= 0) {
+  const term = (id: number, i: string, operand: string): string => `if (ac${id} >= 0) {
   let at${id} = mpMulModR(mpMulModR(${residueRead(set, 'S', String(id), i)}, ${operand}, m, rm), mpBits(Tb[${pow2} + (ac${id} >> 1) * ${n} + ${i}]), m, rm);
   if ((ac${id} & 1) !== 0 && at${id} !== 0) { at${id} = m - at${id}; }
   ar = ar + at${id};
@@ -94,9 +96,11 @@ if (ac${id} >= 0) {
     key: `update terms ${terms}`,
     residueArrays: (quad) => (quad ? ['S', 'Cd'] : terms === 2 ? ['S', 'X', 'Y', 'Cd'] : ['S', 'X', 'Cd']),
     streamArrays: ['Cd'],
+    prelude: (e) => `const ac0 = ${code(e, 0)};
+${terms === 2 ? `const ac1 = ${code(e, 1)};` : ''}`,
     residue: (e, i, quad) => `let ar = mpI32(0);
-${term(0, e, i, operand('X', 'xq', e, i, quad))}
-${terms === 2 ? term(1, e, i, operand('Y', 'yq', e, i, quad)) : ''}`,
+${term(0, i, operand('X', 'xq', e, i, quad))}
+${terms === 2 ? term(1, i, operand('Y', 'yq', e, i, quad)) : ''}`,
     grid: (e) => code(e, 2),
     zeroSign: (e) => `(${code(e, 3)} & 1)`,
     bound: (e) => `(${code(e, 3)} >> 1)`,

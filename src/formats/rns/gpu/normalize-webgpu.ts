@@ -37,6 +37,9 @@
  *    k, Σ limb·|2^(16j)|_m as two sums of 16-bit halves (below limbs·2^16: no reduction in the loop), reduced once,
  *    plus the increment. Scalar threads write the sign, exponent G + k and the evaluation (device-eval.ts).
  *
+ * The passes read the accumulator through a view (accumulator-view.ts): a stored accumulator, or — for an update
+ * α·x + β·y with kernel-switches.ts `updateNoAccumulator` — residues formed from x, y and the terms' codes.
+ *
  * @module
  */
 import type { GpuRuntime } from '../../../backends/webgpu/runtime.js';
@@ -132,6 +135,7 @@ ${boundOf(view)}
 ${levelScan(set)}
 ${levelOf(set)}
 let s = 0.0;
+${view.prelude('e')}
 for (let i = mpI32(0); i < np; i++) {
   ${xiPrime(set, view)}
   s = s + mpToFloat(xi) * rm;
@@ -167,6 +171,7 @@ ${levelOf(set)}
 let lo = mpI32(0);
 let hi = mpI32(0);
 let s = 0.0;
+${view.prelude('e')}
 for (let i = mpI32(0); i < np; i++) {
   ${xiPrime(set, view)}
   ${fused ? 's = s + mpToFloat(xi) * rm;' : ''}
@@ -215,6 +220,7 @@ let lo1 = mpI32(0);
 let h0 = mpI32(0);
 let hp = mpI32(0);
 let s = 0.0;
+${view.prelude('e')}
 for (let i = mpI32(0); i < np; i++) {
   ${xiPrime(set, view)}
   ${fused ? 's = s + mpToFloat(xi) * rm;' : ''}
@@ -356,6 +362,7 @@ if (slot < ${n}) {
   const m = mpBits(Tb[${o.moduli} + slot]);
   const rm = Tb[${o.inverse} + slot];
   if (k === 0) {
+    ${view.prelude('e')}
     // |X̃| itself: its residue is x̃ (X̃ ≥ 0) or m − x̃ (X̃ < 0), x̃ ∈ [0, m).
     ${view.residue('e', 'slot', vector)}
     let x = ar;

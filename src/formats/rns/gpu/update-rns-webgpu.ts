@@ -3,7 +3,9 @@
  * grid (grid.ts), rounded once — a thread per element reads the factors' fields once and writes each term's code
  * (2·(f − G) + sign, or −1 when the term is zero or below the grid), G, the sign of a zero and the bit bound β; then
  * a thread per element and modulus adds the terms' residues from the codes (so the per-term field reads, ≈ 16
- * loads, are made once per element, not by every residue thread); then the rounding passes.
+ * loads, are made once per element, not by every residue thread); then the rounding passes. With kernel-switches.ts
+ * `updateNoAccumulator` (and w not x's or y's buffer) the residue pass goes: the rounding forms those residues itself
+ * from x, y and the codes (accumulator-view.ts), the same words.
  * Error per element: |ŵ_k − w_k| ≤ 2^-p(2 + 2^-p)(|αx_k| + |βy_k|) ≤ γ_2(|αx_k| + |βy_k|) (SCAL: one term, ≤ 2^-p·|αx_k|
  * ≤ γ_1|αx_k|), the CPU's bounds.
  *
