@@ -16,12 +16,16 @@
  *
  * The WAXPBY section also times each form of the rounding (kernel-switches.ts, RnsRoundingSwitches: quotient pass
  * and j-major column pairs as before, then tiled columns, the quotient in the columns pass, one word a column, two
- * limbs a thread, four words a thread, no zero columns, each on top of the previous) in the same call, each row's words
- * checked against the default row's. `--forms=4,5,6` times only those forms (0-based indices into that list; default:
- * all) — 4 is session 15's form, 5 adds four words a thread (RnsRoundingSwitches `vectorWords`), 6 no zero columns
- * (`noZeroColumns`): old and new in one call. `MODPREC_GPU_RNS_VECTOR=0` and `MODPREC_GPU_RNS_NO_ZERO_COLUMNS=0`
- * turn the two off for every section's default rows (GEMV, DOT, ELL too): run the bench once per setting in one
- * device call with `--only=…` and `--out=DIR` to compare those kernels.
+ * limbs a thread, four words a thread, no zero columns, no accumulator, each on top of the previous) in the same call,
+ * each row's words checked against the default row's. `--forms=4,5,6,7` times only those forms, in that order (0-based
+ * indices into that list, repeats allowed; default: all) — 4 is session 15's form, 5 adds four words a thread
+ * (RnsRoundingSwitches `vectorWords`), 6 no zero columns (`noZeroColumns`), 7 no accumulator (`updateNoAccumulator`,
+ * off by default): old and new in one call, e.g. `--forms=6,7,6,7`. `MODPREC_GPU_RNS_VECTOR=0` and
+ * `MODPREC_GPU_RNS_NO_ZERO_COLUMNS=0` turn the two off for every section's default rows (GEMV, DOT, ELL too);
+ * `--gemv-forms=vector0,noacc,zeros` times GEMV at every size with such a setting beside the default in-process
+ * (words checked, the default timed again after them; the section then skips its fold and row-thread rows).
+ * With `--out=DIR`, each section's rows are written to DIR/rns-gpu-<section>.json when it ends, and all of them to
+ * DIR/rns-gpu.json at the end.
  *
  * Each GEMV size also has rows `GEMV N, 2^k row-sum threads` (k = 18, 20, 21; MODPREC_GPU_RNS_ROW_THREADS, default
  * 19): the row sums' column chunks sized for 2^k residue threads, words checked against the `GEMV N` row's.
@@ -31,7 +35,7 @@
  * passes). Before and after: run an earlier build's dist/bench/gpu/rns-gpu.js (`--out=DIR`) in the same device call
  * and compare the JSON files.
  *
- * Run: npx tsc -p tsconfig.json && node dist/bench/gpu/rns-gpu.js [--quick] [--profile] [--only=gemv,waxpby,dot,ell] [--forms=4,5,6] [--out=DIR]
+ * Run: npx tsc -p tsconfig.json && node dist/bench/gpu/rns-gpu.js [--quick] [--profile] [--only=gemv,waxpby,dot,ell] [--forms=6,7,6,7] [--gemv-forms=vector0,noacc] [--out=DIR]
  *      node dist/bench/gpu/rns-gpu.js --record=FILE.json   (writes docs/performance.md and bench/results from a run)
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -61,16 +65,10 @@ const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7).split('
 const want = (section: string): boolean => !only || only.includes(section);
 /** `--profile`: also time every pass of each kernel on its own (one wait per pass: upper bounds, for proportions). */
 const profile = process.argv.includes('--profile');
-/** `--forms=4,5,6`: the rounding forms (indices into ROUNDING_FORMS) timed in the WAXPBY section; default all. */
+/** `--forms=4,5,6`: the rounding forms (indices into ROUNDING_FORMS) timed in the WAXPBY section, in that order (repeats allowed: `--forms=6,7,6,7`); default all. */
 const formsArg = process.argv.find((a) => a.startsWith('--forms='))?.slice(8);
 const formIndices = formsArg?.split(',').map(Number);
 
-/**
- * The forms of the RNS rounding timed beside the default in the WAXPBY section (each row's words checked against the
- * default's): the form before 2026-11-27 (a quotient pass, then j-major column pairs), and each change on top of the
- * previous one — tiled columns, the quotient found by the columns pass, one word per column, two limbs a thread (all
- * on by default since), four words a thread (`vectorWords`), no zero columns (`noZeroColumns`; both 2026-11-27, session 16).
- */
 /** Calls `call` until `ms` milliseconds have passed (at least once). */
 async function warmUp(call: () => Promise<void>, ms: number): Promise<void> {
   const end = performance.now() + ms;
@@ -79,15 +77,38 @@ async function warmUp(call: () => Promise<void>, ms: number): Promise<void> {
 
 /** Residue threads of the row sums (log2) timed beside the default 19 in the GEMV section. */
 const ROW_THREADS = [18, 20, 21];
+/**
+ * The forms of the RNS rounding timed beside the default in the WAXPBY section (each row's words checked against the
+ * default's): the form before 2026-11-27 (a quotient pass, then j-major column pairs), and each change on top of the
+ * previous one — tiled columns, the quotient found by the columns pass, one word per column, two limbs a thread (all
+ * on by default since), four words a thread (`vectorWords`), no zero columns (`noZeroColumns`; both 2026-11-27, session
+ * 16), no accumulator (`updateNoAccumulator`, session 17).
+ */
 const ROUNDING_FORMS: readonly (readonly [string, RnsRoundingSwitches])[] = [
-  ['before: quotient pass, column pairs j-major', { columnTiles: false, columnQuotient: false, columnWord: false, columnPairs: false, vectorWords: false, noZeroColumns: false }],
-  ['+ tiled', { columnTiles: true, columnQuotient: false, columnWord: false, columnPairs: false, vectorWords: false, noZeroColumns: false }],
-  ['+ tiled, quotient in the columns pass', { columnTiles: true, columnQuotient: true, columnWord: false, columnPairs: false, vectorWords: false, noZeroColumns: false }],
-  ['+ tiled, quotient in the columns pass, one word a column', { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: false, vectorWords: false, noZeroColumns: false }],
-  ['+ tiled, quotient in the columns pass, one word a column, two limbs a thread', { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: true, vectorWords: false, noZeroColumns: false }],
-  ['+ tiled, quotient in the columns pass, one word a column, two limbs a thread, four words a thread', { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: true, vectorWords: true, noZeroColumns: false }],
-  ['+ tiled, quotient in the columns pass, one word a column, two limbs a thread, four words a thread, no zero columns', { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: true, vectorWords: true, noZeroColumns: true }],
+  ['before: quotient pass, column pairs j-major', { columnTiles: false, columnQuotient: false, columnWord: false, columnPairs: false, vectorWords: false, noZeroColumns: false, updateNoAccumulator: false }],
+  ['+ tiled', { columnTiles: true, columnQuotient: false, columnWord: false, columnPairs: false, vectorWords: false, noZeroColumns: false, updateNoAccumulator: false }],
+  ['+ tiled, quotient in the columns pass', { columnTiles: true, columnQuotient: true, columnWord: false, columnPairs: false, vectorWords: false, noZeroColumns: false, updateNoAccumulator: false }],
+  ['+ tiled, quotient in the columns pass, one word a column', { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: false, vectorWords: false, noZeroColumns: false, updateNoAccumulator: false }],
+  ['+ tiled, quotient in the columns pass, one word a column, two limbs a thread', { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: true, vectorWords: false, noZeroColumns: false, updateNoAccumulator: false }],
+  ['+ tiled, quotient in the columns pass, one word a column, two limbs a thread, four words a thread', { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: true, vectorWords: true, noZeroColumns: false, updateNoAccumulator: false }],
+  ['+ tiled, quotient in the columns pass, one word a column, two limbs a thread, four words a thread, no zero columns', { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: true, vectorWords: true, noZeroColumns: true, updateNoAccumulator: false }],
+  ['+ tiled, quotient in the columns pass, one word a column, two limbs a thread, four words a thread, no zero columns, no accumulator', { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: true, vectorWords: true, noZeroColumns: true, updateNoAccumulator: true }],
 ];
+
+/**
+ * `--gemv-forms=a,b,…`: switch settings timed beside the default in the GEMV section at every size (each row's words
+ * checked against the default's, the default timed again after them: the clocks' ramp favours later rows); with the
+ * flag, the section skips its rnsFoldSteps and row-thread rows. Names: `vector0` (`vectorWords` off, as
+ * MODPREC_GPU_RNS_VECTOR=0), `noacc` (`updateNoAccumulator` on: GEMV's α·x stage without an accumulator), `zeros`
+ * (`noZeroColumns` off).
+ */
+const GEMV_FORMS: Readonly<Record<string, readonly [string, Partial<RnsRoundingSwitches>]>> = {
+  vector0: ['vectorWords off (MODPREC_GPU_RNS_VECTOR=0)', { vectorWords: false }],
+  noacc: ['updateNoAccumulator on (MODPREC_GPU_RNS_NO_ACCUMULATOR=1)', { updateNoAccumulator: true }],
+  zeros: ['noZeroColumns off (MODPREC_GPU_RNS_NO_ZERO_COLUMNS=0)', { noZeroColumns: false }],
+};
+const gemvFormsArg = process.argv.find((a) => a.startsWith('--gemv-forms='))?.slice(13).split(',').filter((f) => f !== '');
+for (const f of gemvFormsArg ?? []) if (!(f in GEMV_FORMS)) throw new Error(`--gemv-forms: unknown form ${f} (known: ${Object.keys(GEMV_FORMS).join(', ')})`);
 
 // ---- exact oracle (dyadic rationals in BigInt) ----
 interface Dy { v: bigint; e: number }
@@ -224,6 +245,14 @@ async function run(): Promise<{ adapter: string; copyGBs: number | null; results
   if (!rt) throw new Error(`no WebGPU adapter: ${gpuUnavailableReason()}`);
   const adapter = `${rt.context.adapter.name} (${rt.context.adapter.backend})`;
   const results: Result[] = [];
+  // With --out, each section's rows go to DIR/rns-gpu-<section>.json as soon as it ends (a call cut short by its time
+  // limit keeps the sections it finished).
+  let sectionStart = 0;
+  const saveSection = (section: string): void => {
+    const rows = results.slice(sectionStart);
+    sectionStart = results.length;
+    if (outDir && rows.length > 0) writeFileSync(join(outDir, `rns-gpu-${section}.json`), JSON.stringify({ adapter, date: today(), host: machineDescription(), copyGBs: copy?.gbs ?? null, results: rows }, null, 2));
+  };
   // The copy yardstick of "fraction of copy bandwidth" (a 512 MiB copy: left out of a quick run).
   const copy = quick ? undefined : await gpujsCopy(rt, (fn) => minTime(fn, 6));
   const { init } = await import('gmp-wasm');
@@ -271,7 +300,30 @@ async function run(): Promise<{ adapter: string; copyGBs: number | null; results
     // The same call with the partial residues reduced lazily (kernel switches rnsFoldSteps, rnsFoldSplit, off by
     // default): its words against the form above (y holds that form's α·A·x after the timed calls), then its time.
     const reference = await y.toExact();
-    for (const rnsFoldSplit of [false, true]) {
+    const sameRows = (got: RnsExactValue[]): boolean => got.every((v, k) => v.sign === reference[k]!.sign && v.X === reference[k]!.X && v.exp === reference[k]!.exp);
+    // --gemv-forms: each switch setting in this call (words against the default's, then its time), then the default again.
+    for (const name of gemvFormsArg ?? []) {
+      const [label, change] = GEMV_FORMS[name]!;
+      const previous = setRnsRoundingSwitches(change);
+      try {
+        await gemvCall();
+        const same = sameRows(await y.toExact());
+        const formMs = await minTime(gemvCall, quick ? 3 : 10);
+        const formProfiled = await callProfile(gemvCall, formMs);
+        results.push({ kernel: `GEMV N, ${label}`, precision: p, size: `${gemvN}×${gemvN}`, moduli: set.size, gpuMs: formMs, goal: `≤ ${goals[p]} ms`, met: quick ? null : formMs <= goals[p]!, bytes, check: `all ${gemvN} rows word for word those of GEMV N`, ok: same, ...formProfiled });
+      } finally {
+        setRnsRoundingSwitches(previous);
+      }
+      console.log(JSON.stringify(results.at(-1)));
+    }
+    if (gemvFormsArg) {
+      await gemvCall();
+      const same = sameRows(await y.toExact());
+      const againMs = await minTime(gemvCall, quick ? 3 : 10);
+      results.push({ kernel: 'GEMV N, default again', precision: p, size: `${gemvN}×${gemvN}`, moduli: set.size, gpuMs: againMs, goal: `≤ ${goals[p]} ms`, met: quick ? null : againMs <= goals[p]!, bytes, check: `all ${gemvN} rows word for word those of GEMV N`, ok: same, ...(await callProfile(gemvCall, againMs)) });
+      console.log(JSON.stringify(results.at(-1)));
+    }
+    for (const rnsFoldSplit of gemvFormsArg ? [] : [false, true]) {
       const previous = setGpuKernelSwitches({ rnsFoldSteps: MAX_RNS_FOLD_STEPS, rnsFoldSplit });
       try {
         await gemvCall();
@@ -288,7 +340,7 @@ async function run(): Promise<{ adapter: string; copyGBs: number | null; results
     }
     // The same call with other numbers of residue threads in the row sums (MODPREC_GPU_RNS_ROW_THREADS: 2^k, default
     // 2^19; column chunks of N/S columns, S = 2^k/(rows·moduli)): words against the default's, then the time.
-    for (const k of ROW_THREADS) {
+    for (const k of gemvFormsArg ? [] : ROW_THREADS) {
       process.env.MODPREC_GPU_RNS_ROW_THREADS = String(k);
       rereadTuningKnobs();
       try {
@@ -306,6 +358,8 @@ async function run(): Promise<{ adapter: string; copyGBs: number | null; results
     }
     [A, x, y].forEach((a) => a.destroy());
   }
+
+  saveSection('gemv');
 
   // ---- WAXPBY n = 10^6 at 120 bits, doubles ----
   if (want('waxpby')) {
@@ -332,7 +386,10 @@ async function run(): Promise<{ adapter: string; copyGBs: number | null; results
     // Every form of the rounding (kernel-switches.ts, RnsRoundingSwitches), old and new in this call: each one's words
     // (all n elements, raw) against the default form's above, then its time.
     const reference = await w.toWords();
-    for (const [label, form] of ROUNDING_FORMS.filter((_, k) => !formIndices || formIndices.includes(k))) {
+    for (const k of formIndices ?? ROUNDING_FORMS.map((_, j) => j)) {
+      const entry = ROUNDING_FORMS[k];
+      if (!entry) throw new Error(`--forms: no rounding form ${k} (0 … ${ROUNDING_FORMS.length - 1})`);
+      const [label, form] = entry;
       const previous = setRnsRoundingSwitches(form);
       try {
         await waxpbyCall();
@@ -349,6 +406,8 @@ async function run(): Promise<{ adapter: string; copyGBs: number | null; results
     }
     [x, y, w].forEach((a) => a.destroy());
   }
+
+  saveSection('waxpby');
 
   // ---- DOT n = 128³ at 424 bits, doubles; MPFR on a slice ----
   const p424 = 424, set424 = rnsDeviceSet(p424);
@@ -380,6 +439,8 @@ async function run(): Promise<{ adapter: string; copyGBs: number | null; results
     [x, y].forEach((a) => a.destroy());
     console.log(JSON.stringify(results.at(-1)));
   }
+
+  saveSection('dot');
 
   // ---- ELL SpMV, 7-point Laplacian on a g³ grid, fp64 matrix, RNS vectors at 424 bits ----
   if (want('ell')) {
@@ -433,6 +494,7 @@ async function run(): Promise<{ adapter: string; copyGBs: number | null; results
     [x, y].forEach((a) => a.destroy());
     console.log(JSON.stringify(results.at(-1)));
   }
+  saveSection('ell');
   return { adapter, copyGBs: copy?.gbs ?? null, results };
 }
 

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { setRnsRoundingSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { rnsDeviceSet } from '../../src/formats/rns/gpu/device-set.js';
 import { rnsToDevice, type RnsExactValue } from '../../src/formats/rns/gpu/rns-device-array.js';
-import { rnsGpuWaxpby } from '../../src/formats/rns/gpu/update-rns-webgpu.js';
+import { rnsGpuAxpy, rnsGpuScal, rnsGpuWaxpby } from '../../src/formats/rns/gpu/update-rns-webgpu.js';
 import { rnsGpuDot } from '../../kernels/dot/dot-rns-webgpu.js';
 import { rnsGpuGemv } from '../../kernels/gemv/gemv-rns-webgpu.js';
 import { requireRuntime } from '../gpu/gpu-test-helpers.js';
@@ -20,15 +20,17 @@ const value = (p: number): fc.Arbitrary<RnsExactValue> => fc.record({
 
 // The form before (quotient pass, j-major column pairs), j-major single words (two limbs a thread needs tiles: ignored),
 // tiled single words one limb a thread, session 15's default, four words a thread, then no zero columns (j-major single
-// words and the default).
+// words and the default), then no accumulator (the form before, one word a thread; the default).
 const FORMS = [
-  { columnTiles: false, columnQuotient: false, columnWord: false, columnPairs: false, vectorWords: false, noZeroColumns: false },
-  { columnTiles: false, columnQuotient: true, columnWord: true, columnPairs: true, vectorWords: false, noZeroColumns: false },
-  { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: false, vectorWords: false, noZeroColumns: false },
-  { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: true, vectorWords: false, noZeroColumns: false },
-  { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: true, vectorWords: true, noZeroColumns: false },
-  { columnTiles: false, columnQuotient: true, columnWord: true, columnPairs: false, vectorWords: false, noZeroColumns: true },
-  { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: true, vectorWords: true, noZeroColumns: true },
+  { columnTiles: false, columnQuotient: false, columnWord: false, columnPairs: false, vectorWords: false, noZeroColumns: false, updateNoAccumulator: false },
+  { columnTiles: false, columnQuotient: true, columnWord: true, columnPairs: true, vectorWords: false, noZeroColumns: false, updateNoAccumulator: false },
+  { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: false, vectorWords: false, noZeroColumns: false, updateNoAccumulator: false },
+  { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: true, vectorWords: false, noZeroColumns: false, updateNoAccumulator: false },
+  { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: true, vectorWords: true, noZeroColumns: false, updateNoAccumulator: false },
+  { columnTiles: false, columnQuotient: true, columnWord: true, columnPairs: false, vectorWords: false, noZeroColumns: true, updateNoAccumulator: false },
+  { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: true, vectorWords: true, noZeroColumns: true, updateNoAccumulator: false },
+  { columnTiles: false, columnQuotient: false, columnWord: false, columnPairs: false, vectorWords: false, noZeroColumns: false, updateNoAccumulator: true },
+  { columnTiles: true, columnQuotient: true, columnWord: true, columnPairs: true, vectorWords: true, noZeroColumns: true, updateNoAccumulator: true },
 ];
 
 /**
@@ -44,7 +46,7 @@ async function poisonColumns(set: ReturnType<typeof rnsDeviceSet>, count: number
   runtime.context.device.queue.writeBuffer(buffer, 0, words);
 }
 
-describe('the forms of the device rounding (kernel switches columnTiles, columnQuotient, columnWord, columnPairs, vectorWords, noZeroColumns)', () => {
+describe('the forms of the device rounding (kernel switches columnTiles, columnQuotient, columnWord, columnPairs, vectorWords, noZeroColumns, updateNoAccumulator)', () => {
   it('tiled columns, the quotient in the columns pass, one word a column and two limbs a thread give the words of the form before, correctly rounded, across tile boundaries', async () => {
     await requireRuntime();
     const p = 106, set = rnsDeviceSet(p);
@@ -73,7 +75,7 @@ describe('the forms of the device rounding (kernel switches columnTiles, columnQ
     }), { numRuns: 6 });
   });
 
-  it('four words a thread (vectorWords) gives the words of one word a thread in GEMV (its α·x stage, row sums and rounding) and DOT (one result)', async () => {
+  it('four words a thread (vectorWords) and no accumulator (updateNoAccumulator) give the words of one word a thread in GEMV (its α·x stage, row sums and rounding) and DOT (one result)', async () => {
     await requireRuntime();
     // 212 bits: n = 49 moduli, so residue vectors straddle elements; m rows × k columns with m·49 and m·55 not multiples of 4.
     const p = 212, set = rnsDeviceSet(p);
@@ -82,8 +84,8 @@ describe('the forms of the device rounding (kernel switches columnTiles, columnQ
     await fc.assert(fc.asyncProperty(problem, async ({ m, k, A: Av, x: xv, y: yv, alpha, beta }) => {
       const A = await rnsToDevice(Av, set), x = await rnsToDevice(xv, set);
       const results: Uint32Array[][] = [];
-      for (const vectorWords of [false, true]) {
-        const previous = setRnsRoundingSwitches({ vectorWords });
+      for (const [vectorWords, updateNoAccumulator] of [[false, false], [true, false], [false, true], [true, true]] as const) {
+        const previous = setRnsRoundingSwitches({ vectorWords, updateNoAccumulator });
         try {
           const y = await rnsToDevice(yv, set);
           await rnsGpuGemv({ A, m, n: k, x, y, alpha, beta });
@@ -94,8 +96,32 @@ describe('the forms of the device rounding (kernel switches columnTiles, columnQ
           setRnsRoundingSwitches(previous);
         }
       }
-      expect(results[1]).toEqual(results[0]);
+      for (const other of results.slice(1)) expect(other).toEqual(results[0]);
       [A, x].forEach((a) => a.destroy());
+    }), { numRuns: 4 });
+  });
+
+  it('AXPY and SCAL in place (w is y, x) give the same words with and without updateNoAccumulator (which keeps the accumulator there)', async () => {
+    await requireRuntime();
+    const p = 106, set = rnsDeviceSet(p);
+    const pairsOf = fc.array(fc.tuple(value(p), value(p)), { minLength: 1, maxLength: 70 });
+    await fc.assert(fc.asyncProperty(value(p), pairsOf, async (alpha, pairs) => {
+      const results: Uint32Array[][] = [];
+      for (const updateNoAccumulator of [false, true]) {
+        const previous = setRnsRoundingSwitches({ updateNoAccumulator });
+        const x = await rnsToDevice(pairs.map((q) => q[0]), set), y = await rnsToDevice(pairs.map((q) => q[1]), set);
+        try {
+          await rnsGpuAxpy(alpha, x, y);
+          const got = await y.toExact();
+          pairs.forEach(([xk, yk], k) => expect(same(dyadic(got[k]!), roundP(add(mul(dyadic(alpha), dyadic(xk)), dyadic(yk)), p))).toBe(true));
+          await rnsGpuScal(alpha, x);
+          results.push([await y.toWords(), await x.toWords()]);
+        } finally {
+          setRnsRoundingSwitches(previous);
+          [x, y].forEach((a) => a.destroy());
+        }
+      }
+      expect(results[1]).toEqual(results[0]);
     }), { numRuns: 4 });
   });
 });

@@ -281,9 +281,18 @@ export interface RnsRoundingSwitches {
    * ≈ 112 bytes it wrote per element. Same words. On by default (`MODPREC_GPU_RNS_NO_ZERO_COLUMNS=0` turns it off).
    */
   readonly noZeroColumns: boolean;
+  /**
+   * WAXPBY, AXPY, SCAL and the α·x stages of GEMV and ELL SpMV (and TRSV's row update) write no accumulator: the
+   * rounding's columns and words threads form the residues of α·x + β·y they need from x, y, the scalars and the
+   * per-element term codes (src/formats/rns/gpu/accumulator-view.ts), with the residue pass's own statements — one
+   * pass and ≈ 200 of ≈ 840 bytes of traffic per element fewer at 120 bits. Where w is x or y (AXPY, SCAL in place)
+   * the accumulator stays (WebGPU does not bind one buffer for reading and writing in one dispatch). Same words. Off
+   * by default until timed on the H100 (`MODPREC_GPU_RNS_NO_ACCUMULATOR=1` turns it on).
+   */
+  readonly updateNoAccumulator: boolean;
 }
 
-let rnsRoundingCurrent: RnsRoundingSwitches = { columnTiles: !envOff('MODPREC_GPU_RNS_TILES'), columnQuotient: !envOff('MODPREC_GPU_RNS_FUSED_QUOTIENT'), columnWord: !envOff('MODPREC_GPU_RNS_COLUMN_WORD'), columnPairs: !envOff('MODPREC_GPU_RNS_COLUMN_PAIRS'), vectorWords: !envOff('MODPREC_GPU_RNS_VECTOR'), noZeroColumns: !envOff('MODPREC_GPU_RNS_NO_ZERO_COLUMNS') };
+let rnsRoundingCurrent: RnsRoundingSwitches = { columnTiles: !envOff('MODPREC_GPU_RNS_TILES'), columnQuotient: !envOff('MODPREC_GPU_RNS_FUSED_QUOTIENT'), columnWord: !envOff('MODPREC_GPU_RNS_COLUMN_WORD'), columnPairs: !envOff('MODPREC_GPU_RNS_COLUMN_PAIRS'), vectorWords: !envOff('MODPREC_GPU_RNS_VECTOR'), noZeroColumns: !envOff('MODPREC_GPU_RNS_NO_ZERO_COLUMNS'), updateNoAccumulator: envOn('MODPREC_GPU_RNS_NO_ACCUMULATOR') };
 
 /**
  * The current RNS rounding switches.

@@ -6,6 +6,7 @@
  * @module
  */
 import { WORD_BIAS, type RnsDeviceSet } from './device-set.js';
+import type { AccumulatorView } from './accumulator-view.js';
 
 const B = WORD_BIAS;
 
@@ -21,21 +22,22 @@ if (${up} && ((md${out} & 4095) !== 0 || (lw${out} & 4095) !== 0)) { ${out} = ${
 
 /**
  * Source returning field f = slot − n (0 sign, 1 exponent G + k, 2 q_lo, 3 E, 4 q_up, 5 E) of element e, with `neg`,
- * `b` (bit length before rounding), `T` (its top 24 bits), `k` (the shift) and `count` in scope; the accumulator
- * `Acc` holds G at n·count + e and the sign of a zero at (n + 1)·count + e.
+ * `b` (bit length before rounding), `T` (its top 24 bits), `k` (the shift) and `count` in scope; G and the sign of a
+ * zero come from the accumulator's view.
  * @param set - the GPU moduli set
+ * @param view - where G and the sign of a zero are read
  * @returns the source
  */
-export function fieldWordsSource(set: RnsDeviceSet): string {
+export function fieldWordsSource(set: RnsDeviceSet, view: AccumulatorView): string {
   const n = set.size;
   return `const f = slot - ${n};
 if (f === 0) {
-  if (b === 0) { return Acc[${n} * count + count + e]; }
+  if (b === 0) { return mpFloat(${view.zeroSign('e')} + ${B}); }
   return mpFloat(neg + ${B});
 }
 if (f === 1) {
   if (b === 0) { return mpFloat(${B}); }
-  return mpFloat(mpBits(Acc[${n} * count + e]) + k);
+  return mpFloat(${view.grid('e')} + k + ${B});
 }
 if (b === 0) { return mpFloat(${B}); }
 if (f === 3 || f === 5) { return mpFloat(b - k - 24 - ${set.bitsM} + 1 + ${B}); }

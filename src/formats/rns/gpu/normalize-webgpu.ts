@@ -37,15 +37,20 @@
  *    k, Σ limb·|2^(16j)|_m as two sums of 16-bit halves (below limbs·2^16: no reduction in the loop), reduced once,
  *    plus the increment. Scalar threads write the sign, exponent G + k and the evaluation (device-eval.ts).
  *
+ * The passes read the accumulator through a view (accumulator-view.ts): a stored accumulator, or — for an update
+ * α·x + β·y with kernel-switches.ts `updateNoAccumulator` — residues formed from x, y and the terms' codes.
+ *
  * @module
  */
 import type { GpuRuntime } from '../../../backends/webgpu/runtime.js';
-import { getProgram, type Pass, type Program } from '../../../backends/webgpu/program.js';
+import { getProgram, type Pass, type Program, type ProgramSpec } from '../../../backends/webgpu/program.js';
 import { rnsRoundingSwitches } from '../../../backends/webgpu/kernel-switches.js';
 import type { GpuBuffer } from '../../../backends/webgpu/webgpu-types.js';
 import { WORD_BIAS, type RnsDeviceSet } from './device-set.js';
 import { fieldWordsSource } from './normalize-fields.js';
-import { fourWordsArgs, fourWordsSource, fourWordsThreads, type QuadLoad } from './four-words.js';
+import { fourWordsArgs, fourWordsSource, fourWordsThreads } from './four-words.js';
+import { storedAccumulator, type AccumulatorView } from './accumulator-view.js';
+import type { BoundArray } from '../../../backends/webgpu/program.js';
 
 const B = WORD_BIAS;
 
@@ -84,9 +89,9 @@ function columnStride({ tiled }: ColumnForm): string {
   return tiled ? String(TILE) : 'count';
 }
 
-/** Source declaring `bb` (β of element e) and `Le` = ⌈(β + 1)/16⌉ from the accumulator's bit-bound stream. */
-function boundOf(set: RnsDeviceSet): string {
-  return `const bb = mpBits(Acc[${set.size + 2} * count + e]) - ${B};
+/** Source declaring `bb` (β of element e) and `Le` = ⌈(β + 1)/16⌉ from the accumulator's bit bound. */
+function boundOf(view: AccumulatorView): string {
+  return `const bb = ${view.bound('e')};
 const Le = (bb + 16) >> 4;`;
 }
 
@@ -99,11 +104,17 @@ const at = mpBits(Tb[${lv} + 4 * lam + 3]);`;
 }
 
 /** Source of ξ'_i = |x̃_i·w'_i|_{m_i} for modulus i of element e (level data at `at`). */
-function xiPrime(set: RnsDeviceSet): string {
-  const n = set.size, o = set.offsets;
+function xiPrime(set: RnsDeviceSet, view: AccumulatorView): string {
+  const o = set.offsets;
   return `const m = mpBits(Tb[${o.moduli} + i]);
 const rm = Tb[${o.inverse} + i];
-const xi = mpMulModR(mpBits(Acc[e * ${n} + i]) - ${B}, mpBits(Tb[at + i]), m, rm);`;
+${view.residue('e', 'i', false)}
+const xi = mpMulModR(ar, mpBits(Tb[at + i]), m, rm);`;
+}
+
+/** The array arguments of a pass reading the view's residues (four-words: from vectors) and streams, in order. */
+function viewArrays(view: AccumulatorView, quad: boolean): string[] {
+  return [...new Set([...view.residueArrays(quad), ...view.streamArrays])];
 }
 
 /** Source declaring the level `lam`: the first whose capacity holds β (`bb`). */
@@ -117,15 +128,16 @@ for (let l = mpI32(0); l < ${set.levels.length}; l++) {
 }
 
 /** Thread per element: the level λ (the first whose capacity holds β) and K' = round(Σ_{i<n'} ξ'_i·fl(1/m_i)). */
-function quotientSource(set: RnsDeviceSet): string {
-  return `function (Acc, Tb, count) {
+function quotientSource(set: RnsDeviceSet, view: AccumulatorView): string {
+  return `function (${viewArrays(view, false).join(', ')}, Tb, count) {
 const e = this.thread.x;
-${boundOf(set)}
+${boundOf(view)}
 ${levelScan(set)}
 ${levelOf(set)}
 let s = 0.0;
+${view.prelude('e')}
 for (let i = mpI32(0); i < np; i++) {
-  ${xiPrime(set)}
+  ${xiPrime(set, view)}
   s = s + mpToFloat(xi) * rm;
 }
 return [mpFloat(mpToInt(Math.floor(s + 0.5)) + ${B}), mpFloat(lam + ${B})];
@@ -138,7 +150,7 @@ return [mpFloat(mpToInt(Math.floor(s + 0.5)) + ${B}), mpFloat(lam + ${B})];
  * the level and K' itself, in the loop that makes the ξ'_i anyway (program 1's sum, term for term: K' is exact in any
  * evaluation order, so it is program 1's K'), and the program reads no Kq.
  */
-function columnsSource(set: RnsDeviceSet, form: ColumnForm, fused: boolean, noZeros: boolean): string {
+function columnsSource(set: RnsDeviceSet, view: AccumulatorView, form: ColumnForm, fused: boolean, noZeros: boolean): string {
   const zero = form.word ? `mpFloat(${B})` : `[mpFloat(${B}), mpFloat(${B})]`;
   const none = noZeros ? 'mpNoStore();' : `return ${zero};`;
   const index = form.tiled
@@ -149,18 +161,19 @@ const e = tile * ${TILE} + (r & 63);
 if (e >= count) { ${none} }`
     : `const j = mpIdiv(t, count);
 const e = t - j * count;`;
-  return `function (${fused ? 'Acc, Tb, count' : 'Acc, Kq, Tb, count'}) {
+  return `function (${viewArrays(view, false).join(', ')}, ${fused ? 'Tb, count' : 'Kq, Tb, count'}) {
 const t = this.thread.x;
 ${index}
-${boundOf(set)}
+${boundOf(view)}
 if (j >= Le) { ${none} }
 ${fused ? levelScan(set) : `const lam = mpBits(Kq[2 * e + 1]) - ${B};`}
 ${levelOf(set)}
 let lo = mpI32(0);
 let hi = mpI32(0);
 let s = 0.0;
+${view.prelude('e')}
 for (let i = mpI32(0); i < np; i++) {
-  ${xiPrime(set)}
+  ${xiPrime(set, view)}
   ${fused ? 's = s + mpToFloat(xi) * rm;' : ''}
   const p = xi * mpBits(Tb[at + np + i * Ll + j]);
   lo = lo + (p & 65535);
@@ -186,18 +199,18 @@ return [mpFloat(lo + ${B}), mpFloat(hi + ${B})];`}
  * ξ'_i per modulus — v_j = lo_j + hi_(j−1) and v_(j+1) = lo_(j+1) + hi_j — and 0 for v_(j+1) when j + 1 ≥ L_e (never read;
  * its table reads are clamped to the level's last limb, L_e ≤ L').
  */
-function columnPairSource(set: RnsDeviceSet, fused: boolean, noZeros: boolean): string {
+function columnPairSource(set: RnsDeviceSet, view: AccumulatorView, fused: boolean, noZeros: boolean): string {
   const none = noZeros ? 'mpNoStore();' : `return [mpFloat(${B}), mpFloat(${B})];`;
   const per = TILE * limbPairs(set);
   const limb = (i: string, j: string): string => `mpBits(Tb[at + np + ${i} * Ll + ${j}])`;
-  return `function (${fused ? 'Acc, Tb, count' : 'Acc, Kq, Tb, count'}) {
+  return `function (${viewArrays(view, false).join(', ')}, ${fused ? 'Tb, count' : 'Kq, Tb, count'}) {
 const t = this.thread.x;
 const tile = mpIdiv(t, ${per});
 const r = t - tile * ${per};
 const j = 2 * (r >> 6);
 const e = tile * ${TILE} + (r & 63);
 if (e >= count) { ${none} }
-${boundOf(set)}
+${boundOf(view)}
 if (j >= Le) { ${none} }
 ${fused ? levelScan(set) : `const lam = mpBits(Kq[2 * e + 1]) - ${B};`}
 ${levelOf(set)}
@@ -207,8 +220,9 @@ let lo1 = mpI32(0);
 let h0 = mpI32(0);
 let hp = mpI32(0);
 let s = 0.0;
+${view.prelude('e')}
 for (let i = mpI32(0); i < np; i++) {
-  ${xiPrime(set)}
+  ${xiPrime(set, view)}
   ${fused ? 's = s + mpToFloat(xi) * rm;' : ''}
   const p0 = xi * ${limb('i', 'j')};
   const p1 = xi * ${limb('i', 'j1')};
@@ -261,13 +275,13 @@ for (let j = ${from}; j <= ${to}; j++) {
   carry = tt >> 16;`;
 }
 
-function sizeSource(set: RnsDeviceSet, form: ColumnForm): string {
+function sizeSource(set: RnsDeviceSet, view: AccumulatorView, form: ColumnForm): string {
   const p = set.precision;
-  return `function (C, Acc, count) {
+  return `function (C, ${view.streamArrays.join(', ')}, count) {
 const e = mpIdiv(this.thread.x, 2);
 const h = this.thread.x - 2 * e;
 ${columnBase(set, form)}
-${boundOf(set)}
+${boundOf(view)}
 let neg = mpI32(0);
 let b = mpI32(0);
 let T = mpI32(0);
@@ -328,11 +342,11 @@ return [mpFloat(carryq + ${B}), mpFloat(inc + ${B})];
 
 /**
  * Thread per output word (residues, then the six field streams). With `vector` (the four-words form, four-words.ts),
- * residue t = e·n + slot of the accumulator is component t − 4q of the thread's vector `aq`.
+ * residue t = e·n + slot of the accumulator is component t − 4q of the thread's vectors (the view's quad loads).
  */
-function wordsSource(set: RnsDeviceSet, form: ColumnForm, vector = false): string {
+function wordsSource(set: RnsDeviceSet, view: AccumulatorView, form: ColumnForm, vector = false): string {
   const n = set.size, o = set.offsets, p = set.precision;
-  return `function (Acc, C, W, Tb, count) {
+  return `function (${viewArrays(view, vector).join(', ')}, C, W, Tb, count) {
 const t = this.thread.x;
 let e = mpI32(0);
 let slot = mpI32(0);
@@ -346,9 +360,12 @@ let k = b - ${p};
 if (k < 0) { k = 0; }
 if (slot < ${n}) {
   const m = mpBits(Tb[${o.moduli} + slot]);
+  const rm = Tb[${o.inverse} + slot];
   if (k === 0) {
+    ${view.prelude('e')}
     // |X̃| itself: its residue is x̃ (X̃ ≥ 0) or m − x̃ (X̃ < 0), x̃ ∈ [0, m).
-    let x = mpBits(${vector ? 'aq[c]' : `Acc[e * ${n} + slot]`}) - ${B};
+    ${view.residue('e', 'slot', vector)}
+    let x = ar;
     if (neg !== 0 && x !== 0) { x = m - x; }
     return mpFloat(x + ${B});
   }
@@ -359,7 +376,6 @@ if (slot < ${n}) {
   ${columnBase(set, form)}
   let ph0 = mpI32(0);
   ${form.word ? '' : `if (q > 0) { ph0 = mpBits(C[2 * (cb + ${columnStride(form)} * (q - 1)) + 1]) - ${B}; }`}
-  const rm = Tb[${o.inverse} + slot];
   const r16 = mpBits(Tb[${o.pow16} + ${n} + slot]);
   let lo16 = mpI32(0);
   let hi16 = mpI32(0);
@@ -384,7 +400,7 @@ if (slot < ${n}) {
   if (mpBits(W[4 * e + 3]) - ${B} !== 0) { res = res + 1; if (res >= m) { res = res - m; } }
   return mpFloat(res + ${B});
 }
-${fieldWordsSource(set)}}`;
+${fieldWordsSource(set, view)}}`;
 }
 
 /** The bounded-rounding programs of one GPU moduli set, in one form. */
@@ -398,44 +414,44 @@ export interface BoundedPrograms {
   readonly words: Program;
   /** Whether the words pass makes four words a thread (kernel-switches.ts `vectorWords`, four-words.ts). */
   readonly fourWords: boolean;
+  /** Where the passes read the values they round (accumulator-view.ts). */
+  readonly view: AccumulatorView;
 }
 
-const WORDS_ARGS = [['Acc', 'Array'], ['C', 'Array'], ['W', 'Array'], ['Tb', 'Array'], ['count', 'Integer']] as const;
-
-/**
- * The accumulator's residues, four a vector, for the four-words words pass: vector q holds residues 4q … 4q + 3,
- * inside the accumulator's buffer for every q up to ⌊n·count/4⌋ (its (n + 3)·count words, rounded up to whole
- * vectors by createWordBuffer).
- */
-function wordLoads(set: RnsDeviceSet): QuadLoad[] {
-  return [{ name: 'aq', array: 'Acc', last: `(${set.size} * count) >> 2` }];
+/** Array arguments of a pass, as a program spec lists them. */
+function arrayArgs(names: readonly string[]): [string, 'Array'][] {
+  return names.map((a) => [a, 'Array']);
 }
 
 const programs = new WeakMap<RnsDeviceSet, Map<string, Promise<BoundedPrograms>>>();
 
 /**
- * The rounding programs of `set` in the form the switches select now (compiled once per set and form).
+ * The rounding programs of `set` in the form the switches select now (compiled once per set, form and view).
  * @param runtime - the runtime
  * @param set - the GPU moduli set
+ * @param view - where the values to round are read (default: a stored accumulator, {@link accumulatorWords})
  * @returns the programs
  */
-export function normalizePrograms(runtime: GpuRuntime, set: RnsDeviceSet): Promise<BoundedPrograms> {
+export function normalizePrograms(runtime: GpuRuntime, set: RnsDeviceSet, view: AccumulatorView = storedAccumulator(set)): Promise<BoundedPrograms> {
   const { columnTiles: tiled, columnQuotient: fused, columnWord: word, columnPairs, vectorWords: vector, noZeroColumns: noZeros } = rnsRoundingSwitches();
   const form: ColumnForm = { tiled, word, pairs: columnPairs && tiled && word };
-  const key = `${tiled ? 'tiled' : 'j-major'} ${fused ? 'fused' : 'quotient pass'} ${word ? 'word' : 'pair'} ${form.pairs ? 'two limbs' : 'one limb'} ${vector ? 'four words' : 'one word'}${noZeros ? ' no zero columns' : ''}`;
+  const key = `${view.key}: ${tiled ? 'tiled' : 'j-major'} ${fused ? 'fused' : 'quotient pass'} ${word ? 'word' : 'pair'} ${form.pairs ? 'two limbs' : 'one limb'} ${vector ? 'four words' : 'one word'}${noZeros ? ' no zero columns' : ''}`;
   let bySet = programs.get(set);
   if (!bySet) programs.set(set, (bySet = new Map()));
   let p = bySet.get(key);
   if (!p) {
     const ctx = runtime.context;
+    const reads = arrayArgs(viewArrays(view, false));
+    const wordsArgs = (quad: boolean): ProgramSpec['args'] => [...arrayArgs(viewArrays(view, quad)), ['C', 'Array'], ['W', 'Array'], ['Tb', 'Array'], ['count', 'Integer']];
+    const loads = view.quadLoads(set);
     p = Promise.all([
-      fused ? undefined : getProgram(ctx, { source: quotientSource(set), args: [['Acc', 'Array'], ['Tb', 'Array'], ['count', 'Integer']], components: 2 }),
-      getProgram(ctx, { source: form.pairs ? columnPairSource(set, fused, noZeros) : columnsSource(set, form, fused, noZeros), args: fused ? [['Acc', 'Array'], ['Tb', 'Array'], ['count', 'Integer']] : [['Acc', 'Array'], ['Kq', 'Array'], ['Tb', 'Array'], ['count', 'Integer']], components: word && !form.pairs ? 1 : 2 }),
-      getProgram(ctx, { source: sizeSource(set, form), args: [['C', 'Array'], ['Acc', 'Array'], ['count', 'Integer']], components: 2 }),
+      fused ? undefined : getProgram(ctx, { source: quotientSource(set, view), args: [...reads, ['Tb', 'Array'], ['count', 'Integer']], components: 2 }),
+      getProgram(ctx, { source: form.pairs ? columnPairSource(set, view, fused, noZeros) : columnsSource(set, view, form, fused, noZeros), args: fused ? [...reads, ['Tb', 'Array'], ['count', 'Integer']] : [...reads, ['Kq', 'Array'], ['Tb', 'Array'], ['count', 'Integer']], components: word && !form.pairs ? 1 : 2 }),
+      getProgram(ctx, { source: sizeSource(set, view, form), args: [['C', 'Array'], ...arrayArgs(view.streamArrays), ['count', 'Integer']], components: 2 }),
       vector
-        ? getProgram(ctx, { source: fourWordsSource(wordsSource(set, form, true), wordLoads(set)), args: fourWordsArgs(WORDS_ARGS, wordLoads(set)), components: 4, vectorOutput: true })
-        : getProgram(ctx, { source: wordsSource(set, form), args: WORDS_ARGS, components: 1 }),
-    ]).then(([quotients, columns, size, words]) => ({ form, quotients, columns, size, words, fourWords: vector }));
+        ? getProgram(ctx, { source: fourWordsSource(wordsSource(set, view, form, true), loads), args: fourWordsArgs(wordsArgs(true), loads), components: 4, vectorOutput: true })
+        : getProgram(ctx, { source: wordsSource(set, view, form), args: wordsArgs(false), components: 1 }),
+    ]).then(([quotients, columns, size, words]) => ({ form, quotients, columns, size, words, fourWords: vector, view }));
     bySet.set(key, p);
     const made = p;
     p.catch(() => { if (bySet.get(key) === made) bySet.delete(key); });
@@ -477,31 +493,39 @@ export function accumulatorWords(set: RnsDeviceSet): number {
 }
 
 /**
+ * The arrays an accumulator view reads, by argument name (a stored accumulator: `Acc` and `AccQuad`, both the
+ * accumulator's buffer; see accumulator-view.ts).
+ */
+export interface AccumulatorBindings {
+  readonly arrays: Readonly<Record<string, BoundArray>>;
+}
+
+/**
  * The passes rounding the accumulator `acc` ((n + 3)·count words: the residues x̃_i, then
  * the streams G, the sign of a zero and β) into the device numbers at `out` ((n + 6)·count words).
  * @param p - the set's programs
  * @param set - the GPU moduli set
- * @param acc - the accumulator
+ * @param acc - the accumulator, or the arrays the programs' view reads ({@link AccumulatorBindings})
  * @param count - number of elements
  * @param scratch - column and size buffers large enough for `count`
  * @param table - the set's table on the device
  * @param out - the destination buffer
  * @returns the passes, in order (three without program 1: {@link BoundedPrograms})
  */
-export function normalizePasses(p: BoundedPrograms, set: RnsDeviceSet, acc: GpuBuffer, count: number, scratch: NormalizeScratch, table: GpuBuffer, out: GpuBuffer): Pass[] {
+export function normalizePasses(p: BoundedPrograms, set: RnsDeviceSet, acc: GpuBuffer | AccumulatorBindings, count: number, scratch: NormalizeScratch, table: GpuBuffer, out: GpuBuffer): Pass[] {
+  // Every pass gets all of the view's arrays; a program binds only those it names.
+  const reads = 'arrays' in acc ? acc.arrays : { Acc: { buffer: acc }, AccQuad: { buffer: acc } };
   // The quotients and levels go into the sizes buffer, free until the size pass overwrites it (after the columns
   // read them).
   const columns = { program: p.columns, scalars: { count }, output: { buffer: scratch.columns }, threads: columnWords(p, set, count) / (p.form.word && !p.form.pairs ? 1 : 2) };
   return [
     ...(p.quotients
       ? [
-        { program: p.quotients, arrays: { Acc: { buffer: acc }, Tb: { buffer: table } }, scalars: { count }, output: { buffer: scratch.sizes }, threads: count },
-        { ...columns, arrays: { Acc: { buffer: acc }, Kq: { buffer: scratch.sizes }, Tb: { buffer: table } } },
+        { program: p.quotients, arrays: { ...reads, Tb: { buffer: table } }, scalars: { count }, output: { buffer: scratch.sizes }, threads: count },
+        { ...columns, arrays: { ...reads, Kq: { buffer: scratch.sizes }, Tb: { buffer: table } } },
       ]
-      : [{ ...columns, arrays: { Acc: { buffer: acc }, Tb: { buffer: table } } }]),
-    { program: p.size, arrays: { C: { buffer: scratch.columns }, Acc: { buffer: acc } }, scalars: { count }, output: { buffer: scratch.sizes }, threads: 2 * count },
-    p.fourWords
-      ? { program: p.words, arrays: { Acc: { buffer: acc }, AccQuad: { buffer: acc }, C: { buffer: scratch.columns }, W: { buffer: scratch.sizes }, Tb: { buffer: table } }, scalars: { count }, output: { buffer: out }, threads: fourWordsThreads((set.size + 6) * count) }
-      : { program: p.words, arrays: { Acc: { buffer: acc }, C: { buffer: scratch.columns }, W: { buffer: scratch.sizes }, Tb: { buffer: table } }, scalars: { count }, output: { buffer: out }, threads: (set.size + 6) * count },
+      : [{ ...columns, arrays: { ...reads, Tb: { buffer: table } } }]),
+    { program: p.size, arrays: { ...reads, C: { buffer: scratch.columns } }, scalars: { count }, output: { buffer: scratch.sizes }, threads: 2 * count },
+    { program: p.words, arrays: { ...reads, C: { buffer: scratch.columns }, W: { buffer: scratch.sizes }, Tb: { buffer: table } }, scalars: { count }, output: { buffer: out }, threads: p.fourWords ? fourWordsThreads((set.size + 6) * count) : (set.size + 6) * count },
   ];
 }

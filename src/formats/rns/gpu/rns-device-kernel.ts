@@ -17,7 +17,8 @@ import { trackGpuWork } from '../../../backends/webgpu/backend.js';
 import { createWordBuffer, type GpuRuntime } from '../../../backends/webgpu/runtime.js';
 import type { GpuBuffer } from '../../../backends/webgpu/webgpu-types.js';
 import type { RnsDeviceSet } from './device-set.js';
-import { accumulatorWords, columnWords, normalizePassNames, normalizePasses, normalizePrograms } from './normalize-webgpu.js';
+import { accumulatorWords, columnWords, normalizePassNames, normalizePasses, normalizePrograms, type AccumulatorBindings } from './normalize-webgpu.js';
+import type { AccumulatorView } from './accumulator-view.js';
 import { encodeValues, exactOfDouble, RnsDeviceArray, type RnsExactValue } from './rns-device-array.js';
 
 const tables = new WeakMap<GpuRuntime, Map<RnsDeviceSet, GpuBuffer>>();
@@ -163,6 +164,11 @@ export interface RoundedStage {
   readonly out: () => GpuBuffer;
   /** Passes run after the rounding (e.g. moving the result into place). */
   readonly after?: readonly Pass[];
+  /**
+   * Where the rounding reads the values it rounds (accumulator-view.ts), when not from the shared accumulator
+   * `before` gets: the view, and the arrays it reads (called after `before`, in the same synchronous stretch).
+   */
+  readonly reads?: { readonly view: AccumulatorView; readonly arrays: () => AccumulatorBindings['arrays'] };
 }
 
 /** Names of accumulator programs for {@link profileRnsPasses} (set where the programs are made). */
@@ -188,12 +194,19 @@ export function profileRnsPasses(record?: (label: string, ms: number) => void): 
 export async function runStages(runtime: GpuRuntime, set: RnsDeviceSet, stages: readonly RoundedStage[], temporaries: GpuBuffer[]): Promise<void> {
   const ctx = runtime.context;
   const progs = await normalizePrograms(runtime, set);
+  const stageProgs = await Promise.all(stages.map((s) => (s.reads ? normalizePrograms(runtime, set, s.reads.view) : progs)));
   const count = Math.max(...stages.map((s) => s.count));
-  const acc = scratchBuffer(runtime, 'acc', accumulatorWords(set) * count);
+  // Stages with a view of their own read no accumulator: it is sized for the others (a word at least).
+  const accCount = Math.max(1, ...stages.map((s) => (s.reads ? 0 : s.count)));
+  const acc = scratchBuffer(runtime, 'acc', accumulatorWords(set) * accCount);
   const columns = scratchBuffer(runtime, 'columns', columnWords(progs, set, count));
   const sizes = scratchBuffer(runtime, 'sizes', 4 * count);
   const table = deviceTable(runtime, set);
-  const passes = withCaches(runtime, stages.flatMap((s) => [...s.before(acc), ...normalizePasses(progs, set, acc, s.count, { columns, sizes }, table, s.out()), ...(s.after ?? [])]));
+  const passes = withCaches(runtime, stages.flatMap((s, k) => {
+    const before = s.before(acc);
+    const reads = s.reads ? { arrays: s.reads.arrays() } : acc;
+    return [...before, ...normalizePasses(stageProgs[k]!, set, reads, s.count, { columns, sizes }, table, s.out()), ...(s.after ?? [])];
+  }));
   const profiler = passProfiler;
   if (profiler) {
     const labels = stages.flatMap((s, k) => {

@@ -3,7 +3,9 @@
  * grid (grid.ts), rounded once — a thread per element reads the factors' fields once and writes each term's code
  * (2·(f − G) + sign, or −1 when the term is zero or below the grid), G, the sign of a zero and the bit bound β; then
  * a thread per element and modulus adds the terms' residues from the codes (so the per-term field reads, ≈ 16
- * loads, are made once per element, not by every residue thread); then the rounding passes.
+ * loads, are made once per element, not by every residue thread); then the rounding passes. With kernel-switches.ts
+ * `updateNoAccumulator` (and w not x's or y's buffer) the residue pass goes: the rounding forms those residues itself
+ * from x, y and the codes (accumulator-view.ts), the same words.
  * Error per element: |ŵ_k − w_k| ≤ 2^-p(2 + 2^-p)(|αx_k| + |βy_k|) ≤ γ_2(|αx_k| + |βy_k|) (SCAL: one term, ≤ 2^-p·|αx_k|
  * ≤ γ_1|αx_k|), the CPU's bounds.
  *
@@ -18,6 +20,7 @@ import { rnsRoundingSwitches } from '../../../backends/webgpu/kernel-switches.js
 import { fourWordsArgs, fourWordsSource, fourWordsThreads, type QuadLoad } from './four-words.js';
 import { accumulatorWords } from './normalize-webgpu.js';
 import { encodeValues, type RnsDeviceArray, type RnsExactValue } from './rns-device-array.js';
+import { updateTermsAccumulator } from './accumulator-view.js';
 
 /** Thread per element: [code0, code1, G, zero sign + 2·β] (code: 2·(f − G) + sign, −1 for no term). */
 function codesSource(set: RnsDeviceSet, terms: 1 | 2): string {
@@ -170,7 +173,8 @@ function residueLoads(set: RnsDeviceSet, terms: 1 | 2): QuadLoad[] {
 async function update(runtime: RnsDeviceArray['runtime'], set: RnsDeviceSet, scalars: readonly RnsExactValue[], x: RnsDeviceArray, y: RnsDeviceArray, w: RnsDeviceArray, terms: 1 | 2): Promise<void> {
   if (x.length === 0) return;
   const words = encodeValues(set, scalars);
-  const stage = await updateStage(runtime, set, () => sharedScalars(runtime, words, 'update'), x, y, () => w, terms);
+  const inPlace = w.live('w') === x.live('x') || w.live('w') === y.live('y');
+  const stage = await updateStage(runtime, set, () => sharedScalars(runtime, words, 'update'), x, y, () => w, terms, inPlace);
   await runStages(runtime, set, [stage], []);
 }
 
@@ -189,14 +193,17 @@ export async function scaledVectorStage(runtime: RnsDeviceArray['runtime'], set:
 /**
  * The stage computing w = S₀·x + S₁·y (S: two device scalars; one term: S₀·x), to be run with other stages. S and
  * w are taken when the stage binds (they may be shared buffers: {@link RoundedStage}).
+ * @param inPlace - whether w is x's or y's buffer: then the rounding reads a stored accumulator whatever the switch
+ *   `updateNoAccumulator` says (its passes would read x or y in the dispatch that writes w)
  * @returns the stage
  */
-export async function updateStage(runtime: RnsDeviceArray['runtime'], set: RnsDeviceSet, S: () => GpuBuffer, x: RnsDeviceArray, y: RnsDeviceArray, w: () => RnsDeviceArray, terms: 1 | 2): Promise<RoundedStage> {
+export async function updateStage(runtime: RnsDeviceArray['runtime'], set: RnsDeviceSet, S: () => GpuBuffer, x: RnsDeviceArray, y: RnsDeviceArray, w: () => RnsDeviceArray, terms: 1 | 2, inPlace = false): Promise<RoundedStage> {
   const L = x.length;
   const table = deviceTable(runtime, set);
   x.live('x');
   y.live('y');
-  const vector = rnsRoundingSwitches().vectorWords;
+  const { vectorWords: vector, updateNoAccumulator } = rnsRoundingSwitches();
+  if (updateNoAccumulator && !inPlace) return termsStage(runtime, set, S, x, y, w, terms, vector);
   const [codes, residues] = await programsOf(runtime, set, `update ${terms}${vector ? ' four words' : ''}`, async () => {
     const args = [['S', 'Array'], ['X', 'Array'], ['Y', 'Array'], ['Cd', 'Array'], ['Tb', 'Array'], ['count', 'Integer']] as const;
     const made = await Promise.all([
@@ -222,6 +229,32 @@ export async function updateStage(runtime: RnsDeviceArray['runtime'], set: RnsDe
           : { program: residues, arrays: { ...operands, Cd: { buffer: Cd }, Tb: { buffer: table } }, scalars: { count: L }, output: { buffer: acc }, threads: words },
       ];
     },
+    count: L,
+    out: () => w().live('w'),
+  };
+}
+
+/**
+ * {@link updateStage} without an accumulator (kernel-switches.ts `updateNoAccumulator`): the codes pass alone, and a
+ * rounding that forms the residues of S₀·x + S₁·y from x, y, S and the codes itself (accumulator-view.ts).
+ */
+async function termsStage(runtime: RnsDeviceArray['runtime'], set: RnsDeviceSet, S: () => GpuBuffer, x: RnsDeviceArray, y: RnsDeviceArray, w: () => RnsDeviceArray, terms: 1 | 2, vector: boolean): Promise<RoundedStage> {
+  const L = x.length;
+  const codes = await programsOf(runtime, set, `update codes ${terms}${vector ? ' four words' : ''}`, async () => {
+    const made = await accumulatorProgram(runtime, { source: codesSource(set, terms), args: [['S', 'Array'], ['X', 'Array'], ['Y', 'Array'], ['count', 'Integer']], components: 4, ...(vector ? { vectorOutput: true } : {}) });
+    rnsProgramNames.set(made, 'update: term codes');
+    return made;
+  });
+  let arrays: Record<string, { buffer: GpuBuffer }> | undefined;
+  return {
+    before: () => {
+      const X = { buffer: x.live('x') }, Y = { buffer: y.live('y') };
+      const operands = { S: { buffer: S() }, X, Y };
+      const Cd = { buffer: scratchBuffer(runtime, 'update-codes', 4 * L) };
+      arrays = { ...operands, XQuad: X, YQuad: Y, Cd };
+      return [{ program: codes, arrays: operands, scalars: { count: L }, output: Cd, threads: L }];
+    },
+    reads: { view: updateTermsAccumulator(set, terms), arrays: () => arrays! },
     count: L,
     out: () => w().live('w'),
   };
