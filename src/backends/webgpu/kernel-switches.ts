@@ -3,7 +3,7 @@
  * and for tests that check both: lazy float-float accumulation in streaming loops (`lazy`), DOT's tree
  * reduction passes (`tree`), the lazily reduced RNS row sums (`rnsFoldSteps`, `rnsFoldSplit`), and the GEMV / DOT forms under
  * trial for issue 19 (`f32FmaKeep`, `ffFmaKeep`, `gemvPrefetch`, `gemvVectorX`, `gemvUnroll`, `dotPrefetch`,
- * `dotFusedTree`, `ffLongLazy`, `prefetchPingPong`; off, and 8 columns a step, unless their `MODPREC_GPU_…` variable is set). Read once from the
+ * `dotFusedTree`, `ffLongLazy`, `prefetchPingPong`, `gemvFfFourRows`; off, and 8 columns a step, unless their `MODPREC_GPU_…` variable is set). Read once from the
  * environment when the module loads (`MODPREC_GPU_LAZY=0`, `MODPREC_GPU_TREE=0` turn them off) — not per call: a `process.env` read costs microseconds in Node, a visible
  * share of a small call's host time — and changed in-process only through {@link setGpuKernelSwitches}.
  * @module
@@ -88,6 +88,16 @@ export interface GpuKernelSwitches {
    * default (`MODPREC_GPU_PREFETCH_PING_PONG=1`).
    */
   readonly prefetchPingPong: boolean;
+  /**
+   * GEMV N in float-float (issue 19 item 4, session 16): the R-rows partial pass takes 4 rows a thread by default (and
+   * accepts `rowsPerThread: 4`), where its 2-word accumulators make 8 words of partials — more than a thread's output
+   * holds — so the thread stores them itself through an atomic binding of the partial buffer (relaxed stores, where
+   * the 4-row thread's one-row neighbours would have put them; its own output is never written). A packed matrix's 4
+   * rows of a column are one load: 16 bytes in fp32, 8 in bf16/fp16 (with 2 rows: 8 and 4 bytes), and
+   * each load of x feeds 4 rows. The rows per thread do not change the summation order: the bits of 2 rows a thread.
+   * Off by default (`MODPREC_GPU_GEMV_FF_FOUR_ROWS=1`).
+   */
+  readonly gemvFfFourRows: boolean;
   /** Lazy multiply-adds where the arithmetic has them (see `mulAddGroup` in ./kernel-common.ts). */
   readonly lazy: boolean;
   /** DOT's partials summed by tree passes where the device has 256-invocation workgroups. */
@@ -118,7 +128,7 @@ function envUnroll(name: string): 4 | 8 | 16 {
 const gemvDotSwitches = { f32FmaKeep: !envOff('MODPREC_GPU_F32_FMA_KEEP'), ffFmaKeep: !envOff('MODPREC_GPU_FF_FMA_KEEP'), gemvPrefetch: !envOff('MODPREC_GPU_GEMV_PREFETCH'), gemvVectorX: !envOff('MODPREC_GPU_GEMV_VECTOR_X'), gemvUnroll: envUnroll('MODPREC_GPU_GEMV_UNROLL'), dotPrefetch: envOn('MODPREC_GPU_DOT_PREFETCH'), dotFusedTree: envOn('MODPREC_GPU_DOT_FUSED_TREE') };
 
 /** The cheaper float-float switches (session 15) from the environment: off unless set to 1. */
-const cheaperFfSwitches = { ffLongLazy: envOn('MODPREC_GPU_FF_LONG_LAZY'), prefetchPingPong: envOn('MODPREC_GPU_PREFETCH_PING_PONG') };
+const cheaperFfSwitches = { ffLongLazy: envOn('MODPREC_GPU_FF_LONG_LAZY'), prefetchPingPong: envOn('MODPREC_GPU_PREFETCH_PING_PONG'), gemvFfFourRows: envOn('MODPREC_GPU_GEMV_FF_FOUR_ROWS') };
 
 /**
  * Most lazy float-float terms an accumulator takes between two settles with `ffLongLazy` on (the arithmetic's own
