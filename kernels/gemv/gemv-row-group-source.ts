@@ -58,17 +58,18 @@ export function checkRowsPerThread(value: unknown, arithmetic: GpuArithmetic): 1
 }
 
 /**
- * Which one-load read the R-rows pass uses for A's R rows of a column: the format's vector read for R = 4, its pair
- * read for R = 2 — for a packed (not view, not scaled) matrix whose rows and lda are multiples of R, so every run
+ * Which one-load read the R-rows pass uses for A's R rows of a column: the format's octet read for R = 8 (16-bit
+ * formats, the `gemvEightRows` switch), its vector read for R = 4, its pair read for R = 2 — for a packed (not view, not scaled) matrix whose rows and lda are multiples of R, so every run
  * starts on a vector boundary; `undefined`: R scalar reads.
  * @param A - the matrix data
  * @param m - rows
  * @param lda - leading dimension
  * @param rows - rows per thread
- * @returns `'vector'`, `'pair'` or undefined
+ * @returns `'octet'`, `'vector'`, `'pair'` or undefined
  */
-export function rowRunRead(A: DeviceArray, m: number, lda: number, rows: number): 'vector' | 'pair' | undefined {
+export function rowRunRead(A: DeviceArray, m: number, lda: number, rows: number): 'octet' | 'vector' | 'pair' | undefined {
   if (A.isView || A.rangeScale || A.format.scaled || m % rows !== 0 || lda % rows !== 0) return undefined;
+  if (rows === 8 && A.format.octetRead) return 'octet';
   if (rows === 4 && A.format.vectorRead) return 'vector';
   if (rows === 2 && A.format.pairRead) return 'pair';
   return undefined;
@@ -83,7 +84,7 @@ export function rowRunRead(A: DeviceArray, m: number, lda: number, rows: number)
  * @param x - the vector
  * @param chains - accumulators per row
  * @param rows - R
- * @param run - read the R rows with one vector or pair load (see {@link rowRunRead}), or R scalar reads
+ * @param run - read the R rows with one octet, vector or pair load (see {@link rowRunRead}), or R scalar reads
  * @param prefetch - load each step's columns one step ahead (see ../shared/prefetched-steps.ts; registers of kind f32 or ff)
  * @param vectorX - read x four columns a load (its format's vector read; for a packed x and chunks that are multiples
  *   of 4, so that every step starts on a vector boundary — see {@link vectorXRead})
@@ -92,9 +93,9 @@ export function rowRunRead(A: DeviceArray, m: number, lda: number, rows: number)
  * @returns source and arguments (with {@link storesOwnPartials}: also `PAtomic`, the partial buffer, which the thread
  *   writes word by word where R one-row threads would have written; its own output is then never stored)
  */
-export function partialNRowsSource(arithmetic: GpuArithmetic, A: DeviceArray, x: DeviceArray, chains: number, rows: number, run: 'vector' | 'pair' | undefined, prefetch = false, vectorX = false, unroll = UNROLL): { source: string; args: (readonly [string, ArgType])[] } {
+export function partialNRowsSource(arithmetic: GpuArithmetic, A: DeviceArray, x: DeviceArray, chains: number, rows: number, run: 'octet' | 'vector' | 'pair' | undefined, prefetch = false, vectorX = false, unroll = UNROLL): { source: string; args: (readonly [string, ArgType])[] } {
   const own = storesOwnPartials(arithmetic, rows);
-  const vectorRead = run === 'vector' ? A.format.vectorRead : run === 'pair' ? A.format.pairRead : undefined;
+  const vectorRead = run === 'octet' ? A.format.octetRead : run === 'vector' ? A.format.vectorRead : run === 'pair' ? A.format.pairRead : undefined;
   const xRead = vectorX && unroll % 4 === 0 ? x.format.vectorRead : undefined;
   const args: (readonly [string, ArgType])[] = [...arrayArgs('A', A), ...(vectorRead?.suffix ? [[`A${vectorRead.suffix}`, 'Array'] as const] : []), ...arrayArgs('X', x), ...(xRead ? [[`X${xRead.suffix}`, 'Array'] as const] : []), ['m', 'Integer'], ['n', 'Integer'], ['lda', 'Integer'], ['chunk', 'Integer'], ['G', 'Integer'], ...(own ? [['PAtomic', 'Array'] as const] : [])];
   const body = ['const i0 = mpImod(this.thread.x, G) * ' + rows + ';'];

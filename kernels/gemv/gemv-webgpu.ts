@@ -316,7 +316,8 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
     A = { ...A, data: viewOf(A.data, { length: m * n, offset: 0, stride: 1, alwaysView: true }) };
   }
   const aView = A.data.isView;
-  const R = trans || windowed ? 1 : rowsPerThread;
+  // gemvEightRows (rowsPerThread 8, only from the switch): a packed 16-bit matrix with rows and lda multiples of 8; else the default.
+  const R = trans || windowed ? 1 : rowsPerThread === 8 && rowRunRead(A.data, m, A.ld, 8) !== 'octet' ? checkRowsPerThread(undefined, arithmetic) : rowsPerThread;
   // R rows of partials over a thread's four output words (gemvFfFourRows): the thread stores them through PAtomic.
   const own = storesOwnPartials(arithmetic, R);
   let rowKey = '';
@@ -399,7 +400,7 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
         moveScaleBase('A', A.data, region.start, scalars1);
       }
       // The vector view of A (R rows read in one load) is the same binding.
-      const runRead = rowKey.includes('vector') ? A.data.format.vectorRead : rowKey.includes('pair') ? A.data.format.pairRead : undefined;
+      const runRead = rowKey.includes('octet') ? A.data.format.octetRead : rowKey.includes('vector') ? A.data.format.vectorRead : rowKey.includes('pair') ? A.data.format.pairRead : undefined;
       if (runRead?.suffix) arrays1[`A${runRead.suffix}`] = arrays1.A!;
       // x read four columns a load (gemvVectorX): its vector view is the same binding.
       if (rowKey.includes('|vx')) arrays1[`X${x.format.vectorRead!.suffix}`] = arrays1.X!;
@@ -548,7 +549,8 @@ async function gpuGemvOf(args: GpuGemvArgs, options: GpuGemvOptions): Promise<Gp
   const arithmetic = chooseArithmetic(options, [args.A.data, args.x, args.y]);
   const target = checkSize('options.targetThreads', options.targetThreads ?? 2 ** 18);
   const chains = checkChains(options.chains, arithmetic.defaultChains);
-  const rowsPerThread = checkRowsPerThread(options.rowsPerThread, arithmetic);
+  // gemvEightRows: eight rows a thread where the option leaves the choice and the matrix allows one load of eight.
+  const rowsPerThread = gpuKernelSwitches().gemvEightRows && options.rowsPerThread === undefined ? 8 : checkRowsPerThread(options.rowsPerThread, arithmetic);
   const runtime = commonRuntime({ A: args.A.data, x: args.x, y: args.y }, ['A', 'x', 'y']);
   if (!runtime) {
     allowFallback(options, args.y.fallbackReason);

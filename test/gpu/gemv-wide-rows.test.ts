@@ -4,7 +4,8 @@
  * rows per thread do not change the summation order, so with the switch on y must be the default's (2 rows a thread)
  * bit for bit — packed matrices (one vector load of four rows) and ones read row by row (m not a multiple of 4, a
  * strided view), chunks from one column to all, α and β, NaN / ±∞ among the values — and within the ff bound of the
- * exact BigInt result. α = 0 reads neither A nor x; β = 0 never reads y (NaN there stays out).
+ * exact BigInt result. α = 0 reads neither A nor x; β = 0 never reads y (NaN there stays out). Likewise eight rows a
+ * thread of a 16-bit matrix (`gemvEightRows`: one 16-byte load of a column's eight rows) in f32 and float-float.
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -96,6 +97,40 @@ describe('GEMV N, float-float, four rows a thread (gemvFfFourRows)', () => {
     });
   }
 
+  for (const storage of ['bf16', 'f16'] as const) {
+    for (const arithmetic of ['f32', 'ff'] as const) {
+      it(`eight rows a thread (gemvEightRows), ${storage} storage, ${arithmetic}: the default's bits`, async () => {
+        await requireRuntime();
+        await fc.assert(
+          fc.asyncProperty(
+            // m a multiple of 8 (one 16-byte load of eight rows a column) or not (the default form runs).
+            fc.integer({ min: 1, max: 4 }), fc.constantFrom(0, 0, 4, 3), fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 2 ** 7 }), fc.integer({ min: 1, max: 2 ** 30 }), fc.boolean(),
+            async (groups, extra, n, targetThreads, seed, special) => {
+              const m = 8 * groups + extra;
+              const values = randomValues(m * n, seed).map((v, k) => (special && Math.abs(v) < 0.1 ? SPECIAL[k % SPECIAL.length]! : v));
+              const A = deviceMatrix(await toDevice(values, { format: storage }), m, n);
+              const x = await toDevice(randomValues(n, seed + 1), { format: 'f32' });
+              const run = async (eight: boolean): Promise<Float64Array> => {
+                setGpuKernelSwitches({ gemvEightRows: eight });
+                const y = await toDevice(randomValues(m, seed + 2), { format: 'f64' });
+                await gpuGemv({ A, x, y, alpha: 1.5, beta: -0.25 }, { arithmetic, targetThreads });
+                const out = await y.toHost();
+                y.destroy();
+                return out;
+              };
+              const byDefault = await run(false);
+              const eight = await run(true);
+              expect(sameValues(eight, byDefault), `m=${m} n=${n} target=${targetThreads}: ${eight} vs ${byDefault}`).toBe(true);
+              A.data.destroy();
+              x.destroy();
+            },
+          ),
+          { numRuns: 4 },
+        );
+      });
+    }
+  }
+
   it('NaN and ±∞ in A and x give the default form\'s values; β = 0 ignores NaN in y; α = 0 reads neither A nor x', async () => {
     await requireRuntime();
     const m = 12, n = 19;
@@ -117,7 +152,7 @@ describe('GEMV N, float-float, four rows a thread (gemvFfFourRows)', () => {
     A.data.destroy();
   });
 
-  it('takes four rows a thread in ff by default with the switch on, and the partial pass stores them itself', async () => {
+  it('takes four rows a thread in ff by default with gemvFfFourRows, eight with gemvEightRows, and the partial pass stores them itself', async () => {
     await requireRuntime();
     setGpuKernelSwitches({ gemvFfFourRows: false });
     expect(maxRowsPerThread(gpuArithmetic('ff'))).toBe(2);
@@ -130,6 +165,12 @@ describe('GEMV N, float-float, four rows a thread (gemvFfFourRows)', () => {
     await gpuGemv({ A, x, y }, { arithmetic: 'ff', rowsPerThread: 4 });
     const programs = await compiledPrograms();
     expect(programs.some((p) => p.source.includes('mpAtomicStore(PAtomic[pBase + 7]') && p.wgsl.includes('atomicStore('))).toBe(true);
+    // gemvEightRows: one 16-byte load of eight bf16 rows a column (the octet read), in f32 and float-float.
+    setGpuKernelSwitches({ gemvFfFourRows: false, gemvEightRows: true });
+    for (const arithmetic of ['f32', 'ff'] as const) await gpuGemv({ A, x, y }, { arithmetic });
+    const eight = (await compiledPrograms()).filter((p) => p.source.includes('>> 3]);') && p.source.includes('mpAtomicStore(PAtomic[pBase + 7]'));
+    expect(eight.some((p) => p.source.includes('mpAtomicStore(PAtomic[pBase + 15]'))).toBe(true);
+    expect(eight.some((p) => !p.source.includes('mpAtomicStore(PAtomic[pBase + 8]'))).toBe(true);
     await expect(gpuGemv({ A, x, y }, { arithmetic: 'ff', rowsPerThread: 3 as 4 })).rejects.toMatchObject({ code: 'INVALID_OPTION', parameter: 'options.rowsPerThread' });
     for (const b of [A.data, x, y]) b.destroy();
   });
