@@ -138,6 +138,9 @@ function session16Gemv(n: number): { label: string; arithmetic: 'f32' | 'ff'; sw
     { label: 'gemvEightRows, 1 chain, 2^19 target', arithmetic: 'ff', switches: eight, options: { chains: 1, targetThreads: 2 ** 19 }, sets, storages: sixteen },
     { label: 'gemvEightRows, 1 chain, 2^20 target (2^17 threads)', arithmetic: 'ff', switches: eight, options: { chains: 1, targetThreads: 2 ** 20 }, sets, storages: sixteen },
     { label: 'gemvEightRows, 1 chain, 66 chunks (8 workgroups/SM)', arithmetic: 'ff', switches: eight, options: { chains: 1, targetThreads: 66 * n }, sets, storages: sixteen },
+    // With session 15's ffLongLazy (settles every 16 terms, across steps): another fixed order, within the bound.
+    { label: 'gemvFfFourRows + ffLongLazy, 1 chain', arithmetic: 'ff', switches: { ...four, ffLongLazy: true }, options: { chains: 1 }, sets },
+    { label: 'gemvEightRows + ffLongLazy, 1 chain', arithmetic: 'ff', switches: { ...eight, ffLongLazy: true }, options: { chains: 1 }, sets, storages: sixteen },
     { label: 'f32 default: f32FmaKeep + gemvPrefetch + gemvVectorX', arithmetic: 'f32', switches: f32Base, options: {}, sets },
     { label: 'f32 gemvEightRows', arithmetic: 'f32', switches: { ...f32Base, gemvEightRows: true }, options: {}, sets, storages: sixteen },
     { label: 'f32 gemvEightRows, 2^20 target (2^17 threads)', arithmetic: 'f32', switches: { ...f32Base, gemvEightRows: true }, options: { targetThreads: 2 ** 20 }, sets, storages: sixteen },
