@@ -98,12 +98,12 @@ function push(row: Row): void {
  * these, so a row has exactly the switches it names — the library's defaults since 2026-11-27 are the rows naming
  * ffFmaKeep + gemvPrefetch + gemvVectorX (ff) and f32FmaKeep + gemvPrefetch + gemvVectorX (f32; DOT: ffFmaKeep).
  */
-const ITEM4_OFF: Partial<GpuKernelSwitches> = { f32FmaKeep: false, ffFmaKeep: false, gemvPrefetch: false, gemvVectorX: false, gemvUnroll: 8, dotPrefetch: false, dotFusedTree: false, ffLongLazy: false, prefetchPingPong: false, gemvFfFourRows: false, gemvEightRows: false };
+const ITEM4_OFF: Partial<GpuKernelSwitches> = { f32FmaKeep: false, ffFmaKeep: false, gemvPrefetch: false, gemvVectorX: false, gemvUnroll: 8, dotPrefetch: false, dotFusedTree: false, ffLongLazy: false, prefetchPingPong: false, gemvFfFourRows: false, gemvEightRows: false, gemvFinishBatch: 8 };
 
 /**
  * Session 16 (issue 19 item 4, `--rows=s16`): GEMV N's wide row groups — `gemvFfFourRows` (float-float, 4 rows a thread,
  * 8 words of partials stored by the thread) and `gemvEightRows` (16-bit matrices, 8 rows a thread from one 16-byte
- * load) — beside the defaults, with 1 or 2 chains, 4- or 8-column steps, with and without prefetch, and split targets
+ * load) — and the finish pass's batch of loads (`gemvFinishBatch`) beside the defaults, with 1 or 2 chains, 4- or 8-column steps, with and without prefetch, and split targets
  * that give whole numbers of 64-thread workgroups per SM of the H100's 132 (G row groups × 33 or 66 chunks: with 2 rows
  * a thread 33 chunks are 16 workgroups per SM, with 4 rows 66 are; with 8 rows 66 are 8 — such chunks are no multiple of 4,
  * so x is read a column a load there); and the f32
@@ -138,11 +138,17 @@ function session16Gemv(n: number): { label: string; arithmetic: 'f32' | 'ff'; sw
     { label: 'gemvEightRows, 1 chain, 2^19 target', arithmetic: 'ff', switches: eight, options: { chains: 1, targetThreads: 2 ** 19 }, sets, storages: sixteen },
     { label: 'gemvEightRows, 1 chain, 2^20 target (2^17 threads)', arithmetic: 'ff', switches: eight, options: { chains: 1, targetThreads: 2 ** 20 }, sets, storages: sixteen },
     { label: 'gemvEightRows, 1 chain, 66 chunks (8 workgroups/SM)', arithmetic: 'ff', switches: eight, options: { chains: 1, targetThreads: 66 * n }, sets, storages: sixteen },
+    // The finish pass loading 32 partials before it adds them (gemvFinishBatch; 2^18 target: 32 chunks a row), alone and with the wide row groups.
+    { label: 'default + gemvFinishBatch 32', arithmetic: 'ff', switches: { ...base, gemvFinishBatch: 32 }, options: {}, sets },
+    { label: 'default + gemvFinishBatch 16', arithmetic: 'ff', switches: { ...base, gemvFinishBatch: 16 }, options: {}, sets },
+    { label: 'gemvFfFourRows + gemvFinishBatch 32, 1 chain', arithmetic: 'ff', switches: { ...four, gemvFinishBatch: 32 }, options: { chains: 1 }, sets },
+    { label: 'gemvEightRows + gemvFinishBatch 32, 1 chain', arithmetic: 'ff', switches: { ...eight, gemvFinishBatch: 32 }, options: { chains: 1 }, sets, storages: sixteen },
     // With session 15's ffLongLazy (settles every 16 terms, across steps): another fixed order, within the bound.
     { label: 'gemvFfFourRows + ffLongLazy, 1 chain', arithmetic: 'ff', switches: { ...four, ffLongLazy: true }, options: { chains: 1 }, sets },
     { label: 'gemvEightRows + ffLongLazy, 1 chain', arithmetic: 'ff', switches: { ...eight, ffLongLazy: true }, options: { chains: 1 }, sets, storages: sixteen },
     { label: 'f32 default: f32FmaKeep + gemvPrefetch + gemvVectorX', arithmetic: 'f32', switches: f32Base, options: {}, sets },
     { label: 'f32 gemvEightRows', arithmetic: 'f32', switches: { ...f32Base, gemvEightRows: true }, options: {}, sets, storages: sixteen },
+    { label: 'f32 default + gemvFinishBatch 32', arithmetic: 'f32', switches: { ...f32Base, gemvFinishBatch: 32 }, options: {}, sets },
     { label: 'f32 gemvEightRows, 2^20 target (2^17 threads)', arithmetic: 'f32', switches: { ...f32Base, gemvEightRows: true }, options: { targetThreads: 2 ** 20 }, sets, storages: sixteen },
   ];
 }
@@ -537,7 +543,8 @@ work, read up to 3× slow), and the default row is timed again at the end of its
 **Session 16 (\`--rows=s16\`).** \`gemvFfFourRows\`: float-float GEMV N with 4 rows a thread (one 16-byte load of A a
 column in fp32, 8 bytes in bf16/fp16), the thread storing its 8 words of partials itself through an atomic view of the
 partial buffer (a thread returns at most 4 words). \`gemvEightRows\`: 8 rows a thread of a packed 16-bit matrix from one
-16-byte load a column, in f32 and float-float. Neither changes a bit (each row is checked against the first row with
+16-byte load a column, in f32 and float-float. \`gemvFinishBatch\` 16/32: GEMV's finish pass loads that many partials
+before adding them (8 before; n = 8192 has 32 chunks a row). None of them changes a bit (each row is checked against the first row with
 the same options). Split targets of 33 or 66 chunks, and DOT first passes of 132·512, 132·1024, 132·2048 threads, give
 the H100's 132 SMs whole numbers of 64-thread workgroups.
 `;

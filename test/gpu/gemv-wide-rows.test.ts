@@ -5,7 +5,8 @@
  * bit for bit — packed matrices (one vector load of four rows) and ones read row by row (m not a multiple of 4, a
  * strided view), chunks from one column to all, α and β, NaN / ±∞ among the values — and within the ff bound of the
  * exact BigInt result. α = 0 reads neither A nor x; β = 0 never reads y (NaN there stays out). Likewise eight rows a
- * thread of a 16-bit matrix (`gemvEightRows`: one 16-byte load of a column's eight rows) in f32 and float-float.
+ * thread of a 16-bit matrix (`gemvEightRows`: one 16-byte load of a column's eight rows) in f32 and float-float, and
+ * the finish pass loading 16 or 32 partials before adding them (`gemvFinishBatch`, same order).
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -130,6 +131,35 @@ describe('GEMV N, float-float, four rows a thread (gemvFfFourRows)', () => {
       });
     }
   }
+
+  it('the finish pass loading 16 or 32 partials a batch (gemvFinishBatch) gives the bits of 8, GEMV N and T, f32 and ff', async () => {
+    await requireRuntime();
+    await fc.assert(
+      // The target sets the partials per row: N's chunks ⌈n / ⌈target / m⌉⌉ (1 … 60 of them), T's lanes (powers of two).
+      fc.asyncProperty(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 60 }), fc.integer({ min: 1, max: 2 ** 9 }), fc.integer({ min: 1, max: 2 ** 30 }), fc.constantFrom<16 | 32>(16, 32), fc.constantFrom<'N' | 'T'>('N', 'T'), fc.constantFrom<'f32' | 'ff'>('f32', 'ff'),
+        async (m, n, targetThreads, seed, gemvFinishBatch, trans, arithmetic) => {
+          const A = deviceMatrix(await toDevice(randomValues(m * n, seed), { format: 'f32' }), m, n);
+          const [rows, cols] = trans === 'N' ? [m, n] : [n, m];
+          const x = await toDevice(randomValues(cols, seed + 1), { format: 'f32' });
+          const run = async (batch: 8 | 16 | 32): Promise<Float64Array> => {
+            setGpuKernelSwitches({ gemvFinishBatch: batch });
+            const y = await toDevice(randomValues(rows, seed + 2), { format: 'f64' });
+            await gpuGemv({ A, x, y, trans, alpha: -1.25, beta: 0.75 }, { arithmetic, targetThreads });
+            const out = await y.toHost();
+            y.destroy();
+            return out;
+          };
+          const eight = await run(8);
+          const other = await run(gemvFinishBatch);
+          expect(sameValues(other, eight), `${trans} m=${m} n=${n} target=${targetThreads}: ${other} vs ${eight}`).toBe(true);
+          A.data.destroy();
+          x.destroy();
+        }),
+      { numRuns: 8 },
+    );
+    // The finish programs loaded 16 or 32 partials a batch.
+    expect((await compiledPrograms()).some((p) => /\+ (15|31) < S\)/.test(p.source))).toBe(true);
+  });
 
   it('NaN and ±∞ in A and x give the default form\'s values; β = 0 ignores NaN in y; α = 0 reads neither A nor x', async () => {
     await requireRuntime();
