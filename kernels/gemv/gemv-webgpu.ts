@@ -23,7 +23,7 @@ import { elementIndex, allowFallback, outputComponents, UNROLL, accumulateLoop, 
 import { boundedScratch, getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import { bindOldFromOutput, checkOutputBinding, outputWindow, serialisedViewWrite, throughPackedOutput, writesHalves, writesInPlace } from '../../src/backends/webgpu/view-output.js';
-import { checkRowsPerThread, partialNRowsSource, rowRunRead, storesOwnPartials, vectorXRead } from './gemv-row-group-source.js';
+import { checkRowsPerThread, maxRowsPerThread, partialNRowsSource, rowRunRead, storesOwnPartials, vectorXRead } from './gemv-row-group-source.js';
 import { checkGpuOptions } from '../../src/backends/backend.js';
 import { gpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { readsTransposed, transposedDeviceMatrix } from './transposed-device-matrix.js';
@@ -549,8 +549,9 @@ async function gpuGemvOf(args: GpuGemvArgs, options: GpuGemvOptions): Promise<Gp
   const arithmetic = chooseArithmetic(options, [args.A.data, args.x, args.y]);
   const target = checkSize('options.targetThreads', options.targetThreads ?? 2 ** 18);
   const chains = checkChains(options.chains, arithmetic.defaultChains);
-  // gemvEightRows: eight rows a thread where the option leaves the choice and the matrix allows one load of eight.
-  const rowsPerThread = gpuKernelSwitches().gemvEightRows && options.rowsPerThread === undefined ? 8 : checkRowsPerThread(options.rowsPerThread, arithmetic);
+  // gemvEightRows: eight rows a thread where the option leaves the choice, the arithmetic takes several rows (f32, ff)
+  // and the matrix allows one load of eight (gemvOnDevice).
+  const rowsPerThread = gpuKernelSwitches().gemvEightRows && options.rowsPerThread === undefined && maxRowsPerThread(arithmetic) > 1 ? 8 : checkRowsPerThread(options.rowsPerThread, arithmetic);
   const runtime = commonRuntime({ A: args.A.data, x: args.x, y: args.y }, ['A', 'x', 'y']);
   if (!runtime) {
     allowFallback(options, args.y.fallbackReason);
