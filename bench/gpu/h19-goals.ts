@@ -12,7 +12,8 @@
  * Run: npx tsc -p tsconfig.json && node dist/bench/gpu/h19-goals.js --out=$OUT [--small] [--device="…"]
  * (--small: n = 1024 GEMV, 2^20 DOT, 512 TRSV — for llvmpipe; --only=gemv,dot,trsv,small; --trsv-forms=0,4: only
  * those TRSV_FORMS; --rows=s15: only the GEMV / DOT rows of that set — session 15's ffLongLazy and prefetchPingPong
- * beside the defaults: `--only=gemv,dot --rows=s15`). Writes <out>/h19-goals.json;
+ * beside the defaults: `--only=gemv,dot --rows=s15`; `--rows=s16`: session 16's gemvFfFourRows, gemvEightRows and
+ * whole-workgroups-per-SM splits, DOT's thread counts likewise). Writes <out>/h19-goals.json;
  * `--from=<json> [--device=…]` records such a file into bench/results and the `gpu-h19-goals` section of
  * docs/performance.md.
  */
@@ -97,7 +98,83 @@ function push(row: Row): void {
  * these, so a row has exactly the switches it names — the library's defaults since 2026-11-27 are the rows naming
  * ffFmaKeep + gemvPrefetch + gemvVectorX (ff) and f32FmaKeep + gemvPrefetch + gemvVectorX (f32; DOT: ffFmaKeep).
  */
-const ITEM4_OFF: Partial<GpuKernelSwitches> = { f32FmaKeep: false, ffFmaKeep: false, gemvPrefetch: false, gemvVectorX: false, gemvUnroll: 8, dotPrefetch: false, dotFusedTree: false, ffLongLazy: false, prefetchPingPong: false };
+const ITEM4_OFF: Partial<GpuKernelSwitches> = { f32FmaKeep: false, ffFmaKeep: false, gemvPrefetch: false, gemvVectorX: false, gemvUnroll: 8, dotPrefetch: false, dotFusedTree: false, ffLongLazy: false, prefetchPingPong: false, gemvFfFourRows: false, gemvEightRows: false, gemvFinishBatch: 8 };
+
+/**
+ * Session 16 (issue 19 item 4, `--rows=s16`): GEMV N's wide row groups — `gemvFfFourRows` (float-float, 4 rows a thread,
+ * 8 words of partials stored by the thread) and `gemvEightRows` (16-bit matrices, 8 rows a thread from one 16-byte
+ * load) — and the finish pass's batch of loads (`gemvFinishBatch`) beside the defaults, with 1 or 2 chains, 4- or 8-column steps, with and without prefetch, and split targets
+ * that give whole numbers of 64-thread workgroups per SM of the H100's 132 (G row groups × 33 or 66 chunks: with 2 rows
+ * a thread 33 chunks are 16 workgroups per SM, with 4 rows 66 are; with 8 rows 66 are 8 — such chunks are no multiple of 4,
+ * so x is read a column a load there); and the f32
+ * arithmetic's default and eight-row form for the gap between the arithmetics. The switches change no bit: every row
+ * is checked against the first with the same options.
+ */
+function session16Gemv(n: number): { label: string; arithmetic: 'f32' | 'ff'; switches: Partial<GpuKernelSwitches>; options: GpuGemvOptions; sets: readonly string[]; storages?: readonly string[] }[] {
+  const base = { lazy: true, ffFmaKeep: true, gemvPrefetch: true, gemvVectorX: true } as const;
+  const f32Base = { f32FmaKeep: true, gemvPrefetch: true, gemvVectorX: true } as const;
+  const four = { ...base, gemvFfFourRows: true } as const;
+  const eight = { ...base, gemvEightRows: true } as const;
+  const sixteen = ['bf16', 'f16'] as const;
+  const sets = ['s16'] as const;
+  return [
+    { label: 'default: ffFmaKeep + gemvPrefetch + gemvVectorX', arithmetic: 'ff', switches: base, options: {}, sets },
+    { label: 'default, 1 chain', arithmetic: 'ff', switches: base, options: { chains: 1 }, sets },
+    { label: 'default, 33 chunks (16 workgroups/SM)', arithmetic: 'ff', switches: base, options: { targetThreads: 33 * n }, sets },
+    { label: 'gemvFfFourRows: 4 rows/thread', arithmetic: 'ff', switches: four, options: {}, sets },
+    { label: 'gemvFfFourRows, 1 chain', arithmetic: 'ff', switches: four, options: { chains: 1 }, sets },
+    { label: 'gemvFfFourRows, gemvUnroll 4', arithmetic: 'ff', switches: { ...four, gemvUnroll: 4 }, options: {}, sets },
+    { label: 'gemvFfFourRows, gemvUnroll 4, 1 chain', arithmetic: 'ff', switches: { ...four, gemvUnroll: 4 }, options: { chains: 1 }, sets },
+    { label: 'gemvFfFourRows, no prefetch', arithmetic: 'ff', switches: { ...four, gemvPrefetch: false }, options: {}, sets },
+    { label: 'gemvFfFourRows, 2^19 target (2^17 threads)', arithmetic: 'ff', switches: four, options: { targetThreads: 2 ** 19 }, sets },
+    { label: 'gemvFfFourRows, 66 chunks (16 workgroups/SM)', arithmetic: 'ff', switches: four, options: { targetThreads: 66 * n }, sets },
+    { label: 'gemvFfFourRows, 1 chain, 2^19 target', arithmetic: 'ff', switches: four, options: { chains: 1, targetThreads: 2 ** 19 }, sets },
+    { label: 'gemvEightRows: 8 rows/thread, one 16-byte load', arithmetic: 'ff', switches: eight, options: {}, sets, storages: sixteen },
+    { label: 'gemvEightRows, 1 chain', arithmetic: 'ff', switches: eight, options: { chains: 1 }, sets, storages: sixteen },
+    { label: 'gemvEightRows, gemvUnroll 4', arithmetic: 'ff', switches: { ...eight, gemvUnroll: 4 }, options: {}, sets, storages: sixteen },
+    { label: 'gemvEightRows, gemvUnroll 4, 1 chain', arithmetic: 'ff', switches: { ...eight, gemvUnroll: 4 }, options: { chains: 1 }, sets, storages: sixteen },
+    { label: 'gemvEightRows, no prefetch, 1 chain', arithmetic: 'ff', switches: { ...eight, gemvPrefetch: false }, options: { chains: 1 }, sets, storages: sixteen },
+    { label: 'gemvEightRows, 2^19 target (2^16 threads)', arithmetic: 'ff', switches: eight, options: { targetThreads: 2 ** 19 }, sets, storages: sixteen },
+    { label: 'gemvEightRows, 1 chain, 2^19 target', arithmetic: 'ff', switches: eight, options: { chains: 1, targetThreads: 2 ** 19 }, sets, storages: sixteen },
+    { label: 'gemvEightRows, 1 chain, 2^20 target (2^17 threads)', arithmetic: 'ff', switches: eight, options: { chains: 1, targetThreads: 2 ** 20 }, sets, storages: sixteen },
+    { label: 'gemvEightRows, 1 chain, 66 chunks (8 workgroups/SM)', arithmetic: 'ff', switches: eight, options: { chains: 1, targetThreads: 66 * n }, sets, storages: sixteen },
+    // The finish pass loading 32 partials before it adds them (gemvFinishBatch; 2^18 target: 32 chunks a row), alone and with the wide row groups.
+    { label: 'default + gemvFinishBatch 32', arithmetic: 'ff', switches: { ...base, gemvFinishBatch: 32 }, options: {}, sets },
+    { label: 'default + gemvFinishBatch 16', arithmetic: 'ff', switches: { ...base, gemvFinishBatch: 16 }, options: {}, sets },
+    { label: 'gemvFfFourRows + gemvFinishBatch 32, 1 chain', arithmetic: 'ff', switches: { ...four, gemvFinishBatch: 32 }, options: { chains: 1 }, sets },
+    { label: 'gemvEightRows + gemvFinishBatch 32, 1 chain', arithmetic: 'ff', switches: { ...eight, gemvFinishBatch: 32 }, options: { chains: 1 }, sets, storages: sixteen },
+    // With session 15's ffLongLazy (settles every 16 terms, across steps): another fixed order, within the bound.
+    { label: 'gemvFfFourRows + ffLongLazy, 1 chain', arithmetic: 'ff', switches: { ...four, ffLongLazy: true }, options: { chains: 1 }, sets },
+    { label: 'gemvEightRows + ffLongLazy, 1 chain', arithmetic: 'ff', switches: { ...eight, ffLongLazy: true }, options: { chains: 1 }, sets, storages: sixteen },
+    { label: 'f32 default: f32FmaKeep + gemvPrefetch + gemvVectorX', arithmetic: 'f32', switches: f32Base, options: {}, sets },
+    { label: 'f32 gemvEightRows', arithmetic: 'f32', switches: { ...f32Base, gemvEightRows: true }, options: {}, sets, storages: sixteen },
+    { label: 'f32 default + gemvFinishBatch 32', arithmetic: 'f32', switches: { ...f32Base, gemvFinishBatch: 32 }, options: {}, sets },
+    { label: 'f32 gemvEightRows, 2^20 target (2^17 threads)', arithmetic: 'f32', switches: { ...f32Base, gemvEightRows: true }, options: { targetThreads: 2 ** 20 }, sets, storages: sixteen },
+  ];
+}
+
+/**
+ * Session 16 (`--rows=s16`): DOT's first pass with thread counts that give the H100's 132 SMs whole numbers of 64-thread
+ * workgroups (2^17 threads are 2048 workgroups, 15.5 per SM: the last SMs' work runs with the others idle), beside
+ * the default: 132·1024 (16 per SM), 132·2048 (32: every SM full) and 132·512 (8). Another fixed order each (the thread
+ * count sets it), within the same bound.
+ */
+function session16Dot(): { label: string; arithmetic: 'f32' | 'ff'; switches: Partial<GpuKernelSwitches>; options?: GpuDotOptions; sets: readonly string[] }[] {
+  const base = { lazy: true, tree: true, ffFmaKeep: true } as const;
+  const sets = ['s16'] as const;
+  return [
+    { label: 'default: ffFmaKeep, tree', arithmetic: 'ff', switches: base, sets },
+    { label: '132·1024 threads (16 workgroups/SM)', arithmetic: 'ff', switches: base, options: { maxThreads: 132 * 1024 }, sets },
+    { label: '132·2048 threads (32 workgroups/SM)', arithmetic: 'ff', switches: base, options: { maxThreads: 132 * 2048 }, sets },
+    { label: '132·512 threads (8 workgroups/SM)', arithmetic: 'ff', switches: base, options: { maxThreads: 132 * 512 }, sets },
+    { label: '132·1024 threads, dotPrefetch', arithmetic: 'ff', switches: { ...base, dotPrefetch: true }, options: { maxThreads: 132 * 1024 }, sets },
+    { label: '132·1024 threads, 1 chain', arithmetic: 'ff', switches: base, options: { maxThreads: 132 * 1024, chains: 1 }, sets },
+    { label: '132·1024 threads, 4 runs of 4 per step', arithmetic: 'ff', switches: base, options: { maxThreads: 132 * 1024, groups: 4 }, sets },
+    { label: '132·2048 threads, 1 run of 4 per step, 1 chain', arithmetic: 'ff', switches: base, options: { maxThreads: 132 * 2048, groups: 1, chains: 1 }, sets },
+    { label: 'f32 default: f32FmaKeep, tree', arithmetic: 'f32', switches: { lazy: true, tree: true, f32FmaKeep: true }, sets },
+    { label: 'f32 132·1024 threads', arithmetic: 'f32', switches: { lazy: true, tree: true, f32FmaKeep: true }, options: { maxThreads: 132 * 1024 }, sets },
+  ];
+}
 
 /** Runs `f` with some kernel switches set (src/backends/webgpu/kernel-switches.ts), restoring them afterwards. */
 async function withSwitches<T>(switches: Partial<GpuKernelSwitches>, f: () => Promise<T>): Promise<T> {
@@ -136,7 +213,8 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
       ref[i] = acc.value;
       mag[i] = m;
     }
-    type Variant = { label: string; arithmetic: 'f32' | 'ff'; switches: Partial<GpuKernelSwitches>; options: GpuGemvOptions; sets?: readonly string[] };
+    // `storages`: only for those storages (a switch that changes nothing elsewhere).
+    type Variant = { label: string; arithmetic: 'f32' | 'ff'; switches: Partial<GpuKernelSwitches>; options: GpuGemvOptions; sets?: readonly string[]; storages?: readonly string[] };
     const ffGoal = storage === 'f32' ? 0.105 : 0.075;
     // Every row names the switches it sets beyond the defaults; the issue-19 item-4 ones (f32FmaKeep, ffFmaKeep,
     // gemvPrefetch, gemvVectorX; gemvUnroll 8) are off in every row that does not name them. The default row is timed again at the group's end.
@@ -201,12 +279,14 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
       { label: 'default + prefetchPingPong + ffLongLazy, 1 chain', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx, ...pp, ...ll }, options: { chains: 1 }, sets: ['s15'] },
       { label: 'f32 default: f32FmaKeep + gemvPrefetch + gemvVectorX', arithmetic: 'f32', switches: { ...fk, ...pf, ...vx }, options: {}, sets: ['s15'] },
       { label: 'f32 default + prefetchPingPong', arithmetic: 'f32', switches: { ...fk, ...pf, ...vx, ...pp }, options: {}, sets: ['s15'] },
+      ...session16Gemv(n),
     ];
     variants.push({ ...variants[0]!, label: `${variants[0]!.label} (again, end of group)` });
     // The item-4 switches change no bit: a row's y must equal that of the first row with the same options, lazy setting
     // and step length (gemvUnroll changes where float-float accumulators settle).
     const firstY = new Map<string, Float64Array>();
     for (const v of chosenRows(variants)) {
+      if (v.storages && !v.storages.includes(storage)) continue;
       await withSwitches(v.switches, async () => {
         await gpuGemv({ A, x, y: yCheck }, { arithmetic: v.arithmetic, ...v.options });
         const got = await yCheck.toHost();
@@ -296,6 +376,7 @@ async function benchDot(rt: GpuRuntime): Promise<void> {
       { label: 'default + ffLongLazy, 2^18 threads', arithmetic: 'ff', switches: { ...on, ...ffk, ...ll }, options: { maxThreads: 2 ** 18 }, sets: ['s15'] },
       { label: 'default + ffLongLazy + dotPrefetch + prefetchPingPong', arithmetic: 'ff', switches: { ...on, ...ffk, ...ll, ...pf, ...pp }, sets: ['s15'] },
       { label: 'f32 default: f32FmaKeep, tree', arithmetic: 'f32', switches: { ...on, f32FmaKeep: true }, sets: ['s15'] },
+      ...session16Dot(),
     ];
     variants.push({ ...variants[0]!, label: `${variants[0]!.label} (again, end of group)` });
     // As in GEMV: a row's value must equal that of the first row with the same options, lazy, tree and fused-tree settings.
@@ -458,6 +539,14 @@ against the first row with the same options. \`gemvUnroll\` (4/16 columns a step
 sums each 256-invocation workgroup in workgroup memory: 2 dispatches instead of 3) change the fixed order, within the
 same bound. Timings are repeated until two agree within 3 % (the first row of a group, timed after seconds of host
 work, read up to 3× slow), and the default row is timed again at the end of its group.
+
+**Session 16 (\`--rows=s16\`).** \`gemvFfFourRows\`: float-float GEMV N with 4 rows a thread (one 16-byte load of A a
+column in fp32, 8 bytes in bf16/fp16), the thread storing its 8 words of partials itself through an atomic view of the
+partial buffer (a thread returns at most 4 words). \`gemvEightRows\`: 8 rows a thread of a packed 16-bit matrix from one
+16-byte load a column, in f32 and float-float. \`gemvFinishBatch\` 16/32: GEMV's finish pass loads that many partials
+before adding them (8 before; n = 8192 has 32 chunks a row). None of them changes a bit (each row is checked against the first row with
+the same options). Split targets of 33 or 66 chunks, and DOT first passes of 132·512, 132·1024, 132·2048 threads, give
+the H100's 132 SMs whole numbers of 64-thread workgroups.
 `;
 
 function record(file: string): void {

@@ -19,13 +19,26 @@ import { longLazySteps } from '../shared/long-lazy-steps.js';
 
 /**
  * The most rows a thread of GEMV N's partial pass can take in `arithmetic`: R·(its words) must fit a thread's
- * four-word output, and its register must be the plain variable the pass returns.
+ * four-word output (in float-float with the `gemvFfFourRows` switch: 4 rows, stored by the thread itself — see
+ * {@link storesOwnPartials}), and its register must be the plain variable the pass returns.
  * @param arithmetic - the arithmetic
  * @returns 1, 2 or 4
  */
 export function maxRowsPerThread(arithmetic: GpuArithmetic): 1 | 2 | 4 {
   if (arithmetic.returnValue('acc') !== 'acc') return 1;
-  return arithmetic.components === 1 ? 4 : arithmetic.components === 2 ? 2 : 1;
+  if (arithmetic.components === 2) return gpuKernelSwitches().gemvFfFourRows ? 4 : 2;
+  return arithmetic.components === 1 ? 4 : 1;
+}
+
+/**
+ * Whether a thread of the R-rows pass stores its partials itself (the `gemvFfFourRows` switch): R rows of w words
+ * each are more than the four words a thread returns.
+ * @param arithmetic - the arithmetic
+ * @param rows - rows per thread
+ * @returns whether the pass writes through the atomic binding `PAtomic` instead of its output
+ */
+export function storesOwnPartials(arithmetic: GpuArithmetic, rows: number): boolean {
+  return rows * arithmetic.components > 4;
 }
 
 /**
@@ -45,17 +58,18 @@ export function checkRowsPerThread(value: unknown, arithmetic: GpuArithmetic): 1
 }
 
 /**
- * Which one-load read the R-rows pass uses for A's R rows of a column: the format's vector read for R = 4, its pair
- * read for R = 2 — for a packed (not view, not scaled) matrix whose rows and lda are multiples of R, so every run
+ * Which one-load read the R-rows pass uses for A's R rows of a column: the format's octet read for R = 8 (16-bit
+ * formats, the `gemvEightRows` switch), its vector read for R = 4, its pair read for R = 2 — for a packed (not view, not scaled) matrix whose rows and lda are multiples of R, so every run
  * starts on a vector boundary; `undefined`: R scalar reads.
  * @param A - the matrix data
  * @param m - rows
  * @param lda - leading dimension
  * @param rows - rows per thread
- * @returns `'vector'`, `'pair'` or undefined
+ * @returns `'octet'`, `'vector'`, `'pair'` or undefined
  */
-export function rowRunRead(A: DeviceArray, m: number, lda: number, rows: number): 'vector' | 'pair' | undefined {
+export function rowRunRead(A: DeviceArray, m: number, lda: number, rows: number): 'octet' | 'vector' | 'pair' | undefined {
   if (A.isView || A.rangeScale || A.format.scaled || m % rows !== 0 || lda % rows !== 0) return undefined;
+  if (rows === 8 && A.format.octetRead) return 'octet';
   if (rows === 4 && A.format.vectorRead) return 'vector';
   if (rows === 2 && A.format.pairRead) return 'pair';
   return undefined;
@@ -70,18 +84,20 @@ export function rowRunRead(A: DeviceArray, m: number, lda: number, rows: number)
  * @param x - the vector
  * @param chains - accumulators per row
  * @param rows - R
- * @param run - read the R rows with one vector or pair load (see {@link rowRunRead}), or R scalar reads
+ * @param run - read the R rows with one octet, vector or pair load (see {@link rowRunRead}), or R scalar reads
  * @param prefetch - load each step's columns one step ahead (see ../shared/prefetched-steps.ts; registers of kind f32 or ff)
  * @param vectorX - read x four columns a load (its format's vector read; for a packed x and chunks that are multiples
  *   of 4, so that every step starts on a vector boundary — see {@link vectorXRead})
  * @param unroll - columns per step (4, 8 or 16; the `gemvUnroll` switch): the loads in flight per thread, and in
  *   float-float how often the lazy accumulators settle (another fixed order, within the same bound)
- * @returns source and arguments
+ * @returns source and arguments (with {@link storesOwnPartials}: also `PAtomic`, the partial buffer, which the thread
+ *   writes word by word where R one-row threads would have written; its own output is then never stored)
  */
-export function partialNRowsSource(arithmetic: GpuArithmetic, A: DeviceArray, x: DeviceArray, chains: number, rows: number, run: 'vector' | 'pair' | undefined, prefetch = false, vectorX = false, unroll = UNROLL): { source: string; args: (readonly [string, ArgType])[] } {
-  const vectorRead = run === 'vector' ? A.format.vectorRead : run === 'pair' ? A.format.pairRead : undefined;
+export function partialNRowsSource(arithmetic: GpuArithmetic, A: DeviceArray, x: DeviceArray, chains: number, rows: number, run: 'octet' | 'vector' | 'pair' | undefined, prefetch = false, vectorX = false, unroll = UNROLL): { source: string; args: (readonly [string, ArgType])[] } {
+  const own = storesOwnPartials(arithmetic, rows);
+  const vectorRead = run === 'octet' ? A.format.octetRead : run === 'vector' ? A.format.vectorRead : run === 'pair' ? A.format.pairRead : undefined;
   const xRead = vectorX && unroll % 4 === 0 ? x.format.vectorRead : undefined;
-  const args: (readonly [string, ArgType])[] = [...arrayArgs('A', A), ...(vectorRead?.suffix ? [[`A${vectorRead.suffix}`, 'Array'] as const] : []), ...arrayArgs('X', x), ...(xRead ? [[`X${xRead.suffix}`, 'Array'] as const] : []), ['m', 'Integer'], ['n', 'Integer'], ['lda', 'Integer'], ['chunk', 'Integer'], ['G', 'Integer']];
+  const args: (readonly [string, ArgType])[] = [...arrayArgs('A', A), ...(vectorRead?.suffix ? [[`A${vectorRead.suffix}`, 'Array'] as const] : []), ...arrayArgs('X', x), ...(xRead ? [[`X${xRead.suffix}`, 'Array'] as const] : []), ['m', 'Integer'], ['n', 'Integer'], ['lda', 'Integer'], ['chunk', 'Integer'], ['G', 'Integer'], ...(own ? [['PAtomic', 'Array'] as const] : [])];
   const body = ['const i0 = mpImod(this.thread.x, G) * ' + rows + ';'];
   for (let r = 1; r < rows; r++) body.push(`let i${r} = i0 + ${r};`, `if (i${r} >= m) { i${r} = m - 1; }`);
   body.push('const j0 = mpIdiv(this.thread.x, G) * chunk;', 'let j1 = j0 + chunk;', 'if (j1 > n) { j1 = n; }');
@@ -154,7 +170,14 @@ export function partialNRowsSource(arithmetic: GpuArithmetic, A: DeviceArray, x:
   for (let r = 0; r < rows; r++) body.push(...chainSets[r]!.combine);
   const words = arithmetic.components;
   const lanes = Array.from({ length: rows }, (_, r) => (words === 1 ? [`acc${r}`] : Array.from({ length: words }, (_, w) => `acc${r}[${w}]`))).flat();
-  body.push(`return ${lanes.length === 1 ? lanes[0] : `[${lanes.join(', ')}]`};`);
+  if (own) {
+    // Thread (g, c)'s rows gR … gR + R − 1 at partial units c·G·R + gR + r (what the finish pass reads, sc = G·R): word by
+    // word, as bit patterns, through the atomic view of the partial buffer. Then no store of the thread's own output.
+    body.push(`const pBase = (mpIdiv(this.thread.x, G) * G * ${rows} + i0) * ${words};`, ...lanes.map((lane, k) => `mpAtomicStore(PAtomic[pBase + ${k}], mpBits(${lane}));`));
+    body.push('if (m > 0) { mpNoStore(); }', `return [${lanes.slice(0, 4).join(', ')}];`);
+  } else {
+    body.push(`return ${lanes.length === 1 ? lanes[0] : `[${lanes.join(', ')}]`};`);
+  }
   return { source: kernelSource(args, body), args };
 }
 

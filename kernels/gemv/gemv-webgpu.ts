@@ -23,7 +23,7 @@ import { elementIndex, allowFallback, outputComponents, UNROLL, accumulateLoop, 
 import { boundedScratch, getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import { bindOldFromOutput, checkOutputBinding, outputWindow, serialisedViewWrite, throughPackedOutput, writesHalves, writesInPlace } from '../../src/backends/webgpu/view-output.js';
-import { checkRowsPerThread, partialNRowsSource, rowRunRead, vectorXRead } from './gemv-row-group-source.js';
+import { checkRowsPerThread, maxRowsPerThread, partialNRowsSource, rowRunRead, storesOwnPartials, vectorXRead } from './gemv-row-group-source.js';
 import { checkGpuOptions } from '../../src/backends/backend.js';
 import { gpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { readsTransposed, transposedDeviceMatrix } from './transposed-device-matrix.js';
@@ -80,7 +80,8 @@ export interface GpuGemvOptions extends GpuKernelOptions {
   readonly chains?: number;
   /**
    * Adjacent rows each thread of GEMV N's partial pass sums (1, 2 or 4; at most 4 / the arithmetic's words: default
-   * 4 in f32, 2 in float-float): one load of x feeds every row, and the R rows of a packed matrix with rows and lda
+   * 4 in f32, 2 in float-float — 4 with the `gemvFfFourRows` switch of src/backends/webgpu/kernel-switches.ts, whose
+   * threads store their 8 words of partials themselves): one load of x feeds every row, and the R rows of a packed matrix with rows and lda
    * multiples of R come in one load (a vector load of four; two 16-bit rows are one word, two fp32 rows one 8-byte load). 1 is the one-row
    * pass. Ignored by the T pass — GEMV T, and GEMV N of a row-major view, which runs as T on its transpose (while GEMV
    * T of a row-major view runs the N pass and uses it) — and by a matrix split over storage bindings. The result does
@@ -315,7 +316,10 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
     A = { ...A, data: viewOf(A.data, { length: m * n, offset: 0, stride: 1, alwaysView: true }) };
   }
   const aView = A.data.isView;
-  const R = trans || windowed ? 1 : rowsPerThread;
+  // gemvEightRows (rowsPerThread 8, only from the switch): a packed 16-bit matrix with rows and lda multiples of 8; else the default.
+  const R = trans || windowed ? 1 : rowsPerThread === 8 && rowRunRead(A.data, m, A.ld, 8) !== 'octet' ? checkRowsPerThread(undefined, arithmetic) : rowsPerThread;
+  // R rows of partials over a thread's four output words (gemvFfFourRows): the thread stores them through PAtomic.
+  const own = storesOwnPartials(arithmetic, R);
   let rowKey = '';
   if (!trans && R > 1) {
     // R rows per thread: G row groups; thread t = chunk·G + g returns rows gR … gR + R − 1, i.e. partial rows padded
@@ -329,7 +333,7 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
     const run = rowRunRead(A.data, m, A.ld, R);
     const vx = gpuKernelSwitches().gemvVectorX && vectorXRead(x, split.chunk);
     const { gemvPrefetch, gemvUnroll } = gpuKernelSwitches();
-    rowKey = `${R}${run ?? 'scalar'}|${gemvUnroll}${vx ? '|vx' : ''}`;
+    rowKey = `${R}${run ?? 'scalar'}|${gemvUnroll}${vx ? '|vx' : ''}${own ? '|own' : ''}`;
     // The switches key memo's tables, so the source follows gemvPrefetch.
     partialSpec = memo(`gemvNR|${arithmetic.name}|${readKey(A.data)}|${readKey(x)}|${chains}|${rowKey}`, () => partialNRowsSource(arithmetic, A.data, x, chains, R, run, gemvPrefetch, vx, gemvUnroll));
   } else if (!trans) {
@@ -373,8 +377,8 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   const inPlace = !y.coversSpan;
   // The caller's arrays key the plan (a split N's views of them are made per call); the windows set its passes and scratch.
   const key = `gemv|${trans ? 'T' : 'N'}|${objectId(args.A.data)}|${A.data.offset}|${A.data.stride}|${objectId(args.x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}|${chains}|${rowKey}|${inPlace}|${columnWindows.length}|${threads}`;
-  const plan = getPlan(runtime, key, 2 + columnWindows.length, () => [boundedScratch(createWordBuffer(context, Math.max(1, threads) * c * R)), inPlace ? createWordBuffer(context, 1) : createSpanBuffer(runtime, y)]);
-  const p1 = await getProgram(context, { source: partialSpec.source, args: partialSpec.args, components: (c * R) as 1 | 2 | 4 });
+  const plan = getPlan(runtime, key, 2 + columnWindows.length, () => [boundedScratch(createWordBuffer(context, Math.max(1, threads) * c * R)), inPlace ? createWordBuffer(context, 1) : createSpanBuffer(runtime, y), ...(own ? [createWordBuffer(context, 4)] : [])]);
+  const p1 = await getProgram(context, { source: partialSpec.source, args: partialSpec.args, components: Math.min(4, c * R) as 1 | 2 | 4 });
   const finish = partialsFinishSource(arithmetic, y, readsY, inPlace);
   const p2 = await getProgram(context, { source: finish.source, args: finish.args, components: outputComponents(y.format), ...finishProgramOptions(y, readsY, inPlace) });
   const arrays2: Record<string, BoundArray> = { P: { buffer: plan.scratch[0]! } };
@@ -396,12 +400,14 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
         moveScaleBase('A', A.data, region.start, scalars1);
       }
       // The vector view of A (R rows read in one load) is the same binding.
-      const runRead = rowKey.includes('vector') ? A.data.format.vectorRead : rowKey.includes('pair') ? A.data.format.pairRead : undefined;
+      const runRead = rowKey.includes('octet') ? A.data.format.octetRead : rowKey.includes('vector') ? A.data.format.vectorRead : rowKey.includes('pair') ? A.data.format.pairRead : undefined;
       if (runRead?.suffix) arrays1[`A${runRead.suffix}`] = arrays1.A!;
       // x read four columns a load (gemvVectorX): its vector view is the same binding.
-      if (rowKey.endsWith('|vx')) arrays1[`X${x.format.vectorRead!.suffix}`] = arrays1.X!;
+      if (rowKey.includes('|vx')) arrays1[`X${x.format.vectorRead!.suffix}`] = arrays1.X!;
+      if (own) arrays1.PAtomic = { buffer: plan.scratch[0]! };
       if (!windowed) {
-        passes.push({ pass: { program: p1, arrays: arrays1, scalars: scalars1, output: { buffer: plan.scratch[0]! }, threads }, cache: plan.passes[0]! });
+        // A thread that stores its own partials never writes its output: a four-word stand-in binding.
+        passes.push({ pass: { program: p1, arrays: arrays1, scalars: scalars1, output: { buffer: plan.scratch[own ? 2 : 0]! }, threads }, cache: plan.passes[0]! });
         return;
       }
       if (!aView) {
@@ -543,7 +549,9 @@ async function gpuGemvOf(args: GpuGemvArgs, options: GpuGemvOptions): Promise<Gp
   const arithmetic = chooseArithmetic(options, [args.A.data, args.x, args.y]);
   const target = checkSize('options.targetThreads', options.targetThreads ?? 2 ** 18);
   const chains = checkChains(options.chains, arithmetic.defaultChains);
-  const rowsPerThread = checkRowsPerThread(options.rowsPerThread, arithmetic);
+  // gemvEightRows: eight rows a thread where the option leaves the choice, the arithmetic takes several rows (f32, ff)
+  // and the matrix allows one load of eight (gemvOnDevice).
+  const rowsPerThread = gpuKernelSwitches().gemvEightRows && options.rowsPerThread === undefined && maxRowsPerThread(arithmetic) > 1 ? 8 : checkRowsPerThread(options.rowsPerThread, arithmetic);
   const runtime = commonRuntime({ A: args.A.data, x: args.x, y: args.y }, ['A', 'x', 'y']);
   if (!runtime) {
     allowFallback(options, args.y.fallbackReason);

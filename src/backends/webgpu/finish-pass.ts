@@ -12,6 +12,7 @@ import { isDdPairFormat } from './dd-split-bindings.js';
 import { arrayArgs, elementIndex, kernelSource, memo, readKey } from './kernel-common.js';
 import type { ArgType } from './program.js';
 import { halfOutputOf, writesHalves } from './view-output.js';
+import { gpuKernelSwitches } from './kernel-switches.js';
 
 /** The last scalars made per arithmetic: calls in a loop repeat α and β, and building them cost microseconds. */
 const lastScalars = new WeakMap<GpuArithmetic, { alpha: number; beta: number; values: Readonly<Record<string, number>> }>();
@@ -127,21 +128,22 @@ function makePartialsFinishSource(arithmetic: GpuArithmetic, y: DeviceArray, rea
   const args = [['P', 'Array'] as const, ['S', 'Integer'] as const, ['sr', 'Integer'] as const, ['sc', 'Integer'] as const,
     ...(grouped ? [['G', 'Integer'] as const, ['sg', 'Integer'] as const] : []), ...finishArgs(arithmetic, y, readsY, inPlace)];
   const partial = arithmetic.words;
-  // Eight partials loaded before they are added (in order, so the result does not depend on it): one at a
-  // time, the loop waits a memory latency per partial.
+  // B partials (the gemvFinishBatch switch; 8 by default) loaded before they are added (in order, so the result does
+  // not depend on B): one at a time, the loop waits a memory latency per partial.
+  const batch = gpuKernelSwitches().gemvFinishBatch;
   const body = finishBody(arithmetic, y, readsY, (e) => {
     const base = grouped ? `gb${e}` : `r${e} * sr`;
     const lines = grouped ? [`for (let g${e} = mpI32(0); g${e} < G; g${e}++) {`, `const gb${e} = r${e} * sr + g${e} * sg;`] : [];
-    lines.push(`let c${e} = mpI32(0);`, `while (c${e} + 7 < S) {`);
+    lines.push(`let c${e} = mpI32(0);`, `while (c${e} + ${batch - 1} < S) {`);
     const regs = [];
-    for (let q = 0; q < 8; q++) {
+    for (let q = 0; q < batch; q++) {
       const read = partial.emitRead('P', `${base} + (c${e} + ${q}) * sc`, `p${e}u${q}`, arithmetic);
       lines.push(read.code);
       regs.push(read.register);
     }
     regs.forEach((r) => lines.push(arithmetic.add(`acc${e}`, r)));
     const tail = partial.emitRead('P', `${base} + c${e} * sc`, `p${e}`, arithmetic);
-    lines.push(`c${e} = c${e} + 8;`, '}', `while (c${e} < S) {`, tail.code, arithmetic.add(`acc${e}`, tail.register), `c${e} = c${e} + 1;`, '}');
+    lines.push(`c${e} = c${e} + ${batch};`, '}', `while (c${e} < S) {`, tail.code, arithmetic.add(`acc${e}`, tail.register), `c${e} = c${e} + 1;`, '}');
     if (grouped) lines.push('}');
     return lines;
   }, inPlace);

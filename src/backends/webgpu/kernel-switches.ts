@@ -3,7 +3,7 @@
  * and for tests that check both: lazy float-float accumulation in streaming loops (`lazy`), DOT's tree
  * reduction passes (`tree`), the lazily reduced RNS row sums (`rnsFoldSteps`, `rnsFoldSplit`), and the GEMV / DOT forms under
  * trial for issue 19 (`f32FmaKeep`, `ffFmaKeep`, `gemvPrefetch`, `gemvVectorX`, `gemvUnroll`, `dotPrefetch`,
- * `dotFusedTree`, `ffLongLazy`, `prefetchPingPong`; off, and 8 columns a step, unless their `MODPREC_GPU_…` variable is set). Read once from the
+ * `dotFusedTree`, `ffLongLazy`, `prefetchPingPong`, `gemvFfFourRows`, `gemvEightRows`, `gemvFinishBatch`; off, and 8 columns a step, unless their `MODPREC_GPU_…` variable is set). Read once from the
  * environment when the module loads (`MODPREC_GPU_LAZY=0`, `MODPREC_GPU_TREE=0` turn them off) — not per call: a `process.env` read costs microseconds in Node, a visible
  * share of a small call's host time — and changed in-process only through {@link setGpuKernelSwitches}.
  * @module
@@ -88,6 +88,30 @@ export interface GpuKernelSwitches {
    * default (`MODPREC_GPU_PREFETCH_PING_PONG=1`).
    */
   readonly prefetchPingPong: boolean;
+  /**
+   * GEMV N in float-float (issue 19 item 4, session 16): the R-rows partial pass takes 4 rows a thread by default (and
+   * accepts `rowsPerThread: 4`), where its 2-word accumulators make 8 words of partials — more than a thread's output
+   * holds — so the thread stores them itself through an atomic binding of the partial buffer (relaxed stores, where
+   * the 4-row thread's one-row neighbours would have put them; its own output is never written). A packed matrix's 4
+   * rows of a column are one load: 16 bytes in fp32, 8 in bf16/fp16 (with 2 rows: 8 and 4 bytes), and
+   * each load of x feeds 4 rows. The rows per thread do not change the summation order: the bits of 2 rows a thread.
+   * Off by default (`MODPREC_GPU_GEMV_FF_FOUR_ROWS=1`).
+   */
+  readonly gemvFfFourRows: boolean;
+  /**
+   * GEMV N of a packed bf16/fp16 matrix whose rows and lda are multiples of 8, in f32 or float-float, with no
+   * `rowsPerThread` given: 8 rows a thread, read with one 16-byte load per column (four words, two rows each) — a
+   * quarter of the load instructions of 2 rows (float-float's default) and half of 4 (f32's) — the partials stored by
+   * the thread itself as with `gemvFfFourRows`. Other matrices take the default. Same summation order: the bits of the
+   * default. Off by default (`MODPREC_GPU_GEMV_EIGHT_ROWS=1`).
+   */
+  readonly gemvEightRows: boolean;
+  /**
+   * Partials GEMV's finish pass loads before it adds them (8, 16 or 32; default 8): with GEMV N's 32 chunks (n = 8192)
+   * a row's partials come in one batch of loads instead of four, each waited for in turn. Added in the same order: the
+   * same bits (`MODPREC_GPU_GEMV_FINISH_BATCH=16` or `32`).
+   */
+  readonly gemvFinishBatch: 8 | 16 | 32;
   /** Lazy multiply-adds where the arithmetic has them (see `mulAddGroup` in ./kernel-common.ts). */
   readonly lazy: boolean;
   /** DOT's partials summed by tree passes where the device has 256-invocation workgroups. */
@@ -114,11 +138,16 @@ function envUnroll(name: string): 4 | 8 | 16 {
   return v === '4' ? 4 : v === '16' ? 16 : 8;
 }
 
+function envBatch(name: string): 8 | 16 | 32 {
+  const v = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
+  return v === '16' ? 16 : v === '32' ? 32 : 8;
+}
+
 /** The GEMV / DOT switches' values from the environment. */
 const gemvDotSwitches = { f32FmaKeep: !envOff('MODPREC_GPU_F32_FMA_KEEP'), ffFmaKeep: !envOff('MODPREC_GPU_FF_FMA_KEEP'), gemvPrefetch: !envOff('MODPREC_GPU_GEMV_PREFETCH'), gemvVectorX: !envOff('MODPREC_GPU_GEMV_VECTOR_X'), gemvUnroll: envUnroll('MODPREC_GPU_GEMV_UNROLL'), dotPrefetch: envOn('MODPREC_GPU_DOT_PREFETCH'), dotFusedTree: envOn('MODPREC_GPU_DOT_FUSED_TREE') };
 
 /** The cheaper float-float switches (session 15) from the environment: off unless set to 1. */
-const cheaperFfSwitches = { ffLongLazy: envOn('MODPREC_GPU_FF_LONG_LAZY'), prefetchPingPong: envOn('MODPREC_GPU_PREFETCH_PING_PONG') };
+const cheaperFfSwitches = { ffLongLazy: envOn('MODPREC_GPU_FF_LONG_LAZY'), prefetchPingPong: envOn('MODPREC_GPU_PREFETCH_PING_PONG'), gemvFfFourRows: envOn('MODPREC_GPU_GEMV_FF_FOUR_ROWS'), gemvEightRows: envOn('MODPREC_GPU_GEMV_EIGHT_ROWS'), gemvFinishBatch: envBatch('MODPREC_GPU_GEMV_FINISH_BATCH') };
 
 /**
  * Most lazy float-float terms an accumulator takes between two settles with `ffLongLazy` on (the arithmetic's own

@@ -74,6 +74,14 @@ export interface GpuPairRead {
   emit(array: string, index: string, prefix: string, arithmetic: GpuReadTarget): { code: string; registers: GpuPartRegister[] };
 }
 
+/** One 16-byte load of eight adjacent elements (GEMV N's eight rows per thread), where the format packs them in four words. */
+export interface GpuOctetRead {
+  /** Name suffix of the vector argument (vec4 words, bound to the same buffer as the scalar argument). */
+  readonly suffix: 'Quad';
+  /** Source reading elements k … k+7 (k = `index`, a multiple of 8) of `vector` into registers `${prefix}0` … `${prefix}7`. */
+  emit(vector: string, index: string, prefix: string, arithmetic: GpuReadTarget): { code: string; registers: GpuPartRegister[] };
+}
+
 /**
  * The GPU part of a storage format.
  * @group Formats
@@ -128,6 +136,8 @@ export interface GpuStoragePart {
   readonly vectorRead?: GpuVectorRead;
   /** One load of two adjacent elements (GEMV N's two rows per thread), where the format has it. */
   readonly pairRead?: GpuPairRead;
+  /** One load of eight adjacent elements (GEMV N's eight rows per thread, the `gemvEightRows` switch), where the format has it. */
+  readonly octetRead?: GpuOctetRead;
   /**
    * Source returning the output word(s) of a thread whose elements are `values` (`elementsPerWord` of them; the
    * rest of the word is zero-filled by passing `undefined`). Writable formats only.

@@ -73,6 +73,22 @@ function sixteenBit(name: 'f16' | 'bf16'): GpuStoragePart {
         return { code, registers: [0, 1].map((j) => ({ kind: 'f32', name: `${prefix}${j}` })) };
       },
     },
+    octetRead: {
+      // Eight elements are four words: one 16-byte load, each word unpacked as pairRead does.
+      suffix: 'Quad',
+      emit(vector, index, prefix) {
+        const v = `${prefix}v`;
+        const lines = [`const ${v} = mpQuad(${vector}[(${index}) >> 3]);`];
+        for (let w = 0; w < 4; w++) {
+          const word = `${v}w${w}`;
+          lines.push(`const ${word} = mpBits(${v}[${w}]);`);
+          lines.push(name === 'f16'
+            ? `const ${v}h${w} = mpHalfPair(${word}); const ${prefix}${2 * w} = ${v}h${w}[0]; const ${prefix}${2 * w + 1} = ${v}h${w}[1];`
+            : `const ${prefix}${2 * w} = mpFloat(${word} << 16); const ${prefix}${2 * w + 1} = mpFloat(${word} & -65536);`);
+        }
+        return { code: lines.join(' '), registers: Array.from({ length: 8 }, (_, j) => ({ kind: 'f32', name: `${prefix}${j}` })) };
+      },
+    },
     emitReturn(values) {
       const pack = (r: GpuPartRegister | undefined): string => (r ? `${name === 'f16' ? 'mpF16' : 'mpBf16'}(${bitsForNarrowing(r)})` : '0');
       return `return mpFloat(${pack(values[0])} | (${pack(values[1])} << 16));`;
