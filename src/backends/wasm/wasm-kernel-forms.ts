@@ -20,9 +20,18 @@ export interface WasmKernelForms {
    * select), falling back to the exact chunk from the first chunk it declines. On by default.
    */
   readonly halfDotChecked: boolean;
+  /**
+   * How the double-double DOT without a fused multiply-add (kernels/dot/dot-dd-wasm.ts) splits its factors for
+   * Dekker's exact product: 'veltkamp' (both by Veltkamp's splitting, its constant a splat rebuilt by the engine
+   * where it is used), 'veltkamp-pinned' (the same, the constant loaded once from memory), or 'bits' (x truncated to
+   * 26 significant bits by a mask, y rounded to 26 by an integer add and the mask — 5 instructions instead of 8,
+   * constants loaded once: src/backends/wasm/wasm-dd-steps.ts says why the product stays exact). Every form gives
+   * the same (p, e) wherever Dekker's product is error-free. Default 'veltkamp' until timed on the H100 host.
+   */
+  readonly ddDotSplit: 'veltkamp' | 'veltkamp-pinned' | 'bits';
 }
 
-let forms: WasmKernelForms = { ellWide: true, halfDotChecked: true };
+let forms: WasmKernelForms = { ellWide: true, halfDotChecked: true, ddDotSplit: 'veltkamp' };
 
 /** The forms in effect. */
 export function wasmKernelForms(): WasmKernelForms {
