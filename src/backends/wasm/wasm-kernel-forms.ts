@@ -29,9 +29,15 @@ export interface WasmKernelForms {
    * the same (p, e) wherever Dekker's product is error-free. Default 'veltkamp' until timed on the H100 host.
    */
   readonly ddDotSplit: 'veltkamp' | 'veltkamp-pinned' | 'bits';
+  /**
+   * ELL SpMV (kernels/ell-spmv/ell-spmv-wasm.ts) writes its slots out one after the other for matrices of at most 8
+   * slots (a module per width), without the slot loop's counter and branch; the same operations per slot in the
+   * same order. Off by default until timed on the H100 host.
+   */
+  readonly ellSlotsUnrolled: boolean;
 }
 
-let forms: WasmKernelForms = { ellWide: true, halfDotChecked: true, ddDotSplit: 'veltkamp' };
+let forms: WasmKernelForms = { ellWide: true, halfDotChecked: true, ddDotSplit: 'veltkamp', ellSlotsUnrolled: false };
 
 /** The forms in effect. */
 export function wasmKernelForms(): WasmKernelForms {
