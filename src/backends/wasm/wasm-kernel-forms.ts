@@ -1,7 +1,8 @@
 /**
- * Switches between a WebAssembly kernel's current inner loop and the one it replaced, for the benchmark that times
- * both in one run (bench/wasm-cpu.ts) and for the tests that check both give the JavaScript's bits. Every form
- * computes the same operations in the same order: only the instructions that load and widen the operands differ.
+ * Switches between a WebAssembly kernel's current inner loop and the one it replaced, or a candidate not yet timed
+ * on the H100 host, for the benchmark that times them in one run (bench/wasm-cpu.ts) and for the tests that check
+ * they give the same bits. Every form computes the same rounded operations in the same order: only the
+ * instructions that load, widen and loop differ, or (the DD DOT's split) how an exact product error is formed.
  * Changed in-process only, through {@link setWasmKernelForms}; the kernels' cache keys include the forms.
  * @module
  */
