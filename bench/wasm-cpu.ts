@@ -73,8 +73,8 @@ function streamDot(binary: string): number {
 
 interface Case { name: string; group: string; bytes: number; run: () => unknown }
 
-/** `run` under the earlier inner-loop forms `change` (src/backends/wasm/wasm-kernel-forms.ts), restored after. */
-const earlier = (change: Partial<WasmKernelForms>, run: () => unknown) => (): unknown => {
+/** `run` under the inner-loop forms `change` (src/backends/wasm/wasm-kernel-forms.ts: earlier or candidate ones), restored after. */
+const withForms = (change: Partial<WasmKernelForms>, run: () => unknown) => (): unknown => {
   const previous = setWasmKernelForms(change);
   try { return run(); } finally { setWasmKernelForms(previous); }
 };
@@ -97,7 +97,7 @@ for (const [name, storage, bytes] of DOT_STORAGES) {
   for (const backend of ['js', 'wasm'] as const) cases.push({ name: `DOT ${name} storage, f64 arithmetic, n = 2^24 (${backend})`, group: `dot-${name}-${backend}`, bytes: 2 * N * bytes, run: () => dot(x, y, { backend }) });
   const [xa, ya] = [x, y].map((v) => inPlace(v));
   cases.push({ name: `DOT ${name} storage, f64 arithmetic, n = 2^24 (wasm, in place)`, group: `dot-${name}-wasm-inplace`, bytes: 2 * N * bytes, run: () => dot(xa!, ya!, { backend: 'wasm' }) });
-  if (name === 'bf16' || name === 'f16') cases.push({ name: `DOT ${name} storage, f64 arithmetic, n = 2^24 (wasm, in place, earlier unchecked chunk)`, group: `dot-${name}-wasm-inplace-earlier`, bytes: 2 * N * bytes, run: earlier({ halfDotChecked: false }, () => dot(xa!, ya!, { backend: 'wasm' })) });
+  if (name === 'bf16' || name === 'f16') cases.push({ name: `DOT ${name} storage, f64 arithmetic, n = 2^24 (wasm, in place, earlier unchecked chunk)`, group: `dot-${name}-wasm-inplace-earlier`, bytes: 2 * N * bytes, run: withForms({ halfDotChecked: false }, () => dot(xa!, ya!, { backend: 'wasm' })) });
   if (!Object.is(dot(xa!, ya!, { backend: 'wasm' }), dot(x, y, { backend: 'wasm' }))) throw new Error(`DOT ${name}: in place and staged differ (they take the same order)`);
   if (name === 'f64') cases.push({ name: `AXPY f64, n = 2^24 (wasm, in place)`, group: 'axpy-wasm-inplace', bytes: 24 * N, run: () => axpy(1e-9, xa!, ya!, { backend: 'wasm' }) });
   // Results agree within the bound (checked once, before timing).
@@ -151,11 +151,19 @@ for (const layout of ['col', 'row'] as const) {
 // DD DOT on fp64 data, n = 2^20: WebAssembly double-double against the fp64 DOT of the same vectors and the
 // double-double package (two chains, its best use).
 const DD_N = quick ? 2 ** 12 : 2 ** 20;
+const DD_SPLITS = ['veltkamp-pinned', 'bits'] as const;
 {
   const dx = xs.subarray(0, DD_N), dy = ys.subarray(0, DD_N);
   const x = vectorOf(dx, formats.f64), y = vectorOf(dy, formats.f64);
   cases.push({ name: 'DOT f64, n = 2^20 (wasm)', group: 'dot20-f64-wasm', bytes: 16 * DD_N, run: () => dot(x, y, { backend: 'wasm' }) });
   for (const backend of ['js', 'wasm'] as const) cases.push({ name: `DOT dd arithmetic on f64 data, n = 2^20 (${backend})`, group: `dot20-dd-${backend}`, bytes: 16 * DD_N, run: () => dot(x, y, { arithmetic: formats.dd, backend }) });
+  // The candidate splittings of Dekker's product (wasmKernelForms().ddDotSplit; unused where the fused multiply-add
+  // is): the same bits as the default form, checked here before timing.
+  for (const split of DD_SPLITS) {
+    const run = withForms({ ddDotSplit: split }, () => dot(x, y, { arithmetic: formats.dd, backend: 'wasm' }));
+    if (!Object.is(run(), dot(x, y, { arithmetic: formats.dd, backend: 'wasm' }))) throw new Error(`DD DOT: the ${split} split differs from the default form`);
+    cases.push({ name: `DOT dd arithmetic on f64 data, n = 2^20 (wasm, ${split} split)`, group: `dot20-dd-wasm-${split}`, bytes: 16 * DD_N, run });
+  }
   const packageDot = (): number => {
     let s = [0, 0], t = [0, 0];
     for (let i = 0; i < DD_N; i += 2) { s = ddAddDd(s, twoProduct(dx[i]!, dy[i]!)); t = ddAddDd(t, twoProduct(dx[i + 1]!, dy[i + 1]!)); }
@@ -194,7 +202,16 @@ const DD_N = quick ? 2 ** 12 : 2 ** 20;
     for (const backend of ['js', 'wasm'] as const) cases.push({ name: `ELL SpMV ${name} values, Laplacian 128³ (${backend})`, group: `ell-${name}-${backend}`, bytes: ellBytes(bytes), run: () => ellSpmv({ alpha: 1, A, x, beta: 0, y }, { backend }) });
     const Aa = ellWithStorage(L, { storage, memory: arena });
     cases.push({ name: `ELL SpMV ${name} values, Laplacian 128³ (wasm, in place)`, group: `ell-${name}-wasm-inplace`, bytes: ellBytes(bytes), run: () => ellSpmv({ alpha: 1, A: Aa, x: xa, beta: 0, y }, { backend: 'wasm' }) });
-    cases.push({ name: `ELL SpMV ${name} values, Laplacian 128³ (wasm, in place, earlier 4-row loop)`, group: `ell-${name}-wasm-inplace-earlier`, bytes: ellBytes(bytes), run: earlier({ ellWide: false }, () => ellSpmv({ alpha: 1, A: Aa, x: xa, beta: 0, y }, { backend: 'wasm' })) });
+    cases.push({ name: `ELL SpMV ${name} values, Laplacian 128³ (wasm, in place, earlier 4-row loop)`, group: `ell-${name}-wasm-inplace-earlier`, bytes: ellBytes(bytes), run: withForms({ ellWide: false }, () => ellSpmv({ alpha: 1, A: Aa, x: xa, beta: 0, y }, { backend: 'wasm' })) });
+    // Candidate: the 7 slots written out one by one (wasmKernelForms().ellSlotsUnrolled), checked bit for bit first.
+    const unrolled = withForms({ ellSlotsUnrolled: true }, () => ellSpmv({ alpha: 1, A: Aa, x: xa, beta: 0, y }, { backend: 'wasm' }));
+    {
+      const y1 = vector(L.rows);
+      ellSpmv({ alpha: 1, A: Aa, x: xa, beta: 0, y: y1 }, { backend: 'wasm' });
+      unrolled();
+      for (let i = 0; i < L.rows; i++) if (!Object.is(y.get(i), y1.get(i))) throw new Error(`ELL ${name}: the unrolled slots differ from the slot loop`);
+    }
+    cases.push({ name: `ELL SpMV ${name} values, Laplacian 128³ (wasm, in place, slots unrolled)`, group: `ell-${name}-wasm-inplace-unrolled`, bytes: ellBytes(bytes), run: unrolled });
     const y2 = vector(L.rows);
     ellSpmv({ alpha: 1, A, x, beta: 0, y }, { backend: 'wasm' });
     ellSpmv({ alpha: 1, A, x, beta: 0, y: y2 }, { backend: 'js' });
@@ -260,6 +277,8 @@ const goals = [
   ['DOT in place: f64 time / bf16 storage time, earlier unchecked chunk (wasm)', ratio('dot-f64-wasm-inplace', 'dot-bf16-wasm-inplace-earlier')],
   ['DOT in place: f64 time / f16 storage time, earlier unchecked chunk (wasm)', ratio('dot-f64-wasm-inplace', 'dot-f16-wasm-inplace-earlier')],
   ['ELL SpMV f64 Laplacian 128³ (wasm, in place), earlier 4-row loop, vs STREAM dot', ofStream(cases.find((c) => c.group === 'ell-f64-wasm-inplace-earlier')!.bytes, 'ell-f64-wasm-inplace-earlier')],
+  ['ELL SpMV f64 Laplacian 128³ (wasm, in place, slots unrolled) vs STREAM dot (goal ≥ 0.60)', ofStream(cases.find((c) => c.group === 'ell-f64-wasm-inplace-unrolled')!.bytes, 'ell-f64-wasm-inplace-unrolled')],
+  ['ELL SpMV in place: slot loop time / unrolled slots time (f64; f32)', `${ratio('ell-f64-wasm-inplace', 'ell-f64-wasm-inplace-unrolled')}; ${ratio('ell-f32-wasm-inplace', 'ell-f32-wasm-inplace-unrolled')}`],
   ['ELL SpMV in place: earlier 4-row loop time / current time (f64; f32)', `${ratio('ell-f64-wasm-inplace-earlier', 'ell-f64-wasm-inplace')}; ${ratio('ell-f32-wasm-inplace-earlier', 'ell-f32-wasm-inplace')}`],
   ['DOT f64: staged time / in-place time (wasm)', ratio('dot-f64-wasm', 'dot-f64-wasm-inplace')],
   ['GEMV N f64 col-major: staged time / in-place time (wasm)', ratio('gemv-col-wasm', 'gemv-col-wasm-inplace')],
@@ -288,6 +307,11 @@ const goals = [
   ['DD DOT 2^20 (wasm) time / fp64 DOT 2^20 (wasm) time (goal ≤ 1.5)', ratio('dot20-dd-wasm', 'dot20-f64-wasm')],
   ['DD DOT 2^20: double-double package time / wasm time (goal ≥ 6)', ratio('dot20-dd-package', 'dot20-dd-wasm')],
   ['DD DOT 2^20: js time / wasm time', ratio('dot20-dd-js', 'dot20-dd-wasm')],
+  ...DD_SPLITS.flatMap((split) => [
+    [`DD DOT 2^20 (wasm, ${split} split) time / fp64 DOT 2^20 (wasm) time (goal ≤ 1.5)`, ratio(`dot20-dd-wasm-${split}`, 'dot20-f64-wasm')],
+    [`DD DOT 2^20: double-double package time / wasm ${split} split time (goal ≥ 6)`, ratio('dot20-dd-package', `dot20-dd-wasm-${split}`)],
+    [`DD DOT 2^20: default form time / ${split} split time (wasm)`, ratio('dot20-dd-wasm', `dot20-dd-wasm-${split}`)],
+  ]),
   ['GEMV N dd col-major: js time / wasm time', ratio('gemv-dd-col-js', 'gemv-dd-col-wasm')],
   ['GEMV N dd row-major: js time / wasm time', ratio('gemv-dd-row-js', 'gemv-dd-row-wasm')],
   ['GEMV N dd col-major (wasm) time / fp64 GEMV (wasm) time', ratio('gemv-dd-col-wasm', 'gemv-col-wasm')],
@@ -336,6 +360,12 @@ host, so a 16-bit row at 3× would need about 0.44 ns — below what these decod
 Two unscaled operands of one 16-bit format now take a checked chunk (products of bf16 pairs in binary32, fp16
 without the Inf/NaN select) that falls back to the exact one at an element it does not handle; the "earlier
 unchecked chunk" rows time the exact chunk alone. ELL's "earlier 4-row loop" rows time the loop the 8-row one
-replaced (wasmKernelForms; same bits).`);
+replaced (wasmKernelForms; same bits).
+
+Candidate forms (src/backends/wasm/wasm-kernel-forms.ts, off by default until timed here), each checked in this run
+against the default form before timing: ELL's "slots unrolled" rows write the slots out one by one (no slot loop;
+same bits); the DD DOT's "veltkamp-pinned split" loads Veltkamp's constant once, and its "bits split" splits x by a
+mask of its bit pattern and y by an integer rounding (5 instructions for both factors instead of 8; the same exact
+products, so the same bits)${wasmFusedFmaAvailable() ? ' — with the fused multiply-add found here, no split runs and these rows time the same kernel' : ''}.`);
 console.log(rows.map((r) => r.join('  ')).join('\n'));
 console.log(goals.map((g) => g.join(': ')).join('\n'));

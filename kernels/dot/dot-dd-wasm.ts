@@ -24,13 +24,16 @@
 import type { Accessor } from '../../accessors/accessor.js';
 import { I32, V128, encodeModule, op, SIMD } from '../../src/backends/wasm/wasm-encoder.js';
 import { WasmLocals, load2, operandLocals, operandParams, operandSetup, stepLoop } from '../../src/backends/wasm/wasm-function.js';
-import { ddAccumulateStep, ddPairHalf, ddStepScratch, ddStepSetup } from '../../src/backends/wasm/wasm-dd-steps.js';
+import { ddAccumulateStep, ddPairHalf, ddStepScratch, ddStepSetup, type DdSplit } from '../../src/backends/wasm/wasm-dd-steps.js';
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
+import { wasmKernelForms } from '../../src/backends/wasm/wasm-kernel-forms.js';
 import { CHUNK, streamPairs, type WasmStorage, wasmStorageOf } from '../../src/backends/wasm/wasm-storage.js';
 import { ddAdd } from '../../src/formats/dd/add.js';
 
 /** Byte addresses of the eight high parts, the eight low parts, and the staged chunks of x and y. */
 const HI = 0, LO = 64, X_AT = 128, Y_AT = X_AT + CHUNK * 8;
+/** Byte address of 32 bytes for the splitting constants of the pinned forms (wasm-dd-steps.ts, ddStepSetup). */
+const PIN_AT = Y_AT + CHUNK * 8;
 
 /**
  * A compiled double-double DOT chunk: adds Σ x·y over `n` staged elements (a multiple of 8) into the eight
@@ -39,16 +42,20 @@ const HI = 0, LO = 64, X_AT = 128, Y_AT = X_AT + CHUNK * 8;
  */
 export type DdDotChunk = (px: number, sx: number, py: number, sy: number, n: number) => void;
 
-/** The compiled chunk function for these storages (unscaled); `ddArithmetic`: dd storage is read as its pairs. */
-export function ddDotChunk(sx: WasmStorage, sy: WasmStorage, ddArithmetic: boolean): DdDotChunk {
-  return wasmExports(`dot-dd ${sx.name} ${sy.name}${ddArithmetic ? ' dd' : ''}`, 'the double-double DOT kernel', () => {
+/**
+ * The compiled chunk function for these storages (unscaled); `ddArithmetic`: dd storage is read as its pairs.
+ * `split`: how the products are split without a fused multiply-add (src/backends/wasm/wasm-dd-steps.ts); the
+ * pinned forms keep their constants at byte address {@link PIN_AT}, which only {@link wasmDdDot}'s layout leaves free.
+ */
+export function ddDotChunk(sx: WasmStorage, sy: WasmStorage, ddArithmetic: boolean, split: DdSplit = 'veltkamp'): DdDotChunk {
+  return wasmExports(`dot-dd ${sx.name} ${sy.name}${ddArithmetic ? ' dd' : ''} ${split}`, 'the double-double DOT kernel', () => {
     const l = new WasmLocals();
     const px = operandParams(l, sx), py = operandParams(l, sy);
     const n = l.param(I32);
     const i = l.local(I32);
     const hi = l.locals_(V128, 4), lo = l.locals_(V128, 4);
     const [a, b, al, bl] = Array.from({ length: 4 }, () => l.local(V128));
-    const scratch = ddStepScratch(l);
+    const scratch = ddStepScratch(l, split);
     const x = operandLocals(l, px, false), y = operandLocals(l, py, false);
     // Double-double storage (dd arithmetic): both parts are read, and the product's cross terms enter as in
     // ddMulAccumulate (src/formats/dd/mul.ts); an exact double's low part is 0, as in the JavaScript kernels.
@@ -63,7 +70,7 @@ export function ddDotChunk(sx: WasmStorage, sy: WasmStorage, ddArithmetic: boole
     ];
     const body = [
       ...operandSetup(x), ...operandSetup(y),
-      ...ddStepSetup(scratch),
+      ...ddStepSetup(scratch, PIN_AT),
       ...[0, 1, 2, 3].flatMap((k) => [
         ...op.i32(0), ...op.simdMem(SIMD.load, 0, HI + 16 * k), ...op.set(hi + k),
         ...op.i32(0), ...op.simdMem(SIMD.load, 0, LO + 16 * k), ...op.set(lo + k),
@@ -103,8 +110,8 @@ const joinScratch = new Float64Array(8);
  */
 export function wasmDdDot(x: Accessor<1, any>, y: Accessor<1, any>, n: number, ddArithmetic: boolean): [number, number] {
   const sx = wasmStorageOf(x) as WasmStorage, sy = wasmStorageOf(y) as WasmStorage;
-  const f = ddDotChunk(sx, sy, ddArithmetic);
-  reserveBytes(Y_AT + CHUNK * 8);
+  const f = ddDotChunk(sx, sy, ddArithmetic, wasmKernelForms().ddDotSplit);
+  reserveBytes(PIN_AT + 32);
   const buffer = wasmMemory().buffer as ArrayBuffer;
   const acc = new Float64Array(buffer, HI, 16);
   acc.fill(0);

@@ -30,6 +30,9 @@ import { wasmKernelForms } from '../../src/backends/wasm/wasm-kernel-forms.js';
 import { combineSums, combineSumsF32, xValues, xValuesF32 } from '../gemv/gemv-wasm-values.js';
 import { plainOutput } from '../gemv/combine-sums-cpu.js';
 
+/** The widest matrix whose slots the unrolled form (wasmKernelForms().ellSlotsUnrolled) writes out one by one. */
+const MAX_UNROLLED_SLOTS = 8;
+
 /** Elements (rows × slots) staged per block. */
 const BLOCK_ELEMENTS = 32768;
 
@@ -70,9 +73,11 @@ function gatherPair(pck: number, px: number, at: number): number[] {
  * ps (scaled values only); rows a multiple of 8. With kahan, the rows' compensations are stored at pcomp.
  * Rows per step: 8 (four f64x2 sums: more independent chains and half the loop overhead per row), 4 with kahan.
  */
-function ellBlock(sv: WasmStorage, scaled: boolean, f32: boolean, kahan: boolean): EllBlock {
+function ellBlock(sv: WasmStorage, scaled: boolean, f32: boolean, kahan: boolean, width: number): EllBlock {
   const wide = wasmKernelForms().ellWide;
-  return wasmExports(`ell${f32 ? '-f32' : ''}${kahan ? '-kahan' : ''}${wide ? '' : '-narrow'} ${sv.name}${scaled ? '*s' : ''}`, 'the ELL SpMV kernel', () => {
+  // The slots unrolled for this width (wasmKernelForms().ellSlotsUnrolled; up to MAX_UNROLLED_SLOTS), else a loop.
+  const unrolled = wasmKernelForms().ellSlotsUnrolled && width <= MAX_UNROLLED_SLOTS ? width : 0;
+  return wasmExports(`ell${f32 ? '-f32' : ''}${kahan ? '-kahan' : ''}${wide ? '' : '-narrow'}${unrolled ? `-slots${unrolled}` : ''} ${sv.name}${scaled ? '*s' : ''}`, 'the ELL SpMV kernel', () => {
     // fp32 arithmetic: each read, product and sum rounded to binary32 in the f64x2 lanes (demote, promote) — the
     // JavaScript f32 arithmetic's fl64 then Math.fround, which is the binary32 operation (53 ≥ 2·24 + 2 bits).
     const round = f32 ? [...op.simd(SIMD.f32x4DemoteF64x2Zero), ...op.simd(SIMD.f64x2PromoteLowF32x4)] : [];
@@ -112,13 +117,14 @@ function ellBlock(sv: WasmStorage, scaled: boolean, f32: boolean, kahan: boolean
       ? [...op.get(negative), ...op.get(negative + 1), ...op.simd(SIMD.or), ...op.simd(0x53 /* v128.any_true */),
         ...op.if(), ...hs.flatMap(half), ...op.else(), ...hs.flatMap(plainHalf), ...op.end()]
       : hs.flatMap(half);
-    const slots = countLoop(k, width, 1, [
+    const slot = [
       // The padding mask of each group of four rows (the earlier form keeps the indices for its lane extracts).
       ...Array.from({ length: step / 4 }, (_, q) => [...op.get(pck), ...op.simdMem(SIMD.load, 0, 16 * q), ...(wide ? [] : op.tee(cols)), ...op.i32(31), ...op.simd(0xac /* i32x4.shr_s */), ...op.set(negative + q)]).flat(),
       ...halvesOfSlot,
       ...op.get(pvk), ...op.get(vSlot), ...op.i32Add(), ...op.set(pvk),
       ...op.get(pck), ...op.get(cSlot), ...op.i32Add(), ...op.set(pck),
-    ]);
+    ];
+    const slots = unrolled ? Array.from({ length: unrolled }, () => slot).flat() : countLoop(k, width, 1, slot);
     const rowAddress = (base: number, shift: number): number[] => [...op.get(base), ...op.get(i), ...op.i32(shift), ...op.i32Shl(), ...op.i32Add()];
     const body = countLoop(i, rows, step, [
       ...hs.flatMap((h) => [...op.f64(0), ...op.simd(SIMD.f64x2Splat), ...op.set(s + h), ...(kahan ? [...op.f64(0), ...op.simd(SIMD.f64x2Splat), ...op.set(c + h)] : [])]),
@@ -142,7 +148,7 @@ export function wasmEllSpmv(alpha: number, structure: EllStructure, values: Acce
   const { rows, cols, width, stride, colIndex } = structure;
   const sv = wasmStorageOfFormat(values.storage) as WasmStorage;
   const sc = values.scale;
-  const f = ellBlock(sv, !!sc, f32, kahan);
+  const f = ellBlock(sv, !!sc, f32, kahan, width);
   const blockRows = Math.max(8, Math.min(4096, Math.floor(BLOCK_ELEMENTS / width) & ~7));
   // x as the kernel reads it (doubles): in place for unscaled fp64 of unit stride in a wasmArena under fp64
   // arithmetic (its values as they are), else decoded into the staging area.

@@ -3,7 +3,8 @@
  * sums its slots in order, every read, product and sum one binary32 rounding), within ellSpmvBound (arithmetic f32)
  * of the exact rational result, for every value storage the fixtures build (integers scaled per row), strided x
  * and y, α/β with β = 0 over NaN in y, padding never read, NaN/±∞/±0/subnormals and binary32 overflow; blocks past
- * the staging size; double-double values left to JavaScript (a typed refusal for backend 'wasm').
+ * the staging size; double-double values left to JavaScript (a typed refusal for backend 'wasm'); the slots
+ * looped or written out one by one (ellSlotsUnrolled).
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -16,6 +17,7 @@ import {
   buildMatrix, buildVector, changedOutside, errorOf, exactElement, exactVector, matrixSpec, positionsOf, snapshot, withinBound,
   type VectorSpec,
 } from '../kernels/matrix-kernel-fixtures.js';
+import { setWasmKernelForms } from '../../src/backends/wasm/wasm-kernel-forms.js';
 import '../../src/formats/dd/register.js';
 
 const F32 = { arithmetic: formats.f32 } as const;
@@ -29,6 +31,8 @@ const ellCase = fc.record({
   V: matrixSpec.map((s) => ({ ...s, scaleRows: true })), x: xSpec, y: ySpec,
   alpha: fc.constantFrom(1, -1, 0.5, 3), beta: fc.constantFrom(0, 1, -1, 0.5), seed: fc.integer({ min: 0, max: 2 ** 30 }),
   special: fc.boolean(),
+  // the slots written out one by one (wasmKernelForms().ellSlotsUnrolled, widths up to 8) or looped: the same bits
+  unrolled: fc.boolean(),
 });
 type EllCase = typeof ellCase extends fc.Arbitrary<infer C> ? C : never;
 
@@ -69,7 +73,8 @@ describe('WebAssembly ELL SpMV in fp32 arithmetic', () => {
       const before = { V: snapshot(a.V), x: snapshot(a.x), y: snapshot(a.y) };
       const args = { alpha: c.alpha, A: a.A, x: a.x, beta: c.beta, y: a.y };
       const bound = ellSpmvBound(args, options);
-      ellSpmv(args, { ...options, backend: 'wasm' });
+      const previous = setWasmKernelForms({ ellSlotsUnrolled: c.unrolled });
+      try { ellSpmv(args, { ...options, backend: 'wasm' }); } finally { setWasmKernelForms(previous); }
       ellSpmv({ ...args, A: b.A, x: b.x, y: b.y }, { ...options, backend: 'js' });
       expect(changedOutside(a.V, before.V)).toEqual([]);
       expect(changedOutside(a.x, before.x)).toEqual([]);

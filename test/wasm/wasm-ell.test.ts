@@ -3,7 +3,8 @@
  * ellSpmvBound of the exact rational result, for every storage of the values it reads (scaled integers per row
  * included), strided and negative-stride x, f64/f32 y with strides, α/β with β = 0 over NaN in y; padding values
  * never read; non-finite and subnormal values bit for bit; blocks past the staging size; typed refusals. Both
- * inner-loop forms (8 rows a step with scalar index loads, and the earlier 4 rows a step).
+ * inner-loop forms (8 rows a step with scalar index loads, and the earlier 4 rows a step), each with its slots
+ * looped or written out one by one (ellSlotsUnrolled).
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -31,6 +32,8 @@ const ellCase = fc.record({
   special: fc.boolean(),
   // the kernel's inner-loop form (src/backends/wasm/wasm-kernel-forms.ts): both must give the JavaScript's bits
   wide: fc.boolean(),
+  // the slots written out one by one (ellSlotsUnrolled, widths up to 8) or looped
+  unrolled: fc.boolean(),
 });
 type EllCase = typeof ellCase extends fc.Arbitrary<infer C> ? C : never;
 
@@ -70,7 +73,7 @@ describe('WebAssembly ELL SpMV', () => {
       const before = { V: snapshot(a.V), x: snapshot(a.x), y: snapshot(a.y) };
       const args = { alpha: c.alpha, A: a.A, x: a.x, beta: c.beta, y: a.y };
       const bound = ellSpmvBound(args, options);
-      const previous = setWasmKernelForms({ ellWide: c.wide });
+      const previous = setWasmKernelForms({ ellWide: c.wide, ellSlotsUnrolled: c.unrolled });
       try { ellSpmv(args, { ...options, backend: 'wasm' }); } finally { setWasmKernelForms(previous); }
       ellSpmv({ ...args, A: b.A, x: b.x, y: b.y }, { ...options, backend: 'js' });
       expect(changedOutside(a.V, before.V)).toEqual([]);

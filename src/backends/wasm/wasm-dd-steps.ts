@@ -14,25 +14,63 @@ import { RELAXED_MADD_F64X2, wasmFusedFmaAvailable } from './wasm-fused-fma.js';
 
 /** Veltkamp's splitting constant 2^27 + 1. */
 const SPLITTER = 134217729;
+const I64X2_ADD = 0xce;
+
+/**
+ * How Dekker's product splits its factors (without the fused multiply-add): 'veltkamp' — both by Veltkamp's
+ * splitting, the constant a splat (which the engine rebuilds where it is used); 'veltkamp-pinned' — the same with
+ * the constant loaded once from memory (a load stays before the loop); 'bits' — the first factor truncated to 26
+ * significant bits by a mask of its bit pattern, the second rounded to 26 by adding 2^26 to its pattern, then the
+ * mask (5 instructions for both instead of 8, constants loaded once). Why 'bits' stays exact: with a = a₁ + a₂
+ * (a₁ the truncation: |a₂| < 2^(e−25), 27 bits, for 2^e ≤ |a| < 2^(e+1)) and b = b₁ + b₂ (b₁ rounded to 26 bits,
+ * |b₂| ≤ 2^(f−26), 26 bits, as Veltkamp's), the four partial products have at most 53 bits, and Dekker's sums are
+ * exact: a₁b₁ − p is a multiple of 2^(e+f−52) below 2^(e+f−23); adding a₁b₂ gives a₁b − p, a multiple of
+ * 2^(e+f−77) below |a₂b| + |ab − p| < 2^(e+f−24); adding a₂b₁ gives ab − p − a₂b₂, below 3·2^(e+f−52); adding
+ * a₂b₂ gives ab − p, which is a double. So e is the exact error wherever no partial product underflows, as with
+ * Veltkamp's splitting (the same e); beyond that both are inexact (and may differ). Huge factors: the mask never
+ * overflows, Veltkamp's splitting and the products may (a non-finite result, as before).
+ */
+export type DdSplit = 'veltkamp' | 'veltkamp-pinned' | 'bits';
 
 /** The v128 scratch locals of {@link ddAccumulateStep}. */
 export interface DdStepScratch {
   readonly p: number; readonly e: number; readonly t: number; readonly h: number; readonly z: number; readonly w: number;
-  /** Holds the splitting constant (set by {@link ddStepSetup}). */
+  /** Holds the splitting constant (set by {@link ddStepSetup}); with the 'bits' split, the mask. */
   readonly split: number;
+  /** With the 'bits' split: the local holding 2^26 in each i64 lane (else -1). */
+  readonly half: number;
   /** Whether products use the fused multiply-add (relaxed SIMD, probed) instead of Dekker's splitting. */
   readonly fma: boolean;
+  /** The splitting (see {@link DdSplit}). */
+  readonly splitForm: DdSplit;
 }
 
-/** Allocates the scratch locals. */
-export function ddStepScratch(l: WasmLocals): DdStepScratch {
-  const [p, e, t, h, z, w, split] = Array.from({ length: 7 }, () => l.local(V128));
-  return { p: p!, e: e!, t: t!, h: h!, z: z!, w: w!, split: split!, fma: wasmFusedFmaAvailable() };
+/** Allocates the scratch locals (`split`: the splitting without a fused multiply-add; default Veltkamp's). */
+export function ddStepScratch(l: WasmLocals, split: DdSplit = 'veltkamp'): DdStepScratch {
+  const [p, e, t, h, z, w, constant] = Array.from({ length: 7 }, () => l.local(V128));
+  const fma = wasmFusedFmaAvailable();
+  const half = split === 'bits' && !fma ? l.local(V128) : -1;
+  return { p: p!, e: e!, t: t!, h: h!, z: z!, w: w!, split: constant!, half, fma, splitForm: split };
 }
 
-/** Instructions run once before the loop: the splitting constant. */
-export function ddStepSetup(s: DdStepScratch): number[] {
-  return [...op.f64(SPLITTER), ...op.simd(SIMD.f64x2Splat), ...op.set(s.split)];
+/** Both i64 lanes of a v128.const. */
+const i64x2Const = (v: bigint): number[] => {
+  const b = new Uint8Array(new BigUint64Array([v, v]).buffer);
+  return op.simd(0x0c /* v128.const */, ...b);
+};
+
+/**
+ * Instructions run once before the loop: the splitting constants. The pinned forms store them at byte address
+ * `pinAt` (32 bytes the caller reserved) and load them back, so that the engine keeps them in registers.
+ */
+export function ddStepSetup(s: DdStepScratch, pinAt = -1): number[] {
+  const splat = [...op.f64(SPLITTER), ...op.simd(SIMD.f64x2Splat)];
+  if (s.splitForm === 'veltkamp' || pinAt < 0) return [...splat, ...op.set(s.split)];
+  const pin = (at: number, value: number[], local: number): number[] => [
+    ...op.i32(pinAt), ...value, ...op.simdMem(SIMD.store, 0, at), ...op.i32(pinAt), ...op.simdMem(SIMD.load, 0, at), ...op.set(local),
+  ];
+  if (s.splitForm === 'veltkamp-pinned' || s.half < 0) return pin(0, splat, s.split);
+  return [...pin(0, i64x2Const(0xfffffffff8000000n), s.split), ...pin(16, i64x2Const(1n << 26n), s.half)];
 }
 
 /**
@@ -78,11 +116,17 @@ export function ddAccumulateStep(s: DdStepScratch, o: DdStepOperands): number[] 
     ...get(into1), ...get(v), ...f(SIMD.f64x2Sub), ...f(SIMD.f64x2Sub), ...set(into1), // v1 = s − (s − v)
     ...get(v), ...get(into1), ...f(SIMD.f64x2Sub), ...set(into2),              // v2 = v − v1
   ];
+  // 'bits': (a1, a2) := a truncated to 26 significant bits, the rest; (b1, b2) := b rounded to 26, the rest (DdSplit)
+  const bitSplit = (): number[] => [
+    ...get(o.a), ...get(split), ...f(SIMD.and), ...set(a1), ...get(o.a), ...get(a1), ...f(SIMD.f64x2Sub), ...set(a2),
+    ...get(o.b), ...get(s.half), ...f(I64X2_ADD), ...get(split), ...f(SIMD.and), ...set(b1),
+    ...get(o.b), ...get(b1), ...f(SIMD.f64x2Sub), ...set(b2),
+  ];
   const exactError = s.fma
     // e = fma(a, b, −p): exact whenever Dekker's e is (both are a·b − p then)
     ? [...get(o.a), ...get(o.b), ...get(p), ...f(SIMD.f64x2Neg), ...f(RELAXED_MADD_F64X2)]
     : [
-      ...veltkamp(o.a, a1, a2), ...veltkamp(o.b, b1, b2),
+      ...(s.half >= 0 ? bitSplit() : [...veltkamp(o.a, a1, a2), ...veltkamp(o.b, b1, b2)]),
       // e = (((a1·b1 − p) + a1·b2) + a2·b1) + a2·b2
       ...get(a1), ...get(b1), ...f(SIMD.f64x2Mul), ...get(p), ...f(SIMD.f64x2Sub),
       ...get(a1), ...get(b2), ...f(SIMD.f64x2Mul), ...f(SIMD.f64x2Add),

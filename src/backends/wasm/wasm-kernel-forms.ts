@@ -1,7 +1,8 @@
 /**
- * Switches between a WebAssembly kernel's current inner loop and the one it replaced, for the benchmark that times
- * both in one run (bench/wasm-cpu.ts) and for the tests that check both give the JavaScript's bits. Every form
- * computes the same operations in the same order: only the instructions that load and widen the operands differ.
+ * Switches between a WebAssembly kernel's current inner loop and the one it replaced, or a candidate not yet timed
+ * on the H100 host, for the benchmark that times them in one run (bench/wasm-cpu.ts) and for the tests that check
+ * they give the same bits. Every form computes the same rounded operations in the same order: only the
+ * instructions that load, widen and loop differ, or (the DD DOT's split) how an exact product error is formed.
  * Changed in-process only, through {@link setWasmKernelForms}; the kernels' cache keys include the forms.
  * @module
  */
@@ -20,9 +21,24 @@ export interface WasmKernelForms {
    * select), falling back to the exact chunk from the first chunk it declines. On by default.
    */
   readonly halfDotChecked: boolean;
+  /**
+   * How the double-double DOT without a fused multiply-add (kernels/dot/dot-dd-wasm.ts) splits its factors for
+   * Dekker's exact product: 'veltkamp' (both by Veltkamp's splitting, its constant a splat rebuilt by the engine
+   * where it is used), 'veltkamp-pinned' (the same, the constant loaded once from memory), or 'bits' (x truncated to
+   * 26 significant bits by a mask, y rounded to 26 by an integer add and the mask — 5 instructions instead of 8,
+   * constants loaded once: src/backends/wasm/wasm-dd-steps.ts says why the product stays exact). Every form gives
+   * the same (p, e) wherever Dekker's product is error-free. Default 'veltkamp' until timed on the H100 host.
+   */
+  readonly ddDotSplit: 'veltkamp' | 'veltkamp-pinned' | 'bits';
+  /**
+   * ELL SpMV (kernels/ell-spmv/ell-spmv-wasm.ts) writes its slots out one after the other for matrices of at most 8
+   * slots (a module per width), without the slot loop's counter and branch; the same operations per slot in the
+   * same order. Off by default until timed on the H100 host.
+   */
+  readonly ellSlotsUnrolled: boolean;
 }
 
-let forms: WasmKernelForms = { ellWide: true, halfDotChecked: true };
+let forms: WasmKernelForms = { ellWide: true, halfDotChecked: true, ddDotSplit: 'veltkamp', ellSlotsUnrolled: false };
 
 /** The forms in effect. */
 export function wasmKernelForms(): WasmKernelForms {

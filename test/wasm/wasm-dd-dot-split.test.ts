@@ -1,0 +1,130 @@
+/**
+ * The double-double DOT's splitting forms (wasmKernelForms().ddDotSplit: 'veltkamp', 'veltkamp-pinned', 'bits';
+ * src/backends/wasm/wasm-dd-steps.ts): Dekker's product stays exact with each, so every form gives the documented
+ * order's bits (eight lanes of ddTwoProdAccumulate, the tree of ddAdd) wherever no partial product underflows —
+ * factors whose significands fill all 53 bits, signs mixed, staged and read in place across chunks —, stays within
+ * dotBound of the exact value with subnormal and tiny factors, and answers non-finite inputs as the JavaScript
+ * kernel does. Skipped where the start-up probe found a fused multiply-add (the forms are not used then).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { dot, dotBound, formats, vector, wasmArena, type Range } from '../../src/index.js';
+import { setWasmKernelForms, type WasmKernelForms } from '../../src/backends/wasm/wasm-kernel-forms.js';
+import { wasmFusedFmaAvailable } from '../../src/backends/wasm/wasm-fused-fma.js';
+import { ddTwoProdAccumulate } from '../../src/formats/dd/two-prod-accumulate.js';
+import { ddAdd } from '../../src/formats/dd/add.js';
+import { CHUNK } from '../../src/backends/wasm/wasm-storage.js';
+import { exactDotOf, exactVector, errorOf, withinBound } from '../kernels/matrix-kernel-fixtures.js';
+import '../../src/formats/dd/register.js';
+
+const FORMS: readonly WasmKernelForms['ddDotSplit'][] = ['veltkamp', 'veltkamp-pinned', 'bits'];
+
+/** The documented order: xᵢyᵢ into double-double lane i mod 8 by ddTwoProdAccumulate, then the tree of ddAdd; hi + lo. */
+function laneOrderDdDot(x: ArrayLike<number>, y: ArrayLike<number>): number {
+  const s = Array.from({ length: 8 }, () => new Float64Array(2));
+  for (let i = 0; i < x.length; i++) { const p = s[i % 8]!; ddTwoProdAccumulate(p, x[i]!, y[i]!, p[0]!, p[1]!); }
+  const join = (a: Float64Array, b: Float64Array): Float64Array => { const r = new Float64Array(2); ddAdd(r, a[0]!, a[1]!, b[0]!, b[1]!); return r; };
+  const r = join(join(join(s[0]!, s[1]!), join(s[2]!, s[3]!)), join(join(s[4]!, s[5]!), join(s[6]!, s[7]!)));
+  return r[0]! + r[1]!;
+}
+
+/** The DD DOT under split form `form`. */
+function ddDotWith(form: WasmKernelForms['ddDotSplit'], x: Range<1, any>, y: Range<1, any>, accumulation: 'recursive' | 'dd' = 'recursive'): number {
+  const previous = setWasmKernelForms({ ddDotSplit: form });
+  try {
+    return dot(x, y, accumulation === 'dd' ? { accumulation: 'dd', backend: 'wasm' } : { arithmetic: formats.dd, backend: 'wasm' });
+  } finally {
+    setWasmKernelForms(previous);
+  }
+}
+
+/** A double with a full 53-bit significand (odd last bit), exponent in [−60, 60], either sign, or 0. */
+const fullDouble: fc.Arbitrary<number> = fc.oneof(
+  { weight: 9, arbitrary: fc.tuple(fc.bigInt({ min: 2n ** 52n, max: 2n ** 53n - 1n }), fc.integer({ min: -60, max: 60 }), fc.boolean())
+    .map(([m, e, negative]) => (negative ? -1 : 1) * Number(m | 1n) * 2 ** (e - 52)) },
+  { weight: 1, arbitrary: fc.constantFrom(0, -0, 1, -1, 2 ** 27 + 1, 2 ** 26 - 1, 1 - 2 ** -53) },
+);
+
+afterEach(() => setWasmKernelForms({ ddDotSplit: 'veltkamp' }));
+
+describe.skipIf(wasmFusedFmaAvailable())('WebAssembly DD DOT: the splitting forms', () => {
+  it('every form: the documented order bit for bit where no partial product underflows', () => {
+    const input = fc.integer({ min: 0, max: 70 }).chain((n) => fc.record({
+      x: fc.array(fullDouble, { minLength: n, maxLength: n }), y: fc.array(fullDouble, { minLength: n, maxLength: n }),
+      accumulation: fc.constantFrom('recursive' as const, 'dd' as const),
+    }));
+    fc.assert(fc.property(input, ({ x: xs, y: ys, accumulation }) => {
+      const x = vector(xs), y = vector(ys);
+      const want = laneOrderDdDot(xs, ys);
+      for (const form of FORMS) expect(Object.is(ddDotWith(form, x, y, accumulation), want)).toBe(true);
+    }), { numRuns: 300 });
+  });
+
+  it('every form: the documented order bit for bit where the products cancel and only their errors remain', () => {
+    // Steps of 8 products xᵢyᵢ, each followed by a step of fl(xᵢyᵢ)·(−1) in the same lanes: each lane ends with the
+    // sum of its products' errors, so the result shows an error term that is off by a single bit.
+    const input = fc.integer({ min: 1, max: 6 }).chain((steps) => fc.record({
+      x: fc.array(fullDouble, { minLength: 8 * steps, maxLength: 8 * steps }), y: fc.array(fullDouble, { minLength: 8 * steps, maxLength: 8 * steps }),
+    }));
+    fc.assert(fc.property(input, ({ x: px, y: py }) => {
+      const xs: number[] = [], ys: number[] = [];
+      for (let t = 0; t < px.length; t += 8) {
+        xs.push(...px.slice(t, t + 8), ...px.slice(t, t + 8).map((v, k) => v * py[t + k]!));
+        ys.push(...py.slice(t, t + 8), ...new Array<number>(8).fill(-1));
+      }
+      const x = vector(xs), y = vector(ys);
+      const want = laneOrderDdDot(xs, ys);
+      const exact = exactDotOf(exactVector(x), exactVector(y));
+      const bound = dotBound(x, y, { arithmetic: formats.dd });
+      for (const form of FORMS) {
+        const got = ddDotWith(form, x, y);
+        expect(Object.is(got, want)).toBe(true);
+        const computed = exactVector(vector([got]))[0]!;
+        if (!withinBound(computed, exact, bound)) throw new Error(`${form}: error ${errorOf(computed, exact)} > bound ${bound}`);
+      }
+    }), { numRuns: 300 });
+  });
+
+  it('every form, staged and in place across chunks: the same bits', () => {
+    const n = 3 * CHUNK + 21;
+    const random = fc.sample(fc.tuple(fullDouble, fullDouble), { numRuns: n, seed: 20 });
+    const xs = Float64Array.from(random, ([a]) => a), ys = Float64Array.from(random, ([, b]) => b);
+    const arena = wasmArena(16 * n + 1024);
+    try {
+      const staged = [vector(xs), vector(ys)] as const;
+      const inPlace = [vector(xs, { memory: arena }), vector(ys, { memory: arena })] as const;
+      const want = laneOrderDdDot(xs, ys);
+      for (const form of FORMS) {
+        expect(Object.is(ddDotWith(form, ...staged), want)).toBe(true);
+        expect(Object.is(ddDotWith(form, ...inPlace), want)).toBe(true);
+      }
+    } finally {
+      arena.release();
+    }
+  });
+
+  it("'bits' with tiny and subnormal factors (Dekker's products underflow): within dotBound of the exact value", () => {
+    const tiny = fc.oneof(fullDouble, fc.double({ min: -(2 ** -1000), max: 2 ** -1000, noNaN: true }), fc.double({ min: -6e4, max: 6e4, noNaN: true }));
+    const input = fc.integer({ min: 1, max: 40 }).chain((n) => fc.record({
+      x: fc.array(tiny, { minLength: n, maxLength: n }), y: fc.array(tiny, { minLength: n, maxLength: n }),
+    }));
+    fc.assert(fc.property(input, ({ x: xs, y: ys }) => {
+      const x = vector(xs), y = vector(ys);
+      const got = ddDotWith('bits', x, y);
+      const exact = exactDotOf(exactVector(x), exactVector(y));
+      const bound = dotBound(x, y, { arithmetic: formats.dd });
+      const computed = exactVector(vector([got]))[0]!;
+      if (!withinBound(computed, exact, bound)) throw new Error(`error ${errorOf(computed, exact)} > bound ${bound}`);
+    }), { numRuns: 300 });
+  });
+
+  it("'bits': NaN, ±Inf and operands near the top of the range — the JavaScript kernel's answer", () => {
+    const cases: number[][] = [[NaN, 1, 2], [Infinity, 1, 1], [Infinity, -Infinity, 1], [1.5e301, 3, 1e-300], [-1.7e308, 0.5, 2], [Number.MAX_VALUE, 1, 1]];
+    for (const [a, b, c] of cases) {
+      const x = vector([a!, b!, c!, 1, 2, 3, 4, 5, 6]), y = vector([3, 1e10, c!, 1, 1, 1, 1, 1, 1e300]);
+      const want = dot(x, y, { arithmetic: formats.dd, backend: 'js' });
+      expect(Object.is(ddDotWith('bits', x, y), want)).toBe(true);
+      expect(Object.is(ddDotWith('bits', y, x), dot(y, x, { arithmetic: formats.dd, backend: 'js' }))).toBe(true);
+    }
+  });
+});
