@@ -10,6 +10,7 @@
 import { describe, it } from 'vitest';
 import fc from 'fast-check';
 import { axpy, waxpby, scal, gemv, ellSpmv, trsv, vector, range, colMajor, formats, csrToEll, laplacianCsr, ellWithStorage } from '../../src/index.js';
+import { setBindingLimitForTests } from '../../src/backends/webgpu/device-array.js';
 import { requireRuntime } from './gpu-test-helpers.js';
 import { SUB_WORD_FORMATS, sentinelLanes, laneView, lanesOf, expectLanes } from './sub-word-views.js';
 
@@ -92,6 +93,31 @@ describe('sub-word output views written lane by lane on the device', () => {
         };
         expectLanes(f, await run('gpu'), await run('cpu'), new Set([...lanesOf(a), ...lanesOf(b)]), `GEMV ${f.name} n=${n} stride=${stride} pad=${pad} α=${alpha} β=${beta} ∞=${infinite}`);
       }), { numRuns: 30 });
+  });
+
+  it('GEMV T into an E5M2 view whose extent exceeds one binding (its packed elements fit): the twin and scatter, every lane the CPU\'s', async () => {
+    await requireRuntime();
+    // 600 elements at stride 5 span 3000 bytes, over the lowered limit; packed they are 600 bytes. Every dispatch's
+    // bindings are checked against the limit: a lane store binding the extent whole would fail here.
+    const n = 600, stride = 5, f = SUB_WORD_FORMATS[0]!;
+    const small = xorshift(7);
+    const A = range(colMajor<2>({ size: [2, n], storage: formats.f64 }));
+    for (let i = 0; i < 2; i++) for (let j = 0; j < n; j++) A.set(i, j, small(9));
+    const x = vector([3, -2], { storage: formats.f64 });
+    const run = async (backend: 'cpu' | 'gpu'): Promise<Uint8Array | Uint16Array> => {
+      const span = sentinelLanes(f, stride * n + 3);
+      const y = laneView(f, span, n, 1, stride);
+      for (let i = 0; i < n; i++) y.set(i, (i % 7) - 3);
+      await gemv({ alpha: 1, A, x, beta: 2, y, trans: 'T' }, (backend === 'gpu' ? gpuOptions : cpuOptions) as never);
+      return span;
+    };
+    const cpu = await run('cpu');
+    setBindingLimitForTests(2048);
+    try {
+      expectLanes(f, await run('gpu'), cpu, new Set(lanesOf({ offset: 1, stride, n })), 'GEMV T over a binding');
+    } finally {
+      setBindingLimitForTests(undefined);
+    }
   });
 
   it('ELL SpMV into two interleaved views, β = 0 over NaN and −∞: every lane the CPU\'s', async () => {

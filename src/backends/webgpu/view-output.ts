@@ -210,8 +210,10 @@ async function scatter(runtime: GpuRuntime, packed: DeviceArray, view: DeviceArr
       const oldBase = Math.floor((w0 + t0) / 64) * 64;
       // A chunk between two view elements (a stride longer than the chunk) reads no packed element: bind its first.
       const none = j0 > j1;
-      const pBase = none ? 0 : Math.floor(Math.min(i0, i1) / 128) * 128;
+      // P's binding starts on a 256-byte boundary: 128 elements, 256 of an 8-bit format.
       const pWords = packed.format.wordsPerElement / packed.format.elementsPerWord;
+      const pAlign = Math.max(128, Math.ceil(64 / pWords));
+      const pBase = none ? 0 : Math.floor(Math.min(i0, i1) / pAlign) * pAlign;
       const pEnd = none ? 1 : Math.max(i0, i1) + 1;
       scalars.oldBase = oldBase;
       scalars.pBase = pBase;
