@@ -11,6 +11,7 @@ import { describe, it } from 'vitest';
 import fc from 'fast-check';
 import { axpy, waxpby, scal, gemv, ellSpmv, trsv, vector, range, colMajor, formats, csrToEll, laplacianCsr, ellWithStorage } from '../../src/index.js';
 import { setBindingLimitForTests } from '../../src/backends/webgpu/device-array.js';
+import { setViewStoreSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { requireRuntime } from './gpu-test-helpers.js';
 import { SUB_WORD_FORMATS, sentinelLanes, laneView, lanesOf, expectLanes } from './sub-word-views.js';
 
@@ -117,6 +118,24 @@ describe('sub-word output views written lane by lane on the device', () => {
       expectLanes(f, await run('gpu'), cpu, new Set(lanesOf({ offset: 1, stride, n })), 'GEMV T over a binding');
     } finally {
       setBindingLimitForTests(undefined);
+    }
+  });
+
+  it('with the userViewsInPlace switch off (the packed twin and scatter it replaced) E5M2 views get the same lanes', async () => {
+    await requireRuntime();
+    const f = SUB_WORD_FORMATS[0]!, n = 37;
+    const x = vector(Array.from({ length: n }, (_, i) => (i % 3 === 0 ? NaN : Math.sin(i) * 2 ** (i % 11))), { storage: formats.f64 });
+    const run = async (): Promise<Uint8Array | Uint16Array> => {
+      const span = sentinelLanes(f, 3 * n + 2);
+      for (const [offset, stride] of [[1, 2], [2, 2], [3 * n, -3]] as const) await waxpby(1.5, x, 0, x, laneView(f, span, n, offset, stride), gpuOptions as never);
+      return span;
+    };
+    const inPlace = await run();
+    const before = setViewStoreSwitches({ userViewsInPlace: false });
+    try {
+      expectLanes(f, await run(), inPlace, new Set(), 'twin + scatter against lane stores');
+    } finally {
+      setViewStoreSwitches(before);
     }
   });
 

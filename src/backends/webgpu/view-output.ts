@@ -17,6 +17,7 @@ import type { GpuBuffer } from './webgpu-types.js';
 import { kernelSource, memo, outputComponents } from './kernel-common.js';
 import { getProgram, submitPasses, type ArgType, type BoundArray, type Pass } from './program.js';
 import { createWordBuffer, type GpuRuntime } from './runtime.js';
+import { viewStoreSwitches } from './kernel-switches.js';
 
 /**
  * A view's elements as an ascending walk: span element first + j·step for j < length, view element
@@ -105,6 +106,15 @@ function gatherSource(format: GpuStorageFormat): { source: string; args: (readon
  */
 export function packedLayout(f: GpuStorageFormat): boolean {
   return f.bitCopy === true || (f.hostBytes === true && [1, 2, 4].includes(f.elementsPerWord) && (f.elementsPerWord === 1 || f.wordsPerElement === 1) && f.wordsPerElement <= 2);
+}
+
+/**
+ * Whether kernels write views of the format in place: a packed layout, or — with the `userViewsInPlace` switch off
+ * (kernel-switches.ts), the form before it — only `bitCopy` parts, 8-bit elements never lane by lane.
+ */
+function inPlaceLayout(f: GpuStorageFormat, lanes = false): boolean {
+  if (viewStoreSwitches().userViewsInPlace) return packedLayout(f);
+  return f.bitCopy === true && (!lanes || f.elementsPerWord === 2);
 }
 
 /** Throws `INVALID_STORAGE` naming `parameter` where the view's elements cannot be moved bit for bit ({@link packedLayout}). */
@@ -289,7 +299,7 @@ export async function serialisedViewWrite(out: DeviceArray, write: () => Promise
  */
 export function writesInPlace(out: DeviceArray): boolean {
   // dd-split: its pair store writes the view's hi and lo elements in place (dd-split-bindings.ts); it has no scatter.
-  if (out.coversSpan || (!packedLayout(out.format) && out.format.name !== 'dd-split') || out.length === 0) return false;
+  if (out.coversSpan || (!inPlaceLayout(out.format) && out.format.name !== 'dd-split') || out.length === 0) return false;
   const epw = out.format.elementsPerWord;
   if (epw === 1) return true;
   return out.stride === 1 && out.offset % epw === 0 && (out.length % epw === 0 || out.offset + out.length === out.spanLength);
@@ -306,7 +316,7 @@ export function writesInPlace(out: DeviceArray): boolean {
  */
 export function writesLanes(out: DeviceArray): boolean {
   const f = out.format;
-  return !out.coversSpan && packedLayout(f) && f.writable && (f.elementsPerWord === 2 || f.elementsPerWord === 4) && out.length > 0 && !out.rangeScale && !writesInPlace(out);
+  return !out.coversSpan && inPlaceLayout(f, true) && f.writable && (f.elementsPerWord === 2 || f.elementsPerWord === 4) && out.length > 0 && !out.rangeScale && !writesInPlace(out);
 }
 
 /** A program's lane store ({@link laneOutputOf}). */
