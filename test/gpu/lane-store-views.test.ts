@@ -37,7 +37,9 @@ describe('sub-word output views written lane by lane on the device', () => {
   it('AXPY, WAXPBY and SCAL into two interleaved views of E5M2, f16 and bf16: every lane the CPU\'s', async () => {
     await requireRuntime();
     const special = fc.constantFrom(0, -0, Infinity, -Infinity, NaN, 57344, 61440, 65520, 2 ** -16, 2 ** -17, 2 ** -25, -1.125);
-    const value = fc.oneof(fc.double({ min: -70000, max: 70000, noNaN: true }), special);
+    // No binary32-subnormal results: llvmpipe's f32 arithmetic gives bf16 −0 (0x8000) for −1.5 × 3.06e-41 where the CPU
+    // rounds to 0x8001 — packed outputs as well, so no store decides it (|values| ≥ 2^-100 keep every α·x + β·y normal).
+    const value = fc.oneof(fc.double({ min: -70000, max: 70000, noNaN: true }).filter((v) => v === 0 || Math.abs(v) >= 2 ** -100), special);
     await fc.assert(fc.asyncProperty(
       fc.integer({ min: 0, max: 2 }), fc.array(fc.tuple(value, value), { minLength: 1, maxLength: 20 }), fc.constantFrom(...STRIDES), fc.integer({ min: 0, max: 4 }),
       fc.constantFrom(0, 0.75, -1.5), fc.constantFrom(0, -0.5),
