@@ -2,7 +2,9 @@
  * What device views cost on the GPU: the same kernel on packed operands and on strided views of a larger span
  * (stride 2, the other elements untouched), timed in the same run. The updates write an output view in place (a
  * strided-output program; an input that is the output view itself is read from the output binding, another input
- * sharing its buffer from a snapshot of its extent; a 16-bit view of stride 2 a half word per thread); GEMV's y of a
+ * sharing its buffer from a snapshot of its extent; a 16-bit view of stride 2 a half word per thread; an 8-bit view of
+ * the guide's E5M2, strides 1 and 2 from element 1, a byte lane per thread — and, timed in the same run with the
+ * `userViewsInPlace` switch off, through the packed twin and scatter pass it replaced); GEMV's y of a
  * 16-bit view goes through a packed twin and one scatter pass (a gather pass too when its old values are read); an
  * input view only changes the index arithmetic. Each view run is checked in the same run: its result must
  * equal the packed run's bit for bit, and the span's other elements must keep their bits (exit code 1 otherwise).
@@ -22,6 +24,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { seededRandom } from '../../src/sparse/seeded-random.js';
 import { timeDeviceRuns } from './device-timing.js';
 import { join } from 'node:path';
+import { typedArrayStorage, registerFormat, createBinaryRounder, f16BitsFromNumber, numberFromF16Bits, type GpuStoragePart } from '../../src/index.js';
+import { setViewStoreSwitches } from '../../src/backends/webgpu/kernel-switches.js';
+// The E5M2 writer the GPU tests give the guide's format (compiled with the bench: tsc follows the import).
+import { e5m2Byte } from '../../test/gpu/e5m2-gpu-writer.js';
 
 const quick = process.argv.includes('--quick');
 const small = process.argv.includes('--small');
@@ -172,6 +178,76 @@ async function f16Case(n: number): Promise<void> {
   span.destroy();
 }
 
+/** The guide's E5M2 (four 8-bit lanes a word), its GPU part writable and declaring `hostBytes`. */
+function registerE5M2(): string {
+  const round = createBinaryRounder({ significandBits: 3, minExponent: -14, maxExponent: 15 });
+  const encode = (x: number): number => f16BitsFromNumber(round(x)) >>> 8;
+  const decode = (bits: number): number => numberFromF16Bits(bits << 8);
+  const name = 'e5m2-bench';
+  const part: GpuStoragePart = {
+    name, elementsPerWord: 4, wordsPerElement: 1, significandBits: 3, unitRoundoff: 2 ** -3, scaled: false, writable: true, hostBytes: true,
+    words: (n) => Math.ceil(n / 4),
+    encode(values) {
+      const words = new Uint32Array(Math.max(1, Math.ceil(values.length / 4)));
+      for (let k = 0; k < values.length; k++) words[k >> 2]! |= encode(values[k]!) << ((k & 3) << 3);
+      return { words };
+    },
+    decode: (e, length) => Float64Array.from({ length }, (_, k) => decode((e.words[k >> 2]! >>> ((k & 3) << 3)) & 255)),
+    emitRead: (array, index, dst) => ({
+      code: `const ${dst}k = ${index}; const ${dst}b = (mpBits(${array}[${dst}k >> 2]) >>> ((${dst}k & 3) << 3)) & 255; const ${dst}h = mpHalfPair(${dst}b << 8); const ${dst} = ${dst}h[0];`,
+      register: { kind: 'f32', name: dst },
+    }),
+    readArgs: () => [],
+    emitReturn(values) {
+      const parts = values.map((r, e) => (r ? e5m2Byte(r, `q${e}`) : `const q${e}h = 0;`));
+      return `${parts.join('\n')}\nreturn mpFloat(q0h | (q1h << 8) | (q2h << 16) | (q3h << 24));`;
+    },
+  };
+  registerFormat({
+    name,
+    storage: {
+      ...typedArrayStorage<Uint8Array>({ name, array: Uint8Array, significandBits: 3, unitRoundoff: 2 ** -3, isInteger: false, maxValue: 57344, encodeHelper: { name: 'e5m2BenchEncode', fn: encode }, decodeHelper: { name: 'e5m2BenchDecode', fn: decode } }),
+      gpu: part,
+    },
+  });
+  return name;
+}
+
+/**
+ * An 8-bit output view (the guide's E5M2) of stride `stride` from element 1: written in place one byte lane a thread
+ * (atomic: view elements share words), and with the `userViewsInPlace` switch off through a packed twin and a scatter
+ * pass (the form before) — two rows, the same bits.
+ */
+async function e5m2Case(n: number, format: string, stride: number): Promise<void> {
+  const x = await toDevice(data(n, 41), { format: 'f32', strict: true });
+  const outPacked = await toDevice(new Float32Array(n), { format: format as 'f32', strict: true });
+  const span = await toDevice(new Float32Array(stride * n + 1).fill(-3), { format: format as 'f32', strict: true });
+  const outView = deviceView(span, 1, n, stride);
+  const run = (out: DeviceArray) => gpuUpdate({ alpha: 0.5, x, beta: 0, out }, { arithmetic: 'f32' });
+  await run(outPacked);
+  const expected = await hostValues(outPacked);
+  const packedMs = await timeRuns(() => run(outPacked));
+  for (const inPlace of [true, false]) {
+    const before = setViewStoreSwitches({ userViewsInPlace: inPlace });
+    try {
+      await run(outView);
+      const same = sameBits(expected, await hostValues(outView));
+      const all = await deviceView(span, 0, stride * n + 1, 1).toHost();
+      let untouched = true;
+      const inView = (k: number): boolean => k >= 1 && (k - 1) % stride === 0 && (k - 1) / stride < n;
+      for (let k = 0; k < all.length; k++) if (!inView(k) && all[k] !== -3) untouched = false;
+      const viewMs = await timeRuns(() => run(outView));
+      const form = inPlace ? 'byte lanes in place' : 'twin + scatter (userViewsInPlace off)';
+      rows.push({ kernel: `update out ← 0.5·x, E5M2 (${form})`, size: `n=2^${Math.log2(n)}`, operand: `out (output), stride ${stride} from element 1`, packedMs, viewMs, ratio: viewMs / packedMs, sameBits: same, untouched });
+    } finally {
+      setViewStoreSwitches(before);
+    }
+  }
+  x.destroy();
+  outPacked.destroy();
+  span.destroy();
+}
+
 async function dotCase(n: number): Promise<void> {
   const xv = data(n, 23);
   const yv = data(n, 29);
@@ -200,6 +276,8 @@ async function main(): Promise<void> {
   await updateCase(N);
   await scalInPlaceCase(N);
   await f16Case(N);
+  const e5m2 = registerE5M2();
+  for (const stride of [1, 2]) await e5m2Case(N, e5m2, stride);
   await dotCase(N);
   console.log(`(${((performance.now() - t0) / 1000).toFixed(1)} s)`);
   for (const r of rows) console.log(`${r.kernel} ${r.size} ${r.operand}: packed ${r.packedMs.toFixed(4)} ms, view ${r.viewMs.toFixed(4)} ms (${r.ratio.toFixed(2)}×), same bits ${r.sameBits}, sentinels kept ${r.untouched}`);

@@ -19,7 +19,7 @@ import { bindExtent, bindingLimit, bindingWindows, bindWindow, columnRegion, col
 import { finishArgs, finishBody, finishProgramOptions, finishThreads, scalarBindings } from '../../src/backends/webgpu/finish-pass.js';
 import { arrayArgs, bindArray, elementIndex, getPlan, kernelSource, memo, objectId, outputComponents, readKey } from '../../src/backends/webgpu/kernel-common.js';
 import { getProgram, submitPasses, type ArgType, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
-import { aliasSnapshot, bindOldFromOutput, halfOutputOf, outputWindow, writesHalves } from '../../src/backends/webgpu/view-output.js';
+import { aliasSnapshot, bindOldFromOutput, laneOutputOf, outputWindow, writesLanes } from '../../src/backends/webgpu/view-output.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import type { DeviceEll, GpuEllSpmvArgs } from './ell-spmv-webgpu.js';
 
@@ -115,7 +115,7 @@ function yBytesPerRow(y: DeviceArray, inPlace: boolean): number {
 
 /** Whether y is bound whole by the one-pass kernel (its extent written in place, or its packed words). */
 export function ellOutputFits(y: DeviceArray, inPlace: boolean, limit: number): boolean {
-  const bytes = inPlace ? outputWindow(y, { start: 0, count: y.length }, writesHalves(y)).bound.size : y.words * 4;
+  const bytes = inPlace ? outputWindow(y, { start: 0, count: y.length }, writesLanes(y)).bound.size : y.words * 4;
   return bytes <= limit;
 }
 
@@ -148,7 +148,7 @@ function tileRows(A: DeviceEll, y: DeviceArray, yOut: DeviceArray, inPlace: bool
   }
   if (most >= A.rows) return A.rows;
   // Stored a word at a time: each tile starts on a word.
-  const unit = halfOutputOf(yOut) === false ? yOut.format.elementsPerWord : 1;
+  const unit = laneOutputOf(yOut) === false ? yOut.format.elementsPerWord : 1;
   const rows = most - (most % unit);
   if (rows < unit) throw limitError(`an ELL SpMV needs ${unit} row(s) of its partial sums and of one slot of A`, limit);
   return rows;
@@ -323,8 +323,8 @@ export async function chainedEllSpmv(runtime: GpuRuntime, args: GpuEllSpmvArgs, 
     const spec = memo(`ellLink|${arithmetic.name}|${valuesKey}|${readKey(x)}|${carries}`, () => linkSource(arithmetic, A, x, carries));
     return getProgram(context, { source: spec.source, args: spec.args, components: c });
   }));
-  const halves = inPlace && writesHalves(y);
-  const end = memo(`ellEnd|${arithmetic.name}|${readKey(yOut)}|${readsY}|${inPlace}${halves ? '-halves' : ''}`, () => endSource(arithmetic, yOut, readsY));
+  const lanes = inPlace && writesLanes(y);
+  const end = memo(`ellEnd|${arithmetic.name}|${readKey(yOut)}|${readsY}|${inPlace}${lanes ? '-lanes' : ''}`, () => endSource(arithmetic, yOut, readsY));
   const endProgram = await getProgram(context, { source: end.source, args: end.args, components: outputComponents(y.format), ...finishProgramOptions(yOut, readsY, true), readsOutput: inPlace && readsY ? ['Yold'] : [] });
   // x in y's span is read from a snapshot while y is written in place (gpuEllSpmv keeps A's values out of it).
   const fromX = inPlace ? aliasSnapshot(runtime, y, x) : undefined;
@@ -352,7 +352,7 @@ export async function chainedEllSpmv(runtime: GpuRuntime, args: GpuEllSpmvArgs, 
     const scalars: Record<string, number> = { rows, ...scalarBindings(arithmetic, alpha, beta) };
     // A packed y is written through the same strided store into the fresh buffer (its twin in layout); its old values are
     // read from its own buffer.
-    const o = outputWindow(yOut, { start: r0, count: rows }, halves);
+    const o = outputWindow(yOut, { start: r0, count: rows }, lanes);
     Object.assign(scalars, o.scalars);
     const output: BoundArray = inPlace ? o.bound : { ...o.bound, buffer: fresh };
     if (readsY && inPlace) {

@@ -17,7 +17,7 @@ import { finishArgs, finishBody, finishProgramOptions, finishThreads, scalarBind
 import { gpuFormat } from '../../src/backends/webgpu/formats.js';
 import { elementIndex, allowFallback, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
 import { getProgram, submitPasses, type BoundArray } from '../../src/backends/webgpu/program.js';
-import { aliasSnapshot, bindOldFromOutput, checkOwnedOutput, outputWindow, serialisedViewWrite, throughPackedOutput, writesHalves, writesInPlace } from '../../src/backends/webgpu/view-output.js';
+import { aliasSnapshot, bindOldFromOutput, checkOwnedOutput, outputWindow, serialisedViewWrite, throughPackedOutput, writesLanes, writesInPlace } from '../../src/backends/webgpu/view-output.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import type { DeviceMatrix } from '../gemv/gemv-webgpu.js';
 import type { GpuBuffer } from '../../src/backends/webgpu/webgpu-types.js';
@@ -226,7 +226,7 @@ function finishOutput(runtime: GpuRuntime, y: DeviceArray, readsY: boolean, inPl
     if (readsY) bindArray('Yold', y, arrays, scalars);
     return { buffer: fresh };
   }
-  const o = outputWindow(y, { start: 0, count: y.length }, writesHalves(y));
+  const o = outputWindow(y, { start: 0, count: y.length }, writesLanes(y));
   Object.assign(scalars, o.scalars);
   // y's old values from its own binding (the plan's one-word `fresh` stands in for Yold's).
   if (readsY) bindOldFromOutput(y, o.bound, fresh, arrays, scalars);
@@ -247,7 +247,7 @@ async function spmvOnDevice(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: nu
   }
   const key = `ell|${objectId(A)}|${objectId(x)}|${objectId(y)}|${arithmetic.name}|${readsY}|${inPlace}`;
   const plan = getPlan(runtime, key, 1, () => [inPlace ? createWordBuffer(context, 1) : createSpanBuffer(runtime, y)]);
-  const spec = memo(`ell|${arithmetic.name}|${valuesKey(A)}|${readKey(x)}|${readKey(y)}|${readsY}|${inPlace}${inPlace && writesHalves(y) ? '-halves' : ''}`, () => spmvSource(arithmetic, A, x, y, readsY, inPlace));
+  const spec = memo(`ell|${arithmetic.name}|${valuesKey(A)}|${readKey(x)}|${readKey(y)}|${readsY}|${inPlace}${inPlace && writesLanes(y) ? '-lanes' : ''}`, () => spmvSource(arithmetic, A, x, y, readsY, inPlace));
   const program = await getProgram(context, { source: spec.source, args: spec.args, components: outputComponents(y.format), ...finishProgramOptions(y, readsY, inPlace) });
   const arrays: Record<string, BoundArray> = { I: { buffer: A.colIndex! } };
   const scalars: Record<string, number> = { K: A.width, stride: A.stride, rows: A.rows, ...scalarBindings(arithmetic, alpha, beta) };
@@ -351,10 +351,10 @@ async function gpuEllSpmvOf(args: GpuEllSpmvArgs, options: GpuKernelOptions): Pr
   if (x.format.scaled && x.scales!.size > bindingLimit(runtime)) {
     throw new ModprecError('BACKEND_LIMIT', `invalid argument: x is stored in ${x.format.name} with scaleBlock ${x.scaleBlock}, whose ${x.scales!.size} bytes of block scales (bound whole) exceed this adapter's maxStorageBufferBindingSize of ${bindingLimit(runtime)} bytes`, 'maxStorageBufferBindingSize');
   }
-  // y a view: written in place (writesInPlace: word stores; writesHalves: 16-bit half stores) where A's values are not in its
+  // y a view: written in place (writesInPlace: word stores; writesLanes: 8- or 16-bit lane stores) where A's values are not in its
   // span (they are read in the same pass and would need a snapshot of a matrix view); else the kernel writes its
   // packed twin (holding y's old values when β ≠ 0), then y's span.
-  if ((writesInPlace(y) || writesHalves(y)) && A.values.buffer !== y.buffer) await serialisedViewWrite(y, () => spmvOnDevice(runtime, args, alpha, beta, arithmetic));
+  if ((writesInPlace(y) || writesLanes(y)) && A.values.buffer !== y.buffer) await serialisedViewWrite(y, () => spmvOnDevice(runtime, args, alpha, beta, arithmetic));
   else await throughPackedOutput(runtime, y, beta !== 0, (packed) => spmvOnDevice(runtime, { ...args, y: packed }, alpha, beta, arithmetic));
   return runInfo(runtime, arithmetic, '');
 }

@@ -22,7 +22,7 @@ import { finishProgramOptions, finishThreads, partialsFinishSource, scalarBindin
 import { elementIndex, allowFallback, outputComponents, UNROLL, accumulateLoop, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
 import { boundedScratch, getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
-import { bindOldFromOutput, checkOutputBinding, outputWindow, serialisedViewWrite, throughPackedOutput, writesHalves, writesInPlace } from '../../src/backends/webgpu/view-output.js';
+import { bindOldFromOutput, checkOutputBinding, outputWindow, serialisedViewWrite, throughPackedOutput, writesLanes, writesInPlace } from '../../src/backends/webgpu/view-output.js';
 import { checkRowsPerThread, maxRowsPerThread, partialNRowsSource, rowRunRead, storesOwnPartials, vectorXRead } from './gemv-row-group-source.js';
 import { checkGpuOptions } from '../../src/backends/backend.js';
 import { gpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
@@ -202,7 +202,7 @@ export function gemvSplit(m: number, n: number, target: number): { chunk: number
  */
 function bindFinishOutput(y: DeviceArray, rows: number, inPlace: boolean, readsY: boolean, fresh: GpuBuffer, arrays: Record<string, BoundArray>, scalars: Record<string, number>): BoundArray {
   if (inPlace) {
-    const o = outputWindow(y, { start: 0, count: rows }, writesHalves(y));
+    const o = outputWindow(y, { start: 0, count: rows }, writesLanes(y));
     Object.assign(scalars, o.scalars);
     if (readsY) bindOldFromOutput(y, o.bound, fresh, arrays, scalars);
     return o.bound;
@@ -564,12 +564,13 @@ async function gpuGemvOf(args: GpuGemvArgs, options: GpuGemvOptions): Promise<Gp
     await gpuUpdate({ alpha: beta, x: args.y, beta: 0, out: args.y }, { arithmetic: arithmetic.name });
     return runInfo(runtime, arithmetic, '');
   }
-  // y a view: written in place by the last pass (writesInPlace: word stores; writesHalves: 16-bit half stores); else (a
-  // user's sub-word format) the kernel writes its packed twin (holding y's old values when β ≠ 0), then y's span.
+  // y a view: written in place by the last pass (writesInPlace: word stores; writesLanes: 8- or 16-bit lane stores, where
+  // the view's extent fits one binding); else the kernel writes its packed twin (holding y's old values when β ≠ 0),
+  // then y's span (the scatter goes in chunks of the extent).
   // A view whose rows are its compact direction (row-major) runs as the other trans on its transpose, whatever the limit.
   const A = kernelTrans === trans ? args.A : transposedDeviceMatrix(args.A);
   const run = (y: DeviceArray) => gemvOnDevice(runtime, { ...args, A, y }, kernelTrans, alpha, beta, arithmetic, Math.max(1, target), chains, rowsPerThread);
-  if (writesInPlace(args.y) || writesHalves(args.y)) await serialisedViewWrite(args.y, () => run(args.y));
+  if (writesInPlace(args.y) || (writesLanes(args.y) && outputWindow(args.y, { start: 0, count: args.y.length }, true).bound.size <= bindingLimit(runtime))) await serialisedViewWrite(args.y, () => run(args.y));
   else await throughPackedOutput(runtime, args.y, beta !== 0, run);
   return runInfo(runtime, arithmetic, '');
 }

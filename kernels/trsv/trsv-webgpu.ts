@@ -27,7 +27,7 @@ import { allowFallback, arrayArgs, bindArray, memo, readKey, chooseArithmetic, c
 import { getProgram, submitEncoded, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import type { GpuBuffer } from '../../src/backends/webgpu/webgpu-types.js';
-import { checkOutputBinding, gatherView, outputWindow, serialisedViewWrite, throughPackedOutput, writesHalves, writesInPlace } from '../../src/backends/webgpu/view-output.js';
+import { checkOutputBinding, gatherView, outputWindow, serialisedViewWrite, throughPackedOutput, writesLanes, writesInPlace } from '../../src/backends/webgpu/view-output.js';
 import { tuningGeneration, tuningKnob } from '../../src/backends/webgpu/tuning-knobs.js';
 import { trsvKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { quadRowsHold, TRSV_HEADER_WORDS, TRSV_TILE, TRSV_WORKGROUP, walkerHolds, walkerSource } from './trsv-walker-source.js';
@@ -580,7 +580,7 @@ async function walkerSolve(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape,
  */
 async function finalPasses(runtime: GpuRuntime, solution: DeviceArray, x: DeviceArray, out: GpuBuffer): Promise<Pass[]> {
   if (x.coversSpan) return [await convertPass(runtime, solution, x.format, out)];
-  if (outputWindow(x, { start: 0, count: x.length }, writesHalves(x)).bound.size <= bindingLimit(runtime)) return [await convertIntoViewPass(runtime, solution, x)];
+  if (outputWindow(x, { start: 0, count: x.length }, writesLanes(x)).bound.size <= bindingLimit(runtime)) return [await convertIntoViewPass(runtime, solution, x)];
   // Windows start on multiples of 128 elements (a word store's two elements stay together) and leave the slack of the
   // store's 256-byte-aligned binding; the solution is read from the window's first element.
   const passes: Pass[] = [];
@@ -650,11 +650,11 @@ function swapIn(scratch: GpuBuffer[], slot: number, x: DeviceArray, out: GpuBuff
 /**
  * Whether TRSV solves the view x in place — reads b through the view (or a gathered copy of its elements:
  * {@link readsGatheredB}) and writes the solution into its elements of the span (in windows where its extent is over
- * one binding: {@link finalPasses}), with no packed twin: a view the strided or half-word store writes (writesInPlace,
- * writesHalves). Else (a user's sub-word format) through the twin, with the same bits.
+ * one binding: {@link finalPasses}), with no packed twin: a view the strided or lane store writes (writesInPlace,
+ * writesLanes: every view in a packed layout). Else through the twin, with the same bits.
  */
 function solvesInPlace(x: DeviceArray): boolean {
-  return !x.coversSpan && (writesInPlace(x) || writesHalves(x));
+  return !x.coversSpan && (writesInPlace(x) || writesLanes(x));
 }
 
 /**

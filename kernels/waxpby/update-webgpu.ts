@@ -15,7 +15,7 @@ import { allowFallback, arrayArgs, bindArray, checkNumber, chooseArithmetic, com
 import { hostUpdate } from '../../src/backends/webgpu/host-fallback.js';
 import { getProgram, submitPasses, type BoundArray } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
-import { aliasSnapshot, checkOwnedOutput, halfOutputOf, outputWindow, serialisedViewWrite, throughPackedOutput, writesHalves, writesInPlace } from '../../src/backends/webgpu/view-output.js';
+import { aliasSnapshot, checkOwnedOutput, laneOutputOf, laneValues, outputWindow, serialisedViewWrite, throughPackedOutput, writesLanes, writesInPlace } from '../../src/backends/webgpu/view-output.js';
 import { checkGpuOptions } from '../../src/backends/backend.js';
 import { fieldOf, throughInterleaved, withMapped } from '../../src/backends/webgpu/dd-split-device.js';
 
@@ -37,20 +37,20 @@ export interface GpuUpdateArgs {
 }
 
 /**
- * `halves`: a 16-bit output view written a half word per thread (one element a thread, its bits in both halves of the
- * returned word; the program's store keeps the other half: program.ts, `halfOutput`).
+ * `lanes`: a sub-word output view written a lane per thread (one element a thread, its bits in lane 0 of the returned
+ * word; the program's store keeps the word's other lanes: program.ts, `laneOutput`).
  */
-function updateSource(arithmetic: GpuArithmetic, x: DeviceArray | undefined, y: DeviceArray | undefined, out: DeviceArray, strided: boolean, halves = false): { source: string; args: ReturnType<typeof arrayArgs> } {
+function updateSource(arithmetic: GpuArithmetic, x: DeviceArray | undefined, y: DeviceArray | undefined, out: DeviceArray, strided: boolean, lanes = false): { source: string; args: ReturnType<typeof arrayArgs> } {
   const args = [...(x ? arrayArgs('X', x) : []), ...(y ? arrayArgs('Y', y) : []), ['rows', 'Integer'] as const, ...arithmetic.scalar.args('alpha'), ...arithmetic.scalar.args('beta'),
     ...(strided ? [['OutOff', 'Integer'] as const, ['OutInc', 'Integer'] as const] : [])];
   const zero = arithmetic.literal(0);
-  const epw = halves ? 1 : out.format.elementsPerWord;
+  const epw = lanes ? 1 : out.format.elementsPerWord;
   const body = [arithmetic.scalar.declare('al', 'alpha'), arithmetic.scalar.declare('be', 'beta')];
   // The store goes to unit OutOff + t·OutInc (applyStridedOutput); gpu.js keeps only arguments the source names.
   if (strided) body.push('const outUnit = OutOff + this.thread.x * OutInc;');
   const results: GpuRegister[] = [];
   for (let e = 0; e < epw; e++) {
-    // Past the end (the second half of a last word) reads element rows − 1 and stores zero.
+    // Past the end (the last lanes of a last word) reads element rows − 1 and stores zero.
     body.push(`const q${e} = this.thread.x * ${epw} + ${e};`, `let r${e} = q${e};`, `if (q${e} >= rows) { r${e} = rows - 1; }`);
     if (x) {
       const rx = x.format.emitRead('X', elementIndex('X', x, `r${e}`), `xv${e}`, arithmetic);
@@ -67,7 +67,7 @@ function updateSource(arithmetic: GpuArithmetic, x: DeviceArray | undefined, y: 
     body.push(`if (q${e} >= rows) { u${e} = ${zero}; }`);
     results.push(arithmetic.register(`u${e}`));
   }
-  body.push(out.format.emitReturn(halves ? [results[0]!, results[0]!] : results));
+  body.push(out.format.emitReturn(lanes ? laneValues(out.format.elementsPerWord, results[0]!) : results));
   return { source: kernelSource(args, body), args };
 }
 
@@ -163,7 +163,7 @@ function isOutputItself(input: DeviceArray, out: DeviceArray): boolean {
  * program — elements of the span outside the view are not touched — with inputs sharing that buffer read from a
  * snapshot ({@link aliasSnapshot}).
  */
-async function updateOnDevice(runtime: GpuRuntime, args: GpuUpdateArgs, x: DeviceArray | undefined, y: DeviceArray | undefined, arithmetic: GpuArithmetic, halves = false): Promise<void> {
+async function updateOnDevice(runtime: GpuRuntime, args: GpuUpdateArgs, x: DeviceArray | undefined, y: DeviceArray | undefined, arithmetic: GpuArithmetic, lanes = false): Promise<void> {
   const { out } = args;
   const context = runtime.context;
   const strided = !out.coversSpan;
@@ -174,13 +174,13 @@ async function updateOnDevice(runtime: GpuRuntime, args: GpuUpdateArgs, x: Devic
   // is then a one-word placeholder of the plan.
   const itself = (a: DeviceArray | undefined): boolean => a !== undefined && strided && isOutputItself(a, out);
   const readsOutput = [...(itself(x) ? ['X'] : []), ...(itself(y) ? ['Y'] : [])];
-  const key = `upd|${x ? objectId(x) : 0}|${y ? objectId(y) : 0}|${objectId(out)}|${arithmetic.name}|${strided ? 'in-place' : 'fresh'}|${halves}|${readsOutput.join('')}`;
+  const key = `upd|${x ? objectId(x) : 0}|${y ? objectId(y) : 0}|${objectId(out)}|${arithmetic.name}|${strided ? 'in-place' : 'fresh'}|${lanes}|${readsOutput.join('')}`;
   const plan = getPlan(runtime, key, windows.length, () => [strided ? createWordBuffer(context, 1) : createSpanBuffer(runtime, out)]);
   const vector = vectorUpdate(plan, x, y, out, arithmetic, strided, windows.length, split);
-  const spec = memo(`upd|${arithmetic.name}|${x ? readKey(x) : '-'}|${y ? readKey(y) : '-'}|${readKey(out)}|${strided ? 'strided' : ''}|${halves ? 'halves' : ''}|${readsOutput.join('')}|${vector ? 'v' : 's'}`,
-    () => (vector ? vectorUpdateSource(arithmetic, x, y, out) : updateSource(arithmetic, x, y, out, strided, halves)));
+  const spec = memo(`upd|${arithmetic.name}|${x ? readKey(x) : '-'}|${y ? readKey(y) : '-'}|${readKey(out)}|${strided ? 'strided' : ''}|${lanes ? 'lanes' : ''}|${readsOutput.join('')}|${vector ? 'v' : 's'}`,
+    () => (vector ? vectorUpdateSource(arithmetic, x, y, out) : updateSource(arithmetic, x, y, out, strided, lanes)));
   const components = vector ? (VECTOR / out.format.elementsPerWord) as 2 | 4 : outputComponents(out.format);
-  const program = await getProgram(context, { source: spec.source, args: spec.args, components, stridedOutput: strided, halfOutput: halves && halfOutputOf(out), readsOutput, pairOutput: !vector && isDdPairFormat(out.format) });
+  const program = await getProgram(context, { source: spec.source, args: spec.args, components, stridedOutput: strided, laneOutput: lanes && laneOutputOf(out), readsOutput, pairOutput: !vector && isDdPairFormat(out.format) });
   const base: Record<string, number> = scalarBindings(arithmetic, args.alpha, args.beta);
   const fromX = x && strided && !itself(x) ? aliasSnapshot(runtime, out, x) : undefined;
   const fromY = y && strided && !itself(y) ? aliasSnapshot(runtime, out, y) : undefined;
@@ -190,7 +190,7 @@ async function updateOnDevice(runtime: GpuRuntime, args: GpuUpdateArgs, x: Devic
     const scalars: Record<string, number> = { ...base, rows: w.count };
     let output: BoundArray;
     if (strided) {
-      const o = outputWindow(out, w, halves);
+      const o = outputWindow(out, w, lanes);
       output = o.bound;
       Object.assign(scalars, o.scalars);
     }
@@ -210,7 +210,7 @@ async function updateOnDevice(runtime: GpuRuntime, args: GpuUpdateArgs, x: Devic
     if (!strided) {
       output = split ? { ...windowOf(out, w), buffer: fresh! } : { buffer: fresh! };
     }
-    const threads = vector ? w.count / VECTOR : halves ? w.count : Math.ceil(w.count / out.format.elementsPerWord);
+    const threads = vector ? w.count / VECTOR : lanes ? w.count : Math.ceil(w.count / out.format.elementsPerWord);
     return { pass: { program, arrays, scalars, output: output!, threads }, cache: plan.passes[k]! };
   });
   submitPasses(context, passes);
@@ -272,13 +272,12 @@ async function gpuUpdateOf(args: GpuUpdateArgs, options: GpuKernelOptions): Prom
     await hostUpdate({ alpha, x, beta, y, out }, arithmetic);
     return runInfo(undefined, arithmetic, out.fallbackReason);
   }
-  // An output view is written in place where each thread's store holds view elements only, any other 16-bit view a
-  // half word per thread (atomic where two of its elements share a word); a view in a user's sub-word format through a
-  // packed twin (its old values are never read: x or y, when it is one of them, is read through its own view) and a
-  // scatter (view-output.ts).
+  // An output view is written in place where each thread's store holds view elements only, any other sub-word view (8
+  // or 16 bits) a lane per thread (atomic where two of its elements may share a word); a view in a format of no packed
+  // layout (view-output.ts, packedLayout) through a packed twin and a scatter, which refuse it.
   if (out.length === 0) return runInfo(runtime, arithmetic, '');
   if (writesInPlace(out)) await serialisedViewWrite(out, () => updateOnDevice(runtime, args, x, y, arithmetic));
-  else if (writesHalves(out)) await serialisedViewWrite(out, () => updateOnDevice(runtime, args, x, y, arithmetic, true));
+  else if (writesLanes(out)) await serialisedViewWrite(out, () => updateOnDevice(runtime, args, x, y, arithmetic, true));
   else await throughPackedOutput(runtime, out, false, (packed) => updateOnDevice(runtime, { ...args, out: packed }, x, y, arithmetic));
   return runInfo(runtime, arithmetic, '');
 }

@@ -15,7 +15,7 @@ import { getProgram, submitPasses, type BoundArray, type Pass } from './program.
 import { readWords, type GpuRuntime } from './runtime.js';
 import { integerMax, scaledConvertPasses } from './convert-scaled.js';
 import type { GpuBuffer } from './webgpu-types.js';
-import { gatherView, halfOutputOf, outputWindow, writesHalves } from './view-output.js';
+import { gatherView, laneOutputOf, laneValues, outputWindow, writesLanes } from './view-output.js';
 import type { GpuStorageFormat } from './formats.js';
 import { checkGpuOptions } from '../backend.js';
 import { ddSplitOf, throughInterleaved } from './dd-split-device.js';
@@ -128,8 +128,8 @@ async function checkScales(out: DeviceArray): Promise<void> {
 
 /**
  * A pass writing the packed `x` converted into the output view `out`'s format into `out`'s elements of its span, in
- * place (view-output.ts: a strided-output program; `writesInPlace` or `writesHalves` must hold for `out`, and the
- * window's extent must fit one binding): a thread per word of a view the word store takes, else a half word per thread.
+ * place (view-output.ts: a strided-output program; `writesInPlace` or `writesLanes` must hold for `out`, and the
+ * window's extent must fit one binding): a thread per word of a view the word store takes, else a sub-word lane per thread.
  * Nothing else of the span changes.
  * @param runtime - the runtime
  * @param x - the source, the window's elements (packed, or a view of a packed array from the window's first)
@@ -140,23 +140,23 @@ async function checkScales(out: DeviceArray): Promise<void> {
 export async function convertIntoViewPass(runtime: GpuRuntime, x: DeviceArray, out: DeviceArray, window = { start: 0, count: out.length }): Promise<Pass> {
   const target = out.format;
   const arithmetic = defaultGpuArithmetic([x.format, target], exactBits);
-  const halves = writesHalves(out);
-  const epw = halves ? 1 : target.elementsPerWord;
-  const { args, body } = memo(`convertInto|${readKey(x)}|${target.name}|${halves}`, () => {
+  const lanes = writesLanes(out);
+  const epw = lanes ? 1 : target.elementsPerWord;
+  const { args, body } = memo(`convertInto|${readKey(x)}|${target.name}|${lanes}`, () => {
     const args = [...arrayArgs('X', x), ['n', 'Integer'] as const, ['OutOff', 'Integer'] as const, ['OutInc', 'Integer'] as const];
     // The store goes to unit OutOff + t·OutInc (applyStridedOutput); gpu.js keeps only arguments the source names.
     const body: string[] = ['const outUnit = OutOff + this.thread.x * OutInc;'];
     const regs = readThreadElements(x, epw, arithmetic, body);
-    // A half-word store takes its element's bits from either half; a word store's last half past the view is outside
-    // the span (writesInPlace).
-    body.push(target.emitReturn(halves ? [regs[0]!, regs[0]!] : regs));
+    // A lane store takes its element's bits from lane 0; a word store's last lanes past the view are outside the span
+    // (writesInPlace).
+    body.push(target.emitReturn(lanes ? laneValues(target.elementsPerWord, regs[0]!) : regs));
     return { args, body };
   });
-  const program = await getProgram(runtime.context, { source: kernelSource(args, body), args, components: outputComponents(target), stridedOutput: true, halfOutput: halfOutputOf(out) });
+  const program = await getProgram(runtime.context, { source: kernelSource(args, body), args, components: outputComponents(target), stridedOutput: true, laneOutput: laneOutputOf(out) });
   const arrays: Record<string, BoundArray> = {};
   const scalars: Record<string, number> = { n: window.count };
   bindArray('X', x, arrays, scalars);
-  const o = outputWindow(out, window, halves);
+  const o = outputWindow(out, window, lanes);
   Object.assign(scalars, o.scalars);
   return { program, arrays, scalars, output: o.bound, threads: Math.ceil(window.count / epw) };
 }

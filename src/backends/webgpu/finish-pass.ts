@@ -11,7 +11,7 @@ import type { DeviceArray } from './device-array.js';
 import { isDdPairFormat } from './dd-split-bindings.js';
 import { arrayArgs, elementIndex, kernelSource, memo, readKey } from './kernel-common.js';
 import type { ArgType } from './program.js';
-import { halfOutputOf, writesHalves } from './view-output.js';
+import { laneOutputOf, laneValues, writesLanes, type LaneOutput } from './view-output.js';
 import { gpuKernelSwitches } from './kernel-switches.js';
 
 /** The last scalars made per arithmetic: calls in a loop repeat α and β, and building them cost microseconds. */
@@ -49,10 +49,10 @@ export function finishArgs(arithmetic: GpuArithmetic, y: DeviceArray, readsY: bo
  * @returns the lines
  */
 export function finishBody(arithmetic: GpuArithmetic, y: DeviceArray, readsY: boolean, rowSum: (e: number) => string[], inPlace = false): string[] {
-  // A 16-bit view written in place off the word store (any offset and stride): one element a thread, its bits in both
-  // halves of the returned word (the program's half-word store keeps the other half: program.ts, halfOutput).
-  const halves = inPlace && writesHalves(y);
-  const epw = halves ? 1 : y.format.elementsPerWord;
+  // A sub-word view written in place off the word store (any offset and stride): one element a thread, its bits in lane
+  // 0 of the returned word (the program's lane store keeps the word's other lanes: program.ts, laneOutput).
+  const lanes = inPlace && writesLanes(y);
+  const epw = lanes ? 1 : y.format.elementsPerWord;
   const lines: string[] = [];
   // The store goes to unit OutOff + t·OutInc (applyStridedOutput); gpu.js keeps only arguments the source names.
   if (inPlace) lines.push('const outUnit = OutOff + this.thread.x * OutInc;');
@@ -71,17 +71,17 @@ export function finishBody(arithmetic: GpuArithmetic, y: DeviceArray, readsY: bo
       lines.push(arithmetic.declareMul(`w${e}`, read.register, arithmetic.register('be')));
       lines.push(arithmetic.add(`u${e}`, arithmetic.register(`w${e}`)));
     }
-    // Elements past the end (the second half of a last word) are stored as zero.
+    // Elements past the end (the last lanes of a last word) are stored as zero.
     lines.push(`if (r${e} >= rows) { u${e} = ${arithmetic.literal(0)}; }`);
     results.push(arithmetic.register(`u${e}`));
   }
-  lines.push(y.format.emitReturn(halves ? [results[0]!, results[0]!] : results));
+  lines.push(y.format.emitReturn(lanes ? laneValues(y.format.elementsPerWord, results[0]!) : results));
   return lines;
 }
 
 /**
  * The program options of a pass whose body is {@link finishBody}: a view y written in place gets the strided store (the
- * half-word store for a 16-bit view the word store does not take) and, when its old values are read, reads them from its own
+ * lane store for a sub-word view the word store does not take) and, when its old values are read, reads them from its own
  * output binding ({@link bindOldFromOutput}: each thread reads only what it writes); a dd pair y gets the pair store
  * (dd-split-bindings.ts: a dd-split y's two blocks written in place).
  * @param y - the output
@@ -89,20 +89,20 @@ export function finishBody(arithmetic: GpuArithmetic, y: DeviceArray, readsY: bo
  * @param inPlace - whether y is written in place
  * @returns the ProgramSpec fields
  */
-export function finishProgramOptions(y: DeviceArray, readsY: boolean, inPlace: boolean): { stridedOutput: boolean; halfOutput: boolean | 'atomic'; readsOutput: readonly string[]; pairOutput: boolean } {
-  return { stridedOutput: inPlace, halfOutput: halfOutputOf(y, inPlace), readsOutput: inPlace && readsY ? ['Yold'] : [], pairOutput: isDdPairFormat(y.format) };
+export function finishProgramOptions(y: DeviceArray, readsY: boolean, inPlace: boolean): { stridedOutput: boolean; laneOutput: LaneOutput | false; readsOutput: readonly string[]; pairOutput: boolean } {
+  return { stridedOutput: inPlace, laneOutput: laneOutputOf(y, inPlace), readsOutput: inPlace && readsY ? ['Yold'] : [], pairOutput: isDdPairFormat(y.format) };
 }
 
 /**
  * Threads of a pass whose body is {@link finishBody} over `rows` rows of y: one per output word, or one per element for a
- * half-word store.
+ * lane store.
  * @param y - the output
  * @param rows - the rows
  * @param inPlace - whether y is written in place
  * @returns the thread count
  */
 export function finishThreads(y: DeviceArray, rows: number, inPlace: boolean): number {
-  return inPlace && writesHalves(y) ? rows : Math.ceil(rows / y.format.elementsPerWord);
+  return inPlace && writesLanes(y) ? rows : Math.ceil(rows / y.format.elementsPerWord);
 }
 
 /**
@@ -112,12 +112,12 @@ export function finishThreads(y: DeviceArray, rows: number, inPlace: boolean): n
  * @param arithmetic - the arithmetic (and the partials' format)
  * @param y - the output operand
  * @param readsY - whether β ≠ 0
- * @param inPlace - whether y is a view written in place (a strided store; a half-word store for a 16-bit view the word store does not take)
+ * @param inPlace - whether y is a view written in place (a strided store; a lane store for a sub-word view the word store does not take)
  * @param grouped - G groups of S partials per row (uniforms G and sg: P[r·sr + g·sg + c·sc]), summed group after group
  * @returns source and arguments (memoised per arithmetic, y's format, β ≠ 0 and the two flags)
  */
 export function partialsFinishSource(arithmetic: GpuArithmetic, y: DeviceArray, readsY: boolean, inPlace = false, grouped = false): { source: string; args: (readonly [string, ArgType])[] } {
-  return memo(`partialsF|${arithmetic.name}|${readKey(y)}|${readsY}${inPlace ? `|in-place${writesHalves(y) ? '-halves' : ''}` : ''}${grouped ? '|grouped' : ''}`, () => makePartialsFinishSource(arithmetic, y, readsY, inPlace, grouped));
+  return memo(`partialsF|${arithmetic.name}|${readKey(y)}|${readsY}${inPlace ? `|in-place${writesLanes(y) ? '-lanes' : ''}` : ''}${grouped ? '|grouped' : ''}`, () => makePartialsFinishSource(arithmetic, y, readsY, inPlace, grouped));
 }
 
 /**

@@ -30,7 +30,7 @@
  *   real one. WebGPU promises no forward progress between workgroups: a kernel may wait on another workgroup's
  *   atomic only boundedly, with a fallback that does not wait.
  *
- * - output stores: vector (a 4-component result as one 16-byte store), strided (`OutOff + t·OutInc`), half-word, and dd pair stores (hi words at `t·OutDdS`, lo words
+ * - output stores: vector (a 4-component result as one 16-byte store), strided (`OutOff + t·OutInc`), sub-word lane (8 or 16 bits), and dd pair stores (hi words at `t·OutDdS`, lo words
  *   `OutDdL` further: a dd-split output's two blocks through one binding), set per program (program.ts).
  *
  * `setGpuKernelDebug(true)` prints the final WGSL of every program, these rewrites included.
@@ -320,31 +320,36 @@ export function applyStridedOutput(wgsl: string): string {
 }
 
 /**
- * Makes every output store of a strided-output program (see {@link applyStridedOutput}) a store of one 16-bit half:
- * thread t's result word (both halves holding its element's bits) goes to span element `OutOff + t·OutInc` — OutOff and
- * OutInc counted in 16-bit elements from the binding's first word — and only that element's half of its word changes,
- * the other half kept bit for bit. With |OutInc| ≥ 2 threads write different words: the word is read back and
- * stored. With `atomic` (|OutInc| = 1: two threads write the two halves of one word) the half is cleared and set by
- * atomicAnd and atomicOr, which commute with the other thread's on the other half, so neither write is lost; the
- * output binding is then `array<atomic<u32>>` ({@link applyAtomicResult}).
+ * Makes every output store of a strided-output program (see {@link applyStridedOutput}) a store of one sub-word lane
+ * (16 bits with 2 lanes a word, 8 bits with 4): thread t's result word (its element's bits in lane 0, the low bits)
+ * goes to span element `OutOff + t·OutInc` — OutOff and OutInc counted in elements from the binding's first word — and
+ * only that element's lane of its word changes, every other lane kept bit for bit. With `atomic` (two threads may write
+ * lanes of one word: |OutInc| below the lanes a word holds) the lane is cleared and set by atomicAnd and atomicOr, which
+ * commute with the other threads' on their own lanes, so no write is lost; the output binding is then
+ * `array<atomic<u32>>` ({@link applyAtomicResult}). Without it (one view element a word) the word is read back and
+ * stored.
  * @param wgsl - the shader gpu.js assembled
- * @param atomic - whether two threads may write the halves of one word
+ * @param lanes - elements per word
+ * @param atomic - whether two threads may write lanes of one word
  * @returns the rewritten shader
  */
-export function applyHalfOutput(wgsl: string, atomic = false): string {
-  if (!/params\.user_OutOff\b/.test(wgsl) || !/params\.user_OutInc\b/.test(wgsl)) throw new Error('internal: a half-output program declares the Integer arguments OutOff and OutInc');
+export function applyLaneOutput(wgsl: string, lanes: 2 | 4, atomic = false): string {
+  if (!/params\.user_OutOff\b/.test(wgsl) || !/params\.user_OutInc\b/.test(wgsl)) throw new Error('internal: a lane-output program declares the Integer arguments OutOff and OutInc');
+  const bits = 32 / lanes;
+  const mask = `0x${(2 ** bits - 1).toString(16)}u`;
   const store = [
-    'fn mp_store_half(v : f32) {',
+    'fn mp_store_lane(v : f32) {',
     '  let p = params.user_OutOff + i32(threadGid.x) * params.user_OutInc;',
-    '  let w = p >> 1u;',
-    // An odd element is the high half: keep the low one, and the other way round.
-    '  let keep = select(0xffff0000u, 0x0000ffffu, (p & 1) == 1);',
+    `  let w = p >> ${Math.log2(lanes)}u;`,
+    `  let s = u32(p & ${lanes - 1}) * ${bits}u;`,
+    `  let keep = ~(${mask} << s);`,
+    `  let lane = (bitcast<u32>(v) & ${mask}) << s;`,
     ...(atomic
-      ? ['  atomicAnd(&result[w], keep);', '  atomicOr(&result[w], bitcast<u32>(v) & ~keep);']
-      : ['  result[w] = bitcast<f32>((bitcast<u32>(result[w]) & keep) | (bitcast<u32>(v) & ~keep));']),
+      ? ['  atomicAnd(&result[w], keep);', '  atomicOr(&result[w], lane);']
+      : ['  result[w] = bitcast<f32>((bitcast<u32>(result[w]) & keep) | lane);']),
     '}',
   ].join('\n');
-  return wgsl.replace(/\bresult\[data_index\] = ([^;]*);/g, 'mp_store_half($1);').replace(/\n@compute /, `\n${store}\n@compute `);
+  return wgsl.replace(/\bresult\[data_index\] = ([^;]*);/g, 'mp_store_lane($1);').replace(/\n@compute /, `\n${store}\n@compute `);
 }
 
 /**
@@ -383,10 +388,10 @@ export function applyVectorOutput(wgsl: string): string {
 }
 
 /**
- * Declares the output binding `array<atomic<u32>>` (the same storage binding to the pipeline) for an atomic half-word
- * store ({@link applyHalfOutput}), and makes the reads of inputs from it ({@link applyInputsFromOutput}) atomic loads:
+ * Declares the output binding `array<atomic<u32>>` (the same storage binding to the pipeline) for an atomic lane
+ * store ({@link applyLaneOutput}), and makes the reads of inputs from it ({@link applyInputsFromOutput}) atomic loads:
  * WGSL reaches an atomic only through the atomic built-ins.
- * @param wgsl - the shader after {@link applyHalfOutput} and {@link applyInputsFromOutput}
+ * @param wgsl - the shader after {@link applyLaneOutput} and {@link applyInputsFromOutput}
  * @returns the rewritten shader
  */
 export function applyAtomicResult(wgsl: string): string {
@@ -440,14 +445,14 @@ export function installTranslatorExtensions(wgslFunctionNode: unknown, webGpuKer
   if (installed) return;
   const kernelProto = (webGpuKernel as { prototype: Record<string, unknown> }).prototype;
   const originalAssemble = kernelProto.assembleWGSL as (this: unknown) => string;
-  kernelProto.assembleWGSL = function assembleWGSL(this: { mpWorkgroup?: WorkgroupSettings; mpWgsl?: string; mpStridedOutput?: boolean; mpHalfOutput?: boolean | 'atomic'; mpReadsOutput?: readonly string[]; mpPairOutput?: boolean; mpVectorOutput?: boolean }): string {
+  kernelProto.assembleWGSL = function assembleWGSL(this: { mpWorkgroup?: WorkgroupSettings; mpWgsl?: string; mpStridedOutput?: boolean; mpLaneOutput?: { lanes: 2 | 4; atomic: boolean }; mpReadsOutput?: readonly string[]; mpPairOutput?: boolean; mpVectorOutput?: boolean }): string {
     let wgsl = rebindAtomicArrays(appendNativeLibraries(rebindVectorArrays(originalAssemble.call(this))));
-    if (this.mpHalfOutput) wgsl = applyHalfOutput(wgsl, this.mpHalfOutput === 'atomic');
+    if (this.mpLaneOutput) wgsl = applyLaneOutput(wgsl, this.mpLaneOutput.lanes, this.mpLaneOutput.atomic);
     else if (this.mpStridedOutput) wgsl = applyStridedOutput(wgsl);
     if (this.mpPairOutput) wgsl = applyPairOutput(wgsl);
     if (this.mpVectorOutput) wgsl = applyVectorOutput(wgsl);
     if (this.mpReadsOutput?.length) wgsl = applyInputsFromOutput(wgsl, this.mpReadsOutput);
-    if (this.mpHalfOutput === 'atomic') wgsl = applyAtomicResult(wgsl);
+    if (this.mpLaneOutput && this.mpLaneOutput.atomic) wgsl = applyAtomicResult(wgsl);
     if (this.mpWorkgroup) wgsl = applyWorkgroupSettings(wgsl, this.mpWorkgroup);
     if (!hasAtomicArrays(wgsl)) return wgsl;
     // gpu.js would build it against read-only bindings; it builds a stub and modprec the real one (program.ts).

@@ -341,3 +341,39 @@ export function setRnsRoundingSwitches(changes: Partial<RnsRoundingSwitches>): R
   rnsRoundingCurrent = { ...rnsRoundingCurrent, ...changes };
   return previous;
 }
+
+/**
+ * Forms of the output-view stores (src/backends/webgpu/view-output.ts).
+ */
+export interface ViewStoreSwitches {
+  /**
+   * Views in a user's format whose part declares a packed layout without `bitCopy` (`hostBytes`: the guide's E5M2),
+   * and views of 8-bit elements, are written in place by the kernel — a word a thread where the view's words hold its
+   * elements only, else one lane a thread (atomic where view elements may share a word) — instead of a packed twin
+   * and a scatter pass (and a gather pass where the old values are read). The same bits either way (the twin's
+   * elements are the lanes' values, moved bit for bit). On by default (`MODPREC_GPU_USER_VIEWS_IN_PLACE=0` turns it
+   * off: the twin and scatter, as before).
+   */
+  readonly userViewsInPlace: boolean;
+}
+
+let viewStoreCurrent: ViewStoreSwitches = { userViewsInPlace: !envOff('MODPREC_GPU_USER_VIEWS_IN_PLACE') };
+
+/**
+ * The current output-view store switches.
+ * @returns them
+ */
+export function viewStoreSwitches(): ViewStoreSwitches {
+  return viewStoreCurrent;
+}
+
+/**
+ * Sets some output-view store switches (programs are kept per form, so the next call uses the new one).
+ * @param changes - the switches to change
+ * @returns the previous switches (to restore them)
+ */
+export function setViewStoreSwitches(changes: Partial<ViewStoreSwitches>): ViewStoreSwitches {
+  const previous = viewStoreCurrent;
+  viewStoreCurrent = { ...viewStoreCurrent, ...changes };
+  return previous;
+}

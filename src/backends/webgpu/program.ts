@@ -38,12 +38,12 @@ export interface ProgramSpec {
    */
   readonly stridedOutput?: boolean;
   /**
-   * With `stridedOutput`, for a 16-bit output view: thread t writes only the half of its word holding span element
-   * `OutOff + t·OutInc` (counted in elements), the other half kept (gpujs-extensions.ts, `applyHalfOutput`). The
-   * thread's result word holds its element in both halves. `'atomic'` where two threads write the halves of one word
-   * (|OutInc| = 1): the output binding is then read and written only through atomics.
+   * With `stridedOutput`, for a sub-word output view (`lanes` elements a word): thread t writes only the lane of its
+   * word holding span element `OutOff + t·OutInc` (counted in elements), every other lane kept (gpujs-extensions.ts,
+   * `applyLaneOutput`). The thread's result word holds its element in lane 0. `atomic` where two threads may write
+   * lanes of one word (|OutInc| < lanes): the output binding is then read and written only through atomics.
    */
-  readonly halfOutput?: boolean | 'atomic';
+  readonly laneOutput?: false | { readonly lanes: 2 | 4; readonly atomic: boolean };
   /**
    * Array arguments read from the output binding instead of their own (an input that is the output view itself: each
    * thread reads only what it writes), without a copy (gpujs-extensions.ts, `applyInputsFromOutput`): their offset
@@ -191,13 +191,13 @@ export class Program {
       loopMaxIterations: 2147483647,
       tactic: 'precision',
     });
-    const kernel = shortcut.kernel as BuiltKernel & { mpWorkgroup?: WorkgroupSettings; mpWgsl?: string; mpStridedOutput?: boolean; mpHalfOutput?: boolean | 'atomic'; mpReadsOutput?: readonly string[]; mpPairOutput?: boolean; mpVectorOutput?: boolean };
+    const kernel = shortcut.kernel as BuiltKernel & { mpWorkgroup?: WorkgroupSettings; mpWgsl?: string; mpStridedOutput?: boolean; mpLaneOutput?: { lanes: 2 | 4; atomic: boolean }; mpReadsOutput?: readonly string[]; mpPairOutput?: boolean; mpVectorOutput?: boolean };
     if (spec.workgroup) kernel.mpWorkgroup = spec.workgroup;
     if (spec.stridedOutput) kernel.mpStridedOutput = true;
-    if (spec.halfOutput) kernel.mpHalfOutput = spec.halfOutput;
+    if (spec.laneOutput) kernel.mpLaneOutput = spec.laneOutput;
     if (spec.pairOutput) kernel.mpPairOutput = true;
     if (spec.vectorOutput) {
-      if (spec.components !== 4 || spec.stridedOutput || spec.halfOutput || spec.pairOutput || spec.readsOutput?.length) throw new Error('internal: a vector output is a plain 4-component store');
+      if (spec.components !== 4 || spec.stridedOutput || spec.laneOutput || spec.pairOutput || spec.readsOutput?.length) throw new Error('internal: a vector output is a plain 4-component store');
       kernel.mpVectorOutput = true;
     }
     // A dd pair read from the output binding reads its lo words there too (dd-split-bindings.ts).
@@ -459,7 +459,7 @@ export function getProgram(context: GpuContext, spec: ProgramSpec): Promise<Prog
   const known = bySpec.get(spec.args) as (Promise<Program> & { source?: string; options?: string }) | undefined;
   // The same arguments and source with other output options (a strided store, old values read from the output) are
   // another program.
-  const options = `${spec.components}|${spec.workgroup ? JSON.stringify(spec.workgroup) : ''}|${spec.stridedOutput ? 'strided' : ''}${spec.halfOutput ? `|half${spec.halfOutput === 'atomic' ? '-atomic' : ''}` : ''}${spec.pairOutput ? '|pair' : ''}|${spec.readsOutput?.join(',') ?? ''}${spec.vectorOutput ? '|vector' : ''}`;
+  const options = `${spec.components}|${spec.workgroup ? JSON.stringify(spec.workgroup) : ''}|${spec.stridedOutput ? 'strided' : ''}${spec.laneOutput ? `|lanes${spec.laneOutput.lanes}${spec.laneOutput.atomic ? '-atomic' : ''}` : ''}${spec.pairOutput ? '|pair' : ''}|${spec.readsOutput?.join(',') ?? ''}${spec.vectorOutput ? '|vector' : ''}`;
   if (known && known.source === spec.source && known.options === options) return known;
   const key = `${options}|${spec.args.map(([n, t]) => `${n}:${t}`).join(',')}|${spec.source}`;
   let p = programs.get(key);

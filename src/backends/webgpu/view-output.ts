@@ -1,5 +1,7 @@
 /**
- * Outputs that are strided views of a span ({@link deviceView}, what `toDevice` makes of a strided range): the kernel
+ * Outputs that are strided views of a span ({@link deviceView}, what `toDevice` makes of a strided range). Kernels write
+ * a view in a packed layout in place ({@link writesInPlace}: a unit per thread; {@link writesLanes}: one sub-word lane
+ * per thread, every other lane of its word kept). The general path, where that cannot be bound: the kernel
  * computes into a packed array as for any output, and one more pass writes the view's elements into the span —
  * word for word, every other element of the span copied as its raw bits, so nothing outside the view changes (a
  * 16-bit element sharing a word with a view element keeps its bits). Where the view's old values are read (β ≠ 0,
@@ -15,6 +17,7 @@ import type { GpuBuffer } from './webgpu-types.js';
 import { kernelSource, memo, outputComponents } from './kernel-common.js';
 import { getProgram, submitPasses, type ArgType, type BoundArray, type Pass } from './program.js';
 import { createWordBuffer, type GpuRuntime } from './runtime.js';
+import { viewStoreSwitches } from './kernel-switches.js';
 
 /**
  * A view's elements as an ascending walk: span element first + j·step for j < length, view element
@@ -95,13 +98,29 @@ function gatherSource(format: GpuStorageFormat): { source: string; args: (readon
 }
 
 /**
- * Whether the gather and scatter passes move the view's elements bit for bit: its part says so (GpuStoragePart.bitCopy),
- * or declares `hostBytes` (a packed layout by definition: element k in slot k of 32 / elementsPerWord bits, or of
- * wordsPerElement words).
+ * Whether a format's device words have the packed layout the gather, scatter and in-place stores rely on: its part
+ * says so (GpuStoragePart.bitCopy), or declares `hostBytes` (element k in slot k of 32 / elementsPerWord bits, or of
+ * wordsPerElement words) with slots of 8, 16, 32 or 64 bits.
+ * @param f - the format
+ * @returns true for a packed layout
  */
+export function packedLayout(f: GpuStorageFormat): boolean {
+  return f.bitCopy === true || (f.hostBytes === true && [1, 2, 4].includes(f.elementsPerWord) && (f.elementsPerWord === 1 || f.wordsPerElement === 1) && f.wordsPerElement <= 2);
+}
+
+/**
+ * Whether kernels write views of the format in place: a packed layout, or — with the `userViewsInPlace` switch off
+ * (kernel-switches.ts), the form before it — only `bitCopy` parts, 8-bit elements never lane by lane.
+ */
+function inPlaceLayout(f: GpuStorageFormat, lanes = false): boolean {
+  if (viewStoreSwitches().userViewsInPlace) return packedLayout(f);
+  return f.bitCopy === true && (!lanes || f.elementsPerWord === 2);
+}
+
+/** Throws `INVALID_STORAGE` naming `parameter` where the view's elements cannot be moved bit for bit ({@link packedLayout}). */
 function checkCopyable(view: DeviceArray, parameter: string): void {
   const f = view.format;
-  if (f.bitCopy !== true && !(f.hostBytes === true && [1, 2, 4].includes(f.elementsPerWord) && (f.elementsPerWord === 1 || f.wordsPerElement === 1) && f.wordsPerElement <= 2)) {
+  if (!packedLayout(f)) {
     fail('INVALID_STORAGE', parameter, `must be a packed array: a strided view in ${f.name} cannot be moved element by element on the GPU`, f.name);
   }
 }
@@ -201,8 +220,10 @@ async function scatter(runtime: GpuRuntime, packed: DeviceArray, view: DeviceArr
       const oldBase = Math.floor((w0 + t0) / 64) * 64;
       // A chunk between two view elements (a stride longer than the chunk) reads no packed element: bind its first.
       const none = j0 > j1;
-      const pBase = none ? 0 : Math.floor(Math.min(i0, i1) / 128) * 128;
+      // P's binding starts on a 256-byte boundary: 128 elements, 256 of an 8-bit format.
       const pWords = packed.format.wordsPerElement / packed.format.elementsPerWord;
+      const pAlign = Math.max(128, Math.ceil(64 / pWords));
+      const pBase = none ? 0 : Math.floor(Math.min(i0, i1) / pAlign) * pAlign;
       const pEnd = none ? 1 : Math.max(i0, i1) + 1;
       scalars.oldBase = oldBase;
       scalars.pBase = pBase;
@@ -267,44 +288,69 @@ export async function serialisedViewWrite(out: DeviceArray, write: () => Promise
 }
 
 /**
- * Whether a kernel that writes one output unit per thread (its element; a word of two 16-bit elements) can write the
- * view `out` in place, through {@link outputWindow} and a program with `stridedOutput`: a view in a bit-copyable format
- * (the formats a view's scatter moves too) or dd-split (its pair store) whose every thread's unit holds view elements only — any stride for
- * one-element units; for several elements a word, a unit-stride view starting on a word whose last word holds no
- * element of the span outside the view.
+ * Whether a kernel that writes one output unit per thread (its element; a word of several sub-word elements) can write
+ * the view `out` in place, through {@link outputWindow} and a program with `stridedOutput`: a view in a packed layout
+ * ({@link packedLayout}: the built-in formats but scaled ones, a user's part declaring `bitCopy` or `hostBytes`) or
+ * dd-split (its pair store) whose every thread's unit holds view elements only — any stride for one-element units; for
+ * several elements a word, a unit-stride view starting on a word whose last word holds no element of the span outside
+ * the view.
  * @param out - the output
  * @returns true where the strided write applies
  */
 export function writesInPlace(out: DeviceArray): boolean {
   // dd-split: its pair store writes the view's hi and lo elements in place (dd-split-bindings.ts); it has no scatter.
-  if (out.coversSpan || (out.format.bitCopy !== true && out.format.name !== 'dd-split') || out.length === 0) return false;
+  if (out.coversSpan || (!inPlaceLayout(out.format) && out.format.name !== 'dd-split') || out.length === 0) return false;
   const epw = out.format.elementsPerWord;
   if (epw === 1) return true;
   return out.stride === 1 && out.offset % epw === 0 && (out.length % epw === 0 || out.offset + out.length === out.spanLength);
 }
 
 /**
- * Whether a 16-bit output view is written a half word per thread, in place, instead of a packed twin and a scatter pass:
- * every 16-bit view the word store ({@link writesInPlace}) does not take — any offset, any non-zero stride.
+ * Whether a sub-word output view (8-bit elements, four a word; 16-bit, two a word) is written one lane per thread, in
+ * place, instead of a packed twin and a scatter pass: every such view in a packed layout ({@link packedLayout}) that
+ * the word store ({@link writesInPlace}) does not take — any offset, any non-zero stride. The thread's element is
+ * encoded by the format's own `emitReturn` into lane 0 of a word (the other lanes passed as `undefined`), and the
+ * program's lane store moves those bits into the element's lane ({@link laneOutputOf}).
  * @param out - the output
- * @returns true where the half-word store applies
+ * @returns true where the lane store applies
  */
-export function writesHalves(out: DeviceArray): boolean {
-  return !out.coversSpan && out.format.bitCopy === true && out.format.elementsPerWord === 2 && out.length > 0 && !out.rangeScale && !writesInPlace(out);
+export function writesLanes(out: DeviceArray): boolean {
+  const f = out.format;
+  return !out.coversSpan && inPlaceLayout(f, true) && f.writable && (f.elementsPerWord === 2 || f.elementsPerWord === 4) && out.length > 0 && !out.rangeScale && !writesInPlace(out);
+}
+
+/** A program's lane store ({@link laneOutputOf}). */
+export interface LaneOutput {
+  /** Elements per word: 2 (16-bit lanes) or 4 (8-bit lanes). */
+  readonly lanes: 2 | 4;
+  /** Whether two threads may write lanes of one word (read-modify-writes through atomics). */
+  readonly atomic: boolean;
 }
 
 /**
- * The program's `halfOutput` for an output: false unless {@link writesHalves}; `'atomic'` where two view elements share
- * a word (stride ±1): two threads then write the two halves of one word, which only atomic read-modify-writes keep
- * apart (a plain load and store of the word by each would lose one of the halves); `true` for |stride| ≥ 2 (one view
- * element a word: a plain read-modify-write).
+ * The program's `laneOutput` for an output: false unless {@link writesLanes}; atomic where two view elements may share a
+ * word (|stride| below the lanes a word holds): several threads then write lanes of one word, which only atomic
+ * read-modify-writes keep apart (a plain load and store of the word by each would lose the others' lanes); plain for
+ * |stride| ≥ lanes (at most one view element a word).
  * @param out - the output
  * @param inPlace - whether the kernel writes views in place
  * @returns the ProgramSpec field
  */
-export function halfOutputOf(out: DeviceArray, inPlace = true): boolean | 'atomic' {
-  if (!inPlace || !writesHalves(out)) return false;
-  return Math.abs(out.stride) === 1 ? 'atomic' : true;
+export function laneOutputOf(out: DeviceArray, inPlace = true): LaneOutput | false {
+  if (!inPlace || !writesLanes(out)) return false;
+  const lanes = out.format.elementsPerWord as 2 | 4;
+  return { lanes, atomic: Math.abs(out.stride) < lanes };
+}
+
+/**
+ * The registers a one-element thread passes to its format's `emitReturn` for the lane store ({@link writesLanes}): its
+ * element in lane 0, the other lanes zero-filled.
+ * @param elementsPerWord - the output format's elements per word
+ * @param r - the thread's element
+ * @returns the `emitReturn` argument
+ */
+export function laneValues<R>(elementsPerWord: number, r: R): (R | undefined)[] {
+  return [r, ...Array.from({ length: elementsPerWord - 1 }, () => undefined)];
 }
 
 /**
@@ -314,17 +360,18 @@ export function halfOutputOf(out: DeviceArray, inPlace = true): boolean | 'atomi
  * bindings as its windows need.
  * @param out - the output view
  * @param window - its elements (start a multiple of the format's elements per word)
- * @param halves - for a half-word program (program.ts, `halfOutput`): offset and increment in 16-bit elements
+ * @param lanes - for a lane-store program (program.ts, `laneOutput`): offset and increment in elements
  * @returns the binding and the uniforms
  */
-export function outputWindow(out: DeviceArray, window: { start: number; count: number }, halves = false): { bound: { buffer: GpuBuffer; offset: number; size: number }; scalars: { OutOff: number; OutInc: number } } {
+export function outputWindow(out: DeviceArray, window: { start: number; count: number }, lanes = false): { bound: { buffer: GpuBuffer; offset: number; size: number }; scalars: { OutOff: number; OutInc: number } } {
   const epw = out.format.elementsPerWord;
-  if (halves) {
-    // Half-word stores (program.ts, halfOutput): OutOff and OutInc count 16-bit elements from the binding's first word.
+  if (lanes) {
+    // Lane stores (program.ts, laneOutput): OutOff and OutInc count sub-word elements from the binding's first word,
+    // which lies on the 256-byte boundary (64 words) at or below the window's lowest element.
     const first = out.offset + window.start * out.stride;
     const last = first + (window.count - 1) * out.stride;
-    const base = Math.floor(Math.min(first, last) / 128) * 128;
-    return { bound: { buffer: out.buffer!, offset: base * 2, size: (Math.floor(Math.max(first, last) / 2) + 1 - base / 2) * 4 }, scalars: { OutOff: first - base, OutInc: out.stride } };
+    const base = Math.floor(Math.min(first, last) / (64 * epw)) * 64 * epw;
+    return { bound: { buffer: out.buffer!, offset: (base / epw) * 4, size: (Math.floor(Math.max(first, last) / epw) + 1 - base / epw) * 4 }, scalars: { OutOff: first - base, OutInc: out.stride } };
   }
   // Units: a thread's result (an element, or a word of epw elements when the view has unit stride).
   const unitWords = epw === 1 ? out.format.wordsPerElement : 1;
@@ -417,9 +464,11 @@ export function aliasSnapshot(runtime: GpuRuntime, out: DeviceArray, input: Devi
  */
 export function spliceView(format: GpuStorageFormat, span: Uint32Array, packed: Uint32Array, view: { offset: number; stride: number; length: number }): Uint32Array {
   const words = span.slice();
-  if (format.elementsPerWord === 2) {
-    const halves = new Uint16Array(words.buffer), from = new Uint16Array(packed.buffer, packed.byteOffset, packed.length * 2);
-    for (let i = 0; i < view.length; i++) halves[view.offset + i * view.stride] = from[i]!;
+  if (format.elementsPerWord === 2 || format.elementsPerWord === 4) {
+    // Sub-word lanes (16 or 8 bits, little-endian slots of the words: packedLayout).
+    const lanesOf = (w: Uint32Array, n: number): Uint8Array | Uint16Array => (format.elementsPerWord === 2 ? new Uint16Array(w.buffer, w.byteOffset, n) : new Uint8Array(w.buffer, w.byteOffset, n));
+    const lanes = lanesOf(words, words.length * format.elementsPerWord), from = lanesOf(packed, packed.length * format.elementsPerWord);
+    for (let i = 0; i < view.length; i++) lanes[view.offset + i * view.stride] = from[i]!;
   } else {
     const w = format.wordsPerElement;
     for (let i = 0; i < view.length; i++) for (let k = 0; k < w; k++) words[(view.offset + i * view.stride) * w + k] = packed[i * w + k]!;

@@ -148,8 +148,10 @@ export interface GpuStoragePart {
    * 32 / `elementsPerWord` bits, or `wordsPerElement` words), element k in slot k, little-endian — as the guide's E5M2
    * (four bytes a word, element 4w + j in byte j of word w). A range then goes up as the bytes of the storage span an
    * input covers (no per-element work on the host) and is read through its offset and stride on the device; where the
-   * part is also `writable`, an output goes up as its span too, is written into it on the device (a packed array, then
-   * the view's elements moved in bit for bit) and comes back as the span's bytes in one copy. Checked at the first such
+   * part is also `writable`, an output goes up as its span too, is written into it on the device in place (a word a
+   * thread where the view's words hold its elements only; else, for 8- and 16-bit elements, one lane a thread: the
+   * element encoded by `emitReturn` in lane 0, the other lanes `undefined`, and moved into its lane with every other
+   * lane of the word kept) and comes back as the span's bytes in one copy. Checked at the first such
    * upload: the part's `decode` of a sample of CPU-encoded bytes must give the values the CPU decodes, else
    * `INVALID_FORMAT` naming the operand. Absent: ranges go up as their stored values, encoded by `encode`, and outputs
    * come back decoded by `decode` and stored by the CPU codec.
@@ -157,9 +159,9 @@ export interface GpuStoragePart {
   readonly hostBytes?: boolean;
   /**
    * Whether the gather and scatter passes of strided device views may move its elements bit for bit (a packed
-   * layout: one or two words per element, or two 16-bit elements per word; not scaled), and kernels may write a view
-   * of it in place. Absent: false (a part declaring `hostBytes` is moved bit for bit all the same, in the packed
-   * array and scatter pass, never in place).
+   * layout: one or two words per element, or two 16-bit or four 8-bit elements per word; not scaled), and kernels may
+   * write a view of it in place (a sub-word view lane by lane, as for `hostBytes`). Absent: false (a part declaring
+   * `hostBytes` has that layout all the same).
    */
   readonly bitCopy?: boolean;
 }
