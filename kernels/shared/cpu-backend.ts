@@ -44,9 +44,13 @@ export function isDdOutput(a: Range<any, any>['accessor']): boolean {
 
 /**
  * The kernels whose WebAssembly program also computes in double-double (see {@link wasmNumericsOf}): sums for the
- * reductions, the templates' operations for the element-wise updates.
+ * reductions, the templates' operations for the element-wise updates and TRSV (double-double arithmetic only: TRSV's
+ * fp64 arithmetic with the `dd` accumulation stays in JavaScript, {@link WASM_DD_ARITHMETIC_ONLY}).
  */
-export const WASM_DD_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv', 'ellSpmv', 'axpy', 'waxpby', 'scal']);
+export const WASM_DD_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv', 'ellSpmv', 'axpy', 'waxpby', 'scal', 'trsv']);
+
+/** The kernels of {@link WASM_DD_KERNELS} that sum in double-double only in double-double arithmetic (not fp64 with `dd`). */
+export const WASM_DD_ARITHMETIC_ONLY: ReadonlySet<KernelName> = new Set<KernelName>(['trsv']);
 
 /** The kernels of {@link WASM_DD_KERNELS}, for messages ("dot, gemv, ellSpmv"). */
 function ddKernelList(): string {
@@ -131,6 +135,9 @@ export function wasmRefusal(call: CpuCall): Refusal | undefined {
     return call.arithmetic === findFormat('f64')!.arithmetic
       ? option(`WebAssembly sums ${call.kernel} with the recursive accumulation only (the dd accumulation: ${ddKernelList()} only)`, 'options.accumulation')
       : option(`WebAssembly computes ${call.kernel} in f64 arithmetic only (double-double: ${ddKernelList()} only)`, 'options.arithmetic');
+  }
+  if (numerics === 'dd' && WASM_DD_ARITHMETIC_ONLY.has(call.kernel) && call.arithmetic === findFormat('f64')!.arithmetic) {
+    return option(`WebAssembly sums ${call.kernel} with the dd accumulation in double-double arithmetic only (not in f64 arithmetic)`, 'options.accumulation');
   }
   if ((numerics === 'kahan-f64' || numerics === 'kahan-f32') && !WASM_KAHAN_KERNELS.has(call.kernel)) {
     return option(`WebAssembly sums ${call.kernel} with the recursive accumulation only (kahan: ${[...WASM_KAHAN_KERNELS].join(', ')} only)`, 'options.accumulation');
