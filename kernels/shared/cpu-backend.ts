@@ -197,7 +197,7 @@ export function chooseCpuBackend(requested: BackendName, call: CpuCall): 'wasm' 
 /**
  * Which CPU backend runs `kernel` on these operands with these options, and why not WebAssembly when it is the
  * generated JavaScript: the automatic choice the kernels make, reported. (Kernel-specific limits — GEMV's
- * layouts, DOT's `into` — are reported by the kernels' typed errors with `backend: 'wasm'`.)
+ * layouts — are reported by the kernels' typed errors with `backend: 'wasm'`.)
  * @param kernel - the kernel's name
  * @param operands - the operands by parameter name; the last one of `writes` is written
  * @param options - the kernel's options (arithmetic, accumulation, backend)
