@@ -36,6 +36,14 @@ export const ELEMENTWISE_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(
  */
 export const WASM_DD_OUTPUT_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['gemv', 'ellSpmv', 'axpy', 'waxpby', 'scal', 'trsv']);
 
+/**
+ * The kernels whose WebAssembly program, in fp64 and fp32 arithmetic, also writes outputs it does not store itself —
+ * a scaled range (one scale), fp16, bf16 or integer storage — through the JavaScript kernels' own store of each
+ * result (GEMV and ELL SpMV: their combination with α and β, kernels/gemv/combine-sums-cpu.ts; the updates:
+ * kernels/shared/store-numbers-cpu.ts): the JavaScript's bits wherever the results are.
+ */
+export const WASM_STORED_OUTPUT_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['gemv', 'ellSpmv', 'axpy', 'waxpby', 'scal']);
+
 /** Whether an output is stored in the registered double-double storage, interleaved or split (never scaled). */
 export function isDdOutput(a: Range<any, any>['accessor']): boolean {
   const name = a.storage.name;
@@ -156,6 +164,7 @@ export function wasmRefusal(call: CpuCall): Refusal | undefined {
     const s = wasmStorageOf(r.accessor);
     if (typeof s === 'string') return { code: 'INVALID_FORMAT', parameter: name, reason: s };
     if (numerics === 'dd' && r.accessor.scale) return { code: 'INVALID_FORMAT', parameter: name, reason: 'WebAssembly sums in double-double over unscaled storage only (exact doubles)' };
+    if (use === 'write' && numerics !== 'dd' && WASM_STORED_OUTPUT_KERNELS.has(call.kernel)) continue;
     if (use === 'write' && (!s.writable || r.accessor.scale)) return { code: 'INVALID_FORMAT', parameter: name, reason: `WebAssembly writes unscaled f64 and f32 storage only (not ${r.accessor.scale ? 'scaled ' : ''}${s.name})` };
   }
   return call.kernelRefusal;
