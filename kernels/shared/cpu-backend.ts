@@ -177,10 +177,16 @@ export function wasmRefusal(call: CpuCall): Refusal | undefined {
  * fp32), so the automatic choice keeps them in JavaScript. ELL SpMV's and TRSV's `pairwise` and `dot2` sums take
  * one WebAssembly call per row (its terms gathered in JavaScript): 4–10× slower than the generated JavaScript for ELL
  * on the 3-D Laplacian 40³, 0.3–3.6× (mostly slower) for TRSV at n = 64 and 1024 (this shared 2-core VM,
- * 2026-11-27, short probes), so they stay there too. `backend: 'wasm'` still runs them in WebAssembly.
+ * 2026-11-27, short probes), so they stay there too, as does TRSV in double-double arithmetic (below).
+ * `backend: 'wasm'` still runs them in WebAssembly.
  */
 export function automaticPrefersJs(call: Pick<CpuCall, 'arithmetic' | 'accumulation'> & { readonly kernel?: KernelName }): string | undefined {
-  const ordered = orderedNumerics(wasmNumericsOf(call.arithmetic, call.accumulation));
+  const numerics = wasmNumericsOf(call.arithmetic, call.accumulation);
+  // TRSV in double-double: one WebAssembly call and one staged column per unknown; 0.4× the generated JavaScript's
+  // speed at n = 256, 1.0–2.2× at n = 2000 (this shared 2-core VM, 2026-11-27, short probes): not yet measured on the
+  // H100 host (bench/wasm-cpu.ts, groups trsv-dd-*), so the automatic choice keeps it there.
+  if (numerics === 'dd' && call.kernel === 'trsv') return "options.arithmetic: TRSV in double-double runs a column per WebAssembly call, not yet shown faster than the generated JavaScript (the same bits), so the automatic choice keeps it there";
+  const ordered = orderedNumerics(numerics);
   const perRow = call.kernel === 'ellSpmv' ? 'ELL SpMV' : call.kernel === 'trsv' ? 'TRSV' : undefined;
   if (ordered && perRow) return `options.accumulation: ${perRow}'s ${ordered.accumulation} sums run a row per WebAssembly call, no faster than the generated JavaScript (the same bits), so the automatic choice keeps them there`;
   return ordered?.accumulation === 'dot2'

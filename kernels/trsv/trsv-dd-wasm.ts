@@ -123,11 +123,15 @@ export function wasmDdTrsv(T: Accessor<2, any>, x: Accessor<1, any>, n: number, 
   const piece = CHUNK;
   reserveBytes(A_AT + piece * sa.bytes + 64);
   const buffer = wasmMemory().buffer as ArrayBuffer;
-  const part = (c: number, lo: boolean): Float64Array => new Float64Array(buffer, SUMS_AT + (2 * c + (lo ? 1 : 0)) * PART, rows);
+  // Views made once: nothing below grows the memory.
+  const views = [0, 1, 2, 3].slice(0, 2 * chains).map((k) => new Float64Array(buffer, SUMS_AT + k * PART, rows));
+  const part = (c: number, lo: boolean): Float64Array => views[2 * c + (lo ? 1 : 0)]!;
   const [ld, cs] = T.strides as [number, number];
   const io = ddX(x), pair = new Float64Array(2), t = new Float64Array(2), q = new Float64Array(2);
   // The solved x's as later rows read them back from x's storage.
   const xh = new Float64Array(n), xl = new Float64Array(n);
+  // Column j's rows below (or above) the diagonal as a vector: its offset set per column.
+  const column = { data: T.data, storage: T.storage, offset: 0, strides: [ld] };
   // Term 0: (0, 0) + bᵢ into chain 0 (the other chain, if any, from (0, 0)).
   for (let c = 0; c < chains; c++) { part(c, false).fill(0); part(c, true).fill(0); }
   for (let i = 0; i < n; i++) {
@@ -139,8 +143,9 @@ export function wasmDdTrsv(T: Accessor<2, any>, x: Accessor<1, any>, n: number, 
     const j = lower ? step : n - 1 - step;
     // Row j has had `step` products: 1 + step terms.
     let sh = 0, sl = 0;
-    const finite = (c: number): boolean => Number.isFinite(part(c, false)[j]!) && Number.isFinite(part(c, true)[j]!);
-    if ([0, 1].slice(0, chains).every(finite)) [sh, sl] = rowResult(j, 1 + step, (c, lo) => part(c, lo)[j]!, twoChains, q);
+    let finite = true;
+    for (const v of views) finite &&= v[j]! - v[j]! === 0;
+    if (finite) [sh, sl] = rowResult(j, 1 + step, (c, lo) => part(c, lo)[j]!, twoChains, q);
     else [sh, sl] = recomputeRow(T, io, xh, xl, j, step, lower, twoChains, pair, t, q);
     if (!unit) {
       elementAt(T, T.offset + j * ld + j * cs, t);
@@ -153,10 +158,10 @@ export function wasmDdTrsv(T: Accessor<2, any>, x: Accessor<1, any>, n: number, 
     // Column j's products into the rows not yet solved: below j forward, above it backward; term 1 + step.
     const [from, count] = lower ? [j + 1, n - j - 1] : [0, j];
     const c = twoChains ? (1 + step) % 2 : 0;
+    column.offset = T.offset + from * ld + j * cs;
     for (let k = 0; k < count; k += piece) {
       const m = Math.min(piece, count - k), padded = (m + 7) & ~7;
-      const column = { data: T.data, storage: T.storage, offset: T.offset + (from + k) * ld + j * cs, strides: [ld] } as unknown as Accessor<1, any>;
-      stageVector(column, 0, m, A_AT, padded, buffer);
+      stageVector(column as unknown as Accessor<1, any>, k, m, A_AT, padded, buffer);
       const row = SUMS_AT + (from + k) * 8, chain = 2 * c * PART;
       update(A_AT, row + chain, row + chain + PART, padded, xh[j]!, xl[j]!);
     }
