@@ -142,6 +142,9 @@ for (const layout of ['col', 'row'] as const) {
     for (let i = 0; i < M; i++) if (!(Math.abs(u.get(i) - w.get(i)) <= 2 * bound[i]!)) throw new Error(`TRSV ${layout}: backends disagree beyond the bound`);
   }
   cases.push({ name: `TRSV L f64 ${M}, ${layout}-major (wasm)`, group: `trsv-${layout}-wasm`, bytes: 4 * M * M, run: () => { (b.accessor.data as Float64Array).set(xv); trsv({ A: L, x: b, uplo: 'L' }, { backend: 'wasm' }); } });
+  // TRSV in double-double arithmetic (x in dd storage): the JavaScript's bits on both (test/wasm/wasm-dd-trsv.test.ts).
+  const bdd = vectorOf(xv, formats.dd), bddInit = (bdd.accessor.data as Float64Array).slice();
+  for (const backend of ['js', 'wasm'] as const) cases.push({ name: `TRSV L dd arithmetic ${M}, ${layout}-major (${backend})`, group: `trsv-dd-${layout}-${backend}`, bytes: 4 * M * M, run: () => { (bdd.accessor.data as Float64Array).set(bddInit); trsv({ A: L, x: bdd, uplo: 'L' }, { arithmetic: formats.dd, backend }); } });
   if (dtrsv) {
     const raw = L.accessor.data as Float64Array, xd = new Float64Array(M);
     cases.push({ name: `TRSV L f64 ${M}, ${layout}-major, @stdlib/blas-base-dtrsv`, group: `trsv-${layout}-stdlib`, bytes: 4 * M * M, run: () => { xd.set(xv); dtrsv(layout === 'col' ? 'column-major' : 'row-major', 'lower', 'no-transpose', 'non-unit', M, raw, M, xd, 1); } });
@@ -316,6 +319,8 @@ const goals = [
   ['GEMV N dd row-major: js time / wasm time', ratio('gemv-dd-row-js', 'gemv-dd-row-wasm')],
   ['GEMV N dd col-major (wasm) time / fp64 GEMV (wasm) time', ratio('gemv-dd-col-wasm', 'gemv-col-wasm')],
   ['ELL SpMV dd: js time / wasm time', ratio('ell-dd-js', 'ell-dd-wasm')],
+  ['TRSV L dd col-major: js time / wasm time', ratio('trsv-dd-col-js', 'trsv-dd-col-wasm')],
+  ['TRSV L dd row-major: js time / wasm time', ratio('trsv-dd-row-js', 'trsv-dd-row-wasm')],
 ];
 
 if (quick) {

@@ -3,7 +3,7 @@
  * (`cpuBackendOf`): for each kernel, arithmetic and accumulation, whether `backend: 'cpu'` runs WebAssembly or the
  * generated JavaScript (fp64 storage, unit strides, column-major A), then the storages DOT and GEMV read in
  * WebAssembly. Kernel-specific limits (GEMV/TRSV layouts without a unit stride, GEMV with pairwise or dot2 over
- * rows of op(A) that are not contiguous, DOT's `into`, scaled or dd outputs) are not in it: they are typed errors of `backend: 'wasm'`. A combination the JavaScript kernel itself refuses
+ * rows of op(A) that are not contiguous, TRSV into a scaled x, double-double arithmetic into a scaled or narrow output) are not in it: they are typed errors of `backend: 'wasm'`. A combination the JavaScript kernel itself refuses
  * (a compensated accumulation in double-double arithmetic, say) shows as js. Run `npx tsc -p tsconfig.json` first.
  *
  * Usage: node scripts/wasm-coverage.mjs

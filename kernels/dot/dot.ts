@@ -18,6 +18,7 @@ import { wasmDdDot } from './dot-dd-wasm.js';
 import { wasmKahanDot } from './dot-kahan-wasm.js';
 import { wasmOrderedDot } from '../shared/ordered-sum-wasm.js';
 import { checkDotInto, checkDotOperands } from './dot-arguments.js';
+import { dotIntoStore } from './dot-into-cpu.js';
 import { runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
 
 /**
@@ -75,7 +76,6 @@ export function dot(x: Range<1, any>, y: Range<1, any>, options: (DotOptions & {
   const n = x.length();
   const cpu = chooseCpuBackend(requested, {
     kernel: 'dot', operands: [['x', x, 'read'], ['y', y, 'read']], arithmetic: ar, accumulation: acc,
-    kernelRefusal: into ? { code: 'INVALID_OPTION', parameter: 'options.into', reason: 'the WebAssembly DOT returns its double (into is written by the JavaScript kernel)' } : undefined,
   });
   const threads = threadsOf(options, 'dot');
   if (threads) {
@@ -84,18 +84,22 @@ export function dot(x: Range<1, any>, y: Range<1, any>, options: (DotOptions & {
   }
   let result = 0;
   const numerics = cpu === 'wasm' ? wasmNumericsOf(ar, acc) : undefined;
+  // `into` takes the WebAssembly's result through the JavaScript DOT's own store (dot-into-cpu.ts), and the
+  // kernel returns that register's double; a result left to the JavaScript kernel below is stored by it.
+  const finish = (hi: number, lo: number, pair: boolean): number => (into ? dotIntoStore(into.accessor, ar, pair)(hi, lo, ...Operand.args(into.accessor)) : pair ? hi + lo : hi);
   const ordered = orderedNumerics(numerics);
   if (ordered) {
     // pairwise, dot2: the JavaScript loop's bits; a non-finite result is its to answer (kernels/shared/ordered-sum-wasm.ts).
-    if (runWasm(requested, () => { result = wasmOrderedDot(x.accessor, y.accessor, n, ordered.accumulation, ordered.arithmetic); }) && Number.isFinite(result)) return result;
+    if (runWasm(requested, () => { result = wasmOrderedDot(x.accessor, y.accessor, n, ordered.accumulation, ordered.arithmetic); }) && Number.isFinite(result)) return finish(result, 0, false);
   } else if (numerics === 'kahan-f64' || numerics === 'kahan-f32') {
     // A non-finite compensated sum (TwoSum's error of ∞ is NaN) is the JavaScript kernel's to answer (dot-kahan-wasm.ts).
-    if (runWasm(requested, () => { result = wasmKahanDot(x.accessor, y.accessor, n, numerics === 'kahan-f32' ? 'f32' : 'f64'); }) && Number.isFinite(result)) return result;
+    if (runWasm(requested, () => { result = wasmKahanDot(x.accessor, y.accessor, n, numerics === 'kahan-f32' ? 'f32' : 'f64'); }) && Number.isFinite(result)) return finish(result, 0, false);
   } else if (numerics === 'dd') {
     // A non-finite double-double sum (non-finite inputs, or a splitting overflow near the top of the range) is
     // recomputed by the guarded JavaScript loop, which handles both (kernels/dot/dot-dd-wasm.ts).
-    if (runWasm(requested, () => { const [hi, lo] = wasmDdDot(x.accessor, y.accessor, n, ar.kind === 'dd'); result = hi + lo; }) && Number.isFinite(result)) return result;
-  } else if (cpu === 'wasm' && runWasm(requested, () => { result = wasmDot(x.accessor, y.accessor, n, wasmNumericsOf(ar, acc) === 'f32' ? 'f32' : 'f64'); })) return result;
+    let pair = [0, 0];
+    if (runWasm(requested, () => { pair = wasmDdDot(x.accessor, y.accessor, n, ar.kind === 'dd'); result = pair[0]! + pair[1]!; }) && Number.isFinite(result)) return finish(pair[0]!, pair[1]!, true);
+  } else if (cpu === 'wasm' && runWasm(requested, () => { result = wasmDot(x.accessor, y.accessor, n, wasmNumericsOf(ar, acc) === 'f32' ? 'f32' : 'f64'); })) return finish(result, 0, false);
   const f = dotProgram(x.accessor, y.accessor, into?.accessor, ar, acc);
   const args = [...Operand.args(x.accessor), ...Operand.args(y.accessor), ...(into ? Operand.args(into.accessor) : [])];
   // A cold kernel's first long run would leave V8 in a deoptimisation loop (src/backends/cpu/prime.ts); DOT has no

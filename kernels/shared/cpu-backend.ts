@@ -36,6 +36,14 @@ export const ELEMENTWISE_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(
  */
 export const WASM_DD_OUTPUT_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['gemv', 'ellSpmv', 'axpy', 'waxpby', 'scal', 'trsv']);
 
+/**
+ * The kernels whose WebAssembly program, in fp64 and fp32 arithmetic, also writes outputs it does not store itself —
+ * a scaled range (one scale), fp16, bf16 or integer storage — through the JavaScript kernels' own store of each
+ * result (GEMV and ELL SpMV: their combination with α and β, kernels/gemv/combine-sums-cpu.ts; the updates:
+ * kernels/shared/store-numbers-cpu.ts): the JavaScript's bits wherever the results are.
+ */
+export const WASM_STORED_OUTPUT_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['gemv', 'ellSpmv', 'axpy', 'waxpby', 'scal']);
+
 /** Whether an output is stored in the registered double-double storage, interleaved or split (never scaled). */
 export function isDdOutput(a: Range<any, any>['accessor']): boolean {
   const name = a.storage.name;
@@ -44,9 +52,13 @@ export function isDdOutput(a: Range<any, any>['accessor']): boolean {
 
 /**
  * The kernels whose WebAssembly program also computes in double-double (see {@link wasmNumericsOf}): sums for the
- * reductions, the templates' operations for the element-wise updates.
+ * reductions, the templates' operations for the element-wise updates and TRSV (double-double arithmetic only: TRSV's
+ * fp64 arithmetic with the `dd` accumulation stays in JavaScript, {@link WASM_DD_ARITHMETIC_ONLY}).
  */
-export const WASM_DD_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv', 'ellSpmv', 'axpy', 'waxpby', 'scal']);
+export const WASM_DD_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv', 'ellSpmv', 'axpy', 'waxpby', 'scal', 'trsv']);
+
+/** The kernels of {@link WASM_DD_KERNELS} that sum in double-double only in double-double arithmetic (not fp64 with `dd`). */
+export const WASM_DD_ARITHMETIC_ONLY: ReadonlySet<KernelName> = new Set<KernelName>(['trsv']);
 
 /** The kernels of {@link WASM_DD_KERNELS}, for messages ("dot, gemv, ellSpmv"). */
 function ddKernelList(): string {
@@ -132,6 +144,9 @@ export function wasmRefusal(call: CpuCall): Refusal | undefined {
       ? option(`WebAssembly sums ${call.kernel} with the recursive accumulation only (the dd accumulation: ${ddKernelList()} only)`, 'options.accumulation')
       : option(`WebAssembly computes ${call.kernel} in f64 arithmetic only (double-double: ${ddKernelList()} only)`, 'options.arithmetic');
   }
+  if (numerics === 'dd' && WASM_DD_ARITHMETIC_ONLY.has(call.kernel) && call.arithmetic === findFormat('f64')!.arithmetic) {
+    return option(`WebAssembly sums ${call.kernel} with the dd accumulation in double-double arithmetic only (not in f64 arithmetic)`, 'options.accumulation');
+  }
   if ((numerics === 'kahan-f64' || numerics === 'kahan-f32') && !WASM_KAHAN_KERNELS.has(call.kernel)) {
     return option(`WebAssembly sums ${call.kernel} with the recursive accumulation only (kahan: ${[...WASM_KAHAN_KERNELS].join(', ')} only)`, 'options.accumulation');
   }
@@ -149,6 +164,7 @@ export function wasmRefusal(call: CpuCall): Refusal | undefined {
     const s = wasmStorageOf(r.accessor);
     if (typeof s === 'string') return { code: 'INVALID_FORMAT', parameter: name, reason: s };
     if (numerics === 'dd' && r.accessor.scale) return { code: 'INVALID_FORMAT', parameter: name, reason: 'WebAssembly sums in double-double over unscaled storage only (exact doubles)' };
+    if (use === 'write' && numerics !== 'dd' && WASM_STORED_OUTPUT_KERNELS.has(call.kernel)) continue;
     if (use === 'write' && (!s.writable || r.accessor.scale)) return { code: 'INVALID_FORMAT', parameter: name, reason: `WebAssembly writes unscaled f64 and f32 storage only (not ${r.accessor.scale ? 'scaled ' : ''}${s.name})` };
   }
   return call.kernelRefusal;
@@ -161,10 +177,16 @@ export function wasmRefusal(call: CpuCall): Refusal | undefined {
  * fp32), so the automatic choice keeps them in JavaScript. ELL SpMV's and TRSV's `pairwise` and `dot2` sums take
  * one WebAssembly call per row (its terms gathered in JavaScript): 4–10× slower than the generated JavaScript for ELL
  * on the 3-D Laplacian 40³, 0.3–3.6× (mostly slower) for TRSV at n = 64 and 1024 (this shared 2-core VM,
- * 2026-11-27, short probes), so they stay there too. `backend: 'wasm'` still runs them in WebAssembly.
+ * 2026-11-27, short probes), so they stay there too, as does TRSV in double-double arithmetic (below).
+ * `backend: 'wasm'` still runs them in WebAssembly.
  */
 export function automaticPrefersJs(call: Pick<CpuCall, 'arithmetic' | 'accumulation'> & { readonly kernel?: KernelName }): string | undefined {
-  const ordered = orderedNumerics(wasmNumericsOf(call.arithmetic, call.accumulation));
+  const numerics = wasmNumericsOf(call.arithmetic, call.accumulation);
+  // TRSV in double-double: one WebAssembly call and one staged column per unknown; 0.4× the generated JavaScript's
+  // speed at n = 256, 1.0–2.2× at n = 2000 (this shared 2-core VM, 2026-11-27, short probes): not yet measured on the
+  // H100 host (bench/wasm-cpu.ts, groups trsv-dd-*), so the automatic choice keeps it there.
+  if (numerics === 'dd' && call.kernel === 'trsv') return "options.arithmetic: TRSV in double-double runs a column per WebAssembly call, not yet shown faster than the generated JavaScript (the same bits), so the automatic choice keeps it there";
+  const ordered = orderedNumerics(numerics);
   const perRow = call.kernel === 'ellSpmv' ? 'ELL SpMV' : call.kernel === 'trsv' ? 'TRSV' : undefined;
   if (ordered && perRow) return `options.accumulation: ${perRow}'s ${ordered.accumulation} sums run a row per WebAssembly call, no faster than the generated JavaScript (the same bits), so the automatic choice keeps them there`;
   return ordered?.accumulation === 'dot2'
@@ -190,7 +212,7 @@ export function chooseCpuBackend(requested: BackendName, call: CpuCall): 'wasm' 
 /**
  * Which CPU backend runs `kernel` on these operands with these options, and why not WebAssembly when it is the
  * generated JavaScript: the automatic choice the kernels make, reported. (Kernel-specific limits — GEMV's
- * layouts, DOT's `into` — are reported by the kernels' typed errors with `backend: 'wasm'`.)
+ * layouts — are reported by the kernels' typed errors with `backend: 'wasm'`.)
  * @param kernel - the kernel's name
  * @param operands - the operands by parameter name; the last one of `writes` is written
  * @param options - the kernel's options (arithmetic, accumulation, backend)

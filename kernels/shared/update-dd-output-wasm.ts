@@ -11,6 +11,8 @@
  *   JavaScript stores the pair: into dd (hi, lo) with a zero's lo signed as hi, into fp64 hi − (0 − lo), into fp32
  *   through round-to-odd. Where a result is not finite the templates take their slow, rescaled path: the JavaScript
  *   kernel then recomputes that chunk from the operands, which the chunk has not yet touched.
+ * - fp64 or fp32 arithmetic into a scaled, fp16, bf16 or integer output: the same fp64 staging, each result stored by
+ *   the JavaScript kernels' own store of a number (store-numbers-cpu.ts).
  * Every operand is staged (dd-split interleaved into the staging area); the output's chunk is written back in JavaScript.
  * @module
  */
@@ -24,6 +26,9 @@ import { DdSplitArray } from '../../src/formats/dd/dd-storage.js';
 import { roundToOddDd } from '../../src/formats/convert/round-to-odd.js';
 import { updateChunk, wasmUpdate, type UpdateForm } from './update-wasm.js';
 import { isDdOutput, type wasmNumericsOf } from './cpu-backend.js';
+import { plainOutput } from '../gemv/combine-sums-cpu.js';
+import { storeNumbers } from './store-numbers-cpu.js';
+import { findFormat } from '../../src/formats/common/registry.js';
 
 /** Staging: x, y and the output, CHUNK elements of 16 bytes each. */
 const X_AT = 64, Y_AT = X_AT + CHUNK * 16, OUT_AT = Y_AT + CHUNK * 16;
@@ -43,8 +48,10 @@ function stage(a: Accessor<1, any>, from: number, count: number, address: number
 }
 
 /** Writes `count` staged results back to elements [from, from + count) of `out`, as the JavaScript kernels store them. */
-function unstage(out: Accessor<1, any>, from: number, count: number, buffer: ArrayBuffer, pairs: boolean): void {
+function unstage(out: Accessor<1, any>, from: number, count: number, buffer: ArrayBuffer, pairs: boolean, lanes: 'f64' | 'f32'): void {
   const v = new Float64Array(buffer, OUT_AT, pairs ? 2 * count : count), stride = out.strides[0] as number;
+  // Scaled, fp16, bf16 or integer storage (fp64 or fp32 arithmetic only): the JavaScript kernels' store of a number.
+  if (!pairs && !isDdOutput(out) && !plainOutput(out)) { storeNumbers(out, from, count, v, findFormat(lanes)!.arithmetic!); return; }
   const split = out.data instanceof DdSplitArray ? out.data : undefined;
   const data = out.data as Float64Array | Float32Array;
   const name = out.storage.name;
@@ -182,7 +189,7 @@ export function wasmUpdateDd(
     if (dd) dd(X_AT, 1, Y_AT, 1, padded, alpha, beta, OUT_AT);
     else plain!(X_AT, scaleX, Y_AT, scaleY, padded, alpha, beta, OUT_AT);
     if (pairs && !finiteResults(buffer, count)) { jsChunk(from, count); continue; }
-    unstage(out, from, count, buffer, pairs);
+    unstage(out, from, count, buffer, pairs, numerics === 'f32' ? 'f32' : 'f64');
   }
 }
 
@@ -195,6 +202,6 @@ export function wasmUpdateFor(
   numerics: ReturnType<typeof wasmNumericsOf>, jsChunk: (from: number, count: number) => void,
 ): void {
   const lanes = numerics === 'f32' ? 'f32' : 'f64';
-  if (numerics === 'dd' || isDdOutput(out)) wasmUpdateDd(form, alpha, x, beta, y, out, n, numerics === 'dd' ? 'dd' : lanes, jsChunk);
+  if (numerics === 'dd' || isDdOutput(out) || !plainOutput(out)) wasmUpdateDd(form, alpha, x, beta, y, out, n, numerics === 'dd' ? 'dd' : lanes, jsChunk);
   else wasmUpdate(form, alpha, x, beta, y, out, n, lanes);
 }

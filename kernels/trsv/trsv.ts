@@ -8,6 +8,7 @@ import { runWasm } from '../shared/run-wasm.js';
 import { wasmTrsv, wasmTrsvRefusal } from './trsv-wasm.js';
 import { wasmKahanTrsv } from './trsv-kahan-wasm.js';
 import { solveOnX } from './trsv-dd-x-wasm.js';
+import { wasmDdTrsv } from './trsv-dd-wasm.js';
 import { chooseBackend, prepareGpuCall, trsvOnGpu, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { rnsGpuBlockSize, trsvBlockSize, type TrsvGpuOptions } from './trsv-block-size.js';
 import { Operand } from '../../src/backends/cpu/operand.js';
@@ -84,7 +85,8 @@ export function trsv(args: TrsvArguments, options: (KernelOptions & { backend?: 
   const acc = resolveAccumulation(options.accumulation);
   const requested = chooseBackend(options);
   const cpu = chooseCpuBackend(requested, {
-    kernel: 'trsv', operands: [['A', A, 'read'], ['x', x, 'write']], arithmetic: ar, accumulation: acc, kernelRefusal: wasmTrsvRefusal(T),
+    kernel: 'trsv', operands: [['A', A, 'read'], ['x', x, 'write']], arithmetic: ar, accumulation: acc, // The double-double solve gathers each column itself: any strides.
+    kernelRefusal: wasmNumericsOf(ar, acc) === 'dd' ? undefined : wasmTrsvRefusal(T),
   });
   // Each unknown waits on the previous ones: a substitution does not split into independent parts.
   threadsOf(options, 'trsv', false);
@@ -93,7 +95,10 @@ export function trsv(args: TrsvArguments, options: (KernelOptions & { backend?: 
     const numerics = wasmNumericsOf(ar, acc);
     const lanes = numerics === 'f32' || numerics === 'kahan-f32' ? 'f32' : 'f64';
     const ordered = orderedNumerics(numerics);
-    if (ordered) {
+    if (numerics === 'dd') {
+      // Double-double arithmetic (wasmRefusal leaves fp64 with the dd accumulation to JavaScript): the JavaScript's bits.
+      if (runWasm(requested, () => wasmDdTrsv(T, x.accessor, n, lower, unit, acc.name === 'dd'))) return;
+    } else if (ordered) {
       // A non-finite row sum leaves x untouched and is recomputed by the JavaScript kernel.
       let done = false;
       if (runWasm(requested, () => { done = solveOnX(x.accessor, n, ordered.arithmetic, (xa) => wasmOrderedTrsv(T, xa, n, lower, unit, ordered.accumulation, ordered.arithmetic)); }) && done) return;

@@ -13,14 +13,18 @@ import type { ArithmeticFormat } from '../formats/common/format.js';
 import { gpuBackend, isRnsArithmetic } from './webgpu-bridge/gpu-backend.js';
 import { ELL_BINDING_LIMITS } from './webgpu-bridge/binding-limits.js';
 import type { KernelName } from './backend.js';
+import { wasmRefusal } from '../../kernels/shared/cpu-backend.js';
+import { recursiveAccumulation } from '../../kernels/shared/accumulation.js';
 
 /** Every kernel, in the order the table lists them. */
 export const KERNELS: readonly KernelName[] = ['dot', 'gemv', 'trsv', 'ellSpmv', 'axpy', 'waxpby', 'scal', 'nrm2', 'asum'];
 
 /**
  * The capability table as Markdown: for each registered format whether it is a storage (plain, and under a scaled
- * accessor's scales), a GPU output and an arithmetic on each backend, then which kernels each backend runs (with f32
- * storage and arithmetic), then what ELL SpMV on the GPU refuses for an operand over one storage binding, and why.
+ * accessor's scales), a GPU output and an arithmetic on each backend — the CPU's WebAssembly (`backend: 'wasm'`)
+ * in the last columns, from its own refusals (kernels/shared/cpu-backend.ts; scaled: one scale per operand) —, then which kernels each backend
+ * runs (with f32 storage and arithmetic), then what ELL SpMV on the GPU refuses for an operand over one storage
+ * binding, and why.
  * @returns three Markdown tables
  * @example
  * ```ts
@@ -33,8 +37,8 @@ export function capabilityTable(): string {
   const f32Ar = f32.arithmetic as ArithmeticFormat;
   const yes = 'yes';
   const lines = [
-    '| format | storage (cpu) | storage (gpu) | scaled storage (cpu) | scaled storage (gpu) | gpu output | arithmetic (cpu) | arithmetic (gpu) |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| format | storage (cpu) | storage (gpu) | scaled storage (cpu) | scaled storage (gpu) | gpu output | arithmetic (cpu) | arithmetic (gpu) | storage (wasm) | scaled storage (wasm) | wasm output | arithmetic (wasm) |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   // A storage runs on the GPU when some arithmetic reads it there: binary32, or its own format's (dd storage reads
   // only into dd arithmetic; RNS storage into RNS arithmetic).
@@ -54,11 +58,23 @@ export function capabilityTable(): string {
     const rnsOut = f.arithmetic !== undefined && isRnsArithmetic(f.arithmetic as ArithmeticFormat) && storageGpu === yes;
     const output = st ? (storageGpuFacts(st)?.writable || rnsOut ? yes : scaled && scaledGpu === yes ? 'scaled' : 'no') : '—';
     const arGpu = f.arithmetic ? (gpuBackend.supports({ kernel: 'dot', operands: [['x', f32Range]], arithmetic: f.arithmetic as ArithmeticFormat }) ? 'no' : yes) : '—';
-    lines.push(`| ${name} | ${st ? yes : '—'} | ${storageGpu} | ${scaledCpu} | ${scaledGpu} | ${output} | ${f.arithmetic ? yes : '—'} | ${arGpu} |`);
+    // WebAssembly: read by an fp64 DOT, written by an fp64 AXPY, computing a DOT of f32 storage.
+    const f64Ar = findFormat('f64')!.arithmetic as ArithmeticFormat;
+    const wasmRuns = (kernel: KernelName, r: ReturnType<typeof range>, use: 'read' | 'write', ar = f64Ar): string =>
+      (wasmRefusal({ kernel, operands: [[use === 'read' ? 'x' : 'y', r, use]], arithmetic: ar, accumulation: recursiveAccumulation }) ? 'no' : yes);
+    const plain = st ? range(rowMajor<1>({ size: [1], storage: st })) : undefined;
+    const wasmStorage = plain ? wasmRuns('dot', plain, 'read') : '—';
+    // WebAssembly reads one scale per operand (a scale per element is the JavaScript's).
+    const oneScale = st ? scaledRange(st, false) : undefined;
+    const wasmScaled = st ? (oneScale ? wasmRuns('dot', oneScale, 'read') : 'no') : '—';
+    const wasmOutput = plain ? (wasmRuns('axpy', plain, 'write') === yes ? yes : oneScale && wasmRuns('axpy', oneScale, 'write') === yes ? 'scaled' : 'no') : '—';
+    const arWasm = f.arithmetic ? wasmRuns('dot', f32Range, 'read', f.arithmetic as ArithmeticFormat) : '—';
+    lines.push(`| ${name} | ${st ? yes : '—'} | ${storageGpu} | ${scaledCpu} | ${scaledGpu} | ${output} | ${f.arithmetic ? yes : '—'} | ${arGpu} | ${wasmStorage} | ${wasmScaled} | ${wasmOutput} | ${arWasm} |`);
   }
-  lines.push('', '| kernel | cpu | gpu |', '| --- | --- | --- |');
+  lines.push('', '| kernel | cpu | gpu | wasm |', '| --- | --- | --- | --- |');
   for (const kernel of KERNELS) {
-    lines.push(`| ${kernel} | ${yes} | ${gpuBackend.supports({ kernel, operands: [['x', f32Range]], arithmetic: f32Ar }) ? 'no' : yes} |`);
+    const wasm = wasmRefusal({ kernel, operands: [['x', f32Range, 'read']], arithmetic: f32Ar, accumulation: recursiveAccumulation }) ? 'no' : yes;
+    lines.push(`| ${kernel} | ${yes} | ${gpuBackend.supports({ kernel, operands: [['x', f32Range]], arithmetic: f32Ar }) ? 'no' : yes} | ${wasm} |`);
   }
   // What the GPU still refuses for an operand over one storage binding (BACKEND_LIMIT), with the reason.
   lines.push('', '| kernel | gpu: BACKEND_LIMIT when | why |', '| --- | --- | --- |');
@@ -66,11 +82,14 @@ export function capabilityTable(): string {
   return lines.join('\n');
 }
 
-/** A one-element scaled range of storage `st`, or undefined when a scaled accessor does not take it. */
-function scaledRange(st: StorageFormat): ReturnType<typeof range> | undefined {
+/**
+ * A one-element scaled range of storage `st` (a scale per element, or with `perElement` false one scale for the
+ * vector), or undefined when a scaled accessor does not take it.
+ */
+function scaledRange(st: StorageFormat, perElement = true): ReturnType<typeof range> | undefined {
   if (st.kind !== 'number') return undefined;
   try {
-    return range(scaledReducedRowMajor<1>({ size: [1], storage: st, scaleMask: [true] }));
+    return range(scaledReducedRowMajor<1>({ size: [1], storage: st, scaleMask: [perElement] }));
   } catch {
     return undefined;
   }

@@ -133,7 +133,6 @@ describe("backend 'wasm' refuses what it does not compute, naming the option", (
     ['RNS arithmetic', () => dot(x, x, { backend: 'wasm', arithmetic: formats.rns212 }), 'INVALID_OPTION', 'options.arithmetic'],
     ['the pairwise accumulation in dd arithmetic', () => dot(x, x, { backend: 'wasm', arithmetic: formats.dd, accumulation: 'pairwise' }), 'INVALID_OPTION', 'options.accumulation'],
     ['the kahan accumulation in dd arithmetic', () => dot(x, x, { backend: 'wasm', arithmetic: formats.dd, accumulation: 'kahan' }), 'INVALID_OPTION', 'options.accumulation'],
-    ['TRSV in dd arithmetic', () => trsv({ A, x: vector([1, 1]), uplo: 'L' }, { backend: 'wasm', arithmetic: formats.dd }), 'INVALID_OPTION', 'options.arithmetic'],
     ['TRSV with the dd accumulation', () => trsv({ A, x: vector([1, 1]), uplo: 'L' }, { backend: 'wasm', accumulation: 'dd' }), 'INVALID_OPTION', 'options.accumulation'],
     ['GEMV into a scaled y', () => gemv({ alpha: 1, A, x: vector([1, 1]), beta: 0, y: buildVector({ storage: 'i16s', stride: 1, sub: false }, [1, 2]) }, { backend: 'wasm', arithmetic: formats.dd }), 'INVALID_FORMAT', 'y'],
   ];

@@ -126,8 +126,6 @@ describe("backend 'wasm' refuses what it cannot run: a typed error naming the pa
     ['a compensated accumulation in dd arithmetic', () => dot(x, x, { backend: 'wasm', arithmetic: formats.dd, accumulation: 'pairwise' }), 'INVALID_OPTION', 'options.accumulation'],
     ['f32 arithmetic with the dd accumulation', () => dot(x, x, { backend: 'wasm', arithmetic: formats.f32, accumulation: 'dd' }), 'INVALID_OPTION', 'options.accumulation'],
     ['RNS arithmetic', () => dot(x, x, { backend: 'wasm', arithmetic: formats.rns212 }), 'INVALID_OPTION', 'options.arithmetic'],
-    ['dd-split storage', () => dot(vector([1], { storage: formats.ddSplit, arithmetic: formats.f64 }), vector([1]), { backend: 'wasm' }), 'INVALID_FORMAT', 'x'],
-    ['into', () => dot(x, x, { backend: 'wasm', into: vector(1) }), 'INVALID_OPTION', 'options.into'],
   ];
   for (const [name, call, code, parameter] of cases) {
     it(name, () => {

@@ -16,6 +16,7 @@ import { findFormat } from '../../formats/common/registry.js';
 import { SIMD, op } from './wasm-encoder.js';
 import { reserveBytes, wasmMemory } from './wasm-runtime.js';
 import { wasmAddressOf } from './wasm-arena.js';
+import { DdSplitArray } from '../../formats/dd/dd-storage.js';
 
 /** Elements per staged chunk of fp64 (a multiple of 8: the kernels' SIMD loops take 8 elements per step). */
 export const CHUNK = 4096;
@@ -202,7 +203,8 @@ function ddLoad4(p: number, o: number, [hi, lo, t]: readonly number[]): number[]
   ];
   return [...pair(o), ...pair(o + 32), ...op.simd(0x0d, 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23)];
 }
-const byName = new Map<string, WasmStorage>([f64, f32, f16, bf16, i8, i16, i32, dd].map((s) => [s.name, s]));
+// dd-split (separate hi and lo arrays) is staged interleaved (stageVector): the kernels then read it as dd.
+const byName = new Map<string, WasmStorage>([...[f64, f32, f16, bf16, i8, i16, i32, dd].map((s) => [s.name, s] as const), ['dd-split', dd] as const]);
 
 /**
  * v128 locals a decoder needs: its constants, then its scratch locals. The kernel allocates them consecutively
@@ -234,7 +236,7 @@ export function wasmStorageOf(a: Accessor<any, any>): WasmStorage | string {
 /** The WebAssembly reader of a storage format (the registry's own object, not a user's format of the same name), or why there is none. */
 export function wasmStorageOfFormat(st: { readonly name: string }): WasmStorage | string {
   const s = byName.get(st.name);
-  if (!s || findFormat(st.name)?.storage !== st) return `storage ${st.name} has no WebAssembly reader (built-in f64, f32, f16, bf16, i8, i16, i32, dd only)`;
+  if (!s || findFormat(st.name)?.storage !== st) return `storage ${st.name} has no WebAssembly reader (built-in f64, f32, f16, bf16, i8, i16, i32, dd, dd-split only)`;
   return s;
 }
 
@@ -251,6 +253,7 @@ type RawConstructor = new (buffer: ArrayBufferLike, byteOffset: number, length: 
  * `address` of the WebAssembly memory and zero-fills up to `padTo` elements. Unit stride: one memcpy.
  */
 export function stageVector(a: Accessor<1, any>, from: number, count: number, address: number, padTo: number, memory: ArrayBuffer): void {
+  if (a.data instanceof DdSplitArray) { stageSplit(a.data, a, from, count, new Float64Array(memory, address, 2 * padTo)); return; }
   const data = a.data as RawArray;
   const w = a.storage.kind === 'dd' ? 2 : 1;
   const view = new (data.constructor as RawConstructor)(memory, address, padTo * w);
@@ -260,6 +263,13 @@ export function stageVector(a: Accessor<1, any>, from: number, count: number, ad
   else if (w === 1) for (let k = 0, p = start; k < count; k++, p += stride) view[k] = data[p]!;
   else for (let k = 0, p = start; k < count; k++, p += stride) { view[2 * k] = data[2 * p]!; view[2 * k + 1] = data[2 * p + 1]!; }
   for (let k = count * w; k < padTo * w; k++) view[k] = 0;
+}
+
+/** {@link stageVector} of a dd-split operand: its (hi, lo) pairs interleaved, as dd storage holds them. */
+function stageSplit(data: DdSplitArray, a: Accessor<1, any>, from: number, count: number, view: Float64Array): void {
+  const stride = a.strides[0] as number;
+  for (let k = 0, p = a.offset + from * stride; k < count; k++, p += stride) { view[2 * k] = data.hi[p]!; view[2 * k + 1] = data.lo[p]!; }
+  view.fill(0, 2 * count);
 }
 
 /**

@@ -5,7 +5,7 @@
  * into NaN, or lose a zero's sign, these give IEEE's answer in hi (lo 0), as every kernel does.
  * @module
  */
-import { ddAddSource, ddSubSource, ddMulSource, ddDivSource, ddTemplateHelpers, compileOnFirstUse, type DdPair } from './dd-templates.js';
+import { ddAddSource, ddSubSource, ddMulSource, ddDivSource, ddMulAccumulateSource, ddTemplateHelpers, compileOnFirstUse, type DdPair } from './dd-templates.js';
 
 /** One operation: writes [hi, lo] of a ∘ b into `out`. */
 export type DdGuardedOperation = (out: Float64Array, ah: number, al: number, bh: number, bl: number) => void;
@@ -22,3 +22,11 @@ export const ddGuardedSub = compile('ddGuardedSub', ddSubSource);
 export const ddGuardedMul = compile('ddGuardedMul', ddMulSource);
 /** a / b as the kernels divide. */
 export const ddGuardedDiv = compile('ddGuardedDiv', ddDivSource);
+
+/**
+ * a · b + c as the kernels' multiply-accumulate (`ddMulAccumulate`'s operations, a zero's sign and non-finite results
+ * repaired as every template repairs them): writes [hi, lo] into `out`.
+ */
+export const ddGuardedMulAccumulate = compileOnFirstUse('ddGuardedMulAccumulate', ['ah', 'al', 'bh', 'bl', 'ch', 'cl'],
+  () => ddMulAccumulateSource(['o$h', 'o$l'], ['ah', 'al'], ['bh', 'bl'], ['ch', 'cl']), ddTemplateHelpers) as
+  (out: Float64Array, ah: number, al: number, bh: number, bl: number, ch: number, cl: number) => void;
