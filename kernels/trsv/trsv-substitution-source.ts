@@ -18,6 +18,7 @@ import type { DeviceArray } from '../../src/backends/webgpu/device-array.js';
 import { arrayArgs, bindArray, elementIndex, kernelSource } from '../../src/backends/webgpu/kernel-common.js';
 import type { WorkgroupSettings } from '../../src/backends/webgpu/gpujs-extensions.js';
 import type { BoundArray } from '../../src/backends/webgpu/program.js';
+import { bitsForNarrowing, single } from '../../src/formats/common/gpu-word-reads.js';
 
 /** binary32's exponent field: all ones for ±∞ and NaN. */
 const EXPONENT_MASK = 2139095040;
@@ -33,6 +34,48 @@ const EXPONENT_MASK = 2139095040;
 export function storageOverflowBits(x: DeviceArray): number | undefined {
   if (x.rangeScale || x.format.scaled) return undefined;
   return x.format.name === 'f16' ? 0x477ff000 : x.format.name === 'bf16' ? 0x7f7f8000 : undefined;
+}
+
+/**
+ * An unscaled storage of x in which storing a value of the arithmetic and reading it back is not the identity: fp16
+ * and bf16 under every arithmetic, binary32 under float-float and double-double (an f32 x in f32 arithmetic, an ff x in
+ * ff, and an f64 x — see {@link storageRoundTrip} — need no rounding between rows).
+ */
+export type RoundTripStorage = 'f16' | 'bf16' | 'f32';
+
+/**
+ * The storage x's values are rounded to between rows ({@link RoundTripStorage}), or undefined where storing x_j and
+ * reading it back gives x_j again (or x is scaled: {@link StoreRounding}). The CPU stores each x_j in x's storage
+ * before later rows read it back, so where this is defined the GPU's solve must do the same (always by substitution).
+ * An f64 x in float-float arithmetic is not rounded between rows: binary64 holds every pair whose bits span at most 53
+ * (what float-float's operations usually leave), so the CPU rounds only the others; replaying it would make every f64
+ * solve in the default arithmetic a one-workgroup substitution (docs/gpu.md, TRSV).
+ * @param x - the solve's x (or the right-hand side as stored: the same format)
+ * @param arithmetic - the solve's arithmetic
+ * @returns the storage, or undefined
+ */
+export function storageRoundTrip(x: DeviceArray, arithmetic: GpuArithmetic): RoundTripStorage | undefined {
+  if (x.rangeScale || x.format.scaled) return undefined;
+  const name = x.format.name;
+  if (name === 'f16' || name === 'bf16') return name;
+  return name === 'f32' && arithmetic.components > 1 ? 'f32' : undefined;
+}
+
+/**
+ * Lines that round register `x` of the arithmetic to `storage` and read it back, as the CPU's store of x_j and the
+ * later rows' load: the storage's own rounding (once: float-float and dd registers first rounded to odd in binary32, as
+ * the final store's emitReturn does), then an exact read (fp16, bf16 and binary32 values are binary32 registers).
+ * @param arithmetic - the arithmetic
+ * @param storage - x's storage
+ * @param x - the register (assignable)
+ * @returns source lines (names prefixed `sbst`)
+ */
+export function roundTripLines(arithmetic: GpuArithmetic, storage: RoundTripStorage, x: string): string[] {
+  const r = arithmetic.register(x);
+  const back = arithmetic.assign(x, { kind: 'f32', name: 'sbst' });
+  if (storage === 'f32') return [`const sbst = ${single(r)};`, back];
+  if (storage === 'bf16') return [`const sbst = mpFloat(mpBf16(${bitsForNarrowing(r)}) << 16);`, back];
+  return [`const sbstp = mpHalfPair(mpF16(${bitsForNarrowing(r)}));`, 'const sbst = sbstp[0];', back];
 }
 
 /** Invocations of the workgroup of {@link substitutionRedoSource}. */
@@ -63,6 +106,8 @@ export interface SubstitutionPlace {
    * and the uniforms `qmax`, `qtop`.
    */
   readonly rounding?: boolean;
+  /** x's unscaled storage rounds the arithmetic's values: each x_j is rounded to it before later rows read it ({@link roundTripLines}). */
+  readonly storage?: RoundTripStorage;
   /**
    * Over a matrix split across bindings: only steps `s0` ≤ s < `s1` (names in scope), A bound from element `aOff`,
    * and the sums neither zeroed nor updated outside rows `rowLo` ≤ i < `rowHi` when op(A) = Aᵀ
@@ -167,6 +212,7 @@ export function substitutionLines(arithmetic: GpuArithmetic, A: DeviceArray, sha
       // pair product of (q, 0) and formats.ff's pair of the scale.
       c === 1 ? `${x} = mpKeep(mpToFloat(sbq) * mpF64ToF32(sbsh, sbsl));` : `${x} = ffMul([mpToFloat(sbq), 0.0], mpF64(sbsh, sbsl));`);
   }
+  if (place.storage !== undefined) lines.push(...roundTripLines(arithmetic, place.storage, x));
   // The later rows add op(A)(i, j)·(−x_j), the CPU's (−tᵢⱼ)·xⱼ: the same value (rounding is symmetric); only a zero's
   // sign may differ (0 − (+0) = +0), which no sum sees — a sum from 0 + bᵢ is never −0.
   lines.push(...store('sbj', x), arithmetic.declareZero('sbz0'), arithmetic.declareSub('sbnx', arithmetic.register('sbz0'), arithmetic.register(x)),
@@ -199,12 +245,13 @@ export function sumStartLines(arithmetic: GpuArithmetic, readB: SubstitutionPlac
  * @param shape - the variant
  * @param rounding - x is stored in a scaled integer storage ({@link SubstitutionPlace.rounding}): every solve is
  *   redone, each x_j rounded to it between rows (arguments XS, qmax, qtop)
+ * @param storage - x's unscaled storage rounds the arithmetic's values ({@link storageRoundTrip}): every solve is redone,
+ *   each x_j rounded to it between rows
  * @returns source, arguments and workgroup settings
  */
-export function substitutionRedoSource(arithmetic: GpuArithmetic, A: DeviceArray, B: DeviceArray, shape: SubstitutionShape, rounding = false): { source: string; args: ReturnType<typeof arrayArgs>; workgroup: WorkgroupSettings } {
+export function substitutionRedoSource(arithmetic: GpuArithmetic, A: DeviceArray, B: DeviceArray, shape: SubstitutionShape, rounding = false, storage?: RoundTripStorage): { source: string; args: ReturnType<typeof arrayArgs>; workgroup: WorkgroupSettings } {
   const c = arithmetic.components;
-  const args = [...arrayArgs('A', A), ...arrayArgs('B', B), ['XAtomic', 'Array'] as const, ['n', 'Integer'] as const, ['lda', 'Integer'] as const,
-    ...(rounding ? [['XS', 'Array'] as const, ['qmax', 'Float'] as const, ['qtop', 'Integer'] as const] : [])];
+  const args = [...arrayArgs('A', A), ...arrayArgs('B', B), ['XAtomic', 'Array'] as const, ['n', 'Integer'] as const, ['lda', 'Integer'] as const, ...scaledRoundingArgs(rounding)];
   const readB = (i: string, dst: string): string[] => {
     const rb = B.format.emitRead('B', elementIndex('B', B, i), `${dst}r`, arithmetic);
     return [rb.code, `let ${dst} = ${arithmetic.literal(0)};`, arithmetic.assign(dst, rb.register)];
@@ -213,14 +260,24 @@ export function substitutionRedoSource(arithmetic: GpuArithmetic, A: DeviceArray
   const body = [
     'const l = mpLocalId();',
     // With rounding between rows every solve is redone: any row's rounding reaches the later rows.
-    ...(rounding ? ['if (l === 0) { mpSharedIntSet(0, 0, 1); }']
+    ...(rounding || storage !== undefined ? ['if (l === 0) { mpSharedIntSet(0, 0, 1); }']
       : [`for (let i = mpI32(l); i < n; i = i + ${REDO_WORKGROUP}) {`, `let xi = ${check};`, ...ifNonFinite(arithmetic, 'xi', 'mpSharedIntSet(0, 0, 1);', storageOverflowBits(B)), '}']),
     'if (mpSharedIntUniform(0, 0) !== 0) {',
-    ...substitutionLines(arithmetic, A, shape, { owners: REDO_WORKGROUP, broadcast: 1, readB, overflow: storageOverflowBits(B), rounding }),
+    ...substitutionLines(arithmetic, A, shape, { owners: REDO_WORKGROUP, broadcast: 1, readB, overflow: storageOverflowBits(B), rounding, storage }),
     '}',
     arithmetic.declareZero('unused'), `return ${arithmetic.returnValue('unused')};`,
   ];
   return { source: kernelSource(args, body), args, workgroup: { workgroupSize: REDO_WORKGROUP, workgroupArrays: [{ type: 'i32', length: 1 }, { type: 'f32', length: 2 * c }] } };
+}
+
+/**
+ * The arguments a substitution that rounds to a scaled integer storage reads ({@link SubstitutionPlace.rounding}): the
+ * scales' words and the integer bounds.
+ * @param rounding - whether it rounds so
+ * @returns the arguments (none without rounding)
+ */
+export function scaledRoundingArgs(rounding: boolean): (readonly ['XS', 'Array'] | readonly ['qmax', 'Float'] | readonly ['qtop', 'Integer'])[] {
+  return rounding ? [['XS', 'Array'] as const, ['qmax', 'Float'] as const, ['qtop', 'Integer'] as const] : [];
 }
 
 /**
