@@ -337,8 +337,6 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
   if (groupBlocks < 1 || (shape.trans && perBinding < 64)) {
     throw new ModprecError('BACKEND_LIMIT', `invalid argument: A needs ${Math.max(bs, 64)} columns of ${A.ld} elements per storage binding, over this adapter's maxStorageBufferBindingSize of ${bindingLimit(runtime)} bytes`, 'maxStorageBufferBindingSize');
   }
-  // The block inverses are bound whole (not windowed): bs·np registers of the arithmetic.
-  checkBinding(runtime, bs * np * c, `the inverted ${bs}×${bs} diagonal blocks of A (${np} rows in ${arithmetic.name} arithmetic)`);
   // Rounding x to its storage between rows, as the CPU's store and read-back of each x_j: a scaled integer x (f32 and ff
   // arithmetic), or an unscaled storage that rounds the arithmetic's values (storageRoundTrip: fp16, bf16; binary32
   // under ff or dd). The substitution (one workgroup; over split bindings one pass per window of A) does it and gives
@@ -348,7 +346,11 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
   const substitutes = rounds || storage !== undefined;
   const { inv, invKey, generation } = substitutes
     ? { inv: undefined, invKey: `trsv-sub|${objectId(A.data)}|${bindingsKey(A.data)}|${A.data.offset}|${A.data.stride}|${n}|${A.ld}|${shape.lowerOp}|${shape.trans}|${shape.unit}|${arithmetic.name}|${perBinding}`, generation: 0 }
-    : await blockInverses(runtime, A, shape, arithmetic, perBinding, groupBlocks);
+    : await (async () => {
+      // The block inverses are bound whole (not windowed): bs·np registers of the arithmetic.
+      checkBinding(runtime, bs * np * c, `the inverted ${bs}×${bs} diagonal blocks of A (${np} rows in ${arithmetic.name} arithmetic)`);
+      return blockInverses(runtime, A, shape, arithmetic, perBinding, groupBlocks);
+    })();
   // MODPREC_TRSV_ONE_DISPATCH=0 keeps the blocked solve (tests compare it with its own split-binding runs).
   if (inv && !storesScaled(x) && perBinding === Infinity && bs === TRSV_TILE && walkerHolds(arithmetic, A.data) && tuning('MODPREC_TRSV_ONE_DISPATCH', 1) !== 0) {
     await walkerSolve(runtime, args, shape, arithmetic, inv, invKey, generation);
