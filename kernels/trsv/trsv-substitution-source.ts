@@ -20,6 +20,9 @@ import type { WorkgroupSettings } from '../../src/backends/webgpu/gpujs-extensio
 import type { BoundArray } from '../../src/backends/webgpu/program.js';
 import { bitsForNarrowing, single } from '../../src/formats/common/gpu-word-reads.js';
 
+/** The bits of binary32's −0 (as a signed 32-bit integer). */
+const NEGATIVE_ZERO_BITS = -2147483648;
+
 /** binary32's exponent field: all ones for ±∞ and NaN. */
 const EXPONENT_MASK = 2139095040;
 
@@ -72,10 +75,15 @@ export function storageRoundTrip(x: DeviceArray, arithmetic: GpuArithmetic): Rou
  */
 export function roundTripLines(arithmetic: GpuArithmetic, storage: RoundTripStorage, x: string): string[] {
   const r = arithmetic.register(x);
-  const back = arithmetic.assign(x, { kind: 'f32', name: 'sbst' });
-  if (storage === 'f32') return [`const sbst = ${single(r)};`, back];
-  if (storage === 'bf16') return [`const sbst = mpFloat(mpBf16(${bitsForNarrowing(r)}) << 16);`, back];
-  return [`const sbstp = mpHalfPair(mpF16(${bitsForNarrowing(r)}));`, 'const sbst = sbstp[0];', back];
+  const lines = storage === 'f32'
+    // A pair with a zero tail is its head, −0 included (the CPU's ffRoundToOdd; hi + lo would give +0 for (−0, +0)).
+    ? (r.kind === 'ff' ? [`let sbst = ${x}[0];`, `if (${x}[1] !== 0.0) { sbst = mpKeep(${x}[0] + ${x}[1]); }`] : [`const sbst = ${single(r)};`])
+    : storage === 'bf16' ? [`const sbst = mpFloat(mpBf16(${bitsForNarrowing(r)}) << 16);`]
+      : [`const sbstp = mpHalfPair(mpF16(${bitsForNarrowing(r)}));`, 'const sbst = sbstp[0];'];
+  lines.push(arithmetic.assign(x, { kind: 'f32', name: 'sbst' }));
+  // A float-float −0 read back keeps a −0 tail: the final store's hi + lo is then −0, the stored value.
+  if (r.kind === 'ff') lines.push(`if (mpBits(sbst) === ${NEGATIVE_ZERO_BITS}) { ${x} = [sbst, sbst]; }`);
+  return lines;
 }
 
 /** Invocations of the workgroup of {@link substitutionRedoSource}. */
@@ -233,7 +241,11 @@ export function substitutionLines(arithmetic: GpuArithmetic, A: DeviceArray, sha
  * @returns source lines
  */
 export function sumStartLines(arithmetic: GpuArithmetic, readB: SubstitutionPlace['readB'], i: string, dst: string): string[] {
-  return [arithmetic.declareZero(dst), ...readB(i, `${dst}b`), arithmetic.add(dst, arithmetic.register(`${dst}b`))];
+  const lines = [arithmetic.declareZero(dst), ...readB(i, `${dst}b`), arithmetic.add(dst, arithmetic.register(`${dst}b`))];
+  // 0 + (−0) is +0, which a shader compiler may fold to −0 (0 + b → b): made explicit for binary32 registers.
+  const c = arithmetic.components;
+  if (c <= 2) lines.push(`if (mpBits(${c === 1 ? dst : `${dst}[0]`}) === ${NEGATIVE_ZERO_BITS}) { ${dst} = ${arithmetic.literal(0)}; }`);
+  return lines;
 }
 
 /**
