@@ -18,7 +18,7 @@ import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
 import type { DeviceArray } from '../../src/backends/webgpu/device-array.js';
 import { arrayArgs, elementIndex, kernelSource } from '../../src/backends/webgpu/kernel-common.js';
 import type { WorkgroupSettings } from '../../src/backends/webgpu/gpujs-extensions.js';
-import { ifNonFinite, REDO_WORKGROUP, scaledRoundingArgs, storageOverflowBits, substitutionLines, sumStartLines, type RoundTripStorage, type SubstitutionShape } from './trsv-substitution-source.js';
+import { ifNonFinite, REDO_WORKGROUP, scaledRoundingArgs, storageOverflowBits, substitutionLines, sumStartLines, type RoundTripStorage, type ScaledRounding, type SubstitutionShape } from './trsv-substitution-source.js';
 
 type Source = { source: string; args: ReturnType<typeof arrayArgs>; workgroup: WorkgroupSettings };
 
@@ -73,11 +73,11 @@ export function splitRedoCheckSource(arithmetic: GpuArithmetic, B: DeviceArray, 
  * @param A - the matrix
  * @param B - the right-hand side as stored
  * @param shape - the variant
- * @param rounding - x_j rounded to a scaled integer storage between rows (as the one-binding redo's; arguments XS, qmax, qtop)
+ * @param rounding - x_j rounded to a scaled storage between rows (as the one-binding redo's; its arguments: scaledRoundingArgs)
  * @param storage - x_j rounded to x's unscaled storage between rows (as the one-binding redo's)
  * @returns source, arguments and workgroup
  */
-export function splitRedoWindowSource(arithmetic: GpuArithmetic, A: DeviceArray, B: DeviceArray, shape: SubstitutionShape & { readonly lowerOp: boolean }, rounding = false, storage?: RoundTripStorage): Source {
+export function splitRedoWindowSource(arithmetic: GpuArithmetic, A: DeviceArray, B: DeviceArray, shape: SubstitutionShape & { readonly lowerOp: boolean }, rounding?: ScaledRounding, storage?: RoundTripStorage): Source {
   const c = arithmetic.components;
   const args = [...arrayArgs('A', A), ...arrayArgs('B', B), ['XAtomic', 'Array'] as const, ['n', 'Integer'] as const, ['lda', 'Integer'] as const,
     ['aOff', 'Integer'] as const, ['s0', 'Integer'] as const, ['s1', 'Integer'] as const, ['rowLo', 'Integer'] as const, ['rowHi', 'Integer'] as const, ['flagAt', 'Integer'] as const, ...scaledRoundingArgs(rounding)];

@@ -19,6 +19,10 @@ import { arrayArgs, bindArray, elementIndex, kernelSource } from '../../src/back
 import type { WorkgroupSettings } from '../../src/backends/webgpu/gpujs-extensions.js';
 import type { BoundArray } from '../../src/backends/webgpu/program.js';
 import { bitsForNarrowing, single } from '../../src/formats/common/gpu-word-reads.js';
+import { hostDefaultNaN } from '../../src/backends/webgpu/exact-division.js';
+
+/** The host's 0/0 as binary32 bits: a scaled f16/bf16 x's NaN quotients carry the CPU's sign (as the scaled float store's). */
+const DEFAULT_NAN = hostDefaultNaN();
 
 /** The bits of binary32's −0 (as a signed 32-bit integer). */
 const NEGATIVE_ZERO_BITS = -2147483648;
@@ -113,7 +117,7 @@ export interface SubstitutionPlace {
    * reads an fp64 (f32: its nearest binary32; ff: formats.ff's pair). Reads the scales' words `XS[2j]`, `XS[2j + 1]`
    * and the uniforms `qmax`, `qtop`.
    */
-  readonly rounding?: boolean;
+  readonly rounding?: ScaledRounding;
   /** x's unscaled storage rounds the arithmetic's values: each x_j is rounded to it before later rows read it ({@link roundTripLines}). */
   readonly storage?: RoundTripStorage;
   /**
@@ -125,15 +129,24 @@ export interface SubstitutionPlace {
 }
 
 /**
- * The scaled integer storage a GPU TRSV's x is written to (i8 or i16 with fp64 scales, finite and non-zero): the solve
- * rounds each x_j to it before later rows read it, as the CPU does.
+ * The scaled storage a GPU TRSV's x is written to (i8 or i16, or f16 or bf16, with fp64 scales, finite and non-zero):
+ * the solve rounds each x_j to it before later rows read it, as the CPU does.
  */
 export interface StoreRounding {
   /** Element i's scale (fp64, finite, non-zero), uploaded as its two IEEE words. */
   readonly scales: Float64Array;
-  /** The largest integer stored (127, 32767); the smallest is −(qtop + 1). */
+  /** The largest integer stored (127, 32767); the smallest is −(qtop + 1). Unused for a floating-point storage. */
   readonly qtop: number;
+  /** A scaled floating-point storage (f16, bf16) instead of an integer one. */
+  readonly float?: 'f16' | 'bf16';
 }
+
+/**
+ * How a substitution rounds x_j to a scaled storage: `integer` (i8, i16: the exact quotient rounded to an integer,
+ * arguments XS, qmax, qtop), or a scaled f16/bf16 (the CPU's quotient value / scale in the arithmetic rounded to the
+ * storage, arguments XS, Dn).
+ */
+export type ScaledRounding = 'integer' | 'f16' | 'bf16';
 
 /**
  * Whether the solve can redo itself by substitution: registers of binary32 words (f32, float-float), whose exponent
@@ -210,7 +223,7 @@ export function substitutionLines(arithmetic: GpuArithmetic, A: DeviceArray, sha
     const infinity = arithmetic.specialTests?.infinityOf(x) ?? (c === 1 ? inf : `[${inf}, 0.0]`);
     lines.push(`if (${magnitude(arithmetic, x)} >= mpFloat(${place.overflow})) {`, `${x} = ${infinity};`, '}');
   }
-  if (place.rounding) {
+  if (place.rounding === 'integer') {
     // The CPU's store of x_j into its scaled integer (the exact value / fp64 scale rounded once: mpQuantize64, any
     // double, not only a binary32 — a binary32 stand-in for 0.1 rounds some near-ties the other way) and the read-back
     // of later rows.
@@ -219,6 +232,14 @@ export function substitutionLines(arithmetic: GpuArithmetic, A: DeviceArray, sha
       // q·s as the CPU's read of a scaled element: f32, one rounding of q times the scale's nearest binary32; ff, the
       // pair product of (q, 0) and formats.ff's pair of the scale.
       c === 1 ? `${x} = mpKeep(mpToFloat(sbq) * mpF64ToF32(sbsh, sbsl));` : `${x} = ffMul([mpToFloat(sbq), 0.0], mpF64(sbsh, sbsl));`);
+  } else if (place.rounding !== undefined) {
+    // A scaled f16/bf16 x: the CPU's store — the quotient x_j / scale in the arithmetic (the scaled float store's:
+    // f32 mpDivRn by the scale's nearest binary32, ff ffDivRn by formats.ff's pair; Dn the host's NaN), rounded to the
+    // storage — and the read-back stored × scale as range-scale.ts reads it (f32: times the pair's head; ff: ffMul).
+    lines.push('const sbsl = mpBits(XS[2 * sbj]);', 'const sbsh = mpBits(XS[2 * sbj + 1]);', 'const sbss = mpF64(sbsh, sbsl);',
+      c === 1 ? `let sbfq = mpDivRn(${x}, mpF64ToF32(sbsh, sbsl), Dn);` : `let sbfq = ffDivRn(${x}, sbss, Dn);`,
+      ...roundTripLines(arithmetic, place.rounding, 'sbfq'),
+      c === 1 ? `${x} = mpKeep(sbfq * sbss[0]);` : `${x} = ffMul(sbfq, sbss);`);
   }
   if (place.storage !== undefined) lines.push(...roundTripLines(arithmetic, place.storage, x));
   // The later rows add op(A)(i, j)·(−x_j), the CPU's (−tᵢⱼ)·xⱼ: the same value (rounding is symmetric); only a zero's
@@ -261,7 +282,7 @@ export function sumStartLines(arithmetic: GpuArithmetic, readB: SubstitutionPlac
  *   each x_j rounded to it between rows
  * @returns source, arguments and workgroup settings
  */
-export function substitutionRedoSource(arithmetic: GpuArithmetic, A: DeviceArray, B: DeviceArray, shape: SubstitutionShape, rounding = false, storage?: RoundTripStorage): { source: string; args: ReturnType<typeof arrayArgs>; workgroup: WorkgroupSettings } {
+export function substitutionRedoSource(arithmetic: GpuArithmetic, A: DeviceArray, B: DeviceArray, shape: SubstitutionShape, rounding?: ScaledRounding, storage?: RoundTripStorage): { source: string; args: ReturnType<typeof arrayArgs>; workgroup: WorkgroupSettings } {
   const c = arithmetic.components;
   const args = [...arrayArgs('A', A), ...arrayArgs('B', B), ['XAtomic', 'Array'] as const, ['n', 'Integer'] as const, ['lda', 'Integer'] as const, ...scaledRoundingArgs(rounding)];
   const readB = (i: string, dst: string): string[] => {
@@ -272,7 +293,7 @@ export function substitutionRedoSource(arithmetic: GpuArithmetic, A: DeviceArray
   const body = [
     'const l = mpLocalId();',
     // With rounding between rows every solve is redone: any row's rounding reaches the later rows.
-    ...(rounding || storage !== undefined ? ['if (l === 0) { mpSharedIntSet(0, 0, 1); }']
+    ...(rounding !== undefined || storage !== undefined ? ['if (l === 0) { mpSharedIntSet(0, 0, 1); }']
       : [`for (let i = mpI32(l); i < n; i = i + ${REDO_WORKGROUP}) {`, `let xi = ${check};`, ...ifNonFinite(arithmetic, 'xi', 'mpSharedIntSet(0, 0, 1);', storageOverflowBits(B)), '}']),
     'if (mpSharedIntUniform(0, 0) !== 0) {',
     ...substitutionLines(arithmetic, A, shape, { owners: REDO_WORKGROUP, broadcast: 1, readB, overflow: storageOverflowBits(B), rounding, storage }),
@@ -288,8 +309,9 @@ export function substitutionRedoSource(arithmetic: GpuArithmetic, A: DeviceArray
  * @param rounding - whether it rounds so
  * @returns the arguments (none without rounding)
  */
-export function scaledRoundingArgs(rounding: boolean): (readonly ['XS', 'Array'] | readonly ['qmax', 'Float'] | readonly ['qtop', 'Integer'])[] {
-  return rounding ? [['XS', 'Array'] as const, ['qmax', 'Float'] as const, ['qtop', 'Integer'] as const] : [];
+export function scaledRoundingArgs(rounding: ScaledRounding | undefined): (readonly ['XS', 'Array'] | readonly ['qmax', 'Float'] | readonly ['qtop' | 'Dn', 'Integer'])[] {
+  if (rounding === undefined) return [];
+  return rounding === 'integer' ? [['XS', 'Array'] as const, ['qmax', 'Float'] as const, ['qtop', 'Integer'] as const] : [['XS', 'Array'] as const, ['Dn', 'Integer'] as const];
 }
 
 /**
@@ -302,9 +324,10 @@ export function scaledRoundingArgs(rounding: boolean): (readonly ['XS', 'Array']
  * @param rounding - with {@link substitutionRedoSource}'s `rounding`: x's fp64 scales (their words) and largest integer
  * @returns arrays and scalars
  */
-export function substitutionRedoBindings(A: DeviceArray, B: DeviceArray, X: BoundArray, n: number, lda: number, rounding?: { scales: BoundArray; qtop: number }): { arrays: Record<string, BoundArray>; scalars: Record<string, number> } {
+export function substitutionRedoBindings(A: DeviceArray, B: DeviceArray, X: BoundArray, n: number, lda: number, rounding?: { scales: BoundArray; qtop: number; float?: 'f16' | 'bf16' }): { arrays: Record<string, BoundArray>; scalars: Record<string, number> } {
   const arrays: Record<string, BoundArray> = { XAtomic: X, ...(rounding ? { XS: rounding.scales } : {}) };
-  const scalars: Record<string, number> = { n, lda, ...(rounding ? { qmax: rounding.qtop + 1, qtop: rounding.qtop } : {}) };
+  const scaled: Record<string, number> = rounding === undefined ? {} : rounding.float ? { Dn: DEFAULT_NAN } : { qmax: rounding.qtop + 1, qtop: rounding.qtop };
+  const scalars: Record<string, number> = { n, lda, ...scaled };
   bindArray('A', A, arrays, scalars);
   bindArray('B', B, arrays, scalars);
   return { arrays, scalars };

@@ -370,7 +370,7 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
     const scales = createWordBuffer(context, 2 * n, new Uint32Array(rounding.scales.buffer, rounding.scales.byteOffset, 2 * n));
     const out = plan.scratch[3]!;
     try {
-      submitPasses(context, await buildSolvePasses(runtime, args, b, shape, arithmetic, perBinding, plan.passes, plan.scratch, inv, out, { scales: { buffer: scales }, qtop: rounding.qtop }));
+      submitPasses(context, await buildSolvePasses(runtime, args, b, shape, arithmetic, perBinding, plan.passes, plan.scratch, inv, out, { scales: { buffer: scales }, qtop: rounding.qtop, float: rounding.float }));
     } finally {
       void context.device.queue.onSubmittedWorkDone().then(() => scales.destroy());
     }
@@ -404,7 +404,7 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
  * substitution redo, x → its storage format (b: as {@link rightHandSide}). With `rounding` or `storage` the substitution
  * always runs and rounds each x_j to x's storage between rows.
  */
-async function buildSolvePasses(runtime: GpuRuntime, args: GpuTrsvArgs, b: DeviceArray, shape: Shape, arithmetic: GpuArithmetic, perBinding: number, caches: PassCache[], scratch: GpuBuffer[], inv: GpuBuffer | undefined, out: GpuBuffer, rounding?: { scales: BoundArray; qtop: number }, storage?: RoundTripStorage): Promise<{ pass: Pass; cache?: PassCache }[]> {
+async function buildSolvePasses(runtime: GpuRuntime, args: GpuTrsvArgs, b: DeviceArray, shape: Shape, arithmetic: GpuArithmetic, perBinding: number, caches: PassCache[], scratch: GpuBuffer[], inv: GpuBuffer | undefined, out: GpuBuffer, rounding?: { scales: BoundArray; qtop: number; float?: 'f16' | 'bf16' }, storage?: RoundTripStorage): Promise<{ pass: Pass; cache?: PassCache }[]> {
   const { A, x } = args;
   const context = runtime.context;
   const { n, bs, blocks, np } = shape;
@@ -440,9 +440,9 @@ async function buildSolvePasses(runtime: GpuRuntime, args: GpuTrsvArgs, b: Devic
     if (ranges.length > 0) [current, next] = [next, current];
   }
   // x is still b here (the solve writes `out`, or a view x last): the redo reads b from it.
-  const variant = `${arithmetic.name}|${readKey(A.data)}|${readKey(b)}|${b.isView}|${storageOverflowBits(b)}|${shape.lowerOp}|${shape.trans}|${shape.unit}|${rounding ? 'rounds' : ''}|${storage ?? ''}`;
+  const variant = `${arithmetic.name}|${readKey(A.data)}|${readKey(b)}|${b.isView}|${storageOverflowBits(b)}|${shape.lowerOp}|${shape.trans}|${shape.unit}|${rounding ? rounding.float ?? 'integer' : ''}|${storage ?? ''}`;
   if (substitutionHolds(arithmetic) && perBinding === Infinity) {
-    const redo = memo(`trsvR|${variant}`, () => substitutionRedoSource(arithmetic, A.data, b, shape, rounding !== undefined, storage));
+    const redo = memo(`trsvR|${variant}`, () => substitutionRedoSource(arithmetic, A.data, b, shape, rounding && (rounding.float ?? 'integer'), storage));
     const program = await getProgram(context, { source: redo.source, args: redo.args, components: c, workgroup: redo.workgroup });
     const { arrays, scalars } = substitutionRedoBindings(A.data, b, { buffer: xw }, n, A.ld, rounding);
     passes.push({ pass: { program, arrays, scalars, output: { buffer: scratch[4]! }, threads: REDO_WORKGROUP }, cache: caches[slot++]! });
@@ -453,7 +453,7 @@ async function buildSolvePasses(runtime: GpuRuntime, args: GpuTrsvArgs, b: Devic
     const checkScalars: Record<string, number> = { n, flagAt: np * c };
     bindArray('B', b, checkArrays, checkScalars);
     passes.push({ pass: { program: pCheck, arrays: checkArrays, scalars: checkScalars, output: { buffer: scratch[4]! }, threads: REDO_WORKGROUP }, cache: caches[slot++]! });
-    const win = memo(`trsvRW|${variant}`, () => splitRedoWindowSource(arithmetic, A.data, b, shape, rounding !== undefined, storage));
+    const win = memo(`trsvRW|${variant}`, () => splitRedoWindowSource(arithmetic, A.data, b, shape, rounding && (rounding.float ?? 'integer'), storage));
     const pWindow = await getProgram(context, { source: win.source, args: win.args, components: c, workgroup: win.workgroup });
     for (let s0 = 0; s0 < n; s0 += perBinding) {
       const s1 = Math.min(n, s0 + perBinding);

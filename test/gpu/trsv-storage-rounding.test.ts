@@ -100,6 +100,37 @@ describe('TRSV with x in a storage that rounds the arithmetic: each x_j rounded 
   }
 });
 
+describe('TRSV with a scaled f16 or bf16 x: the quotient x_j / scale rounded to the storage and read back × scale between rows, on the GPU as on the CPU', () => {
+  /** x: b stored through its scales (one per element) at its stride in a span of sentinel bits. */
+  function scaledFloatX(c: Case, storage: 'f16' | 'bf16', arithmetic: Arithmetic, scales: number[]): Range<1, any> {
+    const offset = c.pad + (c.stride < 0 ? -c.stride * (c.n - 1) : 0);
+    const size = offset + (c.stride > 0 ? c.stride * (c.n - 1) : 0) + 1 + c.pad;
+    const data = Uint16Array.from({ length: size }, (_, k) => 0x3c00 + 37 * k);
+    const x = range(scaledReducedRowMajor<1>({ size: [c.n], storage: formats[storage], arithmetic: formats[arithmetic], scaleMask: [true], scale: Float64Array.from(scales), stride: c.stride, offset, data }));
+    c.b.forEach((v, i) => x.set(i, v));
+    return x;
+  }
+
+  async function scaledSolve(c: Case, storage: 'f16' | 'bf16', arithmetic: Arithmetic, scales: number[], backend: 'cpu' | 'gpu'): Promise<(number | string)[]> {
+    const x = scaledFloatX(c, storage, arithmetic, scales);
+    const options = backend === 'gpu' ? { backend: 'gpu', arithmetic: formats[arithmetic], strict: true, blockSize: c.blockSize } : { arithmetic: formats[arithmetic] };
+    await trsv({ A: matrixOf(c, arithmetic), x, ...c.call }, options as never);
+    // The span's bits (every NaN as one value).
+    return [...(x.accessor.data as Uint16Array)].map((w) => ((w & 0x7fff) > (storage === 'f16' ? 0x7c00 : 0x7f80) ? 'NaN' : w));
+  }
+
+  const scaleOf = fc.tuple(fc.constantFrom(1, 0.1, 1 / 3, -1, 1.0000001), fc.integer({ min: -4, max: 4 })).map(([m, e]) => m * 2 ** e);
+
+  for (const [storage, arithmetic] of [['f16', 'f32'], ['bf16', 'ff']] as const) {
+    it(`${storage} x in ${arithmetic}: random systems and fp64 scales (powers of two, 0.1, 1/3, negative), rows that round or overflow, pivots 0/±∞/NaN, strided among sentinels: the CPU's stored bits`, async () => {
+      await requireRuntime();
+      await fc.assert(fc.asyncProperty(cases('f16').chain((c) => fc.tuple(fc.constant(c), fc.array(scaleOf, { minLength: c.n, maxLength: c.n }))), async ([c, scales]) => {
+        expect(await scaledSolve(c, storage, arithmetic, scales, 'gpu'), JSON.stringify({ c, scales })).toEqual(await scaledSolve(c, storage, arithmetic, scales, 'cpu'));
+      }), { numRuns: 25 });
+    });
+  }
+});
+
 describe('TRSV over a matrix split across storage bindings, x rounded between rows (16-bit, scaled integer)', () => {
   // 150 columns of 150 binary32 (90 kB) under a 64 kB limit: windows of 108 columns. Pivots 2, −½, 1, 4; neighbours ½,
   // some −¼: x grows, and its rounding to the storage reaches the later rows of the other window.
