@@ -45,10 +45,10 @@ export function storageOverflowBits(x: DeviceArray): number | undefined {
 
 /**
  * An unscaled storage of x in which storing a value of the arithmetic and reading it back is not the identity: fp16
- * and bf16 under every arithmetic, binary32 under float-float and double-double (an f32 x in f32 arithmetic, an ff x in
- * ff, and an f64 x — see {@link storageRoundTrip} — need no rounding between rows).
+ * and bf16 under every arithmetic, binary32 under float-float and double-double, binary64 under double-double (an f32 x
+ * in f32 arithmetic, an ff x in ff, and an f64 x in f32 or ff — see {@link storageRoundTrip} — are not rounded between rows).
  */
-export type RoundTripStorage = 'f16' | 'bf16' | 'f32';
+export type RoundTripStorage = 'f16' | 'bf16' | 'f32' | 'f64';
 
 /**
  * The storage x's values are rounded to between rows ({@link RoundTripStorage}), or undefined where storing x_j and
@@ -65,6 +65,8 @@ export function storageRoundTrip(x: DeviceArray, arithmetic: GpuArithmetic): Rou
   if (x.rangeScale || x.format.scaled) return undefined;
   const name = x.format.name;
   if (name === 'f16' || name === 'bf16') return name;
+  // The GPU dd arithmetic's register (112 bits) rounds to binary64 (its reads of f64 words are exact).
+  if (name === 'f64') return arithmetic.components === 4 ? 'f64' : undefined;
   return name === 'f32' && arithmetic.components > 1 ? 'f32' : undefined;
 }
 
@@ -79,6 +81,8 @@ export function storageRoundTrip(x: DeviceArray, arithmetic: GpuArithmetic): Rou
  */
 export function roundTripLines(arithmetic: GpuArithmetic, storage: RoundTripStorage, x: string): string[] {
   const r = arithmetic.register(x);
+  // binary64: the register's nearest double as its two words (as the final store's emitReturn), read back exactly.
+  if (storage === 'f64') return [`const sbst = mpXfToF64Words(${x});`, arithmetic.assign(x, { kind: 'f64', name: 'sbst' })];
   const lines = storage === 'f32'
     // A pair with a zero tail is its head, −0 included (the CPU's ffRoundToOdd; hi + lo would give +0 for (−0, +0)).
     ? (r.kind === 'ff' ? [`let sbst = ${x}[0];`, `if (${x}[1] !== 0.0) { sbst = mpKeep(${x}[0] + ${x}[1]); }`] : [`const sbst = ${single(r)};`])

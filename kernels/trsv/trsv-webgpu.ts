@@ -339,7 +339,7 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
   }
   // Rounding x to its storage between rows, as the CPU's store and read-back of each x_j: a scaled integer x (f32 and ff
   // arithmetic), or an unscaled storage that rounds the arithmetic's values (storageRoundTrip: fp16, bf16; binary32
-  // under ff or dd). The substitution (one workgroup; over split bindings one pass per window of A) does it and gives
+  // under ff or dd; f64 under dd). The substitution (one workgroup; over split bindings one pass per window of A) does it and gives
   // every row of x, so such a solve is the substitution alone: no block inverses, no blocked solve.
   const rounds = rounding !== undefined && arithmetic.components <= 2;
   const storage = substitutionHolds(arithmetic) ? storageRoundTrip(x, arithmetic) : undefined;
@@ -728,7 +728,7 @@ function bindingsKey(A: DeviceArray): string {
 /**
  * Solves op(A)·x = b on the GPU (x holds b on entry and the solution on return), blocked and chained on
  * the device; on the CPU for host-resident operands. Where x's storage rounds the arithmetic's values (f16, bf16; f32
- * under ff or dd), each x_j is rounded to it before later rows read it, as on the CPU: such a solve is a substitution
+ * under ff or dd; f64 under dd), each x_j is rounded to it before later rows read it, as on the CPU: such a solve is a substitution
  * in one workgroup (docs/gpu.md, TRSV).
  *
  * @param args - A (square; column-major, or a matrix view: row-major, a sub-range), x (a strided view too), uplo, trans, diag
@@ -754,16 +754,16 @@ export async function gpuTrsv(args: GpuTrsvArgs, options: GpuTrsvOptions = {}): 
 }
 
 /**
- * {@link gpuTrsv} whose x is finally stored in a scaled integer storage (`backend: 'gpu'` TRSV with such an x): each
+ * {@link gpuTrsv} whose x is finally stored in a scaled integer, f16 or bf16 storage (`backend: 'gpu'` TRSV with such an x): each
  * x_j is rounded to that storage before later rows read it, as the CPU's substitution stores x_j and reads it back —
  * so a row that saturates, or rounds, reaches the later rows as the CPU's does. In f32 and float-float arithmetic (the
  * substitution of ./trsv-substitution-source.ts: one workgroup, or one pass per window of a matrix split across
  * bindings); in double-double x stays in the arithmetic between rows and is rounded once at the end. An unscaled x
- * whose storage rounds the arithmetic's values (f16, bf16; f32 under ff or dd) is rounded between rows by every solve,
+ * whose storage rounds the arithmetic's values (f16, bf16; f32 under ff or dd; f64 under dd) is rounded between rows by every solve,
  * with or without `rounding`.
  * @param args - as {@link gpuTrsv}'s
  * @param options - as {@link gpuTrsv}'s
- * @param rounding - x's storage: element i's binary32 scale and the largest integer
+ * @param rounding - x's storage: element i's fp64 scale, and the largest integer or the floating-point storage
  * @returns the run report
  */
 export async function trsvRounding(args: GpuTrsvArgs, options: GpuTrsvOptions, rounding?: StoreRounding): Promise<GpuRunInfo> {
