@@ -25,10 +25,30 @@ import {
   compose, inflate, matrixMagnitudes, orInfinity, readRoundings, vectorMagnitudes, vectorScales, writeError,
 } from '../shared/accessor-rounding.js';
 import { checkTrsvArguments, type TrsvArguments } from './trsv-arguments.js';
+import type { Range } from '../../src/core/range.js';
 import { chooseBackend } from '../../src/backends/backend.js';
 import { prepareGpuCall } from '../../src/backends/webgpu-bridge/gpu-backend.js';
 import { rnsGpuBlockSize, trsvBlockSize, type TrsvGpuOptions } from './trsv-block-size.js';
 import { gpuTrsvBound } from './trsv-gpu-bound.js';
+
+/**
+ * Whether the GPU solves this x by the CPU's substitution, rounding each x_j to x's storage between rows
+ * (kernels/trsv/trsv-webgpu.ts: `storageRoundTrip` and the scaled storages `backend: 'gpu'` rounds): then the CPU's
+ * substitution bound is the GPU run's (up to the device's binary32 division, which WGSL lets err by 2.5 ulp).
+ * @param x - the solve's x
+ * @param arithmetic - the GPU arithmetic's name
+ * @returns true where the GPU substitutes
+ */
+function gpuSubstitutes(x: Range<1, any>, arithmetic: string): boolean {
+  const a = x.accessor;
+  const st = a.storage.name;
+  if (a.scale) {
+    const finite = Array.prototype.every.call(a.scale.data, (v: number) => Number.isFinite(v) && v !== 0);
+    return finite && (arithmetic === 'f32' || arithmetic === 'ff') && ['i8', 'i16', 'f16', 'bf16'].includes(st);
+  }
+  if (st === 'f16' || st === 'bf16') return true;
+  return (st === 'f32' && (arithmetic === 'ff' || arithmetic === 'dd')) || (st === 'f64' && arithmetic === 'dd');
+}
 
 /**
  * Per-component bounds on |x̂ᵢ − xᵢ| after `trsv(args, options)`, where x̂ is what trsv stored and x the exact
@@ -60,8 +80,9 @@ export function trsvBound(args: TrsvArguments, options: (KernelOptions & { backe
   if (chooseBackend(options) === 'gpu') {
     const blockSize = trsvBlockSize(options, 'gpu')!;
     const call = prepareGpuCall('trsv', [['A', A], ['x', x]], options as TrsvGpuOptions);
-    if (!call.rns) return gpuTrsvBound(checked, call.arithmetic, blockSize);
-    // RNS on the GPU solves by substitution, as the CPU (two roundings a row, within its bound): the CPU's bound.
+    if (!call.rns && !gpuSubstitutes(x, call.arithmetic.name)) return gpuTrsvBound(checked, call.arithmetic, blockSize);
+    // RNS on the GPU solves by substitution, as the CPU (two roundings a row, within its bound): the CPU's bound. So
+    // does an x the GPU rounds to its storage between rows (gpuSubstitutes).
     rnsGpuBlockSize(options);
     options = { arithmetic: call.arithmetic };
   } else {

@@ -4,7 +4,8 @@
  * in the solve's x words.
  *
  * - The check pass looks for a non-finite x (or one over x's storage range), stores the verdict in the word after x
- *   (`flagAt`) and, where it redoes and op(A) = A, starts every row's sum at 0 + bᵢ.
+ *   (`flagAt`) and, where it redoes and op(A) = A, starts every row's sum at 0 + bᵢ. A solve that rounds x_j to x's
+ *   storage between rows (a scaled integer x, or a storage that rounds the arithmetic's values) always redoes.
  * - Window pass k covers the steps s0 ≤ s < s1 of substitution order, whose columns of A are its window. op(A) = A:
  *   step j reads column j (x_j's pivot and the entries of later rows), as in one binding. op(A) = Aᵀ: step j reads
  *   op(A)(i, j) = A(j, i), in column i — so a pass takes the rows of its own steps (A's columns in the window): it
@@ -17,7 +18,7 @@ import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
 import type { DeviceArray } from '../../src/backends/webgpu/device-array.js';
 import { arrayArgs, elementIndex, kernelSource } from '../../src/backends/webgpu/kernel-common.js';
 import type { WorkgroupSettings } from '../../src/backends/webgpu/gpujs-extensions.js';
-import { ifNonFinite, REDO_WORKGROUP, storageOverflowBits, substitutionLines, sumStartLines, type SubstitutionShape } from './trsv-substitution-source.js';
+import { ifNonFinite, REDO_WORKGROUP, scaledRoundingArgs, storageOverflowBits, substitutionLines, sumStartLines, type RoundTripStorage, type ScaledRounding, type SubstitutionShape } from './trsv-substitution-source.js';
 
 type Source = { source: string; args: ReturnType<typeof arrayArgs>; workgroup: WorkgroupSettings };
 
@@ -46,14 +47,16 @@ function readBOf(arithmetic: GpuArithmetic, B: DeviceArray): (i: string, dst: st
  * @param arithmetic - the solve's arithmetic
  * @param B - the right-hand side as stored (its storage's overflow bound)
  * @param shape - the variant
+ * @param always - the solve rounds x_j between rows: the verdict is always to redo
  * @returns source, arguments (XAtomic, n, flagAt) and workgroup
  */
-export function splitRedoCheckSource(arithmetic: GpuArithmetic, B: DeviceArray, shape: SubstitutionShape): Source {
+export function splitRedoCheckSource(arithmetic: GpuArithmetic, B: DeviceArray, shape: SubstitutionShape, always = false): Source {
   const c = arithmetic.components;
   const args = [...arrayArgs('B', B), ['XAtomic', 'Array'] as const, ['n', 'Integer'] as const, ['flagAt', 'Integer'] as const];
   const body = [
     'const l = mpLocalId();',
-    `for (let i = mpI32(l); i < n; i = i + ${REDO_WORKGROUP}) {`, `let xi = ${loadRow(c, 'i')};`, ...ifNonFinite(arithmetic, 'xi', 'mpSharedIntSet(0, 0, 1);', storageOverflowBits(B)), '}',
+    ...(always ? ['if (l === 0) { mpSharedIntSet(0, 0, 1); }']
+      : [`for (let i = mpI32(l); i < n; i = i + ${REDO_WORKGROUP}) {`, `let xi = ${loadRow(c, 'i')};`, ...ifNonFinite(arithmetic, 'xi', 'mpSharedIntSet(0, 0, 1);', storageOverflowBits(B)), '}']),
     // Every read of x is done once the verdict is uniform (workgroupUniformLoad waits for the workgroup).
     'const redo = mpSharedIntUniform(0, 0);',
     'if (l === 0) { mpAtomicStore(XAtomic[flagAt], redo); }',
@@ -70,12 +73,14 @@ export function splitRedoCheckSource(arithmetic: GpuArithmetic, B: DeviceArray, 
  * @param A - the matrix
  * @param B - the right-hand side as stored
  * @param shape - the variant
+ * @param rounding - x_j rounded to a scaled storage between rows (as the one-binding redo's; its arguments: scaledRoundingArgs)
+ * @param storage - x_j rounded to x's unscaled storage between rows (as the one-binding redo's)
  * @returns source, arguments and workgroup
  */
-export function splitRedoWindowSource(arithmetic: GpuArithmetic, A: DeviceArray, B: DeviceArray, shape: SubstitutionShape & { readonly lowerOp: boolean }): Source {
+export function splitRedoWindowSource(arithmetic: GpuArithmetic, A: DeviceArray, B: DeviceArray, shape: SubstitutionShape & { readonly lowerOp: boolean }, rounding?: ScaledRounding, storage?: RoundTripStorage): Source {
   const c = arithmetic.components;
   const args = [...arrayArgs('A', A), ...arrayArgs('B', B), ['XAtomic', 'Array'] as const, ['n', 'Integer'] as const, ['lda', 'Integer'] as const,
-    ['aOff', 'Integer'] as const, ['s0', 'Integer'] as const, ['s1', 'Integer'] as const, ['rowLo', 'Integer'] as const, ['rowHi', 'Integer'] as const, ['flagAt', 'Integer'] as const];
+    ['aOff', 'Integer'] as const, ['s0', 'Integer'] as const, ['s1', 'Integer'] as const, ['rowLo', 'Integer'] as const, ['rowHi', 'Integer'] as const, ['flagAt', 'Integer'] as const, ...scaledRoundingArgs(rounding)];
   const readB = readBOf(arithmetic, B);
   const body = ['const l = mpLocalId();', 'if (l === 0) { mpSharedIntSet(0, 0, mpAtomicLoad(XAtomic[flagAt])); }', 'if (mpSharedIntUniform(0, 0) !== 0) {'];
   if (shape.trans) {
@@ -88,7 +93,7 @@ export function splitRedoWindowSource(arithmetic: GpuArithmetic, A: DeviceArray,
       arithmetic.declareZero('swz'), arithmetic.declareSub('swnx', arithmetic.register('swz'), arithmetic.register('swx')),
       arithmetic.mulAdd('swacc', ra.register, arithmetic.register('swnx')), '}', ...storeRow(c, 'swi', 'swacc'), '}', '}', 'mpBarrier();');
   }
-  body.push(...substitutionLines(arithmetic, A, shape, { owners: REDO_WORKGROUP, broadcast: 1, readB, overflow: storageOverflowBits(B), window: true }), '}');
+  body.push(...substitutionLines(arithmetic, A, shape, { owners: REDO_WORKGROUP, broadcast: 1, readB, overflow: storageOverflowBits(B), window: true, rounding, storage }), '}');
   body.push(arithmetic.declareZero('unused'), `return ${arithmetic.returnValue('unused')};`);
   return { source: kernelSource(args, body), args, workgroup: { workgroupSize: REDO_WORKGROUP, workgroupArrays: [{ type: 'i32', length: 1 }, { type: 'f32', length: 2 * c }] } };
 }

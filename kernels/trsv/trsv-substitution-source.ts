@@ -18,6 +18,14 @@ import type { DeviceArray } from '../../src/backends/webgpu/device-array.js';
 import { arrayArgs, bindArray, elementIndex, kernelSource } from '../../src/backends/webgpu/kernel-common.js';
 import type { WorkgroupSettings } from '../../src/backends/webgpu/gpujs-extensions.js';
 import type { BoundArray } from '../../src/backends/webgpu/program.js';
+import { bitsForNarrowing, single } from '../../src/formats/common/gpu-word-reads.js';
+import { hostDefaultNaN } from '../../src/backends/webgpu/exact-division.js';
+
+/** The host's 0/0 as binary32 bits: a scaled f16/bf16 x's NaN quotients carry the CPU's sign (as the scaled float store's). */
+const DEFAULT_NAN = hostDefaultNaN();
+
+/** The bits of binary32's −0 (as a signed 32-bit integer). */
+const NEGATIVE_ZERO_BITS = -2147483648;
 
 /** binary32's exponent field: all ones for ±∞ and NaN. */
 const EXPONENT_MASK = 2139095040;
@@ -33,6 +41,57 @@ const EXPONENT_MASK = 2139095040;
 export function storageOverflowBits(x: DeviceArray): number | undefined {
   if (x.rangeScale || x.format.scaled) return undefined;
   return x.format.name === 'f16' ? 0x477ff000 : x.format.name === 'bf16' ? 0x7f7f8000 : undefined;
+}
+
+/**
+ * An unscaled storage of x in which storing a value of the arithmetic and reading it back is not the identity: fp16
+ * and bf16 under every arithmetic, binary32 under float-float and double-double, binary64 under double-double (an f32 x
+ * in f32 arithmetic, an ff x in ff, and an f64 x in f32 or ff — see {@link storageRoundTrip} — are not rounded between rows).
+ */
+export type RoundTripStorage = 'f16' | 'bf16' | 'f32' | 'f64';
+
+/**
+ * The storage x's values are rounded to between rows ({@link RoundTripStorage}), or undefined where storing x_j and
+ * reading it back gives x_j again (or x is scaled: {@link StoreRounding}). The CPU stores each x_j in x's storage
+ * before later rows read it back, so where this is defined the GPU's solve must do the same (always by substitution).
+ * An f64 x in float-float arithmetic is not rounded between rows: binary64 holds every pair whose bits span at most 53
+ * (what float-float's operations usually leave), so the CPU rounds only the others; replaying it would make every f64
+ * solve in the default arithmetic a one-workgroup substitution (docs/gpu.md, TRSV).
+ * @param x - the solve's x (or the right-hand side as stored: the same format)
+ * @param arithmetic - the solve's arithmetic
+ * @returns the storage, or undefined
+ */
+export function storageRoundTrip(x: DeviceArray, arithmetic: GpuArithmetic): RoundTripStorage | undefined {
+  if (x.rangeScale || x.format.scaled) return undefined;
+  const name = x.format.name;
+  if (name === 'f16' || name === 'bf16') return name;
+  // The GPU dd arithmetic's register (112 bits) rounds to binary64 (its reads of f64 words are exact).
+  if (name === 'f64') return arithmetic.components === 4 ? 'f64' : undefined;
+  return name === 'f32' && arithmetic.components > 1 ? 'f32' : undefined;
+}
+
+/**
+ * Lines that round register `x` of the arithmetic to `storage` and read it back, as the CPU's store of x_j and the
+ * later rows' load: the storage's own rounding (once: float-float and dd registers first rounded to odd in binary32, as
+ * the final store's emitReturn does), then an exact read (fp16, bf16 and binary32 values are binary32 registers).
+ * @param arithmetic - the arithmetic
+ * @param storage - x's storage
+ * @param x - the register (assignable)
+ * @returns source lines (names prefixed `sbst`)
+ */
+export function roundTripLines(arithmetic: GpuArithmetic, storage: RoundTripStorage, x: string): string[] {
+  const r = arithmetic.register(x);
+  // binary64: the register's nearest double as its two words (as the final store's emitReturn), read back exactly.
+  if (storage === 'f64') return [`const sbst = mpXfToF64Words(${x});`, arithmetic.assign(x, { kind: 'f64', name: 'sbst' })];
+  const lines = storage === 'f32'
+    // A pair with a zero tail is its head, −0 included (the CPU's ffRoundToOdd; hi + lo would give +0 for (−0, +0)).
+    ? (r.kind === 'ff' ? [`let sbst = ${x}[0];`, `if (${x}[1] !== 0.0) { sbst = mpKeep(${x}[0] + ${x}[1]); }`] : [`const sbst = ${single(r)};`])
+    : storage === 'bf16' ? [`const sbst = mpFloat(mpBf16(${bitsForNarrowing(r)}) << 16);`]
+      : [`const sbstp = mpHalfPair(mpF16(${bitsForNarrowing(r)}));`, 'const sbst = sbstp[0];'];
+  lines.push(arithmetic.assign(x, { kind: 'f32', name: 'sbst' }));
+  // A float-float −0 read back keeps a −0 tail: the final store's hi + lo is then −0, the stored value.
+  if (r.kind === 'ff') lines.push(`if (mpBits(sbst) === ${NEGATIVE_ZERO_BITS}) { ${x} = [sbst, sbst]; }`);
+  return lines;
 }
 
 /** Invocations of the workgroup of {@link substitutionRedoSource}. */
@@ -62,7 +121,9 @@ export interface SubstitutionPlace {
    * reads an fp64 (f32: its nearest binary32; ff: formats.ff's pair). Reads the scales' words `XS[2j]`, `XS[2j + 1]`
    * and the uniforms `qmax`, `qtop`.
    */
-  readonly rounding?: boolean;
+  readonly rounding?: ScaledRounding;
+  /** x's unscaled storage rounds the arithmetic's values: each x_j is rounded to it before later rows read it ({@link roundTripLines}). */
+  readonly storage?: RoundTripStorage;
   /**
    * Over a matrix split across bindings: only steps `s0` ≤ s < `s1` (names in scope), A bound from element `aOff`,
    * and the sums neither zeroed nor updated outside rows `rowLo` ≤ i < `rowHi` when op(A) = Aᵀ
@@ -72,15 +133,24 @@ export interface SubstitutionPlace {
 }
 
 /**
- * The scaled integer storage a GPU TRSV's x is written to (i8 or i16 with fp64 scales, finite and non-zero): the solve
- * rounds each x_j to it before later rows read it, as the CPU does.
+ * The scaled storage a GPU TRSV's x is written to (i8 or i16, or f16 or bf16, with fp64 scales, finite and non-zero):
+ * the solve rounds each x_j to it before later rows read it, as the CPU does.
  */
 export interface StoreRounding {
   /** Element i's scale (fp64, finite, non-zero), uploaded as its two IEEE words. */
   readonly scales: Float64Array;
-  /** The largest integer stored (127, 32767); the smallest is −(qtop + 1). */
+  /** The largest integer stored (127, 32767); the smallest is −(qtop + 1). Unused for a floating-point storage. */
   readonly qtop: number;
+  /** A scaled floating-point storage (f16, bf16) instead of an integer one. */
+  readonly float?: 'f16' | 'bf16';
 }
+
+/**
+ * How a substitution rounds x_j to a scaled storage: `integer` (i8, i16: the exact quotient rounded to an integer,
+ * arguments XS, qmax, qtop), or a scaled f16/bf16 (the CPU's quotient value / scale in the arithmetic rounded to the
+ * storage, arguments XS, Dn).
+ */
+export type ScaledRounding = 'integer' | 'f16' | 'bf16';
 
 /**
  * Whether the solve can redo itself by substitution: registers of binary32 words (f32, float-float), whose exponent
@@ -157,7 +227,7 @@ export function substitutionLines(arithmetic: GpuArithmetic, A: DeviceArray, sha
     const infinity = arithmetic.specialTests?.infinityOf(x) ?? (c === 1 ? inf : `[${inf}, 0.0]`);
     lines.push(`if (${magnitude(arithmetic, x)} >= mpFloat(${place.overflow})) {`, `${x} = ${infinity};`, '}');
   }
-  if (place.rounding) {
+  if (place.rounding === 'integer') {
     // The CPU's store of x_j into its scaled integer (the exact value / fp64 scale rounded once: mpQuantize64, any
     // double, not only a binary32 — a binary32 stand-in for 0.1 rounds some near-ties the other way) and the read-back
     // of later rows.
@@ -166,7 +236,16 @@ export function substitutionLines(arithmetic: GpuArithmetic, A: DeviceArray, sha
       // q·s as the CPU's read of a scaled element: f32, one rounding of q times the scale's nearest binary32; ff, the
       // pair product of (q, 0) and formats.ff's pair of the scale.
       c === 1 ? `${x} = mpKeep(mpToFloat(sbq) * mpF64ToF32(sbsh, sbsl));` : `${x} = ffMul([mpToFloat(sbq), 0.0], mpF64(sbsh, sbsl));`);
+  } else if (place.rounding !== undefined) {
+    // A scaled f16/bf16 x: the CPU's store — the quotient x_j / scale in the arithmetic (the scaled float store's:
+    // f32 mpDivRn by the scale's nearest binary32, ff ffDivRn by formats.ff's pair; Dn the host's NaN), rounded to the
+    // storage — and the read-back stored × scale as range-scale.ts reads it (f32: times the pair's head; ff: ffMul).
+    lines.push('const sbsl = mpBits(XS[2 * sbj]);', 'const sbsh = mpBits(XS[2 * sbj + 1]);', 'const sbss = mpF64(sbsh, sbsl);',
+      c === 1 ? `let sbfq = mpDivRn(${x}, mpF64ToF32(sbsh, sbsl), Dn);` : `let sbfq = ffDivRn(${x}, sbss, Dn);`,
+      ...roundTripLines(arithmetic, place.rounding, 'sbfq'),
+      c === 1 ? `${x} = mpKeep(sbfq * sbss[0]);` : `${x} = ffMul(sbfq, sbss);`);
   }
+  if (place.storage !== undefined) lines.push(...roundTripLines(arithmetic, place.storage, x));
   // The later rows add op(A)(i, j)·(−x_j), the CPU's (−tᵢⱼ)·xⱼ: the same value (rounding is symmetric); only a zero's
   // sign may differ (0 − (+0) = +0), which no sum sees — a sum from 0 + bᵢ is never −0.
   lines.push(...store('sbj', x), arithmetic.declareZero('sbz0'), arithmetic.declareSub('sbnx', arithmetic.register('sbz0'), arithmetic.register(x)),
@@ -187,7 +266,11 @@ export function substitutionLines(arithmetic: GpuArithmetic, A: DeviceArray, sha
  * @returns source lines
  */
 export function sumStartLines(arithmetic: GpuArithmetic, readB: SubstitutionPlace['readB'], i: string, dst: string): string[] {
-  return [arithmetic.declareZero(dst), ...readB(i, `${dst}b`), arithmetic.add(dst, arithmetic.register(`${dst}b`))];
+  const lines = [arithmetic.declareZero(dst), ...readB(i, `${dst}b`), arithmetic.add(dst, arithmetic.register(`${dst}b`))];
+  // 0 + (−0) is +0, which a shader compiler may fold to −0 (0 + b → b): made explicit for binary32 registers.
+  const c = arithmetic.components;
+  if (c <= 2) lines.push(`if (mpBits(${c === 1 ? dst : `${dst}[0]`}) === ${NEGATIVE_ZERO_BITS}) { ${dst} = ${arithmetic.literal(0)}; }`);
+  return lines;
 }
 
 /**
@@ -199,12 +282,13 @@ export function sumStartLines(arithmetic: GpuArithmetic, readB: SubstitutionPlac
  * @param shape - the variant
  * @param rounding - x is stored in a scaled integer storage ({@link SubstitutionPlace.rounding}): every solve is
  *   redone, each x_j rounded to it between rows (arguments XS, qmax, qtop)
+ * @param storage - x's unscaled storage rounds the arithmetic's values ({@link storageRoundTrip}): every solve is redone,
+ *   each x_j rounded to it between rows
  * @returns source, arguments and workgroup settings
  */
-export function substitutionRedoSource(arithmetic: GpuArithmetic, A: DeviceArray, B: DeviceArray, shape: SubstitutionShape, rounding = false): { source: string; args: ReturnType<typeof arrayArgs>; workgroup: WorkgroupSettings } {
+export function substitutionRedoSource(arithmetic: GpuArithmetic, A: DeviceArray, B: DeviceArray, shape: SubstitutionShape, rounding?: ScaledRounding, storage?: RoundTripStorage): { source: string; args: ReturnType<typeof arrayArgs>; workgroup: WorkgroupSettings } {
   const c = arithmetic.components;
-  const args = [...arrayArgs('A', A), ...arrayArgs('B', B), ['XAtomic', 'Array'] as const, ['n', 'Integer'] as const, ['lda', 'Integer'] as const,
-    ...(rounding ? [['XS', 'Array'] as const, ['qmax', 'Float'] as const, ['qtop', 'Integer'] as const] : [])];
+  const args = [...arrayArgs('A', A), ...arrayArgs('B', B), ['XAtomic', 'Array'] as const, ['n', 'Integer'] as const, ['lda', 'Integer'] as const, ...scaledRoundingArgs(rounding)];
   const readB = (i: string, dst: string): string[] => {
     const rb = B.format.emitRead('B', elementIndex('B', B, i), `${dst}r`, arithmetic);
     return [rb.code, `let ${dst} = ${arithmetic.literal(0)};`, arithmetic.assign(dst, rb.register)];
@@ -213,14 +297,25 @@ export function substitutionRedoSource(arithmetic: GpuArithmetic, A: DeviceArray
   const body = [
     'const l = mpLocalId();',
     // With rounding between rows every solve is redone: any row's rounding reaches the later rows.
-    ...(rounding ? ['if (l === 0) { mpSharedIntSet(0, 0, 1); }']
+    ...(rounding !== undefined || storage !== undefined ? ['if (l === 0) { mpSharedIntSet(0, 0, 1); }']
       : [`for (let i = mpI32(l); i < n; i = i + ${REDO_WORKGROUP}) {`, `let xi = ${check};`, ...ifNonFinite(arithmetic, 'xi', 'mpSharedIntSet(0, 0, 1);', storageOverflowBits(B)), '}']),
     'if (mpSharedIntUniform(0, 0) !== 0) {',
-    ...substitutionLines(arithmetic, A, shape, { owners: REDO_WORKGROUP, broadcast: 1, readB, overflow: storageOverflowBits(B), rounding }),
+    ...substitutionLines(arithmetic, A, shape, { owners: REDO_WORKGROUP, broadcast: 1, readB, overflow: storageOverflowBits(B), rounding, storage }),
     '}',
     arithmetic.declareZero('unused'), `return ${arithmetic.returnValue('unused')};`,
   ];
   return { source: kernelSource(args, body), args, workgroup: { workgroupSize: REDO_WORKGROUP, workgroupArrays: [{ type: 'i32', length: 1 }, { type: 'f32', length: 2 * c }] } };
+}
+
+/**
+ * The arguments a substitution that rounds to a scaled integer storage reads ({@link SubstitutionPlace.rounding}): the
+ * scales' words and the integer bounds.
+ * @param rounding - whether it rounds so
+ * @returns the arguments (none without rounding)
+ */
+export function scaledRoundingArgs(rounding: ScaledRounding | undefined): (readonly ['XS', 'Array'] | readonly ['qmax', 'Float'] | readonly ['qtop' | 'Dn', 'Integer'])[] {
+  if (rounding === undefined) return [];
+  return rounding === 'integer' ? [['XS', 'Array'] as const, ['qmax', 'Float'] as const, ['qtop', 'Integer'] as const] : [['XS', 'Array'] as const, ['Dn', 'Integer'] as const];
 }
 
 /**
@@ -233,9 +328,10 @@ export function substitutionRedoSource(arithmetic: GpuArithmetic, A: DeviceArray
  * @param rounding - with {@link substitutionRedoSource}'s `rounding`: x's fp64 scales (their words) and largest integer
  * @returns arrays and scalars
  */
-export function substitutionRedoBindings(A: DeviceArray, B: DeviceArray, X: BoundArray, n: number, lda: number, rounding?: { scales: BoundArray; qtop: number }): { arrays: Record<string, BoundArray>; scalars: Record<string, number> } {
+export function substitutionRedoBindings(A: DeviceArray, B: DeviceArray, X: BoundArray, n: number, lda: number, rounding?: { scales: BoundArray; qtop: number; float?: 'f16' | 'bf16' }): { arrays: Record<string, BoundArray>; scalars: Record<string, number> } {
   const arrays: Record<string, BoundArray> = { XAtomic: X, ...(rounding ? { XS: rounding.scales } : {}) };
-  const scalars: Record<string, number> = { n, lda, ...(rounding ? { qmax: rounding.qtop + 1, qtop: rounding.qtop } : {}) };
+  const scaled: Record<string, number> = rounding === undefined ? {} : rounding.float ? { Dn: DEFAULT_NAN } : { qmax: rounding.qtop + 1, qtop: rounding.qtop };
+  const scalars: Record<string, number> = { n, lda, ...scaled };
   bindArray('A', A, arrays, scalars);
   bindArray('B', B, arrays, scalars);
   return { arrays, scalars };

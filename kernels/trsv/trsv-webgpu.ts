@@ -32,7 +32,7 @@ import { tuningGeneration, tuningKnob } from '../../src/backends/webgpu/tuning-k
 import { trsvKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { quadRowsHold, TRSV_HEADER_WORDS, TRSV_TILE, TRSV_WORKGROUP, walkerHolds, walkerSource } from './trsv-walker-source.js';
 import { checkGpuOptions } from '../../src/backends/backend.js';
-import { REDO_WORKGROUP, storageOverflowBits, substitutionHolds, substitutionRedoBindings, substitutionRedoSource, type StoreRounding } from './trsv-substitution-source.js';
+import { REDO_WORKGROUP, storageOverflowBits, storageRoundTrip, substitutionHolds, substitutionRedoBindings, substitutionRedoSource, type RoundTripStorage, type StoreRounding } from './trsv-substitution-source.js';
 import { splitRedoCheckSource, splitRedoWindowSource } from './trsv-split-redo-source.js';
 import { readsTransposed, transposedDeviceMatrix } from '../gemv/transposed-device-matrix.js';
 import { fieldOf, throughInterleaved, withMapped } from '../../src/backends/webgpu/dd-split-device.js';
@@ -337,13 +337,22 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
   if (groupBlocks < 1 || (shape.trans && perBinding < 64)) {
     throw new ModprecError('BACKEND_LIMIT', `invalid argument: A needs ${Math.max(bs, 64)} columns of ${A.ld} elements per storage binding, over this adapter's maxStorageBufferBindingSize of ${bindingLimit(runtime)} bytes`, 'maxStorageBufferBindingSize');
   }
-  // The block inverses are bound whole (not windowed): bs·np registers of the arithmetic.
-  checkBinding(runtime, bs * np * c, `the inverted ${bs}×${bs} diagonal blocks of A (${np} rows in ${arithmetic.name} arithmetic)`);
-  const { inv, invKey, generation } = await blockInverses(runtime, A, shape, arithmetic, perBinding, groupBlocks);
-  // Rounding x to a scaled integer storage between rows: the substitution redo does it, after the blocked solve.
-  const rounds = rounding !== undefined && arithmetic.components <= 2 && perBinding === Infinity;
+  // Rounding x to its storage between rows, as the CPU's store and read-back of each x_j: a scaled integer x (f32 and ff
+  // arithmetic), or an unscaled storage that rounds the arithmetic's values (storageRoundTrip: fp16, bf16; binary32
+  // under ff or dd; f64 under dd). The substitution (one workgroup; over split bindings one pass per window of A) does it and gives
+  // every row of x, so such a solve is the substitution alone: no block inverses, no blocked solve.
+  const rounds = rounding !== undefined && arithmetic.components <= 2;
+  const storage = substitutionHolds(arithmetic) ? storageRoundTrip(x, arithmetic) : undefined;
+  const substitutes = rounds || storage !== undefined;
+  const { inv, invKey, generation } = substitutes
+    ? { inv: undefined, invKey: `trsv-sub|${objectId(A.data)}|${bindingsKey(A.data)}|${A.data.offset}|${A.data.stride}|${n}|${A.ld}|${shape.lowerOp}|${shape.trans}|${shape.unit}|${arithmetic.name}|${perBinding}`, generation: 0 }
+    : await (async () => {
+      // The block inverses are bound whole (not windowed): bs·np registers of the arithmetic.
+      checkBinding(runtime, bs * np * c, `the inverted ${bs}×${bs} diagonal blocks of A (${np} rows in ${arithmetic.name} arithmetic)`);
+      return blockInverses(runtime, A, shape, arithmetic, perBinding, groupBlocks);
+    })();
   // MODPREC_TRSV_ONE_DISPATCH=0 keeps the blocked solve (tests compare it with its own split-binding runs).
-  if (!rounds && !storesScaled(x) && perBinding === Infinity && bs === TRSV_TILE && walkerHolds(arithmetic, A.data) && tuning('MODPREC_TRSV_ONE_DISPATCH', 1) !== 0) {
+  if (inv && !storesScaled(x) && perBinding === Infinity && bs === TRSV_TILE && walkerHolds(arithmetic, A.data) && tuning('MODPREC_TRSV_ONE_DISPATCH', 1) !== 0) {
     await walkerSolve(runtime, args, shape, arithmetic, inv, invKey, generation);
     return;
   }
@@ -361,7 +370,7 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
     const scales = createWordBuffer(context, 2 * n, new Uint32Array(rounding.scales.buffer, rounding.scales.byteOffset, 2 * n));
     const out = plan.scratch[3]!;
     try {
-      submitPasses(context, await buildSolvePasses(runtime, args, b, shape, arithmetic, perBinding, plan.passes, plan.scratch, inv, out, { scales: { buffer: scales }, qtop: rounding.qtop }));
+      submitPasses(context, await buildSolvePasses(runtime, args, b, shape, arithmetic, perBinding, plan.passes, plan.scratch, inv, out, { scales: { buffer: scales }, qtop: rounding.qtop, float: rounding.float }));
     } finally {
       void context.device.queue.onSubmittedWorkDone().then(() => scales.destroy());
     }
@@ -383,31 +392,35 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
   const state = listKey(x, out);
   let passes = lists.get(state);
   if (!passes) {
-    passes = await buildSolvePasses(runtime, args, b, shape, arithmetic, perBinding, plan.passes, plan.scratch, inv, out);
+    passes = await buildSolvePasses(runtime, args, b, shape, arithmetic, perBinding, plan.passes, plan.scratch, inv, out, undefined, storage);
     rememberList(lists, state, passes);
   }
   submitPasses(context, passes);
   swapIn(plan.scratch, 3, x, out);
 }
 
-/** The passes of one solve: b → r, per block a solve and an update, x → its storage format (b: as {@link rightHandSide}). */
-async function buildSolvePasses(runtime: GpuRuntime, args: GpuTrsvArgs, b: DeviceArray, shape: Shape, arithmetic: GpuArithmetic, perBinding: number, caches: PassCache[], scratch: GpuBuffer[], inv: GpuBuffer, out: GpuBuffer, rounding?: { scales: BoundArray; qtop: number }): Promise<{ pass: Pass; cache?: PassCache }[]> {
+/**
+ * The passes of one solve: b → r, per block a solve and an update (without `inv`: none, the substitution solves), the
+ * substitution redo, x → its storage format (b: as {@link rightHandSide}). With `rounding` or `storage` the substitution
+ * always runs and rounds each x_j to x's storage between rows.
+ */
+async function buildSolvePasses(runtime: GpuRuntime, args: GpuTrsvArgs, b: DeviceArray, shape: Shape, arithmetic: GpuArithmetic, perBinding: number, caches: PassCache[], scratch: GpuBuffer[], inv: GpuBuffer | undefined, out: GpuBuffer, rounding?: { scales: BoundArray; qtop: number; float?: 'f16' | 'bf16' }, storage?: RoundTripStorage): Promise<{ pass: Pass; cache?: PassCache }[]> {
   const { A, x } = args;
   const context = runtime.context;
   const { n, bs, blocks, np } = shape;
   const c = arithmetic.components;
   const work = arithmetic.words;
   const [r0, r1, xw] = scratch as [GpuBuffer, GpuBuffer, GpuBuffer];
-  const solve = memo(`trsvS|${arithmetic.name}`, () => solveBlockSource(arithmetic));
-  const pSolve = await getProgram(context, { source: solve.source, args: solve.args, components: c });
-  const update = memo(`trsvU|${arithmetic.name}|${readKey(A.data)}|${shape.trans}`, () => updateSource(arithmetic, A.data, shape));
-  const pUpdate = await getProgram(context, { source: update.source, args: update.args, components: c });
   const passes: { pass: Pass; cache?: PassCache }[] = [];
   let slot = 0;
-  passes.push({ pass: await convertPass(runtime, b, work, r0), cache: caches[slot++]! });
   let current = r0;
   let next = r1;
-  for (let step = 0; step < blocks; step++) {
+  if (inv) passes.push({ pass: await convertPass(runtime, b, work, r0), cache: caches[slot++]! });
+  const solve = memo(`trsvS|${arithmetic.name}`, () => solveBlockSource(arithmetic));
+  const pSolve = inv && await getProgram(context, { source: solve.source, args: solve.args, components: c });
+  const update = memo(`trsvU|${arithmetic.name}|${readKey(A.data)}|${shape.trans}`, () => updateSource(arithmetic, A.data, shape));
+  const pUpdate = inv && await getProgram(context, { source: update.source, args: update.args, components: c });
+  for (let step = 0; inv && pSolve && pUpdate && step < blocks; step++) {
     const k = shape.lowerOp ? step : blocks - 1 - step;
     const k0 = k * bs;
     passes.push({
@@ -427,27 +440,27 @@ async function buildSolvePasses(runtime: GpuRuntime, args: GpuTrsvArgs, b: Devic
     if (ranges.length > 0) [current, next] = [next, current];
   }
   // x is still b here (the solve writes `out`, or a view x last): the redo reads b from it.
-  const variant = `${arithmetic.name}|${readKey(A.data)}|${readKey(b)}|${b.isView}|${storageOverflowBits(b)}|${shape.lowerOp}|${shape.trans}|${shape.unit}`;
+  const variant = `${arithmetic.name}|${readKey(A.data)}|${readKey(b)}|${b.isView}|${storageOverflowBits(b)}|${shape.lowerOp}|${shape.trans}|${shape.unit}|${rounding ? rounding.float ?? 'integer' : ''}|${storage ?? ''}`;
   if (substitutionHolds(arithmetic) && perBinding === Infinity) {
-    const redo = memo(`trsvR|${variant}|${rounding ? 'rounds' : ''}`, () => substitutionRedoSource(arithmetic, A.data, b, shape, rounding !== undefined));
+    const redo = memo(`trsvR|${variant}`, () => substitutionRedoSource(arithmetic, A.data, b, shape, rounding && (rounding.float ?? 'integer'), storage));
     const program = await getProgram(context, { source: redo.source, args: redo.args, components: c, workgroup: redo.workgroup });
     const { arrays, scalars } = substitutionRedoBindings(A.data, b, { buffer: xw }, n, A.ld, rounding);
     passes.push({ pass: { program, arrays, scalars, output: { buffer: scratch[4]! }, threads: REDO_WORKGROUP }, cache: caches[slot++]! });
   } else if (substitutionHolds(arithmetic)) {
-    const check = memo(`trsvRC|${variant}`, () => splitRedoCheckSource(arithmetic, b, shape));
+    const check = memo(`trsvRC|${variant}`, () => splitRedoCheckSource(arithmetic, b, shape, rounding !== undefined || storage !== undefined));
     const pCheck = await getProgram(context, { source: check.source, args: check.args, components: c, workgroup: check.workgroup });
     const checkArrays: Record<string, BoundArray> = { XAtomic: { buffer: xw } };
     const checkScalars: Record<string, number> = { n, flagAt: np * c };
     bindArray('B', b, checkArrays, checkScalars);
     passes.push({ pass: { program: pCheck, arrays: checkArrays, scalars: checkScalars, output: { buffer: scratch[4]! }, threads: REDO_WORKGROUP }, cache: caches[slot++]! });
-    const win = memo(`trsvRW|${variant}`, () => splitRedoWindowSource(arithmetic, A.data, b, shape));
+    const win = memo(`trsvRW|${variant}`, () => splitRedoWindowSource(arithmetic, A.data, b, shape, rounding && (rounding.float ?? 'integer'), storage));
     const pWindow = await getProgram(context, { source: win.source, args: win.args, components: c, workgroup: win.workgroup });
     for (let s0 = 0; s0 < n; s0 += perBinding) {
       const s1 = Math.min(n, s0 + perBinding);
       // Steps s0 … s1 − 1 solve (and, for op(A) = Aᵀ, own) columns [c0, c1) of A.
       const [c0, c1] = shape.lowerOp ? [s0, s1] : [n - s1, n - s0];
       const w = columnWindow(A, perBinding, c0, c1);
-      const { arrays, scalars } = substitutionRedoBindings(A.data, b, { buffer: xw }, n, A.ld);
+      const { arrays, scalars } = substitutionRedoBindings(A.data, b, { buffer: xw }, n, A.ld, rounding);
       moveScaleBase('A', A.data, w.aOff, scalars);
       arrays.A = w.bound;
       Object.assign(scalars, { aOff: w.aOff, s0, s1, rowLo: c0, rowHi: c1, flagAt: np * c });
@@ -714,7 +727,9 @@ function bindingsKey(A: DeviceArray): string {
 
 /**
  * Solves op(A)·x = b on the GPU (x holds b on entry and the solution on return), blocked and chained on
- * the device; on the CPU for host-resident operands.
+ * the device; on the CPU for host-resident operands. Where x's storage rounds the arithmetic's values (f16, bf16; f32
+ * under ff or dd; f64 under dd), each x_j is rounded to it before later rows read it, as on the CPU: such a solve is a substitution
+ * in one workgroup (docs/gpu.md, TRSV).
  *
  * @param args - A (square; column-major, or a matrix view: row-major, a sub-range), x (a strided view too), uplo, trans, diag
  * @param options - arithmetic (`f32` or `ff`), diagonal block size
@@ -739,14 +754,16 @@ export async function gpuTrsv(args: GpuTrsvArgs, options: GpuTrsvOptions = {}): 
 }
 
 /**
- * {@link gpuTrsv} whose x is finally stored in a scaled integer storage (`backend: 'gpu'` TRSV with such an x): each
+ * {@link gpuTrsv} whose x is finally stored in a scaled integer, f16 or bf16 storage (`backend: 'gpu'` TRSV with such an x): each
  * x_j is rounded to that storage before later rows read it, as the CPU's substitution stores x_j and reads it back —
- * so a row that saturates, or rounds, reaches the later rows as the CPU's does. In f32 and float-float arithmetic with
- * A in one binding (the substitution of ./trsv-substitution-source.ts, one workgroup); otherwise x stays in the
- * arithmetic between rows and is rounded once at the end.
+ * so a row that saturates, or rounds, reaches the later rows as the CPU's does. In f32 and float-float arithmetic (the
+ * substitution of ./trsv-substitution-source.ts: one workgroup, or one pass per window of a matrix split across
+ * bindings); in double-double x stays in the arithmetic between rows and is rounded once at the end. An unscaled x
+ * whose storage rounds the arithmetic's values (f16, bf16; f32 under ff or dd; f64 under dd) is rounded between rows by every solve,
+ * with or without `rounding`.
  * @param args - as {@link gpuTrsv}'s
  * @param options - as {@link gpuTrsv}'s
- * @param rounding - x's storage: element i's binary32 scale and the largest integer
+ * @param rounding - x's storage: element i's fp64 scale, and the largest integer or the floating-point storage
  * @returns the run report
  */
 export async function trsvRounding(args: GpuTrsvArgs, options: GpuTrsvOptions, rounding?: StoreRounding): Promise<GpuRunInfo> {

@@ -79,7 +79,8 @@ describe('GPU TRSV split across bindings, non-finite values: the substitution re
     const a = new Float64Array(lda * n);
     for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) a[i + j * lda] = entry(i, j, -1);
     const A = deviceMatrix(await toDevice(a, { format: 'f64' }), n, n, lda);
-    const x = await toDevice(rhs, { format: 'f64' });
+    // x in dd storage: an f64 x would be rounded between rows, a substitution that inverts no block.
+    const x = await toDevice(rhs, { format: 'dd' });
     process.env.MODPREC_TRSV_ONE_DISPATCH = '0';
     rereadTuningKnobs();
     setBindingLimitForTests(128 * 1024);

@@ -350,19 +350,23 @@ export function gemvOnGpu(args: { alpha: number; A: Range<2, any>; x: Range<1, a
 }
 
 /**
- * For an x in a scaled integer storage that the device rounds into (i8, i16 with finite non-zero fp64 scales):
- * its scales per element and largest integer, so the solve rounds each x_j to it before later rows read it, as the
- * CPU's substitution does (the CPU stores x_j and reads it back: a saturated or rounded x_j is what later rows see).
+ * For an x in a scaled integer storage that the device rounds into (i8, i16 with finite non-zero fp64 scales), or in a
+ * scaled f16 or bf16 (`float`): its scales per element and largest integer, so the solve rounds each x_j to it before
+ * later rows read it, as the CPU's substitution does (the CPU stores x_j and reads it back: a saturated or rounded x_j
+ * is what later rows see).
  */
-async function storeRounding(x: Range<1, any>): Promise<{ scales: Float64Array; qtop: number } | undefined> {
+async function storeRounding(x: Range<1, any>): Promise<{ scales: Float64Array; qtop: number; float?: 'f16' | 'bf16' } | undefined> {
   const a = x.accessor;
-  if (!a.scale || !a.storage.isInteger) return undefined;
-  if (!(await import('../webgpu/scaled-store.js')).storesOnDevice(x as never)) return undefined;
+  if (!a.scale) return undefined;
+  // A scaled f16/bf16 x: the CPU's quotient in the arithmetic rounded to the storage between rows (its final scaled
+  // float store then gives the same stored values back: nothing rounds twice).
+  const float = a.storage.name === 'f16' || a.storage.name === 'bf16' ? a.storage.name : undefined;
+  if (!float && !(a.storage.isInteger && (await import('../webgpu/scaled-store.js')).storesOnDevice(x as never))) return undefined;
   // A zero or non-finite scale leaves x unrounded until the final store.
   for (const s of a.scale.data) if (!(Number.isFinite(s) && s !== 0)) return undefined;
   const n = x.length();
   const scales = Float64Array.from({ length: n }, (_, i) => a.scale!.data[a.scaleIndex([i])]!);
-  return { scales, qtop: a.storage.name === 'i8' ? 127 : 32767 };
+  return float ? { scales, qtop: 0, float } : { scales, qtop: a.storage.name === 'i8' ? 127 : 32767 };
 }
 
 /** TRSV on the GPU: x := op(A)⁻¹·x (an empty system returns at once). */
@@ -378,7 +382,7 @@ export function trsvOnGpu(args: { A: Range<2, any>; x: Range<1, any>; uplo: 'U' 
     const solve = { A, uplo: args.uplo, trans: args.trans, diag: args.diag };
     try {
       const rounding = await storeRounding(args.x);
-      if (rounding && scaledValuesFormat(call) !== 'dd') {
+      if (rounding && !rounding.float && scaledValuesFormat(call) !== 'dd') {
         // A scaled integer x is solved in place: b read through its span and scales, the solution stored into the span
         // by the scaled store, whose bytes come back in one copy (no packed copy in the arithmetic's words).
         const span = await upload(g, args.x, true, 'x');
