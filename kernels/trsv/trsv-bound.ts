@@ -82,8 +82,9 @@ export function trsvBound(args: TrsvArguments, options: (KernelOptions & { backe
     const call = prepareGpuCall('trsv', [['A', A], ['x', x]], options as TrsvGpuOptions);
     if (!call.rns && !gpuSubstitutes(x, call.arithmetic.name)) return gpuTrsvBound(checked, call.arithmetic, blockSize);
     // RNS on the GPU solves by substitution, as the CPU (two roundings a row, within its bound): the CPU's bound. So
-    // does an x the GPU rounds to its storage between rows (gpuSubstitutes).
-    rnsGpuBlockSize(options);
+    // does an x the GPU rounds to its storage between rows (gpuSubstitutes); its blockSize, valid, goes unused, as in
+    // trsv itself. Only RNS refuses one.
+    if (call.rns) rnsGpuBlockSize(options);
     options = { arithmetic: call.arithmetic };
   } else {
     trsvBlockSize(options, 'cpu');
