@@ -8,12 +8,28 @@
  * @module
  */
 import type { GpuPartRegister, GpuValueType } from '../common/gpu-part.js';
+import { fail } from '../../core/errors.js';
 
 /** Kinds of register the windowed multiply-adds take (`dd` and `f64` reads). */
 export type WindowKind = 'dd' | 'f64';
 
-/** Most terms of one window: K products < 2^124 each keep the 128-bit two's-complement sum below 2^127. */
-export const WINDOW_TERMS = 8;
+/**
+ * Most terms of one window: K products < 2^124 each keep the 128-bit two's-complement sum below 2^127 for K ≤ 8
+ * (and the window's error, < 3 units of 2^-120·max|a·b| per term, below 2^-115·Σ|a·b|: dd-gpu-window-wgsl.ts).
+ */
+export const MAX_WINDOW_TERMS = 8;
+
+/**
+ * Checks a window length: an integer from 1 to {@link MAX_WINDOW_TERMS} (every such K keeps the proof of
+ * dd-gpu-window-wgsl.ts; fewer terms a window mean more settles, each one xf addition).
+ * @param terms - terms a window
+ * @returns terms
+ * @throws {@link modprec!ModprecError} `INVALID_OPTION` otherwise
+ */
+export function checkWindowTerms(terms: number): number {
+  if (!Number.isInteger(terms) || terms < 1 || terms > MAX_WINDOW_TERMS) fail('INVALID_OPTION', 'windowTerms', `must be an integer from 1 to ${MAX_WINDOW_TERMS}`, terms);
+  return terms;
+}
 
 const cap = (k: WindowKind): string => (k === 'dd' ? 'Dd' : 'F64');
 const TYPE: Readonly<Record<WindowKind, GpuValueType>> = { dd: 'Array(4)', f64: 'Array(2)' };
@@ -53,13 +69,16 @@ const isWindowKind = (k: string): k is WindowKind => k === 'dd' || k === 'f64';
 
 /**
  * Source of one step's multiply-adds through windows: per accumulator (in order of first use), its terms in runs of
- * at most {@link WINDOW_TERMS}, each run one window settled into the accumulator, then the run's slow terms. An
+ * at most `windowTerms`, each run one window settled into the accumulator, then the run's slow terms. An
  * accumulator with an operand of another kind gets `plain` multiply-adds instead.
  * @param terms - accumulator and operands of each term, in order
  * @param plain - the ordinary multiply-add
+ * @param windowTerms - most terms a window (1 … {@link MAX_WINDOW_TERMS}, default the most)
  * @returns the lines
+ * @throws {@link modprec!ModprecError} `INVALID_OPTION` for a window length outside 1 … {@link MAX_WINDOW_TERMS}
  */
-export function windowSteps(terms: readonly { acc: string; a: GpuPartRegister; b: GpuPartRegister }[], plain: (acc: string, a: GpuPartRegister, b: GpuPartRegister) => string): string[] {
+export function windowSteps(terms: readonly { acc: string; a: GpuPartRegister; b: GpuPartRegister }[], plain: (acc: string, a: GpuPartRegister, b: GpuPartRegister) => string, windowTerms: number = MAX_WINDOW_TERMS): string[] {
+  const k = checkWindowTerms(windowTerms);
   const byAcc = new Map<string, { a: GpuPartRegister; b: GpuPartRegister }[]>();
   for (const t of terms) (byAcc.get(t.acc) ?? byAcc.set(t.acc, []).get(t.acc)!).push(t);
   const lines: string[] = [];
@@ -68,8 +87,8 @@ export function windowSteps(terms: readonly { acc: string; a: GpuPartRegister; b
       lines.push(...list.map((t) => plain(acc, t.a, t.b)));
       continue;
     }
-    for (let s = 0; s < list.length; s += WINDOW_TERMS) {
-      const run = list.slice(s, s + WINDOW_TERMS);
+    for (let s = 0; s < list.length; s += k) {
+      const run = list.slice(s, s + k);
       const id = `${acc}w${run[0]!.a.name}`;
       const names = run.map((t) => windowNames(t.a.kind as WindowKind, t.b.kind as WindowKind));
       run.forEach((t, q) => lines.push(`const ${id}t${q} = ${names[q]!.exp}(${t.a.name}, ${t.b.name});`));
