@@ -6,7 +6,8 @@
  * else a second run reads the compiled shader back.
  *
  * Run: npx tsc -p tsconfig.json && MESA_SHADER_CACHE_DISABLE=true node dist/bench/gpu/dd-window-compile.js
- *   --kernel=dot|gemv --arithmetic=default|window1|window2|window4|window8 [--storage=dd|f64] [--shape=default|pair]
+ *   --kernel=dot|gemv --arithmetic=default|window<K>|window<K>-per-term [--storage=dd|f64] [--shape=default|pair|four|eight]
+ * (window<K>: ddGpuArithmeticWindowOf(K), its slow path one loop a window; -per-term: one slow call a term)
  * (DOT's `--shape=pair`: two terms a step into one accumulator, as test/gpu/dd-window-dot.test.ts; `four`, `eight`:
  * four or eight; default: DOT's default step, 8 terms into 2 accumulators). Prints one JSON line: wall and CPU
  * seconds of the compile (the CPU time is the compile's own cost where other processes share the cores).
@@ -26,18 +27,16 @@ async function main(): Promise<void> {
   const which = arg('arithmetic', 'default');
   const storage = arg('storage', 'dd') as 'dd' | 'f64';
   const shape = arg('shape', 'default');
-  const terms = /^window([1-8])$/.exec(which)?.[1];
-  if (which !== 'default' && !terms) throw new Error(`--arithmetic: default or window1 … window8, not ${which}`);
-  const arithmetic = terms ? { name: `dd-window${terms}`, arithmetic: { gpu: ddGpuArithmeticWindowOf(Number(terms)) } } : ('dd' as const);
+  const parsed = /^window([1-8])(-per-term)?$/.exec(which);
+  if (which !== 'default' && !parsed) throw new Error(`--arithmetic: default, window1 … window8 or window1-per-term … window8-per-term, not ${which}`);
+  const part = parsed ? ddGpuArithmeticWindowOf(Number(parsed[1]), !parsed[2]) : undefined;
+  const arithmetic = part ? { name: part.name, arithmetic: { gpu: part } } : ('dd' as const);
   const rt = await gpuRuntime();
   if (!rt) throw new Error(`no GPU: ${gpuUnavailableReason()}`);
   // Small sizes: the run itself is milliseconds; the first call's excess is the compile.
   const n = kernel === 'gemv' ? 64 : 4096;
-  // dd: genuine pairs (lo = hi·r·2^-60), so that the windows, not the slow path, take the terms.
-  const words = (len: number, seed: number): Float64Array => {
-    const r = rand32(2 * len, seed);
-    return storage === 'dd' ? Float64Array.from(r, (v, k) => (k & 1 ? r[k - 1]! * v * 2 ** -60 : v)) : Float64Array.from(r.subarray(0, len));
-  };
+  // toDevice converts doubles into the storage format (dd: lo = 0); the compile does not depend on the values.
+  const words = (len: number, seed: number): Float64Array => Float64Array.from(rand32(len, seed));
   let call: () => Promise<unknown>;
   if (kernel === 'dot') {
     const x = await toDevice(words(n, 1), { format: storage, strict: true });

@@ -76,4 +76,26 @@ describe('windowed dd multiply-add steps', () => {
       expect(part.mulAddSteps!(terms).filter((l) => l.startsWith('acc = mpDwSettle('))).toHaveLength(Math.ceil(8 / k));
     }
   });
+
+  it('a run of one pair of kinds takes its slow terms in one looping call, in term order; per-term calls without slowLoop or for mixed kinds', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 20 }), fc.integer({ min: 1, max: MAX_WINDOW_TERMS }), fc.boolean(), (count, k, mixed) => {
+      const terms = Array.from({ length: count }, (_, q) => ({ acc: 'acc', a: { kind: mixed && q % 3 === 1 ? 'f64' : 'dd', name: `a${q}` }, b: { kind: 'dd', name: `b${q}` } }) as const);
+      const looped = windowSteps(terms, plain, k, true);
+      const perTerm = windowSteps(terms, plain, k, false);
+      expect(perTerm.filter((l) => l.includes('mpDwSlowRun'))).toEqual([]);
+      expect(perTerm.filter((l) => /^acc = mpDwSlow(Dd|F64)/.test(l))).toHaveLength(count);
+      for (let s = 0; s < count; s += k) {
+        const run = terms.slice(s, s + k);
+        const oneKind = run.every((t) => t.a.kind === run[0]!.a.kind);
+        const id = `accw${run[0]!.a.name}`;
+        const call = looped.filter((l) => l.startsWith(`acc = mpDwSlowRun${run.length}`) && l.includes(`(acc, ${run[0]!.a.name}, `));
+        if (run.length > 1 && oneKind) {
+          expect(call).toEqual([`acc = mpDwSlowRun${run.length}${run[0]!.a.kind === 'dd' ? 'Dd' : 'F64'}Dd(acc, ${run.map((t, q) => `${t.a.name}, ${t.b.name}, ${id}t${q}`).join(', ')});`]);
+        } else {
+          expect(call).toEqual([]);
+          for (const t of run) expect(looped.some((l) => l.startsWith('acc = mpDwSlow') && !l.includes('Run') && l.includes(`${t.a.name}, ${t.b.name},`))).toBe(true);
+        }
+      }
+    }));
+  });
 });

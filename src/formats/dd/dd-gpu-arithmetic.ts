@@ -179,27 +179,31 @@ export const ddGpuArithmeticWide: GpuArithmeticPart = {
  * GEMV's `arithmetic` (bench/gpu/dd-gpu.ts times 2, 4 and 8 next to the default). For every `terms` from 1 to 8 its
  * DOT error is within γ_{2n}(2^-110)·Σ|x_i·y_i| for the first pass, inside the CPU dd dotBound; terms with special or
  * out-of-range operands take the unfused multiply-add, so NaN, ∞ and binary64's range are as before. Fewer terms a
- * window: more settles (one xf addition each), and fewer operands live across a window.
+ * window: more settles (one xf addition each), and fewer operands live across a window. A window's irregular terms
+ * go through one looping call (`slowLoop`, the default: one copy of the slow multiply-add per window in the shader)
+ * or one call each (`slowLoop` false: the form of session 16); the same words either way.
  * @param terms - most products a window (1 … 8)
- * @returns the arithmetic, named `dd-window<terms>` (one object per length)
+ * @param slowLoop - the window's slow path as one loop (default true)
+ * @returns the arithmetic, named `dd-window<terms>` (`dd-window<terms>-per-term` without the loop; one object each)
  * @throws {@link modprec!ModprecError} `INVALID_OPTION` for a length outside 1 … 8
  * @group Double-double
  */
-export function ddGpuArithmeticWindowOf(terms: number): GpuArithmeticPart {
+export function ddGpuArithmeticWindowOf(terms: number, slowLoop = true): GpuArithmeticPart {
   const k = checkWindowTerms(terms);
-  const known = windowArithmetics.get(k);
+  const name = `dd-window${k}${slowLoop ? '' : '-per-term'}`;
+  const known = windowArithmetics.get(name);
   if (known) return known;
   const part: GpuArithmeticPart = {
     ...ddGpuArithmeticUnfused,
-    name: `dd-window${k}`,
+    name,
     dotVariant: undefined,
-    mulAddSteps: (list) => windowSteps(list, ddGpuArithmeticUnfused.mulAdd, k),
+    mulAddSteps: (list) => windowSteps(list, ddGpuArithmeticUnfused.mulAdd, k, slowLoop),
   };
-  windowArithmetics.set(k, part);
+  windowArithmetics.set(name, part);
   return part;
 }
 
-const windowArithmetics = new Map<number, GpuArithmeticPart>();
+const windowArithmetics = new Map<string, GpuArithmeticPart>();
 
 /**
  * {@link ddGpuArithmeticWindowOf}(2): windows of two products.
