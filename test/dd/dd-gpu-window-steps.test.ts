@@ -1,19 +1,22 @@
 /**
  * The source a step of windowed dd multiply-adds emits (src/formats/dd/dd-gpu-window.ts), without a GPU: each
- * accumulator's terms in runs of at most WINDOW_TERMS, every term once in its window's add and once in its slow
- * path (after the window's settle, in term order), accumulators with another operand kind left to plain multiply-adds.
+ * accumulator's terms in runs of at most K (every window length K from 1 to MAX_WINDOW_TERMS), every term once in
+ * its window's add and once in its slow path (after the window's settle, in term order), accumulators with another
+ * operand kind left to plain multiply-adds; other window lengths are a typed error.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { WINDOW_TERMS, windowSteps } from '../../src/formats/dd/dd-gpu-window.js';
+import { MAX_WINDOW_TERMS, windowSteps } from '../../src/formats/dd/dd-gpu-window.js';
+import { ddGpuArithmeticWindowOf } from '../../src/formats/dd/dd-gpu-arithmetic.js';
+import { ModprecError } from '../../src/core/errors.js';
 
 const plain = (acc: string, a: { name: string }, b: { name: string }): string => `${acc} = PLAIN(${acc}, ${a.name}, ${b.name});`;
 
 describe('windowed dd multiply-add steps', () => {
-  it('every window term is added once and sent to the slow path once, after its window settles; runs hold ≤ WINDOW_TERMS terms', () => {
-    fc.assert(fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 2 }), fc.constantFrom('dd', 'f64')), { minLength: 1, maxLength: 20 }), (spec) => {
+  it('every window term is added once and sent to the slow path once, after its window settles; runs hold ≤ K terms', () => {
+    fc.assert(fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 2 }), fc.constantFrom('dd', 'f64')), { minLength: 1, maxLength: 20 }), fc.integer({ min: 1, max: MAX_WINDOW_TERMS }), (spec, k) => {
       const terms = spec.map(([acc, kind], q) => ({ acc: acc === 0 ? 'acc' : `acc${acc}`, a: { kind, name: `a${q}` }, b: { kind: 'dd', name: `b${q}` } }) as const);
-      const lines = windowSteps(terms, plain);
+      const lines = windowSteps(terms, plain, k);
       for (const [q, t] of terms.entries()) {
         const add = lines.findIndex((l) => new RegExp(`= mpDwAdd\\w+\\(\\w+, a${q}, b${q},`).test(l));
         const slow = lines.findIndex((l) => l.startsWith(`${t.acc} = mpDwSlow`) && l.includes(`a${q}, b${q},`));
@@ -23,10 +26,18 @@ describe('windowed dd multiply-add steps', () => {
         expect(settle).toBeGreaterThan(add);
         expect(slow).toBeGreaterThan(settle);
       }
-      // One settle per run of ≤ WINDOW_TERMS terms of an accumulator.
+      // One settle per run of ≤ K terms of an accumulator; each window's adds name its terms in order.
       for (const acc of new Set(terms.map((t) => t.acc))) {
         const count = terms.filter((t) => t.acc === acc).length;
-        expect(lines.filter((l) => l.startsWith(`${acc} = mpDwSettle(`)).length).toBe(Math.ceil(count / WINDOW_TERMS));
+        expect(lines.filter((l) => l.startsWith(`${acc} = mpDwSettle(`)).length).toBe(Math.ceil(count / k));
+        const settles = lines.flatMap((l, i) => (l.startsWith(`${acc} = mpDwSettle(`) ? [i] : []));
+        let from = 0;
+        for (const at of settles) {
+          const adds = lines.slice(from, at).filter((l) => /= mpDwAdd\w+\(/.test(l) && l.startsWith(`${acc}w`)).length;
+          expect(adds).toBeGreaterThanOrEqual(1);
+          expect(adds).toBeLessThanOrEqual(k);
+          from = at + 1;
+        }
       }
       expect(lines.some((l) => l.includes('PLAIN'))).toBe(false);
     }));
@@ -41,5 +52,50 @@ describe('windowed dd multiply-add steps', () => {
     expect(lines.filter((l) => l.includes('PLAIN'))).toEqual(['acc1 = PLAIN(acc1, a1, b1);']);
     expect(lines.filter((l) => l.startsWith('acc = mpDwSettle('))).toHaveLength(1);
     expect(lines.some((l) => l.includes('mpDwAddF64Dd(') && l.includes('a2, b2'))).toBe(true);
+  });
+
+  it('the default window holds MAX_WINDOW_TERMS = 8 terms; lengths outside 1 … 8 are INVALID_OPTION naming windowTerms', () => {
+    const terms = Array.from({ length: 9 }, (_, q) => ({ acc: 'acc', a: { kind: 'dd', name: `a${q}` }, b: { kind: 'dd', name: `b${q}` } }) as const);
+    expect(MAX_WINDOW_TERMS).toBe(8);
+    expect(windowSteps(terms, plain).filter((l) => l.startsWith('acc = mpDwSettle('))).toHaveLength(2);
+    for (const bad of [0, 9, 2.5, NaN, -1]) {
+      const typed = expect.objectContaining({ code: 'INVALID_OPTION', parameter: 'windowTerms' });
+      expect(() => windowSteps(terms, plain, bad)).toThrow(ModprecError);
+      expect(() => windowSteps(terms, plain, bad)).toThrow(typed);
+      expect(() => ddGpuArithmeticWindowOf(bad)).toThrow(typed);
+    }
+  });
+
+  it('ddGpuArithmeticWindowOf(k) is one arithmetic per k, named dd-window<k>, whose steps hold windows of ≤ k terms', () => {
+    const terms = Array.from({ length: 8 }, (_, q) => ({ acc: 'acc', a: { kind: 'dd', name: `a${q}` }, b: { kind: 'f64', name: `b${q}` } }) as const);
+    for (let k = 1; k <= MAX_WINDOW_TERMS; k++) {
+      const part = ddGpuArithmeticWindowOf(k);
+      expect(part).toBe(ddGpuArithmeticWindowOf(k));
+      expect(part.name).toBe(`dd-window${k}`);
+      expect(part.dotVariant).toBeUndefined();
+      expect(part.mulAddSteps!(terms).filter((l) => l.startsWith('acc = mpDwSettle('))).toHaveLength(Math.ceil(8 / k));
+    }
+  });
+
+  it('a run of one pair of kinds takes its slow terms in one looping call, in term order; per-term calls without slowLoop or for mixed kinds', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 20 }), fc.integer({ min: 1, max: MAX_WINDOW_TERMS }), fc.boolean(), (count, k, mixed) => {
+      const terms = Array.from({ length: count }, (_, q) => ({ acc: 'acc', a: { kind: mixed && q % 3 === 1 ? 'f64' : 'dd', name: `a${q}` }, b: { kind: 'dd', name: `b${q}` } }) as const);
+      const looped = windowSteps(terms, plain, k, true);
+      const perTerm = windowSteps(terms, plain, k, false);
+      expect(perTerm.filter((l) => l.includes('mpDwSlowRun'))).toEqual([]);
+      expect(perTerm.filter((l) => /^acc = mpDwSlow(Dd|F64)/.test(l))).toHaveLength(count);
+      for (let s = 0; s < count; s += k) {
+        const run = terms.slice(s, s + k);
+        const oneKind = run.every((t) => t.a.kind === run[0]!.a.kind);
+        const id = `accw${run[0]!.a.name}`;
+        const call = looped.filter((l) => l.startsWith(`acc = mpDwSlowRun${run.length}`) && l.includes(`(acc, ${run[0]!.a.name}, `));
+        if (run.length > 1 && oneKind) {
+          expect(call).toEqual([`acc = mpDwSlowRun${run.length}${run[0]!.a.kind === 'dd' ? 'Dd' : 'F64'}Dd(acc, ${run.map((t, q) => `${t.a.name}, ${t.b.name}, ${id}t${q}`).join(', ')});`]);
+        } else {
+          expect(call).toEqual([]);
+          for (const t of run) expect(looped.some((l) => l.startsWith('acc = mpDwSlow') && !l.includes('Run') && l.includes(`${t.a.name}, ${t.b.name},`))).toBe(true);
+        }
+      }
+    }));
   });
 });

@@ -1,10 +1,13 @@
 /**
- * DOT's windowed dd multiply-adds (ddGpuArithmeticWindow, src/formats/dd/dd-gpu-window-wgsl.ts) against the exact
+ * DOT's windowed dd multiply-adds (ddGpuArithmeticWindowOf(K), src/formats/dd/dd-gpu-window-wgsl.ts) against the exact
  * BigInt oracle, on llvmpipe: genuine double-doubles over a wide exponent range (lo anywhere from ±ulp/2 down to
  * 2^-140 of hi, zeros), unnormalised pairs and subnormal products (the slow path), ill-conditioned DOTs to cond 1e30,
- * f64 and mixed operands — every finite result within the first-pass bound γ_{2n}(2^-110)·Σ|x_i·y_i| (plus
- * 2^-1074 per term where products reach binary64's underflow range), itself inside the CPU dd dotBound; with ±∞ and
- * NaN, the same non-finite result as the unfused multiply-adds.
+ * f64 and mixed operands, runs of maximal significands (every window's sum at its 2^127 limit) — every finite result
+ * within the first-pass bound γ_{2n}(2^-110)·Σ|x_i·y_i| (plus 2^-1074 per term where products reach binary64's
+ * underflow range), itself inside the CPU dd dotBound; with ±∞ and NaN, the same non-finite result as the unfused
+ * multiply-adds. Windows of 1 and 2 terms run here (DOT steps of two terms); windows of 4 and 8 terms need DOT steps
+ * of 4 and 8 terms into one accumulator, which llvmpipe compiles for minutes: opt-in (`MODPREC_SLOW_TESTS=1`), as
+ * GEMV N's eight-column step is.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -17,10 +20,13 @@ import { exactOf } from '../../src/testing/exact.js';
 import { absRational, addRational, compareRational, mulRational, rational, subRational, type Rational } from '../../src/testing/rational.js';
 import { formats } from '../../src/index.js';
 import { dotBound } from '../../kernels/dot/dot-bound.js';
-import { ddGpuArithmeticUnfused, ddGpuArithmeticWindow } from '../../src/formats/dd/dd-gpu-arithmetic.js';
+import { ddGpuArithmeticUnfused, ddGpuArithmeticWindowOf } from '../../src/formats/dd/dd-gpu-arithmetic.js';
 import { randomValues, requireRuntime } from './gpu-test-helpers.js';
 
-const windowed = { name: 'dd-window', arithmetic: { gpu: ddGpuArithmeticWindow } };
+/** The windowed arithmetic with at most `terms` products a window, as a kernel option. */
+const windowOf = (terms: number): { name: string; arithmetic: { gpu: ReturnType<typeof ddGpuArithmeticWindowOf> } } => ({ name: `dd-window${terms}`, arithmetic: { gpu: ddGpuArithmeticWindowOf(terms) } });
+const windowed = windowOf(2);
+const slowTests = process.env.MODPREC_SLOW_TESTS === '1';
 const unfused = { name: 'dd-unfused', arithmetic: { gpu: ddGpuArithmeticUnfused } };
 type Pair = { hi: number; lo: number };
 
@@ -55,27 +61,58 @@ const pairs = fc.oneof(
 );
 
 /**
- * Two adjacent elements a step, one accumulator: windows of two terms (the default shape's windows hold four, two
- * accumulators' worth of eight terms a step — the same generated functions; llvmpipe takes minutes to compile that
- * unrolled step, seconds for this one). The remainder runs the tail loop's plain multiply-adds.
+ * Two adjacent elements a step, one accumulator: windows of up to two terms (the default shape's steps hold four
+ * terms per accumulator, two accumulators' worth of eight terms a step — the same generated functions; llvmpipe takes
+ * minutes to compile that unrolled step, seconds for this one). The remainder runs the tail loop's plain
+ * multiply-adds.
  */
 const SHAPE = { groupWidth: 2, groups: 1, chains: 1 } as const;
+/** Steps of four and eight terms into one accumulator: one window of 4 or 8 terms (the opt-in tests). */
+const SHAPE4 = { groupWidth: 4, groups: 1, chains: 1 } as const;
+const SHAPE8 = { groupWidth: 4, groups: 2, chains: 1 } as const;
+type Shape = typeof SHAPE | typeof SHAPE4 | typeof SHAPE8;
 
-async function dotOf(xs: readonly Pair[], ys: readonly Pair[], arithmetic: typeof windowed): Promise<number> {
-  const got = await gpuDot(await toDevice(ddRange(xs) as never), await toDevice(ddRange(ys) as never), { arithmetic, strict: true, ...SHAPE });
+/** The largest significand of a normalised pair: hi = 2 − 2^-52, lo = 2^-53·(1 − 2^-52) (G just below 2^126). */
+const MAX_PAIR: Pair = { hi: 2 - 2 ** -52, lo: 2 ** -53 * (1 - 2 ** -52) };
+/** Runs of ±MAX_PAIR·MAX_PAIR: window sums of same-sign products at their 2^127 limit (K < 2^124 each). */
+const maximalTerms = fc.array(fc.boolean(), { minLength: 1, maxLength: 24 }).map((signs) => signs.map((s) => [s ? MAX_PAIR : { hi: -MAX_PAIR.hi, lo: -MAX_PAIR.lo }, MAX_PAIR] as [Pair, Pair]));
+
+async function dotOf(xs: readonly Pair[], ys: readonly Pair[], arithmetic: typeof windowed, shape: Shape = SHAPE): Promise<number> {
+  const got = await gpuDot(await toDevice(ddRange(xs) as never), await toDevice(ddRange(ys) as never), { arithmetic, strict: true, ...shape });
   expect(got.backend).toBe('gpu');
   return got.value;
 }
 
 describe('windowed dd DOT on the GPU', () => {
-  it('dd storage, genuine pairs, lo 54 … 140 bits below hi, zero and unnormalised pairs: within γ_{2n}(2^-110)·Σ|x·y| of the exact value', async () => {
+  /** The property of the first test for windows of `terms` in DOT steps of `shape`. */
+  const genuinePairs = async (terms: number, shape: Shape, numRuns: number): Promise<void> => {
     await requireRuntime();
-    await fc.assert(fc.asyncProperty(fc.array(fc.tuple(pairs, pairs), { minLength: 1, maxLength: 40 }), async (terms) => {
+    const arithmetic = windowOf(terms);
+    // Mostly general pairs; one run in four of maximal same-or-mixed-sign products (window sums at their limit).
+    const inputs = fc.oneof({ weight: 3, arbitrary: fc.array(fc.tuple(pairs, pairs), { minLength: 1, maxLength: 40 }) }, { weight: 1, arbitrary: maximalTerms });
+    await fc.assert(fc.asyncProperty(inputs, async (terms) => {
       const xs = terms.map((t) => t[0]);
       const ys = terms.map((t) => t[1]);
       const bound = dotBound(ddRange(xs) as never, ddRange(ys) as never, { arithmetic: formats.dd });
-      expectWithinBound(await dotOf(xs, ys, windowed), xs, ys, bound);
-    }), { numRuns: 25 });
+      expectWithinBound(await dotOf(xs, ys, arithmetic, shape), xs, ys, bound);
+    }), { numRuns });
+  };
+
+  it('dd storage, genuine pairs, lo 54 … 140 bits below hi, zero and unnormalised pairs, maximal significands: windows of 2 within γ_{2n}(2^-110)·Σ|x·y| of the exact value', async () => {
+    await genuinePairs(2, SHAPE, 25);
+  });
+
+  it('the same with windows of one term (each product settled on its own)', async () => {
+    await genuinePairs(1, SHAPE, 12);
+  });
+
+  it.skipIf(!slowTests)('the same with windows of 4 (DOT steps of four terms into one accumulator; also windows of 2, two a step)', async () => {
+    await genuinePairs(4, SHAPE4, 15);
+    await genuinePairs(2, SHAPE4, 10);
+  });
+
+  it.skipIf(!slowTests)('the same with windows of 8 (DOT steps of eight terms into one accumulator: eight maximal products reach the 2^127 limit)', async () => {
+    await genuinePairs(8, SHAPE8, 15);
   });
 
   it('ill-conditioned DOTs (cond up to 1e30) of genuine double-doubles: within γ_{2n}(2^-110)·Σ|x·y| and the CPU dd dotBound', async () => {
@@ -139,7 +176,7 @@ describe('windowed dd DOT on the GPU', () => {
 
   // llvmpipe compiles GEMV N's eight-column step of windowed multiply-adds for about four minutes: opt-in
   // (MODPREC_SLOW_TESTS=1), as the 256-row TRSV blocks are; bench/gpu/dd-gpu.ts checks GEMV's window rows too.
-  it.skipIf(process.env.MODPREC_SLOW_TESTS !== '1')('GEMV N (its row pass shares the step code), dd storage: every row within γ_{2n}(2^-110)·Σ|a·x| + 2^-105·|y| of the exact value', async () => {
+  it.skipIf(!slowTests)('GEMV N (its row pass shares the step code), dd storage: every row within γ_{2n}(2^-110)·Σ|a·x| + 2^-105·|y| of the exact value', async () => {
     await requireRuntime();
     await fc.assert(fc.asyncProperty(fc.integer({ min: 1, max: 6 }), fc.array(fc.tuple(pairs, pairs, pairs), { minLength: 1, maxLength: 30 }), async (m, cols) => {
       const n = cols.length;
@@ -148,7 +185,7 @@ describe('windowed dd DOT on the GPU', () => {
       const x = cols.map((c) => c[1]);
       const y = await toDevice(new Float64Array(m), { format: 'dd' });
       const A = deviceMatrix(await toDevice(ddRange(a) as never), m, n);
-      await gpuGemv({ A, x: await toDevice(ddRange(x) as never), y, alpha: 1, beta: 0 }, { arithmetic: windowed, strict: true });
+      await gpuGemv({ A, x: await toDevice(ddRange(x) as never), y, alpha: 1, beta: 0 }, { arithmetic: windowOf(8), strict: true });
       const words = (await y.encoded()).words;
       const got = new Float64Array(words.buffer, words.byteOffset, 2 * m);
       for (let i = 0; i < m; i++) {

@@ -8,7 +8,7 @@
 import type { GpuArithmeticPart, GpuNativeLibrary, GpuPartRegister } from '../common/gpu-part.js';
 import { asXf, decodeXfExact, roundBigToDouble, xfGpuWords } from './dd-gpu-words.js';
 import { fusedFmaName, fusedFmaTypes, isFusedKind } from './dd-gpu-fused.js';
-import { windowFunctionTypes, windowSteps } from './dd-gpu-window.js';
+import { checkWindowTerms, windowFunctionTypes, windowSteps } from './dd-gpu-window.js';
 
 const V4 = 'Array(4)' as const;
 const V2 = 'Array(2)' as const;
@@ -171,18 +171,60 @@ export const ddGpuArithmeticWide: GpuArithmeticPart = {
 };
 
 /**
- * {@link ddGpuArithmetic} with DOT's windowed multiply-adds (dd-gpu-window-wgsl.ts): each unrolled step sums its
- * products of dd or f64 operands (per accumulator, at most 8) in a 128-bit fixed-point window without rounding and
- * adds the window to the accumulator with one xf addition — about half the integer operations per term of the
- * unfused path. Off by default (another summation error, not the default's bits): pass
- * `{ name: 'dd-window', arithmetic: { gpu: ddGpuArithmeticWindow } }` as a GPU DOT's `arithmetic` (bench/gpu/dd-gpu.ts
- * times both). Its DOT error is within γ_{2n}(2^-110)·Σ|x_i·y_i| for the first pass, inside the CPU dd dotBound; terms
- * with special or out-of-range operands take the unfused multiply-add, so NaN, ∞ and binary64's range are as before.
+ * {@link ddGpuArithmetic} with DOT's windowed multiply-adds (dd-gpu-window-wgsl.ts) of at most `terms` products a
+ * window: each unrolled step sums its products of dd or f64 operands (per accumulator, in runs of at most `terms`) in
+ * a 128-bit fixed-point window without rounding and adds each window to the accumulator with one xf addition — about
+ * half the integer operations per term of the unfused path. Off by default (another summation error, not the
+ * default's bits): pass `{ name: 'dd-window4', arithmetic: { gpu: ddGpuArithmeticWindowOf(4) } }` as a GPU DOT's or
+ * GEMV's `arithmetic` (bench/gpu/dd-gpu.ts times 2, 4 and 8 next to the default). For every `terms` from 1 to 8 its
+ * DOT error is within γ_{2n}(2^-110)·Σ|x_i·y_i| for the first pass, inside the CPU dd dotBound; terms with special or
+ * out-of-range operands take the unfused multiply-add, so NaN, ∞ and binary64's range are as before. Fewer terms a
+ * window: more settles (one xf addition each), and fewer operands live across a window. A window's irregular terms
+ * go through one looping call (`slowLoop`, the default: one copy of the slow multiply-add per window in the shader)
+ * or one call each (`slowLoop` false: the form of session 16); the same words either way.
+ * @param terms - most products a window (1 … 8)
+ * @param slowLoop - the window's slow path as one loop (default true)
+ * @returns the arithmetic, named `dd-window<terms>` (`dd-window<terms>-per-term` without the loop; one object each)
+ * @throws {@link modprec!ModprecError} `INVALID_OPTION` for a length outside 1 … 8
  * @group Double-double
  */
-export const ddGpuArithmeticWindow: GpuArithmeticPart = {
-  ...ddGpuArithmeticUnfused,
-  name: 'dd-window',
-  dotVariant: undefined,
-  mulAddSteps: (terms) => windowSteps(terms, ddGpuArithmeticUnfused.mulAdd),
-};
+export function ddGpuArithmeticWindowOf(terms: number, slowLoop = true): GpuArithmeticPart {
+  const k = checkWindowTerms(terms);
+  const name = `dd-window${k}${slowLoop ? '' : '-per-term'}`;
+  const known = windowArithmetics.get(name);
+  if (known) return known;
+  const part: GpuArithmeticPart = {
+    ...ddGpuArithmeticUnfused,
+    name,
+    dotVariant: undefined,
+    mulAddSteps: (list) => windowSteps(list, ddGpuArithmeticUnfused.mulAdd, k, slowLoop),
+  };
+  windowArithmetics.set(name, part);
+  return part;
+}
+
+const windowArithmetics = new Map<string, GpuArithmeticPart>();
+
+/**
+ * {@link ddGpuArithmeticWindowOf}(2): windows of two products.
+ * @group Double-double
+ */
+export const ddGpuArithmeticWindow2: GpuArithmeticPart = ddGpuArithmeticWindowOf(2);
+
+/**
+ * {@link ddGpuArithmeticWindowOf}(4): windows of four products (DOT's default step: one window per accumulator).
+ * @group Double-double
+ */
+export const ddGpuArithmeticWindow4: GpuArithmeticPart = ddGpuArithmeticWindowOf(4);
+
+/**
+ * {@link ddGpuArithmeticWindowOf}(8): windows of up to eight products (GEMV N's eight-column step: one window).
+ * @group Double-double
+ */
+export const ddGpuArithmeticWindow8: GpuArithmeticPart = ddGpuArithmeticWindowOf(8);
+
+/**
+ * The windowed multiply-adds of session 16, windows of up to eight products: {@link ddGpuArithmeticWindow8}.
+ * @group Double-double
+ */
+export const ddGpuArithmeticWindow: GpuArithmeticPart = ddGpuArithmeticWindow8;

@@ -41,7 +41,7 @@
  * The results are deterministic (fixed operations in a fixed order) but not the old path's bits.
  * @module
  */
-import { windowNames, type WindowKind } from './dd-gpu-window.js';
+import { MAX_WINDOW_TERMS, windowNames, type WindowKind } from './dd-gpu-window.js';
 
 
 /** Limb i (14 bits, bits 14i … 14i + 13) of the 128-bit `g` (x = bits 127 … 96, …, w = bits 31 … 0). */
@@ -120,6 +120,35 @@ function entryPoints(): string {
     }
   }
   return lines.join('\n');
+}
+
+/**
+ * The slow path of a run of k terms of one pair of kinds: nothing when every code is ≥ 0 (the usual case), else the
+ * run's terms through a loop over {@link windowNames}' per-term slow path, in term order (the same operations as k
+ * separate calls; the loop keeps one copy of the slow multiply-add in the compiled shader).
+ */
+function slowRunFunctions(): string {
+  const out: string[] = [];
+  for (const a of ['dd', 'f64'] as const) {
+    for (const b of ['dd', 'f64'] as const) {
+      const n = windowNames(a, b);
+      for (let k = 2; k <= MAX_WINDOW_TERMS; k++) {
+        const q = Array.from({ length: k }, (_, i) => i);
+        const params = q.map((i) => `a${i}: ${KINDS[a].type}, b${i}: ${KINDS[b].type}, t${i}: i32`).join(', ');
+        const least = q.slice(1).reduce((m, i) => `min(${m}, t${i})`, 't0');
+        out.push(`fn ${n.slowRun(k)}(c: vec4<f32>, ${params}) -> vec4<f32> {
+  if (${least} >= 0) { return c; }
+  var xa = array<${KINDS[a].type}, ${k}>(${q.map((i) => `a${i}`).join(', ')});
+  var xb = array<${KINDS[b].type}, ${k}>(${q.map((i) => `b${i}`).join(', ')});
+  var xt = array<i32, ${k}>(${q.map((i) => `t${i}`).join(', ')});
+  var r = c;
+  for (var i = 0; i < ${k}; i++) { r = ${n.slow}(r, xa[i], xb[i], xt[i]); }
+  return r;
+}`);
+      }
+    }
+  }
+  return out.join('\n');
 }
 
 /** The WGSL (appended to the xf library, whose helpers it calls; every name starts with `mpDw`). */
@@ -203,4 +232,5 @@ fn mpDwSettle(c: vec4<f32>, wf: vec4<f32>, e: i32) -> vec4<f32> {
   return mpXfPack(mpXfAddU(mpXfUnpack(c), MpXfU(s, e - 2041 - i32(z), 1u, n)));
 }
 ${entryPoints()}
+${slowRunFunctions()}
 `;

@@ -8,25 +8,42 @@
  * @module
  */
 import type { GpuPartRegister, GpuValueType } from '../common/gpu-part.js';
+import { fail } from '../../core/errors.js';
 
 /** Kinds of register the windowed multiply-adds take (`dd` and `f64` reads). */
 export type WindowKind = 'dd' | 'f64';
 
-/** Most terms of one window: K products < 2^124 each keep the 128-bit two's-complement sum below 2^127. */
-export const WINDOW_TERMS = 8;
+/**
+ * Most terms of one window: K products < 2^124 each keep the 128-bit two's-complement sum below 2^127 for K ≤ 8
+ * (and the window's error, < 3 units of 2^-120·max|a·b| per term, below 2^-115·Σ|a·b|: dd-gpu-window-wgsl.ts).
+ */
+export const MAX_WINDOW_TERMS = 8;
+
+/**
+ * Checks a window length: an integer from 1 to {@link MAX_WINDOW_TERMS} (every such K keeps the proof of
+ * dd-gpu-window-wgsl.ts; fewer terms a window mean more settles, each one xf addition).
+ * @param terms - terms a window
+ * @returns terms
+ * @throws {@link modprec!ModprecError} `INVALID_OPTION` otherwise
+ */
+export function checkWindowTerms(terms: number): number {
+  if (!Number.isInteger(terms) || terms < 1 || terms > MAX_WINDOW_TERMS) fail('INVALID_OPTION', 'windowTerms', `must be an integer from 1 to ${MAX_WINDOW_TERMS}`, terms);
+  return terms;
+}
 
 const cap = (k: WindowKind): string => (k === 'dd' ? 'Dd' : 'F64');
 const TYPE: Readonly<Record<WindowKind, GpuValueType>> = { dd: 'Array(4)', f64: 'Array(2)' };
 
 /**
- * Names of the per-term functions for operand kinds a, b: the term's code, its window add, its slow path.
+ * Names of the per-term functions for operand kinds a, b: the term's code, its window add, its slow path, and the
+ * slow path of a whole run of 2 … 8 terms of these kinds (one loop: see {@link windowSteps}).
  * @param a - kind of a
  * @param b - kind of b
- * @returns the three WGSL function names
+ * @returns the WGSL function names
  */
-export function windowNames(a: WindowKind, b: WindowKind): { exp: string; add: string; slow: string } {
+export function windowNames(a: WindowKind, b: WindowKind): { exp: string; add: string; slow: string; slowRun: (terms: number) => string } {
   const s = `${cap(a)}${cap(b)}`;
-  return { exp: `mpDwExp${s}`, add: `mpDwAdd${s}`, slow: `mpDwSlow${s}` };
+  return { exp: `mpDwExp${s}`, add: `mpDwAdd${s}`, slow: `mpDwSlow${s}`, slowRun: (terms) => `mpDwSlowRun${terms}${s}` };
 }
 
 /**
@@ -44,6 +61,7 @@ export function windowFunctionTypes(): Record<string, { args: GpuValueType[]; re
       out[n.exp] = { args: [TYPE[a], TYPE[b]], returns: 'Integer' };
       out[n.add] = { args: ['Array(4)', TYPE[a], TYPE[b], 'Integer', 'Integer'], returns: 'Array(4)' };
       out[n.slow] = { args: ['Array(4)', TYPE[a], TYPE[b], 'Integer'], returns: 'Array(4)' };
+      for (let k = 2; k <= MAX_WINDOW_TERMS; k++) out[n.slowRun(k)] = { args: ['Array(4)', ...Array.from({ length: k }, () => [TYPE[a], TYPE[b], 'Integer'] as const).flat()], returns: 'Array(4)' };
     }
   }
   return out;
@@ -53,13 +71,21 @@ const isWindowKind = (k: string): k is WindowKind => k === 'dd' || k === 'f64';
 
 /**
  * Source of one step's multiply-adds through windows: per accumulator (in order of first use), its terms in runs of
- * at most {@link WINDOW_TERMS}, each run one window settled into the accumulator, then the run's slow terms. An
- * accumulator with an operand of another kind gets `plain` multiply-adds instead.
+ * at most `windowTerms`, each run one window settled into the accumulator, then the run's slow terms. An
+ * accumulator with an operand of another kind gets `plain` multiply-adds instead. With `slowLoop` (the default), a run
+ * of two or more terms of one pair of kinds takes its slow terms in one call that loops over them (`mpDwSlowRun…`,
+ * the same multiply-adds in the same order, so the same words): one inlined copy of the slow multiply-add per window
+ * instead of one per term — a shader a third smaller or less, which is what llvmpipe's compile time follows; the GPU
+ * takes the loop only when a term of the window is irregular.
  * @param terms - accumulator and operands of each term, in order
  * @param plain - the ordinary multiply-add
+ * @param windowTerms - most terms a window (1 … {@link MAX_WINDOW_TERMS}, default the most)
+ * @param slowLoop - one looping slow-path call per run (default) instead of one slow-path call per term
  * @returns the lines
+ * @throws {@link modprec!ModprecError} `INVALID_OPTION` for a window length outside 1 … {@link MAX_WINDOW_TERMS}
  */
-export function windowSteps(terms: readonly { acc: string; a: GpuPartRegister; b: GpuPartRegister }[], plain: (acc: string, a: GpuPartRegister, b: GpuPartRegister) => string): string[] {
+export function windowSteps(terms: readonly { acc: string; a: GpuPartRegister; b: GpuPartRegister }[], plain: (acc: string, a: GpuPartRegister, b: GpuPartRegister) => string, windowTerms: number = MAX_WINDOW_TERMS, slowLoop = true): string[] {
+  const k = checkWindowTerms(windowTerms);
   const byAcc = new Map<string, { a: GpuPartRegister; b: GpuPartRegister }[]>();
   for (const t of terms) (byAcc.get(t.acc) ?? byAcc.set(t.acc, []).get(t.acc)!).push(t);
   const lines: string[] = [];
@@ -68,8 +94,8 @@ export function windowSteps(terms: readonly { acc: string; a: GpuPartRegister; b
       lines.push(...list.map((t) => plain(acc, t.a, t.b)));
       continue;
     }
-    for (let s = 0; s < list.length; s += WINDOW_TERMS) {
-      const run = list.slice(s, s + WINDOW_TERMS);
+    for (let s = 0; s < list.length; s += k) {
+      const run = list.slice(s, s + k);
       const id = `${acc}w${run[0]!.a.name}`;
       const names = run.map((t) => windowNames(t.a.kind as WindowKind, t.b.kind as WindowKind));
       run.forEach((t, q) => lines.push(`const ${id}t${q} = ${names[q]!.exp}(${t.a.name}, ${t.b.name});`));
@@ -77,7 +103,12 @@ export function windowSteps(terms: readonly { acc: string; a: GpuPartRegister; b
       lines.push(`const ${id}e = ${e};`, `let ${id}s = [0.0, 0.0, 0.0, 0.0];`);
       run.forEach((t, q) => lines.push(`${id}s = ${names[q]!.add}(${id}s, ${t.a.name}, ${t.b.name}, ${id}t${q}, ${id}e);`));
       lines.push(`${acc} = mpDwSettle(${acc}, ${id}s, ${id}e);`);
-      run.forEach((t, q) => lines.push(`${acc} = ${names[q]!.slow}(${acc}, ${t.a.name}, ${t.b.name}, ${id}t${q});`));
+      const oneKind = run.every((t) => t.a.kind === run[0]!.a.kind && t.b.kind === run[0]!.b.kind);
+      if (slowLoop && run.length > 1 && oneKind) {
+        lines.push(`${acc} = ${names[0]!.slowRun(run.length)}(${acc}, ${run.map((t, q) => `${t.a.name}, ${t.b.name}, ${id}t${q}`).join(', ')});`);
+      } else {
+        run.forEach((t, q) => lines.push(`${acc} = ${names[q]!.slow}(${acc}, ${t.a.name}, ${t.b.name}, ${id}t${q});`));
+      }
     }
   }
   return lines;
