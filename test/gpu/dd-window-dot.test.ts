@@ -48,7 +48,8 @@ function expectWithinBound(got: number, xs: readonly Pair[], ys: readonly Pair[]
   // got is a double: the read-back rounds the register once more (half an ulp of the result, ≤ 2^-53 relative).
   const limit = addRational(addRational(mulRational(exactOf(gamma), mag), exactOf(n * 2 ** -1074)), absRational(mulRational(exactOf(2 ** -53), exact)));
   expect(compareRational(err, limit), `got ${got}`).toBeLessThanOrEqual(0);
-  expect(compareRational(err, exactOf(bound))).toBeLessThanOrEqual(0);
+  // dotBound is +∞ where Σ|x·y| overflows binary64 (1e300·1e300 beside finite terms): nothing more to check then.
+  if (Number.isFinite(bound)) expect(compareRational(err, exactOf(bound))).toBeLessThanOrEqual(0);
 }
 
 /** Genuine pairs over a wide range, pairs with lo far below hi's last bit, zeros, and unnormalised pairs. */

@@ -135,8 +135,10 @@ export const ddGpuArithmetic: GpuArithmeticPart = {
   declareSub: (dst, a, b) => `let ${dst} = mpXfSub(${asXf(a)}, ${asXf(b)});`,
   register: xf,
   returnValue: (acc) => acc,
-  // H100, 2026-11-26 (docs/performance.md, dd-gpu): DOT n = 2^26 dd·dd 10.8 ms fused, 6.7 unfused; f64·f64 7.2 / 3.4.
-  dotVariant: () => ddGpuArithmeticUnfused,
+  // DOT takes windowed multiply-adds (4 products a window; in DOT's step of 4 the same shader as 8): H100, 2026-11-27
+  // (docs/performance.md, dd-gpu), DOT n = 2^26 dd·dd 7.31 ms unfused → 2.50, f64·dd 4.54 → 1.97, f64·f64 3.02 → 1.41;
+  // within the same dotBound (docs/double-double.md, "Windowed DOT multiply-adds").
+  dotVariant: () => ddGpuArithmeticWindow4,
 };
 
 /**
