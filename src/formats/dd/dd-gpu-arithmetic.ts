@@ -176,8 +176,8 @@ export const ddGpuArithmeticWide: GpuArithmeticPart = {
  * {@link ddGpuArithmetic} with DOT's windowed multiply-adds (dd-gpu-window-wgsl.ts) of at most `terms` products a
  * window: each unrolled step sums its products of dd or f64 operands (per accumulator, in runs of at most `terms`) in
  * a 128-bit fixed-point window without rounding and adds each window to the accumulator with one xf addition — about
- * half the integer operations per term of the unfused path. Off by default (another summation error, not the
- * default's bits): pass `{ name: 'dd-window4', arithmetic: { gpu: ddGpuArithmeticWindowOf(4) } }` as a GPU DOT's or
+ * half the integer operations per term of the unfused path. DOT's default with 4 terms ({@link ddGpuArithmetic}'s
+ * `dotVariant`); elsewhere opt-in (another summation error, not the fused path's bits): pass `{ name: 'dd-window4', arithmetic: { gpu: ddGpuArithmeticWindowOf(4) } }` as a GPU DOT's or
  * GEMV's `arithmetic` (bench/gpu/dd-gpu.ts times 2, 4 and 8 next to the default). For every `terms` from 1 to 8 its
  * DOT error is within γ_{2n}(2^-110)·Σ|x_i·y_i| for the first pass, inside the CPU dd dotBound; terms with special or
  * out-of-range operands take the unfused multiply-add, so NaN, ∞ and binary64's range are as before. Fewer terms a
