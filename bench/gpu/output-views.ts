@@ -24,10 +24,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { seededRandom } from '../../src/sparse/seeded-random.js';
 import { timeDeviceRuns } from './device-timing.js';
 import { join } from 'node:path';
-import { typedArrayStorage, registerFormat, createBinaryRounder, f16BitsFromNumber, numberFromF16Bits, type GpuStoragePart } from '../../src/index.js';
+import { typedArrayStorage, registerFormat } from '../../src/index.js';
 import { setViewStoreSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 // The E5M2 writer the GPU tests give the guide's format (compiled with the bench: tsc follows the import).
-import { e5m2Byte } from '../../test/gpu/e5m2-gpu-writer.js';
+import { decodeE5M2, e5m2LanePart, encodeE5M2 } from '../../test/gpu/e5m2-gpu-writer.js';
 
 const quick = process.argv.includes('--quick');
 const small = process.argv.includes('--small');
@@ -180,33 +180,12 @@ async function f16Case(n: number): Promise<void> {
 
 /** The guide's E5M2 (four 8-bit lanes a word), its GPU part writable and declaring `hostBytes`. */
 function registerE5M2(): string {
-  const round = createBinaryRounder({ significandBits: 3, minExponent: -14, maxExponent: 15 });
-  const encode = (x: number): number => f16BitsFromNumber(round(x)) >>> 8;
-  const decode = (bits: number): number => numberFromF16Bits(bits << 8);
   const name = 'e5m2-bench';
-  const part: GpuStoragePart = {
-    name, elementsPerWord: 4, wordsPerElement: 1, significandBits: 3, unitRoundoff: 2 ** -3, scaled: false, writable: true, hostBytes: true,
-    words: (n) => Math.ceil(n / 4),
-    encode(values) {
-      const words = new Uint32Array(Math.max(1, Math.ceil(values.length / 4)));
-      for (let k = 0; k < values.length; k++) words[k >> 2]! |= encode(values[k]!) << ((k & 3) << 3);
-      return { words };
-    },
-    decode: (e, length) => Float64Array.from({ length }, (_, k) => decode((e.words[k >> 2]! >>> ((k & 3) << 3)) & 255)),
-    emitRead: (array, index, dst) => ({
-      code: `const ${dst}k = ${index}; const ${dst}b = (mpBits(${array}[${dst}k >> 2]) >>> ((${dst}k & 3) << 3)) & 255; const ${dst}h = mpHalfPair(${dst}b << 8); const ${dst} = ${dst}h[0];`,
-      register: { kind: 'f32', name: dst },
-    }),
-    readArgs: () => [],
-    emitReturn(values) {
-      const parts = values.map((r, e) => (r ? e5m2Byte(r, `q${e}`) : `const q${e}h = 0;`));
-      return `${parts.join('\n')}\nreturn mpFloat(q0h | (q1h << 8) | (q2h << 16) | (q3h << 24));`;
-    },
-  };
+  const part = e5m2LanePart(name);
   registerFormat({
     name,
     storage: {
-      ...typedArrayStorage<Uint8Array>({ name, array: Uint8Array, significandBits: 3, unitRoundoff: 2 ** -3, isInteger: false, maxValue: 57344, encodeHelper: { name: 'e5m2BenchEncode', fn: encode }, decodeHelper: { name: 'e5m2BenchDecode', fn: decode } }),
+      ...typedArrayStorage<Uint8Array>({ name, array: Uint8Array, significandBits: 3, unitRoundoff: 2 ** -3, isInteger: false, maxValue: 57344, encodeHelper: { name: 'e5m2BenchEncode', fn: encodeE5M2 }, decodeHelper: { name: 'e5m2BenchDecode', fn: decodeE5M2 } }),
       gpu: part,
     },
   });

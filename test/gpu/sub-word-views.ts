@@ -4,33 +4,11 @@
  * of a GPU run's lanes with a CPU run's.
  */
 import { expect } from 'vitest';
-import { typedArrayStorage, registerFormat, createBinaryRounder, f16BitsFromNumber, numberFromF16Bits, range, rowMajor, formats, type GpuStoragePart, type Range } from '../../src/index.js';
-import { e5m2Byte } from './e5m2-gpu-writer.js';
-
-const roundE5M2 = createBinaryRounder({ significandBits: 3, minExponent: -14, maxExponent: 15 });
-const encodeE5M2 = (x: number): number => f16BitsFromNumber(roundE5M2(x)) >>> 8;
-const decodeE5M2 = (bits: number): number => numberFromF16Bits(bits << 8);
+import { typedArrayStorage, registerFormat, range, rowMajor, formats, type Range } from '../../src/index.js';
+import { decodeE5M2, e5m2LanePart, encodeE5M2 } from './e5m2-gpu-writer.js';
 
 /** The guide's E5M2 GPU part, writable, its words the bytes of the CPU's Uint8Array (element 4w + j in byte j of word w). */
-const e5m2Part: GpuStoragePart = {
-  name: 'e5m2-lanes', elementsPerWord: 4, wordsPerElement: 1, significandBits: 3, unitRoundoff: 2 ** -3, scaled: false, writable: true, hostBytes: true,
-  words: (n) => Math.ceil(n / 4),
-  encode(values) {
-    const words = new Uint32Array(Math.max(1, Math.ceil(values.length / 4)));
-    for (let k = 0; k < values.length; k++) words[k >> 2]! |= encodeE5M2(values[k]!) << ((k & 3) << 3);
-    return { words };
-  },
-  decode: (e, length) => Float64Array.from({ length }, (_, k) => decodeE5M2((e.words[k >> 2]! >>> ((k & 3) << 3)) & 255)),
-  emitRead: (array, index, dst) => ({
-    code: `const ${dst}k = ${index}; const ${dst}b = (mpBits(${array}[${dst}k >> 2]) >>> ((${dst}k & 3) << 3)) & 255; const ${dst}h = mpHalfPair(${dst}b << 8); const ${dst} = ${dst}h[0];`,
-    register: { kind: 'f32', name: dst },
-  }),
-  readArgs: () => [],
-  emitReturn(values) {
-    const parts = values.map((r, e) => (r ? e5m2Byte(r, `q${e}`) : `const q${e}h = 0;`));
-    return `${parts.join('\n')}\nreturn mpFloat(q0h | (q1h << 8) | (q2h << 16) | (q3h << 24));`;
-  },
-};
+const e5m2Part = e5m2LanePart('e5m2-lanes');
 
 /** E5M2 registered with that part (`e5m2-lanes`). */
 export const e5m2Lanes = registerFormat({
