@@ -279,9 +279,10 @@ export interface GpuArithmeticPart {
   /** `acc += b`. */
   add(acc: string, b: GpuPartRegister): string;
   /**
-   * The variant DOT's first pass runs where it is the faster one there (the same results bit for bit). Absent: this
-   * arithmetic. dd gives its unfused multiply-adds: in DOT's unrolled chains they ran 1.6–2.1× faster on the H100
-   * than the fused ones, which win in GEMV and TRSV.
+   * The variant DOT's first pass runs where it is the faster one there; its results must stay within this
+   * arithmetic's DOT bound (they need not be the same bits). Absent: this arithmetic. dd gives its windowed
+   * multiply-adds (`ddGpuArithmeticWindow4`: 2.1–2.9× faster than the unfused ones in DOT on the H100, 2026-11-27,
+   * within the same dotBound); GEMV and TRSV keep the fused ones.
    */
   dotVariant?(): GpuArithmeticPart;
   /**
