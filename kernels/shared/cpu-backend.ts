@@ -182,10 +182,10 @@ export function wasmRefusal(call: CpuCall): Refusal | undefined {
  */
 export function automaticPrefersJs(call: Pick<CpuCall, 'arithmetic' | 'accumulation'> & { readonly kernel?: KernelName }): string | undefined {
   const numerics = wasmNumericsOf(call.arithmetic, call.accumulation);
-  // TRSV in double-double: one WebAssembly call and one staged column per unknown; 0.4× the generated JavaScript's
-  // speed at n = 256, 1.0–2.2× at n = 2000 (this shared 2-core VM, 2026-11-27, short probes): not yet measured on the
-  // H100 host (bench/wasm-cpu.ts, groups trsv-dd-*), so the automatic choice keeps it there.
-  if (numerics === 'dd' && call.kernel === 'trsv') return "options.arithmetic: TRSV in double-double runs a column per WebAssembly call, not yet shown faster than the generated JavaScript (the same bits), so the automatic choice keeps it there";
+  // TRSV in double-double: one WebAssembly call and one staged column per unknown. On the H100 host (bench/wasm-cpu.ts,
+  // 2026-11-27, n = 4096) 4.5× the generated JavaScript's speed column-major but 0.58× row-major, and 0.4× at n = 256
+  // here; this choice sees no layout, so it keeps JavaScript (the same bits; `backend: 'wasm'` runs it).
+  if (numerics === 'dd' && call.kernel === 'trsv') return "options.arithmetic: TRSV in double-double runs a column per WebAssembly call, slower than the generated JavaScript on row-major matrices and small n (the same bits), so the automatic choice keeps it there";
   const ordered = orderedNumerics(numerics);
   const perRow = call.kernel === 'ellSpmv' ? 'ELL SpMV' : call.kernel === 'trsv' ? 'TRSV' : undefined;
   if (ordered && perRow) return `options.accumulation: ${perRow}'s ${ordered.accumulation} sums run a row per WebAssembly call, no faster than the generated JavaScript (the same bits), so the automatic choice keeps them there`;

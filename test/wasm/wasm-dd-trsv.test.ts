@@ -57,7 +57,7 @@ describe('WebAssembly TRSV in double-double arithmetic', () => {
       const x = xOf(c, bs), xjs = xOf(c, bs);
       const options = { arithmetic: formats.dd, accumulation: c.accumulation };
       const args = { A, uplo: c.uplo, trans: c.trans, diag: c.diag };
-      // The automatic choice keeps it in JavaScript (not yet shown faster), saying why; backend 'wasm' runs it.
+      // The automatic choice keeps it in JavaScript (slower row-major and at small n), saying why; backend 'wasm' runs it.
       expect(cpuBackendOf('trsv', { A, x }, options, ['x']).reason).toMatch(/^options.arithmetic: TRSV in double-double runs a column per WebAssembly call/);
       trsv({ ...args, x }, { ...options, backend: 'wasm' });
       trsv({ ...args, x: xjs }, { ...options, backend: 'js' });
