@@ -89,8 +89,8 @@ export interface GpuKernelSwitches {
    */
   readonly prefetchPingPong: boolean;
   /**
-   * GEMV N in float-float (issue 19 item 4, session 16): the R-rows partial pass takes 4 rows a thread by default (and
-   * accepts `rowsPerThread: 4`), where its 2-word accumulators make 8 words of partials — more than a thread's output
+   * GEMV N in float-float (issue 19 item 4, session 17): with the switch on, the R-rows partial pass takes 4 rows a
+   * thread (and accepts `rowsPerThread: 4`), where its 2-word accumulators make 8 words of partials — more than a thread's output
    * holds — so the thread stores them itself through an atomic binding of the partial buffer (relaxed stores, where
    * the 4-row thread's one-row neighbours would have put them; its own output is never written). A packed matrix's 4
    * rows of a column are one load: 16 bytes in fp32, 8 in bf16/fp16 (with 2 rows: 8 and 4 bytes), and
@@ -315,8 +315,9 @@ export interface RnsRoundingSwitches {
    * rounding's columns and words threads form the residues of α·x + β·y they need from x, y, the scalars and the
    * per-element term codes (src/formats/rns/gpu/accumulator-view.ts), with the residue pass's own statements — one
    * pass and ≈ 200 of ≈ 840 bytes of traffic per element fewer at 120 bits. Where w is x or y (AXPY, SCAL in place)
-   * the accumulator stays (WebGPU does not bind one buffer for reading and writing in one dispatch). Same words. Off
-   * by default until timed on the H100 (`MODPREC_GPU_RNS_NO_ACCUMULATOR=1` turns it on).
+   * the accumulator stays (WebGPU does not bind one buffer for reading and writing in one dispatch). Same words. Off:
+   * on the H100 (2026-11-27) WAXPBY 10⁶ at 120 bits took 0.87–0.89 ms with it, 0.67–0.74 without — the columns
+   * pass's rebuilt residues cost more than the saved pass (`MODPREC_GPU_RNS_NO_ACCUMULATOR=1` turns it on).
    */
   readonly updateNoAccumulator: boolean;
 }
