@@ -27,6 +27,7 @@ import {
   axpy, colMajor, dot, wasmArena, dotBound, ellSpmv, ellSpmvBound, ellWithStorage, formats, gemv, gemvBound, laplacianEll, range, rowMajor, trsv, trsvBound, vector, wasmSimdAvailable, type Range,
 } from '../src/index.js';
 import '../src/formats/dd/register.js';
+import { scaledReducedRowMajor } from '../accessors/scaled-reduced.js';
 import { seededRandom } from '../src/sparse/seeded-random.js';
 import { machineDescription, markdownTable, today, writePerformanceSection, writeResults } from './report.js';
 
@@ -145,6 +146,19 @@ for (const layout of ['col', 'row'] as const) {
   // TRSV in double-double arithmetic (x in dd storage): the JavaScript's bits on both (test/wasm/wasm-dd-trsv.test.ts).
   const bdd = vectorOf(xv, formats.dd), bddInit = (bdd.accessor.data as Float64Array).slice();
   for (const backend of ['js', 'wasm'] as const) cases.push({ name: `TRSV L dd arithmetic ${M}, ${layout}-major (${backend})`, group: `trsv-dd-${layout}-${backend}`, bytes: 4 * M * M, run: () => { (bdd.accessor.data as Float64Array).set(bddInit); trsv({ A: L, x: bdd, uplo: 'L' }, { arithmetic: formats.dd, backend }); } });
+  // TRSV with x in fp16 storage and in scaled int16 (one scale), fp64 arithmetic: the JavaScript's bits on both
+  // (each xᵢ stored by the JavaScript's store and read back, test/wasm/wasm-trsv-stored-x.test.ts).
+  for (const [label, make] of [
+    ['x f16', (): Range<1, any> => vectorOf(xv, formats.f16)],
+    ['x i16 scaled', (): Range<1, any> => range(scaledReducedRowMajor<1>({ size: [M], storage: formats.i16, arithmetic: formats.f64, scaleMask: [false] }))],
+  ] as const) {
+    const bx = make();
+    if (bx.accessor.scale) { bx.accessor.writeScale(0, 2 / 32000); for (let i = 0; i < M; i++) bx.set(i, xv[i]!); }
+    const init = (bx.accessor.data as Int16Array | Uint16Array).slice(), group = label === 'x f16' ? 'xf16' : 'xi16s';
+    for (const backend of ['js', 'wasm'] as const) cases.push({ name: `TRSV L f64 ${M}, ${layout}-major, ${label} (${backend})`, group: `trsv-${group}-${layout}-${backend}`, bytes: 4 * M * M, run: () => { (bx.accessor.data as Int16Array | Uint16Array).set(init); trsv({ A: L, x: bx, uplo: 'L' }, { backend }); } });
+  }
+  // TRSV in fp64 arithmetic with the dd accumulation (x fp64): the JavaScript's bits on both (test/wasm/wasm-dd-sum-trsv.test.ts).
+  for (const backend of ['js', 'wasm'] as const) cases.push({ name: `TRSV L f64 ${M}, ${layout}-major, dd accumulation (${backend})`, group: `trsv-ddacc-${layout}-${backend}`, bytes: 4 * M * M, run: () => { (b.accessor.data as Float64Array).set(xv); trsv({ A: L, x: b, uplo: 'L' }, { accumulation: 'dd', backend }); } });
   if (dtrsv) {
     const raw = L.accessor.data as Float64Array, xd = new Float64Array(M);
     cases.push({ name: `TRSV L f64 ${M}, ${layout}-major, @stdlib/blas-base-dtrsv`, group: `trsv-${layout}-stdlib`, bytes: 4 * M * M, run: () => { xd.set(xv); dtrsv(layout === 'col' ? 'column-major' : 'row-major', 'lower', 'no-transpose', 'non-unit', M, raw, M, xd, 1); } });
@@ -321,6 +335,11 @@ const goals = [
   ['ELL SpMV dd: js time / wasm time', ratio('ell-dd-js', 'ell-dd-wasm')],
   ['TRSV L dd col-major: js time / wasm time', ratio('trsv-dd-col-js', 'trsv-dd-col-wasm')],
   ['TRSV L dd row-major: js time / wasm time', ratio('trsv-dd-row-js', 'trsv-dd-row-wasm')],
+  ...(['col', 'row'] as const).flatMap((layout) => [
+    [`TRSV L f64, x f16, ${layout}-major: js time / wasm time`, ratio(`trsv-xf16-${layout}-js`, `trsv-xf16-${layout}-wasm`)],
+    [`TRSV L f64, x i16 scaled, ${layout}-major: js time / wasm time`, ratio(`trsv-xi16s-${layout}-js`, `trsv-xi16s-${layout}-wasm`)],
+    [`TRSV L f64 dd accumulation, ${layout}-major: js time / wasm time`, ratio(`trsv-ddacc-${layout}-js`, `trsv-ddacc-${layout}-wasm`)],
+  ]),
 ];
 
 if (quick) {

@@ -52,13 +52,19 @@ export function isDdOutput(a: Range<any, any>['accessor']): boolean {
 
 /**
  * The kernels whose WebAssembly program also computes in double-double (see {@link wasmNumericsOf}): sums for the
- * reductions, the templates' operations for the element-wise updates and TRSV (double-double arithmetic only: TRSV's
- * fp64 arithmetic with the `dd` accumulation stays in JavaScript, {@link WASM_DD_ARITHMETIC_ONLY}).
+ * reductions and TRSV, the templates' operations for the element-wise updates and TRSV in double-double arithmetic.
  */
 export const WASM_DD_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv', 'ellSpmv', 'axpy', 'waxpby', 'scal', 'trsv']);
 
-/** The kernels of {@link WASM_DD_KERNELS} that sum in double-double only in double-double arithmetic (not fp64 with `dd`). */
-export const WASM_DD_ARITHMETIC_ONLY: ReadonlySet<KernelName> = new Set<KernelName>(['trsv']);
+/** The kernels of {@link WASM_DD_KERNELS} that sum in double-double only in double-double arithmetic (not fp64 with `dd`): none now. */
+export const WASM_DD_ARITHMETIC_ONLY: ReadonlySet<KernelName> = new Set<KernelName>([]);
+
+/**
+ * The kernels whose WebAssembly program, in fp64 and fp32 arithmetic (any accumulation it runs there, fp64's `dd` too), also solves
+ * into an x it does not store itself — a scaled range (one scale), fp16, bf16 or integer storage — storing each xᵢ
+ * through the JavaScript kernel's own store and reading it back as later rows read it (kernels/trsv/trsv-stored-x-wasm.ts).
+ */
+export const WASM_STORED_SOLUTION_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['trsv']);
 
 /** The kernels of {@link WASM_DD_KERNELS}, for messages ("dot, gemv, ellSpmv"). */
 function ddKernelList(): string {
@@ -163,6 +169,8 @@ export function wasmRefusal(call: CpuCall): Refusal | undefined {
     if (use === 'write' && WASM_DD_OUTPUT_KERNELS.has(call.kernel) && isDdOutput(r.accessor)) continue;
     const s = wasmStorageOf(r.accessor);
     if (typeof s === 'string') return { code: 'INVALID_FORMAT', parameter: name, reason: s };
+    // TRSV's x is read back as the arithmetic reads it (a double in fp64), whatever its storage: no exactness to keep.
+    if (use === 'write' && call.arithmetic.kind === 'number' && WASM_STORED_SOLUTION_KERNELS.has(call.kernel)) continue;
     if (numerics === 'dd' && r.accessor.scale) return { code: 'INVALID_FORMAT', parameter: name, reason: 'WebAssembly sums in double-double over unscaled storage only (exact doubles)' };
     if (use === 'write' && numerics !== 'dd' && WASM_STORED_OUTPUT_KERNELS.has(call.kernel)) continue;
     if (use === 'write' && (!s.writable || r.accessor.scale)) return { code: 'INVALID_FORMAT', parameter: name, reason: `WebAssembly writes unscaled f64 and f32 storage only (not ${r.accessor.scale ? 'scaled ' : ''}${s.name})` };
@@ -177,7 +185,7 @@ export function wasmRefusal(call: CpuCall): Refusal | undefined {
  * fp32), so the automatic choice keeps them in JavaScript. ELL SpMV's and TRSV's `pairwise` and `dot2` sums take
  * one WebAssembly call per row (its terms gathered in JavaScript): 4–10× slower than the generated JavaScript for ELL
  * on the 3-D Laplacian 40³, 0.3–3.6× (mostly slower) for TRSV at n = 64 and 1024 (this shared 2-core VM,
- * 2026-11-27, short probes), so they stay there too, as does TRSV in double-double arithmetic (below).
+ * 2026-11-27, short probes), so they stay there too, as does TRSV in double-double arithmetic or with the dd accumulation (below).
  * `backend: 'wasm'` still runs them in WebAssembly.
  */
 export function automaticPrefersJs(call: Pick<CpuCall, 'arithmetic' | 'accumulation'> & { readonly kernel?: KernelName }): string | undefined {
@@ -185,7 +193,11 @@ export function automaticPrefersJs(call: Pick<CpuCall, 'arithmetic' | 'accumulat
   // TRSV in double-double: one WebAssembly call and one staged column per unknown. On the H100 host (bench/wasm-cpu.ts,
   // 2026-11-27, n = 4096) 4.5× the generated JavaScript's speed column-major but 0.58× row-major, and 0.4× at n = 256
   // here; this choice sees no layout, so it keeps JavaScript (the same bits; `backend: 'wasm'` runs it).
-  if (numerics === 'dd' && call.kernel === 'trsv') return "options.arithmetic: TRSV in double-double runs a column per WebAssembly call, slower than the generated JavaScript on row-major matrices and small n (the same bits), so the automatic choice keeps it there";
+  if (numerics === 'dd' && call.kernel === 'trsv' && call.arithmetic.kind === 'dd') return "options.arithmetic: TRSV in double-double runs a column per WebAssembly call, slower than the generated JavaScript on row-major matrices and small n (the same bits), so the automatic choice keeps it there";
+  // fp64 arithmetic with the dd accumulation: the same column-per-call solve. Interleaved probe on the shared 2-core
+  // VM (2026-11-27, load ≈ 13, fastest of 7–15 runs): 1.3–1.9× the generated JavaScript's speed with op(A) by columns,
+  // 0.55–0.9× by rows, at n = 1024, 2048, 4096; this choice sees no layout (nor trans), so it keeps JavaScript.
+  if (numerics === 'dd' && call.kernel === 'trsv') return "options.accumulation: TRSV with the dd accumulation runs a column per WebAssembly call, faster than the generated JavaScript where op(A)'s columns are contiguous but slower where its rows are (the same bits); this choice sees no layout, so it keeps the JavaScript";
   const ordered = orderedNumerics(numerics);
   const perRow = call.kernel === 'ellSpmv' ? 'ELL SpMV' : call.kernel === 'trsv' ? 'TRSV' : undefined;
   if (ordered && perRow) return `options.accumulation: ${perRow}'s ${ordered.accumulation} sums run a row per WebAssembly call, no faster than the generated JavaScript (the same bits), so the automatic choice keeps them there`;

@@ -4,7 +4,8 @@
  * hi + lo rounded to odd in fp32 (whose read then rounds it to binary32 once, as f32-arithmetic.ts does) — and each
  * solved xᵢ, a number, is stored back as the JavaScript kernels store a number into double-double storage: (xᵢ, 0),
  * a zero as (xᵢ, xᵢ) (dd-storage.ts). A solved xᵢ is exact in the twin, so the later rows read what the JavaScript
- * kernel reads back from x: the same bits.
+ * kernel reads back from x: the same bits. An x in scaled, fp16, bf16 or integer storage goes to
+ * ./trsv-stored-x-wasm.ts, whose store each solver calls per row.
  * @module
  */
 import type { Accessor } from '../../accessors/accessor.js';
@@ -12,13 +13,19 @@ import { findFormat } from '../../src/formats/common/registry.js';
 import { roundToOddDd } from '../../src/formats/convert/round-to-odd.js';
 import { DdSplitArray } from '../../src/formats/dd/dd-storage.js';
 import { isDdOutput } from '../shared/cpu-backend.js';
+import type { ArithmeticFormat } from '../../src/formats/common/format.js';
+import { solveOnStoredX, writesXItself, type StoredX } from './trsv-stored-x-wasm.js';
 
 /**
  * Runs `solve` on x itself, or — for a double-double x — on its fp64 twin, storing the twin back into x when `solve`
- * returns true (false: x untouched, the JavaScript kernel runs). Returns what `solve` returned.
+ * returns true (false: x untouched, the JavaScript kernel runs); for an x in another storage than unscaled f64, f32
+ * or double-double, on the twin of ./trsv-stored-x-wasm.ts with its per-row store (`stored`), which `solve` must
+ * call for each solved xᵢ. Returns what `solve` returned.
  */
-export function solveOnX(x: Accessor<1, any>, n: number, lanes: 'f64' | 'f32', solve: (x: Accessor<1, any>) => boolean): boolean {
-  if (!isDdOutput(x)) return solve(x);
+export function solveOnX(
+  x: Accessor<1, any>, n: number, lanes: 'f64' | 'f32', ar: ArithmeticFormat, solve: (x: Accessor<1, any>, stored?: StoredX) => boolean,
+): boolean {
+  if (!isDdOutput(x)) return writesXItself(x) ? solve(x) : solveOnStoredX(x, n, ar, solve);
   const values = new Float64Array(n), stride = x.strides[0] as number;
   const split = x.data instanceof DdSplitArray ? x.data : undefined, data = x.data as Float64Array;
   const hiAt = (p: number): number => (split ? split.hi[p]! : data[2 * p]!), loAt = (p: number): number => (split ? split.lo[p]! : data[2 * p + 1]!);

@@ -20,14 +20,16 @@ import { rowPieces } from '../gemv/gemv-in-place.js';
 import { joinNeumaierLanes } from '../../src/backends/wasm/wasm-neumaier-step.js';
 import { kahanDotChunk } from '../dot/dot-kahan-wasm.js';
 import { kahanColumnsChunk } from '../gemv/gemv-kahan-wasm.js';
+import type { StoredX } from './trsv-stored-x-wasm.js';
 
 /**
  * Solves T·x = b in place with the kahan accumulation in fp64 or fp32 arithmetic (the caller checked storages and
  * layout; n ≥ 1); false, with x untouched, where the row-oriented solve is not finite (the JavaScript kernel answers).
+ * `stored`, where x is the twin of a stored x, stores each solved xᵢ (./trsv-stored-x-wasm.ts).
  */
-export function wasmKahanTrsv(T: Accessor<2, any>, x: Accessor<1, any>, n: number, lower: boolean, unit: boolean, lanes: 'f64' | 'f32'): boolean {
-  if (T.strides[0] === 1) { solveByColumns(T, x, n, lower, unit, lanes); return true; }
-  return solveByRows(T, x, n, lower, unit, lanes);
+export function wasmKahanTrsv(T: Accessor<2, any>, x: Accessor<1, any>, n: number, lower: boolean, unit: boolean, lanes: 'f64' | 'f32', stored?: StoredX): boolean {
+  if (T.strides[0] === 1) { solveByColumns(T, x, n, lower, unit, lanes, stored); return true; }
+  return solveByRows(T, x, n, lower, unit, lanes, stored);
 }
 
 /** (s, c) of an empty compensated sum after adding b: the JavaScript template's TwoSum(0, b), then c := 0 + e. */
@@ -38,7 +40,7 @@ function startFrom(b: number, round: (v: number) => number): [number, number] {
 }
 
 /** Column-oriented substitution over the rows' (s, c) (op(A) has unit stride along its columns). */
-function solveByColumns(T: Accessor<2, any>, x: Accessor<1, any>, n: number, lower: boolean, unit: boolean, lanes: 'f64' | 'f32'): void {
+function solveByColumns(T: Accessor<2, any>, x: Accessor<1, any>, n: number, lower: boolean, unit: boolean, lanes: 'f64' | 'f32', stored?: StoredX): void {
   const sa = wasmStorageOf(T) as WasmStorage;
   const f = kahanColumnsChunk(sa, !!T.scale, lanes);
   const scale = scaleOf(T), round = lanes === 'f64' ? Number : Math.fround;
@@ -51,11 +53,11 @@ function solveByColumns(T: Accessor<2, any>, x: Accessor<1, any>, n: number, low
   const xd = x.data as Float64Array | Float32Array, xs = x.strides[0] as number;
   for (let i = 0, p = x.offset; i < n; i++, p += xs) [s[i], c[i]] = startFrom(round(xd[p]!), round);
   sweepColumns(T, x, n, lower, unit, lanes, A_AT, (j) => round(s[j]! + c[j]!),
-    (from, at, padded, xj) => f(S_AT + from * bytes, C_AT + from * bytes, padded, at, at, at, at, scale, -xj, 0, 0, 0, 1));
+    (from, at, padded, xj) => f(S_AT + from * bytes, C_AT + from * bytes, padded, at, at, at, at, scale, -xj, 0, 0, 0, 1), stored);
 }
 
 /** Row-oriented substitution (op(A) has unit stride along its rows); false where a solution is not finite. */
-function solveByRows(T: Accessor<2, any>, x: Accessor<1, any>, n: number, lower: boolean, unit: boolean, lanes: 'f64' | 'f32'): boolean {
+function solveByRows(T: Accessor<2, any>, x: Accessor<1, any>, n: number, lower: boolean, unit: boolean, lanes: 'f64' | 'f32', stored?: StoredX): boolean {
   const sa = wasmStorageOf(T) as WasmStorage;
   const f = kahanDotChunk(sa, !!T.scale, wasmStorageNamed(lanes)!, false, lanes);
   const scale = scaleOf(T), round = lanes === 'f64' ? Number : Math.fround;
@@ -77,10 +79,11 @@ function solveByRows(T: Accessor<2, any>, x: Accessor<1, any>, n: number, lower:
     rowPieces(T, sa, T.offset + i * ld + from, count, A_AT, buffer, (at, offset, padded) => f(at, scale, X_AT + (from + offset) * bytes, 1, padded));
     let q = joinNeumaierLanes(sums, lanes, cAt);
     if (!unit) q = round(q / diagonalAt(T, T.offset + i * ld + i, scale, lanes));
-    const stored = store(q);
-    if (!Number.isFinite(stored)) return false;
-    solution[i] = stored;
-    negated[i] = -round(stored);
+    const kept = stored ? stored(i, q) : store(q);
+    // q too: an integer storage keeps a finite value of a NaN.
+    if (!Number.isFinite(q) || !Number.isFinite(kept)) return false;
+    solution[i] = kept;
+    negated[i] = -round(kept);
   }
   for (let i = 0, p = x.offset; i < n; i++, p += xs) xd[p] = solution[i]!;
   return true;

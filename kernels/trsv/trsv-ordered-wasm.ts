@@ -17,6 +17,7 @@ import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/w
 import { CHUNK, scaleOf, stageVector, wasmStorageNamed, wasmStorageOf, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
 import { X_AT, Y_AT, orderedChunk } from '../shared/ordered-sum-wasm.js';
 import { diagonalAt } from './trsv-wasm-sweeps.js';
+import type { StoredX } from './trsv-stored-x-wasm.js';
 
 /** The compiled step adding one plain term (the accumulation's emitAdd) to the state in memory. */
 function addTermFunction(accumulation: OrderedAccumulation, arithmetic: 'f64' | 'f32'): (term: number) => void {
@@ -30,9 +31,12 @@ function addTermFunction(accumulation: OrderedAccumulation, arithmetic: 'f64' | 
 
 /**
  * Solves T·x = b in place (the caller checked storages, layout and n ≥ 1; x f64 or f32 unscaled); false, with x
- * untouched, where a row sum is not finite.
+ * untouched, where a row sum is not finite. `stored`, where x is the twin of a stored x, stores each solved xᵢ
+ * (./trsv-stored-x-wasm.ts).
  */
-export function wasmOrderedTrsv(T: Accessor<2, any>, x: Accessor<1, any>, n: number, lower: boolean, unit: boolean, accumulation: OrderedAccumulation, arithmetic: 'f64' | 'f32'): boolean {
+export function wasmOrderedTrsv(
+  T: Accessor<2, any>, x: Accessor<1, any>, n: number, lower: boolean, unit: boolean, accumulation: OrderedAccumulation, arithmetic: 'f64' | 'f32', stored?: StoredX,
+): boolean {
   const sa = wasmStorageOf(T) as WasmStorage;
   const f = orderedChunk('dot', accumulation, arithmetic, sa, !!T.scale, wasmStorageNamed('f64')!, false);
   const addTerm = addTermFunction(accumulation, arithmetic);
@@ -64,7 +68,7 @@ export function wasmOrderedTrsv(T: Accessor<2, any>, x: Accessor<1, any>, n: num
     const s = orderedResult(buffer, accumulation, arithmetic);
     if (!Number.isFinite(s)) return false;
     const q = unit ? s : round(s / diagonalAt(T, T.offset + i * ld + i * cs, scale, arithmetic));
-    solution[i] = store(q);
+    solution[i] = stored ? stored(i, q) : store(q);
     negated[i] = -round(solution[i]!);
   }
   for (let i = 0, p = x.offset; i < n; i++, p += xs) xd[p] = solution[i]!;

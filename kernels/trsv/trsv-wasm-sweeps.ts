@@ -11,6 +11,7 @@ import { numberAt, scaleOf, type WasmStorage, wasmStorageOf } from '../../src/ba
 import { rowPieces } from '../gemv/gemv-in-place.js';
 import { wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
 import { f32ValueAt } from '../gemv/gemv-wasm-values.js';
+import type { StoredX } from './trsv-stored-x-wasm.js';
 
 /** The diagonal element at storage position p as the arithmetic reads it (fp64: decoded, times the scale). */
 export function diagonalAt(T: Accessor<2, any>, p: number, scale: number, lanes: 'f64' | 'f32'): number {
@@ -21,13 +22,14 @@ export function diagonalAt(T: Accessor<2, any>, p: number, scale: number, lanes:
 
 /**
  * Column-oriented substitution (op(A) has unit stride along its columns): for each column j in the solve order,
- * xⱼ := `valueOf(j)` / tⱼⱼ (unless `unit`), stored in x and read back rounded, then `update(from, at, padded, xj)`
+ * xⱼ := `valueOf(j)` / tⱼⱼ (unless `unit`), stored in x and read back rounded (through `stored` where x is a twin
+ * of a stored x: ./trsv-stored-x-wasm.ts), then `update(from, at, padded, xj)`
  * for the column's rows not yet solved (row `from` first; `at` the byte address of those elements of A, in place
  * or staged at `stageAt`).
  */
 export function sweepColumns(
   T: Accessor<2, any>, x: Accessor<1, any>, n: number, lower: boolean, unit: boolean, lanes: 'f64' | 'f32', stageAt: number,
-  valueOf: (j: number) => number, update: (from: number, at: number, padded: number, xj: number) => void,
+  valueOf: (j: number) => number, update: (from: number, at: number, padded: number, xj: number) => void, stored?: StoredX,
 ): void {
   const sa = wasmStorageOf(T) as WasmStorage, buffer = wasmMemory().buffer as ArrayBuffer;
   const scale = scaleOf(T), round = lanes === 'f64' ? Number : Math.fround;
@@ -38,7 +40,7 @@ export function sweepColumns(
     let q = valueOf(j);
     if (!unit) q = round(q / diagonalAt(T, column + j, scale, lanes));
     const xp = x.offset + j * xs;
-    xd[xp] = q;
+    xd[xp] = stored ? stored(j, q) : q;
     const xj = round(xd[xp]!);
     // Rows below the diagonal (forward) or above it (backward).
     const [from, count] = lower ? [j + 1, n - j - 1] : [0, j];

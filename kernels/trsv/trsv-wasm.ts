@@ -21,6 +21,7 @@ import { diagonalAt, sweepColumns } from './trsv-wasm-sweeps.js';
 import { rowPieces } from '../gemv/gemv-in-place.js';
 import type { Refusal } from '../../src/backends/backend.js';
 import { dotChunk } from '../dot/dot-wasm.js';
+import type { StoredX } from './trsv-stored-x-wasm.js';
 
 /** Why op(A) has no WebAssembly TRSV (its columns are not contiguous), or undefined. */
 export function wasmTrsvRefusal(T: Accessor<2, any>): Refusal | undefined {
@@ -58,15 +59,15 @@ function updateChunk(sa: WasmStorage, scaled: boolean, lanes: 'f64' | 'f32'): Up
 
 /**
  * Solves T·x = b in place in fp64 arithmetic, or fp32 with `lanes` 'f32' (the caller checked storages and layout;
- * n ≥ 1).
+ * n ≥ 1); `stored`, where x is the twin of a stored x, stores each solved xᵢ (./trsv-stored-x-wasm.ts).
  */
-export function wasmTrsv(T: Accessor<2, any>, x: Accessor<1, any>, n: number, lower: boolean, unit: boolean, lanes: 'f64' | 'f32' = 'f64'): void {
-  if (T.strides[0] === 1) solveByColumns(T, x, n, lower, unit, lanes);
-  else solveByRows(T, x, n, lower, unit, lanes);
+export function wasmTrsv(T: Accessor<2, any>, x: Accessor<1, any>, n: number, lower: boolean, unit: boolean, lanes: 'f64' | 'f32' = 'f64', stored?: StoredX): void {
+  if (T.strides[0] === 1) solveByColumns(T, x, n, lower, unit, lanes, stored);
+  else solveByRows(T, x, n, lower, unit, lanes, stored);
 }
 
 /** Row-oriented substitution (op(A) has unit stride along its rows). */
-function solveByRows(T: Accessor<2, any>, x: Accessor<1, any>, n: number, lower: boolean, unit: boolean, lanes: 'f64' | 'f32'): void {
+function solveByRows(T: Accessor<2, any>, x: Accessor<1, any>, n: number, lower: boolean, unit: boolean, lanes: 'f64' | 'f32', stored?: StoredX): void {
   const sa = wasmStorageOf(T) as WasmStorage;
   const f = dotChunk(sa, !!T.scale, wasmStorageNamed(lanes)!, false, lanes);
   const scale = scaleOf(T), round = lanes === 'f64' ? Number : Math.fround;
@@ -88,13 +89,13 @@ function solveByRows(T: Accessor<2, any>, x: Accessor<1, any>, n: number, lower:
     // 0 + bᵢ first, as the JavaScript's accumulator starts (−0 becomes +0); fp32 reads bᵢ rounded.
     let q = round(round(0 + round(xd[xp]!)) - sum);
     if (!unit) q = round(q / diagonalAt(T, T.offset + i * ld + i, scale, lanes));
-    xd[xp] = q;
+    xd[xp] = stored ? stored(i, q) : q;
     solved[i] = round(xd[xp]!);
   }
 }
 
 /** Column-oriented substitution (op(A) has unit stride along its columns). */
-function solveByColumns(T: Accessor<2, any>, x: Accessor<1, any>, n: number, lower: boolean, unit: boolean, lanes: 'f64' | 'f32'): void {
+function solveByColumns(T: Accessor<2, any>, x: Accessor<1, any>, n: number, lower: boolean, unit: boolean, lanes: 'f64' | 'f32', stored?: StoredX): void {
   const sa = wasmStorageOf(T) as WasmStorage;
   const f = updateChunk(sa, !!T.scale, lanes);
   const scale = scaleOf(T), round = lanes === 'f64' ? Number : Math.fround;
@@ -105,5 +106,5 @@ function solveByColumns(T: Accessor<2, any>, x: Accessor<1, any>, n: number, low
   const xd = x.data as Float64Array | Float32Array, xs = x.strides[0] as number;
   // 0 + bᵢ, as the JavaScript's partial sums start (−0 becomes +0); fp32 reads bᵢ rounded.
   for (let i = 0, p = x.offset; i < n; i++, p += xs) t[i] = 0 + round(xd[p]!);
-  sweepColumns(T, x, n, lower, unit, lanes, A_AT, (j) => t[j]!, (from, at, padded, xj) => f(T_AT + from * Values.BYTES_PER_ELEMENT, at, scale, padded, xj));
+  sweepColumns(T, x, n, lower, unit, lanes, A_AT, (j) => t[j]!, (from, at, padded, xj) => f(T_AT + from * Values.BYTES_PER_ELEMENT, at, scale, padded, xj), stored);
 }

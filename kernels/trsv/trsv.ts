@@ -9,6 +9,7 @@ import { wasmTrsv, wasmTrsvRefusal } from './trsv-wasm.js';
 import { wasmKahanTrsv } from './trsv-kahan-wasm.js';
 import { solveOnX } from './trsv-dd-x-wasm.js';
 import { wasmDdTrsv } from './trsv-dd-wasm.js';
+import { wasmDdSumTrsv } from './trsv-dd-sum-wasm.js';
 import { chooseBackend, prepareGpuCall, trsvOnGpu, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { rnsGpuBlockSize, trsvBlockSize, type TrsvGpuOptions } from './trsv-block-size.js';
 import { Operand } from '../../src/backends/cpu/operand.js';
@@ -95,18 +96,21 @@ export function trsv(args: TrsvArguments, options: (KernelOptions & { backend?: 
     const numerics = wasmNumericsOf(ar, acc);
     const lanes = numerics === 'f32' || numerics === 'kahan-f32' ? 'f32' : 'f64';
     const ordered = orderedNumerics(numerics);
-    if (numerics === 'dd') {
-      // Double-double arithmetic (wasmRefusal leaves fp64 with the dd accumulation to JavaScript): the JavaScript's bits.
+    if (numerics === 'dd' && ar.kind === 'dd') {
+      // Double-double arithmetic: the JavaScript's bits.
       if (runWasm(requested, () => wasmDdTrsv(T, x.accessor, n, lower, unit, acc.name === 'dd'))) return;
+    } else if (numerics === 'dd') {
+      // fp64 arithmetic with the dd accumulation: the JavaScript's bits.
+      if (runWasm(requested, () => solveOnX(x.accessor, n, 'f64', ar, (xa, stored) => { wasmDdSumTrsv(T, xa, n, lower, unit, stored); return true; }))) return;
     } else if (ordered) {
       // A non-finite row sum leaves x untouched and is recomputed by the JavaScript kernel.
       let done = false;
-      if (runWasm(requested, () => { done = solveOnX(x.accessor, n, ordered.arithmetic, (xa) => wasmOrderedTrsv(T, xa, n, lower, unit, ordered.accumulation, ordered.arithmetic)); }) && done) return;
+      if (runWasm(requested, () => { done = solveOnX(x.accessor, n, ordered.arithmetic, ar, (xa, stored) => wasmOrderedTrsv(T, xa, n, lower, unit, ordered.accumulation, ordered.arithmetic, stored)); }) && done) return;
     } else if (numerics === 'kahan-f64' || numerics === 'kahan-f32') {
       // A non-finite row-oriented solve leaves x untouched and is recomputed by the JavaScript kernel.
       let done = false;
-      if (runWasm(requested, () => { done = solveOnX(x.accessor, n, lanes, (xa) => wasmKahanTrsv(T, xa, n, lower, unit, lanes)); }) && done) return;
-    } else if (runWasm(requested, () => solveOnX(x.accessor, n, lanes, (xa) => { wasmTrsv(T, xa, n, lower, unit, lanes); return true; }))) return;
+      if (runWasm(requested, () => { done = solveOnX(x.accessor, n, lanes, ar, (xa, stored) => wasmKahanTrsv(T, xa, n, lower, unit, lanes, stored)); }) && done) return;
+    } else if (runWasm(requested, () => solveOnX(x.accessor, n, lanes, ar, (xa, stored) => { wasmTrsv(T, xa, n, lower, unit, lanes, stored); return true; }))) return;
   }
   const spec = { T, x: x.accessor, ar, acc, lower, unit };
   trsvProgram(spec)(n, ...Operand.args(T), ...Operand.args(x.accessor), trsvNeedsScratch(spec) ? scratchOf(n) : undefined);

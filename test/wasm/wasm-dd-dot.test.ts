@@ -133,7 +133,7 @@ describe("backend 'wasm' refuses what it does not compute, naming the option", (
     ['RNS arithmetic', () => dot(x, x, { backend: 'wasm', arithmetic: formats.rns212 }), 'INVALID_OPTION', 'options.arithmetic'],
     ['the pairwise accumulation in dd arithmetic', () => dot(x, x, { backend: 'wasm', arithmetic: formats.dd, accumulation: 'pairwise' }), 'INVALID_OPTION', 'options.accumulation'],
     ['the kahan accumulation in dd arithmetic', () => dot(x, x, { backend: 'wasm', arithmetic: formats.dd, accumulation: 'kahan' }), 'INVALID_OPTION', 'options.accumulation'],
-    ['TRSV with the dd accumulation', () => trsv({ A, x: vector([1, 1]), uplo: 'L' }, { backend: 'wasm', accumulation: 'dd' }), 'INVALID_OPTION', 'options.accumulation'],
+    ['TRSV in double-double arithmetic into a bf16 x', () => trsv({ A, x: vector([1, 1], { storage: formats.bf16, arithmetic: formats.f64 }), uplo: 'L' }, { backend: 'wasm', arithmetic: formats.dd }), 'INVALID_FORMAT', 'x'],
     ['GEMV into a scaled y', () => gemv({ alpha: 1, A, x: vector([1, 1]), beta: 0, y: buildVector({ storage: 'i16s', stride: 1, sub: false }, [1, 2]) }, { backend: 'wasm', arithmetic: formats.dd }), 'INVALID_FORMAT', 'y'],
   ];
   cases.push(['a scaled operand in double-double', () => dot(scaled, x, { backend: 'wasm', arithmetic: formats.dd }), 'INVALID_FORMAT', 'x']);

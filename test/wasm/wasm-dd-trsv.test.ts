@@ -79,12 +79,9 @@ describe('WebAssembly TRSV in double-double arithmetic', () => {
     }
   });
 
-  it('fp64 arithmetic with the dd accumulation, and scaled A, are typed errors naming the option or operand', () => {
-    const A = matrix(2, 2, (i, j) => (i === j ? 2 : 1)), x = vector([1, 2]);
+  it('a scaled A is a typed error naming the operand (fp64 arithmetic with the dd accumulation: wasm-dd-sum-trsv.test.ts)', () => {
+    const x = vector([1, 2]);
     const refusal = (f: () => void): ModprecError => { try { f(); } catch (e) { return e as ModprecError; } throw new Error('no error'); };
-    const e = refusal(() => trsv({ A, x, uplo: 'L' }, { arithmetic: formats.f64, accumulation: 'dd', backend: 'wasm' }));
-    expect(e).toBeInstanceOf(ModprecError);
-    expect(e.parameter).toBe('options.accumulation');
     const scaled = buildMatrix({ storage: 'i16s', layout: 'row', sub: false, scaleRows: true }, 2, 2, (i, j) => (i === j ? 2 : 0.5));
     const s = refusal(() => trsv({ A: scaled, x, uplo: 'L' }, { arithmetic: formats.dd, backend: 'wasm' }));
     expect(s).toBeInstanceOf(ModprecError);

@@ -5,7 +5,7 @@
  * into NaN, or lose a zero's sign, these give IEEE's answer in hi (lo 0), as every kernel does.
  * @module
  */
-import { ddAddSource, ddSubSource, ddMulSource, ddDivSource, ddMulAccumulateSource, ddTemplateHelpers, compileOnFirstUse, type DdPair } from './dd-templates.js';
+import { ddAddSource, ddAddNumberSource, ddSubSource, ddMulSource, ddDivSource, ddMulAccumulateSource, ddTwoProdAccumulateSource, ddTemplateHelpers, compileOnFirstUse, type DdPair } from './dd-templates.js';
 
 /** One operation: writes [hi, lo] of a ∘ b into `out`. */
 export type DdGuardedOperation = (out: Float64Array, ah: number, al: number, bh: number, bl: number) => void;
@@ -30,3 +30,12 @@ export const ddGuardedDiv = compile('ddGuardedDiv', ddDivSource);
 export const ddGuardedMulAccumulate = compileOnFirstUse('ddGuardedMulAccumulate', ['ah', 'al', 'bh', 'bl', 'ch', 'cl'],
   () => ddMulAccumulateSource(['o$h', 'o$l'], ['ah', 'al'], ['bh', 'bl'], ['ch', 'cl']), ddTemplateHelpers) as
   (out: Float64Array, ah: number, al: number, bh: number, bl: number, ch: number, cl: number) => void;
+
+/** a + x for a double x as the kernels add a term to a double-double sum (`ddAddNumber`'s template): writes [hi, lo] into `out`. */
+export const ddGuardedAddNumber = compileOnFirstUse('ddGuardedAddNumber', ['ah', 'al', 'x'],
+  () => ddAddNumberSource(['o$h', 'o$l'], ['ah', 'al'], 'x'), ddTemplateHelpers) as (out: Float64Array, ah: number, al: number, x: number) => void;
+
+/** a · b + c for doubles a, b as the kernels' `dd` accumulation adds a product (`ddTwoProdAccumulate`'s template): writes [hi, lo] into `out`. */
+export const ddGuardedTwoProdAccumulate = compileOnFirstUse('ddGuardedTwoProdAccumulate', ['a', 'b', 'ch', 'cl'],
+  () => ddTwoProdAccumulateSource(['o$h', 'o$l'], 'a', 'b', ['ch', 'cl']), ddTemplateHelpers) as
+  (out: Float64Array, a: number, b: number, ch: number, cl: number) => void;
