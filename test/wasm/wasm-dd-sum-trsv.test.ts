@@ -81,6 +81,21 @@ describe('WebAssembly TRSV in fp64 arithmetic with the dd accumulation', () => {
     }
   });
 
+  it("a row whose rounding depends on which chain takes each term: the JavaScript's two chains, not one", () => {
+    // Row 3 sums b = 1 + 3·2^-52 and three products near a tie of binary64: one chain (b, t₀x₀, t₁x₁, t₂x₂) rounds to
+    // 1 + 2^-51, the kernel's two chains ((b, t₁x₁) and (t₀x₀, t₂x₂), joined) to 1 + 3·2^-52 (found by a search
+    // over such rows with the guarded templates). Rows 0–2 solve to x = (1, 1.75, 1.375).
+    const t = [1.1102230246251565e-16, 7.094542995096796e-34, -7.510892350675075e-33], xs = [1, 1.75, 1.375, 1.0000000000000007];
+    for (const layout of ['col-major', 'row-major'] as const) {
+      const A = matrix(4, 4, (i, j) => (i === j ? 1 : i === 3 && j < 3 ? t[j]! : 0), { layout });
+      const x = vector(xs), xjs = vector(xs);
+      trsv({ A, x, uplo: 'L' }, { ...OPTIONS, backend: 'wasm' });
+      trsv({ A, x: xjs, uplo: 'L' }, { ...OPTIONS, backend: 'js' });
+      expect([x.get(3), xjs.get(3)]).toEqual([1 + 3 * 2 ** -52, 1 + 3 * 2 ** -52]);
+      expect(x.get(2)).toBe(1.375);
+    }
+  });
+
   it('a scaled A is a typed error naming the operand, raised before x is written', () => {
     const x = vector([1, 2]);
     const scaled = buildMatrix({ storage: 'i16s', layout: 'row', sub: false, scaleRows: true }, 2, 2, (i, j) => (i === j ? 2 : 0.5));
