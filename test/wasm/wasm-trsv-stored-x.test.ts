@@ -6,11 +6,12 @@
  * sums, every layout for pairwise, dot2 and the dd accumulation (strided and negative-stride A too for dd) — and,
  * where the recursive and kahan sums take the row-oriented WebAssembly order, within trsvBound of the exact
  * (rational) solution; over lower/upper, unit/non-unit, strides (negative too), size 1, zero pivots and
- * NaN/±∞/±0/subnormal right-hand sides in floating-point storage.
+ * NaN/±∞/±0/subnormal right-hand sides in floating-point storage; and x in i8 or i32 with one scale, or unscaled i32.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { trsv, trsvBound, cpuBackendOf, formats, type Range } from '../../src/index.js';
+import { trsv, trsvBound, cpuBackendOf, formats, range, rowMajor, span, type Range } from '../../src/index.js';
+import { scaledReducedRowMajor } from '../../accessors/scaled-reduced.js';
 import { seededRandom } from '../../src/sparse/seeded-random.js';
 import { buildMatrix, buildVector, errorOf, exactElement, exactVector, withinBound, type MatrixSpec } from '../kernels/matrix-kernel-fixtures.js';
 import { type Rational, ZERO, divRational, mulRational, subRational } from '../../src/testing/rational.js';
@@ -101,5 +102,32 @@ describe('WebAssembly TRSV into scaled, fp16 and bf16 x', () => {
       const got = exactVector(w.x);
       for (let i = 0; i < c.n; i++) if (!withinBound(got[i]!, exact[i]!, bound[i]!)) throw new Error(`x[${i}]: error ${errorOf(got[i]!, exact[i]!)} > bound ${bound[i]}`);
     }), { numRuns: 400 });
+  });
+
+  it("i8 and i32 x with one scale, and unscaled i32: the JavaScript kernel's stored bits (op(A) by columns, or an accumulation in the JavaScript's order)", () => {
+    const intCase = fc.record({
+      storage: fc.constantFrom('i8' as const, 'i32' as const), scaled: fc.boolean(), numerics: fc.constantFrom<NumericsName>('f64', 'f32', 'kahan f64', 'dot2 f64', 'dd f64'),
+      n: fc.integer({ min: 1, max: 12 }), uplo: fc.constantFrom('L' as const, 'U' as const), diag: fc.constantFrom('N' as const, 'U' as const),
+      stride: fc.constantFrom(1, -2), sub: fc.boolean(), seed: fc.integer({ min: 0, max: 2 ** 30 }),
+    });
+    fc.assert(fc.property(intCase, (c) => {
+      const { options, arithmetic } = NUMERICS[c.numerics];
+      const make = (): { A: Range<2, any>; x: Range<1, any> } => {
+        const random = seededRandom(c.seed);
+        const A = buildMatrix({ storage: 'f64', layout: 'col', sub: false, scaleRows: false }, c.n, c.n, (i, j) => (i === j ? 1 + random.nextDouble() : (random.nextDouble() - 0.5) / c.n), arithmetic);
+        const N = c.sub ? c.n + 3 : c.n;
+        const common = { size: [N] as const, storage: formats[c.storage], arithmetic: formats[arithmetic], stride: c.stride };
+        const parent = c.scaled ? scaledReducedRowMajor<1>({ ...common, scaleMask: [false] }) : rowMajor<1>(common);
+        if (parent.scale) parent.writeScale(0, c.storage === 'i8' ? 2 / 100 : 2 / 2 ** 30);
+        const x = range(c.sub ? parent.sub(span(1, 1 + c.n)) : parent);
+        for (let i = 0; i < c.n; i++) x.set(i, c.scaled ? random.nextDouble() * 2 - 1 : Math.round((random.nextDouble() * 2 - 1) * 100));
+        return { A, x };
+      };
+      const w = make(), j = make();
+      const args = { uplo: c.uplo, trans: 'N' as const, diag: c.diag };
+      trsv({ ...args, A: w.A, x: w.x }, { ...options, backend: 'wasm' });
+      trsv({ ...args, A: j.A, x: j.x }, { ...options, backend: 'js' });
+      expect(raw(w.x)).toEqual(raw(j.x));
+    }), { numRuns: 150 });
   });
 });
