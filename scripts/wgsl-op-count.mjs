@@ -1,5 +1,6 @@
 // Counts the integer/float operations of the GPU dd arithmetic's WGSL functions (issue 18, "profile by reasoning"):
-// per function its own operators and calls, then the total with every call expanded. Every branch is counted (an
+// per function its own operators and calls, then the total with every call expanded (the wide window of dd-gpu-window-wgsl.ts
+// and the lean one of dd-gpu-window-lean-wgsl.ts included). Every branch is counted (an
 // upper bound of the path a term takes); `--path` also prints a per-term summary for DOT's dd·dd terms.
 // Run after `npx tsc -p tsconfig.json`: node scripts/wgsl-op-count.mjs
 import { XF_WGSL } from '../dist/src/formats/dd/dd-gpu-wgsl.js';

@@ -7,7 +7,7 @@
  * counts as elo = 0). That one test replaces the wide form's three cases: elo = 2047 (lo ±∞ or NaN) fails it since
  * ehi ≤ 2046; a zero or subnormal hi fails it. A pair with lo = ±0 and ehi < 54 (|hi| < 2^-969) is now irregular and
  * takes the slow path — the unfused multiply-add, the same value the window would have approximated, so only speed
- * differs, and only for such tiny operands beside huge ones (a product in range needs E_t ≥ 1085). Zero products are
+ * differs, and only for such tiny operands beside operands ≥ 2^9 (a product in range needs E_t ≥ 1085). Zero products are
  * skipped as before, but only when neither operand is irregular (0·∞ stays NaN).
  *
  * **Operand.** G = H·2^72 + s·L, in units of ulp(hi)·2^-72: H is hi's 53-bit significand, L = floor(|lo|/unit)
