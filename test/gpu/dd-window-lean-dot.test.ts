@@ -151,6 +151,19 @@ describe('lean windowed dd DOT on the GPU', () => {
     }), { numRuns: 15 });
   });
 
+  it('exact cancellation (x_i·y_i then −x_i·y_i): +0, as the unfused multiply-adds and fp64 give, with lo of either sign', async () => {
+    await requireRuntime();
+    await fc.assert(fc.asyncProperty(fc.array(fc.tuple(pairs, pairs), { minLength: 1, maxLength: 12 }), async (terms) => {
+      // Pairs of adjacent terms: one window (two terms a step) holds a product and its negation.
+      const xs = terms.flatMap(([x]) => [x, { hi: -x.hi, lo: -x.lo }]);
+      const ys = terms.flatMap(([, y]) => [y, y]);
+      const got = await dotOf(xs, ys, windowed);
+      const before = await dotOf(xs, ys, unfused);
+      if (Number.isNaN(before)) expect(got).toBeNaN();
+      else expect(Object.is(got, before) && Object.is(got, 0), `got ${got}, unfused ${before}`).toBe(true);
+    }), { numRuns: 12 });
+  });
+
   it('f64 storage (f64·dd and f64·f64 terms, their shorter products): within γ_{2n}(2^-110)·Σ|x·y| of the exact value', async () => {
     await requireRuntime();
     const head = fc.oneof(

@@ -200,7 +200,7 @@ export function ddGpuArithmeticWindowOf(terms: number, slowLoop = true): GpuArit
  * {@link ddGpuArithmeticWindowOf} with the lean term form (dd-gpu-window-lean-wgsl.ts): each operand's nine 14-bit
  * limbs are read straight from its words as signed limbs (hi's bits, and lo's aligned bits with lo's sign: no
  * 128-bit G, no 128-bit addition), the product keeps columns 8 … 16 (45 limb products instead of 53), the term code
- * is one test per operand, and a negative term enters the window as a one's complement. The same window, settle
+ * is one test per operand. The same window, settle
  * (in units twice as large) and slow path; the same bound: each window's sum exact to 2^-114·Σ|a·b|, DOT's first
  * pass within γ_{2n}(2^-110)·Σ|x_i·y_i|, inside the CPU dd dotBound. Another rounding than the wide form, not its
  * bits. Off by default (DOT takes it with the `ddDotLean` kernel switch, `MODPREC_GPU_DD_DOT_LEAN=1`); pass

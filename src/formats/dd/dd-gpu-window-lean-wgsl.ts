@@ -29,12 +29,13 @@
  * **Window.** Term t adds floor(P / 2^(E − E_t + 1)), so the lean window counts in units V = 2^(E − 2167), twice the
  * wide form's U; the settle is `mpDwSettle` with exponent E + 1. P < (GA·GB + 2^129.0002)/2^126 < 2^124 + 9, so a
  * term adds < 2^123 + 5 and K ≤ 8 terms stay below 2^126 + 40 < 2^127: no overflow of the two's complement window.
- * A negative term adds the one's complement of its magnitude (−q − 1): one unit more error, and no carry-in.
+ * A negative term adds −q exactly (one's complement plus a carry-in), so equal and opposite terms cancel to an exact
+ * zero window, which the settle leaves out (a DOT that cancels exactly stays +0, as fp64's does).
  *
  * **Error per term**, in units V: the dropped columns < 1.0001·2^129/2^127 < 4.001 (scaled down by 2^(E − E_t)); the
- * operands' truncations |ΔGA·GB + GA·ΔGB + ΔGA·ΔGB| < 2^126 in T, < 0.5 V; the floors to V < 1; the one's complement
- * ≤ 1: < 6.6 V. The term with E_t = E has GA·GB > (2^124 − 2^72)² > 2^247.99, so V < 2^-120.98·max_t|a_t·b_t| and the
- * term's error is < 2^-118.2·max_t|a_t·b_t|. A window of K ≤ 8 terms: |δ| < 8·2^-118.2·max ≤ 2^-115.2·Σ_t|a_t·b_t|
+ * operands' truncations |ΔGA·GB + GA·ΔGB + ΔGA·ΔGB| < 2^126 in T, < 0.5 V; the floors to V < 1: < 5.6 V. The term
+ * with E_t = E has GA·GB > (2^124 − 2^72)² > 2^247.99, so V < 2^-120.98·max_t|a_t·b_t| and the term's error is
+ * < 2^-118.4·max_t|a_t·b_t|. A window of K ≤ 8 terms: |δ| < 8·2^-118.4·max ≤ 2^-115.4·Σ_t|a_t·b_t|
  * — the wide form's 2^-115, so the same conclusion: each window is one xf addition (unit roundoff 2^-110) of a sum
  * exact to 2^-114·Σ|a_t·b_t|, and DOT's first pass satisfies |ŝ − s| ≤ γ_{2n}(2^-110)·Σ|x_i·y_i|, inside the CPU dd
  * dotBound (u = 2^-102).
@@ -118,7 +119,7 @@ fn mpDlAddTerm${a}${b}(wf: vec4<f32>, a: vec4<u32>, b: vec4<u32>, t: i32, e: i32
   ${body.join('\n  ')}
   let q = mpXfShr(p, u32(min(e - t + 1, 128)));
   let m = 0u - ((a.y ^ b.y) >> 31u);
-  return bitcast<vec4<f32>>(mpDlAdd128(bitcast<vec4<u32>>(wf), q ^ vec4<u32>(m)));
+  return bitcast<vec4<f32>>(mpDlAdd128(bitcast<vec4<u32>>(wf), q ^ vec4<u32>(m), m & 1u));
 }`);
       const ta = KINDS[a].type;
       const tb = KINDS[b].type;
@@ -154,11 +155,12 @@ fn mpDlTermExp(a: vec4<u32>, b: vec4<u32>) -> i32 {
   return -1;
 }
 
-// x + y modulo 2^128 (no carry-in: a negative term adds its one's complement).
-fn mpDlAdd128(x: vec4<u32>, y: vec4<u32>) -> vec4<u32> {
-  let w = x.w + y.w;
+// x + y + c (c ∈ {0, 1}) modulo 2^128 (a negative term adds its one's complement and c = 1: exactly −q).
+fn mpDlAdd128(x: vec4<u32>, y: vec4<u32>, c: u32) -> vec4<u32> {
+  let w0 = x.w + y.w;
+  let w = w0 + c;
   let z0 = x.z + y.z;
-  let z = z0 + u32(w < x.w);
+  let z = z0 + u32(w0 < x.w) + u32(w < w0);
   let y0 = x.y + y.y;
   let yy = y0 + u32(z0 < x.z) + u32(z < z0);
   return vec4<u32>(x.x + y.x + u32(y0 < x.y) + u32(yy < y0), yy, z, w);
