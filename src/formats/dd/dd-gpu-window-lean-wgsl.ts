@@ -12,7 +12,7 @@
  *
  * **Operand.** G = H·2^72 + s·L, in units of ulp(hi)·2^-72: H is hi's 53-bit significand, L = floor(|lo|/unit)
  * < 2^72 (ehi − max(elo, 1) ≥ 53 puts |lo| below ulp(hi)), s = ±1 when lo's sign agrees with hi's or not. So
- * 2^124 − 2^72 < G < 2^125 and the dropped part of |lo| is below one unit (relative < 2^-124). G is never formed:
+ * 2^124 − 2^72 < G < 2^125 and the dropped part of |lo| is below one unit (relative < 2^-123.9). G is never formed:
  * its 9 limbs of 14 bits are read off directly as *signed* i32 limbs — limbs 6 … 8 from H's bits (limb 8 has 13
  * bits, < 2^13), limbs 0 … 4 as s·(limb of L), limb 5 as (H's 12 low bits)·4 + s·(L's bits 70, 71) — so |g_i| < 2^14,
  * Σ g_i·2^(14i) = G exactly, and no 128-bit addition or negation is needed for lo's sign. L is lo's significand
