@@ -1,11 +1,13 @@
 // Counts the integer/float operations of the GPU dd arithmetic's WGSL functions (issue 18, "profile by reasoning"):
-// per function its own operators and calls, then the total with every call expanded. Every branch is counted (an
+// per function its own operators and calls, then the total with every call expanded (the wide window of dd-gpu-window-wgsl.ts
+// and the lean one of dd-gpu-window-lean-wgsl.ts included). Every branch is counted (an
 // upper bound of the path a term takes); `--path` also prints a per-term summary for DOT's dd·dd terms.
 // Run after `npx tsc -p tsconfig.json`: node scripts/wgsl-op-count.mjs
 import { XF_WGSL } from '../dist/src/formats/dd/dd-gpu-wgsl.js';
 import { DW_WGSL } from '../dist/src/formats/dd/dd-gpu-window-wgsl.js';
+import { DL_WGSL } from '../dist/src/formats/dd/dd-gpu-window-lean-wgsl.js';
 
-const source = XF_WGSL + DW_WGSL;
+const source = XF_WGSL + DW_WGSL + DL_WGSL;
 const functions = new Map();
 const header = /fn (\w+)\(/g;
 let m;
@@ -54,4 +56,10 @@ if (process.argv.includes('--path')) {
   console.log(`f64·f64 DOT term, unfused (all branches): ${oldF64}; GEMV's fused mpXfFmaF64F64: ${totalOps('mpXfFmaF64F64')}`);
   const f64 = (k) => totalOps('mpDwExpF64F64') + totalOps('mpDwAddF64F64') + 1 + 2 + totalOps('mpDwSettle') / k;
   for (const k of [4, 8]) console.log(`f64·f64 term, window of ${k} (all branches; the compiler folds the zero lo words away): ${f64(k).toFixed(0)}`);
+  // The lean form (dd-gpu-window-lean-wgsl.ts): its own code, add and settle; f64 kinds have their own add functions.
+  const lean = (kinds, k) => totalOps(`mpDlExp${kinds}`) + totalOps(`mpDlAdd${kinds}`) + 1 + 2 + totalOps('mpDlSettle') / k;
+  for (const kinds of ['DdDd', 'F64Dd', 'F64F64']) {
+    const wide = (k) => totalOps(`mpDwExp${kinds}`) + totalOps(`mpDwAdd${kinds}`) + 1 + 2 + totalOps('mpDwSettle') / k;
+    console.log(`${kinds} term, all branches, settle shared: wide window of 4 ${wide(4).toFixed(0)}, of 8 ${wide(8).toFixed(0)}; lean window of 4 ${lean(kinds, 4).toFixed(0)}, of 8 ${lean(kinds, 8).toFixed(0)}`);
+  }
 }

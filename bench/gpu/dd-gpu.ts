@@ -9,7 +9,10 @@
  * Rows per DOT and GEMV: `dd` (the default: DOT's dotVariant, GEMV's fused multiply-adds) and `dd window K` for each
  * K of `--windows` (default 2,4,8,8t; ddGpuArithmeticWindowOf(K): windowed multiply-adds of at most K products, off
  * by default, checked against the bound only; `Kt`: the same with one slow-path call a term instead of one loop a
- * window, the form session 16 timed — the same words, another shader). `--before` adds the unfused arithmetic (the build before the fused
+ * window, the form session 16 timed — the same words, another shader; `Kc1`: DOT only, with one accumulator a thread,
+ * so DOT's eight-term step is one window). DOT also has rows `dd lean K` for each K of `--lean` (default 4,8c1;
+ * `--no-lean` drops them): ddGpuArithmeticWindowLeanOf(K), the lean term form (DOT's dotVariant with the `ddDotLean`
+ * switch), checked against the bound only. `--before` adds the unfused arithmetic (the build before the fused
  * multiply-adds; same words) to GEMV and TRSV, and GEMV's two-chain row.
  *
  * Sections run in the order dot, gemv, trsv (`--only=dot,gemv,trsv` picks some); each has a time budget
@@ -25,7 +28,7 @@
  * `--from=<json> --anchors=<cuda-anchors.py output> [--device=…]` records a run into bench/results and
  * docs/performance.md (section `dd-gpu`).
  *
- * Run: npx tsc -p tsconfig.json && node dist/bench/gpu/dd-gpu.js [--quick] [--only=dot,gemv,trsv] [--windows=2,4,8,8t]
+ * Run: npx tsc -p tsconfig.json && node dist/bench/gpu/dd-gpu.js [--quick] [--only=dot,gemv,trsv] [--windows=2,4,8,8t] [--lean=4,8c1]
  *   [--before] [--budget=…] [--deadline=…] [--out=<dir>]
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -40,7 +43,7 @@ import { gpuRuntime, type GpuRuntime } from '../../src/backends/webgpu/runtime.j
 import { gpuUnavailableReason } from '../../src/backends/webgpu/backend.js';
 import { setGpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { dot, dotBound, trsv, vector, matrix, formats } from '../../src/index.js';
-import { ddGpuArithmeticUnfused, ddGpuArithmeticWindowOf } from '../../src/formats/dd/dd-gpu-arithmetic.js';
+import { ddGpuArithmeticUnfused, ddGpuArithmeticWindowLeanOf, ddGpuArithmeticWindowOf } from '../../src/formats/dd/dd-gpu-arithmetic.js';
 import { exactDot } from '../../src/testing/exact.js';
 import { absRational, compareRational, mulRational, subRational } from '../../src/testing/rational.js';
 import { exactOf } from '../../src/testing/exact.js';
@@ -55,8 +58,12 @@ type Section = (typeof SECTIONS)[number];
 const only = flag('only')?.split(',').map((s) => s.trim()) ?? [...SECTIONS];
 for (const s of only) if (!(SECTIONS as readonly string[]).includes(s)) throw new Error(`--only: sections are ${SECTIONS.join(', ')}, not ${s}`);
 // K: windows of at most K products, their slow path one loop a window; Kt: one slow call a term (session 16's form).
+// Kc1: DOT only, its step's terms into one accumulator (chains 1: one window of 8 with the default step of 8 terms).
 const windowTerms = argv.includes('--no-window') ? [] : (flag('windows') ?? '2,4,8,8t').split(',').filter((s) => s !== '');
-for (const w of windowTerms) if (!/^[1-8]t?$/.test(w)) throw new Error(`--windows: K or Kt with K from 1 to 8, not ${w}`);
+for (const w of windowTerms) if (!/^[1-8](t|c1)?$/.test(w)) throw new Error(`--windows: K, Kt or Kc1 with K from 1 to 8, not ${w}`);
+// The lean term form (ddGpuArithmeticWindowLeanOf(K)), DOT rows only: K or Kc1 as for --windows.
+const leanTerms = argv.includes('--no-lean') ? [] : (flag('lean') ?? '4,8c1').split(',').filter((s) => s !== '');
+for (const w of leanTerms) if (!/^[1-8](c1)?$/.test(w)) throw new Error(`--lean: K or Kc1 with K from 1 to 8, not ${w}`);
 const before = argv.includes('--before');
 // --quick (llvmpipe, whose compiles take minutes) has no budgets or deadline unless given.
 const budgets: Record<Section, number> = quick ? { dot: Infinity, gemv: Infinity, trsv: Infinity } : { dot: 200, gemv: 150, trsv: 150 };
@@ -91,12 +98,21 @@ interface Variant {
   /** Another summation order than the default: checked against the bound only, not the default's words. */
   readonly boundOnly: boolean;
   readonly chains?: number;
+  /** DOT's accumulators a thread (the `c1` rows: 1), where not DOT's default or `--dot-shape`'s. */
+  readonly dotChains?: number;
+  /** A DOT-only row (GEMV skips it). */
+  readonly dotOnly?: boolean;
 }
 const DEFAULT: Variant = { label: 'dd', option: 'dd', boundOnly: false };
 const UNFUSED: Variant = { label: 'dd unfused (before)', option: { name: 'dd-unfused', arithmetic: { gpu: ddGpuArithmeticUnfused } }, boundOnly: false };
+const oneChain = (w: string): Partial<Variant> => (w.endsWith('c1') ? { dotChains: 1, dotOnly: true } : {});
 const WINDOWS: Variant[] = windowTerms.map((w) => {
   const part = ddGpuArithmeticWindowOf(Number(w[0]), !w.endsWith('t'));
-  return { label: `dd window ${w[0]}${w.endsWith('t') ? ' per-term slow path' : ''}`, option: { name: part.name, arithmetic: { gpu: part } }, boundOnly: true };
+  return { label: `dd window ${w[0]}${w.endsWith('t') ? ' per-term slow path' : ''}${w.endsWith('c1') ? ', 1 chain' : ''}`, option: { name: part.name, arithmetic: { gpu: part } }, boundOnly: true, ...oneChain(w) };
+});
+const LEAN: Variant[] = leanTerms.map((w) => {
+  const part = ddGpuArithmeticWindowLeanOf(Number(w[0]));
+  return { label: `dd lean ${w[0]}${w.endsWith('c1') ? ', 1 chain' : ''}`, option: { name: part.name, arithmetic: { gpu: part } }, boundOnly: true, ...oneChain(w) };
 });
 
 interface Row {
@@ -120,7 +136,7 @@ let device = '';
 function save(complete: boolean): void {
   if (!outDir) return;
   const file = join(outDir, 'dd-gpu.json');
-  writeFileSync(`${file}.tmp`, JSON.stringify({ device, copyGbs, rows, date: today(), complete, quick, windows: windowTerms, dotShape, gemvUnroll: gemvUnrollFlag ?? 'default' }, null, 2));
+  writeFileSync(`${file}.tmp`, JSON.stringify({ device, copyGbs, rows, date: today(), complete, quick, windows: windowTerms, lean: leanTerms, dotShape, gemvUnroll: gemvUnrollFlag ?? 'default' }, null, 2));
   renameSync(`${file}.tmp`, file);
 }
 
@@ -234,7 +250,7 @@ async function benchDot(rt: GpuRuntime): Promise<void> {
   // dd·dd, f64·dd (x's heads with y's pairs) and f64·f64 (both heads): the windowed step's three products.
   const cases = [{ storage: 'dd', a: x, b: y }, { storage: 'f64·dd', a: hx, b: y }, { storage: 'f64', a: hx, b: hy }] as const;
   for (const c of cases) {
-    const variants = [DEFAULT, ...WINDOWS];
+    const variants = [DEFAULT, ...WINDOWS, ...LEAN];
     const why = clock.over();
     if (why) {
       for (const v of variants) skip({ kernel: 'DOT', size, storage: c.storage, arithmetic: v.label }, why);
@@ -253,7 +269,7 @@ async function benchDot(rt: GpuRuntime): Promise<void> {
         skip({ kernel: 'DOT', size, storage: c.storage, arithmetic: variant.label }, late);
         continue;
       }
-      const options = { arithmetic: variant.option, strict: true, ...dotShape } as const;
+      const options = { arithmetic: variant.option, strict: true, ...dotShape, ...(variant.dotChains ? { chains: variant.dotChains } : {}) } as const;
       const got = (await gpuDot(dx, dy, options)).value;
       first ??= got;
       const err = Math.abs(got - ref);
@@ -284,7 +300,7 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
   for (let k = 0; k < n * n; k++) ad[2 * k + 1] = ad[2 * k + 1]! * Math.abs(ad[2 * k]!);
   const x = ddVector(n, 11);
   const xa = x.accessor.data as Float64Array;
-  const variants = [DEFAULT, ...(before ? [UNFUSED, { label: 'dd, 2 chains', option: 'dd' as const, boundOnly: true, chains: 2 }] : []), ...WINDOWS];
+  const variants = [DEFAULT, ...(before ? [UNFUSED, { label: 'dd, 2 chains', option: 'dd' as const, boundOnly: true, chains: 2 }] : []), ...WINDOWS.filter((v) => !v.dotOnly)];
   for (const storage of ['dd', 'f64'] as const) {
     const why = clock.over();
     if (why) {
@@ -452,7 +468,7 @@ CUDA figures of the same call (\`cuda-anchors.py\`):
 ${anchors.lines.join('\n')}
 \`\`\`
 
-**Reading it.** \`dd\` is the arithmetic as shipped: fused multiply-adds straight from the storage kinds in GEMV and TRSV (no pack/unpack of each operand, 16 limb products for two f32/f64 operands instead of 39), DOT's \`dotVariant\` — in the recorded run of 2026-11-27 still the unfused multiply-adds (1.6–2.1× faster than the fused ones in DOT's unrolled chains, session 10); since that run DOT's default is the \`dd window 4\` row's arithmetic (\`ddGpuArithmeticWindow4\`). With \`--before\`, GEMV and TRSV add \`dd unfused (before)\` (every operand packed into a register first; the same words, checked) and GEMV \`dd, 2 chains\` (two accumulators per thread: another order, checked against the bound only). All remain compute-bound: every multiply-add still normalises and packs the 112-bit accumulator (docs/double-double.md, \"Limits\"). In the calls of 2026-11-26 the first f64-storage row of one section once took 4.1 ms instead of 1.9 (GEMV) or 3.3 (DOT), normal in the other call — a warm-up effect of the bench; a single row is worth checking against a second call. DOT and GEMV have rows \`dd window K\` (\`ddGpuArithmeticWindowOf(K)\`, off by default; \`--windows=2,4,8\` picks K, \`--no-window\` drops them): each unrolled step's products summed in 128-bit fixed-point windows of at most K products from 14-bit-limb products, one xf addition per window (docs/double-double.md, \"Windowed DOT multiply-adds\") — another rounding, so they are checked against the bound only; their ratio to the \`dd\` row is the gain. A row marked skipped was not run: its section's time budget or the run's deadline had passed.`);
+**Reading it.** \`dd\` is the arithmetic as shipped: fused multiply-adds straight from the storage kinds in GEMV and TRSV (no pack/unpack of each operand, 16 limb products for two f32/f64 operands instead of 39), DOT's \`dotVariant\` — in the recorded run of 2026-11-27 still the unfused multiply-adds (1.6–2.1× faster than the fused ones in DOT's unrolled chains, session 10); since that run DOT's default is the \`dd window 4\` row's arithmetic (\`ddGpuArithmeticWindow4\`). With \`--before\`, GEMV and TRSV add \`dd unfused (before)\` (every operand packed into a register first; the same words, checked) and GEMV \`dd, 2 chains\` (two accumulators per thread: another order, checked against the bound only). All remain compute-bound: every multiply-add still normalises and packs the 112-bit accumulator (docs/double-double.md, \"Limits\"). In the calls of 2026-11-26 the first f64-storage row of one section once took 4.1 ms instead of 1.9 (GEMV) or 3.3 (DOT), normal in the other call — a warm-up effect of the bench; a single row is worth checking against a second call. DOT and GEMV have rows \`dd window K\` (\`ddGpuArithmeticWindowOf(K)\`, off by default; \`--windows=2,4,8\` picks K, \`--no-window\` drops them): each unrolled step's products summed in 128-bit fixed-point windows of at most K products from 14-bit-limb products, one xf addition per window (docs/double-double.md, \"Windowed DOT multiply-adds\") — another rounding, so they are checked against the bound only; their ratio to the \`dd\` row is the gain. DOT's rows \`dd lean K\` (\`ddGpuArithmeticWindowLeanOf(K)\`, \`--lean=4,8c1\`) time the lean term form (signed limbs straight from the words, 45 limb products; docs/double-double.md, \"Lean term form\"), DOT's dotVariant with the \`ddDotLean\` switch, checked against the bound only; \`, 1 chain\` rows run DOT with one accumulator a thread, so its eight-term step is one window of 8. A row marked skipped was not run: its section's time budget or the run's deadline had passed.`);
 }
 
 async function main(): Promise<void> {

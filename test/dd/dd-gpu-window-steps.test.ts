@@ -7,7 +7,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_WINDOW_TERMS, windowSteps } from '../../src/formats/dd/dd-gpu-window.js';
-import { ddGpuArithmeticWindowOf } from '../../src/formats/dd/dd-gpu-arithmetic.js';
+import { ddGpuArithmetic, ddGpuArithmeticWindow4, ddGpuArithmeticWindowLean4, ddGpuArithmeticWindowLeanOf, ddGpuArithmeticWindowOf } from '../../src/formats/dd/dd-gpu-arithmetic.js';
+import { setGpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { ModprecError } from '../../src/core/errors.js';
 
 const plain = (acc: string, a: { name: string }, b: { name: string }): string => `${acc} = PLAIN(${acc}, ${a.name}, ${b.name});`;
@@ -97,5 +98,31 @@ describe('windowed dd multiply-add steps', () => {
         }
       }
     }));
+  });
+
+  it('the lean form: the same runs with its own code, add and settle (mpDl…) and the shared slow paths; one arithmetic per k, dd-lean<k>; DOT takes it only with ddDotLean', () => {
+    fc.assert(fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 2 }), fc.constantFrom('dd', 'f64')), { minLength: 1, maxLength: 20 }), fc.integer({ min: 1, max: MAX_WINDOW_TERMS }), (spec, k) => {
+      const terms = spec.map(([acc, kind], q) => ({ acc: acc === 0 ? 'acc' : `acc${acc}`, a: { kind, name: `a${q}` }, b: { kind: 'dd', name: `b${q}` } }) as const);
+      const wide = windowSteps(terms, plain, k);
+      const lean = windowSteps(terms, plain, k, true, 'lean');
+      // Line for line the wide steps with the code, add and settle renamed; the slow paths are the same calls.
+      expect(lean).toEqual(wide.map((l) => l.replace(/mpDw(Exp|Add|Settle)/g, 'mpDl$1')));
+      expect(lean.some((l) => /mpDw(Exp|Add|Settle)/.test(l))).toBe(false);
+      expect(ddGpuArithmeticWindowLeanOf(k).mulAddSteps!(terms)).toEqual(lean);
+    }));
+    for (let k = 1; k <= MAX_WINDOW_TERMS; k++) {
+      expect(ddGpuArithmeticWindowLeanOf(k)).toBe(ddGpuArithmeticWindowLeanOf(k));
+      expect(ddGpuArithmeticWindowLeanOf(k).name).toBe(`dd-lean${k}`);
+      expect(ddGpuArithmeticWindowLeanOf(k, false).name).toBe(`dd-lean${k}-per-term`);
+      expect(ddGpuArithmeticWindowLeanOf(k)).not.toBe(ddGpuArithmeticWindowOf(k));
+    }
+    expect(() => ddGpuArithmeticWindowLeanOf(9)).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', parameter: 'windowTerms' }));
+    expect(ddGpuArithmetic.dotVariant!()).toBe(ddGpuArithmeticWindow4);
+    const previous = setGpuKernelSwitches({ ddDotLean: true });
+    try {
+      expect(ddGpuArithmetic.dotVariant!()).toBe(ddGpuArithmeticWindowLean4);
+    } finally {
+      setGpuKernelSwitches(previous);
+    }
   });
 });

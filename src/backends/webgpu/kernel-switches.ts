@@ -112,6 +112,12 @@ export interface GpuKernelSwitches {
    * same bits (`MODPREC_GPU_GEMV_FINISH_BATCH=16` or `32`).
    */
   readonly gemvFinishBatch: 8 | 16 | 32;
+  /**
+   * DOT in dd arithmetic takes the lean windowed term (`ddGpuArithmeticWindowLean4`, src/formats/dd/dd-gpu-window-lean-wgsl.ts:
+   * signed limbs read straight from the words, 45 limb products) instead of the wide one (`ddGpuArithmeticWindow4`).
+   * Another rounding within the same bound. Off by default until timed on the H100 (`MODPREC_GPU_DD_DOT_LEAN=1`).
+   */
+  readonly ddDotLean: boolean;
   /** Lazy multiply-adds where the arithmetic has them (see `mulAddGroup` in ./kernel-common.ts). */
   readonly lazy: boolean;
   /** DOT's partials summed by tree passes where the device has 256-invocation workgroups. */
@@ -160,7 +166,7 @@ function envSteps(name: string): number {
   return Number.isInteger(v) && v > 0 ? Math.min(v, MAX_RNS_FOLD_STEPS) : 0;
 }
 
-let current: GpuKernelSwitches = { ...gemvDotSwitches, ...cheaperFfSwitches, rnsFoldSteps: envSteps('MODPREC_GPU_RNS_FOLD'), rnsFoldSplit: !envOff('MODPREC_GPU_RNS_SPLIT'), lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE') };
+let current: GpuKernelSwitches = { ...gemvDotSwitches, ...cheaperFfSwitches, rnsFoldSteps: envSteps('MODPREC_GPU_RNS_FOLD'), rnsFoldSplit: !envOff('MODPREC_GPU_RNS_SPLIT'), ddDotLean: envOn('MODPREC_GPU_DD_DOT_LEAN'), lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE') };
 
 /**
  * The current switches.

@@ -8,7 +8,8 @@
 import type { GpuArithmeticPart, GpuNativeLibrary, GpuPartRegister } from '../common/gpu-part.js';
 import { asXf, decodeXfExact, roundBigToDouble, xfGpuWords } from './dd-gpu-words.js';
 import { fusedFmaName, fusedFmaTypes, isFusedKind } from './dd-gpu-fused.js';
-import { checkWindowTerms, windowFunctionTypes, windowSteps } from './dd-gpu-window.js';
+import { checkWindowTerms, windowFunctionTypes, windowSteps, type WindowForm } from './dd-gpu-window.js';
+import { gpuKernelSwitches } from '../../backends/webgpu/kernel-switches.js';
 
 const V4 = 'Array(4)' as const;
 const V2 = 'Array(2)' as const;
@@ -121,8 +122,8 @@ export const ddGpuArithmetic: GpuArithmeticPart = {
   words: xfGpuWords,
   // The scaled store's replay of ddDiv (dd-gpu-scaled-quotient.ts) and the windowed DOT (dd-gpu-window-wgsl.ts) build
   // on the register's functions: one library.
-  native: () => Promise.all([import('./dd-gpu-wgsl.js'), import('./dd-gpu-scaled-quotient.js'), import('./dd-gpu-window-wgsl.js')])
-    .then(([{ XF_WGSL }, { DD_SCALED_QUOTIENT_WGSL }, { DW_WGSL }]) => ({ ...library, wgsl: XF_WGSL + DD_SCALED_QUOTIENT_WGSL + DW_WGSL })),
+  native: () => Promise.all([import('./dd-gpu-wgsl.js'), import('./dd-gpu-scaled-quotient.js'), import('./dd-gpu-window-wgsl.js'), import('./dd-gpu-window-lean-wgsl.js')])
+    .then(([{ XF_WGSL }, { DD_SCALED_QUOTIENT_WGSL }, { DW_WGSL }, { DL_WGSL }]) => ({ ...library, wgsl: XF_WGSL + DD_SCALED_QUOTIENT_WGSL + DW_WGSL + DL_WGSL })),
   declareZero: (dst) => `let ${dst} = [0.0, 0.0, 0.0, 0.0];`,
   declareFrom: (dst, src) => `let ${dst} = ${asXf(src)};`,
   // Operands straight from storage (or registers) go to a multiply-add for their kinds: no pack and unpack of
@@ -137,8 +138,9 @@ export const ddGpuArithmetic: GpuArithmeticPart = {
   returnValue: (acc) => acc,
   // DOT takes windowed multiply-adds (4 products a window; in DOT's step of 4 the same shader as 8): H100, 2026-11-27
   // (docs/performance.md, dd-gpu), DOT n = 2^26 dd·dd 7.31 ms unfused → 2.50, f64·dd 4.54 → 1.97, f64·f64 3.02 → 1.41;
-  // within the same dotBound (docs/double-double.md, "Windowed DOT multiply-adds").
-  dotVariant: () => ddGpuArithmeticWindow4,
+  // within the same dotBound (docs/double-double.md, "Windowed DOT multiply-adds"). The lean term form
+  // (ddGpuArithmeticWindowLean4) behind the `ddDotLean` switch until it is timed on the H100.
+  dotVariant: () => (gpuKernelSwitches().ddDotLean ? ddGpuArithmeticWindowLean4 : ddGpuArithmeticWindow4),
 };
 
 /**
@@ -191,15 +193,38 @@ export const ddGpuArithmeticWide: GpuArithmeticPart = {
  * @group Double-double
  */
 export function ddGpuArithmeticWindowOf(terms: number, slowLoop = true): GpuArithmeticPart {
+  return windowArithmetic(terms, slowLoop, 'wide');
+}
+
+/**
+ * {@link ddGpuArithmeticWindowOf} with the lean term form (dd-gpu-window-lean-wgsl.ts): each operand's nine 14-bit
+ * limbs are read straight from its words as signed limbs (hi's bits, and lo's aligned bits with lo's sign: no
+ * 128-bit G, no 128-bit addition), the product keeps columns 8 … 16 (45 limb products instead of 53), the term code
+ * is one test per operand. The same window, settle
+ * (in units twice as large) and slow path; the same bound: each window's sum exact to 2^-114·Σ|a·b|, DOT's first
+ * pass within γ_{2n}(2^-110)·Σ|x_i·y_i|, inside the CPU dd dotBound. Another rounding than the wide form, not its
+ * bits. Off by default (DOT takes it with the `ddDotLean` kernel switch, `MODPREC_GPU_DD_DOT_LEAN=1`); pass
+ * `{ name: 'dd-lean4', arithmetic: { gpu: ddGpuArithmeticWindowLeanOf(4) } }` as a GPU kernel's `arithmetic`.
+ * @param terms - most products a window (1 … 8)
+ * @param slowLoop - the window's slow path as one loop (default true)
+ * @returns the arithmetic, named `dd-lean<terms>` (`dd-lean<terms>-per-term` without the loop; one object each)
+ * @throws {@link modprec!ModprecError} `INVALID_OPTION` for a length outside 1 … 8
+ * @group Double-double
+ */
+export function ddGpuArithmeticWindowLeanOf(terms: number, slowLoop = true): GpuArithmeticPart {
+  return windowArithmetic(terms, slowLoop, 'lean');
+}
+
+function windowArithmetic(terms: number, slowLoop: boolean, form: WindowForm): GpuArithmeticPart {
   const k = checkWindowTerms(terms);
-  const name = `dd-window${k}${slowLoop ? '' : '-per-term'}`;
+  const name = `dd-${form === 'lean' ? 'lean' : 'window'}${k}${slowLoop ? '' : '-per-term'}`;
   const known = windowArithmetics.get(name);
   if (known) return known;
   const part: GpuArithmeticPart = {
     ...ddGpuArithmeticUnfused,
     name,
     dotVariant: undefined,
-    mulAddSteps: (list) => windowSteps(list, ddGpuArithmeticUnfused.mulAdd, k, slowLoop),
+    mulAddSteps: (list) => windowSteps(list, ddGpuArithmeticUnfused.mulAdd, k, slowLoop, form),
   };
   windowArithmetics.set(name, part);
   return part;
@@ -230,3 +255,10 @@ export const ddGpuArithmeticWindow8: GpuArithmeticPart = ddGpuArithmeticWindowOf
  * @group Double-double
  */
 export const ddGpuArithmeticWindow: GpuArithmeticPart = ddGpuArithmeticWindow8;
+
+/**
+ * {@link ddGpuArithmeticWindowLeanOf}(4): the lean term form in windows of four products (DOT's step: one window
+ * per accumulator); DOT's `dotVariant` with the `ddDotLean` kernel switch.
+ * @group Double-double
+ */
+export const ddGpuArithmeticWindowLean4: GpuArithmeticPart = ddGpuArithmeticWindowLeanOf(4);

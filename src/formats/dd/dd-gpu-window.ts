@@ -14,6 +14,13 @@ import { fail } from '../../core/errors.js';
 export type WindowKind = 'dd' | 'f64';
 
 /**
+ * The term form of a window: `wide` (dd-gpu-window-wgsl.ts: G built as a 128-bit integer, 53 limb products) or
+ * `lean` (dd-gpu-window-lean-wgsl.ts: signed limbs straight from the words, 45 limb products, a cheaper term code).
+ * Both share the window, its settle (the lean window counts in units twice as large) and the slow path.
+ */
+export type WindowForm = 'wide' | 'lean';
+
+/**
  * Most terms of one window: K products < 2^124 each keep the 128-bit two's-complement sum below 2^127 for K ≤ 8
  * (and the window's error, < 3 units of 2^-120·max|a·b| per term, below 2^-115·Σ|a·b|: dd-gpu-window-wgsl.ts).
  */
@@ -35,15 +42,18 @@ const cap = (k: WindowKind): string => (k === 'dd' ? 'Dd' : 'F64');
 const TYPE: Readonly<Record<WindowKind, GpuValueType>> = { dd: 'Array(4)', f64: 'Array(2)' };
 
 /**
- * Names of the per-term functions for operand kinds a, b: the term's code, its window add, its slow path, and the
- * slow path of a whole run of 2 … 8 terms of these kinds (one loop: see {@link windowSteps}).
+ * Names of the per-term functions for operand kinds a, b: the term's code, its window add, its slow path, the
+ * slow path of a whole run of 2 … 8 terms of these kinds (one loop: see {@link windowSteps}) and the window's settle.
+ * The lean form has its own code, add and settle (`mpDl…`); the slow paths are shared (a code of −1 means the same).
  * @param a - kind of a
  * @param b - kind of b
+ * @param form - the term form (default `wide`)
  * @returns the WGSL function names
  */
-export function windowNames(a: WindowKind, b: WindowKind): { exp: string; add: string; slow: string; slowRun: (terms: number) => string } {
+export function windowNames(a: WindowKind, b: WindowKind, form: WindowForm = 'wide'): { exp: string; add: string; slow: string; slowRun: (terms: number) => string; settle: string } {
   const s = `${cap(a)}${cap(b)}`;
-  return { exp: `mpDwExp${s}`, add: `mpDwAdd${s}`, slow: `mpDwSlow${s}`, slowRun: (terms) => `mpDwSlowRun${terms}${s}` };
+  const f = form === 'lean' ? 'mpDl' : 'mpDw';
+  return { exp: `${f}Exp${s}`, add: `${f}Add${s}`, slow: `mpDwSlow${s}`, slowRun: (terms) => `mpDwSlowRun${terms}${s}`, settle: `${f}Settle` };
 }
 
 /**
@@ -54,12 +64,16 @@ export function windowFunctionTypes(): Record<string, { args: GpuValueType[]; re
   const out: Record<string, { args: GpuValueType[]; returns: GpuValueType }> = {
     mpDwMax: { args: ['Integer', 'Integer'], returns: 'Integer' },
     mpDwSettle: { args: ['Array(4)', 'Array(4)', 'Integer'], returns: 'Array(4)' },
+    mpDlSettle: { args: ['Array(4)', 'Array(4)', 'Integer'], returns: 'Array(4)' },
   };
   for (const a of ['dd', 'f64'] as const) {
     for (const b of ['dd', 'f64'] as const) {
       const n = windowNames(a, b);
-      out[n.exp] = { args: [TYPE[a], TYPE[b]], returns: 'Integer' };
-      out[n.add] = { args: ['Array(4)', TYPE[a], TYPE[b], 'Integer', 'Integer'], returns: 'Array(4)' };
+      const lean = windowNames(a, b, 'lean');
+      for (const m of [n, lean]) {
+        out[m.exp] = { args: [TYPE[a], TYPE[b]], returns: 'Integer' };
+        out[m.add] = { args: ['Array(4)', TYPE[a], TYPE[b], 'Integer', 'Integer'], returns: 'Array(4)' };
+      }
       out[n.slow] = { args: ['Array(4)', TYPE[a], TYPE[b], 'Integer'], returns: 'Array(4)' };
       for (let k = 2; k <= MAX_WINDOW_TERMS; k++) out[n.slowRun(k)] = { args: ['Array(4)', ...Array.from({ length: k }, () => [TYPE[a], TYPE[b], 'Integer'] as const).flat()], returns: 'Array(4)' };
     }
@@ -81,10 +95,11 @@ const isWindowKind = (k: string): k is WindowKind => k === 'dd' || k === 'f64';
  * @param plain - the ordinary multiply-add
  * @param windowTerms - most terms a window (1 … {@link MAX_WINDOW_TERMS}, default the most)
  * @param slowLoop - one looping slow-path call per run (default) instead of one slow-path call per term
+ * @param form - the term form (default `wide`)
  * @returns the lines
  * @throws {@link modprec!ModprecError} `INVALID_OPTION` for a window length outside 1 … {@link MAX_WINDOW_TERMS}
  */
-export function windowSteps(terms: readonly { acc: string; a: GpuPartRegister; b: GpuPartRegister }[], plain: (acc: string, a: GpuPartRegister, b: GpuPartRegister) => string, windowTerms: number = MAX_WINDOW_TERMS, slowLoop = true): string[] {
+export function windowSteps(terms: readonly { acc: string; a: GpuPartRegister; b: GpuPartRegister }[], plain: (acc: string, a: GpuPartRegister, b: GpuPartRegister) => string, windowTerms: number = MAX_WINDOW_TERMS, slowLoop = true, form: WindowForm = 'wide'): string[] {
   const k = checkWindowTerms(windowTerms);
   const byAcc = new Map<string, { a: GpuPartRegister; b: GpuPartRegister }[]>();
   for (const t of terms) (byAcc.get(t.acc) ?? byAcc.set(t.acc, []).get(t.acc)!).push(t);
@@ -97,12 +112,12 @@ export function windowSteps(terms: readonly { acc: string; a: GpuPartRegister; b
     for (let s = 0; s < list.length; s += k) {
       const run = list.slice(s, s + k);
       const id = `${acc}w${run[0]!.a.name}`;
-      const names = run.map((t) => windowNames(t.a.kind as WindowKind, t.b.kind as WindowKind));
+      const names = run.map((t) => windowNames(t.a.kind as WindowKind, t.b.kind as WindowKind, form));
       run.forEach((t, q) => lines.push(`const ${id}t${q} = ${names[q]!.exp}(${t.a.name}, ${t.b.name});`));
       const e = run.slice(1).reduce((m, _, q) => `mpDwMax(${m}, ${id}t${q + 1})`, `${id}t0`);
       lines.push(`const ${id}e = ${e};`, `let ${id}s = [0.0, 0.0, 0.0, 0.0];`);
       run.forEach((t, q) => lines.push(`${id}s = ${names[q]!.add}(${id}s, ${t.a.name}, ${t.b.name}, ${id}t${q}, ${id}e);`));
-      lines.push(`${acc} = mpDwSettle(${acc}, ${id}s, ${id}e);`);
+      lines.push(`${acc} = ${names[0]!.settle}(${acc}, ${id}s, ${id}e);`);
       const oneKind = run.every((t) => t.a.kind === run[0]!.a.kind && t.b.kind === run[0]!.b.kind);
       if (slowLoop && run.length > 1 && oneKind) {
         lines.push(`${acc} = ${names[0]!.slowRun(run.length)}(${acc}, ${run.map((t, q) => `${t.a.name}, ${t.b.name}, ${id}t${q}`).join(', ')});`);
