@@ -110,18 +110,24 @@ async function withinBound(storage: Storage, n: number, uplo: 'L' | 'U', trans: 
 const VARIANTS = [['L', 'N', 'N'], ['U', 'N', 'U'], ['L', 'T', 'U'], ['U', 'T', 'N'], ['L', 'N', 'U'], ['U', 'N', 'N'], ['L', 'T', 'N'], ['U', 'T', 'U']] as const;
 
 describe('double-double TRSV, lane-split blocked solve', () => {
-  // Two variants a test: each compiles its inverse, update and redo shaders (llvmpipe: seconds each).
+  // Two variants a test: each compiles its inverse, update and redo shaders (llvmpipe: 25–40 s a pair on the shared
+  // 2-core VM, once 120 s). Two pairs always (both triangles, N and T, unit and not); the other four variants opt-in
+  // (MODPREC_SLOW_TESTS=1: they passed there, session 18).
   for (let v = 0; v < VARIANTS.length; v += 2) {
     const pair = VARIANTS.slice(v, v + 2);
-    it(`dd storage, ${pair.map((p) => p.join('')).join(' and ')}: within trsvBound of the exact solution`, async () => {
+    it.skipIf((v === 2 || v === 4) && process.env.MODPREC_SLOW_TESTS !== '1')(`dd storage, ${pair.map((p) => p.join('')).join(' and ')}: within trsvBound of the exact solution`, async () => {
       await requireRuntime();
       for (const [k, [uplo, trans, diag]] of pair.entries()) await withinBound(formats.dd, 150, uplo, trans, diag, { A: 'packed', x: k === 0 ? 'packed' : 'strided' }, 11 + v + k);
     }, 240_000);
   }
 
-  it('f64 storage (x not rounded between rows), LNN with a row-major sub-range A and a strided x, UTN packed', async () => {
+  it('f64 storage (x not rounded between rows), LNN with a row-major sub-range A and a strided x', async () => {
     await requireRuntime();
     await withinBound(formats.f64, 150, 'L', 'N', 'N', { A: 'sub', x: 'strided' }, 31);
+  }, 240_000);
+
+  it.skipIf(process.env.MODPREC_SLOW_TESTS !== '1')('f64 storage, UTN packed', async () => {
+    await requireRuntime();
     await withinBound(formats.f64, 150, 'U', 'T', 'N', { A: 'packed', x: 'packed' }, 37);
   }, 240_000);
 
