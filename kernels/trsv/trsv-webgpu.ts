@@ -812,8 +812,8 @@ export async function gpuTrsv(args: GpuTrsvArgs, options: GpuTrsvOptions = {}): 
  * so a row that saturates, or rounds, reaches the later rows as the CPU's does. In f32 and float-float arithmetic (the
  * substitution of ./trsv-substitution-source.ts: one workgroup, or one pass per window of a matrix split across
  * bindings); in double-double x stays in the arithmetic between rows and is rounded once at the end. An unscaled x
- * whose storage rounds the arithmetic's values (f16, bf16; f32 under ff or dd; f64 under dd) is rounded between rows by every solve,
- * with or without `rounding`.
+ * whose storage rounds the arithmetic's values (f16, bf16; f32 under ff or dd; f64 under dd unless the `ddLanes` switch is on) is
+ * rounded between rows by every solve, with or without `rounding`.
  * @param args - as {@link gpuTrsv}'s
  * @param options - as {@link gpuTrsv}'s
  * @param rounding - x's storage: element i's fp64 scale, and the largest integer or the floating-point storage
