@@ -3,10 +3,14 @@
  * storage (genuine pairs, lo ≠ 0) and f64 storage (then x is kept in the register between rows and rounded once at
  * the end, not replayed), all 8 variants over three blocks (n = 150: two full 64-row blocks and a partial one), x
  * within trsvBound with backend 'gpu' of the exact rational solution of the stored system; a strided x and a row-major
- * sub-range A; and a zero, infinite or NaN pivot or right-hand side giving ±∞ and NaN where the CPU's dd solve does.
+ * sub-range A; A split over bindings giving the unsplit words; and a zero, infinite or NaN pivot or right-hand side
+ * giving ±∞ and NaN where the CPU's dd solve does.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { setTrsvKernelSwitches, trsvKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
+import { setBindingLimitForTests, toDevice } from '../../src/backends/webgpu/device-array.js';
+import { deviceMatrix } from '../../kernels/gemv/gemv-webgpu.js';
+import { gpuTrsv } from '../../kernels/trsv/trsv-webgpu.js';
 import { trsv, trsvBound, range, colMajor, rowMajor, span, formats, type Range } from '../../src/index.js';
 import { randomValues, requireRuntime } from './gpu-test-helpers.js';
 
@@ -134,6 +138,33 @@ describe('double-double TRSV, lane-split blocked solve', () => {
   it('dd storage, a row-major sub-range A: within the bound', async () => {
     await requireRuntime();
     await withinBound(formats.dd, 150, 'U', 'N', 'N', { A: 'sub', x: 'packed' }, 41);
+  }, 240_000);
+
+  it('A split over bindings (column windows, update ranges): the unsplit solution bit for bit, L N and L T', async () => {
+    await requireRuntime();
+    const n = 150;
+    const a = randomValues(n * n, 61).map((v) => v / n);
+    for (let j = 0; j < n; j++) a[j + j * n] = j % 2 === 0 ? 2 : -1;
+    // dd: 16 bytes an element, A 360 kB; under 256 kB a window holds 108 columns (two windows).
+    const A = deviceMatrix(await toDevice(a, { format: 'dd' }), n, n);
+    const b = randomValues(n, 62);
+    setTrsvKernelSwitches({ ddLanes: true });
+    for (const trans of ['N', 'T'] as const) {
+      const whole = await toDevice(b, { format: 'dd' });
+      await gpuTrsv({ A, x: whole, uplo: 'L', trans }, { arithmetic: 'dd' });
+      const split = await toDevice(b, { format: 'dd' });
+      setBindingLimitForTests(256 * 1024);
+      try {
+        await gpuTrsv({ A, x: split, uplo: 'L', trans }, { arithmetic: 'dd' });
+      } finally {
+        setBindingLimitForTests(undefined);
+      }
+      const words = async (x: typeof whole): Promise<number[]> => [...(await x.encoded()).words];
+      expect(await words(split), `L${trans}`).toEqual(await words(whole));
+      whole.destroy();
+      split.destroy();
+    }
+    A.data.destroy();
   }, 240_000);
 
   it('a zero, infinite or NaN pivot or right-hand side: ±∞ and NaN where the CPU dd solve has them', async () => {
