@@ -57,8 +57,8 @@ function put(r: Range<any, any>, index: number, v: number, lo: number): void {
 /** n×n: diagonal ±1 or ±2 (powers of two: a dyadic solution), off-diagonal entries up to 1/n in both triangles; packed, or a row-major sub-range. */
 function matrixOf(storage: Storage, n: number, seed: number, layout: 'packed' | 'sub'): Range<2, any> {
   const A = layout === 'packed'
-    ? range(colMajor<2>({ size: [n, n], storage, arithmetic: formats.dd }))
-    : range(rowMajor<2>({ size: [n + 3, n + 2], storage, arithmetic: formats.dd })).sub(span(2, n + 2), span(1, n + 1));
+    ? range(colMajor<2>({ size: [n, n], storage: storage as never, arithmetic: formats.dd as never }))
+    : range(rowMajor<2>({ size: [n + 3, n + 2], storage: storage as never, arithmetic: formats.dd as never })).sub(span(2, n + 2), span(1, n + 1));
   const a = randomValues(n * n, seed);
   const d = randomValues(n, seed + 1);
   const lo = randomValues(n * n, seed + 2);
@@ -75,8 +75,8 @@ function matrixOf(storage: Storage, n: number, seed: number, layout: 'packed' | 
 function vectorOf(storage: Storage, b: ArrayLike<number>, layout: 'packed' | 'strided'): Range<1, any> {
   const n = b.length;
   const x = layout === 'packed'
-    ? range(colMajor<1>({ size: [n], storage, arithmetic: formats.dd }))
-    : range(colMajor<1>({ size: [n], stride: -2, storage, arithmetic: formats.dd }));
+    ? range(colMajor<1>({ size: [n], storage: storage as never, arithmetic: formats.dd as never }))
+    : range(colMajor<1>({ size: [n], stride: -2, storage: storage as never, arithmetic: formats.dd as never }));
   for (let i = 0; i < n; i++) put(x, x.accessor.linearIndex([i]), b[i]!, b[(i + 1) % n]!);
   return x;
 }
