@@ -25,11 +25,18 @@
  * with DOT's two-term step and GEMV's four-column step unless `--dot-shape=width,groups,chains` /
  * `--gemv-unroll=4|8|16` say otherwise (they also apply without --quick; the JSON records them).
  *
+ * TRSV rows (L N, n = 8192; --quick 200): the fp32 + ff yardstick, then dd storage and f64 storage (A and x) under dd
+ * arithmetic, each as shipped (`ddLanes` off: dd storage takes the one-thread blocked passes, 2 dispatches a 64-row
+ * block; f64 x the one-workgroup substitution that rounds x to binary64 between rows) and with `ddLanes` on (the
+ * lane-split blocked solve, kernels/trsv/trsv-lanes-source.ts; an f64 x then rounded once at the end) —
+ * `--trsv-forms=old,lanes` and `--trsv-storage=dd,f64` pick some. Each row checked against the CPU dd solve.
+ *
  * `--from=<json> --anchors=<cuda-anchors.py output> [--device=…]` records a run into bench/results and
  * docs/performance.md (section `dd-gpu`).
  *
  * Run: npx tsc -p tsconfig.json && node dist/bench/gpu/dd-gpu.js [--quick] [--only=dot,gemv,trsv] [--windows=2,4,8,8t] [--lean=4,8c1]
- *   [--before] [--budget=…] [--deadline=…] [--out=<dir>]
+ *   [--before] [--budget=…] [--deadline=…] [--out=<dir>] [--trsv-forms=old,lanes] [--trsv-storage=dd,f64]
+ * (TRSV old vs lanes alone: `node dist/bench/gpu/dd-gpu.js --only=trsv --budget=trsv:400`).
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -41,7 +48,7 @@ import { gpuTrsv } from '../../kernels/trsv/trsv-webgpu.js';
 import { gpujsCopy, timeDeviceRuns } from './device-timing.js';
 import { gpuRuntime, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import { gpuUnavailableReason } from '../../src/backends/webgpu/backend.js';
-import { setGpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
+import { setGpuKernelSwitches, setTrsvKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { dot, dotBound, trsv, vector, matrix, formats } from '../../src/index.js';
 import { ddGpuArithmeticUnfused, ddGpuArithmeticWindowLeanOf, ddGpuArithmeticWindowOf } from '../../src/formats/dd/dd-gpu-arithmetic.js';
 import { exactDot } from '../../src/testing/exact.js';
@@ -86,6 +93,15 @@ if (gemvUnrollFlag !== undefined) {
   if (!['4', '8', '16'].includes(gemvUnrollFlag)) throw new Error(`--gemv-unroll: 4, 8 or 16, not ${gemvUnrollFlag}`);
   setGpuKernelSwitches({ gemvUnroll: Number(gemvUnrollFlag) as 4 | 8 | 16 });
 }
+// TRSV: `--trsv-forms=old,lanes` (the ddLanes switch off / on, both by default) and `--trsv-storage=dd,f64` (both by default).
+const trsvForms = (flag('trsv-forms') ?? 'old,lanes').split(',').map((f) => {
+  if (f !== 'old' && f !== 'lanes') throw new Error(`--trsv-forms: old and/or lanes, not ${f}`);
+  return f === 'lanes';
+});
+const trsvStorages = (flag('trsv-storage') ?? 'dd,f64').split(',').map((f) => {
+  if (f !== 'dd' && f !== 'f64') throw new Error(`--trsv-storage: dd and/or f64, not ${f}`);
+  return f;
+});
 const runStart = performance.now();
 const deadlineMs = 1000 * Number(flag('deadline') ?? (quick ? Infinity : 560));
 const rowMs = 1000 * Number(flag('row-seconds') ?? 12);
@@ -376,7 +392,7 @@ async function benchTrsv(rt: GpuRuntime): Promise<void> {
   const ddBytes = 16 * (n * (n + 1)) / 2 + 32 * n;
   const why = clock.over();
   if (why) {
-    for (const [storage, arithmetic] of [['f32', 'ff'], ['dd', DEFAULT.label]]) skip({ kernel: 'TRSV L N', size, storage: storage!, arithmetic: arithmetic! }, why);
+    for (const [storage, arithmetic] of [['f32', 'ff'], ...trsvStorages.map((st) => [st, DEFAULT.label])]) skip({ kernel: 'TRSV L N', size, storage: storage!, arithmetic: arithmetic! }, why);
     return;
   }
   // fp32 storage + ff first: the goal's yardstick (issue 19's row: A in fp32, x in ff storage — an fp32 x would be
@@ -386,48 +402,68 @@ async function benchTrsv(rt: GpuRuntime): Promise<void> {
   const ffMs = await timeRuns(rt, () => gpuTrsv({ A: A32, x: x32, uplo: 'L' }, { arithmetic: 'ff', strict: true }), 3, 5);
   A32.data.destroy();
   push({ kernel: 'TRSV L N', size, storage: 'f32 (x ff)', arithmetic: 'ff', ms: ffMs, gbs: (4 * (n * (n + 1)) / 2 + 8 * n) / ffMs / 1e6, check: '', goal: '' });
-  const Add = deviceMatrix(await toDevice(L, { format: 'dd', strict: true }), n, n);
-  let firstWords: Uint32Array | undefined;
-  let cpu: Float64Array | undefined;
-  for (const variant of [DEFAULT, ...(before ? [UNFUSED] : [])]) {
-    const late = clock.over();
-    if (late) {
-      skip({ kernel: 'TRSV L N', size, storage: 'dd', arithmetic: variant.label }, late);
-      continue;
+  // dd storage (A and x), then f64 storage (A and x) under dd arithmetic: each in the one-thread blocked passes (dd) or
+  // the one-workgroup substitution that rounds x to binary64 between rows (f64) — the `ddLanes` switch off, as shipped
+  // — and in the lane-split blocked solve (`ddLanes` on: kernels/trsv/trsv-lanes-source.ts), in this order, checked
+  // against the CPU dd solve of the same system.
+  const forms = trsvForms.map((lanes) => ({ lanes, label: (v: Variant, storage: 'dd' | 'f64') => `${v.label}${lanes ? ', 16 lanes (ddLanes)' : storage === 'f64' ? ' (substitution, x rounded between rows)' : ''}` }));
+  for (const storage of trsvStorages) {
+    const Ad = deviceMatrix(await toDevice(L, { format: storage, strict: true }), n, n);
+    let firstWords: Uint32Array | undefined;
+    let cpu: Float64Array | undefined;
+    for (const form of forms) {
+      for (const variant of [DEFAULT, ...(before ? [UNFUSED] : [])]) {
+        const label = form.label(variant, storage);
+        const late = clock.over();
+        if (late) {
+          skip({ kernel: 'TRSV L N', size, storage, arithmetic: label }, late);
+          continue;
+        }
+        const previous = setTrsvKernelSwitches({ ddLanes: form.lanes });
+        try {
+          const options = { arithmetic: variant.option, strict: true } as const;
+          const xd = await toDevice(b, { format: storage, strict: true });
+          await gpuTrsv({ A: Ad, x: xd, uplo: 'L' }, options);
+          const w = (await xd.encoded()).words.slice();
+          // The unfused arithmetic gives the fused one's words in the same form.
+          const same = variant === DEFAULT || firstWords === undefined || w.every((v, k) => v === firstWords![k]);
+          if (variant === DEFAULT) firstWords = w;
+          const got = new Float64Array(w.buffer, w.byteOffset, storage === 'dd' ? 2 * n : n);
+          if (!cpu) {
+            // CPU dd solve of the same system (A's values are doubles; x in the same storage: f64 rounds between rows).
+            const Lc = matrix(n, n, (i, j) => L[i + j * n]!, { storage: formats.f64, arithmetic: formats.dd });
+            const xc = vector(b, { storage: storage === 'dd' ? formats.dd : formats.f64, arithmetic: formats.dd });
+            trsv({ A: Lc, x: xc, uplo: 'L' });
+            cpu = Float64Array.from(xc.accessor.data as Float64Array);
+          }
+          const step = storage === 'dd' ? 2 : 1;
+          let worst = 0;
+          let scale = 0;
+          for (let i = 0; i < n; i++) {
+            const diff = storage === 'dd' ? got[2 * i]! - cpu[2 * i]! + (got[2 * i + 1]! - cpu[2 * i + 1]!) : got[i]! - cpu[i]!;
+            worst = Math.max(worst, Math.abs(diff));
+            scale = Math.max(scale, Math.abs(cpu[step * i]!));
+          }
+          // Each timed solve overwrites its right-hand side; the timing runs on a copy (the time does not depend on b).
+          const xt = await toDevice(b, { format: storage, strict: true });
+          const ms = await timeRuns(rt, () => gpuTrsv({ A: Ad, x: xt, uplo: 'L' }, options), 3, 5);
+          xd.destroy();
+          xt.destroy();
+          // dd: within 1e-25 of the CPU's x; f64: x rounded to binary64 (between rows by the CPU and the substitution,
+          // once at the end by the lanes), so within a few units of binary64.
+          const ok = worst / scale < (storage === 'dd' ? 1e-25 : 1e-14) && same;
+          push({
+            kernel: 'TRSV L N', size, storage, arithmetic: label, ms, gbs: (storage === 'dd' ? ddBytes : ddBytes / 2) / ms / 1e6,
+            check: `max |x−x_cpu dd|/max|x| ${(worst / scale).toExponential(2)}${variant === DEFAULT ? '' : ', x words as the fused row'} ${ok ? 'ok' : 'FAILED'}`,
+            goal: variant === DEFAULT && storage === 'dd' ? `goal ≤ 3× fp32+ff (${(3 * ffMs).toFixed(3)} ms): ${ms <= 3 * ffMs ? 'met' : 'MISSED'} (${(ms / ffMs).toFixed(2)}×)` : `${(ms / ffMs).toFixed(2)}× fp32+ff`,
+          });
+        } finally {
+          setTrsvKernelSwitches(previous);
+        }
+      }
     }
-    const options = { arithmetic: variant.option, strict: true } as const;
-    const xdd = await toDevice(b, { format: 'dd', strict: true });
-    await gpuTrsv({ A: Add, x: xdd, uplo: 'L' }, options);
-    const w = (await xdd.encoded()).words.slice();
-    const same = firstWords === undefined || w.every((v, k) => v === firstWords![k]);
-    firstWords ??= w;
-    const got = new Float64Array(w.buffer, w.byteOffset, 2 * n);
-    if (!cpu) {
-      // CPU dd solve of the same system.
-      const Lc = matrix(n, n, (i, j) => L[i + j * n]!, { storage: formats.f64, arithmetic: formats.dd });
-      const xc = vector(b, { storage: formats.dd, arithmetic: formats.dd });
-      trsv({ A: Lc, x: xc, uplo: 'L' });
-      cpu = xc.accessor.data as Float64Array;
-    }
-    let worst = 0;
-    let scale = 0;
-    for (let i = 0; i < n; i++) {
-      worst = Math.max(worst, Math.abs(got[2 * i]! - cpu[2 * i]! + (got[2 * i + 1]! - cpu[2 * i + 1]!)));
-      scale = Math.max(scale, Math.abs(cpu[2 * i]!));
-    }
-    // Each timed solve overwrites its right-hand side; the timing runs on a copy (the time does not depend on b).
-    const xt = await toDevice(b, { format: 'dd', strict: true });
-    const ms = await timeRuns(rt, () => gpuTrsv({ A: Add, x: xt, uplo: 'L' }, options), 3, 5);
-    xdd.destroy();
-    xt.destroy();
-    const ok = worst / scale < 1e-25 && same;
-    push({
-      kernel: 'TRSV L N', size, storage: 'dd', arithmetic: variant.label, ms, gbs: ddBytes / ms / 1e6,
-      check: `max |x−x_cpu dd|/max|x| ${(worst / scale).toExponential(2)}${variant === DEFAULT ? '' : ', x words as the first row'} ${ok ? 'ok' : 'FAILED'}`,
-      goal: variant === DEFAULT ? `goal ≤ 3× fp32+ff (${(3 * ffMs).toFixed(3)} ms): ${ms <= 3 * ffMs ? 'met' : 'MISSED'} (${(ms / ffMs).toFixed(2)}×)` : `${(ms / ffMs).toFixed(2)}× fp32+ff`,
-    });
+    Ad.data.destroy();
   }
-  Add.data.destroy();
 }
 
 /** CUDA figures of the same device call (cuda-anchors.py output), and the device copy bandwidth they measured. */

@@ -427,7 +427,7 @@ const TRSV_FORMS: { label: string; forms: Partial<TrsvKernelSwitches>; lead?: nu
   { label: 'default since session 15: session 14 default + quad rows (transposed, A fp32)', forms: { columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true, rowLanes: 'transposed', quadRows: true } },
   { label: 'default, quad rows, lead 2', forms: { columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true, rowLanes: 'transposed', quadRows: true }, lead: 2 },
 ];
-const TRSV_OFF: TrsvKernelSwitches = { columnInverse: false, rowLanes: false, lazyTiles: false, earlyPoll: false, ahead: false, treeQuarters: false, quadRows: false };
+const TRSV_OFF: TrsvKernelSwitches = { columnInverse: false, rowLanes: false, lazyTiles: false, earlyPoll: false, ahead: false, treeQuarters: false, quadRows: false, ddLanes: false };
 
 /** Runs `f` with the TRSV forms, lead and chains set, restoring them afterwards. */
 async function withTrsvForm<T>(form: (typeof TRSV_FORMS)[number], f: () => Promise<T>): Promise<T> {

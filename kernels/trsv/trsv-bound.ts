@@ -30,6 +30,7 @@ import { chooseBackend } from '../../src/backends/backend.js';
 import { prepareGpuCall } from '../../src/backends/webgpu-bridge/gpu-backend.js';
 import { rnsGpuBlockSize, trsvBlockSize, type TrsvGpuOptions } from './trsv-block-size.js';
 import { gpuTrsvBound } from './trsv-gpu-bound.js';
+import { trsvKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 
 /**
  * Whether the GPU solves this x by the CPU's substitution, rounding each x_j to x's storage between rows
@@ -47,7 +48,8 @@ function gpuSubstitutes(x: Range<1, any>, arithmetic: string): boolean {
     return finite && (arithmetic === 'f32' || arithmetic === 'ff') && ['i8', 'i16', 'f16', 'bf16'].includes(st);
   }
   if (st === 'f16' || st === 'bf16') return true;
-  return (st === 'f32' && (arithmetic === 'ff' || arithmetic === 'dd')) || (st === 'f64' && arithmetic === 'dd');
+  // With the ddLanes switch an f64 x under dd is solved blocked, kept in the register and rounded once at the end.
+  return (st === 'f32' && (arithmetic === 'ff' || arithmetic === 'dd')) || (st === 'f64' && arithmetic === 'dd' && !trsvKernelSwitches().ddLanes);
 }
 
 /**

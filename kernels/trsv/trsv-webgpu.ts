@@ -34,6 +34,7 @@ import { quadRowsHold, TRSV_HEADER_WORDS, TRSV_TILE, TRSV_WORKGROUP, walkerHolds
 import { checkGpuOptions } from '../../src/backends/backend.js';
 import { REDO_WORKGROUP, storageOverflowBits, storageRoundTrip, substitutionHolds, substitutionRedoBindings, substitutionRedoSource, type RoundTripStorage, type StoreRounding } from './trsv-substitution-source.js';
 import { splitRedoCheckSource, splitRedoWindowSource } from './trsv-split-redo-source.js';
+import { LANES, laneSolveSource, laneUpdateSource } from './trsv-lanes-source.js';
 import { readsTransposed, transposedDeviceMatrix } from '../gemv/transposed-device-matrix.js';
 import { fieldOf, throughInterleaved, withMapped } from '../../src/backends/webgpu/dd-split-device.js';
 import { scaledStorePasses, storesViewInWindows } from '../../src/backends/webgpu/scaled-store.js';
@@ -342,7 +343,11 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
   // under ff or dd; f64 under dd). The substitution (one workgroup; over split bindings one pass per window of A) does it and gives
   // every row of x, so such a solve is the substitution alone: no block inverses, no blocked solve.
   const rounds = rounding !== undefined && arithmetic.components <= 2;
-  const storage = substitutionHolds(arithmetic) ? storageRoundTrip(x, arithmetic) : undefined;
+  // Double-double with the lanes switch: the lane-split blocked passes, and an f64 x kept in the register between rows
+  // (rounded once at the end; trsvBound's block-inverse bound) instead of the one-workgroup substitution.
+  const lanes = ddLanes(arithmetic);
+  const roundTrip = substitutionHolds(arithmetic) ? storageRoundTrip(x, arithmetic) : undefined;
+  const storage = lanes && roundTrip === 'f64' ? undefined : roundTrip;
   const substitutes = rounds || storage !== undefined;
   const { inv, invKey, generation } = substitutes
     ? { inv: undefined, invKey: `trsv-sub|${objectId(A.data)}|${bindingsKey(A.data)}|${A.data.offset}|${A.data.stride}|${n}|${A.ld}|${shape.lowerOp}|${shape.trans}|${shape.unit}|${arithmetic.name}|${perBinding}`, generation: 0 }
@@ -358,12 +363,11 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
   }
   // A gathered b and the final pass's windows depend on the binding limit (tests lower it): plans keep to one.
   const gathered = readsGatheredB(runtime, x);
-  const key = `trsv|${invKey}|${objectId(x)}|${rounds ? 'rounds' : ''}|${gathered ? bindingLimit(runtime) : 0}`;
-  let updates = 0;
-  for (let k = 0; k < blocks; k++) updates += updateRanges(shape, A, perBinding, k * bs).length;
+  const key = `trsv|${invKey}|${objectId(x)}|${rounds ? 'rounds' : ''}|${gathered ? bindingLimit(runtime) : 0}|${lanes ? 'lanes' : ''}`;
+  const updates = updatesOf(shape, A, perBinding);
   // More passes and their unused output: the substitution redo where the result is not finite (one pass, or a
   // check and one per window of A: ./trsv-split-redo-source.ts); x's words keep one more for the redo's verdict.
-  const plan = getPlan(runtime, key, 2 + blocks + updates + redoPassCount(shape, perBinding), () => [createWordBuffer(context, np * c), createWordBuffer(context, np * c), createWordBuffer(context, np * c + 1), swapsBuffer(x) ? createSpanBuffer(runtime, x) : createWordBuffer(context, 1), createWordBuffer(context, REDO_WORKGROUP * c), gatherBuffer(runtime, x)]);
+  const plan = getPlan(runtime, key, 2 + blocks + updates + redoPassCount(shape, perBinding), () => [createWordBuffer(context, np * c), createWordBuffer(context, np * c), createWordBuffer(context, np * c + 1), swapsBuffer(x) ? createSpanBuffer(runtime, x) : createWordBuffer(context, 1), createWordBuffer(context, (lanes ? Math.max(REDO_WORKGROUP, np * LANES) : REDO_WORKGROUP) * c), gatherBuffer(runtime, x)]);
   const b = await rightHandSide(runtime, x, plan.scratch[5]!);
   if (rounds) {
     // The scales belong to this call: its pass list is built for it and not kept.
@@ -399,6 +403,51 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
   swapIn(plan.scratch, 3, x, out);
 }
 
+/** Update passes of a blocked solve, over all blocks ({@link updateRanges}). */
+function updatesOf(shape: Shape, A: DeviceMatrix, perBinding: number): number {
+  let updates = 0;
+  for (let k = 0; k < shape.blocks; k++) updates += updateRanges(shape, A, perBinding, k * shape.bs).length;
+  return updates;
+}
+
+/**
+ * Whether a blocked solve in this arithmetic takes the lane-split passes (./trsv-lanes-source.ts): double-double
+ * arithmetic with the `ddLanes` switch on.
+ */
+function ddLanes(arithmetic: GpuArithmetic): boolean {
+  return arithmetic.components === 4 && trsvKernelSwitches().ddLanes;
+}
+
+/**
+ * The block solves and updates of the lane-split blocked solve (./trsv-lanes-source.ts), appended to `passes`: per
+ * block in substitution order x_k = Inv_k·r_k into `xw` (bs/16 workgroups), then r_i −= op(A)_ik·x_k in place in `r`
+ * for the rows still to solve (16 rows a workgroup; over split bindings one pass per window, as the one-thread
+ * passes). `caches` holds one cache per pass; `unused` takes the passes' unused outputs.
+ */
+async function laneSolvePasses(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape, arithmetic: GpuArithmetic, perBinding: number, caches: PassCache[], r: GpuBuffer, inv: GpuBuffer, xw: GpuBuffer, unused: GpuBuffer, passes: { pass: Pass; cache?: PassCache }[]): Promise<void> {
+  const { A } = args;
+  const context = runtime.context;
+  const { n, bs, blocks, np } = shape;
+  const c = arithmetic.components;
+  const solve = memo(`trsvLS|${arithmetic.name}`, () => laneSolveSource(arithmetic));
+  const pSolve = await getProgram(context, { source: solve.source, args: solve.args, components: c, workgroup: solve.workgroup });
+  const update = memo(`trsvLU|${arithmetic.name}|${readKey(A.data)}|${A.data.isView}|${shape.lowerOp}|${shape.trans}`, () => laneUpdateSource(arithmetic, A.data, shape));
+  const pUpdate = await getProgram(context, { source: update.source, args: update.args, components: c, workgroup: update.workgroup });
+  let slot = 0;
+  for (let step = 0; step < blocks; step++) {
+    const k0 = (shape.lowerOp ? step : blocks - 1 - step) * bs;
+    passes.push({ pass: { program: pSolve, arrays: { Inv: { buffer: inv }, R: { buffer: r }, XAtomic: { buffer: xw } }, scalars: { np, k0, bs }, output: { buffer: unused }, threads: bs * LANES }, cache: caches[slot++]! });
+    for (const { rowStart, rowEnd, window } of updateRanges(shape, A, perBinding, k0)) {
+      const arrays: Record<string, BoundArray> = { RAtomic: { buffer: r }, X: { buffer: xw } };
+      const scalars: Record<string, number> = { n, lda: A.ld, rowStart, k0, bs, aOff: window.aOff };
+      bindArray('A', A.data, arrays, scalars);
+      moveScaleBase('A', A.data, window.aOff, scalars);
+      arrays.A = window.bound;
+      passes.push({ pass: { program: pUpdate, arrays, scalars, output: { buffer: unused }, threads: (rowEnd - rowStart) * LANES }, cache: caches[slot++]! });
+    }
+  }
+}
+
 /**
  * The passes of one solve: b → r, per block a solve and an update (without `inv`: none, the substitution solves), the
  * substitution redo, x → its storage format (b: as {@link rightHandSide}). With `rounding` or `storage` the substitution
@@ -416,10 +465,14 @@ async function buildSolvePasses(runtime: GpuRuntime, args: GpuTrsvArgs, b: Devic
   let current = r0;
   let next = r1;
   if (inv) passes.push({ pass: await convertPass(runtime, b, work, r0), cache: caches[slot++]! });
+  if (inv && ddLanes(arithmetic)) {
+    await laneSolvePasses(runtime, args, shape, arithmetic, perBinding, caches.slice(slot, slot + blocks + updatesOf(shape, A, perBinding)), r0, inv, xw, scratch[4]!, passes);
+    slot += blocks + updatesOf(shape, A, perBinding);
+  }
   const solve = memo(`trsvS|${arithmetic.name}`, () => solveBlockSource(arithmetic));
-  const pSolve = inv && await getProgram(context, { source: solve.source, args: solve.args, components: c });
+  const pSolve = inv && !ddLanes(arithmetic) && await getProgram(context, { source: solve.source, args: solve.args, components: c });
   const update = memo(`trsvU|${arithmetic.name}|${readKey(A.data)}|${shape.trans}`, () => updateSource(arithmetic, A.data, shape));
-  const pUpdate = inv && await getProgram(context, { source: update.source, args: update.args, components: c });
+  const pUpdate = inv && !ddLanes(arithmetic) && await getProgram(context, { source: update.source, args: update.args, components: c });
   for (let step = 0; inv && pSolve && pUpdate && step < blocks; step++) {
     const k = shape.lowerOp ? step : blocks - 1 - step;
     const k0 = k * bs;
@@ -759,8 +812,8 @@ export async function gpuTrsv(args: GpuTrsvArgs, options: GpuTrsvOptions = {}): 
  * so a row that saturates, or rounds, reaches the later rows as the CPU's does. In f32 and float-float arithmetic (the
  * substitution of ./trsv-substitution-source.ts: one workgroup, or one pass per window of a matrix split across
  * bindings); in double-double x stays in the arithmetic between rows and is rounded once at the end. An unscaled x
- * whose storage rounds the arithmetic's values (f16, bf16; f32 under ff or dd; f64 under dd) is rounded between rows by every solve,
- * with or without `rounding`.
+ * whose storage rounds the arithmetic's values (f16, bf16; f32 under ff or dd; f64 under dd unless the `ddLanes` switch is on) is
+ * rounded between rows by every solve, with or without `rounding`.
  * @param args - as {@link gpuTrsv}'s
  * @param options - as {@link gpuTrsv}'s
  * @param rounding - x's storage: element i's fp64 scale, and the largest integer or the floating-point storage

@@ -234,6 +234,15 @@ export interface TrsvKernelSwitches {
    * L T N in f32 from 1.24× to 1.09× of L N N (0.301 → 0.262 ms; ff 1.11× → 1.02×), N solves unchanged.
    */
   readonly quadRows: boolean;
+  /**
+   * Double-double TRSV (components 4) takes the blocked solve whose block solve and updates split each row's sum over
+   * 16 lanes of a workgroup (kernels/trsv/trsv-lanes-source.ts): chains of bs/16 + 4 operations instead of bs/4 + 3,
+   * 16× the threads an update — and an f64 x under dd is solved so too, not by the one-workgroup substitution that
+   * rounds x_j to binary64 between rows (x kept in the 112-bit register and rounded once at the end; `trsvBound` with
+   * `backend: 'gpu'` is then the block-inverse bound). Within the same bound; other bits. Off until timed on the
+   * H100 (`MODPREC_TRSV_DD_LANES=1` turns it on; bench/gpu/dd-gpu.ts times both).
+   */
+  readonly ddLanes: boolean;
 }
 
 // On by default since the H100 timings of 2026-11-27 (docs/performance.md, gpu-h19-goals): `MODPREC_TRSV_…=0` turns
@@ -246,11 +255,12 @@ let trsvCurrent: TrsvKernelSwitches = {
   ahead: !envOff('MODPREC_TRSV_AHEAD'),
   treeQuarters: envOn('MODPREC_TRSV_TREE_QUARTERS'),
   quadRows: !envOff('MODPREC_TRSV_QUAD_ROWS'),
+  ddLanes: envOn('MODPREC_TRSV_DD_LANES'),
 };
 
 /**
  * The current TRSV switches (read once from `MODPREC_TRSV_COLUMN_INVERSE`, `…_ROW_LANES`, `…_LAZY_TILES`,
- * `…_EARLY_POLL`, `…_AHEAD` (=0 turns one off), `…_TREE_QUARTERS`, `…_QUAD_ROWS` (=1 turns one on)).
+ * `…_EARLY_POLL`, `…_AHEAD`, `…_QUAD_ROWS` (=0 turns one off), `…_TREE_QUARTERS`, `…_DD_LANES` (=1 turns one on)).
  * @returns them
  */
 export function trsvKernelSwitches(): TrsvKernelSwitches {
