@@ -22,6 +22,12 @@ export interface WasmKernelForms {
    */
   readonly halfDotChecked: boolean;
   /**
+   * The checked chunk of {@link WasmKernelForms.halfDotChecked} in its lean form (`checkedNarrowDotChunk`'s `lean`):
+   * bf16 checks each product for zero and underflow only, leaving Inf, NaN and overflow to the sums, and both formats
+   * count their steps by one pointer. The same declines and the same bits. On by default; off: the earlier form.
+   */
+  readonly halfDotLean: boolean;
+  /**
    * How the double-double DOT without a fused multiply-add (kernels/dot/dot-dd-wasm.ts) splits its factors for
    * Dekker's exact product: 'veltkamp' (both by Veltkamp's splitting, its constant a splat rebuilt by the engine
    * where it is used), 'veltkamp-pinned' (the same, the constant loaded once from memory), or 'bits' (x truncated to
@@ -39,7 +45,7 @@ export interface WasmKernelForms {
   readonly ellSlotsUnrolled: boolean;
 }
 
-let forms: WasmKernelForms = { ellWide: true, halfDotChecked: true, ddDotSplit: 'veltkamp', ellSlotsUnrolled: false };
+let forms: WasmKernelForms = { ellWide: true, halfDotChecked: true, halfDotLean: true, ddDotSplit: 'veltkamp', ellSlotsUnrolled: false };
 
 /** The forms in effect. */
 export function wasmKernelForms(): WasmKernelForms {
