@@ -97,7 +97,13 @@ for (const [name, storage, bytes] of DOT_STORAGES) {
   for (const backend of ['js', 'wasm'] as const) cases.push({ name: `DOT ${name} storage, f64 arithmetic, n = 2^24 (${backend})`, group: `dot-${name}-${backend}`, bytes: 2 * N * bytes, run: () => dot(x, y, { backend }) });
   const [xa, ya] = [x, y].map((v) => inPlace(v));
   cases.push({ name: `DOT ${name} storage, f64 arithmetic, n = 2^24 (wasm, in place)`, group: `dot-${name}-wasm-inplace`, bytes: 2 * N * bytes, run: () => dot(xa!, ya!, { backend: 'wasm' }) });
-  if (name === 'bf16' || name === 'f16') cases.push({ name: `DOT ${name} storage, f64 arithmetic, n = 2^24 (wasm, in place, earlier unchecked chunk)`, group: `dot-${name}-wasm-inplace-earlier`, bytes: 2 * N * bytes, run: withForms({ halfDotChecked: false }, () => dot(xa!, ya!, { backend: 'wasm' })) });
+  if (name === 'bf16' || name === 'f16') {
+    cases.push({ name: `DOT ${name} storage, f64 arithmetic, n = 2^24 (wasm, in place, earlier unchecked chunk)`, group: `dot-${name}-wasm-inplace-earlier`, bytes: 2 * N * bytes, run: withForms({ halfDotChecked: false }, () => dot(xa!, ya!, { backend: 'wasm' })) });
+    // The checked chunk before its lean form (wasmKernelForms().halfDotLean): the same bits, checked before timing.
+    const before = withForms({ halfDotLean: false }, () => dot(xa!, ya!, { backend: 'wasm' }));
+    if (!Object.is(before(), dot(xa!, ya!, { backend: 'wasm' }))) throw new Error(`DOT ${name}: the earlier checked chunk differs from the lean one`);
+    cases.push({ name: `DOT ${name} storage, f64 arithmetic, n = 2^24 (wasm, in place, earlier checked chunk)`, group: `dot-${name}-wasm-inplace-checked-earlier`, bytes: 2 * N * bytes, run: before });
+  }
   if (!Object.is(dot(xa!, ya!, { backend: 'wasm' }), dot(x, y, { backend: 'wasm' }))) throw new Error(`DOT ${name}: in place and staged differ (they take the same order)`);
   if (name === 'f64') cases.push({ name: `AXPY f64, n = 2^24 (wasm, in place)`, group: 'axpy-wasm-inplace', bytes: 24 * N, run: () => axpy(1e-9, xa!, ya!, { backend: 'wasm' }) });
   // Results agree within the bound (checked once, before timing).
@@ -279,6 +285,9 @@ const goals = [
   ['ELL SpMV f64 Laplacian 128³ (wasm, in place) vs STREAM dot (goal ≥ 0.60)', ofStream(cases.find((c) => c.group === 'ell-f64-wasm-inplace')!.bytes, 'ell-f64-wasm-inplace')],
   ['DOT in place: f64 time / bf16 storage time, earlier unchecked chunk (wasm)', ratio('dot-f64-wasm-inplace', 'dot-bf16-wasm-inplace-earlier')],
   ['DOT in place: f64 time / f16 storage time, earlier unchecked chunk (wasm)', ratio('dot-f64-wasm-inplace', 'dot-f16-wasm-inplace-earlier')],
+  ['DOT in place: f64 time / bf16 storage time, earlier checked chunk (wasm)', ratio('dot-f64-wasm-inplace', 'dot-bf16-wasm-inplace-checked-earlier')],
+  ['DOT in place: f64 time / f16 storage time, earlier checked chunk (wasm)', ratio('dot-f64-wasm-inplace', 'dot-f16-wasm-inplace-checked-earlier')],
+  ['DOT in place: earlier checked chunk time / lean chunk time (bf16; f16)', `${ratio('dot-bf16-wasm-inplace-checked-earlier', 'dot-bf16-wasm-inplace')}; ${ratio('dot-f16-wasm-inplace-checked-earlier', 'dot-f16-wasm-inplace')}`],
   ['ELL SpMV f64 Laplacian 128³ (wasm, in place), earlier 4-row loop, vs STREAM dot', ofStream(cases.find((c) => c.group === 'ell-f64-wasm-inplace-earlier')!.bytes, 'ell-f64-wasm-inplace-earlier')],
   ['ELL SpMV f64 Laplacian 128³ (wasm, in place, slots unrolled) vs STREAM dot (goal ≥ 0.60)', ofStream(cases.find((c) => c.group === 'ell-f64-wasm-inplace-unrolled')!.bytes, 'ell-f64-wasm-inplace-unrolled')],
   ['ELL SpMV in place: slot loop time / unrolled slots time (f64; f32)', `${ratio('ell-f64-wasm-inplace', 'ell-f64-wasm-inplace-unrolled')}; ${ratio('ell-f32-wasm-inplace', 'ell-f32-wasm-inplace-unrolled')}`],
@@ -364,7 +373,11 @@ f64 0.35, f32 0.41, bf16 0.74, f16 1.1 ns; from DRAM the fp64 DOT takes about 1.
 host, so a 16-bit row at 3× would need about 0.44 ns — below what these decoders cost even in cache.
 Two unscaled operands of one 16-bit format now take a checked chunk (products of bf16 pairs in binary32, fp16
 without the Inf/NaN select) that falls back to the exact one at an element it does not handle; the "earlier
-unchecked chunk" rows time the exact chunk alone. ELL's "earlier 4-row loop" rows time the loop the 8-row one
+unchecked chunk" rows time the exact chunk alone. The checked chunk runs in its lean form (wasmKernelForms().halfDotLean:
+bf16 checks its products for zero and underflow only, Inf, NaN and overflow showing in the sums at each check; fp16
+reads its even elements by a second load 2 bytes earlier instead of a shift; steps counted by one pointer — 20 and
+28 SIMD instructions a step of 8 instead of 22 and 30, same bits); the "earlier checked chunk" rows time the form
+before it. ELL's "earlier 4-row loop" rows time the loop the 8-row one
 replaced (wasmKernelForms; same bits).
 
 Candidate forms (src/backends/wasm/wasm-kernel-forms.ts, off by default until timed here), each checked in this run
