@@ -12,7 +12,7 @@
  *   product is exact — the double product the JavaScript computes.
  * @module
  */
-import { F64, I32, V128, encodeModule, op, SIMD } from '../../src/backends/wasm/wasm-encoder.js';
+import { F64, I32, V128, encodeModule, op, SIMD, uleb } from '../../src/backends/wasm/wasm-encoder.js';
 import { WasmLocals, countLoop } from '../../src/backends/wasm/wasm-function.js';
 import { wasmExports } from '../../src/backends/wasm/wasm-runtime.js';
 import type { WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
@@ -161,17 +161,21 @@ export const CHECK_BLOCK = 512;
  * a vector instead of 3) and leaves Inf, NaN and overflow to the sums, which such a product makes non-finite by the
  * block's end (a bf16 product is below 2^256, so finite products cannot overflow the double sums); both formats
  * count their steps by the x pointer alone. The same elements are declined, the same sums committed.
- * `scratch`: as for {@link narrowDotChunk}.
+ * `lookahead` (lean only; wasmKernelForms().halfDotLookahead, bytes, 0: none): each step also reads one byte of each
+ * operand that far ahead, a load whose only purpose is to start that line's transfer from memory early (WebAssembly
+ * has no prefetch); it changes no result.
+ * `scratch`: as for {@link narrowDotChunk} (its bytes 48–51 take the lookahead loads' or).
  */
-export function checkedNarrowDotChunk(sx: WasmStorage, scaledX: boolean, sy: WasmStorage, scaledY: boolean, scratch: number, lean = false): CheckedDotChunk | null {
+export function checkedNarrowDotChunk(sx: WasmStorage, scaledX: boolean, sy: WasmStorage, scaledY: boolean, scratch: number, lean = false, lookahead = 0): CheckedDotChunk | null {
   if (scaledX || scaledY || sx.name !== sy.name || (sx.name !== 'bf16' && sx.name !== 'f16')) return null;
   const name = sx.name;
-  return wasmExports(`dot-16-checked${lean ? '-lean' : ''} ${name} @${scratch}`, 'the DOT kernel', () => checkedHalfChunk(name, scratch, lean)).dot as CheckedDotChunk;
+  const ahead = lean ? Math.max(0, Math.floor(lookahead)) : 0;
+  return wasmExports(`dot-16-checked${lean ? '-lean' : ''}${ahead ? ` +${ahead}` : ''} ${name} @${scratch}`, 'the DOT kernel', () => checkedHalfChunk(name, scratch, lean, ahead)).dot as CheckedDotChunk;
 }
 
-const [I32X4_GE_U, F64X2_EQ, I64X2_ALL_TRUE, I32_LT_U] = [0x40, 0x47, 0xc3, 0x49];
+const [I32X4_GE_U, F64X2_EQ, I64X2_ALL_TRUE, I32_LT_U, I32_LE_S, I32_OR, I32_LOAD8_U, I32_STORE] = [0x40, 0x47, 0xc3, 0x49, 0x4c, 0x72, 0x2d, 0x36];
 
-function checkedHalfChunk(name: 'bf16' | 'f16', scratch: number, lean: boolean): Uint8Array {
+function checkedHalfChunk(name: 'bf16' | 'f16', scratch: number, lean: boolean, lookahead: number): Uint8Array {
   const l = new WasmLocals();
   const [px, , py, , n] = [l.param(I32), l.param(F64), l.param(I32), l.param(F64), l.param(I32)];
   const i = l.local(I32);
@@ -232,10 +236,19 @@ function checkedHalfChunk(name: 'bf16' | 'f16', scratch: number, lean: boolean):
   const quads = [0, 1, 2, 3];
   const advance = [px, py].map((p) => [op.get(p), op.i32(16), op.i32Add(), op.set(p)]);
   // The block's steps: counted by i, or (lean) run until the x pointer reaches the block's end.
+  const leanLoop = (extra: Code): Code => [op.loop(), step, extra, advance, op.get(px), op.get(xEnd), I32_LT_U, op.brIf(0), op.end()];
+  // Lookahead: a byte of each operand `lookahead` bytes ahead read each step (or-ed into `sink`, stored at the end
+  // so that the loads stay), in the blocks where that stays within the call's data (2·end + lookahead ≤ 2n).
+  const sink = l.local(I32);
+  const touch: Code = [px, py].map((p) => [op.get(sink), op.get(p), I32_LOAD8_U, 0, uleb(lookahead), I32_OR, op.set(sink)]);
   const blockLoop = lean
     ? [
       op.get(px), op.get(end), op.get(i), op.i32Sub(), op.i32(1), op.i32Shl(), op.i32Add(), op.set(xEnd),
-      op.loop(), step, advance, op.get(px), op.get(xEnd), I32_LT_U, op.brIf(0), op.end(), op.get(end), op.set(i),
+      lookahead > 0
+        ? [op.get(end), op.i32(1), op.i32Shl(), op.i32(lookahead), op.i32Add(), op.get(n), op.i32(1), op.i32Shl(), I32_LE_S,
+          op.if(), leanLoop(touch), op.else(), leanLoop([]), op.end()]
+        : leanLoop([]),
+      op.get(end), op.set(i),
     ]
     : [op.loop(), step, advance, op.get(i), op.i32(8), op.i32Add(), op.tee(i), op.get(end), op.i32LtS(), op.brIf(0), op.end()];
   const flagOk: Code = bf16
@@ -260,6 +273,7 @@ function checkedHalfChunk(name: 'bf16' | 'f16', scratch: number, lean: boolean):
     quads.map((a) => [op.get(acc + a), op.set(kept + a)]), op.get(i), op.set(done),
     op.br(0), op.end(), op.end(),
     quads.map((a) => [op.i32(0), op.get(kept + a), op.simdMem(SIMD.store, 0, 16 * a)]),
+    lookahead > 0 ? [op.i32(scratch), op.get(sink), I32_STORE, 2, 48] : [],
     op.get(done),
   ];
   return encodeModule([l.function('dot', [I32], bytes(body))], 1);

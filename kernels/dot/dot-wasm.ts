@@ -70,7 +70,7 @@ export function wasmDot(x: Accessor<1, any>, y: Accessor<1, any>, n: number, lan
   acc.fill(0);
   // The checked chunk runs until it first stops early (at an element it does not handle exactly); the exact chunk
   // goes on from there, and takes every later call of this DOT.
-  let checked = narrow && wasmKernelForms().halfDotChecked ? checkedNarrowDotChunk(sx, !!x.scale, sy, !!y.scale, CONSTANTS_AT, wasmKernelForms().halfDotLean) : null;
+  let checked = narrow && wasmKernelForms().halfDotChecked ? checkedNarrowDotChunk(sx, !!x.scale, sy, !!y.scale, CONSTANTS_AT, wasmKernelForms().halfDotLean, wasmKernelForms().halfDotLookahead) : null;
   streamPairs(x, y, n, X_AT, Y_AT, (padded, px, py) => {
     const done = checked ? checked(px, scaleX, py, scaleY, padded) : 0;
     if (done === padded) return;

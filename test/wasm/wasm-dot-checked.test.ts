@@ -2,8 +2,8 @@
  * The checked fp16·fp16 and bf16·bf16 DOT chunk (kernels/dot/dot-narrow-wasm.ts, `checkedNarrowDotChunk`): it runs
  * to the end on data it handles exactly, stops at the check block before an element it does not (bf16: a product
  * outside binary32's normal range, zero included; fp16: Inf or NaN) and leaves sums that the exact chunk continues;
- * the public DOT, both forms, staged and in a wasmArena, bit for bit the documented lane order wherever such
- * elements lie, across check blocks and chunks.
+ * the public DOT in every form (unchecked, checked, lean, lean with lookahead loads), staged and in a wasmArena, bit
+ * for bit the documented lane order wherever such elements lie, across check blocks and chunks.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -73,9 +73,10 @@ describe('DOT of fp16·fp16 and bf16·bf16 through the public API, both forms', 
     // Where special elements go (positions modulo n): none, one or a few, in x or y.
     specials: fc.array(fc.record({ at: fc.nat(), inX: fc.boolean(), value: special }), { maxLength: 3 }),
     seed: fc.integer({ min: 1, max: 2 ** 30 }), inArena: fc.boolean(), checked: fc.boolean(), lean: fc.boolean(),
+    lookahead: fc.constantFrom(0, 64, 1024),
   });
   it('bit for bit the lane order, special elements anywhere', () => {
-    fc.assert(fc.property(input, ({ name, n, specials, seed, inArena, checked, lean }) => {
+    fc.assert(fc.property(input, ({ name, n, specials, seed, inArena, checked, lean, lookahead }) => {
       const values = (k: number): number[] => Array.from({ length: n }, (_, i) => Math.sin(seed + k * 7919 + i) * 3);
       const xs = values(1), ys = values(2);
       for (const s of specials) if (n > 0) (s.inX ? xs : ys)[s.at % n] = s.value;
@@ -86,7 +87,7 @@ describe('DOT of fp16·fp16 and bf16·bf16 through the public API, both forms', 
         return r;
       };
       const x = make(xs), y = make(ys);
-      const previous = setWasmKernelForms({ halfDotChecked: checked, halfDotLean: lean });
+      const previous = setWasmKernelForms({ halfDotChecked: checked, halfDotLean: lean, halfDotLookahead: lookahead });
       try {
         const got = dot(x, y, { backend: 'wasm' });
         expect(Object.is(got, laneOrderDot(readValues(x), readValues(y)))).toBe(true);
@@ -101,7 +102,11 @@ describe('DOT of fp16·fp16 and bf16·bf16 through the public API, both forms', 
       const x = vector(n, { storage: formats[name], arithmetic: formats.f64, memory: big }), y = vector(n, { storage: formats[name], arithmetic: formats.f64, memory: big });
       for (let i = 0; i < n; i++) { x.set(i, Math.sin(i) + 1.5); y.set(i, Math.cos(i) - 2); }
       x.set(200000, 0);
-      expect(Object.is(dot(x, y, { backend: 'wasm' }), laneOrderDot(readValues(x), readValues(y)))).toBe(true);
+      const want = laneOrderDot(readValues(x), readValues(y));
+      expect(Object.is(dot(x, y, { backend: 'wasm' }), want)).toBe(true);
+      // The candidate lookahead loads change nothing.
+      const previous = setWasmKernelForms({ halfDotLookahead: 2048 });
+      try { expect(Object.is(dot(x, y, { backend: 'wasm' }), want)).toBe(true); } finally { setWasmKernelForms(previous); }
       big.release();
     }
   });
