@@ -106,12 +106,12 @@ for (const [name, storage, bytes] of DOT_STORAGES) {
     const before = withForms({ halfDotLean: false }, () => dot(xa!, ya!, { backend: 'wasm' }));
     if (!Object.is(before(), dot(xa!, ya!, { backend: 'wasm' }))) throw new Error(`DOT ${name}: the earlier checked chunk differs from the lean one`);
     cases.push({ name: `DOT ${name} storage, f64 arithmetic, n = 2^24 (wasm, in place, earlier checked chunk)`, group: `dot-${name}-wasm-inplace-checked-earlier`, bytes: 2 * N * bytes, run: before });
-    // Candidate: the lean chunk with lookahead loads (wasmKernelForms().halfDotLookahead, off by default), same bits.
-    for (const ahead of LOOKAHEADS) {
-      const run = withForms({ halfDotLookahead: ahead }, () => dot(xa!, ya!, { backend: 'wasm' }));
-      if (!Object.is(run(), dot(xa!, ya!, { backend: 'wasm' }))) throw new Error(`DOT ${name}: lookahead ${ahead} differs`);
-      cases.push({ name: `DOT ${name} storage, f64 arithmetic, n = 2^24 (wasm, in place, lookahead ${ahead} B)`, group: `dot-${name}-wasm-inplace-ahead-${ahead}`, bytes: 2 * N * bytes, run });
-    }
+  }
+  // Candidate: lookahead loads (wasmKernelForms().dotLookahead, off by default; not in the i8 pair chunk), same bits.
+  for (const ahead of name === 'i8' ? [] : LOOKAHEADS) {
+    const run = withForms({ dotLookahead: ahead }, () => dot(xa!, ya!, { backend: 'wasm' }));
+    if (!Object.is(run(), dot(xa!, ya!, { backend: 'wasm' }))) throw new Error(`DOT ${name}: lookahead ${ahead} differs`);
+    cases.push({ name: `DOT ${name} storage, f64 arithmetic, n = 2^24 (wasm, in place, lookahead ${ahead} B)`, group: `dot-${name}-wasm-inplace-ahead-${ahead}`, bytes: 2 * N * bytes, run });
   }
   if (!Object.is(dot(xa!, ya!, { backend: 'wasm' }), dot(x, y, { backend: 'wasm' }))) throw new Error(`DOT ${name}: in place and staged differ (they take the same order)`);
   if (name === 'f64') cases.push({ name: `AXPY f64, n = 2^24 (wasm, in place)`, group: 'axpy-wasm-inplace', bytes: 24 * N, run: () => axpy(1e-9, xa!, ya!, { backend: 'wasm' }) });
@@ -297,7 +297,10 @@ const goals = [
   ['DOT in place: f64 time / bf16 storage time, earlier checked chunk (wasm)', ratio('dot-f64-wasm-inplace', 'dot-bf16-wasm-inplace-checked-earlier')],
   ['DOT in place: f64 time / f16 storage time, earlier checked chunk (wasm)', ratio('dot-f64-wasm-inplace', 'dot-f16-wasm-inplace-checked-earlier')],
   ['DOT in place: earlier checked chunk time / lean chunk time (bf16; f16)', `${ratio('dot-bf16-wasm-inplace-checked-earlier', 'dot-bf16-wasm-inplace')}; ${ratio('dot-f16-wasm-inplace-checked-earlier', 'dot-f16-wasm-inplace')}`],
-  ...LOOKAHEADS.map((ahead) => [`DOT in place: f64 time / bf16; f16 storage time, lookahead ${ahead} B (wasm; goal ≥ 3)`, `${ratio('dot-f64-wasm-inplace', `dot-bf16-wasm-inplace-ahead-${ahead}`)}; ${ratio('dot-f64-wasm-inplace', `dot-f16-wasm-inplace-ahead-${ahead}`)}`]),
+  ...LOOKAHEADS.flatMap((ahead) => [
+    [`DOT in place: f64 time / f32; bf16; f16 storage time, all with lookahead ${ahead} B (wasm; goals ≥ 1.8; 3; 3)`, ['f32', 'bf16', 'f16'].map((t) => ratio(`dot-f64-wasm-inplace-ahead-${ahead}`, `dot-${t}-wasm-inplace-ahead-${ahead}`)).join('; ')],
+    [`DOT in place: time without / with lookahead ${ahead} B (f64; f32; bf16; f16)`, ['f64', 'f32', 'bf16', 'f16'].map((t) => ratio(`dot-${t}-wasm-inplace`, `dot-${t}-wasm-inplace-ahead-${ahead}`)).join('; ')],
+  ]),
   ['ELL SpMV f64 Laplacian 128³ (wasm, in place), earlier 4-row loop, vs STREAM dot', ofStream(cases.find((c) => c.group === 'ell-f64-wasm-inplace-earlier')!.bytes, 'ell-f64-wasm-inplace-earlier')],
   ['ELL SpMV f64 Laplacian 128³ (wasm, in place, slots unrolled) vs STREAM dot (goal ≥ 0.60)', ofStream(cases.find((c) => c.group === 'ell-f64-wasm-inplace-unrolled')!.bytes, 'ell-f64-wasm-inplace-unrolled')],
   ['ELL SpMV in place: slot loop time / unrolled slots time (f64; f32)', `${ratio('ell-f64-wasm-inplace', 'ell-f64-wasm-inplace-unrolled')}; ${ratio('ell-f32-wasm-inplace', 'ell-f32-wasm-inplace-unrolled')}`],
@@ -387,9 +390,10 @@ unchecked chunk" rows time the exact chunk alone. The checked chunk runs in its 
 bf16 checks its products for zero and underflow only, Inf, NaN and overflow showing in the sums at each check; fp16
 reads its even elements by a second load 2 bytes earlier instead of a shift; steps counted by one pointer — 20 and
 28 SIMD instructions a step of 8 instead of 22 and 30, same bits); the "earlier checked chunk" rows time the form
-before it. The "lookahead" rows are a candidate (wasmKernelForms().halfDotLookahead, off by default; same bits,
-checked in this run): each step also reads a byte of each operand that many bytes ahead, so that the line's transfer
-from memory starts early (WebAssembly has no prefetch instruction). ELL's "earlier 4-row loop" rows time the loop the 8-row one
+before it. The "lookahead" rows are a candidate (wasmKernelForms().dotLookahead, off by default; same bits,
+checked in this run): each step of the DOT chunk (general and lean 16-bit; not the i8 pair chunk) also reads a byte
+of each operand that many bytes ahead, so that the line's transfer from memory starts early (WebAssembly has no
+prefetch instruction). ELL's "earlier 4-row loop" rows time the loop the 8-row one
 replaced (wasmKernelForms; same bits).
 
 Candidate forms (src/backends/wasm/wasm-kernel-forms.ts, off by default until timed here), each checked in this run

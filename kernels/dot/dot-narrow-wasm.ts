@@ -161,7 +161,7 @@ export const CHECK_BLOCK = 512;
  * a vector instead of 3) and leaves Inf, NaN and overflow to the sums, which such a product makes non-finite by the
  * block's end (a bf16 product is below 2^256, so finite products cannot overflow the double sums); both formats
  * count their steps by the x pointer alone. The same elements are declined, the same sums committed.
- * `lookahead` (lean only; wasmKernelForms().halfDotLookahead, bytes, 0: none): each step also reads one byte of each
+ * `lookahead` (lean only; wasmKernelForms().dotLookahead, bytes, 0: none): each step also reads one byte of each
  * operand that far ahead, a load whose only purpose is to start that line's transfer from memory early (WebAssembly
  * has no prefetch); it changes no result.
  * `scratch`: as for {@link narrowDotChunk} (its bytes 48–51 take the lookahead loads' or).

@@ -87,7 +87,7 @@ describe('DOT of fp16·fp16 and bf16·bf16 through the public API, both forms', 
         return r;
       };
       const x = make(xs), y = make(ys);
-      const previous = setWasmKernelForms({ halfDotChecked: checked, halfDotLean: lean, halfDotLookahead: lookahead });
+      const previous = setWasmKernelForms({ halfDotChecked: checked, halfDotLean: lean, dotLookahead: lookahead });
       try {
         const got = dot(x, y, { backend: 'wasm' });
         expect(Object.is(got, laneOrderDot(readValues(x), readValues(y)))).toBe(true);
@@ -105,7 +105,7 @@ describe('DOT of fp16·fp16 and bf16·bf16 through the public API, both forms', 
       const want = laneOrderDot(readValues(x), readValues(y));
       expect(Object.is(dot(x, y, { backend: 'wasm' }), want)).toBe(true);
       // The candidate lookahead loads change nothing.
-      const previous = setWasmKernelForms({ halfDotLookahead: 2048 });
+      const previous = setWasmKernelForms({ dotLookahead: 2048 });
       try { expect(Object.is(dot(x, y, { backend: 'wasm' }), want)).toBe(true); } finally { setWasmKernelForms(previous); }
       big.release();
     }
