@@ -169,7 +169,7 @@ export const CHECK_BLOCK = 512;
 export function checkedNarrowDotChunk(sx: WasmStorage, scaledX: boolean, sy: WasmStorage, scaledY: boolean, scratch: number, lean = false, lookahead = 0): CheckedDotChunk | null {
   if (scaledX || scaledY || sx.name !== sy.name || (sx.name !== 'bf16' && sx.name !== 'f16')) return null;
   const name = sx.name;
-  const ahead = lean ? Math.max(0, Math.floor(lookahead)) : 0;
+  const ahead = lean ? Math.min(2 ** 24, Math.max(0, Math.floor(lookahead))) : 0;
   return wasmExports(`dot-16-checked${lean ? '-lean' : ''}${ahead ? ` +${ahead}` : ''} ${name} @${scratch}`, 'the DOT kernel', () => checkedHalfChunk(name, scratch, lean, ahead)).dot as CheckedDotChunk;
 }
 

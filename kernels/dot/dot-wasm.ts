@@ -37,7 +37,7 @@ export type DotChunk = (px: number, sx: number, py: number, sy: number, n: numbe
  * at the end, so the loads stay) — a load that only starts the line's transfer from memory early; same results.
  */
 export function dotChunk(sx: WasmStorage, scaledX: boolean, sy: WasmStorage, scaledY: boolean, lanes: 'f64' | 'f32' = 'f64', lookahead = 0, sinkAt = 0): DotChunk {
-  const ahead = Math.max(0, Math.floor(lookahead));
+  const ahead = Math.min(2 ** 24, Math.max(0, Math.floor(lookahead)));
   const key = `dot${lanes === 'f32' ? '-f32' : ''} ${sx.name}${scaledX ? '*s' : ''} ${sy.name}${scaledY ? '*s' : ''}${ahead ? ` +${ahead} @${sinkAt}` : ''}`;
   return wasmExports(key, 'the DOT kernel', () => {
     const v = LANES[lanes];
