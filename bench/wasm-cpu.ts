@@ -10,7 +10,8 @@
  *
  * Writes bench/results/wasm-cpu.json and the `wasm-cpu` section of docs/performance.md (under 3 minutes with the
  * default 5 rounds on a 2-core VM).
- * Run: npx tsc -p tsconfig.json && node dist/bench/wasm-cpu.js [--rounds=5] (STREAM_BIN=<binary>: a STREAM built elsewhere)
+ * Run: npx tsc -p tsconfig.json && node dist/bench/wasm-cpu.js [--rounds=5] [--lookahead=512,2048] (STREAM_BIN=<binary>: a
+ * STREAM built elsewhere; --lookahead: the candidate lookahead rows' distances in bytes, 0 for none)
  * `--quick`: small sizes (n = 2^16, 256², Laplacian 16³), no STREAM, nothing written — a check that every case runs
  * (the labels keep the full sizes).
  */
@@ -90,6 +91,8 @@ const ELL_ROWS = quick ? 16 ** 3 : 128 ** 3;
 const arena = wasmArena(2 * N * 17 + 2 * M * M * 12 + ELL_ROWS * (7 * (8 + 4 + 4 + 4) + 8) + 2 ** 20, { staging: ELL_ROWS * 24 + 2 ** 22 });
 const vectorOf = (values: Float64Array, storage: (typeof formats)[keyof typeof formats]): Range<1, any> => vector(values, { storage, arithmetic: formats.f64 });
 const cases: Case[] = [];
+/** Bytes ahead of the candidate lookahead loads of the 16-bit DOT (`--lookahead=512,2048`, the default). */
+const LOOKAHEADS = (process.argv.find((a) => a.startsWith('--lookahead='))?.slice(12) ?? '512,2048').split(',').map(Number).filter((b) => b > 0);
 const DOT_STORAGES = [['f64', formats.f64, 8], ['f32', formats.f32, 4], ['bf16', formats.bf16, 2], ['f16', formats.f16, 2], ['i8', formats.i8, 1]] as const;
 for (const [name, storage, bytes] of DOT_STORAGES) {
   // i8 holds integers: scale the values into its range.
@@ -98,7 +101,19 @@ for (const [name, storage, bytes] of DOT_STORAGES) {
   for (const backend of ['js', 'wasm'] as const) cases.push({ name: `DOT ${name} storage, f64 arithmetic, n = 2^24 (${backend})`, group: `dot-${name}-${backend}`, bytes: 2 * N * bytes, run: () => dot(x, y, { backend }) });
   const [xa, ya] = [x, y].map((v) => inPlace(v));
   cases.push({ name: `DOT ${name} storage, f64 arithmetic, n = 2^24 (wasm, in place)`, group: `dot-${name}-wasm-inplace`, bytes: 2 * N * bytes, run: () => dot(xa!, ya!, { backend: 'wasm' }) });
-  if (name === 'bf16' || name === 'f16') cases.push({ name: `DOT ${name} storage, f64 arithmetic, n = 2^24 (wasm, in place, earlier unchecked chunk)`, group: `dot-${name}-wasm-inplace-earlier`, bytes: 2 * N * bytes, run: withForms({ halfDotChecked: false }, () => dot(xa!, ya!, { backend: 'wasm' })) });
+  if (name === 'bf16' || name === 'f16') {
+    cases.push({ name: `DOT ${name} storage, f64 arithmetic, n = 2^24 (wasm, in place, earlier unchecked chunk)`, group: `dot-${name}-wasm-inplace-earlier`, bytes: 2 * N * bytes, run: withForms({ halfDotChecked: false }, () => dot(xa!, ya!, { backend: 'wasm' })) });
+    // The checked chunk before its lean form (wasmKernelForms().halfDotLean): the same bits, checked before timing.
+    const before = withForms({ halfDotLean: false }, () => dot(xa!, ya!, { backend: 'wasm' }));
+    if (!Object.is(before(), dot(xa!, ya!, { backend: 'wasm' }))) throw new Error(`DOT ${name}: the earlier checked chunk differs from the lean one`);
+    cases.push({ name: `DOT ${name} storage, f64 arithmetic, n = 2^24 (wasm, in place, earlier checked chunk)`, group: `dot-${name}-wasm-inplace-checked-earlier`, bytes: 2 * N * bytes, run: before });
+  }
+  // Candidate: lookahead loads (wasmKernelForms().dotLookahead, off by default; not in the i8 pair chunk), same bits.
+  for (const ahead of name === 'i8' ? [] : LOOKAHEADS) {
+    const run = withForms({ dotLookahead: ahead }, () => dot(xa!, ya!, { backend: 'wasm' }));
+    if (!Object.is(run(), dot(xa!, ya!, { backend: 'wasm' }))) throw new Error(`DOT ${name}: lookahead ${ahead} differs`);
+    cases.push({ name: `DOT ${name} storage, f64 arithmetic, n = 2^24 (wasm, in place, lookahead ${ahead} B)`, group: `dot-${name}-wasm-inplace-ahead-${ahead}`, bytes: 2 * N * bytes, run });
+  }
   if (!Object.is(dot(xa!, ya!, { backend: 'wasm' }), dot(x, y, { backend: 'wasm' }))) throw new Error(`DOT ${name}: in place and staged differ (they take the same order)`);
   if (name === 'f64') cases.push({ name: `AXPY f64, n = 2^24 (wasm, in place)`, group: 'axpy-wasm-inplace', bytes: 24 * N, run: () => axpy(1e-9, xa!, ya!, { backend: 'wasm' }) });
   // Results agree within the bound (checked once, before timing).
@@ -293,6 +308,13 @@ const goals = [
   ['ELL SpMV f64 Laplacian 128³ (wasm, in place) vs STREAM dot (goal ≥ 0.60)', ofStream(cases.find((c) => c.group === 'ell-f64-wasm-inplace')!.bytes, 'ell-f64-wasm-inplace')],
   ['DOT in place: f64 time / bf16 storage time, earlier unchecked chunk (wasm)', ratio('dot-f64-wasm-inplace', 'dot-bf16-wasm-inplace-earlier')],
   ['DOT in place: f64 time / f16 storage time, earlier unchecked chunk (wasm)', ratio('dot-f64-wasm-inplace', 'dot-f16-wasm-inplace-earlier')],
+  ['DOT in place: f64 time / bf16 storage time, earlier checked chunk (wasm)', ratio('dot-f64-wasm-inplace', 'dot-bf16-wasm-inplace-checked-earlier')],
+  ['DOT in place: f64 time / f16 storage time, earlier checked chunk (wasm)', ratio('dot-f64-wasm-inplace', 'dot-f16-wasm-inplace-checked-earlier')],
+  ['DOT in place: earlier checked chunk time / lean chunk time (bf16; f16)', `${ratio('dot-bf16-wasm-inplace-checked-earlier', 'dot-bf16-wasm-inplace')}; ${ratio('dot-f16-wasm-inplace-checked-earlier', 'dot-f16-wasm-inplace')}`],
+  ...LOOKAHEADS.flatMap((ahead) => [
+    [`DOT in place: f64 time / f32; bf16; f16 storage time, all with lookahead ${ahead} B (wasm; goals ≥ 1.8; 3; 3)`, ['f32', 'bf16', 'f16'].map((t) => ratio(`dot-f64-wasm-inplace-ahead-${ahead}`, `dot-${t}-wasm-inplace-ahead-${ahead}`)).join('; ')],
+    [`DOT in place: time without / with lookahead ${ahead} B (f64; f32; bf16; f16)`, ['f64', 'f32', 'bf16', 'f16'].map((t) => ratio(`dot-${t}-wasm-inplace`, `dot-${t}-wasm-inplace-ahead-${ahead}`)).join('; ')],
+  ]),
   ['ELL SpMV f64 Laplacian 128³ (wasm, in place), earlier 4-row loop, vs STREAM dot', ofStream(cases.find((c) => c.group === 'ell-f64-wasm-inplace-earlier')!.bytes, 'ell-f64-wasm-inplace-earlier')],
   ['ELL SpMV f64 Laplacian 128³ (wasm, in place, slots unrolled) vs STREAM dot (goal ≥ 0.60)', ofStream(cases.find((c) => c.group === 'ell-f64-wasm-inplace-unrolled')!.bytes, 'ell-f64-wasm-inplace-unrolled')],
   ['ELL SpMV in place: slot loop time / unrolled slots time (f64; f32)', `${ratio('ell-f64-wasm-inplace', 'ell-f64-wasm-inplace-unrolled')}; ${ratio('ell-f32-wasm-inplace', 'ell-f32-wasm-inplace-unrolled')}`],
@@ -383,7 +405,14 @@ f64 0.35, f32 0.41, bf16 0.74, f16 1.1 ns; from DRAM the fp64 DOT takes about 1.
 host, so a 16-bit row at 3× would need about 0.44 ns — below what these decoders cost even in cache.
 Two unscaled operands of one 16-bit format now take a checked chunk (products of bf16 pairs in binary32, fp16
 without the Inf/NaN select) that falls back to the exact one at an element it does not handle; the "earlier
-unchecked chunk" rows time the exact chunk alone. ELL's "earlier 4-row loop" rows time the loop the 8-row one
+unchecked chunk" rows time the exact chunk alone. The checked chunk runs in its lean form (wasmKernelForms().halfDotLean:
+bf16 checks its products for zero and underflow only, Inf, NaN and overflow showing in the sums at each check; fp16
+reads its even elements by a second load 2 bytes earlier instead of a shift; steps counted by one pointer — 20 and
+28 SIMD instructions a step of 8 instead of 22 and 30, same bits); the "earlier checked chunk" rows time the form
+before it. The "lookahead" rows are a candidate (wasmKernelForms().dotLookahead, off by default; same bits,
+checked in this run): each step of the DOT chunk (general and lean 16-bit; not the i8 pair chunk) also reads a byte
+of each operand that many bytes ahead, so that the line's transfer from memory starts early (WebAssembly has no
+prefetch instruction). ELL's "earlier 4-row loop" rows time the loop the 8-row one
 replaced (wasmKernelForms; same bits).
 
 Candidate forms (src/backends/wasm/wasm-kernel-forms.ts, off by default until timed here), each checked in this run

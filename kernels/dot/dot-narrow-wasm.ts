@@ -12,7 +12,7 @@
  *   product is exact — the double product the JavaScript computes.
  * @module
  */
-import { F64, I32, V128, encodeModule, op, SIMD } from '../../src/backends/wasm/wasm-encoder.js';
+import { F64, I32, V128, encodeModule, op, SIMD, uleb } from '../../src/backends/wasm/wasm-encoder.js';
 import { WasmLocals, countLoop } from '../../src/backends/wasm/wasm-function.js';
 import { wasmExports } from '../../src/backends/wasm/wasm-runtime.js';
 import type { WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
@@ -142,7 +142,7 @@ function halfChunk(xName: string, scaledX: boolean, yName: string, scaledY: bool
  */
 export type CheckedDotChunk = (px: number, sx: number, py: number, sy: number, n: number) => number;
 
-const [I32X4_SUB, I32X4_MAX_U, I32X4_LT_U, I32X4_ALL_TRUE, I32X4_SHR_S] = [0xb1, 0xb9, 0x3a, 0xa3, 0xac];
+const [I32X4_SUB, I32X4_MIN_U, I32X4_MAX_U, I32X4_LT_U, I32X4_ALL_TRUE, I32X4_SHR_S] = [0xb1, 0xb7, 0xb9, 0x3a, 0xa3, 0xac];
 const [I16X8_SHL, I16X8_MAX_U, I16X8_LT_U, I16X8_ALL_TRUE] = [0x8b, 0x99, 0x30, 0x83];
 
 /** Elements between the checked chunk's checks: what it computes in vain at most, where it stops. */
@@ -157,15 +157,25 @@ export const CHECK_BLOCK = 512;
  *   (overflow, underflow, zero, Inf, NaN — a zero product cannot tell an exact zero from an underflow).
  * - f16·f16: decoded with their signs by an arithmetic shift, without the Inf/NaN select.
  *   Declines where an element is Inf or NaN (exponent 31).
- * `scratch`: as for {@link narrowDotChunk}.
+ * `lean` (wasmKernelForms().halfDotLean): the bf16 chunk checks a product for zero and underflow only (2 instructions
+ * a vector instead of 3) and leaves Inf, NaN and overflow to the sums, which such a product makes non-finite by the
+ * block's end (a bf16 product is below 2^256, so finite products cannot overflow the double sums); both formats
+ * count their steps by the x pointer alone. The same elements are declined, the same sums committed.
+ * `lookahead` (lean only; wasmKernelForms().dotLookahead, bytes, 0: none): each step also reads one byte of each
+ * operand that far ahead, a load whose only purpose is to start that line's transfer from memory early (WebAssembly
+ * has no prefetch); it changes no result.
+ * `scratch`: as for {@link narrowDotChunk} (its bytes 48–51 take the lookahead loads' or).
  */
-export function checkedNarrowDotChunk(sx: WasmStorage, scaledX: boolean, sy: WasmStorage, scaledY: boolean, scratch: number): CheckedDotChunk | null {
+export function checkedNarrowDotChunk(sx: WasmStorage, scaledX: boolean, sy: WasmStorage, scaledY: boolean, scratch: number, lean = false, lookahead = 0): CheckedDotChunk | null {
   if (scaledX || scaledY || sx.name !== sy.name || (sx.name !== 'bf16' && sx.name !== 'f16')) return null;
   const name = sx.name;
-  return wasmExports(`dot-16-checked ${name} @${scratch}`, 'the DOT kernel', () => checkedHalfChunk(name, scratch)).dot as CheckedDotChunk;
+  const ahead = lean ? Math.min(2 ** 24, Math.max(0, Math.floor(lookahead))) : 0;
+  return wasmExports(`dot-16-checked${lean ? '-lean' : ''}${ahead ? ` +${ahead}` : ''} ${name} @${scratch}`, 'the DOT kernel', () => checkedHalfChunk(name, scratch, lean, ahead)).dot as CheckedDotChunk;
 }
 
-function checkedHalfChunk(name: 'bf16' | 'f16', scratch: number): Uint8Array {
+const [I32X4_GE_U, F64X2_EQ, I64X2_ALL_TRUE, I32_LT_U, I32_LE_S, I32_OR, I32_LOAD8_U, I32_STORE] = [0x40, 0x47, 0xc3, 0x49, 0x4c, 0x72, 0x2d, 0x36];
+
+function checkedHalfChunk(name: 'bf16' | 'f16', scratch: number, lean: boolean, lookahead: number): Uint8Array {
   const l = new WasmLocals();
   const [px, , py, , n] = [l.param(I32), l.param(F64), l.param(I32), l.param(F64), l.param(I32)];
   const i = l.local(I32);
@@ -173,17 +183,25 @@ function checkedHalfChunk(name: 'bf16' | 'f16', scratch: number): Uint8Array {
   const [rx, ry, even, odd, flag] = [l.local(V128), l.local(V128), l.local(V128), l.local(V128), l.local(V128)];
   const k = l.locals_(V128, 3);
   const bf16 = name === 'bf16';
-  // bf16: the high-half mask, the flag's offset and its limit; f16: the sign-and-magnitude mask, 2^112 (the rebias
-  // of the shifted bits, as the exact decoder's) and the flag's limit (16-bit lanes).
-  const values = bf16 ? [0xffff0000, 0x01000000, 0xfe000000] : [0x8fffe000, 0x77800000, 0xf800f800];
+  // bf16: the high-half mask, the flag's offset and its limit (lean: the smallest normal |p|'s bits << 1, 2^24);
+  // f16: the sign-and-magnitude mask, 2^112 (the rebias of the shifted bits, as the exact decoder's) and the flag's
+  // limit (16-bit lanes).
+  const values = bf16 ? [0xffff0000, 0x01000000, lean ? 0x01000000 : 0xfe000000] : [0x8fffe000, 0x77800000, 0xf800f800];
   const [mask, third, limit] = [k, k + 1, k + 2];
-  const load = (p: number, r: number): Code => [op.get(p), op.simdMem(SIMD.load, 0), op.set(r)];
+  // The step's 16 bytes (lean f16: at offset 2, see evenLoad).
+  const shifted = lean && !bf16;
+  const load = (p: number, r: number): Code => [op.get(p), op.simdMem(SIMD.load, 0, shifted ? 2 : 0), op.set(r)];
   // bf16: (products of the even elements, of the odd ones) in binary32; the flag keeps the largest
   // (|p|'s bits << 1) − 2^24 (unsigned, wrapping): below 0xfe000000 exactly when every p is a finite normal number.
+  // Lean: the smallest |p|'s bits << 1 (p + p as integers drops the sign): at least 2^24 exactly when no p is zero or
+  // subnormal; Inf, NaN and overflow show in the sums.
+  const bf16Flag = (p: number): Code => lean
+    ? [op.get(flag), op.get(p), op.get(p), s(I32X4_ADD), s(I32X4_MIN_U), op.set(flag)]
+    : [op.get(flag), op.get(p), op.i32(1), s(SIMD.i32x4Shl), op.get(third), s(I32X4_SUB), s(I32X4_MAX_U), op.set(flag)];
   const bf16Products: Code = [
     op.get(rx), op.i32(16), s(SIMD.i32x4Shl), op.get(ry), op.i32(16), s(SIMD.i32x4Shl), s(SIMD.f32x4Mul), op.set(even),
     op.get(rx), op.get(mask), s(SIMD.and), op.get(ry), op.get(mask), s(SIMD.and), s(SIMD.f32x4Mul), op.set(odd),
-    [even, odd].map((p) => [op.get(flag), op.get(p), op.i32(1), s(SIMD.i32x4Shl), op.get(third), s(I32X4_SUB), s(I32X4_MAX_U), op.set(flag)]),
+    [even, odd].map(bf16Flag),
   ];
   // f16: the element in the top half of each i32 lane shifted right by 3 with its sign copied, masked to the sign
   // (bit 31) and the exponent and significand at binary32's places (bits 13–27), times 2^112: exact for normal and
@@ -191,9 +209,13 @@ function checkedHalfChunk(name: 'bf16' | 'f16', scratch: number): Uint8Array {
   // dropped): exponent 31 reaches 0xf800.
   const decode = (raw: Code): Code => [raw, op.i32(3), s(I32X4_SHR_S), op.get(mask), s(SIMD.and), op.get(third), s(SIMD.f32x4Mul)];
   const evenRaw = (r: number): Code => [op.get(r), op.i32(16), s(SIMD.i32x4Shl)];
+  // Lean: the pointers stand 2 bytes before the step, so a load at offset 0 has the even elements in the top halves
+  // of its i32 lanes (no shift), one at offset 2 the odd ones; the bytes before an operand are still in the memory
+  // (its address is at least the staging area's, 64).
+  const evenLoad = (p: number): Code => [op.get(p), op.simdMem(SIMD.load, 0, 0)];
   const f16Products: Code = [
     [rx, ry].map((r) => [op.get(flag), op.get(r), op.i32(1), s(I16X8_SHL), s(I16X8_MAX_U), op.set(flag)]),
-    decode(evenRaw(rx)), decode(evenRaw(ry)), s(SIMD.f32x4Mul), op.set(even),
+    lean ? [decode(evenLoad(px)), decode(evenLoad(py))] : [decode(evenRaw(rx)), decode(evenRaw(ry))], s(SIMD.f32x4Mul), op.set(even),
     decode(op.get(rx)), decode(op.get(ry)), s(SIMD.f32x4Mul), op.set(odd),
   ];
   const high = (t: number): Code => [op.get(t), op.get(t), shuffle(HIGH64)];
@@ -209,23 +231,49 @@ function checkedHalfChunk(name: 'bf16' | 'f16', scratch: number): Uint8Array {
   // Blocks of CHECK_BLOCK elements: after each, the flag is checked and the sums so far committed (to `kept`);
   // at the first block with an element the shortcut does not handle, the committed sums are stored and the count
   // of elements they hold returned: the exact chunk goes on from there, in the same order.
-  const [end, done] = [l.local(I32), l.local(I32)];
+  const [end, done, xEnd] = [l.local(I32), l.local(I32), l.local(I32)];
   const kept = l.locals_(V128, 4);
   const quads = [0, 1, 2, 3];
+  const advance = [px, py].map((p) => [op.get(p), op.i32(16), op.i32Add(), op.set(p)]);
+  // The block's steps: counted by i, or (lean) run until the x pointer reaches the block's end.
+  const leanLoop = (extra: Code): Code => [op.loop(), step, extra, advance, op.get(px), op.get(xEnd), I32_LT_U, op.brIf(0), op.end()];
+  // Lookahead: a byte of each operand `lookahead` bytes ahead read each step (or-ed into `sink`, stored at the end
+  // so that the loads stay), in the blocks where that stays within the call's data (2·end + lookahead ≤ 2n).
+  const sink = l.local(I32);
+  const touch: Code = [px, py].map((p) => [op.get(sink), op.get(p), I32_LOAD8_U, 0, uleb(lookahead), I32_OR, op.set(sink)]);
+  const blockLoop = lean
+    ? [
+      op.get(px), op.get(end), op.get(i), op.i32Sub(), op.i32(1), op.i32Shl(), op.i32Add(), op.set(xEnd),
+      lookahead > 0
+        ? [op.get(end), op.i32(1), op.i32Shl(), op.i32(lookahead), op.i32Add(), op.get(n), op.i32(1), op.i32Shl(), I32_LE_S,
+          op.if(), leanLoop(touch), op.else(), leanLoop([]), op.end()]
+        : leanLoop([]),
+      op.get(end), op.set(i),
+    ]
+    : [op.loop(), step, advance, op.get(i), op.i32(8), op.i32Add(), op.tee(i), op.get(end), op.i32LtS(), op.brIf(0), op.end()];
+  const flagOk: Code = bf16
+    ? (lean ? [op.get(flag), op.get(limit), s(I32X4_GE_U), s(I32X4_ALL_TRUE)] : [op.get(flag), op.get(limit), s(I32X4_LT_U), s(I32X4_ALL_TRUE)])
+    : [op.get(flag), op.get(limit), s(I16X8_LT_U), s(I16X8_ALL_TRUE)];
+  // Lean bf16: every sum finite (a − a is 0, not NaN), with the flag.
+  const sumsFinite: Code = [
+    quads.map((a) => [op.get(acc + a), op.get(acc + a), s(SIMD.f64x2Sub), a > 0 ? s(SIMD.f64x2Add) : []]),
+    op.tee(even), op.get(even), s(F64X2_EQ), s(I64X2_ALL_TRUE), 0x71 /* i32.and */,
+  ];
   const body = [
-    constants, splat(0), op.set(flag), op.i32(0), op.set(done),
+    constants, splat(bf16 && lean ? -1 : 0), op.set(flag), op.i32(0), op.set(done),
+    shifted ? [px, py].map((p) => [op.get(p), op.i32(2), op.i32Sub(), op.set(p)]) : [],
     quads.map((a) => [op.i32(0), op.simdMem(SIMD.load, 0, 16 * a), op.tee(acc + a), op.set(kept + a)]),
     op.i32(0), op.set(i),
     op.block(), op.loop(),
     op.get(i), op.get(n), op.i32GeS(), op.brIf(1),
     // end := min(i + CHECK_BLOCK, n)
     op.get(i), op.i32(CHECK_BLOCK), op.i32Add(), op.get(n), op.get(i), op.i32(CHECK_BLOCK), op.i32Add(), op.get(n), op.i32LtS(), 0x1b /* select */, op.set(end),
-    op.loop(), step, [px, py].map((p) => [op.get(p), op.i32(16), op.i32Add(), op.set(p)]),
-    op.get(i), op.i32(8), op.i32Add(), op.tee(i), op.get(end), op.i32LtS(), op.brIf(0), op.end(),
-    op.get(flag), op.get(limit), bf16 ? [s(I32X4_LT_U), s(I32X4_ALL_TRUE)] : [s(I16X8_LT_U), s(I16X8_ALL_TRUE)], op.i32Eqz(), op.brIf(1),
+    blockLoop,
+    flagOk, bf16 && lean ? sumsFinite : [], op.i32Eqz(), op.brIf(1),
     quads.map((a) => [op.get(acc + a), op.set(kept + a)]), op.get(i), op.set(done),
     op.br(0), op.end(), op.end(),
     quads.map((a) => [op.i32(0), op.get(kept + a), op.simdMem(SIMD.store, 0, 16 * a)]),
+    lookahead > 0 ? [op.i32(scratch), op.get(sink), I32_STORE, 2, 48] : [],
     op.get(done),
   ];
   return encodeModule([l.function('dot', [I32], bytes(body))], 1);

@@ -10,7 +10,7 @@
  * @module
  */
 import type { Accessor } from '../../accessors/accessor.js';
-import { F64, I32, V128, encodeModule, op, SIMD } from '../../src/backends/wasm/wasm-encoder.js';
+import { F64, I32, V128, encodeModule, op, SIMD, uleb } from '../../src/backends/wasm/wasm-encoder.js';
 import { LANES, WasmLocals, operandLocals, operandParams, operandSetup, stepLoop } from '../../src/backends/wasm/wasm-function.js';
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
 import { NARROW_16_LANES, checkedNarrowDotChunk, narrowDotChunk, narrowPadding } from './dot-narrow-wasm.js';
@@ -30,9 +30,15 @@ const CONSTANTS_AT = Y_AT + CHUNK * 8;
  */
 export type DotChunk = (px: number, sx: number, py: number, sy: number, n: number) => void;
 
-/** The compiled chunk function for these storages and scalings, in f64 (default) or f32 lanes. */
-export function dotChunk(sx: WasmStorage, scaledX: boolean, sy: WasmStorage, scaledY: boolean, lanes: 'f64' | 'f32' = 'f64'): DotChunk {
-  const key = `dot${lanes === 'f32' ? '-f32' : ''} ${sx.name}${scaledX ? '*s' : ''} ${sy.name}${scaledY ? '*s' : ''}`;
+/**
+ * The compiled chunk function for these storages and scalings, in f64 (default) or f32 lanes. `lookahead` (bytes,
+ * 0: none; wasmKernelForms().dotLookahead): while the step's reads plus that many bytes stay within the call's
+ * operands, each step also reads one byte of each operand that far ahead (or-ed into an i32 stored at byte `sinkAt`
+ * at the end, so the loads stay) — a load that only starts the line's transfer from memory early; same results.
+ */
+export function dotChunk(sx: WasmStorage, scaledX: boolean, sy: WasmStorage, scaledY: boolean, lanes: 'f64' | 'f32' = 'f64', lookahead = 0, sinkAt = 0): DotChunk {
+  const ahead = Math.min(2 ** 24, Math.max(0, Math.floor(lookahead)));
+  const key = `dot${lanes === 'f32' ? '-f32' : ''} ${sx.name}${scaledX ? '*s' : ''} ${sy.name}${scaledY ? '*s' : ''}${ahead ? ` +${ahead} @${sinkAt}` : ''}`;
   return wasmExports(key, 'the DOT kernel', () => {
     const v = LANES[lanes];
     const ks = Array.from({ length: v.vectors }, (_, k) => k);
@@ -45,15 +51,33 @@ export function dotChunk(sx: WasmStorage, scaledX: boolean, sy: WasmStorage, sca
     const step = ks.flatMap((k) => [
       ...op.get(acc + k), ...v.load(x, k), ...v.load(y, k), ...op.simd(v.mul), ...op.simd(v.add), ...op.set(acc + k),
     ]);
+    const sink = l.local(I32);
+    const touch = [x, y].flatMap((o) => [...op.get(sink), ...op.get(o.pointer), I32_LOAD8_U, 0, ...uleb(ahead), I32_OR, ...op.set(sink)]);
+    // Steps with lookahead while n − i ≥ 8 + (the lookahead in elements of the narrower operand), then stepLoop's
+    // loop goes on from there (it starts at i = 0 only when there was no lookahead loop).
+    const aheadElements = 8 + Math.ceil(ahead / Math.min(sx.bytes, sy.bytes));
+    const advance = [x, y].flatMap((o) => [...op.get(o.pointer), ...op.i32(8 * o.storage.bytes), ...op.i32Add(), ...op.set(o.pointer)]);
+    const lookaheadLoop = ahead > 0 ? [
+      ...op.i32(0), ...op.set(i), ...op.block(), ...op.loop(),
+      ...op.get(n), ...op.get(i), ...op.i32Sub(), ...op.i32(aheadElements), ...op.i32LtS(), ...op.brIf(1),
+      ...step, ...touch, ...advance, ...op.get(i), ...op.i32(8), ...op.i32Add(), ...op.set(i),
+      ...op.br(0), ...op.end(), ...op.end(),
+      // the rest: n − i elements, counted from 0 again
+      ...op.get(n), ...op.get(i), ...op.i32Sub(), ...op.set(n),
+    ] : [];
     const body = [
       ...operandSetup(x, lanes), ...operandSetup(y, lanes),
       ...ks.flatMap((k) => [...op.i32(0), ...op.simdMem(SIMD.load, 0, ACC + 16 * k), ...op.set(acc + k)]),
+      ...lookaheadLoop,
       ...stepLoop(i, n, [x, y], step),
       ...ks.flatMap((k) => [...op.i32(0), ...op.get(acc + k), ...op.simdMem(SIMD.store, 0, ACC + 16 * k)]),
+      ...(ahead > 0 ? [...op.i32(sinkAt), ...op.get(sink), I32_STORE, 2, ...uleb(0)] : []),
     ];
     return encodeModule([l.function('dot', [], body)], 1);
   }).dot as DotChunk;
 }
+
+const [I32_OR, I32_LOAD8_U, I32_STORE] = [0x72, 0x2d, 0x36];
 
 /**
  * Σ xᵢyᵢ for i < n in f64 arithmetic, or in f32 arithmetic with `lanes` 'f32' (the caller checked
@@ -62,7 +86,7 @@ export function dotChunk(sx: WasmStorage, scaledX: boolean, sy: WasmStorage, sca
 export function wasmDot(x: Accessor<1, any>, y: Accessor<1, any>, n: number, lanes: 'f64' | 'f32' = 'f64'): number {
   const sx = wasmStorageOf(x) as WasmStorage, sy = wasmStorageOf(y) as WasmStorage;
   const narrow = lanes === 'f64' ? narrowDotChunk(sx, !!x.scale, sy, !!y.scale, CONSTANTS_AT) : null;
-  const f = narrow ?? dotChunk(sx, !!x.scale, sy, !!y.scale, lanes);
+  const f = narrow ?? dotChunk(sx, !!x.scale, sy, !!y.scale, lanes, wasmKernelForms().dotLookahead, CONSTANTS_AT + 48);
   const scaleX = scaleOf(x), scaleY = scaleOf(y);
   reserveBytes(CONSTANTS_AT + 96);
   const buffer = wasmMemory().buffer as ArrayBuffer;
@@ -70,7 +94,7 @@ export function wasmDot(x: Accessor<1, any>, y: Accessor<1, any>, n: number, lan
   acc.fill(0);
   // The checked chunk runs until it first stops early (at an element it does not handle exactly); the exact chunk
   // goes on from there, and takes every later call of this DOT.
-  let checked = narrow && wasmKernelForms().halfDotChecked ? checkedNarrowDotChunk(sx, !!x.scale, sy, !!y.scale, CONSTANTS_AT) : null;
+  let checked = narrow && wasmKernelForms().halfDotChecked ? checkedNarrowDotChunk(sx, !!x.scale, sy, !!y.scale, CONSTANTS_AT, wasmKernelForms().halfDotLean, wasmKernelForms().dotLookahead) : null;
   streamPairs(x, y, n, X_AT, Y_AT, (padded, px, py) => {
     const done = checked ? checked(px, scaleX, py, scaleY, padded) : 0;
     if (done === padded) return;

@@ -22,6 +22,19 @@ export interface WasmKernelForms {
    */
   readonly halfDotChecked: boolean;
   /**
+   * The checked chunk of {@link WasmKernelForms.halfDotChecked} in its lean form (`checkedNarrowDotChunk`'s `lean`):
+   * bf16 checks each product for zero and underflow only, leaving Inf, NaN and overflow to the sums, and both formats
+   * count their steps by one pointer. The same declines and the same bits. On by default; off: the earlier form.
+   */
+  readonly halfDotLean: boolean;
+  /**
+   * Bytes ahead at which the DOT chunks — the general one (kernels/dot/dot-wasm.ts, `dotChunk`) and
+   * the lean checked 16-bit one (kernels/dot/dot-narrow-wasm.ts) — read one byte of each operand per step, to start
+   * those lines' transfers from memory early (WebAssembly has no prefetch); 0: none. A candidate for the DRAM-bound
+   * DOT of long vectors, same bits; 0 (off) until timed on the H100 host.
+   */
+  readonly dotLookahead: number;
+  /**
    * How the double-double DOT without a fused multiply-add (kernels/dot/dot-dd-wasm.ts) splits its factors for
    * Dekker's exact product: 'veltkamp' (both by Veltkamp's splitting, its constant a splat rebuilt by the engine
    * where it is used), 'veltkamp-pinned' (the same, the constant loaded once from memory), or 'bits' (x truncated to
@@ -39,7 +52,7 @@ export interface WasmKernelForms {
   readonly ellSlotsUnrolled: boolean;
 }
 
-let forms: WasmKernelForms = { ellWide: true, halfDotChecked: true, ddDotSplit: 'veltkamp', ellSlotsUnrolled: false };
+let forms: WasmKernelForms = { ellWide: true, halfDotChecked: true, halfDotLean: true, dotLookahead: 0, ddDotSplit: 'veltkamp', ellSlotsUnrolled: false };
 
 /** The forms in effect. */
 export function wasmKernelForms(): WasmKernelForms {
