@@ -13,7 +13,7 @@ import { deviceMatrix } from '../../kernels/gemv/gemv-webgpu.js';
 import { gpuTrsv } from '../../kernels/trsv/trsv-webgpu.js';
 import { setTrsvKernelSwitches, trsvKernelSwitches, type TrsvKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { rereadTuningKnobs } from '../../src/backends/webgpu/tuning-knobs.js';
-import { colMajor, formats, matrix, range, rowMajor, span, toArray, trsv, trsvBound, vector, type Range } from '../../src/index.js';
+import { colMajor, formats, matrix, range, rowMajor, scaledReducedColMajor, span, toArray, trsv, trsvBound, vector, type Range } from '../../src/index.js';
 import { Q } from '../dd/exact-rational.js';
 import { nonFinitePattern, randomValues, requireRuntime } from './gpu-test-helpers.js';
 
@@ -148,6 +148,28 @@ describe('TRSV transposed copy', () => {
   it('a sub-range of a larger column-major range, every variant (f32, n = 64): within trsvBound', async () => {
     await requireRuntime();
     await exactly('sub', formats.f32, 64, 31);
+  });
+
+  // A scaled integer storage (i8, a scale per column): the copy holds the reads through the scales, binary32.
+  it('A in i8 with column scales, L T N (f32, n = 70): the bits of the solve without row lanes', async () => {
+    await requireRuntime();
+    const n = 70;
+    const scale = Float64Array.from({ length: n }, (_, j) => 2 ** -(6 + (j % 5)));
+    const A = range(scaledReducedColMajor<2>({ size: [n, n], storage: formats.i8, arithmetic: formats.f32, scaleMask: [false, true], scale } as never)) as Range<2, number>;
+    const r = randomValues(n * n, 61);
+    for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) A.set(i, j, (i === j ? 127 : Math.round(r[i + j * n]! * 1.4)) * scale[j]!);
+    const b = Array.from(randomValues(n, 62));
+    for (const [uplo, diag] of [['L', 'N']] as const) {
+      const solve = async (forms: TrsvKernelSwitches): Promise<(number | string)[]> => {
+        setTrsvKernelSwitches(forms);
+        const x = vector(b, { storage: formats.f32 });
+        await trsv({ A, x, uplo, trans: 'T', diag }, { arithmetic: formats.f32, backend: 'gpu', strict: true });
+        return signed(toArray(x));
+      };
+      const copied = await solve(COPY);
+      expect(copied.every((v) => typeof v === 'number' && Number.isFinite(v)), `${uplo}T${diag}`).toBe(true);
+      expect(copied, `${uplo}T${diag}`).toEqual(await solve(NO_LANES));
+    }
   });
 
   // The redo reads the copy: the substitution's terms in the CPU's order, so the CPU's IEEE result.
