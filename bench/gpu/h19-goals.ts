@@ -7,7 +7,8 @@
  * variant's result is checked against a compensated double-precision reference of the stored values, within the
  * bound the tests use (γ_{2n+3}(u)·Σ|a·b|, u = 2^-24 in f32, 8·2^-48 in ff). TRSV also runs every form of its
  * one-dispatch solve under test (TRSV_FORMS: the `TrsvKernelSwitches` of kernel-switches.ts, and the walker's lead),
- * each variant's ratio taken to the L N N of the same form.
+ * each variant's ratio taken to the L N N of the same form (U T N too for the forms marked `upperT`: --trsv-forms=16,17
+ * times the default and the transposed copy beside each other).
  *
  * Run: npx tsc -p tsconfig.json && node dist/bench/gpu/h19-goals.js --out=$OUT [--small] [--device="…"]
  * (--small: n = 1024 GEMV, 2^20 DOT, 512 TRSV — for llvmpipe; --only=gemv,dot,trsv,small; --trsv-forms=0,4: only
@@ -408,7 +409,7 @@ async function benchDot(rt: GpuRuntime): Promise<void> {
  * Forms of the one-dispatch TRSV under test (src/backends/webgpu/kernel-switches.ts, `TrsvKernelSwitches`; `lead`:
  * MODPREC_TRSV_LEAD), each timed for every variant and arithmetic beside the default, each result checked.
  */
-const TRSV_FORMS: { label: string; forms: Partial<TrsvKernelSwitches>; lead?: number; chains?: number }[] = [
+const TRSV_FORMS: { label: string; forms: Partial<TrsvKernelSwitches>; lead?: number; chains?: number; upperT?: boolean }[] = [
   { label: 'before (every form off)', forms: {} },
   { label: 'session 14 default (column inverse, lazy tiles, early poll, 2 ahead; row lanes when transposed)', forms: { columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true, rowLanes: 'transposed' } },
   { label: 'column inverse', forms: { columnInverse: true } },
@@ -426,8 +427,12 @@ const TRSV_FORMS: { label: string; forms: Partial<TrsvKernelSwitches>; lead?: nu
   // Session 15 (issue 19 item 3, L T N): the default with quad rows (16-byte loads of op(A)'s rows; only T solves change).
   { label: 'default since session 15: session 14 default + quad rows (transposed, A fp32)', forms: { columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true, rowLanes: 'transposed', quadRows: true } },
   { label: 'default, quad rows, lead 2', forms: { columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true, rowLanes: 'transposed', quadRows: true }, lead: 2 },
+  // Session 18 (issue 19 item 3): transposed solves on a column-major copy of op(A) (the N walker's addresses), beside
+  // the default in the same run, U T N too (--trsv-forms=16,17).
+  { label: 'default (session 18 baseline)', forms: { columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true, rowLanes: 'transposed', quadRows: true }, upperT: true },
+  { label: 'default + transposed copy', forms: { columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true, rowLanes: 'transposed', quadRows: true, transposedCopy: true }, upperT: true },
 ];
-const TRSV_OFF: TrsvKernelSwitches = { columnInverse: false, rowLanes: false, lazyTiles: false, earlyPoll: false, ahead: false, treeQuarters: false, quadRows: false, ddLanes: false };
+const TRSV_OFF: TrsvKernelSwitches = { columnInverse: false, rowLanes: false, lazyTiles: false, earlyPoll: false, ahead: false, treeQuarters: false, quadRows: false, ddLanes: false, transposedCopy: false };
 
 /** Runs `f` with the TRSV forms, lead and chains set, restoring them afterwards. */
 async function withTrsvForm<T>(form: (typeof TRSV_FORMS)[number], f: () => Promise<T>): Promise<T> {
@@ -461,7 +466,8 @@ async function benchTrsv(rt: GpuRuntime): Promise<void> {
       // The forms only change the one-dispatch solve; lazy tiles only float-float sums (f32 runs the default's code).
       if (arithmetic === 'f32' && form.forms.lazyTiles && !form.forms.earlyPoll && form.forms.rowLanes === undefined) continue;
       let lnn: number | undefined;
-      for (const [uplo, trans] of [['L', 'N'], ['U', 'N'], ['L', 'T']] as const) {
+      const variants: (readonly ['L' | 'U', 'N' | 'T'])[] = [['L', 'N'], ['U', 'N'], ['L', 'T'], ...(form.upperT ? [['U', 'T'] as const] : [])];
+      for (const [uplo, trans] of variants) {
         // A form that fails (compile, run) is one WRONG row, not the end of the section.
         const variant = `${uplo} ${trans} N${form.label === 'default' ? '' : `, ${form.label}`}`;
         await withTrsvForm(form, async () => {

@@ -30,6 +30,7 @@ import type { GpuBuffer } from '../../src/backends/webgpu/webgpu-types.js';
 import { checkOutputBinding, gatherView, outputWindow, serialisedViewWrite, throughPackedOutput, writesLanes, writesInPlace } from '../../src/backends/webgpu/view-output.js';
 import { tuningGeneration, tuningKnob } from '../../src/backends/webgpu/tuning-knobs.js';
 import { trsvKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
+import { transposedCopy } from './trsv-transposed-copy.js';
 import { quadRowsHold, TRSV_HEADER_WORDS, TRSV_TILE, TRSV_WORKGROUP, walkerHolds, walkerSource } from './trsv-walker-source.js';
 import { checkGpuOptions } from '../../src/backends/backend.js';
 import { REDO_WORKGROUP, storageOverflowBits, storageRoundTrip, substitutionHolds, substitutionRedoBindings, substitutionRedoSource, type RoundTripStorage, type StoreRounding } from './trsv-substitution-source.js';
@@ -585,10 +586,15 @@ async function walkerSolve(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape,
   const groups = 2 ** Math.ceil(Math.log2(Math.max(1, blocks - lead)));
   const slots = TRSV_HEADER_WORDS / (2 * c);
   const chosen = trsvKernelSwitches();
-  const rowLanes = chosen.rowLanes === 'transposed' ? shape.trans : chosen.rowLanes;
+  // A transposed solve on op(A)'s column-major copy (./trsv-transposed-copy.ts) is the N walker on that copy.
+  const copy = chosen.transposedCopy && shape.trans ? await transposedCopy(runtime, A, shape, arithmetic, invKey, inv, generation) : undefined;
+  const readA = copy ?? A.data;
+  const lda = copy ? np : A.ld;
+  const walkShape = copy ? { ...shape, trans: false } : shape;
+  const rowLanes = chosen.rowLanes === 'transposed' ? walkShape.trans : chosen.rowLanes;
   // Quad rows only where the 16-byte reads hold (op(A) = Aᵀ, binary32 in a binding of its own, lda a multiple of 4).
-  const forms = { ...chosen, rowLanes, quadRows: chosen.quadRows && rowLanes && quadRowsHold(A.data, shape.trans, A.ld) };
-  const formKey = [forms.columnInverse, forms.rowLanes, forms.lazyTiles, forms.earlyPoll, forms.ahead, forms.treeQuarters, forms.quadRows].map(Number).join('');
+  const forms = { ...chosen, rowLanes, quadRows: chosen.quadRows && rowLanes && quadRowsHold(readA, walkShape.trans, lda) };
+  const formKey = [forms.columnInverse, forms.rowLanes, forms.lazyTiles, forms.earlyPoll, forms.ahead, forms.treeQuarters, forms.quadRows, copy !== undefined].map(Number).join('');
   // A gathered b and the final pass's windows depend on the binding limit (tests lower it): plans keep to one.
   const gathered = readsGatheredB(runtime, x);
   const key = `trsvW|${invKey}|${objectId(x)}|${lead}|${tuning('MODPREC_TRSV_CHAINS', 4)}|${formKey}|${gathered ? bindingLimit(runtime) : 0}`;
@@ -610,22 +616,23 @@ async function walkerSolve(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape,
   // lists bind it); lists built before the knobs were re-read, or bound to other inverse buffers (a plan dropped and
   // made again), are built again.
   const invRead = forms.columnInverse ? await columnInverse(runtime, inv, invKey, np, arithmetic, generation) : inv;
-  const built = plan as typeof plan & { knobs?: number; invRead?: GpuBuffer };
-  if (built.knobs !== tuningGeneration() || built.invRead !== invRead) {
+  const built = plan as typeof plan & { knobs?: number; invRead?: GpuBuffer; aRead?: GpuBuffer };
+  if (built.knobs !== tuningGeneration() || built.invRead !== invRead || built.aRead !== readA.buffer) {
     lists.clear();
     built.knobs = tuningGeneration();
     built.invRead = invRead;
+    built.aRead = readA.buffer;
   }
   const state = listKey(x, out);
   let passes = lists.get(state);
   if (!passes) {
     const chains = tuning('MODPREC_TRSV_CHAINS', 4);
     const overflow = storageOverflowBits(x);
-    const spec = memo(`trsvW|${arithmetic.name}|${readKey(A.data)}|${shape.lowerOp}|${shape.trans}|${shape.unit}|${lead}|${chains}|${overflow}|${formKey}`, () => walkerSource(arithmetic, A.data, shape, lead, chains, overflow, forms));
+    const spec = memo(`trsvW|${arithmetic.name}|${readKey(readA)}|${walkShape.lowerOp}|${walkShape.trans}|${walkShape.unit}|${lead}|${chains}|${overflow}|${formKey}`, () => walkerSource(arithmetic, readA, walkShape, lead, chains, overflow, forms));
     const program = await getProgram(context, { source: spec.source, args: spec.args, components: c, workgroup: spec.workgroup });
     const arrays: Record<string, BoundArray> = { Inv: { buffer: invRead }, R: { buffer: R }, WAtomic: { buffer: W }, XAtomic: { buffer: X } };
-    const scalars: Record<string, number> = { n, lda: A.ld, np, blocks, gMask: groups - 1, spin: helperSpin(), pWait: tuning('MODPREC_TRSV_WAIT', 32), xBase: slots + np };
-    bindArray('A', A.data, arrays, scalars);
+    const scalars: Record<string, number> = { n, lda, np, blocks, gMask: groups - 1, spin: helperSpin(), pWait: tuning('MODPREC_TRSV_WAIT', 32), xBase: slots + np };
+    bindArray('A', readA, arrays, scalars);
     // Quad rows read A through its vector view: the same binding.
     if (forms.quadRows) arrays.AQuad = arrays.A!;
     passes = [

@@ -19,11 +19,11 @@ import { trsv, trsvBound, range, colMajor, formats } from '../../src/index.js';
 import { Q } from '../dd/exact-rational.js';
 import { accurateSum, opError, randomValues, requireRuntime } from './gpu-test-helpers.js';
 
-const OFF: TrsvKernelSwitches = { columnInverse: false, rowLanes: false, lazyTiles: false, earlyPoll: false, ahead: false, treeQuarters: false, quadRows: false, ddLanes: false };
+const OFF: TrsvKernelSwitches = { columnInverse: false, rowLanes: false, lazyTiles: false, earlyPoll: false, ahead: false, treeQuarters: false, quadRows: false, ddLanes: false, transposedCopy: false };
 const SAME_BITS: Partial<TrsvKernelSwitches> = { columnInverse: true, earlyPoll: true, ahead: true };
-const ALL: TrsvKernelSwitches = { columnInverse: true, rowLanes: true, lazyTiles: true, earlyPoll: true, ahead: true, treeQuarters: true, quadRows: true, ddLanes: false };
+const ALL: TrsvKernelSwitches = { columnInverse: true, rowLanes: true, lazyTiles: true, earlyPoll: true, ahead: true, treeQuarters: true, quadRows: true, ddLanes: false, transposedCopy: false };
 /** The default forms (kernel-switches.ts) with quad rows on. */
-const QUAD: TrsvKernelSwitches = { columnInverse: true, rowLanes: 'transposed', lazyTiles: true, earlyPoll: true, ahead: true, treeQuarters: false, quadRows: true, ddLanes: false };
+const QUAD: TrsvKernelSwitches = { columnInverse: true, rowLanes: 'transposed', lazyTiles: true, earlyPoll: true, ahead: true, treeQuarters: false, quadRows: true, ddLanes: false, transposedCopy: false };
 
 function knobs(values: Record<string, string | undefined>): void {
   for (const [name, value] of Object.entries(values)) {

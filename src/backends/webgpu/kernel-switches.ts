@@ -243,6 +243,17 @@ export interface TrsvKernelSwitches {
    * H100 (`MODPREC_TRSV_DD_LANES=1` turns it on; bench/gpu/dd-gpu.ts times both).
    */
   readonly ddLanes: boolean;
+  /**
+   * Transposed solves (op(A) = Aᵀ, A in one binding) read a column-major copy of op(A)'s block triangle, made once per
+   * matrix and kept beside the block inverses (kernels/trsv/trsv-transposed-copy.ts), and run the N solve's walker on
+   * it: a warp's tile loads are then 32 adjacent rows of one stored column, and a step's helpers together read one
+   * contiguous block column — as in L N N — instead of 64 pieces of 256 bytes per tile, a stored block row (lda apart)
+   * per step. The same values in the N solve's order: x has the bits of the transposed solve with row lanes and quad
+   * rows off (another order than the default's row lanes, same trsvBound); N solves are unchanged. Costs a copy of
+   * n_p² elements of A's reads (fp32 or the arithmetic's words). Off by default until timed on the H100
+   * (`MODPREC_TRSV_TRANSPOSED_COPY=1` turns it on).
+   */
+  readonly transposedCopy: boolean;
 }
 
 // On by default since the H100 timings of 2026-11-27 (docs/performance.md, gpu-h19-goals): `MODPREC_TRSV_…=0` turns
@@ -256,11 +267,12 @@ let trsvCurrent: TrsvKernelSwitches = {
   treeQuarters: envOn('MODPREC_TRSV_TREE_QUARTERS'),
   quadRows: !envOff('MODPREC_TRSV_QUAD_ROWS'),
   ddLanes: envOn('MODPREC_TRSV_DD_LANES'),
+  transposedCopy: envOn('MODPREC_TRSV_TRANSPOSED_COPY'),
 };
 
 /**
  * The current TRSV switches (read once from `MODPREC_TRSV_COLUMN_INVERSE`, `…_ROW_LANES`, `…_LAZY_TILES`,
- * `…_EARLY_POLL`, `…_AHEAD`, `…_QUAD_ROWS` (=0 turns one off), `…_TREE_QUARTERS`, `…_DD_LANES` (=1 turns one on)).
+ * `…_EARLY_POLL`, `…_AHEAD`, `…_QUAD_ROWS` (=0 turns one off), `…_TREE_QUARTERS`, `…_DD_LANES`, `…_TRANSPOSED_COPY` (=1 turns one on)).
  * @returns them
  */
 export function trsvKernelSwitches(): TrsvKernelSwitches {
