@@ -3,7 +3,7 @@
  * and for tests that check both: lazy float-float accumulation in streaming loops (`lazy`), DOT's tree
  * reduction passes (`tree`), the lazily reduced RNS row sums (`rnsFoldSteps`, `rnsFoldSplit`), and the GEMV / DOT forms under
  * trial for issue 19 (`f32FmaKeep`, `ffFmaKeep`, `gemvPrefetch`, `gemvVectorX`, `gemvUnroll`, `dotPrefetch`,
- * `dotFusedTree`, `ffLongLazy`, `prefetchPingPong`, `gemvFfFourRows`, `gemvEightRows`, `gemvFinishBatch`; off, and 8 columns a step, unless their `MODPREC_GPU_…` variable is set). Read once from the
+ * `dotFusedTree`, `ffLongLazy`, `prefetchPingPong`, `gemvFfFourRows`, `gemvEightRows`, `gemvFinishBatch`, `dotFusedFinish`; off, and 8 columns a step, unless their `MODPREC_GPU_…` variable is set). Read once from the
  * environment when the module loads (`MODPREC_GPU_LAZY=0`, `MODPREC_GPU_TREE=0` turn them off) — not per call: a `process.env` read costs microseconds in Node, a visible
  * share of a small call's host time — and changed in-process only through {@link setGpuKernelSwitches}.
  * @module
@@ -112,6 +112,20 @@ export interface GpuKernelSwitches {
    * same bits (`MODPREC_GPU_GEMV_FINISH_BATCH=16` or `32`).
    */
   readonly gemvFinishBatch: 8 | 16 | 32;
+  // One-dispatch reductions (issue 19 item 4, session 18; off until timed on the H100 — bench/gpu/h19-goals.ts).
+  /**
+   * DOT in one dispatch: the first pass's workgroups publish their partials and take tickets; the last workgroup of
+   * each block of 2048 partials sums them as the first tree pass would, and the last block sums those as the last
+   * tree pass would — the default's bits without its two further dispatches (kernels/dot/dot-fused-finish-source.ts:
+   * why the relaxed atomics suffice). Where the tree passes run, for one storage binding and up to 2^22 partials.
+   * Off by default (`MODPREC_GPU_DOT_FUSED_FINISH=1`).
+   */
+  readonly dotFusedFinish: boolean;
+  /**
+   * Tests only: the one-dispatch forms treat every published partial as missing, so their recomputation paths run
+   * (same bits, far slower). Off.
+   */
+  readonly fusedFinishRecompute: boolean;
   /** Lazy multiply-adds where the arithmetic has them (see `mulAddGroup` in ./kernel-common.ts). */
   readonly lazy: boolean;
   /** DOT's partials summed by tree passes where the device has 256-invocation workgroups. */
@@ -160,7 +174,7 @@ function envSteps(name: string): number {
   return Number.isInteger(v) && v > 0 ? Math.min(v, MAX_RNS_FOLD_STEPS) : 0;
 }
 
-let current: GpuKernelSwitches = { ...gemvDotSwitches, ...cheaperFfSwitches, rnsFoldSteps: envSteps('MODPREC_GPU_RNS_FOLD'), rnsFoldSplit: !envOff('MODPREC_GPU_RNS_SPLIT'), lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE') };
+let current: GpuKernelSwitches = { ...gemvDotSwitches, ...cheaperFfSwitches, dotFusedFinish: envOn('MODPREC_GPU_DOT_FUSED_FINISH'), fusedFinishRecompute: false, rnsFoldSteps: envSteps('MODPREC_GPU_RNS_FOLD'), rnsFoldSplit: !envOff('MODPREC_GPU_RNS_SPLIT'), lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE') };
 
 /**
  * The current switches.
