@@ -13,7 +13,8 @@
  * (--small: n = 1024 GEMV, 2^20 DOT, 512 TRSV — for llvmpipe; --only=gemv,dot,trsv,small; --trsv-forms=0,4: only
  * those TRSV_FORMS; --rows=s15: only the GEMV / DOT rows of that set — session 15's ffLongLazy and prefetchPingPong
  * beside the defaults: `--only=gemv,dot --rows=s15`; `--rows=s16`: session 16's gemvFfFourRows, gemvEightRows and
- * whole-workgroups-per-SM splits, DOT's thread counts likewise). Writes <out>/h19-goals.json;
+ * whole-workgroups-per-SM splits, DOT's thread counts likewise; `--rows=s18`: DOT in one dispatch, `dotFusedFinish`, beside
+ * the default, bits compared). Writes <out>/h19-goals.json;
  * `--from=<json> [--device=…]` records such a file into bench/results and the `gpu-h19-goals` section of
  * docs/performance.md.
  */
@@ -28,7 +29,8 @@ import { gpuTrsv } from '../../kernels/trsv/trsv-webgpu.js';
 import { timeDeviceRuns, timeFixedCost } from './device-timing.js';
 import { setGpuKernelSwitches, setTrsvKernelSwitches, type GpuKernelSwitches, type TrsvKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { rereadTuningKnobs } from '../../src/backends/webgpu/tuning-knobs.js';
-import { gpuRuntime, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
+import { gpuRuntime, readWords, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
+import { MISS_COUNTER } from '../../kernels/dot/dot-fused-finish-source.js';
 import { gpuUnavailableReason } from '../../src/backends/webgpu/backend.js';
 import { Accurate, rand32 } from './bench-data.js';
 
@@ -176,6 +178,28 @@ function session16Dot(): { label: string; arithmetic: 'f32' | 'ff'; switches: Pa
   ];
 }
 
+/**
+ * Session 18 (`--rows=s18`): DOT in one dispatch (`dotFusedFinish`: the tree passes done by the last workgroups of the
+ * first pass, kernels/dot/dot-fused-finish-source.ts) beside the default it must match bit for bit (the rows share
+ * the bit check's key), at the default and at 2^18 threads, float-float and f32. A fused row's label says how many
+ * partials its timed calls had to recompute (the miss counter: 0 where the relaxed atomics were seen in time).
+ */
+function session18Dot(): { label: string; arithmetic: 'f32' | 'ff'; switches: Partial<GpuKernelSwitches>; options?: GpuDotOptions; sets: readonly string[] }[] {
+  const ff = { lazy: true, tree: true, ffFmaKeep: true } as const;
+  const f32 = { lazy: true, tree: true, f32FmaKeep: true } as const;
+  const fused = { dotFusedFinish: true } as const;
+  const sets = ['s18'] as const;
+  return [
+    { label: 'default: ffFmaKeep, tree (3 dispatches)', arithmetic: 'ff', switches: ff, sets },
+    { label: 'dotFusedFinish: one dispatch', arithmetic: 'ff', switches: { ...ff, ...fused }, sets },
+    { label: 'default, 2^18 threads', arithmetic: 'ff', switches: ff, options: { maxThreads: 2 ** 18 }, sets },
+    { label: 'dotFusedFinish, 2^18 threads', arithmetic: 'ff', switches: { ...ff, ...fused }, options: { maxThreads: 2 ** 18 }, sets },
+    { label: 'f32 default: f32FmaKeep, tree (3 dispatches)', arithmetic: 'f32', switches: f32, sets },
+    { label: 'f32 dotFusedFinish: one dispatch', arithmetic: 'f32', switches: { ...f32, ...fused }, sets },
+    { label: 'dotFusedFinish (again)', arithmetic: 'ff', switches: { ...ff, ...fused }, sets },
+  ];
+}
+
 /** Runs `f` with some kernel switches set (src/backends/webgpu/kernel-switches.ts), restoring them afterwards. */
 async function withSwitches<T>(switches: Partial<GpuKernelSwitches>, f: () => Promise<T>): Promise<T> {
   const previous = setGpuKernelSwitches({ ...ITEM4_OFF, ...switches });
@@ -184,6 +208,15 @@ async function withSwitches<T>(switches: Partial<GpuKernelSwitches>, f: () => Pr
   } finally {
     setGpuKernelSwitches(previous);
   }
+}
+
+/**
+ * The miss counter of the one-dispatch DOT's plan for these operands (word MISS_COUNTER of the buffer its resident
+ * result views; one extra call, whose own misses count too).
+ */
+async function fusedMisses(rt: GpuRuntime, x: DeviceArray, y: DeviceArray, v: { arithmetic: 'f32' | 'ff'; options?: GpuDotOptions }): Promise<number> {
+  const { result } = await gpuDotResident(x, y, { arithmetic: v.arithmetic, ...v.options });
+  return (await readWords(rt.context, result.buffer!, 1, MISS_COUNTER))[0]!;
 }
 
 const goalText = (ms: number, goal: number | undefined): string => (goal === undefined ? '' : `goal ≤ ${goal} ms ${ms <= goal ? 'met' : 'MISSED'}`);
@@ -377,6 +410,7 @@ async function benchDot(rt: GpuRuntime): Promise<void> {
       { label: 'default + ffLongLazy + dotPrefetch + prefetchPingPong', arithmetic: 'ff', switches: { ...on, ...ffk, ...ll, ...pf, ...pp }, sets: ['s15'] },
       { label: 'f32 default: f32FmaKeep, tree', arithmetic: 'f32', switches: { ...on, f32FmaKeep: true }, sets: ['s15'] },
       ...session16Dot(),
+      ...session18Dot(),
     ];
     variants.push({ ...variants[0]!, label: `${variants[0]!.label} (again, end of group)` });
     // As in GEMV: a row's value must equal that of the first row with the same options, lazy, tree and fused-tree settings.
@@ -391,8 +425,11 @@ async function benchDot(rt: GpuRuntime): Promise<void> {
         const sameBits = earlier === undefined || Object.is(earlier, r1.value);
         const error = Math.abs(r1.value - acc.value);
         const bound = gamma(2 * n + 3, U[v.arithmetic]) * mag;
+        const fusedRow = v.switches.dotFusedFinish === true;
+        const missesBefore = fusedRow ? await fusedMisses(rt, x, y, v) : 0;
         const t = await timeStable(rt, () => gpuDotResident(x, y, { arithmetic: v.arithmetic, ...v.options }));
-        push({ kernel: `DOT n=2^${Math.log2(n)}`, variant: `${v.label}${r1.value === r2.value ? '' : ' (NOT reproducible)'}${sameBits ? '' : ' (bits differ from the same options without the switch)'}${t.rounds > 2 ? ` [${t.rounds} timings to settle]` : ''}`, storage, arithmetic: v.arithmetic, ms: t.ms, issueMs: t.issueMs, gbs: (2 * x.words * 4) / t.ms / 1e6, error: error / mag, bound: bound / mag, correct: error <= bound && r1.value === r2.value && sameBits, goal: small || v.arithmetic !== 'ff' ? '' : goalText(t.ms, ffGoal) });
+        const misses = fusedRow ? ` [${(await fusedMisses(rt, x, y, v)) - missesBefore} partials recomputed]` : '';
+        push({ kernel: `DOT n=2^${Math.log2(n)}`, variant: `${v.label}${misses}${r1.value === r2.value ? '' : ' (NOT reproducible)'}${sameBits ? '' : ' (bits differ from the same options without the switch)'}${t.rounds > 2 ? ` [${t.rounds} timings to settle]` : ''}`, storage, arithmetic: v.arithmetic, ms: t.ms, issueMs: t.issueMs, gbs: (2 * x.words * 4) / t.ms / 1e6, error: error / mag, bound: bound / mag, correct: error <= bound && r1.value === r2.value && sameBits, goal: small || v.arithmetic !== 'ff' ? '' : goalText(t.ms, ffGoal) });
       });
     }
     if (storage !== 'f32') {
