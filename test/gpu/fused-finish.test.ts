@@ -1,4 +1,8 @@
 /**
+ * GEMV N in one dispatch (`gemvFusedFinish`, kernels/gemv/gemv-fused-finish-source.ts): y's bits equal the two-pass
+ * default's for f32 and float-float, A in f32/bf16/f16, y in f32/bf16/f16/ff/f64, odd m and n (partial row blocks, one-
+ * column chunks), α and β (old y read), A with ld > m and a strided x, calls in a row, and the recomputation paths.
+ *
  * DOT in one dispatch (the `dotFusedFinish` switch, kernels/dot/dot-fused-finish-source.ts): the last workgroup of each
  * block and of all sums the published partials in the tree passes' order, so the value has the two-pass default's
  * bits — for f32 and float-float arithmetic, f32/bf16/f16 storage, one and several blocks (a last block of fewer
@@ -8,6 +12,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { toDevice, viewOf, type DeviceArray } from '../../src/backends/webgpu/device-array.js';
 import { gpuDot, gpuDotResident } from '../../kernels/dot/dot-webgpu.js';
+import { deviceMatrix, gpuGemv, type DeviceMatrix } from '../../kernels/gemv/gemv-webgpu.js';
 import { compiledPrograms } from '../../src/backends/webgpu/program.js';
 import { gpuKernelSwitches, setGpuKernelSwitches, type GpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { randomValues, requireRuntime } from './gpu-test-helpers.js';
@@ -114,5 +119,69 @@ describe('DOT in one dispatch (dotFusedFinish)', () => {
     }
     // The one-dispatch program ran (its tickets and the storage barrier are in a compiled program).
     expect((await compiledPrograms()).some((p) => p.source.includes('mpStorageBarrier()') && p.source.includes('PAtomic'))).toBe(true);
+  });
+});
+
+describe('GEMV N in one dispatch (gemvFusedFinish)', () => {
+  /** y after the default and after `calls` fused calls, each from the same starting y. */
+  async function gemvBoth(args: { A: DeviceMatrix; x: DeviceArray; y0: readonly number[]; yFormat: 'f32' | 'bf16' | 'ff' | 'f64' | 'f16'; alpha: number; beta: number }, arithmetic: 'f32' | 'ff', calls: number, recompute = false): Promise<{ base: Float64Array; fused: Float64Array[] }> {
+    const run = async (): Promise<Float64Array> => {
+      const y = await toDevice(args.y0, { format: args.yFormat });
+      await gpuGemv({ A: args.A, x: args.x, y, alpha: args.alpha, beta: args.beta }, { arithmetic });
+      const v = await y.toHost();
+      y.destroy();
+      return v;
+    };
+    setGpuKernelSwitches({ gemvFusedFinish: false, fusedFinishRecompute: false });
+    const base = await run();
+    setGpuKernelSwitches({ gemvFusedFinish: true, fusedFinishRecompute: recompute });
+    const fused: Float64Array[] = [];
+    for (let k = 0; k < calls; k++) fused.push(await run());
+    return { base, fused };
+  }
+
+  function expectSameArrays(base: Float64Array, fused: readonly Float64Array[]): void {
+    for (const f of fused) {
+      expect(f.length).toBe(base.length);
+      base.forEach((v, k) => expect(Object.is(f[k], v), `row ${k}: ${f[k]} vs ${v}`).toBe(true));
+    }
+  }
+
+  for (const arithmetic of ['f32', 'ff'] as const) {
+    it(`${arithmetic}: y's bits for odd shapes, storages, α and β, calls in a row`, async () => {
+      await requireRuntime();
+      // m not a multiple of R or of a 64-group block; n giving many one-column chunks (small m) or wide ones.
+      const shapes = arithmetic === 'f32'
+        ? [[333, 37, 'bf16', 'f32', 'f32', 0], [130, 1000, 'f32', 'bf16', 'f32', 0.5], [1, 5, 'f16', 'f16', 'f32', -1]] as const
+        : [[333, 37, 'f32', 'ff', 'bf16', -2], [261, 700, 'bf16', 'f64', 'f32', 0], [2, 1, 'f16', 'f32', 'f32', 1.5]] as const;
+      for (const [m, n, aFormat, yFormat, xFormat, beta] of shapes) {
+        const A = deviceMatrix(await toDevice(randomValues(m * n, m + n), { format: aFormat }), m, n);
+        const x = await toDevice(randomValues(n, n), { format: xFormat });
+        const y0 = Array.from(randomValues(m, m));
+        const { base, fused } = await gemvBoth({ A, x, y0, yFormat, alpha: 1.25, beta }, arithmetic, 3);
+        expectSameArrays(base, fused);
+        A.data.destroy();
+        x.destroy();
+      }
+    });
+  }
+
+  it('views of A and x (sub-matrix with ld > m, strided x), and the recomputation paths', async () => {
+    await requireRuntime();
+    const m = 150, n = 90, ld = 163;
+    const data = await toDevice(randomValues(ld * n, 41), { format: 'bf16' });
+    const A = deviceMatrix(data, m, n, ld);
+    const xs = await toDevice(randomValues(3 * n + 2, 42), { format: 'f32' });
+    const x = viewOf(xs, { length: n, offset: 2, stride: 3 });
+    const y0 = Array.from(randomValues(m, 43));
+    for (const arithmetic of ['f32', 'ff'] as const) {
+      const r = await gemvBoth({ A, x, y0, yFormat: 'f32', alpha: -0.75, beta: 2 }, arithmetic, 2);
+      expectSameArrays(r.base, r.fused);
+      const again = await gemvBoth({ A, x, y0, yFormat: 'bf16', alpha: 1, beta: 0 }, arithmetic, 2, true);
+      expectSameArrays(again.base, again.fused);
+    }
+    data.destroy();
+    xs.destroy();
+    expect((await compiledPrograms()).some((p) => p.source.includes('YAtomic') && p.source.includes('mpStorageBarrier()'))).toBe(true);
   });
 });

@@ -3,7 +3,7 @@
  * and for tests that check both: lazy float-float accumulation in streaming loops (`lazy`), DOT's tree
  * reduction passes (`tree`), the lazily reduced RNS row sums (`rnsFoldSteps`, `rnsFoldSplit`), and the GEMV / DOT forms under
  * trial for issue 19 (`f32FmaKeep`, `ffFmaKeep`, `gemvPrefetch`, `gemvVectorX`, `gemvUnroll`, `dotPrefetch`,
- * `dotFusedTree`, `ffLongLazy`, `prefetchPingPong`, `gemvFfFourRows`, `gemvEightRows`, `gemvFinishBatch`, `dotFusedFinish`; off, and 8 columns a step, unless their `MODPREC_GPU_…` variable is set). Read once from the
+ * `dotFusedTree`, `ffLongLazy`, `prefetchPingPong`, `gemvFfFourRows`, `gemvEightRows`, `gemvFinishBatch`, `dotFusedFinish`, `gemvFusedFinish`; off, and 8 columns a step, unless their `MODPREC_GPU_…` variable is set). Read once from the
  * environment when the module loads (`MODPREC_GPU_LAZY=0`, `MODPREC_GPU_TREE=0` turn them off) — not per call: a `process.env` read costs microseconds in Node, a visible
  * share of a small call's host time — and changed in-process only through {@link setGpuKernelSwitches}.
  * @module
@@ -122,6 +122,13 @@ export interface GpuKernelSwitches {
    */
   readonly dotFusedFinish: boolean;
   /**
+   * GEMV N in one dispatch: the R-rows partial pass's workgroups (64 row groups of one chunk each) publish their partials
+   * and take a ticket on their row block's counter; the last of a block's chunks sums the block's rows in chunk order,
+   * applies α and β and stores y — the finish pass's bits without its dispatch (kernels/gemv/gemv-fused-finish-source.ts).
+   * For a packed y in f32, f16, bf16, ff or f64, A and x over one binding. Off by default (`MODPREC_GPU_GEMV_FUSED_FINISH=1`).
+   */
+  readonly gemvFusedFinish: boolean;
+  /**
    * Tests only: the one-dispatch forms treat every published partial as missing, so their recomputation paths run
    * (same bits, far slower). Off.
    */
@@ -174,7 +181,7 @@ function envSteps(name: string): number {
   return Number.isInteger(v) && v > 0 ? Math.min(v, MAX_RNS_FOLD_STEPS) : 0;
 }
 
-let current: GpuKernelSwitches = { ...gemvDotSwitches, ...cheaperFfSwitches, dotFusedFinish: envOn('MODPREC_GPU_DOT_FUSED_FINISH'), fusedFinishRecompute: false, rnsFoldSteps: envSteps('MODPREC_GPU_RNS_FOLD'), rnsFoldSplit: !envOff('MODPREC_GPU_RNS_SPLIT'), lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE') };
+let current: GpuKernelSwitches = { ...gemvDotSwitches, ...cheaperFfSwitches, dotFusedFinish: envOn('MODPREC_GPU_DOT_FUSED_FINISH'), gemvFusedFinish: envOn('MODPREC_GPU_GEMV_FUSED_FINISH'), fusedFinishRecompute: false, rnsFoldSteps: envSteps('MODPREC_GPU_RNS_FOLD'), rnsFoldSplit: !envOff('MODPREC_GPU_RNS_SPLIT'), lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE') };
 
 /**
  * The current switches.
