@@ -13,8 +13,8 @@
  * (--small: n = 1024 GEMV, 2^20 DOT, 512 TRSV — for llvmpipe; --only=gemv,dot,trsv,small; --trsv-forms=0,4: only
  * those TRSV_FORMS; --rows=s15: only the GEMV / DOT rows of that set — session 15's ffLongLazy and prefetchPingPong
  * beside the defaults: `--only=gemv,dot --rows=s15`; `--rows=s16`: session 16's gemvFfFourRows, gemvEightRows and
- * whole-workgroups-per-SM splits, DOT's thread counts likewise; `--rows=s18`: DOT in one dispatch, `dotFusedFinish`, beside
- * the default, bits compared). Writes <out>/h19-goals.json;
+ * whole-workgroups-per-SM splits, DOT's thread counts likewise; `--rows=s18`: DOT and GEMV N in one dispatch, `dotFusedFinish` and
+ * `gemvFusedFinish`, beside the defaults, bits compared). Writes <out>/h19-goals.json;
  * `--from=<json> [--device=…]` records such a file into bench/results and the `gpu-h19-goals` section of
  * docs/performance.md.
  */
@@ -100,7 +100,7 @@ function push(row: Row): void {
  * these, so a row has exactly the switches it names — the library's defaults since 2026-11-27 are the rows naming
  * ffFmaKeep + gemvPrefetch + gemvVectorX (ff) and f32FmaKeep + gemvPrefetch + gemvVectorX (f32; DOT: ffFmaKeep).
  */
-const ITEM4_OFF: Partial<GpuKernelSwitches> = { f32FmaKeep: false, ffFmaKeep: false, gemvPrefetch: false, gemvVectorX: false, gemvUnroll: 8, dotPrefetch: false, dotFusedTree: false, ffLongLazy: false, prefetchPingPong: false, gemvFfFourRows: false, gemvEightRows: false, gemvFinishBatch: 8 };
+const ITEM4_OFF: Partial<GpuKernelSwitches> = { dotFusedFinish: false, gemvFusedFinish: false, f32FmaKeep: false, ffFmaKeep: false, gemvPrefetch: false, gemvVectorX: false, gemvUnroll: 8, dotPrefetch: false, dotFusedTree: false, ffLongLazy: false, prefetchPingPong: false, gemvFfFourRows: false, gemvEightRows: false, gemvFinishBatch: 8 };
 
 /**
  * Session 16 (issue 19 item 4, `--rows=s16`): GEMV N's wide row groups — `gemvFfFourRows` (float-float, 4 rows a thread,
@@ -175,6 +175,27 @@ function session16Dot(): { label: string; arithmetic: 'f32' | 'ff'; switches: Pa
     { label: '132·2048 threads, 1 run of 4 per step, 1 chain', arithmetic: 'ff', switches: base, options: { maxThreads: 132 * 2048, groups: 1, chains: 1 }, sets },
     { label: 'f32 default: f32FmaKeep, tree', arithmetic: 'f32', switches: { lazy: true, tree: true, f32FmaKeep: true }, sets },
     { label: 'f32 132·1024 threads', arithmetic: 'f32', switches: { lazy: true, tree: true, f32FmaKeep: true }, options: { maxThreads: 132 * 1024 }, sets },
+  ];
+}
+
+/**
+ * Session 18 (`--rows=s18`): GEMV N in one dispatch (`gemvFusedFinish`: the finish pass done by the last workgroup of
+ * each row block of the partial pass, kernels/gemv/gemv-fused-finish-source.ts) beside the default it must match bit for
+ * bit (the rows share the bit check's key), float-float with 2 chains and 1, and f32.
+ */
+function session18Gemv(): { label: string; arithmetic: 'f32' | 'ff'; switches: Partial<GpuKernelSwitches>; options: GpuGemvOptions; sets: readonly string[] }[] {
+  const base = { lazy: true, ffFmaKeep: true, gemvPrefetch: true, gemvVectorX: true } as const;
+  const f32Base = { f32FmaKeep: true, gemvPrefetch: true, gemvVectorX: true } as const;
+  const fused = { gemvFusedFinish: true } as const;
+  const sets = ['s18'] as const;
+  return [
+    { label: 'default: ffFmaKeep + gemvPrefetch + gemvVectorX (2 dispatches)', arithmetic: 'ff', switches: base, options: {}, sets },
+    { label: 'gemvFusedFinish: one dispatch', arithmetic: 'ff', switches: { ...base, ...fused }, options: {}, sets },
+    { label: 'default, 1 chain', arithmetic: 'ff', switches: base, options: { chains: 1 }, sets },
+    { label: 'gemvFusedFinish, 1 chain', arithmetic: 'ff', switches: { ...base, ...fused }, options: { chains: 1 }, sets },
+    { label: 'f32 default: f32FmaKeep + gemvPrefetch + gemvVectorX (2 dispatches)', arithmetic: 'f32', switches: f32Base, options: {}, sets },
+    { label: 'f32 gemvFusedFinish: one dispatch', arithmetic: 'f32', switches: { ...f32Base, ...fused }, options: {}, sets },
+    { label: 'gemvFusedFinish (again)', arithmetic: 'ff', switches: { ...base, ...fused }, options: {}, sets },
   ];
 }
 
@@ -313,6 +334,7 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
       { label: 'f32 default: f32FmaKeep + gemvPrefetch + gemvVectorX', arithmetic: 'f32', switches: { ...fk, ...pf, ...vx }, options: {}, sets: ['s15'] },
       { label: 'f32 default + prefetchPingPong', arithmetic: 'f32', switches: { ...fk, ...pf, ...vx, ...pp }, options: {}, sets: ['s15'] },
       ...session16Gemv(n),
+      ...session18Gemv(),
     ];
     variants.push({ ...variants[0]!, label: `${variants[0]!.label} (again, end of group)` });
     // The item-4 switches change no bit: a row's y must equal that of the first row with the same options, lazy setting
