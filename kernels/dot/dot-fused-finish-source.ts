@@ -25,8 +25,9 @@
  * - so a word of region p read in this call is, by (1), the sentinel or the value this call's owner stored.
  * A reader that finds the sentinel in any word of a partial recomputes the partial itself, with the same lines as its
  * owner (a first-pass partial from x and y; a level-1 sum from the block's partials, by the whole workgroup), so the
- * result has the same bits whatever became visible when. (A partial whose value is that NaN pattern is recomputed
- * too: the same bits again.) The counters need no such care: a ticket is a read-modify-write, so the workgroup that
+ * result has the same bits whatever became visible when — given that a compiler treats the second copy of the lines as
+ * the first: their roundings are pinned (mpKeep, the fma forms), so neither copy can be contracted or rewritten. (A
+ * partial whose value is that NaN pattern is recomputed too: the same bits again.) The counters need no such care: a ticket is a read-modify-write, so the workgroup that
  * reads members − 1 comes after every other increment of that call in the counter's order, and its reset to 0 comes
  * after them all. On hardware where atomics are coherent in a shared cache (the H100's L2) the recomputation should
  * not run; every one that does adds 1 to the miss counter (word 5), which the benchmark reads.
