@@ -9,7 +9,7 @@
 import { checkSize, fail } from '../../src/core/errors.js';
 import type { GpuArithmetic, GpuRegister } from '../../src/backends/webgpu/arithmetic.js';
 import { hostDot } from '../../src/backends/webgpu/host-fallback.js';
-import { bindingWindows, bindWindow, bufferView, DeviceArray, splitBindings } from '../../src/backends/webgpu/device-array.js';
+import { bindingLimit, bindingWindows, bindWindow, bufferView, DeviceArray, splitBindings } from '../../src/backends/webgpu/device-array.js';
 import type { VectorRead } from '../../src/backends/webgpu/formats.js';
 import { elementIndex, allowFallback, UNROLL, accumulatorChains, mulAddGroup, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
 import { boundedScratch, getProgram, submitPasses, type BoundArray, type Pass, type PassCache, type ProgramSpec } from '../../src/backends/webgpu/program.js';
@@ -235,7 +235,7 @@ async function dotOnDevice(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, 
   const tree = first > 1 && c <= 2 && treeReduction(runtime);
   // dotFusedFinish: the tree passes inside the first pass's dispatch (./dot-fused-finish-source.ts), where its one
   // binding and block count allow; the same bits.
-  if (tree && gpuKernelSwitches().dotFusedFinish && windows.length === 1 && !arithmetic.dotVariant && Math.ceil(first / FUSED_BLOCK) <= MAX_FUSED_BLOCKS) {
+  if (tree && gpuKernelSwitches().dotFusedFinish && windows.length === 1 && !arithmetic.dotVariant && Math.ceil(first / FUSED_BLOCK) <= MAX_FUSED_BLOCKS && fusedLayout(first, c).total * 4 <= bindingLimit(runtime)) {
     return fusedFinishDot(runtime, x, y, arithmetic, first, shape, `${maxThreads}|${shapeKey}`);
   }
   // dotFusedTree: the first pass adds each workgroup's sums itself (one tree pass fewer), where it has whole workgroups.

@@ -382,7 +382,8 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   const inPlace = !y.coversSpan;
   // gemvFusedFinish: the finish pass inside the partial pass's dispatch (./gemv-fused-finish-source.ts) for a packed y
   // in a plain format, A and x over one binding; the same bits.
-  if (rowLines && gpuKernelSwitches().gemvFusedFinish && !windowed && !(aView && A.data.words * 4 > limit) && !own && !inPlace && rows > 0 && threads > 0 && FUSED_Y_FORMATS.has(y.format.name) && R % y.format.elementsPerWord === 0) {
+  if (rowLines && gpuKernelSwitches().gemvFusedFinish && !windowed && !(aView && A.data.words * 4 > limit) && !own && !inPlace && rows > 0 && threads > 0 && FUSED_Y_FORMATS.has(y.format.name) && R % y.format.elementsPerWord === 0
+    && gemvFusedLayout(splits, Math.ceil(m / R), R, arithmetic.components).total * 4 <= limit) {
     const fusedKey = `gemvfused|${objectId(args.A.data)}|${A.data.offset}|${A.data.stride}|${objectId(args.x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}|${chains}|${rowKey}`;
     const runRead = rowKey.includes('vector') ? A.data.format.vectorRead : rowKey.includes('pair') ? A.data.format.pairRead : undefined;
     await gemvFusedN(runtime, fusedKey, { A, x, y }, arithmetic, { alpha, beta, R, splits, partialScalars, runSuffix: runRead?.suffix, vectorX: rowKey.includes('|vx'), specKey: `${chains}|${rowKey}` }, rowLines);

@@ -117,7 +117,7 @@ export interface GpuKernelSwitches {
    * DOT in one dispatch: the first pass's workgroups publish their partials and take tickets; the last workgroup of
    * each block of 2048 partials sums them as the first tree pass would, and the last block sums those as the last
    * tree pass would — the default's bits without its two further dispatches (kernels/dot/dot-fused-finish-source.ts:
-   * why the relaxed atomics suffice). Where the tree passes run, for one storage binding and up to 2^22 partials.
+   * why the relaxed atomics suffice). Where the tree passes run, for one storage binding, up to 2^22 partials and slots that fit one binding.
    * Off by default (`MODPREC_GPU_DOT_FUSED_FINISH=1`).
    */
   readonly dotFusedFinish: boolean;
