@@ -24,7 +24,7 @@ import { markdownTable, today, writePerformanceSection, writeResults } from '../
 import { gpuConvert } from '../../src/backends/webgpu/convert.js';
 import { deviceZeros, toDevice, type DeviceArray } from '../../src/backends/webgpu/device-array.js';
 import { gpuDot, gpuDotResident, type GpuDotOptions } from '../../kernels/dot/dot-webgpu.js';
-import { deviceMatrix, gpuGemv, type GpuGemvOptions } from '../../kernels/gemv/gemv-webgpu.js';
+import { deviceMatrix, gpuGemv, lastGemvFusedMisses, type DeviceMatrix, type GpuGemvOptions } from '../../kernels/gemv/gemv-webgpu.js';
 import { gpuTrsv } from '../../kernels/trsv/trsv-webgpu.js';
 import { timeDeviceRuns, timeFixedCost } from './device-timing.js';
 import { setGpuKernelSwitches, setTrsvKernelSwitches, type GpuKernelSwitches, type TrsvKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
@@ -240,6 +240,12 @@ async function fusedMisses(rt: GpuRuntime, x: DeviceArray, y: DeviceArray, v: { 
   return (await readWords(rt.context, result.buffer!, 1, MISS_COUNTER))[0]!;
 }
 
+/** The one-dispatch GEMV N's miss counter for these operands (after one extra call, whose own misses count too). */
+async function fusedGemvMisses(A: DeviceMatrix, x: DeviceArray, y: DeviceArray, v: { arithmetic: 'f32' | 'ff'; options: GpuGemvOptions }): Promise<number> {
+  await gpuGemv({ A, x, y }, { arithmetic: v.arithmetic, ...v.options });
+  return (await lastGemvFusedMisses()) ?? Number.NaN;
+}
+
 const goalText = (ms: number, goal: number | undefined): string => (goal === undefined ? '' : `goal ≤ ${goal} ms ${ms <= goal ? 'met' : 'MISSED'}`);
 
 async function benchGemv(rt: GpuRuntime): Promise<void> {
@@ -361,9 +367,12 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
             worst = b / mag[i]!;
           }
         }
+        const fusedRow = v.switches.gemvFusedFinish === true;
+        const missesBefore = fusedRow ? await fusedGemvMisses(A, x, y, v) : 0;
         const t = await timeStable(rt, () => gpuGemv({ A, x, y }, { arithmetic: v.arithmetic, ...v.options }));
+        const misses = fusedRow ? ` [${(await fusedGemvMisses(A, x, y, v)) - missesBefore} partials recomputed]` : '';
         const bytes = data.words * 4 + 8 * n;
-        push({ kernel: `GEMV N n=${n}`, variant: `${v.label}${sameBits ? '' : ' (bits differ from the same options without the switch)'}${t.rounds > 2 ? ` [${t.rounds} timings to settle]` : ''}`, storage, arithmetic: v.arithmetic, ms: t.ms, issueMs: t.issueMs, gbs: bytes / t.ms / 1e6, error, bound: worst || gamma(2 * n + 3, U[v.arithmetic]), correct, goal: small || v.arithmetic !== 'ff' ? '' : goalText(t.ms, ffGoal) });
+        push({ kernel: `GEMV N n=${n}`, variant: `${v.label}${misses}${sameBits ? '' : ' (bits differ from the same options without the switch)'}${t.rounds > 2 ? ` [${t.rounds} timings to settle]` : ''}`, storage, arithmetic: v.arithmetic, ms: t.ms, issueMs: t.issueMs, gbs: bytes / t.ms / 1e6, error, bound: worst || gamma(2 * n + 3, U[v.arithmetic]), correct, goal: small || v.arithmetic !== 'ff' ? '' : goalText(t.ms, ffGoal) });
       });
     }
     if (data !== a32) data.destroy();

@@ -21,10 +21,10 @@ import { bindExtent, bindingLimit, bindWindow, checkExtentBinding, checkOperandB
 import { finishProgramOptions, finishThreads, partialsFinishSource, scalarBindings } from '../../src/backends/webgpu/finish-pass.js';
 import { elementIndex, allowFallback, outputComponents, UNROLL, accumulateLoop, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
 import { boundedScratch, getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
-import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
+import { createWordBuffer, readWords, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import { bindOldFromOutput, checkOutputBinding, outputWindow, serialisedViewWrite, throughPackedOutput, writesLanes, writesInPlace } from '../../src/backends/webgpu/view-output.js';
 import { checkRowsPerThread, maxRowsPerThread, partialNRowsLines, partialNRowsSource, rowRunRead, storesOwnPartials, vectorXRead } from './gemv-row-group-source.js';
-import { gemvFusedFinishSpec, gemvFusedInitialWords, gemvFusedLayout, type PartialRowsLines } from './gemv-fused-finish-source.js';
+import { GEMV_FUSED_MISSES, gemvFusedFinishSpec, gemvFusedInitialWords, gemvFusedLayout, type PartialRowsLines } from './gemv-fused-finish-source.js';
 import { checkGpuOptions } from '../../src/backends/backend.js';
 import { gpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { readsTransposed, transposedDeviceMatrix } from './transposed-device-matrix.js';
@@ -465,6 +465,19 @@ const FUSED_Y_FORMATS = new Set(['f32', 'f16', 'bf16', 'ff', 'f64']);
 /** The call parity of each one-dispatch GEMV N plan (which of its two slot regions the next call writes). */
 const fusedParity = new WeakMap<object, number>();
 
+/** The atomic buffer of the latest one-dispatch GEMV N call (for {@link lastGemvFusedMisses}). */
+let lastFused: { runtime: GpuRuntime; buffer: GpuBuffer } | undefined;
+
+/**
+ * The miss counter of the latest one-dispatch GEMV N call's plan: how many partials its calls so far had to recompute
+ * (kernels/gemv/gemv-fused-finish-source.ts). For benchmarks, read right after a call (while its plan is held).
+ * @returns the count, or undefined when no such call ran
+ */
+export async function lastGemvFusedMisses(): Promise<number | undefined> {
+  if (!lastFused) return undefined;
+  return (await readWords(lastFused.runtime.context, lastFused.buffer, 1, GEMV_FUSED_MISSES))[0]!;
+}
+
 /**
  * Records the one-dispatch GEMV N (the `gemvFusedFinish` switch): a packed y's new words go to the plan's spare buffer,
  * which then becomes y's (the two-pass form's ping-pong).
@@ -495,6 +508,7 @@ async function gemvFusedN(runtime: GpuRuntime, key: string, ops: { A: DeviceMatr
   arrays.YAtomic = { buffer: out };
   // A pass cache per parity: the two forms of the call differ only in `par`.
   submitPasses(context, [{ pass: { program, arrays, scalars, output: { buffer: plan.scratch[2]! }, threads: layout.padded * shape.splits }, cache: plan.passes[parity]! }]);
+  lastFused = { runtime, buffer: plan.scratch[0]! };
   plan.scratch[1] = y.buffer!;
   y.buffer = out;
   y.version++;

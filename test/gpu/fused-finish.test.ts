@@ -12,7 +12,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { toDevice, viewOf, type DeviceArray } from '../../src/backends/webgpu/device-array.js';
 import { gpuDot, gpuDotResident } from '../../kernels/dot/dot-webgpu.js';
-import { deviceMatrix, gpuGemv, type DeviceMatrix } from '../../kernels/gemv/gemv-webgpu.js';
+import { deviceMatrix, gpuGemv, lastGemvFusedMisses, type DeviceMatrix } from '../../kernels/gemv/gemv-webgpu.js';
 import { compiledPrograms } from '../../src/backends/webgpu/program.js';
 import { gpuKernelSwitches, setGpuKernelSwitches, type GpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { randomValues, requireRuntime } from './gpu-test-helpers.js';
@@ -123,28 +123,33 @@ describe('DOT in one dispatch (dotFusedFinish)', () => {
 });
 
 describe('GEMV N in one dispatch (gemvFusedFinish)', () => {
-  /** y after the default and after `calls` fused calls, each from the same starting y. */
-  async function gemvBoth(args: { A: DeviceMatrix; x: DeviceArray; y0: readonly number[]; yFormat: 'f32' | 'bf16' | 'ff' | 'f64' | 'f16'; alpha: number; beta: number }, arithmetic: 'f32' | 'ff', calls: number, recompute = false): Promise<{ base: Float64Array; fused: Float64Array[] }> {
-    const run = async (): Promise<Float64Array> => {
+  /**
+   * y after each of `calls` calls in a row (y ← α·A·x + β·y on the same y: one plan, so its counters and slot regions
+   * are reused), for the default and for the fused form, each from the same starting y.
+   */
+  async function gemvBoth(args: { A: DeviceMatrix; x: DeviceArray; y0: readonly number[]; yFormat: 'f32' | 'bf16' | 'ff' | 'f64' | 'f16'; alpha: number; beta: number }, arithmetic: 'f32' | 'ff', calls: number, recompute = false): Promise<{ base: Float64Array[]; fused: Float64Array[] }> {
+    const run = async (): Promise<Float64Array[]> => {
       const y = await toDevice(args.y0, { format: args.yFormat });
-      await gpuGemv({ A: args.A, x: args.x, y, alpha: args.alpha, beta: args.beta }, { arithmetic });
-      const v = await y.toHost();
+      const values: Float64Array[] = [];
+      for (let k = 0; k < calls; k++) {
+        await gpuGemv({ A: args.A, x: args.x, y, alpha: args.alpha, beta: args.beta }, { arithmetic });
+        values.push(await y.toHost());
+      }
       y.destroy();
-      return v;
+      return values;
     };
     setGpuKernelSwitches({ gemvFusedFinish: false, fusedFinishRecompute: false });
     const base = await run();
     setGpuKernelSwitches({ gemvFusedFinish: true, fusedFinishRecompute: recompute });
-    const fused: Float64Array[] = [];
-    for (let k = 0; k < calls; k++) fused.push(await run());
-    return { base, fused };
+    return { base, fused: await run() };
   }
 
-  function expectSameArrays(base: Float64Array, fused: readonly Float64Array[]): void {
-    for (const f of fused) {
-      expect(f.length).toBe(base.length);
-      base.forEach((v, k) => expect(Object.is(f[k], v), `row ${k}: ${f[k]} vs ${v}`).toBe(true));
-    }
+  function expectSameArrays(base: readonly Float64Array[], fused: readonly Float64Array[]): void {
+    expect(fused.length).toBe(base.length);
+    fused.forEach((f, call) => {
+      expect(f.length).toBe(base[call]!.length);
+      base[call]!.forEach((v, k) => expect(Object.is(f[k], v), `call ${call}, row ${k}: ${f[k]} vs ${v}`).toBe(true));
+    });
   }
 
   for (const arithmetic of ['f32', 'ff'] as const) {
@@ -179,6 +184,8 @@ describe('GEMV N in one dispatch (gemvFusedFinish)', () => {
       expectSameArrays(r.base, r.fused);
       const again = await gemvBoth({ A, x, y0, yFormat: 'bf16', alpha: 1, beta: 0 }, arithmetic, 2, true);
       expectSameArrays(again.base, again.fused);
+      // Every partial of those calls was recomputed, and counted.
+      expect(await lastGemvFusedMisses()).toBeGreaterThanOrEqual(2 * m);
     }
     data.destroy();
     xs.destroy();
