@@ -72,6 +72,28 @@ export interface GpuKernelSwitches {
    * 3). Another fixed summation order, within the same bound. Off by default (`MODPREC_GPU_DOT_FUSED_TREE=1`).
    */
   readonly dotFusedTree: boolean;
+  // One-dispatch reductions (issue 19 item 4, session 18; off until timed on the H100 — bench/gpu/h19-goals.ts).
+  /**
+   * DOT in one dispatch: the first pass's workgroups publish their partials and take tickets; the last workgroup of
+   * each block of 2048 partials sums them as the first tree pass would, and the last block sums those as the last
+   * tree pass would — the default's bits without its two further dispatches (kernels/dot/dot-fused-finish-source.ts:
+   * why the relaxed atomics suffice). Where the tree passes run, for one storage binding, up to 2^22 partials and
+   * slots that fit one binding.
+   * Off by default (`MODPREC_GPU_DOT_FUSED_FINISH=1`).
+   */
+  readonly dotFusedFinish: boolean;
+  /**
+   * GEMV N in one dispatch: the R-rows partial pass's workgroups (64 row groups of one chunk each) publish their partials
+   * and take a ticket on their row block's counter; the last of a block's chunks sums the block's rows in chunk order,
+   * applies α and β and stores y — the finish pass's bits without its dispatch (kernels/gemv/gemv-fused-finish-source.ts).
+   * For a packed y in f32, f16, bf16, ff or f64, A and x over one binding. Off by default (`MODPREC_GPU_GEMV_FUSED_FINISH=1`).
+   */
+  readonly gemvFusedFinish: boolean;
+  /**
+   * Tests only: the one-dispatch forms treat every published partial as missing, so their recomputation paths run
+   * (same bits, far slower). Off.
+   */
+  readonly fusedFinishRecompute: boolean;
   // Cheaper float-float streaming loops (issue 19 item 4, session 15; off until timed on the H100 — bench/gpu/h19-goals.ts).
   /**
    * The lazy float-float accumulators of GEMV N's R-rows partial pass and DOT's first pass settle after at most
@@ -112,27 +134,6 @@ export interface GpuKernelSwitches {
    * same bits (`MODPREC_GPU_GEMV_FINISH_BATCH=16` or `32`).
    */
   readonly gemvFinishBatch: 8 | 16 | 32;
-  // One-dispatch reductions (issue 19 item 4, session 18; off until timed on the H100 — bench/gpu/h19-goals.ts).
-  /**
-   * DOT in one dispatch: the first pass's workgroups publish their partials and take tickets; the last workgroup of
-   * each block of 2048 partials sums them as the first tree pass would, and the last block sums those as the last
-   * tree pass would — the default's bits without its two further dispatches (kernels/dot/dot-fused-finish-source.ts:
-   * why the relaxed atomics suffice). Where the tree passes run, for one storage binding, up to 2^22 partials and slots that fit one binding.
-   * Off by default (`MODPREC_GPU_DOT_FUSED_FINISH=1`).
-   */
-  readonly dotFusedFinish: boolean;
-  /**
-   * GEMV N in one dispatch: the R-rows partial pass's workgroups (64 row groups of one chunk each) publish their partials
-   * and take a ticket on their row block's counter; the last of a block's chunks sums the block's rows in chunk order,
-   * applies α and β and stores y — the finish pass's bits without its dispatch (kernels/gemv/gemv-fused-finish-source.ts).
-   * For a packed y in f32, f16, bf16, ff or f64, A and x over one binding. Off by default (`MODPREC_GPU_GEMV_FUSED_FINISH=1`).
-   */
-  readonly gemvFusedFinish: boolean;
-  /**
-   * Tests only: the one-dispatch forms treat every published partial as missing, so their recomputation paths run
-   * (same bits, far slower). Off.
-   */
-  readonly fusedFinishRecompute: boolean;
   /** Lazy multiply-adds where the arithmetic has them (see `mulAddGroup` in ./kernel-common.ts). */
   readonly lazy: boolean;
   /** DOT's partials summed by tree passes where the device has 256-invocation workgroups. */
@@ -165,7 +166,7 @@ function envBatch(name: string): 8 | 16 | 32 {
 }
 
 /** The GEMV / DOT switches' values from the environment. */
-const gemvDotSwitches = { f32FmaKeep: !envOff('MODPREC_GPU_F32_FMA_KEEP'), ffFmaKeep: !envOff('MODPREC_GPU_FF_FMA_KEEP'), gemvPrefetch: !envOff('MODPREC_GPU_GEMV_PREFETCH'), gemvVectorX: !envOff('MODPREC_GPU_GEMV_VECTOR_X'), gemvUnroll: envUnroll('MODPREC_GPU_GEMV_UNROLL'), dotPrefetch: envOn('MODPREC_GPU_DOT_PREFETCH'), dotFusedTree: envOn('MODPREC_GPU_DOT_FUSED_TREE') };
+const gemvDotSwitches = { f32FmaKeep: !envOff('MODPREC_GPU_F32_FMA_KEEP'), ffFmaKeep: !envOff('MODPREC_GPU_FF_FMA_KEEP'), gemvPrefetch: !envOff('MODPREC_GPU_GEMV_PREFETCH'), gemvVectorX: !envOff('MODPREC_GPU_GEMV_VECTOR_X'), gemvUnroll: envUnroll('MODPREC_GPU_GEMV_UNROLL'), dotPrefetch: envOn('MODPREC_GPU_DOT_PREFETCH'), dotFusedTree: envOn('MODPREC_GPU_DOT_FUSED_TREE'), dotFusedFinish: envOn('MODPREC_GPU_DOT_FUSED_FINISH'), gemvFusedFinish: envOn('MODPREC_GPU_GEMV_FUSED_FINISH'), fusedFinishRecompute: false };
 
 /** The cheaper float-float switches (session 15) from the environment: off unless set to 1. */
 const cheaperFfSwitches = { ffLongLazy: envOn('MODPREC_GPU_FF_LONG_LAZY'), prefetchPingPong: envOn('MODPREC_GPU_PREFETCH_PING_PONG'), gemvFfFourRows: envOn('MODPREC_GPU_GEMV_FF_FOUR_ROWS'), gemvEightRows: envOn('MODPREC_GPU_GEMV_EIGHT_ROWS'), gemvFinishBatch: envBatch('MODPREC_GPU_GEMV_FINISH_BATCH') };
@@ -181,7 +182,7 @@ function envSteps(name: string): number {
   return Number.isInteger(v) && v > 0 ? Math.min(v, MAX_RNS_FOLD_STEPS) : 0;
 }
 
-let current: GpuKernelSwitches = { ...gemvDotSwitches, ...cheaperFfSwitches, dotFusedFinish: envOn('MODPREC_GPU_DOT_FUSED_FINISH'), gemvFusedFinish: envOn('MODPREC_GPU_GEMV_FUSED_FINISH'), fusedFinishRecompute: false, rnsFoldSteps: envSteps('MODPREC_GPU_RNS_FOLD'), rnsFoldSplit: !envOff('MODPREC_GPU_RNS_SPLIT'), lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE') };
+let current: GpuKernelSwitches = { ...gemvDotSwitches, ...cheaperFfSwitches, rnsFoldSteps: envSteps('MODPREC_GPU_RNS_FOLD'), rnsFoldSplit: !envOff('MODPREC_GPU_RNS_SPLIT'), lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE') };
 
 /**
  * The current switches.
