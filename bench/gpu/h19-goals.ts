@@ -14,7 +14,8 @@
  * (--small: n = 1024 GEMV, 2^20 DOT, 512 TRSV — for llvmpipe; --only=gemv,dot,trsv,small; --trsv-forms=0,4: only
  * those TRSV_FORMS; --rows=s15: only the GEMV / DOT rows of that set — session 15's ffLongLazy and prefetchPingPong
  * beside the defaults: `--only=gemv,dot --rows=s15`; `--rows=s16`: session 16's gemvFfFourRows, gemvEightRows and
- * whole-workgroups-per-SM splits, DOT's thread counts likewise). Writes <out>/h19-goals.json;
+ * whole-workgroups-per-SM splits, DOT's thread counts likewise; `--rows=s18`: DOT and GEMV N in one dispatch, `dotFusedFinish` and
+ * `gemvFusedFinish`, beside the defaults, bits compared). Writes <out>/h19-goals.json;
  * `--from=<json> [--device=…]` records such a file into bench/results and the `gpu-h19-goals` section of
  * docs/performance.md.
  */
@@ -24,12 +25,13 @@ import { markdownTable, today, writePerformanceSection, writeResults } from '../
 import { gpuConvert } from '../../src/backends/webgpu/convert.js';
 import { deviceZeros, toDevice, type DeviceArray } from '../../src/backends/webgpu/device-array.js';
 import { gpuDot, gpuDotResident, type GpuDotOptions } from '../../kernels/dot/dot-webgpu.js';
-import { deviceMatrix, gpuGemv, type GpuGemvOptions } from '../../kernels/gemv/gemv-webgpu.js';
+import { deviceMatrix, gpuGemv, lastGemvFusedMisses, type DeviceMatrix, type GpuGemvOptions } from '../../kernels/gemv/gemv-webgpu.js';
 import { gpuTrsv } from '../../kernels/trsv/trsv-webgpu.js';
 import { timeDeviceRuns, timeFixedCost } from './device-timing.js';
 import { setGpuKernelSwitches, setTrsvKernelSwitches, type GpuKernelSwitches, type TrsvKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { rereadTuningKnobs } from '../../src/backends/webgpu/tuning-knobs.js';
-import { gpuRuntime, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
+import { gpuRuntime, readWords, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
+import { MISS_COUNTER } from '../../kernels/dot/dot-fused-finish-source.js';
 import { gpuUnavailableReason } from '../../src/backends/webgpu/backend.js';
 import { Accurate, rand32 } from './bench-data.js';
 
@@ -99,7 +101,7 @@ function push(row: Row): void {
  * these, so a row has exactly the switches it names — the library's defaults since 2026-11-27 are the rows naming
  * ffFmaKeep + gemvPrefetch + gemvVectorX (ff) and f32FmaKeep + gemvPrefetch + gemvVectorX (f32; DOT: ffFmaKeep).
  */
-const ITEM4_OFF: Partial<GpuKernelSwitches> = { f32FmaKeep: false, ffFmaKeep: false, gemvPrefetch: false, gemvVectorX: false, gemvUnroll: 8, dotPrefetch: false, dotFusedTree: false, ffLongLazy: false, prefetchPingPong: false, gemvFfFourRows: false, gemvEightRows: false, gemvFinishBatch: 8 };
+const ITEM4_OFF: Partial<GpuKernelSwitches> = { dotFusedFinish: false, gemvFusedFinish: false, f32FmaKeep: false, ffFmaKeep: false, gemvPrefetch: false, gemvVectorX: false, gemvUnroll: 8, dotPrefetch: false, dotFusedTree: false, ffLongLazy: false, prefetchPingPong: false, gemvFfFourRows: false, gemvEightRows: false, gemvFinishBatch: 8 };
 
 /**
  * Session 16 (issue 19 item 4, `--rows=s16`): GEMV N's wide row groups — `gemvFfFourRows` (float-float, 4 rows a thread,
@@ -177,6 +179,49 @@ function session16Dot(): { label: string; arithmetic: 'f32' | 'ff'; switches: Pa
   ];
 }
 
+/**
+ * Session 18 (`--rows=s18`): GEMV N in one dispatch (`gemvFusedFinish`: the finish pass done by the last workgroup of
+ * each row block of the partial pass, kernels/gemv/gemv-fused-finish-source.ts) beside the default it must match bit for
+ * bit (the rows share the bit check's key), float-float with 2 chains and 1, and f32.
+ */
+function session18Gemv(): { label: string; arithmetic: 'f32' | 'ff'; switches: Partial<GpuKernelSwitches>; options: GpuGemvOptions; sets: readonly string[] }[] {
+  const base = { lazy: true, ffFmaKeep: true, gemvPrefetch: true, gemvVectorX: true } as const;
+  const f32Base = { f32FmaKeep: true, gemvPrefetch: true, gemvVectorX: true } as const;
+  const fused = { gemvFusedFinish: true } as const;
+  const sets = ['s18'] as const;
+  return [
+    { label: 'default: ffFmaKeep + gemvPrefetch + gemvVectorX (2 dispatches)', arithmetic: 'ff', switches: base, options: {}, sets },
+    { label: 'gemvFusedFinish: one dispatch', arithmetic: 'ff', switches: { ...base, ...fused }, options: {}, sets },
+    { label: 'default, 1 chain', arithmetic: 'ff', switches: base, options: { chains: 1 }, sets },
+    { label: 'gemvFusedFinish, 1 chain', arithmetic: 'ff', switches: { ...base, ...fused }, options: { chains: 1 }, sets },
+    { label: 'f32 default: f32FmaKeep + gemvPrefetch + gemvVectorX (2 dispatches)', arithmetic: 'f32', switches: f32Base, options: {}, sets },
+    { label: 'f32 gemvFusedFinish: one dispatch', arithmetic: 'f32', switches: { ...f32Base, ...fused }, options: {}, sets },
+    { label: 'gemvFusedFinish (again)', arithmetic: 'ff', switches: { ...base, ...fused }, options: {}, sets },
+  ];
+}
+
+/**
+ * Session 18 (`--rows=s18`): DOT in one dispatch (`dotFusedFinish`: the tree passes done by the last workgroups of the
+ * first pass, kernels/dot/dot-fused-finish-source.ts) beside the default it must match bit for bit (the rows share
+ * the bit check's key), at the default and at 2^18 threads, float-float and f32. A fused row's label says how many
+ * partials its timed calls had to recompute (the miss counter: 0 where the relaxed atomics were seen in time).
+ */
+function session18Dot(): { label: string; arithmetic: 'f32' | 'ff'; switches: Partial<GpuKernelSwitches>; options?: GpuDotOptions; sets: readonly string[] }[] {
+  const ff = { lazy: true, tree: true, ffFmaKeep: true } as const;
+  const f32 = { lazy: true, tree: true, f32FmaKeep: true } as const;
+  const fused = { dotFusedFinish: true } as const;
+  const sets = ['s18'] as const;
+  return [
+    { label: 'default: ffFmaKeep, tree (3 dispatches)', arithmetic: 'ff', switches: ff, sets },
+    { label: 'dotFusedFinish: one dispatch', arithmetic: 'ff', switches: { ...ff, ...fused }, sets },
+    { label: 'default, 2^18 threads', arithmetic: 'ff', switches: ff, options: { maxThreads: 2 ** 18 }, sets },
+    { label: 'dotFusedFinish, 2^18 threads', arithmetic: 'ff', switches: { ...ff, ...fused }, options: { maxThreads: 2 ** 18 }, sets },
+    { label: 'f32 default: f32FmaKeep, tree (3 dispatches)', arithmetic: 'f32', switches: f32, sets },
+    { label: 'f32 dotFusedFinish: one dispatch', arithmetic: 'f32', switches: { ...f32, ...fused }, sets },
+    { label: 'dotFusedFinish (again)', arithmetic: 'ff', switches: { ...ff, ...fused }, sets },
+  ];
+}
+
 /** Runs `f` with some kernel switches set (src/backends/webgpu/kernel-switches.ts), restoring them afterwards. */
 async function withSwitches<T>(switches: Partial<GpuKernelSwitches>, f: () => Promise<T>): Promise<T> {
   const previous = setGpuKernelSwitches({ ...ITEM4_OFF, ...switches });
@@ -185,6 +230,21 @@ async function withSwitches<T>(switches: Partial<GpuKernelSwitches>, f: () => Pr
   } finally {
     setGpuKernelSwitches(previous);
   }
+}
+
+/**
+ * The miss counter of the one-dispatch DOT's plan for these operands (word MISS_COUNTER of the buffer its resident
+ * result views; one extra call, whose own misses count too).
+ */
+async function fusedMisses(rt: GpuRuntime, x: DeviceArray, y: DeviceArray, v: { arithmetic: 'f32' | 'ff'; options?: GpuDotOptions }): Promise<number> {
+  const { result } = await gpuDotResident(x, y, { arithmetic: v.arithmetic, ...v.options });
+  return (await readWords(rt.context, result.buffer!, 1, MISS_COUNTER))[0]!;
+}
+
+/** The one-dispatch GEMV N's miss counter for these operands (after one extra call, whose own misses count too). */
+async function fusedGemvMisses(A: DeviceMatrix, x: DeviceArray, y: DeviceArray, v: { arithmetic: 'f32' | 'ff'; options: GpuGemvOptions }): Promise<number> {
+  await gpuGemv({ A, x, y }, { arithmetic: v.arithmetic, ...v.options });
+  return (await lastGemvFusedMisses()) ?? Number.NaN;
 }
 
 const goalText = (ms: number, goal: number | undefined): string => (goal === undefined ? '' : `goal ≤ ${goal} ms ${ms <= goal ? 'met' : 'MISSED'}`);
@@ -281,6 +341,7 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
       { label: 'f32 default: f32FmaKeep + gemvPrefetch + gemvVectorX', arithmetic: 'f32', switches: { ...fk, ...pf, ...vx }, options: {}, sets: ['s15'] },
       { label: 'f32 default + prefetchPingPong', arithmetic: 'f32', switches: { ...fk, ...pf, ...vx, ...pp }, options: {}, sets: ['s15'] },
       ...session16Gemv(n),
+      ...session18Gemv(),
     ];
     variants.push({ ...variants[0]!, label: `${variants[0]!.label} (again, end of group)` });
     // The item-4 switches change no bit: a row's y must equal that of the first row with the same options, lazy setting
@@ -307,9 +368,12 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
             worst = b / mag[i]!;
           }
         }
+        const fusedRow = v.switches.gemvFusedFinish === true;
+        const missesBefore = fusedRow ? await fusedGemvMisses(A, x, y, v) : 0;
         const t = await timeStable(rt, () => gpuGemv({ A, x, y }, { arithmetic: v.arithmetic, ...v.options }));
+        const misses = fusedRow ? ` [${(await fusedGemvMisses(A, x, y, v)) - missesBefore} partials recomputed]` : '';
         const bytes = data.words * 4 + 8 * n;
-        push({ kernel: `GEMV N n=${n}`, variant: `${v.label}${sameBits ? '' : ' (bits differ from the same options without the switch)'}${t.rounds > 2 ? ` [${t.rounds} timings to settle]` : ''}`, storage, arithmetic: v.arithmetic, ms: t.ms, issueMs: t.issueMs, gbs: bytes / t.ms / 1e6, error, bound: worst || gamma(2 * n + 3, U[v.arithmetic]), correct, goal: small || v.arithmetic !== 'ff' ? '' : goalText(t.ms, ffGoal) });
+        push({ kernel: `GEMV N n=${n}`, variant: `${v.label}${misses}${sameBits ? '' : ' (bits differ from the same options without the switch)'}${t.rounds > 2 ? ` [${t.rounds} timings to settle]` : ''}`, storage, arithmetic: v.arithmetic, ms: t.ms, issueMs: t.issueMs, gbs: bytes / t.ms / 1e6, error, bound: worst || gamma(2 * n + 3, U[v.arithmetic]), correct, goal: small || v.arithmetic !== 'ff' ? '' : goalText(t.ms, ffGoal) });
       });
     }
     if (data !== a32) data.destroy();
@@ -378,6 +442,7 @@ async function benchDot(rt: GpuRuntime): Promise<void> {
       { label: 'default + ffLongLazy + dotPrefetch + prefetchPingPong', arithmetic: 'ff', switches: { ...on, ...ffk, ...ll, ...pf, ...pp }, sets: ['s15'] },
       { label: 'f32 default: f32FmaKeep, tree', arithmetic: 'f32', switches: { ...on, f32FmaKeep: true }, sets: ['s15'] },
       ...session16Dot(),
+      ...session18Dot(),
     ];
     variants.push({ ...variants[0]!, label: `${variants[0]!.label} (again, end of group)` });
     // As in GEMV: a row's value must equal that of the first row with the same options, lazy, tree and fused-tree settings.
@@ -392,8 +457,11 @@ async function benchDot(rt: GpuRuntime): Promise<void> {
         const sameBits = earlier === undefined || Object.is(earlier, r1.value);
         const error = Math.abs(r1.value - acc.value);
         const bound = gamma(2 * n + 3, U[v.arithmetic]) * mag;
+        const fusedRow = v.switches.dotFusedFinish === true;
+        const missesBefore = fusedRow ? await fusedMisses(rt, x, y, v) : 0;
         const t = await timeStable(rt, () => gpuDotResident(x, y, { arithmetic: v.arithmetic, ...v.options }));
-        push({ kernel: `DOT n=2^${Math.log2(n)}`, variant: `${v.label}${r1.value === r2.value ? '' : ' (NOT reproducible)'}${sameBits ? '' : ' (bits differ from the same options without the switch)'}${t.rounds > 2 ? ` [${t.rounds} timings to settle]` : ''}`, storage, arithmetic: v.arithmetic, ms: t.ms, issueMs: t.issueMs, gbs: (2 * x.words * 4) / t.ms / 1e6, error: error / mag, bound: bound / mag, correct: error <= bound && r1.value === r2.value && sameBits, goal: small || v.arithmetic !== 'ff' ? '' : goalText(t.ms, ffGoal) });
+        const misses = fusedRow ? ` [${(await fusedMisses(rt, x, y, v)) - missesBefore} partials recomputed]` : '';
+        push({ kernel: `DOT n=2^${Math.log2(n)}`, variant: `${v.label}${misses}${r1.value === r2.value ? '' : ' (NOT reproducible)'}${sameBits ? '' : ' (bits differ from the same options without the switch)'}${t.rounds > 2 ? ` [${t.rounds} timings to settle]` : ''}`, storage, arithmetic: v.arithmetic, ms: t.ms, issueMs: t.issueMs, gbs: (2 * x.words * 4) / t.ms / 1e6, error: error / mag, bound: bound / mag, correct: error <= bound && r1.value === r2.value && sameBits, goal: small || v.arithmetic !== 'ff' ? '' : goalText(t.ms, ffGoal) });
       });
     }
     if (storage !== 'f32') {

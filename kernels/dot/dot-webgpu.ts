@@ -9,7 +9,7 @@
 import { checkSize, fail } from '../../src/core/errors.js';
 import type { GpuArithmetic, GpuRegister } from '../../src/backends/webgpu/arithmetic.js';
 import { hostDot } from '../../src/backends/webgpu/host-fallback.js';
-import { bindingWindows, bindWindow, bufferView, DeviceArray, splitBindings } from '../../src/backends/webgpu/device-array.js';
+import { bindingLimit, bindingWindows, bindWindow, bufferView, DeviceArray, splitBindings } from '../../src/backends/webgpu/device-array.js';
 import type { VectorRead } from '../../src/backends/webgpu/formats.js';
 import { elementIndex, allowFallback, UNROLL, accumulatorChains, mulAddGroup, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
 import { boundedScratch, getProgram, submitPasses, type BoundArray, type Pass, type PassCache, type ProgramSpec } from '../../src/backends/webgpu/program.js';
@@ -20,6 +20,7 @@ import { throughInterleaved } from '../../src/backends/webgpu/dd-split-device.js
 import { gpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { pingPongSteps, prefetchedSteps } from '../shared/prefetched-steps.js';
 import { longLazySteps } from '../shared/long-lazy-steps.js';
+import { FUSED_BLOCK, fusedFinishSpec, fusedInitialWords, fusedLayout, MAX_FUSED_BLOCKS } from './dot-fused-finish-source.js';
 
 /**
  * Result of {@link gpuDot}: the value (float-float read back exactly as a double) and the run report.
@@ -96,6 +97,21 @@ function reducePlan(count: number): number[] {
  * output).
  */
 function partialSource(arithmetic: GpuArithmetic, x: DeviceArray, y: DeviceArray, shape: GroupShape, fused = false): { source: string; args: ReturnType<typeof arrayArgs> } {
+  const { args, body } = firstPassLines(arithmetic, x, y, shape, 'this.thread.x');
+  // Fused (dotFusedTree): the workgroup adds its invocations' sums pairwise; invocation 0 returns the workgroup's.
+  if (fused) body.push('const l = mpLocalId();', ...workgroupPairwiseSum(arithmetic));
+  body.push(`return ${arithmetic.returnValue('acc')};`);
+  return { source: kernelSource(args, body), args };
+}
+
+/**
+ * The first pass's arguments and the lines leaving first-pass thread `thread`'s partial in `acc` (the body of
+ * {@link partialSource} without its return; the fused finish, ./dot-fused-finish-source.ts, runs them for its own
+ * thread and again for a partial it must recompute — the same lines, so the same bits).
+ * @param thread - an integer expression: the first-pass thread whose partial the lines compute
+ * @returns the arguments and the lines
+ */
+export function firstPassLines(arithmetic: GpuArithmetic, x: DeviceArray, y: DeviceArray, shape: GroupShape, thread: string): { args: ReturnType<typeof arrayArgs>; body: string[] } {
   const { width, groups, chains } = shape;
   const vx = vectorReadOf(x, shape);
   const vy = vectorReadOf(y, shape);
@@ -103,7 +119,7 @@ function partialSource(arithmetic: GpuArithmetic, x: DeviceArray, y: DeviceArray
   if (vx) args.push([`X${vx.suffix}`, 'Array']);
   if (vy) args.push([`Y${vy.suffix}`, 'Array']);
   const acc = accumulatorChains(arithmetic, chains);
-  const body = [arithmetic.declareZero('acc'), ...acc.declare, `const S = T * ${width};`, `let k = this.thread.x * ${width};`];
+  const body = [arithmetic.declareZero('acc'), ...acc.declare, `const S = T * ${width};`, `let k = ${thread} * ${width};`];
   // One step's loads at counter `k`, registers named with `suffix`: `groups` runs of `width` elements, S apart.
   const readStep = (k: string, suffix: string): { code: string[]; registers: { a: GpuRegister; b: GpuRegister }[] } => {
     const code: string[] = [];
@@ -151,14 +167,11 @@ function partialSource(arithmetic: GpuArithmetic, x: DeviceArray, y: DeviceArray
     body.push(`const kt${j} = k + ${j};`, `if (kt${j} < n) {`, `${rx.code} ${ry.code}`, arithmetic.mulAdd('acc', rx.register, ry.register), '}');
   }
   body.push('k = k + S;', '}', ...acc.combine);
-  // Fused (dotFusedTree): the workgroup adds its invocations' sums pairwise; invocation 0 returns the workgroup's.
-  if (fused) body.push('const l = mpLocalId();', ...workgroupPairwiseSum(arithmetic));
-  body.push(`return ${arithmetic.returnValue('acc')};`);
-  return { source: kernelSource(args, body), args };
+  return { args, body };
 }
 
 /** Shape of a grouped first pass: adjacent elements per run, runs per loop step, accumulators, vector loads. */
-interface GroupShape {
+export interface GroupShape {
   readonly width: number;
   readonly groups: number;
   readonly chains: number;
@@ -220,6 +233,11 @@ async function dotOnDevice(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, 
   // The partials are summed by tree passes (workgroup memory, two dispatches for 2^17 partials) where the device
   // has them, else by passes of REDUCE_FAN_IN per thread.
   const tree = first > 1 && c <= 2 && treeReduction(runtime);
+  // dotFusedFinish: the tree passes inside the first pass's dispatch (./dot-fused-finish-source.ts), where its one
+  // binding and block count allow; the same bits.
+  if (tree && gpuKernelSwitches().dotFusedFinish && windows.length === 1 && !arithmetic.dotVariant && Math.ceil(first / FUSED_BLOCK) <= MAX_FUSED_BLOCKS && fusedLayout(first, c).total * 4 <= bindingLimit(runtime)) {
+    return fusedFinishDot(runtime, x, y, arithmetic, first, shape, `${maxThreads}|${shapeKey}`);
+  }
   // dotFusedTree: the first pass adds each workgroup's sums itself (one tree pass fewer), where it has whole workgroups.
   const fused = tree && shape.fusedTree && windows.length === 1 && first % TREE_WORKGROUP === 0 && first > TREE_WORKGROUP;
   const treePasses = fused ? treePlan(first / TREE_WORKGROUP).map((p, i) => (i === 0 ? { ...p, stride: TREE_WORKGROUP } : p)) : tree ? treePlan(first) : [];
@@ -257,6 +275,38 @@ async function dotOnDevice(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, 
   submitPasses(context, passes);
   // A view of the plan's last buffer as a one-element array (not owned: do not destroy).
   return bufferView(runtime, plan.scratch[counts.length - 1]!, arithmetic.words, 1);
+}
+
+/** The call parity of each fused-finish plan (which of its two slot regions the next call writes). */
+const fusedParity = new WeakMap<object, number>();
+
+/**
+ * Records the one-dispatch DOT (the `dotFusedFinish` switch) of `first` first-pass partials; the result is the first
+ * element of the plan's atomic buffer.
+ * @returns a view of the result
+ */
+async function fusedFinishDot(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, arithmetic: GpuArithmetic, first: number, shape: GroupShape, shapeKey: string): Promise<DeviceArray> {
+  const context = runtime.context;
+  const c = arithmetic.components;
+  const recompute = gpuKernelSwitches().fusedFinishRecompute;
+  const layout = fusedLayout(first, c);
+  const key = `dotfused|${objectId(x)}|${objectId(y)}|${x.length}|${arithmetic.name}|${shapeKey}`;
+  // The atomic buffer (counters 0, slots empty) and a stand-in output binding the program never stores to.
+  const plan = getPlan(runtime, key, 2, () => [createWordBuffer(context, layout.total, fusedInitialWords(first, c)), createWordBuffer(context, 4)]);
+  const spec = memo(`dotfused|${arithmetic.name}|${readKey(x)}|${readKey(y)}|${shapeKey}|${recompute}`, () => fusedFinishSpec(arithmetic, (t) => firstPassLines(arithmetic, x, y, shape, t), recompute));
+  const program = await getProgram(context, spec);
+  const parity = fusedParity.get(plan) ?? 0;
+  fusedParity.set(plan, 1 - parity);
+  const arrays: Record<string, BoundArray> = {};
+  const scalars: Record<string, number> = { n: x.length, T: first, W0: layout.workgroups, G1: layout.blocks, L1: layout.level1, L0: layout.level0, par: parity };
+  bindArray('X', x, arrays, scalars);
+  bindArray('Y', y, arrays, scalars);
+  bindVector('X', x, shape, arrays);
+  bindVector('Y', y, shape, arrays);
+  arrays.PAtomic = { buffer: plan.scratch[0]! };
+  // A pass cache per parity: the two forms of the call differ only in `par`.
+  submitPasses(context, [{ pass: { program, arrays, scalars, output: { buffer: plan.scratch[1]! }, threads: layout.workgroups * TREE_WORKGROUP }, cache: plan.passes[parity]! }]);
+  return bufferView(runtime, plan.scratch[0]!, arithmetic.words, 1);
 }
 
 /** The first-pass thread limit of `options` (default 2^17). @throws {@link modprec!ModprecError} `INVALID_SIZE` unless a positive integer */

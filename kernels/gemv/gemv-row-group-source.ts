@@ -94,13 +94,35 @@ export function rowRunRead(A: DeviceArray, m: number, lda: number, rows: number)
  *   writes word by word where R one-row threads would have written; its own output is then never stored)
  */
 export function partialNRowsSource(arithmetic: GpuArithmetic, A: DeviceArray, x: DeviceArray, chains: number, rows: number, run: 'octet' | 'vector' | 'pair' | undefined, prefetch = false, vectorX = false, unroll = UNROLL): { source: string; args: (readonly [string, ArgType])[] } {
+  const { args, body } = partialNRowsLines(arithmetic, A, x, chains, rows, run, prefetch, vectorX, unroll, 'this.thread.x');
+  const own = storesOwnPartials(arithmetic, rows);
+  const words = arithmetic.components;
+  const lanes = Array.from({ length: rows }, (_, r) => (words === 1 ? [`acc${r}`] : Array.from({ length: words }, (_, w) => `acc${r}[${w}]`))).flat();
+  if (own) {
+    // Thread (g, c)'s rows gR … gR + R − 1 at partial units c·G·R + gR + r (what the finish pass reads, sc = G·R): word by
+    // word, as bit patterns, through the atomic view of the partial buffer. Then no store of the thread's own output.
+    body.push(`const pBase = (mpIdiv(this.thread.x, G) * G * ${rows} + i0) * ${words};`, ...lanes.map((lane, k) => `mpAtomicStore(PAtomic[pBase + ${k}], mpBits(${lane}));`));
+    body.push('if (m > 0) { mpNoStore(); }', `return [${lanes.slice(0, 4).join(', ')}];`);
+  } else {
+    body.push(`return ${lanes.length === 1 ? lanes[0] : `[${lanes.join(', ')}]`};`);
+  }
+  return { source: kernelSource(args, body), args };
+}
+
+/**
+ * The arguments of {@link partialNRowsSource} and its lines up to the R rows' partials in `acc0` … `acc{R−1}` for the
+ * partial-pass thread `thread` (an integer expression): the one-dispatch GEMV N (./gemv-fused-finish-source.ts) runs
+ * them for its own thread and again for a partial it must recompute — the same lines, so the same bits.
+ * @returns the arguments and the lines
+ */
+export function partialNRowsLines(arithmetic: GpuArithmetic, A: DeviceArray, x: DeviceArray, chains: number, rows: number, run: 'octet' | 'vector' | 'pair' | undefined, prefetch: boolean, vectorX: boolean, unroll: number, thread: string): { args: (readonly [string, ArgType])[]; body: string[] } {
   const own = storesOwnPartials(arithmetic, rows);
   const vectorRead = run === 'octet' ? A.format.octetRead : run === 'vector' ? A.format.vectorRead : run === 'pair' ? A.format.pairRead : undefined;
   const xRead = vectorX && unroll % 4 === 0 ? x.format.vectorRead : undefined;
   const args: (readonly [string, ArgType])[] = [...arrayArgs('A', A), ...(vectorRead?.suffix ? [[`A${vectorRead.suffix}`, 'Array'] as const] : []), ...arrayArgs('X', x), ...(xRead ? [[`X${xRead.suffix}`, 'Array'] as const] : []), ['m', 'Integer'], ['n', 'Integer'], ['lda', 'Integer'], ['chunk', 'Integer'], ['G', 'Integer'], ...(own ? [['PAtomic', 'Array'] as const] : [])];
-  const body = ['const i0 = mpImod(this.thread.x, G) * ' + rows + ';'];
+  const body = [`const i0 = mpImod(${thread}, G) * ${rows};`];
   for (let r = 1; r < rows; r++) body.push(`let i${r} = i0 + ${r};`, `if (i${r} >= m) { i${r} = m - 1; }`);
-  body.push('const j0 = mpIdiv(this.thread.x, G) * chunk;', 'let j1 = j0 + chunk;', 'if (j1 > n) { j1 = n; }');
+  body.push(`const j0 = mpIdiv(${thread}, G) * chunk;`, 'let j1 = j0 + chunk;', 'if (j1 > n) { j1 = n; }');
   const chainSets = Array.from({ length: rows }, (_, r) => {
     const c = accumulatorChains(arithmetic, Math.min(chains, unroll));
     // accumulatorChains names its extra accumulators acc1 …; each row gets its own by renaming.
@@ -168,17 +190,7 @@ export function partialNRowsSource(arithmetic: GpuArithmetic, A: DeviceArray, x:
   const tail = readRows('k', 't');
   body.push('while (k < j1) {', ...tail.code, ...tail.registers.map((a, r) => arithmetic.mulAdd(`acc${r}`, a, tail.x)), 'k = k + 1;', '}');
   for (let r = 0; r < rows; r++) body.push(...chainSets[r]!.combine);
-  const words = arithmetic.components;
-  const lanes = Array.from({ length: rows }, (_, r) => (words === 1 ? [`acc${r}`] : Array.from({ length: words }, (_, w) => `acc${r}[${w}]`))).flat();
-  if (own) {
-    // Thread (g, c)'s rows gR … gR + R − 1 at partial units c·G·R + gR + r (what the finish pass reads, sc = G·R): word by
-    // word, as bit patterns, through the atomic view of the partial buffer. Then no store of the thread's own output.
-    body.push(`const pBase = (mpIdiv(this.thread.x, G) * G * ${rows} + i0) * ${words};`, ...lanes.map((lane, k) => `mpAtomicStore(PAtomic[pBase + ${k}], mpBits(${lane}));`));
-    body.push('if (m > 0) { mpNoStore(); }', `return [${lanes.slice(0, 4).join(', ')}];`);
-  } else {
-    body.push(`return ${lanes.length === 1 ? lanes[0] : `[${lanes.join(', ')}]`};`);
-  }
-  return { source: kernelSource(args, body), args };
+  return { args, body };
 }
 
 /**

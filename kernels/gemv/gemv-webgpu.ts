@@ -21,9 +21,10 @@ import { bindExtent, bindingLimit, bindWindow, checkExtentBinding, checkOperandB
 import { finishProgramOptions, finishThreads, partialsFinishSource, scalarBindings } from '../../src/backends/webgpu/finish-pass.js';
 import { elementIndex, allowFallback, outputComponents, UNROLL, accumulateLoop, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
 import { boundedScratch, getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
-import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
+import { createWordBuffer, readWords, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import { bindOldFromOutput, checkOutputBinding, outputWindow, serialisedViewWrite, throughPackedOutput, writesLanes, writesInPlace } from '../../src/backends/webgpu/view-output.js';
-import { checkRowsPerThread, maxRowsPerThread, partialNRowsSource, rowRunRead, storesOwnPartials, vectorXRead } from './gemv-row-group-source.js';
+import { checkRowsPerThread, maxRowsPerThread, partialNRowsLines, partialNRowsSource, rowRunRead, storesOwnPartials, vectorXRead } from './gemv-row-group-source.js';
+import { GEMV_FUSED_MISSES, gemvFusedFinishSpec, gemvFusedInitialWords, gemvFusedLayout, type PartialRowsLines } from './gemv-fused-finish-source.js';
 import { checkGpuOptions } from '../../src/backends/backend.js';
 import { gpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { readsTransposed, transposedDeviceMatrix } from './transposed-device-matrix.js';
@@ -296,6 +297,8 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   let sc: number;
   let partialScalars: Record<string, number>;
   let partialSpec;
+  // The R-rows pass's lines for a thread index (the one-dispatch form, gemvFusedFinish, runs them).
+  let rowLines: PartialRowsLines | undefined;
   // A over one storage binding is read in windows of whole columns: for T a multiple of 128 columns (its partials'
   // bindings start on 256-byte boundaries); N keeps the unsplit chunks inside windows and pads the partial rows to 64.
   const limit = bindingLimit(runtime);
@@ -336,6 +339,8 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
     rowKey = `${R}${run ?? 'scalar'}|${gemvUnroll}${vx ? '|vx' : ''}${own ? '|own' : ''}`;
     // The switches key memo's tables, so the source follows gemvPrefetch.
     partialSpec = memo(`gemvNR|${arithmetic.name}|${readKey(A.data)}|${readKey(x)}|${chains}|${rowKey}`, () => partialNRowsSource(arithmetic, A.data, x, chains, R, run, gemvPrefetch, vx, gemvUnroll));
+    const data = A.data;
+    rowLines = (t) => partialNRowsLines(arithmetic, data, x, chains, R, run, gemvPrefetch, vx, gemvUnroll, t);
   } else if (!trans) {
     const split = gemvSplit(m, n, target);
     splits = split.splits;
@@ -375,6 +380,15 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   }
   // A view y (view-output.ts, writesInPlace) is written in place by the last pass; a packed y ping-pongs.
   const inPlace = !y.coversSpan;
+  // gemvFusedFinish: the finish pass inside the partial pass's dispatch (./gemv-fused-finish-source.ts) for a packed y
+  // in a plain format, A and x over one binding; the same bits.
+  if (rowLines && gpuKernelSwitches().gemvFusedFinish && !windowed && !(aView && A.data.words * 4 > limit) && !own && !inPlace && rows > 0 && threads > 0 && FUSED_Y_FORMATS.has(y.format.name) && R % y.format.elementsPerWord === 0
+    && gemvFusedLayout(splits, Math.ceil(m / R), R, arithmetic.components).total * 4 <= limit) {
+    const fusedKey = `gemvfused|${objectId(args.A.data)}|${A.data.offset}|${A.data.stride}|${objectId(args.x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}|${chains}|${rowKey}`;
+    const runRead = rowKey.includes('vector') ? A.data.format.vectorRead : rowKey.includes('pair') ? A.data.format.pairRead : undefined;
+    await gemvFusedN(runtime, fusedKey, { A, x, y }, arithmetic, { alpha, beta, R, splits, partialScalars, runSuffix: runRead?.suffix, vectorX: rowKey.includes('|vx'), specKey: `${chains}|${rowKey}` }, rowLines);
+    return;
+  }
   // The caller's arrays key the plan (a split N's views of them are made per call); the windows set its passes and scratch.
   const key = `gemv|${trans ? 'T' : 'N'}|${objectId(args.A.data)}|${A.data.offset}|${A.data.stride}|${objectId(args.x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}|${chains}|${rowKey}|${inPlace}|${columnWindows.length}|${threads}`;
   const plan = getPlan(runtime, key, 2 + columnWindows.length, () => [boundedScratch(createWordBuffer(context, Math.max(1, threads) * c * R)), inPlace ? createWordBuffer(context, 1) : createSpanBuffer(runtime, y), ...(own ? [createWordBuffer(context, 4)] : [])]);
@@ -442,6 +456,61 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
     plan.scratch[1] = y.buffer!;
     y.buffer = out;
   }
+  y.version++;
+}
+
+/** y formats the one-dispatch GEMV N writes (each format's store is one return expression). */
+const FUSED_Y_FORMATS = new Set(['f32', 'f16', 'bf16', 'ff', 'f64']);
+
+/** The call parity of each one-dispatch GEMV N plan (which of its two slot regions the next call writes). */
+const fusedParity = new WeakMap<object, number>();
+
+/** The atomic buffer of the latest one-dispatch GEMV N call (for {@link lastGemvFusedMisses}). */
+let lastFused: { runtime: GpuRuntime; buffer: GpuBuffer } | undefined;
+
+/**
+ * The miss counter of the latest one-dispatch GEMV N call's plan: how many partials its calls so far had to recompute
+ * (kernels/gemv/gemv-fused-finish-source.ts). For benchmarks, read right after a call (while its plan is held).
+ * @returns the count, or undefined when no such call ran
+ */
+export async function lastGemvFusedMisses(): Promise<number | undefined> {
+  if (!lastFused) return undefined;
+  return (await readWords(lastFused.runtime.context, lastFused.buffer, 1, GEMV_FUSED_MISSES))[0]!;
+}
+
+/**
+ * Records the one-dispatch GEMV N (the `gemvFusedFinish` switch): a packed y's new words go to the plan's spare buffer,
+ * which then becomes y's (the two-pass form's ping-pong).
+ */
+async function gemvFusedN(runtime: GpuRuntime, key: string, ops: { A: DeviceMatrix; x: DeviceArray; y: DeviceArray }, arithmetic: GpuArithmetic, shape: { alpha: number; beta: number; R: number; splits: number; partialScalars: Record<string, number>; runSuffix: string | undefined; vectorX: boolean; specKey: string }, lines: PartialRowsLines): Promise<void> {
+  const { A, x, y } = ops;
+  const context = runtime.context;
+  const c = arithmetic.components;
+  const readsY = shape.beta !== 0;
+  const rows = y.length;
+  const layout = gemvFusedLayout(shape.splits, shape.partialScalars.G!, shape.R, c);
+  const recompute = gpuKernelSwitches().fusedFinishRecompute;
+  // The atomic buffer (counters 0, slots empty), y's next buffer, and a stand-in output the program never stores to.
+  const plan = getPlan(runtime, key, 2, () => [createWordBuffer(context, layout.total, gemvFusedInitialWords(layout)), createSpanBuffer(runtime, y), createWordBuffer(context, 4)]);
+  const spec = memo(`gemvfused|${arithmetic.name}|${readKey(A.data)}|${readKey(x)}|${readKey(y)}|${readsY}|${shape.specKey}|${recompute}`, () => gemvFusedFinishSpec(arithmetic, y, readsY, shape.R, lines, recompute));
+  const program = await getProgram(context, spec);
+  const parity = fusedParity.get(plan) ?? 0;
+  fusedParity.set(plan, 1 - parity);
+  const arrays: Record<string, BoundArray> = {};
+  const scalars: Record<string, number> = { ...shape.partialScalars, S: shape.splits, Gp: layout.padded, L0: layout.slots, par: parity, rows, ...scalarBindings(arithmetic, shape.alpha, shape.beta) };
+  bindArray('A', A.data, arrays, scalars);
+  bindExtent('X', x, arrays, scalars);
+  if (shape.runSuffix) arrays[`A${shape.runSuffix}`] = arrays.A!;
+  if (shape.vectorX) arrays[`X${x.format.vectorRead!.suffix}`] = arrays.X!;
+  if (readsY) bindArray('Yold', y, arrays, scalars);
+  const out = plan.scratch[1]!;
+  arrays.PAtomic = { buffer: plan.scratch[0]! };
+  arrays.YAtomic = { buffer: out };
+  // A pass cache per parity: the two forms of the call differ only in `par`.
+  submitPasses(context, [{ pass: { program, arrays, scalars, output: { buffer: plan.scratch[2]! }, threads: layout.padded * shape.splits }, cache: plan.passes[parity]! }]);
+  lastFused = { runtime, buffer: plan.scratch[0]! };
+  plan.scratch[1] = y.buffer!;
+  y.buffer = out;
   y.version++;
 }
 

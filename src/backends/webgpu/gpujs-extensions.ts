@@ -110,6 +110,9 @@ export const INTRINSICS: Readonly<Record<string, Intrinsic>> = {
   mpGroupId: { args: [], returns: 'Integer', open: 'i32(mp_wid.x + mp_wid.y * mp_nwg.x', separator: '', close: ')', standIn: 'function mpGroupId() { return 0; }' },
   // A workgroup barrier (control and workgroup memory); callers keep it in uniform control flow (WGSL checks).
   mpBarrier: { args: [], returns: 'Integer', open: 'workgroupBarrier(', separator: '', close: ')', standIn: 'function mpBarrier() { return 0; }' },
+  // A workgroup barrier that also orders the workgroup's storage accesses (WGSL storageBarrier: workgroup scope only — it
+  // makes one invocation's storage writes visible to the others of its workgroup, never to other workgroups).
+  mpStorageBarrier: { args: [], returns: 'Integer', open: 'storageBarrier(', separator: '', close: ')', standIn: 'function mpStorageBarrier() { return 0; }' },
   // As a statement: the thread ends here and stores nothing (WGSL `return;` in the entry point) — for output units no
   // later pass reads. Not in workgroup programs (their barriers need every thread).
   mpNoStore: { args: [], returns: 'Integer', open: 'return', separator: '', close: '', standIn: 'function mpNoStore() { return 0; }' },

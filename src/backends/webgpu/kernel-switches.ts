@@ -3,7 +3,7 @@
  * and for tests that check both: lazy float-float accumulation in streaming loops (`lazy`), DOT's tree
  * reduction passes (`tree`), the lazily reduced RNS row sums (`rnsFoldSteps`, `rnsFoldSplit`), and the GEMV / DOT forms under
  * trial for issue 19 (`f32FmaKeep`, `ffFmaKeep`, `gemvPrefetch`, `gemvVectorX`, `gemvUnroll`, `dotPrefetch`,
- * `dotFusedTree`, `ffLongLazy`, `prefetchPingPong`, `gemvFfFourRows`, `gemvEightRows`, `gemvFinishBatch`; off, and 8 columns a step, unless their `MODPREC_GPU_…` variable is set). Read once from the
+ * `dotFusedTree`, `ffLongLazy`, `prefetchPingPong`, `gemvFfFourRows`, `gemvEightRows`, `gemvFinishBatch`, `dotFusedFinish`, `gemvFusedFinish`; off, and 8 columns a step, unless their `MODPREC_GPU_…` variable is set). Read once from the
  * environment when the module loads (`MODPREC_GPU_LAZY=0`, `MODPREC_GPU_TREE=0` turn them off) — not per call: a `process.env` read costs microseconds in Node, a visible
  * share of a small call's host time — and changed in-process only through {@link setGpuKernelSwitches}.
  * @module
@@ -72,6 +72,28 @@ export interface GpuKernelSwitches {
    * 3). Another fixed summation order, within the same bound. Off by default (`MODPREC_GPU_DOT_FUSED_TREE=1`).
    */
   readonly dotFusedTree: boolean;
+  // One-dispatch reductions (issue 19 item 4, session 18; off until timed on the H100 — bench/gpu/h19-goals.ts).
+  /**
+   * DOT in one dispatch: the first pass's workgroups publish their partials and take tickets; the last workgroup of
+   * each block of 2048 partials sums them as the first tree pass would, and the last block sums those as the last
+   * tree pass would — the default's bits without its two further dispatches (kernels/dot/dot-fused-finish-source.ts:
+   * why the relaxed atomics suffice). Where the tree passes run, for one storage binding, up to 2^22 partials and
+   * slots that fit one binding.
+   * Off by default (`MODPREC_GPU_DOT_FUSED_FINISH=1`).
+   */
+  readonly dotFusedFinish: boolean;
+  /**
+   * GEMV N in one dispatch: the R-rows partial pass's workgroups (64 row groups of one chunk each) publish their partials
+   * and take a ticket on their row block's counter; the last of a block's chunks sums the block's rows in chunk order,
+   * applies α and β and stores y — the finish pass's bits without its dispatch (kernels/gemv/gemv-fused-finish-source.ts).
+   * For a packed y in f32, f16, bf16, ff or f64, A and x over one binding. Off by default (`MODPREC_GPU_GEMV_FUSED_FINISH=1`).
+   */
+  readonly gemvFusedFinish: boolean;
+  /**
+   * Tests only: the one-dispatch forms treat every published partial as missing, so their recomputation paths run
+   * (same bits, far slower). Off.
+   */
+  readonly fusedFinishRecompute: boolean;
   // Cheaper float-float streaming loops (issue 19 item 4, session 15; off until timed on the H100 — bench/gpu/h19-goals.ts).
   /**
    * The lazy float-float accumulators of GEMV N's R-rows partial pass and DOT's first pass settle after at most
@@ -150,7 +172,7 @@ function envBatch(name: string): 8 | 16 | 32 {
 }
 
 /** The GEMV / DOT switches' values from the environment. */
-const gemvDotSwitches = { f32FmaKeep: !envOff('MODPREC_GPU_F32_FMA_KEEP'), ffFmaKeep: !envOff('MODPREC_GPU_FF_FMA_KEEP'), gemvPrefetch: !envOff('MODPREC_GPU_GEMV_PREFETCH'), gemvVectorX: !envOff('MODPREC_GPU_GEMV_VECTOR_X'), gemvUnroll: envUnroll('MODPREC_GPU_GEMV_UNROLL'), dotPrefetch: envOn('MODPREC_GPU_DOT_PREFETCH'), dotFusedTree: envOn('MODPREC_GPU_DOT_FUSED_TREE') };
+const gemvDotSwitches = { f32FmaKeep: !envOff('MODPREC_GPU_F32_FMA_KEEP'), ffFmaKeep: !envOff('MODPREC_GPU_FF_FMA_KEEP'), gemvPrefetch: !envOff('MODPREC_GPU_GEMV_PREFETCH'), gemvVectorX: !envOff('MODPREC_GPU_GEMV_VECTOR_X'), gemvUnroll: envUnroll('MODPREC_GPU_GEMV_UNROLL'), dotPrefetch: envOn('MODPREC_GPU_DOT_PREFETCH'), dotFusedTree: envOn('MODPREC_GPU_DOT_FUSED_TREE'), dotFusedFinish: envOn('MODPREC_GPU_DOT_FUSED_FINISH'), gemvFusedFinish: envOn('MODPREC_GPU_GEMV_FUSED_FINISH'), fusedFinishRecompute: false };
 
 /** The cheaper float-float switches (session 15) from the environment: off unless set to 1. */
 const cheaperFfSwitches = { ffLongLazy: envOn('MODPREC_GPU_FF_LONG_LAZY'), prefetchPingPong: envOn('MODPREC_GPU_PREFETCH_PING_PONG'), gemvFfFourRows: envOn('MODPREC_GPU_GEMV_FF_FOUR_ROWS'), gemvEightRows: envOn('MODPREC_GPU_GEMV_EIGHT_ROWS'), gemvFinishBatch: envBatch('MODPREC_GPU_GEMV_FINISH_BATCH') };
