@@ -28,9 +28,51 @@ const I64X2_ADD = 0xce;
  * 2^(e+f−77) below |a₂b| + |ab − p| < 2^(e+f−24); adding a₂b₁ gives ab − p − a₂b₂, below 3·2^(e+f−52); adding
  * a₂b₂ gives ab − p, which is a double. So e is the exact error wherever no partial product underflows, as with
  * Veltkamp's splitting (the same e); beyond that both are inexact (and may differ). Huge factors: the mask never
- * overflows, Veltkamp's splitting and the products may (a non-finite result, as before).
+ * overflows, Veltkamp's splitting and the products may. So a kernel takes 'bits' only for blocks that
+ * {@link ddSplitGuardVerdict} finds safe — every factor's magnitude in [2^-480, 2^480) — and Veltkamp's splitting
+ * for the others; the same bits as 'veltkamp' everywhere (proof at {@link DD_SPLIT_SAFE_LOW}).
  */
 export type DdSplit = 'veltkamp' | 'veltkamp-pinned' | 'bits';
+
+/**
+ * The guard's range: where every factor of a block has 2^-480 ≤ |v| < 2^480, Veltkamp's and the bit splitting give
+ * the same (p, e). Proof, for a ∈ [2^ea, 2^(ea+1)) and b ∈ [2^eb, 2^(eb+1)) with −480 ≤ ea, eb < 480 (normal):
+ * Veltkamp's c·a < 2^480·(2^27 + 1) does not overflow, so its split is exact (a = a₁ + a₂, 26 bits each); the bit
+ * split is exact by construction (DdSplit). Every part is a multiple of 2^(ea−52) (resp. 2^(eb−52)), so every partial
+ * product and every sum of Dekker's chain is a multiple of 2^(ea+eb−104) ≥ 2^-1064 — none rounds to a subnormal —
+ * and below 2^(ea+eb+2) ≤ 2^962 — none overflows; with ≤ 53 bits in each partial product and the sums' bounds in
+ * DdSplit, both chains are exact and end at e = ab − p. p = fl(ab) is the same instruction in both. So each step
+ * adds the same (p, e) with the same instructions: the same bits. Zeros, subnormals, huge values, ±Inf (outside
+ * the range) send their block to Veltkamp's splitting; NaN may pass the guard (pmin/pmax drop it), but a NaN
+ * factor makes p NaN in both forms and the sums NaN, so both results are non-finite (then the JavaScript answers).
+ */
+export const DD_SPLIT_SAFE_LOW = 2 ** -480;
+/** The guard's upper limit (exclusive): see {@link DD_SPLIT_SAFE_LOW}. */
+export const DD_SPLIT_SAFE_HIGH = 2 ** 480;
+
+const F64X2_ABS = 0xec, F64X2_PMIN = 0xf6, F64X2_PMAX = 0xf7, F64X2_LT = 0x49, F64X2_GE = 0x4c, I64X2_ALL_TRUE = 0xc3;
+
+/** Instructions run before a block's scan: the guard's minimum and maximum locals (f64x2) start at 1, inside the range. */
+export function ddSplitGuardStart(min: number, max: number): number[] {
+  return [...op.f64(1), ...op.simd(SIMD.f64x2Splat), ...op.tee(min), ...op.set(max)];
+}
+
+/** Instructions taking the f64x2 on the stack into the guard: min := pmin(|v|, min), max := pmax(max, |v|) (`t`: scratch). */
+export function ddSplitGuardScan(min: number, max: number, t: number): number[] {
+  return [
+    ...op.simd(F64X2_ABS), ...op.tee(t), ...op.get(min), ...op.simd(F64X2_PMIN), ...op.set(min),
+    ...op.get(max), ...op.get(t), ...op.simd(F64X2_PMAX), ...op.set(max),
+  ];
+}
+
+/** Instructions leaving 1 (i32) when the scanned block is safe for the bit splitting ({@link DD_SPLIT_SAFE_LOW}), else 0. */
+export function ddSplitGuardVerdict(min: number, max: number): number[] {
+  return [
+    ...op.get(min), ...op.f64(DD_SPLIT_SAFE_LOW), ...op.simd(SIMD.f64x2Splat), ...op.simd(F64X2_GE),
+    ...op.get(max), ...op.f64(DD_SPLIT_SAFE_HIGH), ...op.simd(SIMD.f64x2Splat), ...op.simd(F64X2_LT),
+    ...op.simd(SIMD.and), ...op.simd(I64X2_ALL_TRUE),
+  ];
+}
 
 /** The v128 scratch locals of {@link ddAccumulateStep}. */
 export interface DdStepScratch {
@@ -51,6 +93,14 @@ export function ddStepScratch(l: WasmLocals, split: DdSplit = 'veltkamp'): DdSte
   const fma = wasmFusedFmaAvailable();
   const half = split === 'bits' && !fma ? l.local(V128) : -1;
   return { p: p!, e: e!, t: t!, h: h!, z: z!, w: w!, split: constant!, half, fma, splitForm: split };
+}
+
+/**
+ * The Veltkamp form of a 'bits' scratch: the same locals, the splitting constant in `constant` (set by
+ * {@link ddStepSetup} on the returned scratch), for the blocks the guard sends to Veltkamp's splitting.
+ */
+export function ddVeltkampScratch(s: DdStepScratch, constant: number): DdStepScratch {
+  return { ...s, split: constant, half: -1, splitForm: 'veltkamp' };
 }
 
 /** Both i64 lanes of a v128.const. */
