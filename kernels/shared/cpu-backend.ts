@@ -55,7 +55,7 @@ export function isDdOutput(a: Range<any, any>['accessor']): boolean {
  * reductions, the templates' operations for the element-wise updates and TRSV (double-double arithmetic only: TRSV's
  * fp64 arithmetic with the `dd` accumulation stays in JavaScript, {@link WASM_DD_ARITHMETIC_ONLY}).
  */
-export const WASM_DD_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv', 'ellSpmv', 'axpy', 'waxpby', 'scal', 'trsv']);
+export const WASM_DD_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv', 'ellSpmv', 'axpy', 'waxpby', 'scal', 'trsv', 'asum', 'nrm2']);
 
 /** The kernels of {@link WASM_DD_KERNELS} that sum in double-double only in double-double arithmetic (not fp64 with `dd`). */
 export const WASM_DD_ARITHMETIC_ONLY: ReadonlySet<KernelName> = new Set<KernelName>(['trsv']);

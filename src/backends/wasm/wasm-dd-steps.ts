@@ -205,3 +205,67 @@ export function ddAccumulateStep(s: DdStepScratch, o: DdStepOperands): number[] 
       : [...get(w), ...get(out.hi), ...get(h), ...f(SIMD.f64x2Sub), ...f(SIMD.f64x2Sub), ...set(out.lo)]),
   ];
 }
+
+/** Scratch locals (v128) of {@link ddAddStep}. */
+export interface DdAddScratch { readonly a: number; readonly b: number; readonly c: number; readonly d: number; readonly e: number }
+
+/** Allocates the scratch locals of {@link ddAddStep}. */
+export function ddAddScratch(l: WasmLocals): DdAddScratch {
+  const [a, b, c, d, e] = Array.from({ length: 5 }, () => l.local(V128));
+  return { a: a!, b: b!, c: c!, d: d!, e: e! };
+}
+
+/**
+ * Instructions: (hi, lo) := (hi, lo) + x in double-double, lane by lane, with the operations in the order of the
+ * JavaScript templates (src/formats/dd/dd-templates.ts): `xLo` omitted — x an f64x2 local of exact doubles, JMP 2017
+ * Algorithm 4 (ddAddNumberSource, relative error ≤ 2u²); `xLo` given — x = (x, xLo) a double-double, Algorithm 6
+ * (ddAddSource, ≤ 3u² + 13u³). Both within DD_ADD_BOUND per addition. Special values are not repaired here: they
+ * make the sums non-finite, which the callers send to the JavaScript kernels.
+ */
+export function ddAddStep(s: DdAddScratch, hi: number, lo: number, x: number, xLo?: number): number[] {
+  const f = (code: number): number[] => op.simd(code);
+  const { get, set } = op;
+  const [add, sub] = [SIMD.f64x2Add, SIMD.f64x2Sub];
+  // (sh, sl) := TwoSum(hi, x): sh in s.a, sl in s.b (s.c scratch)
+  const twoSumHigh = [
+    ...get(hi), ...get(x), ...f(add), ...op.tee(s.a), ...get(hi), ...f(sub), ...set(s.c),
+    ...get(hi), ...get(s.a), ...get(s.c), ...f(sub), ...f(sub), ...get(x), ...get(s.c), ...f(sub), ...f(add), ...set(s.b),
+  ];
+  if (xLo === undefined) {
+    // v = lo + sl; FastTwoSum(sh, v)
+    return [
+      ...twoSumHigh,
+      ...get(lo), ...get(s.b), ...f(add), ...set(s.b),
+      ...get(s.a), ...get(s.b), ...f(add), ...set(hi),
+      ...get(s.b), ...get(hi), ...get(s.a), ...f(sub), ...f(sub), ...set(lo),
+    ];
+  }
+  return [
+    ...twoSumHigh,
+    // (th, tl) := TwoSum(lo, xLo): th in s.d, tl in s.e (s.c scratch)
+    ...get(lo), ...get(xLo), ...f(add), ...op.tee(s.d), ...get(lo), ...f(sub), ...set(s.c),
+    ...get(lo), ...get(s.d), ...get(s.c), ...f(sub), ...f(sub), ...get(xLo), ...get(s.c), ...f(sub), ...f(add), ...set(s.e),
+    // c = sl + th (s.b); vh = sh + c (s.d); vl = c − (vh − sh) (s.c); w = tl + vl (s.e)
+    ...get(s.b), ...get(s.d), ...f(add), ...set(s.b),
+    ...get(s.a), ...get(s.b), ...f(add), ...set(s.d),
+    ...get(s.b), ...get(s.d), ...get(s.a), ...f(sub), ...f(sub), ...set(s.c),
+    ...get(s.e), ...get(s.c), ...f(add), ...set(s.e),
+    // hi = vh + w; lo = w − (hi − vh)
+    ...get(s.d), ...get(s.e), ...f(add), ...set(hi),
+    ...get(s.e), ...get(hi), ...get(s.d), ...f(sub), ...f(sub), ...set(lo),
+  ];
+}
+
+/**
+ * Instructions: (h, l) := |(h, l)| as the double-double arithmetic's abs (src/formats/dd/dd-arithmetic.ts): both parts
+ * negated where h < 0 (−0 kept), lane by lane — the sign bit flipped by a mask. `t`: scratch local.
+ */
+export function ddAbsStep(h: number, l: number, t: number): number[] {
+  const f = (code: number): number[] => op.simd(code);
+  return [
+    ...op.get(h), ...op.f64(0), ...op.simd(SIMD.f64x2Splat), ...f(0x49 /* f64x2.lt */),
+    ...op.f64(-0), ...op.simd(SIMD.f64x2Splat), ...f(SIMD.and), ...op.set(t),
+    ...op.get(h), ...op.get(t), ...f(0x51 /* v128.xor */), ...op.set(h),
+    ...op.get(l), ...op.get(t), ...f(0x51), ...op.set(l),
+  ];
+}
