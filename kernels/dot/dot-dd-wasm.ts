@@ -4,8 +4,10 @@
  * arithmetic — the product then takes the cross terms of `ddMulAccumulate`, src/formats/dd/mul.ts, with TwoSum
  * at the end — and as hi + lo in fp64 arithmetic, as the JavaScript kernels read it). Each step of 8 elements adds
  * xᵢ·yᵢ into lane i mod 8 of eight double-double partial sums by the steps of `ddTwoProdAccumulate`
- * (src/formats/dd/two-prod-accumulate.ts; the instructions: src/backends/wasm/wasm-dd-steps.ts): Dekker's exact product with Veltkamp's splitting (or the
- * fused multiply-add where the start-up probe found relaxed SIMD's fused: the same product), TwoSum of the high
+ * (src/formats/dd/two-prod-accumulate.ts; the instructions: src/backends/wasm/wasm-dd-steps.ts): Dekker's exact
+ * product — split by bits in blocks of 512 whose factors lie in [2^-480, 2^480), by Veltkamp elsewhere (the default
+ * 'bits' form; the same product as Veltkamp's everywhere, so the same bits), or by Veltkamp throughout (the earlier
+ * form) — or the fused multiply-add where the start-up probe found relaxed SIMD's fused (the same product), TwoSum of the high
  * parts, the low parts in two roundings, FastTwoSum. The eight sums are joined by the accurate double-double
  * addition in the tree ((s₀ + s₁) + (s₂ + s₃)) + ((s₄ + s₅) + (s₆ + s₇)).
  *

@@ -1,15 +1,16 @@
 /**
- * The double-double DOT's splitting forms (wasmKernelForms().ddDotSplit: 'veltkamp', 'veltkamp-pinned', 'bits';
- * src/backends/wasm/wasm-dd-steps.ts): Dekker's product stays exact with each, so every form gives the documented
- * order's bits (eight lanes of ddTwoProdAccumulate, the tree of ddAdd) wherever no partial product underflows —
- * factors whose significands fill all 53 bits, signs mixed, staged and read in place across chunks —, stays within
- * dotBound of the exact value with subnormal and tiny factors, and answers non-finite inputs as the JavaScript
- * kernel does. Skipped where the start-up probe found a fused multiply-add (the forms are not used then).
+ * The double-double DOT's splitting forms (wasmKernelForms().ddDotSplit: 'veltkamp', 'veltkamp-pinned', 'bits' — the
+ * default, guarded per block; src/backends/wasm/wasm-dd-steps.ts): every form gives the documented order's bits
+ * (eight lanes of ddTwoProdAccumulate, the tree of ddAdd) wherever no partial product underflows — factors whose
+ * significands fill all 53 bits, signs mixed, staged and read in place across chunks —, and the bits of 'veltkamp'
+ * on any input: products whose Dekker errors underflow (where the unguarded bit split differs), subnormals, factors
+ * near 2^±480 (the guard's limits) and beyond Veltkamp's overflow, ±0, ±Inf, NaN, dd storage, strides; within
+ * dotBound of the exact value. Skipped where the start-up probe found a fused multiply-add (the forms are not used then).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { dot, dotBound, formats, range, rowMajor, span, vector, wasmArena, type Range } from '../../src/index.js';
-import { setWasmKernelForms, type WasmKernelForms } from '../../src/backends/wasm/wasm-kernel-forms.js';
+import { setWasmKernelForms, wasmKernelForms, type WasmKernelForms } from '../../src/backends/wasm/wasm-kernel-forms.js';
 import { wasmFusedFmaAvailable } from '../../src/backends/wasm/wasm-fused-fma.js';
 import { ddTwoProdAccumulate } from '../../src/formats/dd/two-prod-accumulate.js';
 import { ddAdd } from '../../src/formats/dd/add.js';
@@ -45,7 +46,8 @@ const fullDouble: fc.Arbitrary<number> = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom(0, -0, 1, -1, 2 ** 27 + 1, 2 ** 26 - 1, 1 - 2 ** -53) },
 );
 
-afterEach(() => setWasmKernelForms({ ddDotSplit: 'veltkamp' }));
+const DEFAULT_SPLIT = wasmKernelForms().ddDotSplit;
+afterEach(() => setWasmKernelForms({ ddDotSplit: DEFAULT_SPLIT }));
 
 describe.skipIf(wasmFusedFmaAvailable())('WebAssembly DD DOT: the splitting forms', () => {
   it('every form: the documented order bit for bit where no partial product underflows', () => {
