@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { asum, asumBound, cpuBackendOf, formats, nrm2, nrm2Bound, range, rowMajor, span, vector, type Range } from '../../src/index.js';
+import { asum, asumBound, cpuBackendOf, formats, nrm2, nrm2Bound, range, rowMajor, span, vector, wasmArena, type Range } from '../../src/index.js';
 import { ddMulAccumulate } from '../../src/formats/dd/mul.js';
 import { ddTwoProdAccumulate } from '../../src/formats/dd/two-prod-accumulate.js';
 import { ddSqrt } from '../../src/formats/dd/sqrt.js';
@@ -177,5 +177,29 @@ describe('WebAssembly NRM2 in double-double', () => {
     const x = buildVector({ storage: 'i16s', stride: 1, sub: false }, [1, -2, 3], 'f64', 3);
     expectModprec(() => nrm2(x, { arithmetic: formats.dd, backend: 'wasm' }), 'INVALID_FORMAT', 'x');
     expect(cpuBackendOf('nrm2', { x }, { arithmetic: formats.dd }).backend).toBe('js');
+  });
+});
+
+describe('WebAssembly ASUM and NRM2 in double-double, in place', () => {
+  it('operands in a wasmArena (read in place, whole steps of 8; the rest staged): the staged path\'s bits, f64 and dd storage', () => {
+    const input = lengths.chain((n) => fc.record({ xs: fc.array(fc.double({ min: -1e6, max: 1e6, noNaN: true }), { minLength: n, maxLength: n }), options: fc.constantFrom(...OPTIONS) }));
+    fc.assert(fc.property(input, ({ xs, options }) => {
+      const arena = wasmArena(32 * xs.length + 4096);
+      try {
+        for (const storage of ['f64', 'dd'] as const) {
+          const make = (memory?: typeof arena): Range<1, any> => {
+            const r = range(rowMajor<1, any>({ size: [xs.length], storage: formats[storage], arithmetic: storage === 'dd' ? formats.dd : formats.f64, memory }));
+            xs.forEach((v, i) => r.set(i, storage === 'dd' ? { hi: v, lo: v * 2 ** -60 } : v));
+            return r;
+          };
+          const [staged, inPlace] = [make(), make(arena)];
+          const o = { ...options, backend: 'wasm' as const };
+          expect(Object.is(asum(inPlace, o), asum(staged, o))).toBe(true);
+          expect(Object.is(nrm2(inPlace, o), nrm2(staged, o))).toBe(true);
+        }
+      } finally {
+        arena.release();
+      }
+    }), { numRuns: 40 });
   });
 });
