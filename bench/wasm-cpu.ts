@@ -25,7 +25,7 @@ import { twoProduct, ddAddDd } from 'double-double';
 import { wasmFusedFmaAvailable } from '../src/backends/wasm/wasm-fused-fma.js';
 import { setWasmKernelForms, type WasmKernelForms } from '../src/backends/wasm/wasm-kernel-forms.js';
 import {
-  axpy, colMajor, dot, wasmArena, dotBound, ellSpmv, ellSpmvBound, ellWithStorage, formats, gemv, gemvBound, laplacianEll, range, rowMajor, trsv, trsvBound, vector, wasmSimdAvailable, type Range,
+  asum, asumBound, axpy, colMajor, dot, nrm2, nrm2Bound, wasmArena, dotBound, ellSpmv, ellSpmvBound, ellWithStorage, formats, gemv, gemvBound, laplacianEll, range, rowMajor, trsv, trsvBound, vector, wasmSimdAvailable, type Range,
 } from '../src/index.js';
 import '../src/formats/dd/register.js';
 import { scaledReducedRowMajor } from '../accessors/scaled-reduced.js';
@@ -183,13 +183,14 @@ for (const layout of ['col', 'row'] as const) {
 // DD DOT on fp64 data, n = 2^20: WebAssembly double-double against the fp64 DOT of the same vectors and the
 // double-double package (two chains, its best use).
 const DD_N = quick ? 2 ** 12 : 2 ** 20;
-const DD_SPLITS = ['veltkamp-pinned', 'bits'] as const;
+// The default is the guarded 'bits' split (session 18); 'veltkamp' is the form it replaced.
+const DD_SPLITS = ['veltkamp', 'veltkamp-pinned'] as const;
 {
   const dx = xs.subarray(0, DD_N), dy = ys.subarray(0, DD_N);
   const x = vectorOf(dx, formats.f64), y = vectorOf(dy, formats.f64);
   cases.push({ name: 'DOT f64, n = 2^20 (wasm)', group: 'dot20-f64-wasm', bytes: 16 * DD_N, run: () => dot(x, y, { backend: 'wasm' }) });
   for (const backend of ['js', 'wasm'] as const) cases.push({ name: `DOT dd arithmetic on f64 data, n = 2^20 (${backend})`, group: `dot20-dd-${backend}`, bytes: 16 * DD_N, run: () => dot(x, y, { arithmetic: formats.dd, backend }) });
-  // The candidate splittings of Dekker's product (wasmKernelForms().ddDotSplit; unused where the fused multiply-add
+  // The earlier splittings of Dekker's product (wasmKernelForms().ddDotSplit; unused where the fused multiply-add
   // is): the same bits as the default form, checked here before timing.
   for (const split of DD_SPLITS) {
     const run = withForms({ ddDotSplit: split }, () => dot(x, y, { arithmetic: formats.dd, backend: 'wasm' }));
@@ -206,6 +207,19 @@ const DD_SPLITS = ['veltkamp-pinned', 'bits'] as const;
   const b = dotBound(x, y, { arithmetic: formats.dd });
   const w = dot(x, y, { arithmetic: formats.dd, backend: 'wasm' }), j = dot(x, y, { arithmetic: formats.dd, backend: 'js' });
   if (!(Math.abs(w - j) <= 2 * b + 2 * Number.EPSILON * Math.abs(j)) || !(Math.abs(packageDot() - j) <= 2 * b + 2 * Number.EPSILON * Math.abs(j))) throw new Error('DD DOT: results disagree beyond the bound');
+}
+
+// ASUM and NRM2 in double-double arithmetic, n = 2^20 (session 18: WebAssembly's eight dd lanes against the JavaScript
+// chains; NRM2's maximum pass runs in JavaScript for both). Checked within the bounds before timing.
+{
+  const x = vectorOf(xs.subarray(0, DD_N), formats.f64);
+  for (const backend of ['js', 'wasm'] as const) {
+    cases.push({ name: `ASUM dd arithmetic on f64 data, n = 2^20 (${backend})`, group: `asum20-dd-${backend}`, bytes: 8 * DD_N, run: () => asum(x, { arithmetic: formats.dd, backend }) });
+    cases.push({ name: `NRM2 dd arithmetic on f64 data, n = 2^20 (${backend})`, group: `nrm220-dd-${backend}`, bytes: 8 * DD_N, run: () => nrm2(x, { arithmetic: formats.dd, backend }) });
+  }
+  const [aw, aj] = [asum(x, { arithmetic: formats.dd, backend: 'wasm' }), asum(x, { arithmetic: formats.dd, backend: 'js' })];
+  const [nw, nj] = [nrm2(x, { arithmetic: formats.dd, backend: 'wasm' }), nrm2(x, { arithmetic: formats.dd, backend: 'js' })];
+  if (!(Math.abs(aw - aj) <= 2 * asumBound(x, { arithmetic: formats.dd })) || !(Math.abs(nw - nj) <= 2 * nrm2Bound(x, { arithmetic: formats.dd }))) throw new Error('DD ASUM/NRM2: backends disagree beyond the bound');
 }
 
 // GEMV N in double-double (fp64 data, dd arithmetic), M²: WebAssembly against the JavaScript dd kernel in the
@@ -346,6 +360,8 @@ const goals = [
   ['DD DOT 2^20 (wasm) time / fp64 DOT 2^20 (wasm) time (goal ≤ 1.5)', ratio('dot20-dd-wasm', 'dot20-f64-wasm')],
   ['DD DOT 2^20: double-double package time / wasm time (goal ≥ 6)', ratio('dot20-dd-package', 'dot20-dd-wasm')],
   ['DD DOT 2^20: js time / wasm time', ratio('dot20-dd-js', 'dot20-dd-wasm')],
+  ['ASUM dd arithmetic 2^20: js time / wasm time', ratio('asum20-dd-js', 'asum20-dd-wasm')],
+  ['NRM2 dd arithmetic 2^20: js time / wasm time', ratio('nrm220-dd-js', 'nrm220-dd-wasm')],
   ...DD_SPLITS.flatMap((split) => [
     [`DD DOT 2^20 (wasm, ${split} split) time / fp64 DOT 2^20 (wasm) time (goal ≤ 1.5)`, ratio(`dot20-dd-wasm-${split}`, 'dot20-f64-wasm')],
     [`DD DOT 2^20: double-double package time / wasm ${split} split time (goal ≥ 6)`, ratio('dot20-dd-package', `dot20-dd-wasm-${split}`)],
@@ -393,7 +409,7 @@ the same results bit for bit (same chunks and lane order); the in-place goal row
 
 TRSV times include resetting its right-hand side (4096 doubles; stdlib's too). ELL SpMV bytes: values and
 column indices once, x read and y written once. The double-double kernels (DD DOT, GEMV, ELL) form exact
-products ${wasmFusedFmaAvailable() ? "with relaxed SIMD's multiply-add, which the start-up probe found fused" : "with Dekker's algorithm and Veltkamp's splitting (this engine's relaxed SIMD is off or unfused)"} (Node ${process.version}${process.execArgv.length ? ', ' + process.execArgv.join(' ') : ''}).
+products ${wasmFusedFmaAvailable() ? "with relaxed SIMD's multiply-add, which the start-up probe found fused" : "with Dekker's algorithm (the DD DOT: the guarded bit split; GEMV, ELL: Veltkamp's splitting; this engine's relaxed SIMD is off or unfused)"} (Node ${process.version}${process.execArgv.length ? ', ' + process.execArgv.join(' ') : ''}).
 Worker threads: bench/threads.ts.
 
 
@@ -415,10 +431,12 @@ of each operand that many bytes ahead, so that the line's transfer from memory s
 prefetch instruction). ELL's "earlier 4-row loop" rows time the loop the 8-row one
 replaced (wasmKernelForms; same bits).
 
-Candidate forms (src/backends/wasm/wasm-kernel-forms.ts, off by default until timed here), each checked in this run
-against the default form before timing: ELL's "slots unrolled" rows write the slots out one by one (no slot loop;
-same bits); the DD DOT's "veltkamp-pinned split" loads Veltkamp's constant once, and its "bits split" splits x by a
-mask of its bit pattern and y by an integer rounding (5 instructions for both factors instead of 8; the same exact
-products, so the same bits)${wasmFusedFmaAvailable() ? ' — with the fused multiply-add found here, no split runs and these rows time the same kernel' : ''}.`);
+Candidate and earlier forms (src/backends/wasm/wasm-kernel-forms.ts), each checked in this run against the default
+form before timing: ELL's "slots unrolled" rows (off by default) write the slots out one by one (no slot loop; same
+bits). The DD DOT's default splits x by a mask of its bit pattern and y by an integer rounding (5 instructions for
+both factors instead of Veltkamp's 8) in every block of 512 elements whose factors lie in [2^-480, 2^480), after a
+scan of the block, and by Veltkamp's splitting elsewhere — the same exact products, so the same bits on every input;
+its "veltkamp split" rows time the form it replaced (Veltkamp's splitting everywhere), "veltkamp-pinned split" that
+with the constant loaded once${wasmFusedFmaAvailable() ? ' — with the fused multiply-add found here, no split runs and these rows time the same kernel' : ''}.`);
 console.log(rows.map((r) => r.join('  ')).join('\n'));
 console.log(goals.map((g) => g.join(': ')).join('\n'));

@@ -5,6 +5,7 @@
 import { chooseCpuBackend, orderedNumerics, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
 import { runWasm } from '../shared/run-wasm.js';
 import { wasmAsum } from './asum-wasm.js';
+import { wasmDdAsum } from './asum-dd-wasm.js';
 import { wasmOrderedAsum } from '../shared/ordered-sum-wasm.js';
 import type { Range } from '../../src/core/range.js';
 import { checkRange, chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
@@ -54,7 +55,11 @@ export function asum(x: Range<1, any>, options: (KernelOptions & ThreadsOption &
     const numerics = wasmNumericsOf(ar, acc), kahan = numerics === 'kahan-f64' || numerics === 'kahan-f32';
     const ordered = orderedNumerics(numerics);
     // pairwise, dot2: the JavaScript loop's bits; a non-finite result is its to answer (kernels/shared/ordered-sum-wasm.ts).
-    if (ordered) {
+    if (numerics === 'dd') {
+      // Eight double-double lanes (kernels/asum/asum-dd-wasm.ts): within asumBound; ±Inf, NaN: the JavaScript's answer.
+      let pair: [number, number] = [NaN, NaN];
+      if (runWasm(requested, () => { pair = wasmDdAsum(x.accessor, n, ar.kind === 'dd'); }) && Number.isFinite(pair[0] + pair[1])) return pair[0] - (0 - pair[1]);
+    } else if (ordered) {
       if (runWasm(requested, () => { result = wasmOrderedAsum(x.accessor, n, ordered.accumulation, ordered.arithmetic); }) && Number.isFinite(result)) return result;
     } else {
     const lanes = numerics === 'f32' || numerics === 'kahan-f32' ? 'f32' : 'f64';

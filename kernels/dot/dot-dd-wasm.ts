@@ -4,8 +4,10 @@
  * arithmetic — the product then takes the cross terms of `ddMulAccumulate`, src/formats/dd/mul.ts, with TwoSum
  * at the end — and as hi + lo in fp64 arithmetic, as the JavaScript kernels read it). Each step of 8 elements adds
  * xᵢ·yᵢ into lane i mod 8 of eight double-double partial sums by the steps of `ddTwoProdAccumulate`
- * (src/formats/dd/two-prod-accumulate.ts; the instructions: src/backends/wasm/wasm-dd-steps.ts): Dekker's exact product with Veltkamp's splitting (or the
- * fused multiply-add where the start-up probe found relaxed SIMD's fused: the same product), TwoSum of the high
+ * (src/formats/dd/two-prod-accumulate.ts; the instructions: src/backends/wasm/wasm-dd-steps.ts): Dekker's exact
+ * product — split by bits in blocks of 512 whose factors lie in [2^-480, 2^480), by Veltkamp elsewhere (the default
+ * 'bits' form; the same product as Veltkamp's everywhere, so the same bits), or by Veltkamp throughout (the earlier
+ * form) — or the fused multiply-add where the start-up probe found relaxed SIMD's fused (the same product), TwoSum of the high
  * parts, the low parts in two roundings, FastTwoSum. The eight sums are joined by the accurate double-double
  * addition in the tree ((s₀ + s₁) + (s₂ + s₃)) + ((s₄ + s₅) + (s₆ + s₇)).
  *
@@ -23,8 +25,10 @@
  */
 import type { Accessor } from '../../accessors/accessor.js';
 import { I32, V128, encodeModule, op, SIMD } from '../../src/backends/wasm/wasm-encoder.js';
-import { WasmLocals, load2, operandLocals, operandParams, operandSetup, stepLoop } from '../../src/backends/wasm/wasm-function.js';
-import { ddAccumulateStep, ddPairHalf, ddStepScratch, ddStepSetup, type DdSplit } from '../../src/backends/wasm/wasm-dd-steps.js';
+import { WasmLocals, load2, operandLocals, operandParams, operandSetup, stepLoop, type WasmOperand } from '../../src/backends/wasm/wasm-function.js';
+import {
+  ddAccumulateStep, ddPairHalf, ddSplitGuardScan, ddSplitGuardStart, ddSplitGuardVerdict, ddStepScratch, ddStepSetup, ddVeltkampScratch, type DdSplit,
+} from '../../src/backends/wasm/wasm-dd-steps.js';
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
 import { wasmKernelForms } from '../../src/backends/wasm/wasm-kernel-forms.js';
 import { CHUNK, streamPairs, type WasmStorage, wasmStorageOf } from '../../src/backends/wasm/wasm-storage.js';
@@ -64,18 +68,23 @@ export function ddDotChunk(sx: WasmStorage, sy: WasmStorage, ddArithmetic: boole
     const read = (o: typeof x, pair: boolean, k: number, hiInto: number, loInto: number): number[] => (pair
       ? [...ddPairHalf(o.pointer, 32 * k, false), ...op.set(hiInto), ...ddPairHalf(o.pointer, 32 * k, true), ...op.set(loInto)]
       : [...load2(o, k), ...op.set(hiInto), ...(general ? [...op.f64(0), ...op.simd(SIMD.f64x2Splat), ...op.set(loInto)] : [])]);
-    const step = (k: number): number[] => [
+    const step = (sc: typeof scratch) => (k: number): number[] => [
       ...read(x, pairX, k, a, al), ...read(y, pairY, k, b, bl),
-      ...ddAccumulateStep(scratch, { a, b, low: general ? { a: al, b: bl } : undefined, hi: hi + k, lo: lo + k }),
+      ...ddAccumulateStep(sc, { a, b, low: general ? { a: al, b: bl } : undefined, hi: hi + k, lo: lo + k }),
     ];
+    // 'bits' is guarded: blocks of GUARD_BLOCK elements whose factors (high parts) all lie in the guard's range take
+    // the bit splitting, the others Veltkamp's — the same (p, e) in the range, so the same bits (wasm-dd-steps.ts).
+    const guarded = scratch.half >= 0;
+    const veltkamp = guarded ? ddVeltkampScratch(scratch, l.local(V128)) : scratch;
+    const loop = guarded ? guardedLoop(l, n, x, y, pairX, pairY, step(scratch), step(veltkamp)) : stepLoop(i, n, [x, y], [0, 1, 2, 3].flatMap(step(scratch)));
     const body = [
       ...operandSetup(x), ...operandSetup(y),
-      ...ddStepSetup(scratch, PIN_AT),
+      ...ddStepSetup(scratch, PIN_AT), ...(guarded ? ddStepSetup(veltkamp) : []),
       ...[0, 1, 2, 3].flatMap((k) => [
         ...op.i32(0), ...op.simdMem(SIMD.load, 0, HI + 16 * k), ...op.set(hi + k),
         ...op.i32(0), ...op.simdMem(SIMD.load, 0, LO + 16 * k), ...op.set(lo + k),
       ]),
-      ...stepLoop(i, n, [x, y], [0, 1, 2, 3].flatMap(step)),
+      ...loop,
       ...[0, 1, 2, 3].flatMap((k) => [
         ...op.i32(0), ...op.get(hi + k), ...op.simdMem(SIMD.store, 0, HI + 16 * k),
         ...op.i32(0), ...op.get(lo + k), ...op.simdMem(SIMD.store, 0, LO + 16 * k),
@@ -83,6 +92,44 @@ export function ddDotChunk(sx: WasmStorage, sy: WasmStorage, ddArithmetic: boole
     ];
     return encodeModule([l.function('dot', [], body)], 1);
   }).dot as DdDotChunk;
+}
+
+/** Elements per guarded block: the scan reads them, then the step loop reads them again from the first-level cache. */
+const GUARD_BLOCK = 512;
+
+/**
+ * The guarded 'bits' loop over n elements (a multiple of 8): per block of up to {@link GUARD_BLOCK} elements, a scan
+ * of the factors' high parts (ddSplitGuardScan), then the block's steps with the bit splitting where the verdict is
+ * safe, with Veltkamp's otherwise.
+ */
+function guardedLoop(
+  l: WasmLocals, n: number, x: WasmOperand, y: WasmOperand, pairX: boolean, pairY: boolean,
+  bitsStep: (k: number) => number[], veltkampStep: (k: number) => number[],
+): number[] {
+  const at = l.local(I32), m = l.local(I32), i = l.local(I32), j = l.local(I32), qx = l.local(I32), qy = l.local(I32);
+  const min = l.local(V128), max = l.local(V128), t = l.local(V128);
+  const sx = { ...x, pointer: qx }, sy = { ...y, pointer: qy };
+  const high = (o: WasmOperand, pair: boolean, k: number): number[] => (pair ? ddPairHalf(o.pointer, 32 * k, false) : load2(o, k));
+  const scan = [0, 1, 2, 3].flatMap((k) => [
+    ...high(sx, pairX, k), ...ddSplitGuardScan(min, max, t), ...high(sy, pairY, k), ...ddSplitGuardScan(min, max, t),
+  ]);
+  return [
+    ...op.i32(0), ...op.set(at), ...op.block(), ...op.loop(),
+    ...op.get(at), ...op.get(n), ...op.i32GeS(), ...op.brIf(1),
+    // m = min(n − at, GUARD_BLOCK)
+    ...op.get(n), ...op.get(at), ...op.i32Sub(), ...op.set(m),
+    ...op.i32(GUARD_BLOCK), ...op.get(m), ...op.i32LtS(), ...op.if(), ...op.i32(GUARD_BLOCK), ...op.set(m), ...op.end(),
+    ...op.get(x.pointer), ...op.set(qx), ...op.get(y.pointer), ...op.set(qy),
+    ...ddSplitGuardStart(min, max),
+    ...stepLoop(j, m, [sx, sy], scan),
+    ...ddSplitGuardVerdict(min, max), ...op.if(),
+    ...stepLoop(i, m, [x, y], [0, 1, 2, 3].flatMap(bitsStep)),
+    ...op.else(),
+    ...stepLoop(i, m, [x, y], [0, 1, 2, 3].flatMap(veltkampStep)),
+    ...op.end(),
+    ...op.get(at), ...op.get(m), ...op.i32Add(), ...op.set(at),
+    ...op.br(0), ...op.end(), ...op.end(),
+  ];
 }
 
 /**

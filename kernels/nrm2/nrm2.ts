@@ -5,6 +5,8 @@
 import { chooseCpuBackend, orderedNumerics, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
 import { runWasm } from '../shared/run-wasm.js';
 import { wasmSumOfScaledSquares } from './nrm2-wasm.js';
+import { wasmDdSumOfScaledSquares } from './nrm2-dd-wasm.js';
+import { ddSqrt } from '../../src/formats/dd/sqrt.js';
 import { wasmOrderedSquares } from '../shared/ordered-sum-wasm.js';
 import type { Range } from '../../src/core/range.js';
 import { checkRange, chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
@@ -91,7 +93,17 @@ export function nrm2(x: Range<1, any>, options: (KernelOptions & { backend?: Cpu
   const run = (): void => {
     squares = ordered ? wasmOrderedSquares(x.accessor, n, 2 ** h1, 2 ** h2, ordered.accumulation, ordered.arithmetic) : wasmSumOfScaledSquares(x.accessor, n, 2 ** h1, 2 ** h2, lanes, kahan);
   };
-  if (cpu === 'wasm' && runWasm(requested, run) && ((!kahan && !ordered) || Number.isFinite(squares))) {
+  if (cpu === 'wasm' && numerics === 'dd') {
+    // Eight double-double lanes (kernels/nrm2/nrm2-dd-wasm.ts), then the root as the JavaScript kernel takes it: in
+    // double-double (ddSqrt, then hi − (0 − lo)) or, fp64 with the dd accumulation, Math.sqrt of hi + lo. Within
+    // nrm2Bound; a non-finite sum (±Inf, NaN) is the JavaScript's to answer.
+    let pair: [number, number] = [NaN, NaN];
+    if (runWasm(requested, () => { pair = wasmDdSumOfScaledSquares(x.accessor, n, 2 ** h1, 2 ** h2, ar.kind === 'dd'); }) && Number.isFinite(pair[0] + pair[1])) {
+      let root: number;
+      if (ar.kind === 'dd') { const r = new Float64Array(2); ddSqrt(r, pair[0], pair[1]); root = r[0]! - (0 - r[1]!); } else root = Math.sqrt(pair[0] + pair[1]);
+      return root * 2 ** (e - Math.trunc(e / 2)) * 2 ** Math.trunc(e / 2);
+    }
+  } else if (cpu === 'wasm' && runWasm(requested, run) && ((!kahan && !ordered) || Number.isFinite(squares))) {
     // The square root in the arithmetic, as the JavaScript kernel's (binary32: Math.fround of the double root).
     const root = lanes === 'f32' ? Math.fround(Math.sqrt(squares)) : Math.sqrt(squares);
     return root * 2 ** (e - Math.trunc(e / 2)) * 2 ** Math.trunc(e / 2);

@@ -54,7 +54,7 @@ export function isDdOutput(a: Range<any, any>['accessor']): boolean {
  * The kernels whose WebAssembly program also computes in double-double (see {@link wasmNumericsOf}): sums for the
  * reductions and TRSV, the templates' operations for the element-wise updates and TRSV in double-double arithmetic.
  */
-export const WASM_DD_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv', 'ellSpmv', 'axpy', 'waxpby', 'scal', 'trsv']);
+export const WASM_DD_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv', 'ellSpmv', 'axpy', 'waxpby', 'scal', 'trsv', 'asum', 'nrm2']);
 
 /** The kernels of {@link WASM_DD_KERNELS} that sum in double-double only in double-double arithmetic (not fp64 with `dd`): none now. */
 export const WASM_DD_ARITHMETIC_ONLY: ReadonlySet<KernelName> = new Set<KernelName>([]);

@@ -48,11 +48,8 @@ describe('dd-split inputs in WebAssembly', () => {
       const auto = { arithmetic: options.arithmetic };
       if (c.n > 0) expect(cpuBackendOf('dot', { x: vec('dd-split', xs), y: vec('dd-split', ys) }, auto).backend).toBe('wasm');
       same('dot', both((l) => dot(vec(l, xs), vec(l, ys), options)));
-      // (ASUM and NRM2 have no double-double WebAssembly program.)
-      if (c.arithmetic !== 'dd') {
-        same('asum', both((l) => asum(vec(l, xs), options)));
-        same('nrm2', both((l) => nrm2(vec(l, xs), options)));
-      }
+      same('asum', both((l) => asum(vec(l, xs), options)));
+      same('nrm2', both((l) => nrm2(vec(l, xs), options)));
       sameOut('axpy', both((l) => { const y = vector(ys.map((p) => p.hi)); axpy(0.75, vec(l, xs), y, options); return y; }));
       sameOut('waxpby', both((l) => { const w = vector(c.n); waxpby(0.5, vec(l, xs), -3, vec(l, ys), w, options); return w; }));
       for (const trans of ['N', 'T'] as const) {

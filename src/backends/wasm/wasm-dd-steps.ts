@@ -28,9 +28,51 @@ const I64X2_ADD = 0xce;
  * 2^(e+f−77) below |a₂b| + |ab − p| < 2^(e+f−24); adding a₂b₁ gives ab − p − a₂b₂, below 3·2^(e+f−52); adding
  * a₂b₂ gives ab − p, which is a double. So e is the exact error wherever no partial product underflows, as with
  * Veltkamp's splitting (the same e); beyond that both are inexact (and may differ). Huge factors: the mask never
- * overflows, Veltkamp's splitting and the products may (a non-finite result, as before).
+ * overflows, Veltkamp's splitting and the products may. So a kernel takes 'bits' only for blocks that
+ * {@link ddSplitGuardVerdict} finds safe — every factor's magnitude in [2^-480, 2^480) — and Veltkamp's splitting
+ * for the others; the same bits as 'veltkamp' everywhere (proof at {@link DD_SPLIT_SAFE_LOW}).
  */
 export type DdSplit = 'veltkamp' | 'veltkamp-pinned' | 'bits';
+
+/**
+ * The guard's range: where every factor of a block has 2^-480 ≤ |v| < 2^480, Veltkamp's and the bit splitting give
+ * the same (p, e). Proof, for a ∈ [2^ea, 2^(ea+1)) and b ∈ [2^eb, 2^(eb+1)) with −480 ≤ ea, eb < 480 (normal):
+ * Veltkamp's c·a < 2^480·(2^27 + 1) does not overflow, so its split is exact (a = a₁ + a₂, 26 bits each); the bit
+ * split is exact by construction (DdSplit). Every part is a multiple of 2^(ea−52) (resp. 2^(eb−52)), so every partial
+ * product and every sum of Dekker's chain is a multiple of 2^(ea+eb−104) ≥ 2^-1064 — none rounds to a subnormal —
+ * and below 2^(ea+eb+2) ≤ 2^962 — none overflows; with ≤ 53 bits in each partial product and the sums' bounds in
+ * DdSplit, both chains are exact and end at e = ab − p. p = fl(ab) is the same instruction in both. So each step
+ * adds the same (p, e) with the same instructions: the same bits. Zeros, subnormals, huge values, ±Inf (outside
+ * the range) send their block to Veltkamp's splitting; NaN may pass the guard (pmin/pmax drop it), but a NaN
+ * factor makes p NaN in both forms and the sums NaN, so both results are non-finite (then the JavaScript answers).
+ */
+export const DD_SPLIT_SAFE_LOW = 2 ** -480;
+/** The guard's upper limit (exclusive): see {@link DD_SPLIT_SAFE_LOW}. */
+export const DD_SPLIT_SAFE_HIGH = 2 ** 480;
+
+const F64X2_ABS = 0xec, F64X2_PMIN = 0xf6, F64X2_PMAX = 0xf7, F64X2_LT = 0x49, F64X2_GE = 0x4c, I64X2_ALL_TRUE = 0xc3;
+
+/** Instructions run before a block's scan: the guard's minimum and maximum locals (f64x2) start at 1, inside the range. */
+export function ddSplitGuardStart(min: number, max: number): number[] {
+  return [...op.f64(1), ...op.simd(SIMD.f64x2Splat), ...op.tee(min), ...op.set(max)];
+}
+
+/** Instructions taking the f64x2 on the stack into the guard: min := pmin(|v|, min), max := pmax(max, |v|) (`t`: scratch). */
+export function ddSplitGuardScan(min: number, max: number, t: number): number[] {
+  return [
+    ...op.simd(F64X2_ABS), ...op.tee(t), ...op.get(min), ...op.simd(F64X2_PMIN), ...op.set(min),
+    ...op.get(max), ...op.get(t), ...op.simd(F64X2_PMAX), ...op.set(max),
+  ];
+}
+
+/** Instructions leaving 1 (i32) when the scanned block is safe for the bit splitting ({@link DD_SPLIT_SAFE_LOW}), else 0. */
+export function ddSplitGuardVerdict(min: number, max: number): number[] {
+  return [
+    ...op.get(min), ...op.f64(DD_SPLIT_SAFE_LOW), ...op.simd(SIMD.f64x2Splat), ...op.simd(F64X2_GE),
+    ...op.get(max), ...op.f64(DD_SPLIT_SAFE_HIGH), ...op.simd(SIMD.f64x2Splat), ...op.simd(F64X2_LT),
+    ...op.simd(SIMD.and), ...op.simd(I64X2_ALL_TRUE),
+  ];
+}
 
 /** The v128 scratch locals of {@link ddAccumulateStep}. */
 export interface DdStepScratch {
@@ -51,6 +93,14 @@ export function ddStepScratch(l: WasmLocals, split: DdSplit = 'veltkamp'): DdSte
   const fma = wasmFusedFmaAvailable();
   const half = split === 'bits' && !fma ? l.local(V128) : -1;
   return { p: p!, e: e!, t: t!, h: h!, z: z!, w: w!, split: constant!, half, fma, splitForm: split };
+}
+
+/**
+ * The Veltkamp form of a 'bits' scratch: the same locals, the splitting constant in `constant` (set by
+ * {@link ddStepSetup} on the returned scratch), for the blocks the guard sends to Veltkamp's splitting.
+ */
+export function ddVeltkampScratch(s: DdStepScratch, constant: number): DdStepScratch {
+  return { ...s, split: constant, half: -1, splitForm: 'veltkamp' };
 }
 
 /** Both i64 lanes of a v128.const. */
@@ -153,5 +203,69 @@ export function ddAccumulateStep(s: DdStepScratch, o: DdStepOperands): number[] 
         ...get(h), ...get(out.hi), ...get(z), ...f(SIMD.f64x2Sub), ...f(SIMD.f64x2Sub), ...get(w), ...get(z), ...f(SIMD.f64x2Sub), ...f(SIMD.f64x2Add), ...set(out.lo)]
       // FastTwoSum(h, w), exact here (two-prod-accumulate.ts)
       : [...get(w), ...get(out.hi), ...get(h), ...f(SIMD.f64x2Sub), ...f(SIMD.f64x2Sub), ...set(out.lo)]),
+  ];
+}
+
+/** Scratch locals (v128) of {@link ddAddStep}. */
+export interface DdAddScratch { readonly a: number; readonly b: number; readonly c: number; readonly d: number; readonly e: number }
+
+/** Allocates the scratch locals of {@link ddAddStep}. */
+export function ddAddScratch(l: WasmLocals): DdAddScratch {
+  const [a, b, c, d, e] = Array.from({ length: 5 }, () => l.local(V128));
+  return { a: a!, b: b!, c: c!, d: d!, e: e! };
+}
+
+/**
+ * Instructions: (hi, lo) := (hi, lo) + x in double-double, lane by lane, with the operations in the order of the
+ * JavaScript templates (src/formats/dd/dd-templates.ts): `xLo` omitted — x an f64x2 local of exact doubles, JMP 2017
+ * Algorithm 4 (ddAddNumberSource, relative error ≤ 2u²); `xLo` given — x = (x, xLo) a double-double, Algorithm 6
+ * (ddAddSource, ≤ 3u² + 13u³). Both within DD_ADD_BOUND per addition. Special values are not repaired here: they
+ * make the sums non-finite, which the callers send to the JavaScript kernels.
+ */
+export function ddAddStep(s: DdAddScratch, hi: number, lo: number, x: number, xLo?: number): number[] {
+  const f = (code: number): number[] => op.simd(code);
+  const { get, set } = op;
+  const [add, sub] = [SIMD.f64x2Add, SIMD.f64x2Sub];
+  // (sh, sl) := TwoSum(hi, x): sh in s.a, sl in s.b (s.c scratch)
+  const twoSumHigh = [
+    ...get(hi), ...get(x), ...f(add), ...op.tee(s.a), ...get(hi), ...f(sub), ...set(s.c),
+    ...get(hi), ...get(s.a), ...get(s.c), ...f(sub), ...f(sub), ...get(x), ...get(s.c), ...f(sub), ...f(add), ...set(s.b),
+  ];
+  if (xLo === undefined) {
+    // v = lo + sl; FastTwoSum(sh, v)
+    return [
+      ...twoSumHigh,
+      ...get(lo), ...get(s.b), ...f(add), ...set(s.b),
+      ...get(s.a), ...get(s.b), ...f(add), ...set(hi),
+      ...get(s.b), ...get(hi), ...get(s.a), ...f(sub), ...f(sub), ...set(lo),
+    ];
+  }
+  return [
+    ...twoSumHigh,
+    // (th, tl) := TwoSum(lo, xLo): th in s.d, tl in s.e (s.c scratch)
+    ...get(lo), ...get(xLo), ...f(add), ...op.tee(s.d), ...get(lo), ...f(sub), ...set(s.c),
+    ...get(lo), ...get(s.d), ...get(s.c), ...f(sub), ...f(sub), ...get(xLo), ...get(s.c), ...f(sub), ...f(add), ...set(s.e),
+    // c = sl + th (s.b); vh = sh + c (s.d); vl = c − (vh − sh) (s.c); w = tl + vl (s.e)
+    ...get(s.b), ...get(s.d), ...f(add), ...set(s.b),
+    ...get(s.a), ...get(s.b), ...f(add), ...set(s.d),
+    ...get(s.b), ...get(s.d), ...get(s.a), ...f(sub), ...f(sub), ...set(s.c),
+    ...get(s.e), ...get(s.c), ...f(add), ...set(s.e),
+    // hi = vh + w; lo = w − (hi − vh)
+    ...get(s.d), ...get(s.e), ...f(add), ...set(hi),
+    ...get(s.e), ...get(hi), ...get(s.d), ...f(sub), ...f(sub), ...set(lo),
+  ];
+}
+
+/**
+ * Instructions: (h, l) := |(h, l)| as the double-double arithmetic's abs (src/formats/dd/dd-arithmetic.ts): both parts
+ * negated where h < 0 (−0 kept), lane by lane — the sign bit flipped by a mask. `t`: scratch local.
+ */
+export function ddAbsStep(h: number, l: number, t: number): number[] {
+  const f = (code: number): number[] => op.simd(code);
+  return [
+    ...op.get(h), ...op.f64(0), ...op.simd(SIMD.f64x2Splat), ...f(0x49 /* f64x2.lt */),
+    ...op.f64(-0), ...op.simd(SIMD.f64x2Splat), ...f(SIMD.and), ...op.set(t),
+    ...op.get(h), ...op.get(t), ...f(0x51 /* v128.xor */), ...op.set(h),
+    ...op.get(l), ...op.get(t), ...f(0x51), ...op.set(l),
   ];
 }

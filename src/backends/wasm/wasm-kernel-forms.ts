@@ -39,9 +39,12 @@ export interface WasmKernelForms {
    * Dekker's exact product: 'veltkamp' (both by Veltkamp's splitting, its constant a splat rebuilt by the engine
    * where it is used), 'veltkamp-pinned' (the same, the constant loaded once from memory), or 'bits' (x truncated to
    * 26 significant bits by a mask, y rounded to 26 by an integer add and the mask — 5 instructions instead of 8,
-   * constants loaded once: src/backends/wasm/wasm-dd-steps.ts says why the product stays exact). Every form gives
-   * the same (p, e) wherever Dekker's product is error-free. Default 'veltkamp': on the H100 host (2026-11-27) 'bits'
-   * made DD DOT 2^20 1.33× faster, but where a partial product underflows its bits differ from the JavaScript's.
+   * constants loaded once — for each block of 512 elements whose factors all lie in [2^-480, 2^480), Veltkamp's
+   * splitting for the other blocks: src/backends/wasm/wasm-dd-steps.ts proves the two give the same (p, e) in that
+   * range, so every form gives the same bits on every input). Default 'bits' (session 18): the H100 host timed the
+   * unguarded bit split 1.33× faster than 'veltkamp' (2026-11-27); the guard's scan (3 instructions per two
+   * elements and operand) leaves about 15 % fewer instructions than 'veltkamp' per DD DOT 2^20 (callgrind on the
+   * shared VM, Node 20); not yet timed on the H100 host (bench/wasm-cpu.ts times 'veltkamp' against it).
    */
   readonly ddDotSplit: 'veltkamp' | 'veltkamp-pinned' | 'bits';
   /**
@@ -52,7 +55,7 @@ export interface WasmKernelForms {
   readonly ellSlotsUnrolled: boolean;
 }
 
-let forms: WasmKernelForms = { ellWide: true, halfDotChecked: true, halfDotLean: true, dotLookahead: 0, ddDotSplit: 'veltkamp', ellSlotsUnrolled: false };
+let forms: WasmKernelForms = { ellWide: true, halfDotChecked: true, halfDotLean: true, dotLookahead: 0, ddDotSplit: 'bits', ellSlotsUnrolled: false };
 
 /** The forms in effect. */
 export function wasmKernelForms(): WasmKernelForms {

@@ -1,0 +1,79 @@
+/**
+ * NRM2's second pass summed in double-double in WebAssembly SIMD (double-double arithmetic with the recursive or
+ * `dd` accumulation, or fp64 arithmetic with the `dd` accumulation; unscaled built-in storage): Σ zᵢ² with
+ * zᵢ = xᵢ·s₁·s₂, the two exact power-of-two factors of kernels/nrm2/nrm2.ts. zᵢ² goes into lane i mod 8 of eight
+ * double-double partial sums by the DD DOT's steps (src/backends/wasm/wasm-dd-steps.ts): an exact double zᵢ by
+ * those of ddTwoProdAccumulate; double-double storage under double-double arithmetic as its pair (both parts scaled,
+ * exact but for underflow, as the arithmetic's product by (s, 0)) by those of ddMulAccumulate (cross terms,
+ * TwoSum). The lanes are joined as the DD DOT joins them (joinDdLanes); the caller takes the root as the JavaScript
+ * kernel does. Not the JavaScript's bits (it adds in one or two chains), but within nrm2Bound: each step errs by at
+ * most 2^-104 (exact doubles) or 2^-102 (a pair) of what it adds — within the double-double unit roundoff and the dd
+ * accumulation's DD_ADD_BOUND — and a term meets at most ⌈n/8⌉ − 1 steps and 3 joins that are not exact, never more
+ * than the recursive sum's n nor the dd accumulation's ⌈n/2⌉ (the DD DOT's argument, kernels/dot/dot-dd-wasm.ts);
+ * the products that underflow are Dekker's, as in the JavaScript templates. ±Inf and NaN make the sum non-finite;
+ * the caller then runs the JavaScript kernel.
+ * @module
+ */
+import type { Accessor } from '../../accessors/accessor.js';
+import { F64, I32, V128, encodeModule, op, SIMD } from '../../src/backends/wasm/wasm-encoder.js';
+import { WasmLocals, load2, operandLocals, operandParams, operandSetup, stepLoop } from '../../src/backends/wasm/wasm-function.js';
+import { ddAccumulateStep, ddPairHalf, ddStepScratch, ddStepSetup } from '../../src/backends/wasm/wasm-dd-steps.js';
+import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
+import { CHUNK, streamVector, type WasmStorage, wasmStorageOf } from '../../src/backends/wasm/wasm-storage.js';
+import { joinDdLanes } from '../dot/dot-dd-wasm.js';
+
+/** Byte addresses of the eight high parts, the eight low parts, and the staged chunk of x. */
+const HI = 0, LO = 64, X_AT = 128;
+
+type DdSquaresChunk = (px: number, sx: number, n: number, s1: number, s2: number) => void;
+
+function ddSquaresChunk(sx: WasmStorage, pairs: boolean): DdSquaresChunk {
+  return wasmExports(`nrm2-squares-dd ${sx.name}${pairs ? ' pairs' : ''}`, 'the double-double NRM2 kernel', () => {
+    const l = new WasmLocals();
+    const px = operandParams(l, sx);
+    const n = l.param(I32), s1 = l.param(F64), s2 = l.param(F64);
+    const i = l.local(I32), v1 = l.local(V128), v2 = l.local(V128);
+    const hi = l.locals_(V128, 4), lo = l.locals_(V128, 4);
+    const z = l.local(V128), zl = l.local(V128);
+    const scratch = ddStepScratch(l);
+    const x = operandLocals(l, px, false);
+    const scaled = (read: number[]): number[] => [...read, ...op.get(v1), ...op.simd(SIMD.f64x2Mul), ...op.get(v2), ...op.simd(SIMD.f64x2Mul)];
+    const step = (k: number): number[] => [
+      ...(pairs
+        ? [...scaled(ddPairHalf(x.pointer, 32 * k, false)), ...op.set(z), ...scaled(ddPairHalf(x.pointer, 32 * k, true)), ...op.set(zl)]
+        : [...scaled(load2(x, k)), ...op.set(z)]),
+      ...ddAccumulateStep(scratch, { a: z, b: z, low: pairs ? { a: zl, b: zl } : undefined, hi: hi + k, lo: lo + k }),
+    ];
+    const body = [
+      ...operandSetup(x), ...ddStepSetup(scratch),
+      ...op.get(s1), ...op.simd(SIMD.f64x2Splat), ...op.set(v1),
+      ...op.get(s2), ...op.simd(SIMD.f64x2Splat), ...op.set(v2),
+      ...[0, 1, 2, 3].flatMap((k) => [
+        ...op.i32(0), ...op.simdMem(SIMD.load, 0, HI + 16 * k), ...op.set(hi + k),
+        ...op.i32(0), ...op.simdMem(SIMD.load, 0, LO + 16 * k), ...op.set(lo + k),
+      ]),
+      ...stepLoop(i, n, [x], [0, 1, 2, 3].flatMap(step)),
+      ...[0, 1, 2, 3].flatMap((k) => [
+        ...op.i32(0), ...op.get(hi + k), ...op.simdMem(SIMD.store, 0, HI + 16 * k),
+        ...op.i32(0), ...op.get(lo + k), ...op.simdMem(SIMD.store, 0, LO + 16 * k),
+      ]),
+    ];
+    return encodeModule([l.function('squares', [], body)], 1);
+  }).squares as DdSquaresChunk;
+}
+
+/**
+ * Σ (xᵢ·s₁·s₂)² for i < n summed in double-double, as [hi, lo] (the caller checked {@link wasmStorageOf} and that
+ * x is unscaled); `pairs`: double-double storage read as its pairs (double-double arithmetic). Non-finite where an
+ * element is (the caller then runs the JavaScript kernel).
+ */
+export function wasmDdSumOfScaledSquares(x: Accessor<1, any>, n: number, s1: number, s2: number, pairs: boolean): [number, number] {
+  const sx = wasmStorageOf(x) as WasmStorage;
+  const f = ddSquaresChunk(sx, pairs && sx.name === 'dd');
+  reserveBytes(X_AT + CHUNK * 8);
+  new Float64Array(wasmMemory().buffer as ArrayBuffer, HI, 16).fill(0);
+  streamVector(x, n, X_AT, (padded, at) => f(at, 1, padded, s1, s2));
+  const out = new Float64Array(2);
+  joinDdLanes(new Float64Array(wasmMemory().buffer as ArrayBuffer, HI, 16), out);
+  return [out[0]!, out[1]!];
+}
