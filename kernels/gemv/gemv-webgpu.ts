@@ -296,6 +296,8 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   let sc: number;
   let partialScalars: Record<string, number>;
   let partialSpec;
+  // The partial pass runs in the arithmetic's GEMV variant (dd: windowed multiply-adds, within the same bound).
+  const rowPass = arithmetic.gemvVariant?.() ?? arithmetic;
   // A over one storage binding is read in windows of whole columns: for T a multiple of 128 columns (its partials'
   // bindings start on 256-byte boundaries); N keeps the unsplit chunks inside windows and pads the partial rows to 64.
   const limit = bindingLimit(runtime);
@@ -335,20 +337,20 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
     const { gemvPrefetch, gemvUnroll } = gpuKernelSwitches();
     rowKey = `${R}${run ?? 'scalar'}|${gemvUnroll}${vx ? '|vx' : ''}${own ? '|own' : ''}`;
     // The switches key memo's tables, so the source follows gemvPrefetch.
-    partialSpec = memo(`gemvNR|${arithmetic.name}|${readKey(A.data)}|${readKey(x)}|${chains}|${rowKey}`, () => partialNRowsSource(arithmetic, A.data, x, chains, R, run, gemvPrefetch, vx, gemvUnroll));
+    partialSpec = memo(`gemvNR|${rowPass.name}|${readKey(A.data)}|${readKey(x)}|${chains}|${rowKey}`, () => partialNRowsSource(rowPass, A.data, x, chains, R, run, gemvPrefetch, vx, gemvUnroll));
   } else if (!trans) {
     const split = gemvSplit(m, n, target);
     splits = split.splits;
     threads = m * splits;
     [sr, sc] = [1, m];
     partialScalars = { m, n, lda: A.ld, chunk: split.chunk };
-    partialSpec = memo(`gemvN|${arithmetic.name}|${readKey(A.data)}|${readKey(x)}|${chains}`, () => partialNSource(arithmetic, A.data, x, chains));
+    partialSpec = memo(`gemvN|${rowPass.name}|${readKey(A.data)}|${readKey(x)}|${chains}`, () => partialNSource(rowPass, A.data, x, chains));
   } else {
     splits = gemvTLanes(m, n, target);
     threads = n * splits;
     [sr, sc] = [splits, 1];
     partialScalars = { m, lda: A.ld, W: splits };
-    partialSpec = memo(`gemvT|${arithmetic.name}|${readKey(A.data)}|${readKey(x)}|${chains}`, () => partialTSource(arithmetic, A.data, x, chains));
+    partialSpec = memo(`gemvT|${rowPass.name}|${readKey(A.data)}|${readKey(x)}|${chains}`, () => partialTSource(rowPass, A.data, x, chains));
   }
   let mp = m;
   let columnWindows = [{ start: 0, count: n }];
@@ -484,7 +486,8 @@ async function gemvTiledT(runtime: GpuRuntime, args: GpuGemvArgs, alpha: number,
   const inPlace = !y.coversSpan;
   const key = `gemvTiled|${objectId(args.A.data)}|${data.offset}|${data.stride}|${objectId(args.x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}|${chains}|${inPlace}|${tiles.length}|${W}`;
   const plan = getPlan(runtime, key, 1 + tiles.length, () => [boundedScratch(createWordBuffer(context, groups * n * W * c)), inPlace ? createWordBuffer(context, 1) : createSpanBuffer(runtime, y)]);
-  const partialSpec = memo(`gemvT|${arithmetic.name}|${readKey(data)}|${readKey(x)}|${chains}`, () => partialTSource(arithmetic, data, x, chains));
+  const rowPass = arithmetic.gemvVariant?.() ?? arithmetic;
+  const partialSpec = memo(`gemvT|${rowPass.name}|${readKey(data)}|${readKey(x)}|${chains}`, () => partialTSource(rowPass, data, x, chains));
   const p1 = await getProgram(context, { source: partialSpec.source, args: partialSpec.args, components: c as 1 | 2 | 4 });
   const finish = partialsFinishSource(arithmetic, y, readsY, inPlace, true);
   const p2 = await getProgram(context, { source: finish.source, args: finish.args, components: outputComponents(y.format), ...finishProgramOptions(y, readsY, inPlace) });

@@ -286,6 +286,14 @@ export interface GpuArithmeticPart {
    */
   dotVariant?(): GpuArithmeticPart;
   /**
+   * The variant GEMV's partial pass (its row or column sums, N and T) runs in, where it is the faster one there; its
+   * results must stay within this arithmetic's GEMV bound (they need not be the same bits). The finishing pass (α,
+   * β, the store) keeps this arithmetic, so the variant must share its register kind and words. Absent: this
+   * arithmetic. dd gives windowed multiply-adds of up to eight products (`ddGpuArithmeticGemvWindow8`: its fused
+   * multiply-adds for operands the window does not take), within the same gemvBound.
+   */
+  gemvVariant?(): GpuArithmeticPart;
+  /**
    * `acc += a · b` without renormalising `acc` (a cheaper multiply-add for the unrolled steps of streaming loops):
    * at most {@link GpuArithmeticPart.lazyTerms} of them into one accumulator, then {@link GpuArithmeticPart.settle}
    * before any other operation reads it. The bounds of the kernels must still hold with it. Absent: kernels use

@@ -139,6 +139,10 @@ export const ddGpuArithmetic: GpuArithmeticPart = {
   // (docs/performance.md, dd-gpu), DOT n = 2^26 dd·dd 7.31 ms unfused → 2.50, f64·dd 4.54 → 1.97, f64·f64 3.02 → 1.41;
   // within the same dotBound (docs/double-double.md, "Windowed DOT multiply-adds").
   dotVariant: () => ddGpuArithmeticWindow4,
+  // GEMV's partial pass (N and T: steps of eight terms into one accumulator) takes windows of eight products, within
+  // the same gemvBound (docs/double-double.md, "Windowed multiply-adds in GEMV"); H100, 2026-11-27 (opt-in then):
+  // GEMV N n = 8192 dd storage 4.64 → 1.60 ms, f64 storage 2.09 → 0.80 ms.
+  gemvVariant: () => ddGpuArithmeticGemvWindow8,
 };
 
 /**
@@ -152,6 +156,9 @@ export const ddGpuArithmeticUnfused: GpuArithmeticPart = {
   ...ddGpuArithmetic,
   name: 'dd-unfused',
   defaultUpToBits: undefined,
+  // Unfused everywhere: DOT and GEMV too (the variants' windows are another rounding).
+  dotVariant: undefined,
+  gemvVariant: undefined,
   mulAdd: (acc, a, b) => `${acc} = mpXfFma(${acc}, ${asXf(a)}, ${asXf(b)});`,
 };
 
@@ -167,6 +174,7 @@ export const ddGpuArithmeticWide: GpuArithmeticPart = {
   defaultUpToBits: undefined,
   squaresVariant: undefined,
   dotVariant: undefined,
+  gemvVariant: undefined,
   mulAdd: (acc, a, b) => `${acc} = mpXfFmaWide(${acc}, ${asXf(a)}, ${asXf(b)});`,
   add: (acc, b) => `${acc} = mpXfAddWide(${acc}, ${asXf(b)});`,
   declareMul: (dst, a, b) => `let ${dst} = mpXfMulWide(${asXf(a)}, ${asXf(b)});`,
@@ -199,6 +207,7 @@ export function ddGpuArithmeticWindowOf(terms: number, slowLoop = true): GpuArit
     ...ddGpuArithmeticUnfused,
     name,
     dotVariant: undefined,
+    gemvVariant: undefined,
     mulAddSteps: (list) => windowSteps(list, ddGpuArithmeticUnfused.mulAdd, k, slowLoop),
   };
   windowArithmetics.set(name, part);
@@ -230,3 +239,22 @@ export const ddGpuArithmeticWindow8: GpuArithmeticPart = ddGpuArithmeticWindowOf
  * @group Double-double
  */
 export const ddGpuArithmeticWindow: GpuArithmeticPart = ddGpuArithmeticWindow8;
+
+/**
+ * GEMV's windowed multiply-adds ({@link ddGpuArithmetic}'s `gemvVariant`, the default of GEMV's partial pass): each
+ * unrolled step of eight terms into one accumulator summed in one fixed-point window of dd or f64 products (as
+ * {@link ddGpuArithmeticWindow8}), one xf addition a window; terms with an operand of another kind (f32, ff, f16 …
+ * reads) and the loop's tail take {@link ddGpuArithmetic}'s fused multiply-adds (the unfused path's bits, faster than
+ * the unfused form {@link ddGpuArithmeticWindowOf} falls back to). Within the same gemvBound: a step is one rounding
+ * of u = 2^-110 of a sum exact to 2^-114·Σ|a·x| (dd-gpu-window-wgsl.ts), fewer roundings than the fused path's two a
+ * term.
+ * @group Double-double
+ */
+export const ddGpuArithmeticGemvWindow8: GpuArithmeticPart = {
+  ...ddGpuArithmetic,
+  name: 'dd-gemv-window8',
+  defaultUpToBits: undefined,
+  dotVariant: undefined,
+  gemvVariant: undefined,
+  mulAddSteps: (list) => windowSteps(list, ddGpuArithmetic.mulAdd, 8, true),
+};
