@@ -54,4 +54,9 @@ if (process.argv.includes('--path')) {
   console.log(`f64·f64 DOT term, unfused (all branches): ${oldF64}; GEMV's fused mpXfFmaF64F64: ${totalOps('mpXfFmaF64F64')}`);
   const f64 = (k) => totalOps('mpDwExpF64F64') + totalOps('mpDwAddF64F64') + 1 + 2 + totalOps('mpDwSettle') / k;
   for (const k of [4, 8]) console.log(`f64·f64 term, window of ${k} (all branches; the compiler folds the zero lo words away): ${f64(k).toFixed(0)}`);
+  // GEMV N with x decoded once a call (ddGemvDecodedX): the row pass's term reads x's kind and limbs (mpDwOfF64 runs once per x_j).
+  const f64x = (k) => totalOps('mpDwExpF64F64x') + totalOps('mpDwAddF64F64x') + 1 + 2 + totalOps('mpDwSettle') / k;
+  console.log(`f64·f64 GEMV N term, window of 8, x decoded once (all branches): ${f64x(8).toFixed(0)}; the decoding, once per x_j: ${totalOps('mpDwOfF64')}`);
+  const ddx = (k) => totalOps('mpDwExpDdDd') + totalOps('mpDwAddDdDd') + 1 + 2 + totalOps('mpDwSettle') / k;
+  console.log(`dd·dd GEMV N term, window of 8 (all branches): ${ddx(8).toFixed(0)}`);
 }

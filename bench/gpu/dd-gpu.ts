@@ -11,7 +11,8 @@
  * multiply-adds of at most K products, checked against the bound only; `Kt`: the same with one slow-path call a term
  * instead of one loop a window, the form session 16 timed — the same words, another shader). GEMV (N and T, dd and f64
  * storage) also has `dd fused (before)`: the fused multiply-adds GEMV ran before session 18 (gemvVariant off), whose
- * words the other exact-path rows must match. `--before` adds the unfused arithmetic (the build before the fused
+ * words the other exact-path rows must match; GEMV N with f64 storage has `dd, x decoded once (ddGemvDecodedX)` (the
+ * switch of kernel-switches.ts, off by default: x decoded once a call; the `dd` row's words, checked). `--before` adds the unfused arithmetic (the build before the fused
  * multiply-adds; the fused row's words) to GEMV and TRSV, and GEMV's two-chain row.
  *
  * Sections run in the order dot, gemv, trsv (`--only=dot,gemv,trsv` picks some); each has a time budget
@@ -40,7 +41,7 @@ import { gpuTrsv } from '../../kernels/trsv/trsv-webgpu.js';
 import { gpujsCopy, timeDeviceRuns } from './device-timing.js';
 import { gpuRuntime, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import { gpuUnavailableReason } from '../../src/backends/webgpu/backend.js';
-import { setGpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
+import { setGpuKernelSwitches, type GpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { dot, dotBound, trsv, vector, matrix, formats } from '../../src/index.js';
 import { ddGpuArithmetic, ddGpuArithmeticUnfused, ddGpuArithmeticWindowOf } from '../../src/formats/dd/dd-gpu-arithmetic.js';
 import { exactDot } from '../../src/testing/exact.js';
@@ -93,6 +94,12 @@ interface Variant {
   /** Another summation order than the default: checked against the bound only, not the default's words. */
   readonly boundOnly: boolean;
   readonly chains?: number;
+  /** Kernel switches the row runs under (restored after it). */
+  readonly switches?: Partial<GpuKernelSwitches>;
+  /** The default row's words, checked (a switch that keeps the bits). */
+  readonly sameAsDefault?: boolean;
+  /** Where the row applies (GEMV: trans and storage); absent: everywhere. */
+  readonly only?: { trans: 'N' | 'T'; storage: 'dd' | 'f64' };
 }
 const DEFAULT: Variant = { label: 'dd', option: 'dd', boundOnly: false };
 const UNFUSED: Variant = { label: 'dd unfused (before)', option: { name: 'dd-unfused', arithmetic: { gpu: ddGpuArithmeticUnfused } }, boundOnly: false };
@@ -100,6 +107,8 @@ const UNFUSED: Variant = { label: 'dd unfused (before)', option: { name: 'dd-unf
 const FUSED_GEMV: Variant = { label: 'dd fused (before)', option: { name: 'dd-fused-gemv', arithmetic: { gpu: { ...ddGpuArithmetic, name: 'dd-fused-gemv', gemvVariant: undefined } } }, boundOnly: false };
 /** GEMV's default runs its windowed gemvVariant: another rounding than the fused row, checked against the bound. */
 const GEMV_DEFAULT: Variant = { ...DEFAULT, boundOnly: true };
+/** GEMV N with f64 x decoded once a call (the ddGemvDecodedX switch, off by default): the default's words. */
+const DECODED_X: Variant = { label: 'dd, x decoded once (ddGemvDecodedX)', option: 'dd', boundOnly: true, switches: { ddGemvDecodedX: true }, sameAsDefault: true, only: { trans: 'N', storage: 'f64' } };
 const WINDOWS: Variant[] = windowTerms.map((w) => {
   const part = ddGpuArithmeticWindowOf(Number(w[0]), !w.endsWith('t'));
   return { label: `dd window ${w[0]}${w.endsWith('t') ? ' per-term slow path' : ''}`, option: { name: part.name, arithmetic: { gpu: part } }, boundOnly: true };
@@ -290,7 +299,7 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
   for (let k = 0; k < n * n; k++) ad[2 * k + 1] = ad[2 * k + 1]! * Math.abs(ad[2 * k]!);
   const x = ddVector(n, 11);
   const xa = x.accessor.data as Float64Array;
-  const variants = [GEMV_DEFAULT, FUSED_GEMV, ...(before ? [UNFUSED, { label: 'dd, 2 chains', option: 'dd' as const, boundOnly: true, chains: 2 }] : []), ...WINDOWS];
+  const variants = [GEMV_DEFAULT, DECODED_X, FUSED_GEMV, ...(before ? [UNFUSED, { label: 'dd, 2 chains', option: 'dd' as const, boundOnly: true, chains: 2 }] : []), ...WINDOWS];
   for (const trans of ['N', 'T'] as const) {
     const kernel = `GEMV ${trans}`;
     for (const storage of ['dd', 'f64'] as const) {
@@ -311,16 +320,20 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
       const dy = await toDevice(new Float64Array(n), { format: 'dd', strict: true });
       // The exact-path rows (fused, unfused) must give the same words; the default and windows the bound.
       let exactWords: Uint32Array | undefined;
-      for (const variant of variants) {
+      let defaultWords: Uint32Array | undefined;
+      for (const variant of variants.filter((v) => !v.only || (v.only.trans === trans && v.only.storage === storage))) {
         const late = clock.over();
         if (late) {
           skip({ kernel, size, storage, arithmetic: variant.label }, late);
           continue;
         }
         const options = { arithmetic: variant.option, strict: true, ...(variant.chains ? { chains: variant.chains } : {}) };
+        const previous = variant.switches ? setGpuKernelSwitches(variant.switches) : undefined;
         await gpuGemv({ A: dA, x: dx, y: dy, alpha: 1, beta: 0, trans }, options);
         const words = (await dy.encoded()).words.slice();
-        const same = variant.boundOnly || exactWords === undefined || words.every((w, k) => w === exactWords![k]);
+        const reference = variant.sameAsDefault ? defaultWords : variant.boundOnly ? undefined : exactWords;
+        const same = reference === undefined || words.every((w, k) => w === reference[k]);
+        if (variant === GEMV_DEFAULT) defaultWords = words;
         if (!variant.boundOnly) exactWords ??= words;
         const got = new Float64Array(words.buffer, words.byteOffset, 2 * n);
         // Rows checked against the CPU dd DOT of op(A)'s row (the same stored values): (i, j) of A at i + j·n.
@@ -340,12 +353,13 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
           ok &&= err <= allowed;
         }
         const ms = await timeRuns(rt, () => gpuGemv({ A: dA, x: dx, y: dy, alpha: 1, beta: 0, trans }, options));
+        if (previous) setGpuKernelSwitches(previous);
         const bytes = (storage === 'dd' ? 16 : 8) * (n * n + n) + 16 * n;
         const gbs = bytes / ms / 1e6;
         const shipped = variant === GEMV_DEFAULT && trans === 'N';
         push({
           kernel, size, storage, arithmetic: variant.label, ms, gbs,
-          check: `4 rows vs CPU dd: max |y−y*|/Σ|a·x| ${worst.toExponential(2)}${variant.boundOnly ? '' : ', y words as the fused row'}: ${ok ? 'ok' : 'FAILED'}`,
+          check: `4 rows vs CPU dd: max |y−y*|/Σ|a·x| ${worst.toExponential(2)}${variant.sameAsDefault ? ', y words as the dd row' : variant.boundOnly ? '' : ', y words as the fused row'}: ${ok ? 'ok' : 'FAILED'}`,
           goal: !shipped ? '' : storage === 'dd' ? `goal ≥ 50 % of copy: ${gbs >= copyGbs / 2 ? 'met' : 'MISSED'}` : `goal ≤ 2× cuBLAS DGEMV (0.186 ms on the H100, 2026-11-27; this run's figure from cuda-anchors.py): ${ms <= 0.372 ? 'met' : 'MISSED'} vs 0.372 ms`,
         });
       }

@@ -294,6 +294,14 @@ export interface GpuArithmeticPart {
    */
   gemvVariant?(): GpuArithmeticPart;
   /**
+   * GEMV N's x decoded once per call (the `ddGemvDecodedX` switch of src/backends/webgpu/kernel-switches.ts): where
+   * x reads into registers of kind `from`, a pre-pass applies the native function `decode` (one register → four
+   * words) to every element, and the partial pass reads those words as registers of kind `kind` — which this
+   * arithmetic's `mulAdd` and `mulAddSteps` take, with the same results as from the plain read. Absent: x is read in
+   * the partial pass.
+   */
+  readonly gemvDecodedX?: { readonly from: GpuRegisterKind; readonly decode: string; readonly kind: GpuRegisterKind };
+  /**
    * `acc += a · b` without renormalising `acc` (a cheaper multiply-add for the unrolled steps of streaming loops):
    * at most {@link GpuArithmeticPart.lazyTerms} of them into one accumulator, then {@link GpuArithmeticPart.settle}
    * before any other operation reads it. The bounds of the kernels must still hold with it. Absent: kernels use

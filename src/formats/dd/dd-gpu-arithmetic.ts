@@ -44,6 +44,9 @@ const library: Omit<GpuNativeLibrary, 'wgsl'> = {
 
 const xf = (name: string): GpuPartRegister => ({ kind: 'xf', name });
 
+/** A decoded f64 (kind f64x, GEMV's x under the ddGemvDecodedX switch) as the f64 of its first two words; others as they are. */
+const asF64 = (r: GpuPartRegister): GpuPartRegister => (r.kind === 'f64x' ? { kind: 'f64', name: `mpDwF64Of(${r.name})` } : r);
+
 /** Integer square root (floor) of a non-negative BigInt. */
 function isqrt(n: bigint): bigint {
   if (n < 2n) return n;
@@ -256,5 +259,9 @@ export const ddGpuArithmeticGemvWindow8: GpuArithmeticPart = {
   defaultUpToBits: undefined,
   dotVariant: undefined,
   gemvVariant: undefined,
-  mulAddSteps: (list) => windowSteps(list, ddGpuArithmetic.mulAdd, 8, true),
+  // The ddGemvDecodedX switch: x in f64 decoded once a call (mpDwOfF64), read as f64x by the window and as its f64 by
+  // the fused multiply-adds (the loop's tail).
+  gemvDecodedX: { from: 'f64', decode: 'mpDwOfF64', kind: 'f64x' },
+  mulAdd: (acc, a, b) => ddGpuArithmetic.mulAdd(acc, a, asF64(b)),
+  mulAddSteps: (list) => windowSteps(list, (acc, a, b) => ddGpuArithmetic.mulAdd(acc, a, asF64(b)), 8, true),
 };
