@@ -62,4 +62,9 @@ if (process.argv.includes('--path')) {
     const wide = (k) => totalOps(`mpDwExp${kinds}`) + totalOps(`mpDwAdd${kinds}`) + 1 + 2 + totalOps('mpDwSettle') / k;
     console.log(`${kinds} term, all branches, settle shared: wide window of 4 ${wide(4).toFixed(0)}, of 8 ${wide(8).toFixed(0)}; lean window of 4 ${lean(kinds, 4).toFixed(0)}, of 8 ${lean(kinds, 8).toFixed(0)}`);
   }
+  // GEMV N with x decoded once a call (ddGemvDecodedX): the row pass's term reads x's kind and limbs (mpDwOfF64 runs once per x_j).
+  const f64x = (k) => totalOps('mpDwExpF64F64x') + totalOps('mpDwAddF64F64x') + 1 + 2 + totalOps('mpDwSettle') / k;
+  console.log(`f64·f64 GEMV N term, window of 8, x decoded once (all branches): ${f64x(8).toFixed(0)}; the decoding, once per x_j: ${totalOps('mpDwOfF64')}`);
+  const ddx = (k) => totalOps('mpDwExpDdDd') + totalOps('mpDwAddDdDd') + 1 + 2 + totalOps('mpDwSettle') / k;
+  console.log(`dd·dd GEMV N term, window of 8 (all branches): ${ddx(8).toFixed(0)}`);
 }

@@ -6,14 +6,17 @@
  * values: DOT within 2·dotBound (with `--quick`, also against the exact BigInt value: within γ_{2n}(2^-110)·Σ|x·y|
  * plus the read-back's rounding), GEMV rows within 2·γ_{n+3}(2^-102)·Σ|a·x|, TRSV against the CPU dd solve.
  *
- * Rows per DOT and GEMV: `dd` (the default: DOT's dotVariant, GEMV's fused multiply-adds) and `dd window K` for each
- * K of `--windows` (default 2,4,8,8t; ddGpuArithmeticWindowOf(K): windowed multiply-adds of at most K products, off
- * by default, checked against the bound only; `Kt`: the same with one slow-path call a term instead of one loop a
- * window, the form session 16 timed — the same words, another shader; `Kc1`: DOT only, with one accumulator a thread,
- * so DOT's eight-term step is one window). DOT also has rows `dd lean K` for each K of `--lean` (default 4,8c1;
- * `--no-lean` drops them): ddGpuArithmeticWindowLeanOf(K), the lean term form (DOT's dotVariant with the `ddDotLean`
- * switch), checked against the bound only. `--before` adds the unfused arithmetic (the build before the fused
- * multiply-adds; same words) to GEMV and TRSV, and GEMV's two-chain row.
+ * Rows per DOT and GEMV: `dd` (the default: DOT's dotVariant, GEMV's gemvVariant — windows of eight products since
+ * session 18) and `dd window K` for each K of `--windows` (default 2,4,8,8t; ddGpuArithmeticWindowOf(K): windowed
+ * multiply-adds of at most K products, checked against the bound only; `Kt`: the same with one slow-path call a term
+ * instead of one loop a window, the form session 16 timed — the same words, another shader). GEMV (N and T, dd and f64
+ * storage) also has `dd fused (before)`: the fused multiply-adds GEMV ran before session 18 (gemvVariant off), whose
+ * words the other exact-path rows must match; GEMV N with f64 storage has `dd, x decoded once (ddGemvDecodedX)` (the
+ * switch of kernel-switches.ts, off by default: x decoded once a call; the `dd` row's words, checked). `--before` adds the unfused arithmetic (the build before the fused
+ * multiply-adds; the fused row's words) to GEMV and TRSV, and GEMV's two-chain row. `Kc1` windows: DOT only, with one
+ * accumulator a thread, so DOT's eight-term step is one window. DOT also has rows `dd lean K` for each K of `--lean`
+ * (default 4,8c1; `--no-lean` drops them): ddGpuArithmeticWindowLeanOf(K), the lean term form (DOT's dotVariant with
+ * the `ddDotLean` switch), checked against the bound only.
  *
  * Sections run in the order dot, gemv, trsv (`--only=dot,gemv,trsv` picks some); each has a time budget
  * (`--budget=dot:200,gemv:150,trsv:150`, seconds) and the whole run a deadline (`--deadline=560`; with --quick none
@@ -48,9 +51,9 @@ import { gpuTrsv } from '../../kernels/trsv/trsv-webgpu.js';
 import { gpujsCopy, timeDeviceRuns } from './device-timing.js';
 import { gpuRuntime, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import { gpuUnavailableReason } from '../../src/backends/webgpu/backend.js';
-import { setGpuKernelSwitches, setTrsvKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
+import { setGpuKernelSwitches, setTrsvKernelSwitches, type GpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { dot, dotBound, trsv, vector, matrix, formats } from '../../src/index.js';
-import { ddGpuArithmeticUnfused, ddGpuArithmeticWindowLeanOf, ddGpuArithmeticWindowOf } from '../../src/formats/dd/dd-gpu-arithmetic.js';
+import { ddGpuArithmetic, ddGpuArithmeticUnfused, ddGpuArithmeticWindowLeanOf, ddGpuArithmeticWindowOf } from '../../src/formats/dd/dd-gpu-arithmetic.js';
 import { exactDot } from '../../src/testing/exact.js';
 import { absRational, compareRational, mulRational, subRational } from '../../src/testing/rational.js';
 import { exactOf } from '../../src/testing/exact.js';
@@ -118,9 +121,21 @@ interface Variant {
   readonly dotChains?: number;
   /** A DOT-only row (GEMV skips it). */
   readonly dotOnly?: boolean;
+  /** Kernel switches the row runs under (restored after it). */
+  readonly switches?: Partial<GpuKernelSwitches>;
+  /** The default row's words, checked (a switch that keeps the bits). */
+  readonly sameAsDefault?: boolean;
+  /** Where the row applies (GEMV: trans and storage); absent: everywhere. */
+  readonly only?: { trans: 'N' | 'T'; storage: 'dd' | 'f64' };
 }
 const DEFAULT: Variant = { label: 'dd', option: 'dd', boundOnly: false };
 const UNFUSED: Variant = { label: 'dd unfused (before)', option: { name: 'dd-unfused', arithmetic: { gpu: ddGpuArithmeticUnfused } }, boundOnly: false };
+/** GEMV's fused multiply-adds in its partial pass too (its default before session 18: gemvVariant off). */
+const FUSED_GEMV: Variant = { label: 'dd fused (before)', option: { name: 'dd-fused-gemv', arithmetic: { gpu: { ...ddGpuArithmetic, name: 'dd-fused-gemv', gemvVariant: undefined } } }, boundOnly: false };
+/** GEMV's default runs its windowed gemvVariant: another rounding than the fused row, checked against the bound. */
+const GEMV_DEFAULT: Variant = { ...DEFAULT, boundOnly: true };
+/** GEMV N with f64 x decoded once a call (the ddGemvDecodedX switch, off by default): the default's words. */
+const DECODED_X: Variant = { label: 'dd, x decoded once (ddGemvDecodedX)', option: 'dd', boundOnly: true, switches: { ddGemvDecodedX: true }, sameAsDefault: true, only: { trans: 'N', storage: 'f64' } };
 const oneChain = (w: string): Partial<Variant> => (w.endsWith('c1') ? { dotChains: 1, dotOnly: true } : {});
 const WINDOWS: Variant[] = windowTerms.map((w) => {
   const part = ddGpuArithmeticWindowOf(Number(w[0]), !w.endsWith('t'));
@@ -316,63 +331,74 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
   for (let k = 0; k < n * n; k++) ad[2 * k + 1] = ad[2 * k + 1]! * Math.abs(ad[2 * k]!);
   const x = ddVector(n, 11);
   const xa = x.accessor.data as Float64Array;
-  const variants = [DEFAULT, ...(before ? [UNFUSED, { label: 'dd, 2 chains', option: 'dd' as const, boundOnly: true, chains: 2 }] : []), ...WINDOWS.filter((v) => !v.dotOnly)];
-  for (const storage of ['dd', 'f64'] as const) {
-    const why = clock.over();
-    if (why) {
-      for (const v of variants) skip({ kernel: 'GEMV N', size, storage, arithmetic: v.label }, why);
-      continue;
-    }
-    const hostA = storage === 'dd' ? A : matrix(n, n, undefined, { storage: formats.f64, arithmetic: formats.dd });
-    if (storage === 'f64') {
-      const hd = hostA.accessor.data as Float64Array;
-      for (let k = 0; k < n * n; k++) hd[k] = ad[2 * k]!;
-    }
-    const hx = storage === 'dd' ? x : heads(x, n);
-    const span = await toDeviceSpan(hostA as never, true);
-    const dA = deviceMatrix(span.span, n, n);
-    const dx = await toDevice(hx as never, { strict: true });
-    const dy = await toDevice(new Float64Array(n), { format: 'dd', strict: true });
-    let firstWords: Uint32Array | undefined;
-    for (const variant of variants) {
-      const late = clock.over();
-      if (late) {
-        skip({ kernel: 'GEMV N', size, storage, arithmetic: variant.label }, late);
+  const variants = [GEMV_DEFAULT, DECODED_X, FUSED_GEMV, ...(before ? [UNFUSED, { label: 'dd, 2 chains', option: 'dd' as const, boundOnly: true, chains: 2 }] : []), ...WINDOWS.filter((v) => !v.dotOnly)];
+  for (const trans of ['N', 'T'] as const) {
+    const kernel = `GEMV ${trans}`;
+    for (const storage of ['dd', 'f64'] as const) {
+      const why = clock.over();
+      if (why) {
+        for (const v of variants) skip({ kernel, size, storage, arithmetic: v.label }, why);
         continue;
       }
-      const options = { arithmetic: variant.option, strict: true, ...(variant.chains ? { chains: variant.chains } : {}) };
-      await gpuGemv({ A: dA, x: dx, y: dy, alpha: 1, beta: 0 }, options);
-      const words = (await dy.encoded()).words.slice();
-      const same = firstWords === undefined || variant.boundOnly || words.every((w, k) => w === firstWords![k]);
-      firstWords ??= words;
-      const got = new Float64Array(words.buffer, words.byteOffset, 2 * n);
-      // Rows checked against the CPU dd DOT of the row (the same stored values).
-      let worst = 0;
-      let ok = same;
-      for (const i of [0, 1, n >> 1, n - 1]) {
-        const row = storage === 'dd'
-          ? (() => { const r = vector(n, { storage: formats.dd, arithmetic: formats.dd }); const d = r.accessor.data as Float64Array; for (let j = 0; j < n; j++) { d[2 * j] = ad[2 * (i + j * n)]!; d[2 * j + 1] = ad[2 * (i + j * n) + 1]!; } return r; })()
-          : vector(Float64Array.from({ length: n }, (_, j) => ad[2 * (i + j * n)]!), { storage: formats.f64, arithmetic: formats.dd });
-        const ref = dot(row, hx);
-        let mag = 0;
-        for (let j = 0; j < n; j++) mag += Math.abs(ad[2 * (i + j * n)]! * xa[2 * j]!);
-        const err = Math.abs(got[2 * i]! + got[2 * i + 1]! - ref);
-        const allowed = 2 * ((n + 3) * 2 ** -102 * mag) + 2 ** -52 * Math.abs(ref);
-        worst = Math.max(worst, err / mag);
-        ok &&= err <= allowed;
+      const hostA = storage === 'dd' ? A : matrix(n, n, undefined, { storage: formats.f64, arithmetic: formats.dd });
+      if (storage === 'f64') {
+        const hd = hostA.accessor.data as Float64Array;
+        for (let k = 0; k < n * n; k++) hd[k] = ad[2 * k]!;
       }
-      const ms = await timeRuns(rt, () => gpuGemv({ A: dA, x: dx, y: dy, alpha: 1, beta: 0 }, options));
-      const bytes = (storage === 'dd' ? 16 : 8) * (n * n + n) + 16 * n;
-      const gbs = bytes / ms / 1e6;
-      push({
-        kernel: 'GEMV N', size, storage, arithmetic: variant.label, ms, gbs,
-        check: `4 rows vs CPU dd: max |y−y*|/Σ|a·x| ${worst.toExponential(2)}${variant.boundOnly ? '' : ', y words as the first row'}: ${ok ? 'ok' : 'FAILED'}`,
-        goal: variant !== DEFAULT ? '' : storage === 'dd' ? `goal ≥ 50 % of copy: ${gbs >= copyGbs / 2 ? 'met' : 'MISSED'}` : `goal ≤ 2× cuBLAS DGEMV (0.177 ms; this run's figure from cuda-anchors.py): ${ms <= 0.354 ? 'met' : 'MISSED'} vs 0.354 ms`,
-      });
+      const hx = storage === 'dd' ? x : heads(x, n);
+      const span = await toDeviceSpan(hostA as never, true);
+      const dA = deviceMatrix(span.span, n, n);
+      const dx = await toDevice(hx as never, { strict: true });
+      const dy = await toDevice(new Float64Array(n), { format: 'dd', strict: true });
+      // The exact-path rows (fused, unfused) must give the same words; the default and windows the bound.
+      let exactWords: Uint32Array | undefined;
+      let defaultWords: Uint32Array | undefined;
+      for (const variant of variants.filter((v) => !v.only || (v.only.trans === trans && v.only.storage === storage))) {
+        const late = clock.over();
+        if (late) {
+          skip({ kernel, size, storage, arithmetic: variant.label }, late);
+          continue;
+        }
+        const options = { arithmetic: variant.option, strict: true, ...(variant.chains ? { chains: variant.chains } : {}) };
+        const previous = variant.switches ? setGpuKernelSwitches(variant.switches) : undefined;
+        await gpuGemv({ A: dA, x: dx, y: dy, alpha: 1, beta: 0, trans }, options);
+        const words = (await dy.encoded()).words.slice();
+        const reference = variant.sameAsDefault ? defaultWords : variant.boundOnly ? undefined : exactWords;
+        const same = reference === undefined || words.every((w, k) => w === reference[k]);
+        if (variant === GEMV_DEFAULT) defaultWords = words;
+        if (!variant.boundOnly) exactWords ??= words;
+        const got = new Float64Array(words.buffer, words.byteOffset, 2 * n);
+        // Rows checked against the CPU dd DOT of op(A)'s row (the same stored values): (i, j) of A at i + j·n.
+        const at = (i: number, j: number): number => (trans === 'N' ? i + j * n : j + i * n);
+        let worst = 0;
+        let ok = same;
+        for (const i of [0, 1, n >> 1, n - 1]) {
+          const row = storage === 'dd'
+            ? (() => { const r = vector(n, { storage: formats.dd, arithmetic: formats.dd }); const d = r.accessor.data as Float64Array; for (let j = 0; j < n; j++) { d[2 * j] = ad[2 * at(i, j)]!; d[2 * j + 1] = ad[2 * at(i, j) + 1]!; } return r; })()
+            : vector(Float64Array.from({ length: n }, (_, j) => ad[2 * at(i, j)]!), { storage: formats.f64, arithmetic: formats.dd });
+          const ref = dot(row, hx);
+          let mag = 0;
+          for (let j = 0; j < n; j++) mag += Math.abs(ad[2 * at(i, j)]! * xa[2 * j]!);
+          const err = Math.abs(got[2 * i]! + got[2 * i + 1]! - ref);
+          const allowed = 2 * ((n + 3) * 2 ** -102 * mag) + 2 ** -52 * Math.abs(ref);
+          worst = Math.max(worst, err / mag);
+          ok &&= err <= allowed;
+        }
+        const ms = await timeRuns(rt, () => gpuGemv({ A: dA, x: dx, y: dy, alpha: 1, beta: 0, trans }, options));
+        if (previous) setGpuKernelSwitches(previous);
+        const bytes = (storage === 'dd' ? 16 : 8) * (n * n + n) + 16 * n;
+        const gbs = bytes / ms / 1e6;
+        const shipped = variant === GEMV_DEFAULT && trans === 'N';
+        push({
+          kernel, size, storage, arithmetic: variant.label, ms, gbs,
+          check: `4 rows vs CPU dd: max |y−y*|/Σ|a·x| ${worst.toExponential(2)}${variant.sameAsDefault ? ', y words as the dd row' : variant.boundOnly ? '' : ', y words as the fused row'}: ${ok ? 'ok' : 'FAILED'}`,
+          goal: !shipped ? '' : storage === 'dd' ? `goal ≥ 50 % of copy: ${gbs >= copyGbs / 2 ? 'met' : 'MISSED'}` : `goal ≤ 2× cuBLAS DGEMV (0.186 ms on the H100, 2026-11-27; this run's figure from cuda-anchors.py): ${ms <= 0.372 ? 'met' : 'MISSED'} vs 0.372 ms`,
+        });
+      }
+      span.span.destroy();
+      dx.destroy();
+      dy.destroy();
     }
-    span.span.destroy();
-    dx.destroy();
-    dy.destroy();
   }
 }
 
@@ -504,7 +530,7 @@ CUDA figures of the same call (\`cuda-anchors.py\`):
 ${anchors.lines.join('\n')}
 \`\`\`
 
-**Reading it.** \`dd\` is the arithmetic as shipped: fused multiply-adds straight from the storage kinds in GEMV and TRSV (no pack/unpack of each operand, 16 limb products for two f32/f64 operands instead of 39), DOT's \`dotVariant\` — in the recorded run of 2026-11-27 still the unfused multiply-adds (1.6–2.1× faster than the fused ones in DOT's unrolled chains, session 10); since that run DOT's default is the \`dd window 4\` row's arithmetic (\`ddGpuArithmeticWindow4\`). With \`--before\`, GEMV and TRSV add \`dd unfused (before)\` (every operand packed into a register first; the same words, checked) and GEMV \`dd, 2 chains\` (two accumulators per thread: another order, checked against the bound only). All remain compute-bound: every multiply-add still normalises and packs the 112-bit accumulator (docs/double-double.md, \"Limits\"). In the calls of 2026-11-26 the first f64-storage row of one section once took 4.1 ms instead of 1.9 (GEMV) or 3.3 (DOT), normal in the other call — a warm-up effect of the bench; a single row is worth checking against a second call. DOT and GEMV have rows \`dd window K\` (\`ddGpuArithmeticWindowOf(K)\`, off by default; \`--windows=2,4,8\` picks K, \`--no-window\` drops them): each unrolled step's products summed in 128-bit fixed-point windows of at most K products from 14-bit-limb products, one xf addition per window (docs/double-double.md, \"Windowed DOT multiply-adds\") — another rounding, so they are checked against the bound only; their ratio to the \`dd\` row is the gain. DOT's rows \`dd lean K\` (\`ddGpuArithmeticWindowLeanOf(K)\`, \`--lean=4,8c1\`) time the lean term form (signed limbs straight from the words, 45 limb products; docs/double-double.md, \"Lean term form\"), DOT's dotVariant with the \`ddDotLean\` switch, checked against the bound only; \`, 1 chain\` rows run DOT with one accumulator a thread, so its eight-term step is one window of 8. A row marked skipped was not run: its section's time budget or the run's deadline had passed.`);
+**Reading it.** \`dd\` is the arithmetic as shipped: fused multiply-adds straight from the storage kinds in TRSV (no pack/unpack of each operand, 16 limb products for two f32/f64 operands instead of 39), DOT's \`dotVariant\` (windows of 4 products, \`ddGpuArithmeticWindow4\`, since 2026-11-27) and GEMV's \`gemvVariant\` (windows of 8 products in the partial pass of N and T, \`ddGpuArithmeticGemvWindow8\`, since session 18; GEMV's \`dd fused (before)\` row is the fused multiply-adds it ran until then, and the reference words of the exact-path rows). With \`--before\`, GEMV and TRSV add \`dd unfused (before)\` (every operand packed into a register first; the fused path's words, checked) and GEMV \`dd, 2 chains\` (two accumulators per thread: another order, checked against the bound only). All remain compute-bound: every multiply-add still normalises and packs the 112-bit accumulator (docs/double-double.md, \"Limits\"). In the calls of 2026-11-26 the first f64-storage row of one section once took 4.1 ms instead of 1.9 (GEMV) or 3.3 (DOT), normal in the other call — a warm-up effect of the bench; a single row is worth checking against a second call. DOT and GEMV have rows \`dd window K\` (\`ddGpuArithmeticWindowOf(K)\`, off by default; \`--windows=2,4,8\` picks K, \`--no-window\` drops them): each unrolled step's products summed in 128-bit fixed-point windows of at most K products from 14-bit-limb products, one xf addition per window (docs/double-double.md, \"Windowed DOT multiply-adds\") — another rounding, so they are checked against the bound only; their ratio to the \`dd\` row is the gain. DOT's rows \`dd lean K\` (\`ddGpuArithmeticWindowLeanOf(K)\`, \`--lean=4,8c1\`) time the lean term form (signed limbs straight from the words, 45 limb products; docs/double-double.md, \"Lean term form\"), DOT's dotVariant with the \`ddDotLean\` switch, checked against the bound only; \`, 1 chain\` rows run DOT with one accumulator a thread, so its eight-term step is one window of 8. A row marked skipped was not run: its section's time budget or the run's deadline had passed.`);
 }
 
 async function main(): Promise<void> {

@@ -219,8 +219,13 @@ export function gemvTLanes(m: number, n: number, target: number): number {
   return w;
 }
 
-function partialNSource(arithmetic: GpuArithmetic, A: DeviceArray, x: DeviceArray, chains: number): { source: string; args: ReturnType<typeof arrayArgs> } {
-  const args = [...arrayArgs('A', A), ...arrayArgs('X', x), ['m', 'Integer'] as const, ['n', 'Integer'] as const, ['lda', 'Integer'] as const, ['chunk', 'Integer'] as const];
+/**
+ * Source of GEMV N's one-row partial pass. With `decodedX` (the `ddGemvDecodedX` switch), X is the pre-pass's output
+ * (four words an element of x, packed) and its elements are registers of that kind.
+ */
+function partialNSource(arithmetic: GpuArithmetic, A: DeviceArray, x: DeviceArray, chains: number, decodedX?: string): { source: string; args: ReturnType<typeof arrayArgs> } {
+  const xArgs: ReturnType<typeof arrayArgs> = decodedX ? [['X', 'Array']] : arrayArgs('X', x);
+  const args = [...arrayArgs('A', A), ...xArgs, ['m', 'Integer'] as const, ['n', 'Integer'] as const, ['lda', 'Integer'] as const, ['chunk', 'Integer'] as const];
   const body = [
     'const i = mpImod(this.thread.x, m);',
     'const j0 = mpIdiv(this.thread.x, m) * chunk;',
@@ -230,12 +235,43 @@ function partialNSource(arithmetic: GpuArithmetic, A: DeviceArray, x: DeviceArra
     ...accumulateLoop(arithmetic, { start: 'j0', end: 'j1', step: '1' }, UNROLL, (index, suffix) => {
       // A view (a row-major or strided matrix): element (i, j) at AOff + i·AInc + j·lda.
       const ra = A.format.emitRead('A', A.isView ? `AOff + i * AInc + ${index} * lda` : `i + ${index} * lda`, `a${suffix}`, arithmetic);
-      const rx = x.format.emitRead('X', elementIndex('X', x, index), `b${suffix}`, arithmetic);
+      const b = `b${suffix}`;
+      const rx = decodedX
+        ? { code: `const ${b}k = (${index}) * 4; const ${b} = [X[${b}k], X[${b}k + 1], X[${b}k + 2], X[${b}k + 3]];`, register: { kind: decodedX, name: b } }
+        : x.format.emitRead('X', elementIndex('X', x, index), b, arithmetic);
       return { code: `${ra.code} ${rx.code}`, a: ra.register, b: rx.register };
     }, chains),
     `return ${arithmetic.returnValue('acc')};`,
   ];
   return { source: kernelSource(args, body), args };
+}
+
+/** Source of the pre-pass of `decodedX`: thread k writes the four words `decode` makes of x_k. */
+function decodeXSource(arithmetic: GpuArithmetic, x: DeviceArray, decode: string): { source: string; args: ReturnType<typeof arrayArgs> } {
+  const args = arrayArgs('X', x);
+  const rx = x.format.emitRead('X', elementIndex('X', x, 'k'), 'b', arithmetic);
+  return { source: kernelSource(args, ['const k = this.thread.x;', rx.code, `return ${decode}(${rx.register.name});`]), args };
+}
+
+let decodedXPasses = 0;
+
+/**
+ * How many pre-passes decoding GEMV N's x (the `ddGemvDecodedX` switch) this process has submitted: tests check that
+ * the switch takes the path.
+ * @returns the count
+ */
+export function gemvDecodedXPassCount(): number {
+  return decodedXPasses;
+}
+
+/**
+ * The decoding GEMV N's x takes once per call in `arithmetic` (its `gemvDecodedX`, under the `ddGemvDecodedX` switch),
+ * where x reads into the kind it decodes from; else undefined.
+ */
+function xDecoding(arithmetic: GpuArithmetic, x: DeviceArray): GpuArithmetic['gemvDecodedX'] {
+  const d = arithmetic.gemvDecodedX;
+  if (!d || !gpuKernelSwitches().ddGemvDecodedX || x.format.scaled) return undefined;
+  return x.format.emitRead('X', '0', 'b', arithmetic).register.kind === d.from ? d : undefined;
 }
 
 function partialTSource(arithmetic: GpuArithmetic, A: DeviceArray, x: DeviceArray, chains: number): { source: string; args: ReturnType<typeof arrayArgs> } {
@@ -299,6 +335,9 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   let partialSpec;
   // The R-rows pass's lines for a thread index (the one-dispatch form, gemvFusedFinish, runs them).
   let rowLines: PartialRowsLines | undefined;
+  // The partial pass runs in the arithmetic's GEMV variant (dd: windowed multiply-adds, within the same bound).
+  const rowPass = arithmetic.gemvVariant?.() ?? arithmetic;
+  let decoding: GpuArithmetic['gemvDecodedX'];
   // A over one storage binding is read in windows of whole columns: for T a multiple of 128 columns (its partials'
   // bindings start on 256-byte boundaries); N keeps the unsplit chunks inside windows and pads the partial rows to 64.
   const limit = bindingLimit(runtime);
@@ -338,22 +377,25 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
     const { gemvPrefetch, gemvUnroll } = gpuKernelSwitches();
     rowKey = `${R}${run ?? 'scalar'}|${gemvUnroll}${vx ? '|vx' : ''}${own ? '|own' : ''}`;
     // The switches key memo's tables, so the source follows gemvPrefetch.
-    partialSpec = memo(`gemvNR|${arithmetic.name}|${readKey(A.data)}|${readKey(x)}|${chains}|${rowKey}`, () => partialNRowsSource(arithmetic, A.data, x, chains, R, run, gemvPrefetch, vx, gemvUnroll));
+    partialSpec = memo(`gemvNR|${rowPass.name}|${readKey(A.data)}|${readKey(x)}|${chains}|${rowKey}`, () => partialNRowsSource(rowPass, A.data, x, chains, R, run, gemvPrefetch, vx, gemvUnroll));
     const data = A.data;
-    rowLines = (t) => partialNRowsLines(arithmetic, data, x, chains, R, run, gemvPrefetch, vx, gemvUnroll, t);
+    rowLines = (t) => partialNRowsLines(rowPass, data, x, chains, R, run, gemvPrefetch, vx, gemvUnroll, t);
   } else if (!trans) {
     const split = gemvSplit(m, n, target);
     splits = split.splits;
     threads = m * splits;
     [sr, sc] = [1, m];
     partialScalars = { m, n, lda: A.ld, chunk: split.chunk };
-    partialSpec = memo(`gemvN|${arithmetic.name}|${readKey(A.data)}|${readKey(x)}|${chains}`, () => partialNSource(arithmetic, A.data, x, chains));
+    // Column windows bind x in windows: they read it as it is.
+    decoding = windowed ? undefined : xDecoding(rowPass, x);
+    const xKind = decoding?.kind;
+    partialSpec = memo(`gemvN|${rowPass.name}|${readKey(A.data)}|${readKey(x)}|${chains}|${xKind ?? ''}`, () => partialNSource(rowPass, A.data, x, chains, xKind));
   } else {
     splits = gemvTLanes(m, n, target);
     threads = n * splits;
     [sr, sc] = [splits, 1];
     partialScalars = { m, lda: A.ld, W: splits };
-    partialSpec = memo(`gemvT|${arithmetic.name}|${readKey(A.data)}|${readKey(x)}|${chains}`, () => partialTSource(arithmetic, A.data, x, chains));
+    partialSpec = memo(`gemvT|${rowPass.name}|${readKey(A.data)}|${readKey(x)}|${chains}`, () => partialTSource(rowPass, A.data, x, chains));
   }
   let mp = m;
   let columnWindows = [{ start: 0, count: n }];
@@ -382,7 +424,7 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   const inPlace = !y.coversSpan;
   // gemvFusedFinish: the finish pass inside the partial pass's dispatch (./gemv-fused-finish-source.ts) for a packed y
   // in a plain format, A and x over one binding; the same bits.
-  if (rowLines && gpuKernelSwitches().gemvFusedFinish && !windowed && !(aView && A.data.words * 4 > limit) && !own && !inPlace && rows > 0 && threads > 0 && FUSED_Y_FORMATS.has(y.format.name) && R % y.format.elementsPerWord === 0
+  if (rowLines && rowPass === arithmetic && gpuKernelSwitches().gemvFusedFinish && !windowed && !(aView && A.data.words * 4 > limit) && !own && !inPlace && rows > 0 && threads > 0 && FUSED_Y_FORMATS.has(y.format.name) && R % y.format.elementsPerWord === 0
     && gemvFusedLayout(splits, Math.ceil(m / R), R, arithmetic.components).total * 4 <= limit) {
     const fusedKey = `gemvfused|${objectId(args.A.data)}|${A.data.offset}|${A.data.stride}|${objectId(args.x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}|${chains}|${rowKey}`;
     const runRead = rowKey.includes('vector') ? A.data.format.vectorRead : rowKey.includes('pair') ? A.data.format.pairRead : undefined;
@@ -391,8 +433,12 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   }
   // The caller's arrays key the plan (a split N's views of them are made per call); the windows set its passes and scratch.
   const key = `gemv|${trans ? 'T' : 'N'}|${objectId(args.A.data)}|${A.data.offset}|${A.data.stride}|${objectId(args.x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}|${chains}|${rowKey}|${inPlace}|${columnWindows.length}|${threads}`;
-  const plan = getPlan(runtime, key, 2 + columnWindows.length, () => [boundedScratch(createWordBuffer(context, Math.max(1, threads) * c * R)), inPlace ? createWordBuffer(context, 1) : createSpanBuffer(runtime, y), ...(own ? [createWordBuffer(context, 4)] : [])]);
+  // decoding: one more pass (x → four words an element) and its buffer, after the others.
+  const decodedAt = own ? 3 : 2;
+  const plan = getPlan(runtime, `${key}|${decoding?.kind ?? ''}`, 2 + columnWindows.length + (decoding ? 1 : 0), () => [boundedScratch(createWordBuffer(context, Math.max(1, threads) * c * R)), inPlace ? createWordBuffer(context, 1) : createSpanBuffer(runtime, y), ...(own ? [createWordBuffer(context, 4)] : []), ...(decoding ? [createWordBuffer(context, 4 * Math.max(1, n))] : [])]);
   const p1 = await getProgram(context, { source: partialSpec.source, args: partialSpec.args, components: Math.min(4, c * R) as 1 | 2 | 4 });
+  const decodeSpec = decoding && memo(`gemvDX|${rowPass.name}|${readKey(x)}|${decoding.decode}`, () => decodeXSource(rowPass, x, decoding!.decode));
+  const p0 = decodeSpec && await getProgram(context, { source: decodeSpec.source, args: decodeSpec.args, components: 4 });
   const finish = partialsFinishSource(arithmetic, y, readsY, inPlace);
   const p2 = await getProgram(context, { source: finish.source, args: finish.args, components: outputComponents(y.format), ...finishProgramOptions(y, readsY, inPlace) });
   const arrays2: Record<string, BoundArray> = { P: { buffer: plan.scratch[0]! } };
@@ -400,12 +446,21 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   const output = bindFinishOutput(y, rows, inPlace, readsY, plan.scratch[1]!, arrays2, scalars2);
   const out = plan.scratch[1]!;
   const passes: { pass: Pass; cache: PassCache }[] = [];
+  if (p0 && threads > 0 && rows > 0) {
+    const arrays0: Record<string, BoundArray> = {};
+    const scalars0: Record<string, number> = {};
+    bindExtent('X', x, arrays0, scalars0);
+    passes.push({ pass: { program: p0, arrays: arrays0, scalars: scalars0, output: { buffer: plan.scratch[decodedAt]! }, threads: n }, cache: plan.passes[2 + columnWindows.length]! });
+    decodedXPasses++;
+  }
   if (threads > 0 && rows > 0) {
     columnWindows.forEach((w, k) => {
       const arrays1: Record<string, BoundArray> = {};
       const scalars1: Record<string, number> = { ...partialScalars };
       bindArray('A', A.data, arrays1, scalars1);
-      bindExtent('X', x, arrays1, scalars1);
+      // x decoded (the pre-pass's words, packed) or x itself.
+      if (p0) arrays1.X = { buffer: plan.scratch[decodedAt]! };
+      else bindExtent('X', x, arrays1, scalars1);
       if (aView && (windowed || A.data.words * 4 > limit)) {
         // Columns [w.start, w.start + w.count) of the view: AOff moves to the region's first element.
         const region = columnRegion(A, w.start, w.start + w.count);
@@ -553,7 +608,8 @@ async function gemvTiledT(runtime: GpuRuntime, args: GpuGemvArgs, alpha: number,
   const inPlace = !y.coversSpan;
   const key = `gemvTiled|${objectId(args.A.data)}|${data.offset}|${data.stride}|${objectId(args.x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}|${chains}|${inPlace}|${tiles.length}|${W}`;
   const plan = getPlan(runtime, key, 1 + tiles.length, () => [boundedScratch(createWordBuffer(context, groups * n * W * c)), inPlace ? createWordBuffer(context, 1) : createSpanBuffer(runtime, y)]);
-  const partialSpec = memo(`gemvT|${arithmetic.name}|${readKey(data)}|${readKey(x)}|${chains}`, () => partialTSource(arithmetic, data, x, chains));
+  const rowPass = arithmetic.gemvVariant?.() ?? arithmetic;
+  const partialSpec = memo(`gemvT|${rowPass.name}|${readKey(data)}|${readKey(x)}|${chains}`, () => partialTSource(rowPass, data, x, chains));
   const p1 = await getProgram(context, { source: partialSpec.source, args: partialSpec.args, components: c as 1 | 2 | 4 });
   const finish = partialsFinishSource(arithmetic, y, readsY, inPlace, true);
   const p2 = await getProgram(context, { source: finish.source, args: finish.args, components: outputComponents(y.format), ...finishProgramOptions(y, readsY, inPlace) });

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_WINDOW_TERMS, windowSteps } from '../../src/formats/dd/dd-gpu-window.js';
-import { ddGpuArithmetic, ddGpuArithmeticWindow4, ddGpuArithmeticWindowLean4, ddGpuArithmeticWindowLeanOf, ddGpuArithmeticWindowOf } from '../../src/formats/dd/dd-gpu-arithmetic.js';
+import { ddGpuArithmetic, ddGpuArithmeticGemvWindow8, ddGpuArithmeticUnfused, ddGpuArithmeticWide, ddGpuArithmeticWindow4, ddGpuArithmeticWindowLean4, ddGpuArithmeticWindowLeanOf, ddGpuArithmeticWindowOf } from '../../src/formats/dd/dd-gpu-arithmetic.js';
 import { setGpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { ModprecError } from '../../src/core/errors.js';
 
@@ -74,6 +74,7 @@ describe('windowed dd multiply-add steps', () => {
       expect(part).toBe(ddGpuArithmeticWindowOf(k));
       expect(part.name).toBe(`dd-window${k}`);
       expect(part.dotVariant).toBeUndefined();
+      expect(part.gemvVariant).toBeUndefined();
       expect(part.mulAddSteps!(terms).filter((l) => l.startsWith('acc = mpDwSettle('))).toHaveLength(Math.ceil(8 / k));
     }
   });
@@ -124,5 +125,24 @@ describe('windowed dd multiply-add steps', () => {
     } finally {
       setGpuKernelSwitches(previous);
     }
+  });
+
+  it("dd's gemvVariant: windows of eight terms, the fused multiply-add for other kinds and the tail; no variants of its own, nor in the unfused and wide parts", () => {
+    const part = ddGpuArithmetic.gemvVariant!();
+    expect(part).toBe(ddGpuArithmeticGemvWindow8);
+    expect(part.name).toBe('dd-gemv-window8');
+    expect(part.components).toBe(ddGpuArithmetic.components);
+    for (const p of [part, ddGpuArithmeticUnfused, ddGpuArithmeticWide]) {
+      expect(p.gemvVariant).toBeUndefined();
+      expect(p.dotVariant).toBeUndefined();
+    }
+    const step = (kind: 'dd' | 'f64' | 'f32'): { acc: string; a: { kind: string; name: string }; b: { kind: string; name: string } }[] =>
+      Array.from({ length: 16 }, (_, q) => ({ acc: 'acc', a: { kind, name: `a${q}` }, b: { kind: 'f64', name: `b${q}` } }));
+    const windowed = part.mulAddSteps!(step('dd'));
+    expect(windowed.filter((l) => l.startsWith('acc = mpDwSettle('))).toHaveLength(2);
+    const fusedLines = part.mulAddSteps!(step('f32'));
+    expect(fusedLines).toEqual(step('f32').map((t) => ddGpuArithmetic.mulAdd(t.acc, t.a, t.b)));
+    expect(fusedLines[0]).toMatch(/^acc = mpXfFmaF32F64\(/);
+    expect(part.mulAdd('acc', { kind: 'f64', name: 'a' }, { kind: 'f64', name: 'b' })).toBe(ddGpuArithmetic.mulAdd('acc', { kind: 'f64', name: 'a' }, { kind: 'f64', name: 'b' }));
   });
 });

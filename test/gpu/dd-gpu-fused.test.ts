@@ -3,21 +3,30 @@
  * product skipping the limbs a binary64/binary32 read leaves zero) against the unfused path they replace (each
  * operand packed into a register, then the general multiply-add): the same result bit for bit, on GEMV's dd output
  * words and DOT's value, over pairs of the storages the dd arithmetic reads (dd, f64, f32, ff, f16) and values
- * with zeros, signed zeros, subnormals, huge and tiny magnitudes, ±∞ and NaN.
+ * with zeros, signed zeros, subnormals, huge and tiny magnitudes, ±∞ and NaN. dd's own GEMV runs its `gemvVariant`
+ * (windows of eight products, ddGpuArithmeticGemvWindow8) on the same inputs and shaders: within the exact BigInt
+ * value's bound, the non-finite results of the unfused path, and the fused words where an operand is not dd or f64.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toDevice } from '../../src/backends/webgpu/device-array.js';
 import { deviceMatrix, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
 import { gpuDot } from '../../kernels/dot/dot-webgpu.js';
-import { ddGpuArithmetic, ddGpuArithmeticUnfused, ddGpuArithmeticWindow4 } from '../../src/formats/dd/dd-gpu-arithmetic.js';
+import { ddGpuArithmetic, ddGpuArithmeticGemvWindow8, ddGpuArithmeticUnfused, ddGpuArithmeticWindow4 } from '../../src/formats/dd/dd-gpu-arithmetic.js';
 import { doubleDoubles } from '../../src/testing/double-double-laws.js';
+import { exactOf } from '../../src/testing/exact.js';
+import { absRational, addRational, compareRational, mulRational, rational, subRational, type Rational } from '../../src/testing/rational.js';
+import { formats, gemvBound, matrix, vector } from '../../src/index.js';
 import { ddRange } from './dd-ranges.js';
-import { requireRuntime } from './gpu-test-helpers.js';
+import { randomValues, requireRuntime } from './gpu-test-helpers.js';
 
 const unfused = { name: 'dd-unfused', arithmetic: { gpu: ddGpuArithmeticUnfused } };
-/** dd with its fused multiply-adds in DOT too (dd itself runs DOT unfused: its dotVariant, faster there). */
+/** dd with its fused multiply-adds in DOT too (dd itself runs DOT windowed: its dotVariant, faster there). */
 const fusedDot = { name: 'dd-fused-dot', arithmetic: { gpu: { ...ddGpuArithmetic, name: 'dd-fused-dot', dotVariant: undefined } } };
+/** dd with its fused multiply-adds in GEMV's partial pass too (dd itself runs it windowed: its gemvVariant). */
+const fusedGemv = { name: 'dd-fused-gemv', arithmetic: { gpu: { ...ddGpuArithmetic, name: 'dd-fused-gemv', gemvVariant: undefined } } };
+/** One partial-pass thread per row (N) or column (T): every thread sums whole eight-term steps, the windows' shape. */
+const ONE_CHUNK = { targetThreads: 1 } as const;
 
 /** Doubles with the edge cases the arithmetic branches on (specials only where `specials`). */
 const doubles = (specials: boolean): fc.Arbitrary<number> =>
@@ -47,28 +56,141 @@ async function words(a: Awaited<ReturnType<typeof toDevice>>): Promise<number[]>
   return Array.from((await a.encoded()).words);
 }
 
+/** A pair's exact value (a double is a pair with lo 0). */
+const exactPair = (p: { hi: number; lo: number }): Rational => addRational(exactOf(p.hi), exactOf(p.lo));
+
+/**
+ * The windowed GEMV's error against the exact sum of a row: a step of K ≤ 8 terms is one xf addition (u = 2^-110) of a
+ * window exact to 2^-114·Σ|a·x| and each slow-path term two roundings, so the partial is within
+ * γ_{2n}(2^-110)·Σ|a·x| (dd-gpu-window-wgsl.ts); the finish pass (α = 1) and the dd store add at most one rounding of
+ * 2^-110 and one of 2^-105 of the result; subnormal slow-path products err by up to 2^-1074 each. Also the CPU's
+ * gemvBound for dd arithmetic, γ_{n+2}(2^-102)·Σ|a·x| plus the store, which the window's bound lies inside.
+ */
+function expectRowWithin(got: { hi: number; lo: number }, exact: Rational, mag: Rational, n: number, what: string): void {
+  const gamma = (k: number, u: number): number => (k * u) / (1 - k * u);
+  const err = absRational(subRational(exactPair(got), exact));
+  const store = mulRational(exactOf(2 ** -104), absRational(exact));
+  const windowLimit = addRational(addRational(mulRational(exactOf(gamma(2 * n + 2, 2 ** -110)), mag), exactOf(n * 2 ** -1074)), store);
+  expect(compareRational(err, windowLimit), `${what}: got ${got.hi} + ${got.lo}`).toBeLessThanOrEqual(0);
+  const cpuLimit = addRational(addRational(mulRational(exactOf(gamma(n + 2, 2 ** -102)), mag), exactOf(n * 2 ** -1074)), store);
+  expect(compareRational(windowLimit, cpuLimit)).toBeLessThanOrEqual(0);
+}
+
 describe('fused dd multiply-adds on the GPU', () => {
-  it.each(GEMV_CASES)('GEMV into dd storage, A in %s, x in %s, %s: the fused and unfused multiply-adds give the same words', async (sa, sx, trans) => {
+  it.each(GEMV_CASES)('GEMV into dd storage, A in %s, x in %s, %s: fused and unfused give the same words; dd (windowed) is within the bound of the exact value', async (sa, sx, trans) => {
     await requireRuntime();
+    expect(ddGpuArithmetic.gemvVariant?.()).toBe(ddGpuArithmeticGemvWindow8);
     const pair = doubleDoubles({ minExponent: -300, maxExponent: 300 });
     const transposed = trans === 'T';
+    const windowKinds = (sa === 'dd' || sa === 'f64') && (sx === 'dd' || sx === 'f64');
     await fc.assert(fc.asyncProperty(
-      fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 9 }),
-      fc.array(doubles(true), { minLength: 45, maxLength: 45 }), fc.array(pair, { minLength: 45, maxLength: 45 }),
-      async (m, n, values, pairs) => {
+      fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 20 }),
+      fc.array(doubles(true), { minLength: 80, maxLength: 80 }), fc.array(pair, { minLength: 80, maxLength: 80 }),
+      async (outer, inner, values, pairs) => {
+        // inner: the summed dimension (columns of N, rows of T), up to two full eight-term steps and a tail.
+        const [m, n] = transposed ? [inner, outer] : [outer, inner];
         const A = deviceMatrix(await upload(sa, values.slice(0, m * n), pairs.slice(0, m * n)), m, n);
-        const xLength = transposed ? m : n;
-        const yLength = transposed ? n : m;
-        const x = await upload(sx, values.slice(45 - xLength), pairs.slice(45 - xLength));
-        const outs = [];
-        for (const arithmetic of ['dd', unfused] as const) {
-          const y = await toDevice(new Float64Array(yLength), { format: 'dd' });
-          await gpuGemv({ A, x, y, alpha: 1, beta: 0, trans: transposed ? 'T' : 'N' }, { arithmetic, strict: true });
+        const x = await upload(sx, values.slice(80 - inner), pairs.slice(80 - inner));
+        const outs: number[][] = [];
+        for (const arithmetic of [fusedGemv, unfused, 'dd'] as const) {
+          const y = await toDevice(new Float64Array(outer), { format: 'dd' });
+          await gpuGemv({ A, x, y, alpha: 1, beta: 0, trans: transposed ? 'T' : 'N' }, { arithmetic, strict: true, ...ONE_CHUNK });
           outs.push(await words(y));
         }
-        expect(outs[0]).toEqual(outs[1]);
+        const [fused, plain, windowed] = outs as [number[], number[], number[]];
+        expect(fused).toEqual(plain);
+        // Operands the window does not take (f32, ff, f16 reads) go through the fused multiply-adds: the same words.
+        if (!windowKinds) {
+          expect(windowed).toEqual(fused);
+          return;
+        }
+        const aValue = (k: number): { hi: number; lo: number } => (sa === 'dd' ? pairs[k]! : { hi: values[k]!, lo: 0 });
+        const xValue = (k: number): { hi: number; lo: number } => (sx === 'dd' ? pairs[80 - inner + k]! : { hi: values[80 - inner + k]!, lo: 0 });
+        const asPairs = (w: number[]): { hi: number; lo: number }[] => {
+          const d = new Float64Array(Uint32Array.from(w).buffer);
+          return Array.from({ length: outer }, (_, r) => ({ hi: d[2 * r]!, lo: d[2 * r + 1]! }));
+        };
+        const got = asPairs(windowed);
+        const before = asPairs(plain);
+        for (let r = 0; r < outer; r++) {
+          if (!Number.isFinite(before[r]!.hi)) {
+            // ±∞ and NaN as the unfused path (NaN's sign is open: NaN as NaN).
+            if (Number.isNaN(before[r]!.hi)) expect(got[r]!.hi).toBeNaN();
+            else expect(got[r]!.hi).toBe(before[r]!.hi);
+            continue;
+          }
+          // A finite unfused result has finite operands only (∞·0 is NaN, ∞·b ∞): the exact sum exists.
+          let exact = rational(0n);
+          let mag = rational(0n);
+          for (let k = 0; k < inner; k++) {
+            const t = mulRational(exactPair(aValue(transposed ? k + r * m : r + k * m)), exactPair(xValue(k)));
+            exact = addRational(exact, t);
+            mag = addRational(mag, absRational(t));
+          }
+          expectRowWithin(got[r]!, exact, mag, inner, `${trans} row ${r}`);
+        }
       },
     ), { numRuns: 4 });
+  });
+
+  it('GEMV N and T into dd storage, ill-conditioned rows (cond up to 1e30), dd and f64 storage: dd (windowed) within the exact value\'s bound and gemvBound', async () => {
+    await requireRuntime();
+    await fc.assert(fc.asyncProperty(fc.integer({ min: 1, max: 2 ** 30 }), fc.integer({ min: 10, max: 100 }), fc.integer({ min: 1, max: 7 }), fc.boolean(), async (seed, big, k, transposed) => {
+      // Row i of op(A): ±2^big·r terms that cancel exactly and small terms that survive (cond ≈ 2^big·Σ|r| / |result|),
+      // 3k terms: whole windows and a tail; two rows, the second scaled by 3.
+      const r = randomValues(k, seed);
+      const s = randomValues(k, seed + 7);
+      const row: number[] = [];
+      const xs: number[] = [];
+      for (let q = 0; q < k; q++) {
+        row.push(r[q]! * 2 ** big, s[q]!, -r[q]! * 2 ** big);
+        xs.push(1 + s[q]!, 1, 1 + s[q]!);
+      }
+      const inner = row.length;
+      // dd storage (N: A dd, x dd pairs with lo 0) or f64 storage (T): the windows' dd·dd and f64·f64 products.
+      const storage = transposed ? 'f64' : 'dd';
+      const opA = (i: number, j: number): number => row[j]! * (i === 1 ? 3 : 1);
+      const [m, n] = transposed ? [inner, 2] : [2, inner];
+      const colMajor = Float64Array.from({ length: m * n }, (_, e) => (transposed ? opA(Math.floor(e / m), e % m) : opA(e % m, Math.floor(e / m))));
+      const upload = (v: Float64Array): Promise<Awaited<ReturnType<typeof toDevice>>> => (storage === 'dd' ? toDevice(ddRange(Array.from(v, (hi) => ({ hi, lo: 0 }))) as never) : toDevice(v, { format: 'f64' }));
+      const A = deviceMatrix(await upload(colMajor), m, n);
+      const y = await toDevice(new Float64Array(2), { format: 'dd' });
+      await gpuGemv({ A, x: await upload(Float64Array.from(xs)), y, alpha: 1, beta: 0, trans: transposed ? 'T' : 'N' }, { arithmetic: 'dd', strict: true, ...ONE_CHUNK });
+      const got = new Float64Array(Uint32Array.from(await words(y)).buffer);
+      const cpuA = matrix(m, n, (i, j) => colMajor[i + j * m]!, { storage: formats.f64, arithmetic: formats.dd });
+      const bound = gemvBound({ alpha: 1, A: cpuA, x: vector(xs, { storage: formats.f64, arithmetic: formats.dd }), beta: 0, y: vector(2, { storage: formats.dd, arithmetic: formats.dd }), trans: transposed ? 'T' : 'N' }, { arithmetic: formats.dd });
+      for (let i = 0; i < 2; i++) {
+        let exact = rational(0n);
+        let mag = rational(0n);
+        for (let j = 0; j < inner; j++) {
+          const t = mulRational(exactOf(opA(i, j)), exactOf(xs[j]!));
+          exact = addRational(exact, t);
+          mag = addRational(mag, absRational(t));
+        }
+        const value = { hi: got[2 * i]!, lo: got[2 * i + 1]! };
+        expectRowWithin(value, exact, mag, inner, `cond 2^${big}, row ${i}`);
+        expect(compareRational(absRational(subRational(exactPair(value), exact)), exactOf(bound[i]!)), `gemvBound row ${i}`).toBeLessThanOrEqual(0);
+      }
+    }), { numRuns: 8 });
+  });
+
+  it('GEMV N and T in dd run the window: 1 + 2^-120 − 1 in one step is 2^-120 (exact in the window), 0 in the fused path (1 + 2^-120 rounds to 112 bits)', async () => {
+    await requireRuntime();
+    const column = [1, 2 ** -120, -1, 0, 0, 0, 0, 0];
+    for (const trans of ['N', 'T'] as const) {
+      // N: one row of dd pairs; T: one column of f64 (dd·dd and f64·f64 windows, the shapes above).
+      const storage = trans === 'N' ? 'dd' : 'f64';
+      const data = (v: number[]): Promise<Awaited<ReturnType<typeof toDevice>>> => (storage === 'dd' ? toDevice(ddRange(v.map((hi) => ({ hi, lo: 0 }))) as never) : toDevice(Float64Array.from(v), { format: 'f64' }));
+      const A = trans === 'N' ? deviceMatrix(await data(column), 1, 8) : deviceMatrix(await data(column), 8, 1);
+      const x = await data([1, 1, 1, 1, 1, 1, 1, 1]);
+      const results: number[] = [];
+      for (const arithmetic of ['dd', fusedGemv] as const) {
+        const y = await toDevice(new Float64Array(1), { format: 'dd' });
+        await gpuGemv({ A, x, y, alpha: 1, beta: 0, trans }, { arithmetic, strict: true, ...ONE_CHUNK });
+        results.push(new Float64Array(Uint32Array.from(await words(y)).buffer)[0]!);
+      }
+      expect(results, trans).toEqual([2 ** -120, 0]);
+    }
   });
 
   // dd's DOT runs the windowed multiply-adds (another rounding, within the same bound: dd-window-dot and dd-gpu test

@@ -140,6 +140,13 @@ export interface GpuKernelSwitches {
    * Another rounding within the same bound. Off by default until timed on the H100 (`MODPREC_GPU_DD_DOT_LEAN=1`).
    */
   readonly ddDotLean: boolean;
+  /**
+   * GEMV N in an arithmetic whose GEMV variant decodes x once (`gemvDecodedX`: dd's windowed multiply-adds, for f64
+   * x): a pre-pass writes each x_j's kind and 14-bit limbs next to its words, and the row pass reads them instead of
+   * decoding x_j in every row's thread (an f64·f64 term: 378 → 284 integer operations counted over all branches,
+   * ≈ 195 → ≈ 177 along its usual path; docs/double-double.md). The same limbs, so the same bits. Off until timed on the H100 (`MODPREC_GPU_DD_GEMV_DECODED_X=1`).
+   */
+  readonly ddGemvDecodedX: boolean;
   /** Lazy multiply-adds where the arithmetic has them (see `mulAddGroup` in ./kernel-common.ts). */
   readonly lazy: boolean;
   /** DOT's partials summed by tree passes where the device has 256-invocation workgroups. */
@@ -175,7 +182,7 @@ function envBatch(name: string): 8 | 16 | 32 {
 const gemvDotSwitches = { f32FmaKeep: !envOff('MODPREC_GPU_F32_FMA_KEEP'), ffFmaKeep: !envOff('MODPREC_GPU_FF_FMA_KEEP'), gemvPrefetch: !envOff('MODPREC_GPU_GEMV_PREFETCH'), gemvVectorX: !envOff('MODPREC_GPU_GEMV_VECTOR_X'), gemvUnroll: envUnroll('MODPREC_GPU_GEMV_UNROLL'), dotPrefetch: envOn('MODPREC_GPU_DOT_PREFETCH'), dotFusedTree: envOn('MODPREC_GPU_DOT_FUSED_TREE'), dotFusedFinish: envOn('MODPREC_GPU_DOT_FUSED_FINISH'), gemvFusedFinish: envOn('MODPREC_GPU_GEMV_FUSED_FINISH'), fusedFinishRecompute: false };
 
 /** The cheaper float-float switches (session 15) from the environment: off unless set to 1. */
-const cheaperFfSwitches = { ffLongLazy: envOn('MODPREC_GPU_FF_LONG_LAZY'), prefetchPingPong: envOn('MODPREC_GPU_PREFETCH_PING_PONG'), gemvFfFourRows: envOn('MODPREC_GPU_GEMV_FF_FOUR_ROWS'), gemvEightRows: envOn('MODPREC_GPU_GEMV_EIGHT_ROWS'), gemvFinishBatch: envBatch('MODPREC_GPU_GEMV_FINISH_BATCH') };
+const cheaperFfSwitches = { ffLongLazy: envOn('MODPREC_GPU_FF_LONG_LAZY'), prefetchPingPong: envOn('MODPREC_GPU_PREFETCH_PING_PONG'), gemvFfFourRows: envOn('MODPREC_GPU_GEMV_FF_FOUR_ROWS'), gemvEightRows: envOn('MODPREC_GPU_GEMV_EIGHT_ROWS'), gemvFinishBatch: envBatch('MODPREC_GPU_GEMV_FINISH_BATCH'), ddGemvDecodedX: envOn('MODPREC_GPU_DD_GEMV_DECODED_X') };
 
 /**
  * Most lazy float-float terms an accumulator takes between two settles with `ffLongLazy` on (the arithmetic's own

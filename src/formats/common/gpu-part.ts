@@ -282,9 +282,25 @@ export interface GpuArithmeticPart {
    * The variant DOT's first pass runs where it is the faster one there; its results must stay within this
    * arithmetic's DOT bound (they need not be the same bits). Absent: this arithmetic. dd gives its windowed
    * multiply-adds (`ddGpuArithmeticWindow4`: 2.1–2.9× faster than the unfused ones in DOT on the H100, 2026-11-27,
-   * within the same dotBound); GEMV and TRSV keep the fused ones.
+   * within the same dotBound); GEMV runs its own `gemvVariant`, TRSV the fused ones.
    */
   dotVariant?(): GpuArithmeticPart;
+  /**
+   * The variant GEMV's partial pass (its row or column sums, N and T) runs in, where it is the faster one there; its
+   * results must stay within this arithmetic's GEMV bound (they need not be the same bits). The finishing pass (α,
+   * β, the store) keeps this arithmetic, so the variant must share its register kind and words. Absent: this
+   * arithmetic. dd gives windowed multiply-adds of up to eight products (`ddGpuArithmeticGemvWindow8`: its fused
+   * multiply-adds for operands the window does not take), within the same gemvBound.
+   */
+  gemvVariant?(): GpuArithmeticPart;
+  /**
+   * GEMV N's x decoded once per call (the `ddGemvDecodedX` switch of src/backends/webgpu/kernel-switches.ts): where
+   * x reads into registers of kind `from`, a pre-pass applies the native function `decode` (one register → four
+   * words) to every element, and the partial pass reads those words as registers of kind `kind` — which this
+   * arithmetic's `mulAdd` and `mulAddSteps` take, with the same results as from the plain read. Absent: x is read in
+   * the partial pass.
+   */
+  readonly gemvDecodedX?: { readonly from: GpuRegisterKind; readonly decode: string; readonly kind: GpuRegisterKind };
   /**
    * `acc += a · b` without renormalising `acc` (a cheaper multiply-add for the unrolled steps of streaming loops):
    * at most {@link GpuArithmeticPart.lazyTerms} of them into one accumulator, then {@link GpuArithmeticPart.settle}

@@ -45,6 +45,9 @@ const library: Omit<GpuNativeLibrary, 'wgsl'> = {
 
 const xf = (name: string): GpuPartRegister => ({ kind: 'xf', name });
 
+/** A decoded f64 (kind f64x, GEMV's x under the ddGemvDecodedX switch) as the f64 of its first two words; others as they are. */
+const asF64 = (r: GpuPartRegister): GpuPartRegister => (r.kind === 'f64x' ? { kind: 'f64', name: `mpDwF64Of(${r.name})` } : r);
+
 /** Integer square root (floor) of a non-negative BigInt. */
 function isqrt(n: bigint): bigint {
   if (n < 2n) return n;
@@ -141,6 +144,10 @@ export const ddGpuArithmetic: GpuArithmeticPart = {
   // within the same dotBound (docs/double-double.md, "Windowed DOT multiply-adds"). The lean term form
   // (ddGpuArithmeticWindowLean4) behind the `ddDotLean` switch until it is timed on the H100.
   dotVariant: () => (gpuKernelSwitches().ddDotLean ? ddGpuArithmeticWindowLean4 : ddGpuArithmeticWindow4),
+  // GEMV's partial pass (N and T: steps of eight terms into one accumulator) takes windows of eight products, within
+  // the same gemvBound (docs/double-double.md, "Windowed multiply-adds in GEMV"); H100, 2026-11-27 (opt-in then):
+  // GEMV N n = 8192 dd storage 4.64 → 1.60 ms, f64 storage 2.09 → 0.80 ms.
+  gemvVariant: () => ddGpuArithmeticGemvWindow8,
 };
 
 /**
@@ -154,6 +161,9 @@ export const ddGpuArithmeticUnfused: GpuArithmeticPart = {
   ...ddGpuArithmetic,
   name: 'dd-unfused',
   defaultUpToBits: undefined,
+  // Unfused everywhere: DOT and GEMV too (the variants' windows are another rounding).
+  dotVariant: undefined,
+  gemvVariant: undefined,
   mulAdd: (acc, a, b) => `${acc} = mpXfFma(${acc}, ${asXf(a)}, ${asXf(b)});`,
 };
 
@@ -169,6 +179,7 @@ export const ddGpuArithmeticWide: GpuArithmeticPart = {
   defaultUpToBits: undefined,
   squaresVariant: undefined,
   dotVariant: undefined,
+  gemvVariant: undefined,
   mulAdd: (acc, a, b) => `${acc} = mpXfFmaWide(${acc}, ${asXf(a)}, ${asXf(b)});`,
   add: (acc, b) => `${acc} = mpXfAddWide(${acc}, ${asXf(b)});`,
   declareMul: (dst, a, b) => `let ${dst} = mpXfMulWide(${asXf(a)}, ${asXf(b)});`,
@@ -224,6 +235,7 @@ function windowArithmetic(terms: number, slowLoop: boolean, form: WindowForm): G
     ...ddGpuArithmeticUnfused,
     name,
     dotVariant: undefined,
+    gemvVariant: undefined,
     mulAddSteps: (list) => windowSteps(list, ddGpuArithmeticUnfused.mulAdd, k, slowLoop, form),
   };
   windowArithmetics.set(name, part);
@@ -262,3 +274,26 @@ export const ddGpuArithmeticWindow: GpuArithmeticPart = ddGpuArithmeticWindow8;
  * @group Double-double
  */
 export const ddGpuArithmeticWindowLean4: GpuArithmeticPart = ddGpuArithmeticWindowLeanOf(4);
+
+/**
+ * GEMV's windowed multiply-adds ({@link ddGpuArithmetic}'s `gemvVariant`, the default of GEMV's partial pass): each
+ * unrolled step of eight terms into one accumulator summed in one fixed-point window of dd or f64 products (as
+ * {@link ddGpuArithmeticWindow8}), one xf addition a window; terms with an operand of another kind (f32, ff, f16 …
+ * reads) and the loop's tail take {@link ddGpuArithmetic}'s fused multiply-adds (the unfused path's bits, faster than
+ * the unfused form {@link ddGpuArithmeticWindowOf} falls back to). Within the same gemvBound: a step is one rounding
+ * of u = 2^-110 of a sum exact to 2^-114·Σ|a·x| (dd-gpu-window-wgsl.ts), fewer roundings than the fused path's two a
+ * term.
+ * @group Double-double
+ */
+export const ddGpuArithmeticGemvWindow8: GpuArithmeticPart = {
+  ...ddGpuArithmetic,
+  name: 'dd-gemv-window8',
+  defaultUpToBits: undefined,
+  dotVariant: undefined,
+  gemvVariant: undefined,
+  // The ddGemvDecodedX switch: x in f64 decoded once a call (mpDwOfF64), read as f64x by the window and as its f64 by
+  // the fused multiply-adds (the loop's tail).
+  gemvDecodedX: { from: 'f64', decode: 'mpDwOfF64', kind: 'f64x' },
+  mulAdd: (acc, a, b) => ddGpuArithmetic.mulAdd(acc, a, asF64(b)),
+  mulAddSteps: (list) => windowSteps(list, (acc, a, b) => ddGpuArithmetic.mulAdd(acc, a, asF64(b)), 8, true),
+};

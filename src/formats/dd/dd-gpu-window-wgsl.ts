@@ -61,10 +61,10 @@ function limb(g: string, i: number): string {
  * has bits 125 … 73 only, so its limbs 0 … 4 are zero and their products (exactly zero) are left out: 33 products
  * for dd·f64, 16 for f64·f64 instead of 53, the same sums bit for bit.
  */
-function topProduct(aLow: number, bLow: number): string {
+function topProduct(aLow: number, bLow: number, bLimb: (i: number) => string = (i) => limb('gb', i)): string {
   const lines: string[] = [];
   for (let i = aLow; i < 9; i++) lines.push(`let a${i} = ${limb('ga', i)};`);
-  for (let i = bLow; i < 9; i++) lines.push(`let b${i} = ${limb('gb', i)};`);
+  for (let i = bLow; i < 9; i++) lines.push(`let b${i} = ${bLimb(i)};`);
   for (let k = 7; k <= 16; k++) {
     const terms: string[] = [];
     for (let i = Math.max(aLow, k - 8); i <= Math.min(8, k - bLow); i++) terms.push(`a${i} * b${k - i}`);
@@ -76,25 +76,41 @@ function topProduct(aLow: number, bLow: number): string {
   return lines.join('\n  ');
 }
 
-/** Operand kinds the window takes, their WGSL types and their words (hl, hh, ll, lh). */
+/**
+ * Operand kinds the window takes, their WGSL types and their words (hl, hh, ll, lh). `f64x` is an f64 decoded once
+ * per GEMV call (`mpDwOfF64`, the `ddGemvPredecodeX` switch): its two words, then its limbs 5 and 6 and its kind (bits
+ * 28 … 29), then its limbs 7 and 8 — the words of the f64 are those of an f64 operand, so the slow path is unchanged.
+ */
 const KINDS: Readonly<Record<WindowKind, { type: string; words: (v: string) => string }>> = {
   dd: { type: 'vec4<f32>', words: (v) => `bitcast<vec4<u32>>(${v})` },
   f64: { type: 'vec2<f32>', words: (v) => `vec4<u32>(bitcast<vec2<u32>>(${v}), 0u, 0u)` },
+  f64x: { type: 'vec4<f32>', words: (v) => `vec4<u32>(bitcast<vec2<u32>>(${v}.xy), 0u, 0u)` },
 };
 
 /** The lowest limb of G that may be non-zero for a kind (f64: bits 125 … 73 only). */
-const LOW: Readonly<Record<WindowKind, number>> = { dd: 0, f64: 5 };
+const LOW: Readonly<Record<WindowKind, number>> = { dd: 0, f64: 5, f64x: 5 };
+
+/** Kinds of the left operand (A's element in GEMV) and of the right one (x's: also the decoded f64). */
+const LEFT = ['dd', 'f64'] as const;
+const RIGHT = ['dd', 'f64', 'f64x'] as const;
+
+/** Limb i (5 … 8) of a decoded f64 from its packed words (`b`: its four words as u32): each 14 bits, exactly G's. */
+function packedLimb(i: number): string {
+  return i === 5 ? '(b.z & 0x3FFFu)' : i === 6 ? '((b.z >> 14u) & 0x3FFFu)' : i === 7 ? '(b.w & 0x3FFFu)' : '(b.w >> 14u)';
+}
 
 /** The window add of one term for each pair of kinds (`mpDwAddTerm` + kinds), each with its product's limbs. */
 function addTermFunctions(): string {
   const out: string[] = [];
-  for (const a of ['dd', 'f64'] as const) {
-    for (const b of ['dd', 'f64'] as const) {
+  for (const a of LEFT) {
+    for (const b of RIGHT) {
+      // A decoded f64 (b packed: its words, limbs and kind) skips mpDwSig and the limb extraction of b.
+      const decoded = b === 'f64x';
       out.push(`// The window w plus term (a, b) of code t = E_t > 0, in units 2^(e − 2168) (a of kind ${a}, b of kind ${b}).
 fn mpDwAddTerm${a}${b}(wf: vec4<f32>, a: vec4<u32>, b: vec4<u32>, t: i32, e: i32) -> vec4<f32> {
   let ga = mpDwSig(a);
-  let gb = mpDwSig(b);
-  ${topProduct(LOW[a], LOW[b])}
+  ${decoded ? '' : 'let gb = mpDwSig(b);'}
+  ${topProduct(LOW[a], LOW[b], decoded ? packedLimb : undefined)}
   let q = mpXfShr(p, u32(min(e - t, 128)));
   let m = 0u - ((a.y ^ b.y) >> 31u);
   return bitcast<vec4<f32>>(mpDwAdd128(bitcast<vec4<u32>>(wf), q ^ vec4<u32>(m), m & 1u));
@@ -107,15 +123,18 @@ fn mpDwAddTerm${a}${b}(wf: vec4<f32>, a: vec4<u32>, b: vec4<u32>, t: i32, e: i32
 /** The per-kind entry points: words from the registers, then the common functions. */
 function entryPoints(): string {
   const lines: string[] = [];
-  for (const a of ['dd', 'f64'] as const) {
-    for (const b of ['dd', 'f64'] as const) {
+  for (const a of LEFT) {
+    for (const b of RIGHT) {
       const n = windowNames(a, b);
       const ta = KINDS[a].type;
       const tb = KINDS[b].type;
       const wa = KINDS[a].words('a');
       const wb = KINDS[b].words('b');
-      lines.push(`fn ${n.exp}(a: ${ta}, b: ${tb}) -> i32 { return mpDwTermExp(${wa}, ${wb}); }`);
-      lines.push(`fn ${n.add}(w: vec4<f32>, a: ${ta}, b: ${tb}, t: i32, e: i32) -> vec4<f32> { if (t <= 0) { return w; } return mpDwAddTerm${a}${b}(w, ${wa}, ${wb}, t, e); }`);
+      // A decoded f64 carries its kind (bits 28 … 29 of its third word); its exponent is its hi word's.
+      const exp = b === 'f64x' ? `let w = bitcast<vec4<u32>>(b); return mpDwTermExpK(${wa}, w.z >> 28u, (w.y >> 20u) & 0x7FFu);` : `return mpDwTermExp(${wa}, ${wb});`;
+      const addWords = b === 'f64x' ? 'bitcast<vec4<u32>>(b)' : wb;
+      lines.push(`fn ${n.exp}(a: ${ta}, b: ${tb}) -> i32 { ${exp} }`);
+      lines.push(`fn ${n.add}(w: vec4<f32>, a: ${ta}, b: ${tb}, t: i32, e: i32) -> vec4<f32> { if (t <= 0) { return w; } return mpDwAddTerm${a}${b}(w, ${wa}, ${addWords}, t, e); }`);
       lines.push(`fn ${n.slow}(c: vec4<f32>, a: ${ta}, b: ${tb}, t: i32) -> vec4<f32> { if (t >= 0) { return c; } return mpXfPack(mpXfAddU(mpXfUnpack(c), mpXfRange(mpXfMulU(mpXfOfDdU(${wa}), mpXfOfDdU(${wb}))))); }`);
     }
   }
@@ -129,8 +148,8 @@ function entryPoints(): string {
  */
 function slowRunFunctions(): string {
   const out: string[] = [];
-  for (const a of ['dd', 'f64'] as const) {
-    for (const b of ['dd', 'f64'] as const) {
+  for (const a of LEFT) {
+    for (const b of RIGHT) {
       const n = windowNames(a, b);
       for (let k = 2; k <= MAX_WINDOW_TERMS; k++) {
         const q = Array.from({ length: k }, (_, i) => i);
@@ -168,15 +187,34 @@ fn mpDwKind(w: vec4<u32>) -> u32 {
 
 // A term's code: E_t = ehi_a + ehi_b (> 0) where the window takes it, 0 where its product is zero (skipped),
 // −1 where the slow path takes it.
-fn mpDwTermExp(a: vec4<u32>, b: vec4<u32>) -> i32 {
+fn mpDwTermExp(a: vec4<u32>, b: vec4<u32>) -> i32 { return mpDwTermExpK(a, mpDwKind(b), (b.y >> 20u) & 0x7FFu); }
+
+// The same from b's kind kb and biased hi exponent eb (a decoded f64 carries them).
+fn mpDwTermExpK(a: vec4<u32>, kb: u32, eb: u32) -> i32 {
   let ka = mpDwKind(a);
-  let kb = mpDwKind(b);
   if (ka == 2u || kb == 2u) { return -1; }
   if (ka == 0u || kb == 0u) { return 0; }
-  let t = i32(((a.y >> 20u) & 0x7FFu) + ((b.y >> 20u) & 0x7FFu));
+  let t = i32(((a.y >> 20u) & 0x7FFu) + eb);
   if (t < 1085 || t > 3060) { return -1; }
   return t;
 }
+
+// An f64 decoded once for every row of a GEMV N (the ddGemvPredecodeX switch): its words, then its kind (bits 28 … 29
+// of the third word) and G's limbs 5 … 8 (14 bits each, two a word: exactly the limbs mpDwSig and the limb reads give,
+// so the terms' products, and the results, are the same bits). The limbs of a zero or irregular f64 are never read.
+fn mpDwOfF64(x: vec2<f32>) -> vec4<f32> {
+  let w = vec4<u32>(bitcast<vec2<u32>>(x), 0u, 0u);
+  let k = mpDwKind(w);
+  var p = vec2<u32>(0u, 0u);
+  if (k == 1u) {
+    let g = mpDwSig(w);
+    p = vec2<u32>(${limb('g', 5)} | (${limb('g', 6)} << 14u), ${limb('g', 7)} | (${limb('g', 8)} << 14u));
+  }
+  return bitcast<vec4<f32>>(vec4<u32>(w.x, w.y, p.x | (k << 28u), p.y));
+}
+
+// The f64 of a decoded one (its first two words), for the multiply-adds outside a window.
+fn mpDwF64Of(x: vec4<f32>) -> vec2<f32> { return x.xy; }
 
 fn mpDwMax(a: i32, b: i32) -> i32 { return max(a, b); }
 

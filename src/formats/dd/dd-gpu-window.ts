@@ -10,8 +10,11 @@
 import type { GpuPartRegister, GpuValueType } from '../common/gpu-part.js';
 import { fail } from '../../core/errors.js';
 
-/** Kinds of register the windowed multiply-adds take (`dd` and `f64` reads). */
-export type WindowKind = 'dd' | 'f64';
+/**
+ * Kinds of register the windowed multiply-adds take (`dd` and `f64` reads; `f64x`, an f64 decoded once per GEMV call
+ * by `mpDwOfF64` — the `ddGemvPredecodeX` switch — only as the right operand).
+ */
+export type WindowKind = 'dd' | 'f64' | 'f64x';
 
 /**
  * The term form of a window: `wide` (dd-gpu-window-wgsl.ts: G built as a 128-bit integer, 53 limb products) or
@@ -38,8 +41,8 @@ export function checkWindowTerms(terms: number): number {
   return terms;
 }
 
-const cap = (k: WindowKind): string => (k === 'dd' ? 'Dd' : 'F64');
-const TYPE: Readonly<Record<WindowKind, GpuValueType>> = { dd: 'Array(4)', f64: 'Array(2)' };
+const cap = (k: WindowKind): string => (k === 'dd' ? 'Dd' : k === 'f64' ? 'F64' : 'F64x');
+const TYPE: Readonly<Record<WindowKind, GpuValueType>> = { dd: 'Array(4)', f64: 'Array(2)', f64x: 'Array(4)' };
 
 /**
  * Names of the per-term functions for operand kinds a, b: the term's code, its window add, its slow path, the
@@ -65,12 +68,14 @@ export function windowFunctionTypes(): Record<string, { args: GpuValueType[]; re
     mpDwMax: { args: ['Integer', 'Integer'], returns: 'Integer' },
     mpDwSettle: { args: ['Array(4)', 'Array(4)', 'Integer'], returns: 'Array(4)' },
     mpDlSettle: { args: ['Array(4)', 'Array(4)', 'Integer'], returns: 'Array(4)' },
+    mpDwOfF64: { args: ['Array(2)'], returns: 'Array(4)' },
+    mpDwF64Of: { args: ['Array(4)'], returns: 'Array(2)' },
   };
   for (const a of ['dd', 'f64'] as const) {
-    for (const b of ['dd', 'f64'] as const) {
+    for (const b of ['dd', 'f64', 'f64x'] as const) {
       const n = windowNames(a, b);
-      const lean = windowNames(a, b, 'lean');
-      for (const m of [n, lean]) {
+      // The lean form has no decoded-x (f64x) terms.
+      for (const m of b === 'f64x' ? [n] : [n, windowNames(a, b, 'lean')]) {
         out[m.exp] = { args: [TYPE[a], TYPE[b]], returns: 'Integer' };
         out[m.add] = { args: ['Array(4)', TYPE[a], TYPE[b], 'Integer', 'Integer'], returns: 'Array(4)' };
       }
@@ -81,7 +86,7 @@ export function windowFunctionTypes(): Record<string, { args: GpuValueType[]; re
   return out;
 }
 
-const isWindowKind = (k: string): k is WindowKind => k === 'dd' || k === 'f64';
+const isWindowKind = (k: string): k is WindowKind => k === 'dd' || k === 'f64' || k === 'f64x';
 
 /**
  * Source of one step's multiply-adds through windows: per accumulator (in order of first use), its terms in runs of
@@ -105,7 +110,8 @@ export function windowSteps(terms: readonly { acc: string; a: GpuPartRegister; b
   for (const t of terms) (byAcc.get(t.acc) ?? byAcc.set(t.acc, []).get(t.acc)!).push(t);
   const lines: string[] = [];
   for (const [acc, list] of byAcc) {
-    if (!list.every((t) => isWindowKind(t.a.kind) && isWindowKind(t.b.kind))) {
+    // A decoded f64 (f64x) is a right operand only (GEMV's x).
+    if (!list.every((t) => isWindowKind(t.a.kind) && t.a.kind !== 'f64x' && isWindowKind(t.b.kind))) {
       lines.push(...list.map((t) => plain(acc, t.a, t.b)));
       continue;
     }
