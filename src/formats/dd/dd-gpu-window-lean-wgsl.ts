@@ -43,6 +43,9 @@
  */
 import { windowNames, type WindowKind } from './dd-gpu-window.js';
 
+/** The kinds the lean form takes (no decoded-x f64x terms: those are GEMV's, in the wide form). */
+type LeanKind = Exclude<WindowKind, 'f64x'>;
+
 const MASK = '0x3FFFu';
 
 /**
@@ -80,7 +83,7 @@ function leanLimbs(v: string, p: string, kind: WindowKind): string[] {
 }
 
 /** The lowest limb that may be non-zero for a kind (f64: H's limbs 5 … 8 only). */
-const LOW: Readonly<Record<WindowKind, number>> = { dd: 0, f64: 5 };
+const LOW: Readonly<Record<LeanKind, number>> = { dd: 0, f64: 5 };
 
 /** Columns 8 … 16 of the signed limb products, carried, assembled as P = floor(T / 2^126) in `p`. */
 function leanProduct(aLow: number, bLow: number): string[] {
@@ -102,7 +105,7 @@ function leanProduct(aLow: number, bLow: number): string[] {
   return lines;
 }
 
-const KINDS: Readonly<Record<WindowKind, { type: string; words: (v: string) => string }>> = {
+const KINDS: Readonly<Record<LeanKind, { type: string; words: (v: string) => string }>> = {
   dd: { type: 'vec4<f32>', words: (v) => `bitcast<vec4<u32>>(${v})` },
   f64: { type: 'vec2<f32>', words: (v) => `vec4<u32>(bitcast<vec2<u32>>(${v}), 0u, 0u)` },
 };
