@@ -1,6 +1,6 @@
 /**
- * The double-double DOT's splitting forms (wasmKernelForms().ddDotSplit: 'veltkamp', 'veltkamp-pinned', 'bits' — the
- * default, guarded per block; src/backends/wasm/wasm-dd-steps.ts): every form gives the documented order's bits
+ * The double-double DOT's splitting forms (wasmKernelForms().ddDotSplit: 'veltkamp', 'veltkamp-pinned', 'bits' —
+ * guarded per block; 'veltkamp' is the default; src/backends/wasm/wasm-dd-steps.ts): every form gives the documented order's bits
  * (eight lanes of ddTwoProdAccumulate, the tree of ddAdd) wherever no partial product underflows — factors whose
  * significands fill all 53 bits, signs mixed, staged and read in place across chunks —, and the bits of 'veltkamp'
  * on any input: products whose Dekker errors underflow (where the unguarded bit split differs), subnormals, factors

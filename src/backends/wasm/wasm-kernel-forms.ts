@@ -41,10 +41,10 @@ export interface WasmKernelForms {
    * 26 significant bits by a mask, y rounded to 26 by an integer add and the mask — 5 instructions instead of 8,
    * constants loaded once — for each block of 512 elements whose factors all lie in [2^-480, 2^480), Veltkamp's
    * splitting for the other blocks: src/backends/wasm/wasm-dd-steps.ts proves the two give the same (p, e) in that
-   * range, so every form gives the same bits on every input). Default 'bits' (session 18): the H100 host timed the
-   * unguarded bit split 1.33× faster than 'veltkamp' (2026-11-27); the guard's scan (3 instructions per two
-   * elements and operand) leaves about 15 % fewer instructions than 'veltkamp' per DD DOT 2^20 (callgrind on the
-   * shared VM, Node 20); not yet timed on the H100 host (bench/wasm-cpu.ts times 'veltkamp' against it).
+   * range, so every form gives the same bits on every input). Default 'veltkamp': the H100 host timed the guarded
+   * 'bits' 1.24× slower than 'veltkamp' (2026-11-27, session 18, DD DOT 2^20, Node 20), though it runs about 15 %
+   * fewer instructions (callgrind on the shared VM) — its scan reads each block once more; the unguarded bit split
+   * (different bits where a partial product underflows) had been 1.33× faster.
    */
   readonly ddDotSplit: 'veltkamp' | 'veltkamp-pinned' | 'bits';
   /**
@@ -55,7 +55,7 @@ export interface WasmKernelForms {
   readonly ellSlotsUnrolled: boolean;
 }
 
-let forms: WasmKernelForms = { ellWide: true, halfDotChecked: true, halfDotLean: true, dotLookahead: 0, ddDotSplit: 'bits', ellSlotsUnrolled: false };
+let forms: WasmKernelForms = { ellWide: true, halfDotChecked: true, halfDotLean: true, dotLookahead: 0, ddDotSplit: 'veltkamp', ellSlotsUnrolled: false };
 
 /** The forms in effect. */
 export function wasmKernelForms(): WasmKernelForms {

@@ -72,7 +72,9 @@ export interface GpuKernelSwitches {
    * 3). Another fixed summation order, within the same bound. Off by default (`MODPREC_GPU_DOT_FUSED_TREE=1`).
    */
   readonly dotFusedTree: boolean;
-  // One-dispatch reductions (issue 19 item 4, session 18; off until timed on the H100 — bench/gpu/h19-goals.ts).
+  // One-dispatch reductions (issue 19 item 4, session 18; off: on the H100, 2026-11-27, bench/gpu/h19-goals.ts --rows=s18,
+  // DOT 2^27 f32 + ff 0.377 vs 0.380 ms (same bits), bf16/f16 + ff within ±1 %; GEMV N 8192 slower, f32 + ff 0.125 vs
+  // 0.117–0.123, bf16/f16 + ff 0.093–0.095 vs 0.081–0.085).
   /**
    * DOT in one dispatch: the first pass's workgroups publish their partials and take tickets; the last workgroup of
    * each block of 2048 partials sums them as the first tree pass would, and the last block sums those as the last
@@ -137,14 +139,16 @@ export interface GpuKernelSwitches {
   /**
    * DOT in dd arithmetic takes the lean windowed term (`ddGpuArithmeticWindowLean4`, src/formats/dd/dd-gpu-window-lean-wgsl.ts:
    * signed limbs read straight from the words, 45 limb products) instead of the wide one (`ddGpuArithmeticWindow4`).
-   * Another rounding within the same bound. Off by default until timed on the H100 (`MODPREC_GPU_DD_DOT_LEAN=1`).
+   * Another rounding within the same bound. Off (`MODPREC_GPU_DD_DOT_LEAN=1` turns it on): on the H100 (2026-11-27)
+   * DOT 2^26 dd·dd 2.46 vs 2.56 ms, f64·dd 1.74 vs 2.02, f64·f64 1.38 vs 1.46 — a few per cent, not yet made the default.
    */
   readonly ddDotLean: boolean;
   /**
    * GEMV N in an arithmetic whose GEMV variant decodes x once (`gemvDecodedX`: dd's windowed multiply-adds, for f64
    * x): a pre-pass writes each x_j's kind and 14-bit limbs next to its words, and the row pass reads them instead of
    * decoding x_j in every row's thread (an f64·f64 term: 378 → 284 integer operations counted over all branches,
-   * ≈ 195 → ≈ 177 along its usual path; docs/double-double.md). The same limbs, so the same bits. Off until timed on the H100 (`MODPREC_GPU_DD_GEMV_DECODED_X=1`).
+   * ≈ 195 → ≈ 177 along its usual path; docs/double-double.md). The same limbs, so the same bits. Off (`MODPREC_GPU_DD_GEMV_DECODED_X=1`): on the H100 (2026-11-27) GEMV N 8192
+   * f64 storage 0.791 vs 0.813 ms, within the run's noise.
    */
   readonly ddGemvDecodedX: boolean;
   /** Lazy multiply-adds where the arithmetic has them (see `mulAddGroup` in ./kernel-common.ts). */
@@ -268,8 +272,9 @@ export interface TrsvKernelSwitches {
    * 16 lanes of a workgroup (kernels/trsv/trsv-lanes-source.ts): chains of bs/16 + 4 operations instead of bs/4 + 3,
    * 16× the threads an update — and an f64 x under dd is solved so too, not by the one-workgroup substitution that
    * rounds x_j to binary64 between rows (x kept in the 112-bit register and rounded once at the end; `trsvBound` with
-   * `backend: 'gpu'` is then the block-inverse bound). Within the same bound; other bits. Off until timed on the
-   * H100 (`MODPREC_TRSV_DD_LANES=1` turns it on; bench/gpu/dd-gpu.ts times both).
+   * `backend: 'gpu'` is then the block-inverse bound). Within the same bound; other bits. On by default since the
+   * H100 timing of 2026-11-27 (L N n = 8192: dd storage 56.9 → 7.38 ms, f64 storage 310 → 15.5 ms; bench/gpu/dd-gpu.ts);
+   * `MODPREC_TRSV_DD_LANES=0` turns it off.
    */
   readonly ddLanes: boolean;
   /**
@@ -279,7 +284,8 @@ export interface TrsvKernelSwitches {
    * contiguous block column — as in L N N — instead of 64 pieces of 256 bytes per tile, a stored block row (lda apart)
    * per step. The same values in the N solve's order: x has the bits of the transposed solve with row lanes and quad
    * rows off (another order than the default's row lanes, same trsvBound); N solves are unchanged. Costs a copy of
-   * n_p² elements of A's reads (fp32 or the arithmetic's words). Off by default until timed on the H100
+   * n_p² elements of A's reads (fp32 or the arithmetic's words). Off by default: on the H100 (2026-11-27) it took L T N
+   * n = 8192 from 1.06× to 1.01× of L N N in f32 (ff: 1.00× either way) for a copy as large as A kept per matrix
    * (`MODPREC_TRSV_TRANSPOSED_COPY=1` turns it on).
    */
   readonly transposedCopy: boolean;
@@ -295,13 +301,13 @@ let trsvCurrent: TrsvKernelSwitches = {
   ahead: !envOff('MODPREC_TRSV_AHEAD'),
   treeQuarters: envOn('MODPREC_TRSV_TREE_QUARTERS'),
   quadRows: !envOff('MODPREC_TRSV_QUAD_ROWS'),
-  ddLanes: envOn('MODPREC_TRSV_DD_LANES'),
+  ddLanes: !envOff('MODPREC_TRSV_DD_LANES'),
   transposedCopy: envOn('MODPREC_TRSV_TRANSPOSED_COPY'),
 };
 
 /**
  * The current TRSV switches (read once from `MODPREC_TRSV_COLUMN_INVERSE`, `…_ROW_LANES`, `…_LAZY_TILES`,
- * `…_EARLY_POLL`, `…_AHEAD`, `…_QUAD_ROWS` (=0 turns one off), `…_TREE_QUARTERS`, `…_DD_LANES`, `…_TRANSPOSED_COPY` (=1 turns one on)).
+ * `…_EARLY_POLL`, `…_AHEAD`, `…_QUAD_ROWS`, `…_DD_LANES` (=0 turns one off), `…_TREE_QUARTERS`, `…_TRANSPOSED_COPY` (=1 turns one on)).
  * @returns them
  */
 export function trsvKernelSwitches(): TrsvKernelSwitches {
