@@ -126,23 +126,23 @@ describe('double-double TRSV, lane-split blocked solve', () => {
     it.skipIf((v === 2 || v === 4) && process.env.MODPREC_SLOW_TESTS !== '1')(`dd storage, ${pair.map((p) => p.join('')).join(' and ')}: within trsvBound of the exact solution`, async () => {
       await requireRuntime();
       for (const [k, [uplo, trans, diag]] of pair.entries()) await withinBound(formats.dd, 150, uplo, trans, diag, { A: 'packed', x: k === 0 ? 'packed' : 'strided' }, 11 + v + k);
-    }, 240_000);
+    });
   }
 
   it('f64 storage (x not rounded between rows), LNN with a row-major sub-range A and a strided x', async () => {
     await requireRuntime();
     await withinBound(formats.f64, 150, 'L', 'N', 'N', { A: 'sub', x: 'strided' }, 31);
-  }, 240_000);
+  });
 
   it.skipIf(process.env.MODPREC_SLOW_TESTS !== '1')('f64 storage, UTN packed', async () => {
     await requireRuntime();
     await withinBound(formats.f64, 150, 'U', 'T', 'N', { A: 'packed', x: 'packed' }, 37);
-  }, 240_000);
+  });
 
   it('dd storage, a row-major sub-range A: within the bound', async () => {
     await requireRuntime();
     await withinBound(formats.dd, 150, 'U', 'N', 'N', { A: 'sub', x: 'packed' }, 41);
-  }, 240_000);
+  });
 
   it('A split over bindings (column windows, update ranges): the unsplit solution bit for bit, L N and L T', async () => {
     await requireRuntime();
@@ -169,7 +169,7 @@ describe('double-double TRSV, lane-split blocked solve', () => {
       split.destroy();
     }
     A.data.destroy();
-  }, 240_000);
+  });
 
   it('a zero, infinite or NaN pivot or right-hand side: ±∞ and NaN where the CPU dd solve has them', async () => {
     await requireRuntime();
@@ -195,5 +195,5 @@ describe('double-double TRSV, lane-split blocked solve', () => {
       expect(cpu.some((s) => s !== 'finite'), label).toBe(true);
       expect(await solve(true), label).toEqual(cpu);
     }
-  }, 240_000);
+  });
 });

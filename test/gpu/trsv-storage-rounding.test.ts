@@ -12,6 +12,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { colMajor, formats, range, scaledReducedRowMajor, toArray, trsv, type Range } from '../../src/index.js';
 import { setBindingLimitForTests } from '../../src/backends/webgpu/device-array.js';
+import { setTrsvKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { requireRuntime } from './gpu-test-helpers.js';
 
 type Storage = 'f16' | 'bf16' | 'f32' | 'f64';
@@ -87,7 +88,14 @@ describe('TRSV with x in a storage that rounds the arithmetic: each x_j rounded 
     for (const [storage, arithmetic] of [['f16', 'f32'], ['bf16', 'f32'], ['f16', 'ff'], ['f32', 'ff'], ['f16', 'dd'], ['f64', 'dd']] as const) {
       const expected = [-7, want[storage]![0]!, want[storage]![1]!, -10];
       expect(await solve(c, storage, arithmetic, 'cpu'), `CPU ${storage} in ${arithmetic}`).toEqual(expected);
-      expect(await solve(c, storage, arithmetic, 'gpu'), `GPU ${storage} in ${arithmetic}`).toEqual(expected);
+      // An f64 x under dd is replayed only by the substitution, i.e. with the ddLanes switch off (on by default: then
+      // x stays in the register and is rounded once, documented in docs/gpu.md and held to trsvBound in trsv-dd-lanes).
+      const previous = storage === 'f64' ? setTrsvKernelSwitches({ ddLanes: false }) : undefined;
+      try {
+        expect(await solve(c, storage, arithmetic, 'gpu'), `GPU ${storage} in ${arithmetic}`).toEqual(expected);
+      } finally {
+        if (previous) setTrsvKernelSwitches(previous);
+      }
     }
   });
 

@@ -52,7 +52,7 @@ const OPTIONS = [{ arithmetic: formats.dd }, { arithmetic: formats.f64, accumula
 /** A double-double vector (dd or dd-split storage) of pairs, stride and sub-range as given. */
 function ddVector(storage: 'dd' | 'dd-split', pairs: readonly (readonly [number, number])[], stride: number, sub: boolean): Range<1, any> {
   const n = pairs.length, N = sub ? n + 3 : n;
-  const parent = range(rowMajor<1, any>({ size: [N], storage: formats[storage], arithmetic: formats.dd, stride }));
+  const parent = range(rowMajor<1, any>({ size: [N], storage: storage === 'dd' ? formats.dd : formats.ddSplit, arithmetic: formats.dd, stride }));
   for (let i = 0; i < N; i++) parent.set(i, { hi: NaN, lo: 0 });
   const view = sub ? parent.sub(span(1, 1 + n)) : parent;
   pairs.forEach(([hi, lo], i) => view.set(i, { hi, lo }));
