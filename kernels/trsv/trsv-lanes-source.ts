@@ -147,7 +147,8 @@ export function laneUpdateSource(arithmetic: GpuArithmetic, A: DeviceArray, shap
 /**
  * One dispatch a block (`ddLanesFused` in src/backends/webgpu/kernel-switches.ts): the update from the previous block's
  * x_p (columns p0 … p0 + bs − 1) fused with block k's solve. The first bs/16 workgroups ("heads") each apply x_p's
- * update to all bs rows of block k, keeping the residuals in workgroup memory (R is not written for them), then solve
+ * update to all bs rows of block k (4 rows an invocation, interleaved), keeping the residuals in workgroup memory (R
+ * is not written for them), then solve
  * their 16 rows of x_k = Inv_k·r_k into XAtomic; the other workgroups apply x_p's update to rows rowStart … (16 a
  * workgroup, in place in RAtomic) — the rows of the blocks after k. Every head repeats block k's update (workgroups do
  * not wait on each other: WebGPU promises no forward progress between them); ordering between blocks is by dispatch.
@@ -176,10 +177,7 @@ export function laneFusedSource(arithmetic: GpuArithmetic, A: DeviceArray, shape
   const laneOf = shape.trans ? `mpImod(l, ${LANES})` : `mpIdiv(l, ${LANES})`;
   const slotOf = (ln: string) => (lane: string): string => (shape.trans ? `l - ${ln} + ${lane}` : `mpImod(l, ${LANES}) + (${lane}) * ${LANES}`);
   const atomicWords = (array: string, element: string): string[] => Array.from({ length: c }, (_, k) => `mpFloat(mpAtomicLoad(${array}[(${element}) * ${c} + ${k}]))`);
-  /**
-   * Lines leaving in lane 0 of row `g${z}` its residual r − (x_p's update) in `u${z}` (zero for rows from n on); every
-   * name carries the suffix z (the two branches declare their own).
-   */
+  /** Lines leaving in lane 0 of row `g${z}` its residual r − (x_p's update) in `u${z}` (zero for rows from n on); names carry the suffix z. */
   const updateRow = (z: string): string[] => {
     const lines = [arithmetic.declareZero(`s${z}`), `for (let e${z} = mpI32(0); e${z} < ${bs}; e${z} = e${z} + ${4 * LANES}) {`];
     for (let q = 0; q < 4; q++) {
@@ -191,19 +189,51 @@ export function laneFusedSource(arithmetic: GpuArithmetic, A: DeviceArray, shape
     return lines.concat(`if (lane${z} === 0) {`, fromWords(arithmetic, `r${z}`, atomicWords('RAtomic', `g${z}`)),
       arithmetic.declareSub(`u${z}`, arithmetic.register(`r${z}`), arithmetic.register(`s${z}`)), `if (g${z} >= n) { u${z} = ${arithmetic.literal(0)}; }`);
   };
+  /**
+   * The heads' update of block k's rows into workgroup array 1 (row t of the block at t·c), 64 rows a pass: invocation
+   * (row ρ, lane p) runs lane p of rows ρ, ρ + 16, ρ + 32, ρ + 48 of the pass as four interleaved chains (each the
+   * columns p0 + p + 16e in order, as one update lane) and their four lane trees level by level. A tree level keeps only
+   * the lanes h … 2h − 1 in workgroup array 0 (8 slots a row: 4 × 16 rows × 8 × c words, 8 KiB in dd), read by lanes
+   * 0 … h − 1: lane p adds lane p + h, the update's pairwise order.
+   */
+  function headUpdate(): string[] {
+    const J = 4;
+    const slotOf8 = (j: number, m: string, k: number): string => `((${j * LANES} + rowh) * 8 + ${m}) * ${c} + ${k}`;
+    const lines = [`const laneh = ${laneOf};`, `const rowh = ${rowOf};`, `for (let t = mpI32(0); t < ${bs}; t = t + ${J * LANES}) {`];
+    for (let j = 0; j < J; j++) lines.push(`const gh${j} = k0 + t + ${j * LANES} + rowh;`, arithmetic.declareZero(`sh${j}`));
+    lines.push(`for (let eh = mpI32(0); eh < ${bs}; eh = eh + ${4 * LANES}) {`);
+    for (let q = 0; q < 4; q++) {
+      lines.push(`const ch${q} = p0 + eh + laneh + ${q * LANES};`, `if (ch${q} < n) {`, fromWords(arithmetic, `xh${q}`, atomicWords('XAtomic', `ch${q}`)));
+      for (let j = 0; j < J; j++) {
+        const ra = A.format.emitRead('A', opIndex(`gh${j}`, `ch${q}`), `ah${j}${q}`, arithmetic);
+        lines.push(`if (gh${j} < n) {`, ra.code, arithmetic.mulAdd(`sh${j}`, ra.register, arithmetic.register(`xh${q}`)), '}');
+      }
+      lines.push('}');
+    }
+    lines.push('}');
+    for (const h of [8, 4, 2, 1]) {
+      lines.push(`if (laneh >= ${h} && laneh < ${2 * h}) {`);
+      for (let j = 0; j < J; j++) lines.push(...Array.from({ length: c }, (_, k) => `mpSharedSet(0, ${slotOf8(j, `laneh - ${h}`, k)}, ${word(arithmetic, `sh${j}`, k)});`));
+      lines.push('}', 'mpBarrier();', `if (laneh < ${h}) {`);
+      for (let j = 0; j < J; j++) {
+        lines.push(fromWords(arithmetic, `oh${j}${h}`, Array.from({ length: c }, (_, k) => `mpShared(0, ${slotOf8(j, 'laneh', k)})`)), arithmetic.add(`sh${j}`, arithmetic.register(`oh${j}${h}`)));
+      }
+      lines.push('}', 'mpBarrier();');
+    }
+    lines.push('if (laneh === 0) {');
+    for (let j = 0; j < J; j++) {
+      lines.push(fromWords(arithmetic, `rh${j}`, atomicWords('RAtomic', `gh${j}`)), arithmetic.declareSub(`uh${j}`, arithmetic.register(`rh${j}`), arithmetic.register(`sh${j}`)),
+        `if (gh${j} >= n) { uh${j} = ${arithmetic.literal(0)}; }`,
+        ...Array.from({ length: c }, (_, k) => `mpSharedSet(1, (gh${j} - k0) * ${c} + ${k}, ${word(arithmetic, `uh${j}`, k)});`));
+    }
+    // The residuals are read by the solve after this barrier.
+    return lines.concat('}', '}', 'mpBarrier();');
+  }
   const body = [
     'const l = mpLocalId();',
     'const w = mpGroupId();',
     `if (w < ${heads}) {`,
-    // Heads: block k's rows, 16 a round, their residuals into workgroup array 1 (row k0 + t of the block at t·c); the
-    // round's closing barrier keeps its lane tree's last reads before the next round's writes.
-    `const laneh = ${laneOf};`,
-    `for (let t = mpI32(0); t < ${bs}; t = t + ${LANES}) {`,
-    `const gh = k0 + t + ${rowOf};`,
-    ...updateRow('h'),
-    ...Array.from({ length: c }, (_, k) => `mpSharedSet(1, (gh - k0) * ${c} + ${k}, ${word(arithmetic, 'uh', k)});`), '}',
-    'mpBarrier();',
-    '}',
+    ...headUpdate(),
     // The solve of rows 16w … 16w + 15 of the block, as laneSolveSource with r_k from workgroup memory.
     `const lanev = mpImod(l, ${LANES});`,
     `const i = w * ${LANES} + mpIdiv(l, ${LANES});`,
@@ -223,6 +253,8 @@ export function laneFusedSource(arithmetic: GpuArithmetic, A: DeviceArray, shape
   body.push('} else {', `const lanen = ${laneOf};`, `const gn = rowStart + (w - ${heads}) * ${LANES} + ${rowOf};`, ...updateRow('n'),
     ...Array.from({ length: c }, (_, k) => `mpAtomicStore(RAtomic[gn * ${c} + ${k}], mpBits(${word(arithmetic, 'un', k)}));`), '}', '}');
   body.push(arithmetic.declareZero('unused'), `return ${arithmetic.returnValue('unused')};`);
-  const workgroup = { workgroupSize: LANE_WORKGROUP, workgroupArrays: [{ type: 'f32' as const, length: LANE_WORKGROUP * c }, { type: 'f32' as const, length: bs * c }] };
+  // Array 0: the lane trees (the others' 256 registers, the heads' 4 × 16 × 8 slots: 8 KiB in dd); array 1: block k's
+  // residuals (4 KiB at bs = 256).
+  const workgroup = { workgroupSize: LANE_WORKGROUP, workgroupArrays: [{ type: 'f32' as const, length: 2 * LANE_WORKGROUP * c }, { type: 'f32' as const, length: bs * c }] };
   return { source: kernelSource(args, body), args, workgroup };
 }
