@@ -32,13 +32,16 @@
  * arithmetic, each as shipped (`ddLanes` off: dd storage takes the one-thread blocked passes, 2 dispatches a 64-row
  * block; f64 x the one-workgroup substitution that rounds x to binary64 between rows) and with `ddLanes` on (the
  * lane-split blocked solve, kernels/trsv/trsv-lanes-source.ts; an f64 x then rounded once at the end) —
- * `--trsv-forms=old,lanes` and `--trsv-storage=dd,f64` pick some. Each row checked against the CPU dd solve.
+ * `--trsv-forms=old,lanes` and `--trsv-storage=dd,f64` pick some; `fused` adds rows with `ddLanesFused` (one dispatch a
+ * block, checked to give the lanes row's words) and `--trsv-block=64,128,256` times the lanes and fused rows at those
+ * block sizes (`blockSize`). Each row checked against the CPU dd solve.
  *
  * `--from=<json> --anchors=<cuda-anchors.py output> [--device=…]` records a run into bench/results and
  * docs/performance.md (section `dd-gpu`).
  *
  * Run: npx tsc -p tsconfig.json && node dist/bench/gpu/dd-gpu.js [--quick] [--only=dot,gemv,trsv] [--windows=2,4,8,8t] [--lean=4,8c1]
- *   [--before] [--budget=…] [--deadline=…] [--out=<dir>] [--trsv-forms=old,lanes] [--trsv-storage=dd,f64]
+ *   [--before] [--budget=…] [--deadline=…] [--out=<dir>] [--trsv-forms=old,lanes,fused] [--trsv-storage=dd,f64]
+ *   [--trsv-block=64,128,256]
  * (TRSV old vs lanes alone: `node dist/bench/gpu/dd-gpu.js --only=trsv --budget=trsv:400`).
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -96,10 +99,15 @@ if (gemvUnrollFlag !== undefined) {
   if (!['4', '8', '16'].includes(gemvUnrollFlag)) throw new Error(`--gemv-unroll: 4, 8 or 16, not ${gemvUnrollFlag}`);
   setGpuKernelSwitches({ gemvUnroll: Number(gemvUnrollFlag) as 4 | 8 | 16 });
 }
-// TRSV: `--trsv-forms=old,lanes` (the ddLanes switch off / on, both by default) and `--trsv-storage=dd,f64` (both by default).
+// TRSV: `--trsv-forms=old,lanes,fused` (ddLanes off; on; on with ddLanesFused — old and lanes by default),
+// `--trsv-storage=dd,f64` (both by default) and `--trsv-block=64,128,256` (the blockSize of the lanes and fused rows; 64 by default).
 const trsvForms = (flag('trsv-forms') ?? 'old,lanes').split(',').map((f) => {
-  if (f !== 'old' && f !== 'lanes') throw new Error(`--trsv-forms: old and/or lanes, not ${f}`);
-  return f === 'lanes';
+  if (f !== 'old' && f !== 'lanes' && f !== 'fused') throw new Error(`--trsv-forms: old, lanes and/or fused, not ${f}`);
+  return f;
+});
+const trsvBlocks = (flag('trsv-block') ?? '64').split(',').map((f) => {
+  if (f !== '64' && f !== '128' && f !== '256') throw new Error(`--trsv-block: 64, 128 and/or 256, not ${f}`);
+  return Number(f) as 64 | 128 | 256;
 });
 const trsvStorages = (flag('trsv-storage') ?? 'dd,f64').split(',').map((f) => {
   if (f !== 'dd' && f !== 'f64') throw new Error(`--trsv-storage: dd and/or f64, not ${f}`);
@@ -432,7 +440,13 @@ async function benchTrsv(rt: GpuRuntime): Promise<void> {
   // the one-workgroup substitution that rounds x to binary64 between rows (f64) — the `ddLanes` switch off, as shipped
   // — and in the lane-split blocked solve (`ddLanes` on: kernels/trsv/trsv-lanes-source.ts), in this order, checked
   // against the CPU dd solve of the same system.
-  const forms = trsvForms.map((lanes) => ({ lanes, label: (v: Variant, storage: 'dd' | 'f64') => `${v.label}${lanes ? ', 16 lanes (ddLanes)' : storage === 'f64' ? ' (substitution, x rounded between rows)' : ''}` }));
+  // Lanes and fused rows once per --trsv-block (a block size other than 64 named in the label); old rows at 64.
+  const forms = trsvForms.flatMap((form) => (form === 'old' ? [64 as const] : trsvBlocks).map((blockSize) => ({
+    lanes: form !== 'old', fused: form === 'fused', blockSize,
+    label: (v: Variant, storage: 'dd' | 'f64') => `${v.label}${form === 'old' ? (storage === 'f64' ? ' (substitution, x rounded between rows)' : '') : `, 16 lanes (ddLanes${form === 'fused' ? ', fused' : ''})${blockSize === 64 ? '' : `, bs ${blockSize}`}`}`,
+  })));
+  // The lanes rows' words per block size: the fused rows must give them (the same sums in the same order).
+  const laneWords = new Map<number, Uint32Array>();
   for (const storage of trsvStorages) {
     const Ad = deviceMatrix(await toDevice(L, { format: storage, strict: true }), n, n);
     let firstWords: Uint32Array | undefined;
@@ -445,15 +459,18 @@ async function benchTrsv(rt: GpuRuntime): Promise<void> {
           skip({ kernel: 'TRSV L N', size, storage, arithmetic: label }, late);
           continue;
         }
-        const previous = setTrsvKernelSwitches({ ddLanes: form.lanes });
+        const previous = setTrsvKernelSwitches({ ddLanes: form.lanes, ddLanesFused: form.fused });
         try {
-          const options = { arithmetic: variant.option, strict: true } as const;
+          const options = { arithmetic: variant.option, strict: true, blockSize: form.blockSize } as const;
           const xd = await toDevice(b, { format: storage, strict: true });
           await gpuTrsv({ A: Ad, x: xd, uplo: 'L' }, options);
           const w = (await xd.encoded()).words.slice();
           // The unfused arithmetic gives the fused one's words in the same form.
           const same = variant === DEFAULT || firstWords === undefined || w.every((v, k) => v === firstWords![k]);
           if (variant === DEFAULT) firstWords = w;
+          const lanesFirst = variant === DEFAULT && form.lanes ? laneWords.get(form.blockSize) : undefined;
+          const asLanes = !form.fused || lanesFirst === undefined || w.every((v, k) => v === lanesFirst[k]);
+          if (variant === DEFAULT && form.lanes && !form.fused) laneWords.set(form.blockSize, w);
           const got = new Float64Array(w.buffer, w.byteOffset, storage === 'dd' ? 2 * n : n);
           if (!cpu) {
             // CPU dd solve of the same system (A's values are doubles; x in the same storage: f64 rounds between rows).
@@ -477,10 +494,10 @@ async function benchTrsv(rt: GpuRuntime): Promise<void> {
           xt.destroy();
           // dd: within 1e-25 of the CPU's x; f64: x rounded to binary64 (between rows by the CPU and the substitution,
           // once at the end by the lanes), so within a few units of binary64.
-          const ok = worst / scale < (storage === 'dd' ? 1e-25 : 1e-14) && same;
+          const ok = worst / scale < (storage === 'dd' ? 1e-25 : 1e-14) && same && asLanes;
           push({
             kernel: 'TRSV L N', size, storage, arithmetic: label, ms, gbs: (storage === 'dd' ? ddBytes : ddBytes / 2) / ms / 1e6,
-            check: `max |x−x_cpu dd|/max|x| ${(worst / scale).toExponential(2)}${variant === DEFAULT ? '' : ', x words as the fused row'} ${ok ? 'ok' : 'FAILED'}`,
+            check: `max |x−x_cpu dd|/max|x| ${(worst / scale).toExponential(2)}${variant === DEFAULT ? '' : ', x words as the fused row'}${form.fused && lanesFirst ? ', x words as the lanes row' : ''} ${ok ? 'ok' : 'FAILED'}`,
             goal: variant === DEFAULT && storage === 'dd' ? `goal ≤ 3× fp32+ff (${(3 * ffMs).toFixed(3)} ms): ${ms <= 3 * ffMs ? 'met' : 'MISSED'} (${(ms / ffMs).toFixed(2)}×)` : `${(ms / ffMs).toFixed(2)}× fp32+ff`,
           });
         } finally {

@@ -35,7 +35,7 @@ import { quadRowsHold, TRSV_HEADER_WORDS, TRSV_TILE, TRSV_WORKGROUP, walkerHolds
 import { checkGpuOptions } from '../../src/backends/backend.js';
 import { REDO_WORKGROUP, storageOverflowBits, storageRoundTrip, substitutionHolds, substitutionRedoBindings, substitutionRedoSource, type RoundTripStorage, type StoreRounding } from './trsv-substitution-source.js';
 import { splitRedoCheckSource, splitRedoWindowSource } from './trsv-split-redo-source.js';
-import { LANES, laneSolveSource, laneUpdateSource } from './trsv-lanes-source.js';
+import { LANES, laneFusedSource, laneSolveSource, laneUpdateSource } from './trsv-lanes-source.js';
 import { readsTransposed, transposedDeviceMatrix } from '../gemv/transposed-device-matrix.js';
 import { fieldOf, throughInterleaved, withMapped } from '../../src/backends/webgpu/dd-split-device.js';
 import { scaledStorePasses, storesViewInWindows } from '../../src/backends/webgpu/scaled-store.js';
@@ -364,7 +364,7 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
   }
   // A gathered b and the final pass's windows depend on the binding limit (tests lower it): plans keep to one.
   const gathered = readsGatheredB(runtime, x);
-  const key = `trsv|${invKey}|${objectId(x)}|${rounds ? 'rounds' : ''}|${gathered ? bindingLimit(runtime) : 0}|${lanes ? 'lanes' : ''}`;
+  const key = `trsv|${invKey}|${objectId(x)}|${rounds ? 'rounds' : ''}|${gathered ? bindingLimit(runtime) : 0}|${lanes ? 'lanes' : ''}${ddLanesFused(arithmetic, perBinding) ? '|fused' : ''}`;
   const updates = updatesOf(shape, A, perBinding);
   // More passes and their unused output: the substitution redo where the result is not finite (one pass, or a
   // check and one per window of A: ./trsv-split-redo-source.ts); x's words keep one more for the redo's verdict.
@@ -419,6 +419,11 @@ function ddLanes(arithmetic: GpuArithmetic): boolean {
   return arithmetic.components === 4 && trsvKernelSwitches().ddLanes;
 }
 
+/** Whether the lane-split solve takes one fused dispatch a block (`ddLanesFused`; A in one binding). */
+function ddLanesFused(arithmetic: GpuArithmetic, perBinding: number): boolean {
+  return ddLanes(arithmetic) && trsvKernelSwitches().ddLanesFused && perBinding === Infinity;
+}
+
 /**
  * The block solves and updates of the lane-split blocked solve (./trsv-lanes-source.ts), appended to `passes`: per
  * block in substitution order x_k = Inv_k·r_k into `xw` (bs/16 workgroups), then r_i −= op(A)_ik·x_k in place in `r`
@@ -435,6 +440,28 @@ async function laneSolvePasses(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Sh
   const update = memo(`trsvLU|${arithmetic.name}|${readKey(A.data)}|${A.data.isView}|${shape.lowerOp}|${shape.trans}`, () => laneUpdateSource(arithmetic, A.data, shape));
   const pUpdate = await getProgram(context, { source: update.source, args: update.args, components: c, workgroup: update.workgroup });
   let slot = 0;
+  if (ddLanesFused(arithmetic, perBinding)) {
+    // Block 0 (in substitution order) alone, then per block one dispatch: x_{k−1}'s update fused with block k's solve.
+    const fused = memo(`trsvLF|${arithmetic.name}|${readKey(A.data)}|${A.data.isView}|${shape.lowerOp}|${shape.trans}|${bs}`, () => laneFusedSource(arithmetic, A.data, shape, bs));
+    const pFused = await getProgram(context, { source: fused.source, args: fused.args, components: c, workgroup: fused.workgroup });
+    for (let step = 0; step < blocks; step++) {
+      const k0 = (shape.lowerOp ? step : blocks - 1 - step) * bs;
+      if (step === 0) {
+        passes.push({ pass: { program: pSolve, arrays: { Inv: { buffer: inv }, R: { buffer: r }, XAtomic: { buffer: xw } }, scalars: { np, k0, bs }, output: { buffer: unused }, threads: bs * LANES }, cache: caches[slot++]! });
+        continue;
+      }
+      const p0 = shape.lowerOp ? k0 - bs : k0 + bs;
+      // The rows after block k: [k0 + bs, np) (lower) or [0, k0) (upper).
+      const [rowStart, rowEnd] = shape.lowerOp ? [k0 + bs, np] : [0, k0];
+      const arrays: Record<string, BoundArray> = { Inv: { buffer: inv }, RAtomic: { buffer: r }, XAtomic: { buffer: xw } };
+      const scalars: Record<string, number> = { n, np, lda: A.ld, rowStart, p0, k0, aOff: 0 };
+      bindArray('A', A.data, arrays, scalars);
+      moveScaleBase('A', A.data, 0, scalars);
+      arrays.A = { buffer: A.data.buffer! };
+      passes.push({ pass: { program: pFused, arrays, scalars, output: { buffer: unused }, threads: (bs + rowEnd - rowStart) * LANES }, cache: caches[slot++]! });
+    }
+    return;
+  }
   for (let step = 0; step < blocks; step++) {
     const k0 = (shape.lowerOp ? step : blocks - 1 - step) * bs;
     passes.push({ pass: { program: pSolve, arrays: { Inv: { buffer: inv }, R: { buffer: r }, XAtomic: { buffer: xw } }, scalars: { np, k0, bs }, output: { buffer: unused }, threads: bs * LANES }, cache: caches[slot++]! });

@@ -278,6 +278,14 @@ export interface TrsvKernelSwitches {
    */
   readonly ddLanes: boolean;
   /**
+   * With `ddLanes`, A in one binding: one dispatch a block instead of two — block k's solve fused with the update from
+   * x_{k−1} (kernels/trsv/trsv-lanes-source.ts, `laneFusedSource`): bs/16 workgroups each apply x_{k−1}'s update to
+   * block k's rows in workgroup memory and solve their 16 rows of x_k, the others update the rows after block k; no
+   * workgroup waits on another. The same sums in the same order: the unfused lane solve's bits. Off by default until
+   * timed on the H100 (`MODPREC_TRSV_DD_LANES_FUSED=1` turns it on; bench/gpu/dd-gpu.ts `--trsv-forms=lanes,fused`).
+   */
+  readonly ddLanesFused: boolean;
+  /**
    * Transposed solves (op(A) = Aᵀ, A in one binding) read a column-major copy of op(A)'s block triangle, made once per
    * matrix and kept beside the block inverses (kernels/trsv/trsv-transposed-copy.ts), and run the N solve's walker on
    * it: a warp's tile loads are then 32 adjacent rows of one stored column, and a step's helpers together read one
@@ -302,12 +310,13 @@ let trsvCurrent: TrsvKernelSwitches = {
   treeQuarters: envOn('MODPREC_TRSV_TREE_QUARTERS'),
   quadRows: !envOff('MODPREC_TRSV_QUAD_ROWS'),
   ddLanes: !envOff('MODPREC_TRSV_DD_LANES'),
+  ddLanesFused: envOn('MODPREC_TRSV_DD_LANES_FUSED'),
   transposedCopy: envOn('MODPREC_TRSV_TRANSPOSED_COPY'),
 };
 
 /**
  * The current TRSV switches (read once from `MODPREC_TRSV_COLUMN_INVERSE`, `…_ROW_LANES`, `…_LAZY_TILES`,
- * `…_EARLY_POLL`, `…_AHEAD`, `…_QUAD_ROWS`, `…_DD_LANES` (=0 turns one off), `…_TREE_QUARTERS`, `…_TRANSPOSED_COPY` (=1 turns one on)).
+ * `…_EARLY_POLL`, `…_AHEAD`, `…_QUAD_ROWS`, `…_DD_LANES` (=0 turns one off), `…_TREE_QUARTERS`, `…_TRANSPOSED_COPY`, `…_DD_LANES_FUSED` (=1 turns one on)).
  * @returns them
  */
 export function trsvKernelSwitches(): TrsvKernelSwitches {
