@@ -9,10 +9,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { trsv, formats, cpuBackendOf, ModprecError, vector, matrix } from '../../src/index.js';
+import { trsv, formats, ModprecError, vector, matrix } from '../../src/index.js';
 import { buildMatrix } from '../kernels/matrix-kernel-fixtures.js';
 import { expectSameParts } from './dd-output-fixtures.js';
-import { systemOf, trsvCaseFields, xOf, xParts } from './trsv-dd-cases.js';
+import { expectWasmStoresJsParts, trsvCaseFields } from './trsv-dd-cases.js';
 
 const OPTIONS = { arithmetic: formats.f64, accumulation: 'dd' } as const;
 
@@ -21,15 +21,8 @@ const trsvCase = fc.record(trsvCaseFields);
 describe('WebAssembly TRSV in fp64 arithmetic with the dd accumulation', () => {
   it("the JavaScript kernel's stored values, bit for bit", () => {
     fc.assert(fc.property(trsvCase, (c) => {
-      const { A, bs } = systemOf(c);
-      const x = xOf(c, bs), xjs = xOf(c, bs);
-      const args = { A, uplo: c.uplo, trans: c.trans, diag: c.diag };
       // The automatic choice keeps it in JavaScript (slower where op(A)'s rows are contiguous), saying why.
-      expect(cpuBackendOf('trsv', { A, x }, OPTIONS, ['x']).reason).toMatch(/^options.accumulation: TRSV with the dd accumulation runs a column per WebAssembly call/);
-      expect(cpuBackendOf('trsv', { A, x }, { ...OPTIONS, backend: 'wasm' }, ['x']).backend).toBe('wasm');
-      trsv({ ...args, x }, { ...OPTIONS, backend: 'wasm' });
-      trsv({ ...args, x: xjs }, { ...OPTIONS, backend: 'js' });
-      expectSameParts(xParts(c.xStorage, x), xParts(c.xStorage, xjs), 'wasm against js');
+      expectWasmStoresJsParts(c, OPTIONS, /^options.accumulation: TRSV with the dd accumulation runs a column per WebAssembly call/);
     }), { numRuns: 400 });
   });
 

@@ -8,25 +8,18 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { trsv, formats, cpuBackendOf, ModprecError, vector, matrix } from '../../src/index.js';
+import { trsv, formats, ModprecError, vector, matrix } from '../../src/index.js';
 import { buildMatrix } from '../kernels/matrix-kernel-fixtures.js';
 import { expectSameParts, rawParts } from './dd-output-fixtures.js';
-import { systemOf, trsvCaseFields, xOf, xParts } from './trsv-dd-cases.js';
+import { expectWasmStoresJsParts, trsvCaseFields } from './trsv-dd-cases.js';
 
 const trsvCase = fc.record({ accumulation: fc.constantFrom('recursive', 'dd'), ...trsvCaseFields });
 
 describe('WebAssembly TRSV in double-double arithmetic', () => {
   it('the JavaScript kernel\'s stored parts, bit for bit', () => {
     fc.assert(fc.property(trsvCase, (c) => {
-      const { A, bs } = systemOf(c);
-      const x = xOf(c, bs), xjs = xOf(c, bs);
-      const options = { arithmetic: formats.dd, accumulation: c.accumulation };
-      const args = { A, uplo: c.uplo, trans: c.trans, diag: c.diag };
       // The automatic choice keeps it in JavaScript (slower row-major and at small n), saying why; backend 'wasm' runs it.
-      expect(cpuBackendOf('trsv', { A, x }, options, ['x']).reason).toMatch(/^options.arithmetic: TRSV in double-double runs a column per WebAssembly call/);
-      trsv({ ...args, x }, { ...options, backend: 'wasm' });
-      trsv({ ...args, x: xjs }, { ...options, backend: 'js' });
-      expectSameParts(xParts(c.xStorage, x), xParts(c.xStorage, xjs), 'wasm against js');
+      expectWasmStoresJsParts(c, { arithmetic: formats.dd, accumulation: c.accumulation }, /^options.arithmetic: TRSV in double-double runs a column per WebAssembly call/);
     }), { numRuns: 400 });
   });
 
