@@ -14,9 +14,9 @@
  * @module
  */
 import type { Accessor } from '../../accessors/accessor.js';
-import { I32, V128, encodeModule, op, SIMD } from '../../src/backends/wasm/wasm-encoder.js';
+import { I32, V128, encodeModule, op } from '../../src/backends/wasm/wasm-encoder.js';
 import { WasmLocals, load2, operandLocals, operandParams, operandSetup, stepLoop } from '../../src/backends/wasm/wasm-function.js';
-import { ddAbsStep, ddAddScratch, ddAddStep, ddPairHalf } from '../../src/backends/wasm/wasm-dd-steps.js';
+import { ddAbsStep, ddAddScratch, ddAddStep, ddLanesAround, ddPairHalf } from '../../src/backends/wasm/wasm-dd-steps.js';
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
 import { CHUNK, streamVector, type WasmStorage, wasmStorageOf } from '../../src/backends/wasm/wasm-storage.js';
 import { joinDdLanes } from '../dot/dot-dd-wasm.js';
@@ -42,15 +42,7 @@ function ddAsumChunk(sx: WasmStorage, pairs: boolean): DdAsumChunk {
       : [...load2(x, k), ...op.simd(0xec /* f64x2.abs */), ...op.set(v), ...ddAddStep(scratch, hi + k, lo + k, v)]);
     const body = [
       ...operandSetup(x),
-      ...[0, 1, 2, 3].flatMap((k) => [
-        ...op.i32(0), ...op.simdMem(SIMD.load, 0, HI + 16 * k), ...op.set(hi + k),
-        ...op.i32(0), ...op.simdMem(SIMD.load, 0, LO + 16 * k), ...op.set(lo + k),
-      ]),
-      ...stepLoop(i, n, [x], [0, 1, 2, 3].flatMap(step)),
-      ...[0, 1, 2, 3].flatMap((k) => [
-        ...op.i32(0), ...op.get(hi + k), ...op.simdMem(SIMD.store, 0, HI + 16 * k),
-        ...op.i32(0), ...op.get(lo + k), ...op.simdMem(SIMD.store, 0, LO + 16 * k),
-      ]),
+      ...ddLanesAround(hi, lo, HI, LO, stepLoop(i, n, [x], [0, 1, 2, 3].flatMap(step))),
     ];
     return encodeModule([l.function('asum', [], body)], 1);
   }).asum as DdAsumChunk;

@@ -27,7 +27,7 @@ import type { Accessor } from '../../accessors/accessor.js';
 import { I32, V128, encodeModule, op, SIMD } from '../../src/backends/wasm/wasm-encoder.js';
 import { WasmLocals, load2, operandLocals, operandParams, operandSetup, stepLoop, type WasmOperand } from '../../src/backends/wasm/wasm-function.js';
 import {
-  ddAccumulateStep, ddPairHalf, ddSplitGuardScan, ddSplitGuardStart, ddSplitGuardVerdict, ddStepScratch, ddStepSetup, ddVeltkampScratch, type DdSplit,
+  ddAccumulateStep, ddLanesAround, ddPairHalf, ddSplitGuardScan, ddSplitGuardStart, ddSplitGuardVerdict, ddStepScratch, ddStepSetup, ddVeltkampScratch, type DdSplit,
 } from '../../src/backends/wasm/wasm-dd-steps.js';
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
 import { wasmKernelForms } from '../../src/backends/wasm/wasm-kernel-forms.js';
@@ -80,15 +80,7 @@ export function ddDotChunk(sx: WasmStorage, sy: WasmStorage, ddArithmetic: boole
     const body = [
       ...operandSetup(x), ...operandSetup(y),
       ...ddStepSetup(scratch, PIN_AT), ...(guarded ? ddStepSetup(veltkamp) : []),
-      ...[0, 1, 2, 3].flatMap((k) => [
-        ...op.i32(0), ...op.simdMem(SIMD.load, 0, HI + 16 * k), ...op.set(hi + k),
-        ...op.i32(0), ...op.simdMem(SIMD.load, 0, LO + 16 * k), ...op.set(lo + k),
-      ]),
-      ...loop,
-      ...[0, 1, 2, 3].flatMap((k) => [
-        ...op.i32(0), ...op.get(hi + k), ...op.simdMem(SIMD.store, 0, HI + 16 * k),
-        ...op.i32(0), ...op.get(lo + k), ...op.simdMem(SIMD.store, 0, LO + 16 * k),
-      ]),
+      ...ddLanesAround(hi, lo, HI, LO, loop),
     ];
     return encodeModule([l.function('dot', [], body)], 1);
   }).dot as DdDotChunk;

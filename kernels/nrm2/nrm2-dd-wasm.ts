@@ -17,7 +17,7 @@
 import type { Accessor } from '../../accessors/accessor.js';
 import { F64, I32, V128, encodeModule, op, SIMD } from '../../src/backends/wasm/wasm-encoder.js';
 import { WasmLocals, load2, operandLocals, operandParams, operandSetup, stepLoop } from '../../src/backends/wasm/wasm-function.js';
-import { ddAccumulateStep, ddPairHalf, ddStepScratch, ddStepSetup } from '../../src/backends/wasm/wasm-dd-steps.js';
+import { ddAccumulateStep, ddLanesAround, ddPairHalf, ddStepScratch, ddStepSetup } from '../../src/backends/wasm/wasm-dd-steps.js';
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
 import { CHUNK, streamVector, type WasmStorage, wasmStorageOf } from '../../src/backends/wasm/wasm-storage.js';
 import { joinDdLanes } from '../dot/dot-dd-wasm.js';
@@ -48,15 +48,7 @@ function ddSquaresChunk(sx: WasmStorage, pairs: boolean): DdSquaresChunk {
       ...operandSetup(x), ...ddStepSetup(scratch),
       ...op.get(s1), ...op.simd(SIMD.f64x2Splat), ...op.set(v1),
       ...op.get(s2), ...op.simd(SIMD.f64x2Splat), ...op.set(v2),
-      ...[0, 1, 2, 3].flatMap((k) => [
-        ...op.i32(0), ...op.simdMem(SIMD.load, 0, HI + 16 * k), ...op.set(hi + k),
-        ...op.i32(0), ...op.simdMem(SIMD.load, 0, LO + 16 * k), ...op.set(lo + k),
-      ]),
-      ...stepLoop(i, n, [x], [0, 1, 2, 3].flatMap(step)),
-      ...[0, 1, 2, 3].flatMap((k) => [
-        ...op.i32(0), ...op.get(hi + k), ...op.simdMem(SIMD.store, 0, HI + 16 * k),
-        ...op.i32(0), ...op.get(lo + k), ...op.simdMem(SIMD.store, 0, LO + 16 * k),
-      ]),
+      ...ddLanesAround(hi, lo, HI, LO, stepLoop(i, n, [x], [0, 1, 2, 3].flatMap(step))),
     ];
     return encodeModule([l.function('squares', [], body)], 1);
   }).squares as DdSquaresChunk;

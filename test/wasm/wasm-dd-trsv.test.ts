@@ -8,61 +8,18 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { trsv, formats, cpuBackendOf, ModprecError, vector, matrix, type Range } from '../../src/index.js';
-import { buildMatrix, buildVector, matrixSpec, type MatrixSpec, type StorageName } from '../kernels/matrix-kernel-fixtures.js';
-import { trsvSystem, ddVector, ddVectorSpec, expectSameParts, pairOf, rawParts, type Pair } from './dd-output-fixtures.js';
-import { seededRandom } from '../../src/sparse/seeded-random.js';
+import { trsv, formats, ModprecError, vector, matrix } from '../../src/index.js';
+import { buildMatrix } from '../kernels/matrix-kernel-fixtures.js';
+import { expectSameParts, rawParts } from './dd-output-fixtures.js';
+import { expectWasmStoresJsParts, trsvCaseFields } from './trsv-dd-cases.js';
 
-type XStorage = 'f64' | 'f32' | 'dd' | 'dd-split';
-
-const trsvCase = fc.record({
-  accumulation: fc.constantFrom('recursive', 'dd'),
-  n: fc.integer({ min: 1, max: 19 }), uplo: fc.constantFrom('L' as const, 'U' as const), trans: fc.constantFrom('N' as const, 'T' as const),
-  diag: fc.constantFrom('N' as const, 'U' as const),
-  xStorage: fc.constantFrom<XStorage>('f64', 'f32', 'dd', 'dd-split'), x: ddVectorSpec,
-  A: matrixSpec.map((s): MatrixSpec => ({ ...s, storage: s.storage === 'i16s' ? 'f64' : s.storage })), ddA: fc.boolean(),
-  special: fc.boolean(), zeroPivot: fc.boolean(), huge: fc.boolean(), seed: fc.integer({ min: 0, max: 2 ** 30 }),
-});
-
-/** A's entries as built, with dd storage's low parts set from the seed where A is dd. */
-function systemOf(c: { seed: number; n: number; A: MatrixSpec; ddA: boolean; huge: boolean; zeroPivot: boolean; special: boolean }): { A: Range<2, any>; bs: Pair[] } {
-  const random = seededRandom(c.seed + 1);
-  const spec: MatrixSpec = c.ddA ? { ...c.A, storage: 'dd' as StorageName } : c.A;
-  return trsvSystem(c, (entry) => {
-    // Where asked, entries near the top of the range: products overflow Dekker's splitting (the guarded slow form).
-        // One row and column of A hold them (more would overflow every later x), so rows recomputed by the guards still end finite.
-    const value = (i: number, j: number): number => (c.huge && i !== j && Math.min(i, j) === 0 && random.nextDouble() < 0.7 ? 2 ** 1000 * (random.nextDouble() - 0.5) : entry(i, j));
-    const A = buildMatrix(spec, c.n, c.n, value);
-    if (c.ddA) {
-      const a = A.accessor;
-      for (let i = 0; i < c.n; i++) for (let j = 0; j < c.n; j++) {
-        const p = a.storage.decode(a.data as never, a.linearIndex([i, j])) as Pair;
-        a.storage.encode(a.data as never, a.linearIndex([i, j]), pairOf(p.hi, random.nextDouble() * 2 - 1));
-      }
-    }
-    return A;
-  });
-}
-
-/** x holding the right-hand sides in the case's storage (number storage: the pairs' high parts). */
-function xOf(c: { xStorage: XStorage; x: { stride: number; sub: boolean } }, bs: readonly Pair[]): Range<1, any> {
-  if (c.xStorage === 'dd' || c.xStorage === 'dd-split') return ddVector({ ...c.x, layout: c.xStorage }, bs);
-  return buildVector({ storage: c.xStorage, stride: c.x.stride, sub: c.x.sub }, bs.map((p) => p.hi));
-}
+const trsvCase = fc.record({ accumulation: fc.constantFrom('recursive', 'dd'), ...trsvCaseFields });
 
 describe('WebAssembly TRSV in double-double arithmetic', () => {
   it('the JavaScript kernel\'s stored parts, bit for bit', () => {
     fc.assert(fc.property(trsvCase, (c) => {
-      const { A, bs } = systemOf(c);
-      const x = xOf(c, bs), xjs = xOf(c, bs);
-      const options = { arithmetic: formats.dd, accumulation: c.accumulation };
-      const args = { A, uplo: c.uplo, trans: c.trans, diag: c.diag };
       // The automatic choice keeps it in JavaScript (slower row-major and at small n), saying why; backend 'wasm' runs it.
-      expect(cpuBackendOf('trsv', { A, x }, options, ['x']).reason).toMatch(/^options.arithmetic: TRSV in double-double runs a column per WebAssembly call/);
-      trsv({ ...args, x }, { ...options, backend: 'wasm' });
-      trsv({ ...args, x: xjs }, { ...options, backend: 'js' });
-      const parts = (r: Range<1, any>): number[] => (c.xStorage === 'dd' || c.xStorage === 'dd-split' ? rawParts(r) : [...(r.accessor.data as Float64Array)]);
-      expectSameParts(parts(x), parts(xjs), 'wasm against js');
+      expectWasmStoresJsParts(c, { arithmetic: formats.dd, accumulation: c.accumulation }, /^options.arithmetic: TRSV in double-double runs a column per WebAssembly call/);
     }), { numRuns: 400 });
   });
 

@@ -14,7 +14,8 @@ import { trsv, trsvBound, cpuBackendOf, formats, range, rowMajor, span, type Ran
 import { scaledReducedRowMajor } from '../../accessors/scaled-reduced.js';
 import { seededRandom } from '../../src/sparse/seeded-random.js';
 import { buildMatrix, buildVector, errorOf, exactElement, exactVector, withinBound, type MatrixSpec } from '../kernels/matrix-kernel-fixtures.js';
-import { type Rational, ZERO, divRational, mulRational, subRational } from '../../src/testing/rational.js';
+import { ZERO } from '../../src/testing/rational.js';
+import { exactTriangularSolve } from '../../src/testing/exact.js';
 
 const SPECIALS = [NaN, Infinity, -Infinity, 0, -0, 2 ** -1074, -(2 ** -1060), 2 ** -1022];
 
@@ -37,17 +38,6 @@ const raw = (r: Range<1, any>): number[] => {
   const a = r.accessor, data = a.data as ArrayLike<number>;
   return [...Array.from({ length: data.length }, (_, k) => a.storage.decode(data as never, k) as number), ...(a.scale ? [...a.scale.data] : [])];
 };
-
-function exactSolve(T: Rational[][], b: Rational[], lower: boolean, unit: boolean): Rational[] {
-  const n = b.length, x: Rational[] = new Array(n);
-  for (let k = 0; k < n; k++) {
-    const i = lower ? k : n - 1 - k;
-    let s = b[i]!;
-    for (let j = lower ? 0 : i + 1; j < (lower ? i : n); j++) s = subRational(s, mulRational(T[i]![j]!, x[j]!));
-    x[i] = unit ? s : divRational(s, T[i]![i]!);
-  }
-  return x;
-}
 
 const trsvCase = fc.record({
   numerics: fc.constantFrom(...(Object.keys(NUMERICS) as NumericsName[])),
@@ -97,7 +87,7 @@ describe('WebAssembly TRSV into scaled, fp16 and bf16 x', () => {
         const [r, q] = c.trans === 'N' ? [i, k] : [k, i];
         return read(r, q) ? exactElement(w.A, r, q) : ZERO;
       }));
-      const exact = exactSolve(T, bIn, lower, c.diag === 'U');
+      const exact = exactTriangularSolve(T, bIn, lower, c.diag === 'U');
       const bound = trsvBound({ ...args, A: w.A, x: w.x }, options);
       const got = exactVector(w.x);
       for (let i = 0; i < c.n; i++) if (!withinBound(got[i]!, exact[i]!, bound[i]!)) throw new Error(`x[${i}]: error ${errorOf(got[i]!, exact[i]!)} > bound ${bound[i]}`);

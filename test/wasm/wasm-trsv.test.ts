@@ -19,7 +19,8 @@ function laneOrderDot(a: readonly number[], b: readonly number[]): number {
 }
 import { seededRandom } from '../../src/sparse/seeded-random.js';
 import { buildMatrix, buildVector, changedOutside, errorOf, exactElement, exactVector, positionsOf, snapshot, withinBound, type MatrixSpec, type VectorSpec } from '../kernels/matrix-kernel-fixtures.js';
-import { type Rational, ZERO, divRational, mulRational, subRational } from '../../src/testing/rational.js';
+import { ZERO } from '../../src/testing/rational.js';
+import { exactTriangularSolve } from '../../src/testing/exact.js';
 
 const system = fc.record({
   n: fc.integer({ min: 1, max: 40 }), uplo: fc.constantFrom('U' as const, 'L' as const), trans: fc.constantFrom('N' as const, 'T' as const),
@@ -27,17 +28,6 @@ const system = fc.record({
   A: fc.record({ storage: fc.constantFrom('f64' as const, 'f32' as const, 'f16' as const, 'bf16' as const), sub: fc.boolean(), byRows: fc.boolean() }),
   x: fc.record({ storage: fc.constantFrom('f64' as const, 'f32' as const), stride: fc.constantFrom(1, 2, -1, -3), sub: fc.boolean() }),
 });
-
-function exactSolve(T: Rational[][], b: Rational[], lower: boolean, unit: boolean): Rational[] {
-  const n = b.length, x: Rational[] = new Array(n);
-  for (let k = 0; k < n; k++) {
-    const i = lower ? k : n - 1 - k;
-    let s = b[i]!;
-    for (let j = lower ? 0 : i + 1; j < (lower ? i : n); j++) s = subRational(s, mulRational(T[i]![j]!, x[j]!));
-    x[i] = unit ? s : divRational(s, T[i]![i]!);
-  }
-  return x;
-}
 
 /** {@link laneOrderDot} in binary32: each product and sum one binary32 rounding. */
 function laneOrderDotF32(a: readonly number[], b: readonly number[]): number {
@@ -115,7 +105,7 @@ describe('WebAssembly TRSV', () => {
         const [r, k] = c.trans === 'N' ? [i, j] : [j, i];
         return read(r, k) ? exactElement(a.A, r, k) : ZERO;
       }));
-      const exact = exactSolve(T, bIn, lower, c.diag === 'U');
+      const exact = exactTriangularSolve(T, bIn, lower, c.diag === 'U');
       const bound = trsvBound(args, options);
       const got = exactVector(a.x);
       for (let i = 0; i < c.n; i++) if (!withinBound(got[i]!, exact[i]!, bound[i]!)) throw new Error(`x[${i}]: error ${errorOf(got[i]!, exact[i]!)} > bound ${bound[i]}`);

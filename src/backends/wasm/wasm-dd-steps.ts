@@ -269,3 +269,22 @@ export function ddAbsStep(h: number, l: number, t: number): number[] {
     ...op.get(l), ...op.get(t), ...f(0x51), ...op.set(l),
   ];
 }
+
+/**
+ * Instructions: the eight double-double lane sums loaded from memory into the f64x2 locals hi…hi+3 and lo…lo+3
+ * (lanes 2k and 2k+1 at byte hiAt + 16k and loAt + 16k, at address 0), then `loop`, then the locals stored back —
+ * the frame of a kernel that sums into eight dd lanes across calls over staged chunks.
+ */
+export function ddLanesAround(hi: number, lo: number, hiAt: number, loAt: number, loop: readonly number[]): number[] {
+  return [
+    ...[0, 1, 2, 3].flatMap((k) => [
+      ...op.i32(0), ...op.simdMem(SIMD.load, 0, hiAt + 16 * k), ...op.set(hi + k),
+      ...op.i32(0), ...op.simdMem(SIMD.load, 0, loAt + 16 * k), ...op.set(lo + k),
+    ]),
+    ...loop,
+    ...[0, 1, 2, 3].flatMap((k) => [
+      ...op.i32(0), ...op.get(hi + k), ...op.simdMem(SIMD.store, 0, hiAt + 16 * k),
+      ...op.i32(0), ...op.get(lo + k), ...op.simdMem(SIMD.store, 0, loAt + 16 * k),
+    ]),
+  ];
+}
