@@ -80,8 +80,9 @@ export function trsvBound(args: TrsvArguments, options: (KernelOptions & { backe
   const checked = checkTrsvArguments(args);
   const { A, x, T, lower, unit, n } = checked;
   if (chooseBackend(options) === 'gpu') {
-    const blockSize = trsvBlockSize(options, 'gpu')!;
+    trsvBlockSize(options, 'gpu');
     const call = prepareGpuCall('trsv', [['A', A], ['x', x]], options as TrsvGpuOptions);
+    const blockSize = trsvBlockSize(options, 'gpu', call.gpuArithmetic === 'dd')!;
     if (!call.rns && !gpuSubstitutes(x, call.arithmetic.name)) return gpuTrsvBound(checked, call.arithmetic, blockSize);
     // RNS on the GPU solves by substitution, as the CPU (two roundings a row, within its bound): the CPU's bound. So
     // does an x the GPU rounds to its storage between rows (gpuSubstitutes); its blockSize, valid, goes unused, as in

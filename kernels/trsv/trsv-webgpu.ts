@@ -39,6 +39,7 @@ import { LANES, laneFusedSource, laneSolveSource, laneUpdateSource } from './trs
 import { readsTransposed, transposedDeviceMatrix } from '../gemv/transposed-device-matrix.js';
 import { fieldOf, throughInterleaved, withMapped } from '../../src/backends/webgpu/dd-split-device.js';
 import { scaledStorePasses, storesViewInWindows } from '../../src/backends/webgpu/scaled-store.js';
+import { DD_GPU_TRSV_BLOCK_SIZE } from './trsv-block-size.js';
 
 /**
  * Arguments of {@link gpuTrsv}.
@@ -65,7 +66,8 @@ export interface GpuTrsvOptions extends GpuKernelOptions {
   /**
    * Diagonal block size: 64 (default: the solve runs in one dispatch, a walker workgroup and helper workgroups,
    * kernels/trsv/trsv-walker-source.ts, where A fits one storage binding and the arithmetic is binary32 or
-   * float-float; double-double takes the blocked solve), 128 or 256 (blocked: two dispatches per block). The result is within the same trsvBound model either way.
+   * float-float; double-double takes the blocked solve, by default with blocks of 256 rows: DD_GPU_TRSV_BLOCK_SIZE),
+   * 128 or 256 (blocked: two dispatches per block). The result is within the same trsvBound model either way.
    */
   readonly blockSize?: number;
 }
@@ -201,6 +203,12 @@ function validate(args: GpuTrsvArgs, options: GpuTrsvOptions, rounding?: StoreRo
   const n = A.rows;
   const blocks = Math.ceil(n / bs);
   return { n, bs, blocks, np: Math.max(bs, blocks * bs), lowerOp: (uplo === 'L') === (trans === 'N'), trans: trans === 'T', unit: diag === 'U' };
+}
+
+/** `shape` with blocks of `bs` rows. */
+function withBlockSize(shape: Shape, bs: number): Shape {
+  const blocks = Math.ceil(shape.n / bs);
+  return { ...shape, bs, blocks, np: Math.max(bs, blocks * bs) };
 }
 
 /** A binding of A: the whole matrix, or a window of whole columns starting aOff elements in. */
@@ -863,9 +871,11 @@ export async function trsvRounding(args: GpuTrsvArgs, options: GpuTrsvOptions, r
 /** {@link trsvRounding} on operands in the kernels' layouts. */
 async function trsvRoundingOf(args: GpuTrsvArgs, options: GpuTrsvOptions, rounding?: StoreRounding): Promise<GpuRunInfo> {
   checkGpuOptions(options);
-  const shape = validate(args, options, rounding);
+  const validated = validate(args, options, rounding);
   const { A, x } = args;
   const arithmetic = chooseArithmetic(options, [A.data, x]);
+  // Double-double's default blocks are bigger (DD_GPU_TRSV_BLOCK_SIZE: fewer dispatches in a row).
+  const shape = options.blockSize === undefined && arithmetic.name === 'dd' ? withBlockSize(validated, DD_GPU_TRSV_BLOCK_SIZE) : validated;
   const runtime = commonRuntime({ A: A.data, x }, ['A', 'x']);
   if (!runtime) {
     allowFallback(options, x.fallbackReason);

@@ -62,7 +62,7 @@ export function trsv(args: TrsvArguments, options?: KernelOptions & { backend?: 
 /**
  * TRSV on the GPU (WebGPU through gpu.js; CPU fallback with a notice where no adapter exists, unless `strict`):
  * operands are uploaded in their storage formats, the result is written back through the output range. The GPU
- * solves through explicitly inverted diagonal blocks (`blockSize` rows: 64, 128 or 256; default 64): its error bound
+ * solves through explicitly inverted diagonal blocks (`blockSize` rows: 64, 128 or 256; default 64, 256 in double-double): its error bound
  * is `trsvBound(args, options)` with the same options (`backend: 'gpu'`, the same `blockSize`), not the substitution
  * bound. With an RNS arithmetic the GPU solves by substitution as the CPU does (no `blockSize`; two roundings a row,
  * within the CPU's bound, which `trsvBound` then returns).
@@ -72,8 +72,9 @@ export function trsv(args: TrsvArguments, options: TrsvGpuOptions): Promise<GpuK
 export function trsv(args: TrsvArguments, options: (KernelOptions & { backend?: CpuBackendOption }) | TrsvGpuOptions = {}): void | Promise<GpuKernelReport> {
   const { A, x, T, lower, unit, n } = checkTrsvArguments(args);
   if (chooseBackend(options) === 'gpu') {
-    const blockSize = trsvBlockSize(options, 'gpu')!;
+    trsvBlockSize(options, 'gpu');
     const call = prepareGpuCall('trsv', [['A', A], ['x', x]], options as TrsvGpuOptions);
+    const blockSize = trsvBlockSize(options, 'gpu', call.gpuArithmetic === 'dd')!;
     if (call.rns) rnsGpuBlockSize(options);
     return trsvOnGpu({ A, x, uplo: args.uplo ?? 'U', trans: args.trans ?? 'N', diag: unit ? 'U' : 'N', blockSize }, call, () => trsv(args, { arithmetic: call.arithmetic }));
   }

@@ -281,8 +281,10 @@ export interface TrsvKernelSwitches {
    * With `ddLanes`, A in one binding: one dispatch a block instead of two — block k's solve fused with the update from
    * x_{k−1} (kernels/trsv/trsv-lanes-source.ts, `laneFusedSource`): bs/16 workgroups each apply x_{k−1}'s update to
    * block k's rows in workgroup memory and solve their 16 rows of x_k, the others update the rows after block k; no
-   * workgroup waits on another. The same sums in the same order: the unfused lane solve's bits. Off by default until
-   * timed on the H100 (`MODPREC_TRSV_DD_LANES_FUSED=1` turns it on; bench/gpu/dd-gpu.ts `--trsv-forms=lanes,fused`).
+   * workgroup waits on another. The same sums in the same order: the unfused lane solve's bits. Off: on the H100
+   * (2026-11-27) it was slower — L N n = 8192 dd 15.2 / 21.2 / 38.2 ms against 11.6 / 4.40 / 3.85 ms unfused with
+   * blocks of 64 / 128 / 256 (its heads' serial update costs more than the dispatch it saves).
+   * `MODPREC_TRSV_DD_LANES_FUSED=1` turns it on; bench/gpu/dd-gpu.ts `--trsv-forms=lanes,fused`.
    */
   readonly ddLanesFused: boolean;
   /**
