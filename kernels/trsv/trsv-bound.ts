@@ -82,7 +82,7 @@ export function trsvBound(args: TrsvArguments, options: (KernelOptions & { backe
   if (chooseBackend(options) === 'gpu') {
     trsvBlockSize(options, 'gpu');
     const call = prepareGpuCall('trsv', [['A', A], ['x', x]], options as TrsvGpuOptions);
-    const blockSize = trsvBlockSize(options, 'gpu', call.gpuArithmetic === 'dd')!;
+    const blockSize = trsvBlockSize(options, 'gpu', call.gpuArithmetic === 'dd', n)!;
     if (!call.rns && !gpuSubstitutes(x, call.arithmetic.name)) return gpuTrsvBound(checked, call.arithmetic, blockSize);
     // RNS on the GPU solves by substitution, as the CPU (two roundings a row, within its bound): the CPU's bound. So
     // does an x the GPU rounds to its storage between rows (gpuSubstitutes); its blockSize, valid, goes unused, as in

@@ -39,7 +39,7 @@ import { LANES, laneFusedSource, laneSolveSource, laneUpdateSource } from './trs
 import { readsTransposed, transposedDeviceMatrix } from '../gemv/transposed-device-matrix.js';
 import { fieldOf, throughInterleaved, withMapped } from '../../src/backends/webgpu/dd-split-device.js';
 import { scaledStorePasses, storesViewInWindows } from '../../src/backends/webgpu/scaled-store.js';
-import { DD_GPU_TRSV_BLOCK_SIZE } from './trsv-block-size.js';
+import { defaultGpuTrsvBlockSize } from './trsv-block-size.js';
 
 /**
  * Arguments of {@link gpuTrsv}.
@@ -66,7 +66,7 @@ export interface GpuTrsvOptions extends GpuKernelOptions {
   /**
    * Diagonal block size: 64 (default: the solve runs in one dispatch, a walker workgroup and helper workgroups,
    * kernels/trsv/trsv-walker-source.ts, where A fits one storage binding and the arithmetic is binary32 or
-   * float-float; double-double takes the blocked solve, by default with blocks of 256 rows: DD_GPU_TRSV_BLOCK_SIZE),
+   * float-float; double-double takes the blocked solve, by default with blocks of 256 rows up to 16384 rows: defaultGpuTrsvBlockSize),
    * 128 or 256 (blocked: two dispatches per block). The result is within the same trsvBound model either way.
    */
   readonly blockSize?: number;
@@ -874,8 +874,8 @@ async function trsvRoundingOf(args: GpuTrsvArgs, options: GpuTrsvOptions, roundi
   const validated = validate(args, options, rounding);
   const { A, x } = args;
   const arithmetic = chooseArithmetic(options, [A.data, x]);
-  // Double-double's default blocks are bigger (DD_GPU_TRSV_BLOCK_SIZE: fewer dispatches in a row).
-  const shape = options.blockSize === undefined && arithmetic.name === 'dd' ? withBlockSize(validated, DD_GPU_TRSV_BLOCK_SIZE) : validated;
+  // Double-double's default blocks are bigger (defaultGpuTrsvBlockSize: fewer dispatches in a row).
+  const shape = options.blockSize === undefined ? withBlockSize(validated, defaultGpuTrsvBlockSize(arithmetic.name === 'dd', validated.n)) : validated;
   const runtime = commonRuntime({ A: A.data, x }, ['A', 'x']);
   if (!runtime) {
     allowFallback(options, x.fallbackReason);

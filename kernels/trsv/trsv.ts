@@ -74,7 +74,7 @@ export function trsv(args: TrsvArguments, options: (KernelOptions & { backend?: 
   if (chooseBackend(options) === 'gpu') {
     trsvBlockSize(options, 'gpu');
     const call = prepareGpuCall('trsv', [['A', A], ['x', x]], options as TrsvGpuOptions);
-    const blockSize = trsvBlockSize(options, 'gpu', call.gpuArithmetic === 'dd')!;
+    const blockSize = trsvBlockSize(options, 'gpu', call.gpuArithmetic === 'dd', n)!;
     if (call.rns) rnsGpuBlockSize(options);
     return trsvOnGpu({ A, x, uplo: args.uplo ?? 'U', trans: args.trans ?? 'N', diag: unit ? 'U' : 'N', blockSize }, call, () => trsv(args, { arithmetic: call.arithmetic }));
   }

@@ -1,18 +1,20 @@
 /**
  * The GPU TRSV's default block size follows the arithmetic (kernels/trsv/trsv-block-size.ts): 256 rows in the
- * double-double arithmetic (DD_GPU_TRSV_BLOCK_SIZE), 64 in the others — the same in `trsv` and `trsvBound`, so the
+ * double-double arithmetic up to 16384 rows (DD_GPU_TRSV_BLOCK_SIZE, DD_GPU_TRSV_BLOCK_MAX_N), 64 in the others — the same in `trsv` and `trsvBound`, so the
  * bound of a call without `blockSize` is the bound of the run it makes.
  */
 import { describe, expect, it } from 'vitest';
 import { trsv, trsvBound, matrix, vector, formats } from '../../src/index.js';
-import { DD_GPU_TRSV_BLOCK_SIZE, trsvBlockSize } from '../../kernels/trsv/trsv-block-size.js';
+import { DD_GPU_TRSV_BLOCK_MAX_N, DD_GPU_TRSV_BLOCK_SIZE, trsvBlockSize } from '../../kernels/trsv/trsv-block-size.js';
 import { randomValues, requireRuntime } from './gpu-test-helpers.js';
 
 describe('GPU TRSV default block size', () => {
-  it('trsvBlockSize: 64 by default, DD_GPU_TRSV_BLOCK_SIZE in double-double, a given size kept, none on the CPU', () => {
+  it('trsvBlockSize: 64 by default, DD_GPU_TRSV_BLOCK_SIZE in double-double up to DD_GPU_TRSV_BLOCK_MAX_N rows, a given size kept, none on the CPU', () => {
     expect(DD_GPU_TRSV_BLOCK_SIZE).toBe(256);
     expect(trsvBlockSize({}, 'gpu')).toBe(64);
-    expect(trsvBlockSize({}, 'gpu', true)).toBe(256);
+    expect(trsvBlockSize({}, 'gpu', true, DD_GPU_TRSV_BLOCK_MAX_N)).toBe(256);
+    // Above it 256 columns of a dd matrix could exceed the 128 MiB an adapter binds: 64.
+    expect(trsvBlockSize({}, 'gpu', true, DD_GPU_TRSV_BLOCK_MAX_N + 1)).toBe(64);
     expect(trsvBlockSize({ blockSize: 128 }, 'gpu', true)).toBe(128);
     expect(trsvBlockSize({}, 'cpu', true)).toBeUndefined();
   });

@@ -155,11 +155,12 @@ describe('double-double TRSV, lane-split blocked solve', () => {
     setTrsvKernelSwitches({ ddLanes: true });
     for (const trans of ['N', 'T'] as const) {
       const whole = await toDevice(b, { format: 'dd' });
-      await gpuTrsv({ A, x: whole, uplo: 'L', trans }, { arithmetic: 'dd' });
+      // 64-row blocks (dd's default, 256, needs 256 columns = 600 kB a window: over the lowered limit).
+      await gpuTrsv({ A, x: whole, uplo: 'L', trans }, { arithmetic: 'dd', blockSize: 64 });
       const split = await toDevice(b, { format: 'dd' });
       setBindingLimitForTests(256 * 1024);
       try {
-        await gpuTrsv({ A, x: split, uplo: 'L', trans }, { arithmetic: 'dd' });
+        await gpuTrsv({ A, x: split, uplo: 'L', trans }, { arithmetic: 'dd', blockSize: 64 });
       } finally {
         setBindingLimitForTests(undefined);
       }
