@@ -13,8 +13,8 @@ import type { GpuBackendOptions } from '../../src/backends/webgpu-bridge/gpu-bac
  */
 export interface TrsvGpuOptions extends GpuBackendOptions {
   /**
-   * Rows of the diagonal blocks the GPU inverts: 64, 128 or 256; by default 64, and {@link DD_GPU_TRSV_BLOCK_SIZE}
-   * (256) in the double-double arithmetic up to {@link DD_GPU_TRSV_BLOCK_MAX_N} rows. `trsvBound` with the same options bounds the run with that block size.
+   * Rows of the diagonal blocks the GPU inverts: 64, 128 or 256; by default 64, and 256 in the double-double
+   * arithmetic up to 16384 rows (fewer dispatches in a row; docs/double-double.md, TRSV). `trsvBound` with the same options bounds the run with that block size.
    */
   blockSize?: 64 | 128 | 256;
 }
