@@ -54,21 +54,23 @@ describe('double-double TRSV, fused lane-split blocked solve (ddLanesFused)', ()
   it('dd storage, L N N (n = 150, 64-row blocks): within trsvBound, the unfused words', async () => {
     await requireRuntime();
     await fusedAgainstUnfused(formats.dd, 150, ['L', 'N', 'N'], 64, 71);
-  }, 240_000);
+  });
 
-  it('dd storage, U T U (n = 150, 64-row blocks): within trsvBound, the unfused words', async () => {
+  // The fused form is off by default (slower on the H100): one variant always, the others opt-in (MODPREC_SLOW_TESTS=1;
+  // they passed there, session 18) — each compiles its own inverse, fused and redo shaders (tens of seconds on llvmpipe).
+  it.skipIf(process.env.MODPREC_SLOW_TESTS !== '1')('dd storage, U T U (n = 150, 64-row blocks): within trsvBound, the unfused words', async () => {
     await requireRuntime();
     await fusedAgainstUnfused(formats.dd, 150, ['U', 'T', 'U'], 64, 73);
-  }, 240_000);
+  });
 
-  it('f64 storage, L N N and U T U (n = 150): within trsvBound, the unfused words', async () => {
+  it.skipIf(process.env.MODPREC_SLOW_TESTS !== '1')('f64 storage, L N N and U T U (n = 150): within trsvBound, the unfused words', async () => {
     await requireRuntime();
     await fusedAgainstUnfused(formats.f64, 150, ['L', 'N', 'N'], 64, 75);
     await fusedAgainstUnfused(formats.f64, 150, ['U', 'T', 'U'], 64, 77);
-  }, 240_000);
+  });
 
   it('dd storage, L N N with 128-row blocks (n = 200): within trsvBound, the unfused words', async () => {
     await requireRuntime();
     await fusedAgainstUnfused(formats.dd, 200, ['L', 'N', 'N'], 128, 79);
-  }, 240_000);
+  });
 });
