@@ -56,9 +56,6 @@ export function isDdOutput(a: Range<any, any>['accessor']): boolean {
  */
 export const WASM_DD_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv', 'ellSpmv', 'axpy', 'waxpby', 'scal', 'trsv', 'asum', 'nrm2']);
 
-/** The kernels of {@link WASM_DD_KERNELS} that sum in double-double only in double-double arithmetic (not fp64 with `dd`): none now. */
-export const WASM_DD_ARITHMETIC_ONLY: ReadonlySet<KernelName> = new Set<KernelName>([]);
-
 /**
  * The kernels whose WebAssembly program, in fp64 and fp32 arithmetic (any accumulation it runs there, fp64's `dd` too), also solves
  * into an x it does not store itself — a scaled range (one scale), fp16, bf16 or integer storage — storing each xᵢ
@@ -149,9 +146,6 @@ export function wasmRefusal(call: CpuCall): Refusal | undefined {
     return call.arithmetic === findFormat('f64')!.arithmetic
       ? option(`WebAssembly sums ${call.kernel} with the recursive accumulation only (the dd accumulation: ${ddKernelList()} only)`, 'options.accumulation')
       : option(`WebAssembly computes ${call.kernel} in f64 arithmetic only (double-double: ${ddKernelList()} only)`, 'options.arithmetic');
-  }
-  if (numerics === 'dd' && WASM_DD_ARITHMETIC_ONLY.has(call.kernel) && call.arithmetic === findFormat('f64')!.arithmetic) {
-    return option(`WebAssembly sums ${call.kernel} with the dd accumulation in double-double arithmetic only (not in f64 arithmetic)`, 'options.accumulation');
   }
   if ((numerics === 'kahan-f64' || numerics === 'kahan-f32') && !WASM_KAHAN_KERNELS.has(call.kernel)) {
     return option(`WebAssembly sums ${call.kernel} with the recursive accumulation only (kahan: ${[...WASM_KAHAN_KERNELS].join(', ')} only)`, 'options.accumulation');
