@@ -108,18 +108,22 @@ function largestExponent(maxValue: number): number {
 
 /**
  * η and the largest value of a floating-point storage format with IEEE-style exponents
- * (emin = 1 − emax): η = 2^(emin − p), never below the smallest double.
+ * (emin = 1 − emax): η = 2^(emin − p), never below the smallest double (a pair format: p of one word).
  * @param st - a storage format (its maxValue and significandBits)
  * @returns η and the largest finite magnitude
  */
 export function storageLimits(st: StorageFormat): UnderflowAndOverflow {
   const emax = largestExponent(st.maxValue);
-  return { eta: Math.max(2 ** (1 - emax - st.significandBits), TINY), max: st.maxValue };
+  // A pair format (kind 'dd': ff's two binary32 words) rounds its tail on its word's subnormal grid (see arithmeticLimits).
+  const gridBits = st.kind === 'dd' ? Math.ceil(st.significandBits / 2) : st.significandBits;
+  return { eta: Math.max(2 ** (1 - emax - gridBits), TINY), max: st.maxValue };
 }
 
 /**
  * η and the largest value of an arithmetic, taken from the storage codec registered under the same name
  * (fp32: 2^-150 and ≈ 3.4e38); fp64's (2^-1074, Number.MAX_VALUE) for an arithmetic with no such codec.
+ * A pair arithmetic (kind `'dd'`: float-float, double-double) rounds its tail on its word's subnormal grid, so its η is
+ * the word's (half the significand bits each: ff's 2^-150, not 2^-174 as 48 bits below 2^-126 would give).
  * @param ar - an arithmetic format
  * @returns η and the largest finite magnitude
  */
@@ -127,7 +131,8 @@ export function arithmeticLimits(ar: ArithmeticFormat): UnderflowAndOverflow {
   const st = findFormat(ar.name)?.storage;
   if (!st) return { eta: TINY, max: Number.MAX_VALUE };
   const emax = largestExponent(st.maxValue);
-  return { eta: Math.max(2 ** (1 - emax - ar.significandBits), TINY), max: st.maxValue };
+  const gridBits = ar.kind === 'dd' ? Math.ceil(ar.significandBits / 2) : ar.significandBits;
+  return { eta: Math.max(2 ** (1 - emax - gridBits), TINY), max: st.maxValue };
 }
 
 /**
