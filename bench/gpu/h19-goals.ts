@@ -44,6 +44,8 @@ const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7).split('
 const trsvForms = process.argv.find((a) => a.startsWith('--trsv-forms='))?.slice(13).split(',').map(Number);
 // --rows=s15: only the GEMV / DOT rows of that set (a row's `sets`), the set's first row timed again at its end.
 const rowSet = process.argv.find((a) => a.startsWith('--rows='))?.slice(7);
+// Row sets whose rows are all 16-bit storage: the fp32 groups (and their host references) are skipped.
+const sixteenBitSet = rowSet === 's19';
 
 /** The rows to time: all of them, or (--rows=…) those of the set, its first row again at the end. */
 function chosenRows<V extends { label: string; sets?: readonly string[] }>(variants: V[]): V[] {
@@ -317,6 +319,7 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
   const y = await deviceZeros(n, { format: 'f32', strict: true });
   const yCheck = await deviceZeros(n, { format: 'f64', strict: true });
   for (const storage of ['f32', 'bf16', 'f16'] as const) {
+    if (sixteenBitSet && storage === 'f32') continue;
     const data = storage === 'f32' ? a32 : (await gpuConvert(a32, storage)).array;
     const A = deviceMatrix(data, n, n);
     const stored = await data.toHost();
@@ -444,6 +447,7 @@ async function benchDot(rt: GpuRuntime): Promise<void> {
   const x32 = await toDevice(rand32(n, 3), { format: 'f32', strict: true });
   const y32 = await toDevice(rand32(n, 5), { format: 'f32', strict: true });
   for (const storage of ['f32', 'bf16', 'f16'] as const) {
+    if (sixteenBitSet && storage === 'f32') continue;
     const x = storage === 'f32' ? x32 : (await gpuConvert(x32, storage)).array;
     const y = storage === 'f32' ? y32 : (await gpuConvert(y32, storage)).array;
     const [dx, dy] = [await x.toHost(), await y.toHost()];
