@@ -2,7 +2,8 @@
  * Float-float streaming loops whose products are exact in binary32 (issue 19 item 4, the `ffExactProducts` switch of
  * ./kernel-switches.ts): a bf16 value has an 8-bit significand and an f16 one 11 bits, so the product of two such
  * values has at most 16, 19 or 22 significant bits and one binary32 multiplication rounds it exactly (unless it
- * falls below binary32's normal range or overflows: see below). Where both operands of a lazy float-float term are
+ * falls below binary32's normal range or overflows, which only a bf16 factor allows — f16·f16 lies in 2^-48 … 2^32: see
+ * below). Where both operands of a lazy float-float term are
  * read from unscaled bf16/f16 storage — DOT of two 16-bit vectors, GEMV N and T of a 16-bit matrix and vector — the
  * term is added as `ffLazyMulAddExact(s, a, b)`: p = a·b rounded once, then the lazy addition of the pair (p, 0)
  * without its zero tail. That saves TwoProd's error term (an fma with a fused fma, Dekker's split of ~17 operations
