@@ -20,6 +20,7 @@ import { throughInterleaved } from '../../src/backends/webgpu/dd-split-device.js
 import { gpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { pingPongSteps, prefetchedSteps } from '../shared/prefetched-steps.js';
 import { longLazySteps } from '../shared/long-lazy-steps.js';
+import { exactProductPass } from '../../src/backends/webgpu/ff-exact-products.js';
 import { FUSED_BLOCK, fusedFinishSpec, fusedInitialWords, fusedLayout, MAX_FUSED_BLOCKS } from './dot-fused-finish-source.js';
 
 /**
@@ -245,7 +246,8 @@ async function dotOnDevice(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, 
   const counts = [first, ...sizes];
   const key = `dot|${objectId(x)}|${objectId(y)}|${n}|${arithmetic.name}|${maxThreads}|${shapeKey}|${fused ? 'fused' : tree ? 'tree' : 'passes'}`;
   const plan = getPlan(runtime, key, windows.length + sizes.length, () => counts.map((t) => boundedScratch(createWordBuffer(context, t * c))));
-  const firstPass = arithmetic.dotVariant?.() ?? arithmetic;
+  // ffExactProducts: 16-bit operands' lazy terms without TwoProd (src/backends/webgpu/ff-exact-products.ts).
+  const firstPass = exactProductPass(arithmetic.dotVariant?.() ?? arithmetic, x, y);
   const partial = memo(`dot1|${firstPass.name}|${readKey(x)}|${readKey(y)}|${shapeKey}|${fused}`, () => partialSource(firstPass, x, y, shape, fused));
   const p1 = await getProgram(context, { source: partial.source, args: partial.args, components: c, ...(fused ? { workgroup: { workgroupSize: TREE_WORKGROUP, workgroupArrays: [{ type: 'f32' as const, length: TREE_WORKGROUP * c }] } } : {}) });
   const reduce = tree ? memo(`dottree|${arithmetic.name}`, () => treeReduceSpec(arithmetic)) : memo(`dotr|${arithmetic.name}`, () => reduceProgramSpec(arithmetic));
@@ -293,7 +295,7 @@ async function fusedFinishDot(runtime: GpuRuntime, x: DeviceArray, y: DeviceArra
   const key = `dotfused|${objectId(x)}|${objectId(y)}|${x.length}|${arithmetic.name}|${shapeKey}`;
   // The atomic buffer (counters 0, slots empty) and a stand-in output binding the program never stores to.
   const plan = getPlan(runtime, key, 2, () => [createWordBuffer(context, layout.total, fusedInitialWords(first, c)), createWordBuffer(context, 4)]);
-  const spec = memo(`dotfused|${arithmetic.name}|${readKey(x)}|${readKey(y)}|${shapeKey}|${recompute}`, () => fusedFinishSpec(arithmetic, (t) => firstPassLines(arithmetic, x, y, shape, t), recompute));
+  const spec = memo(`dotfused|${arithmetic.name}|${readKey(x)}|${readKey(y)}|${shapeKey}|${recompute}`, () => fusedFinishSpec(arithmetic, (t) => firstPassLines(exactProductPass(arithmetic, x, y), x, y, shape, t), recompute));
   const program = await getProgram(context, spec);
   const parity = fusedParity.get(plan) ?? 0;
   fusedParity.set(plan, 1 - parity);

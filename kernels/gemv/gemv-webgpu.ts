@@ -29,6 +29,7 @@ import { checkGpuOptions } from '../../src/backends/backend.js';
 import { gpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { readsTransposed, transposedDeviceMatrix } from './transposed-device-matrix.js';
 import { fieldOf, throughInterleaved, withMapped } from '../../src/backends/webgpu/dd-split-device.js';
+import { exactProductPass } from '../../src/backends/webgpu/ff-exact-products.js';
 
 /**
  * A matrix resident on the GPU: packed column-major ({@link deviceMatrix}) or a strided view of a span
@@ -336,7 +337,9 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   // The R-rows pass's lines for a thread index (the one-dispatch form, gemvFusedFinish, runs them).
   let rowLines: PartialRowsLines | undefined;
   // The partial pass runs in the arithmetic's GEMV variant (dd: windowed multiply-adds, within the same bound).
-  const rowPass = arithmetic.gemvVariant?.() ?? arithmetic;
+  const basePass = arithmetic.gemvVariant?.() ?? arithmetic;
+  // ffExactProducts: a 16-bit matrix and vector's lazy terms without TwoProd (src/backends/webgpu/ff-exact-products.ts).
+  const rowPass = exactProductPass(basePass, A.data, x);
   let decoding: GpuArithmetic['gemvDecodedX'];
   // A over one storage binding is read in windows of whole columns: for T a multiple of 128 columns (its partials'
   // bindings start on 256-byte boundaries); N keeps the unsplit chunks inside windows and pads the partial rows to 64.
@@ -424,7 +427,7 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   const inPlace = !y.coversSpan;
   // gemvFusedFinish: the finish pass inside the partial pass's dispatch (./gemv-fused-finish-source.ts) for a packed y
   // in a plain format, A and x over one binding; the same bits.
-  if (rowLines && rowPass === arithmetic && gpuKernelSwitches().gemvFusedFinish && !windowed && !(aView && A.data.words * 4 > limit) && !own && !inPlace && rows > 0 && threads > 0 && FUSED_Y_FORMATS.has(y.format.name) && R % y.format.elementsPerWord === 0
+  if (rowLines && basePass === arithmetic && gpuKernelSwitches().gemvFusedFinish && !windowed && !(aView && A.data.words * 4 > limit) && !own && !inPlace && rows > 0 && threads > 0 && FUSED_Y_FORMATS.has(y.format.name) && R % y.format.elementsPerWord === 0
     && gemvFusedLayout(splits, Math.ceil(m / R), R, arithmetic.components).total * 4 <= limit) {
     const fusedKey = `gemvfused|${objectId(args.A.data)}|${A.data.offset}|${A.data.stride}|${objectId(args.x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}|${chains}|${rowKey}`;
     const runRead = rowKey.includes('vector') ? A.data.format.vectorRead : rowKey.includes('pair') ? A.data.format.pairRead : undefined;
@@ -608,7 +611,7 @@ async function gemvTiledT(runtime: GpuRuntime, args: GpuGemvArgs, alpha: number,
   const inPlace = !y.coversSpan;
   const key = `gemvTiled|${objectId(args.A.data)}|${data.offset}|${data.stride}|${objectId(args.x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}|${chains}|${inPlace}|${tiles.length}|${W}`;
   const plan = getPlan(runtime, key, 1 + tiles.length, () => [boundedScratch(createWordBuffer(context, groups * n * W * c)), inPlace ? createWordBuffer(context, 1) : createSpanBuffer(runtime, y)]);
-  const rowPass = arithmetic.gemvVariant?.() ?? arithmetic;
+  const rowPass = exactProductPass(arithmetic.gemvVariant?.() ?? arithmetic, data, x);
   const partialSpec = memo(`gemvT|${rowPass.name}|${readKey(data)}|${readKey(x)}|${chains}`, () => partialTSource(rowPass, data, x, chains));
   const p1 = await getProgram(context, { source: partialSpec.source, args: partialSpec.args, components: c as 1 | 2 | 4 });
   const finish = partialsFinishSource(arithmetic, y, readsY, inPlace, true);

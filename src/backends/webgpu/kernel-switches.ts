@@ -151,6 +151,14 @@ export interface GpuKernelSwitches {
    * f64 storage 0.791 vs 0.813 ms, within the run's noise.
    */
   readonly ddGemvDecodedX: boolean;
+  /**
+   * Float-float DOT and GEMV (N and T) whose operands are both unscaled bf16/f16 (issue 19 item 4, session 19): each
+   * lazy term's product is exact in one binary32 multiplication (at most 11 + 11 significant bits), so the term is the
+   * lazy addition of p = a·b with no TwoProd error term (./ff-exact-products.ts: 8 floating-point operations a term
+   * instead of 10; the proof that the bits are the default's where fma is fused, and without a fused fma wherever no
+   * product underflows). Off until timed on the H100 (`MODPREC_GPU_FF_EXACT_PRODUCTS=1`).
+   */
+  readonly ffExactProducts: boolean;
   /** Lazy multiply-adds where the arithmetic has them (see `mulAddGroup` in ./kernel-common.ts). */
   readonly lazy: boolean;
   /** DOT's partials summed by tree passes where the device has 256-invocation workgroups. */
@@ -199,7 +207,7 @@ function envSteps(name: string): number {
   return Number.isInteger(v) && v > 0 ? Math.min(v, MAX_RNS_FOLD_STEPS) : 0;
 }
 
-let current: GpuKernelSwitches = { ...gemvDotSwitches, ...cheaperFfSwitches, rnsFoldSteps: envSteps('MODPREC_GPU_RNS_FOLD'), rnsFoldSplit: !envOff('MODPREC_GPU_RNS_SPLIT'), ddDotLean: envOn('MODPREC_GPU_DD_DOT_LEAN'), lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE') };
+let current: GpuKernelSwitches = { ...gemvDotSwitches, ...cheaperFfSwitches, ffExactProducts: envOn('MODPREC_GPU_FF_EXACT_PRODUCTS'), rnsFoldSteps: envSteps('MODPREC_GPU_RNS_FOLD'), rnsFoldSplit: !envOff('MODPREC_GPU_RNS_SPLIT'), ddDotLean: envOn('MODPREC_GPU_DD_DOT_LEAN'), lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE') };
 
 /**
  * The current switches.
