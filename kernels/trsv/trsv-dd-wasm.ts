@@ -1,7 +1,8 @@
 /**
  * TRSV in double-double arithmetic in WebAssembly SIMD (recursive or `dd` accumulation; A in unscaled built-in
  * storage; x in any storage the JavaScript kernel writes, an x in scaled, fp16, bf16 or integer storage through that
- * kernel's own load and store: ./trsv-dd-stored-x-wasm.ts), with the JavaScript kernel's bits (kernels/trsv/trsv-cpu.ts in dd arithmetic). Row i of the JavaScript kernel is
+ * kernel's own load and store: ./trsv-dd-stored-x-wasm.ts), with the JavaScript kernel's bits
+ * (kernels/trsv/trsv-cpu.ts in dd arithmetic). Row i of the JavaScript kernel is
  *   s := (0, 0) + bᵢ, then s := (−tᵢⱼ)·xⱼ + s for each solved column j (ascending j forward, descending backward),
  *   xᵢ := s / tᵢᵢ, stored into x and read back,
  * each operation a template of src/formats/dd/dd-templates.ts (ddAdd, ddMulAccumulate, ddDiv) with its repair of a
