@@ -171,6 +171,8 @@ for (const layout of ['col', 'row'] as const) {
     if (bx.accessor.scale) { bx.accessor.writeScale(0, 2 / 32000); for (let i = 0; i < M; i++) bx.set(i, xv[i]!); }
     const init = (bx.accessor.data as Int16Array | Uint16Array).slice(), group = label === 'x f16' ? 'xf16' : 'xi16s';
     for (const backend of ['js', 'wasm'] as const) cases.push({ name: `TRSV L f64 ${M}, ${layout}-major, ${label} (${backend})`, group: `trsv-${group}-${layout}-${backend}`, bytes: 4 * M * M, run: () => { (bx.accessor.data as Int16Array | Uint16Array).set(init); trsv({ A: L, x: bx, uplo: 'L' }, { backend }); } });
+    // The same x in double-double arithmetic (test/wasm/wasm-dd-trsv-stored-x.test.ts): the JavaScript's bits on both.
+    for (const backend of ['js', 'wasm'] as const) cases.push({ name: `TRSV L dd arithmetic ${M}, ${layout}-major, ${label} (${backend})`, group: `trsv-dd-${group}-${layout}-${backend}`, bytes: 4 * M * M, run: () => { (bx.accessor.data as Int16Array | Uint16Array).set(init); trsv({ A: L, x: bx, uplo: 'L' }, { arithmetic: formats.dd, backend }); } });
   }
   // TRSV in fp64 arithmetic with the dd accumulation (x fp64): the JavaScript's bits on both (test/wasm/wasm-dd-sum-trsv.test.ts).
   for (const backend of ['js', 'wasm'] as const) cases.push({ name: `TRSV L f64 ${M}, ${layout}-major, dd accumulation (${backend})`, group: `trsv-ddacc-${layout}-${backend}`, bytes: 4 * M * M, run: () => { (b.accessor.data as Float64Array).set(xv); trsv({ A: L, x: b, uplo: 'L' }, { accumulation: 'dd', backend }); } });
@@ -377,6 +379,8 @@ const goals = [
     [`TRSV L f64, x f16, ${layout}-major: js time / wasm time`, ratio(`trsv-xf16-${layout}-js`, `trsv-xf16-${layout}-wasm`)],
     [`TRSV L f64, x i16 scaled, ${layout}-major: js time / wasm time`, ratio(`trsv-xi16s-${layout}-js`, `trsv-xi16s-${layout}-wasm`)],
     [`TRSV L f64 dd accumulation, ${layout}-major: js time / wasm time`, ratio(`trsv-ddacc-${layout}-js`, `trsv-ddacc-${layout}-wasm`)],
+    [`TRSV L dd, x f16, ${layout}-major: js time / wasm time`, ratio(`trsv-dd-xf16-${layout}-js`, `trsv-dd-xf16-${layout}-wasm`)],
+    [`TRSV L dd, x i16 scaled, ${layout}-major: js time / wasm time`, ratio(`trsv-dd-xi16s-${layout}-js`, `trsv-dd-xi16s-${layout}-wasm`)],
   ]),
 ];
 
