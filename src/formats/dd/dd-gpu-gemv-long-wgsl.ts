@@ -63,7 +63,7 @@ function product(): string[] {
   return lines;
 }
 
-/** The WGSL (appended after the window library, whose `mpDwAdd128`, `mpDwSettle` and `mpXfShr` it calls). */
+/** The WGSL (appended after the window libraries, whose `mpDlAdd128`, `mpDwSettle` and `mpXfShr` it calls). */
 export const DG_WGSL = `
 // A term's code (see the module comment): t = ea + eb for the window, 0 for a zero product, −1 for the slow path.
 fn mpDgCode(af: vec2<f32>, bf: vec2<f32>) -> i32 {
@@ -115,7 +115,7 @@ fn mpDgAddTerm(w: vec4<u32>, a: vec2<u32>, b: vec2<u32>, t: i32, f: i32) -> vec4
   ${product().join('\n  ')}
   let q = mpXfShr(p, u32(min(f - t, 128)));
   let m = 0u - ((a.y ^ b.y) >> 31u);
-  return mpDwAdd128(w, q ^ vec4<u32>(m), m & 1u);
+  return mpDlAdd128(w, q ^ vec4<u32>(m), m & 1u);
 }
 
 fn mpDgAdd(wf: vec4<f32>, a: vec2<f32>, b: vec2<f32>, t: i32, f: i32) -> vec4<f32> {
