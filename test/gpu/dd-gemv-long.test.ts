@@ -5,7 +5,8 @@
  * f64 matrices with zeros, signed zeros, subnormals, huge and tiny magnitudes, and ±∞/NaN (whose rows must give the
  * CPU dd kernel's ±∞ and NaN, the special-value rule); N with one chain and (opt-in, MODPREC_SLOW_TESTS=1: its own
  * shaders) T with two (an extra accumulator's window settled where the chains combine); one thread a row or column, so each sums several steps and a tail. Ill-conditioned
- * rows (cancellation to cond ≈ 2^100) within that bound and the CPU gemvBound. And that the switch runs the long
+ * rows (cancellation to cond ≈ 2^100) within that bound and the CPU gemvBound; rows long enough to pass the window's
+ * 2^127 without its settles on the way. And that the switch runs the long
  * window: a term 2^-112 below the row's others, in another step, survives exactly (the per-step window rounds it away).
  */
 import fc from 'fast-check';
@@ -134,6 +135,28 @@ describe('dd GEMV with the long f64·f64 window (ddGemvLong)', () => {
         expect(compareRational(err, exactOf(bound[i]!)), `gemvBound row ${i}`).toBeLessThanOrEqual(0);
       }
     }), { numRuns: 8 });
+  });
+
+  it('GEMV N, 600 equal terms of the largest significand (without its settles on the way the window would pass 2^127, positive and negative) and a tiny last term: within the bound', async () => {
+    await requireRuntime();
+    const big = 2 - 2 ** -52;
+    const n = 600;
+    // Row 0: big·big + … (each product just below 2^2, 2^118 window units: the window reaches 2^125 after about 128 terms, 2^127 after 512) then 2^-100;
+    // row 1: the same negated, with 3·2^-90 last.
+    const colMajor: number[] = [];
+    for (let j = 0; j < n; j++) colMajor.push(j === n - 1 ? 2 ** -100 : big, j === n - 1 ? 3 * 2 ** -90 : -big);
+    const xs = Array.from({ length: n }, (_, j) => (j === n - 1 ? 1 : big));
+    const got = await longRows(colMajor, 2, n, xs, 'N', 1);
+    for (let i = 0; i < 2; i++) {
+      let exact = rational(0n);
+      let mag = rational(0n);
+      for (let j = 0; j < n; j++) {
+        const t = mulRational(exactOf(colMajor[i + 2 * j]!), exactOf(xs[j]!));
+        exact = addRational(exact, t);
+        mag = addRational(mag, absRational(t));
+      }
+      expectRowWithin(got[i]!, exact, mag, n, `row ${i}`);
+    }
   });
 
   it('the switch runs the long window: 1, then 2^-112 a step later, then −1 gives 2^-112 exactly (the per-step window, which rounds the step sums 1 + 2^-112 to 1, would give 0)', async () => {
