@@ -12,7 +12,9 @@
  * instead of one loop a window, the form session 16 timed — the same words, another shader). GEMV (N and T, dd and f64
  * storage) also has `dd fused (before)`: the fused multiply-adds GEMV ran before session 18 (gemvVariant off), whose
  * words the other exact-path rows must match; GEMV N with f64 storage has `dd, x decoded once (ddGemvDecodedX)` (the
- * switch of kernel-switches.ts, off by default: x decoded once a call; the `dd` row's words, checked). `--before` adds the unfused arithmetic (the build before the fused
+ * switch of kernel-switches.ts, off by default: x decoded once a call; the `dd` row's words, checked), and GEMV N and T
+ * with f64 storage `dd, long f64 window (ddGemvLong)` (that switch, off by default: f64·f64 terms in one long window a
+ * thread, dd-gpu-gemv-long-wgsl.ts; checked against the bound; `--only=gemv --no-window` times it beside the default). `--before` adds the unfused arithmetic (the build before the fused
  * multiply-adds; the fused row's words) to GEMV and TRSV, and GEMV's two-chain row. `Kc1` windows: DOT only, with one
  * accumulator a thread, so DOT's eight-term step is one window. DOT also has rows `dd lean K` for each K of `--lean`
  * (default 4,8c1; `--no-lean` drops them): ddGpuArithmeticWindowLeanOf(K), the lean term form (DOT's dotVariant with
@@ -133,8 +135,8 @@ interface Variant {
   readonly switches?: Partial<GpuKernelSwitches>;
   /** The default row's words, checked (a switch that keeps the bits). */
   readonly sameAsDefault?: boolean;
-  /** Where the row applies (GEMV: trans and storage); absent: everywhere. */
-  readonly only?: { trans: 'N' | 'T'; storage: 'dd' | 'f64' };
+  /** Where the row applies (GEMV: trans — absent, both — and storage); absent: everywhere. */
+  readonly only?: { trans?: 'N' | 'T'; storage: 'dd' | 'f64' };
 }
 const DEFAULT: Variant = { label: 'dd', option: 'dd', boundOnly: false };
 const UNFUSED: Variant = { label: 'dd unfused (before)', option: { name: 'dd-unfused', arithmetic: { gpu: ddGpuArithmeticUnfused } }, boundOnly: false };
@@ -144,6 +146,8 @@ const FUSED_GEMV: Variant = { label: 'dd fused (before)', option: { name: 'dd-fu
 const GEMV_DEFAULT: Variant = { ...DEFAULT, boundOnly: true };
 /** GEMV N with f64 x decoded once a call (the ddGemvDecodedX switch, off by default): the default's words. */
 const DECODED_X: Variant = { label: 'dd, x decoded once (ddGemvDecodedX)', option: 'dd', boundOnly: true, switches: { ddGemvDecodedX: true }, sameAsDefault: true, only: { trans: 'N', storage: 'f64' } };
+/** GEMV N and T with f64 storage, f64·f64 terms in the long window (the ddGemvLong switch, off by default): the bound. */
+const LONG: Variant = { label: 'dd, long f64 window (ddGemvLong)', option: 'dd', boundOnly: true, switches: { ddGemvLong: true }, only: { storage: 'f64' } };
 const oneChain = (w: string): Partial<Variant> => (w.endsWith('c1') ? { dotChains: 1, dotOnly: true } : {});
 const WINDOWS: Variant[] = windowTerms.map((w) => {
   const part = ddGpuArithmeticWindowOf(Number(w[0]), !w.endsWith('t'));
@@ -339,7 +343,7 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
   for (let k = 0; k < n * n; k++) ad[2 * k + 1] = ad[2 * k + 1]! * Math.abs(ad[2 * k]!);
   const x = ddVector(n, 11);
   const xa = x.accessor.data as Float64Array;
-  const variants = [GEMV_DEFAULT, DECODED_X, FUSED_GEMV, ...(before ? [UNFUSED, { label: 'dd, 2 chains', option: 'dd' as const, boundOnly: true, chains: 2 }] : []), ...WINDOWS.filter((v) => !v.dotOnly)];
+  const variants = [GEMV_DEFAULT, LONG, DECODED_X, FUSED_GEMV, ...(before ? [UNFUSED, { label: 'dd, 2 chains', option: 'dd' as const, boundOnly: true, chains: 2 }] : []), ...WINDOWS.filter((v) => !v.dotOnly)];
   for (const trans of ['N', 'T'] as const) {
     const kernel = `GEMV ${trans}`;
     for (const storage of ['dd', 'f64'] as const) {
@@ -361,7 +365,7 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
       // The exact-path rows (fused, unfused) must give the same words; the default and windows the bound.
       let exactWords: Uint32Array | undefined;
       let defaultWords: Uint32Array | undefined;
-      for (const variant of variants.filter((v) => !v.only || (v.only.trans === trans && v.only.storage === storage))) {
+      for (const variant of variants.filter((v) => !v.only || ((v.only.trans ?? trans) === trans && v.only.storage === storage))) {
         const late = clock.over();
         if (late) {
           skip({ kernel, size, storage, arithmetic: variant.label }, late);

@@ -159,6 +159,14 @@ export interface GpuKernelSwitches {
    * product underflows). Off until timed on the H100 (`MODPREC_GPU_FF_EXACT_PRODUCTS=1`).
    */
   readonly ffExactProducts: boolean;
+  /**
+   * GEMV (N and T, the partial pass) in dd arithmetic: runs of f64·f64 terms go into one long fixed-point window per
+   * accumulator that lives across the loop's steps (src/formats/dd/dd-gpu-gemv-long-wgsl.ts: 14-bit limbs read
+   * straight from the words, the window re-anchored only when a step's largest product exponent grows, settled into
+   * the accumulator once at the end or when it nears its headroom) instead of one window settled per step. Another
+   * rounding within the same gemvBound. Off until timed on the H100 (`MODPREC_GPU_DD_GEMV_LONG=1`).
+   */
+  readonly ddGemvLong: boolean;
   /** Lazy multiply-adds where the arithmetic has them (see `mulAddGroup` in ./kernel-common.ts). */
   readonly lazy: boolean;
   /** DOT's partials summed by tree passes where the device has 256-invocation workgroups. */
@@ -194,7 +202,7 @@ function envBatch(name: string): 8 | 16 | 32 {
 const gemvDotSwitches = { f32FmaKeep: !envOff('MODPREC_GPU_F32_FMA_KEEP'), ffFmaKeep: !envOff('MODPREC_GPU_FF_FMA_KEEP'), gemvPrefetch: !envOff('MODPREC_GPU_GEMV_PREFETCH'), gemvVectorX: !envOff('MODPREC_GPU_GEMV_VECTOR_X'), gemvUnroll: envUnroll('MODPREC_GPU_GEMV_UNROLL'), dotPrefetch: envOn('MODPREC_GPU_DOT_PREFETCH'), dotFusedTree: envOn('MODPREC_GPU_DOT_FUSED_TREE'), dotFusedFinish: envOn('MODPREC_GPU_DOT_FUSED_FINISH'), gemvFusedFinish: envOn('MODPREC_GPU_GEMV_FUSED_FINISH'), fusedFinishRecompute: false };
 
 /** The cheaper float-float switches (session 15) from the environment: off unless set to 1. */
-const cheaperFfSwitches = { ffLongLazy: envOn('MODPREC_GPU_FF_LONG_LAZY'), prefetchPingPong: envOn('MODPREC_GPU_PREFETCH_PING_PONG'), gemvFfFourRows: envOn('MODPREC_GPU_GEMV_FF_FOUR_ROWS'), gemvEightRows: envOn('MODPREC_GPU_GEMV_EIGHT_ROWS'), gemvFinishBatch: envBatch('MODPREC_GPU_GEMV_FINISH_BATCH'), ddGemvDecodedX: envOn('MODPREC_GPU_DD_GEMV_DECODED_X') };
+const cheaperFfSwitches = { ffLongLazy: envOn('MODPREC_GPU_FF_LONG_LAZY'), prefetchPingPong: envOn('MODPREC_GPU_PREFETCH_PING_PONG'), gemvFfFourRows: envOn('MODPREC_GPU_GEMV_FF_FOUR_ROWS'), gemvEightRows: envOn('MODPREC_GPU_GEMV_EIGHT_ROWS'), gemvFinishBatch: envBatch('MODPREC_GPU_GEMV_FINISH_BATCH'), ddGemvDecodedX: envOn('MODPREC_GPU_DD_GEMV_DECODED_X'), ddGemvLong: envOn('MODPREC_GPU_DD_GEMV_LONG') };
 
 /**
  * Most lazy float-float terms an accumulator takes between two settles with `ffLongLazy` on (the arithmetic's own
