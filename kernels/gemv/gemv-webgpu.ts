@@ -28,6 +28,7 @@ import { GEMV_FUSED_MISSES, gemvFusedFinishSpec, gemvFusedInitialWords, gemvFuse
 import { checkGpuOptions } from '../../src/backends/backend.js';
 import { gpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { readsTransposed, transposedDeviceMatrix } from './transposed-device-matrix.js';
+import { gemvWorkgroupSplitFits, gemvWorkgroupSplitN } from './gemv-workgroup-split.js';
 import { fieldOf, throughInterleaved, withMapped } from '../../src/backends/webgpu/dd-split-device.js';
 
 /**
@@ -429,6 +430,15 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
     const fusedKey = `gemvfused|${objectId(args.A.data)}|${A.data.offset}|${A.data.stride}|${objectId(args.x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}|${chains}|${rowKey}`;
     const runRead = rowKey.includes('vector') ? A.data.format.vectorRead : rowKey.includes('pair') ? A.data.format.pairRead : undefined;
     await gemvFusedN(runtime, fusedKey, { A, x, y }, arithmetic, { alpha, beta, R, splits, partialScalars, runSuffix: runRead?.suffix, vectorX: rowKey.includes('|vx'), specKey: `${chains}|${rowKey}` }, rowLines);
+    return;
+  }
+  // gemvWorkgroupSplit: every chunk of a row block inside one workgroup, reduced in workgroup memory (./gemv-workgroup-split.ts);
+  // the same bits, where a workgroup holds all S chunks.
+  const W = gpuKernelSwitches().gemvWorkgroupSplit;
+  if (W > 0 && rowLines && rowPass === arithmetic && !windowed && !(aView && A.data.words * 4 > limit) && !inPlace && rows > 0 && threads > 0 && FUSED_Y_FORMATS.has(y.format.name) && R % y.format.elementsPerWord === 0 && gemvWorkgroupSplitFits(runtime, W, splits, R, arithmetic.components)) {
+    const splitKey = `gemvwgsplit|${objectId(args.A.data)}|${A.data.offset}|${A.data.stride}|${objectId(args.x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}|${chains}|${rowKey}|${W}`;
+    const runRead = rowKey.includes('octet') ? A.data.format.octetRead : rowKey.includes('vector') ? A.data.format.vectorRead : rowKey.includes('pair') ? A.data.format.pairRead : undefined;
+    await gemvWorkgroupSplitN(runtime, splitKey, { A, x, y }, arithmetic, { alpha, beta, R, W, splits, partialScalars, runSuffix: runRead?.suffix, vectorX: rowKey.includes('|vx'), specKey: `${chains}|${rowKey}` }, rowLines);
     return;
   }
   // The caller's arrays key the plan (a split N's views of them are made per call); the windows set its passes and scratch.
