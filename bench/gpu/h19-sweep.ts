@@ -65,7 +65,8 @@ const F32_BASE = { lazy: true, tree: true, f32FmaKeep: true, gemvPrefetch: true,
 
 /**
  * GEMV N's variants: the reduction inside a workgroup (`gemvWorkgroupSplit` 256 and 128, one dispatch, the default's
- * bits) beside the two-pass default, with 2 chains and 1, split targets of 2^18 (32 chunks of 256 columns at n = 8192)
+ * bits) and the partial pass in wider workgroups (`gemvPartialWorkgroup` 256 and 128, the default's bits) beside the
+ * two-pass default, with 2 chains and 1, split targets of 2^18 (32 chunks of 256 columns at n = 8192)
  * and 2^17 (16 chunks: 16 row groups a 256-invocation workgroup), four rows a float-float thread, and the ticketed
  * one-dispatch form for comparison; f32 arithmetic likewise.
  * @returns the variants, references first within each group
@@ -84,7 +85,11 @@ export function gemvSweepVariants(): SweepVariant<GpuGemvOptions>[] {
     { label: 'ff gemvWorkgroupSplit 128', arithmetic: 'ff', switches: { ...FF_BASE, ...wg(128) }, options: {}, sameBitsAs: ffRef },
     { label: 'ff gemvWorkgroupSplit 256 + gemvFfFourRows', arithmetic: 'ff', switches: { ...FF_BASE, ...wg(256), ...four }, options: {}, sameBitsAs: ffRef },
     { label: 'ff gemvFusedFinish (tickets, 1 dispatch)', arithmetic: 'ff', switches: { ...FF_BASE, gemvFusedFinish: true }, options: {}, sameBitsAs: ffRef },
+    { label: 'ff gemvPartialWorkgroup 256 (2 dispatches)', arithmetic: 'ff', switches: { ...FF_BASE, gemvPartialWorkgroup: 256 }, options: {}, sameBitsAs: ffRef },
+    { label: 'ff gemvPartialWorkgroup 128', arithmetic: 'ff', switches: { ...FF_BASE, gemvPartialWorkgroup: 128 }, options: {}, sameBitsAs: ffRef },
+    { label: 'ff gemvPartialWorkgroup 256 + gemvFinishBatch 32', arithmetic: 'ff', switches: { ...FF_BASE, gemvPartialWorkgroup: 256, gemvFinishBatch: 32 }, options: {}, sameBitsAs: ffRef },
     { label: ff1, arithmetic: 'ff', switches: FF_BASE, options: { chains: 1 } },
+    { label: 'ff gemvPartialWorkgroup 256, 1 chain', arithmetic: 'ff', switches: { ...FF_BASE, gemvPartialWorkgroup: 256 }, options: { chains: 1 }, sameBitsAs: ff1 },
     { label: 'ff gemvWorkgroupSplit 256, 1 chain', arithmetic: 'ff', switches: { ...FF_BASE, ...wg(256) }, options: { chains: 1 }, sameBitsAs: ff1 },
     { label: 'ff gemvWorkgroupSplit 256 + gemvFfFourRows, 1 chain', arithmetic: 'ff', switches: { ...FF_BASE, ...wg(256), ...four }, options: { chains: 1 }, sameBitsAs: ff1 },
     { label: ff17, arithmetic: 'ff', switches: FF_BASE, options: { targetThreads: 2 ** 17 } },
@@ -93,6 +98,8 @@ export function gemvSweepVariants(): SweepVariant<GpuGemvOptions>[] {
     { label: 'ff gemvWorkgroupSplit 256 + gemvFfFourRows + ffLongLazy, 1 chain', arithmetic: 'ff', switches: { ...FF_BASE, ...wg(256), ...four, ffLongLazy: true }, options: { chains: 1 } },
     { label: f32Ref, arithmetic: 'f32', switches: F32_BASE, options: {} },
     { label: 'f32 gemvWorkgroupSplit 256 (1 dispatch)', arithmetic: 'f32', switches: { ...F32_BASE, ...wg(256) }, options: {}, sameBitsAs: f32Ref },
+    { label: 'f32 gemvPartialWorkgroup 256 (2 dispatches)', arithmetic: 'f32', switches: { ...F32_BASE, gemvPartialWorkgroup: 256 }, options: {}, sameBitsAs: f32Ref },
+    { label: 'f32 gemvPartialWorkgroup 128', arithmetic: 'f32', switches: { ...F32_BASE, gemvPartialWorkgroup: 128 }, options: {}, sameBitsAs: f32Ref },
     { label: 'f32 gemvWorkgroupSplit 128', arithmetic: 'f32', switches: { ...F32_BASE, ...wg(128) }, options: {}, sameBitsAs: f32Ref },
     // One chain in f32: 16 columns a step sum in the same order as 8.
     { label: 'f32 gemvWorkgroupSplit 256, gemvUnroll 16', arithmetic: 'f32', switches: { ...F32_BASE, ...wg(256), gemvUnroll: 16 }, options: {}, sameBitsAs: f32Ref },

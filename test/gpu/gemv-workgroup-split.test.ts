@@ -4,13 +4,15 @@
  * default's bit for bit — f32 and float-float, A in f32/bf16/f16 (vector, pair and scalar reads: m and lda multiples of
  * the rows per thread or not), float-float with four rows a thread, y in f32/f64/ff/f16 (two rows a word), α and β, NaN
  * and ±∞ among the values, a strided x, every workgroup size. The form must actually run where a workgroup holds every
- * chunk (the call counter), and leave the two passes where it does not.
+ * chunk (the call counter), and leave the two passes where it does not. Likewise the partial pass in workgroups of 128 or
+ * 256 invocations (`gemvPartialWorkgroup`, row groups padded to whole workgroups): the default's bits.
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toDevice, viewOf } from '../../src/backends/webgpu/device-array.js';
 import { deviceMatrix, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
 import { gemvWorkgroupSplitCalls } from '../../kernels/gemv/gemv-workgroup-split.js';
+import { paddedPassCalls } from '../../kernels/gemv/gemv-partial-workgroup-source.js';
 import { gpuKernelSwitches, setGpuKernelSwitches, type GpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { randomValues, requireRuntime } from './gpu-test-helpers.js';
 
@@ -94,4 +96,47 @@ describe('GEMV N, reduction inside a workgroup (gemvWorkgroupSplit)', () => {
     expect(ran).toEqual([0, 0]);
     expect(sameValues(outs[1]!, outs[0]!)).toBe(true);
   }, 120_000);
+});
+
+describe('GEMV N, partial pass in wider workgroups (gemvPartialWorkgroup)', () => {
+  it('the default\'s bits with 128 and 256 invocations a workgroup (row groups padded to whole workgroups)', async () => {
+    await requireRuntime();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          storage: fc.constantFrom('f32', 'bf16', 'f16'),
+          arithmetic: fc.constantFrom('f32', 'ff'),
+          W: fc.constantFrom(128, 256),
+          // Row groups from a few (mostly padding) to more than a workgroup of 128 (m up to 4·150 + 3).
+          groups: fc.integer({ min: 1, max: 150 }), extra: fc.integer({ min: 0, max: 3 }), pad: fc.constantFrom(0, 4),
+          n: fc.integer({ min: 1, max: 24 }), targetThreads: fc.integer({ min: 1, max: 2 ** 12 }),
+          beta: fc.constantFrom(0, 2), special: fc.boolean(), seed: fc.integer({ min: 1, max: 2 ** 30 }),
+        }),
+        async (c) => {
+          const m = 4 * c.groups + c.extra;
+          const lda = m + c.pad;
+          const values = randomValues(lda * c.n, c.seed).map((v, k) => (c.special && Math.abs(v) < 0.05 ? SPECIAL[k % SPECIAL.length]! : v));
+          const A = deviceMatrix(await toDevice(values, { format: c.storage }), m, c.n, lda);
+          const x = await toDevice(randomValues(c.n, c.seed + 1), { format: 'f32' });
+          const y0 = randomValues(m, c.seed + 2);
+          const run = async (W: GpuKernelSwitches['gemvPartialWorkgroup']): Promise<Float64Array> => {
+            setGpuKernelSwitches({ gemvPartialWorkgroup: W });
+            const y = await toDevice(y0, { format: 'f32' });
+            await gpuGemv({ A, x, y, alpha: -0.75, beta: c.beta }, { arithmetic: c.arithmetic, targetThreads: c.targetThreads });
+            const out = await y.toHost();
+            y.destroy();
+            return out;
+          };
+          const base = await run(64);
+          const before = paddedPassCalls();
+          const wide = await run(c.W as GpuKernelSwitches['gemvPartialWorkgroup']);
+          expect(paddedPassCalls() - before, JSON.stringify(c)).toBe(1);
+          expect(sameValues(wide, base), `${JSON.stringify(c)}: ${wide} vs ${base}`).toBe(true);
+          A.data.destroy();
+          x.destroy();
+        },
+      ),
+      { numRuns: 8 },
+    );
+  }, 600_000);
 });
