@@ -110,8 +110,9 @@ export function gemvSweepVariants(): SweepVariant<GpuGemvOptions>[] {
 
 /**
  * DOT's variants: the default (3 dispatches) beside the ticketed one-dispatch finish and the prefetching first pass
- * (the default's bits), combined, and first passes with more loads a thread (2^16 threads, 4 runs a step; another
- * order within the bound); f32 arithmetic's default and one-dispatch form.
+ * (the default's bits), combined, first passes with more loads a thread (2^16 threads, 4 runs a step) and with each
+ * workgroup's runs of a step in one contiguous block (`dotBlockRuns`) — other orders within the bound; f32 arithmetic's
+ * default, one-dispatch and block-run forms.
  * @returns the variants
  */
 export function dotSweepVariants(): SweepVariant<GpuDotOptions>[] {
@@ -126,8 +127,13 @@ export function dotSweepVariants(): SweepVariant<GpuDotOptions>[] {
     { label: 'ff dotFusedFinish + dotPrefetch', arithmetic: 'ff', switches: { ...ff, dotFusedFinish: true, dotPrefetch: true }, options: {}, sameBitsAs: ffRef },
     { label: 'ff dotFusedFinish, 2^16 threads, 4 runs a step', arithmetic: 'ff', switches: { ...ff, dotFusedFinish: true }, options: { maxThreads: 2 ** 16, groups: 4 } },
     { label: 'ff dotFusedFinish + ffLongLazy', arithmetic: 'ff', switches: { ...ff, dotFusedFinish: true, ffLongLazy: true }, options: {} },
+    { label: 'ff dotBlockRuns', arithmetic: 'ff', switches: { ...ff, dotBlockRuns: true }, options: {} },
+    { label: 'ff dotBlockRuns + dotFusedFinish', arithmetic: 'ff', switches: { ...ff, dotBlockRuns: true, dotFusedFinish: true }, options: {} },
+    { label: 'ff dotBlockRuns, 4 runs a step', arithmetic: 'ff', switches: { ...ff, dotBlockRuns: true }, options: { groups: 4 } },
+    { label: 'ff dotBlockRuns + dotFusedFinish, 2^16 threads, 4 runs a step', arithmetic: 'ff', switches: { ...ff, dotBlockRuns: true, dotFusedFinish: true }, options: { maxThreads: 2 ** 16, groups: 4 } },
     { label: f32Ref, arithmetic: 'f32', switches: f32, options: {} },
     { label: 'f32 dotFusedFinish (1 dispatch)', arithmetic: 'f32', switches: { ...f32, dotFusedFinish: true }, options: {}, sameBitsAs: f32Ref },
+    { label: 'f32 dotBlockRuns', arithmetic: 'f32', switches: { ...f32, dotBlockRuns: true }, options: {} },
   ];
 }
 
