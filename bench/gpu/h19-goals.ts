@@ -634,6 +634,14 @@ partial buffer (a thread returns at most 4 words). \`gemvEightRows\`: 8 rows a t
 before adding them (8 before; n = 8192 has 32 chunks a row). None of them changes a bit (each row is checked against the first row with
 the same options). Split targets of 33 or 66 chunks, and DOT first passes of 132·512, 132·1024, 132·2048 threads, give
 the H100's 132 SMs whole numbers of 64-thread workgroups.
+
+**Session 19 (\`--gemv-sweep --dot-sweep\`, bench/gpu/h19-sweep.ts).** fp32 storage only, every form timed in rotated
+interleaved rounds (one batch of 20 calls a form a round; the row gives the median batch, its quartiles and the ratio to
+its reference row). \`gemvWorkgroupSplit\` W: GEMV N in one dispatch, a workgroup of W invocations holding ⌊W/S⌋ row
+groups × all S chunks and reducing them in workgroup memory in chunk order (no partial buffer, no tickets).
+\`gemvPartialWorkgroup\` W: the two-pass form's partial pass in workgroups of W invocations (W·R adjacent rows of a
+column a workgroup). \`dotBlockRuns\`: each DOT workgroup's runs of a step as one contiguous block. The two GEMV forms
+keep the default's bits (checked: "same bits"); block runs change DOT's order within its bound.
 `;
 
 function record(file: string): void {

@@ -128,7 +128,7 @@ export function dotSweepVariants(): SweepVariant<GpuDotOptions>[] {
     { label: 'ff dotFusedFinish, 2^16 threads, 4 runs a step', arithmetic: 'ff', switches: { ...ff, dotFusedFinish: true }, options: { maxThreads: 2 ** 16, groups: 4 } },
     { label: 'ff dotFusedFinish + ffLongLazy', arithmetic: 'ff', switches: { ...ff, dotFusedFinish: true, ffLongLazy: true }, options: {} },
     { label: 'ff dotBlockRuns', arithmetic: 'ff', switches: { ...ff, dotBlockRuns: true }, options: {} },
-    { label: 'ff dotBlockRuns + dotFusedFinish', arithmetic: 'ff', switches: { ...ff, dotBlockRuns: true, dotFusedFinish: true }, options: {} },
+    { label: 'ff dotBlockRuns + dotFusedFinish', arithmetic: 'ff', switches: { ...ff, dotBlockRuns: true, dotFusedFinish: true }, options: {}, sameBitsAs: 'ff dotBlockRuns' },
     { label: 'ff dotBlockRuns, 4 runs a step', arithmetic: 'ff', switches: { ...ff, dotBlockRuns: true }, options: { groups: 4 } },
     { label: 'ff dotBlockRuns + dotFusedFinish, 2^16 threads, 4 runs a step', arithmetic: 'ff', switches: { ...ff, dotBlockRuns: true, dotFusedFinish: true }, options: { maxThreads: 2 ** 16, groups: 4 } },
     { label: f32Ref, arithmetic: 'f32', switches: f32, options: {} },
