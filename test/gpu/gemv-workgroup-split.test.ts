@@ -72,7 +72,7 @@ describe('GEMV N, reduction inside a workgroup (gemvWorkgroupSplit)', () => {
           xSpan.destroy();
         },
       ),
-      { numRuns: 8 },
+      { numRuns: 6 },
     );
   }, 600_000);
 
