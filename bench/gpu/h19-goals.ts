@@ -17,6 +17,9 @@
  * whole-workgroups-per-SM splits, DOT's thread counts likewise; `--rows=s18`: DOT and GEMV N in one dispatch, `dotFusedFinish` and
  * `gemvFusedFinish`, beside the defaults, bits compared; `--rows=s19`: float-float with exact 16-bit products,
  * `ffExactProducts`, beside the defaults on bf16/f16 storage — DOT, and GEMV N with x in A's format — bits compared). Writes <out>/h19-goals.json;
+ * `--gemv-sweep` / `--dot-sweep` (./h19-sweep.ts): only the interleaved sweeps of fp32-storage GEMV N / DOT forms, each
+ * form checked (bound, and the bits of the form it reschedules) then timed in rotated rounds within `--sweep-budget=90`
+ * seconds (at most `--sweep-rounds=300` rounds of `--sweep-reps=20` calls a form).
  * `--from=<json> [--device=…]` records such a file into bench/results and the `gpu-h19-goals` section of
  * docs/performance.md.
  */
@@ -35,6 +38,7 @@ import { gpuRuntime, readWords, type GpuRuntime } from '../../src/backends/webgp
 import { MISS_COUNTER } from '../../kernels/dot/dot-fused-finish-source.js';
 import { gpuUnavailableReason } from '../../src/backends/webgpu/backend.js';
 import { Accurate, rand32 } from './bench-data.js';
+import { dotSweep, gemvSweep, type SweepRow, type SweepSettings } from './h19-sweep.js';
 
 const small = process.argv.includes('--small');
 const outDir = process.argv.find((a) => a.startsWith('--out='))?.slice(6) ?? process.env.OUT;
@@ -46,6 +50,15 @@ const trsvForms = process.argv.find((a) => a.startsWith('--trsv-forms='))?.slice
 const rowSet = process.argv.find((a) => a.startsWith('--rows='))?.slice(7);
 // Row sets whose rows are all 16-bit storage: the fp32 groups (and their host references) are skipped.
 const sixteenBitSet = rowSet === 's19';
+// --gemv-sweep / --dot-sweep: only the interleaved sweeps of ./h19-sweep.ts (fp32 storage), timed within
+// --sweep-budget=<seconds> (default 90, shared by the sweeps asked for; checks and uploads come on top) and at most
+// --sweep-rounds=<r> rounds (default 300) of --sweep-reps=<c> calls a batch (default 20).
+const sweeps = (['gemv', 'dot'] as const).filter((k) => process.argv.includes(`--${k}-sweep`));
+const numberArg = (name: string, fallback: number): number => {
+  const v = Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3));
+  return Number.isFinite(v) && v > 0 ? v : fallback;
+};
+
 
 /** The rows to time: all of them, or (--rows=…) those of the set, its first row again at the end. */
 function chosenRows<V extends { label: string; sets?: readonly string[] }>(variants: V[]): V[] {
@@ -104,7 +117,7 @@ function push(row: Row): void {
  * these, so a row has exactly the switches it names — the library's defaults since 2026-11-27 are the rows naming
  * ffFmaKeep + gemvPrefetch + gemvVectorX (ff) and f32FmaKeep + gemvPrefetch + gemvVectorX (f32; DOT: ffFmaKeep).
  */
-const ITEM4_OFF: Partial<GpuKernelSwitches> = { dotFusedFinish: false, gemvFusedFinish: false, f32FmaKeep: false, ffFmaKeep: false, gemvPrefetch: false, gemvVectorX: false, gemvUnroll: 8, dotPrefetch: false, dotFusedTree: false, ffLongLazy: false, prefetchPingPong: false, gemvFfFourRows: false, gemvEightRows: false, gemvFinishBatch: 8, ffExactProducts: false };
+const ITEM4_OFF: Partial<GpuKernelSwitches> = { dotFusedFinish: false, gemvFusedFinish: false, f32FmaKeep: false, ffFmaKeep: false, gemvPrefetch: false, gemvVectorX: false, gemvUnroll: 8, dotPrefetch: false, dotFusedTree: false, ffLongLazy: false, prefetchPingPong: false, gemvFfFourRows: false, gemvEightRows: false, gemvFinishBatch: 8, gemvWorkgroupSplit: 0, gemvPartialWorkgroup: 64, dotBlockRuns: false, ffExactProducts: false };
 
 /**
  * Session 16 (issue 19 item 4, `--rows=s16`): GEMV N's wide row groups — `gemvFfFourRows` (float-float, 4 rows a thread,
@@ -685,6 +698,14 @@ partial buffer (a thread returns at most 4 words). \`gemvEightRows\`: 8 rows a t
 before adding them (8 before; n = 8192 has 32 chunks a row). None of them changes a bit (each row is checked against the first row with
 the same options). Split targets of 33 or 66 chunks, and DOT first passes of 132·512, 132·1024, 132·2048 threads, give
 the H100's 132 SMs whole numbers of 64-thread workgroups.
+
+**Session 19 (\`--gemv-sweep --dot-sweep\`, bench/gpu/h19-sweep.ts).** fp32 storage only, every form timed in rotated
+interleaved rounds (one batch of 20 calls a form a round; the row gives the median batch, its quartiles and the ratio to
+its reference row). \`gemvWorkgroupSplit\` W: GEMV N in one dispatch, a workgroup of W invocations holding ⌊W/S⌋ row
+groups × all S chunks and reducing them in workgroup memory in chunk order (no partial buffer, no tickets).
+\`gemvPartialWorkgroup\` W: the two-pass form's partial pass in workgroups of W invocations (W·R adjacent rows of a
+column a workgroup). \`dotBlockRuns\`: each DOT workgroup's runs of a step as one contiguous block. The two GEMV forms
+keep the default's bits (checked: "same bits"); block runs change DOT's order within its bound.
 `;
 
 function record(file: string): void {
@@ -693,6 +714,20 @@ function record(file: string): void {
   if (deviceName) saved.device = deviceName;
   writeResults('gpu-h19-goals', saved);
   writePerformanceSection('gpu-h19-goals', `## Issue 19's goals on ${saved.device} — ${saved.date}\n\nMedian per-call time over 7 batches of 20 resident calls; every variant checked in the same run against a compensated reference (all within their bounds: ${saved.allCorrect}). Produced by \`bench/gpu/h19-goals.ts\`; raw figures in \`bench/results/gpu-h19-goals.json\`.\n\n${saved.table}\n${ANALYSIS}`);
+}
+
+/** Runs the sweeps asked for (--gemv-sweep, --dot-sweep), each with its share of the budget, and records their rows. */
+async function benchSweeps(rt: GpuRuntime): Promise<void> {
+  const budgetMs = numberArg('sweep-budget', 90) * 1000;
+  const settings = (share: number): SweepSettings => ({ budgetMs: small ? 2000 : budgetMs * share, maxRounds: small ? 3 : numberArg('sweep-rounds', 300), reps: small ? 2 : numberArg('sweep-reps', 20), warmRounds: small ? 0 : 2 });
+  const record = (r: SweepRow, goal: number): void => push({
+    kernel: r.kernel, variant: `${r.variant} [${r.rounds} rounds, quartiles ${r.p25.toFixed(4)}–${r.p75.toFixed(4)} ms; ${r.note}]`, storage: 'f32', arithmetic: r.arithmetic,
+    ms: r.ms, issueMs: r.issueMs, gbs: r.bytes / r.ms / 1e6, error: r.error, bound: r.bound, correct: r.correct, goal: small || r.arithmetic !== 'ff' ? '' : goalText(r.ms, goal),
+  });
+  // Where both run, each gets half of the rounds' time.
+  const share = sweeps.length === 2 ? { gemv: 0.5, dot: 0.5 } : { gemv: 1, dot: 1 };
+  if (sweeps.includes('gemv')) for (const r of await gemvSweep(rt, small, settings(share.gemv), withSwitches)) record(r, 0.105);
+  if (sweeps.includes('dot')) for (const r of await dotSweep(rt, small, settings(share.dot), withSwitches)) record(r, 0.36);
 }
 
 async function main(): Promise<void> {
@@ -711,8 +746,9 @@ async function main(): Promise<void> {
   console.log(`adapter: ${ad.name} via ${ad.backend}; fma fused: ${rt.fusedFma}; barriers: ${rt.barriers}`);
   const errors: Record<string, string> = {};
   const started = performance.now();
-  for (const [name, fn] of [['gemv', benchGemv], ['dot', benchDot], ['trsv', benchTrsv], ['small', benchSmall]] as const) {
-    if (only && !only.includes(name)) continue;
+  const sections = sweeps.length > 0 ? ([['sweep', benchSweeps]] as const) : ([['gemv', benchGemv], ['dot', benchDot], ['trsv', benchTrsv], ['small', benchSmall]] as const);
+  for (const [name, fn] of sections) {
+    if (only && sweeps.length === 0 && !only.includes(name)) continue;
     const t0 = performance.now();
     try {
       await fn(rt);

@@ -28,6 +28,8 @@ import { GEMV_FUSED_MISSES, gemvFusedFinishSpec, gemvFusedInitialWords, gemvFuse
 import { checkGpuOptions } from '../../src/backends/backend.js';
 import { gpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { readsTransposed, transposedDeviceMatrix } from './transposed-device-matrix.js';
+import { gemvWorkgroupSplitFits, gemvWorkgroupSplitN } from './gemv-workgroup-split.js';
+import { countPaddedPass, paddedRowGroups, partialNRowsPaddedSource } from './gemv-partial-workgroup-source.js';
 import { fieldOf, throughInterleaved, withMapped } from '../../src/backends/webgpu/dd-split-device.js';
 import { exactProductPass } from '../../src/backends/webgpu/ff-exact-products.js';
 
@@ -366,6 +368,8 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   // R rows of partials over a thread's four output words (gemvFfFourRows): the thread stores them through PAtomic.
   const own = storesOwnPartials(arithmetic, R);
   let rowKey = '';
+  // Invocations per workgroup of the partial pass where the gemvPartialWorkgroup switch widens it (else gpu.js's 64).
+  let partialWorkgroup: number | undefined;
   if (!trans && R > 1) {
     // R rows per thread: G row groups; thread t = chunk·G + g returns rows gR … gR + R − 1, i.e. partial rows padded
     // to G·R. The chunks are those of one row per thread, so the summation order (and the result) does not change.
@@ -383,6 +387,18 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
     partialSpec = memo(`gemvNR|${rowPass.name}|${readKey(A.data)}|${readKey(x)}|${chains}|${rowKey}`, () => partialNRowsSource(rowPass, A.data, x, chains, R, run, gemvPrefetch, vx, gemvUnroll));
     const data = A.data;
     rowLines = (t) => partialNRowsLines(rowPass, data, x, chains, R, run, gemvPrefetch, vx, gemvUnroll, t);
+    // gemvPartialWorkgroup: wider workgroups, the row groups padded to them (./gemv-partial-workgroup-source.ts); the same bits.
+    const wide = gpuKernelSwitches().gemvPartialWorkgroup;
+    const Gp = paddedRowGroups(G, wide);
+    // One row of workgroups (a second would dispatch whole workgroups past the threads, which nothing stops storing).
+    if (wide > 64 && !own && (Gp * splits) / wide <= runtime.context.adapter.limits.maxComputeWorkgroupsPerDimension) {
+      threads = Gp * splits;
+      sc = Gp * R;
+      partialScalars.Gp = Gp;
+      partialWorkgroup = wide;
+      rowKey += `|wg${wide}`;
+      partialSpec = memo(`gemvNRwg|${rowPass.name}|${readKey(A.data)}|${readKey(x)}|${chains}|${rowKey}`, () => partialNRowsPaddedSource(rowPass, data, x, chains, R, run, gemvPrefetch, vx, gemvUnroll));
+    }
   } else if (!trans) {
     const split = gemvSplit(m, n, target);
     splits = split.splits;
@@ -434,12 +450,22 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
     await gemvFusedN(runtime, fusedKey, { A, x, y }, arithmetic, { alpha, beta, R, splits, partialScalars, runSuffix: runRead?.suffix, vectorX: rowKey.includes('|vx'), specKey: `${chains}|${rowKey}` }, rowLines);
     return;
   }
+  // gemvWorkgroupSplit: every chunk of a row block inside one workgroup, reduced in workgroup memory (./gemv-workgroup-split.ts);
+  // the same bits, where a workgroup holds all S chunks.
+  const W = gpuKernelSwitches().gemvWorkgroupSplit;
+  if (W > 0 && rowLines && rowPass === arithmetic && !windowed && !(aView && A.data.words * 4 > limit) && !inPlace && rows > 0 && threads > 0 && FUSED_Y_FORMATS.has(y.format.name) && R % y.format.elementsPerWord === 0 && gemvWorkgroupSplitFits(runtime, W, splits, R, arithmetic.components)) {
+    const splitKey = `gemvwgsplit|${objectId(args.A.data)}|${A.data.offset}|${A.data.stride}|${objectId(args.x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}|${chains}|${rowKey}|${W}`;
+    const runRead = rowKey.includes('octet') ? A.data.format.octetRead : rowKey.includes('vector') ? A.data.format.vectorRead : rowKey.includes('pair') ? A.data.format.pairRead : undefined;
+    await gemvWorkgroupSplitN(runtime, splitKey, { A, x, y }, arithmetic, { alpha, beta, R, W, splits, partialScalars, runSuffix: runRead?.suffix, vectorX: rowKey.includes('|vx'), specKey: `${chains}|${rowKey}` }, rowLines);
+    return;
+  }
   // The caller's arrays key the plan (a split N's views of them are made per call); the windows set its passes and scratch.
   const key = `gemv|${trans ? 'T' : 'N'}|${objectId(args.A.data)}|${A.data.offset}|${A.data.stride}|${objectId(args.x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}|${chains}|${rowKey}|${inPlace}|${columnWindows.length}|${threads}`;
   // decoding: one more pass (x → four words an element) and its buffer, after the others.
   const decodedAt = own ? 3 : 2;
   const plan = getPlan(runtime, `${key}|${decoding?.kind ?? ''}`, 2 + columnWindows.length + (decoding ? 1 : 0), () => [boundedScratch(createWordBuffer(context, Math.max(1, threads) * c * R)), inPlace ? createWordBuffer(context, 1) : createSpanBuffer(runtime, y), ...(own ? [createWordBuffer(context, 4)] : []), ...(decoding ? [createWordBuffer(context, 4 * Math.max(1, n))] : [])]);
-  const p1 = await getProgram(context, { source: partialSpec.source, args: partialSpec.args, components: Math.min(4, c * R) as 1 | 2 | 4 });
+  const p1 = await getProgram(context, { source: partialSpec.source, args: partialSpec.args, components: Math.min(4, c * R) as 1 | 2 | 4, ...(partialWorkgroup ? { workgroup: { workgroupSize: partialWorkgroup, workgroupArrays: [] } } : {}) });
+  if (partialWorkgroup) countPaddedPass();
   const decodeSpec = decoding && memo(`gemvDX|${rowPass.name}|${readKey(x)}|${decoding.decode}`, () => decodeXSource(rowPass, x, decoding!.decode));
   const p0 = decodeSpec && await getProgram(context, { source: decodeSpec.source, args: decodeSpec.args, components: 4 });
   const finish = partialsFinishSource(arithmetic, y, readsY, inPlace);

@@ -3,7 +3,7 @@
  * and for tests that check both: lazy float-float accumulation in streaming loops (`lazy`), DOT's tree
  * reduction passes (`tree`), the lazily reduced RNS row sums (`rnsFoldSteps`, `rnsFoldSplit`), and the GEMV / DOT forms under
  * trial for issue 19 (`f32FmaKeep`, `ffFmaKeep`, `gemvPrefetch`, `gemvVectorX`, `gemvUnroll`, `dotPrefetch`,
- * `dotFusedTree`, `ffLongLazy`, `prefetchPingPong`, `gemvFfFourRows`, `gemvEightRows`, `gemvFinishBatch`, `dotFusedFinish`, `gemvFusedFinish`; off, and 8 columns a step, unless their `MODPREC_GPU_…` variable is set). Read once from the
+ * `dotFusedTree`, `ffLongLazy`, `prefetchPingPong`, `gemvFfFourRows`, `gemvEightRows`, `gemvFinishBatch`, `dotFusedFinish`, `gemvFusedFinish`, `gemvWorkgroupSplit`, `gemvPartialWorkgroup`, `dotBlockRuns`; off, and 8 columns a step, unless their `MODPREC_GPU_…` variable is set). Read once from the
  * environment when the module loads (`MODPREC_GPU_LAZY=0`, `MODPREC_GPU_TREE=0` turn them off) — not per call: a `process.env` read costs microseconds in Node, a visible
  * share of a small call's host time — and changed in-process only through {@link setGpuKernelSwitches}.
  * @module
@@ -167,6 +167,33 @@ export interface GpuKernelSwitches {
    * rounding within the same gemvBound. Off until timed on the H100 (`MODPREC_GPU_DD_GEMV_LONG=1`).
    */
   readonly ddGemvLong: boolean;
+  /**
+   * GEMV N in one dispatch with the reduction inside a workgroup (issue 19 item 4, session 19): workgroups of this many
+   * invocations (64, 128 or 256; 0: off) each hold ⌊W/S⌋ row groups times all S column chunks of the R-rows partial
+   * pass, leave the partials in workgroup memory, and one invocation per word of y adds them in chunk order and stores
+   * y — the two-pass default's bits without its partial buffer and second dispatch, and without the tickets of
+   * `gemvFusedFinish` (kernels/gemv/gemv-workgroup-split-source.ts). Where S ≤ W, for a packed y in f32, f16, bf16, ff
+   * or f64 and A and x over one binding; other calls take the two passes. Off by default
+   * (`MODPREC_GPU_GEMV_WORKGROUP_SPLIT=256`, `128` or `64`).
+   */
+  readonly gemvWorkgroupSplit: 0 | 64 | 128 | 256;
+  /**
+   * Invocations per workgroup of GEMV N's R-rows partial pass (64, gpu.js's, by default; 128 or 256): a workgroup then
+   * reads W·R adjacent rows of a column at a time (4 KiB of fp32 with 256 and 4 rows). The row groups are padded to
+   * whole workgroups (kernels/gemv/gemv-partial-workgroup-source.ts); each real thread runs the default's lines, so y
+   * keeps the default's bits. For threads that return their partials (not `gemvFfFourRows`' own stores), A and x over
+   * one binding. `MODPREC_GPU_GEMV_PARTIAL_WORKGROUP=128` or `256`.
+   */
+  readonly gemvPartialWorkgroup: 64 | 128 | 256;
+  /**
+   * DOT's first pass reads each workgroup's runs as one contiguous block per step: thread t = 64b + l takes its g-th run
+   * at 64·w·g + l·w within block b's 64·w·groups elements (w = 4 a run, `groups` runs a step), instead of runs S = T·w
+   * apart (the grid-strided default). A step's loads of a workgroup are then one stretch of each operand (2 KiB of fp32
+   * by default) instead of `groups` stretches megabytes apart. Other elements per thread: another fixed order, within
+   * the same bound. Where the first pass has a multiple of 64 threads over one binding. Off by default
+   * (`MODPREC_GPU_DOT_BLOCK_RUNS=1`).
+   */
+  readonly dotBlockRuns: boolean;
   /** Lazy multiply-adds where the arithmetic has them (see `mulAddGroup` in ./kernel-common.ts). */
   readonly lazy: boolean;
   /** DOT's partials summed by tree passes where the device has 256-invocation workgroups. */
@@ -198,6 +225,11 @@ function envBatch(name: string): 8 | 16 | 32 {
   return v === '16' ? 16 : v === '32' ? 32 : 8;
 }
 
+function envWorkgroup(name: string): 0 | 64 | 128 | 256 {
+  const v = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
+  return v === '64' ? 64 : v === '128' ? 128 : v === '256' ? 256 : 0;
+}
+
 /** The GEMV / DOT switches' values from the environment. */
 const gemvDotSwitches = { f32FmaKeep: !envOff('MODPREC_GPU_F32_FMA_KEEP'), ffFmaKeep: !envOff('MODPREC_GPU_FF_FMA_KEEP'), gemvPrefetch: !envOff('MODPREC_GPU_GEMV_PREFETCH'), gemvVectorX: !envOff('MODPREC_GPU_GEMV_VECTOR_X'), gemvUnroll: envUnroll('MODPREC_GPU_GEMV_UNROLL'), dotPrefetch: envOn('MODPREC_GPU_DOT_PREFETCH'), dotFusedTree: envOn('MODPREC_GPU_DOT_FUSED_TREE'), dotFusedFinish: envOn('MODPREC_GPU_DOT_FUSED_FINISH'), gemvFusedFinish: envOn('MODPREC_GPU_GEMV_FUSED_FINISH'), fusedFinishRecompute: false };
 
@@ -215,7 +247,7 @@ function envSteps(name: string): number {
   return Number.isInteger(v) && v > 0 ? Math.min(v, MAX_RNS_FOLD_STEPS) : 0;
 }
 
-let current: GpuKernelSwitches = { ...gemvDotSwitches, ...cheaperFfSwitches, ffExactProducts: envOn('MODPREC_GPU_FF_EXACT_PRODUCTS'), rnsFoldSteps: envSteps('MODPREC_GPU_RNS_FOLD'), rnsFoldSplit: !envOff('MODPREC_GPU_RNS_SPLIT'), ddDotLean: envOn('MODPREC_GPU_DD_DOT_LEAN'), lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE') };
+let current: GpuKernelSwitches = { ...gemvDotSwitches, ...cheaperFfSwitches, gemvWorkgroupSplit: envWorkgroup('MODPREC_GPU_GEMV_WORKGROUP_SPLIT'), gemvPartialWorkgroup: envWorkgroup('MODPREC_GPU_GEMV_PARTIAL_WORKGROUP') || 64, dotBlockRuns: envOn('MODPREC_GPU_DOT_BLOCK_RUNS'), ffExactProducts: envOn('MODPREC_GPU_FF_EXACT_PRODUCTS'), rnsFoldSteps: envSteps('MODPREC_GPU_RNS_FOLD'), rnsFoldSplit: !envOff('MODPREC_GPU_RNS_SPLIT'), ddDotLean: envOn('MODPREC_GPU_DD_DOT_LEAN'), lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE') };
 
 /**
  * The current switches.
