@@ -17,7 +17,8 @@
  * `backend: 'gpu'` (kernels/trsv/trsv-gpu-bound.ts, steps 2 and 3) holds unchanged.
  *
  * Rows and x go through atomic words (`RAtomic`, `XAtomic`): in the joint dispatch the solve reads block k's residuals
- * and writes x_k while the far update reads x_p and rewrites later rows — one binding each, disjoint words.
+ * and writes x_k while the far update reads x_p and rewrites later rows — one binding each, disjoint words. Each
+ * workgroup of it first copies the block vector it reads (r_k or x_p) into workgroup memory.
  * @module
  */
 import type { GpuArithmetic, GpuRegister } from '../../src/backends/webgpu/arithmetic.js';
@@ -140,24 +141,29 @@ export function solveFarSource(arithmetic: GpuArithmetic, A: DeviceArray, shape:
     ['bs', 'Integer'] as const, ['solveGroups', 'Integer'] as const, ['aOff', 'Integer'] as const];
   const c = arithmetic.components;
   const rm = arithmetic.words.emitRead('Inv', 'i * np + k0 + e', 'm', arithmetic);
+  // The block vector both sides read bs times a workgroup (r_k, x_p) is loaded once into workgroup array 1: plain
+  // loads in the chains, as in the lane passes (the same values).
+  const stage = (array: string, from: string): string[] => [`for (let t = l; t < bs * ${c}; t = t + ${LANE_WORKGROUP}) {`, `mpSharedSet(1, t, mpFloat(mpAtomicLoad(${array}[${from} * ${c} + t])));`, '}', 'mpBarrier();'];
   const body = [
     'const l = mpLocalId();',
     'const w = mpGroupId();',
     'if (w < solveGroups) {',
     `const lanev = mpImod(l, ${W});`,
     `const i = w * ${LANE_WORKGROUP / W} + mpIdiv(l, ${W});`,
+    ...stage('RAtomic', 'k0'),
     arithmetic.declareZero('sv'),
     `for (let e = lanev; e < bs; e = e + ${W}) {`,
     rm.code,
-    fromWords(arithmetic, 'rv', atomicWords(arithmetic, 'RAtomic', 'k0 + e')),
+    fromWords(arithmetic, 'rv', Array.from({ length: c }, (_, k) => `mpShared(1, e * ${c} + ${k})`)),
     arithmetic.mulAdd('sv', rm.register, arithmetic.register('rv')),
     '}',
     ...wideTree(arithmetic, W, (lane) => `l - lanev + ${lane}`, 'lanev', 'sv', 'ov'),
     'if (lanev === 0) {', ...Array.from({ length: c }, (_, k) => `mpAtomicStore(XAtomic[(k0 + i) * ${c} + ${k}], mpBits(${word(arithmetic, 'sv', k)}));`), '}',
   ];
   const { rowOf, laneOf } = updateLayout(LANES, shape.trans);
-  body.push('} else {', `const lanen = ${laneOf};`, `const gn = rowStart + (w - solveGroups) * ${LANES} + ${rowOf};`,
-    ...updateRow(arithmetic, A, shape, LANES, { g: 'gn', ln: 'lanen', z: 'n' }, (col, name) => ({ code: fromWords(arithmetic, name, atomicWords(arithmetic, 'XAtomic', col)), register: arithmetic.register(name) })), '}');
+  body.push('} else {', `const lanen = ${laneOf};`, `const gn = rowStart + (w - solveGroups) * ${LANES} + ${rowOf};`, ...stage('XAtomic', 'p0'),
+    ...updateRow(arithmetic, A, shape, LANES, { g: 'gn', ln: 'lanen', z: 'n' }, (col, name) => ({ code: fromWords(arithmetic, name, Array.from({ length: c }, (_, k) => `mpShared(1, (${col} - p0) * ${c} + ${k})`)), register: arithmetic.register(name) })), '}');
   body.push(arithmetic.declareZero('unused'), `return ${arithmetic.returnValue('unused')};`);
-  return { source: kernelSource(args, body), args, workgroup: { workgroupSize: LANE_WORKGROUP, workgroupArrays: [{ type: 'f32', length: LANE_WORKGROUP * c }] } };
+  // Array 0: the lane trees; array 1: r_k or x_p (bs ≤ 256 registers).
+  return { source: kernelSource(args, body), args, workgroup: { workgroupSize: LANE_WORKGROUP, workgroupArrays: [{ type: 'f32', length: LANE_WORKGROUP * c }, { type: 'f32', length: 256 * c }] } };
 }
