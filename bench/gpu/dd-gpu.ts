@@ -36,7 +36,8 @@
  * block, checked to give the lanes row's words), `overlap16` … `overlap256` rows with `ddOverlapLanes` (per block a
  * near update of its rows, then its solve beside the far update of the later rows, W lanes a row in the near update and
  * the solve: kernels/trsv/trsv-lanes-overlap-source.ts; overlap16 checked to give the lanes row's words, listed after
- * `lanes`), and `--trsv-block=64,128,256` times the lanes, fused and overlap rows at those block sizes (`blockSize`).
+ * `lanes`; `MODPREC_TRSV_DD_OVERLAP_SPLIT=0…100` sets their far-update split), and `--trsv-block=64,128,256` times the
+ * lanes, fused and overlap rows at those block sizes (`blockSize`).
  * Each row checked against the CPU dd solve.
  *
  * `--from=<json> --anchors=<cuda-anchors.py output> [--device=…]` records a run into bench/results and

@@ -4,10 +4,11 @@
  *
  * The lane solve (./trsv-lanes-source.ts) runs per block k a solve x_k = Inv_k·r_k and then one update of every later
  * row by x_k; the next solve waits for the whole update, though it needs only block k + 1's rows of it. Here the update
- * by x_p (p the block solved last) is split: the near update (block k's rows only: one dispatch of bs rows) and the far
- * update (the rows after block k), which runs in the same dispatch as block k's solve — the solve's workgroups first,
- * the far update's after them. A block then costs one near chain plus the longer of the solve's chain and the far
- * update (its integer throughput), instead of a solve chain plus the whole update.
+ * by x_p (p the block solved last) is split: the near update (block k's rows only) and the far update (the rows after
+ * block k). A step is two dispatches, the near update and then block k's solve, and the far update runs beside both
+ * (part of its rows in each: kernels/trsv/trsv-webgpu.ts) — the head's workgroups first, the far update's after them.
+ * A block then costs a near and a solve chain, beside the far update's integer throughput, instead of a solve chain
+ * plus the whole update.
  *
  * The near update and the solve split a row's sum over W lanes (16 … 256; W = 16 is the lane solve's layout, hence
  * its sums in its order and its bits): lane p takes the block's columns p, p + W, …, and the W lane sums are added
@@ -105,64 +106,51 @@ function updateRow(arithmetic: GpuArithmetic, A: DeviceArray, shape: LaneShape, 
 }
 
 /**
- * The near update r_i −= Σ_{j in block p} op(A)(i, j)·x_j for the bs rows of block k from k0 (256/W rows a
- * workgroup, W lanes a row): bs·W/256 workgroups.
+ * One dispatch of a step: workgroups below `headGroups` (= bs·W/256, 256/W rows each, W lanes a row) run the head — block
+ * k's solve x_k = Inv_k·r_k (lane p the inverse's entries (i, p + We): adjacent lanes adjacent words of the row-major
+ * inverse), or the near update of block k's rows by x_p — and the others apply x_p's update to rows rowStart … in place,
+ * 16 a workgroup in the lane update's layout (the far update; rowStart … may be empty).
  * @param arithmetic - the arithmetic
  * @param A - the matrix (format, view)
  * @param shape - the variant
- * @param W - lanes a row (one of {@link OVERLAP_LANE_WIDTHS})
- * @returns source, arguments and workgroup settings (uniforms n, lda, k0, p0, bs, aOff; x_p read from X)
+ * @param W - the head's lanes a row (one of {@link OVERLAP_LANE_WIDTHS})
+ * @param head - `solve` or `near`
+ * @returns source, arguments and workgroup settings (uniforms n, np, lda, rowStart, p0, k0, bs, headGroups, aOff; Inv only for the solve)
  */
-export function nearUpdateSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: LaneShape, W: number): { source: string; args: ReturnType<typeof arrayArgs>; workgroup: WorkgroupSettings } {
-  const args = [...arrayArgs('A', A), ['RAtomic', 'Array'] as const, ['X', 'Array'] as const, ['n', 'Integer'] as const, ['lda', 'Integer'] as const,
-    ['k0', 'Integer'] as const, ['p0', 'Integer'] as const, ['bs', 'Integer'] as const, ['aOff', 'Integer'] as const];
-  const c = arithmetic.components;
-  const { rowOf, laneOf } = updateLayout(W, shape.trans);
-  // x_p as a plain array, read as the lane update reads it: this pass writes only RAtomic.
-  const readX = (col: string, name: string): { code: string; register: GpuRegister } => arithmetic.words.emitRead('X', col, name, arithmetic);
-  const body = ['const l = mpLocalId();', `const lane = ${laneOf};`, `const g = k0 + mpGroupId() * ${LANE_WORKGROUP / W} + ${rowOf};`,
-    ...updateRow(arithmetic, A, shape, W, { g: 'g', ln: 'lane', z: '' }, readX), arithmetic.declareZero('unused'), `return ${arithmetic.returnValue('unused')};`];
-  return { source: kernelSource(args, body), args, workgroup: { workgroupSize: LANE_WORKGROUP, workgroupArrays: [{ type: 'f32', length: LANE_WORKGROUP * c }] } };
-}
-
-/**
- * Block k's solve x_k = Inv_k·r_k beside the far update by x_p: workgroups below `solveGroups` (= bs·W/256) solve 256/W
- * rows each (W lanes a row: lane p the inverse's entries (i, p + We), adjacent lanes adjacent words of the row-major
- * inverse); the others apply x_p's update to rows rowStart … in place, 16 a workgroup in the lane update's layout.
- * @param arithmetic - the arithmetic
- * @param A - the matrix (format, view)
- * @param shape - the variant
- * @param W - the solve's lanes a row (one of {@link OVERLAP_LANE_WIDTHS})
- * @returns source, arguments and workgroup settings (uniforms n, np, lda, rowStart, p0, k0, bs, solveGroups, aOff)
- */
-export function solveFarSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: LaneShape, W: number): { source: string; args: ReturnType<typeof arrayArgs>; workgroup: WorkgroupSettings } {
-  const args = [['Inv', 'Array'] as const, ...arrayArgs('A', A), ['RAtomic', 'Array'] as const, ['XAtomic', 'Array'] as const, ['n', 'Integer'] as const,
+export function headFarSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: LaneShape, W: number, head: 'solve' | 'near'): { source: string; args: ReturnType<typeof arrayArgs>; workgroup: WorkgroupSettings } {
+  const args = [...(head === 'solve' ? [['Inv', 'Array'] as const] : []), ...arrayArgs('A', A), ['RAtomic', 'Array'] as const, ['XAtomic', 'Array'] as const, ['n', 'Integer'] as const,
     ['np', 'Integer'] as const, ['lda', 'Integer'] as const, ['rowStart', 'Integer'] as const, ['p0', 'Integer'] as const, ['k0', 'Integer'] as const,
-    ['bs', 'Integer'] as const, ['solveGroups', 'Integer'] as const, ['aOff', 'Integer'] as const];
+    ['bs', 'Integer'] as const, ['headGroups', 'Integer'] as const, ['aOff', 'Integer'] as const];
   const c = arithmetic.components;
   const rm = arithmetic.words.emitRead('Inv', 'i * np + k0 + e', 'm', arithmetic);
   // The block vector both sides read bs times a workgroup (r_k, x_p) is loaded once into workgroup array 1: plain
   // loads in the chains, as in the lane passes (the same values).
   const stage = (array: string, from: string): string[] => [`for (let t = l; t < bs * ${c}; t = t + ${LANE_WORKGROUP}) {`, `mpSharedSet(1, t, mpFloat(mpAtomicLoad(${array}[${from} * ${c} + t])));`, '}', 'mpBarrier();'];
-  const body = [
-    'const l = mpLocalId();',
-    'const w = mpGroupId();',
-    'if (w < solveGroups) {',
-    `const lanev = mpImod(l, ${W});`,
-    `const i = w * ${LANE_WORKGROUP / W} + mpIdiv(l, ${W});`,
-    ...stage('RAtomic', 'k0'),
-    arithmetic.declareZero('sv'),
-    `for (let e = lanev; e < bs; e = e + ${W}) {`,
-    rm.code,
-    fromWords(arithmetic, 'rv', Array.from({ length: c }, (_, k) => `mpShared(1, e * ${c} + ${k})`)),
-    arithmetic.mulAdd('sv', rm.register, arithmetic.register('rv')),
-    '}',
-    ...wideTree(arithmetic, W, (lane) => `l - lanev + ${lane}`, 'lanev', 'sv', 'ov'),
-    'if (lanev === 0) {', ...Array.from({ length: c }, (_, k) => `mpAtomicStore(XAtomic[(k0 + i) * ${c} + ${k}], mpBits(${word(arithmetic, 'sv', k)}));`), '}',
-  ];
+  /** x_col from the staged x_p (workgroup array 1). */
+  const sharedX = (col: string, name: string): { code: string; register: GpuRegister } => ({ code: fromWords(arithmetic, name, Array.from({ length: c }, (_, k) => `mpShared(1, (${col} - p0) * ${c} + ${k})`)), register: arithmetic.register(name) });
+  const body = ['const l = mpLocalId();', 'const w = mpGroupId();', 'if (w < headGroups) {'];
+  if (head === 'solve') {
+    body.push(
+      `const lanev = mpImod(l, ${W});`,
+      `const i = w * ${LANE_WORKGROUP / W} + mpIdiv(l, ${W});`,
+      ...stage('RAtomic', 'k0'),
+      arithmetic.declareZero('sv'),
+      `for (let e = lanev; e < bs; e = e + ${W}) {`,
+      rm.code,
+      fromWords(arithmetic, 'rv', Array.from({ length: c }, (_, k) => `mpShared(1, e * ${c} + ${k})`)),
+      arithmetic.mulAdd('sv', rm.register, arithmetic.register('rv')),
+      '}',
+      ...wideTree(arithmetic, W, (lane) => `l - lanev + ${lane}`, 'lanev', 'sv', 'ov'),
+      'if (lanev === 0) {', ...Array.from({ length: c }, (_, k) => `mpAtomicStore(XAtomic[(k0 + i) * ${c} + ${k}], mpBits(${word(arithmetic, 'sv', k)}));`), '}',
+    );
+  } else {
+    const near = updateLayout(W, shape.trans);
+    body.push(`const lane = ${near.laneOf};`, `const g = k0 + w * ${LANE_WORKGROUP / W} + ${near.rowOf};`, ...stage('XAtomic', 'p0'),
+      ...updateRow(arithmetic, A, shape, W, { g: 'g', ln: 'lane', z: '' }, sharedX));
+  }
   const { rowOf, laneOf } = updateLayout(LANES, shape.trans);
-  body.push('} else {', `const lanen = ${laneOf};`, `const gn = rowStart + (w - solveGroups) * ${LANES} + ${rowOf};`, ...stage('XAtomic', 'p0'),
-    ...updateRow(arithmetic, A, shape, LANES, { g: 'gn', ln: 'lanen', z: 'n' }, (col, name) => ({ code: fromWords(arithmetic, name, Array.from({ length: c }, (_, k) => `mpShared(1, (${col} - p0) * ${c} + ${k})`)), register: arithmetic.register(name) })), '}');
+  body.push('} else {', `const lanen = ${laneOf};`, `const gn = rowStart + (w - headGroups) * ${LANES} + ${rowOf};`, ...stage('XAtomic', 'p0'),
+    ...updateRow(arithmetic, A, shape, LANES, { g: 'gn', ln: 'lanen', z: 'n' }, sharedX), '}');
   body.push(arithmetic.declareZero('unused'), `return ${arithmetic.returnValue('unused')};`);
   // Array 0: the lane trees; array 1: r_k or x_p (bs ≤ 256 registers).
   return { source: kernelSource(args, body), args, workgroup: { workgroupSize: LANE_WORKGROUP, workgroupArrays: [{ type: 'f32', length: LANE_WORKGROUP * c }, { type: 'f32', length: 256 * c }] } };

@@ -36,7 +36,7 @@ import { checkGpuOptions } from '../../src/backends/backend.js';
 import { REDO_WORKGROUP, storageOverflowBits, storageRoundTrip, substitutionHolds, substitutionRedoBindings, substitutionRedoSource, type RoundTripStorage, type StoreRounding } from './trsv-substitution-source.js';
 import { splitRedoCheckSource, splitRedoWindowSource } from './trsv-split-redo-source.js';
 import { LANES, LANE_WORKGROUP, laneFusedSource, laneSolveSource, laneUpdateSource } from './trsv-lanes-source.js';
-import { nearUpdateSource, OVERLAP_LANE_WIDTHS, solveFarSource } from './trsv-lanes-overlap-source.js';
+import { headFarSource, OVERLAP_LANE_WIDTHS } from './trsv-lanes-overlap-source.js';
 import { readsTransposed, transposedDeviceMatrix } from '../gemv/transposed-device-matrix.js';
 import { fieldOf, throughInterleaved, withMapped } from '../../src/backends/webgpu/dd-split-device.js';
 import { scaledStorePasses, storesViewInWindows } from '../../src/backends/webgpu/scaled-store.js';
@@ -373,7 +373,7 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
   }
   // A gathered b and the final pass's windows depend on the binding limit (tests lower it): plans keep to one.
   const gathered = readsGatheredB(runtime, x);
-  const key = `trsv|${invKey}|${objectId(x)}|${rounds ? 'rounds' : ''}|${gathered ? bindingLimit(runtime) : 0}|${lanes ? 'lanes' : ''}${ddLanesFused(arithmetic, perBinding) ? '|fused' : ''}|${ddOverlap(arithmetic, perBinding)}`;
+  const key = `trsv|${invKey}|${objectId(x)}|${rounds ? 'rounds' : ''}|${gathered ? bindingLimit(runtime) : 0}|${lanes ? 'lanes' : ''}${ddLanesFused(arithmetic, perBinding) ? '|fused' : ''}|${ddOverlap(arithmetic, perBinding)}|${overlapSplit()}`;
   const updates = updatesOf(shape, A, perBinding);
   // More passes and their unused output: the substitution redo where the result is not finite (one pass, or a
   // check and one per window of A: ./trsv-split-redo-source.ts); x's words keep one more for the redo's verdict.
@@ -443,11 +443,18 @@ function ddOverlap(arithmetic: GpuArithmetic, perBinding: number): number {
   return ddLanes(arithmetic) && perBinding === Infinity && OVERLAP_LANE_WIDTHS.includes(W) ? W : 0;
 }
 
+/** The percentage of a step's far rows the overlapped lane solve updates beside the near update (`MODPREC_TRSV_DD_OVERLAP_SPLIT`, default 50). */
+function overlapSplit(): number {
+  return Math.min(100, tuning('MODPREC_TRSV_DD_OVERLAP_SPLIT', 50));
+}
+
 /**
  * The passes of the overlapped lane solve (./trsv-lanes-overlap-source.ts), appended to `passes`: block 0 (in
- * substitution order) solved alone, then per block k the near update of its rows by x_p (p the block before it), and
- * one dispatch of its solve beside the far update by x_p of the rows after it. As many passes as the lane solve's
- * 2·blocks − 1 with A in one binding.
+ * substitution order) solved alone, then per block k two dispatches — the near update of its rows by x_p (p the block
+ * before it), then its solve — each beside part of the far update by x_p of the rows after block k: the first
+ * `MODPREC_TRSV_DD_OVERLAP_SPLIT` percent of those rows (default 50, in whole workgroups of 16) beside the near update,
+ * the rest beside the solve. Every row's sum is the same wherever it runs (the same bits for any split). As many passes
+ * as the lane solve's 2·blocks − 1 with A in one binding.
  */
 async function overlapSolvePasses(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape, arithmetic: GpuArithmetic, W: number, caches: PassCache[], r: GpuBuffer, inv: GpuBuffer, xw: GpuBuffer, unused: GpuBuffer, passes: { pass: Pass; cache?: PassCache }[]): Promise<void> {
   const { A } = args;
@@ -455,33 +462,32 @@ async function overlapSolvePasses(runtime: GpuRuntime, args: GpuTrsvArgs, shape:
   const { n, bs, blocks, np } = shape;
   const c = arithmetic.components;
   const variant = `${arithmetic.name}|${readKey(A.data)}|${A.data.isView}|${shape.lowerOp}|${shape.trans}|${W}`;
-  const near = memo(`trsvON|${variant}`, () => nearUpdateSource(arithmetic, A.data, shape, W));
-  const pNear = await getProgram(context, { source: near.source, args: near.args, components: c, workgroup: near.workgroup });
-  const joint = memo(`trsvOS|${variant}`, () => solveFarSource(arithmetic, A.data, shape, W));
-  const pJoint = await getProgram(context, { source: joint.source, args: joint.args, components: c, workgroup: joint.workgroup });
-  // Workgroups of a block's solve (256/W rows each), and the near update's.
-  const solveGroups = (bs * W) / LANE_WORKGROUP;
-  const withA = (arrays: Record<string, BoundArray>, scalars: Record<string, number>): void => {
+  const program = async (head: 'solve' | 'near'): Promise<Pass['program']> => {
+    const spec = memo(`trsvO${head}|${variant}`, () => headFarSource(arithmetic, A.data, shape, W, head));
+    return getProgram(context, { source: spec.source, args: spec.args, components: c, workgroup: spec.workgroup });
+  };
+  const pNear = blocks > 1 ? await program('near') : undefined;
+  const pSolve = await program('solve');
+  const split = overlapSplit();
+  // Workgroups of a block's head (256/W rows each).
+  const headGroups = (bs * W) / LANE_WORKGROUP;
+  const first = passes.length;
+  const dispatch = (prog: Pass['program'], arrays: Record<string, BoundArray>, scalars: Record<string, number>, rows: number): void => {
     bindArray('A', A.data, arrays, scalars);
     moveScaleBase('A', A.data, 0, scalars);
     arrays.A = { buffer: A.data.buffer! };
+    passes.push({ pass: { program: prog, arrays, scalars, output: { buffer: unused }, threads: headGroups * LANE_WORKGROUP + rows * LANES }, cache: caches[passes.length - first]! });
   };
-  let slot = 0;
   for (let step = 0; step < blocks; step++) {
     const k0 = (shape.lowerOp ? step : blocks - 1 - step) * bs;
     const p0 = shape.lowerOp ? k0 - bs : k0 + bs;
-    // The rows after block k: [k0 + bs, np) (lower) or [0, k0) (upper); none far-updated at the first step.
+    // The rows after block k: [k0 + bs, np) (lower) or [0, k0) (upper), none far-updated at the first step; the near
+    // dispatch takes the first `split` percent of them.
     const [rowStart, rowEnd] = step === 0 ? [0, 0] : shape.lowerOp ? [k0 + bs, np] : [0, k0];
-    if (step > 0) {
-      const arrays: Record<string, BoundArray> = { RAtomic: { buffer: r }, X: { buffer: xw } };
-      const scalars: Record<string, number> = { n, lda: A.ld, k0, p0, bs, aOff: 0 };
-      withA(arrays, scalars);
-      passes.push({ pass: { program: pNear, arrays, scalars, output: { buffer: unused }, threads: bs * W }, cache: caches[slot++]! });
-    }
-    const arrays: Record<string, BoundArray> = { Inv: { buffer: inv }, RAtomic: { buffer: r }, XAtomic: { buffer: xw } };
-    const scalars: Record<string, number> = { n, np, lda: A.ld, rowStart, p0, k0, bs, solveGroups, aOff: 0 };
-    withA(arrays, scalars);
-    passes.push({ pass: { program: pJoint, arrays, scalars, output: { buffer: unused }, threads: (solveGroups * LANE_WORKGROUP) + Math.max(0, rowEnd - rowStart) * LANES }, cache: caches[slot++]! });
+    const mid = rowStart + Math.round(((rowEnd - rowStart) * split) / 100 / LANES) * LANES;
+    const scalars = (from: number): Record<string, number> => ({ n, np, lda: A.ld, rowStart: from, p0, k0, bs, headGroups, aOff: 0 });
+    if (step > 0) dispatch(pNear!, { RAtomic: { buffer: r }, XAtomic: { buffer: xw } }, scalars(rowStart), mid - rowStart);
+    dispatch(pSolve, { Inv: { buffer: inv }, RAtomic: { buffer: r }, XAtomic: { buffer: xw } }, scalars(mid), rowEnd - mid);
   }
 }
 

@@ -290,8 +290,9 @@ export interface TrsvKernelSwitches {
   /**
    * With `ddLanes`, A in one binding: 0 (off), or the lanes a row of the near update and the block solve of the
    * overlapped lane solve (16, 32, 64, 128 or 256; kernels/trsv/trsv-lanes-overlap-source.ts, issue 18 item 4): per
-   * block one dispatch updates only block k's rows by x_{k−1}, the next solves block k while its other workgroups
-   * update the rows after block k by x_{k−1} (the far update beside the solve's chain). With 16 the lane solve's bits;
+   * block one dispatch updates only block k's rows by x_{k−1}, the next solves block k; beside both, their other
+   * workgroups update the rows after block k by x_{k−1} (the far update off the chains; `MODPREC_TRSV_DD_OVERLAP_SPLIT`,
+   * default 50, is the percentage of those rows beside the near update). With 16 the lane solve's bits;
    * otherwise shorter chains, other bits, the same trsvBound. Taken before `ddLanesFused`. Off: not yet timed on the
    * H100 (`MODPREC_TRSV_DD_OVERLAP_LANES=64` turns it on with 64 lanes; bench/gpu/dd-gpu.ts `--trsv-forms=lanes,overlap64`).
    */
