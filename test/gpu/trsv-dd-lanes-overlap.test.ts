@@ -2,10 +2,14 @@
  * The overlapped lane-split TRSV for double-double arithmetic (`ddOverlapLanes`, kernels/trsv/trsv-lanes-overlap-source.ts:
  * per block a near update of its rows, then its solve beside the far update of the later rows): x within trsvBound
  * (backend 'gpu', the same block size) of the exact rational solution; with 16 lanes the lane solve's words (the same
- * sums in the same order), with 32, 64 or 256 lanes within the bound only (a row-major sub-range A as well).
+ * sums in the same order), with 32, 64 or 256 lanes within the bound only (a row-major sub-range A as well); A split
+ * over bindings takes the lane solve's split passes.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { setTrsvKernelSwitches, trsvKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
+import { setBindingLimitForTests, toDevice } from '../../src/backends/webgpu/device-array.js';
+import { deviceMatrix } from '../../kernels/gemv/gemv-webgpu.js';
+import { gpuTrsv } from '../../kernels/trsv/trsv-webgpu.js';
 import { trsv, trsvBound, formats, type Range } from '../../src/index.js';
 import { randomValues, requireRuntime } from './gpu-test-helpers.js';
 import { type Storage, type Variant, exactSolution, add, neg, atMost, exactOf, matrixOf, vectorOf, storedOf } from './trsv-dd-oracle.js';
@@ -73,6 +77,28 @@ describe('double-double TRSV, overlapped lane-split solve (ddOverlapLanes)', () 
   it.skipIf(process.env.MODPREC_SLOW_TESTS !== '1')('dd storage, a row-major sub-range A (a view), L N N (n = 150, 64-row blocks), 32 lanes: within trsvBound', async () => {
     await requireRuntime();
     await overlapWithinBound(formats.dd, matrixOf(formats.dd, 150, 103, 'sub'), 150, ['L', 'N', 'N'], 32, 64, 105);
+  });
+
+  it('A split over bindings: the lane solve\'s split passes run (the form needs A in one binding), the 16-lane form\'s words', async () => {
+    await requireRuntime();
+    const n = 150;
+    const a = randomValues(n * n, 107).map((v) => v / n);
+    for (let j = 0; j < n; j++) a[j + j * n] = j % 2 === 0 ? 2 : -1;
+    // dd: A 360 kB; under 256 kB a window holds 108 columns (two windows).
+    const A = deviceMatrix(await toDevice(a, { format: 'dd' }), n, n);
+    const b = randomValues(n, 109);
+    setTrsvKernelSwitches({ ddLanes: true, ddOverlapLanes: 16 });
+    const whole = await toDevice(b, { format: 'dd' });
+    await gpuTrsv({ A, x: whole, uplo: 'L' }, { arithmetic: 'dd', blockSize: 64 });
+    const split = await toDevice(b, { format: 'dd' });
+    setBindingLimitForTests(256 * 1024);
+    try {
+      await gpuTrsv({ A, x: split, uplo: 'L' }, { arithmetic: 'dd', blockSize: 64 });
+    } finally {
+      setBindingLimitForTests(undefined);
+    }
+    expect([...(await split.encoded()).words]).toEqual([...(await whole.encoded()).words]);
+    A.data.destroy();
   });
 
   it('an unsupported lane count is INVALID_OPTION naming ddOverlapLanes, and changes nothing', () => {
