@@ -336,6 +336,16 @@ export interface TrsvKernelSwitches {
    */
   readonly ddLanesFused: boolean;
   /**
+   * With `ddLanes`, A in one binding: 0 (off), or the lanes a row of the near update and the block solve of the
+   * overlapped lane solve (16, 32, 64, 128 or 256; kernels/trsv/trsv-lanes-overlap-source.ts, issue 18 item 4): per
+   * block one dispatch updates only block k's rows by x_{k−1}, the next solves block k; beside both, their other
+   * workgroups update the rows after block k by x_{k−1} (the far update off the chains; `MODPREC_TRSV_DD_OVERLAP_SPLIT`,
+   * default 50, is the percentage of those rows beside the near update). With 16 the lane solve's bits;
+   * otherwise shorter chains, other bits, the same trsvBound. Taken before `ddLanesFused`. Off: not yet timed on the
+   * H100 (`MODPREC_TRSV_DD_OVERLAP_LANES=64` turns it on with 64 lanes; bench/gpu/dd-gpu.ts `--trsv-forms=lanes,overlap64`).
+   */
+  readonly ddOverlapLanes: number;
+  /**
    * Transposed solves (op(A) = Aᵀ, A in one binding) read a column-major copy of op(A)'s block triangle, made once per
    * matrix and kept beside the block inverses (kernels/trsv/trsv-transposed-copy.ts), and run the N solve's walker on
    * it: a warp's tile loads are then 32 adjacent rows of one stored column, and a step's helpers together read one
@@ -361,12 +371,19 @@ let trsvCurrent: TrsvKernelSwitches = {
   quadRows: !envOff('MODPREC_TRSV_QUAD_ROWS'),
   ddLanes: !envOff('MODPREC_TRSV_DD_LANES'),
   ddLanesFused: envOn('MODPREC_TRSV_DD_LANES_FUSED'),
+  ddOverlapLanes: envOverlapLanes('MODPREC_TRSV_DD_OVERLAP_LANES'),
   transposedCopy: envOn('MODPREC_TRSV_TRANSPOSED_COPY'),
 };
 
+/** `ddOverlapLanes` from the environment: 16, 32, 64, 128 or 256, else 0 (off). */
+function envOverlapLanes(name: string): number {
+  const v = Number((globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name] ?? 0);
+  return [16, 32, 64, 128, 256].includes(v) ? v : 0;
+}
+
 /**
  * The current TRSV switches (read once from `MODPREC_TRSV_COLUMN_INVERSE`, `…_ROW_LANES`, `…_LAZY_TILES`,
- * `…_EARLY_POLL`, `…_AHEAD`, `…_QUAD_ROWS`, `…_DD_LANES` (=0 turns one off), `…_TREE_QUARTERS`, `…_TRANSPOSED_COPY`, `…_DD_LANES_FUSED` (=1 turns one on)).
+ * `…_EARLY_POLL`, `…_AHEAD`, `…_QUAD_ROWS`, `…_DD_LANES` (=0 turns one off), `…_TREE_QUARTERS`, `…_TRANSPOSED_COPY`, `…_DD_LANES_FUSED` (=1 turns one on), `…_DD_OVERLAP_LANES` (a lane count)).
  * @returns them
  */
 export function trsvKernelSwitches(): TrsvKernelSwitches {
@@ -377,8 +394,11 @@ export function trsvKernelSwitches(): TrsvKernelSwitches {
  * Sets some TRSV switches (sources and plans are kept per setting, so the next solve uses the new form).
  * @param changes - the switches to change
  * @returns the previous switches (to restore them)
+ * @throws {@link modprec!ModprecError} `INVALID_OPTION` naming `ddOverlapLanes` for a lane count other than 0, 16, 32, 64, 128 or 256
  */
 export function setTrsvKernelSwitches(changes: Partial<TrsvKernelSwitches>): TrsvKernelSwitches {
+  const W = changes.ddOverlapLanes;
+  if (W !== undefined && W !== 0 && ![16, 32, 64, 128, 256].includes(W)) fail('INVALID_OPTION', 'ddOverlapLanes', 'must be 0 (off), 16, 32, 64, 128 or 256', W);
   const previous = trsvCurrent;
   trsvCurrent = { ...trsvCurrent, ...changes };
   return previous;
