@@ -1,8 +1,10 @@
 /**
  * DOT summed in double-double in WebAssembly SIMD (double-double arithmetic, or fp64 arithmetic with the `dd`
- * accumulation) on unscaled built-in storage, double-double storage included (read as its pair in double-double
- * arithmetic — the product then takes the cross terms of `ddMulAccumulate`, src/formats/dd/mul.ts, with TwoSum
- * at the end — and as hi + lo in fp64 arithmetic, as the JavaScript kernels read it). Each step of 8 elements adds
+ * accumulation) on built-in storage, unscaled or with one scale per operand, double-double storage included (read
+ * as its pair in double-double arithmetic — the product then takes the cross terms of `ddMulAccumulate`,
+ * src/formats/dd/mul.ts, with TwoSum at the end — and as hi + lo in fp64 arithmetic, as the JavaScript kernels read
+ * it). A scaled operand is read as the JavaScript reads it (src/backends/wasm/wasm-dd-read.ts): fp64 arithmetic's
+ * double fl(v·s); double-double arithmetic's pair (v, 0)·(s, 0), exact but for underflow, a double-double factor. Each step of 8 elements adds
  * xᵢ·yᵢ into lane i mod 8 of eight double-double partial sums by the steps of `ddTwoProdAccumulate`
  * (src/formats/dd/two-prod-accumulate.ts; the instructions: src/backends/wasm/wasm-dd-steps.ts): Dekker's exact
  * product — split by bits in blocks of 512 whose factors lie in [2^-480, 2^480), by Veltkamp elsewhere (the default
@@ -43,7 +45,7 @@ const PIN_AT = Y_AT + CHUNK * 8;
 /**
  * A compiled double-double DOT chunk: adds Σ x·y over `n` staged elements (a multiple of 8) into the eight
  * double-double partial sums at byte address 0 (element 8t + 2k + l into lane l of pair k: high parts at bytes
- * 0–63, low parts at 64–127); the scale arguments are unused (unscaled storage only).
+ * 0–63, low parts at 64–127); the scale arguments are read only by chunks compiled for scaled operands.
  */
 export type DdDotChunk = (px: number, sx: number, py: number, sy: number, n: number) => void;
 
@@ -150,8 +152,8 @@ export function joinDdLanes(acc: Float64Array, out: Float64Array): void {
 const joinScratch = new Float64Array(8);
 
 /**
- * Σ xᵢyᵢ for i < n summed in double-double, as [hi, lo] (the caller checked {@link wasmStorageOf} for both and
- * that neither is scaled; double-double storage only under double-double arithmetic). Non-finite when the inputs or the splitting were (see the module comment).
+ * Σ xᵢyᵢ for i < n summed in double-double, as [hi, lo] (the caller checked {@link wasmStorageOf} for both: one
+ * scale each at most). Non-finite when the inputs or the splitting were (see the module comment).
  */
 export function wasmDdDot(x: Accessor<1, any>, y: Accessor<1, any>, n: number, ddArithmetic: boolean): [number, number] {
   const sx = wasmStorageOf(x) as WasmStorage, sy = wasmStorageOf(y) as WasmStorage;

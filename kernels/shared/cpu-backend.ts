@@ -173,7 +173,9 @@ export function wasmRefusal(call: CpuCall): Refusal | undefined {
     // TRSV's x is read back as the arithmetic reads it (a double in fp64), whatever its storage: no exactness to keep.
     if (use === 'write' && call.arithmetic.kind === 'number' && WASM_STORED_SOLUTION_KERNELS.has(call.kernel)) continue;
     if (numerics === 'dd' && r.accessor.scale && (use === 'write' || !WASM_DD_SCALED_KERNELS.has(call.kernel))) {
-      return { code: 'INVALID_FORMAT', parameter: name, reason: `WebAssembly sums in double-double over scaled operands that ${[...WASM_DD_SCALED_KERNELS].join(', ')} read only (not ${call.kernel}'s ${use === 'write' ? 'output' : name})` };
+      const reason = use === 'write' ? `WebAssembly writes no scaled output in double-double (${call.kernel}'s ${name})`
+        : `WebAssembly reads scaled operands in double-double in ${[...WASM_DD_SCALED_KERNELS].join(', ')} only (not ${call.kernel})`;
+      return { code: 'INVALID_FORMAT', parameter: name, reason };
     }
     if (use === 'write' && numerics !== 'dd' && WASM_STORED_OUTPUT_KERNELS.has(call.kernel)) continue;
     if (use === 'write' && (!s.writable || r.accessor.scale)) return { code: 'INVALID_FORMAT', parameter: name, reason: `WebAssembly writes unscaled f64 and f32 storage only (not ${r.accessor.scale ? 'scaled ' : ''}${s.name})` };
