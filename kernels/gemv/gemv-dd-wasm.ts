@@ -62,8 +62,8 @@ export function readsPairs(a: Accessor<any, any>, ddArithmetic: boolean): boolea
   return ddArithmetic && a.storage.kind === 'dd';
 }
 
-/** Whether GEMV reads x as pairs ({@link xPairs}): double-double storage, or a scale, in double-double arithmetic. */
-function xReadsPairs(x: Accessor<1, any>, ddArithmetic: boolean): boolean {
+/** Whether GEMV and ELL SpMV read x as pairs ({@link xPairs}): double-double storage, or a scale, in double-double arithmetic. */
+export function xReadsPairs(x: Accessor<1, any>, ddArithmetic: boolean): boolean {
   return readsPairs(x, ddArithmetic) || (ddArithmetic && !!x.scale);
 }
 

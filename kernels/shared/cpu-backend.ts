@@ -61,7 +61,7 @@ export const WASM_DD_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['do
  * with one scale, as the JavaScript kernels read them (src/backends/wasm/wasm-dd-read.ts): fp64 arithmetic's double
  * fl(v·s), double-double arithmetic's pair (v, 0)·(s, 0). The outputs they write stay unscaled.
  */
-export const WASM_DD_SCALED_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['asum', 'nrm2', 'dot', 'gemv']);
+export const WASM_DD_SCALED_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['asum', 'nrm2', 'dot', 'gemv', 'ellSpmv']);
 
 /**
  * The kernels whose WebAssembly program, in fp64 and fp32 arithmetic (any accumulation it runs there, fp64's `dd` too), also solves
