@@ -6,7 +6,7 @@
  * bit for bit the generated JavaScript where both take the same operations in the same order (GEMV with op(A)
  * read by columns, ELL SpMV: specials NaN/±0/±Inf/subnormals included), the documented lane order of the
  * double-double DOT where GEMV reads op(A) by rows; a cancellation fp64 cannot resolve; non-finite sums answered
- * by the JavaScript kernel; the automatic choice picks WebAssembly (dd outputs too); a scaled y, and ELL SpMV's scaled operands, refused, typed (one-scale A and x of GEMV: wasm-dd-scaled.test.ts).
+ * by the JavaScript kernel; the automatic choice picks WebAssembly (dd outputs too); a scaled y and ELL values scaled per slot refused, typed (scaled A, values and x: wasm-dd-scaled.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -346,12 +346,13 @@ describe('the choice of backend for double-double GEMV and ELL SpMV', () => {
   const x4 = vector([1, 2, 3, 4]);
   const ddY = (n: number): Range<1, any> => vectorOf('dd', 1, false, Array.from({ length: n }, () => pairOf(0.5, 0.5)));
   const scaled = buildVector({ storage: 'i16s', stride: 1, sub: false }, [0.5, 0.25]);
-  const perRow = buildMatrix({ storage: 'i16s', layout: 'col', sub: false, scaleRows: true }, L.stride, L.width, () => 0.5);
+  // A scale per slot (column of the values): no WebAssembly reader (one scale, or one per row, are read: wasm-dd-scaled.test.ts).
+  const perSlot = buildMatrix({ storage: 'i16s', layout: 'col', sub: false, scaleRows: false }, L.stride, L.width, () => 0.5);
   const cases: [string, () => unknown, ModprecErrorCode, string][] = [
     ['GEMV into a scaled y', () => gemv({ alpha: 1, A, x: vector([1, 1]), beta: 0, y: scaled }, { backend: 'wasm', arithmetic: formats.dd }), 'INVALID_FORMAT', 'y'],
     ['ELL SpMV into a bf16 y', () => ellSpmv({ alpha: 1, A: ellWithStorage(L, { storage: formats.f64 }), x: x4, beta: 0, y: vector(4, { storage: formats.bf16, arithmetic: formats.f64 }) }, { backend: 'wasm', accumulation: 'dd' }), 'INVALID_FORMAT', 'y'],
-    ['ELL SpMV with a scaled x', () => ellSpmv({ alpha: 1, A: ellWithStorage(L, { storage: formats.f64 }), x: buildVector({ storage: 'i16s', stride: 1, sub: false }, [1, 2, 3, 4]), beta: 0, y: vector(4) }, { backend: 'wasm', arithmetic: formats.dd }), 'INVALID_FORMAT', 'x'],
-    ['ELL SpMV with values scaled per row', () => ellSpmv({ alpha: 1, A: ellOperand(L, perRow), x: x4, beta: 0, y: vector(4) }, { backend: 'wasm', accumulation: 'dd' }), 'INVALID_FORMAT', 'A.values'],
+    ['ELL SpMV with values scaled per slot', () => ellSpmv({ alpha: 1, A: ellOperand(L, perSlot), x: x4, beta: 0, y: vector(4) }, { backend: 'wasm', accumulation: 'dd' }), 'INVALID_FORMAT', 'A.values'],
+    ['ELL SpMV into a scaled y', () => ellSpmv({ alpha: 1, A: ellWithStorage(L, { storage: formats.f64 }), x: x4, beta: 0, y: buildVector({ storage: 'i16s', stride: 1, sub: false }, [1, 2, 3, 4]) }, { backend: 'wasm', arithmetic: formats.dd }), 'INVALID_FORMAT', 'y'],
     ['TRSV in double-double arithmetic into a bf16 x', () => trsv({ A, x: vector([1, 1], { storage: formats.bf16, arithmetic: formats.f64 }), uplo: 'L' }, { backend: 'wasm', arithmetic: formats.dd }), 'INVALID_FORMAT', 'x'],
   ];
   for (const [name, call, code, parameter] of cases) {

@@ -7,13 +7,14 @@
  * huge scales (the splitting overflows: the JavaScript's answer), tiny scales (products underflow), NaN/±Inf,
  * strides of either sign, sub-ranges, n = 0 and 1; a scale per element still refused by name. GEMV with a scaled A,
  * x or both: the JavaScript's bits where op(A) is read by columns, the DD DOT's lane order per row where by rows,
- * within gemvBound; a scaled y still refused.
+ * within gemvBound; ELL SpMV with values scaled once or per row and a scaled x: the JavaScript's bits; a scaled y
+ * and a scale per element still refused.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
-  asum, asumBound, colMajor, cpuBackendOf, dot, dotBound, formats, gemv, gemvBound, nrm2, nrm2Bound, range, rowMajor, scaledReducedColMajor, scaledReducedRowMajor,
-  span, vector, type Range,
+  asum, asumBound, colMajor, cpuBackendOf, dot, dotBound, ellOperand, ellSpmv, formats, gemv, gemvBound, laplacianEll, nrm2, nrm2Bound, range, rowMajor,
+  scaledReducedColMajor, scaledReducedRowMajor, span, vector, type Range,
 } from '../../src/index.js';
 import { addRational, compareRational, mulRational, subRational, type Rational } from '../../src/testing/rational.js';
 import { exactOf } from '../../src/testing/exact.js';
@@ -326,6 +327,50 @@ describe('WebAssembly double-double GEMV over one-scale A and x', () => {
       expect(Array.from(y.accessor.data as Int16Array)).toEqual(before);
       expect(cpuBackendOf('gemv', { A, x, y }, options, ['y']).reason).toMatch(/^y: WebAssembly writes no scaled output in double-double/);
     }
+  });
+});
+
+const ellCase = fc.record({
+  grid: fc.tuple(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 5 })), storage: fc.constantFrom(...STORAGES),
+  perRow: fc.boolean(), scaledValues: fc.boolean(), scaleX: fc.option(scaleOf(false), { freq: 2 }), xStorage: fc.constantFrom(...STORAGES),
+  xStride: fc.constantFrom(1, -1, 2), sub: fc.boolean(), alpha: fc.constantFrom(1, -0.5, 3), beta: fc.constantFrom(0, 1, 0.25),
+  options: fc.constantFrom(...OPTIONS), seed: fc.integer({ min: 1, max: 2 ** 30 }),
+}).filter((c) => c.scaledValues || c.scaleX !== null);
+type EllCase = typeof ellCase extends fc.Arbitrary<infer C> ? C : never;
+
+/** The case's ELL operand (values with one scale, one per row, or unscaled f64), x, and y (NaN for β = 0). */
+function buildEllCase(c: EllCase): { A: ReturnType<typeof ellOperand>; x: Range<1, any>; y: Range<1, any> } {
+  const r = valuesFrom(c.seed);
+  const L = laplacianEll([...c.grid]);
+  const storage = c.scaledValues ? c.storage : 'f64';
+  const V = scaledReducedColMajor<2, any>({ size: [L.stride, L.width], storage: formats[storage], arithmetic: formats.f64, scaleMask: [c.scaledValues && c.perRow, false] });
+  const st = V.storage;
+  for (let k = 0; k < V.scale!.data.length; k++) V.scale!.data[k] = (r() < 0.5 ? -1 : 1) * 2 ** (Math.floor(r() * 40) - 20) * (1 + r());
+  if (!c.scaledValues) V.scale!.data[0] = 1;
+  const code = (s: typeof st): Stored => {
+    if (s.isInteger) return Math.round((2 * r() - 1) * s.maxValue);
+    const v = (2 * r() - 1) * 100;
+    return s.kind === 'dd' ? { hi: v, lo: v * (2 * r() - 1) * 2 ** -54 } : v;
+  };
+  for (let i = 0; i < L.stride; i++) for (let k = 0; k < L.width; k++) st.encode(V.data as never, V.linearIndex([i, k]), code(st) as never);
+  const values = c.scaledValues ? range(V) : range(colMajorCopy(range(V)));
+  const xs = Array.from({ length: L.cols }, () => code(scaledReducedRowMajor<1, any>({ size: [1], storage: formats[c.scaleX === null ? 'f64' : c.xStorage], arithmetic: formats.f64, scaleMask: [false] }).storage));
+  const x = c.scaleX === null ? vector(xs as number[]) : scaledVector(c.xStorage, xs, c.scaleX, c.xStride, c.sub);
+  const y = vector(Array.from({ length: L.rows }, () => (c.beta === 0 ? NaN : 2 * r() - 1)));
+  return { A: ellOperand(L.structure ?? L, values), x, y };
+}
+
+describe('WebAssembly double-double ELL SpMV over scaled values and x', () => {
+  it('values with one scale or one per row, x with one scale: the JavaScript\'s bits, all three numerics', () => {
+    fc.assert(fc.property(ellCase, (c) => {
+      const a = buildEllCase(c), b = buildEllCase(c);
+      expect(cpuBackendOf('ellSpmv', { x: a.x, y: a.y }, c.options, ['y']).backend).toBe('wasm');
+      ellSpmv({ alpha: c.alpha, A: a.A, x: a.x, beta: c.beta, y: a.y }, { ...c.options, backend: 'wasm' });
+      ellSpmv({ alpha: c.alpha, A: b.A, x: b.x, beta: c.beta, y: b.y }, { ...c.options, backend: 'js' });
+      const n = a.y.length();
+      const same = Array.from({ length: n }, (_, i) => Object.is(a.y.get(i), b.y.get(i)));
+      expect(same).toEqual(same.map(() => true));
+    }), { numRuns: 120 });
   });
 });
 
