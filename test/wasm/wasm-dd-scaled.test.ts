@@ -357,7 +357,7 @@ function buildEllCase(c: EllCase): { A: ReturnType<typeof ellOperand>; x: Range<
   const xs = Array.from({ length: L.cols }, () => code(scaledReducedRowMajor<1, any>({ size: [1], storage: formats[c.scaleX === null ? 'f64' : c.xStorage], arithmetic: formats.f64, scaleMask: [false] }).storage));
   const x = c.scaleX === null ? vector(xs as number[]) : scaledVector(c.xStorage, xs, c.scaleX, c.xStride, c.sub);
   const y = vector(Array.from({ length: L.rows }, () => (c.beta === 0 ? NaN : 2 * r() - 1)));
-  return { A: ellOperand(L.structure ?? L, values), x, y };
+  return { A: ellOperand(L, values), x, y };
 }
 
 describe('WebAssembly double-double ELL SpMV over scaled values and x', () => {
