@@ -25,10 +25,10 @@ import { twoProduct, ddAddDd } from 'double-double';
 import { wasmFusedFmaAvailable } from '../src/backends/wasm/wasm-fused-fma.js';
 import { setWasmKernelForms, type WasmKernelForms } from '../src/backends/wasm/wasm-kernel-forms.js';
 import {
-  asum, asumBound, axpy, colMajor, dot, nrm2, nrm2Bound, wasmArena, dotBound, ellSpmv, ellSpmvBound, ellWithStorage, formats, gemv, gemvBound, laplacianEll, range, rowMajor, trsv, trsvBound, vector, wasmSimdAvailable, type Range,
+  asum, asumBound, axpy, colMajor, dot, nrm2, nrm2Bound, wasmArena, dotBound, ellOperand, ellSpmv, ellSpmvBound, ellWithStorage, formats, gemv, gemvBound, laplacianEll, range, rowMajor, trsv, trsvBound, vector, wasmSimdAvailable, type Range,
 } from '../src/index.js';
 import '../src/formats/dd/register.js';
-import { scaledReducedRowMajor } from '../accessors/scaled-reduced.js';
+import { fitScales, scaledReducedColMajor, scaledReducedRowMajor } from '../accessors/scaled-reduced.js';
 import { seededRandom } from '../src/sparse/seeded-random.js';
 import { machineDescription, markdownTable, today, writePerformanceSection, writeResults } from './report.js';
 
@@ -275,6 +275,38 @@ const DD_SPLITS = ['veltkamp', 'veltkamp-pinned'] as const;
   for (let i = 0; i < L.rows; i++) if (!Object.is(y.get(i), y2.get(i))) throw new Error('ELL dd: backends disagree (they take the same operations in the same order)');
 }
 
+// Double-double arithmetic over int16 storage with one scale (session 19): WebAssembly reads each element as the pair
+// (q, 0)·(s, 0), as the JavaScript does (src/backends/wasm/wasm-dd-read.ts). DOT and ASUM n = 2^20, GEMV N M²
+// column-major, ELL SpMV on the Laplacian 128³ with one scale per row; checked (bounds; GEMV by columns and ELL: bits).
+{
+  const scaledI16 = (values: Float64Array, size: readonly number[], mask: readonly boolean[], layout: 'row' | 'col' = 'row'): Range<any, any> => {
+    const r = range((layout === 'row' ? scaledReducedRowMajor : scaledReducedColMajor)<any, any>({ size: size as never, storage: formats.i16, arithmetic: formats.f64, scaleMask: mask }));
+    fitScales(r.accessor, (...idx: number[]) => values[idx.length === 1 ? idx[0]! : layout === 'col' ? idx[0]! + idx[1]! * size[0]! : idx[0]! * size[1]! + idx[1]!]!);
+    return r;
+  };
+  const x = scaledI16(xs.subarray(0, DD_N), [DD_N], [false]) as Range<1, any>, y = vectorOf(ys.subarray(0, DD_N), formats.f64);
+  for (const backend of ['js', 'wasm'] as const) {
+    cases.push({ name: `DOT dd arithmetic, x i16 scaled, n = 2^20 (${backend})`, group: `dot20-dd-i16s-${backend}`, bytes: 10 * DD_N, run: () => dot(x, y, { arithmetic: formats.dd, backend }) });
+    cases.push({ name: `ASUM dd arithmetic, x i16 scaled, n = 2^20 (${backend})`, group: `asum20-dd-i16s-${backend}`, bytes: 2 * DD_N, run: () => asum(x, { arithmetic: formats.dd, backend }) });
+  }
+  const [dw, dj] = [dot(x, y, { arithmetic: formats.dd, backend: 'wasm' }), dot(x, y, { arithmetic: formats.dd, backend: 'js' })];
+  const [aw, aj] = [asum(x, { arithmetic: formats.dd, backend: 'wasm' }), asum(x, { arithmetic: formats.dd, backend: 'js' })];
+  if (!(Math.abs(dw - dj) <= 2 * dotBound(x, y, { arithmetic: formats.dd }) + 2 * Number.EPSILON * Math.abs(dj)) || !(Math.abs(aw - aj) <= 2 * asumBound(x, { arithmetic: formats.dd }) + 2 * Number.EPSILON * aj)) throw new Error('DD DOT/ASUM over scaled i16: backends disagree beyond the bound');
+  const A = scaledI16(a, [M, M], [false, false], 'col') as Range<2, any>, xm = vectorOf(xv, formats.f64);
+  const ym = vector(M), ym2 = vector(M);
+  for (const backend of ['js', 'wasm'] as const) cases.push({ name: `GEMV N dd arithmetic, A i16 scaled ${M}², col-major (${backend})`, group: `gemv-dd-i16s-col-${backend}`, bytes: 2 * M * M, run: () => gemv({ alpha: 1, A, x: xm, beta: 0, y: ym }, { arithmetic: formats.dd, backend }) });
+  gemv({ alpha: 1, A, x: xm, beta: 0, y: ym }, { arithmetic: formats.dd, backend: 'wasm' });
+  gemv({ alpha: 1, A, x: xm, beta: 0, y: ym2 }, { arithmetic: formats.dd, backend: 'js' });
+  for (let i = 0; i < M; i++) if (!Object.is(ym.get(i), ym2.get(i))) throw new Error('GEMV dd over scaled i16, col-major: backends disagree (the same operations in the same order)');
+  const L = quick ? laplacianEll([16, 16, 16]) : laplacianEll([128, 128, 128]);
+  const V = scaledI16(data(L.stride * L.width, 6), [L.stride, L.width], [true, false], 'col') as Range<2, any>;
+  const E = ellOperand(L, V), xe = vectorOf(data(L.cols, 5), formats.f64), ye = vector(L.rows), ye2 = vector(L.rows);
+  for (const backend of ['js', 'wasm'] as const) cases.push({ name: `ELL SpMV dd arithmetic, i16 values scaled per row, Laplacian 128³ (${backend})`, group: `ell-dd-i16s-${backend}`, bytes: L.stride * L.width * 6 + 16 * L.rows, run: () => ellSpmv({ alpha: 1, A: E, x: xe, beta: 0, y: ye }, { arithmetic: formats.dd, backend }) });
+  ellSpmv({ alpha: 1, A: E, x: xe, beta: 0, y: ye }, { arithmetic: formats.dd, backend: 'wasm' });
+  ellSpmv({ alpha: 1, A: E, x: xe, beta: 0, y: ye2 }, { arithmetic: formats.dd, backend: 'js' });
+  for (let i = 0; i < L.rows; i++) if (!Object.is(ye.get(i), ye2.get(i))) throw new Error('ELL dd over scaled i16: backends disagree (the same operations in the same order)');
+}
+
 /** A copy of a vector with its storage in the arena (same format, same values). */
 function inPlace(v: Range<1, any>): Range<1, any> {
   const r = vector(v.length(), { storage: v.accessor.storage, arithmetic: v.accessor.arithmetic, memory: arena });
@@ -373,6 +405,7 @@ const goals = [
   ['GEMV N dd row-major: js time / wasm time', ratio('gemv-dd-row-js', 'gemv-dd-row-wasm')],
   ['GEMV N dd col-major (wasm) time / fp64 GEMV (wasm) time', ratio('gemv-dd-col-wasm', 'gemv-col-wasm')],
   ['ELL SpMV dd: js time / wasm time', ratio('ell-dd-js', 'ell-dd-wasm')],
+  ['dd arithmetic over i16 scaled: js time / wasm time (DOT 2^20; ASUM 2^20; GEMV N col-major; ELL SpMV per-row scales)', ['dot20', 'asum20', 'gemv', 'ell'].map((k) => (k === 'gemv' ? ratio('gemv-dd-i16s-col-js', 'gemv-dd-i16s-col-wasm') : ratio(`${k}-dd-i16s-js`, `${k}-dd-i16s-wasm`))).join('; ')],
   ['TRSV L dd col-major: js time / wasm time', ratio('trsv-dd-col-js', 'trsv-dd-col-wasm')],
   ['TRSV L dd row-major: js time / wasm time', ratio('trsv-dd-row-js', 'trsv-dd-row-wasm')],
   ...(['col', 'row'] as const).flatMap((layout) => [

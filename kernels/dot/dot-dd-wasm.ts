@@ -1,8 +1,10 @@
 /**
  * DOT summed in double-double in WebAssembly SIMD (double-double arithmetic, or fp64 arithmetic with the `dd`
- * accumulation) on unscaled built-in storage, double-double storage included (read as its pair in double-double
- * arithmetic — the product then takes the cross terms of `ddMulAccumulate`, src/formats/dd/mul.ts, with TwoSum
- * at the end — and as hi + lo in fp64 arithmetic, as the JavaScript kernels read it). Each step of 8 elements adds
+ * accumulation) on built-in storage, unscaled or with one scale per operand, double-double storage included (read
+ * as its pair in double-double arithmetic — the product then takes the cross terms of `ddMulAccumulate`,
+ * src/formats/dd/mul.ts, with TwoSum at the end — and as hi + lo in fp64 arithmetic, as the JavaScript kernels read
+ * it). A scaled operand is read as the JavaScript reads it (src/backends/wasm/wasm-dd-read.ts): fp64 arithmetic's
+ * double fl(v·s); double-double arithmetic's pair (v, 0)·(s, 0), exact but for underflow, a double-double factor. Each step of 8 elements adds
  * xᵢ·yᵢ into lane i mod 8 of eight double-double partial sums by the steps of `ddTwoProdAccumulate`
  * (src/formats/dd/two-prod-accumulate.ts; the instructions: src/backends/wasm/wasm-dd-steps.ts): Dekker's exact
  * product — split by bits in blocks of 512 whose factors lie in [2^-480, 2^480), by Veltkamp elsewhere (the default
@@ -31,7 +33,8 @@ import {
 } from '../../src/backends/wasm/wasm-dd-steps.js';
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
 import { wasmKernelForms } from '../../src/backends/wasm/wasm-kernel-forms.js';
-import { CHUNK, streamPairs, type WasmStorage, wasmStorageOf } from '../../src/backends/wasm/wasm-storage.js';
+import { CHUNK, scaleOf, streamPairs, type WasmStorage, wasmStorageOf } from '../../src/backends/wasm/wasm-storage.js';
+import { ddReader, type DdRead } from '../../src/backends/wasm/wasm-dd-read.js';
 import { ddAdd } from '../../src/formats/dd/add.js';
 
 /** Byte addresses of the eight high parts, the eight low parts, and the staged chunks of x and y. */
@@ -42,17 +45,20 @@ const PIN_AT = Y_AT + CHUNK * 8;
 /**
  * A compiled double-double DOT chunk: adds Σ x·y over `n` staged elements (a multiple of 8) into the eight
  * double-double partial sums at byte address 0 (element 8t + 2k + l into lane l of pair k: high parts at bytes
- * 0–63, low parts at 64–127); the scale arguments are unused (unscaled storage only).
+ * 0–63, low parts at 64–127); the scale arguments are read only by chunks compiled for scaled operands.
  */
 export type DdDotChunk = (px: number, sx: number, py: number, sy: number, n: number) => void;
 
 /**
- * The compiled chunk function for these storages (unscaled); `ddArithmetic`: dd storage is read as its pairs.
+ * The compiled chunk function for these storages; `ddArithmetic`: dd storage is read as its pairs. `scaled`: which
+ * of x and y have a scale (one each), read as the arithmetic reads them (src/backends/wasm/wasm-dd-read.ts: fp64's
+ * fl(v·s); double-double's pair (v, 0)·(s, 0), a double-double factor) — the chunk then takes its scale arguments.
  * `split`: how the products are split without a fused multiply-add (src/backends/wasm/wasm-dd-steps.ts); the
  * pinned forms keep their constants at byte address {@link PIN_AT}, which only {@link wasmDdDot}'s layout leaves free.
  */
-export function ddDotChunk(sx: WasmStorage, sy: WasmStorage, ddArithmetic: boolean, split: DdSplit = 'veltkamp'): DdDotChunk {
-  return wasmExports(`dot-dd ${sx.name} ${sy.name}${ddArithmetic ? ' dd' : ''} ${split}`, 'the double-double DOT kernel', () => {
+export function ddDotChunk(sx: WasmStorage, sy: WasmStorage, ddArithmetic: boolean, split: DdSplit = 'veltkamp', scaled: readonly [boolean, boolean] = [false, false]): DdDotChunk {
+  const scaleKey = scaled[0] || scaled[1] ? ` ${scaled[0] ? 's' : '1'}${scaled[1] ? 's' : '1'}` : '';
+  return wasmExports(`dot-dd ${sx.name} ${sy.name}${ddArithmetic ? ' dd' : ''} ${split}${scaleKey}`, 'the double-double DOT kernel', () => {
     const l = new WasmLocals();
     const px = operandParams(l, sx), py = operandParams(l, sy);
     const n = l.param(I32);
@@ -60,26 +66,28 @@ export function ddDotChunk(sx: WasmStorage, sy: WasmStorage, ddArithmetic: boole
     const hi = l.locals_(V128, 4), lo = l.locals_(V128, 4);
     const [a, b, al, bl] = Array.from({ length: 4 }, () => l.local(V128));
     const scratch = ddStepScratch(l, split);
-    const x = operandLocals(l, px, false), y = operandLocals(l, py, false);
-    // Double-double storage (dd arithmetic): both parts are read, and the product's cross terms enter as in
-    // ddMulAccumulate (src/formats/dd/mul.ts); an exact double's low part is 0, as in the JavaScript kernels.
-    const pairX = ddArithmetic && sx.name === 'dd', pairY = ddArithmetic && sy.name === 'dd';
+    // Double-double storage and scaled operands (dd arithmetic) are read as pairs, and the product's cross terms
+    // enter as in ddMulAccumulate (src/formats/dd/mul.ts); an exact double's low part is 0, as in the JavaScript kernels.
+    const readOf = (st: WasmStorage, s: boolean): DdRead => (ddArithmetic && s ? 'scaled-pairs' : ddArithmetic && st.name === 'dd' ? 'pairs' : 'number');
+    const [readX, readY] = [readOf(sx, scaled[0]), readOf(sy, scaled[1])];
+    const x = operandLocals(l, px, scaled[0] && readX === 'number'), y = operandLocals(l, py, scaled[1] && readY === 'number');
+    const [rx, ry] = [ddReader(l, x, readX), ddReader(l, y, readY)];
+    const pairX = readX !== 'number', pairY = readY !== 'number';
     const general = pairX || pairY;
-    const read = (o: typeof x, pair: boolean, k: number, hiInto: number, loInto: number): number[] => (pair
-      ? [...ddPairHalf(o.pointer, 32 * k, false), ...op.set(hiInto), ...ddPairHalf(o.pointer, 32 * k, true), ...op.set(loInto)]
-      : [...load2(o, k), ...op.set(hiInto), ...(general ? [...op.f64(0), ...op.simd(SIMD.f64x2Splat), ...op.set(loInto)] : [])]);
     const step = (sc: typeof scratch) => (k: number): number[] => [
-      ...read(x, pairX, k, a, al), ...read(y, pairY, k, b, bl),
+      ...rx.read(k, a, general ? al : undefined), ...ry.read(k, b, general ? bl : undefined),
       ...ddAccumulateStep(sc, { a, b, low: general ? { a: al, b: bl } : undefined, hi: hi + k, lo: lo + k }),
     ];
     // 'bits' is guarded: blocks of GUARD_BLOCK elements whose factors (high parts) all lie in the guard's range take
     // the bit splitting, the others Veltkamp's — the same (p, e) in the range, so the same bits (wasm-dd-steps.ts).
-    const guarded = scratch.half >= 0;
-    const veltkamp = guarded ? ddVeltkampScratch(scratch, l.local(V128)) : scratch;
-    const loop = guarded ? guardedLoop(l, n, x, y, pairX, pairY, step(scratch), step(veltkamp)) : stepLoop(i, n, [x, y], [0, 1, 2, 3].flatMap(step(scratch)));
+    // The guard scans stored high parts: a scaled pair's factors are others, so with a scale Veltkamp's runs throughout
+    // (its constant in the split local).
+    const guarded = scratch.half >= 0 && !scaled[0] && !scaled[1];
+    const veltkamp = guarded ? ddVeltkampScratch(scratch, l.local(V128)) : scratch.half >= 0 ? ddVeltkampScratch(scratch, scratch.split) : scratch;
+    const loop = guarded ? guardedLoop(l, n, x, y, pairX, pairY, step(scratch), step(veltkamp)) : stepLoop(i, n, [x, y], [0, 1, 2, 3].flatMap(step(veltkamp)));
     const body = [
-      ...operandSetup(x), ...operandSetup(y),
-      ...ddStepSetup(scratch, PIN_AT), ...(guarded ? ddStepSetup(veltkamp) : []),
+      ...operandSetup(x), ...operandSetup(y), ...rx.setup, ...ry.setup,
+      ...(guarded ? [...ddStepSetup(scratch, PIN_AT), ...ddStepSetup(veltkamp)] : ddStepSetup(veltkamp, PIN_AT)),
       ...ddLanesAround(hi, lo, HI, LO, loop),
     ];
     return encodeModule([l.function('dot', [], body)], 1);
@@ -144,17 +152,18 @@ export function joinDdLanes(acc: Float64Array, out: Float64Array): void {
 const joinScratch = new Float64Array(8);
 
 /**
- * Σ xᵢyᵢ for i < n summed in double-double, as [hi, lo] (the caller checked {@link wasmStorageOf} for both and
- * that neither is scaled; double-double storage only under double-double arithmetic). Non-finite when the inputs or the splitting were (see the module comment).
+ * Σ xᵢyᵢ for i < n summed in double-double, as [hi, lo] (the caller checked {@link wasmStorageOf} for both: one
+ * scale each at most). Non-finite when the inputs or the splitting were (see the module comment).
  */
 export function wasmDdDot(x: Accessor<1, any>, y: Accessor<1, any>, n: number, ddArithmetic: boolean): [number, number] {
   const sx = wasmStorageOf(x) as WasmStorage, sy = wasmStorageOf(y) as WasmStorage;
-  const f = ddDotChunk(sx, sy, ddArithmetic, wasmKernelForms().ddDotSplit);
+  const f = ddDotChunk(sx, sy, ddArithmetic, wasmKernelForms().ddDotSplit, [!!x.scale, !!y.scale]);
+  const [scaleX, scaleY] = [scaleOf(x), scaleOf(y)];
   reserveBytes(PIN_AT + 32);
   const buffer = wasmMemory().buffer as ArrayBuffer;
   const acc = new Float64Array(buffer, HI, 16);
   acc.fill(0);
-  streamPairs(x, y, n, X_AT, Y_AT, (padded, px, py) => f(px, 1, py, 1, padded), 8, true);
+  streamPairs(x, y, n, X_AT, Y_AT, (padded, px, py) => f(px, scaleX, py, scaleY, padded), 8, true);
   const out = new Float64Array(2);
   joinDdLanes(acc, out);
   return [out[0]!, out[1]!];

@@ -288,3 +288,62 @@ export function ddLanesAround(hi: number, lo: number, hiAt: number, loAt: number
     ]),
   ];
 }
+
+/**
+ * Locals of {@link ddScaledRead}: the scale's Veltkamp halves (set once by {@link ddScaledReadSetup}) and scratch.
+ * `scale` is the operand's f64x2 scale local (its splat).
+ */
+export interface DdScaledReadScratch {
+  readonly scale: number; readonly s1: number; readonly s2: number;
+  readonly p: number; readonly c: number; readonly v1: number; readonly v2: number;
+}
+
+/** Allocates the locals of {@link ddScaledRead} for an operand whose scale (f64x2 splat) is in local `scale`. */
+export function ddScaledReadScratch(l: WasmLocals, scale: number): DdScaledReadScratch {
+  const [s1, s2, p, c, v1, v2] = Array.from({ length: 6 }, () => l.local(V128));
+  return { scale, s1: s1!, s2: s2!, p: p!, c: c!, v1: v1!, v2: v2! };
+}
+
+/** Veltkamp's split of local v into (into1, into2), as the JavaScript templates split (dekkerErrorSource). */
+function veltkampSplit(v: number, into1: number, into2: number): number[] {
+  return [
+    ...op.f64(SPLITTER), ...op.simd(SIMD.f64x2Splat), ...op.get(v), ...op.simd(SIMD.f64x2Mul), ...op.tee(into1),
+    ...op.get(into1), ...op.get(v), ...op.simd(SIMD.f64x2Sub), ...op.simd(SIMD.f64x2Sub), ...op.set(into1),
+    ...op.get(v), ...op.get(into1), ...op.simd(SIMD.f64x2Sub), ...op.set(into2),
+  ];
+}
+
+/** Instructions run once before the loop (after the scale local is set): the scale's Veltkamp halves. */
+export function ddScaledReadSetup(s: DdScaledReadScratch): number[] {
+  return veltkampSplit(s.scale, s.s1, s.s2);
+}
+
+/**
+ * Instructions: (hiInto, loInto) := (vh, vl)·(s, 0), lane by lane, as double-double arithmetic reads a scaled element
+ * (src/backends/cpu/operand.ts: the value converted to the pair (v, 0) — or double-double storage's own pair —, then
+ * the arithmetic's product by the scale (s, 0), ddMulSource): p = vh·s, e = Dekker's error of vh·s with Veltkamp's
+ * splitting (the templates' own, not the fused multiply-add: the same e where the product underflows too),
+ * c = e + vl·s, then FastTwoSum(p, c). The same non-zero parts as the template; its cross term vh·0 and the repair
+ * of a zero high part's sign are left out: they change only the signs of zeros, which no sum from +0 sees (the
+ * callers' sums all start at +0). `vl` omitted: an exact double (vl = 0). A product beyond the splitting range
+ * (|vh| or |s| near 2^996) or a non-finite vh makes the pair non-finite, the callers' sums with it (they then run
+ * the JavaScript kernel, whose guard repairs the product). hiInto/loInto may be vh/vl.
+ */
+export function ddScaledRead(s: DdScaledReadScratch, vh: number, vl: number | undefined, hiInto: number, loInto: number): number[] {
+  const f = (code: number): number[] => op.simd(code);
+  const { get, set } = op;
+  return [
+    ...get(vh), ...get(s.scale), ...f(SIMD.f64x2Mul), ...set(s.p),
+    ...veltkampSplit(vh, s.v1, s.v2),
+    // e = (((v1·s1 − p) + v1·s2) + v2·s1) + v2·s2
+    ...get(s.v1), ...get(s.s1), ...f(SIMD.f64x2Mul), ...get(s.p), ...f(SIMD.f64x2Sub),
+    ...get(s.v1), ...get(s.s2), ...f(SIMD.f64x2Mul), ...f(SIMD.f64x2Add),
+    ...get(s.v2), ...get(s.s1), ...f(SIMD.f64x2Mul), ...f(SIMD.f64x2Add),
+    ...get(s.v2), ...get(s.s2), ...f(SIMD.f64x2Mul), ...f(SIMD.f64x2Add),
+    ...(vl === undefined ? [] : [...get(vl), ...get(s.scale), ...f(SIMD.f64x2Mul), ...f(SIMD.f64x2Add)]),
+    ...set(s.c),
+    // hi = p + c; lo = c − (hi − p)
+    ...get(s.p), ...get(s.c), ...f(SIMD.f64x2Add), ...set(hiInto),
+    ...get(s.c), ...get(hiInto), ...get(s.p), ...f(SIMD.f64x2Sub), ...f(SIMD.f64x2Sub), ...set(loInto),
+  ];
+}
