@@ -99,7 +99,7 @@ export function ddDotChunk(sx: WasmStorage, sy: WasmStorage, ddArithmetic: boole
     // the bit splitting, the others Veltkamp's — the same (p, e) in the range, so the same bits (wasm-dd-steps.ts).
     const guarded = scratch.half >= 0;
     const veltkamp = guarded ? ddVeltkampScratch(scratch, l.local(V128)) : scratch;
-    const loop = lazyForm ? lazyLoop(i, n, x, y, scratch, hi, lo, a, b)
+    const loop = lazyForm ? lazyLoop(l, i, n, x, y, scratch, hi, lo, a, b)
       : guarded ? guardedLoop(l, n, x, y, pairX, pairY, step(scratch), step(veltkamp)) : stepLoop(i, n, [x, y], [0, 1, 2, 3].flatMap(step(scratch)));
     const body = [
       ...operandSetup(x), ...operandSetup(y),
@@ -114,18 +114,18 @@ export function ddDotChunk(sx: WasmStorage, sy: WasmStorage, ddArithmetic: boole
 export const DD_LAZY_BLOCK = 64;
 
 /**
- * The lazy loop over n elements (a multiple of {@link DD_LAZY_BLOCK}): per block, 8 lazy steps of each of the 8
- * lanes (element 8t + 2k + l into lane l of pair k, as the dd form), then each lane folded back by TwoSum.
+ * The lazy loop over n elements (a multiple of {@link DD_LAZY_BLOCK}): per block, an inner loop of 8 steps of 8
+ * elements (element 8t + 2k + l into lane l of pair k, as the dd form), then each lane folded back by TwoSum.
+ * The inner loop keeps the code as small as the dd form's (the whole block unrolled was slower on the shared VM).
  */
-function lazyLoop(i: number, n: number, x: WasmOperand, y: WasmOperand, s: DdStepScratch, hi: number, lo: number, a: number, b: number): number[] {
-  const steps = Array.from({ length: DD_LAZY_BLOCK / 2 }, (_, k) => [
-    ...load2(x, k), ...op.set(a), ...load2(y, k), ...op.set(b), ...ddLazyStep(s, a, b, hi + (k & 3), lo + (k & 3)),
-  ]).flat();
+function lazyLoop(l: WasmLocals, i: number, n: number, x: WasmOperand, y: WasmOperand, s: DdStepScratch, hi: number, lo: number, a: number, b: number): number[] {
+  const j = l.local(I32), block = l.local(I32);
+  const steps = [0, 1, 2, 3].flatMap((k) => [...load2(x, k), ...op.set(a), ...load2(y, k), ...op.set(b), ...ddLazyStep(s, a, b, hi + k, lo + k)]);
   const folds = [0, 1, 2, 3].flatMap((k) => ddRenormStep(hi + k, lo + k, s.h, s.z));
-  return countLoop(i, n, DD_LAZY_BLOCK, [
-    ...steps, ...folds,
-    ...[x, y].flatMap((o) => [...op.get(o.pointer), ...op.i32(DD_LAZY_BLOCK * o.storage.bytes), ...op.i32Add(), ...op.set(o.pointer)]),
-  ]);
+  return [
+    ...op.i32(DD_LAZY_BLOCK), ...op.set(block),
+    ...countLoop(i, n, DD_LAZY_BLOCK, [...stepLoop(j, block, [x, y], steps), ...folds]),
+  ];
 }
 
 /** Elements per guarded block: the scan reads them, then the step loop reads them again from the first-level cache. */
