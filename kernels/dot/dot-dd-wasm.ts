@@ -34,6 +34,9 @@
  * m ≥ 2 (m = 2: 5 ≤ 6; m = 8: 50 ≤ 78; large m: 7.5m − 10 ≤ 12m − 18); for m = 1 every step is exact and
  * the joins alone err, as in the dd form. The dd arithmetic's bounds (γ_n or γ_⌈n/2⌉+1 of 2^-102 = 16u²) are looser still.
  * Additions never round into the subnormal range inexactly, so underflow enters only through e, as in the dd form.
+ * With `ddDotSplit: 'bits'` the lazy form splits every product by bits, without the guard: the same e wherever no
+ * partial product underflows (wasm-dd-steps.ts, DdSplit); where one does, e errs by at most the four partial products'
+ * roundings, ≤ 2η, as Veltkamp's does — dotBound's 2nη; a partial product that overflows makes the result non-finite.
  *
  * Operands near the top of the range make the splitting overflow (not the fused product, which is exact there, as
  * the JavaScript's scaled path is); non-finite inputs make everything NaN or ±∞.
@@ -71,10 +74,9 @@ export type DdDotChunk = (px: number, sx: number, py: number, sy: number, n: num
  * pinned forms keep their constants at byte address {@link PIN_AT}, which only {@link wasmDdDot}'s layout leaves free.
  */
 export function ddDotChunk(sx: WasmStorage, sy: WasmStorage, ddArithmetic: boolean, split: DdSplit = 'veltkamp', lazy = false): DdDotChunk {
-  // The lazy form is for two exact doubles and splits by Veltkamp without a guard (its loop takes 64 elements a step).
+  // The lazy form is for two exact doubles; with 'bits' it splits by bits without the guard (module comment).
   const pairs = ddArithmetic && (sx.name === 'dd' || sy.name === 'dd');
   const lazyForm = lazy && !pairs;
-  if (lazyForm && split === 'bits') split = 'veltkamp';
   return wasmExports(`dot-dd ${sx.name} ${sy.name}${ddArithmetic ? ' dd' : ''} ${split}${lazyForm ? ' lazy' : ''}`, 'the double-double DOT kernel', () => {
     const l = new WasmLocals();
     const px = operandParams(l, sx), py = operandParams(l, sy);

@@ -7,10 +7,10 @@
  * cond 1e30, strides, sub-ranges, n = 0, 1 and odd; NaN, ±∞ and splitting overflows answered by the JavaScript kernel;
  * dd storage keeps the dd step (the form does not apply).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { dot, dotBound, formats, range, rowMajor, span, vector, wasmArena, type Range } from '../../src/index.js';
-import { setWasmKernelForms } from '../../src/backends/wasm/wasm-kernel-forms.js';
+import { setWasmKernelForms, wasmKernelForms } from '../../src/backends/wasm/wasm-kernel-forms.js';
 import { twoProd, twoSum } from '../../src/formats/dd/eft.js';
 import { ddAdd } from '../../src/formats/dd/add.js';
 import { CHUNK, inPlaceAddress, wasmStorageNamed } from '../../src/backends/wasm/wasm-storage.js';
@@ -48,9 +48,12 @@ function lazyLaneOrder(x: ArrayLike<number>, y: ArrayLike<number>): number {
   return r[0] + r[1];
 }
 
+/** The splitting of the products (without a fused multiply-add): each test runs with both. */
+let split: 'veltkamp' | 'bits' = 'veltkamp';
+
 /** The DD DOT in the lazy form under these numerics. */
 function lazyDot(x: Range<1, any>, y: Range<1, any>, numerics: Numerics = NUMERICS[2]): number {
-  const previous = setWasmKernelForms({ ddDotLazy: true });
+  const previous = setWasmKernelForms({ ddDotLazy: true, ddDotSplit: split });
   try {
     return dot(x, y, { arithmetic: formats[numerics.arithmetic], accumulation: numerics.accumulation, backend: 'wasm' });
   } finally {
@@ -58,7 +61,8 @@ function lazyDot(x: Range<1, any>, y: Range<1, any>, numerics: Numerics = NUMERI
   }
 }
 
-afterEach(() => setWasmKernelForms({ ddDotLazy: false }));
+const DEFAULT_SPLIT = wasmKernelForms().ddDotSplit;
+afterEach(() => setWasmKernelForms({ ddDotLazy: false, ddDotSplit: DEFAULT_SPLIT }));
 
 const read = (r: Range<1, any>): number[] => Array.from({ length: r.length() }, (_, i) => r.get(i) as number);
 
@@ -81,7 +85,9 @@ const narrowDouble: fc.Arbitrary<number> = fc.tuple(fc.bigInt({ min: 2n ** 52n, 
   .map(([m, e]) => Number(m) * 2 ** (e - 52));
 const spec: fc.Arbitrary<VectorSpec> = fc.record({ storage: fc.constantFrom('f64' as const, 'f32' as const), stride: fc.constantFrom(1, 2, -1, -3), sub: fc.boolean() });
 
-describe('WebAssembly DD DOT, lazy form', () => {
+describe.each(['veltkamp', 'bits'] as const)('WebAssembly DD DOT, lazy form, %s split', (form) => {
+  beforeEach(() => { split = form; });
+
   it('the documented order bit for bit and within dotBound: n from 0 to 300 (blocks of 64 and a partial one), strides, sub-ranges, f32 storage', () => {
     const input = fc.tuple(fc.integer({ min: 0, max: 300 }), fc.constantFrom(fullDouble, narrowDouble)).chain(([n, values]) => fc.record({
       a: spec, b: spec, numerics: fc.constantFrom(...NUMERICS),
@@ -160,7 +166,7 @@ describe('WebAssembly DD DOT, lazy form', () => {
 
   it('the chunk leaves each lane\'s pair as the documented steps and folds do, bit for bit (before the joins)', () => {
     const sx = wasmStorageNamed('f64')!;
-    const f = ddDotChunk(sx, sx, false, 'veltkamp', true);
+    const f = ddDotChunk(sx, sx, false, split, true);
     const lanes = fc.tuple(fc.integer({ min: 1, max: 4 }), fc.constantFrom(fullDouble, narrowDouble)).chain(([blocks, values]) => fc.tuple(
       fc.array(values, { minLength: 64 * blocks, maxLength: 64 * blocks }), fc.array(values, { minLength: 64 * blocks, maxLength: 64 * blocks }),
     ));

@@ -53,7 +53,8 @@ export interface WasmKernelForms {
    * products' high parts by TwoSum and the product and TwoSum errors in a plain f64 sum (Ogita–Rump–Oishi's Dot2
    * step), folded back into a normalised pair every 8 steps (64 elements); within the same `dotBound`, but not the
    * bits of the eight ddTwoProdAccumulate lanes. Off until timed on the H100 host; a dd factor keeps the dd step.
-   * With the 'bits' split it splits by Veltkamp (no guard).
+   * With the 'bits' split it splits every product by bits, without the guard's scan (the same bits where no partial
+   * product underflows, within the bound everywhere: kernels/dot/dot-dd-wasm.ts).
    */
   readonly ddDotLazy: boolean;
   /**
