@@ -200,9 +200,12 @@ const DD_SPLITS = ['veltkamp', 'veltkamp-pinned'] as const;
   }
   // Candidate: the lazy form (wasmKernelForms().ddDotLazy, off by default): Dot2's step per lane, folded every 64
   // elements — another order within the same bound, checked here against the bound of the dd accumulation (tighter).
-  const lazy = withForms({ ddDotLazy: true }, () => dot(x, y, { arithmetic: formats.dd, backend: 'wasm' }));
-  if (!(Math.abs((lazy() as number) - dot(x, y, { arithmetic: formats.dd, backend: 'js' })) <= 2 * dotBound(x, y, { accumulation: 'dd' }))) throw new Error('DD DOT: the lazy form disagrees beyond the bound');
-  cases.push({ name: 'DOT dd arithmetic on f64 data, n = 2^20 (wasm, lazy form)', group: 'dot20-dd-wasm-lazy', bytes: 16 * DD_N, run: lazy });
+  // With 'bits' it splits every product by bits, no guard (the same kernel as the other where the multiply-add is fused).
+  for (const split of ['veltkamp', 'bits'] as const) {
+    const lazy = withForms({ ddDotLazy: true, ddDotSplit: split }, () => dot(x, y, { arithmetic: formats.dd, backend: 'wasm' }));
+    if (!(Math.abs((lazy() as number) - dot(x, y, { arithmetic: formats.dd, backend: 'js' })) <= 2 * dotBound(x, y, { accumulation: 'dd' }))) throw new Error(`DD DOT: the lazy form (${split}) disagrees beyond the bound`);
+    cases.push({ name: `DOT dd arithmetic on f64 data, n = 2^20 (wasm, lazy form, ${split} split)`, group: `dot20-dd-wasm-lazy-${split}`, bytes: 16 * DD_N, run: lazy });
+  }
   const packageDot = (): number => {
     let s = [0, 0], t = [0, 0];
     for (let i = 0; i < DD_N; i += 2) { s = ddAddDd(s, twoProduct(dx[i]!, dy[i]!)); t = ddAddDd(t, twoProduct(dx[i + 1]!, dy[i + 1]!)); }
@@ -321,11 +324,11 @@ const ratio = (a: string, b: string): string => (ms(a) / ms(b)).toFixed(2);
 const ofStream = (bytes: number, group: string): string => (Number.isFinite(streamGBs) ? ((bytes / ms(group) / 1e6) / streamGBs).toFixed(2) : '—');
 /** The lazy DD DOT's goal rows (wasmKernelForms().ddDotLazy). */
 function ddDotLazyGoals(): string[][] {
-  return [
-    ['DD DOT 2^20 (wasm, lazy form) time / fp64 DOT 2^20 (wasm) time (goal ≤ 1.5)', ratio('dot20-dd-wasm-lazy', 'dot20-f64-wasm')],
-    ['DD DOT 2^20: double-double package time / wasm lazy form time (goal ≥ 6)', ratio('dot20-dd-package', 'dot20-dd-wasm-lazy')],
-    ['DD DOT 2^20: default form time / lazy form time (wasm)', ratio('dot20-dd-wasm', 'dot20-dd-wasm-lazy')],
-  ];
+  return ['veltkamp', 'bits'].flatMap((split) => [
+    [`DD DOT 2^20 (wasm, lazy form, ${split} split) time / fp64 DOT 2^20 (wasm) time (goal ≤ 1.5)`, ratio(`dot20-dd-wasm-lazy-${split}`, 'dot20-f64-wasm')],
+    [`DD DOT 2^20: double-double package time / wasm lazy form (${split} split) time (goal ≥ 6)`, ratio('dot20-dd-package', `dot20-dd-wasm-lazy-${split}`)],
+    [`DD DOT 2^20: default form time / lazy form (${split} split) time (wasm)`, ratio('dot20-dd-wasm', `dot20-dd-wasm-lazy-${split}`)],
+  ]);
 }
 if (only !== undefined) {
   console.log(markdownTable(['case', 'ms', 'GB/s', 'of STREAM'], rows));
