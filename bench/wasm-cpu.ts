@@ -13,7 +13,8 @@
  * Run: npx tsc -p tsconfig.json && node dist/bench/wasm-cpu.js [--rounds=5] [--lookahead=512,2048] (STREAM_BIN=<binary>: a
  * STREAM built elsewhere; --lookahead: the candidate lookahead rows' distances in bytes, 0 for none)
  * `--quick`: small sizes (n = 2^16, 256², Laplacian 16³), no STREAM, nothing written — a check that every case runs
- * (the labels keep the full sizes).
+ * (the labels keep the full sizes). `--only=PREFIX`: only the cases whose group starts with PREFIX (`--only=dot20`: the
+ * DD DOT 2^20 rows with their ratios, the lazy form's included), no STREAM, printed, nothing written.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
@@ -199,6 +200,14 @@ const DD_SPLITS = ['veltkamp', 'veltkamp-pinned'] as const;
     if (!Object.is(run(), dot(x, y, { arithmetic: formats.dd, backend: 'wasm' }))) throw new Error(`DD DOT: the ${split} split differs from the default form`);
     cases.push({ name: `DOT dd arithmetic on f64 data, n = 2^20 (wasm, ${split} split)`, group: `dot20-dd-wasm-${split}`, bytes: 16 * DD_N, run });
   }
+  // Candidate: the lazy form (wasmKernelForms().ddDotLazy, off by default): Dot2's step per lane, folded every 64
+  // elements — another order within the same bound, checked here against the bound of the dd accumulation (tighter).
+  // With 'bits' it splits every product by bits, no guard (the same kernel as the other where the multiply-add is fused).
+  for (const split of ['veltkamp', 'bits'] as const) {
+    const lazy = withForms({ ddDotLazy: true, ddDotSplit: split }, () => dot(x, y, { arithmetic: formats.dd, backend: 'wasm' }));
+    if (!(Math.abs((lazy() as number) - dot(x, y, { arithmetic: formats.dd, backend: 'js' })) <= 2 * dotBound(x, y, { accumulation: 'dd' }))) throw new Error(`DD DOT: the lazy form (${split}) disagrees beyond the bound`);
+    cases.push({ name: `DOT dd arithmetic on f64 data, n = 2^20 (wasm, lazy form, ${split} split)`, group: `dot20-dd-wasm-lazy-${split}`, bytes: 16 * DD_N, run: lazy });
+  }
   const packageDot = (): number => {
     let s = [0, 0], t = [0, 0];
     for (let i = 0; i < DD_N; i += 2) { s = ddAddDd(s, twoProduct(dx[i]!, dy[i]!)); t = ddAddDd(t, twoProduct(dx[i + 1]!, dy[i + 1]!)); }
@@ -321,7 +330,10 @@ function inPlaceMatrix(A: Range<2, any>, layout: 'col' | 'row'): Range<2, any> {
   return r;
 }
 
-const binary = quick ? null : compileStream();
+// `--only=PREFIX`: time only the cases whose group starts with PREFIX (e.g. dot20: the DD DOT's rows), print, write nothing.
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7);
+if (only !== undefined) cases.splice(0, cases.length, ...cases.filter((c) => c.group.startsWith(only)));
+const binary = quick || only !== undefined ? null : compileStream();
 const times = new Map<string, number[]>(cases.map((c) => [c.group, []]));
 const stream: number[] = [];
 for (const c of cases) c.run(); // warm-up: compile every kernel
@@ -344,6 +356,26 @@ const rows = cases.map((c) => {
 const ratio = (a: string, b: string): string => (ms(a) / ms(b)).toFixed(2);
 /** The GB/s of case `group` moving `bytes`, as a fraction of the STREAM dot's. */
 const ofStream = (bytes: number, group: string): string => (Number.isFinite(streamGBs) ? ((bytes / ms(group) / 1e6) / streamGBs).toFixed(2) : '—');
+/** The lazy DD DOT's goal rows (wasmKernelForms().ddDotLazy). */
+function ddDotLazyGoals(): string[][] {
+  return ['veltkamp', 'bits'].flatMap((split) => [
+    [`DD DOT 2^20 (wasm, lazy form, ${split} split) time / fp64 DOT 2^20 (wasm) time (goal ≤ 1.5)`, ratio(`dot20-dd-wasm-lazy-${split}`, 'dot20-f64-wasm')],
+    [`DD DOT 2^20: double-double package time / wasm lazy form (${split} split) time (goal ≥ 6)`, ratio('dot20-dd-package', `dot20-dd-wasm-lazy-${split}`)],
+    [`DD DOT 2^20: default form time / lazy form (${split} split) time (wasm)`, ratio('dot20-dd-wasm', `dot20-dd-wasm-lazy-${split}`)],
+  ]);
+}
+if (only !== undefined) {
+  console.log(markdownTable(['case', 'ms', 'GB/s', 'of STREAM'], rows));
+  if (only === 'dot20' || only === 'dot20-') {
+    console.log(markdownTable(['ratio', 'value'], [
+      ['DD DOT 2^20 (wasm) time / fp64 DOT 2^20 (wasm) time (goal ≤ 1.5)', ratio('dot20-dd-wasm', 'dot20-f64-wasm')],
+      ['DD DOT 2^20: double-double package time / wasm time (goal ≥ 6)', ratio('dot20-dd-package', 'dot20-dd-wasm')],
+      ...ddDotLazyGoals(),
+    ]));
+  }
+  console.log(`fused multiply-add: ${wasmFusedFmaAvailable()}; Node ${process.version} ${process.execArgv.join(' ')}; ${machineDescription()}`);
+  process.exit(0);
+}
 const goals = [
   ['DOT f64 (wasm) vs 1-thread STREAM dot (goal ≥ 0.80)', ofStream(16 * N, 'dot-f64-wasm')],
   ['DOT f64 (wasm, in place) vs 1-thread STREAM dot (goal ≥ 0.80)', ofStream(16 * N, 'dot-f64-wasm-inplace')],
@@ -396,6 +428,7 @@ const goals = [
   ['DD DOT 2^20: js time / wasm time', ratio('dot20-dd-js', 'dot20-dd-wasm')],
   ['ASUM dd arithmetic 2^20: js time / wasm time', ratio('asum20-dd-js', 'asum20-dd-wasm')],
   ['NRM2 dd arithmetic 2^20: js time / wasm time', ratio('nrm220-dd-js', 'nrm220-dd-wasm')],
+  ...ddDotLazyGoals(),
   ...DD_SPLITS.flatMap((split) => [
     [`DD DOT 2^20 (wasm, ${split} split) time / fp64 DOT 2^20 (wasm) time (goal ≤ 1.5)`, ratio(`dot20-dd-wasm-${split}`, 'dot20-f64-wasm')],
     [`DD DOT 2^20: double-double package time / wasm ${split} split time (goal ≥ 6)`, ratio('dot20-dd-package', `dot20-dd-wasm-${split}`)],

@@ -157,35 +157,10 @@ export interface DdStepOperands {
 export function ddAccumulateStep(s: DdStepScratch, o: DdStepOperands): number[] {
   const f = (code: number): number[] => op.simd(code);
   const get = op.get, set = op.set;
-  const { p, e, t, h, z, w, split } = s;
-  const [a1, a2, b1, b2] = [t, h, z, w]; // scratch reused before TwoSum needs them
+  const { p, e, t, h, z, w } = s;
   const out = o.into ?? { hi: o.hi, lo: o.lo };
-  // (v1, v2) := Veltkamp's split of local v
-  const veltkamp = (v: number, into1: number, into2: number): number[] => [
-    ...get(split), ...get(v), ...f(SIMD.f64x2Mul), ...op.tee(into1),             // s = c·v
-    ...get(into1), ...get(v), ...f(SIMD.f64x2Sub), ...f(SIMD.f64x2Sub), ...set(into1), // v1 = s − (s − v)
-    ...get(v), ...get(into1), ...f(SIMD.f64x2Sub), ...set(into2),              // v2 = v − v1
-  ];
-  // 'bits': (a1, a2) := a truncated to 26 significant bits, the rest; (b1, b2) := b rounded to 26, the rest (DdSplit)
-  const bitSplit = (): number[] => [
-    ...get(o.a), ...get(split), ...f(SIMD.and), ...set(a1), ...get(o.a), ...get(a1), ...f(SIMD.f64x2Sub), ...set(a2),
-    ...get(o.b), ...get(s.half), ...f(I64X2_ADD), ...get(split), ...f(SIMD.and), ...set(b1),
-    ...get(o.b), ...get(b1), ...f(SIMD.f64x2Sub), ...set(b2),
-  ];
-  const exactError = s.fma
-    // e = fma(a, b, −p): exact whenever Dekker's e is (both are a·b − p then)
-    ? [...get(o.a), ...get(o.b), ...get(p), ...f(SIMD.f64x2Neg), ...f(RELAXED_MADD_F64X2)]
-    : [
-      ...(s.half >= 0 ? bitSplit() : [...veltkamp(o.a, a1, a2), ...veltkamp(o.b, b1, b2)]),
-      // e = (((a1·b1 − p) + a1·b2) + a2·b1) + a2·b2
-      ...get(a1), ...get(b1), ...f(SIMD.f64x2Mul), ...get(p), ...f(SIMD.f64x2Sub),
-      ...get(a1), ...get(b2), ...f(SIMD.f64x2Mul), ...f(SIMD.f64x2Add),
-      ...get(a2), ...get(b1), ...f(SIMD.f64x2Mul), ...f(SIMD.f64x2Add),
-      ...get(a2), ...get(b2), ...f(SIMD.f64x2Mul), ...f(SIMD.f64x2Add),
-    ];
   return [
-    ...get(o.a), ...get(o.b), ...f(SIMD.f64x2Mul), ...set(p),
-    ...exactError,
+    ...twoProduct(s, o.a, o.b),
     // double-double factors: e := e + (ah·bl + al·bh)
     ...(o.low ? [...get(o.a), ...get(o.low.b), ...f(SIMD.f64x2Mul), ...get(o.low.a), ...get(o.b), ...f(SIMD.f64x2Mul), ...f(SIMD.f64x2Add), ...f(SIMD.f64x2Add)] : []),
     ...set(e),
@@ -203,6 +178,83 @@ export function ddAccumulateStep(s: DdStepScratch, o: DdStepOperands): number[] 
         ...get(h), ...get(out.hi), ...get(z), ...f(SIMD.f64x2Sub), ...f(SIMD.f64x2Sub), ...get(w), ...get(z), ...f(SIMD.f64x2Sub), ...f(SIMD.f64x2Add), ...set(out.lo)]
       // FastTwoSum(h, w), exact here (two-prod-accumulate.ts)
       : [...get(w), ...get(out.hi), ...get(h), ...f(SIMD.f64x2Sub), ...f(SIMD.f64x2Sub), ...set(out.lo)]),
+  ];
+}
+
+/**
+ * Instructions of the lazy form (two exact doubles only): (hi, lo) := (h, lo + (q + e)) with (p, e) = TwoProd(a, b)
+ * and (h, q) = TwoSum(hi, p), lane by lane — Ogita–Rump–Oishi's Dot2 step: the high parts in a chain of TwoSums,
+ * the product and TwoSum errors in a plain f64 sum. 8 instructions after TwoProd (the dd step: 11), and the
+ * loop-carried chains are one addition each (the dd step's high part: seven). `lo` is not kept below u·|hi|: the
+ * kernel folds it back by {@link ddRenormStep} every few steps, which keeps the bound (kernels/dot/dot-dd-wasm.ts).
+ */
+export function ddLazyStep(s: DdStepScratch, a: number, b: number, hi: number, lo: number): number[] {
+  const f = (code: number): number[] => op.simd(code);
+  const { get, set } = op;
+  const { p, e, t, h, z } = s;
+  return [
+    ...twoProduct(s, a, b), ...set(e),
+    // h = hi + p; z = h − hi; q = (hi − (h − z)) + (p − z)
+    ...get(hi), ...get(p), ...f(SIMD.f64x2Add), ...set(h),
+    ...get(h), ...get(hi), ...f(SIMD.f64x2Sub), ...set(z),
+    ...get(hi), ...get(h), ...get(z), ...f(SIMD.f64x2Sub), ...f(SIMD.f64x2Sub),
+    ...get(p), ...get(z), ...f(SIMD.f64x2Sub), ...f(SIMD.f64x2Add), ...set(t),
+    // lo = lo + (q + e); hi = h
+    ...get(lo), ...get(t), ...get(e), ...f(SIMD.f64x2Add), ...f(SIMD.f64x2Add), ...set(lo),
+    ...get(h), ...set(hi),
+  ];
+}
+
+/**
+ * Instructions: (hi, lo) := TwoSum(hi, lo), lane by lane — exact, and afterwards |lo| ≤ u·|hi| (a normalised
+ * double-double). `h`, `z`: scratch locals.
+ */
+export function ddRenormStep(hi: number, lo: number, h: number, z: number): number[] {
+  const f = (code: number): number[] => op.simd(code);
+  const { get, set } = op;
+  return [
+    ...get(hi), ...get(lo), ...f(SIMD.f64x2Add), ...set(h),
+    ...get(h), ...get(hi), ...f(SIMD.f64x2Sub), ...set(z),
+    ...get(hi), ...get(h), ...get(z), ...f(SIMD.f64x2Sub), ...f(SIMD.f64x2Sub),
+    ...get(lo), ...get(z), ...f(SIMD.f64x2Sub), ...f(SIMD.f64x2Add), ...set(lo),
+    ...get(h), ...set(hi),
+  ];
+}
+
+/**
+ * Instructions: p := fl(a·b) into s.p and the exact error a·b − p left on the stack (f64x2, lane by lane) — by the
+ * fused multiply-add where the probe found one, else by Dekker's product with the scratch's splitting.
+ */
+function twoProduct(s: DdStepScratch, a: number, b: number): number[] {
+  const f = (code: number): number[] => op.simd(code);
+  const get = op.get, set = op.set;
+  const { p, t, h, z, w, split } = s;
+  const [a1, a2, b1, b2] = [t, h, z, w]; // scratch reused before TwoSum needs them
+  // (v1, v2) := Veltkamp's split of local v
+  const veltkamp = (v: number, into1: number, into2: number): number[] => [
+    ...get(split), ...get(v), ...f(SIMD.f64x2Mul), ...op.tee(into1),             // s = c·v
+    ...get(into1), ...get(v), ...f(SIMD.f64x2Sub), ...f(SIMD.f64x2Sub), ...set(into1), // v1 = s − (s − v)
+    ...get(v), ...get(into1), ...f(SIMD.f64x2Sub), ...set(into2),              // v2 = v − v1
+  ];
+  // 'bits': (a1, a2) := a truncated to 26 significant bits, the rest; (b1, b2) := b rounded to 26, the rest (DdSplit)
+  const bitSplit = (): number[] => [
+    ...get(a), ...get(split), ...f(SIMD.and), ...set(a1), ...get(a), ...get(a1), ...f(SIMD.f64x2Sub), ...set(a2),
+    ...get(b), ...get(s.half), ...f(I64X2_ADD), ...get(split), ...f(SIMD.and), ...set(b1),
+    ...get(b), ...get(b1), ...f(SIMD.f64x2Sub), ...set(b2),
+  ];
+  return [
+    ...get(a), ...get(b), ...f(SIMD.f64x2Mul), ...set(p),
+    ...(s.fma
+    // e = fma(a, b, −p): exact whenever Dekker's e is (both are a·b − p then)
+    ? [...get(a), ...get(b), ...get(p), ...f(SIMD.f64x2Neg), ...f(RELAXED_MADD_F64X2)]
+    : [
+      ...(s.half >= 0 ? bitSplit() : [...veltkamp(a, a1, a2), ...veltkamp(b, b1, b2)]),
+      // e = (((a1·b1 − p) + a1·b2) + a2·b1) + a2·b2
+      ...get(a1), ...get(b1), ...f(SIMD.f64x2Mul), ...get(p), ...f(SIMD.f64x2Sub),
+      ...get(a1), ...get(b2), ...f(SIMD.f64x2Mul), ...f(SIMD.f64x2Add),
+      ...get(a2), ...get(b1), ...f(SIMD.f64x2Mul), ...f(SIMD.f64x2Add),
+      ...get(a2), ...get(b2), ...f(SIMD.f64x2Mul), ...f(SIMD.f64x2Add),
+    ]),
   ];
 }
 
