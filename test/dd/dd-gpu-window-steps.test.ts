@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_WINDOW_TERMS, windowSteps } from '../../src/formats/dd/dd-gpu-window.js';
-import { ddGpuArithmetic, ddGpuArithmeticGemvWindow8, ddGpuArithmeticUnfused, ddGpuArithmeticWide, ddGpuArithmeticWindow4, ddGpuArithmeticWindowLean4, ddGpuArithmeticWindowLeanOf, ddGpuArithmeticWindowOf } from '../../src/formats/dd/dd-gpu-arithmetic.js';
+import { ddGpuArithmetic, ddGpuArithmeticGemvLong, ddGpuArithmeticGemvWindow8, ddGpuArithmeticUnfused, ddGpuArithmeticWide, ddGpuArithmeticWindow4, ddGpuArithmeticWindowLean4, ddGpuArithmeticWindowLeanOf, ddGpuArithmeticWindowOf } from '../../src/formats/dd/dd-gpu-arithmetic.js';
 import { setGpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { ModprecError } from '../../src/core/errors.js';
 
@@ -127,8 +127,15 @@ describe('windowed dd multiply-add steps', () => {
     }
   });
 
-  it("dd's gemvVariant: windows of eight terms, the fused multiply-add for other kinds and the tail; no variants of its own, nor in the unfused and wide parts", () => {
-    const part = ddGpuArithmetic.gemvVariant!();
+  it("dd's gemvVariant: the long f64 window by default; without it windows of eight terms, the fused multiply-add for other kinds and the tail; no variants of its own, nor in the unfused and wide parts", () => {
+    expect(ddGpuArithmetic.gemvVariant!()).toBe(ddGpuArithmeticGemvLong);
+    const previous = setGpuKernelSwitches({ ddGemvLong: false });
+    let part;
+    try {
+      part = ddGpuArithmetic.gemvVariant!();
+    } finally {
+      setGpuKernelSwitches(previous);
+    }
     expect(part).toBe(ddGpuArithmeticGemvWindow8);
     expect(part.name).toBe('dd-gemv-window8');
     expect(part.components).toBe(ddGpuArithmetic.components);

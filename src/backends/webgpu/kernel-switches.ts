@@ -119,7 +119,8 @@ export interface GpuKernelSwitches {
    * the 4-row thread's one-row neighbours would have put them; its own output is never written). A packed matrix's 4
    * rows of a column are one load: 16 bytes in fp32, 8 in bf16/fp16 (with 2 rows: 8 and 4 bytes), and
    * each load of x feeds 4 rows. The rows per thread do not change the summation order: the bits of 2 rows a thread.
-   * Off by default (`MODPREC_GPU_GEMV_FF_FOUR_ROWS=1`).
+   * On by default since session 19, with `gemvWorkgroupSplit` 256 (together 0.967× the two-pass 2-row time for fp32 + ff
+   * on the H100, 2026-11-27, 300 interleaved rounds); `MODPREC_GPU_GEMV_FF_FOUR_ROWS=0` turns it off.
    */
   readonly gemvFfFourRows: boolean;
   /**
@@ -156,7 +157,8 @@ export interface GpuKernelSwitches {
    * lazy term's product is exact in one binary32 multiplication (at most 11 + 11 significant bits), so the term is the
    * lazy addition of p = a·b with no TwoProd error term (./ff-exact-products.ts: 8 floating-point operations a term
    * instead of 10; the proof that the bits are the default's where fma is fused, and without a fused fma wherever no
-   * product underflows). Off until timed on the H100 (`MODPREC_GPU_FF_EXACT_PRODUCTS=1`).
+   * product underflows). On by default since session 19 (H100, 2026-11-27: GEMV N 8192 with A and x in bf16 / f16
+   * 0.0825 / 0.0777 ms against 0.0900 / 0.0820; DOT unchanged, memory-bound); `MODPREC_GPU_FF_EXACT_PRODUCTS=0` turns it off.
    */
   readonly ffExactProducts: boolean;
   /**
@@ -164,7 +166,8 @@ export interface GpuKernelSwitches {
    * accumulator that lives across the loop's steps (src/formats/dd/dd-gpu-gemv-long-wgsl.ts: 14-bit limbs read
    * straight from the words, the window re-anchored only when a step's largest product exponent grows, settled into
    * the accumulator once at the end or when it nears its headroom) instead of one window settled per step. Another
-   * rounding within the same gemvBound. Off until timed on the H100 (`MODPREC_GPU_DD_GEMV_LONG=1`).
+   * rounding within the same gemvBound. On by default since session 19 (H100, 2026-11-27: f64 storage N / T 8192
+   * 0.573 / 0.572 ms against 0.80 / 0.87 ms); `MODPREC_GPU_DD_GEMV_LONG=0` turns it off.
    */
   readonly ddGemvLong: boolean;
   /**
@@ -173,8 +176,9 @@ export interface GpuKernelSwitches {
    * pass, leave the partials in workgroup memory, and one invocation per word of y adds them in chunk order and stores
    * y — the two-pass default's bits without its partial buffer and second dispatch, and without the tickets of
    * `gemvFusedFinish` (kernels/gemv/gemv-workgroup-split-source.ts). Where S ≤ W, for a packed y in f32, f16, bf16, ff
-   * or f64 and A and x over one binding; other calls take the two passes. Off by default
-   * (`MODPREC_GPU_GEMV_WORKGROUP_SPLIT=256`, `128` or `64`).
+   * or f64 and A and x over one binding; other calls take the two passes. 256 by default since session 19 (H100,
+   * 2026-11-27: fp32 + ff 0.967× the two-pass time with `gemvFfFourRows`, f32 arithmetic 0.98×);
+   * `MODPREC_GPU_GEMV_WORKGROUP_SPLIT=0` turns it off, `=128` or `=64` picks those sizes.
    */
   readonly gemvWorkgroupSplit: 0 | 64 | 128 | 256;
   /**
@@ -234,7 +238,7 @@ function envWorkgroup(name: string): 0 | 64 | 128 | 256 {
 const gemvDotSwitches = { f32FmaKeep: !envOff('MODPREC_GPU_F32_FMA_KEEP'), ffFmaKeep: !envOff('MODPREC_GPU_FF_FMA_KEEP'), gemvPrefetch: !envOff('MODPREC_GPU_GEMV_PREFETCH'), gemvVectorX: !envOff('MODPREC_GPU_GEMV_VECTOR_X'), gemvUnroll: envUnroll('MODPREC_GPU_GEMV_UNROLL'), dotPrefetch: envOn('MODPREC_GPU_DOT_PREFETCH'), dotFusedTree: envOn('MODPREC_GPU_DOT_FUSED_TREE'), dotFusedFinish: envOn('MODPREC_GPU_DOT_FUSED_FINISH'), gemvFusedFinish: envOn('MODPREC_GPU_GEMV_FUSED_FINISH'), fusedFinishRecompute: false };
 
 /** The cheaper float-float switches (session 15) from the environment: off unless set to 1. */
-const cheaperFfSwitches = { ffLongLazy: envOn('MODPREC_GPU_FF_LONG_LAZY'), prefetchPingPong: envOn('MODPREC_GPU_PREFETCH_PING_PONG'), gemvFfFourRows: envOn('MODPREC_GPU_GEMV_FF_FOUR_ROWS'), gemvEightRows: envOn('MODPREC_GPU_GEMV_EIGHT_ROWS'), gemvFinishBatch: envBatch('MODPREC_GPU_GEMV_FINISH_BATCH'), ddGemvDecodedX: envOn('MODPREC_GPU_DD_GEMV_DECODED_X'), ddGemvLong: envOn('MODPREC_GPU_DD_GEMV_LONG') };
+const cheaperFfSwitches = { ffLongLazy: envOn('MODPREC_GPU_FF_LONG_LAZY'), prefetchPingPong: envOn('MODPREC_GPU_PREFETCH_PING_PONG'), gemvFfFourRows: !envOff('MODPREC_GPU_GEMV_FF_FOUR_ROWS'), gemvEightRows: envOn('MODPREC_GPU_GEMV_EIGHT_ROWS'), gemvFinishBatch: envBatch('MODPREC_GPU_GEMV_FINISH_BATCH'), ddGemvDecodedX: envOn('MODPREC_GPU_DD_GEMV_DECODED_X'), ddGemvLong: !envOff('MODPREC_GPU_DD_GEMV_LONG') };
 
 /**
  * Most lazy float-float terms an accumulator takes between two settles with `ffLongLazy` on (the arithmetic's own
@@ -247,7 +251,7 @@ function envSteps(name: string): number {
   return Number.isInteger(v) && v > 0 ? Math.min(v, MAX_RNS_FOLD_STEPS) : 0;
 }
 
-let current: GpuKernelSwitches = { ...gemvDotSwitches, ...cheaperFfSwitches, gemvWorkgroupSplit: envWorkgroup('MODPREC_GPU_GEMV_WORKGROUP_SPLIT'), gemvPartialWorkgroup: envWorkgroup('MODPREC_GPU_GEMV_PARTIAL_WORKGROUP') || 64, dotBlockRuns: envOn('MODPREC_GPU_DOT_BLOCK_RUNS'), ffExactProducts: envOn('MODPREC_GPU_FF_EXACT_PRODUCTS'), rnsFoldSteps: envSteps('MODPREC_GPU_RNS_FOLD'), rnsFoldSplit: !envOff('MODPREC_GPU_RNS_SPLIT'), ddDotLean: envOn('MODPREC_GPU_DD_DOT_LEAN'), lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE') };
+let current: GpuKernelSwitches = { ...gemvDotSwitches, ...cheaperFfSwitches, gemvWorkgroupSplit: envOff('MODPREC_GPU_GEMV_WORKGROUP_SPLIT') ? 0 : envWorkgroup('MODPREC_GPU_GEMV_WORKGROUP_SPLIT') || 256, gemvPartialWorkgroup: envWorkgroup('MODPREC_GPU_GEMV_PARTIAL_WORKGROUP') || 64, dotBlockRuns: envOn('MODPREC_GPU_DOT_BLOCK_RUNS'), ffExactProducts: !envOff('MODPREC_GPU_FF_EXACT_PRODUCTS'), rnsFoldSteps: envSteps('MODPREC_GPU_RNS_FOLD'), rnsFoldSplit: !envOff('MODPREC_GPU_RNS_SPLIT'), ddDotLean: envOn('MODPREC_GPU_DD_DOT_LEAN'), lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE') };
 
 /**
  * The current switches.
@@ -341,8 +345,9 @@ export interface TrsvKernelSwitches {
    * block one dispatch updates only block k's rows by x_{k−1}, the next solves block k; beside both, their other
    * workgroups update the rows after block k by x_{k−1} (the far update off the chains; `MODPREC_TRSV_DD_OVERLAP_SPLIT`,
    * default 50, is the percentage of those rows beside the near update). With 16 the lane solve's bits;
-   * otherwise shorter chains, other bits, the same trsvBound. Taken before `ddLanesFused`. Off: not yet timed on the
-   * H100 (`MODPREC_TRSV_DD_OVERLAP_LANES=64` turns it on with 64 lanes; bench/gpu/dd-gpu.ts `--trsv-forms=lanes,overlap64`).
+   * otherwise shorter chains, other bits, the same trsvBound. Taken before `ddLanesFused`. 16 by default since session 19
+   * (H100, 2026-11-27, L N 8192 in 256-row blocks: dd 3.60 ms against the lane solve's 3.94, f64 2.94 against 3.27; 64
+   * lanes 3.70 / 2.96, 256 lanes 3.95 / 3.36); `MODPREC_TRSV_DD_OVERLAP_LANES=0` turns it off, `=64` etc. picks the lanes.
    */
   readonly ddOverlapLanes: number;
   /**
@@ -375,10 +380,10 @@ let trsvCurrent: TrsvKernelSwitches = {
   transposedCopy: envOn('MODPREC_TRSV_TRANSPOSED_COPY'),
 };
 
-/** `ddOverlapLanes` from the environment: 16, 32, 64, 128 or 256, else 0 (off). */
+/** `ddOverlapLanes` from the environment: 16, 32, 64, 128 or 256; 0 turns it off; 16 (the default since session 19) otherwise. */
 function envOverlapLanes(name: string): number {
-  const v = Number((globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name] ?? 0);
-  return [16, 32, 64, 128, 256].includes(v) ? v : 0;
+  const v = Number((globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name] ?? 16);
+  return v === 0 ? 0 : [16, 32, 64, 128, 256].includes(v) ? v : 16;
 }
 
 /**
