@@ -53,9 +53,21 @@ export interface WasmKernelForms {
    * same order. Off: on the H100 host (2026-11-27) 1.09× faster with f64 values, 0.85× with f32 values.
    */
   readonly ellSlotsUnrolled: boolean;
+  /**
+   * DOT of two unscaled fp32 operands in fp64 arithmetic: the general chunk ('general', kernels/dot/dot-wasm.ts) or
+   * the fp32 pair chunk in one of its forms (kernels/dot/dot-narrow-wasm.ts, `f32DotChunk`: 'mem8', 'mem8x2',
+   * 'load16', 'load16x2', 'half'), all with the same sums in the same order.
+   */
+  /**
+   * How the checked 16-bit DOT chunk widens its binary32 products to binary64: 'shuffle' (the high pair moved down
+   * by a shuffle) or 'memory' (both product vectors stored, each pair widened from there: the conversion's load
+   * replaces the shuffle). The same values.
+   */
+  readonly halfDotPromote: 'shuffle' | 'memory';
+  readonly f32Dot: 'general' | 'mem8' | 'mem8x2' | 'load16' | 'load16x2' | 'half';
 }
 
-let forms: WasmKernelForms = { ellWide: true, halfDotChecked: true, halfDotLean: true, dotLookahead: 0, ddDotSplit: 'veltkamp', ellSlotsUnrolled: false };
+let forms: WasmKernelForms = { ellWide: true, halfDotChecked: true, halfDotLean: true, dotLookahead: 0, ddDotSplit: 'veltkamp', ellSlotsUnrolled: false, f32Dot: 'general', halfDotPromote: 'shuffle' };
 
 /** The forms in effect. */
 export function wasmKernelForms(): WasmKernelForms {
