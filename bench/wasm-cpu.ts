@@ -108,6 +108,16 @@ for (const [name, storage, bytes] of DOT_STORAGES) {
     if (!Object.is(before(), dot(xa!, ya!, { backend: 'wasm' }))) throw new Error(`DOT ${name}: the earlier checked chunk differs from the lean one`);
     cases.push({ name: `DOT ${name} storage, f64 arithmetic, n = 2^24 (wasm, in place, earlier checked chunk)`, group: `dot-${name}-wasm-inplace-checked-earlier`, bytes: 2 * N * bytes, run: before });
   }
+  // Candidates (session 19): the 16-bit checked chunk's products widened through memory (halfDotPromote), the fp32
+  // pair chunk's forms (f32Dot); the same bits, checked before timing.
+  const candidates: [string, Partial<WasmKernelForms>][] = name === 'bf16' || name === 'f16'
+    ? [['memory', { halfDotPromote: 'memory' }], ['shuffle', { halfDotPromote: 'shuffle' }]]
+    : name === 'f32' ? (['general', 'mem8', 'mem8x2', 'load16', 'load16x2', 'half', 'halfx2'] as const).map((f) => [f, { f32Dot: f }]) : [];
+  for (const [label, change] of candidates) {
+    const run = withForms(change, () => dot(xa!, ya!, { backend: 'wasm' }));
+    if (!Object.is(run(), dot(xa!, ya!, { backend: 'wasm' }))) throw new Error(`DOT ${name}: form ${label} differs`);
+    cases.push({ name: `DOT ${name} storage, f64 arithmetic, n = 2^24 (wasm, in place, ${name === 'f32' ? 'f32Dot' : 'halfDotPromote'} ${label})`, group: `dot-${name}-wasm-inplace-form-${label}`, bytes: 2 * N * bytes, run });
+  }
   // Candidate: lookahead loads (wasmKernelForms().dotLookahead, off by default; not in the i8 pair chunk), same bits.
   for (const ahead of name === 'i8' ? [] : LOOKAHEADS) {
     const run = withForms({ dotLookahead: ahead }, () => dot(xa!, ya!, { backend: 'wasm' }));
@@ -325,6 +335,9 @@ const goals = [
   ['DOT in place: f64 time / bf16 storage time, earlier checked chunk (wasm)', ratio('dot-f64-wasm-inplace', 'dot-bf16-wasm-inplace-checked-earlier')],
   ['DOT in place: f64 time / f16 storage time, earlier checked chunk (wasm)', ratio('dot-f64-wasm-inplace', 'dot-f16-wasm-inplace-checked-earlier')],
   ['DOT in place: earlier checked chunk time / lean chunk time (bf16; f16)', `${ratio('dot-bf16-wasm-inplace-checked-earlier', 'dot-bf16-wasm-inplace')}; ${ratio('dot-f16-wasm-inplace-checked-earlier', 'dot-f16-wasm-inplace')}`],
+  ['DOT in place: f64 time / f32 storage time, f32Dot general; mem8; mem8x2; load16; load16x2; half; halfx2 (goal ≥ 1.8)', ['general', 'mem8', 'mem8x2', 'load16', 'load16x2', 'half', 'halfx2'].map((f) => ratio('dot-f64-wasm-inplace', `dot-f32-wasm-inplace-form-${f}`)).join('; ')],
+  ['DOT in place: f64 time / bf16; f16 storage time, halfDotPromote shuffle (goal ≥ 3)', ['bf16', 'f16'].map((t) => ratio('dot-f64-wasm-inplace', `dot-${t}-wasm-inplace-form-shuffle`)).join('; ')],
+  ['DOT in place: f64 time / bf16; f16 storage time, halfDotPromote memory (goal ≥ 3)', ['bf16', 'f16'].map((t) => ratio('dot-f64-wasm-inplace', `dot-${t}-wasm-inplace-form-memory`)).join('; ')],
   ...LOOKAHEADS.flatMap((ahead) => [
     [`DOT in place: f64 time / f32; bf16; f16 storage time, all with lookahead ${ahead} B (wasm; goals ≥ 1.8; 3; 3)`, ['f32', 'bf16', 'f16'].map((t) => ratio(`dot-f64-wasm-inplace-ahead-${ahead}`, `dot-${t}-wasm-inplace-ahead-${ahead}`)).join('; ')],
     [`DOT in place: time without / with lookahead ${ahead} B (f64; f32; bf16; f16)`, ['f64', 'f32', 'bf16', 'f16'].map((t) => ratio(`dot-${t}-wasm-inplace`, `dot-${t}-wasm-inplace-ahead-${ahead}`)).join('; ')],

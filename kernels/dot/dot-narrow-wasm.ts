@@ -141,7 +141,7 @@ function halfChunk(xName: string, scaledX: boolean, yName: string, scaledY: bool
  * converts the high pair after a shuffle (a quarter of the loads), 'half' converts the low pair of a 16-byte load
  * and the high pair from memory (half the loads, no shuffle); '…x2': two steps of 8 per loop iteration.
  */
-export type F32DotForm = 'mem8' | 'mem8x2' | 'load16' | 'load16x2' | 'half';
+export type F32DotForm = 'mem8' | 'mem8x2' | 'load16' | 'load16x2' | 'half' | 'halfx2';
 
 /**
  * The DOT chunk of two unscaled fp32 operands in fp64 arithmetic, or null for other pairs. The general chunk's
@@ -162,12 +162,12 @@ function f32Chunk(form: F32DotForm): Uint8Array {
   const [xv, yv] = [l.local(V128), l.local(V128)];
   const [xEnd, xPairs] = [l.local(I32), l.local(I32)];
   const wide = form === 'load16' || form === 'load16x2';
-  const twice = form === 'mem8x2' || form === 'load16x2';
+  const twice = form === 'mem8x2' || form === 'load16x2' || form === 'halfx2';
   const promote = s(SIMD.f64x2PromoteLowF32x4);
   const add = (k: number, product: Code): Code => [op.get(acc + k), product, s(SIMD.f64x2Add), op.set(acc + k)];
   // One step of 8 elements at byte offset `at` of both pointers: accumulator k takes elements 2k, 2k + 1.
   // 'half': the low pair from a 16-byte load in a register, the high pair converted from memory (8 bytes on).
-  const step = (at: number): Code => form === 'half'
+  const step = (at: number): Code => form === 'half' || form === 'halfx2'
     ? [0, 1].map((h) => [
       add(2 * h, [op.get(px), op.simdMem(SIMD.load, 0, at + 16 * h), promote, op.get(py), op.simdMem(SIMD.load, 0, at + 16 * h), promote, s(SIMD.f64x2Mul)]),
       add(2 * h + 1, [op.get(px), op.simdMem(SIMD.load64Zero, 0, at + 16 * h + 8), promote, op.get(py), op.simdMem(SIMD.load64Zero, 0, at + 16 * h + 8), promote, s(SIMD.f64x2Mul)]),

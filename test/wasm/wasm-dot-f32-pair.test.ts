@@ -14,7 +14,7 @@ import { wasmStorageNamed } from '../../src/backends/wasm/wasm-storage.js';
 import { f32DotChunk, type F32DotForm } from '../../kernels/dot/dot-narrow-wasm.js';
 import { laneOrderDot, readValues } from './wasm-dot-oracles.js';
 
-const FORMS: readonly F32DotForm[] = ['mem8', 'mem8x2', 'load16', 'load16x2', 'half'];
+const FORMS: readonly F32DotForm[] = ['mem8', 'mem8x2', 'load16', 'load16x2', 'half', 'halfx2'];
 const ALL: readonly WasmKernelForms['f32Dot'][] = ['general', ...FORMS];
 
 function withForm<T>(form: WasmKernelForms['f32Dot'], run: () => T): T {

@@ -56,7 +56,7 @@ export interface WasmKernelForms {
   /**
    * DOT of two unscaled fp32 operands in fp64 arithmetic: the general chunk ('general', kernels/dot/dot-wasm.ts) or
    * the fp32 pair chunk in one of its forms (kernels/dot/dot-narrow-wasm.ts, `f32DotChunk`: 'mem8', 'mem8x2',
-   * 'load16', 'load16x2', 'half'), all with the same sums in the same order.
+   * 'load16', 'load16x2', 'half', 'halfx2'), all with the same sums in the same order.
    */
   /**
    * How the checked 16-bit DOT chunk widens its binary32 products to binary64: 'shuffle' (the high pair moved down
@@ -64,7 +64,7 @@ export interface WasmKernelForms {
    * replaces the shuffle). The same values.
    */
   readonly halfDotPromote: 'shuffle' | 'memory';
-  readonly f32Dot: 'general' | 'mem8' | 'mem8x2' | 'load16' | 'load16x2' | 'half';
+  readonly f32Dot: 'general' | 'mem8' | 'mem8x2' | 'load16' | 'load16x2' | 'half' | 'halfx2';
 }
 
 let forms: WasmKernelForms = { ellWide: true, halfDotChecked: true, halfDotLean: true, dotLookahead: 0, ddDotSplit: 'veltkamp', ellSlotsUnrolled: false, f32Dot: 'general', halfDotPromote: 'shuffle' };
