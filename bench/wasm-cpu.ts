@@ -441,7 +441,22 @@ reads its even elements by a second load 2 bytes earlier instead of a shift; ste
 before it. The "lookahead" rows are a candidate (wasmKernelForms().dotLookahead, off by default; same bits,
 checked in this run): each step of the DOT chunk (general and lean 16-bit; not the i8 pair chunk) also reads a byte
 of each operand that many bytes ahead, so that the line's transfer from memory starts early (WebAssembly has no
-prefetch instruction). ELL's "earlier 4-row loop" rows time the loop the 8-row one
+prefetch instruction).
+
+A model of the in-place DOT rows from DRAM (session 19; a hypothesis that fits the Xeon host's ratios of 2026-11-27
+within about 10 %): one core keeps as many cache lines in flight as its out-of-order window holds — about
+min(512 / µops per 64 bytes of operands, 192 / loads per 64 bytes), at most about 16 (the fill buffers, which the
+fp64 DOT reaches) —, and the bandwidth follows. µops per 64 bytes from llvm-mca (icelake-server) on V8's code: fp64
+25, fp32 35 (16 loads: 12 lines, predicted ratio 1.50, measured 1.55), bf16 63 (8 lines: 2.0, measured 2.20), fp16
+81 (6 lines: 1.6, measured 1.76), i8 about 44 (12 lines: 5.8, measured 5.56). Hence the fp32 pair chunk's forms
+(wasmKernelForms().f32Dot; rows "f32Dot …", same bits): 'half' converts the low pair of each 16-byte load in a
+register and the high pair from memory (36 µops, 8 loads: predicted 1.78), 'halfx2' two such steps per iteration
+(33.5 µops: 1.91), 'load16' four elements a load (40 µops, 4 loads: 1.6) — the default, the fastest on the shared
+AMD VM (f64 / f32 time 1.73–1.79 against the general chunk's 1.56–1.68), until these rows are timed here. The 16-bit chunks at 3× would need at
+most about 42 µops per 64 bytes, where the fixed order's widening and addition alone take 24 (8 conversions of 2 µops,
+8 f64x2 additions) — out of reach for 128-bit WebAssembly SIMD under this model; the rows "halfDotPromote memory"
+(products widened from a stored copy, no shuffles: fewer shuffle-port µops but more µops in all, 67) test it.
+ELL's "earlier 4-row loop" rows time the loop the 8-row one
 replaced (wasmKernelForms; same bits).
 
 Candidate and earlier forms (src/backends/wasm/wasm-kernel-forms.ts), each checked in this run against the default

@@ -87,7 +87,8 @@ export function wasmDot(x: Accessor<1, any>, y: Accessor<1, any>, n: number, lan
   const sx = wasmStorageOf(x) as WasmStorage, sy = wasmStorageOf(y) as WasmStorage;
   const narrow = lanes === 'f64' ? narrowDotChunk(sx, !!x.scale, sy, !!y.scale, CONSTANTS_AT) : null;
   const f32Form = wasmKernelForms().f32Dot;
-  const f32 = lanes === 'f64' && f32Form !== 'general' ? f32DotChunk(sx, !!x.scale, sy, !!y.scale, f32Form) : null;
+  // The fp32 pair chunk has no lookahead loads: with the lookahead candidate on, the general chunk runs.
+  const f32 = lanes === 'f64' && f32Form !== 'general' && wasmKernelForms().dotLookahead === 0 ? f32DotChunk(sx, !!x.scale, sy, !!y.scale, f32Form) : null;
   const f = narrow ?? f32 ?? dotChunk(sx, !!x.scale, sy, !!y.scale, lanes, wasmKernelForms().dotLookahead, CONSTANTS_AT + 48);
   const scaleX = scaleOf(x), scaleY = scaleOf(y);
   reserveBytes(CONSTANTS_AT + 96);
