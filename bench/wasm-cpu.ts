@@ -451,8 +451,8 @@ fp64 DOT reaches) —, and the bandwidth follows. µops per 64 bytes from llvm-m
 81 (6 lines: 1.6, measured 1.76), i8 about 44 (12 lines: 5.8, measured 5.56). Hence the fp32 pair chunk's forms
 (wasmKernelForms().f32Dot; rows "f32Dot …", same bits): 'half' converts the low pair of each 16-byte load in a
 register and the high pair from memory (36 µops, 8 loads: predicted 1.78), 'halfx2' two such steps per iteration
-(33.5 µops: 1.91), 'load16' four elements a load (40 µops, 4 loads: 1.6) — the default, the fastest on the shared
-AMD VM (f64 / f32 time 1.73–1.79 against the general chunk's 1.56–1.68), until these rows are timed here. The 16-bit chunks at 3× would need at
+(33.5 µops: 1.91), 'load16' four elements a load (40 µops, 4 loads: 1.6); 'general' stays the default until these
+rows are timed here (on the shared AMD VM all forms came within noise of it: bench/wasm-dot-narrow.ts). The 16-bit chunks at 3× would need at
 most about 42 µops per 64 bytes, where the fixed order's widening and addition alone take 24 (8 conversions of 2 µops,
 8 f64x2 additions) — out of reach for 128-bit WebAssembly SIMD under this model; the rows "halfDotPromote memory"
 (products widened from a stored copy, no shuffles: fewer shuffle-port µops but more µops in all, 67) test it.
