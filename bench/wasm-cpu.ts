@@ -13,7 +13,8 @@
  * Run: npx tsc -p tsconfig.json && node dist/bench/wasm-cpu.js [--rounds=5] [--lookahead=512,2048] (STREAM_BIN=<binary>: a
  * STREAM built elsewhere; --lookahead: the candidate lookahead rows' distances in bytes, 0 for none)
  * `--quick`: small sizes (n = 2^16, 256², Laplacian 16³), no STREAM, nothing written — a check that every case runs
- * (the labels keep the full sizes).
+ * (the labels keep the full sizes). `--only=PREFIX`: only the cases whose group starts with PREFIX (`--only=dot20`: the
+ * DD DOT 2^20 rows with their ratios, the lazy form's included), no STREAM, printed, nothing written.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
@@ -25,10 +26,10 @@ import { twoProduct, ddAddDd } from 'double-double';
 import { wasmFusedFmaAvailable } from '../src/backends/wasm/wasm-fused-fma.js';
 import { setWasmKernelForms, type WasmKernelForms } from '../src/backends/wasm/wasm-kernel-forms.js';
 import {
-  asum, asumBound, axpy, colMajor, dot, nrm2, nrm2Bound, wasmArena, dotBound, ellSpmv, ellSpmvBound, ellWithStorage, formats, gemv, gemvBound, laplacianEll, range, rowMajor, trsv, trsvBound, vector, wasmSimdAvailable, type Range,
+  asum, asumBound, axpy, colMajor, dot, nrm2, nrm2Bound, wasmArena, dotBound, ellOperand, ellSpmv, ellSpmvBound, ellWithStorage, formats, gemv, gemvBound, laplacianEll, range, rowMajor, trsv, trsvBound, vector, wasmSimdAvailable, type Range,
 } from '../src/index.js';
 import '../src/formats/dd/register.js';
-import { scaledReducedRowMajor } from '../accessors/scaled-reduced.js';
+import { fitScales, scaledReducedColMajor, scaledReducedRowMajor } from '../accessors/scaled-reduced.js';
 import { seededRandom } from '../src/sparse/seeded-random.js';
 import { machineDescription, markdownTable, today, writePerformanceSection, writeResults } from './report.js';
 
@@ -181,6 +182,8 @@ for (const layout of ['col', 'row'] as const) {
     if (bx.accessor.scale) { bx.accessor.writeScale(0, 2 / 32000); for (let i = 0; i < M; i++) bx.set(i, xv[i]!); }
     const init = (bx.accessor.data as Int16Array | Uint16Array).slice(), group = label === 'x f16' ? 'xf16' : 'xi16s';
     for (const backend of ['js', 'wasm'] as const) cases.push({ name: `TRSV L f64 ${M}, ${layout}-major, ${label} (${backend})`, group: `trsv-${group}-${layout}-${backend}`, bytes: 4 * M * M, run: () => { (bx.accessor.data as Int16Array | Uint16Array).set(init); trsv({ A: L, x: bx, uplo: 'L' }, { backend }); } });
+    // The same x in double-double arithmetic (test/wasm/wasm-dd-trsv-stored-x.test.ts): the JavaScript's bits on both.
+    for (const backend of ['js', 'wasm'] as const) cases.push({ name: `TRSV L dd arithmetic ${M}, ${layout}-major, ${label} (${backend})`, group: `trsv-dd-${group}-${layout}-${backend}`, bytes: 4 * M * M, run: () => { (bx.accessor.data as Int16Array | Uint16Array).set(init); trsv({ A: L, x: bx, uplo: 'L' }, { arithmetic: formats.dd, backend }); } });
   }
   // TRSV in fp64 arithmetic with the dd accumulation (x fp64): the JavaScript's bits on both (test/wasm/wasm-dd-sum-trsv.test.ts).
   for (const backend of ['js', 'wasm'] as const) cases.push({ name: `TRSV L f64 ${M}, ${layout}-major, dd accumulation (${backend})`, group: `trsv-ddacc-${layout}-${backend}`, bytes: 4 * M * M, run: () => { (b.accessor.data as Float64Array).set(xv); trsv({ A: L, x: b, uplo: 'L' }, { accumulation: 'dd', backend }); } });
@@ -206,6 +209,14 @@ const DD_SPLITS = ['veltkamp', 'veltkamp-pinned'] as const;
     const run = withForms({ ddDotSplit: split }, () => dot(x, y, { arithmetic: formats.dd, backend: 'wasm' }));
     if (!Object.is(run(), dot(x, y, { arithmetic: formats.dd, backend: 'wasm' }))) throw new Error(`DD DOT: the ${split} split differs from the default form`);
     cases.push({ name: `DOT dd arithmetic on f64 data, n = 2^20 (wasm, ${split} split)`, group: `dot20-dd-wasm-${split}`, bytes: 16 * DD_N, run });
+  }
+  // Candidate: the lazy form (wasmKernelForms().ddDotLazy, off by default): Dot2's step per lane, folded every 64
+  // elements — another order within the same bound, checked here against the bound of the dd accumulation (tighter).
+  // With 'bits' it splits every product by bits, no guard (the same kernel as the other where the multiply-add is fused).
+  for (const split of ['veltkamp', 'bits'] as const) {
+    const lazy = withForms({ ddDotLazy: true, ddDotSplit: split }, () => dot(x, y, { arithmetic: formats.dd, backend: 'wasm' }));
+    if (!(Math.abs((lazy() as number) - dot(x, y, { arithmetic: formats.dd, backend: 'js' })) <= 2 * dotBound(x, y, { accumulation: 'dd' }))) throw new Error(`DD DOT: the lazy form (${split}) disagrees beyond the bound`);
+    cases.push({ name: `DOT dd arithmetic on f64 data, n = 2^20 (wasm, lazy form, ${split} split)`, group: `dot20-dd-wasm-lazy-${split}`, bytes: 16 * DD_N, run: lazy });
   }
   const packageDot = (): number => {
     let s = [0, 0], t = [0, 0];
@@ -283,6 +294,38 @@ const DD_SPLITS = ['veltkamp', 'veltkamp-pinned'] as const;
   for (let i = 0; i < L.rows; i++) if (!Object.is(y.get(i), y2.get(i))) throw new Error('ELL dd: backends disagree (they take the same operations in the same order)');
 }
 
+// Double-double arithmetic over int16 storage with one scale (session 19): WebAssembly reads each element as the pair
+// (q, 0)·(s, 0), as the JavaScript does (src/backends/wasm/wasm-dd-read.ts). DOT and ASUM n = 2^20, GEMV N M²
+// column-major, ELL SpMV on the Laplacian 128³ with one scale per row; checked (bounds; GEMV by columns and ELL: bits).
+{
+  const scaledI16 = (values: Float64Array, size: readonly number[], mask: readonly boolean[], layout: 'row' | 'col' = 'row'): Range<any, any> => {
+    const r = range((layout === 'row' ? scaledReducedRowMajor : scaledReducedColMajor)<any, any>({ size: size as never, storage: formats.i16, arithmetic: formats.f64, scaleMask: mask }));
+    fitScales(r.accessor, (...idx: number[]) => values[idx.length === 1 ? idx[0]! : layout === 'col' ? idx[0]! + idx[1]! * size[0]! : idx[0]! * size[1]! + idx[1]!]!);
+    return r;
+  };
+  const x = scaledI16(xs.subarray(0, DD_N), [DD_N], [false]) as Range<1, any>, y = vectorOf(ys.subarray(0, DD_N), formats.f64);
+  for (const backend of ['js', 'wasm'] as const) {
+    cases.push({ name: `DOT dd arithmetic, x i16 scaled, n = 2^20 (${backend})`, group: `dot20-dd-i16s-${backend}`, bytes: 10 * DD_N, run: () => dot(x, y, { arithmetic: formats.dd, backend }) });
+    cases.push({ name: `ASUM dd arithmetic, x i16 scaled, n = 2^20 (${backend})`, group: `asum20-dd-i16s-${backend}`, bytes: 2 * DD_N, run: () => asum(x, { arithmetic: formats.dd, backend }) });
+  }
+  const [dw, dj] = [dot(x, y, { arithmetic: formats.dd, backend: 'wasm' }), dot(x, y, { arithmetic: formats.dd, backend: 'js' })];
+  const [aw, aj] = [asum(x, { arithmetic: formats.dd, backend: 'wasm' }), asum(x, { arithmetic: formats.dd, backend: 'js' })];
+  if (!(Math.abs(dw - dj) <= 2 * dotBound(x, y, { arithmetic: formats.dd }) + 2 * Number.EPSILON * Math.abs(dj)) || !(Math.abs(aw - aj) <= 2 * asumBound(x, { arithmetic: formats.dd }) + 2 * Number.EPSILON * aj)) throw new Error('DD DOT/ASUM over scaled i16: backends disagree beyond the bound');
+  const A = scaledI16(a, [M, M], [false, false], 'col') as Range<2, any>, xm = vectorOf(xv, formats.f64);
+  const ym = vector(M), ym2 = vector(M);
+  for (const backend of ['js', 'wasm'] as const) cases.push({ name: `GEMV N dd arithmetic, A i16 scaled ${M}², col-major (${backend})`, group: `gemv-dd-i16s-col-${backend}`, bytes: 2 * M * M, run: () => gemv({ alpha: 1, A, x: xm, beta: 0, y: ym }, { arithmetic: formats.dd, backend }) });
+  gemv({ alpha: 1, A, x: xm, beta: 0, y: ym }, { arithmetic: formats.dd, backend: 'wasm' });
+  gemv({ alpha: 1, A, x: xm, beta: 0, y: ym2 }, { arithmetic: formats.dd, backend: 'js' });
+  for (let i = 0; i < M; i++) if (!Object.is(ym.get(i), ym2.get(i))) throw new Error('GEMV dd over scaled i16, col-major: backends disagree (the same operations in the same order)');
+  const L = quick ? laplacianEll([16, 16, 16]) : laplacianEll([128, 128, 128]);
+  const V = scaledI16(data(L.stride * L.width, 6), [L.stride, L.width], [true, false], 'col') as Range<2, any>;
+  const E = ellOperand(L, V), xe = vectorOf(data(L.cols, 5), formats.f64), ye = vector(L.rows), ye2 = vector(L.rows);
+  for (const backend of ['js', 'wasm'] as const) cases.push({ name: `ELL SpMV dd arithmetic, i16 values scaled per row, Laplacian 128³ (${backend})`, group: `ell-dd-i16s-${backend}`, bytes: L.stride * L.width * 6 + 16 * L.rows, run: () => ellSpmv({ alpha: 1, A: E, x: xe, beta: 0, y: ye }, { arithmetic: formats.dd, backend }) });
+  ellSpmv({ alpha: 1, A: E, x: xe, beta: 0, y: ye }, { arithmetic: formats.dd, backend: 'wasm' });
+  ellSpmv({ alpha: 1, A: E, x: xe, beta: 0, y: ye2 }, { arithmetic: formats.dd, backend: 'js' });
+  for (let i = 0; i < L.rows; i++) if (!Object.is(ye.get(i), ye2.get(i))) throw new Error('ELL dd over scaled i16: backends disagree (the same operations in the same order)');
+}
+
 /** A copy of a vector with its storage in the arena (same format, same values). */
 function inPlace(v: Range<1, any>): Range<1, any> {
   const r = vector(v.length(), { storage: v.accessor.storage, arithmetic: v.accessor.arithmetic, memory: arena });
@@ -297,7 +340,10 @@ function inPlaceMatrix(A: Range<2, any>, layout: 'col' | 'row'): Range<2, any> {
   return r;
 }
 
-const binary = quick ? null : compileStream();
+// `--only=PREFIX`: time only the cases whose group starts with PREFIX (e.g. dot20: the DD DOT's rows), print, write nothing.
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7);
+if (only !== undefined) cases.splice(0, cases.length, ...cases.filter((c) => c.group.startsWith(only)));
+const binary = quick || only !== undefined ? null : compileStream();
 const times = new Map<string, number[]>(cases.map((c) => [c.group, []]));
 const stream: number[] = [];
 for (const c of cases) c.run(); // warm-up: compile every kernel
@@ -320,6 +366,26 @@ const rows = cases.map((c) => {
 const ratio = (a: string, b: string): string => (ms(a) / ms(b)).toFixed(2);
 /** The GB/s of case `group` moving `bytes`, as a fraction of the STREAM dot's. */
 const ofStream = (bytes: number, group: string): string => (Number.isFinite(streamGBs) ? ((bytes / ms(group) / 1e6) / streamGBs).toFixed(2) : '—');
+/** The lazy DD DOT's goal rows (wasmKernelForms().ddDotLazy). */
+function ddDotLazyGoals(): string[][] {
+  return ['veltkamp', 'bits'].flatMap((split) => [
+    [`DD DOT 2^20 (wasm, lazy form, ${split} split) time / fp64 DOT 2^20 (wasm) time (goal ≤ 1.5)`, ratio(`dot20-dd-wasm-lazy-${split}`, 'dot20-f64-wasm')],
+    [`DD DOT 2^20: double-double package time / wasm lazy form (${split} split) time (goal ≥ 6)`, ratio('dot20-dd-package', `dot20-dd-wasm-lazy-${split}`)],
+    [`DD DOT 2^20: default form time / lazy form (${split} split) time (wasm)`, ratio('dot20-dd-wasm', `dot20-dd-wasm-lazy-${split}`)],
+  ]);
+}
+if (only !== undefined) {
+  console.log(markdownTable(['case', 'ms', 'GB/s', 'of STREAM'], rows));
+  if (only === 'dot20' || only === 'dot20-') {
+    console.log(markdownTable(['ratio', 'value'], [
+      ['DD DOT 2^20 (wasm) time / fp64 DOT 2^20 (wasm) time (goal ≤ 1.5)', ratio('dot20-dd-wasm', 'dot20-f64-wasm')],
+      ['DD DOT 2^20: double-double package time / wasm time (goal ≥ 6)', ratio('dot20-dd-package', 'dot20-dd-wasm')],
+      ...ddDotLazyGoals(),
+    ]));
+  }
+  console.log(`fused multiply-add: ${wasmFusedFmaAvailable()}; Node ${process.version} ${process.execArgv.join(' ')}; ${machineDescription()}`);
+  process.exit(0);
+}
 const goals = [
   ['DOT f64 (wasm) vs 1-thread STREAM dot (goal ≥ 0.80)', ofStream(16 * N, 'dot-f64-wasm')],
   ['DOT f64 (wasm, in place) vs 1-thread STREAM dot (goal ≥ 0.80)', ofStream(16 * N, 'dot-f64-wasm-inplace')],
@@ -375,6 +441,7 @@ const goals = [
   ['DD DOT 2^20: js time / wasm time', ratio('dot20-dd-js', 'dot20-dd-wasm')],
   ['ASUM dd arithmetic 2^20: js time / wasm time', ratio('asum20-dd-js', 'asum20-dd-wasm')],
   ['NRM2 dd arithmetic 2^20: js time / wasm time', ratio('nrm220-dd-js', 'nrm220-dd-wasm')],
+  ...ddDotLazyGoals(),
   ...DD_SPLITS.flatMap((split) => [
     [`DD DOT 2^20 (wasm, ${split} split) time / fp64 DOT 2^20 (wasm) time (goal ≤ 1.5)`, ratio(`dot20-dd-wasm-${split}`, 'dot20-f64-wasm')],
     [`DD DOT 2^20: double-double package time / wasm ${split} split time (goal ≥ 6)`, ratio('dot20-dd-package', `dot20-dd-wasm-${split}`)],
@@ -384,12 +451,15 @@ const goals = [
   ['GEMV N dd row-major: js time / wasm time', ratio('gemv-dd-row-js', 'gemv-dd-row-wasm')],
   ['GEMV N dd col-major (wasm) time / fp64 GEMV (wasm) time', ratio('gemv-dd-col-wasm', 'gemv-col-wasm')],
   ['ELL SpMV dd: js time / wasm time', ratio('ell-dd-js', 'ell-dd-wasm')],
+  ['dd arithmetic over i16 scaled: js time / wasm time (DOT 2^20; ASUM 2^20; GEMV N col-major; ELL SpMV per-row scales)', ['dot20', 'asum20', 'gemv', 'ell'].map((k) => (k === 'gemv' ? ratio('gemv-dd-i16s-col-js', 'gemv-dd-i16s-col-wasm') : ratio(`${k}-dd-i16s-js`, `${k}-dd-i16s-wasm`))).join('; ')],
   ['TRSV L dd col-major: js time / wasm time', ratio('trsv-dd-col-js', 'trsv-dd-col-wasm')],
   ['TRSV L dd row-major: js time / wasm time', ratio('trsv-dd-row-js', 'trsv-dd-row-wasm')],
   ...(['col', 'row'] as const).flatMap((layout) => [
     [`TRSV L f64, x f16, ${layout}-major: js time / wasm time`, ratio(`trsv-xf16-${layout}-js`, `trsv-xf16-${layout}-wasm`)],
     [`TRSV L f64, x i16 scaled, ${layout}-major: js time / wasm time`, ratio(`trsv-xi16s-${layout}-js`, `trsv-xi16s-${layout}-wasm`)],
     [`TRSV L f64 dd accumulation, ${layout}-major: js time / wasm time`, ratio(`trsv-ddacc-${layout}-js`, `trsv-ddacc-${layout}-wasm`)],
+    [`TRSV L dd, x f16, ${layout}-major: js time / wasm time`, ratio(`trsv-dd-xf16-${layout}-js`, `trsv-dd-xf16-${layout}-wasm`)],
+    [`TRSV L dd, x i16 scaled, ${layout}-major: js time / wasm time`, ratio(`trsv-dd-xi16s-${layout}-js`, `trsv-dd-xi16s-${layout}-wasm`)],
   ]),
 ];
 

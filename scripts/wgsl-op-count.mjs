@@ -6,8 +6,9 @@
 import { XF_WGSL } from '../dist/src/formats/dd/dd-gpu-wgsl.js';
 import { DW_WGSL } from '../dist/src/formats/dd/dd-gpu-window-wgsl.js';
 import { DL_WGSL } from '../dist/src/formats/dd/dd-gpu-window-lean-wgsl.js';
+import { DG_WGSL } from '../dist/src/formats/dd/dd-gpu-gemv-long-wgsl.js';
 
-const source = XF_WGSL + DW_WGSL + DL_WGSL;
+const source = XF_WGSL + DW_WGSL + DL_WGSL + DG_WGSL;
 const functions = new Map();
 const header = /fn (\w+)\(/g;
 let m;
@@ -67,4 +68,9 @@ if (process.argv.includes('--path')) {
   console.log(`f64·f64 GEMV N term, window of 8, x decoded once (all branches): ${f64x(8).toFixed(0)}; the decoding, once per x_j: ${totalOps('mpDwOfF64')}`);
   const ddx = (k) => totalOps('mpDwExpDdDd') + totalOps('mpDwAddDdDd') + 1 + 2 + totalOps('mpDwSettle') / k;
   console.log(`dd·dd GEMV N term, window of 8 (all branches): ${ddx(8).toFixed(0)}`);
+  // GEMV's long window (ddGemvLong, dd-gpu-gemv-long-wgsl.ts): per f64·f64 term its code and add, per step of 8 the
+  // headroom check (twice), the re-anchoring, the step's maximum and the anchor's (the end's settle is once a pass).
+  const longStep = 2 * totalOps('mpDgRoomy') + 2 + totalOps('mpDgRebase') + 7 + 1;
+  console.log(`f64·f64 GEMV term, long window (all branches, step shared by 8): ${(totalOps('mpDgCode') + totalOps('mpDgAdd') + longStep / 8).toFixed(0)} (code ${totalOps('mpDgCode')}, add ${totalOps('mpDgAdd')}, step ${longStep})`);
 }
+

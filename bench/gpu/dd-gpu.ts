@@ -12,7 +12,9 @@
  * instead of one loop a window, the form session 16 timed — the same words, another shader). GEMV (N and T, dd and f64
  * storage) also has `dd fused (before)`: the fused multiply-adds GEMV ran before session 18 (gemvVariant off), whose
  * words the other exact-path rows must match; GEMV N with f64 storage has `dd, x decoded once (ddGemvDecodedX)` (the
- * switch of kernel-switches.ts, off by default: x decoded once a call; the `dd` row's words, checked). `--before` adds the unfused arithmetic (the build before the fused
+ * switch of kernel-switches.ts, off by default: x decoded once a call; the `dd` row's words, checked), and GEMV N and T
+ * with f64 storage `dd, long f64 window (ddGemvLong)` (that switch, off by default: f64·f64 terms in one long window a
+ * thread, dd-gpu-gemv-long-wgsl.ts; checked against the bound; `--only=gemv --no-window` times it beside the default). `--before` adds the unfused arithmetic (the build before the fused
  * multiply-adds; the fused row's words) to GEMV and TRSV, and GEMV's two-chain row. `Kc1` windows: DOT only, with one
  * accumulator a thread, so DOT's eight-term step is one window. DOT also has rows `dd lean K` for each K of `--lean`
  * (default 4,8c1; `--no-lean` drops them): ddGpuArithmeticWindowLeanOf(K), the lean term form (DOT's dotVariant with
@@ -33,14 +35,18 @@
  * block; f64 x the one-workgroup substitution that rounds x to binary64 between rows) and with `ddLanes` on (the
  * lane-split blocked solve, kernels/trsv/trsv-lanes-source.ts; an f64 x then rounded once at the end) —
  * `--trsv-forms=old,lanes` and `--trsv-storage=dd,f64` pick some; `fused` adds rows with `ddLanesFused` (one dispatch a
- * block, checked to give the lanes row's words) and `--trsv-block=64,128,256` times the lanes and fused rows at those
- * block sizes (`blockSize`). Each row checked against the CPU dd solve.
+ * block, checked to give the lanes row's words), `overlap16` … `overlap256` rows with `ddOverlapLanes` (per block a
+ * near update of its rows, then its solve beside the far update of the later rows, W lanes a row in the near update and
+ * the solve: kernels/trsv/trsv-lanes-overlap-source.ts; overlap16 checked to give the lanes row's words, listed after
+ * `lanes`; `MODPREC_TRSV_DD_OVERLAP_SPLIT=0…100` sets their far-update split), and `--trsv-block=64,128,256` times the
+ * lanes, fused and overlap rows at those block sizes (`blockSize`).
+ * Each row checked against the CPU dd solve.
  *
  * `--from=<json> --anchors=<cuda-anchors.py output> [--device=…]` records a run into bench/results and
  * docs/performance.md (section `dd-gpu`).
  *
  * Run: npx tsc -p tsconfig.json && node dist/bench/gpu/dd-gpu.js [--quick] [--only=dot,gemv,trsv] [--windows=2,4,8,8t] [--lean=4,8c1]
- *   [--before] [--budget=…] [--deadline=…] [--out=<dir>] [--trsv-forms=old,lanes,fused] [--trsv-storage=dd,f64]
+ *   [--before] [--budget=…] [--deadline=…] [--out=<dir>] [--trsv-forms=old,lanes,fused,overlap64] [--trsv-storage=dd,f64]
  *   [--trsv-block=64,128,256]
  * (TRSV old vs lanes alone: `node dist/bench/gpu/dd-gpu.js --only=trsv --budget=trsv:400`).
  */
@@ -99,10 +105,12 @@ if (gemvUnrollFlag !== undefined) {
   if (!['4', '8', '16'].includes(gemvUnrollFlag)) throw new Error(`--gemv-unroll: 4, 8 or 16, not ${gemvUnrollFlag}`);
   setGpuKernelSwitches({ gemvUnroll: Number(gemvUnrollFlag) as 4 | 8 | 16 });
 }
-// TRSV: `--trsv-forms=old,lanes,fused` (ddLanes off; on; on with ddLanesFused — old and lanes by default),
+// TRSV: `--trsv-forms=old,lanes,fused,overlap64` (ddLanes off; on; on with ddLanesFused — old and lanes by default),
 // `--trsv-storage=dd,f64` (both by default) and `--trsv-block=64,128,256` (the blockSize of the lanes and fused rows; 64 by default).
+// `overlapW` (W = 16, 32, 64, 128, 256) adds rows with `ddOverlapLanes` = W (near update, then the solve beside the far
+// update; overlap16 checked to give the lanes row's words).
 const trsvForms = (flag('trsv-forms') ?? 'old,lanes').split(',').map((f) => {
-  if (f !== 'old' && f !== 'lanes' && f !== 'fused') throw new Error(`--trsv-forms: old, lanes and/or fused, not ${f}`);
+  if (f !== 'old' && f !== 'lanes' && f !== 'fused' && !/^overlap(16|32|64|128|256)$/.test(f)) throw new Error(`--trsv-forms: old, lanes, fused and/or overlap16 … overlap256, not ${f}`);
   return f;
 });
 const trsvBlocks = (flag('trsv-block') ?? '64').split(',').map((f) => {
@@ -133,8 +141,8 @@ interface Variant {
   readonly switches?: Partial<GpuKernelSwitches>;
   /** The default row's words, checked (a switch that keeps the bits). */
   readonly sameAsDefault?: boolean;
-  /** Where the row applies (GEMV: trans and storage); absent: everywhere. */
-  readonly only?: { trans: 'N' | 'T'; storage: 'dd' | 'f64' };
+  /** Where the row applies (GEMV: trans — absent, both — and storage); absent: everywhere. */
+  readonly only?: { trans?: 'N' | 'T'; storage: 'dd' | 'f64' };
 }
 const DEFAULT: Variant = { label: 'dd', option: 'dd', boundOnly: false };
 const UNFUSED: Variant = { label: 'dd unfused (before)', option: { name: 'dd-unfused', arithmetic: { gpu: ddGpuArithmeticUnfused } }, boundOnly: false };
@@ -144,6 +152,8 @@ const FUSED_GEMV: Variant = { label: 'dd fused (before)', option: { name: 'dd-fu
 const GEMV_DEFAULT: Variant = { ...DEFAULT, boundOnly: true };
 /** GEMV N with f64 x decoded once a call (the ddGemvDecodedX switch, off by default): the default's words. */
 const DECODED_X: Variant = { label: 'dd, x decoded once (ddGemvDecodedX)', option: 'dd', boundOnly: true, switches: { ddGemvDecodedX: true }, sameAsDefault: true, only: { trans: 'N', storage: 'f64' } };
+/** GEMV N and T with f64 storage, f64·f64 terms in the long window (the ddGemvLong switch, off by default): the bound. */
+const LONG: Variant = { label: 'dd, long f64 window (ddGemvLong)', option: 'dd', boundOnly: true, switches: { ddGemvLong: true }, only: { storage: 'f64' } };
 const oneChain = (w: string): Partial<Variant> => (w.endsWith('c1') ? { dotChains: 1, dotOnly: true } : {});
 const WINDOWS: Variant[] = windowTerms.map((w) => {
   const part = ddGpuArithmeticWindowOf(Number(w[0]), !w.endsWith('t'));
@@ -339,7 +349,7 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
   for (let k = 0; k < n * n; k++) ad[2 * k + 1] = ad[2 * k + 1]! * Math.abs(ad[2 * k]!);
   const x = ddVector(n, 11);
   const xa = x.accessor.data as Float64Array;
-  const variants = [GEMV_DEFAULT, DECODED_X, FUSED_GEMV, ...(before ? [UNFUSED, { label: 'dd, 2 chains', option: 'dd' as const, boundOnly: true, chains: 2 }] : []), ...WINDOWS.filter((v) => !v.dotOnly)];
+  const variants = [GEMV_DEFAULT, LONG, DECODED_X, FUSED_GEMV, ...(before ? [UNFUSED, { label: 'dd, 2 chains', option: 'dd' as const, boundOnly: true, chains: 2 }] : []), ...WINDOWS.filter((v) => !v.dotOnly)];
   for (const trans of ['N', 'T'] as const) {
     const kernel = `GEMV ${trans}`;
     for (const storage of ['dd', 'f64'] as const) {
@@ -361,7 +371,7 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
       // The exact-path rows (fused, unfused) must give the same words; the default and windows the bound.
       let exactWords: Uint32Array | undefined;
       let defaultWords: Uint32Array | undefined;
-      for (const variant of variants.filter((v) => !v.only || (v.only.trans === trans && v.only.storage === storage))) {
+      for (const variant of variants.filter((v) => !v.only || ((v.only.trans ?? trans) === trans && v.only.storage === storage))) {
         const late = clock.over();
         if (late) {
           skip({ kernel, size, storage, arithmetic: variant.label }, late);
@@ -433,7 +443,13 @@ async function benchTrsv(rt: GpuRuntime): Promise<void> {
   // rounded to binary32 between rows, as the CPU does, which the GPU replays by substitution, not the blocked solve).
   const A32 = deviceMatrix(await toDevice(L, { format: 'f32', strict: true }), n, n);
   const x32 = await toDevice(b, { format: 'ff', strict: true });
-  const ffMs = await timeRuns(rt, () => gpuTrsv({ A: A32, x: x32, uplo: 'L' }, { arithmetic: 'ff', strict: true }), 3, 5);
+  // One solve first, as the dd rows below have (their check): timeRuns sizes its reps and warm-up from its first run,
+  // which would otherwise include compiling the shaders (one rep, no warm-up: 1.7–2.1 ms on the H100 in session 18,
+  // against 0.46 ms for the same solve in bench/gpu/h19-goals.ts).
+  const ffSolve = (): Promise<unknown> => gpuTrsv({ A: A32, x: x32, uplo: 'L' }, { arithmetic: 'ff', strict: true });
+  await ffSolve();
+  await rt.context.device.queue.onSubmittedWorkDone();
+  const ffMs = await timeRuns(rt, ffSolve, 3, 5);
   A32.data.destroy();
   push({ kernel: 'TRSV L N', size, storage: 'f32 (x ff)', arithmetic: 'ff', ms: ffMs, gbs: (4 * (n * (n + 1)) / 2 + 8 * n) / ffMs / 1e6, check: '', goal: '' });
   // dd storage (A and x), then f64 storage (A and x) under dd arithmetic: each in the one-thread blocked passes (dd) or
@@ -442,8 +458,8 @@ async function benchTrsv(rt: GpuRuntime): Promise<void> {
   // against the CPU dd solve of the same system.
   // Lanes and fused rows once per --trsv-block (a block size other than 64 named in the label); old rows at 64.
   const forms = trsvForms.flatMap((form) => (form === 'old' ? [64 as const] : trsvBlocks).map((blockSize) => ({
-    lanes: form !== 'old', fused: form === 'fused', blockSize,
-    label: (v: Variant, storage: 'dd' | 'f64') => `${v.label}${form === 'old' ? (storage === 'f64' ? ' (substitution, x rounded between rows)' : '') : `, 16 lanes (ddLanes${form === 'fused' ? ', fused' : ''})${blockSize === 64 ? '' : `, bs ${blockSize}`}`}`,
+    lanes: form !== 'old', fused: form === 'fused', overlap: form.startsWith('overlap') ? Number(form.slice(7)) : 0, blockSize,
+    label: (v: Variant, storage: 'dd' | 'f64') => `${v.label}${form === 'old' ? (storage === 'f64' ? ' (substitution, x rounded between rows)' : '') : form.startsWith('overlap') ? `, ${form.slice(7)} lanes near + solve, far update beside (ddOverlapLanes)` : `, 16 lanes (ddLanes${form === 'fused' ? ', fused' : ''})`}${form !== 'old' && blockSize !== 64 ? `, bs ${blockSize}` : ''}`,
   })));
   // The lanes rows' words per block size: the fused rows must give them (the same sums in the same order).
   const laneWords = new Map<number, Uint32Array>();
@@ -459,7 +475,7 @@ async function benchTrsv(rt: GpuRuntime): Promise<void> {
           skip({ kernel: 'TRSV L N', size, storage, arithmetic: label }, late);
           continue;
         }
-        const previous = setTrsvKernelSwitches({ ddLanes: form.lanes, ddLanesFused: form.fused });
+        const previous = setTrsvKernelSwitches({ ddLanes: form.lanes, ddLanesFused: form.fused, ddOverlapLanes: form.overlap });
         try {
           const options = { arithmetic: variant.option, strict: true, blockSize: form.blockSize } as const;
           const xd = await toDevice(b, { format: storage, strict: true });
@@ -469,8 +485,10 @@ async function benchTrsv(rt: GpuRuntime): Promise<void> {
           const same = variant === DEFAULT || firstWords === undefined || w.every((v, k) => v === firstWords![k]);
           if (variant === DEFAULT) firstWords = w;
           const lanesFirst = variant === DEFAULT && form.lanes ? laneWords.get(form.blockSize) : undefined;
-          const asLanes = !form.fused || lanesFirst === undefined || w.every((v, k) => v === lanesFirst[k]);
-          if (variant === DEFAULT && form.lanes && !form.fused) laneWords.set(form.blockSize, w);
+          // The fused and 16-lane overlapped rows sum in the lanes row's order: its words.
+          const sameOrder = form.fused || form.overlap === 16;
+          const asLanes = !sameOrder || lanesFirst === undefined || w.every((v, k) => v === lanesFirst[k]);
+          if (variant === DEFAULT && form.lanes && !form.fused && form.overlap === 0) laneWords.set(form.blockSize, w);
           const got = new Float64Array(w.buffer, w.byteOffset, storage === 'dd' ? 2 * n : n);
           if (!cpu) {
             // CPU dd solve of the same system (A's values are doubles; x in the same storage: f64 rounds between rows).
@@ -497,7 +515,7 @@ async function benchTrsv(rt: GpuRuntime): Promise<void> {
           const ok = worst / scale < (storage === 'dd' ? 1e-25 : 1e-14) && same && asLanes;
           push({
             kernel: 'TRSV L N', size, storage, arithmetic: label, ms, gbs: (storage === 'dd' ? ddBytes : ddBytes / 2) / ms / 1e6,
-            check: `max |x−x_cpu dd|/max|x| ${(worst / scale).toExponential(2)}${variant === DEFAULT ? '' : ', x words as the fused row'}${form.fused && lanesFirst ? ', x words as the lanes row' : ''} ${ok ? 'ok' : 'FAILED'}`,
+            check: `max |x−x_cpu dd|/max|x| ${(worst / scale).toExponential(2)}${variant === DEFAULT ? '' : ', x words as the fused row'}${sameOrder && lanesFirst ? ', x words as the lanes row' : ''} ${ok ? 'ok' : 'FAILED'}`,
             goal: variant === DEFAULT && storage === 'dd' ? `goal ≤ 3× fp32+ff (${(3 * ffMs).toFixed(3)} ms): ${ms <= 3 * ffMs ? 'met' : 'MISSED'} (${(ms / ffMs).toFixed(2)}×)` : `${(ms / ffMs).toFixed(2)}× fp32+ff`,
           });
         } finally {

@@ -15,7 +15,11 @@
  * those TRSV_FORMS; --rows=s15: only the GEMV / DOT rows of that set — session 15's ffLongLazy and prefetchPingPong
  * beside the defaults: `--only=gemv,dot --rows=s15`; `--rows=s16`: session 16's gemvFfFourRows, gemvEightRows and
  * whole-workgroups-per-SM splits, DOT's thread counts likewise; `--rows=s18`: DOT and GEMV N in one dispatch, `dotFusedFinish` and
- * `gemvFusedFinish`, beside the defaults, bits compared). Writes <out>/h19-goals.json;
+ * `gemvFusedFinish`, beside the defaults, bits compared; `--rows=s19`: float-float with exact 16-bit products,
+ * `ffExactProducts`, beside the defaults on bf16/f16 storage — DOT, and GEMV N with x in A's format — bits compared). Writes <out>/h19-goals.json;
+ * `--gemv-sweep` / `--dot-sweep` (./h19-sweep.ts): only the interleaved sweeps of fp32-storage GEMV N / DOT forms, each
+ * form checked (bound, and the bits of the form it reschedules) then timed in rotated rounds within `--sweep-budget=90`
+ * seconds (at most `--sweep-rounds=300` rounds of `--sweep-reps=20` calls a form).
  * `--from=<json> [--device=…]` records such a file into bench/results and the `gpu-h19-goals` section of
  * docs/performance.md.
  */
@@ -34,6 +38,7 @@ import { gpuRuntime, readWords, type GpuRuntime } from '../../src/backends/webgp
 import { MISS_COUNTER } from '../../kernels/dot/dot-fused-finish-source.js';
 import { gpuUnavailableReason } from '../../src/backends/webgpu/backend.js';
 import { Accurate, rand32 } from './bench-data.js';
+import { dotSweep, gemvSweep, type SweepRow, type SweepSettings } from './h19-sweep.js';
 
 const small = process.argv.includes('--small');
 const outDir = process.argv.find((a) => a.startsWith('--out='))?.slice(6) ?? process.env.OUT;
@@ -43,6 +48,17 @@ const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7).split('
 const trsvForms = process.argv.find((a) => a.startsWith('--trsv-forms='))?.slice(13).split(',').map(Number);
 // --rows=s15: only the GEMV / DOT rows of that set (a row's `sets`), the set's first row timed again at its end.
 const rowSet = process.argv.find((a) => a.startsWith('--rows='))?.slice(7);
+// Row sets whose rows are all 16-bit storage: the fp32 groups (and their host references) are skipped.
+const sixteenBitSet = rowSet === 's19';
+// --gemv-sweep / --dot-sweep: only the interleaved sweeps of ./h19-sweep.ts (fp32 storage), timed within
+// --sweep-budget=<seconds> (default 90, shared by the sweeps asked for; checks and uploads come on top) and at most
+// --sweep-rounds=<r> rounds (default 300) of --sweep-reps=<c> calls a batch (default 20).
+const sweeps = (['gemv', 'dot'] as const).filter((k) => process.argv.includes(`--${k}-sweep`));
+const numberArg = (name: string, fallback: number): number => {
+  const v = Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3));
+  return Number.isFinite(v) && v > 0 ? v : fallback;
+};
+
 
 /** The rows to time: all of them, or (--rows=…) those of the set, its first row again at the end. */
 function chosenRows<V extends { label: string; sets?: readonly string[] }>(variants: V[]): V[] {
@@ -101,7 +117,7 @@ function push(row: Row): void {
  * these, so a row has exactly the switches it names — the library's defaults since 2026-11-27 are the rows naming
  * ffFmaKeep + gemvPrefetch + gemvVectorX (ff) and f32FmaKeep + gemvPrefetch + gemvVectorX (f32; DOT: ffFmaKeep).
  */
-const ITEM4_OFF: Partial<GpuKernelSwitches> = { dotFusedFinish: false, gemvFusedFinish: false, f32FmaKeep: false, ffFmaKeep: false, gemvPrefetch: false, gemvVectorX: false, gemvUnroll: 8, dotPrefetch: false, dotFusedTree: false, ffLongLazy: false, prefetchPingPong: false, gemvFfFourRows: false, gemvEightRows: false, gemvFinishBatch: 8 };
+const ITEM4_OFF: Partial<GpuKernelSwitches> = { dotFusedFinish: false, gemvFusedFinish: false, f32FmaKeep: false, ffFmaKeep: false, gemvPrefetch: false, gemvVectorX: false, gemvUnroll: 8, dotPrefetch: false, dotFusedTree: false, ffLongLazy: false, prefetchPingPong: false, gemvFfFourRows: false, gemvEightRows: false, gemvFinishBatch: 8, gemvWorkgroupSplit: 0, gemvPartialWorkgroup: 64, dotBlockRuns: false, ffExactProducts: false };
 
 /**
  * Session 16 (issue 19 item 4, `--rows=s16`): GEMV N's wide row groups — `gemvFfFourRows` (float-float, 4 rows a thread,
@@ -222,6 +238,46 @@ function session18Dot(): { label: string; arithmetic: 'f32' | 'ff'; switches: Pa
   ];
 }
 
+/**
+ * Session 19 (`--rows=s19`, bf16/f16 storage): float-float with exact 16-bit products (`ffExactProducts`,
+ * src/backends/webgpu/ff-exact-products.ts: each lazy term is p = a·b, exact, added without TwoProd's error term) beside
+ * the default it must match bit for bit (the rows share the bit check's key). GEMV N's goal rows read an fp32 x, whose
+ * products with a 16-bit matrix are not exact (the switch leaves them alone), so GEMV's switch rows read x stored in A's
+ * format (`x16`) beside the default on that x; DOT's operands are both 16-bit already. 1-chain rows too (one chain was
+ * the faster bf16 GEMV in session 18), and f32 arithmetic for the gap.
+ */
+function session19Gemv(): { label: string; arithmetic: 'f32' | 'ff'; switches: Partial<GpuKernelSwitches>; options: GpuGemvOptions; sets: readonly string[]; storages: readonly string[]; x16?: boolean }[] {
+  const base = { lazy: true, ffFmaKeep: true, gemvPrefetch: true, gemvVectorX: true } as const;
+  const exact = { ...base, ffExactProducts: true } as const;
+  const sets = ['s19'] as const;
+  const storages = ['bf16', 'f16'] as const;
+  return [
+    { label: 'default: ffFmaKeep + gemvPrefetch + gemvVectorX (x fp32)', arithmetic: 'ff', switches: base, options: {}, sets, storages },
+    { label: 'default, x in A\'s format', arithmetic: 'ff', switches: base, options: {}, sets, storages, x16: true },
+    { label: 'ffExactProducts, x in A\'s format', arithmetic: 'ff', switches: exact, options: {}, sets, storages, x16: true },
+    { label: 'default, x in A\'s format, 1 chain', arithmetic: 'ff', switches: base, options: { chains: 1 }, sets, storages, x16: true },
+    { label: 'ffExactProducts, x in A\'s format, 1 chain', arithmetic: 'ff', switches: exact, options: { chains: 1 }, sets, storages, x16: true },
+    { label: 'f32 default, x in A\'s format', arithmetic: 'f32', switches: { f32FmaKeep: true, gemvPrefetch: true, gemvVectorX: true }, options: {}, sets, storages, x16: true },
+    { label: 'ffExactProducts (again), x in A\'s format', arithmetic: 'ff', switches: exact, options: {}, sets, storages, x16: true },
+  ];
+}
+
+/** Session 19 (`--rows=s19`): DOT of two bf16/f16 vectors with `ffExactProducts` beside the default (same bits), 1 chain too. */
+function session19Dot(): { label: string; arithmetic: 'f32' | 'ff'; switches: Partial<GpuKernelSwitches>; options?: GpuDotOptions; sets: readonly string[]; storages: readonly string[] }[] {
+  const ff = { lazy: true, tree: true, ffFmaKeep: true } as const;
+  const exact = { ...ff, ffExactProducts: true } as const;
+  const sets = ['s19'] as const;
+  const storages = ['bf16', 'f16'] as const;
+  return [
+    { label: 'default: ffFmaKeep, tree (3 dispatches)', arithmetic: 'ff', switches: ff, sets, storages },
+    { label: 'ffExactProducts', arithmetic: 'ff', switches: exact, sets, storages },
+    { label: 'default, 1 chain', arithmetic: 'ff', switches: ff, options: { chains: 1 }, sets, storages },
+    { label: 'ffExactProducts, 1 chain', arithmetic: 'ff', switches: exact, options: { chains: 1 }, sets, storages },
+    { label: 'f32 default: f32FmaKeep, tree', arithmetic: 'f32', switches: { lazy: true, tree: true, f32FmaKeep: true }, sets, storages },
+    { label: 'ffExactProducts (again)', arithmetic: 'ff', switches: exact, sets, storages },
+  ];
+}
+
 /** Runs `f` with some kernel switches set (src/backends/webgpu/kernel-switches.ts), restoring them afterwards. */
 async function withSwitches<T>(switches: Partial<GpuKernelSwitches>, f: () => Promise<T>): Promise<T> {
   const previous = setGpuKernelSwitches({ ...ITEM4_OFF, ...switches });
@@ -249,6 +305,24 @@ async function fusedGemvMisses(A: DeviceMatrix, x: DeviceArray, y: DeviceArray, 
 
 const goalText = (ms: number, goal: number | undefined): string => (goal === undefined ? '' : `goal ≤ ${goal} ms ${ms <= goal ? 'met' : 'MISSED'}`);
 
+/** A compensated reference of A·x (A n×n column-major) and Σ|a·x| per row. */
+function gemvReference(stored: ArrayLike<number>, hostX: ArrayLike<number>, n: number): { ref: Float64Array; mag: Float64Array } {
+  const ref = new Float64Array(n);
+  const mag = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const acc = new Accurate();
+    let m = 0;
+    for (let j = 0; j < n; j++) {
+      const p = stored[i + j * n]! * hostX[j]!;
+      acc.add(p);
+      m += Math.abs(p);
+    }
+    ref[i] = acc.value;
+    mag[i] = m;
+  }
+  return { ref, mag };
+}
+
 async function benchGemv(rt: GpuRuntime): Promise<void> {
   const n = small ? 1024 : 8192;
   const hostA = rand32(n * n, 7);
@@ -258,24 +332,14 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
   const y = await deviceZeros(n, { format: 'f32', strict: true });
   const yCheck = await deviceZeros(n, { format: 'f64', strict: true });
   for (const storage of ['f32', 'bf16', 'f16'] as const) {
+    if (sixteenBitSet && storage === 'f32') continue;
     const data = storage === 'f32' ? a32 : (await gpuConvert(a32, storage)).array;
     const A = deviceMatrix(data, n, n);
     const stored = await data.toHost();
-    const ref = new Float64Array(n);
-    const mag = new Float64Array(n);
-    for (let i = 0; i < n; i++) {
-      const acc = new Accurate();
-      let m = 0;
-      for (let j = 0; j < n; j++) {
-        const p = stored[i + j * n]! * hostX[j]!;
-        acc.add(p);
-        m += Math.abs(p);
-      }
-      ref[i] = acc.value;
-      mag[i] = m;
-    }
+    const { ref: refX, mag: magX } = gemvReference(stored, hostX, n);
     // `storages`: only for those storages (a switch that changes nothing elsewhere).
-    type Variant = { label: string; arithmetic: 'f32' | 'ff'; switches: Partial<GpuKernelSwitches>; options: GpuGemvOptions; sets?: readonly string[]; storages?: readonly string[] };
+    // `x16`: x stored in A's format (session 19's rows), checked against its own reference.
+    type Variant = { label: string; arithmetic: 'f32' | 'ff'; switches: Partial<GpuKernelSwitches>; options: GpuGemvOptions; sets?: readonly string[]; storages?: readonly string[]; x16?: boolean };
     const ffGoal = storage === 'f32' ? 0.105 : 0.075;
     // Every row names the switches it sets beyond the defaults; the issue-19 item-4 ones (f32FmaKeep, ffFmaKeep,
     // gemvPrefetch, gemvVectorX; gemvUnroll 8) are off in every row that does not name them. The default row is timed again at the group's end.
@@ -342,19 +406,28 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
       { label: 'f32 default + prefetchPingPong', arithmetic: 'f32', switches: { ...fk, ...pf, ...vx, ...pp }, options: {}, sets: ['s15'] },
       ...session16Gemv(n),
       ...session18Gemv(),
+      ...session19Gemv(),
     ];
     variants.push({ ...variants[0]!, label: `${variants[0]!.label} (again, end of group)` });
     // The item-4 switches change no bit: a row's y must equal that of the first row with the same options, lazy setting
     // and step length (gemvUnroll changes where float-float accumulators settle).
     const firstY = new Map<string, Float64Array>();
+    // x in A's format and its reference, made for the first row that reads it (session 19).
+    let x16: { x: DeviceArray; ref: Float64Array; mag: Float64Array } | undefined;
     for (const v of chosenRows(variants)) {
       if (v.storages && !v.storages.includes(storage)) continue;
+      if (v.x16 && !x16 && storage !== 'f32') {
+        const xs = (await gpuConvert(x, storage)).array;
+        x16 = { x: xs, ...gemvReference(stored, await xs.toHost(), n) };
+      }
+      const [xv, ref, mag] = v.x16 && x16 ? [x16.x, x16.ref, x16.mag] : [x, refX, magX];
       await withSwitches(v.switches, async () => {
+        const x = xv;
         await gpuGemv({ A, x, y: yCheck }, { arithmetic: v.arithmetic, ...v.options });
         const got = await yCheck.toHost();
         let error = 0;
         let worst = 0;
-        const sameKey = `${v.arithmetic}|${JSON.stringify(v.options)}|${v.switches.lazy !== false}|${v.switches.gemvUnroll ?? 8}|${v.switches.ffLongLazy === true}`;
+        const sameKey = `${v.arithmetic}|${JSON.stringify(v.options)}|${v.switches.lazy !== false}|${v.switches.gemvUnroll ?? 8}|${v.switches.ffLongLazy === true}|${v.x16 === true}`;
         const earlier = firstY.get(sameKey);
         if (!earlier) firstY.set(sameKey, got);
         const sameBits = !earlier || got.every((g, i) => Object.is(g, earlier[i]));
@@ -372,11 +445,12 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
         const missesBefore = fusedRow ? await fusedGemvMisses(A, x, y, v) : 0;
         const t = await timeStable(rt, () => gpuGemv({ A, x, y }, { arithmetic: v.arithmetic, ...v.options }));
         const misses = fusedRow ? ` [${(await fusedGemvMisses(A, x, y, v)) - missesBefore} partials recomputed]` : '';
-        const bytes = data.words * 4 + 8 * n;
-        push({ kernel: `GEMV N n=${n}`, variant: `${v.label}${misses}${sameBits ? '' : ' (bits differ from the same options without the switch)'}${t.rounds > 2 ? ` [${t.rounds} timings to settle]` : ''}`, storage, arithmetic: v.arithmetic, ms: t.ms, issueMs: t.issueMs, gbs: bytes / t.ms / 1e6, error, bound: worst || gamma(2 * n + 3, U[v.arithmetic]), correct, goal: small || v.arithmetic !== 'ff' ? '' : goalText(t.ms, ffGoal) });
+        const bytes = data.words * 4 + x.words * 4 + 4 * n;
+        push({ kernel: `GEMV N n=${n}`, variant: `${v.label}${misses}${sameBits ? '' : ' (bits differ from the same options without the switch)'}${t.rounds > 2 ? ` [${t.rounds} timings to settle]` : ''}`, storage, arithmetic: v.arithmetic, ms: t.ms, issueMs: t.issueMs, gbs: bytes / t.ms / 1e6, error, bound: worst || gamma(2 * n + 3, U[v.arithmetic]), correct, goal: small || v.arithmetic !== 'ff' || v.x16 ? '' : goalText(t.ms, ffGoal) });
       });
     }
     if (data !== a32) data.destroy();
+    x16?.x.destroy();
   }
   for (const b of [a32, x, y, yCheck]) b.destroy();
 }
@@ -386,6 +460,7 @@ async function benchDot(rt: GpuRuntime): Promise<void> {
   const x32 = await toDevice(rand32(n, 3), { format: 'f32', strict: true });
   const y32 = await toDevice(rand32(n, 5), { format: 'f32', strict: true });
   for (const storage of ['f32', 'bf16', 'f16'] as const) {
+    if (sixteenBitSet && storage === 'f32') continue;
     const x = storage === 'f32' ? x32 : (await gpuConvert(x32, storage)).array;
     const y = storage === 'f32' ? y32 : (await gpuConvert(y32, storage)).array;
     const [dx, dy] = [await x.toHost(), await y.toHost()];
@@ -397,7 +472,7 @@ async function benchDot(rt: GpuRuntime): Promise<void> {
       mag += Math.abs(p);
     }
     const ffGoal = storage === 'f32' ? 0.36 : 0.21;
-    type Variant = { label: string; arithmetic: 'f32' | 'ff'; switches: Partial<GpuKernelSwitches>; options?: GpuDotOptions; sets?: readonly string[] };
+    type Variant = { label: string; arithmetic: 'f32' | 'ff'; switches: Partial<GpuKernelSwitches>; options?: GpuDotOptions; sets?: readonly string[]; storages?: readonly string[] };
     // As in GEMV: the item-4 switches (f32FmaKeep, ffFmaKeep, dotPrefetch, dotFusedTree) are off where a row does not name them.
     const on = { lazy: true, tree: true };
     const ffk = { ffFmaKeep: true };
@@ -443,11 +518,13 @@ async function benchDot(rt: GpuRuntime): Promise<void> {
       { label: 'f32 default: f32FmaKeep, tree', arithmetic: 'f32', switches: { ...on, f32FmaKeep: true }, sets: ['s15'] },
       ...session16Dot(),
       ...session18Dot(),
+      ...session19Dot(),
     ];
     variants.push({ ...variants[0]!, label: `${variants[0]!.label} (again, end of group)` });
     // As in GEMV: a row's value must equal that of the first row with the same options, lazy, tree and fused-tree settings.
     const firstValue = new Map<string, number>();
     for (const v of chosenRows(variants)) {
+      if (v.storages && !v.storages.includes(storage)) continue;
       await withSwitches(v.switches, async () => {
         const r1 = await gpuDot(x, y, { arithmetic: v.arithmetic, ...v.options });
         const r2 = await gpuDot(x, y, { arithmetic: v.arithmetic, ...v.options });
@@ -500,7 +577,7 @@ const TRSV_FORMS: { label: string; forms: Partial<TrsvKernelSwitches>; lead?: nu
   { label: 'default (session 18 baseline)', forms: { columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true, rowLanes: 'transposed', quadRows: true }, upperT: true },
   { label: 'default + transposed copy', forms: { columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true, rowLanes: 'transposed', quadRows: true, transposedCopy: true }, upperT: true },
 ];
-const TRSV_OFF: TrsvKernelSwitches = { columnInverse: false, rowLanes: false, lazyTiles: false, earlyPoll: false, ahead: false, treeQuarters: false, quadRows: false, ddLanes: false, ddLanesFused: false, transposedCopy: false };
+const TRSV_OFF: TrsvKernelSwitches = { columnInverse: false, rowLanes: false, lazyTiles: false, earlyPoll: false, ahead: false, treeQuarters: false, quadRows: false, ddLanes: false, ddLanesFused: false, ddOverlapLanes: 0, transposedCopy: false };
 
 /** Runs `f` with the TRSV forms, lead and chains set, restoring them afterwards. */
 async function withTrsvForm<T>(form: (typeof TRSV_FORMS)[number], f: () => Promise<T>): Promise<T> {
@@ -621,6 +698,14 @@ partial buffer (a thread returns at most 4 words). \`gemvEightRows\`: 8 rows a t
 before adding them (8 before; n = 8192 has 32 chunks a row). None of them changes a bit (each row is checked against the first row with
 the same options). Split targets of 33 or 66 chunks, and DOT first passes of 132·512, 132·1024, 132·2048 threads, give
 the H100's 132 SMs whole numbers of 64-thread workgroups.
+
+**Session 19 (\`--gemv-sweep --dot-sweep\`, bench/gpu/h19-sweep.ts).** fp32 storage only, every form timed in rotated
+interleaved rounds (one batch of 20 calls a form a round; the row gives the median batch, its quartiles and the ratio to
+its reference row). \`gemvWorkgroupSplit\` W: GEMV N in one dispatch, a workgroup of W invocations holding ⌊W/S⌋ row
+groups × all S chunks and reducing them in workgroup memory in chunk order (no partial buffer, no tickets).
+\`gemvPartialWorkgroup\` W: the two-pass form's partial pass in workgroups of W invocations (W·R adjacent rows of a
+column a workgroup). \`dotBlockRuns\`: each DOT workgroup's runs of a step as one contiguous block. The two GEMV forms
+keep the default's bits (checked: "same bits"); block runs change DOT's order within its bound.
 `;
 
 function record(file: string): void {
@@ -629,6 +714,20 @@ function record(file: string): void {
   if (deviceName) saved.device = deviceName;
   writeResults('gpu-h19-goals', saved);
   writePerformanceSection('gpu-h19-goals', `## Issue 19's goals on ${saved.device} — ${saved.date}\n\nMedian per-call time over 7 batches of 20 resident calls; every variant checked in the same run against a compensated reference (all within their bounds: ${saved.allCorrect}). Produced by \`bench/gpu/h19-goals.ts\`; raw figures in \`bench/results/gpu-h19-goals.json\`.\n\n${saved.table}\n${ANALYSIS}`);
+}
+
+/** Runs the sweeps asked for (--gemv-sweep, --dot-sweep), each with its share of the budget, and records their rows. */
+async function benchSweeps(rt: GpuRuntime): Promise<void> {
+  const budgetMs = numberArg('sweep-budget', 90) * 1000;
+  const settings = (share: number): SweepSettings => ({ budgetMs: small ? 2000 : budgetMs * share, maxRounds: small ? 3 : numberArg('sweep-rounds', 300), reps: small ? 2 : numberArg('sweep-reps', 20), warmRounds: small ? 0 : 2 });
+  const record = (r: SweepRow, goal: number): void => push({
+    kernel: r.kernel, variant: `${r.variant} [${r.rounds} rounds, quartiles ${r.p25.toFixed(4)}–${r.p75.toFixed(4)} ms; ${r.note}]`, storage: 'f32', arithmetic: r.arithmetic,
+    ms: r.ms, issueMs: r.issueMs, gbs: r.bytes / r.ms / 1e6, error: r.error, bound: r.bound, correct: r.correct, goal: small || r.arithmetic !== 'ff' ? '' : goalText(r.ms, goal),
+  });
+  // Where both run, each gets half of the rounds' time.
+  const share = sweeps.length === 2 ? { gemv: 0.5, dot: 0.5 } : { gemv: 1, dot: 1 };
+  if (sweeps.includes('gemv')) for (const r of await gemvSweep(rt, small, settings(share.gemv), withSwitches)) record(r, 0.105);
+  if (sweeps.includes('dot')) for (const r of await dotSweep(rt, small, settings(share.dot), withSwitches)) record(r, 0.36);
 }
 
 async function main(): Promise<void> {
@@ -647,8 +746,9 @@ async function main(): Promise<void> {
   console.log(`adapter: ${ad.name} via ${ad.backend}; fma fused: ${rt.fusedFma}; barriers: ${rt.barriers}`);
   const errors: Record<string, string> = {};
   const started = performance.now();
-  for (const [name, fn] of [['gemv', benchGemv], ['dot', benchDot], ['trsv', benchTrsv], ['small', benchSmall]] as const) {
-    if (only && !only.includes(name)) continue;
+  const sections = sweeps.length > 0 ? ([['sweep', benchSweeps]] as const) : ([['gemv', benchGemv], ['dot', benchDot], ['trsv', benchTrsv], ['small', benchSmall]] as const);
+  for (const [name, fn] of sections) {
+    if (only && sweeps.length === 0 && !only.includes(name)) continue;
     const t0 = performance.now();
     try {
       await fn(rt);

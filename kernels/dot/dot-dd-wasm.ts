@@ -1,8 +1,10 @@
 /**
  * DOT summed in double-double in WebAssembly SIMD (double-double arithmetic, or fp64 arithmetic with the `dd`
- * accumulation) on unscaled built-in storage, double-double storage included (read as its pair in double-double
- * arithmetic — the product then takes the cross terms of `ddMulAccumulate`, src/formats/dd/mul.ts, with TwoSum
- * at the end — and as hi + lo in fp64 arithmetic, as the JavaScript kernels read it). Each step of 8 elements adds
+ * accumulation) on built-in storage, unscaled or with one scale per operand, double-double storage included (read
+ * as its pair in double-double arithmetic — the product then takes the cross terms of `ddMulAccumulate`,
+ * src/formats/dd/mul.ts, with TwoSum at the end — and as hi + lo in fp64 arithmetic, as the JavaScript kernels read
+ * it). A scaled operand is read as the JavaScript reads it (src/backends/wasm/wasm-dd-read.ts): fp64 arithmetic's
+ * double fl(v·s); double-double arithmetic's pair (v, 0)·(s, 0), exact but for underflow, a double-double factor. Each step of 8 elements adds
  * xᵢ·yᵢ into lane i mod 8 of eight double-double partial sums by the steps of `ddTwoProdAccumulate`
  * (src/formats/dd/two-prod-accumulate.ts; the instructions: src/backends/wasm/wasm-dd-steps.ts): Dekker's exact
  * product — split by bits in blocks of 512 whose factors lie in [2^-480, 2^480), by Veltkamp elsewhere (the default
@@ -17,6 +19,27 @@
  * with exact doubles and joins with an empty chain are exact), no more than the ⌈n/2⌉ steps of dotBound's dd models,
  * so dotBound holds as it is for both.
  *
+ * The lazy form (`wasmKernelForms().ddDotLazy`, two exact doubles only; off by default): each lane keeps a pair
+ * (s, c), and xᵢyᵢ enters lane i mod 8 by Dot2's step — (p, e) = TwoProd, (s, q) := TwoSum(s, p), c := c + (q + e) —
+ * and every lane is folded, (s, c) := TwoSum(s, c), after each 64 elements of the vector (8 steps of each lane; blocks
+ * start at multiples of 64, the last one padded with zeros, which leave the lanes as they are) — then the same tree.
+ * Bound, with u = 2^-53, A = Σ|xᵢyᵢ|, A_ℓ ≤ A lane ℓ's part, first order (the (1 + O(u)) factors are far inside the
+ * margins below): a step at position j = 1 … 8 of its block errs by u|q + e| + u|c′| (the two roundings of c), where
+ * |q| ≤ u|s′| ≤ u(1 + O(u))A_ℓ, |e| ≤ u|xᵢyᵢ|, and c′ holds the fold's remainder (≤ uA_ℓ; none in the lane's first
+ * block) plus the j steps' q and e: |c′| ≤ (j + 2)uA_ℓ; so ≤ u²((j + 3)A_ℓ + |xᵢyᵢ|) — (j + 2) in the first block,
+ * whose first step is exact (s = 0: q = 0, c = e). TwoSum folds are exact, and the folded pairs are normalised, as the
+ * joins need. With m = ⌈n/8⌉ steps in the longest lane the steps err by at most u²A(1 + S_m), where
+ * S_m = Σ_{k=2…m} (j_k + 3) ≤ (m − 1)(m + 6)/2 for m ≤ 8 and ≤ 7.5m − 11 beyond (a full block adds 60 = 7.5·8);
+ * the 3 joins add ≤ 3D·A with D = DD_ADD_BOUND ≥ 3u². The tightest bound that dotBound gives for these numerics
+ * (fp64 with the dd accumulation: γ_⌈n/2⌉(D)(1 + u)·A, and u|result| for the rounding to a double, as here) allows
+ * ⌈n/2⌉·D·A ≥ (4(m − 1) + 1)·D·A; what remains after the joins, (4m − 6)·3u²·A, covers (1 + S_m)u²·A for every
+ * m ≥ 2 (m = 2: 5 ≤ 6; m = 8: 50 ≤ 78; large m: 7.5m − 10 ≤ 12m − 18); for m = 1 every step is exact and
+ * the joins alone err, as in the dd form. The dd arithmetic's bounds (γ_n or γ_⌈n/2⌉+1 of 2^-102 = 16u²) are looser still.
+ * Additions never round into the subnormal range inexactly, so underflow enters only through e, as in the dd form.
+ * With `ddDotSplit: 'bits'` the lazy form splits every product by bits, without the guard: the same e wherever no
+ * partial product underflows (wasm-dd-steps.ts, DdSplit); where one does, e errs by at most the four partial products'
+ * roundings, ≤ 2η, as Veltkamp's does — dotBound's 2nη; a partial product that overflows makes the result non-finite.
+ *
  * Operands near the top of the range make the splitting overflow (not the fused product, which is exact there, as
  * the JavaScript's scaled path is); non-finite inputs make everything NaN or ±∞.
  * Both reach the result through +, −, × only, so a finite result proves neither happened; a non-finite one sends
@@ -25,13 +48,15 @@
  */
 import type { Accessor } from '../../accessors/accessor.js';
 import { I32, V128, encodeModule, op, SIMD } from '../../src/backends/wasm/wasm-encoder.js';
-import { WasmLocals, load2, operandLocals, operandParams, operandSetup, stepLoop, type WasmOperand } from '../../src/backends/wasm/wasm-function.js';
+import { WasmLocals, countLoop, load2, operandLocals, operandParams, operandSetup, stepLoop, type WasmOperand } from '../../src/backends/wasm/wasm-function.js';
 import {
-  ddAccumulateStep, ddLanesAround, ddPairHalf, ddSplitGuardScan, ddSplitGuardStart, ddSplitGuardVerdict, ddStepScratch, ddStepSetup, ddVeltkampScratch, type DdSplit,
+  ddAccumulateStep, ddLanesAround, ddLazyStep, ddPairHalf, ddRenormStep, ddSplitGuardScan, ddSplitGuardStart, ddSplitGuardVerdict, ddStepScratch, ddStepSetup,
+  ddVeltkampScratch, type DdSplit, type DdStepScratch,
 } from '../../src/backends/wasm/wasm-dd-steps.js';
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
 import { wasmKernelForms } from '../../src/backends/wasm/wasm-kernel-forms.js';
-import { CHUNK, streamPairs, type WasmStorage, wasmStorageOf } from '../../src/backends/wasm/wasm-storage.js';
+import { CHUNK, scaleOf, streamPairs, type WasmStorage, wasmStorageOf } from '../../src/backends/wasm/wasm-storage.js';
+import { ddReader, type DdRead } from '../../src/backends/wasm/wasm-dd-read.js';
 import { ddAdd } from '../../src/formats/dd/add.js';
 
 /** Byte addresses of the eight high parts, the eight low parts, and the staged chunks of x and y. */
@@ -42,17 +67,23 @@ const PIN_AT = Y_AT + CHUNK * 8;
 /**
  * A compiled double-double DOT chunk: adds Σ x·y over `n` staged elements (a multiple of 8) into the eight
  * double-double partial sums at byte address 0 (element 8t + 2k + l into lane l of pair k: high parts at bytes
- * 0–63, low parts at 64–127); the scale arguments are unused (unscaled storage only).
+ * 0–63, low parts at 64–127); the scale arguments are read only by chunks compiled for scaled operands.
  */
 export type DdDotChunk = (px: number, sx: number, py: number, sy: number, n: number) => void;
 
 /**
- * The compiled chunk function for these storages (unscaled); `ddArithmetic`: dd storage is read as its pairs.
+ * The compiled chunk function for these storages; `ddArithmetic`: dd storage is read as its pairs. `scaled`: which
+ * of x and y have a scale (one each), read as the arithmetic reads them (src/backends/wasm/wasm-dd-read.ts: fp64's
+ * fl(v·s); double-double's pair (v, 0)·(s, 0), a double-double factor) — the chunk then takes its scale arguments.
  * `split`: how the products are split without a fused multiply-add (src/backends/wasm/wasm-dd-steps.ts); the
  * pinned forms keep their constants at byte address {@link PIN_AT}, which only {@link wasmDdDot}'s layout leaves free.
  */
-export function ddDotChunk(sx: WasmStorage, sy: WasmStorage, ddArithmetic: boolean, split: DdSplit = 'veltkamp'): DdDotChunk {
-  return wasmExports(`dot-dd ${sx.name} ${sy.name}${ddArithmetic ? ' dd' : ''} ${split}`, 'the double-double DOT kernel', () => {
+export function ddDotChunk(sx: WasmStorage, sy: WasmStorage, ddArithmetic: boolean, split: DdSplit = 'veltkamp', scaled: readonly [boolean, boolean] = [false, false], lazy = false): DdDotChunk {
+  const scaleKey = scaled[0] || scaled[1] ? ` ${scaled[0] ? 's' : '1'}${scaled[1] ? 's' : '1'}` : '';
+  // The lazy form is for two exact unscaled doubles; with 'bits' it splits by bits without the guard (module comment).
+  const pairs = ddArithmetic && (sx.name === 'dd' || sy.name === 'dd');
+  const lazyForm = lazy && !pairs && !scaled[0] && !scaled[1];
+  return wasmExports(`dot-dd ${sx.name} ${sy.name}${ddArithmetic ? ' dd' : ''} ${split}${scaleKey}${lazyForm ? ' lazy' : ''}`, 'the double-double DOT kernel', () => {
     const l = new WasmLocals();
     const px = operandParams(l, sx), py = operandParams(l, sy);
     const n = l.param(I32);
@@ -60,30 +91,51 @@ export function ddDotChunk(sx: WasmStorage, sy: WasmStorage, ddArithmetic: boole
     const hi = l.locals_(V128, 4), lo = l.locals_(V128, 4);
     const [a, b, al, bl] = Array.from({ length: 4 }, () => l.local(V128));
     const scratch = ddStepScratch(l, split);
-    const x = operandLocals(l, px, false), y = operandLocals(l, py, false);
-    // Double-double storage (dd arithmetic): both parts are read, and the product's cross terms enter as in
-    // ddMulAccumulate (src/formats/dd/mul.ts); an exact double's low part is 0, as in the JavaScript kernels.
-    const pairX = ddArithmetic && sx.name === 'dd', pairY = ddArithmetic && sy.name === 'dd';
+    // Double-double storage and scaled operands (dd arithmetic) are read as pairs, and the product's cross terms
+    // enter as in ddMulAccumulate (src/formats/dd/mul.ts); an exact double's low part is 0, as in the JavaScript kernels.
+    const readOf = (st: WasmStorage, s: boolean): DdRead => (ddArithmetic && s ? 'scaled-pairs' : ddArithmetic && st.name === 'dd' ? 'pairs' : 'number');
+    const [readX, readY] = [readOf(sx, scaled[0]), readOf(sy, scaled[1])];
+    const x = operandLocals(l, px, scaled[0] && readX === 'number'), y = operandLocals(l, py, scaled[1] && readY === 'number');
+    const [rx, ry] = [ddReader(l, x, readX), ddReader(l, y, readY)];
+    const pairX = readX !== 'number', pairY = readY !== 'number';
     const general = pairX || pairY;
-    const read = (o: typeof x, pair: boolean, k: number, hiInto: number, loInto: number): number[] => (pair
-      ? [...ddPairHalf(o.pointer, 32 * k, false), ...op.set(hiInto), ...ddPairHalf(o.pointer, 32 * k, true), ...op.set(loInto)]
-      : [...load2(o, k), ...op.set(hiInto), ...(general ? [...op.f64(0), ...op.simd(SIMD.f64x2Splat), ...op.set(loInto)] : [])]);
     const step = (sc: typeof scratch) => (k: number): number[] => [
-      ...read(x, pairX, k, a, al), ...read(y, pairY, k, b, bl),
+      ...rx.read(k, a, general ? al : undefined), ...ry.read(k, b, general ? bl : undefined),
       ...ddAccumulateStep(sc, { a, b, low: general ? { a: al, b: bl } : undefined, hi: hi + k, lo: lo + k }),
     ];
     // 'bits' is guarded: blocks of GUARD_BLOCK elements whose factors (high parts) all lie in the guard's range take
     // the bit splitting, the others Veltkamp's — the same (p, e) in the range, so the same bits (wasm-dd-steps.ts).
-    const guarded = scratch.half >= 0;
-    const veltkamp = guarded ? ddVeltkampScratch(scratch, l.local(V128)) : scratch;
-    const loop = guarded ? guardedLoop(l, n, x, y, pairX, pairY, step(scratch), step(veltkamp)) : stepLoop(i, n, [x, y], [0, 1, 2, 3].flatMap(step(scratch)));
+    // The guard scans stored high parts: a scaled pair's factors are others, so with a scale Veltkamp's runs throughout
+    // (its constant in the split local).
+    const guarded = scratch.half >= 0 && !scaled[0] && !scaled[1];
+    const veltkamp = guarded ? ddVeltkampScratch(scratch, l.local(V128)) : scratch.half >= 0 ? ddVeltkampScratch(scratch, scratch.split) : scratch;
+    const loop = lazyForm ? lazyLoop(l, i, n, x, y, scratch, hi, lo, a, b)
+      : guarded ? guardedLoop(l, n, x, y, pairX, pairY, step(scratch), step(veltkamp)) : stepLoop(i, n, [x, y], [0, 1, 2, 3].flatMap(step(veltkamp)));
     const body = [
-      ...operandSetup(x), ...operandSetup(y),
-      ...ddStepSetup(scratch, PIN_AT), ...(guarded ? ddStepSetup(veltkamp) : []),
+      ...operandSetup(x), ...operandSetup(y), ...rx.setup, ...ry.setup,
+      ...(guarded ? [...ddStepSetup(scratch, PIN_AT), ...ddStepSetup(veltkamp)] : ddStepSetup(veltkamp, PIN_AT)),
       ...ddLanesAround(hi, lo, HI, LO, loop),
     ];
     return encodeModule([l.function('dot', [], body)], 1);
   }).dot as DdDotChunk;
+}
+
+/** Elements per step of the lazy loop: 8 steps of each lane between two folds (the bound's block, module comment). */
+export const DD_LAZY_BLOCK = 64;
+
+/**
+ * The lazy loop over n elements (a multiple of {@link DD_LAZY_BLOCK}): per block, an inner loop of 8 steps of 8
+ * elements (element 8t + 2k + l into lane l of pair k, as the dd form), then each lane folded back by TwoSum.
+ * The inner loop keeps the code as small as the dd form's (the whole block unrolled was slower on the shared VM).
+ */
+function lazyLoop(l: WasmLocals, i: number, n: number, x: WasmOperand, y: WasmOperand, s: DdStepScratch, hi: number, lo: number, a: number, b: number): number[] {
+  const j = l.local(I32), block = l.local(I32);
+  const steps = [0, 1, 2, 3].flatMap((k) => [...load2(x, k), ...op.set(a), ...load2(y, k), ...op.set(b), ...ddLazyStep(s, a, b, hi + k, lo + k)]);
+  const folds = [0, 1, 2, 3].flatMap((k) => ddRenormStep(hi + k, lo + k, s.h, s.z));
+  return [
+    ...op.i32(DD_LAZY_BLOCK), ...op.set(block),
+    ...countLoop(i, n, DD_LAZY_BLOCK, [...stepLoop(j, block, [x, y], steps), ...folds]),
+  ];
 }
 
 /** Elements per guarded block: the scan reads them, then the step loop reads them again from the first-level cache. */
@@ -144,17 +196,22 @@ export function joinDdLanes(acc: Float64Array, out: Float64Array): void {
 const joinScratch = new Float64Array(8);
 
 /**
- * Σ xᵢyᵢ for i < n summed in double-double, as [hi, lo] (the caller checked {@link wasmStorageOf} for both and
- * that neither is scaled; double-double storage only under double-double arithmetic). Non-finite when the inputs or the splitting were (see the module comment).
+ * Σ xᵢyᵢ for i < n summed in double-double, as [hi, lo] (the caller checked {@link wasmStorageOf} for both: one
+ * scale each at most). Non-finite when the inputs or the splitting were (see the module comment).
  */
 export function wasmDdDot(x: Accessor<1, any>, y: Accessor<1, any>, n: number, ddArithmetic: boolean): [number, number] {
   const sx = wasmStorageOf(x) as WasmStorage, sy = wasmStorageOf(y) as WasmStorage;
-  const f = ddDotChunk(sx, sy, ddArithmetic, wasmKernelForms().ddDotSplit);
+  const forms = wasmKernelForms();
+  const scaled = [!!x.scale, !!y.scale] as const;
+  const lazy = forms.ddDotLazy && !(ddArithmetic && (sx.name === 'dd' || sy.name === 'dd')) && !scaled[0] && !scaled[1];
+  const f = ddDotChunk(sx, sy, ddArithmetic, forms.ddDotSplit, scaled, lazy);
+  const [scaleX, scaleY] = [scaleOf(x), scaleOf(y)];
   reserveBytes(PIN_AT + 32);
   const buffer = wasmMemory().buffer as ArrayBuffer;
   const acc = new Float64Array(buffer, HI, 16);
   acc.fill(0);
-  streamPairs(x, y, n, X_AT, Y_AT, (padded, px, py) => f(px, 1, py, 1, padded), 8, true);
+  // The lazy form's blocks start at multiples of 64 elements of the whole vector, staged or in place.
+  streamPairs(x, y, n, X_AT, Y_AT, (padded, px, py) => f(px, scaleX, py, scaleY, padded), lazy ? DD_LAZY_BLOCK : 8, true);
   const out = new Float64Array(2);
   joinDdLanes(acc, out);
   return [out[0]!, out[1]!];

@@ -20,6 +20,7 @@ import { throughInterleaved } from '../../src/backends/webgpu/dd-split-device.js
 import { gpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { pingPongSteps, prefetchedSteps } from '../shared/prefetched-steps.js';
 import { longLazySteps } from '../shared/long-lazy-steps.js';
+import { exactProductPass } from '../../src/backends/webgpu/ff-exact-products.js';
 import { FUSED_BLOCK, fusedFinishSpec, fusedInitialWords, fusedLayout, MAX_FUSED_BLOCKS } from './dot-fused-finish-source.js';
 
 /**
@@ -119,7 +120,10 @@ export function firstPassLines(arithmetic: GpuArithmetic, x: DeviceArray, y: Dev
   if (vx) args.push([`X${vx.suffix}`, 'Array']);
   if (vy) args.push([`Y${vy.suffix}`, 'Array']);
   const acc = accumulatorChains(arithmetic, chains);
-  const body = [arithmetic.declareZero('acc'), ...acc.declare, `const S = T * ${width};`, `let k = ${thread} * ${width};`];
+  // Runs of one step RS apart: S = T·w (grid-strided), or 64·w within the workgroup's contiguous block (dotBlockRuns).
+  const RS = shape.blockRuns ? `${64 * width}` : 'S';
+  const start = shape.blockRuns ? `mpIdiv(${thread}, 64) * ${64 * width * groups} + mpImod(${thread}, 64) * ${width}` : `${thread} * ${width}`;
+  const body = [arithmetic.declareZero('acc'), ...acc.declare, `const S = T * ${width};`, `let k = ${start};`];
   // One step's loads at counter `k`, registers named with `suffix`: `groups` runs of `width` elements, S apart.
   const readStep = (k: string, suffix: string): { code: string[]; registers: { a: GpuRegister; b: GpuRegister }[] } => {
     const code: string[] = [];
@@ -128,7 +132,7 @@ export function firstPassLines(arithmetic: GpuArithmetic, x: DeviceArray, y: Dev
       // Vector loads read the run's four elements at once; the order of the multiply-adds is unchanged, so
       // the result is bit-for-bit the one of scalar loads.
       const kg = `${k}${g}g${suffix}`;
-      code.push(`const ${kg} = ${k} + ${g} * S;`);
+      code.push(`const ${kg} = ${k} + ${g} * ${RS};`);
       const qx = vx?.emit(`X${vx.suffix}`, kg, `a${g}x${suffix}`, arithmetic);
       const qy = vy?.emit(`Y${vy.suffix}`, kg, `b${g}x${suffix}`, arithmetic);
       if (qx) code.push(qx.code);
@@ -150,7 +154,7 @@ export function firstPassLines(arithmetic: GpuArithmetic, x: DeviceArray, y: Dev
   const long = longLazySteps(arithmetic, terms);
   const sums = long?.sums ?? mulAddGroup(arithmetic, terms);
   body.push(...(long?.declare ?? []));
-  const span = `${groups - 1} * S + ${width - 1}`;
+  const span = `${groups - 1} * ${RS} + ${width - 1}`;
   const carried = step.registers.flatMap((r) => [r.a, r.b]);
   if (shape.prefetch && carried.every((r) => r.kind === 'f32' || r.kind === 'ff')) {
     body.push(...(gpuKernelSwitches().prefetchPingPong ? pingPongSteps : prefetchedSteps)({ k: 'k', end: 'n', span, stride: `${groups} * S`, registers: carried, sums, read: (k, suffix) => {
@@ -160,13 +164,14 @@ export function firstPassLines(arithmetic: GpuArithmetic, x: DeviceArray, y: Dev
   } else {
     body.push(`while (k + ${span} < n) {`, ...step.code, ...sums, `k = k + ${groups} * S;`, '}');
   }
-  body.push(...(long?.flush ?? []), 'while (k < n) {');
+  // The tail: the runs left of a last, partial step (block runs: this thread's `groups` runs of it, no further).
+  body.push(...(long?.flush ?? []), ...(shape.blockRuns ? ['let kr = 0;', `while (k < n && kr < ${groups}) {`] : ['while (k < n) {']));
   for (let j = 0; j < width; j++) {
     const rx = x.format.emitRead('X', elementIndex('X', x, `kt${j}`), `at${j}`, arithmetic);
     const ry = y.format.emitRead('Y', elementIndex('Y', y, `kt${j}`), `bt${j}`, arithmetic);
     body.push(`const kt${j} = k + ${j};`, `if (kt${j} < n) {`, `${rx.code} ${ry.code}`, arithmetic.mulAdd('acc', rx.register, ry.register), '}');
   }
-  body.push('k = k + S;', '}', ...acc.combine);
+  body.push(shape.blockRuns ? `k = k + ${RS}; kr = kr + 1;` : 'k = k + S;', '}', ...acc.combine);
   return { args, body };
 }
 
@@ -180,6 +185,8 @@ export interface GroupShape {
   readonly prefetch: boolean;
   /** Sum each workgroup's partials in the first pass (the `dotFusedTree` switch). */
   readonly fusedTree: boolean;
+  /** Each workgroup's runs of a step as one contiguous block (the `dotBlockRuns` switch; T a multiple of 64). */
+  readonly blockRuns: boolean;
 }
 
 /** The vector read of `array`'s format when the shape reads runs of four with vector loads. */
@@ -216,12 +223,21 @@ export function reduceProgramSpec(arithmetic: GpuArithmetic): { source: string; 
   return { source: kernelSource(args, body), args };
 }
 
+let blockRunCalls = 0;
+
+/**
+ * How many DOT calls this process ran with block runs (the `dotBlockRuns` switch): tests check that the switch takes the path.
+ * @returns the count
+ */
+export function dotBlockRunCalls(): number {
+  return blockRunCalls;
+}
+
 /**
  * Records the DOT passes; the result (one element in `ff` or `f32` format) is the plan's last buffer.
  * @returns the result buffer holder
  */
-async function dotOnDevice(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, arithmetic: GpuArithmetic, maxThreads: number, shape: GroupShape): Promise<DeviceArray> {
-  const shapeKey = `${shape.width}.${shape.groups}.${shape.chains}.${shape.vectorLoads ? 'v' : 's'}${shape.prefetch ? 'p' : ''}`;
+async function dotOnDevice(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, arithmetic: GpuArithmetic, maxThreads: number, requested: GroupShape): Promise<DeviceArray> {
   const n = x.length;
   const context = runtime.context;
   const c = arithmetic.components;
@@ -229,6 +245,10 @@ async function dotOnDevice(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, 
   const windows = bindingWindows([x, y], n);
   const split = splitBindings([x, y]);
   const perWindow = windows.length === 1 ? firstPassThreads(n, maxThreads) : Math.ceil(firstPassThreads(n, maxThreads) / 64) * 64;
+  // Block runs tile each step with whole 64-thread blocks: one window of a multiple of 64 threads, else the default runs.
+  const shape = requested.blockRuns && !(windows.length === 1 && perWindow % 64 === 0) ? { ...requested, blockRuns: false } : requested;
+  const shapeKey = `${shape.width}.${shape.groups}.${shape.chains}.${shape.vectorLoads ? 'v' : 's'}${shape.prefetch ? 'p' : ''}${shape.blockRuns ? 'b' : ''}`;
+  if (shape.blockRuns) blockRunCalls++;
   const first = perWindow * windows.length;
   // The partials are summed by tree passes (workgroup memory, two dispatches for 2^17 partials) where the device
   // has them, else by passes of REDUCE_FAN_IN per thread.
@@ -245,7 +265,8 @@ async function dotOnDevice(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, 
   const counts = [first, ...sizes];
   const key = `dot|${objectId(x)}|${objectId(y)}|${n}|${arithmetic.name}|${maxThreads}|${shapeKey}|${fused ? 'fused' : tree ? 'tree' : 'passes'}`;
   const plan = getPlan(runtime, key, windows.length + sizes.length, () => counts.map((t) => boundedScratch(createWordBuffer(context, t * c))));
-  const firstPass = arithmetic.dotVariant?.() ?? arithmetic;
+  // ffExactProducts: 16-bit operands' lazy terms without TwoProd (src/backends/webgpu/ff-exact-products.ts).
+  const firstPass = exactProductPass(arithmetic.dotVariant?.() ?? arithmetic, x, y);
   const partial = memo(`dot1|${firstPass.name}|${readKey(x)}|${readKey(y)}|${shapeKey}|${fused}`, () => partialSource(firstPass, x, y, shape, fused));
   const p1 = await getProgram(context, { source: partial.source, args: partial.args, components: c, ...(fused ? { workgroup: { workgroupSize: TREE_WORKGROUP, workgroupArrays: [{ type: 'f32' as const, length: TREE_WORKGROUP * c }] } } : {}) });
   const reduce = tree ? memo(`dottree|${arithmetic.name}`, () => treeReduceSpec(arithmetic)) : memo(`dotr|${arithmetic.name}`, () => reduceProgramSpec(arithmetic));
@@ -293,7 +314,7 @@ async function fusedFinishDot(runtime: GpuRuntime, x: DeviceArray, y: DeviceArra
   const key = `dotfused|${objectId(x)}|${objectId(y)}|${x.length}|${arithmetic.name}|${shapeKey}`;
   // The atomic buffer (counters 0, slots empty) and a stand-in output binding the program never stores to.
   const plan = getPlan(runtime, key, 2, () => [createWordBuffer(context, layout.total, fusedInitialWords(first, c)), createWordBuffer(context, 4)]);
-  const spec = memo(`dotfused|${arithmetic.name}|${readKey(x)}|${readKey(y)}|${shapeKey}|${recompute}`, () => fusedFinishSpec(arithmetic, (t) => firstPassLines(arithmetic, x, y, shape, t), recompute));
+  const spec = memo(`dotfused|${arithmetic.name}|${readKey(x)}|${readKey(y)}|${shapeKey}|${recompute}`, () => fusedFinishSpec(arithmetic, (t) => firstPassLines(exactProductPass(arithmetic, x, y), x, y, shape, t), recompute));
   const program = await getProgram(context, spec);
   const parity = fusedParity.get(plan) ?? 0;
   fusedParity.set(plan, 1 - parity);
@@ -329,8 +350,8 @@ function groupShapeOf(options: GpuDotOptions): GroupShape {
   const chains = checkChains(options.chains, options.groupWidth === undefined ? DEFAULT_SHAPE.chains : 1);
   const vectorLoads = options.vectorLoads ?? true;
   if (typeof vectorLoads !== 'boolean') fail('INVALID_OPTION', 'options.vectorLoads', 'must be a boolean', vectorLoads);
-  const { dotPrefetch, dotFusedTree } = gpuKernelSwitches();
-  return { width, groups, chains, vectorLoads, prefetch: dotPrefetch, fusedTree: dotFusedTree };
+  const { dotPrefetch, dotFusedTree, dotBlockRuns } = gpuKernelSwitches();
+  return { width, groups, chains, vectorLoads, prefetch: dotPrefetch, fusedTree: dotFusedTree, blockRuns: dotBlockRuns };
 }
 
 function validate(x: DeviceArray, y: DeviceArray): void {

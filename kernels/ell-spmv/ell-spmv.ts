@@ -15,7 +15,7 @@ import { scaleYProgram } from '../gemv/gemv-cpu.js';
 import { checkEllSpmvArguments, type EllSpmvArguments } from './ell-spmv-arguments.js';
 import { ellSpmvProgram } from './ell-spmv-cpu.js';
 import { wasmEllF32Refusal, wasmEllRefusal, wasmEllSpmv } from './ell-spmv-wasm.js';
-import { wasmDdEllRefusal, wasmDdEllSpmv } from './ell-spmv-dd-wasm.js';
+import { wasmDdEllSpmv } from './ell-spmv-dd-wasm.js';
 import { runWasm } from '../shared/run-wasm.js';
 import { runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
 
@@ -69,7 +69,7 @@ export function ellSpmv(args: EllSpmvArguments, options: (KernelOptions & Thread
   const cpu = chooseCpuBackend(requested, {
     kernel: 'ellSpmv', arithmetic: ar, accumulation: acc,
     operands: [['x', x, 'read'], ['y', y, 'write']],
-    kernelRefusal: wasmEllRefusal(A.values.accessor, rows) ?? (dd ? wasmDdEllRefusal(A.values.accessor) : f32 ? wasmEllF32Refusal(A.values.accessor) : undefined),
+    kernelRefusal: wasmEllRefusal(A.values.accessor, rows) ?? (f32 ? wasmEllF32Refusal(A.values.accessor) : undefined),
   });
   const threads = threadsOf(options, 'ellSpmv');
   checkEllCoefficients(ar, alpha, beta, A);

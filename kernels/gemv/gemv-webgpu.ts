@@ -28,7 +28,10 @@ import { GEMV_FUSED_MISSES, gemvFusedFinishSpec, gemvFusedInitialWords, gemvFuse
 import { checkGpuOptions } from '../../src/backends/backend.js';
 import { gpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { readsTransposed, transposedDeviceMatrix } from './transposed-device-matrix.js';
+import { gemvWorkgroupSplitFits, gemvWorkgroupSplitN } from './gemv-workgroup-split.js';
+import { countPaddedPass, paddedRowGroups, partialNRowsPaddedSource } from './gemv-partial-workgroup-source.js';
 import { fieldOf, throughInterleaved, withMapped } from '../../src/backends/webgpu/dd-split-device.js';
+import { exactProductPass } from '../../src/backends/webgpu/ff-exact-products.js';
 
 /**
  * A matrix resident on the GPU: packed column-major ({@link deviceMatrix}) or a strided view of a span
@@ -336,7 +339,9 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   // The R-rows pass's lines for a thread index (the one-dispatch form, gemvFusedFinish, runs them).
   let rowLines: PartialRowsLines | undefined;
   // The partial pass runs in the arithmetic's GEMV variant (dd: windowed multiply-adds, within the same bound).
-  const rowPass = arithmetic.gemvVariant?.() ?? arithmetic;
+  const basePass = arithmetic.gemvVariant?.() ?? arithmetic;
+  // ffExactProducts: a 16-bit matrix and vector's lazy terms without TwoProd (src/backends/webgpu/ff-exact-products.ts).
+  const rowPass = exactProductPass(basePass, A.data, x);
   let decoding: GpuArithmetic['gemvDecodedX'];
   // A over one storage binding is read in windows of whole columns: for T a multiple of 128 columns (its partials'
   // bindings start on 256-byte boundaries); N keeps the unsplit chunks inside windows and pads the partial rows to 64.
@@ -363,6 +368,8 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   // R rows of partials over a thread's four output words (gemvFfFourRows): the thread stores them through PAtomic.
   const own = storesOwnPartials(arithmetic, R);
   let rowKey = '';
+  // Invocations per workgroup of the partial pass where the gemvPartialWorkgroup switch widens it (else gpu.js's 64).
+  let partialWorkgroup: number | undefined;
   if (!trans && R > 1) {
     // R rows per thread: G row groups; thread t = chunk·G + g returns rows gR … gR + R − 1, i.e. partial rows padded
     // to G·R. The chunks are those of one row per thread, so the summation order (and the result) does not change.
@@ -380,6 +387,18 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
     partialSpec = memo(`gemvNR|${rowPass.name}|${readKey(A.data)}|${readKey(x)}|${chains}|${rowKey}`, () => partialNRowsSource(rowPass, A.data, x, chains, R, run, gemvPrefetch, vx, gemvUnroll));
     const data = A.data;
     rowLines = (t) => partialNRowsLines(rowPass, data, x, chains, R, run, gemvPrefetch, vx, gemvUnroll, t);
+    // gemvPartialWorkgroup: wider workgroups, the row groups padded to them (./gemv-partial-workgroup-source.ts); the same bits.
+    const wide = gpuKernelSwitches().gemvPartialWorkgroup;
+    const Gp = paddedRowGroups(G, wide);
+    // One row of workgroups (a second would dispatch whole workgroups past the threads, which nothing stops storing).
+    if (wide > 64 && !own && (Gp * splits) / wide <= runtime.context.adapter.limits.maxComputeWorkgroupsPerDimension) {
+      threads = Gp * splits;
+      sc = Gp * R;
+      partialScalars.Gp = Gp;
+      partialWorkgroup = wide;
+      rowKey += `|wg${wide}`;
+      partialSpec = memo(`gemvNRwg|${rowPass.name}|${readKey(A.data)}|${readKey(x)}|${chains}|${rowKey}`, () => partialNRowsPaddedSource(rowPass, data, x, chains, R, run, gemvPrefetch, vx, gemvUnroll));
+    }
   } else if (!trans) {
     const split = gemvSplit(m, n, target);
     splits = split.splits;
@@ -424,11 +443,20 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   const inPlace = !y.coversSpan;
   // gemvFusedFinish: the finish pass inside the partial pass's dispatch (./gemv-fused-finish-source.ts) for a packed y
   // in a plain format, A and x over one binding; the same bits.
-  if (rowLines && rowPass === arithmetic && gpuKernelSwitches().gemvFusedFinish && !windowed && !(aView && A.data.words * 4 > limit) && !own && !inPlace && rows > 0 && threads > 0 && FUSED_Y_FORMATS.has(y.format.name) && R % y.format.elementsPerWord === 0
+  if (rowLines && basePass === arithmetic && gpuKernelSwitches().gemvFusedFinish && !windowed && !(aView && A.data.words * 4 > limit) && !own && !inPlace && rows > 0 && threads > 0 && FUSED_Y_FORMATS.has(y.format.name) && R % y.format.elementsPerWord === 0
     && gemvFusedLayout(splits, Math.ceil(m / R), R, arithmetic.components).total * 4 <= limit) {
     const fusedKey = `gemvfused|${objectId(args.A.data)}|${A.data.offset}|${A.data.stride}|${objectId(args.x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}|${chains}|${rowKey}`;
     const runRead = rowKey.includes('vector') ? A.data.format.vectorRead : rowKey.includes('pair') ? A.data.format.pairRead : undefined;
     await gemvFusedN(runtime, fusedKey, { A, x, y }, arithmetic, { alpha, beta, R, splits, partialScalars, runSuffix: runRead?.suffix, vectorX: rowKey.includes('|vx'), specKey: `${chains}|${rowKey}` }, rowLines);
+    return;
+  }
+  // gemvWorkgroupSplit: every chunk of a row block inside one workgroup, reduced in workgroup memory (./gemv-workgroup-split.ts);
+  // the same bits, where a workgroup holds all S chunks.
+  const W = gpuKernelSwitches().gemvWorkgroupSplit;
+  if (W > 0 && rowLines && rowPass === arithmetic && !windowed && !(aView && A.data.words * 4 > limit) && !inPlace && rows > 0 && threads > 0 && FUSED_Y_FORMATS.has(y.format.name) && R % y.format.elementsPerWord === 0 && gemvWorkgroupSplitFits(runtime, W, splits, R, arithmetic.components)) {
+    const splitKey = `gemvwgsplit|${objectId(args.A.data)}|${A.data.offset}|${A.data.stride}|${objectId(args.x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}|${chains}|${rowKey}|${W}`;
+    const runRead = rowKey.includes('octet') ? A.data.format.octetRead : rowKey.includes('vector') ? A.data.format.vectorRead : rowKey.includes('pair') ? A.data.format.pairRead : undefined;
+    await gemvWorkgroupSplitN(runtime, splitKey, { A, x, y }, arithmetic, { alpha, beta, R, W, splits, partialScalars, runSuffix: runRead?.suffix, vectorX: rowKey.includes('|vx'), specKey: `${chains}|${rowKey}` }, rowLines);
     return;
   }
   // The caller's arrays key the plan (a split N's views of them are made per call); the windows set its passes and scratch.
@@ -436,7 +464,8 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   // decoding: one more pass (x → four words an element) and its buffer, after the others.
   const decodedAt = own ? 3 : 2;
   const plan = getPlan(runtime, `${key}|${decoding?.kind ?? ''}`, 2 + columnWindows.length + (decoding ? 1 : 0), () => [boundedScratch(createWordBuffer(context, Math.max(1, threads) * c * R)), inPlace ? createWordBuffer(context, 1) : createSpanBuffer(runtime, y), ...(own ? [createWordBuffer(context, 4)] : []), ...(decoding ? [createWordBuffer(context, 4 * Math.max(1, n))] : [])]);
-  const p1 = await getProgram(context, { source: partialSpec.source, args: partialSpec.args, components: Math.min(4, c * R) as 1 | 2 | 4 });
+  const p1 = await getProgram(context, { source: partialSpec.source, args: partialSpec.args, components: Math.min(4, c * R) as 1 | 2 | 4, ...(partialWorkgroup ? { workgroup: { workgroupSize: partialWorkgroup, workgroupArrays: [] } } : {}) });
+  if (partialWorkgroup) countPaddedPass();
   const decodeSpec = decoding && memo(`gemvDX|${rowPass.name}|${readKey(x)}|${decoding.decode}`, () => decodeXSource(rowPass, x, decoding!.decode));
   const p0 = decodeSpec && await getProgram(context, { source: decodeSpec.source, args: decodeSpec.args, components: 4 });
   const finish = partialsFinishSource(arithmetic, y, readsY, inPlace);
@@ -608,7 +637,7 @@ async function gemvTiledT(runtime: GpuRuntime, args: GpuGemvArgs, alpha: number,
   const inPlace = !y.coversSpan;
   const key = `gemvTiled|${objectId(args.A.data)}|${data.offset}|${data.stride}|${objectId(args.x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}|${chains}|${inPlace}|${tiles.length}|${W}`;
   const plan = getPlan(runtime, key, 1 + tiles.length, () => [boundedScratch(createWordBuffer(context, groups * n * W * c)), inPlace ? createWordBuffer(context, 1) : createSpanBuffer(runtime, y)]);
-  const rowPass = arithmetic.gemvVariant?.() ?? arithmetic;
+  const rowPass = exactProductPass(arithmetic.gemvVariant?.() ?? arithmetic, data, x);
   const partialSpec = memo(`gemvT|${rowPass.name}|${readKey(data)}|${readKey(x)}|${chains}`, () => partialTSource(rowPass, data, x, chains));
   const p1 = await getProgram(context, { source: partialSpec.source, args: partialSpec.args, components: c as 1 | 2 | 4 });
   const finish = partialsFinishSource(arithmetic, y, readsY, inPlace, true);

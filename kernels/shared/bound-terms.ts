@@ -108,26 +108,33 @@ function largestExponent(maxValue: number): number {
 
 /**
  * η and the largest value of a floating-point storage format with IEEE-style exponents
- * (emin = 1 − emax): η = 2^(emin − p), never below the smallest double.
+ * (emin = 1 − emax): η = 2^(emin − p), never below the smallest double (a pair format: p of one word).
  * @param st - a storage format (its maxValue and significandBits)
  * @returns η and the largest finite magnitude
  */
 export function storageLimits(st: StorageFormat): UnderflowAndOverflow {
   const emax = largestExponent(st.maxValue);
-  return { eta: Math.max(2 ** (1 - emax - st.significandBits), TINY), max: st.maxValue };
+  // A pair format (kind 'dd': ff's two binary32 words) rounds its tail on its word's subnormal grid (see arithmeticLimits).
+  const gridBits = st.kind === 'dd' ? Math.ceil(st.significandBits / 2) : st.significandBits;
+  return { eta: Math.max(2 ** (1 - emax - gridBits), TINY), max: st.maxValue };
 }
 
 /**
  * η and the largest value of an arithmetic, taken from the storage codec registered under the same name
  * (fp32: 2^-150 and ≈ 3.4e38); fp64's (2^-1074, Number.MAX_VALUE) for an arithmetic with no such codec.
+ * A pair arithmetic (kind `'dd'`: float-float, double-double) rounds its tail on its word's subnormal grid, so its η is
+ * the word's (half the significand bits each); float-float, which has no storage codec, takes binary32's range: η = 2^-150
+ * and max ≈ 3.4e38 (fp64's limits, which it got before, let a bf16 DOT near 2^-120 miss its bound).
  * @param ar - an arithmetic format
  * @returns η and the largest finite magnitude
  */
 export function arithmeticLimits(ar: ArithmeticFormat): UnderflowAndOverflow {
-  const st = findFormat(ar.name)?.storage;
+  // Float-float has no CPU storage codec of its own: its words are binary32's, and so are its exponent limits.
+  const st = findFormat(ar.name)?.storage ?? (ar.kind === 'dd' && Math.ceil(ar.significandBits / 2) === 24 ? findFormat('f32')?.storage : undefined);
   if (!st) return { eta: TINY, max: Number.MAX_VALUE };
   const emax = largestExponent(st.maxValue);
-  return { eta: Math.max(2 ** (1 - emax - ar.significandBits), TINY), max: st.maxValue };
+  const gridBits = ar.kind === 'dd' ? Math.ceil(ar.significandBits / 2) : ar.significandBits;
+  return { eta: Math.max(2 ** (1 - emax - gridBits), TINY), max: st.maxValue };
 }
 
 /**

@@ -57,9 +57,19 @@ export function isDdOutput(a: Range<any, any>['accessor']): boolean {
 export const WASM_DD_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'gemv', 'ellSpmv', 'axpy', 'waxpby', 'scal', 'trsv', 'asum', 'nrm2']);
 
 /**
- * The kernels whose WebAssembly program, in fp64 and fp32 arithmetic (any accumulation it runs there, fp64's `dd` too), also solves
- * into an x it does not store itself — a scaled range (one scale), fp16, bf16 or integer storage — storing each xᵢ
- * through the JavaScript kernel's own store and reading it back as later rows read it (kernels/trsv/trsv-stored-x-wasm.ts).
+ * The kernels whose WebAssembly program also sums in double-double (see {@link wasmNumericsOf}) over operands it reads
+ * with one scale, as the JavaScript kernels read them (src/backends/wasm/wasm-dd-read.ts): fp64 arithmetic's double
+ * fl(v·s), double-double arithmetic's pair (v, 0)·(s, 0) — ELL SpMV's values also with one scale per row (its
+ * kernel refusal checks them). The outputs they write stay unscaled; AXPY, WAXPBY, SCAL and TRSV read unscaled
+ * operands only in double-double.
+ */
+export const WASM_DD_SCALED_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['asum', 'nrm2', 'dot', 'gemv', 'ellSpmv']);
+
+/**
+ * The kernels whose WebAssembly program, in every arithmetic and accumulation it runs (fp64's `dd` and double-double
+ * arithmetic too), also solves into an x it does not store itself — a scaled range (one scale), fp16, bf16 or integer
+ * storage — storing each xᵢ through the JavaScript kernel's own store and reading it back as later rows read it
+ * (kernels/trsv/trsv-stored-x-wasm.ts; in double-double arithmetic, kernels/trsv/trsv-dd-stored-x-wasm.ts).
  */
 export const WASM_STORED_SOLUTION_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['trsv']);
 
@@ -163,9 +173,13 @@ export function wasmRefusal(call: CpuCall): Refusal | undefined {
     if (use === 'write' && WASM_DD_OUTPUT_KERNELS.has(call.kernel) && isDdOutput(r.accessor)) continue;
     const s = wasmStorageOf(r.accessor);
     if (typeof s === 'string') return { code: 'INVALID_FORMAT', parameter: name, reason: s };
-    // TRSV's x is read back as the arithmetic reads it (a double in fp64), whatever its storage: no exactness to keep.
-    if (use === 'write' && call.arithmetic.kind === 'number' && WASM_STORED_SOLUTION_KERNELS.has(call.kernel)) continue;
-    if (numerics === 'dd' && r.accessor.scale) return { code: 'INVALID_FORMAT', parameter: name, reason: 'WebAssembly sums in double-double over unscaled storage only (exact doubles)' };
+    // TRSV's x is stored and read back through the JavaScript kernel's own store and load, whatever its storage.
+    if (use === 'write' && WASM_STORED_SOLUTION_KERNELS.has(call.kernel)) continue;
+    if (numerics === 'dd' && r.accessor.scale && (use === 'write' || !WASM_DD_SCALED_KERNELS.has(call.kernel))) {
+      const reason = use === 'write' ? `WebAssembly writes no scaled output in double-double (${call.kernel}'s ${name})`
+        : `WebAssembly reads scaled operands in double-double in ${[...WASM_DD_SCALED_KERNELS].join(', ')} only (not ${call.kernel})`;
+      return { code: 'INVALID_FORMAT', parameter: name, reason };
+    }
     if (use === 'write' && numerics !== 'dd' && WASM_STORED_OUTPUT_KERNELS.has(call.kernel)) continue;
     if (use === 'write' && (!s.writable || r.accessor.scale)) return { code: 'INVALID_FORMAT', parameter: name, reason: `WebAssembly writes unscaled f64 and f32 storage only (not ${r.accessor.scale ? 'scaled ' : ''}${s.name})` };
   }

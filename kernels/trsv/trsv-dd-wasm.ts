@@ -1,6 +1,8 @@
 /**
- * TRSV in double-double arithmetic in WebAssembly SIMD (recursive or `dd` accumulation; unscaled built-in storage),
- * with the JavaScript kernel's bits (kernels/trsv/trsv-cpu.ts in dd arithmetic). Row i of the JavaScript kernel is
+ * TRSV in double-double arithmetic in WebAssembly SIMD (recursive or `dd` accumulation; A in unscaled built-in
+ * storage; x in any storage the JavaScript kernel writes, an x in scaled, fp16, bf16 or integer storage through that
+ * kernel's own load and store: ./trsv-dd-stored-x-wasm.ts), with the JavaScript kernel's bits
+ * (kernels/trsv/trsv-cpu.ts in dd arithmetic). Row i of the JavaScript kernel is
  *   s := (0, 0) + bᵢ, then s := (−tᵢⱼ)·xⱼ + s for each solved column j (ascending j forward, descending backward),
  *   xᵢ := s / tᵢᵢ, stored into x and read back,
  * each operation a template of src/formats/dd/dd-templates.ts (ddAdd, ddMulAccumulate, ddDiv) with its repair of a
@@ -25,6 +27,10 @@ import { CHUNK, stageVector, wasmStorageNamed, wasmStorageOf, type WasmStorage }
 import { ddGuardedAdd, ddGuardedDiv, ddGuardedMulAccumulate } from '../../src/formats/dd/guarded.js';
 import { roundToOddDd } from '../../src/formats/convert/round-to-odd.js';
 import { DdSplitArray } from '../../src/formats/dd/dd-storage.js';
+import type { ArithmeticFormat } from '../../src/formats/common/format.js';
+import { isDdOutput } from '../shared/cpu-backend.js';
+import { writesXItself } from './trsv-stored-x-wasm.js';
+import { storedDdX, type DdX } from './trsv-dd-stored-x-wasm.js';
 
 /** f64x2.eq (no name in the encoder's table). */
 const F64X2_EQ = 0x47;
@@ -70,16 +76,12 @@ function columnUpdate(sa: WasmStorage, pairs: boolean): ColumnUpdate {
   }).update as ColumnUpdate;
 }
 
-/** Reads and writes x's elements as the JavaScript kernel's double-double registers see them. */
-interface DdX {
-  /** bᵢ (or a solved xᵢ) as the pair the arithmetic reads. */
-  read(i: number, out: Float64Array): void;
-  /** Stores the pair (hi, lo) as the kernel's store rounds it to x's storage. */
-  write(i: number, hi: number, lo: number): void;
-}
-
-/** x's reader and writer (f64 or f32 unscaled, dd or dd-split: the caller checked). */
-function ddX(x: Accessor<1, any>): DdX {
+/**
+ * x's reader and writer: unscaled f64, f32, dd or dd-split here; any other storage through the JavaScript kernel's
+ * own load and store (./trsv-dd-stored-x-wasm.ts).
+ */
+function ddX(x: Accessor<1, any>, ar: ArithmeticFormat): DdX {
+  if (!writesXItself(x) && !isDdOutput(x)) return storedDdX(x, ar);
   const stride = x.strides[0] as number, at = (i: number): number => x.offset + i * stride;
   const data = x.data as Float64Array | Float32Array | DdSplitArray;
   if (data instanceof DdSplitArray) {
@@ -110,10 +112,11 @@ function elementAt(T: Accessor<2, any>, p: number, out: Float64Array): void {
 }
 
 /**
- * Solves op(A)·x = b in place in double-double arithmetic (T = op(A); the caller checked the storages: built-in,
- * unscaled, x writable; n ≥ 1), with the recursive accumulation or the `dd` accumulation's two chains (`twoChains`).
+ * Solves op(A)·x = b in place in double-double arithmetic `ar` (T = op(A); the caller checked the storages: A
+ * built-in and unscaled, x in any storage the JavaScript kernel writes — see {@link ddX}; n ≥ 1), with the
+ * recursive accumulation or the `dd` accumulation's two chains (`twoChains`).
  */
-export function wasmDdTrsv(T: Accessor<2, any>, x: Accessor<1, any>, n: number, lower: boolean, unit: boolean, twoChains: boolean): void {
+export function wasmDdTrsv(T: Accessor<2, any>, x: Accessor<1, any>, n: number, lower: boolean, unit: boolean, twoChains: boolean, ar: ArithmeticFormat): void {
   const sa = wasmStorageOf(T) as WasmStorage;
   const pairs = T.storage.kind === 'dd';
   const update = columnUpdate(sa, pairs);
@@ -127,7 +130,7 @@ export function wasmDdTrsv(T: Accessor<2, any>, x: Accessor<1, any>, n: number, 
   const views = [0, 1, 2, 3].slice(0, 2 * chains).map((k) => new Float64Array(buffer, SUMS_AT + k * PART, rows));
   const part = (c: number, lo: boolean): Float64Array => views[2 * c + (lo ? 1 : 0)]!;
   const [ld, cs] = T.strides as [number, number];
-  const io = ddX(x), pair = new Float64Array(2), t = new Float64Array(2), q = new Float64Array(2);
+  const io = ddX(x, ar), pair = new Float64Array(2), t = new Float64Array(2), q = new Float64Array(2);
   // The solved x's as later rows read them back from x's storage.
   const xh = new Float64Array(n), xl = new Float64Array(n);
   // Column j's rows below (or above) the diagonal as a vector: its offset set per column.

@@ -15,6 +15,7 @@ import { findFormat } from '../../src/formats/common/registry.js';
 import { Operand } from '../../src/backends/cpu/operand.js';
 import { compileProgram, mergeHelpers } from '../../src/backends/cpu/program-cache.js';
 import { cursor, declareCursor, loadAt, stepCursor, storeAt } from '../../src/backends/cpu/cursor.js';
+import { DdSplitArray } from '../../src/formats/dd/dd-storage.js';
 
 /** Stores the solved xᵢ = q as the JavaScript kernel stores it; returns the value later rows read back. */
 export type StoredX = (i: number, q: number) => number;
@@ -71,16 +72,24 @@ return ${v.names[0]};
 export function solveOnStoredX(x: Accessor<1, any>, n: number, ar: ArithmeticFormat, solve: (twin: Accessor<1, any>, stored: StoredX) => boolean): boolean {
   const values = new Float64Array(n);
   readProgram(x, ar)(n, values, ...Operand.args(x));
-  const Raw = (x.data as object).constructor as new (n: number) => { [k: number]: number };
   const scale = x.scale && { data: x.scale.data, offset: x.scale.offset, strides: [0], mask: [false] };
   // The scratch: x's storage and scale, unit stride, the raw elements copied into x at the end.
   const scratch = new Accessor<1, any>({
-    size: [n], strides: [1], offset: 0, storage: x.storage, arithmetic: x.arithmetic, data: new Raw(n), layout: 'strided', scale,
+    size: [n], strides: [1], offset: 0, storage: x.storage, arithmetic: x.arithmetic, data: x.storage.allocate(n), layout: 'strided', scale,
   });
   const roundTrip = roundTripProgram(scratch, ar), args = Operand.args(scratch);
   const twin = { data: values, storage: findFormat('f64')!.storage, offset: 0, strides: [1] } as unknown as Accessor<1, any>;
   if (!solve(twin, (i, q) => roundTrip(i, q, ...args))) return false;
-  const raw = scratch.data as { [k: number]: number }, data = x.data as { [k: number]: number }, stride = x.strides[0] as number;
-  for (let i = 0, p = x.offset; i < n; i++, p += stride) data[p] = raw[i]!;
+  copyRaw(scratch.data, x.data, n, x.offset, x.strides[0] as number, x.storage.wordsPerElement ?? 1);
   return true;
+}
+
+type Words = { [k: number]: number };
+
+/** Copies n raw elements of `words` words each (a split double-double: its hi and lo arrays) from `from` (unit stride) into `to` at offset, stride. */
+function copyRaw(from: unknown, to: unknown, n: number, offset: number, stride: number, words: number): void {
+  const pairs: [Words, Words][] = from instanceof DdSplitArray ? [[from.hi, (to as DdSplitArray).hi], [from.lo, (to as DdSplitArray).lo]] : [[from as Words, to as Words]];
+  for (const [src, dst] of pairs) {
+    for (let i = 0, p = offset; i < n; i++, p += stride) for (let w = 0; w < words; w++) dst[words * p + w] = src[words * i + w]!;
+  }
 }

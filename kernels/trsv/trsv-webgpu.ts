@@ -35,7 +35,8 @@ import { quadRowsHold, TRSV_HEADER_WORDS, TRSV_TILE, TRSV_WORKGROUP, walkerHolds
 import { checkGpuOptions } from '../../src/backends/backend.js';
 import { REDO_WORKGROUP, storageOverflowBits, storageRoundTrip, substitutionHolds, substitutionRedoBindings, substitutionRedoSource, type RoundTripStorage, type StoreRounding } from './trsv-substitution-source.js';
 import { splitRedoCheckSource, splitRedoWindowSource } from './trsv-split-redo-source.js';
-import { LANES, laneFusedSource, laneSolveSource, laneUpdateSource } from './trsv-lanes-source.js';
+import { LANES, LANE_WORKGROUP, laneFusedSource, laneSolveSource, laneUpdateSource } from './trsv-lanes-source.js';
+import { headFarSource, OVERLAP_LANE_WIDTHS } from './trsv-lanes-overlap-source.js';
 import { readsTransposed, transposedDeviceMatrix } from '../gemv/transposed-device-matrix.js';
 import { fieldOf, throughInterleaved, withMapped } from '../../src/backends/webgpu/dd-split-device.js';
 import { scaledStorePasses, storesViewInWindows } from '../../src/backends/webgpu/scaled-store.js';
@@ -372,7 +373,7 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
   }
   // A gathered b and the final pass's windows depend on the binding limit (tests lower it): plans keep to one.
   const gathered = readsGatheredB(runtime, x);
-  const key = `trsv|${invKey}|${objectId(x)}|${rounds ? 'rounds' : ''}|${gathered ? bindingLimit(runtime) : 0}|${lanes ? 'lanes' : ''}${ddLanesFused(arithmetic, perBinding) ? '|fused' : ''}`;
+  const key = `trsv|${invKey}|${objectId(x)}|${rounds ? 'rounds' : ''}|${gathered ? bindingLimit(runtime) : 0}|${lanes ? 'lanes' : ''}${ddLanesFused(arithmetic, perBinding) ? '|fused' : ''}|${ddOverlap(arithmetic, perBinding)}|${overlapSplit()}`;
   const updates = updatesOf(shape, A, perBinding);
   // More passes and their unused output: the substitution redo where the result is not finite (one pass, or a
   // check and one per window of A: ./trsv-split-redo-source.ts); x's words keep one more for the redo's verdict.
@@ -433,12 +434,72 @@ function ddLanesFused(arithmetic: GpuArithmetic, perBinding: number): boolean {
 }
 
 /**
+ * The lanes a row of the overlapped lane solve's near update and block solve (`ddOverlapLanes`; A in one binding), or 0
+ * where it does not run.
+ */
+function ddOverlap(arithmetic: GpuArithmetic, perBinding: number): number {
+  // setTrsvKernelSwitches and the environment admit only the lane counts of OVERLAP_LANE_WIDTHS (or 0).
+  const W = trsvKernelSwitches().ddOverlapLanes;
+  return ddLanes(arithmetic) && perBinding === Infinity && OVERLAP_LANE_WIDTHS.includes(W) ? W : 0;
+}
+
+/** The percentage of a step's far rows the overlapped lane solve updates beside the near update (`MODPREC_TRSV_DD_OVERLAP_SPLIT`, default 50). */
+function overlapSplit(): number {
+  return Math.min(100, tuning('MODPREC_TRSV_DD_OVERLAP_SPLIT', 50));
+}
+
+/**
+ * The passes of the overlapped lane solve (./trsv-lanes-overlap-source.ts), appended to `passes`: block 0 (in
+ * substitution order) solved alone, then per block k two dispatches — the near update of its rows by x_p (p the block
+ * before it), then its solve — each beside part of the far update by x_p of the rows after block k: the first
+ * `MODPREC_TRSV_DD_OVERLAP_SPLIT` percent of those rows (default 50, in whole workgroups of 16) beside the near update,
+ * the rest beside the solve. Every row's sum is the same wherever it runs (the same bits for any split). As many passes
+ * as the lane solve's 2·blocks − 1 with A in one binding.
+ */
+async function overlapSolvePasses(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape, arithmetic: GpuArithmetic, W: number, caches: PassCache[], r: GpuBuffer, inv: GpuBuffer, xw: GpuBuffer, unused: GpuBuffer, passes: { pass: Pass; cache?: PassCache }[]): Promise<void> {
+  const { A } = args;
+  const context = runtime.context;
+  const { n, bs, blocks, np } = shape;
+  const c = arithmetic.components;
+  const variant = `${arithmetic.name}|${readKey(A.data)}|${A.data.isView}|${shape.lowerOp}|${shape.trans}|${W}`;
+  const program = async (head: 'solve' | 'near'): Promise<Pass['program']> => {
+    const spec = memo(`trsvO${head}|${variant}`, () => headFarSource(arithmetic, A.data, shape, W, head));
+    return getProgram(context, { source: spec.source, args: spec.args, components: c, workgroup: spec.workgroup });
+  };
+  const pNear = blocks > 1 ? await program('near') : undefined;
+  const pSolve = await program('solve');
+  const split = overlapSplit();
+  // Workgroups of a block's head (256/W rows each).
+  const headGroups = (bs * W) / LANE_WORKGROUP;
+  const first = passes.length;
+  const dispatch = (prog: Pass['program'], arrays: Record<string, BoundArray>, scalars: Record<string, number>, rows: number): void => {
+    bindArray('A', A.data, arrays, scalars);
+    moveScaleBase('A', A.data, 0, scalars);
+    arrays.A = { buffer: A.data.buffer! };
+    passes.push({ pass: { program: prog, arrays, scalars, output: { buffer: unused }, threads: headGroups * LANE_WORKGROUP + rows * LANES }, cache: caches[passes.length - first]! });
+  };
+  for (let step = 0; step < blocks; step++) {
+    const k0 = (shape.lowerOp ? step : blocks - 1 - step) * bs;
+    const p0 = shape.lowerOp ? k0 - bs : k0 + bs;
+    // The rows after block k: [k0 + bs, np) (lower) or [0, k0) (upper), none far-updated at the first step; the near
+    // dispatch takes the first `split` percent of them.
+    const [rowStart, rowEnd] = step === 0 ? [0, 0] : shape.lowerOp ? [k0 + bs, np] : [0, k0];
+    const mid = rowStart + Math.round(((rowEnd - rowStart) * split) / 100 / LANES) * LANES;
+    const scalars = (from: number): Record<string, number> => ({ n, np, lda: A.ld, rowStart: from, p0, k0, bs, headGroups, aOff: 0 });
+    if (step > 0) dispatch(pNear!, { RAtomic: { buffer: r }, XAtomic: { buffer: xw } }, scalars(rowStart), mid - rowStart);
+    dispatch(pSolve, { Inv: { buffer: inv }, RAtomic: { buffer: r }, XAtomic: { buffer: xw } }, scalars(mid), rowEnd - mid);
+  }
+}
+
+/**
  * The block solves and updates of the lane-split blocked solve (./trsv-lanes-source.ts), appended to `passes`: per
  * block in substitution order x_k = Inv_k·r_k into `xw` (bs/16 workgroups), then r_i −= op(A)_ik·x_k in place in `r`
  * for the rows still to solve (16 rows a workgroup; over split bindings one pass per window, as the one-thread
  * passes). `caches` holds one cache per pass; `unused` takes the passes' unused outputs.
  */
 async function laneSolvePasses(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape, arithmetic: GpuArithmetic, perBinding: number, caches: PassCache[], r: GpuBuffer, inv: GpuBuffer, xw: GpuBuffer, unused: GpuBuffer, passes: { pass: Pass; cache?: PassCache }[]): Promise<void> {
+  const W = ddOverlap(arithmetic, perBinding);
+  if (W !== 0) return overlapSolvePasses(runtime, args, shape, arithmetic, W, caches, r, inv, xw, unused, passes);
   const { A } = args;
   const context = runtime.context;
   const { n, bs, blocks, np } = shape;

@@ -99,7 +99,7 @@ export function trsv(args: TrsvArguments, options: (KernelOptions & { backend?: 
     const ordered = orderedNumerics(numerics);
     if (numerics === 'dd' && ar.kind === 'dd') {
       // Double-double arithmetic: the JavaScript's bits.
-      if (runWasm(requested, () => wasmDdTrsv(T, x.accessor, n, lower, unit, acc.name === 'dd'))) return;
+      if (runWasm(requested, () => wasmDdTrsv(T, x.accessor, n, lower, unit, acc.name === 'dd', ar))) return;
     } else if (numerics === 'dd') {
       // fp64 arithmetic with the dd accumulation: the JavaScript's bits.
       if (runWasm(requested, () => solveOnX(x.accessor, n, 'f64', ar, (xa, stored) => { wasmDdSumTrsv(T, xa, n, lower, unit, stored); return true; }))) return;

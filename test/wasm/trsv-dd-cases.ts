@@ -12,14 +12,17 @@ import { buildMatrix, buildVector, matrixSpec, type MatrixSpec, type StorageName
 import { trsvSystem, ddVector, ddVectorSpec, expectSameParts, pairOf, rawParts, type Pair } from './dd-output-fixtures.js';
 import { seededRandom } from '../../src/sparse/seeded-random.js';
 
-/** The storage of x: numbers (f64, f32) or double-doubles (interleaved, split). */
-export type XStorage = 'f64' | 'f32' | 'dd' | 'dd-split';
+/**
+ * The storage of x: numbers (f64, f32), double-doubles (interleaved, split), or a storage WebAssembly does not write
+ * itself (fp16, bf16, int16 with one scale: stored through the JavaScript kernel's own store).
+ */
+export type XStorage = 'f64' | 'f32' | 'dd' | 'dd-split' | 'f16' | 'bf16' | 'i16s';
 
 /** The fields of a random dd TRSV case (A's scaled storage excluded: WebAssembly refuses it). */
 export const trsvCaseFields = {
   n: fc.integer({ min: 1, max: 19 }), uplo: fc.constantFrom('L' as const, 'U' as const), trans: fc.constantFrom('N' as const, 'T' as const),
   diag: fc.constantFrom('N' as const, 'U' as const),
-  xStorage: fc.constantFrom<XStorage>('f64', 'f32', 'dd', 'dd-split'), x: ddVectorSpec,
+  xStorage: fc.constantFrom<XStorage>('f64', 'f32', 'dd', 'dd-split', 'f16', 'bf16', 'i16s'), x: ddVectorSpec,
   A: matrixSpec.map((s): MatrixSpec => ({ ...s, storage: s.storage === 'i16s' ? 'f64' : s.storage })), ddA: fc.boolean(),
   special: fc.boolean(), zeroPivot: fc.boolean(), huge: fc.boolean(), seed: fc.integer({ min: 0, max: 2 ** 30 }),
 };
@@ -47,15 +50,25 @@ export function systemOf(c: { seed: number; n: number; A: MatrixSpec; ddA: boole
   });
 }
 
-/** x holding the right-hand sides in the case's storage (number storage: the pairs' high parts). */
+/**
+ * x holding the right-hand sides in the case's storage (number storage: the pairs' high parts; int16 with one scale:
+ * room for solutions up to 64 in magnitude — larger ones saturate —, a NaN or ∞ right-hand side as ±64).
+ */
 export function xOf(c: { xStorage: XStorage; x: { stride: number; sub: boolean } }, bs: readonly Pair[]): Range<1, any> {
   if (c.xStorage === 'dd' || c.xStorage === 'dd-split') return ddVector({ ...c.x, layout: c.xStorage }, bs);
-  return buildVector({ storage: c.xStorage, stride: c.x.stride, sub: c.x.sub }, bs.map((p) => p.hi));
+  // A scaled range holds finite values only: a NaN or ∞ right-hand side becomes ±64, the top of its room.
+  const finite = (v: number): number => (c.xStorage !== 'i16s' || Number.isFinite(v) ? v : v > 0 ? 64 : -64);
+  return buildVector({ storage: c.xStorage, stride: c.x.stride, sub: c.x.sub }, bs.map((p) => finite(p.hi)), 'f64', 64);
 }
 
-/** Every stored part of x in the case's storage (sentinels included), for a bitwise comparison. */
+/**
+ * Every stored part of x in the case's storage (sentinels included; a scaled x's scales after them), decoded (an fp16
+ * or bf16 NaN compared as NaN: its sign and payload are open), for a bitwise comparison.
+ */
 export function xParts(xStorage: XStorage, x: Range<1, any>): number[] {
-  return xStorage === 'dd' || xStorage === 'dd-split' ? rawParts(x) : [...(x.accessor.data as Float64Array)];
+  const a = x.accessor, data = a.data as ArrayLike<number>;
+  if (xStorage === 'dd' || xStorage === 'dd-split') return rawParts(x);
+  return [...Array.from({ length: data.length }, (_, k) => a.storage.decode(data as never, k) as number), ...(a.scale ? [...a.scale.data] : [])];
 }
 
 /**

@@ -3,38 +3,19 @@
  * double-double lane i mod 8 by the JavaScript templates' additions, the tree of ddAdd, hi − (0 − lo)) evaluated in
  * JavaScript; within asumBound of the exact rational value; f64, f32, f16, bf16, dd and dd-split storage, strides of
  * either sign, sub-ranges, chunk boundaries; double-double arithmetic and fp64 arithmetic with the dd accumulation;
- * NaN and ±Inf answered as the JavaScript kernel; scaled storage refused by name with backend 'wasm'. NRM2 likewise
+ * NaN and ±Inf answered as the JavaScript kernel (scaled storage: wasm-dd-scaled.test.ts). NRM2 likewise
  * (kernels/nrm2/nrm2-dd-wasm.ts): the scaled squares in the DD DOT's lanes and steps, the root as the JavaScript takes
  * it — bit for bit that order, and within nrm2Bound of the exact norm (compared through exact squares).
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { asum, asumBound, cpuBackendOf, formats, nrm2, nrm2Bound, range, rowMajor, span, vector, wasmArena, type Range } from '../../src/index.js';
-import { ddMulAccumulate } from '../../src/formats/dd/mul.js';
-import { ddTwoProdAccumulate } from '../../src/formats/dd/two-prod-accumulate.js';
-import { ddSqrt } from '../../src/formats/dd/sqrt.js';
 import { addRational, compareRational, mulRational, subRational, type Rational } from '../../src/testing/rational.js';
-import { nrm2Scaling, unscaled } from './nrm2-scaling.js';
-import { ddAdd, ddAddNumber } from '../../src/formats/dd/add.js';
+import { laneOrderDdAsum, laneOrderDdNrm2 } from './dd-lane-orders.js';
 import { CHUNK } from '../../src/backends/wasm/wasm-storage.js';
 import { buildVector, exactDotOf, exactVector, vectorSpec, withinBound } from '../kernels/matrix-kernel-fixtures.js';
-import { expectModprec } from '../sparse/sparse-arbitraries.js';
 import { readValues } from './wasm-dot-oracles.js';
 import '../../src/formats/dd/register.js';
-
-/** The documented order on terms (h, l) (l = 0 for an exact double: Algorithm 4; else Algorithm 6). */
-function laneOrderDdAsum(terms: readonly (readonly [number, number | undefined])[]): number {
-  const s = Array.from({ length: 8 }, () => new Float64Array(2));
-  terms.forEach(([h, l], i) => {
-    const p = s[i % 8]!;
-    if (l === undefined) ddAddNumber(p, p[0]!, p[1]!, Math.abs(h));
-    else if (h < 0) ddAdd(p, p[0]!, p[1]!, -h, -l);
-    else ddAdd(p, p[0]!, p[1]!, h, l);
-  });
-  const join = (a: Float64Array, b: Float64Array): Float64Array => { const r = new Float64Array(2); ddAdd(r, a[0]!, a[1]!, b[0]!, b[1]!); return r; };
-  const r = join(join(join(s[0]!, s[1]!), join(s[2]!, s[3]!)), join(join(s[4]!, s[5]!), join(s[6]!, s[7]!)));
-  return r[0]! - (0 - r[1]!);
-}
 
 /** Exact Σ|xᵢ| (of the stored values) within asumBound. */
 function expectWithinBound(x: Range<1, any>, got: number, bound: number): void {
@@ -103,31 +84,7 @@ describe('WebAssembly ASUM in double-double', () => {
     expect(asum(vector([-2.5]), { arithmetic: formats.dd, backend: 'wasm' })).toBe(2.5);
     expect(cpuBackendOf('asum', { x: vector([1, 2]) }, { arithmetic: formats.dd })).toEqual({ backend: 'wasm' });
   });
-
-  it("scaled storage: backend 'wasm' refuses it by name (double-double sums read exact doubles), the automatic choice runs the JavaScript", () => {
-    const x = buildVector({ storage: 'i16s', stride: 1, sub: false }, [1, -2, 3], 'f64', 3);
-    expectModprec(() => asum(x, { arithmetic: formats.dd, backend: 'wasm' }), 'INVALID_FORMAT', 'x');
-    expect(cpuBackendOf('asum', { x }, { arithmetic: formats.dd }).backend).toBe('js');
-  });
 });
-
-/** NRM2's documented order on terms (h, l): scaled by the kernel's factors, squared into lane i mod 8, joined; the root. */
-function laneOrderDdNrm2(terms: readonly (readonly [number, number | undefined])[], ddRoot: boolean): number {
-  const max = terms.reduce((m, [h, l]) => Math.max(m, Math.abs(l === undefined || !ddRoot ? h : h + l)), 0);
-  if (max === 0) return 0;
-  const { e, h1, h2 } = nrm2Scaling(max);
-  const s = Array.from({ length: 8 }, () => new Float64Array(2));
-  terms.forEach(([h, l], i) => {
-    const p = s[i % 8]!, z = h * 2 ** h1 * 2 ** h2;
-    if (l === undefined) ddTwoProdAccumulate(p, z, z, p[0]!, p[1]!);
-    else { const zl = l * 2 ** h1 * 2 ** h2; ddMulAccumulate(p, z, zl, z, zl, p[0]!, p[1]!); }
-  });
-  const join = (a: Float64Array, b: Float64Array): Float64Array => { const r = new Float64Array(2); ddAdd(r, a[0]!, a[1]!, b[0]!, b[1]!); return r; };
-  const r = join(join(join(s[0]!, s[1]!), join(s[2]!, s[3]!)), join(join(s[4]!, s[5]!), join(s[6]!, s[7]!)));
-  let root: number;
-  if (ddRoot) { const q = new Float64Array(2); ddSqrt(q, r[0]!, r[1]!); root = q[0]! - (0 - q[1]!); } else root = Math.sqrt(r[0]! + r[1]!);
-  return unscaled(root, e);
-}
 
 /** |got − √S| ≤ b for S = Σ vᵢ² (v exact rationals), checked exactly: (got − b)² ≤ S ≤ (got + b)² (got − b ≤ 0: the left side holds). */
 function expectNormWithinBound(values: readonly Rational[], got: number, b: number): void {
@@ -171,12 +128,6 @@ describe('WebAssembly NRM2 in double-double', () => {
       const values = dd ? p.map(([h, l]) => addRational(exactVector(vector([h]))[0]!, exactVector(vector([l]))[0]!)) : exactVector(vector(p.map(([h, l]) => h + l)));
       expectNormWithinBound(values, got, nrm2Bound(xd, options));
     }), { numRuns: 100 });
-  });
-
-  it("scaled storage: backend 'wasm' refuses it by name; the automatic choice runs the JavaScript", () => {
-    const x = buildVector({ storage: 'i16s', stride: 1, sub: false }, [1, -2, 3], 'f64', 3);
-    expectModprec(() => nrm2(x, { arithmetic: formats.dd, backend: 'wasm' }), 'INVALID_FORMAT', 'x');
-    expect(cpuBackendOf('nrm2', { x }, { arithmetic: formats.dd }).backend).toBe('js');
   });
 });
 

@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { expectModprec } from '../sparse/sparse-arbitraries.js';
-import { dot, dotBound, gemv, trsv, formats, vector, cpuBackendOf, type ModprecErrorCode, type Range } from '../../src/index.js';
+import { axpy, dot, dotBound, gemv, trsv, formats, vector, cpuBackendOf, type ModprecErrorCode, type Range } from '../../src/index.js';
 import { buildMatrix, buildVector, exactDotOf, exactVector, errorOf, withinBound, type VectorSpec } from '../kernels/matrix-kernel-fixtures.js';
 import { ddTwoProdAccumulate } from '../../src/formats/dd/two-prod-accumulate.js';
 import { ddAdd } from '../../src/formats/dd/add.js';
@@ -18,6 +18,7 @@ import { addRational } from '../../src/testing/rational.js';
 import { exactOf } from '../../src/testing/exact.js';
 import { range, rowMajor, span } from '../../src/index.js';
 import { CHUNK } from '../../src/backends/wasm/wasm-storage.js';
+import { scaledReducedRowMajor } from '../../accessors/scaled-reduced.js';
 import '../../src/formats/dd/register.js';
 
 /** The documented order: xᵢyᵢ into double-double lane i mod 8 by ddTwoProdAccumulate, then the tree of ddAdd; hi + lo. */
@@ -133,10 +134,12 @@ describe("backend 'wasm' refuses what it does not compute, naming the option", (
     ['RNS arithmetic', () => dot(x, x, { backend: 'wasm', arithmetic: formats.rns212 }), 'INVALID_OPTION', 'options.arithmetic'],
     ['the pairwise accumulation in dd arithmetic', () => dot(x, x, { backend: 'wasm', arithmetic: formats.dd, accumulation: 'pairwise' }), 'INVALID_OPTION', 'options.accumulation'],
     ['the kahan accumulation in dd arithmetic', () => dot(x, x, { backend: 'wasm', arithmetic: formats.dd, accumulation: 'kahan' }), 'INVALID_OPTION', 'options.accumulation'],
-    ['TRSV in double-double arithmetic into a bf16 x', () => trsv({ A, x: vector([1, 1], { storage: formats.bf16, arithmetic: formats.f64 }), uplo: 'L' }, { backend: 'wasm', arithmetic: formats.dd }), 'INVALID_FORMAT', 'x'],
+    // A bf16, fp16, integer or one-scale x runs (test/wasm/wasm-dd-trsv-stored-x.test.ts); a scale per element does not.
+    ['TRSV in double-double arithmetic into an x with a scale per element', () => trsv({ A, x: range(scaledReducedRowMajor<1>({ size: [2], storage: formats.i16, arithmetic: formats.f64, scaleMask: [true] })), uplo: 'L' }, { backend: 'wasm', arithmetic: formats.dd }), 'INVALID_FORMAT', 'x'],
     ['GEMV into a scaled y', () => gemv({ alpha: 1, A, x: vector([1, 1]), beta: 0, y: buildVector({ storage: 'i16s', stride: 1, sub: false }, [1, 2]) }, { backend: 'wasm', arithmetic: formats.dd }), 'INVALID_FORMAT', 'y'],
   ];
-  cases.push(['a scaled operand in double-double', () => dot(scaled, x, { backend: 'wasm', arithmetic: formats.dd }), 'INVALID_FORMAT', 'x']);
+  // DOT, GEMV, ASUM and NRM2 read one-scale operands in double-double (wasm-dd-scaled.test.ts); AXPY does not yet.
+  cases.push(['a scaled operand of AXPY in double-double', () => axpy(1, scaled, vector([1, 2, 3]), { backend: 'wasm', arithmetic: formats.dd }), 'INVALID_FORMAT', 'x']);
   for (const [name, call, code, parameter] of cases) {
     it(name, () => {
       expectModprec(call, code, parameter);

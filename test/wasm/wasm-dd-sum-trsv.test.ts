@@ -2,8 +2,8 @@
  * TRSV in fp64 arithmetic with the `dd` accumulation in WebAssembly (issue 20): the generated JavaScript's stored
  * values bit for bit (a NaN compared as NaN) over lower/upper, trans N/T, unit/non-unit, every layout of A (row,
  * column, padded strides, negative strides, sub-ranges inside NaN sentinels; f64, f32, f16, bf16 and dd storage, read
- * as hi + lo), x in f64, f32, dd and dd-split storage (strides, negative too, sub-ranges; the scaled, fp16 and bf16 x:
- * wasm-trsv-stored-x.test.ts), sizes 1 to 19, zero pivots, NaN/±∞/±0/subnormal right-hand sides and entries of A near
+ * as hi + lo), x in f64, f32, dd, dd-split, fp16, bf16 and int16-scaled storage (strides, negative too, sub-ranges; more
+ * scaled and integer x: wasm-trsv-stored-x.test.ts, wasm-dd-trsv-stored-x.test.ts), sizes 1 to 19, zero pivots, NaN/±∞/±0/subnormal right-hand sides and entries of A near
  * the top of the range (Dekker's splitting overflows: the templates' guarded slow form); a system long enough that
  * each column is staged in pieces; a scaled A stays a typed error.
  */

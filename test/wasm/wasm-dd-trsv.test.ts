@@ -2,8 +2,9 @@
  * TRSV in double-double arithmetic in WebAssembly (issue 20), recursive and `dd` accumulations: the generated
  * JavaScript's stored parts bit for bit (a NaN part compared as NaN) over lower/upper, trans N/T, unit/non-unit,
  * every layout of A (row, column, padded strides, negative strides, sub-ranges inside NaN sentinels; f64, f32, f16,
- * bf16 and dd storage whose low parts count), x in f64, f32, dd and dd-split storage (strides, negative too,
- * sub-ranges), sizes 1 to 19, zero pivots, NaN/±∞/±0/subnormal right-hand sides and entries of A near the top of the
+ * bf16 and dd storage whose low parts count), x in f64, f32, dd, dd-split, fp16, bf16 and int16-scaled storage (strides,
+ * negative too, sub-ranges; the last three stored through the JavaScript kernel's own store, int16 saturating past its
+ * scale's room; int8/int32 and sizes 0: wasm-dd-trsv-stored-x.test.ts), sizes 1 to 19, zero pivots, NaN/±∞/±0/subnormal right-hand sides and entries of A near the top of the
  * range (Dekker's splitting overflows: the templates' guarded slow form) — and a typed error for what it refuses.
  */
 import { describe, expect, it } from 'vitest';

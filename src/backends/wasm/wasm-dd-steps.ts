@@ -157,35 +157,10 @@ export interface DdStepOperands {
 export function ddAccumulateStep(s: DdStepScratch, o: DdStepOperands): number[] {
   const f = (code: number): number[] => op.simd(code);
   const get = op.get, set = op.set;
-  const { p, e, t, h, z, w, split } = s;
-  const [a1, a2, b1, b2] = [t, h, z, w]; // scratch reused before TwoSum needs them
+  const { p, e, t, h, z, w } = s;
   const out = o.into ?? { hi: o.hi, lo: o.lo };
-  // (v1, v2) := Veltkamp's split of local v
-  const veltkamp = (v: number, into1: number, into2: number): number[] => [
-    ...get(split), ...get(v), ...f(SIMD.f64x2Mul), ...op.tee(into1),             // s = c·v
-    ...get(into1), ...get(v), ...f(SIMD.f64x2Sub), ...f(SIMD.f64x2Sub), ...set(into1), // v1 = s − (s − v)
-    ...get(v), ...get(into1), ...f(SIMD.f64x2Sub), ...set(into2),              // v2 = v − v1
-  ];
-  // 'bits': (a1, a2) := a truncated to 26 significant bits, the rest; (b1, b2) := b rounded to 26, the rest (DdSplit)
-  const bitSplit = (): number[] => [
-    ...get(o.a), ...get(split), ...f(SIMD.and), ...set(a1), ...get(o.a), ...get(a1), ...f(SIMD.f64x2Sub), ...set(a2),
-    ...get(o.b), ...get(s.half), ...f(I64X2_ADD), ...get(split), ...f(SIMD.and), ...set(b1),
-    ...get(o.b), ...get(b1), ...f(SIMD.f64x2Sub), ...set(b2),
-  ];
-  const exactError = s.fma
-    // e = fma(a, b, −p): exact whenever Dekker's e is (both are a·b − p then)
-    ? [...get(o.a), ...get(o.b), ...get(p), ...f(SIMD.f64x2Neg), ...f(RELAXED_MADD_F64X2)]
-    : [
-      ...(s.half >= 0 ? bitSplit() : [...veltkamp(o.a, a1, a2), ...veltkamp(o.b, b1, b2)]),
-      // e = (((a1·b1 − p) + a1·b2) + a2·b1) + a2·b2
-      ...get(a1), ...get(b1), ...f(SIMD.f64x2Mul), ...get(p), ...f(SIMD.f64x2Sub),
-      ...get(a1), ...get(b2), ...f(SIMD.f64x2Mul), ...f(SIMD.f64x2Add),
-      ...get(a2), ...get(b1), ...f(SIMD.f64x2Mul), ...f(SIMD.f64x2Add),
-      ...get(a2), ...get(b2), ...f(SIMD.f64x2Mul), ...f(SIMD.f64x2Add),
-    ];
   return [
-    ...get(o.a), ...get(o.b), ...f(SIMD.f64x2Mul), ...set(p),
-    ...exactError,
+    ...twoProduct(s, o.a, o.b),
     // double-double factors: e := e + (ah·bl + al·bh)
     ...(o.low ? [...get(o.a), ...get(o.low.b), ...f(SIMD.f64x2Mul), ...get(o.low.a), ...get(o.b), ...f(SIMD.f64x2Mul), ...f(SIMD.f64x2Add), ...f(SIMD.f64x2Add)] : []),
     ...set(e),
@@ -203,6 +178,83 @@ export function ddAccumulateStep(s: DdStepScratch, o: DdStepOperands): number[] 
         ...get(h), ...get(out.hi), ...get(z), ...f(SIMD.f64x2Sub), ...f(SIMD.f64x2Sub), ...get(w), ...get(z), ...f(SIMD.f64x2Sub), ...f(SIMD.f64x2Add), ...set(out.lo)]
       // FastTwoSum(h, w), exact here (two-prod-accumulate.ts)
       : [...get(w), ...get(out.hi), ...get(h), ...f(SIMD.f64x2Sub), ...f(SIMD.f64x2Sub), ...set(out.lo)]),
+  ];
+}
+
+/**
+ * Instructions of the lazy form (two exact doubles only): (hi, lo) := (h, lo + (q + e)) with (p, e) = TwoProd(a, b)
+ * and (h, q) = TwoSum(hi, p), lane by lane — Ogita–Rump–Oishi's Dot2 step: the high parts in a chain of TwoSums,
+ * the product and TwoSum errors in a plain f64 sum. 8 instructions after TwoProd (the dd step: 11), and the
+ * loop-carried chains are one addition each (the dd step's high part: seven). `lo` is not kept below u·|hi|: the
+ * kernel folds it back by {@link ddRenormStep} every few steps, which keeps the bound (kernels/dot/dot-dd-wasm.ts).
+ */
+export function ddLazyStep(s: DdStepScratch, a: number, b: number, hi: number, lo: number): number[] {
+  const f = (code: number): number[] => op.simd(code);
+  const { get, set } = op;
+  const { p, e, t, h, z } = s;
+  return [
+    ...twoProduct(s, a, b), ...set(e),
+    // h = hi + p; z = h − hi; q = (hi − (h − z)) + (p − z)
+    ...get(hi), ...get(p), ...f(SIMD.f64x2Add), ...set(h),
+    ...get(h), ...get(hi), ...f(SIMD.f64x2Sub), ...set(z),
+    ...get(hi), ...get(h), ...get(z), ...f(SIMD.f64x2Sub), ...f(SIMD.f64x2Sub),
+    ...get(p), ...get(z), ...f(SIMD.f64x2Sub), ...f(SIMD.f64x2Add), ...set(t),
+    // lo = lo + (q + e); hi = h
+    ...get(lo), ...get(t), ...get(e), ...f(SIMD.f64x2Add), ...f(SIMD.f64x2Add), ...set(lo),
+    ...get(h), ...set(hi),
+  ];
+}
+
+/**
+ * Instructions: (hi, lo) := TwoSum(hi, lo), lane by lane — exact, and afterwards |lo| ≤ u·|hi| (a normalised
+ * double-double). `h`, `z`: scratch locals.
+ */
+export function ddRenormStep(hi: number, lo: number, h: number, z: number): number[] {
+  const f = (code: number): number[] => op.simd(code);
+  const { get, set } = op;
+  return [
+    ...get(hi), ...get(lo), ...f(SIMD.f64x2Add), ...set(h),
+    ...get(h), ...get(hi), ...f(SIMD.f64x2Sub), ...set(z),
+    ...get(hi), ...get(h), ...get(z), ...f(SIMD.f64x2Sub), ...f(SIMD.f64x2Sub),
+    ...get(lo), ...get(z), ...f(SIMD.f64x2Sub), ...f(SIMD.f64x2Add), ...set(lo),
+    ...get(h), ...set(hi),
+  ];
+}
+
+/**
+ * Instructions: p := fl(a·b) into s.p and the exact error a·b − p left on the stack (f64x2, lane by lane) — by the
+ * fused multiply-add where the probe found one, else by Dekker's product with the scratch's splitting.
+ */
+function twoProduct(s: DdStepScratch, a: number, b: number): number[] {
+  const f = (code: number): number[] => op.simd(code);
+  const get = op.get, set = op.set;
+  const { p, t, h, z, w, split } = s;
+  const [a1, a2, b1, b2] = [t, h, z, w]; // scratch reused before TwoSum needs them
+  // (v1, v2) := Veltkamp's split of local v
+  const veltkamp = (v: number, into1: number, into2: number): number[] => [
+    ...get(split), ...get(v), ...f(SIMD.f64x2Mul), ...op.tee(into1),             // s = c·v
+    ...get(into1), ...get(v), ...f(SIMD.f64x2Sub), ...f(SIMD.f64x2Sub), ...set(into1), // v1 = s − (s − v)
+    ...get(v), ...get(into1), ...f(SIMD.f64x2Sub), ...set(into2),              // v2 = v − v1
+  ];
+  // 'bits': (a1, a2) := a truncated to 26 significant bits, the rest; (b1, b2) := b rounded to 26, the rest (DdSplit)
+  const bitSplit = (): number[] => [
+    ...get(a), ...get(split), ...f(SIMD.and), ...set(a1), ...get(a), ...get(a1), ...f(SIMD.f64x2Sub), ...set(a2),
+    ...get(b), ...get(s.half), ...f(I64X2_ADD), ...get(split), ...f(SIMD.and), ...set(b1),
+    ...get(b), ...get(b1), ...f(SIMD.f64x2Sub), ...set(b2),
+  ];
+  return [
+    ...get(a), ...get(b), ...f(SIMD.f64x2Mul), ...set(p),
+    ...(s.fma
+    // e = fma(a, b, −p): exact whenever Dekker's e is (both are a·b − p then)
+    ? [...get(a), ...get(b), ...get(p), ...f(SIMD.f64x2Neg), ...f(RELAXED_MADD_F64X2)]
+    : [
+      ...(s.half >= 0 ? bitSplit() : [...veltkamp(a, a1, a2), ...veltkamp(b, b1, b2)]),
+      // e = (((a1·b1 − p) + a1·b2) + a2·b1) + a2·b2
+      ...get(a1), ...get(b1), ...f(SIMD.f64x2Mul), ...get(p), ...f(SIMD.f64x2Sub),
+      ...get(a1), ...get(b2), ...f(SIMD.f64x2Mul), ...f(SIMD.f64x2Add),
+      ...get(a2), ...get(b1), ...f(SIMD.f64x2Mul), ...f(SIMD.f64x2Add),
+      ...get(a2), ...get(b2), ...f(SIMD.f64x2Mul), ...f(SIMD.f64x2Add),
+    ]),
   ];
 }
 
@@ -286,5 +338,64 @@ export function ddLanesAround(hi: number, lo: number, hiAt: number, loAt: number
       ...op.i32(0), ...op.get(hi + k), ...op.simdMem(SIMD.store, 0, hiAt + 16 * k),
       ...op.i32(0), ...op.get(lo + k), ...op.simdMem(SIMD.store, 0, loAt + 16 * k),
     ]),
+  ];
+}
+
+/**
+ * Locals of {@link ddScaledRead}: the scale's Veltkamp halves (set once by {@link ddScaledReadSetup}) and scratch.
+ * `scale` is the operand's f64x2 scale local (its splat).
+ */
+export interface DdScaledReadScratch {
+  readonly scale: number; readonly s1: number; readonly s2: number;
+  readonly p: number; readonly c: number; readonly v1: number; readonly v2: number;
+}
+
+/** Allocates the locals of {@link ddScaledRead} for an operand whose scale (f64x2 splat) is in local `scale`. */
+export function ddScaledReadScratch(l: WasmLocals, scale: number): DdScaledReadScratch {
+  const [s1, s2, p, c, v1, v2] = Array.from({ length: 6 }, () => l.local(V128));
+  return { scale, s1: s1!, s2: s2!, p: p!, c: c!, v1: v1!, v2: v2! };
+}
+
+/** Veltkamp's split of local v into (into1, into2), as the JavaScript templates split (dekkerErrorSource). */
+function veltkampSplit(v: number, into1: number, into2: number): number[] {
+  return [
+    ...op.f64(SPLITTER), ...op.simd(SIMD.f64x2Splat), ...op.get(v), ...op.simd(SIMD.f64x2Mul), ...op.tee(into1),
+    ...op.get(into1), ...op.get(v), ...op.simd(SIMD.f64x2Sub), ...op.simd(SIMD.f64x2Sub), ...op.set(into1),
+    ...op.get(v), ...op.get(into1), ...op.simd(SIMD.f64x2Sub), ...op.set(into2),
+  ];
+}
+
+/** Instructions run once before the loop (after the scale local is set): the scale's Veltkamp halves. */
+export function ddScaledReadSetup(s: DdScaledReadScratch): number[] {
+  return veltkampSplit(s.scale, s.s1, s.s2);
+}
+
+/**
+ * Instructions: (hiInto, loInto) := (vh, vl)·(s, 0), lane by lane, as double-double arithmetic reads a scaled element
+ * (src/backends/cpu/operand.ts: the value converted to the pair (v, 0) — or double-double storage's own pair —, then
+ * the arithmetic's product by the scale (s, 0), ddMulSource): p = vh·s, e = Dekker's error of vh·s with Veltkamp's
+ * splitting (the templates' own, not the fused multiply-add: the same e where the product underflows too),
+ * c = e + vl·s, then FastTwoSum(p, c). The same non-zero parts as the template; its cross term vh·0 and the repair
+ * of a zero high part's sign are left out: they change only the signs of zeros, which no sum from +0 sees (the
+ * callers' sums all start at +0). `vl` omitted: an exact double (vl = 0). A product beyond the splitting range
+ * (|vh| or |s| near 2^996) or a non-finite vh makes the pair non-finite, the callers' sums with it (they then run
+ * the JavaScript kernel, whose guard repairs the product). hiInto/loInto may be vh/vl.
+ */
+export function ddScaledRead(s: DdScaledReadScratch, vh: number, vl: number | undefined, hiInto: number, loInto: number): number[] {
+  const f = (code: number): number[] => op.simd(code);
+  const { get, set } = op;
+  return [
+    ...get(vh), ...get(s.scale), ...f(SIMD.f64x2Mul), ...set(s.p),
+    ...veltkampSplit(vh, s.v1, s.v2),
+    // e = (((v1·s1 − p) + v1·s2) + v2·s1) + v2·s2
+    ...get(s.v1), ...get(s.s1), ...f(SIMD.f64x2Mul), ...get(s.p), ...f(SIMD.f64x2Sub),
+    ...get(s.v1), ...get(s.s2), ...f(SIMD.f64x2Mul), ...f(SIMD.f64x2Add),
+    ...get(s.v2), ...get(s.s1), ...f(SIMD.f64x2Mul), ...f(SIMD.f64x2Add),
+    ...get(s.v2), ...get(s.s2), ...f(SIMD.f64x2Mul), ...f(SIMD.f64x2Add),
+    ...(vl === undefined ? [] : [...get(vl), ...get(s.scale), ...f(SIMD.f64x2Mul), ...f(SIMD.f64x2Add)]),
+    ...set(s.c),
+    // hi = p + c; lo = c − (hi − p)
+    ...get(s.p), ...get(s.c), ...f(SIMD.f64x2Add), ...set(hiInto),
+    ...get(s.c), ...get(hiInto), ...get(s.p), ...f(SIMD.f64x2Sub), ...f(SIMD.f64x2Sub), ...set(loInto),
   ];
 }

@@ -2,7 +2,8 @@
  * Switches between a WebAssembly kernel's current inner loop and the one it replaced, or a candidate not yet timed
  * on the H100 host, for the benchmark that times them in one run (bench/wasm-cpu.ts) and for the tests that check
  * they give the same bits. Every form computes the same rounded operations in the same order: only the
- * instructions that load, widen and loop differ, or (the DD DOT's split) how an exact product error is formed.
+ * instructions that load, widen and loop differ, or (the DD DOT's split) how an exact product error is formed —
+ * except the DD DOT's lazy form, another order within the same bound ({@link WasmKernelForms.ddDotLazy}).
  * Changed in-process only, through {@link setWasmKernelForms}; the kernels' cache keys include the forms.
  * @module
  */
@@ -48,6 +49,15 @@ export interface WasmKernelForms {
    */
   readonly ddDotSplit: 'veltkamp' | 'veltkamp-pinned' | 'bits';
   /**
+   * The double-double DOT on two exact doubles (kernels/dot/dot-dd-wasm.ts) in its lazy form: each lane adds its
+   * products' high parts by TwoSum and the product and TwoSum errors in a plain f64 sum (Ogita–Rump–Oishi's Dot2
+   * step), folded back into a normalised pair every 8 steps (64 elements); within the same `dotBound`, but not the
+   * bits of the eight ddTwoProdAccumulate lanes. Off until timed on the H100 host; a dd factor keeps the dd step.
+   * With the 'bits' split it splits every product by bits, without the guard's scan (the same bits where no partial
+   * product underflows, within the bound everywhere: kernels/dot/dot-dd-wasm.ts).
+   */
+  readonly ddDotLazy: boolean;
+  /**
    * ELL SpMV (kernels/ell-spmv/ell-spmv-wasm.ts) writes its slots out one after the other for matrices of at most 8
    * slots (a module per width), without the slot loop's counter and branch; the same operations per slot in the
    * same order. Off: on the H100 host (2026-11-27) 1.09× faster with f64 values, 0.85× with f32 values.
@@ -73,7 +83,7 @@ export interface WasmKernelForms {
   readonly f32Dot: 'general' | 'mem8' | 'mem8x2' | 'load16' | 'load16x2' | 'half' | 'halfx2';
 }
 
-let forms: WasmKernelForms = { ellWide: true, halfDotChecked: true, halfDotLean: true, dotLookahead: 0, ddDotSplit: 'veltkamp', ellSlotsUnrolled: false, f32Dot: 'general', halfDotPromote: 'shuffle' };
+let forms: WasmKernelForms = { ellWide: true, halfDotChecked: true, halfDotLean: true, dotLookahead: 0, ddDotSplit: 'veltkamp', ddDotLazy: false, ellSlotsUnrolled: false, f32Dot: 'general', halfDotPromote: 'shuffle' };
 
 /** The forms in effect. */
 export function wasmKernelForms(): WasmKernelForms {

@@ -17,6 +17,7 @@ import '../../formats/gpu-parts.js';
 import type { GpuArithmeticName, GpuArithmeticPart, GpuHelperFunction, GpuPartRegister } from '../../formats/common/gpu-part.js';
 import { f32GpuArithmetic } from '../../formats/f32/f32-gpu-arithmetic.js';
 import { ffGpuArithmetic } from '../../formats/ff/ff-gpu-arithmetic.js';
+import { exactProductHelpers } from './ff-exact-products.js';
 
 export type { GpuArithmeticName } from '../../formats/common/gpu-part.js';
 export { asPair } from '../../formats/common/gpu-word-reads.js';
@@ -211,6 +212,8 @@ export function floatFloatHelpers(fused: boolean, barrier: boolean): HelperFunct
     { source: fused && barrier ? 'function ffTwoProdU(a, b) { const p = mpFma(a, b, mpNegZero()); const e = mpFma(a, b, -p); return [p, e]; }' : twoProdOf(K, 'ffTwoProdU'), argumentTypes: { a: 'Number', b: 'Number' }, returnType: ff2 },
     { source: lazyAddOf(F, 'ffLazyAddU'), argumentTypes: { s: ff2, b: ff2 }, returnType: ff2 },
     { source: settleOf(F, 'ffSettleU'), argumentTypes: { s: ff2 }, returnType: ff2 },
+    // Lazy terms whose product is exact in binary32 (16-bit operands, the ffExactProducts switch).
+    ...exactProductHelpers(fused, barrier),
   ];
 }
 

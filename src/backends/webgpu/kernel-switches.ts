@@ -3,7 +3,7 @@
  * and for tests that check both: lazy float-float accumulation in streaming loops (`lazy`), DOT's tree
  * reduction passes (`tree`), the lazily reduced RNS row sums (`rnsFoldSteps`, `rnsFoldSplit`), and the GEMV / DOT forms under
  * trial for issue 19 (`f32FmaKeep`, `ffFmaKeep`, `gemvPrefetch`, `gemvVectorX`, `gemvUnroll`, `dotPrefetch`,
- * `dotFusedTree`, `ffLongLazy`, `prefetchPingPong`, `gemvFfFourRows`, `gemvEightRows`, `gemvFinishBatch`, `dotFusedFinish`, `gemvFusedFinish`; off, and 8 columns a step, unless their `MODPREC_GPU_…` variable is set). Read once from the
+ * `dotFusedTree`, `ffLongLazy`, `prefetchPingPong`, `gemvFfFourRows`, `gemvEightRows`, `gemvFinishBatch`, `dotFusedFinish`, `gemvFusedFinish`, `gemvWorkgroupSplit`, `gemvPartialWorkgroup`, `dotBlockRuns`; off, and 8 columns a step, unless their `MODPREC_GPU_…` variable is set). Read once from the
  * environment when the module loads (`MODPREC_GPU_LAZY=0`, `MODPREC_GPU_TREE=0` turn them off) — not per call: a `process.env` read costs microseconds in Node, a visible
  * share of a small call's host time — and changed in-process only through {@link setGpuKernelSwitches}.
  * @module
@@ -151,6 +151,49 @@ export interface GpuKernelSwitches {
    * f64 storage 0.791 vs 0.813 ms, within the run's noise.
    */
   readonly ddGemvDecodedX: boolean;
+  /**
+   * Float-float DOT and GEMV (N and T) whose operands are both unscaled bf16/f16 (issue 19 item 4, session 19): each
+   * lazy term's product is exact in one binary32 multiplication (at most 11 + 11 significant bits), so the term is the
+   * lazy addition of p = a·b with no TwoProd error term (./ff-exact-products.ts: 8 floating-point operations a term
+   * instead of 10; the proof that the bits are the default's where fma is fused, and without a fused fma wherever no
+   * product underflows). Off until timed on the H100 (`MODPREC_GPU_FF_EXACT_PRODUCTS=1`).
+   */
+  readonly ffExactProducts: boolean;
+  /**
+   * GEMV (N and T, the partial pass) in dd arithmetic: runs of f64·f64 terms go into one long fixed-point window per
+   * accumulator that lives across the loop's steps (src/formats/dd/dd-gpu-gemv-long-wgsl.ts: 14-bit limbs read
+   * straight from the words, the window re-anchored only when a step's largest product exponent grows, settled into
+   * the accumulator once at the end or when it nears its headroom) instead of one window settled per step. Another
+   * rounding within the same gemvBound. Off until timed on the H100 (`MODPREC_GPU_DD_GEMV_LONG=1`).
+   */
+  readonly ddGemvLong: boolean;
+  /**
+   * GEMV N in one dispatch with the reduction inside a workgroup (issue 19 item 4, session 19): workgroups of this many
+   * invocations (64, 128 or 256; 0: off) each hold ⌊W/S⌋ row groups times all S column chunks of the R-rows partial
+   * pass, leave the partials in workgroup memory, and one invocation per word of y adds them in chunk order and stores
+   * y — the two-pass default's bits without its partial buffer and second dispatch, and without the tickets of
+   * `gemvFusedFinish` (kernels/gemv/gemv-workgroup-split-source.ts). Where S ≤ W, for a packed y in f32, f16, bf16, ff
+   * or f64 and A and x over one binding; other calls take the two passes. Off by default
+   * (`MODPREC_GPU_GEMV_WORKGROUP_SPLIT=256`, `128` or `64`).
+   */
+  readonly gemvWorkgroupSplit: 0 | 64 | 128 | 256;
+  /**
+   * Invocations per workgroup of GEMV N's R-rows partial pass (64, gpu.js's, by default; 128 or 256): a workgroup then
+   * reads W·R adjacent rows of a column at a time (4 KiB of fp32 with 256 and 4 rows). The row groups are padded to
+   * whole workgroups (kernels/gemv/gemv-partial-workgroup-source.ts); each real thread runs the default's lines, so y
+   * keeps the default's bits. For threads that return their partials (not `gemvFfFourRows`' own stores), A and x over
+   * one binding. `MODPREC_GPU_GEMV_PARTIAL_WORKGROUP=128` or `256`.
+   */
+  readonly gemvPartialWorkgroup: 64 | 128 | 256;
+  /**
+   * DOT's first pass reads each workgroup's runs as one contiguous block per step: thread t = 64b + l takes its g-th run
+   * at 64·w·g + l·w within block b's 64·w·groups elements (w = 4 a run, `groups` runs a step), instead of runs S = T·w
+   * apart (the grid-strided default). A step's loads of a workgroup are then one stretch of each operand (2 KiB of fp32
+   * by default) instead of `groups` stretches megabytes apart. Other elements per thread: another fixed order, within
+   * the same bound. Where the first pass has a multiple of 64 threads over one binding. Off by default
+   * (`MODPREC_GPU_DOT_BLOCK_RUNS=1`).
+   */
+  readonly dotBlockRuns: boolean;
   /** Lazy multiply-adds where the arithmetic has them (see `mulAddGroup` in ./kernel-common.ts). */
   readonly lazy: boolean;
   /** DOT's partials summed by tree passes where the device has 256-invocation workgroups. */
@@ -182,11 +225,16 @@ function envBatch(name: string): 8 | 16 | 32 {
   return v === '16' ? 16 : v === '32' ? 32 : 8;
 }
 
+function envWorkgroup(name: string): 0 | 64 | 128 | 256 {
+  const v = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
+  return v === '64' ? 64 : v === '128' ? 128 : v === '256' ? 256 : 0;
+}
+
 /** The GEMV / DOT switches' values from the environment. */
 const gemvDotSwitches = { f32FmaKeep: !envOff('MODPREC_GPU_F32_FMA_KEEP'), ffFmaKeep: !envOff('MODPREC_GPU_FF_FMA_KEEP'), gemvPrefetch: !envOff('MODPREC_GPU_GEMV_PREFETCH'), gemvVectorX: !envOff('MODPREC_GPU_GEMV_VECTOR_X'), gemvUnroll: envUnroll('MODPREC_GPU_GEMV_UNROLL'), dotPrefetch: envOn('MODPREC_GPU_DOT_PREFETCH'), dotFusedTree: envOn('MODPREC_GPU_DOT_FUSED_TREE'), dotFusedFinish: envOn('MODPREC_GPU_DOT_FUSED_FINISH'), gemvFusedFinish: envOn('MODPREC_GPU_GEMV_FUSED_FINISH'), fusedFinishRecompute: false };
 
 /** The cheaper float-float switches (session 15) from the environment: off unless set to 1. */
-const cheaperFfSwitches = { ffLongLazy: envOn('MODPREC_GPU_FF_LONG_LAZY'), prefetchPingPong: envOn('MODPREC_GPU_PREFETCH_PING_PONG'), gemvFfFourRows: envOn('MODPREC_GPU_GEMV_FF_FOUR_ROWS'), gemvEightRows: envOn('MODPREC_GPU_GEMV_EIGHT_ROWS'), gemvFinishBatch: envBatch('MODPREC_GPU_GEMV_FINISH_BATCH'), ddGemvDecodedX: envOn('MODPREC_GPU_DD_GEMV_DECODED_X') };
+const cheaperFfSwitches = { ffLongLazy: envOn('MODPREC_GPU_FF_LONG_LAZY'), prefetchPingPong: envOn('MODPREC_GPU_PREFETCH_PING_PONG'), gemvFfFourRows: envOn('MODPREC_GPU_GEMV_FF_FOUR_ROWS'), gemvEightRows: envOn('MODPREC_GPU_GEMV_EIGHT_ROWS'), gemvFinishBatch: envBatch('MODPREC_GPU_GEMV_FINISH_BATCH'), ddGemvDecodedX: envOn('MODPREC_GPU_DD_GEMV_DECODED_X'), ddGemvLong: envOn('MODPREC_GPU_DD_GEMV_LONG') };
 
 /**
  * Most lazy float-float terms an accumulator takes between two settles with `ffLongLazy` on (the arithmetic's own
@@ -199,7 +247,7 @@ function envSteps(name: string): number {
   return Number.isInteger(v) && v > 0 ? Math.min(v, MAX_RNS_FOLD_STEPS) : 0;
 }
 
-let current: GpuKernelSwitches = { ...gemvDotSwitches, ...cheaperFfSwitches, rnsFoldSteps: envSteps('MODPREC_GPU_RNS_FOLD'), rnsFoldSplit: !envOff('MODPREC_GPU_RNS_SPLIT'), ddDotLean: envOn('MODPREC_GPU_DD_DOT_LEAN'), lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE') };
+let current: GpuKernelSwitches = { ...gemvDotSwitches, ...cheaperFfSwitches, gemvWorkgroupSplit: envWorkgroup('MODPREC_GPU_GEMV_WORKGROUP_SPLIT'), gemvPartialWorkgroup: envWorkgroup('MODPREC_GPU_GEMV_PARTIAL_WORKGROUP') || 64, dotBlockRuns: envOn('MODPREC_GPU_DOT_BLOCK_RUNS'), ffExactProducts: envOn('MODPREC_GPU_FF_EXACT_PRODUCTS'), rnsFoldSteps: envSteps('MODPREC_GPU_RNS_FOLD'), rnsFoldSplit: !envOff('MODPREC_GPU_RNS_SPLIT'), ddDotLean: envOn('MODPREC_GPU_DD_DOT_LEAN'), lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE') };
 
 /**
  * The current switches.
@@ -288,6 +336,16 @@ export interface TrsvKernelSwitches {
    */
   readonly ddLanesFused: boolean;
   /**
+   * With `ddLanes`, A in one binding: 0 (off), or the lanes a row of the near update and the block solve of the
+   * overlapped lane solve (16, 32, 64, 128 or 256; kernels/trsv/trsv-lanes-overlap-source.ts, issue 18 item 4): per
+   * block one dispatch updates only block k's rows by x_{k−1}, the next solves block k; beside both, their other
+   * workgroups update the rows after block k by x_{k−1} (the far update off the chains; `MODPREC_TRSV_DD_OVERLAP_SPLIT`,
+   * default 50, is the percentage of those rows beside the near update). With 16 the lane solve's bits;
+   * otherwise shorter chains, other bits, the same trsvBound. Taken before `ddLanesFused`. Off: not yet timed on the
+   * H100 (`MODPREC_TRSV_DD_OVERLAP_LANES=64` turns it on with 64 lanes; bench/gpu/dd-gpu.ts `--trsv-forms=lanes,overlap64`).
+   */
+  readonly ddOverlapLanes: number;
+  /**
    * Transposed solves (op(A) = Aᵀ, A in one binding) read a column-major copy of op(A)'s block triangle, made once per
    * matrix and kept beside the block inverses (kernels/trsv/trsv-transposed-copy.ts), and run the N solve's walker on
    * it: a warp's tile loads are then 32 adjacent rows of one stored column, and a step's helpers together read one
@@ -313,12 +371,19 @@ let trsvCurrent: TrsvKernelSwitches = {
   quadRows: !envOff('MODPREC_TRSV_QUAD_ROWS'),
   ddLanes: !envOff('MODPREC_TRSV_DD_LANES'),
   ddLanesFused: envOn('MODPREC_TRSV_DD_LANES_FUSED'),
+  ddOverlapLanes: envOverlapLanes('MODPREC_TRSV_DD_OVERLAP_LANES'),
   transposedCopy: envOn('MODPREC_TRSV_TRANSPOSED_COPY'),
 };
 
+/** `ddOverlapLanes` from the environment: 16, 32, 64, 128 or 256, else 0 (off). */
+function envOverlapLanes(name: string): number {
+  const v = Number((globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name] ?? 0);
+  return [16, 32, 64, 128, 256].includes(v) ? v : 0;
+}
+
 /**
  * The current TRSV switches (read once from `MODPREC_TRSV_COLUMN_INVERSE`, `…_ROW_LANES`, `…_LAZY_TILES`,
- * `…_EARLY_POLL`, `…_AHEAD`, `…_QUAD_ROWS`, `…_DD_LANES` (=0 turns one off), `…_TREE_QUARTERS`, `…_TRANSPOSED_COPY`, `…_DD_LANES_FUSED` (=1 turns one on)).
+ * `…_EARLY_POLL`, `…_AHEAD`, `…_QUAD_ROWS`, `…_DD_LANES` (=0 turns one off), `…_TREE_QUARTERS`, `…_TRANSPOSED_COPY`, `…_DD_LANES_FUSED` (=1 turns one on), `…_DD_OVERLAP_LANES` (a lane count)).
  * @returns them
  */
 export function trsvKernelSwitches(): TrsvKernelSwitches {
@@ -329,8 +394,11 @@ export function trsvKernelSwitches(): TrsvKernelSwitches {
  * Sets some TRSV switches (sources and plans are kept per setting, so the next solve uses the new form).
  * @param changes - the switches to change
  * @returns the previous switches (to restore them)
+ * @throws {@link modprec!ModprecError} `INVALID_OPTION` naming `ddOverlapLanes` for a lane count other than 0, 16, 32, 64, 128 or 256
  */
 export function setTrsvKernelSwitches(changes: Partial<TrsvKernelSwitches>): TrsvKernelSwitches {
+  const W = changes.ddOverlapLanes;
+  if (W !== undefined && W !== 0 && ![16, 32, 64, 128, 256].includes(W)) fail('INVALID_OPTION', 'ddOverlapLanes', 'must be 0 (off), 16, 32, 64, 128 or 256', W);
   const previous = trsvCurrent;
   trsvCurrent = { ...trsvCurrent, ...changes };
   return previous;

@@ -10,6 +10,7 @@ import { asXf, decodeXfExact, roundBigToDouble, xfGpuWords } from './dd-gpu-word
 import { fusedFmaName, fusedFmaTypes, isFusedKind } from './dd-gpu-fused.js';
 import { checkWindowTerms, windowFunctionTypes, windowSteps, type WindowForm } from './dd-gpu-window.js';
 import { gpuKernelSwitches } from '../../backends/webgpu/kernel-switches.js';
+import { declareLongAccumulator, longWindowFunctionTypes, longWindowStep, longWindowValue } from './dd-gpu-gemv-long.js';
 
 const V4 = 'Array(4)' as const;
 const V2 = 'Array(2)' as const;
@@ -40,6 +41,7 @@ const library: Omit<GpuNativeLibrary, 'wgsl'> = {
     // The scaled store's value of a dd result in floating-point storage (dd-gpu-scaled-quotient.ts).
     mpDdScaledQuotient: { args: [V4, V2, 'Integer'], returns: V4 },
     ...windowFunctionTypes(),
+    ...longWindowFunctionTypes(),
   },
 };
 
@@ -125,8 +127,8 @@ export const ddGpuArithmetic: GpuArithmeticPart = {
   words: xfGpuWords,
   // The scaled store's replay of ddDiv (dd-gpu-scaled-quotient.ts) and the windowed DOT (dd-gpu-window-wgsl.ts) build
   // on the register's functions: one library.
-  native: () => Promise.all([import('./dd-gpu-wgsl.js'), import('./dd-gpu-scaled-quotient.js'), import('./dd-gpu-window-wgsl.js'), import('./dd-gpu-window-lean-wgsl.js')])
-    .then(([{ XF_WGSL }, { DD_SCALED_QUOTIENT_WGSL }, { DW_WGSL }, { DL_WGSL }]) => ({ ...library, wgsl: XF_WGSL + DD_SCALED_QUOTIENT_WGSL + DW_WGSL + DL_WGSL })),
+  native: () => Promise.all([import('./dd-gpu-wgsl.js'), import('./dd-gpu-scaled-quotient.js'), import('./dd-gpu-window-wgsl.js'), import('./dd-gpu-window-lean-wgsl.js'), import('./dd-gpu-gemv-long-wgsl.js')])
+    .then(([{ XF_WGSL }, { DD_SCALED_QUOTIENT_WGSL }, { DW_WGSL }, { DL_WGSL }, { DG_WGSL }]) => ({ ...library, wgsl: XF_WGSL + DD_SCALED_QUOTIENT_WGSL + DW_WGSL + DL_WGSL + DG_WGSL })),
   declareZero: (dst) => `let ${dst} = [0.0, 0.0, 0.0, 0.0];`,
   declareFrom: (dst, src) => `let ${dst} = ${asXf(src)};`,
   // Operands straight from storage (or registers) go to a multiply-add for their kinds: no pack and unpack of
@@ -146,8 +148,9 @@ export const ddGpuArithmetic: GpuArithmeticPart = {
   dotVariant: () => (gpuKernelSwitches().ddDotLean ? ddGpuArithmeticWindowLean4 : ddGpuArithmeticWindow4),
   // GEMV's partial pass (N and T: steps of eight terms into one accumulator) takes windows of eight products, within
   // the same gemvBound (docs/double-double.md, "Windowed multiply-adds in GEMV"); H100, 2026-11-27 (opt-in then):
-  // GEMV N n = 8192 dd storage 4.64 → 1.60 ms, f64 storage 2.09 → 0.80 ms.
-  gemvVariant: () => ddGpuArithmeticGemvWindow8,
+  // GEMV N n = 8192 dd storage 4.64 → 1.60 ms, f64 storage 2.09 → 0.80 ms. The `ddGemvLong` switch (off until timed)
+  // takes the long window for f64·f64 terms instead (ddGpuArithmeticGemvLong).
+  gemvVariant: () => (gpuKernelSwitches().ddGemvLong ? ddGpuArithmeticGemvLong : ddGpuArithmeticGemvWindow8),
 };
 
 /**
@@ -296,4 +299,43 @@ export const ddGpuArithmeticGemvWindow8: GpuArithmeticPart = {
   gemvDecodedX: { from: 'f64', decode: 'mpDwOfF64', kind: 'f64x' },
   mulAdd: (acc, a, b) => ddGpuArithmetic.mulAdd(acc, a, asF64(b)),
   mulAddSteps: (list) => windowSteps(list, (acc, a, b) => ddGpuArithmetic.mulAdd(acc, a, asF64(b)), 8, true),
+};
+
+/** An accumulator named by accumulatorChains for a second or later chain (acc1 … acc7). */
+const isExtraAccumulator = (name: string): boolean => /^acc\d+$/.test(name);
+
+/**
+ * GEMV's partial pass with the long window for f64·f64 terms (the `ddGemvLong` kernel switch; off until timed on the
+ * H100): each accumulator keeps one 128-bit fixed-point window across the loop's steps (dd-gpu-gemv-long-wgsl.ts: 14-bit
+ * limbs read straight from the f64 words, the 16 limb products carried and added exactly, shifted to the window's
+ * anchor; the window re-anchored when a step's largest product exponent exceeds it, settled into the accumulator
+ * when it nears its headroom and once at the end) — one xf addition per pass instead of one per step of eight. Steps
+ * with operands of other kinds run as {@link ddGpuArithmeticGemvWindow8}'s, the loop's tail in the fused
+ * multiply-adds. Within the same gemvBound: a pass's partial over n_c terms is within γ_{2n_c + 1}(2^-110)·Σ|a·x|
+ * (+ n_c·2^-1074), inside the CPU dd gemvBound (docs/double-double.md). Another rounding, not the default's bits.
+ * @group Double-double
+ */
+export const ddGpuArithmeticGemvLong: GpuArithmeticPart = {
+  ...ddGpuArithmeticGemvWindow8,
+  name: 'dd-gemv-long',
+  // x is read as it is (the decoded x of ddGemvDecodedX is the per-step window's).
+  gemvDecodedX: undefined,
+  declareZero: declareLongAccumulator,
+  // The accumulator's value: its register plus its window (an extra chain's too, where accumulatorChains combines it).
+  returnValue: longWindowValue,
+  register: (name) => xf(isExtraAccumulator(name) ? longWindowValue(name) : name),
+  mulAdd: ddGpuArithmetic.mulAdd,
+  mulAddSteps: (list) => {
+    const byAcc = new Map<string, { acc: string; a: GpuPartRegister; b: GpuPartRegister }[]>();
+    for (const t of list) (byAcc.get(t.acc) ?? byAcc.set(t.acc, []).get(t.acc)!).push(t);
+    const lines: string[] = [];
+    for (const [acc, terms] of byAcc) {
+      if (!terms.every((t) => t.a.kind === 'f64' && t.b.kind === 'f64')) {
+        lines.push(...windowSteps(terms, ddGpuArithmetic.mulAdd, 8, true));
+        continue;
+      }
+      for (let s = 0; s < terms.length; s += 8) lines.push(...longWindowStep(acc, terms.slice(s, s + 8)));
+    }
+    return lines;
+  },
 };

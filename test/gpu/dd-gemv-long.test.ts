@@ -1,0 +1,175 @@
+/**
+ * The `ddGemvLong` switch (src/backends/webgpu/kernel-switches.ts): dd's GEMV partial pass sums f64·f64 terms in one
+ * long fixed-point window per accumulator (src/formats/dd/dd-gpu-gemv-long-wgsl.ts). Checked against the exact BigInt
+ * value of every row — within γ_{2n+2}(2^-110)·Σ|a·x| + n·2^-1074 + the store, inside the CPU dd gemvBound — over
+ * f64 matrices with zeros, signed zeros, subnormals, huge and tiny magnitudes, and ±∞/NaN (whose rows must give the
+ * CPU dd kernel's ±∞ and NaN, the special-value rule); N with one chain and (opt-in, MODPREC_SLOW_TESTS=1: its own
+ * shaders) T with two (an extra accumulator's window settled where the chains combine); one thread a row or column, so each sums several steps and a tail. Ill-conditioned
+ * rows (cancellation to cond ≈ 2^100) within that bound and the CPU gemvBound; rows long enough to pass the window's
+ * 2^127 without its settles on the way. And that the switch runs the long
+ * window: a term 2^-112 below the row's others, in another step, survives exactly (the per-step window rounds it away).
+ */
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { toDevice } from '../../src/backends/webgpu/device-array.js';
+import { deviceMatrix, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
+import { gpuKernelSwitches, setGpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
+import { ddGpuArithmetic, ddGpuArithmeticGemvLong, ddGpuArithmeticGemvWindow8 } from '../../src/formats/dd/dd-gpu-arithmetic.js';
+import type { DdValue } from '../../src/formats/dd/dd-arithmetic.js';
+import { formats, gemvBound, matrix, range, rowMajor, vector } from '../../src/index.js';
+import { gemv } from '../../kernels/gemv/gemv.js';
+import { exactOf } from '../../src/testing/exact.js';
+import { absRational, addRational, compareRational, mulRational, rational, subRational, type Rational } from '../../src/testing/rational.js';
+import { randomValues, requireRuntime } from './gpu-test-helpers.js';
+
+const initial = gpuKernelSwitches();
+const slowTests = process.env.MODPREC_SLOW_TESTS === '1';
+afterEach(() => {
+  setGpuKernelSwitches(initial);
+});
+
+/** op(A) of a column-major m×n array, f64 storage, dd arithmetic, for the CPU kernel and gemvBound. */
+const cpuMatrix = (colMajor: readonly number[], m: number, n: number): ReturnType<typeof matrix> => matrix(m, n, (i, j) => colMajor[i + j * m]!, { storage: formats.f64, arithmetic: formats.dd });
+
+/** The CPU dd GEMV's rows (the reference for non-finite rows: a GPU dd kernel gives the CPU dd kernel's specials). */
+function cpuRows(colMajor: readonly number[], m: number, n: number, xs: readonly number[], trans: 'N' | 'T'): DdValue[] {
+  const outer = trans === 'T' ? n : m;
+  const y = range(rowMajor<1, DdValue>({ size: outer, storage: 'dd' }));
+  gemv({ alpha: 1, A: cpuMatrix(colMajor, m, n), x: vector(Array.from(xs), { storage: formats.f64, arithmetic: formats.dd }), beta: 0, y, trans });
+  return Array.from({ length: outer }, (_, i) => y.get(i));
+}
+
+/** GEMV y := op(A)·x on the GPU in dd with the switch on, f64 A and x, one partial-pass thread a row or column. */
+async function longRows(colMajor: readonly number[], m: number, n: number, xs: readonly number[], trans: 'N' | 'T', chains: number): Promise<{ hi: number; lo: number }[]> {
+  setGpuKernelSwitches({ ddGemvLong: true });
+  const A = deviceMatrix(await toDevice(Float64Array.from(colMajor), { format: 'f64' }), m, n);
+  const x = await toDevice(Float64Array.from(xs), { format: 'f64' });
+  const outer = trans === 'T' ? n : m;
+  const y = await toDevice(new Float64Array(outer), { format: 'dd' });
+  await gpuGemv({ A, x, y, alpha: 1, beta: 0, trans }, { arithmetic: 'dd', strict: true, targetThreads: 1, chains });
+  const words = Array.from((await y.encoded()).words);
+  return Array.from({ length: outer }, (_, r) => pairOf(words, r));
+}
+
+const doubles = fc.oneof(
+  { weight: 6, arbitrary: fc.double({ min: -4, max: 4, noNaN: true }) },
+  { weight: 2, arbitrary: fc.constantFrom(0, -0, 5e-324, -2.5e-308, 1e300, -1e300, 1e-300, 3, 2 ** -60, -(2 ** 60)) },
+  { weight: 1, arbitrary: fc.constantFrom(Infinity, -Infinity, NaN) },
+);
+
+const pairOf = (w: number[], r: number): { hi: number; lo: number } => {
+  const d = new Float64Array(Uint32Array.from(w).buffer);
+  return { hi: d[2 * r]!, lo: d[2 * r + 1]! };
+};
+
+/** The row's error against its exact value: the long window's bound, and that bound inside the CPU dd gemvBound. */
+function expectRowWithin(got: { hi: number; lo: number }, exact: Rational, mag: Rational, n: number, what: string): void {
+  const gamma = (k: number, u: number): number => (k * u) / (1 - k * u);
+  const err = absRational(subRational(addRational(exactOf(got.hi), exactOf(got.lo)), exact));
+  const store = mulRational(exactOf(2 ** -104), absRational(exact));
+  const limit = addRational(addRational(mulRational(exactOf(gamma(2 * n + 2, 2 ** -110)), mag), exactOf(n * 2 ** -1074)), store);
+  expect(compareRational(err, limit), `${what}: got ${got.hi} + ${got.lo}`).toBeLessThanOrEqual(0);
+  const cpuLimit = addRational(addRational(mulRational(exactOf(gamma(n + 2, 2 ** -102)), mag), exactOf(n * 2 ** -1074)), store);
+  expect(compareRational(limit, cpuLimit)).toBeLessThanOrEqual(0);
+}
+
+describe('dd GEMV with the long f64·f64 window (ddGemvLong)', () => {
+  // T with two chains compiles its own pair of shaders (minutes on a loaded llvmpipe): opt-in.
+  it.each([['N', 1], ...(slowTests ? [['T', 2]] : [])] as const)('GEMV %s (%i chain(s)), f64 storage: every row within the bound of its exact value; ±∞ and NaN as the CPU dd kernel', async (trans, chains) => {
+    await requireRuntime();
+    const transposed = trans === 'T';
+    await fc.assert(fc.asyncProperty(
+      fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 36 }), fc.array(doubles, { minLength: 150, maxLength: 150 }),
+      async (outer, inner, values) => {
+        // inner: the summed dimension, up to four full eight-term steps and a tail.
+        const [m, n] = transposed ? [inner, outer] : [outer, inner];
+        const a = values.slice(0, m * n);
+        const xs = values.slice(150 - inner);
+        const got = await longRows(a, m, n, xs, trans, chains);
+        const cpu = cpuRows(a, m, n, xs, trans);
+        for (let r = 0; r < outer; r++) {
+          if (!Number.isFinite(cpu[r]!.hi)) {
+            if (Number.isNaN(cpu[r]!.hi)) expect(got[r]!.hi).toBeNaN();
+            else expect(got[r]!.hi, `${trans} row ${r}`).toBe(cpu[r]!.hi);
+            continue;
+          }
+          let exact = rational(0n);
+          let mag = rational(0n);
+          for (let k = 0; k < inner; k++) {
+            const t = mulRational(exactOf(a[transposed ? k + r * m : r + k * m]!), exactOf(xs[k]!));
+            exact = addRational(exact, t);
+            mag = addRational(mag, absRational(t));
+          }
+          expectRowWithin(got[r]!, exact, mag, inner, `${trans} row ${r}`);
+        }
+      },
+    ), { numRuns: 5 });
+  });
+
+  it('GEMV N, ill-conditioned rows (cond up to ≈ 2^100): within the exact value\'s bound and the CPU gemvBound', async () => {
+    await requireRuntime();
+    await fc.assert(fc.asyncProperty(fc.integer({ min: 1, max: 2 ** 30 }), fc.integer({ min: 10, max: 100 }), fc.integer({ min: 1, max: 9 }), async (seed, big, k) => {
+      // Row 0: ±2^big·r terms that cancel exactly, the big ones in early steps, and small terms that survive; row 1 = 3·row 0.
+      const r = randomValues(k, seed);
+      const s = randomValues(k, seed + 7);
+      const row: number[] = [];
+      const xs: number[] = [];
+      for (let q = 0; q < k; q++) {
+        row.push(r[q]! * 2 ** big, s[q]!, -r[q]! * 2 ** big);
+        xs.push(1 + s[q]!, 1, 1 + s[q]!);
+      }
+      const n = row.length;
+      const colMajor = Array.from({ length: 2 * n }, (_, e) => row[Math.floor(e / 2)]! * (e % 2 === 1 ? 3 : 1));
+      const got = await longRows(colMajor, 2, n, xs, 'N', 1);
+      const bound = gemvBound({ alpha: 1, A: cpuMatrix(colMajor, 2, n), x: vector(xs, { storage: formats.f64, arithmetic: formats.dd }), beta: 0, y: vector(2, { storage: formats.dd, arithmetic: formats.dd }), trans: 'N' }, { arithmetic: formats.dd });
+      for (let i = 0; i < 2; i++) {
+        let exact = rational(0n);
+        let mag = rational(0n);
+        for (let j = 0; j < n; j++) {
+          const t = mulRational(exactOf(colMajor[i + 2 * j]!), exactOf(xs[j]!));
+          exact = addRational(exact, t);
+          mag = addRational(mag, absRational(t));
+        }
+        expectRowWithin(got[i]!, exact, mag, n, `cond 2^${big}, row ${i}`);
+        const err = absRational(subRational(addRational(exactOf(got[i]!.hi), exactOf(got[i]!.lo)), exact));
+        expect(compareRational(err, exactOf(bound[i]!)), `gemvBound row ${i}`).toBeLessThanOrEqual(0);
+      }
+    }), { numRuns: 8 });
+  });
+
+  it('GEMV N, 600 equal terms of the largest significand (without its settles on the way the window would pass 2^127, positive and negative) and a tiny last term: within the bound', async () => {
+    await requireRuntime();
+    const big = 2 - 2 ** -52;
+    const n = 600;
+    // Row 0: big·big + … (each product just below 2^2, 2^118 window units: the window reaches 2^125 after about 128 terms, 2^127 after 512) then 2^-100;
+    // row 1: the same negated, with 3·2^-90 last.
+    const colMajor: number[] = [];
+    for (let j = 0; j < n; j++) colMajor.push(j === n - 1 ? 2 ** -100 : big, j === n - 1 ? 3 * 2 ** -90 : -big);
+    const xs = Array.from({ length: n }, (_, j) => (j === n - 1 ? 1 : big));
+    const got = await longRows(colMajor, 2, n, xs, 'N', 1);
+    for (let i = 0; i < 2; i++) {
+      let exact = rational(0n);
+      let mag = rational(0n);
+      for (let j = 0; j < n; j++) {
+        const t = mulRational(exactOf(colMajor[i + 2 * j]!), exactOf(xs[j]!));
+        exact = addRational(exact, t);
+        mag = addRational(mag, absRational(t));
+      }
+      expectRowWithin(got[i]!, exact, mag, n, `row ${i}`);
+    }
+  });
+
+  it('the switch runs the long window: 1, then 2^-112 a step later, then −1 gives 2^-112 exactly (the per-step window, which rounds the step sums 1 + 2^-112 to 1, would give 0)', async () => {
+    await requireRuntime();
+    expect(ddGpuArithmetic.gemvVariant?.()).toBe(ddGpuArithmeticGemvWindow8);
+    const row = new Float64Array(24);
+    row[0] = 1;
+    row[9] = 2 ** -112;
+    row[17] = -1;
+    setGpuKernelSwitches({ ddGemvLong: true });
+    expect(ddGpuArithmetic.gemvVariant?.()).toBe(ddGpuArithmeticGemvLong);
+    // The row's shader of the property above (one chain, one thread a row).
+    const got = await longRows(Array.from(row), 1, 24, new Array<number>(24).fill(1), 'N', 1);
+    expect(got[0]).toEqual({ hi: 2 ** -112, lo: 0 });
+  });
+});
