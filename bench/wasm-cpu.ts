@@ -109,6 +109,16 @@ for (const [name, storage, bytes] of DOT_STORAGES) {
     if (!Object.is(before(), dot(xa!, ya!, { backend: 'wasm' }))) throw new Error(`DOT ${name}: the earlier checked chunk differs from the lean one`);
     cases.push({ name: `DOT ${name} storage, f64 arithmetic, n = 2^24 (wasm, in place, earlier checked chunk)`, group: `dot-${name}-wasm-inplace-checked-earlier`, bytes: 2 * N * bytes, run: before });
   }
+  // Candidates (session 19): the 16-bit checked chunk's products widened through memory (halfDotPromote), the fp32
+  // pair chunk's forms (f32Dot); the same bits, checked before timing.
+  const candidates: [string, Partial<WasmKernelForms>][] = name === 'bf16' || name === 'f16'
+    ? [['memory', { halfDotPromote: 'memory' }], ['shuffle', { halfDotPromote: 'shuffle' }]]
+    : name === 'f32' ? (['general', 'mem8', 'mem8x2', 'load16', 'load16x2', 'half', 'halfx2'] as const).map((f) => [f, { f32Dot: f }]) : [];
+  for (const [label, change] of candidates) {
+    const run = withForms(change, () => dot(xa!, ya!, { backend: 'wasm' }));
+    if (!Object.is(run(), dot(xa!, ya!, { backend: 'wasm' }))) throw new Error(`DOT ${name}: form ${label} differs`);
+    cases.push({ name: `DOT ${name} storage, f64 arithmetic, n = 2^24 (wasm, in place, ${name === 'f32' ? 'f32Dot' : 'halfDotPromote'} ${label})`, group: `dot-${name}-wasm-inplace-form-${label}`, bytes: 2 * N * bytes, run });
+  }
   // Candidate: lookahead loads (wasmKernelForms().dotLookahead, off by default; not in the i8 pair chunk), same bits.
   for (const ahead of name === 'i8' ? [] : LOOKAHEADS) {
     const run = withForms({ dotLookahead: ahead }, () => dot(xa!, ya!, { backend: 'wasm' }));
@@ -391,6 +401,9 @@ const goals = [
   ['DOT in place: f64 time / bf16 storage time, earlier checked chunk (wasm)', ratio('dot-f64-wasm-inplace', 'dot-bf16-wasm-inplace-checked-earlier')],
   ['DOT in place: f64 time / f16 storage time, earlier checked chunk (wasm)', ratio('dot-f64-wasm-inplace', 'dot-f16-wasm-inplace-checked-earlier')],
   ['DOT in place: earlier checked chunk time / lean chunk time (bf16; f16)', `${ratio('dot-bf16-wasm-inplace-checked-earlier', 'dot-bf16-wasm-inplace')}; ${ratio('dot-f16-wasm-inplace-checked-earlier', 'dot-f16-wasm-inplace')}`],
+  ['DOT in place: f64 time / f32 storage time, f32Dot general; mem8; mem8x2; load16; load16x2; half; halfx2 (goal ≥ 1.8)', ['general', 'mem8', 'mem8x2', 'load16', 'load16x2', 'half', 'halfx2'].map((f) => ratio('dot-f64-wasm-inplace', `dot-f32-wasm-inplace-form-${f}`)).join('; ')],
+  ['DOT in place: f64 time / bf16; f16 storage time, halfDotPromote shuffle (goal ≥ 3)', ['bf16', 'f16'].map((t) => ratio('dot-f64-wasm-inplace', `dot-${t}-wasm-inplace-form-shuffle`)).join('; ')],
+  ['DOT in place: f64 time / bf16; f16 storage time, halfDotPromote memory (goal ≥ 3)', ['bf16', 'f16'].map((t) => ratio('dot-f64-wasm-inplace', `dot-${t}-wasm-inplace-form-memory`)).join('; ')],
   ...LOOKAHEADS.flatMap((ahead) => [
     [`DOT in place: f64 time / f32; bf16; f16 storage time, all with lookahead ${ahead} B (wasm; goals ≥ 1.8; 3; 3)`, ['f32', 'bf16', 'f16'].map((t) => ratio(`dot-f64-wasm-inplace-ahead-${ahead}`, `dot-${t}-wasm-inplace-ahead-${ahead}`)).join('; ')],
     [`DOT in place: time without / with lookahead ${ahead} B (f64; f32; bf16; f16)`, ['f64', 'f32', 'bf16', 'f16'].map((t) => ratio(`dot-${t}-wasm-inplace`, `dot-${t}-wasm-inplace-ahead-${ahead}`)).join('; ')],
@@ -498,7 +511,22 @@ reads its even elements by a second load 2 bytes earlier instead of a shift; ste
 before it. The "lookahead" rows are a candidate (wasmKernelForms().dotLookahead, off by default; same bits,
 checked in this run): each step of the DOT chunk (general and lean 16-bit; not the i8 pair chunk) also reads a byte
 of each operand that many bytes ahead, so that the line's transfer from memory starts early (WebAssembly has no
-prefetch instruction). ELL's "earlier 4-row loop" rows time the loop the 8-row one
+prefetch instruction).
+
+A model of the in-place DOT rows from DRAM (session 19; a hypothesis that fits the Xeon host's ratios of 2026-11-27
+within about 10 %): one core keeps as many cache lines in flight as its out-of-order window holds — about
+min(512 / µops per 64 bytes of operands, 192 / loads per 64 bytes), at most about 16 (the fill buffers, which the
+fp64 DOT reaches) —, and the bandwidth follows. µops per 64 bytes from llvm-mca (icelake-server) on V8's code: fp64
+25, fp32 35 (16 loads: 12 lines, predicted ratio 1.50, measured 1.55), bf16 63 (8 lines: 2.0, measured 2.20), fp16
+81 (6 lines: 1.6, measured 1.76), i8 about 44 (12 lines: 5.8, measured 5.56). Hence the fp32 pair chunk's forms
+(wasmKernelForms().f32Dot; rows "f32Dot …", same bits): 'half' converts the low pair of each 16-byte load in a
+register and the high pair from memory (36 µops, 8 loads: predicted 1.78), 'halfx2' two such steps per iteration
+(33.5 µops: 1.91), 'load16' four elements a load (40 µops, 4 loads: 1.6); 'general' stays the default until these
+rows are timed here (on the shared AMD VM all forms came within noise of it: bench/wasm-dot-narrow.ts). The 16-bit chunks at 3× would need at
+most about 42 µops per 64 bytes, where the fixed order's widening and addition alone take 24 (8 conversions of 2 µops,
+8 f64x2 additions) — out of reach for 128-bit WebAssembly SIMD under this model; the rows "halfDotPromote memory"
+(products widened from a stored copy, no shuffles: fewer shuffle-port µops but more µops in all, 67) test it.
+ELL's "earlier 4-row loop" rows time the loop the 8-row one
 replaced (wasmKernelForms; same bits).
 
 Candidate and earlier forms (src/backends/wasm/wasm-kernel-forms.ts), each checked in this run against the default

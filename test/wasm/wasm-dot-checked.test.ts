@@ -2,7 +2,7 @@
  * The checked fp16·fp16 and bf16·bf16 DOT chunk (kernels/dot/dot-narrow-wasm.ts, `checkedNarrowDotChunk`): it runs
  * to the end on data it handles exactly, stops at the check block before an element it does not (bf16: a product
  * outside binary32's normal range, zero included; fp16: Inf or NaN) and leaves sums that the exact chunk continues;
- * the public DOT in every form (unchecked, checked, lean, lean with lookahead loads), staged and in a wasmArena, bit
+ * the public DOT in every form (unchecked, checked, lean, lean with lookahead loads, products widened through memory), staged and in a wasmArena, bit
  * for bit the documented lane order wherever such elements lie, across check blocks and chunks.
  */
 import { describe, expect, it } from 'vitest';
@@ -19,9 +19,9 @@ const X_AT = 128, Y_AT = X_AT + 2 * 4096 + 16, SCRATCH = Y_AT + 2 * 4096 + 16;
 const ONE = { f16: 0x3c00, bf16: 0x3f80 } as const;
 
 describe('checked 16-bit DOT chunk', () => {
-  for (const [name, lean] of [['f16', false], ['bf16', false], ['f16', true], ['bf16', true]] as const) {
-    it(`${name}${lean ? ' (lean form)' : ''}: the elements it takes, by bit pattern, and where it stops`, () => {
-      const f = checkedNarrowDotChunk(wasmStorageNamed(name)!, false, wasmStorageNamed(name)!, false, SCRATCH, lean)!;
+  for (const [name, lean, viaMemory] of [['f16', false, false], ['bf16', false, false], ['f16', true, false], ['bf16', true, false], ['f16', true, true], ['bf16', true, true]] as const) {
+    it(`${name}${lean ? ' (lean form)' : ''}${viaMemory ? ' (products widened from memory)' : ''}: the elements it takes, by bit pattern, and where it stops`, () => {
+      const f = checkedNarrowDotChunk(wasmStorageNamed(name)!, false, wasmStorageNamed(name)!, false, SCRATCH, lean, 0, viaMemory)!;
       reserveBytes(SCRATCH + 96);
       const buffer = wasmMemory().buffer as ArrayBuffer;
       const x = new Uint16Array(buffer, X_AT, 4096), y = new Uint16Array(buffer, Y_AT, 4096), acc = new Float64Array(buffer, 0, 8);
@@ -73,10 +73,10 @@ describe('DOT of fp16·fp16 and bf16·bf16 through the public API, both forms', 
     // Where special elements go (positions modulo n): none, one or a few, in x or y.
     specials: fc.array(fc.record({ at: fc.nat(), inX: fc.boolean(), value: special }), { maxLength: 3 }),
     seed: fc.integer({ min: 1, max: 2 ** 30 }), inArena: fc.boolean(), checked: fc.boolean(), lean: fc.boolean(),
-    lookahead: fc.constantFrom(0, 64, 1024),
+    lookahead: fc.constantFrom(0, 64, 1024), promote: fc.constantFrom('shuffle' as const, 'memory' as const),
   });
   it('bit for bit the lane order, special elements anywhere', () => {
-    fc.assert(fc.property(input, ({ name, n, specials, seed, inArena, checked, lean, lookahead }) => {
+    fc.assert(fc.property(input, ({ name, n, specials, seed, inArena, checked, lean, lookahead, promote }) => {
       const values = (k: number): number[] => Array.from({ length: n }, (_, i) => Math.sin(seed + k * 7919 + i) * 3);
       const xs = values(1), ys = values(2);
       for (const s of specials) if (n > 0) (s.inX ? xs : ys)[s.at % n] = s.value;
@@ -87,7 +87,7 @@ describe('DOT of fp16·fp16 and bf16·bf16 through the public API, both forms', 
         return r;
       };
       const x = make(xs), y = make(ys);
-      const previous = setWasmKernelForms({ halfDotChecked: checked, halfDotLean: lean, dotLookahead: lookahead });
+      const previous = setWasmKernelForms({ halfDotChecked: checked, halfDotLean: lean, dotLookahead: lookahead, halfDotPromote: promote });
       try {
         const got = dot(x, y, { backend: 'wasm' });
         expect(Object.is(got, laneOrderDot(readValues(x), readValues(y)))).toBe(true);
