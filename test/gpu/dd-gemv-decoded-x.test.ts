@@ -40,7 +40,8 @@ describe('dd GEMV N with x decoded once a call (ddGemvDecodedX)', () => {
         const x = strided ? viewOf(await toDevice(xs, { format: 'f64' }), { length: n, offset: 0, stride: 2, alwaysView: true }) : await toDevice(xs.slice(0, n), { format: 'f64' });
         const outs: number[][] = [];
         for (const on of [false, true]) {
-          setGpuKernelSwitches({ ddGemvDecodedX: on });
+          // The pre-pass feeds the windows of 8 (the long f64 window, the default since session 19, decodes its own limbs).
+          setGpuKernelSwitches({ ddGemvDecodedX: on, ddGemvLong: false });
           const y = await toDevice(new Float64Array(m), { format: 'dd' });
           const before = gemvDecodedXPassCount();
           // One thread a row: whole eight-column steps (the windows) and the tail.

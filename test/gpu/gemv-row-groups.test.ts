@@ -5,11 +5,12 @@
  * within the a-priori bound; bad values of the option are typed errors.
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { toDevice, viewOf } from '../../src/backends/webgpu/device-array.js';
 import { deviceMatrix, deviceMatrixView, gpuGemv, type DeviceMatrix } from '../../kernels/gemv/gemv-webgpu.js';
 import { maxRowsPerThread, rowRunRead } from '../../kernels/gemv/gemv-row-group-source.js';
 import { gpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
+import { gpuKernelSwitches, setGpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { accurateSum, gamma, opError, randomValues, readError, requireRuntime } from './gpu-test-helpers.js';
 
 const STORAGES = ['f32', 'bf16', 'f16', 'f64', 'i8'] as const;
@@ -27,6 +28,12 @@ async function yForEachRows(A: DeviceMatrix, x: Awaited<ReturnType<typeof toDevi
   }
   return out;
 }
+
+
+const initialSwitches = gpuKernelSwitches();
+afterEach(() => {
+  setGpuKernelSwitches(initialSwitches);
+});
 
 describe('gpuGemv N, rows per thread', () => {
   for (const storage of STORAGES) {
@@ -68,7 +75,8 @@ describe('gpuGemv N, rows per thread', () => {
         const x = await toDevice(randomValues(n, 7), { format: storage, scaleBlock: 16 });
         for (const arithmetic of ['f32', 'ff'] as const) {
           const ys = await yForEachRows(A, x, randomValues(m, 8), arithmetic, 2);
-          expect(ys).toHaveLength(arithmetic === 'f32' ? 3 : 2);
+          // 1, 2 and 4 rows a thread; float-float takes 4 with gemvFfFourRows (on by default since session 19).
+          expect(ys).toHaveLength(arithmetic === 'f32' || gpuKernelSwitches().gemvFfFourRows ? 3 : 2);
           for (const y of ys.slice(1)) expect([...y]).toEqual([...ys[0]!]);
         }
         data.destroy();
@@ -119,6 +127,8 @@ describe('gpuGemv N, rows per thread', () => {
     const x = await toDevice([1, 1]);
     const y = await toDevice([0, 0]);
     await expect(gpuGemv({ A, x, y }, { rowsPerThread: 3 as 2 })).rejects.toMatchObject({ code: 'INVALID_OPTION', parameter: 'options.rowsPerThread' });
+    // Float-float returns two rows a thread unless gemvFfFourRows (on by default) stores four itself.
+    setGpuKernelSwitches({ gemvFfFourRows: false });
     await expect(gpuGemv({ A, x, y }, { arithmetic: 'ff', rowsPerThread: 4 })).rejects.toMatchObject({ code: 'INVALID_OPTION', parameter: 'options.rowsPerThread' });
     expect(maxRowsPerThread(gpuArithmetic('ff'))).toBe(2);
     expect(maxRowsPerThread(gpuArithmetic('f32'))).toBe(4);
