@@ -41,3 +41,27 @@ export class Accurate {
     return this.s + this.c;
   }
 }
+
+/**
+ * A compensated reference of A·x (A n×n column-major) and Σ|a·x| per row: the GEMV benches' check.
+ * @param stored - A's stored values, column-major
+ * @param hostX - x
+ * @param n - the order
+ * @returns the reference rows and their magnitudes
+ */
+export function gemvReference(stored: ArrayLike<number>, hostX: ArrayLike<number>, n: number): { ref: Float64Array; mag: Float64Array } {
+  const ref = new Float64Array(n);
+  const mag = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const acc = new Accurate();
+    let m = 0;
+    for (let j = 0; j < n; j++) {
+      const p = stored[i + j * n]! * hostX[j]!;
+      acc.add(p);
+      m += Math.abs(p);
+    }
+    ref[i] = acc.value;
+    mag[i] = m;
+  }
+  return { ref, mag };
+}

@@ -37,7 +37,7 @@ import { rereadTuningKnobs } from '../../src/backends/webgpu/tuning-knobs.js';
 import { gpuRuntime, readWords, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import { MISS_COUNTER } from '../../kernels/dot/dot-fused-finish-source.js';
 import { gpuUnavailableReason } from '../../src/backends/webgpu/backend.js';
-import { Accurate, rand32 } from './bench-data.js';
+import { Accurate, gemvReference, rand32 } from './bench-data.js';
 import { dotSweep, gemvSweep, type SweepRow, type SweepSettings } from './h19-sweep.js';
 
 const small = process.argv.includes('--small');
@@ -309,24 +309,6 @@ async function fusedGemvMisses(A: DeviceMatrix, x: DeviceArray, y: DeviceArray, 
 }
 
 const goalText = (ms: number, goal: number | undefined): string => (goal === undefined ? '' : `goal ≤ ${goal} ms ${ms <= goal ? 'met' : 'MISSED'}`);
-
-/** A compensated reference of A·x (A n×n column-major) and Σ|a·x| per row. */
-function gemvReference(stored: ArrayLike<number>, hostX: ArrayLike<number>, n: number): { ref: Float64Array; mag: Float64Array } {
-  const ref = new Float64Array(n);
-  const mag = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const acc = new Accurate();
-    let m = 0;
-    for (let j = 0; j < n; j++) {
-      const p = stored[i + j * n]! * hostX[j]!;
-      acc.add(p);
-      m += Math.abs(p);
-    }
-    ref[i] = acc.value;
-    mag[i] = m;
-  }
-  return { ref, mag };
-}
 
 async function benchGemv(rt: GpuRuntime): Promise<void> {
   const n = small ? 1024 : 8192;

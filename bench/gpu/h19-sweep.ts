@@ -13,7 +13,7 @@ import { gpuDot, gpuDotResident, type GpuDotOptions } from '../../kernels/dot/do
 import { deviceMatrix, gpuGemv, type GpuGemvOptions } from '../../kernels/gemv/gemv-webgpu.js';
 import type { GpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import type { GpuRuntime } from '../../src/backends/webgpu/runtime.js';
-import { Accurate, rand32 } from './bench-data.js';
+import { Accurate, gemvReference, rand32 } from './bench-data.js';
 
 /** One form to time: switches beyond the all-off state of the bench, the call's options, and what it must match. */
 export interface SweepVariant<O> {
@@ -195,19 +195,7 @@ export async function gemvSweep(rt: GpuRuntime, small: boolean, settings: SweepS
   const x = await toDevice(hostX, { format: 'f32', strict: true });
   const y = await deviceZeros(n, { format: 'f32', strict: true });
   const yCheck = await deviceZeros(n, { format: 'f64', strict: true });
-  const ref = new Float64Array(n);
-  const mag = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const acc = new Accurate();
-    let s = 0;
-    for (let j = 0; j < n; j++) {
-      const p = hostA[i + j * n]! * hostX[j]!;
-      acc.add(p);
-      s += Math.abs(p);
-    }
-    ref[i] = acc.value;
-    mag[i] = s;
-  }
+  const { ref, mag } = gemvReference(hostA, hostX, n);
   const variants = gemvSweepVariants();
   const results = new Map<string, Float64Array>();
   const checks = [];
