@@ -60,10 +60,11 @@ export const WASM_DD_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['do
  * The kernels whose WebAssembly program also sums in double-double (see {@link wasmNumericsOf}) over operands it reads
  * with one scale, as the JavaScript kernels read them (src/backends/wasm/wasm-dd-read.ts): fp64 arithmetic's double
  * fl(v·s), double-double arithmetic's pair (v, 0)·(s, 0) — ELL SpMV's values also with one scale per row (its
- * kernel refusal checks them). The outputs they write stay unscaled; AXPY, WAXPBY, SCAL and TRSV read unscaled
- * operands only in double-double.
+ * kernel refusal checks them); AXPY's x and WAXPBY's x and y read by the template's whole product, zero signs
+ * included (kernels/shared/update-dd-output-wasm.ts). The outputs they write stay unscaled: SCAL's x, its only
+ * operand, is its output, and TRSV reads unscaled operands only in double-double.
  */
-export const WASM_DD_SCALED_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['asum', 'nrm2', 'dot', 'gemv', 'ellSpmv']);
+export const WASM_DD_SCALED_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['asum', 'nrm2', 'dot', 'gemv', 'ellSpmv', 'axpy', 'waxpby']);
 
 /**
  * The kernels whose WebAssembly program, in every arithmetic and accumulation it runs (fp64's `dd` and double-double

@@ -65,7 +65,7 @@ function unstage(out: Accessor<1, any>, from: number, count: number, buffer: Arr
   }
 }
 
-/** (px, unused scale, py, unused scale, padded count, α, β, pout): update-wasm.ts's calling convention. */
+/** (px, scale x, py, scale y, padded count, α, β, pout): update-wasm.ts's calling convention. */
 type DdUpdateChunk = (px: number, sx: number, py: number, sy: number, n: number, alpha: number, beta: number, out: number) => void;
 
 /** Instructions: (vh, vl) := the f64x2 pair of element pair k of an operand (dd: its parts; else (value, 0)). */
@@ -110,9 +110,27 @@ function ddMulLanes(s: DdStepScratch, ah: number, al: number, bh: number, bl: nu
   ];
 }
 
-/** The compiled double-double update of a chunk (operands staged: dd pairs or exact doubles; the output staged as pairs). */
-function ddUpdateChunk(form: UpdateForm, sx: WasmStorage | null, sy: WasmStorage | null): DdUpdateChunk {
-  return wasmExports(`update-dd ${form} ${sx?.name ?? '-'} ${sy?.name ?? '-'}`, 'a double-double element-wise update kernel', () => {
+/**
+ * Instructions: (vh, vl) := (vh, vl)·(s, 0) by `ddMulSource`, all of it — as double-double arithmetic reads an element
+ * with one scale (src/backends/cpu/operand.ts, emitLoad: the pair (v, 0), or dd storage's own pair, times the scale
+ * converted to (s, 0)). Unlike the sums' read (wasm-dd-steps.ts, ddScaledRead), the repair of a zero high part's sign
+ * stays in: an update stores every element, and a zero's sign reaches the output ((−0)·s is −0 for s > 0). The cross
+ * term vh·0 stays too, as the template has it, though for a finite vh it changes nothing: Dekker's error e is never
+ * −0 (its first term a₁b₁ − p is +0 or non-zero, and an exact zero sum is +0), so e + (vh·0 + vl·s) is e's value
+ * whenever vl·s is a zero. A non-finite pair (an element or a product beyond the splitting range, which
+ * the template's guard repairs) makes the result non-finite: the chunk then goes to the JavaScript kernel.
+ */
+function scaledReadLanes(s: DdStepScratch, vh: number, vl: number, scale: number, zero: number): number[] {
+  return ddMulLanes(s, vh, vl, scale, zero, vh, vl, zero);
+}
+
+/**
+ * The compiled double-double update of a chunk (operands staged: dd pairs or exact doubles; the output staged as
+ * pairs); `scaledX`/`scaledY`: the operand has one scale (its scale parameter), read as {@link scaledReadLanes}.
+ */
+function ddUpdateChunk(form: UpdateForm, sx: WasmStorage | null, sy: WasmStorage | null, scaledX: boolean, scaledY: boolean): DdUpdateChunk {
+  const name = (st: WasmStorage | null, scaled: boolean): string => (st ? st.name + (scaled ? '*s' : '') : '-');
+  return wasmExports(`update-dd ${form} ${name(sx, scaledX)} ${name(sy, scaledY)}`, 'a double-double element-wise update kernel', () => {
     const l = new WasmLocals();
     const f64 = wasmStorageNamed('f64')!, dd = wasmStorageNamed('dd')!;
     const px = operandParams(l, sx ?? f64), py = operandParams(l, sy ?? f64);
@@ -122,21 +140,25 @@ function ddUpdateChunk(form: UpdateForm, sx: WasmStorage | null, sy: WasmStorage
     const ox = sx ? operandLocals(l, px, false) : null, oy = sy ? operandLocals(l, py, false) : null;
     // Dekker's product always: the JavaScript templates' (relaxed SIMD's fused product differs where its error underflows).
     const s: DdStepScratch = { ...ddStepScratch(l), fma: false };
+    // A scaled operand's scale as an f64x2 splat (set before the loop), or none.
+    const xs = sx && scaledX ? l.local(V128) : -1, ys = sy && scaledY ? l.local(V128) : -1;
+    const readX = (k: number): number[] => [...readPair(ox!, k, xh, xl, zero), ...(xs >= 0 ? scaledReadLanes(s, xh, xl, xs, zero) : [])];
+    const readY = (k: number): number[] => [...readPair(oy!, k, yh, yl, zero), ...(ys >= 0 ? scaledReadLanes(s, yh, yl, ys, zero) : [])];
     // β·y + t by ddMulAccumulate (β read as the pair (β, 0)), then the templates' signed-zero repair against h.
     const addBy = (k: number): number[] => [
-      ...readPair(oy!, k, yh, yl, zero),
+      ...readY(k),
       ...ddAccumulateStep(s, { a: b, b: yh, low: { a: zero, b: yl }, hi: th, lo: tl }),
       ...signedZero(th, s.h, zero),
     ];
     const value = (k: number): number[] => {
       switch (form) {
         case 'ax+y': return [
-          ...readPair(ox!, k, xh, xl, zero), ...readPair(oy!, k, yh, yl, zero),
+          ...readX(k), ...readY(k),
           ...ddAccumulateStep(s, { a, b: xh, low: { a: zero, b: xl }, hi: yh, lo: yl, into: { hi: th, lo: tl } }),
           ...signedZero(th, s.h, zero),
         ];
-        case 'ax+by': return [...readPair(ox!, k, xh, xl, zero), ...ddMulLanes(s, a, zero, xh, xl, th, tl, zero), ...addBy(k)];
-        case 'ax': return [...readPair(ox!, k, xh, xl, zero), ...ddMulLanes(s, a, zero, xh, xl, th, tl, zero)];
+        case 'ax+by': return [...readX(k), ...ddMulLanes(s, a, zero, xh, xl, th, tl, zero), ...addBy(k)];
+        case 'ax': return [...readX(k), ...ddMulLanes(s, a, zero, xh, xl, th, tl, zero)];
         case 'by+0': return [...op.get(zero), ...op.set(th), ...op.get(zero), ...op.set(tl), ...addBy(k)];
         case '0': return [...op.get(zero), ...op.set(th), ...op.get(zero), ...op.set(tl)];
       }
@@ -151,6 +173,8 @@ function ddUpdateChunk(form: UpdateForm, sx: WasmStorage | null, sy: WasmStorage
       ...op.get(beta), ...op.simd(SIMD.f64x2Splat), ...op.set(b),
       ...op.f64(0), ...op.simd(SIMD.f64x2Splat), ...op.set(zero),
       ...ddStepSetup(s),
+      ...(xs >= 0 ? [...op.get(px.scaleParam), ...op.simd(SIMD.f64x2Splat), ...op.set(xs)] : []),
+      ...(ys >= 0 ? [...op.get(py.scaleParam), ...op.simd(SIMD.f64x2Splat), ...op.set(ys)] : []),
       ...(ox ? operandSetup(ox) : []), ...(oy ? operandSetup(oy) : []),
       ...stepLoop(i, n, [...(ox ? [ox] : []), ...(oy ? [oy] : []), { pointer: pout, storage: dd }], [0, 1, 2, 3].flatMap((k) => [...value(k), ...store(k)])),
     ];
@@ -168,7 +192,7 @@ function finiteResults(buffer: ArrayBuffer, count: number): boolean {
 /**
  * out := the `form` of x and y for i < n (see update-wasm.ts) in fp64, fp32 (`numerics`, output double-double) or
  * double-double arithmetic (any output WebAssembly writes), with the JavaScript kernels' bits. The caller checked the
- * operands (unscaled for double-double arithmetic); `jsChunk(from, count)` runs the JavaScript kernel on elements
+ * operands (in double-double arithmetic: inputs with one scale at most, outputs unscaled); `jsChunk(from, count)` runs the JavaScript kernel on elements
  * [from, from + count), for the chunks whose double-double results are not all finite.
  */
 export function wasmUpdateDd(
@@ -177,7 +201,7 @@ export function wasmUpdateDd(
 ): void {
   const sx = x ? stagedStorage(x) : null, sy = y ? stagedStorage(y) : null;
   const pairs = numerics === 'dd';
-  const dd = pairs ? ddUpdateChunk(form, sx, sy) : undefined;
+  const dd = pairs ? ddUpdateChunk(form, sx, sy, !!x?.scale, !!y?.scale) : undefined;
   const plain = pairs ? undefined : updateChunk(form, sx ? [sx, !!x!.scale] : null, sy ? [sy, !!y!.scale] : null, wasmStorageNamed('f64')!, numerics as 'f64' | 'f32');
   const scaleX = x ? scaleOf(x) : 1, scaleY = y ? scaleOf(y) : 1;
   reserveBytes(OUT_AT + CHUNK * 16);
@@ -186,7 +210,7 @@ export function wasmUpdateDd(
     const count = Math.min(CHUNK, n - from), padded = (count + 7) & ~7;
     if (x) stage(x, from, count, X_AT, padded, buffer);
     if (y) stage(y, from, count, Y_AT, padded, buffer);
-    if (dd) dd(X_AT, 1, Y_AT, 1, padded, alpha, beta, OUT_AT);
+    if (dd) dd(X_AT, scaleX, Y_AT, scaleY, padded, alpha, beta, OUT_AT);
     else plain!(X_AT, scaleX, Y_AT, scaleY, padded, alpha, beta, OUT_AT);
     if (pairs && !finiteResults(buffer, count)) { jsChunk(from, count); continue; }
     unstage(out, from, count, buffer, pairs, numerics === 'f32' ? 'f32' : 'f64');
