@@ -26,7 +26,7 @@ import { twoProduct, ddAddDd } from 'double-double';
 import { wasmFusedFmaAvailable } from '../src/backends/wasm/wasm-fused-fma.js';
 import { setWasmKernelForms, type WasmKernelForms } from '../src/backends/wasm/wasm-kernel-forms.js';
 import {
-  asum, asumBound, axpy, colMajor, dot, nrm2, nrm2Bound, wasmArena, dotBound, ellOperand, ellSpmv, ellSpmvBound, ellWithStorage, formats, gemv, gemvBound, laplacianEll, range, rowMajor, trsv, trsvBound, vector, wasmSimdAvailable, type Range,
+  asum, asumBound, axpy, colMajor, dot, nrm2, nrm2Bound, wasmArena, dotBound, ellOperand, ellSpmv, ellSpmvBound, ellWithStorage, formats, gemv, gemvBound, laplacianEll, range, rowMajor, trsv, trsvBound, vector, waxpby, wasmSimdAvailable, type Range,
 } from '../src/index.js';
 import '../src/formats/dd/register.js';
 import { fitScales, scaledReducedColMajor, scaledReducedRowMajor } from '../accessors/scaled-reduced.js';
@@ -324,6 +324,19 @@ const DD_SPLITS = ['veltkamp', 'veltkamp-pinned'] as const;
   ellSpmv({ alpha: 1, A: E, x: xe, beta: 0, y: ye }, { arithmetic: formats.dd, backend: 'wasm' });
   ellSpmv({ alpha: 1, A: E, x: xe, beta: 0, y: ye2 }, { arithmetic: formats.dd, backend: 'js' });
   for (let i = 0; i < L.rows; i++) if (!Object.is(ye.get(i), ye2.get(i))) throw new Error('ELL dd over scaled i16: backends disagree (the same operations in the same order)');
+  // AXPY and WAXPBY over the scaled x, n = 2^20, into fp64 (the read: the template's whole product, zero signs too); checked: bits.
+  const updates = (backend: 'js' | 'wasm', yu: Range<1, any>, wu: Range<1, any>): void => {
+    axpy(1e-9, x, yu, { arithmetic: formats.dd, backend });
+    waxpby(0.5, x, -2, y, wu, { arithmetic: formats.dd, backend });
+  };
+  const [yu, wu, yu2, wu2] = [0, 1, 2, 3].map(() => vectorOf(ys.slice(0, DD_N), formats.f64));
+  for (const backend of ['js', 'wasm'] as const) {
+    cases.push({ name: `AXPY dd arithmetic, x i16 scaled, n = 2^20 (${backend})`, group: `axpy20-dd-i16s-${backend}`, bytes: 18 * DD_N, run: () => axpy(1e-9, x, yu!, { arithmetic: formats.dd, backend }) });
+    cases.push({ name: `WAXPBY dd arithmetic, x i16 scaled, n = 2^20 (${backend})`, group: `waxpby20-dd-i16s-${backend}`, bytes: 18 * DD_N, run: () => waxpby(0.5, x, -2, y, wu!, { arithmetic: formats.dd, backend }) });
+  }
+  updates('wasm', yu!, wu!);
+  updates('js', yu2!, wu2!);
+  for (let i = 0; i < DD_N; i++) if (!Object.is(yu!.get(i), yu2!.get(i)) || !Object.is(wu!.get(i), wu2!.get(i))) throw new Error('AXPY/WAXPBY dd over scaled i16: backends disagree');
 }
 
 /** A copy of a vector with its storage in the arena (same format, same values). */
@@ -452,6 +465,7 @@ const goals = [
   ['GEMV N dd col-major (wasm) time / fp64 GEMV (wasm) time', ratio('gemv-dd-col-wasm', 'gemv-col-wasm')],
   ['ELL SpMV dd: js time / wasm time', ratio('ell-dd-js', 'ell-dd-wasm')],
   ['dd arithmetic over i16 scaled: js time / wasm time (DOT 2^20; ASUM 2^20; GEMV N col-major; ELL SpMV per-row scales)', ['dot20', 'asum20', 'gemv', 'ell'].map((k) => (k === 'gemv' ? ratio('gemv-dd-i16s-col-js', 'gemv-dd-i16s-col-wasm') : ratio(`${k}-dd-i16s-js`, `${k}-dd-i16s-wasm`))).join('; ')],
+  ['dd arithmetic over i16 scaled: js time / wasm time (AXPY 2^20; WAXPBY 2^20)', ['axpy20', 'waxpby20'].map((k) => ratio(`${k}-dd-i16s-js`, `${k}-dd-i16s-wasm`)).join('; ')],
   ['TRSV L dd col-major: js time / wasm time', ratio('trsv-dd-col-js', 'trsv-dd-col-wasm')],
   ['TRSV L dd row-major: js time / wasm time', ratio('trsv-dd-row-js', 'trsv-dd-row-wasm')],
   ...(['col', 'row'] as const).flatMap((layout) => [
