@@ -5,7 +5,8 @@
  * then the update, stored into dd, dd-split, f64 or f32: the JavaScript kernel's stored parts bit for bit (zero
  * signs too). Negative scales, powers of two, scales near the top and bottom of the range (the splitting overflows:
  * the JavaScript's answer), saturated codes, ±0, NaN/±∞, strides of either sign, sub-ranges inside sentinels,
- * n = 0, 1, odd and across a staging chunk. Scaled outputs (AXPY's y, WAXPBY's w, SCAL's x) stay refused by name.
+ * n = 0, 1, odd and across a staging chunk; zero scales. Scaled outputs (AXPY's y, WAXPBY's w, SCAL's x) and a scale
+ * per element stay refused by name.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -101,7 +102,7 @@ describe('WebAssembly AXPY and WAXPBY in double-double over inputs with one scal
   });
 
   it('zero signs: ±0 codes and values under scales of either sign, α of either sign, into dd and f64', () => {
-    for (const [storage, v, s] of [['i8', 0, -2], ['i16', 0, 0.1], ['f64', -0, 3], ['f64', -0, -0.5], ['dd', -0, -1], ['i32', 5, 2 ** -1074], ['i8', -3, -(2 ** -1073)]] as const) {
+    for (const [storage, v, s] of [['i8', 0, -2], ['i16', 0, 0.1], ['f64', -0, 3], ['f64', -0, -0.5], ['dd', -0, -1], ['i32', 5, 2 ** -1074], ['i8', -3, -(2 ** -1073)], ['i16', 9, -0], ['f32', -2, 0]] as const) {
       for (const alpha of [1, -1, 0.5]) {
         for (const layout of ['dd', 'f64'] as const) {
           const run = (backend: 'wasm' | 'js'): number[] => {
@@ -118,7 +119,7 @@ describe('WebAssembly AXPY and WAXPBY in double-double over inputs with one scal
     }
   });
 
-  it('scaled outputs stay refused by name before anything is written: AXPY\'s y, WAXPBY\'s w, SCAL\'s x', () => {
+  it('scaled outputs (AXPY\'s y, WAXPBY\'s w, SCAL\'s x) and a scale per element stay refused by name, before anything is written', () => {
     const x = scaledVector('i16', [{ hi: 1, lo: 0 }, { hi: 2, lo: 0 }], 0.5, 1, false);
     const y = scaledVector('i16', [{ hi: 3, lo: 0 }, { hi: 4, lo: 0 }], 0.25, 1, false);
     const before = Array.from(y.accessor.data as Int16Array);
@@ -127,5 +128,11 @@ describe('WebAssembly AXPY and WAXPBY in double-double over inputs with one scal
     expectModprec(() => scal(2, y, { ...DD, backend: 'wasm' }), 'INVALID_FORMAT', 'x');
     expect(Array.from(y.accessor.data as Int16Array)).toEqual(before);
     expect(cpuBackendOf('scal', { x: y }, DD, ['x']).reason).toMatch(/^x: WebAssembly writes no scaled output in double-double \(scal's x\)/);
+    // A scale per element of an input stays the JavaScript's: refused by name.
+    const perElement = range(scaledReducedRowMajor<1, any>({ size: [2], storage: formats.i16, arithmetic: formats.f64, scaleMask: [true] }));
+    const out = outputOf({ storage: 'f64', stride: 1, sub: false }, [1, 2]);
+    expectModprec(() => axpy(2, perElement, out, { ...DD, backend: 'wasm' }), 'INVALID_FORMAT', 'x');
+    expectModprec(() => waxpby(2, x, 1, perElement, out, { ...DD, backend: 'wasm' }), 'INVALID_FORMAT', 'y');
+    expect(partsOf(out)).toEqual([1, 2]);
   });
 });
