@@ -109,15 +109,15 @@ for (const [name, storage, bytes] of DOT_STORAGES) {
     if (!Object.is(before(), dot(xa!, ya!, { backend: 'wasm' }))) throw new Error(`DOT ${name}: the earlier checked chunk differs from the lean one`);
     cases.push({ name: `DOT ${name} storage, f64 arithmetic, n = 2^24 (wasm, in place, earlier checked chunk)`, group: `dot-${name}-wasm-inplace-checked-earlier`, bytes: 2 * N * bytes, run: before });
   }
-  // Candidates (session 19): the 16-bit checked chunk's products widened through memory (halfDotPromote), the fp32
-  // pair chunk's forms (f32Dot); the same bits, checked before timing.
+  // Candidate (session 19): the 16-bit checked chunk's products widened through memory (halfDotPromote); the same
+  // bits, checked before timing. (The fp32 pair chunk's forms timed in session 19 were no faster than the general
+  // chunk on the Xeon host or the AMD VM, and went.)
   const candidates: [string, Partial<WasmKernelForms>][] = name === 'bf16' || name === 'f16'
-    ? [['memory', { halfDotPromote: 'memory' }], ['shuffle', { halfDotPromote: 'shuffle' }]]
-    : name === 'f32' ? (['general', 'mem8', 'mem8x2', 'load16', 'load16x2', 'half', 'halfx2'] as const).map((f) => [f, { f32Dot: f }]) : [];
+    ? [['memory', { halfDotPromote: 'memory' }], ['shuffle', { halfDotPromote: 'shuffle' }]] : [];
   for (const [label, change] of candidates) {
     const run = withForms(change, () => dot(xa!, ya!, { backend: 'wasm' }));
     if (!Object.is(run(), dot(xa!, ya!, { backend: 'wasm' }))) throw new Error(`DOT ${name}: form ${label} differs`);
-    cases.push({ name: `DOT ${name} storage, f64 arithmetic, n = 2^24 (wasm, in place, ${name === 'f32' ? 'f32Dot' : 'halfDotPromote'} ${label})`, group: `dot-${name}-wasm-inplace-form-${label}`, bytes: 2 * N * bytes, run });
+    cases.push({ name: `DOT ${name} storage, f64 arithmetic, n = 2^24 (wasm, in place, halfDotPromote ${label})`, group: `dot-${name}-wasm-inplace-form-${label}`, bytes: 2 * N * bytes, run });
   }
   // Candidate: lookahead loads (wasmKernelForms().dotLookahead, off by default; not in the i8 pair chunk), same bits.
   for (const ahead of name === 'i8' ? [] : LOOKAHEADS) {
@@ -414,7 +414,6 @@ const goals = [
   ['DOT in place: f64 time / bf16 storage time, earlier checked chunk (wasm)', ratio('dot-f64-wasm-inplace', 'dot-bf16-wasm-inplace-checked-earlier')],
   ['DOT in place: f64 time / f16 storage time, earlier checked chunk (wasm)', ratio('dot-f64-wasm-inplace', 'dot-f16-wasm-inplace-checked-earlier')],
   ['DOT in place: earlier checked chunk time / lean chunk time (bf16; f16)', `${ratio('dot-bf16-wasm-inplace-checked-earlier', 'dot-bf16-wasm-inplace')}; ${ratio('dot-f16-wasm-inplace-checked-earlier', 'dot-f16-wasm-inplace')}`],
-  ['DOT in place: f64 time / f32 storage time, f32Dot general; mem8; mem8x2; load16; load16x2; half; halfx2 (goal ≥ 1.8)', ['general', 'mem8', 'mem8x2', 'load16', 'load16x2', 'half', 'halfx2'].map((f) => ratio('dot-f64-wasm-inplace', `dot-f32-wasm-inplace-form-${f}`)).join('; ')],
   ['DOT in place: f64 time / bf16; f16 storage time, halfDotPromote shuffle (goal ≥ 3)', ['bf16', 'f16'].map((t) => ratio('dot-f64-wasm-inplace', `dot-${t}-wasm-inplace-form-shuffle`)).join('; ')],
   ['DOT in place: f64 time / bf16; f16 storage time, halfDotPromote memory (goal ≥ 3)', ['bf16', 'f16'].map((t) => ratio('dot-f64-wasm-inplace', `dot-${t}-wasm-inplace-form-memory`)).join('; ')],
   ...LOOKAHEADS.flatMap((ahead) => [
@@ -532,11 +531,9 @@ within about 10 %): one core keeps as many cache lines in flight as its out-of-o
 min(512 / µops per 64 bytes of operands, 192 / loads per 64 bytes), at most about 16 (the fill buffers, which the
 fp64 DOT reaches) —, and the bandwidth follows. µops per 64 bytes from llvm-mca (icelake-server) on V8's code: fp64
 25, fp32 35 (16 loads: 12 lines, predicted ratio 1.50, measured 1.55), bf16 63 (8 lines: 2.0, measured 2.20), fp16
-81 (6 lines: 1.6, measured 1.76), i8 about 44 (12 lines: 5.8, measured 5.56). Hence the fp32 pair chunk's forms
-(wasmKernelForms().f32Dot; rows "f32Dot …", same bits): 'half' converts the low pair of each 16-byte load in a
-register and the high pair from memory (36 µops, 8 loads: predicted 1.78), 'halfx2' two such steps per iteration
-(33.5 µops: 1.91), 'load16' four elements a load (40 µops, 4 loads: 1.6); 'general' stays the default until these
-rows are timed here (on the shared AMD VM all forms came within noise of it: bench/wasm-dot-narrow.ts). The 16-bit chunks at 3× would need at
+81 (6 lines: 1.6, measured 1.76), i8 about 44 (12 lines: 5.8, measured 5.56). Session 19 timed six fp32 pair forms
+with fewer loads or µops (predicted up to 1.91); on this Xeon they read 1.28–1.50 against 1.51 for the general chunk
+(bench/wasm-dot-narrow.ts, 2026-11-27) and came within noise of it on the AMD VM, so they went. The 16-bit chunks at 3× would need at
 most about 42 µops per 64 bytes, where the fixed order's widening and addition alone take 24 (8 conversions of 2 µops,
 8 f64x2 additions) — out of reach for 128-bit WebAssembly SIMD under this model; the rows "halfDotPromote memory"
 (products widened from a stored copy, no shuffles: fewer shuffle-port µops but more µops in all, 67) test it.

@@ -1,7 +1,7 @@
 /**
  * The narrow-storage DOT from DRAM (issue 20's ratios, focused): the WebAssembly DOT in fp64 arithmetic on operands
  * in a wasmArena (read in place), n = 2^24, for fp64, fp32, bf16, fp16 and i8 storage and each inner-loop form of the
- * fp32 and 16-bit chunks (src/backends/wasm/wasm-kernel-forms.ts: `f32Dot`, `halfDotPromote`), with the C STREAM dot
+ * fp32 and 16-bit chunks (src/backends/wasm/wasm-kernel-forms.ts: `halfDotPromote`), with the C STREAM dot
  * (/work/shared/tools/stream.c or $STREAM_C, gcc -O3 -march=native -fopenmp, OMP_NUM_THREADS=1; STREAM_BIN: a binary
  * built elsewhere) once per round, at its end. Every form is checked bit for bit against the default one before timing; rounds
  * interleaved, medians over rounds of the time and of the process's CPU time (on a shared machine the latter leaves
@@ -55,7 +55,6 @@ interface Case { name: string; storage: string; bytes: number; forms: Partial<Wa
 const cases: Case[] = [];
 for (const [name, bytes] of STORAGES) {
   cases.push({ name: `${name} (default forms)`, storage: name, bytes: 2 * N * bytes, forms: {} });
-  if (name === 'f32') for (const f32Dot of ['general', 'mem8', 'mem8x2', 'load16', 'load16x2', 'half', 'halfx2'] as const) cases.push({ name: `f32, f32Dot '${f32Dot}'`, storage: name, bytes: 2 * N * bytes, forms: { f32Dot } });
   if (name === 'bf16' || name === 'f16') for (const halfDotPromote of ['shuffle', 'memory'] as const) cases.push({ name: `${name}, halfDotPromote '${halfDotPromote}'`, storage: name, bytes: 2 * N * bytes, forms: { halfDotPromote } });
 }
 const run = (c: Case): number => {

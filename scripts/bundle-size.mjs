@@ -2,7 +2,7 @@
  * The CPU-only browser bundle of issue 14 (`dot, gemv, formats, range` from the main entry; esbuild: bundle, minify,
  * splitting, esm, browser), measured from dist/ without packing: the KB that load with the page (the entry chunk and
  * the chunks it imports statically) and what each module puts there, largest first. Run `npx tsc -p tsconfig.json`
- * first. test/package/installed-package.test.ts checks the same bundle (≤ 150 KB) on the packed, installed package.
+ * first. test/package/installed-package.test.ts checks the same bundle (≤ 160 KB) on the packed, installed package.
  *
  * Why a module is there: esbuild puts a module in a chunk the page loads when the entry reaches it through static
  * imports (re-exports of src/index.ts included) and any code anywhere uses it — a lazily loaded GPU module that
@@ -36,7 +36,7 @@ try {
   const bytes = [...eager].reduce((s, k) => s + outputs[k].bytes, 0);
   const modules = {};
   for (const k of eager) for (const [p, v] of Object.entries(outputs[k].inputs)) modules[p] = (modules[p] ?? 0) + v.bytesInOutput;
-  console.log(`CPU-only browser bundle: ${(bytes / 1024).toFixed(1)} KB minified (${eager.size} eager chunks; limit 150 KB)`);
+  console.log(`CPU-only browser bundle: ${(bytes / 1024).toFixed(1)} KB minified (${eager.size} eager chunks; limit 160 KB)`);
   for (const [p, b] of Object.entries(modules).sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${(b / 1024).toFixed(1).padStart(6)} ${p}`);
 } finally {
   rmSync(outdir, { recursive: true, force: true });

@@ -136,69 +136,6 @@ function halfChunk(xName: string, scaledX: boolean, yName: string, scaledY: bool
 }
 
 /**
- * How the fp32 pair chunk ({@link f32DotChunk}) reads its operands: 'mem8' converts each pair of elements straight
- * from memory (an 8-byte load that the engine folds into the conversion), 'load16' loads four elements at once and
- * converts the high pair after a shuffle (a quarter of the loads), 'half' converts the low pair of a 16-byte load
- * and the high pair from memory (half the loads, no shuffle); '…x2': two steps of 8 per loop iteration.
- */
-export type F32DotForm = 'mem8' | 'mem8x2' | 'load16' | 'load16x2' | 'half' | 'halfx2';
-
-/**
- * The DOT chunk of two unscaled fp32 operands in fp64 arithmetic, or null for other pairs. The general chunk's
- * accumulators and lane order (element 8t + 2k + l into lane l of accumulator k; a binary32 widens exactly to
- * binary64, and the product of two 24-bit significands is exact in binary64): the same sums, the same bits. It
- * counts its steps by the x pointer alone and, in the '…x2' forms, takes two steps per iteration (one more after
- * the loop when n is an odd multiple of 8), which leaves more of the core's window to loads in flight.
- */
-export function f32DotChunk(sx: WasmStorage, scaledX: boolean, sy: WasmStorage, scaledY: boolean, form: F32DotForm): DotChunk | null {
-  if (sx.name !== 'f32' || sy.name !== 'f32' || scaledX || scaledY) return null;
-  return wasmExports(`dot-f32-pair ${form}`, 'the DOT kernel', () => f32Chunk(form)).dot as DotChunk;
-}
-
-function f32Chunk(form: F32DotForm): Uint8Array {
-  const l = new WasmLocals();
-  const [px, , py, , n] = [l.param(I32), l.param(F64), l.param(I32), l.param(F64), l.param(I32)];
-  const acc = l.locals_(V128, 4);
-  const [xv, yv] = [l.local(V128), l.local(V128)];
-  const [xEnd, xPairs] = [l.local(I32), l.local(I32)];
-  const wide = form === 'load16' || form === 'load16x2';
-  const twice = form === 'mem8x2' || form === 'load16x2' || form === 'halfx2';
-  const promote = s(SIMD.f64x2PromoteLowF32x4);
-  const add = (k: number, product: Code): Code => [op.get(acc + k), product, s(SIMD.f64x2Add), op.set(acc + k)];
-  // One step of 8 elements at byte offset `at` of both pointers: accumulator k takes elements 2k, 2k + 1.
-  // 'half': the low pair from a 16-byte load in a register, the high pair converted from memory (8 bytes on).
-  const step = (at: number): Code => form === 'half' || form === 'halfx2'
-    ? [0, 1].map((h) => [
-      add(2 * h, [op.get(px), op.simdMem(SIMD.load, 0, at + 16 * h), promote, op.get(py), op.simdMem(SIMD.load, 0, at + 16 * h), promote, s(SIMD.f64x2Mul)]),
-      add(2 * h + 1, [op.get(px), op.simdMem(SIMD.load64Zero, 0, at + 16 * h + 8), promote, op.get(py), op.simdMem(SIMD.load64Zero, 0, at + 16 * h + 8), promote, s(SIMD.f64x2Mul)]),
-    ])
-    : wide
-    ? [0, 1].map((h) => [
-      op.get(px), op.simdMem(SIMD.load, 0, at + 16 * h), op.set(xv), op.get(py), op.simdMem(SIMD.load, 0, at + 16 * h), op.set(yv),
-      add(2 * h, [op.get(xv), promote, op.get(yv), promote, s(SIMD.f64x2Mul)]),
-      add(2 * h + 1, [op.get(xv), op.get(xv), shuffle(HIGH64), promote, op.get(yv), op.get(yv), shuffle(HIGH64), promote, s(SIMD.f64x2Mul)]),
-    ])
-    : [0, 1, 2, 3].map((k) => add(k, [
-      op.get(px), op.simdMem(SIMD.load64Zero, 0, at + 8 * k), promote, op.get(py), op.simdMem(SIMD.load64Zero, 0, at + 8 * k), promote, s(SIMD.f64x2Mul),
-    ]));
-  const per = twice ? 64 : 32;
-  const advance = [px, py].map((p) => [op.get(p), op.i32(per), op.i32Add(), op.set(p)]);
-  const body = [
-    [0, 1, 2, 3].map((a) => [op.i32(0), op.simdMem(SIMD.load, 0, 16 * a), op.set(acc + a)]),
-    // xPairs: the end of the part taken `per` bytes at a time; xEnd: the end of x.
-    op.get(px), op.get(n), op.i32(2), op.i32Shl(), op.i32Add(), op.set(xEnd),
-    op.get(px), op.get(n), op.i32(twice ? -16 : -8), 0x71 /* i32.and */, op.i32(2), op.i32Shl(), op.i32Add(), op.set(xPairs),
-    op.get(px), op.get(xPairs), I32_LT_U, op.if(),
-    op.loop(), step(0), twice ? step(32) : [], advance, op.get(px), op.get(xPairs), I32_LT_U, op.brIf(0), op.end(),
-    op.end(),
-    // The last step of 8 when the '…x2' loop leaves one.
-    op.get(px), op.get(xEnd), I32_LT_U, op.if(), step(0), op.end(),
-    [0, 1, 2, 3].map((a) => [op.i32(0), op.get(acc + a), op.simdMem(SIMD.store, 0, 16 * a)]),
-  ];
-  return encodeModule([l.function('dot', [], bytes(body))], 1);
-}
-
-/**
  * A DOT chunk that may stop early: it adds the products of its first `done` elements into the accumulators and
  * returns `done` (a multiple of 8): n, or where it met, in the block of {@link CHECK_BLOCK} elements after them,
  * an element it does not handle exactly (the caller runs the exact chunk on the rest).

@@ -13,7 +13,7 @@ import type { Accessor } from '../../accessors/accessor.js';
 import { F64, I32, V128, encodeModule, op, SIMD, uleb } from '../../src/backends/wasm/wasm-encoder.js';
 import { LANES, WasmLocals, operandLocals, operandParams, operandSetup, stepLoop } from '../../src/backends/wasm/wasm-function.js';
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
-import { NARROW_16_LANES, checkedNarrowDotChunk, f32DotChunk, narrowDotChunk, narrowPadding } from './dot-narrow-wasm.js';
+import { NARROW_16_LANES, checkedNarrowDotChunk, narrowDotChunk, narrowPadding } from './dot-narrow-wasm.js';
 import { wasmKernelForms } from '../../src/backends/wasm/wasm-kernel-forms.js';
 import { CHUNK, scaleOf, streamPairs, type WasmStorage, wasmStorageOf, laneSum, laneSumF32 } from '../../src/backends/wasm/wasm-storage.js';
 
@@ -86,10 +86,7 @@ const [I32_OR, I32_LOAD8_U, I32_STORE] = [0x72, 0x2d, 0x36];
 export function wasmDot(x: Accessor<1, any>, y: Accessor<1, any>, n: number, lanes: 'f64' | 'f32' = 'f64'): number {
   const sx = wasmStorageOf(x) as WasmStorage, sy = wasmStorageOf(y) as WasmStorage;
   const narrow = lanes === 'f64' ? narrowDotChunk(sx, !!x.scale, sy, !!y.scale, CONSTANTS_AT) : null;
-  const f32Form = wasmKernelForms().f32Dot;
-  // The fp32 pair chunk has no lookahead loads: with the lookahead candidate on, the general chunk runs.
-  const f32 = lanes === 'f64' && f32Form !== 'general' && wasmKernelForms().dotLookahead === 0 ? f32DotChunk(sx, !!x.scale, sy, !!y.scale, f32Form) : null;
-  const f = narrow ?? f32 ?? dotChunk(sx, !!x.scale, sy, !!y.scale, lanes, wasmKernelForms().dotLookahead, CONSTANTS_AT + 48);
+  const f = narrow ?? dotChunk(sx, !!x.scale, sy, !!y.scale, lanes, wasmKernelForms().dotLookahead, CONSTANTS_AT + 48);
   const scaleX = scaleOf(x), scaleY = scaleOf(y);
   reserveBytes(CONSTANTS_AT + 96);
   const buffer = wasmMemory().buffer as ArrayBuffer;

@@ -71,19 +71,9 @@ export interface WasmKernelForms {
    * against 1.72–1.81) and takes more µops on Intel cores (llvm-mca, icelake-server: 67 against 63 per 16 bf16 pairs).
    */
   readonly halfDotPromote: 'shuffle' | 'memory';
-  /**
-   * DOT of two unscaled fp32 operands in fp64 arithmetic: the general chunk ('general', kernels/dot/dot-wasm.ts) or
-   * the fp32 pair chunk in one of its forms (kernels/dot/dot-narrow-wasm.ts, `f32DotChunk`: 'mem8', 'mem8x2',
-   * 'load16', 'load16x2', 'half', 'halfx2'; the general chunk still runs where {@link WasmKernelForms.dotLookahead}
-   * is on), all with the same sums in the same order. Default 'general': on the shared 2-core AMD EPYC VM
-   * (2026-11-27, session 19, bench/wasm-dot-narrow.ts, n = 2^24 in place) the forms came within noise of it
-   * (f64 / f32 time 1.72–1.90 general, 1.76–1.98 'load16', 1.70–1.96 'half'; the '…x2' forms slower); not yet timed
-   * on the H100 host, where a model of its DOT rows (bench/wasm-cpu.ts) favours 'half' and 'halfx2'.
-   */
-  readonly f32Dot: 'general' | 'mem8' | 'mem8x2' | 'load16' | 'load16x2' | 'half' | 'halfx2';
 }
 
-let forms: WasmKernelForms = { ellWide: true, halfDotChecked: true, halfDotLean: true, dotLookahead: 0, ddDotSplit: 'veltkamp', ddDotLazy: false, ellSlotsUnrolled: false, f32Dot: 'general', halfDotPromote: 'shuffle' };
+let forms: WasmKernelForms = { ellWide: true, halfDotChecked: true, halfDotLean: true, dotLookahead: 0, ddDotSplit: 'veltkamp', ddDotLazy: false, ellSlotsUnrolled: false, halfDotPromote: 'shuffle' };
 
 /** The forms in effect. */
 export function wasmKernelForms(): WasmKernelForms {
