@@ -70,5 +70,5 @@ describe('DOT, block runs (dotBlockRuns)', () => {
       ),
       { numRuns: 5 },
     );
-  }, 600_000);
+  });
 });

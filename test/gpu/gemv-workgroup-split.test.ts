@@ -74,7 +74,7 @@ describe('GEMV N, reduction inside a workgroup (gemvWorkgroupSplit)', () => {
       ),
       { numRuns: 6 },
     );
-  }, 600_000);
+  });
 
   it('leaves the two passes where the chunks outnumber a workgroup\'s invocations', async () => {
     await requireRuntime();
@@ -95,7 +95,7 @@ describe('GEMV N, reduction inside a workgroup (gemvWorkgroupSplit)', () => {
     }
     expect(ran).toEqual([0, 0]);
     expect(sameValues(outs[1]!, outs[0]!)).toBe(true);
-  }, 120_000);
+  });
 });
 
 describe('GEMV N, partial pass in wider workgroups (gemvPartialWorkgroup)', () => {
@@ -139,5 +139,5 @@ describe('GEMV N, partial pass in wider workgroups (gemvPartialWorkgroup)', () =
       ),
       { numRuns: 8 },
     );
-  }, 600_000);
+  });
 });

@@ -12,7 +12,7 @@ import { gpuDot } from '../../kernels/dot/dot-webgpu.js';
 import { deviceMatrix, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
 import { lazyAccumulation } from '../../src/backends/webgpu/kernel-common.js';
 import { compiledPrograms } from '../../src/backends/webgpu/program.js';
-import { setGpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
+import { gpuKernelSwitches, setGpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { accurateSum, gamma, opError, randomValues, requireRuntime } from './gpu-test-helpers.js';
 
 /** n binary32 values of magnitudes 2^-e … 2^e whose products with `partner` nearly cancel in pairs. */
@@ -33,14 +33,17 @@ function withLazy<T>(on: boolean, f: () => Promise<T>): Promise<T> {
   return f();
 }
 
+const initialExactProducts = gpuKernelSwitches().ffExactProducts;
 afterEach(() => {
-  setGpuKernelSwitches({ lazy: true });
+  setGpuKernelSwitches({ lazy: true, ffExactProducts: initialExactProducts });
 });
 
 describe('lazy float-float accumulation', () => {
   it('is on by default (MODPREC_GPU_LAZY=0 at start-up turns it off), and the programs then call the lazy addition', async () => {
     await requireRuntime();
     expect(lazyAccumulation()).toBe(true);
+    // TwoProd's terms (bf16·bf16 products take ffExactProducts' lazy multiply-add by default since session 19).
+    setGpuKernelSwitches({ ffExactProducts: false });
     const x = await toDevice(randomValues(300, 4), { format: 'bf16' });
     await gpuDot(x, x, { arithmetic: 'ff', groupWidth: 2, groups: 3 });
     expect((await compiledPrograms()).some((p) => p.source.includes('ffLazyAdd') && p.source.includes('k1g') && p.wgsl.includes('ffSettle'))).toBe(true);
