@@ -75,7 +75,7 @@ describe('gpuGemv N, rows per thread', () => {
         const x = await toDevice(randomValues(n, 7), { format: storage, scaleBlock: 16 });
         for (const arithmetic of ['f32', 'ff'] as const) {
           const ys = await yForEachRows(A, x, randomValues(m, 8), arithmetic, 2);
-          // 1, 2 and 4 rows a thread; float-float takes 4 with gemvFfFourRows (on by default since session 19).
+          // 1, 2 and 4 rows a thread; float-float takes 4 only with gemvFfFourRows (off by default).
           expect(ys).toHaveLength(arithmetic === 'f32' || gpuKernelSwitches().gemvFfFourRows ? 3 : 2);
           for (const y of ys.slice(1)) expect([...y]).toEqual([...ys[0]!]);
         }
@@ -127,7 +127,7 @@ describe('gpuGemv N, rows per thread', () => {
     const x = await toDevice([1, 1]);
     const y = await toDevice([0, 0]);
     await expect(gpuGemv({ A, x, y }, { rowsPerThread: 3 as 2 })).rejects.toMatchObject({ code: 'INVALID_OPTION', parameter: 'options.rowsPerThread' });
-    // Float-float returns two rows a thread unless gemvFfFourRows (on by default) stores four itself.
+    // Float-float returns two rows a thread unless gemvFfFourRows stores four itself.
     setGpuKernelSwitches({ gemvFfFourRows: false });
     await expect(gpuGemv({ A, x, y }, { arithmetic: 'ff', rowsPerThread: 4 })).rejects.toMatchObject({ code: 'INVALID_OPTION', parameter: 'options.rowsPerThread' });
     expect(maxRowsPerThread(gpuArithmetic('ff'))).toBe(2);

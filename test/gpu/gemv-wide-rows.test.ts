@@ -192,7 +192,7 @@ describe('GEMV N, float-float, four rows a thread (gemvFfFourRows)', () => {
     const A = deviceMatrix(await toDevice(randomValues(8 * 8, 3), { format: 'bf16' }), 8, 8);
     const x = await toDevice(randomValues(8, 4), { format: 'f32' });
     const y = await toDevice(new Float64Array(8), { format: 'f32' });
-    // The two-pass form (the workgroup split, the default since session 19, keeps its partials in workgroup memory).
+    // The two-pass form (the workgroup split keeps its partials in workgroup memory).
     setGpuKernelSwitches({ gemvWorkgroupSplit: 0 });
     await gpuGemv({ A, x, y }, { arithmetic: 'ff', rowsPerThread: 4 });
     const programs = await compiledPrograms();

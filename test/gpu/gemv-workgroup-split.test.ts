@@ -120,7 +120,7 @@ describe('GEMV N, partial pass in wider workgroups (gemvPartialWorkgroup)', () =
           const x = await toDevice(randomValues(c.n, c.seed + 1), { format: 'f32' });
           const y0 = randomValues(m, c.seed + 2);
           const run = async (W: GpuKernelSwitches['gemvPartialWorkgroup']): Promise<Float64Array> => {
-            // The two-pass form with threads that return their partials (the split and four float-float rows: defaults since session 19).
+            // The two-pass form with threads that return their partials (not the split, nor four float-float rows).
             setGpuKernelSwitches({ gemvPartialWorkgroup: W, gemvWorkgroupSplit: 0, gemvFfFourRows: false });
             const y = await toDevice(y0, { format: 'f32' });
             await gpuGemv({ A, x, y, alpha: -0.75, beta: c.beta }, { arithmetic: c.arithmetic, targetThreads: c.targetThreads });

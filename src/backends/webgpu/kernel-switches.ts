@@ -119,8 +119,8 @@ export interface GpuKernelSwitches {
    * the 4-row thread's one-row neighbours would have put them; its own output is never written). A packed matrix's 4
    * rows of a column are one load: 16 bytes in fp32, 8 in bf16/fp16 (with 2 rows: 8 and 4 bytes), and
    * each load of x feeds 4 rows. The rows per thread do not change the summation order: the bits of 2 rows a thread.
-   * On by default since session 19, with `gemvWorkgroupSplit` 256 (together 0.967× the two-pass 2-row time for fp32 + ff
-   * on the H100, 2026-11-27, 300 interleaved rounds); `MODPREC_GPU_GEMV_FF_FOUR_ROWS=0` turns it off.
+   * Off by default (`MODPREC_GPU_GEMV_FF_FOUR_ROWS=1`): alone it times as the default; with `gemvWorkgroupSplit` 256
+   * it took 0.967–0.975× the two passes' time for fp32 + ff (H100, 2026-11-27), but that split is off (below).
    */
   readonly gemvFfFourRows: boolean;
   /**
@@ -176,9 +176,10 @@ export interface GpuKernelSwitches {
    * pass, leave the partials in workgroup memory, and one invocation per word of y adds them in chunk order and stores
    * y — the two-pass default's bits without its partial buffer and second dispatch, and without the tickets of
    * `gemvFusedFinish` (kernels/gemv/gemv-workgroup-split-source.ts). Where S ≤ W, for a packed y in f32, f16, bf16, ff
-   * or f64 and A and x over one binding; other calls take the two passes. 256 by default since session 19 (H100,
-   * 2026-11-27: fp32 + ff 0.967× the two-pass time with `gemvFfFourRows`, f32 arithmetic 0.98×);
-   * `MODPREC_GPU_GEMV_WORKGROUP_SPLIT=0` turns it off, `=128` or `=64` picks those sizes.
+   * or f64 and A and x over one binding; other calls take the two passes. Off by default (`MODPREC_GPU_GEMV_WORKGROUP_SPLIT=256`,
+   * `128` or `64`): on the H100 (2026-11-27) it took 0.967–0.975× the two passes' time for fp32 + ff with
+   * `gemvFfFourRows` (f32 arithmetic 0.98×), but with it on, the GPU GMRES of docs/solvers.md (ff, f16 basis, ELL
+   * Laplacian 8³ on llvmpipe) broke down after 2560 iterations instead of converging in 42: a case its tests miss.
    */
   readonly gemvWorkgroupSplit: 0 | 64 | 128 | 256;
   /**
@@ -238,7 +239,7 @@ function envWorkgroup(name: string): 0 | 64 | 128 | 256 {
 const gemvDotSwitches = { f32FmaKeep: !envOff('MODPREC_GPU_F32_FMA_KEEP'), ffFmaKeep: !envOff('MODPREC_GPU_FF_FMA_KEEP'), gemvPrefetch: !envOff('MODPREC_GPU_GEMV_PREFETCH'), gemvVectorX: !envOff('MODPREC_GPU_GEMV_VECTOR_X'), gemvUnroll: envUnroll('MODPREC_GPU_GEMV_UNROLL'), dotPrefetch: envOn('MODPREC_GPU_DOT_PREFETCH'), dotFusedTree: envOn('MODPREC_GPU_DOT_FUSED_TREE'), dotFusedFinish: envOn('MODPREC_GPU_DOT_FUSED_FINISH'), gemvFusedFinish: envOn('MODPREC_GPU_GEMV_FUSED_FINISH'), fusedFinishRecompute: false };
 
 /** The cheaper float-float switches (session 15) from the environment: off unless set to 1. */
-const cheaperFfSwitches = { ffLongLazy: envOn('MODPREC_GPU_FF_LONG_LAZY'), prefetchPingPong: envOn('MODPREC_GPU_PREFETCH_PING_PONG'), gemvFfFourRows: !envOff('MODPREC_GPU_GEMV_FF_FOUR_ROWS'), gemvEightRows: envOn('MODPREC_GPU_GEMV_EIGHT_ROWS'), gemvFinishBatch: envBatch('MODPREC_GPU_GEMV_FINISH_BATCH'), ddGemvDecodedX: envOn('MODPREC_GPU_DD_GEMV_DECODED_X'), ddGemvLong: !envOff('MODPREC_GPU_DD_GEMV_LONG') };
+const cheaperFfSwitches = { ffLongLazy: envOn('MODPREC_GPU_FF_LONG_LAZY'), prefetchPingPong: envOn('MODPREC_GPU_PREFETCH_PING_PONG'), gemvFfFourRows: envOn('MODPREC_GPU_GEMV_FF_FOUR_ROWS'), gemvEightRows: envOn('MODPREC_GPU_GEMV_EIGHT_ROWS'), gemvFinishBatch: envBatch('MODPREC_GPU_GEMV_FINISH_BATCH'), ddGemvDecodedX: envOn('MODPREC_GPU_DD_GEMV_DECODED_X'), ddGemvLong: !envOff('MODPREC_GPU_DD_GEMV_LONG') };
 
 /**
  * Most lazy float-float terms an accumulator takes between two settles with `ffLongLazy` on (the arithmetic's own
@@ -251,7 +252,7 @@ function envSteps(name: string): number {
   return Number.isInteger(v) && v > 0 ? Math.min(v, MAX_RNS_FOLD_STEPS) : 0;
 }
 
-let current: GpuKernelSwitches = { ...gemvDotSwitches, ...cheaperFfSwitches, gemvWorkgroupSplit: envOff('MODPREC_GPU_GEMV_WORKGROUP_SPLIT') ? 0 : envWorkgroup('MODPREC_GPU_GEMV_WORKGROUP_SPLIT') || 256, gemvPartialWorkgroup: envWorkgroup('MODPREC_GPU_GEMV_PARTIAL_WORKGROUP') || 64, dotBlockRuns: envOn('MODPREC_GPU_DOT_BLOCK_RUNS'), ffExactProducts: !envOff('MODPREC_GPU_FF_EXACT_PRODUCTS'), rnsFoldSteps: envSteps('MODPREC_GPU_RNS_FOLD'), rnsFoldSplit: !envOff('MODPREC_GPU_RNS_SPLIT'), ddDotLean: envOn('MODPREC_GPU_DD_DOT_LEAN'), lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE') };
+let current: GpuKernelSwitches = { ...gemvDotSwitches, ...cheaperFfSwitches, gemvWorkgroupSplit: envWorkgroup('MODPREC_GPU_GEMV_WORKGROUP_SPLIT'), gemvPartialWorkgroup: envWorkgroup('MODPREC_GPU_GEMV_PARTIAL_WORKGROUP') || 64, dotBlockRuns: envOn('MODPREC_GPU_DOT_BLOCK_RUNS'), ffExactProducts: !envOff('MODPREC_GPU_FF_EXACT_PRODUCTS'), rnsFoldSteps: envSteps('MODPREC_GPU_RNS_FOLD'), rnsFoldSplit: !envOff('MODPREC_GPU_RNS_SPLIT'), ddDotLean: envOn('MODPREC_GPU_DD_DOT_LEAN'), lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE') };
 
 /**
  * The current switches.
