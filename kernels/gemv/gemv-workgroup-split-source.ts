@@ -22,14 +22,19 @@ import type { ArgType, ProgramSpec } from '../../src/backends/webgpu/program.js'
 import { fusedReturnExpression, type PartialRowsLines } from './gemv-fused-finish-source.js';
 
 /**
- * Row groups per workgroup and workgroups for S chunks of G row groups in workgroups of W invocations.
+ * Row groups per workgroup and workgroups for S chunks of G row groups in workgroups of W invocations: B ≤ W/S, so
+ * that every (chunk, row group) has an invocation, and B·R ≤ W·epw, so that every word of the workgroup's B·R rows of
+ * y has an invocation to finish it (with S < R/epw the first bound alone left rows unstored: the GPU GMRES of
+ * docs/solvers.md broke down on them, session 19).
  * @param S - chunks (≤ W)
  * @param G - row groups
  * @param W - invocations per workgroup
+ * @param R - rows per thread
+ * @param epw - y's elements per word
  * @returns B (row groups a workgroup) and the workgroup count
  */
-export function gemvWorkgroupSplitLayout(S: number, G: number, W: number): { B: number; workgroups: number } {
-  const B = Math.max(1, Math.floor(W / S));
+export function gemvWorkgroupSplitLayout(S: number, G: number, W: number, R = 1, epw = 1): { B: number; workgroups: number } {
+  const B = Math.max(1, Math.min(Math.floor(W / S), Math.floor((W * epw) / R)));
   return { B, workgroups: Math.ceil(G / B) };
 }
 

@@ -58,7 +58,7 @@ export async function gemvWorkgroupSplitN(runtime: GpuRuntime, key: string, ops:
   const context = runtime.context;
   const readsY = shape.beta !== 0;
   const G = shape.partialScalars.G!;
-  const layout = gemvWorkgroupSplitLayout(shape.splits, G, shape.W);
+  const layout = gemvWorkgroupSplitLayout(shape.splits, G, shape.W, shape.R, y.format.elementsPerWord);
   // y's next buffer and a stand-in output the program never stores to.
   const plan = getPlan(runtime, key, 1, () => [createSpanBuffer(runtime, y), createWordBuffer(context, 4)]);
   const spec = memo(`gemvwgsplit|${arithmetic.name}|${readKey(A.data)}|${readKey(x)}|${readKey(y)}|${readsY}|${shape.W}|${shape.specKey}`, () => gemvWorkgroupSplitSpec(arithmetic, y, readsY, shape.R, shape.W, lines));

@@ -96,6 +96,30 @@ describe('GEMV N, reduction inside a workgroup (gemvWorkgroupSplit)', () => {
     expect(ran).toEqual([0, 0]);
     expect(sameValues(outs[1]!, outs[0]!)).toBe(true);
   });
+
+  it('several workgroups with fewer chunks than rows a thread: every row of y finished (the GPU GMRES shape that broke)', async () => {
+    await requireRuntime();
+    // 512 rows, 1 and 3 columns: ⌊W/S⌋ row groups of 2 float-float rows would be more rows than a workgroup's invocations.
+    for (const n of [1, 3]) {
+      const m = 512;
+      const A = deviceMatrix(await toDevice(randomValues(m * n, 3 + n), { format: 'f16' }), m, n);
+      const x = await toDevice(randomValues(n, 5), { format: 'f64' });
+      const y0 = randomValues(m, 7);
+      const outs: Float64Array[] = [];
+      for (const W of [0, 256] as const) {
+        setGpuKernelSwitches({ gemvWorkgroupSplit: W });
+        const y = await toDevice(y0, { format: 'f64' });
+        const before = gemvWorkgroupSplitCalls();
+        await gpuGemv({ A, x, y, alpha: -1, beta: 1 }, { arithmetic: 'ff' });
+        expect(gemvWorkgroupSplitCalls() - before).toBe(W === 0 ? 0 : 1);
+        outs.push(await y.toHost());
+        y.destroy();
+      }
+      expect(sameValues(outs[1]!, outs[0]!), `n = ${n}`).toBe(true);
+      A.data.destroy();
+      x.destroy();
+    }
+  });
 });
 
 describe('GEMV N, partial pass in wider workgroups (gemvPartialWorkgroup)', () => {

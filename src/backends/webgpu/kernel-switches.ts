@@ -178,8 +178,9 @@ export interface GpuKernelSwitches {
    * `gemvFusedFinish` (kernels/gemv/gemv-workgroup-split-source.ts). Where S ≤ W, for a packed y in f32, f16, bf16, ff
    * or f64 and A and x over one binding; other calls take the two passes. Off by default (`MODPREC_GPU_GEMV_WORKGROUP_SPLIT=256`,
    * `128` or `64`): on the H100 (2026-11-27) it took 0.967–0.975× the two passes' time for fp32 + ff with
-   * `gemvFfFourRows` (f32 arithmetic 0.98×), but with it on, the GPU GMRES of docs/solvers.md (ff, f16 basis, ELL
-   * Laplacian 8³ on llvmpipe) broke down after 2560 iterations instead of converging in 42: a case its tests miss.
+   * `gemvFfFourRows` (f32 arithmetic 0.98×). With it on, the GPU GMRES of docs/solvers.md (ff, f16 basis, ELL
+   * Laplacian 8³ on llvmpipe) broke down: with fewer chunks than rows a thread, a workgroup held more rows than
+   * invocations to finish them (fixed since: gemvWorkgroupSplitLayout); to be made default after a full check.
    */
   readonly gemvWorkgroupSplit: 0 | 64 | 128 | 256;
   /**
