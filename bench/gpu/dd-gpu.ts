@@ -458,20 +458,9 @@ async function benchTrsv(rt: GpuRuntime): Promise<void> {
   // rounded to binary32 between rows, as the CPU does, which the GPU replays by substitution, not the blocked solve).
   const A32 = deviceMatrix(await toDevice(L, { format: 'f32', strict: true }), n, n);
   const x32 = await toDevice(b, { format: 'ff', strict: true });
-  // One solve first (compiling the shaders), then timings repeated until two in a row agree within 3 % (at most 6): this
-  // row comes right after seconds of host work (building L), and the device clocks back up only under load — the
-  // first timing read 1.5–2.1 ms on the H100 in sessions 18 and 19 against 0.46–0.52 ms for the same solve later
-  // (bench/gpu/h19-goals.ts's timeStable, and a probe with this matrix, 2026-11-27).
-  const ffSolve = (): Promise<unknown> => gpuTrsv({ A: A32, x: x32, uplo: 'L' }, { arithmetic: 'ff', strict: true });
-  await ffSolve();
-  await rt.context.device.queue.onSubmittedWorkDone();
-  let ffMs = await timeRuns(rt, ffSolve, 3, 5);
-  for (let round = 2; round <= 6 && !quick; round++) {
-    const next = await timeRuns(rt, ffSolve, 3, 5);
-    const settled = Math.abs(next - ffMs) <= 0.03 * Math.min(next, ffMs);
-    ffMs = next;
-    if (settled) break;
-  }
+  // Settled by timeRuns itself (an untimed run, then timings until two agree): this row follows seconds of host work
+  // (building L), and unsettled it read 1.5–2.1 ms on the H100 in sessions 18 and 19 against 0.47–0.49 ms settled.
+  const ffMs = await timeRuns(rt, () => gpuTrsv({ A: A32, x: x32, uplo: 'L' }, { arithmetic: 'ff', strict: true }), 3, 5);
   A32.data.destroy();
   push({ kernel: 'TRSV L N', size, storage: 'f32 (x ff)', arithmetic: 'ff', ms: ffMs, gbs: (4 * (n * (n + 1)) / 2 + 8 * n) / ffMs / 1e6, check: '', goal: '' });
   // dd storage (A and x), then f64 storage (A and x) under dd arithmetic: each in the one-thread blocked passes (dd) or

@@ -249,7 +249,7 @@ function session18Dot(): { label: string; arithmetic: 'f32' | 'ff'; switches: Pa
 function session19Gemv(): { label: string; arithmetic: 'f32' | 'ff'; switches: Partial<GpuKernelSwitches>; options: GpuGemvOptions; sets: readonly string[]; storages: readonly string[]; x16?: boolean }[] {
   const base = { lazy: true, ffFmaKeep: true, gemvPrefetch: true, gemvVectorX: true } as const;
   const exact = { ...base, ffExactProducts: true } as const;
-  const s19Default = { ...exact, gemvWorkgroupSplit: 256, gemvFfFourRows: true } as const;
+  const splitForms = { ...exact, gemvWorkgroupSplit: 256, gemvFfFourRows: true } as const;
   const sets = ['s19'] as const;
   const storages = ['bf16', 'f16'] as const;
   return [
@@ -260,10 +260,10 @@ function session19Gemv(): { label: string; arithmetic: 'f32' | 'ff'; switches: P
     { label: 'ffExactProducts, x in A\'s format, 1 chain', arithmetic: 'ff', switches: exact, options: { chains: 1 }, sets, storages, x16: true },
     { label: 'f32 default, x in A\'s format', arithmetic: 'f32', switches: { f32FmaKeep: true, gemvPrefetch: true, gemvVectorX: true }, options: {}, sets, storages, x16: true },
     { label: 'ffExactProducts (again), x in A\'s format', arithmetic: 'ff', switches: exact, options: {}, sets, storages, x16: true },
-    // The defaults since session 19: the one-dispatch workgroup split with four float-float rows a thread, exact products.
-    { label: 'default since session 19: + gemvWorkgroupSplit 256, gemvFfFourRows, ffExactProducts (x fp32)', arithmetic: 'ff', switches: s19Default, options: {}, sets, storages },
-    { label: 'default since session 19, x in A\'s format', arithmetic: 'ff', switches: s19Default, options: {}, sets, storages, x16: true },
-    { label: 'default since session 19, x in A\'s format, 1 chain', arithmetic: 'ff', switches: s19Default, options: { chains: 1 }, sets, storages, x16: true },
+    // The one-dispatch workgroup split with four float-float rows a thread (both off by default) over exact products.
+    { label: 'gemvWorkgroupSplit 256 + gemvFfFourRows + ffExactProducts (x fp32)', arithmetic: 'ff', switches: splitForms, options: {}, sets, storages },
+    { label: 'gemvWorkgroupSplit 256 + gemvFfFourRows + ffExactProducts, x in A\'s format', arithmetic: 'ff', switches: splitForms, options: {}, sets, storages, x16: true },
+    { label: 'gemvWorkgroupSplit 256 + gemvFfFourRows + ffExactProducts, x in A\'s format, 1 chain', arithmetic: 'ff', switches: splitForms, options: { chains: 1 }, sets, storages, x16: true },
   ];
 }
 
