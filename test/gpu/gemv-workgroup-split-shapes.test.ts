@@ -1,0 +1,227 @@
+/**
+ * GEMV N's default form since session 19 — the reduction inside 256-invocation workgroups (`gemvWorkgroupSplit`) with
+ * four float-float rows a thread (`gemvFfFourRows`) — over shapes where several workgroups run: m from one row group to
+ * a few thousand rows (a multiple of the rows a thread or not, below and above a workgroup's rows), n from one column
+ * to several hundred, the chunk count S from 1 to past a workgroup's invocations (then the two passes must run), lda
+ * above m, A as a strided sub-range of a larger span, x strided with an offset, y packed or a sub-range, y in every
+ * format the split writes (f32, f16, bf16, ff, f64), α = 0, β = 0 over a y of NaN. Every row must be the old
+ * two-pass default's bit for bit (a row left unstored or added twice differs), and within gemvBound of the exact
+ * result of the stored values (BigInt: every value here is an integer times 2^-31). The transposed product never
+ * takes the split.
+ */
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { formats, gemvBound, matrix, vector } from '../../src/index.js';
+import { toDevice, viewOf, type DeviceArray } from '../../src/backends/webgpu/device-array.js';
+import { deviceMatrix, deviceMatrixView, gemvSplit, gpuGemv, type DeviceMatrix } from '../../kernels/gemv/gemv-webgpu.js';
+import { gemvWorkgroupSplitCalls } from '../../kernels/gemv/gemv-workgroup-split.js';
+import { gpuKernelSwitches, setGpuKernelSwitches, type GpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
+import { absoluteError, exactOf } from '../../src/testing/exact.js';
+import { compareRational, rational } from '../../src/testing/rational.js';
+import { randomValues, requireRuntime } from './gpu-test-helpers.js';
+
+const initial: GpuKernelSwitches = gpuKernelSwitches();
+
+afterEach(() => {
+  setGpuKernelSwitches(initial);
+});
+
+/** The two-pass default before session 19's change (every other switch as the module's default). */
+const TWO_PASS: Partial<GpuKernelSwitches> = { gemvWorkgroupSplit: 0, gemvFfFourRows: false };
+/** The default since: checked against the module's own defaults below. */
+const SPLIT: Partial<GpuKernelSwitches> = { gemvWorkgroupSplit: 256, gemvFfFourRows: true };
+
+/** The formats and arithmetics by name (ff: a device format and an arithmetic, no host storage). */
+const FORMAT = { f32: formats.f32, bf16: formats.bf16, f16: formats.f16, ff: formats.ff, f64: formats.f64 } as const;
+type StoredFormat = keyof typeof FORMAT;
+
+/** The same bits, or NaN for NaN. */
+function same(a: number, b: number): boolean {
+  return Object.is(a, b) || (Number.isNaN(a) && Number.isNaN(b));
+}
+
+/** v·2^31 as a BigInt (every value here is a multiple of 2^-31: randomValues' grid, rounded to coarser formats). */
+function scaled31(v: number): bigint {
+  const s = v * 2 ** 31;
+  if (!Number.isInteger(s)) throw new Error(`internal: ${v} is not a multiple of 2^-31`);
+  return BigInt(s);
+}
+
+interface Operands {
+  A: DeviceMatrix;
+  x: DeviceArray;
+  /** A(i, j) and x_j as stored. */
+  a: (i: number, j: number) => number;
+  hx: Float64Array;
+  destroy: () => void;
+}
+
+/** A (packed with lda ≥ m, or a strided sub-range of a larger span) and x (packed, or every `xStride`-th element from 1). */
+async function operands(c: { m: number; n: number; storage: StoredFormat; pad: number; aView: boolean; xStride: number; seed: number }): Promise<Operands> {
+  const { m, n } = c;
+  let A: DeviceMatrix;
+  let a: (i: number, j: number) => number;
+  if (c.aView) {
+    // Rows 2 apart from element 5 of the span, columns 2m + pad apart: a view (read element by element).
+    const ld = 2 * m + c.pad;
+    const span = await toDevice(randomValues(5 + ld * n, c.seed), { format: c.storage });
+    A = deviceMatrixView(span, { rows: m, cols: n, offset: 5, rowStride: 2, colStride: ld });
+    const held = await span.toHost();
+    a = (i, j) => held[5 + 2 * i + j * ld]!;
+  } else {
+    const lda = m + c.pad;
+    const data = await toDevice(randomValues(lda * n, c.seed), { format: c.storage });
+    A = deviceMatrix(data, m, n, lda);
+    const held = await data.toHost();
+    a = (i, j) => held[i + j * lda]!;
+  }
+  const xSpan = await toDevice(randomValues(c.xStride === 1 ? n : 1 + c.xStride * n, c.seed + 1), { format: 'f32' });
+  const x = c.xStride === 1 ? xSpan : viewOf(xSpan, { offset: 1, length: n, stride: c.xStride });
+  const hx = Float64Array.from(await x.toHost());
+  return { A, x, a, hx, destroy: () => { A.data.destroy(); xSpan.destroy(); } };
+}
+
+/** y's entry values (NaN with β = 0) stored in `format`, packed or as every second element of a span from 3. */
+async function makeY(y0: Float64Array, format: StoredFormat, view: boolean): Promise<{ y: DeviceArray; destroy: () => void }> {
+  if (!view) {
+    const y = await toDevice(y0, { format });
+    return { y, destroy: () => y.destroy() };
+  }
+  const spanValues = new Float64Array(3 + 2 * y0.length).fill(0.5);
+  y0.forEach((v, i) => { spanValues[3 + 2 * i] = v; });
+  const span = await toDevice(spanValues, { format });
+  return { y: viewOf(span, { offset: 3, length: y0.length, stride: 2 }), destroy: () => span.destroy() };
+}
+
+describe('GEMV N default (gemvWorkgroupSplit 256 + gemvFfFourRows) over many workgroups', () => {
+  it('every row: the two-pass bits, within gemvBound of the exact result; the split where S ≤ 256 and y is packed', async () => {
+    await requireRuntime();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          arithmetic: fc.constantFrom('f32', 'ff'),
+          storage: fc.constantFrom<StoredFormat>('f32', 'bf16', 'f16'),
+          yFormat: fc.constantFrom<StoredFormat>('f32', 'f16', 'bf16', 'ff', 'f64'),
+          // m: one row group up to a few thousand rows (workgroups of up to 256 row groups of 4 rows), ± a partial group.
+          groups: fc.oneof(fc.integer({ min: 1, max: 20 }), fc.integer({ min: 60, max: 700 })), extra: fc.integer({ min: 0, max: 3 }),
+          // n: a single column to several hundred (chunks of one column to whole).
+          n: fc.oneof(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 10, max: 300 })),
+          // Chunks wanted (targetThreads = m·wanted): S = 1, a few, just below / at / past a workgroup's 256 invocations.
+          wanted: fc.constantFrom(1, 2, 3, 7, 32, 100, 255, 256, 257, 400),
+          pad: fc.constantFrom(0, 0, 1, 4), aView: fc.boolean(), xStride: fc.constantFrom(1, 1, 3),
+          yView: fc.constantFrom(false, false, false, true),
+          alpha: fc.constantFrom(1.25, -1, 1.25, 0), beta: fc.constantFrom(0, 1, -0.5), chains: fc.constantFrom(undefined, 1),
+          seed: fc.integer({ min: 1, max: 2 ** 30 }),
+        }),
+        async (c) => {
+          const m = 4 * c.groups + c.extra;
+          const { n } = c;
+          const ops = await operands({ ...c, m });
+          // β = 0: y holds NaN, which must not reach the result.
+          const y0 = c.beta === 0 ? new Float64Array(m).fill(NaN) : randomValues(m, c.seed + 2);
+          const targetThreads = m * c.wanted;
+          const run = async (switches: Partial<GpuKernelSwitches>): Promise<{ y: Float64Array; ran: number; entry: Float64Array }> => {
+            setGpuKernelSwitches(switches);
+            const { y, destroy } = await makeY(y0, c.yFormat, c.yView);
+            const entry = Float64Array.from(await y.toHost());
+            const before = gemvWorkgroupSplitCalls();
+            await gpuGemv({ A: ops.A, x: ops.x, y, alpha: c.alpha, beta: c.beta }, { arithmetic: c.arithmetic, targetThreads, ...(c.chains ? { chains: c.chains } : {}) });
+            const out = Float64Array.from(await y.toHost());
+            destroy();
+            return { y: out, ran: gemvWorkgroupSplitCalls() - before, entry };
+          };
+          const two = await run(TWO_PASS);
+          const one = await run(SPLIT);
+          const label = JSON.stringify({ ...c, m });
+          expect(two.ran, label).toBe(0);
+          // The split runs for a packed y where a workgroup holds every chunk (α = 0 only scales y).
+          const S = gemvSplit(m, n, targetThreads).splits;
+          // A view of one column is read through its transpose (transposed-device-matrix.ts): GEMV T, never the split.
+          const transposed = c.aView && m > 1 && n === 1;
+          if (!c.yView) expect(one.ran, `${label} S=${S}`).toBe(c.alpha !== 0 && !transposed && S <= 256 ? 1 : 0);
+          const differ = [...one.y.keys()].filter((i) => !same(one.y[i]!, two.y[i]!));
+          expect(differ.slice(0, 8).map((i) => `row ${i}: ${one.y[i]} vs ${two.y[i]}`), label).toEqual([]);
+          // The exact α·A·x + β·y of the stored values, in units of 2^-65 (α·4 and β·2 are integers).
+          const bound = gemvBound({
+            alpha: c.alpha, beta: c.beta, trans: 'N',
+            A: matrix(m, n, (i, j) => ops.a(i, j), { storage: FORMAT[c.storage] }),
+            x: vector(ops.hx, { storage: formats.f32 }), // ff is no host storage: y as f64, whose store rounding (2^-53) bounds ff's (none beyond the arithmetic's).
+            y: vector(one.entry, { storage: FORMAT[c.yFormat === 'ff' ? 'f64' : c.yFormat] }),
+          }, { arithmetic: FORMAT[c.arithmetic] });
+          const xs = Array.from(ops.hx, scaled31);
+          const al = BigInt(4 * c.alpha), be = BigInt(2 * c.beta);
+          const bad: string[] = [];
+          for (let i = 0; i < m && bad.length < 8; i++) {
+            let s = 0n;
+            if (c.alpha !== 0) for (let j = 0; j < n; j++) s += scaled31(ops.a(i, j)) * xs[j]!;
+            const num = 2n * al * s + (c.beta === 0 ? 0n : be * scaled31(one.entry[i]!) * 2n ** 33n);
+            const err = absoluteError(one.y[i]!, rational(num, 2n ** 65n));
+            if (!Number.isFinite(one.y[i]!) || compareRational(err, exactOf(bound[i]!)) > 0) bad.push(`row ${i}: ${one.y[i]} bound ${bound[i]}`);
+          }
+          expect(bad, label).toEqual([]);
+          ops.destroy();
+        },
+      ),
+      { numRuns: 18 },
+    );
+  });
+
+  it('the transposed product never takes the split, and keeps its bits', async () => {
+    await requireRuntime();
+    const [m, n] = [700, 300];
+    const ops = await operands({ m, n, storage: 'f32', pad: 3, aView: false, xStride: 1, seed: 11 });
+    const hx = randomValues(m, 12);
+    const x = await toDevice(hx, { format: 'f32' });
+    const outs: Float64Array[] = [];
+    for (const switches of [TWO_PASS, SPLIT]) {
+      setGpuKernelSwitches(switches);
+      const y = await toDevice(new Float64Array(n).fill(NaN), { format: 'ff' });
+      const before = gemvWorkgroupSplitCalls();
+      await gpuGemv({ A: ops.A, x, y, trans: 'T' }, { arithmetic: 'ff' });
+      expect(gemvWorkgroupSplitCalls() - before).toBe(0);
+      outs.push(Float64Array.from(await y.toHost()));
+      y.destroy();
+    }
+    expect(outs[1]!.every((v, j) => same(v, outs[0]![j]!) && Number.isFinite(v))).toBe(true);
+    ops.destroy();
+    x.destroy();
+  });
+
+  it('with the partial pass in wider workgroups set too (gemvPartialWorkgroup), the split keeps the two passes\' bits', async () => {
+    await requireRuntime();
+    const [m, n] = [1030, 200];
+    const ops = await operands({ m, n, storage: 'f32', pad: 0, aView: false, xStride: 1, seed: 21 });
+    for (const arithmetic of ['f32', 'ff'] as const) {
+      const outs: Float64Array[] = [];
+      for (const switches of [TWO_PASS, { ...SPLIT, gemvPartialWorkgroup: 256 as const }]) {
+        setGpuKernelSwitches(switches);
+        const y = await toDevice(randomValues(m, 22), { format: 'f32' });
+        const before = gemvWorkgroupSplitCalls();
+        await gpuGemv({ A: ops.A, x: ops.x, y, alpha: -1, beta: 1 }, { arithmetic, targetThreads: 16 * m });
+        expect(gemvWorkgroupSplitCalls() - before).toBe(switches === TWO_PASS ? 0 : 1);
+        outs.push(Float64Array.from(await y.toHost()));
+        y.destroy();
+      }
+      expect(outs[1]!.every((v, i) => same(v, outs[0]![i]!)), arithmetic).toBe(true);
+    }
+    ops.destroy();
+  });
+
+  it('empty products leave y as the two passes do (m = 0, n = 0)', async () => {
+    await requireRuntime();
+    setGpuKernelSwitches(SPLIT);
+    const empty = deviceMatrix(await toDevice(new Float64Array(0), { format: 'f32' }), 0, 5);
+    const x5 = await toDevice(randomValues(5, 3), { format: 'f32' });
+    const y0 = await toDevice(new Float64Array(0), { format: 'ff' });
+    const before = gemvWorkgroupSplitCalls();
+    await gpuGemv({ A: empty, x: x5, y: y0, beta: 2 }, { arithmetic: 'ff' });
+    const flat = deviceMatrix(await toDevice(new Float64Array(0), { format: 'f32' }), 6, 0, 6);
+    const x0 = await toDevice(new Float64Array(0), { format: 'f32' });
+    const y6 = await toDevice([1, -2, 3, NaN, 0.5, -0], { format: 'ff' });
+    // An empty op(A) leaves y untouched (the CPU kernel's rule), β included.
+    await gpuGemv({ A: flat, x: x0, y: y6, beta: 2 }, { arithmetic: 'ff' });
+    expect(gemvWorkgroupSplitCalls() - before).toBe(0);
+    expect(Array.from(await y6.toHost())).toEqual([1, -2, 3, NaN, 0.5, -0]);
+    for (const b of [empty.data, x5, y0, flat.data, x0, y6]) b.destroy();
+  });
+});
