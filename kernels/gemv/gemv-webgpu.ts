@@ -84,8 +84,8 @@ export interface GpuGemvOptions extends GpuKernelOptions {
   readonly chains?: number;
   /**
    * Adjacent rows each thread of GEMV N's partial pass sums (1, 2 or 4; at most 4 / the arithmetic's words: default
-   * 4 in f32, 2 in float-float — 4 with the `gemvFfFourRows` switch of src/backends/webgpu/kernel-switches.ts, whose
-   * threads store their 8 words of partials themselves): one load of x feeds every row, and the R rows of a packed matrix with rows and lda
+   * 4 in f32, and 4 in float-float with the `gemvFfFourRows` switch of src/backends/webgpu/kernel-switches.ts (on by
+   * default; its threads store their 8 words of partials themselves), else 2): one load of x feeds every row, and the R rows of a packed matrix with rows and lda
    * multiples of R come in one load (a vector load of four; two 16-bit rows are one word, two fp32 rows one 8-byte load). 1 is the one-row
    * pass. Ignored by the T pass — GEMV T, and GEMV N of a row-major view, which runs as T on its transpose (while GEMV
    * T of a row-major view runs the N pass and uses it) — and by a matrix split over storage bindings. The result does

@@ -75,7 +75,7 @@ describe('gpuGemv N, rows per thread', () => {
         const x = await toDevice(randomValues(n, 7), { format: storage, scaleBlock: 16 });
         for (const arithmetic of ['f32', 'ff'] as const) {
           const ys = await yForEachRows(A, x, randomValues(m, 8), arithmetic, 2);
-          // 1, 2 and 4 rows a thread; float-float takes 4 only with gemvFfFourRows (off by default).
+          // 1, 2 and 4 rows a thread; float-float takes 4 only with gemvFfFourRows (on by default since session 20).
           expect(ys).toHaveLength(arithmetic === 'f32' || gpuKernelSwitches().gemvFfFourRows ? 3 : 2);
           for (const y of ys.slice(1)) expect([...y]).toEqual([...ys[0]!]);
         }

@@ -10,7 +10,7 @@
  * takes the split.
  */
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formats, gemvBound, matrix, vector } from '../../src/index.js';
 import { toDevice, viewOf, type DeviceArray } from '../../src/backends/webgpu/device-array.js';
 import { deviceMatrix, deviceMatrixView, gemvSplit, gpuGemv, type DeviceMatrix } from '../../kernels/gemv/gemv-webgpu.js';
@@ -28,7 +28,7 @@ afterEach(() => {
 
 /** The two-pass default before session 19's change (every other switch as the module's default). */
 const TWO_PASS: Partial<GpuKernelSwitches> = { gemvWorkgroupSplit: 0, gemvFfFourRows: false };
-/** The default since: checked against the module's own defaults below. */
+/** The default since session 20 (checked against the module's own defaults below). */
 const SPLIT: Partial<GpuKernelSwitches> = { gemvWorkgroupSplit: 256, gemvFfFourRows: true };
 
 /** The formats and arithmetics by name (ff: a device format and an arithmetic, no host storage). */
@@ -94,6 +94,27 @@ async function makeY(y0: Float64Array, format: StoredFormat, view: boolean): Pro
 }
 
 describe('GEMV N default (gemvWorkgroupSplit 256 + gemvFfFourRows) over many workgroups', () => {
+  it('is the module default; MODPREC_GPU_GEMV_WORKGROUP_SPLIT=0 and MODPREC_GPU_GEMV_FF_FOUR_ROWS=0 turn the forms off', async () => {
+    const fresh = async (env: Record<string, string>): Promise<GpuKernelSwitches> => {
+      for (const [k, v] of Object.entries(env)) vi.stubEnv(k, v);
+      vi.resetModules();
+      try {
+        // The switches are read from the environment when the module loads.
+        return (await import('../../src/backends/webgpu/kernel-switches.js')).gpuKernelSwitches();
+      } finally {
+        vi.unstubAllEnvs();
+        vi.resetModules();
+      }
+    };
+    const pick = (s: GpuKernelSwitches) => ({ gemvWorkgroupSplit: s.gemvWorkgroupSplit, gemvFfFourRows: s.gemvFfFourRows });
+    expect(pick(await fresh({}))).toEqual(SPLIT);
+    expect(pick(await fresh({ MODPREC_GPU_GEMV_WORKGROUP_SPLIT: '0', MODPREC_GPU_GEMV_FF_FOUR_ROWS: '0' }))).toEqual(TWO_PASS);
+    expect(pick(await fresh({ MODPREC_GPU_GEMV_WORKGROUP_SPLIT: '128' }))).toEqual({ ...SPLIT, gemvWorkgroupSplit: 128 });
+    // The partial pass's workgroup keeps its own default (64) and its =0.
+    expect((await fresh({ MODPREC_GPU_GEMV_PARTIAL_WORKGROUP: '0' })).gemvPartialWorkgroup).toBe(64);
+    if (process.env.MODPREC_GPU_GEMV_WORKGROUP_SPLIT === undefined && process.env.MODPREC_GPU_GEMV_FF_FOUR_ROWS === undefined) expect(pick(initial)).toEqual(SPLIT);
+  });
+
   it('every row: the two-pass bits, within gemvBound of the exact result; the split where S ≤ 256 and y is packed', async () => {
     await requireRuntime();
     await fc.assert(

@@ -3,7 +3,7 @@
  * and for tests that check both: lazy float-float accumulation in streaming loops (`lazy`), DOT's tree
  * reduction passes (`tree`), the lazily reduced RNS row sums (`rnsFoldSteps`, `rnsFoldSplit`), and the GEMV / DOT forms under
  * trial for issue 19 (`f32FmaKeep`, `ffFmaKeep`, `gemvPrefetch`, `gemvVectorX`, `gemvUnroll`, `dotPrefetch`,
- * `dotFusedTree`, `ffLongLazy`, `prefetchPingPong`, `gemvFfFourRows`, `gemvEightRows`, `gemvFinishBatch`, `dotFusedFinish`, `gemvFusedFinish`, `gemvWorkgroupSplit`, `gemvPartialWorkgroup`, `dotBlockRuns`; off, and 8 columns a step, unless their `MODPREC_GPU_…` variable is set). Read once from the
+ * `dotFusedTree`, `ffLongLazy`, `prefetchPingPong`, `gemvFfFourRows`, `gemvEightRows`, `gemvFinishBatch`, `dotFusedFinish`, `gemvFusedFinish`, `gemvWorkgroupSplit`, `gemvPartialWorkgroup`, `dotBlockRuns`; each one's default is on it — most are off, and 8 columns a step, unless their `MODPREC_GPU_…` variable is set). Read once from the
  * environment when the module loads (`MODPREC_GPU_LAZY=0`, `MODPREC_GPU_TREE=0` turn them off) — not per call: a `process.env` read costs microseconds in Node, a visible
  * share of a small call's host time — and changed in-process only through {@link setGpuKernelSwitches}.
  * @module
@@ -13,7 +13,8 @@ import { fail } from '../../core/errors.js';
 /** The switches (see each one for its default). */
 export interface GpuKernelSwitches {
   // GEMV / DOT / f32 and ff emitters (issue 19 item 4): f32FmaKeep, ffFmaKeep, gemvPrefetch and gemvVectorX are on by
-  // default since the H100 timings of 2026-11-27 (docs/performance.md, gpu-h19-goals); the others stay off.
+  // default since the H100 timings of 2026-11-27 (docs/performance.md, gpu-h19-goals), gemvWorkgroupSplit 256 with
+  // gemvFfFourRows since session 20's check of the split over many workgroups; the others stay off.
   /**
    * f32 arithmetic rounds a product before its sum as `fma(a, b, z)`, z a uniform that is always −0.0 (`mpNegZero`):
    * one floating-point operation, where `mpKeep(a·b)` is a multiply and an XOR of its bits with a uniform 0 (an
@@ -119,8 +120,8 @@ export interface GpuKernelSwitches {
    * the 4-row thread's one-row neighbours would have put them; its own output is never written). A packed matrix's 4
    * rows of a column are one load: 16 bytes in fp32, 8 in bf16/fp16 (with 2 rows: 8 and 4 bytes), and
    * each load of x feeds 4 rows. The rows per thread do not change the summation order: the bits of 2 rows a thread.
-   * Off by default (`MODPREC_GPU_GEMV_FF_FOUR_ROWS=1`): alone it times as the default; with `gemvWorkgroupSplit` 256
-   * it took 0.967–0.975× the two passes' time for fp32 + ff (H100, 2026-11-27), but that split is off (below).
+   * On by default with `gemvWorkgroupSplit` 256 (`MODPREC_GPU_GEMV_FF_FOUR_ROWS=0` turns it off): together they took
+   * 0.967–0.975× the two passes' time for fp32 + ff (H100, 2026-11-27); alone it times as two rows a thread.
    */
   readonly gemvFfFourRows: boolean;
   /**
@@ -176,11 +177,13 @@ export interface GpuKernelSwitches {
    * pass, leave the partials in workgroup memory, and one invocation per word of y adds them in chunk order and stores
    * y — the two-pass default's bits without its partial buffer and second dispatch, and without the tickets of
    * `gemvFusedFinish` (kernels/gemv/gemv-workgroup-split-source.ts). Where S ≤ W, for a packed y in f32, f16, bf16, ff
-   * or f64 and A and x over one binding; other calls take the two passes. Off by default (`MODPREC_GPU_GEMV_WORKGROUP_SPLIT=256`,
-   * `128` or `64`): on the H100 (2026-11-27) it took 0.967–0.975× the two passes' time for fp32 + ff with
-   * `gemvFfFourRows` (f32 arithmetic 0.98×). With it on, the GPU GMRES of docs/solvers.md (ff, f16 basis, ELL
-   * Laplacian 8³ on llvmpipe) broke down: with fewer chunks than rows a thread, a workgroup held more rows than
-   * invocations to finish them (fixed since: gemvWorkgroupSplitLayout); to be made default after a full check.
+   * or f64 and A and x over one binding, the partial pass in the arithmetic itself (not float-float's exact 16-bit
+   * products, `ffExactProducts`, nor dd's GEMV variant); other calls take the two passes. 256 by default
+   * (`MODPREC_GPU_GEMV_WORKGROUP_SPLIT=0` turns it off, `=128` or `=64` picks the size): on the H100 (2026-11-27) it
+   * took 0.967–0.975× the two passes' time for fp32 + ff with `gemvFfFourRows` (f32 arithmetic 0.98×). A first
+   * default (session 19) broke the GPU GMRES of docs/solvers.md: with fewer chunks than rows a thread a workgroup held
+   * more rows than invocations to finish them (fixed: gemvWorkgroupSplitLayout); made the default again after the
+   * check over many workgroups in test/gpu/gemv-workgroup-split-shapes.test.ts.
    */
   readonly gemvWorkgroupSplit: 0 | 64 | 128 | 256;
   /**
@@ -231,16 +234,17 @@ function envBatch(name: string): 8 | 16 | 32 {
   return v === '16' ? 16 : v === '32' ? 32 : 8;
 }
 
-function envWorkgroup(name: string): 0 | 64 | 128 | 256 {
+/** A workgroup size from the environment: 64, 128 or 256; 0 for `=0`; `fallback` (the default) otherwise. */
+function envWorkgroup(name: string, fallback: 0 | 64 | 128 | 256): 0 | 64 | 128 | 256 {
   const v = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
-  return v === '64' ? 64 : v === '128' ? 128 : v === '256' ? 256 : 0;
+  return v === '0' ? 0 : v === '64' ? 64 : v === '128' ? 128 : v === '256' ? 256 : fallback;
 }
 
 /** The GEMV / DOT switches' values from the environment. */
 const gemvDotSwitches = { f32FmaKeep: !envOff('MODPREC_GPU_F32_FMA_KEEP'), ffFmaKeep: !envOff('MODPREC_GPU_FF_FMA_KEEP'), gemvPrefetch: !envOff('MODPREC_GPU_GEMV_PREFETCH'), gemvVectorX: !envOff('MODPREC_GPU_GEMV_VECTOR_X'), gemvUnroll: envUnroll('MODPREC_GPU_GEMV_UNROLL'), dotPrefetch: envOn('MODPREC_GPU_DOT_PREFETCH'), dotFusedTree: envOn('MODPREC_GPU_DOT_FUSED_TREE'), dotFusedFinish: envOn('MODPREC_GPU_DOT_FUSED_FINISH'), gemvFusedFinish: envOn('MODPREC_GPU_GEMV_FUSED_FINISH'), fusedFinishRecompute: false };
 
-/** The cheaper float-float switches (session 15) from the environment: off unless set to 1. */
-const cheaperFfSwitches = { ffLongLazy: envOn('MODPREC_GPU_FF_LONG_LAZY'), prefetchPingPong: envOn('MODPREC_GPU_PREFETCH_PING_PONG'), gemvFfFourRows: envOn('MODPREC_GPU_GEMV_FF_FOUR_ROWS'), gemvEightRows: envOn('MODPREC_GPU_GEMV_EIGHT_ROWS'), gemvFinishBatch: envBatch('MODPREC_GPU_GEMV_FINISH_BATCH'), ddGemvDecodedX: envOn('MODPREC_GPU_DD_GEMV_DECODED_X'), ddGemvLong: !envOff('MODPREC_GPU_DD_GEMV_LONG') };
+/** The cheaper float-float switches (session 15) from the environment: off unless set to 1 (`gemvFfFourRows`, `ddGemvLong`: on unless set to 0). */
+const cheaperFfSwitches = { ffLongLazy: envOn('MODPREC_GPU_FF_LONG_LAZY'), prefetchPingPong: envOn('MODPREC_GPU_PREFETCH_PING_PONG'), gemvFfFourRows: !envOff('MODPREC_GPU_GEMV_FF_FOUR_ROWS'), gemvEightRows: envOn('MODPREC_GPU_GEMV_EIGHT_ROWS'), gemvFinishBatch: envBatch('MODPREC_GPU_GEMV_FINISH_BATCH'), ddGemvDecodedX: envOn('MODPREC_GPU_DD_GEMV_DECODED_X'), ddGemvLong: !envOff('MODPREC_GPU_DD_GEMV_LONG') };
 
 /**
  * Most lazy float-float terms an accumulator takes between two settles with `ffLongLazy` on (the arithmetic's own
@@ -253,7 +257,7 @@ function envSteps(name: string): number {
   return Number.isInteger(v) && v > 0 ? Math.min(v, MAX_RNS_FOLD_STEPS) : 0;
 }
 
-let current: GpuKernelSwitches = { ...gemvDotSwitches, ...cheaperFfSwitches, gemvWorkgroupSplit: envWorkgroup('MODPREC_GPU_GEMV_WORKGROUP_SPLIT'), gemvPartialWorkgroup: envWorkgroup('MODPREC_GPU_GEMV_PARTIAL_WORKGROUP') || 64, dotBlockRuns: envOn('MODPREC_GPU_DOT_BLOCK_RUNS'), ffExactProducts: !envOff('MODPREC_GPU_FF_EXACT_PRODUCTS'), rnsFoldSteps: envSteps('MODPREC_GPU_RNS_FOLD'), rnsFoldSplit: !envOff('MODPREC_GPU_RNS_SPLIT'), ddDotLean: envOn('MODPREC_GPU_DD_DOT_LEAN'), lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE') };
+let current: GpuKernelSwitches = { ...gemvDotSwitches, ...cheaperFfSwitches, gemvWorkgroupSplit: envWorkgroup('MODPREC_GPU_GEMV_WORKGROUP_SPLIT', 256), gemvPartialWorkgroup: envWorkgroup('MODPREC_GPU_GEMV_PARTIAL_WORKGROUP', 64) || 64, dotBlockRuns: envOn('MODPREC_GPU_DOT_BLOCK_RUNS'), ffExactProducts: !envOff('MODPREC_GPU_FF_EXACT_PRODUCTS'), rnsFoldSteps: envSteps('MODPREC_GPU_RNS_FOLD'), rnsFoldSplit: !envOff('MODPREC_GPU_RNS_SPLIT'), ddDotLean: envOn('MODPREC_GPU_DD_DOT_LEAN'), lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE') };
 
 /**
  * The current switches.
