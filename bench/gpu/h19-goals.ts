@@ -19,7 +19,9 @@
  * `ffExactProducts`, beside the defaults on bf16/f16 storage — DOT, and GEMV N with x in A's format — bits compared). Writes <out>/h19-goals.json;
  * `--gemv-sweep` / `--dot-sweep` (./h19-sweep.ts): only the interleaved sweeps of fp32-storage GEMV N / DOT forms, each
  * form checked (bound, and the bits of the form it reschedules) then timed in rotated rounds within `--sweep-budget=90`
- * seconds (at most `--sweep-rounds=300` rounds of `--sweep-reps=20` calls a form).
+ * seconds (at most `--sweep-rounds=300` rounds of `--sweep-reps=20` calls a form); `--gemv-default-sweep`
+ * (./gemv-default-sweep.ts) likewise for GEMV N's default since session 20 beside the two-pass one, fp32 / bf16 / f16
+ * storage.
  * `--from=<json> [--device=…]` records such a file into bench/results and the `gpu-h19-goals` section of
  * docs/performance.md.
  */
@@ -39,6 +41,7 @@ import { MISS_COUNTER } from '../../kernels/dot/dot-fused-finish-source.js';
 import { gpuUnavailableReason } from '../../src/backends/webgpu/backend.js';
 import { Accurate, gemvReference, rand32 } from './bench-data.js';
 import { dotSweep, gemvSweep, type SweepRow, type SweepSettings } from './h19-sweep.js';
+import { gemvDefaultSweep } from './gemv-default-sweep.js';
 
 const small = process.argv.includes('--small');
 const outDir = process.argv.find((a) => a.startsWith('--out='))?.slice(6) ?? process.env.OUT;
@@ -53,7 +56,8 @@ const sixteenBitSet = rowSet === 's19';
 // --gemv-sweep / --dot-sweep: only the interleaved sweeps of ./h19-sweep.ts (fp32 storage), timed within
 // --sweep-budget=<seconds> (default 90, shared by the sweeps asked for; checks and uploads come on top) and at most
 // --sweep-rounds=<r> rounds (default 300) of --sweep-reps=<c> calls a batch (default 20).
-const sweeps = (['gemv', 'dot'] as const).filter((k) => process.argv.includes(`--${k}-sweep`));
+// --gemv-default-sweep: GEMV N's default since session 20 beside the two-pass one (./gemv-default-sweep.ts).
+const sweeps = (['gemv', 'dot', 'gemv-default'] as const).filter((k) => process.argv.includes(`--${k}-sweep`));
 const numberArg = (name: string, fallback: number): number => {
   const v = Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3));
   return Number.isFinite(v) && v > 0 ? v : fallback;
@@ -114,8 +118,10 @@ function push(row: Row): void {
 
 /**
  * The issue-19 item-4 switches as they were before they were timed (all off, 8 columns a step): every row starts from
- * these, so a row has exactly the switches it names — the library's defaults since 2026-11-27 are the rows naming
- * ffFmaKeep + gemvPrefetch + gemvVectorX (ff) and f32FmaKeep + gemvPrefetch + gemvVectorX (f32; DOT: ffFmaKeep).
+ * these, so a row has exactly the switches it names — the library's GEMV defaults are the rows naming ffFmaKeep +
+ * gemvPrefetch + gemvVectorX + ffExactProducts (ff) or f32FmaKeep + gemvPrefetch + gemvVectorX (f32) with, since
+ * session 20, gemvWorkgroupSplit 256 + gemvFfFourRows (rows that leave those two out say "two passes": the default
+ * until then; `--gemv-default-sweep` times both); DOT's: ffFmaKeep (+ ffExactProducts), tree.
  */
 const ITEM4_OFF: Partial<GpuKernelSwitches> = { dotFusedFinish: false, gemvFusedFinish: false, f32FmaKeep: false, ffFmaKeep: false, gemvPrefetch: false, gemvVectorX: false, gemvUnroll: 8, dotPrefetch: false, dotFusedTree: false, ffLongLazy: false, prefetchPingPong: false, gemvFfFourRows: false, gemvEightRows: false, gemvFinishBatch: 8, gemvWorkgroupSplit: 0, gemvPartialWorkgroup: 64, dotBlockRuns: false, ffExactProducts: false };
 
@@ -137,9 +143,9 @@ function session16Gemv(n: number): { label: string; arithmetic: 'f32' | 'ff'; sw
   const sixteen = ['bf16', 'f16'] as const;
   const sets = ['s16'] as const;
   return [
-    { label: 'default: ffFmaKeep + gemvPrefetch + gemvVectorX', arithmetic: 'ff', switches: base, options: {}, sets },
-    { label: 'default, 1 chain', arithmetic: 'ff', switches: base, options: { chains: 1 }, sets },
-    { label: 'default, 33 chunks (16 workgroups/SM)', arithmetic: 'ff', switches: base, options: { targetThreads: 33 * n }, sets },
+    { label: 'two passes: ffFmaKeep + gemvPrefetch + gemvVectorX', arithmetic: 'ff', switches: base, options: {}, sets },
+    { label: 'two passes, 1 chain', arithmetic: 'ff', switches: base, options: { chains: 1 }, sets },
+    { label: 'two passes, 33 chunks (16 workgroups/SM)', arithmetic: 'ff', switches: base, options: { targetThreads: 33 * n }, sets },
     { label: 'gemvFfFourRows: 4 rows/thread', arithmetic: 'ff', switches: four, options: {}, sets },
     { label: 'gemvFfFourRows, 1 chain', arithmetic: 'ff', switches: four, options: { chains: 1 }, sets },
     { label: 'gemvFfFourRows, gemvUnroll 4', arithmetic: 'ff', switches: { ...four, gemvUnroll: 4 }, options: {}, sets },
@@ -158,16 +164,16 @@ function session16Gemv(n: number): { label: string; arithmetic: 'f32' | 'ff'; sw
     { label: 'gemvEightRows, 1 chain, 2^20 target (2^17 threads)', arithmetic: 'ff', switches: eight, options: { chains: 1, targetThreads: 2 ** 20 }, sets, storages: sixteen },
     { label: 'gemvEightRows, 1 chain, 66 chunks (8 workgroups/SM)', arithmetic: 'ff', switches: eight, options: { chains: 1, targetThreads: 66 * n }, sets, storages: sixteen },
     // The finish pass loading 32 partials before it adds them (gemvFinishBatch; 2^18 target: 32 chunks a row), alone and with the wide row groups.
-    { label: 'default + gemvFinishBatch 32', arithmetic: 'ff', switches: { ...base, gemvFinishBatch: 32 }, options: {}, sets },
-    { label: 'default + gemvFinishBatch 16', arithmetic: 'ff', switches: { ...base, gemvFinishBatch: 16 }, options: {}, sets },
+    { label: 'two passes + gemvFinishBatch 32', arithmetic: 'ff', switches: { ...base, gemvFinishBatch: 32 }, options: {}, sets },
+    { label: 'two passes + gemvFinishBatch 16', arithmetic: 'ff', switches: { ...base, gemvFinishBatch: 16 }, options: {}, sets },
     { label: 'gemvFfFourRows + gemvFinishBatch 32, 1 chain', arithmetic: 'ff', switches: { ...four, gemvFinishBatch: 32 }, options: { chains: 1 }, sets },
     { label: 'gemvEightRows + gemvFinishBatch 32, 1 chain', arithmetic: 'ff', switches: { ...eight, gemvFinishBatch: 32 }, options: { chains: 1 }, sets, storages: sixteen },
     // With session 15's ffLongLazy (settles every 16 terms, across steps): another fixed order, within the bound.
     { label: 'gemvFfFourRows + ffLongLazy, 1 chain', arithmetic: 'ff', switches: { ...four, ffLongLazy: true }, options: { chains: 1 }, sets },
     { label: 'gemvEightRows + ffLongLazy, 1 chain', arithmetic: 'ff', switches: { ...eight, ffLongLazy: true }, options: { chains: 1 }, sets, storages: sixteen },
-    { label: 'f32 default: f32FmaKeep + gemvPrefetch + gemvVectorX', arithmetic: 'f32', switches: f32Base, options: {}, sets },
+    { label: 'f32 two passes: f32FmaKeep + gemvPrefetch + gemvVectorX', arithmetic: 'f32', switches: f32Base, options: {}, sets },
     { label: 'f32 gemvEightRows', arithmetic: 'f32', switches: { ...f32Base, gemvEightRows: true }, options: {}, sets, storages: sixteen },
-    { label: 'f32 default + gemvFinishBatch 32', arithmetic: 'f32', switches: { ...f32Base, gemvFinishBatch: 32 }, options: {}, sets },
+    { label: 'f32 two passes + gemvFinishBatch 32', arithmetic: 'f32', switches: { ...f32Base, gemvFinishBatch: 32 }, options: {}, sets },
     { label: 'f32 gemvEightRows, 2^20 target (2^17 threads)', arithmetic: 'f32', switches: { ...f32Base, gemvEightRows: true }, options: { targetThreads: 2 ** 20 }, sets, storages: sixteen },
   ];
 }
@@ -206,11 +212,11 @@ function session18Gemv(): { label: string; arithmetic: 'f32' | 'ff'; switches: P
   const fused = { gemvFusedFinish: true } as const;
   const sets = ['s18'] as const;
   return [
-    { label: 'default: ffFmaKeep + gemvPrefetch + gemvVectorX (2 dispatches)', arithmetic: 'ff', switches: base, options: {}, sets },
+    { label: 'two passes: ffFmaKeep + gemvPrefetch + gemvVectorX (2 dispatches)', arithmetic: 'ff', switches: base, options: {}, sets },
     { label: 'gemvFusedFinish: one dispatch', arithmetic: 'ff', switches: { ...base, ...fused }, options: {}, sets },
-    { label: 'default, 1 chain', arithmetic: 'ff', switches: base, options: { chains: 1 }, sets },
+    { label: 'two passes, 1 chain', arithmetic: 'ff', switches: base, options: { chains: 1 }, sets },
     { label: 'gemvFusedFinish, 1 chain', arithmetic: 'ff', switches: { ...base, ...fused }, options: { chains: 1 }, sets },
-    { label: 'f32 default: f32FmaKeep + gemvPrefetch + gemvVectorX (2 dispatches)', arithmetic: 'f32', switches: f32Base, options: {}, sets },
+    { label: 'f32 two passes: f32FmaKeep + gemvPrefetch + gemvVectorX (2 dispatches)', arithmetic: 'f32', switches: f32Base, options: {}, sets },
     { label: 'f32 gemvFusedFinish: one dispatch', arithmetic: 'f32', switches: { ...f32Base, ...fused }, options: {}, sets },
     { label: 'gemvFusedFinish (again)', arithmetic: 'ff', switches: { ...base, ...fused }, options: {}, sets },
   ];
@@ -253,14 +259,14 @@ function session19Gemv(): { label: string; arithmetic: 'f32' | 'ff'; switches: P
   const sets = ['s19'] as const;
   const storages = ['bf16', 'f16'] as const;
   return [
-    { label: 'default: ffFmaKeep + gemvPrefetch + gemvVectorX (x fp32)', arithmetic: 'ff', switches: base, options: {}, sets, storages },
-    { label: 'default, x in A\'s format', arithmetic: 'ff', switches: base, options: {}, sets, storages, x16: true },
+    { label: 'two passes: ffFmaKeep + gemvPrefetch + gemvVectorX (x fp32)', arithmetic: 'ff', switches: base, options: {}, sets, storages },
+    { label: 'two passes, x in A\'s format', arithmetic: 'ff', switches: base, options: {}, sets, storages, x16: true },
     { label: 'ffExactProducts, x in A\'s format', arithmetic: 'ff', switches: exact, options: {}, sets, storages, x16: true },
-    { label: 'default, x in A\'s format, 1 chain', arithmetic: 'ff', switches: base, options: { chains: 1 }, sets, storages, x16: true },
+    { label: 'two passes, x in A\'s format, 1 chain', arithmetic: 'ff', switches: base, options: { chains: 1 }, sets, storages, x16: true },
     { label: 'ffExactProducts, x in A\'s format, 1 chain', arithmetic: 'ff', switches: exact, options: { chains: 1 }, sets, storages, x16: true },
-    { label: 'f32 default, x in A\'s format', arithmetic: 'f32', switches: { f32FmaKeep: true, gemvPrefetch: true, gemvVectorX: true }, options: {}, sets, storages, x16: true },
+    { label: 'f32 two passes, x in A\'s format', arithmetic: 'f32', switches: { f32FmaKeep: true, gemvPrefetch: true, gemvVectorX: true }, options: {}, sets, storages, x16: true },
     { label: 'ffExactProducts (again), x in A\'s format', arithmetic: 'ff', switches: exact, options: {}, sets, storages, x16: true },
-    // The one-dispatch workgroup split with four float-float rows a thread (both off by default) over exact products.
+    // The one-dispatch workgroup split with four float-float rows a thread (the default since session 20) over exact products.
     { label: 'gemvWorkgroupSplit 256 + gemvFfFourRows + ffExactProducts (x fp32)', arithmetic: 'ff', switches: splitForms, options: {}, sets, storages },
     { label: 'gemvWorkgroupSplit 256 + gemvFfFourRows + ffExactProducts, x in A\'s format', arithmetic: 'ff', switches: splitForms, options: {}, sets, storages, x16: true },
     { label: 'gemvWorkgroupSplit 256 + gemvFfFourRows + ffExactProducts, x in A\'s format, 1 chain', arithmetic: 'ff', switches: splitForms, options: { chains: 1 }, sets, storages, x16: true },
@@ -379,18 +385,18 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
       // Session 15 (--rows=s15): ffLongLazy (lazy accumulators settled after up to 16 terms across steps) and
       // prefetchPingPong (two carried register sets, no moves) beside
       // the default since 2026-11-27, and the f32 default for the gap between the two arithmetics.
-      { label: 'default: ffFmaKeep + gemvPrefetch + gemvVectorX', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx }, options: {}, sets: ['s15'] },
-      { label: 'default + ffLongLazy (settle every 4 steps)', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx, ...ll }, options: {}, sets: ['s15'] },
-      { label: 'default + ffLongLazy, 1 chain (every 2 steps)', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx, ...ll }, options: { chains: 1 }, sets: ['s15'] },
-      { label: 'default + ffLongLazy, gemvUnroll 16 (every 2 steps)', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx, ...ll, gemvUnroll: 16 }, options: {}, sets: ['s15'] },
-      { label: 'default + ffLongLazy, gemvUnroll 16, 1 chain (every step)', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx, ...ll, gemvUnroll: 16 }, options: { chains: 1 }, sets: ['s15'] },
-      { label: 'default + ffLongLazy, 2^19 target (2^18 threads)', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx, ...ll }, options: { targetThreads: 2 ** 19 }, sets: ['s15'] },
-      { label: 'default + ffLongLazy, no gemvPrefetch', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...vx, ...ll }, options: {}, sets: ['s15'] },
-      { label: 'default + prefetchPingPong', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx, ...pp }, options: {}, sets: ['s15'] },
-      { label: 'default + prefetchPingPong + ffLongLazy', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx, ...pp, ...ll }, options: {}, sets: ['s15'] },
-      { label: 'default + prefetchPingPong + ffLongLazy, 1 chain', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx, ...pp, ...ll }, options: { chains: 1 }, sets: ['s15'] },
-      { label: 'f32 default: f32FmaKeep + gemvPrefetch + gemvVectorX', arithmetic: 'f32', switches: { ...fk, ...pf, ...vx }, options: {}, sets: ['s15'] },
-      { label: 'f32 default + prefetchPingPong', arithmetic: 'f32', switches: { ...fk, ...pf, ...vx, ...pp }, options: {}, sets: ['s15'] },
+      { label: 'two passes: ffFmaKeep + gemvPrefetch + gemvVectorX', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx }, options: {}, sets: ['s15'] },
+      { label: 'two passes + ffLongLazy (settle every 4 steps)', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx, ...ll }, options: {}, sets: ['s15'] },
+      { label: 'two passes + ffLongLazy, 1 chain (every 2 steps)', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx, ...ll }, options: { chains: 1 }, sets: ['s15'] },
+      { label: 'two passes + ffLongLazy, gemvUnroll 16 (every 2 steps)', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx, ...ll, gemvUnroll: 16 }, options: {}, sets: ['s15'] },
+      { label: 'two passes + ffLongLazy, gemvUnroll 16, 1 chain (every step)', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx, ...ll, gemvUnroll: 16 }, options: { chains: 1 }, sets: ['s15'] },
+      { label: 'two passes + ffLongLazy, 2^19 target (2^18 threads)', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx, ...ll }, options: { targetThreads: 2 ** 19 }, sets: ['s15'] },
+      { label: 'two passes + ffLongLazy, no gemvPrefetch', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...vx, ...ll }, options: {}, sets: ['s15'] },
+      { label: 'two passes + prefetchPingPong', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx, ...pp }, options: {}, sets: ['s15'] },
+      { label: 'two passes + prefetchPingPong + ffLongLazy', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx, ...pp, ...ll }, options: {}, sets: ['s15'] },
+      { label: 'two passes + prefetchPingPong + ffLongLazy, 1 chain', arithmetic: 'ff', switches: { ...lazy, ...ffk, ...pf, ...vx, ...pp, ...ll }, options: { chains: 1 }, sets: ['s15'] },
+      { label: 'f32 two passes: f32FmaKeep + gemvPrefetch + gemvVectorX', arithmetic: 'f32', switches: { ...fk, ...pf, ...vx }, options: {}, sets: ['s15'] },
+      { label: 'f32 two passes + prefetchPingPong', arithmetic: 'f32', switches: { ...fk, ...pf, ...vx, ...pp }, options: {}, sets: ['s15'] },
       ...session16Gemv(n),
       ...session18Gemv(),
       ...session19Gemv(),
@@ -693,6 +699,13 @@ groups × all S chunks and reducing them in workgroup memory in chunk order (no 
 \`gemvPartialWorkgroup\` W: the two-pass form's partial pass in workgroups of W invocations (W·R adjacent rows of a
 column a workgroup). \`dotBlockRuns\`: each DOT workgroup's runs of a step as one contiguous block. The two GEMV forms
 keep the default's bits (checked: "same bits"); block runs change DOT's order within its bound.
+
+**Session 20 (\`--gemv-default-sweep\`, bench/gpu/gemv-default-sweep.ts).** \`gemvWorkgroupSplit\` 256 with
+\`gemvFfFourRows\` became GEMV N's default; the rows that leave them out say "two passes" (the default until then). The
+sweep times the new default beside the two passes in the same rotated rounds: fp32 storage in float-float and f32,
+bf16 / f16 storage in float-float with x fp32 (2 chains and 1) and with x in A's format, each pair checked bit for bit
+and the form that ran named (1 or 2 dispatches: 16-bit A and x in float-float take exact products, which the split
+does not run — there the new default is the two passes with four rows a thread).
 `;
 
 function record(file: string): void {
@@ -707,14 +720,16 @@ function record(file: string): void {
 async function benchSweeps(rt: GpuRuntime): Promise<void> {
   const budgetMs = numberArg('sweep-budget', 90) * 1000;
   const settings = (share: number): SweepSettings => ({ budgetMs: small ? 2000 : budgetMs * share, maxRounds: small ? 3 : numberArg('sweep-rounds', 300), reps: small ? 2 : numberArg('sweep-reps', 20), warmRounds: small ? 0 : 2 });
-  const record = (r: SweepRow, goal: number): void => push({
-    kernel: r.kernel, variant: `${r.variant} [${r.rounds} rounds, quartiles ${r.p25.toFixed(4)}–${r.p75.toFixed(4)} ms; ${r.note}]`, storage: 'f32', arithmetic: r.arithmetic,
+  const record = (r: SweepRow & { storage?: string }, goal: number | undefined): void => push({
+    kernel: r.kernel, variant: `${r.variant} [${r.rounds} rounds, quartiles ${r.p25.toFixed(4)}–${r.p75.toFixed(4)} ms; ${r.note}]`, storage: r.storage ?? 'f32', arithmetic: r.arithmetic,
     ms: r.ms, issueMs: r.issueMs, gbs: r.bytes / r.ms / 1e6, error: r.error, bound: r.bound, correct: r.correct, goal: small || r.arithmetic !== 'ff' ? '' : goalText(r.ms, goal),
   });
-  // Where both run, each gets half of the rounds' time.
-  const share = sweeps.length === 2 ? { gemv: 0.5, dot: 0.5 } : { gemv: 1, dot: 1 };
-  if (sweeps.includes('gemv')) for (const r of await gemvSweep(rt, small, settings(share.gemv), withSwitches)) record(r, 0.105);
-  if (sweeps.includes('dot')) for (const r of await dotSweep(rt, small, settings(share.dot), withSwitches)) record(r, 0.36);
+  // Where several run, each gets its share of the rounds' time.
+  const share = 1 / sweeps.length;
+  if (sweeps.includes('gemv')) for (const r of await gemvSweep(rt, small, settings(share), withSwitches)) record(r, 0.105);
+  if (sweeps.includes('dot')) for (const r of await dotSweep(rt, small, settings(share), withSwitches)) record(r, 0.36);
+  // The goals: fp32 + ff ≤ 0.105 ms, 16-bit storage + ff ≤ 0.075 ms (the rows with x fp32).
+  if (sweeps.includes('gemv-default')) for (const r of await gemvDefaultSweep(rt, small, settings(share), withSwitches)) record(r, r.storage === 'f32' ? 0.105 : r.variant.includes(', x fp32') ? 0.075 : undefined);
 }
 
 async function main(): Promise<void> {

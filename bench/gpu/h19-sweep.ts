@@ -59,7 +59,10 @@ export interface SweepSettings {
 const U = { f32: 2 ** -24, ff: 8 * 2 ** -48 } as const;
 const gamma = (n: number, u: number): number => (n * u < 1 ? (n * u) / (1 - n * u) : Infinity);
 
-/** The library's defaults since 2026-11-27 in float-float and in f32 (the bench's all-off state plus these). */
+/**
+ * The library's defaults of 2026-11-27 in float-float and in f32 (the bench's all-off state plus these): GEMV N's two
+ * passes, the default until session 20 (since: `gemvWorkgroupSplit` 256 + `gemvFfFourRows`, ./gemv-default-sweep.ts).
+ */
 const FF_BASE = { lazy: true, tree: true, ffFmaKeep: true, gemvPrefetch: true, gemvVectorX: true } as const;
 const F32_BASE = { lazy: true, tree: true, f32FmaKeep: true, gemvPrefetch: true, gemvVectorX: true } as const;
 
@@ -74,11 +77,11 @@ const F32_BASE = { lazy: true, tree: true, f32FmaKeep: true, gemvPrefetch: true,
 export function gemvSweepVariants(): SweepVariant<GpuGemvOptions>[] {
   const wg = (W: 128 | 256) => ({ gemvWorkgroupSplit: W }) as const;
   const four = { gemvFfFourRows: true } as const;
-  const ffRef = 'ff default (2 dispatches)';
-  const ff1 = 'ff default, 1 chain';
-  const ff17 = 'ff default, 2^17 target (16 chunks)';
-  const f32Ref = 'f32 default (2 dispatches)';
-  const f3217 = 'f32 default, 2^17 target (16 chunks)';
+  const ffRef = 'ff two passes (2 dispatches)';
+  const ff1 = 'ff two passes, 1 chain';
+  const ff17 = 'ff two passes, 2^17 target (16 chunks)';
+  const f32Ref = 'f32 two passes (2 dispatches)';
+  const f3217 = 'f32 two passes, 2^17 target (16 chunks)';
   return [
     { label: ffRef, arithmetic: 'ff', switches: FF_BASE, options: {} },
     { label: 'ff gemvWorkgroupSplit 256 (1 dispatch)', arithmetic: 'ff', switches: { ...FF_BASE, ...wg(256) }, options: {}, sameBitsAs: ffRef },
@@ -152,9 +155,13 @@ const quantile = (sorted: readonly number[], q: number): number => sorted[Math.m
 
 /**
  * Times the variants in interleaved rounds (round r starts at variant r mod count), dropping the first `warmRounds`.
+ * @param rt - the runtime
+ * @param forms - each variant's switches and call
+ * @param settings - budget, rounds, calls a batch, warm rounds
+ * @param withSwitches - how the bench sets switches for a call
  * @returns per variant: the sorted batch times and the median issue time
  */
-async function interleaved(rt: GpuRuntime, forms: readonly { switches: Partial<GpuKernelSwitches>; run: () => Promise<unknown> }[], settings: SweepSettings, withSwitches: WithSwitches): Promise<{ times: number[]; issue: number }[]> {
+export async function interleaved(rt: GpuRuntime, forms: readonly { switches: Partial<GpuKernelSwitches>; run: () => Promise<unknown> }[], settings: SweepSettings, withSwitches: WithSwitches): Promise<{ times: number[]; issue: number }[]> {
   const times = forms.map(() => [] as number[]);
   const issue = forms.map(() => [] as number[]);
   const start = performance.now();
@@ -172,8 +179,16 @@ async function interleaved(rt: GpuRuntime, forms: readonly { switches: Partial<G
   return times.map((t, i) => ({ times: t.sort((a, b) => a - b), issue: quantile(issue[i]!.sort((a, b) => a - b), 0.5) }));
 }
 
-/** Rows of timed variants from their checks and interleaved times; the note is the ratio to the reference row. */
-function sweepRows<O>(kernel: string, variants: readonly SweepVariant<O>[], checks: readonly { error: number; bound: number; correct: boolean; why: string }[], timed: readonly { times: number[]; issue: number }[], bytes: number): SweepRow[] {
+/**
+ * Rows of timed variants from their checks and interleaved times; the note is the ratio to the reference row.
+ * @param kernel - the rows' kernel column
+ * @param variants - the variants
+ * @param checks - each variant's check
+ * @param timed - each variant's interleaved times
+ * @param bytes - bytes a call moves
+ * @returns the rows
+ */
+export function sweepRows<O>(kernel: string, variants: readonly SweepVariant<O>[], checks: readonly { error: number; bound: number; correct: boolean; why: string }[], timed: readonly { times: number[]; issue: number }[], bytes: number): SweepRow[] {
   const medians = timed.map((t) => (t.times.length ? quantile(t.times, 0.5) : NaN));
   return variants.map((v, i) => {
     const refIndex = v.sameBitsAs ? variants.findIndex((w) => w.label === v.sameBitsAs) : variants.findIndex((w) => w.arithmetic === v.arithmetic);
