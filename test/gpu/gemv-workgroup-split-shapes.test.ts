@@ -1,13 +1,14 @@
 /**
- * GEMV N's default form since session 19 — the reduction inside 256-invocation workgroups (`gemvWorkgroupSplit`) with
+ * GEMV N's default form since session 20 — the reduction inside 256-invocation workgroups (`gemvWorkgroupSplit`) with
  * four float-float rows a thread (`gemvFfFourRows`) — over shapes where several workgroups run: m from one row group to
- * a few thousand rows (a multiple of the rows a thread or not, below and above a workgroup's rows), n from one column
+ * about 2400 rows (a multiple of the rows a thread or not, below and above a workgroup's rows), n from one column
  * to several hundred, the chunk count S from 1 to past a workgroup's invocations (then the two passes must run), lda
  * above m, A as a strided sub-range of a larger span, x strided with an offset, y packed or a sub-range, y in every
  * format the split writes (f32, f16, bf16, ff, f64), α = 0, β = 0 over a y of NaN. Every row must be the old
  * two-pass default's bit for bit (a row left unstored or added twice differs), and within gemvBound of the exact
- * result of the stored values (BigInt: every value here is an integer times 2^-31). The transposed product never
- * takes the split.
+ * result of the stored values (BigInt: every value here is an integer times 2^-31). Also: S = 256 (one row group a
+ * workgroup) and 257 (the two passes), more workgroups than one dispatch dimension holds, the split with wider partial
+ * workgroups set, the env variables that turn the forms off; the transposed product never takes the split.
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -57,7 +58,7 @@ interface Operands {
 }
 
 /** A (packed with lda ≥ m, or a strided sub-range of a larger span) and x (packed, or every `xStride`-th element from 1). */
-async function operands(c: { m: number; n: number; storage: StoredFormat; pad: number; aView: boolean; xStride: number; seed: number }): Promise<Operands> {
+async function operands(c: { m: number; n: number; storage: StoredFormat; pad: number; aView: boolean; xStride: number; seed: number; hostA?: boolean }): Promise<Operands> {
   const { m, n } = c;
   let A: DeviceMatrix;
   let a: (i: number, j: number) => number;
@@ -72,7 +73,8 @@ async function operands(c: { m: number; n: number; storage: StoredFormat; pad: n
     const lda = m + c.pad;
     const data = await toDevice(randomValues(lda * n, c.seed), { format: c.storage });
     A = deviceMatrix(data, m, n, lda);
-    const held = await data.toHost();
+    // hostA false: A is never read back (a large matrix compared with the two passes only).
+    const held = c.hostA === false ? new Float64Array(0) : await data.toHost();
     a = (i, j) => held[i + j * lda]!;
   }
   const xSpan = await toDevice(randomValues(c.xStride === 1 ? n : 1 + c.xStride * n, c.seed + 1), { format: 'f32' });
@@ -123,8 +125,8 @@ describe('GEMV N default (gemvWorkgroupSplit 256 + gemvFfFourRows) over many wor
           arithmetic: fc.constantFrom('f32', 'ff'),
           storage: fc.constantFrom<StoredFormat>('f32', 'bf16', 'f16'),
           yFormat: fc.constantFrom<StoredFormat>('f32', 'f16', 'bf16', 'ff', 'f64'),
-          // m: one row group up to a few thousand rows (workgroups of up to 256 row groups of 4 rows), ± a partial group.
-          groups: fc.oneof(fc.integer({ min: 1, max: 20 }), fc.integer({ min: 60, max: 700 })), extra: fc.integer({ min: 0, max: 3 }),
+          // m: one row group up to about 2400 rows (a workgroup holds at most 64 row groups of 4 rows, 128 for a 16-bit y), ± a partial group.
+          groups: fc.oneof(fc.integer({ min: 1, max: 20 }), fc.integer({ min: 60, max: 600 })), extra: fc.integer({ min: 0, max: 3 }),
           // n: a single column to several hundred (chunks of one column to whole).
           n: fc.oneof(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 10, max: 300 })),
           // Chunks wanted (targetThreads = m·wanted): S = 1, a few, just below / at / past a workgroup's 256 invocations.
@@ -183,7 +185,7 @@ describe('GEMV N default (gemvWorkgroupSplit 256 + gemvFfFourRows) over many wor
           ops.destroy();
         },
       ),
-      { numRuns: 18 },
+      { numRuns: 12 },
     );
   });
 
@@ -225,6 +227,51 @@ describe('GEMV N default (gemvWorkgroupSplit 256 + gemvFfFourRows) over many wor
       }
       expect(outs[1]!.every((v, i) => same(v, outs[0]![i]!)), arithmetic).toBe(true);
     }
+    ops.destroy();
+  });
+
+  it('S = 256 chunks (one row group a workgroup) splits, S = 257 takes the two passes; the same bits either way', async () => {
+    await requireRuntime();
+    const m = 301;
+    for (const n of [256, 257]) {
+      const ops = await operands({ m, n, storage: 'bf16', pad: 0, aView: false, xStride: 1, seed: n });
+      const outs: Float64Array[] = [];
+      const ran: number[] = [];
+      for (const switches of [TWO_PASS, SPLIT]) {
+        setGpuKernelSwitches(switches);
+        const y = await toDevice(randomValues(m, 5), { format: 'f64' });
+        const before = gemvWorkgroupSplitCalls();
+        // One column a chunk: S = n.
+        await gpuGemv({ A: ops.A, x: ops.x, y, alpha: 1.25, beta: -0.5 }, { arithmetic: 'ff', targetThreads: m * n });
+        ran.push(gemvWorkgroupSplitCalls() - before);
+        outs.push(Float64Array.from(await y.toHost()));
+        y.destroy();
+      }
+      expect(ran, `n = ${n}`).toEqual([0, n <= 256 ? 1 : 0]);
+      expect(outs[1]!.every((v, i) => same(v, outs[0]![i]!)), `n = ${n}`).toBe(true);
+      ops.destroy();
+    }
+  });
+
+  it('more workgroups than one dispatch dimension holds (a second row of workgroups, the last one idle): every row stored', async () => {
+    await requireRuntime();
+    // Workgroups of 64 and S = 33 chunks: one row group of 4 rows a workgroup, ⌈m/4⌉ = 65537 workgroups > 65535,
+    // dispatched as 2 × 32769 (the same code as with 256, which would take S ≥ 129 chunks: a two-pass partial buffer of
+    // m·S words over llvmpipe's 128 MiB binding, so no reference, and four times the work).
+    const [m, n] = [4 * 65536 + 3, 33];
+    const ops = await operands({ m, n, storage: 'f32', pad: 0, aView: false, xStride: 1, seed: 31, hostA: false });
+    const outs: Float64Array[] = [];
+    for (const switches of [TWO_PASS, { ...SPLIT, gemvWorkgroupSplit: 64 as const }]) {
+      setGpuKernelSwitches(switches);
+      const y = await toDevice(new Float64Array(m).fill(NaN), { format: 'f32' });
+      const before = gemvWorkgroupSplitCalls();
+      await gpuGemv({ A: ops.A, x: ops.x, y }, { arithmetic: 'f32', targetThreads: m * n });
+      expect(gemvWorkgroupSplitCalls() - before).toBe(switches === TWO_PASS ? 0 : 1);
+      outs.push(Float64Array.from(await y.toHost()));
+      y.destroy();
+    }
+    const differ = [...outs[1]!.keys()].filter((i) => !same(outs[1]![i]!, outs[0]![i]!) || !Number.isFinite(outs[1]![i]!));
+    expect(differ.slice(0, 8).map((i) => `row ${i}: ${outs[1]![i]} vs ${outs[0]![i]}`)).toEqual([]);
     ops.destroy();
   });
 
