@@ -5,7 +5,9 @@
  * column: coalesced); the reduction dimension is split into S chunks so that m·S threads fill the GPU.
  * op(A) = Aᵀ: W lanes per column j, lane l summing rows l, l+W, … (adjacent lanes read adjacent rows).
  * A second pass sums the S (or W) partials of each row in a fixed order, applies α and β, and writes y in
- * its storage format. Both passes go to the device in one submit. A row-major view (rows its compact direction)
+ * its storage format. Both passes go to the device in one submit. By default (the `gemvWorkgroupSplit` switch, since
+ * session 20) GEMV N runs both in one dispatch where a workgroup holds all S chunks of its rows and y is packed
+ * (./gemv-workgroup-split.ts): the same operations in the same order, so the same bits. A row-major view (rows its compact direction)
  * is the column-major Aᵀ of its span and runs as the other trans on it (./transposed-device-matrix.ts): its N
  * takes the T pass, its T the N pass, each reading adjacent elements in adjacent threads.
  *
