@@ -189,6 +189,27 @@ describe('GEMV N default (gemvWorkgroupSplit 256 + gemvFfFourRows) over many wor
     );
   });
 
+  it('y in each format the split writes, an odd m (a last word of a 16-bit y half past the end), several workgroups', async () => {
+    await requireRuntime();
+    const [m, n] = [1031, 70];
+    const ops = await operands({ m, n, storage: 'f32', pad: 1, aView: false, xStride: 1, seed: 41 });
+    for (const yFormat of ['f32', 'f16', 'bf16', 'ff', 'f64'] as const) {
+      const outs: Float64Array[] = [];
+      for (const switches of [TWO_PASS, SPLIT]) {
+        setGpuKernelSwitches(switches);
+        const y = await toDevice(randomValues(m, 42), { format: yFormat });
+        const before = gemvWorkgroupSplitCalls();
+        await gpuGemv({ A: ops.A, x: ops.x, y, alpha: 0.5, beta: -2 }, { arithmetic: 'ff', targetThreads: 8 * m });
+        expect(gemvWorkgroupSplitCalls() - before, yFormat).toBe(switches === TWO_PASS ? 0 : 1);
+        outs.push(Float64Array.from(await y.toHost()));
+        y.destroy();
+      }
+      const differ = [...outs[1]!.keys()].filter((i) => !same(outs[1]![i]!, outs[0]![i]!));
+      expect(differ.slice(0, 8).map((i) => `${yFormat} row ${i}: ${outs[1]![i]} vs ${outs[0]![i]}`)).toEqual([]);
+    }
+    ops.destroy();
+  });
+
   it('the transposed product never takes the split, and keeps its bits', async () => {
     await requireRuntime();
     const [m, n] = [700, 300];
