@@ -461,6 +461,14 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
     await gemvWorkgroupSplitN(runtime, splitKey, { A, x, y }, arithmetic, { alpha, beta, R, W, splits, partialScalars, runSuffix: runRead?.suffix, vectorX: rowKey.includes('|vx'), specKey: `${chains}|${rowKey}` }, rowLines);
     return;
   }
+  // The partials (R rows a thread, c words each) are bound whole by the finish pass: a split target
+  // (options.targetThreads) that would make them pass one storage binding aims at half as many threads, until they fit
+  // (the result stays a fixed function of the call); a y whose own partials cannot fit is a typed error, never a
+  // dispatch that Dawn rejects while y stays as it was.
+  if (Math.max(1, threads) * c * R * 4 > limit) {
+    if (target > 1) return gemvOnDevice(runtime, args, trans, alpha, beta, arithmetic, Math.floor(target / 2), chains, rowsPerThread);
+    throw new ModprecError('BACKEND_LIMIT', `invalid argument: GEMV's partial sums of ${trans ? n : m} rows in ${arithmetic.name} need ${Math.max(1, threads) * c * R * 4} bytes, over this adapter's maxStorageBufferBindingSize of ${limit} bytes`, 'maxStorageBufferBindingSize');
+  }
   // The caller's arrays key the plan (a split N's views of them are made per call); the windows set its passes and scratch.
   const key = `gemv|${trans ? 'T' : 'N'}|${objectId(args.A.data)}|${A.data.offset}|${A.data.stride}|${objectId(args.x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}|${chains}|${rowKey}|${inPlace}|${columnWindows.length}|${threads}`;
   // decoding: one more pass (x → four words an element) and its buffer, after the others.
