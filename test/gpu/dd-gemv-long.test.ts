@@ -8,11 +8,13 @@
  * rows (cancellation to cond ≈ 2^100) within that bound and the CPU gemvBound; rows long enough to pass the window's
  * 2^127 without its settles on the way. And that the switch runs the long
  * window: a term 2^-112 below the row's others, in another step, survives exactly (the per-step window rounds it away).
+ * GEMV T of a row-major view, which runs as N on the column-major matrix it is the transpose of, gives that N's words
+ * (toEqual: ±0 told apart, NaN as NaN).
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toDevice } from '../../src/backends/webgpu/device-array.js';
-import { deviceMatrix, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
+import { deviceMatrix, deviceMatrixView, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
 import { gpuKernelSwitches, setGpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { ddGpuArithmetic, ddGpuArithmeticGemvLong, ddGpuArithmeticGemvWindow8 } from '../../src/formats/dd/dd-gpu-arithmetic.js';
 import type { DdValue } from '../../src/formats/dd/dd-arithmetic.js';
@@ -39,14 +41,19 @@ function cpuRows(colMajor: readonly number[], m: number, n: number, xs: readonly
   return Array.from({ length: outer }, (_, i) => y.get(i));
 }
 
-/** GEMV y := op(A)·x on the GPU in dd with the switch on, f64 A and x, one partial-pass thread a row or column. */
-async function longRows(colMajor: readonly number[], m: number, n: number, xs: readonly number[], trans: 'N' | 'T', chains: number): Promise<{ hi: number; lo: number }[]> {
+/**
+ * GEMV y := op(A)·x on the GPU in dd with the switch on, f64 A and x, one partial-pass thread a row or column. With
+ * `rowMajorT` (trans N only), op(A) = A (an m×n column-major array) is given as T of the row-major n×m view of the
+ * same span, which GEMV runs as N on its column-major transpose (docs/gpu.md, GEMV): the same pass, the same words.
+ */
+async function longRows(colMajor: readonly number[], m: number, n: number, xs: readonly number[], trans: 'N' | 'T', chains: number, rowMajorT = false): Promise<{ hi: number; lo: number }[]> {
   setGpuKernelSwitches({ ddGemvLong: true });
-  const A = deviceMatrix(await toDevice(Float64Array.from(colMajor), { format: 'f64' }), m, n);
+  const span = await toDevice(Float64Array.from(colMajor), { format: 'f64' });
+  const A = rowMajorT ? deviceMatrixView(span, { rows: n, cols: m, offset: 0, rowStride: m, colStride: 1 }) : deviceMatrix(span, m, n);
   const x = await toDevice(Float64Array.from(xs), { format: 'f64' });
   const outer = trans === 'T' ? n : m;
   const y = await toDevice(new Float64Array(outer), { format: 'dd' });
-  await gpuGemv({ A, x, y, alpha: 1, beta: 0, trans }, { arithmetic: 'dd', strict: true, targetThreads: 1, chains });
+  await gpuGemv({ A, x, y, alpha: 1, beta: 0, trans: rowMajorT ? 'T' : trans }, { arithmetic: 'dd', strict: true, targetThreads: 1, chains });
   const words = Array.from((await y.encoded()).words);
   return Array.from({ length: outer }, (_, r) => pairOf(words, r));
 }
@@ -73,9 +80,34 @@ function expectRowWithin(got: { hi: number; lo: number }, exact: Rational, mag: 
   expect(compareRational(limit, cpuLimit)).toBeLessThanOrEqual(0);
 }
 
+/**
+ * Rows of op(A)·x from the GPU: finite ones within the long window's bound of their exact value, non-finite ones the
+ * CPU dd kernel's ±∞ and NaN.
+ */
+function expectRowsOf(got: readonly { hi: number; lo: number }[], a: readonly number[], m: number, n: number, xs: readonly number[], trans: 'N' | 'T'): void {
+  const transposed = trans === 'T';
+  const [outer, inner] = transposed ? [n, m] : [m, n];
+  const cpu = cpuRows(a, m, n, xs, trans);
+  for (let r = 0; r < outer; r++) {
+    if (!Number.isFinite(cpu[r]!.hi)) {
+      if (Number.isNaN(cpu[r]!.hi)) expect(got[r]!.hi).toBeNaN();
+      else expect(got[r]!.hi, `${trans} row ${r}`).toBe(cpu[r]!.hi);
+      continue;
+    }
+    let exact = rational(0n);
+    let mag = rational(0n);
+    for (let k = 0; k < inner; k++) {
+      const t = mulRational(exactOf(a[transposed ? k + r * m : r + k * m]!), exactOf(xs[k]!));
+      exact = addRational(exact, t);
+      mag = addRational(mag, absRational(t));
+    }
+    expectRowWithin(got[r]!, exact, mag, inner, `${trans} row ${r}`);
+  }
+}
+
 describe('dd GEMV with the long f64·f64 window (ddGemvLong)', () => {
   // T with two chains compiles its own pair of shaders (minutes on a loaded llvmpipe): opt-in.
-  it.each([['N', 1], ...(slowTests ? [['T', 2]] : [])] as const)('GEMV %s (%i chain(s)), f64 storage: every row within the bound of its exact value; ±∞ and NaN as the CPU dd kernel', async (trans, chains) => {
+  it.each<readonly ['N' | 'T', number]>([['N', 1], ...(slowTests ? [['T', 2] as const] : [])])('GEMV %s (%i chain(s)), f64 storage: every row within the bound of its exact value; ±∞ and NaN as the CPU dd kernel', async (trans, chains) => {
     await requireRuntime();
     const transposed = trans === 'T';
     await fc.assert(fc.asyncProperty(
@@ -85,23 +117,23 @@ describe('dd GEMV with the long f64·f64 window (ddGemvLong)', () => {
         const [m, n] = transposed ? [inner, outer] : [outer, inner];
         const a = values.slice(0, m * n);
         const xs = values.slice(150 - inner);
-        const got = await longRows(a, m, n, xs, trans, chains);
-        const cpu = cpuRows(a, m, n, xs, trans);
-        for (let r = 0; r < outer; r++) {
-          if (!Number.isFinite(cpu[r]!.hi)) {
-            if (Number.isNaN(cpu[r]!.hi)) expect(got[r]!.hi).toBeNaN();
-            else expect(got[r]!.hi, `${trans} row ${r}`).toBe(cpu[r]!.hi);
-            continue;
-          }
-          let exact = rational(0n);
-          let mag = rational(0n);
-          for (let k = 0; k < inner; k++) {
-            const t = mulRational(exactOf(a[transposed ? k + r * m : r + k * m]!), exactOf(xs[k]!));
-            exact = addRational(exact, t);
-            mag = addRational(mag, absRational(t));
-          }
-          expectRowWithin(got[r]!, exact, mag, inner, `${trans} row ${r}`);
-        }
+        expectRowsOf(await longRows(a, m, n, xs, trans, chains), a, m, n, xs, trans);
+      },
+    ), { numRuns: 5 });
+  });
+
+  it('GEMV T of a row-major view: the words of GEMV N on the column-major matrix it is the transpose of (the same pass), every row within the bound', async () => {
+    await requireRuntime();
+    await fc.assert(fc.asyncProperty(
+      fc.integer({ min: 2, max: 3 }), fc.integer({ min: 2, max: 36 }), fc.array(doubles, { minLength: 150, maxLength: 150 }),
+      async (m, n, values) => {
+        // m, n ≥ 2: a view with one row or column is read as it is (not through its transpose).
+        const a = values.slice(0, m * n);
+        const xs = values.slice(150 - n);
+        const direct = await longRows(a, m, n, xs, 'N', 1);
+        const viaView = await longRows(a, m, n, xs, 'N', 1, true);
+        expect(viaView.map((p) => [p.hi, p.lo])).toEqual(direct.map((p) => [p.hi, p.lo]));
+        expectRowsOf(viaView, a, m, n, xs, 'N');
       },
     ), { numRuns: 5 });
   });

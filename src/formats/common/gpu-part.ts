@@ -349,6 +349,12 @@ export interface GpuNativeLibrary {
   readonly functions: Readonly<Record<string, { readonly args: readonly GpuValueType[]; readonly returns: GpuValueType }>>;
   /** WGSL defining every function of `functions` (and any helpers it needs, with names that start like them). */
   readonly wgsl: string;
+  /**
+   * Libraries built on this one that only some shaders call (their WGSL may call this library's functions): each is
+   * appended, after this library, only to the shaders that call one of its own functions, so the others' WGSL stays
+   * as short as without it. Absent: none.
+   */
+  readonly parts?: readonly GpuNativeLibrary[];
 }
 
 /**

@@ -41,7 +41,6 @@ const library: Omit<GpuNativeLibrary, 'wgsl'> = {
     // The scaled store's value of a dd result in floating-point storage (dd-gpu-scaled-quotient.ts).
     mpDdScaledQuotient: { args: [V4, V2, 'Integer'], returns: V4 },
     ...windowFunctionTypes(),
-    ...longWindowFunctionTypes(),
   },
 };
 
@@ -126,9 +125,14 @@ export const ddGpuArithmetic: GpuArithmeticPart = {
   assign: (dst, src) => `${dst} = ${asXf(src)};`,
   words: xfGpuWords,
   // The scaled store's replay of ddDiv (dd-gpu-scaled-quotient.ts) and the windowed DOT (dd-gpu-window-wgsl.ts) build
-  // on the register's functions: one library.
+  // on the register's functions: one library. GEMV's long window (dd-gpu-gemv-long-wgsl.ts) builds on it as a part,
+  // in the WGSL of the shaders that call it only (GEMV's partial pass with ddGemvLong), not of every dd shader.
   native: () => Promise.all([import('./dd-gpu-wgsl.js'), import('./dd-gpu-scaled-quotient.js'), import('./dd-gpu-window-wgsl.js'), import('./dd-gpu-window-lean-wgsl.js'), import('./dd-gpu-gemv-long-wgsl.js')])
-    .then(([{ XF_WGSL }, { DD_SCALED_QUOTIENT_WGSL }, { DW_WGSL }, { DL_WGSL }, { DG_WGSL }]) => ({ ...library, wgsl: XF_WGSL + DD_SCALED_QUOTIENT_WGSL + DW_WGSL + DL_WGSL + DG_WGSL })),
+    .then(([{ XF_WGSL }, { DD_SCALED_QUOTIENT_WGSL }, { DW_WGSL }, { DL_WGSL }, { DG_WGSL }]) => ({
+      ...library,
+      wgsl: XF_WGSL + DD_SCALED_QUOTIENT_WGSL + DW_WGSL + DL_WGSL,
+      parts: [{ functions: longWindowFunctionTypes(), wgsl: DG_WGSL }],
+    })),
   declareZero: (dst) => `let ${dst} = [0.0, 0.0, 0.0, 0.0];`,
   declareFrom: (dst, src) => `let ${dst} = ${asXf(src)};`,
   // Operands straight from storage (or registers) go to a multiply-add for their kinds: no pack and unpack of
