@@ -13,7 +13,7 @@ import { toDevice } from '../../src/backends/webgpu/device-array.js';
 import { deviceMatrix, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
 import { gpuDot } from '../../kernels/dot/dot-webgpu.js';
 import { gpuKernelSwitches, setGpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
-import { ddGpuArithmetic, ddGpuArithmeticGemvLong, ddGpuArithmeticUnfused, ddGpuArithmeticWindow4 } from '../../src/formats/dd/dd-gpu-arithmetic.js';
+import { ddGpuArithmetic, ddGpuArithmeticGemvLong, ddGpuArithmeticUnfused, ddGpuArithmeticWindowLean4 } from '../../src/formats/dd/dd-gpu-arithmetic.js';
 import { doubleDoubles } from '../../src/testing/double-double-laws.js';
 import { exactOf } from '../../src/testing/exact.js';
 import { absRational, addRational, compareRational, mulRational, rational, subRational, type Rational } from '../../src/testing/rational.js';
@@ -207,7 +207,8 @@ describe('fused dd multiply-adds on the GPU', () => {
   // dd's DOT runs the windowed multiply-adds (another rounding, within the same bound: dd-window-dot and dd-gpu test
   // it); the fused and unfused forms, which GEMV, TRSV and the updates run, must agree bit for bit.
   it.each(DOT_CASES)('DOT, x in %s, y in %s: the fused and unfused multiply-adds give the same value (dd runs the windowed)', async (sx, sy) => {
-    expect(ddGpuArithmetic.dotVariant?.()).toBe(ddGpuArithmeticWindow4);
+    // dd's DOT: the lean windows of 4 (the ddDotLean switch, on by default).
+    expect(ddGpuArithmetic.dotVariant?.()).toBe(ddGpuArithmeticWindowLean4);
     await requireRuntime();
     const pair = doubleDoubles({ minExponent: -300, maxExponent: 300 });
     await fc.assert(fc.asyncProperty(

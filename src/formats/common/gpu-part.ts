@@ -282,7 +282,8 @@ export interface GpuArithmeticPart {
    * The variant DOT's first pass runs where it is the faster one there; its results must stay within this
    * arithmetic's DOT bound (they need not be the same bits). Absent: this arithmetic. dd gives its windowed
    * multiply-adds (`ddGpuArithmeticWindow4`: 2.1–2.9× faster than the unfused ones in DOT on the H100, 2026-11-27,
-   * within the same dotBound); GEMV runs its own `gemvVariant`, TRSV the fused ones.
+   * within the same dotBound; in the lean term form, `ddGpuArithmeticWindowLean4`, with the `ddDotLean` kernel switch,
+   * on by default); GEMV runs its own `gemvVariant`, TRSV the fused ones.
    */
   dotVariant?(): GpuArithmeticPart;
   /**

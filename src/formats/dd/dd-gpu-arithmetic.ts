@@ -147,8 +147,9 @@ export const ddGpuArithmetic: GpuArithmeticPart = {
   returnValue: (acc) => acc,
   // DOT takes windowed multiply-adds (4 products a window; in DOT's step of 4 the same shader as 8): H100, 2026-11-27
   // (docs/performance.md, dd-gpu), DOT n = 2^26 dd·dd 7.31 ms unfused → 2.50, f64·dd 4.54 → 1.97, f64·f64 3.02 → 1.41;
-  // within the same dotBound (docs/double-double.md, "Windowed DOT multiply-adds"). The lean term form
-  // (ddGpuArithmeticWindowLean4) behind the `ddDotLean` switch until it is timed on the H100.
+  // within the same dotBound (docs/double-double.md, "Windowed DOT multiply-adds"). In the lean term form
+  // (ddGpuArithmeticWindowLean4; the `ddDotLean` switch, on by default since session 19): dd·dd 2.56 → 2.46 ms,
+  // f64·dd 2.02 → 1.74, f64·f64 1.46 → 1.38 against the wide form (ddGpuArithmeticWindow4, with the switch off).
   dotVariant: () => (gpuKernelSwitches().ddDotLean ? ddGpuArithmeticWindowLean4 : ddGpuArithmeticWindow4),
   // GEMV's partial pass (N and T: steps of eight terms into one accumulator) takes windows of eight products, within
   // the same gemvBound (docs/double-double.md, "Windowed multiply-adds in GEMV"); H100, 2026-11-27 (opt-in then):
@@ -196,8 +197,9 @@ export const ddGpuArithmeticWide: GpuArithmeticPart = {
  * {@link ddGpuArithmetic} with DOT's windowed multiply-adds (dd-gpu-window-wgsl.ts) of at most `terms` products a
  * window: each unrolled step sums its products of dd or f64 operands (per accumulator, in runs of at most `terms`) in
  * a 128-bit fixed-point window without rounding and adds each window to the accumulator with one xf addition — about
- * half the integer operations per term of the unfused path. DOT's default with 4 terms ({@link ddGpuArithmetic}'s
- * `dotVariant`); elsewhere opt-in (another summation error, not the fused path's bits): pass `{ name: 'dd-window4', arithmetic: { gpu: ddGpuArithmeticWindowOf(4) } }` as a GPU DOT's or
+ * half the integer operations per term of the unfused path. DOT's with 4 terms where the `ddDotLean` kernel switch is
+ * off ({@link ddGpuArithmetic}'s `dotVariant`; on by default: the lean form, {@link ddGpuArithmeticWindowLeanOf});
+ * elsewhere opt-in (another summation error, not the fused path's bits): pass `{ name: 'dd-window4', arithmetic: { gpu: ddGpuArithmeticWindowOf(4) } }` as a GPU DOT's or
  * GEMV's `arithmetic` (bench/gpu/dd-gpu.ts times 2, 4 and 8 next to the default). For every `terms` from 1 to 8 its
  * DOT error is within γ_{2n}(2^-110)·Σ|x_i·y_i| for the first pass, inside the CPU dd dotBound; terms with special or
  * out-of-range operands take the unfused multiply-add, so NaN, ∞ and binary64's range are as before. Fewer terms a
@@ -221,8 +223,9 @@ export function ddGpuArithmeticWindowOf(terms: number, slowLoop = true): GpuArit
  * is one test per operand. The same window, settle
  * (in units twice as large) and slow path; the same bound: each window's sum exact to 2^-114·Σ|a·b|, DOT's first
  * pass within γ_{2n}(2^-110)·Σ|x_i·y_i|, inside the CPU dd dotBound. Another rounding than the wide form, not its
- * bits. Off by default (DOT takes it with the `ddDotLean` kernel switch, `MODPREC_GPU_DD_DOT_LEAN=1`); pass
- * `{ name: 'dd-lean4', arithmetic: { gpu: ddGpuArithmeticWindowLeanOf(4) } }` as a GPU kernel's `arithmetic`.
+ * bits. DOT's default with 4 terms (the `ddDotLean` kernel switch, on by default; `MODPREC_GPU_DD_DOT_LEAN=0` gives
+ * DOT the wide form); elsewhere pass `{ name: 'dd-lean4', arithmetic: { gpu: ddGpuArithmeticWindowLeanOf(4) } }` as a
+ * GPU kernel's `arithmetic`.
  * @param terms - most products a window (1 … 8)
  * @param slowLoop - the window's slow path as one loop (default true)
  * @returns the arithmetic, named `dd-lean<terms>` (`dd-lean<terms>-per-term` without the loop; one object each)
@@ -258,7 +261,8 @@ const windowArithmetics = new Map<string, GpuArithmeticPart>();
 export const ddGpuArithmeticWindow2: GpuArithmeticPart = ddGpuArithmeticWindowOf(2);
 
 /**
- * {@link ddGpuArithmeticWindowOf}(4): windows of four products (DOT's default step: one window per accumulator).
+ * {@link ddGpuArithmeticWindowOf}(4): windows of four products (one window per accumulator in DOT's default step; DOT's
+ * `dotVariant` with the `ddDotLean` kernel switch off).
  * @group Double-double
  */
 export const ddGpuArithmeticWindow4: GpuArithmeticPart = ddGpuArithmeticWindowOf(4);
@@ -277,7 +281,7 @@ export const ddGpuArithmeticWindow: GpuArithmeticPart = ddGpuArithmeticWindow8;
 
 /**
  * {@link ddGpuArithmeticWindowLeanOf}(4): the lean term form in windows of four products (DOT's step: one window
- * per accumulator); DOT's `dotVariant` with the `ddDotLean` kernel switch.
+ * per accumulator); DOT's `dotVariant` (the `ddDotLean` kernel switch, on by default).
  * @group Double-double
  */
 export const ddGpuArithmeticWindowLean4: GpuArithmeticPart = ddGpuArithmeticWindowLeanOf(4);
