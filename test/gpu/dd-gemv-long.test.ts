@@ -21,7 +21,8 @@ import type { DdValue } from '../../src/formats/dd/dd-arithmetic.js';
 import { formats, gemvBound, matrix, range, rowMajor, vector } from '../../src/index.js';
 import { gemv } from '../../kernels/gemv/gemv.js';
 import { exactOf } from '../../src/testing/exact.js';
-import { absRational, addRational, compareRational, mulRational, rational, subRational, type Rational } from '../../src/testing/rational.js';
+import { absRational, compareRational, subRational } from '../../src/testing/rational.js';
+import { exactPair, exactRow, expectRowWithin } from './dd-gemv-rows.js';
 import { randomValues, requireRuntime } from './gpu-test-helpers.js';
 
 const initial = gpuKernelSwitches();
@@ -69,17 +70,6 @@ const pairOf = (w: number[], r: number): { hi: number; lo: number } => {
   return { hi: d[2 * r]!, lo: d[2 * r + 1]! };
 };
 
-/** The row's error against its exact value: the long window's bound, and that bound inside the CPU dd gemvBound. */
-function expectRowWithin(got: { hi: number; lo: number }, exact: Rational, mag: Rational, n: number, what: string): void {
-  const gamma = (k: number, u: number): number => (k * u) / (1 - k * u);
-  const err = absRational(subRational(addRational(exactOf(got.hi), exactOf(got.lo)), exact));
-  const store = mulRational(exactOf(2 ** -104), absRational(exact));
-  const limit = addRational(addRational(mulRational(exactOf(gamma(2 * n + 2, 2 ** -110)), mag), exactOf(n * 2 ** -1074)), store);
-  expect(compareRational(err, limit), `${what}: got ${got.hi} + ${got.lo}`).toBeLessThanOrEqual(0);
-  const cpuLimit = addRational(addRational(mulRational(exactOf(gamma(n + 2, 2 ** -102)), mag), exactOf(n * 2 ** -1074)), store);
-  expect(compareRational(limit, cpuLimit)).toBeLessThanOrEqual(0);
-}
-
 /**
  * Rows of op(A)·x from the GPU: finite ones within the long window's bound of their exact value, non-finite ones the
  * CPU dd kernel's ±∞ and NaN.
@@ -94,13 +84,7 @@ function expectRowsOf(got: readonly { hi: number; lo: number }[], a: readonly nu
       else expect(got[r]!.hi, `${trans} row ${r}`).toBe(cpu[r]!.hi);
       continue;
     }
-    let exact = rational(0n);
-    let mag = rational(0n);
-    for (let k = 0; k < inner; k++) {
-      const t = mulRational(exactOf(a[transposed ? k + r * m : r + k * m]!), exactOf(xs[k]!));
-      exact = addRational(exact, t);
-      mag = addRational(mag, absRational(t));
-    }
+    const { exact, mag } = exactRow(inner, (k) => [a[transposed ? k + r * m : r + k * m]!, xs[k]!]);
     expectRowWithin(got[r]!, exact, mag, inner, `${trans} row ${r}`);
   }
 }
@@ -155,15 +139,9 @@ describe('dd GEMV with the long f64·f64 window (ddGemvLong)', () => {
       const got = await longRows(colMajor, 2, n, xs, 'N', 1);
       const bound = gemvBound({ alpha: 1, A: cpuMatrix(colMajor, 2, n), x: vector(xs, { storage: formats.f64, arithmetic: formats.dd }), beta: 0, y: vector(2, { storage: formats.dd, arithmetic: formats.dd }), trans: 'N' }, { arithmetic: formats.dd });
       for (let i = 0; i < 2; i++) {
-        let exact = rational(0n);
-        let mag = rational(0n);
-        for (let j = 0; j < n; j++) {
-          const t = mulRational(exactOf(colMajor[i + 2 * j]!), exactOf(xs[j]!));
-          exact = addRational(exact, t);
-          mag = addRational(mag, absRational(t));
-        }
+        const { exact, mag } = exactRow(n, (j) => [colMajor[i + 2 * j]!, xs[j]!]);
         expectRowWithin(got[i]!, exact, mag, n, `cond 2^${big}, row ${i}`);
-        const err = absRational(subRational(addRational(exactOf(got[i]!.hi), exactOf(got[i]!.lo)), exact));
+        const err = absRational(subRational(exactPair(got[i]!), exact));
         expect(compareRational(err, exactOf(bound[i]!)), `gemvBound row ${i}`).toBeLessThanOrEqual(0);
       }
     }), { numRuns: 8 });
@@ -180,13 +158,7 @@ describe('dd GEMV with the long f64·f64 window (ddGemvLong)', () => {
     const xs = Array.from({ length: n }, (_, j) => (j === n - 1 ? 1 : big));
     const got = await longRows(colMajor, 2, n, xs, 'N', 1);
     for (let i = 0; i < 2; i++) {
-      let exact = rational(0n);
-      let mag = rational(0n);
-      for (let j = 0; j < n; j++) {
-        const t = mulRational(exactOf(colMajor[i + 2 * j]!), exactOf(xs[j]!));
-        exact = addRational(exact, t);
-        mag = addRational(mag, absRational(t));
-      }
+      const { exact, mag } = exactRow(n, (j) => [colMajor[i + 2 * j]!, xs[j]!]);
       expectRowWithin(got[i]!, exact, mag, n, `row ${i}`);
     }
   });
