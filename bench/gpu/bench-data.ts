@@ -43,20 +43,22 @@ export class Accurate {
 }
 
 /**
- * A compensated reference of A·x (A n×n column-major) and Σ|a·x| per row: the GEMV benches' check.
+ * A compensated reference of op(A)·x (A n×n column-major; op(A) = A or Aᵀ) and Σ|op(A)_ij·x_j| per row: the GEMV
+ * benches' check.
  * @param stored - A's stored values, column-major
  * @param hostX - x
  * @param n - the order
+ * @param trans - `N` (default): A·x; `T`: Aᵀ·x
  * @returns the reference rows and their magnitudes
  */
-export function gemvReference(stored: ArrayLike<number>, hostX: ArrayLike<number>, n: number): { ref: Float64Array; mag: Float64Array } {
+export function gemvReference(stored: ArrayLike<number>, hostX: ArrayLike<number>, n: number, trans: 'N' | 'T' = 'N'): { ref: Float64Array; mag: Float64Array } {
   const ref = new Float64Array(n);
   const mag = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const acc = new Accurate();
     let m = 0;
     for (let j = 0; j < n; j++) {
-      const p = stored[i + j * n]! * hostX[j]!;
+      const p = (trans === 'N' ? stored[i + j * n]! : stored[j + i * n]!) * hostX[j]!;
       acc.add(p);
       m += Math.abs(p);
     }

@@ -1,12 +1,14 @@
 /**
  * Compile cost of the dd DOT and GEMV N kernels per arithmetic (issue 18): the time of a first call (the shader
  * compiles: llvmpipe in CI) minus a second call of the same kernel, for the default dd arithmetic (DOT's dotVariant,
- * GEMV's fused multiply-adds) and the windowed multiply-adds of 1, 2, 4 or 8 terms a window. One case a process, so
+ * GEMV's gemvVariant) and the windowed multiply-adds of 1, 2, 4 or 8 terms a window; and of dd AXPY (`--kernel=axpy`,
+ * y := 2·x + y: a shader of the register's functions only, which shows what dd's shared WGSL library costs every dd
+ * shader). The WGSL of the programs the call compiled is counted too (characters, all and the largest). One case a process, so
  * that no program is shared between cases; run it with Mesa's shader cache off (`MESA_SHADER_CACHE_DISABLE=true`),
  * else a second run reads the compiled shader back.
  *
  * Run: npx tsc -p tsconfig.json && MESA_SHADER_CACHE_DISABLE=true node dist/bench/gpu/dd-window-compile.js
- *   --kernel=dot|gemv --arithmetic=default|window<K>|window<K>-per-term [--storage=dd|f64] [--shape=default|pair|four|eight]
+ *   --kernel=dot|gemv|axpy --arithmetic=default|window<K>|window<K>-per-term [--storage=dd|f64] [--shape=default|pair|four|eight]
  * (window<K>: ddGpuArithmeticWindowOf(K), its slow path one loop a window; -per-term: one slow call a term)
  * (DOT's `--shape=pair`: two terms a step into one accumulator, as test/gpu/dd-window-dot.test.ts; `four`, `eight`:
  * four or eight; default: DOT's default step, 8 terms into 2 accumulators). Prints one JSON line: wall and CPU
@@ -17,6 +19,8 @@ import { gpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import { gpuUnavailableReason } from '../../src/backends/webgpu/backend.js';
 import { gpuDot } from '../../kernels/dot/dot-webgpu.js';
 import { deviceMatrix, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
+import { gpuUpdate } from '../../kernels/waxpby/update-webgpu.js';
+import { compiledPrograms } from '../../src/backends/webgpu/program.js';
 import { ddGpuArithmeticWindowOf } from '../../src/formats/dd/dd-gpu-arithmetic.js';
 import { rand32 } from './bench-data.js';
 
@@ -50,8 +54,12 @@ async function main(): Promise<void> {
     const x = await toDevice(words(n, 4), { format: storage, strict: true });
     const y = await toDevice(new Float64Array(n), { format: 'dd', strict: true });
     call = () => gpuGemv({ A, x, y, alpha: 1, beta: 0 }, { arithmetic, strict: true });
+  } else if (kernel === 'axpy') {
+    const x = await toDevice(words(n, 5), { format: storage, strict: true });
+    const y = await toDevice(words(n, 6), { format: storage, strict: true });
+    call = () => gpuUpdate({ alpha: 2, x, beta: 1, y, out: y }, { arithmetic, strict: true });
   } else {
-    throw new Error(`--kernel: dot or gemv, not ${kernel}`);
+    throw new Error(`--kernel: dot, gemv or axpy, not ${kernel}`);
   }
   // Wall time and the process's CPU time (all threads: the compile's own cost where other processes share the cores).
   const timed = async (): Promise<{ ms: number; cpuMs: number }> => {
@@ -65,7 +73,10 @@ async function main(): Promise<void> {
   const first = await timed();
   const second = await timed();
   const s = (ms: number): number => Number((ms / 1000).toFixed(1));
-  console.log(JSON.stringify({ kernel, storage, shape, arithmetic: which, n, firstMs: Math.round(first.ms), secondMs: Math.round(second.ms), compileS: s(first.ms - second.ms), compileCpuS: s(first.cpuMs - second.cpuMs) }));
+  // The WGSL of every program compiled in this process (the runtime's probe and conversions included: a few hundred characters).
+  const sizes = (await compiledPrograms()).map((p) => p.wgsl.length);
+  const wgsl = { programs: sizes.length, chars: sizes.reduce((a, b) => a + b, 0), largestChars: Math.max(0, ...sizes) };
+  console.log(JSON.stringify({ kernel, storage, shape, arithmetic: which, n, firstMs: Math.round(first.ms), secondMs: Math.round(second.ms), compileS: s(first.ms - second.ms), compileCpuS: s(first.cpuMs - second.cpuMs), wgsl }));
   process.exit(0);
 }
 

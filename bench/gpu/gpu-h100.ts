@@ -25,7 +25,7 @@ import { gpuTrsv } from '../../kernels/trsv/trsv-webgpu.js';
 import { laplacianEll } from '../../src/sparse/laplacian.js';
 import { csrToEll } from '../../src/sparse/csr-to-ell.js';
 import { readMatrixMarketCsr } from '../../src/io/matrix-market-csr.js';
-import { Accurate, rand32 } from './bench-data.js';
+import { Accurate, gemvReference, rand32 } from './bench-data.js';
 import { rereadTuningKnobs } from '../../src/backends/webgpu/tuning-knobs.js';
 
 const quick = process.argv.includes('--quick');
@@ -106,19 +106,7 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
     const decoded = await data.toHost();
     for (const trans of ['N', 'T'] as const) {
       // Reference rows: y_i = Σ_j op(A)_ij x_j, and Σ |op(A)_ij x_j| for the relative error measure.
-      const ref = new Float64Array(n);
-      const mag = new Float64Array(n);
-      for (let i = 0; i < n; i++) {
-        const acc = new Accurate();
-        let m = 0;
-        for (let j = 0; j < n; j++) {
-          const p = (trans === 'N' ? decoded[i + j * n]! : decoded[j + i * n]!) * hostX[j]!;
-          acc.add(p);
-          m += Math.abs(p);
-        }
-        ref[i] = acc.value;
-        mag[i] = m;
-      }
+      const { ref, mag } = gemvReference(decoded, hostX, n, trans);
       for (const arithmetic of ['f32', 'ff'] as const) {
         if (trans === 'T' && storage !== 'f32') continue;
         const yy = arithmetic === 'ff' ? await deviceZeros(n, { format: 'ff' }) : y;

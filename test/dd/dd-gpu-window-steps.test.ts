@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_WINDOW_TERMS, windowSteps } from '../../src/formats/dd/dd-gpu-window.js';
 import { ddGpuArithmetic, ddGpuArithmeticGemvLong, ddGpuArithmeticGemvWindow8, ddGpuArithmeticUnfused, ddGpuArithmeticWide, ddGpuArithmeticWindow4, ddGpuArithmeticWindowLean4, ddGpuArithmeticWindowLeanOf, ddGpuArithmeticWindowOf } from '../../src/formats/dd/dd-gpu-arithmetic.js';
-import { setGpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
+import { gpuKernelSwitches, setGpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { ModprecError } from '../../src/core/errors.js';
 
 const plain = (acc: string, a: { name: string }, b: { name: string }): string => `${acc} = PLAIN(${acc}, ${a.name}, ${b.name});`;
@@ -101,7 +101,7 @@ describe('windowed dd multiply-add steps', () => {
     }));
   });
 
-  it('the lean form: the same runs with its own code, add and settle (mpDl…) and the shared slow paths; one arithmetic per k, dd-lean<k>; DOT takes it only with ddDotLean', () => {
+  it('the lean form: the same runs with its own code, add and settle (mpDl…) and the shared slow paths; one arithmetic per k, dd-lean<k>; DOT takes it with ddDotLean (on by default), the wide windows of 4 without', () => {
     fc.assert(fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 2 }), fc.constantFrom('dd', 'f64')), { minLength: 1, maxLength: 20 }), fc.integer({ min: 1, max: MAX_WINDOW_TERMS }), (spec, k) => {
       const terms = spec.map(([acc, kind], q) => ({ acc: acc === 0 ? 'acc' : `acc${acc}`, a: { kind, name: `a${q}` }, b: { kind: 'dd', name: `b${q}` } }) as const);
       const wide = windowSteps(terms, plain, k);
@@ -118,10 +118,22 @@ describe('windowed dd multiply-add steps', () => {
       expect(ddGpuArithmeticWindowLeanOf(k)).not.toBe(ddGpuArithmeticWindowOf(k));
     }
     expect(() => ddGpuArithmeticWindowLeanOf(9)).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', parameter: 'windowTerms' }));
-    expect(ddGpuArithmetic.dotVariant!()).toBe(ddGpuArithmeticWindow4);
+    // Operands of kinds the window does not take (f32, ff reads, beside dd or f64): the unfused multiply-adds, line for line.
+    for (const kind of ['f32', 'ff'] as const) {
+      for (const other of ['dd', 'f64'] as const) {
+        const steps = Array.from({ length: 8 }, (_, q) => ({ acc: q % 2 ? 'acc1' : 'acc', a: { kind, name: `a${q}` }, b: { kind: other, name: `b${q}` } }));
+        // Grouped by accumulator (in order of first use), each in term order.
+        const byAcc = [...steps.filter((t) => t.acc === 'acc'), ...steps.filter((t) => t.acc === 'acc1')];
+        expect(ddGpuArithmeticWindowLean4.mulAddSteps!(steps)).toEqual(byAcc.map((t) => ddGpuArithmeticUnfused.mulAdd(t.acc, t.a, t.b)));
+      }
+    }
+    // The default (MODPREC_GPU_DD_DOT_LEAN unset) is the lean form; without the switch, the wide windows of 4.
+    expect(gpuKernelSwitches().ddDotLean).toBe(process.env.MODPREC_GPU_DD_DOT_LEAN !== '0');
     const previous = setGpuKernelSwitches({ ddDotLean: true });
     try {
       expect(ddGpuArithmetic.dotVariant!()).toBe(ddGpuArithmeticWindowLean4);
+      setGpuKernelSwitches({ ddDotLean: false });
+      expect(ddGpuArithmetic.dotVariant!()).toBe(ddGpuArithmeticWindow4);
     } finally {
       setGpuKernelSwitches(previous);
     }

@@ -8,18 +8,21 @@
  * rows (cancellation to cond ≈ 2^100) within that bound and the CPU gemvBound; rows long enough to pass the window's
  * 2^127 without its settles on the way. And that the switch runs the long
  * window: a term 2^-112 below the row's others, in another step, survives exactly (the per-step window rounds it away).
+ * GEMV T of a row-major view, which runs as N on the column-major matrix it is the transpose of, gives that N's words
+ * (toEqual: ±0 told apart, NaN as NaN).
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toDevice } from '../../src/backends/webgpu/device-array.js';
-import { deviceMatrix, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
+import { deviceMatrix, deviceMatrixView, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
 import { gpuKernelSwitches, setGpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { ddGpuArithmetic, ddGpuArithmeticGemvLong, ddGpuArithmeticGemvWindow8 } from '../../src/formats/dd/dd-gpu-arithmetic.js';
 import type { DdValue } from '../../src/formats/dd/dd-arithmetic.js';
 import { formats, gemvBound, matrix, range, rowMajor, vector } from '../../src/index.js';
 import { gemv } from '../../kernels/gemv/gemv.js';
 import { exactOf } from '../../src/testing/exact.js';
-import { absRational, addRational, compareRational, mulRational, rational, subRational, type Rational } from '../../src/testing/rational.js';
+import { absRational, compareRational, subRational } from '../../src/testing/rational.js';
+import { exactPair, exactRow, expectRowWithin } from './dd-gemv-rows.js';
 import { randomValues, requireRuntime } from './gpu-test-helpers.js';
 
 const initial = gpuKernelSwitches();
@@ -39,14 +42,19 @@ function cpuRows(colMajor: readonly number[], m: number, n: number, xs: readonly
   return Array.from({ length: outer }, (_, i) => y.get(i));
 }
 
-/** GEMV y := op(A)·x on the GPU in dd with the switch on, f64 A and x, one partial-pass thread a row or column. */
-async function longRows(colMajor: readonly number[], m: number, n: number, xs: readonly number[], trans: 'N' | 'T', chains: number): Promise<{ hi: number; lo: number }[]> {
+/**
+ * GEMV y := op(A)·x on the GPU in dd with the switch on, f64 A and x, one partial-pass thread a row or column. With
+ * `rowMajorT` (trans N only), op(A) = A (an m×n column-major array) is given as T of the row-major n×m view of the
+ * same span, which GEMV runs as N on its column-major transpose (docs/gpu.md, GEMV): the same pass, the same words.
+ */
+async function longRows(colMajor: readonly number[], m: number, n: number, xs: readonly number[], trans: 'N' | 'T', chains: number, rowMajorT = false): Promise<{ hi: number; lo: number }[]> {
   setGpuKernelSwitches({ ddGemvLong: true });
-  const A = deviceMatrix(await toDevice(Float64Array.from(colMajor), { format: 'f64' }), m, n);
+  const span = await toDevice(Float64Array.from(colMajor), { format: 'f64' });
+  const A = rowMajorT ? deviceMatrixView(span, { rows: n, cols: m, offset: 0, rowStride: m, colStride: 1 }) : deviceMatrix(span, m, n);
   const x = await toDevice(Float64Array.from(xs), { format: 'f64' });
   const outer = trans === 'T' ? n : m;
   const y = await toDevice(new Float64Array(outer), { format: 'dd' });
-  await gpuGemv({ A, x, y, alpha: 1, beta: 0, trans }, { arithmetic: 'dd', strict: true, targetThreads: 1, chains });
+  await gpuGemv({ A, x, y, alpha: 1, beta: 0, trans: rowMajorT ? 'T' : trans }, { arithmetic: 'dd', strict: true, targetThreads: 1, chains });
   const words = Array.from((await y.encoded()).words);
   return Array.from({ length: outer }, (_, r) => pairOf(words, r));
 }
@@ -62,20 +70,28 @@ const pairOf = (w: number[], r: number): { hi: number; lo: number } => {
   return { hi: d[2 * r]!, lo: d[2 * r + 1]! };
 };
 
-/** The row's error against its exact value: the long window's bound, and that bound inside the CPU dd gemvBound. */
-function expectRowWithin(got: { hi: number; lo: number }, exact: Rational, mag: Rational, n: number, what: string): void {
-  const gamma = (k: number, u: number): number => (k * u) / (1 - k * u);
-  const err = absRational(subRational(addRational(exactOf(got.hi), exactOf(got.lo)), exact));
-  const store = mulRational(exactOf(2 ** -104), absRational(exact));
-  const limit = addRational(addRational(mulRational(exactOf(gamma(2 * n + 2, 2 ** -110)), mag), exactOf(n * 2 ** -1074)), store);
-  expect(compareRational(err, limit), `${what}: got ${got.hi} + ${got.lo}`).toBeLessThanOrEqual(0);
-  const cpuLimit = addRational(addRational(mulRational(exactOf(gamma(n + 2, 2 ** -102)), mag), exactOf(n * 2 ** -1074)), store);
-  expect(compareRational(limit, cpuLimit)).toBeLessThanOrEqual(0);
+/**
+ * Rows of op(A)·x from the GPU: finite ones within the long window's bound of their exact value, non-finite ones the
+ * CPU dd kernel's ±∞ and NaN.
+ */
+function expectRowsOf(got: readonly { hi: number; lo: number }[], a: readonly number[], m: number, n: number, xs: readonly number[], trans: 'N' | 'T'): void {
+  const transposed = trans === 'T';
+  const [outer, inner] = transposed ? [n, m] : [m, n];
+  const cpu = cpuRows(a, m, n, xs, trans);
+  for (let r = 0; r < outer; r++) {
+    if (!Number.isFinite(cpu[r]!.hi)) {
+      if (Number.isNaN(cpu[r]!.hi)) expect(got[r]!.hi).toBeNaN();
+      else expect(got[r]!.hi, `${trans} row ${r}`).toBe(cpu[r]!.hi);
+      continue;
+    }
+    const { exact, mag } = exactRow(inner, (k) => [a[transposed ? k + r * m : r + k * m]!, xs[k]!]);
+    expectRowWithin(got[r]!, exact, mag, inner, `${trans} row ${r}`);
+  }
 }
 
 describe('dd GEMV with the long f64·f64 window (ddGemvLong)', () => {
   // T with two chains compiles its own pair of shaders (minutes on a loaded llvmpipe): opt-in.
-  it.each([['N', 1], ...(slowTests ? [['T', 2]] : [])] as const)('GEMV %s (%i chain(s)), f64 storage: every row within the bound of its exact value; ±∞ and NaN as the CPU dd kernel', async (trans, chains) => {
+  it.each<readonly ['N' | 'T', number]>([['N', 1], ...(slowTests ? [['T', 2] as const] : [])])('GEMV %s (%i chain(s)), f64 storage: every row within the bound of its exact value; ±∞ and NaN as the CPU dd kernel', async (trans, chains) => {
     await requireRuntime();
     const transposed = trans === 'T';
     await fc.assert(fc.asyncProperty(
@@ -85,23 +101,23 @@ describe('dd GEMV with the long f64·f64 window (ddGemvLong)', () => {
         const [m, n] = transposed ? [inner, outer] : [outer, inner];
         const a = values.slice(0, m * n);
         const xs = values.slice(150 - inner);
-        const got = await longRows(a, m, n, xs, trans, chains);
-        const cpu = cpuRows(a, m, n, xs, trans);
-        for (let r = 0; r < outer; r++) {
-          if (!Number.isFinite(cpu[r]!.hi)) {
-            if (Number.isNaN(cpu[r]!.hi)) expect(got[r]!.hi).toBeNaN();
-            else expect(got[r]!.hi, `${trans} row ${r}`).toBe(cpu[r]!.hi);
-            continue;
-          }
-          let exact = rational(0n);
-          let mag = rational(0n);
-          for (let k = 0; k < inner; k++) {
-            const t = mulRational(exactOf(a[transposed ? k + r * m : r + k * m]!), exactOf(xs[k]!));
-            exact = addRational(exact, t);
-            mag = addRational(mag, absRational(t));
-          }
-          expectRowWithin(got[r]!, exact, mag, inner, `${trans} row ${r}`);
-        }
+        expectRowsOf(await longRows(a, m, n, xs, trans, chains), a, m, n, xs, trans);
+      },
+    ), { numRuns: 5 });
+  });
+
+  it('GEMV T of a row-major view: the words of GEMV N on the column-major matrix it is the transpose of (the same pass), every row within the bound', async () => {
+    await requireRuntime();
+    await fc.assert(fc.asyncProperty(
+      fc.integer({ min: 2, max: 3 }), fc.integer({ min: 2, max: 36 }), fc.array(doubles, { minLength: 150, maxLength: 150 }),
+      async (m, n, values) => {
+        // m, n ≥ 2: a view with one row or column is read as it is (not through its transpose).
+        const a = values.slice(0, m * n);
+        const xs = values.slice(150 - n);
+        const direct = await longRows(a, m, n, xs, 'N', 1);
+        const viaView = await longRows(a, m, n, xs, 'N', 1, true);
+        expect(viaView.map((p) => [p.hi, p.lo])).toEqual(direct.map((p) => [p.hi, p.lo]));
+        expectRowsOf(viaView, a, m, n, xs, 'N');
       },
     ), { numRuns: 5 });
   });
@@ -123,15 +139,9 @@ describe('dd GEMV with the long f64·f64 window (ddGemvLong)', () => {
       const got = await longRows(colMajor, 2, n, xs, 'N', 1);
       const bound = gemvBound({ alpha: 1, A: cpuMatrix(colMajor, 2, n), x: vector(xs, { storage: formats.f64, arithmetic: formats.dd }), beta: 0, y: vector(2, { storage: formats.dd, arithmetic: formats.dd }), trans: 'N' }, { arithmetic: formats.dd });
       for (let i = 0; i < 2; i++) {
-        let exact = rational(0n);
-        let mag = rational(0n);
-        for (let j = 0; j < n; j++) {
-          const t = mulRational(exactOf(colMajor[i + 2 * j]!), exactOf(xs[j]!));
-          exact = addRational(exact, t);
-          mag = addRational(mag, absRational(t));
-        }
+        const { exact, mag } = exactRow(n, (j) => [colMajor[i + 2 * j]!, xs[j]!]);
         expectRowWithin(got[i]!, exact, mag, n, `cond 2^${big}, row ${i}`);
-        const err = absRational(subRational(addRational(exactOf(got[i]!.hi), exactOf(got[i]!.lo)), exact));
+        const err = absRational(subRational(exactPair(got[i]!), exact));
         expect(compareRational(err, exactOf(bound[i]!)), `gemvBound row ${i}`).toBeLessThanOrEqual(0);
       }
     }), { numRuns: 8 });
@@ -148,13 +158,7 @@ describe('dd GEMV with the long f64·f64 window (ddGemvLong)', () => {
     const xs = Array.from({ length: n }, (_, j) => (j === n - 1 ? 1 : big));
     const got = await longRows(colMajor, 2, n, xs, 'N', 1);
     for (let i = 0; i < 2; i++) {
-      let exact = rational(0n);
-      let mag = rational(0n);
-      for (let j = 0; j < n; j++) {
-        const t = mulRational(exactOf(colMajor[i + 2 * j]!), exactOf(xs[j]!));
-        exact = addRational(exact, t);
-        mag = addRational(mag, absRational(t));
-      }
+      const { exact, mag } = exactRow(n, (j) => [colMajor[i + 2 * j]!, xs[j]!]);
       expectRowWithin(got[i]!, exact, mag, n, `row ${i}`);
     }
   });

@@ -13,10 +13,11 @@ import { toDevice } from '../../src/backends/webgpu/device-array.js';
 import { deviceMatrix, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
 import { gpuDot } from '../../kernels/dot/dot-webgpu.js';
 import { gpuKernelSwitches, setGpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
-import { ddGpuArithmetic, ddGpuArithmeticGemvLong, ddGpuArithmeticUnfused, ddGpuArithmeticWindow4 } from '../../src/formats/dd/dd-gpu-arithmetic.js';
+import { ddGpuArithmetic, ddGpuArithmeticGemvLong, ddGpuArithmeticUnfused, ddGpuArithmeticWindowLean4 } from '../../src/formats/dd/dd-gpu-arithmetic.js';
 import { doubleDoubles } from '../../src/testing/double-double-laws.js';
 import { exactOf } from '../../src/testing/exact.js';
-import { absRational, addRational, compareRational, mulRational, rational, subRational, type Rational } from '../../src/testing/rational.js';
+import { absRational, compareRational, subRational } from '../../src/testing/rational.js';
+import { exactPair, exactRow, expectRowWithin } from './dd-gemv-rows.js';
 import { formats, gemvBound, matrix, vector } from '../../src/index.js';
 import { ddRange } from './dd-ranges.js';
 import { randomValues, requireRuntime } from './gpu-test-helpers.js';
@@ -56,27 +57,6 @@ async function upload(storage: Storage, values: readonly number[], pairs: readon
 async function words(a: Awaited<ReturnType<typeof toDevice>>): Promise<number[]> {
   return Array.from((await a.encoded()).words);
 }
-
-/** A pair's exact value (a double is a pair with lo 0). */
-const exactPair = (p: { hi: number; lo: number }): Rational => addRational(exactOf(p.hi), exactOf(p.lo));
-
-/**
- * The windowed GEMV's error against the exact sum of a row: a step of K ≤ 8 terms is one xf addition (u = 2^-110) of a
- * window exact to 2^-114·Σ|a·x| and each slow-path term two roundings, so the partial is within
- * γ_{2n}(2^-110)·Σ|a·x| (dd-gpu-window-wgsl.ts); the finish pass (α = 1) and the dd store add at most one rounding of
- * 2^-110 and one of 2^-105 of the result; subnormal slow-path products err by up to 2^-1074 each. Also the CPU's
- * gemvBound for dd arithmetic, γ_{n+2}(2^-102)·Σ|a·x| plus the store, which the window's bound lies inside.
- */
-function expectRowWithin(got: { hi: number; lo: number }, exact: Rational, mag: Rational, n: number, what: string): void {
-  const gamma = (k: number, u: number): number => (k * u) / (1 - k * u);
-  const err = absRational(subRational(exactPair(got), exact));
-  const store = mulRational(exactOf(2 ** -104), absRational(exact));
-  const windowLimit = addRational(addRational(mulRational(exactOf(gamma(2 * n + 2, 2 ** -110)), mag), exactOf(n * 2 ** -1074)), store);
-  expect(compareRational(err, windowLimit), `${what}: got ${got.hi} + ${got.lo}`).toBeLessThanOrEqual(0);
-  const cpuLimit = addRational(addRational(mulRational(exactOf(gamma(n + 2, 2 ** -102)), mag), exactOf(n * 2 ** -1074)), store);
-  expect(compareRational(windowLimit, cpuLimit)).toBeLessThanOrEqual(0);
-}
-
 
 const initialSwitches = gpuKernelSwitches();
 afterEach(() => {
@@ -128,13 +108,7 @@ describe('fused dd multiply-adds on the GPU', () => {
             continue;
           }
           // A finite unfused result has finite operands only (∞·0 is NaN, ∞·b ∞): the exact sum exists.
-          let exact = rational(0n);
-          let mag = rational(0n);
-          for (let k = 0; k < inner; k++) {
-            const t = mulRational(exactPair(aValue(transposed ? k + r * m : r + k * m)), exactPair(xValue(k)));
-            exact = addRational(exact, t);
-            mag = addRational(mag, absRational(t));
-          }
+          const { exact, mag } = exactRow(inner, (k) => [aValue(transposed ? k + r * m : r + k * m), xValue(k)]);
           expectRowWithin(got[r]!, exact, mag, inner, `${trans} row ${r}`);
         }
       },
@@ -168,13 +142,7 @@ describe('fused dd multiply-adds on the GPU', () => {
       const cpuA = matrix(m, n, (i, j) => colMajor[i + j * m]!, { storage: formats.f64, arithmetic: formats.dd });
       const bound = gemvBound({ alpha: 1, A: cpuA, x: vector(xs, { storage: formats.f64, arithmetic: formats.dd }), beta: 0, y: vector(2, { storage: formats.dd, arithmetic: formats.dd }), trans: transposed ? 'T' : 'N' }, { arithmetic: formats.dd });
       for (let i = 0; i < 2; i++) {
-        let exact = rational(0n);
-        let mag = rational(0n);
-        for (let j = 0; j < inner; j++) {
-          const t = mulRational(exactOf(opA(i, j)), exactOf(xs[j]!));
-          exact = addRational(exact, t);
-          mag = addRational(mag, absRational(t));
-        }
+        const { exact, mag } = exactRow(inner, (j) => [opA(i, j), xs[j]!]);
         const value = { hi: got[2 * i]!, lo: got[2 * i + 1]! };
         expectRowWithin(value, exact, mag, inner, `cond 2^${big}, row ${i}`);
         expect(compareRational(absRational(subRational(exactPair(value), exact)), exactOf(bound[i]!)), `gemvBound row ${i}`).toBeLessThanOrEqual(0);
@@ -207,7 +175,8 @@ describe('fused dd multiply-adds on the GPU', () => {
   // dd's DOT runs the windowed multiply-adds (another rounding, within the same bound: dd-window-dot and dd-gpu test
   // it); the fused and unfused forms, which GEMV, TRSV and the updates run, must agree bit for bit.
   it.each(DOT_CASES)('DOT, x in %s, y in %s: the fused and unfused multiply-adds give the same value (dd runs the windowed)', async (sx, sy) => {
-    expect(ddGpuArithmetic.dotVariant?.()).toBe(ddGpuArithmeticWindow4);
+    // dd's DOT: the lean windows of 4 (the ddDotLean switch, on by default).
+    expect(ddGpuArithmetic.dotVariant?.()).toBe(ddGpuArithmeticWindowLean4);
     await requireRuntime();
     const pair = doubleDoubles({ minExponent: -300, maxExponent: 300 });
     await fc.assert(fc.asyncProperty(

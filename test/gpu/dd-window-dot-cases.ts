@@ -3,10 +3,12 @@
  * ddGpuArithmeticWindowOf(K): dd-window-dot.test.ts; the lean ddGpuArithmeticWindowLeanOf(K):
  * dd-window-lean-dot.test.ts), against the exact BigInt oracle on llvmpipe: genuine double-doubles over a wide
  * exponent range (lo anywhere from ±ulp/2 down to 2^-140 of hi, every alignment of lo against hi's last bit, zeros),
- * unnormalised pairs and subnormal products (the slow path), ill-conditioned DOTs to cond 1e30, f64 and mixed operands,
- * runs of maximal significands (every window's sum at its 2^127 limit) — every finite result within the first-pass
- * bound γ_{2n}(2^-110)·Σ|x_i·y_i| (plus 2^-1074 per term where products reach binary64's underflow range), itself
- * inside the CPU dd dotBound; with ±∞ and NaN, the same non-finite result as the unfused multiply-adds. Windows of 2
+ * unnormalised pairs and subnormal products (the slow path), ill-conditioned DOTs to cond 1e30, f64 and mixed operands
+ * (f64·dd, dd·f64, f64·f64, with ±0, subnormals, ±∞ and NaN), runs of maximal significands (every window's sum at its
+ * 2^127 limit) — every finite result within the first-pass bound γ_{2n}(2^-110)·Σ|x_i·y_i| (plus 2^-1074 per term
+ * where products reach binary64's underflow range), itself inside the CPU dd dotBound; with ±∞ and NaN, the same
+ * non-finite result as the unfused multiply-adds (dd storage) or IEEE 754's (f64 storage); f32 operands, which the
+ * window does not take, the unfused multiply-adds' value bit for bit. Windows of 2
  * terms run in DOT steps of two terms; windows of 4 and 8 terms need DOT steps of 4 and 8 terms into one accumulator,
  * which llvmpipe compiles for minutes: opt-in (`MODPREC_SLOW_TESTS=1`), as GEMV N's eight-column step is.
  */
@@ -186,23 +188,50 @@ export function describeWindowedDot(form: WindowForm, extra?: (kit: WindowDotKit
       }), { numRuns: 15 });
     });
 
-    it('f64 storage (f64·dd and f64·f64 terms, their shorter products): within γ_{2n}(2^-110)·Σ|x·y| of the exact value', async () => {
+    it('f64 storage (f64·dd, dd·f64 and f64·f64 terms, their shorter products) with ±0, subnormals, ±∞ and NaN: finite results within γ_{2n}(2^-110)·Σ|x·y| of the exact value, non-finite ones IEEE 754\'s', async () => {
       await requireRuntime();
       const head = fc.oneof(
         { weight: 6, arbitrary: doubleDoubles({ minExponent: -480, maxExponent: 480 }).map((p) => ({ hi: p.hi, lo: 0 })) },
-        { weight: 1, arbitrary: fc.constantFrom({ hi: 0, lo: 0 }, { hi: -0, lo: 0 }, { hi: 5e-324, lo: 0 }, { hi: -(2 ** -1000), lo: 0 }, { hi: 2 ** 500, lo: 0 }) },
+        { weight: 1, arbitrary: fc.constantFrom({ hi: 0, lo: 0 }, { hi: -0, lo: 0 }, { hi: 5e-324, lo: 0 }, { hi: -2.5e-308, lo: 0 }, { hi: -(2 ** -1000), lo: 0 }, { hi: 2 ** 500, lo: 0 }) },
       );
-      await fc.assert(fc.asyncProperty(fc.array(fc.tuple(head, pairs, head), { minLength: 1, maxLength: 30 }), async (terms) => {
-        const xs = terms.map((t) => t[0]);
-        const ys = terms.map((t) => t[1]);
-        const zs = terms.map((t) => t[2]);
+      // At most two special operands a DOT (at a term, in x, the dd operand y or z), so most DOTs stay finite.
+      const specials = fc.array(fc.tuple(fc.nat(), fc.constantFrom(0, 1, 2), fc.constantFrom(Infinity, -Infinity, NaN)), { maxLength: 2 });
+      await fc.assert(fc.asyncProperty(fc.array(fc.tuple(head, pairs, head), { minLength: 1, maxLength: 30 }), fc.oneof(fc.constant([]), specials), async (terms, put) => {
+        const cols = [terms.map((t) => t[0]), terms.map((t) => t[1]), terms.map((t) => t[2])];
+        for (const [at, col, v] of put) cols[col]![at % terms.length] = { hi: v, lo: 0 };
+        const [xs, ys, zs] = cols as [Pair[], Pair[], Pair[]];
         const X = await toDevice(Float64Array.from(xs, (p) => p.hi), { format: 'f64' });
+        const Y = await toDevice(ddRange(ys) as never);
         const Z = await toDevice(Float64Array.from(zs, (p) => p.hi), { format: 'f64' });
-        const xy = await gpuDot(X, await toDevice(ddRange(ys) as never), { arithmetic: windowed, strict: true, ...SHAPE });
-        expectWithinBound(xy.value, xs, ys, dotBound(ddRange(xs) as never, ddRange(ys) as never, { arithmetic: formats.dd }));
-        const xz = await gpuDot(X, Z, { arithmetic: windowed, strict: true, ...SHAPE });
-        expectWithinBound(xz.value, xs, zs, dotBound(ddRange(xs) as never, ddRange(zs) as never, { arithmetic: formats.dd }));
+        const check = (got: number, a: readonly Pair[], b: readonly Pair[]): void => {
+          // The products' sum in binary64: NaN or ±∞ exactly where the exact sum has a NaN or ∞ product (the finite
+          // products here stay far from overflow), as IEEE 754 sets the result then (NaN's sign open).
+          const special = a.reduce((s, p, k) => s + p.hi * b[k]!.hi, 0);
+          if (!Number.isFinite(special)) {
+            if (Number.isNaN(special)) expect(got).toBeNaN();
+            else expect(got).toBe(special);
+            return;
+          }
+          expectWithinBound(got, a, b, dotBound(ddRange(a) as never, ddRange(b) as never, { arithmetic: formats.dd }));
+        };
+        check((await gpuDot(X, Y, { arithmetic: windowed, strict: true, ...SHAPE })).value, xs, ys);
+        check((await gpuDot(Y, X, { arithmetic: windowed, strict: true, ...SHAPE })).value, ys, xs);
+        check((await gpuDot(X, Z, { arithmetic: windowed, strict: true, ...SHAPE })).value, xs, zs);
       }), { numRuns: 12 });
+    });
+
+    // One such storage on the GPU (two shaders, tens of seconds on llvmpipe); test/dd/dd-gpu-window-steps.test.ts checks
+    // that every kind the window does not take (f32, ff) gets the unfused multiply-adds' source.
+    it('a storage the window does not take (f32 with dd): the unfused multiply-adds\' value, bit for bit', async () => {
+      await requireRuntime();
+      const small = fc.double({ min: -4, max: 4, noNaN: true });
+      await fc.assert(fc.asyncProperty(fc.array(fc.tuple(small, pairs), { minLength: 1, maxLength: 30 }), async (terms) => {
+        const X = await toDevice(Float64Array.from(terms, (t) => t[0]), { format: 'f32' });
+        const Y = await toDevice(ddRange(terms.map((t) => t[1])) as never);
+        const got = await gpuDot(X, Y, { arithmetic: windowed, strict: true, ...SHAPE });
+        const before = await gpuDot(X, Y, { arithmetic: unfused, strict: true, ...SHAPE });
+        expect(Object.is(got.value, before.value), `got ${got.value}, unfused ${before.value}`).toBe(true);
+      }), { numRuns: 8 });
     });
 
     // llvmpipe compiles GEMV N's eight-column step of windowed multiply-adds for about four minutes: opt-in

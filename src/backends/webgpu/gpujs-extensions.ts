@@ -197,20 +197,41 @@ function emitTargetCall(node: TranslatorNode, name: string, ast: AstNode, out: s
   out.push(close);
 }
 
+/** A registered library: its WGSL, its callable names, and the library its WGSL builds on (appended with it). */
+interface NativeEntry {
+  readonly wgsl: string;
+  readonly names: readonly string[];
+  readonly base?: NativeEntry;
+}
+
 /** Native WGSL functions by name (registered from arithmetic parts), and the libraries that define them. */
-const NATIVE = new Map<string, { readonly args: readonly GpuType[]; readonly library: { readonly wgsl: string; readonly names: readonly string[] } }>();
-const LIBRARIES: { readonly wgsl: string; readonly names: readonly string[] }[] = [];
+const NATIVE = new Map<string, { readonly args: readonly GpuType[]; readonly library: NativeEntry }>();
+const LIBRARIES: NativeEntry[] = [];
+
+/** A library of native functions as registered: its own functions and WGSL, and its parts (see GpuNativeLibrary). */
+interface NativeLibrarySpec {
+  readonly functions: Readonly<Record<string, { readonly args: readonly GpuType[]; readonly returns: GpuType }>>;
+  readonly wgsl: string;
+  readonly parts?: readonly NativeLibrarySpec[];
+}
 
 /**
  * Registers a library of native WGSL functions with a gpu.js instance: calls of its functions in kernel source
- * become WGSL calls, and its WGSL is appended to each shader that calls one (idempotent per library text).
+ * become WGSL calls, and its WGSL is appended to each shader that calls one (idempotent per library text). Each of its
+ * `parts` is registered the same way, appended (after the library it builds on) only to shaders that call one of the
+ * part's functions.
  * @param gpu - the gpu.js instance
- * @param library - functions (name → types) and the WGSL defining them
+ * @param library - functions (name → types), the WGSL defining them, and parts built on it
  */
-export function registerNativeLibrary(gpu: { addFunction(source: string, settings: object): unknown }, library: { readonly functions: Readonly<Record<string, { readonly args: readonly GpuType[]; readonly returns: GpuType }>>; readonly wgsl: string }): void {
+export function registerNativeLibrary(gpu: { addFunction(source: string, settings: object): unknown }, library: NativeLibrarySpec): void {
+  registerLibrary(gpu, library, undefined);
+}
+
+/** registerNativeLibrary for a library built on `base` (a part) or on none. */
+function registerLibrary(gpu: { addFunction(source: string, settings: object): unknown }, library: NativeLibrarySpec, base: NativeEntry | undefined): void {
   let entry = LIBRARIES.find((l) => l.wgsl === library.wgsl);
   if (!entry) {
-    entry = { wgsl: library.wgsl, names: Object.keys(library.functions) };
+    entry = { wgsl: library.wgsl, names: Object.keys(library.functions), base };
     LIBRARIES.push(entry);
   }
   for (const [name, f] of Object.entries(library.functions)) {
@@ -223,14 +244,21 @@ export function registerNativeLibrary(gpu: { addFunction(source: string, setting
     });
     gpu.addFunction(`function ${name}(${params.join(', ')}) { return ${zero}; }`, { argumentTypes, returnType: f.returns });
   }
+  for (const part of library.parts ?? []) registerLibrary(gpu, part, entry);
 }
 
-/** Appends the native libraries a shader calls (shaders that call none are returned unchanged). */
+/**
+ * Appends the native libraries a shader calls, each with the libraries it builds on, in registration order (shaders
+ * that call none are returned unchanged).
+ */
 export function appendNativeLibraries(wgsl: string): string {
-  let out = wgsl;
+  const needed = new Set<NativeEntry>();
   for (const library of LIBRARIES) {
-    if (library.names.some((n) => new RegExp(`\\b${n}\\(`).test(wgsl))) out += `\n${library.wgsl}\n`;
+    if (!library.names.some((n) => new RegExp(`\\b${n}\\(`).test(wgsl))) continue;
+    for (let l: NativeEntry | undefined = library; l; l = l.base) needed.add(l);
   }
+  let out = wgsl;
+  for (const library of LIBRARIES) if (needed.has(library)) out += `\n${library.wgsl}\n`;
   return out;
 }
 

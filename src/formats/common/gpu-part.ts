@@ -282,7 +282,8 @@ export interface GpuArithmeticPart {
    * The variant DOT's first pass runs where it is the faster one there; its results must stay within this
    * arithmetic's DOT bound (they need not be the same bits). Absent: this arithmetic. dd gives its windowed
    * multiply-adds (`ddGpuArithmeticWindow4`: 2.1–2.9× faster than the unfused ones in DOT on the H100, 2026-11-27,
-   * within the same dotBound); GEMV runs its own `gemvVariant`, TRSV the fused ones.
+   * within the same dotBound; in the lean term form, `ddGpuArithmeticWindowLean4`, with the `ddDotLean` kernel switch,
+   * on by default); GEMV runs its own `gemvVariant`, TRSV the fused ones.
    */
   dotVariant?(): GpuArithmeticPart;
   /**
@@ -349,6 +350,12 @@ export interface GpuNativeLibrary {
   readonly functions: Readonly<Record<string, { readonly args: readonly GpuValueType[]; readonly returns: GpuValueType }>>;
   /** WGSL defining every function of `functions` (and any helpers it needs, with names that start like them). */
   readonly wgsl: string;
+  /**
+   * Libraries built on this one that only some shaders call (their WGSL may call this library's functions): each is
+   * appended, after this library, only to the shaders that call one of its own functions, so the others' WGSL stays
+   * as short as without it. Absent: none.
+   */
+  readonly parts?: readonly GpuNativeLibrary[];
 }
 
 /**

@@ -41,7 +41,6 @@ const library: Omit<GpuNativeLibrary, 'wgsl'> = {
     // The scaled store's value of a dd result in floating-point storage (dd-gpu-scaled-quotient.ts).
     mpDdScaledQuotient: { args: [V4, V2, 'Integer'], returns: V4 },
     ...windowFunctionTypes(),
-    ...longWindowFunctionTypes(),
   },
 };
 
@@ -126,9 +125,14 @@ export const ddGpuArithmetic: GpuArithmeticPart = {
   assign: (dst, src) => `${dst} = ${asXf(src)};`,
   words: xfGpuWords,
   // The scaled store's replay of ddDiv (dd-gpu-scaled-quotient.ts) and the windowed DOT (dd-gpu-window-wgsl.ts) build
-  // on the register's functions: one library.
+  // on the register's functions: one library. GEMV's long window (dd-gpu-gemv-long-wgsl.ts) builds on it as a part,
+  // in the WGSL of the shaders that call it only (GEMV's partial pass with ddGemvLong), not of every dd shader.
   native: () => Promise.all([import('./dd-gpu-wgsl.js'), import('./dd-gpu-scaled-quotient.js'), import('./dd-gpu-window-wgsl.js'), import('./dd-gpu-window-lean-wgsl.js'), import('./dd-gpu-gemv-long-wgsl.js')])
-    .then(([{ XF_WGSL }, { DD_SCALED_QUOTIENT_WGSL }, { DW_WGSL }, { DL_WGSL }, { DG_WGSL }]) => ({ ...library, wgsl: XF_WGSL + DD_SCALED_QUOTIENT_WGSL + DW_WGSL + DL_WGSL + DG_WGSL })),
+    .then(([{ XF_WGSL }, { DD_SCALED_QUOTIENT_WGSL }, { DW_WGSL }, { DL_WGSL }, { DG_WGSL }]) => ({
+      ...library,
+      wgsl: XF_WGSL + DD_SCALED_QUOTIENT_WGSL + DW_WGSL + DL_WGSL,
+      parts: [{ functions: longWindowFunctionTypes(), wgsl: DG_WGSL }],
+    })),
   declareZero: (dst) => `let ${dst} = [0.0, 0.0, 0.0, 0.0];`,
   declareFrom: (dst, src) => `let ${dst} = ${asXf(src)};`,
   // Operands straight from storage (or registers) go to a multiply-add for their kinds: no pack and unpack of
@@ -143,8 +147,9 @@ export const ddGpuArithmetic: GpuArithmeticPart = {
   returnValue: (acc) => acc,
   // DOT takes windowed multiply-adds (4 products a window; in DOT's step of 4 the same shader as 8): H100, 2026-11-27
   // (docs/performance.md, dd-gpu), DOT n = 2^26 dd·dd 7.31 ms unfused → 2.50, f64·dd 4.54 → 1.97, f64·f64 3.02 → 1.41;
-  // within the same dotBound (docs/double-double.md, "Windowed DOT multiply-adds"). The lean term form
-  // (ddGpuArithmeticWindowLean4) behind the `ddDotLean` switch until it is timed on the H100.
+  // within the same dotBound (docs/double-double.md, "Windowed DOT multiply-adds"). In the lean term form
+  // (ddGpuArithmeticWindowLean4; the `ddDotLean` switch, on by default since session 19): dd·dd 2.56 → 2.46 ms,
+  // f64·dd 2.02 → 1.74, f64·f64 1.46 → 1.38 against the wide form (ddGpuArithmeticWindow4, with the switch off).
   dotVariant: () => (gpuKernelSwitches().ddDotLean ? ddGpuArithmeticWindowLean4 : ddGpuArithmeticWindow4),
   // GEMV's partial pass (N and T: steps of eight terms into one accumulator) takes windows of eight products, within
   // the same gemvBound (docs/double-double.md, "Windowed multiply-adds in GEMV"); H100, 2026-11-27 (opt-in then):
@@ -192,8 +197,9 @@ export const ddGpuArithmeticWide: GpuArithmeticPart = {
  * {@link ddGpuArithmetic} with DOT's windowed multiply-adds (dd-gpu-window-wgsl.ts) of at most `terms` products a
  * window: each unrolled step sums its products of dd or f64 operands (per accumulator, in runs of at most `terms`) in
  * a 128-bit fixed-point window without rounding and adds each window to the accumulator with one xf addition — about
- * half the integer operations per term of the unfused path. DOT's default with 4 terms ({@link ddGpuArithmetic}'s
- * `dotVariant`); elsewhere opt-in (another summation error, not the fused path's bits): pass `{ name: 'dd-window4', arithmetic: { gpu: ddGpuArithmeticWindowOf(4) } }` as a GPU DOT's or
+ * half the integer operations per term of the unfused path. DOT's with 4 terms where the `ddDotLean` kernel switch is
+ * off ({@link ddGpuArithmetic}'s `dotVariant`; on by default: the lean form, {@link ddGpuArithmeticWindowLeanOf});
+ * elsewhere opt-in (another summation error, not the fused path's bits): pass `{ name: 'dd-window4', arithmetic: { gpu: ddGpuArithmeticWindowOf(4) } }` as a GPU DOT's or
  * GEMV's `arithmetic` (bench/gpu/dd-gpu.ts times 2, 4 and 8 next to the default). For every `terms` from 1 to 8 its
  * DOT error is within γ_{2n}(2^-110)·Σ|x_i·y_i| for the first pass, inside the CPU dd dotBound; terms with special or
  * out-of-range operands take the unfused multiply-add, so NaN, ∞ and binary64's range are as before. Fewer terms a
@@ -217,8 +223,9 @@ export function ddGpuArithmeticWindowOf(terms: number, slowLoop = true): GpuArit
  * is one test per operand. The same window, settle
  * (in units twice as large) and slow path; the same bound: each window's sum exact to 2^-114·Σ|a·b|, DOT's first
  * pass within γ_{2n}(2^-110)·Σ|x_i·y_i|, inside the CPU dd dotBound. Another rounding than the wide form, not its
- * bits. Off by default (DOT takes it with the `ddDotLean` kernel switch, `MODPREC_GPU_DD_DOT_LEAN=1`); pass
- * `{ name: 'dd-lean4', arithmetic: { gpu: ddGpuArithmeticWindowLeanOf(4) } }` as a GPU kernel's `arithmetic`.
+ * bits. DOT's default with 4 terms (the `ddDotLean` kernel switch, on by default; `MODPREC_GPU_DD_DOT_LEAN=0` gives
+ * DOT the wide form); elsewhere pass `{ name: 'dd-lean4', arithmetic: { gpu: ddGpuArithmeticWindowLeanOf(4) } }` as a
+ * GPU kernel's `arithmetic`.
  * @param terms - most products a window (1 … 8)
  * @param slowLoop - the window's slow path as one loop (default true)
  * @returns the arithmetic, named `dd-lean<terms>` (`dd-lean<terms>-per-term` without the loop; one object each)
@@ -254,7 +261,8 @@ const windowArithmetics = new Map<string, GpuArithmeticPart>();
 export const ddGpuArithmeticWindow2: GpuArithmeticPart = ddGpuArithmeticWindowOf(2);
 
 /**
- * {@link ddGpuArithmeticWindowOf}(4): windows of four products (DOT's default step: one window per accumulator).
+ * {@link ddGpuArithmeticWindowOf}(4): windows of four products (one window per accumulator in DOT's default step; DOT's
+ * `dotVariant` with the `ddDotLean` kernel switch off).
  * @group Double-double
  */
 export const ddGpuArithmeticWindow4: GpuArithmeticPart = ddGpuArithmeticWindowOf(4);
@@ -273,7 +281,7 @@ export const ddGpuArithmeticWindow: GpuArithmeticPart = ddGpuArithmeticWindow8;
 
 /**
  * {@link ddGpuArithmeticWindowLeanOf}(4): the lean term form in windows of four products (DOT's step: one window
- * per accumulator); DOT's `dotVariant` with the `ddDotLean` kernel switch.
+ * per accumulator); DOT's `dotVariant` (the `ddDotLean` kernel switch, on by default).
  * @group Double-double
  */
 export const ddGpuArithmeticWindowLean4: GpuArithmeticPart = ddGpuArithmeticWindowLeanOf(4);
