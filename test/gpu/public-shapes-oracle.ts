@@ -8,7 +8,7 @@ import { expect } from 'vitest';
 import { colMajor, range, rowMajor, span } from '../../src/index.js';
 import type { Range } from '../../src/core/range.js';
 import type { FormatLike } from '../../src/formats/common/registry.js';
-import { absoluteError, compareRational, exactOf, rational, type Rational } from '../../src/testing/index.js';
+import { absRational, addRational, compareRational, exactOf, rational, subRational, type Rational } from '../../src/testing/index.js';
 
 const F64 = new Float64Array(1);
 const U64 = new BigUint64Array(F64.buffer);
@@ -23,14 +23,33 @@ function split(x: number): { sig: bigint; exp: number } {
   return { sig: bits >> 63n ? -mag : mag, exp: biased === 0 ? -1074 : biased - 1075 };
 }
 
+/** A double-double value (the dd arithmetic's registers): hi + lo exactly. */
+export interface Pair {
+  readonly hi: number;
+  readonly lo: number;
+}
+
+/** A factor of a product: a double, or a double-double pair (its hi + lo, distributed). */
+export type Factor = number | Pair;
+
+/** Products of pairs expanded into products of doubles: (a + b)·c = a·c + b·c. */
+function expand(p: readonly Factor[]): number[][] {
+  let out: number[][] = [[]];
+  for (const f of p) {
+    const parts = typeof f === 'number' ? [f] : f.lo === 0 ? [f.hi] : [f.hi, f.lo];
+    out = out.flatMap((q) => parts.map((v) => [...q, v]));
+  }
+  return out;
+}
+
 /**
- * Exactly Σ_k c_k·Π factors_k over finite doubles: each product is sig·2^exp; all are shifted to the smallest
+ * Exactly Σ_k Π factors_k over finite doubles and pairs: each product is sig·2^exp; all are shifted to the smallest
  * exponent present and added as BigInt (no 2^-2148 grid: the data here spans a few dozen binades).
  */
-export function exactSumOfProducts(products: readonly (readonly number[])[]): Rational {
+export function exactSumOfProducts(products: readonly (readonly Factor[])[]): Rational {
   const parts: { sig: bigint; exp: number }[] = [];
   let minExp = Infinity;
-  for (const p of products) {
+  for (const p of products.flatMap((q) => (q.every((f) => typeof f === 'number') ? [q as number[]] : expand(q)))) {
     let sig = 1n;
     let exp = 0;
     for (const f of p) {
@@ -50,18 +69,21 @@ export function exactSumOfProducts(products: readonly (readonly number[])[]): Ra
 }
 
 /** |got − exact| ≤ bound, compared exactly (a bound of +∞ admits any finite value). */
-export function withinBound(got: number, exact: Rational, bound: number): boolean {
-  if (!Number.isFinite(got)) return false;
+export function withinBound(got: Factor, exact: Rational, bound: number): boolean {
+  const [hi, lo] = typeof got === 'number' ? [got, 0] : [got.hi, got.lo];
+  if (!Number.isFinite(hi) || !Number.isFinite(lo)) return false;
   if (bound === Infinity) return true;
   if (!(bound >= 0)) return false;
-  return compareRational(absoluteError(got, exact), exactOf(bound)) <= 0;
+  const error = absRational(subRational(addRational(exactOf(hi), exactOf(lo)), exact));
+  return compareRational(error, exactOf(bound)) <= 0;
 }
 
 /** Asserts withinBound with a message that shows the values. */
-export function expectWithin(what: string, got: number, exact: Rational, bound: number): void {
+export function expectWithin(what: string, got: Factor, exact: Rational, bound: number): void {
   if (withinBound(got, exact, bound)) return;
   const approx = Number(exact.num) / Number(exact.den);
-  expect.fail(`${what}: got ${got}, exact ≈ ${approx}, |error| ≈ ${Math.abs(got - approx)} > bound ${bound}`);
+  const g = typeof got === 'number' ? got : got.hi + got.lo;
+  expect.fail(`${what}: got ${JSON.stringify(got)}, exact ≈ ${approx}, |error| ≈ ${Math.abs(g - approx)} > bound ${bound}`);
 }
 
 /** Reproducible values in [-1, 1) scaled by 2^k with k in [-e, 0] (xorshift32): several binades, so sums round. */
@@ -96,7 +118,7 @@ export interface VecView {
 export const sentinel = (k: number): number => 0.5 + (k % 7) / 8;
 
 export function makeVector(
-  values: ArrayLike<number>, storage: FormatLike, arithmetic: FormatLike | undefined, inc = 1, pad = 0,
+  values: ArrayLike<Factor>, storage: FormatLike, arithmetic: FormatLike | undefined, inc = 1, pad = 0,
 ): VecView {
   const n = values.length;
   const a = Math.abs(inc);
@@ -105,7 +127,7 @@ export function makeVector(
   for (let k = 0; k < size; k++) full.set(k, sentinel(k));
   const offset = pad + (inc < 0 && n > 0 ? (n - 1) * a : 0);
   const r = range(colMajor<1>({ size: [n], stride: inc, offset, storage, ...(arithmetic ? { arithmetic } : {}), data: full.accessor.data } as never)) as Range<1, any>;
-  for (let i = 0; i < n; i++) r.set(i, values[i]!);
+  for (let i = 0; i < n; i++) r.set(i, values[i]! as never);
   const before = storedVector(full);
   return { r, full, at: Array.from({ length: n }, (_, i) => offset + i * inc), before };
 }
@@ -131,7 +153,7 @@ export type MatLayout = 'col' | 'col-lda' | 'row' | 'sub-col' | 'sub-row';
 
 /** An m×n matrix stored as `layout`, its entries from fill(i, j); returns the range (a view for 'sub-*'). */
 export function makeMatrix(
-  m: number, n: number, fill: (i: number, j: number) => number, storage: FormatLike, arithmetic: FormatLike | undefined, layout: MatLayout,
+  m: number, n: number, fill: (i: number, j: number) => Factor, storage: FormatLike, arithmetic: FormatLike | undefined, layout: MatLayout,
 ): Range<2, any> {
   const ar = arithmetic ? { arithmetic } : {};
   let A: Range<2, any>;
@@ -144,7 +166,7 @@ export function makeMatrix(
     for (let i = 0; i < m + 3; i++) for (let j = 0; j < n + 2; j++) P.set(i, j, sentinel(i + 3 * j));
     A = P.sub(span(2, m + 2), span(1, n + 1));
   }
-  for (let j = 0; j < n; j++) for (let i = 0; i < m; i++) A.set(i, j, fill(i, j));
+  for (let j = 0; j < n; j++) for (let i = 0; i < m; i++) A.set(i, j, fill(i, j) as never);
   return A;
 }
 
@@ -155,4 +177,33 @@ export function storedMatrix(A: Range<2, any>): Float64Array {
   const ar = A.accessor.arithmetic;
   for (let j = 0; j < n; j++) for (let i = 0; i < m; i++) out[i + j * m] = ar.toNumber(A.get(i, j));
   return out;
+}
+
+/** A value as the range's arithmetic holds it: a double, or a dd pair (dd arithmetic). */
+function factorOf(v: unknown): Factor {
+  return typeof v === 'number' ? v : { hi: (v as Pair).hi, lo: (v as Pair).lo };
+}
+
+/** The stored values of a 1-D range as exact factors (dd pairs keep their lo). */
+export function storedFactors(r: Range<1, any>): Factor[] {
+  return Array.from({ length: r.length(0) }, (_, i) => factorOf(r.get(i)));
+}
+
+/** The stored entries of a matrix as exact factors, column-major. */
+export function storedMatrixFactors(A: Range<2, any>): Factor[] {
+  const [m, n] = [A.length(0), A.length(1)];
+  const out: Factor[] = new Array<Factor>(m * n);
+  for (let j = 0; j < n; j++) for (let i = 0; i < m; i++) out[i + j * m] = factorOf(A.get(i, j));
+  return out;
+}
+
+/** Reproducible double-double values: hi as {@link seededValues}, lo a fraction of hi's last place (lo may be 0). */
+export function seededPairs(n: number, seed: number, binades = 6): Pair[] {
+  const hi = seededValues(n, seed, binades);
+  const t = seededValues(n, seed + 7919, 0);
+  return Array.from(hi, (h, k) => {
+    const lo = k % 5 === 0 ? 0 : h * 2 ** -54 * t[k]!;
+    const s = h + lo;
+    return { hi: s, lo: lo - (s - h) };
+  });
 }
