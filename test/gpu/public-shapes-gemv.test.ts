@@ -92,4 +92,13 @@ describe('gemv, backend gpu, default options (f32): shapes across workgroups and
       }
     }
   });
+
+  it('wide and tall extremes: a few rows over up to 2^18 + 3 columns (S ≈ n chunks), 2^18 + 3 rows over one or two columns', async () => {
+    await requireRuntime();
+    for (const [m, n] of [[1, 100003], [3, 262147], [262147, 1], [100003, 2]] as const) {
+      for (const trans of ['N', 'T'] as const) {
+        await runCase({ m, n, trans, layout: 'col', alpha: 1, beta: -0.5, incX: 1, incY: 1, seed: m + n });
+      }
+    }
+  });
 });
