@@ -32,7 +32,7 @@ const DIAG = [1, -1, 2, -2, 0.5, -0.5, 4];
  * `options` what trsv and trsvBound get besides `backend`.
  */
 export async function runTrsvCase(
-  c: TrsvCase, storage: FormatLike, arithmetic: FormatLike | undefined, options: object = {}, xStorage: FormatLike = storage,
+  c: TrsvCase, storage: FormatLike, arithmetic: FormatLike | undefined, options: object = {}, xStorage: FormatLike = storage, xPad = 2,
 ): Promise<void> {
   const { n, uplo, trans, diag } = c;
   const r = seededValues(n * n + n, c.seed, 4);
@@ -44,7 +44,7 @@ export async function runTrsvCase(
     return r[i + j * n]! / n;
   };
   const A = makeMatrix(n, n, fill, storage, arithmetic, c.layout);
-  const x = makeVector(seededValues(n, c.seed + 3), xStorage, arithmetic, c.incX, 2);
+  const x = makeVector(seededValues(n, c.seed + 3), xStorage, arithmetic, c.incX, xPad);
   const [hA, hb] = [storedMatrixFactors(A), storedFactors(x.r)];
   const args = { A, x: x.r, uplo, trans, diag };
   const report = await trsv(args, { backend: 'gpu', strict: true, ...options });
