@@ -16,7 +16,8 @@ import { checkOptionsObject } from '../../src/backends/backend.js';
 /**
  * Per-component bounds on |ŷᵢ − yᵢ| for `ellSpmv(args, options)`, where ŷ is what ellSpmv stores and y the
  * exact α·A·x + β·y of the values the operands hold. Call it BEFORE ellSpmv: it reads y's entry values.
- * Assumes no overflow, no integer saturation and no underflow inside the arithmetic.
+ * Assumes no overflow and no integer saturation; products and sums that underflow the arithmetic add its η (half
+ * its subnormal spacing) each. Reads that flush to ±0 on a GPU (an f64 value below 2^-126 in f32 or ff) are not covered.
  * @param args - the arguments ellSpmv will get
  * @param options - the options ellSpmv will get
  * @returns a Float64Array of length rows (0 where y is left untouched)

@@ -18,7 +18,8 @@ import { checkOptionsObject } from '../../src/backends/backend.js';
 /**
  * Per-component bounds on |ŷᵢ − yᵢ| for `gemv(args, options)`, where ŷ is what gemv stores and y the exact
  * α·op(A)·x + β·y of the values the operands hold. Call it BEFORE gemv: it reads y's entry values.
- * Assumes no overflow, no integer saturation and no underflow inside the arithmetic.
+ * Assumes no overflow and no integer saturation; products and sums that underflow the arithmetic add its η (half
+ * its subnormal spacing) each. Reads that flush to ±0 on a GPU (an f64 value below 2^-126 in f32 or ff) are not covered.
  * @param args - the arguments gemv will get
  * @param options - the options gemv will get (arithmetic and accumulation matter; the loop order does not)
  * @returns a Float64Array of length m (0 where gemv leaves y untouched)

@@ -7,13 +7,17 @@
  *   |t̂ − t| ≤ E_t·S,  E_t = γ_r + (c + d)(1 + γ_r)
  *   |fl(α·t̂ + β·ŷ) − (α·t + β·y)| ≤ |α|·S·(E_t(1 + γ_kα) + γ_kα) + γ_kβ·|β|·|y|
  * which is Higham's γ_{n+2}(|α||A||x| + |β||y|) for the recursive sum without read roundings, then the
- * write to y's storage: ŷ′ = ŷ(1 + θ_w) + η. A NaN or ±∞ among the values of an output makes its bound +∞.
+ * write to y's storage: ŷ′ = ŷ(1 + θ_w) + η. Underflow inside the arithmetic: each product and sum of t may add
+ * η_ar absolutely (fl(a∘b) = (a∘b)(1 + δ) + ε, |ε| ≤ η_ar, half the arithmetic's subnormal spacing), and so may α·t̂,
+ * β·y and their sum — 2n·η_ar in t̂ (as dotBound counts), carried through α, plus 3η_ar, doubled for the (1 + u)
+ * factors on their way (as termBound does). A NaN or ±∞ among the values of an output makes its bound +∞.
  * @module
  */
 import type { ArithmeticFormat } from '../../src/formats/common/format.js';
 import type { Accessor } from '../../accessors/accessor.js';
 import { gamma, type Accumulation } from '../shared/accumulation.js';
 import { coefficientRoundings, inflate, orInfinity, readRoundings, writeError, type WriteError } from '../shared/accessor-rounding.js';
+import { arithmeticLimits } from '../shared/bound-terms.js';
 
 /** What the bound of every output of one call shares. */
 export interface UpdateBoundContext {
@@ -64,7 +68,9 @@ export function updateBound(ctx: UpdateBoundContext, terms: number, absSum: numb
   const ga = gamma(ctx.alphaRoundings, u);
   const alphaPart = ctx.absAlpha * absSum;
   const betaPart = ctx.absBeta === 0 ? 0 : ctx.absBeta * absY;
-  const computed = alphaPart * (sumError * (1 + ga) + ga) + gamma(ctx.betaRoundings, u) * betaPart;
+  // Products or partial sums below the arithmetic's normal range err absolutely (binary32 subnormals: 2^-150 each).
+  const underflow = 2 * arithmeticLimits(ctx.ar).eta * (ctx.absAlpha * 2 * terms + 3);
+  const computed = alphaPart * (sumError * (1 + ga) + ga) + gamma(ctx.betaRoundings, u) * betaPart + underflow;
   const w = ctx.write;
   return orInfinity(inflate(computed * (1 + w.relative) + w.relative * (alphaPart + betaPart) + w.absolutePerScale * scale, terms + 12));
 }
@@ -78,6 +84,7 @@ export function scaleBound(ar: ArithmeticFormat, y: Accessor<1, any>, beta: numb
   const k = readRoundings(y, ar) + coefficientRoundings(ar, beta) + 1;
   const exact = Math.abs(beta) * absY;
   const w = writeError(y, ar);
-  const e = gamma(k, ar.unitRoundoff) * exact;
+  // The product β·y may round into the subnormal range: η_ar more, doubled as in updateBound.
+  const e = gamma(k, ar.unitRoundoff) * exact + 2 * arithmeticLimits(ar).eta;
   return orInfinity(inflate(e * (1 + w.relative) + w.relative * exact + w.absolutePerScale * scale, 12));
 }

@@ -70,8 +70,9 @@ function gpuSubstitutes(x: Range<1, any>, arithmetic: string): boolean {
  *
  * const U = matrix(2, 2, (i, j) => (j >= i ? 1 / (i + j + 1) : 0), { storage: formats.f32, arithmetic: formats.f32 });
  * const x = vector([1, 1], { storage: formats.f32 });
- * const bound = trsvBound({ A: U, x, uplo: 'U', trans: 'N', diag: 'N' });   // before the call: it reads x
- * trsv({ A: U, x, uplo: 'U', trans: 'N', diag: 'N' }); // |x[i] − exact[i]| ≤ bound[i]
+ * trsv({ A: U, x, uplo: 'U', trans: 'N', diag: 'N' });
+ * const bound = trsvBound({ A: U, x, uplo: 'U', trans: 'N', diag: 'N' });   // after the call: it reads x̂
+ * // |x[i] − exact[i]| ≤ bound[i]
  * bound.length; // → 2
  * ```
  * @group Kernels
