@@ -37,10 +37,11 @@ export const ELEMENTWISE_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(
 export const WASM_DD_OUTPUT_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['gemv', 'ellSpmv', 'axpy', 'waxpby', 'scal', 'trsv']);
 
 /**
- * The kernels whose WebAssembly program, in fp64 and fp32 arithmetic, also writes outputs it does not store itself —
- * a scaled range (one scale), fp16, bf16 or integer storage — through the JavaScript kernels' own store of each
- * result (GEMV and ELL SpMV: their combination with α and β, kernels/gemv/combine-sums-cpu.ts; the updates:
- * kernels/shared/store-numbers-cpu.ts): the JavaScript's bits wherever the results are.
+ * The kernels whose WebAssembly program, in fp64, fp32 and double-double arithmetic (and fp64 with the `dd`
+ * accumulation), also writes outputs it does not store itself — a scaled range (one scale), fp16, bf16 or integer
+ * storage — through the JavaScript kernels' own store of each result (GEMV and ELL SpMV: their combination with α
+ * and β, kernels/gemv/combine-sums-cpu.ts and combine-dd-sums-cpu.ts; the updates: kernels/shared/store-numbers-cpu.ts,
+ * a double-double result as its pair): the JavaScript's bits wherever the results are.
  */
 export const WASM_STORED_OUTPUT_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['gemv', 'ellSpmv', 'axpy', 'waxpby', 'scal']);
 
@@ -61,8 +62,8 @@ export const WASM_DD_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['do
  * with one scale, as the JavaScript kernels read them (src/backends/wasm/wasm-dd-read.ts): fp64 arithmetic's double
  * fl(v·s), double-double arithmetic's pair (v, 0)·(s, 0) — ELL SpMV's values also with one scale per row (its
  * kernel refusal checks them); AXPY's x and WAXPBY's x and y read by the template's whole product, zero signs
- * included (kernels/shared/update-dd-output-wasm.ts). The outputs they write stay unscaled: SCAL's x, its only
- * operand, is its output, and TRSV reads unscaled operands only in double-double.
+ * included (kernels/shared/update-dd-output-wasm.ts). Their outputs ({@link WASM_STORED_OUTPUT_KERNELS}) may be
+ * scaled too: AXPY's y and SCAL's x, read as these inputs are, are stored through the JavaScript kernels' store.
  */
 export const WASM_DD_SCALED_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['asum', 'nrm2', 'dot', 'gemv', 'ellSpmv', 'axpy', 'waxpby']);
 
@@ -176,12 +177,12 @@ export function wasmRefusal(call: CpuCall): Refusal | undefined {
     if (typeof s === 'string') return { code: 'INVALID_FORMAT', parameter: name, reason: s };
     // TRSV's x is stored and read back through the JavaScript kernel's own store and load, whatever its storage.
     if (use === 'write' && WASM_STORED_SOLUTION_KERNELS.has(call.kernel)) continue;
-    if (numerics === 'dd' && r.accessor.scale && (use === 'write' || !WASM_DD_SCALED_KERNELS.has(call.kernel))) {
-      const reason = use === 'write' ? `WebAssembly writes no scaled output in double-double (${call.kernel}'s ${name})`
-        : `WebAssembly reads scaled operands in double-double in ${[...WASM_DD_SCALED_KERNELS].join(', ')} only (not ${call.kernel})`;
+    // Outputs stored through the JavaScript kernels' own store, in every arithmetic WebAssembly computes in.
+    if (use === 'write' && WASM_STORED_OUTPUT_KERNELS.has(call.kernel)) continue;
+    if (numerics === 'dd' && r.accessor.scale && use === 'read' && !WASM_DD_SCALED_KERNELS.has(call.kernel)) {
+      const reason = `WebAssembly reads scaled operands in double-double in ${[...WASM_DD_SCALED_KERNELS].join(', ')} only (not ${call.kernel})`;
       return { code: 'INVALID_FORMAT', parameter: name, reason };
     }
-    if (use === 'write' && numerics !== 'dd' && WASM_STORED_OUTPUT_KERNELS.has(call.kernel)) continue;
     if (use === 'write' && (!s.writable || r.accessor.scale)) return { code: 'INVALID_FORMAT', parameter: name, reason: `WebAssembly writes unscaled f64 and f32 storage only (not ${r.accessor.scale ? 'scaled ' : ''}${s.name})` };
   }
   return call.kernelRefusal;

@@ -6,7 +6,7 @@
  * bit for bit the generated JavaScript where both take the same operations in the same order (GEMV with op(A)
  * read by columns, ELL SpMV: specials NaN/±0/±Inf/subnormals included), the documented lane order of the
  * double-double DOT where GEMV reads op(A) by rows; a cancellation fp64 cannot resolve; non-finite sums answered
- * by the JavaScript kernel; the automatic choice picks WebAssembly (dd outputs too); a scaled y and ELL values scaled per slot refused, typed (scaled A, values and x: wasm-dd-scaled.test.ts).
+ * by the JavaScript kernel; the automatic choice picks WebAssembly (dd outputs too); a scaled or bf16 y runs (wasm-dd-stored-outputs.test.ts); ELL values scaled per slot refused, typed (scaled A, values and x: wasm-dd-scaled.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -350,10 +350,7 @@ describe('the choice of backend for double-double GEMV and ELL SpMV', () => {
   // A scale per slot (column of the values): no WebAssembly reader (one scale, or one per row, are read: wasm-dd-scaled.test.ts).
   const perSlot = buildMatrix({ storage: 'i16s', layout: 'col', sub: false, scaleRows: false }, L.stride, L.width, () => 0.5);
   const cases: [string, () => unknown, ModprecErrorCode, string][] = [
-    ['GEMV into a scaled y', () => gemv({ alpha: 1, A, x: vector([1, 1]), beta: 0, y: scaled }, { backend: 'wasm', arithmetic: formats.dd }), 'INVALID_FORMAT', 'y'],
-    ['ELL SpMV into a bf16 y', () => ellSpmv({ alpha: 1, A: ellWithStorage(L, { storage: formats.f64 }), x: x4, beta: 0, y: vector(4, { storage: formats.bf16, arithmetic: formats.f64 }) }, { backend: 'wasm', accumulation: 'dd' }), 'INVALID_FORMAT', 'y'],
     ['ELL SpMV with values scaled per slot', () => ellSpmv({ alpha: 1, A: ellOperand(L, perSlot), x: x4, beta: 0, y: vector(4) }, { backend: 'wasm', accumulation: 'dd' }), 'INVALID_FORMAT', 'A.values'],
-    ['ELL SpMV into a scaled y', () => ellSpmv({ alpha: 1, A: ellWithStorage(L, { storage: formats.f64 }), x: x4, beta: 0, y: buildVector({ storage: 'i16s', stride: 1, sub: false }, [1, 2, 3, 4]) }, { backend: 'wasm', arithmetic: formats.dd }), 'INVALID_FORMAT', 'y'],
     // A bf16, fp16, integer or one-scale x runs (test/wasm/wasm-dd-trsv-stored-x.test.ts); a scale per element does not.
     ['TRSV in double-double arithmetic into an x with a scale per element', () => trsv({ A, x: range(scaledReducedRowMajor<1>({ size: [2], storage: formats.i16, arithmetic: formats.f64, scaleMask: [true] })), uplo: 'L' }, { backend: 'wasm', arithmetic: formats.dd }), 'INVALID_FORMAT', 'x'],
   ];
@@ -376,9 +373,9 @@ describe('the choice of backend for double-double GEMV and ELL SpMV', () => {
     }
     // A dd y is written by WebAssembly too (test/wasm/wasm-dd-outputs-gemv-ell.test.ts), with the JavaScript's pairs.
     expect(cpuBackendOf('gemv', { A, x, y: ddY(2) }, { arithmetic: formats.dd }, ['y'])).toEqual({ backend: 'wasm' });
-    const report = cpuBackendOf('gemv', { A, x, y: scaled }, { arithmetic: formats.dd }, ['y']);
-    expect(report.backend).toBe('js');
-    expect(report.reason).toMatch(/^y: WebAssembly writes no scaled output in double-double \(gemv's y\)/);
+    // A scaled, bf16 or integer y too, through the JavaScript kernels' store (test/wasm/wasm-dd-stored-outputs.test.ts).
+    expect(cpuBackendOf('gemv', { A, x, y: scaled }, { arithmetic: formats.dd }, ['y'])).toEqual({ backend: 'wasm' });
+    expect(cpuBackendOf('ellSpmv', { x: x4, y: vector(4, { storage: formats.bf16, arithmetic: formats.f64 }) }, { accumulation: 'dd' }, ['y'])).toEqual({ backend: 'wasm' });
     const y = ddY(2), y2 = ddY(2);
     gemv({ alpha: 1, A, x, beta: 0, y }, { arithmetic: formats.dd });
     gemv({ alpha: 1, A, x, beta: 0, y: y2 }, { arithmetic: formats.dd, backend: 'js' });
