@@ -10,7 +10,7 @@ import type { Range } from '../../src/core/range.js';
 import type { ArithmeticFormat } from '../../src/formats/common/format.js';
 import { refuse, type BackendName, type KernelName, type Refusal } from '../../src/backends/backend.js';
 import { wasmCompilationBlocked, wasmSimdAvailable } from '../../src/backends/wasm/wasm-runtime.js';
-import { wasmStorageOf } from '../../src/backends/wasm/wasm-storage.js';
+import { wasmStorageOf, wasmStorageOfFormat } from '../../src/backends/wasm/wasm-storage.js';
 import { findFormat } from '../../src/formats/common/registry.js';
 import { accumulationNames, recursiveAccumulation, resolveAccumulation, type Accumulation } from './accumulation.js';
 import { chooseArithmetic, type KernelOptions } from './kernel-options.js';
@@ -62,10 +62,20 @@ export const WASM_DD_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['do
  * with one scale, as the JavaScript kernels read them (src/backends/wasm/wasm-dd-read.ts): fp64 arithmetic's double
  * fl(v·s), double-double arithmetic's pair (v, 0)·(s, 0) — ELL SpMV's values also with one scale per row (its
  * kernel refusal checks them); AXPY's x and WAXPBY's x and y read by the template's whole product, zero signs
- * included (kernels/shared/update-dd-output-wasm.ts). Their outputs ({@link WASM_STORED_OUTPUT_KERNELS}) may be
+ * included (kernels/shared/update-dd-output-wasm.ts); TRSV's A with any scales, staged a column at a time as the
+ * JavaScript reads it (kernels/trsv/trsv-scaled-a.ts). Their outputs ({@link WASM_STORED_OUTPUT_KERNELS}) may be
  * scaled too: AXPY's y and SCAL's x, read as these inputs are, are stored through the JavaScript kernels' store.
  */
-export const WASM_DD_SCALED_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['asum', 'nrm2', 'dot', 'gemv', 'ellSpmv', 'axpy', 'waxpby']);
+export const WASM_DD_SCALED_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['asum', 'nrm2', 'dot', 'gemv', 'ellSpmv', 'axpy', 'waxpby', 'trsv']);
+
+/**
+ * Whether the WebAssembly program leaves an operand's scales to JavaScript code that reads them as the JavaScript
+ * kernel does, so that any scales run — one, or one per row, column or element: TRSV's A summed in double-double
+ * (its columns staged already scaled, kernels/trsv/trsv-scaled-a.ts).
+ */
+function scalesReadInJs(kernel: KernelName, name: string, numerics: string): boolean {
+  return kernel === 'trsv' && name === 'A' && numerics === 'dd';
+}
 
 /**
  * The kernels whose WebAssembly program, in every arithmetic and accumulation it runs (fp64's `dd` and double-double
@@ -173,7 +183,7 @@ export function wasmRefusal(call: CpuCall): Refusal | undefined {
   }
   for (const [name, r, use] of call.operands) {
     if (use === 'write' && WASM_DD_OUTPUT_KERNELS.has(call.kernel) && isDdOutput(r.accessor)) continue;
-    const s = wasmStorageOf(r.accessor);
+    const s = scalesReadInJs(call.kernel, name, numerics) ? wasmStorageOfFormat(r.accessor.storage) : wasmStorageOf(r.accessor);
     if (typeof s === 'string') return { code: 'INVALID_FORMAT', parameter: name, reason: s };
     // TRSV's x is stored and read back through the JavaScript kernel's own store and load, whatever its storage.
     if (use === 'write' && WASM_STORED_SOLUTION_KERNELS.has(call.kernel)) continue;
