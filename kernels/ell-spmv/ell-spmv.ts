@@ -17,6 +17,7 @@ import { ellSpmvProgram } from './ell-spmv-cpu.js';
 import { wasmEllF32Refusal, wasmEllRefusal, wasmEllSpmv } from './ell-spmv-wasm.js';
 import { wasmDdEllSpmv } from './ell-spmv-dd-wasm.js';
 import { runWasm } from '../shared/run-wasm.js';
+import { readTwin } from '../shared/scale-twin.js';
 import { runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
 
 /**
@@ -81,15 +82,17 @@ export function ellSpmv(args: EllSpmvArguments, options: (KernelOptions & Thread
     if (beta !== 1) scaleYProgram(y.accessor, ar, coefficientCase(beta))(rows, 0, ...Operand.args(y.accessor), 0, beta);
     return;
   }
+  // A scale per element of x: read from an unscaled twin (kernels/shared/scale-twin.ts).
+  const xa = cpu === 'wasm' ? readTwin(x.accessor, cols, wasmNumericsOf(ar, acc), ar.kind === 'dd') : x.accessor;
   if (cpu === 'wasm' && dd) {
     // A non-finite double-double sum leaves y untouched and is recomputed by the guarded JavaScript kernel.
     let done = false;
-    if (runWasm(requested, () => { done = wasmDdEllSpmv(alpha, A.structure, A.values.accessor, x.accessor, beta, y.accessor, ar, acc.name === 'dd'); }) && done) return;
+    if (runWasm(requested, () => { done = wasmDdEllSpmv(alpha, A.structure, A.values.accessor, xa, beta, y.accessor, ar, acc.name === 'dd'); }) && done) return;
   } else if (cpu === 'wasm' && ordered) {
     // A non-finite row sum leaves y untouched and is recomputed by the JavaScript kernel.
     let done = false;
-    if (runWasm(requested, () => { done = wasmOrderedEllSpmv(alpha, A.structure, A.values.accessor, x.accessor, beta, y.accessor, ordered.accumulation, ordered.arithmetic); }) && done) return;
-  } else if (cpu === 'wasm' && runWasm(requested, () => wasmEllSpmv(alpha, A.structure, A.values.accessor, x.accessor, beta, y.accessor, f32, kahan))) return;
+    if (runWasm(requested, () => { done = wasmOrderedEllSpmv(alpha, A.structure, A.values.accessor, xa, beta, y.accessor, ordered.accumulation, ordered.arithmetic); }) && done) return;
+  } else if (cpu === 'wasm' && runWasm(requested, () => wasmEllSpmv(alpha, A.structure, A.values.accessor, xa, beta, y.accessor, f32, kahan))) return;
   const f = ellSpmvProgram({ values: A.values.accessor, x: x.accessor, y: y.accessor, ar, acc, alpha: alphaCase, beta: coefficientCase(beta) });
   f(rows, width, stride, colIndex, ...Operand.args(A.values.accessor), ...Operand.args(x.accessor), ...Operand.args(y.accessor), alpha, beta);
 }

@@ -68,13 +68,19 @@ export const WASM_DD_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['do
  */
 export const WASM_DD_SCALED_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['asum', 'nrm2', 'dot', 'gemv', 'ellSpmv', 'axpy', 'waxpby', 'trsv']);
 
+/** Whether a vector has a scale per element (not one for the whole vector). */
+export function scaledPerElement(a: Range<any, any>['accessor']): boolean {
+  return a.dimensionality === 1 && a.scale?.mask[0] === true;
+}
+
 /**
- * Whether the WebAssembly program leaves an operand's scales to JavaScript code that reads them as the JavaScript
- * kernel does, so that any scales run — one, or one per row, column or element: TRSV's A summed in double-double
- * (its columns staged already scaled, kernels/trsv/trsv-scaled-a.ts).
+ * Whether the WebAssembly program leaves an operand's scales to JavaScript code that reads or stores them as the
+ * JavaScript kernel does, so that any scales run — one, or one per row, column or element: TRSV's A summed in
+ * double-double (its columns staged already scaled, kernels/trsv/trsv-scaled-a.ts), and every vector with a scale per
+ * element (read from an unscaled twin, kernels/shared/scale-twin.ts; written through the JavaScript kernels' store).
  */
-function scalesReadInJs(kernel: KernelName, name: string, numerics: string): boolean {
-  return kernel === 'trsv' && name === 'A' && numerics === 'dd';
+function scalesReadInJs(kernel: KernelName, name: string, numerics: string, a: Range<any, any>['accessor']): boolean {
+  return (kernel === 'trsv' && name === 'A' && numerics === 'dd') || scaledPerElement(a);
 }
 
 /**
@@ -183,7 +189,7 @@ export function wasmRefusal(call: CpuCall): Refusal | undefined {
   }
   for (const [name, r, use] of call.operands) {
     if (use === 'write' && WASM_DD_OUTPUT_KERNELS.has(call.kernel) && isDdOutput(r.accessor)) continue;
-    const s = scalesReadInJs(call.kernel, name, numerics) ? wasmStorageOfFormat(r.accessor.storage) : wasmStorageOf(r.accessor);
+    const s = scalesReadInJs(call.kernel, name, numerics, r.accessor) ? wasmStorageOfFormat(r.accessor.storage) : wasmStorageOf(r.accessor);
     if (typeof s === 'string') return { code: 'INVALID_FORMAT', parameter: name, reason: s };
     // TRSV's x is stored and read back through the JavaScript kernel's own store and load, whatever its storage.
     if (use === 'write' && WASM_STORED_SOLUTION_KERNELS.has(call.kernel)) continue;

@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { expectModprec } from '../sparse/sparse-arbitraries.js';
-import { axpy, dot, dotBound, gemv, trsv, formats, vector, cpuBackendOf, type ModprecErrorCode, type Range } from '../../src/index.js';
+import { axpy, dot, dotBound, gemv, formats, vector, cpuBackendOf, type ModprecErrorCode, type Range } from '../../src/index.js';
 import { buildMatrix, buildVector, exactDotOf, exactVector, errorOf, withinBound, type VectorSpec } from '../kernels/matrix-kernel-fixtures.js';
 import { ddTwoProdAccumulate } from '../../src/formats/dd/two-prod-accumulate.js';
 import { ddAdd } from '../../src/formats/dd/add.js';
@@ -18,7 +18,6 @@ import { addRational } from '../../src/testing/rational.js';
 import { exactOf } from '../../src/testing/exact.js';
 import { range, rowMajor, span } from '../../src/index.js';
 import { CHUNK } from '../../src/backends/wasm/wasm-storage.js';
-import { scaledReducedRowMajor } from '../../accessors/scaled-reduced.js';
 import '../../src/formats/dd/register.js';
 
 /** The documented order: xᵢyᵢ into double-double lane i mod 8 by ddTwoProdAccumulate, then the tree of ddAdd; hi + lo. */
@@ -134,8 +133,8 @@ describe("backend 'wasm' refuses what it does not compute, naming the option", (
     ['RNS arithmetic', () => dot(x, x, { backend: 'wasm', arithmetic: formats.rns212 }), 'INVALID_OPTION', 'options.arithmetic'],
     ['the pairwise accumulation in dd arithmetic', () => dot(x, x, { backend: 'wasm', arithmetic: formats.dd, accumulation: 'pairwise' }), 'INVALID_OPTION', 'options.accumulation'],
     ['the kahan accumulation in dd arithmetic', () => dot(x, x, { backend: 'wasm', arithmetic: formats.dd, accumulation: 'kahan' }), 'INVALID_OPTION', 'options.accumulation'],
-    // A bf16, fp16, integer or one-scale x runs (test/wasm/wasm-dd-trsv-stored-x.test.ts); a scale per element does not.
-    ['TRSV in double-double arithmetic into an x with a scale per element', () => trsv({ A, x: range(scaledReducedRowMajor<1>({ size: [2], storage: formats.i16, arithmetic: formats.f64, scaleMask: [true] })), uplo: 'L' }, { backend: 'wasm', arithmetic: formats.dd }), 'INVALID_FORMAT', 'x'],
+    // A vector with a scale per element runs (wasm-per-element-scales.test.ts); a matrix scaled per row does not.
+    ['GEMV with an A scaled per row', () => gemv({ alpha: 1, A: buildMatrix({ storage: 'i16s', layout: 'row', sub: false, scaleRows: true }, 2, 2, (i, j) => 1 + i - j), x: vector([1, 1]), beta: 0, y: vector(2) }, { backend: 'wasm', arithmetic: formats.dd }), 'INVALID_FORMAT', 'A'],
   ];
   for (const [name, call, code, parameter] of cases) {
     it(name, () => {

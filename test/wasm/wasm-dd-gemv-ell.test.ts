@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { expectModprec } from '../sparse/sparse-arbitraries.js';
 import {
-  gemv, gemvBound, ellSpmv, ellSpmvBound, ellOperand, ellWithStorage, laplacianEll, trsv, vector, range, rowMajor, colMajor, span, formats,
+  gemv, gemvBound, ellSpmv, ellSpmvBound, ellOperand, ellWithStorage, laplacianEll, vector, range, rowMajor, colMajor, span, formats,
   cpuBackendOf, ELL_PADDING, type ModprecErrorCode, type Range,
 } from '../../src/index.js';
 import { addRational, mulRational, ZERO, type Rational } from '../../src/testing/rational.js';
@@ -23,7 +23,6 @@ import { ddTwoProdAccumulate } from '../../src/formats/dd/two-prod-accumulate.js
 import { ddMulAccumulate } from '../../src/formats/dd/mul.js';
 import { ddAdd } from '../../src/formats/dd/add.js';
 import { CHUNK } from '../../src/backends/wasm/wasm-storage.js';
-import { scaledReducedRowMajor } from '../../accessors/scaled-reduced.js';
 import '../../src/formats/dd/register.js';
 
 type Storage = 'f64' | 'f32' | 'f16' | 'bf16' | 'dd';
@@ -351,13 +350,13 @@ describe('the choice of backend for double-double GEMV and ELL SpMV', () => {
   const perSlot = buildMatrix({ storage: 'i16s', layout: 'col', sub: false, scaleRows: false }, L.stride, L.width, () => 0.5);
   const cases: [string, () => unknown, ModprecErrorCode, string][] = [
     ['ELL SpMV with values scaled per slot', () => ellSpmv({ alpha: 1, A: ellOperand(L, perSlot), x: x4, beta: 0, y: vector(4) }, { backend: 'wasm', accumulation: 'dd' }), 'INVALID_FORMAT', 'A.values'],
-    // A bf16, fp16, integer or one-scale x runs (test/wasm/wasm-dd-trsv-stored-x.test.ts); a scale per element does not.
-    ['TRSV in double-double arithmetic into an x with a scale per element', () => trsv({ A, x: range(scaledReducedRowMajor<1>({ size: [2], storage: formats.i16, arithmetic: formats.f64, scaleMask: [true] })), uplo: 'L' }, { backend: 'wasm', arithmetic: formats.dd }), 'INVALID_FORMAT', 'x'],
+    // A vector with a scale per element runs (wasm-per-element-scales.test.ts); a matrix scaled per row does not.
+    ['GEMV with an A scaled per row', () => gemv({ alpha: 1, A: buildMatrix({ storage: 'i16s', layout: 'row', sub: false, scaleRows: true }, 2, 2, (i, j) => 1 + i - j), x: vector([1, 1]), beta: 0, y: vector(2) }, { backend: 'wasm', arithmetic: formats.dd }), 'INVALID_FORMAT', 'A'],
   ];
   for (const [name, call, code, parameter] of cases) {
     it(`backend 'wasm' refuses ${name}, naming it, before writing`, () => {
       const e = expectModprec(call, code, parameter);
-      if (name.startsWith('TRSV')) expect(e.message).toContain('a scale per element or row has no WebAssembly reader');
+      if (name.startsWith('GEMV')) expect(e.message).toContain('a scale per element or row has no WebAssembly reader');
     });
   }
 

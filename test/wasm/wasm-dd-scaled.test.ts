@@ -5,10 +5,10 @@
  * pair (v, 0)·(s, 0) of the arithmetic's product, oracle: the library's ddMul), then each kernel's documented lane
  * order bit for bit, within its published bound of the exact value (stored × scale); saturated codes, negative and
  * huge scales (the splitting overflows: the JavaScript's answer), tiny scales (products underflow), NaN/±Inf,
- * strides of either sign, sub-ranges, n = 0 and 1; a scale per element still refused by name. GEMV with a scaled A,
+ * strides of either sign, sub-ranges, n = 0 and 1; a scale per element runs too (wasm-per-element-scales.test.ts). GEMV with a scaled A,
  * x or both: the JavaScript's bits where op(A) is read by columns, the DD DOT's lane order per row where by rows,
  * within gemvBound; ELL SpMV with values scaled once or per row and a scaled x: the JavaScript's bits; a scaled y
- * and a scale per element still refused.
+ * and a GEMV A scaled per row still refused.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -376,12 +376,16 @@ describe('WebAssembly double-double ELL SpMV over scaled values and x', () => {
   });
 });
 
-describe('what WebAssembly still refuses in double-double over scaled operands', () => {
-  it('a scale per element: refused by name for backend \'wasm\', the automatic choice takes the JavaScript', () => {
+describe('scales per element and per row in double-double', () => {
+  it('a vector scaled per element runs in WebAssembly (wasm-per-element-scales.test.ts); a GEMV A scaled per row stays refused by name', () => {
     const x = range(scaledReducedRowMajor<1, any>({ size: [3], storage: formats.i16, arithmetic: formats.f64, scaleMask: [true] }));
+    const A = scaledMatrix('i16', 3, 3, (i, j) => i - j, 0.5, 'col', false);
+    const perRow = range(scaledReducedRowMajor<2, any>({ size: [3, 3], storage: formats.i16, arithmetic: formats.f64, scaleMask: [true, false] }));
     for (const options of OPTIONS) {
-      expectModprec(() => asum(x, { ...options, backend: 'wasm' }), 'INVALID_FORMAT', 'x');
-      expect(cpuBackendOf('nrm2', { x }, options).backend).toBe('js');
+      expect(cpuBackendOf('nrm2', { x }, options)).toEqual({ backend: 'wasm' });
+      expect(cpuBackendOf('gemv', { A, x, y: x }, options, ['y'])).toEqual({ backend: 'wasm' });
+      expectModprec(() => gemv({ alpha: 1, A: perRow, x, beta: 0, y: vector(3) }, { ...options, backend: 'wasm' }), 'INVALID_FORMAT', 'A');
+      expect(asum(x, { ...options, backend: 'wasm' })).toBe(0);
     }
   });
 });

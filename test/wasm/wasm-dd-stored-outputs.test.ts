@@ -1,7 +1,7 @@
 /**
  * WebAssembly outputs in double-double arithmetic (and fp64 with the dd accumulation) that the WebAssembly does not
  * store itself (issue 20): SCAL's x, AXPY's y, WAXPBY's w, GEMV's y and ELL SpMV's y as scaled integers (i8, i16, i32
- * with one scale), scaled f16/bf16/f32/f64/dd, and unscaled f16, bf16 or integers — each result stored by the
+ * with one scale or one per element), scaled f16/bf16/f32/f64/dd, and unscaled f16, bf16 or integers — each result stored by the
  * JavaScript kernel's own store (the pair divided by the scale, a scaled integer rounded once from the exact quotient,
  * saturating): the JavaScript kernel's stored words and scales, bit for bit (Object.is: ±0 differ, a NaN compared as
  * NaN), over strides of either sign, sub-ranges inside sentinels, n = 0, 1 and across a staging chunk, α = 0, β = 0
@@ -17,8 +17,8 @@ import { expectSameParts, SPECIALS } from './dd-output-fixtures.js';
 import { outputSpec, outputVector, startValue, storedWords, type OutputSpec, type ScaleKind } from './stored-output-fixtures.js';
 import '../../src/formats/dd/register.js';
 
-/** The scale kinds these tests draw (one scale and none; a scale per element: wasm-per-element-scales.test.ts). */
-const KINDS: readonly ScaleKind[] = ['none', 'one'];
+/** The scale kinds these tests draw: none, one, one per element (the JavaScript store's cursor steps them). */
+const KINDS: readonly ScaleKind[] = ['none', 'one', 'per-element'];
 const DD = { arithmetic: formats.dd };
 
 /** Input values: moderate and large (saturating under small scales), and now and then a special one. */
