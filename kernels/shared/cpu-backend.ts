@@ -68,6 +68,9 @@ export const WASM_DD_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['do
  */
 export const WASM_DD_SCALED_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['asum', 'nrm2', 'dot', 'gemv', 'ellSpmv', 'axpy', 'waxpby', 'trsv']);
 
+/** The kernels whose vectors with a scale per element keep the automatic choice in JavaScript (see {@link automaticPrefersJs}). */
+const TWIN_PREFERS_JS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'asum', 'nrm2', 'axpy', 'waxpby', 'scal']);
+
 /** Whether a vector has a scale per element (not one for the whole vector). */
 export function scaledPerElement(a: Range<any, any>['accessor']): boolean {
   return a.dimensionality === 1 && a.scale?.mask[0] === true;
@@ -214,8 +217,16 @@ export function wasmRefusal(call: CpuCall): Refusal | undefined {
  * 2026-11-27, short probes), so they stay there too, as does TRSV in double-double arithmetic or with the dd accumulation (below).
  * `backend: 'wasm'` still runs them in WebAssembly.
  */
-export function automaticPrefersJs(call: Pick<CpuCall, 'arithmetic' | 'accumulation'> & { readonly kernel?: KernelName }): string | undefined {
+export function automaticPrefersJs(call: Pick<CpuCall, 'arithmetic' | 'accumulation'> & { readonly kernel?: KernelName; readonly operands?: CpuCall['operands'] }): string | undefined {
   const numerics = wasmNumericsOf(call.arithmetic, call.accumulation);
+  // A vector read with a scale per element goes through a twin of the JavaScript's reads (kernels/shared/scale-twin.ts):
+  // one more pass over it in JavaScript, as long as the JavaScript kernel's whole pass for DOT, ASUM, NRM2 and the
+  // updates. Interleaved probe on this shared 2-core VM (2026-11-27, load ≈ 14, n = 2^17, i16 per element, best of 8):
+  // 0.05–0.25× the JavaScript's speed in fp64/fp32, 0.2–0.9× in double-double; so those stay in JavaScript (the same
+  // bits; `backend: 'wasm'` runs them). GEMV, ELL SpMV and TRSV read their vector once against O(m·n) work: WebAssembly.
+  const twinned = call.kernel !== undefined && TWIN_PREFERS_JS.has(call.kernel)
+    && call.operands?.some(([name, r]) => scaledPerElement(r.accessor) && !(call.kernel === 'waxpby' && name === 'w'));
+  if (twinned) return `${call.operands!.find(([name, r]) => scaledPerElement(r.accessor) && !(call.kernel === 'waxpby' && name === 'w'))![0]}: a scale per element is read through a JavaScript pass before WebAssembly's in ${call.kernel}, slower than the generated JavaScript alone (the same bits), so the automatic choice keeps it there`;
   // TRSV in double-double: one WebAssembly call and one staged column per unknown. On the H100 host (bench/wasm-cpu.ts,
   // 2026-11-27, n = 4096) 4.5× the generated JavaScript's speed column-major but 0.58× row-major, and 0.4× at n = 256
   // here; this choice sees no layout, so it keeps JavaScript (the same bits; `backend: 'wasm'` runs it).

@@ -114,13 +114,21 @@ describe("backend 'wasm' refuses ELL SpMV calls it cannot run, before writing", 
   const perSlot = buildMatrix({ storage: 'i16s', layout: 'col', sub: false, scaleRows: false }, L.stride, L.width, () => 0.5);
   const cases: [string, () => unknown, ModprecErrorCode, string][] = [
     ['values scaled per slot', () => ellSpmv({ alpha: 1, A: ellOperand(L, perSlot), x, beta: 0, y: vector(4) }, { backend: 'wasm' }), 'INVALID_FORMAT', 'A.values'],
-    ['dd arithmetic into a scaled y', () => ellSpmv({ alpha: 1, A: ellWithStorage(L, { storage: formats.f32 }), x, beta: 0, y: buildVector({ storage: 'i16s', stride: 1, sub: false }, [1, 2, 3, 4]) }, { backend: 'wasm', arithmetic: formats.dd }), 'INVALID_FORMAT', 'y'],
   ];
   for (const [name, call, code, parameter] of cases) {
     it(name, () => {
       expectModprec(call, code, parameter);
     });
   }
+
+  it('dd arithmetic into a scaled y is no longer refused: the JavaScript\'s stored codes (wasm-dd-stored-outputs.test.ts)', () => {
+    const run = (backend: 'wasm' | 'js'): number[] => {
+      const y = buildVector({ storage: 'i16s', stride: 1, sub: false }, [1, 2, 3, 4]);
+      ellSpmv({ alpha: 1, A: ellWithStorage(L, { storage: formats.f32 }), x, beta: 0.5, y }, { backend, arithmetic: formats.dd });
+      return [...(y.accessor.data as Int16Array)];
+    };
+    expect(run('wasm')).toEqual(run('js'));
+  });
 
   it('the automatic choice runs them on the JavaScript kernels', () => {
     const y = vector(4), y2 = vector(4);
