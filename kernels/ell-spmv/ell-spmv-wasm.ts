@@ -36,13 +36,16 @@ const MAX_UNROLLED_SLOTS = 8;
 /** Elements (rows × slots) staged per block. */
 const BLOCK_ELEMENTS = 32768;
 
-/** The values' reader: a built-in storage, unscaled, scaled once, or scaled per row (finite scales). */
+/**
+ * The values' reader: a built-in storage, unscaled, scaled once, or scaled per row (finite scales); values scaled per
+ * slot are read from an unscaled twin of the JavaScript's reads (kernels/shared/scale-twin.ts), any scales.
+ */
 export function wasmEllRefusal(values: Accessor<2, any>, rows: number): Refusal | undefined {
   const s = wasmStorageOfFormat(values.storage);
   if (typeof s === 'string') return { code: 'INVALID_FORMAT', parameter: 'A.values', reason: s };
   const sc = values.scale;
   if (!sc) return undefined;
-  if (sc.mask[1]) return { code: 'INVALID_FORMAT', parameter: 'A.values', reason: 'a scale per slot has no WebAssembly reader (one scale, or one per row)' };
+  if (sc.mask[1]) return undefined;
   for (let i = 0; i < (sc.mask[0] ? rows : 1); i++) {
     if (!Number.isFinite(sc.data[sc.offset + i * sc.strides[0]!])) return { code: 'INVALID_FORMAT', parameter: 'A.values', reason: 'a non-finite scale is left to the JavaScript kernels' };
   }

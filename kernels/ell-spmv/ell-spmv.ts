@@ -17,7 +17,7 @@ import { ellSpmvProgram } from './ell-spmv-cpu.js';
 import { wasmEllF32Refusal, wasmEllRefusal, wasmEllSpmv } from './ell-spmv-wasm.js';
 import { wasmDdEllSpmv } from './ell-spmv-dd-wasm.js';
 import { runWasm } from '../shared/run-wasm.js';
-import { readTwin } from '../shared/scale-twin.js';
+import { readMatrixTwin, readTwin } from '../shared/scale-twin.js';
 import { runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
 
 /**
@@ -67,7 +67,9 @@ export function ellSpmv(args: EllSpmvArguments, options: (KernelOptions & Thread
   const numerics = wasmNumericsOf(ar, acc);
   const dd = numerics === 'dd', f32 = numerics === 'f32' || numerics === 'kahan-f32', kahan = numerics === 'kahan-f64' || numerics === 'kahan-f32';
   const ordered = orderedNumerics(numerics);
-  const cpu = chooseCpuBackend(requested, {
+  // Values scaled per slot are read into a twin by a JavaScript pass over them, as long as the JavaScript kernel's own:
+  // the automatic choice keeps such a call there (the same bits; backend 'wasm' runs it).
+  const cpu = requested === 'cpu' && A.values.accessor.scale?.mask[1] ? 'js' : chooseCpuBackend(requested, {
     kernel: 'ellSpmv', arithmetic: ar, accumulation: acc,
     operands: [['x', x, 'read'], ['y', y, 'write']],
     kernelRefusal: wasmEllRefusal(A.values.accessor, rows) ?? (f32 ? wasmEllF32Refusal(A.values.accessor) : undefined),
@@ -84,15 +86,17 @@ export function ellSpmv(args: EllSpmvArguments, options: (KernelOptions & Thread
   }
   // A scale per element of x: read from an unscaled twin (kernels/shared/scale-twin.ts).
   const xa = cpu === 'wasm' ? readTwin(x.accessor, cols, wasmNumericsOf(ar, acc), ar.kind === 'dd') : x.accessor;
+  // Values scaled per slot (or per element): an unscaled twin of the JavaScript's reads; per row the kernels read them.
+  const va = cpu === 'wasm' && A.values.accessor.scale?.mask[1] ? readMatrixTwin(A.values.accessor, wasmNumericsOf(ar, acc), ar.kind === 'dd') : A.values.accessor;
   if (cpu === 'wasm' && dd) {
     // A non-finite double-double sum leaves y untouched and is recomputed by the guarded JavaScript kernel.
     let done = false;
-    if (runWasm(requested, () => { done = wasmDdEllSpmv(alpha, A.structure, A.values.accessor, xa, beta, y.accessor, ar, acc.name === 'dd'); }) && done) return;
+    if (runWasm(requested, () => { done = wasmDdEllSpmv(alpha, A.structure, va, xa, beta, y.accessor, ar, acc.name === 'dd'); }) && done) return;
   } else if (cpu === 'wasm' && ordered) {
     // A non-finite row sum leaves y untouched and is recomputed by the JavaScript kernel.
     let done = false;
-    if (runWasm(requested, () => { done = wasmOrderedEllSpmv(alpha, A.structure, A.values.accessor, xa, beta, y.accessor, ordered.accumulation, ordered.arithmetic); }) && done) return;
-  } else if (cpu === 'wasm' && runWasm(requested, () => wasmEllSpmv(alpha, A.structure, A.values.accessor, xa, beta, y.accessor, f32, kahan))) return;
+    if (runWasm(requested, () => { done = wasmOrderedEllSpmv(alpha, A.structure, va, xa, beta, y.accessor, ordered.accumulation, ordered.arithmetic); }) && done) return;
+  } else if (cpu === 'wasm' && runWasm(requested, () => wasmEllSpmv(alpha, A.structure, va, xa, beta, y.accessor, f32, kahan))) return;
   const f = ellSpmvProgram({ values: A.values.accessor, x: x.accessor, y: y.accessor, ar, acc, alpha: alphaCase, beta: coefficientCase(beta) });
   f(rows, width, stride, colIndex, ...Operand.args(A.values.accessor), ...Operand.args(x.accessor), ...Operand.args(y.accessor), alpha, beta);
 }

@@ -79,11 +79,18 @@ export function scaledPerElement(a: Range<any, any>['accessor']): boolean {
 /**
  * Whether the WebAssembly program leaves an operand's scales to JavaScript code that reads or stores them as the
  * JavaScript kernel does, so that any scales run — one, or one per row, column or element: TRSV's A summed in
- * double-double (its columns staged already scaled, kernels/trsv/trsv-scaled-a.ts), and every vector with a scale per
- * element (read from an unscaled twin, kernels/shared/scale-twin.ts; written through the JavaScript kernels' store).
+ * double-double (its columns staged already scaled, kernels/trsv/trsv-scaled-a.ts), every vector with a scale per
+ * element (read from an unscaled twin, kernels/shared/scale-twin.ts; written through the JavaScript kernels' store),
+ * and GEMV's and TRSV's A with scales per row, column or element (an unscaled twin too; ELL SpMV's values scaled per
+ * slot: its kernel refusal, kernels/ell-spmv/ell-spmv-wasm.ts).
  */
 function scalesReadInJs(kernel: KernelName, name: string, numerics: string, a: Range<any, any>['accessor']): boolean {
-  return (kernel === 'trsv' && name === 'A' && numerics === 'dd') || scaledPerElement(a);
+  return (kernel === 'trsv' && name === 'A' && numerics === 'dd') || scaledPerElement(a) || ((kernel === 'gemv' || kernel === 'trsv') && name === 'A' && scaledPerLine(a));
+}
+
+/** Whether a matrix has scales per row, column or element (not one for the whole matrix). */
+export function scaledPerLine(a: Range<any, any>['accessor']): boolean {
+  return a.dimensionality === 2 && a.scale !== undefined && a.scale.mask.some((m: boolean) => m);
 }
 
 /**
@@ -226,6 +233,10 @@ export function automaticPrefersJs(call: Pick<CpuCall, 'arithmetic' | 'accumulat
   // bits; `backend: 'wasm'` runs them). GEMV, ELL SpMV and TRSV read their vector once against O(m·n) work: WebAssembly.
   const twinned = call.kernel !== undefined && TWIN_PREFERS_JS.has(call.kernel)
     && call.operands?.some(([name, r]) => scaledPerElement(r.accessor) && !(call.kernel === 'waxpby' && name === 'w'));
+  // A matrix scaled per row, column or element (GEMV's, TRSV's A outside double-double) is read into a twin the same way:
+  // a JavaScript pass over all of A, as long as the JavaScript kernel's own; so it stays there too.
+  const perLine = (call.kernel === 'gemv' || call.kernel === 'trsv') && call.operands?.some(([name, r]) => name === 'A' && scaledPerLine(r.accessor));
+  if (perLine) return `A: scales per row, column or element are read through a JavaScript pass over A before WebAssembly's in ${call.kernel}, slower than the generated JavaScript alone (the same bits), so the automatic choice keeps it there`;
   if (twinned) return `${call.operands!.find(([name, r]) => scaledPerElement(r.accessor) && !(call.kernel === 'waxpby' && name === 'w'))![0]}: a scale per element is read through a JavaScript pass before WebAssembly's in ${call.kernel}, slower than the generated JavaScript alone (the same bits), so the automatic choice keeps it there`;
   // TRSV in double-double: one WebAssembly call and one staged column per unknown. On the H100 host (bench/wasm-cpu.ts,
   // 2026-11-27, n = 4096) 4.5× the generated JavaScript's speed column-major but 0.58× row-major, and 0.4× at n = 256

@@ -1,5 +1,6 @@
 /**
- * Vectors with a scale per element as the WebAssembly kernels read them: a twin in unscaled storage holding each
+ * Vectors with a scale per element, and matrices with scales per row, column or element, as the WebAssembly kernels
+ * read them: a twin in unscaled storage holding each
  * element as the JavaScript kernel's load reads it — the generated load itself (src/backends/cpu/operand.ts,
  * emitLoad, compiled for the vector's signature): fp64 arithmetic the double fl(v·s), fp32 arithmetic the binary32
  * read, double-double arithmetic the template's pair (v, 0)·(s, 0) (dd storage: its pair) —, which the kernels then
@@ -14,7 +15,7 @@ import { findFormat } from '../../src/formats/common/registry.js';
 import { Operand } from '../../src/backends/cpu/operand.js';
 import { compileProgram, mergeHelpers } from '../../src/backends/cpu/program-cache.js';
 import { cursor, declareCursor, loadAt, stepCursor } from '../../src/backends/cpu/cursor.js';
-import { orderedNumerics, scaledPerElement, type wasmNumericsOf } from './cpu-backend.js';
+import { orderedNumerics, scaledPerElement, scaledPerLine, type wasmNumericsOf } from './cpu-backend.js';
 
 type ReadAll = (n: number, out: Float64Array | Float32Array, ...x: unknown[]) => void;
 
@@ -37,6 +38,38 @@ ${put}
   });
 }
 
+/** The twin's storage for `numerics`: binary32 values, doubles, or pairs (raw, signs included) — the arithmetic's reads exactly. */
+function twinFormat(numerics: ReturnType<typeof wasmNumericsOf>, ddArithmetic: boolean): ReturnType<typeof findFormat> & object {
+  const f32 = numerics === 'f32' || numerics === 'kahan-f32' || orderedNumerics(numerics)?.arithmetic === 'f32';
+  return findFormat(f32 ? 'f32' : numerics === 'dd' && ddArithmetic ? 'dd' : 'f64')!;
+}
+
+/**
+ * A matrix as the WebAssembly kernel of `numerics` reads it: `T` itself unless it has scales per row, column or
+ * element ({@link scaledPerLine}), else an unscaled twin of the JavaScript's reads (see the module comment), laid
+ * out as T's contiguous direction is (column-major where T's columns are its shorter stride), line by line through
+ * the generated load of a one-dimensional view of each line with its scales.
+ */
+export function readMatrixTwin(T: Accessor<2, any>, numerics: ReturnType<typeof wasmNumericsOf>, ddArithmetic: boolean): Accessor<2, any> {
+  if (!scaledPerLine(T)) return T;
+  const [m, n] = T.size as [number, number], [rs, cs] = T.strides as [number, number];
+  const byColumns = Math.abs(rs) <= Math.abs(cs);
+  const format = twinFormat(numerics, ddArithmetic), storage = format.storage!, words = format.storage!.kind === 'dd' ? 2 : 1;
+  const data = storage.allocate(m * n) as Float64Array | Float32Array;
+  const sc = T.scale!;
+  const [lines, length, d] = byColumns ? [n, m, 0] : [m, n, 1];
+  for (let k = 0; k < lines; k++) {
+    // Line k (column k, or row k) as a vector: its elements' strides and scales along dimension d.
+    const line = new Accessor<1, any>({
+      size: [length], strides: [T.strides[d] as number], offset: T.offset + k * (T.strides[1 - d] as number), storage: T.storage, arithmetic: T.arithmetic, data: T.data, layout: 'strided',
+      scale: { data: sc.data, offset: sc.offset + k * sc.strides[1 - d]!, strides: [sc.strides[d]!], mask: [sc.mask[d]!] },
+    });
+    readAllProgram(line, format.arithmetic!)(length, data.subarray(k * length * words, (k + 1) * length * words), ...Operand.args(line));
+  }
+  const strides: [number, number] = byColumns ? [1, Math.max(1, m)] : [Math.max(1, n), 1];
+  return new Accessor<2, any>({ size: [m, n], strides, offset: 0, storage, arithmetic: T.arithmetic, data, layout: 'strided' });
+}
+
 /**
  * The vector as the WebAssembly kernel of `numerics` reads its first n elements: `a` itself unless it has a scale
  * per element ({@link scaledPerElement}), else its twin (see the module comment).
@@ -44,10 +77,7 @@ ${put}
  */
 export function readTwin(a: Accessor<1, any>, n: number, numerics: ReturnType<typeof wasmNumericsOf>, ddArithmetic: boolean): Accessor<1, any> {
   if (!scaledPerElement(a)) return a;
-  const f32 = numerics === 'f32' || numerics === 'kahan-f32' || orderedNumerics(numerics)?.arithmetic === 'f32';
-  // The twin's storage holds the arithmetic's reads exactly: binary32 values, doubles, or pairs (raw, signs included).
-  const name = f32 ? 'f32' : numerics === 'dd' && ddArithmetic ? 'dd' : 'f64';
-  const format = findFormat(name)!, storage = format.storage!;
+  const format = twinFormat(numerics, ddArithmetic), storage = format.storage!;
   const data = storage.allocate(n) as Float64Array | Float32Array;
   const part = a.sub({ begin: 0, end: n }) as Accessor<1, any>;
   readAllProgram(part, format.arithmetic!)(n, data, ...Operand.args(part));

@@ -12,7 +12,6 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { axpy, cpuBackendOf, formats, range, scal, scaledReducedRowMajor, span, waxpby, type Range } from '../../src/index.js';
 import { CHUNK } from '../../src/backends/wasm/wasm-storage.js';
-import { expectModprec } from '../sparse/sparse-arbitraries.js';
 import { ddVector, expectSameParts, rawParts, type DdLayout, type Pair } from './dd-output-fixtures.js';
 import { buildVector } from '../kernels/matrix-kernel-fixtures.js';
 import '../../src/formats/dd/register.js';

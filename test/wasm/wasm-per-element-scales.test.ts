@@ -9,6 +9,8 @@
  *   of the values the JavaScript reads (x.get(i): fl(v·s)), bit for bit;
  * - TRSV into an x scaled per element, in double-double arithmetic and fp64 with the dd accumulation: the JavaScript's
  *   stored codes, bit for bit.
+ * - GEMV's and TRSV's A scaled per row or column, ELL SpMV's values scaled per slot: read from an unscaled twin, the
+ *   JavaScript's results bit for bit where both sum in the same order; the automatic choice keeps them in JavaScript.
  * Strides of either sign, sub-ranges inside sentinels, n = 0 and 1, α = 0, β = 0 with NaN in y, NaN/±∞/±0/subnormal
  * inputs, tiny and huge scales (saturating outputs, overflowing reads).
  */
@@ -151,6 +153,49 @@ describe('WebAssembly over vectors with a scale per element', () => {
       };
       expectSameParts(run('wasm'), run('js'), `trsv ${c.numerics} into ${c.x.storage}`);
     }), { numRuns: 150 });
+  });
+
+  it('GEMV\'s A and TRSV\'s A scaled per row or column, ELL SpMV values scaled per slot: the JavaScript\'s stored values, bit for bit', () => {
+    const lineCase = fc.record({
+      kernel: fc.constantFrom('gemv' as const, 'trsv' as const, 'ellSpmv' as const), numerics: fc.constantFrom(...NAMES), m: fc.integer({ min: 0, max: 11 }), n: fc.integer({ min: 1, max: 9 }),
+      scaleRows: fc.boolean(), sub: fc.boolean(), uplo: fc.constantFrom('L' as const, 'U' as const), alpha: fc.constantFrom(1, -0.5), beta: fc.constantFrom(0, 0.75), seed: fc.integer({ min: 0, max: 2 ** 30 }),
+    });
+    fc.assert(fc.property(lineCase, (c) => {
+      const options = NUMERICS[c.numerics];
+      const random = seededRandom(c.seed);
+      const ordered = c.numerics === 'pairwise' || c.numerics === 'dot2-f32';
+      // The JavaScript's order: op(A) by columns (GEMV, TRSV); pairwise and dot2 by rows, in their own order. TRSV: kahan's row sums lane by lane.
+      if (c.kernel === 'trsv' && (c.numerics === 'kahan' || c.numerics === 'kahan-f32')) return;
+      const layout = ordered ? 'row' : 'col';
+      const [rows, cols] = c.kernel === 'trsv' ? [c.n, c.n] : c.kernel === 'gemv' ? [c.m, c.n] : [c.m, 3];
+      const M = buildMatrix({ storage: 'i16s', layout, sub: c.sub, scaleRows: c.scaleRows }, rows, cols, (i, j) => (c.kernel === 'trsv' && i === j ? 1 + random.nextDouble() : (random.nextDouble() - 0.5) * 2 ** Math.floor(random.nextDouble() * 8)));
+      const xs = Array.from({ length: c.kernel === 'trsv' ? c.n : c.n }, () => random.nextDouble() * 2 - 1);
+      const colIndex = new Int32Array(c.m * 3).fill(ELL_PADDING);
+      for (let i = 0; i < c.m; i++) for (let k = 0, len = random.nextUint32() % 4; k < len; k++) colIndex[i + k * c.m] = random.nextUint32() % c.n;
+      const run = (backend: 'wasm' | 'js'): number[] => {
+        if (c.kernel === 'trsv') {
+          const x = vector(xs);
+          trsv({ A: M, x, uplo: c.uplo }, { ...options, backend });
+          return [...(x.accessor.data as Float64Array)];
+        }
+        const x = vector(xs), y = vector(Array.from({ length: c.m }, (_, i) => (c.beta === 0 ? NaN : i / 3)));
+        if (c.kernel === 'gemv') gemv({ alpha: c.alpha, A: M, x, beta: c.beta, y }, { ...options, backend });
+        else if (c.scaleRows) return [];
+        else ellSpmv({ alpha: c.alpha, A: ellOperand({ rows: c.m, cols: c.n, width: 3, stride: c.m, colIndex }, M), x, beta: c.beta, y }, { ...options, backend });
+        return [...(y.accessor.data as Float64Array)];
+      };
+      expectSameParts(run('wasm'), run('js'), `${c.kernel} ${c.numerics}, scaled per ${c.scaleRows ? 'row' : 'column'}`);
+    }), { numRuns: 250 });
+  });
+
+  it('a matrix scaled per row: backend \'wasm\' runs it, the automatic choice keeps it in JavaScript, saying why', () => {
+    const A = buildMatrix({ storage: 'i16s', layout: 'col', sub: false, scaleRows: true }, 3, 3, (i, j) => (i === j ? 2 : i - j));
+    const x = vector([1, 2, 3]);
+    for (const options of Object.values(NUMERICS)) {
+      expect(cpuBackendOf('gemv', { A, x, y: vector(3) }, { ...options, backend: 'wasm' }, ['y'])).toEqual({ backend: 'wasm' });
+      expect(cpuBackendOf('gemv', { A, x, y: vector(3) }, options, ['y']).reason).toMatch(/^A: scales per row, column or element are read through a JavaScript pass/);
+      expect(cpuBackendOf('trsv', { A, x }, { ...options, backend: 'wasm' }, ['x'])).toEqual({ backend: 'wasm' });
+    }
   });
 
   it('a sub-range of a vector scaled per element reads and writes its own elements\' scales', () => {
