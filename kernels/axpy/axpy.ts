@@ -64,8 +64,8 @@ export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options:
   // A chunk whose double-double results are not finite is recomputed by the JavaScript kernel (update-dd-output-wasm.ts).
   const jsChunk = (from: number, count: number): void => axpy(alpha, x.sub(span(from, from + count)), y.sub(span(from, from + count)), { arithmetic: ar, backend: 'js' });
   // A scale per element: read from an unscaled twin (kernels/shared/scale-twin.ts); y is stored through the JavaScript store.
-  const twin = (r: typeof x): typeof x.accessor => readTwin(r.accessor, n, wasmNumericsOf(ar, recursiveAccumulation), ar.kind === 'dd');
-  if (cpu === 'wasm' && runWasm(requested, () => wasmUpdateFor('ax+y', alpha, twin(x), 1, twin(y), y.accessor, n, wasmNumericsOf(ar, recursiveAccumulation), jsChunk))) return;
+  const twin = (r: typeof x, slot: number): typeof x.accessor => readTwin(r.accessor, n, wasmNumericsOf(ar, recursiveAccumulation), ar.kind === 'dd', slot);
+  if (cpu === 'wasm' && runWasm(requested, () => wasmUpdateFor('ax+y', alpha, twin(x, 0), 1, twin(y, 1), y.accessor, n, wasmNumericsOf(ar, recursiveAccumulation), jsChunk))) return;
   const a = ar.register('a');
   const xv = ar.register('xv');
   const yv = ar.register('yv');

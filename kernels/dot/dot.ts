@@ -90,7 +90,7 @@ export function dot(x: Range<1, any>, y: Range<1, any>, options: (DotOptions & {
   const finish = (hi: number, lo: number, pair: boolean): number => (into ? dotIntoStore(into.accessor, ar, pair)(hi, lo, ...Operand.args(into.accessor)) : pair ? hi + lo : hi);
   const ordered = orderedNumerics(numerics);
   // A scale per element: the values as the arithmetic reads them, in an unscaled twin (kernels/shared/scale-twin.ts).
-  const [xa, ya] = numerics === undefined ? [x.accessor, y.accessor] : [readTwin(x.accessor, n, numerics, ar.kind === 'dd'), readTwin(y.accessor, n, numerics, ar.kind === 'dd')];
+  const [xa, ya] = numerics === undefined ? [x.accessor, y.accessor] : [readTwin(x.accessor, n, numerics, ar.kind === 'dd'), readTwin(y.accessor, n, numerics, ar.kind === 'dd', 1)];
   if (ordered) {
     // pairwise, dot2: the JavaScript loop's bits; a non-finite result is its to answer (kernels/shared/ordered-sum-wasm.ts).
     if (runWasm(requested, () => { result = wasmOrderedDot(xa, ya, n, ordered.accumulation, ordered.arithmetic); }) && Number.isFinite(result)) return finish(result, 0, false);

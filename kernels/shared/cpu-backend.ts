@@ -228,13 +228,15 @@ export function automaticPrefersJs(call: Pick<CpuCall, 'arithmetic' | 'accumulat
   const numerics = wasmNumericsOf(call.arithmetic, call.accumulation);
   // A vector read with a scale per element goes through a twin of the JavaScript's reads (kernels/shared/scale-twin.ts):
   // one more pass over it in JavaScript, as long as the JavaScript kernel's whole pass for DOT, ASUM, NRM2 and the
-  // updates. Interleaved probe on this shared 2-core VM (2026-11-27, load ≈ 14, n = 2^17, i16 per element, best of 8):
-  // 0.05–0.25× the JavaScript's speed in fp64/fp32, 0.2–0.9× in double-double; so those stay in JavaScript (the same
-  // bits; `backend: 'wasm'` runs them). GEMV, ELL SpMV and TRSV read their vector once against O(m·n) work: WebAssembly.
+  // updates. Interleaved probe on this shared 2-core VM (2026-11-27, load ≈ 14, n = 2^17, i16 per element, best of 13):
+  // fp64 DOT 0.68×, double-double AXPY 0.82× the JavaScript's speed; so those stay in JavaScript (the same bits;
+  // `backend: 'wasm'` runs them). GEMV, ELL SpMV and TRSV read their vector once against O(m·n) work: WebAssembly
+  // (fp64 GEMV, 512², x per element: 1.9×).
   const twinned = call.kernel !== undefined && TWIN_PREFERS_JS.has(call.kernel)
     && call.operands?.some(([name, r]) => scaledPerElement(r.accessor) && !(call.kernel === 'waxpby' && name === 'w'));
   // A matrix scaled per row, column or element (GEMV's, TRSV's A outside double-double) is read into a twin the same way:
-  // a JavaScript pass over all of A, as long as the JavaScript kernel's own; so it stays there too.
+  // a JavaScript pass over all of A, as long as the JavaScript kernel's own (same probe, 512², per row: fp64 GEMV 0.29×,
+  // double-double GEMV 0.16×, fp64 TRSV 0.19×); so it stays there too.
   const perLine = (call.kernel === 'gemv' || call.kernel === 'trsv') && call.operands?.some(([name, r]) => name === 'A' && scaledPerLine(r.accessor));
   if (perLine) return `A: scales per row, column or element are read through a JavaScript pass over A before WebAssembly's in ${call.kernel}, slower than the generated JavaScript alone (the same bits), so the automatic choice keeps it there`;
   if (twinned) return `${call.operands!.find(([name, r]) => scaledPerElement(r.accessor) && !(call.kernel === 'waxpby' && name === 'w'))![0]}: a scale per element is read through a JavaScript pass before WebAssembly's in ${call.kernel}, slower than the generated JavaScript alone (the same bits), so the automatic choice keeps it there`;

@@ -19,6 +19,25 @@ import { orderedNumerics, scaledPerElement, scaledPerLine, type wasmNumericsOf }
 
 type ReadAll = (n: number, out: Float64Array | Float32Array, ...x: unknown[]) => void;
 
+/**
+ * The twins' buffers, reused from call to call (grow-only, one per slot: a call twins at most x, y and a matrix at
+ * once): a fresh megabyte-sized typed array per call cost more than the read itself (zeroed pages), 5–20 ms for 2^17
+ * doubles on this shared VM. A twin lives only during the kernel call that made it (the kernels run synchronously).
+ */
+const pool: (Float64Array | undefined)[] = [];
+
+/** A view of `words` doubles (or, `f32`, of 2·words binary32 values' room) of slot `slot`'s buffer. */
+function scratch(slot: number, words: number, f32: boolean): Float64Array | Float32Array {
+  let b = pool[slot];
+  if (!b || b.length < words) pool[slot] = b = new Float64Array(Math.max(words, 2 * (b?.length ?? 0)));
+  return f32 ? new Float32Array(b.buffer, 0, words) : b.subarray(0, words);
+}
+
+/** The twin's buffer for n elements of `format`'s storage (binary32, doubles, or pairs of doubles) from slot `slot`. */
+function twinData(slot: number, n: number, storageName: string): Float64Array | Float32Array {
+  return storageName === 'f32' ? scratch(slot, n, true) : scratch(slot, storageName === 'dd' ? 2 * n : n, false);
+}
+
 /** The generated read of every element in `ar` into `out` (double-double: out[2i], out[2i + 1] the register's parts). */
 function readAllProgram(x: Accessor<1, any>, ar: ArithmeticFormat): ReadAll {
   const ox = new Operand('x', x);
@@ -50,12 +69,12 @@ function twinFormat(numerics: ReturnType<typeof wasmNumericsOf>, ddArithmetic: b
  * out as T's contiguous direction is (column-major where T's columns are its shorter stride), line by line through
  * the generated load of a one-dimensional view of each line with its scales.
  */
-export function readMatrixTwin(T: Accessor<2, any>, numerics: ReturnType<typeof wasmNumericsOf>, ddArithmetic: boolean): Accessor<2, any> {
+export function readMatrixTwin(T: Accessor<2, any>, numerics: ReturnType<typeof wasmNumericsOf>, ddArithmetic: boolean, slot = 2): Accessor<2, any> {
   if (!scaledPerLine(T)) return T;
   const [m, n] = T.size as [number, number], [rs, cs] = T.strides as [number, number];
   const byColumns = Math.abs(rs) <= Math.abs(cs);
   const format = twinFormat(numerics, ddArithmetic), storage = format.storage!, words = format.storage!.kind === 'dd' ? 2 : 1;
-  const data = storage.allocate(m * n) as Float64Array | Float32Array;
+  const data = twinData(slot, m * n, storage.name);
   const sc = T.scale!;
   const [lines, length, d] = byColumns ? [n, m, 0] : [m, n, 1];
   for (let k = 0; k < lines; k++) {
@@ -74,11 +93,12 @@ export function readMatrixTwin(T: Accessor<2, any>, numerics: ReturnType<typeof 
  * The vector as the WebAssembly kernel of `numerics` reads its first n elements: `a` itself unless it has a scale
  * per element ({@link scaledPerElement}), else its twin (see the module comment).
  * @param ddArithmetic - double-double arithmetic (numerics 'dd' with fp64 arithmetic reads doubles)
+ * @param slot - the buffer it takes (0 and 1: a call's two vectors; 2: its matrix, {@link readMatrixTwin})
  */
-export function readTwin(a: Accessor<1, any>, n: number, numerics: ReturnType<typeof wasmNumericsOf>, ddArithmetic: boolean): Accessor<1, any> {
+export function readTwin(a: Accessor<1, any>, n: number, numerics: ReturnType<typeof wasmNumericsOf>, ddArithmetic: boolean, slot = 0): Accessor<1, any> {
   if (!scaledPerElement(a)) return a;
   const format = twinFormat(numerics, ddArithmetic), storage = format.storage!;
-  const data = storage.allocate(n) as Float64Array | Float32Array;
+  const data = twinData(slot, n, storage.name);
   const part = a.sub({ begin: 0, end: n }) as Accessor<1, any>;
   readAllProgram(part, format.arithmetic!)(n, data, ...Operand.args(part));
   return new Accessor<1, any>({ size: [n], strides: [1], offset: 0, storage, arithmetic: a.arithmetic, data, layout: 'strided' });

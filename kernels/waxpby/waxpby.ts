@@ -77,8 +77,8 @@ export function waxpby(
     waxpby(alpha, x.sub(s), beta, y.sub(s), w.sub(s), { arithmetic: ar, backend: 'js' });
   };
   // A scale per element: read from an unscaled twin (kernels/shared/scale-twin.ts); w is stored through the JavaScript store.
-  const twin = (r: typeof x): typeof x.accessor => readTwin(r.accessor, n, wasmNumericsOf(ar, recursiveAccumulation), ar.kind === 'dd');
-  if (cpu === 'wasm' && runWasm(requested, () => wasmUpdateFor(form, alpha, useX ? twin(x) : null, beta, useY ? twin(y) : null, w.accessor, n, wasmNumericsOf(ar, recursiveAccumulation), jsChunk))) return;
+  const twin = (r: typeof x, slot: number): typeof x.accessor => readTwin(r.accessor, n, wasmNumericsOf(ar, recursiveAccumulation), ar.kind === 'dd', slot);
+  if (cpu === 'wasm' && runWasm(requested, () => wasmUpdateFor(form, alpha, useX ? twin(x, 0) : null, beta, useY ? twin(y, 1) : null, w.accessor, n, wasmNumericsOf(ar, recursiveAccumulation), jsChunk))) return;
   const [a, b, xv, yv, t] = ['a', 'b', 'xv', 'yv', 't'].map((r) => ar.register(r)) as [any, any, any, any, any];
   const f = vectorKernel({
     kernel: 'waxpby', variant: { useX, useY },
