@@ -67,21 +67,23 @@ function twinFormat(numerics: ReturnType<typeof wasmNumericsOf>, ddArithmetic: b
  * A matrix as the WebAssembly kernel of `numerics` reads it: `T` itself unless it has scales per row, column or
  * element ({@link scaledPerLine}), else an unscaled twin of the JavaScript's reads (see the module comment), laid
  * out as T's contiguous direction is (column-major where T's columns are its shorter stride), line by line through
- * the generated load of a one-dimensional view of each line with its scales.
+ * the generated load of a one-dimensional view of each line with its scales. `always`: a twin whatever T's scales
+ * (ELL SpMV's double-double values in fp32 arithmetic, whose read — one rounding through round-to-odd — no WebAssembly
+ * reader of its kernel makes).
  */
-export function readMatrixTwin(T: Accessor<2, any>, numerics: ReturnType<typeof wasmNumericsOf>, ddArithmetic: boolean, slot = 2): Accessor<2, any> {
-  if (!scaledPerLine(T)) return T;
+export function readMatrixTwin(T: Accessor<2, any>, numerics: ReturnType<typeof wasmNumericsOf>, ddArithmetic: boolean, slot = 2, always = false): Accessor<2, any> {
+  if (!always && !scaledPerLine(T)) return T;
   const [m, n] = T.size as [number, number], [rs, cs] = T.strides as [number, number];
   const byColumns = Math.abs(rs) <= Math.abs(cs);
   const format = twinFormat(numerics, ddArithmetic), storage = format.storage!, words = format.storage!.kind === 'dd' ? 2 : 1;
   const data = twinData(slot, m * n, storage.name);
-  const sc = T.scale!;
+  const sc = T.scale;
   const [lines, length, d] = byColumns ? [n, m, 0] : [m, n, 1];
   for (let k = 0; k < lines; k++) {
     // Line k (column k, or row k) as a vector: its elements' strides and scales along dimension d.
     const line = new Accessor<1, any>({
       size: [length], strides: [T.strides[d] as number], offset: T.offset + k * (T.strides[1 - d] as number), storage: T.storage, arithmetic: T.arithmetic, data: T.data, layout: 'strided',
-      scale: { data: sc.data, offset: sc.offset + k * sc.strides[1 - d]!, strides: [sc.strides[d]!], mask: [sc.mask[d]!] },
+      scale: sc && { data: sc.data, offset: sc.offset + k * sc.strides[1 - d]!, strides: [sc.strides[d]!], mask: [sc.mask[d]!] },
     });
     readAllProgram(line, format.arithmetic!)(length, data.subarray(k * length * words, (k + 1) * length * words), ...Operand.args(line));
   }
