@@ -237,7 +237,8 @@ export function automaticPrefersJs(call: Pick<CpuCall, 'arithmetic' | 'accumulat
   // A matrix scaled per row, column or element (GEMV's, TRSV's A outside double-double) is read into a twin the same way:
   // a JavaScript pass over all of A, as long as the JavaScript kernel's own (same probe, 512², per row: fp64 GEMV 0.29×,
   // double-double GEMV 0.16×, fp64 TRSV 0.19×); so it stays there too.
-  const perLine = (call.kernel === 'gemv' || call.kernel === 'trsv') && call.operands?.some(([name, r]) => name === 'A' && scaledPerLine(r.accessor));
+  // (TRSV in double-double stages its columns already scaled instead: its own reason below.)
+  const perLine = (call.kernel === 'gemv' || (call.kernel === 'trsv' && numerics !== 'dd')) && call.operands?.some(([name, r]) => name === 'A' && scaledPerLine(r.accessor));
   if (perLine) return `A: scales per row, column or element are read through a JavaScript pass over A before WebAssembly's in ${call.kernel}, slower than the generated JavaScript alone (the same bits), so the automatic choice keeps it there`;
   if (twinned) return `${call.operands!.find(([name, r]) => scaledPerElement(r.accessor) && !(call.kernel === 'waxpby' && name === 'w'))![0]}: a scale per element is read through a JavaScript pass before WebAssembly's in ${call.kernel}, slower than the generated JavaScript alone (the same bits), so the automatic choice keeps it there`;
   // TRSV in double-double: one WebAssembly call and one staged column per unknown. On the H100 host (bench/wasm-cpu.ts,
