@@ -26,7 +26,7 @@ import { twoProduct, ddAddDd } from 'double-double';
 import { wasmFusedFmaAvailable } from '../src/backends/wasm/wasm-fused-fma.js';
 import { setWasmKernelForms, type WasmKernelForms } from '../src/backends/wasm/wasm-kernel-forms.js';
 import {
-  asum, asumBound, axpy, colMajor, dot, nrm2, nrm2Bound, wasmArena, dotBound, ellOperand, ellSpmv, ellSpmvBound, ellWithStorage, formats, gemv, gemvBound, laplacianEll, range, rowMajor, trsv, trsvBound, vector, waxpby, wasmSimdAvailable, type Range,
+  asum, asumBound, axpy, colMajor, scal, dot, nrm2, nrm2Bound, wasmArena, dotBound, ellOperand, ellSpmv, ellSpmvBound, ellWithStorage, formats, gemv, gemvBound, laplacianEll, range, rowMajor, trsv, trsvBound, vector, waxpby, wasmSimdAvailable, type Range,
 } from '../src/index.js';
 import '../src/formats/dd/register.js';
 import { fitScales, scaledReducedColMajor, scaledReducedRowMajor } from '../accessors/scaled-reduced.js';
@@ -312,6 +312,8 @@ const DD_SPLITS = ['veltkamp', 'veltkamp-pinned'] as const;
   const [aw, aj] = [asum(x, { arithmetic: formats.dd, backend: 'wasm' }), asum(x, { arithmetic: formats.dd, backend: 'js' })];
   if (!(Math.abs(dw - dj) <= 2 * dotBound(x, y, { arithmetic: formats.dd }) + 2 * Number.EPSILON * Math.abs(dj)) || !(Math.abs(aw - aj) <= 2 * asumBound(x, { arithmetic: formats.dd }) + 2 * Number.EPSILON * aj)) throw new Error('DD DOT/ASUM over scaled i16: backends disagree beyond the bound');
   const A = scaledI16(a, [M, M], [false, false], 'col') as Range<2, any>, xm = vectorOf(xv, formats.f64);
+  const Adcol = range(colMajor<2>({ size: [M, M], storage: formats.f64, arithmetic: formats.f64 }));
+  (Adcol.accessor.data as Float64Array).set(a.subarray(0, M * M));
   const ym = vector(M), ym2 = vector(M);
   for (const backend of ['js', 'wasm'] as const) cases.push({ name: `GEMV N dd arithmetic, A i16 scaled ${M}², col-major (${backend})`, group: `gemv-dd-i16s-col-${backend}`, bytes: 2 * M * M, run: () => gemv({ alpha: 1, A, x: xm, beta: 0, y: ym }, { arithmetic: formats.dd, backend }) });
   gemv({ alpha: 1, A, x: xm, beta: 0, y: ym }, { arithmetic: formats.dd, backend: 'wasm' });
@@ -337,6 +339,25 @@ const DD_SPLITS = ['veltkamp', 'veltkamp-pinned'] as const;
   updates('wasm', yu!, wu!);
   updates('js', yu2!, wu2!);
   for (let i = 0; i < DD_N; i++) if (!Object.is(yu!.get(i), yu2!.get(i)) || !Object.is(wu!.get(i), wu2!.get(i))) throw new Error('AXPY/WAXPBY dd over scaled i16: backends disagree');
+  // Outputs in i16 with one scale, in dd arithmetic (WebAssembly computes, the JavaScript's store rounds each pair):
+  // AXPY's y and SCAL's x n = 2^20, GEMV N's y M² column-major; checked: the stored codes, bit for bit.
+  const outI16 = (): Range<1, any> => scaledI16(ys.subarray(0, DD_N), [DD_N], [false]) as Range<1, any>;
+  const [yo, xo] = [outI16(), outI16()];
+  const yg = scaledI16(ys.subarray(0, M), [M], [false]) as Range<1, any>;
+  for (const backend of ['js', 'wasm'] as const) {
+    cases.push({ name: `AXPY dd arithmetic, y i16 scaled, n = 2^20 (${backend})`, group: `axpy20-dd-outi16s-${backend}`, bytes: 12 * DD_N, run: () => axpy(1e-9, y, yo, { arithmetic: formats.dd, backend }) });
+    cases.push({ name: `SCAL dd arithmetic, x i16 scaled, n = 2^20 (${backend})`, group: `scal20-dd-outi16s-${backend}`, bytes: 4 * DD_N, run: () => scal(-1, xo, { arithmetic: formats.dd, backend }) });
+    cases.push({ name: `GEMV N dd arithmetic, y i16 scaled ${M}², col-major (${backend})`, group: `gemv-dd-outi16s-col-${backend}`, bytes: 8 * M * M, run: () => gemv({ alpha: 1, A: Adcol, x: xm, beta: 0.5, y: yg }, { arithmetic: formats.dd, backend }) });
+  }
+  const stored = (backend: 'js' | 'wasm'): number[] => {
+    const [ya, xa, ygm] = [outI16(), outI16(), scaledI16(ys.subarray(0, M), [M], [false]) as Range<1, any>];
+    axpy(1e-9, y, ya, { arithmetic: formats.dd, backend });
+    scal(-0.75, xa, { arithmetic: formats.dd, backend });
+    gemv({ alpha: 1, A: Adcol, x: xm, beta: 0.5, y: ygm }, { arithmetic: formats.dd, backend });
+    return [ya, xa, ygm].flatMap((r) => [...(r.accessor.data as Int16Array)]);
+  };
+  const [sw, sj] = [stored('wasm'), stored('js')];
+  if (sw.some((v, i) => !Object.is(v, sj[i]))) throw new Error('dd outputs in scaled i16: backends disagree');
 }
 
 /** A copy of a vector with its storage in the arena (same format, same values). */
@@ -465,6 +486,7 @@ const goals = [
   ['ELL SpMV dd: js time / wasm time', ratio('ell-dd-js', 'ell-dd-wasm')],
   ['dd arithmetic over i16 scaled: js time / wasm time (DOT 2^20; ASUM 2^20; GEMV N col-major; ELL SpMV per-row scales)', ['dot20', 'asum20', 'gemv', 'ell'].map((k) => (k === 'gemv' ? ratio('gemv-dd-i16s-col-js', 'gemv-dd-i16s-col-wasm') : ratio(`${k}-dd-i16s-js`, `${k}-dd-i16s-wasm`))).join('; ')],
   ['dd arithmetic over i16 scaled: js time / wasm time (AXPY 2^20; WAXPBY 2^20)', ['axpy20', 'waxpby20'].map((k) => ratio(`${k}-dd-i16s-js`, `${k}-dd-i16s-wasm`)).join('; ')],
+  ['dd arithmetic into i16 scaled (the JavaScript store): js time / wasm time (AXPY y 2^20; SCAL x 2^20; GEMV N y col-major)', ['axpy20-dd-outi16s', 'scal20-dd-outi16s', 'gemv-dd-outi16s-col'].map((k) => ratio(`${k}-js`, `${k}-wasm`)).join('; ')],
   ['TRSV L dd col-major: js time / wasm time', ratio('trsv-dd-col-js', 'trsv-dd-col-wasm')],
   ['TRSV L dd row-major: js time / wasm time', ratio('trsv-dd-row-js', 'trsv-dd-row-wasm')],
   ...(['col', 'row'] as const).flatMap((layout) => [

@@ -4,6 +4,7 @@
  */
 import { chooseCpuBackend, orderedNumerics, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
 import { runWasm } from '../shared/run-wasm.js';
+import { readTwin } from '../shared/scale-twin.js';
 import { wasmAsum } from './asum-wasm.js';
 import { wasmDdAsum } from './asum-dd-wasm.js';
 import { wasmOrderedAsum } from '../shared/ordered-sum-wasm.js';
@@ -54,17 +55,19 @@ export function asum(x: Range<1, any>, options: (KernelOptions & ThreadsOption &
   if (cpu === 'wasm') {
     const numerics = wasmNumericsOf(ar, acc), kahan = numerics === 'kahan-f64' || numerics === 'kahan-f32';
     const ordered = orderedNumerics(numerics);
+    // A scale per element: the values as the arithmetic reads them, in an unscaled twin (kernels/shared/scale-twin.ts).
+    const xa = readTwin(x.accessor, n, numerics, ar.kind === 'dd');
     // pairwise, dot2: the JavaScript loop's bits; a non-finite result is its to answer (kernels/shared/ordered-sum-wasm.ts).
     if (numerics === 'dd') {
       // Eight double-double lanes (kernels/asum/asum-dd-wasm.ts): within asumBound; ±Inf, NaN: the JavaScript's answer.
       let pair: [number, number] = [NaN, NaN];
-      if (runWasm(requested, () => { pair = wasmDdAsum(x.accessor, n, ar.kind === 'dd'); }) && Number.isFinite(pair[0] + pair[1])) return pair[0] - (0 - pair[1]);
+      if (runWasm(requested, () => { pair = wasmDdAsum(xa, n, ar.kind === 'dd'); }) && Number.isFinite(pair[0] + pair[1])) return pair[0] - (0 - pair[1]);
     } else if (ordered) {
-      if (runWasm(requested, () => { result = wasmOrderedAsum(x.accessor, n, ordered.accumulation, ordered.arithmetic); }) && Number.isFinite(result)) return result;
+      if (runWasm(requested, () => { result = wasmOrderedAsum(xa, n, ordered.accumulation, ordered.arithmetic); }) && Number.isFinite(result)) return result;
     } else {
     const lanes = numerics === 'f32' || numerics === 'kahan-f32' ? 'f32' : 'f64';
     // A non-finite compensated sum (TwoSum's error NaN) is recomputed by the JavaScript kernel: its special values.
-    if (runWasm(requested, () => { result = wasmAsum(x.accessor, n, lanes, kahan); }) && (!kahan || Number.isFinite(result))) return result;
+    if (runWasm(requested, () => { result = wasmAsum(xa, n, lanes, kahan); }) && (!kahan || Number.isFinite(result))) return result;
     }
   }
   const xv = ar.register('xv');

@@ -8,6 +8,7 @@ import { vectorKernel, operandArgs } from '../../src/backends/cpu/vector-kernel.
 import { loadVectorElement } from '../../src/backends/cpu/reduction-kernel.js';
 import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
 import { runWasm } from '../shared/run-wasm.js';
+import { readTwin } from '../shared/scale-twin.js';
 import { wasmUpdateFor } from '../shared/update-dd-output-wasm.js';
 import { span } from '../../src/core/span.js';
 import { recursiveAccumulation, resolveAccumulation } from '../shared/accumulation.js';
@@ -62,7 +63,9 @@ export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options:
   if (threads) { runSplit(threads, 'axpy', { alpha, x, y }, ar, recursiveAccumulation, cpu, requested); return; }
   // A chunk whose double-double results are not finite is recomputed by the JavaScript kernel (update-dd-output-wasm.ts).
   const jsChunk = (from: number, count: number): void => axpy(alpha, x.sub(span(from, from + count)), y.sub(span(from, from + count)), { arithmetic: ar, backend: 'js' });
-  if (cpu === 'wasm' && runWasm(requested, () => wasmUpdateFor('ax+y', alpha, x.accessor, 1, y.accessor, y.accessor, n, wasmNumericsOf(ar, recursiveAccumulation), jsChunk))) return;
+  // A scale per element: read from an unscaled twin (kernels/shared/scale-twin.ts); y is stored through the JavaScript store.
+  const twin = (r: typeof x, slot: number): typeof x.accessor => readTwin(r.accessor, n, wasmNumericsOf(ar, recursiveAccumulation), ar.kind === 'dd', slot);
+  if (cpu === 'wasm' && runWasm(requested, () => wasmUpdateFor('ax+y', alpha, twin(x, 0), 1, twin(y, 1), y.accessor, n, wasmNumericsOf(ar, recursiveAccumulation), jsChunk))) return;
   const a = ar.register('a');
   const xv = ar.register('xv');
   const yv = ar.register('yv');

@@ -13,6 +13,7 @@ import { fail } from '../../src/core/errors.js';
 import type { GpuDotResult } from './dot-webgpu.js';
 import { chooseCpuBackend, orderedNumerics, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
 import { runWasm } from '../shared/run-wasm.js';
+import { readTwin } from '../shared/scale-twin.js';
 import { wasmDot } from './dot-wasm.js';
 import { wasmDdDot } from './dot-dd-wasm.js';
 import { wasmKahanDot } from './dot-kahan-wasm.js';
@@ -88,18 +89,20 @@ export function dot(x: Range<1, any>, y: Range<1, any>, options: (DotOptions & {
   // kernel returns that register's double; a result left to the JavaScript kernel below is stored by it.
   const finish = (hi: number, lo: number, pair: boolean): number => (into ? dotIntoStore(into.accessor, ar, pair)(hi, lo, ...Operand.args(into.accessor)) : pair ? hi + lo : hi);
   const ordered = orderedNumerics(numerics);
+  // A scale per element: the values as the arithmetic reads them, in an unscaled twin (kernels/shared/scale-twin.ts).
+  const [xa, ya] = numerics === undefined ? [x.accessor, y.accessor] : [readTwin(x.accessor, n, numerics, ar.kind === 'dd'), readTwin(y.accessor, n, numerics, ar.kind === 'dd', 1)];
   if (ordered) {
     // pairwise, dot2: the JavaScript loop's bits; a non-finite result is its to answer (kernels/shared/ordered-sum-wasm.ts).
-    if (runWasm(requested, () => { result = wasmOrderedDot(x.accessor, y.accessor, n, ordered.accumulation, ordered.arithmetic); }) && Number.isFinite(result)) return finish(result, 0, false);
+    if (runWasm(requested, () => { result = wasmOrderedDot(xa, ya, n, ordered.accumulation, ordered.arithmetic); }) && Number.isFinite(result)) return finish(result, 0, false);
   } else if (numerics === 'kahan-f64' || numerics === 'kahan-f32') {
     // A non-finite compensated sum (TwoSum's error of ∞ is NaN) is the JavaScript kernel's to answer (dot-kahan-wasm.ts).
-    if (runWasm(requested, () => { result = wasmKahanDot(x.accessor, y.accessor, n, numerics === 'kahan-f32' ? 'f32' : 'f64'); }) && Number.isFinite(result)) return finish(result, 0, false);
+    if (runWasm(requested, () => { result = wasmKahanDot(xa, ya, n, numerics === 'kahan-f32' ? 'f32' : 'f64'); }) && Number.isFinite(result)) return finish(result, 0, false);
   } else if (numerics === 'dd') {
     // A non-finite double-double sum (non-finite inputs, or a splitting overflow near the top of the range) is
     // recomputed by the guarded JavaScript loop, which handles both (kernels/dot/dot-dd-wasm.ts).
     let pair = [0, 0];
-    if (runWasm(requested, () => { pair = wasmDdDot(x.accessor, y.accessor, n, ar.kind === 'dd'); result = pair[0]! + pair[1]!; }) && Number.isFinite(result)) return finish(pair[0]!, pair[1]!, true);
-  } else if (cpu === 'wasm' && runWasm(requested, () => { result = wasmDot(x.accessor, y.accessor, n, wasmNumericsOf(ar, acc) === 'f32' ? 'f32' : 'f64'); })) return finish(result, 0, false);
+    if (runWasm(requested, () => { pair = wasmDdDot(xa, ya, n, ar.kind === 'dd'); result = pair[0]! + pair[1]!; }) && Number.isFinite(result)) return finish(pair[0]!, pair[1]!, true);
+  } else if (cpu === 'wasm' && runWasm(requested, () => { result = wasmDot(xa, ya, n, wasmNumericsOf(ar, acc) === 'f32' ? 'f32' : 'f64'); })) return finish(result, 0, false);
   const f = dotProgram(x.accessor, y.accessor, into?.accessor, ar, acc);
   const args = [...Operand.args(x.accessor), ...Operand.args(y.accessor), ...(into ? Operand.args(into.accessor) : [])];
   // A cold kernel's first long run would leave V8 in a deoptimisation loop (src/backends/cpu/prime.ts); DOT has no

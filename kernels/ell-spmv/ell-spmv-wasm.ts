@@ -36,13 +36,16 @@ const MAX_UNROLLED_SLOTS = 8;
 /** Elements (rows × slots) staged per block. */
 const BLOCK_ELEMENTS = 32768;
 
-/** The values' reader: a built-in storage, unscaled, scaled once, or scaled per row (finite scales). */
+/**
+ * The values' reader: a built-in storage, unscaled, scaled once, or scaled per row (finite scales); values scaled per
+ * slot are read from an unscaled twin of the JavaScript's reads (kernels/shared/scale-twin.ts), any scales.
+ */
 export function wasmEllRefusal(values: Accessor<2, any>, rows: number): Refusal | undefined {
   const s = wasmStorageOfFormat(values.storage);
   if (typeof s === 'string') return { code: 'INVALID_FORMAT', parameter: 'A.values', reason: s };
   const sc = values.scale;
   if (!sc) return undefined;
-  if (sc.mask[1]) return { code: 'INVALID_FORMAT', parameter: 'A.values', reason: 'a scale per slot has no WebAssembly reader (one scale, or one per row)' };
+  if (sc.mask[1]) return undefined;
   for (let i = 0; i < (sc.mask[0] ? rows : 1); i++) {
     if (!Number.isFinite(sc.data[sc.offset + i * sc.strides[0]!])) return { code: 'INVALID_FORMAT', parameter: 'A.values', reason: 'a non-finite scale is left to the JavaScript kernels' };
   }
@@ -141,7 +144,7 @@ function ellBlock(sv: WasmStorage, scaled: boolean, f32: boolean, kahan: boolean
 
 /**
  * y := α·A·x + β·y for α ≠ 0, a matrix with columns and slots (the caller checked {@link wasmEllRefusal}, x and y),
- * in fp64 arithmetic or, with `f32`, fp32 arithmetic (values not double-double: {@link wasmEllF32Refusal}); with
+ * in fp64 arithmetic or, with `f32`, fp32 arithmetic (values not double-double: ell-spmv.ts reads those into a twin); with
  * `kahan`, each row's compensated sum (s, c) in slot order, its result s + c — the JavaScript kahan loop's bits.
  */
 export function wasmEllSpmv(alpha: number, structure: EllStructure, values: Accessor<2, any>, x: Accessor<1, any>, beta: number, y: Accessor<1, any>, f32 = false, kahan = false): void {
@@ -195,9 +198,4 @@ export function wasmEllSpmv(alpha: number, structure: EllStructure, values: Acce
     if (f32) combineSumsF32(alpha, t, beta, yBlock, count);
     else combineSums(alpha, t, beta, yBlock, count);
   }
-}
-
-/** Why fp32 arithmetic has no WebAssembly ELL reader for these values (double-double: hi + lo would round twice), or undefined. */
-export function wasmEllF32Refusal(values: Accessor<2, any>): Refusal | undefined {
-  return values.storage.kind === 'dd' ? { code: 'INVALID_FORMAT', parameter: 'A.values', reason: 'double-double values in f32 arithmetic are left to the JavaScript kernels' } : undefined;
 }

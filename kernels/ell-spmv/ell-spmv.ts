@@ -14,9 +14,10 @@ import { coefficientCase } from '../gemv/coefficients.js';
 import { scaleYProgram } from '../gemv/gemv-cpu.js';
 import { checkEllSpmvArguments, type EllSpmvArguments } from './ell-spmv-arguments.js';
 import { ellSpmvProgram } from './ell-spmv-cpu.js';
-import { wasmEllF32Refusal, wasmEllRefusal, wasmEllSpmv } from './ell-spmv-wasm.js';
+import { wasmEllRefusal, wasmEllSpmv } from './ell-spmv-wasm.js';
 import { wasmDdEllSpmv } from './ell-spmv-dd-wasm.js';
 import { runWasm } from '../shared/run-wasm.js';
+import { readMatrixTwin, readTwin } from '../shared/scale-twin.js';
 import { runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
 
 /**
@@ -66,10 +67,14 @@ export function ellSpmv(args: EllSpmvArguments, options: (KernelOptions & Thread
   const numerics = wasmNumericsOf(ar, acc);
   const dd = numerics === 'dd', f32 = numerics === 'f32' || numerics === 'kahan-f32', kahan = numerics === 'kahan-f64' || numerics === 'kahan-f32';
   const ordered = orderedNumerics(numerics);
-  const cpu = chooseCpuBackend(requested, {
+  // Values scaled per slot, and double-double values in fp32 arithmetic, are read into a twin by a JavaScript pass over
+  // them (kernels/shared/scale-twin.ts), as long as the JavaScript kernel's own: the automatic choice keeps such a call
+  // there (the same bits; backend 'wasm' runs it).
+  const twinValues = A.values.accessor.scale?.mask[1] === true || (f32 && A.values.accessor.storage.kind === 'dd');
+  const cpu = requested === 'cpu' && twinValues ? 'js' : chooseCpuBackend(requested, {
     kernel: 'ellSpmv', arithmetic: ar, accumulation: acc,
     operands: [['x', x, 'read'], ['y', y, 'write']],
-    kernelRefusal: wasmEllRefusal(A.values.accessor, rows) ?? (f32 ? wasmEllF32Refusal(A.values.accessor) : undefined),
+    kernelRefusal: wasmEllRefusal(A.values.accessor, rows),
   });
   const threads = threadsOf(options, 'ellSpmv');
   checkEllCoefficients(ar, alpha, beta, A);
@@ -81,15 +86,19 @@ export function ellSpmv(args: EllSpmvArguments, options: (KernelOptions & Thread
     if (beta !== 1) scaleYProgram(y.accessor, ar, coefficientCase(beta))(rows, 0, ...Operand.args(y.accessor), 0, beta);
     return;
   }
+  // A scale per element of x: read from an unscaled twin (kernels/shared/scale-twin.ts).
+  const xa = cpu === 'wasm' ? readTwin(x.accessor, cols, wasmNumericsOf(ar, acc), ar.kind === 'dd') : x.accessor;
+  // Those values as an unscaled twin of the JavaScript's reads (scaled per row, the kernels read them themselves).
+  const va = cpu === 'wasm' && twinValues ? readMatrixTwin(A.values.accessor, wasmNumericsOf(ar, acc), ar.kind === 'dd', 2, true) : A.values.accessor;
   if (cpu === 'wasm' && dd) {
     // A non-finite double-double sum leaves y untouched and is recomputed by the guarded JavaScript kernel.
     let done = false;
-    if (runWasm(requested, () => { done = wasmDdEllSpmv(alpha, A.structure, A.values.accessor, x.accessor, beta, y.accessor, ar, acc.name === 'dd'); }) && done) return;
+    if (runWasm(requested, () => { done = wasmDdEllSpmv(alpha, A.structure, va, xa, beta, y.accessor, ar, acc.name === 'dd'); }) && done) return;
   } else if (cpu === 'wasm' && ordered) {
     // A non-finite row sum leaves y untouched and is recomputed by the JavaScript kernel.
     let done = false;
-    if (runWasm(requested, () => { done = wasmOrderedEllSpmv(alpha, A.structure, A.values.accessor, x.accessor, beta, y.accessor, ordered.accumulation, ordered.arithmetic); }) && done) return;
-  } else if (cpu === 'wasm' && runWasm(requested, () => wasmEllSpmv(alpha, A.structure, A.values.accessor, x.accessor, beta, y.accessor, f32, kahan))) return;
+    if (runWasm(requested, () => { done = wasmOrderedEllSpmv(alpha, A.structure, va, xa, beta, y.accessor, ordered.accumulation, ordered.arithmetic); }) && done) return;
+  } else if (cpu === 'wasm' && runWasm(requested, () => wasmEllSpmv(alpha, A.structure, va, xa, beta, y.accessor, f32, kahan))) return;
   const f = ellSpmvProgram({ values: A.values.accessor, x: x.accessor, y: y.accessor, ar, acc, alpha: alphaCase, beta: coefficientCase(beta) });
   f(rows, width, stride, colIndex, ...Operand.args(A.values.accessor), ...Operand.args(x.accessor), ...Operand.args(y.accessor), alpha, beta);
 }

@@ -5,6 +5,7 @@
 import { chooseCpuBackend, orderedNumerics, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
 import { wasmOrderedGemv, wasmOrderedGemvRefusal } from './gemv-ordered-wasm.js';
 import { runWasm } from '../shared/run-wasm.js';
+import { readMatrixTwin, readTwin } from '../shared/scale-twin.js';
 import { wasmGemv, wasmGemvRefusal } from './gemv-wasm.js';
 import { wasmDdGemv } from './gemv-dd-wasm.js';
 import { wasmKahanGemv } from './gemv-kahan-wasm.js';
@@ -118,21 +119,25 @@ export function gemv(args: GemvArguments, options: (GemvOptions & { backend?: Cp
   const alphaCase = coefficientCase(alpha);
   if (cpu === 'wasm' && alphaCase !== 'zero') {
     const numerics = wasmNumericsOf(ar, acc), ordered = orderedNumerics(numerics);
+    // A scale per element of x: read from an unscaled twin (kernels/shared/scale-twin.ts).
+    const xa = readTwin(x.accessor, n, numerics, ar.kind === 'dd');
+    // Scales per row, column or element of A: an unscaled twin of the JavaScript's reads, op(A)'s layout kept.
+    const Aa = readMatrixTwin(opA, numerics, ar.kind === 'dd');
     if (ordered) {
       // pairwise, dot2: the JavaScript row loop's sums; a non-finite one leaves y to the JavaScript kernel.
       let done = false;
-      if (runWasm(requested, () => { done = wasmOrderedGemv(alpha, opA, x.accessor, beta, y.accessor, m, n, ordered.accumulation, ordered.arithmetic); }) && done) return;
+      if (runWasm(requested, () => { done = wasmOrderedGemv(alpha, Aa, xa, beta, y.accessor, m, n, ordered.accumulation, ordered.arithmetic); }) && done) return;
     } else if (numerics === 'kahan-f64' || numerics === 'kahan-f32') {
       // A non-finite compensated row sum leaves y untouched and is recomputed by the JavaScript kernel.
       let done = false;
-      if (runWasm(requested, () => { done = wasmKahanGemv(alpha, opA, x.accessor, beta, y.accessor, m, n, numerics === 'kahan-f32' ? 'f32' : 'f64'); }) && done) return;
+      if (runWasm(requested, () => { done = wasmKahanGemv(alpha, Aa, xa, beta, y.accessor, m, n, numerics === 'kahan-f32' ? 'f32' : 'f64'); }) && done) return;
     } else if (numerics === 'dd') {
       // A non-finite double-double sum leaves y untouched and is recomputed by the guarded JavaScript kernel.
       let done = false;
-      if (runWasm(requested, () => { done = wasmDdGemv(alpha, opA, x.accessor, beta, y.accessor, m, n, ar, acc.name === 'dd'); }) && done) return;
+      if (runWasm(requested, () => { done = wasmDdGemv(alpha, Aa, xa, beta, y.accessor, m, n, ar, acc.name === 'dd'); }) && done) return;
     } else if (numerics === 'f32') {
-      if (runWasm(requested, () => wasmGemv(alpha, opA, x.accessor, beta, y.accessor, m, n, 'f32'))) return;
-    } else if (runWasm(requested, () => wasmGemv(alpha, opA, x.accessor, beta, y.accessor, m, n))) return;
+      if (runWasm(requested, () => wasmGemv(alpha, Aa, xa, beta, y.accessor, m, n, 'f32'))) return;
+    } else if (runWasm(requested, () => wasmGemv(alpha, Aa, xa, beta, y.accessor, m, n))) return;
   }
   const f = gemvProgram({ A: opA, x: x.accessor, y: y.accessor, ar, acc, loop, alpha: alphaCase, beta: coefficientCase(beta) });
   if (alphaCase === 'zero') f(m, n, ...Operand.args(y.accessor), alpha, beta);

@@ -4,6 +4,7 @@
  */
 import { chooseCpuBackend, orderedNumerics, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
 import { runWasm } from '../shared/run-wasm.js';
+import { readTwin } from '../shared/scale-twin.js';
 import { wasmSumOfScaledSquares } from './nrm2-wasm.js';
 import { wasmDdSumOfScaledSquares } from './nrm2-dd-wasm.js';
 import { ddSqrt } from '../../src/formats/dd/sqrt.js';
@@ -87,18 +88,20 @@ export function nrm2(x: Range<1, any>, options: (KernelOptions & { backend?: Cpu
   let squares = 0;
   const numerics = cpu === 'wasm' ? wasmNumericsOf(ar, acc) : undefined;
   const ordered = orderedNumerics(numerics);
+  // A scale per element: the values as the arithmetic reads them, in an unscaled twin (kernels/shared/scale-twin.ts).
+  const xa = numerics === undefined ? x.accessor : readTwin(x.accessor, n, numerics, ar.kind === 'dd');
   const lanes = numerics === 'f32' || numerics === 'kahan-f32' || ordered?.arithmetic === 'f32' ? 'f32' : 'f64', kahan = numerics === 'kahan-f64' || numerics === 'kahan-f32';
   // A non-finite compensated or ordered sum (TwoSum's error NaN; Dot2's rescaled TwoProd) is recomputed by the
   // JavaScript kernel: its special values. pairwise and dot2 give the JavaScript loop's bits (ordered-sum-wasm.ts).
   const run = (): void => {
-    squares = ordered ? wasmOrderedSquares(x.accessor, n, 2 ** h1, 2 ** h2, ordered.accumulation, ordered.arithmetic) : wasmSumOfScaledSquares(x.accessor, n, 2 ** h1, 2 ** h2, lanes, kahan);
+    squares = ordered ? wasmOrderedSquares(xa, n, 2 ** h1, 2 ** h2, ordered.accumulation, ordered.arithmetic) : wasmSumOfScaledSquares(xa, n, 2 ** h1, 2 ** h2, lanes, kahan);
   };
   if (cpu === 'wasm' && numerics === 'dd') {
     // Eight double-double lanes (kernels/nrm2/nrm2-dd-wasm.ts), then the root as the JavaScript kernel takes it: in
     // double-double (ddSqrt, then hi − (0 − lo)) or, fp64 with the dd accumulation, Math.sqrt of hi + lo. Within
     // nrm2Bound; a non-finite sum (±Inf, NaN) is the JavaScript's to answer.
     let pair: [number, number] = [NaN, NaN];
-    if (runWasm(requested, () => { pair = wasmDdSumOfScaledSquares(x.accessor, n, 2 ** h1, 2 ** h2, ar.kind === 'dd'); }) && Number.isFinite(pair[0] + pair[1])) {
+    if (runWasm(requested, () => { pair = wasmDdSumOfScaledSquares(xa, n, 2 ** h1, 2 ** h2, ar.kind === 'dd'); }) && Number.isFinite(pair[0] + pair[1])) {
       let root: number;
       if (ar.kind === 'dd') { const r = new Float64Array(2); ddSqrt(r, pair[0], pair[1]); root = r[0]! - (0 - r[1]!); } else root = Math.sqrt(pair[0] + pair[1]);
       return root * 2 ** (e - Math.trunc(e / 2)) * 2 ** Math.trunc(e / 2);

@@ -8,6 +8,7 @@ import { vectorKernel, operandArgs } from '../../src/backends/cpu/vector-kernel.
 import { loadVectorElement } from '../../src/backends/cpu/reduction-kernel.js';
 import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
 import { runWasm } from '../shared/run-wasm.js';
+import { readTwin } from '../shared/scale-twin.js';
 import { wasmUpdateFor } from '../shared/update-dd-output-wasm.js';
 import { span } from '../../src/core/span.js';
 import { recursiveAccumulation, resolveAccumulation } from '../shared/accumulation.js';
@@ -58,7 +59,9 @@ export function scal(alpha: number, x: Range<1, any>, options: (KernelOptions & 
   const zero = alpha === 0;
   // A chunk whose double-double results are not finite is recomputed by the JavaScript kernel (update-dd-output-wasm.ts).
   const jsChunk = (from: number, count: number): void => scal(alpha, x.sub(span(from, from + count)), { arithmetic: ar, backend: 'js' });
-  if (cpu === 'wasm' && runWasm(requested, () => wasmUpdateFor(zero ? '0' : 'ax', alpha, zero ? null : x.accessor, 0, null, x.accessor, n, wasmNumericsOf(ar, recursiveAccumulation), jsChunk))) return;
+  // A scale per element: read from an unscaled twin (kernels/shared/scale-twin.ts); x is stored through the JavaScript store.
+  const numerics = wasmNumericsOf(ar, recursiveAccumulation);
+  if (cpu === 'wasm' && runWasm(requested, () => wasmUpdateFor(zero ? '0' : 'ax', alpha, zero ? null : readTwin(x.accessor, n, numerics, ar.kind === 'dd'), 0, null, x.accessor, n, numerics, jsChunk))) return;
   const a = ar.register('a');
   const xv = ar.register('xv');
   const f = vectorKernel({

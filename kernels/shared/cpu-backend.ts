@@ -10,7 +10,7 @@ import type { Range } from '../../src/core/range.js';
 import type { ArithmeticFormat } from '../../src/formats/common/format.js';
 import { refuse, type BackendName, type KernelName, type Refusal } from '../../src/backends/backend.js';
 import { wasmCompilationBlocked, wasmSimdAvailable } from '../../src/backends/wasm/wasm-runtime.js';
-import { wasmStorageOf } from '../../src/backends/wasm/wasm-storage.js';
+import { wasmStorageOf, wasmStorageOfFormat } from '../../src/backends/wasm/wasm-storage.js';
 import { findFormat } from '../../src/formats/common/registry.js';
 import { accumulationNames, recursiveAccumulation, resolveAccumulation, type Accumulation } from './accumulation.js';
 import { chooseArithmetic, type KernelOptions } from './kernel-options.js';
@@ -37,10 +37,11 @@ export const ELEMENTWISE_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(
 export const WASM_DD_OUTPUT_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['gemv', 'ellSpmv', 'axpy', 'waxpby', 'scal', 'trsv']);
 
 /**
- * The kernels whose WebAssembly program, in fp64 and fp32 arithmetic, also writes outputs it does not store itself —
- * a scaled range (one scale), fp16, bf16 or integer storage — through the JavaScript kernels' own store of each
- * result (GEMV and ELL SpMV: their combination with α and β, kernels/gemv/combine-sums-cpu.ts; the updates:
- * kernels/shared/store-numbers-cpu.ts): the JavaScript's bits wherever the results are.
+ * The kernels whose WebAssembly program, in fp64, fp32 and double-double arithmetic (and fp64 with the `dd`
+ * accumulation), also writes outputs it does not store itself — a scaled range (one scale), fp16, bf16 or integer
+ * storage — through the JavaScript kernels' own store of each result (GEMV and ELL SpMV: their combination with α
+ * and β, kernels/gemv/combine-sums-cpu.ts and combine-dd-sums-cpu.ts; the updates: kernels/shared/store-numbers-cpu.ts,
+ * a double-double result as its pair): the JavaScript's bits wherever the results are.
  */
 export const WASM_STORED_OUTPUT_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['gemv', 'ellSpmv', 'axpy', 'waxpby', 'scal']);
 
@@ -61,10 +62,36 @@ export const WASM_DD_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['do
  * with one scale, as the JavaScript kernels read them (src/backends/wasm/wasm-dd-read.ts): fp64 arithmetic's double
  * fl(v·s), double-double arithmetic's pair (v, 0)·(s, 0) — ELL SpMV's values also with one scale per row (its
  * kernel refusal checks them); AXPY's x and WAXPBY's x and y read by the template's whole product, zero signs
- * included (kernels/shared/update-dd-output-wasm.ts). The outputs they write stay unscaled: SCAL's x, its only
- * operand, is its output, and TRSV reads unscaled operands only in double-double.
+ * included (kernels/shared/update-dd-output-wasm.ts); TRSV's A with any scales, staged a column at a time as the
+ * JavaScript reads it (kernels/trsv/trsv-scaled-a.ts). Their outputs ({@link WASM_STORED_OUTPUT_KERNELS}) may be
+ * scaled too: AXPY's y and SCAL's x, read as these inputs are, are stored through the JavaScript kernels' store.
  */
-export const WASM_DD_SCALED_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['asum', 'nrm2', 'dot', 'gemv', 'ellSpmv', 'axpy', 'waxpby']);
+export const WASM_DD_SCALED_KERNELS: ReadonlySet<KernelName> = new Set<KernelName>(['asum', 'nrm2', 'dot', 'gemv', 'ellSpmv', 'axpy', 'waxpby', 'trsv']);
+
+/** The kernels whose vectors with a scale per element keep the automatic choice in JavaScript (see {@link automaticPrefersJs}). */
+const TWIN_PREFERS_JS: ReadonlySet<KernelName> = new Set<KernelName>(['dot', 'asum', 'nrm2', 'axpy', 'waxpby', 'scal']);
+
+/** Whether a vector has a scale per element (not one for the whole vector). */
+export function scaledPerElement(a: Range<any, any>['accessor']): boolean {
+  return a.dimensionality === 1 && a.scale?.mask[0] === true;
+}
+
+/**
+ * Whether the WebAssembly program leaves an operand's scales to JavaScript code that reads or stores them as the
+ * JavaScript kernel does, so that any scales run — one, or one per row, column or element: TRSV's A summed in
+ * double-double (its columns staged already scaled, kernels/trsv/trsv-scaled-a.ts), every vector with a scale per
+ * element (read from an unscaled twin, kernels/shared/scale-twin.ts; written through the JavaScript kernels' store),
+ * and GEMV's and TRSV's A with scales per row, column or element (an unscaled twin too; ELL SpMV's values scaled per
+ * slot: its kernel refusal, kernels/ell-spmv/ell-spmv-wasm.ts).
+ */
+function scalesReadInJs(kernel: KernelName, name: string, numerics: string, a: Range<any, any>['accessor']): boolean {
+  return (kernel === 'trsv' && name === 'A' && numerics === 'dd') || scaledPerElement(a) || ((kernel === 'gemv' || kernel === 'trsv') && name === 'A' && scaledPerLine(a));
+}
+
+/** Whether a matrix has scales per row, column or element (not one for the whole matrix). */
+export function scaledPerLine(a: Range<any, any>['accessor']): boolean {
+  return a.dimensionality === 2 && a.scale !== undefined && a.scale.mask.some((m: boolean) => m);
+}
 
 /**
  * The kernels whose WebAssembly program, in every arithmetic and accumulation it runs (fp64's `dd` and double-double
@@ -172,16 +199,16 @@ export function wasmRefusal(call: CpuCall): Refusal | undefined {
   }
   for (const [name, r, use] of call.operands) {
     if (use === 'write' && WASM_DD_OUTPUT_KERNELS.has(call.kernel) && isDdOutput(r.accessor)) continue;
-    const s = wasmStorageOf(r.accessor);
+    const s = scalesReadInJs(call.kernel, name, numerics, r.accessor) ? wasmStorageOfFormat(r.accessor.storage) : wasmStorageOf(r.accessor);
     if (typeof s === 'string') return { code: 'INVALID_FORMAT', parameter: name, reason: s };
     // TRSV's x is stored and read back through the JavaScript kernel's own store and load, whatever its storage.
     if (use === 'write' && WASM_STORED_SOLUTION_KERNELS.has(call.kernel)) continue;
-    if (numerics === 'dd' && r.accessor.scale && (use === 'write' || !WASM_DD_SCALED_KERNELS.has(call.kernel))) {
-      const reason = use === 'write' ? `WebAssembly writes no scaled output in double-double (${call.kernel}'s ${name})`
-        : `WebAssembly reads scaled operands in double-double in ${[...WASM_DD_SCALED_KERNELS].join(', ')} only (not ${call.kernel})`;
+    // Outputs stored through the JavaScript kernels' own store, in every arithmetic WebAssembly computes in.
+    if (use === 'write' && WASM_STORED_OUTPUT_KERNELS.has(call.kernel)) continue;
+    if (numerics === 'dd' && r.accessor.scale && use === 'read' && !WASM_DD_SCALED_KERNELS.has(call.kernel)) {
+      const reason = `WebAssembly reads scaled operands in double-double in ${[...WASM_DD_SCALED_KERNELS].join(', ')} only (not ${call.kernel})`;
       return { code: 'INVALID_FORMAT', parameter: name, reason };
     }
-    if (use === 'write' && numerics !== 'dd' && WASM_STORED_OUTPUT_KERNELS.has(call.kernel)) continue;
     if (use === 'write' && (!s.writable || r.accessor.scale)) return { code: 'INVALID_FORMAT', parameter: name, reason: `WebAssembly writes unscaled f64 and f32 storage only (not ${r.accessor.scale ? 'scaled ' : ''}${s.name})` };
   }
   return call.kernelRefusal;
@@ -197,8 +224,23 @@ export function wasmRefusal(call: CpuCall): Refusal | undefined {
  * 2026-11-27, short probes), so they stay there too, as does TRSV in double-double arithmetic or with the dd accumulation (below).
  * `backend: 'wasm'` still runs them in WebAssembly.
  */
-export function automaticPrefersJs(call: Pick<CpuCall, 'arithmetic' | 'accumulation'> & { readonly kernel?: KernelName }): string | undefined {
+export function automaticPrefersJs(call: Pick<CpuCall, 'arithmetic' | 'accumulation'> & { readonly kernel?: KernelName; readonly operands?: CpuCall['operands'] }): string | undefined {
   const numerics = wasmNumericsOf(call.arithmetic, call.accumulation);
+  // A vector read with a scale per element goes through a twin of the JavaScript's reads (kernels/shared/scale-twin.ts):
+  // one more pass over it in JavaScript, as long as the JavaScript kernel's whole pass for DOT, ASUM, NRM2 and the
+  // updates. Interleaved probe on this shared 2-core VM (2026-11-27, load ≈ 14, n = 2^17, i16 per element, best of 13):
+  // fp64 DOT 0.68×, double-double AXPY 0.82× the JavaScript's speed; so those stay in JavaScript (the same bits;
+  // `backend: 'wasm'` runs them). GEMV, ELL SpMV and TRSV read their vector once against O(m·n) work: WebAssembly
+  // (fp64 GEMV, 512², x per element: 1.9×).
+  const twinned = call.kernel !== undefined && TWIN_PREFERS_JS.has(call.kernel)
+    && call.operands?.some(([name, r]) => scaledPerElement(r.accessor) && !(call.kernel === 'waxpby' && name === 'w'));
+  // A matrix scaled per row, column or element (GEMV's, TRSV's A outside double-double) is read into a twin the same way:
+  // a JavaScript pass over all of A, as long as the JavaScript kernel's own (same probe, 512², per row: fp64 GEMV 0.29×,
+  // double-double GEMV 0.16×, fp64 TRSV 0.19×); so it stays there too.
+  // (TRSV in double-double stages its columns already scaled instead: its own reason below.)
+  const perLine = (call.kernel === 'gemv' || (call.kernel === 'trsv' && numerics !== 'dd')) && call.operands?.some(([name, r]) => name === 'A' && scaledPerLine(r.accessor));
+  if (perLine) return `A: scales per row, column or element are read through a JavaScript pass over A before WebAssembly's in ${call.kernel}, slower than the generated JavaScript alone (the same bits), so the automatic choice keeps it there`;
+  if (twinned) return `${call.operands!.find(([name, r]) => scaledPerElement(r.accessor) && !(call.kernel === 'waxpby' && name === 'w'))![0]}: a scale per element is read through a JavaScript pass before WebAssembly's in ${call.kernel}, slower than the generated JavaScript alone (the same bits), so the automatic choice keeps it there`;
   // TRSV in double-double: one WebAssembly call and one staged column per unknown. On the H100 host (bench/wasm-cpu.ts,
   // 2026-11-27, n = 4096) 4.5× the generated JavaScript's speed column-major but 0.58× row-major, and 0.4× at n = 256
   // here; this choice sees no layout, so it keeps JavaScript (the same bits; `backend: 'wasm'` runs it).

@@ -11,8 +11,9 @@
  *   JavaScript stores the pair: into dd (hi, lo) with a zero's lo signed as hi, into fp64 hi − (0 − lo), into fp32
  *   through round-to-odd. Where a result is not finite the templates take their slow, rescaled path: the JavaScript
  *   kernel then recomputes that chunk from the operands, which the chunk has not yet touched.
- * - fp64 or fp32 arithmetic into a scaled, fp16, bf16 or integer output: the same fp64 staging, each result stored by
- *   the JavaScript kernels' own store of a number (store-numbers-cpu.ts).
+ * - any arithmetic into a scaled, fp16, bf16 or integer output: the same staging, each result (a number, or
+ *   double-double arithmetic's pair) stored by the JavaScript kernels' own store (store-numbers-cpu.ts): in double-double
+ *   the pair divided by the scale as a pair, a scaled integer rounded once from the exact quotient, saturating.
  * Every operand is staged (dd-split interleaved into the staging area); the output's chunk is written back in JavaScript.
  * @module
  */
@@ -50,8 +51,9 @@ function stage(a: Accessor<1, any>, from: number, count: number, address: number
 /** Writes `count` staged results back to elements [from, from + count) of `out`, as the JavaScript kernels store them. */
 function unstage(out: Accessor<1, any>, from: number, count: number, buffer: ArrayBuffer, pairs: boolean, lanes: 'f64' | 'f32'): void {
   const v = new Float64Array(buffer, OUT_AT, pairs ? 2 * count : count), stride = out.strides[0] as number;
-  // Scaled, fp16, bf16 or integer storage (fp64 or fp32 arithmetic only): the JavaScript kernels' store of a number.
-  if (!pairs && !isDdOutput(out) && !plainOutput(out)) { storeNumbers(out, from, count, v, findFormat(lanes)!.arithmetic!); return; }
+  // Scaled, fp16, bf16 or integer storage: the JavaScript kernels' store of a number (fp64, fp32 arithmetic) or of a
+  // pair (double-double arithmetic: divided by the scale in double-double, rounded to the storage).
+  if (!isDdOutput(out) && !plainOutput(out)) { storeNumbers(out, from, count, v, findFormat(pairs ? 'dd' : lanes)!.arithmetic!); return; }
   const split = out.data instanceof DdSplitArray ? out.data : undefined;
   const data = out.data as Float64Array | Float32Array;
   const name = out.storage.name;
@@ -191,8 +193,8 @@ function finiteResults(buffer: ArrayBuffer, count: number): boolean {
 
 /**
  * out := the `form` of x and y for i < n (see update-wasm.ts) in fp64, fp32 (`numerics`, output double-double) or
- * double-double arithmetic (any output WebAssembly writes), with the JavaScript kernels' bits. The caller checked the
- * operands (in double-double arithmetic: inputs with one scale at most, outputs unscaled); `jsChunk(from, count)` runs the JavaScript kernel on elements
+ * double-double arithmetic (any output the JavaScript kernels write), with the JavaScript kernels' bits. The caller
+ * checked the operands (inputs with one scale at most; an output that is also read, SCAL's x and AXPY's y, too); `jsChunk(from, count)` runs the JavaScript kernel on elements
  * [from, from + count), for the chunks whose double-double results are not all finite.
  */
 export function wasmUpdateDd(

@@ -1,5 +1,7 @@
 /**
- * TRSV in fp64 arithmetic with the `dd` accumulation in WebAssembly SIMD (unscaled built-in storage), with the
+ * TRSV in fp64 arithmetic with the `dd` accumulation in WebAssembly SIMD (built-in storage; a scaled A — one scale,
+ * or one per row, column or element — staged column by column as the doubles fl(v·s) the JavaScript reads,
+ * ./trsv-scaled-a.ts), with the
  * JavaScript kernel's bits (kernels/trsv/trsv-cpu.ts with src/formats/dd/dd-accumulation.ts). Row i of the
  * JavaScript kernel keeps two double-double chains from (0, 0): term 0 is bᵢ, added by `ddAddNumber`; term k ≥ 1
  * is the product (−tᵢⱼ)·xⱼ of the k-th solved column in the row order (ascending j forward, descending backward),
@@ -20,9 +22,10 @@ import { F64, I32, V128, encodeModule, op, SIMD } from '../../src/backends/wasm/
 import { WasmLocals, load2, operandLocals, operandSetup, stepLoop } from '../../src/backends/wasm/wasm-function.js';
 import { ddAccumulateStep, ddStepScratch, ddStepSetup } from '../../src/backends/wasm/wasm-dd-steps.js';
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
-import { CHUNK, numberAt, stageVector, wasmStorageNamed, wasmStorageOf, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
+import { CHUNK, stageVector, wasmStorageNamed, wasmStorageOfFormat, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
 import { ddGuardedAdd, ddGuardedAddNumber, ddGuardedTwoProdAccumulate } from '../../src/formats/dd/guarded.js';
 import type { StoredX } from './trsv-stored-x-wasm.js';
+import { numberElementAt, stageScaledColumn } from './trsv-scaled-a.js';
 
 type ColumnUpdate = (pa: number, ph: number, pl: number, padded: number, xj: number) => void;
 
@@ -64,10 +67,11 @@ function joined(terms: number, sum: (c: number, lo: boolean) => number, out: Flo
 
 /**
  * Solves op(A)·x = b in place in fp64 arithmetic with the `dd` accumulation (T = op(A); the caller checked the
- * storages: built-in, unscaled; x f64 or f32, or the twin of a stored x with its `stored`; n ≥ 1).
+ * storages: built-in, A unscaled or scaled; x f64 or f32, or the twin of a stored x with its `stored`; n ≥ 1).
  */
 export function wasmDdSumTrsv(T: Accessor<2, any>, x: Accessor<1, any>, n: number, lower: boolean, unit: boolean, stored?: StoredX): void {
-  const sa = wasmStorageOf(T) as WasmStorage;
+  const scaled = !!T.scale;
+  const sa = scaled ? wasmStorageNamed('f64')! : wasmStorageOfFormat(T.storage) as WasmStorage;
   const update = columnUpdate(sa);
   // Per chain, the high parts then the low parts of every row's sum (8 rows of room for the padding's lanes).
   const rows = n + 8, SUMS_AT = 64, PART = rows * 8, A_AT = SUMS_AT + 4 * PART + 64;
@@ -94,7 +98,7 @@ export function wasmDdSumTrsv(T: Accessor<2, any>, x: Accessor<1, any>, n: numbe
     for (const v of views) finite &&= v[j]! - v[j]! === 0;
     // Row j has had `step` products: 1 + step terms.
     let r = finite ? joined(1 + step, (c, lo) => part(c, lo)[j]!, q) : recomputeRow(T, xd[x.offset + j * xs]!, solved, j, step, lower, q);
-    if (!unit) r = r / numberAt(T, T.offset + j * ld + j * cs);
+    if (!unit) r = r / numberElementAt(T, j, j);
     const xp = x.offset + j * xs;
     xd[xp] = stored ? stored(j, r) : r;
     solved[j] = xd[xp]!;
@@ -104,7 +108,8 @@ export function wasmDdSumTrsv(T: Accessor<2, any>, x: Accessor<1, any>, n: numbe
     column.offset = T.offset + from * ld + j * cs;
     for (let k = 0; k < count; k += CHUNK) {
       const m = Math.min(CHUNK, count - k), padded = (m + 7) & ~7;
-      stageVector(column as unknown as Accessor<1, any>, k, m, A_AT, padded, buffer);
+      if (scaled) stageScaledColumn(T, from + k, m, j, A_AT, padded, buffer, false);
+      else stageVector(column as unknown as Accessor<1, any>, k, m, A_AT, padded, buffer);
       const at = SUMS_AT + (from + k) * 8 + chain;
       update(A_AT, at, at + PART, padded, solved[j]!);
     }
@@ -115,11 +120,11 @@ export function wasmDdSumTrsv(T: Accessor<2, any>, x: Accessor<1, any>, n: numbe
 function recomputeRow(T: Accessor<2, any>, b: number, solved: Float64Array, j: number, step: number, lower: boolean, q: Float64Array): number {
   const sums = [new Float64Array(2), new Float64Array(2)];
   ddGuardedAddNumber(sums[0]!, 0, 0, b);
-  const [ld, cs] = T.strides as [number, number], n = solved.length;
+  const n = solved.length;
   for (let k = 0; k < step; k++) {
     const col = lower ? k : n - 1 - k;
     const s = sums[(1 + k) % 2]!;
-    ddGuardedTwoProdAccumulate(s, -numberAt(T, T.offset + j * ld + col * cs), solved[col]!, s[0]!, s[1]!);
+    ddGuardedTwoProdAccumulate(s, -numberElementAt(T, j, col), solved[col]!, s[0]!, s[1]!);
   }
   return joined(1 + step, (c, lo) => sums[c]![lo ? 1 : 0]!, q);
 }

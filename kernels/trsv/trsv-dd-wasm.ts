@@ -1,6 +1,7 @@
 /**
- * TRSV in double-double arithmetic in WebAssembly SIMD (recursive or `dd` accumulation; A in unscaled built-in
- * storage; x in any storage the JavaScript kernel writes, an x in scaled, fp16, bf16 or integer storage through that
+ * TRSV in double-double arithmetic in WebAssembly SIMD (recursive or `dd` accumulation; A in built-in storage,
+ * unscaled or scaled — one scale, or one per row, column or element: each column staged as the pairs the JavaScript
+ * reads, ./trsv-scaled-a.ts; x in any storage the JavaScript kernel writes, an x in scaled, fp16, bf16 or integer storage through that
  * kernel's own load and store: ./trsv-dd-stored-x-wasm.ts), with the JavaScript kernel's bits
  * (kernels/trsv/trsv-cpu.ts in dd arithmetic). Row i of the JavaScript kernel is
  *   s := (0, 0) + bᵢ, then s := (−tᵢⱼ)·xⱼ + s for each solved column j (ascending j forward, descending backward),
@@ -23,7 +24,7 @@ import { F64, I32, V128, encodeModule, op, SIMD } from '../../src/backends/wasm/
 import { WasmLocals, load2, operandLocals, operandSetup, stepLoop } from '../../src/backends/wasm/wasm-function.js';
 import { ddAccumulateStep, ddPairHalf, ddStepScratch, ddStepSetup } from '../../src/backends/wasm/wasm-dd-steps.js';
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
-import { CHUNK, stageVector, wasmStorageNamed, wasmStorageOf, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
+import { CHUNK, stageVector, wasmStorageNamed, wasmStorageOfFormat, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
 import { ddGuardedAdd, ddGuardedDiv, ddGuardedMulAccumulate } from '../../src/formats/dd/guarded.js';
 import { roundToOddDd } from '../../src/formats/convert/round-to-odd.js';
 import { DdSplitArray } from '../../src/formats/dd/dd-storage.js';
@@ -31,6 +32,7 @@ import type { ArithmeticFormat } from '../../src/formats/common/format.js';
 import { isDdOutput } from '../shared/cpu-backend.js';
 import { writesXItself } from './trsv-stored-x-wasm.js';
 import { storedDdX, type DdX } from './trsv-dd-stored-x-wasm.js';
+import { ddElementAt, stageScaledColumn } from './trsv-scaled-a.js';
 
 /** f64x2.eq (no name in the encoder's table). */
 const F64X2_EQ = 0x47;
@@ -105,20 +107,16 @@ function ddX(x: Accessor<1, any>, ar: ArithmeticFormat): DdX {
   };
 }
 
-/** T's element at storage position p as the pair the arithmetic reads ((v, 0) for a number storage). */
-function elementAt(T: Accessor<2, any>, p: number, out: Float64Array): void {
-  const v = T.storage.decode(T.data as never, p) as number | { hi: number; lo: number };
-  if (typeof v === 'number') { out[0] = v; out[1] = 0; } else { out[0] = v.hi; out[1] = v.lo; }
-}
-
 /**
  * Solves op(A)·x = b in place in double-double arithmetic `ar` (T = op(A); the caller checked the storages: A
- * built-in and unscaled, x in any storage the JavaScript kernel writes — see {@link ddX}; n ≥ 1), with the
+ * built-in, unscaled or scaled, x in any storage the JavaScript kernel writes — see {@link ddX}; n ≥ 1), with the
  * recursive accumulation or the `dd` accumulation's two chains (`twoChains`).
  */
 export function wasmDdTrsv(T: Accessor<2, any>, x: Accessor<1, any>, n: number, lower: boolean, unit: boolean, twoChains: boolean, ar: ArithmeticFormat): void {
-  const sa = wasmStorageOf(T) as WasmStorage;
-  const pairs = T.storage.kind === 'dd';
+  // A scaled A's columns are staged as the pairs the arithmetic reads (./trsv-scaled-a.ts), read as dd storage.
+  const scaled = !!T.scale;
+  const sa = scaled ? wasmStorageNamed('dd')! : wasmStorageOfFormat(T.storage) as WasmStorage;
+  const pairs = scaled || T.storage.kind === 'dd';
   const update = columnUpdate(sa, pairs);
   const chains = twoChains ? 2 : 1;
   // Per chain, the high parts then the low parts of every row's sum (8 rows of room for the padding's lanes).
@@ -151,7 +149,7 @@ export function wasmDdTrsv(T: Accessor<2, any>, x: Accessor<1, any>, n: number, 
     if (finite) [sh, sl] = rowResult(j, 1 + step, (c, lo) => part(c, lo)[j]!, twoChains, q);
     else [sh, sl] = recomputeRow(T, io, xh, xl, j, step, lower, twoChains, pair, t, q);
     if (!unit) {
-      elementAt(T, T.offset + j * ld + j * cs, t);
+      ddElementAt(T, j, j, t);
       ddGuardedDiv(q, sh, sl, t[0]!, t[1]!);
       [sh, sl] = [q[0]!, q[1]!];
     }
@@ -164,7 +162,8 @@ export function wasmDdTrsv(T: Accessor<2, any>, x: Accessor<1, any>, n: number, 
     column.offset = T.offset + from * ld + j * cs;
     for (let k = 0; k < count; k += piece) {
       const m = Math.min(piece, count - k), padded = (m + 7) & ~7;
-      stageVector(column as unknown as Accessor<1, any>, k, m, A_AT, padded, buffer);
+      if (scaled) stageScaledColumn(T, from + k, m, j, A_AT, padded, buffer, true);
+      else stageVector(column as unknown as Accessor<1, any>, k, m, A_AT, padded, buffer);
       const row = SUMS_AT + (from + k) * 8, chain = 2 * c * PART;
       update(A_AT, row + chain, row + chain + PART, padded, xh[j]!, xl[j]!);
     }
@@ -190,11 +189,10 @@ function recomputeRow(
   const sums = [new Float64Array(2), new Float64Array(2)];
   io.read(j, pair);
   ddGuardedAdd(sums[0]!, 0, 0, pair[0]!, pair[1]!);
-  const [ld, cs] = T.strides as [number, number];
   const n = xh.length;
   for (let k = 0; k < step; k++) {
     const col = lower ? k : n - 1 - k;
-    elementAt(T, T.offset + j * ld + col * cs, t);
+    ddElementAt(T, j, col, t);
     const s = sums[twoChains ? (1 + k) % 2 : 0]!;
     ddGuardedMulAccumulate(s, -t[0]!, -t[1]!, xh[col]!, xl[col]!, s[0]!, s[1]!);
   }

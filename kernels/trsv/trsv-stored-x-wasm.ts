@@ -72,7 +72,8 @@ return ${v.names[0]};
 export function solveOnStoredX(x: Accessor<1, any>, n: number, ar: ArithmeticFormat, solve: (twin: Accessor<1, any>, stored: StoredX) => boolean): boolean {
   const values = new Float64Array(n);
   readProgram(x, ar)(n, values, ...Operand.args(x));
-  const scale = x.scale && { data: x.scale.data, offset: x.scale.offset, strides: [0], mask: [false] };
+  // x's scales as the scratch's (unit stride): one scale, or one per element (index i's at offset + i·strides[0]).
+  const scale = x.scale && { data: x.scale.data, offset: x.scale.offset, strides: [x.scale.strides[0]!], mask: [...x.scale.mask] };
   // The scratch: x's storage and scale, unit stride, the raw elements copied into x at the end.
   const scratch = new Accessor<1, any>({
     size: [n], strides: [1], offset: 0, storage: x.storage, arithmetic: x.arithmetic, data: x.storage.allocate(n), layout: 'strided', scale,

@@ -5,6 +5,7 @@
 import { chooseCpuBackend, orderedNumerics, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
 import { wasmOrderedTrsv } from './trsv-ordered-wasm.js';
 import { runWasm } from '../shared/run-wasm.js';
+import { readMatrixTwin } from '../shared/scale-twin.js';
 import { wasmTrsv, wasmTrsvRefusal } from './trsv-wasm.js';
 import { wasmKahanTrsv } from './trsv-kahan-wasm.js';
 import { solveOnX } from './trsv-dd-x-wasm.js';
@@ -97,6 +98,9 @@ export function trsv(args: TrsvArguments, options: (KernelOptions & { backend?: 
     const numerics = wasmNumericsOf(ar, acc);
     const lanes = numerics === 'f32' || numerics === 'kahan-f32' ? 'f32' : 'f64';
     const ordered = orderedNumerics(numerics);
+    // Scales per row, column or element of A outside double-double: an unscaled twin of the JavaScript's reads
+    // (double-double stages each column as it reads it, kernels/trsv/trsv-scaled-a.ts).
+    const Tw = numerics === 'dd' ? T : readMatrixTwin(T, numerics, false);
     if (numerics === 'dd' && ar.kind === 'dd') {
       // Double-double arithmetic: the JavaScript's bits.
       if (runWasm(requested, () => wasmDdTrsv(T, x.accessor, n, lower, unit, acc.name === 'dd', ar))) return;
@@ -106,12 +110,12 @@ export function trsv(args: TrsvArguments, options: (KernelOptions & { backend?: 
     } else if (ordered) {
       // A non-finite row sum leaves x untouched and is recomputed by the JavaScript kernel.
       let done = false;
-      if (runWasm(requested, () => { done = solveOnX(x.accessor, n, ordered.arithmetic, ar, (xa, stored) => wasmOrderedTrsv(T, xa, n, lower, unit, ordered.accumulation, ordered.arithmetic, stored)); }) && done) return;
+      if (runWasm(requested, () => { done = solveOnX(x.accessor, n, ordered.arithmetic, ar, (xa, stored) => wasmOrderedTrsv(Tw, xa, n, lower, unit, ordered.accumulation, ordered.arithmetic, stored)); }) && done) return;
     } else if (numerics === 'kahan-f64' || numerics === 'kahan-f32') {
       // A non-finite row-oriented solve leaves x untouched and is recomputed by the JavaScript kernel.
       let done = false;
-      if (runWasm(requested, () => { done = solveOnX(x.accessor, n, lanes, ar, (xa, stored) => wasmKahanTrsv(T, xa, n, lower, unit, lanes, stored)); }) && done) return;
-    } else if (runWasm(requested, () => solveOnX(x.accessor, n, lanes, ar, (xa, stored) => { wasmTrsv(T, xa, n, lower, unit, lanes, stored); return true; }))) return;
+      if (runWasm(requested, () => { done = solveOnX(x.accessor, n, lanes, ar, (xa, stored) => wasmKahanTrsv(Tw, xa, n, lower, unit, lanes, stored)); }) && done) return;
+    } else if (runWasm(requested, () => solveOnX(x.accessor, n, lanes, ar, (xa, stored) => { wasmTrsv(Tw, xa, n, lower, unit, lanes, stored); return true; }))) return;
   }
   const spec = { T, x: x.accessor, ar, acc, lower, unit };
   trsvProgram(spec)(n, ...Operand.args(T), ...Operand.args(x.accessor), trsvNeedsScratch(spec) ? scratchOf(n) : undefined);

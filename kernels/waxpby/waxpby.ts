@@ -8,6 +8,7 @@ import { vectorKernel, operandArgs } from '../../src/backends/cpu/vector-kernel.
 import { loadVectorElement } from '../../src/backends/cpu/reduction-kernel.js';
 import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
 import { runWasm } from '../shared/run-wasm.js';
+import { readTwin } from '../shared/scale-twin.js';
 import { wasmUpdateFor } from '../shared/update-dd-output-wasm.js';
 import { span } from '../../src/core/span.js';
 import { recursiveAccumulation, resolveAccumulation } from '../shared/accumulation.js';
@@ -75,7 +76,9 @@ export function waxpby(
     const s = span(from, from + count);
     waxpby(alpha, x.sub(s), beta, y.sub(s), w.sub(s), { arithmetic: ar, backend: 'js' });
   };
-  if (cpu === 'wasm' && runWasm(requested, () => wasmUpdateFor(form, alpha, useX ? x.accessor : null, beta, useY ? y.accessor : null, w.accessor, n, wasmNumericsOf(ar, recursiveAccumulation), jsChunk))) return;
+  // A scale per element: read from an unscaled twin (kernels/shared/scale-twin.ts); w is stored through the JavaScript store.
+  const twin = (r: typeof x, slot: number): typeof x.accessor => readTwin(r.accessor, n, wasmNumericsOf(ar, recursiveAccumulation), ar.kind === 'dd', slot);
+  if (cpu === 'wasm' && runWasm(requested, () => wasmUpdateFor(form, alpha, useX ? twin(x, 0) : null, beta, useY ? twin(y, 1) : null, w.accessor, n, wasmNumericsOf(ar, recursiveAccumulation), jsChunk))) return;
   const [a, b, xv, yv, t] = ['a', 'b', 'xv', 'yv', 't'].map((r) => ar.register(r)) as [any, any, any, any, any];
   const f = vectorKernel({
     kernel: 'waxpby', variant: { useX, useY },

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { trsv, cpuBackendOf, type Range } from '../../src/index.js';
+import { trsv, cpuBackendOf, fitScales, formats, range, scaledReducedColMajor, scaledReducedRowMajor, type Range } from '../../src/index.js';
 import type { KernelOptions } from '../../kernels/shared/kernel-options.js';
 import { buildMatrix, buildVector, matrixSpec, type MatrixSpec, type StorageName } from '../kernels/matrix-kernel-fixtures.js';
 import { trsvSystem, ddVector, ddVectorSpec, expectSameParts, pairOf, rawParts, type Pair } from './dd-output-fixtures.js';
@@ -18,12 +18,15 @@ import { seededRandom } from '../../src/sparse/seeded-random.js';
  */
 export type XStorage = 'f64' | 'f32' | 'dd' | 'dd-split' | 'f16' | 'bf16' | 'i16s';
 
-/** The fields of a random dd TRSV case (A's scaled storage excluded: WebAssembly refuses it). */
+/**
+ * The fields of a random dd TRSV case. A in int16 storage is scaled per row or per column (`oneScale`: one scale for
+ * the whole matrix, in int8 or int16), read as the JavaScript reads it.
+ */
 export const trsvCaseFields = {
   n: fc.integer({ min: 1, max: 19 }), uplo: fc.constantFrom('L' as const, 'U' as const), trans: fc.constantFrom('N' as const, 'T' as const),
   diag: fc.constantFrom('N' as const, 'U' as const),
   xStorage: fc.constantFrom<XStorage>('f64', 'f32', 'dd', 'dd-split', 'f16', 'bf16', 'i16s'), x: ddVectorSpec,
-  A: matrixSpec.map((s): MatrixSpec => ({ ...s, storage: s.storage === 'i16s' ? 'f64' : s.storage })), ddA: fc.boolean(),
+  A: matrixSpec, ddA: fc.boolean(), oneScale: fc.constantFrom<'i8' | 'i16' | null>(null, null, 'i8', 'i16'),
   special: fc.boolean(), zeroPivot: fc.boolean(), huge: fc.boolean(), seed: fc.integer({ min: 0, max: 2 ** 30 }),
 };
 
@@ -31,15 +34,22 @@ export const trsvCaseFields = {
 export type TrsvCase = { [K in keyof typeof trsvCaseFields]: (typeof trsvCaseFields)[K] extends fc.Arbitrary<infer T> ? T : never };
 
 /** A's entries as built (dd storage: low parts set from the seed), one row and column of huge entries where asked. */
-export function systemOf(c: { seed: number; n: number; A: MatrixSpec; ddA: boolean; huge: boolean; zeroPivot: boolean; special: boolean }): { A: Range<2, any>; bs: Pair[] } {
+export function systemOf(c: { seed: number; n: number; A: MatrixSpec; ddA: boolean; oneScale?: 'i8' | 'i16' | null; huge: boolean; zeroPivot: boolean; special: boolean }): { A: Range<2, any>; bs: Pair[] } {
   const random = seededRandom(c.seed + 1);
-  const spec: MatrixSpec = c.ddA ? { ...c.A, storage: 'dd' as StorageName } : c.A;
+  const spec: MatrixSpec = c.ddA && c.A.storage !== 'i16s' ? { ...c.A, storage: 'dd' as StorageName } : c.A;
   return trsvSystem(c, (entry) => {
     // Where asked, entries near the top of the range: products overflow Dekker's splitting (the guarded slow form).
     // One row and column of A hold them (more would overflow every later x), so rows recomputed by the guards still end finite.
     const value = (i: number, j: number): number => (c.huge && i !== j && Math.min(i, j) === 0 && random.nextDouble() < 0.7 ? 2 ** 1000 * (random.nextDouble() - 0.5) : entry(i, j));
+    if (c.oneScale) {
+      // One scale for the whole matrix (fitScales: the largest entry maps to the format's largest integer).
+      const size = [c.n, c.n] as const, common = { size, storage: formats[c.oneScale], arithmetic: formats.f64, scaleMask: [false, false] };
+      const a = c.A.layout === 'col' ? scaledReducedColMajor<2>(common) : scaledReducedRowMajor<2>(common);
+      fitScales(a, value);
+      return range(a);
+    }
     const A = buildMatrix(spec, c.n, c.n, value);
-    if (c.ddA) {
+    if (c.ddA && spec.storage === 'dd') {
       const a = A.accessor;
       for (let i = 0; i < c.n; i++) for (let j = 0; j < c.n; j++) {
         const p = a.storage.decode(a.data as never, a.linearIndex([i, j])) as Pair;

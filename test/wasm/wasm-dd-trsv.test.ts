@@ -5,11 +5,12 @@
  * bf16 and dd storage whose low parts count), x in f64, f32, dd, dd-split, fp16, bf16 and int16-scaled storage (strides,
  * negative too, sub-ranges; the last three stored through the JavaScript kernel's own store, int16 saturating past its
  * scale's room; int8/int32 and sizes 0: wasm-dd-trsv-stored-x.test.ts), sizes 1 to 19, zero pivots, NaN/±∞/±0/subnormal right-hand sides and entries of A near the top of the
- * range (Dekker's splitting overflows: the templates' guarded slow form) — and a typed error for what it refuses.
+ * range (Dekker's splitting overflows: the templates' guarded slow form); A scaled too — one scale (int8, int16), or
+ * one per row or column (int16) — read as the JavaScript reads it (the pair (v, 0)·(s, 0)).
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { trsv, formats, ModprecError, vector, matrix } from '../../src/index.js';
+import { trsv, formats, vector, matrix } from '../../src/index.js';
 import { buildMatrix } from '../kernels/matrix-kernel-fixtures.js';
 import { expectSameParts, rawParts } from './dd-output-fixtures.js';
 import { expectWasmStoresJsParts, trsvCaseFields } from './trsv-dd-cases.js';
@@ -37,13 +38,15 @@ describe('WebAssembly TRSV in double-double arithmetic', () => {
     }
   });
 
-  it('a scaled A is a typed error naming the operand (fp64 arithmetic with the dd accumulation: wasm-dd-sum-trsv.test.ts)', () => {
-    const x = vector([1, 2]);
-    const refusal = (f: () => void): ModprecError => { try { f(); } catch (e) { return e as ModprecError; } throw new Error('no error'); };
-    const scaled = buildMatrix({ storage: 'i16s', layout: 'row', sub: false, scaleRows: true }, 2, 2, (i, j) => (i === j ? 2 : 0.5));
-    const s = refusal(() => trsv({ A: scaled, x, uplo: 'L' }, { arithmetic: formats.dd, backend: 'wasm' }));
-    expect(s).toBeInstanceOf(ModprecError);
-    expect(s.parameter).toBe('A');
-    expect([...(x.accessor.data as Float64Array)]).toEqual([1, 2]);
+  it('a scaled A (one scale, one per row or column) is no longer refused: the JavaScript\'s parts, bit for bit', () => {
+    for (const scaleRows of [true, false]) {
+      const scaled = buildMatrix({ storage: 'i16s', layout: scaleRows ? 'row' : 'col', sub: false, scaleRows }, 3, 3, (i, j) => (i === j ? 2 + i : 0.5 - j / 3));
+      for (const accumulation of ['recursive', 'dd'] as const) {
+        const x = vector([1, -0, 1 / 3], { storage: formats.dd }), xjs = vector([1, -0, 1 / 3], { storage: formats.dd });
+        trsv({ A: scaled, x, uplo: 'L' }, { arithmetic: formats.dd, accumulation, backend: 'wasm' });
+        trsv({ A: scaled, x: xjs, uplo: 'L' }, { arithmetic: formats.dd, accumulation, backend: 'js' });
+        expectSameParts(rawParts(x), rawParts(xjs), `scaled per ${scaleRows ? 'row' : 'column'}, ${accumulation}`);
+      }
+    }
   });
 });

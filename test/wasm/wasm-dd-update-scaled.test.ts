@@ -5,14 +5,13 @@
  * then the update, stored into dd, dd-split, f64 or f32: the JavaScript kernel's stored parts bit for bit (zero
  * signs too). Negative scales, powers of two, scales near the top and bottom of the range (the splitting overflows:
  * the JavaScript's answer), saturated codes, ±0, NaN/±∞, strides of either sign, sub-ranges inside sentinels,
- * n = 0, 1, odd and across a staging chunk; zero scales. Scaled outputs (AXPY's y, WAXPBY's w, SCAL's x) and a scale
- * per element stay refused by name.
+ * n = 0, 1, odd and across a staging chunk; zero scales. Scaled outputs (AXPY's y, WAXPBY's w, SCAL's x) run too
+ * (wasm-dd-stored-outputs.test.ts), and a scale per element (wasm-per-element-scales.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { axpy, cpuBackendOf, formats, range, scal, scaledReducedRowMajor, span, waxpby, type Range } from '../../src/index.js';
 import { CHUNK } from '../../src/backends/wasm/wasm-storage.js';
-import { expectModprec } from '../sparse/sparse-arbitraries.js';
 import { ddVector, expectSameParts, rawParts, type DdLayout, type Pair } from './dd-output-fixtures.js';
 import { buildVector } from '../kernels/matrix-kernel-fixtures.js';
 import '../../src/formats/dd/register.js';
@@ -119,20 +118,27 @@ describe('WebAssembly AXPY and WAXPBY in double-double over inputs with one scal
     }
   });
 
-  it('scaled outputs (AXPY\'s y, WAXPBY\'s w, SCAL\'s x) and a scale per element stay refused by name, before anything is written', () => {
+  it('scaled outputs (AXPY\'s y, WAXPBY\'s w, SCAL\'s x) run through the JavaScript store (wasm-dd-stored-outputs.test.ts); so does a scale per element', () => {
     const x = scaledVector('i16', [{ hi: 1, lo: 0 }, { hi: 2, lo: 0 }], 0.5, 1, false);
-    const y = scaledVector('i16', [{ hi: 3, lo: 0 }, { hi: 4, lo: 0 }], 0.25, 1, false);
-    const before = Array.from(y.accessor.data as Int16Array);
-    expectModprec(() => axpy(2, x, y, { ...DD, backend: 'wasm' }), 'INVALID_FORMAT', 'y');
-    expectModprec(() => waxpby(2, x, 1, x, y, { ...DD, backend: 'wasm' }), 'INVALID_FORMAT', 'w');
-    expectModprec(() => scal(2, y, { ...DD, backend: 'wasm' }), 'INVALID_FORMAT', 'x');
-    expect(Array.from(y.accessor.data as Int16Array)).toEqual(before);
-    expect(cpuBackendOf('scal', { x: y }, DD, ['x']).reason).toMatch(/^x: WebAssembly writes no scaled output in double-double \(scal's x\)/);
-    // A scale per element of an input stays the JavaScript's: refused by name.
-    const perElement = range(scaledReducedRowMajor<1, any>({ size: [2], storage: formats.i16, arithmetic: formats.f64, scaleMask: [true] }));
-    const out = outputOf({ storage: 'f64', stride: 1, sub: false }, [1, 2]);
-    expectModprec(() => axpy(2, perElement, out, { ...DD, backend: 'wasm' }), 'INVALID_FORMAT', 'x');
-    expectModprec(() => waxpby(2, x, 1, perElement, out, { ...DD, backend: 'wasm' }), 'INVALID_FORMAT', 'y');
-    expect(partsOf(out)).toEqual([1, 2]);
+    const run = (backend: 'wasm' | 'js'): number[] => {
+      const y = scaledVector('i16', [{ hi: 3, lo: 0 }, { hi: 4, lo: 0 }], 0.25, 1, false);
+      const w = scaledVector('i8', [{ hi: 3, lo: 0 }, { hi: 4, lo: 0 }], -0.5, -1, true);
+      axpy(2, x, y, { ...DD, backend });
+      waxpby(2, x, 1, y, w, { ...DD, backend });
+      scal(3, y, { ...DD, backend });
+      return [...(y.accessor.data as Int16Array), ...(w.accessor.data as Int8Array)];
+    };
+    expect(run('wasm')).toEqual(run('js'));
+    expect(cpuBackendOf('scal', { x }, DD, ['x'])).toEqual({ backend: 'wasm' });
+    // A scale per element of an input runs too, read from a twin of the JavaScript's reads (wasm-per-element-scales.test.ts).
+    const perElement = range(scaledReducedRowMajor<1, any>({ size: [2], storage: formats.i16, arithmetic: formats.f64, scaleMask: [true], scale: Float64Array.of(0.5, -3) }));
+    perElement.set(0, 7); perElement.set(1, -0);
+    const both = (backend: 'wasm' | 'js'): number[] => {
+      const out = outputOf({ storage: 'f64', stride: 1, sub: false }, [1, 2]);
+      axpy(2, perElement, out, { ...DD, backend });
+      waxpby(2, x, 1, perElement, out, { ...DD, backend });
+      return partsOf(out);
+    };
+    expectSameParts(both('wasm'), both('js'), 'a scale per element');
   });
 });
