@@ -21,6 +21,7 @@
  */
 import type { ArithmeticFormat } from '../../src/formats/common/format.js';
 import type { Range } from '../../src/core/range.js';
+import type { Accessor } from '../../accessors/accessor.js';
 import type { StorageFormat } from '../../src/formats/common/format.js';
 import { findFormat } from '../../src/formats/common/registry.js';
 import { numberOfKind } from '../../src/formats/f64/f64-arithmetic.js';
@@ -171,6 +172,25 @@ export function scaleUnderflowError(r: Range<1, any>, ar: ArithmeticFormat, i: n
   if (exactIn(ar, s) || Math.abs(s) >= eta * 2 ** ar.significandBits) return 0;
   const q = Math.abs(numberOfKind(a.storage.kind, a.storage.decode(a.data as never, a.linearIndex([i]))));
   return 2 * eta * q * (1 + 2 ** -50);
+}
+
+/**
+ * Whether a scaled read of element i of `r` overflows in `ar` although the stored value and its scale are finite: the
+ * read is fl(q)·fl(s), so a scale that converts to ±∞ (fp32 arithmetic reading a scale of 1e300) or a stored value
+ * that does (an fp64 storage holding 1e300 under a scale of 1e-300) gives ±∞, or NaN against a 0 — whatever the
+ * represented value q·s, even where it is 0 or moderate. No finite bound holds then.
+ * @param a - the accessor read (a range's `accessor`, or op(A)'s)
+ * @param ar - the kernel's arithmetic
+ * @param index - the element
+ * @returns true when the bound must be ∞ for this element's read (always false for unscaled accessors, whose
+ *   magnitude the bounds compare with the arithmetic's largest value themselves)
+ */
+export function scaledReadOverflows(a: Accessor<any, any>, ar: ArithmeticFormat, index: readonly number[]): boolean {
+  if (!a.scale) return false;
+  const s = a.scale.data[a.scaleIndex(index as any)]!;
+  const q = numberOfKind(a.storage.kind, a.storage.decode(a.data as never, a.linearIndex(index as any)));
+  const overflows = (v: number): boolean => Number.isFinite(v) && !Number.isFinite(ar.toNumber(ar.fromNumber(v)));
+  return overflows(s) || overflows(q);
 }
 
 /**
