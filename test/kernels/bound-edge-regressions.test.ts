@@ -6,11 +6,11 @@
  */
 import { describe, it, expect } from 'vitest';
 import {
-  range, vector, matrix, dot, dotBound, asum, asumBound, nrm2, nrm2Bound, gemv, gemvBound, ellSpmv, ellSpmvBound, trsv, trsvBound,
+  range, vector, matrix, dot, dotBound, waxpby, waxpbyBound, scal, scalBound, asum, asumBound, nrm2, nrm2Bound, gemv, gemvBound, ellSpmv, ellSpmvBound, trsv, trsvBound,
   ellOperand, ELL_PADDING, scaledReducedRowMajor, scaledReducedColMajor, formats, type Range,
 } from '../../src/index.js';
 import { exactOf } from '../../src/testing/exact.js';
-import { absRational, addRational, compareRational, divRational, mulRational, subRational, ZERO, type Rational } from '../../src/testing/rational.js';
+import { absRational, addRational, compareRational, divRational, mulRational, subRational, type Rational } from '../../src/testing/rational.js';
 import { exactAt } from '../wasm/public-operands.js';
 import { asArithmetic } from '../../src/formats/common/registry.js';
 
@@ -22,7 +22,6 @@ function within(computed: Rational | null, exact: Rational, bound: number): bool
   if (computed === null || !(bound >= 0)) return false;
   return compareRational(absRational(subRational(computed, exact)), exactOf(bound)) <= 0;
 }
-const num = (v: number): Rational | null => (Number.isFinite(v) ? exactOf(v) : null);
 
 /** A 1-D range with one scale (or one per element) over the given storage, the values written through it. */
 function scaled(values: number[], storage: string, scale: number, arithmetic = 'f64', perElement = false): Range<1, any> {
@@ -66,6 +65,32 @@ describe('bound regressions: reductions', () => {
     expect(Number.isNaN(dot(x, y, { backend: 'js' }))).toBe(true);
     expect(dotBound(x, y)).toBe(Infinity);
     expect(asumBound(x)).toBe(Infinity);
+  });
+});
+
+describe('bound regressions: WAXPBY and SCAL', () => {
+  it('fp32 arithmetic, y under a scale of 1e300 (∞ in fp32) and β = 5e-324 (0 in fp32): 0·∞ = NaN — bound +∞', () => {
+    const x = vector([1, 2]), y = scaled([0.5, 0], 'bf16', 1e300, 'f64', true), w = vector(2);
+    expect([...waxpbyBound(0, x, 5e-324, y, w, { arithmetic: 'f32' })]).toEqual([Infinity, Infinity]);
+    waxpby(0, x, 5e-324, y, w, { arithmetic: 'f32' });
+    expect(Number.isNaN(w.get(0))).toBe(true);
+  });
+
+  it('a dd-split w under a scale of 8e-323: fp64 values overflow in the division — bound +∞', () => {
+    const x = vector([0.75]), y = vector([0]);
+    const w = range(scaledReducedRowMajor<1>({ size: [1], storage: 'dd-split', arithmetic: 'f64', scaleMask: [true], scale: Float64Array.of(8e-323) }));
+    expect(waxpbyBound(-1, x, 0, y, w)[0]).toBe(Infinity);
+    waxpby(-1, x, 0, y, w);
+    expect(w.accessor.storage.decode(w.accessor.data as never, 0)).toMatchObject({ hi: -Infinity });
+  });
+
+  it('SCAL by 0 in fp32 through a scale of 1e-300 (0 in fp32): 0/0 stores NaN — bound +∞', () => {
+    for (const backend of BACKENDS) {
+      const x = scaled([1, -2, 3], 'dd-split', 1e-300, 'f32');
+      expect([...scalBound(0, x)]).toEqual([Infinity, Infinity, Infinity]);
+      scal(0, x, { backend });
+      expect(Number.isNaN((x.accessor.storage.decode(x.accessor.data as never, 0) as { hi: number }).hi)).toBe(true);
+    }
   });
 });
 
@@ -182,4 +207,3 @@ function scaledMatrix1(v: number): Range<2, any> {
   return A;
 }
 
-void ZERO; void num;
