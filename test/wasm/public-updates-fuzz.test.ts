@@ -103,7 +103,7 @@ describe('public updates: automatic, wasm and js give the same bits', () => {
       expectWithinBound([xs, ys], c.arithmetic, c.accumulation, 1, ([x, y], o) => axpyBound(c.alpha, x!.range, y!.range, o),
         ([x, y], i) => (c.alpha === 0 ? exactAt(y!.range, [i]) : plus(term(c.alpha, exactAt(x!.range, [i])), exactAt(y!.range, [i]))),
         ([x, y], o) => axpy(c.alpha, x!.range, y!.range, o), what);
-    }), { numRuns: runs(150) });
+    }), { numRuns: runs(100) });
   });
 
   it('WAXPBY w := αx + βy', () => {
@@ -117,7 +117,7 @@ describe('public updates: automatic, wasm and js give the same bits', () => {
           const b = c.beta === 0 ? exactOf(0) : term(c.beta, exactAt(y!.range, [i]));
           return plus(a, b);
         }, ([x, y, w], o) => waxpby(c.alpha, x!.range, c.beta, y!.range, w!.range, o), what);
-    }), { numRuns: runs(150) });
+    }), { numRuns: runs(100) });
   });
 
   it('SCAL x := αx', () => {
@@ -127,6 +127,6 @@ describe('public updates: automatic, wasm and js give the same bits', () => {
       expectSameBits(r, what);
       expectWithinBound([xs], c.arithmetic, c.accumulation, 0, ([x], o) => scalBound(c.alpha, x!.range, o),
         ([x], i) => (c.alpha === 0 ? exactOf(0) : term(c.alpha, exactAt(x!.range, [i]))), ([x], o) => scal(c.alpha, x!.range, o), what);
-    }), { numRuns: runs(150) });
+    }), { numRuns: runs(100) });
   });
 });
