@@ -128,7 +128,12 @@ export function trsvBound(args: TrsvArguments, options: (KernelOptions & { backe
     const converted = Math.abs(ar.toNumber(ar.fromNumber(s)));
     return s !== 0 && (converted === 0 || !Number.isFinite(converted));
   };
+  // A read the arithmetic cannot hold (fp64 or dd storage beyond binary32 read into fp32 arithmetic) is ±∞: a pivot of
+  // 3.5e38 read as ∞ solves xᵢ = 0.
+  const readLimit = arithmeticLimits(ar).max / (1 + 4 * u);
   const rowOverflows = (i: number, from: number, to: number): boolean => {
+    if (!(xs[i]! < readLimit) || (!unit && !(absT(i, i) < readLimit))) return true;
+    for (let j = from; j < to; j++) if (!(absT(i, j) < readLimit) || !(xs[j]! < readLimit)) return true;
     if (!T.scale) return false;
     for (let j = from; j < to; j++) if (scaledReadOverflows(T, ar, [i, j])) return true;
     return !unit && scaledReadOverflows(T, ar, [i, i]);

@@ -190,6 +190,13 @@ describe('bound regressions: TRSV', () => {
     expectSolveWithin(() => scaledMatrix1(1e-310), () => vector([1.5625e-2]), 'f64');
   });
 
+  it('fp32 arithmetic, a dd pivot of 3.5e38 (beyond binary32) is read as ∞ and solves x = 0 — bound +∞', () => {
+    const A = matrix(1, 1, () => 3.5e38, { storage: formats.dd, arithmetic: formats.f32 }), x = vector([1], { arithmetic: formats.f32 });
+    trsv({ A, x, uplo: 'L' }, { arithmetic: 'f32' });
+    expect(x.get(0)).toBe(0);
+    expect(trsvBound({ A, x, uplo: 'L' }, { arithmetic: 'f32' })[0]).toBe(Infinity);
+  });
+
   it('a dd-split x under a scale of 1e300: the low parts of x̂/1e300 underflow, within the bound', () => {
     const makeX = () => {
       const r = range(scaledReducedRowMajor<1>({ size: [3], storage: 'dd-split', arithmetic: 'dd', scaleMask: [true], scale: new Float64Array(3).fill(1e300) }));
