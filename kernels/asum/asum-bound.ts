@@ -13,7 +13,7 @@
 import type { Range } from '../../src/core/range.js';
 import { checkRange, chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
 import { gamma, recursiveAccumulation, resolveAccumulation } from '../shared/accumulation.js';
-import { arithmeticLimits, elementReadRoundings, returnedDoubleBound, scaleUnderflowError, storedMagnitude } from '../shared/bound-terms.js';
+import { arithmeticLimits, elementReadRoundings, returnedDoubleBound, scaledReadOverflows, scaleUnderflowError, storedMagnitude } from '../shared/bound-terms.js';
 import { checkOptionsObject } from '../../src/backends/backend.js';
 
 /**
@@ -48,6 +48,7 @@ export function asumBound(x: Range<1, any>, options: KernelOptions = {}): number
   let reads = 0;
   let underflow = 0;
   for (let i = 0; i < n; i++) {
+    if (scaledReadOverflows(x.accessor, ar, [i])) return Infinity;
     absSum += storedMagnitude(x, i);
     const r = elementReadRoundings(x, ar, i);
     reads = Math.max(reads, r);

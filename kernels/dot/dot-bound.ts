@@ -14,7 +14,7 @@
 import type { Range } from '../../src/core/range.js';
 import { chooseArithmetic } from '../shared/kernel-options.js';
 import { gamma, resolveAccumulation } from '../shared/accumulation.js';
-import { absProductSum, arithmeticLimits, elementReadRoundings, returnedDoubleBound, scaleUnderflowError, storeBound } from '../shared/bound-terms.js';
+import { absProductSum, arithmeticLimits, elementReadRoundings, returnedDoubleBound, scaledReadOverflows, scaleUnderflowError, storeBound } from '../shared/bound-terms.js';
 import type { ArithmeticFormat } from '../../src/formats/common/format.js';
 import { vectorMagnitudes } from '../shared/accessor-rounding.js';
 import type { DotOptions } from './dot.js';
@@ -67,6 +67,7 @@ export function dotBound(x: Range<1, any>, y: Range<1, any>, options: DotBoundOp
   const ys = vectorMagnitudes(y.accessor);
   let extra = 0, maxX = 0, maxY = 0, readUnderflow = 0;
   for (let i = 0; i < n; i++) {
+    if (scaledReadOverflows(x.accessor, ar, [i]) || scaledReadOverflows(y.accessor, ar, [i])) return Infinity;
     const rx = elementReadRoundings(x, ar, i), ry = elementReadRoundings(y, ar, i);
     const ax = Math.abs(xs(i)), ay = Math.abs(ys(i));
     extra = Math.max(extra, rx + ry);

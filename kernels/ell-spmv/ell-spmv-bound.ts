@@ -8,16 +8,18 @@
 import { chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
 import { resolveAccumulation } from '../shared/accumulation.js';
 import { ELL_PADDING } from '../../src/sparse/ell-matrix.js';
-import { inflate, matrixMagnitudes, vectorMagnitudes, vectorScales } from '../shared/accessor-rounding.js';
+import { inflate, matrixMagnitudes, readRoundings, vectorMagnitudes, vectorScales } from '../shared/accessor-rounding.js';
 import { scaleBound, updateBound, updateBoundContext } from '../gemv/update-bound.js';
 import { checkEllSpmvArguments, type EllSpmvArguments } from './ell-spmv-arguments.js';
 import { checkOptionsObject } from '../../src/backends/backend.js';
+import { arithmeticLimits, scaledReadOverflows } from '../shared/bound-terms.js';
 
 /**
  * Per-component bounds on |ŷᵢ − yᵢ| for `ellSpmv(args, options)`, where ŷ is what ellSpmv stores and y the
  * exact α·A·x + β·y of the values the operands hold. Call it BEFORE ellSpmv: it reads y's entry values.
- * Assumes no overflow and no integer saturation; products and sums that underflow the arithmetic add its η (half
- * its subnormal spacing) each. Reads that flush to ±0 on a GPU (an f64 value below 2^-126 in f32 or ff) are not covered.
+ * Underflow in the arithmetic is counted (η per rounding); an element whose value, a read or an intermediate may
+ * overflow the arithmetic, or whose stored quotient may overflow its storage (an integer storage saturates), gets +∞.
+ * Reads that flush to ±0 on a GPU (an f64 value below 2^-126 in f32 or ff) are not covered.
  * @param args - the arguments ellSpmv will get
  * @param options - the options ellSpmv will get
  * @returns a Float64Array of length rows (0 where y is left untouched)
@@ -47,21 +49,33 @@ export function ellSpmvBound(args: EllSpmvArguments, options: KernelOptions = {}
   const absY = vectorMagnitudes(y.accessor);
   const scaleY = vectorScales(y.accessor);
   if (alpha === 0 || cols === 0 || width === 0) {
-    for (let i = 0; i < rows; i++) out[i] = scaleBound(ar, y.accessor, beta, absY(i), scaleY(i));
+    for (let i = 0; i < rows; i++) out[i] = beta !== 0 && scaledReadOverflows(y.accessor, ar, [i]) ? Infinity : scaleBound(ar, y.accessor, beta, absY(i), scaleY(i));
     return out;
   }
   const ctx = updateBoundContext(ar, acc, A.values.accessor, x.accessor, y.accessor, alpha, beta);
   const absV = matrixMagnitudes(A.values.accessor);
   const absX = vectorMagnitudes(x.accessor);
+  // A read the arithmetic cannot hold (fp64 storage read into fp32 arithmetic, a scale or stored value that
+  // overflows there) is ±∞ whatever it is multiplied by, NaN against a 0.
+  const { max, eta } = arithmeticLimits(ar);
+  const readLimit = max / (1 + 4 * ar.unitRoundoff);
+  const readsV = readRoundings(A.values.accessor, ar) > 0 ? 1 : 0, readsX = readRoundings(x.accessor, ar) > 0 ? 1 : 0;
   for (let i = 0; i < rows; i++) {
     let s = 0;
     let k = 0;
+    let overflows = beta !== 0 && scaledReadOverflows(y.accessor, ar, [i]);
+    let readUnderflow = 0;
     for (; k < width; k++) {
       const col = colIndex[i + k * stride]!;
       if (col === ELL_PADDING) break;
-      s += absV(i, k) * absX(col);
+      const v = absV(i, k), xv = absX(col);
+      if (!(v < readLimit) || !(xv < readLimit) || scaledReadOverflows(x.accessor, ar, [col]) || scaledReadOverflows(A.values.accessor, ar, [i, k])) overflows = true;
+      s += v * xv;
+      // A read that rounds may round into the subnormal range: η times the other factor.
+      readUnderflow += 2 * eta * (readsV * xv + readsX * v);
     }
-    out[i] = updateBound(ctx, k, inflate(s, 3 * k), beta === 0 ? 0 : absY(i), scaleY(i));
+    if (overflows) { out[i] = Infinity; continue; }
+    out[i] = updateBound(ctx, k, inflate(s, 3 * k), beta === 0 ? 0 : absY(i), scaleY(i), inflate(readUnderflow, 3 * k));
   }
   return out;
 }

@@ -11,15 +11,17 @@ import { resolveAccumulation } from '../shared/accumulation.js';
 import { checkChoice, checkGemvArguments, type GemvArguments } from './gemv-arguments.js';
 import type { GemvOptions } from './gemv.js';
 import { GEMV_LOOP_CHOICES } from './gemv-cpu.js';
-import { matrixMagnitudes, vectorMagnitudes, vectorScales, inflate } from '../shared/accessor-rounding.js';
+import { matrixMagnitudes, vectorMagnitudes, vectorScales, inflate, readRoundings } from '../shared/accessor-rounding.js';
 import { scaleBound, updateBound, updateBoundContext } from './update-bound.js';
 import { checkOptionsObject } from '../../src/backends/backend.js';
+import { arithmeticLimits, scaledReadOverflows } from '../shared/bound-terms.js';
 
 /**
  * Per-component bounds on |ŷᵢ − yᵢ| for `gemv(args, options)`, where ŷ is what gemv stores and y the exact
  * α·op(A)·x + β·y of the values the operands hold. Call it BEFORE gemv: it reads y's entry values.
- * Assumes no overflow and no integer saturation; products and sums that underflow the arithmetic add its η (half
- * its subnormal spacing) each. Reads that flush to ±0 on a GPU (an f64 value below 2^-126 in f32 or ff) are not covered.
+ * Underflow in the arithmetic is counted (η per rounding); an element whose value, a read or an intermediate may
+ * overflow the arithmetic, or whose stored quotient may overflow its storage (an integer storage saturates), gets +∞.
+ * Reads that flush to ±0 on a GPU (an f64 value below 2^-126 in f32 or ff) are not covered.
  * @param args - the arguments gemv will get
  * @param options - the options gemv will get (arithmetic and accumulation matter; the loop order does not)
  * @returns a Float64Array of length m (0 where gemv leaves y untouched)
@@ -48,18 +50,35 @@ export function gemvBound(args: GemvArguments, options: GemvOptions = {}): Float
   const absY = vectorMagnitudes(y.accessor);
   const scaleY = vectorScales(y.accessor);
   if (alpha === 0) {
-    for (let i = 0; i < m; i++) out[i] = scaleBound(ar, y.accessor, beta, absY(i), scaleY(i));
+    for (let i = 0; i < m; i++) out[i] = beta !== 0 && scaledReadOverflows(y.accessor, ar, [i]) ? Infinity : scaleBound(ar, y.accessor, beta, absY(i), scaleY(i));
     return out;
   }
   const ctx = updateBoundContext(ar, acc, opA, x.accessor, y.accessor, alpha, beta);
   const absA = matrixMagnitudes(opA);
   const absX = vectorMagnitudes(x.accessor);
   const xs = Float64Array.from({ length: n }, (_, j) => absX(j));
+  // A read the arithmetic cannot hold (fp64 storage read into fp32 arithmetic, a scale or stored value that
+  // overflows there) is ±∞ whatever it is multiplied by, NaN against a 0: every row reads every xⱼ.
+  const { max, eta } = arithmeticLimits(ar);
+  const readsA = readRoundings(opA, ar) > 0 ? 1 : 0, readsX = readRoundings(x.accessor, ar) > 0 ? 1 : 0;
+  const readLimit = max / (1 + 4 * ar.unitRoundoff);
+  for (let j = 0; j < n; j++) if (!(xs[j]! < readLimit) || scaledReadOverflows(x.accessor, ar, [j])) return out.fill(Infinity);
   for (let i = 0; i < m; i++) {
     let s = 0;
-    for (let j = 0; j < n; j++) s += absA(i, j) * xs[j]!;
+    let largest = 0;
+    let scaledOverflow = false;
+    let readUnderflow = 0;
+    for (let j = 0; j < n; j++) {
+      const a = absA(i, j);
+      largest = Math.max(largest, a);
+      s += a * xs[j]!;
+      // A read that rounds (a narrower arithmetic, a scale) may round into the subnormal range: η times the other factor.
+      readUnderflow += 2 * eta * (readsA * xs[j]! + readsX * a);
+      if (opA.scale && scaledReadOverflows(opA, ar, [i, j])) scaledOverflow = true;
+    }
+    if (!(largest < readLimit) || scaledOverflow || (beta !== 0 && scaledReadOverflows(y.accessor, ar, [i]))) { out[i] = Infinity; continue; }
     // S is computed in fp64 without cancellation (2n roundings, one more for a scaled element).
-    out[i] = updateBound(ctx, n, inflate(s, 3 * n), beta === 0 ? 0 : absY(i), scaleY(i));
+    out[i] = updateBound(ctx, n, inflate(s, 3 * n), beta === 0 ? 0 : absY(i), scaleY(i), inflate(readUnderflow, 3 * n));
   }
   return out;
 }

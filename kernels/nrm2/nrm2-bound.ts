@@ -22,7 +22,7 @@ import type { Range } from '../../src/core/range.js';
 import { checkRange, chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
 import { asArithmetic } from '../../src/formats/common/registry.js';
 import { gamma, resolveAccumulation } from '../shared/accumulation.js';
-import { arithmeticLimits, elementReadRoundings, returnedDoubleBound, scaleUnderflowError, storedMagnitude } from '../shared/bound-terms.js';
+import { arithmeticLimits, elementReadRoundings, returnedDoubleBound, scaledReadOverflows, scaleUnderflowError, storedMagnitude } from '../shared/bound-terms.js';
 import { checkOptionsObject } from '../../src/backends/backend.js';
 
 /**
@@ -85,7 +85,7 @@ export function nrm2Bound(x: Range<1, any>, options: KernelOptions = {}): number
   const magnitudes = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const m = storedMagnitude(x, i);
-    if (!Number.isFinite(m)) return Infinity;
+    if (!Number.isFinite(m) || scaledReadOverflows(x.accessor, ar, [i])) return Infinity;
     magnitudes[i] = m;
     largest = Math.max(largest, m);
     reads = Math.max(reads, elementReadRoundings(x, ar, i));

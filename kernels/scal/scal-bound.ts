@@ -9,7 +9,7 @@
  */
 import type { Range } from '../../src/core/range.js';
 import { chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
-import { storeBound, termBound } from '../shared/bound-terms.js';
+import { storeBound, termBound, scaledWriteFails } from '../shared/bound-terms.js';
 import { checkOptionsObject } from '../../src/backends/backend.js';
 import { checkScalArguments } from './scal-arguments.js';
 import { resolveAccumulation } from '../shared/accumulation.js';
@@ -42,7 +42,9 @@ export function scalBound(alpha: number, x: Range<1, any>, options: KernelOption
   // Options are checked as scal checks them, also where every bound is 0.
   const ar = chooseArithmetic(options.arithmetic, [x]);
   resolveAccumulation(options.accumulation);
-  if (n === 0 || alpha === 0 || alpha === 1) return out;
+  if (n === 0 || alpha === 1) return out;
+  // α = 0 stores exact zeros — through the scale, which may convert to 0 or ±∞ in the arithmetic (0/0 = NaN).
+  if (alpha === 0) { for (let i = 0; i < n; i++) out[i] = scaledWriteFails(x, i, ar) ? Infinity : 0; return out; }
   for (let i = 0; i < n; i++) {
     const product = termBound(alpha, x, i, ar, 1);
     out[i] = storeBound(x, i, ar, product.magnitude, product.error);

@@ -19,6 +19,7 @@ import type { Accessor } from '../../accessors/accessor.js';
 import type { ArithmeticFormat } from '../../src/formats/common/format.js';
 import { numberOfKind } from '../../src/formats/f64/f64-arithmetic.js';
 import { gamma } from './accumulation.js';
+import { findFormat } from '../../src/formats/common/registry.js';
 
 /** fp64's unit roundoff, the arithmetic the bounds themselves are evaluated in. */
 const U64 = 2 ** -53;
@@ -57,12 +58,24 @@ export function writeError(a: Accessor<any, any>, ar: ArithmeticFormat): WriteEr
   if (st.isInteger) return { relative: 0, absolutePerScale: 0.5 };
   const divisions = a.scale ? 1 + (ar.significandBits < 53 ? 1 : 0) : 0;
   const arithmeticPart = gamma(divisions, ar.unitRoundoff);
-  if (st.significandBits >= ar.significandBits) return { relative: arithmeticPart, absolutePerScale: 0 };
+  // A scaled write divides by the scale in the arithmetic: the quotient may round into the arithmetic's subnormal
+  // range (fp64 storage under a scale of 1e300 receiving 1e-310 stores 0), off by up to its spacing there.
+  const quotientUnderflow = a.scale ? subnormalSpacingOf(ar) : 0;
+  if (st.significandBits >= ar.significandBits) return { relative: arithmeticPart, absolutePerScale: quotientUnderflow };
   // γ_1 of the storage rather than its u, so that the bound also covers 1/(1 + δ) (TRSV needs it).
   return {
     relative: compose(arithmeticPart, gamma(1, st.unitRoundoff)),
-    absolutePerScale: smallestSubnormal(st.significandBits, st.maxValue) / 2,
+    // Half the storage's spacing, but never below the smallest double: fp64's half spacing 2^-1075 is not a double
+    // (it rounded to 0, and an fp64 write into a dd arithmetic's bound lost its underflow term).
+    absolutePerScale: Math.max(smallestSubnormal(st.significandBits, st.maxValue) / 2, Number.MIN_VALUE) + quotientUnderflow,
   };
+}
+
+/** The spacing of an arithmetic's subnormal range (its storage codec's, else fp64's; fp32 and float-float: 2^-149). */
+function subnormalSpacingOf(ar: ArithmeticFormat): number {
+  const st = findFormat(ar.name)?.storage;
+  if (st && st.kind === 'number' && !st.isInteger) return smallestSubnormal(st.significandBits, st.maxValue);
+  return ar.kind === 'dd' && ar.significandBits <= 48 ? 2 ** -149 : Number.MIN_VALUE;
 }
 
 /**
@@ -101,7 +114,10 @@ export function inflate(value: number, operations: number): number {
 /** |value| of the element at storage position `pos` (and scale position `scalePos`), rounded to a double. */
 function magnitudeAt(a: Accessor<any, any>, pos: number, scalePos: number): number {
   const v = Math.abs(numberOfKind(a.storage.kind, a.storage.decode(a.data as never, pos)));
-  return a.scale ? v * Math.abs(a.scale.data[scalePos]!) : v;
+  if (!a.scale) return v;
+  const p = v * Math.abs(a.scale.data[scalePos]!);
+  // A product in fp64's subnormal range rounds off by up to half its spacing: round it up, so it stays an upper bound.
+  return p > 0 && p < 2.2250738585072014e-308 ? p + Number.MIN_VALUE : p;
 }
 
 /** A reader of |a(i, j)| (the represented values, rounded to doubles: one rounding for a scaled element). */

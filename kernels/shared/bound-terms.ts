@@ -21,6 +21,7 @@
  */
 import type { ArithmeticFormat } from '../../src/formats/common/format.js';
 import type { Range } from '../../src/core/range.js';
+import type { Accessor } from '../../accessors/accessor.js';
 import type { StorageFormat } from '../../src/formats/common/format.js';
 import { findFormat } from '../../src/formats/common/registry.js';
 import { numberOfKind } from '../../src/formats/f64/f64-arithmetic.js';
@@ -174,6 +175,25 @@ export function scaleUnderflowError(r: Range<1, any>, ar: ArithmeticFormat, i: n
 }
 
 /**
+ * Whether a scaled read of element i of `r` overflows in `ar` although the stored value and its scale are finite: the
+ * read is fl(q)·fl(s), so a scale that converts to ±∞ (fp32 arithmetic reading a scale of 1e300) or a stored value
+ * that does (an fp64 storage holding 1e300 under a scale of 1e-300) gives ±∞, or NaN against a 0 — whatever the
+ * represented value q·s, even where it is 0 or moderate. No finite bound holds then.
+ * @param a - the accessor read (a range's `accessor`, or op(A)'s)
+ * @param ar - the kernel's arithmetic
+ * @param index - the element
+ * @returns true when the bound must be ∞ for this element's read (always false for unscaled accessors, whose
+ *   magnitude the bounds compare with the arithmetic's largest value themselves)
+ */
+export function scaledReadOverflows(a: Accessor<any, any>, ar: ArithmeticFormat, index: readonly number[]): boolean {
+  if (!a.scale) return false;
+  const s = a.scale.data[a.scaleIndex(index as any)]!;
+  const q = numberOfKind(a.storage.kind, a.storage.decode(a.data as never, a.linearIndex(index as any)));
+  const overflows = (v: number): boolean => Number.isFinite(v) && !Number.isFinite(ar.toNumber(ar.fromNumber(v)));
+  return overflows(s) || overflows(q);
+}
+
+/**
  * Whether the double `c` is exactly representable in `ar` (so converting it adds no rounding).
  * @param ar - an arithmetic format
  * @param c - a coefficient or scale
@@ -248,11 +268,31 @@ export function termBound(c: number, r: Range<1, any>, i: number, ar: Arithmetic
   const kc = exactIn(ar, c) ? 0 : 1;
   const magnitude = Math.abs(c) * v;
   if (!Number.isFinite(magnitude) || !Number.isFinite(c)) return { magnitude: Infinity, error: Infinity };
+  // A coefficient that converts to ±∞ (3.5e38 in fp32), or a scaled read that overflows (a scale of 1e300 in fp32):
+  // ±∞, or NaN against a 0, whatever the exact product is.
+  if (!Number.isFinite(ar.toNumber(ar.fromNumber(c))) || scaledReadOverflows(r.accessor, ar, [i])) return { magnitude: Infinity, error: Infinity };
   // A stored value beyond the arithmetic's range (fp64 1e45 read into fp32) is read as ±∞, whatever c is.
   if (v * (1 + gamma(reads, ar.unitRoundoff)) >= max) return { magnitude: Infinity, error: Infinity };
   const relative = gamma(kc + reads + operations, ar.unitRoundoff) * magnitude;
   const underflow = 4 * eta * (Math.abs(c) * reads + kc * v + operations + 1) + 2 * Math.abs(c) * scaleUnderflowError(r, ar, i);
   return { magnitude, error: relative + underflow };
+}
+
+/**
+ * Whether a write of element i of a scaled floating-point range divides by a scale that converts to 0 or ±∞ in `ar`
+ * (8e-323 or 1e300 in fp32): even an exact 0 is then stored as NaN (0/0) or a finite value as ±∞ or 0, so no finite
+ * bound holds. Integer storage divides exactly, outside the arithmetic: never.
+ * @param w - the output
+ * @param i - the element written
+ * @param ar - the kernel's arithmetic
+ * @returns true when the element's bound must be ∞
+ */
+export function scaledWriteFails(w: Range<1, any>, i: number, ar: ArithmeticFormat): boolean {
+  const a = w.accessor;
+  if (!a.scale || a.storage.isInteger) return false;
+  const s = w.readScale(i);
+  const converted = Math.abs(ar.toNumber(ar.fromNumber(s)));
+  return s !== 0 && Number.isFinite(s) && (converted === 0 || !Number.isFinite(converted));
 }
 
 /**
@@ -277,6 +317,7 @@ export function storeBound(w: Range<1, any>, i: number, ar: ArithmeticFormat, ma
   // Scaled floating-point storage: q = fl(t / fl(s)) — the scale's conversion (unless exact) and the division
   // round; either may underflow. Integer storage rounds the exact t / s to an integer in one step: no division error.
   const divides = a.scale && !st.isInteger;
+  if (scaledWriteFails(w, i, ar)) return Infinity;
   const divisions = divides ? (exactIn(ar, w.readScale(i)) ? 1 : 2) : 0;
   const divisionError = divides ? gamma(divisions, ar.unitRoundoff) * t + 4 * lim.eta * s : 0;
   // Enlarged by two fp64 roundings, so that a quotient at the saturation threshold is not missed.
@@ -288,7 +329,10 @@ export function storeBound(w: Range<1, any>, i: number, ar: ArithmeticFormat, ma
     storeError = writeAbsoluteError(w, [i]);
   } else {
     const us = writeRelativeError(w, ar);
-    if (us > 0 && q >= st.maxValue) return Infinity;
+    // A scaled write may overflow in its division even where the storage holds the arithmetic's values exactly
+    // (fp64 arithmetic into dd storage under a scale of 8e-323).
+    if ((us > 0 || divides) && q >= st.maxValue) return Infinity;
+    if (divides && q >= lim.max) return Infinity;
     storeError = us > 0 ? us * (t + divisionError) + storageLimits(st).eta * s : 0;
   }
   return (error + divisionError + storeError) * EVALUATION_MARGIN;

@@ -15,8 +15,11 @@
  * - off-diagonal: the reads of tᵢⱼ and x̂ⱼ, εⱼ, and the same division by bᵢ's factors: |ΔTᵢⱼ| ≤ ω_o·|tᵢⱼ|;
  * - the write's absolute part η (subnormals, integer storage) enters as a right-hand side |Δbᵢ| ≤ |tᵢᵢ|·η(1 + ω_d).
  * For fp64 with the recursive sum and no read roundings this is Thm 8.5's γ_n·|T| (ω_o = γ_{m+1}, ω_d = γ_2
- * plus the storage's rounding). Assumes no overflow, no integer saturation, no underflow inside the arithmetic.
- * A NaN or ±∞ read by a row (or by a row it depends on) makes its bound +∞.
+ * plus the storage's rounding). Underflow: each product, the division and each read that rounds may round into the
+ * arithmetic's subnormal range, off by η absolutely — at most 2η(m + 2) + 2η·|tᵢᵢ| + 2η·Σ(|tᵢⱼ| + |x̂ⱼ|) on row i's
+ * residual. A NaN or ±∞ read by a row (or by a row it depends on) makes its bound +∞, and so does an x̂ᵢ an integer
+ * storage may have saturated (stored at its largest magnitude) or a scaled x̂ᵢ whose scale converts to 0 or ±∞ in
+ * the arithmetic (the write divides by it; so does a scaled read that overflows there).
  * @module
  */
 import { chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
@@ -24,6 +27,8 @@ import { gamma, resolveAccumulation } from '../shared/accumulation.js';
 import {
   compose, inflate, matrixMagnitudes, orInfinity, readRoundings, vectorMagnitudes, vectorScales, writeError,
 } from '../shared/accessor-rounding.js';
+import { arithmeticLimits, scaledReadOverflows } from '../shared/bound-terms.js';
+import { numberOfKind } from '../../src/formats/f64/f64-arithmetic.js';
 import { checkTrsvArguments, type TrsvArguments } from './trsv-arguments.js';
 import type { Range } from '../../src/core/range.js';
 import { chooseBackend } from '../../src/backends/backend.js';
@@ -112,7 +117,43 @@ export function trsvBound(args: TrsvArguments, options: (KernelOptions & { backe
     return true;
   };
 
-  // r = |ΔT|·|x̂| + |Δb|, row by row.
+  const { eta } = arithmeticLimits(ar);
+  const xa = x.accessor;
+  // x̂ᵢ as stored may be wrong beyond any bound: an integer storage saturated (its largest magnitude), a scaled
+  // floating-point storage whose scale converts to 0 or ±∞ in the arithmetic (divided by it), a scaled read that overflows.
+  const unreliable = (i: number): boolean => {
+    if (scaledReadOverflows(xa, ar, [i])) return true;
+    if (!xa.scale) return false;
+    const s = xa.scale.data[xa.scaleIndex([i])]!;
+    if (xa.storage.isInteger) return Math.abs(numberOfKind(xa.storage.kind, xa.storage.decode(xa.data as never, xa.linearIndex([i])))) >= xa.storage.maxValue;
+    const converted = Math.abs(ar.toNumber(ar.fromNumber(s)));
+    return s !== 0 && (converted === 0 || !Number.isFinite(converted));
+  };
+  // A read the arithmetic cannot hold (fp64 or dd storage beyond binary32 read into fp32 arithmetic) is ±∞: a pivot of
+  // 3.5e38 read as ∞ solves xᵢ = 0.
+  const readLimit = arithmeticLimits(ar).max / (1 + 4 * u);
+  const rowOverflows = (i: number, from: number, to: number): boolean => {
+    if (!(xs[i]! < readLimit) || (!unit && !(absT(i, i) < readLimit))) return true;
+    for (let j = from; j < to; j++) if (!(absT(i, j) < readLimit) || !(xs[j]! < readLimit)) return true;
+    if (!T.scale) return false;
+    for (let j = from; j < to; j++) if (scaledReadOverflows(T, ar, [i, j])) return true;
+    return !unit && scaledReadOverflows(T, ar, [i, i]);
+  };
+
+  // Each row is evaluated scaled by a power of two σᵢ that brings its largest |tᵢⱼ| near 1 (r and the substitution are
+  // homogeneous in a row of T, and the scaling is exact): a row of subnormal entries would otherwise lose the bound's
+  // terms to underflow in fp64 (ω·|tᵢᵢ|·|x̂ᵢ| became 0 for tᵢᵢ ≈ 1e-318 and x̂ᵢ ≈ 1e12). Absolute terms, in b's units,
+  // are multiplied by σᵢ.
+  const rowScale = new Float64Array(n).fill(1);
+  for (let i = 0; i < n; i++) {
+    const [from, to] = offDiagonal(i);
+    let largest = diagonal(i);
+    for (let j = from; j < to; j++) largest = Math.max(largest, absT(i, j));
+    if (largest > 0 && Number.isFinite(largest)) rowScale[i] = 2 ** Math.min(1000, Math.max(-1000, -Math.floor(Math.log2(largest))));
+  }
+  const tS = (i: number, j: number): number => absT(i, j) * rowScale[i]!;
+
+  // r = |ΔT|·|x̂| + |Δb|, row by row (row i scaled by σᵢ).
   const r = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const [from, to] = offDiagonal(i);
@@ -121,12 +162,24 @@ export function trsvBound(args: TrsvArguments, options: (KernelOptions & { backe
     const eInverse = e < 1 ? e / (1 - e) : Infinity;
     const omegaDiagonal = compose(gamma((unit ? 0 : readsT + 1) + readsX, u), write.relative, eInverse);
     const omegaOff = compose(gamma(readsT + 2 * readsX, u), e, eInverse);
+    const sigma = rowScale[i]!;
     let off = 0;
-    for (let j = from; j < to; j++) off += absT(i, j) * xs[j]!;
-    const tii = diagonal(i);
+    for (let j = from; j < to; j++) off += tS(i, j) * xs[j]!;
+    const tii = diagonal(i) * sigma;
     // A NaN or ±∞ read by row i (T's row, x̂ⱼ, x̂ᵢ) leaves nothing finite to promise: +∞, which z carries on.
-    if (!Number.isFinite(off) || !Number.isFinite(tii) || !Number.isFinite(xs[i]!) || !rowIsFinite(i, from, to)) { r[i] = Infinity; continue; }
-    r[i] = inflate(omegaDiagonal * tii * xs[i]! + omegaOff * off + tii * write.absolutePerScale * scaleX(i) * (1 + omegaDiagonal), 2 * (to - from) + 12);
+    if (!Number.isFinite(off) || !Number.isFinite(tii) || !Number.isFinite(xs[i]!) || !rowIsFinite(i, from, to) ||
+      unreliable(i) || rowOverflows(i, from, to)) { r[i] = Infinity; continue; }
+    // Underflow in the arithmetic: the products, bᵢ's addition and the sums (η each), the division (η times tᵢᵢ in
+    // b's terms), and reads that round into the subnormal range (η times the other factor).
+    let readsOfX = 0, readsOfT = 0;
+    if (readsT > 0 || readsX > 0) for (let j = from; j < to; j++) { readsOfX += readsT > 0 ? xs[j]! : 0; readsOfT += readsX > 0 ? tS(i, j) : 0; }
+    // (tᵢᵢ's own read, when it rounds, errs by η times |x̂ᵢ|.)
+    const diagonalRead = readsT > 0 && !unit ? xs[i]! : 0;
+    const underflow = 2 * eta * (sigma * ((to - from) + 2 + readsOfX + diagonalRead) + tii + readsOfT + (readsX > 0 ? sigma : 0));
+    // The write's absolute part per unit of scale times the scale first (η·|tᵢᵢ| alone may underflow to 0 in fp64 before
+    // a scale of 1e300 lifts it), and two smallest doubles (σᵢ-scaled) for the subnormal rounding of these products.
+    const absolute = write.absolutePerScale > 0 ? (write.absolutePerScale * scaleX(i)) * tii * (1 + omegaDiagonal) + 2 * Number.MIN_VALUE * sigma : 0;
+    r[i] = inflate(omegaDiagonal * tii * xs[i]! + omegaOff * off + absolute + underflow, 2 * (to - from) + 12);
   }
 
   // z = M(T)⁻¹·r by substitution: every quantity is non-negative, so each computed zᵢ is at least
@@ -137,8 +190,8 @@ export function trsvBound(args: TrsvArguments, options: (KernelOptions & { backe
     const i = lower ? k : n - 1 - k;
     const [from, to] = offDiagonal(i);
     let s = r[i]!;
-    for (let j = from; j < to; j++) s += absT(i, j) * z[j]!;
-    z[i] = orInfinity(inflate(s / diagonal(i), 2 * (to - from) + 4));
+    for (let j = from; j < to; j++) s += tS(i, j) * z[j]!;
+    z[i] = orInfinity(inflate(s / (diagonal(i) * rowScale[i]!), 2 * (to - from) + 4));
   }
   return z;
 }

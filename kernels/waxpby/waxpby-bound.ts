@@ -19,7 +19,7 @@
  */
 import type { Range } from '../../src/core/range.js';
 import { chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
-import { storeBound, termBound } from '../shared/bound-terms.js';
+import { storeBound, termBound, scaledWriteFails } from '../shared/bound-terms.js';
 import { checkOptionsObject } from '../../src/backends/backend.js';
 import { checkWaxpbyArguments } from './waxpby-arguments.js';
 import { resolveAccumulation } from '../shared/accumulation.js';
@@ -69,7 +69,7 @@ export function waxpbyBound(
     let error = 0;
     if (useX) { const b = termBound(alpha, x, i, ar, operations); magnitude += b.magnitude; error += b.error; }
     if (useY) { const b = termBound(beta, y, i, ar, operations); magnitude += b.magnitude; error += b.error; }
-    out[i] = useX || useY ? storeBound(w, i, ar, magnitude, error) : 0;
+    out[i] = useX || useY ? storeBound(w, i, ar, magnitude, error) : scaledWriteFails(w, i, ar) ? Infinity : 0;
   }
   return out;
 }
