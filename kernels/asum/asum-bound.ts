@@ -43,7 +43,7 @@ export function asumBound(x: Range<1, any>, options: KernelOptions = {}): number
   const acc = resolveAccumulation(options.accumulation);
   if (n === 0) return 0;
   const u = ar.unitRoundoff;
-  const { eta, max } = arithmeticLimits(ar);
+  const { max, readEta } = arithmeticLimits(ar);
   let absSum = 0;
   let reads = 0;
   let underflow = 0;
@@ -52,7 +52,7 @@ export function asumBound(x: Range<1, any>, options: KernelOptions = {}): number
     absSum += storedMagnitude(x, i);
     const r = elementReadRoundings(x, ar, i);
     reads = Math.max(reads, r);
-    underflow += 2 * r * eta + scaleUnderflowError(x, ar, i);
+    underflow += 2 * r * readEta + scaleUnderflowError(x, ar, i);
   }
   // The fp64 sum above rounds n − 1 times: enlarge it so it stays an upper bound.
   absSum *= 1 + (n + 2) * 2 ** -52;

@@ -61,7 +61,7 @@ export function dotBound(x: Range<1, any>, y: Range<1, any>, options: DotBoundOp
   const acc = resolveAccumulation(options.accumulation);
   if (n === 0) return 0;
   const u = ar.unitRoundoff;
-  const { eta, max } = arithmeticLimits(ar);
+  const { eta, max, readEta } = arithmeticLimits(ar);
   // Magnitudes of the values as stored (not as rounded by a narrower arithmetic).
   const xs = vectorMagnitudes(x.accessor);
   const ys = vectorMagnitudes(y.accessor);
@@ -74,7 +74,7 @@ export function dotBound(x: Range<1, any>, y: Range<1, any>, options: DotBoundOp
     maxX = Math.max(maxX, ax);
     maxY = Math.max(maxY, ay);
     // A read that rounds into the subnormal range errs by up to η absolutely, then is multiplied by the other factor.
-    readUnderflow += 2 * eta * (rx * ay + ry * ax);
+    readUnderflow += 2 * readEta * (rx * ay + ry * ax);
     // A scale whose conversion underflows errs absolutely by up to ex (ey) on the read, times the other factor.
     const ex = scaleUnderflowError(x, ar, i), ey = scaleUnderflowError(y, ar, i);
     if (ex > 0 || ey > 0) readUnderflow += 2 * (ex * ay + ey * ax + ex * ey);

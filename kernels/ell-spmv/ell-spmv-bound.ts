@@ -19,7 +19,7 @@ import { arithmeticLimits, scaledReadOverflows } from '../shared/bound-terms.js'
  * exact α·A·x + β·y of the values the operands hold. Call it BEFORE ellSpmv: it reads y's entry values.
  * Underflow in the arithmetic is counted (η per rounding); an element whose value, a read or an intermediate may
  * overflow the arithmetic, or whose stored quotient may overflow its storage (an integer storage saturates), gets +∞.
- * Reads that flush to ±0 on a GPU (an f64 value below 2^-126 in f32 or ff) are not covered.
+ * Reads that flush to ±0 on a GPU (an f64 value below 2^-126 in f32 or ff) are covered (2^-126 times the other factor).
  * @param args - the arguments ellSpmv will get
  * @param options - the options ellSpmv will get
  * @returns a Float64Array of length rows (0 where y is left untouched)
@@ -57,7 +57,7 @@ export function ellSpmvBound(args: EllSpmvArguments, options: KernelOptions = {}
   const absX = vectorMagnitudes(x.accessor);
   // A read the arithmetic cannot hold (fp64 storage read into fp32 arithmetic, a scale or stored value that
   // overflows there) is ±∞ whatever it is multiplied by, NaN against a 0.
-  const { max, eta } = arithmeticLimits(ar);
+  const { max, readEta } = arithmeticLimits(ar);
   const readLimit = max / (1 + 4 * ar.unitRoundoff);
   const readsV = readRoundings(A.values.accessor, ar) > 0 ? 1 : 0, readsX = readRoundings(x.accessor, ar) > 0 ? 1 : 0;
   for (let i = 0; i < rows; i++) {
@@ -72,7 +72,7 @@ export function ellSpmvBound(args: EllSpmvArguments, options: KernelOptions = {}
       if (!(v < readLimit) || !(xv < readLimit) || scaledReadOverflows(x.accessor, ar, [col]) || scaledReadOverflows(A.values.accessor, ar, [i, k])) overflows = true;
       s += v * xv;
       // A read that rounds may round into the subnormal range: η times the other factor.
-      readUnderflow += 2 * eta * (readsV * xv + readsX * v);
+      readUnderflow += 2 * readEta * (readsV * xv + readsX * v);
     }
     if (overflows) { out[i] = Infinity; continue; }
     out[i] = updateBound(ctx, k, inflate(s, 3 * k), beta === 0 ? 0 : absY(i), scaleY(i), inflate(readUnderflow, 3 * k));

@@ -21,7 +21,7 @@ import { arithmeticLimits, scaledReadOverflows } from '../shared/bound-terms.js'
  * α·op(A)·x + β·y of the values the operands hold. Call it BEFORE gemv: it reads y's entry values.
  * Underflow in the arithmetic is counted (η per rounding); an element whose value, a read or an intermediate may
  * overflow the arithmetic, or whose stored quotient may overflow its storage (an integer storage saturates), gets +∞.
- * Reads that flush to ±0 on a GPU (an f64 value below 2^-126 in f32 or ff) are not covered.
+ * Reads that flush to ±0 on a GPU (an f64 value below 2^-126 in f32 or ff) are covered (2^-126 times the other factor).
  * @param args - the arguments gemv will get
  * @param options - the options gemv will get (arithmetic and accumulation matter; the loop order does not)
  * @returns a Float64Array of length m (0 where gemv leaves y untouched)
@@ -59,7 +59,7 @@ export function gemvBound(args: GemvArguments, options: GemvOptions = {}): Float
   const xs = Float64Array.from({ length: n }, (_, j) => absX(j));
   // A read the arithmetic cannot hold (fp64 storage read into fp32 arithmetic, a scale or stored value that
   // overflows there) is ±∞ whatever it is multiplied by, NaN against a 0: every row reads every xⱼ.
-  const { max, eta } = arithmeticLimits(ar);
+  const { max, readEta } = arithmeticLimits(ar);
   const readsA = readRoundings(opA, ar) > 0 ? 1 : 0, readsX = readRoundings(x.accessor, ar) > 0 ? 1 : 0;
   const readLimit = max / (1 + 4 * ar.unitRoundoff);
   for (let j = 0; j < n; j++) if (!(xs[j]! < readLimit) || scaledReadOverflows(x.accessor, ar, [j])) return out.fill(Infinity);
@@ -73,7 +73,7 @@ export function gemvBound(args: GemvArguments, options: GemvOptions = {}): Float
       largest = Math.max(largest, a);
       s += a * xs[j]!;
       // A read that rounds (a narrower arithmetic, a scale) may round into the subnormal range: η times the other factor.
-      readUnderflow += 2 * eta * (readsA * xs[j]! + readsX * a);
+      readUnderflow += 2 * readEta * (readsA * xs[j]! + readsX * a);
       if (opA.scale && scaledReadOverflows(opA, ar, [i, j])) scaledOverflow = true;
     }
     if (!(largest < readLimit) || scaledOverflow || (beta !== 0 && scaledReadOverflows(y.accessor, ar, [i]))) { out[i] = Infinity; continue; }

@@ -72,7 +72,7 @@ export function updateBoundContext(
     absAlpha: Math.abs(alpha), absBeta: Math.abs(beta), alphaRoundings, betaRoundings, write: writeError(y, ar), y,
     coefficientOverflows: convertsToInfinity(ar, alpha) || (beta !== 0 && convertsToInfinity(ar, beta)),
     alphaUnderflow: conversionUnderflow(ar, alpha), betaUnderflow: beta === 0 ? 0 : conversionUnderflow(ar, beta),
-    yReadUnderflow: readRoundings(y, ar) > 0 ? 2 * arithmeticLimits(ar).eta : 0,
+    yReadUnderflow: readRoundings(y, ar) > 0 ? 2 * arithmeticLimits(ar).readEta : 0,
   };
 }
 

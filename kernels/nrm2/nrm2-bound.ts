@@ -77,7 +77,7 @@ export function nrm2Bound(x: Range<1, any>, options: KernelOptions = {}): number
   resolveAccumulation(options.accumulation);
   if (n === 0) return 0;
   const u = ar.unitRoundoff;
-  const { eta, max } = arithmeticLimits(ar);
+  const { eta, max, readEta } = arithmeticLimits(ar);
   let largest = 0;
   let reads = 0;
   // Σ and max of the absolute read errors of scales whose conversion underflows (‖e‖₂ ≤ ‖e‖₁).
@@ -94,7 +94,7 @@ export function nrm2Bound(x: Range<1, any>, options: KernelOptions = {}): number
     largestScaleError = Math.max(largestScaleError, e);
   }
   const readFactor = gamma(reads, u);
-  if (largest * (1 + readFactor) + 2 * reads * eta + largestScaleError >= max) return Infinity;
+  if (largest * (1 + readFactor) + 2 * reads * readEta + largestScaleError >= max) return Infinity;
   // ‖x̂‖ in fp64 without overflow: largest·√(Σ(|x̂ᵢ|/largest)²), enlarged for its own n + 4 roundings.
   let norm = 0;
   if (largest > 0) {
@@ -106,9 +106,9 @@ export function nrm2Bound(x: Range<1, any>, options: KernelOptions = {}): number
   const relative = nrm2RelativeBound(n, { ...options, arithmetic: ar });
   if (!Number.isFinite(relative)) return Infinity;
   const rootN = Math.sqrt(n);
-  const readUnderflow = 2 * reads * eta * rootN + scaleErrors * (1 + 2 ** -50);
+  const readUnderflow = 2 * reads * readEta * rootN + scaleErrors * (1 + 2 ** -50);
   const normOfReads = norm * (1 + readFactor) + readUnderflow;
-  const scaleBack = largest * (1 + readFactor) + 2 * reads * eta + largestScaleError;
+  const scaleBack = largest * (1 + readFactor) + 2 * reads * readEta + largestScaleError;
   const bound = relative * normOfReads + scaleBack * (5 * eta * rootN + 2 * Math.sqrt(2 * n * eta))
     + 2 ** -1074 + readFactor * norm + readUnderflow;
   // What nrm2 returns is a double: a dd or RNS norm is rounded once more.

@@ -99,6 +99,12 @@ export interface UnderflowAndOverflow {
   readonly eta: number;
   /** Largest finite magnitude. */
   readonly max: number;
+  /**
+   * The largest absolute error, over 2, of reading a value that rounds into the format: η, or for an arithmetic on
+   * binary32 words (fp32, float-float) 2^-126 — a GPU reads an f64 value below 2^-126 as ±0 there (docs/gpu.md), and
+   * the bounds serve every backend.
+   */
+  readonly readEta: number;
 }
 
 function largestExponent(maxValue: number): number {
@@ -117,7 +123,8 @@ export function storageLimits(st: StorageFormat): UnderflowAndOverflow {
   const emax = largestExponent(st.maxValue);
   // A pair format (kind 'dd': ff's two binary32 words) rounds its tail on its word's subnormal grid (see arithmeticLimits).
   const gridBits = st.kind === 'dd' ? Math.ceil(st.significandBits / 2) : st.significandBits;
-  return { eta: Math.max(2 ** (1 - emax - gridBits), TINY), max: st.maxValue };
+  const eta = Math.max(2 ** (1 - emax - gridBits), TINY);
+  return { eta, max: st.maxValue, readEta: eta };
 }
 
 /**
@@ -132,10 +139,12 @@ export function storageLimits(st: StorageFormat): UnderflowAndOverflow {
 export function arithmeticLimits(ar: ArithmeticFormat): UnderflowAndOverflow {
   // Float-float has no CPU storage codec of its own: its words are binary32's, and so are its exponent limits.
   const st = findFormat(ar.name)?.storage ?? (ar.kind === 'dd' && Math.ceil(ar.significandBits / 2) === 24 ? findFormat('f32')?.storage : undefined);
-  if (!st) return { eta: TINY, max: Number.MAX_VALUE };
+  if (!st) return { eta: TINY, max: Number.MAX_VALUE, readEta: TINY };
   const emax = largestExponent(st.maxValue);
   const gridBits = ar.kind === 'dd' ? Math.ceil(ar.significandBits / 2) : ar.significandBits;
-  return { eta: Math.max(2 ** (1 - emax - gridBits), TINY), max: st.maxValue };
+  const eta = Math.max(2 ** (1 - emax - gridBits), TINY);
+  // Binary32 words: a read may flush a value below 2^-126 to ±0 on the GPU (error below 2^-126 = 2·2^-127; 2^-126 keeps a margin).
+  return { eta, max: st.maxValue, readEta: emax === 127 ? Math.max(eta, 2 ** -126) : eta };
 }
 
 /**
@@ -263,7 +272,7 @@ export interface TermBound {
  */
 export function termBound(c: number, r: Range<1, any>, i: number, ar: ArithmeticFormat, operations: number): TermBound {
   const v = storedMagnitude(r, i);
-  const { eta, max } = arithmeticLimits(ar);
+  const { eta, max, readEta } = arithmeticLimits(ar);
   const reads = elementReadRoundings(r, ar, i);
   const kc = exactIn(ar, c) ? 0 : 1;
   const magnitude = Math.abs(c) * v;
@@ -274,7 +283,7 @@ export function termBound(c: number, r: Range<1, any>, i: number, ar: Arithmetic
   // A stored value beyond the arithmetic's range (fp64 1e45 read into fp32) is read as ±∞, whatever c is.
   if (v * (1 + gamma(reads, ar.unitRoundoff)) >= max) return { magnitude: Infinity, error: Infinity };
   const relative = gamma(kc + reads + operations, ar.unitRoundoff) * magnitude;
-  const underflow = 4 * eta * (Math.abs(c) * reads + kc * v + operations + 1) + 2 * Math.abs(c) * scaleUnderflowError(r, ar, i);
+  const underflow = 4 * readEta * Math.abs(c) * reads + 4 * eta * (kc * v + operations + 1) + 2 * Math.abs(c) * scaleUnderflowError(r, ar, i);
   return { magnitude, error: relative + underflow };
 }
 

@@ -117,7 +117,7 @@ export function trsvBound(args: TrsvArguments, options: (KernelOptions & { backe
     return true;
   };
 
-  const { eta } = arithmeticLimits(ar);
+  const { eta, readEta } = arithmeticLimits(ar);
   const xa = x.accessor;
   // x̂ᵢ as stored may be wrong beyond any bound: an integer storage saturated (its largest magnitude), a scaled
   // floating-point storage whose scale converts to 0 or ±∞ in the arithmetic (divided by it), a scaled read that overflows.
@@ -175,7 +175,7 @@ export function trsvBound(args: TrsvArguments, options: (KernelOptions & { backe
     if (readsT > 0 || readsX > 0) for (let j = from; j < to; j++) { readsOfX += readsT > 0 ? xs[j]! : 0; readsOfT += readsX > 0 ? tS(i, j) : 0; }
     // (tᵢᵢ's own read, when it rounds, errs by η times |x̂ᵢ|.)
     const diagonalRead = readsT > 0 && !unit ? xs[i]! : 0;
-    const underflow = 2 * eta * (sigma * ((to - from) + 2 + readsOfX + diagonalRead) + tii + readsOfT + (readsX > 0 ? sigma : 0));
+    const underflow = 2 * eta * (sigma * ((to - from) + 2) + tii) + 2 * readEta * (sigma * (readsOfX + diagonalRead) + readsOfT + (readsX > 0 ? sigma : 0));
     // The write's absolute part per unit of scale times the scale first (η·|tᵢᵢ| alone may underflow to 0 in fp64 before
     // a scale of 1e300 lifts it), and two smallest doubles (σᵢ-scaled) for the subnormal rounding of these products.
     const absolute = write.absolutePerScale > 0 ? (write.absolutePerScale * scaleX(i)) * tii * (1 + omegaDiagonal) + 2 * Number.MIN_VALUE * sigma : 0;
