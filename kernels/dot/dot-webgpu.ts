@@ -342,12 +342,13 @@ function maxThreadsOf(options: GpuDotOptions): number {
  * and 1 accumulator unless set).
  * @throws {@link modprec!ModprecError} `INVALID_OPTION` for a width other than 1, 2, 4, groups outside 1…16 or chains outside 1…8
  */
-function groupShapeOf(options: GpuDotOptions): GroupShape {
+function groupShapeOf(options: GpuDotOptions, arithmetic: GpuArithmetic): GroupShape {
   const width = options.groupWidth ?? DEFAULT_SHAPE.groupWidth;
   if (width !== 1 && width !== 2 && width !== 4) fail('INVALID_OPTION', 'options.groupWidth', 'must be 1, 2 or 4', width);
   const groups = options.groups ?? (options.groupWidth === undefined ? DEFAULT_SHAPE.groups : Math.max(1, UNROLL / width));
   if (!Number.isInteger(groups) || groups < 1 || groups > 16) fail('INVALID_OPTION', 'options.groups', 'must be an integer from 1 to 16', groups);
-  const chains = checkChains(options.chains, options.groupWidth === undefined ? DEFAULT_SHAPE.chains : 1);
+  // The arithmetic's own default (dd: 1, its lean windows of eight) where the call leaves the shape to DOT.
+  const chains = checkChains(options.chains, options.groupWidth === undefined ? arithmetic.dotChains?.() ?? DEFAULT_SHAPE.chains : 1);
   const vectorLoads = options.vectorLoads ?? true;
   if (typeof vectorLoads !== 'boolean') fail('INVALID_OPTION', 'options.vectorLoads', 'must be a boolean', vectorLoads);
   const { dotPrefetch, dotFusedTree, dotBlockRuns } = gpuKernelSwitches();
@@ -389,8 +390,8 @@ async function gpuDotOf(x: DeviceArray, y: DeviceArray, options: GpuDotOptions):
   checkGpuOptions(options);
   validate(x, y);
   const maxThreads = maxThreadsOf(options);
-  const shape = groupShapeOf(options);
   const arithmetic = chooseArithmetic(options, [x, y]);
+  const shape = groupShapeOf(options, arithmetic);
   const runtime = commonRuntime({ x, y }, ['x', 'y']);
   if (!runtime) {
     allowFallback(options, x.fallbackReason);
@@ -433,8 +434,8 @@ async function gpuDotResidentOf(x: DeviceArray, y: DeviceArray, options: GpuDotO
   checkGpuOptions(options);
   validate(x, y);
   const maxThreads = maxThreadsOf(options);
-  const shape = groupShapeOf(options);
   const arithmetic = chooseArithmetic(options, [x, y]);
+  const shape = groupShapeOf(options, arithmetic);
   const runtime = commonRuntime({ x, y }, ['x', 'y']);
   if (!runtime) fail('BACKEND_UNAVAILABLE', 'x', 'must live on a GPU for a resident result');
   // A view of the plan's last buffer (no copy, no allocation: the resident API is the fast one); destroying it lets go

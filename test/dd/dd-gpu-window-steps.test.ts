@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_WINDOW_TERMS, windowSteps } from '../../src/formats/dd/dd-gpu-window.js';
-import { ddGpuArithmetic, ddGpuArithmeticGemvLong, ddGpuArithmeticGemvWindow8, ddGpuArithmeticUnfused, ddGpuArithmeticWide, ddGpuArithmeticWindow4, ddGpuArithmeticWindowLean4, ddGpuArithmeticWindowLeanOf, ddGpuArithmeticWindowOf } from '../../src/formats/dd/dd-gpu-arithmetic.js';
+import { ddGpuArithmetic, ddGpuArithmeticGemvLong, ddGpuArithmeticGemvWindow8, ddGpuArithmeticUnfused, ddGpuArithmeticWide, ddGpuArithmeticWindow4, ddGpuArithmeticWindowLean4, ddGpuArithmeticWindowLean8, ddGpuArithmeticWindowLeanOf, ddGpuArithmeticWindowOf } from '../../src/formats/dd/dd-gpu-arithmetic.js';
 import { gpuKernelSwitches, setGpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { ModprecError } from '../../src/core/errors.js';
 
@@ -127,13 +127,16 @@ describe('windowed dd multiply-add steps', () => {
         expect(ddGpuArithmeticWindowLean4.mulAddSteps!(steps)).toEqual(byAcc.map((t) => ddGpuArithmeticUnfused.mulAdd(t.acc, t.a, t.b)));
       }
     }
-    // The default (MODPREC_GPU_DD_DOT_LEAN unset) is the lean form; without the switch, the wide windows of 4.
+    // The default (MODPREC_GPU_DD_DOT_LEAN unset) is the lean form in windows of 8 with one accumulator a thread;
+    // without the switch, the wide windows of 4 with DOT's own two.
     expect(gpuKernelSwitches().ddDotLean).toBe(process.env.MODPREC_GPU_DD_DOT_LEAN !== '0');
     const previous = setGpuKernelSwitches({ ddDotLean: true });
     try {
-      expect(ddGpuArithmetic.dotVariant!()).toBe(ddGpuArithmeticWindowLean4);
+      expect(ddGpuArithmetic.dotVariant!()).toBe(ddGpuArithmeticWindowLean8);
+      expect(ddGpuArithmetic.dotChains!()).toBe(1);
       setGpuKernelSwitches({ ddDotLean: false });
       expect(ddGpuArithmetic.dotVariant!()).toBe(ddGpuArithmeticWindow4);
+      expect(ddGpuArithmetic.dotChains!()).toBeUndefined();
     } finally {
       setGpuKernelSwitches(previous);
     }

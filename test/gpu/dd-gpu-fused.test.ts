@@ -13,7 +13,7 @@ import { toDevice } from '../../src/backends/webgpu/device-array.js';
 import { deviceMatrix, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
 import { gpuDot } from '../../kernels/dot/dot-webgpu.js';
 import { gpuKernelSwitches, setGpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
-import { ddGpuArithmetic, ddGpuArithmeticGemvLong, ddGpuArithmeticUnfused, ddGpuArithmeticWindowLean4 } from '../../src/formats/dd/dd-gpu-arithmetic.js';
+import { ddGpuArithmetic, ddGpuArithmeticGemvLong, ddGpuArithmeticUnfused, ddGpuArithmeticWindowLean8 } from '../../src/formats/dd/dd-gpu-arithmetic.js';
 import { doubleDoubles } from '../../src/testing/double-double-laws.js';
 import { exactOf } from '../../src/testing/exact.js';
 import { absRational, compareRational, subRational } from '../../src/testing/rational.js';
@@ -23,8 +23,11 @@ import { ddRange } from './dd-ranges.js';
 import { randomValues, requireRuntime } from './gpu-test-helpers.js';
 
 const unfused = { name: 'dd-unfused', arithmetic: { gpu: ddGpuArithmeticUnfused } };
-/** dd with its fused multiply-adds in DOT too (dd itself runs DOT windowed: its dotVariant, faster there). */
-const fusedDot = { name: 'dd-fused-dot', arithmetic: { gpu: { ...ddGpuArithmetic, name: 'dd-fused-dot', dotVariant: undefined } } };
+/**
+ * dd with its fused multiply-adds in DOT too (dd itself runs DOT windowed: its dotVariant, faster there), with DOT's
+ * own default accumulators, as the unfused arithmetic it is compared with (dd's dotChains is 1).
+ */
+const fusedDot = { name: 'dd-fused-dot', arithmetic: { gpu: { ...ddGpuArithmetic, name: 'dd-fused-dot', dotVariant: undefined, dotChains: undefined } } };
 /** dd with its fused multiply-adds in GEMV's partial pass too (dd itself runs it windowed: its gemvVariant). */
 const fusedGemv = { name: 'dd-fused-gemv', arithmetic: { gpu: { ...ddGpuArithmetic, name: 'dd-fused-gemv', gemvVariant: undefined } } };
 /** One partial-pass thread per row (N) or column (T): every thread sums whole eight-term steps, the windows' shape. */
@@ -175,8 +178,9 @@ describe('fused dd multiply-adds on the GPU', () => {
   // dd's DOT runs the windowed multiply-adds (another rounding, within the same bound: dd-window-dot and dd-gpu test
   // it); the fused and unfused forms, which GEMV, TRSV and the updates run, must agree bit for bit.
   it.each(DOT_CASES)('DOT, x in %s, y in %s: the fused and unfused multiply-adds give the same value (dd runs the windowed)', async (sx, sy) => {
-    // dd's DOT: the lean windows of 4 (the ddDotLean switch, on by default).
-    expect(ddGpuArithmetic.dotVariant?.()).toBe(ddGpuArithmeticWindowLean4);
+    // dd's DOT: the lean windows of 8, one accumulator a thread (the ddDotLean switch, on by default).
+    expect(ddGpuArithmetic.dotVariant?.()).toBe(ddGpuArithmeticWindowLean8);
+    expect(ddGpuArithmetic.dotChains?.()).toBe(1);
     await requireRuntime();
     const pair = doubleDoubles({ minExponent: -300, maxExponent: 300 });
     await fc.assert(fc.asyncProperty(

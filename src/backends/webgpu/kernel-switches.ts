@@ -139,11 +139,12 @@ export interface GpuKernelSwitches {
    */
   readonly gemvFinishBatch: 8 | 16 | 32;
   /**
-   * DOT in dd arithmetic takes the lean windowed term (`ddGpuArithmeticWindowLean4`, src/formats/dd/dd-gpu-window-lean-wgsl.ts:
-   * signed limbs read straight from the words, 45 limb products) instead of the wide one (`ddGpuArithmeticWindow4`).
-   * Another rounding within the same bound. On by default since session 19: on the H100 (2026-11-27) DOT 2^26 dd·dd
-   * 2.46 vs 2.56 ms, f64·dd 1.74 vs 2.02, f64·f64 1.38 vs 1.46 — faster in every case; `MODPREC_GPU_DD_DOT_LEAN=0`
-   * turns it off.
+   * DOT in dd arithmetic takes the lean windowed term in windows of eight with one accumulator a thread
+   * (`ddGpuArithmeticWindowLean8` and dd's `dotChains`, src/formats/dd/dd-gpu-window-lean-wgsl.ts: signed limbs read
+   * straight from the words, 45 limb products) instead of the wide one in windows of four with two accumulators
+   * (`ddGpuArithmeticWindow4`). Another rounding within the same bound. On by default since session 20: on the H100
+   * (2026-11-27) DOT 2^26 dd·dd 1.86 vs 2.43 ms, f64·dd 1.40 vs 1.82, f64·f64 0.94 vs 1.27 — faster in every case
+   * (the lean windows of four with two accumulators: 2.24, 1.66, 1.33); `MODPREC_GPU_DD_DOT_LEAN=0` turns it off.
    */
   readonly ddDotLean: boolean;
   /**

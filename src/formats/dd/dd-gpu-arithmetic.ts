@@ -148,9 +148,13 @@ export const ddGpuArithmetic: GpuArithmeticPart = {
   // DOT takes windowed multiply-adds (4 products a window; in DOT's step of 4 the same shader as 8): H100, 2026-11-27
   // (docs/performance.md, dd-gpu), DOT n = 2^26 dd·dd 7.31 ms unfused → 2.50, f64·dd 4.54 → 1.97, f64·f64 3.02 → 1.41;
   // within the same dotBound (docs/double-double.md, "Windowed DOT multiply-adds"). In the lean term form
-  // (ddGpuArithmeticWindowLean4; the `ddDotLean` switch, on by default since session 19): dd·dd 2.56 → 2.46 ms,
+  // (ddGpuArithmeticWindowLean4; the `ddDotLean` switch, on by default in session 20 before the windows of eight): dd·dd 2.56 → 2.46 ms,
   // f64·dd 2.02 → 1.74, f64·f64 1.46 → 1.38 against the wide form (ddGpuArithmeticWindow4, with the switch off).
-  dotVariant: () => (gpuKernelSwitches().ddDotLean ? ddGpuArithmeticWindowLean4 : ddGpuArithmeticWindow4),
+  // Since session 20 the lean form takes windows of eight with one accumulator a thread (dotChains): DOT's step of eight
+  // products one window. H100, 2026-11-27 (docs/performance.md, session 20): DOT n = 2^26 dd·dd 2.24 → 1.86 ms,
+  // f64·dd 1.66 → 1.40, f64·f64 1.33 → 0.94 against the lean windows of four with two accumulators.
+  dotVariant: () => (gpuKernelSwitches().ddDotLean ? ddGpuArithmeticWindowLean8 : ddGpuArithmeticWindow4),
+  dotChains: () => (gpuKernelSwitches().ddDotLean ? 1 : undefined),
   // GEMV's partial pass (N and T: steps of eight terms into one accumulator) takes windows of eight products, within
   // the same gemvBound (docs/double-double.md, "Windowed multiply-adds in GEMV"); H100, 2026-11-27 (opt-in then):
   // GEMV N n = 8192 dd storage 4.64 → 1.60 ms, f64 storage 2.09 → 0.80 ms. The `ddGemvLong` switch (off until timed)
@@ -280,11 +284,19 @@ export const ddGpuArithmeticWindow8: GpuArithmeticPart = ddGpuArithmeticWindowOf
 export const ddGpuArithmeticWindow: GpuArithmeticPart = ddGpuArithmeticWindow8;
 
 /**
- * {@link ddGpuArithmeticWindowLeanOf}(4): the lean term form in windows of four products (DOT's step: one window
- * per accumulator); DOT's `dotVariant` (the `ddDotLean` kernel switch, on by default).
+ * {@link ddGpuArithmeticWindowLeanOf}(4): the lean term form in windows of four products (DOT's step with two
+ * accumulators: one window each); DOT's `dotVariant` in session 19 (the `ddDotLean` kernel switch).
  * @group Double-double
  */
 export const ddGpuArithmeticWindowLean4: GpuArithmeticPart = ddGpuArithmeticWindowLeanOf(4);
+
+/**
+ * {@link ddGpuArithmeticWindowLeanOf}(8): the lean term form in windows of eight products; DOT's `dotVariant` since
+ * session 20 (the `ddDotLean` kernel switch, on by default), with one accumulator a thread (dd's `dotChains`), so
+ * DOT's step of eight products is one window.
+ * @group Double-double
+ */
+export const ddGpuArithmeticWindowLean8: GpuArithmeticPart = ddGpuArithmeticWindowLeanOf(8);
 
 /**
  * GEMV's windowed multiply-adds ({@link ddGpuArithmetic}'s `gemvVariant`, the default of GEMV's partial pass): each
