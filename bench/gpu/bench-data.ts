@@ -67,3 +67,32 @@ export function gemvReference(stored: ArrayLike<number>, hostX: ArrayLike<number
   }
   return { ref, mag };
 }
+
+/** Unit roundoffs of the GEMV benches' arithmetics (float-float's as the GPU bounds take it). */
+export const GEMV_BENCH_U = { f32: 2 ** -24, ff: 8 * 2 ** -48 } as const;
+
+/**
+ * The GEMV benches' check of one result against {@link gemvReference}'s rows: each row within γ_{2n+3}(u)·Σ|terms|,
+ * and (where an earlier variant's result is given) the same bits.
+ * @param got - the result
+ * @param ref - the reference rows
+ * @param mag - their magnitudes
+ * @param u - the arithmetic's unit roundoff
+ * @param earlier - the result that must have the same bits, if any
+ * @returns the largest relative error and its bound, whether every row passed, and whether the bits matched
+ */
+export function checkGemvRows(got: Float64Array, ref: Float64Array, mag: Float64Array, u: number, earlier?: Float64Array): { error: number; bound: number; correct: boolean; sameBits: boolean } {
+  const n = got.length;
+  const gamma = (2 * n + 3) * u < 1 ? ((2 * n + 3) * u) / (1 - (2 * n + 3) * u) : Infinity;
+  const sameBits = !earlier || got.every((g, i) => Object.is(g, earlier[i]));
+  let error = 0;
+  let bound = 0;
+  let within = true;
+  for (let i = 0; i < n; i++) {
+    const e = Math.abs(got[i]! - ref[i]!);
+    const b = gamma * mag[i]!;
+    if (!(e <= b)) within = false;
+    if (e / mag[i]! > error) [error, bound] = [e / mag[i]!, b / mag[i]!];
+  }
+  return { error, bound: bound || gamma, correct: within && sameBits, sameBits };
+}

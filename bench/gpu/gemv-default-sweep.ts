@@ -16,7 +16,7 @@ import { deviceMatrix, gpuGemv, type DeviceMatrix, type GpuGemvOptions } from '.
 import { gemvWorkgroupSplitCalls } from '../../kernels/gemv/gemv-workgroup-split.js';
 import type { GpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import type { GpuRuntime } from '../../src/backends/webgpu/runtime.js';
-import { gemvReference, rand32 } from './bench-data.js';
+import { checkGemvRows, GEMV_BENCH_U, gemvReference, rand32 } from './bench-data.js';
 import { interleaved, sweepRows, type SweepRow, type SweepSettings, type SweepVariant, type WithSwitches } from './h19-sweep.js';
 
 /** A variant of this sweep: which matrix (A's storage) and x (fp32, or `x16`: stored in A's format) it reads. */
@@ -94,8 +94,6 @@ export async function gemvDefaultSweep(rt: GpuRuntime, small: boolean, settings:
     operands.set(key, made);
     return made;
   };
-  const U = { f32: 2 ** -24, ff: 8 * 2 ** -48 } as const;
-  const gamma = (k: number, u: number): number => (k * u < 1 ? (k * u) / (1 - k * u) : Infinity);
   const results = new Map<string, Float64Array>();
   const checks: { error: number; bound: number; correct: boolean; why: string }[] = [];
   const runs: { switches: Partial<GpuKernelSwitches>; run: () => Promise<unknown> }[] = [];
@@ -109,17 +107,8 @@ export async function gemvDefaultSweep(rt: GpuRuntime, small: boolean, settings:
       const got = await yCheck.toHost();
       results.set(v.label, got);
       const earlier = v.sameBitsAs ? results.get(v.sameBitsAs) : undefined;
-      const sameBits = !earlier || got.every((g, i) => Object.is(g, earlier[i]));
-      let error = 0;
-      let bound = 0;
-      let within = true;
-      for (let i = 0; i < n; i++) {
-        const e = Math.abs(got[i]! - ref[i]!);
-        const b = gamma(2 * n + 3, U[v.arithmetic]) * mag[i]!;
-        if (!(e <= b)) within = false;
-        if (e / mag[i]! > error) [error, bound] = [e / mag[i]!, b / mag[i]!];
-      }
-      return { error, bound: bound || gamma(2 * n + 3, U[v.arithmetic]), correct: within && sameBits, why: `; ${form}${sameBits ? (earlier ? '; same bits' : '') : '; BITS DIFFER'}` };
+      const { error, bound, correct, sameBits } = checkGemvRows(got, ref, mag, GEMV_BENCH_U[v.arithmetic], earlier);
+      return { error, bound, correct, why: `; ${form}${sameBits ? (earlier ? '; same bits' : '') : '; BITS DIFFER'}` };
     }));
     runs.push({ switches: v.switches, run: () => gpuGemv({ A, x, y }, { arithmetic: v.arithmetic, ...v.options }) });
   }

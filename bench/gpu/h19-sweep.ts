@@ -13,7 +13,7 @@ import { gpuDot, gpuDotResident, type GpuDotOptions } from '../../kernels/dot/do
 import { deviceMatrix, gpuGemv, type GpuGemvOptions } from '../../kernels/gemv/gemv-webgpu.js';
 import type { GpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import type { GpuRuntime } from '../../src/backends/webgpu/runtime.js';
-import { Accurate, gemvReference, rand32 } from './bench-data.js';
+import { Accurate, checkGemvRows, GEMV_BENCH_U, gemvReference, rand32 } from './bench-data.js';
 
 /** One form to time: switches beyond the all-off state of the bench, the call's options, and what it must match. */
 export interface SweepVariant<O> {
@@ -220,17 +220,8 @@ export async function gemvSweep(rt: GpuRuntime, small: boolean, settings: SweepS
       const got = await yCheck.toHost();
       results.set(v.label, got);
       const earlier = v.sameBitsAs ? results.get(v.sameBitsAs) : undefined;
-      const sameBits = !earlier || got.every((g, i) => Object.is(g, earlier[i]));
-      let error = 0;
-      let bound = 0;
-      let within = true;
-      for (let i = 0; i < n; i++) {
-        const e = Math.abs(got[i]! - ref[i]!);
-        const b = gamma(2 * n + 3, U[v.arithmetic]) * mag[i]!;
-        if (!(e <= b)) within = false;
-        if (e / mag[i]! > error) [error, bound] = [e / mag[i]!, b / mag[i]!];
-      }
-      return { error, bound: bound || gamma(2 * n + 3, U[v.arithmetic]), correct: within && sameBits, why: sameBits ? (earlier ? '; same bits' : '') : '; BITS DIFFER' };
+      const { error, bound, correct, sameBits } = checkGemvRows(got, ref, mag, GEMV_BENCH_U[v.arithmetic], earlier);
+      return { error, bound, correct, why: sameBits ? (earlier ? '; same bits' : '') : '; BITS DIFFER' };
     }));
   }
   const timed = await interleaved(rt, variants.map((v) => ({ switches: v.switches, run: () => gpuGemv({ A, x, y }, { arithmetic: v.arithmetic, ...v.options }) })), settings, withSwitches);
