@@ -475,9 +475,11 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   // (options.targetThreads) that would make them pass one storage binding aims at half as many threads, until they fit
   // (the result stays a fixed function of the call); a y whose own partials cannot fit is a typed error, never a
   // dispatch that Dawn rejects while y stays as it was.
-  if (Math.max(1, threads) * c * R * 4 > limit) {
+  // (The adapter's own limit: the partials are the kernel's scratch, which a limit lowered for tests does not bound.)
+  const scratchLimit = runtime.context.adapter.limits.maxStorageBufferBindingSize;
+  if (Math.max(1, threads) * c * R * 4 > scratchLimit) {
     if (target > 1) return gemvOnDevice(runtime, args, trans, alpha, beta, arithmetic, Math.floor(target / 2), chains, rowsPerThread);
-    throw new ModprecError('BACKEND_LIMIT', `invalid argument: GEMV's partial sums of ${trans ? n : m} rows in ${arithmetic.name} need ${Math.max(1, threads) * c * R * 4} bytes, over this adapter's maxStorageBufferBindingSize of ${limit} bytes`, 'maxStorageBufferBindingSize');
+    throw new ModprecError('BACKEND_LIMIT', `invalid argument: GEMV's partial sums of ${trans ? n : m} rows in ${arithmetic.name} need ${Math.max(1, threads) * c * R * 4} bytes, over this adapter's maxStorageBufferBindingSize of ${scratchLimit} bytes`, 'maxStorageBufferBindingSize');
   }
   // The caller's arrays key the plan (a split N's views of them are made per call); the windows set its passes and scratch.
   const key = `gemv|${trans ? 'T' : 'N'}|${objectId(args.A.data)}|${A.data.offset}|${A.data.stride}|${objectId(args.x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}|${chains}|${rowKey}|${inPlace}|${columnWindows.length}|${threads}`;
