@@ -73,3 +73,14 @@ export function trsvSystem<M>(c: { n: number; seed: number; zeroPivot: boolean; 
   const value = (): number => (c.special && random.nextDouble() < 0.2 ? SPECIALS[Math.floor(random.nextDouble() * SPECIALS.length)]! : random.nextDouble() * 2 - 1);
   return { A, bs: Array.from({ length: c.n }, () => pairOf(value(), random.nextDouble() * 2 - 1)) };
 }
+
+/**
+ * Stored words with every NaN code of a 16-bit float storage replaced by NaN (which {@link expectSameParts} compares
+ * as one): a NaN's sign is the engine's (IEEE 754 leaves it open; the bf16 / fp16 encoders keep it where the engine
+ * does). Other storages' words are returned as they are.
+ */
+export function canonicalNanCodes(storage: string, words: readonly number[]): number[] {
+  const nanCode = storage === 'bf16' ? (w: number) => (w & 0x7f80) === 0x7f80 && (w & 0x7f) !== 0
+    : storage === 'f16' ? (w: number) => (w & 0x7c00) === 0x7c00 && (w & 0x3ff) !== 0 : () => false;
+  return words.map((w) => (nanCode(w) ? Number.NaN : w));
+}
