@@ -233,14 +233,14 @@ export function automaticPrefersJs(call: Pick<CpuCall, 'arithmetic' | 'accumulat
   // `backend: 'wasm'` runs them). GEMV, ELL SpMV and TRSV read their vector once against O(m·n) work: WebAssembly
   // (fp64 GEMV, 512², x per element: 1.9×).
   const twinned = call.kernel !== undefined && TWIN_PREFERS_JS.has(call.kernel)
-    && call.operands?.some(([name, r]) => scaledPerElement(r.accessor) && !(call.kernel === 'waxpby' && name === 'w'));
+    ? call.operands?.find(([name, r]) => scaledPerElement(r.accessor) && !(call.kernel === 'waxpby' && name === 'w')) : undefined;
   // A matrix scaled per row, column or element (GEMV's, TRSV's A outside double-double) is read into a twin the same way:
   // a JavaScript pass over all of A, as long as the JavaScript kernel's own (same probe, 512², per row: fp64 GEMV 0.29×,
   // double-double GEMV 0.16×, fp64 TRSV 0.19×); so it stays there too.
   // (TRSV in double-double stages its columns already scaled instead: its own reason below.)
   const perLine = (call.kernel === 'gemv' || (call.kernel === 'trsv' && numerics !== 'dd')) && call.operands?.some(([name, r]) => name === 'A' && scaledPerLine(r.accessor));
   if (perLine) return `A: scales per row, column or element are read through a JavaScript pass over A before WebAssembly's in ${call.kernel}, slower than the generated JavaScript alone (the same bits), so the automatic choice keeps it there`;
-  if (twinned) return `${call.operands!.find(([name, r]) => scaledPerElement(r.accessor) && !(call.kernel === 'waxpby' && name === 'w'))![0]}: a scale per element is read through a JavaScript pass before WebAssembly's in ${call.kernel}, slower than the generated JavaScript alone (the same bits), so the automatic choice keeps it there`;
+  if (twinned) return `${twinned[0]}: a scale per element is read through a JavaScript pass before WebAssembly's in ${call.kernel}, slower than the generated JavaScript alone (the same bits), so the automatic choice keeps it there`;
   // TRSV in double-double: one WebAssembly call and one staged column per unknown. On the H100 host (bench/wasm-cpu.ts,
   // 2026-11-27, n = 4096) 4.5× the generated JavaScript's speed column-major but 0.58× row-major, and 0.4× at n = 256
   // here; this choice sees no layout, so it keeps JavaScript (the same bits; `backend: 'wasm'` runs it).
