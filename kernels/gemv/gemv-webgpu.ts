@@ -463,9 +463,11 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
     return;
   }
   // gemvWorkgroupSplit: every chunk of a row block inside one workgroup, reduced in workgroup memory (./gemv-workgroup-split.ts);
-  // the same bits, where a workgroup holds all S chunks.
+  // the same bits, where a workgroup holds all S chunks. With gemvWorkgroupSplitExact also the exact 16-bit products'
+  // row pass (rowPass: the arithmetic with other lazy terms, the same float-float partials the finish adds).
   const W = gpuKernelSwitches().gemvWorkgroupSplit;
-  if (W > 0 && rowLines && rowPass === arithmetic && !windowed && !(aView && A.data.words * 4 > limit) && !inPlace && rows > 0 && threads > 0 && FUSED_Y_FORMATS.has(y.format.name) && R % y.format.elementsPerWord === 0 && gemvWorkgroupSplitFits(runtime, W, splits, R, arithmetic.components)) {
+  const splitPass = rowPass === arithmetic || (basePass === arithmetic && gpuKernelSwitches().gemvWorkgroupSplitExact);
+  if (W > 0 && rowLines && splitPass && !windowed && !(aView && A.data.words * 4 > limit) && !inPlace && rows > 0 && threads > 0 && FUSED_Y_FORMATS.has(y.format.name) && R % y.format.elementsPerWord === 0 && gemvWorkgroupSplitFits(runtime, W, splits, R, arithmetic.components)) {
     const splitKey = `gemvwgsplit|${objectId(args.A.data)}|${A.data.offset}|${A.data.stride}|${objectId(args.x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}|${chains}|${rowKey}|${W}`;
     const runRead = rowKey.includes('octet') ? A.data.format.octetRead : rowKey.includes('vector') ? A.data.format.vectorRead : rowKey.includes('pair') ? A.data.format.pairRead : undefined;
     await gemvWorkgroupSplitN(runtime, splitKey, { A, x, y }, arithmetic, { alpha, beta, R, W, splits, partialScalars, runSuffix: runRead?.suffix, vectorX: rowKey.includes('|vx'), specKey: `${chains}|${rowKey}` }, rowLines);

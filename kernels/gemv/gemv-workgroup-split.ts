@@ -2,7 +2,8 @@
  * Records GEMV N with the reduction split inside a workgroup (the `gemvWorkgroupSplit` switch; the program:
  * ./gemv-workgroup-split-source.ts): one dispatch, the two-pass default's bits, for a packed y in a plain format where
  * a workgroup holds every chunk (S ≤ W) — the caller (./gemv-webgpu.ts) checks the rest, as for the one-dispatch form
- * with tickets.
+ * with tickets. The row pass's lines are the caller's: the arithmetic's, or with `gemvWorkgroupSplitExact` float-float's
+ * exact 16-bit products (its partials the same float-float pairs, added here in the arithmetic).
  *
  * @module
  */

@@ -3,7 +3,7 @@
  * and for tests that check both: lazy float-float accumulation in streaming loops (`lazy`), DOT's tree
  * reduction passes (`tree`), the lazily reduced RNS row sums (`rnsFoldSteps`, `rnsFoldSplit`), and the GEMV / DOT forms under
  * trial for issue 19 (`f32FmaKeep`, `ffFmaKeep`, `gemvPrefetch`, `gemvVectorX`, `gemvUnroll`, `dotPrefetch`,
- * `dotFusedTree`, `ffLongLazy`, `prefetchPingPong`, `gemvFfFourRows`, `gemvEightRows`, `gemvFinishBatch`, `dotFusedFinish`, `gemvFusedFinish`, `gemvWorkgroupSplit`, `gemvPartialWorkgroup`, `dotBlockRuns`; each one's TSDoc gives its default and its `MODPREC_GPU_…` variable). Read once from the
+ * `dotFusedTree`, `ffLongLazy`, `prefetchPingPong`, `gemvFfFourRows`, `gemvEightRows`, `gemvFinishBatch`, `dotFusedFinish`, `gemvFusedFinish`, `gemvWorkgroupSplit`, `gemvWorkgroupSplitExact`, `gemvPartialWorkgroup`, `dotBlockRuns`; each one's TSDoc gives its default and its `MODPREC_GPU_…` variable). Read once from the
  * environment when the module loads (`MODPREC_GPU_LAZY=0`, `MODPREC_GPU_TREE=0` turn them off) — not per call: a `process.env` read costs microseconds in Node, a visible
  * share of a small call's host time — and changed in-process only through {@link setGpuKernelSwitches}.
  * @module
@@ -179,8 +179,8 @@ export interface GpuKernelSwitches {
    * pass, leave the partials in workgroup memory, and one invocation per word of y adds them in chunk order and stores
    * y — the two-pass default's bits without its partial buffer and second dispatch, and without the tickets of
    * `gemvFusedFinish` (kernels/gemv/gemv-workgroup-split-source.ts). Where S ≤ W, for a packed y in f32, f16, bf16, ff
-   * or f64 and A and x over one binding, the partial pass in the arithmetic itself (not float-float's exact 16-bit
-   * products, `ffExactProducts`, nor dd's GEMV variant); other calls take the two passes. 256 by default
+   * or f64 and A and x over one binding, the partial pass in the arithmetic itself (float-float's exact 16-bit
+   * products, `ffExactProducts`, only with `gemvWorkgroupSplitExact`; never dd's GEMV variant); other calls take the two passes. 256 by default
    * (`MODPREC_GPU_GEMV_WORKGROUP_SPLIT=0` turns it off, `=128` or `=64` picks the size): on the H100 (2026-11-27) it
    * took 0.967–0.975× the two passes' time for fp32 + ff with `gemvFfFourRows` (f32 arithmetic 0.98×). A first
    * default (session 19) broke the GPU GMRES of docs/solvers.md: with fewer chunks than rows a thread a workgroup held
@@ -188,6 +188,15 @@ export interface GpuKernelSwitches {
    * check over many workgroups in test/gpu/gemv-workgroup-split-shapes.test.ts.
    */
   readonly gemvWorkgroupSplit: 0 | 64 | 128 | 256;
+  /**
+   * `gemvWorkgroupSplit` also runs float-float's exact 16-bit products (`ffExactProducts`: A and x both unscaled
+   * bf16/f16) in its one dispatch, instead of leaving those calls to the two passes: the split runs the same row pass's
+   * lines (only each term's product differs from the arithmetic's, the partials are float-float pairs as the finish
+   * reads them) and adds each row's partials in chunk order as the finish pass does — the two passes' bits. Off by
+   * default until timed on the H100 (`MODPREC_GPU_GEMV_WORKGROUP_SPLIT_EXACT=1`; bench/gpu/h19-goals.ts
+   * `--gemv-default-sweep` times both).
+   */
+  readonly gemvWorkgroupSplitExact: boolean;
   /**
    * Invocations per workgroup of GEMV N's R-rows partial pass (64, gpu.js's, by default; 128 or 256): a workgroup then
    * reads W·R adjacent rows of a column at a time (4 KiB of fp32 with 256 and 4 rows). The row groups are padded to
@@ -259,7 +268,7 @@ function envSteps(name: string): number {
   return Number.isInteger(v) && v > 0 ? Math.min(v, MAX_RNS_FOLD_STEPS) : 0;
 }
 
-let current: GpuKernelSwitches = { ...gemvDotSwitches, ...cheaperFfSwitches, gemvWorkgroupSplit: envWorkgroup('MODPREC_GPU_GEMV_WORKGROUP_SPLIT', 256), gemvPartialWorkgroup: envWorkgroup('MODPREC_GPU_GEMV_PARTIAL_WORKGROUP', 64) || 64, dotBlockRuns: envOn('MODPREC_GPU_DOT_BLOCK_RUNS'), ffExactProducts: !envOff('MODPREC_GPU_FF_EXACT_PRODUCTS'), rnsFoldSteps: envSteps('MODPREC_GPU_RNS_FOLD'), rnsFoldSplit: !envOff('MODPREC_GPU_RNS_SPLIT'), ddDotLean: !envOff('MODPREC_GPU_DD_DOT_LEAN'), lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE') };
+let current: GpuKernelSwitches = { ...gemvDotSwitches, ...cheaperFfSwitches, gemvWorkgroupSplit: envWorkgroup('MODPREC_GPU_GEMV_WORKGROUP_SPLIT', 256), gemvWorkgroupSplitExact: envOn('MODPREC_GPU_GEMV_WORKGROUP_SPLIT_EXACT'), gemvPartialWorkgroup: envWorkgroup('MODPREC_GPU_GEMV_PARTIAL_WORKGROUP', 64) || 64, dotBlockRuns: envOn('MODPREC_GPU_DOT_BLOCK_RUNS'), ffExactProducts: !envOff('MODPREC_GPU_FF_EXACT_PRODUCTS'), rnsFoldSteps: envSteps('MODPREC_GPU_RNS_FOLD'), rnsFoldSplit: !envOff('MODPREC_GPU_RNS_SPLIT'), ddDotLean: !envOff('MODPREC_GPU_DD_DOT_LEAN'), lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE') };
 
 /**
  * The current switches.
