@@ -7,6 +7,8 @@
  * only) and its ratio is taken to that partner; each row's note names the form that ran (1 or 2 dispatches). With x in
  * A's format float-float takes exact 16-bit products (`ffExactProducts`), whose partial pass the split does not run:
  * there the new default is the two passes with four float-float rows a thread (`gemvFfFourRows` alone).
+ * `--rows=s21` times session 21's bf16 / f16 rows instead ({@link gemvSixteenBitSweepVariants}): the defaults beside
+ * the split running those exact products (`gemvWorkgroupSplitExact`), 16-column steps and eight rows a thread.
  *
  * @module
  */
@@ -23,6 +25,11 @@ import { interleaved, sweepRows, type SweepRow, type SweepSettings, type SweepVa
 export interface DefaultSweepVariant extends SweepVariant<GpuGemvOptions> {
   readonly storage: 'f32' | 'bf16' | 'f16';
   readonly x16: boolean;
+  /**
+   * The row this one's ratio is taken to where it may have other bits (another fixed order within the same bound;
+   * the note says whether the bits happen to match); `sameBitsAs` rows take theirs, rows with neither are references.
+   */
+  readonly ratioTo?: string;
 }
 
 /**
@@ -58,19 +65,66 @@ export function gemvDefaultSweepVariants(): DefaultSweepVariant[] {
 }
 
 /**
+ * Session 21's rows (`--gemv-default-sweep --rows=s21`), bf16 and f16 storage only: the defaults as references — float-float
+ * with x fp32 and with x in A's format (exact products: two passes), 1 chain (the default) and 2, and f32 arithmetic with
+ * both x — beside the candidates: `gemvWorkgroupSplitExact` (the split runs the exact products: the two passes' bits),
+ * `gemvUnroll` 16 (16 columns a step: twice the bytes in flight a thread, 128 as an fp32 matrix's 8 columns; f32 keeps
+ * its bits, float-float settles as often with one chain and half as often with two), `gemvEightRows` (8 rows a thread
+ * from one 16-byte load: the same bits; half the threads, and 64 rows — 128 bytes — of a column a chunk in a split
+ * workgroup instead of 32), both together, eight rows at a 2^19 target (64 chunks: as many threads as the default, twice
+ * its bytes in flight; other chunks, other bits), and f32's two passes (the split's share in f32).
+ * @returns the variants, each storage's references before their candidates
+ */
+export function gemvSixteenBitSweepVariants(): DefaultSweepVariant[] {
+  const exact = { ...SPLIT, gemvWorkgroupSplitExact: true } as const;
+  const rows: DefaultSweepVariant[] = [];
+  for (const s of ['bf16', 'f16'] as const) {
+    const ffX32 = `${s} + ff, x fp32, 1 chain: default`, ffX32c2 = `${s} + ff, x fp32, 2 chains: default`;
+    const ffX16 = `${s} + ff, x ${s}, 1 chain: default (two passes)`, ffX16c2 = `${s} + ff, x ${s}, 2 chains: default (two passes)`;
+    const f32X32 = `${s} + f32, x fp32: default`, f32X16 = `${s} + f32, x ${s}: default`;
+    const ff = (x16: boolean, label: string, switches: Partial<GpuKernelSwitches>, options: GpuGemvOptions, to: { sameBitsAs?: string; ratioTo?: string } = {}): DefaultSweepVariant => ({ label, arithmetic: 'ff', storage: s, x16, switches, options, ...to });
+    const f32 = (x16: boolean, label: string, switches: Partial<GpuKernelSwitches>, options: GpuGemvOptions, to: { sameBitsAs?: string; ratioTo?: string } = {}): DefaultSweepVariant => ({ label, arithmetic: 'f32', storage: s, x16, switches, options, ...to });
+    rows.push(
+      ff(false, ffX32, SPLIT, {}),
+      ff(false, ffX32c2, SPLIT, { chains: 2 }),
+      ff(false, `${s} + ff, x fp32, 1 chain: gemvUnroll 16`, { ...SPLIT, gemvUnroll: 16 }, {}, { ratioTo: ffX32 }),
+      ff(false, `${s} + ff, x fp32, 2 chains: gemvUnroll 16`, { ...SPLIT, gemvUnroll: 16 }, { chains: 2 }, { ratioTo: ffX32c2 }),
+      ff(false, `${s} + ff, x fp32, 1 chain: gemvEightRows`, { ...SPLIT, gemvEightRows: true }, {}, { sameBitsAs: ffX32 }),
+      ff(false, `${s} + ff, x fp32, 1 chain: gemvEightRows + gemvUnroll 16`, { ...SPLIT, gemvEightRows: true, gemvUnroll: 16 }, {}, { ratioTo: ffX32 }),
+      ff(true, ffX16, SPLIT, {}),
+      ff(true, ffX16c2, SPLIT, { chains: 2 }),
+      ff(true, `${s} + ff, x ${s}, 1 chain: gemvWorkgroupSplitExact`, exact, {}, { sameBitsAs: ffX16 }),
+      ff(true, `${s} + ff, x ${s}, 2 chains: gemvWorkgroupSplitExact`, exact, { chains: 2 }, { sameBitsAs: ffX16c2 }),
+      ff(true, `${s} + ff, x ${s}, 1 chain: gemvWorkgroupSplitExact + gemvUnroll 16`, { ...exact, gemvUnroll: 16 }, {}, { ratioTo: ffX16 }),
+      ff(true, `${s} + ff, x ${s}, 1 chain: gemvWorkgroupSplitExact + gemvEightRows`, { ...exact, gemvEightRows: true }, {}, { sameBitsAs: ffX16 }),
+      f32(false, f32X32, SPLIT, {}),
+      f32(false, `${s} + f32, x fp32: two passes`, { ...SPLIT, gemvWorkgroupSplit: 0 }, {}, { sameBitsAs: f32X32 }),
+      f32(false, `${s} + f32, x fp32: gemvUnroll 16`, { ...SPLIT, gemvUnroll: 16 }, {}, { sameBitsAs: f32X32 }),
+      f32(false, `${s} + f32, x fp32: gemvEightRows`, { ...SPLIT, gemvEightRows: true }, {}, { sameBitsAs: f32X32 }),
+      f32(false, `${s} + f32, x fp32: gemvEightRows + gemvUnroll 16`, { ...SPLIT, gemvEightRows: true, gemvUnroll: 16 }, {}, { sameBitsAs: f32X32 }),
+      f32(false, `${s} + f32, x fp32: gemvEightRows, 2^19 target (64 chunks)`, { ...SPLIT, gemvEightRows: true }, { targetThreads: 2 ** 19 }, { ratioTo: f32X32 }),
+      f32(true, f32X16, SPLIT, {}),
+      f32(true, `${s} + f32, x ${s}: gemvUnroll 16`, { ...SPLIT, gemvUnroll: 16 }, {}, { sameBitsAs: f32X16 }),
+      f32(true, `${s} + f32, x ${s}: gemvEightRows`, { ...SPLIT, gemvEightRows: true }, {}, { sameBitsAs: f32X16 }),
+    );
+  }
+  return rows;
+}
+
+/**
  * The sweep: an n×n matrix (n = 8192, 1024 with `small`) in fp32, bf16 and f16, x in fp32 and in each 16-bit format;
  * every variant checked (γ_{2n+3}(u)·Σ|a·x| of a compensated reference of the stored values, and its partner's bits),
  * then all timed in interleaved rounds.
  * @returns the rows (storage set)
  */
-export async function gemvDefaultSweep(rt: GpuRuntime, small: boolean, settings: SweepSettings, withSwitches: WithSwitches): Promise<(SweepRow & { storage: string })[]> {
+export async function gemvDefaultSweep(rt: GpuRuntime, small: boolean, settings: SweepSettings, withSwitches: WithSwitches, set?: string): Promise<(SweepRow & { storage: string })[]> {
   const n = small ? 1024 : 8192;
   const hostX = rand32(n, 11);
   const a32 = await toDevice(rand32(n * n, 7), { format: 'f32', strict: true });
   const x32 = await toDevice(hostX, { format: 'f32', strict: true });
   const y = await deviceZeros(n, { format: 'f32', strict: true });
   const yCheck = await deviceZeros(n, { format: 'f64', strict: true });
-  const variants = gemvDefaultSweepVariants();
+  const variants = set === 's21' ? gemvSixteenBitSweepVariants() : gemvDefaultSweepVariants();
   const owned: DeviceArray[] = [a32, x32, y, yCheck];
   // Per storage: A, its stored values, and x in fp32 and in A's format with their references.
   const operands = new Map<string, { A: DeviceMatrix; x: DeviceArray; ref: Float64Array; mag: Float64Array }>();
@@ -108,14 +162,23 @@ export async function gemvDefaultSweep(rt: GpuRuntime, small: boolean, settings:
       results.set(v.label, got);
       const earlier = v.sameBitsAs ? results.get(v.sameBitsAs) : undefined;
       const { error, bound, correct, sameBits } = checkGemvRows(got, ref, mag, GEMV_BENCH_U[v.arithmetic], earlier);
-      return { error, bound, correct, why: `; ${form}${sameBits ? (earlier ? '; same bits' : '') : '; BITS DIFFER'}` };
+      // A ratioTo row may differ in bits (within the bound); the note says whether they match.
+      const other = v.ratioTo ? results.get(v.ratioTo) : undefined;
+      const bits = other ? (got.every((g, i) => Object.is(g, other[i])) ? '; same bits' : '; other bits') : '';
+      return { error, bound, correct, why: `; ${form}${sameBits ? (earlier ? '; same bits' : '') : '; BITS DIFFER'}${bits}` };
     }));
     runs.push({ switches: v.switches, run: () => gpuGemv({ A, x, y }, { arithmetic: v.arithmetic, ...v.options }) });
   }
   const timed = await interleaved(rt, runs, settings, withSwitches);
   const bytes = (v: DefaultSweepVariant): number => n * n * (v.storage === 'f32' ? 4 : 2) + n * (v.x16 ? 2 : 4) + 4 * n;
-  // A two-pass row is its partner's reference (sweepRows would take the arithmetic's first row).
-  const rows = sweepRows(`GEMV N n=${n}`, variants, checks, timed, 0).map((r, i) => ({ ...r, bytes: bytes(variants[i]!), storage: variants[i]!.storage, note: variants[i]!.sameBitsAs ? r.note : `reference${checks[i]!.why}` }));
+  // A two-pass row is its partner's reference (sweepRows would take the arithmetic's first row); a ratioTo row's ratio
+  // is to that row.
+  const swept = sweepRows(`GEMV N n=${n}`, variants, checks, timed, 0);
+  const ratioNote = (i: number): string => {
+    const to = variants.findIndex((w) => w.label === variants[i]!.ratioTo);
+    return `${(swept[i]!.ms / swept[to]!.ms).toFixed(3)}× ${variants[to]!.label}${checks[i]!.why}`;
+  };
+  const rows = swept.map((r, i) => ({ ...r, bytes: bytes(variants[i]!), storage: variants[i]!.storage, note: variants[i]!.sameBitsAs ? r.note : variants[i]!.ratioTo ? ratioNote(i) : `reference${checks[i]!.why}` }));
   for (const b of owned) b.destroy();
   return rows;
 }

@@ -21,7 +21,8 @@
  * form checked (bound, and the bits of the form it reschedules) then timed in rotated rounds within `--sweep-budget=90`
  * seconds (at most `--sweep-rounds=300` rounds of `--sweep-reps=20` calls a form); `--gemv-default-sweep`
  * (./gemv-default-sweep.ts) likewise for GEMV N's default since session 20 beside the two-pass one, fp32 / bf16 / f16
- * storage.
+ * storage; `--gemv-default-sweep --rows=s21`: instead session 21's bf16 / f16 rows — the defaults (x fp32 and x in A's
+ * format, 1 and 2 chains, f32 and float-float) beside `gemvWorkgroupSplitExact`, `gemvUnroll` 16, `gemvEightRows`.
  * `--from=<json> [--device=…]` records such a file into bench/results and the `gpu-h19-goals` section of
  * docs/performance.md.
  */
@@ -123,7 +124,7 @@ function push(row: Row): void {
  * session 20, gemvWorkgroupSplit 256 + gemvFfFourRows (rows that leave those two out say "two passes": the default
  * until then; `--gemv-default-sweep` times both); DOT's: ffFmaKeep (+ ffExactProducts), tree.
  */
-const ITEM4_OFF: Partial<GpuKernelSwitches> = { dotFusedFinish: false, gemvFusedFinish: false, f32FmaKeep: false, ffFmaKeep: false, gemvPrefetch: false, gemvVectorX: false, gemvUnroll: 8, dotPrefetch: false, dotFusedTree: false, ffLongLazy: false, prefetchPingPong: false, gemvFfFourRows: false, gemvEightRows: false, gemvFinishBatch: 8, gemvWorkgroupSplit: 0, gemvPartialWorkgroup: 64, dotBlockRuns: false, ffExactProducts: false };
+const ITEM4_OFF: Partial<GpuKernelSwitches> = { dotFusedFinish: false, gemvFusedFinish: false, f32FmaKeep: false, ffFmaKeep: false, gemvPrefetch: false, gemvVectorX: false, gemvUnroll: 8, dotPrefetch: false, dotFusedTree: false, ffLongLazy: false, prefetchPingPong: false, gemvFfFourRows: false, gemvEightRows: false, gemvFinishBatch: 8, gemvWorkgroupSplit: 0, gemvWorkgroupSplitExact: false, gemvPartialWorkgroup: 64, dotBlockRuns: false, ffExactProducts: false };
 
 /**
  * Session 16 (issue 19 item 4, `--rows=s16`): GEMV N's wide row groups — `gemvFfFourRows` (float-float, 4 rows a thread,
@@ -729,7 +730,7 @@ async function benchSweeps(rt: GpuRuntime): Promise<void> {
   if (sweeps.includes('gemv')) for (const r of await gemvSweep(rt, small, settings(share), withSwitches)) record(r, 0.105);
   if (sweeps.includes('dot')) for (const r of await dotSweep(rt, small, settings(share), withSwitches)) record(r, 0.36);
   // The goals: fp32 + ff ≤ 0.105 ms, 16-bit storage + ff ≤ 0.075 ms (the rows with x fp32).
-  if (sweeps.includes('gemv-default')) for (const r of await gemvDefaultSweep(rt, small, settings(share), withSwitches)) record(r, r.storage === 'f32' ? 0.105 : r.variant.includes(', x fp32') ? 0.075 : undefined);
+  if (sweeps.includes('gemv-default')) for (const r of await gemvDefaultSweep(rt, small, settings(share), withSwitches, rowSet)) record(r, r.storage === 'f32' ? 0.105 : r.variant.includes(', x fp32') ? 0.075 : undefined);
 }
 
 async function main(): Promise<void> {
