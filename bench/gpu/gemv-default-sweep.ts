@@ -72,7 +72,10 @@ export function gemvDefaultSweepVariants(): DefaultSweepVariant[] {
  * its bits, float-float settles as often with one chain and half as often with two), `gemvEightRows` (8 rows a thread
  * from one 16-byte load: the same bits; half the threads, and 64 rows — 128 bytes — of a column a chunk in a split
  * workgroup instead of 32), both together, eight rows at a 2^19 target (64 chunks: as many threads as the default, twice
- * its bytes in flight; other chunks, other bits), and f32's two passes (the split's share in f32).
+ * its bytes in flight; other chunks, other bits), and f32's two passes (the split's share in f32). Two f32 rows tell
+ * the split's short runs from the bytes in flight: 16 columns a step at a 2^17 target (16 chunks: the default's bytes in
+ * flight, 64 rows of a column a chunk in a split workgroup) and the two passes with 16 columns a step (256 rows a
+ * workgroup, twice the bytes in flight).
  * @returns the variants, each storage's references before their candidates
  */
 export function gemvSixteenBitSweepVariants(): DefaultSweepVariant[] {
@@ -103,6 +106,10 @@ export function gemvSixteenBitSweepVariants(): DefaultSweepVariant[] {
       f32(false, `${s} + f32, x fp32: gemvEightRows`, { ...SPLIT, gemvEightRows: true }, {}, { sameBitsAs: f32X32 }),
       f32(false, `${s} + f32, x fp32: gemvEightRows + gemvUnroll 16`, { ...SPLIT, gemvEightRows: true, gemvUnroll: 16 }, {}, { sameBitsAs: f32X32 }),
       f32(false, `${s} + f32, x fp32: gemvEightRows, 2^19 target (64 chunks)`, { ...SPLIT, gemvEightRows: true }, { targetThreads: 2 ** 19 }, { ratioTo: f32X32 }),
+      // Diagnostics: the default's bytes in flight with 64 rows of a column a chunk (half the threads, 16 columns a
+      // step), and the two passes' 256 rows a 64-invocation workgroup with twice the bytes in flight.
+      f32(false, `${s} + f32, x fp32: gemvUnroll 16, 2^17 target (16 chunks)`, { ...SPLIT, gemvUnroll: 16 }, { targetThreads: 2 ** 17 }, { ratioTo: f32X32 }),
+      f32(false, `${s} + f32, x fp32: two passes + gemvUnroll 16`, { ...SPLIT, gemvWorkgroupSplit: 0, gemvUnroll: 16 }, {}, { sameBitsAs: f32X32 }),
       f32(true, f32X16, SPLIT, {}),
       f32(true, `${s} + f32, x ${s}: gemvUnroll 16`, { ...SPLIT, gemvUnroll: 16 }, {}, { sameBitsAs: f32X16 }),
       f32(true, `${s} + f32, x ${s}: gemvEightRows`, { ...SPLIT, gemvEightRows: true }, {}, { sameBitsAs: f32X16 }),

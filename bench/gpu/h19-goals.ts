@@ -707,6 +707,16 @@ sweep times the new default beside the two passes in the same rotated rounds: fp
 bf16 / f16 storage in float-float with x fp32 (2 chains and 1) and with x in A's format, each pair checked bit for bit
 and the form that ran named (1 or 2 dispatches: 16-bit A and x in float-float take exact products, which the split
 does not run — there the new default is the two passes with four rows a thread).
+
+**Session 21 (\`--gemv-default-sweep --rows=s21\`).** bf16 / f16 storage only: the defaults (float-float with x fp32
+and with x in A's format, 1 chain — the default — and 2; f32 arithmetic with both x) beside \`gemvWorkgroupSplitExact\`
+(the split runs float-float's exact 16-bit products, which took the two passes: the same bits, checked), \`gemvUnroll\`
+16 (16 columns a step: twice the bytes in flight a thread), \`gemvEightRows\` (8 rows a thread from one 16-byte load: the
+same bits) and both together. A split workgroup holds every chunk of its rows, so it reads m / (workgroups) rows of a
+column a chunk — 32 bf16 rows, 64 bytes, at the default's 256 workgroups, where a two-pass workgroup reads 256 rows: the
+f32 rows at a 2^17 target with 16-column steps (64 rows a chunk, the default's bytes in flight) and the two passes with
+16-column steps tell the short runs from the bytes in flight. Rows marked "other bits" are another fixed order within
+the bound.
 `;
 
 function record(file: string): void {
