@@ -75,7 +75,7 @@ export function gemvDefaultSweepVariants(): DefaultSweepVariant[] {
  * its bytes in flight; other chunks, other bits), and f32's two passes (the split's share in f32). Two f32 rows tell
  * the split's short runs from the bytes in flight: 16 columns a step at a 2^17 target (16 chunks: the default's bytes in
  * flight, 64 rows of a column a chunk in a split workgroup) and the two passes with 16 columns a step (256 rows a
- * workgroup, twice the bytes in flight).
+ * workgroup, twice the bytes in flight); float-float's two passes with x fp32, and with 16-column steps, likewise.
  * @returns the variants, each storage's references before their candidates
  */
 export function gemvSixteenBitSweepVariants(): DefaultSweepVariant[] {
@@ -94,11 +94,15 @@ export function gemvSixteenBitSweepVariants(): DefaultSweepVariant[] {
       ff(false, `${s} + ff, x fp32, 2 chains: gemvUnroll 16`, { ...SPLIT, gemvUnroll: 16 }, { chains: 2 }, { ratioTo: ffX32c2 }),
       ff(false, `${s} + ff, x fp32, 1 chain: gemvEightRows`, { ...SPLIT, gemvEightRows: true }, {}, { sameBitsAs: ffX32 }),
       ff(false, `${s} + ff, x fp32, 1 chain: gemvEightRows + gemvUnroll 16`, { ...SPLIT, gemvEightRows: true, gemvUnroll: 16 }, {}, { ratioTo: ffX32 }),
+      // The two passes: 256 rows of a column a 64-invocation workgroup (the split's: 32), a second dispatch.
+      ff(false, `${s} + ff, x fp32, 1 chain: two passes`, { ...SPLIT, gemvWorkgroupSplit: 0 }, {}, { sameBitsAs: ffX32 }),
+      ff(false, `${s} + ff, x fp32, 1 chain: two passes + gemvUnroll 16`, { ...SPLIT, gemvWorkgroupSplit: 0, gemvUnroll: 16 }, {}, { ratioTo: ffX32 }),
       ff(true, ffX16, SPLIT, {}),
       ff(true, ffX16c2, SPLIT, { chains: 2 }),
       ff(true, `${s} + ff, x ${s}, 1 chain: gemvWorkgroupSplitExact`, exact, {}, { sameBitsAs: ffX16 }),
       ff(true, `${s} + ff, x ${s}, 2 chains: gemvWorkgroupSplitExact`, exact, { chains: 2 }, { sameBitsAs: ffX16c2 }),
       ff(true, `${s} + ff, x ${s}, 1 chain: gemvWorkgroupSplitExact + gemvUnroll 16`, { ...exact, gemvUnroll: 16 }, {}, { ratioTo: ffX16 }),
+      ff(true, `${s} + ff, x ${s}, 1 chain: two passes + gemvUnroll 16`, { ...SPLIT, gemvUnroll: 16 }, {}, { ratioTo: ffX16 }),
       ff(true, `${s} + ff, x ${s}, 1 chain: gemvWorkgroupSplitExact + gemvEightRows`, { ...exact, gemvEightRows: true }, {}, { sameBitsAs: ffX16 }),
       f32(false, f32X32, SPLIT, {}),
       f32(false, `${s} + f32, x fp32: two passes`, { ...SPLIT, gemvWorkgroupSplit: 0 }, {}, { sameBitsAs: f32X32 }),
