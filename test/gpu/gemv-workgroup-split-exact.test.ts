@@ -194,6 +194,23 @@ describe('GEMV N workgroup split with exact 16-bit products (gemvWorkgroupSplitE
     ops.destroy();
   });
 
+  it('with two rows a thread (gemvFfFourRows off) and eight (gemvEightRows: one 16-byte load of a column\'s rows) too', async () => {
+    await requireRuntime();
+    // m and lda multiples of 8: the octet read applies.
+    const [m, n] = [1032, 90];
+    const ops = await operands({ m, n, aFormat: 'f16', xFormat: 'bf16', pad: 0, aView: false, xStride: 1, seed: 51 });
+    const call = { y0: new Float64Array(m).fill(NaN), yFormat: 'f32' as const, yView: false, alpha: -1.25, beta: 0, targetThreads: 16 * m };
+    for (const rows of [{ gemvFfFourRows: false }, { gemvEightRows: true }]) {
+      const two = await runGemv({ ...TWO_PASS, ...rows }, ops, call);
+      const on = await runGemv({ ...SPLIT_EXACT, ...rows }, ops, call);
+      const label = JSON.stringify(rows);
+      expect([two.ran, on.ran], label).toEqual([0, 1]);
+      expect(differing(on.y, two.y), label).toEqual([]);
+      expect(on.y.every(Number.isFinite), label).toBe(true);
+    }
+    ops.destroy();
+  });
+
   it('is off by default (MODPREC_GPU_GEMV_WORKGROUP_SPLIT_EXACT=1 turns it on)', () => {
     if (process.env.MODPREC_GPU_GEMV_WORKGROUP_SPLIT_EXACT === undefined) expect(initial.gemvWorkgroupSplitExact).toBe(false);
     else expect(initial.gemvWorkgroupSplitExact).toBe(process.env.MODPREC_GPU_GEMV_WORKGROUP_SPLIT_EXACT === '1');
