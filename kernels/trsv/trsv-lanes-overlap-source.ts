@@ -12,9 +12,11 @@
  *
  * The near update and the solve split a row's sum over W lanes (16 … 256; W = 16 is the lane solve's layout, hence
  * its sums in its order and its bits): lane p takes the block's columns p, p + W, …, and the W lane sums are added
- * pairwise in workgroup memory (log2 W levels). The far update keeps 16 lanes (the lane update's layout and order).
+ * pairwise in workgroup memory (log2 W levels). The far update splits a row's sum over F lanes the same way (F = 16 by
+ * default: the lane update's layout and order; `ddOverlapFarLanes` picks 16 … 256). Its chain, bs/F multiply-adds and
+ * log2 F additions, runs in both dispatches of a step: with F = 16 it outlasts a short head's.
  * Every row still meets the updates of the blocks in substitution order, each as one sum subtracted from its
- * residual. A term meets at most bs/W + log2 W ≤ bs/4 + 3 roundings for W ≥ 16, so `trsvBound` with
+ * residual. A term meets at most bs/W + log2 W ≤ bs/4 + 3 roundings for W ≥ 16 (and F's likewise), so `trsvBound` with
  * `backend: 'gpu'` (kernels/trsv/trsv-gpu-bound.ts, steps 2 and 3) holds unchanged.
  *
  * Rows and x go through atomic words (`RAtomic`, `XAtomic`): in the joint dispatch the solve reads block k's residuals
@@ -109,15 +111,17 @@ function updateRow(arithmetic: GpuArithmetic, A: DeviceArray, shape: LaneShape, 
  * One dispatch of a step: workgroups below `headGroups` (= bs·W/256, 256/W rows each, W lanes a row) run the head — block
  * k's solve x_k = Inv_k·r_k (lane p the inverse's entries (i, p + We): adjacent lanes adjacent words of the row-major
  * inverse), or the near update of block k's rows by x_p — and the others apply x_p's update to rows rowStart … in place,
- * 16 a workgroup in the lane update's layout (the far update; rowStart … may be empty).
+ * 256/F a workgroup, F lanes a row (the far update; rowStart … may be empty; F = 16: the lane update's layout).
  * @param arithmetic - the arithmetic
  * @param A - the matrix (format, view)
  * @param shape - the variant
  * @param W - the head's lanes a row (one of {@link OVERLAP_LANE_WIDTHS})
  * @param head - `solve` or `near`
+ * @param F - the far update's lanes a row (one of {@link OVERLAP_LANE_WIDTHS}; 256/F rows a workgroup; `ddOverlapFarLanes`):
+ *   16 by default, the lane update's layout and order
  * @returns source, arguments and workgroup settings (uniforms n, np, lda, rowStart, p0, k0, bs, headGroups, aOff; Inv only for the solve)
  */
-export function headFarSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: LaneShape, W: number, head: 'solve' | 'near'): { source: string; args: ReturnType<typeof arrayArgs>; workgroup: WorkgroupSettings } {
+export function headFarSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: LaneShape, W: number, head: 'solve' | 'near', F: number = LANES): { source: string; args: ReturnType<typeof arrayArgs>; workgroup: WorkgroupSettings } {
   const args = [...(head === 'solve' ? [['Inv', 'Array'] as const] : []), ...arrayArgs('A', A), ['RAtomic', 'Array'] as const, ['XAtomic', 'Array'] as const, ['n', 'Integer'] as const,
     ['np', 'Integer'] as const, ['lda', 'Integer'] as const, ['rowStart', 'Integer'] as const, ['p0', 'Integer'] as const, ['k0', 'Integer'] as const,
     ['bs', 'Integer'] as const, ['headGroups', 'Integer'] as const, ['aOff', 'Integer'] as const];
@@ -148,9 +152,9 @@ export function headFarSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: 
     body.push(`const lane = ${near.laneOf};`, `const g = k0 + w * ${LANE_WORKGROUP / W} + ${near.rowOf};`, ...stage('XAtomic', 'p0'),
       ...updateRow(arithmetic, A, shape, W, { g: 'g', ln: 'lane', z: '' }, sharedX));
   }
-  const { rowOf, laneOf } = updateLayout(LANES, shape.trans);
-  body.push('} else {', `const lanen = ${laneOf};`, `const gn = rowStart + (w - headGroups) * ${LANES} + ${rowOf};`, ...stage('XAtomic', 'p0'),
-    ...updateRow(arithmetic, A, shape, LANES, { g: 'gn', ln: 'lanen', z: 'n' }, sharedX), '}');
+  const { rowOf, laneOf } = updateLayout(F, shape.trans);
+  body.push('} else {', `const lanen = ${laneOf};`, `const gn = rowStart + (w - headGroups) * ${LANE_WORKGROUP / F} + ${rowOf};`, ...stage('XAtomic', 'p0'),
+    ...updateRow(arithmetic, A, shape, F, { g: 'gn', ln: 'lanen', z: 'n' }, sharedX), '}');
   body.push(arithmetic.declareZero('unused'), `return ${arithmetic.returnValue('unused')};`);
   // Array 0: the lane trees; array 1: r_k or x_p (bs ≤ 256 registers).
   return { source: kernelSource(args, body), args, workgroup: { workgroupSize: LANE_WORKGROUP, workgroupArrays: [{ type: 'f32', length: LANE_WORKGROUP * c }, { type: 'f32', length: 256 * c }] } };

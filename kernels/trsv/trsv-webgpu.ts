@@ -373,11 +373,11 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
   }
   // A gathered b and the final pass's windows depend on the binding limit (tests lower it): plans keep to one.
   const gathered = readsGatheredB(runtime, x);
-  const key = `trsv|${invKey}|${objectId(x)}|${rounds ? 'rounds' : ''}|${gathered ? bindingLimit(runtime) : 0}|${lanes ? 'lanes' : ''}${ddLanesFused(arithmetic, perBinding) ? '|fused' : ''}|${ddOverlap(arithmetic, perBinding)}|${overlapSplit()}`;
+  const key = `trsv|${invKey}|${objectId(x)}|${rounds ? 'rounds' : ''}|${gathered ? bindingLimit(runtime) : 0}|${lanes ? 'lanes' : ''}${ddLanesFused(arithmetic, perBinding) ? '|fused' : ''}|${ddOverlap(arithmetic, perBinding)}|${overlapFarLanes()}|${overlapSplit()}`;
   const updates = updatesOf(shape, A, perBinding);
   // More passes and their unused output: the substitution redo where the result is not finite (one pass, or a
   // check and one per window of A: ./trsv-split-redo-source.ts); x's words keep one more for the redo's verdict.
-  const plan = getPlan(runtime, key, 2 + blocks + updates + redoPassCount(shape, perBinding), () => [createWordBuffer(context, np * c), createWordBuffer(context, np * c), createWordBuffer(context, np * c + 1), swapsBuffer(x) ? createSpanBuffer(runtime, x) : createWordBuffer(context, 1), createWordBuffer(context, (lanes ? Math.max(REDO_WORKGROUP, np * LANES) : REDO_WORKGROUP) * c), gatherBuffer(runtime, x)]);
+  const plan = getPlan(runtime, key, 2 + blocks + updates + redoPassCount(shape, perBinding), () => [createWordBuffer(context, np * c), createWordBuffer(context, np * c), createWordBuffer(context, np * c + 1), swapsBuffer(x) ? createSpanBuffer(runtime, x) : createWordBuffer(context, 1), createWordBuffer(context, (lanes ? Math.max(REDO_WORKGROUP, np * LANES, ddOverlap(arithmetic, perBinding) === 0 ? 0 : bs * ddOverlap(arithmetic, perBinding) + np * overlapFarLanes()) : REDO_WORKGROUP) * c), gatherBuffer(runtime, x)]);
   const b = await rightHandSide(runtime, x, plan.scratch[5]!);
   if (rounds) {
     // The scales belong to this call: its pass list is built for it and not kept.
@@ -443,6 +443,12 @@ function ddOverlap(arithmetic: GpuArithmetic, perBinding: number): number {
   return ddLanes(arithmetic) && perBinding === Infinity && OVERLAP_LANE_WIDTHS.includes(W) ? W : 0;
 }
 
+/** The lanes a row of the overlapped lane solve's far update (`ddOverlapFarLanes`: 16, 32, 64, 128 or 256). */
+function overlapFarLanes(): number {
+  const F = trsvKernelSwitches().ddOverlapFarLanes;
+  return OVERLAP_LANE_WIDTHS.includes(F) ? F : LANES;
+}
+
 /** The percentage of a step's far rows the overlapped lane solve updates beside the near update (`MODPREC_TRSV_DD_OVERLAP_SPLIT`, default 50). */
 function overlapSplit(): number {
   return Math.min(100, tuning('MODPREC_TRSV_DD_OVERLAP_SPLIT', 50));
@@ -452,7 +458,8 @@ function overlapSplit(): number {
  * The passes of the overlapped lane solve (./trsv-lanes-overlap-source.ts), appended to `passes`: block 0 (in
  * substitution order) solved alone, then per block k two dispatches — the near update of its rows by x_p (p the block
  * before it), then its solve — each beside part of the far update by x_p of the rows after block k: the first
- * `MODPREC_TRSV_DD_OVERLAP_SPLIT` percent of those rows (default 50, in whole workgroups of 16) beside the near update,
+ * `MODPREC_TRSV_DD_OVERLAP_SPLIT` percent of those rows (default 50, in multiples of 16 rows: whole far workgroups for
+ * any `ddOverlapFarLanes`) beside the near update,
  * the rest beside the solve. Every row's sum is the same wherever it runs (the same bits for any split). As many passes
  * as the lane solve's 2·blocks − 1 with A in one binding.
  */
@@ -461,9 +468,10 @@ async function overlapSolvePasses(runtime: GpuRuntime, args: GpuTrsvArgs, shape:
   const context = runtime.context;
   const { n, bs, blocks, np } = shape;
   const c = arithmetic.components;
-  const variant = `${arithmetic.name}|${readKey(A.data)}|${A.data.isView}|${shape.lowerOp}|${shape.trans}|${W}`;
+  const F = overlapFarLanes();
+  const variant = `${arithmetic.name}|${readKey(A.data)}|${A.data.isView}|${shape.lowerOp}|${shape.trans}|${W}|${F}`;
   const program = async (head: 'solve' | 'near'): Promise<Pass['program']> => {
-    const spec = memo(`trsvO${head}|${variant}`, () => headFarSource(arithmetic, A.data, shape, W, head));
+    const spec = memo(`trsvO${head}|${variant}`, () => headFarSource(arithmetic, A.data, shape, W, head, F));
     return getProgram(context, { source: spec.source, args: spec.args, components: c, workgroup: spec.workgroup });
   };
   const pNear = blocks > 1 ? await program('near') : undefined;
@@ -476,7 +484,7 @@ async function overlapSolvePasses(runtime: GpuRuntime, args: GpuTrsvArgs, shape:
     bindArray('A', A.data, arrays, scalars);
     moveScaleBase('A', A.data, 0, scalars);
     arrays.A = { buffer: A.data.buffer! };
-    passes.push({ pass: { program: prog, arrays, scalars, output: { buffer: unused }, threads: headGroups * LANE_WORKGROUP + rows * LANES }, cache: caches[passes.length - first]! });
+    passes.push({ pass: { program: prog, arrays, scalars, output: { buffer: unused }, threads: headGroups * LANE_WORKGROUP + rows * F }, cache: caches[passes.length - first]! });
   };
   for (let step = 0; step < blocks; step++) {
     const k0 = (shape.lowerOp ? step : blocks - 1 - step) * bs;

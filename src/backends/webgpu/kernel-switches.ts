@@ -368,6 +368,15 @@ export interface TrsvKernelSwitches {
    */
   readonly ddOverlapLanes: number;
   /**
+   * With `ddOverlapLanes` on: the lanes a row of its far update (16, 32, 64, 128 or 256; issue 18 item 4). The far
+   * update runs in both dispatches of every block, so its chain (bs/F multiply-adds and log2 F additions a thread)
+   * bounds each dispatch as much as the head's: with F = 16 and 256-row blocks it is the longest chain of the step
+   * whatever `ddOverlapLanes` is (docs/double-double.md, "Where the overlapped solve's time goes"). 16 (the lane update's
+   * layout: the lane solve's bits with `ddOverlapLanes` 16) by default; others are another order, the same trsvBound.
+   * Speed on the H100 unmeasured: `MODPREC_TRSV_DD_OVERLAP_FAR_LANES=64` etc. picks the lanes.
+   */
+  readonly ddOverlapFarLanes: number;
+  /**
    * Transposed solves (op(A) = Aᵀ, A in one binding) read a column-major copy of op(A)'s block triangle, made once per
    * matrix and kept beside the block inverses (kernels/trsv/trsv-transposed-copy.ts), and run the N solve's walker on
    * it: a warp's tile loads are then 32 adjacent rows of one stored column, and a step's helpers together read one
@@ -394,6 +403,7 @@ let trsvCurrent: TrsvKernelSwitches = {
   ddLanes: !envOff('MODPREC_TRSV_DD_LANES'),
   ddLanesFused: envOn('MODPREC_TRSV_DD_LANES_FUSED'),
   ddOverlapLanes: envOverlapLanes('MODPREC_TRSV_DD_OVERLAP_LANES'),
+  ddOverlapFarLanes: envOverlapLanes('MODPREC_TRSV_DD_OVERLAP_FAR_LANES') || 16,
   transposedCopy: envOn('MODPREC_TRSV_TRANSPOSED_COPY'),
 };
 
@@ -405,7 +415,7 @@ function envOverlapLanes(name: string): number {
 
 /**
  * The current TRSV switches (read once from `MODPREC_TRSV_COLUMN_INVERSE`, `…_ROW_LANES`, `…_LAZY_TILES`,
- * `…_EARLY_POLL`, `…_AHEAD`, `…_QUAD_ROWS`, `…_DD_LANES` (=0 turns one off), `…_TREE_QUARTERS`, `…_TRANSPOSED_COPY`, `…_DD_LANES_FUSED` (=1 turns one on), `…_DD_OVERLAP_LANES` (a lane count)).
+ * `…_EARLY_POLL`, `…_AHEAD`, `…_QUAD_ROWS`, `…_DD_LANES` (=0 turns one off), `…_TREE_QUARTERS`, `…_TRANSPOSED_COPY`, `…_DD_LANES_FUSED` (=1 turns one on), `…_DD_OVERLAP_LANES`, `…_DD_OVERLAP_FAR_LANES` (lane counts)).
  * @returns them
  */
 export function trsvKernelSwitches(): TrsvKernelSwitches {
@@ -416,11 +426,14 @@ export function trsvKernelSwitches(): TrsvKernelSwitches {
  * Sets some TRSV switches (sources and plans are kept per setting, so the next solve uses the new form).
  * @param changes - the switches to change
  * @returns the previous switches (to restore them)
- * @throws {@link modprec!ModprecError} `INVALID_OPTION` naming `ddOverlapLanes` for a lane count other than 0, 16, 32, 64, 128 or 256
+ * @throws {@link modprec!ModprecError} `INVALID_OPTION` naming `ddOverlapLanes` for a lane count other than 0, 16, 32, 64, 128 or 256,
+ *   naming `ddOverlapFarLanes` for one other than 16, 32, 64, 128 or 256
  */
 export function setTrsvKernelSwitches(changes: Partial<TrsvKernelSwitches>): TrsvKernelSwitches {
   const W = changes.ddOverlapLanes;
   if (W !== undefined && W !== 0 && ![16, 32, 64, 128, 256].includes(W)) fail('INVALID_OPTION', 'ddOverlapLanes', 'must be 0 (off), 16, 32, 64, 128 or 256', W);
+  const F = changes.ddOverlapFarLanes;
+  if (F !== undefined && ![16, 32, 64, 128, 256].includes(F)) fail('INVALID_OPTION', 'ddOverlapFarLanes', 'must be 16, 32, 64, 128 or 256', F);
   const previous = trsvCurrent;
   trsvCurrent = { ...trsvCurrent, ...changes };
   return previous;
