@@ -13,7 +13,7 @@ import type { Accessor } from '../../accessors/accessor.js';
 import { F64, I32, V128, encodeModule, op, SIMD, uleb } from '../../src/backends/wasm/wasm-encoder.js';
 import { LANES, WasmLocals, operandLocals, operandParams, operandSetup, stepLoop } from '../../src/backends/wasm/wasm-function.js';
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
-import { NARROW_16_LANES, checkedNarrowDotChunk, narrowDotChunk, narrowPadding } from './dot-narrow-wasm.js';
+import { NARROW_16_LANES, checkedNarrowDotChunk, int8PairForm, narrowDotChunk, narrowPadding } from './dot-narrow-wasm.js';
 import { wasmKernelForms } from '../../src/backends/wasm/wasm-kernel-forms.js';
 import { CHUNK, scaleOf, streamPairs, type WasmStorage, wasmStorageOf, laneSum, laneSumF32 } from '../../src/backends/wasm/wasm-storage.js';
 
@@ -85,9 +85,13 @@ const [I32_OR, I32_LOAD8_U, I32_STORE] = [0x72, 0x2d, 0x36];
  */
 export function wasmDot(x: Accessor<1, any>, y: Accessor<1, any>, n: number, lanes: 'f64' | 'f32' = 'f64'): number {
   const sx = wasmStorageOf(x) as WasmStorage, sy = wasmStorageOf(y) as WasmStorage;
-  const narrow = lanes === 'f64' ? narrowDotChunk(sx, !!x.scale, sy, !!y.scale, CONSTANTS_AT) : null;
-  const f = narrow ?? dotChunk(sx, !!x.scale, sy, !!y.scale, lanes, wasmKernelForms().dotLookahead, CONSTANTS_AT + 48);
   const scaleX = scaleOf(x), scaleY = scaleOf(y);
+  // An i8 pair, scaled or not, where its scales allow a narrow form (the same bits; kernels/dot/dot-narrow-wasm.ts).
+  const int8 = lanes === 'f64' && sx.name === 'i8' && sy.name === 'i8' && wasmKernelForms().int8PairForms ? int8PairForm(scaleX, scaleY, n, CONSTANTS_AT) : null;
+  const narrow = int8 ? int8.chunk : lanes === 'f64' ? narrowDotChunk(sx, !!x.scale, sy, !!y.scale, CONSTANTS_AT) : null;
+  const f = narrow ?? dotChunk(sx, !!x.scale, sy, !!y.scale, lanes, wasmKernelForms().dotLookahead, CONSTANTS_AT + 48);
+  // The products form takes S = scaleX · scaleY as its x scale; the sums form ignores the scales.
+  const [chunkScaleX, chunkScaleY] = int8 ? [int8.scale, 1] : [scaleX, scaleY];
   reserveBytes(CONSTANTS_AT + 96);
   const buffer = wasmMemory().buffer as ArrayBuffer;
   const acc = lanes === 'f64' ? new Float64Array(buffer, ACC, 8) : new Float32Array(buffer, ACC, 8);
@@ -99,8 +103,10 @@ export function wasmDot(x: Accessor<1, any>, y: Accessor<1, any>, n: number, lan
     const done = checked ? checked(px, scaleX, py, scaleY, padded) : 0;
     if (done === padded) return;
     checked = null;
-    f(px + done * sx.bytes, scaleX, py + done * sy.bytes, scaleY, padded - done);
+    f(px + done * sx.bytes, chunkScaleX, py + done * sy.bytes, chunkScaleY, padded - done);
   }, narrow ? narrowPadding(sx) : 8, true);
+  // Exact integer sums times the power of two S, exact; + 0 makes a zero sum +0 (S may be negative), as in the order.
+  if (int8?.form === 'sums') return laneSum(Float64Array.from(acc, (a) => a * int8.scale + 0));
   if (narrow && sx.name !== 'i8') return laneSum(Float64Array.from(NARROW_16_LANES, (m) => acc[m]!));
   return acc instanceof Float64Array ? laneSum(acc) : laneSumF32(acc);
 }

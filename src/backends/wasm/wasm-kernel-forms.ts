@@ -71,9 +71,16 @@ export interface WasmKernelForms {
    * against 1.72–1.81) and takes more µops on Intel cores (llvm-mca, icelake-server: 67 against 63 per 16 bf16 pairs).
    */
   readonly halfDotPromote: 'shuffle' | 'memory';
+  /**
+   * DOT of two i8 operands with one scale each (kernels/dot/dot-narrow-wasm.ts, `int8PairForm`): powers of two take
+   * the exact integer-sum chunk (then × S), scales of at most 46 significant bits the i16-product chunk (S·(qx·qy),
+   * one rounding); the same bits as the general chunk (value × scale per element), which other scales keep. On by
+   * default; off: every scaled i8 pair in the general chunk (unscaled pairs take the integer-sum chunk either way).
+   */
+  readonly int8PairForms: boolean;
 }
 
-let forms: WasmKernelForms = { ellWide: true, halfDotChecked: true, halfDotLean: true, dotLookahead: 0, ddDotSplit: 'veltkamp', ddDotLazy: false, ellSlotsUnrolled: false, halfDotPromote: 'shuffle' };
+let forms: WasmKernelForms = { ellWide: true, halfDotChecked: true, halfDotLean: true, dotLookahead: 0, ddDotSplit: 'veltkamp', ddDotLazy: false, ellSlotsUnrolled: false, halfDotPromote: 'shuffle', int8PairForms: true };
 
 /** The forms in effect. */
 export function wasmKernelForms(): WasmKernelForms {
