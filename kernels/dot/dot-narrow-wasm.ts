@@ -4,8 +4,8 @@
  * - two unscaled i8 operands: products and their sums are small integers, summed exactly in i32 lanes
  *   (i32x4.dot_i16x8_s) within a chunk and added to the partial sums at its end. Every partial sum stays an integer
  *   below 2^53 (n·2^14 for n < 2^39), so it is exact in any order: the same bits as the documented lane order.
- *   Two i8 operands with one scale each take it too where both scales are powers of two, and an i16-product chunk
- *   where both have at most 46 significant bits ({@link int8PairForm}).
+ *   Two i8 operands with one scale each take it too where their scales are powers of two (or short enough for n),
+ *   and an i16-product chunk where both have at most 46 significant bits ({@link int8PairForm}).
  * - two 16-bit floats (fp16, bf16, scaled or not): a shift or a mask turns the even and the odd elements of a load
  *   into binary32 (no widening shuffles), and the eight partial sums are kept as
  *   (p₀, p₂), (p₄, p₆), (p₁, p₃), (p₅, p₇) — element i still goes into partial sum i mod 8, in order, with the same
@@ -77,8 +77,9 @@ function int8Chunk(): Uint8Array {
  * general chunk (value × scale per element, kernels/dot/dot-wasm.ts) runs. Every form gives the general chunk's
  * bits: each product is the exact real product of the two read values sx·qx, sy·qy (the same real number, so the same
  * rounding), added in the same order.
- * - `sums` (both scales powers of two — 1 among them): every read value, product and partial sum is an integer times
- *   S = sx·sy, exact, so the i8 chunk's exact integer sums times S are the partial sums of the documented order.
+ * - `sums` (powers of two — 1 among them —, or scales short enough for n): every read value, product and partial
+ *   sum is an integer K times S = sx·sy, exact while S's odd integer part and K fit 53 bits together
+ *   (|K| ≤ 2^14·⌈n/8⌉), so the i8 chunk's exact integer sums times S are the partial sums of the documented order.
  *   The caller multiplies each of the eight sums by S (exact) and adds +0 (a zero sum is +0 there, as in that order).
  *   Needs |S|·2^14·n below 2^1000 (no partial sum near overflow).
  * - `products` (scales of at most 46 significant bits each: sx·q is exact for every i8 q): each product formed as
@@ -101,7 +102,9 @@ export function int8PairForm(scaleX: number, scaleY: number, n: number, scratch:
   // S exact: its odd integer part has at most a.bits + b.bits ≤ 53 bits and its lowest bit is at 2^-1074 or above.
   const scale = scaleX * scaleY;
   if (a.bits + b.bits > 53 || a.low + b.low < -1074 || !Number.isFinite(scale)) return null;
-  if (a.bits === 1 && b.bits === 1 && Math.abs(scale) * 2 ** 14 * n < 2 ** 1000) {
+  // K's bits: at most 15 + ⌈log2 ⌈n/8⌉⌉ (each lane sums ⌈n/8⌉ products of magnitude at most 2^14).
+  const kBits = 15 + Math.ceil(Math.log2(Math.max(1, Math.ceil(n / 8))));
+  if (a.bits + b.bits + kBits <= 53 && Math.abs(scale) * 2 ** 14 * n < 2 ** 1000) {
     return { form: 'sums', scale, chunk: wasmExports('dot i8·i8', 'the DOT kernel', int8Chunk).dot as DotChunk };
   }
   if (a.bits > 46 || b.bits > 46) return null;

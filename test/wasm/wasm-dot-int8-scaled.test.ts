@@ -1,7 +1,7 @@
 /**
  * The i8-pair DOT forms for operands with one scale each (kernels/dot/dot-narrow-wasm.ts, `int8PairForm`): which
- * scales take which form (powers of two: exact integer sums times S; at most 46 significant bits: S·(qx·qy) in one
- * rounding; other scales: the general chunk), and through the public API bit for bit the documented lane order of
+ * scales take which form (powers of two, or scales short enough for n: exact integer sums times S; at most 46
+ * significant bits: S·(qx·qy) in one rounding; other scales: the general chunk), and through the public API bit for bit the documented lane order of
  * the read values (sx·qx)·(sy·qy) — the general chunk's bits — for every form, with strides, sub-ranges, in-place
  * operands, chunk boundaries, negative and extreme scales, overflow and zero sums.
  */
@@ -25,9 +25,17 @@ describe('int8PairForm: the form each pair of scales takes', () => {
     expect(formOf(2 ** 900, 2 ** 80, 2 ** 5)).toBe('sums');
     expect(formOf(2 ** 900, 2 ** 80, 2 ** 6)).toBe('products');
   });
+  it('short scales take the integer sums while S and the sums fit 53 bits together', () => {
+    expect(formOf(0.75, 3)).toBe('sums'); // 2 + 2 bits
+    expect(formOf(bitsScale(11, -12), bitsScale(11, -3), 1000)).toBe('sums'); // 22 + 15 + 7 bits
+    expect(formOf(bitsScale(11, -12), bitsScale(11, -3), 2 ** 30)).toBe('products'); // 22 + 15 + 27 bits
+    expect(formOf(bitsScale(11, -12), 2 ** -3, 2 ** 24)).toBe('sums'); // 12 + 15 + 21 bits
+    expect(formOf(1, 1, 2 ** 39)).toBe('sums');
+    expect(formOf(1, 1, 2 ** 39 + 8)).toBe('products');
+  });
   it('scales of at most 46 significant bits take the products while S is exact', () => {
     expect(formOf(Math.fround(1 / 3), Math.fround(0.37))).toBe('products'); // 24 + 24 bits
-    expect(formOf(0.75, 3)).toBe('products');
+    expect(formOf(bitsScale(20, -25), bitsScale(20, -3))).toBe('products'); // 20 + 20 + 15 + 7 bits
     expect(formOf(bitsScale(46, -50), 0.875)).toBe('products'); // 46 + 3 bits
     expect(formOf(bitsScale(47, -50), 2 ** -3)).toBe('general'); // sx·127 may round
     expect(formOf(bitsScale(27, -30), bitsScale(27, -10))).toBe('general'); // S of 54 bits rounds
@@ -44,7 +52,7 @@ describe('int8PairForm: the form each pair of scales takes', () => {
 /** Scales for the property: every form and its edges, the general chunk's 53-bit scales among them. */
 const SCALES = [
   1, 2 ** -7, -(2 ** -5), 2 ** 1016, 2 ** -1074, 2 ** -1040, 2 ** 600, Math.fround(1 / 3), Math.fround(-0.37), 0.75, 3,
-  bitsScale(46, -46), bitsScale(47, -47), 1 / 3, 0.37 / 127, 2 ** 1017, 3 * 2 ** 1000,
+  bitsScale(11, -12), -bitsScale(20, -25), bitsScale(33, -30), bitsScale(46, -46), bitsScale(47, -47), 1 / 3, 0.37 / 127, 2 ** 1017, 3 * 2 ** 1000,
 ];
 const arena = wasmArena(1 << 20);
 

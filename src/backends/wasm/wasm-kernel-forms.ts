@@ -72,8 +72,8 @@ export interface WasmKernelForms {
    */
   readonly halfDotPromote: 'shuffle' | 'memory';
   /**
-   * DOT of two i8 operands with one scale each (kernels/dot/dot-narrow-wasm.ts, `int8PairForm`): powers of two take
-   * the exact integer-sum chunk (then × S), scales of at most 46 significant bits the i16-product chunk (S·(qx·qy),
+   * DOT of two i8 operands with one scale each (kernels/dot/dot-narrow-wasm.ts, `int8PairForm`): powers of two (or
+   * scales short enough for n) take the exact integer-sum chunk (then × S), scales of at most 46 significant bits the i16-product chunk (S·(qx·qy),
    * one rounding); the same bits as the general chunk (value × scale per element), which other scales keep. On by
    * default; off: every scaled i8 pair in the general chunk (unscaled pairs take the integer-sum chunk either way).
    */
