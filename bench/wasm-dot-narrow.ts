@@ -2,7 +2,8 @@
  * The narrow-storage DOT from DRAM (issue 20's ratios, focused): the WebAssembly DOT in fp64 arithmetic on operands
  * in a wasmArena (read in place), n = 2^24, for fp64, fp32, bf16, fp16 and i8 storage and each inner-loop form of the
  * fp32 and 16-bit chunks (src/backends/wasm/wasm-kernel-forms.ts: `halfDotPromote`), i8 with one scale per operand
- * (powers of two, binary32 scales, 53-bit scales; with and without `int8PairForms`), with the C STREAM dot
+ * (powers of two, binary32 scales, 53-bit scales; with and without `int8PairForms`), bf16 with sparse zeros (with and
+ * without `halfDotResume`), with the C STREAM dot
  * (/work/shared/tools/stream.c or $STREAM_C, gcc -O3 -march=native -fopenmp, OMP_NUM_THREADS=1; STREAM_BIN: a binary
  * built elsewhere) once per round, at its end. Every form is checked bit for bit against the default one before timing; rounds
  * interleaved, medians over rounds of the time and of the process's CPU time (on a shared machine the latter leaves
@@ -38,8 +39,8 @@ function streamDot(binary: string): number {
 }
 
 const STORAGES = [['f64', 8], ['f32', 4], ['bf16', 2], ['f16', 2], ['i8', 1]] as const;
-// Operands: 2·N·(8 + 4 + 2 + 2 + 1) bytes, and three scaled i8 pairs (2·N each).
-const arena = wasmArena(2 * N * 20 + 2 ** 20);
+// Operands: 2·N·(8 + 4 + 2 + 2 + 1) bytes, three scaled i8 pairs (2·N each) and bf16 with zeros (2·N).
+const arena = wasmArena(2 * N * 22 + 2 ** 20);
 const random = seededRandom(7);
 const operands = new Map<string, [Range<1, any>, Range<1, any>]>();
 for (const [name] of STORAGES) {
@@ -51,6 +52,15 @@ for (const [name] of STORAGES) {
     return r;
   };
   operands.set(name, [make(), make()]);
+}
+// bf16 with a zero in x every 2^16 elements (from element 1000): the checked chunk declines each such block
+// (a zero product); halfDotResume takes it in the exact chunk and resumes, where the earlier form (off) ran the rest
+// of the DOT in the exact chunk from the first.
+{
+  const [bx, by] = operands.get('bf16')!;
+  const zeros = vector(N, { storage: formats.bf16, arithmetic: formats.f64, memory: arena });
+  for (let i = 0; i < N; i++) zeros.set(i, (i - 1000) % 2 ** 16 === 0 ? 0 : bx.get(i));
+  operands.set('bf16 sparse zeros', [zeros, by]);
 }
 // i8 with one scale per operand (issue 20's "int8 scaled"): powers of two (the exact integer-sum form), binary32
 // scales (24 significant bits: the i16-product form) and scales of 53 bits (the general chunk), each pair of scales
@@ -75,6 +85,7 @@ for (const [name, bytes] of STORAGES) {
   cases.push({ name: `${name} (default forms)`, storage: name, bytes: 2 * N * bytes, forms: {} });
   if (name === 'bf16' || name === 'f16') for (const halfDotPromote of ['shuffle', 'memory'] as const) cases.push({ name: `${name}, halfDotPromote '${halfDotPromote}'`, storage: name, bytes: 2 * N * bytes, forms: { halfDotPromote } });
 }
+for (const halfDotResume of [true, false]) cases.push({ name: `bf16 sparse zeros, halfDotResume ${halfDotResume ? 'on' : 'off'}`, storage: 'bf16 sparse zeros', bytes: 4 * N, forms: { halfDotResume } });
 for (const [name] of SCALED_I8) {
   cases.push({ name: `${name} (default forms)`, storage: name, bytes: 2 * N, forms: {} });
   // The general chunk (value × scale per element), which every scaled i8 pair took before int8PairForms.

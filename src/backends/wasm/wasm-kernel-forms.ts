@@ -78,9 +78,16 @@ export interface WasmKernelForms {
    * default; off: every scaled i8 pair in the general chunk (unscaled pairs take the integer-sum chunk either way).
    */
   readonly int8PairForms: boolean;
+  /**
+   * After the checked 16-bit DOT chunk ({@link WasmKernelForms.halfDotChecked}) declines a block (a zero or underflowing
+   * bf16 product, an fp16 Inf or NaN), the exact chunk takes that block only and the checked chunk resumes after it,
+   * while the blocks computed in vain stay below an eighth of those kept (kernels/dot/dot-wasm.ts); off: the exact
+   * chunk takes the rest of the DOT from the first decline. The same bits. On by default.
+   */
+  readonly halfDotResume: boolean;
 }
 
-let forms: WasmKernelForms = { ellWide: true, halfDotChecked: true, halfDotLean: true, dotLookahead: 0, ddDotSplit: 'veltkamp', ddDotLazy: false, ellSlotsUnrolled: false, halfDotPromote: 'shuffle', int8PairForms: true };
+let forms: WasmKernelForms = { ellWide: true, halfDotChecked: true, halfDotLean: true, dotLookahead: 0, ddDotSplit: 'veltkamp', ddDotLazy: false, ellSlotsUnrolled: false, halfDotPromote: 'shuffle', int8PairForms: true, halfDotResume: true };
 
 /** The forms in effect. */
 export function wasmKernelForms(): WasmKernelForms {
