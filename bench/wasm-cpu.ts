@@ -84,12 +84,12 @@ const withForms = (change: Partial<WasmKernelForms>, run: () => unknown) => (): 
 
 const xs = data(N, 1), ys = data(N, 2);
 // In-place rows: the same operands again with their storage in one wasmArena (the WebAssembly kernels read it in
-// place, no staging copy): DOT 2·N·(8 + 4 + 2 + 2 + 1) bytes, GEMV 2·M²·(8 + 4), ELL 128³ f64 and f32 (values and
+// place, no staging copy): DOT 2·N·(8 + 4 + 2 + 2 + 1) bytes and three scaled i8 pairs (2·N·3), GEMV 2·M²·(8 + 4), ELL 128³ f64 and f32 (values and
 // column indices), plus alignment.
 const ELL_ROWS = quick ? 16 ** 3 : 128 ** 3;
 // The staging area below it must hold what the staged calls copy: ELL SpMV stages x as doubles (8 bytes a column),
 // the double-double ELL SpMV x and its row results (about 16 bytes a row; 34 MB at 128³ on the H100 host's run).
-const arena = wasmArena(2 * N * 17 + 2 * M * M * 12 + ELL_ROWS * (7 * (8 + 4 + 4 + 4) + 8) + 2 ** 20, { staging: ELL_ROWS * 24 + 2 ** 22 });
+const arena = wasmArena(2 * N * 20 + 2 * M * M * 12 + ELL_ROWS * (7 * (8 + 4 + 4 + 4) + 8) + 2 ** 20, { staging: ELL_ROWS * 24 + 2 ** 22 });
 const vectorOf = (values: Float64Array, storage: (typeof formats)[keyof typeof formats]): Range<1, any> => vector(values, { storage, arithmetic: formats.f64 });
 const cases: Case[] = [];
 /** Bytes ahead of the candidate lookahead loads of the 16-bit DOT (`--lookahead=512,2048`, the default). */
@@ -130,6 +130,26 @@ for (const [name, storage, bytes] of DOT_STORAGES) {
   // Results agree within the bound (checked once, before timing).
   const b = dotBound(x, y);
   if (!(Math.abs(dot(x, y, { backend: 'wasm' }) - dot(x, y, { backend: 'js' })) <= 2 * b)) throw new Error(`DOT ${name}: backends disagree beyond the bound`);
+}
+// i8 with one scale per operand, in place (issue 20's "int8 scaled"; the same integers as the i8 rows): powers of two,
+// binary32 scales and 53-bit scales — kernels/dot/dot-narrow-wasm.ts's `int8PairForm` takes the integer sums, the
+// i16 products, the general chunk — and the general chunk for the first two (int8PairForms off: the form before).
+const SCALED_I8 = [['pow2', 'scales 2^-7, 2^-5', 2 ** -7, 2 ** -5], ['f32', 'binary32 scales', Math.fround(0.37 / 127), Math.fround(1.3 / 127)], ['53bit', '53-bit scales', 0.37 / 127, 1.3 / 127]] as const;
+for (const [key, label, sx, sy] of SCALED_I8) {
+  const make = (values: Float64Array, scale: number): Range<1, any> => {
+    const r = range(scaledReducedRowMajor<1>({ size: [N], storage: formats.i8, arithmetic: formats.f64, scaleMask: [false], memory: arena }));
+    r.accessor.writeScale!(0, scale);
+    for (let i = 0; i < N; i++) r.set(i, Math.round(values[i]! * 200) * scale);
+    return r;
+  };
+  const x = make(xs, sx), y = make(ys, sy);
+  const run = (): unknown => dot(x, y, { backend: 'wasm' });
+  if (!(Math.abs((run() as number) - dot(x, y, { backend: 'js' })) <= 2 * dotBound(x, y))) throw new Error(`DOT i8 ${label}: backends disagree beyond the bound`);
+  cases.push({ name: `DOT i8 storage, ${label}, f64 arithmetic, n = 2^24 (wasm, in place)`, group: `dot-i8s-${key}-wasm-inplace`, bytes: 2 * N, run });
+  if (key === '53bit') continue;
+  const general = withForms({ int8PairForms: false }, run);
+  if (!Object.is(general(), run())) throw new Error(`DOT i8 ${label}: the general chunk differs from int8PairForm's`);
+  cases.push({ name: `DOT i8 storage, ${label}, f64 arithmetic, n = 2^24 (wasm, in place, general chunk: int8PairForms off)`, group: `dot-i8s-${key}-wasm-inplace-general`, bytes: 2 * N, run: general });
 }
 cases.push({ name: 'DOT f64, @stdlib/blas-base-ddot', group: 'dot-stdlib', bytes: 16 * N, run: () => ddot(N, xs, 1, ys, 1) });
 // fp32 arithmetic on fp32 storage: WebAssembly's f32x4 lanes against the JavaScript f32 kernel (Math.fround per
@@ -429,6 +449,8 @@ const goals = [
   ['DOT in place: f64 time / bf16 storage time (wasm; goal ≥ 3)', ratio('dot-f64-wasm-inplace', 'dot-bf16-wasm-inplace')],
   ['DOT in place: f64 time / f16 storage time (wasm; goal ≥ 3)', ratio('dot-f64-wasm-inplace', 'dot-f16-wasm-inplace')],
   ['DOT in place: f64 time / i8 storage time (wasm; goal ≥ 4)', ratio('dot-f64-wasm-inplace', 'dot-i8-wasm-inplace')],
+  ['DOT in place: f64 time / i8 scaled storage time, scales 2^-7, 2^-5; binary32; 53-bit (wasm; goal ≥ 4)', SCALED_I8.map(([key]) => ratio('dot-f64-wasm-inplace', `dot-i8s-${key}-wasm-inplace`)).join('; ')],
+  ['DOT in place: f64 time / i8 scaled storage time in the general chunk (int8PairForms off), scales 2^-7, 2^-5; binary32', ['pow2', 'f32'].map((key) => ratio('dot-f64-wasm-inplace', `dot-i8s-${key}-wasm-inplace-general`)).join('; ')],
   ['ELL SpMV f64 Laplacian 128³ (wasm, in place) vs STREAM dot (goal ≥ 0.60)', ofStream(cases.find((c) => c.group === 'ell-f64-wasm-inplace')!.bytes, 'ell-f64-wasm-inplace')],
   ['DOT in place: f64 time / bf16 storage time, earlier unchecked chunk (wasm)', ratio('dot-f64-wasm-inplace', 'dot-bf16-wasm-inplace-earlier')],
   ['DOT in place: f64 time / f16 storage time, earlier unchecked chunk (wasm)', ratio('dot-f64-wasm-inplace', 'dot-f16-wasm-inplace-earlier')],
@@ -561,6 +583,13 @@ most about 42 µops per 64 bytes, where the fixed order's widening and addition 
 (products widened from a stored copy, no shuffles: fewer shuffle-port µops but more µops in all, 67) test it.
 ELL's "earlier 4-row loop" rows time the loop the 8-row one
 replaced (wasmKernelForms; same bits).
+
+"int8 scaled": i8 operands with one scale each (the i8 rows' integers). Where both scales are powers of two (or short
+enough for n) every read value, product and partial sum is an exact integer times S = sx·sy, so the DOT takes the i8
+chunk's integer sums and multiplies them by S; scales of at most 46 significant bits (binary32 ones among them) form
+each product as S·(qx·qy) from an exact i16 product, one rounding (\`int8PairForms\`, on; the same bits as the
+general chunk, checked in this run; its rows "general chunk" time the form before). 53-bit scales, such as
+fitScales gives, keep the general chunk: each read value sx·qx rounds, so it is converted and multiplied per element.
 
 Candidate and earlier forms (src/backends/wasm/wasm-kernel-forms.ts), each checked in this run against the default
 form before timing: ELL's "slots unrolled" rows (off by default) write the slots out one by one (no slot loop; same

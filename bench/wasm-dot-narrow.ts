@@ -1,7 +1,9 @@
 /**
  * The narrow-storage DOT from DRAM (issue 20's ratios, focused): the WebAssembly DOT in fp64 arithmetic on operands
  * in a wasmArena (read in place), n = 2^24, for fp64, fp32, bf16, fp16 and i8 storage and each inner-loop form of the
- * fp32 and 16-bit chunks (src/backends/wasm/wasm-kernel-forms.ts: `halfDotPromote`), with the C STREAM dot
+ * fp32 and 16-bit chunks (src/backends/wasm/wasm-kernel-forms.ts: `halfDotPromote`), i8 with one scale per operand
+ * (powers of two, binary32 scales, 53-bit scales; with and without `int8PairForms`), bf16 with sparse zeros (with and
+ * without `halfDotResume`), with the C STREAM dot
  * (/work/shared/tools/stream.c or $STREAM_C, gcc -O3 -march=native -fopenmp, OMP_NUM_THREADS=1; STREAM_BIN: a binary
  * built elsewhere) once per round, at its end. Every form is checked bit for bit against the default one before timing; rounds
  * interleaved, medians over rounds of the time and of the process's CPU time (on a shared machine the latter leaves
@@ -14,7 +16,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setWasmKernelForms, type WasmKernelForms } from '../src/backends/wasm/wasm-kernel-forms.js';
-import { dot, formats, vector, wasmArena, type Range } from '../src/index.js';
+import { dot, formats, range, scaledReducedRowMajor, vector, wasmArena, type Range } from '../src/index.js';
 import { seededRandom } from '../src/sparse/seeded-random.js';
 import { machineDescription, markdownTable, writeResults } from './report.js';
 
@@ -37,7 +39,8 @@ function streamDot(binary: string): number {
 }
 
 const STORAGES = [['f64', 8], ['f32', 4], ['bf16', 2], ['f16', 2], ['i8', 1]] as const;
-const arena = wasmArena(2 * N * 17 + 2 ** 20);
+// Operands: 2·N·(8 + 4 + 2 + 2 + 1) bytes, three scaled i8 pairs (2·N each) and bf16 with zeros (2·N).
+const arena = wasmArena(2 * N * 22 + 2 ** 20);
 const random = seededRandom(7);
 const operands = new Map<string, [Range<1, any>, Range<1, any>]>();
 for (const [name] of STORAGES) {
@@ -50,12 +53,43 @@ for (const [name] of STORAGES) {
   };
   operands.set(name, [make(), make()]);
 }
+// bf16 with a zero in x every 2^16 elements (from element 1000): the checked chunk declines each such block
+// (a zero product); halfDotResume takes it in the exact chunk and resumes, where the earlier form (off) ran the rest
+// of the DOT in the exact chunk from the first.
+{
+  const [bx, by] = operands.get('bf16')!;
+  const zeros = vector(N, { storage: formats.bf16, arithmetic: formats.f64, memory: arena });
+  for (let i = 0; i < N; i++) zeros.set(i, (i - 1000) % 2 ** 16 === 0 ? 0 : bx.get(i));
+  operands.set('bf16 sparse zeros', [zeros, by]);
+}
+// i8 with one scale per operand (issue 20's "int8 scaled"): powers of two (the exact integer-sum form), binary32
+// scales (24 significant bits: the i16-product form) and scales of 53 bits (the general chunk), each pair of scales
+// kernels/dot/dot-narrow-wasm.ts's `int8PairForm` sorts; the same integers in every pair.
+const SCALED_I8 = [['i8 scaled 2^-7, 2^-5', 2 ** -7, 2 ** -5], ['i8 scaled f32', Math.fround(0.37 / 127), Math.fround(1.3 / 127)], ['i8 scaled 53-bit', 0.37 / 127, 1.3 / 127]] as const;
+{
+  const [qx, qy] = operands.get('i8')!;
+  for (const [name, sx, sy] of SCALED_I8) {
+    const make = (q: Range<1, any>, scale: number): Range<1, any> => {
+      const r = range(scaledReducedRowMajor<1>({ size: [N], storage: formats.i8, arithmetic: formats.f64, scaleMask: [false], memory: arena }));
+      r.accessor.writeScale!(0, scale);
+      for (let i = 0; i < N; i++) r.set(i, q.get(i) * scale);
+      return r;
+    };
+    operands.set(name, [make(qx, sx), make(qy, sy)]);
+  }
+}
 
 interface Case { name: string; storage: string; bytes: number; forms: Partial<WasmKernelForms> }
 const cases: Case[] = [];
 for (const [name, bytes] of STORAGES) {
   cases.push({ name: `${name} (default forms)`, storage: name, bytes: 2 * N * bytes, forms: {} });
   if (name === 'bf16' || name === 'f16') for (const halfDotPromote of ['shuffle', 'memory'] as const) cases.push({ name: `${name}, halfDotPromote '${halfDotPromote}'`, storage: name, bytes: 2 * N * bytes, forms: { halfDotPromote } });
+}
+for (const halfDotResume of [true, false]) cases.push({ name: `bf16 sparse zeros, halfDotResume ${halfDotResume ? 'on' : 'off'}`, storage: 'bf16 sparse zeros', bytes: 4 * N, forms: { halfDotResume } });
+for (const [name] of SCALED_I8) {
+  cases.push({ name: `${name} (default forms)`, storage: name, bytes: 2 * N, forms: {} });
+  // The general chunk (value × scale per element), which every scaled i8 pair took before int8PairForms.
+  if (name !== 'i8 scaled 53-bit') cases.push({ name: `${name}, int8PairForms off`, storage: name, bytes: 2 * N, forms: { int8PairForms: false } });
 }
 const run = (c: Case): number => {
   const previous = setWasmKernelForms(c.forms);

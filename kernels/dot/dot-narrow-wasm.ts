@@ -4,6 +4,8 @@
  * - two unscaled i8 operands: products and their sums are small integers, summed exactly in i32 lanes
  *   (i32x4.dot_i16x8_s) within a chunk and added to the partial sums at its end. Every partial sum stays an integer
  *   below 2^53 (n·2^14 for n < 2^39), so it is exact in any order: the same bits as the documented lane order.
+ *   Two i8 operands with one scale each take it too where their scales are powers of two (or short enough for n),
+ *   and an i16-product chunk where both have at most 46 significant bits ({@link int8PairForm}).
  * - two 16-bit floats (fp16, bf16, scaled or not): a shift or a mask turns the even and the odd elements of a load
  *   into binary32 (no widening shuffles), and the eight partial sums are kept as
  *   (p₀, p₂), (p₄, p₆), (p₁, p₃), (p₅, p₇) — element i still goes into partial sum i mod 8, in order, with the same
@@ -66,6 +68,100 @@ function int8Chunk(): Uint8Array {
     splat(0), op.set(sum),
     loopOf(i, n, 16, [px, py], 16, step),
     addLanes(0, op.get(sum)), addLanes(16, [op.get(sum), op.get(sum), shuffle(HIGH64)]),
+  ];
+  return encodeModule([l.function('dot', [], bytes(body))], 1);
+}
+
+/**
+ * How a pair of i8 operands with one scale each (1 where unscaled) runs its DOT in a narrow chunk, or null where the
+ * general chunk (value × scale per element, kernels/dot/dot-wasm.ts) runs. Every form gives the general chunk's
+ * bits: each product is the exact real product of the two read values sx·qx, sy·qy (the same real number, so the same
+ * rounding), added in the same order.
+ * - `sums` (powers of two — 1 among them —, or scales short enough for n): every read value, product and partial
+ *   sum is an integer K times S = sx·sy, exact while S's odd integer part and K fit 53 bits together
+ *   (|K| ≤ 2^14·⌈n/8⌉), so the i8 chunk's exact integer sums times S are the partial sums of the documented order.
+ *   The caller multiplies each of the eight sums by S (exact) and adds +0 (a zero sum is +0 there, as in that order).
+ *   Needs |S|·2^14·n below 2^1000 (no partial sum near overflow).
+ * - `products` (scales of at most 46 significant bits each: sx·q is exact for every i8 q): each product formed as
+ *   S·(qx·qy) — an exact i16 product converted to f64, times the exact S in one rounding — and added in the lane
+ *   order (element 8t + 2k + l into lane l of accumulator k, as the general chunk).
+ * Both need |sx|, |sy| ≤ 2^1016 (no read value overflows) and S = sx·sy exact in binary64.
+ * `chunk(px, s, py, _, n)` takes S as `s`; `scratch`: as for {@link narrowDotChunk}.
+ */
+export interface Int8PairForm {
+  readonly form: 'sums' | 'products';
+  /** S = scaleX · scaleY (exact). */
+  readonly scale: number;
+  readonly chunk: DotChunk;
+}
+
+/** The narrow form for an i8 pair with these scales (1 where unscaled) and `n` elements, or null (see {@link Int8PairForm}). */
+export function int8PairForm(scaleX: number, scaleY: number, n: number, scratch: number): Int8PairForm | null {
+  const a = bitsOf(scaleX), b = bitsOf(scaleY);
+  if (!a || !b || Math.abs(scaleX) > 2 ** 1016 || Math.abs(scaleY) > 2 ** 1016) return null;
+  // S exact: its odd integer part has at most a.bits + b.bits ≤ 53 bits and its lowest bit is at 2^-1074 or above.
+  const scale = scaleX * scaleY;
+  if (a.bits + b.bits > 53 || a.low + b.low < -1074 || !Number.isFinite(scale)) return null;
+  // K's bits: at most 15 + ⌈log2 ⌈n/8⌉⌉ (each lane sums ⌈n/8⌉ products of magnitude at most 2^14).
+  const kBits = 15 + Math.ceil(Math.log2(Math.max(1, Math.ceil(n / 8))));
+  if (a.bits + b.bits + kBits <= 53 && Math.abs(scale) * 2 ** 14 * n < 2 ** 1000) {
+    return { form: 'sums', scale, chunk: wasmExports('dot i8·i8', 'the DOT kernel', int8Chunk).dot as DotChunk };
+  }
+  if (a.bits > 46 || b.bits > 46) return null;
+  return { form: 'products', scale, chunk: wasmExports(`dot i8·i8 products @${scratch}`, 'the DOT kernel', () => int8ProductsChunk(scratch)).dot as DotChunk };
+}
+
+/** A finite non-zero double as (odd integer of `bits` bits) × 2^low; null for 0 and non-finite values. */
+function bitsOf(v: number): { bits: number; low: number } | null {
+  if (!Number.isFinite(v) || v === 0) return null;
+  const words = new Uint32Array(new Float64Array([Math.abs(v)]).buffer);
+  const exponent = words[1]! >>> 20;
+  // The 53-bit (normal: implicit bit set) or 52-bit (subnormal) integer significand m, v = m · 2^(e − 1075).
+  let hi = words[1]! & 0xfffff, lo = words[0]!;
+  if (exponent > 0) hi |= 0x100000;
+  let low = (exponent > 0 ? exponent : 1) - 1075;
+  // Drop the trailing zeros (at most 52 of them: m ≠ 0).
+  while ((lo & 1) === 0) {
+    lo = (lo >>> 1) | ((hi & 1) << 31);
+    hi >>>= 1;
+    low++;
+  }
+  const bits = hi > 0 ? 32 + (32 - Math.clz32(hi)) : 32 - Math.clz32(lo);
+  return { bits, low };
+}
+
+const [I16X8_MUL, I32X4_EXTEND_HIGH_I16X8_S] = [0x95, 0xa8];
+
+/**
+ * The `products` form of {@link Int8PairForm}: 16 elements a step; each product qx·qy exact in an i16 lane
+ * (|qx·qy| ≤ 2^14), widened to i32 and converted to f64 (exact), times S (the one rounding, as fl(x·y) of the read
+ * values), added into accumulator k lane l for element 8t + 2k + l.
+ */
+function int8ProductsChunk(scratch: number): Uint8Array {
+  const l = new WasmLocals();
+  const [px, sp, py, , n] = [l.param(I32), l.param(F64), l.param(I32), l.param(F64), l.param(I32)];
+  const i = l.local(I32);
+  const acc = l.locals_(V128, 4);
+  const [scale, rx, ry, k, w] = [l.local(V128), l.local(V128), l.local(V128), l.local(V128), l.local(V128)];
+  // Eight products (elements 8h … 8h + 7 of the step) as i16 lanes.
+  const products = (extend: number): Code => [op.get(rx), s(extend), op.get(ry), s(extend), s(I16X8_MUL), op.set(k)];
+  // Lanes 0, 1 of i32x4 local `w` as f64x2, times S, added to accumulator a.
+  const add = (a: number, pair: Code): Code => [op.get(acc + a), pair, s(SIMD.f64x2ConvertLowI32x4s), op.get(scale), s(SIMD.f64x2Mul), s(SIMD.f64x2Add), op.set(acc + a)];
+  // Products 4q … 4q + 3 of k (elements 8h + 4q …): the first two into accumulator 2q, the last two into 2q + 1.
+  const quarter = (q: number): Code => [
+    op.get(k), s(q === 0 ? SIMD.i32x4ExtendLowI16x8s : I32X4_EXTEND_HIGH_I16X8_S), op.set(w),
+    add(2 * q, op.get(w)), add(2 * q + 1, [op.get(w), op.get(w), shuffle(HIGH64)]),
+  ];
+  const step = [
+    op.get(px), op.simdMem(SIMD.load, 0), op.set(rx), op.get(py), op.simdMem(SIMD.load, 0), op.set(ry),
+    [SIMD.i16x8ExtendLowI8x16s, I16X8_EXTEND_HIGH_I8X16_S].map((extend) => [products(extend), quarter(0), quarter(1)]),
+  ];
+  const body = [
+    // S splat through memory (a splat of a local is rebuilt by the engine at every step; a load stays before the loop).
+    op.i32(scratch), op.get(sp), s(SIMD.f64x2Splat), op.simdMem(SIMD.store, 0), op.i32(scratch), op.simdMem(SIMD.load, 0), op.set(scale),
+    [0, 1, 2, 3].map((a) => [op.i32(0), op.simdMem(SIMD.load, 0, 16 * a), op.set(acc + a)]),
+    loopOf(i, n, 16, [px, py], 16, step),
+    [0, 1, 2, 3].map((a) => [op.i32(0), op.get(acc + a), op.simdMem(SIMD.store, 0, 16 * a)]),
   ];
   return encodeModule([l.function('dot', [], bytes(body))], 1);
 }

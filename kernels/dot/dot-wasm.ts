@@ -13,7 +13,7 @@ import type { Accessor } from '../../accessors/accessor.js';
 import { F64, I32, V128, encodeModule, op, SIMD, uleb } from '../../src/backends/wasm/wasm-encoder.js';
 import { LANES, WasmLocals, operandLocals, operandParams, operandSetup, stepLoop } from '../../src/backends/wasm/wasm-function.js';
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
-import { NARROW_16_LANES, checkedNarrowDotChunk, narrowDotChunk, narrowPadding } from './dot-narrow-wasm.js';
+import { CHECK_BLOCK, NARROW_16_LANES, checkedNarrowDotChunk, int8PairForm, narrowDotChunk, narrowPadding } from './dot-narrow-wasm.js';
 import { wasmKernelForms } from '../../src/backends/wasm/wasm-kernel-forms.js';
 import { CHUNK, scaleOf, streamPairs, type WasmStorage, wasmStorageOf, laneSum, laneSumF32 } from '../../src/backends/wasm/wasm-storage.js';
 
@@ -85,22 +85,42 @@ const [I32_OR, I32_LOAD8_U, I32_STORE] = [0x72, 0x2d, 0x36];
  */
 export function wasmDot(x: Accessor<1, any>, y: Accessor<1, any>, n: number, lanes: 'f64' | 'f32' = 'f64'): number {
   const sx = wasmStorageOf(x) as WasmStorage, sy = wasmStorageOf(y) as WasmStorage;
-  const narrow = lanes === 'f64' ? narrowDotChunk(sx, !!x.scale, sy, !!y.scale, CONSTANTS_AT) : null;
-  const f = narrow ?? dotChunk(sx, !!x.scale, sy, !!y.scale, lanes, wasmKernelForms().dotLookahead, CONSTANTS_AT + 48);
   const scaleX = scaleOf(x), scaleY = scaleOf(y);
+  // An i8 pair, scaled or not, where its scales allow a narrow form (the same bits; kernels/dot/dot-narrow-wasm.ts).
+  const int8 = lanes === 'f64' && sx.name === 'i8' && sy.name === 'i8' && wasmKernelForms().int8PairForms ? int8PairForm(scaleX, scaleY, n, CONSTANTS_AT) : null;
+  const narrow = int8 ? int8.chunk : lanes === 'f64' ? narrowDotChunk(sx, !!x.scale, sy, !!y.scale, CONSTANTS_AT) : null;
+  const f = narrow ?? dotChunk(sx, !!x.scale, sy, !!y.scale, lanes, wasmKernelForms().dotLookahead, CONSTANTS_AT + 48);
+  // The products form takes S = scaleX · scaleY as its x scale; the sums form ignores the scales.
+  const [chunkScaleX, chunkScaleY] = int8 ? [int8.scale, 1] : [scaleX, scaleY];
   reserveBytes(CONSTANTS_AT + 96);
   const buffer = wasmMemory().buffer as ArrayBuffer;
   const acc = lanes === 'f64' ? new Float64Array(buffer, ACC, 8) : new Float32Array(buffer, ACC, 8);
   acc.fill(0);
-  // The checked chunk runs until it first stops early (at an element it does not handle exactly); the exact chunk
-  // goes on from there, and takes every later call of this DOT.
+  // The checked chunk runs until it stops early, at a block of CHECK_BLOCK elements with an element it does not
+  // handle exactly. Resuming (wasmKernelForms().halfDotResume): the exact chunk takes that block and the checked one
+  // goes on after it, while the blocks it computed in vain stay below an eighth of those it kept (plus one: data with
+  // many zeros, say, give up after two blocks); else, or without resuming, the exact chunk takes the rest of the DOT.
+  // Consecutive elements in the same lanes either way: the same bits.
   let checked = narrow && wasmKernelForms().halfDotChecked ? checkedNarrowDotChunk(sx, !!x.scale, sy, !!y.scale, CONSTANTS_AT, wasmKernelForms().halfDotLean, wasmKernelForms().dotLookahead, wasmKernelForms().halfDotPromote === 'memory') : null;
+  const resume = wasmKernelForms().halfDotResume;
+  let kept = 0, wasted = 0;
   streamPairs(x, y, n, X_AT, Y_AT, (padded, px, py) => {
-    const done = checked ? checked(px, scaleX, py, scaleY, padded) : 0;
-    if (done === padded) return;
-    checked = null;
-    f(px + done * sx.bytes, scaleX, py + done * sy.bytes, scaleY, padded - done);
+    let at = 0;
+    while (checked && at < padded) {
+      const done = checked(px + at * sx.bytes, scaleX, py + at * sy.bytes, scaleY, padded - at);
+      at += done;
+      kept += done;
+      if (at === padded) return;
+      wasted += CHECK_BLOCK;
+      if (!resume || wasted > kept / 8 + CHECK_BLOCK) { checked = null; break; }
+      const block = Math.min(CHECK_BLOCK, padded - at);
+      f(px + at * sx.bytes, chunkScaleX, py + at * sy.bytes, chunkScaleY, block);
+      at += block;
+    }
+    if (at < padded) f(px + at * sx.bytes, chunkScaleX, py + at * sy.bytes, chunkScaleY, padded - at);
   }, narrow ? narrowPadding(sx) : 8, true);
+  // Exact integer sums times the power of two S, exact; + 0 makes a zero sum +0 (S may be negative), as in the order.
+  if (int8?.form === 'sums') return laneSum(Float64Array.from(acc, (a) => a * int8.scale + 0));
   if (narrow && sx.name !== 'i8') return laneSum(Float64Array.from(NARROW_16_LANES, (m) => acc[m]!));
   return acc instanceof Float64Array ? laneSum(acc) : laneSumF32(acc);
 }

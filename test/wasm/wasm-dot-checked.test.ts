@@ -2,8 +2,9 @@
  * The checked fp16·fp16 and bf16·bf16 DOT chunk (kernels/dot/dot-narrow-wasm.ts, `checkedNarrowDotChunk`): it runs
  * to the end on data it handles exactly, stops at the check block before an element it does not (bf16: a product
  * outside binary32's normal range, zero included; fp16: Inf or NaN) and leaves sums that the exact chunk continues;
- * the public DOT in every form (unchecked, checked, lean, lean with lookahead loads, products widened through memory), staged and in a wasmArena, bit
- * for bit the documented lane order wherever such elements lie, across check blocks and chunks.
+ * the public DOT in every form (unchecked, checked, lean, lean with lookahead loads, products widened through memory,
+ * resumed after a declined block or not), staged and in a wasmArena, bit for bit the documented lane order wherever
+ * such elements lie, across check blocks and chunks.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -73,10 +74,10 @@ describe('DOT of fp16·fp16 and bf16·bf16 through the public API, both forms', 
     // Where special elements go (positions modulo n): none, one or a few, in x or y.
     specials: fc.array(fc.record({ at: fc.nat(), inX: fc.boolean(), value: special }), { maxLength: 3 }),
     seed: fc.integer({ min: 1, max: 2 ** 30 }), inArena: fc.boolean(), checked: fc.boolean(), lean: fc.boolean(),
-    lookahead: fc.constantFrom(0, 64, 1024), promote: fc.constantFrom('shuffle' as const, 'memory' as const),
+    lookahead: fc.constantFrom(0, 64, 1024), promote: fc.constantFrom('shuffle' as const, 'memory' as const), resume: fc.boolean(),
   });
   it('bit for bit the lane order, special elements anywhere', () => {
-    fc.assert(fc.property(input, ({ name, n, specials, seed, inArena, checked, lean, lookahead, promote }) => {
+    fc.assert(fc.property(input, ({ name, n, specials, seed, inArena, checked, lean, lookahead, promote, resume }) => {
       const values = (k: number): number[] => Array.from({ length: n }, (_, i) => Math.sin(seed + k * 7919 + i) * 3);
       const xs = values(1), ys = values(2);
       for (const s of specials) if (n > 0) (s.inX ? xs : ys)[s.at % n] = s.value;
@@ -87,12 +88,43 @@ describe('DOT of fp16·fp16 and bf16·bf16 through the public API, both forms', 
         return r;
       };
       const x = make(xs), y = make(ys);
-      const previous = setWasmKernelForms({ halfDotChecked: checked, halfDotLean: lean, dotLookahead: lookahead, halfDotPromote: promote });
+      const previous = setWasmKernelForms({ halfDotChecked: checked, halfDotLean: lean, dotLookahead: lookahead, halfDotPromote: promote, halfDotResume: resume });
       try {
         const got = dot(x, y, { backend: 'wasm' });
         expect(Object.is(got, laneOrderDot(readValues(x), readValues(y)))).toBe(true);
       } finally { setWasmKernelForms(previous); arena?.release(); }
     }), { numRuns: 200 });
+  });
+
+  it('declined blocks here and there: resumed after each, given up where they are many — the same bits', () => {
+    // bf16 zeros (declined: a zero product) and fp16 Infs far apart (resumed each time), then a stretch with a zero in
+    // every block and one with every other block (given up), staged and in a wasmArena, with and without resuming.
+    const n = 64 * CHECK_BLOCK + 24;
+    const far = [3, 5 * CHECK_BLOCK + 7, 17 * CHECK_BLOCK + 511, 18 * CHECK_BLOCK];
+    for (const name of ['bf16', 'f16'] as const) {
+      for (const pattern of ['far', 'every block', 'every other block'] as const) {
+        const special = name === 'bf16' ? 0 : (pattern === 'far' ? 0 : Infinity);
+        const at = pattern === 'far' ? far : Array.from({ length: 20 }, (_, k) => (20 + k * (pattern === 'every block' ? 1 : 2)) * CHECK_BLOCK - 5 * k);
+        for (const inArena of [false, true]) {
+          const arena = inArena ? wasmArena(4 * n + 4096) : null;
+          const make = (k: number): Range<1, any> => {
+            const r = vector(n, { storage: formats[name], arithmetic: formats.f64, ...(arena ? { memory: arena } : {}) });
+            for (let i = 0; i < n; i++) r.set(i, Math.sin(i * k) + 0.25);
+            return r;
+          };
+          const x = make(1), y = make(2);
+          for (const i of at) (i % 3 === 0 ? y : x).set(i, special);
+          // fp16 'far': an Inf far apart instead of zeros (the fp16 chunk takes zeros), one in x and one in y.
+          if (name === 'f16' && pattern === 'far') { x.set(far[1]!, Infinity); y.set(far[2]!, -Infinity); x.set(far[3]!, 0); }
+          const want = laneOrderDot(readValues(x), readValues(y));
+          for (const resume of [true, false]) {
+            const previous = setWasmKernelForms({ halfDotResume: resume });
+            try { expect(Object.is(dot(x, y, { backend: 'wasm' }), want)).toBe(true); } finally { setWasmKernelForms(previous); }
+          }
+          arena?.release();
+        }
+      }
+    }
   });
 
   it('long vectors across chunks, in a wasmArena: one zero late in the second call', () => {

@@ -71,9 +71,23 @@ export interface WasmKernelForms {
    * against 1.72–1.81) and takes more µops on Intel cores (llvm-mca, icelake-server: 67 against 63 per 16 bf16 pairs).
    */
   readonly halfDotPromote: 'shuffle' | 'memory';
+  /**
+   * DOT of two i8 operands with one scale each (kernels/dot/dot-narrow-wasm.ts, `int8PairForm`): powers of two (or
+   * scales short enough for n) take the exact integer-sum chunk (then × S), scales of at most 46 significant bits the i16-product chunk (S·(qx·qy),
+   * one rounding); the same bits as the general chunk (value × scale per element), which other scales keep. On by
+   * default; off: every scaled i8 pair in the general chunk (unscaled pairs take the integer-sum chunk either way).
+   */
+  readonly int8PairForms: boolean;
+  /**
+   * After the checked 16-bit DOT chunk ({@link WasmKernelForms.halfDotChecked}) declines a block (a zero or underflowing
+   * bf16 product, an fp16 Inf or NaN), the exact chunk takes that block only and the checked chunk resumes after it,
+   * while the blocks computed in vain stay below an eighth of those kept (kernels/dot/dot-wasm.ts); off: the exact
+   * chunk takes the rest of the DOT from the first decline. The same bits. On by default.
+   */
+  readonly halfDotResume: boolean;
 }
 
-let forms: WasmKernelForms = { ellWide: true, halfDotChecked: true, halfDotLean: true, dotLookahead: 0, ddDotSplit: 'veltkamp', ddDotLazy: false, ellSlotsUnrolled: false, halfDotPromote: 'shuffle' };
+let forms: WasmKernelForms = { ellWide: true, halfDotChecked: true, halfDotLean: true, dotLookahead: 0, ddDotSplit: 'veltkamp', ddDotLazy: false, ellSlotsUnrolled: false, halfDotPromote: 'shuffle', int8PairForms: true, halfDotResume: true };
 
 /** The forms in effect. */
 export function wasmKernelForms(): WasmKernelForms {
