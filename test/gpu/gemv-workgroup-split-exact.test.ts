@@ -211,8 +211,8 @@ describe('GEMV N workgroup split with exact 16-bit products (gemvWorkgroupSplitE
     ops.destroy();
   });
 
-  it('is off by default (MODPREC_GPU_GEMV_WORKGROUP_SPLIT_EXACT=1 turns it on)', () => {
-    if (process.env.MODPREC_GPU_GEMV_WORKGROUP_SPLIT_EXACT === undefined) expect(initial.gemvWorkgroupSplitExact).toBe(false);
-    else expect(initial.gemvWorkgroupSplitExact).toBe(process.env.MODPREC_GPU_GEMV_WORKGROUP_SPLIT_EXACT === '1');
+  it('is on by default (MODPREC_GPU_GEMV_WORKGROUP_SPLIT_EXACT=0 turns it off)', () => {
+    if (process.env.MODPREC_GPU_GEMV_WORKGROUP_SPLIT_EXACT === undefined) expect(initial.gemvWorkgroupSplitExact).toBe(true);
+    else expect(initial.gemvWorkgroupSplitExact).toBe(process.env.MODPREC_GPU_GEMV_WORKGROUP_SPLIT_EXACT !== '0');
   });
 });

@@ -16,7 +16,7 @@ import { type Storage, type Variant, exactSolution, add, neg, atMost, exactOf, m
 
 const initial = trsvKernelSwitches();
 afterEach(() => {
-  setTrsvKernelSwitches({ ddLanes: initial.ddLanes, ddOverlapLanes: initial.ddOverlapLanes });
+  setTrsvKernelSwitches({ ddLanes: initial.ddLanes, ddOverlapLanes: initial.ddOverlapLanes, ddOverlapFarLanes: initial.ddOverlapFarLanes });
 });
 
 /** x's stored words per element ([hi, lo] for dd). */
@@ -33,7 +33,8 @@ async function overlapWithinBound(storage: Storage, A: Range<2, any>, n: number,
   const [uplo, trans, diag] = variant;
   const x = vectorOf(storage, randomValues(n, seed), 'packed');
   const exact = exactSolution(A, vectorOf(storage, randomValues(n, seed), 'packed'), n, variant);
-  setTrsvKernelSwitches({ ddLanes: true, ddOverlapLanes: W });
+  // The far update in the lane update's layout (16 lanes): W = 16 is then the lane solve's order.
+  setTrsvKernelSwitches({ ddLanes: true, ddOverlapLanes: W, ddOverlapFarLanes: 16 });
   const report = await trsv({ A, x, uplo, trans, diag }, { backend: 'gpu', arithmetic: formats.dd, strict: true, blockSize });
   expect(report.backend).toBe('gpu');
   const bound = trsvBound({ A, x, uplo, trans, diag }, { backend: 'gpu', arithmetic: formats.dd, blockSize });
@@ -87,7 +88,7 @@ describe('double-double TRSV, overlapped lane-split solve (ddOverlapLanes)', () 
     // dd: A 360 kB; under 256 kB a window holds 108 columns (two windows).
     const A = deviceMatrix(await toDevice(a, { format: 'dd' }), n, n);
     const b = randomValues(n, 109);
-    setTrsvKernelSwitches({ ddLanes: true, ddOverlapLanes: 16 });
+    setTrsvKernelSwitches({ ddLanes: true, ddOverlapLanes: 16, ddOverlapFarLanes: 16 });
     const whole = await toDevice(b, { format: 'dd' });
     await gpuTrsv({ A, x: whole, uplo: 'L' }, { arithmetic: 'dd', blockSize: 64 });
     const split = await toDevice(b, { format: 'dd' });

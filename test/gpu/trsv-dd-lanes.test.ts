@@ -16,8 +16,9 @@ import { randomValues, requireRuntime } from './gpu-test-helpers.js';
 import { type Storage, type Dy, exactSolution, dyOf, add, neg, mul, divPow2, atMost, exactOf, put, matrixOf, vectorOf, storedOf } from './trsv-dd-oracle.js';
 
 const initial = trsvKernelSwitches().ddLanes;
+const initialOverlap = trsvKernelSwitches().ddOverlapLanes;
 afterEach(() => {
-  setTrsvKernelSwitches({ ddLanes: initial });
+  setTrsvKernelSwitches({ ddLanes: initial, ddOverlapLanes: initialOverlap });
 });
 
 
@@ -81,7 +82,8 @@ describe('double-double TRSV, lane-split blocked solve', () => {
     // dd: 16 bytes an element, A 360 kB; under 256 kB a window holds 108 columns (two windows).
     const A = deviceMatrix(await toDevice(a, { format: 'dd' }), n, n);
     const b = randomValues(n, 62);
-    setTrsvKernelSwitches({ ddLanes: true });
+    // The lane solve itself (the overlapped form's default lanes are another order; A split over bindings runs this one).
+    setTrsvKernelSwitches({ ddLanes: true, ddOverlapLanes: 0 });
     for (const trans of ['N', 'T'] as const) {
       const whole = await toDevice(b, { format: 'dd' });
       // 64-row blocks (dd's default, 256, needs 256 columns = 600 kB a window: over the lowered limit).

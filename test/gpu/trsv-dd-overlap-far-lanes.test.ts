@@ -1,7 +1,8 @@
 /**
  * The overlapped lane-split TRSV with a wider far update (`ddOverlapFarLanes`, kernels/trsv/trsv-lanes-overlap-source.ts):
  * x within trsvBound (backend 'gpu', the same block size) of the exact rational solution (src/testing
- * exactTriangularSolve, ./trsv-dd-far-lanes-case.ts), for near/solve lanes W and far lanes F other than the default 16.
+ * exactTriangularSolve, ./trsv-dd-far-lanes-case.ts), for near/solve lanes W and far lanes F (16 keeps the lane
+ * update's layout; 32 is the default since session 21).
  * This file and ./trsv-dd-overlap-far-lanes-views.test.ts hold the four layouts the far update's shader depends on
  * (op(A) lower or upper, A or Aᵀ) with both diagonals, dd and f64 storage, n across block boundaries; the other four
  * variants are opt-in (./trsv-dd-overlap-far-lanes-slow.test.ts, …-slow2): each GPU case compiles its own shaders,

@@ -192,9 +192,10 @@ export interface GpuKernelSwitches {
    * `gemvWorkgroupSplit` also runs float-float's exact 16-bit products (`ffExactProducts`: A and x both unscaled
    * bf16/f16) in its one dispatch, instead of leaving those calls to the two passes: the split runs the same row pass's
    * lines (only each term's product differs from the arithmetic's, the partials are float-float pairs as the finish
-   * reads them) and adds each row's partials in chunk order as the finish pass does — the two passes' bits. Off by
-   * default until timed on the H100 (`MODPREC_GPU_GEMV_WORKGROUP_SPLIT_EXACT=1`; bench/gpu/h19-goals.ts
-   * `--gemv-default-sweep` times both).
+   * reads them) and adds each row's partials in chunk order as the finish pass does — the two passes' bits. On by
+   * default since session 21: on the H100 (2026-11-28, n = 8192, one accumulator a thread) bf16 · bf16 0.0768 →
+   * 0.0743 ms, f16 · f16 0.0760 → 0.0741 (0.967× / 0.974×; bench/gpu/h19-goals.ts `--gemv-default-sweep --rows=s21`);
+   * `MODPREC_GPU_GEMV_WORKGROUP_SPLIT_EXACT=0` turns it off.
    */
   readonly gemvWorkgroupSplitExact: boolean;
   /**
@@ -268,7 +269,7 @@ function envSteps(name: string): number {
   return Number.isInteger(v) && v > 0 ? Math.min(v, MAX_RNS_FOLD_STEPS) : 0;
 }
 
-let current: GpuKernelSwitches = { ...gemvDotSwitches, ...cheaperFfSwitches, gemvWorkgroupSplit: envWorkgroup('MODPREC_GPU_GEMV_WORKGROUP_SPLIT', 256), gemvWorkgroupSplitExact: envOn('MODPREC_GPU_GEMV_WORKGROUP_SPLIT_EXACT'), gemvPartialWorkgroup: envWorkgroup('MODPREC_GPU_GEMV_PARTIAL_WORKGROUP', 64) || 64, dotBlockRuns: envOn('MODPREC_GPU_DOT_BLOCK_RUNS'), ffExactProducts: !envOff('MODPREC_GPU_FF_EXACT_PRODUCTS'), rnsFoldSteps: envSteps('MODPREC_GPU_RNS_FOLD'), rnsFoldSplit: !envOff('MODPREC_GPU_RNS_SPLIT'), ddDotLean: !envOff('MODPREC_GPU_DD_DOT_LEAN'), lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE') };
+let current: GpuKernelSwitches = { ...gemvDotSwitches, ...cheaperFfSwitches, gemvWorkgroupSplit: envWorkgroup('MODPREC_GPU_GEMV_WORKGROUP_SPLIT', 256), gemvWorkgroupSplitExact: !envOff('MODPREC_GPU_GEMV_WORKGROUP_SPLIT_EXACT'), gemvPartialWorkgroup: envWorkgroup('MODPREC_GPU_GEMV_PARTIAL_WORKGROUP', 64) || 64, dotBlockRuns: envOn('MODPREC_GPU_DOT_BLOCK_RUNS'), ffExactProducts: !envOff('MODPREC_GPU_FF_EXACT_PRODUCTS'), rnsFoldSteps: envSteps('MODPREC_GPU_RNS_FOLD'), rnsFoldSplit: !envOff('MODPREC_GPU_RNS_SPLIT'), ddDotLean: !envOff('MODPREC_GPU_DD_DOT_LEAN'), lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE') };
 
 /**
  * The current switches.
@@ -362,9 +363,10 @@ export interface TrsvKernelSwitches {
    * block one dispatch updates only block k's rows by x_{k−1}, the next solves block k; beside both, their other
    * workgroups update the rows after block k by x_{k−1} (the far update off the chains; `MODPREC_TRSV_DD_OVERLAP_SPLIT`,
    * default 50, is the percentage of those rows beside the near update). With 16 the lane solve's bits;
-   * otherwise shorter chains, other bits, the same trsvBound. Taken before `ddLanesFused`. 16 by default since session 19
-   * (H100, 2026-11-27, L N 8192 in 256-row blocks: dd 3.60 ms against the lane solve's 3.94, f64 2.94 against 3.27; 64
-   * lanes 3.70 / 2.96, 256 lanes 3.95 / 3.36); `MODPREC_TRSV_DD_OVERLAP_LANES=0` turns it off, `=64` etc. picks the lanes.
+   * otherwise shorter chains, other bits, the same trsvBound. Taken before `ddLanesFused`. On since session 19 (H100,
+   * 2026-11-27, L N 8192 in 256-row blocks: dd 3.60 ms against the lane solve's 3.94, f64 2.94 against 3.27); 64 lanes
+   * by default since session 21, with 32 far lanes (`ddOverlapFarLanes`; H100, 2026-11-28: dd 3.50 → 2.82 ms, f64 3.09 →
+   * 2.43 against 16 and 16); `MODPREC_TRSV_DD_OVERLAP_LANES=0` turns it off, `=16` etc. picks the lanes.
    */
   readonly ddOverlapLanes: number;
   /**
@@ -372,8 +374,10 @@ export interface TrsvKernelSwitches {
    * update runs in both dispatches of every block, so its chain (bs/F multiply-adds and log2 F additions a thread)
    * bounds each dispatch as much as the head's: with F = 16 and 256-row blocks it is the longest chain of the step
    * whatever `ddOverlapLanes` is (docs/double-double.md, "Where the overlapped solve's time goes"). 16 (the lane update's
-   * layout: the lane solve's bits with `ddOverlapLanes` 16) by default; others are another order, the same trsvBound.
-   * Speed on the H100 unmeasured: `MODPREC_TRSV_DD_OVERLAP_FAR_LANES=64` etc. picks the lanes.
+   * layout: the lane solve's bits with `ddOverlapLanes` 16) keeps the session-19 order; others are another order, the
+   * same trsvBound. 32 by default since session 21 (H100, 2026-11-28, L N 8192, 64 near lanes: far 32 lanes dd 2.82 ms,
+   * 64 lanes 3.20, 16 lanes with 16 near 3.50; f64 2.43 / 2.58 / 3.09); `MODPREC_TRSV_DD_OVERLAP_FAR_LANES=16` etc.
+   * picks the lanes.
    */
   readonly ddOverlapFarLanes: number;
   /**
@@ -402,15 +406,15 @@ let trsvCurrent: TrsvKernelSwitches = {
   quadRows: !envOff('MODPREC_TRSV_QUAD_ROWS'),
   ddLanes: !envOff('MODPREC_TRSV_DD_LANES'),
   ddLanesFused: envOn('MODPREC_TRSV_DD_LANES_FUSED'),
-  ddOverlapLanes: envOverlapLanes('MODPREC_TRSV_DD_OVERLAP_LANES'),
-  ddOverlapFarLanes: envOverlapLanes('MODPREC_TRSV_DD_OVERLAP_FAR_LANES') || 16,
+  ddOverlapLanes: envOverlapLanes('MODPREC_TRSV_DD_OVERLAP_LANES', 64),
+  ddOverlapFarLanes: envOverlapLanes('MODPREC_TRSV_DD_OVERLAP_FAR_LANES', 32) || 32,
   transposedCopy: envOn('MODPREC_TRSV_TRANSPOSED_COPY'),
 };
 
-/** `ddOverlapLanes` from the environment: 16, 32, 64, 128 or 256; 0 turns it off; 16 (the default since session 19) otherwise. */
-function envOverlapLanes(name: string): number {
-  const v = Number((globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name] ?? 16);
-  return v === 0 ? 0 : [16, 32, 64, 128, 256].includes(v) ? v : 16;
+/** A lane count from the environment: 16, 32, 64, 128 or 256; 0 turns it off; `fallback` otherwise. */
+function envOverlapLanes(name: string, fallback: number): number {
+  const v = Number((globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name] ?? fallback);
+  return v === 0 ? 0 : [16, 32, 64, 128, 256].includes(v) ? v : fallback;
 }
 
 /**
