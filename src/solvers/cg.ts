@@ -58,9 +58,8 @@ export function cg(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, option
  */
 export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, preconditioned: boolean, limit = v.options.maxIterations): Algorithm<SolverResult> {
   const start = yield* begin(s, v);
-  const { b, x, r, stop } = start;
-  const t = s.make();
-  if (start.done) return yield* finish(s, start, t, 0);
+  const { b, x, r, t, stop } = start;
+  if (start.done) return yield* finish(s, start, 0);
   const z = preconditioned ? s.make() : r;
   const p = s.make();
   const q = s.make();
@@ -82,6 +81,9 @@ export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, pre
     yield s.copy(z, p);
     pNorm2 = rho;
     if (!Number.isFinite(rho)) { stop.breakDown('non-finite'); return false; }
+    // A residual (or M⁻¹r) that flushed to zero in the vectors' storage (fp16 flushes below 2^-24) while the true
+    // residual misses the tolerance: the storage cannot hold a smaller one, so CG cannot go on — not an indefinite A.
+    if (rho === 0 && (!preconditioned || ((yield s.norm(z)) as number) === 0)) { stop.breakDown('stagnation'); return false; }
     if (!(rho > 0)) { stop.breakDown('indefinite'); return false; }
     return true;
   }
@@ -148,7 +150,7 @@ export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, pre
       return Object.freeze({ ...again, status: 'breakdown' as const, breakdown: 'singular' as const });
     }
   }
-  return yield* finish(s, start, t, iterations);
+  return yield* finish(s, start, iterations);
 }
 
 /**

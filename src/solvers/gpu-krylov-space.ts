@@ -17,6 +17,7 @@ import type { StorageFormat } from '../formats/common/format.js';
 import type { Preconditioner } from './jacobi.js';
 import type { KrylovSpace } from './krylov-space.js';
 import type { ValidatedSolve } from './solve-start.js';
+import { isNarrowStorage } from './solver-options.js';
 
 /** A GPU space and the release of everything it allocated. */
 export interface GpuSpace {
@@ -58,6 +59,7 @@ export async function gpuSpace(v: ValidatedSolve, M?: Preconditioner): Promise<G
   const space: KrylovSpace<DeviceArray, DeviceMatrix> = {
     n,
     make: () => zeros(format, n),
+    makeWide: () => zeros(isNarrowStorage(storage) ? gpuFormat('f32') : format, n),
     load: (values) => (values === undefined ? zeros(format, n) : upload(values instanceof Range ? toArray(values) : values, format.name as GpuFormatName)),
     copy: (src, dst) => gpuUpdate({ alpha: 1, x: src, beta: 0, out: dst }, kernelOptions).then(() => undefined),
     dot: (x, y) => gpuDot(x, y, kernelOptions).then((r) => r.value),

@@ -27,6 +27,12 @@ export interface KrylovSpace<V = unknown, M = unknown> {
   readonly n: number;
   /** A new zero vector in the solver's storage. */
   make(): V;
+  /**
+   * A new zero vector for true residuals b − A·x: the solver's storage, unless that is narrower than 2^±64
+   * (`isNarrowStorage`: fp16), where a residual far below ‖b‖ would flush to zero — a solve reported
+   * `converged` with a true residual of 0 that was 1e-9 — then a wider one (fp64 on the CPU, f32 on the GPU).
+   */
+  makeWide(): V;
   /** A new vector holding b (validated before). */
   load(values: ArrayLike<number> | Range<1, any> | undefined): Step<V>;
   /** dst := src. */
