@@ -103,7 +103,15 @@ export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, pre
       if (!Number.isFinite(pq)) { stop.breakDown('non-finite'); break; }
       // pᵀAp at the rounding level of the largest curvature met: the step α = ρ/pᵀAp would be a blow-up, so it is not
       // taken. Semidefinite A: then A·p ≈ 0 ('singular', see below for x); else 'indefinite'.
-      const floor = level * curvature * pNorm2;
+      let floor = level * curvature * pNorm2;
+      if (!(pq > floor) && curvature > 0 && !preconditioned) {
+        // pNorm2 comes from a recurrence that assumes pᵀr = 0, which narrow vectors lose: with fp16 vectors it reached
+        // 5·10¹⁵ for a ‖p‖² near 2, and an SPD diagonal A was called 'indefinite'. Measure it before judging (‖p‖₂;
+        // preconditioned, pNorm2 is ‖p‖²_M, which needs M itself, not M⁻¹).
+        const pNorm = (yield s.norm(p)) as number;
+        pNorm2 = pNorm * pNorm;
+        floor = level * curvature * pNorm2;
+      }
       if (!(pq > floor)) { stop.breakDown((yield* curvatureBreakdown(s, p, q, pq, floor, curvature, level)) as BreakdownReason); break; }
       curvature = Math.max(curvature, pq / pNorm2);
       // α̃ = ρ/pᵀq scales q = A·p/σ; x takes α = α̃/σ (σ a power of two: exact unless α underflows).
