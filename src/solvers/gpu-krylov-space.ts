@@ -17,7 +17,6 @@ import type { StorageFormat } from '../formats/common/format.js';
 import type { Preconditioner } from './jacobi.js';
 import type { KrylovSpace } from './krylov-space.js';
 import type { ValidatedSolve } from './solve-start.js';
-import { isNarrowStorage } from './solver-options.js';
 
 /** A GPU space and the release of everything it allocated. */
 export interface GpuSpace {
@@ -39,6 +38,8 @@ export async function gpuSpace(v: ValidatedSolve, M?: Preconditioner): Promise<G
   const kernelOptions = { arithmetic: arithmetic as { name: string }, strict };
   const format = gpuFormat(storage.name as GpuFormatName, 'options.storage');
   const f64 = gpuFormat('f64');
+  // b and true residuals: f64 for a storage of doubles narrower than fp64 (f32, bf16, f16), else the storage itself
+  const wide = storage.kind === 'number' ? f64 : format;
   const owned: DeviceArray[] = [];
   const basisRelease: (() => void)[] = [];
   const zeros = (fmt: typeof format, length: number): DeviceArray => {
@@ -69,10 +70,10 @@ export async function gpuSpace(v: ValidatedSolve, M?: Preconditioner): Promise<G
   const space: KrylovSpace<DeviceArray, DeviceMatrix> = {
     n,
     make: () => zeros(format, n),
-    makeWide: () => zeros(isNarrowStorage(storage) ? gpuFormat('f32') : format, n),
-    load: (values) => (values === undefined ? zeros(format, n)
+    makeWide: () => zeros(wide, n),
+    load: (values, asWide = false) => (values === undefined ? zeros(asWide ? wide : format, n)
       : values instanceof Range && values.accessor.storage.kind !== 'number' && values.accessor.storage.name === format.name ? uploadWide(values)
-        : upload(values instanceof Range ? toArray(values) : values, format.name as GpuFormatName)),
+        : upload(values instanceof Range ? toArray(values) : values, (asWide ? wide : format).name as GpuFormatName)),
     copy: (src, dst) => gpuUpdate({ alpha: 1, x: src, beta: 0, out: dst }, kernelOptions).then(() => undefined),
     dot: (x, y) => gpuDot(x, y, kernelOptions).then((r) => r.value),
     norm: (x) => gpuNrm2(x, kernelOptions).then((r) => r.value),

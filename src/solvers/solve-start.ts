@@ -202,7 +202,9 @@ export function* begin<V>(s: KrylovSpace<V>, v: ValidatedSolve): Generator<Step<
   const o = v.options;
   // b and x₀ are scaled before they are stored (see UNSCALED_EXPONENT): stored first, they could overflow or flush.
   const scaleExponent = v.scaleExponent;
-  const b = (yield s.load(scaledInput(v.b, s.n, -scaleExponent))) as V;
+  // b is held where every double fits (fp64 for f32, bf16, f16 vectors): rounded to the vectors' storage, the true
+  // residual would be that of another system.
+  const b = (yield s.load(scaledInput(v.b, s.n, -scaleExponent), true)) as V;
   const bNorm = (yield s.norm(b)) as number;
   const stop = new StoppingCriterion(bNorm === 0 ? 1 : bNorm, o.tolerance, o.stagnationChecks, o.recordTrueResidual);
   if (bNorm === 0) {

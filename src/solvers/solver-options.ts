@@ -102,14 +102,6 @@ export function resolveSolverOptions(options: SolverOptions | undefined, n: numb
   return { n, tolerance, maxIterations, storage, arithmetic, x0, stagnationChecks, recordTrueResidual };
 }
 
-/**
- * Whether a vector storage is narrower than 2^±64 (fp16: 2^-24 … 65504, or a user's format): the Krylov solvers store
- * b scaled to ‖b‖₂ in [1, 2) in it, and measure true residuals in a wider vector (the Krylov space's `makeWide`).
- */
-export function isNarrowStorage(storage: StorageFormat): boolean {
-  return storage.kind === 'number' && storage.maxValue < 2 ** 64;
-}
-
 /** The storage format's own arithmetic (fp32 for fp32, dd for dd, …), else fp64 (fp16, bf16): as the accessors default. */
 function ownArithmetic(storage: StorageFormat): ArithmeticFormat<any> {
   return findFormat(storage.name)?.arithmetic ?? asArithmetic(f64);

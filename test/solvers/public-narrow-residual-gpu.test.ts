@@ -1,5 +1,5 @@
 /**
- * The GPU side of public-narrow-residual.test.ts: fp16 vectors on the device measure the true residual in an f32 vector,
+ * The GPU side of public-narrow-residual.test.ts: fp16 vectors on the device hold b and measure the true residual in an f64 vector,
  * so a residual of 2^-30 (below fp16's smallest number, 2^-24) is not read as 0 and reported `converged`.
  */
 import { describe, expect, it } from 'vitest';
