@@ -129,7 +129,9 @@ export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, pre
         rhoNext = (yield s.dot(r, r)) as number;
         rNorm = Math.sqrt(rhoNext);
       }
-      const met = stop.record(rNorm);
+      // ρ' = rᵀz = 0 with r ≠ 0 is an underflow of the products (jacobiCg, fp32, tolerance 0: the recurrence residual
+      // falls on to 1e-23 while x stagnates), not an indefinite A: check the true residual as when the tolerance is met.
+      const met = stop.record(rNorm) || (preconditioned && rhoNext === 0);
       if (stop.trueHistory) stop.recordTrue((yield* residual(s, b, x, t)) as number);
       if (met) {
         const verdict = stop.judgeTrue((yield* residual(s, b, x, t)) as number);
