@@ -58,8 +58,8 @@ export function bicgstab(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, 
 function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: ArrayLike<number> | Range<1, any> | undefined): Algorithm<SolverResult> {
   const start = yield* begin(s, v);
   const { b, x, r, stop } = start;
-  const w = s.make();
-  if (start.done) return yield* finish(s, start, w, 0);
+  const w = start.t;
+  if (start.done) return yield* finish(s, start, 0);
   const rHat = shadow === undefined ? s.make() : ((yield s.load(shadow)) as V);
   if (shadow === undefined) yield s.copy(r, rHat);
   const p = s.make(), vv = s.make(), sv = s.make(), t = s.make();
@@ -136,5 +136,5 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
       yield s.update(1, r, beta, p, p);
     }
   }
-  return yield* finish(s, start, w, iterations);
+  return yield* finish(s, start, iterations);
 }

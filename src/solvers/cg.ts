@@ -58,9 +58,8 @@ export function cg(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, option
  */
 export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, preconditioned: boolean, limit = v.options.maxIterations): Algorithm<SolverResult> {
   const start = yield* begin(s, v);
-  const { b, x, r, stop } = start;
-  const t = s.make();
-  if (start.done) return yield* finish(s, start, t, 0);
+  const { b, x, r, t, stop } = start;
+  if (start.done) return yield* finish(s, start, 0);
   const z = preconditioned ? s.make() : r;
   const p = s.make();
   const q = s.make();
@@ -82,6 +81,9 @@ export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, pre
     yield s.copy(z, p);
     pNorm2 = rho;
     if (!Number.isFinite(rho)) { stop.breakDown('non-finite'); return false; }
+    // A residual (or M⁻¹r) that flushed to zero in the vectors' storage (fp16 flushes below 2^-24) while the true
+    // residual misses the tolerance: the storage cannot hold a smaller one, so CG cannot go on — not an indefinite A.
+    if (rho === 0 && (!preconditioned || ((yield s.norm(z)) as number) === 0)) { stop.breakDown('stagnation'); return false; }
     if (!(rho > 0)) { stop.breakDown('indefinite'); return false; }
     return true;
   }
@@ -101,7 +103,15 @@ export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, pre
       if (!Number.isFinite(pq)) { stop.breakDown('non-finite'); break; }
       // pᵀAp at the rounding level of the largest curvature met: the step α = ρ/pᵀAp would be a blow-up, so it is not
       // taken. Semidefinite A: then A·p ≈ 0 ('singular', see below for x); else 'indefinite'.
-      const floor = level * curvature * pNorm2;
+      let floor = level * curvature * pNorm2;
+      if (!(pq > floor) && curvature > 0 && !preconditioned) {
+        // pNorm2 comes from a recurrence that assumes pᵀr = 0, which narrow vectors lose: with fp16 vectors it reached
+        // 5·10¹⁵ for a ‖p‖² near 2, and an SPD diagonal A was called 'indefinite'. Measure it before judging (‖p‖₂;
+        // preconditioned, pNorm2 is ‖p‖²_M, which needs M itself, not M⁻¹).
+        const pNorm = (yield s.norm(p)) as number;
+        pNorm2 = pNorm * pNorm;
+        floor = level * curvature * pNorm2;
+      }
       if (!(pq > floor)) { stop.breakDown((yield* curvatureBreakdown(s, p, q, pq, floor, curvature, level)) as BreakdownReason); break; }
       curvature = Math.max(curvature, pq / pNorm2);
       // α̃ = ρ/pᵀq scales q = A·p/σ; x takes α = α̃/σ (σ a power of two: exact unless α underflows).
@@ -119,7 +129,9 @@ export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, pre
         rhoNext = (yield s.dot(r, r)) as number;
         rNorm = Math.sqrt(rhoNext);
       }
-      const met = stop.record(rNorm);
+      // ρ' = rᵀz = 0 with r ≠ 0 is an underflow of the products (jacobiCg, fp32, tolerance 0: the recurrence residual
+      // falls on to 1e-23 while x stagnates), not an indefinite A: check the true residual as when the tolerance is met.
+      const met = stop.record(rNorm) || (preconditioned && rhoNext === 0);
       if (stop.trueHistory) stop.recordTrue((yield* residual(s, b, x, t)) as number);
       if (met) {
         const verdict = stop.judgeTrue((yield* residual(s, b, x, t)) as number);
@@ -148,7 +160,7 @@ export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, pre
       return Object.freeze({ ...again, status: 'breakdown' as const, breakdown: 'singular' as const });
     }
   }
-  return yield* finish(s, start, t, iterations);
+  return yield* finish(s, start, iterations);
 }
 
 /**

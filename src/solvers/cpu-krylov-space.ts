@@ -13,6 +13,7 @@ import { toArray } from '../core/vectors.js';
 import type { StorageFormat } from '../formats/common/format.js';
 import type { LinearOperator } from './operator.js';
 import type { ResolvedSolverOptions } from './solver-options.js';
+import { asStorage, f64 } from '../formats/common/registry.js';
 import type { Preconditioner } from './jacobi.js';
 import type { KrylovSpace } from './krylov-space.js';
 import { KrylovBasis } from './krylov-basis.js';
@@ -22,12 +23,16 @@ export function cpuSpace(A: LinearOperator, options: ResolvedSolverOptions, M?: 
   const { n, storage, arithmetic: ar } = options;
   const opts = { arithmetic: ar };
   const make = (): Range<1, any> => range(rowMajor<1, any>({ size: [n], storage, arithmetic: ar }));
+  // b and true residuals: fp64 for a storage of doubles narrower than fp64 (f32, bf16, f16), else the storage itself
+  const wide = storage.kind === 'number' ? asStorage(f64) : storage;
+  const makeWide = (): Range<1, any> => range(rowMajor<1, any>({ size: [n], storage: wide, arithmetic: ar }));
   const copy = (src: Range<1, any>, dst: Range<1, any>): void => waxpby(1, src, 0, src, dst, opts);
   return {
     n,
     make,
-    load(values) {
-      const v = make();
+    makeWide,
+    load(values, wide = false) {
+      const v = wide ? makeWide() : make();
       if (values instanceof Range) copy(values, v);
       else if (values !== undefined) for (let i = 0; i < n; i++) v.set(i, values[i]!);
       return v;

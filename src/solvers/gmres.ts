@@ -92,9 +92,10 @@ export function gmres(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, opt
 
 function* gmresIteration<V, M>(s: KrylovSpace<V, M>, v: ValidatedSolve, m: number, basisStorage: StorageFormat, alwaysTwice: boolean): Algorithm<SolverResult> {
   const start = yield* begin(s, v);
-  const { b, x, r, stop } = start;
+  // r: the restart residual, measured where it does not flush (start.t: fp64 for fp16 vectors on the CPU).
+  const { b, x, t: r, stop } = start;
   const w = s.make();
-  if (start.done) return yield* finish(s, start, w, 0);
+  if (start.done) return yield* finish(s, start, 0);
   const maxIterations = v.options.maxIterations;
   const basis = s.basis(m + 1, basisStorage);
   // Small fp64 vectors the GEMVs read and write: h_j (Gram–Schmidt coefficients of column j), y (least squares).
@@ -119,7 +120,7 @@ function* gmresIteration<V, M>(s: KrylovSpace<V, M>, v: ValidatedSolve, m: numbe
   // For recordTrueResidual only: the true residual of the iterate after k iterations of this cycle.
   let scratch: [V, V] | undefined;
   function* residualOfIterate(k: number): Generator<unknown, number, any> {
-    scratch ??= [s.make(), s.make()];
+    scratch ??= [s.make(), s.makeWide()];
     yield s.copy(x, scratch[0]);
     yield* addCorrection(k, scratch[0]);
     return (yield* residual(s, b, scratch[0], scratch[1])) as number;
@@ -193,5 +194,5 @@ function* gmresIteration<V, M>(s: KrylovSpace<V, M>, v: ValidatedSolve, m: numbe
     if (verdict === 'stagnation') { stop.breakDown('stagnation'); break; }
   }
   if (stop.status !== 'converged' && !(beta <= bestNorm)) yield s.copy(best, x);
-  return yield* finish(s, start, w, iterations);
+  return yield* finish(s, start, iterations);
 }

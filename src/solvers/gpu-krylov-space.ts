@@ -9,7 +9,7 @@ import { rowMajor } from '../../accessors/row-major.js';
 import { toArray } from '../core/vectors.js';
 import {
   DeviceArray, deviceEllView, deviceMatrix, deviceView, gpuDot, gpuEllSpmv, gpuFormat, gpuGemv, gpuNrm2, gpuRuntime,
-  gpuUnavailableReason, gpuUpdate, toDevice, toDeviceMatrix, type DeviceEll, type DeviceMatrix, type GpuFormatName,
+  gpuUnavailableReason, gpuUpdate, spanToRange, toDevice, toDeviceMatrix, type DeviceEll, type DeviceMatrix, type GpuFormatName,
 } from '../backends/webgpu/api.js';
 import { fallbackNotice } from '../backends/webgpu/backend.js';
 import { ModprecError } from '../core/errors.js';
@@ -38,6 +38,8 @@ export async function gpuSpace(v: ValidatedSolve, M?: Preconditioner): Promise<G
   const kernelOptions = { arithmetic: arithmetic as { name: string }, strict };
   const format = gpuFormat(storage.name as GpuFormatName, 'options.storage');
   const f64 = gpuFormat('f64');
+  // b and true residuals: f64 for a storage of doubles narrower than fp64 (f32, bf16, f16), else the storage itself
+  const wide = storage.kind === 'number' ? f64 : format;
   const owned: DeviceArray[] = [];
   const basisRelease: (() => void)[] = [];
   const zeros = (fmt: typeof format, length: number): DeviceArray => {
@@ -55,10 +57,23 @@ export async function gpuSpace(v: ValidatedSolve, M?: Preconditioner): Promise<G
     owned.push(a);
     return a;
   };
+  // A range of the vectors' own storage wider than a double (dd) goes up as its words, contiguous: through doubles
+  // (toArray) b = 1 + 2^-80 was solved as 1, where the CPU keeps all of it.
+  const uploadWide = async (values: Range<1, any>): Promise<DeviceArray> => {
+    const { storage: st, arithmetic: ar } = values.accessor;
+    const contiguous = range(rowMajor<1, any>({ size: [n], storage: st, arithmetic: ar }));
+    for (let i = 0; i < n; i++) contiguous.set(i, values.get(i));
+    const a = await toDevice(contiguous as never, { format: format.name as GpuFormatName, strict });
+    owned.push(a);
+    return a;
+  };
   const space: KrylovSpace<DeviceArray, DeviceMatrix> = {
     n,
     make: () => zeros(format, n),
-    load: (values) => (values === undefined ? zeros(format, n) : upload(values instanceof Range ? toArray(values) : values, format.name as GpuFormatName)),
+    makeWide: () => zeros(wide, n),
+    load: (values, asWide = false) => (values === undefined ? zeros(asWide ? wide : format, n)
+      : values instanceof Range && values.accessor.storage.kind !== 'number' && values.accessor.storage.name === format.name ? uploadWide(values)
+        : upload(values instanceof Range ? toArray(values) : values, (asWide ? wide : format).name as GpuFormatName)),
     copy: (src, dst) => gpuUpdate({ alpha: 1, x: src, beta: 0, out: dst }, kernelOptions).then(() => undefined),
     dot: (x, y) => gpuDot(x, y, kernelOptions).then((r) => r.value),
     norm: (x) => gpuNrm2(x, kernelOptions).then((r) => r.value),
@@ -85,8 +100,10 @@ export async function gpuSpace(v: ValidatedSolve, M?: Preconditioner): Promise<G
     free: (x) => { x.destroy(); const i = owned.indexOf(x); if (i >= 0) owned.splice(i, 1); },
     both: (a, b) => Promise.all([a, b]),
     result: async (x) => {
-      const values = await x.toHost();
       const out = range(rowMajor<1, any>({ size: [n], storage, arithmetic }));
+      // dd comes back as its words (toHost would round each element to a double)
+      if (storage.kind !== 'number') { await spanToRange(x, out as never); return out; }
+      const values = await x.toHost();
       for (let i = 0; i < n; i++) out.set(i, values[i]!);
       return out;
     },

@@ -8,6 +8,7 @@ import { rowMajor } from '../../accessors/row-major.js';
 import { scaledReducedRowMajor } from '../../accessors/scaled-reduced.js';
 import { gemv } from '../../kernels/gemv/gemv.js';
 import { axpy } from '../../kernels/axpy/axpy.js';
+import { waxpby } from '../../kernels/waxpby/waxpby.js';
 import { nrm2 } from '../../kernels/nrm2/nrm2.js';
 import { asArithmetic, asStorage, findFormat, f64, type FormatLike } from '../formats/common/registry.js';
 import type { DenseMatrix } from '../sparse/dense-matrix.js';
@@ -144,6 +145,21 @@ export function iterativeRefinement(A: DenseMatrix | Range<2, any>, b: ArrayLike
   const r = range(rowMajor<1>({ size: [n] }));
   const d = range(rowMajor<1>({ size: [n] }));
   const rData = r.accessor.data as Float64Array, dData = d.accessor.data as Float64Array;
+  // A b stored wider than a double (dd, RNS) keeps its digits in the residual: rounded to doubles first, b − A·x was
+  // the residual of another system (b = 1 + 2^-80 in dd was solved as 1 and reported converged with residual 0).
+  const bWide = bIn instanceof Range && bIn.accessor.storage.kind !== 'number' ? bIn : undefined;
+  const rWide = bWide && range(rowMajor<1, any>({ size: [n], storage: bWide.accessor.storage, arithmetic: ar }));
+  /** rData := b − A·x, computed in the residual arithmetic. */
+  const computeResidual = (): void => {
+    if (!bWide || !rWide) {
+      rData.set(bv.accessor.data as Float64Array);
+      gemv({ alpha: -1, A: Ar, x, beta: 1, y: r, trans: 'N' }, { arithmetic: ar });
+      return;
+    }
+    waxpby(1, bWide, 0, bWide, rWide, { arithmetic: ar });
+    gemv({ alpha: -1, A: Ar, x, beta: 1, y: rWide, trans: 'N' }, { arithmetic: ar });
+    for (let i = 0; i < n; i++) rData[i] = ar.toNumber(rWide.get(i));
+  };
   let previous = Infinity;
   let settled = false;          // the last correction was below the resolution of x's storage, or x is the average
   let iterations = 0;
@@ -152,8 +168,7 @@ export function iterativeRefinement(A: DenseMatrix | Range<2, any>, b: ArrayLike
   let floor: { ref: Range<1, any>; offset: Float64Array; sum: Float64Array; count: number } | undefined;
   let lastFinite: Range<1, any> | undefined;
   for (;;) {
-    rData.set(bv.accessor.data as Float64Array);
-    gemv({ alpha: -1, A: Ar, x, beta: 1, y: r, trans: 'N' }, { arithmetic: ar });
+    computeResidual();
     const rNorm = nrm2(r);
     stop.record(rNorm);
     const xNorm = normInf(x);
@@ -163,8 +178,7 @@ export function iterativeRefinement(A: DenseMatrix | Range<2, any>, b: ArrayLike
       if (!Number.isFinite(xNorm)) {
         for (let i = 0; i < n; i++) x.set(i, lastFinite ? lastFinite.get(i) : 0);
         // The final entry is the residual of the x returned (its trueResidualNorm), not that of the discarded one.
-        rData.set(bv.accessor.data as Float64Array);
-        gemv({ alpha: -1, A: Ar, x, beta: 1, y: r, trans: 'N' }, { arithmetic: ar });
+        computeResidual();
         stop.record(nrm2(r));
       }
       stop.breakDown('non-finite');

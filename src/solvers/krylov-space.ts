@@ -27,8 +27,15 @@ export interface KrylovSpace<V = unknown, M = unknown> {
   readonly n: number;
   /** A new zero vector in the solver's storage. */
   make(): V;
-  /** A new vector holding b (validated before). */
-  load(values: ArrayLike<number> | Range<1, any> | undefined): Step<V>;
+  /**
+   * A new zero vector for b and true residuals b − A·x: the solver's storage where it holds every double (f64, dd,
+   * RNS), else fp64. In fp16 a residual far below ‖b‖ flushed to zero (a solve reported `converged` with a true
+   * residual of 0 that was 2^-30), and b rounded to f32 made the residual that of another system (`converged` to
+   * 1e-13 with 0, where ‖b − A·x‖/‖b‖ was 3·10⁻⁸).
+   */
+  makeWide(): V;
+  /** A new vector holding b or x₀ (validated before), in the storage of {@link makeWide} when `wide`. */
+  load(values: ArrayLike<number> | Range<1, any> | undefined, wide?: boolean): Step<V>;
   /** dst := src. */
   copy(src: V, dst: V): Step<void>;
   /** xᵀy. */

@@ -81,6 +81,7 @@ export async function rnsGpuSpace(v: ValidatedSolve, onCpu: typeof cpuSpace, M?:
   const space: KrylovSpace<Vector, RnsDeviceArray[]> = {
     n,
     make: () => zeros(n),
+    makeWide: () => zeros(n),   // RNS storage holds b and any residual
     load: async (values) => {
       if (values === undefined) return zeros(n);
       return track(await rnsToDevice(values instanceof Range ? valuesOf(values, set.precision) : Float64Array.from(values), set));

@@ -146,6 +146,11 @@ export interface Start<V> {
   readonly x: V;
   /** r₀ = b − A·x₀. */
   readonly r: V;
+  /**
+   * A vector for true residuals, of {@link KrylovSpace.makeWide}'s storage: r₀ was measured in it, and it holds r₀
+   * unflushed (the solvers recompute b − A·x into it; `finish` too).
+   */
+  readonly t: V;
   /** ‖b‖₂ (1 when b = 0). */
   readonly bNorm: number;
   /** ‖r₀‖₂. */
@@ -197,7 +202,9 @@ export function* begin<V>(s: KrylovSpace<V>, v: ValidatedSolve): Generator<Step<
   const o = v.options;
   // b and x₀ are scaled before they are stored (see UNSCALED_EXPONENT): stored first, they could overflow or flush.
   const scaleExponent = v.scaleExponent;
-  const b = (yield s.load(scaledInput(v.b, s.n, -scaleExponent))) as V;
+  // b is held where every double fits (fp64 for f32, bf16, f16 vectors): rounded to the vectors' storage, the true
+  // residual would be that of another system.
+  const b = (yield s.load(scaledInput(v.b, s.n, -scaleExponent), true)) as V;
   const bNorm = (yield s.norm(b)) as number;
   const stop = new StoppingCriterion(bNorm === 0 ? 1 : bNorm, o.tolerance, o.stagnationChecks, o.recordTrueResidual);
   if (bNorm === 0) {
@@ -205,21 +212,24 @@ export function* begin<V>(s: KrylovSpace<V>, v: ValidatedSolve): Generator<Step<
     stop.record(0);
     stop.recordTrue(0);
     stop.converge();
-    return { b, x: s.make(), r: s.make(), bNorm: 1, rNorm: 0, stop, done: true, scaleExponent: 0, storage: o.storage };
+    return { b, x: s.make(), r: s.make(), t: s.makeWide(), bNorm: 1, rNorm: 0, stop, done: true, scaleExponent: 0, storage: o.storage };
   }
   const x = (yield s.load(scaledInput(o.x0, s.n, -scaleExponent))) as V;
   const r = s.make();
-  const rNorm = (yield* residual(s, b, x, r)) as number;
+  // r₀ is measured where it does not flush (fp16 flushes below 2^-24, far above a tolerance of 1e-8·‖b‖), then stored.
+  const t = s.makeWide();
+  const rNorm = (yield* residual(s, b, x, t)) as number;
+  yield s.copy(t, r);
   stop.start(rNorm);
   stop.recordTrue(rNorm);
   let done = false;
   if (stop.record(rNorm)) { stop.converge(); done = true; } else if (!Number.isFinite(rNorm)) { stop.breakDown('non-finite'); done = true; }
-  return { b, x, r, bNorm, rNorm, stop, done, scaleExponent, storage: o.storage };
+  return { b, x, r, t, bNorm, rNorm, stop, done, scaleExponent, storage: o.storage };
 }
 
-/** Recomputes the true residual of x (into `scratch`) and assembles the result. */
-export function* finish<V>(s: KrylovSpace<V>, start: Start<V>, scratch: V, iterations: number): Generator<Step<unknown>, SolverResult, any> {
-  const trueNorm = (yield* residual(s, start.b, start.x, scratch)) as number;
+/** Recomputes the true residual of x (into `start.t`) and assembles the result. */
+export function* finish<V>(s: KrylovSpace<V>, start: Start<V>, iterations: number): Generator<Step<unknown>, SolverResult, any> {
+  const trueNorm = (yield* residual(s, start.b, start.x, start.t)) as number;
   const x = yield* scaleBack(s, start.x, start.scaleExponent, start.storage);
   return solverResult(x, start.stop, iterations, trueNorm / start.bNorm);
 }
