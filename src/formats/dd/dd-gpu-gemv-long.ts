@@ -10,6 +10,22 @@
 import type { GpuPartRegister, GpuValueType } from '../common/gpu-part.js';
 import { windowNames } from './dd-gpu-window.js';
 
+/** Kinds of register the long window takes (a decoded f64x is the per-step window's only). */
+export type LongKind = 'dd' | 'f64';
+
+const cap = (k: LongKind): string => (k === 'dd' ? 'Dd' : 'F64');
+
+/**
+ * Name of the long window's add of a term with a dd operand (a of kind `a`, b of kind `b`; not both f64: that is
+ * `mpDgAdd`), defined in dd-gpu-gemv-long-wgsl.ts.
+ * @param a - a's kind
+ * @param b - b's kind
+ * @returns the WGSL function's name
+ */
+export function longDdAddName(a: LongKind, b: LongKind): string {
+  return `mpDgAdd${cap(a)}${cap(b)}`;
+}
+
 /**
  * gpu.js types of the long window's WGSL functions.
  * @returns name → argument and return types
@@ -23,6 +39,10 @@ export function longWindowFunctionTypes(): Record<string, { args: GpuValueType[]
     mpDgRebase: { args: ['Array(4)', 'Integer', 'Integer'], returns: 'Array(4)' },
     mpDgSettle: { args: ['Array(4)', 'Array(4)', 'Integer'], returns: 'Array(4)' },
     mpDgAdd: { args: ['Array(4)', 'Array(2)', 'Array(2)', 'Integer', 'Integer'], returns: 'Array(4)' },
+    // Terms with a dd operand (the ddGemvLongDd switch): the lean term in the same window.
+    [longDdAddName('dd', 'dd')]: { args: ['Array(4)', 'Array(4)', 'Array(4)', 'Integer', 'Integer'], returns: 'Array(4)' },
+    [longDdAddName('dd', 'f64')]: { args: ['Array(4)', 'Array(4)', 'Array(2)', 'Integer', 'Integer'], returns: 'Array(4)' },
+    [longDdAddName('f64', 'dd')]: { args: ['Array(4)', 'Array(2)', 'Array(4)', 'Integer', 'Integer'], returns: 'Array(4)' },
   };
 }
 
@@ -45,16 +65,36 @@ export function longWindowValue(acc: string): string {
 }
 
 /**
- * Source of one step's f64·f64 terms into one accumulator (at most 8: the window's headroom argument): their codes, the
- * headroom check, the re-anchoring, the window adds, then the step's slow terms into the register in term order (one
- * looping call, dd-gpu-window-wgsl.ts's `mpDwSlowRun…`, for two or more terms).
+ * Whether a step's terms all have one pair of kinds that the long window takes: f64·f64, and with `dd` also dd·dd,
+ * dd·f64 and f64·dd (the `ddGemvLongDd` switch).
+ * @param run - the step's terms
+ * @param dd - whether terms with a dd operand are taken
+ * @returns whether {@link longWindowStep} takes the step
+ */
+export function longWindowTakes(run: readonly { a: GpuPartRegister; b: GpuPartRegister }[], dd: boolean): boolean {
+  if (run.length === 0) return false;
+  const [a, b] = [run[0]!.a.kind, run[0]!.b.kind];
+  const ok = (k: string): k is LongKind => k === 'f64' || (dd && k === 'dd');
+  return ok(a) && ok(b) && run.every((t) => t.a.kind === a && t.b.kind === b);
+}
+
+/**
+ * Source of one step's terms into one accumulator (at most 8: the window's headroom argument; one pair of kinds, see
+ * {@link longWindowTakes}): their codes, the headroom check, the re-anchoring, the window adds, then the step's slow
+ * terms into the register in term order (one looping call, dd-gpu-window-wgsl.ts's `mpDwSlowRun…`, for two or more
+ * terms). f64·f64 terms take `mpDgCode` and the exact product (`mpDgAdd`), terms with a dd operand the lean code
+ * (`mpDlExp…`) and the lean product (`mpDgAdd<A><B>`), in the same window.
  * @param acc - the accumulator
- * @param run - the terms' operands (f64 registers)
+ * @param run - the terms' operands (f64 or dd registers)
  * @returns the lines
  */
 export function longWindowStep(acc: string, run: readonly { a: GpuPartRegister; b: GpuPartRegister }[]): string[] {
   const id = `${acc}g${run[0]!.a.name}`;
-  const lines = run.map((t, q) => `const ${id}t${q} = mpDgCode(${t.a.name}, ${t.b.name});`);
+  const [ka, kb] = [run[0]!.a.kind as LongKind, run[0]!.b.kind as LongKind];
+  const exact = ka === 'f64' && kb === 'f64';
+  const code = exact ? 'mpDgCode' : windowNames(ka, kb, 'lean').exp;
+  const add = exact ? 'mpDgAdd' : longDdAddName(ka, kb);
+  const lines = run.map((t, q) => `const ${id}t${q} = ${code}(${t.a.name}, ${t.b.name});`);
   const e = run.slice(1).reduce((m, _, q) => `mpDwMax(${m}, ${id}t${q + 1})`, `${id}t0`);
   lines.push(
     `const ${id}e = ${e};`,
@@ -63,8 +103,8 @@ export function longWindowStep(acc: string, run: readonly { a: GpuPartRegister; 
     `${acc}W = mpDgRebase(${acc}W, ${acc}F, ${id}e);`,
     `${acc}F = mpDwMax(${acc}F, ${id}e);`,
   );
-  run.forEach((t, q) => lines.push(`${acc}W = mpDgAdd(${acc}W, ${t.a.name}, ${t.b.name}, ${id}t${q}, ${acc}F);`));
-  const names = windowNames('f64', 'f64');
+  run.forEach((t, q) => lines.push(`${acc}W = ${add}(${acc}W, ${t.a.name}, ${t.b.name}, ${id}t${q}, ${acc}F);`));
+  const names = windowNames(ka, kb);
   if (run.length > 1) lines.push(`${acc} = ${names.slowRun(run.length)}(${acc}, ${run.map((t, q) => `${t.a.name}, ${t.b.name}, ${id}t${q}`).join(', ')});`);
   else lines.push(`${acc} = ${names.slow}(${acc}, ${run[0]!.a.name}, ${run[0]!.b.name}, ${id}t0);`);
   return lines;
