@@ -72,5 +72,11 @@ if (process.argv.includes('--path')) {
   // headroom check (twice), the re-anchoring, the step's maximum and the anchor's (the end's settle is once a pass).
   const longStep = 2 * totalOps('mpDgRoomy') + 2 + totalOps('mpDgRebase') + 7 + 1;
   console.log(`f64·f64 GEMV term, long window (all branches, step shared by 8): ${(totalOps('mpDgCode') + totalOps('mpDgAdd') + longStep / 8).toFixed(0)} (code ${totalOps('mpDgCode')}, add ${totalOps('mpDgAdd')}, step ${longStep})`);
+  // ddGemvLongDd: terms with a dd operand in the same long window, in the lean term form (lean code, mpDgAdd<A><B>).
+  for (const kinds of ['DdDd', 'F64Dd', 'DdF64']) {
+    const code = totalOps(`mpDlExp${kinds}`);
+    const add = totalOps(`mpDgAdd${kinds}`);
+    console.log(`${kinds} GEMV term, long window (ddGemvLongDd; all branches, step shared by 8): ${(code + add + longStep / 8).toFixed(0)} (code ${code}, add ${add}); per-step wide window of 8 (the default): ${(totalOps(`mpDwExp${kinds}`) + totalOps(`mpDwAdd${kinds}`) + 1 + 2 + totalOps('mpDwSettle') / 8).toFixed(0)}`);
+  }
 }
 
