@@ -6,9 +6,9 @@
 import { XF_WGSL } from '../dist/src/formats/dd/dd-gpu-wgsl.js';
 import { DW_WGSL } from '../dist/src/formats/dd/dd-gpu-window-wgsl.js';
 import { DL_WGSL } from '../dist/src/formats/dd/dd-gpu-window-lean-wgsl.js';
-import { DG_WGSL } from '../dist/src/formats/dd/dd-gpu-gemv-long-wgsl.js';
+import { DG_WGSL, DG_DD_WGSL } from '../dist/src/formats/dd/dd-gpu-gemv-long-wgsl.js';
 
-const source = XF_WGSL + DW_WGSL + DL_WGSL + DG_WGSL;
+const source = XF_WGSL + DW_WGSL + DL_WGSL + DG_WGSL + DG_DD_WGSL;
 const functions = new Map();
 const header = /fn (\w+)\(/g;
 let m;

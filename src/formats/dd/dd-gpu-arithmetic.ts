@@ -10,7 +10,7 @@ import { asXf, decodeXfExact, roundBigToDouble, xfGpuWords } from './dd-gpu-word
 import { fusedFmaName, fusedFmaTypes, isFusedKind } from './dd-gpu-fused.js';
 import { checkWindowTerms, windowFunctionTypes, windowSteps, type WindowForm } from './dd-gpu-window.js';
 import { gpuKernelSwitches } from '../../backends/webgpu/kernel-switches.js';
-import { declareLongAccumulator, longWindowFunctionTypes, longWindowStep, longWindowTakes, longWindowValue } from './dd-gpu-gemv-long.js';
+import { declareLongAccumulator, longDdWindowFunctionTypes, longWindowFunctionTypes, longWindowStep, longWindowTakes, longWindowValue } from './dd-gpu-gemv-long.js';
 
 const V4 = 'Array(4)' as const;
 const V2 = 'Array(2)' as const;
@@ -128,10 +128,10 @@ export const ddGpuArithmetic: GpuArithmeticPart = {
   // on the register's functions: one library. GEMV's long window (dd-gpu-gemv-long-wgsl.ts) builds on it as a part,
   // in the WGSL of the shaders that call it only (GEMV's partial pass with ddGemvLong), not of every dd shader.
   native: () => Promise.all([import('./dd-gpu-wgsl.js'), import('./dd-gpu-scaled-quotient.js'), import('./dd-gpu-window-wgsl.js'), import('./dd-gpu-window-lean-wgsl.js'), import('./dd-gpu-gemv-long-wgsl.js')])
-    .then(([{ XF_WGSL }, { DD_SCALED_QUOTIENT_WGSL }, { DW_WGSL }, { DL_WGSL }, { DG_WGSL }]) => ({
+    .then(([{ XF_WGSL }, { DD_SCALED_QUOTIENT_WGSL }, { DW_WGSL }, { DL_WGSL }, { DG_WGSL, DG_DD_WGSL }]) => ({
       ...library,
       wgsl: XF_WGSL + DD_SCALED_QUOTIENT_WGSL + DW_WGSL + DL_WGSL,
-      parts: [{ functions: longWindowFunctionTypes(), wgsl: DG_WGSL }],
+      parts: [{ functions: longWindowFunctionTypes(), wgsl: DG_WGSL }, { functions: longDdWindowFunctionTypes(), wgsl: DG_DD_WGSL }],
     })),
   declareZero: (dst) => `let ${dst} = [0.0, 0.0, 0.0, 0.0];`,
   declareFrom: (dst, src) => `let ${dst} = ${asXf(src)};`,

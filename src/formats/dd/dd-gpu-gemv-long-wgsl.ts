@@ -101,7 +101,7 @@ fn ${name}(wf: vec4<f32>, a: ${a === 'dd' ? 'vec4<f32>' : 'vec2<f32>'}, b: ${b =
   return out.join('\n');
 }
 
-/** The WGSL (appended after the window libraries, whose `mpDlAdd128`, `mpDwSettle` and `mpXfShr` it calls). */
+/** The WGSL of the f64·f64 terms and the window (appended after the window libraries, whose `mpDlAdd128`, `mpDwSettle` and `mpXfShr` it calls). */
 export const DG_WGSL = `
 // A term's code (see the module comment): t = ea + eb for the window, 0 for a zero product, −1 for the slow path.
 fn mpDgCode(af: vec2<f32>, bf: vec2<f32>) -> i32 {
@@ -160,6 +160,13 @@ fn mpDgAdd(wf: vec4<f32>, a: vec2<f32>, b: vec2<f32>, t: i32, f: i32) -> vec4<f3
   if (t <= 0) { return wf; }
   return bitcast<vec4<f32>>(mpDgAddTerm(bitcast<vec4<u32>>(wf), bitcast<vec2<u32>>(a), bitcast<vec2<u32>>(b), t, f));
 }
+`;
 
+/**
+ * The WGSL of the long window's terms with a dd operand (the `ddGemvLongDd` switch): a part of its own, appended only
+ * to the shaders that call one of its functions (after the library, whose `mpXfShr` and `mpDlAdd128` it calls), so the
+ * shaders without the switch keep their source.
+ */
+export const DG_DD_WGSL = `
 ${ddTermFunctions()}
 `;

@@ -39,7 +39,15 @@ export function longWindowFunctionTypes(): Record<string, { args: GpuValueType[]
     mpDgRebase: { args: ['Array(4)', 'Integer', 'Integer'], returns: 'Array(4)' },
     mpDgSettle: { args: ['Array(4)', 'Array(4)', 'Integer'], returns: 'Array(4)' },
     mpDgAdd: { args: ['Array(4)', 'Array(2)', 'Array(2)', 'Integer', 'Integer'], returns: 'Array(4)' },
-    // Terms with a dd operand (the ddGemvLongDd switch): the lean term in the same window.
+  };
+}
+
+/**
+ * gpu.js types of the long window's adds of terms with a dd operand (the `ddGemvLongDd` switch; a part of their own).
+ * @returns name → argument and return types
+ */
+export function longDdWindowFunctionTypes(): Record<string, { args: GpuValueType[]; returns: GpuValueType }> {
+  return {
     [longDdAddName('dd', 'dd')]: { args: ['Array(4)', 'Array(4)', 'Array(4)', 'Integer', 'Integer'], returns: 'Array(4)' },
     [longDdAddName('dd', 'f64')]: { args: ['Array(4)', 'Array(4)', 'Array(2)', 'Integer', 'Integer'], returns: 'Array(4)' },
     [longDdAddName('f64', 'dd')]: { args: ['Array(4)', 'Array(2)', 'Array(4)', 'Integer', 'Integer'], returns: 'Array(4)' },
