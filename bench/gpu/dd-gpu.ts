@@ -161,8 +161,11 @@ const DECODED_X: Variant = { label: 'dd, windows of 8, x decoded once (ddGemvDec
 const LONG: Variant = { label: 'dd, windows of 8 (ddGemvLong off: the default before session 19)', option: 'dd', boundOnly: true, switches: { ddGemvLong: false }, only: { storage: 'f64' } };
 /** GEMV N and T with dd storage, dd terms in the long window (the ddGemvLongDd switch, off until timed): the bound. */
 const LONG_DD: Variant = { label: 'dd, dd terms in the long window (ddGemvLongDd)', option: 'dd', boundOnly: true, switches: { ddGemvLongDd: true }, only: { storage: 'dd' } };
-/** GEMV N with 2 or 4 rows a partial-pass thread (the ddGemvRows switch, off until timed): f64 storage gives the default's words (checked). */
-const ROWS: Variant[] = [2, 4].map((R) => ({ label: `dd, ${R} rows a thread (ddGemvRows)`, option: 'dd', boundOnly: true, sameAsDefault: true, switches: { ddGemvRows: R as 2 | 4 }, only: { trans: 'N', storage: 'f64' } }));
+/**
+ * GEMV N with 2 or 4 rows a partial-pass thread (the ddGemvRows switch, off until timed): f64 storage gives the default's
+ * words (checked where its steps are the one-row pass's eight columns: gemvUnroll 8, not --quick's 4).
+ */
+const ROWS: Variant[] = [2, 4].map((R) => ({ label: `dd, ${R} rows a thread (ddGemvRows)`, option: 'dd', boundOnly: true, sameAsDefault: (gemvUnrollFlag ?? '8') === '8', switches: { ddGemvRows: R as 2 | 4 }, only: { trans: 'N', storage: 'f64' } }));
 /** GEMV N, dd storage: dd terms in the long window with 2 rows a thread (both switches): the bound. */
 const ROWS_LONG_DD: Variant = { label: 'dd, dd terms in the long window, 2 rows a thread (ddGemvLongDd, ddGemvRows)', option: 'dd', boundOnly: true, switches: { ddGemvLongDd: true, ddGemvRows: 2 }, only: { trans: 'N', storage: 'dd' } };
 const oneChain = (w: string): Partial<Variant> => (w.endsWith('c1') ? { dotChains: 1, dotOnly: true } : {});

@@ -22,6 +22,8 @@ import { ddRange } from './dd-ranges.js';
 import type { DdValue } from '../../src/formats/dd/dd-arithmetic.js';
 import { formats, matrix, range, rowMajor, vector } from '../../src/index.js';
 import { gemv } from '../../kernels/gemv/gemv.js';
+import { maxRowsPerThread } from '../../kernels/gemv/gemv-row-group-source.js';
+import { ddGpuArithmetic, ddGpuArithmeticUnfused } from '../../src/formats/dd/dd-gpu-arithmetic.js';
 import { requireRuntime } from './gpu-test-helpers.js';
 
 const initial = gpuKernelSwitches();
@@ -52,9 +54,14 @@ async function rowsOf(y: DeviceArray, count: number): Promise<{ words: number[];
 }
 
 describe('dd GEMV N with several rows a thread (ddGemvRows)', () => {
-  it('the switch: 1, 2 or 4', () => {
+  it('the switch: 1, 2 or 4; dd\'s most rows a thread follow it, an arithmetic without a GEMV variant keeps 1', () => {
     expect(() => setGpuKernelSwitches({ ddGemvRows: 3 as never })).toThrow(/ddGemvRows/);
     expect(gpuKernelSwitches().ddGemvRows).toBe(initial.ddGemvRows);
+    for (const R of [1, 2, 4] as const) {
+      setGpuKernelSwitches({ ddGemvRows: R });
+      expect(maxRowsPerThread(ddGpuArithmetic)).toBe(R);
+      expect(maxRowsPerThread(ddGpuArithmeticUnfused)).toBe(1);
+    }
   });
 
   // By default R = 2 with four columns a step (gemvUnroll 4: a shader the size of the one-row pass's, which llvmpipe
