@@ -1,6 +1,7 @@
 /**
- * GEMV's long window for f64·f64 terms, the CPU-side part (the WGSL and its proof: dd-gpu-gemv-long-wgsl.ts): the
- * gpu.js types of its functions, the accumulator's extra state and the source a partial-pass step emits.
+ * GEMV's long window for f64·f64 terms (and, with the `ddGemvLongDd` switch, terms with a dd operand), the CPU-side
+ * part (the WGSL and its proof: dd-gpu-gemv-long-wgsl.ts): the gpu.js types of its functions, the accumulator's extra
+ * state and the source a partial-pass step emits.
  *
  * An accumulator `acc` of this form is three registers: the 112-bit register `acc` itself (slow terms, terms of other
  * kinds, the loop's tail), the window `accW` (four words) and its anchor `accF` (an integer). Its value is acc plus
