@@ -10,7 +10,7 @@ import { asXf, decodeXfExact, roundBigToDouble, xfGpuWords } from './dd-gpu-word
 import { fusedFmaName, fusedFmaTypes, isFusedKind } from './dd-gpu-fused.js';
 import { checkWindowTerms, windowFunctionTypes, windowSteps, type WindowForm } from './dd-gpu-window.js';
 import { gpuKernelSwitches } from '../../backends/webgpu/kernel-switches.js';
-import { declareLongAccumulator, longDdWindowFunctionTypes, longWindowFunctionTypes, longWindowStep, longWindowTakes, longWindowValue } from './dd-gpu-gemv-long.js';
+import { declareLongAccumulator, longDdWindowFunctionTypes, longRowsWindowFunctionTypes, longWindowFunctionTypes, longWindowStep, longWindowTakes, longWindowValue, sharedLimbsLines } from './dd-gpu-gemv-long.js';
 
 const V4 = 'Array(4)' as const;
 const V2 = 'Array(2)' as const;
@@ -128,10 +128,10 @@ export const ddGpuArithmetic: GpuArithmeticPart = {
   // on the register's functions: one library. GEMV's long window (dd-gpu-gemv-long-wgsl.ts) builds on it as a part,
   // in the WGSL of the shaders that call it only (GEMV's partial pass with ddGemvLong), not of every dd shader.
   native: () => Promise.all([import('./dd-gpu-wgsl.js'), import('./dd-gpu-scaled-quotient.js'), import('./dd-gpu-window-wgsl.js'), import('./dd-gpu-window-lean-wgsl.js'), import('./dd-gpu-gemv-long-wgsl.js')])
-    .then(([{ XF_WGSL }, { DD_SCALED_QUOTIENT_WGSL }, { DW_WGSL }, { DL_WGSL }, { DG_WGSL, DG_DD_WGSL }]) => ({
+    .then(([{ XF_WGSL }, { DD_SCALED_QUOTIENT_WGSL }, { DW_WGSL }, { DL_WGSL }, { DG_WGSL, DG_DD_WGSL, DG_ROWS_WGSL }]) => ({
       ...library,
       wgsl: XF_WGSL + DD_SCALED_QUOTIENT_WGSL + DW_WGSL + DL_WGSL,
-      parts: [{ functions: longWindowFunctionTypes(), wgsl: DG_WGSL }, { functions: longDdWindowFunctionTypes(), wgsl: DG_DD_WGSL }],
+      parts: [{ functions: longWindowFunctionTypes(), wgsl: DG_WGSL }, { functions: longDdWindowFunctionTypes(), wgsl: DG_DD_WGSL }, { functions: longRowsWindowFunctionTypes(), wgsl: DG_ROWS_WGSL }],
     })),
   declareZero: (dst) => `let ${dst} = [0.0, 0.0, 0.0, 0.0];`,
   declareFrom: (dst, src) => `let ${dst} = ${asXf(src)};`,
@@ -356,13 +356,14 @@ export const ddGpuArithmeticGemvLong: GpuArithmeticPart = {
 function longSteps(list: readonly { acc: string; a: GpuPartRegister; b: GpuPartRegister }[], dd: boolean): string[] {
   const byAcc = new Map<string, { acc: string; a: GpuPartRegister; b: GpuPartRegister }[]>();
   for (const t of list) (byAcc.get(t.acc) ?? byAcc.set(t.acc, []).get(t.acc)!).push(t);
-  const lines: string[] = [];
+  // x_j shared by R rows a thread (ddGemvRows): its limbs once for them.
+  const { shared, lines } = sharedLimbsLines(list.filter((t) => longWindowTakes(byAcc.get(t.acc)!, dd)));
   for (const [acc, terms] of byAcc) {
     if (!longWindowTakes(terms, dd)) {
       lines.push(...windowSteps(terms, ddGpuArithmetic.mulAdd, 8, true));
       continue;
     }
-    for (let s = 0; s < terms.length; s += 8) lines.push(...longWindowStep(acc, terms.slice(s, s + 8)));
+    for (let s = 0; s < terms.length; s += 8) lines.push(...longWindowStep(acc, terms.slice(s, s + 8), shared));
   }
   return lines;
 }

@@ -170,3 +170,34 @@ fn mpDgAdd(wf: vec4<f32>, a: vec2<f32>, b: vec2<f32>, t: i32, f: i32) -> vec4<f3
 export const DG_DD_WGSL = `
 ${ddTermFunctions()}
 `;
+
+/**
+ * The WGSL of the f64·f64 add with b's limbs given (the `ddGemvRows` switch: R rows a thread share x_j, whose limbs
+ * `mpDgLimbs` computes once for them): the same limbs, product, shift and add as `mpDgAdd`, so the same words. A part
+ * of its own, appended only to the shaders that call it.
+ */
+export const DG_ROWS_WGSL = `
+// The four 14-bit limbs of the f64 b's significand (as mpDgAddTerm reads them), as the words of a register.
+fn mpDgLimbs(bf: vec2<f32>) -> vec4<f32> {
+  let b = bitcast<vec2<u32>>(bf);
+  ${limbs('b', 'b').join('\n  ')}
+  return bitcast<vec4<f32>>(vec4<u32>(b0, b1, b2, b3));
+}
+
+// mpDgAdd with b's limbs bl (mpDgLimbs(b)) given.
+fn mpDgAddShared(wf: vec4<f32>, af: vec2<f32>, bf: vec2<f32>, blf: vec4<f32>, t: i32, f: i32) -> vec4<f32> {
+  if (t <= 0) { return wf; }
+  let a = bitcast<vec2<u32>>(af);
+  let b = bitcast<vec2<u32>>(bf);
+  let bl = bitcast<vec4<u32>>(blf);
+  ${limbs('a', 'a').join('\n  ')}
+  let b0 = bl.x;
+  let b1 = bl.y;
+  let b2 = bl.z;
+  let b3 = bl.w;
+  ${product().join('\n  ')}
+  let q = mpXfShr(p, u32(min(f - t, 128)));
+  let m = 0u - ((a.y ^ b.y) >> 31u);
+  return bitcast<vec4<f32>>(mpDlAdd128(bitcast<vec4<u32>>(wf), q ^ vec4<u32>(m), m & 1u));
+}
+`;

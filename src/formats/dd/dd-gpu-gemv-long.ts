@@ -11,6 +11,22 @@
 import type { GpuPartRegister, GpuValueType } from '../common/gpu-part.js';
 import { windowNames } from './dd-gpu-window.js';
 
+/** The register holding the shared limbs of the f64 register `b`. */
+const sharedLimbs = (b: string): string => `${b}L`;
+
+/**
+ * The f64 right operands of a step's f64·f64 terms that two or more accumulators share (x_j of R rows a thread), and
+ * the lines that compute their limbs once (`mpDgLimbs`).
+ * @param list - the step's terms
+ * @returns the shared registers' names and the lines
+ */
+export function sharedLimbsLines(list: readonly { acc: string; a: GpuPartRegister; b: GpuPartRegister }[]): { shared: Set<string>; lines: string[] } {
+  const users = new Map<string, Set<string>>();
+  for (const t of list) if (t.a.kind === 'f64' && t.b.kind === 'f64') (users.get(t.b.name) ?? users.set(t.b.name, new Set()).get(t.b.name)!).add(t.acc);
+  const shared = new Set([...users].filter(([, accs]) => accs.size > 1).map(([b]) => b));
+  return { shared, lines: [...shared].map((b) => `const ${sharedLimbs(b)} = mpDgLimbs(${b});`) };
+}
+
 /** Kinds of register the long window takes (a decoded f64x is the per-step window's only). */
 export type LongKind = 'dd' | 'f64';
 
@@ -40,6 +56,17 @@ export function longWindowFunctionTypes(): Record<string, { args: GpuValueType[]
     mpDgRebase: { args: ['Array(4)', 'Integer', 'Integer'], returns: 'Array(4)' },
     mpDgSettle: { args: ['Array(4)', 'Array(4)', 'Integer'], returns: 'Array(4)' },
     mpDgAdd: { args: ['Array(4)', 'Array(2)', 'Array(2)', 'Integer', 'Integer'], returns: 'Array(4)' },
+  };
+}
+
+/**
+ * gpu.js types of the f64·f64 add with x's limbs shared by R rows a thread (the `ddGemvRows` switch; a part of their own).
+ * @returns name → argument and return types
+ */
+export function longRowsWindowFunctionTypes(): Record<string, { args: GpuValueType[]; returns: GpuValueType }> {
+  return {
+    mpDgLimbs: { args: ['Array(2)'], returns: 'Array(4)' },
+    mpDgAddShared: { args: ['Array(4)', 'Array(2)', 'Array(2)', 'Array(4)', 'Integer', 'Integer'], returns: 'Array(4)' },
   };
 }
 
@@ -95,9 +122,11 @@ export function longWindowTakes(run: readonly { a: GpuPartRegister; b: GpuPartRe
  * (`mpDlExp…`) and the lean product (`mpDgAdd<A><B>`), in the same window.
  * @param acc - the accumulator
  * @param run - the terms' operands (f64 or dd registers)
+ * @param shared - f64 right operands whose limbs {@link sharedLimbsLines} declared (x_j of R rows a thread): their
+ *   f64·f64 terms take `mpDgAddShared` with those limbs — the same words as `mpDgAdd`
  * @returns the lines
  */
-export function longWindowStep(acc: string, run: readonly { a: GpuPartRegister; b: GpuPartRegister }[]): string[] {
+export function longWindowStep(acc: string, run: readonly { a: GpuPartRegister; b: GpuPartRegister }[], shared: ReadonlySet<string> = new Set()): string[] {
   const id = `${acc}g${run[0]!.a.name}`;
   const [ka, kb] = [run[0]!.a.kind as LongKind, run[0]!.b.kind as LongKind];
   const exact = ka === 'f64' && kb === 'f64';
@@ -112,7 +141,9 @@ export function longWindowStep(acc: string, run: readonly { a: GpuPartRegister; 
     `${acc}W = mpDgRebase(${acc}W, ${acc}F, ${id}e);`,
     `${acc}F = mpDwMax(${acc}F, ${id}e);`,
   );
-  run.forEach((t, q) => lines.push(`${acc}W = ${add}(${acc}W, ${t.a.name}, ${t.b.name}, ${id}t${q}, ${acc}F);`));
+  run.forEach((t, q) => lines.push(exact && shared.has(t.b.name)
+    ? `${acc}W = mpDgAddShared(${acc}W, ${t.a.name}, ${t.b.name}, ${sharedLimbs(t.b.name)}, ${id}t${q}, ${acc}F);`
+    : `${acc}W = ${add}(${acc}W, ${t.a.name}, ${t.b.name}, ${id}t${q}, ${acc}F);`));
   const names = windowNames(ka, kb);
   if (run.length > 1) lines.push(`${acc} = ${names.slowRun(run.length)}(${acc}, ${run.map((t, q) => `${t.a.name}, ${t.b.name}, ${id}t${q}`).join(', ')});`);
   else lines.push(`${acc} = ${names.slow}(${acc}, ${run[0]!.a.name}, ${run[0]!.b.name}, ${id}t0);`);
