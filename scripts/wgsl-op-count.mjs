@@ -6,9 +6,9 @@
 import { XF_WGSL } from '../dist/src/formats/dd/dd-gpu-wgsl.js';
 import { DW_WGSL } from '../dist/src/formats/dd/dd-gpu-window-wgsl.js';
 import { DL_WGSL } from '../dist/src/formats/dd/dd-gpu-window-lean-wgsl.js';
-import { DG_WGSL } from '../dist/src/formats/dd/dd-gpu-gemv-long-wgsl.js';
+import { DG_WGSL, DG_DD_WGSL, DG_ROWS_WGSL } from '../dist/src/formats/dd/dd-gpu-gemv-long-wgsl.js';
 
-const source = XF_WGSL + DW_WGSL + DL_WGSL + DG_WGSL;
+const source = XF_WGSL + DW_WGSL + DL_WGSL + DG_WGSL + DG_DD_WGSL + DG_ROWS_WGSL;
 const functions = new Map();
 const header = /fn (\w+)\(/g;
 let m;
@@ -72,5 +72,13 @@ if (process.argv.includes('--path')) {
   // headroom check (twice), the re-anchoring, the step's maximum and the anchor's (the end's settle is once a pass).
   const longStep = 2 * totalOps('mpDgRoomy') + 2 + totalOps('mpDgRebase') + 7 + 1;
   console.log(`f64·f64 GEMV term, long window (all branches, step shared by 8): ${(totalOps('mpDgCode') + totalOps('mpDgAdd') + longStep / 8).toFixed(0)} (code ${totalOps('mpDgCode')}, add ${totalOps('mpDgAdd')}, step ${longStep})`);
+  // ddGemvRows: x's limbs once for R rows (mpDgLimbs), each row's add with them given (mpDgAddShared).
+  for (const R of [2, 4]) console.log(`f64·f64 GEMV term, long window, ${R} rows a thread (ddGemvRows; all branches): ${(totalOps('mpDgCode') + totalOps('mpDgAddShared') + totalOps('mpDgLimbs') / R + longStep / 8).toFixed(0)} (add ${totalOps('mpDgAddShared')}, x's limbs ${totalOps('mpDgLimbs')} shared by ${R})`);
+  // ddGemvLongDd: terms with a dd operand in the same long window, in the lean term form (lean code, mpDgAdd<A><B>).
+  for (const kinds of ['DdDd', 'F64Dd', 'DdF64']) {
+    const code = totalOps(`mpDlExp${kinds}`);
+    const add = totalOps(`mpDgAdd${kinds}`);
+    console.log(`${kinds} GEMV term, long window (ddGemvLongDd; all branches, step shared by 8): ${(code + add + longStep / 8).toFixed(0)} (code ${code}, add ${add}); per-step wide window of 8 (the default): ${(totalOps(`mpDwExp${kinds}`) + totalOps(`mpDwAdd${kinds}`) + 1 + 2 + totalOps('mpDwSettle') / 8).toFixed(0)}`);
+  }
 }
 

@@ -14,7 +14,11 @@
  * words the other exact-path rows must match; GEMV N with f64 storage has `dd, x decoded once (ddGemvDecodedX)` (the
  * switch of kernel-switches.ts, off by default: x decoded once a call; the `dd` row's words, checked), and GEMV N and T
  * with f64 storage `dd, windows of 8 (ddGemvLong off…)` (the default has that switch on since session 19: f64·f64 terms in one long window a
- * thread, dd-gpu-gemv-long-wgsl.ts; checked against the bound; `--only=gemv --no-window` times it beside the default). `--before` adds the unfused arithmetic (the build before the fused
+ * thread, dd-gpu-gemv-long-wgsl.ts; checked against the bound; `--only=gemv --no-window` times it beside the default);
+ * GEMV N and T with dd storage `dd, dd terms in the long window (ddGemvLongDd)` (that switch, off by default: dd·dd terms
+ * in the same long window in the lean term form; checked against the bound), and GEMV N `dd, R rows a thread
+ * (ddGemvRows)` (R = 2, 4: f64 storage, the `dd` row's words, checked) and `dd, dd terms in the long window, 2 rows a
+ * thread (ddGemvLongDd, ddGemvRows)` (dd storage, the bound). `--before` adds the unfused arithmetic (the build before the fused
  * multiply-adds; the fused row's words) to GEMV and TRSV, and GEMV's two-chain row. `Kc1` windows: DOT only, with one
  * accumulator a thread, so DOT's eight-term step is one window. DOT also has rows `dd lean K` for each K of `--lean`
  * (default 4,8c1; `--no-lean` drops them): ddGpuArithmeticWindowLeanOf(K), the lean term form (8 with one chain is
@@ -158,6 +162,15 @@ const GEMV_DEFAULT: Variant = { ...DEFAULT, boundOnly: true };
 const DECODED_X: Variant = { label: 'dd, windows of 8, x decoded once (ddGemvDecodedX)', option: 'dd', boundOnly: true, switches: { ddGemvDecodedX: true, ddGemvLong: false }, only: { trans: 'N', storage: 'f64' } };
 /** GEMV N and T with f64 storage in windows of 8 settled per step (ddGemvLong off; the default until session 19): the bound. */
 const LONG: Variant = { label: 'dd, windows of 8 (ddGemvLong off: the default before session 19)', option: 'dd', boundOnly: true, switches: { ddGemvLong: false }, only: { storage: 'f64' } };
+/** GEMV N and T with dd storage, dd terms in the long window (the ddGemvLongDd switch, off until timed): the bound. */
+const LONG_DD: Variant = { label: 'dd, dd terms in the long window (ddGemvLongDd)', option: 'dd', boundOnly: true, switches: { ddGemvLongDd: true }, only: { storage: 'dd' } };
+/**
+ * GEMV N with 2 or 4 rows a partial-pass thread (the ddGemvRows switch, off until timed): f64 storage gives the default's
+ * words (checked where its steps are the one-row pass's eight columns: gemvUnroll 8, not --quick's 4).
+ */
+const ROWS: Variant[] = [2, 4].map((R) => ({ label: `dd, ${R} rows a thread (ddGemvRows)`, option: 'dd', boundOnly: true, sameAsDefault: (gemvUnrollFlag ?? '8') === '8', switches: { ddGemvRows: R as 2 | 4 }, only: { trans: 'N', storage: 'f64' } }));
+/** GEMV N, dd storage: dd terms in the long window with 2 rows a thread (both switches): the bound. */
+const ROWS_LONG_DD: Variant = { label: 'dd, dd terms in the long window, 2 rows a thread (ddGemvLongDd, ddGemvRows)', option: 'dd', boundOnly: true, switches: { ddGemvLongDd: true, ddGemvRows: 2 }, only: { trans: 'N', storage: 'dd' } };
 const oneChain = (w: string): Partial<Variant> => (w.endsWith('c1') ? { dotChains: 1, dotOnly: true } : {});
 const WINDOWS: Variant[] = windowTerms.map((w) => {
   const part = ddGpuArithmeticWindowOf(Number(w[0]), !w.endsWith('t'));
@@ -368,7 +381,7 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
   for (let k = 0; k < n * n; k++) ad[2 * k + 1] = ad[2 * k + 1]! * Math.abs(ad[2 * k]!);
   const x = ddVector(n, 11);
   const xa = x.accessor.data as Float64Array;
-  const variants = [GEMV_DEFAULT, LONG, DECODED_X, FUSED_GEMV, ...(before ? [UNFUSED, { label: 'dd, 2 chains', option: 'dd' as const, boundOnly: true, chains: 2 }] : []), ...WINDOWS.filter((v) => !v.dotOnly)];
+  const variants = [GEMV_DEFAULT, LONG, LONG_DD, ROWS_LONG_DD, ...ROWS, DECODED_X, FUSED_GEMV, ...(before ? [UNFUSED, { label: 'dd, 2 chains', option: 'dd' as const, boundOnly: true, chains: 2 }] : []), ...WINDOWS.filter((v) => !v.dotOnly)];
   for (const trans of ['N', 'T'] as const) {
     const kernel = `GEMV ${trans}`;
     for (const storage of ['dd', 'f64'] as const) {

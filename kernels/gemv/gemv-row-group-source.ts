@@ -20,11 +20,16 @@ import { longLazySteps } from '../shared/long-lazy-steps.js';
 /**
  * The most rows a thread of GEMV N's partial pass can take in `arithmetic`: R·(its words) must fit a thread's
  * four-word output (in float-float with the `gemvFfFourRows` switch: 4 rows, stored by the thread itself — see
- * {@link storesOwnPartials}), and its register must be the plain variable the pass returns.
+ * {@link storesOwnPartials}), and its register must be the plain variable the pass returns. Four-word registers (dd)
+ * with a GEMV variant take the `ddGemvRows` switch's rows (1 unless set), stored by the thread itself; the pass settles
+ * each row's value (its GEMV variant's `returnValue`) before the stores.
  * @param arithmetic - the arithmetic
  * @returns 1, 2 or 4
  */
 export function maxRowsPerThread(arithmetic: GpuArithmetic): 1 | 2 | 4 {
+  // Only where the partial pass runs a GEMV variant (dd's windows): the one-dispatch forms, which take the arithmetic
+  // itself, then never see four-word rows.
+  if (arithmetic.components === 4) return arithmetic.gemvVariant ? gpuKernelSwitches().ddGemvRows : 1;
   if (arithmetic.returnValue('acc') !== 'acc') return 1;
   if (arithmetic.components === 2) return gpuKernelSwitches().gemvFfFourRows ? 4 : 2;
   return arithmetic.components === 1 ? 4 : 1;
@@ -97,7 +102,12 @@ export function partialNRowsSource(arithmetic: GpuArithmetic, A: DeviceArray, x:
   const { args, body } = partialNRowsLines(arithmetic, A, x, chains, rows, run, prefetch, vectorX, unroll, 'this.thread.x');
   const own = storesOwnPartials(arithmetic, rows);
   const words = arithmetic.components;
-  const lanes = Array.from({ length: rows }, (_, r) => (words === 1 ? [`acc${r}`] : Array.from({ length: words }, (_, w) => `acc${r}[${w}]`))).flat();
+  // A row's value: its accumulator, or (an arithmetic whose accumulator has more state, e.g. dd's long window) the
+  // returnValue settled into a register first.
+  const settled = Array.from({ length: rows }, (_, r) => arithmetic.returnValue(`acc${r}`) !== `acc${r}`);
+  settled.forEach((s, r) => { if (s) body.push(`const acc${r}v = ${arithmetic.returnValue(`acc${r}`)};`); });
+  const value = (r: number): string => (settled[r] ? `acc${r}v` : `acc${r}`);
+  const lanes = Array.from({ length: rows }, (_, r) => (words === 1 ? [value(r)] : Array.from({ length: words }, (_, w) => `${value(r)}[${w}]`))).flat();
   if (own) {
     // Thread (g, c)'s rows gR … gR + R − 1 at partial units c·G·R + gR + r (what the finish pass reads, sc = G·R): word by
     // word, as bit patterns, through the atomic view of the partial buffer. Then no store of the thread's own output.

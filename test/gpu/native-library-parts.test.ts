@@ -2,13 +2,14 @@
  * Native WGSL libraries with parts (src/backends/webgpu/gpujs-extensions.ts, `GpuNativeLibrary.parts`): a part's WGSL
  * goes only into the shaders that call one of its functions, always with the library it builds on; a shader that calls
  * only the library gets the library alone. And dd's library (src/formats/dd/dd-gpu-arithmetic.ts): GEMV's long window
- * (dd-gpu-gemv-long-wgsl.ts) is its part, not in the WGSL every dd shader carries. No GPU needed (the WGSL assembly
+ * (dd-gpu-gemv-long-wgsl.ts) and its dd terms (the ddGemvLongDd switch) are two parts, not in the WGSL every dd shader
+ * carries. No GPU needed (the WGSL assembly
  * only).
  */
 import { describe, expect, it } from 'vitest';
 import { appendNativeLibraries, registerNativeLibrary } from '../../src/backends/webgpu/gpujs-extensions.js';
 import { ddGpuArithmetic } from '../../src/formats/dd/dd-gpu-arithmetic.js';
-import { longWindowFunctionTypes } from '../../src/formats/dd/dd-gpu-gemv-long.js';
+import { longDdWindowFunctionTypes, longRowsWindowFunctionTypes, longWindowFunctionTypes } from '../../src/formats/dd/dd-gpu-gemv-long.js';
 import type { GpuNativeLibrary } from '../../src/formats/common/gpu-part.js';
 
 /** gpu.js's addFunction, recording the stubs' sources. */
@@ -39,24 +40,39 @@ describe('native WGSL libraries with parts', () => {
     expect(appendNativeLibraries(callsPart)).toBe(`${callsPart}\n${base}\n\n${part}\n`);
   });
 
-  it('dd: GEMV\'s long window is a part of its library (in no shader but those that call mpDg…), the rest one library', async () => {
+  it('dd: GEMV\'s long window (f64·f64 terms), its dd terms (ddGemvLongDd) and its shared-limb add (ddGemvRows) are three parts of its library (in no shader but those that call them), the rest one library', async () => {
     const native = ddGpuArithmetic.native!;
     const library: GpuNativeLibrary = typeof native === 'function' ? await native() : native;
     const dg = Object.keys(longWindowFunctionTypes());
-    expect(library.parts?.length).toBe(1);
-    const part = library.parts![0]!;
+    const dgDd = Object.keys(longDdWindowFunctionTypes());
+    expect(library.parts?.length).toBe(3);
+    const [part, ddPart, rowsPart] = library.parts as [GpuNativeLibrary, GpuNativeLibrary, GpuNativeLibrary];
+    expect(Object.keys(rowsPart.functions).sort()).toEqual(Object.keys(longRowsWindowFunctionTypes()).sort());
+    for (const name of Object.keys(rowsPart.functions)) expect(part.wgsl + ddPart.wgsl + library.wgsl).not.toContain(`fn ${name}(`);
     expect(Object.keys(part.functions).sort()).toEqual([...dg].sort());
-    for (const name of dg) {
-      expect(part.wgsl).toContain(`fn ${name}(`);
-      expect(library.wgsl).not.toContain(`fn ${name}(`);
-      expect(name in library.functions).toBe(false);
+    expect(Object.keys(ddPart.functions).sort()).toEqual([...dgDd].sort());
+    for (const [names, own, other] of [[dg, part, ddPart], [dgDd, ddPart, part]] as const) {
+      for (const name of names) {
+        expect(own.wgsl).toContain(`fn ${name}(`);
+        expect(other.wgsl).not.toContain(`fn ${name}(`);
+        expect(library.wgsl).not.toContain(`fn ${name}(`);
+        expect(name in library.functions).toBe(false);
+      }
     }
-    // The library's own WGSL never calls the part (a dd shader without mpDg… calls compiles without it).
+    // The library's own WGSL never calls a part (a dd shader without mpDg… calls compiles without them).
     expect(library.wgsl).not.toMatch(/\bmpDg\w*\(/);
     registerNativeLibrary(fakeGpu(), library);
     const dot = 'fn main() { var a = mpXfAdd(vec4<f32>(), vec4<f32>()); }';
     expect(appendNativeLibraries(dot)).toBe(`${dot}\n${library.wgsl}\n`);
+    // GEMV with f64·f64 terms only: the first part (the shader of ddGemvLong as before the dd terms' part).
     const gemv = 'fn main() { var a = mpDgSettle(vec4<f32>(), vec4<f32>(), 0); }';
     expect(appendNativeLibraries(gemv)).toBe(`${gemv}\n${library.wgsl}\n\n${part.wgsl}\n`);
+    // GEMV with dd terms: both parts.
+    const gemvDd = 'fn main() { var a = mpDgSettle(vec4<f32>(), vec4<f32>(), 0); a = mpDgAddDdDd(a, a, a, 1, 1); }';
+    const both = appendNativeLibraries(gemvDd);
+    expect(both.startsWith(`${gemvDd}\n${library.wgsl}\n`)).toBe(true);
+    expect(both).toContain(part.wgsl);
+    expect(both).toContain(ddPart.wgsl);
+    expect(both).not.toContain(rowsPart.wgsl);
   });
 });

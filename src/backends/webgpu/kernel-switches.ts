@@ -174,6 +174,23 @@ export interface GpuKernelSwitches {
    */
   readonly ddGemvLong: boolean;
   /**
+   * GEMV (N and T, the partial pass) in dd arithmetic: dd·dd, dd·f64 and f64·dd terms go into the long window too
+   * (`ddGpuArithmeticGemvLongDd`; src/formats/dd/dd-gpu-gemv-long-wgsl.ts: the lean term of DOT's default — signed
+   * 14-bit limbs straight from the words, 45 limb products — added at the window's anchor), so dd storage settles once
+   * a pass instead of once a step of eight (f64·f64 terms as with `ddGemvLong`). Another rounding within the same
+   * gemvBound. Off until timed on the H100 (`MODPREC_GPU_DD_GEMV_LONG_DD=1`).
+   */
+  readonly ddGemvLongDd: boolean;
+  /**
+   * GEMV N in dd arithmetic: rows a thread of the partial pass (1, 2 or 4; 1: off) where the call gives no
+   * `rowsPerThread` (and the most `rowsPerThread` accepts in dd). Each column's x_j is then loaded once for R rows, and
+   * its decoding (limbs, exponent test) is the same expression in the R rows' terms, which the shader compiler can
+   * share; the R partials (4 words each) are stored by the thread itself (kernels/gemv/gemv-row-group-source.ts). Every
+   * row's terms keep their chunk and order, so the words are those of one row a thread. Off until timed on the H100
+   * (`MODPREC_GPU_DD_GEMV_ROWS=2` or `4`).
+   */
+  readonly ddGemvRows: 1 | 2 | 4;
+  /**
    * GEMV N in one dispatch with the reduction inside a workgroup (issue 19 item 4, session 19): workgroups of this many
    * invocations (64, 128 or 256; 0: off) each hold ⌊W/S⌋ row groups times all S column chunks of the R-rows partial
    * pass, leave the partials in workgroup memory, and one invocation per word of y adds them in chunk order and stores
@@ -246,6 +263,12 @@ function envBatch(name: string): 8 | 16 | 32 {
   return v === '16' ? 16 : v === '32' ? 32 : 8;
 }
 
+/** Rows a thread from the environment: 2 or 4 where set so, else 1. */
+function envRows(name: string): 1 | 2 | 4 {
+  const v = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
+  return v === '2' ? 2 : v === '4' ? 4 : 1;
+}
+
 /** A workgroup size from the environment: 64, 128 or 256; 0 for `=0`; `fallback` (the default) otherwise. */
 function envWorkgroup(name: string, fallback: 0 | 64 | 128 | 256): 0 | 64 | 128 | 256 {
   const v = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
@@ -256,7 +279,7 @@ function envWorkgroup(name: string, fallback: 0 | 64 | 128 | 256): 0 | 64 | 128 
 const gemvDotSwitches = { f32FmaKeep: !envOff('MODPREC_GPU_F32_FMA_KEEP'), ffFmaKeep: !envOff('MODPREC_GPU_FF_FMA_KEEP'), gemvPrefetch: !envOff('MODPREC_GPU_GEMV_PREFETCH'), gemvVectorX: !envOff('MODPREC_GPU_GEMV_VECTOR_X'), gemvUnroll: envUnroll('MODPREC_GPU_GEMV_UNROLL'), dotPrefetch: envOn('MODPREC_GPU_DOT_PREFETCH'), dotFusedTree: envOn('MODPREC_GPU_DOT_FUSED_TREE'), dotFusedFinish: envOn('MODPREC_GPU_DOT_FUSED_FINISH'), gemvFusedFinish: envOn('MODPREC_GPU_GEMV_FUSED_FINISH'), fusedFinishRecompute: false };
 
 /** The cheaper float-float switches (session 15) from the environment: off unless set to 1 (`gemvFfFourRows`, `ddGemvLong`: on unless set to 0). */
-const cheaperFfSwitches = { ffLongLazy: envOn('MODPREC_GPU_FF_LONG_LAZY'), prefetchPingPong: envOn('MODPREC_GPU_PREFETCH_PING_PONG'), gemvFfFourRows: !envOff('MODPREC_GPU_GEMV_FF_FOUR_ROWS'), gemvEightRows: envOn('MODPREC_GPU_GEMV_EIGHT_ROWS'), gemvFinishBatch: envBatch('MODPREC_GPU_GEMV_FINISH_BATCH'), ddGemvDecodedX: envOn('MODPREC_GPU_DD_GEMV_DECODED_X'), ddGemvLong: !envOff('MODPREC_GPU_DD_GEMV_LONG') };
+const cheaperFfSwitches = { ffLongLazy: envOn('MODPREC_GPU_FF_LONG_LAZY'), prefetchPingPong: envOn('MODPREC_GPU_PREFETCH_PING_PONG'), gemvFfFourRows: !envOff('MODPREC_GPU_GEMV_FF_FOUR_ROWS'), gemvEightRows: envOn('MODPREC_GPU_GEMV_EIGHT_ROWS'), gemvFinishBatch: envBatch('MODPREC_GPU_GEMV_FINISH_BATCH'), ddGemvDecodedX: envOn('MODPREC_GPU_DD_GEMV_DECODED_X'), ddGemvLong: !envOff('MODPREC_GPU_DD_GEMV_LONG'), ddGemvLongDd: envOn('MODPREC_GPU_DD_GEMV_LONG_DD'), ddGemvRows: envRows('MODPREC_GPU_DD_GEMV_ROWS') };
 
 /**
  * Most lazy float-float terms an accumulator takes between two settles with `ffLongLazy` on (the arithmetic's own
@@ -297,6 +320,8 @@ export function gpuKernelSwitchKey(): string {
  */
 export function setGpuKernelSwitches(changes: Partial<GpuKernelSwitches>): GpuKernelSwitches {
   const previous = current;
+  const rows = changes.ddGemvRows;
+  if (rows !== undefined && rows !== 1 && rows !== 2 && rows !== 4) fail('INVALID_OPTION', 'ddGemvRows', 'must be 1, 2 or 4', rows);
   const steps = changes.rnsFoldSteps;
   if (steps !== undefined && !(Number.isInteger(steps) && steps >= 0 && steps <= MAX_RNS_FOLD_STEPS)) {
     fail('INVALID_OPTION', 'rnsFoldSteps', `must be an integer in [0, ${MAX_RNS_FOLD_STEPS}]`, steps);

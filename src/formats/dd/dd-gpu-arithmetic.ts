@@ -10,7 +10,7 @@ import { asXf, decodeXfExact, roundBigToDouble, xfGpuWords } from './dd-gpu-word
 import { fusedFmaName, fusedFmaTypes, isFusedKind } from './dd-gpu-fused.js';
 import { checkWindowTerms, windowFunctionTypes, windowSteps, type WindowForm } from './dd-gpu-window.js';
 import { gpuKernelSwitches } from '../../backends/webgpu/kernel-switches.js';
-import { declareLongAccumulator, longWindowFunctionTypes, longWindowStep, longWindowValue } from './dd-gpu-gemv-long.js';
+import { declareLongAccumulator, longDdWindowFunctionTypes, longRowsWindowFunctionTypes, longWindowFunctionTypes, longWindowStep, longWindowTakes, longWindowValue, sharedLimbsLines } from './dd-gpu-gemv-long.js';
 
 const V4 = 'Array(4)' as const;
 const V2 = 'Array(2)' as const;
@@ -128,10 +128,10 @@ export const ddGpuArithmetic: GpuArithmeticPart = {
   // on the register's functions: one library. GEMV's long window (dd-gpu-gemv-long-wgsl.ts) builds on it as a part,
   // in the WGSL of the shaders that call it only (GEMV's partial pass with ddGemvLong), not of every dd shader.
   native: () => Promise.all([import('./dd-gpu-wgsl.js'), import('./dd-gpu-scaled-quotient.js'), import('./dd-gpu-window-wgsl.js'), import('./dd-gpu-window-lean-wgsl.js'), import('./dd-gpu-gemv-long-wgsl.js')])
-    .then(([{ XF_WGSL }, { DD_SCALED_QUOTIENT_WGSL }, { DW_WGSL }, { DL_WGSL }, { DG_WGSL }]) => ({
+    .then(([{ XF_WGSL }, { DD_SCALED_QUOTIENT_WGSL }, { DW_WGSL }, { DL_WGSL }, { DG_WGSL, DG_DD_WGSL, DG_ROWS_WGSL }]) => ({
       ...library,
       wgsl: XF_WGSL + DD_SCALED_QUOTIENT_WGSL + DW_WGSL + DL_WGSL,
-      parts: [{ functions: longWindowFunctionTypes(), wgsl: DG_WGSL }],
+      parts: [{ functions: longWindowFunctionTypes(), wgsl: DG_WGSL }, { functions: longDdWindowFunctionTypes(), wgsl: DG_DD_WGSL }, { functions: longRowsWindowFunctionTypes(), wgsl: DG_ROWS_WGSL }],
     })),
   declareZero: (dst) => `let ${dst} = [0.0, 0.0, 0.0, 0.0];`,
   declareFrom: (dst, src) => `let ${dst} = ${asXf(src)};`,
@@ -159,7 +159,8 @@ export const ddGpuArithmetic: GpuArithmeticPart = {
   // the same gemvBound (docs/double-double.md, "Windowed multiply-adds in GEMV"); H100, 2026-11-27 (opt-in then):
   // GEMV N n = 8192 dd storage 4.64 → 1.60 ms, f64 storage 2.09 → 0.80 ms. The `ddGemvLong` switch (off until timed)
   // takes the long window for f64·f64 terms instead (ddGpuArithmeticGemvLong).
-  gemvVariant: () => (gpuKernelSwitches().ddGemvLong ? ddGpuArithmeticGemvLong : ddGpuArithmeticGemvWindow8),
+  // The `ddGemvLongDd` switch (off until timed) puts terms with a dd operand into the long window too.
+  gemvVariant: () => (gpuKernelSwitches().ddGemvLongDd ? ddGpuArithmeticGemvLongDd : gpuKernelSwitches().ddGemvLong ? ddGpuArithmeticGemvLong : ddGpuArithmeticGemvWindow8),
 };
 
 /**
@@ -345,17 +346,39 @@ export const ddGpuArithmeticGemvLong: GpuArithmeticPart = {
   returnValue: longWindowValue,
   register: (name) => xf(isExtraAccumulator(name) ? longWindowValue(name) : name),
   mulAdd: ddGpuArithmetic.mulAdd,
-  mulAddSteps: (list) => {
-    const byAcc = new Map<string, { acc: string; a: GpuPartRegister; b: GpuPartRegister }[]>();
-    for (const t of list) (byAcc.get(t.acc) ?? byAcc.set(t.acc, []).get(t.acc)!).push(t);
-    const lines: string[] = [];
-    for (const [acc, terms] of byAcc) {
-      if (!terms.every((t) => t.a.kind === 'f64' && t.b.kind === 'f64')) {
-        lines.push(...windowSteps(terms, ddGpuArithmetic.mulAdd, 8, true));
-        continue;
-      }
-      for (let s = 0; s < terms.length; s += 8) lines.push(...longWindowStep(acc, terms.slice(s, s + 8)));
+  mulAddSteps: (list) => longSteps(list, false),
+};
+
+/**
+ * A step's terms per accumulator: into the long window where it takes their kinds (f64·f64; with `dd` also terms with a
+ * dd operand), else through {@link ddGpuArithmeticGemvWindow8}'s per-step windows.
+ */
+function longSteps(list: readonly { acc: string; a: GpuPartRegister; b: GpuPartRegister }[], dd: boolean): string[] {
+  const byAcc = new Map<string, { acc: string; a: GpuPartRegister; b: GpuPartRegister }[]>();
+  for (const t of list) (byAcc.get(t.acc) ?? byAcc.set(t.acc, []).get(t.acc)!).push(t);
+  // x_j shared by R rows a thread (ddGemvRows): its limbs once for them.
+  const { shared, lines } = sharedLimbsLines(list.filter((t) => longWindowTakes(byAcc.get(t.acc)!, dd)));
+  for (const [acc, terms] of byAcc) {
+    if (!longWindowTakes(terms, dd)) {
+      lines.push(...windowSteps(terms, ddGpuArithmetic.mulAdd, 8, true));
+      continue;
     }
-    return lines;
-  },
+    for (let s = 0; s < terms.length; s += 8) lines.push(...longWindowStep(acc, terms.slice(s, s + 8), shared));
+  }
+  return lines;
+}
+
+/**
+ * {@link ddGpuArithmeticGemvLong} with dd·dd, dd·f64 and f64·dd terms in the long window too (the `ddGemvLongDd`
+ * kernel switch; off until timed on the H100): such a term is the lean term of {@link ddGpuArithmeticWindowLeanOf}
+ * (signed 14-bit limbs straight from the words, 45 limb products, one code test per operand) added to the
+ * accumulator's one window at its anchor, so a dd-storage GEMV settles once a pass instead of once a step of eight.
+ * Within the same gemvBound: a pass's partial over n_c terms is within γ_{2n_c + 1}(2^-110)·Σ|a·x| (+ n_c·2^-1074),
+ * as for f64·f64 terms (dd-gpu-gemv-long-wgsl.ts). Another rounding, not the per-step windows' bits.
+ * @group Double-double
+ */
+export const ddGpuArithmeticGemvLongDd: GpuArithmeticPart = {
+  ...ddGpuArithmeticGemvLong,
+  name: 'dd-gemv-long-dd',
+  mulAddSteps: (list) => longSteps(list, true),
 };

@@ -33,8 +33,24 @@
  * unchanged). Overflow as with the per-step window: partial sums inside the window are never rounded, so an
  * intermediate that would overflow binary64 but cancels later stays finite. Deterministic, not the per-step window's
  * bits.
+ *
+ * **dd terms (the `ddGemvLongDd` switch).** A term with a dd operand (dd·dd, dd·f64, f64·dd) joins the same window in the
+ * lean term form of dd-gpu-window-lean-wgsl.ts: its code is `mpDlTermExp`'s (t = ehi_a + ehi_b, the same exponent
+ * sum as above, 0 for a skipped zero product, −1 for the slow path), its signed 14-bit limbs are read straight from the
+ * words (G = H·2^72 + s·L, 2^124 − 2^72 < G < 2^125), and columns 8 … 16 of their products, carried, give
+ * P = floor(T/2^126) < 2^124 + 9 with |GA·GB − T| < 1.0001·2^129 (that module's proof). Since a·b = GA·GB·2^(t − 2294),
+ * P counts units 2^(t − 2168): the term adds ±floor(P / 2^(F − t + 6)) in the window's units 2^(F − 2162) (< 2^118 + 1,
+ * so a step of 8 still adds < 2^121 and the headroom argument is unchanged). Nested floors of positive integers are one
+ * floor, so the term is floor(T / 2^(132 + F − t)) and errs, in units, by < 1 (the floor) + 2^129.0002/2^132 (dropped
+ * columns) + 2^126/2^132 (the operands' truncations, |ΔGA·GB + GA·ΔGB + ΔGA·ΔGB| < 2^126) < 1.15. The term with
+ * t = F_end has GA·GB > 2^247.99, so one unit is ≤ 2^(132 − 247.99) ≤ 2^-115.99·max_i|a_i·b_i|: every window term and
+ * re-anchoring errs by < 1.15·2^-115.99·Σ|a_i·b_i| < 2^-110·Σ|a_i·b_i|, and the bound above holds as stated:
+ * |ŝ − s| ≤ γ_{2n_c + 1}(2^-110)·Σ|a_i·b_i| + n_c·2^-1074. f64·f64 terms keep the exact product above; both kinds of
+ * term may share one window (the same units, anchor and settle).
  * @module
  */
+import { leanLimbs, leanProduct, LOW, type LeanKind } from './dd-gpu-window-lean-wgsl.js';
+import { longDdAddName } from './dd-gpu-gemv-long.js';
 
 const M = '0x3FFFu';
 
@@ -63,7 +79,29 @@ function product(): string[] {
   return lines;
 }
 
-/** The WGSL (appended after the window libraries, whose `mpDlAdd128`, `mpDwSettle` and `mpXfShr` it calls). */
+/** The long window's adds of terms with a dd operand: lean limbs and product, shifted to the window's units. */
+function ddTermFunctions(): string {
+  const out: string[] = [];
+  const words = (k: LeanKind, v: string): string => (k === 'dd' ? `bitcast<vec4<u32>>(${v})` : `vec4<u32>(bitcast<vec2<u32>>(${v}), 0u, 0u)`);
+  for (const [a, b] of [['dd', 'dd'], ['dd', 'f64'], ['f64', 'dd']] as const) {
+    const name = longDdAddName(a, b);
+    const body = [...leanLimbs('a', 'a', a), ...leanLimbs('b', 'b', b), ...leanProduct(LOW[a], LOW[b])];
+    out.push(`// The window plus term (a, b) of lean code t > 0 at anchor f ≥ t (a of kind ${a}, b of kind ${b}): ±floor(P / 2^(f − t + 6)).
+fn ${name}Term(w: vec4<u32>, a: vec4<u32>, b: vec4<u32>, t: i32, f: i32) -> vec4<u32> {
+  ${body.join('\n  ')}
+  let q = mpXfShr(p, u32(min(f - t + 6, 128)));
+  let m = 0u - ((a.y ^ b.y) >> 31u);
+  return mpDlAdd128(w, q ^ vec4<u32>(m), m & 1u);
+}
+fn ${name}(wf: vec4<f32>, a: ${a === 'dd' ? 'vec4<f32>' : 'vec2<f32>'}, b: ${b === 'dd' ? 'vec4<f32>' : 'vec2<f32>'}, t: i32, f: i32) -> vec4<f32> {
+  if (t <= 0) { return wf; }
+  return bitcast<vec4<f32>>(${name}Term(bitcast<vec4<u32>>(wf), ${words(a, 'a')}, ${words(b, 'b')}, t, f));
+}`);
+  }
+  return out.join('\n');
+}
+
+/** The WGSL of the f64·f64 terms and the window (appended after the window libraries, whose `mpDlAdd128`, `mpDwSettle` and `mpXfShr` it calls). */
 export const DG_WGSL = `
 // A term's code (see the module comment): t = ea + eb for the window, 0 for a zero product, −1 for the slow path.
 fn mpDgCode(af: vec2<f32>, bf: vec2<f32>) -> i32 {
@@ -121,5 +159,45 @@ fn mpDgAddTerm(w: vec4<u32>, a: vec2<u32>, b: vec2<u32>, t: i32, f: i32) -> vec4
 fn mpDgAdd(wf: vec4<f32>, a: vec2<f32>, b: vec2<f32>, t: i32, f: i32) -> vec4<f32> {
   if (t <= 0) { return wf; }
   return bitcast<vec4<f32>>(mpDgAddTerm(bitcast<vec4<u32>>(wf), bitcast<vec2<u32>>(a), bitcast<vec2<u32>>(b), t, f));
+}
+`;
+
+/**
+ * The WGSL of the long window's terms with a dd operand (the `ddGemvLongDd` switch): a part of its own, appended only
+ * to the shaders that call one of its functions (after the library, whose `mpXfShr` and `mpDlAdd128` it calls), so the
+ * shaders without the switch keep their source.
+ */
+export const DG_DD_WGSL = `
+${ddTermFunctions()}
+`;
+
+/**
+ * The WGSL of the f64·f64 add with b's limbs given (the `ddGemvRows` switch: R rows a thread share x_j, whose limbs
+ * `mpDgLimbs` computes once for them): the same limbs, product, shift and add as `mpDgAdd`, so the same words. A part
+ * of its own, appended only to the shaders that call it.
+ */
+export const DG_ROWS_WGSL = `
+// The four 14-bit limbs of the f64 b's significand (as mpDgAddTerm reads them), as the words of a register.
+fn mpDgLimbs(bf: vec2<f32>) -> vec4<f32> {
+  let b = bitcast<vec2<u32>>(bf);
+  ${limbs('b', 'b').join('\n  ')}
+  return bitcast<vec4<f32>>(vec4<u32>(b0, b1, b2, b3));
+}
+
+// mpDgAdd with b's limbs bl (mpDgLimbs(b)) given.
+fn mpDgAddShared(wf: vec4<f32>, af: vec2<f32>, bf: vec2<f32>, blf: vec4<f32>, t: i32, f: i32) -> vec4<f32> {
+  if (t <= 0) { return wf; }
+  let a = bitcast<vec2<u32>>(af);
+  let b = bitcast<vec2<u32>>(bf);
+  let bl = bitcast<vec4<u32>>(blf);
+  ${limbs('a', 'a').join('\n  ')}
+  let b0 = bl.x;
+  let b1 = bl.y;
+  let b2 = bl.z;
+  let b3 = bl.w;
+  ${product().join('\n  ')}
+  let q = mpXfShr(p, u32(min(f - t, 128)));
+  let m = 0u - ((a.y ^ b.y) >> 31u);
+  return bitcast<vec4<f32>>(mpDlAdd128(bitcast<vec4<u32>>(wf), q ^ vec4<u32>(m), m & 1u));
 }
 `;

@@ -44,15 +44,19 @@
 import { windowNames, type WindowKind } from './dd-gpu-window.js';
 
 /** The kinds the lean form takes (no decoded-x f64x terms: those are GEMV's, in the wide form). */
-type LeanKind = Exclude<WindowKind, 'f64x'>;
+export type LeanKind = Exclude<WindowKind, 'f64x'>;
 
 const MASK = '0x3FFFu';
 
 /**
  * WGSL lines that declare the signed limbs `${p}0` … `${p}8` (i32) of operand words `v` (hi low, hi high, lo low, lo
- * high); an f64 operand (lo = 0) has limbs 5 … 8 only.
+ * high); an f64 operand (lo = 0) has limbs 5 … 8 only. (Also GEMV's long window's dd terms, dd-gpu-gemv-long-wgsl.ts.)
+ * @param v - the operand's words (a vec4<u32> expression or name)
+ * @param p - the limbs' name prefix
+ * @param kind - the operand's kind
+ * @returns the lines
  */
-function leanLimbs(v: string, p: string, kind: WindowKind): string[] {
+export function leanLimbs(v: string, p: string, kind: WindowKind): string[] {
   const lines = [
     `let ${p}mh = (${v}.y & 0xFFFFFu) | 0x100000u;`,
     `let ${p}6 = i32((${v}.x >> 12u) & ${MASK});`,
@@ -83,10 +87,15 @@ function leanLimbs(v: string, p: string, kind: WindowKind): string[] {
 }
 
 /** The lowest limb that may be non-zero for a kind (f64: H's limbs 5 … 8 only). */
-const LOW: Readonly<Record<LeanKind, number>> = { dd: 0, f64: 5 };
+export const LOW: Readonly<Record<LeanKind, number>> = { dd: 0, f64: 5 };
 
-/** Columns 8 … 16 of the signed limb products, carried, assembled as P = floor(T / 2^126) in `p`. */
-function leanProduct(aLow: number, bLow: number): string[] {
+/**
+ * Columns 8 … 16 of the signed limb products, carried, assembled as P = floor(T / 2^126) in `p`.
+ * @param aLow - a's lowest limb that may be non-zero ({@link LOW})
+ * @param bLow - b's
+ * @returns the lines
+ */
+export function leanProduct(aLow: number, bLow: number): string[] {
   const lines: string[] = [];
   const has = new Set<number>();
   for (let k = 8; k <= 16; k++) {
