@@ -34,11 +34,13 @@ export interface DefaultSweepVariant extends SweepVariant<GpuGemvOptions> {
 
 /**
  * The library's defaults over the bench's all-off state (h19-goals.ts ITEM4_OFF): the two-pass one of session 19 and
- * the one since session 20 (the same plus the split and four rows). gemvFfFourRows changes nothing in f32 arithmetic
+ * the one since session 20 (the same plus the split and four rows; since session 21 the split takes the exact products too). gemvFfFourRows changes nothing in f32 arithmetic
  * (four rows a thread there already); ffExactProducts nothing where x is fp32.
  */
 const TWO_PASS: Partial<GpuKernelSwitches> = { lazy: true, tree: true, f32FmaKeep: true, ffFmaKeep: true, gemvPrefetch: true, gemvVectorX: true, ffExactProducts: true, gemvWorkgroupSplit: 0, gemvFfFourRows: false };
 const SPLIT: Partial<GpuKernelSwitches> = { ...TWO_PASS, gemvWorkgroupSplit: 256, gemvFfFourRows: true };
+/** The default since session 21: the split also takes float-float's exact 16-bit products (the two passes' bits). */
+const DEFAULT: Partial<GpuKernelSwitches> = { ...SPLIT, gemvWorkgroupSplitExact: true };
 
 /**
  * The variants, each two-pass row followed by its new-default partner.
@@ -49,7 +51,7 @@ export function gemvDefaultSweepVariants(): DefaultSweepVariant[] {
     const old = `${name}: two passes (session-19 default)`;
     return [
       { label: old, arithmetic, storage, x16, switches: TWO_PASS, options },
-      { label: `${name}: gemvWorkgroupSplit 256 + gemvFfFourRows (default)`, arithmetic, storage, x16, switches: SPLIT, options, sameBitsAs: old },
+      { label: `${name}: gemvWorkgroupSplit 256 + gemvFfFourRows${x16 ? ' + gemvWorkgroupSplitExact' : ''} (default)`, arithmetic, storage, x16, switches: DEFAULT, options, sameBitsAs: old },
     ];
   };
   return [
@@ -83,7 +85,7 @@ export function gemvSixteenBitSweepVariants(): DefaultSweepVariant[] {
   const rows: DefaultSweepVariant[] = [];
   for (const s of ['bf16', 'f16'] as const) {
     const ffX32 = `${s} + ff, x fp32, 1 chain: default`, ffX32c2 = `${s} + ff, x fp32, 2 chains: default`;
-    const ffX16 = `${s} + ff, x ${s}, 1 chain: default (two passes)`, ffX16c2 = `${s} + ff, x ${s}, 2 chains: default (two passes)`;
+    const ffX16 = `${s} + ff, x ${s}, 1 chain: session-20 default (two passes)`, ffX16c2 = `${s} + ff, x ${s}, 2 chains: session-20 default (two passes)`;
     const f32X32 = `${s} + f32, x fp32: default`, f32X16 = `${s} + f32, x ${s}: default`;
     const ff = (x16: boolean, label: string, switches: Partial<GpuKernelSwitches>, options: GpuGemvOptions, to: { sameBitsAs?: string; ratioTo?: string } = {}): DefaultSweepVariant => ({ label, arithmetic: 'ff', storage: s, x16, switches, options, ...to });
     const f32 = (x16: boolean, label: string, switches: Partial<GpuKernelSwitches>, options: GpuGemvOptions, to: { sameBitsAs?: string; ratioTo?: string } = {}): DefaultSweepVariant => ({ label, arithmetic: 'f32', storage: s, x16, switches, options, ...to });

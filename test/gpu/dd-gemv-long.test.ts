@@ -165,6 +165,8 @@ describe('dd GEMV with the long f64·f64 window (ddGemvLong)', () => {
 
   it('the switch runs the long window: 1, then 2^-112 a step later, then −1 gives 2^-112 exactly (the per-step window, which rounds the step sums 1 + 2^-112 to 1, would give 0)', async () => {
     await requireRuntime();
+    // The f64·f64 window alone (the dd terms' switch, on by default, extends it: test/gpu/dd-gemv-long-dd.test.ts).
+    setGpuKernelSwitches({ ddGemvLongDd: false });
     expect(ddGpuArithmetic.gemvVariant?.()).toBe(ddGpuArithmeticGemvLong);
     setGpuKernelSwitches({ ddGemvLong: false });
     expect(ddGpuArithmetic.gemvVariant?.()).toBe(ddGpuArithmeticGemvWindow8);

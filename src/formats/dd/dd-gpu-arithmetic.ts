@@ -159,8 +159,9 @@ export const ddGpuArithmetic: GpuArithmeticPart = {
   // the same gemvBound (docs/double-double.md, "Windowed multiply-adds in GEMV"); H100, 2026-11-27 (opt-in then):
   // GEMV N n = 8192 dd storage 4.64 → 1.60 ms, f64 storage 2.09 → 0.80 ms. The `ddGemvLong` switch (off until timed)
   // takes the long window for f64·f64 terms instead (ddGpuArithmeticGemvLong).
-  // The `ddGemvLongDd` switch (off until timed) puts terms with a dd operand into the long window too.
-  gemvVariant: () => (gpuKernelSwitches().ddGemvLongDd ? ddGpuArithmeticGemvLongDd : gpuKernelSwitches().ddGemvLong ? ddGpuArithmeticGemvLong : ddGpuArithmeticGemvWindow8),
+  // The `ddGemvLongDd` switch (on by default since session 21) puts terms with a dd operand into the long window too.
+  // `ddGemvLong` off gives the windows of eight whatever `ddGemvLongDd` says (the dd terms extend the long window).
+  gemvVariant: () => (!gpuKernelSwitches().ddGemvLong ? ddGpuArithmeticGemvWindow8 : gpuKernelSwitches().ddGemvLongDd ? ddGpuArithmeticGemvLongDd : ddGpuArithmeticGemvLong),
 };
 
 /**
