@@ -11,6 +11,7 @@ import { begin, finish, runSolve, validateSolve, type ValidatedSolve } from './s
 import type { SolverResult } from './solver-result.js';
 import { residual, type Algorithm, type KrylovSpace } from './krylov-space.js';
 import type { BreakdownReason } from './breakdown.js';
+import { smallestNormal } from './underflow-level.js';
 
 /**
  * Solves A·x = b for a symmetric positive definite A by conjugate gradients.
@@ -87,6 +88,18 @@ export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, pre
     if (!(rho > 0)) { stop.breakDown('indefinite'); return false; }
     return true;
   }
+  // The true residual decides where the recurrence's met the tolerance or can go no further: converged, stagnation, or
+  // CG goes on from it (residual replacement, with fresh directions). Returns whether CG goes on.
+  function* judge(): Generator<unknown, boolean, any> {
+    const verdict = stop.judgeTrue((yield* residual(s, b, x, t)) as number);
+    if (verdict === 'converged') { stop.converge(); return false; }
+    if (verdict === 'stagnation') { stop.breakDown('stagnation'); return false; }
+    yield s.copy(t, r);
+    return (yield* restart()) as boolean;
+  }
+  // ‖p‖₂·‖q‖₂ at most this: pᵀq's products lie within 1/u of the arithmetic's smallest normal, where underflow errors
+  // (up to that normal each, flushing GPUs included) pass the rounding level n·u·‖p‖·‖q‖ the floor below stands for.
+  const underflow = n * smallestNormal(v.options.arithmetic) / v.options.arithmetic.unitRoundoff;
   let iterations = 0;
   if ((yield* restart()) as boolean) {
     while (iterations < limit) {
@@ -112,6 +125,16 @@ export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, pre
         pNorm2 = pNorm * pNorm;
         floor = level * curvature * pNorm2;
       }
+      if (!(pq > floor) && curvature > 0) {
+        // p and q so small that pᵀq underflowed (fp32, tolerance 0: ρ and ‖p‖² fell to 1e-45 and pᵀq to 0, and an SPD
+        // matrix read as 'indefinite'): the attainable accuracy is reached, as where ρ underflows below. Both ‖p‖·‖q‖
+        // and the pᵀAp the curvature met expects must be that small: q = 0 from a p of size is an A·p = 0 (singular).
+        const [qNorm, pNorm] = (yield s.both(s.norm(q), s.norm(p))) as [number, number];
+        if (Math.max(pNorm * qNorm, curvature * pNorm2) <= underflow) {
+          if (!((yield* judge()) as boolean)) break;
+          continue;
+        }
+      }
       if (!(pq > floor)) { stop.breakDown((yield* curvatureBreakdown(s, p, q, pq, floor, curvature, level)) as BreakdownReason); break; }
       curvature = Math.max(curvature, pq / pNorm2);
       // α̃ = ρ/pᵀq scales q = A·p/σ; x takes α = α̃/σ (σ a power of two: exact unless α underflows).
@@ -134,12 +157,7 @@ export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, pre
       const met = stop.record(rNorm) || (preconditioned && rhoNext === 0);
       if (stop.trueHistory) stop.recordTrue((yield* residual(s, b, x, t)) as number);
       if (met) {
-        const verdict = stop.judgeTrue((yield* residual(s, b, x, t)) as number);
-        if (verdict === 'converged') { stop.converge(); break; }
-        if (verdict === 'stagnation') { stop.breakDown('stagnation'); break; }
-        // Residual replacement: continue from the true residual, with fresh directions.
-        yield s.copy(t, r);
-        if (!((yield* restart()) as boolean)) break;
+        if (!((yield* judge()) as boolean)) break;
         continue;
       }
       if (!Number.isFinite(rhoNext) || !Number.isFinite(rNorm)) { stop.breakDown('non-finite'); break; }
