@@ -76,17 +76,25 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
   function* settle(norm: number): Generator<unknown, 'stop' | 'restart' | 'go', any> {
     const met = stop.record(norm);
     if (stop.trueHistory) stop.recordTrue((yield* residual(s, b, x, w)) as number);
-    if (!met) {
+    // A diverging recurrence (see DIVERGENCE_FACTOR) is checked against the true residual too.
+    if (!met && !stop.diverges()) {
       if (Number.isFinite(norm)) return 'go';
       stop.breakDown('non-finite');
       return 'stop';
     }
-    const verdict = stop.judgeTrue((yield* residual(s, b, x, w)) as number);
+    const trueNorm = (yield* residual(s, b, x, w)) as number;
+    const verdict = stop.judgeTrue(trueNorm);
+    if (trueNorm < bestNorm) { bestNorm = trueNorm; yield s.copy(x, best); }
     if (verdict === 'converged') { stop.converge(); return 'stop'; }
     if (verdict === 'stagnation') { stop.breakDown('stagnation'); return 'stop'; }
     yield s.copy(w, r);
     return ((yield* restart()) as boolean) ? 'restart' : 'stop';
   }
+  // The checked iterate of the smallest true residual (x₀ to begin with), one more vector: what a solve that stops short
+  // returns where its last x is worse (a recurrence that diverged before a check caught it), as GMRES does.
+  const best = s.make();
+  yield s.copy(x, best);
+  let bestNorm = start.rNorm;
   let iterations = 0;
   if ((yield* restart()) as boolean) {
     while (iterations < v.options.maxIterations) {
@@ -136,5 +144,6 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
       yield s.update(1, r, beta, p, p);
     }
   }
+  if (stop.status !== 'converged' && !(((yield* residual(s, b, x, w)) as number) <= bestNorm)) yield s.copy(best, x);
   return yield* finish(s, start, iterations);
 }

@@ -91,7 +91,9 @@ export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, pre
   // The true residual decides where the recurrence's met the tolerance or can go no further: converged, stagnation, or
   // CG goes on from it (residual replacement, with fresh directions). Returns whether CG goes on.
   function* judge(): Generator<unknown, boolean, any> {
-    const verdict = stop.judgeTrue((yield* residual(s, b, x, t)) as number);
+    const trueNorm = (yield* residual(s, b, x, t)) as number;
+    const verdict = stop.judgeTrue(trueNorm);
+    if (trueNorm < bestNorm) { bestNorm = trueNorm; yield s.copy(x, best); }
     if (verdict === 'converged') { stop.converge(); return false; }
     if (verdict === 'stagnation') { stop.breakDown('stagnation'); return false; }
     yield s.copy(t, r);
@@ -100,6 +102,11 @@ export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, pre
   // ‖p‖₂·‖q‖₂ at most this: pᵀq's products lie within 1/u of the arithmetic's smallest normal, where underflow errors
   // (up to that normal each, flushing GPUs included) pass the rounding level n·u·‖p‖·‖q‖ the floor below stands for.
   const underflow = n * smallestNormal(v.options.arithmetic) / v.options.arithmetic.unitRoundoff;
+  // The checked iterate of the smallest true residual (x₀ to begin with), one more vector: what a solve that stops short
+  // returns where its last x is worse (a recurrence that diverged before a check caught it), as GMRES does.
+  const best = s.make();
+  yield s.copy(x, best);
+  let bestNorm = start.rNorm;
   let iterations = 0;
   if ((yield* restart()) as boolean) {
     while (iterations < limit) {
@@ -154,7 +161,8 @@ export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, pre
       }
       // ρ' = rᵀz = 0 with r ≠ 0 is an underflow of the products (jacobiCg, fp32, tolerance 0: the recurrence residual
       // falls on to 1e-23 while x stagnates), not an indefinite A: check the true residual as when the tolerance is met.
-      const met = stop.record(rNorm) || (preconditioned && rhoNext === 0);
+      // A diverging recurrence (see DIVERGENCE_FACTOR) is checked against the true residual too.
+      const met = stop.record(rNorm) || (preconditioned && rhoNext === 0) || stop.diverges();
       if (stop.trueHistory) stop.recordTrue((yield* residual(s, b, x, t)) as number);
       if (met) {
         if (!((yield* judge()) as boolean)) break;
@@ -168,6 +176,7 @@ export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, pre
       yield s.update(1, z, beta, p, p);
     }
   }
+  if (stop.status !== 'converged' && stop.breakdown !== 'singular' && !(((yield* residual(s, b, x, t)) as number) <= bestNorm)) yield s.copy(best, x);
   if (stop.breakdown === 'singular') {
     // On an inconsistent system no CG iterate solves anything, and the last ones grow along A's null space (the
     // Galerkin condition asks for the impossible): return the iterate of the smallest residual, by running the same
