@@ -24,8 +24,10 @@ export interface BicgstabOptions extends SolverOptions {
  * Solves A·x = b for a general square A by BiCGStab.
  *
  * Each iteration applies A twice and runs four DOTs (r̂ᵀv, tᵀs, tᵀt, r̂ᵀr) and a norm, all through the vectors'
- * accessors in `options.arithmetic`, on the CPU or (`backend: 'gpu'`) the GPU. Stopping as {@link cg} (the true residual is checked when the recurrence
- * residual meets the tolerance; the recurrence restarts from it otherwise). Breakdowns, as results: `rho-zero`
+ * accessors in `options.arithmetic`, on the CPU or (`backend: 'gpu'`) the GPU. Stopping as {@link cg} (the true residual
+ * is checked when the recurrence residual meets the tolerance or diverges, and the recurrence restarts from it
+ * otherwise; a solve that stops short returns its checked iterate of the smallest true residual where its last one is
+ * worse, one more vector). Breakdowns, as results: `rho-zero`
  * (r̂ᵀr = 0), `sigma-zero` (r̂ᵀA·p = 0), `omega-zero` (tᵀs = 0 or t = 0), `stagnation`, `non-finite`.
  * @param A - the matrix or operator (square)
  * @param b - the right-hand side

@@ -20,7 +20,10 @@ import { smallestNormal } from './underflow-level.js';
  * in `options.arithmetic`. When the recurrence's residual meets the tolerance, the true residual b − A·x is
  * recomputed: the solve converges only if it meets the tolerance too; otherwise the recurrence restarts from the
  * true residual, and `stagnationChecks` such checks in a row that do not lower it end the solve (breakdown
- * `stagnation`: the accuracy the storage and arithmetic can attain is reached). pᵀAp < 0 ends it with the
+ * `stagnation`: the accuracy the storage and arithmetic can attain is reached). A recurrence residual more than
+ * 2¹⁰ times above its smallest since the last check (divergence), and a pᵀAp ≤ 0 of a p and an A·p within 1/u of the
+ * arithmetic's smallest normal (underflow), are checked the same way; a solve that stops short returns the checked
+ * iterate of the smallest true residual where its last one is worse (one more vector). pᵀAp < 0 ends it with the
  * breakdown `indefinite`; pᵀAp = 0 to working precision (n·u times the largest curvature met) with A·p ≈ 0 with
  * `singular` — a semidefinite A and an inconsistent b, returning the iterate of the smallest residual. With `backend: 'gpu'` the same iteration runs on resident device arrays and returns a
  * promise (see {@link GpuSolverOptions}).
