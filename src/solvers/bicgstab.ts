@@ -24,8 +24,10 @@ export interface BicgstabOptions extends SolverOptions {
  * Solves A·x = b for a general square A by BiCGStab.
  *
  * Each iteration applies A twice and runs four DOTs (r̂ᵀv, tᵀs, tᵀt, r̂ᵀr) and a norm, all through the vectors'
- * accessors in `options.arithmetic`, on the CPU or (`backend: 'gpu'`) the GPU. Stopping as {@link cg} (the true residual is checked when the recurrence
- * residual meets the tolerance; the recurrence restarts from it otherwise). Breakdowns, as results: `rho-zero`
+ * accessors in `options.arithmetic`, on the CPU or (`backend: 'gpu'`) the GPU. Stopping as {@link cg} (the true residual
+ * is checked when the recurrence residual meets the tolerance or diverges, and the recurrence restarts from it
+ * otherwise; a solve that stops short returns its checked iterate of the smallest true residual where its last one is
+ * worse, one more vector). Breakdowns, as results: `rho-zero`
  * (r̂ᵀr = 0), `sigma-zero` (r̂ᵀA·p = 0), `omega-zero` (tᵀs = 0 or t = 0), `stagnation`, `non-finite`.
  * @param A - the matrix or operator (square)
  * @param b - the right-hand side
@@ -76,17 +78,25 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
   function* settle(norm: number): Generator<unknown, 'stop' | 'restart' | 'go', any> {
     const met = stop.record(norm);
     if (stop.trueHistory) stop.recordTrue((yield* residual(s, b, x, w)) as number);
-    if (!met) {
+    // A diverging recurrence (see DIVERGENCE_FACTOR) is checked against the true residual too.
+    if (!met && !stop.diverges()) {
       if (Number.isFinite(norm)) return 'go';
       stop.breakDown('non-finite');
       return 'stop';
     }
-    const verdict = stop.judgeTrue((yield* residual(s, b, x, w)) as number);
+    const trueNorm = (yield* residual(s, b, x, w)) as number;
+    const verdict = stop.judgeTrue(trueNorm);
+    if (trueNorm < bestNorm) { bestNorm = trueNorm; yield s.copy(x, best); }
     if (verdict === 'converged') { stop.converge(); return 'stop'; }
     if (verdict === 'stagnation') { stop.breakDown('stagnation'); return 'stop'; }
     yield s.copy(w, r);
     return ((yield* restart()) as boolean) ? 'restart' : 'stop';
   }
+  // The checked iterate of the smallest true residual (x₀ to begin with), one more vector: what a solve that stops short
+  // returns where its last x is worse (a recurrence that diverged before a check caught it), as GMRES does.
+  const best = s.make();
+  yield s.copy(x, best);
+  let bestNorm = start.rNorm;
   let iterations = 0;
   if ((yield* restart()) as boolean) {
     while (iterations < v.options.maxIterations) {
@@ -136,5 +146,6 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
       yield s.update(1, r, beta, p, p);
     }
   }
+  if (stop.status !== 'converged' && !(((yield* residual(s, b, x, w)) as number) <= bestNorm)) yield s.copy(best, x);
   return yield* finish(s, start, iterations);
 }

@@ -11,6 +11,7 @@ import { begin, finish, runSolve, validateSolve, type ValidatedSolve } from './s
 import type { SolverResult } from './solver-result.js';
 import { residual, type Algorithm, type KrylovSpace } from './krylov-space.js';
 import type { BreakdownReason } from './breakdown.js';
+import { smallestNormal } from './underflow-level.js';
 
 /**
  * Solves A·x = b for a symmetric positive definite A by conjugate gradients.
@@ -19,7 +20,10 @@ import type { BreakdownReason } from './breakdown.js';
  * in `options.arithmetic`. When the recurrence's residual meets the tolerance, the true residual b − A·x is
  * recomputed: the solve converges only if it meets the tolerance too; otherwise the recurrence restarts from the
  * true residual, and `stagnationChecks` such checks in a row that do not lower it end the solve (breakdown
- * `stagnation`: the accuracy the storage and arithmetic can attain is reached). pᵀAp < 0 ends it with the
+ * `stagnation`: the accuracy the storage and arithmetic can attain is reached). A recurrence residual more than
+ * 2¹⁰ times above its smallest since the last check (divergence), and a pᵀAp ≤ 0 of a p and an A·p within 1/u of the
+ * arithmetic's smallest normal (underflow), are checked the same way; a solve that stops short returns the checked
+ * iterate of the smallest true residual where its last one is worse (one more vector). pᵀAp < 0 ends it with the
  * breakdown `indefinite`; pᵀAp = 0 to working precision (n·u times the largest curvature met) with A·p ≈ 0 with
  * `singular` — a semidefinite A and an inconsistent b, returning the iterate of the smallest residual. With `backend: 'gpu'` the same iteration runs on resident device arrays and returns a
  * promise (see {@link GpuSolverOptions}).
@@ -87,6 +91,25 @@ export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, pre
     if (!(rho > 0)) { stop.breakDown('indefinite'); return false; }
     return true;
   }
+  // The true residual decides where the recurrence's met the tolerance or can go no further: converged, stagnation, or
+  // CG goes on from it (residual replacement, with fresh directions). Returns whether CG goes on.
+  function* judge(): Generator<unknown, boolean, any> {
+    const trueNorm = (yield* residual(s, b, x, t)) as number;
+    const verdict = stop.judgeTrue(trueNorm);
+    if (trueNorm < bestNorm) { bestNorm = trueNorm; yield s.copy(x, best); }
+    if (verdict === 'converged') { stop.converge(); return false; }
+    if (verdict === 'stagnation') { stop.breakDown('stagnation'); return false; }
+    yield s.copy(t, r);
+    return (yield* restart()) as boolean;
+  }
+  // ‖p‖₂·‖q‖₂ at most this: pᵀq's products lie within 1/u of the arithmetic's smallest normal, where underflow errors
+  // (up to that normal each, flushing GPUs included) pass the rounding level n·u·‖p‖·‖q‖ the floor below stands for.
+  const underflow = n * smallestNormal(v.options.arithmetic) / v.options.arithmetic.unitRoundoff;
+  // The checked iterate of the smallest true residual (x₀ to begin with), one more vector: what a solve that stops short
+  // returns where its last x is worse (a recurrence that diverged before a check caught it), as GMRES does.
+  const best = s.make();
+  yield s.copy(x, best);
+  let bestNorm = start.rNorm;
   let iterations = 0;
   if ((yield* restart()) as boolean) {
     while (iterations < limit) {
@@ -112,6 +135,16 @@ export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, pre
         pNorm2 = pNorm * pNorm;
         floor = level * curvature * pNorm2;
       }
+      if (!(pq > floor) && curvature > 0) {
+        // p and q so small that pᵀq underflowed (fp32, tolerance 0: ρ and ‖p‖² fell to 1e-45 and pᵀq to 0, and an SPD
+        // matrix read as 'indefinite'): the attainable accuracy is reached, as where ρ underflows below. Both ‖p‖·‖q‖
+        // and the pᵀAp the curvature met expects must be that small: q = 0 from a p of size is an A·p = 0 (singular).
+        const [qNorm, pNorm] = (yield s.both(s.norm(q), s.norm(p))) as [number, number];
+        if (Math.max(pNorm * qNorm, curvature * pNorm2) <= underflow) {
+          if (!((yield* judge()) as boolean)) break;
+          continue;
+        }
+      }
       if (!(pq > floor)) { stop.breakDown((yield* curvatureBreakdown(s, p, q, pq, floor, curvature, level)) as BreakdownReason); break; }
       curvature = Math.max(curvature, pq / pNorm2);
       // α̃ = ρ/pᵀq scales q = A·p/σ; x takes α = α̃/σ (σ a power of two: exact unless α underflows).
@@ -131,15 +164,11 @@ export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, pre
       }
       // ρ' = rᵀz = 0 with r ≠ 0 is an underflow of the products (jacobiCg, fp32, tolerance 0: the recurrence residual
       // falls on to 1e-23 while x stagnates), not an indefinite A: check the true residual as when the tolerance is met.
-      const met = stop.record(rNorm) || (preconditioned && rhoNext === 0);
+      // A diverging recurrence (see DIVERGENCE_FACTOR) is checked against the true residual too.
+      const met = stop.record(rNorm) || (preconditioned && rhoNext === 0) || stop.diverges();
       if (stop.trueHistory) stop.recordTrue((yield* residual(s, b, x, t)) as number);
       if (met) {
-        const verdict = stop.judgeTrue((yield* residual(s, b, x, t)) as number);
-        if (verdict === 'converged') { stop.converge(); break; }
-        if (verdict === 'stagnation') { stop.breakDown('stagnation'); break; }
-        // Residual replacement: continue from the true residual, with fresh directions.
-        yield s.copy(t, r);
-        if (!((yield* restart()) as boolean)) break;
+        if (!((yield* judge()) as boolean)) break;
         continue;
       }
       if (!Number.isFinite(rhoNext) || !Number.isFinite(rNorm)) { stop.breakDown('non-finite'); break; }
@@ -150,6 +179,7 @@ export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, pre
       yield s.update(1, z, beta, p, p);
     }
   }
+  if (stop.status !== 'converged' && stop.breakdown !== 'singular' && !(((yield* residual(s, b, x, t)) as number) <= bestNorm)) yield s.copy(best, x);
   if (stop.breakdown === 'singular') {
     // On an inconsistent system no CG iterate solves anything, and the last ones grow along A's null space (the
     // Galerkin condition asks for the impossible): return the iterate of the smallest residual, by running the same

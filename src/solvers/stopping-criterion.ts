@@ -6,6 +6,14 @@
 import type { BreakdownReason, SolveStatus } from './breakdown.js';
 import { finiteOrInfinity } from './solver-result.js';
 
+/**
+ * A recurrence residual this many times above the smallest one since the last true-residual check is taken as
+ * divergence (the recurrence has left b − A·x: fp16 CG short of an unattainable tolerance grew by about 1.2 an
+ * iteration from 1e-7 to ±∞) and sends the solver to check the true residual. Large, as CG's ‖r‖₂ may rise by up to
+ * √κ and BiCGStab's jumps, while the true residual stays on course: a check that finds it lower is no strike.
+ */
+export const DIVERGENCE_FACTOR = 2 ** 10;
+
 /** What a check of the true residual decides. */
 export type TrueResidualVerdict = 'converged' | 'continue' | 'stagnation';
 
@@ -21,6 +29,8 @@ export class StoppingCriterion {
   private readonly stagnationChecks: number;
   private lastTrue = Infinity;
   private strikes = 0;
+  // the smallest relative recurrence residual recorded since the last true-residual check
+  private lowSinceCheck = Infinity;
   status: SolveStatus = 'iteration-limit';
   breakdown: BreakdownReason | undefined = undefined;
 
@@ -35,7 +45,17 @@ export class StoppingCriterion {
   record(norm: number): boolean {
     const rel = finiteOrInfinity(norm / this.bNorm);
     this.history.push(rel);
+    this.lowSinceCheck = Math.min(this.lowSinceCheck, rel);
     return rel <= this.tolerance;
+  }
+
+  /**
+   * Whether the last recorded residual, finite, lies more than {@link DIVERGENCE_FACTOR} above the smallest recorded
+   * since the last true-residual check: the recurrence diverges, and the true residual must be checked.
+   */
+  diverges(): boolean {
+    const last = this.history[this.history.length - 1]!;
+    return Number.isFinite(last) && last > DIVERGENCE_FACTOR * this.lowSinceCheck;
   }
 
   /** Records a true residual norm (absolute) into the true history, when one is kept. */
@@ -53,6 +73,7 @@ export class StoppingCriterion {
    * `stagnationChecks`-th consecutive check that did not lower it; else continue.
    */
   judgeTrue(norm: number): TrueResidualVerdict {
+    this.lowSinceCheck = Infinity;
     if (this.meets(norm)) return 'converged';
     if (norm >= this.lastTrue || !Number.isFinite(norm)) this.strikes++;
     else this.strikes = 0;

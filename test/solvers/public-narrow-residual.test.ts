@@ -50,11 +50,8 @@ describe('true residuals of fp16 vectors are not flushed to zero', () => {
       // x₀ = b/A rounded to fp16 nearly solves the system: its residual lies far below fp16's smallest number
       const x0 = startNear ? rhs.map((v, i) => Math.fround(v / dg[i]!)) : undefined;
       const r = solve(Am, rhs, { storage: formats.f16, arithmetic: formats.f64, tolerance, x0 });
-      if (!toArray(r.x).every(Number.isFinite)) {
-        // fp16 CG can diverge short of a tolerance fp16 cannot attain (its recurrence never meets it): then ±∞ is said
-        expect([r.status, r.breakdown, r.trueResidualNorm]).toEqual(['breakdown', 'non-finite', Infinity]);
-        return;
-      }
+      // fp16 CG short of a tolerance fp16 cannot attain diverged to ±∞ (public-narrow-divergence.test.ts): no more
+      expect(toArray(r.x).every(Number.isFinite)).toBe(true);
       const exact = exactRelativeResidual(dg, toArray(r.x), rhs);
       // fp64 arithmetic: b − A·x is rounded within a few units of |A|·|x| ≈ |b|
       expect(Math.abs(r.trueResidualNorm - exact)).toBeLessThanOrEqual(1e-6 * exact + 8 * m * 2 ** -53);
