@@ -10,13 +10,11 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formats, gemvBound, matrix, vector } from '../../src/index.js';
-import { toDevice, viewOf, type DeviceArray } from '../../src/backends/webgpu/device-array.js';
-import { deviceMatrix, deviceMatrixView, gemvSplit, gpuGemv, type DeviceMatrix } from '../../kernels/gemv/gemv-webgpu.js';
+import { gemvSplit, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
 import { gemvWorkgroupSplitCalls } from '../../kernels/gemv/gemv-workgroup-split.js';
 import { gpuKernelSwitches, setGpuKernelSwitches, type GpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
-import { absoluteError, exactOf } from '../../src/testing/exact.js';
-import { compareRational, rational } from '../../src/testing/rational.js';
 import { randomValues, requireRuntime } from './gpu-test-helpers.js';
+import { FORMAT, makeY, operands, rowsOutsideBound, same, type Operands, type StoredFormat } from './gemv-split-fixtures.js';
 
 const initial: GpuKernelSwitches = gpuKernelSwitches();
 
@@ -29,65 +27,8 @@ const TWO_PASS: Partial<GpuKernelSwitches> = { ffExactProducts: true, gemvWorkgr
 const SPLIT: Partial<GpuKernelSwitches> = { ...TWO_PASS, gemvWorkgroupSplit: 256 };
 const SPLIT_EXACT: Partial<GpuKernelSwitches> = { ...SPLIT, gemvWorkgroupSplitExact: true };
 
-const FORMAT = { f32: formats.f32, bf16: formats.bf16, f16: formats.f16, ff: formats.ff, f64: formats.f64 } as const;
 type Sixteen = 'bf16' | 'f16';
-type YFormat = keyof typeof FORMAT;
-
-/** The same bits, or NaN for NaN. */
-function same(a: number, b: number): boolean {
-  return Object.is(a, b) || (Number.isNaN(a) && Number.isNaN(b));
-}
-
-/** v·2^31 as a BigInt (randomValues' grid, rounded to bf16/f16, stays on it). */
-function scaled31(v: number): bigint {
-  const s = v * 2 ** 31;
-  if (!Number.isInteger(s)) throw new Error(`internal: ${v} is not a multiple of 2^-31`);
-  return BigInt(s);
-}
-
-interface Operands {
-  A: DeviceMatrix;
-  x: DeviceArray;
-  a: (i: number, j: number) => number;
-  hx: Float64Array;
-  destroy: () => void;
-}
-
-/** A in `aFormat` (packed with lda = m + pad, or rows 2 apart from element 5 of a span) and x in `xFormat` (packed, or every xStride-th from 1). */
-async function operands(c: { m: number; n: number; aFormat: Sixteen; xFormat: Sixteen | 'f32'; pad: number; aView: boolean; xStride: number; seed: number }): Promise<Operands> {
-  const { m, n } = c;
-  let A: DeviceMatrix;
-  let a: (i: number, j: number) => number;
-  if (c.aView) {
-    const ld = 2 * m + c.pad;
-    const span = await toDevice(randomValues(5 + ld * n, c.seed), { format: c.aFormat });
-    A = deviceMatrixView(span, { rows: m, cols: n, offset: 5, rowStride: 2, colStride: ld });
-    const held = await span.toHost();
-    a = (i, j) => held[5 + 2 * i + j * ld]!;
-  } else {
-    const lda = m + c.pad;
-    const data = await toDevice(randomValues(lda * n, c.seed), { format: c.aFormat });
-    A = deviceMatrix(data, m, n, lda);
-    const held = await data.toHost();
-    a = (i, j) => held[i + j * lda]!;
-  }
-  const xSpan = await toDevice(randomValues(c.xStride === 1 ? n : 1 + c.xStride * n, c.seed + 1), { format: c.xFormat });
-  const x = c.xStride === 1 ? xSpan : viewOf(xSpan, { offset: 1, length: n, stride: c.xStride });
-  const hx = Float64Array.from(await x.toHost());
-  return { A, x, a, hx, destroy: () => { A.data.destroy(); xSpan.destroy(); } };
-}
-
-/** y's entry values in `format`, packed or as every second element of a span from 3. */
-async function makeY(y0: Float64Array, format: YFormat, view: boolean): Promise<{ y: DeviceArray; destroy: () => void }> {
-  if (!view) {
-    const y = await toDevice(y0, { format });
-    return { y, destroy: () => y.destroy() };
-  }
-  const spanValues = new Float64Array(3 + 2 * y0.length).fill(0.5);
-  y0.forEach((v, i) => { spanValues[3 + 2 * i] = v; });
-  const span = await toDevice(spanValues, { format });
-  return { y: viewOf(span, { offset: 3, length: y0.length, stride: 2 }), destroy: () => span.destroy() };
-}
+type YFormat = StoredFormat;
 
 /** One call under `switches`: y after it, y's stored entry values, and how many split calls ran. */
 async function runGemv(switches: Partial<GpuKernelSwitches>, ops: Operands, c: { y0: Float64Array; yFormat: YFormat; yView: boolean; alpha: number; beta: number; targetThreads: number; chains?: number }): Promise<{ y: Float64Array; entry: Float64Array; ran: number }> {
@@ -146,16 +87,7 @@ describe('GEMV N workgroup split with exact 16-bit products (gemvWorkgroupSplitE
             y: vector(one.entry, { storage: FORMAT[c.yFormat === 'ff' ? 'f64' : c.yFormat] }),
           }, { arithmetic: formats.ff });
           // The exact α·A·x + β·y in units of 2^-65 (α·4 and β·2 are integers).
-          const xs = Array.from(ops.hx, scaled31);
-          const al = BigInt(4 * c.alpha), be = BigInt(2 * c.beta);
-          const bad: string[] = [];
-          for (let i = 0; i < m && bad.length < 8; i++) {
-            let s = 0n;
-            if (c.alpha !== 0) for (let j = 0; j < n; j++) s += scaled31(ops.a(i, j)) * xs[j]!;
-            const num = 2n * al * s + (c.beta === 0 ? 0n : be * scaled31(one.entry[i]!) * 2n ** 33n);
-            const err = absoluteError(one.y[i]!, rational(num, 2n ** 65n));
-            if (!Number.isFinite(one.y[i]!) || compareRational(err, exactOf(bound[i]!)) > 0) bad.push(`row ${i}: ${one.y[i]} bound ${bound[i]}`);
-          }
+          const bad = rowsOutsideBound(ops, m, n, c.alpha, c.beta, one.y, one.entry, bound);
           expect(bad, label).toEqual([]);
           ops.destroy();
         },

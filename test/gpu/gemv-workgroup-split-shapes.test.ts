@@ -13,13 +13,12 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formats, gemvBound, matrix, vector } from '../../src/index.js';
-import { toDevice, viewOf, type DeviceArray } from '../../src/backends/webgpu/device-array.js';
-import { deviceMatrix, deviceMatrixView, gemvSplit, gpuGemv, type DeviceMatrix } from '../../kernels/gemv/gemv-webgpu.js';
+import { toDevice } from '../../src/backends/webgpu/device-array.js';
+import { deviceMatrix, gemvSplit, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
 import { gemvWorkgroupSplitCalls } from '../../kernels/gemv/gemv-workgroup-split.js';
 import { gpuKernelSwitches, setGpuKernelSwitches, type GpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
-import { absoluteError, exactOf } from '../../src/testing/exact.js';
-import { compareRational, rational } from '../../src/testing/rational.js';
 import { randomValues, requireRuntime } from './gpu-test-helpers.js';
+import { FORMAT, makeY, operands, rowsOutsideBound, same, type StoredFormat } from './gemv-split-fixtures.js';
 
 const initial: GpuKernelSwitches = gpuKernelSwitches();
 
@@ -31,69 +30,6 @@ afterEach(() => {
 const TWO_PASS: Partial<GpuKernelSwitches> = { gemvWorkgroupSplit: 0, gemvFfFourRows: false };
 /** The default since session 20 (checked against the module's own defaults below). */
 const SPLIT: Partial<GpuKernelSwitches> = { gemvWorkgroupSplit: 256, gemvFfFourRows: true };
-
-/** The formats and arithmetics by name (ff: a device format and an arithmetic, no host storage). */
-const FORMAT = { f32: formats.f32, bf16: formats.bf16, f16: formats.f16, ff: formats.ff, f64: formats.f64 } as const;
-type StoredFormat = keyof typeof FORMAT;
-
-/** The same bits, or NaN for NaN. */
-function same(a: number, b: number): boolean {
-  return Object.is(a, b) || (Number.isNaN(a) && Number.isNaN(b));
-}
-
-/** v·2^31 as a BigInt (every value here is a multiple of 2^-31: randomValues' grid, rounded to coarser formats). */
-function scaled31(v: number): bigint {
-  const s = v * 2 ** 31;
-  if (!Number.isInteger(s)) throw new Error(`internal: ${v} is not a multiple of 2^-31`);
-  return BigInt(s);
-}
-
-interface Operands {
-  A: DeviceMatrix;
-  x: DeviceArray;
-  /** A(i, j) and x_j as stored. */
-  a: (i: number, j: number) => number;
-  hx: Float64Array;
-  destroy: () => void;
-}
-
-/** A (packed with lda ≥ m, or a strided sub-range of a larger span) and x (packed, or every `xStride`-th element from 1). */
-async function operands(c: { m: number; n: number; storage: StoredFormat; pad: number; aView: boolean; xStride: number; seed: number; hostA?: boolean }): Promise<Operands> {
-  const { m, n } = c;
-  let A: DeviceMatrix;
-  let a: (i: number, j: number) => number;
-  if (c.aView) {
-    // Rows 2 apart from element 5 of the span, columns 2m + pad apart: a view (read element by element).
-    const ld = 2 * m + c.pad;
-    const span = await toDevice(randomValues(5 + ld * n, c.seed), { format: c.storage });
-    A = deviceMatrixView(span, { rows: m, cols: n, offset: 5, rowStride: 2, colStride: ld });
-    const held = await span.toHost();
-    a = (i, j) => held[5 + 2 * i + j * ld]!;
-  } else {
-    const lda = m + c.pad;
-    const data = await toDevice(randomValues(lda * n, c.seed), { format: c.storage });
-    A = deviceMatrix(data, m, n, lda);
-    // hostA false: A is never read back (a large matrix compared with the two passes only).
-    const held = c.hostA === false ? new Float64Array(0) : await data.toHost();
-    a = (i, j) => held[i + j * lda]!;
-  }
-  const xSpan = await toDevice(randomValues(c.xStride === 1 ? n : 1 + c.xStride * n, c.seed + 1), { format: 'f32' });
-  const x = c.xStride === 1 ? xSpan : viewOf(xSpan, { offset: 1, length: n, stride: c.xStride });
-  const hx = Float64Array.from(await x.toHost());
-  return { A, x, a, hx, destroy: () => { A.data.destroy(); xSpan.destroy(); } };
-}
-
-/** y's entry values (NaN with β = 0) stored in `format`, packed or as every second element of a span from 3. */
-async function makeY(y0: Float64Array, format: StoredFormat, view: boolean): Promise<{ y: DeviceArray; destroy: () => void }> {
-  if (!view) {
-    const y = await toDevice(y0, { format });
-    return { y, destroy: () => y.destroy() };
-  }
-  const spanValues = new Float64Array(3 + 2 * y0.length).fill(0.5);
-  y0.forEach((v, i) => { spanValues[3 + 2 * i] = v; });
-  const span = await toDevice(spanValues, { format });
-  return { y: viewOf(span, { offset: 3, length: y0.length, stride: 2 }), destroy: () => span.destroy() };
-}
 
 describe('GEMV N default (gemvWorkgroupSplit 256 + gemvFfFourRows) over many workgroups', () => {
   it('is the module default; MODPREC_GPU_GEMV_WORKGROUP_SPLIT=0 and MODPREC_GPU_GEMV_FF_FOUR_ROWS=0 turn the forms off', async () => {
@@ -139,7 +75,7 @@ describe('GEMV N default (gemvWorkgroupSplit 256 + gemvFfFourRows) over many wor
         async (c) => {
           const m = 4 * c.groups + c.extra;
           const { n } = c;
-          const ops = await operands({ ...c, m });
+          const ops = await operands({ ...c, aFormat: c.storage, m });
           // β = 0: y holds NaN, which must not reach the result.
           const y0 = c.beta === 0 ? new Float64Array(m).fill(NaN) : randomValues(m, c.seed + 2);
           const targetThreads = m * c.wanted;
@@ -171,16 +107,7 @@ describe('GEMV N default (gemvWorkgroupSplit 256 + gemvFfFourRows) over many wor
             x: vector(ops.hx, { storage: formats.f32 }), // ff is no host storage: y as f64, whose store rounding (2^-53) bounds ff's (none beyond the arithmetic's).
             y: vector(one.entry, { storage: FORMAT[c.yFormat === 'ff' ? 'f64' : c.yFormat] }),
           }, { arithmetic: FORMAT[c.arithmetic] });
-          const xs = Array.from(ops.hx, scaled31);
-          const al = BigInt(4 * c.alpha), be = BigInt(2 * c.beta);
-          const bad: string[] = [];
-          for (let i = 0; i < m && bad.length < 8; i++) {
-            let s = 0n;
-            if (c.alpha !== 0) for (let j = 0; j < n; j++) s += scaled31(ops.a(i, j)) * xs[j]!;
-            const num = 2n * al * s + (c.beta === 0 ? 0n : be * scaled31(one.entry[i]!) * 2n ** 33n);
-            const err = absoluteError(one.y[i]!, rational(num, 2n ** 65n));
-            if (!Number.isFinite(one.y[i]!) || compareRational(err, exactOf(bound[i]!)) > 0) bad.push(`row ${i}: ${one.y[i]} bound ${bound[i]}`);
-          }
+          const bad = rowsOutsideBound(ops, m, n, c.alpha, c.beta, one.y, one.entry, bound);
           expect(bad, label).toEqual([]);
           ops.destroy();
         },
@@ -192,7 +119,7 @@ describe('GEMV N default (gemvWorkgroupSplit 256 + gemvFfFourRows) over many wor
   it('y in each format the split writes, an odd m (a last word of a 16-bit y half past the end), several workgroups', async () => {
     await requireRuntime();
     const [m, n] = [1031, 70];
-    const ops = await operands({ m, n, storage: 'f32', pad: 1, aView: false, xStride: 1, seed: 41 });
+    const ops = await operands({ m, n, aFormat: 'f32', pad: 1, aView: false, xStride: 1, seed: 41 });
     for (const yFormat of ['f32', 'f16', 'bf16', 'ff', 'f64'] as const) {
       const outs: Float64Array[] = [];
       for (const switches of [TWO_PASS, SPLIT]) {
@@ -213,7 +140,7 @@ describe('GEMV N default (gemvWorkgroupSplit 256 + gemvFfFourRows) over many wor
   it('the transposed product never takes the split, and keeps its bits', async () => {
     await requireRuntime();
     const [m, n] = [700, 300];
-    const ops = await operands({ m, n, storage: 'f32', pad: 3, aView: false, xStride: 1, seed: 11 });
+    const ops = await operands({ m, n, aFormat: 'f32', pad: 3, aView: false, xStride: 1, seed: 11 });
     const hx = randomValues(m, 12);
     const x = await toDevice(hx, { format: 'f32' });
     const outs: Float64Array[] = [];
@@ -234,7 +161,7 @@ describe('GEMV N default (gemvWorkgroupSplit 256 + gemvFfFourRows) over many wor
   it('with the partial pass in wider workgroups set too (gemvPartialWorkgroup), the split keeps the two passes\' bits', async () => {
     await requireRuntime();
     const [m, n] = [1030, 200];
-    const ops = await operands({ m, n, storage: 'f32', pad: 0, aView: false, xStride: 1, seed: 21 });
+    const ops = await operands({ m, n, aFormat: 'f32', pad: 0, aView: false, xStride: 1, seed: 21 });
     for (const arithmetic of ['f32', 'ff'] as const) {
       const outs: Float64Array[] = [];
       for (const switches of [TWO_PASS, { ...SPLIT, gemvPartialWorkgroup: 256 as const }]) {
@@ -255,7 +182,7 @@ describe('GEMV N default (gemvWorkgroupSplit 256 + gemvFfFourRows) over many wor
     await requireRuntime();
     const m = 301;
     for (const n of [256, 257]) {
-      const ops = await operands({ m, n, storage: 'bf16', pad: 0, aView: false, xStride: 1, seed: n });
+      const ops = await operands({ m, n, aFormat: 'bf16', pad: 0, aView: false, xStride: 1, seed: n });
       const outs: Float64Array[] = [];
       const ran: number[] = [];
       for (const switches of [TWO_PASS, SPLIT]) {
@@ -280,7 +207,7 @@ describe('GEMV N default (gemvWorkgroupSplit 256 + gemvFfFourRows) over many wor
     // dispatched as 2 × 32769 (the same code as with 256, which would take S ≥ 129 chunks: a two-pass partial buffer of
     // m·S words over llvmpipe's 128 MiB binding, so no reference, and four times the work).
     const [m, n] = [4 * 65536 + 3, 33];
-    const ops = await operands({ m, n, storage: 'f32', pad: 0, aView: false, xStride: 1, seed: 31, hostA: false });
+    const ops = await operands({ m, n, aFormat: 'f32', pad: 0, aView: false, xStride: 1, seed: 31, hostA: false });
     const outs: Float64Array[] = [];
     for (const switches of [TWO_PASS, { ...SPLIT, gemvWorkgroupSplit: 64 as const }]) {
       setGpuKernelSwitches(switches);
