@@ -11,7 +11,7 @@ import { begin, finish, runSolve, validateSolve, type ValidatedSolve } from './s
 import type { SolverResult } from './solver-result.js';
 import { residual, type Algorithm, type KrylovSpace } from './krylov-space.js';
 import type { BreakdownReason } from './breakdown.js';
-import { smallestNormal } from './underflow-level.js';
+import { smallestNormal, storageSmallestNormal } from './underflow-level.js';
 
 /**
  * Solves A·x = b for a symmetric positive definite A by conjugate gradients.
@@ -22,7 +22,7 @@ import { smallestNormal } from './underflow-level.js';
  * true residual, and `stagnationChecks` such checks in a row that do not lower it end the solve (breakdown
  * `stagnation`: the accuracy the storage and arithmetic can attain is reached). A recurrence residual more than
  * 2¹⁰ times above its smallest since the last check (divergence), and a pᵀAp ≤ 0 of a p and an A·p within 1/u of the
- * arithmetic's smallest normal (underflow), are checked the same way; a solve that stops short returns the checked
+ * arithmetic's smallest normal, or a q = A·p among the storage's subnormals (underflow), are checked the same way; a solve that stops short returns the checked
  * iterate of the smallest true residual where its last one is worse (one more vector). pᵀAp < 0 ends it with the
  * breakdown `indefinite`; pᵀAp = 0 to working precision (n·u times the largest curvature met) with A·p ≈ 0 with
  * `singular` — a semidefinite A and an inconsistent b, returning the iterate of the smallest residual. With `backend: 'gpu'` the same iteration runs on resident device arrays and returns a
@@ -105,6 +105,10 @@ export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, pre
   // ‖p‖₂·‖q‖₂ at most this: pᵀq's products lie within 1/u of the arithmetic's smallest normal, where underflow errors
   // (up to that normal each, flushing GPUs included) pass the rounding level n·u·‖p‖·‖q‖ the floor below stands for.
   const underflow = n * smallestNormal(v.options.arithmetic) / v.options.arithmetic.unitRoundoff;
+  // ‖q‖₂ and the ‖A·p‖₂ the curvature met expects at most this: q's entries sit among the storage's subnormals (or
+  // flush), so a q = 0 says nothing about A·p (fp16 vectors on an SPD diagonal: r and p fell to 1e-7, q stored as 0,
+  // and CG stopped 'singular' after 7 iterations).
+  const storageUnderflow = Math.sqrt(n) * storageSmallestNormal(v.options.storage);
   // The checked iterate of the smallest true residual (x₀ to begin with), one more vector: what a solve that stops short
   // returns where its last x is worse (a recurrence that diverged before a check caught it), as GMRES does.
   const best = s.make();
@@ -140,7 +144,7 @@ export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, pre
         // matrix read as 'indefinite'): the attainable accuracy is reached, as where ρ underflows below. Both ‖p‖·‖q‖
         // and the pᵀAp the curvature met expects must be that small: q = 0 from a p of size is an A·p = 0 (singular).
         const [qNorm, pNorm] = (yield s.both(s.norm(q), s.norm(p))) as [number, number];
-        if (Math.max(pNorm * qNorm, curvature * pNorm2) <= underflow) {
+        if (Math.max(pNorm * qNorm, curvature * pNorm2) <= underflow || Math.max(qNorm, curvature * pNorm) <= storageUnderflow) {
           if (!((yield* judge()) as boolean)) break;
           continue;
         }

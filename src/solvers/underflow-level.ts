@@ -3,9 +3,10 @@
  * underflowed product from a true zero.
  * @module
  */
-import type { ArithmeticFormat } from '../formats/common/format.js';
+import type { ArithmeticFormat, StorageFormat } from '../formats/common/format.js';
 
 const levels = new WeakMap<ArithmeticFormat<any>, number>();
+const storageLevels = new WeakMap<StorageFormat<any, any>, number>();
 
 /**
  * The smallest power of two 2^e at which `arithmetic` still holds 2^e·(1 + 2^(1−p)) exactly (p its significand bits,
@@ -25,5 +26,28 @@ export function smallestNormal(arithmetic: ArithmeticFormat<any>): number {
   level = 0;
   for (let e = -1022; e <= 0; e++) if (holds(e)) { level = 2 ** e; break; }
   levels.set(arithmetic, level);
+  return level;
+}
+
+/**
+ * The smallest normal number of a storage whose elements are doubles (kind `number`: 2^-14 for fp16, 2^-126 for fp32
+ * and bf16, 2^-1022 for fp64), probed once by storing 2^e·(1 + 2^(1−p)) into one element and reading it back; 0 for
+ * other kinds (double-double and RNS storage hold at least a double's range, the arithmetic's level covers them).
+ * Below it the vectors a solver stores (q = A·p among them) carry absolute errors of about this size.
+ */
+export function storageSmallestNormal(storage: StorageFormat<any, any>): number {
+  let level = storageLevels.get(storage);
+  if (level !== undefined) return level;
+  level = 0;
+  if (storage.kind === 'number' && !storage.isInteger) {
+    const p = Math.min(storage.significandBits, 53);
+    const data = storage.allocate(1);
+    for (let e = -1022; e <= 0; e++) {
+      const v = 2 ** e * (1 + 2 ** (1 - p));
+      storage.encode(data, 0, v);
+      if (storage.decode(data, 0) === v) { level = 2 ** e; break; }
+    }
+  }
+  storageLevels.set(storage, level);
   return level;
 }
