@@ -7,21 +7,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bicgstab, cg, gmres, jacobiCg, matrix, formats, toArray, type OperatorLike, type SolverResult } from '../../src/index.js';
-import { exactDot, exactOf, roundRationalToDouble, subRational } from '../../src/testing/index.js';
+import { exactRelativeResidual } from './diagonal-residual.js';
 
 type Solve = (A: OperatorLike, b: ArrayLike<number>, o: object) => SolverResult;
 const solvers: [string, Solve][] = [['cg', cg as Solve], ['jacobiCg', jacobiCg as Solve], ['bicgstab', bicgstab as Solve], ['gmres', gmres as Solve]];
-
-/** ‖b − A·x‖₂/‖b‖₂ of a diagonal A, each residual entry exact before its one rounding to a double. */
-function exactRelativeResidual(diagonal: readonly number[], x: ArrayLike<number>, b: readonly number[]): number {
-  let rr = 0, bb = 0;
-  for (let i = 0; i < b.length; i++) {
-    const r = roundRationalToDouble(subRational(exactOf(b[i]!), exactDot([diagonal[i]!], [x[i]!])));
-    rr += r * r;
-    bb += b[i]! * b[i]!;
-  }
-  return Math.sqrt(rr / bb);
-}
 
 describe('true residuals of fp16 vectors are not flushed to zero', () => {
   const n = 4, d = 1 + 2 ** -30;
