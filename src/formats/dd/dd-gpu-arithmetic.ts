@@ -157,7 +157,7 @@ export const ddGpuArithmetic: GpuArithmeticPart = {
   dotChains: () => (gpuKernelSwitches().ddDotLean ? 1 : undefined),
   // GEMV's partial pass (N and T: steps of eight terms into one accumulator) takes windows of eight products, within
   // the same gemvBound (docs/double-double.md, "Windowed multiply-adds in GEMV"); H100, 2026-11-27 (opt-in then):
-  // GEMV N n = 8192 dd storage 4.64 → 1.60 ms, f64 storage 2.09 → 0.80 ms. The `ddGemvLong` switch (off until timed)
+  // GEMV N n = 8192 dd storage 4.64 → 1.60 ms, f64 storage 2.09 → 0.80 ms. The `ddGemvLong` switch (on by default since session 19)
   // takes the long window for f64·f64 terms instead (ddGpuArithmeticGemvLong).
   // The `ddGemvLongDd` switch (on by default since session 21) puts terms with a dd operand into the long window too.
   // `ddGemvLong` off gives the windows of eight whatever `ddGemvLongDd` says (the dd terms extend the long window).
@@ -327,8 +327,8 @@ export const ddGpuArithmeticGemvWindow8: GpuArithmeticPart = {
 const isExtraAccumulator = (name: string): boolean => /^acc\d+$/.test(name);
 
 /**
- * GEMV's partial pass with the long window for f64·f64 terms (the `ddGemvLong` kernel switch; off until timed on the
- * H100): each accumulator keeps one 128-bit fixed-point window across the loop's steps (dd-gpu-gemv-long-wgsl.ts: 14-bit
+ * GEMV's partial pass with the long window for f64·f64 terms (the `ddGemvLong` kernel switch; on by default since
+ * session 19): each accumulator keeps one 128-bit fixed-point window across the loop's steps (dd-gpu-gemv-long-wgsl.ts: 14-bit
  * limbs read straight from the f64 words, the 16 limb products carried and added exactly, shifted to the window's
  * anchor; the window re-anchored when a step's largest product exponent exceeds it, settled into the accumulator
  * when it nears its headroom and once at the end) — one xf addition per pass instead of one per step of eight. Steps
@@ -371,7 +371,7 @@ function longSteps(list: readonly { acc: string; a: GpuPartRegister; b: GpuPartR
 
 /**
  * {@link ddGpuArithmeticGemvLong} with dd·dd, dd·f64 and f64·dd terms in the long window too (the `ddGemvLongDd`
- * kernel switch; off until timed on the H100): such a term is the lean term of {@link ddGpuArithmeticWindowLeanOf}
+ * kernel switch; on by default since session 21, H100 2026-11-28: dd storage N 8192 1.588 → 1.232 ms): such a term is the lean term of {@link ddGpuArithmeticWindowLeanOf}
  * (signed 14-bit limbs straight from the words, 45 limb products, one code test per operand) added to the
  * accumulator's one window at its anchor, so a dd-storage GEMV settles once a pass instead of once a step of eight.
  * Within the same gemvBound: a pass's partial over n_c terms is within γ_{2n_c + 1}(2^-110)·Σ|a·x| (+ n_c·2^-1074),
