@@ -12,8 +12,8 @@
  *
  * The near update and the solve split a row's sum over W lanes (16 … 256; W = 16 is the lane solve's layout, hence
  * its sums in its order and its bits): lane p takes the block's columns p, p + W, …, and the W lane sums are added
- * pairwise in workgroup memory (log2 W levels). The far update splits a row's sum over F lanes the same way (F = 16 by
- * default: the lane update's layout and order; `ddOverlapFarLanes` picks 16 … 256). Its chain, bs/F multiply-adds and
+ * pairwise in workgroup memory (log2 W levels). The far update splits a row's sum over F lanes the same way (F = 16: the
+ * lane update's layout and order; 32 by default since session 21; `ddOverlapFarLanes` picks 16 … 256). Its chain, bs/F multiply-adds and
  * log2 F additions, runs in both dispatches of a step: with F = 16 it outlasts a short head's.
  * Every row still meets the updates of the blocks in substitution order, each as one sum subtracted from its
  * residual. A term meets at most bs/W + log2 W ≤ bs/4 + 3 roundings for W ≥ 16 (and F's likewise), so `trsvBound` with
@@ -118,7 +118,7 @@ function updateRow(arithmetic: GpuArithmetic, A: DeviceArray, shape: LaneShape, 
  * @param W - the head's lanes a row (one of {@link OVERLAP_LANE_WIDTHS})
  * @param head - `solve` or `near`
  * @param F - the far update's lanes a row (one of {@link OVERLAP_LANE_WIDTHS}; 256/F rows a workgroup; `ddOverlapFarLanes`):
- *   16 by default, the lane update's layout and order
+ *   16 the lane update's layout and order (`ddOverlapFarLanes`' default is 32)
  * @returns source, arguments and workgroup settings (uniforms n, np, lda, rowStart, p0, k0, bs, headGroups, aOff; Inv only for the solve)
  */
 export function headFarSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: LaneShape, W: number, head: 'solve' | 'near', F: number = LANES): { source: string; args: ReturnType<typeof arrayArgs>; workgroup: WorkgroupSettings } {
