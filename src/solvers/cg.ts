@@ -131,25 +131,28 @@ export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, pre
       // pᵀAp at the rounding level of the largest curvature met: the step α = ρ/pᵀAp would be a blow-up, so it is not
       // taken. Semidefinite A: then A·p ≈ 0 ('singular', see below for x); else 'indefinite'.
       let floor = level * curvature * pNorm2;
-      if (!(pq > floor) && curvature > 0 && !preconditioned) {
-        // pNorm2 comes from a recurrence that assumes pᵀr = 0, which narrow vectors lose: with fp16 vectors it reached
-        // 5·10¹⁵ for a ‖p‖² near 2, and an SPD diagonal A was called 'indefinite'. Measure it before judging (‖p‖₂;
-        // preconditioned, pNorm2 is ‖p‖²_M, which needs M itself, not M⁻¹).
-        const pNorm = (yield s.norm(p)) as number;
-        pNorm2 = pNorm * pNorm;
-        floor = level * curvature * pNorm2;
-      }
-      if (!(pq > floor) && curvature > 0) {
-        // p and q so small that pᵀq underflowed (fp32, tolerance 0: ρ and ‖p‖² fell to 1e-45 and pᵀq to 0, and an SPD
-        // matrix read as 'indefinite'): the attainable accuracy is reached, as where ρ underflows below. Both ‖p‖·‖q‖
-        // and the pᵀAp the curvature met expects must be that small: q = 0 from a p of size is an A·p = 0 (singular).
+      if (!(pq > floor)) {
+        // Before judging, ‖p‖₂ and ‖q‖₂ once (this path only).
         const [qNorm, pNorm] = (yield s.both(s.norm(q), s.norm(p))) as [number, number];
-        if (Math.max(pNorm * qNorm, curvature * pNorm2) <= underflow || Math.max(qNorm, curvature * pNorm) <= storageUnderflow) {
-          if (!((yield* judge()) as boolean)) break;
-          continue;
+        if (curvature > 0 && !preconditioned) {
+          // pNorm2 comes from a recurrence that assumes pᵀr = 0, which narrow vectors lose: with fp16 vectors it reached
+          // 5·10¹⁵ for a ‖p‖² near 2, and an SPD diagonal A was called 'indefinite'. The measured one decides
+          // (preconditioned, pNorm2 is ‖p‖²_M, which needs M itself, not M⁻¹).
+          pNorm2 = pNorm * pNorm;
+          floor = level * curvature * pNorm2;
+        }
+        if (!(pq > floor)) {
+          // p and q so small that pᵀq underflowed (fp32, tolerance 0: ρ and ‖p‖² fell to 1e-45 and pᵀq to 0, and an SPD
+          // matrix read as 'indefinite'): the attainable accuracy is reached, as where ρ underflows below. Both ‖p‖·‖q‖
+          // and the pᵀAp the curvature met expects must be that small: q = 0 from a p of size is an A·p = 0 (singular).
+          if (curvature > 0 && (Math.max(pNorm * qNorm, curvature * pNorm2) <= underflow || Math.max(qNorm, curvature * pNorm) <= storageUnderflow)) {
+            if (!((yield* judge()) as boolean)) break;
+            continue;
+          }
+          stop.breakDown(curvatureBreakdown(pq, floor, curvature, level, qNorm, pNorm));
+          break;
         }
       }
-      if (!(pq > floor)) { stop.breakDown((yield* curvatureBreakdown(s, p, q, pq, floor, curvature, level)) as BreakdownReason); break; }
       curvature = Math.max(curvature, pq / pNorm2);
       // α̃ = ρ/pᵀq scales q = A·p/σ; x takes α = α̃/σ (σ a power of two: exact unless α underflows).
       const alpha = rho / pq;
@@ -204,8 +207,7 @@ export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, pre
  * b has a part outside A's range (an inconsistent system: the energy CG minimises has no minimum) —, else
  * `indefinite` (pᵀAp = 0 with A·p ≠ 0 happens only for an indefinite A).
  */
-function* curvatureBreakdown<V>(s: KrylovSpace<V>, p: V, q: V, pq: number, floor: number, curvature: number, level: number): Generator<unknown, BreakdownReason, any> {
+function curvatureBreakdown(pq: number, floor: number, curvature: number, level: number, qNorm: number, pNorm: number): BreakdownReason {
   if (pq < -floor || (curvature === 0 && pq < 0)) return 'indefinite';
-  const [qNorm, pNorm] = (yield s.both(s.norm(q), s.norm(p))) as [number, number];
   return qNorm <= Math.sqrt(level) * curvature * pNorm ? 'singular' : 'indefinite';
 }

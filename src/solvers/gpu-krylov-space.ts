@@ -71,9 +71,12 @@ export async function gpuSpace(v: ValidatedSolve, M?: Preconditioner): Promise<G
     n,
     make: () => zeros(format, n),
     makeWide: () => zeros(wide, n),
-    load: (values, asWide = false) => (values === undefined ? zeros(asWide ? wide : format, n)
-      : values instanceof Range && values.accessor.storage.kind !== 'number' && values.accessor.storage.name === format.name ? uploadWide(values)
-        : upload(values instanceof Range ? toArray(values) : values, (asWide ? wide : format).name as GpuFormatName)),
+    load: (values, asWide = false) => {
+      const fmt = asWide ? wide : format;
+      if (values === undefined) return zeros(fmt, n);
+      if (values instanceof Range && values.accessor.storage.kind !== 'number' && values.accessor.storage.name === format.name) return uploadWide(values);
+      return upload(values instanceof Range ? toArray(values) : values, fmt.name as GpuFormatName);
+    },
     copy: (src, dst) => gpuUpdate({ alpha: 1, x: src, beta: 0, out: dst }, kernelOptions).then(() => undefined),
     dot: (x, y) => gpuDot(x, y, kernelOptions).then((r) => r.value),
     norm: (x) => gpuNrm2(x, kernelOptions).then((r) => r.value),

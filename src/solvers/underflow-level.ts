@@ -11,22 +11,24 @@ const storageLevels = new WeakMap<StorageFormat<any, any>, number>();
 /**
  * The smallest power of two 2^e at which `arithmetic` still holds 2^e·(1 + 2^(1−p)) exactly (p its significand bits,
  * at most a double's): its smallest normal number (2^-126 for fp32, 2^-1022 for fp64; float-float, whose low word is
- * an fp32, 2^-79). Below it, products and sums carry absolute errors of about this size, whatever their relative
+ * an fp32, 2^-102). Below it, products and sums carry absolute errors of about this size, whatever their relative
  * precision above it. Probed once per arithmetic (fromNumber/toNumber), so a user's format needs no declared range;
- * 0 where no power of two down to 2^-1022 fails to hold it.
+ * 0 where no power of two from 2^-1022 to 1 holds it.
  */
 export function smallestNormal(arithmetic: ArithmeticFormat<any>): number {
   let level = levels.get(arithmetic);
-  if (level !== undefined) return level;
-  const p = Math.min(arithmetic.significandBits, 53);
-  const holds = (e: number): boolean => {
-    const v = 2 ** e * (1 + 2 ** (1 - p));
-    return arithmetic.toNumber(arithmetic.fromNumber(v)) === v;
-  };
-  level = 0;
-  for (let e = -1022; e <= 0; e++) if (holds(e)) { level = 2 ** e; break; }
-  levels.set(arithmetic, level);
+  if (level === undefined) {
+    level = firstHeld(arithmetic.significandBits, (v) => arithmetic.toNumber(arithmetic.fromNumber(v)) === v);
+    levels.set(arithmetic, level);
+  }
   return level;
+}
+
+/** The smallest 2^e (e from −1022 to 0) whose 2^e·(1 + 2^(1−p)) `holds` (p: `bits`, at most 53); 0 where none does. */
+function firstHeld(bits: number, holds: (v: number) => boolean): number {
+  const p = Math.min(bits, 53);
+  for (let e = -1022; e <= 0; e++) if (holds(2 ** e * (1 + 2 ** (1 - p)))) return 2 ** e;
+  return 0;
 }
 
 /**
@@ -37,17 +39,10 @@ export function smallestNormal(arithmetic: ArithmeticFormat<any>): number {
  */
 export function storageSmallestNormal(storage: StorageFormat<any, any>): number {
   let level = storageLevels.get(storage);
-  if (level !== undefined) return level;
-  level = 0;
-  if (storage.kind === 'number' && !storage.isInteger) {
-    const p = Math.min(storage.significandBits, 53);
-    const data = storage.allocate(1);
-    for (let e = -1022; e <= 0; e++) {
-      const v = 2 ** e * (1 + 2 ** (1 - p));
-      storage.encode(data, 0, v);
-      if (storage.decode(data, 0) === v) { level = 2 ** e; break; }
-    }
+  if (level === undefined) {
+    const data = storage.kind === 'number' && !storage.isInteger ? storage.allocate(1) : undefined;
+    level = data === undefined ? 0 : firstHeld(storage.significandBits, (v) => { storage.encode(data, 0, v); return storage.decode(data, 0) === v; });
+    storageLevels.set(storage, level);
   }
-  storageLevels.set(storage, level);
   return level;
 }
