@@ -4,11 +4,12 @@
  * in-place kernel bit for bit the staging path's result on twin operands in ordinary memory: formats, strides,
  * sub-ranges, outputs in place.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import fc from 'fast-check';
 import { asum, nrm2, axpy, waxpby, scal, dot, gemv, trsv, ellSpmv, ellOperand, ellWithStorage, laplacianEll, ELL_PADDING, matrix, vector, formats, wasmArena, cpuBackendOf, type WasmArena } from '../../src/index.js';
 import { wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
 import { CHUNK, inPlaceAddress, wasmStorageOf, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
+import { setWasmKernelForms } from '../../src/backends/wasm/wasm-kernel-forms.js';
 import { expectModprec } from '../sparse/sparse-arbitraries.js';
 import { element, matrixTwinSpec, matrixTwins, raw, vectorTwinSpec, vectorTwins, type TwinStorage } from './arena-twins.js';
 
@@ -196,9 +197,12 @@ describe('wasmArena: TRSV in place, bit for bit the staging path', () => {
 });
 
 describe('wasmArena: row-major GEMV many rows per call (kernels/gemv/gemv-rows-wasm.ts)', () => {
-  it('every storage, f64 and f32 arithmetic, odd and even row counts, rows of 8 and 16: bit for bit the per-row staging path', () => {
+  it.each([2, 4] as const)('groups of %i rows: every storage, f64 and f32 arithmetic, row counts around the group, rows of 8 and 16: bit for bit the per-row staging path', (group) => {
     const value = (i: number, j: number): number => (((i * 131 + j * 71) % 97) - 48) / 8;
-    for (const storage of ALL) for (const arithmetic of ['f64', 'f32'] as const) for (const [m, n] of [[1, 8], [2, 16], [5, 8], [6, 16]] as const) {
+    const shapes = group === 2 ? [[1, 8], [2, 16], [5, 8], [6, 16]] as const : [[3, 8], [4, 16], [7, 8], [9, 16]] as const;
+    const previous = setWasmKernelForms({ gemvRowGroup: group });
+    onTestFinished(() => void setWasmKernelForms(previous));
+    for (const storage of ALL) for (const arithmetic of ['f64', 'f32'] as const) for (const [m, n] of shapes) {
       inArena((a) => {
         const spec = { storage, layout: 'row-major' as const, pad: 1, row0: 1, col0: 0 };
         const [A1, A2] = matrixTwins(spec, m, n, value, a, arithmetic);

@@ -85,9 +85,14 @@ export interface WasmKernelForms {
    * chunk takes the rest of the DOT from the first decline. The same bits. On by default.
    */
   readonly halfDotResume: boolean;
+  /**
+   * How many rows of a row-major matrix read in place share each load of x in GEMV (kernels/gemv/gemv-rows-wasm.ts):
+   * 2 (default) or 4. Each row keeps the DOT chunk's partial sums and lane tree, so the same bits either way.
+   */
+  readonly gemvRowGroup: 2 | 4;
 }
 
-let forms: WasmKernelForms = { ellWide: true, halfDotChecked: true, halfDotLean: true, dotLookahead: 0, ddDotSplit: 'veltkamp', ddDotLazy: false, ellSlotsUnrolled: false, halfDotPromote: 'shuffle', int8PairForms: true, halfDotResume: true };
+let forms: WasmKernelForms = { ellWide: true, halfDotChecked: true, halfDotLean: true, dotLookahead: 0, ddDotSplit: 'veltkamp', ddDotLazy: false, ellSlotsUnrolled: false, halfDotPromote: 'shuffle', int8PairForms: true, halfDotResume: true, gemvRowGroup: 2 };
 
 /** The forms in effect. */
 export function wasmKernelForms(): WasmKernelForms {
