@@ -13,7 +13,7 @@ import { toArray } from '../core/vectors.js';
 import type { StorageFormat } from '../formats/common/format.js';
 import type { LinearOperator } from './operator.js';
 import type { ResolvedSolverOptions } from './solver-options.js';
-import { asStorage, f64 } from '../formats/common/registry.js';
+import { asArithmetic, asStorage, f64 } from '../formats/common/registry.js';
 import type { Preconditioner } from './jacobi.js';
 import type { KrylovSpace } from './krylov-space.js';
 import { KrylovBasis } from './krylov-basis.js';
@@ -27,6 +27,10 @@ export function cpuSpace(A: LinearOperator, options: ResolvedSolverOptions, M?: 
   const wide = storage.kind === 'number' ? asStorage(f64) : storage;
   const makeWide = (): Range<1, any> => range(rowMajor<1, any>({ size: [n], storage: wide, arithmetic: ar }));
   const copy = (src: Range<1, any>, dst: Range<1, any>): void => waxpby(1, src, 0, src, dst, opts);
+  // True residuals in fp64 where the arithmetic is coarser (fp32, a user's): see KrylovSpace.wide.
+  const fp64 = asArithmetic(f64);
+  const wideAr = ar.kind === 'number' && ar.unitRoundoff > fp64.unitRoundoff ? fp64 : ar;
+  const wideOpts = { arithmetic: wideAr };
   return {
     n,
     make,
@@ -51,5 +55,10 @@ export function cpuSpace(A: LinearOperator, options: ResolvedSolverOptions, M?: 
     free: () => {},
     result: (x) => x,
     both: (a, b) => [a, b] as never,
+    wide: wideAr === ar ? { copy, norm: (x) => nrm2(x, opts), apply: (alpha, x, beta, y) => A.apply(alpha, x, beta, y, ar) } : {
+      copy: (src, dst) => waxpby(1, src, 0, src, dst, wideOpts),
+      norm: (x) => nrm2(x, wideOpts),
+      apply: (alpha, x, beta, y) => A.apply(alpha, x, beta, y, wideAr),
+    },
   };
 }

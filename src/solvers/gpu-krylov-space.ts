@@ -13,6 +13,8 @@ import {
 } from '../backends/webgpu/api.js';
 import { fallbackNotice } from '../backends/webgpu/backend.js';
 import { ModprecError } from '../core/errors.js';
+import { asArithmetic } from '../formats/common/registry.js';
+import { ff as ffFormat } from '../formats/index.js';
 import type { StorageFormat } from '../formats/common/format.js';
 import type { Preconditioner } from './jacobi.js';
 import type { KrylovSpace } from './krylov-space.js';
@@ -36,6 +38,9 @@ export async function gpuSpace(v: ValidatedSolve, M?: Preconditioner): Promise<G
     reason = fallbackNotice(reason);
   }
   const kernelOptions = { arithmetic: arithmetic as { name: string }, strict };
+  // True residuals in float-float where the arithmetic is f32 (see KrylovSpace.wide): the widest the GPU reads every
+  // storage of an f32 solve in.
+  const residualOptions = arithmetic.name === 'f32' ? { arithmetic: asArithmetic(ffFormat), strict } : kernelOptions;
   const format = gpuFormat(storage.name as GpuFormatName, 'options.storage');
   const f64 = gpuFormat('f64');
   // b and true residuals: f64 for a storage of doubles narrower than fp64 (f32, bf16, f16), else the storage itself
@@ -67,6 +72,11 @@ export async function gpuSpace(v: ValidatedSolve, M?: Preconditioner): Promise<G
     owned.push(a);
     return a;
   };
+  const applyIn = (options: typeof kernelOptions) => (alpha: number, x: DeviceArray, beta: number, y: DeviceArray): Promise<void> => (ell
+    ? gpuEllSpmv({ A: ell, x, y, alpha, beta }, options)
+    : gpuGemv({ A: dense!, x, y, alpha, beta, trans: 'N' }, options)).then(() => undefined);
+  const copyIn = (options: typeof kernelOptions) => (src: DeviceArray, dst: DeviceArray): Promise<void> => gpuUpdate({ alpha: 1, x: src, beta: 0, out: dst }, options).then(() => undefined);
+  const normIn = (options: typeof kernelOptions) => (x: DeviceArray): Promise<number> => gpuNrm2(x, options).then((r) => r.value);
   const space: KrylovSpace<DeviceArray, DeviceMatrix> = {
     n,
     make: () => zeros(format, n),
@@ -77,13 +87,11 @@ export async function gpuSpace(v: ValidatedSolve, M?: Preconditioner): Promise<G
       if (values instanceof Range && values.accessor.storage.kind !== 'number' && values.accessor.storage.name === format.name) return uploadWide(values);
       return upload(values instanceof Range ? toArray(values) : values, fmt.name as GpuFormatName);
     },
-    copy: (src, dst) => gpuUpdate({ alpha: 1, x: src, beta: 0, out: dst }, kernelOptions).then(() => undefined),
+    copy: copyIn(kernelOptions),
     dot: (x, y) => gpuDot(x, y, kernelOptions).then((r) => r.value),
-    norm: (x) => gpuNrm2(x, kernelOptions).then((r) => r.value),
+    norm: normIn(kernelOptions),
     update: (alpha, x, beta, y, out) => gpuUpdate({ alpha, x: alpha === 0 ? undefined : x, beta, y: beta === 0 ? undefined : y, out }, kernelOptions).then(() => undefined),
-    apply: (alpha, x, beta, y) => (ell
-      ? gpuEllSpmv({ A: ell, x, y, alpha, beta }, kernelOptions)
-      : gpuGemv({ A: dense!, x, y, alpha, beta, trans: 'N' }, kernelOptions)).then(() => undefined),
+    apply: applyIn(kernelOptions),
     precondition: (r, z) => gpuEllSpmv({ A: pre!, x: r, y: z, alpha: 1, beta: 0 }, kernelOptions).then(() => undefined),
     basis: (columns, basisStorage) => {
       // One span of n × columns elements, column-major, read by GEMV as a matrix; columns are written through views
@@ -102,6 +110,7 @@ export async function gpuSpace(v: ValidatedSolve, M?: Preconditioner): Promise<G
     upload: (values) => upload(values, 'f64'),
     free: (x) => { x.destroy(); const i = owned.indexOf(x); if (i >= 0) owned.splice(i, 1); },
     both: (a, b) => Promise.all([a, b]),
+    wide: { copy: copyIn(residualOptions), apply: applyIn(residualOptions), norm: normIn(residualOptions) },
     result: async (x) => {
       const out = range(rowMajor<1, any>({ size: [n], storage, arithmetic }));
       // dd comes back as its words (toHost would round each element to a double)

@@ -64,6 +64,12 @@ export interface KrylovSpace<V = unknown, M = unknown> {
   result(x: V): Step<Range<1, any>>;
   /** Both values once both are known: on the GPU the two read-backs are in flight together (one wait, not two). */
   both<A, B>(a: Step<A>, b: Step<B>): Step<[A, B]>;
+  /**
+   * The operations of the true residual b − A·x ({@link residual}): the space's own where its arithmetic is at least
+   * as precise as fp64; with fp32 arithmetic a wider one (fp64 on the CPU, float-float on the GPU). In fp32 a
+   * computed b − A·x of 0 stood for a real residual near 10⁻⁷·‖b‖: CG and GMRES reported `converged` to 1e-9.
+   */
+  readonly wide: Pick<KrylovSpace<V, M>, 'copy' | 'apply' | 'norm'>;
 }
 
 /** Runs an algorithm whose steps are all immediate values (the CPU space). */
@@ -80,9 +86,9 @@ export async function runAwaiting<R>(algorithm: Algorithm<R>): Promise<R> {
   return step.value;
 }
 
-/** r := b − A·x; yields its norm ‖r‖₂. */
+/** r := b − A·x in the space's residual arithmetic ({@link KrylovSpace.wide}); yields its norm ‖r‖₂. */
 export function* residual<V>(s: KrylovSpace<V>, b: V, x: V, r: V): Generator<Step<unknown>, number, any> {
-  yield s.copy(b, r);
-  yield s.apply(-1, x, 1, r);
-  return (yield s.norm(r)) as number;
+  yield s.wide.copy(b, r);
+  yield s.wide.apply(-1, x, 1, r);
+  return (yield s.wide.norm(r)) as number;
 }

@@ -125,6 +125,8 @@ export async function rnsGpuSpace(v: ValidatedSolve, onCpu: typeof cpuSpace, M?:
       writeValues(out, await device(x).toExact(), ar);
       return out;
     },
+    // RNS is at least as precise as fp64: the true residual in the space's own operations (KrylovSpace.wide).
+    get wide() { return space; },
   };
   return {
     space: space as unknown as GpuSpace['space'],

@@ -6,24 +6,11 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bicgstab, cg, gmres, jacobiCg, matrix, formats, toArray, type OperatorLike, type Range, type SolverResult } from '../../src/index.js';
-import { exactOf, mulRational, roundRationalToDouble, subRational, type Rational } from '../../src/testing/index.js';
-import { nonsymmetricSystem, spdSystem, type DenseSystem } from './solver-fixtures.js';
+import { bicgstab, cg, gmres, jacobiCg, matrix, formats, toArray, type OperatorLike, type SolverResult } from '../../src/index.js';
+import { exactRelativeResidual } from './dense-residual.js';
+import { nonsymmetricSystem, spdSystem } from './solver-fixtures.js';
 
 type Solve = (A: OperatorLike, b: ArrayLike<number>, o: object) => SolverResult;
-
-/** ‖b − A·x‖₂/‖b‖₂, every entry exact before its one rounding to a double. */
-function exactRelativeResidual(s: Pick<DenseSystem, 'n' | 'b' | 'dense'>, x: Range<1, any>): number {
-  let rr = 0, bb = 0;
-  for (let i = 0; i < s.n; i++) {
-    let t: Rational = exactOf(s.b[i]!);
-    for (let j = 0; j < s.n; j++) t = subRational(t, mulRational(exactOf(s.dense.data[i + j * s.n]!), exactOf(x.get(j))));
-    const r = roundRationalToDouble(t);
-    rr += r * r;
-    bb += s.b[i]! * s.b[i]!;
-  }
-  return Math.sqrt(rr / bb);
-}
 
 const cases: [string, Solve, typeof spdSystem][] = [
   ['cg', cg as Solve, spdSystem], ['jacobiCg', jacobiCg as Solve, spdSystem],
