@@ -31,13 +31,15 @@ export function cpuSpace(A: LinearOperator, options: ResolvedSolverOptions, M?: 
   const fp64 = asArithmetic(f64);
   const wideAr = ar.kind === 'number' && ar.unitRoundoff > fp64.unitRoundoff ? fp64 : ar;
   const wideOpts = { arithmetic: wideAr };
+  const wideCopy = (src: Range<1, any>, dst: Range<1, any>): void => waxpby(1, src, 0, src, dst, wideOpts);
   return {
     n,
     make,
     makeWide,
     load(values, wide = false) {
       const v = wide ? makeWide() : make();
-      if (values instanceof Range) copy(values, v);
+      // A b given as a range is copied in the residual's arithmetic: copied in fp32, b would be another system's.
+      if (values instanceof Range) (wide ? wideCopy : copy)(values, v);
       else if (values !== undefined) for (let i = 0; i < n; i++) v.set(i, values[i]!);
       return v;
     },
@@ -56,7 +58,7 @@ export function cpuSpace(A: LinearOperator, options: ResolvedSolverOptions, M?: 
     result: (x) => x,
     both: (a, b) => [a, b] as never,
     wide: wideAr === ar ? { copy, norm: (x) => nrm2(x, opts), apply: (alpha, x, beta, y) => A.apply(alpha, x, beta, y, ar) } : {
-      copy: (src, dst) => waxpby(1, src, 0, src, dst, wideOpts),
+      copy: wideCopy,
       norm: (x) => nrm2(x, wideOpts),
       apply: (alpha, x, beta, y) => A.apply(alpha, x, beta, y, wideAr),
     },

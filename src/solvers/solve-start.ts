@@ -205,7 +205,7 @@ export function* begin<V>(s: KrylovSpace<V>, v: ValidatedSolve): Generator<Step<
   // b is held where every double fits (fp64 for f32, bf16, f16 vectors): rounded to the vectors' storage, the true
   // residual would be that of another system.
   const b = (yield s.load(scaledInput(v.b, s.n, -scaleExponent), true)) as V;
-  const bNorm = (yield s.norm(b)) as number;
+  const bNorm = (yield s.wide.norm(b)) as number;   // as the true residuals are measured
   const stop = new StoppingCriterion(bNorm === 0 ? 1 : bNorm, o.tolerance, o.stagnationChecks, o.recordTrueResidual);
   if (bNorm === 0) {
     // x = 0 solves A·x = 0 exactly, whatever x₀ was.

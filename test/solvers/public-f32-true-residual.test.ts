@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bicgstab, cg, gmres, jacobiCg, matrix, formats, toArray, type OperatorLike, type SolverResult } from '../../src/index.js';
+import { bicgstab, cg, gmres, jacobiCg, matrix, formats, toArray, vector, type OperatorLike, type SolverResult } from '../../src/index.js';
 import { requireRuntime } from '../gpu/gpu-test-helpers.js';
 import { exactRelativeResidual } from './dense-residual.js';
 import { nonsymmetricSystem, spdSystem } from './solver-fixtures.js';
@@ -52,6 +52,15 @@ describe('fp32 arithmetic measures the true residual in a wider arithmetic', () 
       expect(r.status).not.toBe('converged');
       expectHonest(r, s, 1e-9, 64 * 2 ** -53 * 1e4);
     }
+  });
+
+  it.each([...solvers, ['jacobiCg', jacobiCg as Solve]] as [string, Solve][])('%s: b given as an fp64 range is not rounded to fp32 on its way in (A = 3, b = 0.1, tolerance 1e-13)', (_, solve) => {
+    const s = { n: 1, b: Float64Array.of(0.1), dense: { rows: 1, cols: 1, ld: 1, data: Float64Array.of(3) } };
+    const r = solve(matrix(1, 1, () => 3), vector([0.1]), { storage: formats.f32, tolerance: 1e-13 }) as SolverResult;
+    const exact = exactRelativeResidual(s, r.x);
+    expect(exact).toBeGreaterThan(1e-9);     // x = 0.1/3 rounded to fp32
+    expect(r.status).not.toBe('converged');
+    expect(Math.abs(r.trueResidualNorm - exact)).toBeLessThanOrEqual(1e-6 * exact);
   });
 
   it.each([...solvers, ['jacobiCg', jacobiCg as Solve]] as [string, Solve][])('%s: random systems, fp32 / bf16 / fp16 vectors, fp32 arithmetic', (name, solve) => {
