@@ -27,6 +27,7 @@ import { gpuDot, gpuDotResident } from '../../kernels/dot/dot-webgpu.js';
 import { deviceMatrix, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
 import { gpuRuntime, readWords, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import { gpuUnavailableReason } from '../../src/backends/webgpu/backend.js';
+import { withBatchedSubmit } from '../../src/backends/webgpu/batched-submit.js';
 import { gpuTimestampsStatus, setGpuTimestampGranularity, type GpuTimestampGranularity } from '../../src/backends/webgpu/gpu-timestamps.js';
 import { gpuFigures, timeDeviceRuns, type Timing, type TimingShape } from './device-timing.js';
 import { Accurate, checkGemvRows, GEMV_BENCH_U, gemvReference, rand32 } from './bench-data.js';
@@ -56,6 +57,8 @@ interface Row {
   /** Timed again with each dispatch stamped in its own pass (timestamps `dispatch`). */
   dispatch?: Timing;
   batched: Timing;
+  /** Validation errors of the timed runs (a stamped pass the device rejected, say). */
+  failures: string[];
 }
 const rows: Row[] = [];
 
@@ -70,28 +73,46 @@ function granularities(rt: GpuRuntime): GpuTimestampGranularity[] {
 
 /**
  * Times `run` unbatched with each granularity (the first one also gives the wall figure; none: wall only), then batched.
- * `check` reads the result after the batched calls and says whether it has the unbatched bits.
+ * Each timing runs inside a validation error scope (a stamped pass the device rejects would drop the call silently).
+ * Then `spoil` overwrites the result, three calls run in one submit, and `check` says whether they left the unbatched bits.
  */
-async function timeVariant(rt: GpuRuntime, label: string, run: () => Promise<unknown>, check: () => Promise<boolean>): Promise<{ wall: Timing; dispatch?: Timing; batched: Timing; batchedSameBits: boolean }> {
+async function timeVariant(rt: GpuRuntime, label: string, run: () => Promise<unknown>, spoil: () => void, check: () => Promise<boolean>): Promise<{ wall: Timing; dispatch?: Timing; batched: Timing; batchedSameBits: boolean; failures: string[] }> {
   const modes = granularities(rt);
+  const device = rt.context.device;
+  const failures: string[] = [];
+  const scoped = async (what: string, f: () => Promise<Timing>): Promise<Timing> => {
+    device.pushErrorScope('validation');
+    const t = await f();
+    const error = await device.popErrorScope();
+    if (error) {
+      failures.push(`${what}: ${error.message}`);
+      console.log(`${label} [${what}] FAILED validation: ${error.message}`);
+    }
+    return t;
+  };
   let wall: Timing | undefined;
   let dispatch: Timing | undefined;
   // A first untimed round: the device clocks up again after the host computed the reference.
   await timeDeviceRuns(rt, run, shape, { print: false });
   for (const g of modes.length > 0 ? modes : [undefined]) {
     if (g) setGpuTimestampGranularity(g);
-    const t = await timeDeviceRuns(rt, run, shape, { print: false });
+    const t = await scoped(g ?? 'wall', () => timeDeviceRuns(rt, run, shape, { print: false }));
     if (g === 'dispatch') dispatch = t;
     else wall = t;
     console.log(`${label}${g ? ` [${g}]` : ''}: ${t.gpu ? gpuFigures(t) : `wall ${t.ms.toFixed(4)} ms/call`} (host issue ${t.issueMs.toFixed(4)} ms/call)`);
   }
   wall ??= dispatch!;
   if (modes.length > 0) setGpuTimestampGranularity('pass');
-  const batched = await timeDeviceRuns(rt, run, shape, { batched: true, print: false });
+  const batched = await scoped('one submit a batch', () => timeDeviceRuns(rt, run, shape, { batched: true, print: false }));
+  // The check: the result spoiled, then three calls in one submit (the timing's warm-up calls are not batched).
+  spoil();
+  await withBatchedSubmit(rt.context, async () => {
+    for (let r = 0; r < 3; r++) await run();
+  });
   const batchedSameBits = await check();
   console.log(`${label} [one submit a batch]: ${batched.gpu ? gpuFigures(batched) : `wall ${batched.ms.toFixed(4)} ms/call`} (host issue ${batched.issueMs.toFixed(4)} ms/call); result ${batchedSameBits ? 'has the unbatched bits' : 'DIFFERS from the unbatched bits'}`);
   setGpuTimestampGranularity(undefined);
-  return { wall, ...(dispatch ? { dispatch } : {}), batched, batchedSameBits };
+  return { wall, ...(dispatch ? { dispatch } : {}), batched, batchedSameBits, failures };
 }
 
 async function benchDot(rt: GpuRuntime): Promise<void> {
@@ -101,17 +122,23 @@ async function benchDot(rt: GpuRuntime): Promise<void> {
   const y32 = await toDevice(rand32(n, 5), f32);
   const variants = [['f32', 'ff'], ['f32', 'f32'], ['bf16', 'ff']] as const;
   let converted: { x: DeviceArray; y: DeviceArray } | undefined;
+  const references = new Map<string, { acc: Accurate; mag: number }>();
   for (const [storage, arithmetic] of variants) {
     if (storage !== 'f32' && !converted) converted = { x: (await gpuConvert(x32, storage)).array, y: (await gpuConvert(y32, storage)).array };
     const [x, y] = storage === 'f32' ? [x32, y32] : [converted!.x, converted!.y];
-    const [hx, hy] = [await x.toHost(), await y.toHost()];
-    const acc = new Accurate();
-    let mag = 0;
-    for (let k = 0; k < n; k++) {
-      const p = hx[k]! * hy[k]!;
-      acc.add(p);
-      mag += Math.abs(p);
+    // The stored values' exact-enough sum, once a storage (both arithmetics read the same values).
+    if (!references.has(storage)) {
+      const [hx, hy] = [await x.toHost(), await y.toHost()];
+      const sum = new Accurate();
+      let m = 0;
+      for (let k = 0; k < n; k++) {
+        const p = hx[k]! * hy[k]!;
+        sum.add(p);
+        m += Math.abs(p);
+      }
+      references.set(storage, { acc: sum, mag: m });
     }
+    const { acc, mag } = references.get(storage)!;
     const { value } = await gpuDot(x, y, { arithmetic });
     // The resident result is a view of the plan's result buffer, which every call (batched or not) writes: its words
     // after the batched calls must be those after an unbatched one.
@@ -122,8 +149,9 @@ async function benchDot(rt: GpuRuntime): Promise<void> {
     const error = Math.abs(value - acc.value) / mag;
     const bound = gamma(2 * n + 3, GEMV_BENCH_U[arithmetic]);
     const label = `DOT n=2^${Math.log2(n)} ${storage} + ${arithmetic}`;
-    const t = await timeVariant(rt, label, () => gpuDotResident(x, y, { arithmetic }), async () => (await words()).every((w, k) => w === unbatchedWords[k]));
-    rows.push({ kernel: `DOT n=2^${Math.log2(n)}`, variant: `${storage} + ${arithmetic}`, error, bound, correct: error <= bound && Object.is(resident, value), ...t });
+    const spoil = (): void => rt.context.device.queue.writeBuffer(result.buffer!, 0, new Uint32Array(result.words).fill(0x7fc00001));
+    const t = await timeVariant(rt, label, () => gpuDotResident(x, y, { arithmetic }), spoil, async () => (await words()).every((w, k) => w === unbatchedWords[k]));
+    rows.push({ kernel: `DOT n=2^${Math.log2(n)}`, variant: `${storage} + ${arithmetic}`, error, bound, correct: error <= bound && Object.is(resident, value) && t.failures.length === 0, ...t });
   }
   for (const a of [x32, y32, converted?.x, converted?.y]) a?.destroy();
 }
@@ -139,21 +167,25 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
   const yCheck = await deviceZeros(n, { format: 'f64', strict: true });
   const variants = [['f32', 'ff'], ['f32', 'f32'], ['bf16', 'ff']] as const;
   let bf16: DeviceArray | undefined;
+  const references = new Map<string, { ref: Float64Array; mag: Float64Array }>();
   for (const [storage, arithmetic] of variants) {
     if (storage !== 'f32') bf16 ??= (await gpuConvert(a32, storage)).array;
     const data = storage === 'f32' ? a32 : bf16!;
     const A = deviceMatrix(data, n, n);
-    const { ref, mag } = gemvReference(await data.toHost(), hostX, n);
+    if (!references.has(storage)) references.set(storage, gemvReference(await data.toHost(), hostX, n));
+    const { ref, mag } = references.get(storage)!;
     await gpuGemv({ A, x, y: yCheck }, { arithmetic });
     const check = checkGemvRows(await yCheck.toHost(), ref, mag, GEMV_BENCH_U[arithmetic]);
     await gpuGemv({ A, x, y }, { arithmetic });
     const unbatched = await y.toHost();
     const label = `GEMV N n=${n} ${storage} A${storage === 'f32' ? '' : ', x fp32'} + ${arithmetic}`;
-    const t = await timeVariant(rt, label, () => gpuGemv({ A, x, y }, { arithmetic }), async () => {
+    // y's buffer changes from call to call (ping-pong): spoiled through its current one.
+    const spoil = (): void => rt.context.device.queue.writeBuffer(y.buffer!, 0, new Uint32Array(y.words).fill(0x7fc00001));
+    const t = await timeVariant(rt, label, () => gpuGemv({ A, x, y }, { arithmetic }), spoil, async () => {
       const got = await y.toHost();
       return got.every((v, i) => Object.is(v, unbatched[i]));
     });
-    rows.push({ kernel: `GEMV N n=${n}`, variant: `${storage} A${storage === 'f32' ? '' : ', x fp32'} + ${arithmetic}`, error: check.error, bound: check.bound, correct: check.correct, ...t });
+    rows.push({ kernel: `GEMV N n=${n}`, variant: `${storage} A${storage === 'f32' ? '' : ', x fp32'} + ${arithmetic}`, error: check.error, bound: check.bound, correct: check.correct && t.failures.length === 0, ...t });
   }
   for (const a of [a32, x, y, yCheck, bf16]) a?.destroy();
 }
