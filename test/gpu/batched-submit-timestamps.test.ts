@@ -13,7 +13,7 @@ import { gpuDotResident } from '../../kernels/dot/dot-webgpu.js';
 import { deviceMatrix, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
 import { readWords } from '../../src/backends/webgpu/runtime.js';
 import { withBatchedSubmit } from '../../src/backends/webgpu/batched-submit.js';
-import { collectGpuTimestamps, gpuTimestampsStatus, setGpuTimestampGranularity, startGpuTimestamps, summarizeGpuTimestamps, type BatchTimestamps } from '../../src/backends/webgpu/gpu-timestamps.js';
+import { collectGpuTimestamps, gpuTimestampsStatus, setGpuTimestampGranularity, startGpuTimestamps, summarizeGpuTimestamps, timestampsFromWords, type BatchTimestamps } from '../../src/backends/webgpu/gpu-timestamps.js';
 import { randomValues, requireRuntime } from './gpu-test-helpers.js';
 
 // Read when the device comes up (backend.ts asks for timestamp-query then, where the adapter has it).
@@ -141,6 +141,46 @@ describe('GPU timestamps', () => {
       }
     }
     for (const a of [x, A.data, xg, y]) a.destroy();
+  });
+
+  it('read as u64 ns from the resolved words, relative to the first begin; unwritten queries lose their call', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 1n, max: 2n ** 30n }), fc.array(fc.array(fc.tuple(fc.integer({ min: 0, max: 2 ** 20 }), fc.integer({ min: 0, max: 2 ** 20 })), { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 8 }), fc.boolean(), fc.integer({ min: -1, max: 7 }), (origin, calls, quantum, unwritten) => {
+        // Calls laid out in slot order, each pass a (delay, length) in ns; with `quantum` every stamp a multiple of 2^16.
+        const words = new Uint32Array(2 * 2 * calls.reduce((s, c) => s + c.length, 0) + 8);
+        const records: { slot: number; passes: number }[] = [];
+        const expected: { begin: number[]; end: number[] }[] = [];
+        const unit = quantum ? 2n ** 16n : 1n;
+        let t = origin * unit;
+        let slot = 1;
+        calls.forEach((passes, i) => {
+          records.push({ slot, passes: passes.length });
+          const begin: number[] = [];
+          const end: number[] = [];
+          for (const [delay, length] of passes) {
+            if (begin.length > 0 || i > 0) t += BigInt(delay) * unit;
+            for (const [k, v] of [[0, t], [1, t + BigInt(length + 1) * unit]] as const) {
+              words[2 * (slot + k)] = Number(v & 0xffffffffn);
+              words[2 * (slot + k) + 1] = Number(v >> 32n);
+            }
+            begin.push(Number(t));
+            t += BigInt(length + 1) * unit;
+            end.push(Number(t));
+            slot += 2;
+          }
+          // One call's queries left unwritten (zero words): the call is lost.
+          if (i === unwritten) words.fill(0, 2 * records[i]!.slot, 2 * slot);
+          else expected.push({ begin, end });
+        });
+        // Relative to the first kept call's first begin (absolute values here stay below 2^53: exact as numbers).
+        const first = expected[0]?.begin[0] ?? 0;
+        for (const c of expected) for (const v of [c.begin, c.end]) v.forEach((x, k) => (v[k] = x - first));
+        const got = timestampsFromWords(words, records);
+        expect(got.calls).toEqual(expected);
+        expect(got.lost).toBe(calls.length - expected.length);
+        expect(got.quantized).toBe(quantum && expected.length > 0);
+      }),
+    );
   });
 
   it('summarise to the call time, span per call and idle gap they define', () => {

@@ -202,32 +202,35 @@ export async function collectGpuTimestamps(context: GpuContext): Promise<BatchTi
     resolved.destroy();
     staging.destroy();
   }
-  return stampsOf(words, kept, records.length - kept.length);
+  return timestampsFromWords(words, kept, records.length - kept.length);
 }
 
-/** Each record's stamps from the resolved words (two u32 words a stamp, little-endian u64 ns), relative to the first. */
-function stampsOf(words: Uint32Array, records: readonly CallRecord[], overwritten: number): BatchTimestamps {
+/**
+ * The calls' stamps from the resolved query words (two u32 words a stamp: low, high of a u64 in ns), in ns from the
+ * first call's first begin; a call with a zero stamp (a query never written) is counted as lost.
+ * @param words - the resolved query set
+ * @param records - each call's first slot and stamped passes (2 slots a pass: begin, end)
+ * @param overwritten - calls already known lost
+ * @returns the calls' stamps
+ */
+export function timestampsFromWords(words: Uint32Array, records: readonly { readonly slot: number; readonly passes: number }[], overwritten = 0): BatchTimestamps {
   const at = (slot: number): bigint => (BigInt(words[2 * slot + 1]!) << 32n) | BigInt(words[2 * slot]!);
   let origin: bigint | undefined;
   let quantized = true;
   let lost = overwritten;
   const calls: CallTimestamps[] = [];
   for (const r of records) {
-    const begin: number[] = [];
-    const end: number[] = [];
-    let written = true;
-    for (let p = 0; p < r.passes; p++) {
-      const b = at(r.slot + 2 * p);
-      const e = at(r.slot + 2 * p + 1);
-      // A zero stamp is a query that was never written (or not available).
-      if (b === 0n || e === 0n) written = false;
-      origin ??= b;
-      begin.push(Number(b - origin));
-      end.push(Number(e - origin));
-      if ((words[2 * (r.slot + 2 * p)]! & QUANTUM_MASK) !== 0 || (words[2 * (r.slot + 2 * p + 1)]! & QUANTUM_MASK) !== 0) quantized = false;
+    const stamps: bigint[] = [];
+    for (let q = 0; q < 2 * r.passes; q++) stamps.push(at(r.slot + q));
+    // A zero stamp is a query that was never written (or not available): the call is lost.
+    if (stamps.some((t) => t === 0n)) {
+      lost++;
+      continue;
     }
-    if (written) calls.push({ begin, end });
-    else lost++;
+    origin ??= stamps[0]!;
+    const base = origin;
+    calls.push({ begin: stamps.filter((_, q) => q % 2 === 0).map((t) => Number(t - base)), end: stamps.filter((_, q) => q % 2 === 1).map((t) => Number(t - base)) });
+    for (let q = 0; q < 2 * r.passes; q++) if ((words[2 * (r.slot + q)]! & QUANTUM_MASK) !== 0) quantized = false;
   }
   return { calls, lost, quantized: quantized && calls.length > 0 };
 }
