@@ -1,13 +1,13 @@
 /**
  * Where the time of a resident DOT / GEMV N call goes on the device (issue 19's last 5–8 %): for DOT n = 2^27 (fp32
  * storage in float-float and f32, bf16 in float-float) and GEMV N n = 8192 (fp32 A in float-float and f32, bf16 A with
- * x fp32 in float-float), with the library's defaults, each call of a batch timed three ways —
+ * x fp32 in float-float), with the library's defaults, each variant's batches of calls timed
  *   1. wall: `reps` calls (one submit each) and one wait, per call (bench/gpu/device-timing.ts, as every GPU bench);
- *   2. GPU timestamps (MODPREC_GPU_TIMESTAMPS, src/backends/webgpu/gpu-timestamps.ts): a call's GPU time (its compute
- *      pass, begin to end), the batch's first begin to last end per call, and hence the mean idle gap between calls;
- *      then each dispatch in its own stamped pass (`dispatch`): each dispatch's time and the idle time between them;
- *   3. the same batch recorded into ONE command buffer (src/backends/webgpu/batched-submit.ts): wall per call (and its
- *      GPU figures) without a submit per call.
+ *   2. with GPU timestamps (MODPREC_GPU_TIMESTAMPS, src/backends/webgpu/gpu-timestamps.ts) on each call's compute pass:
+ *      a call's GPU time (begin to end), the batch's first begin to last end per call, and hence the mean idle gap
+ *      between calls; then with each dispatch in its own stamped pass: each dispatch's time and the idle between them;
+ *   3. the same batches recorded into ONE command buffer (src/backends/webgpu/batched-submit.ts): wall per call, and
+ *      span and gap with pass stamps.
  * Every variant is checked against a compensated reference of the stored values in the same run (within
  * γ_{2n+3}(u)·Σ|terms|), and the batched calls' result against the unbatched one bit for bit.
  *
@@ -45,20 +45,12 @@ const granularityArg = arg('granularity') ?? 'both';
 const outDir = arg('out') ?? process.env.OUT;
 
 /** One variant's row: its check and its timings. */
-interface Row {
+interface Row extends VariantTimings {
   kernel: string;
   variant: string;
   error: number;
   bound: number;
   correct: boolean;
-  /** Whether the batched calls left the unbatched result's bits. */
-  batchedSameBits: boolean;
-  wall: Timing;
-  /** Timed again with each dispatch stamped in its own pass (timestamps `dispatch`). */
-  dispatch?: Timing;
-  batched: Timing;
-  /** Validation errors of the timed runs (a stamped pass the device rejected, say). */
-  failures: string[];
 }
 const rows: Row[] = [];
 
@@ -71,48 +63,67 @@ function granularities(rt: GpuRuntime): GpuTimestampGranularity[] {
   return ['pass', 'dispatch'];
 }
 
+/** The timings of one variant: each without stamps, with a call's pass stamped, with each dispatch stamped. */
+interface VariantTimings {
+  /** Wall per call as every GPU bench times it (no stamps). */
+  wall: Timing;
+  /** With each call's pass stamped: wall, and the GPU's call time, span per call and gap. */
+  pass?: Timing;
+  /** With each dispatch stamped in its own pass: each dispatch's time and the idle time between them. */
+  dispatch?: Timing;
+  /** One submit a batch, no stamps. */
+  batched: Timing;
+  /** One submit a batch, each call's pass stamped. */
+  batchedPass?: Timing;
+  /** Whether three calls in one submit left the unbatched bits (on a spoiled result). */
+  batchedSameBits: boolean;
+  /** Validation errors of the timed runs (a stamped pass the device rejected, say). */
+  failures: string[];
+}
+
 /**
- * Times `run` unbatched with each granularity (the first one also gives the wall figure; none: wall only), then batched.
- * Each timing runs inside a validation error scope (a stamped pass the device rejects would drop the call silently).
- * Then `spoil` overwrites the result, three calls run in one submit, and `check` says whether they left the unbatched bits.
+ * Times `run` unbatched without stamps and with each granularity the device stamps, then in one submit a batch without
+ * and with pass stamps. Each timing runs inside a validation error scope (a stamped pass the device rejects would drop
+ * the call silently). Then `spoil` overwrites the result, three calls run in one submit, and `check` says whether they
+ * left the unbatched bits.
  */
-async function timeVariant(rt: GpuRuntime, label: string, run: () => Promise<unknown>, spoil: () => void, check: () => Promise<boolean>): Promise<{ wall: Timing; dispatch?: Timing; batched: Timing; batchedSameBits: boolean; failures: string[] }> {
-  const modes = granularities(rt);
+async function timeVariant(rt: GpuRuntime, label: string, run: () => Promise<unknown>, spoil: () => void, check: () => Promise<boolean>): Promise<VariantTimings> {
   const device = rt.context.device;
   const failures: string[] = [];
-  const scoped = async (what: string, f: () => Promise<Timing>): Promise<Timing> => {
+  const timed = async (what: string, granularity: GpuTimestampGranularity | 'off', batched: boolean): Promise<Timing> => {
+    setGpuTimestampGranularity(granularity);
     device.pushErrorScope('validation');
-    const t = await f();
+    const t = await timeDeviceRuns(rt, run, shape, { batched, print: false });
     const error = await device.popErrorScope();
     if (error) {
       failures.push(`${what}: ${error.message}`);
       console.log(`${label} [${what}] FAILED validation: ${error.message}`);
     }
+    console.log(`${label} [${what}]: ${t.gpu ? gpuFigures(t) : `wall ${t.ms.toFixed(4)} ms/call`} (host issue ${t.issueMs.toFixed(4)} ms/call)`);
     return t;
   };
-  let wall: Timing | undefined;
-  let dispatch: Timing | undefined;
-  // A first untimed round: the device clocks up again after the host computed the reference.
-  await timeDeviceRuns(rt, run, shape, { print: false });
-  for (const g of modes.length > 0 ? modes : [undefined]) {
-    if (g) setGpuTimestampGranularity(g);
-    const t = await scoped(g ?? 'wall', () => timeDeviceRuns(rt, run, shape, { print: false }));
-    if (g === 'dispatch') dispatch = t;
-    else wall = t;
-    console.log(`${label}${g ? ` [${g}]` : ''}: ${t.gpu ? gpuFigures(t) : `wall ${t.ms.toFixed(4)} ms/call`} (host issue ${t.issueMs.toFixed(4)} ms/call)`);
+  const modes = granularities(rt);
+  try {
+    // A first untimed round: the device clocks up again after the host computed the reference.
+    setGpuTimestampGranularity('off');
+    await timeDeviceRuns(rt, run, shape, { print: false });
+    const wall = await timed('wall', 'off', false);
+    const pass = modes.includes('pass') ? await timed('pass stamps', 'pass', false) : undefined;
+    const dispatch = modes.includes('dispatch') ? await timed('dispatch stamps', 'dispatch', false) : undefined;
+    const batched = await timed('one submit a batch', 'off', true);
+    const batchedPass = modes.length > 0 ? await timed('one submit a batch, pass stamps', 'pass', true) : undefined;
+    // The check: the result spoiled, then three calls in one submit (the timings' warm-up calls are not batched).
+    setGpuTimestampGranularity('off');
+    spoil();
+    await withBatchedSubmit(rt.context, async () => {
+      for (let r = 0; r < 3; r++) await run();
+    });
+    const batchedSameBits = await check();
+    console.log(`${label}: three calls in one submit ${batchedSameBits ? 'have the unbatched bits' : 'DIFFER from the unbatched bits'}`);
+    return { wall, ...(pass ? { pass } : {}), ...(dispatch ? { dispatch } : {}), batched, ...(batchedPass ? { batchedPass } : {}), batchedSameBits, failures };
+  } finally {
+    setGpuTimestampGranularity(undefined);
   }
-  wall ??= dispatch!;
-  if (modes.length > 0) setGpuTimestampGranularity('pass');
-  const batched = await scoped('one submit a batch', () => timeDeviceRuns(rt, run, shape, { batched: true, print: false }));
-  // The check: the result spoiled, then three calls in one submit (the timing's warm-up calls are not batched).
-  spoil();
-  await withBatchedSubmit(rt.context, async () => {
-    for (let r = 0; r < 3; r++) await run();
-  });
-  const batchedSameBits = await check();
-  console.log(`${label} [one submit a batch]: ${batched.gpu ? gpuFigures(batched) : `wall ${batched.ms.toFixed(4)} ms/call`} (host issue ${batched.issueMs.toFixed(4)} ms/call); result ${batchedSameBits ? 'has the unbatched bits' : 'DIFFERS from the unbatched bits'}`);
-  setGpuTimestampGranularity(undefined);
-  return { wall, ...(dispatch ? { dispatch } : {}), batched, batchedSameBits, failures };
 }
 
 async function benchDot(rt: GpuRuntime): Promise<void> {
@@ -211,12 +222,14 @@ async function main(): Promise<void> {
     }
   }
   const f = (v: number | undefined): string => (v === undefined || Number.isNaN(v) ? '' : v.toFixed(4));
+  // A call of one dispatch: its dispatch time is the call's.
+  const dispatches = (t: Timing | undefined): string => (t?.gpu ? (t.gpu.dispatchMs ?? [t.gpu.passMs]).map(f).join(' + ') : '');
   const table = markdownTable(
-    ['kernel', 'variant', 'wall ms/call', 'GPU ms/call', 'span ms/call', 'gap ms', 'dispatches ms', 'idle between dispatches ms', 'batched wall ms/call', 'batched GPU span ms/call', 'check'],
-    rows.map((r) => [r.kernel, r.variant, f(r.wall.ms), f(r.wall.gpu?.passMs), f(r.wall.gpu?.spanPerCallMs), f(r.wall.gpu?.gapMs), r.dispatch?.gpu?.dispatchMs?.map(f).join(' + ') ?? '', f(r.dispatch?.gpu?.innerGapMs), f(r.batched.ms), f(r.batched.gpu?.spanPerCallMs), r.correct && r.batchedSameBits ? 'ok' : 'WRONG']),
+    ['kernel', 'variant', 'wall ms/call', 'wall, pass stamps', 'GPU ms/call', 'span ms/call', 'gap ms', 'dispatches ms', 'idle between dispatches ms', 'one submit: wall ms/call', 'one submit, stamps: span ms/call', 'one submit, stamps: gap ms', 'check'],
+    rows.map((r) => [r.kernel, r.variant, f(r.wall.ms), f(r.pass?.ms), f(r.pass?.gpu?.passMs), f(r.pass?.gpu?.spanPerCallMs), f(r.pass?.gpu?.gapMs), dispatches(r.dispatch), f(r.dispatch?.gpu ? (r.dispatch.gpu.innerGapMs ?? 0) : undefined), f(r.batched.ms), f(r.batchedPass?.gpu?.spanPerCallMs), f(r.batchedPass?.gpu?.gapMs), r.correct && r.batchedSameBits ? 'ok' : 'WRONG']),
   );
   console.log(`\n${table}`);
-  const quantized = rows.some((r) => r.wall.gpu?.quantized || r.dispatch?.gpu?.quantized);
+  const quantized = rows.some((r) => [r.pass, r.dispatch, r.batchedPass].some((t) => t?.gpu?.quantized));
   if (quantized) console.log('GPU stamps are quantised (65.536 µs): rerun with MODPREC_DAWN_FLAGS="disable-dawn-features=timestamp_quantization"');
   const allCorrect = rows.every((r) => r.correct && r.batchedSameBits) && Object.keys(errors).length === 0;
   console.log(`all results within their bounds and the batched bits equal: ${allCorrect}; ${((performance.now() - started) / 1000).toFixed(1)} s`);
