@@ -10,6 +10,8 @@ import { gpuDot, gpuDotResident } from '../../kernels/dot/dot-webgpu.js';
 import { deviceMatrix, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
 import { gpuTrsv } from '../../kernels/trsv/trsv-webgpu.js';
 import { Accurate, rand32 } from './bench-data.js';
+import { collectGpuTimestamps, startGpuTimestamps, summarizeGpuTimestamps, type GpuTimestampSummary } from '../../src/backends/webgpu/gpu-timestamps.js';
+import { withBatchedSubmit } from '../../src/backends/webgpu/batched-submit.js';
 
 /** How a run is timed. */
 export interface TimingShape {
@@ -21,20 +23,39 @@ export interface TimingShape {
   readonly warmBurst: number;
 }
 
-/** Median per-call time and median host time to issue a call (ms). */
+/** Median per-call time and median host time to issue a call (ms), and the GPU's own figures where timestamps are on. */
 export interface Timing {
   readonly ms: number;
   readonly issueMs: number;
+  /**
+   * With MODPREC_GPU_TIMESTAMPS (src/backends/webgpu/gpu-timestamps.ts): each figure's median over the batches — a
+   * call's GPU time, the batch's first begin to last end / reps, the mean idle gap between calls, and with `dispatch`
+   * each dispatch's time and the idle time between a call's dispatches.
+   */
+  readonly gpu?: GpuTimestampSummary;
+}
+
+/** How {@link timeDeviceRuns} issues a batch. */
+export interface TimingOptions {
+  /**
+   * The batch's `reps` calls recorded into one command buffer and submitted once (src/backends/webgpu/batched-submit.ts:
+   * an experiment; it throws for a call it cannot keep in order). Warm-up calls are submitted one by one.
+   */
+  readonly batched?: boolean;
+  /** Print the GPU figures beside the wall figure (default true where timestamps are on). */
+  readonly print?: boolean;
 }
 
 /**
- * Times `run`: the median over `batches` of (time of `reps` runs and one wait for the device) / reps.
+ * Times `run`: the median over `batches` of (time of `reps` runs and one wait for the device) / reps. Where GPU
+ * timestamps are on, each batch's stamps are read after its wait (outside the timed part) and summarised.
  * @param rt - the runtime
  * @param run - one call
  * @param shape - repetitions, batches and warm-up
- * @returns the median per-call time and host issue time
+ * @param options - batched submit, printing
+ * @returns the median per-call time and host issue time, and the GPU figures
  */
-export async function timeDeviceRuns(rt: GpuRuntime, run: () => Promise<unknown>, shape: TimingShape): Promise<Timing> {
+export async function timeDeviceRuns(rt: GpuRuntime, run: () => Promise<unknown>, shape: TimingShape, options: TimingOptions = {}): Promise<Timing> {
   const device = rt.context.device;
   const warm = performance.now();
   while (performance.now() - warm < shape.warmMs) {
@@ -43,16 +64,57 @@ export async function timeDeviceRuns(rt: GpuRuntime, run: () => Promise<unknown>
   }
   const times: number[] = [];
   const issue: number[] = [];
-  for (let b = 0; b < shape.batches; b++) {
-    const t0 = performance.now();
+  const gpu: GpuTimestampSummary[] = [];
+  const issueAll = async (): Promise<void> => {
     for (let r = 0; r < shape.reps; r++) await run();
+  };
+  for (let b = 0; b < shape.batches; b++) {
+    const stamping = startGpuTimestamps(rt.context);
+    const t0 = performance.now();
+    if (options.batched) await withBatchedSubmit(rt.context, issueAll);
+    else await issueAll();
     issue.push((performance.now() - t0) / shape.reps);
     await device.queue.onSubmittedWorkDone();
     times.push((performance.now() - t0) / shape.reps);
+    if (stamping) {
+      const stamps = await collectGpuTimestamps(rt.context);
+      const summary = stamps && summarizeGpuTimestamps(stamps);
+      if (summary) gpu.push(summary);
+    }
   }
-  times.sort((a, b) => a - b);
-  issue.sort((a, b) => a - b);
-  return { ms: times[times.length >> 1]!, issueMs: issue[issue.length >> 1]! };
+  const median = (v: number[]): number => [...v].sort((a, b) => a - b)[v.length >> 1]!;
+  const timing: Timing = { ms: median(times), issueMs: median(issue), ...(gpu.length > 0 ? { gpu: medianSummary(gpu) } : {}) };
+  if (timing.gpu && options.print !== false) console.log(`  ${gpuFigures(timing)}`);
+  return timing;
+}
+
+/** Each figure's median over the batches' summaries. */
+function medianSummary(all: readonly GpuTimestampSummary[]): GpuTimestampSummary {
+  const median = (v: number[]): number => [...v].sort((a, b) => a - b)[v.length >> 1]!;
+  const first = all[0]!;
+  const dispatches = first.dispatchMs?.length ?? 0;
+  const same = all.filter((s) => (s.dispatchMs?.length ?? 0) === dispatches);
+  return {
+    passMs: median(all.map((s) => s.passMs)),
+    spanPerCallMs: median(all.map((s) => s.spanPerCallMs)),
+    gapMs: median(all.map((s) => s.gapMs)),
+    ...(dispatches > 0 ? { dispatchMs: Array.from({ length: dispatches }, (_, k) => median(same.map((s) => s.dispatchMs![k]!))), innerGapMs: median(same.map((s) => s.innerGapMs!)) } : {}),
+    calls: median(all.map((s) => s.calls)),
+    quantized: all.some((s) => s.quantized),
+  };
+}
+
+/**
+ * The GPU figures of a timing as one line: wall per call, GPU time of a call, span per call, idle gap (and per dispatch).
+ * @param t - the timing
+ * @returns the line ('' without GPU figures)
+ */
+export function gpuFigures(t: Timing): string {
+  const g = t.gpu;
+  if (!g) return '';
+  const f = (v: number): string => v.toFixed(4);
+  const dispatch = g.dispatchMs ? `; dispatches ${g.dispatchMs.map(f).join(' + ')} ms, idle between them ${f(g.innerGapMs!)} ms` : '';
+  return `wall ${f(t.ms)} ms/call; GPU: call ${f(g.passMs)} ms, span ${f(g.spanPerCallMs)} ms/call, gap ${f(g.gapMs)} ms${dispatch}${g.quantized ? ' [QUANTISED stamps: set MODPREC_DAWN_FLAGS="disable-dawn-features=timestamp_quantization"]' : ''}`;
 }
 
 /**

@@ -13,6 +13,7 @@
 import { ModprecError } from '../../core/errors.js';
 import type { GpuAdapter, GpuDevice } from './webgpu-types.js';
 import { installTranslatorExtensions, registerIntrinsics } from './gpujs-extensions.js';
+import { gpuTimestampGranularity } from './gpu-timestamps.js';
 
 /**
  * Limits of the adapter that kernels respect (bytes or counts, as WebGPU reports them).
@@ -254,11 +255,13 @@ function withWorkgroupLimits(adapter: GpuAdapter): GpuAdapter {
   for (const [name, value] of [['maxComputeWorkgroupSizeX', 256], ['maxComputeInvocationsPerWorkgroup', 256], ['maxComputeWorkgroupStorageSize', 16384]] as const) {
     if ((limits[name] ?? 0) >= value) wanted[name] = value;
   }
+  // GPU timestamps (MODPREC_GPU_TIMESTAMPS, a diagnostic: gpu-timestamps.ts) need the feature at device creation.
+  const features = gpuTimestampGranularity() && [...adapter.features].includes('timestamp-query') ? ['timestamp-query'] : [];
   return new Proxy(adapter, {
     get(target, property) {
       const value = Reflect.get(target, property, target) as unknown;
       if (property !== 'requestDevice' || typeof value !== 'function') return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-      return (descriptor: { requiredLimits?: Record<string, number> } = {}) => (value as (d: object) => unknown).call(target, { ...descriptor, requiredLimits: { ...wanted, ...descriptor.requiredLimits } });
+      return (descriptor: { requiredLimits?: Record<string, number>; requiredFeatures?: readonly string[] } = {}) => (value as (d: object) => unknown).call(target, { ...descriptor, requiredLimits: { ...wanted, ...descriptor.requiredLimits }, ...(features.length > 0 ? { requiredFeatures: [...(descriptor.requiredFeatures ?? []), ...features] } : {}) });
     },
   });
 }

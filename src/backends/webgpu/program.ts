@@ -14,6 +14,8 @@ import { trackGpuWork, type GpuContext } from './backend.js';
 import type { WorkgroupSettings } from './gpujs-extensions.js';
 import { BufferUsage, type GpuBindGroupEntry, type GpuBuffer, type GpuComputePass } from './webgpu-types.js';
 import { DD_LO_SUFFIX, PAIR_OUTPUT_ARGS, pairBindings } from './dd-split-bindings.js';
+import { timestampWritesOf } from './gpu-timestamps.js';
+import { openBatch } from './batched-submit.js';
 
 /** Declared type of a kernel argument: a resident array, or an integer or float scalar. */
 export type ArgType = 'Array' | 'Integer' | 'Float';
@@ -513,7 +515,11 @@ export function submitEncoded(context: GpuContext, record: (encoder: ReturnType<
 export function submitPasses(context: GpuContext, passes: readonly { pass: Pass; cache?: PassCache }[]): void {
   const probe = submitProbe;
   if (probe) probe('encode');
+  // Diagnostics (MODPREC_GPU_TIMESTAMPS, gpu-timestamps.ts) and a benchmark's batched submit (batched-submit.ts).
+  const stamps = timestampWritesOf(context, passes.length);
+  const batch = openBatch(context);
   if (serializePasses()) {
+    if (stamps || batch) throw new Error('MODPREC_GPU_SERIALIZE does not combine with GPU timestamps or a batched submit');
     // Diagnostic mode: one submit per pass.
     for (const { pass, cache } of passes) {
       const encoder = context.device.createCommandEncoder();
@@ -522,6 +528,34 @@ export function submitPasses(context: GpuContext, passes: readonly { pass: Pass;
       computePass.end();
       context.device.queue.submit([encoder.finish()]);
     }
+  } else if (stamps || batch) {
+    // Each call's dispatches in one compute pass (each in its own with per-dispatch stamps), into the batch's encoder.
+    const encoder = batch?.encoder ?? context.device.createCommandEncoder();
+    const perDispatch = stamps !== undefined && stamps.length > 1;
+    let computePass = encoder.beginComputePass(stamps ? { timestampWrites: stamps[0] } : undefined);
+    passes.forEach(({ pass, cache }, k) => {
+      if (perDispatch && k > 0) {
+        computePass.end();
+        computePass = encoder.beginComputePass({ timestampWrites: stamps[k] });
+      }
+      pass.program.encode(context, computePass, pass, cache);
+      if (batch) {
+        // What the batch's passes bind: a later queue write into one of them is refused (batched-submit.ts).
+        for (const bound of Object.values(pass.arrays)) batch.bound.add(bound.buffer);
+        batch.bound.add(pass.output.buffer);
+        if (cache?.params) batch.bound.add(cache.params);
+      }
+    });
+    computePass.end();
+    if (batch) {
+      batch.calls++;
+      batch.doomed.push(...pendingDestroy.splice(0));
+      return;
+    }
+    const commands = encoder.finish();
+    if (probe) probe('submit');
+    context.device.queue.submit([commands]);
+    if (probe) probe('submitted');
   } else {
     // All dispatches in one compute pass of one command buffer.
     const encoder = context.device.createCommandEncoder();

@@ -33,7 +33,8 @@ export interface GpuComputePass {
 
 /** A command encoder. */
 export interface GpuCommandEncoder {
-  beginComputePass(): GpuComputePass;
+  /** `descriptor`: `timestampWrites` where GPU timestamps are on (gpu-timestamps.ts). */
+  beginComputePass(descriptor?: object): GpuComputePass;
   copyBufferToBuffer(source: GpuBuffer, sourceOffset: number, destination: GpuBuffer, destinationOffset: number, size: number): void;
   finish(): unknown;
 }
