@@ -4,7 +4,7 @@
  * row from JavaScript and adds the lane sums there; at n = 4096 that call costs about as much as reading the row
  * from DRAM. Here each row takes the DOT chunk's order exactly — element 8t + j into partial sum j, in order, from
  * zero, then ((p₀ + p₁) + (p₂ + p₃)) + ((p₄ + p₅) + (p₆ + p₇)) in the same arithmetic — so the sums are the same
- * bits, and the same γ_n bound holds. Two rows (four with `gemvRowGroup` 4) share each load of x.
+ * bits, and the same γ_n bound holds. Four rows (two with `gemvRowGroup` 2) share each load of x.
  * @module
  */
 import { F64, I32, V128, encodeModule, op, SIMD } from '../../src/backends/wasm/wasm-encoder.js';

@@ -87,12 +87,14 @@ export interface WasmKernelForms {
   readonly halfDotResume: boolean;
   /**
    * How many rows of a row-major matrix read in place share each load of x in GEMV (kernels/gemv/gemv-rows-wasm.ts):
-   * 2 (default) or 4. Each row keeps the DOT chunk's partial sums and lane tree, so the same bits either way.
+   * 2 or 4 (default). Each row keeps the DOT chunk's partial sums and lane tree, so the same bits either way. On the
+   * H100 host's Xeon (2026-11-28, bench/wasm-gemv-rows.ts, 4096², 1-thread STREAM dot 15.9 GB/s): f64 storage 12.12 →
+   * 10.23 ms (69 → 82 % of STREAM), f32 storage 7.43 → 5.75 ms.
    */
   readonly gemvRowGroup: 2 | 4;
 }
 
-let forms: WasmKernelForms = { ellWide: true, halfDotChecked: true, halfDotLean: true, dotLookahead: 0, ddDotSplit: 'veltkamp', ddDotLazy: false, ellSlotsUnrolled: false, halfDotPromote: 'shuffle', int8PairForms: true, halfDotResume: true, gemvRowGroup: 2 };
+let forms: WasmKernelForms = { ellWide: true, halfDotChecked: true, halfDotLean: true, dotLookahead: 0, ddDotSplit: 'veltkamp', ddDotLazy: false, ellSlotsUnrolled: false, halfDotPromote: 'shuffle', int8PairForms: true, halfDotResume: true, gemvRowGroup: 4 };
 
 /** The forms in effect. */
 export function wasmKernelForms(): WasmKernelForms {
