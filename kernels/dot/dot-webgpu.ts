@@ -21,6 +21,8 @@ import { gpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js'
 import { pingPongSteps, prefetchedSteps } from '../shared/prefetched-steps.js';
 import { longLazySteps } from '../shared/long-lazy-steps.js';
 import { exactProductPass } from '../../src/backends/webgpu/ff-exact-products.js';
+import { foldedProductPass } from '../../src/formats/ff/ff-folded-products.js';
+import { leanSettlePass } from '../../src/formats/ff/ff-lean-settle.js';
 import { FUSED_BLOCK, fusedFinishSpec, fusedInitialWords, fusedLayout, MAX_FUSED_BLOCKS } from './dot-fused-finish-source.js';
 
 /**
@@ -266,7 +268,9 @@ async function dotOnDevice(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, 
   const key = `dot|${objectId(x)}|${objectId(y)}|${n}|${arithmetic.name}|${maxThreads}|${shapeKey}|${fused ? 'fused' : tree ? 'tree' : 'passes'}`;
   const plan = getPlan(runtime, key, windows.length + sizes.length, () => counts.map((t) => boundedScratch(createWordBuffer(context, t * c))));
   // ffExactProducts: 16-bit operands' lazy terms without TwoProd (src/backends/webgpu/ff-exact-products.ts).
-  const firstPass = exactProductPass(arithmetic.dotVariant?.() ?? arithmetic, x, y);
+  // ffFoldedProducts / ffLeanSettle: float-float's cheaper lazy terms and settles (src/formats/ff/ff-folded-products.ts,
+  // ff-lean-settle.ts), the exact 16-bit products taken before the folded ones.
+  const firstPass = exactProductPass(leanSettlePass(foldedProductPass(arithmetic.dotVariant?.() ?? arithmetic)), x, y);
   const partial = memo(`dot1|${firstPass.name}|${readKey(x)}|${readKey(y)}|${shapeKey}|${fused}`, () => partialSource(firstPass, x, y, shape, fused));
   const p1 = await getProgram(context, { source: partial.source, args: partial.args, components: c, ...(fused ? { workgroup: { workgroupSize: TREE_WORKGROUP, workgroupArrays: [{ type: 'f32' as const, length: TREE_WORKGROUP * c }] } } : {}) });
   const reduce = tree ? memo(`dottree|${arithmetic.name}`, () => treeReduceSpec(arithmetic)) : memo(`dotr|${arithmetic.name}`, () => reduceProgramSpec(arithmetic));
@@ -314,7 +318,7 @@ async function fusedFinishDot(runtime: GpuRuntime, x: DeviceArray, y: DeviceArra
   const key = `dotfused|${objectId(x)}|${objectId(y)}|${x.length}|${arithmetic.name}|${shapeKey}`;
   // The atomic buffer (counters 0, slots empty) and a stand-in output binding the program never stores to.
   const plan = getPlan(runtime, key, 2, () => [createWordBuffer(context, layout.total, fusedInitialWords(first, c)), createWordBuffer(context, 4)]);
-  const spec = memo(`dotfused|${arithmetic.name}|${readKey(x)}|${readKey(y)}|${shapeKey}|${recompute}`, () => fusedFinishSpec(arithmetic, (t) => firstPassLines(exactProductPass(arithmetic, x, y), x, y, shape, t), recompute));
+  const spec = memo(`dotfused|${arithmetic.name}|${readKey(x)}|${readKey(y)}|${shapeKey}|${recompute}`, () => fusedFinishSpec(arithmetic, (t) => firstPassLines(exactProductPass(leanSettlePass(foldedProductPass(arithmetic)), x, y), x, y, shape, t), recompute));
   const program = await getProgram(context, spec);
   const parity = fusedParity.get(plan) ?? 0;
   fusedParity.set(plan, 1 - parity);
