@@ -193,8 +193,25 @@ export interface GroupShape {
 
 /** The vector read of `array`'s format when the shape reads runs of four with vector loads. */
 function vectorReadOf(array: DeviceArray, shape: GroupShape): VectorRead | undefined {
-  // A strided view reads element by element (its elements are not adjacent words).
-  return shape.vectorLoads && shape.width === 4 && !array.isView ? array.format.vectorRead : undefined;
+  // A strided view reads element by element (its elements are not adjacent words). Runs of eight (dotOctetRuns): the
+  // format's 16-byte octet read.
+  if (!shape.vectorLoads || array.isView) return undefined;
+  return shape.width === 4 ? array.format.vectorRead : shape.width === 8 ? array.format.octetRead : undefined;
+}
+
+/**
+ * Whether DOT's first pass reads runs of eight elements of `x` and `y` (the `dotOctetRuns` switch): both packed
+ * (not views), unscaled, with a 16-byte octet read (bf16, fp16), over one storage binding, in the default runs of four
+ * with vector loads (not `dotBlockRuns`).
+ * @param x - one operand
+ * @param y - the other
+ * @param shape - the requested shape
+ * @param windows - storage-binding windows of the operands
+ * @returns whether the runs take eight elements
+ */
+function octetRuns(x: DeviceArray, y: DeviceArray, shape: GroupShape, windows: number): boolean {
+  const packed = (a: DeviceArray): boolean => !a.isView && !a.rangeScale && !a.format.scaled && a.format.octetRead !== undefined;
+  return gpuKernelSwitches().dotOctetRuns && windows === 1 && shape.width === 4 && shape.vectorLoads && !shape.blockRuns && packed(x) && packed(y);
 }
 
 /** Binds the vector argument of `array` (when the shape uses one) to the binding of its scalar argument. */
@@ -226,6 +243,15 @@ export function reduceProgramSpec(arithmetic: GpuArithmetic): { source: string; 
 }
 
 let blockRunCalls = 0;
+let octetRunCalls = 0;
+
+/**
+ * How many DOT calls this process ran with runs of eight (the `dotOctetRuns` switch): tests check that the switch takes the path.
+ * @returns the count
+ */
+export function dotOctetRunCalls(): number {
+  return octetRunCalls;
+}
 
 /**
  * How many DOT calls this process ran with block runs (the `dotBlockRuns` switch): tests check that the switch takes the path.
@@ -248,7 +274,11 @@ async function dotOnDevice(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, 
   const split = splitBindings([x, y]);
   const perWindow = windows.length === 1 ? firstPassThreads(n, maxThreads) : Math.ceil(firstPassThreads(n, maxThreads) / 64) * 64;
   // Block runs tile each step with whole 64-thread blocks: one window of a multiple of 64 threads, else the default runs.
-  const shape = requested.blockRuns && !(windows.length === 1 && perWindow % 64 === 0) ? { ...requested, blockRuns: false } : requested;
+  const blocks = requested.blockRuns && !(windows.length === 1 && perWindow % 64 === 0) ? { ...requested, blockRuns: false } : requested;
+  // dotOctetRuns: runs of eight 16-bit elements, one 16-byte load an operand (another fixed order, the same bound).
+  const octet = octetRuns(x, y, blocks, windows.length);
+  if (octet) octetRunCalls++;
+  const shape = octet ? { ...blocks, width: 8 } : blocks;
   const shapeKey = `${shape.width}.${shape.groups}.${shape.chains}.${shape.vectorLoads ? 'v' : 's'}${shape.prefetch ? 'p' : ''}${shape.blockRuns ? 'b' : ''}`;
   if (shape.blockRuns) blockRunCalls++;
   const first = perWindow * windows.length;
