@@ -281,8 +281,8 @@ export interface DotSixteenVariant extends SweepVariant<GpuDotOptions> {
  * Session 22's DOT rows (`--dot-sweep --dot-rows=s22`), bf16 and fp16 storage, n = 2^27, issue 19's goal ≤ 0.21 ms in
  * float-float: the default (exact 16-bit products, settles every 4 terms of an accumulator: 2 chains, 2 runs of four a
  * step) beside `ffLeanSettle` (the default's bits, checked), `ffLongLazy` (a settle every 16 terms) with and without the
- * lean settle, `dotOctetRuns` (runs of eight: one 16-byte load an operand) alone and with both, one chain, and
- * `dotFusedTree` on the best guess; f32 arithmetic's default and its runs of eight as the floor.
+ * lean settle, `dotOctetRuns` (runs of eight: one 16-byte load an operand) alone and with both, one chain, 2^16
+ * first-pass threads (half the partials) and `dotFusedTree` on the best guess; f32 arithmetic's default and its runs of eight as the floor.
  * @returns the variants, each storage's default first
  */
 export function dotSixteenBitSweepVariants(): DotSixteenVariant[] {
@@ -302,6 +302,7 @@ export function dotSixteenBitSweepVariants(): DotSixteenVariant[] {
       v('dotOctetRuns + ffLongLazy + ffLeanSettle', { ...octet, ...long, ...lean }),
       v('dotOctetRuns + ffLongLazy + ffLeanSettle, 1 chain', { ...octet, ...long, ...lean }, { chains: 1 }),
       v('dotOctetRuns + ffLongLazy + ffLeanSettle + dotFusedTree', { ...octet, ...long, ...lean, dotFusedTree: true }),
+      v('dotOctetRuns + ffLongLazy + ffLeanSettle, 2^16 threads', { ...octet, ...long, ...lean }, { maxThreads: 2 ** 16 }),
       { label: f32Ref, arithmetic: 'f32', storage: s, switches: f32, options: {} },
       { label: `${s} + f32: dotOctetRuns`, arithmetic: 'f32', storage: s, switches: { ...f32, ...octet }, options: {}, ratioTo: f32Ref },
     );
