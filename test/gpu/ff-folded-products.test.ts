@@ -15,7 +15,9 @@ import { toDevice, viewOf, type DeviceArray } from '../../src/backends/webgpu/de
 import { gpuDot } from '../../kernels/dot/dot-webgpu.js';
 import { deviceMatrix, gemvSplit, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
 import { gemvWorkgroupSplitCalls } from '../../kernels/gemv/gemv-workgroup-split.js';
-import { compiledPrograms } from '../../src/backends/webgpu/program.js';
+import { compiledPrograms, getProgram, submitPasses } from '../../src/backends/webgpu/program.js';
+import { createWordBuffer, readWords } from '../../src/backends/webgpu/runtime.js';
+import { foldedProductHelpers } from '../../src/formats/ff/ff-folded-products.js';
 import { gpuKernelSwitches, setGpuKernelSwitches, type GpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { absoluteError, exactDot, exactOf } from '../../src/testing/exact.js';
 import { compareRational } from '../../src/testing/rational.js';
@@ -196,6 +198,38 @@ describe('float-float folded lazy terms (ffFoldedProducts) and lean settles (ffL
     const db = dotBound(vector(hu, { storage: formats.f32, arithmetic: formats.ff }), vector(hv, { storage: formats.f32, arithmetic: formats.ff }), { arithmetic: formats.ff });
     expect(within(d, exactDot(hu, hv), db), `${d} bound ${db}`).toBe(true);
     span.destroy();
+  });
+
+  it('the fused-fma twins of the helpers translate and run on every adapter (exact here where fma is fused)', async () => {
+    const rt = await requireRuntime();
+    // The adapter registered the twins for its own fma; the fused ones (the H100's) are added here under other names.
+    for (const barrier of [true, false]) {
+      for (const h of foldedProductHelpers(true, barrier)) {
+        const name = /function (\w+)/.exec(h.source)![1]!;
+        rt.context.gpujs.addFunction(h.source.replace(name, `${name}Fused${barrier ? 'K' : 'P'}`), { argumentTypes: h.argumentTypes, returnType: h.returnType });
+      }
+    }
+    const program = await getProgram(rt.context, {
+      source: `function (X, a, b) {
+  let s = [0.75, 0.0];
+  s = ffLazyMulAddFoldUFusedK(s, a, b); s = ffLazyMulAddFoldFusedK(s, a, b); s = ffLazyMulAddFoldUFusedP(s, a, b); s = ffLazyMulAddFoldFusedP(s, a, b);
+  return s;
+}`,
+      args: [['X', 'Array'], ['a', 'Float'], ['b', 'Float']],
+      components: 2,
+    });
+    const [input, output] = [createWordBuffer(rt.context, 4), createWordBuffer(rt.context, 4)];
+    // a·b = 3 + 2^-20 + 3·2^-12 + 2^-32 (33 bits): 0.75 + 4ab fits a float-float pair exactly.
+    const [a, b] = [1 + 2 ** -12, 3 + 2 ** -20];
+    submitPasses(rt.context, [{ pass: { program, arrays: { X: { buffer: input } }, scalars: { a, b }, output: { buffer: output }, threads: 1 } }]);
+    const w = await readWords(rt.context, output, 2);
+    const [h, l] = new Float32Array(w.buffer, w.byteOffset, 2);
+    input.destroy();
+    output.destroy();
+    expect(Number.isFinite(h! + l!)).toBe(true);
+    // Without a fused fma f loses TwoProd's error (these twins are never registered there); with one, the exact sum.
+    if (rt.fusedFma) expect(h! + l!).toBe(0.75 + 4 * (3 + 2 ** -20 + 3 * 2 ** -12 + 2 ** -32));
+    else expect(Math.abs(h! + l! - 12.75) < 0.01).toBe(true);
   });
 
   it('are off by default (MODPREC_GPU_FF_FOLDED_PRODUCTS=1, MODPREC_GPU_FF_LEAN_SETTLE=1 turn them on)', () => {
