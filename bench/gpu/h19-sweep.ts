@@ -303,6 +303,8 @@ export function dotSixteenBitSweepVariants(): DotSixteenVariant[] {
       v('dotOctetRuns + ffLongLazy + ffLeanSettle, 1 chain', { ...octet, ...long, ...lean }, { chains: 1 }),
       v('dotOctetRuns + ffLongLazy + ffLeanSettle + dotFusedTree', { ...octet, ...long, ...lean, dotFusedTree: true }),
       v('dotOctetRuns + ffLongLazy + ffLeanSettle, 2^16 threads', { ...octet, ...long, ...lean }, { maxThreads: 2 ** 16 }),
+      // The octet runs' 16 elements a step in four 8-byte loads an operand instead of two 16-byte ones.
+      v('ffLongLazy + ffLeanSettle, 4 runs of four a step', { ...long, ...lean }, { groups: 4 }),
       { label: f32Ref, arithmetic: 'f32', storage: s, switches: f32, options: {} },
       { label: `${s} + f32: dotOctetRuns`, arithmetic: 'f32', storage: s, switches: { ...f32, ...octet }, options: {}, ratioTo: f32Ref },
     );
