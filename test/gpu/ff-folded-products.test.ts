@@ -6,7 +6,7 @@
  * multiple of 2^-31 or cancelling across 2^±20) over packed and strided A and x, y packed or a view in several formats,
  * α = 0, β = 0 over a y of NaN, tails past the 8-column steps. The lean settle claims the default's bits: checked
  * against it (with and without the folded terms) on GEMV N and DOT, fp32 and 16-bit, with NaN, ±∞, overflow and
- * all-zero (−0 product) rows. Both switches are off by default.
+ * all-zero (−0 product) rows, and over the views and strides of the GEMV property. Both switches are off by default.
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -83,6 +83,13 @@ describe('float-float folded lazy terms (ffFoldedProducts) and lean settles (ffL
             y: vector(entry, { storage: FORMAT[c.yFormat === 'ff' ? 'f64' : c.yFormat] }),
           }, { arithmetic: formats.ff });
           expect(rowsOutsideBound(ops, m, c.n, c.alpha, c.beta, got, entry, bound), label).toEqual([]);
+          // The lean settle on top: the same bits over the same views and strides.
+          setGpuKernelSwitches({ ...FOLDED, ffLongLazy: c.longLazy, ffLeanSettle: true });
+          const lean = await makeY(y0, c.yFormat, c.yView);
+          await gpuGemv({ A: ops.A, x: ops.x, y: lean.y, alpha: c.alpha, beta: c.beta }, { arithmetic: 'ff', targetThreads, ...(c.chains ? { chains: c.chains } : {}) });
+          const leanGot = Float64Array.from(await lean.y.toHost());
+          lean.destroy();
+          expect([...got.keys()].filter((i) => !same(leanGot[i]!, got[i]!)), `${label} lean settle`).toEqual([]);
           ops.destroy();
         },
       ),
