@@ -5,7 +5,7 @@
  * `ffLongLazy`) and T, and DOT, must lie within gemvBound / dotBound of the exact rational oracle (every value a
  * multiple of 2^-31 or cancelling across 2^±20) over packed and strided A and x, y packed or a view in several formats,
  * α = 0, β = 0 over a y of NaN, tails past the 8-column steps. The lean settle claims the default's bits: checked
- * against it (with and without the folded terms) on GEMV N and DOT, fp32 and 16-bit, with NaN, ±∞, overflow and
+ * against it (with and without the folded terms) on GEMV N and T and DOT, fp32 and 16-bit, with NaN, ±∞, overflow and
  * all-zero (−0 product) rows, and over the views and strides of the GEMV property. Both switches are off by default.
  */
 import fc from 'fast-check';
@@ -143,7 +143,7 @@ describe('float-float folded lazy terms (ffFoldedProducts) and lean settles (ffL
     }
   });
 
-  it('the lean settle keeps the bits (GEMV N and DOT, fp32 and 16-bit, folded or not), with NaN, ±∞, overflow and −0 rows', async () => {
+  it('the lean settle keeps the bits (GEMV N and T and DOT, fp32 and 16-bit, folded or not), with NaN, ±∞, overflow and −0 rows', async () => {
     await requireRuntime();
     const before = new Set((await compiledPrograms()).map((p) => p.source));
     const [m, n] = [12, 45];
@@ -160,26 +160,38 @@ describe('float-float folded lazy terms (ffFoldedProducts) and lean settles (ffL
       const A = deviceMatrix(await toDevice(a, { format: fa }), m, n);
       const x = await toDevice(hx, { format: fx });
       const col = await toDevice(a.filter((_, k) => k % m === 5), { format: fa });
+      const hb = randomValues(150 * 6, 63);
+      hb.fill(-0, 3 * 150, 4 * 150);
+      hb[5 * 150 + 17] = Infinity;
+      const B = deviceMatrix(await toDevice(hb, { format: fa }), 150, 6);
+      const z = await toDevice(randomValues(150, 64), { format: fx });
       // (Folded terms change nothing where both operands are 16-bit: the exact products come first.)
       for (const [folded, split] of fx === 'bf16' ? ([[false, 256], [false, 0]] as const) : ([[false, 256], [true, 256], [false, 0]] as const)) {
         const runs: Float64Array[] = [];
+        const runsT: Float64Array[] = [];
         const dots: number[] = [];
         for (const ffLeanSettle of [false, true]) {
           setGpuKernelSwitches({ ffFoldedProducts: folded, ffLeanSettle, gemvWorkgroupSplit: split });
           const y = await toDevice(new Float64Array(m).fill(NaN), { format: 'f64' });
           await gpuGemv({ A, x, y }, { arithmetic: 'ff', targetThreads: 3 * m, chains: 2 });
           runs.push(Float64Array.from(await y.toHost()));
-          y.destroy();
+          // T: Bᵀ·z over B's 150-row columns (one lane a column: many settles), one column all ±0 products.
+          const yt = await toDevice(new Float64Array(6), { format: 'f64' });
+          await gpuGemv({ A: B, x: z, y: yt, trans: 'T' }, { arithmetic: 'ff', targetThreads: 6 });
+          runsT.push(Float64Array.from(await yt.toHost()));
+          for (const b of [y, yt]) b.destroy();
           for (const v of [x, col]) dots.push((await gpuDot(v, x, { arithmetic: 'ff', maxThreads: 3 })).value);
         }
         const label = `${fa}·${fx} folded ${folded} split ${split}`;
         const [off, on] = runs as [Float64Array, Float64Array];
+        expect([...runsT[0]!.keys()].filter((j) => !same(runsT[1]![j]!, runsT[0]![j]!)), `${label} T`).toEqual([]);
+        expect([Object.is(runsT[1]![3], 0), Math.abs(runsT[1]![5]!) === Infinity], `${label} T`).toEqual([true, true]);
         expect([...off.keys()].filter((i) => !same(on[i]!, off[i]!)).map((i) => `row ${i}: ${on[i]} vs ${off[i]}`), label).toEqual([]);
         expect(dots.slice(2).map((d, k) => same(d, dots[k]!)), `${label} DOT ${dots}`).toEqual([true, true]);
         // 2^200 overflows to +∞; NaN; −∞·x₇; rows of ±0 products sum to +0.
         expect([on[0] === Infinity, Number.isNaN(on[1]!), Math.abs(on[2]!) === Infinity, Object.is(on[3], 0), Object.is(on[4], 0)], label).toEqual([true, true, true, true, true]);
       }
-      for (const b of [A.data, x, col]) b.destroy();
+      for (const b of [A.data, B.data, x, col, z]) b.destroy();
     }
     const added = (await compiledPrograms()).map((p) => p.source).filter((s) => !before.has(s));
     expect(added.some((s) => s.includes('ffSettleLean'))).toBe(true);
