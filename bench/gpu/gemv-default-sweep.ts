@@ -132,7 +132,8 @@ export function gemvSixteenBitSweepVariants(): DefaultSweepVariant[] {
  * `ffLeanSettle`: settles without ffFinish's zero test (the default's bits, checked); `ffLongLazy`: a settle every 16
  * terms instead of 8 (other bits, within the bound); their combinations. With x in A's format (exact products: 8
  * operations a term already) the lean settle and long runs; f32 arithmetic as the floor. All three on x fp32 also with
- * `prefetchPingPong`, with 128-invocation split workgroups, and at a 2^17 target (16 chunks). fp32 storage in float-float
+ * `prefetchPingPong`, with 128-invocation split workgroups, eight rows a thread (`gemvEightRows`), and at a 2^17 target
+ * (16 chunks). fp32 storage in float-float
  * too (its goal ≤ 0.105 ms): the default, the folded terms, and all three together.
  * @returns the variants, each storage's default before its candidates
  */
@@ -155,6 +156,8 @@ export function gemvS22SweepVariants(): DefaultSweepVariant[] {
       // with 128-invocation split workgroups, and at a 2^17 target (16 chunks of 512 columns: half the threads).
       ff(false, `${s} + ff, x fp32, 1 chain: ffFoldedProducts + ffLongLazy + ffLeanSettle + prefetchPingPong`, { ...fold, ...long, ...lean, prefetchPingPong: true }, { ratioTo: ref }),
       ff(false, `${s} + ff, x fp32, 1 chain: ffFoldedProducts + ffLongLazy + ffLeanSettle, gemvWorkgroupSplit 128`, { ...fold, ...long, ...lean, gemvWorkgroupSplit: 128 }, { ratioTo: ref }),
+      // Eight rows a thread (one 16-byte load of A a column): the bits of four rows.
+      ff(false, `${s} + ff, x fp32, 1 chain: ffFoldedProducts + ffLongLazy + ffLeanSettle + gemvEightRows`, { ...fold, ...long, ...lean, gemvEightRows: true }, { sameBitsAs: `${s} + ff, x fp32, 1 chain: ffFoldedProducts + ffLongLazy + ffLeanSettle` }),
       { ...ff(false, `${s} + ff, x fp32, 1 chain: ffFoldedProducts + ffLongLazy + ffLeanSettle, 2^17 target (16 chunks)`, { ...fold, ...long, ...lean }, { ratioTo: ref }), options: { targetThreads: 2 ** 17 } },
       ff(true, ref16, {}),
       ff(true, `${s} + ff, x ${s}, 1 chain: ffLeanSettle`, lean, { sameBitsAs: ref16 }),
