@@ -9,6 +9,7 @@
  * there the new default is the two passes with four float-float rows a thread (`gemvFfFourRows` alone).
  * `--rows=s21` times session 21's bf16 / f16 rows instead ({@link gemvSixteenBitSweepVariants}): the defaults beside
  * the split running those exact products (`gemvWorkgroupSplitExact`), 16-column steps and eight rows a thread.
+ * `--rows=s22`: session 22's cheaper float-float terms and settles ({@link gemvS22SweepVariants}).
  *
  * @module
  */
@@ -125,6 +126,57 @@ export function gemvSixteenBitSweepVariants(): DefaultSweepVariant[] {
 }
 
 /**
+ * Session 22's rows (`--gemv-default-sweep --rows=s22`): the cheaper float-float streaming terms and settles against
+ * the default, above all for issue 19's goal rows (bf16 / f16 storage, x fp32, ≤ 0.075 ms). `ffFoldedProducts`: TwoProd's
+ * error folded into the TwoSum tail by one fma (8 operations a term instead of 10; other bits, within the bound);
+ * `ffLeanSettle`: settles without ffFinish's zero test (the default's bits, checked); `ffLongLazy`: a settle every 16
+ * terms instead of 8 (other bits, within the bound); their combinations. With x in A's format (exact products: 8
+ * operations a term already) the lean settle and long runs; f32 arithmetic as the floor. All three on x fp32 also with
+ * `prefetchPingPong`, with 128-invocation split workgroups, eight rows a thread (`gemvEightRows`), and at a 2^17 target
+ * (16 chunks). fp32 storage in float-float
+ * too (its goal ≤ 0.105 ms): the default, the folded terms, and all three together.
+ * @returns the variants, each storage's default before its candidates
+ */
+export function gemvS22SweepVariants(): DefaultSweepVariant[] {
+  const fold = { ffFoldedProducts: true } as const, lean = { ffLeanSettle: true } as const, long = { ffLongLazy: true } as const;
+  const rows: DefaultSweepVariant[] = [];
+  for (const s of ['bf16', 'f16'] as const) {
+    const ref = `${s} + ff, x fp32, 1 chain: default`, ref16 = `${s} + ff, x ${s}, 1 chain: default (exact products)`;
+    const ff = (x16: boolean, label: string, switches: Partial<GpuKernelSwitches>, to: { sameBitsAs?: string; ratioTo?: string } = {}): DefaultSweepVariant => ({ label, arithmetic: 'ff', storage: s, x16, switches: { ...DEFAULT, ...switches }, options: {}, ...to });
+    rows.push(
+      ff(false, ref, {}),
+      ff(false, `${s} + ff, x fp32, 1 chain: ffLeanSettle`, lean, { sameBitsAs: ref }),
+      ff(false, `${s} + ff, x fp32, 1 chain: ffFoldedProducts`, fold, { ratioTo: ref }),
+      ff(false, `${s} + ff, x fp32, 1 chain: ffFoldedProducts + ffLeanSettle`, { ...fold, ...lean }, { ratioTo: ref }),
+      ff(false, `${s} + ff, x fp32, 1 chain: ffLongLazy`, long, { ratioTo: ref }),
+      ff(false, `${s} + ff, x fp32, 1 chain: ffLongLazy + ffLeanSettle`, { ...long, ...lean }, { ratioTo: ref }),
+      ff(false, `${s} + ff, x fp32, 1 chain: ffFoldedProducts + ffLongLazy`, { ...fold, ...long }, { ratioTo: ref }),
+      ff(false, `${s} + ff, x fp32, 1 chain: ffFoldedProducts + ffLongLazy + ffLeanSettle`, { ...fold, ...long, ...lean }, { ratioTo: ref }),
+      // The same with the prefetch's carried registers in two alternating sets (no moves: ~1.2 a term in the count),
+      // with 128-invocation split workgroups, and at a 2^17 target (16 chunks of 512 columns: half the threads).
+      ff(false, `${s} + ff, x fp32, 1 chain: ffFoldedProducts + ffLongLazy + ffLeanSettle + prefetchPingPong`, { ...fold, ...long, ...lean, prefetchPingPong: true }, { ratioTo: ref }),
+      ff(false, `${s} + ff, x fp32, 1 chain: ffFoldedProducts + ffLongLazy + ffLeanSettle, gemvWorkgroupSplit 128`, { ...fold, ...long, ...lean, gemvWorkgroupSplit: 128 }, { ratioTo: ref }),
+      // Eight rows a thread (one 16-byte load of A a column): the bits of four rows.
+      ff(false, `${s} + ff, x fp32, 1 chain: ffFoldedProducts + ffLongLazy + ffLeanSettle + gemvEightRows`, { ...fold, ...long, ...lean, gemvEightRows: true }, { sameBitsAs: `${s} + ff, x fp32, 1 chain: ffFoldedProducts + ffLongLazy + ffLeanSettle` }),
+      { ...ff(false, `${s} + ff, x fp32, 1 chain: ffFoldedProducts + ffLongLazy + ffLeanSettle, 2^17 target (16 chunks)`, { ...fold, ...long, ...lean }, { ratioTo: ref }), options: { targetThreads: 2 ** 17 } },
+      ff(true, ref16, {}),
+      ff(true, `${s} + ff, x ${s}, 1 chain: ffLeanSettle`, lean, { sameBitsAs: ref16 }),
+      ff(true, `${s} + ff, x ${s}, 1 chain: ffLongLazy + ffLeanSettle`, { ...long, ...lean }, { ratioTo: ref16 }),
+      { label: `${s} + f32, x fp32: default (floor)`, arithmetic: 'f32', storage: s, x16: false, switches: DEFAULT, options: {} },
+    );
+  }
+  const ref32 = 'fp32 + ff: default';
+  const ff32 = (label: string, switches: Partial<GpuKernelSwitches>, to: { sameBitsAs?: string; ratioTo?: string } = {}): DefaultSweepVariant => ({ label, arithmetic: 'ff', storage: 'f32', x16: false, switches: { ...DEFAULT, ...switches }, options: {}, ...to });
+  rows.push(
+    ff32(ref32, {}),
+    ff32('fp32 + ff: ffFoldedProducts', fold, { ratioTo: ref32 }),
+    ff32('fp32 + ff: ffFoldedProducts + ffLongLazy + ffLeanSettle', { ...fold, ...long, ...lean }, { ratioTo: ref32 }),
+    { label: 'fp32 + f32: default (floor)', arithmetic: 'f32', storage: 'f32', x16: false, switches: DEFAULT, options: {} },
+  );
+  return rows;
+}
+
+/**
  * The sweep: an n×n matrix (n = 8192, 1024 with `small`) in fp32, bf16 and f16, x in fp32 and in each 16-bit format;
  * every variant checked (γ_{2n+3}(u)·Σ|a·x| of a compensated reference of the stored values, and its partner's bits),
  * then all timed in interleaved rounds.
@@ -137,7 +189,7 @@ export async function gemvDefaultSweep(rt: GpuRuntime, small: boolean, settings:
   const x32 = await toDevice(hostX, { format: 'f32', strict: true });
   const y = await deviceZeros(n, { format: 'f32', strict: true });
   const yCheck = await deviceZeros(n, { format: 'f64', strict: true });
-  const variants = set === 's21' ? gemvSixteenBitSweepVariants() : gemvDefaultSweepVariants();
+  const variants = set === 's21' ? gemvSixteenBitSweepVariants() : set === 's22' ? gemvS22SweepVariants() : gemvDefaultSweepVariants();
   const owned: DeviceArray[] = [a32, x32, y, yCheck];
   // Per storage: A, its stored values, and x in fp32 and in A's format with their references.
   const operands = new Map<string, { A: DeviceMatrix; x: DeviceArray; ref: Float64Array; mag: Float64Array }>();

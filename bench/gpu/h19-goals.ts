@@ -22,7 +22,10 @@
  * seconds (at most `--sweep-rounds=300` rounds of `--sweep-reps=20` calls a form); `--gemv-default-sweep`
  * (./gemv-default-sweep.ts) likewise for GEMV N's default since session 20 beside the two-pass one, fp32 / bf16 / f16
  * storage; `--gemv-default-sweep --rows=s21`: instead session 21's bf16 / f16 rows — the defaults (x fp32 and x in A's
- * format, 1 and 2 chains, f32 and float-float) beside `gemvWorkgroupSplitExact`, `gemvUnroll` 16, `gemvEightRows`.
+ * format, 1 and 2 chains, f32 and float-float) beside `gemvWorkgroupSplitExact`, `gemvUnroll` 16, `gemvEightRows`;
+ * `--rows=s22`: session 22's cheaper float-float terms and settles (`ffFoldedProducts`, `ffLeanSettle`, `ffLongLazy`) on
+ * bf16 / f16 (x fp32 and x in A's format) and fp32 storage. `--dot-sweep --dot-rows=s22`: instead of the fp32 DOT forms,
+ * session 22's bf16 / fp16 DOT rows (`ffLeanSettle`, `ffLongLazy`, `dotOctetRuns`; ./h19-sweep.ts, dotSixteenBitSweep).
  * `--from=<json> [--device=…]` records such a file into bench/results and the `gpu-h19-goals` section of
  * docs/performance.md.
  */
@@ -41,7 +44,7 @@ import { gpuRuntime, readWords, type GpuRuntime } from '../../src/backends/webgp
 import { MISS_COUNTER } from '../../kernels/dot/dot-fused-finish-source.js';
 import { gpuUnavailableReason } from '../../src/backends/webgpu/backend.js';
 import { Accurate, gemvReference, rand32 } from './bench-data.js';
-import { dotSweep, gemvSweep, type SweepRow, type SweepSettings } from './h19-sweep.js';
+import { dotSixteenBitSweep, dotSweep, gemvSweep, type SweepRow, type SweepSettings } from './h19-sweep.js';
 import { gemvDefaultSweep } from './gemv-default-sweep.js';
 
 const small = process.argv.includes('--small');
@@ -52,6 +55,8 @@ const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7).split('
 const trsvForms = process.argv.find((a) => a.startsWith('--trsv-forms='))?.slice(13).split(',').map(Number);
 // --rows=s15: only the GEMV / DOT rows of that set (a row's `sets`), the set's first row timed again at its end.
 const rowSet = process.argv.find((a) => a.startsWith('--rows='))?.slice(7);
+// --dot-rows=s22 (with --dot-sweep): session 22's bf16 / fp16 DOT rows (./h19-sweep.ts, dotSixteenBitSweep).
+const dotRows = process.argv.find((a) => a.startsWith('--dot-rows='))?.slice(11);
 // Row sets whose rows are all 16-bit storage: the fp32 groups (and their host references) are skipped.
 const sixteenBitSet = rowSet === 's19';
 // --gemv-sweep / --dot-sweep: only the interleaved sweeps of ./h19-sweep.ts (fp32 storage), timed within
@@ -124,7 +129,7 @@ function push(row: Row): void {
  * session 20, gemvWorkgroupSplit 256 + gemvFfFourRows (rows that leave those two out say "two passes": the default
  * until then; `--gemv-default-sweep` times both); DOT's: ffFmaKeep (+ ffExactProducts), tree.
  */
-const ITEM4_OFF: Partial<GpuKernelSwitches> = { dotFusedFinish: false, gemvFusedFinish: false, f32FmaKeep: false, ffFmaKeep: false, gemvPrefetch: false, gemvVectorX: false, gemvUnroll: 8, dotPrefetch: false, dotFusedTree: false, ffLongLazy: false, prefetchPingPong: false, gemvFfFourRows: false, gemvEightRows: false, gemvFinishBatch: 8, gemvWorkgroupSplit: 0, gemvWorkgroupSplitExact: false, gemvPartialWorkgroup: 64, dotBlockRuns: false, ffExactProducts: false };
+const ITEM4_OFF: Partial<GpuKernelSwitches> = { dotFusedFinish: false, gemvFusedFinish: false, f32FmaKeep: false, ffFmaKeep: false, gemvPrefetch: false, gemvVectorX: false, gemvUnroll: 8, dotPrefetch: false, dotFusedTree: false, ffLongLazy: false, prefetchPingPong: false, gemvFfFourRows: false, gemvEightRows: false, gemvFinishBatch: 8, gemvWorkgroupSplit: 0, gemvWorkgroupSplitExact: false, gemvPartialWorkgroup: 64, dotBlockRuns: false, ffExactProducts: false, ffFoldedProducts: false, ffLeanSettle: false, dotOctetRuns: false };
 
 /**
  * Session 16 (issue 19 item 4, `--rows=s16`): GEMV N's wide row groups — `gemvFfFourRows` (float-float, 4 rows a thread,
@@ -738,7 +743,9 @@ async function benchSweeps(rt: GpuRuntime): Promise<void> {
   // Where several run, each gets its share of the rounds' time.
   const share = 1 / sweeps.length;
   if (sweeps.includes('gemv')) for (const r of await gemvSweep(rt, small, settings(share), withSwitches)) record(r, 0.105);
-  if (sweeps.includes('dot')) for (const r of await dotSweep(rt, small, settings(share), withSwitches)) record(r, 0.36);
+  // --dot-rows=s22: session 22's bf16 / fp16 DOT rows (goal ≤ 0.21 ms in float-float) instead of the fp32 ones.
+  if (sweeps.includes('dot') && dotRows === 's22') for (const r of await dotSixteenBitSweep(rt, small, settings(share), withSwitches)) record(r, 0.21);
+  else if (sweeps.includes('dot')) for (const r of await dotSweep(rt, small, settings(share), withSwitches)) record(r, 0.36);
   // The goals: fp32 + ff ≤ 0.105 ms, 16-bit storage + ff ≤ 0.075 ms (the rows with x fp32).
   if (sweeps.includes('gemv-default')) for (const r of await gemvDefaultSweep(rt, small, settings(share), withSwitches, rowSet)) record(r, r.storage === 'f32' ? 0.105 : r.variant.includes(', x fp32') ? 0.075 : undefined);
 }

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { gpuConvert } from '../../src/backends/webgpu/convert.js';
 import { deviceZeros, toDevice, type DeviceArray } from '../../src/backends/webgpu/device-array.js';
 import { gpuDot, gpuDotResident, type GpuDotOptions } from '../../kernels/dot/dot-webgpu.js';
 import { deviceMatrix, gpuGemv, type GpuGemvOptions } from '../../kernels/gemv/gemv-webgpu.js';
@@ -267,4 +268,109 @@ export async function dotSweep(rt: GpuRuntime, small: boolean, settings: SweepSe
   x.destroy();
   y.destroy();
   return sweepRows(`DOT n=2^${Math.log2(n)}`, variants, checks, timed, 8 * n);
+}
+
+/** A DOT variant of session 22's 16-bit sweep: which storage it reads, and the row its ratio is taken to. */
+export interface DotSixteenVariant extends SweepVariant<GpuDotOptions> {
+  readonly storage: 'bf16' | 'f16';
+  /** The row this one's ratio is taken to where it may have other bits (rows with neither this nor sameBitsAs are references). */
+  readonly ratioTo?: string;
+}
+
+/**
+ * Session 22's DOT rows (`--dot-sweep --dot-rows=s22`), bf16 and fp16 storage, n = 2^27, issue 19's goal ≤ 0.21 ms in
+ * float-float: the default (exact 16-bit products, settles every 4 terms of an accumulator: 2 chains, 2 runs of four a
+ * step) beside `ffLeanSettle` (the default's bits, checked), `ffLongLazy` (a settle every 16 terms) with and without the
+ * lean settle, `dotOctetRuns` (runs of eight: one 16-byte load an operand) alone and with both, one chain, 2^16
+ * first-pass threads (half the partials) and `dotFusedTree` on the best guess; f32 arithmetic's default and its runs of eight as the floor.
+ * @returns the variants, each storage's default first
+ */
+export function dotSixteenBitSweepVariants(): DotSixteenVariant[] {
+  const ff = { lazy: true, tree: true, ffFmaKeep: true, ffExactProducts: true } as const;
+  const f32 = { lazy: true, tree: true, f32FmaKeep: true } as const;
+  const lean = { ffLeanSettle: true } as const, long = { ffLongLazy: true } as const, octet = { dotOctetRuns: true } as const;
+  const rows: DotSixteenVariant[] = [];
+  for (const s of ['bf16', 'f16'] as const) {
+    const ref = `${s} + ff: default`, f32Ref = `${s} + f32: default (floor)`;
+    const v = (label: string, switches: Partial<GpuKernelSwitches>, options: GpuDotOptions = {}, to: { sameBitsAs?: string; ratioTo?: string } = { ratioTo: ref }): DotSixteenVariant => ({ label: `${s} + ff: ${label}`, arithmetic: 'ff', storage: s, switches: { ...ff, ...switches }, options, ...to });
+    rows.push(
+      { label: ref, arithmetic: 'ff', storage: s, switches: ff, options: {} },
+      v('ffLeanSettle', lean, {}, { sameBitsAs: ref }),
+      v('ffLongLazy', long),
+      v('ffLongLazy + ffLeanSettle', { ...long, ...lean }),
+      v('dotOctetRuns', octet),
+      v('dotOctetRuns + ffLongLazy + ffLeanSettle', { ...octet, ...long, ...lean }),
+      v('dotOctetRuns + ffLongLazy + ffLeanSettle, 1 chain', { ...octet, ...long, ...lean }, { chains: 1 }),
+      v('dotOctetRuns + ffLongLazy + ffLeanSettle + dotFusedTree', { ...octet, ...long, ...lean, dotFusedTree: true }),
+      v('dotOctetRuns + ffLongLazy + ffLeanSettle, 2^16 threads', { ...octet, ...long, ...lean }, { maxThreads: 2 ** 16 }),
+      // The octet runs' 16 elements a step in four 8-byte loads an operand instead of two 16-byte ones.
+      v('ffLongLazy + ffLeanSettle, 4 runs of four a step', { ...long, ...lean }, { groups: 4 }),
+      { label: f32Ref, arithmetic: 'f32', storage: s, switches: f32, options: {} },
+      { label: `${s} + f32: dotOctetRuns`, arithmetic: 'f32', storage: s, switches: { ...f32, ...octet }, options: {}, ratioTo: f32Ref },
+    );
+  }
+  return rows;
+}
+
+/**
+ * Session 22's DOT sweep of bf16 and fp16 vectors (n = 2^27, 2^20 with `small`): every variant checked (within
+ * γ_{2n+3}(u)·Σ|x·y| of a compensated sum of the stored values, its sameBitsAs row's bits, the same value twice), then
+ * all timed in interleaved rounds.
+ * @returns the rows (storage set)
+ */
+export async function dotSixteenBitSweep(rt: GpuRuntime, small: boolean, settings: SweepSettings, withSwitches: WithSwitches): Promise<(SweepRow & { storage: string })[]> {
+  const n = small ? 2 ** 20 : 2 ** 27;
+  const x32 = await toDevice(rand32(n, 3), { format: 'f32', strict: true });
+  const y32 = await toDevice(rand32(n, 5), { format: 'f32', strict: true });
+  const variants = dotSixteenBitSweepVariants();
+  const operands = new Map<string, { x: DeviceArray; y: DeviceArray; sum: number; mag: number }>();
+  for (const s of ['bf16', 'f16'] as const) {
+    const x = (await gpuConvert(x32, s)).array;
+    const y = (await gpuConvert(y32, s)).array;
+    const [hx, hy] = [await x.toHost(), await y.toHost()];
+    const acc = new Accurate();
+    let mag = 0;
+    for (let k = 0; k < n; k++) {
+      const p = hx[k]! * hy[k]!;
+      acc.add(p);
+      mag += Math.abs(p);
+    }
+    operands.set(s, { x, y, sum: acc.value, mag });
+  }
+  x32.destroy();
+  y32.destroy();
+  const values = new Map<string, number>();
+  const checks: { error: number; bound: number; correct: boolean; why: string }[] = [];
+  for (const v of variants) {
+    const { x, y, sum, mag } = operands.get(v.storage)!;
+    checks.push(await withSwitches(v.switches, async () => {
+      const r1 = await gpuDot(x, y, { arithmetic: v.arithmetic, ...v.options });
+      const r2 = await gpuDot(x, y, { arithmetic: v.arithmetic, ...v.options });
+      values.set(v.label, r1.value);
+      const earlier = v.sameBitsAs ? values.get(v.sameBitsAs) : undefined;
+      const sameBits = earlier === undefined || Object.is(earlier, r1.value);
+      const other = v.ratioTo ? values.get(v.ratioTo) : undefined;
+      const error = Math.abs(r1.value - sum);
+      const bound = gamma(2 * n + 3, U[v.arithmetic]) * mag;
+      const why = `${sameBits ? (earlier === undefined ? '' : '; same bits') : '; BITS DIFFER'}${other === undefined ? '' : Object.is(other, r1.value) ? '; same bits' : '; other bits'}${Object.is(r1.value, r2.value) ? '' : '; NOT reproducible'}`;
+      return { error: error / mag, bound: bound / mag, correct: error <= bound && sameBits && Object.is(r1.value, r2.value), why };
+    }));
+  }
+  const timed = await interleaved(rt, variants.map((v) => {
+    const { x, y } = operands.get(v.storage)!;
+    return { switches: v.switches, run: () => gpuDotResident(x, y, { arithmetic: v.arithmetic, ...v.options }) };
+  }), settings, withSwitches);
+  for (const { x, y } of operands.values()) {
+    x.destroy();
+    y.destroy();
+  }
+  // Ratios per storage: a sameBitsAs or ratioTo row to that row, others are references.
+  const swept = sweepRows(`DOT n=2^${Math.log2(n)}`, variants, checks, timed, 4 * n);
+  return swept.map((r, i) => {
+    const v = variants[i]!;
+    const to = v.sameBitsAs ?? v.ratioTo;
+    const j = to === undefined ? i : variants.findIndex((w) => w.label === to);
+    const note = j === i ? `reference${checks[i]!.why}` : `${(swept[i]!.ms / swept[j]!.ms).toFixed(3)}× ${to}${checks[i]!.why}`;
+    return { ...r, storage: v.storage, note };
+  });
 }

@@ -21,6 +21,8 @@ import { gpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js'
 import { pingPongSteps, prefetchedSteps } from '../shared/prefetched-steps.js';
 import { longLazySteps } from '../shared/long-lazy-steps.js';
 import { exactProductPass } from '../../src/backends/webgpu/ff-exact-products.js';
+import { foldedProductPass } from '../../src/formats/ff/ff-folded-products.js';
+import { leanSettlePass } from '../../src/formats/ff/ff-lean-settle.js';
 import { FUSED_BLOCK, fusedFinishSpec, fusedInitialWords, fusedLayout, MAX_FUSED_BLOCKS } from './dot-fused-finish-source.js';
 
 /**
@@ -191,8 +193,25 @@ export interface GroupShape {
 
 /** The vector read of `array`'s format when the shape reads runs of four with vector loads. */
 function vectorReadOf(array: DeviceArray, shape: GroupShape): VectorRead | undefined {
-  // A strided view reads element by element (its elements are not adjacent words).
-  return shape.vectorLoads && shape.width === 4 && !array.isView ? array.format.vectorRead : undefined;
+  // A strided view reads element by element (its elements are not adjacent words). Runs of eight (dotOctetRuns): the
+  // format's 16-byte octet read.
+  if (!shape.vectorLoads || array.isView) return undefined;
+  return shape.width === 4 ? array.format.vectorRead : shape.width === 8 ? array.format.octetRead : undefined;
+}
+
+/**
+ * Whether DOT's first pass reads runs of eight elements of `x` and `y` (the `dotOctetRuns` switch): both packed
+ * (not views), unscaled, with a 16-byte octet read (bf16, fp16), over one storage binding, in the default runs of four
+ * with vector loads (not `dotBlockRuns`).
+ * @param x - one operand
+ * @param y - the other
+ * @param shape - the requested shape
+ * @param windows - storage-binding windows of the operands
+ * @returns whether the runs take eight elements
+ */
+function octetRuns(x: DeviceArray, y: DeviceArray, shape: GroupShape, windows: number): boolean {
+  const packed = (a: DeviceArray): boolean => !a.isView && !a.rangeScale && !a.format.scaled && a.format.octetRead !== undefined;
+  return gpuKernelSwitches().dotOctetRuns && windows === 1 && shape.width === 4 && shape.vectorLoads && !shape.blockRuns && packed(x) && packed(y);
 }
 
 /** Binds the vector argument of `array` (when the shape uses one) to the binding of its scalar argument. */
@@ -224,6 +243,15 @@ export function reduceProgramSpec(arithmetic: GpuArithmetic): { source: string; 
 }
 
 let blockRunCalls = 0;
+let octetRunCalls = 0;
+
+/**
+ * How many DOT calls this process ran with runs of eight (the `dotOctetRuns` switch): tests check that the switch takes the path.
+ * @returns the count
+ */
+export function dotOctetRunCalls(): number {
+  return octetRunCalls;
+}
 
 /**
  * How many DOT calls this process ran with block runs (the `dotBlockRuns` switch): tests check that the switch takes the path.
@@ -246,7 +274,11 @@ async function dotOnDevice(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, 
   const split = splitBindings([x, y]);
   const perWindow = windows.length === 1 ? firstPassThreads(n, maxThreads) : Math.ceil(firstPassThreads(n, maxThreads) / 64) * 64;
   // Block runs tile each step with whole 64-thread blocks: one window of a multiple of 64 threads, else the default runs.
-  const shape = requested.blockRuns && !(windows.length === 1 && perWindow % 64 === 0) ? { ...requested, blockRuns: false } : requested;
+  const blocks = requested.blockRuns && !(windows.length === 1 && perWindow % 64 === 0) ? { ...requested, blockRuns: false } : requested;
+  // dotOctetRuns: runs of eight 16-bit elements, one 16-byte load an operand (another fixed order, the same bound).
+  const octet = octetRuns(x, y, blocks, windows.length);
+  if (octet) octetRunCalls++;
+  const shape = octet ? { ...blocks, width: 8 } : blocks;
   const shapeKey = `${shape.width}.${shape.groups}.${shape.chains}.${shape.vectorLoads ? 'v' : 's'}${shape.prefetch ? 'p' : ''}${shape.blockRuns ? 'b' : ''}`;
   if (shape.blockRuns) blockRunCalls++;
   const first = perWindow * windows.length;
@@ -266,7 +298,9 @@ async function dotOnDevice(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, 
   const key = `dot|${objectId(x)}|${objectId(y)}|${n}|${arithmetic.name}|${maxThreads}|${shapeKey}|${fused ? 'fused' : tree ? 'tree' : 'passes'}`;
   const plan = getPlan(runtime, key, windows.length + sizes.length, () => counts.map((t) => boundedScratch(createWordBuffer(context, t * c))));
   // ffExactProducts: 16-bit operands' lazy terms without TwoProd (src/backends/webgpu/ff-exact-products.ts).
-  const firstPass = exactProductPass(arithmetic.dotVariant?.() ?? arithmetic, x, y);
+  // ffFoldedProducts / ffLeanSettle: float-float's cheaper lazy terms and settles (src/formats/ff/ff-folded-products.ts,
+  // ff-lean-settle.ts), the exact 16-bit products taken before the folded ones.
+  const firstPass = exactProductPass(leanSettlePass(foldedProductPass(arithmetic.dotVariant?.() ?? arithmetic)), x, y);
   const partial = memo(`dot1|${firstPass.name}|${readKey(x)}|${readKey(y)}|${shapeKey}|${fused}`, () => partialSource(firstPass, x, y, shape, fused));
   const p1 = await getProgram(context, { source: partial.source, args: partial.args, components: c, ...(fused ? { workgroup: { workgroupSize: TREE_WORKGROUP, workgroupArrays: [{ type: 'f32' as const, length: TREE_WORKGROUP * c }] } } : {}) });
   const reduce = tree ? memo(`dottree|${arithmetic.name}`, () => treeReduceSpec(arithmetic)) : memo(`dotr|${arithmetic.name}`, () => reduceProgramSpec(arithmetic));
@@ -314,7 +348,7 @@ async function fusedFinishDot(runtime: GpuRuntime, x: DeviceArray, y: DeviceArra
   const key = `dotfused|${objectId(x)}|${objectId(y)}|${x.length}|${arithmetic.name}|${shapeKey}`;
   // The atomic buffer (counters 0, slots empty) and a stand-in output binding the program never stores to.
   const plan = getPlan(runtime, key, 2, () => [createWordBuffer(context, layout.total, fusedInitialWords(first, c)), createWordBuffer(context, 4)]);
-  const spec = memo(`dotfused|${arithmetic.name}|${readKey(x)}|${readKey(y)}|${shapeKey}|${recompute}`, () => fusedFinishSpec(arithmetic, (t) => firstPassLines(exactProductPass(arithmetic, x, y), x, y, shape, t), recompute));
+  const spec = memo(`dotfused|${arithmetic.name}|${readKey(x)}|${readKey(y)}|${shapeKey}|${recompute}`, () => fusedFinishSpec(arithmetic, (t) => firstPassLines(exactProductPass(leanSettlePass(foldedProductPass(arithmetic)), x, y), x, y, shape, t), recompute));
   const program = await getProgram(context, spec);
   const parity = fusedParity.get(plan) ?? 0;
   fusedParity.set(plan, 1 - parity);

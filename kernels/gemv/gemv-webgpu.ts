@@ -34,6 +34,8 @@ import { gemvWorkgroupSplitFits, gemvWorkgroupSplitN } from './gemv-workgroup-sp
 import { countPaddedPass, paddedRowGroups, partialNRowsPaddedSource } from './gemv-partial-workgroup-source.js';
 import { fieldOf, throughInterleaved, withMapped } from '../../src/backends/webgpu/dd-split-device.js';
 import { exactProductPass } from '../../src/backends/webgpu/ff-exact-products.js';
+import { foldedProductPass } from '../../src/formats/ff/ff-folded-products.js';
+import { leanSettlePass } from '../../src/formats/ff/ff-lean-settle.js';
 
 /**
  * A matrix resident on the GPU: packed column-major ({@link deviceMatrix}) or a strided view of a span
@@ -352,8 +354,11 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   let rowLines: PartialRowsLines | undefined;
   // The partial pass runs in the arithmetic's GEMV variant (dd: windowed multiply-adds, within the same bound).
   const basePass = arithmetic.gemvVariant?.() ?? arithmetic;
-  // ffExactProducts: a 16-bit matrix and vector's lazy terms without TwoProd (src/backends/webgpu/ff-exact-products.ts).
-  const rowPass = exactProductPass(basePass, A.data, x);
+  // ffFoldedProducts / ffLeanSettle: float-float's cheaper lazy terms and settles (src/formats/ff/ff-folded-products.ts,
+  // ff-lean-settle.ts); ffExactProducts: a 16-bit matrix and vector's lazy terms without TwoProd
+  // (src/backends/webgpu/ff-exact-products.ts), taken before the folded ones.
+  const streamPass = leanSettlePass(foldedProductPass(basePass));
+  const rowPass = exactProductPass(streamPass, A.data, x);
   let decoding: GpuArithmetic['gemvDecodedX'];
   // A over one storage binding is read in windows of whole columns: for T a multiple of 128 columns (its partials'
   // bindings start on 256-byte boundaries); N keeps the unsplit chunks inside windows and pads the partial rows to 64.
@@ -466,7 +471,8 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   // the same bits, where a workgroup holds all S chunks. With gemvWorkgroupSplitExact also the exact 16-bit products'
   // row pass (rowPass: the arithmetic with other lazy terms, the same float-float partials the finish adds).
   const W = gpuKernelSwitches().gemvWorkgroupSplit;
-  const splitPass = rowPass === arithmetic || (basePass === arithmetic && gpuKernelSwitches().gemvWorkgroupSplitExact);
+  // (The folded terms and lean settle are the arithmetic's own row pass with other lazy terms, as the exact products.)
+  const splitPass = basePass === arithmetic && (rowPass === streamPass || gpuKernelSwitches().gemvWorkgroupSplitExact);
   if (W > 0 && rowLines && splitPass && !windowed && !(aView && A.data.words * 4 > limit) && !inPlace && rows > 0 && threads > 0 && FUSED_Y_FORMATS.has(y.format.name) && R % y.format.elementsPerWord === 0 && gemvWorkgroupSplitFits(runtime, W, splits, R, arithmetic.components)) {
     const splitKey = `gemvwgsplit|${objectId(args.A.data)}|${A.data.offset}|${A.data.stride}|${objectId(args.x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}|${chains}|${rowKey}|${W}`;
     const runRead = rowKey.includes('octet') ? A.data.format.octetRead : rowKey.includes('vector') ? A.data.format.vectorRead : rowKey.includes('pair') ? A.data.format.pairRead : undefined;
@@ -661,7 +667,7 @@ async function gemvTiledT(runtime: GpuRuntime, args: GpuGemvArgs, alpha: number,
   const inPlace = !y.coversSpan;
   const key = `gemvTiled|${objectId(args.A.data)}|${data.offset}|${data.stride}|${objectId(args.x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}|${chains}|${inPlace}|${tiles.length}|${W}`;
   const plan = getPlan(runtime, key, 1 + tiles.length, () => [boundedScratch(createWordBuffer(context, groups * n * W * c)), inPlace ? createWordBuffer(context, 1) : createSpanBuffer(runtime, y)]);
-  const rowPass = exactProductPass(arithmetic.gemvVariant?.() ?? arithmetic, data, x);
+  const rowPass = exactProductPass(leanSettlePass(foldedProductPass(arithmetic.gemvVariant?.() ?? arithmetic)), data, x);
   const partialSpec = memo(`gemvT|${rowPass.name}|${readKey(data)}|${readKey(x)}|${chains}`, () => partialTSource(rowPass, data, x, chains));
   const p1 = await getProgram(context, { source: partialSpec.source, args: partialSpec.args, components: c as 1 | 2 | 4 });
   const finish = partialsFinishSource(arithmetic, y, readsY, inPlace, true);

@@ -18,6 +18,8 @@ import type { GpuArithmeticName, GpuArithmeticPart, GpuHelperFunction, GpuPartRe
 import { f32GpuArithmetic } from '../../formats/f32/f32-gpu-arithmetic.js';
 import { ffGpuArithmetic } from '../../formats/ff/ff-gpu-arithmetic.js';
 import { exactProductHelpers } from './ff-exact-products.js';
+import { foldedProductHelpers } from '../../formats/ff/ff-folded-products.js';
+import { leanSettleHelpers } from '../../formats/ff/ff-lean-settle.js';
 
 export type { GpuArithmeticName } from '../../formats/common/gpu-part.js';
 export { asPair } from '../../formats/common/gpu-word-reads.js';
@@ -214,6 +216,9 @@ export function floatFloatHelpers(fused: boolean, barrier: boolean): HelperFunct
     { source: settleOf(F, 'ffSettleU'), argumentTypes: { s: ff2 }, returnType: ff2 },
     // Lazy terms whose product is exact in binary32 (16-bit operands, the ffExactProducts switch).
     ...exactProductHelpers(fused, barrier),
+    // Lazy terms with TwoProd's error folded into the tail, and the lean settle (ffFoldedProducts, ffLeanSettle).
+    ...foldedProductHelpers(fused, barrier),
+    ...leanSettleHelpers(barrier),
   ];
 }
 

@@ -3,7 +3,7 @@
  * and for tests that check both: lazy float-float accumulation in streaming loops (`lazy`), DOT's tree
  * reduction passes (`tree`), the lazily reduced RNS row sums (`rnsFoldSteps`, `rnsFoldSplit`), and the GEMV / DOT forms under
  * trial for issue 19 (`f32FmaKeep`, `ffFmaKeep`, `gemvPrefetch`, `gemvVectorX`, `gemvUnroll`, `dotPrefetch`,
- * `dotFusedTree`, `ffLongLazy`, `prefetchPingPong`, `gemvFfFourRows`, `gemvEightRows`, `gemvFinishBatch`, `dotFusedFinish`, `gemvFusedFinish`, `gemvWorkgroupSplit`, `gemvWorkgroupSplitExact`, `gemvPartialWorkgroup`, `dotBlockRuns`; each one's TSDoc gives its default and its `MODPREC_GPU_…` variable). Read once from the
+ * `dotFusedTree`, `ffLongLazy`, `prefetchPingPong`, `gemvFfFourRows`, `gemvEightRows`, `gemvFinishBatch`, `dotFusedFinish`, `gemvFusedFinish`, `gemvWorkgroupSplit`, `gemvWorkgroupSplitExact`, `gemvPartialWorkgroup`, `dotBlockRuns`, `ffFoldedProducts`, `ffLeanSettle`, `dotOctetRuns`; each one's TSDoc gives its default and its `MODPREC_GPU_…` variable). Read once from the
  * environment when the module loads (`MODPREC_GPU_LAZY=0`, `MODPREC_GPU_TREE=0` turn them off) — not per call: a `process.env` read costs microseconds in Node, a visible
  * share of a small call's host time — and changed in-process only through {@link setGpuKernelSwitches}.
  * @module
@@ -165,6 +165,21 @@ export interface GpuKernelSwitches {
    */
   readonly ffExactProducts: boolean;
   /**
+   * Float-float GEMV (N and T) and DOT streaming passes fold each lazy term's TwoProd error into its TwoSum's tail where
+   * both operands are binary32 registers and the products are not exact (an fp32 x against a 16-bit or fp32 matrix,
+   * fp32 DOT; issue 19 item 4, session 22): f = fma(a, b, −hb) is TwoSum's δb plus TwoProd's e in one rounding, so a
+   * term is 8 floating-point operations instead of 10 (src/formats/ff/ff-folded-products.ts: the proof of 9.75u² a term,
+   * 13.6u² with `ffLongLazy`, inside the 16u² of the ff bounds). The heads are the default's; the tails take one more
+   * rounding: other bits, the same bounds. Off by default (`MODPREC_GPU_FF_FOLDED_PRODUCTS=1`).
+   */
+  readonly ffFoldedProducts: boolean;
+  /**
+   * The lazy accumulators of float-float GEMV (N and T) and DOT streaming passes settle without ffFinish's zero test
+   * (src/formats/ff/ff-lean-settle.ts: it never fires there, as no head of such an accumulator is −0): the default's
+   * bits where subnormal results are kept. Off by default (`MODPREC_GPU_FF_LEAN_SETTLE=1`).
+   */
+  readonly ffLeanSettle: boolean;
+  /**
    * GEMV (N and T, the partial pass) in dd arithmetic: runs of f64·f64 terms go into one long fixed-point window per
    * accumulator that lives across the loop's steps (src/formats/dd/dd-gpu-gemv-long-wgsl.ts: 14-bit limbs read
    * straight from the words, the window re-anchored only when a step's largest product exponent grows, settled into
@@ -233,6 +248,15 @@ export interface GpuKernelSwitches {
    * (`MODPREC_GPU_DOT_BLOCK_RUNS=1`).
    */
   readonly dotBlockRuns: boolean;
+  /**
+   * DOT's first pass over two packed bf16/fp16 vectors reads runs of eight adjacent elements, one 16-byte load an
+   * operand (the formats' octet read), instead of runs of four in 8-byte loads (issue 19 item 4, session 22): half
+   * the load instructions and index operations, twice the bytes in flight a thread. Thread t takes 8t … 8t + 7, then
+   * 8T further on: another fixed order, within the same bound. Where both are packed over one binding and the call
+   * keeps the default runs (`groupWidth` 4, vector loads, not `dotBlockRuns`). Off by default
+   * (`MODPREC_GPU_DOT_OCTET_RUNS=1`).
+   */
+  readonly dotOctetRuns: boolean;
   /** Lazy multiply-adds where the arithmetic has them (see `mulAddGroup` in ./kernel-common.ts). */
   readonly lazy: boolean;
   /** DOT's partials summed by tree passes where the device has 256-invocation workgroups. */
@@ -293,7 +317,7 @@ function envSteps(name: string): number {
   return Number.isInteger(v) && v > 0 ? Math.min(v, MAX_RNS_FOLD_STEPS) : 0;
 }
 
-let current: GpuKernelSwitches = { ...gemvDotSwitches, ...cheaperFfSwitches, gemvWorkgroupSplit: envWorkgroup('MODPREC_GPU_GEMV_WORKGROUP_SPLIT', 256), gemvWorkgroupSplitExact: !envOff('MODPREC_GPU_GEMV_WORKGROUP_SPLIT_EXACT'), gemvPartialWorkgroup: envWorkgroup('MODPREC_GPU_GEMV_PARTIAL_WORKGROUP', 64) || 64, dotBlockRuns: envOn('MODPREC_GPU_DOT_BLOCK_RUNS'), ffExactProducts: !envOff('MODPREC_GPU_FF_EXACT_PRODUCTS'), rnsFoldSteps: envSteps('MODPREC_GPU_RNS_FOLD'), rnsFoldSplit: !envOff('MODPREC_GPU_RNS_SPLIT'), ddDotLean: !envOff('MODPREC_GPU_DD_DOT_LEAN'), lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE') };
+let current: GpuKernelSwitches = { ...gemvDotSwitches, ...cheaperFfSwitches, gemvWorkgroupSplit: envWorkgroup('MODPREC_GPU_GEMV_WORKGROUP_SPLIT', 256), gemvWorkgroupSplitExact: !envOff('MODPREC_GPU_GEMV_WORKGROUP_SPLIT_EXACT'), gemvPartialWorkgroup: envWorkgroup('MODPREC_GPU_GEMV_PARTIAL_WORKGROUP', 64) || 64, dotBlockRuns: envOn('MODPREC_GPU_DOT_BLOCK_RUNS'), dotOctetRuns: envOn('MODPREC_GPU_DOT_OCTET_RUNS'), ffExactProducts: !envOff('MODPREC_GPU_FF_EXACT_PRODUCTS'), ffFoldedProducts: envOn('MODPREC_GPU_FF_FOLDED_PRODUCTS'), ffLeanSettle: envOn('MODPREC_GPU_FF_LEAN_SETTLE'), rnsFoldSteps: envSteps('MODPREC_GPU_RNS_FOLD'), rnsFoldSplit: !envOff('MODPREC_GPU_RNS_SPLIT'), ddDotLean: !envOff('MODPREC_GPU_DD_DOT_LEAN'), lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE') };
 
 /**
  * The current switches.
