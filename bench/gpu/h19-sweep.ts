@@ -272,7 +272,7 @@ export async function dotSweep(rt: GpuRuntime, small: boolean, settings: SweepSe
 
 /** A DOT variant of session 22's 16-bit sweep: which storage it reads, and the row its ratio is taken to. */
 export interface DotSixteenVariant extends SweepVariant<GpuDotOptions> {
-  readonly storage: 'bf16' | 'f16';
+  readonly storage: 'bf16' | 'f16' | 'f32';
   /** The row this one's ratio is taken to where it may have other bits (rows with neither this nor sameBitsAs are references). */
   readonly ratioTo?: string;
 }
@@ -309,6 +309,17 @@ export function dotSixteenBitSweepVariants(): DotSixteenVariant[] {
       { label: `${s} + f32: dotOctetRuns`, arithmetic: 'f32', storage: s, switches: { ...f32, ...octet }, options: {}, ratioTo: f32Ref },
     );
   }
+  // fp32 storage (the goal ≤ 0.36 ms): the session-21 default, its TwoProd error folded (`ffFoldedProducts`), with the
+  // fused tree, and f32 arithmetic. The table's GB/s counts 16-bit operands: double it for these rows.
+  const f32Ref = 'fp32 + ff: default before session 22 (GB/s ×2)';
+  const w = (label: string, switches: Partial<GpuKernelSwitches>): DotSixteenVariant => ({ label: `fp32 + ff: ${label} (GB/s ×2)`, arithmetic: 'ff', storage: 'f32', switches: { ...ff, ...switches }, options: {}, ratioTo: f32Ref });
+  rows.push(
+    { label: f32Ref, arithmetic: 'ff', storage: 'f32', switches: ff, options: {} },
+    w('ffFoldedProducts', { ffFoldedProducts: true }),
+    w('ffFoldedProducts + dotFusedTree', { ffFoldedProducts: true, dotFusedTree: true }),
+    w('ffFoldedProducts + ffLongLazy + ffLeanSettle + dotFusedTree', { ffFoldedProducts: true, ffLongLazy: true, ffLeanSettle: true, dotFusedTree: true }),
+    { label: 'fp32 + f32: default (floor, GB/s ×2)', arithmetic: 'f32', storage: 'f32', switches: f32, options: {}, ratioTo: f32Ref },
+  );
   return rows;
 }
 
@@ -324,9 +335,9 @@ export async function dotSixteenBitSweep(rt: GpuRuntime, small: boolean, setting
   const y32 = await toDevice(rand32(n, 5), { format: 'f32', strict: true });
   const variants = dotSixteenBitSweepVariants();
   const operands = new Map<string, { x: DeviceArray; y: DeviceArray; sum: number; mag: number }>();
-  for (const s of ['bf16', 'f16'] as const) {
-    const x = (await gpuConvert(x32, s)).array;
-    const y = (await gpuConvert(y32, s)).array;
+  for (const s of ['bf16', 'f16', 'f32'] as const) {
+    const x = s === 'f32' ? x32 : (await gpuConvert(x32, s)).array;
+    const y = s === 'f32' ? y32 : (await gpuConvert(y32, s)).array;
     const [hx, hy] = [await x.toHost(), await y.toHost()];
     const acc = new Accurate();
     let mag = 0;
@@ -337,8 +348,6 @@ export async function dotSixteenBitSweep(rt: GpuRuntime, small: boolean, setting
     }
     operands.set(s, { x, y, sum: acc.value, mag });
   }
-  x32.destroy();
-  y32.destroy();
   const values = new Map<string, number>();
   const checks: { error: number; bound: number; correct: boolean; why: string }[] = [];
   for (const v of variants) {

@@ -170,7 +170,9 @@ export interface GpuKernelSwitches {
    * fp32 DOT; issue 19 item 4, session 22): f = fma(a, b, −hb) is TwoSum's δb plus TwoProd's e in one rounding, so a
    * term is 8 floating-point operations instead of 10 (src/formats/ff/ff-folded-products.ts: the proof of 9.75u² a term,
    * 13.6u² with `ffLongLazy`, inside the 16u² of the ff bounds). The heads are the default's; the tails take one more
-   * rounding: other bits, the same bounds. Off by default (`MODPREC_GPU_FF_FOLDED_PRODUCTS=1`).
+   * rounding: other bits, the same bounds. On by default since session 22 (H100, 2026-11-28, GEMV N 8192 + ff with an
+   * fp32 x: bf16 / f16 / fp32 matrix 0.0771 / 0.0766 / 0.1151 → 0.0755 / 0.0750 / 0.1142 ms); `MODPREC_GPU_FF_FOLDED_PRODUCTS=0`
+   * turns it off.
    */
   readonly ffFoldedProducts: boolean;
   /**
@@ -253,8 +255,8 @@ export interface GpuKernelSwitches {
    * operand (the formats' octet read), instead of runs of four in 8-byte loads (issue 19 item 4, session 22): half
    * the load instructions and index operations, twice the bytes in flight a thread. Thread t takes 8t … 8t + 7, then
    * 8T further on: another fixed order, within the same bound. Where both are packed over one binding and the call
-   * keeps the default runs (`groupWidth` 4, vector loads, not `dotBlockRuns`). Off by default
-   * (`MODPREC_GPU_DOT_OCTET_RUNS=1`).
+   * keeps the default runs (`groupWidth` 4, vector loads, not `dotBlockRuns`). On by default since session 22 (H100,
+   * 2026-11-28, DOT 2^27 + ff: bf16 / f16 0.2069 / 0.2077 → 0.2042 / 0.2044 ms); `MODPREC_GPU_DOT_OCTET_RUNS=0` turns it off.
    */
   readonly dotOctetRuns: boolean;
   /** Lazy multiply-adds where the arithmetic has them (see `mulAddGroup` in ./kernel-common.ts). */
@@ -317,7 +319,7 @@ function envSteps(name: string): number {
   return Number.isInteger(v) && v > 0 ? Math.min(v, MAX_RNS_FOLD_STEPS) : 0;
 }
 
-let current: GpuKernelSwitches = { ...gemvDotSwitches, ...cheaperFfSwitches, gemvWorkgroupSplit: envWorkgroup('MODPREC_GPU_GEMV_WORKGROUP_SPLIT', 256), gemvWorkgroupSplitExact: !envOff('MODPREC_GPU_GEMV_WORKGROUP_SPLIT_EXACT'), gemvPartialWorkgroup: envWorkgroup('MODPREC_GPU_GEMV_PARTIAL_WORKGROUP', 64) || 64, dotBlockRuns: envOn('MODPREC_GPU_DOT_BLOCK_RUNS'), dotOctetRuns: envOn('MODPREC_GPU_DOT_OCTET_RUNS'), ffExactProducts: !envOff('MODPREC_GPU_FF_EXACT_PRODUCTS'), ffFoldedProducts: envOn('MODPREC_GPU_FF_FOLDED_PRODUCTS'), ffLeanSettle: envOn('MODPREC_GPU_FF_LEAN_SETTLE'), rnsFoldSteps: envSteps('MODPREC_GPU_RNS_FOLD'), rnsFoldSplit: !envOff('MODPREC_GPU_RNS_SPLIT'), ddDotLean: !envOff('MODPREC_GPU_DD_DOT_LEAN'), lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE') };
+let current: GpuKernelSwitches = { ...gemvDotSwitches, ...cheaperFfSwitches, gemvWorkgroupSplit: envWorkgroup('MODPREC_GPU_GEMV_WORKGROUP_SPLIT', 256), gemvWorkgroupSplitExact: !envOff('MODPREC_GPU_GEMV_WORKGROUP_SPLIT_EXACT'), gemvPartialWorkgroup: envWorkgroup('MODPREC_GPU_GEMV_PARTIAL_WORKGROUP', 64) || 64, dotBlockRuns: envOn('MODPREC_GPU_DOT_BLOCK_RUNS'), dotOctetRuns: !envOff('MODPREC_GPU_DOT_OCTET_RUNS'), ffExactProducts: !envOff('MODPREC_GPU_FF_EXACT_PRODUCTS'), ffFoldedProducts: !envOff('MODPREC_GPU_FF_FOLDED_PRODUCTS'), ffLeanSettle: envOn('MODPREC_GPU_FF_LEAN_SETTLE'), rnsFoldSteps: envSteps('MODPREC_GPU_RNS_FOLD'), rnsFoldSplit: !envOff('MODPREC_GPU_RNS_SPLIT'), ddDotLean: !envOff('MODPREC_GPU_DD_DOT_LEAN'), lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE') };
 
 /**
  * The current switches.
