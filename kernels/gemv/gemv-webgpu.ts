@@ -276,7 +276,7 @@ function decodedXRead(arithmetic: GpuArithmetic, x: DeviceArray, d: NonNullable<
   if (!decodedBesideX(d)) return { code: `const ${b}k = (${index}) * 4; const ${b} = [X[${b}k], X[${b}k + 1], X[${b}k + 2], X[${b}k + 3]];`, register: { kind: d.kind, name: b } };
   // x_j's own words in b, the decoded ones in bD (the arithmetic's decoded register: src/formats/dd/dd-gpu-gemv-long.ts).
   const own = x.format.emitRead('X', elementIndex('X', x, index), b, arithmetic);
-  return { code: `${own.code} const ${b}k = (${index}) * 4; const ${b}D = [XDec[${b}k], XDec[${b}k + 1], XDec[${b}k + 2], XDec[${b}k + 3]];`, register: { kind: d.kind, name: b } };
+  return { code: `${own.code} const ${b}Dk = (${index}) * 4; const ${b}D = [XDec[${b}Dk], XDec[${b}Dk + 1], XDec[${b}Dk + 2], XDec[${b}Dk + 3]];`, register: { kind: d.kind, name: b } };
 }
 
 /** Source of the pre-pass of `decodedX`: thread k writes the four words `decode` makes of x_k. */
