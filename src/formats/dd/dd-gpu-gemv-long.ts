@@ -158,7 +158,8 @@ export function longWindowTakes(run: readonly { a: GpuPartRegister; b: GpuPartRe
  * terms). f64·f64 terms take `mpDgCode` and the exact product (`mpDgAdd`), terms with a dd operand the lean code
  * (`mpDlExp…`) and the lean product (`mpDgAdd<A><B>`), in the same window.
  * @param acc - the accumulator
- * @param run - the terms' operands (f64 or dd registers)
+ * @param run - the terms' operands (f64 or dd registers; b may be a decoded dd x_j, kind {@link DECODED_DD}: its code
+ *   and add then read its decoded words, `mpDgExp<A>Dx` and `mpDgAdd<A>Dx`, the same values)
  * @param shared - f64 right operands whose limbs {@link sharedLimbsLines} declared (x_j of R rows a thread): their
  *   f64·f64 terms take `mpDgAddShared` with those limbs — the same words as `mpDgAdd`
  * @returns the lines
