@@ -40,7 +40,7 @@ describe('native WGSL libraries with parts', () => {
     expect(appendNativeLibraries(callsPart)).toBe(`${callsPart}\n${base}\n\n${part}\n`);
   });
 
-  it('dd: GEMV\'s long window (f64·f64 terms), its dd terms (ddGemvLongDd), its shared-limb add (ddGemvRows) and the decoded dd x's terms (ddGemvDecodedXDd) are four parts of its library (in no shader but those that call them), the rest one library', async () => {
+  it('dd: GEMV\'s long window (f64·f64 terms), its dd terms (ddGemvLongDd), its shared-limb add (ddGemvRows) and the decoded dd x\'s terms (ddGemvDecodedXDd) are four parts of its library (in no shader but those that call them), the rest one library', async () => {
     const native = ddGpuArithmetic.native!;
     const library: GpuNativeLibrary = typeof native === 'function' ? await native() : native;
     const dg = Object.keys(longWindowFunctionTypes());
