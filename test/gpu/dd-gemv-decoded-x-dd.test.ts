@@ -6,7 +6,7 @@
  * subnormal lo, lo at the regularity boundary (hi·2^-53 in, hi·2^-52 out), hi at 2^-969 / 2^-970 (regular / not),
  * binary64's exponent extremes, unnormalised pairs, ±∞/NaN in hi and in lo — and every finite row within the long
  * window's bound of its exact BigInt value (non-finite rows the CPU dd kernel's ±∞ and NaN). dd·dd N with x packed
- * by default; f64·dd N, dd·dd T with two chains, x of stride −2 and a row-major sub-range A opt-in
+ * (and in dd-split storage: the same programs) by default; f64·dd N, dd·dd T with two chains, x of stride −2 and a row-major sub-range A opt-in
  * (`MODPREC_SLOW_TESTS=1`: their own shaders, tens of seconds each on llvmpipe).
  */
 import fc from 'fast-check';
@@ -226,6 +226,31 @@ describe('dd GEMV with a dd x decoded once a call (ddGemvDecodedXDd)', () => {
       expect(on.words).toEqual(off.words);
       if ([...a, ...x].every((p) => Number.isFinite(p.lo))) expectRowsOf(['dd', 'dd'], on.words, a, m, n, x, 'N');
     }
+  });
+
+  it('dd·dd N, x in dd-split storage (read in place by the pre-pass, the same programs): the words of x in dd with the switch off', async () => {
+    await requireRuntime();
+    const full = fc.sample(fullPairs, { numRuns: 40, seed: 22 });
+    const n = 21;
+    const xs = [...full.slice(0, 13), ...edgePairs.slice(12, 16), ...full.slice(13, 17)];
+    const rows = [full.slice(17, 17 + n), [...full.slice(0, 13), ...full.slice(0, 8)].map((p, k) => (k < 13 ? p : { hi: -p.hi, lo: -p.lo }))];
+    const a = Array.from({ length: 2 * n }, (_, e) => rows[e % 2]![Math.floor(e / 2)]!);
+    const A = deviceMatrix(await upload('dd', a), 2, n);
+    const words = async (split: boolean, on: boolean): Promise<number[]> => {
+      setGpuKernelSwitches({ ddGemvLong: true, ddGemvLongDd: true, ddGemvDecodedXDd: on });
+      const hx = range(rowMajor<1, DdValue>({ size: n, storage: split ? 'dd-split' : 'dd' }));
+      xs.forEach((p, k) => hx.set(k, p));
+      const x = await toDevice(hx as never);
+      expect(x.format.name).toBe(split ? 'dd-split' : 'dd');
+      const y = await toDevice(new Float64Array(2).fill(NaN), { format: 'dd' });
+      const before = gemvDecodedXPassCount();
+      await gpuGemv({ A, x, y, alpha: 1, beta: 0 }, { arithmetic: 'dd', strict: true, targetThreads: 1 });
+      expect(gemvDecodedXPassCount() - before).toBe(on ? 1 : 0);
+      return Array.from((await y.encoded()).words);
+    };
+    const reference = await words(false, false);
+    expect(await words(true, true)).toEqual(reference);
+    expect(await words(true, false)).toEqual(reference);
   });
 
   // Their own shaders (tens of seconds each on llvmpipe): opt-in.
