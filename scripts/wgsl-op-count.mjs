@@ -7,8 +7,9 @@ import { XF_WGSL } from '../dist/src/formats/dd/dd-gpu-wgsl.js';
 import { DW_WGSL } from '../dist/src/formats/dd/dd-gpu-window-wgsl.js';
 import { DL_WGSL } from '../dist/src/formats/dd/dd-gpu-window-lean-wgsl.js';
 import { DG_WGSL, DG_DD_WGSL, DG_ROWS_WGSL } from '../dist/src/formats/dd/dd-gpu-gemv-long-wgsl.js';
+import { DG_DX_WGSL } from '../dist/src/formats/dd/dd-gpu-gemv-decoded-dd-wgsl.js';
 
-const source = XF_WGSL + DW_WGSL + DL_WGSL + DG_WGSL + DG_DD_WGSL + DG_ROWS_WGSL;
+const source = XF_WGSL + DW_WGSL + DL_WGSL + DG_WGSL + DG_DD_WGSL + DG_ROWS_WGSL + DG_DX_WGSL;
 const functions = new Map();
 const header = /fn (\w+)\(/g;
 let m;
@@ -80,5 +81,10 @@ if (process.argv.includes('--path')) {
     const add = totalOps(`mpDgAdd${kinds}`);
     console.log(`${kinds} GEMV term, long window (ddGemvLongDd; all branches, step shared by 8): ${(code + add + longStep / 8).toFixed(0)} (code ${code}, add ${add}); per-step wide window of 8 (the default): ${(totalOps(`mpDwExp${kinds}`) + totalOps(`mpDwAdd${kinds}`) + 1 + 2 + totalOps('mpDwSettle') / 8).toFixed(0)}`);
   }
+  // ddGemvDecodedXDd: the same dd terms with x_j's code and limbs 0 … 5 from its decoded words (mpDgDecodeDd once per x_j).
+  for (const a of ['Dd', 'F64']) {
+    const code = totalOps(`mpDgExp${a}Dx`);
+    const add = totalOps(`mpDgAdd${a}Dx`);
+    console.log(`${a}Dd GEMV term, long window, x decoded once a call (ddGemvDecodedXDd; all branches, step shared by 8): ${(code + add + longStep / 8).toFixed(0)} (code ${code}, add ${add}); the decoding, once per x_j: ${totalOps('mpDgDecodeDd')}`);
+  }
 }
-

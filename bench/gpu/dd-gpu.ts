@@ -53,7 +53,10 @@
  *
  * Run: npx tsc -p tsconfig.json && node dist/bench/gpu/dd-gpu.js [--quick] [--only=dot,gemv,trsv] [--windows=2,4,8,8t] [--lean=4,8c1]
  *   [--before] [--budget=…] [--deadline=…] [--out=<dir>] [--trsv-forms=old,lanes,fused,overlap64] [--trsv-storage=dd,f64]
- *   [--trsv-block=64,128,256]
+ *   [--trsv-block=64,128,256] [--decoded-x-dd]
+ * (`--decoded-x-dd`: GEMV's rows are only `dd` and `dd, dd x decoded once a call (ddGemvDecodedXDd)`, N and T, over dd
+ * storage and over A in f64 with x in dd — `f64dd` — the switch's rows checked to give the `dd` row's words:
+ * `node dist/bench/gpu/dd-gpu.js --only=gemv --no-window --decoded-x-dd --row-seconds=6 --budget=gemv:200 --deadline=230`.)
  * (TRSV old vs lanes alone: `node dist/bench/gpu/dd-gpu.js --only=trsv --budget=trsv:400`).
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -133,6 +136,11 @@ const runStart = performance.now();
 const deadlineMs = 1000 * Number(flag('deadline') ?? (quick ? Infinity : 560));
 const rowMs = 1000 * Number(flag('row-seconds') ?? 12);
 
+/** GEMV's storages: A and x in dd, both in f64, or (`--decoded-x-dd`) A in f64 and x in dd. */
+type GemvStorage = 'dd' | 'f64' | 'f64dd';
+// --decoded-x-dd: GEMV's rows are the default and the ddGemvDecodedXDd switch's, over dd and f64dd storage (N and T).
+const decodedXDd = argv.includes('--decoded-x-dd');
+
 /** An arithmetic option of a row: the default dd, or the unfused / windowed parts under their own names. */
 type ArithmeticOption = 'dd' | { name: string; arithmetic: { gpu: typeof ddGpuArithmeticUnfused } };
 interface Variant {
@@ -149,8 +157,8 @@ interface Variant {
   readonly switches?: Partial<GpuKernelSwitches>;
   /** The default row's words, checked (a switch that keeps the bits). */
   readonly sameAsDefault?: boolean;
-  /** Where the row applies (GEMV: trans — absent, both — and storage); absent: everywhere. */
-  readonly only?: { trans?: 'N' | 'T'; storage: 'dd' | 'f64' };
+  /** Where the row applies (GEMV: trans — absent, both — and storage; `f64dd`: A in f64, x in dd); absent: everywhere. */
+  readonly only?: { trans?: 'N' | 'T'; storage: GemvStorage };
 }
 const DEFAULT: Variant = { label: 'dd', option: 'dd', boundOnly: false };
 const UNFUSED: Variant = { label: 'dd unfused (before)', option: { name: 'dd-unfused', arithmetic: { gpu: ddGpuArithmeticUnfused } }, boundOnly: false };
@@ -171,6 +179,11 @@ const LONG_DD: Variant = { label: 'dd, dd terms in the long window (ddGemvLongDd
 const ROWS: Variant[] = [2, 4].map((R) => ({ label: `dd, ${R} rows a thread (ddGemvRows)`, option: 'dd', boundOnly: true, sameAsDefault: (gemvUnrollFlag ?? '8') === '8', switches: { ddGemvRows: R as 2 | 4 }, only: { trans: 'N', storage: 'f64' } }));
 /** GEMV N, dd storage: dd terms in the long window with 2 rows a thread (both switches): the bound. */
 const ROWS_LONG_DD: Variant = { label: 'dd, dd terms in the long window, 2 rows a thread (ddGemvLongDd, ddGemvRows)', option: 'dd', boundOnly: true, switches: { ddGemvLongDd: true, ddGemvRows: 2 }, only: { trans: 'N', storage: 'dd' } };
+/**
+ * GEMV N and T with x in dd decoded once a call (the ddGemvDecodedXDd switch, off until timed; `--decoded-x-dd`): the
+ * default's words (only where the limbs come from changes), checked; A in dd and (storage f64dd) in f64.
+ */
+const DECODED_X_DD: Variant[] = (['dd', 'f64dd'] as const).map((storage) => ({ label: 'dd, dd x decoded once a call (ddGemvDecodedXDd)', option: 'dd', boundOnly: true, sameAsDefault: true, switches: { ddGemvDecodedXDd: true }, only: { storage } }));
 const oneChain = (w: string): Partial<Variant> => (w.endsWith('c1') ? { dotChains: 1, dotOnly: true } : {});
 const WINDOWS: Variant[] = windowTerms.map((w) => {
   const part = ddGpuArithmeticWindowOf(Number(w[0]), !w.endsWith('t'));
@@ -381,21 +394,22 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
   for (let k = 0; k < n * n; k++) ad[2 * k + 1] = ad[2 * k + 1]! * Math.abs(ad[2 * k]!);
   const x = ddVector(n, 11);
   const xa = x.accessor.data as Float64Array;
-  const variants = [GEMV_DEFAULT, LONG, LONG_DD, ROWS_LONG_DD, ...ROWS, DECODED_X, FUSED_GEMV, ...(before ? [UNFUSED, { label: 'dd, 2 chains', option: 'dd' as const, boundOnly: true, chains: 2 }] : []), ...WINDOWS.filter((v) => !v.dotOnly)];
+  const variants = decodedXDd ? [GEMV_DEFAULT, ...DECODED_X_DD] : [GEMV_DEFAULT, LONG, LONG_DD, ROWS_LONG_DD, ...ROWS, DECODED_X, FUSED_GEMV, ...(before ? [UNFUSED, { label: 'dd, 2 chains', option: 'dd' as const, boundOnly: true, chains: 2 }] : []), ...WINDOWS.filter((v) => !v.dotOnly)];
+  const storages: readonly GemvStorage[] = decodedXDd ? ['dd', 'f64dd'] : ['dd', 'f64'];
   for (const trans of ['N', 'T'] as const) {
     const kernel = `GEMV ${trans}`;
-    for (const storage of ['dd', 'f64'] as const) {
+    for (const storage of storages) {
       const why = clock.over();
       if (why) {
         for (const v of variants) skip({ kernel, size, storage, arithmetic: v.label }, why);
         continue;
       }
       const hostA = storage === 'dd' ? A : matrix(n, n, undefined, { storage: formats.f64, arithmetic: formats.dd });
-      if (storage === 'f64') {
+      if (storage !== 'dd') {
         const hd = hostA.accessor.data as Float64Array;
         for (let k = 0; k < n * n; k++) hd[k] = ad[2 * k]!;
       }
-      const hx = storage === 'dd' ? x : heads(x, n);
+      const hx = storage === 'f64' ? heads(x, n) : x;
       const span = await toDeviceSpan(hostA as never, true);
       const dA = deviceMatrix(span.span, n, n);
       const dx = await toDevice(hx as never, { strict: true });
@@ -436,9 +450,9 @@ async function benchGemv(rt: GpuRuntime): Promise<void> {
         }
         const ms = await timeRuns(rt, () => gpuGemv({ A: dA, x: dx, y: dy, alpha: 1, beta: 0, trans }, options));
         if (previous) setGpuKernelSwitches(previous);
-        const bytes = (storage === 'dd' ? 16 : 8) * (n * n + n) + 16 * n;
+        const bytes = (storage === 'dd' ? 16 : 8) * n * n + (storage === 'f64' ? 8 : 16) * n + 16 * n;
         const gbs = bytes / ms / 1e6;
-        const shipped = variant === GEMV_DEFAULT && trans === 'N';
+        const shipped = variant === GEMV_DEFAULT && trans === 'N' && storage !== 'f64dd';
         push({
           kernel, size, storage, arithmetic: variant.label, ms, gbs,
           check: `4 rows vs CPU dd: max |y−y*|/Σ|a·x| ${worst.toExponential(2)}${variant.sameAsDefault ? ', y words as the dd row' : variant.boundOnly ? '' : ', y words as the fused row'}: ${ok ? 'ok' : 'FAILED'}`,

@@ -238,10 +238,11 @@ export function gemvTLanes(m: number, n: number, target: number): number {
 
 /**
  * Source of GEMV N's one-row partial pass. With `decodedX` (the `ddGemvDecodedX` switch), X is the pre-pass's output
- * (four words an element of x, packed) and its elements are registers of that kind.
+ * (four words an element of x, packed) and its elements are registers of that kind; a decoding beside x
+ * ({@link decodedBesideX}) keeps x's read and adds the pre-pass's words as XDec.
  */
-function partialNSource(arithmetic: GpuArithmetic, A: DeviceArray, x: DeviceArray, chains: number, decodedX?: string): { source: string; args: ReturnType<typeof arrayArgs> } {
-  const xArgs: ReturnType<typeof arrayArgs> = decodedX ? [['X', 'Array']] : arrayArgs('X', x);
+function partialNSource(arithmetic: GpuArithmetic, A: DeviceArray, x: DeviceArray, chains: number, decodedX?: GpuArithmetic['gemvDecodedX']): { source: string; args: ReturnType<typeof arrayArgs> } {
+  const xArgs: ReturnType<typeof arrayArgs> = decodedX && !decodedBesideX(decodedX) ? [['X', 'Array']] : [...arrayArgs('X', x), ...(decodedX ? [['XDec', 'Array'] as const] : [])];
   const args = [...arrayArgs('A', A), ...xArgs, ['m', 'Integer'] as const, ['n', 'Integer'] as const, ['lda', 'Integer'] as const, ['chunk', 'Integer'] as const];
   const body = [
     'const i = mpImod(this.thread.x, m);',
@@ -254,13 +255,30 @@ function partialNSource(arithmetic: GpuArithmetic, A: DeviceArray, x: DeviceArra
       const ra = A.format.emitRead('A', A.isView ? `AOff + i * AInc + ${index} * lda` : `i + ${index} * lda`, `a${suffix}`, arithmetic);
       const b = `b${suffix}`;
       const rx = decodedX
-        ? { code: `const ${b}k = (${index}) * 4; const ${b} = [X[${b}k], X[${b}k + 1], X[${b}k + 2], X[${b}k + 3]];`, register: { kind: decodedX, name: b } }
+        ? decodedXRead(arithmetic, x, decodedX, index, b)
         : x.format.emitRead('X', elementIndex('X', x, index), b, arithmetic);
       return { code: `${ra.code} ${rx.code}`, a: ra.register, b: rx.register };
     }, chains),
     `return ${arithmetic.returnValue('acc')};`,
   ];
   return { source: kernelSource(args, body), args };
+}
+
+/**
+ * Whether a decoding of x goes beside x's own read: a dd x_j (four words) keeps them for the slow path and the loop's
+ * tail, its four decoded words bound as XDec (the `ddGemvDecodedXDd` switch); an f64 x_j's decoded words hold its own
+ * two (the `ddGemvDecodedX` switch) and replace x.
+ */
+function decodedBesideX(d: NonNullable<GpuArithmetic['gemvDecodedX']>): boolean {
+  return d.from === 'dd';
+}
+
+/** The read of x_j (element `index`) decoded by `d` into the register `b` (the pre-pass's words packed, four an element). */
+function decodedXRead(arithmetic: GpuArithmetic, x: DeviceArray, d: NonNullable<GpuArithmetic['gemvDecodedX']>, index: string, b: string): { code: string; register: { kind: string; name: string } } {
+  if (!decodedBesideX(d)) return { code: `const ${b}k = (${index}) * 4; const ${b} = [X[${b}k], X[${b}k + 1], X[${b}k + 2], X[${b}k + 3]];`, register: { kind: d.kind, name: b } };
+  // x_j's own words in b, the decoded ones in bD (the arithmetic's decoded register: src/formats/dd/dd-gpu-gemv-long.ts).
+  const own = x.format.emitRead('X', elementIndex('X', x, index), b, arithmetic);
+  return { code: `${own.code} const ${b}Dk = (${index}) * 4; const ${b}D = [XDec[${b}Dk], XDec[${b}Dk + 1], XDec[${b}Dk + 2], XDec[${b}Dk + 3]];`, register: { kind: d.kind, name: b } };
 }
 
 /** Source of the pre-pass of `decodedX`: thread k writes the four words `decode` makes of x_k. */
@@ -287,19 +305,21 @@ export function gemvDecodedXPassCount(): number {
  */
 function xDecoding(arithmetic: GpuArithmetic, x: DeviceArray): GpuArithmetic['gemvDecodedX'] {
   const d = arithmetic.gemvDecodedX;
-  if (!d || !gpuKernelSwitches().ddGemvDecodedX || x.format.scaled) return undefined;
+  // A decoding beside x (a dd x) comes with its own switch, ddGemvDecodedXDd, which picks the arithmetic's GEMV variant.
+  if (!d || !(decodedBesideX(d) || gpuKernelSwitches().ddGemvDecodedX) || x.format.scaled) return undefined;
   return x.format.emitRead('X', '0', 'b', arithmetic).register.kind === d.from ? d : undefined;
 }
 
-function partialTSource(arithmetic: GpuArithmetic, A: DeviceArray, x: DeviceArray, chains: number): { source: string; args: ReturnType<typeof arrayArgs> } {
-  const args = [...arrayArgs('A', A), ...arrayArgs('X', x), ['m', 'Integer'] as const, ['lda', 'Integer'] as const, ['W', 'Integer'] as const];
+/** Source of GEMV T's partial pass; with `decodedX` (a decoding beside x, the `ddGemvDecodedXDd` switch) x_j's decoded words come from XDec. */
+function partialTSource(arithmetic: GpuArithmetic, A: DeviceArray, x: DeviceArray, chains: number, decodedX?: GpuArithmetic['gemvDecodedX']): { source: string; args: ReturnType<typeof arrayArgs> } {
+  const args = [...arrayArgs('A', A), ...arrayArgs('X', x), ...(decodedX ? [['XDec', 'Array'] as const] : []), ['m', 'Integer'] as const, ['lda', 'Integer'] as const, ['W', 'Integer'] as const];
   const body = [
     'const base = mpIdiv(this.thread.x, W) * lda;',
     'const lane = mpImod(this.thread.x, W);',
     arithmetic.declareZero('acc'),
     ...accumulateLoop(arithmetic, { start: 'lane', end: 'm', step: 'W' }, UNROLL, (index, suffix) => {
       const ra = A.format.emitRead('A', A.isView ? `AOff + base + ${index} * AInc` : `base + ${index}`, `a${suffix}`, arithmetic);
-      const rx = x.format.emitRead('X', elementIndex('X', x, index), `b${suffix}`, arithmetic);
+      const rx = decodedX ? decodedXRead(arithmetic, x, decodedX, index, `b${suffix}`) : x.format.emitRead('X', elementIndex('X', x, index), `b${suffix}`, arithmetic);
       return { code: `${ra.code} ${rx.code}`, a: ra.register, b: rx.register };
     }, chains),
     `return ${arithmetic.returnValue('acc')};`,
@@ -424,14 +444,18 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
     partialScalars = { m, n, lda: A.ld, chunk: split.chunk };
     // Column windows bind x in windows: they read it as it is.
     decoding = windowed ? undefined : xDecoding(rowPass, x);
-    const xKind = decoding?.kind;
-    partialSpec = memo(`gemvN|${rowPass.name}|${readKey(A.data)}|${readKey(x)}|${chains}|${xKind ?? ''}`, () => partialNSource(rowPass, A.data, x, chains, xKind));
+    const xDecoded = decoding;
+    partialSpec = memo(`gemvN|${rowPass.name}|${readKey(A.data)}|${readKey(x)}|${chains}|${xDecoded?.kind ?? ''}`, () => partialNSource(rowPass, A.data, x, chains, xDecoded));
   } else {
     splits = gemvTLanes(m, n, target);
     threads = n * splits;
     [sr, sc] = [splits, 1];
     partialScalars = { m, lda: A.ld, W: splits };
-    partialSpec = memo(`gemvT|${rowPass.name}|${readKey(A.data)}|${readKey(x)}|${chains}`, () => partialTSource(rowPass, A.data, x, chains));
+    // A dd x decoded once a call (ddGemvDecodedXDd) where A is over one binding: every column's lanes read x_j's words.
+    const d = windowed ? undefined : xDecoding(rowPass, x);
+    decoding = d && decodedBesideX(d) ? d : undefined;
+    const xDecoded = decoding;
+    partialSpec = memo(`gemvT|${rowPass.name}|${readKey(A.data)}|${readKey(x)}|${chains}|${xDecoded?.kind ?? ''}`, () => partialTSource(rowPass, A.data, x, chains, xDecoded));
   }
   let mp = m;
   let columnWindows = [{ start: 0, count: n }];
@@ -493,7 +517,7 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   const key = `gemv|${trans ? 'T' : 'N'}|${objectId(args.A.data)}|${A.data.offset}|${A.data.stride}|${objectId(args.x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}|${chains}|${rowKey}|${inPlace}|${columnWindows.length}|${threads}`;
   // decoding: one more pass (x → four words an element) and its buffer, after the others.
   const decodedAt = own ? 3 : 2;
-  const plan = getPlan(runtime, `${key}|${decoding?.kind ?? ''}`, 2 + columnWindows.length + (decoding ? 1 : 0), () => [boundedScratch(createWordBuffer(context, Math.max(1, threads) * c * R)), inPlace ? createWordBuffer(context, 1) : createSpanBuffer(runtime, y), ...(own ? [createWordBuffer(context, 4)] : []), ...(decoding ? [createWordBuffer(context, 4 * Math.max(1, n))] : [])]);
+  const plan = getPlan(runtime, `${key}|${decoding?.kind ?? ''}`, 2 + columnWindows.length + (decoding ? 1 : 0), () => [boundedScratch(createWordBuffer(context, Math.max(1, threads) * c * R)), inPlace ? createWordBuffer(context, 1) : createSpanBuffer(runtime, y), ...(own ? [createWordBuffer(context, 4)] : []), ...(decoding ? [createWordBuffer(context, 4 * Math.max(1, x.length))] : [])]);
   const p1 = await getProgram(context, { source: partialSpec.source, args: partialSpec.args, components: Math.min(4, c * R) as 1 | 2 | 4, ...(partialWorkgroup ? { workgroup: { workgroupSize: partialWorkgroup, workgroupArrays: [] } } : {}) });
   if (partialWorkgroup) countPaddedPass();
   const decodeSpec = decoding && memo(`gemvDX|${rowPass.name}|${readKey(x)}|${decoding.decode}`, () => decodeXSource(rowPass, x, decoding!.decode));
@@ -509,7 +533,7 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
     const arrays0: Record<string, BoundArray> = {};
     const scalars0: Record<string, number> = {};
     bindExtent('X', x, arrays0, scalars0);
-    passes.push({ pass: { program: p0, arrays: arrays0, scalars: scalars0, output: { buffer: plan.scratch[decodedAt]! }, threads: n }, cache: plan.passes[2 + columnWindows.length]! });
+    passes.push({ pass: { program: p0, arrays: arrays0, scalars: scalars0, output: { buffer: plan.scratch[decodedAt]! }, threads: x.length }, cache: plan.passes[2 + columnWindows.length]! });
     decodedXPasses++;
   }
   if (threads > 0 && rows > 0) {
@@ -517,9 +541,10 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
       const arrays1: Record<string, BoundArray> = {};
       const scalars1: Record<string, number> = { ...partialScalars };
       bindArray('A', A.data, arrays1, scalars1);
-      // x decoded (the pre-pass's words, packed) or x itself.
-      if (p0) arrays1.X = { buffer: plan.scratch[decodedAt]! };
+      // x decoded (the pre-pass's words, packed) or x itself, or both (a decoding beside x: the decoded words as XDec).
+      if (p0 && !decodedBesideX(decoding!)) arrays1.X = { buffer: plan.scratch[decodedAt]! };
       else bindExtent('X', x, arrays1, scalars1);
+      if (p0 && decodedBesideX(decoding!)) arrays1.XDec = { buffer: plan.scratch[decodedAt]! };
       if (aView && (windowed || A.data.words * 4 > limit)) {
         // Columns [w.start, w.start + w.count) of the view: AOff moves to the region's first element.
         const region = columnRegion(A, w.start, w.start + w.count);

@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { appendNativeLibraries, registerNativeLibrary } from '../../src/backends/webgpu/gpujs-extensions.js';
 import { ddGpuArithmetic } from '../../src/formats/dd/dd-gpu-arithmetic.js';
-import { longDdWindowFunctionTypes, longRowsWindowFunctionTypes, longWindowFunctionTypes } from '../../src/formats/dd/dd-gpu-gemv-long.js';
+import { decodedDdFunctionTypes, longDdWindowFunctionTypes, longRowsWindowFunctionTypes, longWindowFunctionTypes } from '../../src/formats/dd/dd-gpu-gemv-long.js';
 import type { GpuNativeLibrary } from '../../src/formats/common/gpu-part.js';
 
 /** gpu.js's addFunction, recording the stubs' sources. */
@@ -40,15 +40,21 @@ describe('native WGSL libraries with parts', () => {
     expect(appendNativeLibraries(callsPart)).toBe(`${callsPart}\n${base}\n\n${part}\n`);
   });
 
-  it('dd: GEMV\'s long window (f64·f64 terms), its dd terms (ddGemvLongDd) and its shared-limb add (ddGemvRows) are three parts of its library (in no shader but those that call them), the rest one library', async () => {
+  it('dd: GEMV\'s long window (f64·f64 terms), its dd terms (ddGemvLongDd), its shared-limb add (ddGemvRows) and the decoded dd x\'s terms (ddGemvDecodedXDd) are four parts of its library (in no shader but those that call them), the rest one library', async () => {
     const native = ddGpuArithmetic.native!;
     const library: GpuNativeLibrary = typeof native === 'function' ? await native() : native;
     const dg = Object.keys(longWindowFunctionTypes());
     const dgDd = Object.keys(longDdWindowFunctionTypes());
-    expect(library.parts?.length).toBe(3);
-    const [part, ddPart, rowsPart] = library.parts as [GpuNativeLibrary, GpuNativeLibrary, GpuNativeLibrary];
+    expect(library.parts?.length).toBe(4);
+    const [part, ddPart, rowsPart, decodedPart] = library.parts as [GpuNativeLibrary, GpuNativeLibrary, GpuNativeLibrary, GpuNativeLibrary];
     expect(Object.keys(rowsPart.functions).sort()).toEqual(Object.keys(longRowsWindowFunctionTypes()).sort());
-    for (const name of Object.keys(rowsPart.functions)) expect(part.wgsl + ddPart.wgsl + library.wgsl).not.toContain(`fn ${name}(`);
+    for (const name of Object.keys(rowsPart.functions)) expect(part.wgsl + ddPart.wgsl + decodedPart.wgsl + library.wgsl).not.toContain(`fn ${name}(`);
+    // The decoded dd x's functions (ddGemvDecodedXDd): a fourth part, in no other.
+    expect(Object.keys(decodedPart.functions).sort()).toEqual(Object.keys(decodedDdFunctionTypes()).sort());
+    for (const name of Object.keys(decodedPart.functions)) {
+      expect(decodedPart.wgsl).toContain(`fn ${name}(`);
+      expect(part.wgsl + ddPart.wgsl + rowsPart.wgsl + library.wgsl).not.toContain(`fn ${name}(`);
+    }
     expect(Object.keys(part.functions).sort()).toEqual([...dg].sort());
     expect(Object.keys(ddPart.functions).sort()).toEqual([...dgDd].sort());
     for (const [names, own, other] of [[dg, part, ddPart], [dgDd, ddPart, part]] as const) {
@@ -74,5 +80,6 @@ describe('native WGSL libraries with parts', () => {
     expect(both).toContain(part.wgsl);
     expect(both).toContain(ddPart.wgsl);
     expect(both).not.toContain(rowsPart.wgsl);
+    expect(both).not.toContain(decodedPart.wgsl);
   });
 });

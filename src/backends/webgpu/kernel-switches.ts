@@ -200,6 +200,14 @@ export interface GpuKernelSwitches {
    */
   readonly ddGemvLongDd: boolean;
   /**
+   * GEMV (N and T, the partial pass) in dd arithmetic with `ddGemvLongDd`, x in dd: a pre-pass decodes each x_j once
+   * a call (src/formats/dd/dd-gpu-gemv-decoded-dd-wgsl.ts: its regularity and exponent, and its six signed limbs of lo,
+   * four words beside x_j's own), and the long window's dd·dd and f64·dd terms read them instead of deriving them in
+   * every row's thread. The same limbs and codes, so the same bits. Off until timed on the H100
+   * (`MODPREC_GPU_DD_GEMV_DECODED_X_DD=1`).
+   */
+  readonly ddGemvDecodedXDd: boolean;
+  /**
    * GEMV N in dd arithmetic: rows a thread of the partial pass (1, 2 or 4; 1: off) where the call gives no
    * `rowsPerThread` (and the most `rowsPerThread` accepts in dd). Each column's x_j is then loaded once for R rows, and
    * its decoding (limbs, exponent test) is the same expression in the R rows' terms, which the shader compiler can
@@ -306,7 +314,7 @@ function envWorkgroup(name: string, fallback: 0 | 64 | 128 | 256): 0 | 64 | 128 
 const gemvDotSwitches = { f32FmaKeep: !envOff('MODPREC_GPU_F32_FMA_KEEP'), ffFmaKeep: !envOff('MODPREC_GPU_FF_FMA_KEEP'), gemvPrefetch: !envOff('MODPREC_GPU_GEMV_PREFETCH'), gemvVectorX: !envOff('MODPREC_GPU_GEMV_VECTOR_X'), gemvUnroll: envUnroll('MODPREC_GPU_GEMV_UNROLL'), dotPrefetch: envOn('MODPREC_GPU_DOT_PREFETCH'), dotFusedTree: envOn('MODPREC_GPU_DOT_FUSED_TREE'), dotFusedFinish: envOn('MODPREC_GPU_DOT_FUSED_FINISH'), gemvFusedFinish: envOn('MODPREC_GPU_GEMV_FUSED_FINISH'), fusedFinishRecompute: false };
 
 /** The cheaper float-float switches (session 15) from the environment: off unless set to 1 (`gemvFfFourRows`, `ddGemvLong`: on unless set to 0). */
-const cheaperFfSwitches = { ffLongLazy: envOn('MODPREC_GPU_FF_LONG_LAZY'), prefetchPingPong: envOn('MODPREC_GPU_PREFETCH_PING_PONG'), gemvFfFourRows: !envOff('MODPREC_GPU_GEMV_FF_FOUR_ROWS'), gemvEightRows: envOn('MODPREC_GPU_GEMV_EIGHT_ROWS'), gemvFinishBatch: envBatch('MODPREC_GPU_GEMV_FINISH_BATCH'), ddGemvDecodedX: envOn('MODPREC_GPU_DD_GEMV_DECODED_X'), ddGemvLong: !envOff('MODPREC_GPU_DD_GEMV_LONG'), ddGemvLongDd: !envOff('MODPREC_GPU_DD_GEMV_LONG_DD'), ddGemvRows: envRows('MODPREC_GPU_DD_GEMV_ROWS') };
+const cheaperFfSwitches = { ffLongLazy: envOn('MODPREC_GPU_FF_LONG_LAZY'), prefetchPingPong: envOn('MODPREC_GPU_PREFETCH_PING_PONG'), gemvFfFourRows: !envOff('MODPREC_GPU_GEMV_FF_FOUR_ROWS'), gemvEightRows: envOn('MODPREC_GPU_GEMV_EIGHT_ROWS'), gemvFinishBatch: envBatch('MODPREC_GPU_GEMV_FINISH_BATCH'), ddGemvDecodedX: envOn('MODPREC_GPU_DD_GEMV_DECODED_X'), ddGemvLong: !envOff('MODPREC_GPU_DD_GEMV_LONG'), ddGemvLongDd: !envOff('MODPREC_GPU_DD_GEMV_LONG_DD'), ddGemvDecodedXDd: envOn('MODPREC_GPU_DD_GEMV_DECODED_X_DD'), ddGemvRows: envRows('MODPREC_GPU_DD_GEMV_ROWS') };
 
 /**
  * Most lazy float-float terms an accumulator takes between two settles with `ffLongLazy` on (the arithmetic's own

@@ -10,7 +10,7 @@ import { asXf, decodeXfExact, roundBigToDouble, xfGpuWords } from './dd-gpu-word
 import { fusedFmaName, fusedFmaTypes, isFusedKind } from './dd-gpu-fused.js';
 import { checkWindowTerms, windowFunctionTypes, windowSteps, type WindowForm } from './dd-gpu-window.js';
 import { gpuKernelSwitches } from '../../backends/webgpu/kernel-switches.js';
-import { declareLongAccumulator, longDdWindowFunctionTypes, longRowsWindowFunctionTypes, longWindowFunctionTypes, longWindowStep, longWindowTakes, longWindowValue, sharedLimbsLines } from './dd-gpu-gemv-long.js';
+import { DECODED_DD, decodedDdFunctionTypes, declareLongAccumulator, longDdWindowFunctionTypes, longRowsWindowFunctionTypes, longWindowFunctionTypes, longWindowStep, longWindowTakes, longWindowValue, sharedLimbsLines } from './dd-gpu-gemv-long.js';
 
 const V4 = 'Array(4)' as const;
 const V2 = 'Array(2)' as const;
@@ -127,11 +127,11 @@ export const ddGpuArithmetic: GpuArithmeticPart = {
   // The scaled store's replay of ddDiv (dd-gpu-scaled-quotient.ts) and the windowed DOT (dd-gpu-window-wgsl.ts) build
   // on the register's functions: one library. GEMV's long window (dd-gpu-gemv-long-wgsl.ts) builds on it as a part,
   // in the WGSL of the shaders that call it only (GEMV's partial pass with ddGemvLong), not of every dd shader.
-  native: () => Promise.all([import('./dd-gpu-wgsl.js'), import('./dd-gpu-scaled-quotient.js'), import('./dd-gpu-window-wgsl.js'), import('./dd-gpu-window-lean-wgsl.js'), import('./dd-gpu-gemv-long-wgsl.js')])
-    .then(([{ XF_WGSL }, { DD_SCALED_QUOTIENT_WGSL }, { DW_WGSL }, { DL_WGSL }, { DG_WGSL, DG_DD_WGSL, DG_ROWS_WGSL }]) => ({
+  native: () => Promise.all([import('./dd-gpu-wgsl.js'), import('./dd-gpu-scaled-quotient.js'), import('./dd-gpu-window-wgsl.js'), import('./dd-gpu-window-lean-wgsl.js'), import('./dd-gpu-gemv-long-wgsl.js'), import('./dd-gpu-gemv-decoded-dd-wgsl.js')])
+    .then(([{ XF_WGSL }, { DD_SCALED_QUOTIENT_WGSL }, { DW_WGSL }, { DL_WGSL }, { DG_WGSL, DG_DD_WGSL, DG_ROWS_WGSL }, { DG_DX_WGSL }]) => ({
       ...library,
       wgsl: XF_WGSL + DD_SCALED_QUOTIENT_WGSL + DW_WGSL + DL_WGSL,
-      parts: [{ functions: longWindowFunctionTypes(), wgsl: DG_WGSL }, { functions: longDdWindowFunctionTypes(), wgsl: DG_DD_WGSL }, { functions: longRowsWindowFunctionTypes(), wgsl: DG_ROWS_WGSL }],
+      parts: [{ functions: longWindowFunctionTypes(), wgsl: DG_WGSL }, { functions: longDdWindowFunctionTypes(), wgsl: DG_DD_WGSL }, { functions: longRowsWindowFunctionTypes(), wgsl: DG_ROWS_WGSL }, { functions: decodedDdFunctionTypes(), wgsl: DG_DX_WGSL }],
     })),
   declareZero: (dst) => `let ${dst} = [0.0, 0.0, 0.0, 0.0];`,
   declareFrom: (dst, src) => `let ${dst} = ${asXf(src)};`,
@@ -161,7 +161,13 @@ export const ddGpuArithmetic: GpuArithmeticPart = {
   // takes the long window for f64·f64 terms instead (ddGpuArithmeticGemvLong).
   // The `ddGemvLongDd` switch (on by default since session 21) puts terms with a dd operand into the long window too.
   // `ddGemvLong` off gives the windows of eight whatever `ddGemvLongDd` says (the dd terms extend the long window).
-  gemvVariant: () => (!gpuKernelSwitches().ddGemvLong ? ddGpuArithmeticGemvWindow8 : gpuKernelSwitches().ddGemvLongDd ? ddGpuArithmeticGemvLongDd : ddGpuArithmeticGemvLong),
+  // The `ddGemvDecodedXDd` switch (off until timed) decodes a dd x once a call for those dd terms (ddGpuArithmeticGemvLongDdX).
+  gemvVariant: () => {
+    const s = gpuKernelSwitches();
+    if (!s.ddGemvLong) return ddGpuArithmeticGemvWindow8;
+    if (!s.ddGemvLongDd) return ddGpuArithmeticGemvLong;
+    return s.ddGemvDecodedXDd ? ddGpuArithmeticGemvLongDdX : ddGpuArithmeticGemvLongDd;
+  },
 };
 
 /**
@@ -323,6 +329,9 @@ export const ddGpuArithmeticGemvWindow8: GpuArithmeticPart = {
   mulAddSteps: (list) => windowSteps(list, (acc, a, b) => ddGpuArithmetic.mulAdd(acc, a, asF64(b)), 8, true),
 };
 
+/** A decoded dd x_j (kind ddx, ddGemvDecodedXDd) as its own dd words; others as they are. */
+const asDd = (r: GpuPartRegister): GpuPartRegister => (r.kind === DECODED_DD ? { kind: 'dd', name: r.name } : r);
+
 /** An accumulator named by accumulatorChains for a second or later chain (acc1 … acc7). */
 const isExtraAccumulator = (name: string): boolean => /^acc\d+$/.test(name);
 
@@ -361,7 +370,8 @@ function longSteps(list: readonly { acc: string; a: GpuPartRegister; b: GpuPartR
   const { shared, lines } = sharedLimbsLines(list.filter((t) => longWindowTakes(byAcc.get(t.acc)!, dd)));
   for (const [acc, terms] of byAcc) {
     if (!longWindowTakes(terms, dd)) {
-      lines.push(...windowSteps(terms, ddGpuArithmetic.mulAdd, 8, true));
+      // (A decoded dd x_j is read as its own words there.)
+      lines.push(...windowSteps(terms.map((t) => ({ ...t, b: asDd(t.b) })), ddGpuArithmetic.mulAdd, 8, true));
       continue;
     }
     for (let s = 0; s < terms.length; s += 8) lines.push(...longWindowStep(acc, terms.slice(s, s + 8), shared));
@@ -382,4 +392,21 @@ export const ddGpuArithmeticGemvLongDd: GpuArithmeticPart = {
   ...ddGpuArithmeticGemvLong,
   name: 'dd-gemv-long-dd',
   mulAddSteps: (list) => longSteps(list, true),
+};
+
+/**
+ * {@link ddGpuArithmeticGemvLongDd} with a dd x decoded once a call (the `ddGemvDecodedXDd` kernel switch, off until
+ * timed; {@link ddGpuArithmetic}'s `gemvVariant` with it): GEMV's pre-pass writes each x_j's code (regularity and
+ * exponent) and its six signed limbs of lo (`mpDgDecodeDd`, dd-gpu-gemv-decoded-dd-wgsl.ts), and the long window's
+ * dd·dd and f64·dd terms read them beside x_j's own words instead of deriving them in every term. The same codes and
+ * limbs, so the same words as {@link ddGpuArithmeticGemvLongDd} (the proof in that module); x in another kind is read
+ * as it is.
+ * @group Double-double
+ */
+export const ddGpuArithmeticGemvLongDdX: GpuArithmeticPart = {
+  ...ddGpuArithmeticGemvLongDd,
+  name: 'dd-gemv-long-dd-x',
+  gemvDecodedX: { from: 'dd', decode: 'mpDgDecodeDd', kind: DECODED_DD },
+  // The loop's tail: the fused multiply-adds on x_j's own words.
+  mulAdd: (acc, a, b) => ddGpuArithmetic.mulAdd(acc, a, asDd(b)),
 };

@@ -43,6 +43,42 @@ export function longDdAddName(a: LongKind, b: LongKind): string {
   return `mpDgAdd${cap(a)}${cap(b)}`;
 }
 
+/** Kind of the register of an x_j in dd decoded once a call (the `ddGemvDecodedXDd` switch): x_j's own dd words in `name`, its decoded words in {@link decodedWords}. */
+export const DECODED_DD = 'ddx';
+
+/**
+ * The register holding the decoded words (`mpDgDecodeDd`) of the decoded-dd register `b`.
+ * @param b - the register's name
+ * @returns the name of its decoded words
+ */
+export const decodedWords = (b: string): string => `${b}D`;
+
+/**
+ * Names of the long window's code and add of a term a·x_j with x_j in dd decoded once a call (a of kind `a`), defined
+ * in dd-gpu-gemv-decoded-dd-wgsl.ts.
+ * @param a - a's kind
+ * @returns the WGSL functions' names
+ */
+export function decodedDdNames(a: LongKind): { exp: string; add: string } {
+  return { exp: `mpDgExp${cap(a)}Dx`, add: `mpDgAdd${cap(a)}Dx` };
+}
+
+/**
+ * gpu.js types of the decoded dd x's functions (the `ddGemvDecodedXDd` switch; a part of their own): the pre-pass's
+ * decoding, the term codes and adds.
+ * @returns name → argument and return types
+ */
+export function decodedDdFunctionTypes(): Record<string, { args: GpuValueType[]; returns: GpuValueType }> {
+  const out: Record<string, { args: GpuValueType[]; returns: GpuValueType }> = { mpDgDecodeDd: { args: ['Array(4)'], returns: 'Array(4)' } };
+  for (const a of ['dd', 'f64'] as const) {
+    const n = decodedDdNames(a);
+    const ta: GpuValueType = a === 'dd' ? 'Array(4)' : 'Array(2)';
+    out[n.exp] = { args: [ta, 'Array(4)'], returns: 'Integer' };
+    out[n.add] = { args: ['Array(4)', ta, 'Array(4)', 'Array(4)', 'Integer', 'Integer'], returns: 'Array(4)' };
+  }
+  return out;
+}
+
 /**
  * gpu.js types of the long window's WGSL functions.
  * @returns name → argument and return types
@@ -111,7 +147,8 @@ export function longWindowTakes(run: readonly { a: GpuPartRegister; b: GpuPartRe
   if (run.length === 0) return false;
   const [a, b] = [run[0]!.a.kind, run[0]!.b.kind];
   const ok = (k: string): k is LongKind => k === 'f64' || (dd && k === 'dd');
-  return ok(a) && ok(b) && run.every((t) => t.a.kind === a && t.b.kind === b);
+  // A decoded dd x_j (ddGemvDecodedXDd) is a right operand only.
+  return ok(a) && (ok(b) || (dd && b === DECODED_DD)) && run.every((t) => t.a.kind === a && t.b.kind === b);
 }
 
 /**
@@ -121,18 +158,24 @@ export function longWindowTakes(run: readonly { a: GpuPartRegister; b: GpuPartRe
  * terms). f64·f64 terms take `mpDgCode` and the exact product (`mpDgAdd`), terms with a dd operand the lean code
  * (`mpDlExp…`) and the lean product (`mpDgAdd<A><B>`), in the same window.
  * @param acc - the accumulator
- * @param run - the terms' operands (f64 or dd registers)
+ * @param run - the terms' operands (f64 or dd registers; b may be a decoded dd x_j, kind {@link DECODED_DD}: its code
+ *   and add then read its decoded words, `mpDgExp<A>Dx` and `mpDgAdd<A>Dx`, the same values)
  * @param shared - f64 right operands whose limbs {@link sharedLimbsLines} declared (x_j of R rows a thread): their
  *   f64·f64 terms take `mpDgAddShared` with those limbs — the same words as `mpDgAdd`
  * @returns the lines
  */
 export function longWindowStep(acc: string, run: readonly { a: GpuPartRegister; b: GpuPartRegister }[], shared: ReadonlySet<string> = new Set()): string[] {
   const id = `${acc}g${run[0]!.a.name}`;
-  const [ka, kb] = [run[0]!.a.kind as LongKind, run[0]!.b.kind as LongKind];
+  const ka = run[0]!.a.kind as LongKind;
+  // x_j decoded once a call: x's code and limbs from its decoded words (the same values), its own words for the rest.
+  const decoded = run[0]!.b.kind === DECODED_DD;
+  const kb: LongKind = decoded ? 'dd' : (run[0]!.b.kind as LongKind);
   const exact = ka === 'f64' && kb === 'f64';
-  const code = exact ? 'mpDgCode' : windowNames(ka, kb, 'lean').exp;
-  const add = exact ? 'mpDgAdd' : longDdAddName(ka, kb);
-  const lines = run.map((t, q) => `const ${id}t${q} = ${code}(${t.a.name}, ${t.b.name});`);
+  const code = decoded ? decodedDdNames(ka).exp : exact ? 'mpDgCode' : windowNames(ka, kb, 'lean').exp;
+  const add = decoded ? decodedDdNames(ka).add : exact ? 'mpDgAdd' : longDdAddName(ka, kb);
+  const codeArg = (b: string): string => (decoded ? decodedWords(b) : b);
+  const addArgs = (b: string): string => (decoded ? `${b}, ${decodedWords(b)}` : b);
+  const lines = run.map((t, q) => `const ${id}t${q} = ${code}(${t.a.name}, ${codeArg(t.b.name)});`);
   const e = run.slice(1).reduce((m, _, q) => `mpDwMax(${m}, ${id}t${q + 1})`, `${id}t0`);
   lines.push(
     `const ${id}e = ${e};`,
@@ -143,7 +186,7 @@ export function longWindowStep(acc: string, run: readonly { a: GpuPartRegister; 
   );
   run.forEach((t, q) => lines.push(exact && shared.has(t.b.name)
     ? `${acc}W = mpDgAddShared(${acc}W, ${t.a.name}, ${t.b.name}, ${sharedLimbs(t.b.name)}, ${id}t${q}, ${acc}F);`
-    : `${acc}W = ${add}(${acc}W, ${t.a.name}, ${t.b.name}, ${id}t${q}, ${acc}F);`));
+    : `${acc}W = ${add}(${acc}W, ${t.a.name}, ${addArgs(t.b.name)}, ${id}t${q}, ${acc}F);`));
   const names = windowNames(ka, kb);
   if (run.length > 1) lines.push(`${acc} = ${names.slowRun(run.length)}(${acc}, ${run.map((t, q) => `${t.a.name}, ${t.b.name}, ${id}t${q}`).join(', ')});`);
   else lines.push(`${acc} = ${names.slow}(${acc}, ${run[0]!.a.name}, ${run[0]!.b.name}, ${id}t0);`);

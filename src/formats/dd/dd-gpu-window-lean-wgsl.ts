@@ -49,6 +49,22 @@ export type LeanKind = Exclude<WindowKind, 'f64x'>;
 const MASK = '0x3FFFu';
 
 /**
+ * WGSL lines that declare the limbs `${p}6` … `${p}8` (i32, from hi's bits alone) of operand words `v` (hi low, hi
+ * high, …); {@link leanLimbs} begins with them, and so does the add with a decoded x (dd-gpu-gemv-decoded-dd-wgsl.ts).
+ * @param v - the operand's words (a vec4<u32> or vec2<u32> expression or name)
+ * @param p - the limbs' name prefix
+ * @returns the lines
+ */
+export function leanHiLimbs(v: string, p: string): string[] {
+  return [
+    `let ${p}mh = (${v}.y & 0xFFFFFu) | 0x100000u;`,
+    `let ${p}6 = i32((${v}.x >> 12u) & ${MASK});`,
+    `let ${p}7 = i32(((${v}.x >> 26u) | (${p}mh << 6u)) & ${MASK});`,
+    `let ${p}8 = i32(${p}mh >> 8u);`,
+  ];
+}
+
+/**
  * WGSL lines that declare the signed limbs `${p}0` … `${p}8` (i32) of operand words `v` (hi low, hi high, lo low, lo
  * high); an f64 operand (lo = 0) has limbs 5 … 8 only. (Also GEMV's long window's dd terms, dd-gpu-gemv-long-wgsl.ts.)
  * @param v - the operand's words (a vec4<u32> expression or name)
@@ -57,12 +73,7 @@ const MASK = '0x3FFFu';
  * @returns the lines
  */
 export function leanLimbs(v: string, p: string, kind: WindowKind): string[] {
-  const lines = [
-    `let ${p}mh = (${v}.y & 0xFFFFFu) | 0x100000u;`,
-    `let ${p}6 = i32((${v}.x >> 12u) & ${MASK});`,
-    `let ${p}7 = i32(((${v}.x >> 26u) | (${p}mh << 6u)) & ${MASK});`,
-    `let ${p}8 = i32(${p}mh >> 8u);`,
-  ];
+  const lines = leanHiLimbs(v, p);
   if (kind === 'f64') return [...lines, `let ${p}5 = i32((${v}.x << 2u) & 0x3FFCu);`];
   return [
     ...lines,
