@@ -3,7 +3,7 @@
  * kernels/dot/dot-webgpu.ts): another fixed order, so every result must lie within dotBound of the exact rational
  * oracle, in float-float (with and without the lean settle and long lazy runs) and f32, over n from one element to
  * many steps with a tail, 1 to 16 first-pass threads, bf16 and fp16 operands alike or mixed; the path only for packed
- * 16-bit operands (a view or an fp32 operand keeps the runs of four), the same value from run to run; off by default.
+ * 16-bit operands (a view or an fp32 operand keeps the runs of four), the same value from run to run; on by default since session 22.
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -62,7 +62,7 @@ describe('DOT in runs of eight 16-bit elements (dotOctetRuns)', () => {
     );
   });
 
-  it('keeps the runs of four for a view or an fp32 operand; NaN and ±∞ come through; off by default', async () => {
+  it('keeps the runs of four for a view or an fp32 operand; NaN and ±∞ come through; on by default', async () => {
     await requireRuntime();
     setGpuKernelSwitches({ dotOctetRuns: true });
     const n = 300;
@@ -88,6 +88,6 @@ describe('DOT in runs of eight 16-bit elements (dotOctetRuns)', () => {
     }
     expect(dotOctetRunCalls() - before).toBe(2);
     for (const b of [span, packed, x32]) b.destroy();
-    expect(initial.dotOctetRuns).toBe(process.env.MODPREC_GPU_DOT_OCTET_RUNS === '1');
+    expect(initial.dotOctetRuns).toBe(process.env.MODPREC_GPU_DOT_OCTET_RUNS !== '0');
   });
 });

@@ -187,7 +187,8 @@ describe('float-float with exact 16-bit products (ffExactProducts)', () => {
   it('GEMV N of a bf16 matrix with an fp32 x keeps TwoProd (its products are not exact)', async () => {
     await requireRuntime();
     const before = new Set((await compiledPrograms()).map((p) => p.source));
-    setGpuKernelSwitches({ ffExactProducts: true });
+    // ffFoldedProducts (the default since session 22) folds TwoProd's error into the sum: this test means the unfolded term.
+    setGpuKernelSwitches({ ffExactProducts: true, ffFoldedProducts: false });
     const A = deviceMatrix(await toDevice(randomValues(6 * 5, 3), { format: 'bf16' }), 6, 5);
     const x = await toDevice(randomValues(5, 4), { format: 'f32' });
     const y = await toDevice(new Float64Array(6), { format: 'f64' });

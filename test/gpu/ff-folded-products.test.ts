@@ -6,7 +6,8 @@
  * multiple of 2^-31 or cancelling across 2^±20) over packed and strided A and x, y packed or a view in several formats,
  * α = 0, β = 0 over a y of NaN, tails past the 8-column steps. The lean settle claims the default's bits: checked
  * against it (with and without the folded terms) on GEMV N and T and DOT, fp32 and 16-bit, with NaN, ±∞, overflow and
- * all-zero (−0 product) rows, and over the views and strides of the GEMV property. Both switches are off by default.
+ * all-zero (−0 product) rows, and over the views and strides of the GEMV property. The folded terms are on by default
+ * since session 22, the lean settles off.
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -251,8 +252,8 @@ describe('float-float folded lazy terms (ffFoldedProducts) and lean settles (ffL
     else expect(Math.abs(h! + l! - 12.75) < 0.01).toBe(true);
   });
 
-  it('are off by default (MODPREC_GPU_FF_FOLDED_PRODUCTS=1, MODPREC_GPU_FF_LEAN_SETTLE=1 turn them on)', () => {
-    expect(initial.ffFoldedProducts).toBe(process.env.MODPREC_GPU_FF_FOLDED_PRODUCTS === '1');
+  it('the folded terms are on by default and the lean settles off (MODPREC_GPU_FF_FOLDED_PRODUCTS=0, MODPREC_GPU_FF_LEAN_SETTLE=1 turn them around)', () => {
+    expect(initial.ffFoldedProducts).toBe(process.env.MODPREC_GPU_FF_FOLDED_PRODUCTS !== '0');
     expect(initial.ffLeanSettle).toBe(process.env.MODPREC_GPU_FF_LEAN_SETTLE === '1');
   });
 });
