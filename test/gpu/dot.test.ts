@@ -3,11 +3,15 @@
  * within γ_{n+8}(u) Σ|x_k y_k| plus the read error of the storage; bit-for-bit reproducibility.
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { toDevice } from '../../src/backends/webgpu/device-array.js';
 import { gpuDot, gpuDotResident } from '../../kernels/dot/dot-webgpu.js';
 import { gpuUpdate } from '../../kernels/waxpby/update-webgpu.js';
 import { accurateSum, gamma, opError, randomValues, readError, requireRuntime } from './gpu-test-helpers.js';
+import { gpuKernelSwitches, setGpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
+
+const initialSwitches = gpuKernelSwitches();
+afterEach(() => void setGpuKernelSwitches(initialSwitches));
 
 const STORAGES = ['f32', 'f16', 'bf16', 'f64', 'ff', 'i8', 'i16'] as const;
 
@@ -77,6 +81,8 @@ describe('gpuDot', () => {
       fc.asyncProperty(fc.constantFrom(...STORAGES), fc.integer({ min: 1, max: 700 }), fc.constantFrom(1, 3, 64), fc.integer({ min: 1, max: 2 ** 30 }), async (storage, n, maxThreads, seed) => {
         const x = await toDevice(randomValues(n, seed), { format: storage, scaleBlock: 64 });
         const y = await toDevice(randomValues(n, seed + 1, 3), { format: storage === 'i8' ? 'f16' : storage, scaleBlock: 64 });
+        // Runs of four either way: the runs of eight of two packed 16-bit vectors (dotOctetRuns) are another order.
+        setGpuKernelSwitches({ dotOctetRuns: false });
         for (const arithmetic of ['f32', 'ff'] as const) {
           const vector = (await gpuDot(x, y, { arithmetic, maxThreads })).value;
           const scalar = (await gpuDot(x, y, { arithmetic, maxThreads, vectorLoads: false })).value;

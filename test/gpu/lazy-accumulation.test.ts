@@ -42,8 +42,9 @@ describe('lazy float-float accumulation', () => {
   it('is on by default (MODPREC_GPU_LAZY=0 at start-up turns it off), and the programs then call the lazy addition', async () => {
     await requireRuntime();
     expect(lazyAccumulation()).toBe(true);
-    // TwoProd's terms (bf16·bf16 products take ffExactProducts' lazy multiply-add by default since session 19).
-    setGpuKernelSwitches({ ffExactProducts: false });
+    // TwoProd's terms (bf16·bf16 products take ffExactProducts' lazy multiply-add by default since session 19, and
+    // ffFoldedProducts' folded term since session 22).
+    setGpuKernelSwitches({ ffExactProducts: false, ffFoldedProducts: false });
     const x = await toDevice(randomValues(300, 4), { format: 'bf16' });
     await gpuDot(x, x, { arithmetic: 'ff', groupWidth: 2, groups: 3 });
     expect((await compiledPrograms()).some((p) => p.source.includes('ffLazyAdd') && p.source.includes('k1g') && p.wgsl.includes('ffSettle'))).toBe(true);
