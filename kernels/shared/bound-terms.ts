@@ -164,7 +164,8 @@ export function elementReadRoundings(r: Range<1, any>, ar: ArithmeticFormat, i: 
 /**
  * Absolute error a read of element i of `r` takes from converting its scale into `ar` when that conversion
  * underflows (|scale| below the arithmetic's smallest normal, fp32 arithmetic reading an fp64 scale such as
- * 1e-40/32767): fl(s) = s(1 + δ) + ε with |ε| ≤ η, so the read q·fl(s) carries q·ε besides the relative δ that
+ * 1e-40/32767): fl(s) = s(1 + δ) + ε with |ε| ≤ η (the read's η, 2^-126 for binary32 words, which may flush s to
+ * ±0), so the read q·fl(s) carries q·ε besides the relative δ that
  * {@link elementReadRoundings} counts — η·|q| (q the stored value before the scale), doubled for the scale
  * product's rounding. 0 for unscaled reads and for scales that convert exactly or to a normal number.
  * @param r - a 1-D range
@@ -176,11 +177,12 @@ export function scaleUnderflowError(r: Range<1, any>, ar: ArithmeticFormat, i: n
   const a = r.accessor;
   if (!a.scale) return 0;
   const s = r.readScale(i);
-  const { eta } = arithmeticLimits(ar);
-  // Below 2^emin (= η·2^p) the conversion's error is absolute; above it, relative and already counted.
+  const { eta, readEta } = arithmeticLimits(ar);
+  // Below 2^emin (= η·2^p) the conversion's error is absolute; above it, relative and already counted. It is the
+  // read's η: binary32 words (fp32 on the GPU, float-float also on the CPU) flush a scale below 2^-126 to ±0.
   if (exactIn(ar, s) || Math.abs(s) >= eta * 2 ** ar.significandBits) return 0;
   const q = Math.abs(numberOfKind(a.storage.kind, a.storage.decode(a.data as never, a.linearIndex([i]))));
-  return 2 * eta * q * (1 + 2 ** -50);
+  return 2 * readEta * q * (1 + 2 ** -50);
 }
 
 /**
