@@ -12,7 +12,7 @@ import { inflate, matrixMagnitudes, readRoundings, vectorMagnitudes, vectorScale
 import { scaleBound, updateBound, updateBoundContext } from '../gemv/update-bound.js';
 import { checkEllSpmvArguments, type EllSpmvArguments } from './ell-spmv-arguments.js';
 import { checkOptionsObject } from '../../src/backends/backend.js';
-import { arithmeticLimits, scaledReadOverflows } from '../shared/bound-terms.js';
+import { arithmeticLimits, scaledReadOverflows, scaleUnderflowErrorAt } from '../shared/bound-terms.js';
 
 /**
  * Per-component bounds on |ŷᵢ − yᵢ| for `ellSpmv(args, options)`, where ŷ is what ellSpmv stores and y the
@@ -71,8 +71,11 @@ export function ellSpmvBound(args: EllSpmvArguments, options: KernelOptions = {}
       const v = absV(i, k), xv = absX(col);
       if (!(v < readLimit) || !(xv < readLimit) || scaledReadOverflows(x.accessor, ar, [col]) || scaledReadOverflows(A.values.accessor, ar, [i, k])) overflows = true;
       s += v * xv;
-      // A read that rounds may round into the subnormal range: η times the other factor.
+      // A read that rounds may round into the subnormal range: η times the other factor; a scale that converts into
+      // the subnormal range (or flushes) errs by up to 2η·|q| on the read (q the stored value), times the other factor.
       readUnderflow += 2 * readEta * (readsV * xv + readsX * v);
+      const ev = scaleUnderflowErrorAt(A.values.accessor, ar, [i, k]), ex = scaleUnderflowErrorAt(x.accessor, ar, [col]);
+      if (ev > 0 || ex > 0) readUnderflow += 2 * (ev * xv + ex * v + ev * ex);
     }
     if (overflows) { out[i] = Infinity; continue; }
     out[i] = updateBound(ctx, k, inflate(s, 3 * k), beta === 0 ? 0 : absY(i), scaleY(i), inflate(readUnderflow, 3 * k));

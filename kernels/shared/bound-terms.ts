@@ -174,15 +174,36 @@ export function elementReadRoundings(r: Range<1, any>, ar: ArithmeticFormat, i: 
  * @returns the absolute error bound (∞ when q is not finite)
  */
 export function scaleUnderflowError(r: Range<1, any>, ar: ArithmeticFormat, i: number): number {
-  const a = r.accessor;
+  return scaleUnderflowErrorAt(r.accessor, ar, [i]);
+}
+
+/**
+ * {@link scaleUnderflowError} for the element at `index` of any accessor (a matrix's, an ELL operand's values).
+ * @param a - the accessor read
+ * @param ar - the kernel's arithmetic
+ * @param index - the element
+ * @returns the absolute error bound of the read (0 when unscaled, ∞ when the stored value is not finite)
+ */
+export function scaleUnderflowErrorAt(a: Accessor<any, any>, ar: ArithmeticFormat, index: readonly number[]): number {
   if (!a.scale) return 0;
-  const s = r.readScale(i);
-  const { eta, readEta } = arithmeticLimits(ar);
-  // Below 2^emin (= η·2^p) the conversion's error is absolute; above it, relative and already counted. It is the
-  // read's η: binary32 words (fp32 on the GPU, float-float also on the CPU) flush a scale below 2^-126 to ±0.
-  if (exactIn(ar, s) || Math.abs(s) >= eta * 2 ** ar.significandBits) return 0;
-  const q = Math.abs(numberOfKind(a.storage.kind, a.storage.decode(a.data as never, a.linearIndex([i]))));
+  const s = a.scale.data[a.scaleIndex(index as any)]!;
+  // The error is the read's η: binary32 words (fp32 on the GPU, float-float also on the CPU) flush a scale below
+  // 2^-126 to ±0.
+  if (!scaleConversionUnderflows(ar, s)) return 0;
+  const { readEta } = arithmeticLimits(ar);
+  const q = Math.abs(numberOfKind(a.storage.kind, a.storage.decode(a.data as never, a.linearIndex(index as any))));
   return 2 * readEta * q * (1 + 2 ** -50);
+}
+
+/**
+ * Whether converting the scale s into `ar` rounds below the arithmetic's normal range (|s| < 2^emin = η·2^p), where
+ * its error is absolute (up to η, or all of s where the arithmetic flushes it) instead of relative.
+ * @param ar - the kernel's arithmetic
+ * @param s - a scale (fp64)
+ * @returns false for a scale the conversion keeps exactly, or one in the normal range
+ */
+export function scaleConversionUnderflows(ar: ArithmeticFormat, s: number): boolean {
+  return !exactIn(ar, s) && Math.abs(s) < arithmeticLimits(ar).eta * 2 ** ar.significandBits;
 }
 
 /**
