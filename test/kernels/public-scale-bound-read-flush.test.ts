@@ -4,13 +4,22 @@
  * the GPU does). The bound counted that read's underflow with η (2^-150) instead of the read's η, 2^-126, as the
  * general update bound (updateBound: yReadUnderflow) and SCAL's bound do: for y = −1.5·2^-149 and β = −1 the kernel
  * stores 0, an error of 1.5·2^-149 = 2.1019476964874714e-45, and the bound was 2.101947696487471e-45 — one ulp short.
- * (Fix, for the lead: scaleBound's `readUnderflow` takes `readEta` from arithmeticLimits, not `eta`.)
+ * The same η stood for the conversion of a coefficient below 2^-126 (conversionUnderflow: β = −2.1e-45 flushed, y = 0
+ * for the exact −2.1e-45·y, bound one ulp short), and no term at all for scales below 2^-126 in GEMV's A, x and y or
+ * ELL SpMV's y (an i32 10^9·2^-127 read as 0: gemv gave 0 for 5.9e-30 with a bound of 2.4e-38).
+ * (Fix, for the lead, in kernels/gemv/update-bound.ts and gemv-bound.ts: readEta in scaleBound's y read and in
+ * conversionUnderflow; scaleUnderflowErrorAt (kernels/shared/bound-terms.ts) on GEMV's reads of A and x, and on y's read
+ * through a new yScaleError argument of updateBound and scaleBound, which ellSpmvBound passes too.)
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ellOperand, ellSpmv, ellSpmvBound, formats, gemv, gemvBound, matrix, range, rowMajor, vector } from '../../src/index.js';
+import { ellOperand, ellSpmv, ellSpmvBound, formats, gemv, gemvBound, matrix, range, rowMajor, scaledReducedRowMajor, vector, type Range } from '../../src/index.js';
+import { addRational, type Rational } from '../../src/testing/rational.js';
 import { exactOf } from '../../src/testing/exact.js';
 import { absRational, compareRational, mulRational, subRational } from '../../src/testing/rational.js';
+
+const withinR = (computed: number, exact: Rational, bound: number): boolean =>
+  bound === Infinity || (Number.isFinite(computed) && compareRational(absRational(subRational(exactOf(computed), exact)), exactOf(bound)) <= 0);
 
 const within = (computed: number, beta: number, y: number, bound: number): boolean =>
   compareRational(absRational(subRational(exactOf(computed), mulRational(exactOf(beta), exactOf(y)))), exactOf(bound)) <= 0;
@@ -41,5 +50,45 @@ describe('y := β·y bounds cover a read that flushes below 2^-126 (float-float)
         }
       }
     }), { numRuns: 50 });
+  });
+});
+
+/** An i32 vector under one scale s, element i = q[i]·s. */
+function scaledVector(s: number, q: readonly number[]): Range<1> {
+  const x = range(scaledReducedRowMajor<1>({ size: [q.length], storage: formats.i32, arithmetic: formats.f64, scaleMask: [false], scale: Float64Array.of(s) }));
+  q.forEach((v, i) => x.set(i, v * s));
+  return x;
+}
+
+describe('GEMV and ELL SpMV bounds cover scales and coefficients below 2^-126 (float-float flushes them)', () => {
+  it('tiny β; scaled A, x and y', () => {
+    const tiny = fc.oneof(fc.constantFrom(2 ** -127, 1e-40, 3e-39), fc.double({ min: 2 ** -149, max: 2 ** -126, noNaN: true }));
+    const arb = fc.record({
+      sa: fc.oneof(tiny, fc.constant(1)), sx: fc.oneof(tiny, fc.constant(1)), sy: fc.oneof(tiny, fc.constant(1)),
+      q: fc.array(fc.integer({ min: -(2 ** 30), max: 2 ** 30 }), { minLength: 6, maxLength: 6 }),
+      alpha: fc.constantFrom(0, 1, -0.5), beta: fc.oneof(fc.constantFrom(0, 1, 2), tiny), arithmetic: fc.constantFrom('ff', 'f32'),
+    });
+    fc.assert(fc.property(arb, (t) => {
+      const o = { arithmetic: t.arithmetic };
+      const A = range(scaledReducedRowMajor({ size: [2, 2], storage: formats.i32, arithmetic: formats.f64, scaleMask: [false, false], scale: Float64Array.of(t.sa) }));
+      for (let k = 0; k < 4; k++) A.set(k >> 1, k & 1, t.q[k]! * t.sa);
+      const x = scaledVector(t.sx, t.q.slice(4, 6)), y = scaledVector(t.sy, t.q.slice(1, 3));
+      const exact = [0, 1].map((i): Rational => {
+        let e = mulRational(exactOf(t.beta), exactOf(y.get(i)));
+        for (let j = 0; j < 2; j++) e = addRational(e, mulRational(exactOf(t.alpha), mulRational(exactOf(A.get(i, j)), exactOf(x.get(j)))));
+        return e;
+      });
+      const args = { alpha: t.alpha, A, x, beta: t.beta, y };
+      const b = gemvBound(args, o);
+      gemv(args, o);
+      exact.forEach((e, i) => expect(withinR(y.get(i), e, b[i]!), `gemv ${JSON.stringify(t)} y[${i}] = ${y.get(i)} ± ${b[i]}`).toBe(true));
+
+      const z = scaledVector(t.sy, t.q.slice(1, 3));
+      const E = ellOperand({ rows: 2, cols: 2, width: 2, stride: 2, colIndex: Int32Array.of(0, 0, 1, 1) }, A);
+      const eArgs = { alpha: t.alpha, A: E, x, beta: t.beta, y: z };
+      const eb = ellSpmvBound(eArgs, o);
+      ellSpmv(eArgs, o);
+      exact.forEach((e, i) => expect(withinR(z.get(i), e, eb[i]!), `ell ${JSON.stringify(t)} y[${i}] = ${z.get(i)} ± ${eb[i]}`).toBe(true));
+    }), { numRuns: 150 });
   });
 });
