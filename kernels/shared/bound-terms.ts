@@ -283,7 +283,8 @@ export interface TermBound {
 /**
  * The term c·v̂ with v = element i of `r`: its read takes {@link elementReadRoundings}, c's conversion one
  * rounding unless exact, and the kernel applies `operations` further roundings (multiplication, addition).
- * Underflow: each read rounding and each operation may add η, the coefficient's may add η·|v̂|; these are
+ * Underflow: each read rounding and each operation may add η, the coefficient's may add η·|v̂| (the read's η: float-float
+ * flushes a coefficient below 2^-126); these are
  * multiplied by at most (1 + u)^k ≤ 2 on their way to t. ∞ when v̂ or c·v̂ is not finite or v̂ cannot be read into
  * the arithmetic without overflow.
  * @param c - the coefficient (1 for a plain addend)
@@ -306,7 +307,8 @@ export function termBound(c: number, r: Range<1, any>, i: number, ar: Arithmetic
   // A stored value beyond the arithmetic's range (fp64 1e45 read into fp32) is read as ±∞, whatever c is.
   if (v * (1 + gamma(reads, ar.unitRoundoff)) >= max) return { magnitude: Infinity, error: Infinity };
   const relative = gamma(kc + reads + operations, ar.unitRoundoff) * magnitude;
-  const underflow = 4 * readEta * Math.abs(c) * reads + 4 * eta * (kc * v + operations + 1) + 2 * Math.abs(c) * scaleUnderflowError(r, ar, i);
+  // (c's conversion is a read too: float-float flushes a coefficient below 2^-126, an error of |c|·|v̂| up to 2^-126·|v̂|.)
+  const underflow = 4 * readEta * (Math.abs(c) * reads + kc * v) + 4 * eta * (operations + 1) + 2 * Math.abs(c) * scaleUnderflowError(r, ar, i);
   return { magnitude, error: relative + underflow };
 }
 
