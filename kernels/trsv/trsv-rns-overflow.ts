@@ -16,6 +16,13 @@ function finite(kind: string, v: unknown): boolean {
   return true;
 }
 
+/** Whether two values as a storage decodes them are the same bits (multiple precision: never rewritten). */
+function sameValue(kind: string, a: unknown, b: unknown): boolean {
+  if (kind === 'number') return Object.is(a, b);
+  if (kind === 'dd') { const [p, q] = [a as { hi: number; lo: number }, b as { hi: number; lo: number }]; return Object.is(p.hi, q.hi) && Object.is(p.lo, q.lo); }
+  return true;
+}
+
 /**
  * Runs `solve` (the substitution on x, in an `mp` arithmetic); if it throws after an unknown overflowed x's
  * storage, restores every element of x as it was and throws a typed error naming that unknown.
@@ -40,7 +47,9 @@ export function solveRestoringX(x: Range<1, any>, lower: boolean, ar: Arithmetic
       const i = lower ? k : n - 1 - k;
       if (!finite(st.kind, st.decode(a.data as never, at(i)))) overflowed = i;
     }
-    kept.forEach((v, i) => st.encode(a.data as never, at(i), v));
+    // Only the unknowns solved before the failure changed: rewrite those (an error raised before the solve wrote
+    // anything, such as an accumulation RNS cannot run, leaves every bit as it was; a rewritten dd pair is normalised).
+    kept.forEach((v, i) => { if (!sameValue(st.kind, v, st.decode(a.data as never, at(i)))) st.encode(a.data as never, at(i), v); });
     if (overflowed < 0) throw e;
     fail('INVALID_VALUE', `x[${overflowed}]`, `overflowed its storage (${st.name}) in the solve: stored as ±∞, which ${ar.name} arithmetic cannot read back for the next unknowns (x is left as it was)`);
   }

@@ -4,11 +4,11 @@
  * with `INVALID_VALUE` naming the conversion's own `value` (`hi` for dd storage) after x_1 … x_k were written
  * (x = [0, −3, 0, 1] became [0, −3, ∞, 1]). Now: `INVALID_VALUE` naming `x[k]`, x exactly as it was, on the automatic
  * CPU choice and on 'js'; an overflow in the last unknown is no error (nothing reads it back) and stores ±∞ as fp64
- * arithmetic does.
+ * arithmetic does; an error raised before the solve writes (an accumulation RNS cannot run) leaves x's bits alone.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { formats, matrix, ModprecError, toArray, trsv, vector } from '../../src/index.js';
+import { formats, matrix, ModprecError, range, rowMajor, toArray, trsv, vector } from '../../src/index.js';
 
 const STORAGES = { f64: 1.7976931348623157e308, f32: 3.4e38, bf16: 3.3e38, f16: 65504, dd: 1.7976931348623157e308 } as const;
 type StorageName = keyof typeof STORAGES;
@@ -55,5 +55,16 @@ describe('TRSV in RNS arithmetic: an unknown that overflows x\'s storage', () =>
     const x = vector([1, -2, 5], { storage: formats.f32 });
     trsv({ A, x, uplo: 'L', trans: 'N', diag: 'N' }, { arithmetic: 'rns106' });
     expect([...toArray(x)]).toEqual([1, -2, Infinity]);
+  });
+
+  it('an error raised before the solve writes leaves an unnormalised dd pair of x bit for bit', () => {
+    // (−1, 1.5·2^-53) is not normalised: putting x back by value would store (−1 + 2^-52, −2^-54).
+    const data = Float64Array.of(-1, 1.5 * 2 ** -53, 2, 0);
+    const x = range(rowMajor<1>({ size: [2], storage: formats.dd, arithmetic: formats.f64, data }));
+    const A = matrix(2, 2, (i, j) => (j <= i ? 1 : 0));
+    let error: unknown;
+    try { trsv({ A, x, uplo: 'L', trans: 'N', diag: 'N' }, { arithmetic: 'rns106', accumulation: 'kahan' }); } catch (e) { error = e; }
+    expect((error as ModprecError).code).toBe('INVALID_OPTION');
+    expect(Array.from(data)).toEqual([-1, 1.5 * 2 ** -53, 2, 0]);
   });
 });
