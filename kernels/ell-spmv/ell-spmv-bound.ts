@@ -5,7 +5,7 @@
  * ../gemv/update-bound.ts).
  * @module
  */
-import { chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
+import { checkCoefficientsIn, chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
 import { resolveAccumulation } from '../shared/accumulation.js';
 import { ELL_PADDING } from '../../src/sparse/ell-matrix.js';
 import { inflate, matrixMagnitudes, readRoundings, vectorMagnitudes, vectorScales } from '../shared/accessor-rounding.js';
@@ -46,6 +46,8 @@ export function ellSpmvBound(args: EllSpmvArguments, options: KernelOptions = {}
   const { rows, cols, width, stride, colIndex } = A.structure;
   const out = new Float64Array(rows);
   if (rows === 0 || (alpha === 0 && beta === 1)) return out;
+  // As ellSpmv: an RNS arithmetic has no NaN or ±∞ to multiply by (INVALID_VALUE naming the coefficient).
+  checkCoefficientsIn(ar, [...(cols > 0 && width > 0 ? [['alpha', alpha] as const] : []), ['beta', beta]]);
   const absY = vectorMagnitudes(y.accessor);
   const scaleY = vectorScales(y.accessor);
   if (alpha === 0 || cols === 0 || width === 0) {
