@@ -51,7 +51,7 @@ export function ellSpmvBound(args: EllSpmvArguments, options: KernelOptions = {}
   const absY = vectorMagnitudes(y.accessor);
   const scaleY = vectorScales(y.accessor);
   if (alpha === 0 || cols === 0 || width === 0) {
-    for (let i = 0; i < rows; i++) out[i] = beta !== 0 && scaledReadOverflows(y.accessor, ar, [i]) ? Infinity : scaleBound(ar, y.accessor, beta, absY(i), scaleY(i));
+    for (let i = 0; i < rows; i++) out[i] = beta !== 0 && scaledReadOverflows(y.accessor, ar, [i]) ? Infinity : scaleBound(ar, y.accessor, beta, absY(i), scaleY(i), scaleUnderflowErrorAt(y.accessor, ar, [i]));
     return out;
   }
   const ctx = updateBoundContext(ar, acc, A.values.accessor, x.accessor, y.accessor, alpha, beta);
@@ -80,7 +80,7 @@ export function ellSpmvBound(args: EllSpmvArguments, options: KernelOptions = {}
       if (ev > 0 || ex > 0) readUnderflow += 2 * (ev * xv + ex * v + ev * ex);
     }
     if (overflows) { out[i] = Infinity; continue; }
-    out[i] = updateBound(ctx, k, inflate(s, 3 * k), beta === 0 ? 0 : absY(i), scaleY(i), inflate(readUnderflow, 3 * k));
+    out[i] = updateBound(ctx, k, inflate(s, 3 * k), beta === 0 ? 0 : absY(i), scaleY(i), inflate(readUnderflow, 3 * k), beta === 0 ? 0 : scaleUnderflowErrorAt(y.accessor, ar, [i]));
   }
   return out;
 }
