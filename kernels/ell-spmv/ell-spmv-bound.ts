@@ -5,14 +5,14 @@
  * ../gemv/update-bound.ts).
  * @module
  */
-import { chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
+import { checkCoefficientsIn, chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
 import { resolveAccumulation } from '../shared/accumulation.js';
 import { ELL_PADDING } from '../../src/sparse/ell-matrix.js';
 import { inflate, matrixMagnitudes, readRoundings, vectorMagnitudes, vectorScales } from '../shared/accessor-rounding.js';
 import { scaleBound, updateBound, updateBoundContext } from '../gemv/update-bound.js';
 import { checkEllSpmvArguments, type EllSpmvArguments } from './ell-spmv-arguments.js';
 import { checkOptionsObject } from '../../src/backends/backend.js';
-import { arithmeticLimits, scaledReadOverflows } from '../shared/bound-terms.js';
+import { arithmeticLimits, scaledReadOverflows, scaleUnderflowErrorAt } from '../shared/bound-terms.js';
 
 /**
  * Per-component bounds on |ŷᵢ − yᵢ| for `ellSpmv(args, options)`, where ŷ is what ellSpmv stores and y the
@@ -46,10 +46,12 @@ export function ellSpmvBound(args: EllSpmvArguments, options: KernelOptions = {}
   const { rows, cols, width, stride, colIndex } = A.structure;
   const out = new Float64Array(rows);
   if (rows === 0 || (alpha === 0 && beta === 1)) return out;
+  // As ellSpmv: an RNS arithmetic has no NaN or ±∞ to multiply by (INVALID_VALUE naming the coefficient).
+  checkCoefficientsIn(ar, [...(cols > 0 && width > 0 ? [['alpha', alpha] as const] : []), ['beta', beta]]);
   const absY = vectorMagnitudes(y.accessor);
   const scaleY = vectorScales(y.accessor);
   if (alpha === 0 || cols === 0 || width === 0) {
-    for (let i = 0; i < rows; i++) out[i] = beta !== 0 && scaledReadOverflows(y.accessor, ar, [i]) ? Infinity : scaleBound(ar, y.accessor, beta, absY(i), scaleY(i));
+    for (let i = 0; i < rows; i++) out[i] = beta !== 0 && scaledReadOverflows(y.accessor, ar, [i]) ? Infinity : scaleBound(ar, y.accessor, beta, absY(i), scaleY(i), scaleUnderflowErrorAt(y.accessor, ar, [i]));
     return out;
   }
   const ctx = updateBoundContext(ar, acc, A.values.accessor, x.accessor, y.accessor, alpha, beta);
@@ -71,11 +73,14 @@ export function ellSpmvBound(args: EllSpmvArguments, options: KernelOptions = {}
       const v = absV(i, k), xv = absX(col);
       if (!(v < readLimit) || !(xv < readLimit) || scaledReadOverflows(x.accessor, ar, [col]) || scaledReadOverflows(A.values.accessor, ar, [i, k])) overflows = true;
       s += v * xv;
-      // A read that rounds may round into the subnormal range: η times the other factor.
+      // A read that rounds may round into the subnormal range: η times the other factor; a scale that converts into
+      // the subnormal range (or flushes) errs by up to 2η·|q| on the read (q the stored value), times the other factor.
       readUnderflow += 2 * readEta * (readsV * xv + readsX * v);
+      const ev = scaleUnderflowErrorAt(A.values.accessor, ar, [i, k]), ex = scaleUnderflowErrorAt(x.accessor, ar, [col]);
+      if (ev > 0 || ex > 0) readUnderflow += 2 * (ev * xv + ex * v + ev * ex);
     }
     if (overflows) { out[i] = Infinity; continue; }
-    out[i] = updateBound(ctx, k, inflate(s, 3 * k), beta === 0 ? 0 : absY(i), scaleY(i), inflate(readUnderflow, 3 * k));
+    out[i] = updateBound(ctx, k, inflate(s, 3 * k), beta === 0 ? 0 : absY(i), scaleY(i), inflate(readUnderflow, 3 * k), beta === 0 ? 0 : scaleUnderflowErrorAt(y.accessor, ar, [i]));
   }
   return out;
 }

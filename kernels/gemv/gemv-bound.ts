@@ -6,7 +6,7 @@
  * the arithmetic, and to the rounding of the result to y's storage (see update-bound.ts).
  * @module
  */
-import { chooseArithmetic } from '../shared/kernel-options.js';
+import { checkCoefficientsIn, chooseArithmetic } from '../shared/kernel-options.js';
 import { resolveAccumulation } from '../shared/accumulation.js';
 import { checkChoice, checkGemvArguments, type GemvArguments } from './gemv-arguments.js';
 import type { GemvOptions } from './gemv.js';
@@ -14,7 +14,7 @@ import { GEMV_LOOP_CHOICES } from './gemv-cpu.js';
 import { matrixMagnitudes, vectorMagnitudes, vectorScales, inflate, readRoundings } from '../shared/accessor-rounding.js';
 import { scaleBound, updateBound, updateBoundContext } from './update-bound.js';
 import { checkOptionsObject } from '../../src/backends/backend.js';
-import { arithmeticLimits, scaledReadOverflows } from '../shared/bound-terms.js';
+import { arithmeticLimits, scaledReadOverflows, scaleUnderflowErrorAt } from '../shared/bound-terms.js';
 
 /**
  * Per-component bounds on |ŷᵢ − yᵢ| for `gemv(args, options)`, where ŷ is what gemv stores and y the exact
@@ -47,10 +47,12 @@ export function gemvBound(args: GemvArguments, options: GemvOptions = {}): Float
   const acc = resolveAccumulation(options.accumulation);
   const out = new Float64Array(m);
   if (m === 0 || n === 0 || (alpha === 0 && beta === 1)) return out;
+  // As gemv: an RNS arithmetic has no NaN or ±∞ to multiply by (INVALID_VALUE naming the coefficient).
+  checkCoefficientsIn(ar, [['alpha', alpha], ['beta', beta]]);
   const absY = vectorMagnitudes(y.accessor);
   const scaleY = vectorScales(y.accessor);
   if (alpha === 0) {
-    for (let i = 0; i < m; i++) out[i] = beta !== 0 && scaledReadOverflows(y.accessor, ar, [i]) ? Infinity : scaleBound(ar, y.accessor, beta, absY(i), scaleY(i));
+    for (let i = 0; i < m; i++) out[i] = beta !== 0 && scaledReadOverflows(y.accessor, ar, [i]) ? Infinity : scaleBound(ar, y.accessor, beta, absY(i), scaleY(i), scaleUnderflowErrorAt(y.accessor, ar, [i]));
     return out;
   }
   const ctx = updateBoundContext(ar, acc, opA, x.accessor, y.accessor, alpha, beta);
@@ -74,11 +76,14 @@ export function gemvBound(args: GemvArguments, options: GemvOptions = {}): Float
       s += a * xs[j]!;
       // A read that rounds (a narrower arithmetic, a scale) may round into the subnormal range: η times the other factor.
       readUnderflow += 2 * readEta * (readsA * xs[j]! + readsX * a);
+      // A scale converted below the normal range (float-float flushes one below 2^-126): up to 2η|q| on the read.
+      const ea = opA.scale ? scaleUnderflowErrorAt(opA, ar, [i, j]) : 0, ex = scaleUnderflowErrorAt(x.accessor, ar, [j]);
+      if (ea > 0 || ex > 0) readUnderflow += 2 * (ea * xs[j]! + ex * a + ea * ex);
       if (opA.scale && scaledReadOverflows(opA, ar, [i, j])) scaledOverflow = true;
     }
     if (!(largest < readLimit) || scaledOverflow || (beta !== 0 && scaledReadOverflows(y.accessor, ar, [i]))) { out[i] = Infinity; continue; }
     // S is computed in fp64 without cancellation (2n roundings, one more for a scaled element).
-    out[i] = updateBound(ctx, n, inflate(s, 3 * n), beta === 0 ? 0 : absY(i), scaleY(i), inflate(readUnderflow, 3 * n));
+    out[i] = updateBound(ctx, n, inflate(s, 3 * n), beta === 0 ? 0 : absY(i), scaleY(i), inflate(readUnderflow, 3 * n), beta === 0 ? 0 : scaleUnderflowErrorAt(y.accessor, ar, [i]));
   }
   return out;
 }

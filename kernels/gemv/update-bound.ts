@@ -57,7 +57,7 @@ function convertsToInfinity(ar: ArithmeticFormat, c: number): boolean {
 
 /** The absolute error of converting c to `ar` when that rounds (η at most, in the subnormal range); 0 when exact. */
 function conversionUnderflow(ar: ArithmeticFormat, c: number): number {
-  return coefficientRoundings(ar, c) === 0 ? 0 : 2 * arithmeticLimits(ar).eta;
+  return coefficientRoundings(ar, c) === 0 ? 0 : 2 * arithmeticLimits(ar).readEta;
 }
 
 /** The shared part of the bound for a call with these operands and coefficients (α ≠ 0). */
@@ -86,7 +86,7 @@ export function updateBoundContext(
  * @param readUnderflow - absolute error of the sum from reads that round into the arithmetic's subnormal range
  *   (2η times the other factor's magnitude for each such read), before α
  */
-export function updateBound(ctx: UpdateBoundContext, terms: number, absSum: number, absY: number, scale: number, readUnderflow = 0): number {
+export function updateBound(ctx: UpdateBoundContext, terms: number, absSum: number, absY: number, scale: number, readUnderflow = 0, yScaleError = 0): number {
   const u = ctx.ar.unitRoundoff;
   const gr = gamma(ctx.productReads, u);
   const { ofAbsSum, ofResult } = ctx.acc.bound(terms, u);
@@ -99,7 +99,7 @@ export function updateBound(ctx: UpdateBoundContext, terms: number, absSum: numb
   if (ctx.coefficientOverflows || !(absSum * (1 + 2 * sumError) < max) || !(absY * (1 + 4 * u) < max)) return Infinity;
   // Each product may underflow by η (then scaled by α and the later roundings), and so may α·t, β·y and their sum,
   // and the conversions of α and β (then multiplied by the sum and by y).
-  const underflow = (eta * (2 * ctx.absAlpha * terms * (1 + sumError) + 3) + ctx.absAlpha * readUnderflow * (1 + sumError) + ctx.yReadUnderflow * ctx.absBeta * (absY > 0 ? 1 : 0) + ctx.alphaUnderflow * absSum * (1 + sumError) + ctx.betaUnderflow * absY) * (1 + ga);
+  const underflow = (eta * (2 * ctx.absAlpha * terms * (1 + sumError) + 3) + ctx.absAlpha * readUnderflow * (1 + sumError) + ctx.yReadUnderflow * ctx.absBeta * (absY > 0 ? 1 : 0) + ctx.alphaUnderflow * absSum * (1 + sumError) + ctx.betaUnderflow * absY + ctx.absBeta * yScaleError) * (1 + ga);
   const computed = alphaPart * (sumError * (1 + ga) + ga) + gamma(ctx.betaRoundings, u) * betaPart + underflow;
   if (outputOverflows(ctx.ar, ctx.y, alphaPart + betaPart + computed, scale)) return Infinity;
   const w = ctx.write;
@@ -132,18 +132,18 @@ function outputOverflows(ar: ArithmeticFormat, y: Accessor<1, any>, t: number, s
  * Bound on |ŷᵢ − β·yᵢ| for y := β·y (α = 0, β ≠ 1): reading y, converting β, one product, the write.
  * β = 0 writes an exact zero: bound 0 (unless the scale cannot be divided by in the arithmetic).
  */
-export function scaleBound(ar: ArithmeticFormat, y: Accessor<1, any>, beta: number, absY: number, scale: number): number {
+export function scaleBound(ar: ArithmeticFormat, y: Accessor<1, any>, beta: number, absY: number, scale: number, yScaleError = 0): number {
   // (A scale that converts to 0 or ±∞ in the arithmetic makes even the zero's store NaN or ±∞.)
   if (beta === 0) return outputOverflows(ar, y, 0, scale) ? Infinity : 0;
   const k = readRoundings(y, ar) + coefficientRoundings(ar, beta) + 1;
   const exact = Math.abs(beta) * absY;
   const w = writeError(y, ar);
-  const { eta, max } = arithmeticLimits(ar);
+  const { eta, max, readEta } = arithmeticLimits(ar);
   if (convertsToInfinity(ar, beta) || !(absY * (1 + 4 * ar.unitRoundoff) < max)) return Infinity;
   // The product β·y may round into the subnormal range (η absolutely), and so may the conversion of β (times |y|).
   // A read of y that rounds may underflow too (fp64 y read into fp32 arithmetic): η times |β|.
-  const readUnderflow = readRoundings(y, ar) > 0 && absY > 0 ? 2 * eta * Math.abs(beta) : 0;
-  const e = gamma(k, ar.unitRoundoff) * exact + eta + readUnderflow + conversionUnderflow(ar, beta) * absY * (1 + 4 * ar.unitRoundoff);
+  const readUnderflow = readRoundings(y, ar) > 0 && absY > 0 ? 2 * readEta * Math.abs(beta) : 0;
+  const e = gamma(k, ar.unitRoundoff) * exact + eta + readUnderflow + Math.abs(beta) * yScaleError * (1 + 4 * ar.unitRoundoff) + conversionUnderflow(ar, beta) * absY * (1 + 4 * ar.unitRoundoff);
   if (outputOverflows(ar, y, exact + e, scale)) return Infinity;
   const absolute = w.absolutePerScale > 0 ? w.absolutePerScale * scale + 2 * Number.MIN_VALUE : 0;
   return orInfinity(inflate(e * (1 + w.relative) + w.relative * exact + absolute, 12));

@@ -164,7 +164,8 @@ export function elementReadRoundings(r: Range<1, any>, ar: ArithmeticFormat, i: 
 /**
  * Absolute error a read of element i of `r` takes from converting its scale into `ar` when that conversion
  * underflows (|scale| below the arithmetic's smallest normal, fp32 arithmetic reading an fp64 scale such as
- * 1e-40/32767): fl(s) = s(1 + δ) + ε with |ε| ≤ η, so the read q·fl(s) carries q·ε besides the relative δ that
+ * 1e-40/32767): fl(s) = s(1 + δ) + ε with |ε| ≤ η (the read's η, 2^-126 for binary32 words, which may flush s to
+ * ±0), so the read q·fl(s) carries q·ε besides the relative δ that
  * {@link elementReadRoundings} counts — η·|q| (q the stored value before the scale), doubled for the scale
  * product's rounding. 0 for unscaled reads and for scales that convert exactly or to a normal number.
  * @param r - a 1-D range
@@ -173,14 +174,36 @@ export function elementReadRoundings(r: Range<1, any>, ar: ArithmeticFormat, i: 
  * @returns the absolute error bound (∞ when q is not finite)
  */
 export function scaleUnderflowError(r: Range<1, any>, ar: ArithmeticFormat, i: number): number {
-  const a = r.accessor;
+  return scaleUnderflowErrorAt(r.accessor, ar, [i]);
+}
+
+/**
+ * {@link scaleUnderflowError} for the element at `index` of any accessor (a matrix's, an ELL operand's values).
+ * @param a - the accessor read
+ * @param ar - the kernel's arithmetic
+ * @param index - the element
+ * @returns the absolute error bound of the read (0 when unscaled, ∞ when the stored value is not finite)
+ */
+export function scaleUnderflowErrorAt(a: Accessor<any, any>, ar: ArithmeticFormat, index: readonly number[]): number {
   if (!a.scale) return 0;
-  const s = r.readScale(i);
-  const { eta } = arithmeticLimits(ar);
-  // Below 2^emin (= η·2^p) the conversion's error is absolute; above it, relative and already counted.
-  if (exactIn(ar, s) || Math.abs(s) >= eta * 2 ** ar.significandBits) return 0;
-  const q = Math.abs(numberOfKind(a.storage.kind, a.storage.decode(a.data as never, a.linearIndex([i]))));
-  return 2 * eta * q * (1 + 2 ** -50);
+  const s = a.scale.data[a.scaleIndex(index as any)]!;
+  // The error is the read's η: binary32 words (fp32 on the GPU, float-float also on the CPU) flush a scale below
+  // 2^-126 to ±0.
+  if (!scaleConversionUnderflows(ar, s)) return 0;
+  const { readEta } = arithmeticLimits(ar);
+  const q = Math.abs(numberOfKind(a.storage.kind, a.storage.decode(a.data as never, a.linearIndex(index as any))));
+  return 2 * readEta * q * (1 + 2 ** -50);
+}
+
+/**
+ * Whether converting the scale s into `ar` rounds below the arithmetic's normal range (|s| < 2^emin = η·2^p), where
+ * its error is absolute (up to η, or all of s where the arithmetic flushes it) instead of relative.
+ * @param ar - the kernel's arithmetic
+ * @param s - a scale (fp64)
+ * @returns false for a scale the conversion keeps exactly, or one in the normal range
+ */
+export function scaleConversionUnderflows(ar: ArithmeticFormat, s: number): boolean {
+  return !exactIn(ar, s) && Math.abs(s) < arithmeticLimits(ar).eta * 2 ** ar.significandBits;
 }
 
 /**
@@ -260,7 +283,8 @@ export interface TermBound {
 /**
  * The term c·v̂ with v = element i of `r`: its read takes {@link elementReadRoundings}, c's conversion one
  * rounding unless exact, and the kernel applies `operations` further roundings (multiplication, addition).
- * Underflow: each read rounding and each operation may add η, the coefficient's may add η·|v̂|; these are
+ * Underflow: each read rounding and each operation may add η, the coefficient's may add η·|v̂| (the read's η: float-float
+ * flushes a coefficient below 2^-126); these are
  * multiplied by at most (1 + u)^k ≤ 2 on their way to t. ∞ when v̂ or c·v̂ is not finite or v̂ cannot be read into
  * the arithmetic without overflow.
  * @param c - the coefficient (1 for a plain addend)
@@ -283,7 +307,8 @@ export function termBound(c: number, r: Range<1, any>, i: number, ar: Arithmetic
   // A stored value beyond the arithmetic's range (fp64 1e45 read into fp32) is read as ±∞, whatever c is.
   if (v * (1 + gamma(reads, ar.unitRoundoff)) >= max) return { magnitude: Infinity, error: Infinity };
   const relative = gamma(kc + reads + operations, ar.unitRoundoff) * magnitude;
-  const underflow = 4 * readEta * Math.abs(c) * reads + 4 * eta * (kc * v + operations + 1) + 2 * Math.abs(c) * scaleUnderflowError(r, ar, i);
+  // (c's conversion is a read too: float-float flushes a coefficient below 2^-126, an error of |c|·|v̂| up to 2^-126·|v̂|.)
+  const underflow = 4 * readEta * (Math.abs(c) * reads + kc * v) + 4 * eta * (operations + 1) + 2 * Math.abs(c) * scaleUnderflowError(r, ar, i);
   return { magnitude, error: relative + underflow };
 }
 

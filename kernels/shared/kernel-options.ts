@@ -74,7 +74,10 @@ export function checkReadableIn(ar: ArithmeticFormat, reads: readonly (readonly 
     if (size.some((s) => s === 0)) continue;
     for (;;) {
       const v = st.decode(a.data as never, a.linearIndex(index));
-      const x = st.kind === 'dd' ? (v as { hi: number }).hi : (v as number);
+      // A double-double is finite when both parts are: a raw pair with a finite hi and a non-finite lo would
+      // otherwise fail in the conversion part-way through the kernel, naming its own `lo`.
+      const pair = v as { hi: number; lo: number };
+      const x = st.kind !== 'dd' ? (v as number) : Number.isFinite(pair.hi) ? pair.lo : pair.hi;
       if (!Number.isFinite(x)) {
         fail('INVALID_VALUE', `${name}[${index.join(', ')}]`, `must be finite for ${ar.name} arithmetic (it has no NaN or infinity)`, x);
       }

@@ -27,7 +27,7 @@ import { gamma, resolveAccumulation } from '../shared/accumulation.js';
 import {
   compose, inflate, matrixMagnitudes, orInfinity, readRoundings, vectorMagnitudes, vectorScales, writeError,
 } from '../shared/accessor-rounding.js';
-import { arithmeticLimits, scaledReadOverflows } from '../shared/bound-terms.js';
+import { arithmeticLimits, scaleConversionUnderflows, scaledReadOverflows, scaleUnderflowErrorAt } from '../shared/bound-terms.js';
 import { numberOfKind } from '../../src/formats/f64/f64-arithmetic.js';
 import { checkTrsvArguments, type TrsvArguments } from './trsv-arguments.js';
 import type { Range } from '../../src/core/range.js';
@@ -125,9 +125,11 @@ export function trsvBound(args: TrsvArguments, options: (KernelOptions & { backe
     if (scaledReadOverflows(xa, ar, [i])) return true;
     if (!xa.scale) return false;
     const s = xa.scale.data[xa.scaleIndex([i])]!;
-    if (xa.storage.isInteger) return Math.abs(numberOfKind(xa.storage.kind, xa.storage.decode(xa.data as never, xa.linearIndex([i])))) >= xa.storage.maxValue;
     const converted = Math.abs(ar.toNumber(ar.fromNumber(s)));
-    return s !== 0 && (converted === 0 || !Number.isFinite(converted));
+    // (Also an integer storage: a scale that converts below the normal range loses up to all its digits — float-float
+    // flushes one below 2^-126 — and bᵢ's stored value, which that error multiplies, is gone after the solve.)
+    if (s !== 0 && (converted === 0 || !Number.isFinite(converted) || scaleConversionUnderflows(ar, s))) return true;
+    return xa.storage.isInteger && Math.abs(numberOfKind(xa.storage.kind, xa.storage.decode(xa.data as never, xa.linearIndex([i])))) >= xa.storage.maxValue;
   };
   // A read the arithmetic cannot hold (fp64 or dd storage beyond binary32 read into fp32 arithmetic) is ±∞: a pivot of
   // 3.5e38 read as ∞ solves xᵢ = 0.
@@ -175,7 +177,14 @@ export function trsvBound(args: TrsvArguments, options: (KernelOptions & { backe
     if (readsT > 0 || readsX > 0) for (let j = from; j < to; j++) { readsOfX += readsT > 0 ? xs[j]! : 0; readsOfT += readsX > 0 ? tS(i, j) : 0; }
     // (tᵢᵢ's own read, when it rounds, errs by η times |x̂ᵢ|.)
     const diagonalRead = readsT > 0 && !unit ? xs[i]! : 0;
-    const underflow = 2 * eta * (sigma * ((to - from) + 2) + tii) + 2 * readEta * (sigma * (readsOfX + diagonalRead) + readsOfT + (readsX > 0 ? sigma : 0));
+    // A scale of T below the arithmetic's normal range errs absolutely on its read (scaleUnderflowErrorAt: up to 2η|q|,
+    // a flushed one |q·s|), times |x̂ⱼ|.
+    let scaleReads = 0;
+    if (T.scale) {
+      for (let j = from; j < to; j++) scaleReads += scaleUnderflowErrorAt(T, ar, [i, j]) * xs[j]!;
+      if (!unit) scaleReads += scaleUnderflowErrorAt(T, ar, [i, i]) * xs[i]!;
+    }
+    const underflow = 2 * eta * (sigma * ((to - from) + 2) + tii) + 2 * readEta * (sigma * (readsOfX + diagonalRead) + readsOfT + (readsX > 0 ? sigma : 0)) + 2 * sigma * scaleReads;
     // The write's absolute part per unit of scale times the scale first (η·|tᵢᵢ| alone may underflow to 0 in fp64 before
     // a scale of 1e300 lifts it), and two smallest doubles (σᵢ-scaled) for the subnormal rounding of these products.
     const absolute = write.absolutePerScale > 0 ? (write.absolutePerScale * scaleX(i)) * tii * (1 + omegaDiagonal) + 2 * Number.MIN_VALUE * sigma : 0;

@@ -19,6 +19,7 @@ import { resolveAccumulation } from '../shared/accumulation.js';
 import { checkTrsvArguments, type TrsvArguments } from './trsv-arguments.js';
 import { trsvNeedsScratch, trsvProgram } from './trsv-cpu.js';
 import { checkPivotsIn } from './trsv-pivots.js';
+import { solveRestoringX } from './trsv-rns-overflow.js';
 import { threadsOf } from '../shared/threads-option.js';
 
 let scratch = new Float64Array(0);
@@ -44,7 +45,8 @@ function scratchOf(n: number): Float64Array {
  * @param options - arithmetic (default: the most precise of A's and x's), accumulation (default recursive)
  * @throws {@link ModprecError} `DIMENSION_MISMATCH` for a non-square A or a wrong length of x;
  *   `INVALID_STORAGE` for a read-only x; `INVALID_OPTION` for bad uplo/trans/diag or non-ranges;
- *   `INVALID_VALUE` in RNS arithmetic for a zero pivot or a non-finite entry read.
+ *   `INVALID_VALUE` in RNS arithmetic for a zero pivot or a non-finite entry read, or naming `x[i]` for an unknown
+ *   that overflows x's storage (stored as ±∞) before a later row reads it back.
  *   Nothing is written when it throws.
  * @example
  * ```ts
@@ -118,5 +120,8 @@ export function trsv(args: TrsvArguments, options: (KernelOptions & { backend?: 
     } else if (runWasm(requested, () => solveOnX(x.accessor, n, lanes, ar, (xa, stored) => { wasmTrsv(Tw, xa, n, lower, unit, lanes, stored); return true; }))) return;
   }
   const spec = { T, x: x.accessor, ar, acc, lower, unit };
-  trsvProgram(spec)(n, ...Operand.args(T), ...Operand.args(x.accessor), trsvNeedsScratch(spec) ? scratchOf(n) : undefined);
+  const solve = (): void => trsvProgram(spec)(n, ...Operand.args(T), ...Operand.args(x.accessor), trsvNeedsScratch(spec) ? scratchOf(n) : undefined);
+  // RNS has no ±∞: an unknown that overflows x's storage cannot be read back by the rows after it.
+  if (ar.kind === 'mp') solveRestoringX(x, lower, ar, solve);
+  else solve();
 }

@@ -31,7 +31,8 @@ const swap = (base: string): string => {
  * the loop is throughput-bound, see bench/dd-dot.ts).
  * Bound, number arithmetic: |res − Σ| ≤ u_ar·|Σ| + γ_{⌈n/2⌉}(3u² + 13u³)·(1 + u_ar)·Σ|aᵢbᵢ| with u = 2^-53
  * (each step is s(1 + δ₁) + aᵢbᵢ(1 + δ₂) with |δᵢ| ≤ 3u² + 13u³, the first of a chain exact, plus Algorithm 6
- * joining the chains); DD arithmetic: γ_{⌈n/2⌉+1}(u_dd)·Σ|aᵢbᵢ|. Cost in fp64: 28 flops per term.
+ * joining the chains); DD arithmetic (and float-float, also a pair arithmetic, whose chains are float-float
+ * registers): γ_{⌈n/2⌉+1}(u_ar)·Σ|aᵢbᵢ|. Cost in fp64: 28 flops per term.
  * @group Double-double
  */
 export const ddAccumulation: Accumulation = {
@@ -58,13 +59,17 @@ export const ddAccumulation: Accumulation = {
   },
   emitResult: (dst, base, ar) => {
     const [A, B] = chains(base);
-    const sum = `${ddAddSource(A, A, B)}`;
-    return ar.kind === 'dd' ? `${sum} ${ar.emitSet(dst, ddRegister(A))}` : `${sum} ${ar.emitConvert(dst, ddRegister(A), 106)}`;
+    // A pair arithmetic joins its chains with its own addition: float-float (kind dd too) keeps binary32 words,
+    // which the double-double sum would not (its hi is a binary64 sum); for dd arithmetic it is the same sum.
+    if (ar.kind === 'dd') return `${ar.emitAdd(ddRegister(A), ddRegister(A), ddRegister(B))} ${ar.emitSet(dst, ddRegister(A))}`;
+    return `${ddAddSource(A, A, B)} ${ar.emitConvert(dst, ddRegister(A), 106)}`;
   },
   bound: (n, u) => {
     const half = Math.ceil(n / 2);
-    // An extended arithmetic (u far below 2^-53) means DD registers and rounded DD products.
-    if (u < 2 ** -60) return { ofAbsSum: gamma(half + 1, u), ofResult: 0 };
+    // The number arithmetics this accumulation takes (checkCompensable) are fp64 (u = 2^-53) and those of ≤ 26 bits;
+    // any other u is a pair arithmetic (dd, or float-float at 2^-44), whose own registers and multiply-add hold the
+    // chains: each of ⌈n/2⌉ terms plus the join, rounded in the arithmetic.
+    if (u !== 2 ** -53 && u < 2 ** -26) return { ofAbsSum: gamma(half + 1, u), ofResult: 0 };
     return { ofAbsSum: gamma(half, DD_ADD_BOUND) * (1 + u), ofResult: u };
   },
   helpers: ddTemplateHelpers,

@@ -73,14 +73,14 @@ export function rnsToRational(x: RnsNumber): Rational {
  * z := ±(N/D)·2^e2 rounded to nearest with a significand of at most p bits. N ≥ 0, D > 0.
  * @throws {@link ModprecError} `INVALID_VALUE` on exponent overflow (z untouched)
  */
-export function setRoundedRational(z: RnsNumber, negative: boolean, N: bigint, D: bigint, e2: number): void {
+export function setRoundedRational(z: RnsNumber, negative: boolean, N: bigint, D: bigint, e2: number, parameter = 'value'): void {
   const set = z.set;
   if (N === 0n) { setZero(z, negative ? 1 : 0); return; }
   const p = set.precision;
   // Choose s with 2^(p−1) ≤ N/(D·2^s) < 2^(p+1), then round N/(D·2^s) to an integer (≤ 2^(p+1)).
   let s = bitLength(N) - bitLength(D) - p;
   if (s + 2 + e2 > MAX_EXPONENT || s + e2 < -MAX_EXPONENT) {
-    fail('INVALID_VALUE', 'value', 'exponent must stay within ±2^30 (exponent overflow)', s + e2);
+    fail('INVALID_VALUE', parameter, 'exponent must stay within ±2^30 (exponent overflow)', s + e2);
   }
   const scaled = (t: number): [bigint, bigint] => (t >= 0 ? [N, D << BigInt(t)] : [N << BigInt(-t), D]);
   let [num, den] = scaled(s);
@@ -152,7 +152,7 @@ export function rnsDiv(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
   if (y.uf === 0) fail('INVALID_VALUE', 'y', 'must be non-zero (division by zero)', 0);
   const negative = (x.sign ^ y.sign) === 1;
   if (x.uf === 0) { setZero(z, negative ? 1 : 0); return; }
-  setRoundedRational(z, negative, rnsSignificand(x), rnsSignificand(y), x.exp - y.exp);
+  setRoundedRational(z, negative, rnsSignificand(x), rnsSignificand(y), x.exp - y.exp, 'result');
 }
 
 /**
@@ -221,7 +221,9 @@ export function rnsFromDecimalString(z: RnsNumber, text: string): void {
  * {@link rnsFromDecimalString} gives x within u.
  * @param x - the number
  * @param significantDigits - number of significant digits (1 … 100000)
- * @throws {@link ModprecError} `INVALID_OPTION` for a bad digit count
+ * @throws {@link ModprecError} `INVALID_OPTION` for a bad digit count; `INVALID_VALUE` naming `x` when its decimal
+ *   exponent lies beyond ±2·10^6 (the window {@link rnsFromDecimalString} parses; the exact digits of 2^(2^29) would
+ *   take a 2^29-bit integer)
  * @example
  * ```ts
  * import { rnsModuliSet, rnsZero, rnsFromNumber, rnsToDecimalString } from 'modprec';
@@ -238,6 +240,9 @@ export function rnsToDecimalString(x: RnsNumber, significantDigits?: number): st
   rnsResolve(x);
   const sign = x.sign ? '-' : '';
   if (x.uf === 0) return `${sign}0`;
+  // |x| < 2^(exp + p + 1): its decimal exponent is about (exp + bits of X)·log10 2 (checked before any BigInt is built).
+  const e10 = (x.exp + bitLength(rnsSignificand(x))) * Math.log10(2);
+  if (Math.abs(e10) > 2e6 + 1) fail('INVALID_VALUE', 'x', 'must have a decimal exponent within ±2e6 to be printed (as rnsFromDecimalString parses)', `2^${x.exp}·X`);
   const { num, den } = rnsToRational(x);
   const N = num < 0n ? -num : num;
   // Decimal exponent estimate, corrected below: 10^E10 ≤ N/den < 10^(E10+1).
