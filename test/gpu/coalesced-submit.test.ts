@@ -12,9 +12,10 @@ import { deviceMatrix, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
 import { gpuTrsv } from '../../kernels/trsv/trsv-webgpu.js';
 import { gpuUpdate } from '../../kernels/waxpby/update-webgpu.js';
 import { readWords, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
-import { coalescedSubmitStats, setGpuCoalesce } from '../../src/backends/webgpu/coalesced-submit.js';
+import { coalescedSubmitStats, gpuCoalesce, setGpuCoalesce } from '../../src/backends/webgpu/coalesced-submit.js';
 import { cg, formats, laplacianEll, toArray, vector } from '../../src/index.js';
 import { randomValues, requireRuntime } from './gpu-test-helpers.js';
+import { expectModprec } from '../sparse/sparse-arbitraries.js';
 
 afterEach(() => setGpuCoalesce(0));
 
@@ -173,9 +174,23 @@ describe('coalesced submit', () => {
     expect(bits(toArray(coalesced.x))).toEqual(bits(toArray(immediate.x)));
   });
 
-  it('bad limits are RangeErrors', () => {
-    expect(() => setGpuCoalesce(2.5)).toThrow(RangeError);
-    expect(() => setGpuCoalesce(-1)).toThrow(RangeError);
-    expect(() => setGpuCoalesce(4, { idleMs: -1 })).toThrow(RangeError);
+  it('MODPREC_GPU_COALESCE and bad limits: INVALID_OPTION naming the parameter', () => {
+    expectModprec(() => setGpuCoalesce(2.5), 'INVALID_OPTION', 'k');
+    expectModprec(() => setGpuCoalesce(-1), 'INVALID_OPTION', 'k');
+    expectModprec(() => setGpuCoalesce(4, { idleMs: -1 }), 'INVALID_OPTION', 'options.idleMs');
+    const saved = process.env.MODPREC_GPU_COALESCE;
+    try {
+      process.env.MODPREC_GPU_COALESCE = 'four';
+      expectModprec(() => setGpuCoalesce(undefined), 'INVALID_OPTION', 'MODPREC_GPU_COALESCE');
+      process.env.MODPREC_GPU_COALESCE = '8';
+      setGpuCoalesce(undefined);
+      expect(gpuCoalesce()).toBe(8);
+      process.env.MODPREC_GPU_COALESCE = '1';
+      setGpuCoalesce(undefined);
+      expect(gpuCoalesce()).toBe(0);
+    } finally {
+      if (saved === undefined) delete process.env.MODPREC_GPU_COALESCE;
+      else process.env.MODPREC_GPU_COALESCE = saved;
+    }
   });
 });

@@ -22,6 +22,7 @@
  *
  * @module
  */
+import { ModprecError } from '../../core/errors.js';
 import { onGpuReleased, trackGpuWork, type GpuContext } from './backend.js';
 import type { GpuBuffer, GpuDevice } from './webgpu-types.js';
 
@@ -30,18 +31,19 @@ export const COALESCE_IDLE_MS = 1;
 
 let idleMs = COALESCE_IDLE_MS;
 
-/** `MODPREC_GPU_COALESCE` read once (a `process.env` read per call costs microseconds): K, or 0 (off). */
+/** `MODPREC_GPU_COALESCE` (read on first use: a `process.env` read per call costs microseconds): K, or 0 (off). */
 function envCoalesce(): number {
   const raw = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.MODPREC_GPU_COALESCE;
-  return parseLimit(raw === undefined || raw === '' ? 0 : Number(raw), 'MODPREC_GPU_COALESCE');
+  return parseLimit(raw === undefined || raw === '' ? 0 : Number(raw), 'MODPREC_GPU_COALESCE', raw);
 }
 
-function parseLimit(k: number, name: string): number {
-  if (!Number.isInteger(k) || k < 0) throw new RangeError(`${name} must be an integer ≥ 2 (calls per submit), or 0 or 1 (off); got ${k}`);
+function parseLimit(k: number, name: string, shown: unknown = k): number {
+  if (!Number.isInteger(k) || k < 0) throw new ModprecError('INVALID_OPTION', `${name} must be an integer ≥ 2 (calls per submit), or 0 or 1 (off); got ${String(shown)}`, name);
   return k >= 2 ? k : 0;
 }
 
-let limit = envCoalesce();
+/** K, 0 (off), or undefined until the environment is read. */
+let limit: number | undefined;
 
 /** What a coalescer holds for one device. */
 interface Coalescer {
@@ -77,12 +79,12 @@ const coalescers = new Map<GpuDevice, Coalescer>();
  * @param k - calls per submit, 0/1 (off) or undefined
  * @param options - `idleMs`: a submit older than this starts a new ramp (default {@link COALESCE_IDLE_MS}; tests pass
  *   Infinity for a ramp that does not depend on the host's speed)
- * @throws RangeError when k is not a non-negative integer, or idleMs is negative
+ * @throws {@link modprec!ModprecError} `INVALID_OPTION` when k is not a non-negative integer, or idleMs is negative
  */
 export function setGpuCoalesce(k: number | undefined, options: { readonly idleMs?: number } = {}): void {
-  const next = k === undefined ? envCoalesce() : parseLimit(k, 'setGpuCoalesce: k');
+  const next = k === undefined ? envCoalesce() : parseLimit(k, 'k');
   const idle = options.idleMs ?? COALESCE_IDLE_MS;
-  if (!(idle >= 0)) throw new RangeError(`setGpuCoalesce: options.idleMs must be ≥ 0; got ${idle}`);
+  if (!(idle >= 0)) throw new ModprecError('INVALID_OPTION', `setGpuCoalesce: options.idleMs must be ≥ 0; got ${idle}`, 'options.idleMs');
   flushAllCoalesced();
   limit = next;
   idleMs = idle;
@@ -91,9 +93,10 @@ export function setGpuCoalesce(k: number | undefined, options: { readonly idleMs
 /**
  * The current coalescing limit: K calls per submit, or 0 when off.
  * @returns K or 0
+ * @throws {@link modprec!ModprecError} `INVALID_OPTION` when `MODPREC_GPU_COALESCE` is not a non-negative integer
  */
 export function gpuCoalesce(): number {
-  return limit;
+  return (limit ??= envCoalesce());
 }
 
 /**
@@ -111,9 +114,10 @@ export function coalescedSubmitStats(context: GpuContext): { calls: number; subm
  * Whether calls should be coalesced on `context`'s device now (the mode is on); wraps the device on first use.
  * @param context - the GPU context
  * @returns whether {@link appendCoalesced} should take the call's command buffer
+ * @throws {@link modprec!ModprecError} `INVALID_OPTION` when `MODPREC_GPU_COALESCE` is not a non-negative integer
  */
 export function coalescing(context: GpuContext): boolean {
-  if (limit === 0) return false;
+  if ((limit ??= envCoalesce()) === 0) return false;
   if (!coalescers.has(context.device)) install(context.device);
   return true;
 }
@@ -133,7 +137,7 @@ export function appendCoalesced(context: GpuContext, commands: unknown, bound: r
   c.calls++;
   for (const b of bound) c.bound.add(b);
   if (doomed.length > 0) c.doomed.push(...doomed);
-  if (c.pending.length >= Math.max(1, Math.min(limit, c.ramp))) {
+  if (c.pending.length >= Math.max(1, Math.min(limit!, c.ramp))) {
     flush(c, 'full');
     return;
   }
