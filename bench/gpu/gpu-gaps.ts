@@ -18,7 +18,7 @@
  * Without timestamp-query (or without the variable) it says why and still times wall and batched wall.
  * Options: --dot-n=<n> --gemv-n=<n> (llvmpipe: --dot-n=65536 --gemv-n=256), --granularity=pass|dispatch|both (default
  * both: one process, the device asks for the feature once), --reps=20 --batches=7 --warm-ms=300, --only=dot|gemv,
- * --coalesce=<K,K,…> (default none). Coalesced rows only (no stamps, about a minute on an H100):
+ * --coalesce=<K,K,…> (default none), --coalesce-ramp=on|off|both (default on). Coalesced rows only (no stamps, about a minute on an H100):
  *   node dist/bench/gpu/gpu-gaps.js --granularity=none --coalesce=4,8,16 --out=$OUT
  * Writes <out>/gpu-gaps.json (default bench/results/gpu-gaps.json).
  */
@@ -50,6 +50,8 @@ const granularityArg = arg('granularity') ?? 'both';
 const outDir = arg('out') ?? process.env.OUT;
 const coalesceKs = (arg('coalesce') ?? '').split(',').filter(Boolean).map(Number);
 if (coalesceKs.some((k) => !Number.isInteger(k) || k < 2)) throw new Error(`--coalesce takes integers ≥ 2, got ${arg('coalesce')}`);
+/** The coalesced submit's ramp (on: submits of 1, 1, 2, …, K after idle; off: 1, then K): --coalesce-ramp=on|off|both. */
+const ramps = arg('coalesce-ramp') === 'off' ? [false] : arg('coalesce-ramp') === 'both' ? [true, false] : [true];
 
 /** One variant's row: its check and its timings. */
 interface Row extends VariantTimings {
@@ -86,7 +88,7 @@ interface VariantTimings {
   /** Whether three calls in one submit left the unbatched bits (on a spoiled result). */
   batchedSameBits: boolean;
   /** With each K of --coalesce: wall per call, submits per call in the timed batches, and whether `reps` coalesced calls left the unbatched bits. */
-  coalesced: { k: number; wall: Timing; submitsPerCall: number; sameBits: boolean }[];
+  coalesced: { k: number; ramp: boolean; wall: Timing; submitsPerCall: number; sameBits: boolean }[];
   /** Validation errors of the timed runs (a stamped pass the device rejected, say). */
   failures: string[];
 }
@@ -131,21 +133,21 @@ async function timeVariant(rt: GpuRuntime, label: string, run: () => Promise<unk
     const batchedSameBits = await check();
     console.log(`${label}: three calls in one submit ${batchedSameBits ? 'have the unbatched bits' : 'DIFFER from the unbatched bits'}`);
     const coalesced: VariantTimings['coalesced'] = [];
-    for (const k of coalesceKs) {
-      setGpuCoalesce(k);
+    for (const k of coalesceKs) for (const ramp of ramps) {
+      setGpuCoalesce(k, { ramp });
       const before = coalescedSubmitStats(rt.context);
-      const t = await timed(`coalesce ${k}`, 'off', false);
+      const t = await timed(`coalesce ${k}${ramp ? '' : ', no ramp'}`, 'off', false);
       const after = coalescedSubmitStats(rt.context);
       // The check: the result spoiled, then `reps` calls coalesced (no idle restart of the ramp), then one wait.
       spoil();
-      setGpuCoalesce(k, { idleMs: Infinity });
+      setGpuCoalesce(k, { idleMs: Infinity, ramp });
       for (let r = 0; r < shape.reps; r++) await run();
       await device.queue.onSubmittedWorkDone();
       setGpuCoalesce(0);
       const sameBits = await check();
       const submitsPerCall = (after.submits - before.submits) / Math.max(1, after.calls - before.calls);
-      console.log(`${label}: coalesce ${k}: ${submitsPerCall.toFixed(3)} submits a call; ${shape.reps} coalesced calls ${sameBits ? 'have the unbatched bits' : 'DIFFER from the unbatched bits'}`);
-      coalesced.push({ k, wall: t, submitsPerCall, sameBits });
+      console.log(`${label}: coalesce ${k}${ramp ? '' : ', no ramp'}: ${submitsPerCall.toFixed(3)} submits a call; ${shape.reps} coalesced calls ${sameBits ? 'have the unbatched bits' : 'DIFFER from the unbatched bits'}`);
+      coalesced.push({ k, ramp, wall: t, submitsPerCall, sameBits });
     }
     return { wall, ...(pass ? { pass } : {}), ...(dispatch ? { dispatch } : {}), batched, ...(batchedPass ? { batchedPass } : {}), batchedSameBits, coalesced, failures };
   } finally {
@@ -254,7 +256,7 @@ async function main(): Promise<void> {
   const dispatches = (t: Timing | undefined): string => (t?.gpu ? (t.gpu.dispatchMs ?? [t.gpu.passMs]).map(f).join(' + ') : '');
   const ok = (r: Row): boolean => r.correct && r.batchedSameBits && r.coalesced.every((c) => c.sameBits);
   const table = markdownTable(
-    ['kernel', 'variant', 'wall ms/call', 'wall, pass stamps', 'GPU ms/call', 'span ms/call', 'gap ms', 'dispatches ms', 'idle between dispatches ms', 'one submit: wall ms/call', 'one submit, stamps: span ms/call', 'one submit, stamps: gap ms', ...coalesceKs.map((k) => `coalesce ${k}: wall ms/call (submits/call)`), 'check'],
+    ['kernel', 'variant', 'wall ms/call', 'wall, pass stamps', 'GPU ms/call', 'span ms/call', 'gap ms', 'dispatches ms', 'idle between dispatches ms', 'one submit: wall ms/call', 'one submit, stamps: span ms/call', 'one submit, stamps: gap ms', ...coalesceKs.flatMap((k) => ramps.map((ramp) => `coalesce ${k}${ramp ? '' : ', no ramp'}: wall ms/call (submits/call)`)), 'check'],
     rows.map((r) => [r.kernel, r.variant, f(r.wall.ms), f(r.pass?.ms), f(r.pass?.gpu?.passMs), f(r.pass?.gpu?.spanPerCallMs), f(r.pass?.gpu?.gapMs), dispatches(r.dispatch), f(r.dispatch?.gpu ? (r.dispatch.gpu.innerGapMs ?? 0) : undefined), f(r.batched.ms), f(r.batchedPass?.gpu?.spanPerCallMs), f(r.batchedPass?.gpu?.gapMs), ...r.coalesced.map((c) => `${f(c.wall.ms)} (${c.submitsPerCall.toFixed(2)})`), ok(r) ? 'ok' : 'WRONG']),
   );
   console.log(`\n${table}`);
@@ -264,7 +266,7 @@ async function main(): Promise<void> {
   console.log(`all results within their bounds and the batched and coalesced bits equal: ${allCorrect}; ${((performance.now() - started) / 1000).toFixed(1)} s`);
   const dir = outDir ?? join('bench', 'results');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'gpu-gaps.json'), JSON.stringify({ date: today(), device: `${ad.name} (${ad.backend})`, timestamps: status.on ? granularities(rt) : status.reason, quantized, dawnFlags: process.env.MODPREC_DAWN_FLAGS ?? '', shape, dotN, gemvN, coalesce: coalesceKs, allCorrect, errors, rows, table }, null, 1));
+  writeFileSync(join(dir, 'gpu-gaps.json'), JSON.stringify({ date: today(), device: `${ad.name} (${ad.backend})`, timestamps: status.on ? granularities(rt) : status.reason, quantized, dawnFlags: process.env.MODPREC_DAWN_FLAGS ?? '', shape, dotN, gemvN, coalesce: coalesceKs, coalesceRamps: ramps, allCorrect, errors, rows, table }, null, 1));
   process.exit(0);
 }
 

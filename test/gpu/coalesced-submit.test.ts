@@ -94,6 +94,9 @@ describe('coalesced submit', () => {
     const rt = await requireRuntime();
     setGpuCoalesce(0);
     const immediate = await sequence(rt, false);
+    // Off (this file's first calls): the queue was never wrapped.
+    expect(Object.prototype.hasOwnProperty.call(rt.context.device.queue, 'submit')).toBe(false);
+    expect(coalescedSubmitStats(rt.context)).toEqual({ calls: 0, submits: 0, held: 0 });
     for (const k of [2, 4, 16]) {
       setGpuCoalesce(k, { idleMs: Infinity });
       const before = coalescedSubmitStats(rt.context);
@@ -106,24 +109,25 @@ describe('coalesced submit', () => {
     }
   });
 
-  it('a bench-style loop: submits follow the ramp 1, 1, 2, 3, …, K; queue.onSubmittedWorkDone() submits the rest; the bits of one submit a call', async () => {
+  it('a bench-style loop: submits follow the ramp 1, 1, 2, 3, …, K (or 1, K, K, … without it); queue.onSubmittedWorkDone() submits the rest; the bits of one submit a call', async () => {
     const rt = await requireRuntime();
     const x = await toDevice(randomValues(4000, 11), f32);
     const y = await toDevice(randomValues(4000, 12), { format: 'bf16', strict: true });
     const { result } = await gpuDotResident(x, y, ff);
     const immediate = await readWords(rt.context, result.buffer!, result.words);
     rt.context.device.queue.writeBuffer(result.buffer!, 0, new Uint32Array(result.words).fill(0x7fc00001));
-    for (const k of [2, 4, 16]) {
-      setGpuCoalesce(k, { idleMs: Infinity });
+    for (const k of [2, 4, 16]) for (const ramp of [true, false]) {
+      setGpuCoalesce(k, { idleMs: Infinity, ramp });
       const before = coalescedSubmitStats(rt.context);
       const reps = 20;
       for (let r = 0; r < reps; r++) await gpuDotResident(x, y, ff);
       const during = coalescedSubmitStats(rt.context);
-      // The ramp: submit j holds max(1, min(K, j)) calls; what is left over is held.
+      // The ramp: submit j holds max(1, min(K, j)) calls (without it: 1, then K); what is left over is held.
+      const size = (j: number): number => (j === 0 ? 1 : ramp ? Math.min(k, j) : k);
       let submits = 0;
       let left = reps;
-      for (let j = 0; left >= Math.max(1, Math.min(k, j)); j++) {
-        left -= Math.max(1, Math.min(k, j));
+      for (let j = 0; left >= size(j); j++) {
+        left -= size(j);
         submits++;
       }
       expect(during.calls - before.calls).toBe(reps);

@@ -30,6 +30,8 @@ import type { GpuBuffer, GpuDevice } from './webgpu-types.js';
 export const COALESCE_IDLE_MS = 1;
 
 let idleMs = COALESCE_IDLE_MS;
+/** Whether submits after idle grow 1, 1, 2, 3, … up to K (else: the first call at once, then K a submit). */
+let ramp = true;
 
 /** `MODPREC_GPU_COALESCE` (read on first use: a `process.env` read per call costs microseconds): K, or 0 (off). */
 function envCoalesce(): number {
@@ -78,16 +80,18 @@ const coalescers = new Map<GpuDevice, Coalescer>();
  * submitted first. A benchmark's and a test's switch: results are the same bits either way.
  * @param k - calls per submit, 0/1 (off) or undefined
  * @param options - `idleMs`: a submit older than this starts a new ramp (default {@link COALESCE_IDLE_MS}; tests pass
- *   Infinity for a ramp that does not depend on the host's speed)
+ *   Infinity for a ramp that does not depend on the host's speed); `ramp: false` (a benchmark's comparison): after
+ *   idle the first call is submitted at once, then K calls a submit
  * @throws {@link modprec!ModprecError} `INVALID_OPTION` when k is not a non-negative integer, or idleMs is negative
  */
-export function setGpuCoalesce(k: number | undefined, options: { readonly idleMs?: number } = {}): void {
+export function setGpuCoalesce(k: number | undefined, options: { readonly idleMs?: number; readonly ramp?: boolean } = {}): void {
   const next = k === undefined ? envCoalesce() : parseLimit(k, 'k');
   const idle = options.idleMs ?? COALESCE_IDLE_MS;
   if (!(idle >= 0)) throw new ModprecError('INVALID_OPTION', `setGpuCoalesce: options.idleMs must be ≥ 0; got ${idle}`, 'options.idleMs');
   flushAllCoalesced();
   limit = next;
   idleMs = idle;
+  ramp = options.ramp ?? true;
 }
 
 /**
@@ -137,7 +141,7 @@ export function appendCoalesced(context: GpuContext, commands: unknown, bound: r
   c.calls++;
   for (const b of bound) c.bound.add(b);
   if (doomed.length > 0) c.doomed.push(...doomed);
-  if (c.pending.length >= Math.max(1, Math.min(limit!, c.ramp))) {
+  if (c.pending.length >= (c.ramp === 0 ? 1 : ramp ? Math.min(limit!, c.ramp) : limit!)) {
     flush(c, 'full');
     return;
   }
