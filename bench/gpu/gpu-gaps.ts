@@ -7,15 +7,19 @@
  *      a call's GPU time (begin to end), the batch's first begin to last end per call, and hence the mean idle gap
  *      between calls; then with each dispatch in its own stamped pass: each dispatch's time and the idle between them;
  *   3. the same batches recorded into ONE command buffer (src/backends/webgpu/batched-submit.ts): wall per call, and
- *      span and gap with pass stamps.
+ *      span and gap with pass stamps;
+ *   4. with `--coalesce=4,8,16`: wall per call with each K of the coalesced submit (src/backends/webgpu/coalesced-submit.ts:
+ *      up to K calls' command buffers in one queue.submit, on a ramp 1, 1, 2, …, K), and the submits it made per call.
  * Every variant is checked against a compensated reference of the stored values in the same run (within
- * γ_{2n+3}(u)·Σ|terms|), and the batched calls' result against the unbatched one bit for bit.
+ * γ_{2n+3}(u)·Σ|terms|), and the batched and coalesced calls' result against the unbatched one bit for bit.
  *
  * Run (device): MODPREC_GPU_TIMESTAMPS=1 MODPREC_DAWN_FLAGS="disable-dawn-features=timestamp_quantization" \
  *   node dist/bench/gpu/gpu-gaps.js --out=$OUT
  * Without timestamp-query (or without the variable) it says why and still times wall and batched wall.
  * Options: --dot-n=<n> --gemv-n=<n> (llvmpipe: --dot-n=65536 --gemv-n=256), --granularity=pass|dispatch|both (default
- * both: one process, the device asks for the feature once), --reps=20 --batches=7 --warm-ms=300, --only=dot|gemv.
+ * both: one process, the device asks for the feature once), --reps=20 --batches=7 --warm-ms=300, --only=dot|gemv,
+ * --coalesce=<K,K,…> (default none), --coalesce-ramp=on|off|both (default on). Coalesced rows only (no stamps, about a minute on an H100):
+ *   node dist/bench/gpu/gpu-gaps.js --granularity=none --coalesce=4,8,16 --out=$OUT
  * Writes <out>/gpu-gaps.json (default bench/results/gpu-gaps.json).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -28,6 +32,7 @@ import { deviceMatrix, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
 import { gpuRuntime, readWords, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import { gpuUnavailableReason } from '../../src/backends/webgpu/backend.js';
 import { withBatchedSubmit } from '../../src/backends/webgpu/batched-submit.js';
+import { coalescedSubmitStats, setGpuCoalesce } from '../../src/backends/webgpu/coalesced-submit.js';
 import { gpuTimestampsStatus, setGpuTimestampGranularity, type GpuTimestampGranularity } from '../../src/backends/webgpu/gpu-timestamps.js';
 import { gpuFigures, timeDeviceRuns, type Timing, type TimingShape } from './device-timing.js';
 import { Accurate, checkGemvRows, GEMV_BENCH_U, gemvReference, rand32 } from './bench-data.js';
@@ -43,6 +48,10 @@ const shape: TimingShape = { reps: numberArg('reps', 20), batches: numberArg('ba
 const only = arg('only')?.split(',');
 const granularityArg = arg('granularity') ?? 'both';
 const outDir = arg('out') ?? process.env.OUT;
+const coalesceKs = (arg('coalesce') ?? '').split(',').filter(Boolean).map(Number);
+if (coalesceKs.some((k) => !Number.isInteger(k) || k < 2)) throw new Error(`--coalesce takes integers ≥ 2, got ${arg('coalesce')}`);
+/** The coalesced submit's ramp (on: submits of 1, 1, 2, …, K after idle; off: 1, then K): --coalesce-ramp=on|off|both. */
+const ramps = arg('coalesce-ramp') === 'off' ? [false] : arg('coalesce-ramp') === 'both' ? [true, false] : [true];
 
 /** One variant's row: its check and its timings. */
 interface Row extends VariantTimings {
@@ -59,6 +68,7 @@ const gamma = (n: number, u: number): number => (n * u < 1 ? (n * u) / (1 - n * 
 /** The granularities to time with, as far as the device stamps at all. */
 function granularities(rt: GpuRuntime): GpuTimestampGranularity[] {
   if (!gpuTimestampsStatus(rt.context).on) return [];
+  if (granularityArg === 'none') return [];
   if (granularityArg === 'pass' || granularityArg === 'dispatch') return [granularityArg];
   return ['pass', 'dispatch'];
 }
@@ -77,6 +87,8 @@ interface VariantTimings {
   batchedPass?: Timing;
   /** Whether three calls in one submit left the unbatched bits (on a spoiled result). */
   batchedSameBits: boolean;
+  /** With each K of --coalesce: wall per call, submits per call in the timed batches, and whether `reps` coalesced calls left the unbatched bits. */
+  coalesced: { k: number; ramp: boolean; wall: Timing; submitsPerCall: number; sameBits: boolean }[];
   /** Validation errors of the timed runs (a stamped pass the device rejected, say). */
   failures: string[];
 }
@@ -120,9 +132,27 @@ async function timeVariant(rt: GpuRuntime, label: string, run: () => Promise<unk
     });
     const batchedSameBits = await check();
     console.log(`${label}: three calls in one submit ${batchedSameBits ? 'have the unbatched bits' : 'DIFFER from the unbatched bits'}`);
-    return { wall, ...(pass ? { pass } : {}), ...(dispatch ? { dispatch } : {}), batched, ...(batchedPass ? { batchedPass } : {}), batchedSameBits, failures };
+    const coalesced: VariantTimings['coalesced'] = [];
+    for (const k of coalesceKs) for (const ramp of ramps) {
+      setGpuCoalesce(k, { ramp });
+      const before = coalescedSubmitStats(rt.context);
+      const t = await timed(`coalesce ${k}${ramp ? '' : ', no ramp'}`, 'off', false);
+      const after = coalescedSubmitStats(rt.context);
+      // The check: the result spoiled, then `reps` calls coalesced (no idle restart of the ramp), then one wait.
+      spoil();
+      setGpuCoalesce(k, { idleMs: Infinity, ramp });
+      for (let r = 0; r < shape.reps; r++) await run();
+      await device.queue.onSubmittedWorkDone();
+      setGpuCoalesce(0);
+      const sameBits = await check();
+      const submitsPerCall = (after.submits - before.submits) / Math.max(1, after.calls - before.calls);
+      console.log(`${label}: coalesce ${k}${ramp ? '' : ', no ramp'}: ${submitsPerCall.toFixed(3)} submits a call; ${shape.reps} coalesced calls ${sameBits ? 'have the unbatched bits' : 'DIFFER from the unbatched bits'}`);
+      coalesced.push({ k, ramp, wall: t, submitsPerCall, sameBits });
+    }
+    return { wall, ...(pass ? { pass } : {}), ...(dispatch ? { dispatch } : {}), batched, ...(batchedPass ? { batchedPass } : {}), batchedSameBits, coalesced, failures };
   } finally {
     setGpuTimestampGranularity(undefined);
+    setGpuCoalesce(0);
   }
 }
 
@@ -224,18 +254,19 @@ async function main(): Promise<void> {
   const f = (v: number | undefined): string => (v === undefined || Number.isNaN(v) ? '' : v.toFixed(4));
   // A call of one dispatch: its dispatch time is the call's.
   const dispatches = (t: Timing | undefined): string => (t?.gpu ? (t.gpu.dispatchMs ?? [t.gpu.passMs]).map(f).join(' + ') : '');
+  const ok = (r: Row): boolean => r.correct && r.batchedSameBits && r.coalesced.every((c) => c.sameBits);
   const table = markdownTable(
-    ['kernel', 'variant', 'wall ms/call', 'wall, pass stamps', 'GPU ms/call', 'span ms/call', 'gap ms', 'dispatches ms', 'idle between dispatches ms', 'one submit: wall ms/call', 'one submit, stamps: span ms/call', 'one submit, stamps: gap ms', 'check'],
-    rows.map((r) => [r.kernel, r.variant, f(r.wall.ms), f(r.pass?.ms), f(r.pass?.gpu?.passMs), f(r.pass?.gpu?.spanPerCallMs), f(r.pass?.gpu?.gapMs), dispatches(r.dispatch), f(r.dispatch?.gpu ? (r.dispatch.gpu.innerGapMs ?? 0) : undefined), f(r.batched.ms), f(r.batchedPass?.gpu?.spanPerCallMs), f(r.batchedPass?.gpu?.gapMs), r.correct && r.batchedSameBits ? 'ok' : 'WRONG']),
+    ['kernel', 'variant', 'wall ms/call', 'wall, pass stamps', 'GPU ms/call', 'span ms/call', 'gap ms', 'dispatches ms', 'idle between dispatches ms', 'one submit: wall ms/call', 'one submit, stamps: span ms/call', 'one submit, stamps: gap ms', ...coalesceKs.flatMap((k) => ramps.map((ramp) => `coalesce ${k}${ramp ? '' : ', no ramp'}: wall ms/call (submits/call)`)), 'check'],
+    rows.map((r) => [r.kernel, r.variant, f(r.wall.ms), f(r.pass?.ms), f(r.pass?.gpu?.passMs), f(r.pass?.gpu?.spanPerCallMs), f(r.pass?.gpu?.gapMs), dispatches(r.dispatch), f(r.dispatch?.gpu ? (r.dispatch.gpu.innerGapMs ?? 0) : undefined), f(r.batched.ms), f(r.batchedPass?.gpu?.spanPerCallMs), f(r.batchedPass?.gpu?.gapMs), ...r.coalesced.map((c) => `${f(c.wall.ms)} (${c.submitsPerCall.toFixed(2)})`), ok(r) ? 'ok' : 'WRONG']),
   );
   console.log(`\n${table}`);
   const quantized = rows.some((r) => [r.pass, r.dispatch, r.batchedPass].some((t) => t?.gpu?.quantized));
   if (quantized) console.log('GPU stamps are quantised (65.536 µs): rerun with MODPREC_DAWN_FLAGS="disable-dawn-features=timestamp_quantization"');
-  const allCorrect = rows.every((r) => r.correct && r.batchedSameBits) && Object.keys(errors).length === 0;
-  console.log(`all results within their bounds and the batched bits equal: ${allCorrect}; ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const allCorrect = rows.every(ok) && Object.keys(errors).length === 0;
+  console.log(`all results within their bounds and the batched and coalesced bits equal: ${allCorrect}; ${((performance.now() - started) / 1000).toFixed(1)} s`);
   const dir = outDir ?? join('bench', 'results');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'gpu-gaps.json'), JSON.stringify({ date: today(), device: `${ad.name} (${ad.backend})`, timestamps: status.on ? granularities(rt) : status.reason, quantized, dawnFlags: process.env.MODPREC_DAWN_FLAGS ?? '', shape, dotN, gemvN, allCorrect, errors, rows, table }, null, 1));
+  writeFileSync(join(dir, 'gpu-gaps.json'), JSON.stringify({ date: today(), device: `${ad.name} (${ad.backend})`, timestamps: status.on ? granularities(rt) : status.reason, quantized, dawnFlags: process.env.MODPREC_DAWN_FLAGS ?? '', shape, dotN, gemvN, coalesce: coalesceKs, coalesceRamps: ramps, allCorrect, errors, rows, table }, null, 1));
   process.exit(0);
 }
 

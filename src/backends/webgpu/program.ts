@@ -16,6 +16,7 @@ import { BufferUsage, type GpuBindGroupEntry, type GpuBuffer, type GpuComputePas
 import { DD_LO_SUFFIX, PAIR_OUTPUT_ARGS, pairBindings } from './dd-split-bindings.js';
 import { timestampWritesOf } from './gpu-timestamps.js';
 import { openBatch } from './batched-submit.js';
+import { appendCoalesced, coalescing, flushCoalesced } from './coalesced-submit.js';
 
 /** Declared type of a kernel argument: a resident array, or an integer or float scalar. */
 export type ArgType = 'Array' | 'Integer' | 'Float';
@@ -518,6 +519,8 @@ export function submitPasses(context: GpuContext, passes: readonly { pass: Pass;
   // Diagnostics (MODPREC_GPU_TIMESTAMPS, gpu-timestamps.ts) and a benchmark's batched submit (batched-submit.ts).
   const stamps = timestampWritesOf(context, passes.length);
   const batch = openBatch(context);
+  // Calls held by the opt-in coalesced submit (coalesced-submit.ts) go first: these modes submit on their own.
+  if (stamps || batch || serializePasses()) flushCoalesced(context);
   if (serializePasses()) {
     if (stamps || batch) throw new Error('MODPREC_GPU_SERIALIZE does not combine with GPU timestamps or a batched submit');
     // Diagnostic mode: one submit per pass.
@@ -564,11 +567,24 @@ export function submitPasses(context: GpuContext, passes: readonly { pass: Pass;
     computePass.end();
     const commands = encoder.finish();
     if (probe) probe('submit');
-    context.device.queue.submit([commands]);
+    // Opt-in (MODPREC_GPU_COALESCE): the command buffer may share a later submit with the next calls'.
+    if (coalescing(context)) appendCoalesced(context, commands, boundBuffers(passes), pendingDestroy.splice(0));
+    else context.device.queue.submit([commands]);
     if (probe) probe('submitted');
   }
   if (pendingDestroy.length > 0) {
     const doomed = pendingDestroy.splice(0);
     void context.device.queue.onSubmittedWorkDone().then(() => doomed.forEach((b) => b.destroy()));
   }
+}
+
+/** The buffers `passes` bind (after encoding: a plan step's uniform buffer is then known). */
+function boundBuffers(passes: readonly { pass: Pass; cache?: PassCache }[]): GpuBuffer[] {
+  const out: GpuBuffer[] = [];
+  for (const { pass, cache } of passes) {
+    for (const name in pass.arrays) out.push(pass.arrays[name]!.buffer);
+    out.push(pass.output.buffer);
+    if (cache?.params) out.push(cache.params);
+  }
+  return out;
 }
