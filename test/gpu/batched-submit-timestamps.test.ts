@@ -7,12 +7,13 @@
  * `timestamp-query` (llvmpipe through OpenGL ES has none) the test that needs stamps says so and skips.
  */
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { deviceZeros, toDevice } from '../../src/backends/webgpu/device-array.js';
 import { gpuDotResident } from '../../kernels/dot/dot-webgpu.js';
 import { deviceMatrix, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
 import { readWords } from '../../src/backends/webgpu/runtime.js';
 import { withBatchedSubmit } from '../../src/backends/webgpu/batched-submit.js';
+import { setGpuCoalesce } from '../../src/backends/webgpu/coalesced-submit.js';
 import { collectGpuTimestamps, gpuTimestampsStatus, setGpuTimestampGranularity, startGpuTimestamps, summarizeGpuTimestamps, timestampsFromWords, type BatchTimestamps } from '../../src/backends/webgpu/gpu-timestamps.js';
 import { randomValues, requireRuntime } from './gpu-test-helpers.js';
 
@@ -44,6 +45,9 @@ const sameBits = (a: ArrayLike<number>, b: ArrayLike<number>): boolean => a.leng
 describe('batched submit', () => {
   it('resident DOT and GEMV N (β ≠ 0: each call reads the previous y) give the unbatched bits in one submit', async () => {
     const rt = await requireRuntime();
+    // One submit a call to compare with (coalesced submits, on by default, would share them): coalesced-submit.test.ts.
+    setGpuCoalesce(0);
+    onTestFinished(() => setGpuCoalesce(undefined));
     const n = 3000;
     const m = 37;
     for (const arithmetic of ['ff', 'f32'] as const) {

@@ -11,7 +11,7 @@
  * f64·f64 terms keep the `ddGemvLong` words (the same functions in the same order).
  */
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { deviceView, toDevice, type DeviceArray } from '../../src/backends/webgpu/device-array.js';
 import { deviceMatrix, deviceMatrixView, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
 import { gpuKernelSwitches, setGpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
@@ -31,6 +31,10 @@ const slowTests = process.env.MODPREC_SLOW_TESTS === '1';
 afterEach(() => {
   setGpuKernelSwitches(initial);
 });
+// x decoded once a call (ddGemvDecodedXDd, on by default since session 22) gives the same words
+// (test/gpu/dd-gemv-decoded-x-dd.test.ts); this file means the long window deriving x's limbs itself.
+beforeEach(() => void setGpuKernelSwitches({ ddGemvDecodedXDd: false }));
+
 
 type Kind = 'dd' | 'f64';
 

@@ -8,7 +8,7 @@
  * value's bound, the non-finite results of the unfused path, and the fused words where an operand is not dd or f64.
  */
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { toDevice } from '../../src/backends/webgpu/device-array.js';
 import { deviceMatrix, gpuGemv } from '../../kernels/gemv/gemv-webgpu.js';
 import { gpuDot } from '../../kernels/dot/dot-webgpu.js';
@@ -65,6 +65,10 @@ const initialSwitches = gpuKernelSwitches();
 afterEach(() => {
   setGpuKernelSwitches(initialSwitches);
 });
+// x decoded once a call (ddGemvDecodedXDd, on by default since session 22) gives the same words
+// (test/gpu/dd-gemv-decoded-x-dd.test.ts); this file means the long window deriving x's limbs itself.
+beforeEach(() => void setGpuKernelSwitches({ ddGemvDecodedXDd: false }));
+
 
 describe('fused dd multiply-adds on the GPU', () => {
   it.each(GEMV_CASES)('GEMV into dd storage, A in %s, x in %s, %s: fused and unfused give the same words; dd (windowed) is within the bound of the exact value', async (sa, sx, trans) => {

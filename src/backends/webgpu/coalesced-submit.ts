@@ -1,5 +1,8 @@
 /**
- * Coalesced submits (opt-in, off by default): `MODPREC_GPU_COALESCE=K` (K ≥ 2) or {@link setGpuCoalesce}. Each GPU
+ * Coalesced submits (on by default since session 22 with K = {@link DEFAULT_COALESCE}; `MODPREC_GPU_COALESCE=K` (K ≥ 2,
+ * or 0 for one submit a call) or {@link setGpuCoalesce}). On the H100 (2026-11-28, bench/gpu/gpu-gaps.ts, 20 calls a
+ * batch) K = 4 took DOT 2^27 fp32 + ff 0.383 → 0.371 ms, bf16 + ff 0.210 → 0.195, GEMV N 8192 fp32 + ff 0.113 → 0.111,
+ * bf16 A with an fp32 x + ff 0.0768 → 0.0657. Each GPU
  * call still records its own command buffer (program.ts's submitPasses), but instead of one `queue.submit` per call,
  * consecutive calls' command buffers go to the queue together, up to K in one submit — the device's idle time between
  * submits (11–13 µs on an H100 through Dawn/Vulkan, against ~2 µs between the passes of one submit) is paid once per
@@ -33,10 +36,13 @@ let idleMs = COALESCE_IDLE_MS;
 /** Whether submits after idle grow 1, 1, 2, 3, … up to K (else: the first call at once, then K a submit). */
 let ramp = true;
 
-/** `MODPREC_GPU_COALESCE` (read on first use: a `process.env` read per call costs microseconds): K, or 0 (off). */
+/** Calls a submit may hold by default (see the module's timings). */
+export const DEFAULT_COALESCE = 4;
+
+/** `MODPREC_GPU_COALESCE` (read on first use: a `process.env` read per call costs microseconds): K, or 0 (off); unset: the default. */
 function envCoalesce(): number {
   const raw = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.MODPREC_GPU_COALESCE;
-  return parseLimit(raw === undefined || raw === '' ? 0 : Number(raw), 'MODPREC_GPU_COALESCE', raw);
+  return parseLimit(raw === undefined || raw === '' ? DEFAULT_COALESCE : Number(raw), 'MODPREC_GPU_COALESCE', raw);
 }
 
 function parseLimit(k: number, name: string, shown: unknown = k): number {

@@ -203,8 +203,9 @@ export interface GpuKernelSwitches {
    * GEMV (N and T, the partial pass) in dd arithmetic with `ddGemvLongDd`, x in dd: a pre-pass decodes each x_j once
    * a call (src/formats/dd/dd-gpu-gemv-decoded-dd-wgsl.ts: its regularity and exponent, and its six signed limbs of lo,
    * four words beside x_j's own), and the long window's dd·dd and f64·dd terms read them instead of deriving them in
-   * every row's thread. The same limbs and codes, so the same bits. Off until timed on the H100
-   * (`MODPREC_GPU_DD_GEMV_DECODED_X_DD=1`).
+   * every row's thread. The same limbs and codes, so the same bits. On by default since session 22 (H100, 2026-11-28,
+   * n = 8192: dd storage N 1.226 → 1.061 ms, T 1.243 → 1.059; A f64 with a dd x N 0.883 → 0.717);
+   * `MODPREC_GPU_DD_GEMV_DECODED_X_DD=0` turns it off.
    */
   readonly ddGemvDecodedXDd: boolean;
   /**
@@ -314,7 +315,7 @@ function envWorkgroup(name: string, fallback: 0 | 64 | 128 | 256): 0 | 64 | 128 
 const gemvDotSwitches = { f32FmaKeep: !envOff('MODPREC_GPU_F32_FMA_KEEP'), ffFmaKeep: !envOff('MODPREC_GPU_FF_FMA_KEEP'), gemvPrefetch: !envOff('MODPREC_GPU_GEMV_PREFETCH'), gemvVectorX: !envOff('MODPREC_GPU_GEMV_VECTOR_X'), gemvUnroll: envUnroll('MODPREC_GPU_GEMV_UNROLL'), dotPrefetch: envOn('MODPREC_GPU_DOT_PREFETCH'), dotFusedTree: envOn('MODPREC_GPU_DOT_FUSED_TREE'), dotFusedFinish: envOn('MODPREC_GPU_DOT_FUSED_FINISH'), gemvFusedFinish: envOn('MODPREC_GPU_GEMV_FUSED_FINISH'), fusedFinishRecompute: false };
 
 /** The cheaper float-float switches (session 15) from the environment: off unless set to 1 (`gemvFfFourRows`, `ddGemvLong`: on unless set to 0). */
-const cheaperFfSwitches = { ffLongLazy: envOn('MODPREC_GPU_FF_LONG_LAZY'), prefetchPingPong: envOn('MODPREC_GPU_PREFETCH_PING_PONG'), gemvFfFourRows: !envOff('MODPREC_GPU_GEMV_FF_FOUR_ROWS'), gemvEightRows: envOn('MODPREC_GPU_GEMV_EIGHT_ROWS'), gemvFinishBatch: envBatch('MODPREC_GPU_GEMV_FINISH_BATCH'), ddGemvDecodedX: envOn('MODPREC_GPU_DD_GEMV_DECODED_X'), ddGemvLong: !envOff('MODPREC_GPU_DD_GEMV_LONG'), ddGemvLongDd: !envOff('MODPREC_GPU_DD_GEMV_LONG_DD'), ddGemvDecodedXDd: envOn('MODPREC_GPU_DD_GEMV_DECODED_X_DD'), ddGemvRows: envRows('MODPREC_GPU_DD_GEMV_ROWS') };
+const cheaperFfSwitches = { ffLongLazy: envOn('MODPREC_GPU_FF_LONG_LAZY'), prefetchPingPong: envOn('MODPREC_GPU_PREFETCH_PING_PONG'), gemvFfFourRows: !envOff('MODPREC_GPU_GEMV_FF_FOUR_ROWS'), gemvEightRows: envOn('MODPREC_GPU_GEMV_EIGHT_ROWS'), gemvFinishBatch: envBatch('MODPREC_GPU_GEMV_FINISH_BATCH'), ddGemvDecodedX: envOn('MODPREC_GPU_DD_GEMV_DECODED_X'), ddGemvLong: !envOff('MODPREC_GPU_DD_GEMV_LONG'), ddGemvLongDd: !envOff('MODPREC_GPU_DD_GEMV_LONG_DD'), ddGemvDecodedXDd: !envOff('MODPREC_GPU_DD_GEMV_DECODED_X_DD'), ddGemvRows: envRows('MODPREC_GPU_DD_GEMV_ROWS') };
 
 /**
  * Most lazy float-float terms an accumulator takes between two settles with `ffLongLazy` on (the arithmetic's own
