@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_WINDOW_TERMS, windowSteps } from '../../src/formats/dd/dd-gpu-window.js';
-import { ddGpuArithmetic, ddGpuArithmeticGemvLong, ddGpuArithmeticGemvLongDd, ddGpuArithmeticGemvWindow8, ddGpuArithmeticUnfused, ddGpuArithmeticWide, ddGpuArithmeticWindow4, ddGpuArithmeticWindowLean4, ddGpuArithmeticWindowLean8, ddGpuArithmeticWindowLeanOf, ddGpuArithmeticWindowOf } from '../../src/formats/dd/dd-gpu-arithmetic.js';
+import { ddGpuArithmetic, ddGpuArithmeticGemvLong, ddGpuArithmeticGemvLongDd, ddGpuArithmeticGemvLongDdX, ddGpuArithmeticGemvWindow8, ddGpuArithmeticUnfused, ddGpuArithmeticWide, ddGpuArithmeticWindow4, ddGpuArithmeticWindowLean4, ddGpuArithmeticWindowLean8, ddGpuArithmeticWindowLeanOf, ddGpuArithmeticWindowOf } from '../../src/formats/dd/dd-gpu-arithmetic.js';
 import { gpuKernelSwitches, setGpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { ModprecError } from '../../src/core/errors.js';
 
@@ -142,8 +142,14 @@ describe('windowed dd multiply-add steps', () => {
     }
   });
 
-  it("dd's gemvVariant: the long window for every term kind by default (f64·f64 alone with ddGemvLongDd off); without ddGemvLong windows of eight terms, the fused multiply-add for other kinds and the tail; no variants of its own, nor in the unfused and wide parts", () => {
-    expect(ddGpuArithmetic.gemvVariant!()).toBe(ddGpuArithmeticGemvLongDd);
+  it("dd's gemvVariant: the long window for every term kind by default, x decoded once a call (f64·f64 alone with ddGemvLongDd off); without ddGemvLong windows of eight terms, the fused multiply-add for other kinds and the tail; no variants of its own, nor in the unfused and wide parts", () => {
+    expect(ddGpuArithmetic.gemvVariant!()).toBe(ddGpuArithmeticGemvLongDdX);
+    const decoded = setGpuKernelSwitches({ ddGemvDecodedXDd: false });
+    try {
+      expect(ddGpuArithmetic.gemvVariant!()).toBe(ddGpuArithmeticGemvLongDd);
+    } finally {
+      setGpuKernelSwitches(decoded);
+    }
     const dd = setGpuKernelSwitches({ ddGemvLongDd: false });
     try {
       expect(ddGpuArithmetic.gemvVariant!()).toBe(ddGpuArithmeticGemvLong);

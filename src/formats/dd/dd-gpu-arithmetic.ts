@@ -161,7 +161,7 @@ export const ddGpuArithmetic: GpuArithmeticPart = {
   // takes the long window for f64·f64 terms instead (ddGpuArithmeticGemvLong).
   // The `ddGemvLongDd` switch (on by default since session 21) puts terms with a dd operand into the long window too.
   // `ddGemvLong` off gives the windows of eight whatever `ddGemvLongDd` says (the dd terms extend the long window).
-  // The `ddGemvDecodedXDd` switch (off until timed) decodes a dd x once a call for those dd terms (ddGpuArithmeticGemvLongDdX).
+  // The `ddGemvDecodedXDd` switch (on by default since session 22) decodes a dd x once a call for those dd terms (ddGpuArithmeticGemvLongDdX).
   gemvVariant: () => {
     const s = gpuKernelSwitches();
     if (!s.ddGemvLong) return ddGpuArithmeticGemvWindow8;
