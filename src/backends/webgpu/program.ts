@@ -519,7 +519,7 @@ export function submitPasses(context: GpuContext, passes: readonly { pass: Pass;
   // Diagnostics (MODPREC_GPU_TIMESTAMPS, gpu-timestamps.ts) and a benchmark's batched submit (batched-submit.ts).
   const stamps = timestampWritesOf(context, passes.length);
   const batch = openBatch(context);
-  // Calls held by the coalesced submit (on by default) (coalesced-submit.ts) go first: these modes submit on their own.
+  // Calls held by the coalesced submit (coalesced-submit.ts, on by default) go first: these modes submit on their own.
   if (stamps || batch || serializePasses()) flushCoalesced(context);
   if (serializePasses()) {
     if (stamps || batch) throw new Error('MODPREC_GPU_SERIALIZE does not combine with GPU timestamps or a batched submit');
@@ -567,7 +567,7 @@ export function submitPasses(context: GpuContext, passes: readonly { pass: Pass;
     computePass.end();
     const commands = encoder.finish();
     if (probe) probe('submit');
-    // Coalesced submits (MODPREC_GPU_COALESCE, K = 4 by default): the command buffer may share a later submit with the next calls..
+    // Coalesced submits (MODPREC_GPU_COALESCE, K = 4 by default): the command buffer may share a later submit with the next calls.
     if (coalescing(context)) appendCoalesced(context, commands, boundBuffers(passes), pendingDestroy.splice(0));
     else context.device.queue.submit([commands]);
     if (probe) probe('submitted');
