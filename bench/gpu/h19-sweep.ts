@@ -318,6 +318,8 @@ export function dotSixteenBitSweepVariants(): DotSixteenVariant[] {
     w('ffFoldedProducts', { ffFoldedProducts: true }),
     w('ffFoldedProducts + dotFusedTree', { ffFoldedProducts: true, dotFusedTree: true }),
     w('ffFoldedProducts + ffLongLazy + ffLeanSettle + dotFusedTree', { ffFoldedProducts: true, ffLongLazy: true, ffLeanSettle: true, dotFusedTree: true }),
+    w('ffFoldedProducts + dotFusedFinish (one dispatch)', { ffFoldedProducts: true, dotFusedFinish: true }),
+    w('ffFoldedProducts + dotFusedTree + dotFusedFinish', { ffFoldedProducts: true, dotFusedTree: true, dotFusedFinish: true }),
     { label: 'fp32 + f32: default (floor, GB/s ×2)', arithmetic: 'f32', storage: 'f32', switches: f32, options: {}, ratioTo: f32Ref },
   );
   return rows;
