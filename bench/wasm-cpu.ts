@@ -16,11 +16,8 @@
  * (the labels keep the full sizes). `--only=PREFIX`: only the cases whose group starts with PREFIX (`--only=dot20`: the
  * DD DOT 2^20 rows with their ratios, the lazy form's included), no STREAM, printed, nothing written.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import ddot from '@stdlib/blas-base-ddot';
 import { twoProduct, ddAddDd } from 'double-double';
 import { wasmFusedFmaAvailable } from '../src/backends/wasm/wasm-fused-fma.js';
@@ -31,6 +28,7 @@ import {
 import '../src/formats/dd/register.js';
 import { fitScales, scaledReducedColMajor, scaledReducedRowMajor } from '../accessors/scaled-reduced.js';
 import { seededRandom } from '../src/sparse/seeded-random.js';
+import { compileStream, streamDot } from './stream-dot.js';
 import { machineDescription, markdownTable, today, writePerformanceSection, writeResults } from './report.js';
 
 const rounds = Number(process.argv.find((a) => a.startsWith('--rounds='))?.slice(9) ?? 5);
@@ -48,30 +46,6 @@ const M = quick ? 256 : 4096;
 function data(n: number, seed: number): Float64Array {
   const random = seededRandom(seed);
   return Float64Array.from({ length: n }, () => random.nextDouble() - 0.5);
-}
-
-/**
- * The STREAM binary, compiled once into a temporary folder (null where gcc or the source is missing). `STREAM_BIN`
- * names one built elsewhere instead (a machine without gcc, such as the lent GPU host).
- */
-function compileStream(): string | null {
-  if (process.env.STREAM_BIN) return existsSync(process.env.STREAM_BIN) ? process.env.STREAM_BIN : null;
-  const source = process.env.STREAM_C ?? '/work/shared/tools/stream.c';
-  if (!existsSync(source)) return null;
-  const out = join(mkdtempSync(join(tmpdir(), 'modprec-stream-')), 'stream');
-  try {
-    execFileSync('gcc', ['-O3', '-march=native', '-fopenmp', source, '-o', out], { stdio: 'pipe' });
-    return out;
-  } catch {
-    return null;
-  }
-}
-
-/** One STREAM run (1 thread, n = 2^24, 3 repetitions): the dot's median GB/s. */
-function streamDot(binary: string): number {
-  const text = execFileSync(binary, [String(N), '3'], { env: { ...process.env, OMP_NUM_THREADS: '1' } }).toString();
-  const json = JSON.parse(text.slice(text.indexOf('{'))) as { kernels: { kernel: string; gbs_median: number }[] };
-  return json.kernels.find((c) => c.kernel.startsWith('dot'))!.gbs_median;
 }
 
 interface Case { name: string; group: string; bytes: number; run: () => unknown }
@@ -411,7 +385,7 @@ const times = new Map<string, number[]>(cases.map((c) => [c.group, []]));
 const stream: number[] = [];
 for (const c of cases) c.run(); // warm-up: compile every kernel
 for (let r = 0; r < rounds; r++) {
-  if (binary) stream.push(streamDot(binary));
+  if (binary) stream.push(streamDot(binary, N));
   for (const c of cases) {
     const t0 = performance.now();
     c.run();

@@ -11,32 +11,17 @@
  * bench/results/wasm-dot-narrow.json.
  * Run: npx tsc -p tsconfig.json && node dist/bench/wasm-dot-narrow.js [--rounds=9] [--n=24] (--n: log2 of the length)
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { setWasmKernelForms, type WasmKernelForms } from '../src/backends/wasm/wasm-kernel-forms.js';
 import { dot, formats, range, scaledReducedRowMajor, vector, wasmArena, type Range } from '../src/index.js';
 import { seededRandom } from '../src/sparse/seeded-random.js';
+import { compileStream, streamDot } from './stream-dot.js';
 import { machineDescription, markdownTable, writeResults } from './report.js';
 
 const arg = (name: string, fallback: number): number => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
 const rounds = arg('rounds', 9);
 const N = 2 ** arg('n', 24);
 const loadAtStart = loadavg()[0]!;
-
-function compileStream(): string | null {
-  if (process.env.STREAM_BIN) return existsSync(process.env.STREAM_BIN) ? process.env.STREAM_BIN : null;
-  const source = process.env.STREAM_C ?? '/work/shared/tools/stream.c';
-  if (!existsSync(source)) return null;
-  const out = join(mkdtempSync(join(tmpdir(), 'modprec-stream-')), 'stream');
-  try { execFileSync('gcc', ['-O3', '-march=native', '-fopenmp', source, '-o', out], { stdio: 'pipe' }); return out; } catch { return null; }
-}
-function streamDot(binary: string): number {
-  const text = execFileSync(binary, [String(N), '3'], { env: { ...process.env, OMP_NUM_THREADS: '1' } }).toString();
-  const json = JSON.parse(text.slice(text.indexOf('{'))) as { kernels: { kernel: string; gbs_median: number }[] };
-  return json.kernels.find((c) => c.kernel.startsWith('dot'))!.gbs_median;
-}
 
 const STORAGES = [['f64', 8], ['f32', 4], ['bf16', 2], ['f16', 2], ['i8', 1]] as const;
 // Operands: 2·N·(8 + 4 + 2 + 2 + 1) bytes, three scaled i8 pairs (2·N each) and bf16 with zeros (2·N).
@@ -124,7 +109,7 @@ for (let r = 0; r < rounds; r++) {
     times.get(c.name)!.push((performance.now() - t0) / reps);
     cpuTimes.get(c.name)!.push((cpu.user + cpu.system) / 1000 / reps);
   }
-  if (binary) stream.push(streamDot(binary));
+  if (binary) stream.push(streamDot(binary, N));
 }
 const median = (v: readonly number[]): number => { const s = [...v].sort((p, q) => p - q); return s[s.length >> 1]!; };
 const streamGBs = stream.length ? median(stream) : NaN;

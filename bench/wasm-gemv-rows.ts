@@ -7,13 +7,11 @@
  * before timing; rounds interleaved, medians. Writes bench/results/wasm-gemv-rows.json.
  * Run: npx tsc -p tsconfig.json && node dist/bench/wasm-gemv-rows.js [--rounds=9] [--m=4096]
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { setWasmKernelForms, type WasmKernelForms } from '../src/backends/wasm/wasm-kernel-forms.js';
 import { formats, gemv, range, rowMajor, vector, wasmArena, type Range } from '../src/index.js';
 import { seededRandom } from '../src/sparse/seeded-random.js';
+import { compileStream, streamDot } from './stream-dot.js';
 import { machineDescription, markdownTable, writeResults } from './report.js';
 
 const arg = (name: string, fallback: number): number => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
@@ -21,19 +19,6 @@ const rounds = arg('rounds', 9);
 const M = arg('m', 4096);
 const STREAM_N = 2 ** 24;
 const loadAtStart = loadavg()[0]!;
-
-function compileStream(): string | null {
-  if (process.env.STREAM_BIN) return existsSync(process.env.STREAM_BIN) ? process.env.STREAM_BIN : null;
-  const source = process.env.STREAM_C ?? '/work/shared/tools/stream.c';
-  if (!existsSync(source)) return null;
-  const out = join(mkdtempSync(join(tmpdir(), 'modprec-stream-')), 'stream');
-  try { execFileSync('gcc', ['-O3', '-march=native', '-fopenmp', source, '-o', out], { stdio: 'pipe' }); return out; } catch { return null; }
-}
-function streamDot(binary: string): number {
-  const text = execFileSync(binary, [String(STREAM_N), '3'], { env: { ...process.env, OMP_NUM_THREADS: '1' } }).toString();
-  const json = JSON.parse(text.slice(text.indexOf('{'))) as { kernels: { kernel: string; gbs_median: number }[] };
-  return json.kernels.find((c) => c.kernel.startsWith('dot'))!.gbs_median;
-}
 
 const arena = wasmArena(M * M * 12 + 2 ** 20);
 const random = seededRandom(11);
@@ -75,7 +60,7 @@ for (let r = 0; r < rounds; r++) {
     c.run();
     times.get(c.name)!.push(performance.now() - t0);
   }
-  if (binary) stream.push(streamDot(binary));
+  if (binary) stream.push(streamDot(binary, STREAM_N));
 }
 const median = (v: readonly number[]): number => { const s = [...v].sort((p, q) => p - q); return s[s.length >> 1]!; };
 const streamGBs = stream.length ? median(stream) : NaN;

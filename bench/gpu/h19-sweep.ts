@@ -231,6 +231,23 @@ export async function gemvSweep(rt: GpuRuntime, small: boolean, settings: SweepS
 }
 
 /**
+ * The DOT reference of stored operands: Σ xᵢ·yᵢ compensated, and Σ |xᵢ·yᵢ| (the bounds' scale).
+ * @param hx - x as doubles
+ * @param hy - y as doubles
+ * @returns the sum and the magnitude
+ */
+function productSums(hx: ArrayLike<number>, hy: ArrayLike<number>): { sum: number; mag: number } {
+  const acc = new Accurate();
+  let mag = 0;
+  for (let k = 0; k < hx.length; k++) {
+    const p = hx[k]! * hy[k]!;
+    acc.add(p);
+    mag += Math.abs(p);
+  }
+  return { sum: acc.value, mag };
+}
+
+/**
  * The DOT sweep: fp32 x and y of n = 2^27 (2^20 with `small`), each variant checked (and run twice: the same value),
  * then timed interleaved.
  * @returns the rows
@@ -241,13 +258,7 @@ export async function dotSweep(rt: GpuRuntime, small: boolean, settings: SweepSe
   const hy = rand32(n, 5);
   const x: DeviceArray = await toDevice(hx, { format: 'f32', strict: true });
   const y: DeviceArray = await toDevice(hy, { format: 'f32', strict: true });
-  const acc = new Accurate();
-  let mag = 0;
-  for (let k = 0; k < n; k++) {
-    const p = hx[k]! * hy[k]!;
-    acc.add(p);
-    mag += Math.abs(p);
-  }
+  const { sum, mag } = productSums(hx, hy);
   const variants = dotSweepVariants();
   const values = new Map<string, number>();
   const checks = [];
@@ -258,7 +269,7 @@ export async function dotSweep(rt: GpuRuntime, small: boolean, settings: SweepSe
       values.set(v.label, r1.value);
       const earlier = v.sameBitsAs ? values.get(v.sameBitsAs) : undefined;
       const sameBits = earlier === undefined || Object.is(earlier, r1.value);
-      const error = Math.abs(r1.value - acc.value);
+      const error = Math.abs(r1.value - sum);
       const bound = gamma(2 * n + 3, U[v.arithmetic]) * mag;
       const why = `${sameBits ? (earlier === undefined ? '' : '; same bits') : '; BITS DIFFER'}${Object.is(r1.value, r2.value) ? '' : '; NOT reproducible'}`;
       return { error: error / mag, bound: bound / mag, correct: error <= bound && sameBits && Object.is(r1.value, r2.value), why };
@@ -340,15 +351,7 @@ export async function dotSixteenBitSweep(rt: GpuRuntime, small: boolean, setting
   for (const s of ['bf16', 'f16', 'f32'] as const) {
     const x = s === 'f32' ? x32 : (await gpuConvert(x32, s)).array;
     const y = s === 'f32' ? y32 : (await gpuConvert(y32, s)).array;
-    const [hx, hy] = [await x.toHost(), await y.toHost()];
-    const acc = new Accurate();
-    let mag = 0;
-    for (let k = 0; k < n; k++) {
-      const p = hx[k]! * hy[k]!;
-      acc.add(p);
-      mag += Math.abs(p);
-    }
-    operands.set(s, { x, y, sum: acc.value, mag });
+    operands.set(s, { x, y, ...productSums(await x.toHost(), await y.toHost()) });
   }
   const values = new Map<string, number>();
   const checks: { error: number; bound: number; correct: boolean; why: string }[] = [];
