@@ -59,6 +59,8 @@ export function gemvBound(args: GemvArguments, options: GemvOptions = {}): Float
   const absA = matrixMagnitudes(opA);
   const absX = vectorMagnitudes(x.accessor);
   const xs = Float64Array.from({ length: n }, (_, j) => absX(j));
+  // A scale of x converted below the normal range (float-float flushes one below 2^-126): up to 2η|q| on the read, per column.
+  const xScaleErrors = x.accessor.scale ? Float64Array.from({ length: n }, (_, j) => scaleUnderflowErrorAt(x.accessor, ar, [j])) : undefined;
   // A read the arithmetic cannot hold (fp64 storage read into fp32 arithmetic, a scale or stored value that
   // overflows there) is ±∞ whatever it is multiplied by, NaN against a 0: every row reads every xⱼ.
   const { max, readEta } = arithmeticLimits(ar);
@@ -76,8 +78,8 @@ export function gemvBound(args: GemvArguments, options: GemvOptions = {}): Float
       s += a * xs[j]!;
       // A read that rounds (a narrower arithmetic, a scale) may round into the subnormal range: η times the other factor.
       readUnderflow += 2 * readEta * (readsA * xs[j]! + readsX * a);
-      // A scale converted below the normal range (float-float flushes one below 2^-126): up to 2η|q| on the read.
-      const ea = opA.scale ? scaleUnderflowErrorAt(opA, ar, [i, j]) : 0, ex = scaleUnderflowErrorAt(x.accessor, ar, [j]);
+      // The same for A's scales.
+      const ea = opA.scale ? scaleUnderflowErrorAt(opA, ar, [i, j]) : 0, ex = xScaleErrors ? xScaleErrors[j]! : 0;
       if (ea > 0 || ex > 0) readUnderflow += 2 * (ea * xs[j]! + ex * a + ea * ex);
       if (opA.scale && scaledReadOverflows(opA, ar, [i, j])) scaledOverflow = true;
     }
