@@ -230,6 +230,33 @@ export async function gemvSweep(rt: GpuRuntime, small: boolean, settings: SweepS
   return sweepRows(`GEMV N n=${n}`, variants, checks, timed, n * n * 4 + 8 * n);
 }
 
+/** A DOT variant's check: its error and bound relative to Σ|x·y|, and what the note says. */
+interface DotCheck { error: number; bound: number; correct: boolean; why: string }
+
+/**
+ * Runs a DOT variant twice and checks it: within γ_{2n+3}(u)·Σ|x·y| of the reference, its `sameBitsAs` row's bits,
+ * the same value twice; a `ratioTo` row's bits are noted, not required. Records the value under the variant's label.
+ * @param v - the variant (label, arithmetic, options, sameBitsAs / ratioTo)
+ * @param x - x on the device
+ * @param y - y on the device
+ * @param reference - the compensated sum and Σ|x·y| ({@link productSums})
+ * @param values - the values of the variants checked so far, by label
+ * @returns the check
+ */
+async function checkDotVariant(v: SweepVariant<GpuDotOptions> & { readonly ratioTo?: string }, x: DeviceArray, y: DeviceArray, reference: { sum: number; mag: number }, values: Map<string, number>): Promise<DotCheck> {
+  const { sum, mag } = reference;
+  const r1 = await gpuDot(x, y, { arithmetic: v.arithmetic, ...v.options });
+  const r2 = await gpuDot(x, y, { arithmetic: v.arithmetic, ...v.options });
+  values.set(v.label, r1.value);
+  const earlier = v.sameBitsAs ? values.get(v.sameBitsAs) : undefined;
+  const sameBits = earlier === undefined || Object.is(earlier, r1.value);
+  const other = v.ratioTo ? values.get(v.ratioTo) : undefined;
+  const error = Math.abs(r1.value - sum);
+  const bound = gamma(2 * x.length + 3, U[v.arithmetic]) * mag;
+  const why = `${sameBits ? (earlier === undefined ? '' : '; same bits') : '; BITS DIFFER'}${other === undefined ? '' : Object.is(other, r1.value) ? '; same bits' : '; other bits'}${Object.is(r1.value, r2.value) ? '' : '; NOT reproducible'}`;
+  return { error: error / mag, bound: bound / mag, correct: error <= bound && sameBits && Object.is(r1.value, r2.value), why };
+}
+
 /**
  * The DOT reference of stored operands: Σ xᵢ·yᵢ compensated, and Σ |xᵢ·yᵢ| (the bounds' scale).
  * @param hx - x as doubles
@@ -262,19 +289,7 @@ export async function dotSweep(rt: GpuRuntime, small: boolean, settings: SweepSe
   const variants = dotSweepVariants();
   const values = new Map<string, number>();
   const checks = [];
-  for (const v of variants) {
-    checks.push(await withSwitches(v.switches, async () => {
-      const r1 = await gpuDot(x, y, { arithmetic: v.arithmetic, ...v.options });
-      const r2 = await gpuDot(x, y, { arithmetic: v.arithmetic, ...v.options });
-      values.set(v.label, r1.value);
-      const earlier = v.sameBitsAs ? values.get(v.sameBitsAs) : undefined;
-      const sameBits = earlier === undefined || Object.is(earlier, r1.value);
-      const error = Math.abs(r1.value - sum);
-      const bound = gamma(2 * n + 3, U[v.arithmetic]) * mag;
-      const why = `${sameBits ? (earlier === undefined ? '' : '; same bits') : '; BITS DIFFER'}${Object.is(r1.value, r2.value) ? '' : '; NOT reproducible'}`;
-      return { error: error / mag, bound: bound / mag, correct: error <= bound && sameBits && Object.is(r1.value, r2.value), why };
-    }));
-  }
+  for (const v of variants) checks.push(await withSwitches(v.switches, () => checkDotVariant(v, x, y, { sum, mag }, values)));
   const timed = await interleaved(rt, variants.map((v) => ({ switches: v.switches, run: () => gpuDotResident(x, y, { arithmetic: v.arithmetic, ...v.options }) })), settings, withSwitches);
   x.destroy();
   y.destroy();
@@ -354,21 +369,10 @@ export async function dotSixteenBitSweep(rt: GpuRuntime, small: boolean, setting
     operands.set(s, { x, y, ...productSums(await x.toHost(), await y.toHost()) });
   }
   const values = new Map<string, number>();
-  const checks: { error: number; bound: number; correct: boolean; why: string }[] = [];
+  const checks: DotCheck[] = [];
   for (const v of variants) {
     const { x, y, sum, mag } = operands.get(v.storage)!;
-    checks.push(await withSwitches(v.switches, async () => {
-      const r1 = await gpuDot(x, y, { arithmetic: v.arithmetic, ...v.options });
-      const r2 = await gpuDot(x, y, { arithmetic: v.arithmetic, ...v.options });
-      values.set(v.label, r1.value);
-      const earlier = v.sameBitsAs ? values.get(v.sameBitsAs) : undefined;
-      const sameBits = earlier === undefined || Object.is(earlier, r1.value);
-      const other = v.ratioTo ? values.get(v.ratioTo) : undefined;
-      const error = Math.abs(r1.value - sum);
-      const bound = gamma(2 * n + 3, U[v.arithmetic]) * mag;
-      const why = `${sameBits ? (earlier === undefined ? '' : '; same bits') : '; BITS DIFFER'}${other === undefined ? '' : Object.is(other, r1.value) ? '; same bits' : '; other bits'}${Object.is(r1.value, r2.value) ? '' : '; NOT reproducible'}`;
-      return { error: error / mag, bound: bound / mag, correct: error <= bound && sameBits && Object.is(r1.value, r2.value), why };
-    }));
+    checks.push(await withSwitches(v.switches, () => checkDotVariant(v, x, y, { sum, mag }, values)));
   }
   const timed = await interleaved(rt, variants.map((v) => {
     const { x, y } = operands.get(v.storage)!;
