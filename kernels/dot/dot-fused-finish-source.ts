@@ -233,16 +233,18 @@ export function lastTicketFinish(arithmetic: GpuArithmetic, slots: SlotSums, rec
     'if (bad === 0) {',
     `if (l === 0) { ${atomicStore(arithmetic, '0', 'ea').join(' ')} }`,
     '} else {',
-    // Recompute every sum still missing (the whole workgroup per sum), store it, then sum again: the storage barrier
-    // makes invocation 0's stores visible to the rest of this workgroup.
-    `for (let rg = mpI32(0); rg < ${count}; rg++) {`,
-    `if (l === 0) { ${Array.from({ length: c }, (_, k) => `const rw${k} = mpAtomicLoad(PAtomic[(${base} + rg) * ${c} + ${k}]);`).join(' ')} let rm = ${recomputeAll ? 1 : 0}; ${Array.from({ length: c }, (_, k) => `if (rw${k} === ${SENTINEL}) { rm = 1; }`).join(' ')} mpSharedIntSet(1, ${TREE_WORKGROUP}, rm); }`,
-    `const rneed = mpSharedIntUniform(1, ${TREE_WORKGROUP});`,
-    'if (rneed > 0) {',
+    // Recompute each sum still missing (the whole workgroup per sum), largest index first, store it, then sum again: the
+    // workgroup looks for the missing ones together (one round of loads and a max), so the loop runs once per recomputed
+    // sum, not once per sum; the storage barrier makes invocation 0's stores visible to the rest of this workgroup.
+    ...lastMissing(c, slots, count, 'r', recomputeAll),
+    'let miss = rx;',
+    'while (miss > 0) {',
+    'const rg = miss - 1;',
     ...recompute('rg', 'q'),
     `if (l === 0) { ${atomicStore(arithmetic, `(${base} + rg)`, 'qa').join(' ')} const qm = mpAtomicAdd(PAtomic[${MISS_COUNTER}], 1); }`,
-    '}',
-    'mpBarrier();',
+    'mpStorageBarrier();',
+    ...lastMissing(c, { base, count }, 'rg', 'u', recomputeAll),
+    'miss = ux;',
     '}',
     'mpStorageBarrier();',
     ...slotTreePass(arithmetic, 'z', slots, false, false),
@@ -250,6 +252,27 @@ export function lastTicketFinish(arithmetic: GpuArithmetic, slots: SlotSums, rec
     '}',
     '}',
   ];
+}
+
+/**
+ * Lines finding, by the whole workgroup, 1 + the largest index k < `below` whose published sum (slot base + k) reads as
+ * the sentinel (any, with `recomputeAll`), or 0 for none, into `${p}x` — the same in every invocation. Invocation l
+ * reads the sums l + 256·f, as in {@link slotTreePass}; a max over the workgroup follows (workgroup array 1).
+ */
+function lastMissing(words: number, slots: SlotSums, below: string, p: string, recomputeAll: boolean): string[] {
+  // The previous users of array 1 are done once every invocation is here.
+  const lines = ['mpBarrier();', `let ${p}m = 0;`];
+  for (let f = 0; f < TREE_FAN_IN; f++) {
+    const k = `${p}k${f}`;
+    const read = Array.from({ length: words }, (_, j) => `${p}w${f}x${j}`);
+    lines.push(`const ${k} = l + ${f * TREE_WORKGROUP};`, `if (${k} < ${below}) {`, ...read.map((wd, j) => `const ${wd} = mpAtomicLoad(PAtomic[(${slots.base} + ${k}) * ${words} + ${j}]);`));
+    // k grows with f, so the last missing one found is this invocation's largest.
+    lines.push(...(recomputeAll ? [`${p}m = ${k} + 1;`] : read.map((wd) => `if (${wd} === ${SENTINEL}) { ${p}m = ${k} + 1; }`)), '}');
+  }
+  lines.push(`mpSharedIntSet(1, l, ${p}m);`);
+  for (let s = TREE_WORKGROUP / 2; s >= 1; s /= 2) lines.push('mpBarrier();', `if (l < ${s}) {`, `${p}m = mpImax(${p}m, mpSharedInt(1, l + ${s}));`, `mpSharedIntSet(1, l, ${p}m);`, '}');
+  lines.push(`const ${p}x = mpSharedIntUniform(1, 0);`);
+  return lines;
 }
 
 /**

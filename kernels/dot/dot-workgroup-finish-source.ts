@@ -60,10 +60,11 @@ export function workgroupFinishInitialWords(workgroups: number, words: number): 
  * parity); the atomic buffer `PAtomic`. Its own output is never stored (bind a four-word stand-in).
  * @param arithmetic - the arithmetic (f32 or ff: one or two words)
  * @param firstPass - the first pass's lines for a thread index
- * @param recomputeAll - treat every published sum as missing (tests: runs the recomputation path)
+ * @param oddUnpublished - odd workgroups leave their sums unpublished (tests: the last workgroup finds them missing
+ *   through the sentinel itself, beside published ones, and recomputes them)
  * @returns the program spec
  */
-export function workgroupFinishSpec(arithmetic: GpuArithmetic, firstPass: FirstPassLines, recomputeAll: boolean): ProgramSpec {
+export function workgroupFinishSpec(arithmetic: GpuArithmetic, firstPass: FirstPassLines, oddUnpublished: boolean): ProgramSpec {
   const c = arithmetic.components;
   const own = firstPass('this.thread.x');
   const args: (readonly [string, ArgType])[] = [...own.args, ['W0', 'Integer'], ['par', 'Integer'], ['PAtomic', 'Array']];
@@ -90,8 +91,8 @@ export function workgroupFinishSpec(arithmetic: GpuArithmetic, firstPass: FirstP
     `va = ${accWords};`,
     '}',
     ...pairwise(arithmetic, 'v', false),
-    `if (l === 0) { ${[...atomicStore(arithmetic, '(h0 + wg)', 'va'), ...atomicReset(c, '(h1 + wg)')].join(' ')} }`,
-    ...lastTicketFinish(arithmetic, { base: 'h0', count: 'W0' }, recompute, recomputeAll),
+    `if (l === 0) { ${oddUnpublished ? 'if (mpImod(wg, 2) === 0) { ' : ''}${atomicStore(arithmetic, '(h0 + wg)', 'va').join(' ')}${oddUnpublished ? ' }' : ''} ${atomicReset(c, '(h1 + wg)').join(' ')} }`,
+    ...lastTicketFinish(arithmetic, { base: 'h0', count: 'W0' }, recompute, false),
     // Results go through PAtomic only: no thread stores its output (after the last barrier, so every barrier stays uniform).
     'if (W0 > 0) { mpNoStore(); }',
     `return ${c === 1 ? '0.0' : '[0.0, 0.0]'};`,

@@ -100,8 +100,8 @@ export interface GpuKernelSwitches {
    */
   readonly gemvFusedFinish: boolean;
   /**
-   * Tests only: the one-dispatch forms treat every published partial as missing, so their recomputation paths run
-   * (same bits, far slower). Off.
+   * Tests only: the one-dispatch forms treat every published partial as missing (`dotWorkgroupFinish`: its odd
+   * workgroups leave their sums unpublished), so their recomputation paths run (same bits, far slower). Off.
    */
   readonly fusedFinishRecompute: boolean;
   // Cheaper float-float streaming loops (issue 19 item 4, session 15; off until timed on the H100 — bench/gpu/h19-goals.ts).
