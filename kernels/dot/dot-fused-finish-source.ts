@@ -261,7 +261,7 @@ export function lastTicketFinish(arithmetic: GpuArithmetic, slots: SlotSums, rec
  */
 function lastMissing(words: number, slots: SlotSums, below: string, p: string, recomputeAll: boolean): string[] {
   // The previous users of array 1 are done once every invocation is here.
-  const lines = ['mpBarrier();', `let ${p}m = 0;`];
+  const lines = ['mpBarrier();', `let ${p}m = mpI32(0);`];
   for (let f = 0; f < TREE_FAN_IN; f++) {
     const k = `${p}k${f}`;
     const read = Array.from({ length: words }, (_, j) => `${p}w${f}x${j}`);
