@@ -25,7 +25,9 @@
  * format, 1 and 2 chains, f32 and float-float) beside `gemvWorkgroupSplitExact`, `gemvUnroll` 16, `gemvEightRows`;
  * `--rows=s22`: session 22's cheaper float-float terms and settles (`ffFoldedProducts`, `ffLeanSettle`, `ffLongLazy`) on
  * bf16 / f16 (x fp32 and x in A's format) and fp32 storage. `--dot-sweep --dot-rows=s22`: instead of the fp32 DOT forms,
- * session 22's bf16 / fp16 DOT rows (`ffLeanSettle`, `ffLongLazy`, `dotOctetRuns`; ./h19-sweep.ts, dotSixteenBitSweep).
+ * session 22's bf16 / fp16 DOT rows (`ffLeanSettle`, `ffLongLazy`, `dotOctetRuns`; ./h19-sweep.ts, dotSixteenBitSweep);
+ * `--dot-sweep --dot-rows=s23`: only fp32 DOT rows — the default, `dotFusedTree` and `dotWorkgroupFinish` (one dispatch,
+ * `dotFusedTree`'s bits), both also at 2^18 first-pass threads, and f32 arithmetic's floor (dotFinishSweepVariants).
  * `--from=<json> [--device=…]` records such a file into bench/results and the `gpu-h19-goals` section of
  * docs/performance.md.
  */
@@ -44,7 +46,7 @@ import { gpuRuntime, readWords, type GpuRuntime } from '../../src/backends/webgp
 import { MISS_COUNTER } from '../../kernels/dot/dot-fused-finish-source.js';
 import { gpuUnavailableReason } from '../../src/backends/webgpu/backend.js';
 import { Accurate, gemvReference, rand32 } from './bench-data.js';
-import { dotSixteenBitSweep, dotSweep, gemvSweep, type SweepRow, type SweepSettings } from './h19-sweep.js';
+import { dotFinishSweepVariants, dotSixteenBitSweep, dotSweep, gemvSweep, type SweepRow, type SweepSettings } from './h19-sweep.js';
 import { gemvDefaultSweep } from './gemv-default-sweep.js';
 
 const small = process.argv.includes('--small');
@@ -55,7 +57,8 @@ const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7).split('
 const trsvForms = process.argv.find((a) => a.startsWith('--trsv-forms='))?.slice(13).split(',').map(Number);
 // --rows=s15: only the GEMV / DOT rows of that set (a row's `sets`), the set's first row timed again at its end.
 const rowSet = process.argv.find((a) => a.startsWith('--rows='))?.slice(7);
-// --dot-rows=s22 (with --dot-sweep): session 22's bf16 / fp16 DOT rows (./h19-sweep.ts, dotSixteenBitSweep).
+// --dot-rows=s22 (with --dot-sweep): session 22's bf16 / fp16 DOT rows (./h19-sweep.ts, dotSixteenBitSweep); s23: session
+// 23's fp32 rows only (dotFinishSweepVariants: the default, dotFusedTree, dotWorkgroupFinish, f32's floor).
 const dotRows = process.argv.find((a) => a.startsWith('--dot-rows='))?.slice(11);
 // Row sets whose rows are all 16-bit storage: the fp32 groups (and their host references) are skipped.
 const sixteenBitSet = rowSet === 's19';
@@ -129,7 +132,7 @@ function push(row: Row): void {
  * session 20, gemvWorkgroupSplit 256 + gemvFfFourRows (rows that leave those two out say "two passes": the default
  * until then; `--gemv-default-sweep` times both); DOT's: ffFmaKeep (+ ffExactProducts), tree.
  */
-const ITEM4_OFF: Partial<GpuKernelSwitches> = { dotFusedFinish: false, gemvFusedFinish: false, f32FmaKeep: false, ffFmaKeep: false, gemvPrefetch: false, gemvVectorX: false, gemvUnroll: 8, dotPrefetch: false, dotFusedTree: false, ffLongLazy: false, prefetchPingPong: false, gemvFfFourRows: false, gemvEightRows: false, gemvFinishBatch: 8, gemvWorkgroupSplit: 0, gemvWorkgroupSplitExact: false, gemvPartialWorkgroup: 64, dotBlockRuns: false, ffExactProducts: false, ffFoldedProducts: false, ffLeanSettle: false, dotOctetRuns: false };
+const ITEM4_OFF: Partial<GpuKernelSwitches> = { dotFusedFinish: false, dotWorkgroupFinish: false, gemvFusedFinish: false, f32FmaKeep: false, ffFmaKeep: false, gemvPrefetch: false, gemvVectorX: false, gemvUnroll: 8, dotPrefetch: false, dotFusedTree: false, ffLongLazy: false, prefetchPingPong: false, gemvFfFourRows: false, gemvEightRows: false, gemvFinishBatch: 8, gemvWorkgroupSplit: 0, gemvWorkgroupSplitExact: false, gemvPartialWorkgroup: 64, dotBlockRuns: false, ffExactProducts: false, ffFoldedProducts: false, ffLeanSettle: false, dotOctetRuns: false };
 
 /**
  * Session 16 (issue 19 item 4, `--rows=s16`): GEMV N's wide row groups — `gemvFfFourRows` (float-float, 4 rows a thread,
@@ -745,6 +748,8 @@ async function benchSweeps(rt: GpuRuntime): Promise<void> {
   if (sweeps.includes('gemv')) for (const r of await gemvSweep(rt, small, settings(share), withSwitches)) record(r, 0.105);
   // --dot-rows=s22: session 22's bf16 / fp16 DOT rows (goal ≤ 0.21 ms in float-float; its fp32 rows ≤ 0.36) instead of the fp32 ones.
   if (sweeps.includes('dot') && dotRows === 's22') for (const r of await dotSixteenBitSweep(rt, small, settings(share), withSwitches)) record(r, r.storage === 'f32' ? 0.36 : 0.21);
+  // --dot-rows=s23: session 23's fp32 rows only (goal ≤ 0.36 ms in float-float).
+  else if (sweeps.includes('dot') && dotRows === 's23') for (const r of await dotSixteenBitSweep(rt, small, settings(share), withSwitches, dotFinishSweepVariants())) record(r, 0.36);
   else if (sweeps.includes('dot')) for (const r of await dotSweep(rt, small, settings(share), withSwitches)) record(r, 0.36);
   // The goals: fp32 + ff ≤ 0.105 ms, 16-bit storage + ff ≤ 0.075 ms (the rows with x fp32).
   if (sweeps.includes('gemv-default')) for (const r of await gemvDefaultSweep(rt, small, settings(share), withSwitches, rowSet)) record(r, r.storage === 'f32' ? 0.105 : r.variant.includes(', x fp32') ? 0.075 : undefined);

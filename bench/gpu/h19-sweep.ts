@@ -13,8 +13,9 @@ import { deviceZeros, toDevice, type DeviceArray } from '../../src/backends/webg
 import { gpuDot, gpuDotResident, type GpuDotOptions } from '../../kernels/dot/dot-webgpu.js';
 import { deviceMatrix, gpuGemv, type GpuGemvOptions } from '../../kernels/gemv/gemv-webgpu.js';
 import type { GpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
-import type { GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import { Accurate, checkGemvRows, GEMV_BENCH_U, gemvReference, rand32 } from './bench-data.js';
+import { readWords, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
+import { MISS_COUNTER } from '../../kernels/dot/dot-fused-finish-source.js';
 
 /** One form to time: switches beyond the all-off state of the bench, the call's options, and what it must match. */
 export interface SweepVariant<O> {
@@ -336,9 +337,9 @@ export function dotSixteenBitSweepVariants(): DotSixteenVariant[] {
     );
   }
   // fp32 storage (the goal ≤ 0.36 ms): the session-21 default, its TwoProd error folded (`ffFoldedProducts`), with the
-  // fused tree, and f32 arithmetic. The table's GB/s counts 16-bit operands: double it for these rows.
-  const f32Ref = 'fp32 + ff: default before session 22 (GB/s ×2)';
-  const w = (label: string, switches: Partial<GpuKernelSwitches>): DotSixteenVariant => ({ label: `fp32 + ff: ${label} (GB/s ×2)`, arithmetic: 'ff', storage: 'f32', switches: { ...ff, ...switches }, options: {}, ratioTo: f32Ref });
+  // fused tree, and f32 arithmetic.
+  const f32Ref = 'fp32 + ff: default before session 22';
+  const w = (label: string, switches: Partial<GpuKernelSwitches>): DotSixteenVariant => ({ label: `fp32 + ff: ${label}`, arithmetic: 'ff', storage: 'f32', switches: { ...ff, ...switches }, options: {}, ratioTo: f32Ref });
   rows.push(
     { label: f32Ref, arithmetic: 'ff', storage: 'f32', switches: ff, options: {} },
     w('ffFoldedProducts', { ffFoldedProducts: true }),
@@ -346,27 +347,73 @@ export function dotSixteenBitSweepVariants(): DotSixteenVariant[] {
     w('ffFoldedProducts + ffLongLazy + ffLeanSettle + dotFusedTree', { ffFoldedProducts: true, ffLongLazy: true, ffLeanSettle: true, dotFusedTree: true }),
     w('ffFoldedProducts + dotFusedFinish (one dispatch)', { ffFoldedProducts: true, dotFusedFinish: true }),
     w('ffFoldedProducts + dotFusedTree + dotFusedFinish', { ffFoldedProducts: true, dotFusedTree: true, dotFusedFinish: true }),
-    { label: 'fp32 + f32: default (floor, GB/s ×2)', arithmetic: 'f32', storage: 'f32', switches: f32, options: {}, ratioTo: f32Ref },
+    { label: 'fp32 + f32: default (floor)', arithmetic: 'f32', storage: 'f32', switches: f32, options: {}, ratioTo: f32Ref },
   );
   return rows;
 }
 
 /**
- * Session 22's DOT sweep of bf16 and fp16 vectors (n = 2^27, 2^20 with `small`): every variant checked (within
- * γ_{2n+3}(u)·Σ|x·y| of a compensated sum of the stored values, its sameBitsAs row's bits, the same value twice), then
- * all timed in interleaved rounds.
+ * Session 23's DOT rows (`--dot-sweep --dot-rows=s23`), fp32 storage only, n = 2^27, issue 19's goal ≤ 0.36 ms in
+ * float-float: the default (3 dispatches) beside `dotFusedTree` (2 dispatches, another order) and `dotWorkgroupFinish`
+ * (its first pass and its one tree pass in 1 dispatch: `dotFusedTree`'s bits, checked), both also with 2^18 first-pass
+ * threads; f32 arithmetic's default as the floor. The one-ticket rows report the workgroup sums they recomputed.
+ * @returns the variants, the default first
+ */
+export function dotFinishSweepVariants(): DotSixteenVariant[] {
+  // The library's defaults for these operands (the bench's all-off state plus these).
+  const ff = { lazy: true, tree: true, ffFmaKeep: true, ffExactProducts: true, ffFoldedProducts: true, dotOctetRuns: true } as const;
+  const f32 = { lazy: true, tree: true, f32FmaKeep: true, dotOctetRuns: true } as const;
+  const ref = 'fp32 + ff: default (3 dispatches)', tree = 'fp32 + ff: dotFusedTree (2 dispatches)', tree18 = 'fp32 + ff: dotFusedTree, 2^18 threads';
+  const row = (label: string, switches: Partial<GpuKernelSwitches>, options: GpuDotOptions, to: { sameBitsAs?: string; ratioTo?: string }): DotSixteenVariant => ({ label, arithmetic: 'ff', storage: 'f32', switches: { ...ff, ...switches }, options, ...to });
+  return [
+    { label: ref, arithmetic: 'ff', storage: 'f32', switches: ff, options: {} },
+    row(tree, { dotFusedTree: true }, {}, { ratioTo: ref }),
+    row('fp32 + ff: dotWorkgroupFinish (1 dispatch)', { dotWorkgroupFinish: true }, {}, { sameBitsAs: tree }),
+    row(tree18, { dotFusedTree: true }, { maxThreads: 2 ** 18 }, { ratioTo: ref }),
+    row('fp32 + ff: dotWorkgroupFinish, 2^18 threads', { dotWorkgroupFinish: true }, { maxThreads: 2 ** 18 }, { sameBitsAs: tree18 }),
+    { label: 'fp32 + f32: default (floor)', arithmetic: 'f32', storage: 'f32', switches: f32, options: {}, ratioTo: ref },
+  ];
+}
+
+/**
+ * The one-dispatch DOT's miss counter for these operands and options (word MISS_COUNTER of the buffer its resident result
+ * views, after one more call): the partials or workgroup sums it recomputed over all calls of its plan (rows whose
+ * calls share a plan — the same operands, options and first-pass shape — share the counter).
+ */
+async function oneDispatchMisses(rt: GpuRuntime, x: DeviceArray, y: DeviceArray, v: DotSixteenVariant): Promise<number> {
+  const { result } = await gpuDotResident(x, y, { arithmetic: v.arithmetic, ...v.options });
+  return (await readWords(rt.context, result.buffer!, 1, MISS_COUNTER))[0]!;
+}
+
+/** Whether a variant runs one of the one-dispatch DOTs (whose plans count recomputed sums). */
+const oneDispatch = (v: DotSixteenVariant): boolean => v.switches.dotFusedFinish === true || v.switches.dotWorkgroupFinish === true;
+
+/**
+ * A DOT sweep over the storages its variants read (n = 2^27, 2^20 with `small`; session 22's bf16 / fp16 rows by
+ * default, `--dot-rows=s23`'s fp32 rows): every variant checked (within γ_{2n+3}(u)·Σ|x·y| of a compensated sum of the
+ * stored values, its sameBitsAs row's bits, the same value twice), then all timed in interleaved rounds; the one-dispatch
+ * rows note how many sums they recomputed over the timed calls (and the checks and counter reads around them).
  * @returns the rows (storage set)
  */
-export async function dotSixteenBitSweep(rt: GpuRuntime, small: boolean, settings: SweepSettings, withSwitches: WithSwitches): Promise<(SweepRow & { storage: string })[]> {
+export async function dotSixteenBitSweep(rt: GpuRuntime, small: boolean, settings: SweepSettings, withSwitches: WithSwitches, variants: readonly DotSixteenVariant[] = dotSixteenBitSweepVariants()): Promise<(SweepRow & { storage: string })[]> {
   const n = small ? 2 ** 20 : 2 ** 27;
   const x32 = await toDevice(rand32(n, 3), { format: 'f32', strict: true });
   const y32 = await toDevice(rand32(n, 5), { format: 'f32', strict: true });
-  const variants = dotSixteenBitSweepVariants();
   const operands = new Map<string, { x: DeviceArray; y: DeviceArray; sum: number; mag: number }>();
   for (const s of ['bf16', 'f16', 'f32'] as const) {
+    if (!variants.some((v) => v.storage === s)) continue;
     const x = s === 'f32' ? x32 : (await gpuConvert(x32, s)).array;
     const y = s === 'f32' ? y32 : (await gpuConvert(y32, s)).array;
     operands.set(s, { x, y, ...productSums(await x.toHost(), await y.toHost()) });
+  }
+  if (!operands.has('f32')) {
+    x32.destroy();
+    y32.destroy();
+  }
+  const missesBefore = new Map<string, number>();
+  for (const v of variants.filter(oneDispatch)) {
+    const { x, y } = operands.get(v.storage)!;
+    missesBefore.set(v.label, await withSwitches(v.switches, () => oneDispatchMisses(rt, x, y, v)));
   }
   const values = new Map<string, number>();
   const checks: DotCheck[] = [];
@@ -378,17 +425,23 @@ export async function dotSixteenBitSweep(rt: GpuRuntime, small: boolean, setting
     const { x, y } = operands.get(v.storage)!;
     return { switches: v.switches, run: () => gpuDotResident(x, y, { arithmetic: v.arithmetic, ...v.options }) };
   }), settings, withSwitches);
+  const recomputed = new Map<string, string>();
+  for (const v of variants.filter(oneDispatch)) {
+    const { x, y } = operands.get(v.storage)!;
+    const after = await withSwitches(v.switches, () => oneDispatchMisses(rt, x, y, v));
+    recomputed.set(v.label, `; ${after - missesBefore.get(v.label)!} sums recomputed`);
+  }
   for (const { x, y } of operands.values()) {
     x.destroy();
     y.destroy();
   }
-  // Ratios per storage: a sameBitsAs or ratioTo row to that row, others are references.
+  // Ratios per storage: a sameBitsAs or ratioTo row to that row, others are references. Bytes: both operands, once.
   const swept = sweepRows(`DOT n=2^${Math.log2(n)}`, variants, checks, timed, 4 * n);
   return swept.map((r, i) => {
     const v = variants[i]!;
     const to = v.sameBitsAs ?? v.ratioTo;
     const j = to === undefined ? i : variants.findIndex((w) => w.label === to);
-    const note = j === i ? `reference${checks[i]!.why}` : `${(swept[i]!.ms / swept[j]!.ms).toFixed(3)}× ${to}${checks[i]!.why}`;
-    return { ...r, storage: v.storage, note };
+    const note = `${j === i ? 'reference' : `${(swept[i]!.ms / swept[j]!.ms).toFixed(3)}× ${to}`}${checks[i]!.why}${recomputed.get(v.label) ?? ''}`;
+    return { ...r, storage: v.storage, bytes: 2 * n * (v.storage === 'f32' ? 4 : 2), note };
   });
 }

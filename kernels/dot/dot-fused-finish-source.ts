@@ -32,6 +32,9 @@
  * after them all. On hardware where atomics are coherent in a shared cache (the H100's L2) the recomputation should
  * not run; every one that does adds 1 to the miss counter (word 5), which the benchmark reads.
  *
+ * The ticketed end (the global ticket, the last tree pass over published sums, their recomputation) is shared with the
+ * one-ticket DOT of `dotWorkgroupFinish` (./dot-workgroup-finish-source.ts): {@link lastTicketFinish}.
+ *
  * The atomic buffer's words: 0…3 the result (the arithmetic's words; the resident result is a view of them), 4 the
  * global counter, 5 the miss counter, 8… the block counters, then level-1 slots (2 regions × blocks × words), then
  * first-pass slots (2 regions × T × words).
@@ -91,10 +94,8 @@ export function fusedFinishSpec(arithmetic: GpuArithmetic, firstPass: FirstPassL
   const c = arithmetic.components;
   const own = firstPass('this.thread.x');
   const args: (readonly [string, ArgType])[] = [...own.args, ['W0', 'Integer'], ['G1', 'Integer'], ['L1', 'Integer'], ['L0', 'Integer'], ['par', 'Integer'], ['PAtomic', 'Array']];
-  const w = (name: string, k: number): string => (c === 1 ? name : `${name}[${k}]`);
-  const fromWords = (words: readonly string[]): string => (c === 1 ? words[0]! : `[${words.join(', ')}]`);
-  const store = (slot: string, name: string): string[] => Array.from({ length: c }, (_, k) => `mpAtomicStore(PAtomic[${slot} * ${c} + ${k}], mpBits(${w(name, k)}));`);
-  const reset = (slot: string): string[] => Array.from({ length: c }, (_, k) => `mpAtomicStore(PAtomic[${slot} * ${c} + ${k}], ${SENTINEL});`);
+  const store = (slot: string, name: string): string[] => atomicStore(arithmetic, slot, name);
+  const reset = (slot: string): string[] => atomicReset(c, slot);
   const body: string[] = [
     'const l = mpLocalId();',
     'const wg = mpGroupId();',
@@ -122,39 +123,13 @@ export function fusedFinishSpec(arithmetic: GpuArithmetic, firstPass: FirstPassL
     `if (l === 0) { ${store('0', 'ga').join(' ')} }`,
     '} else {',
     `if (l === 0) { ${[...store('(h0 + blk)', 'ga'), ...reset('(h1 + blk)')].join(' ')} }`,
-    'mpStorageBarrier();',
-    `if (l === 0) { mpSharedIntSet(1, ${TREE_WORKGROUP + 1}, mpAtomicAdd(PAtomic[${GLOBAL_COUNTER}], 1)); }`,
-    `const gt = mpSharedIntUniform(1, ${TREE_WORKGROUP + 1});`,
-    'if (gt === G1 - 1) {',
-    `if (l === 0) { mpAtomicStore(PAtomic[${GLOBAL_COUNTER}], 0); }`,
-    // Level 2 as tree pass 2, carrying whether any level-1 sum read was the sentinel.
-    ...levelTwo(arithmetic, 'e', true, recomputeAll),
-    `if (l === 0) { mpSharedIntSet(1, ${TREE_WORKGROUP}, ef); }`,
-    `const bad = mpSharedIntUniform(1, ${TREE_WORKGROUP});`,
-    'if (bad === 0) {',
-    `if (l === 0) { ${store('0', 'ea').join(' ')} }`,
-    '} else {',
-    // Recompute every level-1 sum still missing (the whole workgroup per block), store it, then sum level 2 again:
-    // the storage barrier makes invocation 0's stores visible to the rest of this workgroup.
-    'for (let rg = mpI32(0); rg < G1; rg++) {',
-    `if (l === 0) { ${Array.from({ length: c }, (_, k) => `const rw${k} = mpAtomicLoad(PAtomic[(h0 + rg) * ${c} + ${k}]);`).join(' ')} let rm = ${recomputeAll ? 1 : 0}; ${Array.from({ length: c }, (_, k) => `if (rw${k} === ${SENTINEL}) { rm = 1; }`).join(' ')} mpSharedIntSet(1, ${TREE_WORKGROUP}, rm); }`,
-    `const rneed = mpSharedIntUniform(1, ${TREE_WORKGROUP});`,
-    'if (rneed > 0) {',
-    ...blockSum(arithmetic, 'rg', 'q', firstPass, recomputeAll),
-    `if (l === 0) { ${store('(h0 + rg)', 'qa').join(' ')} const qm = mpAtomicAdd(PAtomic[${MISS_COUNTER}], 1); }`,
-    '}',
-    'mpBarrier();',
-    '}',
-    'mpStorageBarrier();',
-    ...levelTwo(arithmetic, 'z', false, false),
-    `if (l === 0) { ${store('0', 'za').join(' ')} }`,
-    '}',
-    '}',
+    // The last block sums the level-1 sums as tree pass 2 does (a missing one recomputed from the block's partials).
+    ...lastTicketFinish(arithmetic, { base: 'h0', count: 'G1' }, (index, p) => blockSum(arithmetic, index, p, firstPass, recomputeAll), recomputeAll),
     '}',
     '}',
     // Results go through PAtomic only: no thread stores its output (after the last barrier, so every barrier stays uniform).
     'if (W0 > 0) { mpNoStore(); }',
-    `return ${fromWords(Array.from({ length: c }, () => '0.0'))};`,
+    `return ${c === 1 ? '0.0' : '[0.0, 0.0]'};`,
   ];
   return {
     source: kernelSource(args, body),
@@ -193,32 +168,144 @@ function blockSum(arithmetic: GpuArithmetic, block: string, p: string, firstPass
   return lines;
 }
 
+/** Published sums in the atomic buffer: sum k (k < count) in slot base + k; both integer expressions. */
+export interface SlotSums {
+  readonly base: string;
+  readonly count: string;
+}
+
 /**
- * Lines summing the G1 level-1 sums (slots h0 + k) as the default's last tree pass: invocation l adds sums l + 256·f
- * (f = 0 … 7, those below G1), then pairwise; invocation 0 ends with the sum in `${p}a` and, with `flag`, in `${p}f`
- * whether any sum it depends on was read as the sentinel.
+ * Lines summing the `slots.count` published sums as one tree pass (../../src/backends/webgpu/workgroup-reduction.ts
+ * treeReduceSpec, stride 1): invocation l adds sums l + 256·f (f = 0 … 7, those below the count), then pairwise;
+ * invocation 0 ends with the sum in `${p}a` and, with `flag`, in `${p}f` whether any sum it depends on was read as the
+ * sentinel.
  */
-function levelTwo(arithmetic: GpuArithmetic, p: string, flag: boolean, recomputeAll: boolean): string[] {
+function slotTreePass(arithmetic: GpuArithmetic, p: string, slots: SlotSums, flag: boolean, recomputeAll: boolean): string[] {
   const c = arithmetic.components;
+  const { base, count } = slots;
   const lines = [arithmetic.declareZero(`${p}a`), `let ${p}f = 0;`];
   for (let f = 0; f < TREE_FAN_IN; f++) {
     const k = `${p}k${f}`, s = `${p}c${f}`;
-    lines.push(`const ${k} = l + ${f * TREE_WORKGROUP};`, `let ${s} = ${k};`, `if (${s} >= G1) { ${s} = G1 - 1; }`);
+    lines.push(`const ${k} = l + ${f * TREE_WORKGROUP};`, `let ${s} = ${k};`, `if (${s} >= ${count}) { ${s} = ${count} - 1; }`);
     const words = Array.from({ length: c }, (_, j) => `${p}w${f}x${j}`);
-    words.forEach((wd, j) => lines.push(`const ${wd} = mpAtomicLoad(PAtomic[(h0 + ${s}) * ${c} + ${j}]);`));
+    words.forEach((wd, j) => lines.push(`const ${wd} = mpAtomicLoad(PAtomic[(${base} + ${s}) * ${c} + ${j}]);`));
     lines.push(`const ${p}p${f} = ${c === 1 ? `mpFloat(${words[0]})` : `[${words.map((wd) => `mpFloat(${wd})`).join(', ')}]`};`);
-    if (flag) lines.push(`if (${k} < G1) {`, ...(recomputeAll ? [`${p}f = 1;`] : words.map((wd) => `if (${wd} === ${SENTINEL}) { ${p}f = 1; }`)), '}');
+    if (flag) lines.push(`if (${k} < ${count}) {`, ...(recomputeAll ? [`${p}f = 1;`] : words.map((wd) => `if (${wd} === ${SENTINEL}) { ${p}f = 1; }`)), '}');
   }
-  for (let f = 0; f < TREE_FAN_IN; f++) lines.push(`if (${p}k${f} < G1) {`, arithmetic.add(`${p}a`, arithmetic.register(`${p}p${f}`)), '}');
+  for (let f = 0; f < TREE_FAN_IN; f++) lines.push(`if (${p}k${f} < ${count}) {`, arithmetic.add(`${p}a`, arithmetic.register(`${p}p${f}`)), '}');
   lines.push(...pairwise(arithmetic, p, flag));
   return lines;
 }
 
 /**
+ * Lines recomputing, by the whole workgroup, sum `index` (an integer expression) of the published ones, leaving it in
+ * `${p}a` at invocation 0 (every invocation reaches the same barriers).
+ */
+export type RecomputeSum = (index: string, p: string) => string[];
+
+/**
+ * The end of a ticketed reduction, run by every workgroup once it has published its sum: a ticket on the global counter;
+ * the workgroup that draws the last one (count − 1) resets the counter, sums the published sums as one tree pass
+ * ({@link slotTreePass}) and stores the result in words 0 … c − 1. Where any sum it depends on was read as the sentinel
+ * (or `recomputeAll`), it recomputes each sum still missing with `recompute`, publishes it (counting a miss), and sums
+ * again — the same bits. The lines close every block they open.
+ * @param arithmetic - the arithmetic (one or two words)
+ * @param slots - the published sums
+ * @param recompute - the lines recomputing one of them
+ * @param recomputeAll - treat every published sum as missing (tests)
+ * @returns the lines
+ */
+export function lastTicketFinish(arithmetic: GpuArithmetic, slots: SlotSums, recompute: RecomputeSum, recomputeAll: boolean): string[] {
+  const c = arithmetic.components;
+  const { base, count } = slots;
+  return [
+    // Orders this workgroup's stores before its ticket for its other invocations (in practice also before the ticket
+    // reaches the shared cache); correctness does not rest on it (module comment).
+    'mpStorageBarrier();',
+    `if (l === 0) { mpSharedIntSet(1, ${TREE_WORKGROUP + 1}, mpAtomicAdd(PAtomic[${GLOBAL_COUNTER}], 1)); }`,
+    `const gt = mpSharedIntUniform(1, ${TREE_WORKGROUP + 1});`,
+    `if (gt === ${count} - 1) {`,
+    `if (l === 0) { mpAtomicStore(PAtomic[${GLOBAL_COUNTER}], 0); }`,
+    // The tree pass, carrying whether any sum read was the sentinel.
+    ...slotTreePass(arithmetic, 'e', slots, true, recomputeAll),
+    `if (l === 0) { mpSharedIntSet(1, ${TREE_WORKGROUP}, ef); }`,
+    `const bad = mpSharedIntUniform(1, ${TREE_WORKGROUP});`,
+    'if (bad === 0) {',
+    `if (l === 0) { ${atomicStore(arithmetic, '0', 'ea').join(' ')} }`,
+    '} else {',
+    // Recompute each sum still missing (the whole workgroup per sum), largest index first, store it, then sum again: the
+    // workgroup looks for the missing ones together (one round of loads and a max), so the loop runs once per recomputed
+    // sum, not once per sum; the storage barrier makes invocation 0's stores visible to the rest of this workgroup.
+    ...lastMissing(c, slots, count, 'r', recomputeAll),
+    'let miss = rx;',
+    'while (miss > 0) {',
+    'const rg = miss - 1;',
+    ...recompute('rg', 'q'),
+    `if (l === 0) { ${atomicStore(arithmetic, `(${base} + rg)`, 'qa').join(' ')} const qm = mpAtomicAdd(PAtomic[${MISS_COUNTER}], 1); }`,
+    'mpStorageBarrier();',
+    ...lastMissing(c, { base, count }, 'rg', 'u', recomputeAll),
+    'miss = ux;',
+    '}',
+    'mpStorageBarrier();',
+    ...slotTreePass(arithmetic, 'z', slots, false, false),
+    `if (l === 0) { ${atomicStore(arithmetic, '0', 'za').join(' ')} }`,
+    '}',
+    '}',
+  ];
+}
+
+/**
+ * Lines finding, by the whole workgroup, 1 + the largest index k < `below` whose published sum (slot base + k) reads as
+ * the sentinel (any, with `recomputeAll`), or 0 for none, into `${p}x` — the same in every invocation. Invocation l
+ * reads the sums l + 256·f, as in {@link slotTreePass}; a max over the workgroup follows (workgroup array 1).
+ */
+function lastMissing(words: number, slots: SlotSums, below: string, p: string, recomputeAll: boolean): string[] {
+  // The previous users of array 1 are done once every invocation is here.
+  const lines = ['mpBarrier();', `let ${p}m = mpI32(0);`];
+  for (let f = 0; f < TREE_FAN_IN; f++) {
+    const k = `${p}k${f}`;
+    const read = Array.from({ length: words }, (_, j) => `${p}w${f}x${j}`);
+    lines.push(`const ${k} = l + ${f * TREE_WORKGROUP};`, `if (${k} < ${below}) {`, ...read.map((wd, j) => `const ${wd} = mpAtomicLoad(PAtomic[(${slots.base} + ${k}) * ${words} + ${j}]);`));
+    // k grows with f, so the last missing one found is this invocation's largest.
+    lines.push(...(recomputeAll ? [`${p}m = ${k} + 1;`] : read.map((wd) => `if (${wd} === ${SENTINEL}) { ${p}m = ${k} + 1; }`)), '}');
+  }
+  lines.push(`mpSharedIntSet(1, l, ${p}m);`);
+  for (let s = TREE_WORKGROUP / 2; s >= 1; s /= 2) lines.push('mpBarrier();', `if (l < ${s}) {`, `${p}m = mpImax(${p}m, mpSharedInt(1, l + ${s}));`, `mpSharedIntSet(1, l, ${p}m);`, '}');
+  lines.push(`const ${p}x = mpSharedIntUniform(1, 0);`);
+  return lines;
+}
+
+/**
+ * Lines storing register `name`'s words (its bits) in partial slot `slot` of the atomic buffer (words slot·c … slot·c + c − 1).
+ * @param arithmetic - the register's arithmetic
+ * @param slot - an integer expression
+ * @param name - the register
+ * @returns the lines
+ */
+export function atomicStore(arithmetic: GpuArithmetic, slot: string, name: string): string[] {
+  const c = arithmetic.components;
+  return Array.from({ length: c }, (_, k) => `mpAtomicStore(PAtomic[${slot} * ${c} + ${k}], mpBits(${c === 1 ? name : `${name}[${k}]`}));`);
+}
+
+/**
+ * Lines setting partial slot `slot`'s `words` words to the sentinel.
+ * @param words - words a partial
+ * @param slot - an integer expression
+ * @returns the lines
+ */
+export function atomicReset(words: number, slot: string): string[] {
+  return Array.from({ length: words }, (_, k) => `mpAtomicStore(PAtomic[${slot} * ${words} + ${k}], ${SENTINEL});`);
+}
+
+/**
  * The workgroup's pairwise sum of `${p}a` (as workgroupPairwiseSum: at level s, invocation l < s adds l + s's value),
  * with `flag` also the largest `${p}f` (0 or 1) through workgroup array 1. Every invocation reaches every barrier.
+ * @param arithmetic - the arithmetic of `${p}a`
+ * @param p - the prefix of the sum's names
+ * @param flag - carry the flag too
+ * @returns the lines
  */
-function pairwise(arithmetic: GpuArithmetic, p: string, flag: boolean): string[] {
+export function pairwise(arithmetic: GpuArithmetic, p: string, flag: boolean): string[] {
   const c = arithmetic.components;
   const w = (k: number): string => (c === 1 ? `${p}a` : `${p}a[${k}]`);
   const put = (): string[] => [...Array.from({ length: c }, (_, k) => `mpSharedSet(0, l * ${c} + ${k}, ${w(k)});`), ...(flag ? [`mpSharedIntSet(1, l, ${p}f);`] : [])];

@@ -23,7 +23,8 @@ import { longLazySteps } from '../shared/long-lazy-steps.js';
 import { exactProductPass } from '../../src/backends/webgpu/ff-exact-products.js';
 import { foldedProductPass } from '../../src/formats/ff/ff-folded-products.js';
 import { leanSettlePass } from '../../src/formats/ff/ff-lean-settle.js';
-import { FUSED_BLOCK, fusedFinishSpec, fusedInitialWords, fusedLayout, MAX_FUSED_BLOCKS } from './dot-fused-finish-source.js';
+import { FUSED_BLOCK, fusedFinishSpec, fusedInitialWords, fusedLayout, MAX_FUSED_BLOCKS, type FirstPassLines } from './dot-fused-finish-source.js';
+import { MAX_FINISH_WORKGROUPS, workgroupFinishInitialWords, workgroupFinishSpec, workgroupFinishWords } from './dot-workgroup-finish-source.js';
 
 /**
  * Result of {@link gpuDot}: the value (float-float read back exactly as a double) and the run report.
@@ -185,7 +186,7 @@ export interface GroupShape {
   readonly vectorLoads: boolean;
   /** Load each step one step ahead (the `dotPrefetch` switch, ../shared/prefetched-steps.ts). */
   readonly prefetch: boolean;
-  /** Sum each workgroup's partials in the first pass (the `dotFusedTree` switch). */
+  /** Sum each workgroup's partials in the first pass (the `dotFusedTree` switch, or `dotWorkgroupFinish` where it falls back). */
   readonly fusedTree: boolean;
   /** Each workgroup's runs of a step as one contiguous block (the `dotBlockRuns` switch; T a multiple of 64). */
   readonly blockRuns: boolean;
@@ -244,6 +245,16 @@ export function reduceProgramSpec(arithmetic: GpuArithmetic): { source: string; 
 
 let blockRunCalls = 0;
 let octetRunCalls = 0;
+let workgroupFinishCalls = 0;
+
+/**
+ * How many DOT calls this process ran in one dispatch with one ticket a workgroup (the `dotWorkgroupFinish` switch):
+ * tests check that the switch takes the path.
+ * @returns the count
+ */
+export function dotWorkgroupFinishCalls(): number {
+  return workgroupFinishCalls;
+}
 
 /**
  * How many DOT calls this process ran with runs of eight (the `dotOctetRuns` switch): tests check that the switch takes the path.
@@ -285,9 +296,17 @@ async function dotOnDevice(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, 
   // The partials are summed by tree passes (workgroup memory, two dispatches for 2^17 partials) where the device
   // has them, else by passes of REDUCE_FAN_IN per thread.
   const tree = first > 1 && c <= 2 && treeReduction(runtime);
+  const { dotFusedFinish, dotWorkgroupFinish } = gpuKernelSwitches();
+  // dotWorkgroupFinish: dotFusedTree's first pass and its one tree pass in one dispatch (./dot-workgroup-finish-source.ts),
+  // for one binding and 2 to MAX_FINISH_WORKGROUPS whole workgroups; dotFusedTree's bits, and its path elsewhere.
+  const workgroups = first / TREE_WORKGROUP;
+  if (tree && dotWorkgroupFinish && windows.length === 1 && !arithmetic.dotVariant && Number.isInteger(workgroups) && workgroups > 1 && workgroups <= MAX_FINISH_WORKGROUPS && workgroupFinishWords(workgroups, c) * 4 <= bindingLimit(runtime)) {
+    workgroupFinishCalls++;
+    return workgroupFinishDot(runtime, x, y, arithmetic, workgroups, shape, `${maxThreads}|${shapeKey}`);
+  }
   // dotFusedFinish: the tree passes inside the first pass's dispatch (./dot-fused-finish-source.ts), where its one
-  // binding and block count allow; the same bits.
-  if (tree && gpuKernelSwitches().dotFusedFinish && windows.length === 1 && !arithmetic.dotVariant && Math.ceil(first / FUSED_BLOCK) <= MAX_FUSED_BLOCKS && fusedLayout(first, c).total * 4 <= bindingLimit(runtime)) {
+  // binding and block count allow; the same bits. (Under dotWorkgroupFinish, whose bits are dotFusedTree's, it stays off.)
+  if (tree && dotFusedFinish && !dotWorkgroupFinish && windows.length === 1 && !arithmetic.dotVariant && Math.ceil(first / FUSED_BLOCK) <= MAX_FUSED_BLOCKS && fusedLayout(first, c).total * 4 <= bindingLimit(runtime)) {
     return fusedFinishDot(runtime, x, y, arithmetic, first, shape, `${maxThreads}|${shapeKey}`);
   }
   // dotFusedTree: the first pass adds each workgroup's sums itself (one tree pass fewer), where it has whole workgroups.
@@ -332,8 +351,14 @@ async function dotOnDevice(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, 
   return bufferView(runtime, plan.scratch[counts.length - 1]!, arithmetic.words, 1);
 }
 
-/** The call parity of each fused-finish plan (which of its two slot regions the next call writes). */
+/** The call parity of each one-dispatch plan (which of its two slot regions the next call writes). */
 const fusedParity = new WeakMap<object, number>();
+
+/** The first pass's lines for a thread index, in the arithmetic's first-pass form (the one-dispatch programs). */
+function firstPassOf(arithmetic: GpuArithmetic, x: DeviceArray, y: DeviceArray, shape: GroupShape): FirstPassLines {
+  const pass = exactProductPass(leanSettlePass(foldedProductPass(arithmetic)), x, y);
+  return (t) => firstPassLines(pass, x, y, shape, t);
+}
 
 /**
  * Records the one-dispatch DOT (the `dotFusedFinish` switch) of `first` first-pass partials; the result is the first
@@ -341,26 +366,51 @@ const fusedParity = new WeakMap<object, number>();
  * @returns a view of the result
  */
 async function fusedFinishDot(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, arithmetic: GpuArithmetic, first: number, shape: GroupShape, shapeKey: string): Promise<DeviceArray> {
-  const context = runtime.context;
   const c = arithmetic.components;
   const recompute = gpuKernelSwitches().fusedFinishRecompute;
   const layout = fusedLayout(first, c);
-  const key = `dotfused|${objectId(x)}|${objectId(y)}|${x.length}|${arithmetic.name}|${shapeKey}`;
-  // The atomic buffer (counters 0, slots empty) and a stand-in output binding the program never stores to.
-  const plan = getPlan(runtime, key, 2, () => [createWordBuffer(context, layout.total, fusedInitialWords(first, c)), createWordBuffer(context, 4)]);
-  const spec = memo(`dotfused|${arithmetic.name}|${readKey(x)}|${readKey(y)}|${shapeKey}|${recompute}`, () => fusedFinishSpec(arithmetic, (t) => firstPassLines(exactProductPass(leanSettlePass(foldedProductPass(arithmetic)), x, y), x, y, shape, t), recompute));
-  const program = await getProgram(context, spec);
+  const spec = memo(`dotfused|${arithmetic.name}|${readKey(x)}|${readKey(y)}|${shapeKey}|${recompute}`, () => fusedFinishSpec(arithmetic, firstPassOf(arithmetic, x, y, shape), recompute));
+  const scalars = { T: first, W0: layout.workgroups, G1: layout.blocks, L1: layout.level1, L0: layout.level0 };
+  return ticketedDot(runtime, x, y, arithmetic, shape, { key: `dotfused|${objectId(x)}|${objectId(y)}|${x.length}|${arithmetic.name}|${shapeKey}`, words: () => fusedInitialWords(first, c), spec, scalars, threads: layout.workgroups * TREE_WORKGROUP });
+}
+
+/**
+ * Records the one-ticket DOT (the `dotWorkgroupFinish` switch) of `workgroups` first-pass workgroups; the result is the
+ * first element of the plan's atomic buffer.
+ * @returns a view of the result
+ */
+async function workgroupFinishDot(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, arithmetic: GpuArithmetic, workgroups: number, shape: GroupShape, shapeKey: string): Promise<DeviceArray> {
+  const c = arithmetic.components;
+  const recompute = gpuKernelSwitches().fusedFinishRecompute;
+  const spec = memo(`dotwgfinish|${arithmetic.name}|${readKey(x)}|${readKey(y)}|${shapeKey}|${recompute}`, () => workgroupFinishSpec(arithmetic, firstPassOf(arithmetic, x, y, shape), recompute));
+  const threads = workgroups * TREE_WORKGROUP;
+  return ticketedDot(runtime, x, y, arithmetic, shape, { key: `dotwgfinish|${objectId(x)}|${objectId(y)}|${x.length}|${arithmetic.name}|${shapeKey}`, words: () => workgroupFinishInitialWords(workgroups, c), spec, scalars: { T: threads, W0: workgroups }, threads });
+}
+
+/**
+ * Records a one-dispatch DOT program over x and y: its plan (under `form.key`) holds the atomic buffer (first contents
+ * `form.words()`) and a four-word stand-in output the program never stores to; the uniform `par` alternates per call
+ * of the plan (which slot region the call writes). The result is the atomic buffer's first element.
+ * @returns a view of the result
+ */
+async function ticketedDot(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, arithmetic: GpuArithmetic, shape: GroupShape, form: { key: string; words: () => Uint32Array; spec: ProgramSpec; scalars: Record<string, number>; threads: number }): Promise<DeviceArray> {
+  const context = runtime.context;
+  const plan = getPlan(runtime, form.key, 2, () => {
+    const words = form.words();
+    return [createWordBuffer(context, words.length, words), createWordBuffer(context, 4)];
+  });
+  const program = await getProgram(context, form.spec);
   const parity = fusedParity.get(plan) ?? 0;
   fusedParity.set(plan, 1 - parity);
   const arrays: Record<string, BoundArray> = {};
-  const scalars: Record<string, number> = { n: x.length, T: first, W0: layout.workgroups, G1: layout.blocks, L1: layout.level1, L0: layout.level0, par: parity };
+  const scalars: Record<string, number> = { n: x.length, ...form.scalars, par: parity };
   bindArray('X', x, arrays, scalars);
   bindArray('Y', y, arrays, scalars);
   bindVector('X', x, shape, arrays);
   bindVector('Y', y, shape, arrays);
   arrays.PAtomic = { buffer: plan.scratch[0]! };
   // A pass cache per parity: the two forms of the call differ only in `par`.
-  submitPasses(context, [{ pass: { program, arrays, scalars, output: { buffer: plan.scratch[1]! }, threads: layout.workgroups * TREE_WORKGROUP }, cache: plan.passes[parity]! }]);
+  submitPasses(context, [{ pass: { program, arrays, scalars, output: { buffer: plan.scratch[1]! }, threads: form.threads }, cache: plan.passes[parity]! }]);
   return bufferView(runtime, plan.scratch[0]!, arithmetic.words, 1);
 }
 
@@ -385,8 +435,9 @@ function groupShapeOf(options: GpuDotOptions, arithmetic: GpuArithmetic): GroupS
   const chains = checkChains(options.chains, options.groupWidth === undefined ? arithmetic.dotChains?.() ?? DEFAULT_SHAPE.chains : 1);
   const vectorLoads = options.vectorLoads ?? true;
   if (typeof vectorLoads !== 'boolean') fail('INVALID_OPTION', 'options.vectorLoads', 'must be a boolean', vectorLoads);
-  const { dotPrefetch, dotFusedTree, dotBlockRuns } = gpuKernelSwitches();
-  return { width, groups, chains, vectorLoads, prefetch: dotPrefetch, fusedTree: dotFusedTree, blockRuns: dotBlockRuns };
+  const { dotPrefetch, dotFusedTree, dotWorkgroupFinish, dotBlockRuns } = gpuKernelSwitches();
+  // dotWorkgroupFinish has dotFusedTree's bits, and takes its path where it does not apply.
+  return { width, groups, chains, vectorLoads, prefetch: dotPrefetch, fusedTree: dotFusedTree || dotWorkgroupFinish, blockRuns: dotBlockRuns };
 }
 
 function validate(x: DeviceArray, y: DeviceArray): void {

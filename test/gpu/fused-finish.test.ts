@@ -11,11 +11,12 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { toDevice, viewOf, type DeviceArray } from '../../src/backends/webgpu/device-array.js';
-import { gpuDot, gpuDotResident } from '../../kernels/dot/dot-webgpu.js';
+import { gpuDotResident } from '../../kernels/dot/dot-webgpu.js';
 import { deviceMatrix, gpuGemv, lastGemvFusedMisses, type DeviceMatrix } from '../../kernels/gemv/gemv-webgpu.js';
 import { compiledPrograms } from '../../src/backends/webgpu/program.js';
 import { gpuKernelSwitches, setGpuKernelSwitches, type GpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { randomValues, requireRuntime } from './gpu-test-helpers.js';
+import { dotBothForms, expectSameBits } from './dot-switch-forms.js';
 
 const initial: GpuKernelSwitches = gpuKernelSwitches();
 
@@ -25,17 +26,9 @@ afterEach(() => {
 
 /** The value of the default (fused finish off) and `calls` values of the fused form, in order. */
 async function bothForms(x: DeviceArray, y: DeviceArray, arithmetic: 'f32' | 'ff', calls: number, options: { maxThreads?: number; recompute?: boolean } = {}): Promise<{ base: number; fused: number[] }> {
-  const opts = { arithmetic, ...(options.maxThreads ? { maxThreads: options.maxThreads } : {}) };
-  setGpuKernelSwitches({ dotFusedFinish: false, fusedFinishRecompute: false });
-  const base = (await gpuDot(x, y, opts)).value;
-  setGpuKernelSwitches({ dotFusedFinish: true, fusedFinishRecompute: options.recompute ?? false });
-  const fused: number[] = [];
-  for (let k = 0; k < calls; k++) fused.push((await gpuDot(x, y, opts)).value);
-  return { base, fused };
-}
-
-function expectSameBits(base: number, fused: readonly number[]): void {
-  for (const v of fused) expect(Object.is(v, base), `${v} vs ${base}`).toBe(true);
+  const switches = { base: { dotFusedFinish: false, fusedFinishRecompute: false }, form: { dotFusedFinish: true, fusedFinishRecompute: options.recompute ?? false } };
+  const { base, form } = await dotBothForms(x, y, arithmetic, calls, switches, options.maxThreads ? { maxThreads: options.maxThreads } : {});
+  return { base, fused: form };
 }
 
 describe('DOT in one dispatch (dotFusedFinish)', () => {

@@ -3,7 +3,7 @@
  * and for tests that check both: lazy float-float accumulation in streaming loops (`lazy`), DOT's tree
  * reduction passes (`tree`), the lazily reduced RNS row sums (`rnsFoldSteps`, `rnsFoldSplit`), and the GEMV / DOT forms under
  * trial for issue 19 (`f32FmaKeep`, `ffFmaKeep`, `gemvPrefetch`, `gemvVectorX`, `gemvUnroll`, `dotPrefetch`,
- * `dotFusedTree`, `ffLongLazy`, `prefetchPingPong`, `gemvFfFourRows`, `gemvEightRows`, `gemvFinishBatch`, `dotFusedFinish`, `gemvFusedFinish`, `gemvWorkgroupSplit`, `gemvWorkgroupSplitExact`, `gemvPartialWorkgroup`, `dotBlockRuns`, `ffFoldedProducts`, `ffLeanSettle`, `dotOctetRuns`; each one's TSDoc gives its default and its `MODPREC_GPU_…` variable). Read once from the
+ * `dotFusedTree`, `ffLongLazy`, `prefetchPingPong`, `gemvFfFourRows`, `gemvEightRows`, `gemvFinishBatch`, `dotFusedFinish`, `dotWorkgroupFinish`, `gemvFusedFinish`, `gemvWorkgroupSplit`, `gemvWorkgroupSplitExact`, `gemvPartialWorkgroup`, `dotBlockRuns`, `ffFoldedProducts`, `ffLeanSettle`, `dotOctetRuns`; each one's TSDoc gives its default and its `MODPREC_GPU_…` variable). Read once from the
  * environment when the module loads (`MODPREC_GPU_LAZY=0`, `MODPREC_GPU_TREE=0` turn them off) — not per call: a `process.env` read costs microseconds in Node, a visible
  * share of a small call's host time — and changed in-process only through {@link setGpuKernelSwitches}.
  * @module
@@ -86,6 +86,13 @@ export interface GpuKernelSwitches {
    */
   readonly dotFusedFinish: boolean;
   /**
+   * DOT in one dispatch, one ticket a workgroup (session 23): `dotFusedTree`'s first pass publishes each workgroup's sum
+   * and takes a ticket; the last workgroup sums them as `dotFusedTree`'s one remaining tree pass — its bits without that
+   * dispatch (kernels/dot/dot-workgroup-finish-source.ts). For one storage binding, 2 to 2048 whole workgroups, f32 or ff;
+   * elsewhere (and over `dotFusedFinish`) the `dotFusedTree` path. Off by default (`MODPREC_GPU_DOT_WORKGROUP_FINISH=1`).
+   */
+  readonly dotWorkgroupFinish: boolean;
+  /**
    * GEMV N in one dispatch: the R-rows partial pass's workgroups (64 row groups of one chunk each) publish their partials
    * and take a ticket on their row block's counter; the last of a block's chunks sums the block's rows in chunk order,
    * applies α and β and stores y — the finish pass's bits without its dispatch (kernels/gemv/gemv-fused-finish-source.ts).
@@ -93,8 +100,8 @@ export interface GpuKernelSwitches {
    */
   readonly gemvFusedFinish: boolean;
   /**
-   * Tests only: the one-dispatch forms treat every published partial as missing, so their recomputation paths run
-   * (same bits, far slower). Off.
+   * Tests only: the one-dispatch forms treat every published partial as missing (`dotWorkgroupFinish`: its odd
+   * workgroups leave their sums unpublished), so their recomputation paths run (same bits, far slower). Off.
    */
   readonly fusedFinishRecompute: boolean;
   // Cheaper float-float streaming loops (issue 19 item 4, session 15; off until timed on the H100 — bench/gpu/h19-goals.ts).
@@ -312,7 +319,7 @@ function envWorkgroup(name: string, fallback: 0 | 64 | 128 | 256): 0 | 64 | 128 
 }
 
 /** The GEMV / DOT switches' values from the environment. */
-const gemvDotSwitches = { f32FmaKeep: !envOff('MODPREC_GPU_F32_FMA_KEEP'), ffFmaKeep: !envOff('MODPREC_GPU_FF_FMA_KEEP'), gemvPrefetch: !envOff('MODPREC_GPU_GEMV_PREFETCH'), gemvVectorX: !envOff('MODPREC_GPU_GEMV_VECTOR_X'), gemvUnroll: envUnroll('MODPREC_GPU_GEMV_UNROLL'), dotPrefetch: envOn('MODPREC_GPU_DOT_PREFETCH'), dotFusedTree: envOn('MODPREC_GPU_DOT_FUSED_TREE'), dotFusedFinish: envOn('MODPREC_GPU_DOT_FUSED_FINISH'), gemvFusedFinish: envOn('MODPREC_GPU_GEMV_FUSED_FINISH'), fusedFinishRecompute: false };
+const gemvDotSwitches = { f32FmaKeep: !envOff('MODPREC_GPU_F32_FMA_KEEP'), ffFmaKeep: !envOff('MODPREC_GPU_FF_FMA_KEEP'), gemvPrefetch: !envOff('MODPREC_GPU_GEMV_PREFETCH'), gemvVectorX: !envOff('MODPREC_GPU_GEMV_VECTOR_X'), gemvUnroll: envUnroll('MODPREC_GPU_GEMV_UNROLL'), dotPrefetch: envOn('MODPREC_GPU_DOT_PREFETCH'), dotFusedTree: envOn('MODPREC_GPU_DOT_FUSED_TREE'), dotFusedFinish: envOn('MODPREC_GPU_DOT_FUSED_FINISH'), dotWorkgroupFinish: envOn('MODPREC_GPU_DOT_WORKGROUP_FINISH'), gemvFusedFinish: envOn('MODPREC_GPU_GEMV_FUSED_FINISH'), fusedFinishRecompute: false };
 
 /** The cheaper float-float switches (session 15) from the environment: off unless set to 1 (`gemvFfFourRows`, `ddGemvLong`: on unless set to 0). */
 const cheaperFfSwitches = { ffLongLazy: envOn('MODPREC_GPU_FF_LONG_LAZY'), prefetchPingPong: envOn('MODPREC_GPU_PREFETCH_PING_PONG'), gemvFfFourRows: !envOff('MODPREC_GPU_GEMV_FF_FOUR_ROWS'), gemvEightRows: envOn('MODPREC_GPU_GEMV_EIGHT_ROWS'), gemvFinishBatch: envBatch('MODPREC_GPU_GEMV_FINISH_BATCH'), ddGemvDecodedX: envOn('MODPREC_GPU_DD_GEMV_DECODED_X'), ddGemvLong: !envOff('MODPREC_GPU_DD_GEMV_LONG'), ddGemvLongDd: !envOff('MODPREC_GPU_DD_GEMV_LONG_DD'), ddGemvDecodedXDd: !envOff('MODPREC_GPU_DD_GEMV_DECODED_X_DD'), ddGemvRows: envRows('MODPREC_GPU_DD_GEMV_ROWS') };
