@@ -59,8 +59,9 @@ async function dotOf(kinds: readonly [Kind, Kind], xs: readonly Pair[], ys: read
 }
 
 /**
- * |got − Σ x·y| ≤ γ_k(2^-110)·Σ|x·y| + n·2^-1074 + 2^-53·|Σ x·y| (the long window's bound for one thread's n terms,
- * k = 2n + 1 with one accumulator, and the read-back's rounding to a double), exactly; and within the CPU dd dotBound.
+ * |got − Σ x·y| ≤ e·(1 + 2^-52) + 2^-53·|Σ x·y| with e = γ_k(2^-110)·Σ|x·y| + n·2^-1074 (the long window's bound for one
+ * thread's n terms, k = 2n + 1 with one accumulator; then the read-back's rounding to a double), exactly; and within
+ * the CPU dd dotBound.
  */
 function expectWithinBound(got: number, kinds: readonly [Kind, Kind], xs: readonly Pair[], ys: readonly Pair[], roundings = 2 * xs.length + 1): void {
   let exact = rational(0n);
@@ -73,7 +74,9 @@ function expectWithinBound(got: number, kinds: readonly [Kind, Kind], xs: readon
   const n = xs.length;
   const nu = roundings * 2 ** -110;
   const err = absRational(subRational(exactOf(got), exact));
-  const limit = addRational(addRational(mulRational(exactOf(nu / (1 - nu)), mag), exactOf(n * 2 ** -1074)), absRational(mulRational(exactOf(2 ** -53), exact)));
+  // The register's error e, then the read-back's rounding: ≤ 2^-53·|Σ x·y + e| ≤ 2^-53·(|Σ x·y| + e).
+  const e = addRational(mulRational(exactOf(nu / (1 - nu)), mag), exactOf(n * 2 ** -1074));
+  const limit = addRational(mulRational(e, exactOf(1 + 2 ** -52)), absRational(mulRational(exactOf(2 ** -53), exact)));
   expect(compareRational(err, limit), `got ${got}`).toBeLessThanOrEqual(0);
   // dotBound is +∞ where Σ|x·y| may overflow binary64: nothing more to check then.
   const bound = dotBound(cpuVector(kinds[0], xs), cpuVector(kinds[1], ys), { arithmetic: formats.dd });
