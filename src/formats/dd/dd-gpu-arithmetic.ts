@@ -426,9 +426,9 @@ export const ddGpuArithmeticGemvLongDdX: GpuArithmeticPart = {
  * **Step shape.** DOT's default step with one accumulator a thread (dd's `dotChains` gives 1 with the switch): runs of
  * four (one vector load an operand) and two runs a step, so a step is eight terms — the most one long-window step takes
  * (its headroom argument: eight terms < 2^118 + 1 units each on a window below 2^125). One chain: the window's only
- * serial dependence is its 128-bit add (a few operations a term beside the ≈ 250 of the term's own code and product,
- * which are independent across the step), so a second chain would buy no overlap but would cost a second window,
- * anchor and register a thread, an extra settle and an addition at the combine.
+ * serial dependence is its 128-bit add (a few operations a term beside the ≈ 140 (f64·f64) to ≈ 340 (dd·dd) of the
+ * term's own code and product, which are independent across the step), so a second chain would buy no overlap but
+ * would cost a second window, anchor and register a thread, an extra settle and an addition at the combine.
  *
  * **Bound, inside the CPU dd dotBound.** Let u = 2^-110, η = 2^-1074, s_t the exact sum of first-pass thread t's n_t
  * terms and S_t = Σ_{i∈t}|x_i·y_i|. The long window's statement (dd-gpu-gemv-long-wgsl.ts: one unit ≤ 2^-115.99 of the
