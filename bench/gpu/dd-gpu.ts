@@ -24,6 +24,9 @@
  * (default 4,8c1; `--no-lean` drops them): ddGpuArithmeticWindowLeanOf(K), the lean term form (8 with one chain is
  * DOT's dotVariant with the `ddDotLean` switch and dd's dotChains, on by default since session 20: the `dd` row's
  * arithmetic; 4 was session 20's first default; `--windows=4` times the wide form of session 18), checked against the bound only.
+ * DOT's rows `dd, long window (ddDotLong)` and `dd, long window, 4 runs a step (ddDotLong)` run its first pass in GEMV's
+ * long window (the ddDotLong switch, off until timed; `--no-dot-long` drops them), checked against the bound only:
+ * `node dist/bench/gpu/dd-gpu.js --only=dot --no-window --no-lean --budget=dot:300 --deadline=400` times them beside the default.
  *
  * Sections run in the order dot, gemv, trsv (`--only=dot,gemv,trsv` picks some); each has a time budget
  * (`--budget=dot:200,gemv:150,trsv:150`, seconds) and the whole run a deadline (`--deadline=560`; with --quick none
@@ -153,6 +156,8 @@ interface Variant {
   readonly dotChains?: number;
   /** A DOT-only row (GEMV skips it). */
   readonly dotOnly?: boolean;
+  /** DOT's runs a step (`groups`), where not DOT's default; `--dot-shape` overrides it. */
+  readonly dotGroups?: number;
   /** Kernel switches the row runs under (restored after it). */
   readonly switches?: Partial<GpuKernelSwitches>;
   /** The default row's words, checked (a switch that keeps the bits). */
@@ -184,6 +189,17 @@ const ROWS_LONG_DD: Variant = { label: 'dd, dd terms in the long window, 2 rows 
  * default's words (only where the limbs come from changes), checked; A in dd and (storage f64dd) in f64.
  */
 const DECODED_X_DD: Variant[] = (['dd', 'f64dd'] as const).map((storage) => ({ label: 'dd, dd x decoded once a call (ddGemvDecodedXDd)', option: 'dd', boundOnly: true, sameAsDefault: true, switches: { ddGemvDecodedXDd: true }, only: { storage } }));
+/**
+ * DOT with GEMV's long window in its first pass (the ddDotLong switch, off until timed; one accumulator a thread): the
+ * library's step of two runs of four (eight terms, one long-window step), and four runs a step (two long-window steps a
+ * loop iteration: more loads in flight, more registers). The bound: checked against 2·dotBound (and, with --quick, the
+ * exact value within γ_{2n}(2^-110)·Σ|x·y|, which covers the long window's γ_{2n_c+1+d} there: 2n_c + 1 + d ≤ 2n).
+ * `--no-dot-long` drops them.
+ */
+const DOT_LONG: Variant[] = argv.includes('--no-dot-long') ? [] : [
+  { label: 'dd, long window (ddDotLong)', option: 'dd', boundOnly: true, dotOnly: true, switches: { ddDotLong: true } },
+  { label: 'dd, long window, 4 runs a step (ddDotLong)', option: 'dd', boundOnly: true, dotOnly: true, dotGroups: 4, switches: { ddDotLong: true } },
+];
 const oneChain = (w: string): Partial<Variant> => (w.endsWith('c1') ? { dotChains: 1, dotOnly: true } : {});
 const WINDOWS: Variant[] = windowTerms.map((w) => {
   const part = ddGpuArithmeticWindowOf(Number(w[0]), !w.endsWith('t'));
@@ -344,7 +360,7 @@ async function benchDot(rt: GpuRuntime): Promise<void> {
   // dd·dd, f64·dd (x's heads with y's pairs) and f64·f64 (both heads): the windowed step's three products.
   const cases = [{ storage: 'dd', a: x, b: y }, { storage: 'f64·dd', a: hx, b: y }, { storage: 'f64', a: hx, b: hy }] as const;
   for (const c of cases) {
-    const variants = [DEFAULT, ...WINDOWS, ...LEAN];
+    const variants = [DEFAULT, ...DOT_LONG, ...WINDOWS, ...LEAN];
     const why = clock.over();
     if (why) {
       for (const v of variants) skip({ kernel: 'DOT', size, storage: c.storage, arithmetic: v.label }, why);
@@ -363,19 +379,27 @@ async function benchDot(rt: GpuRuntime): Promise<void> {
         skip({ kernel: 'DOT', size, storage: c.storage, arithmetic: variant.label }, late);
         continue;
       }
-      const options = { arithmetic: variant.option, strict: true, ...dotShape, ...(variant.dotChains ? { chains: variant.dotChains } : {}) } as const;
-      const got = (await gpuDot(dx, dy, options)).value;
+      const options = { arithmetic: variant.option, strict: true, ...(variant.dotGroups ? { groups: variant.dotGroups } : {}), ...dotShape, ...(variant.dotChains ? { chains: variant.dotChains } : {}) } as const;
+      // The row's kernel switches (ddDotLong) for its check and its timing, restored after.
+      const previous = variant.switches ? setGpuKernelSwitches(variant.switches) : undefined;
+      let got: number;
+      let ms: number;
+      try {
+        got = (await gpuDot(dx, dy, options)).value;
+        ms = await timeRuns(rt, () => gpuDot(dx, dy, options));
+      } finally {
+        if (previous) setGpuKernelSwitches(previous);
+      }
       first ??= got;
       const err = Math.abs(got - ref);
       const ok = err <= 2 * refBound && (variant.boundOnly || Object.is(got, first));
       const exact = quick ? exactCheck(got, c.a.accessor.data as Float64Array, c.b.accessor.data as Float64Array, c.a !== hx, c.b === y, n) : '';
-      const ms = await timeRuns(rt, () => gpuDot(dx, dy, options));
       const bytes = (c.storage === 'dd' ? 32 : c.storage === 'f64' ? 16 : 24) * n;
       const gbs = bytes / ms / 1e6;
       push({
         kernel: 'DOT', size, storage: c.storage, arithmetic: variant.label, ms, gbs,
         check: `|gpu − cpu dd| ${err.toExponential(2)} vs 2·dotBound ${(2 * refBound).toExponential(2)}${variant.boundOnly ? '' : ', same value as the first row'}: ${ok && !exact.includes('FAILED') ? 'ok' : 'FAILED'}${exact} (CPU dd ${cpuMs.toFixed(0)} ms)`,
-        goal: c.storage === 'dd' && variant === DEFAULT ? `goal ≥ 50 % of copy: ${gbs >= copyGbs / 2 ? 'met' : 'MISSED'}` : '',
+        goal: c.storage === 'dd' && (variant === DEFAULT || DOT_LONG.includes(variant)) ? `goal ≥ 50 % of copy: ${gbs >= copyGbs / 2 ? 'met' : 'MISSED'}` : '',
       });
     }
     dx.destroy();
@@ -607,7 +631,7 @@ CUDA figures of the same call (\`cuda-anchors.py\`):
 ${anchors.lines.join('\n')}
 \`\`\`
 
-**Reading it.** \`dd\` is the arithmetic as shipped: fused multiply-adds straight from the storage kinds in TRSV (no pack/unpack of each operand, 16 limb products for two f32/f64 operands instead of 39), DOT's \`dotVariant\` (windows of 4 products since 2026-11-27, \`ddGpuArithmeticWindow4\`; in the lean term form since session 20, windows of 8 with one accumulator a thread, \`ddGpuArithmeticWindowLean8\` — the \`ddDotLean\` switch) and GEMV's \`gemvVariant\` (windows of 8 products in the partial pass of N and T, \`ddGpuArithmeticGemvWindow8\`, since session 18; GEMV's \`dd fused (before)\` row is the fused multiply-adds it ran until then, and the reference words of the exact-path rows). With \`--before\`, GEMV and TRSV add \`dd unfused (before)\` (every operand packed into a register first; the fused path's words, checked) and GEMV \`dd, 2 chains\` (two accumulators per thread: another order, checked against the bound only). All remain compute-bound: every multiply-add still normalises and packs the 112-bit accumulator (docs/double-double.md, \"Limits\"). In the calls of 2026-11-26 the first f64-storage row of one section once took 4.1 ms instead of 1.9 (GEMV) or 3.3 (DOT), normal in the other call — a warm-up effect of the bench; a single row is worth checking against a second call. DOT and GEMV have rows \`dd window K\` (\`ddGpuArithmeticWindowOf(K)\`, off by default; \`--windows=2,4,8\` picks K, \`--no-window\` drops them): each unrolled step's products summed in 128-bit fixed-point windows of at most K products from 14-bit-limb products, one xf addition per window (docs/double-double.md, \"Windowed DOT multiply-adds\") — another rounding, so they are checked against the bound only; their ratio to the \`dd\` row is the gain. DOT's rows \`dd lean K\` (\`ddGpuArithmeticWindowLeanOf(K)\`, \`--lean=4,8c1\`) time the lean term form (signed limbs straight from the words, 45 limb products; docs/double-double.md, \"Lean term form\"), \`dd lean 8, 1 chain\` is DOT's dotVariant with dd's one accumulator (the \`ddDotLean\` switch, on by default: the \`dd\` row's arithmetic; \`dd window 4\` is the wide form DOT ran before session 20), checked against the bound only; \`, 1 chain\` rows run DOT with one accumulator a thread, so its eight-term step is one window of 8. A row marked skipped was not run: its section's time budget or the run's deadline had passed.`);
+**Reading it.** \`dd\` is the arithmetic as shipped: fused multiply-adds straight from the storage kinds in TRSV (no pack/unpack of each operand, 16 limb products for two f32/f64 operands instead of 39), DOT's \`dotVariant\` (windows of 4 products since 2026-11-27, \`ddGpuArithmeticWindow4\`; in the lean term form since session 20, windows of 8 with one accumulator a thread, \`ddGpuArithmeticWindowLean8\` — the \`ddDotLean\` switch) and GEMV's \`gemvVariant\` (windows of 8 products in the partial pass of N and T, \`ddGpuArithmeticGemvWindow8\`, since session 18; GEMV's \`dd fused (before)\` row is the fused multiply-adds it ran until then, and the reference words of the exact-path rows). With \`--before\`, GEMV and TRSV add \`dd unfused (before)\` (every operand packed into a register first; the fused path's words, checked) and GEMV \`dd, 2 chains\` (two accumulators per thread: another order, checked against the bound only). All remain compute-bound: every multiply-add still normalises and packs the 112-bit accumulator (docs/double-double.md, \"Limits\"). In the calls of 2026-11-26 the first f64-storage row of one section once took 4.1 ms instead of 1.9 (GEMV) or 3.3 (DOT), normal in the other call — a warm-up effect of the bench; a single row is worth checking against a second call. DOT and GEMV have rows \`dd window K\` (\`ddGpuArithmeticWindowOf(K)\`, off by default; \`--windows=2,4,8\` picks K, \`--no-window\` drops them): each unrolled step's products summed in 128-bit fixed-point windows of at most K products from 14-bit-limb products, one xf addition per window (docs/double-double.md, \"Windowed DOT multiply-adds\") — another rounding, so they are checked against the bound only; their ratio to the \`dd\` row is the gain. DOT's rows \`dd lean K\` (\`ddGpuArithmeticWindowLeanOf(K)\`, \`--lean=4,8c1\`) time the lean term form (signed limbs straight from the words, 45 limb products; docs/double-double.md, \"Lean term form\"), \`dd lean 8, 1 chain\` is DOT's dotVariant with dd's one accumulator (the \`ddDotLean\` switch, on by default: the \`dd\` row's arithmetic; \`dd window 4\` is the wide form DOT ran before session 20), checked against the bound only; \`, 1 chain\` rows run DOT with one accumulator a thread, so its eight-term step is one window of 8. DOT's \`dd, long window (ddDotLong)\` rows run its first pass in GEMV's long window (the \`ddDotLong\` switch, off until timed; docs/double-double.md, \"The long window in DOT\"), with the library's two runs of four a step or four runs a step, checked against the bound only. A row marked skipped was not run: its section's time budget or the run's deadline had passed.`);
 }
 
 async function main(): Promise<void> {

@@ -155,6 +155,14 @@ export interface GpuKernelSwitches {
    */
   readonly ddDotLean: boolean;
   /**
+   * DOT's first pass in dd arithmetic takes GEMV's long window (`ddGpuArithmeticDotLong`: the forms of
+   * `ddGemvLongDd`, src/formats/dd/dd-gpu-gemv-long-wgsl.ts) for its dd·dd, f64·dd, dd·f64 and f64·f64 terms: one
+   * fixed-point window a thread across its steps of eight, settled near its headroom and once at the end, instead of a
+   * lean window settled every step. One accumulator a thread. Another rounding within the same dotBound. Off until timed
+   * on the H100 (`MODPREC_GPU_DD_DOT_LONG=1`); with it, `ddDotLean` does not matter.
+   */
+  readonly ddDotLong: boolean;
+  /**
    * GEMV N in an arithmetic whose GEMV variant decodes x once (`gemvDecodedX`: dd's windowed multiply-adds, for f64
    * x): a pre-pass writes each x_j's kind and 14-bit limbs next to its words, and the row pass reads them instead of
    * decoding x_j in every row's thread (an f64·f64 term: 378 → 284 integer operations counted over all branches,
@@ -335,7 +343,7 @@ function envSteps(name: string): number {
   return Number.isInteger(v) && v > 0 ? Math.min(v, MAX_RNS_FOLD_STEPS) : 0;
 }
 
-let current: GpuKernelSwitches = { ...gemvDotSwitches, ...cheaperFfSwitches, gemvWorkgroupSplit: envWorkgroup('MODPREC_GPU_GEMV_WORKGROUP_SPLIT', 256), gemvWorkgroupSplitExact: !envOff('MODPREC_GPU_GEMV_WORKGROUP_SPLIT_EXACT'), gemvPartialWorkgroup: envWorkgroup('MODPREC_GPU_GEMV_PARTIAL_WORKGROUP', 64) || 64, dotBlockRuns: envOn('MODPREC_GPU_DOT_BLOCK_RUNS'), dotOctetRuns: !envOff('MODPREC_GPU_DOT_OCTET_RUNS'), ffExactProducts: !envOff('MODPREC_GPU_FF_EXACT_PRODUCTS'), ffFoldedProducts: !envOff('MODPREC_GPU_FF_FOLDED_PRODUCTS'), ffLeanSettle: envOn('MODPREC_GPU_FF_LEAN_SETTLE'), rnsFoldSteps: envSteps('MODPREC_GPU_RNS_FOLD'), rnsFoldSplit: !envOff('MODPREC_GPU_RNS_SPLIT'), ddDotLean: !envOff('MODPREC_GPU_DD_DOT_LEAN'), lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE') };
+let current: GpuKernelSwitches = { ...gemvDotSwitches, ...cheaperFfSwitches, gemvWorkgroupSplit: envWorkgroup('MODPREC_GPU_GEMV_WORKGROUP_SPLIT', 256), gemvWorkgroupSplitExact: !envOff('MODPREC_GPU_GEMV_WORKGROUP_SPLIT_EXACT'), gemvPartialWorkgroup: envWorkgroup('MODPREC_GPU_GEMV_PARTIAL_WORKGROUP', 64) || 64, dotBlockRuns: envOn('MODPREC_GPU_DOT_BLOCK_RUNS'), dotOctetRuns: !envOff('MODPREC_GPU_DOT_OCTET_RUNS'), ffExactProducts: !envOff('MODPREC_GPU_FF_EXACT_PRODUCTS'), ffFoldedProducts: !envOff('MODPREC_GPU_FF_FOLDED_PRODUCTS'), ffLeanSettle: envOn('MODPREC_GPU_FF_LEAN_SETTLE'), rnsFoldSteps: envSteps('MODPREC_GPU_RNS_FOLD'), rnsFoldSplit: !envOff('MODPREC_GPU_RNS_SPLIT'), ddDotLean: !envOff('MODPREC_GPU_DD_DOT_LEAN'), ddDotLong: envOn('MODPREC_GPU_DD_DOT_LONG'), lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE') };
 
 /**
  * The current switches.

@@ -153,8 +153,12 @@ export const ddGpuArithmetic: GpuArithmeticPart = {
   // Since session 20 the lean form takes windows of eight with one accumulator a thread (dotChains): DOT's step of eight
   // products one window. H100, 2026-11-27 (docs/performance.md, session 20): DOT n = 2^26 dd·dd 2.24 → 1.86 ms,
   // f64·dd 1.66 → 1.40, f64·f64 1.33 → 0.94 against the lean windows of four with two accumulators.
-  dotVariant: () => (gpuKernelSwitches().ddDotLean ? ddGpuArithmeticWindowLean8 : ddGpuArithmeticWindow4),
-  dotChains: () => (gpuKernelSwitches().ddDotLean ? 1 : undefined),
+  // The `ddDotLong` switch (off until timed): GEMV's long window in DOT's first pass (ddGpuArithmeticDotLong), one chain.
+  dotVariant: () => {
+    const s = gpuKernelSwitches();
+    return s.ddDotLong ? ddGpuArithmeticDotLong : s.ddDotLean ? ddGpuArithmeticWindowLean8 : ddGpuArithmeticWindow4;
+  },
+  dotChains: () => (gpuKernelSwitches().ddDotLong || gpuKernelSwitches().ddDotLean ? 1 : undefined),
   // GEMV's partial pass (N and T: steps of eight terms into one accumulator) takes windows of eight products, within
   // the same gemvBound (docs/double-double.md, "Windowed multiply-adds in GEMV"); H100, 2026-11-27 (opt-in then):
   // GEMV N n = 8192 dd storage 4.64 → 1.60 ms, f64 storage 2.09 → 0.80 ms. The `ddGemvLong` switch (on by default since session 19)
@@ -410,3 +414,40 @@ export const ddGpuArithmeticGemvLongDdX: GpuArithmeticPart = {
   // The loop's tail: the fused multiply-adds on x_j's own words.
   mulAdd: (acc, a, b) => ddGpuArithmetic.mulAdd(acc, a, asDd(b)),
 };
+
+/**
+ * DOT's first pass with GEMV's long window (the `ddDotLong` kernel switch, off until timed on the H100; dd's
+ * `dotVariant` with it): {@link ddGpuArithmeticGemvLongDd} itself under DOT's name — the same declarations, steps,
+ * settle and tail — so dd·dd, f64·dd, dd·f64 and f64·f64 terms go into one 128-bit fixed-point window a thread
+ * (dd-gpu-gemv-long-wgsl.ts), settled near its headroom and once at the end, instead of a lean window settled every
+ * step ({@link ddGpuArithmeticWindowLean8}); terms with an operand of another kind (f32, ff reads) and the loop's tail
+ * take dd's fused multiply-adds (the unfused path's bits), as in GEMV.
+ *
+ * **Step shape.** DOT's default step with one accumulator a thread (dd's `dotChains` gives 1 with the switch): runs of
+ * four (one vector load an operand) and two runs a step, so a step is eight terms — the most one long-window step takes
+ * (its headroom argument: eight terms < 2^118 + 1 units each on a window below 2^125). One chain: the window's only
+ * serial dependence is its 128-bit add (a few operations a term beside the ≈ 140 (f64·f64) to ≈ 340 (dd·dd) of the
+ * term's own code and product, which are independent across the step), so a second chain would buy no overlap but
+ * would cost a second window, anchor and register a thread, an extra settle and an addition at the combine.
+ *
+ * **Bound, inside the CPU dd dotBound.** Let u = 2^-110, η = 2^-1074, s_t the exact sum of first-pass thread t's n_t
+ * terms and S_t = Σ_{i∈t}|x_i·y_i|. The long window's statement (dd-gpu-gemv-long-wgsl.ts: one unit ≤ 2^-115.99 of the
+ * largest product, < 1.15 units a term or re-anchoring; n_t + 1 settles and 2 roundings a slow or tail term, each of
+ * unit u) gives |ŝ_t − s_t| ≤ γ_{2n_t+1}(u)·S_t + n_t·η; with a `chains` option c (1 … 8) each extra chain's settled
+ * value is added to the first chain's register before its final settle: ≤ c more roundings, γ_{2n_t+1+c}. The
+ * reduction passes add the T partials in dd (`mpXfAdd`: relative error ≤ u; below 2^-963 both operands are multiples of
+ * 2^-1074 and the sum is exact), each partial through at most d ≤ T − 1 additions, so ŝ = Σ_t ŝ_t·(1 + θ_t) with
+ * |θ_t| ≤ γ_d(u), and (Higham, Lemma 3.3: (1 + γ_a)(1 + γ_b) ≤ 1 + γ_{a+b})
+ *   |ŝ − s| ≤ Σ_t |ŝ_t − s_t|·(1 + γ_d) + γ_d·Σ_t|s_t| ≤ γ_{2n_c+1+c+d}(u)·Σ|x_i·y_i| + n·η·(1 + γ_d),
+ * n_c = max_t n_t. As n_c ≤ n, T ≤ n (at least one term a thread) and c ≤ 8, 2n_c + 1 + c + d ≤ 3n + 8 ≤ 256·n, so
+ * γ_{3n+8}(2^-110) ≤ γ_n(2^-102): the first term is within the CPU dd dotBound's γ_n(2^-102)·Σ|x_i·y_i| (recursive
+ * summation, u = 2^-102), and the second within its 2n·2^-1075·(1 + γ_n(2^-102)) (η of dd's binary64 grid, 2^-1075);
+ * the read-back to a double adds the same rounding on both sides. So every GPU dd DOT with the switch stays inside the
+ * dotBound it is held to (the per-step lean windows' first pass: γ_{2n_t}(u)·S_t, one rounding fewer a thread).
+ * Non-finite values, subnormals, zeros and binary64's range take the long window's slow path — the unfused multiply-add
+ * of the per-step windows — so ±∞ and NaN come out as with the default; partial sums inside the window are not rounded,
+ * so an intermediate that would overflow but cancels later stays finite. Deterministic; another rounding than the
+ * per-step windows, not their bits.
+ * @group Double-double
+ */
+export const ddGpuArithmeticDotLong: GpuArithmeticPart = { ...ddGpuArithmeticGemvLongDd, name: 'dd-dot-long' };
