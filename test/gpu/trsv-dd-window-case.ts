@@ -7,7 +7,7 @@
  */
 import { expect } from 'vitest';
 import { setTrsvKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
-import { formats, trsv, trsvBound } from '../../src/index.js';
+import { colMajor, formats, range, trsv, trsvBound, type Range } from '../../src/index.js';
 import { exactTriangularSolve, type Rational } from '../../src/testing/index.js';
 import { requireRuntime } from './gpu-test-helpers.js';
 import { exactSumOfProducts, expectWithin, makeMatrix, makeVector, seededPairs, seededValues, storedFactors, storedMatrixFactors, type Factor, type MatLayout } from './public-shapes-oracle.js';
@@ -75,4 +75,41 @@ export async function windowWithinBound(c: WindowCase): Promise<void> {
     expect(Number.isFinite(bound[i]), `${what} bound ${i}`).toBe(true);
     expectWithin(`${what} x[${i}]`, got[i]!, exact[i]!, bound[i]!);
   }
+}
+
+/**
+ * Element `index` of a dd or f64 range set to the double v (a dd pair with lo = 0).
+ * @param r - the range
+ * @param index - the element's linear index
+ * @param v - the value
+ */
+export function setDouble(r: Range<any, any>, index: number, v: number): void {
+  const a = r.accessor;
+  a.storage.encode(a.data as never, index, (a.storage === formats.dd ? { hi: v, lo: 0 } : v) as never);
+}
+
+/**
+ * Solves L N N (n = 150, 64-row blocks: the far update from block 0 reaches rows 128 …) with unit pivots and the
+ * off-diagonal entries `entries` (row, column, value), b = `b` (index, value; others 0), with `ddTrsvWindow` as given
+ * (64 near lanes, `far` far lanes); returns x's stored values as numbers (hi + lo).
+ * @param storage - A's and x's storage
+ * @param window - the switch
+ * @param entries - off-diagonal entries
+ * @param b - right-hand side entries
+ * @param far - far lanes a row (16: columns 0, 16, 32, 48 in one lane)
+ * @returns x
+ */
+export async function solveSparse(storage: 'dd' | 'f64', window: boolean, entries: readonly (readonly [number, number, number])[], b: readonly (readonly [number, number])[], far = 32): Promise<number[]> {
+  await requireRuntime();
+  const n = 150;
+  const format = storage === 'dd' ? formats.dd : formats.f64;
+  const A = range(colMajor<2>({ size: [n, n], storage: format as never, arithmetic: formats.dd as never }));
+  const x = range(colMajor<1>({ size: [n], storage: format as never, arithmetic: formats.dd as never }));
+  for (let i = 0; i < n; i++) setDouble(A, A.accessor.linearIndex([i, i]), 1);
+  for (const [i, j, v] of entries) setDouble(A, A.accessor.linearIndex([i, j]), v);
+  for (const [i, v] of b) setDouble(x, i, v);
+  setTrsvKernelSwitches({ ddLanes: true, ddOverlapLanes: 64, ddOverlapFarLanes: far, ddTrsvWindow: window });
+  const report = await trsv({ A, x, uplo: 'L', trans: 'N', diag: 'N' }, { backend: 'gpu', arithmetic: formats.dd, strict: true, blockSize: 64 });
+  expect(report.backend).toBe('gpu');
+  return storedFactors(x).map((v) => (typeof v === 'number' ? v : v.hi + v.lo));
 }
