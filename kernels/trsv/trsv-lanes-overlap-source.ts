@@ -29,7 +29,7 @@ import type { DeviceArray } from '../../src/backends/webgpu/device-array.js';
 import { arrayArgs, kernelSource } from '../../src/backends/webgpu/kernel-common.js';
 import type { WorkgroupSettings } from '../../src/backends/webgpu/gpujs-extensions.js';
 import { LANES, LANE_WORKGROUP, type LaneShape } from './trsv-lanes-source.js';
-import { stageDdLines, windowLaneSum, type WindowTerms } from './trsv-window-update-source.js';
+import { stageDdLines, storeDdCopyLines, windowLaneSum, type WindowTerms } from './trsv-window-update-source.js';
 
 /** The lane counts a row's sum may be split over in the near update and the solve (a power of two, 16 … 256). */
 export const OVERLAP_LANE_WIDTHS: readonly number[] = [16, 32, 64, 128, 256];
@@ -121,8 +121,9 @@ function updateRow(arithmetic: GpuArithmetic, A: DeviceArray, shape: LaneShape, 
  * @param head - `solve` or `near`
  * @param F - the far update's lanes a row (one of {@link OVERLAP_LANE_WIDTHS}; 256/F rows a workgroup; `ddOverlapFarLanes`):
  *   16 the lane update's layout and order (`ddOverlapFarLanes`' default is 32)
- * @param window - the updates' terms in GEMV's window (`ddTrsvWindow`, ./trsv-window-update-source.ts: x_p staged as dd
- *   pairs, its block size then fixed in the source), or undefined for the fused multiply-adds
+ * @param window - the updates' terms in GEMV's window (`ddTrsvWindow`, ./trsv-window-update-source.ts: the solve stores
+ *   x_k's dd pairs beside it, the updates stage x_p's; the block size then fixed in the source), or undefined for the
+ *   fused multiply-adds
  * @returns source, arguments and workgroup settings (uniforms n, np, lda, rowStart, p0, k0, bs, headGroups, aOff; Inv only for the solve)
  */
 export function headFarSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: LaneShape, W: number, head: 'solve' | 'near', F: number = LANES, window?: WindowTerms): { source: string; args: ReturnType<typeof arrayArgs>; workgroup: WorkgroupSettings } {
@@ -151,7 +152,9 @@ export function headFarSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: 
       arithmetic.mulAdd('sv', rm.register, arithmetic.register('rv')),
       '}',
       ...wideTree(arithmetic, W, (lane) => `l - lanev + ${lane}`, 'lanev', 'sv', 'ov'),
-      'if (lanev === 0) {', ...Array.from({ length: c }, (_, k) => `mpAtomicStore(XAtomic[(k0 + i) * ${c} + ${k}], mpBits(${word(arithmetic, 'sv', k)}));`), '}',
+      'if (lanev === 0) {', ...Array.from({ length: c }, (_, k) => `mpAtomicStore(XAtomic[(k0 + i) * ${c} + ${k}], mpBits(${word(arithmetic, 'sv', k)}));`),
+      // The window form's updates read x_k as dd pairs: stored beside it.
+      ...(window ? storeDdCopyLines('XAtomic', 'sv', 'k0 + i') : []), '}',
     );
   } else {
     const near = updateLayout(W, shape.trans);

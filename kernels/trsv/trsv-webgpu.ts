@@ -37,7 +37,7 @@ import { REDO_WORKGROUP, storageOverflowBits, storageRoundTrip, substitutionHold
 import { splitRedoCheckSource, splitRedoWindowSource } from './trsv-split-redo-source.js';
 import { LANES, LANE_WORKGROUP, laneFusedSource, laneSolveSource, laneUpdateSource } from './trsv-lanes-source.js';
 import { headFarSource, OVERLAP_LANE_WIDTHS } from './trsv-lanes-overlap-source.js';
-import { windowTermsOf, type WindowTerms } from './trsv-window-update-source.js';
+import { ddCopyWords, windowTermsOf, type WindowTerms } from './trsv-window-update-source.js';
 import { readsTransposed, transposedDeviceMatrix } from '../gemv/transposed-device-matrix.js';
 import { fieldOf, throughInterleaved, withMapped } from '../../src/backends/webgpu/dd-split-device.js';
 import { scaledStorePasses, storesViewInWindows } from '../../src/backends/webgpu/scaled-store.js';
@@ -378,7 +378,7 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
   const updates = updatesOf(shape, A, perBinding);
   // More passes and their unused output: the substitution redo where the result is not finite (one pass, or a
   // check and one per window of A: ./trsv-split-redo-source.ts); x's words keep one more for the redo's verdict.
-  const plan = getPlan(runtime, key, 2 + blocks + updates + redoPassCount(shape, perBinding), () => [createWordBuffer(context, np * c), createWordBuffer(context, np * c), createWordBuffer(context, np * c + 1), swapsBuffer(x) ? createSpanBuffer(runtime, x) : createWordBuffer(context, 1), createWordBuffer(context, (lanes ? Math.max(REDO_WORKGROUP, np * LANES, ddOverlap(arithmetic, perBinding) === 0 ? 0 : bs * ddOverlap(arithmetic, perBinding) + np * overlapFarLanes()) : REDO_WORKGROUP) * c), gatherBuffer(runtime, x)]);
+  const plan = getPlan(runtime, key, 2 + blocks + updates + redoPassCount(shape, perBinding), () => [createWordBuffer(context, np * c), createWordBuffer(context, np * c), createWordBuffer(context, np * c + 1 + (ddWindow(arithmetic, A.data, bs) ? ddCopyWords(np) : 0)), swapsBuffer(x) ? createSpanBuffer(runtime, x) : createWordBuffer(context, 1), createWordBuffer(context, (lanes ? Math.max(REDO_WORKGROUP, np * LANES, ddOverlap(arithmetic, perBinding) === 0 ? 0 : bs * ddOverlap(arithmetic, perBinding) + np * overlapFarLanes()) : REDO_WORKGROUP) * c), gatherBuffer(runtime, x)]);
   const b = await rightHandSide(runtime, x, plan.scratch[5]!);
   if (rounds) {
     // The scales belong to this call: its pass list is built for it and not kept.

@@ -5,8 +5,9 @@
  * op(A)_ij·x_j is a fused multiply-add of a dd or f64 entry and the 112-bit register x_j (`mpXfFmaDdXf`, ≈ 945 integer
  * operations; `mpXfFmaF64Xf` ≈ 694) with two roundings. GEMV's partial pass sums such terms far cheaper in a 128-bit
  * fixed-point window (src/formats/dd/dd-gpu-gemv-long-wgsl.ts), but a window term takes dd or f64 operands, not the
- * register. So here every workgroup that reads the block x_p stages it as dd pairs, x̃_j = hi + lo with hi = RN(x_j),
- * lo = RN(x_j − hi) (`mpXfToDdWords`, the dd store's rounding), and a lane's terms a_ij·x̃_j go through the arithmetic's
+ * register. So the block solve stores beside each x_j its dd pair x̃_j = hi + lo, hi = RN(x_j), lo = RN(x_j − hi)
+ * (`mpXfToDdWords`, the dd store's rounding; once an element), the updates stage x̃ of the block x_p in workgroup memory,
+ * and a lane's terms a_ij·x̃_j go through the arithmetic's
  * GEMV variant (`gemvVariant`: by default the long window with its dd terms), the lane's window settled once into the
  * register before the lane tree. The diagonal blocks' inverses (with dd's division), the block solve x_k = X̂_k·r_k and
  * the residual subtraction are unchanged.
@@ -64,19 +65,45 @@ export function windowTermsOf(arithmetic: GpuArithmetic, A: DeviceArray, bs: num
 }
 
 /**
- * Lines that stage the block of x from element `from` (bs registers of the arithmetic's four words, in the atomic
- * array `array`) into workgroup array 1 as dd pairs (`mpXfToDdWords`: element t at words 4t … 4t + 3), then a barrier.
- * @param array - the atomic array of x
+ * Index of word 0 of x̃_e, the dd pair of x_e, in the atomic x array (uniform np): after x's np registers and the redo's
+ * verdict word, on a 16-byte boundary.
+ */
+function ddCopyIndex(element: string): string {
+  return `(np + 1 + ${element}) * 4`;
+}
+
+/**
+ * Words the x array needs beyond its np registers and the redo's verdict word for the dd pairs x̃ ({@link ddCopyIndex}).
+ * @param np - the padded length of x
+ * @returns the extra words
+ */
+export function ddCopyWords(np: number): number {
+  return 3 + 4 * np;
+}
+
+/**
+ * Lines that store x̃_e = `mpXfToDdWords(register)` (hi = RN(x_e), lo = RN(x_e − hi)) beside x_e in the atomic array
+ * `array`: the block solve's, once an element, so that the updates read dd pairs.
+ * @param array - the atomic x array
+ * @param register - x_e (the arithmetic's four words)
+ * @param element - e
+ * @returns the lines
+ */
+export function storeDdCopyLines(array: string, register: string, element: string): string[] {
+  return [`const xdd = mpXfToDdWords(${register});`, ...Array.from({ length: 4 }, (_, k) => `mpAtomicStore(${array}[${ddCopyIndex(element)} + ${k}], mpBits(xdd[${k}]));`)];
+}
+
+/**
+ * Lines that stage x̃ of the block from element `from` ({@link storeDdCopyLines}: bs dd pairs in the atomic array
+ * `array`) into workgroup array 1 (element t at words 4t … 4t + 3), then a barrier.
+ * @param array - the atomic x array
  * @param from - the block's first element
  * @returns the lines
  */
 export function stageDdLines(array: string, from: string): string[] {
-  const words = Array.from({ length: 4 }, (_, k) => `mpFloat(mpAtomicLoad(${array}[(${from} + t) * 4 + ${k}]))`);
   return [
-    `for (let t = l; t < bs; t = t + ${LANE_WORKGROUP}) {`,
-    `const xsr = [${words.join(', ')}];`,
-    'const xsd = mpXfToDdWords(xsr);',
-    ...Array.from({ length: 4 }, (_, k) => `mpSharedSet(1, t * 4 + ${k}, xsd[${k}]);`),
+    `for (let t = l; t < bs * 4; t = t + ${LANE_WORKGROUP}) {`,
+    `mpSharedSet(1, t, mpFloat(mpAtomicLoad(${array}[${ddCopyIndex(from)} + t])));`,
     '}',
     'mpBarrier();',
   ];
