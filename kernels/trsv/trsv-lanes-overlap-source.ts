@@ -19,6 +19,9 @@
  * residual. A term meets at most bs/W + log2 W ≤ bs/4 + 3 roundings for W ≥ 16 (and F's likewise), so `trsvBound` with
  * `backend: 'gpu'` (kernels/trsv/trsv-gpu-bound.ts, steps 2 and 3) holds unchanged.
  *
+ * With `ddTrsvWindow` the near and far updates sum a lane's terms in GEMV's window instead of the fused multiply-adds, on
+ * x's dd pairs (./trsv-window-update-source.ts: its bound, within the same trsvBound).
+ *
  * Rows and x go through atomic words (`RAtomic`, `XAtomic`): in the joint dispatch the solve reads block k's residuals
  * and writes x_k while the far update reads x_p and rewrites later rows — one binding each, disjoint words. Each
  * workgroup of it first copies the block vector it reads (r_k or x_p) into workgroup memory.

@@ -456,9 +456,9 @@ export interface TrsvKernelSwitches {
   /**
    * Double-double TRSV's overlapped lane solve (`ddOverlapLanes` on, A read as dd or f64): the near and far updates sum a
    * lane's terms op(A)_ij·x̃_j in GEMV's partial-pass form (`gemvVariant`: the long window), x̃_j = x_j rounded to a dd
-   * pair once a workgroup (kernels/trsv/trsv-window-update-source.ts, its bound there and in docs/double-double.md).
+   * pair once by the block solve (kernels/trsv/trsv-window-update-source.ts, its bound there and in docs/double-double.md).
    * Within the same trsvBound; other bits. Off until timed on the H100 (`MODPREC_GPU_DD_TRSV_WINDOW=1` turns it on;
-   * bench/gpu/dd-gpu.ts `--trsv-forms=window`).
+   * bench/gpu/dd-gpu.ts `--trsv-forms=overlap64f32w`: a trailing w).
    */
   readonly ddTrsvWindow: boolean;
 }
