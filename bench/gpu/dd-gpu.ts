@@ -47,7 +47,8 @@
  * near update of its rows, then its solve beside the far update of the later rows, W lanes a row in the near update and
  * the solve: kernels/trsv/trsv-lanes-overlap-source.ts; overlap16 checked to give the lanes row's words, listed after
  * `lanes`; `MODPREC_TRSV_DD_OVERLAP_SPLIT=0…100` sets their far-update split; `overlapWfF`, e.g. overlap64f64, sets the
- * far update's lanes a row too, `ddOverlapFarLanes`), and `--trsv-block=64,128,256` times the
+ * far update's lanes a row too, `ddOverlapFarLanes`; a trailing `w`, e.g. overlap64f32w, turns `ddTrsvWindow` on: the
+ * update terms in GEMV's window), and `--trsv-block=64,128,256` times the
  * lanes, fused and overlap rows at those block sizes (`blockSize`).
  * Each row checked against the CPU dd solve.
  *
@@ -121,10 +122,11 @@ if (gemvUnrollFlag !== undefined) {
 // `--trsv-storage=dd,f64` (both by default) and `--trsv-block=64,128,256` (the blockSize of the lanes and fused rows; 64 by default).
 // `overlapW` (W = 16, 32, 64, 128, 256) adds rows with `ddOverlapLanes` = W (near update, then the solve beside the far
 // update; overlap16 checked to give the lanes row's words); `overlapWfF` (F = 16 … 256) also sets `ddOverlapFarLanes` = F
-// (the far update's lanes a row; 16 without the suffix).
-const OVERLAP_FORM = /^overlap(16|32|64|128|256)(?:f(16|32|64|128|256))?$/;
+// (the far update's lanes a row; 16 without the suffix); a trailing `w` (overlap64f32w) turns `ddTrsvWindow` on (the
+// near and far update terms in GEMV's window, kernels/trsv/trsv-window-update-source.ts).
+const OVERLAP_FORM = /^overlap(16|32|64|128|256)(?:f(16|32|64|128|256))?(w)?$/;
 const trsvForms = (flag('trsv-forms') ?? 'old,lanes').split(',').map((f) => {
-  if (f !== 'old' && f !== 'lanes' && f !== 'fused' && !OVERLAP_FORM.test(f)) throw new Error(`--trsv-forms: old, lanes, fused and/or overlap16 … overlap256 (optionally f16 … f256: overlap64f64), not ${f}`);
+  if (f !== 'old' && f !== 'lanes' && f !== 'fused' && !OVERLAP_FORM.test(f)) throw new Error(`--trsv-forms: old, lanes, fused and/or overlap16 … overlap256 (optionally f16 … f256: overlap64f64; then w: overlap64f32w), not ${f}`);
   return f;
 });
 const trsvBlocks = (flag('trsv-block') ?? '64').split(',').map((f) => {
@@ -524,8 +526,8 @@ async function benchTrsv(rt: GpuRuntime): Promise<void> {
   // against the CPU dd solve of the same system.
   // Lanes and fused rows once per --trsv-block (a block size other than 64 named in the label); old rows at 64.
   const forms = trsvForms.flatMap((form) => (form === 'old' ? [64 as const] : trsvBlocks).map((blockSize) => ({
-    lanes: form !== 'old', fused: form === 'fused', overlap: Number(OVERLAP_FORM.exec(form)?.[1] ?? 0), far: Number(OVERLAP_FORM.exec(form)?.[2] ?? 16), blockSize,
-    label: (v: Variant, storage: 'dd' | 'f64') => `${v.label}${form === 'old' ? (storage === 'f64' ? ' (substitution, x rounded between rows)' : '') : OVERLAP_FORM.test(form) ? `, ${OVERLAP_FORM.exec(form)![1]} lanes near + solve, far update beside (ddOverlapLanes)${OVERLAP_FORM.exec(form)![2] ? `, far ${OVERLAP_FORM.exec(form)![2]} lanes (ddOverlapFarLanes)` : ''}` : `, 16 lanes (ddLanes${form === 'fused' ? ', fused' : ''})`}${form !== 'old' && blockSize !== 64 ? `, bs ${blockSize}` : ''}`,
+    lanes: form !== 'old', fused: form === 'fused', overlap: Number(OVERLAP_FORM.exec(form)?.[1] ?? 0), far: Number(OVERLAP_FORM.exec(form)?.[2] ?? 16), window: OVERLAP_FORM.exec(form)?.[3] !== undefined, blockSize,
+    label: (v: Variant, storage: 'dd' | 'f64') => `${v.label}${form === 'old' ? (storage === 'f64' ? ' (substitution, x rounded between rows)' : '') : OVERLAP_FORM.test(form) ? `, ${OVERLAP_FORM.exec(form)![1]} lanes near + solve, far update beside (ddOverlapLanes)${OVERLAP_FORM.exec(form)![2] ? `, far ${OVERLAP_FORM.exec(form)![2]} lanes (ddOverlapFarLanes)` : ''}${OVERLAP_FORM.exec(form)![3] ? ', update terms in GEMV\'s window (ddTrsvWindow)' : ''}` : `, 16 lanes (ddLanes${form === 'fused' ? ', fused' : ''})`}${form !== 'old' && blockSize !== 64 ? `, bs ${blockSize}` : ''}`,
   })));
   // The lanes rows' words per block size: the fused rows must give them (the same sums in the same order).
   const laneWords = new Map<number, Uint32Array>();
@@ -541,7 +543,7 @@ async function benchTrsv(rt: GpuRuntime): Promise<void> {
           skip({ kernel: 'TRSV L N', size, storage, arithmetic: label }, late);
           continue;
         }
-        const previous = setTrsvKernelSwitches({ ddLanes: form.lanes, ddLanesFused: form.fused, ddOverlapLanes: form.overlap, ddOverlapFarLanes: form.far });
+        const previous = setTrsvKernelSwitches({ ddLanes: form.lanes, ddLanesFused: form.fused, ddOverlapLanes: form.overlap, ddOverlapFarLanes: form.far, ddTrsvWindow: form.window });
         try {
           const options = { arithmetic: variant.option, strict: true, blockSize: form.blockSize } as const;
           const xd = await toDevice(b, { format: storage, strict: true });
@@ -551,8 +553,8 @@ async function benchTrsv(rt: GpuRuntime): Promise<void> {
           const same = variant === DEFAULT || firstWords === undefined || w.every((v, k) => v === firstWords![k]);
           if (variant === DEFAULT) firstWords = w;
           const lanesFirst = variant === DEFAULT && form.lanes ? laneWords.get(form.blockSize) : undefined;
-          // The fused and 16-lane overlapped rows sum in the lanes row's order: its words.
-          const sameOrder = form.fused || (form.overlap === 16 && form.far === 16);
+          // The fused and 16-lane overlapped rows sum in the lanes row's order: its words (not in GEMV's window).
+          const sameOrder = form.fused || (form.overlap === 16 && form.far === 16 && !form.window);
           const asLanes = !sameOrder || lanesFirst === undefined || w.every((v, k) => v === lanesFirst[k]);
           if (variant === DEFAULT && form.lanes && !form.fused && form.overlap === 0) laneWords.set(form.blockSize, w);
           const got = new Float64Array(w.buffer, w.byteOffset, storage === 'dd' ? 2 * n : n);

@@ -579,7 +579,7 @@ const TRSV_FORMS: { label: string; forms: Partial<TrsvKernelSwitches>; lead?: nu
   { label: 'default (session 18 baseline)', forms: { columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true, rowLanes: 'transposed', quadRows: true }, upperT: true },
   { label: 'default + transposed copy', forms: { columnInverse: true, lazyTiles: true, earlyPoll: true, ahead: true, rowLanes: 'transposed', quadRows: true, transposedCopy: true }, upperT: true },
 ];
-const TRSV_OFF: TrsvKernelSwitches = { columnInverse: false, rowLanes: false, lazyTiles: false, earlyPoll: false, ahead: false, treeQuarters: false, quadRows: false, ddLanes: false, ddLanesFused: false, ddOverlapLanes: 0, ddOverlapFarLanes: 16, transposedCopy: false };
+const TRSV_OFF: TrsvKernelSwitches = { columnInverse: false, rowLanes: false, lazyTiles: false, earlyPoll: false, ahead: false, treeQuarters: false, quadRows: false, ddLanes: false, ddLanesFused: false, ddOverlapLanes: 0, ddOverlapFarLanes: 16, transposedCopy: false, ddTrsvWindow: false };
 
 /** Runs `f` with the TRSV forms, lead and chains set, restoring them afterwards. */
 async function withTrsvForm<T>(form: (typeof TRSV_FORMS)[number], f: () => Promise<T>): Promise<T> {

@@ -19,6 +19,9 @@
  * residual. A term meets at most bs/W + log2 W ≤ bs/4 + 3 roundings for W ≥ 16 (and F's likewise), so `trsvBound` with
  * `backend: 'gpu'` (kernels/trsv/trsv-gpu-bound.ts, steps 2 and 3) holds unchanged.
  *
+ * With `ddTrsvWindow` the near and far updates sum a lane's terms in GEMV's window instead of the fused multiply-adds, on
+ * x's dd pairs (./trsv-window-update-source.ts: its bound, within the same trsvBound).
+ *
  * Rows and x go through atomic words (`RAtomic`, `XAtomic`): in the joint dispatch the solve reads block k's residuals
  * and writes x_k while the far update reads x_p and rewrites later rows — one binding each, disjoint words. Each
  * workgroup of it first copies the block vector it reads (r_k or x_p) into workgroup memory.
@@ -29,6 +32,7 @@ import type { DeviceArray } from '../../src/backends/webgpu/device-array.js';
 import { arrayArgs, kernelSource } from '../../src/backends/webgpu/kernel-common.js';
 import type { WorkgroupSettings } from '../../src/backends/webgpu/gpujs-extensions.js';
 import { LANES, LANE_WORKGROUP, type LaneShape } from './trsv-lanes-source.js';
+import { stageDdLines, storeDdCopyLines, windowLaneSum, type WindowTerms } from './trsv-window-update-source.js';
 
 /** The lane counts a row's sum may be split over in the near update and the solve (a power of two, 16 … 256). */
 export const OVERLAP_LANE_WIDTHS: readonly number[] = [16, 32, 64, 128, 256];
@@ -93,12 +97,13 @@ function updateLayout(W: number, trans: boolean): { rowOf: string; laneOf: strin
  * `u` (zero for rows from n on): lane p sums columns p0 + p, p0 + p + W, … in order, then the W-lane tree. x_col is
  * read by `readX(col, name)` (code and register), the residual from RAtomic.
  */
-function updateRow(arithmetic: GpuArithmetic, A: DeviceArray, shape: LaneShape, W: number, names: { g: string; ln: string; z: string }, readX: (col: string, name: string) => { code: string; register: GpuRegister }): string[] {
+function updateRow(arithmetic: GpuArithmetic, A: DeviceArray, shape: LaneShape, W: number, names: { g: string; ln: string; z: string }, readX: (col: string, name: string) => { code: string; register: GpuRegister }, window?: WindowTerms): string[] {
   const { g, ln, z } = names;
   const opIndex = opIndexOf(A, shape);
   const ra = A.format.emitRead('A', opIndex(g, `c${z}`), `a${z}`, arithmetic);
   const rx = readX(`c${z}`, `x${z}`);
-  const lines = [arithmetic.declareZero(`s${z}`), `for (let e${z} = ${ln}; e${z} < bs; e${z} = e${z} + ${W}) {`, `const c${z} = p0 + e${z};`,
+  // With the window form (./trsv-window-update-source.ts) the lane's terms are summed in GEMV's window instead.
+  const lines = window ? windowLaneSum(window, arithmetic, A, opIndex, { g, ln, W, z }) : [arithmetic.declareZero(`s${z}`), `for (let e${z} = ${ln}; e${z} < bs; e${z} = e${z} + ${W}) {`, `const c${z} = p0 + e${z};`,
     // Columns past n (the last block's padding) and rows past n contribute nothing (and read nothing).
     `if (c${z} < n && ${g} < n) {`, ra.code, rx.code, arithmetic.mulAdd(`s${z}`, ra.register, rx.register), '}', '}'];
   lines.push(...wideTree(arithmetic, W, updateLayout(W, shape.trans).slot(ln), ln, `s${z}`, `o${z}`));
@@ -119,9 +124,12 @@ function updateRow(arithmetic: GpuArithmetic, A: DeviceArray, shape: LaneShape, 
  * @param head - `solve` or `near`
  * @param F - the far update's lanes a row (one of {@link OVERLAP_LANE_WIDTHS}; 256/F rows a workgroup; `ddOverlapFarLanes`):
  *   16 the lane update's layout and order (`ddOverlapFarLanes`' default is 32)
+ * @param window - the updates' terms in GEMV's window (`ddTrsvWindow`, ./trsv-window-update-source.ts: the solve stores
+ *   x_k's dd pairs beside it, the updates stage x_p's; the block size then fixed in the source), or undefined for the
+ *   fused multiply-adds
  * @returns source, arguments and workgroup settings (uniforms n, np, lda, rowStart, p0, k0, bs, headGroups, aOff; Inv only for the solve)
  */
-export function headFarSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: LaneShape, W: number, head: 'solve' | 'near', F: number = LANES): { source: string; args: ReturnType<typeof arrayArgs>; workgroup: WorkgroupSettings } {
+export function headFarSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: LaneShape, W: number, head: 'solve' | 'near', F: number = LANES, window?: WindowTerms): { source: string; args: ReturnType<typeof arrayArgs>; workgroup: WorkgroupSettings } {
   const args = [...(head === 'solve' ? [['Inv', 'Array'] as const] : []), ...arrayArgs('A', A), ['RAtomic', 'Array'] as const, ['XAtomic', 'Array'] as const, ['n', 'Integer'] as const,
     ['np', 'Integer'] as const, ['lda', 'Integer'] as const, ['rowStart', 'Integer'] as const, ['p0', 'Integer'] as const, ['k0', 'Integer'] as const,
     ['bs', 'Integer'] as const, ['headGroups', 'Integer'] as const, ['aOff', 'Integer'] as const];
@@ -132,6 +140,8 @@ export function headFarSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: 
   const stage = (array: string, from: string): string[] => [`for (let t = l; t < bs * ${c}; t = t + ${LANE_WORKGROUP}) {`, `mpSharedSet(1, t, mpFloat(mpAtomicLoad(${array}[${from} * ${c} + t])));`, '}', 'mpBarrier();'];
   /** x_col from the staged x_p (workgroup array 1). */
   const sharedX = (col: string, name: string): { code: string; register: GpuRegister } => ({ code: fromWords(arithmetic, name, Array.from({ length: c }, (_, k) => `mpShared(1, (${col} - p0) * ${c} + ${k})`)), register: arithmetic.register(name) });
+  /** x_p into workgroup array 1: its registers, or (the window form) dd pairs. */
+  const stageX = (): string[] => (window ? stageDdLines('XAtomic', 'p0') : stage('XAtomic', 'p0'));
   const body = ['const l = mpLocalId();', 'const w = mpGroupId();', 'if (w < headGroups) {'];
   if (head === 'solve') {
     body.push(
@@ -145,16 +155,18 @@ export function headFarSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: 
       arithmetic.mulAdd('sv', rm.register, arithmetic.register('rv')),
       '}',
       ...wideTree(arithmetic, W, (lane) => `l - lanev + ${lane}`, 'lanev', 'sv', 'ov'),
-      'if (lanev === 0) {', ...Array.from({ length: c }, (_, k) => `mpAtomicStore(XAtomic[(k0 + i) * ${c} + ${k}], mpBits(${word(arithmetic, 'sv', k)}));`), '}',
+      'if (lanev === 0) {', ...Array.from({ length: c }, (_, k) => `mpAtomicStore(XAtomic[(k0 + i) * ${c} + ${k}], mpBits(${word(arithmetic, 'sv', k)}));`),
+      // The window form's updates read x_k as dd pairs: stored beside it.
+      ...(window ? storeDdCopyLines('XAtomic', 'sv', 'k0 + i') : []), '}',
     );
   } else {
     const near = updateLayout(W, shape.trans);
-    body.push(`const lane = ${near.laneOf};`, `const g = k0 + w * ${LANE_WORKGROUP / W} + ${near.rowOf};`, ...stage('XAtomic', 'p0'),
-      ...updateRow(arithmetic, A, shape, W, { g: 'g', ln: 'lane', z: '' }, sharedX));
+    body.push(`const lane = ${near.laneOf};`, `const g = k0 + w * ${LANE_WORKGROUP / W} + ${near.rowOf};`, ...stageX(),
+      ...updateRow(arithmetic, A, shape, W, { g: 'g', ln: 'lane', z: '' }, sharedX, window));
   }
   const { rowOf, laneOf } = updateLayout(F, shape.trans);
-  body.push('} else {', `const lanen = ${laneOf};`, `const gn = rowStart + (w - headGroups) * ${LANE_WORKGROUP / F} + ${rowOf};`, ...stage('XAtomic', 'p0'),
-    ...updateRow(arithmetic, A, shape, F, { g: 'gn', ln: 'lanen', z: 'n' }, sharedX), '}');
+  body.push('} else {', `const lanen = ${laneOf};`, `const gn = rowStart + (w - headGroups) * ${LANE_WORKGROUP / F} + ${rowOf};`, ...stageX(),
+    ...updateRow(arithmetic, A, shape, F, { g: 'gn', ln: 'lanen', z: 'n' }, sharedX, window), '}');
   body.push(arithmetic.declareZero('unused'), `return ${arithmetic.returnValue('unused')};`);
   // Array 0: the lane trees; array 1: r_k or x_p (bs ≤ 256 registers).
   return { source: kernelSource(args, body), args, workgroup: { workgroupSize: LANE_WORKGROUP, workgroupArrays: [{ type: 'f32', length: LANE_WORKGROUP * c }, { type: 'f32', length: 256 * c }] } };

@@ -37,6 +37,7 @@ import { REDO_WORKGROUP, storageOverflowBits, storageRoundTrip, substitutionHold
 import { splitRedoCheckSource, splitRedoWindowSource } from './trsv-split-redo-source.js';
 import { LANES, LANE_WORKGROUP, laneFusedSource, laneSolveSource, laneUpdateSource } from './trsv-lanes-source.js';
 import { headFarSource, OVERLAP_LANE_WIDTHS } from './trsv-lanes-overlap-source.js';
+import { ddCopyWords, windowTermsOf, type WindowTerms } from './trsv-window-update-source.js';
 import { readsTransposed, transposedDeviceMatrix } from '../gemv/transposed-device-matrix.js';
 import { fieldOf, throughInterleaved, withMapped } from '../../src/backends/webgpu/dd-split-device.js';
 import { scaledStorePasses, storesViewInWindows } from '../../src/backends/webgpu/scaled-store.js';
@@ -373,11 +374,11 @@ async function trsvOnDevice(runtime: GpuRuntime, args: GpuTrsvArgs, shape: Shape
   }
   // A gathered b and the final pass's windows depend on the binding limit (tests lower it): plans keep to one.
   const gathered = readsGatheredB(runtime, x);
-  const key = `trsv|${invKey}|${objectId(x)}|${rounds ? 'rounds' : ''}|${gathered ? bindingLimit(runtime) : 0}|${lanes ? 'lanes' : ''}${ddLanesFused(arithmetic, perBinding) ? '|fused' : ''}|${ddOverlap(arithmetic, perBinding)}|${overlapFarLanes()}|${overlapSplit()}`;
+  const key = `trsv|${invKey}|${objectId(x)}|${rounds ? 'rounds' : ''}|${gathered ? bindingLimit(runtime) : 0}|${lanes ? 'lanes' : ''}${ddLanesFused(arithmetic, perBinding) ? '|fused' : ''}|${ddOverlap(arithmetic, perBinding)}|${overlapFarLanes()}|${overlapSplit()}|${ddWindow(arithmetic, A.data, bs)?.variant.name ?? ''}`;
   const updates = updatesOf(shape, A, perBinding);
   // More passes and their unused output: the substitution redo where the result is not finite (one pass, or a
   // check and one per window of A: ./trsv-split-redo-source.ts); x's words keep one more for the redo's verdict.
-  const plan = getPlan(runtime, key, 2 + blocks + updates + redoPassCount(shape, perBinding), () => [createWordBuffer(context, np * c), createWordBuffer(context, np * c), createWordBuffer(context, np * c + 1), swapsBuffer(x) ? createSpanBuffer(runtime, x) : createWordBuffer(context, 1), createWordBuffer(context, (lanes ? Math.max(REDO_WORKGROUP, np * LANES, ddOverlap(arithmetic, perBinding) === 0 ? 0 : bs * ddOverlap(arithmetic, perBinding) + np * overlapFarLanes()) : REDO_WORKGROUP) * c), gatherBuffer(runtime, x)]);
+  const plan = getPlan(runtime, key, 2 + blocks + updates + redoPassCount(shape, perBinding), () => [createWordBuffer(context, np * c), createWordBuffer(context, np * c), createWordBuffer(context, np * c + 1 + (ddWindow(arithmetic, A.data, bs) ? ddCopyWords(np) : 0)), swapsBuffer(x) ? createSpanBuffer(runtime, x) : createWordBuffer(context, 1), createWordBuffer(context, (lanes ? Math.max(REDO_WORKGROUP, np * LANES, ddOverlap(arithmetic, perBinding) === 0 ? 0 : bs * ddOverlap(arithmetic, perBinding) + np * overlapFarLanes()) : REDO_WORKGROUP) * c), gatherBuffer(runtime, x)]);
   const b = await rightHandSide(runtime, x, plan.scratch[5]!);
   if (rounds) {
     // The scales belong to this call: its pass list is built for it and not kept.
@@ -443,6 +444,14 @@ function ddOverlap(arithmetic: GpuArithmetic, perBinding: number): number {
   return ddLanes(arithmetic) && perBinding === Infinity && OVERLAP_LANE_WIDTHS.includes(W) ? W : 0;
 }
 
+/**
+ * The overlapped lane solve's update terms in GEMV's window (`ddTrsvWindow`; ./trsv-window-update-source.ts, A read as dd
+ * or f64), or undefined for the fused multiply-adds.
+ */
+function ddWindow(arithmetic: GpuArithmetic, A: DeviceArray, bs: number): WindowTerms | undefined {
+  return trsvKernelSwitches().ddTrsvWindow ? windowTermsOf(arithmetic, A, bs) : undefined;
+}
+
 /** The lanes a row of the overlapped lane solve's far update (`ddOverlapFarLanes`: 16, 32, 64, 128 or 256). */
 function overlapFarLanes(): number {
   const F = trsvKernelSwitches().ddOverlapFarLanes;
@@ -469,9 +478,10 @@ async function overlapSolvePasses(runtime: GpuRuntime, args: GpuTrsvArgs, shape:
   const { n, bs, blocks, np } = shape;
   const c = arithmetic.components;
   const F = overlapFarLanes();
-  const variant = `${arithmetic.name}|${readKey(A.data)}|${A.data.isView}|${shape.lowerOp}|${shape.trans}|${W}|${F}`;
+  const window = ddWindow(arithmetic, A.data, bs);
+  const variant = `${arithmetic.name}|${readKey(A.data)}|${A.data.isView}|${shape.lowerOp}|${shape.trans}|${W}|${F}|${window ? `window${bs}|${window.variant.name}` : ''}`;
   const program = async (head: 'solve' | 'near'): Promise<Pass['program']> => {
-    const spec = memo(`trsvO${head}|${variant}`, () => headFarSource(arithmetic, A.data, shape, W, head, F));
+    const spec = memo(`trsvO${head}|${variant}`, () => headFarSource(arithmetic, A.data, shape, W, head, F, window));
     return getProgram(context, { source: spec.source, args: spec.args, components: c, workgroup: spec.workgroup });
   };
   const pNear = blocks > 1 ? await program('near') : undefined;

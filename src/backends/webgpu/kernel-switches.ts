@@ -468,6 +468,14 @@ export interface TrsvKernelSwitches {
    * (`MODPREC_TRSV_TRANSPOSED_COPY=1` turns it on).
    */
   readonly transposedCopy: boolean;
+  /**
+   * Double-double TRSV's overlapped lane solve (`ddOverlapLanes` on, A read as dd or f64): the near and far updates sum a
+   * lane's terms op(A)_ij·x̃_j in GEMV's partial-pass form (`gemvVariant`: the long window), x̃_j = x_j rounded to a dd
+   * pair once by the block solve (kernels/trsv/trsv-window-update-source.ts, its bound there and in docs/double-double.md).
+   * Within the same trsvBound; other bits. Off until timed on the H100 (`MODPREC_GPU_DD_TRSV_WINDOW=1` turns it on;
+   * bench/gpu/dd-gpu.ts `--trsv-forms=overlap64f32w`: a trailing w).
+   */
+  readonly ddTrsvWindow: boolean;
 }
 
 // On by default since the H100 timings of 2026-11-27 (docs/performance.md, gpu-h19-goals): `MODPREC_TRSV_…=0` turns
@@ -485,6 +493,7 @@ let trsvCurrent: TrsvKernelSwitches = {
   ddOverlapLanes: envOverlapLanes('MODPREC_TRSV_DD_OVERLAP_LANES', 64),
   ddOverlapFarLanes: envOverlapLanes('MODPREC_TRSV_DD_OVERLAP_FAR_LANES', 32) || 32,
   transposedCopy: envOn('MODPREC_TRSV_TRANSPOSED_COPY'),
+  ddTrsvWindow: envOn('MODPREC_GPU_DD_TRSV_WINDOW'),
 };
 
 /** A lane count from the environment: 16, 32, 64, 128 or 256; 0 turns it off; `fallback` otherwise. */
@@ -495,7 +504,7 @@ function envOverlapLanes(name: string, fallback: number): number {
 
 /**
  * The current TRSV switches (read once from `MODPREC_TRSV_COLUMN_INVERSE`, `…_ROW_LANES`, `…_LAZY_TILES`,
- * `…_EARLY_POLL`, `…_AHEAD`, `…_QUAD_ROWS`, `…_DD_LANES` (=0 turns one off), `…_TREE_QUARTERS`, `…_TRANSPOSED_COPY`, `…_DD_LANES_FUSED` (=1 turns one on), `…_DD_OVERLAP_LANES`, `…_DD_OVERLAP_FAR_LANES` (lane counts)).
+ * `…_EARLY_POLL`, `…_AHEAD`, `…_QUAD_ROWS`, `…_DD_LANES` (=0 turns one off), `…_TREE_QUARTERS`, `…_TRANSPOSED_COPY`, `…_DD_LANES_FUSED`, `MODPREC_GPU_DD_TRSV_WINDOW` (=1 turns one on), `…_DD_OVERLAP_LANES`, `…_DD_OVERLAP_FAR_LANES` (lane counts)).
  * @returns them
  */
 export function trsvKernelSwitches(): TrsvKernelSwitches {
