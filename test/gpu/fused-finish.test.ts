@@ -9,7 +9,7 @@
  * workgroups), views with strides, empty and one-element operands, calls in a row (the counters reset, the slot
  * regions alternate) and the recomputation paths (every published partial treated as missing).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { toDevice, viewOf, type DeviceArray } from '../../src/backends/webgpu/device-array.js';
 import { gpuDotResident } from '../../kernels/dot/dot-webgpu.js';
 import { deviceMatrix, gpuGemv, lastGemvFusedMisses, type DeviceMatrix } from '../../kernels/gemv/gemv-webgpu.js';
@@ -20,6 +20,10 @@ import { dotBothForms, expectSameBits } from './dot-switch-forms.js';
 
 const initial: GpuKernelSwitches = gpuKernelSwitches();
 
+// These tests mean dotFusedFinish against the three-dispatch tree (dotWorkgroupFinish, on by default, would take both).
+beforeEach(() => {
+  setGpuKernelSwitches({ dotWorkgroupFinish: false });
+});
 afterEach(() => {
   setGpuKernelSwitches(initial);
 });

@@ -5,7 +5,7 @@
  * sums in the same order), with 32, 64 or 256 lanes within the bound only (a row-major sub-range A as well); A split
  * over bindings takes the lane solve's split passes.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setTrsvKernelSwitches, trsvKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { setBindingLimitForTests, toDevice } from '../../src/backends/webgpu/device-array.js';
 import { deviceMatrix } from '../../kernels/gemv/gemv-webgpu.js';
@@ -15,8 +15,13 @@ import { randomValues, requireRuntime } from './gpu-test-helpers.js';
 import { type Storage, type Variant, exactSolution, add, neg, atMost, exactOf, matrixOf, vectorOf, storedOf } from './trsv-dd-oracle.js';
 
 const initial = trsvKernelSwitches();
+// The overlapped solve's fused multiply-adds, whose words W = 16 shares with the lane solve (ddTrsvWindow, on by
+// default, sums the update terms in GEMV's window instead: test/gpu/trsv-dd-window*.test.ts).
+beforeEach(() => {
+  setTrsvKernelSwitches({ ddTrsvWindow: false });
+});
 afterEach(() => {
-  setTrsvKernelSwitches({ ddLanes: initial.ddLanes, ddOverlapLanes: initial.ddOverlapLanes, ddOverlapFarLanes: initial.ddOverlapFarLanes });
+  setTrsvKernelSwitches({ ddLanes: initial.ddLanes, ddOverlapLanes: initial.ddOverlapLanes, ddOverlapFarLanes: initial.ddOverlapFarLanes, ddTrsvWindow: initial.ddTrsvWindow });
 });
 
 /** x's stored words per element ([hi, lo] for dd). */

@@ -89,7 +89,9 @@ export interface GpuKernelSwitches {
    * DOT in one dispatch, one ticket a workgroup (session 23): `dotFusedTree`'s first pass publishes each workgroup's sum
    * and takes a ticket; the last workgroup sums them as `dotFusedTree`'s one remaining tree pass — its bits without that
    * dispatch (kernels/dot/dot-workgroup-finish-source.ts). For one storage binding, 2 to 2048 whole workgroups, f32 or ff;
-   * elsewhere (and over `dotFusedFinish`) the `dotFusedTree` path. Off by default (`MODPREC_GPU_DOT_WORKGROUP_FINISH=1`).
+   * elsewhere (and over `dotFusedFinish`) the `dotFusedTree` path. On by default since its H100 timing (2026-11-28, DOT
+   * n = 2^27 fp32 + ff: 0.3651 ms against 0.3709 for the three dispatches and 0.3677 for `dotFusedTree`, no sum
+   * recomputed; `MODPREC_GPU_DOT_WORKGROUP_FINISH=0` turns it off).
    */
   readonly dotWorkgroupFinish: boolean;
   /**
@@ -327,7 +329,7 @@ function envWorkgroup(name: string, fallback: 0 | 64 | 128 | 256): 0 | 64 | 128 
 }
 
 /** The GEMV / DOT switches' values from the environment. */
-const gemvDotSwitches = { f32FmaKeep: !envOff('MODPREC_GPU_F32_FMA_KEEP'), ffFmaKeep: !envOff('MODPREC_GPU_FF_FMA_KEEP'), gemvPrefetch: !envOff('MODPREC_GPU_GEMV_PREFETCH'), gemvVectorX: !envOff('MODPREC_GPU_GEMV_VECTOR_X'), gemvUnroll: envUnroll('MODPREC_GPU_GEMV_UNROLL'), dotPrefetch: envOn('MODPREC_GPU_DOT_PREFETCH'), dotFusedTree: envOn('MODPREC_GPU_DOT_FUSED_TREE'), dotFusedFinish: envOn('MODPREC_GPU_DOT_FUSED_FINISH'), dotWorkgroupFinish: envOn('MODPREC_GPU_DOT_WORKGROUP_FINISH'), gemvFusedFinish: envOn('MODPREC_GPU_GEMV_FUSED_FINISH'), fusedFinishRecompute: false };
+const gemvDotSwitches = { f32FmaKeep: !envOff('MODPREC_GPU_F32_FMA_KEEP'), ffFmaKeep: !envOff('MODPREC_GPU_FF_FMA_KEEP'), gemvPrefetch: !envOff('MODPREC_GPU_GEMV_PREFETCH'), gemvVectorX: !envOff('MODPREC_GPU_GEMV_VECTOR_X'), gemvUnroll: envUnroll('MODPREC_GPU_GEMV_UNROLL'), dotPrefetch: envOn('MODPREC_GPU_DOT_PREFETCH'), dotFusedTree: envOn('MODPREC_GPU_DOT_FUSED_TREE'), dotFusedFinish: envOn('MODPREC_GPU_DOT_FUSED_FINISH'), dotWorkgroupFinish: !envOff('MODPREC_GPU_DOT_WORKGROUP_FINISH'), gemvFusedFinish: envOn('MODPREC_GPU_GEMV_FUSED_FINISH'), fusedFinishRecompute: false };
 
 /** The cheaper float-float switches (session 15) from the environment: off unless set to 1 (`gemvFfFourRows`, `ddGemvLong`: on unless set to 0). */
 const cheaperFfSwitches = { ffLongLazy: envOn('MODPREC_GPU_FF_LONG_LAZY'), prefetchPingPong: envOn('MODPREC_GPU_PREFETCH_PING_PONG'), gemvFfFourRows: !envOff('MODPREC_GPU_GEMV_FF_FOUR_ROWS'), gemvEightRows: envOn('MODPREC_GPU_GEMV_EIGHT_ROWS'), gemvFinishBatch: envBatch('MODPREC_GPU_GEMV_FINISH_BATCH'), ddGemvDecodedX: envOn('MODPREC_GPU_DD_GEMV_DECODED_X'), ddGemvLong: !envOff('MODPREC_GPU_DD_GEMV_LONG'), ddGemvLongDd: !envOff('MODPREC_GPU_DD_GEMV_LONG_DD'), ddGemvDecodedXDd: !envOff('MODPREC_GPU_DD_GEMV_DECODED_X_DD'), ddGemvRows: envRows('MODPREC_GPU_DD_GEMV_ROWS') };
@@ -472,8 +474,9 @@ export interface TrsvKernelSwitches {
    * Double-double TRSV's overlapped lane solve (`ddOverlapLanes` on, A read as dd or f64): the near and far updates sum a
    * lane's terms op(A)_ij·x̃_j in GEMV's partial-pass form (`gemvVariant`: the long window), x̃_j = x_j rounded to a dd
    * pair once by the block solve (kernels/trsv/trsv-window-update-source.ts, its bound there and in docs/double-double.md).
-   * Within the same trsvBound; other bits. Off until timed on the H100 (`MODPREC_GPU_DD_TRSV_WINDOW=1` turns it on;
-   * bench/gpu/dd-gpu.ts `--trsv-forms=overlap64f32w`: a trailing w).
+   * Within the same trsvBound; other bits. On by default since its H100 timing (2026-11-28, TRSV L N n = 8192 on dd
+   * storage: 2.896 → 2.674 ms; `MODPREC_GPU_DD_TRSV_WINDOW=0` turns it off; bench/gpu/dd-gpu.ts
+   * `--trsv-forms=overlap64f32w`: a trailing w).
    */
   readonly ddTrsvWindow: boolean;
 }
@@ -493,7 +496,7 @@ let trsvCurrent: TrsvKernelSwitches = {
   ddOverlapLanes: envOverlapLanes('MODPREC_TRSV_DD_OVERLAP_LANES', 64),
   ddOverlapFarLanes: envOverlapLanes('MODPREC_TRSV_DD_OVERLAP_FAR_LANES', 32) || 32,
   transposedCopy: envOn('MODPREC_TRSV_TRANSPOSED_COPY'),
-  ddTrsvWindow: envOn('MODPREC_GPU_DD_TRSV_WINDOW'),
+  ddTrsvWindow: !envOff('MODPREC_GPU_DD_TRSV_WINDOW'),
 };
 
 /** A lane count from the environment: 16, 32, 64, 128 or 256; 0 turns it off; `fallback` otherwise. */
@@ -504,7 +507,7 @@ function envOverlapLanes(name: string, fallback: number): number {
 
 /**
  * The current TRSV switches (read once from `MODPREC_TRSV_COLUMN_INVERSE`, `…_ROW_LANES`, `…_LAZY_TILES`,
- * `…_EARLY_POLL`, `…_AHEAD`, `…_QUAD_ROWS`, `…_DD_LANES` (=0 turns one off), `…_TREE_QUARTERS`, `…_TRANSPOSED_COPY`, `…_DD_LANES_FUSED`, `MODPREC_GPU_DD_TRSV_WINDOW` (=1 turns one on), `…_DD_OVERLAP_LANES`, `…_DD_OVERLAP_FAR_LANES` (lane counts)).
+ * `…_EARLY_POLL`, `…_AHEAD`, `…_QUAD_ROWS`, `…_DD_LANES` (=0 turns one off), `…_TREE_QUARTERS`, `…_TRANSPOSED_COPY`, `…_DD_LANES_FUSED` (=1 turns one on), `MODPREC_GPU_DD_TRSV_WINDOW` (=0 turns it off), `…_DD_OVERLAP_LANES`, `…_DD_OVERLAP_FAR_LANES` (lane counts)).
  * @returns them
  */
 export function trsvKernelSwitches(): TrsvKernelSwitches {
