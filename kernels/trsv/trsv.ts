@@ -68,7 +68,8 @@ export function trsv(args: TrsvArguments, options?: KernelOptions & { backend?: 
  * solves through explicitly inverted diagonal blocks (`blockSize` rows: 64, 128 or 256; default 64, 256 in double-double): its error bound
  * is `trsvBound(args, options)` with the same options (`backend: 'gpu'`, the same `blockSize`), not the substitution
  * bound. With an RNS arithmetic the GPU solves by substitution as the CPU does (no `blockSize`; two roundings a row,
- * within the CPU's bound, which `trsvBound` then returns).
+ * within the CPU's bound, which `trsvBound` then returns) and refuses an unknown that overflows x's storage as the CPU
+ * does (`INVALID_VALUE` naming `x[i]`, x left as it was).
  * @returns a promise of the run report (backend, adapter, fallback reason, arithmetic)
  */
 export function trsv(args: TrsvArguments, options: TrsvGpuOptions): Promise<GpuKernelReport>;
