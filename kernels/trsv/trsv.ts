@@ -15,7 +15,7 @@ import { chooseBackend, prepareGpuCall, trsvOnGpu, type GpuKernelReport } from '
 import { rnsGpuBlockSize, trsvBlockSize, type TrsvGpuOptions } from './trsv-block-size.js';
 import { Operand } from '../../src/backends/cpu/operand.js';
 import { chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
-import { resolveAccumulation } from '../shared/accumulation.js';
+import { resolveAccumulationIn } from '../shared/accumulation.js';
 import { checkTrsvArguments, type TrsvArguments } from './trsv-arguments.js';
 import { trsvNeedsScratch, trsvProgram } from './trsv-cpu.js';
 import { checkPivotsIn } from './trsv-pivots.js';
@@ -88,7 +88,7 @@ export function trsv(args: TrsvArguments, options: (KernelOptions & { backend?: 
   // Only x is scanned whole: A's unused triangle may hold anything; its used triangle and pivots are checked below.
   checkReadableIn(ar, [['x', x]]);
   checkPivotsIn(ar, A, (args.uplo ?? 'U') === 'U', unit);
-  const acc = resolveAccumulation(options.accumulation);
+  const acc = resolveAccumulationIn(options.accumulation, ar);
   const requested = chooseBackend(options);
   const cpu = chooseCpuBackend(requested, {
     kernel: 'trsv', operands: [['A', A, 'read'], ['x', x, 'write']], arithmetic: ar, accumulation: acc, // The double-double solve gathers each column itself: any strides.
