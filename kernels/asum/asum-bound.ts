@@ -12,7 +12,7 @@
  */
 import type { Range } from '../../src/core/range.js';
 import { checkRange, chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
-import { gamma, recursiveAccumulation, resolveAccumulation } from '../shared/accumulation.js';
+import { gamma, recursiveAccumulation, resolveAccumulationIn } from '../shared/accumulation.js';
 import { arithmeticLimits, elementReadRoundings, returnedDoubleBound, scaledReadOverflows, scaleUnderflowError, storedMagnitude } from '../shared/bound-terms.js';
 import { checkOptionsObject } from '../../src/backends/backend.js';
 
@@ -22,7 +22,8 @@ import { checkOptionsObject } from '../../src/backends/backend.js';
  * @param options - the kernel's options (arithmetic decides u; accumulation the summation factor)
  * @returns a non-negative number: 0 for an empty vector, ∞ when an element is not finite, the sum could
  *   overflow the arithmetic, or n·u ≥ 1
- * @throws {@link ModprecError} `INVALID_FORMAT` for an unknown arithmetic, `INVALID_OPTION` for an unknown accumulation
+ * @throws {@link ModprecError} `INVALID_FORMAT` for an unknown arithmetic, `INVALID_OPTION` for an unknown accumulation or one the
+ *   kernel refuses in the arithmetic (e.g. 'kahan' in dd)
  * @example
  * ```ts
  * import { vector, asum, asumBound } from 'modprec';
@@ -40,7 +41,7 @@ export function asumBound(x: Range<1, any>, options: KernelOptions = {}): number
   const n = x.length();
   // Options are checked as asum checks them, also where the bound is 0.
   const ar = chooseArithmetic(options.arithmetic, [x]);
-  const acc = resolveAccumulation(options.accumulation);
+  const acc = resolveAccumulationIn(options.accumulation, ar);
   if (n === 0) return 0;
   const u = ar.unitRoundoff;
   const { max, readEta } = arithmeticLimits(ar);

@@ -10,7 +10,7 @@ import { wasmDdAsum } from './asum-dd-wasm.js';
 import { wasmOrderedAsum } from '../shared/ordered-sum-wasm.js';
 import type { Range } from '../../src/core/range.js';
 import { checkRange, chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
-import { resolveAccumulation } from '../shared/accumulation.js';
+import { resolveAccumulationIn } from '../shared/accumulation.js';
 import { vectorKernel, operandArgs } from '../../src/backends/cpu/vector-kernel.js';
 import { loadVectorElement } from '../../src/backends/cpu/reduction-kernel.js';
 import { chooseBackend, prepareGpuCall, asumOnGpu, type GpuBackendOptions } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
@@ -45,7 +45,7 @@ export function asum(x: Range<1, any>, options: (KernelOptions & ThreadsOption &
   const n = x.length();
   const ar = chooseArithmetic(options.arithmetic, [x]);
   checkReadableIn(ar, [['x', x]]);
-  const acc = resolveAccumulation(options.accumulation);
+  const acc = resolveAccumulationIn(options.accumulation, ar);
   const requested = chooseBackend(options);
   const cpu = chooseCpuBackend(requested, { kernel: 'asum', operands: [['x', x, 'read']], arithmetic: ar, accumulation: acc });
   const threads = threadsOf(options, 'asum');

@@ -13,7 +13,7 @@
  */
 import type { Range } from '../../src/core/range.js';
 import { chooseArithmetic } from '../shared/kernel-options.js';
-import { gamma, resolveAccumulation } from '../shared/accumulation.js';
+import { gamma, resolveAccumulationIn } from '../shared/accumulation.js';
 import { absProductSum, arithmeticLimits, elementReadRoundings, returnedDoubleBound, scaledReadOverflows, scaleUnderflowError, storeBound } from '../shared/bound-terms.js';
 import type { ArithmeticFormat } from '../../src/formats/common/format.js';
 import { vectorMagnitudes } from '../shared/accessor-rounding.js';
@@ -42,6 +42,8 @@ export interface DotBoundOptions extends DotOptions {
  * @param options - dot's options (arithmetic, accumulation, into) and {@link DotBoundOptions.original}
  * @returns a non-negative number; ∞ when n·u ≥ 1, when a value is NaN or infinite, or when the arithmetic or
  *   into's storage may overflow
+ * @throws {@link ModprecError} as {@link dot} for its options: `INVALID_OPTION` naming `options.accumulation` for an
+ *   unknown accumulation or one the kernel refuses in the arithmetic (e.g. 'kahan' or 'dot2' in dd or ff)
  * @example
  * ```ts
  * import { vector, formats, dotBound } from 'modprec';
@@ -58,7 +60,7 @@ export function dotBound(x: Range<1, any>, y: Range<1, any>, options: DotBoundOp
   const n = x.length();
   // Options are checked as dot checks them, also where the bound is 0.
   const ar = chooseArithmetic(options.arithmetic, [x, y]);
-  const acc = resolveAccumulation(options.accumulation);
+  const acc = resolveAccumulationIn(options.accumulation, ar);
   if (n === 0) return 0;
   const u = ar.unitRoundoff;
   const { eta, max, readEta } = arithmeticLimits(ar);

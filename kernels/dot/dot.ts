@@ -5,7 +5,7 @@
 import type { Range } from '../../src/core/range.js';
 import { Operand } from '../../src/backends/cpu/operand.js';
 import { chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
-import { resolveAccumulation } from '../shared/accumulation.js';
+import { resolveAccumulationIn } from '../shared/accumulation.js';
 import { dotProgram } from './dot-cpu.js';
 import { primeOnce } from '../../src/backends/cpu/prime.js';
 import { dotOnGpu, chooseBackend, prepareGpuCall, type GpuBackendOptions } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
@@ -73,7 +73,7 @@ export function dot(x: Range<1, any>, y: Range<1, any>, options: (DotOptions & {
   options = options as DotOptions;
   const ar = chooseArithmetic(options.arithmetic, [x, y]);
   checkReadableIn(ar, [['x', x], ['y', y]]);
-  const acc = resolveAccumulation(options.accumulation);
+  const acc = resolveAccumulationIn(options.accumulation, ar);
   const n = x.length();
   const cpu = chooseCpuBackend(requested, {
     kernel: 'dot', operands: [['x', x, 'read'], ['y', y, 'read']], arithmetic: ar, accumulation: acc,

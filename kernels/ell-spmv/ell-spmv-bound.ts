@@ -6,7 +6,7 @@
  * @module
  */
 import { checkCoefficientsIn, chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
-import { resolveAccumulation } from '../shared/accumulation.js';
+import { resolveAccumulationIn } from '../shared/accumulation.js';
 import { ELL_PADDING } from '../../src/sparse/ell-matrix.js';
 import { inflate, matrixMagnitudes, readRoundings, vectorMagnitudes, vectorScales } from '../shared/accessor-rounding.js';
 import { scaleBound, updateBound, updateBoundContext } from '../gemv/update-bound.js';
@@ -42,7 +42,7 @@ export function ellSpmvBound(args: EllSpmvArguments, options: KernelOptions = {}
   checkOptionsObject(options);
   const { alpha, beta, A, x, y } = checkEllSpmvArguments(args);
   const ar = chooseArithmetic(options.arithmetic, [A.values, x, y]);
-  const acc = resolveAccumulation(options.accumulation);
+  const acc = resolveAccumulationIn(options.accumulation, ar);
   const { rows, cols, width, stride, colIndex } = A.structure;
   const out = new Float64Array(rows);
   if (rows === 0 || (alpha === 0 && beta === 1)) return out;

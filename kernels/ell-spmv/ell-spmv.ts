@@ -9,7 +9,7 @@ import { Operand } from '../../src/backends/cpu/operand.js';
 import { chooseArithmetic, checkCoefficientsIn, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
 import type { ArithmeticFormat } from '../../src/formats/common/format.js';
 import type { EllOperand } from './ell-operand.js';
-import { resolveAccumulation } from '../shared/accumulation.js';
+import { resolveAccumulationIn } from '../shared/accumulation.js';
 import { coefficientCase } from '../gemv/coefficients.js';
 import { scaleYProgram } from '../gemv/gemv-cpu.js';
 import { checkEllSpmvArguments, type EllSpmvArguments } from './ell-spmv-arguments.js';
@@ -61,7 +61,7 @@ export function ellSpmv(args: EllSpmvArguments, options: (KernelOptions & Thread
   }
   options = options as KernelOptions;
   const ar = chooseArithmetic(options.arithmetic, [A.values, x, y]);
-  const acc = resolveAccumulation(options.accumulation);
+  const acc = resolveAccumulationIn(options.accumulation, ar);
   const { rows, cols, width, stride, colIndex } = A.structure;
   const requested = chooseBackend(options);
   const numerics = wasmNumericsOf(ar, acc);

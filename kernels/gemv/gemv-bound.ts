@@ -7,7 +7,7 @@
  * @module
  */
 import { checkCoefficientsIn, chooseArithmetic } from '../shared/kernel-options.js';
-import { resolveAccumulation } from '../shared/accumulation.js';
+import { resolveAccumulationIn } from '../shared/accumulation.js';
 import { checkChoice, checkGemvArguments, type GemvArguments } from './gemv-arguments.js';
 import type { GemvOptions } from './gemv.js';
 import { GEMV_LOOP_CHOICES } from './gemv-cpu.js';
@@ -44,7 +44,7 @@ export function gemvBound(args: GemvArguments, options: GemvOptions = {}): Float
   // The loop order changes no rounding (both orders do the same operations), but is checked as gemv does.
   checkChoice('options.loop', options.loop, GEMV_LOOP_CHOICES, 'auto');
   const ar = chooseArithmetic(options.arithmetic, [A, x, y]);
-  const acc = resolveAccumulation(options.accumulation);
+  const acc = resolveAccumulationIn(options.accumulation, ar);
   const out = new Float64Array(m);
   if (m === 0 || n === 0 || (alpha === 0 && beta === 1)) return out;
   // As gemv: an RNS arithmetic has no NaN or ±∞ to multiply by (INVALID_VALUE naming the coefficient).

@@ -12,7 +12,7 @@ import { wasmKahanGemv } from './gemv-kahan-wasm.js';
 import { chooseBackend, prepareGpuCall, gemvOnGpu, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { Operand } from '../../src/backends/cpu/operand.js';
 import { chooseArithmetic, checkCoefficientsIn, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
-import { resolveAccumulation, recursiveAccumulation, type Accumulation } from '../shared/accumulation.js';
+import { recursiveAccumulation, type Accumulation, resolveAccumulationIn } from '../shared/accumulation.js';
 import type { ArithmeticFormat } from '../../src/formats/common/format.js';
 import type { Accessor } from '../../accessors/accessor.js';
 import { fail } from '../../src/core/errors.js';
@@ -101,7 +101,7 @@ export function gemv(args: GemvArguments, options: (GemvOptions & { backend?: Cp
   }
   options = options as GemvOptions;
   const ar = chooseArithmetic(options.arithmetic, [A, x, y]);
-  const acc = resolveAccumulation(options.accumulation);
+  const acc = resolveAccumulationIn(options.accumulation, ar);
   const requested = chooseBackend(options);
   const explicitLoop = checkChoice('options.loop', options.loop, GEMV_LOOP_CHOICES, 'auto') !== 'auto';
   const cpu = chooseCpuBackend(requested, {

@@ -21,7 +21,7 @@
 import type { Range } from '../../src/core/range.js';
 import { checkRange, chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
 import { asArithmetic } from '../../src/formats/common/registry.js';
-import { gamma, resolveAccumulation } from '../shared/accumulation.js';
+import { gamma, resolveAccumulationIn } from '../shared/accumulation.js';
 import { arithmeticLimits, elementReadRoundings, returnedDoubleBound, scaledReadOverflows, scaleUnderflowError, storedMagnitude } from '../shared/bound-terms.js';
 import { checkOptionsObject } from '../../src/backends/backend.js';
 
@@ -31,7 +31,8 @@ import { checkOptionsObject } from '../../src/backends/backend.js';
  * @param n - number of elements
  * @param options - `arithmetic` (default fp64) decides u; `accumulation` decides β
  * @returns the relative bound, ≈ (n/2 + 1)·u; ∞ when β ≥ 1
- * @throws {@link ModprecError} `INVALID_FORMAT` for an unknown arithmetic, `INVALID_OPTION` for an unknown accumulation
+ * @throws {@link ModprecError} `INVALID_FORMAT` for an unknown arithmetic, `INVALID_OPTION` for an unknown accumulation or one the
+ *   kernel refuses in the arithmetic (e.g. 'kahan' in dd)
  * @example
  * ```ts
  * import { nrm2RelativeBound } from 'modprec';
@@ -41,8 +42,9 @@ import { checkOptionsObject } from '../../src/backends/backend.js';
  * @group Kernels
  */
 export function nrm2RelativeBound(n: number, options: KernelOptions = {}): number {
-  const u = asArithmetic(options.arithmetic ?? 'f64', 'options.arithmetic').unitRoundoff;
-  const acc = resolveAccumulation(options.accumulation);
+  const ar = asArithmetic(options.arithmetic ?? 'f64', 'options.arithmetic');
+  const u = ar.unitRoundoff;
+  const acc = resolveAccumulationIn(options.accumulation, ar);
   const b = acc.bound(n, u);
   const beta = b.ofAbsSum + b.ofResult;
   if (!(beta < 1)) return Infinity;
@@ -56,7 +58,8 @@ export function nrm2RelativeBound(n: number, options: KernelOptions = {}): numbe
  * @param options - the kernel's options (arithmetic decides u; accumulation the summation factor)
  * @returns a non-negative number: 0 for an empty vector, ∞ when an element is not finite, cannot be read into
  *   the arithmetic without overflow, or the norm overflows fp64
- * @throws {@link ModprecError} `INVALID_FORMAT` for an unknown arithmetic, `INVALID_OPTION` for an unknown accumulation
+ * @throws {@link ModprecError} `INVALID_FORMAT` for an unknown arithmetic, `INVALID_OPTION` for an unknown accumulation or one the
+ *   kernel refuses in the arithmetic (e.g. 'kahan' in dd)
  * @example
  * ```ts
  * import { vector, nrm2, nrm2Bound } from 'modprec';
@@ -74,7 +77,7 @@ export function nrm2Bound(x: Range<1, any>, options: KernelOptions = {}): number
   const n = x.length();
   // Options are checked as nrm2 checks them, also where the bound is 0.
   const ar = chooseArithmetic(options.arithmetic, [x]);
-  resolveAccumulation(options.accumulation);
+  resolveAccumulationIn(options.accumulation, ar);
   if (n === 0) return 0;
   const u = ar.unitRoundoff;
   const { eta, max, readEta } = arithmeticLimits(ar);

@@ -11,7 +11,7 @@ import { ddSqrt } from '../../src/formats/dd/sqrt.js';
 import { wasmOrderedSquares } from '../shared/ordered-sum-wasm.js';
 import type { Range } from '../../src/core/range.js';
 import { checkRange, chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
-import { resolveAccumulation } from '../shared/accumulation.js';
+import { resolveAccumulationIn } from '../shared/accumulation.js';
 import { vectorKernel, operandArgs } from '../../src/backends/cpu/vector-kernel.js';
 import { loadVectorElement } from '../../src/backends/cpu/reduction-kernel.js';
 import { chooseBackend, prepareGpuCall, nrm2OnGpu, type GpuBackendOptions } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
@@ -63,7 +63,7 @@ export function nrm2(x: Range<1, any>, options: (KernelOptions & { backend?: Cpu
   const n = x.length();
   const ar = chooseArithmetic(options.arithmetic, [x]);
   checkReadableIn(ar, [['x', x]]);
-  const acc = resolveAccumulation(options.accumulation);
+  const acc = resolveAccumulationIn(options.accumulation, ar);
   // WebAssembly runs the second pass (the sum of scaled squares); the maximum is a scan in JavaScript.
   const requested = chooseBackend(options);
   const cpu = chooseCpuBackend(requested, { kernel: 'nrm2', operands: [['x', x, 'read']], arithmetic: ar, accumulation: acc });

@@ -44,6 +44,13 @@ export interface Accumulation {
   /** Helper values the templates use. */
   readonly helpers: Readonly<Record<string, unknown>>;
   /**
+   * Throws the typed error the templates raise where this strategy cannot run in `ar` (`INVALID_OPTION` naming
+   * `options.accumulation`); absent, it runs in every arithmetic. The reduction kernels and their bound functions
+   * call it (kernels/shared/accumulation.ts, resolveAccumulationIn) before any quick return, so a bound refuses
+   * exactly what its kernel refuses.
+   */
+  checkArithmetic?(ar: ArithmeticFormat): void;
+  /**
    * True when every value the templates compute reaches the result through +, −, × only (no value-dependent
    * branch can drop a NaN or ±∞): kernels may then run the arithmetic's rare-case guards out of the loop
    * (src/backends/cpu/guards.ts). Leave it unset when unsure: the kernels stay correct, only slower.
@@ -135,4 +142,20 @@ export function resolveAccumulation(option: string | Accumulation | undefined): 
   const a = typeof option === 'string' ? accumulations.get(option) : undefined;
   if (!a) fail('INVALID_OPTION', 'options.accumulation', `must be one of ${accumulationNames().join(', ')}`, option);
   return a;
+}
+
+/**
+ * Resolves an accumulation option as {@link resolveAccumulation} does and checks that the strategy runs in the
+ * arithmetic ({@link Accumulation.checkArithmetic}): the one check the reduction kernels (DOT, GEMV, ELL SpMV, ASUM,
+ * NRM2, TRSV) and their bound functions share.
+ * @param option - the accumulation option (a name or a strategy; default `recursive`)
+ * @param ar - the arithmetic the call computes in
+ * @returns the strategy
+ * @throws {@link ModprecError} `INVALID_OPTION` naming `options.accumulation` for an unknown name or a strategy that
+ *   cannot run in `ar` (e.g. 'kahan' or 'dot2' in double-double, float-float or RNS arithmetic)
+ */
+export function resolveAccumulationIn(option: string | Accumulation | undefined, ar: ArithmeticFormat): Accumulation {
+  const acc = resolveAccumulation(option);
+  acc.checkArithmetic?.(ar);
+  return acc;
 }

@@ -23,7 +23,7 @@
  * @module
  */
 import { chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
-import { gamma, resolveAccumulation } from '../shared/accumulation.js';
+import { gamma, resolveAccumulationIn } from '../shared/accumulation.js';
 import {
   compose, inflate, matrixMagnitudes, orInfinity, readRoundings, vectorMagnitudes, vectorScales, writeError,
 } from '../shared/accessor-rounding.js';
@@ -100,7 +100,7 @@ export function trsvBound(args: TrsvArguments, options: (KernelOptions & { backe
   }
   options = options as KernelOptions;
   const ar = chooseArithmetic(options.arithmetic, [A, x]);
-  const acc = resolveAccumulation(options.accumulation);
+  const acc = resolveAccumulationIn(options.accumulation, ar);
   const u = ar.unitRoundoff;
   const readsT = readRoundings(T, ar);
   const readsX = readRoundings(x.accessor, ar);

@@ -15,7 +15,7 @@ import { chooseBackend, prepareGpuCall, trsvOnGpu, type GpuKernelReport } from '
 import { rnsGpuBlockSize, trsvBlockSize, type TrsvGpuOptions } from './trsv-block-size.js';
 import { Operand } from '../../src/backends/cpu/operand.js';
 import { chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
-import { resolveAccumulation } from '../shared/accumulation.js';
+import { resolveAccumulationIn } from '../shared/accumulation.js';
 import { checkTrsvArguments, type TrsvArguments } from './trsv-arguments.js';
 import { trsvNeedsScratch, trsvProgram } from './trsv-cpu.js';
 import { checkPivotsIn } from './trsv-pivots.js';
@@ -68,7 +68,8 @@ export function trsv(args: TrsvArguments, options?: KernelOptions & { backend?: 
  * solves through explicitly inverted diagonal blocks (`blockSize` rows: 64, 128 or 256; default 64, 256 in double-double): its error bound
  * is `trsvBound(args, options)` with the same options (`backend: 'gpu'`, the same `blockSize`), not the substitution
  * bound. With an RNS arithmetic the GPU solves by substitution as the CPU does (no `blockSize`; two roundings a row,
- * within the CPU's bound, which `trsvBound` then returns).
+ * within the CPU's bound, which `trsvBound` then returns) and refuses an unknown that overflows x's storage as the CPU
+ * does (`INVALID_VALUE` naming `x[i]`, x left as it was).
  * @returns a promise of the run report (backend, adapter, fallback reason, arithmetic)
  */
 export function trsv(args: TrsvArguments, options: TrsvGpuOptions): Promise<GpuKernelReport>;
@@ -87,7 +88,7 @@ export function trsv(args: TrsvArguments, options: (KernelOptions & { backend?: 
   // Only x is scanned whole: A's unused triangle may hold anything; its used triangle and pivots are checked below.
   checkReadableIn(ar, [['x', x]]);
   checkPivotsIn(ar, A, (args.uplo ?? 'U') === 'U', unit);
-  const acc = resolveAccumulation(options.accumulation);
+  const acc = resolveAccumulationIn(options.accumulation, ar);
   const requested = chooseBackend(options);
   const cpu = chooseCpuBackend(requested, {
     kernel: 'trsv', operands: [['A', A, 'read'], ['x', x, 'write']], arithmetic: ar, accumulation: acc, // The double-double solve gathers each column itself: any strides.

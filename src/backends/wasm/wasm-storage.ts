@@ -168,7 +168,7 @@ const dd: WasmStorage = {
 
 // Double-double read by fp32 arithmetic: the JavaScript reads fround(roundToOddDd(hi, lo))
 // (src/formats/convert/round-to-odd.ts) — hi + lo rounded to odd at 53 bits, then to binary32 in one rounding.
-// The same case analysis, lane-wise: lo = 0 → hi; hi = 0 or not finite → hi + lo; hi's last bit odd → hi;
+// The same case analysis, lane-wise: lo = 0 → hi; hi = 0 or a part not finite → hi + lo; hi's last bit odd → hi;
 // else hi's bit pattern ± 1 towards lo's side ((hi > 0) === (lo > 0): + 1). Then demoted to nearest even.
 const V128_ZERO = op.simd(0x0c /* v128.const */, ...new Array<number>(16).fill(0));
 const I64X2_ONE = op.simd(0x0c, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0);
@@ -178,8 +178,8 @@ const [F64X2_EQ, F64X2_NE, F64X2_GT, ANDNOT, XOR, I64X2_ADD, I64X2_EQ] = [0x47, 
 function roundToOddLanes(hi: number, lo: number, t: number): number[] {
   const s = (code: number): number[] => op.simd(code);
   return [
-    // t := hi ≠ 0 and finite (hi − hi = 0)
-    ...op.get(hi), ...op.get(hi), ...s(SIMD.f64x2Sub), ...V128_ZERO, ...s(F64X2_EQ), ...op.get(hi), ...V128_ZERO, ...s(F64X2_NE), ...s(SIMD.and), ...op.set(t),
+    // t := hi ≠ 0 and both parts finite ((hi − hi) + (lo − lo) = 0)
+    ...op.get(hi), ...op.get(hi), ...s(SIMD.f64x2Sub), ...op.get(lo), ...op.get(lo), ...s(SIMD.f64x2Sub), ...s(SIMD.f64x2Add), ...V128_ZERO, ...s(F64X2_EQ), ...op.get(hi), ...V128_ZERO, ...s(F64X2_NE), ...s(SIMD.and), ...op.set(t),
     // adjusted = hi's pattern + (−1 where (hi > 0) ≠ (lo > 0), else + 1)
     ...op.get(hi), ...op.get(hi), ...V128_ZERO, ...s(F64X2_GT), ...op.get(lo), ...V128_ZERO, ...s(F64X2_GT), ...s(XOR), ...I64X2_ONE, ...s(SIMD.or), ...s(I64X2_ADD),
     // otherwise: hi + lo where lo ≠ 0 and not t, else hi

@@ -19,6 +19,7 @@ import type { GpuNrm2Result } from '../../../kernels/nrm2/nrm2-webgpu.js';
 import type { GpuRunInfo } from '../webgpu/kernel-common.js';
 import { checkReadableIn } from '../../../kernels/shared/kernel-options.js';
 import { checkPivotsIn } from '../../../kernels/trsv/trsv-pivots.js';
+import { solveRestoringX } from '../../../kernels/trsv/trsv-rns-overflow.js';
 import { onGpuOrCpu, type GpuCall } from './gpu-backend.js';
 import { rnsDeviceSet, type RnsDeviceSet } from '../../formats/rns/gpu/device-set.js';
 import { exactOfDouble, rnsToDevice, rnsZerosOnDevice, type RnsDeviceArray, type RnsExactValue } from '../../formats/rns/gpu/rns-device-array.js';
@@ -208,7 +209,9 @@ export function rnsGemvOnGpu(args: { alpha: number; A: Range<2, any>; x: Range<1
  * TRSV in RNS on the GPU: A's unused triangle is neither read nor uploaded (+0 in its place). x goes up as RNS
  * numbers and stays in RNS until the solve ends (rounded to x's storage once, on the way down), where the CPU
  * rounds each x_j to x's storage before later rows read it: both are within trsvBound, but for an x stored
- * narrower than the arithmetic the bits may differ (as for the f32/ff GPU TRSV, which keeps its residual).
+ * narrower than the arithmetic the bits may differ (as for the f32/ff GPU TRSV, which keeps its residual). An
+ * unknown that overflows x's storage (±∞) before the last one solved is the CPU's `INVALID_VALUE` naming `x[k]`,
+ * x left as it was (kernels/trsv/trsv-rns-overflow.ts).
  */
 export function rnsTrsvOnGpu(args: { A: Range<2, any>; x: Range<1, any>; uplo: 'U' | 'L'; trans: 'N' | 'T'; diag: 'N' | 'U' }, call: GpuCall, cpu: () => void): Promise<Report> {
   return onGpuOrCpu<Report>(call, async (_g, report) => {
@@ -223,7 +226,9 @@ export function rnsTrsvOnGpu(args: { A: Range<2, any>; x: Range<1, any>; uplo: '
     const dA = await upload(A, set, inTriangle), dx = await upload(x, set);
     try {
       await rnsGpuTrsv({ A: dA, n, x: dx, uplo, trans, diag });
-      await downloadInto(x, dx, ar);
+      const solution = await dx.toExact();
+      // An unknown beyond x's storage that a later row reads back is the CPU's error, with x's bits as they were.
+      solveRestoringX(x, (uplo === 'L') !== (trans === 'T'), ar, () => writeValues(x, solution, ar));
       return report;
     } finally {
       free(dA, dx);

@@ -29,7 +29,8 @@ const HIGH = HIGH_WORD;
  * rounding the exact hi + lo directly — including overflow to infinity and gradual underflow.
  *
  * @param hi - the leading double (finite, or non-finite, which is returned as hi + lo)
- * @param lo - the trailing double, |lo| ≤ ulp(hi)/2
+ * @param lo - the trailing double, |lo| ≤ ulp(hi)/2 (or ±∞ or NaN, which is returned as hi + lo: a pair stands for
+ *   hi + lo, so (1, NaN) is NaN)
  * @returns hi when lo = 0 or hi's last significand bit is odd; otherwise the neighbour of hi in the
  *   direction of lo (which is odd). Not meaningful if (hi, lo) is not normalised.
  * @example
@@ -44,7 +45,7 @@ const HIGH = HIGH_WORD;
  */
 export function roundToOddDd(hi: number, lo: number): number {
   if (lo === 0) return hi;
-  if (hi === 0 || hi - hi !== 0) return hi + lo; // not normalised (hi = 0), or non-finite
+  if (hi === 0 || (hi - hi) + (lo - lo) !== 0) return hi + lo; // not normalised (hi = 0), or a part non-finite
   F64[0] = hi;
   const low = U32_OF_F64[LOW]!;
   if ((low & 1) === 1) return hi;

@@ -72,6 +72,8 @@ export const ddAccumulation: Accumulation = {
     if (u !== 2 ** -53 && u < 2 ** -26) return { ofAbsSum: gamma(half + 1, u), ofResult: 0 };
     return { ofAbsSum: gamma(half, DD_ADD_BOUND) * (1 + u), ofResult: u };
   },
+  // A pair arithmetic (dd, ff) holds the chains in its own registers; a number arithmetic needs exact products.
+  checkArithmetic: (ar) => { if (ar.kind !== 'dd') checkCompensable(ar, 'dd'); },
   helpers: ddTemplateHelpers,
   propagatesNonFinite: true,
 };

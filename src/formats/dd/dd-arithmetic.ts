@@ -115,7 +115,8 @@ export const ddArithmetic: ArithmeticFormat<DdValue> = builtinGpuArithmetic({
   emitAbs: (d, a) => {
     const [h, l] = source(a);
     const [dh, dl] = pair(d);
-    return `if (${h} < 0) { ${dh} = -${h}; ${dl} = -${l}; } else { ${dh} = ${h}; ${dl} = ${l}; }`;
+    // The sign of hi + lo: hi's for a normalised pair, and a raw (1, −∞) or (1, −3) is negated too.
+    return `if (${h} + ${l} < 0) { ${dh} = -${h}; ${dl} = -${l}; } else { ${dh} = ${h}; ${dl} = ${l}; }`;
   },
   emitNeg: (d, a) => { const [h, l] = source(a); return `${pair(d)[0]} = -${h}; ${d.names[1]} = -${l};`; },
   emitFromNumber: (d, e) => `${pair(d)[0]} = ${e}; ${d.names[1]} = 0;`,

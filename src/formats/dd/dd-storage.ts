@@ -11,7 +11,8 @@
  * Writes normalise (TwoSum, value unchanged): a user pair { hi, lo } need not be normalised. A zero is stored as
  * (z, z) with hi's sign, so a written −0 reads back as −0 (hi + lo of (−0, +0) would be +0). A user pair with a
  * finite hi and a non-finite lo is rejected (`INVALID_VALUE`); a non-finite hi is stored as (hi + lo, 0), like
- * an IEEE special value.
+ * an IEEE special value. Raw words in the arrays are not checked: every kernel reads a pair as hi + lo, so a raw
+ * (1, NaN) is NaN, as if (hi + lo, 0) were stored (docs/double-double.md, "Special values").
  * @module
  */
 import type { StorageFormat, Register } from '../common/format.js';

@@ -20,6 +20,13 @@ function fastTwoSumResult(h: string, l: string): string {
 }
 
 /**
+ * The fp64 value a pair stands for in the special-value rule: hi, or hi + lo where lo is ±∞ or NaN (a raw pair such
+ * as (1, NaN) is NaN, as fp64 arithmetic reads it and the GPU's register holds it; a storage write rejects it).
+ * Evaluated only on the rule's rare branches, so the kernels' loops do not pay for it.
+ */
+const valueOf = (p: DdPair): string => `(${p[1]} - ${p[1]} === 0 ? ${p[0]} : ${p[0]} + ${p[1]})`;
+
+/**
  * How a template is emitted: `fast` for the kernels (special values repaired by a guard that calls the slow form),
  * `slow` for that repair itself (compiled once, see {@link ddSlowHelpers}).
  */
@@ -31,7 +38,8 @@ type Form = 'fast' | 'slow';
  *
  * Why: once a high part is ±∞ or NaN, the error terms of a double-double (h − h, ∞ − ∞) are NaN and turn the high
  * part NaN, where fp64 keeps ∞ (asum([−∞, 1]) gave NaN, fp64 gives −∞); and adding zero error terms turns a −0 high
- * part into +0 (−1·(+0) gave +0, fp64 gives −0). The rule, with `fp64` the fp64 operation on the high parts:
+ * part into +0 (−1·(+0) gave +0, fp64 gives −0). The rule, with `fp64` the fp64 operation on the high parts (on
+ * hi + lo for an operand whose low part is ±∞ or NaN, {@link valueOf}):
  * - the result's high part not finite (after the product error is recomputed with scaled operands): the result is
  *   `fp64`, with low part 0 — ±∞ or NaN as fp64 gives them; and where only the double-double algorithm's own
  *   intermediates overflow (a quotient near the top of the range: b·q rounds to ∞), fp64's finite value.
@@ -56,7 +64,7 @@ export function ddAddSource(d: DdPair, a: DdPair, b: DdPair, form: Form = 'fast'
 const dd$th = ${a[1]} + ${b[1]}; const dd$t1 = dd$th - ${a[1]}; const dd$tl = (${a[1]} - (dd$th - dd$t1)) + (${b[1]} - dd$t1);
 const dd$c = dd$sl + dd$th; const dd$vh = dd$sh + dd$c; const dd$w = dd$tl + (dd$c - (dd$vh - dd$sh));
 ${fastTwoSumResult('dd$vh', 'dd$w')}
-${finish(form, d, 'ddSlowAdd', [a[0], a[1], b[0], b[1]], 'dd$sh')} }`;
+${finish(form, d, 'ddSlowAdd', [a[0], a[1], b[0], b[1]], `${valueOf(a)} + ${valueOf(b)}`)} }`;
 }
 
 /** d := a − b (Algorithm 6 on −b). */
@@ -68,7 +76,7 @@ export function ddSubSource(d: DdPair, a: DdPair, b: DdPair): string {
 export function ddAddNumberSource(d: DdPair, a: DdPair, x: string, form: Form = 'fast'): string {
   return `{ const dd$sh = ${a[0]} + ${x}; const dd$s1 = dd$sh - ${a[0]}; const dd$sl = (${a[0]} - (dd$sh - dd$s1)) + (${x} - dd$s1);
 const dd$v = ${a[1]} + dd$sl; ${fastTwoSumResult('dd$sh', 'dd$v')}
-${finish(form, d, 'ddSlowAddNumber', [a[0], a[1], x], 'dd$sh')} }`;
+${finish(form, d, 'ddSlowAddNumber', [a[0], a[1], x], `${valueOf(a)} + ${x}`)} }`;
 }
 
 /**
@@ -107,7 +115,7 @@ function productErrorSource(form: Form, e: string, a: string, b: string, p: stri
 export function ddMulSource(d: DdPair, a: DdPair, b: DdPair, form: Form = 'fast'): string {
   return `{ const dd$p = ${a[0]} * ${b[0]}; ${productErrorSource(form, 'dd$e', a[0], b[0], 'dd$p')}
 const dd$c = dd$e + (${a[0]} * ${b[1]} + ${a[1]} * ${b[0]}); ${fastTwoSumResult('dd$p', 'dd$c')}
-${finish(form, d, 'ddSlowMul', [a[0], a[1], b[0], b[1]], 'dd$p')} }`;
+${finish(form, d, 'ddSlowMul', [a[0], a[1], b[0], b[1]], `${valueOf(a)} * ${valueOf(b)}`)} }`;
 }
 
 /**
@@ -128,7 +136,7 @@ export function ddMulAccumulateSource(d: DdPair, a: DdPair, b: DdPair, c: DdPair
 const dd$r = dd$e + (${a[0]} * ${b[1]} + ${a[1]} * ${b[0]});
 const dd$w = dd$t + (${c[1]} + dd$r);
 let dd$rh = dd$h + dd$w; const dd$y = dd$rh - dd$h; let dd$rl = (dd$h - (dd$rh - dd$y)) + (dd$w - dd$y);
-${finish(form, d, 'ddSlowMulAccumulate', [a[0], a[1], b[0], b[1], c[0], c[1]], 'dd$h')} }`;
+${finish(form, d, 'ddSlowMulAccumulate', [a[0], a[1], b[0], b[1], c[0], c[1]], `${valueOf(c)} + ${valueOf(a)} * ${valueOf(b)}`)} }`;
 }
 
 /**
@@ -144,7 +152,7 @@ export function ddTwoProdAccumulateSource(d: DdPair, a: string, b: string, c: Dd
   return `{ ${productIntoSource(form, a, b, c[0])}
 const dd$w = dd$t + (${c[1]} + dd$e);
 let dd$rh = dd$h + dd$w; let dd$rl = dd$w - (dd$rh - dd$h);
-${finish(form, d, 'ddSlowTwoProdAccumulate', [a, b, c[0], c[1]], 'dd$h', false)} }`;
+${finish(form, d, 'ddSlowTwoProdAccumulate', [a, b, c[0], c[1]], `${valueOf(c)} + dd$p`, false)} }`;
 }
 
 /** JMP 2017 Algorithm 17 (DWDivDW2): d := a / b, relative error ≤ 15u² + 56u³. */
@@ -153,7 +161,7 @@ export function ddDivSource(d: DdPair, a: DdPair, b: DdPair, form: Form = 'fast'
 const dd$c2 = ${b[1]} * dd$q; const dd$sh = dd$p + dd$c2; const dd$sl = (dd$c2 - (dd$sh - dd$p)) + dd$e;
 const dd$qh = dd$sh + dd$sl; const dd$ql = dd$sl - (dd$qh - dd$sh);
 const dd$tl = ((${a[0]} - dd$qh) + (${a[1]} - dd$ql)) / ${b[0]}; ${fastTwoSumResult('dd$q', 'dd$tl')}
-${finish(form, d, 'ddSlowDiv', [a[0], a[1], b[0], b[1]], 'dd$q')} }`;
+${finish(form, d, 'ddSlowDiv', [a[0], a[1], b[0], b[1]], `${valueOf(a)} / ${valueOf(b)}`)} }`;
 }
 
 /**

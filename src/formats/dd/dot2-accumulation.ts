@@ -39,6 +39,7 @@ ${ar.emitAdd(q, q, r)} ${ar.emitAdd(s, s, q)}`;
   },
   emitResult: (dst, base, ar) => ar.emitAdd(dst, { kind: 'number', names: [`${base}_p`] }, { kind: 'number', names: [`${base}_s`] }),
   bound: (n, u) => { const g = gamma(n, u); return { ofAbsSum: g * g, ofResult: u }; },
+  checkArithmetic: (ar) => checkCompensable(ar, 'dot2'),
   helpers: { ddTwoProdErrorScaled: twoProdErrorScaled },
   propagatesNonFinite: true,
 };

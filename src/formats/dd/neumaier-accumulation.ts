@@ -38,5 +38,6 @@ export const neumaierAccumulation: Accumulation = {
     const g = gamma(Math.max(n - 1, 0), u);
     return { ofAbsSum: u * (1 + u) + g * g * (1 + u), ofResult: u };
   },
+  checkArithmetic: (ar) => checkCompensable(ar, 'kahan'),
   helpers: {},
 };

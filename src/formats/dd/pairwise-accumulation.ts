@@ -8,9 +8,14 @@ import { gamma } from '../../../kernels/shared/accumulation.js';
 import type { ArithmeticFormat, Register } from '../common/format.js';
 import { fail } from '../../core/errors.js';
 
+/** Refuses an arithmetic without a stack of fixed-size words (RNS: kind `mp`). */
+function checkPairwise(ar: ArithmeticFormat): void {
+  if (ar.kind === 'mp') fail('INVALID_OPTION', 'options.accumulation', "'pairwise' needs number or double-double arithmetic", ar.name);
+}
+
 /** Words per stack entry of arithmetic `ar` (1 for numbers, 2 for double-double). */
 function words(ar: ArithmeticFormat): number {
-  if (ar.kind === 'mp') fail('INVALID_OPTION', 'options.accumulation', "'pairwise' needs number or double-double arithmetic", ar.name);
+  checkPairwise(ar);
   return ar.kind === 'dd' ? 2 : 1;
 }
 
@@ -65,6 +70,7 @@ if ((pw$c & 1) !== 0) { ${load(ar, u, stk, 'pw$l')} ${ar.emitAdd(dst, u, dst)} }
     return { ofAbsSum: gamma(PAIRWISE_BLOCK + Math.floor(Math.log2(blocks)) + 1, u), ofResult: 0 };
   },
   helpers: {},
+  checkArithmetic: checkPairwise,
   propagatesNonFinite: true,
 };
 

@@ -165,6 +165,10 @@ export function ffFromNumberInto(out: Float64Array, x: number): void {
  */
 export function ffFromPairInto(out: Float64Array, hi: number, lo: number): void {
   const h = fr(hi);
+  const t = fr(hi - h + lo);
+  // A part non-finite (or a tail beyond binary32, from an unnormalised pair): the pair stands for hi + lo, so
+  // (1, NaN) is NaN and (1, ∞) is ∞, as fp64 arithmetic reads them; a head alone would drop the low part's value.
+  if ((h - h) + (t - t) !== 0) { out[0] = fr(hi + lo); out[1] = 0; return; }
   out[0] = h;
-  out[1] = Number.isFinite(h) ? fr(hi - h + lo) : 0;
+  out[1] = t;
 }

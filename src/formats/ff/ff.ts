@@ -83,7 +83,8 @@ export const ffArithmetic: ArithmeticFormat<FfValue> = builtinGpuArithmetic({
   toKind: (kind, v, targetBits) => {
     switch (kind) {
       case 'number': return targetBits < 53 ? ffRoundToOdd(v.hi, v.lo) : v.hi - (0 - v.lo);
-      case 'dd': { const s = v.hi - (0 - v.lo); return { hi: s, lo: v.lo - (s - v.hi) }; }
+      // s = hi exactly when the head is ±∞ (its tail is 0): lo 0 there, where s − hi would be ∞ − ∞ = NaN.
+      case 'dd': { const s = v.hi - (0 - v.lo); return { hi: s, lo: v.lo - (s === v.hi ? 0 : s - v.hi) }; }
       case 'mp': return fail('INVALID_FORMAT', 'storage', 'of kind mp must be written through its own encode()', kind);
     }
   },
@@ -105,7 +106,8 @@ export const ffArithmetic: ArithmeticFormat<FfValue> = builtinGpuArithmetic({
     const [h, l] = src(s);
     switch (d.kind) {
       case 'number': return targetBits < 53 ? `${d.names[0]} = ffRoundToOdd(${h}, ${l});` : `${d.names[0]} = ${h} - (0 - ${l});`;
-      case 'dd': return `${d.names[0]} = ${h} - (0 - ${l}); ${d.names[1]} = ${l} - (${d.names[0]} - ${h});`;
+      // A pair stands for hi + lo: an infinite head (tail 0) is stored as (±∞, 0), not (±∞, ∞ − ∞ = NaN).
+      case 'dd': return `${d.names[0]} = ${h} - (0 - ${l}); ${d.names[1]} = ${l} - (${d.names[0]} === ${h} ? 0 : ${d.names[0]} - ${h});`;
       case 'mp': return `${d.names[0]}.setDd(${h}, ${l});`;
     }
   },
