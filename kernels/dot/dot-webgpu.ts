@@ -11,6 +11,7 @@ import type { GpuArithmetic, GpuRegister } from '../../src/backends/webgpu/arith
 import { hostDot } from '../../src/backends/webgpu/host-fallback.js';
 import { bindingLimit, bindingWindows, bindWindow, bufferView, DeviceArray, splitBindings } from '../../src/backends/webgpu/device-array.js';
 import type { VectorRead } from '../../src/backends/webgpu/formats.js';
+import type { GpuDotOperands } from '../../src/formats/common/gpu-part.js';
 import { elementIndex, allowFallback, UNROLL, accumulatorChains, mulAddGroup, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
 import { boundedScratch, getProgram, submitPasses, type BoundArray, type Pass, type PassCache, type ProgramSpec } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
@@ -58,9 +59,15 @@ export interface GpuDotOptions extends GpuKernelOptions {
    * memory-bound GPUs. Like `maxThreads` it fixes the summation order.
    */
   readonly groupWidth?: 1 | 2 | 4;
-  /** Runs per loop step of a first-pass thread (1 to 16; default 2): loads in flight. */
+  /**
+   * Runs per loop step of a first-pass thread (1 to 16; default 2, or the arithmetic's own for the operands' storage:
+   * dd 4 for f64·f64, in its long window): loads in flight.
+   */
   readonly groups?: number;
-  /** Independent accumulators per first-pass thread (1 to 8; default 2), combined in a fixed order. */
+  /**
+   * Independent accumulators per first-pass thread (1 to 8; default 2, or the arithmetic's own: dd 1), combined in a
+   * fixed order.
+   */
   readonly chains?: number;
   /**
    * Read runs of four adjacent elements with vector loads (default true; f32, f16, bf16, f64 and ff
@@ -319,7 +326,7 @@ async function dotOnDevice(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, 
   // ffExactProducts: 16-bit operands' lazy terms without TwoProd (src/backends/webgpu/ff-exact-products.ts).
   // ffFoldedProducts / ffLeanSettle: float-float's cheaper lazy terms and settles (src/formats/ff/ff-folded-products.ts,
   // ff-lean-settle.ts), the exact 16-bit products taken before the folded ones.
-  const firstPass = exactProductPass(leanSettlePass(foldedProductPass(arithmetic.dotVariant?.() ?? arithmetic)), x, y);
+  const firstPass = exactProductPass(leanSettlePass(foldedProductPass(arithmetic.dotVariant?.(operandsOf(x, y)) ?? arithmetic)), x, y);
   const partial = memo(`dot1|${firstPass.name}|${readKey(x)}|${readKey(y)}|${shapeKey}|${fused}`, () => partialSource(firstPass, x, y, shape, fused));
   const p1 = await getProgram(context, { source: partial.source, args: partial.args, components: c, ...(fused ? { workgroup: { workgroupSize: TREE_WORKGROUP, workgroupArrays: [{ type: 'f32' as const, length: TREE_WORKGROUP * c }] } } : {}) });
   const reduce = tree ? memo(`dottree|${arithmetic.name}`, () => treeReduceSpec(arithmetic)) : memo(`dotr|${arithmetic.name}`, () => reduceProgramSpec(arithmetic));
@@ -426,18 +433,24 @@ function maxThreadsOf(options: GpuDotOptions): number {
  * and 1 accumulator unless set).
  * @throws {@link modprec!ModprecError} `INVALID_OPTION` for a width other than 1, 2, 4, groups outside 1…16 or chains outside 1…8
  */
-function groupShapeOf(options: GpuDotOptions, arithmetic: GpuArithmetic): GroupShape {
+function groupShapeOf(options: GpuDotOptions, arithmetic: GpuArithmetic, operands: GpuDotOperands): GroupShape {
   const width = options.groupWidth ?? DEFAULT_SHAPE.groupWidth;
   if (width !== 1 && width !== 2 && width !== 4) fail('INVALID_OPTION', 'options.groupWidth', 'must be 1, 2 or 4', width);
-  const groups = options.groups ?? (options.groupWidth === undefined ? DEFAULT_SHAPE.groups : Math.max(1, UNROLL / width));
+  // The arithmetic's own defaults for these operands (dd: 1 chain, its lean windows of eight or the long window; 4 runs
+  // for f64·f64 in the long window) where the call leaves the shape to DOT.
+  const groups = options.groups ?? (options.groupWidth === undefined ? arithmetic.dotGroups?.(operands) ?? DEFAULT_SHAPE.groups : Math.max(1, UNROLL / width));
   if (!Number.isInteger(groups) || groups < 1 || groups > 16) fail('INVALID_OPTION', 'options.groups', 'must be an integer from 1 to 16', groups);
-  // The arithmetic's own default (dd: 1, its lean windows of eight) where the call leaves the shape to DOT.
-  const chains = checkChains(options.chains, options.groupWidth === undefined ? arithmetic.dotChains?.() ?? DEFAULT_SHAPE.chains : 1);
+  const chains = checkChains(options.chains, options.groupWidth === undefined ? arithmetic.dotChains?.(operands) ?? DEFAULT_SHAPE.chains : 1);
   const vectorLoads = options.vectorLoads ?? true;
   if (typeof vectorLoads !== 'boolean') fail('INVALID_OPTION', 'options.vectorLoads', 'must be a boolean', vectorLoads);
   const { dotPrefetch, dotFusedTree, dotWorkgroupFinish, dotBlockRuns } = gpuKernelSwitches();
   // dotWorkgroupFinish has dotFusedTree's bits, and takes its path where it does not apply.
   return { width, groups, chains, vectorLoads, prefetch: dotPrefetch, fusedTree: dotFusedTree || dotWorkgroupFinish, blockRuns: dotBlockRuns };
+}
+
+/** The operands' storage formats, which an arithmetic's DOT form may depend on (dd: the long window for f64 storage). */
+function operandsOf(x: DeviceArray, y: DeviceArray): GpuDotOperands {
+  return { x: x.format.name, y: y.format.name };
 }
 
 function validate(x: DeviceArray, y: DeviceArray): void {
@@ -476,7 +489,7 @@ async function gpuDotOf(x: DeviceArray, y: DeviceArray, options: GpuDotOptions):
   validate(x, y);
   const maxThreads = maxThreadsOf(options);
   const arithmetic = chooseArithmetic(options, [x, y]);
-  const shape = groupShapeOf(options, arithmetic);
+  const shape = groupShapeOf(options, arithmetic, operandsOf(x, y));
   const runtime = commonRuntime({ x, y }, ['x', 'y']);
   if (!runtime) {
     allowFallback(options, x.fallbackReason);
@@ -520,7 +533,7 @@ async function gpuDotResidentOf(x: DeviceArray, y: DeviceArray, options: GpuDotO
   validate(x, y);
   const maxThreads = maxThreadsOf(options);
   const arithmetic = chooseArithmetic(options, [x, y]);
-  const shape = groupShapeOf(options, arithmetic);
+  const shape = groupShapeOf(options, arithmetic, operandsOf(x, y));
   const runtime = commonRuntime({ x, y }, ['x', 'y']);
   if (!runtime) fail('BACKEND_UNAVAILABLE', 'x', 'must live on a GPU for a resident result');
   // A view of the plan's last buffer (no copy, no allocation: the resident API is the fast one); destroying it lets go

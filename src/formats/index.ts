@@ -51,7 +51,7 @@ export { f64, f32 };
 export { registerFormat, findFormat, formatNames, asStorage, asArithmetic } from './common/registry.js';
 export type { Format, FormatLike } from './common/registry.js';
 export type { StorageFormat, ArithmeticFormat, ValueKind, Register, TemplateHelpers, MpValueLike } from './common/format.js';
-export type { GpuStoragePart, GpuPartRegister, GpuRegisterKind, GpuEncodedArray, GpuVectorRead, GpuPairRead, GpuReadTarget, GpuArithmeticPart, GpuArithmeticName, GpuScalarPart, GpuNativeLibrary, GpuValueType } from './common/gpu-part.js';
+export type { GpuStoragePart, GpuPartRegister, GpuRegisterKind, GpuEncodedArray, GpuVectorRead, GpuPairRead, GpuReadTarget, GpuArithmeticPart, GpuDotOperands, GpuArithmeticName, GpuScalarPart, GpuNativeLibrary, GpuValueType } from './common/gpu-part.js';
 export { registerOfKind, numberRegister, declareStorageRegister } from './common/format.js';
 export { f64Storage } from './f64/f64.js';
 export { f32Storage } from './f32/f32.js';

@@ -130,13 +130,17 @@ describe('windowed dd multiply-add steps', () => {
     // The default (MODPREC_GPU_DD_DOT_LEAN unset) is the lean form in windows of 8 with one accumulator a thread;
     // without the switch, the wide windows of 4 with DOT's own two.
     expect(gpuKernelSwitches().ddDotLean).toBe(process.env.MODPREC_GPU_DD_DOT_LEAN !== '0');
-    const previous = setGpuKernelSwitches({ ddDotLean: true });
+    // (ddDotLong off: the lean or wide form for every storage; with 'auto', f64 storage takes the long window.)
+    const previous = setGpuKernelSwitches({ ddDotLean: true, ddDotLong: false });
+    const dd = { x: 'dd', y: 'dd' };
     try {
-      expect(ddGpuArithmetic.dotVariant!()).toBe(ddGpuArithmeticWindowLean8);
-      expect(ddGpuArithmetic.dotChains!()).toBe(1);
+      expect(ddGpuArithmetic.dotVariant!(dd)).toBe(ddGpuArithmeticWindowLean8);
+      expect(ddGpuArithmetic.dotChains!(dd)).toBe(1);
+      expect(ddGpuArithmetic.dotVariant!({ x: 'f64', y: 'f64' })).toBe(ddGpuArithmeticWindowLean8);
       setGpuKernelSwitches({ ddDotLean: false });
-      expect(ddGpuArithmetic.dotVariant!()).toBe(ddGpuArithmeticWindow4);
-      expect(ddGpuArithmetic.dotChains!()).toBeUndefined();
+      expect(ddGpuArithmetic.dotVariant!(dd)).toBe(ddGpuArithmeticWindow4);
+      expect(ddGpuArithmetic.dotChains!(dd)).toBeUndefined();
+      expect(ddGpuArithmetic.dotGroups!(dd)).toBeUndefined();
     } finally {
       setGpuKernelSwitches(previous);
     }

@@ -8,7 +8,9 @@
  * significands that pass the window's 2^127 without its headroom settles; ill-conditioned DOTs to cond 1e30; ±∞ and NaN
  * giving the default path's non-finite result; f64 and mixed storage (f64·dd, dd·f64, f64·f64) with ±0, subnormals,
  * ±∞ and NaN. And that the switch takes the path: 1, then 2^-112 a step later, then −1 gives 2^-112 exactly in DOT's
- * default step shape (the per-step lean windows give 0), for dd and for f64 storage. The properties run DOT's
+ * default step shape (the per-step lean windows give 0), for dd and for f64 storage. And that the switch's default,
+ * 'auto', takes the long window for f64·dd, dd·f64 and f64·f64 (four runs a step) and the lean windows for dd·dd and
+ * beside other storage, with a call's `groups` winning. The properties run DOT's
  * two-term step with one accumulator (the same long-window functions; llvmpipe compiles the default eight-term step for
  * tens of seconds a kind).
  */
@@ -34,6 +36,10 @@ afterEach(() => {
 type Pair = { hi: number; lo: number };
 type Kind = 'dd' | 'f64';
 
+const DD_DD = { x: 'dd', y: 'dd' };
+const F64_DD = { x: 'f64', y: 'dd' };
+const F64_F64 = { x: 'f64', y: 'f64' };
+
 /** Two adjacent elements a step into one accumulator, one first-pass thread: every term in one long window. */
 const SHAPE = { groupWidth: 2, groups: 1, chains: 1, maxThreads: 1 } as const;
 
@@ -50,8 +56,8 @@ function upload(kind: Kind, values: readonly Pair[]): Promise<DeviceArray> {
 /** A CPU vector of kind `kind` holding `values` as the device does (for dotBound). */
 const cpuVector = (kind: Kind, values: readonly Pair[]): ReturnType<typeof vector> => (kind === 'dd' ? ddRange(values) : vector(values.map((p) => p.hi), { storage: formats.f64, arithmetic: formats.dd }));
 
-/** DOT in dd on the GPU with the switch on (`long`) or off (the default's lean windows), in `shape`. */
-async function dotOf(kinds: readonly [Kind, Kind], xs: readonly Pair[], ys: readonly Pair[], long: boolean, shape: object = SHAPE): Promise<number> {
+/** DOT in dd on the GPU with the switch on (`long` true), off (the lean windows) or 'auto', in `shape`. */
+async function dotOf(kinds: readonly [Kind, Kind], xs: readonly Pair[], ys: readonly Pair[], long: boolean | 'auto', shape: object = SHAPE): Promise<number> {
   setGpuKernelSwitches({ ddDotLong: long });
   const got = await gpuDot(await upload(kinds[0], xs), await upload(kinds[1], ys), { arithmetic: 'dd', strict: true, ...shape });
   expect(got.backend).toBe('gpu');
@@ -115,15 +121,40 @@ const specials = fc.constantFrom<Pair>({ hi: Infinity, lo: 0 }, { hi: -Infinity,
 describe('dd DOT with the long window (ddDotLong)', () => {
   it('the switch picks ddGpuArithmeticDotLong (GEMV\'s long window with dd terms, under DOT\'s name) with one accumulator a thread; off, the lean windows of eight', () => {
     setGpuKernelSwitches({ ddDotLong: true });
-    expect(ddGpuArithmetic.dotVariant?.()).toBe(ddGpuArithmeticDotLong);
-    expect(ddGpuArithmetic.dotChains?.()).toBe(1);
+    for (const operands of [DD_DD, F64_DD, F64_F64, { x: 'f32', y: 'dd' }]) {
+      expect(ddGpuArithmetic.dotVariant?.(operands)).toBe(ddGpuArithmeticDotLong);
+      expect(ddGpuArithmetic.dotChains?.(operands)).toBe(1);
+      // On everywhere: DOT's own two runs a step (the switch as first timed).
+      expect(ddGpuArithmetic.dotGroups?.(operands)).toBeUndefined();
+    }
     expect(ddGpuArithmeticDotLong.name).toBe('dd-dot-long');
     const terms = Array.from({ length: 8 }, (_, q) => ({ acc: 'acc', a: { kind: 'dd', name: `a${q}` }, b: { kind: q % 2 ? 'f64' : 'dd', name: `b${q}` } }));
     expect(ddGpuArithmeticDotLong.mulAddSteps!(terms)).toEqual(ddGpuArithmeticGemvLongDd.mulAddSteps!(terms));
     expect(ddGpuArithmeticDotLong.declareZero('acc')).toBe(ddGpuArithmeticGemvLongDd.declareZero('acc'));
     expect(ddGpuArithmeticDotLong.returnValue('acc')).toBe('mpDgSettle(acc, accW, accF)');
     setGpuKernelSwitches({ ddDotLong: false, ddDotLean: true });
-    expect(ddGpuArithmetic.dotVariant?.()).toBe(ddGpuArithmeticWindowLean8);
+    for (const operands of [DD_DD, F64_DD, F64_F64]) {
+      expect(ddGpuArithmetic.dotVariant?.(operands)).toBe(ddGpuArithmeticWindowLean8);
+      expect(ddGpuArithmetic.dotGroups?.(operands)).toBeUndefined();
+    }
+    expect(() => setGpuKernelSwitches({ ddDotLong: 'yes' as never })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', parameter: 'ddDotLong' }));
+  });
+
+  it("'auto' (the default unless MODPREC_GPU_DD_DOT_LONG is set): the long window where an operand is stored as f64 and the other as f64 or dd — four runs a step for f64·f64 — the lean windows for dd·dd and beside any other storage", () => {
+    const env = process.env.MODPREC_GPU_DD_DOT_LONG;
+    expect(initial.ddDotLong).toBe(env === '1' ? true : env === '0' ? false : 'auto');
+    setGpuKernelSwitches({ ddDotLong: 'auto', ddDotLean: true });
+    for (const operands of [F64_DD, { x: 'dd', y: 'f64' }, F64_F64]) {
+      expect(ddGpuArithmetic.dotVariant?.(operands)).toBe(ddGpuArithmeticDotLong);
+      expect(ddGpuArithmetic.dotChains?.(operands)).toBe(1);
+    }
+    expect(ddGpuArithmetic.dotGroups?.(F64_DD)).toBeUndefined();
+    expect(ddGpuArithmetic.dotGroups?.(F64_F64)).toBe(4);
+    for (const operands of [DD_DD, { x: 'dd-split', y: 'f64' }, { x: 'f64', y: 'f32' }, { x: 'ff', y: 'dd' }, { x: 'f16', y: 'f64' }]) {
+      expect(ddGpuArithmetic.dotVariant?.(operands)).toBe(ddGpuArithmeticWindowLean8);
+      expect(ddGpuArithmetic.dotChains?.(operands)).toBe(1);
+      expect(ddGpuArithmetic.dotGroups?.(operands)).toBeUndefined();
+    }
   });
 
   it('dd storage: genuine pairs, lo down to 2^-140·hi, zeros, subnormals, unnormalised pairs, maximal significands — within γ_{2n+1}(2^-110)·Σ|x·y| of the exact value and the CPU dotBound', async () => {
@@ -209,4 +240,31 @@ describe('dd DOT with the long window (ddDotLong)', () => {
       expect(await dotOf([kind, kind], xs, ones, false, {})).toBe(0);
     });
   }
+
+  // The 'auto' default, one thread. A (n = 32): 1 at 0, 2^-112 at 9, −1 at 17 — 2^-112 in the long window in any step
+  // shape (the three in one window), 0 in the per-step lean windows (2^-112 settled into 1 is rounded away). B (n = 24,
+  // the library's runs of four): 1, 2^-115, −1 at 16, 17, 18 — two runs a step (steps 0–7, 8–15, 16–23) put the three
+  // in the long window: 2^-115; four (one step 0–15, then the loop's tail of fused multiply-adds into the 112-bit
+  // register, where 1 + 2^-115 rounds to 1) give 0. So A tells the long window from the lean, B four runs from two.
+  // f64·dd runs A in the two-term step of the properties above (the same shader: the eight-term f64·dd step compiles
+  // for over a minute on llvmpipe; its two runs a step are dotGroups' undefined, checked above); dd·dd in the library's
+  // shape (the lean shader of the switch test above).
+  const zeros = (n: number): Pair[] => Array.from({ length: n }, () => ({ hi: 0, lo: 0 }));
+  const patternA = (): Pair[] => Object.assign(zeros(32), { 0: { hi: 1, lo: 0 }, 9: { hi: 2 ** -112, lo: 0 }, 17: { hi: -1, lo: 0 } });
+  const patternB = (): Pair[] => Object.assign(zeros(24), { 16: { hi: 1, lo: 0 }, 17: { hi: 2 ** -115, lo: 0 }, 18: { hi: -1, lo: 0 } });
+  const ones = (n: number): Pair[] => Array.from({ length: n }, () => ({ hi: 1, lo: 0 }));
+
+  it("'auto' takes the long window for f64·dd and dd·f64 storage (A: 2^-112) and the lean windows for dd·dd (A: 0)", async () => {
+    await requireRuntime();
+    expect(await dotOf(['f64', 'dd'], patternA(), ones(32), 'auto', SHAPE)).toBe(2 ** -112);
+    expect(await dotOf(['dd', 'f64'], patternA(), ones(32), 'auto', SHAPE)).toBe(2 ** -112);
+    expect(await dotOf(['dd', 'dd'], patternA(), ones(32), 'auto', {})).toBe(0);
+  });
+
+  it("'auto' takes the long window with four runs a step for f64·f64 storage (A: 2^-112, B: 0); a call's groups win (groups: 2, B: 2^-115)", async () => {
+    await requireRuntime();
+    expect(await dotOf(['f64', 'f64'], patternA(), ones(32), 'auto', {})).toBe(2 ** -112);
+    expect(await dotOf(['f64', 'f64'], patternB(), ones(24), 'auto', {})).toBe(0);
+    expect(await dotOf(['f64', 'f64'], patternB(), ones(24), 'auto', { groups: 2 })).toBe(2 ** -115);
+  });
 });

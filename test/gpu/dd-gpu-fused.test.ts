@@ -27,7 +27,7 @@ const unfused = { name: 'dd-unfused', arithmetic: { gpu: ddGpuArithmeticUnfused 
  * dd with its fused multiply-adds in DOT too (dd itself runs DOT windowed: its dotVariant, faster there), with DOT's
  * own default accumulators, as the unfused arithmetic it is compared with (dd's dotChains is 1).
  */
-const fusedDot = { name: 'dd-fused-dot', arithmetic: { gpu: { ...ddGpuArithmetic, name: 'dd-fused-dot', dotVariant: undefined, dotChains: undefined } } };
+const fusedDot = { name: 'dd-fused-dot', arithmetic: { gpu: { ...ddGpuArithmetic, name: 'dd-fused-dot', dotVariant: undefined, dotChains: undefined, dotGroups: undefined } } };
 /** dd with its fused multiply-adds in GEMV's partial pass too (dd itself runs it windowed: its gemvVariant). */
 const fusedGemv = { name: 'dd-fused-gemv', arithmetic: { gpu: { ...ddGpuArithmetic, name: 'dd-fused-gemv', gemvVariant: undefined } } };
 /** One partial-pass thread per row (N) or column (T): every thread sums whole eight-term steps, the windows' shape. */
@@ -183,8 +183,8 @@ describe('fused dd multiply-adds on the GPU', () => {
   // it); the fused and unfused forms, which GEMV, TRSV and the updates run, must agree bit for bit.
   it.each(DOT_CASES)('DOT, x in %s, y in %s: the fused and unfused multiply-adds give the same value (dd runs the windowed)', async (sx, sy) => {
     // dd's DOT: the lean windows of 8, one accumulator a thread (the ddDotLean switch, on by default).
-    expect(ddGpuArithmetic.dotVariant?.()).toBe(ddGpuArithmeticWindowLean8);
-    expect(ddGpuArithmetic.dotChains?.()).toBe(1);
+    expect(ddGpuArithmetic.dotVariant?.({ x: sx, y: sy })).toBe(ddGpuArithmeticWindowLean8);
+    expect(ddGpuArithmetic.dotChains?.({ x: sx, y: sy })).toBe(1);
     await requireRuntime();
     const pair = doubleDoubles({ minExponent: -300, maxExponent: 300 });
     await fc.assert(fc.asyncProperty(

@@ -160,10 +160,16 @@ export interface GpuKernelSwitches {
    * DOT's first pass in dd arithmetic takes GEMV's long window (`ddGpuArithmeticDotLong`: the forms of
    * `ddGemvLongDd`, src/formats/dd/dd-gpu-gemv-long-wgsl.ts) for its dd·dd, f64·dd, dd·f64 and f64·f64 terms: one
    * fixed-point window a thread across its steps of eight, settled near its headroom and once at the end, instead of a
-   * lean window settled every step. One accumulator a thread. Another rounding within the same dotBound. Off until timed
-   * on the H100 (`MODPREC_GPU_DD_DOT_LONG=1`); with it, `ddDotLean` does not matter.
+   * lean window settled every step. One accumulator a thread. Another rounding within the same dotBound.
+   * `'auto'` (the default since session 23) takes it where it was faster on the H100 (NVIDIA H100 80GB HBM3,
+   * 2026-11-28, DOT n = 2^26 against the lean windows): where one operand is stored as f64 and the other as f64 or dd
+   * — f64·dd and dd·f64 with DOT's two runs of four a step (1.40 → 1.19 ms), f64·f64 with four runs a step (1.03 →
+   * 0.76 ms) — while dd·dd (2.00 vs 2.56 ms) and any other storage beside dd (f32, ff, f16, dd-split) keep the lean
+   * windows. `true` (`MODPREC_GPU_DD_DOT_LONG=1`) takes it for every dd DOT with DOT's two runs a step (the switch
+   * as it was first measured); `false` (`MODPREC_GPU_DD_DOT_LONG=0`), nowhere. Where it is taken, `ddDotLean` does not
+   * matter; a call's `groups`, `chains` or `groupWidth` win over these defaults.
    */
-  readonly ddDotLong: boolean;
+  readonly ddDotLong: boolean | 'auto';
   /**
    * GEMV N in an arithmetic whose GEMV variant decodes x once (`gemvDecodedX`: dd's windowed multiply-adds, for f64
    * x): a pre-pass writes each x_j's kind and 14-bit limbs next to its words, and the row pass reads them instead of
@@ -306,6 +312,11 @@ function envOn(name: string): boolean {
   return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name] === '1';
 }
 
+/** A three-valued switch from the environment: true for `=1`, false for `=0`, `'auto'` otherwise. */
+function envOnOffAuto(name: string): boolean | 'auto' {
+  return envOn(name) ? true : envOff(name) ? false : 'auto';
+}
+
 function envUnroll(name: string): 4 | 8 | 16 {
   const v = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
   return v === '4' ? 4 : v === '16' ? 16 : 8;
@@ -345,7 +356,7 @@ function envSteps(name: string): number {
   return Number.isInteger(v) && v > 0 ? Math.min(v, MAX_RNS_FOLD_STEPS) : 0;
 }
 
-let current: GpuKernelSwitches = { ...gemvDotSwitches, ...cheaperFfSwitches, gemvWorkgroupSplit: envWorkgroup('MODPREC_GPU_GEMV_WORKGROUP_SPLIT', 256), gemvWorkgroupSplitExact: !envOff('MODPREC_GPU_GEMV_WORKGROUP_SPLIT_EXACT'), gemvPartialWorkgroup: envWorkgroup('MODPREC_GPU_GEMV_PARTIAL_WORKGROUP', 64) || 64, dotBlockRuns: envOn('MODPREC_GPU_DOT_BLOCK_RUNS'), dotOctetRuns: !envOff('MODPREC_GPU_DOT_OCTET_RUNS'), ffExactProducts: !envOff('MODPREC_GPU_FF_EXACT_PRODUCTS'), ffFoldedProducts: !envOff('MODPREC_GPU_FF_FOLDED_PRODUCTS'), ffLeanSettle: envOn('MODPREC_GPU_FF_LEAN_SETTLE'), rnsFoldSteps: envSteps('MODPREC_GPU_RNS_FOLD'), rnsFoldSplit: !envOff('MODPREC_GPU_RNS_SPLIT'), ddDotLean: !envOff('MODPREC_GPU_DD_DOT_LEAN'), ddDotLong: envOn('MODPREC_GPU_DD_DOT_LONG'), lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE') };
+let current: GpuKernelSwitches = { ...gemvDotSwitches, ...cheaperFfSwitches, gemvWorkgroupSplit: envWorkgroup('MODPREC_GPU_GEMV_WORKGROUP_SPLIT', 256), gemvWorkgroupSplitExact: !envOff('MODPREC_GPU_GEMV_WORKGROUP_SPLIT_EXACT'), gemvPartialWorkgroup: envWorkgroup('MODPREC_GPU_GEMV_PARTIAL_WORKGROUP', 64) || 64, dotBlockRuns: envOn('MODPREC_GPU_DOT_BLOCK_RUNS'), dotOctetRuns: !envOff('MODPREC_GPU_DOT_OCTET_RUNS'), ffExactProducts: !envOff('MODPREC_GPU_FF_EXACT_PRODUCTS'), ffFoldedProducts: !envOff('MODPREC_GPU_FF_FOLDED_PRODUCTS'), ffLeanSettle: envOn('MODPREC_GPU_FF_LEAN_SETTLE'), rnsFoldSteps: envSteps('MODPREC_GPU_RNS_FOLD'), rnsFoldSplit: !envOff('MODPREC_GPU_RNS_SPLIT'), ddDotLean: !envOff('MODPREC_GPU_DD_DOT_LEAN'), ddDotLong: envOnOffAuto('MODPREC_GPU_DD_DOT_LONG'), lazy: !envOff('MODPREC_GPU_LAZY'), tree: !envOff('MODPREC_GPU_TREE') };
 
 /**
  * The current switches.
@@ -375,6 +386,8 @@ export function setGpuKernelSwitches(changes: Partial<GpuKernelSwitches>): GpuKe
   const previous = current;
   const rows = changes.ddGemvRows;
   if (rows !== undefined && rows !== 1 && rows !== 2 && rows !== 4) fail('INVALID_OPTION', 'ddGemvRows', 'must be 1, 2 or 4', rows);
+  const long = changes.ddDotLong;
+  if (long !== undefined && long !== true && long !== false && long !== 'auto') fail('INVALID_OPTION', 'ddDotLong', "must be true, false or 'auto'", long);
   const steps = changes.rnsFoldSteps;
   if (steps !== undefined && !(Number.isInteger(steps) && steps >= 0 && steps <= MAX_RNS_FOLD_STEPS)) {
     fail('INVALID_OPTION', 'rnsFoldSteps', `must be an integer in [0, ${MAX_RNS_FOLD_STEPS}]`, steps);

@@ -195,6 +195,19 @@ export interface GpuScalarPart {
 }
 
 /**
+ * The storage formats of DOT's two operands as the call gives them (a {@link GpuStoragePart}'s name: `'f64'`, `'dd'`,
+ * `'dd-split'`, `'f32'` …), which an arithmetic's DOT form may depend on ({@link GpuArithmeticPart.dotVariant},
+ * `dotChains`, `dotGroups`).
+ * @group Formats
+ */
+export interface GpuDotOperands {
+  /** x's storage format name. */
+  readonly x: string;
+  /** y's storage format name. */
+  readonly y: string;
+}
+
+/**
  * The GPU part of an arithmetic format: the gpu.js source of its operations on {@link GpuPartRegister}s. Every
  * decision a kernel makes about its arithmetic is a member here, so a new arithmetic plugs in as a new part.
  * @group Formats
@@ -280,18 +293,26 @@ export interface GpuArithmeticPart {
   add(acc: string, b: GpuPartRegister): string;
   /**
    * The variant DOT's first pass runs where it is the faster one there; its results must stay within this
-   * arithmetic's DOT bound (they need not be the same bits). Absent: this arithmetic. dd gives its windowed
-   * multiply-adds (`ddGpuArithmeticWindow4`: 2.1–2.9× faster than the unfused ones in DOT on the H100, 2026-11-27,
-   * within the same dotBound; in the lean term form, `ddGpuArithmeticWindowLean4`, with the `ddDotLean` kernel switch,
-   * on by default); GEMV runs its own `gemvVariant`, TRSV the fused ones.
+   * arithmetic's DOT bound (they need not be the same bits). Absent: this arithmetic. It may depend on the operands'
+   * storage formats (`operands`). dd gives its lean windows of eight (`ddGpuArithmeticWindowLean8`, the `ddDotLean`
+   * kernel switch) and, where an operand is stored as f64 and the other as f64 or dd, GEMV's long window
+   * (`ddGpuArithmeticDotLong`, the `ddDotLong` switch, `'auto'` by default: faster there on the H100, 2026-11-28);
+   * GEMV runs its own `gemvVariant`, TRSV the fused ones.
    */
-  dotVariant?(): GpuArithmeticPart;
+  dotVariant?(operands: GpuDotOperands): GpuArithmeticPart;
   /**
-   * DOT's accumulators a thread by default in this arithmetic (where a call gives neither `chains` nor `groupWidth`);
-   * absent or undefined: DOT's own default (2). dd gives 1 with the lean windows of eight (its step's eight products
-   * one window): fewer settles of the windows, 1.2–1.4× faster on the H100 (2026-11-27).
+   * DOT's accumulators a thread by default in this arithmetic for these operands (where a call gives neither `chains`
+   * nor `groupWidth`); absent or undefined: DOT's own default (2). dd gives 1 with the lean windows of eight (its
+   * step's eight products one window; 1.2–1.4× faster on the H100, 2026-11-27) and with the long window.
    */
-  dotChains?(): number | undefined;
+  dotChains?(operands: GpuDotOperands): number | undefined;
+  /**
+   * DOT's runs a loop step by default in this arithmetic for these operands (where a call gives neither `groups` nor
+   * `groupWidth`); absent or undefined: DOT's own default (2). dd gives 4 for f64·f64 in the long window under the
+   * `ddDotLong` switch's `'auto'` (two long-window steps of eight terms a loop iteration: 0.95 → 0.76 ms on the H100,
+   * 2026-11-28, DOT n = 2^26).
+   */
+  dotGroups?(operands: GpuDotOperands): number | undefined;
   /**
    * The variant GEMV's partial pass (its row or column sums, N and T) runs in, where it is the faster one there; its
    * results must stay within this arithmetic's GEMV bound (they need not be the same bits). The finishing pass (α,

@@ -5,7 +5,7 @@
  * (f64 pairs, dd quadruples) or exact binary32 values; it converts them exactly.
  * @module
  */
-import type { GpuArithmeticPart, GpuNativeLibrary, GpuPartRegister } from '../common/gpu-part.js';
+import type { GpuArithmeticPart, GpuDotOperands, GpuNativeLibrary, GpuPartRegister } from '../common/gpu-part.js';
 import { asXf, decodeXfExact, roundBigToDouble, xfGpuWords } from './dd-gpu-words.js';
 import { fusedFmaName, fusedFmaTypes, isFusedKind } from './dd-gpu-fused.js';
 import { checkWindowTerms, windowFunctionTypes, windowSteps, type WindowForm } from './dd-gpu-window.js';
@@ -153,12 +153,11 @@ export const ddGpuArithmetic: GpuArithmeticPart = {
   // Since session 20 the lean form takes windows of eight with one accumulator a thread (dotChains): DOT's step of eight
   // products one window. H100, 2026-11-27 (docs/performance.md, session 20): DOT n = 2^26 dd·dd 2.24 → 1.86 ms,
   // f64·dd 1.66 → 1.40, f64·f64 1.33 → 0.94 against the lean windows of four with two accumulators.
-  // The `ddDotLong` switch (off until timed): GEMV's long window in DOT's first pass (ddGpuArithmeticDotLong), one chain.
-  dotVariant: () => {
-    const s = gpuKernelSwitches();
-    return s.ddDotLong ? ddGpuArithmeticDotLong : s.ddDotLean ? ddGpuArithmeticWindowLean8 : ddGpuArithmeticWindow4;
-  },
-  dotChains: () => (gpuKernelSwitches().ddDotLong || gpuKernelSwitches().ddDotLean ? 1 : undefined),
+  // The `ddDotLong` switch ('auto' by default since session 23): GEMV's long window in DOT's first pass
+  // (ddGpuArithmeticDotLong), one chain, where an operand is stored as f64 and the other as f64 or dd (ddDotForm).
+  dotVariant: (operands) => ddDotForm(operands).variant,
+  dotChains: (operands) => ddDotForm(operands).chains,
+  dotGroups: (operands) => ddDotForm(operands).groups,
   // GEMV's partial pass (N and T: steps of eight terms into one accumulator) takes windows of eight products, within
   // the same gemvBound (docs/double-double.md, "Windowed multiply-adds in GEMV"); H100, 2026-11-27 (opt-in then):
   // GEMV N n = 8192 dd storage 4.64 → 1.60 ms, f64 storage 2.09 → 0.80 ms. The `ddGemvLong` switch (on by default since session 19)
@@ -175,6 +174,32 @@ export const ddGpuArithmetic: GpuArithmeticPart = {
 };
 
 /**
+ * DOT's accumulators a thread in the dd arithmetics without a DOT variant of their own (unfused, wide, the windows
+ * passed as an arithmetic): as before the per-kind choice, whatever the operands — one with `ddDotLean` or `ddDotLong`
+ * true, else DOT's own.
+ */
+function variantFreeDotChains(): number | undefined {
+  const s = gpuKernelSwitches();
+  return s.ddDotLong === true || s.ddDotLean ? 1 : undefined;
+}
+
+/**
+ * DOT's first-pass form in dd for operands stored as `operands` under the `ddDotLong` and `ddDotLean` switches:
+ * `ddDotLong` true, or `'auto'` with one operand stored as f64 and the other as f64 or dd, takes the long window with
+ * one chain — and with `'auto'`, f64·f64 four runs a step (two long-window steps of eight an iteration); H100,
+ * 2026-11-28, DOT n = 2^26: f64·dd 1.40 → 1.19 ms (two runs; four: 1.53), f64·f64 1.03 → 0.76 (four runs; two: 0.95),
+ * dd·dd 2.00 → 2.56 / 2.34, so dd·dd keeps the lean windows. Other storage beside dd (f32, ff, f16, dd-split) keeps the
+ * lean windows of eight (`ddDotLean`, one chain), or with it off the wide windows of four with DOT's own chains.
+ */
+function ddDotForm(operands: GpuDotOperands): { variant: GpuArithmeticPart; chains: number | undefined; groups: number | undefined } {
+  const s = gpuKernelSwitches();
+  const kinds = [operands.x, operands.y];
+  const auto = s.ddDotLong === 'auto' && kinds.includes('f64') && kinds.every((k) => k === 'f64' || k === 'dd');
+  if (s.ddDotLong === true || auto) return { variant: ddGpuArithmeticDotLong, chains: 1, groups: auto && kinds.every((k) => k === 'f64') ? 4 : undefined };
+  return s.ddDotLean ? { variant: ddGpuArithmeticWindowLean8, chains: 1, groups: undefined } : { variant: ddGpuArithmeticWindow4, chains: undefined, groups: undefined };
+}
+
+/**
  * {@link ddGpuArithmetic} with its multiply-adds unfused: each operand packed into a register, then the general
  * multiply-add (the arithmetic before the fused multiply-adds). Same results bit for bit, slower; for benchmarks
  * that time both in one run (pass `{ name: 'dd-unfused', arithmetic: { gpu: ddGpuArithmeticUnfused } }` as a GPU
@@ -187,6 +212,8 @@ export const ddGpuArithmeticUnfused: GpuArithmeticPart = {
   defaultUpToBits: undefined,
   // Unfused everywhere: DOT and GEMV too (the variants' windows are another rounding).
   dotVariant: undefined,
+  dotGroups: undefined,
+  dotChains: variantFreeDotChains,
   gemvVariant: undefined,
   mulAdd: (acc, a, b) => `${acc} = mpXfFma(${acc}, ${asXf(a)}, ${asXf(b)});`,
 };
@@ -203,6 +230,8 @@ export const ddGpuArithmeticWide: GpuArithmeticPart = {
   defaultUpToBits: undefined,
   squaresVariant: undefined,
   dotVariant: undefined,
+  dotGroups: undefined,
+  dotChains: variantFreeDotChains,
   gemvVariant: undefined,
   mulAdd: (acc, a, b) => `${acc} = mpXfFmaWide(${acc}, ${asXf(a)}, ${asXf(b)});`,
   add: (acc, b) => `${acc} = mpXfAddWide(${acc}, ${asXf(b)});`,
@@ -261,6 +290,7 @@ function windowArithmetic(terms: number, slowLoop: boolean, form: WindowForm): G
     ...ddGpuArithmeticUnfused,
     name,
     dotVariant: undefined,
+    dotGroups: undefined,
     gemvVariant: undefined,
     mulAddSteps: (list) => windowSteps(list, ddGpuArithmeticUnfused.mulAdd, k, slowLoop, form),
   };
@@ -325,6 +355,8 @@ export const ddGpuArithmeticGemvWindow8: GpuArithmeticPart = {
   name: 'dd-gemv-window8',
   defaultUpToBits: undefined,
   dotVariant: undefined,
+  dotGroups: undefined,
+  dotChains: variantFreeDotChains,
   gemvVariant: undefined,
   // The ddGemvDecodedX switch: x in f64 decoded once a call (mpDwOfF64), read as f64x by the window and as its f64 by
   // the fused multiply-adds (the loop's tail).
@@ -416,8 +448,9 @@ export const ddGpuArithmeticGemvLongDdX: GpuArithmeticPart = {
 };
 
 /**
- * DOT's first pass with GEMV's long window (the `ddDotLong` kernel switch, off until timed on the H100; dd's
- * `dotVariant` with it): {@link ddGpuArithmeticGemvLongDd} itself under DOT's name — the same declarations, steps,
+ * DOT's first pass with GEMV's long window (the `ddDotLong` kernel switch: by default, `'auto'`, dd's `dotVariant` where
+ * an operand is stored as f64 and the other as f64 or dd, faster there on the H100, 2026-11-28; with `true` for every
+ * dd DOT): {@link ddGpuArithmeticGemvLongDd} itself under DOT's name — the same declarations, steps,
  * settle and tail — so dd·dd, f64·dd, dd·f64 and f64·f64 terms go into one 128-bit fixed-point window a thread
  * (dd-gpu-gemv-long-wgsl.ts), settled near its headroom and once at the end, instead of a lean window settled every
  * step ({@link ddGpuArithmeticWindowLean8}); terms with an operand of another kind (f32, ff reads) and the loop's tail
@@ -425,7 +458,9 @@ export const ddGpuArithmeticGemvLongDdX: GpuArithmeticPart = {
  *
  * **Step shape.** DOT's default step with one accumulator a thread (dd's `dotChains` gives 1 with the switch): runs of
  * four (one vector load an operand) and two runs a step, so a step is eight terms — the most one long-window step takes
- * (its headroom argument: eight terms < 2^118 + 1 units each on a window below 2^125). One chain: the window's only
+ * (its headroom argument: eight terms < 2^118 + 1 units each on a window below 2^125). With `'auto'`, f64·f64 takes four
+ * runs a step (dd's `dotGroups`): the loop iteration's sixteen terms are two long-window steps of eight, each checking
+ * the headroom before its terms, so the argument (and the bound below) holds unchanged. One chain: the window's only
  * serial dependence is its 128-bit add (a few operations a term beside the ≈ 140 (f64·f64) to ≈ 340 (dd·dd) of the
  * term's own code and product, which are independent across the step), so a second chain would buy no overlap but
  * would cost a second window, anchor and register a thread, an extra settle and an addition at the combine.
