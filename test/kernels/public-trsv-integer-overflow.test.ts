@@ -111,6 +111,20 @@ describe('TRSV into scaled integer storage beyond the arithmetic', () => {
     expect(js.bound[1]).toBe(Infinity);
   });
 
+  it('f32 recursive: bᵢ read as +∞ (i16 under 1e35) less an overflowing product is NaN, stored 0: bound +∞', () => {
+    // b₁ = 32767·1e35 > 3.4e38 and t₁₀·x₀ = 1e40: ∞ − ∞ in binary32, though both are finite in fp64.
+    const c: Case = {
+      n: 2, uplo: 'L', trans: 'N', diag: 'U', aStorage: 'f32', a: (i, j) => (i === j ? 1 : 1e38),
+      storage: 'i16', q: [100, 32767], scales: [1, 1e35], arithmetic: 'f32', accumulation: 'recursive',
+    };
+    const results = solveAndCheck(c);
+    for (const [b, r] of results) {
+      expect(r.raw, b).toEqual([100, 0]);
+      expect(r.bound[0], b).toBeLessThan(0.6); // half a unit: the write's rounding
+      expect(r.bound[1], b).toBe(Infinity);
+    }
+  });
+
   it('property: solutions stored in i8/i16/i32 under extreme scales are within trsvBound of the exact ones', () => {
     const scaleArb = fc.constantFrom(1, 0.5, 1e300, 1e299, 1e-300, 2 ** -1070, 1e30, 1e36, 3.7e-5, 1e-40);
     const entry = fc.oneof({ weight: 6, arbitrary: fc.double({ min: -2, max: 2, noNaN: true }) },
