@@ -19,7 +19,9 @@
  * arithmetic's subnormal range, off by η absolutely — at most 2η(m + 2) + 2η·|tᵢᵢ| + 2η·Σ(|tᵢⱼ| + |x̂ⱼ|) on row i's
  * residual. A NaN or ±∞ read by a row (or by a row it depends on) makes its bound +∞, and so does an x̂ᵢ an integer
  * storage may have saturated (stored at its largest magnitude) or a scaled x̂ᵢ whose scale converts to 0 or ±∞ in
- * the arithmetic (the write divides by it; so does a scaled read that overflows there).
+ * the arithmetic (the write divides by it; so does a scaled read that overflows there). An integer storage also
+ * stores a NaN as 0: for it a row whose bᵢ (at most the storage's largest value times xᵢ's scale), sum or quotient
+ * may reach ±∞ in the arithmetic gets +∞ too (bᵢ is overwritten, so x̂ᵢ = 0 is all that is left to see).
  * @module
  */
 import { chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
@@ -27,7 +29,7 @@ import { gamma, resolveAccumulationIn } from '../shared/accumulation.js';
 import {
   compose, inflate, matrixMagnitudes, orInfinity, readRoundings, vectorMagnitudes, vectorScales, writeError,
 } from '../shared/accessor-rounding.js';
-import { arithmeticLimits, scaleConversionUnderflows, scaledReadOverflows, scaleUnderflowErrorAt } from '../shared/bound-terms.js';
+import { arithmeticLimits, EVALUATION_MARGIN, scaleConversionUnderflows, scaledReadOverflows, scaleUnderflowErrorAt } from '../shared/bound-terms.js';
 import { numberOfKind } from '../../src/formats/f64/f64-arithmetic.js';
 import { checkTrsvArguments, type TrsvArguments } from './trsv-arguments.js';
 import type { Range } from '../../src/core/range.js';
@@ -131,6 +133,18 @@ export function trsvBound(args: TrsvArguments, options: (KernelOptions & { backe
     if (s !== 0 && (converted === 0 || !Number.isFinite(converted) || scaleConversionUnderflows(ar, s))) return true;
     return xa.storage.isInteger && Math.abs(numberOfKind(xa.storage.kind, xa.storage.decode(xa.data as never, xa.linearIndex([i])))) >= xa.storage.maxValue;
   };
+  // An integer x stores a NaN as 0 and ±∞ saturated: a row whose bᵢ (gone after the solve: at most the storage's
+  // largest value times its scale), sums or quotient may reach ±∞ in the arithmetic (bᵢ read as ∞ under a scale of
+  // 1e300; a compensated sum turns ∞ into NaN) may have stored 0, which no finite bound in terms of x̂ covers.
+  const arithmeticMax = arithmeticLimits(ar).max;
+  const mayStoreNaN = (i: number, from: number, to: number, e: number): boolean => {
+    if (!xa.storage.isInteger) return false;
+    let reach = xa.storage.maxValue * scaleX(i);
+    for (let j = from; j < to; j++) reach += absT(i, j) * xs[j]!;
+    reach *= (1 + 2 * (e + gamma(readsT + 2 * readsX + 4, u))) * EVALUATION_MARGIN;
+    if (!unit) reach = Math.max(reach, reach / absT(i, i));
+    return !(reach < arithmeticMax);
+  };
   // A read the arithmetic cannot hold (fp64 or dd storage beyond binary32 read into fp32 arithmetic) is ±∞: a pivot of
   // 3.5e38 read as ∞ solves xᵢ = 0.
   const readLimit = arithmeticLimits(ar).max / (1 + 4 * u);
@@ -170,7 +184,7 @@ export function trsvBound(args: TrsvArguments, options: (KernelOptions & { backe
     const tii = diagonal(i) * sigma;
     // A NaN or ±∞ read by row i (T's row, x̂ⱼ, x̂ᵢ) leaves nothing finite to promise: +∞, which z carries on.
     if (!Number.isFinite(off) || !Number.isFinite(tii) || !Number.isFinite(xs[i]!) || !rowIsFinite(i, from, to) ||
-      unreliable(i) || rowOverflows(i, from, to)) { r[i] = Infinity; continue; }
+      unreliable(i) || rowOverflows(i, from, to) || mayStoreNaN(i, from, to, e)) { r[i] = Infinity; continue; }
     // Underflow in the arithmetic: the products, bᵢ's addition and the sums (η each), the division (η times tᵢᵢ in
     // b's terms), and reads that round into the subnormal range (η times the other factor).
     let readsOfX = 0, readsOfT = 0;
