@@ -8,7 +8,7 @@
  * differ in which stride is 1 (see the factories in this folder).
  * @module
  */
-import type { ArithmeticFormat, StorageFormat } from '../src/formats/common/format.js';
+import type { ArithmeticFormat, MpValueLike, StorageFormat } from '../src/formats/common/format.js';
 import { fail } from '../src/core/errors.js';
 import { nearestIntegerOfMpQuotient, nearestIntegerOfQuotient, type ExactMpValue } from '../src/formats/convert/scaled-integer.js';
 import { toSpan, type SpanLike } from '../src/core/span.js';
@@ -240,7 +240,9 @@ export class Accessor<D extends Dimensionality = Dimensionality, T = number> {
     const st = this.storage;
     // A number, or a value of the arithmetic (a double-double pair, an RNS number): anything else ('1', null, 1n)
     // would be coerced by the format's encoder, as vector(['1']) refuses to.
-    if (typeof value !== 'number' && (ar.kind === 'number' || typeof value !== 'object' || value === null)) {
+    // An object must be a value of this arithmetic: a dd encoder reads any object's missing hi/lo as NaN, and an
+    // mp arithmetic's conversion of a pair or a plain object failed with a TypeError.
+    if (typeof value !== 'number' && !isValueOf(ar, value)) {
       fail('INVALID_VALUE', 'value', `must be a number${ar.kind === 'number' ? '' : ` or a ${ar.name} value`} (writing range[${index.join(', ')}])`, value);
     }
     // A plain number goes straight into a number storage: one rounding, not one into the arithmetic and one more
@@ -336,6 +338,17 @@ export class Accessor<D extends Dimensionality = Dimensionality, T = number> {
       arithmetic: this.arithmetic, data: this.data, layout: this.layout, scale: this.scale, writable: this.writable,
     };
   }
+}
+
+/**
+ * Whether `v` is a value of the arithmetic `ar`: a pair of numbers `{ hi, lo }` for kind `dd`, a multiple-precision
+ * value ({@link MpValueLike}: an RnsNumber) for kind `mp`; kind `number` has no object values.
+ */
+function isValueOf(ar: ArithmeticFormat, v: unknown): boolean {
+  if (typeof v !== 'object' || v === null) return false;
+  if (ar.kind === 'dd') return typeof (v as { hi?: unknown }).hi === 'number' && typeof (v as { lo?: unknown }).lo === 'number';
+  if (ar.kind === 'mp') return typeof (v as Partial<MpValueLike>).toDoubleDouble === 'function';
+  return false;
 }
 
 /** The integer a scaled integer storage keeps for the arithmetic value v under scale s (one rounding). */

@@ -1,0 +1,55 @@
+/**
+ * Range.set through the public API with values that are not numbers: an object is written only when it is a value of
+ * the range's arithmetic (a `{ hi, lo }` pair of numbers for dd and ff, an RnsNumber for RNS); anything else is
+ * INVALID_VALUE naming `value`, with nothing written. Regressions: dd arithmetic stored `{}`, `[]` or an RnsNumber as
+ * NaN without a word; RNS arithmetic over fp64, fp16, int8 or dd storage threw a plain TypeError ("Cannot read
+ * properties of undefined") for `{}` or a `{ hi, lo }` pair.
+ */
+import { describe, expect, it } from 'vitest';
+import { formats, range, rnsFromNumber, rnsModuliSet, rnsZero, rowMajor, toArray, type Range } from '../../src/index.js';
+import { expectModprec } from '../sparse/sparse-arbitraries.js';
+
+const STORAGES = ['f64', 'f32', 'f16', 'bf16', 'i8', 'dd', 'ddSplit', 'rns106'] as const;
+const ARITHMETICS = ['f64', 'f32', 'ff', 'dd', 'rns106'] as const;
+
+function rangeOf(storage: string, arithmetic: string): Range<1, any> {
+  const f = formats as unknown as Record<string, never>;
+  const r = range(rowMajor<1, any>({ size: [2], storage: f[storage]!, arithmetic: f[arithmetic]! }));
+  r.set(0, 0.75);
+  r.set(1, -2);
+  return r;
+}
+
+const three = rnsZero(rnsModuliSet(106));
+rnsFromNumber(three, 3);
+
+/** Objects that are values of some arithmetic, and objects that are values of none. */
+const pair = { hi: 0.5, lo: 0 };
+const notValues: readonly unknown[] = [{}, [], { hi: 1 }, { hi: '1', lo: 0 }, { lo: 0 }, new Float64Array(2)];
+
+describe('Range.set: an object must be a value of the arithmetic', () => {
+  it.each(STORAGES)('%s storage', (storage) => {
+    for (const arithmetic of ARITHMETICS) {
+      const where = `${storage} / ${arithmetic}`;
+      const kind = formats[arithmetic as 'f64'].kind === 'number' ? 'number' : arithmetic === 'rns106' ? 'mp' : 'dd';
+      const foreign = [...notValues, ...(kind === 'dd' ? [three] : kind === 'mp' ? [pair] : [pair, three])];
+      for (const value of foreign) {
+        const r = rangeOf(storage, arithmetic);
+        const before = Array.from(toArray(r));
+        expectModprec(() => r.set(1, value as never), 'INVALID_VALUE', 'value');
+        expect(Array.from(toArray(r)), `${where}: ${Object.prototype.toString.call(value)} wrote`).toEqual(before);
+      }
+    }
+  });
+
+  it('values of the arithmetic are written, and read back exactly where the storage holds them', () => {
+    for (const storage of ['f64', 'dd', 'f16'] as const) {
+      const dd = rangeOf(storage, 'dd');
+      dd.set(1, { hi: 0.5, lo: 0 } as never);
+      expect(toArray(dd)[1]).toBe(0.5);
+      const rns = rangeOf(storage, 'rns106');
+      rns.set(1, three as never);
+      expect(toArray(rns)[1]).toBe(3);
+    }
+  });
+});
