@@ -261,7 +261,18 @@ export class Accessor<D extends Dimensionality = Dimensionality, T = number> {
     }
     let v: T = typeof value === 'number' ? ar.fromNumber(value) : value;
     if (this.scale) v = ar.div(v, ar.fromNumber(this.scale.data[this.scaleIndex(index)]!));
-    st.encode(this.data as never, this.linearIndex(index), ar.toKind(st.kind, v, st.significandBits));
+    const k = this.linearIndex(index);
+    if (st.kind === 'mp' && ar.kind !== 'mp') {
+      // A number or double-double arithmetic has no value of kind mp (its toKind refuses one): set a multiple-precision
+      // value from the exact double or pair, as the kernels' export does (setNumber / setDd), and store that.
+      const p = ar.kind === 'dd' ? ar.toKind('dd', v, st.significandBits) as { hi: number; lo: number } : { hi: ar.toKind('number', v, st.significandBits) as number, lo: 0 };
+      if (!Number.isFinite(p.hi) || !Number.isFinite(p.lo)) fail('INVALID_VALUE', 'value', `must be finite for ${st.name} storage (it has no NaN or infinity)`, p.hi + p.lo);
+      const z = st.decode(this.data as never, k) as MpValueLike;
+      z.setDd(p.hi, p.lo);
+      st.encode(this.data as never, k, z as never);
+      return;
+    }
+    st.encode(this.data as never, k, ar.toKind(st.kind, v, st.significandBits));
   }
 
   /** The scale that applies at an index (1 for unscaled accessors). @throws {@link ModprecError} `INDEX_OUT_OF_RANGE` */

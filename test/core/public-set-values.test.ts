@@ -6,7 +6,9 @@
  * properties of undefined") for `{}` or a `{ hi, lo }` pair.
  */
 import { describe, expect, it } from 'vitest';
-import { formats, range, rnsFromNumber, rnsModuliSet, rnsZero, rowMajor, toArray, type Range } from '../../src/index.js';
+import { formats, range, rnsFromNumber, rnsModuliSet, rnsZero, rowMajor, scaledReducedRowMajor, toArray, type Range } from '../../src/index.js';
+import { exactOf } from '../../src/testing/exact.js';
+import { addRational, rational, type Rational } from '../../src/testing/rational.js';
 import { expectModprec } from '../sparse/sparse-arbitraries.js';
 
 const STORAGES = ['f64', 'f32', 'f16', 'bf16', 'i8', 'dd', 'ddSplit', 'rns106'] as const;
@@ -50,6 +52,39 @@ describe('Range.set: an object must be a value of the arithmetic', () => {
       const rns = rangeOf(storage, 'rns106');
       rns.set(1, three as never);
       expect(toArray(rns)[1]).toBe(3);
+    }
+  });
+});
+
+/**
+ * Writes into RNS storage from a number or double-double arithmetic. Regression: every such write that did not take
+ * the plain-number shortcut was INVALID_FORMAT naming `storage` ("of kind mp must be written through its own
+ * encode()"): a range of rns106 storage with dd or ff arithmetic could not store one of its own reads
+ * (`r.set(1, r.get(0))`), and a scaled rns106 range with any arithmetic but RNS could not be written at all.
+ */
+describe('Range.set into RNS storage from another arithmetic', () => {
+  const exact = (p: { hi: number; lo: number }): Rational => addRational(exactOf(p.hi), exactOf(p.lo));
+  const stored = (r: Range<1, any>, i: number): Rational => {
+    const q = (r.accessor.storage.decode(r.accessor.data as never, r.accessor.linearIndex([i])) as unknown as { toRational(): Rational }).toRational();
+    return rational(q.num, q.den);
+  };
+
+  it.each(['f64', 'f32', 'ff', 'dd'] as const)('%s arithmetic: unscaled and scaled writes store the arithmetic value exactly', (name) => {
+    const ar = formats[name].arithmetic!;
+    const pairOf = (v: unknown): { hi: number; lo: number } => (ar.kind === 'dd' ? v as { hi: number; lo: number } : { hi: v as number, lo: 0 });
+    const plain = range(rowMajor<1, any>({ size: [2], storage: formats.rns106, arithmetic: ar }));
+    const value = ar.kind === 'dd' ? ar.fromKind('dd', { hi: 1, lo: 2 ** -40 }) : ar.fromNumber(1 / 3);
+    plain.set(0, value);
+    expect(stored(plain, 0)).toEqual(exact(pairOf(value)));
+    plain.set(1, plain.get(0));
+    expect(stored(plain, 1)).toEqual(stored(plain, 0));
+    for (const s of [3, 2 ** -30, 1e200]) {
+      const scaled = range(scaledReducedRowMajor<1, any>({ size: [1], storage: formats.rns106, arithmetic: ar, scaleMask: [false], scale: Float64Array.of(s) }));
+      scaled.set(0, value);
+      // One rounding, the arithmetic's quotient: the value / scale as the arithmetic computes it, stored exactly.
+      expect(stored(scaled, 0), `scale ${s}`).toEqual(exact(pairOf(ar.div(value, ar.fromNumber(s)))));
+      expectModprec(() => scaled.set(0, NaN), 'INVALID_VALUE', 'value');
+      expect(stored(scaled, 0)).toEqual(exact(pairOf(ar.div(value, ar.fromNumber(s)))));
     }
   });
 });
