@@ -219,7 +219,10 @@ export class Accessor<D extends Dimensionality = Dimensionality, T = number> {
     const ar = this.arithmetic;
     const raw = this.storage.decode(this.data as never, this.linearIndex(index));
     // A multiple-precision arithmetic has no NaN or ∞: name the element, as the kernels do (not the converter's 'value').
-    if (ar.kind === 'mp' && !Number.isFinite(typeof raw === 'number' ? raw : this.storage.kind === 'dd' ? (raw as { hi: number }).hi : 0)) {
+    // A double-double is finite when both parts are (a finite hi over a NaN lo failed in the conversion, naming `lo`).
+    const finite = typeof raw === 'number' ? Number.isFinite(raw)
+      : this.storage.kind !== 'dd' || (Number.isFinite((raw as { hi: number }).hi) && Number.isFinite((raw as { lo: number }).lo));
+    if (ar.kind === 'mp' && !finite) {
       fail('INVALID_VALUE', `range[${index.join(', ')}]`, `must be finite for ${ar.name} arithmetic (it has no NaN or infinity)`, raw);
     }
     const v = ar.fromKind(this.storage.kind, raw);

@@ -88,3 +88,27 @@ describe('Range.set into RNS storage from another arithmetic', () => {
     }
   });
 });
+
+/**
+ * Range.get of a double-double element into RNS arithmetic, which has no NaN or ∞: a non-finite element is
+ * INVALID_VALUE naming the element (`range[i]`), as the kernels name theirs. Regression: a finite hi over a NaN or
+ * infinite lo passed the check and failed in the conversion, naming its own parameter `lo`.
+ */
+describe('Range.get of a non-finite double-double pair in RNS arithmetic', () => {
+  it.each(['dd', 'ddSplit'] as const)('%s storage', (storage) => {
+    for (const [hi, lo] of [[2, NaN], [2, Infinity], [-2, -Infinity], [NaN, 0], [Infinity, 0]] as const) {
+      const r = range(rowMajor<1, any>({ size: [2], storage: formats[storage], arithmetic: formats.rns106 }));
+      // Raw words: the dd encoders refuse such a pair, but memory shared with other code may hold one.
+      const data = r.accessor.data as Float64Array | { hi: Float64Array; lo: Float64Array };
+      if (data instanceof Float64Array) { data[2] = hi; data[3] = lo; } else { data.hi[1] = hi; data.lo[1] = lo; }
+      expectModprec(() => r.get(1), 'INVALID_VALUE', 'range[1]');
+      expect(formats.rns106.arithmetic!.toNumber(r.get(0))).toBe(0);
+    }
+    // A finite pair whose double sum overflows (MAX + ulp(MAX)/2 rounds to ∞) is a finite value: it reads, exactly.
+    const r = range(rowMajor<1, any>({ size: [1], storage: formats[storage], arithmetic: formats.rns106 }));
+    const data = r.accessor.data as Float64Array | { hi: Float64Array; lo: Float64Array };
+    if (data instanceof Float64Array) { data[0] = Number.MAX_VALUE; data[1] = 2 ** 970; } else { data.hi[0] = Number.MAX_VALUE; data.lo[0] = 2 ** 970; }
+    const q = (r.get(0) as { toRational(): Rational }).toRational();
+    expect(rational(q.num, q.den)).toEqual(addRational(exactOf(Number.MAX_VALUE), exactOf(2 ** 970)));
+  });
+});
