@@ -917,7 +917,9 @@ export async function toDeviceSpan(r: RangeLike, strict?: boolean): Promise<{ sp
  * @param length - view elements
  * @param stride - span elements between view elements
  * @returns the view
- * @throws {@link modprec!ModprecError} `INVALID_STORAGE` when the view reaches outside the span
+ * @throws {@link modprec!ModprecError} `INVALID_STORAGE` when `span` is not a DeviceArray or the view reaches outside
+ *   it; `INVALID_SIZE` naming `length` unless it is a non-negative integer; `INVALID_STRIDE` naming `offset` unless it
+ *   is a non-negative integer, `stride` unless it is a non-zero integer
  * @example
  * ```ts
  * import { toDevice, deviceView } from 'modprec/gpu';
@@ -928,6 +930,12 @@ export async function toDeviceSpan(r: RangeLike, strict?: boolean): Promise<{ sp
  * @group GPU
  */
 export function deviceView(span: DeviceArray, offset: number, length: number, stride: number): DeviceArray {
+  // Checked as deviceMatrixView checks its shape, and as the CPU's layouts refuse a zero increment: a fractional, NaN,
+  // string or negative argument made a view that read NaN or other elements, or failed inside WebGPU.
+  if (!(span instanceof DeviceArray)) fail('INVALID_STORAGE', 'span', 'must be a DeviceArray (see toDevice)', span);
+  checkSize('length', length);
+  if (!Number.isSafeInteger(offset) || offset < 0) fail('INVALID_STRIDE', 'offset', 'must be a non-negative integer', offset);
+  if (!Number.isSafeInteger(stride) || stride === 0) fail('INVALID_STRIDE', 'stride', 'must be a non-zero integer', stride);
   const last = length === 0 ? offset : offset + (length - 1) * stride;
   if (length > 0 && (Math.min(offset, last) < 0 || Math.max(offset, last) >= span.spanLength)) {
     fail('INVALID_STORAGE', 'span', `must hold elements ${Math.min(offset, last)}..${Math.max(offset, last)} of the view`, span.spanLength);
