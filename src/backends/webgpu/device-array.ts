@@ -827,12 +827,18 @@ export async function toDevice(data: ArrayLike<number> | RangeLike, options: ToD
     return span.offset === 0 && span.stride === 1 && span.length === span.spanLength ? whole : deviceView(whole, span.offset, span.length, span.stride);
   }
   const format = gpuFormat(options.format ?? 'f32', 'options.format');
-  const scaleBlock = checkSize('options.scaleBlock', options.scaleBlock ?? 256);
-  if (scaleBlock < 1) fail('INVALID_SIZE', 'options.scaleBlock', 'must be at least 1', scaleBlock);
+  const scaleBlock = scaleBlockOf(options);
   const values = hostValues(data, 'data');
   const encoded = format.encode(values, 'data', scaleBlock);
   const { runtime, reason } = await runtimeOrFallback(options.strict);
   return new DeviceArray(runtime, format, values.length, scaleBlock, encoded, reason);
+}
+
+/** `options.scaleBlock`, checked: an integer ≥ 1 (default 256). @throws {@link modprec!ModprecError} `INVALID_SIZE` */
+function scaleBlockOf(options: ToDeviceOptions): number {
+  const scaleBlock = checkSize('options.scaleBlock', options.scaleBlock ?? 256);
+  if (scaleBlock < 1) fail('INVALID_SIZE', 'options.scaleBlock', 'must be at least 1', scaleBlock);
+  return scaleBlock;
 }
 
 /**
@@ -851,9 +857,12 @@ export async function toDevice(data: ArrayLike<number> | RangeLike, options: ToD
  * @group GPU
  */
 export async function deviceZeros(length: number, options: ToDeviceOptions = {}): Promise<DeviceArray> {
+  // The options are toDevice's, checked as there: a null options threw a TypeError, a strict that is not a boolean
+  // was taken, and a scaleBlock of 0 (or −1, 1.5) asked for an array of Infinity (or NaN) scales, a RangeError.
+  checkGpuOptions(options);
   checkSize('length', length);
   const format = gpuFormat(options.format ?? 'f32', 'options.format');
-  const scaleBlock = options.scaleBlock ?? 256;
+  const scaleBlock = scaleBlockOf(options);
   const { runtime, reason } = await runtimeOrFallback(options.strict);
   const words = new Uint32Array(Math.max(1, format.words(length)));
   const scales = format.scaled ? new Float32Array(Math.max(1, Math.ceil(length / scaleBlock))).fill(1) : undefined;
