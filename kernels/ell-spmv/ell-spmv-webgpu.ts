@@ -7,7 +7,7 @@
  * @module
  */
 import { checkSize, fail, ModprecError } from '../../src/core/errors.js';
-import { checkNumber, outputComponents } from '../../src/backends/webgpu/kernel-common.js';
+import { checkArgumentsObject, checkNumber, outputComponents } from '../../src/backends/webgpu/kernel-common.js';
 import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
 import { hostEllSpmv } from '../../src/backends/webgpu/host-fallback.js';
 import { gpuUpdate } from '../waxpby/update-webgpu.js';
@@ -297,6 +297,7 @@ async function spmvOnDevice(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: nu
  * @group GPU
  */
 export async function gpuEllSpmv(args: GpuEllSpmvArgs, options: GpuKernelOptions = {}): Promise<GpuRunInfo> {
+  checkArgumentsObject(args, '{ A, x, y, alpha, beta }');
   // A dd-split operand runs on its interleaved dd copy (dd-split-device.ts).
   return throughInterleaved([fieldOf(fieldOf(args, 'A'), 'values'), fieldOf(args, 'x'), fieldOf(args, 'y')], fieldOf(args, 'y'), (dd) => gpuEllSpmvOf(args && { ...withMapped(withMapped(args, 'x', dd), 'y', dd), A: withMapped(args.A, 'values', dd) }, options));
 }
