@@ -750,7 +750,13 @@ export async function spanToRange(array: DeviceArray, r: RangeLike): Promise<voi
 }
 
 function hostValues(data: ArrayLike<number> | RangeLike, parameter: string): ArrayLike<number> {
-  if (ArrayBuffer.isView(data) || Array.isArray(data)) return data as ArrayLike<number>;
+  if (ArrayBuffer.isView(data)) return data as ArrayLike<number>;
+  if (Array.isArray(data)) {
+    // Numbers only, as vector() takes them: the encoders coerced '1' to 1, null to 0, undefined and holes to NaN, and
+    // threw a TypeError for a bigint.
+    for (let i = 0; i < data.length; i++) if (typeof data[i] !== 'number') fail('INVALID_VALUE', `${parameter}[${i}]`, 'must be a number', data[i]);
+    return data as ArrayLike<number>;
+  }
   // A core range of numbers: its STORED values (get() would round them to the range's arithmetic first).
   if (isCoreRange(data) && !data.accessor.scale && data.accessor.storage.kind === 'number' && data.accessor.dimensionality <= 2) {
     return storedValues(data as never);
