@@ -841,7 +841,7 @@ export async function toDevice(data: ArrayLike<number> | RangeLike, options: ToD
 }
 
 /** `options.scaleBlock`, checked: an integer ≥ 1 (default 256). @throws {@link modprec!ModprecError} `INVALID_SIZE` */
-function scaleBlockOf(options: ToDeviceOptions): number {
+export function scaleBlockOf(options: ToDeviceOptions): number {
   const scaleBlock = checkSize('options.scaleBlock', options.scaleBlock ?? 256);
   if (scaleBlock < 1) fail('INVALID_SIZE', 'options.scaleBlock', 'must be at least 1', scaleBlock);
   return scaleBlock;
