@@ -165,6 +165,7 @@ export class DeviceArray {
   /**
    * Reads the array (or the view's elements) back, decoded exactly to doubles.
    * @returns the values
+   * @throws {@link modprec!ModprecError} `INVALID_STORAGE` naming `array` when it (or its span) has been destroyed
    */
   async toHost(): Promise<Float64Array> {
     const all = this.format.decode(await this.encoded(), this.spanLength, this.scaleBlock);
@@ -175,9 +176,12 @@ export class DeviceArray {
   /**
    * The encoded words (and scales), copied back from the device when needed.
    * @returns words and scales
+   * @throws {@link modprec!ModprecError} `INVALID_STORAGE` naming `array` when it (or its span) has been destroyed
    */
   async encoded(): Promise<EncodedArray> {
     if (!this.runtime) return this.host!;
+    // As the kernels refuse a destroyed operand (commonRuntime): WebGPU threw a TypeError copying from no buffer.
+    if (!this.buffer) fail('INVALID_STORAGE', 'array', 'has been destroyed');
     const words = await readWords(this.runtime.context, this.buffer!, this.words);
     if (!this.scales) return { words };
     const s = await readWords(this.runtime.context, this.scales, Math.max(1, Math.ceil(this.length / this.scaleBlock)));
