@@ -129,9 +129,11 @@ export class Accessor<D extends Dimensionality = Dimensionality, T = number> {
   /**
    * Checks the shape against the storage and builds the accessor. Prefer the layout factories.
    * @throws {@link ModprecError} `INVALID_STORAGE` if `data` is not a buffer of `storage` or is too short;
-   *   `INVALID_SIZE` for bad sizes
+   *   `INVALID_SIZE` for bad sizes (1 to 3 non-negative integers) or an offset that is not an integer; `INVALID_STRIDE`
+   *   for strides that are not one integer per dimension
    */
   constructor(init: AccessorInit<D, T>) {
+    checkShape(init);
     this.dimensionality = init.size.length as D;
     this.size = Object.freeze([...init.size]) as unknown as Tuple<D>;
     this.strides = Object.freeze([...init.strides]) as unknown as Tuple<D>;
@@ -352,6 +354,22 @@ export class Accessor<D extends Dimensionality = Dimensionality, T = number> {
       arithmetic: this.arithmetic, data: this.data, layout: this.layout, scale: this.scale, writable: this.writable,
     };
   }
+}
+
+/**
+ * The shape of an accessor's init, checked as the layout factories check theirs: a NaN, fractional or string size,
+ * stride or offset (or strides of the wrong count) made an accessor that read NaN or other elements.
+ */
+function checkShape(init: AccessorInit<any, any>): void {
+  if (typeof init !== 'object' || init === null) fail('INVALID_OPTION', 'init', 'must be an object { size, strides, offset, storage, arithmetic, data, layout }', init);
+  const { size, strides, offset } = init;
+  if (!Array.isArray(size) || size.length < 1 || size.length > 3) fail('INVALID_SIZE', 'size', 'must have 1, 2 or 3 entries', size);
+  size.forEach((v: unknown, d: number) => { if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) fail('INVALID_SIZE', `size[${d}]`, 'must be a non-negative integer', v); });
+  if (!Array.isArray(strides) || strides.length !== size.length) fail('INVALID_STRIDE', 'strides', `must have ${size.length} entries`, strides);
+  strides.forEach((v: unknown, d: number) => { if (typeof v !== 'number' || !Number.isSafeInteger(v)) fail('INVALID_STRIDE', `strides[${d}]`, 'must be an integer', v); });
+  // A sub-range that is empty may sit before element 0 (an empty span of a backwards view); a non-empty view's
+  // elements are checked against the data by the constructor.
+  if (typeof offset !== 'number' || !Number.isSafeInteger(offset)) fail('INVALID_SIZE', 'offset', 'must be an integer', offset);
 }
 
 /**
