@@ -8,7 +8,7 @@
  * differ in which stride is 1 (see the factories in this folder).
  * @module
  */
-import type { ArithmeticFormat, StorageFormat } from '../src/formats/common/format.js';
+import type { ArithmeticFormat, MpValueLike, StorageFormat } from '../src/formats/common/format.js';
 import { fail } from '../src/core/errors.js';
 import { nearestIntegerOfMpQuotient, nearestIntegerOfQuotient, type ExactMpValue } from '../src/formats/convert/scaled-integer.js';
 import { toSpan, type SpanLike } from '../src/core/span.js';
@@ -129,9 +129,11 @@ export class Accessor<D extends Dimensionality = Dimensionality, T = number> {
   /**
    * Checks the shape against the storage and builds the accessor. Prefer the layout factories.
    * @throws {@link ModprecError} `INVALID_STORAGE` if `data` is not a buffer of `storage` or is too short;
-   *   `INVALID_SIZE` for bad sizes
+   *   `INVALID_SIZE` for bad sizes (1 to 3 non-negative integers) or an offset that is not an integer; `INVALID_STRIDE`
+   *   for strides that are not one integer per dimension
    */
   constructor(init: AccessorInit<D, T>) {
+    checkShape(init);
     this.dimensionality = init.size.length as D;
     this.size = Object.freeze([...init.size]) as unknown as Tuple<D>;
     this.strides = Object.freeze([...init.strides]) as unknown as Tuple<D>;
@@ -219,7 +221,10 @@ export class Accessor<D extends Dimensionality = Dimensionality, T = number> {
     const ar = this.arithmetic;
     const raw = this.storage.decode(this.data as never, this.linearIndex(index));
     // A multiple-precision arithmetic has no NaN or ∞: name the element, as the kernels do (not the converter's 'value').
-    if (ar.kind === 'mp' && !Number.isFinite(typeof raw === 'number' ? raw : this.storage.kind === 'dd' ? (raw as { hi: number }).hi : 0)) {
+    // A double-double is finite when both parts are (a finite hi over a NaN lo failed in the conversion, naming `lo`).
+    const finite = typeof raw === 'number' ? Number.isFinite(raw)
+      : this.storage.kind !== 'dd' || (Number.isFinite((raw as { hi: number }).hi) && Number.isFinite((raw as { lo: number }).lo));
+    if (ar.kind === 'mp' && !finite) {
       fail('INVALID_VALUE', `range[${index.join(', ')}]`, `must be finite for ${ar.name} arithmetic (it has no NaN or infinity)`, raw);
     }
     const v = ar.fromKind(this.storage.kind, raw);
@@ -240,7 +245,9 @@ export class Accessor<D extends Dimensionality = Dimensionality, T = number> {
     const st = this.storage;
     // A number, or a value of the arithmetic (a double-double pair, an RNS number): anything else ('1', null, 1n)
     // would be coerced by the format's encoder, as vector(['1']) refuses to.
-    if (typeof value !== 'number' && (ar.kind === 'number' || typeof value !== 'object' || value === null)) {
+    // An object must be a value of this arithmetic: a dd encoder reads any object's missing hi/lo as NaN, and an
+    // mp arithmetic's conversion of a pair or a plain object failed with a TypeError.
+    if (typeof value !== 'number' && !isValueOf(ar, value)) {
       fail('INVALID_VALUE', 'value', `must be a number${ar.kind === 'number' ? '' : ` or a ${ar.name} value`} (writing range[${index.join(', ')}])`, value);
     }
     // A plain number goes straight into a number storage: one rounding, not one into the arithmetic and one more
@@ -259,7 +266,18 @@ export class Accessor<D extends Dimensionality = Dimensionality, T = number> {
     }
     let v: T = typeof value === 'number' ? ar.fromNumber(value) : value;
     if (this.scale) v = ar.div(v, ar.fromNumber(this.scale.data[this.scaleIndex(index)]!));
-    st.encode(this.data as never, this.linearIndex(index), ar.toKind(st.kind, v, st.significandBits));
+    const k = this.linearIndex(index);
+    if (st.kind === 'mp' && ar.kind !== 'mp') {
+      // A number or double-double arithmetic has no value of kind mp (its toKind refuses one): set a multiple-precision
+      // value from the exact double or pair, as the kernels' export does (setNumber / setDd), and store that.
+      const p = ar.kind === 'dd' ? ar.toKind('dd', v, st.significandBits) as { hi: number; lo: number } : { hi: ar.toKind('number', v, st.significandBits) as number, lo: 0 };
+      if (!Number.isFinite(p.hi) || !Number.isFinite(p.lo)) fail('INVALID_VALUE', 'value', `must be finite for ${st.name} storage (it has no NaN or infinity)`, p.hi + p.lo);
+      const z = st.decode(this.data as never, k) as MpValueLike;
+      z.setDd(p.hi, p.lo);
+      st.encode(this.data as never, k, z as never);
+      return;
+    }
+    st.encode(this.data as never, k, ar.toKind(st.kind, v, st.significandBits));
   }
 
   /** The scale that applies at an index (1 for unscaled accessors). @throws {@link ModprecError} `INDEX_OUT_OF_RANGE` */
@@ -336,6 +354,33 @@ export class Accessor<D extends Dimensionality = Dimensionality, T = number> {
       arithmetic: this.arithmetic, data: this.data, layout: this.layout, scale: this.scale, writable: this.writable,
     };
   }
+}
+
+/**
+ * The shape of an accessor's init, checked as the layout factories check theirs: a NaN, fractional or string size,
+ * stride or offset (or strides of the wrong count) made an accessor that read NaN or other elements.
+ */
+function checkShape(init: AccessorInit<any, any>): void {
+  if (typeof init !== 'object' || init === null) fail('INVALID_OPTION', 'init', 'must be an object { size, strides, offset, storage, arithmetic, data, layout }', init);
+  const { size, strides, offset } = init;
+  if (!Array.isArray(size) || size.length < 1 || size.length > 3) fail('INVALID_SIZE', 'size', 'must have 1, 2 or 3 entries', size);
+  size.forEach((v: unknown, d: number) => { if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) fail('INVALID_SIZE', `size[${d}]`, 'must be a non-negative integer', v); });
+  if (!Array.isArray(strides) || strides.length !== size.length) fail('INVALID_STRIDE', 'strides', `must have ${size.length} entries`, strides);
+  strides.forEach((v: unknown, d: number) => { if (typeof v !== 'number' || !Number.isSafeInteger(v)) fail('INVALID_STRIDE', `strides[${d}]`, 'must be an integer', v); });
+  // A sub-range that is empty may sit before element 0 (an empty span of a backwards view); a non-empty view's
+  // elements are checked against the data by the constructor.
+  if (typeof offset !== 'number' || !Number.isSafeInteger(offset)) fail('INVALID_SIZE', 'offset', 'must be an integer', offset);
+}
+
+/**
+ * Whether `v` is a value of the arithmetic `ar`: a pair of numbers `{ hi, lo }` for kind `dd`, a multiple-precision
+ * value ({@link MpValueLike}: an RnsNumber) for kind `mp`; kind `number` has no object values.
+ */
+function isValueOf(ar: ArithmeticFormat, v: unknown): boolean {
+  if (typeof v !== 'object' || v === null) return false;
+  if (ar.kind === 'dd') return typeof (v as { hi?: unknown }).hi === 'number' && typeof (v as { lo?: unknown }).lo === 'number';
+  if (ar.kind === 'mp') return typeof (v as Partial<MpValueLike>).toDoubleDouble === 'function';
+  return false;
 }
 
 /** The integer a scaled integer storage keeps for the arithmetic value v under scale s (one rounding). */

@@ -96,8 +96,9 @@ export function scaledReducedColMajor<D extends Dimensionality = 2, T = number>(
  * most maxValue (for tiny, subnormal groups the plain quotient underflows or lands one integer too high,
  * which would saturate with an error of a whole quantum instead of half). 1 for an all-zero group.
  * @param maxAbs - the group's largest magnitude (finite, ≥ 0)
- * @param maxValue - the storage's largest integer
+ * @param maxValue - the storage's largest value (finite, ≥ 1; integers up to its floor are used)
  * @returns a positive finite scale
+ * @throws {@link ModprecError} `INVALID_VALUE` naming `maxAbs` or `maxValue` outside those ranges
  * @example
  * ```ts
  * import { fitScale } from 'modprec';
@@ -108,13 +109,19 @@ export function scaledReducedColMajor<D extends Dimensionality = 2, T = number>(
  * @group Ranges & accessors
  */
 export function fitScale(maxAbs: number, maxValue: number): number {
-  if (!(maxAbs > 0)) return 1;
-  let scale = Math.max(maxAbs / maxValue, Number.MIN_VALUE);
+  // Checked first: maxValue < 1, NaN or ∞, or maxAbs = ∞, sent the ulp-stepping loops below around (all but) forever.
+  if (typeof maxAbs !== 'number' || !(maxAbs >= 0) || maxAbs === Infinity) fail('INVALID_VALUE', 'maxAbs', 'must be a finite number ≥ 0', maxAbs);
+  if (typeof maxValue !== 'number' || !(maxValue >= 1) || maxValue === Infinity) fail('INVALID_VALUE', 'maxValue', 'must be a finite number ≥ 1', maxValue);
+  if (maxAbs === 0) return 1;
+  // The largest integer a write may round to: the quotient starts next to it (a non-integer maxValue such as 1.9
+  // started at 1.9, to be stepped below 1.5 one ulp at a time).
+  const top = Math.floor(maxValue);
+  let scale = Math.max(maxAbs / top, Number.MIN_VALUE);
   // Step up one ulp at a time (at most a few steps): the quotient decides, as the write computes it.
-  while (Math.round(maxAbs / scale) > maxValue) scale = scale >= 2 ** -1022 ? scale * (1 + 2 ** -52) : scale + Number.MIN_VALUE;
-  // A read is stored × scale: near Number.MAX_VALUE the rounded quotient can make maxValue × scale overflow (±MAX_VALUE
+  while (Math.round(maxAbs / scale) > top) scale = scale >= 2 ** -1022 ? scale * (1 + 2 ** -52) : scale + Number.MIN_VALUE;
+  // A read is stored × scale: near Number.MAX_VALUE the rounded quotient can make top × scale overflow (±MAX_VALUE
   // read back as ±∞); one ulp down keeps the quotient's rounding (it moves by about maxValue·2^-52 ≪ ½).
-  while (!Number.isFinite(maxValue * scale)) scale = nextDown(scale);
+  while (!Number.isFinite(top * scale)) scale = nextDown(scale);
   return scale;
 }
 

@@ -8,6 +8,7 @@
  * @module
  */
 import { fail } from '../../src/core/errors.js';
+import { checkArgumentsObject } from '../../src/backends/webgpu/kernel-common.js';
 import { ellStructure, type EllStructure } from '../../src/sparse/ell-matrix.js';
 import { checkLength } from '../../src/sparse/sparse-checks.js';
 import { createWordBuffer } from '../../src/backends/webgpu/runtime.js';
@@ -102,6 +103,9 @@ export interface RnsGpuEllSpmvArgs {
  * @group GPU
  */
 export async function rnsGpuEllSpmv(args: RnsGpuEllSpmvArgs): Promise<void> {
+  checkArgumentsObject(args, '{ A, x, y, alpha, beta }');
+  const A0 = (args as { A?: unknown }).A as Partial<RnsDeviceEll> | null | undefined;
+  if (typeof A0 !== 'object' || A0 === null || !A0.structure || !A0.values) fail('INVALID_STORAGE', 'A', 'must be an RNS device ELL matrix (rnsEllToDevice)', A0);
   const { A, x, y } = args;
   const alpha = coefficient('alpha', args.alpha ?? 1), beta = coefficient('beta', args.beta ?? 0);
   const named: Record<string, RnsDeviceArray> = { x, y };

@@ -7,11 +7,11 @@
  * @module
  */
 import { checkSize, fail, ModprecError } from '../../src/core/errors.js';
-import { checkNumber, outputComponents } from '../../src/backends/webgpu/kernel-common.js';
+import { checkArgumentsObject, checkNumber, outputComponents } from '../../src/backends/webgpu/kernel-common.js';
 import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
 import { hostEllSpmv } from '../../src/backends/webgpu/host-fallback.js';
 import { gpuUpdate } from '../waxpby/update-webgpu.js';
-import { bindExtent, bindingLimit, checkBufferSize, checkScaleBinding, columnRegion, createSpanBuffer, DeviceArray, moveScaleBase, runtimeOrFallback, type ToDeviceOptions } from '../../src/backends/webgpu/device-array.js';
+import { bindExtent, bindingLimit, checkBufferSize, checkScaleBinding, columnRegion, createSpanBuffer, DeviceArray, moveScaleBase, runtimeOrFallback, scaleBlockOf, type ToDeviceOptions } from '../../src/backends/webgpu/device-array.js';
 import { chainedEllSpmv, ellFitsOneBinding, ellOutputFits, ellWindowsX, valuesMatrix } from './ell-spmv-chain-webgpu.js';
 import { finishArgs, finishBody, finishProgramOptions, finishThreads, scalarBindings } from '../../src/backends/webgpu/finish-pass.js';
 import { gpuFormat } from '../../src/backends/webgpu/formats.js';
@@ -102,9 +102,12 @@ function checkEllParts(A: EllParts): { rows: number; cols: number; width: number
  * @group GPU
  */
 export async function toDeviceEll(A: EllParts, options: ToDeviceOptions = {}): Promise<DeviceEll> {
+  // toDevice's options, checked as there (a null options threw a TypeError, scaleBlock 0 asked for Infinity scales).
+  checkGpuOptions(options);
+  if (typeof A !== 'object' || A === null) fail('INVALID_OPTION', 'A', 'must be an ELL matrix { rows, cols, width, stride, colIndex, values }', A);
   const { rows, cols, width, stride, entries } = checkEllParts(A);
   const format = gpuFormat(options.format ?? 'f32', 'options.format');
-  const scaleBlock = options.scaleBlock ?? 256;
+  const scaleBlock = scaleBlockOf(options);
   // Padding values are never read; zero them so the encoders see finite numbers only.
   const clean = new Float64Array(entries);
   for (let k = 0; k < entries; k++) clean[k] = A.colIndex[k]! < 0 ? 0 : A.values[k]!;
@@ -297,6 +300,7 @@ async function spmvOnDevice(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: nu
  * @group GPU
  */
 export async function gpuEllSpmv(args: GpuEllSpmvArgs, options: GpuKernelOptions = {}): Promise<GpuRunInfo> {
+  checkArgumentsObject(args, '{ A, x, y, alpha, beta }');
   // A dd-split operand runs on its interleaved dd copy (dd-split-device.ts).
   return throughInterleaved([fieldOf(fieldOf(args, 'A'), 'values'), fieldOf(args, 'x'), fieldOf(args, 'y')], fieldOf(args, 'y'), (dd) => gpuEllSpmvOf(args && { ...withMapped(withMapped(args, 'x', dd), 'y', dd), A: withMapped(args.A, 'values', dd) }, options));
 }

@@ -7,6 +7,7 @@
  * @module
  */
 import { fail } from '../../src/core/errors.js';
+import { checkArgumentsObject } from '../../src/backends/webgpu/kernel-common.js';
 import { encodeValues, type RnsDeviceArray } from '../../src/formats/rns/gpu/rns-device-array.js';
 import { checkOperands, coefficient, deviceTable, runStages, sharedScalars, type RnsCoefficient, type RoundedStage } from '../../src/formats/rns/gpu/rns-device-kernel.js';
 import { rowSumPasses, rowSumPrograms } from '../../src/formats/rns/gpu/row-sum-webgpu.js';
@@ -55,6 +56,7 @@ export interface RnsGpuGemvArgs {
  * @group GPU
  */
 export async function rnsGpuGemv(args: RnsGpuGemvArgs): Promise<void> {
+  checkArgumentsObject(args, '{ A, x, y, m, n, alpha, beta, trans }');
   const { A, x, y, m, n } = args;
   const alpha = coefficient('alpha', args.alpha ?? 1), beta = coefficient('beta', args.beta ?? 0);
   const trans = args.trans ?? 'N';

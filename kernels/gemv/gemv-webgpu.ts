@@ -15,7 +15,7 @@
  */
 import type { GpuBuffer } from '../../src/backends/webgpu/webgpu-types.js';
 import { checkSize, fail, ModprecError } from '../../src/core/errors.js';
-import { checkNumber } from '../../src/backends/webgpu/kernel-common.js';
+import { checkArgumentsObject, checkNumber } from '../../src/backends/webgpu/kernel-common.js';
 import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
 import { hostGemv } from '../../src/backends/webgpu/host-fallback.js';
 import { gpuUpdate } from '../waxpby/update-webgpu.js';
@@ -747,6 +747,7 @@ async function gemvTiledT(runtime: GpuRuntime, args: GpuGemvArgs, alpha: number,
  * @group GPU
  */
 export async function gpuGemv(args: GpuGemvArgs, options: GpuGemvOptions = {}): Promise<GpuRunInfo> {
+  checkArgumentsObject(args, '{ A, x, y, alpha, beta, trans }');
   // A dd-split operand runs on its interleaved dd copy (dd-split-device.ts).
   return throughInterleaved([fieldOf(fieldOf(args, 'A'), 'data'), fieldOf(args, 'x'), fieldOf(args, 'y')], fieldOf(args, 'y'), (dd) => gpuGemvOf(args && { ...withMapped(withMapped(args, 'x', dd), 'y', dd), A: withMapped(args.A, 'data', dd) }, options));
 }

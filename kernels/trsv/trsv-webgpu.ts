@@ -23,7 +23,7 @@ import { hostTrsv } from '../../src/backends/webgpu/host-fallback.js';
 import { bindingLimit, bindingWindows, bufferView, checkBinding, createSpanBuffer, checkOperandBinding, checkScaleBinding, columnRegion, columnsPerRegion, DeviceArray, deviceView, moveScaleBase, windowOf, wordsPerElement } from '../../src/backends/webgpu/device-array.js';
 import type { DeviceMatrix } from '../gemv/gemv-webgpu.js';
 import { deviceMatrix } from '../gemv/gemv-webgpu.js';
-import { allowFallback, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo, type Plan } from '../../src/backends/webgpu/kernel-common.js';
+import { checkArgumentsObject, allowFallback, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo, type Plan } from '../../src/backends/webgpu/kernel-common.js';
 import { getProgram, submitEncoded, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import type { GpuBuffer } from '../../src/backends/webgpu/webgpu-types.js';
@@ -924,6 +924,7 @@ function bindingsKey(A: DeviceArray): string {
  * @group GPU
  */
 export async function gpuTrsv(args: GpuTrsvArgs, options: GpuTrsvOptions = {}): Promise<GpuRunInfo> {
+  checkArgumentsObject(args, '{ A, x, uplo, trans, diag }');
   return trsvRounding(args, options);
 }
 

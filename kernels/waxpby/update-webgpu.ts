@@ -11,7 +11,7 @@ import type { GpuArithmetic, GpuRegister } from '../../src/backends/webgpu/arith
 import { bindingWindows, bindWindow, createSpanBuffer, DeviceArray, splitBindings, windowOf, wordsPerElement } from '../../src/backends/webgpu/device-array.js';
 import { isDdPairFormat } from '../../src/backends/webgpu/dd-split-bindings.js';
 import { scalarBindings } from '../../src/backends/webgpu/finish-pass.js';
-import { allowFallback, arrayArgs, bindArray, checkNumber, chooseArithmetic, commonRuntime, elementIndex, getPlan, type GpuKernelOptions, type Plan, type GpuRunInfo, kernelSource, memo, objectId, outputComponents, readKey, runInfo } from '../../src/backends/webgpu/kernel-common.js';
+import { checkArgumentsObject, allowFallback, arrayArgs, bindArray, checkNumber, chooseArithmetic, commonRuntime, elementIndex, getPlan, type GpuKernelOptions, type Plan, type GpuRunInfo, kernelSource, memo, objectId, outputComponents, readKey, runInfo } from '../../src/backends/webgpu/kernel-common.js';
 import { hostUpdate } from '../../src/backends/webgpu/host-fallback.js';
 import { getProgram, submitPasses, type BoundArray } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
@@ -242,6 +242,7 @@ async function updateOnDevice(runtime: GpuRuntime, args: GpuUpdateArgs, x: Devic
  * @group GPU
  */
 export async function gpuUpdate(args: GpuUpdateArgs, options: GpuKernelOptions = {}): Promise<GpuRunInfo> {
+  checkArgumentsObject(args, '{ alpha, x, beta, y, out }');
   // A dd-split operand runs on its interleaved dd copy (dd-split-device.ts).
   return throughInterleaved(['x', 'y', 'out'].map((k) => fieldOf(args, k)), fieldOf(args, 'out'), (dd) => gpuUpdateOf(withMapped(withMapped(withMapped(args, 'x', dd), 'y', dd), 'out', dd), options));
 }

@@ -196,8 +196,8 @@ async function startWorker(url: URL | string, slot: number, slots: number, contr
  * @param options - see {@link ThreadPoolOptions}
  * @returns a promise of the pool, once every worker has loaded the library
  * @throws {@link modprec!ModprecError} `INVALID_SIZE` naming `threads`; `INVALID_OPTION` naming `threads` where
- *   SharedArrayBuffer is missing (a browser page that is not cross-origin isolated), `options.minWorkPerThread`
- *   for a non-positive value
+ *   SharedArrayBuffer is missing (a browser page that is not cross-origin isolated), `options` when it is not an
+ *   object, `options.minWorkPerThread` for a non-positive value
  * @example
  * ```ts
  * import { vector, dot, formats } from 'modprec';
@@ -213,6 +213,8 @@ async function startWorker(url: URL | string, slot: number, slots: number, contr
 export async function createThreadPool(threads: number, options: ThreadPoolOptions = {}): Promise<ThreadPool> {
   if (!Number.isInteger(threads) || threads < 1) fail('INVALID_SIZE', 'threads', 'must be an integer ≥ 1', threads);
   if (typeof SharedArrayBuffer === 'undefined') fail('INVALID_OPTION', 'threads', 'needs SharedArrayBuffer (a browser page must be cross-origin isolated)');
+  // As the kernels' options: createThreadPool(2, null) threw a TypeError reading minWorkPerThread.
+  if (typeof options !== 'object' || options === null) fail('INVALID_OPTION', 'options', 'must be an object', options);
   const minWork = options.minWorkPerThread ?? 65536;
   if (typeof minWork !== 'number' || !(minWork >= 1)) fail('INVALID_OPTION', 'options.minWorkPerThread', 'must be a number ≥ 1', minWork);
   const url = options.workerUrl ?? new URL('./thread-worker.js', import.meta.url);

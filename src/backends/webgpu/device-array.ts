@@ -165,6 +165,7 @@ export class DeviceArray {
   /**
    * Reads the array (or the view's elements) back, decoded exactly to doubles.
    * @returns the values
+   * @throws {@link modprec!ModprecError} `INVALID_STORAGE` naming `array` when it (or its span) has been destroyed
    */
   async toHost(): Promise<Float64Array> {
     const all = this.format.decode(await this.encoded(), this.spanLength, this.scaleBlock);
@@ -175,9 +176,12 @@ export class DeviceArray {
   /**
    * The encoded words (and scales), copied back from the device when needed.
    * @returns words and scales
+   * @throws {@link modprec!ModprecError} `INVALID_STORAGE` naming `array` when it (or its span) has been destroyed
    */
   async encoded(): Promise<EncodedArray> {
     if (!this.runtime) return this.host!;
+    // As the kernels refuse a destroyed operand (commonRuntime): WebGPU threw a TypeError copying from no buffer.
+    if (!this.buffer) fail('INVALID_STORAGE', 'array', 'has been destroyed');
     const words = await readWords(this.runtime.context, this.buffer!, this.words);
     if (!this.scales) return { words };
     const s = await readWords(this.runtime.context, this.scales, Math.max(1, Math.ceil(this.length / this.scaleBlock)));
@@ -750,7 +754,13 @@ export async function spanToRange(array: DeviceArray, r: RangeLike): Promise<voi
 }
 
 function hostValues(data: ArrayLike<number> | RangeLike, parameter: string): ArrayLike<number> {
-  if (ArrayBuffer.isView(data) || Array.isArray(data)) return data as ArrayLike<number>;
+  if (ArrayBuffer.isView(data)) return data as ArrayLike<number>;
+  if (Array.isArray(data)) {
+    // Numbers only, as vector() takes them: the encoders coerced '1' to 1, null to 0, undefined and holes to NaN, and
+    // threw a TypeError for a bigint.
+    for (let i = 0; i < data.length; i++) if (typeof data[i] !== 'number') fail('INVALID_VALUE', `${parameter}[${i}]`, 'must be a number', data[i]);
+    return data as ArrayLike<number>;
+  }
   // A core range of numbers: its STORED values (get() would round them to the range's arithmetic first).
   if (isCoreRange(data) && !data.accessor.scale && data.accessor.storage.kind === 'number' && data.accessor.dimensionality <= 2) {
     return storedValues(data as never);
@@ -827,12 +837,18 @@ export async function toDevice(data: ArrayLike<number> | RangeLike, options: ToD
     return span.offset === 0 && span.stride === 1 && span.length === span.spanLength ? whole : deviceView(whole, span.offset, span.length, span.stride);
   }
   const format = gpuFormat(options.format ?? 'f32', 'options.format');
-  const scaleBlock = checkSize('options.scaleBlock', options.scaleBlock ?? 256);
-  if (scaleBlock < 1) fail('INVALID_SIZE', 'options.scaleBlock', 'must be at least 1', scaleBlock);
+  const scaleBlock = scaleBlockOf(options);
   const values = hostValues(data, 'data');
   const encoded = format.encode(values, 'data', scaleBlock);
   const { runtime, reason } = await runtimeOrFallback(options.strict);
   return new DeviceArray(runtime, format, values.length, scaleBlock, encoded, reason);
+}
+
+/** `options.scaleBlock`, checked: an integer ≥ 1 (default 256). @throws {@link modprec!ModprecError} `INVALID_SIZE` */
+export function scaleBlockOf(options: ToDeviceOptions): number {
+  const scaleBlock = checkSize('options.scaleBlock', options.scaleBlock ?? 256);
+  if (scaleBlock < 1) fail('INVALID_SIZE', 'options.scaleBlock', 'must be at least 1', scaleBlock);
+  return scaleBlock;
 }
 
 /**
@@ -851,9 +867,12 @@ export async function toDevice(data: ArrayLike<number> | RangeLike, options: ToD
  * @group GPU
  */
 export async function deviceZeros(length: number, options: ToDeviceOptions = {}): Promise<DeviceArray> {
+  // The options are toDevice's, checked as there: a null options threw a TypeError, a strict that is not a boolean
+  // was taken, and a scaleBlock of 0 (or −1, 1.5) asked for an array of Infinity (or NaN) scales, a RangeError.
+  checkGpuOptions(options);
   checkSize('length', length);
   const format = gpuFormat(options.format ?? 'f32', 'options.format');
-  const scaleBlock = options.scaleBlock ?? 256;
+  const scaleBlock = scaleBlockOf(options);
   const { runtime, reason } = await runtimeOrFallback(options.strict);
   const words = new Uint32Array(Math.max(1, format.words(length)));
   const scales = format.scaled ? new Float32Array(Math.max(1, Math.ceil(length / scaleBlock))).fill(1) : undefined;
@@ -917,7 +936,9 @@ export async function toDeviceSpan(r: RangeLike, strict?: boolean): Promise<{ sp
  * @param length - view elements
  * @param stride - span elements between view elements
  * @returns the view
- * @throws {@link modprec!ModprecError} `INVALID_STORAGE` when the view reaches outside the span
+ * @throws {@link modprec!ModprecError} `INVALID_STORAGE` when `span` is not a DeviceArray or the view reaches outside
+ *   it; `INVALID_SIZE` naming `length` unless it is a non-negative integer; `INVALID_STRIDE` naming `offset` unless it
+ *   is a non-negative integer, `stride` unless it is a non-zero integer
  * @example
  * ```ts
  * import { toDevice, deviceView } from 'modprec/gpu';
@@ -928,6 +949,12 @@ export async function toDeviceSpan(r: RangeLike, strict?: boolean): Promise<{ sp
  * @group GPU
  */
 export function deviceView(span: DeviceArray, offset: number, length: number, stride: number): DeviceArray {
+  // Checked as deviceMatrixView checks its shape, and as the CPU's layouts refuse a zero increment: a fractional, NaN,
+  // string or negative argument made a view that read NaN or other elements, or failed inside WebGPU.
+  if (!(span instanceof DeviceArray)) fail('INVALID_STORAGE', 'span', 'must be a DeviceArray (see toDevice)', span);
+  checkSize('length', length);
+  if (!Number.isSafeInteger(offset) || offset < 0) fail('INVALID_STRIDE', 'offset', 'must be a non-negative integer', offset);
+  if (!Number.isSafeInteger(stride) || stride === 0) fail('INVALID_STRIDE', 'stride', 'must be a non-zero integer', stride);
   const last = length === 0 ? offset : offset + (length - 1) * stride;
   if (length > 0 && (Math.min(offset, last) < 0 || Math.max(offset, last) >= span.spanLength)) {
     fail('INVALID_STORAGE', 'span', `must hold elements ${Math.min(offset, last)}..${Math.max(offset, last)} of the view`, span.spanLength);

@@ -118,6 +118,17 @@ export function commonRuntime(named: Readonly<Record<string, DeviceArray>>, view
 }
 
 /**
+ * Checks that a resident kernel's arguments are an object before any field is read (a null one threw a TypeError,
+ * "Cannot destructure property 'A'"), as the CPU kernels check theirs.
+ * @param args - the kernel's first argument
+ * @param form - its fields, for the message (e.g. `'{ A, x, y, alpha, beta, trans }'`)
+ * @throws {@link modprec!ModprecError} `INVALID_OPTION` naming `arguments`
+ */
+export function checkArgumentsObject(args: unknown, form: string): void {
+  if (typeof args !== 'object' || args === null) fail('INVALID_OPTION', 'arguments', `must be an object ${form}`, args);
+}
+
+/**
  * Report of a run.
  * @param runtime - the runtime (undefined: CPU)
  * @param arithmetic - arithmetic used

@@ -54,8 +54,9 @@ export function ddAbs(out: DdBuffer, ah: number, al: number): void {
     out[0] = -ah;
     out[1] = -al;
   } else {
-    out[0] = ah;
-    out[1] = al;
+    // + 0 clears the sign of a zero (|−0| = +0, as Math.abs), and changes no other double.
+    out[0] = ah + 0;
+    out[1] = al + 0;
   }
 }
 

@@ -6,7 +6,7 @@
 import { fail } from '../../core/errors.js';
 import { ddGuardedAdd, ddGuardedSub, ddGuardedMul, ddGuardedDiv } from './guarded.js';
 import { ddSqrt } from './sqrt.js';
-import { ddCompare } from './compare.js';
+import { ddAbs, ddCompare } from './compare.js';
 import { ddNormalize } from './normalize.js';
 import { ddFromDecimal, ddToDecimal } from './decimal.js';
 import { ddFromRational, ddToRational, type Rational } from './rational.js';
@@ -91,7 +91,7 @@ export class DD {
   /** −this (exact). @returns the negation */
   neg(): DD { return new DD(-this.hi, -this.lo); }
   /** |this| (exact). @returns the absolute value */
-  abs(): DD { return this.hi < 0 ? this.neg() : this; }
+  abs(): DD { ddAbs(scratch, this.hi, this.lo); return DD.take(); }
   /** Three-way comparison (exact). @param b - other value @returns −1, 0 or 1 */
   compare(b: DDLike): number { const y = DD.from(b, 'b'); return ddCompare(this.hi, this.lo, y.hi, y.lo); }
   /** Exact equality of values. @param b - other value @returns whether equal */

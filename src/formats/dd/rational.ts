@@ -96,6 +96,7 @@ function bitLength(a: bigint): number {
  * @param num - numerator
  * @param den - denominator, non-zero
  * @returns the correctly rounded double
+ * @throws {@link ModprecError} `INVALID_VALUE` naming `num` or `den` when either is not a bigint, or den = 0
  * @example
  * ```ts
  * import { roundRationalToNumber } from 'modprec';
@@ -106,6 +107,10 @@ function bitLength(a: bigint): number {
  * @group Double-double
  */
 export function roundRationalToNumber(num: bigint, den: bigint): number {
+  // Checked as ddFromRational checks them: a number mixed into BigInt arithmetic, or den = 0, threw a TypeError or
+  // RangeError from deep inside.
+  if (typeof num !== 'bigint') fail('INVALID_VALUE', 'num', 'must be a bigint', num);
+  if (typeof den !== 'bigint' || den === 0n) fail('INVALID_VALUE', 'den', 'must be a non-zero bigint', den);
   if (den < 0n) { num = -num; den = -den; }
   if (num === 0n) return 0;
   const negative = num < 0n;

@@ -12,15 +12,15 @@ import { RnsArray, rnsLoad } from '../rns-array.js';
 import { rnsZero } from '../rns-number-class.js';
 import type { RnsModuliSet } from '../moduli-set.js';
 import { rnsDeviceSet, type RnsDeviceSet } from './device-set.js';
-import { rnsToDevice, type RnsDeviceArray, type RnsExactValue } from './rns-device-array.js';
+import { rnsToDevice, RnsDeviceArray, type RnsExactValue } from './rns-device-array.js';
 
 /**
  * Uploads a CPU mp_array exactly.
  * @param a - the CPU array
  * @param set - the GPU set (default: the one of a's precision)
  * @returns the device array
- * @throws {@link modprec!ModprecError} `INVALID_FORMAT` when the device set's precision is below the array's
- *   (significands would not fit); `INVALID_VALUE` for exponents beyond ±2^28
+ * @throws {@link modprec!ModprecError} `INVALID_STORAGE` naming `a` when it is not an RnsArray; `INVALID_FORMAT` when the
+ *   device set's precision is below the array's (significands would not fit); `INVALID_VALUE` for exponents beyond ±2^28
  * @example
  * ```ts
  * import { RnsArray, rnsModuliSet, rnsZero, rnsFromNumber, rnsStore } from 'modprec';
@@ -33,7 +33,10 @@ import { rnsToDevice, type RnsDeviceArray, type RnsExactValue } from './rns-devi
  * ```
  * @group GPU
  */
-export async function rnsArrayToDevice(a: RnsArray, set: RnsDeviceSet = rnsDeviceSet(a.set.precision)): Promise<RnsDeviceArray> {
+export async function rnsArrayToDevice(a: RnsArray, set?: RnsDeviceSet): Promise<RnsDeviceArray> {
+  // Not an RnsArray (null) threw a TypeError reading its set.
+  if (!(a instanceof RnsArray)) fail('INVALID_STORAGE', 'a', 'must be an RnsArray', a);
+  set ??= rnsDeviceSet(a.set.precision);
   if (set.precision < a.set.precision) fail('INVALID_FORMAT', 'set', `must have at least the array's precision (${a.set.precision})`, set.precision);
   const z = rnsZero(a.set);
   const values: RnsExactValue[] = [];
@@ -51,6 +54,7 @@ export async function rnsArrayToDevice(a: RnsArray, set: RnsDeviceSet = rnsDevic
  * @param d - the device array
  * @param cpuSet - the CPU moduli set
  * @returns the CPU array
+ * @throws {@link modprec!ModprecError} `INVALID_STORAGE` naming `d` when it is not an RNS device array, or was destroyed
  * @example
  * ```ts
  * import { rnsModuliSet } from 'modprec';
@@ -63,6 +67,8 @@ export async function rnsArrayToDevice(a: RnsArray, set: RnsDeviceSet = rnsDevic
  * @group GPU
  */
 export async function rnsDeviceToArray(d: RnsDeviceArray, cpuSet: RnsModuliSet): Promise<RnsArray> {
+  // Not an RnsDeviceArray (null) threw a TypeError reading toExact.
+  if (!(d instanceof RnsDeviceArray)) fail('INVALID_STORAGE', 'd', 'must be an RNS device array (rnsToDevice)', d);
   const values = await d.toExact();
   const a = new RnsArray(cpuSet, values.length);
   const z = rnsZero(cpuSet);

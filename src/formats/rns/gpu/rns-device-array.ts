@@ -202,7 +202,8 @@ const scratch = new DataView(new ArrayBuffer(8));
  * @param set - the GPU moduli set
  * @returns the device array
  * @throws {@link modprec!ModprecError} `INVALID_VALUE` (naming `x`) for a non-finite double, a significand above
- *   2^p or an exponent beyond ±2^28, before anything is uploaded; `BACKEND_UNAVAILABLE` without an adapter
+ *   2^p or an exponent beyond ±2^28, before anything is uploaded; `INVALID_STORAGE` naming `x` for values that are not
+ *   an array; `INVALID_FORMAT` naming `set` for a set that is not an rnsDeviceSet; `BACKEND_UNAVAILABLE` without an adapter
  * @example
  * ```ts
  * import { rnsDeviceSet, rnsToDevice } from 'modprec/gpu';
@@ -217,6 +218,8 @@ export async function rnsToDevice(values: ArrayLike<number> | readonly RnsExactV
   // As toDevice: anything but an array-like is INVALID_STORAGE, an element of the wrong kind INVALID_VALUE (never a
   // TypeError from deep inside the encoder, nor a number or an object taken for an empty array).
   if (typeof values !== 'object' || values === null || typeof values.length !== 'number') fail('INVALID_STORAGE', 'x', 'must be an array of numbers or of exact values', values);
+  // A set that is not one (null) threw a TypeError from the encoder ("reading 'size'").
+  if (typeof set !== 'object' || set === null || !(set.moduli instanceof Uint32Array)) fail('INVALID_FORMAT', 'set', 'must be an RNS device set (rnsDeviceSet)', set);
   if (values.length > 0 && typeof values[0] === 'number') {
     for (let k = 0; k < values.length; k++) if (typeof values[k] !== 'number') fail('INVALID_VALUE', `x[${k}]`, 'must be all numbers or all exact values', values[k]);
     const doubles = Float64Array.from(values as ArrayLike<number>);

@@ -1,0 +1,22 @@
+/**
+ * createThreadPool (modprec/threads) checks its options before starting a worker: INVALID_OPTION naming `options` when
+ * they are not an object, as the kernels refuse theirs. Regression: createThreadPool(2, null) threw a TypeError
+ * ("Cannot read properties of null (reading 'minWorkPerThread')").
+ */
+import { describe, expect, it } from 'vitest';
+import { createThreadPool } from '../../src/threads/index.js';
+
+async function codeOf(f: () => Promise<unknown>): Promise<string> {
+  try { await f(); return 'ran'; } catch (e) { return `${(e as { code?: string }).code} ${(e as { parameter?: string }).parameter}`; }
+}
+
+describe('createThreadPool options', () => {
+  it('are refused before any worker starts when not an object; bad threads and minWorkPerThread are named', async () => {
+    for (const options of [null, 5, 'x']) expect(await codeOf(() => createThreadPool(2, options as never))).toBe('INVALID_OPTION options');
+    expect(await codeOf(() => createThreadPool(0))).toBe('INVALID_SIZE threads');
+    expect(await codeOf(() => createThreadPool(1, { minWorkPerThread: 0 }))).toBe('INVALID_OPTION options.minWorkPerThread');
+    const pool = await createThreadPool(1);
+    expect(pool.threads).toBe(1);
+    await pool.terminate();
+  });
+});
