@@ -89,6 +89,8 @@ return 0.0;
  * @group GPU
  */
 export async function rnsGpuTrsv(args: RnsGpuTrsvArgs): Promise<void> {
+  // An object before any field is read, as the other resident kernels check it.
+  if (typeof args !== 'object' || args === null) fail('INVALID_OPTION', 'arguments', 'must be an object { A, x, n, uplo, trans, diag, lda }', args);
   const { A, x, n } = args;
   const uplo = choice('uplo', args.uplo, ['U', 'L'], 'U');
   const trans = choice('trans', args.trans, ['N', 'T'], 'N');
