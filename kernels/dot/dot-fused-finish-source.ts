@@ -127,13 +127,24 @@ export function fusedFinishSpec(arithmetic: GpuArithmetic, firstPass: FirstPassL
     ...lastTicketFinish(arithmetic, { base: 'h0', count: 'G1' }, (index, p) => blockSum(arithmetic, index, p, firstPass, recomputeAll), recomputeAll),
     '}',
     '}',
-    // Results go through PAtomic only: no thread stores its output (after the last barrier, so every barrier stays uniform).
-    'if (W0 > 0) { mpNoStore(); }',
-    `return ${c === 1 ? '0.0' : '[0.0, 0.0]'};`,
   ];
+  return oneDispatchProgram(args, body, c);
+}
+
+/**
+ * A one-dispatch DOT's program (this file's and ./dot-workgroup-finish-source.ts's): `body` ends with no store of the
+ * output (results go through PAtomic only, after the last barrier, so every barrier stays uniform), in 256-invocation
+ * workgroups with the sums' and the indices' workgroup arrays.
+ * @param args - the arguments
+ * @param body - the lines before the output's non-store
+ * @param c - the arithmetic's components
+ * @returns the program spec
+ */
+export function oneDispatchProgram(args: readonly (readonly [string, ArgType])[], body: readonly string[], c: number): ProgramSpec {
+  const lines = [...body, 'if (W0 > 0) { mpNoStore(); }', `return ${c === 1 ? '0.0' : '[0.0, 0.0]'};`];
   return {
-    source: kernelSource(args, body),
-    args,
+    source: kernelSource(args as [string, ArgType][], lines),
+    args: args as [string, ArgType][],
     components: c as 1 | 2,
     workgroup: { workgroupSize: TREE_WORKGROUP, workgroupArrays: [{ type: 'f32', length: TREE_WORKGROUP * c }, { type: 'i32', length: TREE_WORKGROUP + 2 }] },
   };

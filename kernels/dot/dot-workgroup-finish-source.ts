@@ -23,10 +23,9 @@
  * @module
  */
 import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
-import { kernelSource } from '../../src/backends/webgpu/kernel-common.js';
 import type { ArgType, ProgramSpec } from '../../src/backends/webgpu/program.js';
 import { TREE_FAN_IN, TREE_WORKGROUP } from '../../src/backends/webgpu/workgroup-reduction.js';
-import { atomicReset, atomicStore, lastTicketFinish, MISS_COUNTER, pairwise, type FirstPassLines } from './dot-fused-finish-source.js';
+import { atomicReset, atomicStore, lastTicketFinish, MISS_COUNTER, oneDispatchProgram, pairwise, type FirstPassLines } from './dot-fused-finish-source.js';
 
 /** First word of the slots (words 0 … 7 as the fused finish's: result, global and miss counters). */
 const SLOTS = 8;
@@ -93,14 +92,6 @@ export function workgroupFinishSpec(arithmetic: GpuArithmetic, firstPass: FirstP
     ...pairwise(arithmetic, 'v', false),
     `if (l === 0) { ${oddUnpublished ? 'if (mpImod(wg, 2) === 0) { ' : ''}${atomicStore(arithmetic, '(h0 + wg)', 'va').join(' ')}${oddUnpublished ? ' }' : ''} ${atomicReset(c, '(h1 + wg)').join(' ')} }`,
     ...lastTicketFinish(arithmetic, { base: 'h0', count: 'W0' }, recompute, false),
-    // Results go through PAtomic only: no thread stores its output (after the last barrier, so every barrier stays uniform).
-    'if (W0 > 0) { mpNoStore(); }',
-    `return ${c === 1 ? '0.0' : '[0.0, 0.0]'};`,
   ];
-  return {
-    source: kernelSource(args, body),
-    args,
-    components: c as 1 | 2,
-    workgroup: { workgroupSize: TREE_WORKGROUP, workgroupArrays: [{ type: 'f32', length: TREE_WORKGROUP * c }, { type: 'i32', length: TREE_WORKGROUP + 2 }] },
-  };
+  return oneDispatchProgram(args, body, c);
 }

@@ -26,7 +26,8 @@ import { exactOf } from '../../src/testing/exact.js';
 import { absRational, addRational, compareRational, mulRational, rational, subRational, type Rational } from '../../src/testing/rational.js';
 import { formats, vector } from '../../src/index.js';
 import { ddRange } from './dd-ranges.js';
-import { randomValues, requireRuntime } from './gpu-test-helpers.js';
+import { requireRuntime } from './gpu-test-helpers.js';
+import { illConditionedPairs } from './dd-window-dot-cases.js';
 
 const initial = gpuKernelSwitches();
 afterEach(() => {
@@ -181,16 +182,8 @@ describe('dd DOT with the long window (ddDotLong)', () => {
   it('ill-conditioned DOTs (cond up to 1e30) of genuine pairs: within the bound and the CPU dotBound', async () => {
     await requireRuntime();
     await fc.assert(fc.asyncProperty(fc.integer({ min: 1, max: 2 ** 30 }), fc.integer({ min: 10, max: 100 }), fc.integer({ min: 2, max: 30 }), async (seed, big, n) => {
-      // ±2^big·r terms that cancel exactly steps apart, small ones that survive; lo parts make every operand a full pair.
-      const r = randomValues(n, seed);
-      const s = randomValues(n, seed + 7);
-      const xs: Pair[] = [];
-      const ys: Pair[] = [];
-      const pair = (h: number, f: number): Pair => ({ hi: h, lo: h === 0 ? 0 : h * f * 2 ** -60 });
-      for (let k = 0; k < n; k++) {
-        xs.push(pair(r[k]! * 2 ** big, s[k]!), pair(s[k]!, r[k]!), pair(-r[k]! * 2 ** big, s[k]!));
-        ys.push(pair(1 + s[k]!, r[k]!), pair(1, 0), pair(1 + s[k]!, r[k]!));
-      }
+      // ±2^big·r terms that cancel exactly steps apart, small ones that survive.
+      const { xs, ys } = illConditionedPairs(seed, big, n);
       expectWithinBound(await dotOf(['dd', 'dd'], xs, ys, true), ['dd', 'dd'], xs, ys);
     }), { numRuns: 10 });
   });

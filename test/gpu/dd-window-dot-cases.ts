@@ -43,6 +43,27 @@ export type ArithmeticOption = { name: string; arithmetic: { gpu: ReturnType<typ
 /** A double-double value as its two parts. */
 export type Pair = { hi: number; lo: number };
 
+/**
+ * An ill-conditioned DOT of genuine double-doubles (cond up to about 1e30 for big ≤ 100): large terms ±2^big·r that
+ * cancel exactly, small ones that survive; lo parts make every operand a full pair.
+ * @param seed - the random values' seed
+ * @param big - the large terms' exponent
+ * @param n - triples of terms (3n in all)
+ * @returns the operands
+ */
+export function illConditionedPairs(seed: number, big: number, n: number): { xs: Pair[]; ys: Pair[] } {
+  const r = randomValues(n, seed);
+  const s = randomValues(n, seed + 7);
+  const xs: Pair[] = [];
+  const ys: Pair[] = [];
+  const pair = (h: number, f: number): Pair => ({ hi: h, lo: h === 0 ? 0 : h * f * 2 ** -60 });
+  for (let k = 0; k < n; k++) {
+    xs.push(pair(r[k]! * 2 ** big, s[k]!), pair(s[k]!, r[k]!), pair(-r[k]! * 2 ** big, s[k]!));
+    ys.push(pair(1 + s[k]!, r[k]!), pair(1, 0), pair(1 + s[k]!, r[k]!));
+  }
+  return { xs, ys };
+}
+
 /** What a form's own tests (beyond the shared ones) use: its windows of 2, the unfused multiply-adds, DOT, inputs. */
 export interface WindowDotKit {
   readonly windowed: ArithmeticOption;
@@ -151,16 +172,7 @@ export function describeWindowedDot(form: WindowForm, extra?: (kit: WindowDotKit
     it('ill-conditioned DOTs (cond up to 1e30) of genuine double-doubles: within γ_{2n}(2^-110)·Σ|x·y| and the CPU dd dotBound', async () => {
       await requireRuntime();
       await fc.assert(fc.asyncProperty(fc.integer({ min: 1, max: 2 ** 30 }), fc.integer({ min: 10, max: 100 }), fc.integer({ min: 2, max: 30 }), async (seed, big, n) => {
-        // Large terms ±2^big·r that cancel exactly, small ones that survive; lo parts make every operand a full pair.
-        const r = randomValues(n, seed);
-        const s = randomValues(n, seed + 7);
-        const xs: Pair[] = [];
-        const ys: Pair[] = [];
-        const pair = (h: number, f: number): Pair => ({ hi: h, lo: h === 0 ? 0 : h * f * 2 ** -60 });
-        for (let k = 0; k < n; k++) {
-          xs.push(pair(r[k]! * 2 ** big, s[k]!), pair(s[k]!, r[k]!), pair(-r[k]! * 2 ** big, s[k]!));
-          ys.push(pair(1 + s[k]!, r[k]!), pair(1, 0), pair(1 + s[k]!, r[k]!));
-        }
+        const { xs, ys } = illConditionedPairs(seed, big, n);
         const bound = dotBound(ddRange(xs) as never, ddRange(ys) as never, { arithmetic: formats.dd });
         expectWithinBound(await dotOf(xs, ys, windowed), xs, ys, bound);
       }), { numRuns: 10 });
