@@ -80,6 +80,15 @@ function checkEllParts(A: EllParts): { rows: number; cols: number; width: number
     const c = A.colIndex[k]!;
     if (c < -1 || c >= cols) fail('INDEX_OUT_OF_RANGE', `A.colIndex[${k}]`, `must be in [-1, ${cols})`, c);
   }
+  // The CPU's structure rules (ellStructure): padding last in a row, rows rows … stride − 1 padding only.
+  for (let i = 0; i < stride; i++) {
+    let padded = i >= rows;
+    for (let k = 0; k < width; k++) {
+      const at = i + k * stride;
+      if (A.colIndex[at] === -1) padded = true;
+      else if (padded) fail('INVALID_VALUE', `A.colIndex[${at}]`, i >= rows ? `is in row ${i} beyond rows = ${rows}, which must be padding` : `(row ${i}, slot ${k}) follows padding; padding must come last in a row`, A.colIndex[at]);
+    }
+  }
   return { rows, cols, width, stride, entries };
 }
 
@@ -89,7 +98,9 @@ function checkEllParts(A: EllParts): { rows: number; cols: number; width: number
  * @param options - storage format of the values, scale block, strictness
  * @returns the resident matrix
  * @throws {@link modprec!ModprecError} `INVALID_SIZE`/`INVALID_STRIDE`/`INVALID_STORAGE` for inconsistent parts,
- *   `INDEX_OUT_OF_RANGE` for a column index outside [−1, cols), as {@link toDevice} otherwise
+ *   `INDEX_OUT_OF_RANGE` for a column index outside [−1, cols), `INVALID_VALUE` for an entry after padding in its row,
+ *   an entry in a row at or beyond `rows`, or a nonzero value in a padding slot (the CPU's ellMatrix rules), as
+ *   {@link toDevice} otherwise
  * @example
  * ```ts
  * import { csrToEll, laplacianCsr } from 'modprec';
@@ -108,9 +119,11 @@ export async function toDeviceEll(A: EllParts, options: ToDeviceOptions = {}): P
   const { rows, cols, width, stride, entries } = checkEllParts(A);
   const format = gpuFormat(options.format ?? 'f32', 'options.format');
   const scaleBlock = scaleBlockOf(options);
-  // Padding values are never read; zero them so the encoders see finite numbers only.
-  const clean = new Float64Array(entries);
-  for (let k = 0; k < entries; k++) clean[k] = A.colIndex[k]! < 0 ? 0 : A.values[k]!;
+  // A padding slot's value must be 0, as ellMatrix requires on the CPU.
+  for (let k = 0; k < entries; k++) {
+    if (A.colIndex[k] === -1 && A.values[k] !== 0) fail('INVALID_VALUE', `A.values[${k}]`, 'must be 0 in a padding slot (colIndex = -1), as ellMatrix requires', A.values[k]);
+  }
+  const clean = Float64Array.from({ length: entries }, (_, k) => A.values[k]!);
   const encoded = format.encode(clean, 'A.values', scaleBlock);
   const { runtime, reason } = await runtimeOrFallback(options.strict);
   if (runtime) checkBufferSize(runtime, Math.max(1, entries), 'A.colIndex');

@@ -154,7 +154,8 @@ async function checkPackedRangeScaled(storage: 'i8' | 'f32', mask: [boolean, boo
   const values = range(scaledReducedColMajor<2>({ size: [rows, width], storage: (formats[storage] as any).storage ?? formats[storage], arithmetic: formats[arithmetic], scaleMask: mask, scale }));
   for (let i = 0; i < rows; i++) for (let k = 0; k < width; k++) values.accessor.storage.encode(values.accessor.data as never, values.accessor.linearIndex([i, k]), Math.round(rnd[rows * width + i * width + k]! * 100) as never);
   const { span } = await toDeviceScaledSpan(values as never, 'values');
-  const colIndex = Int32Array.from({ length: stride * width }, (_, q) => ((q * 37 + seed) % 11 === 0 ? -1 : (q * 37 + seed) % cols));
+  // Every row full but some, whose last slot is padding (padding last in a row, as ellStructure requires).
+  const colIndex = Int32Array.from({ length: stride * width }, (_, q) => (Math.floor(q / stride) === width - 1 && ((q % stride) * 37 + seed) % 11 === 0 ? -1 : (q * 37 + seed) % cols));
   const view = await deviceEllView({ rows, cols, width, stride, colIndex }, deviceMatrix(span, stride, width));
   const A = { ...view, valuesLd: undefined, valuesRows: undefined };
   const x = await toDevice(randomValues(cols, seed + 1, 4), { format: 'f32' });
@@ -194,8 +195,10 @@ describe('ELL SpMV operands that no longer hit the binding limit', () => {
         // rows·width·4 bytes of indices over the limit: the values go in windows.
         const [rows, cols] = [Math.ceil(1100 / width) + (seed % 40), 60];
         const stride = rows + (seed % 3);
-        const colIndex = Int32Array.from({ length: stride * width }, (_, q) => (q % stride >= rows || (q * 31 + seed) % 9 === 0 ? -1 : (q * 37 + seed) % cols));
-        const packed = await toDeviceEll({ rows, cols, width, stride, colIndex, values: randomValues(stride * width, seed, 3) }, { format, scaleBlock });
+        // Rows past `rows` padding, and some rows' last slot (padding last in a row; 0 in a padding slot).
+        const colIndex = Int32Array.from({ length: stride * width }, (_, q) => (q % stride >= rows || (Math.floor(q / stride) === width - 1 && ((q % stride) * 31 + seed) % 9 === 0) ? -1 : (q * 37 + seed) % cols));
+        const values = randomValues(stride * width, seed, 3).map((v, q) => (colIndex[q] === -1 ? 0 : v));
+        const packed = await toDeviceEll({ rows, cols, width, stride, colIndex, values }, { format, scaleBlock });
         const view = await deviceEllView({ rows, cols, width, stride, colIndex }, deviceMatrix(packed.values, stride, width));
         const x = await toDevice(randomValues(cols, seed + 1, 4), { format: 'f32' });
         const run = async (A: typeof packed, limit?: number): Promise<number[]> => {

@@ -24,6 +24,8 @@ function randomEll(rows: number, cols: number, width: number, stridePad: number,
     const len = Math.floor(((pick[i]! + 1) / 2) * (width + 1)) % (width + 1);
     for (let k = 0; k < len; k++) colIndex[i + k * stride] = Math.floor(((pick[(i * width + k) % pick.length]! + 1) / 2) * cols) % cols;
   }
+  // A padding slot holds 0 (ellMatrix's rule, which toDeviceEll applies too).
+  for (let q = 0; q < colIndex.length; q++) if (colIndex[q] === -1) values[q] = 0;
   return { rows, cols, width, stride, colIndex, values };
 }
 

@@ -145,10 +145,12 @@ describe('splitting over a lowered binding limit (any adapter)', () => {
     const values = new Float64Array(stride * width);
     const vals = smallInts(stride * width, 5);
     let s = 11;
+    // Padding last in a row (ellStructure's rule): once a row's slot is padding, so are its later slots.
+    const padded = new Uint8Array(rows);
     for (let k = 0; k < width; k++) {
       for (let i = 0; i < rows; i++) {
         s = (s * 1103515245 + 12345) >>> 0;
-        if ((s >>> 20) % 5 === 0) continue; // padding
+        if (padded[i] || (s >>> 20) % 5 === 0) { padded[i] = 1; continue; } // padding
         colIndex[i + k * stride] = (s >>> 4) % cols;
         values[i + k * stride] = vals[i + k * stride]!;
       }
