@@ -30,6 +30,6 @@ describe('double-double TRSV, update terms in GEMV\'s window (ddTrsvWindow), the
   for (const c of cases) {
     it.skipIf(slow)(`${c.storage} storage, ${c.uplo} ${c.trans} ${c.diag}, ${c.conditioning} conditioned, n ${c.n}, blocks of ${c.blockSize}, W ${c.W}, F ${c.F}, A ${c.layout}, incX ${c.incX}: within trsvBound`, async () => {
       await windowWithinBound(c);
-    }, 300_000);
+    });
   }
 });
