@@ -23,7 +23,9 @@ export interface BicgstabOptions extends SolverOptions {
    * the first breakdown). When ρ = r̂ᵀr vanishes (is 0, or at most γₙ·‖r̂‖₂·‖r‖₂, below the DOT's rounding error), or
    * σ = r̂ᵀA·p or ω is 0, after at least one iteration since r̂ was set, the solver checks the true residual b − A·x
    * and restarts from it with the shadow residual reset to it (r̂ = r); only when none is left does it stop with the
-   * breakdown. The first ρ, of r̂ and r₀, is never restarted: a given `shadow` orthogonal to r₀ is `rho-zero`.
+   * breakdown. A breakdown that recurs before the next iteration is reported as the one that made the restart (after
+   * ω = 0, r̂ = r = s gives σ = sᵀA·s = tᵀs = 0 again in exact arithmetic: that is `omega-zero`). The first ρ, of r̂
+   * and r₀, is never restarted: a given `shadow` orthogonal to r₀ is `rho-zero`.
    */
   breakdownRestarts?: number;
 }
@@ -104,6 +106,12 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
   // Iterations since r̂ was last set: a breakdown restart right after one would rebuild the same r̂ = r and p = r.
   let sinceShadow = 0;
   const mayRestart = (): boolean => breakdownRestarts < maxBreakdownRestarts && sinceShadow > 0;
+  // The breakdown that made the last restart. One that recurs before an iteration is reported as it: the restart did
+  // not recover it (after ω = 0, r̂ = r = s gives σ = sᵀA·s = tᵀs = 0 again in exact arithmetic).
+  let cause: 'rho-zero' | 'sigma-zero' | 'omega-zero' | undefined;
+  const breakDown = (reason: 'rho-zero' | 'sigma-zero' | 'omega-zero'): void => {
+    stop.breakDown(sinceShadow === 0 && cause !== undefined ? cause : reason);
+  };
   const rhoVanishes = (value: number, rNorm: number): boolean =>
     value === 0 || (maxBreakdownRestarts > 0 && Math.abs(value) <= gamma * rHatNorm * rNorm);
   // ρ = r̂ᵀr and p = r, with r the true residual of norm rNorm; false when the solve must stop.
@@ -112,36 +120,38 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
     yield s.copy(r, p);
     if (!Number.isFinite(rho)) { stop.breakDown('non-finite'); return false; }
     if (rhoVanishes(rho, rNorm)) {
-      if (mayRestart()) return (yield* resetShadow()) as boolean;
-      if (rho === 0) { stop.breakDown('rho-zero'); return false; }
+      if (mayRestart()) return (yield* resetShadow('rho-zero')) as boolean;
+      if (rho === 0) { breakDown('rho-zero'); return false; }
     }
     return true;
   }
   // The breakdown restart: r̂ = r (r the true residual, already in r), counted. ρ = ‖r‖² then, zero only for an r that
   // the storage flushed to zero, and that is 'rho-zero' (no second restart without an iteration in between).
-  function* resetShadow(): Generator<unknown, boolean, any> {
+  function* resetShadow(reason: 'rho-zero' | 'sigma-zero' | 'omega-zero'): Generator<unknown, boolean, any> {
     breakdownRestarts++;
+    cause = reason;
     sinceShadow = 0;
     yield s.copy(r, rHat);
     rHatNorm = (yield s.norm(rHat)) as number;
     return (yield* restart(rHatNorm)) as boolean;
   }
-  // Checks the true residual b − A·x (computed in the wide arithmetic, into w): 'stop' (converged or stagnation), or
-  // its norm with r replaced by it.
-  function* checkTrue(): Generator<unknown, number | 'stop', any> {
+  // Checks the true residual b − A·x (computed in the wide arithmetic, into w): 'stop' (converged, or stagnation: the
+  // breakdown `stagnant`), or its norm with r replaced by it.
+  function* checkTrue(stagnant: 'stagnation' | 'rho-zero' | 'sigma-zero' | 'omega-zero'): Generator<unknown, number | 'stop', any> {
     const trueNorm = (yield* residual(s, b, x, w)) as number;
     const verdict = stop.judgeTrue(trueNorm);
     if (trueNorm < bestNorm) { bestNorm = trueNorm; yield s.copy(x, best); }
     if (verdict === 'converged') { stop.converge(); return 'stop'; }
-    if (verdict === 'stagnation') { stop.breakDown('stagnation'); return 'stop'; }
+    if (verdict === 'stagnation') { if (stagnant === 'stagnation') stop.breakDown(stagnant); else breakDown(stagnant); return 'stop'; }
     yield s.copy(w, r);
     return trueNorm;
   }
-  // A breakdown (ρ, σ or ω vanished) with restarts left: restart from the true residual with r̂ = r.
-  function* breakdownRestart(): Generator<unknown, 'stop' | 'restart', any> {
-    const checked = (yield* checkTrue()) as number | 'stop';
+  // A breakdown (ρ, σ or ω vanished) with restarts left: restart from the true residual with r̂ = r. A true residual
+  // that does not improve (the stagnation test) ends the solve with the breakdown itself, not restarted.
+  function* breakdownRestart(reason: 'rho-zero' | 'sigma-zero' | 'omega-zero'): Generator<unknown, 'stop' | 'restart', any> {
+    const checked = (yield* checkTrue(reason)) as number | 'stop';
     if (checked === 'stop') return 'stop';
-    return ((yield* resetShadow()) as boolean) ? 'restart' : 'stop';
+    return ((yield* resetShadow(reason)) as boolean) ? 'restart' : 'stop';
   }
   // Ends an iteration whose residual (r, or s at the half step) has norm `norm`: record it, and check the true
   // residual when it meets the tolerance. Returns 'stop', 'restart' (r replaced by the true residual) or 'go'.
@@ -154,7 +164,7 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
       stop.breakDown('non-finite');
       return 'stop';
     }
-    const checked = (yield* checkTrue()) as number | 'stop';
+    const checked = (yield* checkTrue('stagnation')) as number | 'stop';
     if (checked === 'stop') return 'stop';
     return ((yield* restart(checked)) as boolean) ? 'restart' : 'stop';
   }
@@ -170,8 +180,8 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
       const sigma = (yield s.dot(rHat, vv)) as number;
       if (!Number.isFinite(sigma)) { stop.breakDown('non-finite'); break; }
       if (sigma === 0) {
-        if (mayRestart()) { if (((yield* breakdownRestart()) as string) === 'stop') break; continue; }
-        stop.breakDown('sigma-zero');
+        if (mayRestart()) { if (((yield* breakdownRestart('sigma-zero')) as string) === 'stop') break; continue; }
+        breakDown('sigma-zero');
         break;
       }
       const alpha = rho / sigma;
@@ -200,8 +210,8 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
         sinceShadow++;
         stop.record(sNorm);
         if (stop.trueHistory) stop.recordTrue((yield* residual(s, b, x, w)) as number);
-        if (omega === 0 && mayRestart()) { if (((yield* breakdownRestart()) as string) === 'stop') break; continue; }
-        stop.breakDown(omega === 0 ? 'omega-zero' : 'non-finite');
+        if (omega === 0 && mayRestart()) { if (((yield* breakdownRestart('omega-zero')) as string) === 'stop') break; continue; }
+        if (omega === 0) breakDown('omega-zero'); else stop.breakDown('non-finite');
         break;
       }
       yield s.update(omega, sv, 1, x, x);
@@ -215,8 +225,8 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
       const rhoNext = (yield s.dot(rHat, r)) as number;
       if (!Number.isFinite(rhoNext)) { stop.breakDown('non-finite'); break; }
       if (rhoVanishes(rhoNext, rNorm)) {
-        if (mayRestart()) { if (((yield* breakdownRestart()) as string) === 'stop') break; continue; }
-        if (rhoNext === 0) { stop.breakDown('rho-zero'); break; }
+        if (mayRestart()) { if (((yield* breakdownRestart('rho-zero')) as string) === 'stop') break; continue; }
+        if (rhoNext === 0) { breakDown('rho-zero'); break; }
       }
       const beta = (rhoNext / rho) * (alpha / omega);
       rho = rhoNext;
