@@ -33,6 +33,24 @@ describe('BiCGStab breakdown restarts', () => {
     expect(r.history.slice(0, old.history.length)).toEqual(old.history);
   });
 
+  it('a ρ within the DOT\'s rounding error (|ρ| ≤ γₙ‖r̂‖‖r‖) restarts too; one above it does not', () => {
+    // r̂ = (δ, 0, 1): the same steps as r̂ = e₃ (σ = r̂ᵀ(0, −1, 2) = 2), and ρ₁ = r̂ᵀ(−1/5, 2/5, 0) = −δ/5, against
+    // γ₃·‖r̂‖₂·‖r₁‖₂ ≈ 3·2^-53·0.447 ≈ 1.5e-16.
+    const tiny = bicgstab(A3, e3, { shadow: [2 ** -60, 0, 1], tolerance: 1e-14 });   // |ρ₁| ≈ 1.7e-19
+    expect([tiny.status, tiny.breakdownRestarts]).toEqual(['converged', 1]);
+    expect(tiny.trueResidualNorm).toBeLessThanOrEqual(1e-14);
+    // restarted at ρ₁, from the same x₁ as r̂ = e₃ (where ρ₁ = 0): the same solve from there on, bit for bit
+    const exact = bicgstab(A3, e3, { tolerance: 1e-14 });
+    expect(tiny.history).toEqual(exact.history);
+    expect([...toArray(tiny.x)]).toEqual([...toArray(exact.x)]);
+    const small = bicgstab(A3, e3, { shadow: [2 ** -40, 0, 1], tolerance: 1e-14 });  // |ρ₁| ≈ 1.8e-13
+    expect(small.breakdownRestarts).toBe(0);
+    // without restarts a nonzero ρ is no breakdown: the old solver goes on with it
+    const old = bicgstab(A3, e3, { shadow: [2 ** -60, 0, 1], tolerance: 1e-14, breakdownRestarts: 0 });
+    expect(old.breakdown).not.toBe('rho-zero');
+    expect(old.iterations).toBeGreaterThan(1);
+  });
+
   it('ω = 0: the restart (r̂ = r = s) meets σ = sᵀA·s = 0 at once, and the solve reports the breakdown that made it, omega-zero', () => {
     // r₀ = e₁, v = (1, 1), α = 1, s = (0, −1), t = A·s = (−1, 0): tᵀs = 0
     const A = dense([[1, 1], [1, 0]]);
