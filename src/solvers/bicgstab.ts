@@ -5,7 +5,7 @@
  */
 import type { Range } from '../core/range.js';
 import type { OperatorLike } from './operator.js';
-import { checkVectorInput, type SolverOptions } from './solver-options.js';
+import { checkCount, checkVectorInput, type SolverOptions } from './solver-options.js';
 import type { GpuSolverOptions } from './gpu-solve-checks.js';
 import { begin, finish, runSolve, validateSolve, type ValidatedSolve } from './solve-start.js';
 import type { SolverResult } from './solver-result.js';
@@ -18,6 +18,32 @@ import { residual, type Algorithm, type KrylovSpace } from './krylov-space.js';
 export interface BicgstabOptions extends SolverOptions {
   /** The shadow residual r̂ (default r₀ = b − A·x₀); must not be orthogonal to r₀ (else the breakdown `rho-zero`). */
   shadow?: ArrayLike<number> | Range<1, any>;
+  /**
+   * Breakdown restarts allowed (default {@link DEFAULT_BREAKDOWN_RESTARTS}; an integer ≥ 0, 0: none, the solver stops at
+   * the first breakdown). When ρ = r̂ᵀr vanishes (is 0, or at most γₙ·‖r̂‖₂·‖r‖₂, below the DOT's rounding error), or
+   * σ = r̂ᵀA·p or ω is 0, after at least one iteration since r̂ was set, the solver checks the true residual b − A·x
+   * and restarts from it with the shadow residual reset to it (r̂ = r); only when none is left does it stop with the
+   * breakdown. A breakdown that recurs before the next iteration is reported as the one that made the restart (after
+   * ω = 0, r̂ = r = s gives σ = sᵀA·s = tᵀs = 0 again in exact arithmetic: that is `omega-zero`). The first ρ, of r̂
+   * and r₀, is never restarted: a given `shadow` orthogonal to r₀ is `rho-zero`.
+   */
+  breakdownRestarts?: number;
+}
+
+/**
+ * The default of {@link BicgstabOptions.breakdownRestarts}: a few, as each one costs a true residual; a breakdown that
+ * comes back this often after fresh shadows is the matrix's, not the shadow's.
+ * @group Solvers
+ */
+export const DEFAULT_BREAKDOWN_RESTARTS = 3;
+
+/**
+ * The result of {@link bicgstab}: a {@link SolverResult} and the breakdown restarts it made.
+ * @group Solvers
+ */
+export interface BicgstabResult<T = any> extends SolverResult<T> {
+  /** Restarts with r̂ reset to the true residual after a breakdown (at most `options.breakdownRestarts`). */
+  readonly breakdownRestarts: number;
 }
 
 /**
@@ -27,13 +53,15 @@ export interface BicgstabOptions extends SolverOptions {
  * accessors in `options.arithmetic`, on the CPU or (`backend: 'gpu'`) the GPU. Stopping as {@link cg} (the true residual
  * is checked when the recurrence residual meets the tolerance or diverges, and the recurrence restarts from it
  * otherwise; a solve that stops short returns its checked iterate of the smallest true residual where its last one is
- * worse, one more vector). Breakdowns, as results: `rho-zero`
- * (r̂ᵀr = 0), `sigma-zero` (r̂ᵀA·p = 0), `omega-zero` (tᵀs = 0 or t = 0), `stagnation`, `non-finite`.
+ * worse, one more vector). A vanishing ρ, σ or ω restarts the solve from the true residual with r̂ reset to it, up to
+ * `options.breakdownRestarts` times (counted in the result's `breakdownRestarts`); then breakdowns, as results:
+ * `rho-zero` (r̂ᵀr = 0), `sigma-zero` (r̂ᵀA·p = 0), `omega-zero` (tᵀs = 0 or t = 0), `stagnation`, `non-finite`.
  * @param A - the matrix or operator (square)
  * @param b - the right-hand side
- * @param options - as {@link cg}, and the shadow residual
- * @returns the solution, status, history and recomputed true residual
- * @throws {@link ModprecError} as {@link cg}; as for b for an invalid `options.shadow`
+ * @param options - as {@link cg}, the shadow residual and the breakdown restarts
+ * @returns the solution, status, history, recomputed true residual and breakdown restarts
+ * @throws {@link ModprecError} as {@link cg}; as for b for an invalid `options.shadow`; `INVALID_OPTION` naming
+ *   `options.breakdownRestarts` unless it is an integer ≥ 0
  * @example
  * ```ts
  * import { bicgstab, matrix } from 'modprec';
@@ -48,30 +76,82 @@ export interface BicgstabOptions extends SolverOptions {
  * ```
  * @group Solvers
  */
-export function bicgstab(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, options?: BicgstabOptions & { backend?: 'cpu' }): SolverResult;
+export function bicgstab(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, options?: BicgstabOptions & { backend?: 'cpu' }): BicgstabResult;
 /** BiCGStab on the GPU (as {@link cg}'s GPU overload). */
-export function bicgstab(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, options: BicgstabOptions & GpuSolverOptions): Promise<SolverResult>;
-export function bicgstab(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, options?: BicgstabOptions & (GpuSolverOptions | { backend?: 'cpu' })): SolverResult | Promise<SolverResult> {
+export function bicgstab(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, options: BicgstabOptions & GpuSolverOptions): Promise<BicgstabResult>;
+export function bicgstab(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, options?: BicgstabOptions & (GpuSolverOptions | { backend?: 'cpu' })): BicgstabResult | Promise<BicgstabResult> {
   const v = validateSolve(A, b, options);
   const shadow = options?.shadow === undefined ? undefined : checkVectorInput('options.shadow', options.shadow, v.A.size);
-  return runSolve(v, (s) => bicgstabIteration(s, v, shadow));
+  const restarts = checkCount('options.breakdownRestarts', options?.breakdownRestarts ?? DEFAULT_BREAKDOWN_RESTARTS, 0);
+  return runSolve(v, (s) => bicgstabIteration(s, v, shadow, restarts));
 }
 
-function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: ArrayLike<number> | Range<1, any> | undefined): Algorithm<SolverResult> {
+function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: ArrayLike<number> | Range<1, any> | undefined, maxBreakdownRestarts: number): Algorithm<BicgstabResult> {
   const start = yield* begin(s, v);
   const { b, x, r, stop } = start;
   const w = start.t;
-  if (start.done) return yield* finish(s, start, 0);
+  let breakdownRestarts = 0;
+  const withRestarts = (result: SolverResult): BicgstabResult => Object.freeze({ ...result, breakdownRestarts });
+  if (start.done) return withRestarts(yield* finish(s, start, 0));
   const rHat = shadow === undefined ? s.make() : ((yield s.load(shadow)) as V);
   if (shadow === undefined) yield s.copy(r, rHat);
   const p = s.make(), vv = s.make(), sv = s.make(), t = s.make();
   let rho = 0;
-  function* restart(): Generator<unknown, boolean, any> {
+  // ‖r̂‖₂, for the test of a vanishing ρ (measured only where a breakdown restart may follow).
+  let rHatNorm = maxBreakdownRestarts > 0 ? ((yield s.norm(rHat)) as number) : 0;
+  // γₙ of the arithmetic: |ρ| ≤ γₙ·‖r̂‖₂·‖r‖₂ lies within the DOT's rounding error bound (Higham, Thm 3.1/3.5), so the
+  // computed ρ cannot tell r̂ from a vector orthogonal to r.
+  const nu = s.n * v.options.arithmetic.unitRoundoff;
+  const gamma = nu < 1 ? nu / (1 - nu) : Infinity;
+  // Iterations since r̂ was last set: a breakdown restart right after one would rebuild the same r̂ = r and p = r.
+  let sinceShadow = 0;
+  const mayRestart = (): boolean => breakdownRestarts < maxBreakdownRestarts && sinceShadow > 0;
+  // The breakdown that made the last restart. One that recurs before an iteration is reported as it: the restart did
+  // not recover it (after ω = 0, r̂ = r = s gives σ = sᵀA·s = tᵀs = 0 again in exact arithmetic).
+  let cause: 'rho-zero' | 'sigma-zero' | 'omega-zero' | undefined;
+  const breakDown = (reason: 'rho-zero' | 'sigma-zero' | 'omega-zero'): void => {
+    stop.breakDown(sinceShadow === 0 && cause !== undefined ? cause : reason);
+  };
+  const rhoVanishes = (value: number, rNorm: number): boolean =>
+    value === 0 || (maxBreakdownRestarts > 0 && Math.abs(value) <= gamma * rHatNorm * rNorm);
+  // ρ = r̂ᵀr and p = r, with r the true residual of norm rNorm; false when the solve must stop.
+  function* restart(rNorm: number): Generator<unknown, boolean, any> {
     rho = (yield s.dot(rHat, r)) as number;
     yield s.copy(r, p);
     if (!Number.isFinite(rho)) { stop.breakDown('non-finite'); return false; }
-    if (rho === 0) { stop.breakDown('rho-zero'); return false; }
+    if (rhoVanishes(rho, rNorm)) {
+      if (mayRestart()) return (yield* resetShadow('rho-zero')) as boolean;
+      if (rho === 0) { breakDown('rho-zero'); return false; }
+    }
     return true;
+  }
+  // The breakdown restart: r̂ = r (r the true residual, already in r), counted. ρ = ‖r‖² then, zero only for an r that
+  // the storage flushed to zero, and that is 'rho-zero' (no second restart without an iteration in between).
+  function* resetShadow(reason: 'rho-zero' | 'sigma-zero' | 'omega-zero'): Generator<unknown, boolean, any> {
+    breakdownRestarts++;
+    cause = reason;
+    sinceShadow = 0;
+    yield s.copy(r, rHat);
+    rHatNorm = (yield s.norm(rHat)) as number;
+    return (yield* restart(rHatNorm)) as boolean;
+  }
+  // Checks the true residual b − A·x (computed in the wide arithmetic, into w): 'stop' (converged, or stagnation: the
+  // breakdown `stagnant`), or its norm with r replaced by it.
+  function* checkTrue(stagnant: 'stagnation' | 'rho-zero' | 'sigma-zero' | 'omega-zero'): Generator<unknown, number | 'stop', any> {
+    const trueNorm = (yield* residual(s, b, x, w)) as number;
+    const verdict = stop.judgeTrue(trueNorm);
+    if (trueNorm < bestNorm) { bestNorm = trueNorm; yield s.copy(x, best); }
+    if (verdict === 'converged') { stop.converge(); return 'stop'; }
+    if (verdict === 'stagnation') { if (stagnant === 'stagnation') stop.breakDown(stagnant); else breakDown(stagnant); return 'stop'; }
+    yield s.copy(w, r);
+    return trueNorm;
+  }
+  // A breakdown (ρ, σ or ω vanished) with restarts left: restart from the true residual with r̂ = r. A true residual
+  // that does not improve (the stagnation test) ends the solve with the breakdown itself, not restarted.
+  function* breakdownRestart(reason: 'rho-zero' | 'sigma-zero' | 'omega-zero'): Generator<unknown, 'stop' | 'restart', any> {
+    const checked = (yield* checkTrue(reason)) as number | 'stop';
+    if (checked === 'stop') return 'stop';
+    return ((yield* resetShadow(reason)) as boolean) ? 'restart' : 'stop';
   }
   // Ends an iteration whose residual (r, or s at the half step) has norm `norm`: record it, and check the true
   // residual when it meets the tolerance. Returns 'stop', 'restart' (r replaced by the true residual) or 'go'.
@@ -84,13 +164,9 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
       stop.breakDown('non-finite');
       return 'stop';
     }
-    const trueNorm = (yield* residual(s, b, x, w)) as number;
-    const verdict = stop.judgeTrue(trueNorm);
-    if (trueNorm < bestNorm) { bestNorm = trueNorm; yield s.copy(x, best); }
-    if (verdict === 'converged') { stop.converge(); return 'stop'; }
-    if (verdict === 'stagnation') { stop.breakDown('stagnation'); return 'stop'; }
-    yield s.copy(w, r);
-    return ((yield* restart()) as boolean) ? 'restart' : 'stop';
+    const checked = (yield* checkTrue('stagnation')) as number | 'stop';
+    if (checked === 'stop') return 'stop';
+    return ((yield* restart(checked)) as boolean) ? 'restart' : 'stop';
   }
   // The checked iterate of the smallest true residual (x₀ to begin with), one more vector: what a solve that stops short
   // returns where its last x is worse (a recurrence that diverged before a check caught it), as GMRES does.
@@ -98,12 +174,16 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
   yield s.copy(x, best);
   let bestNorm = start.rNorm;
   let iterations = 0;
-  if ((yield* restart()) as boolean) {
+  if ((yield* restart(start.rNorm)) as boolean) {
     while (iterations < v.options.maxIterations) {
       yield s.apply(1, p, 0, vv);
       const sigma = (yield s.dot(rHat, vv)) as number;
       if (!Number.isFinite(sigma)) { stop.breakDown('non-finite'); break; }
-      if (sigma === 0) { stop.breakDown('sigma-zero'); break; }
+      if (sigma === 0) {
+        if (mayRestart()) { if (((yield* breakdownRestart('sigma-zero')) as string) === 'stop') break; continue; }
+        breakDown('sigma-zero');
+        break;
+      }
       const alpha = rho / sigma;
       if (!Number.isFinite(alpha)) { stop.breakDown('non-finite'); break; }
       yield s.update(1, r, -alpha, vv, sv);                 // s = r − α·v
@@ -113,6 +193,7 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
         yield s.update(alpha, p, 1, x, x);
         yield s.copy(sv, r);
         iterations++;
+        sinceShadow++;
         if (((yield* settle(sNorm)) as string) === 'stop') break;
         continue;
       }
@@ -126,20 +207,27 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
       if (omega === 0 || !Number.isFinite(omega)) {
         yield s.copy(sv, r);
         iterations++;
+        sinceShadow++;
         stop.record(sNorm);
         if (stop.trueHistory) stop.recordTrue((yield* residual(s, b, x, w)) as number);
-        stop.breakDown(omega === 0 ? 'omega-zero' : 'non-finite');
+        if (omega === 0 && mayRestart()) { if (((yield* breakdownRestart('omega-zero')) as string) === 'stop') break; continue; }
+        if (omega === 0) breakDown('omega-zero'); else stop.breakDown('non-finite');
         break;
       }
       yield s.update(omega, sv, 1, x, x);
       yield s.update(1, sv, -omega, t, r);                  // r = s − ω·t
       iterations++;
-      const next = (yield* settle((yield s.norm(r)) as number)) as string;
+      sinceShadow++;
+      const rNorm = (yield s.norm(r)) as number;
+      const next = (yield* settle(rNorm)) as string;
       if (next === 'stop') break;
       if (next === 'restart') continue;
       const rhoNext = (yield s.dot(rHat, r)) as number;
       if (!Number.isFinite(rhoNext)) { stop.breakDown('non-finite'); break; }
-      if (rhoNext === 0) { stop.breakDown('rho-zero'); break; }
+      if (rhoVanishes(rhoNext, rNorm)) {
+        if (mayRestart()) { if (((yield* breakdownRestart('rho-zero')) as string) === 'stop') break; continue; }
+        if (rhoNext === 0) { breakDown('rho-zero'); break; }
+      }
       const beta = (rhoNext / rho) * (alpha / omega);
       rho = rhoNext;
       yield s.update(-omega, vv, 1, p, p);                  // p = r + β·(p − ω·v)
@@ -147,5 +235,5 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
     }
   }
   if (stop.status !== 'converged' && !(((yield* residual(s, b, x, w)) as number) <= bestNorm)) yield s.copy(best, x);
-  return yield* finish(s, start, iterations);
+  return withRestarts(yield* finish(s, start, iterations));
 }
