@@ -91,8 +91,10 @@ export function checkBinaryFormatParameters(parameter: string, params: BinaryFor
 /**
  * Computes the landmark values of a binary format.
  *
- * @param params - significand precision and exponent range (p ≤ 53, exponents within binary64's)
+ * @param params - significand precision and exponent range: integers, 1 ≤ p ≤ 53, −1022 ≤ emin ≤ emax ≤ 1023
  * @returns maxFinite, minNormal, minSubnormal, overflowThreshold and unitRoundoff as exact doubles
+ * @throws {@link ModprecError} `INVALID_FORMAT` naming the field (`params.significandBits`, …) outside that range,
+ *   where the landmarks would not be exact doubles (p = 60 gave maxFinite 2^16 for binary16's exponents)
  * @example
  * ```ts
  * import { BINARY16, binaryFormatLimits } from 'modprec';
@@ -103,7 +105,11 @@ export function checkBinaryFormatParameters(parameter: string, params: BinaryFor
  * @group Formats
  */
 export function binaryFormatLimits(params: BinaryFormatParameters): BinaryFormatLimits {
-  const { significandBits: p, minExponent: emin, maxExponent: emax } = params;
+  const { significandBits: p, minExponent: emin, maxExponent: emax } = params ?? ({} as BinaryFormatParameters);
+  // The same ranges as the testing oracle's roundRationalToFormat: every landmark below is then an exact double.
+  if (!Number.isInteger(p) || p < 1 || p > 53) fail('INVALID_FORMAT', 'params.significandBits', 'must be an integer in [1, 53]', p);
+  if (!Number.isInteger(emin) || emin < -1022) fail('INVALID_FORMAT', 'params.minExponent', 'must be an integer ≥ −1022', emin);
+  if (!Number.isInteger(emax) || emax > 1023 || emax < emin) fail('INVALID_FORMAT', 'params.maxExponent', 'must be an integer in [minExponent, 1023]', emax);
   // Written as products of powers of two so that emax = 1023 does not overflow on the way.
   return {
     maxFinite: (2 - 2 ** (1 - p)) * 2 ** emax,

@@ -29,6 +29,22 @@ export function ddSqrt(out: DdBuffer, ah: number, al: number): void {
     out[1] = ah === 0 || ah === Infinity ? 0 : NaN;
     return;
   }
+  // The residual needs sh² and its TwoProd error as normal doubles: near 2^1024 the split of sh·sh overflowed
+  // (√MAX_VALUE gave (−∞, NaN)), and below ~2^−916 the error fell under 2^−1074 (√(7·2^−1074) lost its lo). Scaling
+  // by an even power of two is exact and keeps √ in range, so those inputs go through it.
+  if (ah > 2 ** 1000 || ah < 2 ** -900) {
+    const big = ah > 2 ** 1000;
+    sqrtInRange(out, big ? ah * 2 ** -200 : ah * 2 ** 600, big ? al * 2 ** -200 : al * 2 ** 600);
+    const back = big ? 2 ** 100 : 2 ** -300;
+    out[0] = out[0]! * back;
+    out[1] = out[1]! * back;
+    return;
+  }
+  sqrtInRange(out, ah, al);
+}
+
+/** SQRTDWtoDW for 2^−900 ≤ ah ≤ 2^1000, where every intermediate is a normal double. */
+function sqrtInRange(out: DdBuffer, ah: number, al: number): void {
   const sh = Math.sqrt(ah);
   const p = sh * sh;
   // ah − p is exact (Sterbenz: p lies within a few ulps of ah), so r1 = RN(ah − sh²) as an FMA would give.

@@ -33,10 +33,11 @@ export function scratchOf(set: RnsModuliSet): RnsNumber {
   return s;
 }
 
-function checkSets(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
-  if (x.set !== z.set || y.set !== z.set) {
-    checkSameSet('x', x, z.set);
-    checkSameSet('y', y, z.set);
+// `?.`: a missing operand (null, undefined) reaches checkSameSet's typed error instead of a TypeError on `.set`.
+function checkSets(z: RnsNumber, x: RnsNumber, y: RnsNumber, xName = 'x', yName = 'y'): void {
+  if (x?.set !== z.set || y?.set !== z.set) {
+    checkSameSet(xName, x, z.set);
+    checkSameSet(yName, y, z.set);
   }
 }
 
@@ -280,8 +281,8 @@ export function rnsMul(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
  * @group RNS
  */
 export function rnsFma(z: RnsNumber, a: RnsNumber, b: RnsNumber, c: RnsNumber): void {
-  checkSets(z, a, b);
-  if (c.set !== z.set) checkSameSet('c', c, z.set);
+  checkSets(z, a, b, 'a', 'b');
+  if (c?.set !== z.set) checkSameSet('c', c, z.set);
   if (a.open !== 0) rnsResolve(a);
   if (b.open !== 0) rnsResolve(b);
   if (z !== c) { fmaOrdinary(z, a, b, c); return; }
@@ -330,8 +331,8 @@ const productScratch = new WeakMap<RnsModuliSet, RnsNumber>();
  * @group RNS
  */
 export function rnsMulAdd2(z: RnsNumber, a: RnsNumber, x: RnsNumber, b: RnsNumber, y: RnsNumber): void {
-  checkSets(z, a, x);
-  checkSets(z, b, y);
+  checkSets(z, a, x, 'a', 'x');
+  checkSets(z, b, y, 'b', 'y');
   if (a.open !== 0) rnsResolve(a);
   if (x.open !== 0) rnsResolve(x);
   if (b.open !== 0) rnsResolve(b);
@@ -510,7 +511,7 @@ function multiplyExact(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
  * @group RNS
  */
 export function rnsNeg(z: RnsNumber, x: RnsNumber): void {
-  if (x.set !== z.set) checkSameSet('x', x, z.set);
+  if (x?.set !== z.set) checkSameSet('x', x, z.set);
   copyInto(z, x, 1);
 }
 
@@ -530,7 +531,7 @@ export function rnsNeg(z: RnsNumber, x: RnsNumber): void {
  * @group RNS
  */
 export function rnsAbs(z: RnsNumber, x: RnsNumber): void {
-  if (x.set !== z.set) checkSameSet('x', x, z.set);
+  if (x?.set !== z.set) checkSameSet('x', x, z.set);
   copyInto(z, x, x.sign);
 }
 
@@ -550,7 +551,7 @@ export function rnsAbs(z: RnsNumber, x: RnsNumber): void {
  * @group RNS
  */
 export function rnsSet(z: RnsNumber, x: RnsNumber): void {
-  if (x.set !== z.set) checkSameSet('x', x, z.set);
+  if (x?.set !== z.set) checkSameSet('x', x, z.set);
   copyInto(z, x, 0);
 }
 
@@ -588,7 +589,10 @@ export function rnsSign(x: RnsNumber): number {
  * @group RNS
  */
 export function rnsCompare(x: RnsNumber, y: RnsNumber): number {
-  if (x.set !== y.set) checkSameSet('y', y, x.set);
+  if (x?.set !== y?.set) {
+    if (!(x instanceof RnsNumber)) fail('INVALID_VALUE', 'x', 'must be an RnsNumber', x);
+    checkSameSet('y', y, x.set);
+  }
   rnsResolve(x);
   rnsResolve(y);
   const sx = rnsSign(x), sy = rnsSign(y);

@@ -11,7 +11,7 @@ import { rnsAdd, rnsSub } from './arithmetic.js';
 import { significandBitsUpper, significandLimbs } from './rounding.js';
 import { RnsNumber, checkSameSet, installNumberConversions, markOwnOrdinary, setZero } from './rns-number-class.js';
 import { rnsResolve } from './resolve.js';
-import { rnsToRational } from './convert-exact.js';
+import { rnsToRational, setRoundedRational } from './convert-exact.js';
 
 const LIMB = 2 ** LIMB_BITS;
 
@@ -178,12 +178,56 @@ export function rnsToNumber(x: RnsNumber, roundToOdd = false): number {
 export function rnsFromDoubleDouble(z: RnsNumber, hi: number, lo: number): void {
   checkFinite('hi', hi);
   checkFinite('lo', lo);
+  if (lo !== 0 && hi !== 0) {
+    // A pair whose significand spans p or p + 1 bits may still fit p bits (a carry, or lo of the other sign), where
+    // rnsAdd's conservative overflow test can round off its last bit: (2^53 − 1, 2^-53) was read inexactly by rns106.
+    const span = topExponent(hi) - lowestSetBitExponent(lo) + 1;
+    const p = z.set.precision;
+    if (span === p || span === p + 1) { setExactPair(z, hi, lo); return; }
+  }
   setFromNumber(z, hi);
   if (lo !== 0) {
     const t = loScratch(z.set);
     setFromNumber(t, lo);
     rnsAdd(z, z, t);
   }
+}
+
+const pairView = new DataView(new ArrayBuffer(8));
+
+/** ⌊log2 |x|⌋ of a finite nonzero double (subnormals included). */
+function topExponent(x: number): number {
+  pairView.setFloat64(0, x);
+  const biased = (pairView.getUint32(0) >>> 20) & 0x7ff;
+  if (biased !== 0) return biased - 1023;
+  return Math.floor(Math.log2(Math.abs(x))); // subnormal: exact, a power of two times an integer below 2^52
+}
+
+/** The exponent of the lowest set bit of a finite nonzero double. */
+function lowestSetBitExponent(x: number): number {
+  pairView.setFloat64(0, x);
+  const high = pairView.getUint32(0), low = pairView.getUint32(4);
+  const biased = (high >>> 20) & 0x7ff;
+  const ulpExponent = (biased === 0 ? 1 : biased) - 1075;
+  const ctz = (w: number): number => 31 - Math.clz32(w & -w);
+  const mantissaHigh = (high & 0xfffff) | (biased === 0 ? 0 : 0x100000);
+  return ulpExponent + (low !== 0 ? ctz(low) : 32 + ctz(mantissaHigh));
+}
+
+/** A finite double as a BigInt multiple of 2^-1074. */
+function scaledToSubnormalGrid(x: number): bigint {
+  pairView.setFloat64(0, x);
+  const bits = pairView.getBigUint64(0);
+  const biased = Number((bits >> 52n) & 0x7ffn);
+  const m = (bits & 0xfffffffffffffn) | (biased === 0 ? 0n : 1n << 52n);
+  const v = biased <= 1 ? m : m << BigInt(biased - 1);
+  return bits >> 63n ? -v : v;
+}
+
+/** z := hi + lo exactly when it fits p bits, else rounded once (BigInt: only pairs at the precision's edge). */
+function setExactPair(z: RnsNumber, hi: number, lo: number): void {
+  const n = scaledToSubnormalGrid(hi) + scaledToSubnormalGrid(lo);
+  setRoundedRational(z, n < 0n, n < 0n ? -n : n, 1n, -1074);
 }
 
 const loScratchBySet = new WeakMap<RnsModuliSet, RnsNumber>();
