@@ -15,6 +15,7 @@ import { bindExtent, bindingLimit, checkBufferSize, checkScaleBinding, columnReg
 import { chainedEllSpmv, ellFitsOneBinding, ellOutputFits, ellWindowsX, valuesMatrix } from './ell-spmv-chain-webgpu.js';
 import { finishArgs, finishBody, finishProgramOptions, finishThreads, scalarBindings } from '../../src/backends/webgpu/finish-pass.js';
 import { gpuFormat } from '../../src/backends/webgpu/formats.js';
+import { checkEllSlots } from '../../src/sparse/ell-matrix.js';
 import { elementIndex, allowFallback, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
 import { getProgram, submitPasses, type BoundArray } from '../../src/backends/webgpu/program.js';
 import { aliasSnapshot, bindOldFromOutput, checkOwnedOutput, outputWindow, serialisedViewWrite, throughPackedOutput, writesLanes, writesInPlace } from '../../src/backends/webgpu/view-output.js';
@@ -76,19 +77,8 @@ function checkEllParts(A: EllParts): { rows: number; cols: number; width: number
   if (entries > 2 ** 31 - 1) fail('INVALID_SIZE', 'A.stride', 'times A.width must be below 2^31 (32-bit indices on the GPU)', entries);
   if (!(A.colIndex instanceof Int32Array) || A.colIndex.length < entries) fail('INVALID_STORAGE', 'A.colIndex', `must be an Int32Array of at least stride·width = ${entries} entries`, A.colIndex);
   if (!A.values || A.values.length < entries) fail('INVALID_STORAGE', 'A.values', `must hold at least stride·width = ${entries} values`, A.values);
-  for (let k = 0; k < entries; k++) {
-    const c = A.colIndex[k]!;
-    if (c < -1 || c >= cols) fail('INDEX_OUT_OF_RANGE', `A.colIndex[${k}]`, `must be in [-1, ${cols})`, c);
-  }
-  // The CPU's structure rules (ellStructure): padding last in a row, rows rows … stride − 1 padding only.
-  for (let i = 0; i < stride; i++) {
-    let padded = i >= rows;
-    for (let k = 0; k < width; k++) {
-      const at = i + k * stride;
-      if (A.colIndex[at] === -1) padded = true;
-      else if (padded) fail('INVALID_VALUE', `A.colIndex[${at}]`, i >= rows ? `is in row ${i} beyond rows = ${rows}, which must be padding` : `(row ${i}, slot ${k}) follows padding; padding must come last in a row`, A.colIndex[at]);
-    }
-  }
+  // The CPU's slot rules (ellStructure's): columns in range, padding last in a row, rows past `rows` padding only.
+  checkEllSlots(A.colIndex, { rows, cols, width, stride }, 'A.colIndex');
   return { rows, cols, width, stride, entries };
 }
 

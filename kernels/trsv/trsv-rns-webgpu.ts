@@ -20,6 +20,7 @@
  * @module
  */
 import { fail } from '../../src/core/errors.js';
+import { checkArgumentsObject } from '../../src/backends/webgpu/kernel-common.js';
 import { getProgram, type Pass } from '../../src/backends/webgpu/program.js';
 import type { GpuBuffer } from '../../src/backends/webgpu/webgpu-types.js';
 import { rnsZerosOnDevice, type RnsDeviceArray, type RnsExactValue } from '../../src/formats/rns/gpu/rns-device-array.js';
@@ -89,8 +90,7 @@ return 0.0;
  * @group GPU
  */
 export async function rnsGpuTrsv(args: RnsGpuTrsvArgs): Promise<void> {
-  // An object before any field is read, as the other resident kernels check it.
-  if (typeof args !== 'object' || args === null) fail('INVALID_OPTION', 'arguments', 'must be an object { A, x, n, uplo, trans, diag, lda }', args);
+  checkArgumentsObject(args, '{ A, x, n, uplo, trans, diag, lda }');
   const { A, x, n } = args;
   const uplo = choice('uplo', args.uplo, ['U', 'L'], 'U');
   const trans = choice('trans', args.trans, ['N', 'T'], 'N');

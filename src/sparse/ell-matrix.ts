@@ -85,6 +85,22 @@ export function ellStructure(parts: EllStructure): EllStructure {
   if (stride < rows) fail('INVALID_STRIDE', 'stride', `must be at least rows = ${rows}`, stride);
   const colIndex = checkInt32Array('colIndex', p.colIndex);
   checkLength('colIndex.length', colIndex.length, stride * width, 'stride * width');
+  checkEllSlots(colIndex, { rows, cols, width, stride });
+  return { rows, cols, width, stride, colIndex };
+}
+
+/**
+ * Checks an ELL structure's column indices slot by slot (the shape already checked): every index inside the matrix
+ * or {@link ELL_PADDING}, padding only after a row's entries, rows `rows … stride − 1` padding only. The one check
+ * {@link ellStructure} and the GPU's upload (`toDeviceEll`, which names the indices `A.colIndex`) share.
+ * @param colIndex - at least stride·width indices, slot k of row i at i + k·stride
+ * @param shape - rows, cols, width, stride
+ * @param name - the indices' parameter name in errors (default `colIndex`)
+ * @throws {@link ModprecError} `INDEX_OUT_OF_RANGE` for a column outside `-1 … cols − 1`; `INVALID_VALUE` for an entry
+ *   after padding in the same row, or an entry in a row at or beyond `rows`
+ */
+export function checkEllSlots(colIndex: ArrayLike<number>, shape: { rows: number; cols: number; width: number; stride: number }, name = 'colIndex'): void {
+  const { rows, cols, width, stride } = shape;
   for (let i = 0; i < stride; i++) {
     let padded = i >= rows; // rows added by rounding the stride up hold padding only
     for (let k = 0; k < width; k++) {
@@ -93,14 +109,13 @@ export function ellStructure(parts: EllStructure): EllStructure {
       if (col === ELL_PADDING) {
         padded = true;
       } else if (col < 0 || col >= cols) {
-        fail('INDEX_OUT_OF_RANGE', `colIndex[${at}]`, `(row ${i}, slot ${k}) must lie in 0..${cols - 1} or be ELL_PADDING = -1`, col);
+        fail('INDEX_OUT_OF_RANGE', `${name}[${at}]`, `(row ${i}, slot ${k}) must lie in 0..${cols - 1} or be ELL_PADDING = -1`, col);
       } else if (padded) {
         const where = i >= rows ? `is in row ${i} beyond rows = ${rows}, which must be padding` : `(row ${i}, slot ${k}) follows padding; padding must come last in a row`;
-        fail('INVALID_VALUE', `colIndex[${at}]`, where, col);
+        fail('INVALID_VALUE', `${name}[${at}]`, where, col);
       }
     }
   }
-  return { rows, cols, width, stride, colIndex };
 }
 
 /**

@@ -12,6 +12,7 @@ import { significandBitsUpper, significandLimbs } from './rounding.js';
 import { RnsNumber, checkSameSet, installNumberConversions, markOwnOrdinary, setZero } from './rns-number-class.js';
 import { rnsResolve } from './resolve.js';
 import { rnsToRational, setRoundedRational } from './convert-exact.js';
+import { decomposeNumber } from '../dd/rational.js';
 
 const LIMB = 2 ** LIMB_BITS;
 
@@ -216,12 +217,8 @@ function lowestSetBitExponent(x: number): number {
 
 /** A finite double as a BigInt multiple of 2^-1074. */
 function scaledToSubnormalGrid(x: number): bigint {
-  pairView.setFloat64(0, x);
-  const bits = pairView.getBigUint64(0);
-  const biased = Number((bits >> 52n) & 0x7ffn);
-  const m = (bits & 0xfffffffffffffn) | (biased === 0 ? 0n : 1n << 52n);
-  const v = biased <= 1 ? m : m << BigInt(biased - 1);
-  return bits >> 63n ? -v : v;
+  const { mantissa, exponent } = decomposeNumber(x);
+  return mantissa << BigInt(exponent + 1074);
 }
 
 /** z := hi + lo exactly when it fits p bits, else rounded once (BigInt: only pairs at the precision's edge). */
