@@ -9,6 +9,7 @@ import { checkCount, checkVectorInput, type SolverOptions } from './solver-optio
 import type { GpuSolverOptions } from './gpu-solve-checks.js';
 import { begin, finish, runSolve, validateSolve, type ValidatedSolve } from './solve-start.js';
 import type { SolverResult } from './solver-result.js';
+import { gamma } from '../../kernels/shared/accumulation.js';
 import { residual, type Algorithm, type KrylovSpace } from './krylov-space.js';
 
 /**
@@ -101,8 +102,7 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
   let rHatNorm = maxBreakdownRestarts > 0 ? ((yield s.norm(rHat)) as number) : 0;
   // γₙ of the arithmetic: |ρ| ≤ γₙ·‖r̂‖₂·‖r‖₂ lies within the DOT's rounding error bound (Higham, Thm 3.1/3.5), so the
   // computed ρ cannot tell r̂ from a vector orthogonal to r.
-  const nu = s.n * v.options.arithmetic.unitRoundoff;
-  const gamma = nu < 1 ? nu / (1 - nu) : Infinity;
+  const gammaN = gamma(s.n, v.options.arithmetic.unitRoundoff);
   // Iterations since r̂ was last set: a breakdown restart right after one would rebuild the same r̂ = r and p = r.
   let sinceShadow = 0;
   const mayRestart = (): boolean => breakdownRestarts < maxBreakdownRestarts && sinceShadow > 0;
@@ -113,7 +113,7 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
     stop.breakDown(sinceShadow === 0 && cause !== undefined ? cause : reason);
   };
   const rhoVanishes = (value: number, rNorm: number): boolean =>
-    value === 0 || (maxBreakdownRestarts > 0 && Math.abs(value) <= gamma * rHatNorm * rNorm);
+    value === 0 || (maxBreakdownRestarts > 0 && Math.abs(value) <= gammaN * rHatNorm * rNorm);
   // ρ = r̂ᵀr and p = r, with r the true residual of norm rNorm; false when the solve must stop.
   function* restart(rNorm: number): Generator<unknown, boolean, any> {
     rho = (yield s.dot(rHat, r)) as number;
