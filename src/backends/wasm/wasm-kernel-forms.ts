@@ -92,9 +92,28 @@ export interface WasmKernelForms {
    * 10.23 ms (69 → 82 % of STREAM), f32 storage 7.43 → 5.75 ms.
    */
   readonly gemvRowGroup: 2 | 4;
+  /**
+   * The general DOT chunk (kernels/dot/dot-wasm.ts, `dotChunk`, without lookahead) loops on x's pointer alone,
+   * tested at the loop's end (no step counter; a loop the engine unrolls, with one stack check per unrolled pair
+   * of steps): the same steps in the same order, so the same bits. Used by DOT, GEMV's and TRSV's row dots.
+   */
+  readonly dotPointerLoop: boolean;
+  /**
+   * The checked fp16·fp16 chunk (kernels/dot/dot-narrow-wasm.ts) rebiases only x (times 2^127) and takes y's shifted
+   * bits as they are (y·2^-112): each binary32 product is xy·2^-97, exact for every pair, and the chunk keeps its
+   * sums times 2^-97 (scaled when read, scaled back when stored): one multiplication fewer per four products, the
+   * same roundings, so the same bits.
+   */
+  readonly halfDotScaledSums: boolean;
+  /**
+   * The lean checked 16-bit DOT chunk (kernels/dot/dot-narrow-wasm.ts) takes two steps of 8 elements per loop
+   * iteration (the second at a larger offset; the pointers advanced once): the same steps in the same order, so the
+   * same bits; fewer loop instructions per element.
+   */
+  readonly halfDotPairs: boolean;
 }
 
-let forms: WasmKernelForms = { ellWide: true, halfDotChecked: true, halfDotLean: true, dotLookahead: 0, ddDotSplit: 'veltkamp', ddDotLazy: false, ellSlotsUnrolled: false, halfDotPromote: 'shuffle', int8PairForms: true, halfDotResume: true, gemvRowGroup: 4 };
+let forms: WasmKernelForms = { ellWide: true, halfDotChecked: true, halfDotLean: true, dotLookahead: 0, ddDotSplit: 'veltkamp', ddDotLazy: false, ellSlotsUnrolled: false, halfDotPromote: 'shuffle', int8PairForms: true, halfDotResume: true, gemvRowGroup: 4, dotPointerLoop: false, halfDotScaledSums: false, halfDotPairs: false };
 
 /** The forms in effect. */
 export function wasmKernelForms(): WasmKernelForms {
