@@ -264,7 +264,8 @@ export const CHECK_BLOCK = 512;
  * after shuffles (fewer shuffle-port operations; same values).
  * `scaledSums` (fp16 only; wasmKernelForms().halfDotScaledSums): x times 2^127, y's shifted bits as they are, so each
  * binary32 product is xy·2^-97 (exact for every pair), with the sums kept times 2^-97 inside the call (same bits).
- * `pairs` (lean bf16 only; wasmKernelForms().halfDotPairs): two steps a loop iteration (same steps, same order).
+ * `pairs` (lean bf16 only; wasmKernelForms().halfDotPairs): two steps a loop iteration (same steps, same order; the
+ * lookahead reads, if any, once an iteration).
  * `scratch`: as for {@link narrowDotChunk} (its bytes 48–51 take the lookahead loads' or, 64–95 the products).
  */
 export function checkedNarrowDotChunk(sx: WasmStorage, scaledX: boolean, sy: WasmStorage, scaledY: boolean, scratch: number, lean = false, lookahead = 0, viaMemory = false, scaledSums = false, pairs = false): CheckedDotChunk | null {
