@@ -239,7 +239,7 @@ function halfChunk(xName: string, scaledX: boolean, yName: string, scaledY: bool
 export type CheckedDotChunk = (px: number, sx: number, py: number, sy: number, n: number) => number;
 
 const [I32X4_SUB, I32X4_MIN_U, I32X4_MAX_U, I32X4_LT_U, I32X4_ALL_TRUE, I32X4_SHR_S] = [0xb1, 0xb7, 0xb9, 0x3a, 0xa3, 0xac];
-const [I16X8_SHL, I16X8_MAX_U, I16X8_LT_U, I16X8_ALL_TRUE] = [0x8b, 0x99, 0x30, 0x83];
+const [I16X8_SHL, I16X8_MAX_U, I16X8_LT_U, I16X8_ALL_TRUE, I16X8_ADD] = [0x8b, 0x99, 0x30, 0x83, 0x8e];
 
 /** Elements between the checked chunk's checks: what it computes in vain at most, where it stops. */
 export const CHECK_BLOCK = 512;
@@ -263,7 +263,8 @@ export const CHECK_BLOCK = 512;
  * `viaMemory` (wasmKernelForms().halfDotPromote 'memory'): the products widened from a copy in memory instead of
  * after shuffles (fewer shuffle-port operations; same values).
  * `scaledSums` (fp16 only; wasmKernelForms().halfDotScaledSums): x times 2^127, y's shifted bits as they are, so each
- * binary32 product is xy·2^-97 (exact for every pair), with the sums kept times 2^-97 inside the call (same bits).
+ * binary32 product is xy·2^-97 (exact for every pair), with the sums kept times 2^-97 inside the call (same bits);
+ * its check doubles the patterns by an add instead of a shift (the same flag).
  * `pairs` (lean bf16 only; wasmKernelForms().halfDotPairs): two steps a loop iteration (same steps, same order; the
  * lookahead reads, if any, once an iteration).
  * `scratch`: as for {@link narrowDotChunk} (its bytes 48–51 take the lookahead loads' or, 64–95 the products).
@@ -327,7 +328,9 @@ function checkedHalfChunk(name: 'bf16' | 'f16', scratch: number, lean: boolean, 
   // (its address is at least the staging area's, 64).
   const evenLoad = (p: number, at: number): Code => [op.get(p), op.simdMem(SIMD.load, 0, at)];
   const f16Products = (at: number): Code => [
-    [rx, ry].map((r) => [op.get(flag), op.get(r), op.i32(1), s(I16X8_SHL), s(I16X8_MAX_U), op.set(flag)]),
+    // scaledSums: the pattern doubled by an add rather than a shift (the same value; an add also issues on Intel's
+    // port 5, where the shifts and multiplications crowd ports 0 and 1).
+    [rx, ry].map((r) => [op.get(flag), op.get(r), scaledSums ? [op.get(r), s(I16X8_ADD)] : [op.i32(1), s(I16X8_SHL)], s(I16X8_MAX_U), op.set(flag)]),
     lean ? [decode(evenLoad(px, at)), decode(evenLoad(py, at), false)] : [decode(evenRaw(rx)), decode(evenRaw(ry), false)], s(SIMD.f32x4Mul), op.set(even),
     decode(op.get(rx)), decode(op.get(ry), false), s(SIMD.f32x4Mul), op.set(odd),
   ];

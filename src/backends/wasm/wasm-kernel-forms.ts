@@ -105,8 +105,10 @@ export interface WasmKernelForms {
    * The checked fp16·fp16 chunk (kernels/dot/dot-narrow-wasm.ts) rebiases only x (times 2^127) and takes y's shifted
    * bits as they are (y·2^-112): each binary32 product is xy·2^-97, exact for every pair, and the chunk keeps its
    * sums times 2^-97 (scaled when read, scaled back when stored): one multiplication fewer per four products, the
-   * same roundings, so the same bits (80 → 76 µops per 16 elements, llvm-mca icelake-server). Off: within noise on
-   * the 2-core AMD VM (2026-11-28, session 24); not yet timed on the H100 host.
+   * same roundings, so the same bits; its Inf/NaN check doubles the patterns by an add instead of a shift (an add
+   * issues on Intel's port 5 too). V8's loop per 16 elements (llvm-mca icelake-server): 80 → 76 µops, 24.1 → 20.1
+   * cycles of throughput (16.1 with `halfDotPromote` 'memory'). Off: within noise on the 2-core AMD VM (2026-11-28,
+   * session 24); not yet timed on the H100 host.
    */
   readonly halfDotScaledSums: boolean;
   /**
