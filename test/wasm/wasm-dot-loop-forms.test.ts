@@ -30,7 +30,8 @@ function withForms<T>(forms: Partial<WasmKernelForms>, f: () => T): T {
 function makeVector(storage: StorageName, n: number, value: (i: number) => number, scale: number | null, arena: ReturnType<typeof wasmArena> | null): Range<1, any> {
   const integer = storage === 'i8' || storage === 'i16';
   const v = (i: number): number => (integer ? Math.round(value(i) * 40) : value(i));
-  if (scale !== null) {
+  // (an empty vector has no scale entry to write)
+  if (scale !== null && n > 0) {
     const r = range(scaledReducedRowMajor<1>({ size: [n], storage: formats[storage], arithmetic: formats.f64, scaleMask: [false], ...(arena ? { memory: arena } : {}) }));
     r.accessor.writeScale!(0, scale);
     for (let i = 0; i < n; i++) r.set(i, v(i) * scale);
