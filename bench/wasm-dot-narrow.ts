@@ -9,7 +9,8 @@
  * interleaved, medians over rounds of the time and of the process's CPU time (on a shared machine the latter leaves
  * out the time other processes held the core). Prints the table and each form's ratio f64 time / its time; writes
  * bench/results/wasm-dot-narrow.json.
- * Run: npx tsc -p tsconfig.json && node dist/bench/wasm-dot-narrow.js [--rounds=9] [--n=24] (--n: log2 of the length)
+ * Run: npx tsc -p tsconfig.json && node dist/bench/wasm-dot-narrow.js [--rounds=9] [--n=24] [--only=f32,bf16,f16]
+ * (--n: log2 of the length; --only: those storages' cases and f64's, 'i8 scaled' and 'bf16 sparse' among them)
  */
 import { loadavg } from 'node:os';
 import { setWasmKernelForms, type WasmKernelForms } from '../src/backends/wasm/wasm-kernel-forms.js';
@@ -20,6 +21,8 @@ import { machineDescription, markdownTable, writeResults } from './report.js';
 
 const arg = (name: string, fallback: number): number => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
 const rounds = arg('rounds', 9);
+// --only=f32,bf16 (storage names, or 'i8 scaled', 'bf16 sparse'): those cases only, with f64's (the ratios' base).
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7).split(',');
 const N = 2 ** arg('n', 24);
 const loadAtStart = loadavg()[0]!;
 
@@ -69,6 +72,15 @@ const cases: Case[] = [];
 for (const [name, bytes] of STORAGES) {
   cases.push({ name: `${name} (default forms)`, storage: name, bytes: 2 * N * bytes, forms: {} });
   if (name === 'bf16' || name === 'f16') for (const halfDotPromote of ['shuffle', 'memory'] as const) cases.push({ name: `${name}, halfDotPromote '${halfDotPromote}'`, storage: name, bytes: 2 * N * bytes, forms: { halfDotPromote } });
+  // Session 24's candidates (same bits): the general chunk's pointer loop (f64, f32), the lean bf16 chunk two steps an
+  // iteration, the fp16 chunk's products as xy·2^-97 with scaled sums; each 16-bit one with either promote.
+  if (name === 'f64' || name === 'f32') cases.push({ name: `${name}, dotPointerLoop`, storage: name, bytes: 2 * N * bytes, forms: { dotPointerLoop: true } });
+  const candidate = name === 'bf16' ? { halfDotPairs: true } : name === 'f16' ? { halfDotScaledSums: true } : null;
+  if (candidate) {
+    for (const halfDotPromote of ['shuffle', 'memory'] as const) {
+      cases.push({ name: `${name}, ${Object.keys(candidate)[0]}, halfDotPromote '${halfDotPromote}'`, storage: name, bytes: 2 * N * bytes, forms: { ...candidate, halfDotPromote } });
+    }
+  }
 }
 for (const halfDotResume of [true, false]) cases.push({ name: `bf16 sparse zeros, halfDotResume ${halfDotResume ? 'on' : 'off'}`, storage: 'bf16 sparse zeros', bytes: 4 * N, forms: { halfDotResume } });
 for (const [name] of SCALED_I8) {
@@ -76,6 +88,7 @@ for (const [name] of SCALED_I8) {
   // The general chunk (value × scale per element), which every scaled i8 pair took before int8PairForms.
   if (name !== 'i8 scaled 53-bit') cases.push({ name: `${name}, int8PairForms off`, storage: name, bytes: 2 * N, forms: { int8PairForms: false } });
 }
+if (only) cases.splice(0, cases.length, ...cases.filter((c) => c.storage === 'f64' || only.some((o) => c.storage === o || (o.includes(' ') && c.storage.startsWith(o)))));
 const run = (c: Case): number => {
   const previous = setWasmKernelForms(c.forms);
   try { const [x, y] = operands.get(c.storage)!; return dot(x, y, { backend: 'wasm' }); } finally { setWasmKernelForms(previous); }

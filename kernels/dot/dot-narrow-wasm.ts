@@ -239,7 +239,7 @@ function halfChunk(xName: string, scaledX: boolean, yName: string, scaledY: bool
 export type CheckedDotChunk = (px: number, sx: number, py: number, sy: number, n: number) => number;
 
 const [I32X4_SUB, I32X4_MIN_U, I32X4_MAX_U, I32X4_LT_U, I32X4_ALL_TRUE, I32X4_SHR_S] = [0xb1, 0xb7, 0xb9, 0x3a, 0xa3, 0xac];
-const [I16X8_SHL, I16X8_MAX_U, I16X8_LT_U, I16X8_ALL_TRUE] = [0x8b, 0x99, 0x30, 0x83];
+const [I16X8_SHL, I16X8_MAX_U, I16X8_LT_U, I16X8_ALL_TRUE, I16X8_ADD] = [0x8b, 0x99, 0x30, 0x83, 0x8e];
 
 /** Elements between the checked chunk's checks: what it computes in vain at most, where it stops. */
 export const CHECK_BLOCK = 512;
@@ -262,18 +262,29 @@ export const CHECK_BLOCK = 512;
  * has no prefetch); it changes no result.
  * `viaMemory` (wasmKernelForms().halfDotPromote 'memory'): the products widened from a copy in memory instead of
  * after shuffles (fewer shuffle-port operations; same values).
+ * `scaledSums` (fp16 only; wasmKernelForms().halfDotScaledSums): x times 2^127, y's shifted bits as they are, so each
+ * binary32 product is xy·2^-97 (exact for every pair), with the sums kept times 2^-97 inside the call (same bits);
+ * its check doubles the patterns by an add instead of a shift (the same flag).
+ * `pairs` (lean bf16 only; wasmKernelForms().halfDotPairs): two steps a loop iteration (same steps, same order; the
+ * lookahead reads, if any, once an iteration).
  * `scratch`: as for {@link narrowDotChunk} (its bytes 48–51 take the lookahead loads' or, 64–95 the products).
  */
-export function checkedNarrowDotChunk(sx: WasmStorage, scaledX: boolean, sy: WasmStorage, scaledY: boolean, scratch: number, lean = false, lookahead = 0, viaMemory = false): CheckedDotChunk | null {
+export function checkedNarrowDotChunk(sx: WasmStorage, scaledX: boolean, sy: WasmStorage, scaledY: boolean, scratch: number, lean = false, lookahead = 0, viaMemory = false, scaledSums = false, pairs = false): CheckedDotChunk | null {
   if (scaledX || scaledY || sx.name !== sy.name || (sx.name !== 'bf16' && sx.name !== 'f16')) return null;
   const name = sx.name;
   const ahead = lean ? Math.min(2 ** 24, Math.max(0, Math.floor(lookahead))) : 0;
-  return wasmExports(`dot-16-checked${lean ? '-lean' : ''}${ahead ? ` +${ahead}` : ''}${viaMemory ? ' via-memory' : ''} ${name} @${scratch}`, 'the DOT kernel', () => checkedHalfChunk(name, scratch, lean, ahead, viaMemory)).dot as CheckedDotChunk;
+  const scaled = scaledSums && name === 'f16';
+  // Two steps an iteration for lean bf16 only: V8 (Node 20) spills registers in the fp16 loop of two steps.
+  const twoSteps = pairs && lean && name === 'bf16';
+  return wasmExports(`dot-16-checked${lean ? '-lean' : ''}${ahead ? ` +${ahead}` : ''}${viaMemory ? ' via-memory' : ''}${scaled ? ' scaled-sums' : ''}${twoSteps ? ' pairs' : ''} ${name} @${scratch}`, 'the DOT kernel', () => checkedHalfChunk(name, scratch, lean, ahead, viaMemory, scaled, twoSteps)).dot as CheckedDotChunk;
 }
 
-const [I32X4_GE_U, F64X2_EQ, I64X2_ALL_TRUE, I32_LT_U, I32_LE_S, I32_OR, I32_LOAD8_U, I32_STORE] = [0x40, 0x47, 0xc3, 0x49, 0x4c, 0x72, 0x2d, 0x36];
+const [I32X4_GE_U, F64X2_EQ, I64X2_ALL_TRUE, I32_LT_U, I32_LE_S, I32_OR, I32_LOAD8_U, I32_STORE, I32_GE_U_] = [0x40, 0x47, 0xc3, 0x49, 0x4c, 0x72, 0x2d, 0x36, 0x4f];
 
-function checkedHalfChunk(name: 'bf16' | 'f16', scratch: number, lean: boolean, lookahead: number, viaMemory: boolean): Uint8Array {
+/** The power of two by which the f16 chunk with `scaledSums` keeps its sums: x·2^15 times y·2^-112 is xy·2^-97. */
+const F16_SUMS_SCALE = 2 ** -97;
+
+function checkedHalfChunk(name: 'bf16' | 'f16', scratch: number, lean: boolean, lookahead: number, viaMemory: boolean, scaledSums: boolean, pairs: boolean): Uint8Array {
   const l = new WasmLocals();
   const [px, , py, , n] = [l.param(I32), l.param(F64), l.param(I32), l.param(F64), l.param(I32)];
   const i = l.local(I32);
@@ -284,11 +295,12 @@ function checkedHalfChunk(name: 'bf16' | 'f16', scratch: number, lean: boolean, 
   // bf16: the high-half mask, the flag's offset and its limit (lean: the smallest normal |p|'s bits << 1, 2^24);
   // f16: the sign-and-magnitude mask, 2^112 (the rebias of the shifted bits, as the exact decoder's) and the flag's
   // limit (16-bit lanes).
-  const values = bf16 ? [0xffff0000, 0x01000000, lean ? 0x01000000 : 0xfe000000] : [0x8fffe000, 0x77800000, 0xf800f800];
+  // scaledSums: 2^127 instead, for x alone (see F16_SUMS_SCALE).
+  const values = bf16 ? [0xffff0000, 0x01000000, lean ? 0x01000000 : 0xfe000000] : [0x8fffe000, scaledSums ? 0x7f000000 : 0x77800000, 0xf800f800];
   const [mask, third, limit] = [k, k + 1, k + 2];
   // The step's 16 bytes (lean f16: at offset 2, see evenLoad).
   const shifted = lean && !bf16;
-  const load = (p: number, r: number): Code => [op.get(p), op.simdMem(SIMD.load, 0, shifted ? 2 : 0), op.set(r)];
+  const load = (p: number, r: number, at: number): Code => [op.get(p), op.simdMem(SIMD.load, 0, (shifted ? 2 : 0) + at), op.set(r)];
   // bf16: (products of the even elements, of the odd ones) in binary32; the flag keeps the largest
   // (|p|'s bits << 1) − 2^24 (unsigned, wrapping): below 0xfe000000 exactly when every p is a finite normal number.
   // Lean: the smallest |p|'s bits << 1 (p + p as integers drops the sign): at least 2^24 exactly when no p is zero or
@@ -305,16 +317,22 @@ function checkedHalfChunk(name: 'bf16' | 'f16', scratch: number, lean: boolean, 
   // (bit 31) and the exponent and significand at binary32's places (bits 13–27), times 2^112: exact for normal and
   // subnormal values, signed, without the Inf/NaN select. The flag keeps the largest 16-bit pattern << 1 (the sign
   // dropped): exponent 31 reaches 0xf800.
-  const decode = (raw: Code): Code => [raw, op.i32(3), s(I32X4_SHR_S), op.get(mask), s(SIMD.and), op.get(third), s(SIMD.f32x4Mul)];
+  // scaledSums: x times 2^127 (x·2^15, exact: normal and below 2^31), y as the shifted bits (y·2^-112, exact: a
+  // binary32 subnormal for an fp16 subnormal); their product xy·2^-97 is exact as a binary32 for every pair — 22
+  // significant bits, a multiple of 2^-145 below 2^-65 — even where it is subnormal, and the sums are kept times
+  // 2^-97 (every partial sum a multiple of 2^-145, far above binary64's subnormals: the same roundings, scaled).
+  const decode = (raw: Code, isX = true): Code => [raw, op.i32(3), s(I32X4_SHR_S), op.get(mask), s(SIMD.and), scaledSums && !isX ? [] : [op.get(third), s(SIMD.f32x4Mul)]];
   const evenRaw = (r: number): Code => [op.get(r), op.i32(16), s(SIMD.i32x4Shl)];
   // Lean: the pointers stand 2 bytes before the step, so a load at offset 0 has the even elements in the top halves
   // of its i32 lanes (no shift), one at offset 2 the odd ones; the bytes before an operand are still in the memory
   // (its address is at least the staging area's, 64).
-  const evenLoad = (p: number): Code => [op.get(p), op.simdMem(SIMD.load, 0, 0)];
-  const f16Products: Code = [
-    [rx, ry].map((r) => [op.get(flag), op.get(r), op.i32(1), s(I16X8_SHL), s(I16X8_MAX_U), op.set(flag)]),
-    lean ? [decode(evenLoad(px)), decode(evenLoad(py))] : [decode(evenRaw(rx)), decode(evenRaw(ry))], s(SIMD.f32x4Mul), op.set(even),
-    decode(op.get(rx)), decode(op.get(ry)), s(SIMD.f32x4Mul), op.set(odd),
+  const evenLoad = (p: number, at: number): Code => [op.get(p), op.simdMem(SIMD.load, 0, at)];
+  const f16Products = (at: number): Code => [
+    // scaledSums: the pattern doubled by an add rather than a shift (the same value; an add also issues on Intel's
+    // port 5, where the shifts and multiplications crowd ports 0 and 1).
+    [rx, ry].map((r) => [op.get(flag), op.get(r), scaledSums ? [op.get(r), s(I16X8_ADD)] : [op.i32(1), s(I16X8_SHL)], s(I16X8_MAX_U), op.set(flag)]),
+    lean ? [decode(evenLoad(px, at)), decode(evenLoad(py, at), false)] : [decode(evenRaw(rx)), decode(evenRaw(ry), false)], s(SIMD.f32x4Mul), op.set(even),
+    decode(op.get(rx)), decode(op.get(ry), false), s(SIMD.f32x4Mul), op.set(odd),
   ];
   const high = (t: number): Code => [op.get(t), op.get(t), shuffle(HIGH64)];
   // acc: (p₀, p₂), (p₄, p₆), (p₁, p₃), (p₅, p₇) — NARROW_16_LANES. Promoted through memory: the two product
@@ -326,10 +344,12 @@ function checkedHalfChunk(name: 'bf16' | 'f16', scratch: number, lean: boolean, 
     ? [0, 8, 16, 24].map((o) => fromMemory(PRODUCTS_AT + o))
     : [op.get(even), high(even), op.get(odd), high(odd)];
   const store = viaMemory ? [[even, 0], [odd, 16]].map(([t, o]) => [op.i32(0), op.get(t!), op.simdMem(SIMD.store, 0, PRODUCTS_AT + o!)]) : [];
-  const step = [
-    load(px, rx), load(py, ry), bf16 ? bf16Products : f16Products, store,
+  // The step at byte offset `at` from the pointers (16: the second step of a pair).
+  const stepAt = (at: number): Code => [
+    load(px, rx, at), load(py, ry, at), bf16 ? bf16Products : f16Products(at), store,
     terms.map((t, a) => [op.get(acc + a), t, s(SIMD.f64x2PromoteLowF32x4), s(SIMD.f64x2Add), op.set(acc + a)]),
   ];
+  const step = stepAt(0);
   const constants = values.map((c, t) => [
     op.i32(scratch), splat(c), op.simdMem(SIMD.store, 0, 16 * t), op.i32(scratch), op.simdMem(SIMD.load, 0, 16 * t), op.set(k + t),
   ]);
@@ -339,9 +359,17 @@ function checkedHalfChunk(name: 'bf16' | 'f16', scratch: number, lean: boolean, 
   const [end, done, xEnd] = [l.local(I32), l.local(I32), l.local(I32)];
   const kept = l.locals_(V128, 4);
   const quads = [0, 1, 2, 3];
-  const advance = [px, py].map((p) => [op.get(p), op.i32(16), op.i32Add(), op.set(p)]);
-  // The block's steps: counted by i, or (lean) run until the x pointer reaches the block's end.
-  const leanLoop = (extra: Code): Code => [op.loop(), step, extra, advance, op.get(px), op.get(xEnd), I32_LT_U, op.brIf(0), op.end()];
+  const advanceBy = (bytes: number): Code => [px, py].map((p) => [op.get(p), op.i32(bytes), op.i32Add(), op.set(p)]);
+  const advance = advanceBy(16);
+  // The block's steps: counted by i, or (lean) run until the x pointer reaches the block's end; `pairs`: two steps an
+  // iteration, the second at offset 16, an odd step count's first step alone (the same steps in the same order).
+  const leanLoop = (extra: Code): Code => pairs
+    ? [
+      op.get(xEnd), op.get(px), op.i32Sub(), op.i32(16), 0x71 /* i32.and */, op.if(), step, extra, advance, op.end(),
+      op.block(), op.get(px), op.get(xEnd), I32_GE_U_, op.brIf(0),
+      op.loop(), step, extra, stepAt(16), advanceBy(32), op.get(px), op.get(xEnd), I32_LT_U, op.brIf(0), op.end(), op.end(),
+    ]
+    : [op.loop(), step, extra, advance, op.get(px), op.get(xEnd), I32_LT_U, op.brIf(0), op.end()];
   // Lookahead: a byte of each operand `lookahead` bytes ahead read each step (or-ed into `sink`, stored at the end
   // so that the loads stay), in the blocks where that stays within the call's data (2·end + lookahead ≤ 2n).
   const sink = l.local(I32);
@@ -367,7 +395,7 @@ function checkedHalfChunk(name: 'bf16' | 'f16', scratch: number, lean: boolean, 
   const body = [
     constants, splat(bf16 && lean ? -1 : 0), op.set(flag), op.i32(0), op.set(done),
     shifted ? [px, py].map((p) => [op.get(p), op.i32(2), op.i32Sub(), op.set(p)]) : [],
-    quads.map((a) => [op.i32(0), op.simdMem(SIMD.load, 0, 16 * a), op.tee(acc + a), op.set(kept + a)]),
+    quads.map((a) => [op.i32(0), op.simdMem(SIMD.load, 0, 16 * a), scaledSums ? [op.f64(F16_SUMS_SCALE), s(SIMD.f64x2Splat), s(SIMD.f64x2Mul)] : [], op.tee(acc + a), op.set(kept + a)]),
     op.i32(0), op.set(i),
     op.block(), op.loop(),
     op.get(i), op.get(n), op.i32GeS(), op.brIf(1),
@@ -377,7 +405,7 @@ function checkedHalfChunk(name: 'bf16' | 'f16', scratch: number, lean: boolean, 
     flagOk, bf16 && lean ? sumsFinite : [], op.i32Eqz(), op.brIf(1),
     quads.map((a) => [op.get(acc + a), op.set(kept + a)]), op.get(i), op.set(done),
     op.br(0), op.end(), op.end(),
-    quads.map((a) => [op.i32(0), op.get(kept + a), op.simdMem(SIMD.store, 0, 16 * a)]),
+    quads.map((a) => [op.i32(0), op.get(kept + a), scaledSums ? [op.f64(1 / F16_SUMS_SCALE), s(SIMD.f64x2Splat), s(SIMD.f64x2Mul)] : [], op.simdMem(SIMD.store, 0, 16 * a)]),
     lookahead > 0 ? [op.i32(scratch), op.get(sink), I32_STORE, 2, 48] : [],
     op.get(done),
   ];

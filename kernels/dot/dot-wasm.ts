@@ -38,7 +38,8 @@ export type DotChunk = (px: number, sx: number, py: number, sy: number, n: numbe
  */
 export function dotChunk(sx: WasmStorage, scaledX: boolean, sy: WasmStorage, scaledY: boolean, lanes: 'f64' | 'f32' = 'f64', lookahead = 0, sinkAt = 0): DotChunk {
   const ahead = Math.min(2 ** 24, Math.max(0, Math.floor(lookahead)));
-  const key = `dot${lanes === 'f32' ? '-f32' : ''} ${sx.name}${scaledX ? '*s' : ''} ${sy.name}${scaledY ? '*s' : ''}${ahead ? ` +${ahead} @${sinkAt}` : ''}`;
+  const pointerLoop = ahead === 0 && wasmKernelForms().dotPointerLoop;
+  const key = `dot${lanes === 'f32' ? '-f32' : ''} ${sx.name}${scaledX ? '*s' : ''} ${sy.name}${scaledY ? '*s' : ''}${ahead ? ` +${ahead} @${sinkAt}` : ''}${pointerLoop ? ' ptr' : ''}`;
   return wasmExports(key, 'the DOT kernel', () => {
     const v = LANES[lanes];
     const ks = Array.from({ length: v.vectors }, (_, k) => k);
@@ -48,9 +49,11 @@ export function dotChunk(sx: WasmStorage, scaledX: boolean, sy: WasmStorage, sca
     const i = l.local(I32);
     const acc = l.locals_(V128, v.vectors);
     const x = operandLocals(l, px, scaledX, lanes), y = operandLocals(l, py, scaledY, lanes);
-    const step = ks.flatMap((k) => [
-      ...op.get(acc + k), ...v.load(x, k), ...v.load(y, k), ...op.simd(v.mul), ...op.simd(v.add), ...op.set(acc + k),
+    // The step's vectors read `shift` vectors further on (the pointer loop's second step of a pair: 8 elements on).
+    const stepAt = (shift: number): number[] => ks.flatMap((k) => [
+      ...op.get(acc + k), ...v.load(x, k + shift), ...v.load(y, k + shift), ...op.simd(v.mul), ...op.simd(v.add), ...op.set(acc + k),
     ]);
+    const step = stepAt(0);
     const sink = l.local(I32);
     const touch = [x, y].flatMap((o) => [...op.get(sink), ...op.get(o.pointer), I32_LOAD8_U, 0, ...uleb(ahead), I32_OR, ...op.set(sink)]);
     // Steps with lookahead while n − i ≥ 8 + (the lookahead in elements of the narrower operand), then stepLoop's
@@ -69,7 +72,7 @@ export function dotChunk(sx: WasmStorage, scaledX: boolean, sy: WasmStorage, sca
       ...operandSetup(x, lanes), ...operandSetup(y, lanes),
       ...ks.flatMap((k) => [...op.i32(0), ...op.simdMem(SIMD.load, 0, ACC + 16 * k), ...op.set(acc + k)]),
       ...lookaheadLoop,
-      ...stepLoop(i, n, [x, y], step),
+      ...(ahead === 0 && pointerLoop ? pointerStepLoop(n, x, [x, y], step, stepAt(v.vectors), l.local(I32)) : stepLoop(i, n, [x, y], step)),
       ...ks.flatMap((k) => [...op.i32(0), ...op.get(acc + k), ...op.simdMem(SIMD.store, 0, ACC + 16 * k)]),
       ...(ahead > 0 ? [...op.i32(sinkAt), ...op.get(sink), I32_STORE, 2, ...uleb(0)] : []),
     ];
@@ -77,7 +80,25 @@ export function dotChunk(sx: WasmStorage, scaledX: boolean, sy: WasmStorage, sca
   }).dot as DotChunk;
 }
 
-const [I32_OR, I32_LOAD8_U, I32_STORE] = [0x72, 0x2d, 0x36];
+const [I32_OR, I32_LOAD8_U, I32_STORE, I32_LT_U, I32_GE_U, I32_LE_S, I32_AND] = [0x72, 0x2d, 0x36, 0x49, 0x4f, 0x4c, 0x71];
+
+/**
+ * `step` for each step of 8 elements (n of them, a multiple of 8) as a loop on x's pointer alone, tested at its end,
+ * two steps an iteration (`next`: the step 8 elements on, at larger offsets) and the pointers advanced once per
+ * iteration; an odd step count runs the first step alone. `end`: an i32 local. No step counter and fewer pointer
+ * updates than {@link stepLoop} (wasmKernelForms().dotPointerLoop); the same steps in the same order.
+ */
+function pointerStepLoop(n: number, x: { pointer: number; storage: WasmStorage }, pointers: readonly { pointer: number; storage: WasmStorage }[], step: readonly number[], next: readonly number[], end: number): number[] {
+  const advance = (elements: number): number[] => pointers.flatMap((p) => [...op.get(p.pointer), ...op.i32(elements * p.storage.bytes), ...op.i32Add(), ...op.set(p.pointer)]);
+  return [
+    ...op.block(), ...op.get(n), ...op.i32(0), I32_LE_S, ...op.brIf(0),
+    ...op.get(x.pointer), ...op.get(n), ...op.i32(x.storage.bytes), ...op.i32Mul(), ...op.i32Add(), ...op.set(end),
+    ...op.get(n), ...op.i32(8), I32_AND, ...op.if(), ...step, ...advance(8), ...op.end(),
+    ...op.get(x.pointer), ...op.get(end), I32_GE_U, ...op.brIf(0),
+    ...op.loop(), ...step, ...next, ...advance(16), ...op.get(x.pointer), ...op.get(end), I32_LT_U, ...op.brIf(0), ...op.end(),
+    ...op.end(),
+  ];
+}
 
 /**
  * Σ xᵢyᵢ for i < n in f64 arithmetic, or in f32 arithmetic with `lanes` 'f32' (the caller checked
@@ -101,7 +122,7 @@ export function wasmDot(x: Accessor<1, any>, y: Accessor<1, any>, n: number, lan
   // goes on after it, while the blocks it computed in vain stay below an eighth of those it kept (plus one: data with
   // many zeros, say, give up after two blocks); else, or without resuming, the exact chunk takes the rest of the DOT.
   // Consecutive elements in the same lanes either way: the same bits.
-  let checked = narrow && wasmKernelForms().halfDotChecked ? checkedNarrowDotChunk(sx, !!x.scale, sy, !!y.scale, CONSTANTS_AT, wasmKernelForms().halfDotLean, wasmKernelForms().dotLookahead, wasmKernelForms().halfDotPromote === 'memory') : null;
+  let checked = narrow && wasmKernelForms().halfDotChecked ? checkedNarrowDotChunk(sx, !!x.scale, sy, !!y.scale, CONSTANTS_AT, wasmKernelForms().halfDotLean, wasmKernelForms().dotLookahead, wasmKernelForms().halfDotPromote === 'memory', wasmKernelForms().halfDotScaledSums, wasmKernelForms().halfDotPairs) : null;
   const resume = wasmKernelForms().halfDotResume;
   let kept = 0, wasted = 0;
   streamPairs(x, y, n, X_AT, Y_AT, (padded, px, py) => {

@@ -20,9 +20,9 @@ const X_AT = 128, Y_AT = X_AT + 2 * 4096 + 16, SCRATCH = Y_AT + 2 * 4096 + 16;
 const ONE = { f16: 0x3c00, bf16: 0x3f80 } as const;
 
 describe('checked 16-bit DOT chunk', () => {
-  for (const [name, lean, viaMemory] of [['f16', false, false], ['bf16', false, false], ['f16', true, false], ['bf16', true, false], ['f16', true, true], ['bf16', true, true]] as const) {
-    it(`${name}${lean ? ' (lean form)' : ''}${viaMemory ? ' (products widened from memory)' : ''}: the elements it takes, by bit pattern, and where it stops`, () => {
-      const f = checkedNarrowDotChunk(wasmStorageNamed(name)!, false, wasmStorageNamed(name)!, false, SCRATCH, lean, 0, viaMemory)!;
+  for (const [name, lean, viaMemory, scaledSums] of [['f16', false, false, false], ['bf16', false, false, false], ['f16', true, false, false], ['bf16', true, false, false], ['f16', true, true, false], ['bf16', true, true, false], ['f16', true, false, true], ['f16', false, false, true]] as const) {
+    it(`${name}${lean ? ' (lean form)' : ''}${viaMemory ? ' (products widened from memory)' : ''}${scaledSums ? ' (sums kept scaled)' : ''}: the elements it takes, by bit pattern, and where it stops`, () => {
+      const f = checkedNarrowDotChunk(wasmStorageNamed(name)!, false, wasmStorageNamed(name)!, false, SCRATCH, lean, 0, viaMemory, scaledSums)!;
       reserveBytes(SCRATCH + 96);
       const buffer = wasmMemory().buffer as ArrayBuffer;
       const x = new Uint16Array(buffer, X_AT, 4096), y = new Uint16Array(buffer, Y_AT, 4096), acc = new Float64Array(buffer, 0, 8);
@@ -75,9 +75,10 @@ describe('DOT of fp16·fp16 and bf16·bf16 through the public API, both forms', 
     specials: fc.array(fc.record({ at: fc.nat(), inX: fc.boolean(), value: special }), { maxLength: 3 }),
     seed: fc.integer({ min: 1, max: 2 ** 30 }), inArena: fc.boolean(), checked: fc.boolean(), lean: fc.boolean(),
     lookahead: fc.constantFrom(0, 64, 1024), promote: fc.constantFrom('shuffle' as const, 'memory' as const), resume: fc.boolean(),
+    scaledSums: fc.boolean(),
   });
   it('bit for bit the lane order, special elements anywhere', () => {
-    fc.assert(fc.property(input, ({ name, n, specials, seed, inArena, checked, lean, lookahead, promote, resume }) => {
+    fc.assert(fc.property(input, ({ name, n, specials, seed, inArena, checked, lean, lookahead, promote, resume, scaledSums }) => {
       const values = (k: number): number[] => Array.from({ length: n }, (_, i) => Math.sin(seed + k * 7919 + i) * 3);
       const xs = values(1), ys = values(2);
       for (const s of specials) if (n > 0) (s.inX ? xs : ys)[s.at % n] = s.value;
@@ -88,7 +89,7 @@ describe('DOT of fp16·fp16 and bf16·bf16 through the public API, both forms', 
         return r;
       };
       const x = make(xs), y = make(ys);
-      const previous = setWasmKernelForms({ halfDotChecked: checked, halfDotLean: lean, dotLookahead: lookahead, halfDotPromote: promote, halfDotResume: resume });
+      const previous = setWasmKernelForms({ halfDotChecked: checked, halfDotLean: lean, dotLookahead: lookahead, halfDotPromote: promote, halfDotResume: resume, halfDotScaledSums: scaledSums });
       try {
         const got = dot(x, y, { backend: 'wasm' });
         expect(Object.is(got, laneOrderDot(readValues(x), readValues(y)))).toBe(true);

@@ -92,9 +92,36 @@ export interface WasmKernelForms {
    * 10.23 ms (69 → 82 % of STREAM), f32 storage 7.43 → 5.75 ms.
    */
   readonly gemvRowGroup: 2 | 4;
+  /**
+   * The general DOT chunk (kernels/dot/dot-wasm.ts, `dotChunk`, without lookahead) loops on x's pointer alone, two
+   * steps of 8 elements an iteration, tested at the loop's end (no step counter, one stack check and one pointer
+   * update per pair of steps): the same steps in the same order, so the same bits. Used by DOT and by GEMV's and
+   * TRSV's row dots. V8's loop for f32 storage in fp64 arithmetic: 68 → 57 µops per 16 elements (llvm-mca,
+   * icelake-server). Off: within noise on the 2-core AMD VM (2026-11-28, docs/performance.md, session 24); not yet
+   * timed on the H100 host.
+   */
+  readonly dotPointerLoop: boolean;
+  /**
+   * The checked fp16·fp16 chunk (kernels/dot/dot-narrow-wasm.ts) rebiases only x (times 2^127) and takes y's shifted
+   * bits as they are (y·2^-112): each binary32 product is xy·2^-97, exact for every pair, and the chunk keeps its
+   * sums times 2^-97 (scaled when read, scaled back when stored): one multiplication fewer per four products, the
+   * same roundings, so the same bits; its Inf/NaN check doubles the patterns by an add instead of a shift (an add
+   * issues on Intel's port 5 too). V8's loop per 16 elements (llvm-mca icelake-server): 80 → 76 µops, 24.1 → 20.1
+   * cycles of throughput (16.1 with `halfDotPromote` 'memory'). Off: within noise on the 2-core AMD VM (2026-11-28,
+   * session 24); not yet timed on the H100 host.
+   */
+  readonly halfDotScaledSums: boolean;
+  /**
+   * The lean checked bf16 DOT chunk (kernels/dot/dot-narrow-wasm.ts) takes two steps of 8 elements per loop
+   * iteration (the second at a larger offset; the pointers advanced once): the same steps in the same order, so the
+   * same bits; 62 → 58.5 µops per 16 elements (llvm-mca icelake-server). Not for fp16: V8 (Node 20) spills registers
+   * in that loop of two steps. Off: within noise on the 2-core AMD VM (2026-11-28, session 24); not yet timed on the
+   * H100 host.
+   */
+  readonly halfDotPairs: boolean;
 }
 
-let forms: WasmKernelForms = { ellWide: true, halfDotChecked: true, halfDotLean: true, dotLookahead: 0, ddDotSplit: 'veltkamp', ddDotLazy: false, ellSlotsUnrolled: false, halfDotPromote: 'shuffle', int8PairForms: true, halfDotResume: true, gemvRowGroup: 4 };
+let forms: WasmKernelForms = { ellWide: true, halfDotChecked: true, halfDotLean: true, dotLookahead: 0, ddDotSplit: 'veltkamp', ddDotLazy: false, ellSlotsUnrolled: false, halfDotPromote: 'shuffle', int8PairForms: true, halfDotResume: true, gemvRowGroup: 4, dotPointerLoop: false, halfDotScaledSums: false, halfDotPairs: false };
 
 /** The forms in effect. */
 export function wasmKernelForms(): WasmKernelForms {
