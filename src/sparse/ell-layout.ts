@@ -12,7 +12,10 @@ import { checkDimension, MAX_SPARSE_INDEX } from './sparse-checks.js';
 export interface EllLayoutOptions {
   /** Exact stride, `≥ rows`. Default: `rows`, rounded up to `strideMultiple`. Do not give both. */
   readonly stride?: number;
-  /** Round the stride up to a multiple of this (e.g. 32, a GPU warp, so every slot column starts aligned). Default 1. */
+  /**
+   * Round the stride up to a multiple of this (e.g. 32, a GPU warp, so every slot column starts aligned): an integer
+   * ≥ 1, a size like the GPU's `scaleBlock`, so 0, a negative or a fraction is `INVALID_SIZE`. Default 1.
+   */
   readonly strideMultiple?: number;
   /** Slots per row, `≥` the longest row. Default: exactly the longest row. */
   readonly width?: number;
@@ -24,8 +27,9 @@ export interface EllLayoutOptions {
  * @param rows - number of rows
  * @param options - `stride` or `strideMultiple`
  * @returns the stride, `≥ rows`
- * @throws {@link ModprecError} `INVALID_OPTION` when both are given; `INVALID_SIZE` for a non-integer;
- *   `INVALID_STRIDE` when `stride < rows` or `strideMultiple` is 0
+ * @throws {@link ModprecError} `INVALID_OPTION` when both are given; `INVALID_SIZE` for a `stride` that is not a
+ *   non-negative integer, a `strideMultiple` that is not an integer ≥ 1 (0 included: it is a size, as `scaleBlock`),
+ *   or one that rounds `rows` past 2^31 − 1; `INVALID_STRIDE` when `stride < rows`
  * @example
  * ```ts
  * import { resolveEllStride } from 'modprec';
@@ -46,8 +50,10 @@ export function resolveEllStride(rows: number, options: EllLayoutOptions = {}): 
     return stride;
   }
   if (strideMultiple === undefined) return rows;
-  checkDimension('options.strideMultiple', strideMultiple);
-  if (strideMultiple === 0) fail('INVALID_STRIDE', 'options.strideMultiple', 'must be positive', strideMultiple);
+  // A rounding granularity, not a stride: one code (INVALID_SIZE) for 0, −4 and 1.5 alike, as for scaleBlock.
+  if (typeof strideMultiple !== 'number' || !Number.isSafeInteger(strideMultiple) || strideMultiple < 1 || strideMultiple > MAX_SPARSE_INDEX) {
+    fail('INVALID_SIZE', 'options.strideMultiple', 'must be an integer in 1..2^31 - 1', strideMultiple);
+  }
   const rounded = Math.ceil(rows / strideMultiple) * strideMultiple;
   if (rounded > MAX_SPARSE_INDEX) fail('INVALID_SIZE', 'options.strideMultiple', `rounds rows = ${rows} up past 2^31 - 1`, strideMultiple);
   return rounded;
