@@ -20,6 +20,7 @@
  * @module
  */
 import { fail } from '../../core/errors.js';
+import { bitLength } from '../../core/bit-length.js';
 import { EXT, normalize } from './ext-float.js';
 
 /**
@@ -151,9 +152,6 @@ function primesBelow(bound: number, count: number): number[] {
   return out;
 }
 
-function bitLength(x: bigint): number {
-  return x === 0n ? 0 : x.toString(2).length;
-}
 
 /** |a^-1|_m by the extended Euclidean algorithm (a, m coprime, m < 2^26: all values exact doubles). */
 function modInverse(a: number, m: number): number {
