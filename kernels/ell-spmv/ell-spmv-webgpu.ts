@@ -16,6 +16,7 @@ import { chainedEllSpmv, ellFitsOneBinding, ellOutputFits, ellWindowsX, valuesMa
 import { finishArgs, finishBody, finishProgramOptions, finishThreads, scalarBindings } from '../../src/backends/webgpu/finish-pass.js';
 import { gpuFormat } from '../../src/backends/webgpu/formats.js';
 import { checkEllSlots } from '../../src/sparse/ell-matrix.js';
+import { checkLength } from '../../src/sparse/sparse-checks.js';
 import { elementIndex, allowFallback, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
 import { getProgram, submitPasses, type BoundArray } from '../../src/backends/webgpu/program.js';
 import { aliasSnapshot, bindOldFromOutput, checkOwnedOutput, outputWindow, serialisedViewWrite, throughPackedOutput, writesLanes, writesInPlace } from '../../src/backends/webgpu/view-output.js';
@@ -36,9 +37,9 @@ export interface EllParts {
   readonly width: number;
   /** Distance between entry k and k+1 of a row (≥ rows). */
   readonly stride: number;
-  /** Column indices, −1 for padding; length ≥ stride·width. */
+  /** Column indices, −1 for padding; length exactly stride·width (as ellStructure requires). */
   readonly colIndex: Int32Array;
-  /** Values; length ≥ stride·width. */
+  /** Values; length exactly stride·width (as ellMatrix requires). */
   readonly values: ArrayLike<number>;
 }
 
@@ -66,8 +67,11 @@ export interface DeviceEll {
   readonly hostColIndex: Int32Array | undefined;
 }
 
-/** Checks the parts of an ELL matrix (sizes, index range) and returns its sizes. */
-function checkEllParts(A: EllParts): { rows: number; cols: number; width: number; stride: number; entries: number } {
+/**
+ * Checks the structure of an ELL matrix as the CPU's ellStructure does (sizes, colIndex of exactly stride·width
+ * indices, index range, padding rules), the names prefixed with `A.`, and returns its sizes.
+ */
+function checkEllParts(A: Omit<EllParts, 'values'>): { rows: number; cols: number; width: number; stride: number; entries: number } {
   const rows = checkSize('A.rows', A.rows);
   const cols = checkSize('A.cols', A.cols);
   const width = checkSize('A.width', A.width);
@@ -75,8 +79,9 @@ function checkEllParts(A: EllParts): { rows: number; cols: number; width: number
   if (stride < rows) fail('INVALID_STRIDE', 'A.stride', `must be at least rows (${rows})`, stride);
   const entries = stride * width;
   if (entries > 2 ** 31 - 1) fail('INVALID_SIZE', 'A.stride', 'times A.width must be below 2^31 (32-bit indices on the GPU)', entries);
-  if (!(A.colIndex instanceof Int32Array) || A.colIndex.length < entries) fail('INVALID_STORAGE', 'A.colIndex', `must be an Int32Array of at least stride·width = ${entries} entries`, A.colIndex);
-  if (!A.values || A.values.length < entries) fail('INVALID_STORAGE', 'A.values', `must hold at least stride·width = ${entries} values`, A.values);
+  if (!(A.colIndex instanceof Int32Array)) fail('INVALID_STORAGE', 'A.colIndex', 'must be an Int32Array', A.colIndex);
+  // Exactly stride·width, as on the CPU: a longer array is a layout mistake, not spare room.
+  checkLength('A.colIndex.length', A.colIndex.length, entries, 'stride * width');
   // The CPU's slot rules (ellStructure's): columns in range, padding last in a row, rows past `rows` padding only.
   checkEllSlots(A.colIndex, { rows, cols, width, stride }, 'A.colIndex');
   return { rows, cols, width, stride, entries };
@@ -88,6 +93,7 @@ function checkEllParts(A: EllParts): { rows: number; cols: number; width: number
  * @param options - storage format of the values, scale block, strictness
  * @returns the resident matrix
  * @throws {@link modprec!ModprecError} `INVALID_SIZE`/`INVALID_STRIDE`/`INVALID_STORAGE` for inconsistent parts,
+ *   `DIMENSION_MISMATCH` naming `A.colIndex.length` or `A.values.length` unless it is exactly stride·width,
  *   `INDEX_OUT_OF_RANGE` for a column index outside [−1, cols), `INVALID_VALUE` for an entry after padding in its row,
  *   an entry in a row at or beyond `rows`, or a nonzero value in a padding slot (the CPU's ellMatrix rules), as
  *   {@link toDevice} otherwise
@@ -107,6 +113,9 @@ export async function toDeviceEll(A: EllParts, options: ToDeviceOptions = {}): P
   checkGpuOptions(options);
   if (typeof A !== 'object' || A === null) fail('INVALID_OPTION', 'A', 'must be an ELL matrix { rows, cols, width, stride, colIndex, values }', A);
   const { rows, cols, width, stride, entries } = checkEllParts(A);
+  // The values as ellMatrix checks them (any array of numbers here): exactly stride·width of them.
+  if (typeof A.values !== 'object' || A.values === null || typeof A.values.length !== 'number') fail('INVALID_STORAGE', 'A.values', 'must be an array of numbers', A.values);
+  checkLength('A.values.length', A.values.length, entries, 'stride * width');
   const format = gpuFormat(options.format ?? 'f32', 'options.format');
   const scaleBlock = scaleBlockOf(options);
   // A padding slot's value must be 0, as ellMatrix requires on the CPU.
@@ -150,7 +159,7 @@ export async function toDeviceEll(A: EllParts, options: ToDeviceOptions = {}): P
  * @group GPU
  */
 export async function deviceEllView(structure: Omit<EllParts, 'values'>, values: DeviceMatrix): Promise<DeviceEll> {
-  const parts = checkEllParts({ ...structure, values: { length: Infinity } as ArrayLike<number> });
+  const parts = checkEllParts(structure);
   if (!values || !(values.data instanceof DeviceArray)) fail('INVALID_STORAGE', 'values', 'must be a DeviceMatrix (see toDeviceMatrix)', values);
   if ((values.rows !== parts.rows && values.rows !== parts.stride) || values.cols !== parts.width) {
     fail('DIMENSION_MISMATCH', 'values', `must be ${parts.rows}×${parts.width} or ${parts.stride}×${parts.width} (rows or stride × width)`, `${values.rows}×${values.cols}`);
@@ -174,7 +183,7 @@ export async function deviceEllView(structure: Omit<EllParts, 'values'>, values:
  * @param structure - rows, cols, width, stride and the new column indices
  */
 export function refillEllIndices(A: DeviceEll, structure: Omit<EllParts, 'values'>): void {
-  const { entries } = checkEllParts({ ...structure, values: { length: Infinity } as ArrayLike<number> });
+  const { entries } = checkEllParts(structure);
   if (entries > 0) A.values.runtime!.context.device.queue.writeBuffer(A.colIndex!, 0, new Uint32Array(structure.colIndex.buffer, structure.colIndex.byteOffset, entries));
 }
 

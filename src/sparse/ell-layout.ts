@@ -3,7 +3,7 @@
  * @module
  */
 import { fail } from '../core/errors.js';
-import { checkDimension, MAX_SPARSE_INDEX } from './sparse-checks.js';
+import { checkDimension, checkOptions, MAX_SPARSE_INDEX } from './sparse-checks.js';
 
 /**
  * How to lay out an ELL matrix built by a conversion or a generator.
@@ -12,7 +12,10 @@ import { checkDimension, MAX_SPARSE_INDEX } from './sparse-checks.js';
 export interface EllLayoutOptions {
   /** Exact stride, `≥ rows`. Default: `rows`, rounded up to `strideMultiple`. Do not give both. */
   readonly stride?: number;
-  /** Round the stride up to a multiple of this (e.g. 32, a GPU warp, so every slot column starts aligned). Default 1. */
+  /**
+   * Round the stride up to a multiple of this (e.g. 32, a GPU warp, so every slot column starts aligned): an integer
+   * ≥ 1, a size like the GPU's `scaleBlock`, so 0, a negative or a fraction is `INVALID_SIZE`. Default 1.
+   */
   readonly strideMultiple?: number;
   /** Slots per row, `≥` the longest row. Default: exactly the longest row. */
   readonly width?: number;
@@ -24,8 +27,9 @@ export interface EllLayoutOptions {
  * @param rows - number of rows
  * @param options - `stride` or `strideMultiple`
  * @returns the stride, `≥ rows`
- * @throws {@link ModprecError} `INVALID_OPTION` when both are given; `INVALID_SIZE` for a non-integer;
- *   `INVALID_STRIDE` when `stride < rows` or `strideMultiple` is 0
+ * @throws {@link ModprecError} `INVALID_OPTION` naming `options` when both are given or it is not an object; `INVALID_SIZE` for a `stride` that is not a
+ *   non-negative integer, a `strideMultiple` that is not an integer ≥ 1 (0 included: it is a size, as `scaleBlock`),
+ *   or one that rounds `rows` past 2^31 − 1; `INVALID_STRIDE` when `stride < rows`
  * @example
  * ```ts
  * import { resolveEllStride } from 'modprec';
@@ -36,18 +40,20 @@ export interface EllLayoutOptions {
  * @group Sparse & IO
  */
 export function resolveEllStride(rows: number, options: EllLayoutOptions = {}): number {
-  const { stride, strideMultiple } = options;
+  const { stride, strideMultiple } = checkOptions(options);
   if (stride !== undefined && strideMultiple !== undefined) {
     fail('INVALID_OPTION', 'options', 'may give stride or strideMultiple, not both');
   }
   if (stride !== undefined) {
-    checkDimension('options.stride', stride);
-    if (stride < rows) fail('INVALID_STRIDE', 'options.stride', `must be at least rows = ${rows}`, stride);
-    return stride;
+    const exact = checkDimension('options.stride', stride);
+    if (exact < rows) fail('INVALID_STRIDE', 'options.stride', `must be at least rows = ${rows}`, exact);
+    return exact;
   }
   if (strideMultiple === undefined) return rows;
-  checkDimension('options.strideMultiple', strideMultiple);
-  if (strideMultiple === 0) fail('INVALID_STRIDE', 'options.strideMultiple', 'must be positive', strideMultiple);
+  // A rounding granularity, not a stride: one code (INVALID_SIZE) for 0, −4 and 1.5 alike, as for scaleBlock.
+  if (typeof strideMultiple !== 'number' || !Number.isSafeInteger(strideMultiple) || strideMultiple < 1 || strideMultiple > MAX_SPARSE_INDEX) {
+    fail('INVALID_SIZE', 'options.strideMultiple', 'must be an integer in 1..2^31 - 1', strideMultiple);
+  }
   const rounded = Math.ceil(rows / strideMultiple) * strideMultiple;
   if (rounded > MAX_SPARSE_INDEX) fail('INVALID_SIZE', 'options.strideMultiple', `rounds rows = ${rows} up past 2^31 - 1`, strideMultiple);
   return rounded;
@@ -59,7 +65,8 @@ export function resolveEllStride(rows: number, options: EllLayoutOptions = {}): 
  * @param longest - the longest row's entry count
  * @param options - optional `width`
  * @returns the width, `≥ longest`
- * @throws {@link ModprecError} `INVALID_SIZE` when `options.width` is not an integer or is below `longest`
+ * @throws {@link ModprecError} `INVALID_SIZE` when `options.width` is not an integer or is below `longest`;
+ *   `INVALID_OPTION` naming `options` when it is not an object
  * @example
  * ```ts
  * import { resolveEllWidth } from 'modprec';
@@ -70,8 +77,9 @@ export function resolveEllStride(rows: number, options: EllLayoutOptions = {}): 
  * @group Sparse & IO
  */
 export function resolveEllWidth(longest: number, options: EllLayoutOptions = {}): number {
-  if (options.width === undefined) return longest;
-  const width = checkDimension('options.width', options.width);
+  const { width: given } = checkOptions(options);
+  if (given === undefined) return longest;
+  const width = checkDimension('options.width', given);
   if (width < longest) fail('INVALID_SIZE', 'options.width', `must be at least the longest row's length ${longest}`, width);
   return width;
 }

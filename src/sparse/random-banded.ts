@@ -4,7 +4,7 @@
  */
 import { checkFinite, fail } from '../core/errors.js';
 import type { CsrMatrix } from './csr-matrix.js';
-import { checkDimension, checkObject } from './sparse-checks.js';
+import { booleanOption, checkDimension, checkOptions } from './sparse-checks.js';
 import { seededRandom } from './seeded-random.js';
 
 /**
@@ -38,8 +38,9 @@ export interface RandomBandedOptions {
  *
  * @param options - see {@link RandomBandedOptions}
  * @returns a new CSR matrix with columns increasing in each row
- * @throws {@link ModprecError} `INVALID_SIZE` for bad sizes or bandwidths; `INVALID_VALUE` for a density
- *   outside `[0, 1]` or a seed that is not a safe integer
+ * @throws {@link ModprecError} `INVALID_OPTION` naming `options` when it is not an object,
+ *   `options.diagonallyDominant` when it is given and not a boolean; `INVALID_SIZE` for bad sizes or bandwidths;
+ *   `INVALID_VALUE` for a density outside `[0, 1]` or a seed that is not a safe integer (naming `options.seed`)
  * @example
  * ```ts
  * import { randomBandedCsr } from 'modprec';
@@ -50,14 +51,17 @@ export interface RandomBandedOptions {
  * @group Sparse & IO
  */
 export function randomBandedCsr(options: RandomBandedOptions): CsrMatrix {
-  const o = checkObject('options', options);
+  // Required (it holds the sizes), so undefined is refused too.
+  if (options === undefined) fail('INVALID_OPTION', 'options', 'must be an object', options);
+  const o = checkOptions(options);
   const rows = checkDimension('options.rows', o.rows);
   const cols = o.cols === undefined ? rows : checkDimension('options.cols', o.cols);
   const lower = checkDimension('options.lowerBandwidth', o.lowerBandwidth);
   const upper = checkDimension('options.upperBandwidth', o.upperBandwidth);
   const density = o.density === undefined ? 1 : checkFinite('options.density', o.density);
   if (density < 0 || density > 1) fail('INVALID_VALUE', 'options.density', 'must lie in [0, 1]', density);
-  const dominant = o.diagonallyDominant === true;
+  const dominant = booleanOption('options.diagonallyDominant', o.diagonallyDominant, false);
+  if (!Number.isSafeInteger(o.seed)) fail('INVALID_VALUE', 'options.seed', 'must be a safe integer', o.seed);
   const random = seededRandom(o.seed as number);
 
   const rowPtr = new Int32Array(rows + 1);

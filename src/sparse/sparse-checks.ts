@@ -118,3 +118,31 @@ export function checkObject(parameter: string, value: unknown): Record<string, u
   if (typeof value !== 'object' || value === null) fail('INVALID_VALUE', parameter, 'must be an object', value);
   return value as Record<string, unknown>;
 }
+
+/**
+ * Asserts that an optional `options` argument is an object or omitted (a number or `null` would otherwise be read as
+ * no options at all, or fail with a TypeError), as the kernels check theirs.
+ * @param options - the argument
+ * @returns the options, `{}` when omitted
+ * @throws {@link ModprecError} `INVALID_OPTION` naming `options`
+ */
+export function checkOptions(options: unknown): Record<string, unknown> {
+  if (options === undefined) return {};
+  if (typeof options !== 'object' || options === null) fail('INVALID_OPTION', 'options', 'must be an object', options);
+  return options as Record<string, unknown>;
+}
+
+/**
+ * Reads an optional boolean option: `undefined` gives the default, anything but a boolean is refused (`1` would
+ * otherwise count as true in one place and as false in another).
+ * @param parameter - the option's name in errors, e.g. `options.includeDiagonal`
+ * @param value - the option's value
+ * @param fallback - the default
+ * @returns the option
+ * @throws {@link ModprecError} `INVALID_OPTION` naming `parameter`
+ */
+export function booleanOption(parameter: string, value: unknown, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'boolean') fail('INVALID_OPTION', parameter, 'must be a boolean', value);
+  return value;
+}

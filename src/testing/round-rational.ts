@@ -9,6 +9,7 @@
  * @module
  */
 import { fail } from '../core/errors.js';
+import { bitLength } from '../core/bit-length.js';
 import type { BinaryFormatParameters } from '../formats/convert/binary-parameters.js';
 import type { Rational } from './rational.js';
 import { rational } from './rational.js';
@@ -24,7 +25,6 @@ export interface RoundingPrecision {
   readonly minExponent?: number;
 }
 
-const bitLength = (x: bigint): number => (x === 0n ? 0 : x.toString(2).length);
 
 /**
  * Rounds q to nearest-even with p significand bits and gradual underflow below 2^emin, with

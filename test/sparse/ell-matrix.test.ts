@@ -60,7 +60,7 @@ describe('ELL layout options', () => {
   it('rejects contradictory or impossible options', () => {
     expectModprec(() => resolveEllStride(5, { stride: 8, strideMultiple: 4 }), 'INVALID_OPTION', 'options');
     expectModprec(() => resolveEllStride(5, { stride: 4 }), 'INVALID_STRIDE', 'options.stride');
-    expectModprec(() => resolveEllStride(5, { strideMultiple: 0 }), 'INVALID_STRIDE', 'options.strideMultiple');
+    expectModprec(() => resolveEllStride(5, { strideMultiple: 0 }), 'INVALID_SIZE', 'options.strideMultiple');
     expectModprec(() => resolveEllStride(2 ** 31 - 2, { strideMultiple: 64 }), 'INVALID_SIZE', 'options.strideMultiple');
     expectModprec(() => resolveEllWidth(3, { width: 2 }), 'INVALID_SIZE', 'options.width');
   });

@@ -68,6 +68,6 @@ describe('randomBandedCsr', () => {
     expectModprec(() => randomBandedCsr({ ...ok, upperBandwidth: 1.5 }), 'INVALID_SIZE', 'options.upperBandwidth');
     expectModprec(() => randomBandedCsr({ ...ok, density: 1.5 }), 'INVALID_VALUE', 'options.density');
     expectModprec(() => randomBandedCsr({ ...ok, density: NaN }), 'INVALID_VALUE', 'options.density');
-    expectModprec(() => randomBandedCsr({ ...ok, seed: 2 ** 60 }), 'INVALID_VALUE', 'seed');
+    expectModprec(() => randomBandedCsr({ ...ok, seed: 2 ** 60 }), 'INVALID_VALUE', 'options.seed');
   });
 });

@@ -5,6 +5,7 @@
  * (f64 pairs, dd quadruples) or exact binary32 values; it converts them exactly.
  * @module
  */
+import { bitLength } from '../../core/bit-length.js';
 import type { GpuArithmeticPart, GpuDotOperands, GpuNativeLibrary, GpuPartRegister } from '../common/gpu-part.js';
 import { asXf, decodeXfExact, roundBigToDouble, xfGpuWords } from './dd-gpu-words.js';
 import { fusedFmaName, fusedFmaTypes, isFusedKind } from './dd-gpu-fused.js';
@@ -53,7 +54,7 @@ const asF64 = (r: GpuPartRegister): GpuPartRegister => (r.kind === 'f64x' ? { ki
 function isqrt(n: bigint): bigint {
   if (n < 2n) return n;
   // Newton's iteration decreases monotonically to floor(√n) from any start at or above √n.
-  let x = 1n << BigInt(Math.ceil(n.toString(2).length / 2));
+  let x = 1n << BigInt(Math.ceil(bitLength(n) / 2));
   for (;;) {
     const y = (x + n / x) >> 1n;
     if (y >= x) return x;

@@ -6,13 +6,10 @@
  */
 import type { GpuPartRegister, GpuStoragePart } from '../common/gpu-part.js';
 import { checkDdRead } from '../common/gpu-facts.js';
+import { bitLength } from '../../core/bit-length.js';
 
 const XF_BIAS = 16383;
 
-/** Bit length of a positive BigInt. */
-function bitLength(m: bigint): number {
-  return m.toString(2).length;
-}
 
 /**
  * The double nearest M·2^k (M a non-negative integer), ties to even, with binary64's subnormals and overflow.

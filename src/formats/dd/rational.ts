@@ -5,6 +5,7 @@
  * @module
  */
 import { fail } from '../../core/errors.js';
+import { bitLength } from '../../core/bit-length.js';
 import type { DdBuffer } from './eft.js';
 
 /**
@@ -85,10 +86,6 @@ export function ddToRational(hi: number, lo: number): Rational {
   return dyadic((a.mantissa << BigInt(a.exponent - e)) + (b.mantissa << BigInt(b.exponent - e)), e);
 }
 
-/** Number of bits of a positive BigInt. */
-function bitLength(a: bigint): number {
-  return a.toString(2).length;
-}
 
 /**
  * num/den rounded to the nearest double, ties to even (as IEEE 754 and `Number("…")` do), including
@@ -117,6 +114,9 @@ export function roundRationalToNumber(num: bigint, den: bigint): number {
   const a = negative ? -num : num;
   // e = ⌊log2(a/den)⌋.
   let e = bitLength(a) - bitLength(den);
+  // a/den < 2^(e + 1) ≤ 2^-1075, half the least subnormal: a zero (without shifting a up by den's length, which for a
+  // den near the engine's largest BigInt would not fit one).
+  if (e < -1075) return negative ? -0 : 0;
   if (e >= 0 ? a < den << BigInt(e) : a << BigInt(-e) < den) e -= 1;
   if (e > 1023) return negative ? -Infinity : Infinity;
   // Quantum 2^q: 53 significant bits, but never below the subnormal quantum 2^-1074.

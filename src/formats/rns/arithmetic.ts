@@ -18,8 +18,8 @@ import { EXT, addDown, addUp, compareExt, isTight, mulDown, mulUp, subDown, subU
 import { EVAL, evaluateSigned } from './interval-evaluation.js';
 import type { RnsModuliSet } from './moduli-set.js';
 import { needsRounding, roundSignificand } from './rounding.js';
-import { MAX_EXPONENT, OPEN_AFTER, RnsNumber, checkSameSet, markOwnOrdinary, setZero } from './rns-number-class.js';
-import { copyInto, rnsResolve } from './resolve.js';
+import { MAX_EXPONENT, OPEN_AFTER, RnsNumber, checkRnsNumber, checkSameSet, markOwnOrdinary, setZero } from './rns-number-class.js';
+import { copyInto, resolveNumber } from './resolve.js';
 import { runFusedLoop, runProductLoop } from './fused-loops.js';
 import { runTwoProductLoop } from './two-product-loop.js';
 import { OPEN_TERM_EXPONENT, accumulateOpen, openSum } from './open-sum.js';
@@ -33,11 +33,23 @@ export function scratchOf(set: RnsModuliSet): RnsNumber {
   return s;
 }
 
-// `?.`: a missing operand (null, undefined) reaches checkSameSet's typed error instead of a TypeError on `.set`.
+// `?.`: a missing operand (null, undefined), z included, reaches the typed errors instead of a TypeError on `.set`
+// (one compare more than the sets' own on the kernels' path: a missing z has no set).
 function checkSets(z: RnsNumber, x: RnsNumber, y: RnsNumber, xName = 'x', yName = 'y'): void {
-  if (x?.set !== z.set || y?.set !== z.set) {
-    checkSameSet(xName, x, z.set);
-    checkSameSet(yName, y, z.set);
+  const set = z?.set;
+  if (x?.set !== set || y?.set !== set || set === undefined) {
+    checkRnsNumber('z', z);
+    checkSameSet(xName, x, set!);
+    checkSameSet(yName, y, set!);
+  }
+}
+
+/** checkSets for one operand x. */
+function checkSet(z: RnsNumber, x: RnsNumber): void {
+  const set = z?.set;
+  if (x?.set !== set || set === undefined) {
+    checkRnsNumber('z', z);
+    checkSameSet('x', x, set!);
   }
 }
 
@@ -62,8 +74,8 @@ function finish(z: RnsNumber): void {
 
 function addSigned(z: RnsNumber, x: RnsNumber, y: RnsNumber, negY: number): void {
   checkSets(z, x, y);
-  rnsResolve(x);
-  rnsResolve(y);
+  resolveNumber(x);
+  resolveNumber(y);
   const set = z.set;
   const sy = y.sign ^ negY;
   if (x.uf === 0) {
@@ -184,7 +196,7 @@ function evaluateDifference(z: RnsNumber, auf: number, aue: number, buf: number,
  * @param x - first operand
  * @param y - second operand
  * @throws {@link ModprecError} `INVALID_FORMAT` if the operands use different moduli sets;
- *   `INVALID_VALUE` on exponent overflow (z untouched)
+ *   `INVALID_VALUE` on exponent overflow (z untouched), or naming an operand (z included) that is not an RnsNumber
  * @example
  * ```ts
  * import { rnsModuliSet, rnsZero, rnsAdd, rnsCompare, rnsFromNumber, rnsToNumber } from 'modprec';
@@ -248,8 +260,8 @@ export function rnsMul(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
   checkSets(z, x, y);
   const set = z.set;
   // Open sums are closed; factors bound to array elements stay bound (multiplyExact reads them in place).
-  if (x.open !== 0) rnsResolve(x);
-  if (y.open !== 0) rnsResolve(y);
+  if (x.open !== 0) resolveNumber(x);
+  if (y.open !== 0) resolveNumber(y);
   const sign = x.sign ^ y.sign;
   if (x.uf === 0 || y.uf === 0) { setZero(z, sign); return; }
   multiplyExact(z, x, y);
@@ -283,8 +295,8 @@ export function rnsMul(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
 export function rnsFma(z: RnsNumber, a: RnsNumber, b: RnsNumber, c: RnsNumber): void {
   checkSets(z, a, b, 'a', 'b');
   if (c?.set !== z.set) checkSameSet('c', c, z.set);
-  if (a.open !== 0) rnsResolve(a);
-  if (b.open !== 0) rnsResolve(b);
+  if (a.open !== 0) resolveNumber(a);
+  if (b.open !== 0) resolveNumber(b);
   if (z !== c) { fmaOrdinary(z, a, b, c); return; }
   // In place (a kernel's sum): keep the sum open while the terms are short (open-sum.ts).
   const runs = c.runs;
@@ -295,10 +307,10 @@ export function rnsFma(z: RnsNumber, a: RnsNumber, b: RnsNumber, c: RnsNumber): 
       // P/M < 2^(a.ue + b.ue + Me): the fractions of the two evals and of M are below 1.
       const termExponent = a.ue + b.ue + z.set.Me;
       if (termExponent <= OPEN_TERM_EXPONENT) {
-        if (c.open === 0) { rnsResolve(c); openSum(c, a.exp + b.exp, termExponent); }
+        if (c.open === 0) { resolveNumber(c); openSum(c, a.exp + b.exp, termExponent); }
         if (accumulateOpen(c, a, b, termExponent)) return;
       }
-      rnsResolve(c);
+      resolveNumber(c);
     }
   }
   fmaOrdinary(z, a, b, c);
@@ -333,10 +345,10 @@ const productScratch = new WeakMap<RnsModuliSet, RnsNumber>();
 export function rnsMulAdd2(z: RnsNumber, a: RnsNumber, x: RnsNumber, b: RnsNumber, y: RnsNumber): void {
   checkSets(z, a, x, 'a', 'x');
   checkSets(z, b, y, 'b', 'y');
-  if (a.open !== 0) rnsResolve(a);
-  if (x.open !== 0) rnsResolve(x);
-  if (b.open !== 0) rnsResolve(b);
-  if (y.open !== 0) rnsResolve(y);
+  if (a.open !== 0) resolveNumber(a);
+  if (x.open !== 0) resolveNumber(x);
+  if (b.open !== 0) resolveNumber(b);
+  if (y.open !== 0) resolveNumber(y);
   if (a.uf !== 0 && x.uf !== 0 && b.uf !== 0 && y.uf !== 0 && mulAdd2OnePass(z, a, x, b, y)) return;
   let t = productScratch.get(z.set);
   if (!t) { t = new RnsNumber(z.set); productScratch.set(z.set, t); }
@@ -393,7 +405,7 @@ function mulAdd2OnePass(z: RnsNumber, a: RnsNumber, x: RnsNumber, b: RnsNumber, 
 function fmaOrdinary(z: RnsNumber, a: RnsNumber, b: RnsNumber, c: RnsNumber): void {
   const set = z.set;
   if (a.uf === 0 || b.uf === 0 || c.uf === 0) { const t = scratchOf(set); rnsMul(t, a, b); addSigned(z, t, c, 0); return; }
-  rnsResolve(c);
+  resolveNumber(c);
   // The exact product (X·Y ≤ 2^(2p) ≤ M/4, not rounded yet) is added to c exactly when the aligned sum stays
   // below M/4, and the sum is rounded once: one rounding instead of two (product, then sum), so
   // |δ| ≤ 2^-p/(1 − 2^-24) < u for the whole a·b + c as well.
@@ -421,8 +433,8 @@ function fmaOrdinary(z: RnsNumber, a: RnsNumber, b: RnsNumber, c: RnsNumber): vo
       return;
     }
   }
-  rnsResolve(a);
-  rnsResolve(b);
+  resolveNumber(a);
+  resolveNumber(b);
   const t = scratchOf(set);
   multiplyExact(t, a, b);
   if (scaledFirst) addUp(t.uf, t.ue + gamma, c.uf, c.ue);
@@ -497,7 +509,8 @@ function multiplyExact(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
 
 /**
  * z := −x (exact).
- * @throws {@link ModprecError} `INVALID_FORMAT` for mixed moduli sets
+ * @throws {@link ModprecError} `INVALID_FORMAT` for mixed moduli sets; `INVALID_VALUE` naming an operand that is
+ *   not an RnsNumber
  * @example
  * ```ts
  * import { rnsModuliSet, rnsZero, rnsNeg, rnsFromNumber, rnsToNumber } from 'modprec';
@@ -511,13 +524,14 @@ function multiplyExact(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
  * @group RNS
  */
 export function rnsNeg(z: RnsNumber, x: RnsNumber): void {
-  if (x?.set !== z.set) checkSameSet('x', x, z.set);
+  checkSet(z, x);
   copyInto(z, x, 1);
 }
 
 /**
  * z := |x| (exact).
- * @throws {@link ModprecError} `INVALID_FORMAT` for mixed moduli sets
+ * @throws {@link ModprecError} `INVALID_FORMAT` for mixed moduli sets; `INVALID_VALUE` naming an operand that is
+ *   not an RnsNumber
  * @example
  * ```ts
  * import { rnsModuliSet, rnsZero, rnsAbs, rnsFromNumber, rnsToNumber } from 'modprec';
@@ -531,13 +545,14 @@ export function rnsNeg(z: RnsNumber, x: RnsNumber): void {
  * @group RNS
  */
 export function rnsAbs(z: RnsNumber, x: RnsNumber): void {
-  if (x?.set !== z.set) checkSameSet('x', x, z.set);
+  checkSet(z, x);
   copyInto(z, x, x.sign);
 }
 
 /**
  * z := x (exact copy).
- * @throws {@link ModprecError} `INVALID_FORMAT` for mixed moduli sets
+ * @throws {@link ModprecError} `INVALID_FORMAT` for mixed moduli sets; `INVALID_VALUE` naming an operand that is
+ *   not an RnsNumber
  * @example
  * ```ts
  * import { rnsModuliSet, rnsZero, rnsSet, rnsCompare, rnsFromNumber } from 'modprec';
@@ -551,12 +566,13 @@ export function rnsAbs(z: RnsNumber, x: RnsNumber): void {
  * @group RNS
  */
 export function rnsSet(z: RnsNumber, x: RnsNumber): void {
-  if (x?.set !== z.set) checkSameSet('x', x, z.set);
+  checkSet(z, x);
   copyInto(z, x, 0);
 }
 
 /**
  * Sign of x: −1, 0 or 1 (zero of either sign gives 0). Read from the sign bit and the interval evaluation.
+ * @throws {@link ModprecError} `INVALID_VALUE` naming `x` when it is not an RnsNumber
  * @example
  * ```ts
  * import { rnsModuliSet, rnsZero, rnsSign, rnsFromNumber } from 'modprec';
@@ -568,14 +584,21 @@ export function rnsSet(z: RnsNumber, x: RnsNumber): void {
  * @group RNS
  */
 export function rnsSign(x: RnsNumber): number {
-  if (x.open !== 0) rnsResolve(x);
+  checkRnsNumber('x', x);
+  return signOf(x);
+}
+
+/** rnsSign without the operand check (the comparisons' and kernels' path). */
+export function signOf(x: RnsNumber): number {
+  if (x.open !== 0) resolveNumber(x);
   return x.uf === 0 ? 0 : x.sign ? -1 : 1;
 }
 
 /**
  * Compares x with y: −1, 0, 1 as x < y, x = y, x > y (exact). Decided on the interval evaluations when they
  * separate the magnitudes, else by the sign of the (exact before rounding) difference.
- * @throws {@link ModprecError} `INVALID_FORMAT` for mixed moduli sets
+ * @throws {@link ModprecError} `INVALID_FORMAT` for mixed moduli sets; `INVALID_VALUE` naming an operand that is
+ *   not an RnsNumber
  * @example
  * ```ts
  * import { rnsModuliSet, rnsZero, rnsCompare, rnsFromNumber, rnsFromDoubleDouble } from 'modprec';
@@ -589,18 +612,19 @@ export function rnsSign(x: RnsNumber): number {
  * @group RNS
  */
 export function rnsCompare(x: RnsNumber, y: RnsNumber): number {
-  if (x?.set !== y?.set) {
-    if (!(x instanceof RnsNumber)) fail('INVALID_VALUE', 'x', 'must be an RnsNumber', x);
+  const set = x?.set;
+  if (y?.set !== set || set === undefined) {
+    checkRnsNumber('x', x);
     checkSameSet('y', y, x.set);
   }
-  rnsResolve(x);
-  rnsResolve(y);
-  const sx = rnsSign(x), sy = rnsSign(y);
+  resolveNumber(x);
+  resolveNumber(y);
+  const sx = signOf(x), sy = signOf(y);
   if (sx !== sy || sx === 0) return Math.sign(sx - sy);
   // Same non-zero sign: compare magnitudes by the intervals, shifted by the exponents.
   if (compareExt(x.uf, x.ue + x.exp, y.lf, y.le + y.exp) < 0) return -sx;
   if (compareExt(y.uf, y.ue + y.exp, x.lf, x.le + x.exp) < 0) return sx;
   const d = scratchOf(x.set);
   rnsSub(d, x, y);
-  return rnsSign(d);
+  return signOf(d);
 }

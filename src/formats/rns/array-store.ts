@@ -3,16 +3,18 @@
  * comes from another set.
  * @module
  */
-import type { RnsArray } from './rns-array.js';
-import { RnsNumber } from './rns-number-class.js';
-import { rnsResolve } from './resolve.js';
+import { checkElement, type RnsArray } from './rns-array.js';
+import { RnsNumber, checkRnsNumber } from './rns-number-class.js';
+import { resolveNumber } from './resolve.js';
 import { rnsToRational, setRoundedRational } from './convert-exact.js';
 
 /**
  * Element k of `a` := x, exactly when x uses the array's moduli set, else rounded to it (correctly, via BigInt).
  * @param a - the array
- * @param k - element index (unchecked)
+ * @param k - element index, `0 … a.length − 1`
  * @param x - the value
+ * @throws {@link ModprecError} `INVALID_VALUE` naming `a` or `x` when it is not an RnsArray / RnsNumber;
+ *   `INDEX_OUT_OF_RANGE` naming `k`
  * @example
  * ```ts
  * import { rnsModuliSet, rnsZero, rnsToNumber, rnsFromRational, RnsArray, rnsLoad, rnsStore } from 'modprec';
@@ -28,8 +30,15 @@ import { rnsToRational, setRoundedRational } from './convert-exact.js';
  * @group RNS
  */
 export function rnsStore(a: RnsArray, k: number, x: RnsNumber): void {
+  checkElement(a, k);
+  checkRnsNumber('x', x);
+  storeElement(a, k, x);
+}
+
+/** rnsStore without the checks: the kernels' per-element store (valid indices and values). */
+export function storeElement(a: RnsArray, k: number, x: RnsNumber): void {
   // A bound number is copied out of its array first, an open sum closed (its eval is meaningless while open).
-  if (x.refArray !== null || x.open !== 0) rnsResolve(x);
+  if (x.refArray !== null || x.open !== 0) resolveNumber(x);
   if (x.set !== a.set) {
     const t = new RnsNumber(a.set);
     const r = rnsToRational(x);

@@ -2,15 +2,9 @@
  * Integer helpers the exact RNS conversions share (on the host, for the CPU format and the GPU's host side).
  * @module
  */
+import { bitLength } from '../../core/bit-length.js';
 
-/**
- * Bits of a non-negative BigInt (0 for 0).
- * @param x - the integer, ≥ 0
- * @returns the position of its highest set bit plus one
- */
-export function bitLength(x: bigint): number {
-  return x === 0n ? 0 : x.toString(2).length;
-}
+export { bitLength };
 
 /**
  * ⌊√n⌋ by Newton's iteration from above (every iterate stays ≥ ⌊√n⌋, so the first one that does not fall is it).

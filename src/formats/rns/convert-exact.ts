@@ -7,8 +7,8 @@
 import { fail } from '../../core/errors.js';
 import { EVAL, evaluateSigned } from './interval-evaluation.js';
 import type { RnsModuliSet } from './moduli-set.js';
-import { MAX_EXPONENT, RnsNumber, checkSameSet, markOwnOrdinary, setZero } from './rns-number-class.js';
-import { rnsResolve } from './resolve.js';
+import { MAX_EXPONENT, RnsNumber, checkRnsNumber, checkSameSet, markOwnOrdinary, setZero } from './rns-number-class.js';
+import { resolveNumber } from './resolve.js';
 import { bitLength, isqrt } from './bigint-math.js';
 
 /**
@@ -36,7 +36,8 @@ export interface Rational {
  * @group RNS
  */
 export function rnsSignificand(x: RnsNumber): bigint {
-  rnsResolve(x);
+  checkRnsNumber('x', x);
+  resolveNumber(x);
   const set = x.set;
   let s = 0n;
   for (let i = 0; i < set.size; i++) {
@@ -63,7 +64,8 @@ export function rnsSignificand(x: RnsNumber): bigint {
  * @group RNS
  */
 export function rnsToRational(x: RnsNumber): Rational {
-  rnsResolve(x);
+  checkRnsNumber('x', x);
+  resolveNumber(x);
   const X = rnsSignificand(x);
   const signed = x.sign ? -X : X;
   return x.exp >= 0 ? { num: signed << BigInt(x.exp), den: 1n } : { num: signed, den: 1n << BigInt(-x.exp) };
@@ -82,17 +84,31 @@ export function setRoundedRational(z: RnsNumber, negative: boolean, N: bigint, D
   if (s + 2 + e2 > MAX_EXPONENT || s + e2 < -MAX_EXPONENT) {
     fail('INVALID_VALUE', parameter, 'exponent must stay within ±2^30 (exponent overflow)', s + e2);
   }
-  const scaled = (t: number): [bigint, bigint] => (t >= 0 ? [N, D << BigInt(t)] : [N << BigInt(-t), D]);
-  let [num, den] = scaled(s);
-  let Q = num / den;
-  if (Q >= 1n << BigInt(p)) {
+  let q = scaledQuotient(N, D, s);
+  if (q.Q >= 1n << BigInt(p)) {
     s += 1; // N/(D·2^s) was ≥ 2^p: one more bit of scale puts it in [2^(p−1), 2^p)
-    [num, den] = scaled(s);
-    Q = num / den;
+    q = scaledQuotient(N, D, s);
   }
-  const rem = num - Q * den;
-  if (2n * rem >= den) Q += 1n; // round to nearest, ties up
-  setSignificand(z, negative, Q, s + e2);
+  setSignificand(z, negative, q.half ? q.Q + 1n : q.Q, s + e2); // round to nearest, ties up
+}
+
+/**
+ * Q = ⌊N/(D·2^t)⌋ and whether the rest is at least half a unit (ties round up). For t > 0, N is shifted down instead of
+ * D up: ⌊⌊N/2^t⌋/D⌋ is the same Q, and with r = ⌊N/2^t⌋ − Q·D and N's t low bits L the rest (r + L/2^t)/D is ≥ 1/2
+ * exactly where 2r ≥ D, or 2r = D − 1 and L ≥ 2^(t−1) (bit t − 1 of N) — so a numerator of 2^29 bits costs a shift and
+ * a small division, not a division of two 2^29-bit integers (seconds).
+ * @throws RangeError (the engine's BigInt size) where N·2^-t needs more bits than a BigInt holds
+ */
+function scaledQuotient(N: bigint, D: bigint, t: number): { Q: bigint; half: boolean } {
+  if (t <= 0) {
+    const num = N << BigInt(-t);
+    const Q = num / D;
+    return { Q, half: 2n * (num - Q * D) >= D };
+  }
+  const high = N >> BigInt(t);
+  const Q = high / D;
+  const twice = 2n * (high - Q * D);
+  return { Q, half: twice >= D || (twice === D - 1n && ((N >> BigInt(t - 1)) & 1n) === 1n) };
 }
 
 /** z := ±Q·2^e (0 < Q ≤ 2^p), residues by BigInt reduction, eval from the residues. */
@@ -112,7 +128,9 @@ function setSignificand(z: RnsNumber, negative: boolean, Q: bigint, e: number): 
  * @param z - destination
  * @param num - numerator
  * @param den - denominator, non-zero
- * @throws {@link ModprecError} `INVALID_VALUE` for den = 0 or exponent overflow (z untouched)
+ * @throws {@link ModprecError} `INVALID_VALUE` for den = 0 or exponent overflow (z untouched); `INVALID_VALUE` naming
+ *   `den` where it has so many bits (within p + 2 of the engine's largest BigInt, 2^30 bits in V8) that the exact
+ *   quotient cannot be formed. num and den of any other size work (a 2^29-bit num included).
  * @example
  * ```ts
  * import { rnsModuliSet, rnsZero, rnsFromRational, rnsToDecimalString } from 'modprec';
@@ -124,10 +142,18 @@ function setSignificand(z: RnsNumber, negative: boolean, Q: bigint, e: number): 
  * @group RNS
  */
 export function rnsFromRational(z: RnsNumber, num: bigint, den: bigint): void {
+  checkRnsNumber('z', z);
   if (typeof num !== 'bigint') fail('INVALID_VALUE', 'num', 'must be a bigint', num);
   if (typeof den !== 'bigint' || den === 0n) fail('INVALID_VALUE', 'den', 'must be a non-zero bigint', den);
   const negative = (num < 0n) !== (den < 0n);
-  setRoundedRational(z, negative, num < 0n ? -num : num, den < 0n ? -den : den, 0);
+  try {
+    setRoundedRational(z, negative, num < 0n ? -num : num, den < 0n ? -den : den, 0);
+  } catch (e) {
+    // The one BigInt that can outgrow the engine's limit (V8: 2^30 bits) is num·2^k with about bitLength(den) + p
+    // bits, formed where den is the longer; z is written only after it.
+    if (e instanceof RangeError) fail('INVALID_VALUE', 'den', `must have at most the engine's largest BigInt's bits minus p + 2 (${z.set.precision + 2}), for the exact quotient`, `a ${bitLength(den < 0n ? -den : den)}-bit integer`);
+    throw e;
+  }
 }
 
 /**
@@ -147,8 +173,9 @@ export function rnsFromRational(z: RnsNumber, num: bigint, den: bigint): void {
  * @group RNS
  */
 export function rnsDiv(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
-  if (x.set !== z.set) checkSameSet('x', x, z.set);
-  if (y.set !== z.set) checkSameSet('y', y, z.set);
+  checkRnsNumber('z', z); // a division of BigInts follows: the check costs nothing beside it
+  if (x?.set !== z.set) checkSameSet('x', x, z.set);
+  if (y?.set !== z.set) checkSameSet('y', y, z.set);
   if (y.uf === 0) fail('INVALID_VALUE', 'y', 'must be non-zero (division by zero)', 0);
   const negative = (x.sign ^ y.sign) === 1;
   if (x.uf === 0) { setZero(z, negative ? 1 : 0); return; }
@@ -172,7 +199,8 @@ export function rnsDiv(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
  * @group RNS
  */
 export function rnsSqrt(z: RnsNumber, x: RnsNumber): void {
-  if (x.set !== z.set) checkSameSet('x', x, z.set);
+  checkRnsNumber('z', z);
+  if (x?.set !== z.set) checkSameSet('x', x, z.set);
   if (x.uf === 0) { setZero(z, x.sign); return; }
   if (x.sign) fail('INVALID_VALUE', 'x', 'must be non-negative for a square root', -1);
   let X = rnsSignificand(x);
@@ -202,6 +230,7 @@ export function rnsSqrt(z: RnsNumber, x: RnsNumber): void {
  * @group RNS
  */
 export function rnsFromDecimalString(z: RnsNumber, text: string): void {
+  checkRnsNumber('z', z);
   const m = typeof text === 'string' ? /^\s*([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?\s*$/.exec(text) : null;
   if (!m || (m[2] === '' && (m[3] === undefined || m[3] === ''))) fail('PARSE_ERROR', 'text', 'must be a decimal number', text);
   const intPart = m[2]!;
@@ -235,9 +264,10 @@ export function rnsFromDecimalString(z: RnsNumber, text: string): void {
  * @group RNS
  */
 export function rnsToDecimalString(x: RnsNumber, significantDigits?: number): string {
+  checkRnsNumber('x', x);
   const D = significantDigits ?? Math.ceil((x.set.precision + 20) * Math.log10(2)) + 1;
   if (!Number.isInteger(D) || D < 1 || D > 100000) fail('INVALID_OPTION', 'significantDigits', 'must be an integer in [1, 100000]', D);
-  rnsResolve(x);
+  resolveNumber(x);
   const sign = x.sign ? '-' : '';
   if (x.uf === 0) return `${sign}0`;
   // |x| < 2^(exp + p + 1): its decimal exponent is about (exp + bits of X)·log10 2 (checked before any BigInt is built).

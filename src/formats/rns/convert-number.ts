@@ -9,8 +9,8 @@ import { DOWN, EXT, UP, exponentOf, normalize, pow2 } from './ext-float.js';
 import { LIMB_BITS, type RnsModuliSet, rnsTables } from './moduli-set.js';
 import { rnsAdd, rnsSub } from './arithmetic.js';
 import { significandBitsUpper, significandLimbs } from './rounding.js';
-import { RnsNumber, checkSameSet, installNumberConversions, markOwnOrdinary, setZero } from './rns-number-class.js';
-import { rnsResolve } from './resolve.js';
+import { RnsNumber, checkRnsNumber, checkSameSet, installNumberConversions, markOwnOrdinary, setZero } from './rns-number-class.js';
+import { resolveNumber } from './resolve.js';
 import { rnsToRational, setRoundedRational } from './convert-exact.js';
 import { decomposeNumber } from '../dd/rational.js';
 
@@ -20,7 +20,8 @@ const LIMB = 2 ** LIMB_BITS;
  * z := the double `value`, exactly (−0 keeps its sign).
  * @param z - destination
  * @param value - a finite double
- * @throws {@link ModprecError} `INVALID_VALUE` if `value` is not a finite number (z untouched)
+ * @throws {@link ModprecError} `INVALID_VALUE` if `value` is not a finite number (z untouched), or naming `z` when it is
+ *   not an RnsNumber
  * @example
  * ```ts
  * import { rnsModuliSet, rnsZero, rnsFromNumber, rnsToNumber } from 'modprec';
@@ -32,6 +33,12 @@ const LIMB = 2 ** LIMB_BITS;
  * @group RNS
  */
 export function rnsFromNumber(z: RnsNumber, value: number): void {
+  checkRnsNumber('z', z);
+  fromFiniteNumber(z, value);
+}
+
+/** rnsFromNumber without the check of z (the kernels' conversions of a stored double: value is still checked). */
+export function fromFiniteNumber(z: RnsNumber, value: number): void {
   if (typeof value !== 'number' || value !== value || value === Infinity || value === -Infinity) checkFinite('value', value);
   setFromNumber(z, value);
 }
@@ -120,6 +127,7 @@ function anyBitBelow(limbs: Float64Array, below: number): boolean {
  * @param x - the number
  * @param roundToOdd - round to odd instead of to nearest
  * @returns the double
+ * @throws {@link ModprecError} `INVALID_VALUE` naming `x` when it is not an RnsNumber
  * @example
  * ```ts
  * import { rnsModuliSet, rnsZero, rnsToNumber, rnsFromRational } from 'modprec';
@@ -131,7 +139,13 @@ function anyBitBelow(limbs: Float64Array, below: number): boolean {
  * @group RNS
  */
 export function rnsToNumber(x: RnsNumber, roundToOdd = false): number {
-  rnsResolve(x);
+  checkRnsNumber('x', x);
+  return toNumberOf(x, roundToOdd);
+}
+
+/** rnsToNumber without the operand check: the kernels' per-element path (the format's helpers), free of it. */
+export function toNumberOf(x: RnsNumber, roundToOdd = false): number {
+  resolveNumber(x);
   if (x.uf === 0) return x.sign ? -0 : 0;
   const B = significandBitsUpper(x);
   significandLimbs(x, B + 1);
@@ -164,7 +178,8 @@ export function rnsToNumber(x: RnsNumber, roundToOdd = false): number {
 /**
  * z := hi + lo (a double-double pair, or any two doubles), rounded to the set's precision (exact when the
  * pair's significand fits p bits).
- * @throws {@link ModprecError} `INVALID_VALUE` if hi or lo is not finite (z untouched)
+ * @throws {@link ModprecError} `INVALID_VALUE` if hi or lo is not finite (z untouched), or naming `z` when it is not an
+ *   RnsNumber
  * @example
  * ```ts
  * import { rnsModuliSet, rnsZero, rnsFromDoubleDouble, rnsToRational } from 'modprec';
@@ -177,6 +192,12 @@ export function rnsToNumber(x: RnsNumber, roundToOdd = false): number {
  * @group RNS
  */
 export function rnsFromDoubleDouble(z: RnsNumber, hi: number, lo: number): void {
+  checkRnsNumber('z', z);
+  fromDoubleDoubleOf(z, hi, lo);
+}
+
+/** rnsFromDoubleDouble without the check of z (the kernels' conversions: hi and lo are still checked). */
+export function fromDoubleDoubleOf(z: RnsNumber, hi: number, lo: number): void {
   checkFinite('hi', hi);
   checkFinite('lo', lo);
   if (lo !== 0 && hi !== 0) {
@@ -242,6 +263,7 @@ export const DD_OUT = { hi: 0, lo: 0 };
  * and returned as a pair. hi + lo approximates x with relative error ≤ 2^-106 (plus u if x − hi needs rounding).
  * @param x - the number
  * @param out - where to write (default: the shared `DD_OUT` buffer)
+ * @throws {@link ModprecError} `INVALID_VALUE` naming `x` when it is not an RnsNumber, `out` when it is not an object
  * @example
  * ```ts
  * import { rnsModuliSet, rnsZero, rnsToDoubleDouble, rnsFromRational } from 'modprec';
@@ -253,13 +275,20 @@ export const DD_OUT = { hi: 0, lo: 0 };
  * @group RNS
  */
 export function rnsToDoubleDouble(x: RnsNumber, out: { hi: number; lo: number } = DD_OUT): { hi: number; lo: number } {
-  const hi = rnsToNumber(x);
+  checkRnsNumber('x', x);
+  if (typeof out !== 'object' || out === null) fail('INVALID_VALUE', 'out', 'must be an object { hi, lo }', out);
+  return toDoubleDoubleOf(x, out);
+}
+
+/** rnsToDoubleDouble without the checks (the kernels' export of a dd value). */
+export function toDoubleDoubleOf(x: RnsNumber, out: { hi: number; lo: number }): { hi: number; lo: number } {
+  const hi = toNumberOf(x);
   let lo = hi === 0 ? hi : 0;   // a zero as (±0, ±0): hi + lo of (−0, +0) would be +0
   if (Number.isFinite(hi) && hi !== 0) {
     const t = loScratch(x.set);
     setFromNumber(t, hi);
     rnsSub(t, x, t);
-    lo = rnsToNumber(t);
+    lo = toNumberOf(t);
   }
   out.hi = hi;
   out.lo = lo;
@@ -274,6 +303,6 @@ export function checkNumberOfSet(parameter: string, x: unknown, set: RnsModuliSe
 
 // RnsNumber's methods (isZero, toNumber, setNumber, setDd) run these; the class cannot import them itself.
 installNumberConversions({
-  resolve: rnsResolve, toNumber: (x) => rnsToNumber(x), fromNumber: rnsFromNumber, fromDoubleDouble: rnsFromDoubleDouble,
+  resolve: resolveNumber, toNumber: (x) => toNumberOf(x), fromNumber: fromFiniteNumber, fromDoubleDouble: fromDoubleDoubleOf,
   toDoubleDouble: rnsToDoubleDouble, toRational: rnsToRational,
 });

@@ -20,6 +20,7 @@
  * @module
  */
 import { fail } from '../../core/errors.js';
+import { bitLength } from '../../core/bit-length.js';
 import { EXT, normalize } from './ext-float.js';
 
 /**
@@ -151,9 +152,6 @@ function primesBelow(bound: number, count: number): number[] {
   return out;
 }
 
-function bitLength(x: bigint): number {
-  return x === 0n ? 0 : x.toString(2).length;
-}
 
 /** |a^-1|_m by the extended Euclidean algorithm (a, m coprime, m < 2^26: all values exact doubles). */
 function modInverse(a: number, m: number): number {
@@ -269,6 +267,17 @@ export function rnsModuliSet(precision: number, residueArithmetic: ResidueArithm
   return set;
 }
 
+/**
+ * Throws unless `set` is a moduli set (an object with its size, precision and moduli, as {@link rnsModuliSet} makes).
+ * @throws {@link ModprecError} `INVALID_VALUE` naming `parameter`
+ */
+export function checkModuliSet(parameter: string, set: unknown): asserts set is RnsModuliSet {
+  const s = set as Partial<RnsModuliSet> | null | undefined;
+  if (typeof s !== 'object' || s === null || typeof s.size !== 'number' || typeof s.precision !== 'number' || !s.moduli) {
+    fail('INVALID_VALUE', parameter, 'must be a moduli set (see rnsModuliSet)', set);
+  }
+}
+
 /** |a·b|_m for a, b ∈ [0, m), m < 2^26.5 (the product is exact in a double). */
 export function modMul(a: number, b: number, m: number, invM: number): number {
   const p = a * b;
@@ -291,6 +300,7 @@ export function modMul(a: number, b: number, m: number, invM: number): number {
 export function rnsTables(set: RnsModuliSet): RnsTables {
   let t = tables.get(set);
   if (t) return t;
+  checkModuliSet('set', set);
   const n = set.size;
   const p = set.precision;
   const maxShift = 2 * p + 8;

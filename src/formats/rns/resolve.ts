@@ -3,7 +3,7 @@
  * residues copied in, an open sum is closed (evaluated and rounded). Above `open-sum.ts`, below every operation.
  * @module
  */
-import type { RnsNumber } from './rns-number-class.js';
+import { checkRnsNumber, type RnsNumber } from './rns-number-class.js';
 import { rnsRefOffset } from './rns-array.js';
 import { closeOpenSum } from './open-sum.js';
 
@@ -21,9 +21,16 @@ import { closeOpenSum } from './open-sum.js';
  * rnsResolve(s);   // closed: its fields may now be read directly
  * rnsToNumber(s); // → 15
  * ```
+ * @throws {@link ModprecError} `INVALID_VALUE` naming `z` when it is not an RnsNumber
  * @group RNS
  */
 export function rnsResolve(z: RnsNumber): void {
+  checkRnsNumber('z', z);
+  resolveNumber(z);
+}
+
+/** rnsResolve without the operand check: every operation's own call (the kernels' per-element path). */
+export function resolveNumber(z: RnsNumber): void {
   const a = z.refArray;
   if (a !== null) {
     const base = rnsRefOffset(z, a);
@@ -37,7 +44,7 @@ export function rnsResolve(z: RnsNumber): void {
 
 /** Copies `x` into `z` (same set), flipping the sign if `negate` is 1. */
 export function copyInto(z: RnsNumber, x: RnsNumber, negate: number): void {
-  if (x.open !== 0) rnsResolve(x);
+  if (x.open !== 0) resolveNumber(x);
   if (z !== x) {
     // A plain loop beats TypedArray.set for a few dozen elements (no builtin call).
     const a = x.refArray;

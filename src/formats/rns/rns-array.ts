@@ -15,8 +15,8 @@
  * @module
  */
 import { fail } from '../../core/errors.js';
-import type { RnsModuliSet } from './moduli-set.js';
-import { type RnsNumber, markOwnOrdinary } from './rns-number-class.js';
+import { checkModuliSet, type RnsModuliSet } from './moduli-set.js';
+import { type RnsNumber, checkRnsNumber, checkSameSet, markOwnOrdinary } from './rns-number-class.js';
 
 /**
  * An array of L numbers of one moduli set (seed 000's mp_array_t).
@@ -47,9 +47,10 @@ export class RnsArray {
    * L zeros of `set`.
    * @param set - the moduli set
    * @param length - number of elements
-   * @throws {@link ModprecError} `INVALID_SIZE` for a bad length
+   * @throws {@link ModprecError} `INVALID_SIZE` for a bad length; `INVALID_VALUE` naming `set` when it is not a moduli set
    */
   constructor(set: RnsModuliSet, length: number) {
+    checkModuliSet('set', set);
     if (!Number.isSafeInteger(length) || length < 0 || length * set.size > 2 ** 31) {
       fail('INVALID_SIZE', 'length', `must be a non-negative integer with length·${set.size} ≤ 2^31`, length);
     }
@@ -68,7 +69,9 @@ export class RnsArray {
  * z := element k of `a` (exact copy into a scratch number of the same set).
  * @param z - destination number
  * @param a - the array
- * @param k - element index (unchecked: generated kernels pass valid indices)
+ * @param k - element index, `0 … a.length − 1`
+ * @throws {@link ModprecError} `INVALID_VALUE` naming `z` or `a` when it is not an RnsNumber / RnsArray;
+ *   `INVALID_FORMAT` naming `z` for another moduli set; `INDEX_OUT_OF_RANGE` naming `k`
  * @example
  * ```ts
  * import { rnsModuliSet, rnsZero, rnsFromNumber, rnsToNumber, RnsArray, rnsLoad, rnsStore } from 'modprec';
@@ -84,6 +87,23 @@ export class RnsArray {
  * @group RNS
  */
 export function rnsLoad(z: RnsNumber, a: RnsArray, k: number): void {
+  checkRnsNumber('z', z);
+  checkElement(a, k);
+  if (z.set !== a.set) checkSameSet('z', z, a.set);
+  loadElement(z, a, k);
+}
+
+/**
+ * Throws unless `a` is an RnsArray and `k` one of its indices (the public element functions' check).
+ * @throws {@link ModprecError} `INVALID_VALUE` naming `a`; `INDEX_OUT_OF_RANGE` naming `k`
+ */
+export function checkElement(a: RnsArray, k: number): void {
+  if (!(a instanceof RnsArray)) fail('INVALID_VALUE', 'a', 'must be an RnsArray', a);
+  if (!Number.isInteger(k) || k < 0 || k >= a.length) fail('INDEX_OUT_OF_RANGE', 'k', `must be an integer in 0..${a.length - 1}`, k);
+}
+
+/** rnsLoad without the checks: the kernels' per-element load (valid indices, the set of the array). */
+export function loadElement(z: RnsNumber, a: RnsArray, k: number): void {
   const n = a.set.size;
   const zd = z.digits;
   const d = a.digits;

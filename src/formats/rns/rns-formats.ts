@@ -7,18 +7,19 @@
  */
 import type { ArithmeticFormat, Register, StorageFormat, ValueKind } from '../common/format.js';
 import { fail } from '../../core/errors.js';
-import { rnsModuliSet, type RnsModuliSet } from './moduli-set.js';
-import { RnsNumber } from './rns-number-class.js';
-import { RnsArray, rnsLoad, rnsRef } from './rns-array.js';
-import { copyInto, rnsResolve } from './resolve.js';
-import { rnsStore } from './array-store.js';
+import { checkModuliSet, rnsModuliSet, type RnsModuliSet } from './moduli-set.js';
+import { RnsNumber, checkRnsNumber } from './rns-number-class.js';
+import { RnsArray, loadElement, rnsRef } from './rns-array.js';
+import { copyInto, resolveNumber } from './resolve.js';
+import { storeElement } from './array-store.js';
 import { rnsAbs, rnsAdd, rnsFma, rnsMul, rnsMulAdd2, rnsNeg, rnsSet, rnsSub } from './arithmetic.js';
-import { rnsFromDoubleDouble, rnsFromNumber, rnsToDoubleDouble, rnsToNumber } from './convert-number.js';
+import { fromDoubleDoubleOf, fromFiniteNumber, toDoubleDoubleOf, toNumberOf } from './convert-number.js';
 import { rnsDiv, rnsSqrt, rnsToRational, setRoundedRational } from './convert-exact.js';
 
 /**
  * z := x for numbers of any moduli sets (exact copy, or correctly rounded through BigInt). A number bound
  * lazily to an array element of the same set passes the binding on (no residue is copied).
+ * @throws {@link ModprecError} `INVALID_VALUE` naming `z` or `x` when it is not an RnsNumber
  * @example
  * ```ts
  * import { rnsModuliSet, rnsZero, rnsToNumber, rnsFromRational, rnsConvert } from 'modprec';
@@ -31,6 +32,13 @@ import { rnsDiv, rnsSqrt, rnsToRational, setRoundedRational } from './convert-ex
  * @group RNS
  */
 export function rnsConvert(z: RnsNumber, x: RnsNumber): void {
+  checkRnsNumber('z', z);
+  checkRnsNumber('x', x);
+  convertNumber(z, x);
+}
+
+/** rnsConvert without the checks: the kernels' conversions between registers. */
+function convertNumber(z: RnsNumber, x: RnsNumber): void {
   const ref = x.refArray;
   if (ref !== null && ref.set === z.set) {
     if (z !== x) {
@@ -41,7 +49,7 @@ export function rnsConvert(z: RnsNumber, x: RnsNumber): void {
     }
     return;
   }
-  rnsResolve(x);
+  resolveNumber(x);
   if (x.set === z.set) { copyInto(z, x, 0); return; }
   const r = rnsToRational(x);
   const neg = r.num < 0n || (r.num === 0n && x.sign === 1);
@@ -50,12 +58,14 @@ export function rnsConvert(z: RnsNumber, x: RnsNumber): void {
 
 /** Writes a double-double export into registers: hi and lo of the rounded value. */
 function rnsExportDd(x: RnsNumber, out: { hi: number; lo: number }): void {
-  rnsToDoubleDouble(x, out);
+  toDoubleDoubleOf(x, out);
 }
 
 const shared = {
   rnsAdd, rnsSub, rnsMul, rnsFma, rnsMulAdd2, rnsNeg, rnsAbs, rnsSet, rnsDiv, rnsSqrt,
-  rnsFromNumber, rnsFromDoubleDouble, rnsToNumber, rnsExportDd, rnsConvert, rnsLoad, rnsRef, rnsStore,
+  // The generated kernels' names for the unchecked forms: their operands are the kernel's own registers and elements.
+  rnsFromNumber: fromFiniteNumber, rnsFromDoubleDouble: fromDoubleDoubleOf, rnsToNumber: toNumberOf, rnsExportDd,
+  rnsConvert: convertNumber, rnsLoad: loadElement, rnsRef, rnsStore: storeElement,
   rnsDdOut: { hi: 0, lo: 0 },
 };
 
@@ -66,13 +76,13 @@ function one(r: Register): string {
 
 function valueOf(set: RnsModuliSet, kind: ValueKind, v: unknown): RnsNumber {
   const z = new RnsNumber(set);
-  if (typeof v === 'number') { rnsFromNumber(z, v); return z; }
+  if (typeof v === 'number') { fromFiniteNumber(z, v); return z; }
   switch (kind) {
-    case 'number': rnsFromNumber(z, v as number); return z;
-    case 'dd': { const p = v as { hi: number; lo: number }; rnsFromDoubleDouble(z, p.hi, p.lo); return z; }
+    case 'number': fromFiniteNumber(z, v as number); return z;
+    case 'dd': { const p = v as { hi: number; lo: number }; fromDoubleDoubleOf(z, p.hi, p.lo); return z; }
     case 'mp':
       if (!(v instanceof RnsNumber)) return fail('INVALID_VALUE', 'value', `must be an RnsNumber for ${set.name}`, v);
-      rnsConvert(z, v);
+      convertNumber(z, v);
       return z;
   }
 }
@@ -104,6 +114,7 @@ const arithmetics = new Map<RnsModuliSet, ArithmeticFormat<RnsNumber>>();
 export function rnsStorageFormat(set: RnsModuliSet): StorageFormat<RnsArray, RnsNumber> {
   let f = storages.get(set);
   if (f) return f;
+  checkModuliSet('set', set);
   const ctor = `rnsNew_${set.name}`;
   f = {
     name: set.name,
@@ -116,8 +127,8 @@ export function rnsStorageFormat(set: RnsModuliSet): StorageFormat<RnsArray, Rns
     allocate: (n) => new RnsArray(set, n),
     accepts: (data): data is RnsArray => data instanceof RnsArray && data.set === set,
     capacity: (data) => data.length,
-    decode: (data, k) => { const z = new RnsNumber(set); rnsLoad(z, data, k); return z; },
-    encode: (data, k, v) => rnsStore(data, k, v instanceof RnsNumber ? v : valueOf(set, typeof v === 'number' ? 'number' : 'dd', v)),
+    decode: (data, k) => { const z = new RnsNumber(set); loadElement(z, data, k); return z; },
+    encode: (data, k, v) => storeElement(data, k, v instanceof RnsNumber ? v : valueOf(set, typeof v === 'number' ? 'number' : 'dd', v)),
     emitRead: (data, index, dst) => `rnsRef(${one(dst)}, ${data}, ${index});`,
     emitWrite: (data, index, src) => `rnsStore(${data}, ${index}, ${one(src)});`,
     emitDeclare: (r) => `const ${one(r)} = ${ctor}();`,
@@ -145,6 +156,7 @@ export function rnsStorageFormat(set: RnsModuliSet): StorageFormat<RnsArray, Rns
 export function rnsArithmeticFormat(set: RnsModuliSet): ArithmeticFormat<RnsNumber> {
   let f = arithmetics.get(set);
   if (f) return f;
+  checkModuliSet('set', set);
   const ctor = `rnsNew_${set.name}`;
   f = {
     name: set.name,
@@ -152,13 +164,13 @@ export function rnsArithmeticFormat(set: RnsModuliSet): ArithmeticFormat<RnsNumb
     significandBits: set.precision,
     unitRoundoff: set.unitRoundoff,
     fromNumber: (x) => valueOf(set, 'number', x),
-    toNumber: (v) => rnsToNumber(v),
+    toNumber: (v) => toNumberOf(v),
     fromKind: (kind, v) => valueOf(set, kind, v),
     toKind: (kind, v, targetBits) => {
       if (typeof v === 'number') v = valueOf(set, 'number', v);
       switch (kind) {
-        case 'number': return rnsToNumber(v, targetBits < 53);
-        case 'dd': return rnsToDoubleDouble(v, { hi: 0, lo: 0 });
+        case 'number': return toNumberOf(v, targetBits < 53);
+        case 'dd': return toDoubleDoubleOf(v, { hi: 0, lo: 0 });
         case 'mp': return v;
       }
     },

@@ -110,11 +110,13 @@ export class RnsNumber implements MpValueLike {
   /**
    * A zero of the moduli set `set`.
    * @param set - the moduli set (from `rnsModuliSet`)
+   * @throws {@link ModprecError} `INVALID_VALUE` naming `set` when it is not a moduli set
    */
   constructor(set: RnsModuliSet) {
+    // The tables first: a set seen before is a cache hit, anything else is checked there (a typed error naming set).
+    this.tables = rnsTables(set);
     this.set = set;
     this.digits = new Float64Array(set.size);
-    this.tables = rnsTables(set);
   }
 
   /** Whether the value is zero (either sign). */
@@ -193,6 +195,15 @@ export function setZero(z: RnsNumber, sign: number): void {
   z.sign = sign;
   z.exp = 0;
   z.lf = 0; z.le = 0; z.uf = 0; z.ue = 0;
+}
+
+/**
+ * Throws unless `x` is an RnsNumber (the public functions' check of an operand; the kernels' per-element calls go to
+ * the unchecked functions behind them).
+ * @throws {@link ModprecError} `INVALID_VALUE` naming `parameter`
+ */
+export function checkRnsNumber(parameter: string, x: unknown): asserts x is RnsNumber {
+  if (!(x instanceof RnsNumber)) fail('INVALID_VALUE', parameter, 'must be an RnsNumber', x);
 }
 
 /**

@@ -6,9 +6,9 @@
  * @module
  */
 import { fail } from '../../../core/errors.js';
-import { rnsStore } from '../array-store.js';
+import { storeElement } from '../array-store.js';
 import { rnsFromRational, rnsSignificand } from '../convert-exact.js';
-import { RnsArray, rnsLoad } from '../rns-array.js';
+import { RnsArray, loadElement } from '../rns-array.js';
 import { rnsZero } from '../rns-number-class.js';
 import type { RnsModuliSet } from '../moduli-set.js';
 import { rnsDeviceSet, type RnsDeviceSet } from './device-set.js';
@@ -41,7 +41,7 @@ export async function rnsArrayToDevice(a: RnsArray, set?: RnsDeviceSet): Promise
   const z = rnsZero(a.set);
   const values: RnsExactValue[] = [];
   for (let k = 0; k < a.length; k++) {
-    rnsLoad(z, a, k);
+    loadElement(z, a, k);
     const X = rnsSignificand(z);
     values.push({ sign: z.sign ? 1 : 0, X, exp: X === 0n ? 0 : z.exp });
   }
@@ -78,7 +78,7 @@ export async function rnsDeviceToArray(d: RnsDeviceArray, cpuSet: RnsModuliSet):
     else if (v.exp >= 0) rnsFromRational(z, num << BigInt(v.exp), 1n);
     else rnsFromRational(z, num, 1n << BigInt(-v.exp));
     if (v.X === 0n) z.sign = v.sign;
-    rnsStore(a, k, z);
+    storeElement(a, k, z);
   });
   return a;
 }

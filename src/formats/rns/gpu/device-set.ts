@@ -29,6 +29,7 @@
  * @module
  */
 import { fail } from '../../../core/errors.js';
+import { bitLength } from '../../../core/bit-length.js';
 import { MAX_PRECISION, MIN_PRECISION } from '../moduli-set.js';
 
 /** Bias of every integer word on the device (v is stored as v + 2^30). @group GPU */
@@ -112,9 +113,6 @@ function primesDescending(): number[] {
 let primes: number[] | undefined;
 const cache = new Map<number, RnsDeviceSet>();
 
-function bitLength(x: bigint): number {
-  return x === 0n ? 0 : x.toString(2).length;
-}
 
 function modInverse(a: number, m: number): number {
   let [r0, r1, s0, s1] = [a % m, m, 1, 0];
