@@ -72,15 +72,11 @@ const cases: Case[] = [];
 for (const [name, bytes] of STORAGES) {
   cases.push({ name: `${name} (default forms)`, storage: name, bytes: 2 * N * bytes, forms: {} });
   if (name === 'bf16' || name === 'f16') for (const halfDotPromote of ['shuffle', 'memory'] as const) cases.push({ name: `${name}, halfDotPromote '${halfDotPromote}'`, storage: name, bytes: 2 * N * bytes, forms: { halfDotPromote } });
-  // Session 24's candidates (same bits): the general chunk's pointer loop (f64, f32), the lean bf16 chunk two steps an
-  // iteration, the fp16 chunk's products as xy·2^-97 with scaled sums; each 16-bit one with either promote.
+  // Session 24's forms (same bits): the general chunk's pointer loop (f64, f32; off), and the forms before the lean bf16
+  // chunk's two steps an iteration and the fp16 chunk's products as xy·2^-97 became defaults (both on since session 24).
   if (name === 'f64' || name === 'f32') cases.push({ name: `${name}, dotPointerLoop`, storage: name, bytes: 2 * N * bytes, forms: { dotPointerLoop: true } });
-  const candidate = name === 'bf16' ? { halfDotPairs: true } : name === 'f16' ? { halfDotScaledSums: true } : null;
-  if (candidate) {
-    for (const halfDotPromote of ['shuffle', 'memory'] as const) {
-      cases.push({ name: `${name}, ${Object.keys(candidate)[0]}, halfDotPromote '${halfDotPromote}'`, storage: name, bytes: 2 * N * bytes, forms: { ...candidate, halfDotPromote } });
-    }
-  }
+  const before = name === 'bf16' ? { halfDotPairs: false } : name === 'f16' ? { halfDotScaledSums: false } : null;
+  if (before) cases.push({ name: `${name}, ${Object.keys(before)[0]} off (before session 24)`, storage: name, bytes: 2 * N * bytes, forms: before });
 }
 for (const halfDotResume of [true, false]) cases.push({ name: `bf16 sparse zeros, halfDotResume ${halfDotResume ? 'on' : 'off'}`, storage: 'bf16 sparse zeros', bytes: 4 * N, forms: { halfDotResume } });
 for (const [name] of SCALED_I8) {

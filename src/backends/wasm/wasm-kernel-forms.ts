@@ -97,8 +97,8 @@ export interface WasmKernelForms {
    * steps of 8 elements an iteration, tested at the loop's end (no step counter, one stack check and one pointer
    * update per pair of steps): the same steps in the same order, so the same bits. Used by DOT and by GEMV's and
    * TRSV's row dots. V8's loop for f32 storage in fp64 arithmetic: 68 → 57 µops per 16 elements (llvm-mca,
-   * icelake-server). Off: within noise on the 2-core AMD VM (2026-11-28, docs/performance.md, session 24); not yet
-   * timed on the H100 host.
+   * icelake-server). Off: within noise on the 2-core AMD VM (2026-11-28, docs/performance.md, session 24), and slower
+   * on the H200 host's Xeon (f64 / f32 time 1.57 → 1.52; f64 itself 1.03× faster).
    */
   readonly dotPointerLoop: boolean;
   /**
@@ -107,21 +107,22 @@ export interface WasmKernelForms {
    * sums times 2^-97 (scaled when read, scaled back when stored): one multiplication fewer per four products, the
    * same roundings, so the same bits; its Inf/NaN check doubles the patterns by an add instead of a shift (an add
    * issues on Intel's port 5 too). V8's loop per 16 elements (llvm-mca icelake-server): 80 → 76 µops, 24.1 → 20.1
-   * cycles of throughput (16.1 with `halfDotPromote` 'memory'). Off: within noise on the 2-core AMD VM (2026-11-28,
-   * session 24); not yet timed on the H100 host.
+   * cycles of throughput (16.1 with `halfDotPromote` 'memory'). On by default: on the H200 host's Xeon (2026-11-28,
+   * bench/wasm-dot-narrow.ts, n = 2^24, 9 rounds) f64 / fp16 time 2.02 → 2.31 ('shuffle'; 2.22 → 2.41 with 'memory');
+   * within noise on the 2-core AMD VM (session 24).
    */
   readonly halfDotScaledSums: boolean;
   /**
    * The lean checked bf16 DOT chunk (kernels/dot/dot-narrow-wasm.ts) takes two steps of 8 elements per loop
    * iteration (the second at a larger offset; the pointers advanced once): the same steps in the same order, so the
    * same bits; 62 → 58.5 µops per 16 elements (llvm-mca icelake-server). Not for fp16: V8 (Node 20) spills registers
-   * in that loop of two steps. Off: within noise on the 2-core AMD VM (2026-11-28, session 24); not yet timed on the
-   * H100 host.
+   * in that loop of two steps. On by default: on the H200 host's Xeon (2026-11-28, bench/wasm-dot-narrow.ts, n = 2^24,
+   * 9 rounds) f64 / bf16 time 2.37 → 2.50 ('shuffle'); within noise on the 2-core AMD VM (session 24).
    */
   readonly halfDotPairs: boolean;
 }
 
-let forms: WasmKernelForms = { ellWide: true, halfDotChecked: true, halfDotLean: true, dotLookahead: 0, ddDotSplit: 'veltkamp', ddDotLazy: false, ellSlotsUnrolled: false, halfDotPromote: 'shuffle', int8PairForms: true, halfDotResume: true, gemvRowGroup: 4, dotPointerLoop: false, halfDotScaledSums: false, halfDotPairs: false };
+let forms: WasmKernelForms = { ellWide: true, halfDotChecked: true, halfDotLean: true, dotLookahead: 0, ddDotSplit: 'veltkamp', ddDotLazy: false, ellSlotsUnrolled: false, halfDotPromote: 'shuffle', int8PairForms: true, halfDotResume: true, gemvRowGroup: 4, dotPointerLoop: false, halfDotScaledSums: true, halfDotPairs: true };
 
 /** The forms in effect. */
 export function wasmKernelForms(): WasmKernelForms {
