@@ -2,7 +2,7 @@
  * CSR ↔ dense column-major (mainly for tests and small examples).
  * @module
  */
-import { checkDimension } from './sparse-checks.js';
+import { checkDimension, checkObject } from './sparse-checks.js';
 import { fail } from '../core/errors.js';
 import type { CsrMatrix } from './csr-matrix.js';
 import { csrMatrix } from './csr-matrix.js';
@@ -17,7 +17,7 @@ import { allocateFloat64, allocateInt32 } from './sparse-checks.js';
  * @param options - `ld`, the leading dimension (default `max(1, rows)`)
  * @returns a new dense matrix, zero where `A` stores nothing
  * @throws {@link ModprecError} as {@link csrMatrix}; `INVALID_STRIDE` when `ld < max(1, rows)`;
- *   `INVALID_SIZE` when the dense array is too large to allocate
+ *   `INVALID_SIZE` when the dense array is too large to allocate; `INVALID_VALUE` when `options` is not an object
  * @example
  * ```ts
  * import { csrMatrix, csrToDense } from 'modprec';
@@ -30,7 +30,8 @@ import { allocateFloat64, allocateInt32 } from './sparse-checks.js';
  */
 export function csrToDense(A: CsrMatrix, options: { readonly ld?: number } = {}): DenseMatrix {
   const { rows, cols, rowPtr, colIndex, values } = csrMatrix(A);
-  const ld = options.ld === undefined ? Math.max(1, rows) : checkDimension('options.ld', options.ld);
+  const given = checkObject('options', options).ld;
+  const ld = given === undefined ? Math.max(1, rows) : checkDimension('options.ld', given);
   if (ld < Math.max(1, rows)) fail('INVALID_STRIDE', 'options.ld', `must be at least max(1, rows) = ${Math.max(1, rows)}`, ld);
   const data = allocateFloat64('dense matrix', denseLength(rows, cols, ld));
   const seen = new Uint8Array(data.length); // first write copies, so a lone -0 entry keeps its sign

@@ -3,7 +3,7 @@
  * @module
  */
 import { fail } from '../core/errors.js';
-import { checkDimension, MAX_SPARSE_INDEX } from './sparse-checks.js';
+import { checkDimension, checkObject, MAX_SPARSE_INDEX } from './sparse-checks.js';
 
 /**
  * How to lay out an ELL matrix built by a conversion or a generator.
@@ -24,7 +24,8 @@ export interface EllLayoutOptions {
  * @param rows - number of rows
  * @param options - `stride` or `strideMultiple`
  * @returns the stride, `≥ rows`
- * @throws {@link ModprecError} `INVALID_OPTION` when both are given; `INVALID_SIZE` for a non-integer;
+ * @throws {@link ModprecError} `INVALID_OPTION` when both are given; `INVALID_SIZE` for a non-integer (`rows` too);
+ *   `INVALID_VALUE` when `options` is not an object;
  *   `INVALID_STRIDE` when `stride < rows` or `strideMultiple` is 0
  * @example
  * ```ts
@@ -36,7 +37,8 @@ export interface EllLayoutOptions {
  * @group Sparse & IO
  */
 export function resolveEllStride(rows: number, options: EllLayoutOptions = {}): number {
-  const { stride, strideMultiple } = options;
+  checkDimension('rows', rows);
+  const { stride, strideMultiple } = checkObject('options', options) as EllLayoutOptions;
   if (stride !== undefined && strideMultiple !== undefined) {
     fail('INVALID_OPTION', 'options', 'may give stride or strideMultiple, not both');
   }
@@ -59,7 +61,8 @@ export function resolveEllStride(rows: number, options: EllLayoutOptions = {}): 
  * @param longest - the longest row's entry count
  * @param options - optional `width`
  * @returns the width, `≥ longest`
- * @throws {@link ModprecError} `INVALID_SIZE` when `options.width` is not an integer or is below `longest`
+ * @throws {@link ModprecError} `INVALID_SIZE` when `options.width` or `longest` is not a non-negative integer, or the
+ *   width is below `longest`; `INVALID_VALUE` when `options` is not an object
  * @example
  * ```ts
  * import { resolveEllWidth } from 'modprec';
@@ -70,7 +73,8 @@ export function resolveEllStride(rows: number, options: EllLayoutOptions = {}): 
  * @group Sparse & IO
  */
 export function resolveEllWidth(longest: number, options: EllLayoutOptions = {}): number {
-  if (options.width === undefined) return longest;
+  checkDimension('longest', longest);
+  if (checkObject('options', options).width === undefined) return longest;
   const width = checkDimension('options.width', options.width);
   if (width < longest) fail('INVALID_SIZE', 'options.width', `must be at least the longest row's length ${longest}`, width);
   return width;

@@ -16,7 +16,7 @@ import { csrToCoo } from './csr-to-coo.js';
 import type { CsrMatrix } from './csr-matrix.js';
 import { csrMatrix } from './csr-matrix.js';
 import { csrTranspose } from './csr-transpose.js';
-import { allocateFloat64, allocateInt32 } from './sparse-checks.js';
+import { allocateFloat64, allocateInt32, checkObject } from './sparse-checks.js';
 
 /**
  * A symmetry that lets a square matrix be stored by its lower triangle.
@@ -131,7 +131,8 @@ export function isSymmetricCsr(A: CsrMatrix, symmetry: TriangleSymmetry = 'symme
  * @param A - the CSR matrix (validated)
  * @param options - `includeDiagonal` (default `true`)
  * @returns a new CSR matrix of the same size holding the entries with `col ≤ row` (`col < row` without the diagonal)
- * @throws {@link ModprecError} as {@link csrMatrix}
+ * @throws {@link ModprecError} as {@link csrMatrix}; `INVALID_VALUE` when `options` is not an object, `INVALID_OPTION`
+ *   when `includeDiagonal` is not a boolean
  * @example
  * ```ts
  * import { csrMatrix, csrLowerTriangle } from 'modprec';
@@ -144,8 +145,9 @@ export function isSymmetricCsr(A: CsrMatrix, symmetry: TriangleSymmetry = 'symme
  * @group Sparse & IO
  */
 export function csrLowerTriangle(A: CsrMatrix, options: { readonly includeDiagonal?: boolean } = {}): CsrMatrix {
+  const diagonal = checkObject('options', options).includeDiagonal ?? true;
+  if (typeof diagonal !== 'boolean') fail('INVALID_OPTION', 'options.includeDiagonal', 'must be a boolean', diagonal);
   const C = cooToCsr(csrToCoo(A));
-  const diagonal = options.includeDiagonal ?? true;
   const rowPtr = new Int32Array(C.rows + 1);
   let count = 0;
   for (let i = 0; i < C.rows; i++) {
