@@ -18,7 +18,7 @@ import { EXT, addDown, addUp, compareExt, isTight, mulDown, mulUp, subDown, subU
 import { EVAL, evaluateSigned } from './interval-evaluation.js';
 import type { RnsModuliSet } from './moduli-set.js';
 import { needsRounding, roundSignificand } from './rounding.js';
-import { MAX_EXPONENT, OPEN_AFTER, RnsNumber, checkSameSet, markOwnOrdinary, setZero } from './rns-number-class.js';
+import { MAX_EXPONENT, OPEN_AFTER, RnsNumber, checkRnsNumber, checkSameSet, markOwnOrdinary, setZero } from './rns-number-class.js';
 import { copyInto, rnsResolve } from './resolve.js';
 import { runFusedLoop, runProductLoop } from './fused-loops.js';
 import { runTwoProductLoop } from './two-product-loop.js';
@@ -35,6 +35,7 @@ export function scratchOf(set: RnsModuliSet): RnsNumber {
 
 // `?.`: a missing operand (null, undefined) reaches checkSameSet's typed error instead of a TypeError on `.set`.
 function checkSets(z: RnsNumber, x: RnsNumber, y: RnsNumber, xName = 'x', yName = 'y'): void {
+  checkRnsNumber('z', z);
   if (x?.set !== z.set || y?.set !== z.set) {
     checkSameSet(xName, x, z.set);
     checkSameSet(yName, y, z.set);
@@ -183,7 +184,8 @@ function evaluateDifference(z: RnsNumber, auf: number, aue: number, buf: number,
  * @param z - destination (may alias x or y)
  * @param x - first operand
  * @param y - second operand
- * @throws {@link ModprecError} `INVALID_FORMAT` if the operands use different moduli sets;
+ * @throws {@link ModprecError} `INVALID_VALUE` naming a destination or operand that is not an RnsNumber; `INVALID_FORMAT`
+ *   if the operands use different moduli sets;
  *   `INVALID_VALUE` on exponent overflow (z untouched)
  * @example
  * ```ts
@@ -497,7 +499,7 @@ function multiplyExact(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
 
 /**
  * z := −x (exact).
- * @throws {@link ModprecError} `INVALID_FORMAT` for mixed moduli sets
+ * @throws {@link ModprecError} `INVALID_FORMAT` for mixed moduli sets; `INVALID_VALUE` naming z or x when not an RnsNumber
  * @example
  * ```ts
  * import { rnsModuliSet, rnsZero, rnsNeg, rnsFromNumber, rnsToNumber } from 'modprec';
@@ -511,13 +513,14 @@ function multiplyExact(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
  * @group RNS
  */
 export function rnsNeg(z: RnsNumber, x: RnsNumber): void {
+  checkRnsNumber('z', z);
   if (x?.set !== z.set) checkSameSet('x', x, z.set);
   copyInto(z, x, 1);
 }
 
 /**
  * z := |x| (exact).
- * @throws {@link ModprecError} `INVALID_FORMAT` for mixed moduli sets
+ * @throws {@link ModprecError} `INVALID_FORMAT` for mixed moduli sets; `INVALID_VALUE` naming z or x when not an RnsNumber
  * @example
  * ```ts
  * import { rnsModuliSet, rnsZero, rnsAbs, rnsFromNumber, rnsToNumber } from 'modprec';
@@ -531,13 +534,14 @@ export function rnsNeg(z: RnsNumber, x: RnsNumber): void {
  * @group RNS
  */
 export function rnsAbs(z: RnsNumber, x: RnsNumber): void {
+  checkRnsNumber('z', z);
   if (x?.set !== z.set) checkSameSet('x', x, z.set);
   copyInto(z, x, x.sign);
 }
 
 /**
  * z := x (exact copy).
- * @throws {@link ModprecError} `INVALID_FORMAT` for mixed moduli sets
+ * @throws {@link ModprecError} `INVALID_FORMAT` for mixed moduli sets; `INVALID_VALUE` naming z or x when not an RnsNumber
  * @example
  * ```ts
  * import { rnsModuliSet, rnsZero, rnsSet, rnsCompare, rnsFromNumber } from 'modprec';
@@ -551,6 +555,7 @@ export function rnsAbs(z: RnsNumber, x: RnsNumber): void {
  * @group RNS
  */
 export function rnsSet(z: RnsNumber, x: RnsNumber): void {
+  checkRnsNumber('z', z);
   if (x?.set !== z.set) checkSameSet('x', x, z.set);
   copyInto(z, x, 0);
 }
@@ -568,6 +573,7 @@ export function rnsSet(z: RnsNumber, x: RnsNumber): void {
  * @group RNS
  */
 export function rnsSign(x: RnsNumber): number {
+  checkRnsNumber('x', x);
   if (x.open !== 0) rnsResolve(x);
   return x.uf === 0 ? 0 : x.sign ? -1 : 1;
 }
@@ -575,7 +581,7 @@ export function rnsSign(x: RnsNumber): number {
 /**
  * Compares x with y: −1, 0, 1 as x < y, x = y, x > y (exact). Decided on the interval evaluations when they
  * separate the magnitudes, else by the sign of the (exact before rounding) difference.
- * @throws {@link ModprecError} `INVALID_FORMAT` for mixed moduli sets
+ * @throws {@link ModprecError} `INVALID_FORMAT` for mixed moduli sets; `INVALID_VALUE` naming x or y when not an RnsNumber
  * @example
  * ```ts
  * import { rnsModuliSet, rnsZero, rnsCompare, rnsFromNumber, rnsFromDoubleDouble } from 'modprec';
@@ -589,6 +595,7 @@ export function rnsSign(x: RnsNumber): number {
  * @group RNS
  */
 export function rnsCompare(x: RnsNumber, y: RnsNumber): number {
+  checkRnsNumber('x', x);
   if (x?.set !== y?.set) {
     if (!(x instanceof RnsNumber)) fail('INVALID_VALUE', 'x', 'must be an RnsNumber', x);
     checkSameSet('y', y, x.set);

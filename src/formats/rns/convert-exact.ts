@@ -7,7 +7,7 @@
 import { fail } from '../../core/errors.js';
 import { EVAL, evaluateSigned } from './interval-evaluation.js';
 import type { RnsModuliSet } from './moduli-set.js';
-import { MAX_EXPONENT, RnsNumber, checkSameSet, markOwnOrdinary, setZero } from './rns-number-class.js';
+import { MAX_EXPONENT, RnsNumber, checkRnsNumber, checkSameSet, markOwnOrdinary, setZero } from './rns-number-class.js';
 import { rnsResolve } from './resolve.js';
 import { bitLength, isqrt } from './bigint-math.js';
 
@@ -36,6 +36,7 @@ export interface Rational {
  * @group RNS
  */
 export function rnsSignificand(x: RnsNumber): bigint {
+  checkRnsNumber('x', x);
   rnsResolve(x);
   const set = x.set;
   let s = 0n;
@@ -63,6 +64,7 @@ export function rnsSignificand(x: RnsNumber): bigint {
  * @group RNS
  */
 export function rnsToRational(x: RnsNumber): Rational {
+  checkRnsNumber('x', x);
   rnsResolve(x);
   const X = rnsSignificand(x);
   const signed = x.sign ? -X : X;
@@ -124,6 +126,7 @@ function setSignificand(z: RnsNumber, negative: boolean, Q: bigint, e: number): 
  * @group RNS
  */
 export function rnsFromRational(z: RnsNumber, num: bigint, den: bigint): void {
+  checkRnsNumber('z', z);
   if (typeof num !== 'bigint') fail('INVALID_VALUE', 'num', 'must be a bigint', num);
   if (typeof den !== 'bigint' || den === 0n) fail('INVALID_VALUE', 'den', 'must be a non-zero bigint', den);
   const negative = (num < 0n) !== (den < 0n);
@@ -147,8 +150,9 @@ export function rnsFromRational(z: RnsNumber, num: bigint, den: bigint): void {
  * @group RNS
  */
 export function rnsDiv(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
-  if (x.set !== z.set) checkSameSet('x', x, z.set);
-  if (y.set !== z.set) checkSameSet('y', y, z.set);
+  checkRnsNumber('z', z);
+  if (x?.set !== z.set) checkSameSet('x', x, z.set);
+  if (y?.set !== z.set) checkSameSet('y', y, z.set);
   if (y.uf === 0) fail('INVALID_VALUE', 'y', 'must be non-zero (division by zero)', 0);
   const negative = (x.sign ^ y.sign) === 1;
   if (x.uf === 0) { setZero(z, negative ? 1 : 0); return; }
@@ -172,7 +176,8 @@ export function rnsDiv(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
  * @group RNS
  */
 export function rnsSqrt(z: RnsNumber, x: RnsNumber): void {
-  if (x.set !== z.set) checkSameSet('x', x, z.set);
+  checkRnsNumber('z', z);
+  if (x?.set !== z.set) checkSameSet('x', x, z.set);
   if (x.uf === 0) { setZero(z, x.sign); return; }
   if (x.sign) fail('INVALID_VALUE', 'x', 'must be non-negative for a square root', -1);
   let X = rnsSignificand(x);
@@ -202,6 +207,7 @@ export function rnsSqrt(z: RnsNumber, x: RnsNumber): void {
  * @group RNS
  */
 export function rnsFromDecimalString(z: RnsNumber, text: string): void {
+  checkRnsNumber('z', z);
   const m = typeof text === 'string' ? /^\s*([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?\s*$/.exec(text) : null;
   if (!m || (m[2] === '' && (m[3] === undefined || m[3] === ''))) fail('PARSE_ERROR', 'text', 'must be a decimal number', text);
   const intPart = m[2]!;
@@ -235,6 +241,7 @@ export function rnsFromDecimalString(z: RnsNumber, text: string): void {
  * @group RNS
  */
 export function rnsToDecimalString(x: RnsNumber, significantDigits?: number): string {
+  checkRnsNumber('x', x);
   const D = significantDigits ?? Math.ceil((x.set.precision + 20) * Math.log10(2)) + 1;
   if (!Number.isInteger(D) || D < 1 || D > 100000) fail('INVALID_OPTION', 'significantDigits', 'must be an integer in [1, 100000]', D);
   rnsResolve(x);

@@ -9,7 +9,7 @@ import { DOWN, EXT, UP, exponentOf, normalize, pow2 } from './ext-float.js';
 import { LIMB_BITS, type RnsModuliSet, rnsTables } from './moduli-set.js';
 import { rnsAdd, rnsSub } from './arithmetic.js';
 import { significandBitsUpper, significandLimbs } from './rounding.js';
-import { RnsNumber, checkSameSet, installNumberConversions, markOwnOrdinary, setZero } from './rns-number-class.js';
+import { RnsNumber, checkRnsNumber, checkSameSet, installNumberConversions, markOwnOrdinary, setZero } from './rns-number-class.js';
 import { rnsResolve } from './resolve.js';
 import { rnsToRational, setRoundedRational } from './convert-exact.js';
 import { decomposeNumber } from '../dd/rational.js';
@@ -32,6 +32,7 @@ const LIMB = 2 ** LIMB_BITS;
  * @group RNS
  */
 export function rnsFromNumber(z: RnsNumber, value: number): void {
+  checkRnsNumber('z', z);
   if (typeof value !== 'number' || value !== value || value === Infinity || value === -Infinity) checkFinite('value', value);
   setFromNumber(z, value);
 }
@@ -131,6 +132,7 @@ function anyBitBelow(limbs: Float64Array, below: number): boolean {
  * @group RNS
  */
 export function rnsToNumber(x: RnsNumber, roundToOdd = false): number {
+  checkRnsNumber('x', x);
   rnsResolve(x);
   if (x.uf === 0) return x.sign ? -0 : 0;
   const B = significandBitsUpper(x);
@@ -177,6 +179,7 @@ export function rnsToNumber(x: RnsNumber, roundToOdd = false): number {
  * @group RNS
  */
 export function rnsFromDoubleDouble(z: RnsNumber, hi: number, lo: number): void {
+  checkRnsNumber('z', z);
   checkFinite('hi', hi);
   checkFinite('lo', lo);
   if (lo !== 0 && hi !== 0) {

@@ -196,8 +196,17 @@ export function setZero(z: RnsNumber, sign: number): void {
 }
 
 /**
- * Throws unless `x` belongs to the moduli set `set`.
- * @throws {@link ModprecError} `INVALID_FORMAT` naming `parameter`
+ * Throws unless `x` is an RnsNumber: the destination or operand of an RNS scalar function (undefined crashed them with a
+ * TypeError).
+ * @throws {@link ModprecError} `INVALID_VALUE` naming `parameter`
+ */
+export function checkRnsNumber(parameter: string, x: unknown): asserts x is RnsNumber {
+  if (!(x instanceof RnsNumber)) fail('INVALID_VALUE', parameter, 'must be an RnsNumber (rnsZero(set))', x);
+}
+
+/**
+ * Throws unless `x` is an RnsNumber of the moduli set `set`.
+ * @throws {@link ModprecError} `INVALID_VALUE` (not an RnsNumber) or `INVALID_FORMAT` (another set), naming `parameter`
  */
 export function checkSameSet(parameter: string, x: RnsNumber, set: RnsModuliSet): void {
   if (!(x instanceof RnsNumber)) fail('INVALID_VALUE', parameter, `must be an RnsNumber of ${set.name}`, x);
