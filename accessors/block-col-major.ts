@@ -5,13 +5,13 @@
  * @module
  */
 import type { Accessor, Dimensionality } from './accessor.js';
-import { checkStrideAtLeast, makeAccessor, resolveGivenStrides, resolveSize, type LayoutOptions } from './layout-options.js';
+import { checkLayoutOptions, checkStrideAtLeast, makeAccessor, resolveGivenStrides, resolveSize, type LayoutOptions } from './layout-options.js';
 import { colMajor } from './col-major.js';
 
 /**
  * A block-column-major accessor over [blocks, rows, cols] (or a column-major one over [rows, cols]).
  * `stride` is [block stride, leading dimension] (default packed: [rows·cols, rows]).
- * @throws {@link ModprecError} `INVALID_SIZE`, `INVALID_STRIDE`, `INVALID_FORMAT`, `INVALID_STORAGE`
+ * @throws {@link ModprecError} `INVALID_SIZE`, `INVALID_STRIDE`, `INVALID_FORMAT`, `INVALID_STORAGE`; `INVALID_OPTION` naming `opts` when it is not an object
  * @example
  * ```ts
  * import { range, blockColMajor } from 'modprec';
@@ -25,6 +25,7 @@ import { colMajor } from './col-major.js';
  * @group Ranges & accessors
  */
 export function blockColMajor<D extends 2 | 3 = 3, T = number>(opts: LayoutOptions<D, T>): Accessor<D, T> {
+  checkLayoutOptions(opts);
   const size = resolveSize<D>(opts.size, [2, 3]);
   if (size.length === 2) return colMajor(opts as LayoutOptions<Dimensionality, T>) as Accessor<D, T>;
   const [, m, n] = size as unknown as [number, number, number];

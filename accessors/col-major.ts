@@ -3,7 +3,7 @@
  * @module
  */
 import type { Accessor, Dimensionality } from './accessor.js';
-import { checkStrideAtLeast, makeAccessor, resolveGivenStrides, resolveSize, type LayoutOptions } from './layout-options.js';
+import { checkLayoutOptions, checkStrideAtLeast, makeAccessor, resolveGivenStrides, resolveSize, type LayoutOptions } from './layout-options.js';
 import { rowMajorStridesOf, vectorDefaultOffset } from './row-major.js';
 
 /** Strides of a column-major layout: 1, then D−1 given strides (innermost first). 1-D: the increment. */
@@ -35,10 +35,11 @@ function colMajorStrides(size: readonly number[], stride: LayoutOptions<Dimensio
  * A.set(1, 2, 5);
  * data[1 + 2 * 4]; // → 5
  * ```
- * @throws {@link ModprecError} `INVALID_SIZE`, `INVALID_STRIDE`, `INVALID_FORMAT`, `INVALID_STORAGE`
+ * @throws {@link ModprecError} `INVALID_SIZE`, `INVALID_STRIDE`, `INVALID_FORMAT`, `INVALID_STORAGE`; `INVALID_OPTION` naming `opts` when it is not an object
  * @group Ranges & accessors
  */
 export function colMajor<D extends Dimensionality = 2, T = number>(opts: LayoutOptions<D, T>): Accessor<D, T> {
+  checkLayoutOptions(opts);
   const size = resolveSize<D>(opts.size, [1, 2, 3]);
   const strides = colMajorStrides(size, opts.stride);
   return makeAccessor('col-major', opts, size, strides, vectorDefaultOffset(size, strides));

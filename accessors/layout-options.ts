@@ -68,6 +68,14 @@ export function resolveFormats<T>(opts: { storage?: FormatLike; arithmetic?: For
 /** Largest extent and largest allocation, in elements: kernels (CPU and GPU) index with 32-bit integers. */
 export const MAX_EXTENT = 2 ** 31 - 1;
 
+/**
+ * Checks that a factory's options argument is an object (undefined or null crashed every factory with a TypeError).
+ * @throws {@link ModprecError} `INVALID_OPTION` naming `opts`
+ */
+export function checkLayoutOptions(opts: unknown): void {
+  if (typeof opts !== 'object' || opts === null) fail('INVALID_OPTION', 'opts', 'must be an object of layout options ({ size, … })', opts);
+}
+
 /** Validated sizes as a tuple. */
 export function resolveSize<D extends Dimensionality>(size: Tuple<D> | number, allowed: readonly number[]): Tuple<D> {
   const s = typeof size === 'number' ? [size] : size;
@@ -84,14 +92,17 @@ export function resolveSize<D extends Dimensionality>(size: Tuple<D> | number, a
 /** The user's strides for the non-contiguous dimensions, or the packed defaults. */
 export function resolveGivenStrides(stride: number | readonly number[] | undefined, packed: readonly number[]): number[] {
   if (stride === undefined) return [...packed];
-  const given = typeof stride === 'number' ? [stride] : [...stride];
+  // Any other value (null, a string's characters) is not a stride list: refused here, not a TypeError or a list of letters.
+  const given = typeof stride === 'number' ? [stride as unknown]
+    : Array.isArray(stride) || ArrayBuffer.isView(stride) ? Array.from(stride as ArrayLike<unknown>)
+    : fail('INVALID_STRIDE', 'stride', `must be ${packed.length === 1 ? 'an integer' : `${packed.length} integers`}`, stride);
   if (given.length !== packed.length) {
     fail('INVALID_STRIDE', 'stride', `must give ${packed.length} stride${packed.length === 1 ? '' : 's'}`, stride);
   }
   given.forEach((v, i) => {
     if (!Number.isSafeInteger(v)) fail('INVALID_STRIDE', packed.length === 1 ? 'stride' : `stride[${i}]`, 'must be an integer', v);
   });
-  return given;
+  return given as number[];
 }
 
 /**

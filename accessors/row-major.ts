@@ -3,7 +3,7 @@
  * @module
  */
 import type { Accessor, Dimensionality } from './accessor.js';
-import { checkStrideAtLeast, makeAccessor, resolveGivenStrides, resolveSize, type LayoutOptions } from './layout-options.js';
+import { checkLayoutOptions, checkStrideAtLeast, makeAccessor, resolveGivenStrides, resolveSize, type LayoutOptions } from './layout-options.js';
 import { fail } from '../src/core/errors.js';
 
 /** Strides of a row-major layout: D−1 given strides (outermost first), then 1. 1-D: the increment. */
@@ -41,10 +41,11 @@ export function vectorDefaultOffset(size: readonly number[], strides: readonly n
  *
  * const A = rowMajor({ size: [3, 4], storage: formats.f32, arithmetic: formats.f64 });
  * ```
- * @throws {@link ModprecError} `INVALID_SIZE`, `INVALID_STRIDE`, `INVALID_FORMAT`, `INVALID_STORAGE`
+ * @throws {@link ModprecError} `INVALID_SIZE`, `INVALID_STRIDE`, `INVALID_FORMAT`, `INVALID_STORAGE`; `INVALID_OPTION` naming `opts` when it is not an object
  * @group Ranges & accessors
  */
 export function rowMajor<D extends Dimensionality = 2, T = number>(opts: LayoutOptions<D, T>): Accessor<D, T> {
+  checkLayoutOptions(opts);
   const size = resolveSize<D>(opts.size, [1, 2, 3]);
   const strides = rowMajorStrides(size, opts.stride);
   return makeAccessor('row-major', opts, size, strides, vectorDefaultOffset(size, strides));

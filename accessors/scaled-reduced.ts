@@ -8,7 +8,7 @@
  * @module
  */
 import type { Accessor, Dimensionality, ScaleInfo } from './accessor.js';
-import { makeAccessor, resolveSize, type LayoutOptions } from './layout-options.js';
+import { checkLayoutOptions, makeAccessor, resolveSize, type LayoutOptions } from './layout-options.js';
 import { rowMajorStridesOf, vectorDefaultOffset } from './row-major.js';
 import { colMajorStridesOf } from './col-major.js';
 import { fail } from '../src/core/errors.js';
@@ -47,6 +47,7 @@ function scaleInfo(size: readonly number[], mask: readonly boolean[], given: Flo
 function scaled<D extends Dimensionality, T>(
   layout: 'row-major' | 'col-major', opts: ScaledOptions<D, T>,
 ): Accessor<D, T> {
+  checkLayoutOptions(opts);
   const size = resolveSize<D>(opts.size, [1, 2, 3]);
   const strides = layout === 'row-major' ? rowMajorStridesOf(size, opts.stride) : colMajorStridesOf(size, opts.stride);
   const info = scaleInfo(size, opts.scaleMask, opts.scale);
@@ -140,7 +141,7 @@ export function fitScale(maxAbs: number, maxValue: number): number {
  * scale 2^-1074 and is stored exactly.
  * @param accessor - a scaled accessor
  * @param values - the value at each index
- * @throws {@link ModprecError} `INVALID_STORAGE` if the accessor is not scaled; `INVALID_VALUE` for non-finite values
+ * @throws {@link ModprecError} `INVALID_STORAGE` if the accessor is not scaled; `INVALID_VALUE` for non-finite values; `INVALID_OPTION` when `values` is not a function
  * @example
  * ```ts
  * import { range, formats, scaledReducedRowMajor, fitScales } from 'modprec';
@@ -156,8 +157,9 @@ export function fitScale(maxAbs: number, maxValue: number): number {
 export function fitScales<D extends Dimensionality, T>(
   accessor: Accessor<D, T>, values: (...index: number[]) => number,
 ): void {
-  const s = accessor.scale;
+  const s = typeof accessor === 'object' && accessor !== null ? accessor.scale : undefined;
   if (!s) fail('INVALID_STORAGE', 'accessor', 'must be a scaled accessor');
+  if (typeof values !== 'function') fail('INVALID_OPTION', 'values', 'must be a function (...index) => number', values);
   const size = accessor.size as readonly number[];
   const all: number[][] = [];
   const walk = (prefix: number[]): void => {

@@ -3,7 +3,7 @@
  * @module
  */
 import type { Accessor, Dimensionality, Tuple } from './accessor.js';
-import { makeAccessor, resolveSize, type LayoutOptions } from './layout-options.js';
+import { checkLayoutOptions, makeAccessor, resolveSize, type LayoutOptions } from './layout-options.js';
 import { fail } from '../src/core/errors.js';
 
 /**
@@ -25,7 +25,9 @@ import { fail } from '../src/core/errors.js';
 export function strided<D extends Dimensionality, T = number>(
   opts: Omit<LayoutOptions<D, T>, 'stride'> & { strides: Tuple<D> },
 ): Accessor<D, T> {
+  checkLayoutOptions(opts);
   const size = resolveSize<D>(opts.size, [1, 2, 3]);
+  if (!Array.isArray(opts.strides)) fail('INVALID_STRIDE', 'strides', `must be an array of ${size.length} integers`, opts.strides);
   const strides = [...opts.strides];
   if (strides.length !== size.length) fail('INVALID_STRIDE', 'strides', `must have ${size.length} entries`, opts.strides);
   strides.forEach((s, d) => {

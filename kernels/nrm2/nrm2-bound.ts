@@ -32,7 +32,7 @@ import { checkOptionsObject } from '../../src/backends/backend.js';
  * @param options - `arithmetic` (default fp64) decides u; `accumulation` decides β
  * @returns the relative bound, ≈ (n/2 + 1)·u; ∞ when β ≥ 1
  * @throws {@link ModprecError} `INVALID_FORMAT` for an unknown arithmetic, `INVALID_OPTION` for an unknown accumulation or one the
- *   kernel refuses in the arithmetic (e.g. 'kahan' in dd)
+ *   kernel refuses in the arithmetic (e.g. 'kahan' in dd), or for options that are not an object
  * @example
  * ```ts
  * import { nrm2RelativeBound } from 'modprec';
@@ -42,6 +42,7 @@ import { checkOptionsObject } from '../../src/backends/backend.js';
  * @group Kernels
  */
 export function nrm2RelativeBound(n: number, options: KernelOptions = {}): number {
+  checkOptionsObject(options);
   const ar = asArithmetic(options.arithmetic ?? 'f64', 'options.arithmetic');
   const u = ar.unitRoundoff;
   const acc = resolveAccumulationIn(options.accumulation, ar);

@@ -20,7 +20,8 @@
  * @module
  */
 import type { ArithmeticFormat } from '../../src/formats/common/format.js';
-import type { Range } from '../../src/core/range.js';
+import { Range } from '../../src/core/range.js';
+import { fail } from '../../src/core/errors.js';
 import type { Accessor } from '../../accessors/accessor.js';
 import type { StorageFormat } from '../../src/formats/common/format.js';
 import { findFormat } from '../../src/formats/common/registry.js';
@@ -41,6 +42,7 @@ import { readRoundings as accessorReadRoundings } from './accessor-rounding.js';
  * @group Kernels
  */
 export function readRoundings(r: Range<any, any>, ar: ArithmeticFormat): number {
+  checkTermArguments(r, ar);
   return accessorReadRoundings(r.accessor, ar) - (r.accessor.scale && ar.significandBits < 53 ? 1 : 0);
 }
 
@@ -57,6 +59,7 @@ export function readRoundings(r: Range<any, any>, ar: ArithmeticFormat): number 
  * @group Kernels
  */
 export function writeRelativeError(r: Range<any, any>, ar: ArithmeticFormat): number {
+  checkTermArguments(r, ar);
   const st = r.accessor.storage;
   if (st.isInteger) return 0;
   return st.significandBits >= ar.significandBits && (st.kind === ar.kind || ar.kind === 'number') ? 0 : st.unitRoundoff;
@@ -75,9 +78,23 @@ export function writeRelativeError(r: Range<any, any>, ar: ArithmeticFormat): nu
  * @group Kernels
  */
 export function writeAbsoluteError(r: Range<any, any>, index: readonly number[]): number {
+  checkTermArguments(r);
+  if (!Array.isArray(index)) fail('INDEX_OUT_OF_RANGE', 'index', `must be an array of ${r.dimensionality} indices`, index);
   const a = r.accessor;
   if (!a.storage.isInteger) return 0;
   return 0.5 * Math.abs(a.readScale(...index));
+}
+
+/**
+ * The public bound terms' arguments: a range, and an arithmetic format object (as `asArithmetic` returns); undefined or
+ * a plain value crashed them with TypeErrors.
+ * @throws {@link ModprecError} `INVALID_OPTION` naming `r`, `INVALID_FORMAT` naming `ar`
+ */
+function checkTermArguments(r: unknown, ar?: unknown): void {
+  if (!(r instanceof Range)) fail('INVALID_OPTION', 'r', 'must be a range (vector(…), range(rowMajor(…)) etc.)', r);
+  if (arguments.length > 1 && (typeof ar !== 'object' || ar === null || typeof (ar as ArithmeticFormat).significandBits !== 'number')) {
+    fail('INVALID_FORMAT', 'ar', 'must be an arithmetic format (asArithmetic(formats.f64) etc.)', ar);
+  }
 }
 
 /** Σ|fᵢ|·|gᵢ| over the values a range holds (rounded to doubles), rounded upward by a safe margin. */

@@ -6,7 +6,8 @@
  * SIMD lanes), which the bounds cover (kernels/shared/bound-terms.ts).
  * @module
  */
-import type { Range } from '../../src/core/range.js';
+import { Range } from '../../src/core/range.js';
+import { fail } from '../../src/core/errors.js';
 import type { ArithmeticFormat } from '../../src/formats/common/format.js';
 import { refuse, type BackendName, type KernelName, type Refusal } from '../../src/backends/backend.js';
 import { wasmCompilationBlocked, wasmSimdAvailable } from '../../src/backends/wasm/wasm-runtime.js';
@@ -272,6 +273,9 @@ export function chooseCpuBackend(requested: BackendName, call: CpuCall): 'wasm' 
   return 'js';
 }
 
+/** The kernels {@link cpuBackendOf} knows. */
+const KERNEL_NAMES: readonly KernelName[] = ['dot', 'gemv', 'trsv', 'ellSpmv', 'axpy', 'waxpby', 'scal', 'nrm2', 'asum'];
+
 /**
  * Which CPU backend runs `kernel` on these operands with these options, and why not WebAssembly when it is the
  * generated JavaScript: the automatic choice the kernels make, reported. (Kernel-specific limits — GEMV's
@@ -279,6 +283,8 @@ export function chooseCpuBackend(requested: BackendName, call: CpuCall): 'wasm' 
  * @param kernel - the kernel's name
  * @param operands - the operands by parameter name; the last one of `writes` is written
  * @param options - the kernel's options (arithmetic, accumulation, backend)
+ * @throws {@link ModprecError} `INVALID_OPTION` naming `kernel` (unknown), `operands` or `operands.<name>` (not a range),
+ *   `writes`, or an option, as the kernels do
  * @example
  * ```ts
  * import { vector, formats, cpuBackendOf } from 'modprec';
@@ -292,6 +298,11 @@ export function chooseCpuBackend(requested: BackendName, call: CpuCall): 'wasm' 
 export function cpuBackendOf(
   kernel: KernelName, operands: Readonly<Record<string, Range<any, any>>>, options: KernelOptions & { backend?: unknown } = {}, writes: readonly string[] = [],
 ): { backend: 'wasm' | 'js'; reason?: string } {
+  // Checked before the answer: an unknown kernel or a missing operand crashed later with a TypeError, or was reported.
+  if (!KERNEL_NAMES.includes(kernel)) fail('INVALID_OPTION', 'kernel', `must be one of ${KERNEL_NAMES.join(', ')}`, kernel);
+  if (typeof operands !== 'object' || operands === null) fail('INVALID_OPTION', 'operands', 'must be an object of ranges by parameter name', operands);
+  for (const [name, r] of Object.entries(operands)) if (!(r instanceof Range)) fail('INVALID_OPTION', `operands.${name}`, 'must be a range', r);
+  if (!Array.isArray(writes) || writes.some((w) => typeof w !== 'string')) fail('INVALID_OPTION', 'writes', 'must be an array of operand names', writes);
   const requested = chooseBackend(options);
   if (requested === 'js') return { backend: 'js', reason: "backend: 'js' was asked for" };
   if (wasmCompilationBlocked()) return { backend: 'js', reason: "Content-Security-Policy: the page forbids compiling WebAssembly (no 'wasm-unsafe-eval')" };

@@ -2,7 +2,7 @@
  * Conveniences for the common case: a vector or matrix range built from plain numbers.
  * @module
  */
-import { range, type Range } from './range.js';
+import { Range, range } from './range.js';
 import { rowMajor } from '../../accessors/row-major.js';
 import { colMajor } from '../../accessors/col-major.js';
 import type { FormatLike } from '../formats/common/registry.js';
@@ -88,6 +88,7 @@ export function matrix<T = number>(
 
 /**
  * The values of a range rounded to doubles, in index order (row-major for matrices).
+ * @throws {@link ModprecError} `INVALID_OPTION` naming `r` when it is not a range (as the kernels name a non-range operand)
  * @example
  * ```ts
  * import { matrix, toArray } from 'modprec';
@@ -98,6 +99,7 @@ export function matrix<T = number>(
  * @group Ranges & accessors
  */
 export function toArray(r: Range<any, any>): Float64Array {
+  if (!(r instanceof Range)) fail('INVALID_OPTION', 'r', 'must be a range (vector(…), matrix(…), range(rowMajor(…)) etc.)', r);
   const a = r.accessor;
   const ar = a.arithmetic;
   const size = a.size as readonly number[];

@@ -6,6 +6,7 @@
 import { fail } from '../core/errors.js';
 import { denseMatrix, type DenseMatrix } from '../sparse/dense-matrix.js';
 import { factorPacked, packedSolver } from './lu-run.js';
+import { checkLuFactors } from './lu-checks.js';
 import type { LuOptions } from './lu-wasm.js';
 
 /**
@@ -60,7 +61,8 @@ export function luFactorF32(A: DenseMatrix, options?: LuOptions): LuFactorsF32 {
  * @param options - `backend`: `'cpu'` (default), `'wasm'` or `'js'`
  * @returns x (fp32 values)
  * @throws {@link ModprecError} `DIMENSION_MISMATCH` when b is not a Float64Array of length n; `INVALID_OPTION` naming
- *   `options.backend`
+ *   `options.backend`; for factors that are not {@link luFactorF32}'s (n, a Float32Array `lu` of n² entries, pivots in
+ *   0 … n − 1) an error naming the part (`factors.n`, `factors.lu`, `factors.pivots[k]`, …)
  * @example
  * ```ts
  * import { luFactorF32, luSolveF32, denseMatrix } from 'modprec';
@@ -71,7 +73,7 @@ export function luFactorF32(A: DenseMatrix, options?: LuOptions): LuFactorsF32 {
  * @group Kernels
  */
 export function luSolveF32(factors: LuFactorsF32, b: Float64Array, options?: LuOptions): Float64Array {
-  const { n, lu: a, pivots } = factors;
+  const { n, a, pivots } = checkLuFactors(factors, 'f32');
   if (!(b instanceof Float64Array) || b.length !== n) fail('DIMENSION_MISMATCH', 'b', `must be a Float64Array of length ${n}`, b);
   return packedSolver('f32', { n, a, pivots }, options)(b);
 }

@@ -5,6 +5,7 @@
  */
 import { fail } from '../core/errors.js';
 import { factorPacked, packedSolver } from './lu-run.js';
+import { checkLuFactors, checkPivots } from './lu-checks.js';
 import type { LuOptions } from './lu-wasm.js';
 import { denseMatrix, type DenseMatrix } from '../sparse/dense-matrix.js';
 
@@ -57,7 +58,8 @@ export function luFactor(A: DenseMatrix, options?: LuOptions): LuFactors {
  * Applies the row interchanges of a factorisation to a vector in place: b := P·b.
  * @param pivots - the pivots of {@link luFactor}
  * @param b - a vector of length pivots.length
- * @throws {@link ModprecError} `DIMENSION_MISMATCH` when the lengths differ
+ * @throws {@link ModprecError} `DIMENSION_MISMATCH` when the lengths differ; `INVALID_STORAGE` when pivots is not an
+ *   Int32Array; `INDEX_OUT_OF_RANGE` for a pivot outside 0 … n − 1 (before b is touched)
  * @example
  * ```ts
  * import { luFactor, applyPivots, denseMatrix } from 'modprec';
@@ -70,7 +72,9 @@ export function luFactor(A: DenseMatrix, options?: LuOptions): LuFactors {
  * @group Kernels
  */
 export function applyPivots(pivots: Int32Array, b: Float64Array): void {
-  if (b.length !== pivots.length) fail('DIMENSION_MISMATCH', 'b', `must have length ${pivots.length}`, b.length);
+  if (!(pivots instanceof Int32Array)) fail('INVALID_STORAGE', 'pivots', 'must be an Int32Array', pivots);
+  if (typeof b !== 'object' || b === null || b.length !== pivots.length) fail('DIMENSION_MISMATCH', 'b', `must have length ${pivots.length}`, b);
+  checkPivots('pivots', pivots, pivots.length);
   for (let k = 0; k < pivots.length; k++) {
     const p = pivots[k]!;
     if (p !== k) { const t = b[k]!; b[k] = b[p]!; b[p] = t; }
@@ -84,7 +88,9 @@ export function applyPivots(pivots: Int32Array, b: Float64Array): void {
  * @param b - the right-hand side (not modified)
  * @param options - `backend`: `'cpu'` (default), `'wasm'` or `'js'`
  * @returns x
- * @throws {@link ModprecError} `DIMENSION_MISMATCH` when b has the wrong length; `INVALID_OPTION` naming `options.backend`
+ * @throws {@link ModprecError} `DIMENSION_MISMATCH` when b has the wrong length; `INVALID_OPTION` naming `options.backend`;
+ *   for factors that are not {@link luFactor}'s (n, packed `lu` of leading dimension n, pivots in 0 … n − 1) an error
+ *   naming the part (`factors.n`, `factors.lu.data`, `factors.pivots[k]`, …)
  * @example
  * ```ts
  * import { luFactor, luSolve, denseMatrix } from 'modprec';
@@ -96,7 +102,7 @@ export function applyPivots(pivots: Int32Array, b: Float64Array): void {
  * @group Kernels
  */
 export function luSolve(factors: LuFactors, b: Float64Array, options?: LuOptions): Float64Array {
-  const { n, lu, pivots } = factors;
+  const { n, a, pivots } = checkLuFactors(factors, 'f64');
   if (!(b instanceof Float64Array) || b.length !== n) fail('DIMENSION_MISMATCH', 'b', `must be a Float64Array of length ${n}`, b);
-  return packedSolver('f64', { n, a: lu.data, pivots }, options)(b);
+  return packedSolver('f64', { n, a: a as Float64Array, pivots }, options)(b);
 }

@@ -19,7 +19,10 @@ import type { StorageFormat } from '../formats/common/format.js';
  * @group Solvers
  */
 export interface GmresOptions extends SolverOptions {
-  /** Krylov dimension m: the basis has m+1 vectors, and GMRES restarts after m iterations (default 30). */
+  /**
+   * Krylov dimension m: the basis has m+1 vectors, and GMRES restarts after m iterations (default 30). A restart above
+   * n, the order of A, is taken as n: a Krylov space of A has at most n dimensions.
+   */
   restart?: number;
   /**
    * Storage of the Krylov basis (default: the vectors' storage), independent of the arithmetic: fp32 or fp16
@@ -87,7 +90,9 @@ export function gmres(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, opt
   const orthogonalization = options?.orthogonalization ?? 'dgks';
   if (orthogonalization !== 'dgks' && orthogonalization !== 'cgs2') fail('INVALID_OPTION', 'options.orthogonalization', "must be 'dgks' or 'cgs2'", orthogonalization);
   const v = validateSolve(A, b, options, basisStorage ? [['options.basisStorage', basisStorage]] : []);
-  return runSolve(v, (s) => gmresIteration(s, v, m, basisStorage ?? v.options.storage, orthogonalization === 'cgs2'));
+  // Beyond n the Arnoldi vectors are rounding noise, and a basis of m + 1 vectors (with m² coefficients) for a huge
+  // restart exhausted memory (restart 10⁶ on a 2×2 system killed the process).
+  return runSolve(v, (s) => gmresIteration(s, v, Math.min(m, Math.max(v.options.n, 1)), basisStorage ?? v.options.storage, orthogonalization === 'cgs2'));
 }
 
 function* gmresIteration<V, M>(s: KrylovSpace<V, M>, v: ValidatedSolve, m: number, basisStorage: StorageFormat, alwaysTwice: boolean): Algorithm<SolverResult> {

@@ -88,7 +88,8 @@ function ellOperatorOf(A: EllOperand): LinearOperator {
  * {@link DenseMatrix} (viewed, not copied), an {@link EllOperand} or a plain fp64 {@link EllMatrix} (applied with
  * ELL SpMV). Solvers call it on whatever they are given; call it once yourself to reuse the operator.
  * @param A - the matrix, or an operator (returned as is)
- * @throws {@link ModprecError} `DIMENSION_MISMATCH` for a non-square matrix; `INVALID_OPTION` for anything else;
+ * @throws {@link ModprecError} `DIMENSION_MISMATCH` for a non-square matrix; `INVALID_OPTION` for anything else (a CSR or
+ *   COO matrix included: convert it with `csrToEll` / `cooToEll`);
  *   as {@link denseMatrix} / {@link ellMatrix} for an invalid plain matrix
  * @example
  * ```ts
@@ -109,6 +110,10 @@ export function linearOperator(A: OperatorLike): LinearOperator {
     return denseOperator(A as Range<2, any>);
   }
   if (A instanceof EllOperand) return ellOperatorOf(A);
+  // CSR and COO hold colIndex too: taken for ELL, they were refused as an ELL without a width (INVALID_SIZE 'width').
+  if (typeof A === 'object' && A !== null && ('rowPtr' in A || 'rowIndex' in A)) {
+    fail('INVALID_OPTION', 'A', `must be a LinearOperator, a 2-D range, a DenseMatrix, an EllOperand or an EllMatrix: convert a ${'rowPtr' in A ? 'CSR matrix with csrToEll' : 'COO matrix with cooToEll'}`, A);
+  }
   if (typeof A === 'object' && A !== null && 'colIndex' in A) return ellOperatorOf(ellFromMatrix(A as EllMatrix));
   if (typeof A === 'object' && A !== null && 'ld' in A) {
     const d = denseMatrix(A as DenseMatrix);

@@ -68,8 +68,9 @@ export function csrMatrix(parts: CsrMatrix): CsrMatrix {
 
 /**
  * Largest number of stored entries in one row (0 for a matrix without rows).
- * @param A - a valid CSR matrix
+ * @param A - the CSR matrix (validated)
  * @returns `max_i (rowPtr[i+1] − rowPtr[i])`
+ * @throws {@link ModprecError} as {@link csrMatrix} for an invalid `A`
  * @example
  * ```ts
  * import { csrMatrix, csrMaxRowLength } from 'modprec';
@@ -82,6 +83,12 @@ export function csrMatrix(parts: CsrMatrix): CsrMatrix {
  * @group Sparse & IO
  */
 export function csrMaxRowLength(A: CsrMatrix): number {
+  // Validated: a rows of 2^40 with a short rowPtr looped for hours on undefined entries.
+  return maxRowLength(csrMatrix(A));
+}
+
+/** {@link csrMaxRowLength} of a matrix already validated. */
+export function maxRowLength(A: CsrMatrix): number {
   let width = 0;
   for (let i = 0; i < A.rows; i++) width = Math.max(width, A.rowPtr[i + 1]! - A.rowPtr[i]!);
   return width;

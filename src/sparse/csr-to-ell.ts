@@ -5,7 +5,7 @@
 import type { CooMatrix } from './coo-matrix.js';
 import { cooToCsr } from './coo-to-csr.js';
 import type { CsrMatrix } from './csr-matrix.js';
-import { csrMatrix, csrMaxRowLength } from './csr-matrix.js';
+import { csrMatrix, maxRowLength } from './csr-matrix.js';
 import type { EllMatrix } from './ell-matrix.js';
 import { ELL_PADDING } from './ell-matrix.js';
 import type { EllLayoutOptions } from './ell-layout.js';
@@ -34,9 +34,10 @@ import { allocateFloat64, allocateInt32 } from './sparse-checks.js';
  * @group Sparse & IO
  */
 export function csrToEll(A: CsrMatrix, options: EllLayoutOptions = {}): EllMatrix {
-  const { rows, cols, rowPtr, colIndex, values } = csrMatrix(A);
+  const checked = csrMatrix(A);
+  const { rows, cols, rowPtr, colIndex, values } = checked;
   const stride = resolveEllStride(rows, options);
-  const width = resolveEllWidth(csrMaxRowLength(A), options);
+  const width = resolveEllWidth(maxRowLength(checked), options);
   const ellCol = allocateInt32('stride * width', stride * width).fill(ELL_PADDING);
   const ellVal = allocateFloat64('stride * width', stride * width);
   for (let i = 0; i < rows; i++) {

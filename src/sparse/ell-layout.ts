@@ -27,8 +27,8 @@ export interface EllLayoutOptions {
  * @param rows - number of rows
  * @param options - `stride` or `strideMultiple`
  * @returns the stride, `≥ rows`
- * @throws {@link ModprecError} `INVALID_OPTION` naming `options` when both are given or it is not an object; `INVALID_SIZE` for a `stride` that is not a
- *   non-negative integer, a `strideMultiple` that is not an integer ≥ 1 (0 included: it is a size, as `scaleBlock`),
+ * @throws {@link ModprecError} `INVALID_OPTION` naming `options` when both are given or it is not an object; `INVALID_SIZE` for a `rows`
+ *   or `stride` that is not a non-negative integer, a `strideMultiple` that is not an integer ≥ 1 (0 included: it is a size, as `scaleBlock`),
  *   or one that rounds `rows` past 2^31 − 1; `INVALID_STRIDE` when `stride < rows`
  * @example
  * ```ts
@@ -40,6 +40,7 @@ export interface EllLayoutOptions {
  * @group Sparse & IO
  */
 export function resolveEllStride(rows: number, options: EllLayoutOptions = {}): number {
+  checkDimension('rows', rows);
   const { stride, strideMultiple } = checkOptions(options);
   if (stride !== undefined && strideMultiple !== undefined) {
     fail('INVALID_OPTION', 'options', 'may give stride or strideMultiple, not both');
@@ -65,7 +66,8 @@ export function resolveEllStride(rows: number, options: EllLayoutOptions = {}): 
  * @param longest - the longest row's entry count
  * @param options - optional `width`
  * @returns the width, `≥ longest`
- * @throws {@link ModprecError} `INVALID_SIZE` when `options.width` is not an integer or is below `longest`;
+ * @throws {@link ModprecError} `INVALID_SIZE` when `longest` or `options.width` is not a non-negative integer, or the
+ *   width is below `longest`;
  *   `INVALID_OPTION` naming `options` when it is not an object
  * @example
  * ```ts
@@ -77,6 +79,7 @@ export function resolveEllStride(rows: number, options: EllLayoutOptions = {}): 
  * @group Sparse & IO
  */
 export function resolveEllWidth(longest: number, options: EllLayoutOptions = {}): number {
+  checkDimension('longest', longest);
   const { width: given } = checkOptions(options);
   if (given === undefined) return longest;
   const width = checkDimension('options.width', given);

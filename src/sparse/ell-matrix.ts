@@ -77,7 +77,14 @@ export interface EllMatrix extends EllStructure {
  * @group Sparse & IO
  */
 export function ellStructure(parts: EllStructure): EllStructure {
-  const p = checkObject('parts', parts);
+  const shape = ellShape(parts, 'parts');
+  checkEllSlots(shape.colIndex, shape);
+  return shape;
+}
+
+/** The O(1) checks of {@link ellStructure}: sizes, stride and the length of `colIndex` (not the indices themselves). */
+function ellShape(parts: EllStructure, name: string): EllStructure {
+  const p = checkObject(name, parts);
   const rows = checkDimension('rows', p.rows);
   const cols = checkDimension('cols', p.cols);
   const width = checkDimension('width', p.width);
@@ -85,7 +92,6 @@ export function ellStructure(parts: EllStructure): EllStructure {
   if (stride < rows) fail('INVALID_STRIDE', 'stride', `must be at least rows = ${rows}`, stride);
   const colIndex = checkInt32Array('colIndex', p.colIndex);
   checkLength('colIndex.length', colIndex.length, stride * width, 'stride * width');
-  checkEllSlots(colIndex, { rows, cols, width, stride });
   return { rows, cols, width, stride, colIndex };
 }
 
@@ -151,9 +157,11 @@ export function ellMatrix(parts: EllMatrix): EllMatrix {
 
 /**
  * Number of entries (non-padding slots) in row `i`.
- * @param A - a valid ELL structure
- * @param i - row, `0 … rows − 1` (not checked)
+ * @param A - an ELL structure (its sizes, stride and `colIndex` length are checked, as {@link ellStructure}; not each
+ *   index, which would make a loop over the rows quadratic)
+ * @param i - row, `0 … rows − 1`
  * @returns the count of slots of row `i` whose column is not {@link ELL_PADDING}
+ * @throws {@link ModprecError} as {@link ellStructure} for a bad shape; `INDEX_OUT_OF_RANGE` for an `i` outside the rows
  * @example
  * ```ts
  * import { ELL_PADDING, ellStructure, ellRowLength } from 'modprec';
@@ -165,6 +173,8 @@ export function ellMatrix(parts: EllMatrix): EllMatrix {
  * @group Sparse & IO
  */
 export function ellRowLength(A: EllStructure, i: number): number {
+  A = ellShape(A, 'A');
+  if (!Number.isSafeInteger(i) || i < 0 || i >= A.rows) fail('INDEX_OUT_OF_RANGE', 'i', `must be an integer in 0..${A.rows - 1}`, i);
   let k = 0;
   while (k < A.width && A.colIndex[i + k * A.stride] !== ELL_PADDING) k++;
   return k;

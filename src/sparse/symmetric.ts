@@ -145,8 +145,8 @@ export function isSymmetricCsr(A: CsrMatrix, symmetry: TriangleSymmetry = 'symme
  * @group Sparse & IO
  */
 export function csrLowerTriangle(A: CsrMatrix, options: { readonly includeDiagonal?: boolean } = {}): CsrMatrix {
-  const C = cooToCsr(csrToCoo(A));
   const diagonal = booleanOption('options.includeDiagonal', checkOptions(options).includeDiagonal, true);
+  const C = cooToCsr(csrToCoo(A));
   const rowPtr = new Int32Array(C.rows + 1);
   let count = 0;
   for (let i = 0; i < C.rows; i++) {

@@ -111,7 +111,9 @@ export function split(out: DdBuffer, a: number): void {
 
 /**
  * The exact error `a·b − p` of the rounded product `p = fl(a·b)` (Dekker's product with Veltkamp
- * splitting; 17 flops). Exact when p is finite and |a·b| ≥ 2^-969 (else the error underflows).
+ * splitting; 17 flops). Exact when p is finite and |a·b| ≥ 2^-969 (else the error underflows). A non-finite factor
+ * with a finite p (a p that is not a·b) gives the double a·b − p (NaN or ±∞), as every other non-finite input gives
+ * a non-finite or zero result: it never throws.
  * @param a - first factor
  * @param b - second factor
  * @param p - `a * b` as computed by JavaScript
@@ -139,6 +141,9 @@ export function twoProdError(a: number, b: number, p: number): number {
 /** {@link twoProdError} for operands beyond {@link SPLIT_LIMIT} (or non-finite ones): scale, split, scale back. */
 export function twoProdErrorScaled(a: number, b: number, p: number): number {
   if (!Number.isFinite(p)) return Number.isNaN(p) ? p : 0;
+  // A non-finite factor with a finite p (a p that is not fl(a·b)): scaling never brings it into range, and the two
+  // functions called each other until the stack overflowed (twoProdError(Infinity, 1, 5), twoProdError(NaN, 1, 0)).
+  if (!Number.isFinite(a) || !Number.isFinite(b)) return a * b - p;
   let scale = 1;
   if (Math.abs(a) > SPLIT_LIMIT) { a *= DOWN; scale *= UP; }
   if (Math.abs(b) > SPLIT_LIMIT) { b *= DOWN; scale *= UP; }
