@@ -203,8 +203,9 @@ console.log(JSON.stringify({
     // 150 KB until session 19, whose WebAssembly double-double reads of scaled operands and stores into scaled and
     // 16-bit x (issue 20's coverage) took the bundle from 148 to 152 KB; the fp32 pair DOT forms that did not pay went.
     // 160 KB until session 23, whose argument checks (Accessor's shape check and value kinds, an mp storage set from a
-    // dd or number arithmetic, RNS conversions exact at the precision's edge) took it from 157.4 to 160.7 KB.
-    expect(bytes).toBeLessThanOrEqual(168 * 1024);
+    // dd or number arithmetic, RNS conversions exact at the precision's edge) took it from 157.4 to 160.7 KB; session
+    // 24's (layout factories' and RNS functions' arguments, rationals of any size) to about 163 KB.
+    expect(bytes).toBeLessThanOrEqual(172 * 1024);
     console.log(`CPU-only browser bundle: ${(bytes / 1024).toFixed(1)} KB minified (eager chunks ${eager.size})`);
 
     const r = JSON.parse(execFileSync(process.execPath, [join(pkg.consumer, entry)], { cwd: pkg.consumer, encoding: 'utf8' }));
