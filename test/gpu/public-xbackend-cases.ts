@@ -14,8 +14,11 @@ import type { Range } from '../../src/core/range.js';
 export const BACKENDS = ['js', 'wasm', 'gpu'] as const;
 export type Backend = (typeof BACKENDS)[number];
 
-/** The storages every one of the three backends has a part for (scaled integers: one power-of-two scale). */
-export const STORAGES = ['f64', 'f32', 'f16', 'bf16', 'dd', 'i8s', 'i16s'] as const;
+/**
+ * The storages every one of the three backends has a part for: dd interleaved and split, scaled integers under one
+ * power-of-two scale (i8s, i16s) or a scale per element (i16e: 1/16 and 3/16 alternately, so reads stay exact).
+ */
+export const STORAGES = ['f64', 'f32', 'f16', 'bf16', 'dd', 'ddSplit', 'i8s', 'i16s', 'i16e'] as const;
 export type StorageName = (typeof STORAGES)[number];
 /** The arithmetics asked for (each refused by the backend that has no part for it: f64 on the GPU, ff in WebAssembly). */
 export const ARITHMETICS = ['f32', 'ff', 'f64', 'dd'] as const;
@@ -63,7 +66,7 @@ export function readableAlike<S extends { readonly storage: StorageName; readonl
 
 /** The operand arithmetic a storage is read through here: dd keeps its pair (the oracle reads it exactly). */
 function operandArithmetic(s: StorageName): any {
-  return s === 'dd' ? formats.dd : formats.f64;
+  return s === 'dd' || s === 'ddSplit' ? formats.dd : formats.f64;
 }
 
 /** Sentinel of span element k: exact in every storage here, i8/i16 under the scale 1/16 included. */
@@ -74,9 +77,11 @@ export interface Vec { readonly r: Range<1, any>; readonly full: Range<1, any>; 
 
 export function makeVec(s: VecSpec): Vec {
   const n = s.values.length;
-  if (s.storage === 'i8s' || s.storage === 'i16s') {
+  if (s.storage === 'i8s' || s.storage === 'i16s' || s.storage === 'i16e') {
+    const each = s.storage === 'i16e';
     const r = range(scaledReducedColMajor<1>({
-      size: [n], storage: (s.storage === 'i8s' ? formats.i8 : formats.i16) as never, arithmetic: formats.f64, scaleMask: [false], scale: Float64Array.of(1 / 16),
+      size: [n], storage: (s.storage === 'i8s' ? formats.i8 : formats.i16) as never, arithmetic: formats.f64, scaleMask: [each],
+      scale: each ? Float64Array.from({ length: n }, (_, i) => (i % 2 ? 3 / 16 : 1 / 16)) : Float64Array.of(1 / 16),
     })) as Range<1, any>;
     s.values.forEach((v, i) => r.set(i, v));
     return { r, full: r, at: s.values.map((_, i) => i) };
@@ -114,9 +119,12 @@ export function matSpecArb(rows: number, cols: number, storages: readonly Storag
 export function makeMat(s: MatSpec): { r: Range<2, any>; full: Range<2, any> } {
   const [R, C] = s.sub ? [s.rows + 2, s.cols + 1] : [s.rows, s.cols];
   let full: Range<2, any>;
-  if (s.storage === 'i8s' || s.storage === 'i16s') {
+  if (s.storage === 'i8s' || s.storage === 'i16s' || s.storage === 'i16e') {
+    // i16e: a scale per row (1/16 and 3/16 alternately).
+    const each = s.storage === 'i16e';
     full = range(scaledReducedColMajor<2>({
-      size: [R, C], storage: (s.storage === 'i8s' ? formats.i8 : formats.i16) as never, arithmetic: formats.f64, scaleMask: [false, false], scale: Float64Array.of(1 / 16),
+      size: [R, C], storage: (s.storage === 'i8s' ? formats.i8 : formats.i16) as never, arithmetic: formats.f64, scaleMask: [each, false],
+      scale: each ? Float64Array.from({ length: R }, (_, i) => (i % 2 ? 3 / 16 : 1 / 16)) : Float64Array.of(1 / 16),
     })) as Range<2, any>;
   } else {
     full = range(colMajor<2>({ size: [R, C], storage: formats[s.storage], arithmetic: operandArithmetic(s.storage) } as never)) as Range<2, any>;
@@ -131,7 +139,10 @@ export function makeMat(s: MatSpec): { r: Range<2, any>; full: Range<2, any> } {
 export function rawBits(ranges: readonly Range<any, any>[]): string {
   return ranges.map((r) => {
     const a = r.accessor;
-    const parts = [Array.from(a.data as ArrayLike<number>, (v) => (Object.is(v, -0) ? '-0' : String(v))).join()];
+    const text = (d: ArrayLike<number>): string => Array.from(d, (v) => (Object.is(v, -0) ? '-0' : String(v))).join();
+    // dd-split storage keeps two arrays, hi and lo.
+    const split = a.data as { hi?: ArrayLike<number>; lo?: ArrayLike<number> };
+    const parts = [split.hi && split.lo ? `${text(split.hi)};${text(split.lo)}` : text(a.data as ArrayLike<number>)];
     if (a.scale) parts.push(Array.from(a.scale.data as ArrayLike<number>).join());
     return parts.join('|');
   }).join('/');
