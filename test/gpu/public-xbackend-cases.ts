@@ -64,6 +64,16 @@ export function readableAlike<S extends { readonly storage: StorageName; readonl
   return { ...s, values: s.values.map((v) => (v !== 0 && Math.abs(v) < 2 ** -126 ? (v < 0 ? -0 : 0) : v)) };
 }
 
+/**
+ * Double-double arithmetic over scaled integers compiles a program of tens of seconds on llvmpipe (DOT: 23–44 s a
+ * signature, DOT's `into` included), so those operands are read from f64 storage instead unless MODPREC_XB_DD_SCALED=1 asks for them (the
+ * long hunt); test/gpu/test-matrix.test.ts and dd-scaled-outputs.test.ts run such signatures on purpose.
+ */
+export function affordable<S extends { readonly storage: StorageName }>(s: S, arithmetic: ArithmeticName): S {
+  const scaled = s.storage === 'i8s' || s.storage === 'i16s' || s.storage === 'i16e';
+  return arithmetic === 'dd' && scaled && process.env.MODPREC_XB_DD_SCALED !== '1' ? { ...s, storage: 'f64' } : s;
+}
+
 /** The operand arithmetic a storage is read through here: dd keeps its pair (the oracle reads it exactly). */
 function operandArithmetic(s: StorageName): any {
   return s === 'dd' || s === 'ddSplit' ? formats.dd : formats.f64;
