@@ -17,7 +17,7 @@ import { ARITHMETICS, BACKENDS, affordable, attempt, expectOneRule, makeVec, out
 
 // Each new signature compiles on llvmpipe (seconds, some tens of seconds): few runs keep the file near 30 s;
 // MODPREC_FUZZ_RUNS raises them for a hunt.
-const RUNS = Number(process.env.MODPREC_FUZZ_RUNS ?? 10);
+const RUNS = Number(process.env.MODPREC_FUZZ_RUNS ?? 16);
 
 const factors = (r: Parameters<typeof readBack>[0]): Factor[] => readBack(r).map((p) => (p.length === 1 ? p[0]! : { hi: p[0]!, lo: p[1]! }));
 const finite = (f: Factor): boolean => (typeof f === 'number' ? Number.isFinite(f) : Number.isFinite(f.hi) && Number.isFinite(f.lo));
