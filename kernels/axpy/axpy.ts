@@ -56,7 +56,8 @@ export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options:
   // No reduction to order, but the option is validated as every kernel validates it (and as backend 'gpu' does).
   resolveAccumulation(options.accumulation);
   if (n > 0 && alpha !== 0) checkCoefficientsIn(ar, [['alpha', alpha]]);
-  checkReadableIn(ar, [['x', x], ['y', y]]);
+  // α = 0 returns at once and reads nothing (as backend 'gpu' does): only values it would read are checked.
+  if (alpha !== 0) checkReadableIn(ar, [['x', x], ['y', y]]);
   const cpu = chooseCpuBackend(requested, { kernel: 'axpy', operands: [['x', x, 'read'], ['y', y, 'write']], arithmetic: ar, accumulation: recursiveAccumulation });
   const threads = threadsOf(options, 'axpy');
   if (n === 0 || alpha === 0) return;

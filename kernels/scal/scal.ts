@@ -51,7 +51,8 @@ export function scal(alpha: number, x: Range<1, any>, options: (KernelOptions & 
   // No reduction to order, but the option is validated as every kernel validates it (and as backend 'gpu' does).
   resolveAccumulation(options.accumulation);
   if (n > 0 && alpha !== 1) checkCoefficientsIn(ar, [['alpha', alpha]]);
-  checkReadableIn(ar, alpha !== 0 ? [['x', x]] : []);
+  // α = 0 writes zeros and α = 1 returns at once (as backend 'gpu' does): neither reads x, so neither checks it.
+  checkReadableIn(ar, alpha !== 0 && alpha !== 1 ? [['x', x]] : []);
   const cpu = chooseCpuBackend(requested, { kernel: 'scal', operands: [['x', x, 'write']], arithmetic: ar, accumulation: recursiveAccumulation });
   const threads = threadsOf(options, 'scal');
   if (n === 0 || alpha === 1) return;

@@ -36,7 +36,11 @@
  *    E_i = Q_i·((1 + γ_1)^K − 1).
  * 4. Putting the blocks together, T·x̂ − b = Δ with Δ = (b̃ − b) + Σ η − Σ φ + g, and |b̃ − b| ≤ γ(ρ_b)·(Q + E)
  *    (b̃ = r̂ + Σ ŝ − Σ η is the b read), so |x̂ − x| = |T⁻¹Δ| ≤ M(T)⁻¹|Δ| (Thm 8.12) with
- *    |Δ_i| ≤ γ(ρ_b)(Q_i + E_i) + E_i + e·S_i + |g_i|.
+ *    |Δ_i| ≤ γ(ρ_b)(Q_i + E_i) + E_i + e·S_i + |g_i| + β_i + Σ_{0 < |t_ij| < η_r} |t_ij|·|x̂_j|.
+ *    The last two terms are the reads' underflow: a value below the arithmetic's normal range η_r (arithmeticLimits'
+ *    readEta: 2^-126 for f32 and ff, whose reads of a wider storage give ±0 there) errs absolutely, not relatively —
+ *    an entry t_ij by at most |t_ij| (T̃·x̂ carries it times |x̂_j|), and bᵢ, gone after the call, by β_i = η_r where
+ *    its storage is wider than the arithmetic (0 otherwise: the read is exact).
  * 5. |x̂| ≤ (1 + w)(|x̄| + η) and |x̄ − x| ≤ |x̂ − x| + w(|x̄| + η) + η.
  * b is gone after the call, so |r̂_k| is bounded from x̂: |r̂_k| ≤ |D_k||x̂_k| + |g_k| ≤ v + B·|r̂_k| with
  * v = |D_k||x̂_k|, B = c|D_k|Z_k ≥ 0. Any R ≥ 0 with v + B·R ≤ R bounds |r̂_k| (then ρ(B) < 1 and
@@ -53,6 +57,7 @@ import { gamma } from '../shared/accumulation.js';
 import { arithmeticGpuFacts } from '../../src/formats/common/gpu-facts.js';
 import { compose, inflate, matrixMagnitudes, orInfinity, readRoundings, vectorMagnitudes, writeError } from '../shared/accessor-rounding.js';
 import type { CheckedTrsv } from './trsv-arguments.js';
+import { arithmeticLimits } from '../shared/bound-terms.js';
 
 /** The diagonal block size TRSV runs with on `backend: 'gpu'` (gpuTrsv's default blockSize). */
 export const GPU_TRSV_BLOCK_SIZE = 64;
@@ -94,6 +99,8 @@ export function gpuTrsvBound(t: CheckedTrsv, ar: ArithmeticFormat, bs = GPU_TRSV
   const c = omega + gs;
   const g1 = gamma(1, u);
   const write = gpuWriteError(x, ar);
+  const readEta = arithmeticLimits(ar).readEta;
+  const bReadEta = readRoundings(x.accessor, ar) > 0 ? readEta : 0;
   const absT = matrixMagnitudes(T);
   const t_ = (i: number, j: number): number => (i === j && unit ? 1 : absT(i, j));
   const xbar = Float64Array.from({ length: n }, (_, i) => vectorMagnitudes(x.accessor)(i));
@@ -132,7 +139,13 @@ export function gpuTrsvBound(t: CheckedTrsv, ar: ArithmeticFormat, bs = GPU_TRSV
       const r = R ? R[i]! : Infinity;
       const q = inflate(r + (1 + e) * S[i]!, 3);
       const eta = inflate(q * growth, 1);
-      delta[k0 + i] = inflate(rhoB * (q + eta) + eta + e * S[i]! + (G ? G[i]! : Infinity), 8);
+      // Reads that underflow (step 4): b̃ᵢ, and row i's tiny referenced entries times |x̂ⱼ|.
+      const row = k0 + i;
+      const [from, to] = lower ? [0, row + 1] : [row, n];
+      let tiny = 0;
+      for (let j = from; j < to; j++) if (!(j === row && unit) && t_(row, j) > 0 && t_(row, j) < readEta) tiny += t_(row, j) * xh[j]!;
+      const readUnderflow = inflate(bReadEta + tiny, 2 * (to - from) + 2);
+      delta[row] = inflate(rhoB * (q + eta) + eta + e * S[i]! + (G ? G[i]! : Infinity) + readUnderflow, 9);
     }
   }
   // |x̂ − x| ≤ M(T)⁻¹|Δ|: a substitution on non-negative numbers, each step inflated (an upper bound).
