@@ -12,6 +12,7 @@ export { scal } from './scal/scal.js';
 export { asum } from './asum/asum.js';
 export { nrm2 } from './nrm2/nrm2.js';
 export { dotBound, type DotBoundOptions } from './dot/dot-bound.js';
+export type { BoundBackendOptions } from './shared/bound-options.js';
 export { readRoundings, writeRelativeError, writeAbsoluteError } from './shared/bound-terms.js';
 export { gemv, type GemvOptions } from './gemv/gemv.js';
 export type { GemvArguments } from './gemv/gemv-arguments.js';

@@ -11,19 +11,22 @@
  * @module
  */
 import type { Range } from '../../src/core/range.js';
-import { checkRange, chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
-import { gamma, recursiveAccumulation, resolveAccumulationIn } from '../shared/accumulation.js';
+import { checkRange } from '../shared/kernel-options.js';
+import { checkBoundOptions, type BoundBackendOptions } from '../shared/bound-options.js';
+import { gamma, recursiveAccumulation } from '../shared/accumulation.js';
 import { arithmeticLimits, elementReadRoundings, returnedDoubleBound, scaledReadOverflows, scaleUnderflowError, storedMagnitude } from '../shared/bound-terms.js';
 import { checkOptionsObject } from '../../src/backends/backend.js';
 
 /**
  * Upper bound on |asum(x, options) − Σ|x̂ᵢ||, x̂ the values as stored.
  * @param x - the vector summed
- * @param options - the kernel's options (arithmetic decides u; accumulation the summation factor)
+ * @param options - the kernel's options (arithmetic decides u; accumulation the summation factor; `backend`, `strict` and `threads` are checked as asum checks them)
  * @returns a non-negative number: 0 for an empty vector, ∞ when an element is not finite, the sum could
  *   overflow the arithmetic, or n·u ≥ 1
  * @throws {@link ModprecError} `INVALID_FORMAT` for an unknown arithmetic, `INVALID_OPTION` for an unknown accumulation or one the
  *   kernel refuses in the arithmetic (e.g. 'kahan' in dd)
+ *   — and, before computing anything, every option error asum raises for the same operands and options (`backend`,
+ *   `strict`, `threads`, the backend's arithmetic and accumulation limits), with the same code and parameter
  * @example
  * ```ts
  * import { vector, asum, asumBound } from 'modprec';
@@ -35,13 +38,12 @@ import { checkOptionsObject } from '../../src/backends/backend.js';
  * ```
  * @group Kernels
  */
-export function asumBound(x: Range<1, any>, options: KernelOptions = {}): number {
+export function asumBound(x: Range<1, any>, options: BoundBackendOptions = {}): number {
   checkOptionsObject(options);
   checkRange('x', x, 1);
   const n = x.length();
   // Options are checked as asum checks them, also where the bound is 0.
-  const ar = chooseArithmetic(options.arithmetic, [x]);
-  const acc = resolveAccumulationIn(options.accumulation, ar);
+  const { arithmetic: ar, accumulation: acc } = checkBoundOptions({ kernel: 'asum', operands: [['x', x]], cpuOperands: [['x', x, 'read']], splits: true }, options);
   if (n === 0) return 0;
   const u = ar.unitRoundoff;
   const { max, readEta } = arithmeticLimits(ar);

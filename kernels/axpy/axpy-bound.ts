@@ -10,11 +10,10 @@
  * @module
  */
 import type { Range } from '../../src/core/range.js';
-import { chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
 import { storeBound, termBound } from '../shared/bound-terms.js';
 import { checkOptionsObject } from '../../src/backends/backend.js';
 import { checkAxpyArguments } from './axpy-arguments.js';
-import { resolveAccumulation } from '../shared/accumulation.js';
+import { checkBoundOptions, type BoundBackendOptions } from '../shared/bound-options.js';
 
 /**
  * Upper bound on |y_i(after) − (αx̂_i + ŷ_i)| for each i after `axpy(alpha, x, y, options)`, where x̂, ŷ are
@@ -23,9 +22,11 @@ import { resolveAccumulation } from '../shared/accumulation.js';
  * @param alpha - the coefficient α
  * @param x - the vector added
  * @param y - the vector updated (its storage and scales decide the final rounding)
- * @param options - the kernel's options (the arithmetic decides u)
+ * @param options - the kernel's options (the arithmetic decides u; `backend`, `strict` and `threads` are checked as axpy checks them)
  * @returns one bound per component (empty for empty vectors)
  * @throws {@link ModprecError} `INVALID_FORMAT` for an unknown arithmetic
+ *   — and, before computing anything, every option error axpy raises for the same operands and options (`backend`,
+ *   `strict`, `threads`, the backend's arithmetic and accumulation limits), with the same code and parameter
  * @example
  * ```ts
  * import { vector, axpy, axpyBound } from 'modprec';
@@ -37,14 +38,15 @@ import { resolveAccumulation } from '../shared/accumulation.js';
  * ```
  * @group Kernels
  */
-export function axpyBound(alpha: number, x: Range<1, any>, y: Range<1, any>, options: KernelOptions = {}): Float64Array {
+export function axpyBound(alpha: number, x: Range<1, any>, y: Range<1, any>, options: BoundBackendOptions = {}): Float64Array {
   checkOptionsObject(options);
   checkAxpyArguments(alpha, x, y);
   const n = x.length();
   const out = new Float64Array(n);
   // Options are checked as axpy checks them, also where every bound is 0.
-  const ar = chooseArithmetic(options.arithmetic, [x, y]);
-  resolveAccumulation(options.accumulation);
+  const { arithmetic: ar } = checkBoundOptions({
+    kernel: 'axpy', operands: [['x', x], ['y', y]], cpuOperands: [['x', x, 'read'], ['y', y, 'write']], elementwise: true, splits: true,
+  }, options);
   if (n === 0 || alpha === 0) return out;
   for (let i = 0; i < n; i++) {
     const product = termBound(alpha, x, i, ar, 2); // multiplication and addition

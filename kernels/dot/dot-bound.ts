@@ -12,14 +12,14 @@
  * @module
  */
 import type { Range } from '../../src/core/range.js';
-import { chooseArithmetic } from '../shared/kernel-options.js';
-import { gamma, resolveAccumulationIn } from '../shared/accumulation.js';
+import { gamma } from '../shared/accumulation.js';
+import { checkBoundOptions } from '../shared/bound-options.js';
 import { absProductSum, arithmeticLimits, elementReadRoundings, returnedDoubleBound, scaledReadOverflows, scaleUnderflowError, storeBound } from '../shared/bound-terms.js';
 import type { ArithmeticFormat } from '../../src/formats/common/format.js';
 import { vectorMagnitudes } from '../shared/accessor-rounding.js';
 import type { DotOptions } from './dot.js';
 import { checkOptionsObject } from '../../src/backends/backend.js';
-import { checkDotArguments } from './dot-arguments.js';
+import { checkDotGpuInto, checkDotInto, checkDotOperands, checkDotThreadsInto } from './dot-arguments.js';
 
 /**
  * Options of {@link dotBound}: the kernel's options plus what the bound is relative to.
@@ -39,11 +39,13 @@ export interface DotBoundOptions extends DotOptions {
  * rounded once more to a double when into's storage is wider than fp64).
  * @param x - first vector, as dot gets it
  * @param y - second vector
- * @param options - dot's options (arithmetic, accumulation, into) and {@link DotBoundOptions.original}
+ * @param options - dot's options (arithmetic, accumulation, into) and {@link DotBoundOptions.original} (`backend`, `strict` and `threads` are checked as dot checks them)
  * @returns a non-negative number; ∞ when n·u ≥ 1, when a value is NaN or infinite, or when the arithmetic or
  *   into's storage may overflow
  * @throws {@link ModprecError} as {@link dot} for its options: `INVALID_OPTION` naming `options.accumulation` for an
  *   unknown accumulation or one the kernel refuses in the arithmetic (e.g. 'kahan' or 'dot2' in dd or ff)
+ *   — and, before computing anything, every option error dot raises for the same operands and options (`backend`,
+ *   `strict`, `threads`, the backend's arithmetic and accumulation limits), with the same code and parameter
  * @example
  * ```ts
  * import { vector, formats, dotBound } from 'modprec';
@@ -56,11 +58,16 @@ export interface DotBoundOptions extends DotOptions {
  */
 export function dotBound(x: Range<1, any>, y: Range<1, any>, options: DotBoundOptions = {}): number {
   checkOptionsObject(options);
-  const { into } = checkDotArguments(x, y, options.into);
+  checkDotOperands(x, y);
+  let into: Range<1, any> | undefined;
+  // Options are checked as dot checks them (backend, strict, threads included), also where the bound is 0.
+  const { arithmetic: ar, accumulation: acc, threads } = checkBoundOptions({
+    kernel: 'dot', operands: [['x', x], ['y', y]], cpuOperands: [['x', x, 'read'], ['y', y, 'read']], splits: true,
+    afterBackend: () => { into = checkDotInto(x, y, options.into); },
+    afterGpu: (call) => checkDotGpuInto(into, call),
+  }, options);
+  checkDotThreadsInto(into, threads);
   const n = x.length();
-  // Options are checked as dot checks them, also where the bound is 0.
-  const ar = chooseArithmetic(options.arithmetic, [x, y]);
-  const acc = resolveAccumulationIn(options.accumulation, ar);
   if (n === 0) return 0;
   const u = ar.unitRoundoff;
   const { eta, max, readEta } = arithmeticLimits(ar);

@@ -9,7 +9,6 @@ import { resolveAccumulationIn } from '../shared/accumulation.js';
 import { dotProgram } from './dot-cpu.js';
 import { primeOnce } from '../../src/backends/cpu/prime.js';
 import { dotOnGpu, chooseBackend, prepareGpuCall, type GpuBackendOptions } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
-import { fail } from '../../src/core/errors.js';
 import type { GpuDotResult } from './dot-webgpu.js';
 import { chooseCpuBackend, orderedNumerics, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
 import { runWasm } from '../shared/run-wasm.js';
@@ -18,7 +17,7 @@ import { wasmDot } from './dot-wasm.js';
 import { wasmDdDot } from './dot-dd-wasm.js';
 import { wasmKahanDot } from './dot-kahan-wasm.js';
 import { wasmOrderedDot } from '../shared/ordered-sum-wasm.js';
-import { checkDotInto, checkDotOperands } from './dot-arguments.js';
+import { checkDotGpuInto, checkDotInto, checkDotOperands, checkDotThreadsInto } from './dot-arguments.js';
 import { dotIntoStore } from './dot-into-cpu.js';
 import { runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
 
@@ -67,7 +66,7 @@ export function dot(x: Range<1, any>, y: Range<1, any>, options: (DotOptions & {
     // The GPU's float-float (or binary32) result is rounded into the storage once (on the device where the storage
     // has a writable GPU part; scaled ranges by the CPU's scaled store); multiple-precision storage has no such write.
     const call = prepareGpuCall('dot', [['x', x], ['y', y]], options as GpuBackendOptions);
-    if (into && into.accessor.storage.kind === 'mp' && !call.rns) fail('INVALID_OPTION', 'options.into', "must be a range of a number or double-double storage for backend 'gpu' (or any storage with an RNS arithmetic)", into.accessor.storage.name);
+    checkDotGpuInto(into, call);
     return dotOnGpu(x, y, call, () => dot(x, y, { arithmetic: call.arithmetic, into }), into);
   }
   options = options as DotOptions;
@@ -79,8 +78,8 @@ export function dot(x: Range<1, any>, y: Range<1, any>, options: (DotOptions & {
     kernel: 'dot', operands: [['x', x, 'read'], ['y', y, 'read']], arithmetic: ar, accumulation: acc,
   });
   const threads = threadsOf(options, 'dot');
+  checkDotThreadsInto(into, threads);
   if (threads) {
-    if (into) fail('INVALID_OPTION', 'options.into', 'is not for options.threads');
     return runSplit(threads, 'dot', { x, y }, ar, acc, cpu, requested)!;
   }
   let result = 0;

@@ -5,8 +5,9 @@
  * ../gemv/update-bound.ts).
  * @module
  */
-import { checkCoefficientsIn, chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
-import { resolveAccumulationIn } from '../shared/accumulation.js';
+import { checkCoefficientsIn } from '../shared/kernel-options.js';
+import { checkBoundOptions, type BoundBackendOptions } from '../shared/bound-options.js';
+import { wasmEllRefusal } from './ell-spmv-wasm.js';
 import { ELL_PADDING } from '../../src/sparse/ell-matrix.js';
 import { inflate, matrixMagnitudes, readRoundings, vectorMagnitudes, vectorScales } from '../shared/accessor-rounding.js';
 import { scaleBound, updateBound, updateBoundContext } from '../gemv/update-bound.js';
@@ -21,9 +22,11 @@ import { arithmeticLimits, scaledReadOverflows, scaleUnderflowErrorAt } from '..
  * overflow the arithmetic, or whose stored quotient may overflow its storage (an integer storage saturates), gets +∞.
  * Reads that flush to ±0 on a GPU (an f64 value below 2^-126 in f32 or ff) are covered (2^-126 times the other factor).
  * @param args - the arguments ellSpmv will get
- * @param options - the options ellSpmv will get
+ * @param options - the options ellSpmv will get (`backend`, `strict` and `threads` are checked as ellSpmv checks them)
  * @returns a Float64Array of length rows (0 where y is left untouched)
  * @throws {@link ModprecError} as {@link ellSpmv}
+ *   — and, before computing anything, every option error ellSpmv raises for the same operands and options (`backend`,
+ *   `strict`, `threads`, the backend's arithmetic and accumulation limits), with the same code and parameter
  * @example
  * ```ts
  * import { vector, formats, ellSpmv, ellSpmvBound, ellWithStorage, ELL_PADDING, ellMatrix } from 'modprec';
@@ -38,12 +41,14 @@ import { arithmeticLimits, scaledReadOverflows, scaleUnderflowErrorAt } from '..
  * ```
  * @group Kernels
  */
-export function ellSpmvBound(args: EllSpmvArguments, options: KernelOptions = {}): Float64Array {
+export function ellSpmvBound(args: EllSpmvArguments, options: BoundBackendOptions = {}): Float64Array {
   checkOptionsObject(options);
   const { alpha, beta, A, x, y } = checkEllSpmvArguments(args);
-  const ar = chooseArithmetic(options.arithmetic, [A.values, x, y]);
-  const acc = resolveAccumulationIn(options.accumulation, ar);
   const { rows, cols, width, stride, colIndex } = A.structure;
+  const { arithmetic: ar, accumulation: acc } = checkBoundOptions({
+    kernel: 'ellSpmv', operands: [['A.values', A.values], ['x', x], ['y', y]], cpuOperands: [['x', x, 'read'], ['y', y, 'write']], splits: true,
+    wasmRefusal: () => wasmEllRefusal(A.values.accessor, rows),
+  }, options);
   const out = new Float64Array(rows);
   if (rows === 0 || (alpha === 0 && beta === 1)) return out;
   // As ellSpmv: an RNS arithmetic has no NaN or ±∞ to multiply by (INVALID_VALUE naming the coefficient).

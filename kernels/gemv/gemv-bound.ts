@@ -6,11 +6,11 @@
  * the arithmetic, and to the rounding of the result to y's storage (see update-bound.ts).
  * @module
  */
-import { checkCoefficientsIn, chooseArithmetic } from '../shared/kernel-options.js';
-import { resolveAccumulationIn } from '../shared/accumulation.js';
-import { checkChoice, checkGemvArguments, type GemvArguments } from './gemv-arguments.js';
+import { checkCoefficientsIn } from '../shared/kernel-options.js';
+import { checkBoundOptions, type BoundBackendOptions } from '../shared/bound-options.js';
+import { checkGemvArguments, type GemvArguments } from './gemv-arguments.js';
+import { checkGpuLoop, chooseLoop, wasmLoopRefusal } from './gemv-loop-option.js';
 import type { GemvOptions } from './gemv.js';
-import { GEMV_LOOP_CHOICES } from './gemv-cpu.js';
 import { matrixMagnitudes, vectorMagnitudes, vectorScales, inflate, readRoundings } from '../shared/accessor-rounding.js';
 import { scaleBound, updateBound, updateBoundContext } from './update-bound.js';
 import { checkOptionsObject } from '../../src/backends/backend.js';
@@ -23,9 +23,11 @@ import { arithmeticLimits, scaledReadOverflows, scaleUnderflowErrorAt } from '..
  * overflow the arithmetic, or whose stored quotient may overflow its storage (an integer storage saturates), gets +∞.
  * Reads that flush to ±0 on a GPU (an f64 value below 2^-126 in f32 or ff) are covered (2^-126 times the other factor).
  * @param args - the arguments gemv will get
- * @param options - the options gemv will get (arithmetic and accumulation matter; the loop order does not)
+ * @param options - the options gemv will get (arithmetic and accumulation matter; the loop order does not; `backend`, `strict` and `threads` are checked as gemv checks them)
  * @returns a Float64Array of length m (0 where gemv leaves y untouched)
  * @throws {@link ModprecError} as {@link gemv}
+ *   — and, before computing anything, every option error gemv raises for the same operands and options (`backend`,
+ *   `strict`, `threads`, the backend's arithmetic and accumulation limits), with the same code and parameter
  * @example
  * ```ts
  * import { vector, matrix, formats, gemv, gemvBound } from 'modprec';
@@ -38,13 +40,16 @@ import { arithmeticLimits, scaledReadOverflows, scaleUnderflowErrorAt } from '..
  * ```
  * @group Kernels
  */
-export function gemvBound(args: GemvArguments, options: GemvOptions = {}): Float64Array {
+export function gemvBound(args: GemvArguments, options: GemvOptions & BoundBackendOptions = {}): Float64Array {
   checkOptionsObject(options);
   const { alpha, beta, opA, A, x, y, m, n } = checkGemvArguments(args);
   // The loop order changes no rounding (both orders do the same operations), but is checked as gemv does.
-  checkChoice('options.loop', options.loop, GEMV_LOOP_CHOICES, 'auto');
-  const ar = chooseArithmetic(options.arithmetic, [A, x, y]);
-  const acc = resolveAccumulationIn(options.accumulation, ar);
+  const { arithmetic: ar, accumulation: acc } = checkBoundOptions({
+    kernel: 'gemv', operands: [['A', A], ['x', x], ['y', y]], cpuOperands: [['A', A, 'read'], ['x', x, 'read'], ['y', y, 'write']], splits: true,
+    beforeGpu: () => checkGpuLoop(options.loop),
+    wasmRefusal: (_, accumulation) => wasmLoopRefusal(options.loop, opA, accumulation),
+    afterCpu: (arithmetic, accumulation) => chooseLoop(options.loop, opA, arithmetic, accumulation),
+  }, options);
   const out = new Float64Array(m);
   if (m === 0 || n === 0 || (alpha === 0 && beta === 1)) return out;
   // As gemv: an RNS arithmetic has no NaN or ±∞ to multiply by (INVALID_VALUE naming the coefficient).

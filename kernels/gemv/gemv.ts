@@ -3,21 +3,19 @@
  * @module
  */
 import { chooseCpuBackend, orderedNumerics, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
-import { wasmOrderedGemv, wasmOrderedGemvRefusal } from './gemv-ordered-wasm.js';
+import { wasmOrderedGemv } from './gemv-ordered-wasm.js';
 import { runWasm } from '../shared/run-wasm.js';
 import { readMatrixTwin, readTwin } from '../shared/scale-twin.js';
-import { wasmGemv, wasmGemvRefusal } from './gemv-wasm.js';
+import { wasmGemv } from './gemv-wasm.js';
 import { wasmDdGemv } from './gemv-dd-wasm.js';
 import { wasmKahanGemv } from './gemv-kahan-wasm.js';
 import { chooseBackend, prepareGpuCall, gemvOnGpu, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { Operand } from '../../src/backends/cpu/operand.js';
 import { chooseArithmetic, checkCoefficientsIn, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
-import { recursiveAccumulation, type Accumulation, resolveAccumulationIn } from '../shared/accumulation.js';
-import type { ArithmeticFormat } from '../../src/formats/common/format.js';
-import type { Accessor } from '../../accessors/accessor.js';
-import { fail } from '../../src/core/errors.js';
-import { checkChoice, checkGemvArguments, type GemvArguments } from './gemv-arguments.js';
-import { GEMV_LOOP_CHOICES, gemvProgram, type GemvLoop } from './gemv-cpu.js';
+import { resolveAccumulationIn } from '../shared/accumulation.js';
+import { checkGemvArguments, type GemvArguments } from './gemv-arguments.js';
+import { gemvProgram, type GemvLoop } from './gemv-cpu.js';
+import { checkGpuLoop, chooseLoop, wasmLoopRefusal } from './gemv-loop-option.js';
 import { coefficientCase } from './coefficients.js';
 import { runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
 
@@ -44,18 +42,6 @@ let scratch = new Float64Array(0);
 function scratchOf(m: number): Float64Array {
   if (scratch.length < m) scratch = new Float64Array(m);
   return scratch;
-}
-
-/** Which loop a call runs. @throws {@link ModprecError} `INVALID_OPTION` for `'axpy'` where it cannot run */
-function chooseLoop(option: GemvOptions['loop'], opA: Accessor<2, any>, ar: ArithmeticFormat, acc: Accumulation): GemvLoop {
-  const choice = checkChoice('options.loop', option, GEMV_LOOP_CHOICES, 'auto');
-  const axpyPossible = acc.name === recursiveAccumulation.name && ar.kind === 'number';
-  if (choice === 'axpy' && !axpyPossible) {
-    fail('INVALID_OPTION', 'options.loop', `may be 'axpy' only with the recursive accumulation and a number-kind arithmetic (got ${acc.name}, ${ar.name})`, choice);
-  }
-  if (choice !== 'auto') return choice;
-  if (Math.abs(opA.strides[0]) >= Math.abs(opA.strides[1])) return 'dot';
-  return axpyPossible ? 'axpy' : 'dot-blocked';
 }
 
 /**
@@ -94,7 +80,7 @@ export function gemv(args: GemvArguments, options: (GemvOptions & { backend?: Cp
   const { alpha, beta, opA, A, x, y, m, n } = checkGemvArguments(args);
   if (chooseBackend(options) === 'gpu') {
     const o = options as GpuBackendOptions & GemvOptions;
-    if (checkChoice('options.loop', o.loop, GEMV_LOOP_CHOICES, 'auto') !== 'auto') fail('INVALID_OPTION', 'options.loop', "must be 'auto' or omitted for backend 'gpu' (its loop order is its own)", o.loop);
+    checkGpuLoop(o.loop);
     const call = prepareGpuCall('gemv', [['A', A], ['x', x], ['y', y]], o);
     if (m > 0 && n > 0 && !(alpha === 0 && beta === 1)) checkCoefficientsIn(call.arithmetic, [['alpha', alpha], ['beta', beta]]);
     return gemvOnGpu({ alpha, A, x, beta, y, trans: args.trans ?? 'N', m, n }, call, () => gemv(args, { arithmetic: call.arithmetic }));
@@ -103,11 +89,10 @@ export function gemv(args: GemvArguments, options: (GemvOptions & { backend?: Cp
   const ar = chooseArithmetic(options.arithmetic, [A, x, y]);
   const acc = resolveAccumulationIn(options.accumulation, ar);
   const requested = chooseBackend(options);
-  const explicitLoop = checkChoice('options.loop', options.loop, GEMV_LOOP_CHOICES, 'auto') !== 'auto';
   const cpu = chooseCpuBackend(requested, {
     kernel: 'gemv', arithmetic: ar, accumulation: acc,
     operands: [['A', A, 'read'], ['x', x, 'read'], ['y', y, 'write']],
-    kernelRefusal: explicitLoop ? { code: 'INVALID_OPTION', parameter: 'options.loop', reason: "the loop orders are the generated JavaScript's: leave it 'auto' for WebAssembly" } : wasmGemvRefusal(opA) ?? wasmOrderedGemvRefusal(opA, acc),
+    kernelRefusal: wasmLoopRefusal(options.loop, opA, acc),
   });
   const loop = chooseLoop(options.loop, opA, ar, acc);
   if (m > 0 && n > 0 && !(alpha === 0 && beta === 1)) checkCoefficientsIn(ar, [['alpha', alpha], ['beta', beta]]);

@@ -19,7 +19,8 @@
  * @module
  */
 import type { Range } from '../../src/core/range.js';
-import { checkRange, chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
+import { checkRange, type KernelOptions } from '../shared/kernel-options.js';
+import { checkBoundOptions, type BoundBackendOptions } from '../shared/bound-options.js';
 import { asArithmetic } from '../../src/formats/common/registry.js';
 import { gamma, resolveAccumulationIn } from '../shared/accumulation.js';
 import { arithmeticLimits, elementReadRoundings, returnedDoubleBound, scaledReadOverflows, scaleUnderflowError, storedMagnitude } from '../shared/bound-terms.js';
@@ -56,11 +57,13 @@ export function nrm2RelativeBound(n: number, options: KernelOptions = {}): numbe
 /**
  * Upper bound on |nrm2(x, options) − ‖x̂‖₂|, x̂ the values as stored (derivation in the module comment).
  * @param x - the vector
- * @param options - the kernel's options (arithmetic decides u; accumulation the summation factor)
+ * @param options - the kernel's options (arithmetic decides u; accumulation the summation factor; `backend`, `strict` and `threads` are checked as nrm2 checks them)
  * @returns a non-negative number: 0 for an empty vector, ∞ when an element is not finite, cannot be read into
  *   the arithmetic without overflow, or the norm overflows fp64
  * @throws {@link ModprecError} `INVALID_FORMAT` for an unknown arithmetic, `INVALID_OPTION` for an unknown accumulation or one the
  *   kernel refuses in the arithmetic (e.g. 'kahan' in dd)
+ *   — and, before computing anything, every option error nrm2 raises for the same operands and options (`backend`,
+ *   `strict`, `threads`, the backend's arithmetic and accumulation limits), with the same code and parameter
  * @example
  * ```ts
  * import { vector, nrm2, nrm2Bound } from 'modprec';
@@ -72,13 +75,12 @@ export function nrm2RelativeBound(n: number, options: KernelOptions = {}): numbe
  * ```
  * @group Kernels
  */
-export function nrm2Bound(x: Range<1, any>, options: KernelOptions = {}): number {
+export function nrm2Bound(x: Range<1, any>, options: BoundBackendOptions = {}): number {
   checkOptionsObject(options);
   checkRange('x', x, 1);
   const n = x.length();
   // Options are checked as nrm2 checks them, also where the bound is 0.
-  const ar = chooseArithmetic(options.arithmetic, [x]);
-  resolveAccumulationIn(options.accumulation, ar);
+  const { arithmetic: ar, accumulation: acc } = checkBoundOptions({ kernel: 'nrm2', operands: [['x', x]], cpuOperands: [['x', x, 'read']], splits: false }, options);
   if (n === 0) return 0;
   const u = ar.unitRoundoff;
   const { eta, max, readEta } = arithmeticLimits(ar);
@@ -107,7 +109,7 @@ export function nrm2Bound(x: Range<1, any>, options: KernelOptions = {}): number
     norm = largest * Math.sqrt(s) * (1 + (n + 6) * 2 ** -52);
   }
   if (!Number.isFinite(norm)) return Infinity;
-  const relative = nrm2RelativeBound(n, { ...options, arithmetic: ar });
+  const relative = nrm2RelativeBound(n, { arithmetic: ar, accumulation: acc });
   if (!Number.isFinite(relative)) return Infinity;
   const rootN = Math.sqrt(n);
   const readUnderflow = 2 * reads * readEta * rootN + scaleErrors * (1 + 2 ** -50);

@@ -8,11 +8,10 @@
  * @module
  */
 import type { Range } from '../../src/core/range.js';
-import { chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
 import { storeBound, termBound, scaledWriteFails } from '../shared/bound-terms.js';
 import { checkOptionsObject } from '../../src/backends/backend.js';
 import { checkScalArguments } from './scal-arguments.js';
-import { resolveAccumulation } from '../shared/accumulation.js';
+import { checkBoundOptions, type BoundBackendOptions } from '../shared/bound-options.js';
 
 /**
  * Upper bound on |x_i(after) − αx̂_i| for each i after `scal(alpha, x, options)`, with x̂ the values stored
@@ -20,9 +19,11 @@ import { resolveAccumulation } from '../shared/accumulation.js';
  * saturate x's storage.
  * @param alpha - the coefficient α
  * @param x - the vector scaled in place
- * @param options - the kernel's options (the arithmetic decides u)
+ * @param options - the kernel's options (the arithmetic decides u; `backend`, `strict` and `threads` are checked as scal checks them)
  * @returns one bound per component (empty for empty vectors)
  * @throws {@link ModprecError} `INVALID_FORMAT` for an unknown arithmetic
+ *   — and, before computing anything, every option error scal raises for the same operands and options (`backend`,
+ *   `strict`, `threads`, the backend's arithmetic and accumulation limits), with the same code and parameter
  * @example
  * ```ts
  * import { vector, formats, scal, scalBound } from 'modprec';
@@ -34,14 +35,15 @@ import { resolveAccumulation } from '../shared/accumulation.js';
  * ```
  * @group Kernels
  */
-export function scalBound(alpha: number, x: Range<1, any>, options: KernelOptions = {}): Float64Array {
+export function scalBound(alpha: number, x: Range<1, any>, options: BoundBackendOptions = {}): Float64Array {
   checkOptionsObject(options);
   checkScalArguments(alpha, x);
   const n = x.length();
   const out = new Float64Array(n);
   // Options are checked as scal checks them, also where every bound is 0.
-  const ar = chooseArithmetic(options.arithmetic, [x]);
-  resolveAccumulation(options.accumulation);
+  const { arithmetic: ar } = checkBoundOptions({
+    kernel: 'scal', operands: [['x', x]], cpuOperands: [['x', x, 'write']], elementwise: true, splits: true,
+  }, options);
   if (n === 0 || alpha === 1) return out;
   // α = 0 stores exact zeros — through the scale, which may convert to 0 or ±∞ in the arithmetic (0/0 = NaN).
   if (alpha === 0) { for (let i = 0; i < n; i++) out[i] = scaledWriteFails(x, i, ar) ? Infinity : 0; return out; }

@@ -24,8 +24,10 @@
  * may reach ±∞ in the arithmetic gets +∞ too (bᵢ is overwritten, so x̂ᵢ = 0 is all that is left to see).
  * @module
  */
-import { chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
-import { gamma, resolveAccumulationIn } from '../shared/accumulation.js';
+import type { KernelOptions } from '../shared/kernel-options.js';
+import { gamma } from '../shared/accumulation.js';
+import { checkBoundOptions, type BoundBackendOptions } from '../shared/bound-options.js';
+import { wasmTrsvCallRefusal } from './trsv-wasm.js';
 import {
   compose, inflate, matrixMagnitudes, orInfinity, readRoundings, vectorMagnitudes, vectorScales, writeError,
 } from '../shared/accessor-rounding.js';
@@ -33,8 +35,6 @@ import { arithmeticLimits, EVALUATION_MARGIN, scaleConversionUnderflows, scaledR
 import { numberOfKind } from '../../src/formats/f64/f64-arithmetic.js';
 import { checkTrsvArguments, type TrsvArguments } from './trsv-arguments.js';
 import type { Range } from '../../src/core/range.js';
-import { chooseBackend } from '../../src/backends/backend.js';
-import { prepareGpuCall } from '../../src/backends/webgpu-bridge/gpu-backend.js';
 import { rnsGpuBlockSize, trsvBlockSize, type TrsvGpuOptions } from './trsv-block-size.js';
 import { gpuTrsvBound } from './trsv-gpu-bound.js';
 import { trsvKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
@@ -87,22 +87,19 @@ function gpuSubstitutes(x: Range<1, any>, arithmetic: string): boolean {
 export function trsvBound(args: TrsvArguments, options: (KernelOptions & { backend?: 'cpu' | 'wasm' | 'js' }) | TrsvGpuOptions = {}): Float64Array {
   const checked = checkTrsvArguments(args);
   const { A, x, T, lower, unit, n } = checked;
-  if (chooseBackend(options) === 'gpu') {
-    trsvBlockSize(options, 'gpu');
-    const call = prepareGpuCall('trsv', [['A', A], ['x', x]], options as TrsvGpuOptions);
-    const blockSize = trsvBlockSize(options, 'gpu', call.gpuArithmetic === 'dd', n)!;
-    if (!call.rns && !gpuSubstitutes(x, call.arithmetic.name)) return gpuTrsvBound(checked, call.arithmetic, blockSize);
-    // RNS on the GPU solves by substitution, as the CPU (two roundings a row, within its bound): the CPU's bound. So
-    // does an x the GPU rounds to its storage between rows (gpuSubstitutes); its blockSize, valid, goes unused, as in
-    // trsv itself. Only RNS refuses one.
-    if (call.rns) rnsGpuBlockSize(options);
-    options = { arithmetic: call.arithmetic };
-  } else {
-    trsvBlockSize(options, 'cpu');
-  }
-  options = options as KernelOptions;
-  const ar = chooseArithmetic(options.arithmetic, [A, x]);
-  const acc = resolveAccumulationIn(options.accumulation, ar);
+  // The options as trsv checks them: backend, strict, threads (refused: a substitution does not split), the block size.
+  const { arithmetic: ar, accumulation: acc, gpu } = checkBoundOptions({
+    kernel: 'trsv', operands: [['A', A], ['x', x]], cpuOperands: [['A', A, 'read'], ['x', x, 'write']], splits: false,
+    beforeGpu: () => trsvBlockSize(options, 'gpu'),
+    // RNS on the GPU solves by substitution (no blockSize: it refuses one).
+    afterGpu: (call) => { trsvBlockSize(options, 'gpu', call.gpuArithmetic === 'dd', n); if (call.rns) rnsGpuBlockSize(options); },
+    beforeCpu: () => trsvBlockSize(options, 'cpu'),
+    wasmRefusal: (arithmetic, accumulation) => wasmTrsvCallRefusal(T, arithmetic, accumulation),
+  }, options as BoundBackendOptions);
+  // RNS on the GPU solves by substitution, as the CPU (two roundings a row, within its bound): the CPU's bound, in the
+  // GPU call's arithmetic. So does an x the GPU rounds to its storage between rows (gpuSubstitutes); its blockSize,
+  // valid, goes unused, as in trsv itself.
+  if (gpu && !gpu.rns && !gpuSubstitutes(x, gpu.arithmetic.name)) return gpuTrsvBound(checked, gpu.arithmetic, trsvBlockSize(options, 'gpu', gpu.gpuArithmetic === 'dd', n)!);
   const u = ar.unitRoundoff;
   const readsT = readRoundings(T, ar);
   const readsX = readRoundings(x.accessor, ar);

@@ -22,6 +22,21 @@ import { rowPieces } from '../gemv/gemv-in-place.js';
 import type { Refusal } from '../../src/backends/backend.js';
 import { dotChunk } from '../dot/dot-wasm.js';
 import type { StoredX } from './trsv-stored-x-wasm.js';
+import type { ArithmeticFormat } from '../../src/formats/common/format.js';
+import type { Accumulation } from '../shared/accumulation.js';
+import { wasmNumericsOf } from '../shared/cpu-backend.js';
+
+/**
+ * Why WebAssembly cannot run this TRSV call: none in double-double numerics (the solve gathers each column itself,
+ * any strides), else {@link wasmTrsvRefusal}'s layout limits.
+ * @param T - op(A)
+ * @param ar - the call's arithmetic
+ * @param acc - the call's accumulation
+ * @returns the refusal, or undefined
+ */
+export function wasmTrsvCallRefusal(T: Accessor<2, any>, ar: ArithmeticFormat, acc: Accumulation): Refusal | undefined {
+  return wasmNumericsOf(ar, acc) === 'dd' ? undefined : wasmTrsvRefusal(T);
+}
 
 /** Why op(A) has no WebAssembly TRSV (its columns are not contiguous), or undefined. */
 export function wasmTrsvRefusal(T: Accessor<2, any>): Refusal | undefined {

@@ -6,7 +6,7 @@ import { chooseCpuBackend, orderedNumerics, wasmNumericsOf, type CpuBackendOptio
 import { wasmOrderedTrsv } from './trsv-ordered-wasm.js';
 import { runWasm } from '../shared/run-wasm.js';
 import { readMatrixTwin } from '../shared/scale-twin.js';
-import { wasmTrsv, wasmTrsvRefusal } from './trsv-wasm.js';
+import { wasmTrsv, wasmTrsvCallRefusal } from './trsv-wasm.js';
 import { wasmKahanTrsv } from './trsv-kahan-wasm.js';
 import { solveOnX } from './trsv-dd-x-wasm.js';
 import { wasmDdTrsv } from './trsv-dd-wasm.js';
@@ -91,8 +91,8 @@ export function trsv(args: TrsvArguments, options: (KernelOptions & { backend?: 
   const acc = resolveAccumulationIn(options.accumulation, ar);
   const requested = chooseBackend(options);
   const cpu = chooseCpuBackend(requested, {
-    kernel: 'trsv', operands: [['A', A, 'read'], ['x', x, 'write']], arithmetic: ar, accumulation: acc, // The double-double solve gathers each column itself: any strides.
-    kernelRefusal: wasmNumericsOf(ar, acc) === 'dd' ? undefined : wasmTrsvRefusal(T),
+    kernel: 'trsv', operands: [['A', A, 'read'], ['x', x, 'write']], arithmetic: ar, accumulation: acc,
+    kernelRefusal: wasmTrsvCallRefusal(T, ar, acc),
   });
   // Each unknown waits on the previous ones: a substitution does not split into independent parts.
   threadsOf(options, 'trsv', false);

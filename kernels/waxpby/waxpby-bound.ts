@@ -18,11 +18,10 @@
  * @module
  */
 import type { Range } from '../../src/core/range.js';
-import { chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
 import { storeBound, termBound, scaledWriteFails } from '../shared/bound-terms.js';
 import { checkOptionsObject } from '../../src/backends/backend.js';
 import { checkWaxpbyArguments } from './waxpby-arguments.js';
-import { resolveAccumulation } from '../shared/accumulation.js';
+import { checkBoundOptions, type BoundBackendOptions } from '../shared/bound-options.js';
 
 
 /**
@@ -35,9 +34,11 @@ import { resolveAccumulation } from '../shared/accumulation.js';
  * @param beta - coefficient of y
  * @param y - second input
  * @param w - the output (its storage and scales decide the final rounding)
- * @param options - the kernel's options (the arithmetic decides u)
+ * @param options - the kernel's options (the arithmetic decides u; `backend`, `strict` and `threads` are checked as waxpby checks them)
  * @returns one bound per component (empty for empty vectors)
  * @throws {@link ModprecError} `INVALID_FORMAT` for an unknown arithmetic
+ *   — and, before computing anything, every option error waxpby raises for the same operands and options (`backend`,
+ *   `strict`, `threads`, the backend's arithmetic and accumulation limits), with the same code and parameter
  * @example
  * ```ts
  * import { vector, waxpby, waxpbyBound } from 'modprec';
@@ -50,15 +51,16 @@ import { resolveAccumulation } from '../shared/accumulation.js';
  * @group Kernels
  */
 export function waxpbyBound(
-  alpha: number, x: Range<1, any>, beta: number, y: Range<1, any>, w: Range<1, any>, options: KernelOptions = {},
+  alpha: number, x: Range<1, any>, beta: number, y: Range<1, any>, w: Range<1, any>, options: BoundBackendOptions = {},
 ): Float64Array {
   checkOptionsObject(options);
   checkWaxpbyArguments(alpha, x, beta, y, w);
   const n = x.length();
   const out = new Float64Array(n);
   // Options are checked as waxpby checks them, also where every bound is 0.
-  const ar = chooseArithmetic(options.arithmetic, [x, y, w]);
-  resolveAccumulation(options.accumulation);
+  const { arithmetic: ar } = checkBoundOptions({
+    kernel: 'waxpby', operands: [['x', x], ['y', y], ['w', w]], cpuOperands: [...(alpha !== 0 ? [['x', x, 'read'] as const] : []), ...(beta !== 0 ? [['y', y, 'read'] as const] : []), ['w', w, 'write']], elementwise: true, splits: true,
+  }, options);
   if (n === 0) return out;
   const useX = alpha !== 0;
   const useY = beta !== 0;

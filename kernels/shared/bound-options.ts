@@ -1,0 +1,100 @@
+/**
+ * The option checks a bound function shares with its kernel: `backend`, `strict`, `threads`, `arithmetic` and
+ * `accumulation`, by the same functions the kernel calls and in its order, so that a bound refuses exactly what its
+ * kernel refuses (same code, same parameter) before it computes anything — a bound of a call that cannot run
+ * would promise nothing.
+ * @module
+ */
+import type { Range } from '../../src/core/range.js';
+import type { ArithmeticFormat } from '../../src/formats/common/format.js';
+import { chooseBackend, type BackendName, type KernelName, type Refusal } from '../../src/backends/backend.js';
+import { prepareGpuCall, type GpuBackendOptions, type GpuCall } from '../../src/backends/webgpu-bridge/gpu-backend.js';
+import { chooseArithmetic, type KernelOptions } from './kernel-options.js';
+import { recursiveAccumulation, resolveAccumulation, resolveAccumulationIn, type Accumulation } from './accumulation.js';
+import { chooseCpuBackend, type CpuCall } from './cpu-backend.js';
+import { threadsOf, type KernelThreads, type ThreadsOption } from './threads-option.js';
+
+/**
+ * The options a bound function takes: its kernel's, `backend` and `strict` included, checked as the kernel checks them.
+ * @group Kernels
+ */
+export interface BoundBackendOptions extends KernelOptions, ThreadsOption {
+  /** The backend the kernel call ran on (`'gpu'`: the bound of the GPU's call, in the arithmetic it ran). */
+  backend?: 'cpu' | 'wasm' | 'js' | 'gpu';
+  /** As the kernel's `strict`: a boolean (`backend: 'gpu'`); what a bound can check is only its type. */
+  strict?: boolean;
+}
+
+/** How a kernel checks its options: what its own code passes to the shared checks. */
+export interface BoundCallSpec {
+  readonly kernel: KernelName;
+  /** The operands `backend: 'gpu'` validates, by parameter name; their arithmetics set the default arithmetic. */
+  readonly operands: readonly (readonly [string, Range<any, any>])[];
+  /** The operands the CPU backend choice sees, with whether the kernel writes them. */
+  readonly cpuOperands: CpuCall['operands'];
+  /** Element-wise kernels (AXPY, WAXPBY, SCAL) validate `accumulation` but have no reduction: recursive. */
+  readonly elementwise?: boolean;
+  /** Whether the kernel splits over `threads` (NRM2 and TRSV refuse a pool). */
+  readonly splits: boolean;
+  /** The kernel's own checks right after the backend is chosen, on every backend (DOT's `into`). */
+  readonly afterBackend?: () => void;
+  /** The kernel's own checks before `prepareGpuCall` (GEMV's loop, TRSV's block size). */
+  readonly beforeGpu?: () => void;
+  /** The kernel's own checks after `prepareGpuCall` (DOT's `into`, TRSV's RNS block size). */
+  readonly afterGpu?: (call: GpuCall) => void;
+  /** The kernel's own checks before the arithmetic on the CPU backends (TRSV's block size). */
+  readonly beforeCpu?: () => void;
+  /** The kernel's own checks after the CPU backend choice, before `threads` (GEMV's loop against the accumulation). */
+  readonly afterCpu?: (ar: ArithmeticFormat, acc: Accumulation) => void;
+  /** The kernel's WebAssembly refusal for this call (a layout, GEMV's explicit loop), checked as the kernel checks it. */
+  readonly wasmRefusal?: (ar: ArithmeticFormat, acc: Accumulation) => Refusal | undefined;
+}
+
+/** What the checked options decide: the backend asked for, the arithmetic and accumulation the call runs. */
+export interface BoundCall {
+  readonly backend: BackendName;
+  readonly arithmetic: ArithmeticFormat;
+  /** The accumulation the call sums with (`backend: 'gpu'`: recursive, whose bound covers its fixed blocked order). */
+  readonly accumulation: Accumulation;
+  /** The GPU call, for `backend: 'gpu'`. */
+  readonly gpu?: GpuCall;
+  /** The pool of `options.threads`, checked. */
+  readonly threads?: KernelThreads;
+}
+
+/**
+ * Checks a bound function's options as its kernel checks them, and returns what they decide.
+ * @param spec - the kernel and what it passes to the shared checks
+ * @param options - the options the bound got (the kernel's)
+ * @returns the backend, arithmetic, accumulation (and GPU call or pool) of the call the bound is for
+ * @throws {@link ModprecError} what the kernel throws for these options: `INVALID_OPTION` naming `options`,
+ *   `options.backend`, `options.strict`, `options.threads`, `options.accumulation` …, `INVALID_FORMAT` naming
+ *   `options.arithmetic` or an operand the backend cannot take
+ */
+export function checkBoundOptions(spec: BoundCallSpec, options: BoundBackendOptions | undefined): BoundCall {
+  const backend = chooseBackend(options);
+  spec.afterBackend?.();
+  const o = (options ?? {}) as KernelOptions;
+  if (backend === 'gpu') {
+    spec.beforeGpu?.();
+    const gpu = prepareGpuCall(spec.kernel, spec.operands, o as GpuBackendOptions);
+    spec.afterGpu?.(gpu);
+    return { backend, arithmetic: gpu.arithmetic, accumulation: recursiveAccumulation, gpu };
+  }
+  spec.beforeCpu?.();
+  const arithmetic = chooseArithmetic(o.arithmetic, spec.operands.map(([, r]) => r));
+  let accumulation: Accumulation;
+  if (spec.elementwise) {
+    resolveAccumulation(o.accumulation);
+    accumulation = recursiveAccumulation;
+  } else {
+    accumulation = resolveAccumulationIn(o.accumulation, arithmetic);
+  }
+  // Only `backend: 'wasm'` can be refused here ('cpu' falls back to the generated JavaScript, 'js' asks nothing).
+  chooseCpuBackend(backend, {
+    kernel: spec.kernel, operands: spec.cpuOperands, arithmetic, accumulation, kernelRefusal: spec.wasmRefusal?.(arithmetic, accumulation),
+  });
+  spec.afterCpu?.(arithmetic, accumulation);
+  const threads = threadsOf(options, spec.kernel, spec.splits);
+  return { backend, arithmetic, accumulation, threads };
+}
