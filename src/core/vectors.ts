@@ -25,9 +25,12 @@ export interface FormatOptions<T = number> {
 }
 
 /**
- * A packed 1-D range holding `values` (rounded to the storage), or `values` zeros when given a length.
+ * A packed 1-D range holding `values` (rounded to the storage); given a length, `values` zeros, or the values of
+ * `fill(i)` (as {@link matrix} fills from a function of (row, column)).
  * @throws {@link ModprecError} `INVALID_VALUE` naming `values[i]` for an entry that is not a number (NaN and ±∞ are
- *   numbers), before anything is allocated
+ *   numbers), before anything is allocated, or naming `fill(i)` when it returns something other than a number;
+ *   `INVALID_OPTION` naming `fill` when the second argument of a length is neither a function nor options, naming
+ *   `options` when they are not an object
  * @example
  * ```ts
  * import { vector, formats } from 'modprec';
@@ -35,20 +38,37 @@ export interface FormatOptions<T = number> {
  * const x = vector([0.1, 0.2], { storage: formats.f16, arithmetic: formats.f32 });
  * x.get(0); // → 0.0999755859375
  * vector(3).length(); // → 3
+ * vector(3, (i) => i + 1, { storage: formats.f32 }).get(2); // → 3
  * ```
  * @group Ranges & accessors
  */
-export function vector<T = number>(values: ArrayLike<number> | number, options: FormatOptions<T> = {}): Range<1, T> {
+export function vector<T = number>(values: number, fill: ((i: number) => number) | undefined, options?: FormatOptions<T>): Range<1, T>;
+export function vector<T = number>(values: ArrayLike<number> | number, options?: FormatOptions<T>): Range<1, T>;
+export function vector<T = number>(values: ArrayLike<number> | number, fillOrOptions?: ((i: number) => number) | FormatOptions<T>, maybeOptions?: FormatOptions<T>): Range<1, T> {
   const n = typeof values === 'number' ? values : values?.length;
   if (typeof values !== 'number' && (typeof values !== 'object' || values === null || typeof n !== 'number')) {
     fail('INVALID_OPTION', 'values', 'must be an array of numbers or a length', values);
   }
+  const fill = typeof fillOrOptions === 'function' ? fillOrOptions : undefined;
+  if (fill && typeof values !== 'number') fail('INVALID_OPTION', 'fill', 'is taken with a length only (values were given)', fill);
+  // vector(n, undefined, options) mirrors matrix(m, n, undefined, options).
+  const options = fill || fillOrOptions === undefined ? maybeOptions ?? {} : fillOrOptions;
+  if (!fill && fillOrOptions !== undefined && maybeOptions !== undefined) fail('INVALID_OPTION', 'fill', 'must be a function of the index (a third argument was given)', fillOrOptions);
+  if (typeof options !== 'object' || options === null) fail('INVALID_OPTION', 'options', 'must be an object', options);
   // Numbers only (NaN and ±∞ included): a string or a hole would otherwise be coerced, or stored as NaN, silently.
   if (typeof values !== 'number') {
     for (let i = 0; i < n!; i++) if (typeof values[i] !== 'number') fail('INVALID_VALUE', `values[${i}]`, 'must be a number', values[i]);
   }
-  const r = range(rowMajor<1, T>({ size: [n as number], ...options }));
+  const { storage, arithmetic, shared, memory } = options as FormatOptions<T>;
+  const r = range(rowMajor<1, T>({ size: [n as number], storage, arithmetic, shared, memory }));
   if (typeof values !== 'number') for (let i = 0; i < n!; i++) r.set(i, values[i]!);
+  else if (fill) {
+    for (let i = 0; i < n!; i++) {
+      const v = fill(i);
+      if (typeof v !== 'number') fail('INVALID_VALUE', `fill(${i})`, 'must return a number', v);
+      r.set(i, v);
+    }
+  }
   return r;
 }
 
@@ -71,6 +91,7 @@ export function matrix<T = number>(
   m: number, n: number, fill?: (i: number, j: number) => number,
   options: FormatOptions<T> & { layout?: 'row-major' | 'col-major' } = {},
 ): Range<2, T> {
+  if (typeof options !== 'object' || options === null) fail('INVALID_OPTION', 'options', 'must be an object', options);
   const make = options.layout === 'row-major' ? rowMajor : colMajor;
   const r = range(make<2, T>({ size: [m, n], storage: options.storage, arithmetic: options.arithmetic, shared: options.shared, memory: options.memory }));
   if (fill !== undefined && typeof fill !== 'function') fail('INVALID_OPTION', 'fill', 'must be a function of (row, column)', fill);
