@@ -20,7 +20,7 @@ import { f64 } from '../formats/common/registry.js';
 import { fail } from '../core/errors.js';
 import { chooseBackend } from '../backends/backend.js';
 import { linearOperator, type LinearOperator, type OperatorLike } from './operator.js';
-import { checkVectorInput, resolveSolverOptions, type ResolvedSolverOptions, type SolverOptions } from './solver-options.js';
+import { checkVectorInput, ownArithmetic, resolveSolverOptions, type ResolvedSolverOptions, type SolverOptions } from './solver-options.js';
 import { StoppingCriterion } from './stopping-criterion.js';
 import { solverResult, type SolverResult } from './solver-result.js';
 import { residual, runAwaiting, runNow, type Algorithm, type KrylovSpace, type Step } from './krylov-space.js';
@@ -172,11 +172,17 @@ export interface Start<V> {
  */
 const UNSCALED_EXPONENT = 32;
 
-/** v := 2^k·v in the space, in two steps so that no factor overflows (|k| reaches 1074); exact but for over/underflow. */
-function* scaleBy<V>(s: KrylovSpace<V>, v: V, k: number): Generator<Step<unknown>, void, any> {
+/**
+ * v := 2^k·v on the host, in the storage's own arithmetic (fp64 for a storage of doubles, dd, RNS), in two steps so that
+ * no factor overflows (|k| reaches 1074): exact but for over/underflow. Not in the solve's arithmetic: with fp32
+ * arithmetic on fp64 vectors, 2^±350 overflowed or flushed there and x came back as ±∞ or 0 (status converged), and
+ * dd vectors lost their low words.
+ */
+function scaleExactly(v: Range<1, any>, k: number, storage: StorageFormat): void {
+  const arithmetic = ownArithmetic(storage);
   const h = Math.trunc(k / 2);
-  if (h !== 0) yield s.update(2 ** h, v, 0, v, v);
-  if (k - h !== 0) yield s.update(2 ** (k - h), v, 0, v, v);
+  if (h !== 0) waxpby(2 ** h, v, 0, v, v, { arithmetic });
+  if (k - h !== 0) waxpby(2 ** (k - h), v, 0, v, v, { arithmetic });
 }
 
 /**
@@ -187,9 +193,9 @@ function* scaleBy<V>(s: KrylovSpace<V>, v: V, k: number): Generator<Step<unknown
  * while the scaled view reads every value exactly.
  */
 function* scaleBack<V>(s: KrylovSpace<V>, x: V, k: number, storage: StorageFormat): Generator<Step<unknown>, Range<1, any>, any> {
-  if (k !== 0 && (storage.kind !== 'number' || storage.maxValue === Number.MAX_VALUE)) yield* scaleBy(s, x, k);
   const out = (yield s.result(x)) as Range<1, any>;
-  if (k === 0 || storage.kind !== 'number' || storage.maxValue === Number.MAX_VALUE) return out;
+  if (k === 0) return out;
+  if (storage.kind !== 'number' || storage.maxValue === Number.MAX_VALUE) { scaleExactly(out, k, storage); return out; }
   const n = out.length();
   return range(scaledReducedRowMajor<1, any>({
     size: [n], storage, arithmetic: f64, data: out.accessor.data, offset: out.accessor.offset,
