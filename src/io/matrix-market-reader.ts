@@ -5,7 +5,7 @@
 import { fail } from '../core/errors.js';
 import { cooMatrix } from '../sparse/coo-matrix.js';
 import { denseLength, denseMatrix } from '../sparse/dense-matrix.js';
-import { checkObject, MAX_SPARSE_INDEX } from '../sparse/sparse-checks.js';
+import { booleanOption, checkObject, MAX_SPARSE_INDEX } from '../sparse/sparse-checks.js';
 import { parseBanner } from './matrix-market-banner.js';
 import { parseCount, parseIndex, parseValue } from './matrix-market-numbers.js';
 import { parseError, quoteToken } from './matrix-market-parse-error.js';
@@ -85,7 +85,8 @@ function splitLines(text: string): string[] {
  *   size, entry above the diagonal of a symmetric file, nonzero diagonal in a skew-symmetric one, fewer or
  *   more entries than declared); `INVALID_SIZE`, before any allocation, when the size line asks for more than
  *   `options.maxBytes` (default 2 GiB), naming its largest term (`rows`, `cols` or `entries`);
- *   `INVALID_VALUE` when `text` is not a string or `options` not an object; `INVALID_OPTION` for a bad maxBytes
+ *   `INVALID_VALUE` when `text` is not a string or `options` not an object; `INVALID_OPTION` for a bad maxBytes or
+ *   an allowNonFinite that is not a boolean
  * @example
  * ```ts
  * import { readMatrixMarket } from 'modprec';
@@ -117,7 +118,8 @@ export function readMatrixMarket(text: string, options: MatrixMarketReadOptions 
  */
 export function readMatrixMarketPlanned(text: string, options: MatrixMarketReadOptions, planned: PlannedBytes): MatrixMarketData {
   if (typeof text !== 'string') fail('INVALID_VALUE', 'text', 'must be a string', text);
-  const allowNonFinite = checkObject('options', options).allowNonFinite === true;
+  // A boolean or nothing: 1 or 'true' were read as false, and a file with NaN refused though NaN was asked for.
+  const allowNonFinite = booleanOption('options.allowNonFinite', checkObject('options', options).allowNonFinite, false);
   const maxBytes = checkMaxBytes(options.maxBytes);
   const lines = splitLines(text.startsWith('\uFEFF') ? text.slice(1) : text);
   const header = parseBanner(lines[0]!.match(FIELD) ?? []);
