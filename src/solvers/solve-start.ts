@@ -122,22 +122,37 @@ function scaledInput(values: ArrayLike<number> | Range<1, any> | undefined, n: n
  * b as the solve stores it, 2^-k·b, must keep a nonzero entry and no infinite one in the solver's storage: a b that
  * rounded to zero would be solved as b = 0 (`converged` with x = 0), one that overflowed would hold ±∞. After the
  * scaling ‖2^-k·b‖₂ lies in [1, 2) wherever the storage is narrow, so only a format that cannot hold numbers near 1
- * is refused here, before any work.
- * @throws {@link ModprecError} `INVALID_VALUE` naming `b`
+ * is refused here, before any work. x₀ is stored at b's scale, 2^-k·x₀, and must not overflow there (an x₀ of 1 with a
+ * b of 2^-700 in fp32 vectors was stored as ±∞, and the solve of the zero matrix reported `converged` with x = −∞);
+ * entries that flush to zero only change the guess. With b = 0, x₀ is not read (x = 0).
+ * @throws {@link ModprecError} `INVALID_VALUE` naming `b` or `options.x0`
  */
 function checkStorable(b: ArrayLike<number> | Range<1, any>, o: ResolvedSolverOptions, k: number): void {
   const st = o.storage;
   if (st.kind !== 'number') return;   // double-double and RNS storage hold every double
-  const v = valuesOf(b, o.n);
-  let max = 0;
-  for (let i = 0; i < o.n; i++) max = Math.max(max, Math.abs(v[i]!));
+  const max = largestMagnitude(valuesOf(b, o.n), o.n);
   if (max === 0) return;
   const probe = st.allocate(1);
-  st.encode(probe as never, 0, timesPowerOfTwo(max, -k) as never);
-  const stored = st.decode(probe as never, 0) as number;
-  if (stored === 0 || !Number.isFinite(stored)) {
-    fail('INVALID_VALUE', 'b', `must be representable in ${st.name} (options.storage): its largest |bᵢ|, scaled by 2^${-k}, ${stored === 0 ? 'underflows' : 'overflows'}`, max);
+  const stored = (v: number): number => {
+    st.encode(probe as never, 0, timesPowerOfTwo(v, -k) as never);
+    return st.decode(probe as never, 0) as number;
+  };
+  const bStored = stored(max);
+  if (bStored === 0 || !Number.isFinite(bStored)) {
+    fail('INVALID_VALUE', 'b', `must be representable in ${st.name} (options.storage): its largest |bᵢ|, scaled by 2^${-k}, ${bStored === 0 ? 'underflows' : 'overflows'}`, max);
   }
+  if (o.x0 === undefined) return;
+  const x0Max = largestMagnitude(valuesOf(o.x0, o.n), o.n);
+  if (!Number.isFinite(stored(x0Max))) {
+    fail('INVALID_VALUE', 'options.x0', `must be representable in ${st.name} (options.storage) at b's scale: its largest |x0ᵢ|, scaled by 2^${-k} as b is, overflows`, x0Max);
+  }
+}
+
+/** max |vᵢ|. */
+function largestMagnitude(v: ArrayLike<number>, n: number): number {
+  let max = 0;
+  for (let i = 0; i < n; i++) max = Math.max(max, Math.abs(v[i]!));
+  return max;
 }
 
 /** The vectors and state a Krylov iteration starts from. */
