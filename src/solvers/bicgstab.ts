@@ -17,7 +17,10 @@ import { residual, type Algorithm, type KrylovSpace } from './krylov-space.js';
  * @group Solvers
  */
 export interface BicgstabOptions extends SolverOptions {
-  /** The shadow residual r̂ (default r₀ = b − A·x₀); must not be orthogonal to r₀ (else the breakdown `rho-zero`). */
+  /**
+   * The shadow residual r̂ (default r₀ = b − A·x₀); must not be orthogonal to r₀ (else the breakdown `rho-zero`). Its
+   * magnitude does not matter: it is stored scaled by a power of two to a largest |r̂ᵢ| in [1, 2) (the same iteration).
+   */
   shadow?: ArrayLike<number> | Range<1, any>;
   /**
    * Breakdown restarts allowed (default {@link DEFAULT_BREAKDOWN_RESTARTS}; an integer ≥ 0, 0: none, the solver stops at

@@ -119,6 +119,22 @@ function scaledInput(values: ArrayLike<number> | Range<1, any> | undefined, n: n
 }
 
 /**
+ * A vector whose scale does not change the solve (BiCGStab's shadow residual r̂: ρ = r̂ᵀr and σ = r̂ᵀA·p scale with it,
+ * α and β do not) scaled by the power of two that brings its largest |vᵢ| into [1, 2). Where the given vector fits the
+ * storage the iteration is the same bit for bit (a power of two changes no rounding); where it did not, it now fits:
+ * a shadow of 1e5 in fp16 vectors was stored as ±∞ (breakdown 'non-finite' at once), one of 1e-9 flushed to zero
+ * ('rho-zero'), and one of 1e300 in fp64 overflowed ρ.
+ * @param values - the vector (validated finite)
+ * @param n - its length
+ * @returns the scaled vector, or `values` itself when it is zero
+ */
+export function unitScaledInput(values: ArrayLike<number> | Range<1, any>, n: number): ArrayLike<number> | Range<1, any> {
+  const max = largestMagnitude(valuesOf(values, n), n);
+  if (max === 0) return values;
+  return scaledInput(values, n, -Math.floor(Math.log2(max)))!;
+}
+
+/**
  * b as the solve stores it, 2^-k·b, must keep a nonzero entry and no infinite one in the solver's storage: a b that
  * rounded to zero would be solved as b = 0 (`converged` with x = 0), one that overflowed would hold ±∞. After the
  * scaling ‖2^-k·b‖₂ lies in [1, 2) wherever the storage is narrow, so only a format that cannot hold numbers near 1
