@@ -177,7 +177,8 @@ export function expandedEntries(header: MatrixMarketHeader, entries: number): nu
  * ```
  */
 export function readerBytes(header: MatrixMarketHeader, rows: number, cols: number, entries: number): number {
-  return header.format === 'coordinate' ? 16 * expandedEntries(header, entries) : 8 * Math.max(1, rows) * cols;
+  // an array file: the dense array's own length (0 for 0 rows: a 0 × 2^31−1 file was refused as 17 GB)
+  return header.format === 'coordinate' ? 16 * expandedEntries(header, entries) : 8 * denseLength(rows, cols, Math.max(1, rows));
 }
 
 function checkMaxBytes(value: unknown): number {
@@ -198,7 +199,9 @@ function checkPlannedBytes(
     cols: bytes - planned(header, rows, 0, entries),
     entries: header.format === 'coordinate' ? bytes - planned(header, rows, cols, 0) : -1,
   };
-  const largest = share.entries >= share.rows && share.entries >= share.cols ? 'entries' : share.rows >= share.cols ? 'rows' : 'cols';
+  // rows and cols of a dense array cost the same (each share is all of it): the larger size is named
+  const largest = share.entries >= share.rows && share.entries >= share.cols ? 'entries'
+    : share.rows > share.cols || (share.rows === share.cols && rows > cols) ? 'rows' : 'cols';
   const declared = header.format === 'coordinate' ? `${rows} x ${cols} with ${entries} entries` : `${rows} x ${cols}`;
   fail('INVALID_SIZE', largest, `(line ${line}: ${declared}) needs ${bytes} bytes, more than options.maxBytes = ${maxBytes}`, largest === 'entries' ? entries : largest === 'rows' ? rows : cols);
 }
@@ -281,7 +284,8 @@ function readArray(
     e++;
     return parseValue(next.fields[0]!, next.line, integer, allowNonFinite);
   };
-  for (let j = 0; j < cols; j++) {
+  // No rows, no values: a 0 × 2^31−1 file walked its two billion empty columns (seconds per read).
+  for (let j = 0; j < (rows === 0 ? 0 : cols); j++) {
     if (header.symmetry === 'general') {
       for (let i = 0; i < rows; i++) data[i + j * ld] = readValue();
     } else {
