@@ -5,7 +5,7 @@
 import { fail } from '../core/errors.js';
 import { cooMatrix } from '../sparse/coo-matrix.js';
 import { denseLength, denseMatrix } from '../sparse/dense-matrix.js';
-import { checkObject, MAX_SPARSE_INDEX } from '../sparse/sparse-checks.js';
+import { booleanOption, checkObject, MAX_SPARSE_INDEX } from '../sparse/sparse-checks.js';
 import { parseBanner } from './matrix-market-banner.js';
 import { parseCount, parseIndex, parseValue } from './matrix-market-numbers.js';
 import { parseError, quoteToken } from './matrix-market-parse-error.js';
@@ -85,7 +85,8 @@ function splitLines(text: string): string[] {
  *   size, entry above the diagonal of a symmetric file, nonzero diagonal in a skew-symmetric one, fewer or
  *   more entries than declared); `INVALID_SIZE`, before any allocation, when the size line asks for more than
  *   `options.maxBytes` (default 2 GiB), naming its largest term (`rows`, `cols` or `entries`);
- *   `INVALID_VALUE` when `text` is not a string or `options` not an object; `INVALID_OPTION` for a bad maxBytes
+ *   `INVALID_VALUE` when `text` is not a string or `options` not an object; `INVALID_OPTION` for a bad maxBytes or
+ *   an allowNonFinite that is not a boolean
  * @example
  * ```ts
  * import { readMatrixMarket } from 'modprec';
@@ -117,7 +118,8 @@ export function readMatrixMarket(text: string, options: MatrixMarketReadOptions 
  */
 export function readMatrixMarketPlanned(text: string, options: MatrixMarketReadOptions, planned: PlannedBytes): MatrixMarketData {
   if (typeof text !== 'string') fail('INVALID_VALUE', 'text', 'must be a string', text);
-  const allowNonFinite = checkObject('options', options).allowNonFinite === true;
+  // A boolean or nothing: 1 or 'true' were read as false, and a file with NaN refused though NaN was asked for.
+  const allowNonFinite = booleanOption('options.allowNonFinite', checkObject('options', options).allowNonFinite, false);
   const maxBytes = checkMaxBytes(options.maxBytes);
   const lines = splitLines(text.startsWith('\uFEFF') ? text.slice(1) : text);
   const header = parseBanner(lines[0]!.match(FIELD) ?? []);
@@ -175,7 +177,8 @@ export function expandedEntries(header: MatrixMarketHeader, entries: number): nu
  * ```
  */
 export function readerBytes(header: MatrixMarketHeader, rows: number, cols: number, entries: number): number {
-  return header.format === 'coordinate' ? 16 * expandedEntries(header, entries) : 8 * Math.max(1, rows) * cols;
+  // an array file: the dense array's own length (0 for 0 rows: a 0 × 2^31−1 file was refused as 17 GB)
+  return header.format === 'coordinate' ? 16 * expandedEntries(header, entries) : 8 * denseLength(rows, cols, Math.max(1, rows));
 }
 
 function checkMaxBytes(value: unknown): number {
@@ -196,7 +199,9 @@ function checkPlannedBytes(
     cols: bytes - planned(header, rows, 0, entries),
     entries: header.format === 'coordinate' ? bytes - planned(header, rows, cols, 0) : -1,
   };
-  const largest = share.entries >= share.rows && share.entries >= share.cols ? 'entries' : share.rows >= share.cols ? 'rows' : 'cols';
+  // rows and cols of a dense array cost the same (each share is all of it): the larger size is named
+  const largest = share.entries >= share.rows && share.entries >= share.cols ? 'entries'
+    : share.rows > share.cols || (share.rows === share.cols && rows > cols) ? 'rows' : 'cols';
   const declared = header.format === 'coordinate' ? `${rows} x ${cols} with ${entries} entries` : `${rows} x ${cols}`;
   fail('INVALID_SIZE', largest, `(line ${line}: ${declared}) needs ${bytes} bytes, more than options.maxBytes = ${maxBytes}`, largest === 'entries' ? entries : largest === 'rows' ? rows : cols);
 }
@@ -279,7 +284,8 @@ function readArray(
     e++;
     return parseValue(next.fields[0]!, next.line, integer, allowNonFinite);
   };
-  for (let j = 0; j < cols; j++) {
+  // No rows, no values: a 0 × 2^31−1 file walked its two billion empty columns (seconds per read).
+  for (let j = 0; j < (rows === 0 ? 0 : cols); j++) {
     if (header.symmetry === 'general') {
       for (let i = 0; i < rows; i++) data[i + j * ld] = readValue();
     } else {

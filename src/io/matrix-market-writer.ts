@@ -12,7 +12,7 @@ import { csrToDense, denseToCsr } from '../sparse/csr-dense.js';
 import type { DenseMatrix } from '../sparse/dense-matrix.js';
 import { denseMatrix } from '../sparse/dense-matrix.js';
 import { csrLowerTriangle, isSymmetricCsr } from '../sparse/symmetric.js';
-import { checkObject } from '../sparse/sparse-checks.js';
+import { booleanOption, checkObject } from '../sparse/sparse-checks.js';
 import { formatValue } from './matrix-market-numbers.js';
 import type { MatrixMarketField, MatrixMarketFormat, MatrixMarketSymmetry, MatrixMarketWriteOptions } from './matrix-market-types.js';
 
@@ -86,7 +86,8 @@ function checkDenseSymmetry(D: DenseMatrix, symmetry: MatrixMarketSymmetry): voi
  * @param options - `format`, `field`, `symmetry`, `comments`, `allowNonFinite` (see {@link MatrixMarketWriteOptions})
  * @returns the file's text, ending in a newline
  * @throws {@link ModprecError} from the matrix constructors for an invalid matrix; `INVALID_OPTION` for
- *   an unknown option value or `pattern` with `array` or `skew-symmetric`; `DIMENSION_MISMATCH` for a
+ *   an unknown option value (an allowNonFinite that is not a boolean, comments that are not an array) or `pattern` with
+ *   `array` or `skew-symmetric`; `DIMENSION_MISMATCH` for a
  *   non-square matrix with a symmetry; `INVALID_VALUE` when the matrix lacks the requested symmetry, for a
  *   non-integer value with `integer`, a non-finite value without `allowNonFinite`, or a comment with a line break
  * @example
@@ -105,12 +106,12 @@ export function writeMatrixMarket(matrix: AnyMatrix, options: MatrixMarketWriteO
   const symmetry = oneOf<MatrixMarketSymmetry>('options.symmetry', o.symmetry, ['general', 'symmetric', 'skew-symmetric'], 'general');
   if (field === 'pattern' && format === 'array') fail('INVALID_OPTION', 'options.field', "'pattern' is only defined for format 'coordinate'", field);
   if (field === 'pattern' && symmetry === 'skew-symmetric') fail('INVALID_OPTION', 'options.field', "'pattern' cannot be 'skew-symmetric'", field);
-  const comments = (o.comments ?? []) as readonly string[];
+  const comments = (o.comments === undefined ? [] : o.comments) as readonly string[];   // null is refused, as for format
   if (!Array.isArray(comments)) fail('INVALID_OPTION', 'options.comments', 'must be an array of strings', comments);
   comments.forEach((c, k) => {
     if (typeof c !== 'string' || /[\r\n]/.test(c)) fail('INVALID_VALUE', `options.comments[${k}]`, 'must be a string without line breaks', c);
   });
-  const value = valueWriter(field, o.allowNonFinite === true);
+  const value = valueWriter(field, booleanOption('options.allowNonFinite', o.allowNonFinite, false));
 
   const out: string[] = [`%%MatrixMarket matrix ${format} ${field} ${symmetry}`];
   for (const c of comments) out.push(`%${c}`);

@@ -7,7 +7,7 @@ import type { Range } from '../core/range.js';
 import type { OperatorLike } from './operator.js';
 import { checkCount, checkVectorInput, type SolverOptions } from './solver-options.js';
 import type { GpuSolverOptions } from './gpu-solve-checks.js';
-import { begin, finish, runSolve, validateSolve, type ValidatedSolve } from './solve-start.js';
+import { begin, finish, runSolve, unitScaledInput, validateSolve, type ValidatedSolve } from './solve-start.js';
 import type { SolverResult } from './solver-result.js';
 import { gamma } from '../../kernels/shared/accumulation.js';
 import { residual, type Algorithm, type KrylovSpace } from './krylov-space.js';
@@ -17,7 +17,10 @@ import { residual, type Algorithm, type KrylovSpace } from './krylov-space.js';
  * @group Solvers
  */
 export interface BicgstabOptions extends SolverOptions {
-  /** The shadow residual r̂ (default r₀ = b − A·x₀); must not be orthogonal to r₀ (else the breakdown `rho-zero`). */
+  /**
+   * The shadow residual r̂ (default r₀ = b − A·x₀); must not be orthogonal to r₀ (else the breakdown `rho-zero`). Its
+   * magnitude does not matter: it is stored scaled by a power of two to a largest |r̂ᵢ| in [1, 2) (the same iteration).
+   */
   shadow?: ArrayLike<number> | Range<1, any>;
   /**
    * Breakdown restarts allowed (default {@link DEFAULT_BREAKDOWN_RESTARTS}; an integer ≥ 0, 0: none, the solver stops at
@@ -94,7 +97,7 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
   let breakdownRestarts = 0;
   const withRestarts = (result: SolverResult): BicgstabResult => Object.freeze({ ...result, breakdownRestarts });
   if (start.done) return withRestarts(yield* finish(s, start, 0));
-  const rHat = shadow === undefined ? s.make() : ((yield s.load(shadow)) as V);
+  const rHat = shadow === undefined ? s.make() : ((yield s.load(unitScaledInput(shadow, s.n))) as V);
   if (shadow === undefined) yield s.copy(r, rHat);
   const p = s.make(), vv = s.make(), sv = s.make(), t = s.make();
   let rho = 0;

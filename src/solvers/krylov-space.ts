@@ -86,9 +86,17 @@ export async function runAwaiting<R>(algorithm: Algorithm<R>): Promise<R> {
   return step.value;
 }
 
-/** r := b − A·x in the space's residual arithmetic ({@link KrylovSpace.wide}); yields its norm ‖r‖₂. */
+/**
+ * r := b − A·x in the space's residual arithmetic ({@link KrylovSpace.wide}); yields its norm ‖r‖₂, or +∞ for an x that
+ * is not finite. A·x never reads x's entries in a column of A without entries (an ELL or function operator skips
+ * them), and on a singular A they can grow to ±∞ or NaN unseen: BiCGStab on a 3×3 ELL matrix with an empty column
+ * returned x = (−12.6, NaN, −4.6) with a finite true residual, and GMRES in fp16 an x with −∞. ‖x‖₂ is read with ‖r‖₂
+ * (one wait on the GPU), in the same arithmetic (the solve's fp32 would overflow on a finite fp64 x beyond 2^128), so
+ * such an x is never converged and a solve that stops short returns its best finite iterate.
+ */
 export function* residual<V>(s: KrylovSpace<V>, b: V, x: V, r: V): Generator<Step<unknown>, number, any> {
   yield s.wide.copy(b, r);
   yield s.wide.apply(-1, x, 1, r);
-  return (yield s.wide.norm(r)) as number;
+  const [rNorm, xNorm] = (yield s.both(s.wide.norm(r), s.wide.norm(x))) as [number, number];
+  return Number.isFinite(xNorm) ? rNorm : Infinity;
 }

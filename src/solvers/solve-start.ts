@@ -20,7 +20,7 @@ import { f64 } from '../formats/common/registry.js';
 import { fail } from '../core/errors.js';
 import { chooseBackend } from '../backends/backend.js';
 import { linearOperator, type LinearOperator, type OperatorLike } from './operator.js';
-import { checkVectorInput, resolveSolverOptions, type ResolvedSolverOptions, type SolverOptions } from './solver-options.js';
+import { checkVectorInput, ownArithmetic, resolveSolverOptions, type ResolvedSolverOptions, type SolverOptions } from './solver-options.js';
 import { StoppingCriterion } from './stopping-criterion.js';
 import { solverResult, type SolverResult } from './solver-result.js';
 import { residual, runAwaiting, runNow, type Algorithm, type KrylovSpace, type Step } from './krylov-space.js';
@@ -119,25 +119,56 @@ function scaledInput(values: ArrayLike<number> | Range<1, any> | undefined, n: n
 }
 
 /**
+ * A vector whose scale does not change the solve (BiCGStab's shadow residual r̂: ρ = r̂ᵀr and σ = r̂ᵀA·p scale with it,
+ * α and β do not) scaled by the power of two that brings its largest |vᵢ| into [1, 2). Where the given vector fits the
+ * storage the iteration is the same bit for bit (a power of two changes no rounding); where it did not, it now fits:
+ * a shadow of 1e5 in fp16 vectors was stored as ±∞ (breakdown 'non-finite' at once), one of 1e-9 flushed to zero
+ * ('rho-zero'), and one of 1e300 in fp64 overflowed ρ.
+ * @param values - the vector (validated finite)
+ * @param n - its length
+ * @returns the scaled vector, or `values` itself when it is zero
+ */
+export function unitScaledInput(values: ArrayLike<number> | Range<1, any>, n: number): ArrayLike<number> | Range<1, any> {
+  const max = largestMagnitude(valuesOf(values, n), n);
+  if (max === 0) return values;
+  return scaledInput(values, n, -Math.floor(Math.log2(max)))!;
+}
+
+/**
  * b as the solve stores it, 2^-k·b, must keep a nonzero entry and no infinite one in the solver's storage: a b that
  * rounded to zero would be solved as b = 0 (`converged` with x = 0), one that overflowed would hold ±∞. After the
  * scaling ‖2^-k·b‖₂ lies in [1, 2) wherever the storage is narrow, so only a format that cannot hold numbers near 1
- * is refused here, before any work.
- * @throws {@link ModprecError} `INVALID_VALUE` naming `b`
+ * is refused here, before any work. x₀ is stored at b's scale, 2^-k·x₀, and must not overflow there (an x₀ of 1 with a
+ * b of 2^-700 in fp32 vectors was stored as ±∞, and the solve of the zero matrix reported `converged` with x = −∞);
+ * entries that flush to zero only change the guess. With b = 0, x₀ is not read (x = 0).
+ * @throws {@link ModprecError} `INVALID_VALUE` naming `b` or `options.x0`
  */
 function checkStorable(b: ArrayLike<number> | Range<1, any>, o: ResolvedSolverOptions, k: number): void {
   const st = o.storage;
   if (st.kind !== 'number') return;   // double-double and RNS storage hold every double
-  const v = valuesOf(b, o.n);
-  let max = 0;
-  for (let i = 0; i < o.n; i++) max = Math.max(max, Math.abs(v[i]!));
+  const max = largestMagnitude(valuesOf(b, o.n), o.n);
   if (max === 0) return;
   const probe = st.allocate(1);
-  st.encode(probe as never, 0, timesPowerOfTwo(max, -k) as never);
-  const stored = st.decode(probe as never, 0) as number;
-  if (stored === 0 || !Number.isFinite(stored)) {
-    fail('INVALID_VALUE', 'b', `must be representable in ${st.name} (options.storage): its largest |bᵢ|, scaled by 2^${-k}, ${stored === 0 ? 'underflows' : 'overflows'}`, max);
+  const stored = (v: number): number => {
+    st.encode(probe as never, 0, timesPowerOfTwo(v, -k) as never);
+    return st.decode(probe as never, 0) as number;
+  };
+  const bStored = stored(max);
+  if (bStored === 0 || !Number.isFinite(bStored)) {
+    fail('INVALID_VALUE', 'b', `must be representable in ${st.name} (options.storage): its largest |bᵢ|, scaled by 2^${-k}, ${bStored === 0 ? 'underflows' : 'overflows'}`, max);
   }
+  if (o.x0 === undefined) return;
+  const x0Max = largestMagnitude(valuesOf(o.x0, o.n), o.n);
+  if (!Number.isFinite(stored(x0Max))) {
+    fail('INVALID_VALUE', 'options.x0', `must be representable in ${st.name} (options.storage) at b's scale: its largest |x0ᵢ|, scaled by 2^${-k} as b is, overflows`, x0Max);
+  }
+}
+
+/** max |vᵢ|. */
+function largestMagnitude(v: ArrayLike<number>, n: number): number {
+  let max = 0;
+  for (let i = 0; i < n; i++) max = Math.max(max, Math.abs(v[i]!));
+  return max;
 }
 
 /** The vectors and state a Krylov iteration starts from. */
@@ -172,11 +203,17 @@ export interface Start<V> {
  */
 const UNSCALED_EXPONENT = 32;
 
-/** v := 2^k·v in the space, in two steps so that no factor overflows (|k| reaches 1074); exact but for over/underflow. */
-function* scaleBy<V>(s: KrylovSpace<V>, v: V, k: number): Generator<Step<unknown>, void, any> {
+/**
+ * v := 2^k·v on the host, in the storage's own arithmetic (fp64 for a storage of doubles, dd, RNS), in two steps so that
+ * no factor overflows (|k| reaches 1074): exact but for over/underflow. Not in the solve's arithmetic: with fp32
+ * arithmetic on fp64 vectors, 2^±350 overflowed or flushed there and x came back as ±∞ or 0 (status converged), and
+ * dd vectors lost their low words.
+ */
+function scaleExactly(v: Range<1, any>, k: number, storage: StorageFormat): void {
+  const arithmetic = ownArithmetic(storage);
   const h = Math.trunc(k / 2);
-  if (h !== 0) yield s.update(2 ** h, v, 0, v, v);
-  if (k - h !== 0) yield s.update(2 ** (k - h), v, 0, v, v);
+  if (h !== 0) waxpby(2 ** h, v, 0, v, v, { arithmetic });
+  if (k - h !== 0) waxpby(2 ** (k - h), v, 0, v, v, { arithmetic });
 }
 
 /**
@@ -187,9 +224,9 @@ function* scaleBy<V>(s: KrylovSpace<V>, v: V, k: number): Generator<Step<unknown
  * while the scaled view reads every value exactly.
  */
 function* scaleBack<V>(s: KrylovSpace<V>, x: V, k: number, storage: StorageFormat): Generator<Step<unknown>, Range<1, any>, any> {
-  if (k !== 0 && (storage.kind !== 'number' || storage.maxValue === Number.MAX_VALUE)) yield* scaleBy(s, x, k);
   const out = (yield s.result(x)) as Range<1, any>;
-  if (k === 0 || storage.kind !== 'number' || storage.maxValue === Number.MAX_VALUE) return out;
+  if (k === 0) return out;
+  if (storage.kind !== 'number' || storage.maxValue === Number.MAX_VALUE) { scaleExactly(out, k, storage); return out; }
   const n = out.length();
   return range(scaledReducedRowMajor<1, any>({
     size: [n], storage, arithmetic: f64, data: out.accessor.data, offset: out.accessor.offset,

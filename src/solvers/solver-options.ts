@@ -102,7 +102,11 @@ export function resolveSolverOptions(options: SolverOptions | undefined, n: numb
   return { n, tolerance, maxIterations, storage, arithmetic, x0, stagnationChecks, recordTrueResidual };
 }
 
-/** The storage format's own arithmetic (fp32 for fp32, dd for dd, …), else fp64 (fp16, bf16): as the accessors default. */
-function ownArithmetic(storage: StorageFormat): ArithmeticFormat<any> {
+/**
+ * The storage format's own arithmetic (fp32 for fp32, dd for dd, …), else fp64 (fp16, bf16): as the accessors default.
+ * @param storage - a storage format
+ * @returns its arithmetic
+ */
+export function ownArithmetic(storage: StorageFormat): ArithmeticFormat<any> {
   return findFormat(storage.name)?.arithmetic ?? asArithmetic(f64);
 }
