@@ -35,8 +35,8 @@ export interface DotBoundOptions extends DotOptions {
 
 /**
  * Upper bound on |r − exact| for `dot(x, y, options)` with the same operands and options, where r is the double
- * dot returns or, when `options.into` is given, the value it stores there (the returned double is that value
- * rounded once more to a double when into's storage is wider than fp64).
+ * dot returns or, when `options.into` is given, the value it stores there (the returned double is then the one dot
+ * returns without `into`, which this function bounds without it).
  * @param x - first vector, as dot gets it
  * @param y - second vector
  * @param options - dot's options (arithmetic, accumulation, into) and {@link DotBoundOptions.original} (`backend`, `strict` and `threads` are checked as dot checks them)
