@@ -198,8 +198,9 @@ export function sameElements(a: Accessor<1, any>, b: Accessor<1, any>): boolean 
 }
 
 /**
- * Refuses, before the kernel writes anything, an output that overlaps an input (or a split double-double output
- * whose hi and lo arrays overlap each other): `INVALID_STORAGE` naming the output and the input. With `elementwise`, a 1-D input whose elements coincide with the output's (the same
+ * Refuses, before the kernel writes anything, an output that overlaps an input or an input's scales (or its own
+ * scales, or — split double-double — whose hi and lo arrays overlap each other): `INVALID_STORAGE` naming the
+ * output and the input. With `elementwise`, a 1-D input whose elements coincide with the output's (the same
  * vector, or the same view of it) is allowed: output i then depends only on inputs i, which the kernel reads first.
  * @param outputName - the output's parameter name
  * @param output - the output operand
@@ -221,11 +222,29 @@ export function checkNoOverlap(
       fail('INVALID_STORAGE', outputName, 'must not have split double-double hi and lo arrays that overlap in memory (each element writes both)');
     }
   }
+  // The output's own scales are read while its elements are written.
+  const ownScales = ArrayBuffer.isView(output) ? undefined : scalesOf(output);
+  if (ownScales && overlaps(output, ownScales)) fail('INVALID_STORAGE', outputName, 'must not share storage with its own scales (their elements overlap in memory)');
   for (const [name, input] of inputs) {
+    // An input's scales are read as its elements are: writing over them changes the values read.
+    const scales = ArrayBuffer.isView(input) ? undefined : scalesOf(input);
+    if (scales && overlaps(output, scales)) {
+      fail('INVALID_STORAGE', outputName, `must not share storage with ${name}.scale (their elements overlap in memory)`);
+    }
     if (elementwise && !ArrayBuffer.isView(input) && !ArrayBuffer.isView(output) &&
       input.dimensionality === 1 && output.dimensionality === 1 && sameElements(output as Accessor<1, any>, input as Accessor<1, any>)) continue;
     if (overlaps(output, input)) {
       fail('INVALID_STORAGE', outputName, `must not share storage with ${name} (their elements overlap in memory)${elementwise ? ', unless both are the same view' : ''}`);
     }
   }
+}
+
+/**
+ * The scales a scaled operand reads, as an operand of its own for the overlap test: element (i…) of the view reads
+ * scale offset + Σ i_d·strides[d] (stride 0 along a dimension the scale does not depend on); undefined unscaled.
+ */
+function scalesOf(a: Accessor<any, any>): AliasOperand | undefined {
+  const sc = a.scale;
+  if (!sc) return undefined;
+  return { data: sc.data, size: a.size, strides: sc.strides, offset: sc.offset, storage: { wordsPerElement: 1 }, dimensionality: a.dimensionality } as unknown as AliasOperand;
 }
