@@ -1,13 +1,14 @@
 /**
- * ASUM in double-double arithmetic takes |xᵢ| as the arithmetic's abs does (src/formats/dd/dd-arithmetic.ts): both
- * parts negated where hi + lo < 0, so a raw pair read from dd or dd-split storage whose low part outweighs its high
- * part — (0, −1), (1, −3) — counts as the magnitude of its value. The WebAssembly's lanes (kernels/asum/asum-dd-wasm.ts)
- * must do the same as the JavaScript.
- * Regression: the WebAssembly negated where hi < 0 only, so ASUM of (0, −1) returned −1 (the JavaScript: 1).
+ * Raw double-double pairs read from dd or dd-split storage whose low part outweighs the high part — (0, −1), (1, −3):
+ * the JavaScript kernels take them as their value hi + lo where the arithmetic's templates do — ASUM's abs negates
+ * both parts where hi + lo < 0 (src/formats/dd/dd-arithmetic.ts), NRM2's scaling by (s, 0) ends in FastTwoSum, which
+ * normalises the pair — and the WebAssembly's lanes must do the same.
+ * Regressions: the WebAssembly ASUM negated where hi < 0 only (ASUM of (0, −1) was −1; the JavaScript: 1), and its
+ * NRM2 scaled both parts without normalising (NRM2 of (0, −1) was 0 and of (1, −3) NaN; the JavaScript: 1 and 2).
  */
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { asum, range, rowMajor } from '../../src/index.js';
+import { asum, nrm2, range, rowMajor } from '../../src/index.js';
 
 /** A dd or dd-split vector holding the raw pairs as given. */
 function rawPairs(pairs: readonly (readonly [number, number])[], storage: 'dd' | 'dd-split') {
@@ -29,5 +30,18 @@ describe('ASUM of raw double-double pairs', () => {
           expect(asum(rawPairs(pairs, storage), { backend, accumulation }), `${backend} ${storage} ${accumulation} ${JSON.stringify(pairs)}`).toBe(exact);
         }
       }), { numRuns: 200 });
+  });
+
+  it('NRM2: the same value on every CPU backend, the norm of the pairs\' values', () => {
+    // Pythagorean pairs of raw elements: (0, −3) and (1, 3) — values −3 and 4 — have the norm 5.
+    for (const storage of ['dd', 'dd-split'] as const) {
+      for (const accumulation of ['recursive', 'dd']) {
+        for (const backend of ['js', 'wasm', 'cpu'] as const) {
+          expect(nrm2(rawPairs([[0, -3], [1, 3]], storage), { backend, accumulation }), `${backend} ${storage} ${accumulation}`).toBe(5);
+          expect(nrm2(rawPairs([[0, -1]], storage), { backend, accumulation })).toBe(1);
+          expect(nrm2(rawPairs([[1, -3]], storage), { backend, accumulation })).toBe(2);
+        }
+      }
+    }
   });
 });
