@@ -60,6 +60,10 @@ export interface Accumulation {
 
 /**
  * γ_n = n·u / (1 − n·u) (Higham, Accuracy and Stability of Numerical Algorithms, Lemma 3.1); ∞ when n·u ≥ 1.
+ * @param n - the number of roundings, a non-negative number (∞ gives ∞)
+ * @param u - the unit roundoff, in [0, 1)
+ * @throws {@link ModprecError} `INVALID_SIZE` naming `n` (negative, NaN, not a number), `INVALID_VALUE` naming `u`
+ *   (outside [0, 1), not a number): a negative γ would make every bound built on it wrong
  * @example
  * ```ts
  * import { gamma } from 'modprec';
@@ -70,6 +74,8 @@ export interface Accumulation {
  * @group Kernels
  */
 export function gamma(n: number, u: number): number {
+  if (typeof n !== 'number' || !(n >= 0)) fail('INVALID_SIZE', 'n', 'must be a non-negative number of roundings', n);
+  if (typeof u !== 'number' || !(u >= 0 && u < 1)) fail('INVALID_VALUE', 'u', 'must be a unit roundoff in [0, 1)', u);
   const nu = n * u;
   return nu < 1 ? nu / (1 - nu) : Infinity;
 }
