@@ -14,7 +14,7 @@
 import type { Range } from '../../src/core/range.js';
 import { gamma } from '../shared/accumulation.js';
 import { checkBoundOptions } from '../shared/bound-options.js';
-import { absProductSum, arithmeticLimits, elementReadRoundings, returnedDoubleBound, scaledReadOverflows, scaleUnderflowError, storeBound } from '../shared/bound-terms.js';
+import { absProductSum, arithmeticLimits, elementReadRoundings, returnedDoubleBound, scaledReadOverflows, scaleUnderflowError, storageLimits, storeBound } from '../shared/bound-terms.js';
 import type { ArithmeticFormat } from '../../src/formats/common/format.js';
 import { vectorMagnitudes } from '../shared/accessor-rounding.js';
 import type { DotOptions } from './dot.js';
@@ -35,8 +35,8 @@ export interface DotBoundOptions extends DotOptions {
 
 /**
  * Upper bound on |r − exact| for `dot(x, y, options)` with the same operands and options, where r is the double
- * dot returns or, when `options.into` is given, the value it stores there (the returned double is that value
- * rounded once more to a double when into's storage is wider than fp64).
+ * dot returns or, when `options.into` is given, the value it stores there (the returned double is then the one dot
+ * returns without `into`, which this function bounds without it).
  * @param x - first vector, as dot gets it
  * @param y - second vector
  * @param options - dot's options (arithmetic, accumulation, into) and {@link DotBoundOptions.original} (`backend`, `strict` and `threads` are checked as dot checks them)
@@ -100,10 +100,49 @@ export function dotBound(x: Range<1, any>, y: Range<1, any>, options: DotBoundOp
   const relative = b.ofAbsSum + gamma(extra, u) * (1 + b.ofAbsSum) + b.ofResult;
   let bound = relative * absSum + (2 * n * eta + readUnderflow) * (1 + relative);
   if (options.original) {
-    const us = Math.max(x.accessor.storage.unitRoundoff || 0, y.accessor.storage.unitRoundoff || 0);
-    bound += ((1 + us) ** 2 - 1) * absSum * (1 + relative);
+    // Each original value v differs from what its storage kept (magnitude a) by at most rel·a + abs: with δx, δy
+    // so bounded, |Σ vx·vy − Σ x·y| ≤ Σ δx·|y| + |x|·δy + δx·δy.
+    const wx = originalWriteError(x, ar), wy = originalWriteError(y, ar);
+    let perturbation = 0;
+    for (let i = 0; i < n; i++) {
+      const ax = Math.abs(xs(i)), ay = Math.abs(ys(i));
+      const dx = wx.rel * ax + wx.abs(i), dy = wy.rel * ay + wy.abs(i);
+      perturbation += dx * ay + ax * dy + dx * dy;
+    }
+    if (!Number.isFinite(perturbation)) return Infinity;
+    bound += perturbation * (1 + relative);
   }
   return resultRounding(into, ar, absSum, bound);
+}
+
+/**
+ * How far an original value written into `r` (`set` with a double, in `r`'s arithmetic) may lie from what the
+ * storage kept: rel·|kept| + abs(i). A plain number goes into unscaled storage in one rounding (its unit roundoff,
+ * and η where it underflows, e.g. 1e-9 into fp16 keeps 0); under a scale, an integer storage keeps the exact v / s
+ * rounded to the nearest integer (half a quantum, |s|/2; an element at the storage's largest magnitude may have
+ * saturated: ∞), a float storage v / s rounded in the arithmetic and then to the storage.
+ */
+function originalWriteError(r: Range<1, any>, ar: ArithmeticFormat): { rel: number; abs: (i: number) => number } {
+  const a = r.accessor, st = a.storage, sc = a.scale;
+  const scaleAt = (i: number): number => (sc ? Math.abs(sc.data[sc.offset + i * sc.strides[0]!]!) : 1);
+  // Multiple-precision storage keeps its own rounding model (its unit roundoff, as before).
+  if (st.kind === 'mp') return { rel: st.unitRoundoff || 0, abs: () => 0 };
+  if (st.isInteger) {
+    return {
+      rel: 0,
+      abs: (i) => {
+        const q = Math.abs(st.decode(a.data as never, a.linearIndex([i])) as number);
+        return q >= st.maxValue ? Infinity : scaleAt(i) / 2;
+      },
+    };
+  }
+  const us = st.unitRoundoff || 0, etaStorage = storageLimits(st).eta;
+  if (!sc) return { rel: us, abs: () => etaStorage };
+  // v rounded into the arithmetic, divided by s there, rounded to the storage: three roundings, each relative or
+  // (underflowing) absolute, the quotient's scaled back by |s|.
+  const u = ar.unitRoundoff, etaAr = arithmeticLimits(ar).eta;
+  const rel = (1 + u) ** 2 * (1 + us) - 1;
+  return { rel, abs: (i) => (etaStorage + 2 * etaAr) * scaleAt(i) * (1 + rel) + etaAr * (1 + rel) };
 }
 
 /**

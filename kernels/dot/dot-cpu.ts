@@ -39,8 +39,10 @@ export function dotProgram(
     const source = `return function dot(${params.join(', ')}) {
 ${declareAll(ar, acc, 's', [xv, yv, res], oo ? [ox, oy, oo] : [ox, oy])}
 ${unguardedFirst((b) => vectorLoop([ox, oy], b), body, acc.emitResult(res, 's', ar), ar.emitToNumber(res), acc.emitReset('s', ar), acc.propagatesNonFinite === true)}
-${oo ? oo.emitStore(ar, res, oo.offset, oo.accessor.scale ? oo.scaleOffset : undefined) : ''}
-return ${ar.emitToNumber(res)};
+const dotResult = ${ar.emitToNumber(res)};
+${oo ? `// The store divides res by a scale in place (a scaled float into): the double is taken before it.
+${oo.emitStore(ar, res, oo.offset, oo.accessor.scale ? oo.scaleOffset : undefined)}` : ''}
+return dotResult;
 };`;
     return { source, helpers: mergeHelpers(ox.helpers(), oy.helpers(), oo?.helpers() ?? {}, ar.helpers, acc.helpers) };
   });

@@ -2,7 +2,7 @@
  * DOT's `into` after a WebAssembly sum: the result register set from what the WebAssembly returned and stored into
  * the range by the JavaScript DOT's own store (kernels/dot/dot-cpu.ts: `emitStore` of the arithmetic's result, so a
  * double-double, fp32, scaled or integer `into` rounds as the JavaScript's does), and the double the kernel returns
- * (`emitToNumber` of the same register). The sum itself is the WebAssembly's.
+ * (`emitToNumber` of the same register, taken before the store divides it by a scale). The sum itself is the WebAssembly's.
  * @module
  */
 import type { ArithmeticFormat, Register } from '../../src/formats/common/format.js';
@@ -30,8 +30,10 @@ export function dotIntoStore(into: Accessor<1, any>, ar: ArithmeticFormat, pair:
 ${oo.emitDeclare(ar)}
 ${ar.emitDeclare(res)}
 ${set}
+const dotResult = ${ar.emitToNumber(res)};
+// The store divides res by a scale in place (a scaled float into): the double is taken before it.
 ${oo.emitStore(ar, res, oo.offset, into.scale ? oo.scaleOffset : undefined)}
-return ${ar.emitToNumber(res)};
+return dotResult;
 };`;
     return { source, helpers: mergeHelpers(oo.helpers(), ar.helpers) };
   });

@@ -3,7 +3,7 @@
  * @module
  */
 import { checkNoOverlap } from '../shared/aliasing.js';
-import type { Range } from '../../src/core/range.js';
+import { Range } from '../../src/core/range.js';
 import type { EllMatrix } from '../../src/sparse/ell-matrix.js';
 import { fail } from '../../src/core/errors.js';
 import { checkRange, checkScalar } from '../shared/kernel-options.js';
@@ -49,7 +49,8 @@ export function checkEllSpmvArguments(args: EllSpmvArguments): CheckedEllSpmv {
   if (typeof args !== 'object' || args === null) fail('INVALID_OPTION', 'arguments', 'must be an object { alpha, A, x, beta, y }', args);
   const alpha = checkScalar('alpha', args.alpha);
   const beta = checkScalar('beta', args.beta);
-  if (typeof args.A !== 'object' || args.A === null) fail('INVALID_OPTION', 'A', 'must be an EllOperand or an EllMatrix', args.A);
+  // A dense range has no ELL structure: named as A, not as the structure's first missing field ('rows').
+  if (typeof args.A !== 'object' || args.A === null || args.A instanceof Range) fail('INVALID_OPTION', 'A', 'must be an EllOperand or an EllMatrix (a dense range is GEMV\'s operand)', args.A);
   const A = args.A instanceof EllOperand ? args.A : ellFromMatrix(args.A);
   const x = checkRange('x', args.x, 1);
   const y = checkRange('y', args.y, 1, true);

@@ -25,6 +25,7 @@ import { asArithmetic } from '../../src/formats/common/registry.js';
 import { gamma, resolveAccumulationIn } from '../shared/accumulation.js';
 import { arithmeticLimits, elementReadRoundings, returnedDoubleBound, scaledReadOverflows, scaleUnderflowError, storedMagnitude } from '../shared/bound-terms.js';
 import { checkOptionsObject } from '../../src/backends/backend.js';
+import { checkSize } from '../../src/core/errors.js';
 
 /**
  * The relative part of {@link nrm2Bound} for n elements read exactly (no read roundings, no underflow):
@@ -32,8 +33,9 @@ import { checkOptionsObject } from '../../src/backends/backend.js';
  * @param n - number of elements
  * @param options - `arithmetic` (default fp64) decides u; `accumulation` decides β
  * @returns the relative bound, ≈ (n/2 + 1)·u; ∞ when β ≥ 1
- * @throws {@link ModprecError} `INVALID_FORMAT` for an unknown arithmetic, `INVALID_OPTION` for an unknown accumulation or one the
- *   kernel refuses in the arithmetic (e.g. 'kahan' in dd), or for options that are not an object
+ * @throws {@link ModprecError} `INVALID_SIZE` naming `n` when it is not a non-negative integer; `INVALID_FORMAT` for an
+ *   unknown arithmetic, `INVALID_OPTION` for an unknown accumulation or one the kernel refuses in the arithmetic (e.g.
+ *   'kahan' in dd), or for options that are not an object
  * @example
  * ```ts
  * import { nrm2RelativeBound } from 'modprec';
@@ -44,6 +46,7 @@ import { checkOptionsObject } from '../../src/backends/backend.js';
  */
 export function nrm2RelativeBound(n: number, options: KernelOptions = {}): number {
   checkOptionsObject(options);
+  checkSize('n', n);
   const ar = asArithmetic(options.arithmetic ?? 'f64', 'options.arithmetic');
   const u = ar.unitRoundoff;
   const acc = resolveAccumulationIn(options.accumulation, ar);

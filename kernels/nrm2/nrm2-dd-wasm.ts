@@ -4,7 +4,7 @@
  * zᵢ = xᵢ·s₁·s₂, the two exact power-of-two factors of kernels/nrm2/nrm2.ts. zᵢ² goes into lane i mod 8 of eight
  * double-double partial sums by the DD DOT's steps (src/backends/wasm/wasm-dd-steps.ts): an exact double zᵢ by
  * those of ddTwoProdAccumulate; double-double storage under double-double arithmetic as its pair (both parts scaled,
- * exact but for underflow, as the arithmetic's product by (s, 0)) by those of ddMulAccumulate (cross terms,
+ * exact but for underflow, then FastTwoSum as the arithmetic's product by (s, 0)) by those of ddMulAccumulate (cross terms,
  * TwoSum). A scaled x is read as the JavaScript reads it (src/backends/wasm/wasm-dd-read.ts): fp64 arithmetic's
  * double fl(xᵢ·s), then as an exact double; double-double arithmetic's pair (xᵢ, 0)·(s, 0) (exact but for
  * underflow), then as a pair, both parts times s₁ and s₂. The lanes are joined as the DD DOT joins them (joinDdLanes); the caller takes the root as the JavaScript
@@ -37,14 +37,21 @@ function ddSquaresChunk(sx: WasmStorage, read: DdRead, scaledLoad: boolean): DdS
     const n = l.param(I32), s1 = l.param(F64), s2 = l.param(F64);
     const i = l.local(I32), v1 = l.local(V128), v2 = l.local(V128);
     const hi = l.locals_(V128, 4), lo = l.locals_(V128, 4);
-    const z = l.local(V128), zl = l.local(V128);
+    const z = l.local(V128), zl = l.local(V128), t = l.local(V128);
     const scratch = ddStepScratch(l);
     const x = operandLocals(l, px, scaledLoad);
     const reader = ddReader(l, x, read);
     const pairs = read !== 'number';
     const scaled = (v: number): number[] => [...op.get(v), ...op.get(v1), ...op.simd(SIMD.f64x2Mul), ...op.get(v2), ...op.simd(SIMD.f64x2Mul), ...op.set(v)];
+    // A pair's product by (s, 0) ends in FastTwoSum (the arithmetic's ddMul): the identity on a normalised pair, and a
+    // raw one read from storage, (0, −1) or (1, −3), is normalised as the JavaScript kernel's scaling normalises it.
+    const normalise = [
+      ...op.get(z), ...op.get(zl), ...op.simd(SIMD.f64x2Add), ...op.set(t),
+      ...op.get(zl), ...op.get(t), ...op.get(z), ...op.simd(SIMD.f64x2Sub), ...op.simd(SIMD.f64x2Sub), ...op.set(zl),
+      ...op.get(t), ...op.set(z),
+    ];
     const step = (k: number): number[] => [
-      ...(pairs ? [...reader.read(k, z, zl), ...scaled(z), ...scaled(zl)] : [...load2(x, k), ...op.set(z), ...scaled(z)]),
+      ...(pairs ? [...reader.read(k, z, zl), ...scaled(z), ...scaled(zl), ...normalise] : [...load2(x, k), ...op.set(z), ...scaled(z)]),
       ...ddAccumulateStep(scratch, { a: z, b: z, low: pairs ? { a: zl, b: zl } : undefined, hi: hi + k, lo: lo + k }),
     ];
     const body = [

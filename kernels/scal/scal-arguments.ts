@@ -4,12 +4,16 @@
  */
 import type { Range } from '../../src/core/range.js';
 import { checkRange, checkScalar } from '../shared/kernel-options.js';
+import { checkNoOverlap } from '../shared/aliasing.js';
 
 /**
  * Validates SCAL's arguments (nothing is read or written).
  * @throws {@link ModprecError} `INVALID_VALUE` (α not a number), `INVALID_OPTION` / `DIMENSION_MISMATCH` (x not a
- *   1-D range), `INVALID_STORAGE` (read-only x)
+ *   1-D range), `INVALID_STORAGE` (read-only x, or split double-double x whose hi and lo arrays overlap)
  */
 export function checkScalArguments(alpha: unknown, x: unknown): { alpha: number; x: Range<1, any> } {
-  return { alpha: checkScalar('alpha', alpha), x: checkRange('x', x, 1, true) };
+  const checked = { alpha: checkScalar('alpha', alpha), x: checkRange('x', x, 1, true) };
+  // No input besides x itself: only the output's own hi and lo (dd-split) can overlap.
+  checkNoOverlap('x', checked.x.accessor, []);
+  return checked;
 }

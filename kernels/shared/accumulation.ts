@@ -60,6 +60,10 @@ export interface Accumulation {
 
 /**
  * γ_n = n·u / (1 − n·u) (Higham, Accuracy and Stability of Numerical Algorithms, Lemma 3.1); ∞ when n·u ≥ 1.
+ * @param n - the number of roundings, a non-negative number (∞ gives ∞)
+ * @param u - the unit roundoff, in [0, 1)
+ * @throws {@link ModprecError} `INVALID_SIZE` naming `n` (negative, NaN, not a number), `INVALID_VALUE` naming `u`
+ *   (outside [0, 1), not a number): a negative γ would make every bound built on it wrong
  * @example
  * ```ts
  * import { gamma } from 'modprec';
@@ -70,6 +74,8 @@ export interface Accumulation {
  * @group Kernels
  */
 export function gamma(n: number, u: number): number {
+  if (typeof n !== 'number' || !(n >= 0)) fail('INVALID_SIZE', 'n', 'must be a non-negative number of roundings', n);
+  if (typeof u !== 'number' || !(u >= 0 && u < 1)) fail('INVALID_VALUE', 'u', 'must be a unit roundoff in [0, 1)', u);
   const nu = n * u;
   return nu < 1 ? nu / (1 - nu) : Infinity;
 }
@@ -93,8 +99,23 @@ export const recursiveAccumulation: Accumulation = {
 
 const accumulations = new Map<string, Accumulation>([[recursiveAccumulation.name, recursiveAccumulation]]);
 
+/** The templates and bound every accumulation must implement (what the kernels call). */
+const REQUIRED_FUNCTIONS = ['emitDeclare', 'emitReset', 'emitAddProduct', 'emitAdd', 'emitResult', 'bound'] as const;
+
+/** Whether two strategies are the same: every field identical (a spread copy of a registered one is). */
+function sameStrategy(a: Accumulation, b: Accumulation): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].every((k) => Object.is((a as unknown as Record<string, unknown>)[k], (b as unknown as Record<string, unknown>)[k]));
+}
+
 /**
- * Registers an accumulation strategy under its name (plugins: double-double, compensated sums).
+ * Registers an accumulation strategy under its name (plugins: double-double, compensated sums). Registering a
+ * strategy whose fields are those of the one already under its name returns the registered one (so the kernels,
+ * which recognise the built-in strategies, still do).
+ * @returns the registered strategy
+ * @throws {@link ModprecError} `INVALID_OPTION` naming `accumulation` (not an object), `accumulation.name` (not a
+ *   non-empty string, or another strategy already registered under it: a built-in one cannot be replaced),
+ *   `accumulation.<template>` (a missing template or `bound`) or `accumulation.helpers` (not an object)
  * @example
  * ```ts
  * import { vector, dot, registerAccumulation, recursiveAccumulation } from 'modprec';
@@ -106,6 +127,17 @@ const accumulations = new Map<string, Accumulation>([[recursiveAccumulation.name
  * @group Kernels
  */
 export function registerAccumulation(a: Accumulation): Accumulation {
+  if (typeof a !== 'object' || a === null) fail('INVALID_OPTION', 'accumulation', 'must be an accumulation strategy object', a);
+  if (typeof a.name !== 'string' || a.name === '') fail('INVALID_OPTION', 'accumulation.name', 'must be a non-empty string', a.name);
+  for (const f of REQUIRED_FUNCTIONS) {
+    if (typeof a[f] !== 'function') fail('INVALID_OPTION', `accumulation.${f}`, 'must be a function', a[f]);
+  }
+  if (typeof a.helpers !== 'object' || a.helpers === null) fail('INVALID_OPTION', 'accumulation.helpers', 'must be an object (of the helpers its templates call)', a.helpers);
+  const registered = accumulations.get(a.name);
+  if (registered !== undefined) {
+    if (registered === a || sameStrategy(registered, a)) return registered;
+    fail('INVALID_OPTION', 'accumulation.name', 'is already the name of another registered accumulation (register yours under a name of its own)', a.name);
+  }
   accumulations.set(a.name, a);
   return a;
 }

@@ -3,8 +3,10 @@
  *
  * An operand's elements sit in memory as byte intervals: element at storage position p of a view over a typed
  * array occupies [byteOffset + p·w, byteOffset + p·w + w) of the array's ArrayBuffer, w the bytes one element takes
- * (so views of different types over one ArrayBuffer are compared too). Storage that is not a typed array (split
- * double-double, RNS arrays) is one region per buffer object, compared by identity in element units.
+ * (so views of different types over one ArrayBuffer are compared too). Split double-double storage lives in two
+ * such arrays, its hi and its lo (each may view any buffer, another operand's included), and is compared in both.
+ * Other storage that is not a typed array (RNS arrays) is one region per buffer object, compared by identity in
+ * element units.
  *
  * A 1-D view is one arithmetic progression of intervals, a 2-D view one progression per index of its shorter
  * dimension. Two progressions a + i·da (i < n, width wa) and b + j·db (j < m, width wb) overlap iff
@@ -15,8 +17,9 @@
  */
 import type { Accessor } from '../../accessors/accessor.js';
 import { fail } from '../../src/core/errors.js';
+import { DdSplitArray } from '../../src/formats/dd/dd-storage.js';
 
-/** The memory an operand's elements live in: a region, the byte address of position 0, the bytes per element. */
+/** One memory an operand's elements live in: a region, the byte address of position 0, the bytes per element. */
 interface Placement {
   readonly region: object;
   readonly base: number;
@@ -34,42 +37,49 @@ interface Progression {
 /** A kernel operand for the overlap test: an accessor, or a plain typed array read whole (ELL's column indices). */
 export type AliasOperand = Accessor<any, any> | ArrayBufferView;
 
-function placementOf(a: Accessor<any, any>): Placement {
+/** The memory of a typed array: its ArrayBuffer, from its byte offset, `perElement` words an element. */
+function placementOfView(data: ArrayBufferView, perElement: number): Placement {
+  const perWord = (data as unknown as { BYTES_PER_ELEMENT?: number }).BYTES_PER_ELEMENT ?? 1;
+  return { region: data.buffer, base: data.byteOffset, width: perWord * perElement };
+}
+
+/**
+ * Where an operand's elements live: one placement, or — split double-double storage — two, its high and its low
+ * parts, each a Float64Array that may be a view of any buffer (another operand's, or each other's).
+ */
+function placementsOf(a: Accessor<any, any>): Placement[] {
   const data = a.data as unknown;
-  if (ArrayBuffer.isView(data)) {
-    const perWord = (data as unknown as { BYTES_PER_ELEMENT?: number }).BYTES_PER_ELEMENT ?? 1;
-    return { region: data.buffer, base: data.byteOffset, width: perWord * (a.storage.wordsPerElement ?? 1) };
-  }
-  return { region: data as object, base: 0, width: 1 };
+  if (ArrayBuffer.isView(data)) return [placementOfView(data, a.storage.wordsPerElement ?? 1)];
+  if (data instanceof DdSplitArray) return [placementOfView(data.hi, 1), placementOfView(data.lo, 1)];
+  return [{ region: data as object, base: 0, width: 1 }];
 }
 
-/** The memory region an operand lives in (an ArrayBuffer, or the buffer object itself). */
-function regionOf(op: AliasOperand): object {
-  if (ArrayBuffer.isView(op)) return op.buffer;
-  const data = op.data as object;
-  return ArrayBuffer.isView(data) ? data.buffer : data;
+/** The memory regions an operand lives in (ArrayBuffers, or the buffer object itself). */
+function regionsOf(op: AliasOperand): object[] {
+  return ArrayBuffer.isView(op) ? [op.buffer] : placementsOf(op).map((p) => p.region);
 }
 
-/** The progressions of a view (empty for an empty view). */
-function progressions(op: AliasOperand): { region: object; rows: Progression[] } {
+/** The progressions of a view in each memory it lives in (none for an empty view). */
+function progressions(op: AliasOperand): { region: object; rows: Progression[] }[] {
   if (ArrayBuffer.isView(op)) {
     const w = (op as unknown as { BYTES_PER_ELEMENT?: number }).BYTES_PER_ELEMENT ?? 1;
-    return { region: op.buffer, rows: [{ first: op.byteOffset, step: w, count: op.byteLength / w, width: w }] };
+    return [{ region: op.buffer, rows: [{ first: op.byteOffset, step: w, count: op.byteLength / w, width: w }] }];
   }
-  const { region, base, width } = placementOf(op);
   const size = op.size as readonly number[];
   const strides = op.strides as readonly number[];
-  if (size.some((s) => s === 0)) return { region, rows: [] };
-  const start = base + op.offset * width;
-  if (size.length === 1) return { region, rows: [{ first: start, step: strides[0]! * width, count: size[0]!, width }] };
-  if (size.length !== 2) throw new Error(`modprec: overlap test of a ${size.length}-D view`);
-  // One progression per index of the shorter dimension, running along the longer one.
-  const outer = size[0]! <= size[1]! ? 0 : 1, inner = 1 - outer;
-  const rows: Progression[] = [];
-  for (let k = 0; k < size[outer]!; k++) {
-    rows.push({ first: start + k * strides[outer]! * width, step: strides[inner]! * width, count: size[inner]!, width });
-  }
-  return { region, rows };
+  return placementsOf(op).map(({ region, base, width }) => {
+    if (size.some((s) => s === 0)) return { region, rows: [] };
+    const start = base + op.offset * width;
+    if (size.length === 1) return { region, rows: [{ first: start, step: strides[0]! * width, count: size[0]!, width }] };
+    if (size.length !== 2) throw new Error(`modprec: overlap test of a ${size.length}-D view`);
+    // One progression per index of the shorter dimension, running along the longer one.
+    const outer = size[0]! <= size[1]! ? 0 : 1, inner = 1 - outer;
+    const rows: Progression[] = [];
+    for (let k = 0; k < size[outer]!; k++) {
+      rows.push({ first: start + k * strides[outer]! * width, step: strides[inner]! * width, count: size[inner]!, width });
+    }
+    return { region, rows };
+  });
 }
 
 /** [lowest byte, one past the highest byte] a progression touches. */
@@ -145,12 +155,20 @@ function progressionsOverlap(p: Progression, q: Progression): boolean {
  */
 export function overlaps(a: AliasOperand, b: AliasOperand): boolean {
   // The common case, operands in different buffers, costs no progression at all.
-  if (regionOf(a) !== regionOf(b)) return false;
-  const pa = progressions(a), pb = progressions(b);
-  if (pa.region !== pb.region || pa.rows.length === 0 || pb.rows.length === 0) return false;
-  const [al, ah] = spanOfAll(pa.rows), [bl, bh] = spanOfAll(pb.rows);
+  const rb = regionsOf(b);
+  if (!regionsOf(a).some((r) => rb.includes(r))) return false;
+  for (const pa of progressions(a)) {
+    for (const pb of progressions(b)) if (pa.region === pb.region && rowsOverlap(pa.rows, pb.rows)) return true;
+  }
+  return false;
+}
+
+/** Whether two sets of progressions in one region share a byte. */
+function rowsOverlap(pa: readonly Progression[], pb: readonly Progression[]): boolean {
+  if (pa.length === 0 || pb.length === 0) return false;
+  const [al, ah] = spanOfAll(pa), [bl, bh] = spanOfAll(pb);
   if (ah <= bl || bh <= al) return false;
-  for (const p of pa.rows) for (const q of pb.rows) if (progressionsOverlap(p, q)) return true;
+  for (const p of pa) for (const q of pb) if (progressionsOverlap(p, q)) return true;
   return false;
 }
 
@@ -168,16 +186,20 @@ export function overlaps(a: AliasOperand, b: AliasOperand): boolean {
  * ```
  */
 export function sameElements(a: Accessor<1, any>, b: Accessor<1, any>): boolean {
-  if (regionOf(a) !== regionOf(b)) return false;
   const pa = progressions(a), pb = progressions(b);
-  if (pa.region !== pb.region || pa.rows.length !== pb.rows.length) return false;
-  if (pa.rows.length === 0) return true;
-  const p = pa.rows[0]!, q = pb.rows[0]!;
-  return p.first === q.first && p.width === q.width && p.count === q.count && (p.count === 1 || p.step === q.step);
+  // Each memory in turn (split double-double: high parts with high parts, low with low).
+  return pa.length === pb.length && pa.every((p, k) => {
+    const q = pb[k]!;
+    if (p.region !== q.region || p.rows.length !== q.rows.length) return false;
+    if (p.rows.length === 0) return true;
+    const r = p.rows[0]!, t = q.rows[0]!;
+    return r.first === t.first && r.width === t.width && r.count === t.count && (r.count === 1 || r.step === t.step);
+  });
 }
 
 /**
- * Refuses, before the kernel writes anything, an output that overlaps an input: `INVALID_STORAGE` naming the
+ * Refuses, before the kernel writes anything, an output that overlaps an input or an input's scales (or its own
+ * scales, or — split double-double — whose hi and lo arrays overlap each other): `INVALID_STORAGE` naming the
  * output and the input. With `elementwise`, a 1-D input whose elements coincide with the output's (the same
  * vector, or the same view of it) is allowed: output i then depends only on inputs i, which the kernel reads first.
  * @param outputName - the output's parameter name
@@ -193,11 +215,36 @@ export function sameElements(a: Accessor<1, any>, b: Accessor<1, any>): boolean 
 export function checkNoOverlap(
   outputName: string, output: AliasOperand, inputs: readonly (readonly [string, AliasOperand])[], elementwise = false,
 ): void {
+  // A split double-double output writes its high and its low part of each element: the two arrays must not overlap.
+  if (!ArrayBuffer.isView(output) && output.data instanceof DdSplitArray) {
+    const [hi, lo] = progressions(output);
+    if (hi!.region === lo!.region && rowsOverlap(hi!.rows, lo!.rows)) {
+      fail('INVALID_STORAGE', outputName, 'must not have split double-double hi and lo arrays that overlap in memory (each element writes both)');
+    }
+  }
+  // The output's own scales are read while its elements are written.
+  const ownScales = ArrayBuffer.isView(output) ? undefined : scalesOf(output);
+  if (ownScales && overlaps(output, ownScales)) fail('INVALID_STORAGE', outputName, 'must not share storage with its own scales (their elements overlap in memory)');
   for (const [name, input] of inputs) {
+    // An input's scales are read as its elements are: writing over them changes the values read.
+    const scales = ArrayBuffer.isView(input) ? undefined : scalesOf(input);
+    if (scales && overlaps(output, scales)) {
+      fail('INVALID_STORAGE', outputName, `must not share storage with ${name}.scale (their elements overlap in memory)`);
+    }
     if (elementwise && !ArrayBuffer.isView(input) && !ArrayBuffer.isView(output) &&
       input.dimensionality === 1 && output.dimensionality === 1 && sameElements(output as Accessor<1, any>, input as Accessor<1, any>)) continue;
     if (overlaps(output, input)) {
       fail('INVALID_STORAGE', outputName, `must not share storage with ${name} (their elements overlap in memory)${elementwise ? ', unless both are the same view' : ''}`);
     }
   }
+}
+
+/**
+ * The scales a scaled operand reads, as an operand of its own for the overlap test: element (i…) of the view reads
+ * scale offset + Σ i_d·strides[d] (stride 0 along a dimension the scale does not depend on); undefined unscaled.
+ */
+function scalesOf(a: Accessor<any, any>): AliasOperand | undefined {
+  const sc = a.scale;
+  if (!sc) return undefined;
+  return { data: sc.data, size: a.size, strides: sc.strides, offset: sc.offset, storage: { wordsPerElement: 1 }, dimensionality: a.dimensionality } as unknown as AliasOperand;
 }

@@ -310,12 +310,13 @@ export function ddAddStep(s: DdAddScratch, hi: number, lo: number, x: number, xL
 
 /**
  * Instructions: (h, l) := |(h, l)| as the double-double arithmetic's abs (src/formats/dd/dd-arithmetic.ts): both parts
- * negated where h < 0 (−0 kept), lane by lane — the sign bit flipped by a mask. `t`: scratch local.
+ * negated where h + l < 0 — hi's sign for a normalised pair, and a raw (0, −1) or (1, −3) read from storage is
+ * negated too (−0 kept) —, lane by lane: the sign bit flipped by a mask. `t`: scratch local.
  */
 export function ddAbsStep(h: number, l: number, t: number): number[] {
   const f = (code: number): number[] => op.simd(code);
   return [
-    ...op.get(h), ...op.f64(0), ...op.simd(SIMD.f64x2Splat), ...f(0x49 /* f64x2.lt */),
+    ...op.get(h), ...op.get(l), ...f(SIMD.f64x2Add), ...op.f64(0), ...op.simd(SIMD.f64x2Splat), ...f(0x49 /* f64x2.lt */),
     ...op.f64(-0), ...op.simd(SIMD.f64x2Splat), ...f(SIMD.and), ...op.set(t),
     ...op.get(h), ...op.get(t), ...f(0x51 /* v128.xor */), ...op.set(h),
     ...op.get(l), ...op.get(t), ...f(0x51), ...op.set(l),
