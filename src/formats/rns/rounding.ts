@@ -69,10 +69,13 @@ export function lowBits(set: RnsModuliSet, xi: Float64Array, K: number, k: numbe
   return Lk;
 }
 
+/** 2^0 … 2^LIMB_BITS (a table: `**` is a call in the rounding's few bit tests). */
+const POW2 = Float64Array.from({ length: LIMB_BITS + 1 }, (_, k) => 2 ** k);
+
 /** Bit `at` of the integer held in 21-bit limbs. */
 export function bitOf(limbs: Float64Array, at: number): boolean {
   const j = Math.floor(at / LIMB_BITS);
-  return Math.floor(limbs[j]! / 2 ** (at - j * LIMB_BITS)) % 2 === 1;
+  return Math.floor(limbs[j]! / POW2[at - j * LIMB_BITS]!) % 2 === 1;
 }
 
 /** Whether any of bits [0, below) of the integer held in 21-bit limbs is set. */
@@ -81,7 +84,7 @@ export function anyBitBelow(limbs: Float64Array, below: number): boolean {
   const jl = Math.floor(below / LIMB_BITS);
   for (let j = 0; j < jl; j++) if (limbs[j] !== 0) return true;
   const r = below - jl * LIMB_BITS;
-  return r > 0 && limbs[jl]! % 2 ** r !== 0;
+  return r > 0 && limbs[jl]! % POW2[r]! !== 0;
 }
 
 /** |R|_{m_i} of the number R in `count` 21-bit limbs, into `out` (length n). */
@@ -169,12 +172,17 @@ export function roundSignificand(z: RnsNumber): void {
     if (k <= 0) return;
   }
   RNS_STATS.roundings++;
-  // X mod 2^(k+1): bit k is the parity of X's kept part (for ties), bits below k the rest r.
-  const Lk = lowBits(set, xi, K, k + 1, limbs);
-  const odd = bitOf(limbs, k);
-  if (odd) limbs[Math.floor(k / LIMB_BITS)] -= 2 ** (k % LIMB_BITS);
-  // To nearest, ties to even: the round bit k−1 rounds up when a bit below it is set or the kept part is odd.
-  const roundUp = bitOf(limbs, k - 1) && (odd || anyBitBelow(limbs, k - 1)) ? 1 : 0;
+  let Lk = lowBits(set, xi, K, k, limbs); // r = X mod 2^k
+  // To nearest, ties to even: the round bit k−1 rounds up when a bit below it is set, or (a tie, rare) when the kept
+  // part is odd — bit k of X, read from X mod 2^(k+1) and cleared again.
+  let roundUp = 0;
+  if (bitOf(limbs, k - 1)) {
+    if (anyBitBelow(limbs, k - 1)) roundUp = 1;
+    else {
+      Lk = lowBits(set, xi, K, k + 1, limbs);
+      if (bitOf(limbs, k)) { roundUp = 1; limbs[Math.floor(k / LIMB_BITS)] -= POW2[k % LIMB_BITS]!; }
+    }
+  }
   const r = t.scratchR;
   residuesOfLimbs(set, limbs, Lk, r);
   const m = set.moduli;
