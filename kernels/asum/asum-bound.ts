@@ -14,7 +14,7 @@ import type { Range } from '../../src/core/range.js';
 import { checkRange } from '../shared/kernel-options.js';
 import { checkBoundOptions, type BoundBackendOptions } from '../shared/bound-options.js';
 import { gamma, recursiveAccumulation } from '../shared/accumulation.js';
-import { arithmeticLimits, elementReadRoundings, returnedDoubleBound, scaledReadOverflows, scaleUnderflowError, storedMagnitude } from '../shared/bound-terms.js';
+import { arithmeticLimits, elementReadRoundings, flushableRead, returnedDoubleBound, scaledReadOverflows, scaleUnderflowError, storedMagnitude } from '../shared/bound-terms.js';
 import { checkOptionsObject } from '../../src/backends/backend.js';
 
 /**
@@ -52,8 +52,9 @@ export function asumBound(x: Range<1, any>, options: BoundBackendOptions = {}): 
   let underflow = 0;
   for (let i = 0; i < n; i++) {
     if (scaledReadOverflows(x.accessor, ar, [i])) return Infinity;
-    absSum += storedMagnitude(x, i);
-    const r = elementReadRoundings(x, ar, i);
+    const v = storedMagnitude(x, i);
+    absSum += v;
+    const r = Math.max(elementReadRoundings(x, ar, i), flushableRead(v, readEta));
     reads = Math.max(reads, r);
     underflow += 2 * r * readEta + scaleUnderflowError(x, ar, i);
   }

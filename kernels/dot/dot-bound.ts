@@ -14,7 +14,7 @@
 import type { Range } from '../../src/core/range.js';
 import { gamma } from '../shared/accumulation.js';
 import { checkBoundOptions } from '../shared/bound-options.js';
-import { absProductSum, arithmeticLimits, elementReadRoundings, returnedDoubleBound, scaledReadOverflows, scaleUnderflowError, storageLimits, storeBound } from '../shared/bound-terms.js';
+import { absProductSum, arithmeticLimits, flushableRead, elementReadRoundings, returnedDoubleBound, scaledReadOverflows, scaleUnderflowError, storageLimits, storeBound } from '../shared/bound-terms.js';
 import type { ArithmeticFormat } from '../../src/formats/common/format.js';
 import { vectorMagnitudes } from '../shared/accessor-rounding.js';
 import type { DotOptions } from './dot.js';
@@ -70,7 +70,7 @@ export function dotBound(x: Range<1, any>, y: Range<1, any>, options: DotBoundOp
   const n = x.length();
   if (n === 0) return 0;
   const u = ar.unitRoundoff;
-  const { eta, max, readEta } = arithmeticLimits(ar);
+  const { opEta: eta, max, readEta } = arithmeticLimits(ar);
   // Magnitudes of the values as stored (not as rounded by a narrower arithmetic).
   const xs = vectorMagnitudes(x.accessor);
   const ys = vectorMagnitudes(y.accessor);
@@ -83,7 +83,7 @@ export function dotBound(x: Range<1, any>, y: Range<1, any>, options: DotBoundOp
     maxX = Math.max(maxX, ax);
     maxY = Math.max(maxY, ay);
     // A read that rounds into the subnormal range errs by up to η absolutely, then is multiplied by the other factor.
-    readUnderflow += 2 * readEta * (rx * ay + ry * ax);
+    readUnderflow += 2 * readEta * (Math.max(rx, flushableRead(ax, readEta)) * ay + Math.max(ry, flushableRead(ay, readEta)) * ax);
     // A scale whose conversion underflows errs absolutely by up to ex (ey) on the read, times the other factor.
     const ex = scaleUnderflowError(x, ar, i), ey = scaleUnderflowError(y, ar, i);
     if (ex > 0 || ey > 0) readUnderflow += 2 * (ex * ay + ey * ax + ex * ey);

@@ -13,7 +13,7 @@ import { inflate, matrixMagnitudes, readRoundings, vectorMagnitudes, vectorScale
 import { scaleBound, updateBound, updateBoundContext } from '../gemv/update-bound.js';
 import { checkEllSpmvArguments, type EllSpmvArguments } from './ell-spmv-arguments.js';
 import { checkOptionsObject } from '../../src/backends/backend.js';
-import { arithmeticLimits, scaledReadOverflows, scaleUnderflowErrorAt } from '../shared/bound-terms.js';
+import { arithmeticLimits, flushableRead, scaledReadOverflows, scaleUnderflowErrorAt } from '../shared/bound-terms.js';
 
 /**
  * Per-component bounds on |ŷᵢ − yᵢ| for `ellSpmv(args, options)`, where ŷ is what ellSpmv stores and y the
@@ -80,7 +80,7 @@ export function ellSpmvBound(args: EllSpmvArguments, options: BoundBackendOption
       s += v * xv;
       // A read that rounds may round into the subnormal range: η times the other factor; a scale that converts into
       // the subnormal range (or flushes) errs by up to 2η·|q| on the read (q the stored value), times the other factor.
-      readUnderflow += 2 * readEta * (readsV * xv + readsX * v);
+      readUnderflow += 2 * readEta * (Math.max(readsV, flushableRead(v, readEta)) * xv + Math.max(readsX, flushableRead(xv, readEta)) * v);
       const ev = scaleUnderflowErrorAt(A.values.accessor, ar, [i, k]), ex = scaleUnderflowErrorAt(x.accessor, ar, [col]);
       if (ev > 0 || ex > 0) readUnderflow += 2 * (ev * xv + ex * v + ev * ex);
     }

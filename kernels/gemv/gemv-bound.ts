@@ -14,7 +14,7 @@ import type { GemvOptions } from './gemv.js';
 import { matrixMagnitudes, vectorMagnitudes, vectorScales, inflate, readRoundings } from '../shared/accessor-rounding.js';
 import { scaleBound, updateBound, updateBoundContext } from './update-bound.js';
 import { checkOptionsObject } from '../../src/backends/backend.js';
-import { arithmeticLimits, scaledReadOverflows, scaleUnderflowErrorAt } from '../shared/bound-terms.js';
+import { arithmeticLimits, flushableRead, scaledReadOverflows, scaleUnderflowErrorAt } from '../shared/bound-terms.js';
 
 /**
  * Per-component bounds on |ŷᵢ − yᵢ| for `gemv(args, options)`, where ŷ is what gemv stores and y the exact
@@ -82,7 +82,7 @@ export function gemvBound(args: GemvArguments, options: GemvOptions & BoundBacke
       largest = Math.max(largest, a);
       s += a * xs[j]!;
       // A read that rounds (a narrower arithmetic, a scale) may round into the subnormal range: η times the other factor.
-      readUnderflow += 2 * readEta * (readsA * xs[j]! + readsX * a);
+      readUnderflow += 2 * readEta * (Math.max(readsA, flushableRead(a, readEta)) * xs[j]! + Math.max(readsX, flushableRead(xs[j]!, readEta)) * a);
       // The same for A's scales.
       const ea = opA.scale ? scaleUnderflowErrorAt(opA, ar, [i, j]) : 0, ex = xScaleErrors ? xScaleErrors[j]! : 0;
       if (ea > 0 || ex > 0) readUnderflow += 2 * (ea * xs[j]! + ex * a + ea * ex);

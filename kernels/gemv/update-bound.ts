@@ -19,7 +19,7 @@ import type { ArithmeticFormat } from '../../src/formats/common/format.js';
 import type { Accessor } from '../../accessors/accessor.js';
 import { gamma, type Accumulation } from '../shared/accumulation.js';
 import { coefficientRoundings, inflate, orInfinity, readRoundings, writeError, type WriteError } from '../shared/accessor-rounding.js';
-import { arithmeticLimits } from '../shared/bound-terms.js';
+import { arithmeticLimits, flushableRead } from '../shared/bound-terms.js';
 
 /** What the bound of every output of one call shares. */
 export interface UpdateBoundContext {
@@ -94,12 +94,14 @@ export function updateBound(ctx: UpdateBoundContext, terms: number, absSum: numb
   const ga = gamma(ctx.alphaRoundings, u);
   const alphaPart = ctx.absAlpha * absSum;
   const betaPart = ctx.absBeta === 0 ? 0 : ctx.absBeta * absY;
-  const { eta, max } = arithmeticLimits(ctx.ar);
+  const { opEta: eta, max, readEta } = arithmeticLimits(ctx.ar);
+  // A y below 2^-126 read without rounding may still be flushed (flushableRead).
+  const yReadUnderflow = Math.max(ctx.yReadUnderflow, 2 * readEta * flushableRead(absY, readEta));
   // A sum of products (and the partial sums on its way) that may overflow the arithmetic, or a y it cannot read.
   if (ctx.coefficientOverflows || !(absSum * (1 + 2 * sumError) < max) || !(absY * (1 + 4 * u) < max)) return Infinity;
   // Each product may underflow by η (then scaled by α and the later roundings), and so may α·t, β·y and their sum,
   // and the conversions of α and β (then multiplied by the sum and by y).
-  const underflow = (eta * (2 * ctx.absAlpha * terms * (1 + sumError) + 3) + ctx.absAlpha * readUnderflow * (1 + sumError) + ctx.yReadUnderflow * ctx.absBeta * (absY > 0 ? 1 : 0) + ctx.alphaUnderflow * absSum * (1 + sumError) + ctx.betaUnderflow * absY + ctx.absBeta * yScaleError) * (1 + ga);
+  const underflow = (eta * (2 * ctx.absAlpha * terms * (1 + sumError) + 3) + ctx.absAlpha * readUnderflow * (1 + sumError) + yReadUnderflow * ctx.absBeta * (absY > 0 ? 1 : 0) + ctx.alphaUnderflow * absSum * (1 + sumError) + ctx.betaUnderflow * absY + ctx.absBeta * yScaleError) * (1 + ga);
   const computed = alphaPart * (sumError * (1 + ga) + ga) + gamma(ctx.betaRoundings, u) * betaPart + underflow;
   if (outputOverflows(ctx.ar, ctx.y, alphaPart + betaPart + computed, scale)) return Infinity;
   const w = ctx.write;
@@ -138,11 +140,11 @@ export function scaleBound(ar: ArithmeticFormat, y: Accessor<1, any>, beta: numb
   const k = readRoundings(y, ar) + coefficientRoundings(ar, beta) + 1;
   const exact = Math.abs(beta) * absY;
   const w = writeError(y, ar);
-  const { eta, max, readEta } = arithmeticLimits(ar);
+  const { opEta: eta, max, readEta } = arithmeticLimits(ar);
   if (convertsToInfinity(ar, beta) || !(absY * (1 + 4 * ar.unitRoundoff) < max)) return Infinity;
   // The product β·y may round into the subnormal range (η absolutely), and so may the conversion of β (times |y|).
   // A read of y that rounds may underflow too (fp64 y read into fp32 arithmetic): η times |β|.
-  const readUnderflow = readRoundings(y, ar) > 0 && absY > 0 ? 2 * readEta * Math.abs(beta) : 0;
+  const readUnderflow = (readRoundings(y, ar) > 0 || flushableRead(absY, readEta)) && absY > 0 ? 2 * readEta * Math.abs(beta) : 0;
   const e = gamma(k, ar.unitRoundoff) * exact + eta + readUnderflow + Math.abs(beta) * yScaleError * (1 + 4 * ar.unitRoundoff) + conversionUnderflow(ar, beta) * absY * (1 + 4 * ar.unitRoundoff);
   if (outputOverflows(ar, y, exact + e, scale)) return Infinity;
   const absolute = w.absolutePerScale > 0 ? w.absolutePerScale * scale + 2 * Number.MIN_VALUE : 0;

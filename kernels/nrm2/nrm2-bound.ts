@@ -23,7 +23,7 @@ import { checkRange, type KernelOptions } from '../shared/kernel-options.js';
 import { checkBoundOptions, type BoundBackendOptions } from '../shared/bound-options.js';
 import { asArithmetic } from '../../src/formats/common/registry.js';
 import { gamma, resolveAccumulationIn } from '../shared/accumulation.js';
-import { arithmeticLimits, elementReadRoundings, returnedDoubleBound, scaledReadOverflows, scaleUnderflowError, storedMagnitude } from '../shared/bound-terms.js';
+import { arithmeticLimits, elementReadRoundings, flushableRead, returnedDoubleBound, scaledReadOverflows, scaleUnderflowError, storedMagnitude } from '../shared/bound-terms.js';
 import { checkOptionsObject } from '../../src/backends/backend.js';
 import { checkSize } from '../../src/core/errors.js';
 
@@ -86,7 +86,7 @@ export function nrm2Bound(x: Range<1, any>, options: BoundBackendOptions = {}): 
   const { arithmetic: ar, accumulation: acc } = checkBoundOptions({ kernel: 'nrm2', operands: [['x', x]], cpuOperands: [['x', x, 'read']], splits: false }, options);
   if (n === 0) return 0;
   const u = ar.unitRoundoff;
-  const { eta, max, readEta } = arithmeticLimits(ar);
+  const { opEta: eta, max, readEta } = arithmeticLimits(ar);
   let largest = 0;
   let reads = 0;
   // Σ and max of the absolute read errors of scales whose conversion underflows (‖e‖₂ ≤ ‖e‖₁).
@@ -97,7 +97,7 @@ export function nrm2Bound(x: Range<1, any>, options: BoundBackendOptions = {}): 
     if (!Number.isFinite(m) || scaledReadOverflows(x.accessor, ar, [i])) return Infinity;
     magnitudes[i] = m;
     largest = Math.max(largest, m);
-    reads = Math.max(reads, elementReadRoundings(x, ar, i));
+    reads = Math.max(reads, elementReadRoundings(x, ar, i), flushableRead(m, readEta));
     const e = scaleUnderflowError(x, ar, i);
     scaleErrors += e;
     largestScaleError = Math.max(largestScaleError, e);

@@ -122,7 +122,26 @@ export interface UnderflowAndOverflow {
    * the bounds serve every backend.
    */
   readonly readEta: number;
+  /**
+   * The largest absolute error of one operation of an arithmetic, on every backend: fl(x ∘ y) = (x ∘ y)(1 + δ) + η with
+   * |η| ≤ opEta (Higham's model with underflow). η where results keep subnormals; for an arithmetic on binary32 words
+   * a GPU may flush results (and operands) below 2^-126 to ±0 (WGSL allows it), so 2^-126 for fp32 and
+   * {@link FF_FLUSH_OPERATIONS}·2^-126 for float-float, whose operations are sequences of binary32 operations.
+   */
+  readonly opEta: number;
 }
+
+/**
+ * Binary32 operations counted per float-float operation for its underflow term on a flushing device. With a fused
+ * fma (TwoProd = a product and an fma: the H100, llvmpipe) every float-float operation of src/backends/webgpu/
+ * arithmetic.ts takes at most 32 (the accurate addition 20, a multiply-add 22, the division 32); each flushed result
+ * is off by < 2^-126, and the pair algorithms pass such a change on through additions and error-free transformations
+ * (factor ≤ 1 + 2^-20): their products take the operation's operands, never a flushed intermediate — but for the
+ * division's correction, divided by the divisor's head again, which the bounds that divide count (λ(|d| + 1)).
+ * Without a fused fma, Dekker's split of an operand below 2^-113 may flush its low part, an error up to 2^-126 times
+ * the other factor: not covered (docs/gpu.md, "What the bounds cover on a GPU").
+ */
+export const FF_FLUSH_OPERATIONS = 32;
 
 function largestExponent(maxValue: number): number {
   let e = Math.floor(Math.log2(maxValue));
@@ -141,7 +160,7 @@ export function storageLimits(st: StorageFormat): UnderflowAndOverflow {
   // A pair format (kind 'dd': ff's two binary32 words) rounds its tail on its word's subnormal grid (see arithmeticLimits).
   const gridBits = st.kind === 'dd' ? Math.ceil(st.significandBits / 2) : st.significandBits;
   const eta = Math.max(2 ** (1 - emax - gridBits), TINY);
-  return { eta, max: st.maxValue, readEta: eta };
+  return { eta, max: st.maxValue, readEta: eta, opEta: eta };
 }
 
 /**
@@ -156,12 +175,27 @@ export function storageLimits(st: StorageFormat): UnderflowAndOverflow {
 export function arithmeticLimits(ar: ArithmeticFormat): UnderflowAndOverflow {
   // Float-float has no CPU storage codec of its own: its words are binary32's, and so are its exponent limits.
   const st = findFormat(ar.name)?.storage ?? (ar.kind === 'dd' && Math.ceil(ar.significandBits / 2) === 24 ? findFormat('f32')?.storage : undefined);
-  if (!st) return { eta: TINY, max: Number.MAX_VALUE, readEta: TINY };
+  if (!st) return { eta: TINY, max: Number.MAX_VALUE, readEta: TINY, opEta: TINY };
   const emax = largestExponent(st.maxValue);
   const gridBits = ar.kind === 'dd' ? Math.ceil(ar.significandBits / 2) : ar.significandBits;
   const eta = Math.max(2 ** (1 - emax - gridBits), TINY);
   // Binary32 words: a read may flush a value below 2^-126 to ±0 on the GPU (error below 2^-126 = 2·2^-127; 2^-126 keeps a margin).
-  return { eta, max: st.maxValue, readEta: emax === 127 ? Math.max(eta, 2 ** -126) : eta };
+  if (emax !== 127) return { eta, max: st.maxValue, readEta: eta, opEta: eta };
+  // A GPU may flush binary32 results and operands below 2^-126 (float-float: each of its word operations).
+  const flush = 2 ** -126 * (ar.kind === 'dd' ? FF_FLUSH_OPERATIONS : 1);
+  return { eta, max: st.maxValue, readEta: Math.max(eta, 2 ** -126), opEta: Math.max(eta, flush) };
+}
+
+/**
+ * 1 where a stored magnitude v may be flushed to ±0 by a read into the arithmetic although no rounding is counted for
+ * it: 0 < v < readEta, i.e. a binary32 subnormal (f32 or bf16 storage) read into f32 or float-float, which a GPU may
+ * flush (an error below 2^-126 ≤ 2·readEta, times what it multiplies); else 0. Taken as one more read rounding.
+ * @param v - a stored magnitude
+ * @param readEta - the arithmetic's {@link UnderflowAndOverflow.readEta}
+ * @returns 0 or 1
+ */
+export function flushableRead(v: number, readEta: number): number {
+  return v > 0 && v < readEta ? 1 : 0;
 }
 
 /**
@@ -313,7 +347,7 @@ export interface TermBound {
  */
 export function termBound(c: number, r: Range<1, any>, i: number, ar: ArithmeticFormat, operations: number): TermBound {
   const v = storedMagnitude(r, i);
-  const { eta, max, readEta } = arithmeticLimits(ar);
+  const { opEta: eta, max, readEta } = arithmeticLimits(ar);
   const reads = elementReadRoundings(r, ar, i);
   const kc = exactIn(ar, c) ? 0 : 1;
   const magnitude = Math.abs(c) * v;
@@ -325,7 +359,7 @@ export function termBound(c: number, r: Range<1, any>, i: number, ar: Arithmetic
   if (v * (1 + gamma(reads, ar.unitRoundoff)) >= max) return { magnitude: Infinity, error: Infinity };
   const relative = gamma(kc + reads + operations, ar.unitRoundoff) * magnitude;
   // (c's conversion is a read too: float-float flushes a coefficient below 2^-126, an error of |c|·|v̂| up to 2^-126·|v̂|.)
-  const underflow = 4 * readEta * (Math.abs(c) * reads + kc * v) + 4 * eta * (operations + 1) + 2 * Math.abs(c) * scaleUnderflowError(r, ar, i);
+  const underflow = 4 * readEta * (Math.abs(c) * Math.max(reads, flushableRead(v, readEta)) + kc * v) + 4 * eta * (operations + 1) + 2 * Math.abs(c) * scaleUnderflowError(r, ar, i);
   return { magnitude, error: relative + underflow };
 }
 
@@ -370,7 +404,7 @@ export function storeBound(w: Range<1, any>, i: number, ar: ArithmeticFormat, ma
   const divides = a.scale && !st.isInteger;
   if (scaledWriteFails(w, i, ar)) return Infinity;
   const divisions = divides ? (exactIn(ar, w.readScale(i)) ? 1 : 2) : 0;
-  const divisionError = divides ? gamma(divisions, ar.unitRoundoff) * t + 4 * lim.eta * s : 0;
+  const divisionError = divides ? gamma(divisions, ar.unitRoundoff) * t + 4 * lim.opEta * (s + 1) : 0;
   // Enlarged by two fp64 roundings, so that a quotient at the saturation threshold is not missed.
   const q = ((t + divisionError) / s) * (1 + 2 ** -51);
   let storeError: number;

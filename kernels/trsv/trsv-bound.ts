@@ -31,7 +31,7 @@ import { wasmTrsvCallRefusal } from './trsv-wasm.js';
 import {
   compose, inflate, matrixMagnitudes, orInfinity, readRoundings, vectorMagnitudes, vectorScales, writeError,
 } from '../shared/accessor-rounding.js';
-import { arithmeticLimits, EVALUATION_MARGIN, scaleConversionUnderflows, scaledReadOverflows, scaleUnderflowErrorAt } from '../shared/bound-terms.js';
+import { arithmeticLimits, EVALUATION_MARGIN, flushableRead, storageLimits, scaleConversionUnderflows, scaledReadOverflows, scaleUnderflowErrorAt } from '../shared/bound-terms.js';
 import { numberOfKind } from '../../src/formats/f64/f64-arithmetic.js';
 import { checkTrsvArguments, type TrsvArguments } from './trsv-arguments.js';
 import type { Range } from '../../src/core/range.js';
@@ -116,7 +116,9 @@ export function trsvBound(args: TrsvArguments, options: (KernelOptions & { backe
     return true;
   };
 
-  const { eta, readEta } = arithmeticLimits(ar);
+  const { opEta: eta, readEta } = arithmeticLimits(ar);
+  // b, gone after the call, may have been a binary32 subnormal that a read flushes (f32/bf16 storage in f32 or ff).
+  const bMayFlush = !x.accessor.storage.isInteger && storageLimits(x.accessor.storage).eta < readEta;
   const xa = x.accessor;
   // x̂ᵢ as stored may be wrong beyond any bound: an integer storage saturated (its largest magnitude), a scaled
   // floating-point storage whose scale converts to 0 or ±∞ in the arithmetic (divided by it), a scaled read that overflows.
@@ -184,10 +186,14 @@ export function trsvBound(args: TrsvArguments, options: (KernelOptions & { backe
       unreliable(i) || rowOverflows(i, from, to) || mayStoreNaN(i, from, to, e)) { r[i] = Infinity; continue; }
     // Underflow in the arithmetic: the products, bᵢ's addition and the sums (η each), the division (η times tᵢᵢ in
     // b's terms), and reads that round into the subnormal range (η times the other factor).
+    // (A binary32 subnormal read without rounding may be flushed too: flushableRead.)
     let readsOfX = 0, readsOfT = 0;
-    if (readsT > 0 || readsX > 0) for (let j = from; j < to; j++) { readsOfX += readsT > 0 ? xs[j]! : 0; readsOfT += readsX > 0 ? tS(i, j) : 0; }
+    for (let j = from; j < to; j++) {
+      readsOfX += readsT > 0 || flushableRead(absT(i, j), readEta) ? xs[j]! : 0;
+      readsOfT += readsX > 0 || flushableRead(xs[j]!, readEta) ? tS(i, j) : 0;
+    }
     // (tᵢᵢ's own read, when it rounds, errs by η times |x̂ᵢ|.)
-    const diagonalRead = readsT > 0 && !unit ? xs[i]! : 0;
+    const diagonalRead = (readsT > 0 || flushableRead(absT(i, i), readEta)) && !unit ? xs[i]! : 0;
     // A scale of T below the arithmetic's normal range errs absolutely on its read (scaleUnderflowErrorAt: up to 2η|q|,
     // a flushed one |q·s|), times |x̂ⱼ|.
     let scaleReads = 0;
@@ -195,7 +201,7 @@ export function trsvBound(args: TrsvArguments, options: (KernelOptions & { backe
       for (let j = from; j < to; j++) scaleReads += scaleUnderflowErrorAt(T, ar, [i, j]) * xs[j]!;
       if (!unit) scaleReads += scaleUnderflowErrorAt(T, ar, [i, i]) * xs[i]!;
     }
-    const underflow = 2 * eta * (sigma * ((to - from) + 2) + tii) + 2 * readEta * (sigma * (readsOfX + diagonalRead) + readsOfT + (readsX > 0 ? sigma : 0)) + 2 * sigma * scaleReads;
+    const underflow = 2 * eta * (sigma * ((to - from) + 2) + tii) + 2 * readEta * (sigma * (readsOfX + diagonalRead) + readsOfT + (readsX > 0 || bMayFlush ? sigma : 0)) + 2 * sigma * scaleReads;
     // The write's absolute part per unit of scale times the scale first (η·|tᵢᵢ| alone may underflow to 0 in fp64 before
     // a scale of 1e300 lifts it), and two smallest doubles (σᵢ-scaled) for the subnormal rounding of these products.
     const absolute = write.absolutePerScale > 0 ? (write.absolutePerScale * scaleX(i)) * tii * (1 + omegaDiagonal) + 2 * Number.MIN_VALUE * sigma : 0;

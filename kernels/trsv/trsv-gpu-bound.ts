@@ -8,7 +8,9 @@
  * division by u_d (WGSL allows 2.5 ulp for binary32 division: u_d = 5·2^-24; the float-float division's one
  * correction then errs by < 64u₃₂² = 4·FF_UNIT_ROUNDOFF); a read into the arithmetic rounds as on the CPU
  * (ρ_A, ρ_b: one u where the storage is wider), the last write once to the storage (w, and η absolute for
- * subnormals). No overflow, no underflow inside the arithmetic (the GPU may flush subnormals).
+ * subnormals; 2^-126 into f32/bf16 words, which a GPU may flush). No overflow. Underflow inside the arithmetic is
+ * Higham's absolute term: fl(x ∘ y) = (x ∘ y)(1 + δ) + η, |η| ≤ λ = arithmeticLimits' opEta (2^-126 for f32, since a
+ * GPU may flush binary32 results and operands below 2^-126 to ±0; 32·2^-126 a float-float operation), see step 6.
  *
  * Claim and proof sketch (after Higham, Accuracy and Stability, §8.1–8.2 and §14.3; Du Croz & Higham 1992):
  * 1. Inverse. Column c of X̂_k is a substitution on D̃·y = e_c (a row's fma chain over ≤ bs − 1 terms, one
@@ -42,6 +44,18 @@
  *    an entry t_ij by at most |t_ij| (T̃·x̂ carries it times |x̂_j|), and bᵢ, gone after the call, by β_i = η_r where
  *    its storage is wider than the arithmetic (0 otherwise: the read is exact).
  * 5. |x̂| ≤ (1 + w)(|x̄| + η) and |x̄ − x| ≤ |x̂ − x| + w(|x̄| + η) + η.
+ * 6. Underflow in the arithmetic, propagated as the relative terms are. Inverse: row i of a column's substitution
+ *    adds ≤ m absolute errors λ in its chain (m ≤ bs the block's rows: an fma whose product is an exact zero adds
+ *    none; each carried on by ≤ (1 + γ_m)) and the division's, which the
+ *    residual sees times |d_ii| — λ·|d_ii| for f32; float-float's correction step divides its own flushed parts by
+ *    d_ii again, λ(|d_ii| + 1) in all: (D + Δ_c)ŷ_c = e_c + h_c, |h_c| ≤ h̄ = λ(m(1 + γ_m) + (|d_ii| + 1)(1 + 2u_d)), so
+ *    |X̂_k| ≤ Z_k + Z_k·h̄·1ᵀ and D_k·X̂_k = I + H − [Δ_c ŷ_c]. Block product: ≤ m + 3 operations with a non-zero
+ *    product per entry, so x̂_k = (X̂_k + F)r̂_k + a, |a| ≤ λ(m + 3)(1 + γ_s), and |g_k| ≤ c|D_k|(Z_k|r̂_k| + Z_k h̄·Σ|r̂_k|) + h̄·Σ|r̂_k|
+ *    + |D_k|·a — still non-negative and linear in |r̂_k| plus a constant, which the search for R (below) takes as it
+ *    is. Updates: row i's sums and subtractions are its earlier columns' fmas plus 4K
+ *    (blocked: three additions and a subtraction per update) or plus 11 (one dispatch), each λ: that many λ(1 + γ) join Δ_i and the residual's magnitude Q_i. The term matters only where
+ *    products or entries of the inverse fall near 2^-126 (test/gpu/trsv-gpu-bound-flush.test.ts: a JavaScript copy of
+ *    this algorithm that flushes every operation stays inside, as does llvmpipe, which keeps subnormals).
  * b is gone after the call, so |r̂_k| is bounded from x̂: |r̂_k| ≤ |D_k||x̂_k| + |g_k| ≤ v + B·|r̂_k| with
  * v = |D_k||x̂_k|, B = c|D_k|Z_k ≥ 0. Any R ≥ 0 with v + B·R ≤ R bounds |r̂_k| (then ρ(B) < 1 and
  * (I − B)⁻¹ ≥ 0); R is found by iterating R ← v + B·R and checked; where no such R is found (a block
@@ -57,7 +71,7 @@ import { gamma } from '../shared/accumulation.js';
 import { arithmeticGpuFacts } from '../../src/formats/common/gpu-facts.js';
 import { compose, inflate, matrixMagnitudes, orInfinity, readRoundings, vectorMagnitudes, writeError } from '../shared/accessor-rounding.js';
 import type { CheckedTrsv } from './trsv-arguments.js';
-import { arithmeticLimits } from '../shared/bound-terms.js';
+import { arithmeticLimits, storageLimits } from '../shared/bound-terms.js';
 
 /** The diagonal block size TRSV runs with on `backend: 'gpu'` (gpuTrsv's default blockSize). */
 export const GPU_TRSV_BLOCK_SIZE = 64;
@@ -71,10 +85,13 @@ function divisionError(ar: ArithmeticFormat): number {
 function gpuWriteError(x: CheckedTrsv['x'], ar: ArithmeticFormat): { relative: number; absolute: number } {
   const st = x.accessor.storage;
   const cpu = writeError(x.accessor, ar);
+  // A binary32 or bfloat16 word below 2^-126 may be flushed to ±0 as it is written.
+  const flush = !st.isInteger && st.maxValue < 2 ** 128 && storageLimits(st).eta < 2 ** -126 ? 2 ** -126 : 0;
+  const absolute = Math.max(cpu.absolutePerScale, flush);
   const fits = arithmeticGpuFacts(ar)?.valueBits;
-  if (fits !== undefined && st.significandBits >= fits && !st.isInteger) return { relative: 0, absolute: cpu.absolutePerScale };
+  if (fits !== undefined && st.significandBits >= fits && !st.isInteger) return { relative: 0, absolute };
   // A float-float value may need more than 53 bits: even an f64 write rounds.
-  return { relative: gamma(1, st.unitRoundoff), absolute: cpu.absolutePerScale };
+  return { relative: gamma(1, st.unitRoundoff), absolute };
 }
 
 /**
@@ -99,8 +116,9 @@ export function gpuTrsvBound(t: CheckedTrsv, ar: ArithmeticFormat, bs = GPU_TRSV
   const c = omega + gs;
   const g1 = gamma(1, u);
   const write = gpuWriteError(x, ar);
-  const readEta = arithmeticLimits(ar).readEta;
-  const bReadEta = readRoundings(x.accessor, ar) > 0 ? readEta : 0;
+  const { readEta, opEta: lambda } = arithmeticLimits(ar);
+  // b is gone after the call: a read that rounds, or a binary32 subnormal that a read may flush, errs by ≤ readEta.
+  const bReadEta = readRoundings(x.accessor, ar) > 0 || (!x.accessor.storage.isInteger && storageLimits(x.accessor.storage).eta < readEta) ? readEta : 0;
   const absT = matrixMagnitudes(T);
   const t_ = (i: number, j: number): number => (i === j && unit ? 1 : absT(i, j));
   const xbar = Float64Array.from({ length: n }, (_, i) => vectorMagnitudes(x.accessor)(i));
@@ -124,20 +142,38 @@ export function gpuTrsvBound(t: CheckedTrsv, ar: ArithmeticFormat, bs = GPU_TRSV
       S[i - k0] = inflate(s, 2 * (to - from));
     }
     const D = (i: number, j: number): number => t_(k0 + i, k0 + j);
+    // Underflow (step 6): the inverse's residual h̄, the block product's absolute error a and D·a.
+    const hBar = Float64Array.from({ length: m }, (_, i) => inflate(lambda * (m * (1 + gamma(m, u)) + (D(i, i) + 1) * (1 + 2 * divisionError(ar))), 6));
+    const zh = comparisonSolve(D, m, lower, omega, hBar);
+    const blockProductEta = inflate(lambda * (m + 3) * (1 + gs), 3);
     const v = new Float64Array(m);
+    const Da = new Float64Array(m);
     for (let i = 0; i < m; i++) {
       const [from, to] = lower ? [0, i + 1] : [i, m];
-      let s = 0;
-      for (let j = from; j < to; j++) s += D(i, j) * xh[k0 + j]!;
-      v[i] = inflate(s, 2 * (to - from));
+      let s = 0, d = 0;
+      for (let j = from; j < to; j++) { s += D(i, j) * xh[k0 + j]!; d += D(i, j); }
+      Da[i] = inflate(d * blockProductEta, 2 * (to - from) + 1);
+      v[i] = inflate(s + Da[i]!, 2 * (to - from) + 1);
     }
-    const B = (y: Float64Array): Float64Array => scaledProduct(D, m, lower, c, comparisonSolve(D, m, lower, omega, y));
+    // |g| ≤ c|D|(Z|r̂| + Z h̄·Σ|r̂|) + h̄·Σ|r̂| + |D|·a (the last part, a constant, sits in v).
+    const spread = scaledProduct(D, m, lower, c, zh).map((value, i) => inflate(value + hBar[i]!, 1));
+    const B = (y: Float64Array): Float64Array => {
+      let total = 0;
+      for (let i = 0; i < m; i++) total += y[i]!;
+      total = inflate(total, m);
+      return add(scaledProduct(D, m, lower, c, comparisonSolve(D, m, lower, omega, y)), spread.map((value) => inflate(value * total, 1)));
+    };
     const R = superSolution(v, B);
-    const G = R ? B(R) : undefined;
+    const G = R ? add(B(R), Da) : undefined;
     const growth = powerMinusOne(g1, updates);
+    // The updates' sums and subtractions: an fma per earlier column (a zero product adds no error), then 3 additions
+    // and a subtraction per update (blocked) or ≤ 11 in all (one dispatch).
+    const earlier = lower ? k0 : n - k1;
+    const updateOps = updates > 0 ? earlier + Math.max(4 * updates, 11) : 0;
+    const updateEta = inflate(lambda * updateOps * (1 + gamma(updateOps, u)), 3);
     for (let i = 0; i < m; i++) {
       const r = R ? R[i]! : Infinity;
-      const q = inflate(r + (1 + e) * S[i]!, 3);
+      const q = inflate(r + (1 + e) * S[i]! + updateEta, 3);
       const eta = inflate(q * growth, 1);
       // Reads that underflow (step 4): b̃ᵢ, and row i's tiny referenced entries times |x̂ⱼ|.
       const row = k0 + i;
@@ -145,7 +181,7 @@ export function gpuTrsvBound(t: CheckedTrsv, ar: ArithmeticFormat, bs = GPU_TRSV
       let tiny = 0;
       for (let j = from; j < to; j++) if (!(j === row && unit) && t_(row, j) > 0 && t_(row, j) < readEta) tiny += t_(row, j) * xh[j]!;
       const readUnderflow = inflate(bReadEta + tiny, 2 * (to - from) + 2);
-      delta[row] = inflate(rhoB * (q + eta) + eta + e * S[i]! + (G ? G[i]! : Infinity) + readUnderflow, 9);
+      delta[row] = inflate(rhoB * (q + eta) + eta + e * S[i]! + (G ? G[i]! : Infinity) + readUnderflow + updateEta, 10);
     }
   }
   // |x̂ − x| ≤ M(T)⁻¹|Δ|: a substitution on non-negative numbers, each step inflated (an upper bound).

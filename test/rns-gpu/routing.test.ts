@@ -128,6 +128,26 @@ describe("backend: 'gpu' with an RNS arithmetic on ranges", () => {
       }), { numRuns: 10 });
   });
 
+  it('sums that are exact ties at 106 bits round to even on both backends (RNS-stored y: the held value)', async () => {
+    await requireRuntime();
+    // Row sums 2^53·2^53 + t: t = 1 and −1 are ties next to an even kept part (down to ±2^106), t = 3 next to an odd
+    // one (up to 2^106 + 4), t = 1 + 2^-52 just above a tie (up to 2^106 + 2). The CPU sent every tie up until
+    // session 25; the GPU's rounding is to even.
+    const tails = [1, 3, -1, 1 + 2 ** -52];
+    const want = [0n, 4n, 0n, 2n];
+    const A = matrix(tails.length, 2, (i, j) => (j === 0 ? (i === 2 ? -(2 ** 53) : 2 ** 53) : tails[i]!));
+    const x = vector([2 ** 53, 1]);
+    for (const [backend, options] of [['gpu', gpu], ['cpu', { arithmetic: rns106 }]] as const) {
+      const y = vector(tails.length, { storage: rns106 });
+      await gemv({ alpha: 1, A, x, beta: 0, y }, options);
+      tails.forEach((_, i) => {
+        const { num, den } = rnsToRational(y.get(i) as RnsNumber);
+        const sign = i === 2 ? -1n : 1n;
+        expect([backend, i, num]).toEqual([backend, i, sign * ((1n << 106n) + want[i]!) * den]);
+      });
+    }
+  });
+
   it('refuses what it cannot do, naming the parameter, before writing', async () => {
     await requireRuntime();
     const x = vector([1, NaN, 3]), y = vector([1, 2, 3]);

@@ -1,8 +1,8 @@
 /**
  * Exact conversions from BigInt rationals of any size the engine holds: rnsFromRational, roundRationalToNumber and
  * ddFromRational take a 2^29-bit numerator (they threw an untyped RangeError: the bit length was read from
- * `toString(2)`, a string past the engine's length limit), and rnsFromRational rounds num/den to nearest (ties up)
- * through its shifted-numerator path exactly as the plain BigInt quotient does. The one limit left — a den so long
+ * `toString(2)`, a string past the engine's length limit), and rnsFromRational rounds num/den to nearest (ties to
+ * even) through its shifted-numerator path exactly as the plain BigInt quotient does. The one limit left — a den so long
  * that num/den's exact quotient needs more bits than a BigInt holds — is a typed INVALID_VALUE naming den.
  */
 import { describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ import {
 
 const HUGE = 2n ** 29n;
 
-/** num/den rounded to p bits, ties away from zero — by the plain BigInt quotient (the oracle). */
+/** num/den rounded to p bits, to nearest, ties to even — by the plain BigInt quotient (the oracle). */
 function roundedPlain(num: bigint, den: bigint, p: number): { num: bigint; den: bigint } {
   const negative = (num < 0n) !== (den < 0n);
   const [N, D] = [num < 0n ? -num : num, den < 0n ? -den : den];
@@ -25,7 +25,7 @@ function roundedPlain(num: bigint, den: bigint, p: number): { num: bigint; den: 
     if (q < 1n << BigInt(p)) break;
     s += 1;
   }
-  if (2n * rest >= unit) q += 1n;
+  if (2n * rest > unit || (2n * rest === unit && (q & 1n) === 1n)) q += 1n;
   const signed = negative ? -q : q;
   return s >= 0 ? { num: signed << BigInt(s), den: 1n } : { num: signed, den: 1n << BigInt(-s) };
 }
@@ -33,7 +33,7 @@ function roundedPlain(num: bigint, den: bigint, p: number): { num: bigint; den: 
 const same = (a: { num: bigint; den: bigint }, b: { num: bigint; den: bigint }): boolean => a.num * b.den === b.num * a.den;
 
 describe('rational conversions of any size', () => {
-  it('rnsFromRational rounds num/den to nearest, ties up, as the plain BigInt quotient does', () => {
+  it('rnsFromRational rounds num/den to nearest, ties to even, as the plain BigInt quotient does', () => {
     const set = rnsModuliSet(106);
     const big = fc.bigInt({ min: 1n, max: (1n << 400n) - 1n });
     // Ties: num = (2m + 1)·den·2^(k − 1) has a rest of exactly half a unit at the right k.

@@ -72,10 +72,12 @@ export function rnsToRational(x: RnsNumber): Rational {
 }
 
 /**
- * z := ±(N/D)·2^e2 rounded to nearest with a significand of at most p bits. N ≥ 0, D > 0.
+ * z := ±(N/D)·2^e2 rounded to nearest, ties to even (MPFR's RNDN), with a significand of at most p bits. N ≥ 0, D > 0.
+ * @param inexact - whether the true magnitude is a little above N/D (N a truncation: a rest that is exactly half a unit
+ *   then rounds up, as a tie must not)
  * @throws {@link ModprecError} `INVALID_VALUE` on exponent overflow (z untouched)
  */
-export function setRoundedRational(z: RnsNumber, negative: boolean, N: bigint, D: bigint, e2: number, parameter = 'value'): void {
+export function setRoundedRational(z: RnsNumber, negative: boolean, N: bigint, D: bigint, e2: number, parameter = 'value', inexact = false): void {
   const set = z.set;
   if (N === 0n) { setZero(z, negative ? 1 : 0); return; }
   const p = set.precision;
@@ -89,26 +91,36 @@ export function setRoundedRational(z: RnsNumber, negative: boolean, N: bigint, D
     s += 1; // N/(D·2^s) was ≥ 2^p: one more bit of scale puts it in [2^(p−1), 2^p)
     q = scaledQuotient(N, D, s);
   }
-  setSignificand(z, negative, q.half ? q.Q + 1n : q.Q, s + e2); // round to nearest, ties up
+  const up = q.rest > 0 || (q.rest === 0 && (inexact || (q.Q & 1n) === 1n));
+  setSignificand(z, negative, up ? q.Q + 1n : q.Q, s + e2);
 }
 
 /**
- * Q = ⌊N/(D·2^t)⌋ and whether the rest is at least half a unit (ties round up). For t > 0, N is shifted down instead of
- * D up: ⌊⌊N/2^t⌋/D⌋ is the same Q, and with r = ⌊N/2^t⌋ − Q·D and N's t low bits L the rest (r + L/2^t)/D is ≥ 1/2
- * exactly where 2r ≥ D, or 2r = D − 1 and L ≥ 2^(t−1) (bit t − 1 of N) — so a numerator of 2^29 bits costs a shift and
- * a small division, not a division of two 2^29-bit integers (seconds).
+ * Q = ⌊N/(D·2^t)⌋ and the sign of the rest minus one half (−1, 0 for an exact tie, 1). For t > 0, N is shifted down
+ * instead of D up: ⌊⌊N/2^t⌋/D⌋ is the same Q, and with r = ⌊N/2^t⌋ − Q·D and N's t low bits L the rest is
+ * (r + L/2^t)/D; against one half, 2r > D is above, 2r = D is a tie for L = 0 and above otherwise, 2r = D − 1
+ * compares L with 2^(t−1), and 2r < D − 1 is below — so a numerator of 2^29 bits costs a shift and a small
+ * division, not a division of two 2^29-bit integers (seconds).
  * @throws RangeError (the engine's BigInt size) where N·2^-t needs more bits than a BigInt holds
  */
-function scaledQuotient(N: bigint, D: bigint, t: number): { Q: bigint; half: boolean } {
+function scaledQuotient(N: bigint, D: bigint, t: number): { Q: bigint; rest: -1 | 0 | 1 } {
   if (t <= 0) {
     const num = N << BigInt(-t);
     const Q = num / D;
-    return { Q, half: 2n * (num - Q * D) >= D };
+    const twice = 2n * (num - Q * D);
+    return { Q, rest: twice > D ? 1 : twice === D ? 0 : -1 };
   }
   const high = N >> BigInt(t);
   const Q = high / D;
   const twice = 2n * (high - Q * D);
-  return { Q, half: twice >= D || (twice === D - 1n && ((N >> BigInt(t - 1)) & 1n) === 1n) };
+  if (twice > D) return { Q, rest: 1 };
+  const low = BigInt.asUintN(t, N); // as long as its value: short where N's low bits are zeros (a shifted N)
+  if (twice === D) return { Q, rest: low === 0n ? 0 : 1 };
+  if (twice === D - 1n) {
+    const half = 1n << BigInt(t - 1);
+    return { Q, rest: low > half ? 1 : low === half ? 0 : -1 };
+  }
+  return { Q, rest: -1 };
 }
 
 /** z := ±Q·2^e (0 < Q ≤ 2^p), residues by BigInt reduction, eval from the residues. */
@@ -124,7 +136,7 @@ function setSignificand(z: RnsNumber, negative: boolean, Q: bigint, e: number): 
 }
 
 /**
- * z := num/den rounded to nearest (|δ| ≤ 2^-p < u).
+ * z := num/den rounded to nearest, ties to even (MPFR's RNDN; |δ| ≤ 2^-p < u).
  * @param z - destination
  * @param num - numerator
  * @param den - denominator, non-zero
@@ -183,8 +195,8 @@ export function rnsDiv(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
 }
 
 /**
- * z := √x. The root is taken of X scaled to p + 32 bits and rounded once more to p bits, so
- * |δ| ≤ 2^-p(1 + 2^-30) < u. Slow (BigInt).
+ * z := √x correctly rounded to nearest (|δ| ≤ 2^-p < u): the integer root of X scaled to p + 32 bits, rounded to p bits
+ * with the knowledge whether it was exact (the root of a p-bit value is never a tie). Slow (BigInt).
  * @throws {@link ModprecError} `INVALID_VALUE` if x < 0; `INVALID_FORMAT` for mixed sets
  * @example
  * ```ts
@@ -208,13 +220,15 @@ export function rnsSqrt(z: RnsNumber, x: RnsNumber): void {
   if (e % 2 !== 0) { X <<= 1n; e -= 1; }
   // √(X·2^(2s)) has about bitLength(X)/2 + s ≥ p + 32 bits.
   const s = Math.max(0, z.set.precision + 32 - Math.floor(bitLength(X) / 2));
-  const R = isqrt(X << BigInt(2 * s));
-  setRoundedRational(z, false, R, 1n, e / 2 - s);
+  const S = X << BigInt(2 * s);
+  const R = isqrt(S);
+  // R truncates the root: a rest of exactly half a unit of R's rounding is a tie only when the root is exact.
+  setRoundedRational(z, false, R, 1n, e / 2 - s, 'value', R * R !== S);
 }
 
 /**
  * Parses a decimal string (`[-+]digits[.digits][e[-+]digits]`, also `.5`, `Infinity` rejected) into z,
- * rounded to nearest.
+ * rounded to nearest, ties to even.
  * @param z - destination
  * @param text - the decimal string
  * @throws {@link ModprecError} `PARSE_ERROR` for malformed text; `INVALID_VALUE` if the decimal exponent

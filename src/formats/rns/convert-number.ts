@@ -8,7 +8,7 @@ import { checkFinite, fail } from '../../core/errors.js';
 import { DOWN, EXT, UP, exponentOf, normalize, pow2 } from './ext-float.js';
 import { LIMB_BITS, type RnsModuliSet, rnsTables } from './moduli-set.js';
 import { rnsAdd, rnsSub } from './arithmetic.js';
-import { significandBitsUpper, significandLimbs } from './rounding.js';
+import { anyBitBelow, significandBitsUpper, significandLimbs } from './rounding.js';
 import { RnsNumber, checkRnsNumber, checkSameSet, installNumberConversions, markOwnOrdinary, setZero } from './rns-number-class.js';
 import { resolveNumber } from './resolve.js';
 import { rnsToRational, setRoundedRational } from './convert-exact.js';
@@ -109,15 +109,6 @@ function highBits(limbs: Float64Array, count: number, from: number): number {
   const top = Math.floor((from + count - 1) / LIMB_BITS);
   for (let j = jl + 1; j <= top; j++) q += limbs[j]! * 2 ** (LIMB_BITS * (j - jl) - r);
   return q;
-}
-
-/** Whether any of bits [0, below) of the integer in limbs is set. */
-function anyBitBelow(limbs: Float64Array, below: number): boolean {
-  if (below <= 0) return false;
-  const jl = Math.floor(below / LIMB_BITS);
-  for (let j = 0; j < jl; j++) if (limbs[j] !== 0) return true;
-  const r = below - jl * LIMB_BITS;
-  return r > 0 && limbs[jl]! % 2 ** r !== 0;
 }
 
 /**

@@ -7,12 +7,12 @@
  * double exactly before a carry pass). K is exact when X/M is known to lie in [0, 1/2): then
  * Σ ξ_i/m_i ∈ [K, K + 1/2) and the computed K' + f is within E < 1/4 of it, so K = K' + [f ≥ 3/4].
  *
- * Rounding X to p bits: with r = X mod 2^k, X' = (X − r)/2^k + [r ≥ 2^(k−1)] is X/2^k rounded to nearest
- * (ties up), and its residues are |(x_i − |r|_{m_i})·|2^-k|_{m_i} + c|_{m_i} because 2^k divides X − r
+ * Rounding X to p bits: with r = X mod 2^k, X' = (X − r)/2^k + c, c = [r > 2^(k−1)] or, for r = 2^(k−1), the parity
+ * of (X − r)/2^k (bit k of X), is X/2^k rounded to nearest, ties to even (MPFR's RNDN), and its residues are |(x_i − |r|_{m_i})·|2^-k|_{m_i} + c|_{m_i} because 2^k divides X − r
  * and 2 is invertible modulo every (odd) m_i.
  * @module
  */
-import { EXT, addUp, mulUp, subDown } from './ext-float.js';
+import { EXT, addUp, exponentOf, mulDown, mulUp, subDown } from './ext-float.js';
 import { EVAL, FRAC, computeXi, evaluateSigned, fracSum } from './interval-evaluation.js';
 import { LIMB_BITS, type RnsModuliSet, rnsTables } from './moduli-set.js';
 import type { RnsNumber } from './rns-number-class.js';
@@ -67,6 +67,24 @@ export function lowBits(set: RnsModuliSet, xi: Float64Array, K: number, k: numbe
   out[Lk - 1] = top - Math.floor(top / topMod) * topMod;
   out[Lk] = 0;
   return Lk;
+}
+
+/** 2^0 … 2^LIMB_BITS (a table: `**` is a call in the rounding's few bit tests). */
+const POW2 = Float64Array.from({ length: LIMB_BITS + 1 }, (_, k) => 2 ** k);
+
+/** Bit `at` of the integer held in 21-bit limbs. */
+export function bitOf(limbs: Float64Array, at: number): boolean {
+  const j = Math.floor(at / LIMB_BITS);
+  return Math.floor(limbs[j]! / POW2[at - j * LIMB_BITS]!) % 2 === 1;
+}
+
+/** Whether any of bits [0, below) of the integer held in 21-bit limbs is set. */
+export function anyBitBelow(limbs: Float64Array, below: number): boolean {
+  if (below <= 0) return false;
+  const jl = Math.floor(below / LIMB_BITS);
+  for (let j = 0; j < jl; j++) if (limbs[j] !== 0) return true;
+  const r = below - jl * LIMB_BITS;
+  return r > 0 && limbs[jl]! % POW2[r]! !== 0;
 }
 
 /** |R|_{m_i} of the number R in `count` 21-bit limbs, into `out` (length n). */
@@ -126,16 +144,15 @@ export function needsRounding(x: RnsNumber): boolean {
 }
 
 /**
- * Rounds the significand of `z` (0 ≤ X < M/2, eval valid) to at most p bits, to nearest, scaling by 2^k and
- * adding k to the exponent. Relative error ≤ 2^-p/(1 − 2^-24) < 4/√M (see the moduli-set window).
+ * Rounds the significand of `z` (0 ≤ X < M/2, eval valid) to p bits, to nearest with ties to even (X correctly
+ * rounded, as MPFR's RNDN), scaling by 2^k and adding k to the exponent. Relative error ≤ 2^-p < 4/√M.
  * The caller has checked that exp + k stays in range (k ≤ p + 4).
  */
 export function roundSignificand(z: RnsNumber): void {
   const set = z.set;
   const p = set.precision;
-  const k = significandBitsUpper(z) - p;
-  if (k <= 0) return;
-  RNS_STATS.roundings++;
+  const B = significandBitsUpper(z);
+  if (B <= p) return;
   const t = z.tables;
   const n = set.size;
   const xi = t.scratchXi;
@@ -143,11 +160,29 @@ export function roundSignificand(z: RnsNumber): void {
   const f = fracSum(set, xi);
   const K = FRAC.wraps + (f >= 0.75 ? 1 : 0);
   const limbs = t.scratchLimbs;
-  const Lk = lowBits(set, xi, K, k, limbs);
-  // Round bit: bit k−1 of r.
-  const bitPos = k - 1;
-  const limbIndex = Math.floor(bitPos / LIMB_BITS);
-  const roundUp = Math.floor(limbs[limbIndex]! / 2 ** (bitPos - limbIndex * LIMB_BITS)) % 2;
+  // X ≤ 2^B has B bits (or is 2^B) when lo·M ≥ 2^(B−1); else (X just below a power of two) its length is read from
+  // its limbs, so that the rounding keeps p bits, not p − 1.
+  let k = B - p;
+  mulDown(z.lf, z.le, set.MfLo, set.Me);
+  if (!(EXT.f > 0 && EXT.e >= B)) {
+    const count = lowBits(set, xi, K, B + 1, limbs);
+    let j = count - 1;
+    while (j > 0 && limbs[j] === 0) j--;
+    k = (limbs[j] === 0 ? 0 : LIMB_BITS * j + exponentOf(limbs[j]!)) - p;
+    if (k <= 0) return;
+  }
+  RNS_STATS.roundings++;
+  let Lk = lowBits(set, xi, K, k, limbs); // r = X mod 2^k
+  // To nearest, ties to even: the round bit k−1 rounds up when a bit below it is set, or (a tie, rare) when the kept
+  // part is odd — bit k of X, read from X mod 2^(k+1) and cleared again.
+  let roundUp = 0;
+  if (bitOf(limbs, k - 1)) {
+    if (anyBitBelow(limbs, k - 1)) roundUp = 1;
+    else {
+      Lk = lowBits(set, xi, K, k + 1, limbs);
+      if (bitOf(limbs, k)) { roundUp = 1; limbs[Math.floor(k / LIMB_BITS)] -= POW2[k % LIMB_BITS]!; }
+    }
+  }
   const r = t.scratchR;
   residuesOfLimbs(set, limbs, Lk, r);
   const m = set.moduli;
