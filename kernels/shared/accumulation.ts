@@ -60,6 +60,7 @@ export interface Accumulation {
 
 /**
  * γ_n = n·u / (1 − n·u) (Higham, Accuracy and Stability of Numerical Algorithms, Lemma 3.1); ∞ when n·u ≥ 1.
+ * @throws {@link ModprecError} `INVALID_VALUE` when n or u is not a number (a Symbol, a BigInt, a string)
  * @example
  * ```ts
  * import { gamma } from 'modprec';
@@ -70,6 +71,8 @@ export interface Accumulation {
  * @group Kernels
  */
 export function gamma(n: number, u: number): number {
+  if (typeof n !== 'number') fail('INVALID_VALUE', 'n', 'must be a number', n);
+  if (typeof u !== 'number') fail('INVALID_VALUE', 'u', 'must be a number', u);
   const nu = n * u;
   return nu < 1 ? nu / (1 - nu) : Infinity;
 }
