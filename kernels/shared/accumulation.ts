@@ -109,6 +109,9 @@ const accumulations = new Map<string, Accumulation>([[recursiveAccumulation.name
  * @group Kernels
  */
 export function registerAccumulation(a: Accumulation): Accumulation {
+  // registerAccumulation(undefined) threw a TypeError reading its name.
+  if (typeof a !== 'object' || a === null) fail('INVALID_OPTION', 'a', 'must be an accumulation strategy object', a);
+  if (typeof a.name !== 'string' || a.name === '') fail('INVALID_OPTION', 'a.name', 'must be a non-empty string', a.name);
   accumulations.set(a.name, a);
   return a;
 }
