@@ -7,7 +7,7 @@
 import type { Accessor } from '../../accessors/accessor.js';
 import { numberAt, scaleOf } from '../../src/backends/wasm/wasm-storage.js';
 import { findFormat } from '../../src/formats/common/registry.js';
-import { roundToOddDd } from '../../src/formats/convert/round-to-odd.js';
+import { roundPairToOdd } from '../../src/formats/convert/round-to-odd.js';
 import { combineSumsInto, plainOutput } from './combine-sums-cpu.js';
 
 const f = Math.fround;
@@ -30,7 +30,7 @@ export function xValues(x: Accessor<1, any>, n: number, into: Float64Array = new
  */
 export function f32ValueAt(a: Accessor<any, any>, p: number, scale: number): number {
   const raw = a.storage.decode(a.data as never, p) as number | { hi: number; lo: number };
-  const v = typeof raw === 'number' ? f(raw) : f(roundToOddDd(raw.hi, raw.lo));
+  const v = typeof raw === 'number' ? f(raw) : f(roundPairToOdd(raw.hi, raw.lo));
   return a.scale ? f(v * f(scale)) : v;
 }
 

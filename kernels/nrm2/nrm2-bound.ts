@@ -19,23 +19,27 @@
  * @module
  */
 import type { Range } from '../../src/core/range.js';
-import { checkRange, type KernelOptions } from '../shared/kernel-options.js';
+import { checkRange } from '../shared/kernel-options.js';
 import { checkBoundOptions, type BoundBackendOptions } from '../shared/bound-options.js';
-import { asArithmetic } from '../../src/formats/common/registry.js';
-import { gamma, resolveAccumulationIn } from '../shared/accumulation.js';
+import type { ArithmeticFormat } from '../../src/formats/common/format.js';
+import { gamma, type Accumulation } from '../shared/accumulation.js';
+import { checkSize } from '../../src/core/errors.js';
+import { vector } from '../../src/core/vectors.js';
 import { arithmeticLimits, elementReadRoundings, flushableRead, returnedDoubleBound, scaledReadOverflows, scaleUnderflowError, storedMagnitude } from '../shared/bound-terms.js';
 import { checkOptionsObject } from '../../src/backends/backend.js';
-import { checkSize } from '../../src/core/errors.js';
 
 /**
  * The relative part of {@link nrm2Bound} for n elements read exactly (no read roundings, no underflow):
  * ρ + u(1 + ρ) with ρ = β/(1 + √(1 − β)) and β the summation factor (γ_n for the plain loop).
  * @param n - number of elements
- * @param options - `arithmetic` (default fp64) decides u; `accumulation` decides β
+ * @param options - `arithmetic` (default fp64) decides u; `accumulation` decides β; `backend`, `strict` and `threads`
+ *   are checked as nrm2 checks them for an fp64-stored x
  * @returns the relative bound, ≈ (n/2 + 1)·u; ∞ when β ≥ 1
- * @throws {@link ModprecError} `INVALID_SIZE` naming `n` when it is not a non-negative integer; `INVALID_FORMAT` for an
- *   unknown arithmetic, `INVALID_OPTION` for an unknown accumulation or one the kernel refuses in the arithmetic (e.g.
- *   'kahan' in dd), or for options that are not an object
+ * @throws {@link ModprecError} `INVALID_SIZE` for an n that is not a non-negative integer; before computing anything,
+ *   every option error nrm2 raises for an fp64-stored x with the same options (`INVALID_FORMAT` for an unknown
+ *   arithmetic or one the backend cannot run, `INVALID_OPTION` for an unknown accumulation or one the kernel refuses
+ *   in the arithmetic (e.g. 'kahan' in dd, any for backend 'gpu'), a bad `backend` or `strict`, any `threads` (nrm2
+ *   does not split), or options that are not an object), with the same code and parameter
  * @example
  * ```ts
  * import { nrm2RelativeBound } from 'modprec';
@@ -44,12 +48,24 @@ import { checkSize } from '../../src/core/errors.js';
  * ```
  * @group Kernels
  */
-export function nrm2RelativeBound(n: number, options: KernelOptions = {}): number {
+export function nrm2RelativeBound(n: number, options: BoundBackendOptions = {}): number {
   checkOptionsObject(options);
   checkSize('n', n);
-  const ar = asArithmetic(options.arithmetic ?? 'f64', 'options.arithmetic');
+  // The kernel's own option checks, on an empty fp64 vector: the refusals that do not depend on x's storage
+  // (this function has no x; before, it checked arithmetic and accumulation only and accepted e.g. threads).
+  exactOperand ??= vector([]);
+  const { arithmetic: ar, accumulation: acc } = checkBoundOptions(
+    { kernel: 'nrm2', operands: [['x', exactOperand]], cpuOperands: [['x', exactOperand, 'read']], splits: false }, options,
+  );
+  return relativeBound(n, ar, acc);
+}
+
+/** An empty fp64 vector, the x whose call {@link nrm2RelativeBound} checks its options for. */
+let exactOperand: Range<1, any> | undefined;
+
+/** {@link nrm2RelativeBound} of a checked arithmetic and accumulation. */
+function relativeBound(n: number, ar: ArithmeticFormat, acc: Accumulation): number {
   const u = ar.unitRoundoff;
-  const acc = resolveAccumulationIn(options.accumulation, ar);
   const b = acc.bound(n, u);
   const beta = b.ofAbsSum + b.ofResult;
   if (!(beta < 1)) return Infinity;
@@ -112,7 +128,7 @@ export function nrm2Bound(x: Range<1, any>, options: BoundBackendOptions = {}): 
     norm = largest * Math.sqrt(s) * (1 + (n + 6) * 2 ** -52);
   }
   if (!Number.isFinite(norm)) return Infinity;
-  const relative = nrm2RelativeBound(n, { arithmetic: ar, accumulation: acc });
+  const relative = relativeBound(n, ar, acc);
   if (!Number.isFinite(relative)) return Infinity;
   const rootN = Math.sqrt(n);
   const readUnderflow = 2 * reads * readEta * rootN + scaleErrors * (1 + 2 ** -50);

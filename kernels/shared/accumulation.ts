@@ -62,8 +62,8 @@ export interface Accumulation {
  * γ_n = n·u / (1 − n·u) (Higham, Accuracy and Stability of Numerical Algorithms, Lemma 3.1); ∞ when n·u ≥ 1.
  * @param n - the number of roundings, a non-negative number (∞ gives ∞)
  * @param u - the unit roundoff, in [0, 1)
- * @throws {@link ModprecError} `INVALID_SIZE` naming `n` (negative, NaN, not a number), `INVALID_VALUE` naming `u`
- *   (outside [0, 1), not a number): a negative γ would make every bound built on it wrong
+ * @throws {@link ModprecError} `INVALID_SIZE` naming `n` (negative, NaN, not a number: a Symbol, a BigInt, a string),
+ *   `INVALID_VALUE` naming `u` (outside [0, 1), not a number): a negative γ would make every bound built on it wrong
  * @example
  * ```ts
  * import { gamma } from 'modprec';

@@ -24,7 +24,7 @@ import { ddAccumulateStep, ddPairHalf, ddStepScratch, ddStepSetup, type DdStepSc
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
 import { CHUNK, scaleOf, stageVector, wasmStorageNamed, wasmStorageOf, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
 import { DdSplitArray } from '../../src/formats/dd/dd-storage.js';
-import { roundToOddDd } from '../../src/formats/convert/round-to-odd.js';
+import { roundPairToOdd } from '../../src/formats/convert/round-to-odd.js';
 import { updateChunk, wasmUpdate, type UpdateForm } from './update-wasm.js';
 import { isDdOutput, type wasmNumericsOf } from './cpu-backend.js';
 import { plainOutput } from '../gemv/combine-sums-cpu.js';
@@ -63,7 +63,7 @@ function unstage(out: Accessor<1, any>, from: number, count: number, buffer: Arr
     if (split) { split.hi[p] = hi; split.lo[p] = lo; }
     else if (name === 'dd') { data[2 * p] = hi; data[2 * p + 1] = lo; }
     // A double-double result into fp64 or fp32 storage: the dd arithmetic's export (dd-arithmetic.ts).
-    else data[p] = name === 'f32' ? roundToOddDd(hi, raw) : hi - (0 - raw);
+    else data[p] = name === 'f32' ? roundPairToOdd(hi, raw) : hi - (0 - raw);
   }
 }
 

@@ -26,7 +26,7 @@ import { ddAccumulateStep, ddPairHalf, ddStepScratch, ddStepSetup } from '../../
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
 import { CHUNK, stageVector, wasmStorageNamed, wasmStorageOfFormat, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
 import { ddGuardedAdd, ddGuardedDiv, ddGuardedMulAccumulate } from '../../src/formats/dd/guarded.js';
-import { roundToOddDd } from '../../src/formats/convert/round-to-odd.js';
+import { roundPairToOdd } from '../../src/formats/convert/round-to-odd.js';
 import { DdSplitArray } from '../../src/formats/dd/dd-storage.js';
 import type { ArithmeticFormat } from '../../src/formats/common/format.js';
 import { isDdOutput } from '../shared/cpu-backend.js';
@@ -103,7 +103,7 @@ function ddX(x: Accessor<1, any>, ar: ArithmeticFormat): DdX {
   const narrow = data instanceof Float32Array;
   return {
     read: (i, out) => { out[0] = data[at(i)]!; out[1] = 0; },
-    write: (i, hi, lo) => { data[at(i)] = narrow ? roundToOddDd(hi, lo) : hi - (0 - lo); },
+    write: (i, hi, lo) => { data[at(i)] = narrow ? roundPairToOdd(hi, lo) : hi - (0 - lo); },
   };
 }
 

@@ -10,7 +10,7 @@
  */
 import type { Accessor } from '../../accessors/accessor.js';
 import { findFormat } from '../../src/formats/common/registry.js';
-import { roundToOddDd } from '../../src/formats/convert/round-to-odd.js';
+import { roundPairToOdd } from '../../src/formats/convert/round-to-odd.js';
 import { DdSplitArray } from '../../src/formats/dd/dd-storage.js';
 import { isDdOutput } from '../shared/cpu-backend.js';
 import type { ArithmeticFormat } from '../../src/formats/common/format.js';
@@ -29,7 +29,7 @@ export function solveOnX(
   const values = new Float64Array(n), stride = x.strides[0] as number;
   const split = x.data instanceof DdSplitArray ? x.data : undefined, data = x.data as Float64Array;
   const hiAt = (p: number): number => (split ? split.hi[p]! : data[2 * p]!), loAt = (p: number): number => (split ? split.lo[p]! : data[2 * p + 1]!);
-  for (let i = 0, p = x.offset; i < n; i++, p += stride) values[i] = lanes === 'f32' ? roundToOddDd(hiAt(p), loAt(p)) : hiAt(p) + loAt(p);
+  for (let i = 0, p = x.offset; i < n; i++, p += stride) values[i] = lanes === 'f32' ? roundPairToOdd(hiAt(p), loAt(p)) : hiAt(p) + loAt(p);
   const twin = { data: values, storage: findFormat('f64')!.storage, offset: 0, strides: [1] } as unknown as Accessor<1, any>;
   if (!solve(twin)) return false;
   for (let i = 0, p = x.offset; i < n; i++, p += stride) {

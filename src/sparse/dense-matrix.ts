@@ -2,7 +2,7 @@
  * Dense column-major matrices (as in BLAS/LAPACK): `A(i, j)` is `data[i + j·ld]`.
  * @module
  */
-import { fail } from '../core/errors.js';
+import { checkSize, fail } from '../core/errors.js';
 import { checkDimension, checkFloat64Array, checkObject } from './sparse-checks.js';
 
 /**
@@ -54,6 +54,7 @@ export function denseMatrix(parts: DenseMatrix): DenseMatrix {
  * @param cols - number of columns
  * @param ld - leading dimension
  * @returns the minimum storage length
+ * @throws {@link ModprecError} `INVALID_SIZE` for rows or cols, `INVALID_STRIDE` for ld, that is not a non-negative integer
  * @example
  * ```ts
  * import { denseLength } from 'modprec';
@@ -64,5 +65,8 @@ export function denseMatrix(parts: DenseMatrix): DenseMatrix {
  * @group Sparse & IO
  */
 export function denseLength(rows: number, cols: number, ld: number): number {
+  checkSize('rows', rows);
+  checkSize('cols', cols);
+  if (typeof ld !== 'number' || !Number.isSafeInteger(ld) || ld < 0) fail('INVALID_STRIDE', 'ld', 'must be a non-negative integer', ld);
   return rows === 0 || cols === 0 ? 0 : (cols - 1) * ld + rows;
 }

@@ -52,6 +52,19 @@ export interface AccessorLawSubject {
   readonly values?: fc.Arbitrary<number>;
 }
 
+/**
+ * Throws unless `subject` has a string name and make and round functions (an undefined subject threw a TypeError
+ * reading `make`, a subject without make "subject.make is not a function").
+ * @throws {@link ModprecError} `INVALID_OPTION` naming the field
+ */
+function checkSubject(subject: unknown): void {
+  const s = subject as Partial<AccessorLawSubject> | null;
+  if (typeof s !== 'object' || s === null) fail('INVALID_OPTION', 'subject', 'must be an object { name, make, round }', subject);
+  if (typeof s.name !== 'string') fail('INVALID_OPTION', 'subject.name', 'must be a string', s.name);
+  if (typeof s.make !== 'function') fail('INVALID_OPTION', 'subject.make', 'must be a function returning a range', s.make);
+  if (typeof s.round !== 'function') fail('INVALID_OPTION', 'subject.round', 'must be a function (x, index) => number', s.round);
+}
+
 function readNumber(r: RangeLike, index: readonly number[]): number {
   const v = r.get(...index);
   if (typeof v !== 'number') fail('INVALID_VALUE', 'range.get', 'must return numbers for the accessor laws', v);
@@ -132,6 +145,7 @@ function sameNumber(a: number, b: number): boolean {
  * @group Testing
  */
 export function accessorLaws(subject: AccessorLawSubject): Law[] {
+  checkSubject(subject);
   const shape = shapeOf(subject.make());
   if (shape.some((n) => n === 0)) fail('INVALID_SIZE', 'subject.make()', 'must return a non-empty range', shape);
   const indices = allIndices(shape);

@@ -215,7 +215,7 @@ export function doubleRoundingCasesOf(
   via: BinaryFormatLike = 'f32',
 ): fc.Arbitrary<DoubleRoundingCase> {
   const f = resolveBinaryFormat(format);
-  const v = resolveBinaryFormat(via);
+  const v = resolveBinaryFormat(via, 'via');
   const pv = v.significandBits;
   if (pv < f.significandBits + 1 || pv > 43) fail('INVALID_FORMAT', 'via.significandBits', `must be in [${f.significandBits + 1}, 43]`, pv);
   if (v.minExponent > f.minExponent || v.minExponent - pv - 9 < -1074) {

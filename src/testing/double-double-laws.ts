@@ -48,6 +48,7 @@ function twoSum(a: number, b: number): DoubleDoubleSample {
  * @group Testing
  */
 export function doubleDoubles(options: { minExponent?: number; maxExponent?: number } = {}): fc.Arbitrary<DoubleDoubleSample> {
+  if (typeof options !== 'object' || options === null) fail('INVALID_OPTION', 'options', 'must be an object', options);
   const low = options.minExponent ?? -60;
   const high = options.maxExponent ?? 60;
   if (!Number.isInteger(low) || !Number.isInteger(high) || low > high || low < -960 || high > 1020) {
@@ -109,6 +110,7 @@ export function lawDoubleDoubleExport(
   exportDd: (hi: number, lo: number) => number,
 ): fc.IPropertyWithHooks<[DoubleDoubleSample]> {
   const f: BinaryFormatParameters = resolveBinaryFormat(format);
+  if (typeof exportDd !== 'function') fail('INVALID_OPTION', 'exportDd', 'must be a function (hi, lo) => number', exportDd);
   const name = typeof format === 'string' ? format : ((format as { name?: string }).name ?? 'format');
   return fc.property(doubleDoublesNearTiesOf(f), ({ hi, lo }) => {
     const got = exportDd(hi, lo);

@@ -10,7 +10,7 @@
  */
 import { fail } from '../core/errors.js';
 import type { BinaryFormatParameters } from '../formats/convert/binary-parameters.js';
-import { type Rational, ZERO, absRational, divRational, mulRational, rational, subRational } from './rational.js';
+import { type Rational, ZERO, absRational, checkRational, divRational, mulRational, rational, subRational } from './rational.js';
 import { roundRationalToDouble, roundRationalToFormat } from './round-rational.js';
 
 const F64 = new Float64Array(1);
@@ -18,6 +18,40 @@ const U64 = new BigUint64Array(F64.buffer);
 const MANTISSA_MASK = (1n << 52n) - 1n;
 
 /** A finite double as integer significand and exponent: value = significand·2^exponent. */
+/**
+ * Throws unless `value` is array-like (an object with a non-negative integer length): undefined threw a TypeError
+ * reading its length, and a number or a plain object summed nothing.
+ * @throws {@link ModprecError} `INVALID_VALUE` naming `parameter`
+ */
+function checkArrayLike(parameter: string, value: unknown): void {
+  const length = (value as { length?: unknown } | null)?.length;
+  if (typeof value !== 'object' || value === null || typeof length !== 'number' || !Number.isSafeInteger(length) || length < 0) {
+    fail('INVALID_VALUE', parameter, 'must be an array', value);
+  }
+}
+
+/**
+ * Checks what {@link exactTriangularSolve} reads: lower and unit booleans, T's rows i < n as arrays and T[i][j] (the
+ * triangle, the diagonal unless unit) and b[i] as rationals, each named.
+ * @throws {@link ModprecError} `INVALID_OPTION` (lower, unit), `INVALID_VALUE` (T, b entries)
+ */
+function checkTriangle(T: unknown, b: ArrayLike<unknown>, lower: unknown, unit: unknown): void {
+  if (typeof lower !== 'boolean') fail('INVALID_OPTION', 'lower', 'must be a boolean', lower);
+  if (typeof unit !== 'boolean') fail('INVALID_OPTION', 'unit', 'must be a boolean', unit);
+  checkArrayLike('T', T);
+  const n = b.length;
+  const rows = T as ArrayLike<ArrayLike<unknown>>;
+  if (rows.length < n) fail('DIMENSION_MISMATCH', 'T', `must have b.length = ${n} rows`, `${rows.length} rows`);
+  for (let i = 0; i < n; i++) {
+    checkRational(`b[${i}]`, b[i]);
+    checkArrayLike(`T[${i}]`, rows[i]);
+    const from = lower ? 0 : unit ? i + 1 : i;
+    const to = lower ? (unit ? i : i + 1) : n;
+    if (rows[i]!.length < to) fail('DIMENSION_MISMATCH', `T[${i}]`, `must have at least ${to} entries`, `${rows[i]!.length} entries`);
+    for (let j = from; j < to; j++) checkRational(`T[${i}][${j}]`, rows[i]![j]);
+  }
+}
+
 interface Dyadic {
   significand: bigint;
   exponent: number;
@@ -49,7 +83,12 @@ function decompose(parameter: string, x: number): Dyadic {
  * @group Testing
  */
 export function exactOf(x: number): Rational {
-  const { significand, exponent } = decompose('x', x);
+  return exactOfNamed('x', x);
+}
+
+/** {@link exactOf}, naming `parameter` when x is not a finite number. */
+function exactOfNamed(parameter: string, x: number): Rational {
+  const { significand, exponent } = decompose(parameter, x);
   return exponent >= 0 ? rational(significand << BigInt(exponent)) : rational(significand, 1n << BigInt(-exponent));
 }
 
@@ -68,6 +107,7 @@ export function exactOf(x: number): Rational {
  * @group Testing
  */
 export function exactSum(xs: ArrayLike<number>): Rational {
+  checkArrayLike('xs', xs);
   // Accumulate an integer count of 2^−1074 units: shifts and adds only, no reductions per term.
   let units = 0n;
   for (let i = 0; i < xs.length; i++) {
@@ -93,6 +133,8 @@ export function exactSum(xs: ArrayLike<number>): Rational {
  * @group Testing
  */
 export function exactDot(x: ArrayLike<number>, y: ArrayLike<number>): Rational {
+  checkArrayLike('x', x);
+  checkArrayLike('y', y);
   if (x.length !== y.length) {
     fail('DIMENSION_MISMATCH', 'y', `must have the length of x (${x.length})`, `length ${y.length}`);
   }
@@ -125,7 +167,9 @@ export function exactDot(x: ArrayLike<number>, y: ArrayLike<number>): Rational {
  * @group Testing
  */
 export function exactTriangularSolve(T: readonly (readonly Rational[])[], b: readonly Rational[], lower: boolean, unit: boolean): Rational[] {
+  checkArrayLike('b', b);
   const n = b.length;
+  checkTriangle(T, b, lower, unit);
   const x: Rational[] = new Array<Rational>(n);
   for (let k = 0; k < n; k++) {
     const i = lower ? k : n - 1 - k;
@@ -155,7 +199,8 @@ export function exactTriangularSolve(T: readonly (readonly Rational[])[], b: rea
  * @group Testing
  */
 export function absoluteError(computed: number, exact: Rational): Rational {
-  return absRational(subRational(exactOf(computed), exact));
+  checkRational('exact', exact);
+  return absRational(subRational(exactOfNamed('computed', computed), exact));
 }
 
 /**
@@ -174,6 +219,7 @@ export function absoluteError(computed: number, exact: Rational): Rational {
  * @group Testing
  */
 export function relativeError(computed: number, exact: Rational): number {
+  checkRational('exact', exact);
   const error = absoluteError(computed, exact);
   if (exact.num === 0n) return error.num === 0n ? 0 : Infinity;
   return roundRationalToDouble(divRational(error, absRational(exact)));
@@ -197,6 +243,7 @@ export function relativeError(computed: number, exact: Rational): number {
  * @group Testing
  */
 export function oracleRoundToFormat(x: number, format: BinaryFormatParameters): number {
+  if (typeof x !== 'number') fail('INVALID_VALUE', 'x', 'must be a number', x);
   if (x !== x) return NaN;
   if (x === 0 || x === Infinity || x === -Infinity) {
     roundRationalToFormat(ZERO, format); // still validate the format

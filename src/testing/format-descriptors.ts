@@ -115,8 +115,9 @@ const BY_NAME: Record<BinaryFormatName, BinaryFormatDescriptor> = {
  * Resolves a format name to its built-in descriptor; passes parameters through.
  *
  * @param format - `'f64' | 'f32' | 'f16' | 'bf16'` or format parameters
+ * @param parameter - the name errors give to `format` (default `'format'`)
  * @returns the parameters (a full descriptor for a name)
- * @throws {@link ModprecError} `INVALID_FORMAT` for an unknown name
+ * @throws {@link ModprecError} `INVALID_FORMAT` naming `parameter` for an unknown name or a format that is not an object
  * @example
  * ```ts
  * import { resolveBinaryFormat } from 'modprec/testing';
@@ -126,11 +127,15 @@ const BY_NAME: Record<BinaryFormatName, BinaryFormatDescriptor> = {
  * ```
  * @group Testing
  */
-export function resolveBinaryFormat(format: BinaryFormatLike): BinaryFormatParameters {
+export function resolveBinaryFormat(format: BinaryFormatLike, parameter = 'format'): BinaryFormatParameters {
   if (typeof format === 'string') {
     const found = BY_NAME[format];
-    if (found === undefined) fail('INVALID_FORMAT', 'format', `must be one of ${Object.keys(BY_NAME).join(', ')}`, format);
+    if (found === undefined) fail('INVALID_FORMAT', parameter, `must be one of ${Object.keys(BY_NAME).join(', ')}`, format);
     return found;
+  }
+  // An undefined or null format threw a TypeError destructuring its fields in every arbitrary taking one.
+  if (typeof format !== 'object' || format === null) {
+    fail('INVALID_FORMAT', parameter, `must be one of ${Object.keys(BY_NAME).join(', ')} or { significandBits, minExponent, maxExponent }`, format);
   }
   return format;
 }

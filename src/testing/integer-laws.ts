@@ -36,6 +36,11 @@ function checkIntegerDescriptor(format: IntegerFormatDescriptor): IntegerFormatD
  * @group Testing
  */
 export function oracleRoundToInteger(format: IntegerFormatDescriptor, x: number): number {
+  const f = format as Partial<IntegerFormatDescriptor> | null;
+  if (typeof f !== 'object' || f === null || !Number.isSafeInteger(f.min) || !Number.isSafeInteger(f.max) || typeof f.nanValue !== 'number') {
+    fail('INVALID_FORMAT', 'format', 'must be an integer format descriptor with integer min and max and a nanValue', format);
+  }
+  if (typeof x !== 'number') fail('INVALID_VALUE', 'x', 'must be a number', x);
   if (x !== x) return format.nanValue;
   if (x === Infinity) return format.max;
   if (x === -Infinity) return format.min;

@@ -4,6 +4,7 @@
  * @module
  */
 import fc from 'fast-check';
+import { fail } from '../core/errors.js';
 
 /**
  * fast-check parameters the law runners pass through.
@@ -76,6 +77,14 @@ export function lawOf<Ts>(subject: string, name: string, property: fc.IProperty<
  * @group Testing
  */
 export function checkLaws(laws: readonly Law[], options?: LawRunOptions): void {
+  // Checked before any law runs: a law that is not one would otherwise fail midway, after the others ran.
+  if (!Array.isArray(laws)) fail('INVALID_OPTION', 'laws', 'must be an array of laws (lawOf, storageConversionLaws …)', laws);
+  laws.forEach((law: unknown, i) => {
+    if (typeof (law as Partial<Law> | null)?.check !== 'function') fail('INVALID_OPTION', `laws[${i}]`, 'must be a law { name, check }', law);
+  });
+  if (options !== undefined && (typeof options !== 'object' || options === null)) {
+    fail('INVALID_OPTION', 'options', 'must be an object of run options', options);
+  }
   for (const law of laws) law.check(options);
 }
 

@@ -56,6 +56,8 @@ function gcd(a: bigint, b: bigint): bigint {
  * @group Testing
  */
 export function rational(num: bigint, den: bigint = 1n): Rational {
+  if (typeof num !== 'bigint') fail('INVALID_VALUE', 'num', 'must be a bigint', num);
+  if (typeof den !== 'bigint') fail('INVALID_VALUE', 'den', 'must be a bigint', den);
   if (den === 0n) fail('INVALID_VALUE', 'den', 'must be nonzero', den);
   if (den < 0n) {
     num = -num;
@@ -71,6 +73,21 @@ export function rational(num: bigint, den: bigint = 1n): Rational {
   }
   const g = gcd(num, den);
   return { num: num / g, den: den / g };
+}
+
+/** Largest |k| of {@link powerOfTwo}: 2^k must fit V8's largest BigInt (2^30 bits). */
+const MAX_SHIFT = 2 ** 30 - 2;
+
+/**
+ * Throws unless `r` is a {@link Rational}: an object with a bigint `num` and a positive bigint `den` (an undefined or
+ * number-valued one threw a TypeError, "Cannot read properties of undefined" or "Cannot mix BigInt and other types").
+ * @throws {@link ModprecError} `INVALID_VALUE` naming `parameter`
+ */
+export function checkRational(parameter: string, r: unknown): asserts r is Rational {
+  const q = r as Partial<Rational> | null;
+  if (typeof q !== 'object' || q === null || typeof q.num !== 'bigint' || typeof q.den !== 'bigint' || q.den <= 0n) {
+    fail('INVALID_VALUE', parameter, 'must be a rational { num, den } of bigints with den > 0', r);
+  }
 }
 
 /**
@@ -93,6 +110,8 @@ export const ZERO: Rational = Object.freeze({ num: 0n, den: 1n });
  * @group Testing
  */
 export function addRational(a: Rational, b: Rational): Rational {
+  checkRational('a', a);
+  checkRational('b', b);
   if (a.den === b.den) return rational(a.num + b.num, a.den);
   return rational(a.num * b.den + b.num * a.den, a.den * b.den);
 }
@@ -111,6 +130,8 @@ export function addRational(a: Rational, b: Rational): Rational {
  * @group Testing
  */
 export function subRational(a: Rational, b: Rational): Rational {
+  checkRational('a', a);
+  checkRational('b', b);
   return addRational(a, { num: -b.num, den: b.den });
 }
 
@@ -128,6 +149,8 @@ export function subRational(a: Rational, b: Rational): Rational {
  * @group Testing
  */
 export function mulRational(a: Rational, b: Rational): Rational {
+  checkRational('a', a);
+  checkRational('b', b);
   return rational(a.num * b.num, a.den * b.den);
 }
 
@@ -146,6 +169,8 @@ export function mulRational(a: Rational, b: Rational): Rational {
  * @group Testing
  */
 export function divRational(a: Rational, b: Rational): Rational {
+  checkRational('a', a);
+  checkRational('b', b);
   if (b.num === 0n) fail('INVALID_VALUE', 'b', 'must be a nonzero divisor', 0);
   return rational(a.num * b.den, a.den * b.num);
 }
@@ -163,6 +188,7 @@ export function divRational(a: Rational, b: Rational): Rational {
  * @group Testing
  */
 export function negRational(a: Rational): Rational {
+  checkRational('a', a);
   return { num: -a.num, den: a.den };
 }
 
@@ -179,6 +205,7 @@ export function negRational(a: Rational): Rational {
  * @group Testing
  */
 export function absRational(a: Rational): Rational {
+  checkRational('a', a);
   return a.num < 0n ? { num: -a.num, den: a.den } : a;
 }
 
@@ -196,6 +223,8 @@ export function absRational(a: Rational): Rational {
  * @group Testing
  */
 export function compareRational(a: Rational, b: Rational): -1 | 0 | 1 {
+  checkRational('a', a);
+  checkRational('b', b);
   const d = a.num * b.den - b.num * a.den;
   return d < 0n ? -1 : d > 0n ? 1 : 0;
 }
@@ -214,6 +243,7 @@ export function compareRational(a: Rational, b: Rational): -1 | 0 | 1 {
  * @group Testing
  */
 export function signRational(a: Rational): -1 | 0 | 1 {
+  checkRational('a', a);
   return a.num < 0n ? -1 : a.num > 0n ? 1 : 0;
 }
 
@@ -230,6 +260,10 @@ export function signRational(a: Rational): -1 | 0 | 1 {
  * @group Testing
  */
 export function powerOfTwo(k: number): Rational {
+  // 2^(2^30) is beyond V8's largest BigInt (a RangeError), and a non-integer k threw converting to BigInt.
+  if (typeof k !== 'number' || !Number.isInteger(k) || Math.abs(k) > MAX_SHIFT) {
+    fail('INVALID_VALUE', 'k', `must be an integer in [−${MAX_SHIFT}, ${MAX_SHIFT}]`, k);
+  }
   return k >= 0 ? { num: 1n << BigInt(k), den: 1n } : { num: 1n, den: 1n << BigInt(-k) };
 }
 
@@ -247,5 +281,6 @@ export function powerOfTwo(k: number): Rational {
  * @group Testing
  */
 export function rationalToString(a: Rational): string {
+  checkRational('a', a);
   return a.den === 1n ? `${a.num}` : `${a.num}/${a.den}`;
 }

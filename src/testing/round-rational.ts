@@ -12,7 +12,7 @@ import { fail } from '../core/errors.js';
 import { bitLength } from '../core/bit-length.js';
 import type { BinaryFormatParameters } from '../formats/convert/binary-parameters.js';
 import type { Rational } from './rational.js';
-import { rational } from './rational.js';
+import { checkRational, rational } from './rational.js';
 
 /**
  * Precision and (optional) lower exponent bound for {@link roundRationalExact}.
@@ -43,6 +43,8 @@ export interface RoundingPrecision {
  * @group Testing
  */
 export function roundRationalExact(q: Rational, precision: RoundingPrecision): Rational {
+  checkRational('q', q);
+  if (typeof precision !== 'object' || precision === null) fail('INVALID_FORMAT', 'precision', 'must be { significandBits, minExponent? }', precision);
   const p = precision.significandBits;
   if (!Number.isInteger(p) || p < 1) fail('INVALID_FORMAT', 'precision.significandBits', 'must be a positive integer', p);
   const emin = precision.minExponent ?? -Infinity;
@@ -79,6 +81,10 @@ export function roundRationalExact(q: Rational, precision: RoundingPrecision): R
  * @group Testing
  */
 export function roundRationalToFormat(q: Rational, format: BinaryFormatParameters): number {
+  checkRational('q', q);
+  if (typeof format !== 'object' || format === null) {
+    fail('INVALID_FORMAT', 'format', 'must be { significandBits, minExponent, maxExponent }', format);
+  }
   const { significandBits: p, minExponent: emin, maxExponent: emax } = format;
   if (!Number.isInteger(p) || p < 1 || p > 53) fail('INVALID_FORMAT', 'format.significandBits', 'must be an integer in [1, 53]', p);
   if (!Number.isInteger(emin) || emin < -1022) fail('INVALID_FORMAT', 'format.minExponent', 'must be an integer ≥ −1022', emin);
@@ -112,6 +118,7 @@ const DOUBLE: BinaryFormatParameters = { significandBits: 53, minExponent: -1022
  * @group Testing
  */
 export function roundRationalToDouble(q: Rational): number {
+  checkRational('q', q);
   return roundRationalToFormat(q, DOUBLE);
 }
 
@@ -130,6 +137,7 @@ export function roundRationalToDouble(q: Rational): number {
  * @group Testing
  */
 export function roundRationalToInteger(q: Rational): bigint {
+  checkRational('q', q);
   // BigInt division truncates towards zero; work on |q| and restore the sign (RNE is symmetric).
   const negative = q.num < 0n;
   const a = negative ? -q.num : q.num;

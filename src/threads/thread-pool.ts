@@ -187,6 +187,9 @@ async function startWorker(url: URL | string, slot: number, slots: number, contr
   return [{ post: (m) => w.postMessage(m), terminate: async () => w.terminate() }, registry];
 }
 
+/** Most threads a pool takes: far above any machine's cores, far below what would exhaust memory starting workers. */
+const MAX_THREADS = 1024;
+
 /**
  * Starts a pool that CPU kernels split large calls over: pass it as `options.threads` to DOT, ASUM, GEMV, ELL SpMV,
  * AXPY, WAXPBY or SCAL. The calling thread counts as one of the `threads` (it runs part 0 and waits for the rest), so
@@ -195,7 +198,7 @@ async function startWorker(url: URL | string, slot: number, slots: number, contr
  * @param threads - threads per call, the calling one included (an integer ≥ 1)
  * @param options - see {@link ThreadPoolOptions}
  * @returns a promise of the pool, once every worker has loaded the library
- * @throws {@link modprec!ModprecError} `INVALID_SIZE` naming `threads`; `INVALID_OPTION` naming `threads` where
+ * @throws {@link modprec!ModprecError} `INVALID_SIZE` naming `threads` (not an integer in [1, 1024]); `INVALID_OPTION` naming `threads` where
  *   SharedArrayBuffer is missing (a browser page that is not cross-origin isolated), `options` when it is not an
  *   object, `options.minWorkPerThread` for a non-positive value
  * @example
@@ -211,7 +214,10 @@ async function startWorker(url: URL | string, slot: number, slots: number, contr
  * @group Threads
  */
 export async function createThreadPool(threads: number, options: ThreadPoolOptions = {}): Promise<ThreadPool> {
-  if (!Number.isInteger(threads) || threads < 1) fail('INVALID_SIZE', 'threads', 'must be an integer ≥ 1', threads);
+  // A huge count threw a RangeError sizing the control buffer, and thousands of workers would start before failing.
+  if (!Number.isInteger(threads) || threads < 1 || threads > MAX_THREADS) {
+    fail('INVALID_SIZE', 'threads', `must be an integer in [1, ${MAX_THREADS}]`, threads);
+  }
   if (typeof SharedArrayBuffer === 'undefined') fail('INVALID_OPTION', 'threads', 'needs SharedArrayBuffer (a browser page must be cross-origin isolated)');
   // As the kernels' options: createThreadPool(2, null) threw a TypeError reading minWorkPerThread.
   if (typeof options !== 'object' || options === null) fail('INVALID_OPTION', 'options', 'must be an object', options);

@@ -6,7 +6,7 @@
  */
 import { typedArrayStorage } from '../common/typed-array-storage.js';
 import { builtinGpuStorage, BUILTIN_STORAGE_GPU_FACTS } from '../common/gpu-facts.js';
-import { bf16BitsFromNumber, numberFromBf16Bits } from '../convert/bf16.js';
+import { decodeBf16, encodeBf16 } from '../convert/bf16.js';
 import { decodeTable } from '../f16/f16.js';
 
 /**
@@ -16,6 +16,6 @@ import { decodeTable } from '../f16/f16.js';
 export const bf16Storage = builtinGpuStorage(typedArrayStorage<Uint16Array>({
   name: 'bf16', array: Uint16Array, significandBits: 8, unitRoundoff: 2 ** -8, isInteger: false,
   maxValue: 3.3895313892515355e38,
-  encodeHelper: { name: 'bf16Encode', fn: bf16BitsFromNumber },
-  decodeHelper: { name: 'bf16Table', fn: numberFromBf16Bits, table: decodeTable(numberFromBf16Bits) },
+  encodeHelper: { name: 'bf16Encode', fn: encodeBf16 },
+  decodeHelper: { name: 'bf16Table', fn: decodeBf16, table: decodeTable(decodeBf16) },
 }), BUILTIN_STORAGE_GPU_FACTS.bf16);

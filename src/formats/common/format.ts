@@ -206,6 +206,7 @@ export function numberRegister(name: string): Register {
 }
 
 import type { GpuArithmeticPart, GpuStoragePart } from './gpu-part.js';
+import { fail } from '../../core/errors.js';
 
 /**
  * What generated code may call on a value of kind `mp` (a multiple-precision scratch object).
@@ -257,6 +258,11 @@ export function registerOfKind(kind: ValueKind, base: string): Register {
  * @group Formats
  */
 export function declareStorageRegister(storage: StorageFormat, r: Register): string {
+  // Undefined arguments threw TypeErrors reading `kind`; a register's names go into generated source.
+  if (typeof storage !== 'object' || storage === null) fail('INVALID_FORMAT', 'storage', 'must be a storage format', storage);
+  if (typeof r !== 'object' || r === null || !Array.isArray(r.names) || !r.names.every((n) => typeof n === 'string')) {
+    fail('INVALID_OPTION', 'r', 'must be a register { kind, names } (numberRegister, registerOfKind)', r);
+  }
   if (r.kind === 'mp') {
     if (!storage.emitDeclare) throw new Error(`storage format ${storage.name} of kind mp has no emitDeclare`);
     return storage.emitDeclare(r);

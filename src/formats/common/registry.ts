@@ -34,7 +34,8 @@ const registry = new Map<string, Format>();
 
 /**
  * Adds a format to the registry (or extends an entry with a storage or arithmetic it lacked).
- * @throws {@link ModprecError} `INVALID_FORMAT` when a different codec is already registered under the name
+ * @throws {@link ModprecError} `INVALID_FORMAT` when a different codec is already registered under the name, or naming
+ *   `format` / `format.name` for a format that is not an object or a name that is not a non-empty string
  * @example
  * ```ts
  * import { vector, registerFormat, asStorage, asArithmetic } from 'modprec';
@@ -47,6 +48,9 @@ const registry = new Map<string, Format>();
  * @group Formats
  */
 export function registerFormat<T>(format: Format<T>): Format<T> {
+  // registerFormat(undefined) threw a TypeError reading its name; a format without a name was registered as undefined.
+  if (typeof format !== 'object' || format === null) fail('INVALID_FORMAT', 'format', 'must be { name, storage?, arithmetic? }', format);
+  if (typeof format.name !== 'string' || format.name === '') fail('INVALID_FORMAT', 'format.name', 'must be a non-empty string', format.name);
   const old = registry.get(format.name);
   if (old && ((old.storage && format.storage && old.storage !== format.storage) ||
     (old.arithmetic && format.arithmetic && old.arithmetic !== format.arithmetic))) {

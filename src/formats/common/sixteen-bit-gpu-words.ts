@@ -5,14 +5,14 @@
  * @module
  */
 import type { GpuPartRegister, GpuStoragePart } from './gpu-part.js';
-import { bf16BitsFromNumber, numberFromBf16Bits } from '../convert/bf16.js';
-import { f16BitsFromNumber, numberFromF16Bits } from '../convert/f16.js';
+import { decodeBf16, encodeBf16 } from '../convert/bf16.js';
+import { decodeF16, encodeF16 } from '../convert/f16.js';
 import { bitsForNarrowing, fourRegisters } from './gpu-word-reads.js';
 
 function sixteenBit(name: 'f16' | 'bf16'): GpuStoragePart {
   // The core's exact host conversions (round to nearest even, NaN kept).
-  const toBits = name === 'f16' ? f16BitsFromNumber : bf16BitsFromNumber;
-  const fromBits = name === 'f16' ? numberFromF16Bits : numberFromBf16Bits;
+  const toBits = name === 'f16' ? encodeF16 : encodeBf16;
+  const fromBits = name === 'f16' ? decodeF16 : decodeBf16;
   const p = name === 'f16' ? 11 : 8;
   return {
     name,

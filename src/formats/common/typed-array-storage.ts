@@ -5,6 +5,7 @@
  */
 import type { StorageFormat, Register } from './format.js';
 import type { GpuStoragePart } from './gpu-part.js';
+import { fail } from '../../core/errors.js';
 
 /** A typed array constructor modprec stores numbers in. */
 export type NumericArrayConstructor =
@@ -52,6 +53,10 @@ export interface TypedArrayStorageSpec<A extends ArrayLike<number>> {
 export function typedArrayStorage<A extends ArrayLike<number> & { [i: number]: number }>(
   spec: TypedArrayStorageSpec<A>,
 ): StorageFormat<A, number> {
+  // typedArrayStorage(undefined) threw a TypeError reading `array`; a missing constructor failed at the first allocation.
+  if (typeof spec !== 'object' || spec === null) fail('INVALID_FORMAT', 'spec', 'must be a typed-array storage description', spec);
+  if (typeof spec.name !== 'string') fail('INVALID_FORMAT', 'spec.name', 'must be a string', spec.name);
+  if (typeof spec.array !== 'function') fail('INVALID_FORMAT', 'spec.array', 'must be a typed array constructor', spec.array);
   const Ctor = spec.array;
   const enc = spec.encodeHelper;
   const dec = spec.decodeHelper;

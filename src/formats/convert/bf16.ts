@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { fail } from '../../core/errors.js';
 import { signBitOf } from './bit-views.js';
 
 // Scratch views of one binary32, local to this module: V8 folds a module's own constants into
@@ -33,6 +34,7 @@ export const BF16_QUIET_NAN_BITS = 0x7fc0;
  *
  * @param x - any number
  * @returns the double equal to x correctly rounded to bfloat16
+ * @throws {@link ModprecError} `INVALID_VALUE` when x is not a number (a Symbol, a BigInt, a string)
  * @example
  * ```ts
  * import { roundToBf16 } from 'modprec';
@@ -43,6 +45,7 @@ export const BF16_QUIET_NAN_BITS = 0x7fc0;
  * @group Formats
  */
 export function roundToBf16(x: number): number {
+  if (typeof x !== 'number') fail('INVALID_VALUE', 'x', 'must be a number', x);
   const a = Math.abs(x);
   if (a >= MIN_NORMAL) {
     if (a >= OVERFLOW_THRESHOLD) return x > 0 ? Infinity : -Infinity;
@@ -61,6 +64,7 @@ export function roundToBf16(x: number): number {
  *
  * @param x - any number
  * @returns an unsigned 16-bit integer; NaN gives {@link BF16_QUIET_NAN_BITS} with NaN's sign bit (0xffc0 for a negative NaN)
+ * @throws {@link ModprecError} `INVALID_VALUE` when x is not a number (a Symbol, a BigInt, a string)
  * @example
  * ```ts
  * import { bf16BitsFromNumber } from 'modprec';
@@ -70,6 +74,31 @@ export function roundToBf16(x: number): number {
  * @group Formats
  */
 export function bf16BitsFromNumber(x: number): number {
+  if (typeof x !== 'number') fail('INVALID_VALUE', 'x', 'must be a number', x);
+  return encodeBf16(x);
+}
+
+/**
+ * The value of a bfloat16 bit pattern.
+ *
+ * @param bits - the pattern; only its low 16 bits are used
+ * @returns the exact double value (NaN for every NaN pattern, −0 for 0x8000)
+ * @throws {@link ModprecError} `INVALID_VALUE` when bits is not a number (a Symbol, a BigInt, a string)
+ * @example
+ * ```ts
+ * import { numberFromBf16Bits } from 'modprec';
+ *
+ * numberFromBf16Bits(0x3f80); // 1
+ * ```
+ * @group Formats
+ */
+export function numberFromBf16Bits(bits: number): number {
+  if (typeof bits !== 'number') fail('INVALID_VALUE', 'bits', 'must be a number', bits);
+  return decodeBf16(bits);
+}
+
+/** {@link bf16BitsFromNumber} without the argument check: the bf16 storage's per-element write (its operands are numbers). */
+export function encodeBf16(x: number): number {
   // The rounding of roundToBf16, fused with the bit extraction.
   const a = Math.abs(x);
   if (a >= MIN_NORMAL) {
@@ -87,20 +116,8 @@ export function bf16BitsFromNumber(x: number): number {
   return (signBitOf(x) << 15) | BF16_QUIET_NAN_BITS; // NaN: rare, so the slow sign read is fine
 }
 
-/**
- * The value of a bfloat16 bit pattern.
- *
- * @param bits - the pattern; only its low 16 bits are used
- * @returns the exact double value (NaN for every NaN pattern, −0 for 0x8000)
- * @example
- * ```ts
- * import { numberFromBf16Bits } from 'modprec';
- *
- * numberFromBf16Bits(0x3f80); // 1
- * ```
- * @group Formats
- */
-export function numberFromBf16Bits(bits: number): number {
+/** {@link numberFromBf16Bits} without the argument check: the bf16 storage's per-element read (its operands are numbers). */
+export function decodeBf16(bits: number): number {
   U32_OF_F32[0] = (bits & 0xffff) << 16;
   return F32[0]!;
 }

@@ -79,6 +79,8 @@ export interface BinaryFormatLimits {
  * @group Formats
  */
 export function checkBinaryFormatParameters(parameter: string, params: BinaryFormatParameters): BinaryFormatParameters {
+  // The name goes into template strings below (a Symbol threw a TypeError there).
+  if (typeof parameter !== 'string') fail('INVALID_OPTION', 'parameter', 'must be a string (the name errors give)', parameter);
   const { significandBits: p, minExponent: emin, maxExponent: emax } = params ?? ({} as BinaryFormatParameters);
   if (!Number.isInteger(p) || p < 2 || p > 52) fail('INVALID_FORMAT', `${parameter}.significandBits`, 'must be an integer in [2, 52]', p);
   if (!Number.isInteger(emin) || emin < -1022) fail('INVALID_FORMAT', `${parameter}.minExponent`, 'must be an integer ≥ −1022', emin);

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { fail } from '../../core/errors.js';
 import { F64, HIGH_WORD, LOW_WORD, U32_OF_F64 } from './bit-views.js';
 
 const MIN_SUBNORMAL = 2 ** -1074;
@@ -32,6 +33,7 @@ function stepMagnitude(x: number, up: boolean): number {
  * @param x - any number
  * @returns nextUp(x); nextUp(±0) = 2^−1074, nextUp(−2^−1074) = −0, nextUp(max) = Infinity,
  *   nextUp(Infinity) = Infinity, nextUp(−Infinity) = −Number.MAX_VALUE, NaN for NaN
+ * @throws {@link ModprecError} `INVALID_VALUE` when x is not a number (a Symbol, a BigInt, a string)
  * @example
  * ```ts
  * import { nextUp } from 'modprec';
@@ -41,6 +43,7 @@ function stepMagnitude(x: number, up: boolean): number {
  * @group Formats
  */
 export function nextUp(x: number): number {
+  if (typeof x !== 'number') fail('INVALID_VALUE', 'x', 'must be a number', x);
   if (x !== x || x === Infinity) return x;
   if (x === 0) return MIN_SUBNORMAL;
   if (x === -MIN_SUBNORMAL) return -0;
@@ -52,6 +55,7 @@ export function nextUp(x: number): number {
  *
  * @param x - any number
  * @returns nextDown(x) = −nextUp(−x)
+ * @throws {@link ModprecError} `INVALID_VALUE` when x is not a number (a Symbol, a BigInt, a string)
  * @example
  * ```ts
  * import { nextDown } from 'modprec';
@@ -61,6 +65,7 @@ export function nextUp(x: number): number {
  * @group Formats
  */
 export function nextDown(x: number): number {
+  if (typeof x !== 'number') fail('INVALID_VALUE', 'x', 'must be a number', x);
   return -nextUp(-x);
 }
 
@@ -70,6 +75,7 @@ export function nextDown(x: number): number {
  * @param x - any number
  * @returns nextUp(|x|) − |x| for finite x, so ulp(1) = 2^−52, ulp(±0) = 2^−1074 and
  *   ulp(Number.MAX_VALUE) = 2^971 (the gap to the would-be next value); Infinity for ±Infinity, NaN for NaN
+ * @throws {@link ModprecError} `INVALID_VALUE` when x is not a number (a Symbol, a BigInt, a string)
  * @example
  * ```ts
  * import { ulp } from 'modprec';
@@ -80,6 +86,7 @@ export function nextDown(x: number): number {
  * @group Formats
  */
 export function ulp(x: number): number {
+  if (typeof x !== 'number') fail('INVALID_VALUE', 'x', 'must be a number', x);
   const a = Math.abs(x);
   if (a !== a || a === Infinity) return a;
   if (a === Number.MAX_VALUE) return 2 ** 971;

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { fail } from '../../core/errors.js';
 import { signBitOf } from './bit-views.js';
 
 // Scratch views of one binary32, local to this module: V8 folds a module's own constants into
@@ -32,6 +33,7 @@ export const F16_QUIET_NAN_BITS = 0x7e00;
  *
  * @param x - any number
  * @returns the double equal to x correctly rounded to binary16
+ * @throws {@link ModprecError} `INVALID_VALUE` when x is not a number (a Symbol, a BigInt, a string)
  * @example
  * ```ts
  * import { roundToF16 } from 'modprec';
@@ -43,6 +45,7 @@ export const F16_QUIET_NAN_BITS = 0x7e00;
  * @group Formats
  */
 export function roundToF16(x: number): number {
+  if (typeof x !== 'number') fail('INVALID_VALUE', 'x', 'must be a number', x);
   const a = Math.abs(x);
   if (a >= MIN_NORMAL) {
     if (a >= OVERFLOW_THRESHOLD) return x > 0 ? Infinity : -Infinity;
@@ -61,6 +64,7 @@ export function roundToF16(x: number): number {
  *
  * @param x - any number
  * @returns an unsigned 16-bit integer; NaN gives {@link F16_QUIET_NAN_BITS} with NaN's sign bit (0xfe00 for a negative NaN)
+ * @throws {@link ModprecError} `INVALID_VALUE` when x is not a number (a Symbol, a BigInt, a string)
  * @example
  * ```ts
  * import { f16BitsFromNumber } from 'modprec';
@@ -71,6 +75,31 @@ export function roundToF16(x: number): number {
  * @group Formats
  */
 export function f16BitsFromNumber(x: number): number {
+  if (typeof x !== 'number') fail('INVALID_VALUE', 'x', 'must be a number', x);
+  return encodeF16(x);
+}
+
+/**
+ * The value of a binary16 bit pattern.
+ *
+ * @param bits - the pattern; only its low 16 bits are used
+ * @returns the exact double value (NaN for every NaN pattern, −0 for 0x8000)
+ * @throws {@link ModprecError} `INVALID_VALUE` when bits is not a number (a Symbol, a BigInt, a string)
+ * @example
+ * ```ts
+ * import { numberFromF16Bits } from 'modprec';
+ *
+ * numberFromF16Bits(0x3555); // 0.333251953125
+ * ```
+ * @group Formats
+ */
+export function numberFromF16Bits(bits: number): number {
+  if (typeof bits !== 'number') fail('INVALID_VALUE', 'bits', 'must be a number', bits);
+  return decodeF16(bits);
+}
+
+/** {@link f16BitsFromNumber} without the argument check: the f16 storage's per-element write (its operands are numbers). */
+export function encodeF16(x: number): number {
   // The rounding of roundToF16, fused with the bit extraction (≈3× faster than calling it and re-reading).
   const a = Math.abs(x);
   if (a >= MIN_NORMAL) {
@@ -90,20 +119,8 @@ export function f16BitsFromNumber(x: number): number {
   return (signBitOf(x) << 15) | F16_QUIET_NAN_BITS; // NaN: rare, so the slow sign read is fine
 }
 
-/**
- * The value of a binary16 bit pattern.
- *
- * @param bits - the pattern; only its low 16 bits are used
- * @returns the exact double value (NaN for every NaN pattern, −0 for 0x8000)
- * @example
- * ```ts
- * import { numberFromF16Bits } from 'modprec';
- *
- * numberFromF16Bits(0x3555); // 0.333251953125
- * ```
- * @group Formats
- */
-export function numberFromF16Bits(bits: number): number {
+/** {@link numberFromF16Bits} without the argument check: the f16 storage's per-element read (its operands are numbers). */
+export function decodeF16(bits: number): number {
   const e = bits & 0x7c00;
   if (e !== 0 && e !== 0x7c00) {
     // Normal: the binary32 pattern with the sign moved to bit 31 and the exponent re-biased from 15

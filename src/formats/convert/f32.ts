@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { fail } from '../../core/errors.js';
 import { signBitOf } from './bit-views.js';
 
 // Scratch views of one binary32, local to this module: V8 folds a module's own constants into
@@ -23,6 +24,7 @@ export const F32_QUIET_NAN_BITS = 0x7fc00000;
  *
  * @param x - any number
  * @returns the double equal to x correctly rounded to binary32
+ * @throws {@link ModprecError} `INVALID_VALUE` when x is not a number (a Symbol, a BigInt, a string)
  * @example
  * ```ts
  * import { roundToF32 } from 'modprec';
@@ -32,6 +34,7 @@ export const F32_QUIET_NAN_BITS = 0x7fc00000;
  * @group Formats
  */
 export function roundToF32(x: number): number {
+  if (typeof x !== 'number') fail('INVALID_VALUE', 'x', 'must be a number', x);
   return Math.fround(x);
 }
 
@@ -40,6 +43,7 @@ export function roundToF32(x: number): number {
  *
  * @param x - any number
  * @returns an unsigned 32-bit integer; NaN gives {@link F32_QUIET_NAN_BITS} with NaN's sign bit (payloads are not kept: engines need not preserve them)
+ * @throws {@link ModprecError} `INVALID_VALUE` when x is not a number (a Symbol, a BigInt, a string)
  * @example
  * ```ts
  * import { f32ToBits } from 'modprec';
@@ -49,6 +53,7 @@ export function roundToF32(x: number): number {
  * @group Formats
  */
 export function f32ToBits(x: number): number {
+  if (typeof x !== 'number') fail('INVALID_VALUE', 'x', 'must be a number', x);
   if (x !== x) return (F32_QUIET_NAN_BITS | (signBitOf(x) << 31)) >>> 0; // one canonical payload per sign
   F32[0] = x;
   return U32_OF_F32[0]!;
@@ -59,6 +64,7 @@ export function f32ToBits(x: number): number {
  *
  * @param bits - the pattern; only its low 32 bits are used
  * @returns the exact double value (NaN for every NaN pattern)
+ * @throws {@link ModprecError} `INVALID_VALUE` when bits is not a number (a Symbol, a BigInt, a string)
  * @example
  * ```ts
  * import { f32FromBits } from 'modprec';
@@ -68,6 +74,7 @@ export function f32ToBits(x: number): number {
  * @group Formats
  */
 export function f32FromBits(bits: number): number {
+  if (typeof bits !== 'number') fail('INVALID_VALUE', 'bits', 'must be a number', bits);
   U32_OF_F32[0] = bits;
   return F32[0]!;
 }

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { fail } from '../../core/errors.js';
 
 const SHIFTER = 1.5 * 2 ** 52;
 
@@ -31,6 +32,7 @@ function roundToIntegerRange(x: number, min: number, max: number): number {
  *
  * @param x - any number
  * @returns an integer in [−128, 127]
+ * @throws {@link ModprecError} `INVALID_VALUE` when x is not a number (a Symbol, a BigInt, a string)
  * @example
  * ```ts
  * import { roundToInt8 } from 'modprec';
@@ -41,7 +43,8 @@ function roundToIntegerRange(x: number, min: number, max: number): number {
  * @group Formats
  */
 export function roundToInt8(x: number): number {
-  return roundToIntegerRange(x, -128, 127);
+  if (typeof x !== 'number') fail('INVALID_VALUE', 'x', 'must be a number', x);
+  return encodeInt8(x);
 }
 
 /**
@@ -50,6 +53,7 @@ export function roundToInt8(x: number): number {
  *
  * @param x - any number
  * @returns an integer in [−32768, 32767]
+ * @throws {@link ModprecError} `INVALID_VALUE` when x is not a number (a Symbol, a BigInt, a string)
  * @example
  * ```ts
  * import { roundToInt16 } from 'modprec';
@@ -59,7 +63,8 @@ export function roundToInt8(x: number): number {
  * @group Formats
  */
 export function roundToInt16(x: number): number {
-  return roundToIntegerRange(x, -32768, 32767);
+  if (typeof x !== 'number') fail('INVALID_VALUE', 'x', 'must be a number', x);
+  return encodeInt16(x);
 }
 
 /**
@@ -68,6 +73,7 @@ export function roundToInt16(x: number): number {
  *
  * @param x - any number
  * @returns an integer in [−2147483648, 2147483647]
+ * @throws {@link ModprecError} `INVALID_VALUE` when x is not a number (a Symbol, a BigInt, a string)
  * @example
  * ```ts
  * import { roundToInt32 } from 'modprec';
@@ -78,5 +84,21 @@ export function roundToInt16(x: number): number {
  * @group Formats
  */
 export function roundToInt32(x: number): number {
+  if (typeof x !== 'number') fail('INVALID_VALUE', 'x', 'must be a number', x);
+  return encodeInt32(x);
+}
+
+/** {@link roundToInt8} without the argument check: the i8 storage's per-element write (its operands are numbers). */
+export function encodeInt8(x: number): number {
+  return roundToIntegerRange(x, -128, 127);
+}
+
+/** {@link roundToInt16} without the argument check: the i16 storage's per-element write (its operands are numbers). */
+export function encodeInt16(x: number): number {
+  return roundToIntegerRange(x, -32768, 32767);
+}
+
+/** {@link roundToInt32} without the argument check: the i32 storage's per-element write (its operands are numbers). */
+export function encodeInt32(x: number): number {
   return roundToIntegerRange(x, -2147483648, 2147483647);
 }

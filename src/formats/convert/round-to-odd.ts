@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { fail } from '../../core/errors.js';
 import { HIGH_WORD, LOW_WORD } from './bit-views.js';
 
 // Scratch views of one binary64, local to this module so that optimised code embeds them
@@ -33,6 +34,7 @@ const HIGH = HIGH_WORD;
  *   hi + lo, so (1, NaN) is NaN)
  * @returns hi when lo = 0 or hi's last significand bit is odd; otherwise the neighbour of hi in the
  *   direction of lo (which is odd). Not meaningful if (hi, lo) is not normalised.
+ * @throws {@link ModprecError} `INVALID_VALUE` when hi or lo is not a number (a Symbol, a BigInt, a string)
  * @example
  * ```ts
  * import { roundToF16, roundToOddDd } from 'modprec';
@@ -44,6 +46,13 @@ const HIGH = HIGH_WORD;
  * @group Formats
  */
 export function roundToOddDd(hi: number, lo: number): number {
+  if (typeof hi !== 'number') fail('INVALID_VALUE', 'hi', 'must be a number', hi);
+  if (typeof lo !== 'number') fail('INVALID_VALUE', 'lo', 'must be a number', lo);
+  return roundPairToOdd(hi, lo);
+}
+
+/** {@link roundToOddDd} without the argument check: the per-element rounding of the arithmetic formats and kernels. */
+export function roundPairToOdd(hi: number, lo: number): number {
   if (lo === 0) return hi;
   if (hi === 0 || (hi - hi) + (lo - lo) !== 0) return hi + lo; // not normalised (hi = 0), or a part non-finite
   F64[0] = hi;

@@ -4,6 +4,7 @@
  * @module
  */
 import type { DdBuffer } from './eft.js';
+import { NAMES_AH_AL_B, NAMES_AH_AL_BH_BL, failDdCall } from './dd-arguments.js';
 
 /**
  * `out := (ah + al) + (bh + bl)` with the accurate ("IEEE") algorithm: JMP 2017 Algorithm 6
@@ -23,6 +24,10 @@ import type { DdBuffer } from './eft.js';
  * @group Double-double
  */
 export function ddAdd(out: DdBuffer, ah: number, al: number, bh: number, bl: number): void {
+  if (
+    !(out instanceof Float64Array) || out.length < 2 || typeof ah !== 'number' ||
+    typeof al !== 'number' || typeof bh !== 'number' || typeof bl !== 'number'
+  ) failDdCall(out, NAMES_AH_AL_BH_BL, ah, al, bh, bl);
   // TwoSum of the high parts and of the low parts.
   const sh = ah + bh;
   let z = sh - ah;
@@ -58,6 +63,10 @@ export function ddAdd(out: DdBuffer, ah: number, al: number, bh: number, bl: num
  * @group Double-double
  */
 export function ddSub(out: DdBuffer, ah: number, al: number, bh: number, bl: number): void {
+  if (
+    !(out instanceof Float64Array) || out.length < 2 || typeof ah !== 'number' ||
+    typeof al !== 'number' || typeof bh !== 'number' || typeof bl !== 'number'
+  ) failDdCall(out, NAMES_AH_AL_BH_BL, ah, al, bh, bl);
   ddAdd(out, ah, al, -bh, -bl);
 }
 
@@ -83,6 +92,10 @@ export function ddSub(out: DdBuffer, ah: number, al: number, bh: number, bl: num
  * @group Double-double
  */
 export function ddAddSloppy(out: DdBuffer, ah: number, al: number, bh: number, bl: number): void {
+  if (
+    !(out instanceof Float64Array) || out.length < 2 || typeof ah !== 'number' ||
+    typeof al !== 'number' || typeof bh !== 'number' || typeof bl !== 'number'
+  ) failDdCall(out, NAMES_AH_AL_BH_BL, ah, al, bh, bl);
   const sh = ah + bh;
   const z = sh - ah;
   const sl = (ah - (sh - z)) + (bh - z);
@@ -110,6 +123,10 @@ export function ddAddSloppy(out: DdBuffer, ah: number, al: number, bh: number, b
  * @group Double-double
  */
 export function ddAddNumber(out: DdBuffer, ah: number, al: number, b: number): void {
+  if (
+    !(out instanceof Float64Array) || out.length < 2 ||
+    typeof ah !== 'number' || typeof al !== 'number' || typeof b !== 'number'
+  ) failDdCall(out, NAMES_AH_AL_B, ah, al, b);
   const sh = ah + b;
   const z = sh - ah;
   const sl = (ah - (sh - z)) + (b - z);

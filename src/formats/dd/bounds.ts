@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { failDdOperands } from './dd-arguments.js';
 
 /**
  * Unit roundoff of binary64, u = 2^-53 (the u of every bound below).
@@ -101,6 +102,9 @@ export const DD_TWO_PROD_ACCUMULATE_BOUND = (3 + 8 * F64_UNIT_ROUNDOFF) * U2;
  * @group Double-double
  */
 export function ddMulAccumulateErrorBound(absProduct: number, absAddend: number): number {
+  if (typeof absProduct !== 'number' || typeof absAddend !== 'number') {
+    failDdOperands(['absProduct', 'absAddend'], absProduct, absAddend);
+  }
   return DD_MUL_ACCUMULATE_PRODUCT_BOUND * absProduct + DD_MUL_ACCUMULATE_ADDEND_BOUND * absAddend;
 }
 
@@ -120,5 +124,8 @@ export function ddMulAccumulateErrorBound(absProduct: number, absAddend: number)
  * @group Double-double
  */
 export function ddMulAddErrorBound(absProduct: number, absResult: number): number {
+  if (typeof absProduct !== 'number' || typeof absResult !== 'number') {
+    failDdOperands(['absProduct', 'absResult'], absProduct, absResult);
+  }
   return DD_ADD_BOUND * absResult + DD_MUL_BOUND * (1 + DD_ADD_BOUND) * absProduct;
 }

@@ -3,6 +3,7 @@
  * @module
  */
 import type { DdBuffer } from './eft.js';
+import { NAMES_AH_AL, NAMES_AH_AL_BH_BL, failDdCall, failDdOperands } from './dd-arguments.js';
 
 /**
  * Three-way comparison of a = ah + al and b = bh + bl (normalised pairs, so comparing the high parts
@@ -22,6 +23,9 @@ import type { DdBuffer } from './eft.js';
  * @group Double-double
  */
 export function ddCompare(ah: number, al: number, bh: number, bl: number): number {
+  if (
+    typeof ah !== 'number' || typeof al !== 'number' || typeof bh !== 'number' || typeof bl !== 'number'
+  ) failDdOperands(NAMES_AH_AL_BH_BL, ah, al, bh, bl);
   if (ah < bh) return -1;
   if (ah > bh) return 1;
   if (ah === bh) {
@@ -49,6 +53,9 @@ export function ddCompare(ah: number, al: number, bh: number, bl: number): numbe
  * @group Double-double
  */
 export function ddAbs(out: DdBuffer, ah: number, al: number): void {
+  if (
+    !(out instanceof Float64Array) || out.length < 2 || typeof ah !== 'number' || typeof al !== 'number'
+  ) failDdCall(out, NAMES_AH_AL, ah, al);
   // For a normalised pair the sign of a is the sign of ah (ah = 0 implies al = 0).
   if (ah < 0 || (ah === 0 && al < 0)) {
     out[0] = -ah;
@@ -76,6 +83,9 @@ export function ddAbs(out: DdBuffer, ah: number, al: number): void {
  * @group Double-double
  */
 export function ddNeg(out: DdBuffer, ah: number, al: number): void {
+  if (
+    !(out instanceof Float64Array) || out.length < 2 || typeof ah !== 'number' || typeof al !== 'number'
+  ) failDdCall(out, NAMES_AH_AL, ah, al);
   out[0] = -ah;
   out[1] = -al;
 }

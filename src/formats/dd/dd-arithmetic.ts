@@ -7,7 +7,7 @@
  */
 import type { ArithmeticFormat, Register, ValueKind, MpValueLike } from '../common/format.js';
 import { fail } from '../../core/errors.js';
-import { roundToOddDd } from '../convert/round-to-odd.js';
+import { roundPairToOdd } from '../convert/round-to-odd.js';
 import { ddSqrt } from './sqrt.js';
 // The kernels' multiply and divide (special values repaired): a scaled range's read and write give what a kernel gives.
 import { ddGuardedMul, ddGuardedDiv } from './guarded.js';
@@ -75,7 +75,7 @@ export const ddArithmetic: ArithmeticFormat<DdValue> = builtinGpuArithmetic({
   toKind: (kind, v, targetBits) => {
     switch (kind) {
       // Below 53 bits, round to odd first so the storage's rounding is the only one (no double rounding).
-      case 'number': return targetBits < 53 ? roundToOddDd(v.hi, v.lo) : v.hi - (0 - v.lo);
+      case 'number': return targetBits < 53 ? roundPairToOdd(v.hi, v.lo) : v.hi - (0 - v.lo);
       case 'dd': return { hi: v.hi, lo: v.lo };
       case 'mp': return fail('INVALID_FORMAT', 'storage', 'of kind mp must be written through its own encode()', kind);
     }
@@ -121,6 +121,6 @@ export const ddArithmetic: ArithmeticFormat<DdValue> = builtinGpuArithmetic({
   emitNeg: (d, a) => { const [h, l] = source(a); return `${pair(d)[0]} = -${h}; ${d.names[1]} = -${l};`; },
   emitFromNumber: (d, e) => `${pair(d)[0]} = ${e}; ${d.names[1]} = 0;`,
   emitToNumber: (s) => { const [h, l] = source(s); return `(${h} - (0 - ${l}))`; },
-  helpers: { ...ddTemplateHelpers, ddMpRead: { hi: 0, lo: 0 }, ddSqrtInto: ddSqrt, roundToOddDd },
+  helpers: { ...ddTemplateHelpers, ddMpRead: { hi: 0, lo: 0 }, ddSqrtInto: ddSqrt, roundToOddDd: roundPairToOdd },
   takesNumberOperands: true,
 }, BUILTIN_ARITHMETIC_GPU_FACTS.dd);

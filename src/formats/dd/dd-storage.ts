@@ -39,6 +39,9 @@ export class DdSplitArray {
       this.hi = new Float64Array(length);
       this.lo = new Float64Array(length);
     } else {
+      if (typeof length !== 'object' || length === null) {
+        fail('INVALID_SIZE', 'length', 'must be a non-negative integer or { hi, lo } Float64Arrays of equal length', length);
+      }
       if (!(length.hi instanceof Float64Array) || !(length.lo instanceof Float64Array) || length.hi.length !== length.lo.length) {
         fail('INVALID_STORAGE', 'data', 'must have Float64Array hi and lo of equal length', length);
       }

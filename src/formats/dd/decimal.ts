@@ -7,6 +7,7 @@
 import { fail } from '../../core/errors.js';
 import type { DdBuffer } from './eft.js';
 import { ddFromRational, ddToRational } from './rational.js';
+import { NAMES_HI_LO, failDdOperands, failDdOut } from './dd-arguments.js';
 
 const DECIMAL = /^\s*([+-])?(?:(\d+)(?:\.(\d*))?|\.(\d+))(?:[eE]([+-]?\d+))?\s*$/;
 
@@ -28,6 +29,7 @@ const DECIMAL = /^\s*([+-])?(?:(\d+)(?:\.(\d*))?|\.(\d+))(?:[eE]([+-]?\d+))?\s*$
  * @group Double-double
  */
 export function ddFromDecimal(out: DdBuffer, text: string, parameter = 'text'): void {
+  if (!(out instanceof Float64Array) || out.length < 2) failDdOut(out);
   if (typeof text !== 'string') fail('PARSE_ERROR', parameter, 'must be a decimal string', text);
   const m = DECIMAL.exec(text);
   if (m === null) fail('PARSE_ERROR', parameter, 'must be a decimal number such as "-1.25e-3"', text);
@@ -70,6 +72,7 @@ export function ddFromDecimal(out: DdBuffer, text: string, parameter = 'text'): 
  * @group Double-double
  */
 export function ddToDecimal(hi: number, lo: number, digits = 32): string {
+  if (typeof hi !== 'number' || typeof lo !== 'number') failDdOperands(NAMES_HI_LO, hi, lo);
   if (!Number.isInteger(digits) || digits < 1 || digits > 1000) {
     fail('INVALID_OPTION', 'digits', 'must be an integer in [1, 1000]', digits);
   }

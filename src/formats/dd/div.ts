@@ -3,6 +3,7 @@
  * @module
  */
 import { SPLIT_LIMIT, twoProdErrorScaled, type DdBuffer } from './eft.js';
+import { NAMES_AH_AL_BH_BL, failDdCall } from './dd-arguments.js';
 
 const SPLITTER = 134217729;
 
@@ -26,6 +27,10 @@ const SPLITTER = 134217729;
  * @group Double-double
  */
 export function ddDiv(out: DdBuffer, ah: number, al: number, bh: number, bl: number): void {
+  if (
+    !(out instanceof Float64Array) || out.length < 2 || typeof ah !== 'number' ||
+    typeof al !== 'number' || typeof bh !== 'number' || typeof bl !== 'number'
+  ) failDdCall(out, NAMES_AH_AL_BH_BL, ah, al, bh, bl);
   const th = ah / bh;
   // r = (bh + bl) · th with DWTimesFP1 (JMP Algorithm 7).
   const p = bh * th;

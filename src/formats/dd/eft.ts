@@ -14,6 +14,7 @@
  *
  * @module
  */
+import { NAMES_A, NAMES_A_B, NAMES_A_B_P, failDdCall, failDdOperands } from './dd-arguments.js';
 
 /** Veltkamp's splitting constant 2^⌈53/2⌉ + 1. */
 const SPLITTER = 134217729;
@@ -51,6 +52,9 @@ export type DdBuffer = Float64Array;
  * @group Double-double
  */
 export function twoSum(out: DdBuffer, a: number, b: number): void {
+  if (
+    !(out instanceof Float64Array) || out.length < 2 || typeof a !== 'number' || typeof b !== 'number'
+  ) failDdCall(out, NAMES_A_B, a, b);
   const s = a + b;
   const bb = s - a;
   out[0] = s;
@@ -74,6 +78,9 @@ export function twoSum(out: DdBuffer, a: number, b: number): void {
  * @group Double-double
  */
 export function fastTwoSum(out: DdBuffer, a: number, b: number): void {
+  if (
+    !(out instanceof Float64Array) || out.length < 2 || typeof a !== 'number' || typeof b !== 'number'
+  ) failDdCall(out, NAMES_A_B, a, b);
   const s = a + b;
   out[0] = s;
   out[1] = b - (s - a);
@@ -95,6 +102,7 @@ export function fastTwoSum(out: DdBuffer, a: number, b: number): void {
  * @group Double-double
  */
 export function split(out: DdBuffer, a: number): void {
+  if (!(out instanceof Float64Array) || out.length < 2 || typeof a !== 'number') failDdCall(out, NAMES_A, a);
   if (Math.abs(a) > SPLIT_LIMIT) {
     const s = a * DOWN;
     const t = SPLITTER * s;
@@ -128,6 +136,12 @@ export function split(out: DdBuffer, a: number): void {
  * @group Double-double
  */
 export function twoProdError(a: number, b: number, p: number): number {
+  if (typeof a !== 'number' || typeof b !== 'number' || typeof p !== 'number') failDdOperands(NAMES_A_B_P, a, b, p);
+  return productError(a, b, p);
+}
+
+/** {@link twoProdError} without the argument check, for the double-double code itself (its operands are numbers). */
+export function productError(a: number, b: number, p: number): number {
   if (!(Math.abs(a) <= SPLIT_LIMIT && Math.abs(b) <= SPLIT_LIMIT)) return twoProdErrorScaled(a, b, p);
   let t = SPLITTER * a;
   const ah = t - (t - a);
@@ -148,7 +162,7 @@ export function twoProdErrorScaled(a: number, b: number, p: number): number {
   if (Math.abs(a) > SPLIT_LIMIT) { a *= DOWN; scale *= UP; }
   if (Math.abs(b) > SPLIT_LIMIT) { b *= DOWN; scale *= UP; }
   // p / scale is exact: a was large, so the scaled product is far from the subnormal range.
-  return twoProdError(a, b, p / scale) * scale;
+  return productError(a, b, p / scale) * scale;
 }
 
 /**
@@ -169,7 +183,10 @@ export function twoProdErrorScaled(a: number, b: number, p: number): number {
  * @group Double-double
  */
 export function twoProd(out: DdBuffer, a: number, b: number): void {
+  if (
+    !(out instanceof Float64Array) || out.length < 2 || typeof a !== 'number' || typeof b !== 'number'
+  ) failDdCall(out, NAMES_A_B, a, b);
   const p = a * b;
   out[0] = p;
-  out[1] = twoProdError(a, b, p);
+  out[1] = productError(a, b, p);
 }

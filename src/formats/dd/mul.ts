@@ -3,8 +3,9 @@
  * Products use Dekker's TwoProd (no FMA in JavaScript); see {@link twoProdError} for its range.
  * @module
  */
-import { SPLIT_LIMIT, twoProdError, twoProdErrorScaled, type DdBuffer } from './eft.js';
+import { SPLIT_LIMIT, productError, twoProdErrorScaled, type DdBuffer } from './eft.js';
 import { ddAdd } from './add.js';
+import { NAMES_AH_AL_B, NAMES_AH_AL_BH_BL, NAMES_AH_AL_BH_BL_CH_CL, failDdCall } from './dd-arguments.js';
 
 const SPLITTER = 134217729;
 
@@ -26,6 +27,10 @@ const SPLITTER = 134217729;
  * @group Double-double
  */
 export function ddMul(out: DdBuffer, ah: number, al: number, bh: number, bl: number): void {
+  if (
+    !(out instanceof Float64Array) || out.length < 2 || typeof ah !== 'number' ||
+    typeof al !== 'number' || typeof bh !== 'number' || typeof bl !== 'number'
+  ) failDdCall(out, NAMES_AH_AL_BH_BL, ah, al, bh, bl);
   const p = ah * bh;
   let e: number;
   if (Math.abs(ah) <= SPLIT_LIMIT && Math.abs(bh) <= SPLIT_LIMIT) {
@@ -64,6 +69,10 @@ export function ddMul(out: DdBuffer, ah: number, al: number, bh: number, bl: num
  * @group Double-double
  */
 export function ddMulNumber(out: DdBuffer, ah: number, al: number, b: number): void {
+  if (
+    !(out instanceof Float64Array) || out.length < 2 ||
+    typeof ah !== 'number' || typeof al !== 'number' || typeof b !== 'number'
+  ) failDdCall(out, NAMES_AH_AL_B, ah, al, b);
   const p = ah * b;
   let e: number;
   if (Math.abs(ah) <= SPLIT_LIMIT && Math.abs(b) <= SPLIT_LIMIT) {
@@ -107,6 +116,10 @@ export function ddMulNumber(out: DdBuffer, ah: number, al: number, b: number): v
  * @group Double-double
  */
 export function ddMulAdd(out: DdBuffer, ah: number, al: number, bh: number, bl: number, ch: number, cl: number): void {
+  if (
+    !(out instanceof Float64Array) || out.length < 2 || typeof ah !== 'number' || typeof al !== 'number' ||
+    typeof bh !== 'number' || typeof bl !== 'number' || typeof ch !== 'number' || typeof cl !== 'number'
+  ) failDdCall(out, NAMES_AH_AL_BH_BL_CH_CL, ah, al, bh, bl, ch, cl);
   ddMul(out, ah, al, bh, bl);
   ddAdd(out, out[0]!, out[1]!, ch, cl);
 }
@@ -142,8 +155,12 @@ export function ddMulAdd(out: DdBuffer, ah: number, al: number, bh: number, bl: 
  * @group Double-double
  */
 export function ddMulAccumulate(out: DdBuffer, ah: number, al: number, bh: number, bl: number, ch: number, cl: number): void {
+  if (
+    !(out instanceof Float64Array) || out.length < 2 || typeof ah !== 'number' || typeof al !== 'number' ||
+    typeof bh !== 'number' || typeof bl !== 'number' || typeof ch !== 'number' || typeof cl !== 'number'
+  ) failDdCall(out, NAMES_AH_AL_BH_BL_CH_CL, ah, al, bh, bl, ch, cl);
   const p = ah * bh;
-  const e = twoProdError(ah, bh, p);
+  const e = productError(ah, bh, p);
   const r = e + (ah * bl + al * bh);
   // TwoSum(ch, p)
   const h = ch + p;

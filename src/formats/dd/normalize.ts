@@ -8,6 +8,7 @@
  */
 import { fail } from '../../core/errors.js';
 import type { DdBuffer } from './eft.js';
+import { failDdOut } from './dd-arguments.js';
 
 /**
  * Whether (hi, lo) is a normalised double-double: both finite and hi = RN(hi + lo)
@@ -46,6 +47,7 @@ export function isNormalizedDd(hi: number, lo: number): boolean {
  * @group Double-double
  */
 export function ddNormalize(out: DdBuffer, hi: number, lo: number, parameter = 'value'): void {
+  if (!(out instanceof Float64Array) || out.length < 2) failDdOut(out);
   if (typeof hi !== 'number' || !Number.isFinite(hi)) fail('INVALID_VALUE', `${parameter}.hi`, 'must be a finite number', hi);
   if (typeof lo !== 'number' || !Number.isFinite(lo)) fail('INVALID_VALUE', `${parameter}.lo`, 'must be a finite number', lo);
   const s = hi + lo;

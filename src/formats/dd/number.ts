@@ -4,6 +4,7 @@
  */
 import { fail } from '../../core/errors.js';
 import type { DdBuffer } from './eft.js';
+import { NAMES_HI_LO, failDdOperands, failDdOut } from './dd-arguments.js';
 
 /**
  * `out := (x, 0)`, the exact double-double of a double.
@@ -22,6 +23,7 @@ import type { DdBuffer } from './eft.js';
  * @group Double-double
  */
 export function ddFromNumber(out: DdBuffer, x: number, parameter = 'x'): void {
+  if (!(out instanceof Float64Array) || out.length < 2) failDdOut(out);
   if (typeof x !== 'number' || !Number.isFinite(x)) fail('INVALID_VALUE', parameter, 'must be a finite number', x);
   out[0] = x;
   out[1] = x === 0 ? x : 0; // keeps −0 a −0 through hi + lo
@@ -43,5 +45,6 @@ export function ddFromNumber(out: DdBuffer, x: number, parameter = 'x'): void {
  * @group Double-double
  */
 export function ddToNumber(hi: number, lo: number): number {
+  if (typeof hi !== 'number' || typeof lo !== 'number') failDdOperands(NAMES_HI_LO, hi, lo);
   return hi + lo;
 }

@@ -7,6 +7,7 @@
 import { fail } from '../../core/errors.js';
 import { bitLength } from '../../core/bit-length.js';
 import type { DdBuffer } from './eft.js';
+import { failDdOut } from './dd-arguments.js';
 
 /**
  * An exact rational num/den with den > 0 (not necessarily in lowest terms).
@@ -152,6 +153,7 @@ export function roundRationalToNumber(num: bigint, den: bigint): number {
  * @group Double-double
  */
 export function ddFromRational(out: DdBuffer, num: bigint, den: bigint, parameter = 'value'): void {
+  if (!(out instanceof Float64Array) || out.length < 2) failDdOut(out);
   if (typeof num !== 'bigint') fail('INVALID_VALUE', `${parameter}.num`, 'must be a bigint', num);
   if (typeof den !== 'bigint' || den === 0n) fail('INVALID_VALUE', `${parameter}.den`, 'must be a non-zero bigint', den);
   if (den < 0n) { num = -num; den = -den; }

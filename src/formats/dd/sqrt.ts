@@ -2,7 +2,8 @@
  * Double-double square root, allocation-free.
  * @module
  */
-import { twoProdError, type DdBuffer } from './eft.js';
+import { productError, type DdBuffer } from './eft.js';
+import { NAMES_AH_AL, failDdCall } from './dd-arguments.js';
 
 /**
  * `out := √(ah + al)`: one Newton (Karp–Markstein) correction of the double square root, algorithm
@@ -24,6 +25,9 @@ import { twoProdError, type DdBuffer } from './eft.js';
  * @group Double-double
  */
 export function ddSqrt(out: DdBuffer, ah: number, al: number): void {
+  if (
+    !(out instanceof Float64Array) || out.length < 2 || typeof ah !== 'number' || typeof al !== 'number'
+  ) failDdCall(out, NAMES_AH_AL, ah, al);
   if (!(ah > 0 && ah < Infinity)) {
     out[0] = ah === 0 || ah === Infinity ? ah : NaN;
     out[1] = ah === 0 || ah === Infinity ? 0 : NaN;
@@ -48,7 +52,7 @@ function sqrtInRange(out: DdBuffer, ah: number, al: number): void {
   const sh = Math.sqrt(ah);
   const p = sh * sh;
   // ah − p is exact (Sterbenz: p lies within a few ulps of ah), so r1 = RN(ah − sh²) as an FMA would give.
-  const r1 = (ah - p) - twoProdError(sh, sh, p);
+  const r1 = (ah - p) - productError(sh, sh, p);
   const sl = (al + r1) / (2 * sh);
   const hi = sh + sl;
   out[0] = hi;

@@ -5,8 +5,9 @@
  * multiply-add are exact doubles.
  * @module
  */
-import { twoProdError, type DdBuffer } from './eft.js';
+import { productError, type DdBuffer } from './eft.js';
 import { ddAddSloppy } from './add.js';
+import { NAMES_A_B_CH_CL, failDdCall } from './dd-arguments.js';
 
 /**
  * `out := a·b + (ch + cl)` for doubles a, b: TwoProd (p + e = ab exactly), then {@link ddAddSloppy} of c and
@@ -47,6 +48,10 @@ import { ddAddSloppy } from './add.js';
  * @group Double-double
  */
 export function ddTwoProdAccumulate(out: DdBuffer, a: number, b: number, ch: number, cl: number): void {
+  if (
+    !(out instanceof Float64Array) || out.length < 2 || typeof a !== 'number' ||
+    typeof b !== 'number' || typeof ch !== 'number' || typeof cl !== 'number'
+  ) failDdCall(out, NAMES_A_B_CH_CL, a, b, ch, cl);
   const p = a * b;
-  ddAddSloppy(out, ch, cl, p, twoProdError(a, b, p));
+  ddAddSloppy(out, ch, cl, p, productError(a, b, p));
 }

@@ -6,7 +6,7 @@
  */
 import { typedArrayStorage } from '../common/typed-array-storage.js';
 import { builtinGpuStorage, BUILTIN_STORAGE_GPU_FACTS } from '../common/gpu-facts.js';
-import { f16BitsFromNumber, numberFromF16Bits } from '../convert/f16.js';
+import { decodeF16, encodeF16 } from '../convert/f16.js';
 
 /** Decodes every binary16 bit pattern once. */
 function decodeTable(decode: (bits: number) => number): Float64Array {
@@ -21,8 +21,8 @@ function decodeTable(decode: (bits: number) => number): Float64Array {
  */
 export const f16Storage = builtinGpuStorage(typedArrayStorage<Uint16Array>({
   name: 'f16', array: Uint16Array, significandBits: 11, unitRoundoff: 2 ** -11, isInteger: false, maxValue: 65504,
-  encodeHelper: { name: 'f16Encode', fn: f16BitsFromNumber },
-  decodeHelper: { name: 'f16Table', fn: numberFromF16Bits, table: decodeTable(numberFromF16Bits) },
+  encodeHelper: { name: 'f16Encode', fn: encodeF16 },
+  decodeHelper: { name: 'f16Table', fn: decodeF16, table: decodeTable(decodeF16) },
 }), BUILTIN_STORAGE_GPU_FACTS.f16);
 
 export { decodeTable };

@@ -7,7 +7,7 @@
  */
 import type { ArithmeticFormat, MpValueLike, Register } from '../common/format.js';
 import { kindOfNumber, storeNumberInto } from '../f64/f64-arithmetic.js';
-import { roundToOddDd } from '../convert/round-to-odd.js';
+import { roundPairToOdd } from '../convert/round-to-odd.js';
 import { builtinGpuArithmetic, BUILTIN_ARITHMETIC_GPU_FACTS } from '../common/gpu-facts.js';
 
 const r = (reg: Register, i = 0): string => reg.names[i]!;
@@ -35,7 +35,7 @@ export const f32Arithmetic: ArithmeticFormat<number> = builtinGpuArithmetic({
     if (kind === 'number') return Math.fround(v as number);
     // hi + lo rounded to odd, then to binary32: one rounding (an mp value first as a double-double with lo's sign).
     const p = kind === 'dd' ? (v as { hi: number; lo: number }) : mpAsDd(v as MpValueLike);
-    return Math.fround(roundToOddDd(p.hi, p.lo));
+    return Math.fround(roundPairToOdd(p.hi, p.lo));
   },
   toKind: (kind, v) => kindOfNumber(kind, v),
   mul: (a, b) => Math.fround(a * b),
@@ -61,6 +61,6 @@ export const f32Arithmetic: ArithmeticFormat<number> = builtinGpuArithmetic({
   emitNeg: (d, a) => `${r(d)} = -${r(a)};`,
   emitFromNumber: (d, e) => `${r(d)} = ${F}(${e});`,
   emitToNumber: (s) => r(s),
-  helpers: { roundToOddDd, f32MpRead: { hi: 0, lo: 0 } },
+  helpers: { roundToOddDd: roundPairToOdd, f32MpRead: { hi: 0, lo: 0 } },
   // On the GPU: f32-gpu-arithmetic.ts (`gpu` once the GPU backend loads).
 }, BUILTIN_ARITHMETIC_GPU_FACTS.f32);

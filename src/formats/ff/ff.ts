@@ -12,7 +12,7 @@
  */
 import type { ArithmeticFormat, Register, ValueKind, MpValueLike } from '../common/format.js';
 import { fail } from '../../core/errors.js';
-import { roundToOddDd } from '../convert/round-to-odd.js';
+import { roundPairToOdd } from '../convert/round-to-odd.js';
 import { builtinGpuArithmetic, BUILTIN_ARITHMETIC_GPU_FACTS } from '../common/gpu-facts.js';
 import { ffAddInto, ffMulInto, ffFmaInto, ffDivInto, ffSqrtInto, ffFromNumberInto, ffFromPairInto } from './ff-ops.js';
 
@@ -52,7 +52,7 @@ function ffOfKind(kind: ValueKind, v: unknown): FfValue {
 function ffRoundToOdd(hi: number, lo: number): number {
   if (lo === 0) return hi;
   const s = hi + lo;
-  return roundToOddDd(s, lo - (s - hi));
+  return roundPairToOdd(s, lo - (s - hi));
 }
 
 const dst = (r: Register): [string, string] => {

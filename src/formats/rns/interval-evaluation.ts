@@ -21,6 +21,7 @@
  * @module
  */
 import { DOWN, EXT, UP, exponentOf, normalize, subDown, subUp } from './ext-float.js';
+import { checkSize, fail } from '../../core/errors.js';
 import type { RnsModuliSet } from './moduli-set.js';
 import { rnsTables } from './moduli-set.js';
 import { RNS_STATS } from './stats.js';
@@ -140,12 +141,33 @@ export function evaluateSigned(set: RnsModuliSet, x: ArrayLike<number>, offset: 
 }
 
 /**
+ * Throws unless `x` holds `set.size` residues from `offset`, each an integer in [0, m_i): a missing x threw a TypeError,
+ * and a short one or a residue out of range gave an enclosure of nothing (NaN bounds or the wrong X).
+ * @throws {@link ModprecError} `INVALID_SIZE` (offset), `INVALID_STORAGE` (x) or `INVALID_VALUE` (a residue)
+ */
+function checkResidues(set: RnsModuliSet, x: ArrayLike<number>, offset: number): void {
+  checkSize('offset', offset);
+  const n = set.size;
+  if (typeof x !== 'object' || x === null || !(x.length >= offset + n)) {
+    fail('INVALID_STORAGE', 'x', `must be an array of at least offset + ${n} residues (offset ${offset})`, x);
+  }
+  for (let i = 0; i < n; i++) {
+    const r = x[offset + i];
+    if (!(typeof r === 'number' && Number.isInteger(r) && r >= 0 && r < set.moduli[i]!)) {
+      fail('INVALID_VALUE', `x[${offset + i}]`, `must be an integer residue in [0, ${set.moduli[i]})`, r);
+    }
+  }
+}
+
+/**
  * A rigorous enclosure of X/M for residues of any X ∈ [0, M) (seed 000's I(X/M)), into {@link EVAL}
  * (`negative` is false). Near 0 and near M the extended exponent keeps the bounds tight.
  *
  * @param set - the moduli set
  * @param x - residues, x_i ∈ [0, m_i)
  * @param offset - index of the first residue
+ * @throws {@link ModprecError} `INVALID_VALUE` for a set {@link rnsModuliSet} did not make or a residue that is not an
+ *   integer in [0, m_i); `INVALID_STORAGE` for an x shorter than offset + n; `INVALID_SIZE` for a bad offset
  * @example
  * ```ts
  * import { rnsModuliSet, evaluateUnsigned, RNS_EVAL } from 'modprec';
@@ -159,6 +181,7 @@ export function evaluateSigned(set: RnsModuliSet, x: ArrayLike<number>, offset: 
  */
 export function evaluateUnsigned(set: RnsModuliSet, x: ArrayLike<number>, offset: number): void {
   const t = rnsTables(set);
+  checkResidues(set, x, offset);
   const xi = t.scratchXi;
   computeXi(set, x, offset, xi);
   const E = set.evalError;

@@ -134,6 +134,8 @@ export interface RnsTables {
 }
 
 const cache = new Map<string, RnsModuliSet>();
+/** Every set {@link rnsModuliSet} made: the sets {@link checkModuliSet} accepts. */
+const built = new WeakSet<RnsModuliSet>();
 const tables = new WeakMap<RnsModuliSet, RnsTables>();
 
 function isPrime(c: number): boolean {
@@ -263,18 +265,20 @@ export function rnsModuliSet(precision: number, residueArithmetic: ResidueArithm
   if (!set) {
     set = build(precision, residueArithmetic);
     cache.set(key, set);
+    built.add(set);
   }
   return set;
 }
 
 /**
- * Throws unless `set` is a moduli set (an object with its size, precision and moduli, as {@link rnsModuliSet} makes).
+ * Throws unless `set` is a moduli set made by {@link rnsModuliSet}. One WeakSet lookup: an object that only looks like
+ * one ({ size, precision, moduli }, a copy with other moduli) passed the former shape test and then threw a TypeError
+ * or a RangeError (division by zero) deep in the tables, or computed with moduli that were not the set's.
  * @throws {@link ModprecError} `INVALID_VALUE` naming `parameter`
  */
 export function checkModuliSet(parameter: string, set: unknown): asserts set is RnsModuliSet {
-  const s = set as Partial<RnsModuliSet> | null | undefined;
-  if (typeof s !== 'object' || s === null || typeof s.size !== 'number' || typeof s.precision !== 'number' || !s.moduli) {
-    fail('INVALID_VALUE', parameter, 'must be a moduli set (see rnsModuliSet)', set);
+  if (!built.has(set as RnsModuliSet)) {
+    fail('INVALID_VALUE', parameter, 'must be a moduli set made by rnsModuliSet (a copy or a look-alike is not one)', set);
   }
 }
 
@@ -288,6 +292,7 @@ export function modMul(a: number, b: number, m: number, invM: number): number {
 /**
  * The CPU tables of `set` (powers of two modulo each m_i, limb images of M_i and M, scratch), built once.
  * @param set - a moduli set from {@link rnsModuliSet}
+ * @throws {@link ModprecError} `INVALID_VALUE` naming `set` for anything {@link rnsModuliSet} did not make
  * @example
  * ```ts
  * import { rnsModuliSet, rnsTables } from 'modprec';

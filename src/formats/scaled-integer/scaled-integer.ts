@@ -6,7 +6,7 @@
  */
 import { typedArrayStorage } from '../common/typed-array-storage.js';
 import { builtinGpuStorage, BUILTIN_STORAGE_GPU_FACTS } from '../common/gpu-facts.js';
-import { roundToInt8, roundToInt16, roundToInt32 } from '../convert/integer.js';
+import { encodeInt8, encodeInt16, encodeInt32 } from '../convert/integer.js';
 
 /**
  * int8 storage (−128…127).
@@ -14,7 +14,7 @@ import { roundToInt8, roundToInt16, roundToInt32 } from '../convert/integer.js';
  */
 export const i8Storage = builtinGpuStorage(typedArrayStorage<Int8Array>({
   name: 'i8', array: Int8Array, significandBits: 7, unitRoundoff: NaN, isInteger: true, maxValue: 127,
-  encodeHelper: { name: 'i8Encode', fn: roundToInt8 },
+  encodeHelper: { name: 'i8Encode', fn: encodeInt8 },
 }), BUILTIN_STORAGE_GPU_FACTS.i8);
 /**
  * int16 storage (−32768…32767).
@@ -22,7 +22,7 @@ export const i8Storage = builtinGpuStorage(typedArrayStorage<Int8Array>({
  */
 export const i16Storage = builtinGpuStorage(typedArrayStorage<Int16Array>({
   name: 'i16', array: Int16Array, significandBits: 15, unitRoundoff: NaN, isInteger: true, maxValue: 32767,
-  encodeHelper: { name: 'i16Encode', fn: roundToInt16 },
+  encodeHelper: { name: 'i16Encode', fn: encodeInt16 },
 }), BUILTIN_STORAGE_GPU_FACTS.i16);
 /**
  * int32 storage (−2^31…2^31−1).
@@ -30,5 +30,5 @@ export const i16Storage = builtinGpuStorage(typedArrayStorage<Int16Array>({
  */
 export const i32Storage = typedArrayStorage<Int32Array>({
   name: 'i32', array: Int32Array, significandBits: 31, unitRoundoff: NaN, isInteger: true, maxValue: 2147483647,
-  encodeHelper: { name: 'i32Encode', fn: roundToInt32 },
+  encodeHelper: { name: 'i32Encode', fn: encodeInt32 },
 });
