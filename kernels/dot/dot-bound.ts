@@ -141,7 +141,8 @@ function originalWriteError(r: Range<1, any>, ar: ArithmeticFormat): { rel: numb
   // v rounded into the arithmetic, divided by s there, rounded to the storage: three roundings, each relative or
   // (underflowing) absolute, the quotient's scaled back by |s|.
   const u = ar.unitRoundoff, etaAr = arithmeticLimits(ar).eta;
-  const rel = (1 + u) ** 2 * (1 + us) - 1;
+  // (1 + u)²(1 + us) − 1 expanded: evaluated as written, 1 + 2^-104 is 1 and (1 + 2^-53) rounds to 1, giving 0.
+  const rel = us + (2 * u + u * u) * (1 + us);
   return { rel, abs: (i) => (etaStorage + 2 * etaAr) * scaleAt(i) * (1 + rel) + etaAr * (1 + rel) };
 }
 
