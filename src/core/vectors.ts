@@ -59,8 +59,8 @@ export function vector<T = number>(values: ArrayLike<number> | number, fillOrOpt
   if (typeof values !== 'number') {
     for (let i = 0; i < n!; i++) if (typeof values[i] !== 'number') fail('INVALID_VALUE', `values[${i}]`, 'must be a number', values[i]);
   }
-  const { storage, arithmetic, shared, memory } = options as FormatOptions<T>;
-  const r = range(rowMajor<1, T>({ size: [n as number], storage, arithmetic, shared, memory }));
+  // The layout's own options (a stride, …) pass through; the length is the values' (a `size` key cannot resize it).
+  const r = range(rowMajor<1, T>({ ...(options as FormatOptions<T>), size: [n as number] }));
   if (typeof values !== 'number') for (let i = 0; i < n!; i++) r.set(i, values[i]!);
   else if (fill) {
     for (let i = 0; i < n!; i++) {
