@@ -47,6 +47,14 @@ describe('dotBound with original: true', () => {
       }), { numRuns: 400 });
   });
 
+  it('fp64 under a scale of 1/3 in dd arithmetic: the storage's rounding of v / s is counted (it was lost as 1 + 2^-53 → 1)', () => {
+    const vx = [1.2856404972446352e-42], vy = [-3.5532432923873413e-189];
+    const x = written({ storage: 'f64', scale: 'each', s: 1 / 3 }, vx, 'dd'), y = written({ storage: 'dd-split', scale: 'none', s: 1 }, vy, 'dd');
+    const bound = dotBound(x, y, { original: true, arithmetic: 'dd' });
+    expect(bound).toBeGreaterThan(dotBound(x, y, { arithmetic: 'dd' }) * 1.5);
+    for (const backend of ['js', 'wasm'] as const) expect(within(dot(x, y, { arithmetic: 'dd', backend }), exactDot(vx, vy), bound)).toBe(true);
+  });
+
   it('fp16 keeps 0 for 1e-9, i8 under scale 0.5 keeps 0.5 for 0.7: both within the bound', () => {
     const small = written({ storage: 'f16', scale: 'none', s: 1 }, [1e-9, 1e-9, 1e-9], 'f64'), ones = written({ storage: 'f64', scale: 'none', s: 1 }, [1, 1, 1], 'f64');
     expect(dot(small, ones)).toBe(0);
