@@ -47,7 +47,7 @@ describe('dotBound with original: true', () => {
       }), { numRuns: 400 });
   });
 
-  it('fp64 under a scale of 1/3 in dd arithmetic: the storage's rounding of v / s is counted (it was lost as 1 + 2^-53 → 1)', () => {
+  it('fp64 under a scale of 1/3 in dd arithmetic: the rounding of v / s to the storage is counted (it was lost as 1 + 2^-53 → 1)', () => {
     const vx = [1.2856404972446352e-42], vy = [-3.5532432923873413e-189];
     const x = written({ storage: 'f64', scale: 'each', s: 1 / 3 }, vx, 'dd'), y = written({ storage: 'dd-split', scale: 'none', s: 1 }, vy, 'dd');
     const bound = dotBound(x, y, { original: true, arithmetic: 'dd' });
