@@ -34,8 +34,7 @@ import { gemvWorkgroupSplitFits, gemvWorkgroupSplitN } from './gemv-workgroup-sp
 import { countPaddedPass, paddedRowGroups, partialNRowsPaddedSource } from './gemv-partial-workgroup-source.js';
 import { fieldOf, throughInterleaved, withMapped } from '../../src/backends/webgpu/dd-split-device.js';
 import { exactProductPass } from '../../src/backends/webgpu/ff-exact-products.js';
-import { foldedProductPass } from '../../src/formats/ff/ff-folded-products.js';
-import { leanSettlePass } from '../../src/formats/ff/ff-lean-settle.js';
+import { streamingPass } from '../../src/backends/webgpu/streaming-pass.js';
 
 /**
  * A matrix resident on the GPU: packed column-major ({@link deviceMatrix}) or a strided view of a span
@@ -377,7 +376,7 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   // ffFoldedProducts / ffLeanSettle: float-float's cheaper lazy terms and settles (src/formats/ff/ff-folded-products.ts,
   // ff-lean-settle.ts); ffExactProducts: a 16-bit matrix and vector's lazy terms without TwoProd
   // (src/backends/webgpu/ff-exact-products.ts), taken before the folded ones.
-  const streamPass = leanSettlePass(foldedProductPass(basePass));
+  const streamPass = streamingPass(basePass);
   const rowPass = exactProductPass(streamPass, A.data, x);
   let decoding: GpuArithmetic['gemvDecodedX'];
   // A over one storage binding is read in windows of whole columns: for T a multiple of 128 columns (its partials'
@@ -692,7 +691,7 @@ async function gemvTiledT(runtime: GpuRuntime, args: GpuGemvArgs, alpha: number,
   const inPlace = !y.coversSpan;
   const key = `gemvTiled|${objectId(args.A.data)}|${data.offset}|${data.stride}|${objectId(args.x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}|${chains}|${inPlace}|${tiles.length}|${W}`;
   const plan = getPlan(runtime, key, 1 + tiles.length, () => [boundedScratch(createWordBuffer(context, groups * n * W * c)), inPlace ? createWordBuffer(context, 1) : createSpanBuffer(runtime, y)]);
-  const rowPass = exactProductPass(leanSettlePass(foldedProductPass(arithmetic.gemvVariant?.() ?? arithmetic)), data, x);
+  const rowPass = exactProductPass(streamingPass(arithmetic.gemvVariant?.() ?? arithmetic), data, x);
   const partialSpec = memo(`gemvT|${rowPass.name}|${readKey(data)}|${readKey(x)}|${chains}`, () => partialTSource(rowPass, data, x, chains));
   const p1 = await getProgram(context, { source: partialSpec.source, args: partialSpec.args, components: c as 1 | 2 | 4 });
   const finish = partialsFinishSource(arithmetic, y, readsY, inPlace, true);
