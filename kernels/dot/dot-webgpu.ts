@@ -12,7 +12,7 @@ import { hostDot } from '../../src/backends/webgpu/host-fallback.js';
 import { bindingLimit, bindingWindows, bindWindow, bufferView, DeviceArray, splitBindings } from '../../src/backends/webgpu/device-array.js';
 import type { VectorRead } from '../../src/backends/webgpu/formats.js';
 import type { GpuDotOperands } from '../../src/formats/common/gpu-part.js';
-import { elementIndex, allowFallback, UNROLL, accumulatorChains, mulAddGroup, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
+import { elementIndex, allowFallback, UNROLL, accumulatorChains, mulAddGroup, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, withScalars, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
 import { boundedScratch, getProgram, submitPasses, type BoundArray, type Pass, type PassCache, type ProgramSpec } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import { TREE_WORKGROUP, treePlan, treeReduceSpec, treeReduction, workgroupPairwiseSum } from '../../src/backends/webgpu/workgroup-reduction.js';
@@ -409,7 +409,8 @@ async function ticketedDot(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, 
   const parity = fusedParity.get(plan) ?? 0;
   fusedParity.set(plan, 1 - parity);
   const arrays: Record<string, BoundArray> = {};
-  const scalars: Record<string, number> = { n: x.length, ...form.scalars, par: parity };
+  const scalars = withScalars({ n: x.length }, form.scalars);
+  scalars.par = parity;
   bindArray('X', x, arrays, scalars);
   bindArray('Y', y, arrays, scalars);
   bindVector('X', x, shape, arrays);

@@ -201,6 +201,18 @@ export function bindArray(name: string, array: DeviceArray, arrays: Record<strin
 }
 
 /**
+ * Copies `source`'s scalars into `target` (an object spread, `{ ...a, k: v, ...b }`, builds its result through a slow
+ * generic path: microseconds per warm call where a kernel merges a shape's and α's and β's uniforms).
+ * @param target - the record to add to
+ * @param source - the scalars to add
+ * @returns target
+ */
+export function withScalars(target: Record<string, number>, source: Readonly<Record<string, number>>): Record<string, number> {
+  for (const name in source) target[name] = source[name]!;
+  return target;
+}
+
+/**
  * Words a thread returns for one element of `format` (its words per element: 1, 2 or 4; a thread of a 16-bit
  * format returns one word holding two elements).
  * @param format - a writable GPU storage part
