@@ -12,7 +12,7 @@ import { hostDot } from '../../src/backends/webgpu/host-fallback.js';
 import { bindingLimit, bindingWindows, bindWindow, bufferView, DeviceArray, splitBindings } from '../../src/backends/webgpu/device-array.js';
 import type { VectorRead } from '../../src/backends/webgpu/formats.js';
 import type { GpuDotOperands } from '../../src/formats/common/gpu-part.js';
-import { elementIndex, allowFallback, UNROLL, accumulatorChains, mulAddGroup, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
+import { elementIndex, allowFallback, UNROLL, accumulatorChains, mulAddGroup, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, withScalars, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
 import { boundedScratch, getProgram, submitPasses, type BoundArray, type Pass, type PassCache, type ProgramSpec } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import { TREE_WORKGROUP, treePlan, treeReduceSpec, treeReduction, workgroupPairwiseSum } from '../../src/backends/webgpu/workgroup-reduction.js';
@@ -22,8 +22,7 @@ import { gpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js'
 import { pingPongSteps, prefetchedSteps } from '../shared/prefetched-steps.js';
 import { longLazySteps } from '../shared/long-lazy-steps.js';
 import { exactProductPass } from '../../src/backends/webgpu/ff-exact-products.js';
-import { foldedProductPass } from '../../src/formats/ff/ff-folded-products.js';
-import { leanSettlePass } from '../../src/formats/ff/ff-lean-settle.js';
+import { streamingPass } from '../../src/backends/webgpu/streaming-pass.js';
 import { FUSED_BLOCK, fusedFinishSpec, fusedInitialWords, fusedLayout, MAX_FUSED_BLOCKS, type FirstPassLines } from './dot-fused-finish-source.js';
 import { MAX_FINISH_WORKGROUPS, workgroupFinishInitialWords, workgroupFinishSpec, workgroupFinishWords } from './dot-workgroup-finish-source.js';
 
@@ -326,7 +325,7 @@ async function dotOnDevice(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, 
   // ffExactProducts: 16-bit operands' lazy terms without TwoProd (src/backends/webgpu/ff-exact-products.ts).
   // ffFoldedProducts / ffLeanSettle: float-float's cheaper lazy terms and settles (src/formats/ff/ff-folded-products.ts,
   // ff-lean-settle.ts), the exact 16-bit products taken before the folded ones.
-  const firstPass = exactProductPass(leanSettlePass(foldedProductPass(arithmetic.dotVariant?.(operandsOf(x, y)) ?? arithmetic)), x, y);
+  const firstPass = exactProductPass(streamingPass(arithmetic.dotVariant?.(operandsOf(x, y)) ?? arithmetic), x, y);
   const partial = memo(`dot1|${firstPass.name}|${readKey(x)}|${readKey(y)}|${shapeKey}|${fused}`, () => partialSource(firstPass, x, y, shape, fused));
   const p1 = await getProgram(context, { source: partial.source, args: partial.args, components: c, ...(fused ? { workgroup: { workgroupSize: TREE_WORKGROUP, workgroupArrays: [{ type: 'f32' as const, length: TREE_WORKGROUP * c }] } } : {}) });
   const reduce = tree ? memo(`dottree|${arithmetic.name}`, () => treeReduceSpec(arithmetic)) : memo(`dotr|${arithmetic.name}`, () => reduceProgramSpec(arithmetic));
@@ -363,7 +362,7 @@ const fusedParity = new WeakMap<object, number>();
 
 /** The first pass's lines for a thread index, in the arithmetic's first-pass form (the one-dispatch programs). */
 function firstPassOf(arithmetic: GpuArithmetic, x: DeviceArray, y: DeviceArray, shape: GroupShape): FirstPassLines {
-  const pass = exactProductPass(leanSettlePass(foldedProductPass(arithmetic)), x, y);
+  const pass = exactProductPass(streamingPass(arithmetic), x, y);
   return (t) => firstPassLines(pass, x, y, shape, t);
 }
 
@@ -410,7 +409,8 @@ async function ticketedDot(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, 
   const parity = fusedParity.get(plan) ?? 0;
   fusedParity.set(plan, 1 - parity);
   const arrays: Record<string, BoundArray> = {};
-  const scalars: Record<string, number> = { n: x.length, ...form.scalars, par: parity };
+  const scalars = withScalars({ n: x.length }, form.scalars);
+  scalars.par = parity;
   bindArray('X', x, arrays, scalars);
   bindArray('Y', y, arrays, scalars);
   bindVector('X', x, shape, arrays);

@@ -7,7 +7,7 @@
  * @module
  */
 import { checkSize, fail, ModprecError } from '../../src/core/errors.js';
-import { checkArgumentsObject, checkNumber, outputComponents } from '../../src/backends/webgpu/kernel-common.js';
+import { checkArgumentsObject, checkNumber, outputComponents, withScalars } from '../../src/backends/webgpu/kernel-common.js';
 import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
 import { hostEllSpmv } from '../../src/backends/webgpu/host-fallback.js';
 import { gpuUpdate } from '../waxpby/update-webgpu.js';
@@ -265,7 +265,7 @@ async function spmvOnDevice(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: nu
   const spec = memo(`ell|${arithmetic.name}|${valuesKey(A)}|${readKey(x)}|${readKey(y)}|${readsY}|${inPlace}${inPlace && writesLanes(y) ? '-lanes' : ''}`, () => spmvSource(arithmetic, A, x, y, readsY, inPlace));
   const program = await getProgram(context, { source: spec.source, args: spec.args, components: outputComponents(y.format), ...finishProgramOptions(y, readsY, inPlace) });
   const arrays: Record<string, BoundArray> = { I: { buffer: A.colIndex! } };
-  const scalars: Record<string, number> = { K: A.width, stride: A.stride, rows: A.rows, ...scalarBindings(arithmetic, alpha, beta) };
+  const scalars = withScalars({ K: A.width, stride: A.stride, rows: A.rows }, scalarBindings(arithmetic, alpha, beta));
   bindArray('V', A.values, arrays, scalars);
   if (A.valuesLd !== undefined) scalars.Vld = A.valuesLd;
   if (A.valuesLd !== undefined && A.values.isView && A.values.words * 4 > limit) {

@@ -21,8 +21,8 @@ import { hostGemv } from '../../src/backends/webgpu/host-fallback.js';
 import { gpuUpdate } from '../waxpby/update-webgpu.js';
 import { bindExtent, bindingLimit, bindWindow, checkExtentBinding, checkOperandBinding, checkScaleBinding, columnRegion, columnsPerRegion, createSpanBuffer, DeviceArray, extentBytes, moveScaleBase, toDeviceSpan, viewOf, windowOf, wordsPerElement, type RangeLike } from '../../src/backends/webgpu/device-array.js';
 import { finishProgramOptions, finishThreads, partialsFinishSource, scalarBindings } from '../../src/backends/webgpu/finish-pass.js';
-import { elementIndex, allowFallback, outputComponents, UNROLL, accumulateLoop, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
-import { boundedScratch, getProgram, submitPasses, type BoundArray, type Pass, type PassCache } from '../../src/backends/webgpu/program.js';
+import { elementIndex, allowFallback, outputComponents, UNROLL, accumulateLoop, checkChains, arrayArgs, bindArray, memo, readKey, chooseArithmetic, commonRuntime, getPlan, kernelSource, objectId, runInfo, withScalars, type GpuKernelOptions, type GpuRunInfo } from '../../src/backends/webgpu/kernel-common.js';
+import { boundedScratch, getProgram, submitPasses, type BoundArray, type Pass, type PassCache, type ProgramSpec } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, readWords, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import { bindOldFromOutput, checkOutputBinding, outputWindow, serialisedViewWrite, throughPackedOutput, writesLanes, writesInPlace } from '../../src/backends/webgpu/view-output.js';
 import { checkRowsPerThread, maxRowsPerThread, partialNRowsLines, partialNRowsSource, rowRunRead, storesOwnPartials, vectorXRead } from './gemv-row-group-source.js';
@@ -34,8 +34,7 @@ import { gemvWorkgroupSplitFits, gemvWorkgroupSplitN } from './gemv-workgroup-sp
 import { countPaddedPass, paddedRowGroups, partialNRowsPaddedSource } from './gemv-partial-workgroup-source.js';
 import { fieldOf, throughInterleaved, withMapped } from '../../src/backends/webgpu/dd-split-device.js';
 import { exactProductPass } from '../../src/backends/webgpu/ff-exact-products.js';
-import { foldedProductPass } from '../../src/formats/ff/ff-folded-products.js';
-import { leanSettlePass } from '../../src/formats/ff/ff-lean-settle.js';
+import { streamingPass } from '../../src/backends/webgpu/streaming-pass.js';
 
 /**
  * A matrix resident on the GPU: packed column-major ({@link deviceMatrix}) or a strided view of a span
@@ -369,7 +368,8 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   let sr: number;
   let sc: number;
   let partialScalars: Record<string, number>;
-  let partialSpec;
+  // The two-pass form's partial program, looked up only where that form runs (not on the one-dispatch forms' calls).
+  let partialSpecOf: () => { source: string; args: ProgramSpec['args'] };
   // The R-rows pass's lines for a thread index (the one-dispatch form, gemvFusedFinish, runs them).
   let rowLines: PartialRowsLines | undefined;
   // The partial pass runs in the arithmetic's GEMV variant (dd: windowed multiply-adds, within the same bound).
@@ -377,7 +377,7 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   // ffFoldedProducts / ffLeanSettle: float-float's cheaper lazy terms and settles (src/formats/ff/ff-folded-products.ts,
   // ff-lean-settle.ts); ffExactProducts: a 16-bit matrix and vector's lazy terms without TwoProd
   // (src/backends/webgpu/ff-exact-products.ts), taken before the folded ones.
-  const streamPass = leanSettlePass(foldedProductPass(basePass));
+  const streamPass = streamingPass(basePass);
   const rowPass = exactProductPass(streamPass, A.data, x);
   let decoding: GpuArithmetic['gemvDecodedX'];
   // A over one storage binding is read in windows of whole columns: for T a multiple of 128 columns (its partials'
@@ -421,7 +421,7 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
     const { gemvPrefetch, gemvUnroll } = gpuKernelSwitches();
     rowKey = `${R}${run ?? 'scalar'}|${gemvUnroll}${vx ? '|vx' : ''}${own ? '|own' : ''}`;
     // The switches key memo's tables, so the source follows gemvPrefetch.
-    partialSpec = memo(`gemvNR|${rowPass.name}|${readKey(A.data)}|${readKey(x)}|${chains}|${rowKey}`, () => partialNRowsSource(rowPass, A.data, x, chains, R, run, gemvPrefetch, vx, gemvUnroll));
+    partialSpecOf = () => memo(`gemvNR|${rowPass.name}|${readKey(A.data)}|${readKey(x)}|${chains}|${rowKey}`, () => partialNRowsSource(rowPass, A.data, x, chains, R, run, gemvPrefetch, vx, gemvUnroll));
     const data = A.data;
     rowLines = (t) => partialNRowsLines(rowPass, data, x, chains, R, run, gemvPrefetch, vx, gemvUnroll, t);
     // gemvPartialWorkgroup: wider workgroups, the row groups padded to them (./gemv-partial-workgroup-source.ts); the same bits.
@@ -434,7 +434,7 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
       partialScalars.Gp = Gp;
       partialWorkgroup = wide;
       rowKey += `|wg${wide}`;
-      partialSpec = memo(`gemvNRwg|${rowPass.name}|${readKey(A.data)}|${readKey(x)}|${chains}|${rowKey}`, () => partialNRowsPaddedSource(rowPass, data, x, chains, R, run, gemvPrefetch, vx, gemvUnroll));
+      partialSpecOf = () => memo(`gemvNRwg|${rowPass.name}|${readKey(A.data)}|${readKey(x)}|${chains}|${rowKey}`, () => partialNRowsPaddedSource(rowPass, data, x, chains, R, run, gemvPrefetch, vx, gemvUnroll));
     }
   } else if (!trans) {
     const split = gemvSplit(m, n, target);
@@ -445,7 +445,7 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
     // Column windows bind x in windows: they read it as it is.
     decoding = windowed ? undefined : xDecoding(rowPass, x);
     const xDecoded = decoding;
-    partialSpec = memo(`gemvN|${rowPass.name}|${readKey(A.data)}|${readKey(x)}|${chains}|${xDecoded?.kind ?? ''}`, () => partialNSource(rowPass, A.data, x, chains, xDecoded));
+    partialSpecOf = () => memo(`gemvN|${rowPass.name}|${readKey(A.data)}|${readKey(x)}|${chains}|${xDecoded?.kind ?? ''}`, () => partialNSource(rowPass, A.data, x, chains, xDecoded));
   } else {
     splits = gemvTLanes(m, n, target);
     threads = n * splits;
@@ -455,7 +455,7 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
     const d = windowed ? undefined : xDecoding(rowPass, x);
     decoding = d && decodedBesideX(d) ? d : undefined;
     const xDecoded = decoding;
-    partialSpec = memo(`gemvT|${rowPass.name}|${readKey(A.data)}|${readKey(x)}|${chains}|${xDecoded?.kind ?? ''}`, () => partialTSource(rowPass, A.data, x, chains, xDecoded));
+    partialSpecOf = () => memo(`gemvT|${rowPass.name}|${readKey(A.data)}|${readKey(x)}|${chains}|${xDecoded?.kind ?? ''}`, () => partialTSource(rowPass, A.data, x, chains, xDecoded));
   }
   let mp = m;
   let columnWindows = [{ start: 0, count: n }];
@@ -518,6 +518,7 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   // decoding: one more pass (x → four words an element) and its buffer, after the others.
   const decodedAt = own ? 3 : 2;
   const plan = getPlan(runtime, `${key}|${decoding?.kind ?? ''}`, 2 + columnWindows.length + (decoding ? 1 : 0), () => [boundedScratch(createWordBuffer(context, Math.max(1, threads) * c * R)), inPlace ? createWordBuffer(context, 1) : createSpanBuffer(runtime, y), ...(own ? [createWordBuffer(context, 4)] : []), ...(decoding ? [createWordBuffer(context, 4 * Math.max(1, x.length))] : [])]);
+  const partialSpec = partialSpecOf();
   const p1 = await getProgram(context, { source: partialSpec.source, args: partialSpec.args, components: Math.min(4, c * R) as 1 | 2 | 4, ...(partialWorkgroup ? { workgroup: { workgroupSize: partialWorkgroup, workgroupArrays: [] } } : {}) });
   if (partialWorkgroup) countPaddedPass();
   const decodeSpec = decoding && memo(`gemvDX|${rowPass.name}|${readKey(x)}|${decoding.decode}`, () => decodeXSource(rowPass, x, decoding!.decode));
@@ -525,7 +526,7 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   const finish = partialsFinishSource(arithmetic, y, readsY, inPlace);
   const p2 = await getProgram(context, { source: finish.source, args: finish.args, components: outputComponents(y.format), ...finishProgramOptions(y, readsY, inPlace) });
   const arrays2: Record<string, BoundArray> = { P: { buffer: plan.scratch[0]! } };
-  const scalars2: Record<string, number> = { S: splits, sr, sc, rows, ...scalarBindings(arithmetic, alpha, beta) };
+  const scalars2 = withScalars({ S: splits, sr, sc, rows }, scalarBindings(arithmetic, alpha, beta));
   const output = bindFinishOutput(y, rows, inPlace, readsY, plan.scratch[1]!, arrays2, scalars2);
   const out = plan.scratch[1]!;
   const passes: { pass: Pass; cache: PassCache }[] = [];
@@ -539,7 +540,7 @@ async function gemvOnDevice(runtime: GpuRuntime, args: GpuGemvArgs, trans: boole
   if (threads > 0 && rows > 0) {
     columnWindows.forEach((w, k) => {
       const arrays1: Record<string, BoundArray> = {};
-      const scalars1: Record<string, number> = { ...partialScalars };
+      const scalars1 = withScalars({}, partialScalars);
       bindArray('A', A.data, arrays1, scalars1);
       // x decoded (the pre-pass's words, packed) or x itself, or both (a decoding beside x: the decoded words as XDec).
       if (p0 && !decodedBesideX(decoding!)) arrays1.X = { buffer: plan.scratch[decodedAt]! };
@@ -636,7 +637,7 @@ async function gemvFusedN(runtime: GpuRuntime, key: string, ops: { A: DeviceMatr
   const parity = fusedParity.get(plan) ?? 0;
   fusedParity.set(plan, 1 - parity);
   const arrays: Record<string, BoundArray> = {};
-  const scalars: Record<string, number> = { ...shape.partialScalars, S: shape.splits, Gp: layout.padded, L0: layout.slots, par: parity, rows, ...scalarBindings(arithmetic, shape.alpha, shape.beta) };
+  const scalars = withScalars(withScalars({ S: shape.splits, Gp: layout.padded, L0: layout.slots, par: parity, rows }, shape.partialScalars), scalarBindings(arithmetic, shape.alpha, shape.beta));
   bindArray('A', A.data, arrays, scalars);
   bindExtent('X', x, arrays, scalars);
   if (shape.runSuffix) arrays[`A${shape.runSuffix}`] = arrays.A!;
@@ -692,7 +693,7 @@ async function gemvTiledT(runtime: GpuRuntime, args: GpuGemvArgs, alpha: number,
   const inPlace = !y.coversSpan;
   const key = `gemvTiled|${objectId(args.A.data)}|${data.offset}|${data.stride}|${objectId(args.x)}|${objectId(y)}|${m}|${n}|${A.ld}|${arithmetic.name}|${readsY}|${target}|${chains}|${inPlace}|${tiles.length}|${W}`;
   const plan = getPlan(runtime, key, 1 + tiles.length, () => [boundedScratch(createWordBuffer(context, groups * n * W * c)), inPlace ? createWordBuffer(context, 1) : createSpanBuffer(runtime, y)]);
-  const rowPass = exactProductPass(leanSettlePass(foldedProductPass(arithmetic.gemvVariant?.() ?? arithmetic)), data, x);
+  const rowPass = exactProductPass(streamingPass(arithmetic.gemvVariant?.() ?? arithmetic), data, x);
   const partialSpec = memo(`gemvT|${rowPass.name}|${readKey(data)}|${readKey(x)}|${chains}`, () => partialTSource(rowPass, data, x, chains));
   const p1 = await getProgram(context, { source: partialSpec.source, args: partialSpec.args, components: c as 1 | 2 | 4 });
   const finish = partialsFinishSource(arithmetic, y, readsY, inPlace, true);
@@ -712,7 +713,7 @@ async function gemvTiledT(runtime: GpuRuntime, args: GpuGemvArgs, alpha: number,
     return { pass: { program: p1, arrays, scalars, output: { buffer: plan.scratch[0]!, offset: units * c * 4, size: (t.c1 - t.c0) * W * c * 4 }, threads: (t.c1 - t.c0) * W }, cache: plan.passes[1 + i]! };
   });
   const arrays2: Record<string, BoundArray> = { P: { buffer: plan.scratch[0]! } };
-  const scalars2: Record<string, number> = { S: W, sr: W, sc: 1, G: groups, sg: n * W, rows: n, ...scalarBindings(arithmetic, alpha, beta) };
+  const scalars2 = withScalars({ S: W, sr: W, sc: 1, G: groups, sg: n * W, rows: n }, scalarBindings(arithmetic, alpha, beta));
   const output = bindFinishOutput(y, n, inPlace, readsY, plan.scratch[1]!, arrays2, scalars2);
   const out = plan.scratch[1]!;
   passes.push({ pass: { program: p2, arrays: arrays2, scalars: scalars2, output, threads: finishThreads(y, n, inPlace) }, cache: plan.passes[0]! });
@@ -749,7 +750,12 @@ async function gemvTiledT(runtime: GpuRuntime, args: GpuGemvArgs, alpha: number,
 export async function gpuGemv(args: GpuGemvArgs, options: GpuGemvOptions = {}): Promise<GpuRunInfo> {
   checkArgumentsObject(args, '{ A, x, y, alpha, beta, trans }');
   // A dd-split operand runs on its interleaved dd copy (dd-split-device.ts).
-  return throughInterleaved([fieldOf(fieldOf(args, 'A'), 'data'), fieldOf(args, 'x'), fieldOf(args, 'y')], fieldOf(args, 'y'), (dd) => gpuGemvOf(args && { ...withMapped(withMapped(args, 'x', dd), 'y', dd), A: withMapped(args.A, 'data', dd) }, options));
+  return throughInterleaved([fieldOf(fieldOf(args, 'A'), 'data'), fieldOf(args, 'x'), fieldOf(args, 'y')], fieldOf(args, 'y'), (dd) => {
+    const mapped = withMapped(withMapped(args, 'x', dd), 'y', dd);
+    const A = withMapped(args.A, 'data', dd);
+    // The caller's arguments as they are where no operand is dd-split (no copy of them per call).
+    return gpuGemvOf(mapped === args && A === args.A ? args : { ...mapped, A }, options);
+  });
 }
 
 /** gpuGemv on operands in the kernels' layouts. */

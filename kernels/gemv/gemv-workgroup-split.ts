@@ -10,7 +10,8 @@
 import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
 import { bindExtent, createSpanBuffer, type DeviceArray } from '../../src/backends/webgpu/device-array.js';
 import { scalarBindings } from '../../src/backends/webgpu/finish-pass.js';
-import { bindArray, getPlan, memo, readKey } from '../../src/backends/webgpu/kernel-common.js';
+import { bindArray, getPlan, memo, readKey, type Plan } from '../../src/backends/webgpu/kernel-common.js';
+import { gpuKernelSwitchKey } from '../../src/backends/webgpu/kernel-switches.js';
 import { getProgram, submitPasses, type BoundArray } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import type { PartialRowsLines } from './gemv-fused-finish-source.js';
@@ -38,11 +39,43 @@ export function gemvWorkgroupSplitCalls(): number {
  * @returns whether it fits
  */
 export function gemvWorkgroupSplitFits(runtime: GpuRuntime, W: number, S: number, R: number, words: number): boolean {
-  // The device's own limits (at least WebGPU's core 256 invocations and 16 KiB where the adapter offers them).
-  const limits = runtime.context.device.limits;
-  const most = (name: string): number => limits[name] ?? 0;
-  return S <= W && W <= Math.min(most('maxComputeInvocationsPerWorkgroup'), most('maxComputeWorkgroupSizeX')) && 4 * gemvWorkgroupSplitMemory(W, R, words) <= most('maxComputeWorkgroupStorageSize');
+  const limits = workgroupLimits(runtime);
+  return S <= W && W <= limits.invocations && 4 * gemvWorkgroupSplitMemory(W, R, words) <= limits.memory;
 }
+
+/** Each device's workgroup limits, read once (a device's limits never change; each read is a call into Dawn). */
+const deviceLimits = new WeakMap<object, { invocations: number; memory: number }>();
+function workgroupLimits(runtime: GpuRuntime): { invocations: number; memory: number } {
+  const device = runtime.context.device;
+  let known = deviceLimits.get(device);
+  if (!known) {
+    // The device's own limits (at least WebGPU's core 256 invocations and 16 KiB where the adapter offers them).
+    const limits = device.limits;
+    const most = (name: string): number => limits[name] ?? 0;
+    known = { invocations: Math.min(most('maxComputeInvocationsPerWorkgroup'), most('maxComputeWorkgroupSizeX')), memory: most('maxComputeWorkgroupStorageSize') };
+    deviceLimits.set(device, known);
+  }
+  return known;
+}
+
+/**
+ * What a plan's warm calls reuse: its spec (per setting of the kernel switches), the layout, and the argument records
+ * refilled in place (nothing built per call). The plan's key holds A, x and y (their formats and layouts), the shape,
+ * the arithmetic and β ≠ 0, which fix all of these; buffers and scalars are bound again every call (a buffer swapped by
+ * a ping-pong, a range scale rewritten).
+ */
+interface SplitState {
+  switches: string;
+  spec: ReturnType<typeof gemvWorkgroupSplitSpec>;
+  readonly layout: { B: number; workgroups: number };
+  readonly arrays: Record<string, BoundArray>;
+  readonly scalars: Record<string, number>;
+  /** The names of the vector views of A and x that bind A's and x's buffers too (none: ''). */
+  readonly aRun: string;
+  readonly xVector: string;
+}
+
+const states = new WeakMap<Plan, SplitState>();
 
 /**
  * Records the call: y's new words go to the plan's spare buffer, which then becomes y's (the two-pass form's ping-pong).
@@ -58,18 +91,24 @@ export async function gemvWorkgroupSplitN(runtime: GpuRuntime, key: string, ops:
   const { A, x, y } = ops;
   const context = runtime.context;
   const readsY = shape.beta !== 0;
-  const G = shape.partialScalars.G!;
-  const layout = gemvWorkgroupSplitLayout(shape.splits, G, shape.W, shape.R, y.format.elementsPerWord);
   // y's next buffer and a stand-in output the program never stores to.
   const plan = getPlan(runtime, key, 1, () => [createSpanBuffer(runtime, y), createWordBuffer(context, 4)]);
-  const spec = memo(`gemvwgsplit|${arithmetic.name}|${readKey(A.data)}|${readKey(x)}|${readKey(y)}|${readsY}|${shape.W}|${shape.specKey}`, () => gemvWorkgroupSplitSpec(arithmetic, y, readsY, shape.R, shape.W, lines));
-  const program = await getProgram(context, spec);
-  const arrays: Record<string, BoundArray> = {};
-  const scalars: Record<string, number> = { ...shape.partialScalars, S: shape.splits, B: layout.B, rows: y.length, ...scalarBindings(arithmetic, shape.alpha, shape.beta) };
+  const switches = gpuKernelSwitchKey();
+  let state = states.get(plan);
+  if (!state || state.switches !== switches) {
+    const spec = memo(`gemvwgsplit|${arithmetic.name}|${readKey(A.data)}|${readKey(x)}|${readKey(y)}|${readsY}|${shape.W}|${shape.specKey}`, () => gemvWorkgroupSplitSpec(arithmetic, y, readsY, shape.R, shape.W, lines));
+    const layout = gemvWorkgroupSplitLayout(shape.splits, shape.partialScalars.G!, shape.W, shape.R, y.format.elementsPerWord);
+    state = { switches, spec, layout, arrays: {}, scalars: { ...shape.partialScalars, S: shape.splits, B: layout.B, rows: y.length }, aRun: shape.runSuffix ? `A${shape.runSuffix}` : '', xVector: shape.vectorX ? `X${x.format.vectorRead!.suffix}` : '' };
+    states.set(plan, state);
+  }
+  const program = await getProgram(context, state.spec);
+  const { arrays, scalars, layout } = state;
+  const ab = scalarBindings(arithmetic, shape.alpha, shape.beta);
+  for (const name in ab) scalars[name] = ab[name]!;
   bindArray('A', A.data, arrays, scalars);
   bindExtent('X', x, arrays, scalars);
-  if (shape.runSuffix) arrays[`A${shape.runSuffix}`] = arrays.A!;
-  if (shape.vectorX) arrays[`X${x.format.vectorRead!.suffix}`] = arrays.X!;
+  if (state.aRun) arrays[state.aRun] = arrays.A!;
+  if (state.xVector) arrays[state.xVector] = arrays.X!;
   if (readsY) bindArray('Yold', y, arrays, scalars);
   const out = plan.scratch[0]!;
   arrays.YAtomic = { buffer: out };

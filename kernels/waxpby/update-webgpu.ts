@@ -11,7 +11,7 @@ import type { GpuArithmetic, GpuRegister } from '../../src/backends/webgpu/arith
 import { bindingWindows, bindWindow, createSpanBuffer, DeviceArray, splitBindings, windowOf, wordsPerElement } from '../../src/backends/webgpu/device-array.js';
 import { isDdPairFormat } from '../../src/backends/webgpu/dd-split-bindings.js';
 import { scalarBindings } from '../../src/backends/webgpu/finish-pass.js';
-import { checkArgumentsObject, allowFallback, arrayArgs, bindArray, checkNumber, chooseArithmetic, commonRuntime, elementIndex, getPlan, type GpuKernelOptions, type Plan, type GpuRunInfo, kernelSource, memo, objectId, outputComponents, readKey, runInfo } from '../../src/backends/webgpu/kernel-common.js';
+import { checkArgumentsObject, allowFallback, arrayArgs, bindArray, checkNumber, chooseArithmetic, commonRuntime, elementIndex, getPlan, type GpuKernelOptions, type Plan, type GpuRunInfo, kernelSource, memo, objectId, outputComponents, readKey, runInfo, withScalars } from '../../src/backends/webgpu/kernel-common.js';
 import { hostUpdate } from '../../src/backends/webgpu/host-fallback.js';
 import { getProgram, submitPasses, type BoundArray } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
@@ -187,7 +187,7 @@ async function updateOnDevice(runtime: GpuRuntime, args: GpuUpdateArgs, x: Devic
   const fresh = plan.scratch[0];
   const passes = windows.map((w, k) => {
     const arrays: Record<string, BoundArray> = {};
-    const scalars: Record<string, number> = { ...base, rows: w.count };
+    const scalars = withScalars({ rows: w.count }, base);
     let output: BoundArray;
     if (strided) {
       const o = outputWindow(out, w, lanes);

@@ -201,6 +201,18 @@ export function bindArray(name: string, array: DeviceArray, arrays: Record<strin
 }
 
 /**
+ * Copies `source`'s scalars into `target` (an object spread, `{ ...a, k: v, ...b }`, builds its result through a slow
+ * generic path: microseconds per warm call where a kernel merges a shape's and α's and β's uniforms).
+ * @param target - the record to add to
+ * @param source - the scalars to add
+ * @returns target
+ */
+export function withScalars(target: Record<string, number>, source: Readonly<Record<string, number>>): Record<string, number> {
+  for (const name in source) target[name] = source[name]!;
+  return target;
+}
+
+/**
  * Words a thread returns for one element of `format` (its words per element: 1, 2 or 4; a thread of a 16-bit
  * format returns one word holding two elements).
  * @param format - a writable GPU storage part
@@ -278,8 +290,14 @@ export interface Plan {
   readonly scratch: GpuBuffer[];
 }
 
-const plans = new Map<string, Plan>();
+/** A plan with the tick of its last use (the least recent goes first when there are too many). */
+interface UsedPlan extends Plan {
+  used: number;
+}
+
+const plans = new Map<string, UsedPlan>();
 const MAX_PLANS = 64;
+let tick = 0;
 
 /**
  * The plan for `key`, created with `scratchWords` scratch buffers on first use (least recently used
@@ -293,17 +311,24 @@ const MAX_PLANS = 64;
 export function getPlan(runtime: GpuRuntime, key: string, passCount: number, create: () => GpuBuffer[]): Plan {
   let plan = plans.get(key);
   if (plan) {
-    plans.delete(key);
-    plans.set(key, plan);
+    // A use stamp, not a delete and re-insert into the map per call (which hashed the key twice more).
+    plan.used = ++tick;
     while (plan.passes.length < passCount) plan.passes.push({});
     return plan;
   }
-  plan = { passes: Array.from({ length: passCount }, () => ({})), scratch: create() };
+  plan = { passes: Array.from({ length: passCount }, () => ({})), scratch: create(), used: ++tick };
   plans.set(key, plan);
   if (plans.size > MAX_PLANS) {
-    const [oldKey, old] = plans.entries().next().value as [string, Plan];
-    plans.delete(oldKey);
-    const doomed = old;
+    let oldKey: string | undefined;
+    let old: UsedPlan | undefined;
+    for (const [k, p] of plans) {
+      if (!old || p.used < old.used) {
+        oldKey = k;
+        old = p;
+      }
+    }
+    plans.delete(oldKey!);
+    const doomed = old!;
     void runtime.context.device.queue.onSubmittedWorkDone().then(() => {
       doomed.scratch.forEach((b) => b.destroy());
       doomed.passes.forEach((p) => p.params?.destroy());

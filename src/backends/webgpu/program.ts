@@ -276,13 +276,13 @@ export class Program {
         if (bytes > testBindingLimit && !boundedBuffers.has(bound.buffer)) throw new Error(`internal: binding ${name} of ${bytes} bytes exceeds the lowered binding limit of ${testBindingLimit} bytes`);
       }
     }
-    if (this.spec.vectorOutput && (output.size ?? output.buffer.size - (output.offset ?? 0)) < 16 * pass.threads) {
+    if (this.spec.vectorOutput && (output.size ?? bufferSize(output.buffer) - (output.offset ?? 0)) < 16 * pass.threads) {
       throw new Error(`internal: a vector-output pass of ${pass.threads} threads needs ${16 * pass.threads} bytes of output binding`);
     }
     for (const record of layout.arrayArgs) {
       const bound = arrays[record.name];
       if (!bound) throw new Error(`internal: array argument ${record.name} not bound`);
-      const length = (bound.size ?? bound.buffer.size - (bound.offset ?? 0)) / 4;
+      const length = (bound.size ?? bufferSize(bound.buffer) - (bound.offset ?? 0)) / 4;
       const base = record.dimsOffset / 4;
       words[base] = length;
       words[base + 1] = 1;
@@ -308,21 +308,35 @@ export class Program {
     }
     // Bind groups are looked up by the identity of the bound buffers and their windows (no key string per call); a
     // destroyed buffer is never bound again, so a new buffer — a new object — never finds a stale group.
-    const bound = (k: number): BoundArray => (k < layout.arrayArgs.length ? arrays[layout.arrayArgs[k]!.name]! : output);
-    const count = layout.arrayArgs.length + 1;
-    let group = cache?.groups?.find((g) => sameBindings(g, bound, count))?.group;
-    if (!group) {
+    // (A loop, not `find` with closures: nothing is allocated on the warm path.)
+    const arrayArgs = layout.arrayArgs;
+    const count = arrayArgs.length + 1;
+    let group: unknown;
+    const groups = cache?.groups;
+    if (groups) {
+      for (let g = 0; g < groups.length && group === undefined; g++) if (sameBindings(groups[g]!, arrays, arrayArgs, output)) group = groups[g]!.group;
+    }
+    if (group === undefined) {
       const entries: GpuBindGroupEntry[] = [{ binding: 0, resource: { buffer: params } }];
-      for (let k = 0; k < count; k++) entries.push({ binding: 1 + k, resource: window(bound(k)) });
+      for (let k = 0; k < count; k++) entries.push({ binding: 1 + k, resource: window(boundAt(arrays, arrayArgs, output, k)) });
       group = device.createBindGroup({ layout: this.kernel.bindGroupLayout, entries });
       if (cache) {
         cache.groups ??= [];
         // Ping-pong outputs alternate between two bindings; a few entries cover every plan.
         if (cache.groups.length >= 4) cache.groups.shift();
-        cache.groups.push(bindingsOf(bound, count, group));
+        cache.groups.push(bindingsOf(arrays, arrayArgs, output, group));
       }
     }
-    if (cache) cache.recorded = { pass, group, groupsX, groupsY };
+    if (cache) {
+      // One record per plan step, updated in place.
+      const r = cache.recorded;
+      if (r) {
+        r.pass = pass;
+        r.group = group;
+        r.groupsX = groupsX;
+        r.groupsY = groupsY;
+      } else cache.recorded = { pass, group, groupsX, groupsY };
+    }
     computePass.setPipeline(this.kernel.computePipeline);
     computePass.setBindGroup(0, group);
     computePass.dispatchWorkgroups(groupsX, groupsY);
@@ -399,23 +413,40 @@ export interface CachedBindings {
   readonly group: unknown;
 }
 
-function sameBindings(cached: CachedBindings, bound: (k: number) => BoundArray, count: number): boolean {
+/** Binding k of a dispatch: array argument k, or the output after them. */
+function boundAt(arrays: Readonly<Record<string, BoundArray>>, arrayArgs: ParamsLayout['arrayArgs'], output: BoundArray, k: number): BoundArray {
+  return k < arrayArgs.length ? arrays[arrayArgs[k]!.name]! : output;
+}
+
+function sameBindings(cached: CachedBindings, arrays: Readonly<Record<string, BoundArray>>, arrayArgs: ParamsLayout['arrayArgs'], output: BoundArray): boolean {
+  const count = arrayArgs.length + 1;
   for (let k = 0; k < count; k++) {
-    const b = bound(k);
+    const b = boundAt(arrays, arrayArgs, output, k);
     if (cached.buffers[k] !== b.buffer || cached.windows[2 * k] !== (b.offset ?? 0) || cached.windows[2 * k + 1] !== (b.size ?? -1)) return false;
   }
   return true;
 }
 
-function bindingsOf(bound: (k: number) => BoundArray, count: number, group: unknown): CachedBindings {
+function bindingsOf(arrays: Readonly<Record<string, BoundArray>>, arrayArgs: ParamsLayout['arrayArgs'], output: BoundArray, group: unknown): CachedBindings {
   const buffers: GpuBuffer[] = [];
   const windows: number[] = [];
-  for (let k = 0; k < count; k++) {
-    const b = bound(k);
+  for (let k = 0; k < arrayArgs.length + 1; k++) {
+    const b = boundAt(arrays, arrayArgs, output, k);
     buffers.push(b.buffer);
     windows.push(b.offset ?? 0, b.size ?? -1);
   }
   return { buffers, windows, group };
+}
+
+/** Byte sizes of buffers, read once each: `buffer.size` is a call into Dawn (about 0.2 µs in Node), a WeakMap look-up ten times less. A buffer's size never changes. */
+const bufferSizes = new WeakMap<GpuBuffer, number>();
+function bufferSize(buffer: GpuBuffer): number {
+  let size = bufferSizes.get(buffer);
+  if (size === undefined) {
+    size = buffer.size;
+    bufferSizes.set(buffer, size);
+  }
+  return size;
 }
 
 function window(bound: BoundArray): GpuBindGroupEntry['resource'] {
@@ -450,29 +481,61 @@ const pendingDestroy: GpuBuffer[] = [];
 
 const programs = new Map<string, Promise<Program>>();
 
+/** The program last returned for a spec's argument list, with that spec (its fields are compared on the next call). */
+interface KnownProgram {
+  readonly program: Promise<Program>;
+  spec: ProgramSpec;
+}
+
+const bySpec = new WeakMap<object, KnownProgram>();
+
+/** The options that make two specs of the same source and arguments different programs (the program cache's key). */
+function optionsKey(spec: ProgramSpec): string {
+  return `${spec.components}|${spec.workgroup ? JSON.stringify(spec.workgroup) : ''}|${spec.stridedOutput ? 'strided' : ''}${spec.laneOutput ? `|lanes${spec.laneOutput.lanes}${spec.laneOutput.atomic ? '-atomic' : ''}` : ''}${spec.pairOutput ? '|pair' : ''}|${spec.readsOutput?.join(',') ?? ''}${spec.vectorOutput ? '|vector' : ''}`;
+}
+
+/**
+ * Whether `a` and `b` give the same {@link optionsKey} and source, compared field by field: no string is built for the
+ * warm call of a kernel that makes its spec literal anew each time (only a workgroup object that is not the same one
+ * is compared through its JSON, as the key does).
+ */
+function sameProgram(a: ProgramSpec, b: ProgramSpec): boolean {
+  if (a === b) return true;
+  if (a.source !== b.source || a.components !== b.components || !a.stridedOutput !== !b.stridedOutput || !a.pairOutput !== !b.pairOutput || !a.vectorOutput !== !b.vectorOutput) return false;
+  if (a.workgroup !== b.workgroup && (!a.workgroup || !b.workgroup || JSON.stringify(a.workgroup) !== JSON.stringify(b.workgroup))) return false;
+  const la = a.laneOutput, lb = b.laneOutput;
+  if (la !== lb && (!la || !lb || la.lanes !== lb.lanes || !la.atomic !== !lb.atomic)) return false;
+  const ra = a.readsOutput, rb = b.readsOutput;
+  if (ra === rb) return true;
+  // The key joins the names with commas: an absent list and an empty one are the same key.
+  if ((ra?.length ?? 0) !== (rb?.length ?? 0)) return false;
+  for (let k = 0; k < (ra?.length ?? 0); k++) if (ra![k] !== rb![k]) return false;
+  return true;
+}
+
 /**
  * The cached program for `spec`, compiling it on first use.
  * @param context - the GPU context
  * @param spec - source and argument types
  * @returns the program
  */
-const bySpec = new WeakMap<object, Promise<Program>>();
-
 export function getProgram(context: GpuContext, spec: ProgramSpec): Promise<Program> {
-  const known = bySpec.get(spec.args) as (Promise<Program> & { source?: string; options?: string }) | undefined;
+  // Warm calls pass the same (memoised) argument list: the program last returned for it, when nothing else differs.
+  const known = bySpec.get(spec.args);
+  if (known && sameProgram(known.spec, spec)) {
+    known.spec = spec;
+    return known.program;
+  }
   // The same arguments and source with other output options (a strided store, old values read from the output) are
   // another program.
-  const options = `${spec.components}|${spec.workgroup ? JSON.stringify(spec.workgroup) : ''}|${spec.stridedOutput ? 'strided' : ''}${spec.laneOutput ? `|lanes${spec.laneOutput.lanes}${spec.laneOutput.atomic ? '-atomic' : ''}` : ''}${spec.pairOutput ? '|pair' : ''}|${spec.readsOutput?.join(',') ?? ''}${spec.vectorOutput ? '|vector' : ''}`;
-  if (known && known.source === spec.source && known.options === options) return known;
-  const key = `${options}|${spec.args.map(([n, t]) => `${n}:${t}`).join(',')}|${spec.source}`;
+  const key = `${optionsKey(spec)}|${spec.args.map(([n, t]) => `${n}:${t}`).join(',')}|${spec.source}`;
   let p = programs.get(key);
   if (!p) {
     p = Program.compile(context, spec);
     programs.set(key, p);
     p.catch(() => programs.delete(key));
   }
-  Object.assign(p, { source: spec.source, options });
-  bySpec.set(spec.args, p);
+  bySpec.set(spec.args, { program: p, spec });
   return p;
 }
 
@@ -568,7 +631,7 @@ export function submitPasses(context: GpuContext, passes: readonly { pass: Pass;
     const commands = encoder.finish();
     if (probe) probe('submit');
     // Coalesced submits (MODPREC_GPU_COALESCE, K = 4 by default): the command buffer may share a later submit with the next calls.
-    if (coalescing(context)) appendCoalesced(context, commands, boundBuffers(passes), pendingDestroy.splice(0));
+    if (coalescing(context)) appendCoalesced(context, commands, boundBuffers(passes), pendingDestroy.length > 0 ? pendingDestroy.splice(0) : NONE);
     else context.device.queue.submit([commands]);
     if (probe) probe('submitted');
   }
@@ -578,9 +641,16 @@ export function submitPasses(context: GpuContext, passes: readonly { pass: Pass;
   }
 }
 
-/** The buffers `passes` bind (after encoding: a plan step's uniform buffer is then known). */
+/** No buffers (appendCoalesced only reads its lists). */
+const NONE: readonly GpuBuffer[] = [];
+
+/** The list {@link boundBuffers} fills, reused: appendCoalesced copies it into its own set before returning. */
+const boundScratch: GpuBuffer[] = [];
+
+/** The buffers `passes` bind (after encoding: a plan step's uniform buffer is then known), in a list reused by the next call. */
 function boundBuffers(passes: readonly { pass: Pass; cache?: PassCache }[]): GpuBuffer[] {
-  const out: GpuBuffer[] = [];
+  const out = boundScratch;
+  out.length = 0;
   for (const { pass, cache } of passes) {
     for (const name in pass.arrays) out.push(pass.arrays[name]!.buffer);
     out.push(pass.output.buffer);
