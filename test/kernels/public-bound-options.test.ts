@@ -13,6 +13,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
+import { sometimesInvalidOptions } from './option-arbitraries.js';
 import {
   accumulationNames, asum, asumBound, axpy, axpyBound, dot, dotBound, ellMatrix, ellSpmv, ellSpmvBound, formats, gemv, gemvBound,
   matrix, ModprecError, nrm2, nrm2Bound, range, scal, scalBound, strided, trsv, trsvBound, vector, waxpby, waxpbyBound,
@@ -40,15 +41,7 @@ const optionValues = {
   blockSize: [[64, 128], [100]],
 } as const;
 
-/** Option objects: each key absent (often), valid, or invalid (seldom, so that most objects hold at most one). */
-const optionsArb = fc.record(
-  Object.fromEntries(Object.entries(optionValues).map(([key, [valid, invalid]]) => [key, fc.oneof(
-    { weight: 6, arbitrary: fc.constant(undefined) },
-    { weight: 4, arbitrary: fc.constantFrom<unknown>(...valid) },
-    { weight: 1, arbitrary: fc.constantFrom<unknown>(...invalid) },
-  )])),
-  { requiredKeys: [] },
-);
+const optionsArb = sometimesInvalidOptions(optionValues);
 
 const STORAGES = [formats.f64, formats.f32, formats.f16, formats.dd];
 /** A's layouts: WebAssembly refuses some for some accumulations (row-major with trans 'T' and 'pairwise'), and one with no unit stride. */

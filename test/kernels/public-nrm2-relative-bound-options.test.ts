@@ -11,6 +11,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
+import { sometimesInvalidOptions } from './option-arbitraries.js';
 import { accumulationNames, formats, ModprecError, nrm2, nrm2Bound, nrm2RelativeBound, vector } from '../../src/index.js';
 
 vi.mock('../../src/backends/webgpu-bridge/gpu-dispatch.js', async (importOriginal) => {
@@ -26,14 +27,7 @@ const optionValues = {
   arithmetic: [[formats.f64, formats.f32, formats.ff, formats.dd, formats.rns106, 'f32'], ['f16', 'nope', 7]],
   accumulation: [accumulationNames(), ['nope', 7]],
 } as const;
-const optionsArb = fc.record(
-  Object.fromEntries(Object.entries(optionValues).map(([key, [valid, invalid]]) => [key, fc.oneof(
-    { weight: 6, arbitrary: fc.constant(undefined) },
-    { weight: 4, arbitrary: fc.constantFrom<unknown>(...valid) },
-    { weight: 1, arbitrary: fc.constantFrom<unknown>(...invalid) },
-  )])),
-  { requiredKeys: [] },
-);
+const optionsArb = sometimesInvalidOptions(optionValues);
 
 function outcome(call: () => unknown): { ok: true; value: unknown } | { ok: false; error: string } {
   try {
