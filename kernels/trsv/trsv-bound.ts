@@ -179,7 +179,8 @@ export function trsvBound(args: TrsvArguments, options: (KernelOptions & { backe
     const omegaOff = compose(gamma(readsT + 2 * readsX, u), e, eInverse);
     const sigma = rowScale[i]!;
     let off = 0;
-    for (let j = from; j < to; j++) off += tS(i, j) * xs[j]!;
+    for (let j = from; j < to; j++) off += rowTerm(absT(i, j), xs[j]!, sigma);
+    off += (to - from) * Number.MIN_VALUE;
     const tii = diagonal(i) * sigma;
     // A NaN or ±∞ read by row i (T's row, x̂ⱼ, x̂ᵢ) leaves nothing finite to promise: +∞, which z carries on.
     if (!Number.isFinite(off) || !Number.isFinite(tii) || !Number.isFinite(xs[i]!) || !rowIsFinite(i, from, to) ||
@@ -215,9 +216,21 @@ export function trsvBound(args: TrsvArguments, options: (KernelOptions & { backe
   for (let k = 0; k < n; k++) {
     const i = lower ? k : n - 1 - k;
     const [from, to] = offDiagonal(i);
-    let s = r[i]!;
-    for (let j = from; j < to; j++) s += tS(i, j) * z[j]!;
+    let s = r[i]! + (to - from) * Number.MIN_VALUE;
+    for (let j = from; j < to; j++) s += rowTerm(absT(i, j), z[j]!, rowScale[i]!);
     z[i] = orInfinity(inflate(s / (diagonal(i) * rowScale[i]!), 2 * (to - from) + 4));
   }
   return z;
+}
+
+/**
+ * |tᵢⱼ|·v scaled by row i's σ, never lost to underflow: (|tᵢⱼ|·σ)·v drops a tiny |tᵢⱼ| scaled below the smallest
+ * double however large v is (1.2e-264 in a row whose pivot is 1e300 times an earlier bound of 5e299: the bound of
+ * 0.59e-264 became 0), so the product is also formed as (|tᵢⱼ|·v)·σ, which cannot overflow where the first underflows,
+ * and the larger taken. (Each leaves at most one subnormal rounding, which the callers add as the smallest double.)
+ */
+function rowTerm(t: number, v: number, sigma: number): number {
+  const scaledFirst = t * sigma * v;
+  const productFirst = t * v * sigma;
+  return Number.isFinite(productFirst) ? Math.max(scaledFirst, productFirst) : scaledFirst;
 }

@@ -125,6 +125,20 @@ describe('TRSV into scaled integer storage beyond the arithmetic', () => {
     }
   });
 
+  it('a tiny entry in a row scaled by a 1e300 pivot still carries the earlier row\'s write error (seed -1920360294)', () => {
+    // x₅ = −127·1e300 / 3e38 stored in i8 under a scale of 1e300 keeps 0 (a write error of 4e263, bound 5e299); row 4
+    // divides 1.18e-264·x₅ by its pivot 1e300. The bound's row scaling (2^-996 for that row) took 1.18e-264 to 0 before
+    // the product with z₅, and row 4's bound came out as half its own quantum, 5e-301, below the error 5.0e-301 + 4e-315.
+    const cells = new Array<number>(36).fill(0);
+    Object.assign(cells, { 2: 1e300, 4: 1e300, 5: 1e300, 11: 1e300, 12: 1e300, 17: 1e300, 31: 1e300, 34: 1.1811023622047333e-264, 35: 1e300 });
+    const pivots = [1, 1, 1, 1, 1e300, 3e38];
+    const results = solveAndCheck({
+      n: 6, uplo: 'L', trans: 'T', diag: 'N', aStorage: 'f64', a: (i, j) => (i === j ? pivots[i]! : cells[i * 6 + j]!),
+      storage: 'i8', q: [-127, 0, -127, 0, 0, -127], scales: [1, 1, 1, 1, 1e-300, 1e300], arithmetic: 'f64', accumulation: 'recursive',
+    });
+    for (const [b, r] of results) expect(r.bound[4], b).toBeGreaterThan(1e-266);
+  });
+
   it('property: solutions stored in i8/i16/i32 under extreme scales are within trsvBound of the exact ones', () => {
     const scaleArb = fc.constantFrom(1, 0.5, 1e300, 1e299, 1e-300, 2 ** -1070, 1e30, 1e36, 3.7e-5, 1e-40);
     const entry = fc.oneof({ weight: 6, arbitrary: fc.double({ min: -2, max: 2, noNaN: true }) },
