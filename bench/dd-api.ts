@@ -9,9 +9,9 @@
  *   operand): `ddMul` + `ddAdd` and `twoProd` + `twoSum` against the same algorithms without the checks.
  * Run: npx tsc -p tsconfig.json && node dist/bench/dd-api.js
  */
-import { ddMul } from '../src/formats/dd/mul.js';
-import { ddAdd } from '../src/formats/dd/add.js';
-import { SPLIT_LIMIT, twoProd, twoProdErrorScaled, twoSum } from '../src/formats/dd/eft.js';
+import { ddMul, mulPairs } from '../src/formats/dd/mul.js';
+import { addPairs, ddAdd } from '../src/formats/dd/add.js';
+import { productPair, sumPair, twoProd, twoSum } from '../src/formats/dd/eft.js';
 import { DD } from '../src/formats/dd/dd-value.js';
 import { markdownTable, machineDescription, today, writePerformanceSection, writeResults } from './report.js';
 import { race, randomVector, fmt } from './dd-timing.js';
@@ -47,44 +47,6 @@ function mulAddObject(out: { hi: number; lo: number }, ah: number, al: number, b
   out.lo = w - (hi - vh); out.hi = hi;
 }
 
-/** ddMul's algorithm (DWTimesDW1) without the argument check. */
-function ddMulUnchecked(out: Float64Array, ah: number, al: number, bh: number, bl: number): void {
-  const p = ah * bh;
-  let e: number;
-  if (Math.abs(ah) <= SPLIT_LIMIT && Math.abs(bh) <= SPLIT_LIMIT) {
-    let t = SPLITTER * ah; const a1 = t - (t - ah), a2 = ah - a1;
-    t = SPLITTER * bh; const b1 = t - (t - bh), b2 = bh - b1;
-    e = (((a1 * b1 - p) + a1 * b2) + a2 * b1) + a2 * b2;
-  } else e = twoProdErrorScaled(ah, bh, p);
-  const c = e + (ah * bl + al * bh);
-  const hi = p + c;
-  out[0] = hi; out[1] = c - (hi - p);
-}
-
-/** ddAdd's algorithm (AccurateDWPlusDW) without the argument check. */
-function ddAddUnchecked(out: Float64Array, ah: number, al: number, bh: number, bl: number): void {
-  const sh = ah + bh; let z = sh - ah; const sl = (ah - (sh - z)) + (bh - z);
-  const th = al + bl; z = th - al; const tl = (al - (th - z)) + (bl - z);
-  const c = sl + th, vh = sh + c, w = tl + (c - (vh - sh)), hi = vh + w;
-  out[0] = hi; out[1] = w - (hi - vh);
-}
-
-/** twoProd's algorithm without the argument check. */
-function twoProdUnchecked(out: Float64Array, a: number, b: number): void {
-  const p = a * b;
-  out[0] = p;
-  if (!(Math.abs(a) <= SPLIT_LIMIT && Math.abs(b) <= SPLIT_LIMIT)) { out[1] = twoProdErrorScaled(a, b, p); return; }
-  let t = SPLITTER * a; const a1 = t - (t - a), a2 = a - a1;
-  t = SPLITTER * b; const b1 = t - (t - b), b2 = b - b1;
-  out[1] = (((a1 * b1 - p) + a1 * b2) + a2 * b1) + a2 * b2;
-}
-
-/** twoSum's algorithm without the argument check. */
-function twoSumUnchecked(out: Float64Array, a: number, b: number): void {
-  const s = a + b, bb = s - a;
-  out[0] = s; out[1] = (a - (s - bb)) + (b - bb);
-}
-
 let register = 0;
 /** The same, returning hi and leaving lo in a module-level variable. */
 function mulAddRegister(ah: number, al: number, bh: number, bl: number, ch: number, cl: number): number {
@@ -115,7 +77,7 @@ const t = race({
   },
   'out-buffer, ddMul then ddAdd without the argument checks': () => {
     let sh = 0, sl = 0;
-    for (let i = 0; i < n; i++) { ddMulUnchecked(buf, x[i]!, 0, y[i]!, 0); ddAddUnchecked(buf, buf[0]!, buf[1]!, sh, sl); sh = buf[0]!; sl = buf[1]!; }
+    for (let i = 0; i < n; i++) { mulPairs(buf, x[i]!, 0, y[i]!, 0); addPairs(buf, buf[0]!, buf[1]!, sh, sl); sh = buf[0]!; sl = buf[1]!; }
     return sh + sl;
   },
   'out-buffer, exported twoProd then twoSum (sum of products and errors)': () => {
@@ -125,7 +87,7 @@ const t = race({
   },
   'out-buffer, twoProd then twoSum without the argument checks': () => {
     let s = 0, e = 0;
-    for (let i = 0; i < n; i++) { twoProdUnchecked(buf, x[i]!, y[i]!); e += buf[1]!; twoSumUnchecked(buf, s, buf[0]!); s = buf[0]!; e += buf[1]!; }
+    for (let i = 0; i < n; i++) { productPair(buf, x[i]!, y[i]!); e += buf[1]!; sumPair(buf, s, buf[0]!); s = buf[0]!; e += buf[1]!; }
     return s + e;
   },
   'caller-owned result object, fused multiply-add': () => {

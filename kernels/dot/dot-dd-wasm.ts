@@ -57,7 +57,7 @@ import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/w
 import { wasmKernelForms } from '../../src/backends/wasm/wasm-kernel-forms.js';
 import { CHUNK, scaleOf, streamPairs, type WasmStorage, wasmStorageOf } from '../../src/backends/wasm/wasm-storage.js';
 import { ddReader, type DdRead } from '../../src/backends/wasm/wasm-dd-read.js';
-import { ddAdd } from '../../src/formats/dd/add.js';
+import { addPairs } from '../../src/formats/dd/add.js';
 
 /** Byte addresses of the eight high parts, the eight low parts, and the staged chunks of x and y. */
 const HI = 0, LO = 64, X_AT = 128, Y_AT = X_AT + CHUNK * 8;
@@ -184,13 +184,13 @@ export function joinDdLanes(acc: Float64Array, out: Float64Array): void {
   // Allocation-free (GEMV joins once per row): the four pair sums, then the two halves, then the whole.
   const t = joinScratch;
   for (let k = 0; k < 4; k++) {
-    ddAdd(out, acc[2 * k]!, acc[8 + 2 * k]!, acc[2 * k + 1]!, acc[9 + 2 * k]!);
+    addPairs(out, acc[2 * k]!, acc[8 + 2 * k]!, acc[2 * k + 1]!, acc[9 + 2 * k]!);
     t[2 * k] = out[0]!; t[2 * k + 1] = out[1]!;
   }
-  ddAdd(out, t[0]!, t[1]!, t[2]!, t[3]!);
+  addPairs(out, t[0]!, t[1]!, t[2]!, t[3]!);
   const h = out[0]!, l = out[1]!;
-  ddAdd(out, t[4]!, t[5]!, t[6]!, t[7]!);
-  ddAdd(out, h, l, out[0]!, out[1]!);
+  addPairs(out, t[4]!, t[5]!, t[6]!, t[7]!);
+  addPairs(out, h, l, out[0]!, out[1]!);
 }
 
 const joinScratch = new Float64Array(8);

@@ -25,7 +25,7 @@ import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/w
 import { stageVector, wasmStorageOfFormat, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
 import { wasmAddressOf } from '../../src/backends/wasm/wasm-arena.js';
 import type { ArithmeticFormat } from '../../src/formats/common/format.js';
-import { ddAdd } from '../../src/formats/dd/add.js';
+import { addPairs } from '../../src/formats/dd/add.js';
 import { Operand } from '../../src/backends/cpu/operand.js';
 import { coefficientCase } from '../gemv/coefficients.js';
 import { combineDdSumsProgram } from '../gemv/combine-dd-sums-cpu.js';
@@ -181,8 +181,8 @@ export function wasmDdEllSpmv(alpha: number, structure: EllStructure, values: Ac
         // The dd accumulation's result: ddAdd(A, B), A the chain that takes the next term (chain 0 after an even count).
         let terms = 0;
         while (terms < width && colIndex[(r0 + i) + terms * stride]! >= 0) terms++;
-        if (terms % 2 === 0) ddAdd(joined, h0[i]!, l0[i]!, h1[i]!, l1[i]!);
-        else ddAdd(joined, h1[i]!, l1[i]!, h0[i]!, l0[i]!);
+        if (terms % 2 === 0) addPairs(joined, h0[i]!, l0[i]!, h1[i]!, l1[i]!);
+        else addPairs(joined, h1[i]!, l1[i]!, h0[i]!, l0[i]!);
         sums[2 * (r0 + i)] = joined[0]!; sums[2 * (r0 + i) + 1] = joined[1]!;
       }
     }

@@ -24,10 +24,10 @@ import { ddAccumulateStep, ddStepScratch, ddStepSetup } from '../../src/backends
 import { reserveBytes, wasmExports, wasmMemory } from '../../src/backends/wasm/wasm-runtime.js';
 import { CHUNK, scaleOf, stageVector, wasmStorageNamed, wasmStorageOf, type WasmStorage } from '../../src/backends/wasm/wasm-storage.js';
 import { ddReadOf, ddReader, scalesInLoad, type DdRead } from '../../src/backends/wasm/wasm-dd-read.js';
-import { ddMul } from '../../src/formats/dd/mul.js';
+import { mulPairs } from '../../src/formats/dd/mul.js';
 import { columnSegmentAt, rowPieces } from './gemv-in-place.js';
 import type { ArithmeticFormat } from '../../src/formats/common/format.js';
-import { ddAdd } from '../../src/formats/dd/add.js';
+import { addPairs } from '../../src/formats/dd/add.js';
 import { Operand } from '../../src/backends/cpu/operand.js';
 import { ddDotChunk, joinDdLanes } from '../dot/dot-dd-wasm.js';
 import { xValues } from './gemv-wasm-values.js';
@@ -52,7 +52,7 @@ export function xPairs(x: Accessor<1, any>, n: number): [Float64Array, Float64Ar
   for (let j = 0, p = x.offset; j < n; j++, p += x.strides[0] as number) {
     const v = x.storage.decode(x.data as never, p) as number | { hi: number; lo: number };
     const [h, l] = typeof v === 'number' ? [v, 0] : [v.hi, v.lo];
-    if (x.scale) { ddMul(out, h, l, s, 0); hi[j] = out[0]!; lo[j] = out[1]!; } else { hi[j] = h; lo[j] = l; }
+    if (x.scale) { mulPairs(out, h, l, s, 0); hi[j] = out[0]!; lo[j] = out[1]!; } else { hi[j] = h; lo[j] = l; }
   }
   return [hi, lo];
 }
@@ -172,7 +172,7 @@ function columnSums(opA: Accessor<2, any>, x: Accessor<1, any>, m: number, n: nu
       const h1 = part(1, false), l1 = part(1, true);
       const [ah, al, bh, bl] = n % 2 === 0 ? [h0, l0, h1, l1] : [h1, l1, h0, l0];
       for (let i = 0; i < rows; i++) {
-        ddAdd(joined, ah[i]!, al[i]!, bh[i]!, bl[i]!);
+        addPairs(joined, ah[i]!, al[i]!, bh[i]!, bl[i]!);
         out[2 * (r0 + i)] = joined[0]!; out[2 * (r0 + i) + 1] = joined[1]!;
       }
     }

@@ -28,6 +28,19 @@ export function ddAdd(out: DdBuffer, ah: number, al: number, bh: number, bl: num
     !(out instanceof Float64Array) || out.length < 2 || typeof ah !== 'number' ||
     typeof al !== 'number' || typeof bh !== 'number' || typeof bl !== 'number'
   ) failDdCall(out, NAMES_AH_AL_BH_BL, ah, al, bh, bl);
+  addPairs(out, ah, al, bh, bl);
+}
+
+/**
+ * {@link ddAdd} without the argument check: for the library's own callers (ddSub, ddMulAdd, the WebAssembly kernels'
+ * lane joins, the dd-api benchmark), whose operands are numbers and whose out is a Float64Array(2).
+ * @param out - receives [hi, lo]
+ * @param ah - high part of a
+ * @param al - low part of a
+ * @param bh - high part of b
+ * @param bl - low part of b
+ */
+export function addPairs(out: DdBuffer, ah: number, al: number, bh: number, bl: number): void {
   // TwoSum of the high parts and of the low parts.
   const sh = ah + bh;
   let z = sh - ah;
@@ -67,7 +80,7 @@ export function ddSub(out: DdBuffer, ah: number, al: number, bh: number, bl: num
     !(out instanceof Float64Array) || out.length < 2 || typeof ah !== 'number' ||
     typeof al !== 'number' || typeof bh !== 'number' || typeof bl !== 'number'
   ) failDdCall(out, NAMES_AH_AL_BH_BL, ah, al, bh, bl);
-  ddAdd(out, ah, al, -bh, -bl);
+  addPairs(out, ah, al, -bh, -bl);
 }
 
 /**

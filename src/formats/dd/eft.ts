@@ -55,6 +55,16 @@ export function twoSum(out: DdBuffer, a: number, b: number): void {
   if (
     !(out instanceof Float64Array) || out.length < 2 || typeof a !== 'number' || typeof b !== 'number'
   ) failDdCall(out, NAMES_A_B, a, b);
+  sumPair(out, a, b);
+}
+
+/**
+ * {@link twoSum} without the argument check, for the library's own callers (numbers into a Float64Array(2)).
+ * @param out - receives [s, e]
+ * @param a - first addend
+ * @param b - second addend
+ */
+export function sumPair(out: DdBuffer, a: number, b: number): void {
   const s = a + b;
   const bb = s - a;
   out[0] = s;
@@ -186,6 +196,16 @@ export function twoProd(out: DdBuffer, a: number, b: number): void {
   if (
     !(out instanceof Float64Array) || out.length < 2 || typeof a !== 'number' || typeof b !== 'number'
   ) failDdCall(out, NAMES_A_B, a, b);
+  productPair(out, a, b);
+}
+
+/**
+ * {@link twoProd} without the argument check, for the library's own callers (numbers into a Float64Array(2)).
+ * @param out - receives [p, e]
+ * @param a - first factor
+ * @param b - second factor
+ */
+export function productPair(out: DdBuffer, a: number, b: number): void {
   const p = a * b;
   out[0] = p;
   out[1] = productError(a, b, p);

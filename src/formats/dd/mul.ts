@@ -4,7 +4,7 @@
  * @module
  */
 import { SPLIT_LIMIT, productError, twoProdErrorScaled, type DdBuffer } from './eft.js';
-import { ddAdd } from './add.js';
+import { addPairs } from './add.js';
 import { NAMES_AH_AL_B, NAMES_AH_AL_BH_BL, NAMES_AH_AL_BH_BL_CH_CL, failDdCall } from './dd-arguments.js';
 
 const SPLITTER = 134217729;
@@ -31,6 +31,19 @@ export function ddMul(out: DdBuffer, ah: number, al: number, bh: number, bl: num
     !(out instanceof Float64Array) || out.length < 2 || typeof ah !== 'number' ||
     typeof al !== 'number' || typeof bh !== 'number' || typeof bl !== 'number'
   ) failDdCall(out, NAMES_AH_AL_BH_BL, ah, al, bh, bl);
+  mulPairs(out, ah, al, bh, bl);
+}
+
+/**
+ * {@link ddMul} without the argument check: for the library's own callers (ddMulAdd, the WebAssembly GEMV's scaled x,
+ * the dd-api benchmark), whose operands are numbers and whose out is a Float64Array(2).
+ * @param out - receives [hi, lo]
+ * @param ah - high part of a
+ * @param al - low part of a
+ * @param bh - high part of b
+ * @param bl - low part of b
+ */
+export function mulPairs(out: DdBuffer, ah: number, al: number, bh: number, bl: number): void {
   const p = ah * bh;
   let e: number;
   if (Math.abs(ah) <= SPLIT_LIMIT && Math.abs(bh) <= SPLIT_LIMIT) {
@@ -120,8 +133,8 @@ export function ddMulAdd(out: DdBuffer, ah: number, al: number, bh: number, bl: 
     !(out instanceof Float64Array) || out.length < 2 || typeof ah !== 'number' || typeof al !== 'number' ||
     typeof bh !== 'number' || typeof bl !== 'number' || typeof ch !== 'number' || typeof cl !== 'number'
   ) failDdCall(out, NAMES_AH_AL_BH_BL_CH_CL, ah, al, bh, bl, ch, cl);
-  ddMul(out, ah, al, bh, bl);
-  ddAdd(out, out[0]!, out[1]!, ch, cl);
+  mulPairs(out, ah, al, bh, bl);
+  addPairs(out, out[0]!, out[1]!, ch, cl);
 }
 
 /**
