@@ -637,7 +637,9 @@ async function gemvFusedN(runtime: GpuRuntime, key: string, ops: { A: DeviceMatr
   const parity = fusedParity.get(plan) ?? 0;
   fusedParity.set(plan, 1 - parity);
   const arrays: Record<string, BoundArray> = {};
-  const scalars = withScalars(withScalars({ S: shape.splits, Gp: layout.padded, L0: layout.slots, par: parity, rows }, shape.partialScalars), scalarBindings(arithmetic, shape.alpha, shape.beta));
+  // The layout's S, Gp, L0 over the partial pass's own (its Gp, with gemvPartialWorkgroup, is not this form's).
+  const scalars = withScalars(withScalars({}, shape.partialScalars), { S: shape.splits, Gp: layout.padded, L0: layout.slots, par: parity, rows });
+  withScalars(scalars, scalarBindings(arithmetic, shape.alpha, shape.beta));
   bindArray('A', A.data, arrays, scalars);
   bindExtent('X', x, arrays, scalars);
   if (shape.runSuffix) arrays[`A${shape.runSuffix}`] = arrays.A!;

@@ -10,7 +10,7 @@
 import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
 import { bindExtent, createSpanBuffer, type DeviceArray } from '../../src/backends/webgpu/device-array.js';
 import { scalarBindings } from '../../src/backends/webgpu/finish-pass.js';
-import { bindArray, getPlan, memo, readKey, type Plan } from '../../src/backends/webgpu/kernel-common.js';
+import { bindArray, getPlan, memo, readKey, withScalars, type Plan } from '../../src/backends/webgpu/kernel-common.js';
 import { gpuKernelSwitchKey } from '../../src/backends/webgpu/kernel-switches.js';
 import { getProgram, submitPasses, type BoundArray } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
@@ -103,8 +103,7 @@ export async function gemvWorkgroupSplitN(runtime: GpuRuntime, key: string, ops:
   }
   const program = await getProgram(context, state.spec);
   const { arrays, scalars, layout } = state;
-  const ab = scalarBindings(arithmetic, shape.alpha, shape.beta);
-  for (const name in ab) scalars[name] = ab[name]!;
+  withScalars(scalars, scalarBindings(arithmetic, shape.alpha, shape.beta));
   bindArray('A', A.data, arrays, scalars);
   bindExtent('X', x, arrays, scalars);
   if (state.aRun) arrays[state.aRun] = arrays.A!;

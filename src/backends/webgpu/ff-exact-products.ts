@@ -36,7 +36,7 @@
  */
 import type { GpuArithmeticPart, GpuHelperFunction } from '../../formats/common/gpu-part.js';
 import type { DeviceArray } from './device-array.js';
-import { gpuKernelSwitches, type GpuKernelSwitches } from './kernel-switches.js';
+import { gpuKernelSwitches, perSwitchSetting } from './kernel-switches.js';
 
 /** Significand bits of the binary32 value a read of `array` yields exactly, for the formats this form trusts. */
 function exactReadBits(array: DeviceArray): number | undefined {
@@ -66,24 +66,20 @@ export function exactProducts(a: DeviceArray, b: DeviceArray): boolean {
  * @returns the arithmetic to generate the loop with
  */
 export function exactProductPass(arithmetic: GpuArithmeticPart, a: DeviceArray, b: DeviceArray): GpuArithmeticPart {
-  const lazy = arithmetic.lazyMulAdd;
-  const switches = gpuKernelSwitches();
-  if (!switches.ffExactProducts || arithmetic.name !== 'ff' || arithmetic.components !== 2 || !lazy || !exactProducts(a, b)) return arithmetic;
-  // Made once per arithmetic and setting of the switches (a copy of the arithmetic per call was garbage on every call).
-  const known = exactPasses.get(arithmetic);
-  if (known && known.switches === switches) return known.pass;
+  if (!gpuKernelSwitches().ffExactProducts || arithmetic.name !== 'ff' || arithmetic.components !== 2 || !arithmetic.lazyMulAdd || !exactProducts(a, b)) return arithmetic;
+  return exactPassOf(arithmetic);
+}
+
+/** The exact-products form of an arithmetic, made once per setting of the switches (a copy per call was garbage). */
+const exactPassOf = perSwitchSetting((arithmetic: GpuArithmeticPart): GpuArithmeticPart => {
+  const lazy = arithmetic.lazyMulAdd!;
   // The pinned twin with ffFmaKeep, as the default's lazy terms.
-  const helper = switches.ffFmaKeep ? 'ffLazyMulAddExactU' : 'ffLazyMulAddExact';
-  const pass: GpuArithmeticPart = {
+  const helper = gpuKernelSwitches().ffFmaKeep ? 'ffLazyMulAddExactU' : 'ffLazyMulAddExact';
+  return {
     ...arithmetic,
     lazyMulAdd: (acc, x, y) => (x.kind === 'f32' && y.kind === 'f32' ? `${acc} = ${helper}(${acc}, ${x.name}, ${y.name});` : lazy.call(arithmetic, acc, x, y)),
   };
-  exactPasses.set(arithmetic, { switches, pass });
-  return pass;
-}
-
-/** The exact-products form of each arithmetic, with the switches it was made under (setGpuKernelSwitches replaces them). */
-const exactPasses = new WeakMap<GpuArithmeticPart, { switches: GpuKernelSwitches; pass: GpuArithmeticPart }>();
+});
 
 /**
  * The helper functions of {@link exactProductPass}: `ffLazyMulAddExact(s, a, b)` (s + a·b, lazily, for an exact a·b)

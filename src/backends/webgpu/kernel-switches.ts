@@ -366,6 +366,23 @@ export function gpuKernelSwitches(): GpuKernelSwitches {
   return current;
 }
 
+/**
+ * A cache of values derived from an object and the kernel switches: `make(key)` once per key and setting of the
+ * switches (setGpuKernelSwitches replaces the switches object, so its identity tells a new setting).
+ * @param make - builds the value for a key under the current switches
+ * @returns the cached lookup
+ */
+export function perSwitchSetting<K extends object, V>(make: (key: K) => V): (key: K) => V {
+  const cache = new WeakMap<K, { switches: GpuKernelSwitches; value: V }>();
+  return (key) => {
+    const known = cache.get(key);
+    if (known && known.switches === current) return known.value;
+    const value = make(key);
+    cache.set(key, { switches: current, value });
+    return value;
+  };
+}
+
 let currentKey: string | undefined;
 
 /**

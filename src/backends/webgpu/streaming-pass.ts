@@ -10,9 +10,9 @@
 import type { GpuArithmeticPart } from '../../formats/common/gpu-part.js';
 import { foldedProductPass } from '../../formats/ff/ff-folded-products.js';
 import { leanSettlePass } from '../../formats/ff/ff-lean-settle.js';
-import { gpuKernelSwitches, type GpuKernelSwitches } from './kernel-switches.js';
+import { perSwitchSetting } from './kernel-switches.js';
 
-const passes = new WeakMap<GpuArithmeticPart, { switches: GpuKernelSwitches; pass: GpuArithmeticPart }>();
+const passOf = perSwitchSetting((arithmetic: GpuArithmeticPart) => leanSettlePass(foldedProductPass(arithmetic)));
 
 /**
  * `leanSettlePass(foldedProductPass(arithmetic))`, cached per arithmetic while the kernel switches stay as they are.
@@ -20,11 +20,5 @@ const passes = new WeakMap<GpuArithmeticPart, { switches: GpuKernelSwitches; pas
  * @returns the arithmetic of the streaming pass
  */
 export function streamingPass<T extends GpuArithmeticPart>(arithmetic: T): T {
-  // setGpuKernelSwitches replaces the switches object: its identity tells a new setting.
-  const switches = gpuKernelSwitches();
-  const known = passes.get(arithmetic);
-  if (known && known.switches === switches) return known.pass as T;
-  const pass = leanSettlePass(foldedProductPass(arithmetic));
-  passes.set(arithmetic, { switches, pass });
-  return pass;
+  return passOf(arithmetic) as T;
 }
