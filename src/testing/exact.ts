@@ -17,7 +17,6 @@ const F64 = new Float64Array(1);
 const U64 = new BigUint64Array(F64.buffer);
 const MANTISSA_MASK = (1n << 52n) - 1n;
 
-/** A finite double as integer significand and exponent: value = significand·2^exponent. */
 /**
  * Throws unless `value` is array-like (an object with a non-negative integer length): undefined threw a TypeError
  * reading its length, and a number or a plain object summed nothing.
@@ -52,6 +51,7 @@ function checkTriangle(T: unknown, b: ArrayLike<unknown>, lower: unknown, unit: 
   }
 }
 
+/** A finite double as integer significand and exponent: value = significand·2^exponent. */
 interface Dyadic {
   significand: bigint;
   exponent: number;
