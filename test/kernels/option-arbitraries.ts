@@ -3,6 +3,7 @@
  * invalid values (seldom, so that most objects hold at most one bad option).
  */
 import fc from 'fast-check';
+import { accumulationNames, formats, ModprecError } from '../../src/index.js';
 
 /** A key's valid and invalid values. */
 export type OptionValues = Readonly<Record<string, readonly [readonly unknown[], readonly unknown[]]>>;
@@ -21,4 +22,31 @@ export function sometimesInvalidOptions(values: OptionValues): fc.Arbitrary<Reco
     )])),
     { requiredKeys: [] },
   ) as fc.Arbitrary<Record<string, unknown>>;
+}
+
+/** A pool's shape as the kernels check it; its answer stands for the split call's. */
+export const fakePool = { threads: 2, runSplit: (): number => 0 };
+
+/** The options every bound function checks as its kernel does: values the kernels take, and values they refuse. */
+export const BOUND_OPTION_VALUES = {
+  backend: [['cpu', 'js', 'wasm', 'gpu'], ['GPU', 3]],
+  strict: [[true, false], ['x', 1]],
+  threads: [[fakePool], ['pool', {}, 2]],
+  arithmetic: [[formats.f64, formats.f32, formats.ff, formats.dd, formats.rns106, 'f32'], ['f16', 'nope', 7]],
+  accumulation: [accumulationNames(), ['nope', 7]],
+} as const;
+
+/**
+ * The outcome of a call: `ok` with what it returned, or the typed error's code and parameter (another exception is
+ * rethrown), so that a bound function's outcome can be compared with its kernel's.
+ * @param call - the call
+ * @returns the outcome
+ */
+export function outcome(call: () => unknown): { ok: true; value: unknown } | { ok: false; error: string } {
+  try {
+    return { ok: true, value: call() };
+  } catch (e) {
+    if (!(e instanceof ModprecError)) throw e;
+    return { ok: false, error: `${e.code} ${e.parameter}` };
+  }
 }

@@ -13,10 +13,10 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
-import { sometimesInvalidOptions } from './option-arbitraries.js';
+import { BOUND_OPTION_VALUES, fakePool, outcome, sometimesInvalidOptions } from './option-arbitraries.js';
 import {
-  accumulationNames, asum, asumBound, axpy, axpyBound, dot, dotBound, ellMatrix, ellSpmv, ellSpmvBound, formats, gemv, gemvBound,
-  matrix, ModprecError, nrm2, nrm2Bound, range, scal, scalBound, strided, trsv, trsvBound, vector, waxpby, waxpbyBound,
+  asum, asumBound, axpy, axpyBound, dot, dotBound, ellMatrix, ellSpmv, ellSpmvBound, formats, gemv, gemvBound,
+  matrix, nrm2, nrm2Bound, range, scal, scalBound, strided, trsv, trsvBound, vector, waxpby, waxpbyBound,
 } from '../../src/index.js';
 
 vi.mock('../../src/backends/webgpu-bridge/gpu-dispatch.js', async (importOriginal) => {
@@ -27,16 +27,9 @@ vi.mock('../../src/backends/webgpu-bridge/gpu-dispatch.js', async (importOrigina
   };
 });
 
-/** A pool's shape as the kernels check it; its answer stands for the split call's. */
-const fakePool = { threads: 2, runSplit: (): number => 0 };
-
 /** Per option, values the kernels take and values they refuse (some valid ones are refused in combination). */
 const optionValues = {
-  backend: [['cpu', 'js', 'wasm', 'gpu'], ['GPU', 3]],
-  strict: [[true, false], ['x', 1]],
-  threads: [[fakePool], ['pool', {}, 2]],
-  arithmetic: [[formats.f64, formats.f32, formats.ff, formats.dd, formats.rns106, 'f32'], ['f16', 'nope', 7]],
-  accumulation: [accumulationNames(), ['nope', 7]],
+  ...BOUND_OPTION_VALUES,
   loop: [['auto', 'dot', 'dot-blocked', 'axpy'], ['sideways']],
   blockSize: [[64, 128], [100]],
 } as const;
@@ -46,16 +39,6 @@ const optionsArb = sometimesInvalidOptions(optionValues);
 const STORAGES = [formats.f64, formats.f32, formats.f16, formats.dd];
 /** A's layouts: WebAssembly refuses some for some accumulations (row-major with trans 'T' and 'pairwise'), and one with no unit stride. */
 const LAYOUTS = ['col-major', 'row-major', 'strided'] as const;
-
-/** The outcome of a call: `'ok'` with what it returned, or the typed error's code and parameter. */
-function outcome(call: () => unknown): { ok: true; value: unknown } | { ok: false; error: string } {
-  try {
-    return { ok: true, value: call() };
-  } catch (e) {
-    if (!(e instanceof ModprecError)) throw e;
-    return { ok: false, error: `${e.code} ${e.parameter}` };
-  }
-}
 
 /** Each kernel beside its bound function, on fresh n-element operands stored in `storage`, with the same options. */
 function pairs(n: number, storage: unknown, output: unknown, layout: (typeof LAYOUTS)[number], options: object): Record<string, [kernel: () => unknown, bound: () => unknown]> {

@@ -11,32 +11,15 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
-import { sometimesInvalidOptions } from './option-arbitraries.js';
-import { accumulationNames, formats, ModprecError, nrm2, nrm2Bound, nrm2RelativeBound, vector } from '../../src/index.js';
+import { BOUND_OPTION_VALUES, outcome, sometimesInvalidOptions } from './option-arbitraries.js';
+import { nrm2, nrm2Bound, nrm2RelativeBound, vector } from '../../src/index.js';
 
 vi.mock('../../src/backends/webgpu-bridge/gpu-dispatch.js', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../../src/backends/webgpu-bridge/gpu-dispatch.js')>();
   return { ...actual, nrm2OnGpu: (): Promise<never> => Promise.resolve({} as never) };
 });
 
-const fakePool = { threads: 2, runSplit: (): number => 0 };
-const optionValues = {
-  backend: [['cpu', 'js', 'wasm', 'gpu'], ['GPU', 3]],
-  strict: [[true, false], ['x', 1]],
-  threads: [[fakePool], ['pool', {}, 2]],
-  arithmetic: [[formats.f64, formats.f32, formats.ff, formats.dd, formats.rns106, 'f32'], ['f16', 'nope', 7]],
-  accumulation: [accumulationNames(), ['nope', 7]],
-} as const;
-const optionsArb = sometimesInvalidOptions(optionValues);
-
-function outcome(call: () => unknown): { ok: true; value: unknown } | { ok: false; error: string } {
-  try {
-    return { ok: true, value: call() };
-  } catch (e) {
-    if (!(e instanceof ModprecError)) throw e;
-    return { ok: false, error: `${e.code} ${e.parameter}` };
-  }
-}
+const optionsArb = sometimesInvalidOptions(BOUND_OPTION_VALUES);
 
 describe('nrm2RelativeBound options', () => {
   it('throws exactly what nrm2 throws for an fp64-stored x, and bounds the call where nrm2 runs', () => {
