@@ -86,6 +86,25 @@ function sqrtRounded(v: Rational, p: number): Rational {
   return mulRational(rational(q << k), rational(1n, 1n << BigInt(j)));
 }
 
+/** |v| compared with the integer t. */
+function compareAbs(v: Rational, t: bigint): number {
+  const n = v.num < 0n ? -v.num : v.num;
+  return n < t * v.den ? -1 : n > t * v.den ? 1 : 0;
+}
+
+/** v (non-zero, |v| < 2^1024) rounded to odd on the binary64 grid (subnormals included): truncated, last bit set if inexact. */
+function roundToOdd(v: Rational): number {
+  const n = v.num < 0n ? -v.num : v.num, len = (b: bigint) => b.toString(2).length;
+  let e = len(n) - len(v.den);
+  while (e >= 0 ? n < v.den << BigInt(e) : n << BigInt(-e) < v.den) e -= 1; // now 2^e ≤ |v| < 2^(e+1)
+  const k = Math.max(e, -1022) - 52;
+  const num = k >= 0 ? n : n << BigInt(-k), den = k >= 0 ? v.den << BigInt(k) : v.den;
+  let m = num / den;
+  if (m * den !== num && (m & 1n) === 0n) m += 1n;
+  const r = Number(m) * 2 ** k; // m < 2^53, a power of two: exact
+  return v.num < 0n ? -r : r;
+}
+
 const eq = (a: Rational, b: Rational) => a.num === b.num && a.den === b.den;
 
 describe.each(PRECISIONS)('RNS at %i bits rounds correctly', (p) => {
@@ -131,12 +150,13 @@ describe.each(PRECISIONS)('RNS at %i bits rounds correctly', (p) => {
     }), { numRuns: runs });
   });
 
-  it('rnsToNumber rounds to the nearest double (ties to even), subnormals and overflow included', () => {
+  it('rnsToNumber rounds to the nearest double (ties to even) or to odd, subnormals and overflow included', () => {
     const wide = fc.record({ s: fc.boolean(), x: significand(p), e: fc.oneof(fc.integer({ min: -1200, max: 1100 }), fc.integer({ min: -1080 - p, max: -1070 }), fc.integer({ min: 1020 - p, max: 1026 - p })) })
       .map(({ s, x, e }) => scaled(s, x, e));
     fc.assert(fc.property(wide, (a) => {
       const x = numberOf(set, a);
       expect(Object.is(rnsToNumber(x), roundRationalToDouble(a))).toBe(true);
+      if (a.num !== 0n && compareAbs(a, 1n << 1024n) < 0) expect(Object.is(rnsToNumber(x, true), roundToOdd(a))).toBe(true);
       const dd = rnsToDoubleDouble(x, { hi: 0, lo: 0 });
       expect(Object.is(dd.hi, roundRationalToDouble(a))).toBe(true);
       if (Number.isFinite(dd.hi) && dd.hi !== 0) expect(Object.is(dd.lo, roundRationalToDouble(subRational(a, exactOf(dd.hi))))).toBe(true);
