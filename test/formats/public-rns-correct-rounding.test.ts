@@ -10,13 +10,16 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
   rnsAdd, rnsDiv, rnsFromNumber, rnsFromRational, rnsModuliSet, rnsMul, rnsSqrt, rnsSub, rnsToDoubleDouble, rnsToNumber,
-  rnsToRational, rnsZero, type RnsModuliSet, type RnsNumber,
+  rnsToRational, rnsZero, type ResidueArithmetic, type RnsModuliSet, type RnsNumber,
 } from '../../src/index.js';
 import { exactOf } from '../../src/testing/exact.js';
 import { addRational, divRational, mulRational, rational, subRational, type Rational } from '../../src/testing/rational.js';
 import { roundRationalExact, roundRationalToDouble } from '../../src/testing/round-rational.js';
 
-const PRECISIONS = [53, 54, 106, 200, 1000, 1100];
+/** Precisions and residue arithmetics: the GPU's sets (smaller moduli, many more of them) also run on the CPU. */
+const PRECISIONS: [number, ResidueArithmetic][] = [
+  [53, 'f64'], [54, 'f64'], [106, 'f64'], [200, 'f64'], [1000, 'f64'], [1100, 'f64'], [106, 'u32'], [300, 'f32'], [2000, 'f32'],
+];
 
 /** A significand of at most `bits` bits biased to powers of two, all ones and one-off-a-power values. */
 function significand(bits: number): fc.Arbitrary<bigint> {
@@ -107,10 +110,10 @@ function roundToOdd(v: Rational): number {
 
 const eq = (a: Rational, b: Rational) => a.num === b.num && a.den === b.den;
 
-describe.each(PRECISIONS)('RNS at %i bits rounds correctly', (p) => {
-  const set = rnsModuliSet(p);
+describe.each(PRECISIONS)('RNS at %i bits (%s residues) rounds correctly', (p, arithmetic) => {
+  const set = rnsModuliSet(p, arithmetic);
   const round = (v: Rational) => roundRationalExact(v, { significandBits: p });
-  const runs = p >= 1000 ? 60 : 200;
+  const runs = p >= 1000 ? 40 : arithmetic === 'f64' ? 150 : 60;
 
   it('the operands are exact (p-bit rationals convert without rounding)', () => {
     fc.assert(fc.property(operandPair(p), ([a]) => eq(valueOf(numberOf(set, a)), a)), { numRuns: 50 });
