@@ -1,13 +1,13 @@
 /**
  * DOT, AXPY, ASUM and NRM2 in RNS arithmetic on the 'js' backend, against exact BigInt values: each result within the
  * kernel's a-priori bound for the same options (dotBound, axpyBound: γ_n with the set's u), at several precisions,
- * over fp64 data that spans many binades (so the sums round before they open) and over RNS storage; ASUM within
- * 2^-52 relative of the exact sum of magnitudes, NRM2 within one ulp (subnormal ulps included) of the exact root.
+ * over fp64 data that spans many binades (so the sums round before they open) and over RNS storage; ASUM and NRM2
+ * within asumBound and nrm2Bound (whose 2^-1074 covers a subnormal norm's last rounding).
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
-  asum, axpy, axpyBound, dot, dotBound, nrm2, rnsFormat, toArray, vector,
+  asum, asumBound, axpy, axpyBound, dot, dotBound, nrm2, nrm2Bound, rnsFormat, toArray, vector,
 } from '../../src/index.js';
 import { exactDot, exactOf } from '../../src/testing/exact.js';
 import { absRational, addRational, compareRational, mulRational, subRational, type Rational } from '../../src/testing/rational.js';
@@ -21,7 +21,7 @@ const doubles = (n: number) => fc.array(fc.oneof(
 const within = (computed: number, exact: Rational, bound: number) =>
   Number.isFinite(computed) && compareRational(absRational(subRational(exactOf(computed), exact)), exactOf(bound)) <= 0;
 
-describe.each([106, 200, 424])('RNS kernels at %i bits on the js backend', (p) => {
+describe.each([53, 60, 106, 200, 424])('RNS kernels at %i bits on the js backend', (p) => {
   const ar = rnsFormat(p);
 
   it('dot is within dotBound of the exact dot product (fp64 and RNS storage)', () => {
@@ -51,18 +51,17 @@ describe.each([106, 200, 424])('RNS kernels at %i bits on the js backend', (p) =
     }), { numRuns: p >= 424 ? 40 : 100 });
   });
 
-  it('asum is within 2^-52 of the exact sum of magnitudes; nrm2 within one ulp of the exact root', () => {
+  it('asum and nrm2 are within asumBound and nrm2Bound of the exact values', () => {
     fc.assert(fc.property(fc.integer({ min: 1, max: 30 }).chain((n) => doubles(n)), (xs) => {
-      const x = vector(xs);
-      const s = asum(x, { arithmetic: ar, backend: 'js' });
+      const x = vector(xs), options = { arithmetic: ar, backend: 'js' as const };
+      const s = asum(x, options);
       const exact = xs.reduce<Rational>((acc, v) => addRational(acc, absRational(exactOf(v))), exactOf(0));
-      // one rounding to p bits at most per term, then one to a double: within 2^-52 relative for these sizes
-      expect(within(s, exact, Math.abs(s) * 2 ** -52)).toBe(true);
-      const r = nrm2(x, { arithmetic: ar, backend: 'js' });
+      expect(within(s, exact, asumBound(x, options))).toBe(true);
+      const r = nrm2(x, options), b = nrm2Bound(x, options);
       const sq = exactDot(xs, xs);
-      // within one ulp of √Σx² (subnormal ulps included): (r − ulp)² ≤ Σx² ≤ (r + ulp)²
-      const ulp = Math.max(r * 2 ** -52, 2 ** -1074), below = exactOf(Math.max(r - ulp, 0)), above = exactOf(r + ulp);
-      expect(compareRational(mulRational(below, below), sq) <= 0 && compareRational(sq, mulRational(above, above)) <= 0).toBe(true);
+      // |r − √S| ≤ b ⇔ (r − b)² ≤ S ≤ (r + b)² (the lower side vacuous when r ≤ b)
+      const below = exactOf(Math.max(r - b, 0)), above = exactOf(r + b);
+      expect(Number.isFinite(b) && compareRational(mulRational(below, below), sq) <= 0 && compareRational(sq, mulRational(above, above)) <= 0).toBe(true);
     }), { numRuns: p >= 424 ? 30 : 80 });
   });
 });
