@@ -67,8 +67,16 @@ export function twoSum(out: DdBuffer, a: number, b: number): void {
 export function sumPair(out: DdBuffer, a: number, b: number): void {
   const s = a + b;
   const bb = s - a;
+  let e = (a - (s - bb)) + (b - bb);
+  // s − a overflows where |b| > |a| and s is within half an ulp of the overflow threshold once rounded back
+  // (twoSum(−1.4557850111658402e307, MAX_VALUE): s finite, error NaN). With the larger operand first, s − b is at
+  // most |a| plus half an ulp of s, which cannot overflow: the same exact error (TwoSum is symmetric).
+  if (e - e !== 0 && s - s === 0) {
+    const aa = s - b;
+    e = (b - (s - aa)) + (a - aa);
+  }
   out[0] = s;
-  out[1] = (a - (s - bb)) + (b - bb);
+  out[1] = e;
 }
 
 /**

@@ -546,6 +546,9 @@ export function rnsNeg(z: RnsNumber, x: RnsNumber): void {
  */
 export function rnsAbs(z: RnsNumber, x: RnsNumber): void {
   checkSet(z, x);
+  // Closed first: an open sum's sign bit is not its value's sign until the sum is evaluated (copyInto would close
+  // it only after x.sign was read: |s| of an open s = −2199.25 came out −2199.25).
+  if (x.open !== 0) resolveNumber(x);
   copyInto(z, x, x.sign);
 }
 

@@ -188,6 +188,10 @@ export function rnsDiv(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
   checkRnsNumber('z', z); // a division of BigInts follows: the check costs nothing beside it
   if (x?.set !== z.set) checkSameSet('x', x, z.set);
   if (y?.set !== z.set) checkSameSet('y', y, z.set);
+  // Closed before their signs and evals are read: an open sum's are not its value's until it is evaluated (a
+  // quotient of an open sum took the wrong sign, and an open sum that was exactly 0 divided with a RangeError).
+  resolveNumber(x);
+  resolveNumber(y);
   if (y.uf === 0) fail('INVALID_VALUE', 'y', 'must be non-zero (division by zero)', 0);
   const negative = (x.sign ^ y.sign) === 1;
   if (x.uf === 0) { setZero(z, negative ? 1 : 0); return; }
@@ -213,6 +217,7 @@ export function rnsDiv(z: RnsNumber, x: RnsNumber, y: RnsNumber): void {
 export function rnsSqrt(z: RnsNumber, x: RnsNumber): void {
   checkRnsNumber('z', z);
   if (x?.set !== z.set) checkSameSet('x', x, z.set);
+  resolveNumber(x); // an open sum's sign and eval are its value's only once it is closed (as in rnsDiv)
   if (x.uf === 0) { setZero(z, x.sign); return; }
   if (x.sign) fail('INVALID_VALUE', 'x', 'must be non-negative for a square root', -1);
   let X = rnsSignificand(x);

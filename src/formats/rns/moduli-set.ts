@@ -15,7 +15,7 @@
  * - `'u32'` (GPU, 32-bit integers): moduli < 2^16, products < 2^32 fit an unsigned 32-bit integer
  *   (WGSL `u32`), about 1.6× as many moduli as `'f64'`.
  * - `'f32'` (GPU without integers): moduli < 2^12, products < 2^24 exact in binary32; about 2.2× as many
- *   moduli, and precision is limited by the 564 primes below 2^12 (p ≲ 3000).
+ *   moduli, and precision is limited by the 564 primes below 2^12 (p ≤ 2903).
  * Any set works with the CPU operations of this folder (all products stay below 2^53).
  * @module
  */
@@ -195,7 +195,32 @@ function build(precision: number, arithmetic: ResidueArithmetic): RnsModuliSet {
       if (attempt > 0 && bits === maxBits && log2BigInt(M) < target - 1) break;
     }
   }
+  const primes = largestFirstPrimes(precision, maxBits);
+  if (primes) return makeSet(precision, arithmetic, primes, primes.reduce((acc, m) => acc * BigInt(m), 1n));
   return fail('INVALID_OPTION', 'precision', `cannot be reached with ${arithmetic} residues (moduli < 2^${maxBits})`, precision);
+}
+
+/**
+ * The fallback where the balanced search above misses the window: near the end of the primes below 2^maxBits
+ * (f32 sets from p = 1866), moving the bound by one prime changes log2 M by more than the window's two bits, and
+ * 1866 ≤ p ≤ 2903 (all 564 odd primes below 2^12 reach p = 2903) were refused. Take the largest primes while their
+ * product P stays below the window's lower end L, then one more prime q in [L/P, U/P]: the largest unused prime q
+ * with P·q ≤ U is that one when P·q ≥ L, and since U/L ≈ 4 Bertrand's postulate puts a prime in (L/P, 2L/P], below
+ * the primes taken (which were all needed: P·m < L for each of them but the last taken).
+ * @returns the moduli, or undefined where even all primes below 2^maxBits fall short
+ */
+function largestFirstPrimes(precision: number, maxBits: number): number[] | undefined {
+  const all = primesBelow(2 ** maxBits, Infinity);
+  const lower = (1n << BigInt(2 * precision + 2)) + (1n << BigInt(2 * precision + 2 - 18));
+  const upper = (1n << BigInt(2 * precision + 4)) - (1n << BigInt(2 * precision + 4 - 17));
+  let P = 1n;
+  let k = 0;
+  while (k < all.length && P * BigInt(all[k]!) < lower) P *= BigInt(all[k++]!);
+  for (let j = k; j < all.length; j++) {
+    const M = P * BigInt(all[j]!);
+    if (M <= upper) return M >= lower ? [...all.slice(0, k), all[j]!] : undefined;
+  }
+  return undefined;
 }
 
 function makeSet(precision: number, arithmetic: ResidueArithmetic, primes: number[], M: bigint): RnsModuliSet {
