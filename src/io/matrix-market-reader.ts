@@ -77,15 +77,17 @@ function splitLines(text: string): string[] {
  * file stores the lower triangle column by column, a skew-symmetric one the strictly lower triangle). A
  * `pattern` file's values are 1. Duplicate positions in a coordinate file are kept (COO sums them).
  *
- * @param text - the whole file
- * @param options - `allowNonFinite`
+ * @param text - the whole file: a string, or its bytes (a `Uint8Array` such as Node's `Buffer` from
+ *   `readFileSync(path)`), decoded as UTF-8 (a byte sequence that is not UTF-8 reads as U+FFFD)
+ * @param options - `allowNonFinite`, `maxBytes`
  * @returns the header, sizes, comments and the matrix (see {@link MatrixMarketData})
  * @throws {@link ModprecError} `PARSE_ERROR` with `parameter` `"line <n>"` and a message saying what was
  *   expected for a malformed file (bad banner, size line, field count, number, index outside the declared
  *   size, entry above the diagonal of a symmetric file, nonzero diagonal in a skew-symmetric one, fewer or
  *   more entries than declared); `INVALID_SIZE`, before any allocation, when the size line asks for more than
  *   `options.maxBytes` (default 2 GiB), naming its largest term (`rows`, `cols` or `entries`);
- *   `INVALID_VALUE` when `text` is not a string or `options` not an object; `INVALID_OPTION` for a bad maxBytes or
+ *   `INVALID_VALUE` when `text` is neither a string nor a `Uint8Array`, or `options` not an object; `INVALID_SIZE` naming
+ *   `text` for bytes that decode to a longer string than JavaScript holds; `INVALID_OPTION` for a bad maxBytes or
  *   an allowNonFinite that is not a boolean
  * @example
  * ```ts
@@ -98,14 +100,14 @@ function splitLines(text: string): string[] {
  * ```
  * @group Sparse & IO
  */
-export function readMatrixMarket(text: string, options: MatrixMarketReadOptions = {}): MatrixMarketData {
+export function readMatrixMarket(text: string | Uint8Array, options: MatrixMarketReadOptions = {}): MatrixMarketData {
   return readMatrixMarketPlanned(text, options, readerBytes);
 }
 
 /**
  * {@link readMatrixMarket} with the bytes the whole operation will allocate given by `planned` (the reader's own
  * arrays plus whatever the caller converts them into), checked against `options.maxBytes` before allocating.
- * @param text - the whole file
+ * @param text - the whole file, a string or UTF-8 bytes
  * @param options - as {@link readMatrixMarket}
  * @param planned - bytes the operation allocates for this header and size line
  * @returns as {@link readMatrixMarket}
@@ -116,8 +118,8 @@ export function readMatrixMarket(text: string, options: MatrixMarketReadOptions 
  * readMatrixMarketPlanned(text, {}, (h, rows, cols, entries) => readerBytes(h, rows, cols, entries) + 8 * rows * cols);
  * ```
  */
-export function readMatrixMarketPlanned(text: string, options: MatrixMarketReadOptions, planned: PlannedBytes): MatrixMarketData {
-  if (typeof text !== 'string') fail('INVALID_VALUE', 'text', 'must be a string', text);
+export function readMatrixMarketPlanned(text: string | Uint8Array, options: MatrixMarketReadOptions, planned: PlannedBytes): MatrixMarketData {
+  text = fileText(text);
   // A boolean or nothing: 1 or 'true' were read as false, and a file with NaN refused though NaN was asked for.
   const allowNonFinite = booleanOption('options.allowNonFinite', checkObject('options', options).allowNonFinite, false);
   const maxBytes = checkMaxBytes(options.maxBytes);
@@ -142,6 +144,25 @@ export function readMatrixMarketPlanned(text: string, options: MatrixMarketReadO
   return header.format === 'coordinate'
     ? readCoordinate(header, rows, cols, entries, line, cursor, allowNonFinite)
     : readArray(header, rows, cols, line, cursor, allowNonFinite);
+}
+
+/**
+ * The file as a string: a string as given, bytes (a `Uint8Array`, so also Node's `Buffer`) decoded as UTF-8. A byte
+ * sequence that is not UTF-8 becomes U+FFFD: an error where it stands in a data line, kept in a comment (old files
+ * have Latin-1 names there). The byte-order mark is left to the string path, so only one is skipped either way.
+ */
+function fileText(text: unknown): string {
+  if (typeof text === 'string') return text;
+  if (!(text instanceof Uint8Array)) return fail('INVALID_VALUE', 'text', 'must be a string or a Uint8Array of UTF-8 bytes', text);
+  // Browsers refuse to decode a view of shared memory; a copy is not shared.
+  const bytes = typeof SharedArrayBuffer !== 'undefined' && text.buffer instanceof SharedArrayBuffer ? text.slice() : text;
+  try {
+    return new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+  } catch {
+    // The one failure left: more characters than the longest string the engine holds (2^29 − 24 in V8; Node throws
+    // an Error coded ERR_STRING_TOO_LONG, browsers a RangeError).
+    return fail('INVALID_SIZE', 'text', 'decodes to a longer string than JavaScript can hold', text.length);
+  }
 }
 
 /** Bytes an operation on a Matrix Market file allocates, from its header and size line (entries: coordinate only). */
