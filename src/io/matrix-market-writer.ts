@@ -89,7 +89,8 @@ function checkDenseSymmetry(D: DenseMatrix, symmetry: MatrixMarketSymmetry): voi
  *   an unknown option value (an allowNonFinite that is not a boolean, comments that are not an array) or `pattern` with
  *   `array` or `skew-symmetric`; `DIMENSION_MISMATCH` for a
  *   non-square matrix with a symmetry; `INVALID_VALUE` when the matrix lacks the requested symmetry, for a
- *   non-integer value with `integer`, a non-finite value without `allowNonFinite`, or a comment with a line break
+ *   non-integer value with `integer`, a non-finite value without `allowNonFinite` (named `matrix.values[k]` when a
+ *   general COO or CSR matrix is written from its own arrays, `matrix(i, j)` otherwise), or a comment with a line break
  * @example
  * ```ts
  * import { laplacianCsr, writeMatrixMarket } from 'modprec';
@@ -140,8 +141,14 @@ export function writeMatrixMarket(matrix: AnyMatrix, options: MatrixMarketWriteO
     A = csrLowerTriangle(A); // a skew matrix's explicit diagonal zeros are kept, so its pattern survives
   }
   out.push(`${A.rows} ${A.cols} ${A.values.length}`);
+  // Only a general CSR matrix is written from its own arrays; otherwise t counts entries of a converted matrix (the
+  // summed lower triangle, the dense input's nonzeros), so a bad value is named by its position, as in array files.
+  const own = input.kind === 'csr' && symmetry === 'general';
   for (let i = 0; i < A.rows; i++) {
-    for (let t = A.rowPtr[i]!; t < A.rowPtr[i + 1]!; t++) out.push(entry(i, A.colIndex[t]!, A.values[t]!, `matrix.values[${t}]`));
+    for (let t = A.rowPtr[i]!; t < A.rowPtr[i + 1]!; t++) {
+      const j = A.colIndex[t]!;
+      out.push(entry(i, j, A.values[t]!, own ? `matrix.values[${t}]` : `matrix(${i}, ${j})`));
+    }
   }
   return out.join('\n') + '\n';
 }
