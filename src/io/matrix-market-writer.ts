@@ -79,8 +79,9 @@ function checkDenseSymmetry(D: DenseMatrix, symmetry: MatrixMarketSymmetry): voi
  * (duplicates summed). Array files are written column by column (lower / strictly lower triangle for
  * symmetric / skew-symmetric), sparse input being expanded first. Values are written as the shortest
  * decimal that reads back to the same double; `-0` keeps its sign. Reading the file back gives the same
- * matrix bit for bit, with one exception: in a skew-symmetric file the upper triangle is the negated lower
- * one, so a zero there comes back with the sign opposite to its mirror's.
+ * matrix bit for bit, with two exceptions in skew-symmetric files: the upper triangle is the negated lower
+ * one, so a zero there comes back with the sign opposite to its mirror's; and an array file stores no diagonal,
+ * so a `-0` there comes back as `+0`.
  *
  * @param matrix - a {@link CooMatrix}, {@link CsrMatrix} or {@link DenseMatrix}
  * @param options - `format`, `field`, `symmetry`, `comments`, `allowNonFinite` (see {@link MatrixMarketWriteOptions})
