@@ -89,7 +89,8 @@ function checkDenseSymmetry(D: DenseMatrix, symmetry: MatrixMarketSymmetry): voi
  * @throws {@link ModprecError} from the matrix constructors for an invalid matrix; `INVALID_OPTION` for
  *   an unknown option value (an allowNonFinite that is not a boolean, comments that are not an array) or `pattern` with
  *   `array` or `skew-symmetric`; `DIMENSION_MISMATCH` for a
- *   non-square matrix with a symmetry; `INVALID_VALUE` when the matrix lacks the requested symmetry, for a
+ *   non-square matrix with a symmetry; `INVALID_SIZE` naming `matrix` when the text would be longer than the longest
+ *   string JavaScript can hold; `INVALID_VALUE` when the matrix lacks the requested symmetry, for a
  *   non-integer value with `integer`, a non-finite value without `allowNonFinite` (named `matrix.values[k]` when a
  *   general COO or CSR matrix is written from its own arrays, `matrix(i, j)` otherwise), or a comment with a line break
  * @example
@@ -114,7 +115,20 @@ export function writeMatrixMarket(matrix: AnyMatrix, options: MatrixMarketWriteO
     if (typeof c !== 'string' || /[\r\n]/.test(c)) fail('INVALID_VALUE', `options.comments[${k}]`, 'must be a string without line breaks', c);
   });
   const value = valueWriter(field, booleanOption('options.allowNonFinite', o.allowNonFinite, false));
+  try {
+    return fileText(input, format, field, symmetry, comments, value);
+  } catch (e) {
+    // A string longer than the engine holds (2^29 − 24 characters in V8) was a bare RangeError 'Invalid string length'.
+    if (e instanceof RangeError) fail('INVALID_SIZE', 'matrix', 'gives a Matrix Market text (comments included) longer than the longest string JavaScript can hold');
+    throw e;
+  }
+}
 
+/** The file's text, from validated arguments. */
+function fileText(
+  input: ReturnType<typeof classify>, format: MatrixMarketFormat, field: MatrixMarketField, symmetry: MatrixMarketSymmetry,
+  comments: readonly string[], value: (value: number, where: string) => string,
+): string {
   const out: string[] = [`%%MatrixMarket matrix ${format} ${field} ${symmetry}`];
   for (const c of comments) out.push(`%${c}`);
   if (format === 'array') {
