@@ -8,64 +8,18 @@ import { denseLength, denseMatrix } from '../sparse/dense-matrix.js';
 import { booleanOption, checkObject, MAX_SPARSE_INDEX } from '../sparse/sparse-checks.js';
 import { parseBanner } from './matrix-market-banner.js';
 import { parseCount, parseIndex, parseValue } from './matrix-market-numbers.js';
+import { LineCursor, lineFields } from './matrix-market-lines.js';
 import { parseError, quoteToken } from './matrix-market-parse-error.js';
 import type {
   MatrixMarketArrayData, MatrixMarketCoordinateData, MatrixMarketData, MatrixMarketHeader, MatrixMarketReadOptions,
 } from './matrix-market-types.js';
 
-const FIELD = /[^ \t]+/g;
-
-/** The lines of a file, walked past blank and comment lines. */
-class LineCursor {
-  private next = 1; // index of the next line to look at (line 1, the banner, is read separately)
-  readonly comments: string[] = [];
-
-  constructor(private readonly lines: readonly string[]) {}
-
-  /** 1-based number of the last line of the file. */
-  get lastLine(): number {
-    return this.lines.length;
-  }
-
-  /** Lines not yet looked at. */
-  get remaining(): number {
-    return this.lines.length - this.next;
-  }
-
-  /** The next line holding data, as its fields and 1-based number; `undefined` at the end of the file. */
-  nextData(): { fields: string[]; line: number } | undefined {
-    while (this.next < this.lines.length) {
-      const text = this.lines[this.next++]!;
-      const fields = text.match(FIELD);
-      if (fields === null) continue; // blank line
-      if (fields[0]!.startsWith('%')) {
-        this.comments.push(text.slice(text.indexOf('%') + 1));
-        continue;
-      }
-      return { fields, line: this.next };
-    }
-    return undefined;
-  }
-}
-
-function splitLines(text: string): string[] {
-  const lines = text.split('\n');
-  for (let k = 0; k < lines.length; k++) {
-    const line = lines[k]!;
-    const text = line.endsWith('\r') ? line.slice(0, -1) : line; // Windows line endings
-    if (text.includes('\r')) parseError(k + 1, 'carriage return inside a line; lines must end in \\n or \\r\\n (old Mac \\r line endings are not supported)');
-    lines[k] = text;
-  }
-  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop(); // the final newline ends a line, starts none
-  return lines;
-}
-
 /**
  * Reads a Matrix Market file.
  *
  * Supported: `%%MatrixMarket matrix coordinate|array real|integer|pattern general|symmetric|skew-symmetric`
- * (keywords in any case; `double` means `real`). Comment lines (first non-blank character `%`) and blank
- * lines may appear anywhere after the banner; lines may end in `\n` or `\r\n`; fields are separated by
+ * (keywords in any case; `double` means `real`). Comment lines (first non-blank character `%`, at most 2^20 of
+ * them) and blank lines may appear anywhere after the banner; lines may end in `\n` or `\r\n`; fields are separated by
  * spaces or tabs; one entry per line. Numbers: `1`, `+1`, `-2.5`, `.5`, `5.`, `1.5e-3`, `1E+6`. Not
  * accepted: Fortran `D` exponents (the error says how to fix them), `complex`, `hermitian`, `vector`.
  * NaN and infinities only with `allowNonFinite`.
@@ -123,9 +77,8 @@ export function readMatrixMarketPlanned(text: string | Uint8Array, options: Matr
   // A boolean or nothing: 1 or 'true' were read as false, and a file with NaN refused though NaN was asked for.
   const allowNonFinite = booleanOption('options.allowNonFinite', checkObject('options', options).allowNonFinite, false);
   const maxBytes = checkMaxBytes(options.maxBytes);
-  const lines = splitLines(text.startsWith('\uFEFF') ? text.slice(1) : text);
-  const header = parseBanner(lines[0]!.match(FIELD) ?? []);
-  const cursor = new LineCursor(lines);
+  const cursor = new LineCursor(text.startsWith('\uFEFF') ? text.slice(1) : text);
+  const header = parseBanner(lineFields(cursor.nextLine()!));
   const sizeLine = cursor.nextData();
   const expected = header.format === 'coordinate' ? "'rows cols entries'" : "'rows cols'";
   if (sizeLine === undefined) return parseError(cursor.lastLine, `end of file: expected the size line ${expected}`);
@@ -229,8 +182,8 @@ function checkPlannedBytes(
 
 /** Fails unless `entries` data lines could still follow (so no allocation is sized by a corrupt count). */
 function checkRoom(cursor: LineCursor, entries: number, sizeLine: number): void {
-  if (entries > cursor.remaining) {
-    const left = cursor.remaining;
+  const left = cursor.linesLeft(entries);
+  if (left < entries) {
     parseError(sizeLine, `the size line declares ${entries} entries, but only ${left} ${left === 1 ? 'line follows' : 'lines follow'}`);
   }
 }
