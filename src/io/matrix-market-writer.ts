@@ -13,6 +13,7 @@ import type { DenseMatrix } from '../sparse/dense-matrix.js';
 import { denseMatrix } from '../sparse/dense-matrix.js';
 import { csrLowerTriangle, isSymmetricCsr } from '../sparse/symmetric.js';
 import { booleanOption, checkObject } from '../sparse/sparse-checks.js';
+import { MAX_COMMENT_LINES } from './matrix-market-lines.js';
 import { formatValue } from './matrix-market-numbers.js';
 import type { MatrixMarketField, MatrixMarketFormat, MatrixMarketSymmetry, MatrixMarketWriteOptions } from './matrix-market-types.js';
 
@@ -91,7 +92,7 @@ function checkDenseSymmetry(D: DenseMatrix, symmetry: MatrixMarketSymmetry): voi
  *   `array` or `skew-symmetric`; `DIMENSION_MISMATCH` for a
  *   non-square matrix with a symmetry; `INVALID_SIZE` naming `matrix` when the text would be longer than the longest
  *   string JavaScript can hold; `INVALID_VALUE` when the matrix lacks the requested symmetry, for a
- *   non-integer value with `integer`, a non-finite value without `allowNonFinite` (named `matrix.values[k]` when a
+ *   non-integer value with `integer`, more than 2^20 comments, a non-finite value without `allowNonFinite` (named `matrix.values[k]` when a
  *   general COO or CSR matrix is written from its own arrays, `matrix(i, j)` otherwise), or a comment with a line break
  * @example
  * ```ts
@@ -111,6 +112,8 @@ export function writeMatrixMarket(matrix: AnyMatrix, options: MatrixMarketWriteO
   if (field === 'pattern' && symmetry === 'skew-symmetric') fail('INVALID_OPTION', 'options.field', "'pattern' cannot be 'skew-symmetric'", field);
   const comments = (o.comments === undefined ? [] : o.comments) as readonly string[];   // null is refused, as for format
   if (!Array.isArray(comments)) fail('INVALID_OPTION', 'options.comments', 'must be an array of strings', comments);
+  // What the readers take (they return the comments as an array, which must stay far below V8's fatal length).
+  if (comments.length > MAX_COMMENT_LINES) fail('INVALID_VALUE', 'options.comments', `must hold at most ${MAX_COMMENT_LINES} lines (the readers' limit)`, comments.length);
   comments.forEach((c, k) => {
     if (typeof c !== 'string' || /[\r\n]/.test(c)) fail('INVALID_VALUE', `options.comments[${k}]`, 'must be a string without line breaks', c);
   });

@@ -5,7 +5,8 @@
  * at a time; comment lines, which the reader returns as an array, are limited to MAX_COMMENT_LINES (2^20).
  */
 import { describe, expect, it } from 'vitest';
-import { readMatrixMarket, readMatrixMarketCsr } from '../../src/io/matrix-market.js';
+import { readMatrixMarket, readMatrixMarketCsr, writeMatrixMarket } from '../../src/io/matrix-market.js';
+import { cooMatrix } from '../../src/sparse/coo-matrix.js';
 import { MAX_COMMENT_LINES } from '../../src/io/matrix-market-lines.js';
 import { expectModprec } from '../sparse/sparse-arbitraries.js';
 
@@ -26,5 +27,11 @@ describe('files of very many lines', () => {
     expect(readMatrixMarket(`${banner}${comments}0 0 0\n`).comments.length).toBe(MAX_COMMENT_LINES);
     const e = expectModprec(() => readMatrixMarket(`${banner}${comments}0 0 0\n%\n`), 'PARSE_ERROR', `line ${MAX_COMMENT_LINES + 3}`);
     expect(e.message).toContain(`more than ${MAX_COMMENT_LINES} comment lines`);
+  });
+
+  it(`writeMatrixMarket writes ${MAX_COMMENT_LINES} comments, and refuses more (INVALID_VALUE naming options.comments)`, () => {
+    const A = cooMatrix({ rows: 0, cols: 0, rowIndex: new Int32Array(0), colIndex: new Int32Array(0), values: new Float64Array(0) });
+    expect(readMatrixMarket(writeMatrixMarket(A, { comments: new Array<string>(MAX_COMMENT_LINES).fill('') })).comments.length).toBe(MAX_COMMENT_LINES);
+    expectModprec(() => writeMatrixMarket(A, { comments: new Array<string>(MAX_COMMENT_LINES + 1).fill('') }), 'INVALID_VALUE', 'options.comments');
   });
 });
