@@ -12,7 +12,7 @@ import type { MatrixMarketHeader, MatrixMarketReadOptions } from './matrix-marke
  * Reads a Matrix Market file and returns the full matrix as canonical CSR (symmetric files expanded,
  * duplicates summed, explicit zeros of coordinate files kept; zeros of array files dropped).
  *
- * @param text - the whole file
+ * @param text - the whole file: a string, or its UTF-8 bytes (a `Uint8Array`, e.g. Node's `Buffer`)
  * @param options - as {@link readMatrixMarket}; `maxBytes` also counts the conversion's arrays
  * @returns the matrix
  * @throws {@link ModprecError} as {@link readMatrixMarket}; `INVALID_SIZE` when the size line asks for more than
@@ -28,7 +28,7 @@ import type { MatrixMarketHeader, MatrixMarketReadOptions } from './matrix-marke
  * ```
  * @group Sparse & IO
  */
-export function readMatrixMarketCsr(text: string, options: MatrixMarketReadOptions = {}): CsrMatrix {
+export function readMatrixMarketCsr(text: string | Uint8Array, options: MatrixMarketReadOptions = {}): CsrMatrix {
   const data = readMatrixMarketPlanned(text, options, csrReadBytes);
   return data.format === 'coordinate' ? cooToCsr(data.matrix) : denseToCsr(data.matrix);
 }

@@ -8,64 +8,18 @@ import { denseLength, denseMatrix } from '../sparse/dense-matrix.js';
 import { booleanOption, checkObject, MAX_SPARSE_INDEX } from '../sparse/sparse-checks.js';
 import { parseBanner } from './matrix-market-banner.js';
 import { parseCount, parseIndex, parseValue } from './matrix-market-numbers.js';
+import { LineCursor, lineFields } from './matrix-market-lines.js';
 import { parseError, quoteToken } from './matrix-market-parse-error.js';
 import type {
   MatrixMarketArrayData, MatrixMarketCoordinateData, MatrixMarketData, MatrixMarketHeader, MatrixMarketReadOptions,
 } from './matrix-market-types.js';
 
-const FIELD = /[^ \t]+/g;
-
-/** The lines of a file, walked past blank and comment lines. */
-class LineCursor {
-  private next = 1; // index of the next line to look at (line 1, the banner, is read separately)
-  readonly comments: string[] = [];
-
-  constructor(private readonly lines: readonly string[]) {}
-
-  /** 1-based number of the last line of the file. */
-  get lastLine(): number {
-    return this.lines.length;
-  }
-
-  /** Lines not yet looked at. */
-  get remaining(): number {
-    return this.lines.length - this.next;
-  }
-
-  /** The next line holding data, as its fields and 1-based number; `undefined` at the end of the file. */
-  nextData(): { fields: string[]; line: number } | undefined {
-    while (this.next < this.lines.length) {
-      const text = this.lines[this.next++]!;
-      const fields = text.match(FIELD);
-      if (fields === null) continue; // blank line
-      if (fields[0]!.startsWith('%')) {
-        this.comments.push(text.slice(text.indexOf('%') + 1));
-        continue;
-      }
-      return { fields, line: this.next };
-    }
-    return undefined;
-  }
-}
-
-function splitLines(text: string): string[] {
-  const lines = text.split('\n');
-  for (let k = 0; k < lines.length; k++) {
-    const line = lines[k]!;
-    const text = line.endsWith('\r') ? line.slice(0, -1) : line; // Windows line endings
-    if (text.includes('\r')) parseError(k + 1, 'carriage return inside a line; lines must end in \\n or \\r\\n (old Mac \\r line endings are not supported)');
-    lines[k] = text;
-  }
-  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop(); // the final newline ends a line, starts none
-  return lines;
-}
-
 /**
  * Reads a Matrix Market file.
  *
  * Supported: `%%MatrixMarket matrix coordinate|array real|integer|pattern general|symmetric|skew-symmetric`
- * (keywords in any case; `double` means `real`). Comment lines (first non-blank character `%`) and blank
- * lines may appear anywhere after the banner; lines may end in `\n` or `\r\n`; fields are separated by
+ * (keywords in any case; `double` means `real`). Comment lines (first non-blank character `%`, at most 2^20 of
+ * them) and blank lines may appear anywhere after the banner; lines may end in `\n` or `\r\n`; fields are separated by
  * spaces or tabs; one entry per line. Numbers: `1`, `+1`, `-2.5`, `.5`, `5.`, `1.5e-3`, `1E+6`. Not
  * accepted: Fortran `D` exponents (the error says how to fix them), `complex`, `hermitian`, `vector`.
  * NaN and infinities only with `allowNonFinite`.
@@ -77,15 +31,17 @@ function splitLines(text: string): string[] {
  * file stores the lower triangle column by column, a skew-symmetric one the strictly lower triangle). A
  * `pattern` file's values are 1. Duplicate positions in a coordinate file are kept (COO sums them).
  *
- * @param text - the whole file
- * @param options - `allowNonFinite`
+ * @param text - the whole file: a string, or its bytes (a `Uint8Array` such as Node's `Buffer` from
+ *   `readFileSync(path)`), decoded as UTF-8 (a byte sequence that is not UTF-8 reads as U+FFFD)
+ * @param options - `allowNonFinite`, `maxBytes`
  * @returns the header, sizes, comments and the matrix (see {@link MatrixMarketData})
  * @throws {@link ModprecError} `PARSE_ERROR` with `parameter` `"line <n>"` and a message saying what was
  *   expected for a malformed file (bad banner, size line, field count, number, index outside the declared
  *   size, entry above the diagonal of a symmetric file, nonzero diagonal in a skew-symmetric one, fewer or
  *   more entries than declared); `INVALID_SIZE`, before any allocation, when the size line asks for more than
  *   `options.maxBytes` (default 2 GiB), naming its largest term (`rows`, `cols` or `entries`);
- *   `INVALID_VALUE` when `text` is not a string or `options` not an object; `INVALID_OPTION` for a bad maxBytes or
+ *   `INVALID_VALUE` when `text` is neither a string nor a `Uint8Array`, or `options` not an object; `INVALID_SIZE` naming
+ *   `text` for bytes that decode to a longer string than JavaScript holds; `INVALID_OPTION` for a bad maxBytes or
  *   an allowNonFinite that is not a boolean
  * @example
  * ```ts
@@ -98,14 +54,14 @@ function splitLines(text: string): string[] {
  * ```
  * @group Sparse & IO
  */
-export function readMatrixMarket(text: string, options: MatrixMarketReadOptions = {}): MatrixMarketData {
+export function readMatrixMarket(text: string | Uint8Array, options: MatrixMarketReadOptions = {}): MatrixMarketData {
   return readMatrixMarketPlanned(text, options, readerBytes);
 }
 
 /**
  * {@link readMatrixMarket} with the bytes the whole operation will allocate given by `planned` (the reader's own
  * arrays plus whatever the caller converts them into), checked against `options.maxBytes` before allocating.
- * @param text - the whole file
+ * @param text - the whole file, a string or UTF-8 bytes
  * @param options - as {@link readMatrixMarket}
  * @param planned - bytes the operation allocates for this header and size line
  * @returns as {@link readMatrixMarket}
@@ -116,14 +72,13 @@ export function readMatrixMarket(text: string, options: MatrixMarketReadOptions 
  * readMatrixMarketPlanned(text, {}, (h, rows, cols, entries) => readerBytes(h, rows, cols, entries) + 8 * rows * cols);
  * ```
  */
-export function readMatrixMarketPlanned(text: string, options: MatrixMarketReadOptions, planned: PlannedBytes): MatrixMarketData {
-  if (typeof text !== 'string') fail('INVALID_VALUE', 'text', 'must be a string', text);
+export function readMatrixMarketPlanned(text: string | Uint8Array, options: MatrixMarketReadOptions, planned: PlannedBytes): MatrixMarketData {
+  text = fileText(text);
   // A boolean or nothing: 1 or 'true' were read as false, and a file with NaN refused though NaN was asked for.
   const allowNonFinite = booleanOption('options.allowNonFinite', checkObject('options', options).allowNonFinite, false);
   const maxBytes = checkMaxBytes(options.maxBytes);
-  const lines = splitLines(text.startsWith('\uFEFF') ? text.slice(1) : text);
-  const header = parseBanner(lines[0]!.match(FIELD) ?? []);
-  const cursor = new LineCursor(lines);
+  const cursor = new LineCursor(text.startsWith('\uFEFF') ? text.slice(1) : text);
+  const header = parseBanner(lineFields(cursor.nextLine()!));
   const sizeLine = cursor.nextData();
   const expected = header.format === 'coordinate' ? "'rows cols entries'" : "'rows cols'";
   if (sizeLine === undefined) return parseError(cursor.lastLine, `end of file: expected the size line ${expected}`);
@@ -142,6 +97,25 @@ export function readMatrixMarketPlanned(text: string, options: MatrixMarketReadO
   return header.format === 'coordinate'
     ? readCoordinate(header, rows, cols, entries, line, cursor, allowNonFinite)
     : readArray(header, rows, cols, line, cursor, allowNonFinite);
+}
+
+/**
+ * The file as a string: a string as given, bytes (a `Uint8Array`, so also Node's `Buffer`) decoded as UTF-8. A byte
+ * sequence that is not UTF-8 becomes U+FFFD: an error where it stands in a data line, kept in a comment (old files
+ * have Latin-1 names there). The byte-order mark is left to the string path, so only one is skipped either way.
+ */
+function fileText(text: unknown): string {
+  if (typeof text === 'string') return text;
+  if (!(text instanceof Uint8Array)) return fail('INVALID_VALUE', 'text', 'must be a string or a Uint8Array of UTF-8 bytes', text);
+  // Browsers refuse to decode a view of shared memory; a copy is not shared.
+  const bytes = typeof SharedArrayBuffer !== 'undefined' && text.buffer instanceof SharedArrayBuffer ? text.slice() : text;
+  try {
+    return new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+  } catch {
+    // The one failure left: more characters than the longest string the engine holds (2^29 − 24 in V8; Node throws
+    // an Error coded ERR_STRING_TOO_LONG, browsers a RangeError).
+    return fail('INVALID_SIZE', 'text', 'decodes to a longer string than JavaScript can hold', text.length);
+  }
 }
 
 /** Bytes an operation on a Matrix Market file allocates, from its header and size line (entries: coordinate only). */
@@ -208,8 +182,8 @@ function checkPlannedBytes(
 
 /** Fails unless `entries` data lines could still follow (so no allocation is sized by a corrupt count). */
 function checkRoom(cursor: LineCursor, entries: number, sizeLine: number): void {
-  if (entries > cursor.remaining) {
-    const left = cursor.remaining;
+  const left = cursor.linesLeft(entries);
+  if (left < entries) {
     parseError(sizeLine, `the size line declares ${entries} entries, but only ${left} ${left === 1 ? 'line follows' : 'lines follow'}`);
   }
 }

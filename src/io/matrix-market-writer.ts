@@ -13,6 +13,7 @@ import type { DenseMatrix } from '../sparse/dense-matrix.js';
 import { denseMatrix } from '../sparse/dense-matrix.js';
 import { csrLowerTriangle, isSymmetricCsr } from '../sparse/symmetric.js';
 import { booleanOption, checkObject } from '../sparse/sparse-checks.js';
+import { MAX_COMMENT_LINES } from './matrix-market-lines.js';
 import { formatValue } from './matrix-market-numbers.js';
 import type { MatrixMarketField, MatrixMarketFormat, MatrixMarketSymmetry, MatrixMarketWriteOptions } from './matrix-market-types.js';
 
@@ -79,8 +80,9 @@ function checkDenseSymmetry(D: DenseMatrix, symmetry: MatrixMarketSymmetry): voi
  * (duplicates summed). Array files are written column by column (lower / strictly lower triangle for
  * symmetric / skew-symmetric), sparse input being expanded first. Values are written as the shortest
  * decimal that reads back to the same double; `-0` keeps its sign. Reading the file back gives the same
- * matrix bit for bit, with one exception: in a skew-symmetric file the upper triangle is the negated lower
- * one, so a zero there comes back with the sign opposite to its mirror's.
+ * matrix bit for bit, with two exceptions in skew-symmetric files: the upper triangle is the negated lower
+ * one, so a zero there comes back with the sign opposite to its mirror's; and an array file stores no diagonal,
+ * so a `-0` there comes back as `+0`.
  *
  * @param matrix - a {@link CooMatrix}, {@link CsrMatrix} or {@link DenseMatrix}
  * @param options - `format`, `field`, `symmetry`, `comments`, `allowNonFinite` (see {@link MatrixMarketWriteOptions})
@@ -88,8 +90,10 @@ function checkDenseSymmetry(D: DenseMatrix, symmetry: MatrixMarketSymmetry): voi
  * @throws {@link ModprecError} from the matrix constructors for an invalid matrix; `INVALID_OPTION` for
  *   an unknown option value (an allowNonFinite that is not a boolean, comments that are not an array) or `pattern` with
  *   `array` or `skew-symmetric`; `DIMENSION_MISMATCH` for a
- *   non-square matrix with a symmetry; `INVALID_VALUE` when the matrix lacks the requested symmetry, for a
- *   non-integer value with `integer`, a non-finite value without `allowNonFinite`, or a comment with a line break
+ *   non-square matrix with a symmetry; `INVALID_SIZE` naming `matrix` when the text would be longer than the longest
+ *   string JavaScript can hold; `INVALID_VALUE` when the matrix lacks the requested symmetry, for a
+ *   non-integer value with `integer`, more than 2^20 comments, a non-finite value without `allowNonFinite` (named `matrix.values[k]` when a
+ *   general COO or CSR matrix is written from its own arrays, `matrix(i, j)` otherwise), or a comment with a line break
  * @example
  * ```ts
  * import { laplacianCsr, writeMatrixMarket } from 'modprec';
@@ -108,12 +112,54 @@ export function writeMatrixMarket(matrix: AnyMatrix, options: MatrixMarketWriteO
   if (field === 'pattern' && symmetry === 'skew-symmetric') fail('INVALID_OPTION', 'options.field', "'pattern' cannot be 'skew-symmetric'", field);
   const comments = (o.comments === undefined ? [] : o.comments) as readonly string[];   // null is refused, as for format
   if (!Array.isArray(comments)) fail('INVALID_OPTION', 'options.comments', 'must be an array of strings', comments);
+  // What the readers take (they return the comments as an array, which must stay far below V8's fatal length).
+  if (comments.length > MAX_COMMENT_LINES) fail('INVALID_VALUE', 'options.comments', `must hold at most ${MAX_COMMENT_LINES} lines (the readers' limit)`, comments.length);
   comments.forEach((c, k) => {
     if (typeof c !== 'string' || /[\r\n]/.test(c)) fail('INVALID_VALUE', `options.comments[${k}]`, 'must be a string without line breaks', c);
   });
   const value = valueWriter(field, booleanOption('options.allowNonFinite', o.allowNonFinite, false));
+  try {
+    return fileText(input, format, field, symmetry, comments, value);
+  } catch (e) {
+    // A string longer than the engine holds (2^29 − 24 characters in V8) was a bare RangeError 'Invalid string length'.
+    if (e instanceof RangeError) fail('INVALID_SIZE', 'matrix', 'gives a Matrix Market text (comments included) longer than the longest string JavaScript can hold');
+    throw e;
+  }
+}
 
-  const out: string[] = [`%%MatrixMarket matrix ${format} ${field} ${symmetry}`];
+/**
+ * Lines joined into a text a few thousand at a time: one array of every line ended the process for ~1.3·10^8 lines
+ * (V8's fatal 'invalid size error'), where a text too long for a string is a RangeError, caught above.
+ */
+class LineText {
+  private done = '';
+  private lines: string[] = [];
+
+  /** Appends a line (without its newline). */
+  push(line: string): void {
+    this.lines.push(line);
+    if (this.lines.length === 4096) this.flush();
+  }
+
+  /** Every line pushed, each ended by a newline. */
+  text(): string {
+    this.flush();
+    return this.done;
+  }
+
+  private flush(): void {
+    if (this.lines.length > 0) this.done += this.lines.join('\n') + '\n';
+    this.lines = [];
+  }
+}
+
+/** The file's text, from validated arguments. */
+function fileText(
+  input: ReturnType<typeof classify>, format: MatrixMarketFormat, field: MatrixMarketField, symmetry: MatrixMarketSymmetry,
+  comments: readonly string[], value: (value: number, where: string) => string,
+): string {
+  const out = new LineText();
+  out.push(`%%MatrixMarket matrix ${format} ${field} ${symmetry}`);
   for (const c of comments) out.push(`%${c}`);
   if (format === 'array') {
     const D = input.kind === 'dense' ? input.A : csrToDense(input.kind === 'csr' ? input.A : cooToCsr(input.A));
@@ -123,7 +169,7 @@ export function writeMatrixMarket(matrix: AnyMatrix, options: MatrixMarketWriteO
       const first = symmetry === 'general' ? 0 : symmetry === 'symmetric' ? j : j + 1;
       for (let i = first; i < D.rows; i++) out.push(value(D.data[i + j * D.ld]!, `matrix(${i}, ${j})`));
     }
-    return out.join('\n') + '\n';
+    return out.text();
   }
 
   const entry = (i: number, j: number, v: number, where: string): string =>
@@ -132,7 +178,7 @@ export function writeMatrixMarket(matrix: AnyMatrix, options: MatrixMarketWriteO
     const { rows, cols, rowIndex, colIndex, values } = input.A;
     out.push(`${rows} ${cols} ${values.length}`);
     for (let k = 0; k < values.length; k++) out.push(entry(rowIndex[k]!, colIndex[k]!, values[k]!, `matrix.values[${k}]`));
-    return out.join('\n') + '\n';
+    return out.text();
   }
   let A = input.kind === 'csr' ? input.A : input.kind === 'coo' ? cooToCsr(input.A) : denseToCsr(input.A);
   if (symmetry !== 'general') {
@@ -140,8 +186,14 @@ export function writeMatrixMarket(matrix: AnyMatrix, options: MatrixMarketWriteO
     A = csrLowerTriangle(A); // a skew matrix's explicit diagonal zeros are kept, so its pattern survives
   }
   out.push(`${A.rows} ${A.cols} ${A.values.length}`);
+  // Only a general CSR matrix is written from its own arrays; otherwise t counts entries of a converted matrix (the
+  // summed lower triangle, the dense input's nonzeros), so a bad value is named by its position, as in array files.
+  const own = input.kind === 'csr' && symmetry === 'general';
   for (let i = 0; i < A.rows; i++) {
-    for (let t = A.rowPtr[i]!; t < A.rowPtr[i + 1]!; t++) out.push(entry(i, A.colIndex[t]!, A.values[t]!, `matrix.values[${t}]`));
+    for (let t = A.rowPtr[i]!; t < A.rowPtr[i + 1]!; t++) {
+      const j = A.colIndex[t]!;
+      out.push(entry(i, j, A.values[t]!, own ? `matrix.values[${t}]` : `matrix(${i}, ${j})`));
+    }
   }
-  return out.join('\n') + '\n';
+  return out.text();
 }
