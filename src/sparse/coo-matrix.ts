@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { checkDimension, checkFloat64Array, checkIndices, checkInt32Array, checkLength, checkObject } from './sparse-checks.js';
+import { checkDimension, checkEntryCount, checkFloat64Array, checkIndices, checkInt32Array, checkLength, checkObject } from './sparse-checks.js';
 
 /**
  * A sparse matrix in coordinate format. Entry `k` is `A(rowIndex[k], colIndex[k]) += values[k]` (0-based).
@@ -33,7 +33,8 @@ export interface CooMatrix {
  * @returns a new matrix object sharing the given arrays
  * @throws {@link ModprecError} `INVALID_SIZE` for a bad `rows`/`cols`; `INVALID_STORAGE` for arrays of the
  *   wrong type; `DIMENSION_MISMATCH` when the three arrays differ in length; `INDEX_OUT_OF_RANGE` for an
- *   index outside the matrix (the message names the position, e.g. `colIndex[3]`)
+ *   index outside the matrix (the message names the position, e.g. `colIndex[3]`); `INVALID_SIZE` naming `values`
+ *   for more than 2^31 − 1 entries (the CSR row pointers it converts to are Int32)
  * @example
  * ```ts
  * import { cooMatrix } from 'modprec';
@@ -53,6 +54,7 @@ export function cooMatrix(parts: CooMatrix): CooMatrix {
   const values = checkFloat64Array('values', p.values);
   checkLength('colIndex.length', colIndex.length, rowIndex.length, 'rowIndex.length');
   checkLength('values.length', values.length, rowIndex.length, 'rowIndex.length');
+  checkEntryCount('values', values.length);
   checkIndices('rowIndex', rowIndex, rows);
   checkIndices('colIndex', colIndex, cols);
   return { rows, cols, rowIndex, colIndex, values };

@@ -8,7 +8,7 @@ import type { CsrMatrix } from './csr-matrix.js';
 import { csrMatrix } from './csr-matrix.js';
 import type { DenseMatrix } from './dense-matrix.js';
 import { denseLength, denseMatrix } from './dense-matrix.js';
-import { allocateFloat64, allocateInt32 } from './sparse-checks.js';
+import { allocateFloat64, allocateInt32, checkEntryCount } from './sparse-checks.js';
 
 /**
  * Expands a CSR matrix into a dense column-major matrix. Repeated columns in a row are added in stored order.
@@ -52,7 +52,8 @@ export function csrToDense(A: CsrMatrix, options: { readonly ld?: number } = {})
  *
  * @param D - the dense matrix (validated)
  * @returns a new CSR matrix with columns increasing in each row
- * @throws {@link ModprecError} as {@link denseMatrix} for an invalid `D`
+ * @throws {@link ModprecError} as {@link denseMatrix} for an invalid `D`; `INVALID_SIZE` naming `D` when it has more
+ *   than 2^31 − 1 nonzeros (the CSR's row pointers are Int32), before anything is returned
  * @example
  * ```ts
  * import { denseMatrix, denseToCsr } from 'modprec';
@@ -67,10 +68,12 @@ export function csrToDense(A: CsrMatrix, options: { readonly ld?: number } = {})
 export function denseToCsr(D: DenseMatrix): CsrMatrix {
   const { rows, cols, ld, data } = denseMatrix(D);
   const rowPtr = allocateInt32('rowPtr', rows + 1);
+  // Counted in a double and checked before each store: an Int32 running sum would wrap past 2^31 − 1 silently.
+  let total = 0;
   for (let i = 0; i < rows; i++) {
-    let count = 0;
-    for (let j = 0; j < cols; j++) if (data[i + j * ld] !== 0) count++;
-    rowPtr[i + 1] = rowPtr[i]! + count;
+    for (let j = 0; j < cols; j++) if (data[i + j * ld] !== 0) total++;
+    checkEntryCount('D', total);
+    rowPtr[i + 1] = total;
   }
   const colIndex = allocateInt32('colIndex', rowPtr[rows]!);
   const values = allocateFloat64('values', rowPtr[rows]!);

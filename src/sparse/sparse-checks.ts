@@ -28,6 +28,16 @@ export function checkDimension(parameter: string, value: unknown): number {
 }
 
 /**
+ * Asserts that a count of stored entries fits the `Int32Array` row pointers and positions that hold it.
+ * @param parameter - name used in the error message
+ * @param count - the number of entries
+ * @throws {@link ModprecError} `INVALID_SIZE` when it exceeds 2^31 − 1
+ */
+export function checkEntryCount(parameter: string, count: number): void {
+  if (count > MAX_SPARSE_INDEX) fail('INVALID_SIZE', parameter, `holds ${count} entries, more than 2^31 - 1 (row pointers are Int32)`, count);
+}
+
+/**
  * Asserts that `value` is an `Int32Array`.
  * @param parameter - name used in the error message
  * @param value - the array to check
