@@ -195,6 +195,8 @@ export interface Start<V> {
   readonly done: boolean;
   /** The solver's vector storage. */
   readonly storage: StorageFormat;
+  /** x₀ as given (undefined: zero), the fallback of a solution that overflows at b's scale (see {@link finish}). */
+  readonly x0: ArrayLike<number> | Range<1, any> | undefined;
   /** b and x₀ were loaded times 2^-scaleExponent (see {@link chooseScale}); the solution is scaled back at the end. */
   readonly scaleExponent: number;
 }
@@ -246,6 +248,13 @@ function inOwnArithmetic(x: Range<1, any>, storage: StorageFormat): Range<1, any
   const arithmetic = ownArithmetic(storage);
   if (x.accessor.arithmetic === arithmetic) return x;
   return range(rowMajor<1, any>({ size: [x.length()], storage, arithmetic, data: x.accessor.data, offset: x.accessor.offset, stride: x.accessor.strides[0] }));
+}
+
+/** Whether every entry of x reads as a finite double. */
+function allFinite(x: Range<1, any>): boolean {
+  const ar = x.accessor.arithmetic;
+  for (let i = 0; i < x.length(); i++) if (!Number.isFinite(ar.toNumber(x.get(i)))) return false;
+  return true;
 }
 
 /**
@@ -317,7 +326,7 @@ export function* begin<V>(s: KrylovSpace<V>, v: ValidatedSolve): Generator<Step<
     stop.record(0);
     stop.recordTrue(0);
     stop.converge();
-    return { b, x: s.make(), r: s.make(), t: s.makeWide(), bNorm: 1, rNorm: 0, stop, done: true, scaleExponent: 0, storage: o.storage };
+    return { b, x: s.make(), r: s.make(), t: s.makeWide(), bNorm: 1, rNorm: 0, stop, done: true, scaleExponent: 0, storage: o.storage, x0: undefined };
   }
   let x = (yield s.load(scaledInput(o.x0, s.n, -scaleExponent))) as V;
   const r = s.make();
@@ -341,14 +350,20 @@ export function* begin<V>(s: KrylovSpace<V>, v: ValidatedSolve): Generator<Step<
   stop.recordTrue(rNorm);
   let done = false;
   if (stop.record(rNorm)) { stop.converge(); done = true; } else if (!Number.isFinite(rNorm)) { stop.breakDown('non-finite'); done = true; }
-  return { b, x, r, t, bNorm, rNorm, stop, done, scaleExponent, storage: o.storage };
+  return { b, x, r, t, bNorm, rNorm, stop, done, scaleExponent, storage: o.storage, x0: o.x0 };
 }
 
 /** Recomputes the true residual of x (into `start.t`) and assembles the result. */
 export function* finish<V>(s: KrylovSpace<V>, start: Start<V>, iterations: number): Generator<Step<unknown>, SolverResult, any> {
   const trueNorm = (yield* residual(s, start.b, start.x, start.t)) as number;
   const x = yield* scaleBack(s, start.x, start.scaleExponent, start.storage);
-  return solverResult(x, start.stop, iterations, trueNorm / start.bNorm);
+  if (start.scaleExponent === 0 || !Number.isFinite(trueNorm) || allFinite(x)) return solverResult(x, start.stop, iterations, trueNorm / start.bNorm);
+  // The solve ran scaled by 2^-k, and x, finite there, overflows the double range at b's own scale (an iterate that
+  // grew along the null space of a singular A, or a solution beyond 1.8e308): the breakdown 'non-finite', and x₀ —
+  // finite, as given — in its place with its true residual, never a silent ±∞ in x.
+  start.stop.breakDown('non-finite');
+  const x0 = (yield s.load(scaledInput(start.x0, s.n, -start.scaleExponent))) as V;
+  return solverResult(yield* scaleBack(s, x0, start.scaleExponent, start.storage), start.stop, iterations, start.rNorm / start.bNorm);
 }
 
 /**
