@@ -194,6 +194,8 @@ export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, pre
     const best = stop.history.indexOf(Math.min(...stop.history));
     if (best < iterations) {
       const again = (yield* conjugateGradients(s, v, preconditioned, best)) as SolverResult;
+      // That iterate may overflow at b's scale (finish): x₀ comes back, and 'non-finite' says why.
+      if (again.breakdown === 'non-finite') return again;
       return Object.freeze({ ...again, status: 'breakdown' as const, breakdown: 'singular' as const });
     }
   }

@@ -27,6 +27,9 @@ describe('a solution that overflows when scaled back', () => {
     const s = diagonal([1, 2, 0]);
     const r = gmres(s.A, [1, 1, 1].map((v) => v * 2 ** 1000), { tolerance: 1e-12, maxIterations: 200 });
     expect([r.status, r.breakdown, Array.from(toArray(r.x)), r.trueResidualNorm]).toEqual(['breakdown', 'non-finite', [0, 0, 0], 1]);
+    // CG's 'singular' (a semidefinite A, b outside its range) whose least-squares iterate lies beyond the double range
+    const semi = cg(diagonal([1, 2 ** -40, 0]).A, [1, 1, 1].map((v) => v * 2 ** 1000), { tolerance: 1e-12 });
+    expect([semi.status, semi.breakdown, Array.from(toArray(semi.x)), semi.trueResidualNorm]).toEqual(['breakdown', 'non-finite', [0, 0, 0], 1]);
     const tiny = diagonal([2 ** -100, 2 ** -100]);
     for (const [, solve] of solvers) {
       const t = solve(tiny.A, [2 ** 1000, 2 ** 1000], { x0: [3, -1] });
