@@ -126,7 +126,7 @@ function* gmresIteration<V, M>(s: KrylovSpace<V, M>, v: ValidatedSolve, m: numbe
   let scratch: [V, V] | undefined;
   function* residualOfIterate(k: number): Generator<unknown, number, any> {
     scratch ??= [s.make(), s.makeWide()];
-    yield s.copy(x, scratch[0]);
+    yield s.copyExact(x, scratch[0]);
     yield* addCorrection(k, scratch[0]);
     return (yield* residual(s, b, scratch[0], scratch[1])) as number;
   }
@@ -135,7 +135,7 @@ function* gmresIteration<V, M>(s: KrylovSpace<V, M>, v: ValidatedSolve, m: numbe
   // The iterate with the smallest true residual so far (x₀ to begin with): what a solve that stops short returns, so a
   // basis too coarse for the matrix (its corrections then raise the residual) never leaves x worse than it found it.
   const best = s.make();
-  yield s.copy(x, best);
+  yield s.copyExact(x, best);
   let bestNorm = start.rNorm;
   outer: while (iterations < maxIterations) {
     yield s.update(1 / beta, r, 0, r, basis.column(0));
@@ -195,9 +195,9 @@ function* gmresIteration<V, M>(s: KrylovSpace<V, M>, v: ValidatedSolve, m: numbe
     if (!Number.isFinite(beta)) { stop.breakDown('non-finite'); break; }
     const verdict = stop.judgeTrue(beta);
     if (verdict === 'converged') { stop.converge(); break; }
-    if (beta < bestNorm) { bestNorm = beta; yield s.copy(x, best); }
+    if (beta < bestNorm) { bestNorm = beta; yield s.copyExact(x, best); }
     if (verdict === 'stagnation') { stop.breakDown('stagnation'); break; }
   }
-  if (stop.status !== 'converged' && !(beta <= bestNorm)) yield s.copy(best, x);
+  if (stop.status !== 'converged' && !(beta <= bestNorm)) yield s.copyExact(best, x);
   return yield* finish(s, start, iterations);
 }
