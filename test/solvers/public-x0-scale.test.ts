@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bicgstab, cg, formats, gmres, jacobiCg, laplacianEll, toArray, type OperatorLike, type SolverResult } from '../../src/index.js';
 import { relativeError, spdSystem } from './solver-fixtures.js';
+import { requireRuntime } from '../gpu/gpu-test-helpers.js';
 
 type Solve = (A: OperatorLike, b: ArrayLike<number>, o: object) => SolverResult;
 const solvers: [string, Solve][] = [['cg', cg], ['jacobiCg', jacobiCg], ['bicgstab', bicgstab], ['gmres', gmres]];
@@ -33,6 +34,15 @@ describe('an x0 far larger than b', () => {
       // κ(A) < 14: the relative error is at most κ times the relative residual
       expect(relativeError(toArray(r.x), exact)).toBeLessThanOrEqual(14 * r.trueResidualNorm + 1e-15);
     }
+  });
+
+  it('on the GPU too (fp32 arithmetic, fp64 vectors, x0 = 2^70): the same scale, converged', async () => {
+    await requireRuntime();
+    const b = [1, -2, 3, 0.5, 1];
+    const x0 = [0.5, 0, -1, 2, 1].map((v) => v * 2 ** 70);
+    const r = await cg(laplacianEll([5]), b, { storage: formats.f64, arithmetic: formats.f32, x0, tolerance: 1e-5, backend: 'gpu', strict: true });
+    expect(r.status).toBe('converged');
+    expect(relativeError(toArray(r.x), [4 / 3, 5 / 3, 4, 10 / 3, 13 / 6])).toBeLessThanOrEqual(14 * 1e-5);
   });
 
   it.each(solvers)('%s: random SPD systems at random scales converge within κ·tolerance from x0 up to 2^80 (fp32) / 2^700 (fp64) times x', (_, solve) => {
