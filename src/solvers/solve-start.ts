@@ -357,7 +357,8 @@ export function* begin<V>(s: KrylovSpace<V>, v: ValidatedSolve): Generator<Step<
 export function* finish<V>(s: KrylovSpace<V>, start: Start<V>, iterations: number): Generator<Step<unknown>, SolverResult, any> {
   const trueNorm = (yield* residual(s, start.b, start.x, start.t)) as number;
   const x = yield* scaleBack(s, start.x, start.scaleExponent, start.storage);
-  if (start.scaleExponent === 0 || !Number.isFinite(trueNorm) || allFinite(x)) return solverResult(x, start.stop, iterations, trueNorm / start.bNorm);
+  // An RNS x holds numbers beyond the double range (its exponent is wider): only its reads as doubles overflow.
+  if (start.scaleExponent === 0 || !Number.isFinite(trueNorm) || start.storage.kind === 'mp' || allFinite(x)) return solverResult(x, start.stop, iterations, trueNorm / start.bNorm);
   // The solve ran scaled by 2^-k, and x, finite there, overflows the double range at b's own scale (an iterate that
   // grew along the null space of a singular A, or a solution beyond 1.8e308): the breakdown 'non-finite', and x₀ —
   // finite, as given — in its place with its true residual, never a silent ±∞ in x.

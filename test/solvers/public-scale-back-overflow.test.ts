@@ -40,6 +40,11 @@ describe('a solution that overflows when scaled back', () => {
       expect([t.status, t.breakdown, Array.from(toArray(t.x))]).toEqual(['breakdown', 'non-finite', [3, -1]]);
       expect(t.trueResidualNorm).toBeCloseTo(1, 12);   // (2^1000 − 3·2^-100)/2^1000 and its neighbour
     }
+    // An RNS x holds 2^1100 (its exponent range is wider than a double's): converged, the value kept
+    const rns = cg(tiny.A, [2 ** 1000, 2 ** 1000], { storage: formats.rns212, arithmetic: formats.f64 });
+    expect(rns.status).toBe('converged');
+    const ar = formats.rns212.arithmetic;
+    expect(ar.toNumber(ar.mul(rns.x.get(0), ar.fromNumber(2 ** -200)))).toBe(2 ** 900);
   });
 
   // jacobiCg refuses a zero diagonal (INVALID_VALUE naming it)
