@@ -143,7 +143,7 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
   function* checkTrue(stagnant: 'stagnation' | 'rho-zero' | 'sigma-zero' | 'omega-zero'): Generator<unknown, number | 'stop', any> {
     const trueNorm = (yield* residual(s, b, x, w)) as number;
     const verdict = stop.judgeTrue(trueNorm);
-    if (trueNorm < bestNorm) { bestNorm = trueNorm; yield s.copy(x, best); }
+    if (trueNorm < bestNorm) { bestNorm = trueNorm; yield s.copyExact(x, best); }
     if (verdict === 'converged') { stop.converge(); return 'stop'; }
     if (verdict === 'stagnation') { if (stagnant === 'stagnation') stop.breakDown(stagnant); else breakDown(stagnant); return 'stop'; }
     yield s.copy(w, r);
@@ -174,7 +174,7 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
   // The checked iterate of the smallest true residual (x₀ to begin with), one more vector: what a solve that stops short
   // returns where its last x is worse (a recurrence that diverged before a check caught it), as GMRES does.
   const best = s.make();
-  yield s.copy(x, best);
+  yield s.copyExact(x, best);
   let bestNorm = start.rNorm;
   let iterations = 0;
   if ((yield* restart(start.rNorm)) as boolean) {
@@ -237,6 +237,6 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
       yield s.update(1, r, beta, p, p);
     }
   }
-  if (stop.status !== 'converged' && !(((yield* residual(s, b, x, w)) as number) <= bestNorm)) yield s.copy(best, x);
+  if (stop.status !== 'converged' && !(((yield* residual(s, b, x, w)) as number) <= bestNorm)) yield s.copyExact(best, x);
   return withRestarts(yield* finish(s, start, iterations));
 }

@@ -17,7 +17,10 @@
  * - `stagnation`: consecutive checks of the true residual ‖b − Ax‖ stopped lowering it (the attainable accuracy of
  *   the storage and arithmetic is reached, or restarted GMRES / refinement makes no progress);
  * - `singular-factor`: iterative refinement's low-precision LU has a zero pivot;
- * - `non-finite`: a scalar of the recurrence became NaN or ±∞ (overflow, or an operator returning non-finite values).
+ * - `non-finite`: a scalar of the recurrence became NaN or ±∞ (overflow, or an operator returning non-finite values);
+ *   or (Krylov solvers) the solution, finite in the solve scaled by a power of two, overflows the double range at b's
+ *   own scale (fp64, dd and narrower vectors; RNS vectors hold it) — then x is x₀ as given (zero by default), with
+ *   x₀'s true residual, not ±∞.
  * @group Solvers
  */
 export type BreakdownReason = 'rho-zero' | 'sigma-zero' | 'omega-zero' | 'indefinite' | 'singular' | 'stagnation' | 'singular-factor' | 'non-finite';

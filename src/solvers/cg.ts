@@ -96,7 +96,7 @@ export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, pre
   function* judge(): Generator<unknown, boolean, any> {
     const trueNorm = (yield* residual(s, b, x, t)) as number;
     const verdict = stop.judgeTrue(trueNorm);
-    if (trueNorm < bestNorm) { bestNorm = trueNorm; yield s.copy(x, best); }
+    if (trueNorm < bestNorm) { bestNorm = trueNorm; yield s.copyExact(x, best); }
     if (verdict === 'converged') { stop.converge(); return false; }
     if (verdict === 'stagnation') { stop.breakDown('stagnation'); return false; }
     yield s.copy(t, r);
@@ -112,7 +112,7 @@ export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, pre
   // The checked iterate of the smallest true residual (x₀ to begin with), one more vector: what a solve that stops short
   // returns where its last x is worse (a recurrence that diverged before a check caught it), as GMRES does.
   const best = s.make();
-  yield s.copy(x, best);
+  yield s.copyExact(x, best);
   let bestNorm = start.rNorm;
   let iterations = 0;
   if ((yield* restart()) as boolean) {
@@ -186,7 +186,7 @@ export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, pre
       yield s.update(1, z, beta, p, p);
     }
   }
-  if (stop.status !== 'converged' && stop.breakdown !== 'singular' && !(((yield* residual(s, b, x, t)) as number) <= bestNorm)) yield s.copy(best, x);
+  if (stop.status !== 'converged' && stop.breakdown !== 'singular' && !(((yield* residual(s, b, x, t)) as number) <= bestNorm)) yield s.copyExact(best, x);
   if (stop.breakdown === 'singular') {
     // On an inconsistent system no CG iterate solves anything, and the last ones grow along A's null space (the
     // Galerkin condition asks for the impossible): return the iterate of the smallest residual, by running the same
@@ -194,6 +194,8 @@ export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, pre
     const best = stop.history.indexOf(Math.min(...stop.history));
     if (best < iterations) {
       const again = (yield* conjugateGradients(s, v, preconditioned, best)) as SolverResult;
+      // That iterate may overflow at b's scale (finish): x₀ comes back, and 'non-finite' says why.
+      if (again.breakdown === 'non-finite') return again;
       return Object.freeze({ ...again, status: 'breakdown' as const, breakdown: 'singular' as const });
     }
   }

@@ -12,7 +12,7 @@ import { gemv } from '../../kernels/gemv/gemv.js';
 import { toArray } from '../core/vectors.js';
 import type { StorageFormat } from '../formats/common/format.js';
 import type { LinearOperator } from './operator.js';
-import type { ResolvedSolverOptions } from './solver-options.js';
+import { ownArithmetic, type ResolvedSolverOptions } from './solver-options.js';
 import { asArithmetic, asStorage, f64 } from '../formats/common/registry.js';
 import type { Preconditioner } from './jacobi.js';
 import type { KrylovSpace } from './krylov-space.js';
@@ -27,6 +27,8 @@ export function cpuSpace(A: LinearOperator, options: ResolvedSolverOptions, M?: 
   const wide = storage.kind === 'number' ? asStorage(f64) : storage;
   const makeWide = (): Range<1, any> => range(rowMajor<1, any>({ size: [n], storage: wide, arithmetic: ar }));
   const copy = (src: Range<1, any>, dst: Range<1, any>): void => waxpby(1, src, 0, src, dst, opts);
+  // The storage's own arithmetic holds its every value (fp64 for fp16 and bf16): a copy in it is the words.
+  const exactOpts = { arithmetic: ownArithmetic(storage) };
   // True residuals in fp64 where the arithmetic is coarser (fp32, a user's): see KrylovSpace.wide.
   const fp64 = asArithmetic(f64);
   const wideAr = ar.kind === 'number' && ar.unitRoundoff > fp64.unitRoundoff ? fp64 : ar;
@@ -44,6 +46,7 @@ export function cpuSpace(A: LinearOperator, options: ResolvedSolverOptions, M?: 
       return v;
     },
     copy,
+    copyExact: (src, dst) => waxpby(1, src, 0, src, dst, exactOpts),
     dot: (x, y) => dot(x, y, opts),
     norm: (x) => nrm2(x, opts),
     update: (alpha, x, beta, y, out) => waxpby(alpha, x, beta, y, out, opts),

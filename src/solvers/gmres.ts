@@ -48,7 +48,9 @@ const REORTHOGONALISE_BELOW = Math.SQRT1_2;
  * then w − V·h) — repeated once when it cancels much of w (`orthogonalization: 'dgks'`, the default; `'cgs2'` always
  * repeats it) — and writes the new basis vector, rounded to `basisStorage`. How much a pass cancelled is judged
  * from ‖h‖ and ‖w − V·h‖ (‖w‖² = ‖h‖² + ‖w − V·h‖² for an orthonormal V), so one pass needs one read-back: its
- * coefficients and the new norm, fetched together. The small Hessenberg least-squares problem is solved in fp64 with Givens rotations. At each
+ * coefficients and the new norm, fetched together. The small Hessenberg least-squares problem is solved in fp64 with Givens rotations;
+ * a diagonal entry of its triangular factor (or a new hₖ₊₁,ₖ) at the rounding level of the Gram–Schmidt counts as 0, as
+ * it is for a singular A (see docs/solvers.md, "Singular A"). At each
  * restart x is updated through one more GEMV with the basis and the true residual b − A·x is recomputed: the solve
  * converges when it meets the tolerance; `stagnationChecks` restarts in a row that do not lower it end the solve
  * (breakdown `stagnation`). A solve that stops short returns the iterate of the smallest true residual among x₀ and the
@@ -108,15 +110,25 @@ function* gmresIteration<V, M>(s: KrylovSpace<V, M>, v: ValidatedSolve, m: numbe
   const h2s = Array.from({ length: m }, (_, j) => s.small(j + 1));
   const H = new Float64Array((m + 1) * m);      // column-major, leading dimension m+1
   const cs = new Float64Array(m), sn = new Float64Array(m), g = new Float64Array(m + 1);
-  // into += V·y with y = R⁻¹·g over the k columns used (R upper triangular after the rotations).
+  // The largest ‖A·vⱼ‖₂ met (an estimate of ‖A‖₂ from below, kept across restarts: a restart residual in A's null
+  // space makes every ‖A·vⱼ‖ of its cycle rounding noise), for the rounding level of R's diagonal.
+  let hScale = 0;
+  // H and its rotations are fp64, whatever the arithmetic: their rounding is at least fp64's.
+  const u = Math.max(v.options.arithmetic.unitRoundoff, 2 ** -53);
+  // into += V·y with y = R⁻¹·g over the k columns used (R upper triangular after the rotations). A diagonal entry of R
+  // at the rounding level of the Gram–Schmidt that made it (8·(√n + k)·u·‖A‖) is a zero of a singular A's Hessenberg matrix, not
+  // a pivot: dividing by it sent y, and x, along A's null space (GMRES on diag(1, 2, 0), b = (1, 1, 1): x₃ = 1.5e16 in
+  // fp64; in fp32 the true residual of that x was worse than x₀'s, and x₀ = 0 came back). Its yᵢ is 0 (the least-
+  // squares solution over the other directions, as for an exactly zero entry).
   function* addCorrection(k: number, into: V): Generator<unknown, void, any> {
     if (k === 0) return;
     const y = new Float64Array(k);
+    const tiny = 8 * (Math.sqrt(v.options.n) + k) * u * hScale;
     for (let i = k - 1; i >= 0; i--) {
       let t = g[i]!;
       for (let l = i + 1; l < k; l++) t -= H[i + l * (m + 1)]! * y[l]!;
       const d = H[i + i * (m + 1)]!;
-      y[i] = d === 0 ? 0 : t / d;
+      y[i] = Math.abs(d) <= tiny ? 0 : t / d;
     }
     const yv = (yield s.upload(y)) as V;
     yield s.gemv(1, basis.leading(k), yv, 1, into, 'N');
@@ -126,7 +138,7 @@ function* gmresIteration<V, M>(s: KrylovSpace<V, M>, v: ValidatedSolve, m: numbe
   let scratch: [V, V] | undefined;
   function* residualOfIterate(k: number): Generator<unknown, number, any> {
     scratch ??= [s.make(), s.makeWide()];
-    yield s.copy(x, scratch[0]);
+    yield s.copyExact(x, scratch[0]);
     yield* addCorrection(k, scratch[0]);
     return (yield* residual(s, b, scratch[0], scratch[1])) as number;
   }
@@ -135,7 +147,7 @@ function* gmresIteration<V, M>(s: KrylovSpace<V, M>, v: ValidatedSolve, m: numbe
   // The iterate with the smallest true residual so far (x₀ to begin with): what a solve that stops short returns, so a
   // basis too coarse for the matrix (its corrections then raise the residual) never leaves x worse than it found it.
   const best = s.make();
-  yield s.copy(x, best);
+  yield s.copyExact(x, best);
   let bestNorm = start.rNorm;
   outer: while (iterations < maxIterations) {
     yield s.update(1 / beta, r, 0, r, basis.column(0));
@@ -157,6 +169,7 @@ function* gmresIteration<V, M>(s: KrylovSpace<V, M>, v: ValidatedSolve, m: numbe
       const h = first[1];
       let hn = first[0];
       const before = Math.hypot(hn, ...h);          // ‖w‖ before the pass, for an orthonormal basis
+      hScale = Math.max(hScale, before);
       if (alwaysTwice || hn < REORTHOGONALISE_BELOW * before) {
         const [hn2, h2] = (yield* pass(h2s[j]!)) as [number, Float64Array];
         for (let i = 0; i <= j; i++) h[i] = h[i]! + h2[i]!;
@@ -183,7 +196,8 @@ function* gmresIteration<V, M>(s: KrylovSpace<V, M>, v: ValidatedSolve, m: numbe
       iterations++;
       const met = stop.record(Math.abs(g[j + 1]!));
       // An invariant subspace (exact in it), the estimate meeting the tolerance, or the cycle's end: update x.
-      if (hn === 0 || met || k === m || iterations >= maxIterations) break;
+      // hn at the rounding level of the Gram–Schmidt counts as 0: w/hn would be rounding noise scaled to a unit vector.
+      if (hn <= 8 * (Math.sqrt(v.options.n) + k) * u * hScale || met || k === m || iterations >= maxIterations) break;
       if (stop.trueHistory) stop.recordTrue((yield* residualOfIterate(k)) as number);
       yield s.update(1 / hn, w, 0, w, basis.column(j + 1));
     }
@@ -195,9 +209,9 @@ function* gmresIteration<V, M>(s: KrylovSpace<V, M>, v: ValidatedSolve, m: numbe
     if (!Number.isFinite(beta)) { stop.breakDown('non-finite'); break; }
     const verdict = stop.judgeTrue(beta);
     if (verdict === 'converged') { stop.converge(); break; }
-    if (beta < bestNorm) { bestNorm = beta; yield s.copy(x, best); }
+    if (beta < bestNorm) { bestNorm = beta; yield s.copyExact(x, best); }
     if (verdict === 'stagnation') { stop.breakDown('stagnation'); break; }
   }
-  if (stop.status !== 'converged' && !(beta <= bestNorm)) yield s.copy(best, x);
+  if (stop.status !== 'converged' && !(beta <= bestNorm)) yield s.copyExact(best, x);
   return yield* finish(s, start, iterations);
 }

@@ -14,7 +14,8 @@ import {
 import { fallbackNotice } from '../backends/webgpu/backend.js';
 import { ModprecError } from '../core/errors.js';
 import { asArithmetic } from '../formats/common/registry.js';
-import { ff as ffFormat } from '../formats/index.js';
+import { ff as ffFormat, f32 as f32Format } from '../formats/index.js';
+import { dd as ddFormat } from '../formats/dd/register.js';
 import type { StorageFormat } from '../formats/common/format.js';
 import type { Preconditioner } from './jacobi.js';
 import type { KrylovSpace } from './krylov-space.js';
@@ -42,6 +43,8 @@ export async function gpuSpace(v: ValidatedSolve, M?: Preconditioner): Promise<G
   // storage of an f32 solve in.
   const residualOptions = arithmetic.name === 'f32' ? { arithmetic: asArithmetic(ffFormat), strict } : kernelOptions;
   const format = gpuFormat(storage.name as GpuFormatName, 'options.storage');
+  // Copies of x word for word (see KrylovSpace.copyExact): double-double holds f64 and dd, f32 holds f32, f16 and bf16.
+  const exactOptions = { arithmetic: storage.name === 'f64' || storage.kind !== 'number' ? asArithmetic<unknown>(ddFormat) : asArithmetic<unknown>(f32Format), strict };
   const f64 = gpuFormat('f64');
   // b and true residuals: f64 for a storage of doubles narrower than fp64 (f32, bf16, f16), else the storage itself
   const wide = storage.kind === 'number' ? f64 : format;
@@ -88,6 +91,7 @@ export async function gpuSpace(v: ValidatedSolve, M?: Preconditioner): Promise<G
       return upload(values instanceof Range ? toArray(values) : values, fmt.name as GpuFormatName);
     },
     copy: copyIn(kernelOptions),
+    copyExact: copyIn(exactOptions),
     dot: (x, y) => gpuDot(x, y, kernelOptions).then((r) => r.value),
     norm: normIn(kernelOptions),
     update: (alpha, x, beta, y, out) => gpuUpdate({ alpha, x: alpha === 0 ? undefined : x, beta, y: beta === 0 ? undefined : y, out }, kernelOptions).then(() => undefined),

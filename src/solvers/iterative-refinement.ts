@@ -30,9 +30,10 @@ export interface RefinementOptions {
   /** Arithmetic of the residual b − A·x and of the update x + d (default fp64; `dd` or an RNS format for more). */
   residualArithmetic?: FormatLike;
   /**
-   * Storage of the solution x (default fp64; `dd` keeps what a double-double residual finds). In a storage narrower
-   * than 2^±64 (fp16) x is a scaled view of its words with one power-of-two scale, so a solution beyond its range
-   * (10⁵ in fp16) is held, not ±∞.
+   * Storage of the solution x (default fp64; `dd` keeps what a double-double residual finds). In a storage of doubles
+   * narrower than fp64 x is a scaled view of its words with one power-of-two scale (as the Krylov solvers return
+   * theirs): always in fp16 (narrower than 2^±64), in fp32 and bf16 where max|xᵢ| lies outside [2^-32, 2^33); so a
+   * solution beyond the storage's range (10⁵ in fp16, 10³⁹ in fp32) is held, not ±∞, and a tiny one keeps its digits.
    */
   storage?: FormatLike;
   /**
@@ -225,17 +226,23 @@ export function iterativeRefinement(A: DenseMatrix | Range<2, any>, b: ArrayLike
 /** Storages narrower than 2^±64 (fp16: 2^-24 … 65504, or a user's format), as the Krylov solvers count them. */
 const NARROW_STORAGE = 2 ** 64;
 
+/** Exponents of max|xᵢ| a storage of doubles narrower than fp64 holds x at unscaled: [-32, 32], as the Krylov solvers' b. */
+const UNSCALED_EXPONENT = 32;
+
 /**
- * x for a storage narrower than {@link NARROW_STORAGE}: a {@link scaledReducedRowMajor} view with one power-of-two scale,
- * the exponent of the first solve's max|xᵢ| (read in fp64), so that its words stay in the storage's range — in fp16 a
- * solution of 10⁵ would be ±∞ (breakdown non-finite, x = 0) and one of 10⁻⁷ subnormal. Others: x as it is.
+ * x for a storage of doubles narrower than fp64, as the Krylov solvers keep theirs: a {@link scaledReducedRowMajor}
+ * view with one power-of-two scale, the exponent k of the first solve's max|xᵢ| (read in fp64), so that its words stay
+ * in the storage's range — always for a storage narrower than {@link NARROW_STORAGE} (in fp16 a solution of 10⁵ would be
+ * ±∞ and one of 10⁻⁷ subnormal), for fp32 and bf16 where |k| > 32 (x = 10³⁹ broke down non-finite with x = 0, and
+ * x = 3·10⁻⁴² lost its digits: stagnation). Others (fp64, dd, RNS, and fp32 or bf16 x in [2^-32, 2^33)): x as it is.
  */
 function narrowStorageView(x: Range<1, any>, first: Float64Array): Range<1, any> {
   const storage = x.accessor.storage;
-  if (storage.kind !== 'number' || storage.maxValue >= NARROW_STORAGE) return x;
+  if (storage.kind !== 'number' || storage.maxValue === Number.MAX_VALUE) return x;
   const m = maxAbs(first);
   if (!(m > 0) || !Number.isFinite(m)) return x;
   const k = Math.floor(Math.log2(m));
+  if (storage.maxValue >= NARROW_STORAGE && Math.abs(k) <= UNSCALED_EXPONENT) return x;
   return range(scaledReducedRowMajor<1, any>({ size: [x.length()], storage, arithmetic: f64, scaleMask: [false], scale: Float64Array.of(2 ** k) }));
 }
 

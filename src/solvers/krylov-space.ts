@@ -38,6 +38,12 @@ export interface KrylovSpace<V = unknown, M = unknown> {
   load(values: ArrayLike<number> | Range<1, any> | undefined, wide?: boolean): Step<V>;
   /** dst := src. */
   copy(src: V, dst: V): Step<void>;
+  /**
+   * dst := src for two vectors of the solver's storage, word for word: in an arithmetic that holds the storage (its own
+   * on the CPU; on the GPU double-double for f64 and dd, f32 for f32, f16, bf16), not the solve's. The solvers keep and
+   * return copies of x with it: copied in fp32 arithmetic, fp64 vectors returned x₀ = 0.1 as 0.10000000149011612.
+   */
+  copyExact(src: V, dst: V): Step<void>;
   /** xᵀy. */
   dot(x: V, y: V): Step<number>;
   /** ‖x‖₂. */

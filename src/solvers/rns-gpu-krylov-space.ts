@@ -87,6 +87,8 @@ export async function rnsGpuSpace(v: ValidatedSolve, onCpu: typeof cpuSpace, M?:
       return track(await rnsToDevice(values instanceof Range ? valuesOf(values, set.precision) : Float64Array.from(values), set));
     },
     copy: (src, dst) => rnsGpuWaxpby(1, device(src), 0, device(src), device(dst)),
+    // Every vector holds values of the arithmetic's p bits: a copy rounds nothing.
+    copyExact: (src, dst) => rnsGpuWaxpby(1, device(src), 0, device(src), device(dst)),
     dot: (x, y) => scalar(rnsGpuDot(device(x), device(y))),
     norm: (x) => scalar(rnsGpuNrm2(device(x))),
     // A zero coefficient's vector is not read: RNS holds no NaN, so 0·y is 0 whatever y holds.

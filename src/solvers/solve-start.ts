@@ -28,6 +28,7 @@ import { cpuSpace } from './cpu-krylov-space.js';
 import { checkGpuSolve } from './gpu-solve-checks.js';
 import { isRnsArithmetic } from '../backends/webgpu-bridge/gpu-backend.js';
 import type { Preconditioner } from './jacobi.js';
+import { smallestNormal } from './underflow-level.js';
 
 /** A solve's validated inputs. */
 export interface ValidatedSolve {
@@ -39,6 +40,8 @@ export interface ValidatedSolve {
   readonly strict: boolean;
   /** b and x₀ are solved as 2^-scaleExponent·b, 2^-scaleExponent·x₀ (see {@link chooseScale}). */
   readonly scaleExponent: number;
+  /** ⌊log₂‖b‖₂⌋ of the b given (0 for b = 0): the floor under b's scale when a large r₀ scales the solve further. */
+  readonly bExponent: number;
 }
 
 /**
@@ -54,10 +57,12 @@ export function validateSolve(A: OperatorLike, b: ArrayLike<number> | Range<1, a
   const op = linearOperator(A);
   const bIn = checkVectorInput('b', b, op.size);
   const opts = resolveSolverOptions(options, op.size);
-  const scaleExponent = chooseScale(bIn, opts);
+  const bNorm = safeNorm(valuesOf(bIn, opts.n), opts.n);
+  const scaleExponent = chooseScale(bNorm, opts);
   checkStorable(bIn, opts, scaleExponent);
   const strict = backend === 'gpu' ? checkGpuSolve(op, opts, options!, extraFormats) : false;
-  return { A: op, b: bIn, options: opts, backend, strict, scaleExponent };
+  const bExponent = bNorm > 0 && Number.isFinite(bNorm) ? Math.floor(Math.log2(bNorm)) : 0;
+  return { A: op, b: bIn, options: opts, backend, strict, scaleExponent, bExponent };
 }
 
 /** The values of b as doubles (a range read through its arithmetic). */
@@ -92,8 +97,7 @@ function timesPowerOfTwo(v: number, k: number): number {
  * that the solve runs on ‖b‖₂ in [1, 2). A storage narrower than that (fp16: 2^-24 … 65504, or a user's format) is
  * always solved at that scale: its vectors must fit its range, whatever b's magnitude.
  */
-function chooseScale(b: ArrayLike<number> | Range<1, any>, o: ResolvedSolverOptions): number {
-  const bNorm = safeNorm(valuesOf(b, o.n), o.n);
+function chooseScale(bNorm: number, o: ResolvedSolverOptions): number {
   if (!(bNorm > 0) || !Number.isFinite(bNorm)) return 0;
   const e = Math.floor(Math.log2(bNorm));
   const wide = o.storage.kind !== 'number' || o.storage.maxValue >= 2 ** (2 * UNSCALED_EXPONENT);
@@ -191,6 +195,8 @@ export interface Start<V> {
   readonly done: boolean;
   /** The solver's vector storage. */
   readonly storage: StorageFormat;
+  /** x₀ as given (undefined: zero), the fallback of a solution that overflows at b's scale (see {@link finish}). */
+  readonly x0: ArrayLike<number> | Range<1, any> | undefined;
   /** b and x₀ were loaded times 2^-scaleExponent (see {@link chooseScale}); the solution is scaled back at the end. */
   readonly scaleExponent: number;
 }
@@ -224,7 +230,7 @@ function scaleExactly(v: Range<1, any>, k: number, storage: StorageFormat): void
  * while the scaled view reads every value exactly.
  */
 function* scaleBack<V>(s: KrylovSpace<V>, x: V, k: number, storage: StorageFormat): Generator<Step<unknown>, Range<1, any>, any> {
-  const out = (yield s.result(x)) as Range<1, any>;
+  const out = inOwnArithmetic((yield s.result(x)) as Range<1, any>, storage);
   if (k === 0) return out;
   if (storage.kind !== 'number' || storage.maxValue === Number.MAX_VALUE) { scaleExactly(out, k, storage); return out; }
   const n = out.length();
@@ -234,41 +240,131 @@ function* scaleBack<V>(s: KrylovSpace<V>, x: V, k: number, storage: StorageForma
   }));
 }
 
+/**
+ * x read in its storage's own arithmetic (fp64 for fp64 and fp16 vectors, dd, RNS): the same words, not rounded on
+ * every read to the solve's arithmetic — with fp32 arithmetic on fp64 vectors a solution beyond 2^128 read as ±∞.
+ */
+function inOwnArithmetic(x: Range<1, any>, storage: StorageFormat): Range<1, any> {
+  const arithmetic = ownArithmetic(storage);
+  if (x.accessor.arithmetic === arithmetic) return x;
+  return range(rowMajor<1, any>({ size: [x.length()], storage, arithmetic, data: x.accessor.data, offset: x.accessor.offset, stride: x.accessor.strides[0] }));
+}
+
+/** Whether every entry of x reads as a finite double. */
+function allFinite(x: Range<1, any>): boolean {
+  const ar = x.accessor.arithmetic;
+  for (let i = 0; i < x.length(); i++) if (!Number.isFinite(ar.toNumber(x.get(i)))) return false;
+  return true;
+}
+
+/**
+ * How far below 2^ℓ the solve keeps ‖r₀‖₂ (scaled), ℓ = 32 for a storage that holds 2^±64 with room to spare (as b's
+ * window, {@link UNSCALED_EXPONENT}), else half the storage's exponent range (fp16: ℓ = 7, its r must hold r₀).
+ */
+function residualLimit(storage: StorageFormat): number {
+  const wide = storage.kind !== 'number' || storage.maxValue >= 2 ** (2 * UNSCALED_EXPONENT);
+  return wide ? UNSCALED_EXPONENT : Math.max(1, Math.floor(Math.log2(storage.maxValue) / 2));
+}
+
+/**
+ * The scale of a solve whose r₀ = b − A·x₀ (norm `rNorm`, measured at 2^-k) is far larger than b — an x₀ far from the
+ * solution, or far larger than it: the recurrences run on residual-sized numbers and form their squares, which
+ * overflowed fp32 arithmetic on fp64 or dd vectors (b = O(1), x₀ = 2^70: 'non-finite' at 0 iterations; x₀ = 2^130
+ * came back ±∞). Scaled by 2^-k', ‖r₀‖₂ ≤ 2^ℓ ({@link residualLimit}), but ‖b‖₂ is never scaled below
+ * {@link smallestBExponent} (the residual must fall to tolerance·‖b‖: further down, the narrow end of the arithmetic
+ * is lost instead; where even that does not bring r₀ down, its squares may still overflow: 'non-finite'). An r₀
+ * that overflowed the residual's arithmetic (A·x₀ beyond its range) is measured again with x₀ scaled to ‖x₀‖₂ < 1.
+ * Powers of two: nothing rounds differently where nothing over- or underflows, and every relative residual is the same.
+ * @param k - the exponent b and x₀ are scaled by now
+ * @param rNorm - ‖r₀‖₂ at that scale (+∞ when it or x₀ overflowed)
+ * @param v - the solve (its storage, and b's exponent)
+ * @param xExponent - ⌊log₂‖x₀‖₂⌋ of the x₀ given (-Infinity for x₀ = 0)
+ * @returns the exponent to scale b and x₀ by (k when the scale is right)
+ */
+function residualScale(k: number, rNorm: number, v: ValidatedSolve, xExponent: number): number {
+  const most = v.bExponent + smallestBExponent(v.options.arithmetic);
+  let wanted: number;
+  if (Number.isFinite(rNorm)) {
+    const limit = residualLimit(v.options.storage);
+    if (!(rNorm > 2 ** limit)) return k;
+    wanted = k + Math.floor(Math.log2(rNorm)) + 1 - limit;
+  } else {
+    wanted = xExponent + 1;
+  }
+  return Math.max(k, Math.min(most, wanted));
+}
+
+/**
+ * How far below 1 a further scaling may take ‖b‖₂: 2^-32, or a quarter of the arithmetic's exponent range below 1
+ * where that is more (fp64: 2^-255), so that tolerance·‖b‖ and its square stay among the arithmetic's normal numbers
+ * (fp32 and float-float, whose smallest normals are 2^-126 and 2^-102, keep 2^-32).
+ */
+function smallestBExponent(arithmetic: ResolvedSolverOptions['arithmetic']): number {
+  const level = smallestNormal(arithmetic);
+  return level > 0 ? Math.max(UNSCALED_EXPONENT, Math.floor(-Math.log2(level) / 4)) : UNSCALED_EXPONENT;
+}
+
+/** ⌊log₂‖x₀‖₂⌋ of the x₀ given (-Infinity for none or a zero x₀). */
+function x0Exponent(o: ResolvedSolverOptions): number {
+  if (o.x0 === undefined) return -Infinity;
+  const norm = safeNorm(valuesOf(o.x0, o.n), o.n);
+  return norm > 0 && Number.isFinite(norm) ? Math.floor(Math.log2(norm)) : -Infinity;
+}
+
 /** Makes b, x₀ and r₀ in the space, and the stopping state. */
 export function* begin<V>(s: KrylovSpace<V>, v: ValidatedSolve): Generator<Step<unknown>, Start<V>, any> {
   const o = v.options;
   // b and x₀ are scaled before they are stored (see UNSCALED_EXPONENT): stored first, they could overflow or flush.
-  const scaleExponent = v.scaleExponent;
+  let scaleExponent = v.scaleExponent;
   // b is held where every double fits (fp64 for f32, bf16, f16 vectors): rounded to the vectors' storage, the true
   // residual would be that of another system.
-  const b = (yield s.load(scaledInput(v.b, s.n, -scaleExponent), true)) as V;
-  const bNorm = (yield s.wide.norm(b)) as number;   // as the true residuals are measured
-  const stop = new StoppingCriterion(bNorm === 0 ? 1 : bNorm, o.tolerance, o.stagnationChecks, o.recordTrueResidual);
+  let b = (yield s.load(scaledInput(v.b, s.n, -scaleExponent), true)) as V;
+  let bNorm = (yield s.wide.norm(b)) as number;   // as the true residuals are measured
   if (bNorm === 0) {
+    const stop = new StoppingCriterion(1, o.tolerance, o.stagnationChecks, o.recordTrueResidual);
     // x = 0 solves A·x = 0 exactly, whatever x₀ was.
     stop.record(0);
     stop.recordTrue(0);
     stop.converge();
-    return { b, x: s.make(), r: s.make(), t: s.makeWide(), bNorm: 1, rNorm: 0, stop, done: true, scaleExponent: 0, storage: o.storage };
+    return { b, x: s.make(), r: s.make(), t: s.makeWide(), bNorm: 1, rNorm: 0, stop, done: true, scaleExponent: 0, storage: o.storage, x0: undefined };
   }
-  const x = (yield s.load(scaledInput(o.x0, s.n, -scaleExponent))) as V;
+  let x = (yield s.load(scaledInput(o.x0, s.n, -scaleExponent))) as V;
   const r = s.make();
   // r₀ is measured where it does not flush (fp16 flushes below 2^-24, far above a tolerance of 1e-8·‖b‖), then stored.
   const t = s.makeWide();
-  const rNorm = (yield* residual(s, b, x, t)) as number;
+  let rNorm = (yield* residual(s, b, x, t)) as number;
+  // An x₀ far larger than b makes r₀ far larger than b: the solve runs further scaled (see residualScale), b, x₀ and
+  // r₀ loaded again at that scale (at most twice: an r₀ that overflowed, then the r₀ of the x₀ scaled to 1).
+  for (let again = 0; again < 2 && o.x0 !== undefined; again++) {
+    const k = residualScale(scaleExponent, rNorm, v, x0Exponent(o));
+    if (k === scaleExponent) break;
+    scaleExponent = k;
+    b = (yield s.load(scaledInput(v.b, s.n, -k), true)) as V;
+    bNorm = (yield s.wide.norm(b)) as number;
+    x = (yield s.load(scaledInput(o.x0, s.n, -k))) as V;
+    rNorm = (yield* residual(s, b, x, t)) as number;
+  }
+  const stop = new StoppingCriterion(bNorm, o.tolerance, o.stagnationChecks, o.recordTrueResidual);
   yield s.copy(t, r);
   stop.start(rNorm);
   stop.recordTrue(rNorm);
   let done = false;
   if (stop.record(rNorm)) { stop.converge(); done = true; } else if (!Number.isFinite(rNorm)) { stop.breakDown('non-finite'); done = true; }
-  return { b, x, r, t, bNorm, rNorm, stop, done, scaleExponent, storage: o.storage };
+  return { b, x, r, t, bNorm, rNorm, stop, done, scaleExponent, storage: o.storage, x0: o.x0 };
 }
 
 /** Recomputes the true residual of x (into `start.t`) and assembles the result. */
 export function* finish<V>(s: KrylovSpace<V>, start: Start<V>, iterations: number): Generator<Step<unknown>, SolverResult, any> {
   const trueNorm = (yield* residual(s, start.b, start.x, start.t)) as number;
   const x = yield* scaleBack(s, start.x, start.scaleExponent, start.storage);
-  return solverResult(x, start.stop, iterations, trueNorm / start.bNorm);
+  // An RNS x holds numbers beyond the double range (its exponent is wider): only its reads as doubles overflow.
+  if (start.scaleExponent === 0 || !Number.isFinite(trueNorm) || start.storage.kind === 'mp' || allFinite(x)) return solverResult(x, start.stop, iterations, trueNorm / start.bNorm);
+  // The solve ran scaled by 2^-k, and x, finite there, overflows the double range at b's own scale (an iterate that
+  // grew along the null space of a singular A, or a solution beyond 1.8e308): the breakdown 'non-finite', and x₀ —
+  // finite, as given — in its place with its true residual, never a silent ±∞ in x.
+  start.stop.breakDown('non-finite');
+  const x0 = (yield s.load(scaledInput(start.x0, s.n, -start.scaleExponent))) as V;
+  return solverResult(yield* scaleBack(s, x0, start.scaleExponent, start.storage), start.stop, iterations, start.rNorm / start.bNorm);
 }
 
 /**

@@ -11,7 +11,10 @@ import type { BreakdownReason, SolveStatus } from './breakdown.js';
  * @group Solvers
  */
 export interface SolverResult<T = any> {
-  /** The solution, in the solver's vector storage (a double-double solve keeps all its digits). */
+  /**
+   * The solution, in the solver's vector storage (a double-double solve keeps all its digits), read in that storage's
+   * own arithmetic (fp64 for fp64 vectors, whatever the solve's arithmetic was).
+   */
   readonly x: Range<1, T>;
   /** How the solve ended. */
   readonly status: SolveStatus;
