@@ -103,7 +103,8 @@ export interface WasmArenaOptions {
  * arena's arrays), so reserve what the ranges need up front.
  * @param bytes - the block's size
  * @param options - see {@link WasmArenaOptions}
- * @throws {@link ModprecError} `INVALID_SIZE` naming `bytes` or `options.staging`; `BACKEND_LIMIT` naming `bytes`
+ * @throws {@link ModprecError} `INVALID_SIZE` naming `bytes` or `options.staging`; `INVALID_OPTION` naming `options`
+ *   when it is not an object; `BACKEND_LIMIT` naming `bytes`
  *   when another live arena leaves too little room (the memory cannot grow under it) or the memory cannot grow to
  *   this size (4 GiB at most)
  * @example
@@ -120,6 +121,8 @@ export interface WasmArenaOptions {
  */
 export function wasmArena(bytes: number, options: WasmArenaOptions = {}): WasmArena {
   if (!Number.isSafeInteger(bytes) || bytes < 0) fail('INVALID_SIZE', 'bytes', 'must be a non-negative integer', bytes);
+  // As the kernels' options: wasmArena(64, null) threw a TypeError reading `staging`.
+  if (typeof options !== 'object' || options === null) fail('INVALID_OPTION', 'options', 'must be an object', options);
   const staging = options.staging ?? DEFAULT_STAGING_BYTES;
   if (!Number.isSafeInteger(staging) || staging < 0) fail('INVALID_SIZE', 'options.staging', 'must be a non-negative integer', staging);
   const top = live.length > 0 ? Math.max(...live.map((a) => a.base + a.byteLength + GUARD)) : Math.max(staging, stagingHighWater());
