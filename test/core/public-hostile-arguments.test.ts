@@ -75,15 +75,6 @@ describe('every runtime export, each hostile value in each position', () => {
     expect([ok.code, ok.message, ok.parameter, ok.name]).toEqual(['INVALID_SIZE', 'invalid argument: n must be …', 'n', 'ModprecError']);
     expect(new main.ModprecError('PARSE_ERROR', 'x').parameter).toBeUndefined();
   });
-
-  it('new ThreadPool(…) outside createThreadPool is INVALID_OPTION naming ThreadPool, whatever the arguments', () => {
-    for (const args of [[], [undefined], [null, null, null, null], [[], new SharedArrayBuffer(64), {}, 1]]) {
-      let thrown: unknown;
-      try { new (threads.ThreadPool as unknown as new (...a: unknown[]) => unknown)(...args); } catch (e) { thrown = e; }
-      expect(thrown).toBeInstanceOf(main.ModprecError);
-      expect([(thrown as main.ModprecError).code, (thrown as main.ModprecError).parameter]).toEqual(['INVALID_OPTION', 'ThreadPool']);
-    }
-  });
 });
 
 describe.each(TEMPLATES.map((t) => [t.name, t] as const))('%s from a valid call', (_name, template) => {
