@@ -77,6 +77,21 @@ describe('every runtime export, each hostile value in each position', () => {
   });
 });
 
+describe('a WasmArena made outside wasmArena', () => {
+  it('is INVALID_OPTION naming WasmArena: new WasmArena(0, n) claimed memory nothing had reserved', () => {
+    for (const args of [[0, 1 << 20], [], [Symbol('token'), 0, 64]]) {
+      let thrown: unknown;
+      try { new (main.WasmArena as unknown as new (...a: unknown[]) => unknown)(...args); } catch (e) { thrown = e; }
+      expect(thrown).toBeInstanceOf(main.ModprecError);
+      expect([(thrown as main.ModprecError).code, (thrown as main.ModprecError).parameter]).toEqual(['INVALID_OPTION', 'WasmArena']);
+    }
+    const arena = main.wasmArena(256);
+    expect(arena).toBeInstanceOf(main.WasmArena);
+    expect(main.toArray(main.vector([1, 2], { memory: arena }))).toEqual(Float64Array.of(1, 2));
+    arena.release();
+  });
+});
+
 describe.each(TEMPLATES.map((t) => [t.name, t] as const))('%s from a valid call', (_name, template) => {
   it('with one argument, property or element replaced: only ModprecErrors naming a parameter, nothing written', async () => {
     const report = await sweepTemplate(template);

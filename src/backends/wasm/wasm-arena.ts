@@ -26,6 +26,8 @@ const MAX_MEMORY = 2 ** 32;
 type TypedArrayConstructor = new (buffer: ArrayBuffer, byteOffset: number, length: number) => ArrayBufferView & { length: number };
 
 const live: WasmArena[] = [];
+/** The token only {@link wasmArena} passes to the {@link WasmArena} constructor. */
+const RESERVED = Symbol('WasmArena');
 
 /**
  * A fixed block of the CPU kernels' WebAssembly memory that the range factories allocate storage in (their
@@ -40,8 +42,14 @@ export class WasmArena {
   private used = 0;
   private released = false;
 
-  /** @internal Use {@link wasmArena}. */
-  constructor(base: number, byteLength: number) {
+  /**
+   * Not for direct use: reserve an arena with {@link wasmArena}.
+   * @throws {@link ModprecError} `INVALID_OPTION` naming `WasmArena` when called from outside this module
+   */
+  constructor(token: symbol, base: number, byteLength: number) {
+    // new WasmArena(0, n) made an arena over memory nothing had reserved (the staging area, another arena's ranges):
+    // only wasmArena, which reserves the block, may make one.
+    if (token !== RESERVED) fail('INVALID_OPTION', 'WasmArena', 'must be reserved by wasmArena');
     this.base = base;
     this.byteLength = byteLength;
   }
@@ -140,7 +148,7 @@ export function wasmArena(bytes: number, options: WasmArenaOptions = {}): WasmAr
       throw e;
     }
   }
-  const arena = new WasmArena(base, bytes);
+  const arena = new WasmArena(RESERVED, base, bytes);
   live.push(arena);
   setStagingLimit(Math.min(...live.map((a) => a.base)));
   return arena;
