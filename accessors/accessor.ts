@@ -10,6 +10,7 @@
  */
 import type { ArithmeticFormat, MpValueLike, StorageFormat } from '../src/formats/common/format.js';
 import { fail } from '../src/core/errors.js';
+import { isArithmeticFormat, isStorageFormat } from '../src/formats/common/format-shape.js';
 import { nearestIntegerOfMpQuotient, nearestIntegerOfQuotient, type ExactMpValue } from '../src/formats/convert/scaled-integer.js';
 import { toSpan, type SpanLike } from '../src/core/span.js';
 
@@ -130,7 +131,9 @@ export class Accessor<D extends Dimensionality = Dimensionality, T = number> {
    * Checks the shape against the storage and builds the accessor. Prefer the layout factories.
    * @throws {@link ModprecError} `INVALID_STORAGE` if `data` is not a buffer of `storage` or is too short;
    *   `INVALID_SIZE` for bad sizes (1 to 3 non-negative integers) or an offset that is not an integer; `INVALID_STRIDE`
-   *   for strides that are not one integer per dimension
+   *   for strides that are not one integer per dimension; `INVALID_FORMAT` naming `storage` / `arithmetic` for an object
+   *   that is not a storage / arithmetic format; `INVALID_OPTION`, `INVALID_STORAGE`, `INVALID_SIZE` or `INVALID_STRIDE`
+   *   naming `scale` or its part for a scale of the wrong shape
    */
   constructor(init: AccessorInit<D, T>) {
     checkShape(init);
@@ -370,6 +373,23 @@ function checkShape(init: AccessorInit<any, any>): void {
   // A sub-range that is empty may sit before element 0 (an empty span of a backwards view); a non-empty view's
   // elements are checked against the data by the constructor.
   if (typeof offset !== 'number' || !Number.isSafeInteger(offset)) fail('INVALID_SIZE', 'offset', 'must be an integer', offset);
+  // The formats and scales were trusted: a missing storage threw a TypeError calling `accepts`, a scale without
+  // strides one reading `strides[0]`.
+  if (!isStorageFormat(init.storage)) fail('INVALID_FORMAT', 'storage', 'must be a storage format (asStorage)', init.storage);
+  if (!isArithmeticFormat(init.arithmetic)) fail('INVALID_FORMAT', 'arithmetic', 'must be an arithmetic format (asArithmetic)', init.arithmetic);
+  if (init.scale !== undefined) checkScaleInfo(init.scale, size.length);
+}
+
+/** A scale's shape: a Float64Array, an integer offset, and one integer stride and one boolean mask entry per dimension. */
+function checkScaleInfo(scale: unknown, dims: number): void {
+  if (typeof scale !== 'object' || scale === null) fail('INVALID_OPTION', 'scale', 'must be { data, offset, strides, mask }', scale);
+  const { data, offset, strides, mask } = scale as Partial<ScaleInfo>;
+  if (!(data instanceof Float64Array)) fail('INVALID_STORAGE', 'scale.data', 'must be a Float64Array', data);
+  if (typeof offset !== 'number' || !Number.isSafeInteger(offset)) fail('INVALID_SIZE', 'scale.offset', 'must be an integer', offset);
+  if (!Array.isArray(strides) || strides.length !== dims || !strides.every((s) => typeof s === 'number' && Number.isSafeInteger(s))) {
+    fail('INVALID_STRIDE', 'scale.strides', `must be ${dims} integers`, strides);
+  }
+  if (!Array.isArray(mask) || mask.length !== dims || !mask.every((m) => typeof m === 'boolean')) fail('INVALID_OPTION', 'scale.mask', `must be ${dims} booleans`, mask);
 }
 
 /**

@@ -72,6 +72,8 @@ export interface DeviceEll {
  * indices, index range, padding rules), the names prefixed with `A.`, and returns its sizes.
  */
 function checkEllParts(A: Omit<EllParts, 'values'>): { rows: number; cols: number; width: number; stride: number; entries: number } {
+  // deviceEllView(undefined, …) threw a TypeError reading rows.
+  if (typeof A !== 'object' || A === null) fail('INVALID_OPTION', 'A', 'must be an ELL structure { rows, cols, width, stride, colIndex }', A);
   const rows = checkSize('A.rows', A.rows);
   const cols = checkSize('A.cols', A.cols);
   const width = checkSize('A.width', A.width);

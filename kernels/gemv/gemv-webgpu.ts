@@ -115,16 +115,18 @@ export interface GpuGemvOptions extends GpuKernelOptions {
  * ```
  * @group GPU
  */
-export function deviceMatrix(data: DeviceArray, rows: number, cols: number, ld = Math.max(1, rows)): DeviceMatrix {
+export function deviceMatrix(data: DeviceArray, rows: number, cols: number, ld?: number): DeviceMatrix {
   checkSize('rows', rows);
   checkSize('cols', cols);
-  checkSize('ld', ld);
-  if (ld < Math.max(1, rows)) fail('INVALID_STRIDE', 'ld', `must be at least max(1, rows) = ${Math.max(1, rows)}`, ld);
+  // The default is computed after rows is checked: as a default parameter, Math.max(1, Symbol()) threw a TypeError.
+  const lead = ld ?? Math.max(1, rows);
+  checkSize('ld', lead);
+  if (lead < Math.max(1, rows)) fail('INVALID_STRIDE', 'ld', `must be at least max(1, rows) = ${Math.max(1, rows)}`, lead);
   if (!(data instanceof DeviceArray)) fail('INVALID_STORAGE', 'data', 'must be a DeviceArray (see toDevice)', data);
-  const needed = cols === 0 || rows === 0 ? 0 : (cols - 1) * ld + rows;   // an empty matrix has no element
+  const needed = cols === 0 || rows === 0 ? 0 : (cols - 1) * lead + rows;   // an empty matrix has no element
   if (data.length < needed) fail('INVALID_STORAGE', 'data', `must hold (cols−1)·ld + rows = ${needed} elements`, data.length);
   if (needed > 2 ** 31 - 1) fail('INVALID_SIZE', 'data', 'must have fewer than 2^31 elements (32-bit indices on the GPU)', needed);
-  return { rows, cols, ld, data };
+  return { rows, cols, ld: lead, data };
 }
 
 /**
@@ -150,6 +152,8 @@ export function deviceMatrix(data: DeviceArray, rows: number, cols: number, ld =
  * @group GPU
  */
 export function deviceMatrixView(span: DeviceArray, shape: { rows: number; cols: number; offset: number; rowStride: number; colStride: number }): DeviceMatrix {
+  // deviceMatrixView(span, undefined) threw a TypeError destructuring the shape.
+  if (typeof shape !== 'object' || shape === null) fail('INVALID_OPTION', 'shape', 'must be { rows, cols, offset, rowStride, colStride }', shape);
   const { rows, cols, offset, rowStride, colStride } = shape;
   checkSize('rows', rows);
   checkSize('cols', cols);

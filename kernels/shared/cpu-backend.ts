@@ -283,7 +283,8 @@ const KERNEL_NAMES: readonly KernelName[] = ['dot', 'gemv', 'trsv', 'ellSpmv', '
  * @param kernel - the kernel's name
  * @param operands - the operands by parameter name; the last one of `writes` is written
  * @param options - the kernel's options (arithmetic, accumulation, backend)
- * @throws {@link ModprecError} `INVALID_OPTION` naming `kernel` (unknown), `operands` or `operands.<name>` (not a range),
+ * @throws {@link ModprecError} `INVALID_OPTION` naming `kernel` (unknown), `operands` (not an object, or empty) or
+ *   `operands.<name>` (not a range),
  *   `writes`, or an option, as the kernels do
  * @example
  * ```ts
@@ -302,6 +303,8 @@ export function cpuBackendOf(
   if (!KERNEL_NAMES.includes(kernel)) fail('INVALID_OPTION', 'kernel', `must be one of ${KERNEL_NAMES.join(', ')}`, kernel);
   if (typeof operands !== 'object' || operands === null) fail('INVALID_OPTION', 'operands', 'must be an object of ranges by parameter name', operands);
   for (const [name, r] of Object.entries(operands)) if (!(r instanceof Range)) fail('INVALID_OPTION', `operands.${name}`, 'must be a range', r);
+  // No operand left the arithmetic to choose from nothing: a TypeError reading the first range's accessor.
+  if (Object.keys(operands).length === 0) fail('INVALID_OPTION', 'operands', 'must name at least one range', operands);
   if (!Array.isArray(writes) || writes.some((w) => typeof w !== 'string')) fail('INVALID_OPTION', 'writes', 'must be an array of operand names', writes);
   const requested = chooseBackend(options);
   if (requested === 'js') return { backend: 'js', reason: "backend: 'js' was asked for" };

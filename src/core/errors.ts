@@ -62,8 +62,14 @@ export class ModprecError extends Error {
    * @param code - stable error code
    * @param message - human-readable message; should name the parameter and the offending value
    * @param parameter - the offending parameter's name
+   * @throws {@link ModprecError} `INVALID_OPTION` naming `code`, `message` or `parameter` when it is not a string
+   *   (`parameter` may be left out)
    */
   constructor(code: ModprecErrorCode, message: string, parameter?: string) {
+    // Checked before Error's constructor, which threw a TypeError converting a Symbol message to a string.
+    const wrong = typeof code !== 'string' ? ['code', code] : typeof message !== 'string' ? ['message', message]
+      : parameter !== undefined && typeof parameter !== 'string' ? ['parameter', parameter] : undefined;
+    if (wrong) throw new ModprecError('INVALID_OPTION', `invalid argument: ${wrong[0]} must be a string, got ${describeValue(wrong[1])}`, wrong[0] as string);
     super(message);
     this.name = 'ModprecError';
     this.code = code;

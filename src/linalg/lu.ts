@@ -59,7 +59,7 @@ export function luFactor(A: DenseMatrix, options?: LuOptions): LuFactors {
  * @param pivots - the pivots of {@link luFactor}
  * @param b - a vector of length pivots.length
  * @throws {@link ModprecError} `DIMENSION_MISMATCH` when the lengths differ; `INVALID_STORAGE` when pivots is not an
- *   Int32Array; `INDEX_OUT_OF_RANGE` for a pivot outside 0 … n − 1 (before b is touched)
+ *   Int32Array or b neither a Float64Array nor a writable array; `INDEX_OUT_OF_RANGE` for a pivot outside 0 … n − 1 (before b is touched)
  * @example
  * ```ts
  * import { luFactor, applyPivots, denseMatrix } from 'modprec';
@@ -73,7 +73,9 @@ export function luFactor(A: DenseMatrix, options?: LuOptions): LuFactors {
  */
 export function applyPivots(pivots: Int32Array, b: Float64Array): void {
   if (!(pivots instanceof Int32Array)) fail('INVALID_STORAGE', 'pivots', 'must be an Int32Array', pivots);
-  if (typeof b !== 'object' || b === null || b.length !== pivots.length) fail('DIMENSION_MISMATCH', 'b', `must have length ${pivots.length}`, b);
+  // An object with a length (or a frozen array) passed the length check, and the swaps threw a TypeError writing to it.
+  if (!(b instanceof Float64Array) && !(Array.isArray(b) && !Object.isFrozen(b))) fail('INVALID_STORAGE', 'b', 'must be a Float64Array (or a writable array)', b);
+  if (b.length !== pivots.length) fail('DIMENSION_MISMATCH', 'b', `must have length ${pivots.length}`, b);
   checkPivots('pivots', pivots, pivots.length);
   for (let k = 0; k < pivots.length; k++) {
     const p = pivots[k]!;

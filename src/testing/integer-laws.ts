@@ -12,9 +12,14 @@ import { type Law, type LawRunOptions, checkLaws, lawOf, show } from './law-runn
 
 function checkIntegerDescriptor(format: IntegerFormatDescriptor): IntegerFormatDescriptor {
   if (typeof format?.round !== 'function') fail('INVALID_FORMAT', 'format.round', 'must be a function', format?.round);
-  if (!Number.isSafeInteger(format.min) || !Number.isSafeInteger(format.max) || format.min > format.max) {
+  // Checked here, not in the first law's oracle: a missing nanValue failed as a law, a Symbol min threw a TypeError
+  // building this message.
+  if (typeof format.name !== 'string') fail('INVALID_FORMAT', 'format.name', 'must be a string', format.name);
+  if (!Number.isSafeInteger(format.min)) fail('INVALID_FORMAT', 'format.min', 'must be a safe integer', format.min);
+  if (!Number.isSafeInteger(format.max) || format.min > format.max) {
     fail('INVALID_FORMAT', 'format.max', `must be a safe integer ≥ format.min (${format.min})`, format.max);
   }
+  if (typeof format.nanValue !== 'number') fail('INVALID_FORMAT', 'format.nanValue', 'must be a number', format.nanValue);
   return format;
 }
 

@@ -26,6 +26,9 @@ export interface RoundingPrecision {
 }
 
 
+/** Most bits a rounding keeps, and the largest |minExponent|: far beyond any format, far below BigInt's limit. */
+const MAX_ROUNDING_BITS = 2 ** 24;
+
 /**
  * Rounds q to nearest-even with p significand bits and gradual underflow below 2^emin, with
  * the exponent unbounded above (the result is a rational; the caller decides overflow).
@@ -33,7 +36,8 @@ export interface RoundingPrecision {
  * @param q - the exact value
  * @param precision - p and optional emin
  * @returns the rounded value as a rational (0 when q rounds to zero, whatever its sign)
- * @throws {@link ModprecError} `INVALID_FORMAT` when significandBits is not a positive integer
+ * @throws {@link ModprecError} `INVALID_FORMAT` when significandBits is not an integer in [1, 2^24], or minExponent
+ *   neither absent, -Infinity nor an integer in [-2^24, 2^24]
  * @example
  * ```ts
  * import { rational, roundRationalExact } from 'modprec/testing';
@@ -46,8 +50,12 @@ export function roundRationalExact(q: Rational, precision: RoundingPrecision): R
   checkRational('q', q);
   if (typeof precision !== 'object' || precision === null) fail('INVALID_FORMAT', 'precision', 'must be { significandBits, minExponent? }', precision);
   const p = precision.significandBits;
-  if (!Number.isInteger(p) || p < 1) fail('INVALID_FORMAT', 'precision.significandBits', 'must be a positive integer', p);
+  // Bounded: 2^53 bits threw a RangeError (BigInt too large) shifting, a NaN or BigInt minExponent a TypeError.
+  if (!Number.isInteger(p) || p < 1 || p > MAX_ROUNDING_BITS) fail('INVALID_FORMAT', 'precision.significandBits', `must be an integer in [1, ${MAX_ROUNDING_BITS}]`, p);
   const emin = precision.minExponent ?? -Infinity;
+  if (emin !== -Infinity && !(Number.isInteger(emin) && Math.abs(emin) <= MAX_ROUNDING_BITS)) {
+    fail('INVALID_FORMAT', 'precision.minExponent', `must be an integer in [-${MAX_ROUNDING_BITS}, ${MAX_ROUNDING_BITS}], or -Infinity or absent (no underflow)`, emin);
+  }
   if (q.num === 0n) return q;
   const negative = q.num < 0n;
   const a = negative ? -q.num : q.num;

@@ -30,6 +30,9 @@ export interface ThreadPoolOptions {
   workerUrl?: string | URL;
 }
 
+/** The token only {@link createThreadPool} passes to the {@link ThreadPool} constructor. */
+const STARTED = Symbol('ThreadPool');
+
 /** A started worker, whichever the platform. */
 interface PoolWorker {
   post(message: InitMessage | RunMessage): void;
@@ -64,8 +67,13 @@ export class ThreadPool implements KernelThreads {
   readonly #minWork: number;
   #terminated = false;
 
-  /** @internal Made by {@link createThreadPool}. */
-  constructor(workers: readonly PoolWorker[], control: SharedArrayBuffer, registry: WorkerRegistry, minWork: number) {
+  /**
+   * Not for direct use: start a pool with {@link createThreadPool}.
+   * @throws {@link modprec!ModprecError} `INVALID_OPTION` naming `ThreadPool` when called from outside this module
+   */
+  constructor(token: symbol, workers: readonly PoolWorker[], control: SharedArrayBuffer, registry: WorkerRegistry, minWork: number) {
+    // `new ThreadPool(undefined)` threw a TypeError reading `workers.length`: the workers only createThreadPool starts.
+    if (token !== STARTED) fail('INVALID_OPTION', 'ThreadPool', 'must be started by createThreadPool');
     this.#workers = workers;
     this.#views = controlViews(control, Math.max(1, workers.length));
     this.#registry = registry;
@@ -235,5 +243,5 @@ export async function createThreadPool(threads: number, options: ThreadPoolOptio
   const ok = started.map((s) => (s as PromiseFulfilledResult<[PoolWorker, WorkerRegistry]>).value);
   // Without workers (threads = 1) the calling thread runs the call: its own registry is the one that counts.
   const registry = ok[0]?.[1] ?? registryNames(formatNames());
-  return new ThreadPool(ok.map(([w]) => w), control, registry, minWork);
+  return new ThreadPool(STARTED, ok.map(([w]) => w), control, registry, minWork);
 }

@@ -69,6 +69,10 @@ describe('LU factors given back to the solves', () => {
       }
     }), { numRuns: 200 });
     expect(errorOf(() => applyPivots([0] as never, Float64Array.of(1)))).toEqual(['INVALID_STORAGE', 'pivots']);
-    expect(errorOf(() => applyPivots(Int32Array.of(0), null as never))).toEqual(['DIMENSION_MISMATCH', 'b']);
+    expect(errorOf(() => applyPivots(Int32Array.of(0), null as never))).toEqual(['INVALID_STORAGE', 'b']);
+    // Regression: an object with a length, or a frozen array, passed the length check and the swap threw a TypeError.
+    expect(errorOf(() => applyPivots(Int32Array.of(1, 1), { length: 2 } as never))).toEqual(['INVALID_STORAGE', 'b']);
+    expect(errorOf(() => applyPivots(Int32Array.of(1, 1), Object.freeze([1, 2]) as never))).toEqual(['INVALID_STORAGE', 'b']);
+    expect(errorOf(() => applyPivots(Int32Array.of(1, 1), Float64Array.of(1)))).toEqual(['DIMENSION_MISMATCH', 'b']);
   });
 });

@@ -5,6 +5,7 @@
  * @module
  */
 import { generatedFunction } from '../../core/generated-function.js';
+import { fail } from '../../core/errors.js';
 
 /** Generated source plus the helper values its templates refer to by name. */
 export interface ProgramSource {
@@ -20,6 +21,7 @@ let debug = typeof process !== 'undefined' && !!process.env?.MODPREC_DEBUG_KERNE
 /**
  * Turns printing of every newly generated kernel source on or off (also on when the environment variable
  * `MODPREC_DEBUG_KERNELS` is set).
+ * @throws {@link ModprecError} `INVALID_OPTION` naming `on` when it is not a boolean
  * @example
  * ```ts
  * import { vector, formats, dot, setKernelDebug } from 'modprec';
@@ -31,6 +33,8 @@ let debug = typeof process !== 'undefined' && !!process.env?.MODPREC_DEBUG_KERNE
  * @group Kernels
  */
 export function setKernelDebug(on: boolean): void {
+  // Anything was taken: setKernelDebug('false') turned printing on.
+  if (typeof on !== 'boolean') fail('INVALID_OPTION', 'on', 'must be a boolean', on);
   debug = on;
 }
 

@@ -26,6 +26,8 @@ const MAX_MEMORY = 2 ** 32;
 type TypedArrayConstructor = new (buffer: ArrayBuffer, byteOffset: number, length: number) => ArrayBufferView & { length: number };
 
 const live: WasmArena[] = [];
+/** The token only {@link wasmArena} passes to the {@link WasmArena} constructor. */
+const RESERVED = Symbol('WasmArena');
 
 /**
  * A fixed block of the CPU kernels' WebAssembly memory that the range factories allocate storage in (their
@@ -40,8 +42,14 @@ export class WasmArena {
   private used = 0;
   private released = false;
 
-  /** @internal Use {@link wasmArena}. */
-  constructor(base: number, byteLength: number) {
+  /**
+   * Not for direct use: reserve an arena with {@link wasmArena}.
+   * @throws {@link ModprecError} `INVALID_OPTION` naming `WasmArena` when called from outside this module
+   */
+  constructor(token: symbol, base: number, byteLength: number) {
+    // new WasmArena(0, n) made an arena over memory nothing had reserved (the staging area, another arena's ranges):
+    // only wasmArena, which reserves the block, may make one.
+    if (token !== RESERVED) fail('INVALID_OPTION', 'WasmArena', 'must be reserved by wasmArena');
     this.base = base;
     this.byteLength = byteLength;
   }
@@ -103,7 +111,8 @@ export interface WasmArenaOptions {
  * arena's arrays), so reserve what the ranges need up front.
  * @param bytes - the block's size
  * @param options - see {@link WasmArenaOptions}
- * @throws {@link ModprecError} `INVALID_SIZE` naming `bytes` or `options.staging`; `BACKEND_LIMIT` naming `bytes`
+ * @throws {@link ModprecError} `INVALID_SIZE` naming `bytes` or `options.staging`; `INVALID_OPTION` naming `options`
+ *   when it is not an object; `BACKEND_LIMIT` naming `bytes`
  *   when another live arena leaves too little room (the memory cannot grow under it) or the memory cannot grow to
  *   this size (4 GiB at most)
  * @example
@@ -120,6 +129,8 @@ export interface WasmArenaOptions {
  */
 export function wasmArena(bytes: number, options: WasmArenaOptions = {}): WasmArena {
   if (!Number.isSafeInteger(bytes) || bytes < 0) fail('INVALID_SIZE', 'bytes', 'must be a non-negative integer', bytes);
+  // As the kernels' options: wasmArena(64, null) threw a TypeError reading `staging`.
+  if (typeof options !== 'object' || options === null) fail('INVALID_OPTION', 'options', 'must be an object', options);
   const staging = options.staging ?? DEFAULT_STAGING_BYTES;
   if (!Number.isSafeInteger(staging) || staging < 0) fail('INVALID_SIZE', 'options.staging', 'must be a non-negative integer', staging);
   const top = live.length > 0 ? Math.max(...live.map((a) => a.base + a.byteLength + GUARD)) : Math.max(staging, stagingHighWater());
@@ -137,7 +148,7 @@ export function wasmArena(bytes: number, options: WasmArenaOptions = {}): WasmAr
       throw e;
     }
   }
-  const arena = new WasmArena(base, bytes);
+  const arena = new WasmArena(RESERVED, base, bytes);
   live.push(arena);
   setStagingLimit(Math.min(...live.map((a) => a.base)));
   return arena;

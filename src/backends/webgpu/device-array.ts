@@ -90,6 +90,9 @@ export class DeviceArray {
 
   /** @internal */
   constructor(runtime: GpuRuntime | undefined, format: GpuStorageFormat, length: number, scaleBlock: number, encoded: EncodedArray | undefined, fallbackReason: string) {
+    // new DeviceArray(undefined) threw a TypeError reading format.words: the arrays are made by toDevice and its kin.
+    if (typeof format?.words !== 'function') fail('INVALID_FORMAT', 'format', 'must be a GPU storage format: make device arrays with toDevice, deviceZeros or deviceView');
+    checkSize('length', length);
     this.runtime = runtime;
     this.format = format;
     this.length = length;

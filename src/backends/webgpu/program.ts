@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { ModprecError } from '../../core/errors.js';
+import { fail, ModprecError } from '../../core/errors.js';
 import { trackGpuWork, type GpuContext } from './backend.js';
 import type { WorkgroupSettings } from './gpujs-extensions.js';
 import { BufferUsage, type GpuBindGroupEntry, type GpuBuffer, type GpuComputePass } from './webgpu-types.js';
@@ -135,6 +135,7 @@ export function checkBindingsAgainst(bytes: number | undefined): void {
 /**
  * Turns on printing of every newly compiled program's WGSL (as gpu.js generated it).
  * @param on - print or not
+ * @throws {@link modprec!ModprecError} `INVALID_OPTION` naming `on` when it is not a boolean
  * @example
  * ```ts
  * import { setGpuKernelDebug, toDevice, gpuNrm2 } from 'modprec/gpu';
@@ -146,6 +147,8 @@ export function checkBindingsAgainst(bytes: number | undefined): void {
  * @group GPU
  */
 export function setGpuKernelDebug(on: boolean): void {
+  // As setKernelDebug: setGpuKernelDebug('false') turned printing on.
+  if (typeof on !== 'boolean') fail('INVALID_OPTION', 'on', 'must be a boolean', on);
   debug = on;
 }
 

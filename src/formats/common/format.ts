@@ -199,10 +199,17 @@ export function declareRegister(ar: ArithmeticFormat, r: Register): string {
  *
  * numberRegister('acc'); // → { kind: 'number', names: [ 'acc' ] }
  * ```
+ * @throws {@link ModprecError} `INVALID_OPTION` naming `name` when it is not a JavaScript identifier
  * @group Formats
  */
 export function numberRegister(name: string): Register {
-  return { kind: 'number', names: [name] };
+  return { kind: 'number', names: [checkIdentifier('name', name)] };
+}
+
+/** A register's names go into generated source as variables: anything but an identifier would be code. */
+function checkIdentifier(parameter: string, name: unknown): string {
+  if (typeof name !== 'string' || !/^[A-Za-z_$][\w$]*$/.test(name)) fail('INVALID_OPTION', parameter, 'must be a JavaScript identifier', name);
+  return name;
 }
 
 import type { GpuArithmeticPart, GpuStoragePart } from './gpu-part.js';
@@ -239,9 +246,14 @@ export interface MpValueLike {
  * registerOfKind('dd', 'x').names; // → [ 'x_hi', 'x_lo' ]
  * registerOfKind('number', 'x').names; // → [ 'x' ]
  * ```
+ * @throws {@link ModprecError} `INVALID_OPTION` naming `kind` (not 'number', 'dd' or 'mp') or `base` (not a
+ *   JavaScript identifier)
  * @group Formats
  */
 export function registerOfKind(kind: ValueKind, base: string): Register {
+  // A Symbol base threw a TypeError building the names; an unknown kind made a register no format declares.
+  if (kind !== 'number' && kind !== 'dd' && kind !== 'mp') fail('INVALID_OPTION', 'kind', "must be 'number', 'dd' or 'mp'", kind);
+  checkIdentifier('base', base);
   return { kind, names: kind === 'dd' ? [`${base}_hi`, `${base}_lo`] : [base] };
 }
 

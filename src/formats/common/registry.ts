@@ -6,6 +6,7 @@
  */
 import type { ArithmeticFormat, StorageFormat } from './format.js';
 import { fail } from '../../core/errors.js';
+import { isArithmeticFormat as isArithmetic, isStorageFormat as isStorage } from './format-shape.js';
 import { f64Storage } from '../f64/f64.js';
 import { f32Storage } from '../f32/f32.js';
 import { f64Arithmetic } from '../f64/f64-arithmetic.js';
@@ -35,7 +36,8 @@ const registry = new Map<string, Format>();
 /**
  * Adds a format to the registry (or extends an entry with a storage or arithmetic it lacked).
  * @throws {@link ModprecError} `INVALID_FORMAT` when a different codec is already registered under the name, or naming
- *   `format` / `format.name` for a format that is not an object or a name that is not a non-empty string
+ *   `format` / `format.name` for a format that is not an object or a name that is not a non-empty string,
+ *   `format.storage` / `format.arithmetic` for one that lacks a method of a storage / arithmetic format
  * @example
  * ```ts
  * import { vector, registerFormat, asStorage, asArithmetic } from 'modprec';
@@ -51,6 +53,9 @@ export function registerFormat<T>(format: Format<T>): Format<T> {
   // registerFormat(undefined) threw a TypeError reading its name; a format without a name was registered as undefined.
   if (typeof format !== 'object' || format === null) fail('INVALID_FORMAT', 'format', 'must be { name, storage?, arithmetic? }', format);
   if (typeof format.name !== 'string' || format.name === '') fail('INVALID_FORMAT', 'format.name', 'must be a non-empty string', format.name);
+  // A storage or arithmetic that is not one was registered, and the first range over it threw a TypeError.
+  if (format.storage !== undefined && !isStorage(format.storage)) fail('INVALID_FORMAT', 'format.storage', 'must be a storage format (see typedArrayStorage)', format.storage);
+  if (format.arithmetic !== undefined && !isArithmetic(format.arithmetic)) fail('INVALID_FORMAT', 'format.arithmetic', 'must be an arithmetic format', format.arithmetic);
   const old = registry.get(format.name);
   if (old && ((old.storage && format.storage && old.storage !== format.storage) ||
     (old.arithmetic && format.arithmetic && old.arithmetic !== format.arithmetic))) {
@@ -94,12 +99,6 @@ export function formatNames(): string[] {
   return [...registry.keys()];
 }
 
-function isStorage(x: unknown): x is StorageFormat {
-  return typeof x === 'object' && x !== null && typeof (x as StorageFormat).emitRead === 'function';
-}
-function isArithmetic(x: unknown): x is ArithmeticFormat {
-  return typeof x === 'object' && x !== null && typeof (x as ArithmeticFormat).emitFma === 'function';
-}
 
 /**
  * Resolves `format` to its storage codec.
@@ -117,7 +116,9 @@ function isArithmetic(x: unknown): x is ArithmeticFormat {
 export function asStorage(format: FormatLike, parameter = 'storage'): StorageFormat {
   if (isStorage(format)) return format;
   const entry = typeof format === 'string' ? registry.get(format) : isArithmetic(format) ? registry.get(format.name) : format;
-  if (entry && typeof entry === 'object' && 'name' in entry && (entry as Format).storage) return (entry as Format).storage!;
+  // A format object's own `storage` is checked too: { name, storage: 'x' } came back as a storage, and the accessor
+  // threw a TypeError allocating with it.
+  if (entry && typeof entry === 'object' && 'name' in entry && isStorage((entry as Format).storage)) return (entry as Format).storage!;
   return fail('INVALID_FORMAT', parameter, `must name a storage format (one of ${[...registry.values()].filter((f) => f.storage).map((f) => f.name).join(', ')})`, typeof format === 'string' ? format : (format as { name?: string })?.name ?? format);
 }
 
@@ -137,7 +138,7 @@ export function asStorage(format: FormatLike, parameter = 'storage'): StorageFor
 export function asArithmetic<T = unknown>(format: FormatLike<T>, parameter = 'arithmetic'): ArithmeticFormat<T> {
   if (isArithmetic(format)) return format as ArithmeticFormat<T>;
   const entry = typeof format === 'string' ? registry.get(format) : isStorage(format) ? registry.get(format.name) : format;
-  if (entry && typeof entry === 'object' && 'name' in entry && (entry as Format).arithmetic) return (entry as Format<T>).arithmetic!;
+  if (entry && typeof entry === 'object' && 'name' in entry && isArithmetic((entry as Format).arithmetic)) return (entry as Format<T>).arithmetic!;
   return fail('INVALID_FORMAT', parameter, `must name an arithmetic format (one of ${[...registry.values()].filter((f) => f.arithmetic).map((f) => f.name).join(', ')})`, typeof format === 'string' ? format : (format as { name?: string })?.name ?? format);
 }
 

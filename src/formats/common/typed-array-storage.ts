@@ -35,6 +35,9 @@ export interface TypedArrayStorageSpec<A extends ArrayLike<number>> {
 
 /**
  * Builds a {@link StorageFormat} of kind `number` over a typed array.
+ * @throws {@link ModprecError} `INVALID_FORMAT` naming the part of `spec` that is missing or of the wrong type (`spec.name`,
+ *   `spec.array`, `spec.significandBits`, `spec.unitRoundoff`, `spec.isInteger`, `spec.maxValue`, a helper's `name`
+ *   (a JavaScript identifier) or `fn`, `spec.decodeHelper.table`)
  * @example
  * ```ts
  * import { range, registerFormat, typedArrayStorage, rowMajor } from 'modprec';
@@ -57,6 +60,16 @@ export function typedArrayStorage<A extends ArrayLike<number> & { [i: number]: n
   if (typeof spec !== 'object' || spec === null) fail('INVALID_FORMAT', 'spec', 'must be a typed-array storage description', spec);
   if (typeof spec.name !== 'string') fail('INVALID_FORMAT', 'spec.name', 'must be a string', spec.name);
   if (typeof spec.array !== 'function') fail('INVALID_FORMAT', 'spec.array', 'must be a typed array constructor', spec.array);
+  // The numbers and helpers were taken on trust: a helper without fn threw a TypeError at the first write, and a
+  // helper's name goes into generated source.
+  if (!Number.isInteger(spec.significandBits) || spec.significandBits < 1) fail('INVALID_FORMAT', 'spec.significandBits', 'must be a positive integer', spec.significandBits);
+  // NaN is an integer storage's: no relative rounding error (its scale decides the absolute one).
+  if (typeof spec.unitRoundoff !== 'number' || spec.unitRoundoff < 0 || spec.unitRoundoff === Infinity) fail('INVALID_FORMAT', 'spec.unitRoundoff', 'must be a finite number ≥ 0 (NaN for integer storage)', spec.unitRoundoff);
+  if (typeof spec.isInteger !== 'boolean') fail('INVALID_FORMAT', 'spec.isInteger', 'must be a boolean', spec.isInteger);
+  if (typeof spec.maxValue !== 'number' || !(spec.maxValue > 0)) fail('INVALID_FORMAT', 'spec.maxValue', 'must be a number > 0', spec.maxValue);
+  checkHelper('spec.encodeHelper', spec.encodeHelper);
+  checkHelper('spec.decodeHelper', spec.decodeHelper);
+  if (spec.decodeHelper?.table !== undefined && !(spec.decodeHelper.table instanceof Float64Array)) fail('INVALID_FORMAT', 'spec.decodeHelper.table', 'must be a Float64Array', spec.decodeHelper.table);
   const Ctor = spec.array;
   const enc = spec.encodeHelper;
   const dec = spec.decodeHelper;
@@ -83,4 +96,13 @@ export function typedArrayStorage<A extends ArrayLike<number> & { [i: number]: n
     helpers,
     ...(spec.gpu ? { gpu: spec.gpu } : {}),
   };
+}
+
+/** An absent helper, or `{ name, fn }` with `name` a JavaScript identifier (generated code calls it by name). */
+function checkHelper(parameter: string, helper: unknown): void {
+  if (helper === undefined) return;
+  if (typeof helper !== 'object' || helper === null) fail('INVALID_FORMAT', parameter, 'must be { name, fn }', helper);
+  const { name, fn } = helper as { name?: unknown; fn?: unknown };
+  if (typeof name !== 'string' || !/^[A-Za-z_$][\w$]*$/.test(name)) fail('INVALID_FORMAT', `${parameter}.name`, 'must be a JavaScript identifier', name);
+  if (typeof fn !== 'function') fail('INVALID_FORMAT', `${parameter}.fn`, 'must be a function', fn);
 }

@@ -4,6 +4,7 @@
  * for a later correct rounding to a narrower format without double rounding).
  * @module
  */
+import { checkWritableFields } from '../../core/writable.js';
 import { checkFinite, fail } from '../../core/errors.js';
 import { DOWN, EXT, UP, exponentOf, normalize, pow2 } from './ext-float.js';
 import { LIMB_BITS, type RnsModuliSet, rnsTables } from './moduli-set.js';
@@ -255,6 +256,7 @@ export const DD_OUT = { hi: 0, lo: 0 };
  * @param x - the number
  * @param out - where to write (default: the shared `DD_OUT` buffer)
  * @throws {@link ModprecError} `INVALID_VALUE` naming `x` when it is not an RnsNumber, `out` when it is not an object
+ *   whose hi and lo can be assigned (frozen, or getters without setters)
  * @example
  * ```ts
  * import { rnsModuliSet, rnsZero, rnsToDoubleDouble, rnsFromRational } from 'modprec';
@@ -267,7 +269,8 @@ export const DD_OUT = { hi: 0, lo: 0 };
  */
 export function rnsToDoubleDouble(x: RnsNumber, out: { hi: number; lo: number } = DD_OUT): { hi: number; lo: number } {
   checkRnsNumber('x', x);
-  if (typeof out !== 'object' || out === null) fail('INVALID_VALUE', 'out', 'must be an object { hi, lo }', out);
+  // A frozen out (or one with getters) threw a TypeError assigning hi.
+  checkWritableFields('out', out, ['hi', 'lo']);
   return toDoubleDoubleOf(x, out);
 }
 
