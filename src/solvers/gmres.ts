@@ -116,14 +116,18 @@ function* gmresIteration<V, M>(s: KrylovSpace<V, M>, v: ValidatedSolve, m: numbe
   // H and its rotations are fp64, whatever the arithmetic: their rounding is at least fp64's.
   const u = Math.max(v.options.arithmetic.unitRoundoff, 2 ** -53);
   // into += V·y with y = R⁻¹·g over the k columns used (R upper triangular after the rotations). A diagonal entry of R
-  // at the rounding level of the Gram–Schmidt that made it (8·(√n + k)·u·‖A‖) is a zero of a singular A's Hessenberg matrix, not
+  // at the rounding level of the Gram–Schmidt that made it (8·(k + 1)·u·‖A‖) is a zero of a singular A's Hessenberg matrix, not
   // a pivot: dividing by it sent y, and x, along A's null space (GMRES on diag(1, 2, 0), b = (1, 1, 1): x₃ = 1.5e16 in
   // fp64; in fp32 the true residual of that x was worse than x₀'s, and x₀ = 0 came back). Its yᵢ is 0 (the least-
   // squares solution over the other directions, as for an exactly zero entry).
+  // No √n factor: that worst case would reach 5e-4·‖A‖ for fp32 arithmetic at n = 10⁶ and zero real pivots of a
+  // matrix with κ ≈ 2000; a singular A's zero pivots come out far below it (rounding errors add up like √n at worst
+  // in practice, and the null direction's noise is what one column's products leave).
+  const roundingLevel = (k: number): number => 8 * (k + 1) * u * hScale;
   function* addCorrection(k: number, into: V): Generator<unknown, void, any> {
     if (k === 0) return;
     const y = new Float64Array(k);
-    const tiny = 8 * (Math.sqrt(v.options.n) + k) * u * hScale;
+    const tiny = roundingLevel(k);
     for (let i = k - 1; i >= 0; i--) {
       let t = g[i]!;
       for (let l = i + 1; l < k; l++) t -= H[i + l * (m + 1)]! * y[l]!;
@@ -197,7 +201,7 @@ function* gmresIteration<V, M>(s: KrylovSpace<V, M>, v: ValidatedSolve, m: numbe
       const met = stop.record(Math.abs(g[j + 1]!));
       // An invariant subspace (exact in it), the estimate meeting the tolerance, or the cycle's end: update x.
       // hn at the rounding level of the Gram–Schmidt counts as 0: w/hn would be rounding noise scaled to a unit vector.
-      if (hn <= 8 * (Math.sqrt(v.options.n) + k) * u * hScale || met || k === m || iterations >= maxIterations) break;
+      if (hn <= roundingLevel(k) || met || k === m || iterations >= maxIterations) break;
       if (stop.trueHistory) stop.recordTrue((yield* residualOfIterate(k)) as number);
       yield s.update(1 / hn, w, 0, w, basis.column(j + 1));
     }
