@@ -43,10 +43,17 @@ export interface LinearOperator {
  */
 export type OperatorLike = LinearOperator | Range<2, any> | DenseMatrix | EllOperand | EllMatrix;
 
-const OPERATOR: unique symbol = Symbol('modprec linear operator');
+// The operators this module made. A WeakSet, not a marker property: a spread copy ({ ...op, apply: undefined }) copies
+// a symbol-keyed marker too, and passed as an operator whose apply then failed with a native TypeError.
+const OPERATORS = new WeakSet<object>();
 
 function isLinearOperator(A: unknown): A is LinearOperator {
-  return typeof A === 'object' && A !== null && (A as Record<symbol, unknown>)[OPERATOR] === true;
+  return typeof A === 'object' && A !== null && OPERATORS.has(A);
+}
+
+function registered(op: LinearOperator): LinearOperator {
+  OPERATORS.add(op);
+  return op;
 }
 
 function denseOperator(A: Range<2, any>): LinearOperator {
@@ -57,7 +64,7 @@ function denseOperator(A: Range<2, any>): LinearOperator {
     apply: (alpha, x, beta, y, arithmetic) => gemv({ alpha, A, x, beta, y, trans: 'N' }, { arithmetic }),
     diagonal: () => Float64Array.from({ length: n }, (_, i) => A.accessor.arithmetic.toNumber(A.get(i, i))),
   };
-  return Object.assign(op, { [OPERATOR]: true });
+  return registered(op);
 }
 
 function ellOperatorOf(A: EllOperand): LinearOperator {
@@ -80,7 +87,7 @@ function ellOperatorOf(A: EllOperand): LinearOperator {
       return d;
     },
   };
-  return Object.assign(op, { [OPERATOR]: true });
+  return registered(op);
 }
 
 /**
@@ -178,5 +185,5 @@ export function functionOperator(parts: FunctionOperatorParts): LinearOperator {
       return d;
     },
   };
-  return Object.assign(op, { [OPERATOR]: true });
+  return registered(op);
 }
