@@ -18,8 +18,10 @@
  * random 53-bit scale) nudged by up to three units of lo's last place, 14.6 % round differently (e.g. hi =
  * 4.841586659011833e31, lo = 4145565190917121.5, s = 5375239943287806: the CPU stores 9007200999571456, the correctly
  * rounded quotient is 9007200999571454). So each binary64 step of the CPU is replayed instead, in the CPU's order:
- * the division's first quotient, the product's error by Veltkamp's split and Dekker's sum, the remainder, its division
- * and the final Fast2Sum — and where the result is not finite, the template's slow form (the error recomputed by
+ * for operands outside div-window.ts's [2^-900, 2^900] the products by powers of two
+ * that scale them to [1, 2); the division's first quotient, the product's error by Veltkamp's split and Dekker's sum,
+ * the remainder, its division and the final Fast2Sum; then, for scaled operands, the two products that scale the pair
+ * back — and where the result is not finite, the template's slow form (the error recomputed by
  * `twoProdErrorScaled`'s 2^-28 scaling where it is not finite) and the special-value rule, whose tests are bit tests
  * of the replayed values.
  *
