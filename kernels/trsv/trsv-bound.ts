@@ -206,7 +206,11 @@ export function trsvBound(args: TrsvArguments, options: (KernelOptions & { backe
     // The write's absolute part per unit of scale times the scale first (η·|tᵢᵢ| alone may underflow to 0 in fp64 before
     // a scale of 1e300 lifts it), and two smallest doubles (σᵢ-scaled) for the subnormal rounding of these products.
     const absolute = write.absolutePerScale > 0 ? (write.absolutePerScale * scaleX(i)) * tii * (1 + omegaDiagonal) + 2 * Number.MIN_VALUE * sigma : 0;
-    r[i] = inflate(omegaDiagonal * tii * xs[i]! + omegaOff * off + absolute + underflow, 2 * (to - from) + 12);
+    // ω·|tᵢᵢ|·|x̂ᵢ| with the product first: ω·|tᵢᵢ| underflows for a subnormal pivot in a row whose largest entry is
+    // ordinary (ω = 2^-53, tᵢᵢ = 4.3e-309, x̂ᵢ = −1.2e308: the write's rounding was lost, a bound of u/2 relative).
+    const tx = tii * xs[i]!;
+    const diagonalTerm = Number.isFinite(tx) ? omegaDiagonal * tx : omegaDiagonal * tii * xs[i]!;
+    r[i] = inflate(diagonalTerm + omegaOff * off + absolute + underflow, 2 * (to - from) + 12);
   }
 
   // z = M(T)⁻¹·r by substitution: every quantity is non-negative, so each computed zᵢ is at least

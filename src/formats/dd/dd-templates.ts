@@ -10,6 +10,8 @@
  */
 import { guard } from '../../backends/cpu/guards.js';
 import { twoProdErrorScaled } from './eft.js';
+import { ddDivOutsideWindow } from './div.js';
+import { DIV_WINDOW_HIGH, DIV_WINDOW_LOW, divScales } from './div-window.js';
 
 /** A double-double in generated source: the names (or simple expressions) of its high and low parts. */
 export type DdPair = readonly [hi: string, lo: string];
@@ -51,11 +53,15 @@ type Form = 'fast' | 'slow';
  * on the original operands. `slow`: both rules on the operation recomputed with the scaled product error.
  */
 function finish(form: Form, d: DdPair, helper: string, args: readonly string[], fp64: string, signedZero = true): string {
+  return `${repairSource(form, helper, args, fp64, signedZero)} ${d[1]} = dd$rl; ${d[0]} = dd$rh;`;
+}
+
+/** {@link finish}'s repair of (dd$rh, dd$rl), without the store into `d`. */
+function repairSource(form: Form, helper: string, args: readonly string[], fp64: string, signedZero = true): string {
   const zero = signedZero ? `else if (dd$rh === 0 && ${fp64} === 0) dd$rh = ${fp64};` : '';
-  const repair = form === 'fast'
+  return form === 'fast'
     ? guard(`if (dd$rh - dd$rh !== 0) { ${helper}(ddScratch, ${args.join(', ')}); dd$rh = ddScratch[0]; dd$rl = ddScratch[1]; } ${zero}`)
     : `if (dd$rh - dd$rh !== 0) { dd$rh = ${fp64}; dd$rl = 0; } ${zero}`;
-  return `${repair} ${d[1]} = dd$rl; ${d[0]} = dd$rh;`;
 }
 
 /** JMP 2017 Algorithm 6 (AccurateDWPlusDW): d := a + b, relative error ≤ 3u² + 13u³. */
@@ -155,13 +161,33 @@ let dd$rh = dd$h + dd$w; let dd$rl = dd$w - (dd$rh - dd$h);
 ${finish(form, d, 'ddSlowTwoProdAccumulate', [a, b, c[0], c[1]], `${valueOf(c)} + dd$p`, false)} }`;
 }
 
-/** JMP 2017 Algorithm 17 (DWDivDW2): d := a / b, relative error ≤ 15u² + 56u³. */
+/**
+ * JMP 2017 Algorithm 17 (DWDivDW2): d := a / b, relative error ≤ 15u² + 56u³ wherever the quotient's parts are normal,
+ * for any finite operands. High parts outside [2^-900, 2^900] (subnormal ones included) divide scaled by powers of two
+ * (./div-window.ts, through the slow form: `ddDivOutsideWindow`), as `ddDiv` does — the bare algorithm lost the
+ * product's error term there (`DD.from(3e-310).div(7e-311)` was (4.285714285714195, 0)). The fast form tests the window
+ * on the operands (not a guard: a finite result does not prove it inside); a zero dividend over an in-window divisor
+ * stays on the fast path.
+ */
 export function ddDivSource(d: DdPair, a: DdPair, b: DdPair, form: Form = 'fast'): string {
-  return `{ const dd$q = ${a[0]} / ${b[0]}; const dd$p = ${b[0]} * dd$q; ${productErrorSource(form, 'dd$e', b[0], 'dd$q', 'dd$p')}
+  const steps = `const dd$q = ${a[0]} / ${b[0]}; const dd$p = ${b[0]} * dd$q; ${productErrorSource(form, 'dd$e', b[0], 'dd$q', 'dd$p')}
 const dd$c2 = ${b[1]} * dd$q; const dd$sh = dd$p + dd$c2; const dd$sl = (dd$c2 - (dd$sh - dd$p)) + dd$e;
 const dd$qh = dd$sh + dd$sl; const dd$ql = dd$sl - (dd$qh - dd$sh);
-const dd$tl = ((${a[0]} - dd$qh) + (${a[1]} - dd$ql)) / ${b[0]}; ${fastTwoSumResult('dd$q', 'dd$tl')}
-${finish(form, d, 'ddSlowDiv', [a[0], a[1], b[0], b[1]], `${valueOf(a)} / ${valueOf(b)}`)} }`;
+const dd$tl = ((${a[0]} - dd$qh) + (${a[1]} - dd$ql)) / ${b[0]};`;
+  const args = [a[0], a[1], b[0], b[1]];
+  const fp64 = `${valueOf(a)} / ${valueOf(b)}`;
+  if (form === 'fast') {
+    const inside = `dd$x <= ${DIV_WINDOW_HIGH} && dd$y <= ${DIV_WINDOW_HIGH} && dd$y >= ${DIV_WINDOW_LOW} && (dd$x >= ${DIV_WINDOW_LOW} || ${a[0]} === 0)`;
+    return `{ ${steps} ${fastTwoSumResult('dd$q', 'dd$tl')}
+const dd$x = Math.abs(${a[0]}), dd$y = Math.abs(${b[0]});
+if (!(${inside})) { ddSlowDiv(ddScratch, ${args.join(', ')}); dd$rh = ddScratch[0]; dd$rl = ddScratch[1]; }
+else { ${repairSource(form, 'ddSlowDiv', args, fp64)} }
+${d[1]} = dd$rl; ${d[0]} = dd$rh; }`;
+  }
+  return `{ let dd$rh = 0, dd$rl = 0;
+if (ddDivScales(${a[0]}, ${b[0]})) { ddDivOutsideWindow(ddDivScratch, ${args.join(', ')}); dd$rh = ddDivScratch[0]; dd$rl = ddDivScratch[1]; }
+else { ${steps} dd$rh = dd$q + dd$tl; dd$rl = dd$tl - (dd$rh - dd$q); }
+${finish(form, d, 'ddSlowDiv', args, fp64)} }`;
 }
 
 /**
@@ -199,7 +225,8 @@ export const ddSlowHelpers: Readonly<Record<string, (out: Float64Array, ...parts
     ddSlowDiv: [['ah', 'al', 'bh', 'bl'], () => ddDivSource(d, ['ah', 'al'], ['bh', 'bl'], 'slow')],
   };
   const helpers: Record<string, (out: Float64Array, ...parts: number[]) => void> = {};
-  for (const [name, [params, source]] of Object.entries(sources)) helpers[name] = compileOnFirstUse(name, params, source, { ddTwoProdErrorScaled: twoProdErrorScaled });
+  const runtime = { ddTwoProdErrorScaled: twoProdErrorScaled, ddDivScales: divScales, ddDivOutsideWindow, ddDivScratch: new Float64Array(2) };
+  for (const [name, [params, source]] of Object.entries(sources)) helpers[name] = compileOnFirstUse(name, params, source, runtime);
   return helpers;
 })();
 

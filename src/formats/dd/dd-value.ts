@@ -84,7 +84,7 @@ export class DD {
   sub(b: DDLike): DD { const y = DD.from(b, 'b'); ddGuardedSub(scratch, this.hi, this.lo, y.hi, y.lo); return DD.take(); }
   /** this · b (JMP Algorithm 10, ≤ 7u²). @param b - factor @returns the product */
   mul(b: DDLike): DD { const y = DD.from(b, 'b'); ddGuardedMul(scratch, this.hi, this.lo, y.hi, y.lo); return DD.take(); }
-  /** this / b (JMP Algorithm 17, ≤ 15u² + 56u³). @param b - divisor @returns the quotient */
+  /** this / b (JMP Algorithm 17, ≤ 15u² + 56u³ for any finite operands whose quotient lies in [2^-916, MAX]; operands beyond 2^±900 divide scaled, docs/double-double.md). @param b - divisor @returns the quotient */
   div(b: DDLike): DD { const y = DD.from(b, 'b'); ddGuardedDiv(scratch, this.hi, this.lo, y.hi, y.lo); return DD.take(); }
   /** √this (≤ 25/8·u²; NaN parts for negative values). @returns the square root */
   sqrt(): DD { ddSqrt(scratch, this.hi, this.lo); return DD.take(); }

@@ -4,13 +4,14 @@
  */
 import { SPLIT_LIMIT, twoProdErrorScaled, type DdBuffer } from './eft.js';
 import { NAMES_AH_AL_BH_BL, failDdCall } from './dd-arguments.js';
+import { divScaledInto, divScales } from './div-window.js';
 
 const SPLITTER = 134217729;
 
 /**
  * `out := (ah + al) / (bh + bl)`: JMP 2017 Algorithm 17 (DWDivDW2), relative error ≤ 15u² + 56u³
  * ({@link DD_DIV_BOUND}) wherever the quotient's parts are normal (≥ 2^-969) and finite, for operands anywhere in the
- * double range, subnormal ones included (operands beyond 2^±900 are scaled by powers of two first). Division by zero
+ * double range, subnormal ones included (operands beyond 2^±900 are scaled by powers of two first, ./div-window.ts). Division by zero
  * gives a non-finite `out[0]` (as the double division does); a quotient that overflows is (±∞, 0).
  * @param out - receives [hi, lo]
  * @param ah - high part of the dividend
@@ -33,41 +34,21 @@ export function ddDiv(out: DdBuffer, ah: number, al: number, bh: number, bl: num
     !(out instanceof Float64Array) || out.length < 2 || typeof ah !== 'number' ||
     typeof al !== 'number' || typeof bh !== 'number' || typeof bl !== 'number'
   ) failDdCall(out, NAMES_AH_AL_BH_BL, ah, al, bh, bl);
-  const aa = Math.abs(ah), ab = Math.abs(bh);
-  if (aa >= SAFE_LOW && aa <= SAFE_HIGH && ab >= SAFE_LOW && ab <= SAFE_HIGH) divPairs(out, ah, al, bh, bl);
-  else if (aa > 0 && ab > 0 && aa < Infinity && ab < Infinity) divScaled(out, ah, al, bh, bl);
-  else divPairs(out, ah, al, bh, bl); // zeros, infinities and NaN: the bare algorithm's non-finite or zero results
+  if (divScales(ah, bh)) divScaledInto(out, ah, al, bh, bl, divPairs);
+  else divPairs(out, ah, al, bh, bl); // inside the window, and zeros, infinities and NaN: the bare algorithm's results
 }
 
 /**
- * Operands whose high parts lie in [2^-900, 2^900] keep every intermediate of Algorithm 17 in the normal range
- * (bh·th ≈ ah, its error ≈ ah·2^-53) for any quotient whose own parts are normal; beyond it they may not: 7·(MAX/7)
- * overflows (ddDiv(MAX, 0, 1e141, 0) was NaN, a quotient of 1.8e167), and a subnormal dividend loses the product's
- * error term (ddDiv(4.4e-323, 0, 1e-322, 0) was (0.45, 0), 2.5e-17 from 9/20).
+ * {@link ddDiv} without the argument check, for the kernels' guarded division (dd-templates.ts) where
+ * {@link divScales}: the operands scaled to [1, 2), divided, and the quotient scaled back (./div-window.ts).
+ * @param out - receives [hi, lo]
+ * @param ah - high part of the dividend
+ * @param al - low part of the dividend
+ * @param bh - high part of the divisor
+ * @param bl - low part of the divisor
  */
-const SAFE_LOW = 2 ** -900;
-const SAFE_HIGH = 2 ** 900;
-
-/** x·2^k for any integer k, in steps the double range holds (exact unless the result over- or underflows). */
-function scaleBy(x: number, k: number): number {
-  while (k > 1000) { x *= 2 ** 1000; k -= 1000; }
-  while (k < -1000) { x *= 2 ** -1000; k += 1000; }
-  return x * 2 ** k;
-}
-
-/**
- * {@link ddDiv} of finite non-zero operands outside the safe window: each operand scaled by a power of two to about 1,
- * divided, and the quotient scaled back — the same algorithm on the same significands, so the same bound wherever the
- * quotient's parts are normal. A low part far below its high part may round on the way down (below 2^-1074 relative:
- * far inside u²). An overflowing quotient is (±∞, 0).
- */
-function divScaled(out: DdBuffer, ah: number, al: number, bh: number, bl: number): void {
-  const ka = Math.round(Math.log2(Math.abs(ah))), kb = Math.round(Math.log2(Math.abs(bh)));
-  divPairs(out, scaleBy(ah, -ka), scaleBy(al, -ka), scaleBy(bh, -kb), scaleBy(bl, -kb));
-  // One shift for both parts: the first steps keep a quotient near 1 normal, so only the last one rounds.
-  const hi = scaleBy(out[0]!, ka - kb);
-  out[0] = hi;
-  out[1] = Number.isFinite(hi) ? scaleBy(out[1]!, ka - kb) : 0;
+export function ddDivOutsideWindow(out: Float64Array, ah: number, al: number, bh: number, bl: number): void {
+  divScaledInto(out, ah, al, bh, bl, divPairs);
 }
 
 /** {@link ddDiv} without the argument check and the range window: Algorithm 17 as published. */
