@@ -92,6 +92,18 @@ describe('a WasmArena made outside wasmArena', () => {
   });
 });
 
+describe('a DD made outside the DD module', () => {
+  it('is INVALID_OPTION naming DD: the constructor is private in TypeScript only, and new DD(Symbol(), \'x\') built a value', () => {
+    for (const args of [[Symbol('hi'), 'x'], [1, 0], [], [1, 0, Symbol('DD')]]) {
+      let thrown: unknown;
+      try { new (main.DD as unknown as new (...a: unknown[]) => unknown)(...args); } catch (e) { thrown = e; }
+      expect(thrown).toBeInstanceOf(main.ModprecError);
+      expect([(thrown as main.ModprecError).code, (thrown as main.ModprecError).parameter]).toEqual(['INVALID_OPTION', 'DD']);
+    }
+    expect(main.DD.from(1).div(3).mul(3).sub(main.DD.ONE).toNumber()).toBeCloseTo(0, 30);
+  });
+});
+
 describe.each(TEMPLATES.map((t) => [t.name, t] as const))('%s from a valid call', (_name, template) => {
   it('with one argument, property or element replaced: only ModprecErrors naming a parameter, nothing written', async () => {
     const report = await sweepTemplate(template);

@@ -19,6 +19,9 @@ const scratch = new Float64Array(2);
  */
 export type DDLike = DD | number | string | bigint | Rational | { readonly hi: number; readonly lo: number };
 
+/** The token only this module passes to DD's constructor. */
+const MADE: unique symbol = Symbol('DD');
+
 /**
  * An immutable double-double number hi + lo (normalised: hi = RN(hi + lo)), about 106 significant bits.
  * Operations round as the allocation-free functions do (bounds in docs/double-double.md), and take
@@ -40,15 +43,17 @@ export class DD {
   /** Low part: the rest, |lo| ≤ ulp(hi)/2. */
   readonly lo: number;
 
-  private constructor(hi: number, lo: number) {
+  private constructor(hi: number, lo: number, token?: symbol) {
+    // Private in TypeScript only: from JavaScript, new DD(Symbol(), 'x') built a value every method then misread.
+    if (token !== MADE) fail('INVALID_OPTION', 'DD', 'is made by DD.from, DD.ONE or DD.ZERO and the arithmetic methods, not by new DD', hi);
     this.hi = hi;
     this.lo = lo;
   }
 
   /** Zero. */
-  static readonly ZERO = new DD(0, 0);
+  static readonly ZERO = new DD(0, 0, MADE);
   /** One. */
-  static readonly ONE = new DD(1, 0);
+  static readonly ONE = new DD(1, 0, MADE);
 
   /**
    * Converts a value to DD: a number (exact), a decimal string or a bigint/rational (correctly rounded),
@@ -63,19 +68,19 @@ export class DD {
     if (value instanceof DD) return value;
     if (typeof value === 'number') {
       if (!Number.isFinite(value)) fail('INVALID_VALUE', parameter, 'must be a finite number', value);
-      return new DD(value, value === 0 ? value : 0);   // −0 stays −0 through toNumber's hi + lo
+      return new DD(value, value === 0 ? value : 0, MADE);   // −0 stays −0 through toNumber's hi + lo
     }
     if (typeof value === 'string') ddFromDecimal(scratch, value, parameter);
     else if (typeof value === 'bigint') ddFromRational(scratch, value, 1n, parameter);
     else if (value !== null && typeof value === 'object' && 'num' in value) ddFromRational(scratch, value.num, value.den, parameter);
     else if (value !== null && typeof value === 'object' && 'hi' in value) ddNormalize(scratch, value.hi, value.lo, parameter);
     else fail('INVALID_VALUE', parameter, 'must be a number, decimal string, bigint, rational or { hi, lo }', value);
-    return new DD(scratch[0]!, scratch[1]!);
+    return new DD(scratch[0]!, scratch[1]!, MADE);
   }
 
   /** Wraps the last result in the scratch buffer. */
   private static take(): DD {
-    return new DD(scratch[0]!, scratch[1]!);
+    return new DD(scratch[0]!, scratch[1]!, MADE);
   }
 
   /** this + b (JMP Algorithm 6, ≤ 3u² + 13u³). @param b - addend @returns the sum */
@@ -89,7 +94,7 @@ export class DD {
   /** √this (≤ 25/8·u²; NaN parts for negative values). @returns the square root */
   sqrt(): DD { ddSqrt(scratch, this.hi, this.lo); return DD.take(); }
   /** −this (exact). @returns the negation */
-  neg(): DD { return new DD(-this.hi, -this.lo); }
+  neg(): DD { return new DD(-this.hi, -this.lo, MADE); }
   /** |this| (exact). @returns the absolute value */
   abs(): DD { ddAbs(scratch, this.hi, this.lo); return DD.take(); }
   /** Three-way comparison (exact). @param b - other value @returns −1, 0 or 1 */
