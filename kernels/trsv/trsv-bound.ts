@@ -33,7 +33,9 @@ import {
 } from '../shared/accessor-rounding.js';
 import { arithmeticLimits, EVALUATION_MARGIN, flushableRead, storageLimits, scaleConversionUnderflows, scaledReadOverflows, scaleUnderflowErrorAt } from '../shared/bound-terms.js';
 import { numberOfKind } from '../../src/formats/f64/f64-arithmetic.js';
-import { checkTrsvArguments, type TrsvArguments } from './trsv-arguments.js';
+import { checkTrsvArguments, type CheckedTrsv, type TrsvArguments } from './trsv-arguments.js';
+import type { ArithmeticFormat } from '../../src/formats/common/format.js';
+import type { Accumulation } from '../shared/accumulation.js';
 import type { Range } from '../../src/core/range.js';
 import { rnsGpuBlockSize, trsvBlockSize, type TrsvGpuOptions } from './trsv-block-size.js';
 import { gpuTrsvBound } from './trsv-gpu-bound.js';
@@ -99,7 +101,24 @@ export function trsvBound(args: TrsvArguments, options: (KernelOptions & { backe
   // RNS on the GPU solves by substitution, as the CPU (two roundings a row, within its bound): the CPU's bound, in the
   // GPU call's arithmetic. So does an x the GPU rounds to its storage between rows (gpuSubstitutes); its blockSize,
   // valid, goes unused, as in trsv itself.
-  if (gpu && !gpu.rns && !gpuSubstitutes(x, gpu.arithmetic.name)) return gpuTrsvBound(checked, gpu.arithmetic, trsvBlockSize(options, 'gpu', gpu.gpuArithmetic === 'dd', n)!);
+  // The block-inverse solve redoes by substitution where its result is not finite (an inverse entry that overflows):
+  // its bound takes the substitution's too unless that cannot have happened (gpuTrsvBound's overflow check).
+  if (gpu && !gpu.rns && !gpuSubstitutes(x, gpu.arithmetic.name)) {
+    return gpuTrsvBound(checked, gpu.arithmetic, trsvBlockSize(options, 'gpu', gpu.gpuArithmetic === 'dd', n)!, () => substitutionBound(checked, ar, acc));
+  }
+  return substitutionBound(checked, ar, acc);
+}
+
+/**
+ * The substitution's bound (the CPU's algorithm, and the GPU's where it substitutes): per-component bounds on
+ * |x̂ᵢ − xᵢ| for x̂ as x holds it (see {@link trsvBound}).
+ * @param checked - the validated arguments
+ * @param ar - the arithmetic the solve ran
+ * @param acc - its accumulation
+ * @returns a Float64Array of length n
+ */
+function substitutionBound(checked: CheckedTrsv, ar: ArithmeticFormat, acc: Accumulation): Float64Array {
+  const { x, T, lower, unit, n } = checked;
   const u = ar.unitRoundoff;
   const readsT = readRoundings(T, ar);
   const readsX = readRoundings(x.accessor, ar);

@@ -8,7 +8,7 @@
  * division by u_d (WGSL allows 2.5 ulp for binary32 division: u_d = 5·2^-24; the float-float division's one
  * correction then errs by < 64u₃₂² = 4·FF_UNIT_ROUNDOFF); a read into the arithmetic rounds as on the CPU
  * (ρ_A, ρ_b: one u where the storage is wider), the last write once to the storage (w, and η absolute for
- * subnormals; 2^-126 into f32/bf16 words, which a GPU may flush). No overflow. Underflow inside the arithmetic is
+ * subnormals; 2^-126 into f32/bf16 words, which a GPU may flush). No overflow (a run that overflows is redone: step 7). Underflow inside the arithmetic is
  * Higham's absolute term: fl(x ∘ y) = (x ∘ y)(1 + δ) + η, |η| ≤ λ = arithmeticLimits' opEta (2^-126 for f32, since a
  * GPU may flush binary32 results and operands below 2^-126 to ±0; 32·2^-126 a float-float operation), see step 6.
  *
@@ -56,6 +56,19 @@
  *    (blocked: three additions and a subtraction per update) or plus 11 (one dispatch), each λ: that many λ(1 + γ) join Δ_i and the residual's magnitude Q_i. The term matters only where
  *    products or entries of the inverse fall near 2^-126 (test/gpu/trsv-gpu-bound-flush.test.ts: a JavaScript copy of
  *    this algorithm that flushes every operation stays inside, as does llvmpipe, which keeps subnormals).
+ * 7. Redo. Where a computed x̂ is ±∞ or NaN the GPU solves again by substitution (kernels/trsv/trsv-substitution-source.ts),
+ *    and an inverse entry overflows where substitution does not: dd, T = [[0.25], [9.56e-299, 9.56e-299],
+ *    [5e-324, 2.99e-300, 3e-310]] (1/3e-310 is ∞), whose substituted x₃ errs by 8.2e-15 (a product rounded to a
+ *    subnormal, divided by 3e-310) against the steps above's 4.6e-31. So the bound is the larger of the above and the
+ *    substitution's (trsvBound's CPU bound in the arithmetic, for x̃ kept in it: times 1 + 2w, plus the write) unless
+ *    the blocked run stayed finite, which is checked from x̄ alone: were the run redone, x̄ would be the substitution's
+ *    and |b̃| ≤ 4(|T||x̃| + η's); from that bound, block by block, |X̂_k| ≤ Z_k + Z_k h̄·1ᵀ (and the inverse's sums
+ *    |D_k||X̂_k|), |r̂_k| and |x̂_k| = |X̂_k r̂_k| (factors 4 over the model's) all stay below max·2^-20 — then that run
+ *    was finite, so no redo: a contradiction, and x̄ is the blocked run's.
+ * Every quantity is evaluated in fp64 as an upper bound: each sum of non-negative terms inflated for its roundings, and
+ * each product or quotient raised by the smallest double (`mul`, `div`), which a result rounded into fp64's subnormals
+ * may lose — the underflow terms live there in double-double (λ = 2^-1074): dd, T = [0.06640625], b = 8.289046e-317 had
+ * a bound of 0 (λ·|d| flushed) for an x̂ = b/d off by up to 2^-1075.
  * b is gone after the call, so |r̂_k| is bounded from x̂: |r̂_k| ≤ |D_k||x̂_k| + |g_k| ≤ v + B·|r̂_k| with
  * v = |D_k||x̂_k|, B = c|D_k|Z_k ≥ 0. Any R ≥ 0 with v + B·R ≤ R bounds |r̂_k| (then ρ(B) < 1 and
  * (I − B)⁻¹ ≥ 0); R is found by iterating R ← v + B·R and checked; where no such R is found (a block
@@ -98,15 +111,16 @@ function gpuWriteError(x: CheckedTrsv['x'], ar: ArithmeticFormat): { relative: n
  * Per-component bounds on |x̄ᵢ − xᵢ| after `trsv(args, { backend: 'gpu', … })` (see the module comment).
  * @param t - the validated arguments (x holding the GPU's x̄)
  * @param ar - the arithmetic the GPU ran (f32 or ff)
- * @param bs - the diagonal block size
+ * @param bs - the diagonal block size ({@link GPU_TRSV_BLOCK_SIZE} in f32 and ff)
+ * @param substitution - the substitution's bound (trsvBound's CPU bound in `ar`), for a run that may have been redone by it
  * @returns a Float64Array of length n (+∞ where nothing finite can be promised)
  * @example
  * ```ts
  * // what trsvBound(args, { backend: 'gpu', arithmetic: formats.f32 }) returns after the GPU run
- * const bound = gpuTrsvBound(checkTrsvArguments(args), formats.f32);
+ * const bound = gpuTrsvBound(checkTrsvArguments(args), formats.f32, 64, () => trsvBound(args, { arithmetic: formats.f32 }));
  * ```
  */
-export function gpuTrsvBound(t: CheckedTrsv, ar: ArithmeticFormat, bs = GPU_TRSV_BLOCK_SIZE): Float64Array {
+export function gpuTrsvBound(t: CheckedTrsv, ar: ArithmeticFormat, bs: number, substitution: () => Float64Array): Float64Array {
   const { T, x, lower, unit, n } = t;
   const u = ar.unitRoundoff;
   const rhoA = gamma(readRoundings(T, ar), u);
@@ -124,9 +138,14 @@ export function gpuTrsvBound(t: CheckedTrsv, ar: ArithmeticFormat, bs = GPU_TRSV
   const xbar = Float64Array.from({ length: n }, (_, i) => vectorMagnitudes(x.accessor)(i));
   const out = new Float64Array(n);
   if (!xbar.every(Number.isFinite) || !triangleIsFinite(n, lower, t_)) return out.fill(Infinity);
-  const xh = xbar.map((v) => inflate((1 + write.relative) * (v + write.absolute), 3));
+  const xh = xbar.map((v) => inflate(mul(1 + write.relative, v + write.absolute), 3));
   const blocks = Math.ceil(n / bs);
   const delta = new Float64Array(n);
+  // The overflow check (step 7): |b̃| if the run was redone (from x̄), the blocked run's |r̂| and |x̂| bounded from it.
+  const limit = arithmeticLimits(ar).max * 2 ** -20;
+  const beta = redoneRightHandSide(n, lower, t_, xh, readEta, lambda);
+  const xBlocked = new Float64Array(n);
+  let finiteRun = true;
   for (let k = 0; k < blocks; k++) {
     const k0 = k * bs, k1 = Math.min(n, k0 + bs);
     const m = k1 - k0;
@@ -138,21 +157,22 @@ export function gpuTrsvBound(t: CheckedTrsv, ar: ArithmeticFormat, bs = GPU_TRSV
     for (let i = k0; i < k1; i++) {
       const [from, to] = lower ? [0, k0] : [k1, n];
       let s = 0;
-      for (let j = from; j < to; j++) s += t_(i, j) * xh[j]!;
+      for (let j = from; j < to; j++) s += mul(t_(i, j), xh[j]!);
       S[i - k0] = inflate(s, 2 * (to - from));
     }
     const D = (i: number, j: number): number => t_(k0 + i, k0 + j);
     // Underflow (step 6): the inverse's residual h̄, the block product's absolute error a and D·a.
-    const hBar = Float64Array.from({ length: m }, (_, i) => inflate(lambda * (m * (1 + gamma(m, u)) + (D(i, i) + 1) * (1 + 2 * divisionError(ar))), 6));
+    const hBar = Float64Array.from({ length: m }, (_, i) => inflate(mul(lambda, m * (1 + gamma(m, u)) + (D(i, i) + 1) * (1 + 2 * divisionError(ar))), 6));
     const zh = comparisonSolve(D, m, lower, omega, hBar);
-    const blockProductEta = inflate(lambda * (m + 3) * (1 + gs), 3);
+    const blockProductEta = inflate(mul(lambda, (m + 3) * (1 + gs)), 3);
+    if (finiteRun) finiteRun = blockStaysFinite(D, m, lower, omega, hBar, blockProductEta, limit, k0, beta, xBlocked, (i, j) => t_(i, j), lower ? [0, k0] : [k1, n], lambda * (n + 64));
     const v = new Float64Array(m);
     const Da = new Float64Array(m);
     for (let i = 0; i < m; i++) {
       const [from, to] = lower ? [0, i + 1] : [i, m];
       let s = 0, d = 0;
-      for (let j = from; j < to; j++) { s += D(i, j) * xh[k0 + j]!; d += D(i, j); }
-      Da[i] = inflate(d * blockProductEta, 2 * (to - from) + 1);
+      for (let j = from; j < to; j++) { s += mul(D(i, j), xh[k0 + j]!); d += D(i, j); }
+      Da[i] = inflate(mul(d, blockProductEta), 2 * (to - from) + 1);
       v[i] = inflate(s + Da[i]!, 2 * (to - from) + 1);
     }
     // |g| ≤ c|D|(Z|r̂| + Z h̄·Σ|r̂|) + h̄·Σ|r̂| + |D|·a (the last part, a constant, sits in v).
@@ -161,7 +181,7 @@ export function gpuTrsvBound(t: CheckedTrsv, ar: ArithmeticFormat, bs = GPU_TRSV
       let total = 0;
       for (let i = 0; i < m; i++) total += y[i]!;
       total = inflate(total, m);
-      return add(scaledProduct(D, m, lower, c, comparisonSolve(D, m, lower, omega, y)), spread.map((value) => inflate(value * total, 1)));
+      return add(scaledProduct(D, m, lower, c, comparisonSolve(D, m, lower, omega, y)), spread.map((value) => inflate(mul(value, total), 1)));
     };
     const R = superSolution(v, B);
     const G = R ? add(B(R), Da) : undefined;
@@ -170,18 +190,18 @@ export function gpuTrsvBound(t: CheckedTrsv, ar: ArithmeticFormat, bs = GPU_TRSV
     // and a subtraction per update (blocked) or ≤ 11 in all (one dispatch).
     const earlier = lower ? k0 : n - k1;
     const updateOps = updates > 0 ? earlier + Math.max(4 * updates, 11) : 0;
-    const updateEta = inflate(lambda * updateOps * (1 + gamma(updateOps, u)), 3);
+    const updateEta = inflate(mul(lambda, updateOps * (1 + gamma(updateOps, u))), 3);
     for (let i = 0; i < m; i++) {
       const r = R ? R[i]! : Infinity;
-      const q = inflate(r + (1 + e) * S[i]! + updateEta, 3);
-      const eta = inflate(q * growth, 1);
+      const q = inflate(r + mul(1 + e, S[i]!) + updateEta, 3);
+      const eta = inflate(mul(q, growth), 1);
       // Reads that underflow (step 4): b̃ᵢ, and row i's tiny referenced entries times |x̂ⱼ|.
       const row = k0 + i;
       const [from, to] = lower ? [0, row + 1] : [row, n];
       let tiny = 0;
-      for (let j = from; j < to; j++) if (!(j === row && unit) && t_(row, j) > 0 && t_(row, j) < readEta) tiny += t_(row, j) * xh[j]!;
+      for (let j = from; j < to; j++) if (!(j === row && unit) && t_(row, j) > 0 && t_(row, j) < readEta) tiny += mul(t_(row, j), xh[j]!);
       const readUnderflow = inflate(bReadEta + tiny, 2 * (to - from) + 2);
-      delta[row] = inflate(rhoB * (q + eta) + eta + e * S[i]! + (G ? G[i]! : Infinity) + readUnderflow + updateEta, 10);
+      delta[row] = inflate(mul(rhoB, q + eta) + eta + mul(e, S[i]!) + (G ? G[i]! : Infinity) + readUnderflow + updateEta, 10);
     }
   }
   // |x̂ − x| ≤ M(T)⁻¹|Δ|: a substitution on non-negative numbers, each step inflated (an upper bound).
@@ -189,11 +209,78 @@ export function gpuTrsvBound(t: CheckedTrsv, ar: ArithmeticFormat, bs = GPU_TRSV
     const i = lower ? step : n - 1 - step;
     const [from, to] = lower ? [0, i] : [i + 1, n];
     let s = delta[i]!;
-    for (let j = from; j < to; j++) s += t_(i, j) * out[j]!;
-    out[i] = orInfinity(inflate(s / t_(i, i), 2 * (to - from) + 4));
+    for (let j = from; j < to; j++) s += mul(t_(i, j), out[j]!);
+    out[i] = orInfinity(inflate(div(s, t_(i, i)), 2 * (to - from) + 4));
   }
-  for (let i = 0; i < n; i++) out[i] = orInfinity(inflate(out[i]! + write.relative * (xbar[i]! + write.absolute) + write.absolute, 4));
+  for (let i = 0; i < n; i++) out[i] = orInfinity(inflate(out[i]! + mul(write.relative, xbar[i]! + write.absolute) + write.absolute, 4));
+  if (finiteRun) return out;
+  // Possibly redone by substitution (x̃ in the arithmetic, written once): the substitution's bound, in terms of
+  // |x̃| ≤ (1 + w)(|x̄| + η), plus the write.
+  const redone = substitution();
+  for (let i = 0; i < n; i++) {
+    const r = inflate(mul(1 + 2 * write.relative, redone[i]!) + mul(write.relative, xbar[i]! + write.absolute) + write.absolute, 4);
+    out[i] = orInfinity(Math.max(out[i]!, r));
+  }
   return out;
+}
+
+/**
+ * Bounds on |b̃ᵢ| (b as read into the arithmetic) if the run was redone by substitution, from x̃ (|x̃| ≤ xh): the
+ * substitution's row i gives b̃ᵢ − ŝᵢ = t̃ᵢᵢx̃ᵢ(1 + δ)⁻¹ + η with ŝᵢ its sum, so |b̃ᵢ| ≤ Σⱼ|tᵢⱼ||x̃ⱼ| up to factors
+ * (1 + γ) and absolute terms that the factor 4 and the additions here exceed.
+ */
+function redoneRightHandSide(n: number, lower: boolean, t: (i: number, j: number) => number, xh: Float64Array, readEta: number, lambda: number): Float64Array {
+  return Float64Array.from({ length: n }, (_, i) => {
+    const [from, to] = lower ? [0, i + 1] : [i, n];
+    let s = 0, sx = 0;
+    for (let j = from; j < to; j++) { s += t(i, j) * xh[j]!; sx += xh[j]!; }
+    return inflate(4 * (s + readEta * sx + lambda * (n + 4) + readEta), 2 * (to - from) + 4);
+  });
+}
+
+/**
+ * Whether block k's part of the blocked run stays finite (step 7), given bounds beta on |b̃| and xBlocked on the
+ * blocked run's |x̂ⱼ| of the earlier blocks (filled in here for block k's rows): its inverse (|X̂_k| ≤ Z_k + Z_k h̄·1ᵀ,
+ * the chains' sums ≤ |D_k|·|X̂_k|), its residuals (|r̂ᵢ| ≤ |b̃ᵢ| + (1 + e)Σ|tᵢⱼ||x̂ⱼ| + the updates' η, every
+ * intermediate sum too) and its product X̂_k·r̂_k, each below `limit` — far enough below the arithmetic's largest
+ * value that no operation of the chains overflows (each bound carries factors ≥ 4 over the model's (1 + γ)).
+ */
+function blockStaysFinite(D: (i: number, j: number) => number, m: number, lower: boolean, omega: number, hBar: Float64Array,
+  productEta: number, limit: number, k0: number, beta: Float64Array, xBlocked: Float64Array, t: (i: number, j: number) => number,
+  earlier: [number, number], updateEta: number): boolean {
+  const below = (v: Float64Array): boolean => v.every((value) => value < limit);
+  const zh = comparisonSolve(D, m, lower, omega, hBar);
+  let hSum = 0;
+  for (let i = 0; i < m; i++) hSum += zh[i]!;
+  // Row sums of |X̂_k| (each entry's bound) and |D_k|·those (the inverse's chains).
+  const rows = comparisonSolve(D, m, lower, omega, new Float64Array(m).fill(1)).map((value, i) => inflate(value + zh[i]! * m, 2));
+  if (!below(rows) || !below(scaledProduct(D, m, lower, 4, rows))) return false;
+  const r = new Float64Array(m);
+  for (let i = 0; i < m; i++) {
+    let s = 0;
+    for (let j = earlier[0]; j < earlier[1]; j++) s += t(k0 + i, j) * xBlocked[j]!;
+    r[i] = inflate(4 * (beta[k0 + i]! + s + updateEta), 2 * (earlier[1] - earlier[0]) + 4);
+  }
+  let total = 0;
+  for (let i = 0; i < m; i++) total += r[i]!;
+  const product = comparisonSolve(D, m, lower, omega, r).map((value, i) => inflate(4 * (value + zh[i]! * total * (1 + hSum) + productEta), 4 + m));
+  product.forEach((value, i) => { xBlocked[k0 + i] = value; });
+  return below(r) && below(product);
+}
+
+/**
+ * a·b and a/b for a, b ≥ 0, never below the exact value by more than the relative rounding that {@link inflate} covers:
+ * a result in the subnormal range loses up to 2^-1075 absolutely, which one smallest double makes up (the bound's
+ * underflow terms, λ = 2^-1074 in double-double, live there: λ·|d| for a pivot d < 1 became 0 and x̂ = b/d, rounded to a
+ * multiple of 2^-1074, had a bound of 0). Sums need nothing: an addition into the subnormal range is exact.
+ */
+function mul(a: number, b: number): number {
+  return a * b + Number.MIN_VALUE;
+}
+
+/** See {@link mul}. */
+function div(a: number, b: number): number {
+  return a / b + Number.MIN_VALUE;
 }
 
 /** Whether every entry of T's triangle (the diagonal included) is finite. */
@@ -222,8 +309,8 @@ function comparisonSolve(D: (i: number, j: number) => number, m: number, lower: 
     const i = lower ? step : m - 1 - step;
     const [from, to] = lower ? [0, i] : [i + 1, m];
     let s = 0;
-    for (let j = from; j < to; j++) s += D(i, j) * z[j]!;
-    z[i] = inflate((y[i]! + (1 + omega) * s) / (D(i, i) * (1 - omega)), 2 * (to - from) + 8);
+    for (let j = from; j < to; j++) s += mul(D(i, j), z[j]!);
+    z[i] = inflate(div(div(y[i]! + mul(1 + omega, s), D(i, i)), 1 - omega), 2 * (to - from) + 8);
   }
   return z;
 }
@@ -234,8 +321,8 @@ function scaledProduct(D: (i: number, j: number) => number, m: number, lower: bo
   for (let i = 0; i < m; i++) {
     const [from, to] = lower ? [0, i + 1] : [i, m];
     let s = 0;
-    for (let j = from; j < to; j++) s += D(i, j) * z[j]!;
-    out[i] = inflate(c * s, 2 * (to - from) + 1);
+    for (let j = from; j < to; j++) s += mul(D(i, j), z[j]!);
+    out[i] = inflate(mul(c, s), 2 * (to - from) + 1);
   }
   return out;
 }

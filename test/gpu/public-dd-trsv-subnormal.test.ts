@@ -2,8 +2,9 @@
  * TRSV in double-double arithmetic on the GPU with subnormal pivots (3×3, x in dd and fp64 storage: two shader
  * signatures): every xᵢ within trsvBound(…, { backend: 'gpu' }) of the exact solution (BigInt rationals), as on js and
  * wasm (test/dd/public-dd-trsv-subnormal.test.ts, where the CPU's dd division lost the low part of 3e-310 / 7e-311).
- * Known, not fixed (kernels/trsv/trsv-gpu-bound.ts): the GPU's bound misses the rounding of a product into the
- * subnormals — the GPU computes the CPU's bits there, but its bound is the no-underflow one.
+ * With a product rounded into the subnormals and a pivot whose reciprocal overflows, the block inverse is not finite and
+ * the GPU redoes the solve by substitution (the CPU's bits): its bound is then the substitution's too (it was the
+ * block-inverse bound alone, 4.6e-31 against an error of 8.2e-15; kernels/trsv/trsv-gpu-bound.ts, step 7).
  */
 import { describe, expect, it } from 'vitest';
 import { formats, matrix, trsv, trsvBound, vector } from '../../src/index.js';
@@ -41,11 +42,11 @@ describe('trsv, backend gpu, dd arithmetic with subnormal pivots', () => {
     for (const dd of [true, false]) await solve([7e-311, 0, 0, 1e-300, 3e-310, 0, 0.5, 1e-10, 1], [3e-310, 2e-300, 1], dd);
   });
 
-  // Known (gpuTrsvBound): t₂₁·x₁ = 2.99e-300 · 3.7e-9 rounds into the subnormals (2.5e-324), divided by the pivot
-  // 3e-310: x₂ errs by 8.2e-15 on every backend (the same bits), within the CPU's bound (1.3e-13) but not the GPU's
-  // (4.6e-31 with dd storage, 4.1e-15 with fp64).
-  it.fails('known: gpuTrsvBound misses a product rounded into the subnormals', async () => {
+  // t₂₁·x₁ = 2.99e-300 · 3.7e-9 rounds into the subnormals (2.5e-324), divided by the pivot 3e-310: x₂ errs by 8.2e-15
+  // on every backend (the same bits: 1/3e-310 overflows, so the GPU redoes by substitution), within the CPU's bound
+  // (1.3e-13); the GPU's was the block-inverse bound alone (4.6e-31 with dd storage, 4.1e-15 with fp64).
+  it('stays within trsvBound where a product rounds into the subnormals (the run is redone by substitution; dd and fp64 x)', async () => {
     await requireRuntime();
-    await solve([0.25, 0, 0, 9.556619453472961e-299, 9.556619453472961e-299, 0, 5e-324, 2.9864435792103004e-300, 3e-310], [5e-324, 3.560118173611528e-307, 5e-324], true);
+    for (const dd of [true, false]) await solve([0.25, 0, 0, 9.556619453472961e-299, 9.556619453472961e-299, 0, 5e-324, 2.9864435792103004e-300, 3e-310], [5e-324, 3.560118173611528e-307, 5e-324], dd);
   });
 });
