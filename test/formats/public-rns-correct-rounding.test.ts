@@ -14,6 +14,7 @@ import {
 } from '../../src/index.js';
 import { exactOf } from '../../src/testing/exact.js';
 import { addRational, divRational, mulRational, rational, subRational, type Rational } from '../../src/testing/rational.js';
+import { numberOf, valueOf } from './rns-rationals.js';
 import { roundRationalExact, roundRationalToDouble } from '../../src/testing/round-rational.js';
 
 /** Precisions and residue arithmetics: the GPU's sets (smaller moduli, many more of them) also run on the CPU. */
@@ -56,17 +57,6 @@ function tiePair(p: number): fc.Arbitrary<[Rational, Rational]> {
       const half = extra ? 3n : 1n;           // 1: the tie itself; 3 (with one bit lower): just above it
       return [scaled(sx, full, ex), scaled(sy, half, ex - (extra ? 2 : 1))];
     });
-}
-
-function numberOf(set: RnsModuliSet, v: Rational): RnsNumber {
-  const z = rnsZero(set);
-  rnsFromRational(z, v.num, v.den);
-  return z;
-}
-
-function valueOf(x: RnsNumber): Rational {
-  const r = rnsToRational(x);
-  return rational(r.num, r.den);
 }
 
 /** √v (v ≥ 0 dyadic) rounded to p bits, ties to even: an integer root of v·2^(2j) with at least p + 3 bits and a sticky bit. */

@@ -15,6 +15,7 @@ import { exactOf } from '../../src/testing/exact.js';
 import {
   absRational, addRational, compareRational, mulRational, rational, signRational, subRational, type Rational,
 } from '../../src/testing/rational.js';
+import { numberOf, valueOf } from './rns-rationals.js';
 import { roundRationalExact } from '../../src/testing/round-rational.js';
 
 /** A p-bit value or a double (the short terms that open a kernel's sum), both signs, exponents near each other. */
@@ -31,17 +32,6 @@ function operand(p: number): fc.Arbitrary<Rational> {
     }),
     fc.double({ min: -1e20, max: 1e20, noNaN: true }).map(exactOf),
   );
-}
-
-function numberOf(set: RnsModuliSet, v: Rational): RnsNumber {
-  const z = rnsZero(set);
-  rnsFromRational(z, v.num, v.den);
-  return z;
-}
-
-function valueOf(x: RnsNumber): Rational {
-  const r = rnsToRational(x);
-  return rational(r.num, r.den);
 }
 
 const same = (a: Rational, b: Rational) => compareRational(a, b) === 0;
