@@ -7,6 +7,8 @@
  */
 import { fail, ModprecError, type ModprecErrorCode } from '../core/errors.js';
 import type { KernelThreads, SplitCall } from '../../kernels/shared/threads-option.js';
+import type { Accumulation } from '../../kernels/shared/accumulation.js';
+import type { ArithmeticFormat } from '../formats/common/format.js';
 import { checkAccumulationKnown, checkArithmeticKnown, describeOperand, registryNames, type WorkerRegistry } from './operand-transfer.js';
 import { formatNames } from '../formats/common/registry.js';
 import { checkSharedStructure, checkSplitReduction, combineParts, operandsOf, partsOf, runPart } from './split-calls.js';
@@ -82,6 +84,37 @@ export class ThreadPool implements KernelThreads {
   }
 
   /**
+   * Checks the options of a call with this pool, whatever its sizes: the kernels and their bound functions call
+   * this, so that an empty call or a quick return (α = 0) raises what a split call of the same options raises.
+   * @param kernel - the kernel of the call
+   * @param arithmetic - the call's resolved arithmetic
+   * @param accumulation - the call's resolved accumulation
+   * @throws {@link modprec!ModprecError} `INVALID_OPTION` naming `options.threads` for a terminated pool or a thread
+   *   that cannot block; `INVALID_FORMAT` / `INVALID_OPTION` naming `options.arithmetic` / `options.accumulation` the
+   *   workers do not know, or a reduction (DOT, ASUM) the pool cannot combine (not f64 or f32, not recursive)
+   */
+  checkOptions(kernel: SplitCall['kernel'], arithmetic: ArithmeticFormat, accumulation: Accumulation): void {
+    if (this.#terminated) fail('INVALID_OPTION', 'options.threads', 'is a terminated pool');
+    checkArithmeticKnown('options.arithmetic', arithmetic, this.#registry);
+    checkAccumulationKnown(accumulation, this.#registry);
+    checkSplitReduction(kernel, arithmetic, accumulation);
+    if (!canBlock()) fail('INVALID_OPTION', 'options.threads', 'needs a thread that may block (Atomics.wait): run the call in a Worker, not on a browser\'s main thread');
+  }
+
+  /**
+   * Checks a whole call with this pool, whatever its sizes: its options ({@link ThreadPool.checkOptions}) and its
+   * operands (in shared memory, of formats the workers know). The kernels call this before any quick return.
+   * @throws {@link modprec!ModprecError} what {@link ThreadPool.checkOptions} throws; `INVALID_STORAGE` naming an
+   *   operand not in shared memory (or `A.colIndex` of an ELL operand); `INVALID_FORMAT` naming an operand of a
+   *   format the workers do not know
+   */
+  checkSplit(call: SplitCall): void {
+    this.checkOptions(call.kernel, call.arithmetic, call.accumulation);
+    for (const [name, r] of operandsOf(call)) describeOperand(name, r, this.#registry);
+    checkSharedStructure(call);
+  }
+
+  /**
    * Runs a checked kernel call split over the pool: the kernels call this for `options.threads`.
    * @returns the value of DOT and ASUM, `undefined` for the others
    * @throws {@link modprec!ModprecError} before anything is written: `INVALID_OPTION` naming `options.threads` for a
@@ -101,15 +134,8 @@ export class ThreadPool implements KernelThreads {
    * ```
    */
   runSplit(call: SplitCall): number | undefined {
-    if (this.#terminated) fail('INVALID_OPTION', 'options.threads', 'is a terminated pool');
+    this.checkSplit(call);
     const known = this.#registry;
-    const operands = operandsOf(call);
-    for (const [name, r] of operands) describeOperand(name, r, known);
-    checkSharedStructure(call);
-    checkArithmeticKnown('options.arithmetic', call.arithmetic, known);
-    checkAccumulationKnown(call.accumulation, known);
-    checkSplitReduction(call);
-    if (!canBlock()) fail('INVALID_OPTION', 'options.threads', 'needs a thread that may block (Atomics.wait): run the call in a Worker, not on a browser\'s main thread');
     const parts = partsOf(call, this.threads, this.#minWork);
     const v = this.#views;
     for (let k = 1; k < parts.length; k++) {
