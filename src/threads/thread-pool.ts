@@ -27,7 +27,8 @@ export interface ThreadPoolOptions {
   minWorkPerThread?: number;
   /**
    * Where the worker entry is (default: `thread-worker.js` beside the pool's own module, which is right for Node
-   * and for bundlers that keep `new URL(…, import.meta.url)` files).
+   * and for bundlers that keep `new URL(…, import.meta.url)` files): a URL, or a string that is an absolute URL
+   * (in a browser also one relative to the page). Checked also for a pool of one thread, which starts no worker.
    */
   workerUrl?: string | URL;
 }
@@ -193,12 +194,12 @@ export class ThreadPool implements KernelThreads {
 }
 
 /** Starts one worker at `url` and resolves with it and its registry once it reported ready. */
-async function startWorker(url: URL | string, slot: number, slots: number, control: SharedArrayBuffer): Promise<[PoolWorker, WorkerRegistry]> {
+async function startWorker(url: URL, slot: number, slots: number, control: SharedArrayBuffer): Promise<[PoolWorker, WorkerRegistry]> {
   const nodeProcess = (globalThis as { process?: { versions?: { node?: string } } }).process;
   if (nodeProcess?.versions?.node !== undefined) {
     const workerThreads = 'node:worker_threads';
     const { Worker } = await import(workerThreads) as typeof import('node:worker_threads');
-    const w = new Worker(url instanceof URL ? url : new URL(url));
+    const w = new Worker(url);
     const registry = await new Promise<WorkerRegistry>((resolve, reject) => {
       w.once('message', (m: ReadyMessage) => resolve(m.registry));
       w.once('error', reject);
@@ -221,6 +222,26 @@ async function startWorker(url: URL | string, slot: number, slots: number, contr
   return [{ post: (m) => w.postMessage(m), terminate: async () => w.terminate() }, registry];
 }
 
+/**
+ * The worker entry's URL: the default beside this module, a URL, or a string that is one (absolute, or relative to
+ * a browser page's address). `createThreadPool(2, { workerUrl: './w.js' })` in Node threw a TypeError (Invalid URL)
+ * from inside the worker start, and a pool of one thread (no worker) took any value.
+ * @throws {@link modprec!ModprecError} `INVALID_OPTION` naming `options.workerUrl`
+ */
+function workerUrlOf(u: unknown): URL {
+  if (u === undefined || u === null) return new URL('./thread-worker.js', import.meta.url);
+  if (u instanceof URL) return u;
+  if (typeof u === 'string') {
+    const base = (globalThis as { location?: { href?: string } }).location?.href;
+    try {
+      return new URL(u, base);
+    } catch {
+      // An invalid URL string: named below.
+    }
+  }
+  return fail('INVALID_OPTION', 'options.workerUrl', 'must be a URL, or a string that is an absolute URL (or relative to the page in a browser)', u);
+}
+
 /** Most threads a pool takes: far above any machine's cores, far below what would exhaust memory starting workers. */
 const MAX_THREADS = 1024;
 
@@ -234,7 +255,7 @@ const MAX_THREADS = 1024;
  * @returns a promise of the pool, once every worker has loaded the library
  * @throws {@link modprec!ModprecError} `INVALID_SIZE` naming `threads` (not an integer in [1, 1024]); `INVALID_OPTION` naming `threads` where
  *   SharedArrayBuffer is missing (a browser page that is not cross-origin isolated), `options` when it is not an
- *   object, `options.minWorkPerThread` for a non-positive value
+ *   object, `options.minWorkPerThread` for a non-positive value, `options.workerUrl` for something that is not a URL
  * @example
  * ```ts
  * import { vector, dot, formats } from 'modprec';
@@ -257,7 +278,7 @@ export async function createThreadPool(threads: number, options: ThreadPoolOptio
   if (typeof options !== 'object' || options === null) fail('INVALID_OPTION', 'options', 'must be an object', options);
   const minWork = options.minWorkPerThread ?? 65536;
   if (typeof minWork !== 'number' || !(minWork >= 1)) fail('INVALID_OPTION', 'options.minWorkPerThread', 'must be a number ≥ 1', minWork);
-  const url = options.workerUrl ?? new URL('./thread-worker.js', import.meta.url);
+  const url = workerUrlOf(options.workerUrl);
   const slots = Math.max(1, threads - 1);
   const control = new SharedArrayBuffer(controlBytes(slots));
   const started = await Promise.allSettled(Array.from({ length: threads - 1 }, (_, k) => startWorker(url, k, slots, control)));

@@ -20,3 +20,15 @@ describe('createThreadPool options', () => {
     await pool.terminate();
   });
 });
+
+describe('createThreadPool workerUrl', () => {
+  // Regression: a relative path or a non-URL threw a TypeError (Invalid URL) from inside the worker start, and a
+  // pool of one thread (no worker) accepted any value.
+  it('is INVALID_OPTION naming options.workerUrl when it is not a URL, whatever the thread count', async () => {
+    for (const workerUrl of [5, {}, 'not a url', './thread-worker.js', '']) {
+      for (const threads of [1, 2]) {
+        expect(await codeOf(() => createThreadPool(threads, { workerUrl: workerUrl as never }))).toBe('INVALID_OPTION options.workerUrl');
+      }
+    }
+  });
+});
