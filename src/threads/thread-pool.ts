@@ -62,8 +62,7 @@ function canBlock(): boolean {
  * @group Threads
  */
 export class ThreadPool implements KernelThreads {
-  /** How many threads a call is split over: the workers and the calling thread. */
-  readonly threads: number;
+  readonly #threads: number;
   readonly #workers: readonly PoolWorker[];
   readonly #views: ReturnType<typeof controlViews>;
   readonly #registry: WorkerRegistry;
@@ -81,7 +80,16 @@ export class ThreadPool implements KernelThreads {
     this.#views = controlViews(control, Math.max(1, workers.length));
     this.#registry = registry;
     this.#minWork = minWork;
-    this.threads = workers.length + 1;
+    this.#threads = workers.length + 1;
+  }
+
+  /**
+   * How many threads a call is split over: the workers and the calling thread. A getter: as a plain field,
+   * `pool.threads = 8` from JavaScript made a call post parts to workers the pool does not have (a TypeError after
+   * the first parts were posted, with those still running).
+   */
+  get threads(): number {
+    return this.#threads;
   }
 
   /**
@@ -137,7 +145,7 @@ export class ThreadPool implements KernelThreads {
   runSplit(call: SplitCall): number | undefined {
     this.checkSplit(call);
     const known = this.#registry;
-    const parts = partsOf(call, this.threads, this.#minWork);
+    const parts = partsOf(call, this.#threads, this.#minWork);
     const v = this.#views;
     for (let k = 1; k < parts.length; k++) {
       const { ranges, ...rest } = parts[k]!;

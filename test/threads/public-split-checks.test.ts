@@ -104,3 +104,16 @@ describe('a reduction the pool cannot combine is refused by the kernel and its b
     expect(outcome(() => axpy(0, vector([1]), vector([2]), { threads: live }))).toBe('INVALID_STORAGE x');
   });
 });
+
+describe('a pool\'s thread count', () => {
+  // Regression: `threads` was a plain field; `pool.threads = 8` from JavaScript made a split AXPY post parts to
+  // workers the pool does not have (a TypeError after the first parts were posted, with those still running).
+  it('cannot be changed from JavaScript: the split call stays that of the pool\'s threads', () => {
+    const x = shared(long), y = shared(long), y1 = shared(long);
+    expect(() => { (live as unknown as { threads: number }).threads = 8; }).toThrow(TypeError);
+    expect(live.threads).toBe(2);
+    axpy(1.5, x, y, { threads: live });
+    axpy(1.5, x, y1);
+    long.forEach((_, i) => expect(Object.is(y.get(i), y1.get(i))).toBe(true));
+  });
+});
