@@ -263,7 +263,9 @@ const MAX_THREADS = 1024;
  * @returns a promise of the pool, once every worker has loaded the library
  * @throws {@link modprec!ModprecError} `INVALID_SIZE` naming `threads` (not an integer in [1, 1024]); `INVALID_OPTION` naming `threads` where
  *   SharedArrayBuffer is missing (a browser page that is not cross-origin isolated), `options` when it is not an
- *   object, `options.minWorkPerThread` for a non-positive value, `options.workerUrl` for something that is not a URL
+ *   object, `options.minWorkPerThread` for a non-positive value, `options.workerUrl` for something that is not a URL;
+ *   `BACKEND_UNAVAILABLE` naming `options.workerUrl` when a worker fails to start from it (no module there, or one
+ *   that throws while loading)
  * @example
  * ```ts
  * import { vector, dot, formats } from 'modprec';
@@ -293,7 +295,12 @@ export async function createThreadPool(threads: number, options: ThreadPoolOptio
   const failed = started.find((s) => s.status === 'rejected');
   if (failed) {
     await Promise.all(started.map((s) => (s.status === 'fulfilled' ? s.value[0].terminate() : undefined)));
-    throw (failed as PromiseRejectedResult).reason;
+    // A worker entry that cannot load (a workerUrl naming no module, or not the worker entry) is a typed error: it
+    // rejected with Node's own Error (ERR_MODULE_NOT_FOUND) or a browser's ErrorEvent message.
+    const reason = (failed as PromiseRejectedResult).reason as unknown;
+    if (reason instanceof ModprecError) throw reason;
+    const why = reason instanceof Error ? reason.message : String(reason);
+    throw new ModprecError('BACKEND_UNAVAILABLE', `modprec: a pool worker failed to start from ${url.href}: ${why}`, 'options.workerUrl');
   }
   const ok = started.map((s) => (s as PromiseFulfilledResult<[PoolWorker, WorkerRegistry]>).value);
   // Without workers (threads = 1) the calling thread runs the call: its own registry is the one that counts.

@@ -32,3 +32,11 @@ describe('createThreadPool workerUrl', () => {
     }
   });
 });
+
+describe('createThreadPool with a worker entry that cannot load', () => {
+  // Regression: a workerUrl naming no module rejected with Node's own Error (code MODULE_NOT_FOUND, no parameter).
+  it('is BACKEND_UNAVAILABLE naming options.workerUrl', async () => {
+    const missing = new URL('./no-such-worker-entry.mjs', import.meta.url);
+    expect(await codeOf(() => createThreadPool(2, { workerUrl: missing }))).toBe('BACKEND_UNAVAILABLE options.workerUrl');
+  });
+});
