@@ -15,7 +15,7 @@ import { vectorKernel, operandArgs } from '../../src/backends/cpu/vector-kernel.
 import { loadVectorElement } from '../../src/backends/cpu/reduction-kernel.js';
 import { chooseBackend, prepareGpuCall, asumOnGpu, type GpuBackendOptions } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import type { GpuAsumResult } from './asum-webgpu.js';
-import { runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
+import { checkSplit, runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
 
 /**
  * The sum of magnitudes Σ|xᵢ| (the real BLAS ASUM), computed in the chosen arithmetic and accumulation.
@@ -49,6 +49,8 @@ export function asum(x: Range<1, any>, options: (KernelOptions & ThreadsOption &
   const requested = chooseBackend(options);
   const cpu = chooseCpuBackend(requested, { kernel: 'asum', operands: [['x', x, 'read']], arithmetic: ar, accumulation: acc });
   const threads = threadsOf(options, 'asum');
+  // An empty x is checked with the pool as a split call is (a dd arithmetic or a terminated pool is refused alike).
+  if (threads && n === 0) checkSplit(threads, 'asum', { x }, ar, acc, cpu, requested);
   if (threads && n > 0) return runSplit(threads, 'asum', { x }, ar, acc, cpu, requested)!;
   if (n === 0) return 0;
   let result = 0;

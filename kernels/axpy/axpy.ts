@@ -14,7 +14,7 @@ import { span } from '../../src/core/span.js';
 import { recursiveAccumulation, resolveAccumulation } from '../shared/accumulation.js';
 import { chooseBackend, prepareGpuCall, updateOnGpu, quickReport, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { checkAxpyArguments } from './axpy-arguments.js';
-import { runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
+import { checkSplit, runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
 
 /**
  * y := α·x + y, each element read through its accessor and written back rounded to y's storage.
@@ -60,6 +60,8 @@ export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options:
   if (alpha !== 0) checkReadableIn(ar, [['x', x], ['y', y]]);
   const cpu = chooseCpuBackend(requested, { kernel: 'axpy', operands: [['x', x, 'read'], ['y', y, 'write']], arithmetic: ar, accumulation: recursiveAccumulation });
   const threads = threadsOf(options, 'axpy');
+  // The pool checks the call also where it returns at once: a terminated pool is an error whatever α and n.
+  if (threads) checkSplit(threads, 'axpy', { alpha, x, y }, ar, recursiveAccumulation, cpu, requested);
   if (n === 0 || alpha === 0) return;
   if (threads) { runSplit(threads, 'axpy', { alpha, x, y }, ar, recursiveAccumulation, cpu, requested); return; }
   // A chunk whose double-double results are not finite is recomputed by the JavaScript kernel (update-dd-output-wasm.ts).

@@ -18,7 +18,7 @@ import { wasmEllRefusal, wasmEllSpmv } from './ell-spmv-wasm.js';
 import { wasmDdEllSpmv } from './ell-spmv-dd-wasm.js';
 import { runWasm } from '../shared/run-wasm.js';
 import { readMatrixTwin, readTwin } from '../shared/scale-twin.js';
-import { runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
+import { checkSplit, runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
 
 /**
  * y := α·A·x + β·y for an ELL matrix (Ginkgo's layout: slots column-major, padding marked by column −1 and
@@ -78,6 +78,8 @@ export function ellSpmv(args: EllSpmvArguments, options: (KernelOptions & Thread
   });
   const threads = threadsOf(options, 'ellSpmv');
   checkEllCoefficients(ar, alpha, beta, A);
+  // The pool checks the call also where it returns at once: the same errors whatever the sizes and coefficients.
+  if (threads) checkSplit(threads, 'ellSpmv', { alpha, A, x, beta, y }, ar, acc, cpu, requested);
   if (rows === 0 || (alpha === 0 && beta === 1)) return;
   checkReadableIn(ar, [...(alpha !== 0 ? [['A.values', A.values], ['x', x]] as const : []), ...(beta !== 0 ? [['y', y] as const] : [])]);
   if (threads) { runSplit(threads, 'ellSpmv', { alpha, A, x, beta, y }, ar, acc, cpu, requested); return; }

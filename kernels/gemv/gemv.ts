@@ -17,7 +17,7 @@ import { checkGemvArguments, type GemvArguments } from './gemv-arguments.js';
 import { gemvProgram, type GemvLoop } from './gemv-cpu.js';
 import { checkGpuLoop, chooseLoop, wasmLoopRefusal } from './gemv-loop-option.js';
 import { coefficientCase } from './coefficients.js';
-import { runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
+import { checkSplit, runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
 
 /**
  * Options of {@link gemv}.
@@ -100,8 +100,11 @@ export function gemv(args: GemvArguments, options: (GemvOptions & { backend?: Cp
   if (m > 0 && n > 0 && !(alpha === 0 && beta === 1)) checkReadableIn(ar, [...(alpha !== 0 ? [['A', A], ['x', x]] as const : []), ...(beta !== 0 ? [['y', y] as const] : [])]);
   // The reference BLAS's quick return: an empty op(A) leaves y untouched (even for β ≠ 1).
   const threads = threadsOf(options, 'gemv');
+  const split = { alpha, A, x, beta, y, trans: args.trans ?? 'N', loop: options.loop ?? 'auto' };
+  // The pool checks the call also where it returns at once: the same errors whatever the sizes and coefficients.
+  if (threads) checkSplit(threads, 'gemv', split, ar, acc, cpu, requested);
   if (m === 0 || n === 0 || (alpha === 0 && beta === 1)) return;
-  if (threads) { runSplit(threads, 'gemv', { alpha, A, x, beta, y, trans: args.trans ?? 'N', loop: options.loop ?? 'auto' }, ar, acc, cpu, requested); return; }
+  if (threads) { runSplit(threads, 'gemv', split, ar, acc, cpu, requested); return; }
   const alphaCase = coefficientCase(alpha);
   if (cpu === 'wasm' && alphaCase !== 'zero') {
     const numerics = wasmNumericsOf(ar, acc), ordered = orderedNumerics(numerics);

@@ -14,7 +14,7 @@ import { span } from '../../src/core/span.js';
 import { recursiveAccumulation, resolveAccumulation } from '../shared/accumulation.js';
 import { chooseBackend, prepareGpuCall, updateOnGpu, quickReport, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { checkScalArguments } from './scal-arguments.js';
-import { runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
+import { checkSplit, runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
 
 /**
  * x := α·x in place. α = 0 sets x to zero without reading it (as LAPACK's convention: NaN in x does not
@@ -55,6 +55,8 @@ export function scal(alpha: number, x: Range<1, any>, options: (KernelOptions & 
   checkReadableIn(ar, alpha !== 0 && alpha !== 1 ? [['x', x]] : []);
   const cpu = chooseCpuBackend(requested, { kernel: 'scal', operands: [['x', x, 'write']], arithmetic: ar, accumulation: recursiveAccumulation });
   const threads = threadsOf(options, 'scal');
+  // The pool checks the call also where it returns at once: a terminated pool is an error whatever α and n.
+  if (threads) checkSplit(threads, 'scal', { alpha, x }, ar, recursiveAccumulation, cpu, requested);
   if (n === 0 || alpha === 1) return;
   if (threads) { runSplit(threads, 'scal', { alpha, x }, ar, recursiveAccumulation, cpu, requested); return; }
   const zero = alpha === 0;

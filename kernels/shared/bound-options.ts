@@ -12,7 +12,7 @@ import { prepareGpuCall, type GpuBackendOptions, type GpuCall } from '../../src/
 import { chooseArithmetic, type KernelOptions } from './kernel-options.js';
 import { recursiveAccumulation, resolveAccumulation, resolveAccumulationIn, type Accumulation } from './accumulation.js';
 import { chooseCpuBackend, type CpuCall } from './cpu-backend.js';
-import { threadsOf, type KernelThreads, type ThreadsOption } from './threads-option.js';
+import { threadsOf, type KernelThreads, type SplitCall, type ThreadsOption } from './threads-option.js';
 
 /**
  * The options a bound function takes: its kernel's, `backend` and `strict` included, checked as the kernel checks them.
@@ -96,5 +96,7 @@ export function checkBoundOptions(spec: BoundCallSpec, options: BoundBackendOpti
   });
   spec.afterCpu?.(arithmetic, accumulation);
   const threads = threadsOf(options, spec.kernel, spec.splits);
+  // The pool's own option errors (terminated; a reduction it cannot combine) are the kernel's errors too.
+  threads?.checkOptions(spec.kernel as SplitCall['kernel'], arithmetic, accumulation);
   return { backend, arithmetic, accumulation, threads };
 }

@@ -47,6 +47,16 @@ export interface KernelThreads {
    * @returns the reduction's value for DOT and ASUM, `undefined` for the others
    */
   runSplit(call: SplitCall): number | undefined;
+  /**
+   * Checks a call's options with this pool, whatever its sizes (the bound functions call this).
+   * @throws {@link ModprecError} what {@link KernelThreads.runSplit} throws for these options
+   */
+  checkOptions(kernel: SplitCall['kernel'], arithmetic: ArithmeticFormat, accumulation: Accumulation): void;
+  /**
+   * Checks a whole call with this pool, whatever its sizes (the kernels call this before a quick return).
+   * @throws {@link ModprecError} what {@link KernelThreads.runSplit} throws for this call before it runs
+   */
+  checkSplit(call: SplitCall): void;
 }
 
 /**
@@ -73,7 +83,8 @@ export interface ThreadsOption {
 export function threadsOf(options: object | undefined, kernel: string, splits = true): KernelThreads | undefined {
   const t = (options as { threads?: unknown } | undefined)?.threads;
   if (t === undefined) return undefined;
-  if (typeof t !== 'object' || t === null || typeof (t as KernelThreads).runSplit !== 'function') {
+  const pool = t as KernelThreads;
+  if (typeof t !== 'object' || t === null || typeof pool.runSplit !== 'function' || typeof pool.checkOptions !== 'function' || typeof pool.checkSplit !== 'function') {
     fail('INVALID_OPTION', 'options.threads', 'must be a pool from createThreadPool (modprec/threads)', t);
   }
   if (!splits) fail('INVALID_OPTION', 'options.threads', `${kernel} does not split over threads`);
@@ -90,6 +101,23 @@ export function runSplit(
   threads: KernelThreads, kernel: SplitCall['kernel'], operands: object, arithmetic: ArithmeticFormat, accumulation: Accumulation,
   cpu: 'wasm' | 'js', requested: string,
 ): number | undefined {
+  return threads.runSplit(splitCallOf(kernel, operands, arithmetic, accumulation, cpu, requested));
+}
+
+/**
+ * Checks a call with `options.threads` as {@link runSplit} would, for a call that returns before it splits (empty
+ * operands, α = 0): the pool's state, the options and the operands raise the same errors whatever the sizes.
+ * @throws {@link ModprecError} what the pool throws for the call (see {@link KernelThreads.checkSplit})
+ */
+export function checkSplit(
+  threads: KernelThreads, kernel: SplitCall['kernel'], operands: object, arithmetic: ArithmeticFormat, accumulation: Accumulation,
+  cpu: 'wasm' | 'js', requested: string,
+): void {
+  threads.checkSplit(splitCallOf(kernel, operands, arithmetic, accumulation, cpu, requested));
+}
+
+/** The call handed to the pool; see {@link runSplit} for the backend each part asks for. */
+function splitCallOf(kernel: SplitCall['kernel'], operands: object, arithmetic: ArithmeticFormat, accumulation: Accumulation, cpu: 'wasm' | 'js', requested: string): SplitCall {
   const backend = cpu === 'js' ? 'js' : requested === 'wasm' ? 'wasm' : 'cpu';
-  return threads.runSplit({ kernel, ...operands, arithmetic, accumulation, backend } as SplitCall);
+  return { kernel, ...operands, arithmetic, accumulation, backend } as SplitCall;
 }

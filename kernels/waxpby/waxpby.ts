@@ -14,7 +14,7 @@ import { span } from '../../src/core/span.js';
 import { recursiveAccumulation, resolveAccumulation } from '../shared/accumulation.js';
 import { chooseBackend, prepareGpuCall, updateOnGpu, quickReport, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { checkWaxpbyArguments } from './waxpby-arguments.js';
-import { runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
+import { checkSplit, runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
 
 /**
  * w := α·x + β·y. A zero coefficient means its vector is not read (NaN or Inf there does not leak);
@@ -68,6 +68,8 @@ export function waxpby(
     operands: [...(useX ? [['x', x, 'read'] as const] : []), ...(useY ? [['y', y, 'read'] as const] : []), ['w', w, 'write']],
   });
   const threads = threadsOf(options, 'waxpby');
+  // The pool checks the call also where it returns at once (n = 0): the same errors whatever n.
+  if (threads) checkSplit(threads, 'waxpby', { alpha, x, beta, y, w }, ar, recursiveAccumulation, cpu, requested);
   if (n === 0) return;
   if (threads) { runSplit(threads, 'waxpby', { alpha, x, beta, y, w }, ar, recursiveAccumulation, cpu, requested); return; }
   const form = useX ? (useY ? 'ax+by' : 'ax') : useY ? 'by+0' : '0';

@@ -12,7 +12,8 @@ import { span } from '../core/span.js';
 import { fail } from '../core/errors.js';
 import { findFormat } from '../formats/common/registry.js';
 import type { SplitCall } from '../../kernels/shared/threads-option.js';
-import { recursiveAccumulation } from '../../kernels/shared/accumulation.js';
+import { recursiveAccumulation, type Accumulation } from '../../kernels/shared/accumulation.js';
+import type { ArithmeticFormat } from '../formats/common/format.js';
 import { dot } from '../../kernels/dot/dot.js';
 import { asum } from '../../kernels/asum/asum.js';
 import { gemv } from '../../kernels/gemv/gemv.js';
@@ -69,14 +70,13 @@ export function checkSharedStructure(call: SplitCall): void {
  * the usual γ_n bound covers the blocked sum).
  * @throws {@link ModprecError} `INVALID_OPTION` naming `options.arithmetic` or `options.accumulation`
  */
-export function checkSplitReduction(call: SplitCall): void {
-  if (call.kernel !== 'dot' && call.kernel !== 'asum') return;
-  const ar = call.arithmetic;
+export function checkSplitReduction(kernel: SplitCall['kernel'], ar: ArithmeticFormat, acc: Accumulation): void {
+  if (kernel !== 'dot' && kernel !== 'asum') return;
   if (ar !== findFormat('f64')!.arithmetic && ar !== findFormat('f32')!.arithmetic) {
-    fail('INVALID_OPTION', 'options.arithmetic', `must be f64 or f32 for a ${call.kernel} split over threads (its parts are added in the arithmetic; got ${ar.name})`);
+    fail('INVALID_OPTION', 'options.arithmetic', `must be f64 or f32 for a ${kernel} split over threads (its parts are added in the arithmetic; got ${ar.name})`);
   }
-  if (call.accumulation !== recursiveAccumulation) {
-    fail('INVALID_OPTION', 'options.accumulation', `must be recursive for a ${call.kernel} split over threads (got ${call.accumulation.name})`);
+  if (acc !== recursiveAccumulation) {
+    fail('INVALID_OPTION', 'options.accumulation', `must be recursive for a ${kernel} split over threads (got ${acc.name})`);
   }
 }
 

@@ -7,6 +7,8 @@
  */
 import { fail, ModprecError, type ModprecErrorCode } from '../core/errors.js';
 import type { KernelThreads, SplitCall } from '../../kernels/shared/threads-option.js';
+import type { Accumulation } from '../../kernels/shared/accumulation.js';
+import type { ArithmeticFormat } from '../formats/common/format.js';
 import { checkAccumulationKnown, checkArithmeticKnown, describeOperand, registryNames, type WorkerRegistry } from './operand-transfer.js';
 import { formatNames } from '../formats/common/registry.js';
 import { checkSharedStructure, checkSplitReduction, combineParts, operandsOf, partsOf, runPart } from './split-calls.js';
@@ -25,7 +27,8 @@ export interface ThreadPoolOptions {
   minWorkPerThread?: number;
   /**
    * Where the worker entry is (default: `thread-worker.js` beside the pool's own module, which is right for Node
-   * and for bundlers that keep `new URL(…, import.meta.url)` files).
+   * and for bundlers that keep `new URL(…, import.meta.url)` files): a URL, or a string that is an absolute URL
+   * (in a browser also one relative to the page). Checked also for a pool of one thread, which starts no worker.
    */
   workerUrl?: string | URL;
 }
@@ -59,8 +62,7 @@ function canBlock(): boolean {
  * @group Threads
  */
 export class ThreadPool implements KernelThreads {
-  /** How many threads a call is split over: the workers and the calling thread. */
-  readonly threads: number;
+  readonly #threads: number;
   readonly #workers: readonly PoolWorker[];
   readonly #views: ReturnType<typeof controlViews>;
   readonly #registry: WorkerRegistry;
@@ -78,7 +80,47 @@ export class ThreadPool implements KernelThreads {
     this.#views = controlViews(control, Math.max(1, workers.length));
     this.#registry = registry;
     this.#minWork = minWork;
-    this.threads = workers.length + 1;
+    this.#threads = workers.length + 1;
+  }
+
+  /**
+   * How many threads a call is split over: the workers and the calling thread. A getter: as a plain field,
+   * `pool.threads = 8` from JavaScript made a call post parts to workers the pool does not have (a TypeError after
+   * the first parts were posted, with those still running).
+   */
+  get threads(): number {
+    return this.#threads;
+  }
+
+  /**
+   * Checks the options of a call with this pool, whatever its sizes: the kernels and their bound functions call
+   * this, so that an empty call or a quick return (α = 0) raises what a split call of the same options raises.
+   * @param kernel - the kernel of the call
+   * @param arithmetic - the call's resolved arithmetic
+   * @param accumulation - the call's resolved accumulation
+   * @throws {@link modprec!ModprecError} `INVALID_OPTION` naming `options.threads` for a terminated pool or a thread
+   *   that cannot block; `INVALID_FORMAT` / `INVALID_OPTION` naming `options.arithmetic` / `options.accumulation` the
+   *   workers do not know, or a reduction (DOT, ASUM) the pool cannot combine (not f64 or f32, not recursive)
+   */
+  checkOptions(kernel: SplitCall['kernel'], arithmetic: ArithmeticFormat, accumulation: Accumulation): void {
+    if (this.#terminated) fail('INVALID_OPTION', 'options.threads', 'is a terminated pool');
+    checkArithmeticKnown('options.arithmetic', arithmetic, this.#registry);
+    checkAccumulationKnown(accumulation, this.#registry);
+    checkSplitReduction(kernel, arithmetic, accumulation);
+    if (!canBlock()) fail('INVALID_OPTION', 'options.threads', 'needs a thread that may block (Atomics.wait): run the call in a Worker, not on a browser\'s main thread');
+  }
+
+  /**
+   * Checks a whole call with this pool, whatever its sizes: its options ({@link ThreadPool.checkOptions}) and its
+   * operands (in shared memory, of formats the workers know). The kernels call this before any quick return.
+   * @throws {@link modprec!ModprecError} what {@link ThreadPool.checkOptions} throws; `INVALID_STORAGE` naming an
+   *   operand not in shared memory (or `A.colIndex` of an ELL operand); `INVALID_FORMAT` naming an operand of a
+   *   format the workers do not know
+   */
+  checkSplit(call: SplitCall): void {
+    this.checkOptions(call.kernel, call.arithmetic, call.accumulation);
+    for (const [name, r] of operandsOf(call)) describeOperand(name, r, this.#registry);
+    checkSharedStructure(call);
   }
 
   /**
@@ -101,16 +143,9 @@ export class ThreadPool implements KernelThreads {
    * ```
    */
   runSplit(call: SplitCall): number | undefined {
-    if (this.#terminated) fail('INVALID_OPTION', 'options.threads', 'is a terminated pool');
+    this.checkSplit(call);
     const known = this.#registry;
-    const operands = operandsOf(call);
-    for (const [name, r] of operands) describeOperand(name, r, known);
-    checkSharedStructure(call);
-    checkArithmeticKnown('options.arithmetic', call.arithmetic, known);
-    checkAccumulationKnown(call.accumulation, known);
-    checkSplitReduction(call);
-    if (!canBlock()) fail('INVALID_OPTION', 'options.threads', 'needs a thread that may block (Atomics.wait): run the call in a Worker, not on a browser\'s main thread');
-    const parts = partsOf(call, this.threads, this.#minWork);
+    const parts = partsOf(call, this.#threads, this.#minWork);
     const v = this.#views;
     for (let k = 1; k < parts.length; k++) {
       const { ranges, ...rest } = parts[k]!;
@@ -167,12 +202,12 @@ export class ThreadPool implements KernelThreads {
 }
 
 /** Starts one worker at `url` and resolves with it and its registry once it reported ready. */
-async function startWorker(url: URL | string, slot: number, slots: number, control: SharedArrayBuffer): Promise<[PoolWorker, WorkerRegistry]> {
+async function startWorker(url: URL, slot: number, slots: number, control: SharedArrayBuffer): Promise<[PoolWorker, WorkerRegistry]> {
   const nodeProcess = (globalThis as { process?: { versions?: { node?: string } } }).process;
   if (nodeProcess?.versions?.node !== undefined) {
     const workerThreads = 'node:worker_threads';
     const { Worker } = await import(workerThreads) as typeof import('node:worker_threads');
-    const w = new Worker(url instanceof URL ? url : new URL(url));
+    const w = new Worker(url);
     const registry = await new Promise<WorkerRegistry>((resolve, reject) => {
       w.once('message', (m: ReadyMessage) => resolve(m.registry));
       w.once('error', reject);
@@ -195,6 +230,26 @@ async function startWorker(url: URL | string, slot: number, slots: number, contr
   return [{ post: (m) => w.postMessage(m), terminate: async () => w.terminate() }, registry];
 }
 
+/**
+ * The worker entry's URL: the default beside this module, a URL, or a string that is one (absolute, or relative to
+ * a browser page's address). `createThreadPool(2, { workerUrl: './w.js' })` in Node threw a TypeError (Invalid URL)
+ * from inside the worker start, and a pool of one thread (no worker) took any value.
+ * @throws {@link modprec!ModprecError} `INVALID_OPTION` naming `options.workerUrl`
+ */
+function workerUrlOf(u: unknown): URL {
+  if (u === undefined || u === null) return new URL('./thread-worker.js', import.meta.url);
+  if (u instanceof URL) return u;
+  if (typeof u === 'string') {
+    const base = (globalThis as { location?: { href?: string } }).location?.href;
+    try {
+      return new URL(u, base);
+    } catch {
+      // An invalid URL string: named below.
+    }
+  }
+  return fail('INVALID_OPTION', 'options.workerUrl', 'must be a URL, or a string that is an absolute URL (or relative to the page in a browser)', u);
+}
+
 /** Most threads a pool takes: far above any machine's cores, far below what would exhaust memory starting workers. */
 const MAX_THREADS = 1024;
 
@@ -208,7 +263,9 @@ const MAX_THREADS = 1024;
  * @returns a promise of the pool, once every worker has loaded the library
  * @throws {@link modprec!ModprecError} `INVALID_SIZE` naming `threads` (not an integer in [1, 1024]); `INVALID_OPTION` naming `threads` where
  *   SharedArrayBuffer is missing (a browser page that is not cross-origin isolated), `options` when it is not an
- *   object, `options.minWorkPerThread` for a non-positive value
+ *   object, `options.minWorkPerThread` for a non-positive value, `options.workerUrl` for something that is not a URL;
+ *   `BACKEND_UNAVAILABLE` naming `options.workerUrl` when a worker fails to start from it (no module there, or one
+ *   that throws while loading)
  * @example
  * ```ts
  * import { vector, dot, formats } from 'modprec';
@@ -231,14 +288,19 @@ export async function createThreadPool(threads: number, options: ThreadPoolOptio
   if (typeof options !== 'object' || options === null) fail('INVALID_OPTION', 'options', 'must be an object', options);
   const minWork = options.minWorkPerThread ?? 65536;
   if (typeof minWork !== 'number' || !(minWork >= 1)) fail('INVALID_OPTION', 'options.minWorkPerThread', 'must be a number ≥ 1', minWork);
-  const url = options.workerUrl ?? new URL('./thread-worker.js', import.meta.url);
+  const url = workerUrlOf(options.workerUrl);
   const slots = Math.max(1, threads - 1);
   const control = new SharedArrayBuffer(controlBytes(slots));
   const started = await Promise.allSettled(Array.from({ length: threads - 1 }, (_, k) => startWorker(url, k, slots, control)));
   const failed = started.find((s) => s.status === 'rejected');
   if (failed) {
     await Promise.all(started.map((s) => (s.status === 'fulfilled' ? s.value[0].terminate() : undefined)));
-    throw (failed as PromiseRejectedResult).reason;
+    // A worker entry that cannot load (a workerUrl naming no module, or not the worker entry) is a typed error: it
+    // rejected with Node's own Error (ERR_MODULE_NOT_FOUND) or a browser's ErrorEvent message.
+    const reason = (failed as PromiseRejectedResult).reason as unknown;
+    if (reason instanceof ModprecError) throw reason;
+    const why = reason instanceof Error ? reason.message : String(reason);
+    throw new ModprecError('BACKEND_UNAVAILABLE', `modprec: a pool worker failed to start from ${url.href}: ${why}`, 'options.workerUrl');
   }
   const ok = started.map((s) => (s as PromiseFulfilledResult<[PoolWorker, WorkerRegistry]>).value);
   // Without workers (threads = 1) the calling thread runs the call: its own registry is the one that counts.

@@ -24,8 +24,8 @@ export function sometimesInvalidOptions(values: OptionValues): fc.Arbitrary<Reco
   ) as fc.Arbitrary<Record<string, unknown>>;
 }
 
-/** A pool's shape as the kernels check it; its answer stands for the split call's. */
-export const fakePool = { threads: 2, runSplit: (): number => 0 };
+/** A pool's shape as the kernels check it (its checks accept every call); its answer stands for the split call's. */
+export const fakePool = { threads: 2, runSplit: (): number => 0, checkOptions: (): void => undefined, checkSplit: (): void => undefined };
 
 /** The options every bound function checks as its kernel does: values the kernels take, and values they refuse. */
 export const BOUND_OPTION_VALUES = {

@@ -8,7 +8,7 @@
  *
  * `backend: 'gpu'`: the kernels check everything synchronously before handing the call to the GPU runner; the
  * runners are replaced here by stubs (no adapter, shader or CPU fallback runs), so the comparison is with the
- * kernel's own validation on every machine. A valid-looking pool (`runSplit` a function) stands for `threads`: a
+ * kernel's own validation on every machine. A valid-looking pool (`runSplit`, `checkOptions` and `checkSplit` functions) stands for `threads`: a
  * kernel that accepts it hands it the checked call, which the stub answers.
  */
 import { describe, expect, it, vi } from 'vitest';

@@ -20,3 +20,23 @@ describe('createThreadPool options', () => {
     await pool.terminate();
   });
 });
+
+describe('createThreadPool workerUrl', () => {
+  // Regression: a relative path or a non-URL threw a TypeError (Invalid URL) from inside the worker start, and a
+  // pool of one thread (no worker) accepted any value.
+  it('is INVALID_OPTION naming options.workerUrl when it is not a URL, whatever the thread count', async () => {
+    for (const workerUrl of [5, {}, 'not a url', './thread-worker.js', '']) {
+      for (const threads of [1, 2]) {
+        expect(await codeOf(() => createThreadPool(threads, { workerUrl: workerUrl as never }))).toBe('INVALID_OPTION options.workerUrl');
+      }
+    }
+  });
+});
+
+describe('createThreadPool with a worker entry that cannot load', () => {
+  // Regression: a workerUrl naming no module rejected with Node's own Error (code MODULE_NOT_FOUND, no parameter).
+  it('is BACKEND_UNAVAILABLE naming options.workerUrl', async () => {
+    const missing = new URL('./no-such-worker-entry.mjs', import.meta.url);
+    expect(await codeOf(() => createThreadPool(2, { workerUrl: missing }))).toBe('BACKEND_UNAVAILABLE options.workerUrl');
+  });
+});
