@@ -317,7 +317,10 @@ export class Accessor<D extends Dimensionality = Dimensionality, T = number> {
     let offset = this.offset;
     let scaleOffset = this.scale?.offset ?? 0;
     for (let d = 0; d < this.dimensionality; d++) {
-      const s = toSpan(spans[d]!, `spans[${d}]`);
+      const given = spans[d]!;
+      const s = toSpan(given, `spans[${d}]`);
+      // A point index is reported as given (sub(3) of a length-3 range said "spans[0].end must be ≤ 3, got 4").
+      if (typeof given === 'number' && given >= this.size[d]!) fail('INDEX_OUT_OF_RANGE', `spans[${d}]`, `must be an index in [0, ${this.size[d]})`, given);
       if (s.end > this.size[d]!) fail('INDEX_OUT_OF_RANGE', `spans[${d}].end`, `must be ≤ ${this.size[d]}`, s.end);
       size.push(s.end - s.begin);
       offset += s.begin * this.strides[d]!;

@@ -127,6 +127,13 @@ export function makeAccessor<D extends Dimensionality, T>(
   const { storage, arithmetic } = resolveFormats(opts);
   const offset = opts.offset ?? defaultOffset;
   if (!Number.isSafeInteger(offset) || offset < 0) fail('INVALID_SIZE', 'offset', 'must be a non-negative integer', offset);
+  // A negative stride walks backwards from the offset: a smaller offset reaches below element 0, which no data can
+  // hold (this was reported against `data`, even the buffer the factory had just allocated for it).
+  let backward = 0;
+  for (let d = 0; d < size.length; d++) if (strides[d]! < 0) backward += -strides[d]! * Math.max(0, size[d]! - 1);
+  if (offset < backward && !size.includes(0)) {
+    fail('INVALID_SIZE', 'offset', `must be ≥ ${backward} (negative strides reach that far below it)`, offset);
+  }
   if (opts.shared !== undefined && typeof opts.shared !== 'boolean') fail('INVALID_OPTION', 'shared', 'must be a boolean', opts.shared);
   const memory = opts.memory;
   if (memory !== undefined) {
@@ -144,6 +151,8 @@ export function makeAccessor<D extends Dimensionality, T>(
       if (strides[d]! > 0) need += strides[d]! * Math.max(0, size[d]! - 1);
     }
     const length = empty ? offset : need;
+    // An offset that alone is past what kernels index is the offset's fault, not the size's.
+    if (offset >= MAX_EXTENT) fail('INVALID_SIZE', 'offset', 'must be below 2^31 − 1 when the factory allocates the storage', offset);
     if (length > MAX_EXTENT) fail('INVALID_SIZE', 'size', `needs ${length} storage elements, more than 2^31 − 1`, size);
     try {
       if (memory !== undefined) {

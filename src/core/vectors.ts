@@ -75,7 +75,8 @@ export function vector<T = number>(values: ArrayLike<number> | number, fillOrOpt
 /**
  * A packed m×n range (column-major by default, row-major with `layout: 'row-major'`) filled from a function
  * of (row, column), or zeros.
- * @throws {@link ModprecError} `INVALID_VALUE` naming `fill(i, j)` when it returns something other than a number
+ * @throws {@link ModprecError} `INVALID_VALUE` naming `fill(i, j)` when it returns something other than a number;
+ *   `INVALID_OPTION` naming `layout` for a layout other than 'row-major' or 'col-major'
  * @example
  * ```ts
  * import { matrix, formats } from 'modprec';
@@ -92,6 +93,10 @@ export function matrix<T = number>(
   options: FormatOptions<T> & { layout?: 'row-major' | 'col-major' } = {},
 ): Range<2, T> {
   if (typeof options !== 'object' || options === null) fail('INVALID_OPTION', 'options', 'must be an object', options);
+  // Any other layout (a typo such as 'rowMajor') silently built a column-major matrix.
+  if (options.layout !== undefined && options.layout !== 'row-major' && options.layout !== 'col-major') {
+    fail('INVALID_OPTION', 'layout', "must be 'row-major' or 'col-major'", options.layout);
+  }
   const make = options.layout === 'row-major' ? rowMajor : colMajor;
   const r = range(make<2, T>({ size: [m, n], storage: options.storage, arithmetic: options.arithmetic, shared: options.shared, memory: options.memory }));
   if (fill !== undefined && typeof fill !== 'function') fail('INVALID_OPTION', 'fill', 'must be a function of (row, column)', fill);
