@@ -4,11 +4,12 @@
  * below the reach of negative strides (`rowMajor({ size: [3], stride: -1, offset: 0 })`) was reported against
  * `data` (the buffer the factory had just allocated itself, "got Float64Array(1)"); an offset past 2^31 on an empty
  * view was blamed on `size`; and `matrix(…, { layout: 'rowMajor' })` (any unknown layout) silently built a
- * column-major matrix.
+ * column-major matrix; the exported `new Range(x)` took anything (`toArray(new Range({}))` was a TypeError); and a span
+ * object was read again after it was checked, so a getter or Proxy span viewed other elements than those validated.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ModprecError, colMajor, matrix, range, rowMajor, span, strided, toArray } from '../../src/index.js';
+import { ModprecError, Range, colMajor, matrix, range, rowMajor, span, strided, toArray, vector } from '../../src/index.js';
 
 function errorOf(f: () => unknown): [string, string | undefined] {
   try { f(); } catch (e) { if (e instanceof ModprecError) return [e.code, e.parameter]; throw e; }
@@ -35,6 +36,30 @@ describe('sub-range bounds', () => {
       // Nothing was written by the refused calls.
       expect(A.accessor.data).toEqual(data);
     }), { numRuns: 60 });
+  });
+
+  it('a span object is read once: the view is the span that was checked, whatever its getters return later', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 6 }), fc.array(fc.integer({ min: -3, max: 9 }), { minLength: 4, maxLength: 8 }), (n, later) => {
+      const x = vector(Array.from({ length: n }, (_, i) => i + 0.5));
+      // Each bound's first read is the valid span [0, n); every later read returns another number.
+      let k = 0;
+      const bound = (first: number) => { let read = false; return () => { if (!read) { read = true; return first; } return later[k++ % later.length]!; }; };
+      const begin = bound(0), end = bound(n);
+      const hostile = { get begin() { return begin(); }, get end() { return end(); } };
+      const view = x.sub(hostile);
+      expect(view.length()).toBe(n);
+      expect([...toArray(view)]).toEqual([...toArray(x)]);
+    }), { numRuns: 30 });
+  });
+});
+
+describe('new Range', () => {
+  it('refuses what is not an accessor, as range() does', () => {
+    for (const bad of [undefined, null, {}, 3, 'a', vector([1])]) {
+      expect(errorOf(() => new Range(bad as never))).toEqual(['INVALID_OPTION', 'accessor']);
+      expect(errorOf(() => range(bad as never))).toEqual(['INVALID_OPTION', 'accessor']);
+    }
+    expect([...toArray(new Range(rowMajor({ size: [2] })))]).toEqual([0, 0]);
   });
 });
 
