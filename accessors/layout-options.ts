@@ -4,7 +4,7 @@
  * are given in order (for a 2-D row-major matrix, the leading dimension).
  * @module
  */
-import { Accessor, type Dimensionality, type LayoutName, type Tuple, type ScaleInfo } from './accessor.js';
+import { Accessor, MAX_EXTENT, type Dimensionality, type LayoutName, type Tuple, type ScaleInfo } from './accessor.js';
 import { asArithmetic, asStorage, findFormat, type FormatLike } from '../src/formats/common/registry.js';
 import type { ArithmeticFormat, StorageFormat } from '../src/formats/common/format.js';
 import { checkSize, fail } from '../src/core/errors.js';
@@ -65,8 +65,8 @@ export function resolveFormats<T>(opts: { storage?: FormatLike; arithmetic?: For
   return { storage, arithmetic };
 }
 
-/** Largest extent and largest allocation, in elements: kernels (CPU and GPU) index with 32-bit integers. */
-export const MAX_EXTENT = 2 ** 31 - 1;
+// Defined with the Accessor, whose constructor enforces it too.
+export { MAX_EXTENT };
 
 /**
  * Checks that a factory's options argument is an object (undefined or null crashed every factory with a TypeError).

@@ -114,7 +114,8 @@ export function matrix<T = number>(
 
 /**
  * The values of a range rounded to doubles, in index order (row-major for matrices).
- * @throws {@link ModprecError} `INVALID_OPTION` naming `r` when it is not a range (as the kernels name a non-range operand)
+ * @throws {@link ModprecError} `INVALID_OPTION` naming `r` when it is not a range (as the kernels name a non-range operand);
+ *   `INVALID_SIZE` naming `r` when its elements cannot be allocated as one Float64Array
  * @example
  * ```ts
  * import { matrix, toArray } from 'modprec';
@@ -129,7 +130,15 @@ export function toArray(r: Range<any, any>): Float64Array {
   const a = r.accessor;
   const ar = a.arithmetic;
   const size = a.size as readonly number[];
-  const out = new Float64Array(size.reduce((p, s) => p * s, 1));
+  const count = size.reduce((p, s) => p * s, 1);
+  let out: Float64Array;
+  try {
+    out = new Float64Array(count);
+  } catch (e) {
+    // Up to 2^31 − 1 doubles (16 GiB) may be more than the engine can allocate: a typed error, not a RangeError.
+    if (e instanceof RangeError) fail('INVALID_SIZE', 'r', `has ${count} elements, more than can be allocated as one Float64Array`, r);
+    throw e;
+  }
   let k = 0;
   const walk = (idx: number[]): void => {
     if (idx.length === size.length) { out[k++] = ar.toNumber(a.get(...idx)); return; }

@@ -5,11 +5,13 @@
  * `data` (the buffer the factory had just allocated itself, "got Float64Array(1)"); an offset past 2^31 on an empty
  * view was blamed on `size`; and `matrix(…, { layout: 'rowMajor' })` (any unknown layout) silently built a
  * column-major matrix; the exported `new Range(x)` took anything (`toArray(new Range({}))` was a TypeError); and a span
- * object was read again after it was checked, so a getter or Proxy span viewed other elements than those validated.
+ * object was read again after it was checked, so a getter or Proxy span viewed other elements than those validated;
+ * `new Accessor` took a view of 2^40 elements (zero strides over one element), which toArray met with a native
+ * RangeError and asum looped over for ever.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ModprecError, Range, colMajor, matrix, range, rowMajor, span, strided, toArray, vector } from '../../src/index.js';
+import { Accessor, ModprecError, Range, colMajor, f64Arithmetic, f64Storage, matrix, range, rowMajor, span, strided, toArray, vector } from '../../src/index.js';
 
 function errorOf(f: () => unknown): [string, string | undefined] {
   try { f(); } catch (e) { if (e instanceof ModprecError) return [e.code, e.parameter]; throw e; }
@@ -97,5 +99,20 @@ describe('matrix layout', () => {
     expect(matrix(2, 3, undefined, { layout: 'row-major' }).accessor.strides).toEqual([3, 1]);
     expect(matrix(2, 3, undefined, { layout: 'col-major' }).accessor.strides).toEqual([1, 2]);
     expect(matrix(2, 3).accessor.strides).toEqual([1, 2]);
+  });
+});
+
+describe('new Accessor: element count', () => {
+  it('more than 2^31 − 1 elements in all is INVALID_SIZE naming size, as for the factories; up to it is a view', () => {
+    const make = (size: number[]) => new Accessor({
+      size, strides: size.map(() => 0), offset: 0, storage: f64Storage, arithmetic: f64Arithmetic, data: Float64Array.of(7), layout: 'strided',
+    } as never);
+    fc.assert(fc.property(fc.array(fc.integer({ min: 1, max: 2 ** 31 - 1 }), { minLength: 1, maxLength: 3 }), (size) => {
+      const count = size.reduce((p, v) => p * v, 1);
+      if (count > 2 ** 31 - 1) expect(errorOf(() => make(size))).toEqual(['INVALID_SIZE', 'size']);
+      else expect(range(make(size)).get(...size.map((n) => n - 1))).toBe(7);
+    }), { numRuns: 100 });
+    expect(errorOf(() => make([2 ** 40]))).toEqual(['INVALID_SIZE', 'size']);
+    expect(range(make([2 ** 31 - 1])).length()).toBe(2 ** 31 - 1);
   });
 });
