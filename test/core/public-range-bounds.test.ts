@@ -100,6 +100,18 @@ describe('matrix layout', () => {
     expect(matrix(2, 3, undefined, { layout: 'col-major' }).accessor.strides).toEqual([1, 2]);
     expect(matrix(2, 3).accessor.strides).toEqual([1, 2]);
   });
+
+  it('a fill that is not a function is refused before the storage is allocated (not blamed on the size)', () => {
+    // 2^16 × 2^16 needs more than 2^31 − 1 elements: the fill is reported, not the allocation.
+    for (const fill of [5, 'x', {}]) expect(errorOf(() => matrix(2 ** 16, 2 ** 16, fill as never))).toEqual(['INVALID_OPTION', 'fill']);
+  });
+});
+
+describe('vector of an array-like', () => {
+  it('a length that is not a non-negative integer is INVALID_SIZE naming values.length', () => {
+    for (const length of [1.5, -1, NaN, Infinity, 2 ** 53]) expect(errorOf(() => vector({ length } as never))).toEqual(['INVALID_SIZE', 'values.length']);
+    expect([...toArray(vector({ length: 2, 0: 3, 1: 4 } as never))]).toEqual([3, 4]);
+  });
 });
 
 describe('new Accessor: element count', () => {
