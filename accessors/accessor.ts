@@ -14,6 +14,9 @@ import { isArithmeticFormat, isStorageFormat } from '../src/formats/common/forma
 import { nearestIntegerOfMpQuotient, nearestIntegerOfQuotient, type ExactMpValue } from '../src/formats/convert/scaled-integer.js';
 import { toSpan, type SpanLike } from '../src/core/span.js';
 
+/** Largest extent, element count and allocation, in elements: kernels (CPU and GPU) index with 32-bit integers. */
+export const MAX_EXTENT = 2 ** 31 - 1;
+
 /**
  * Number of dimensions an accessor spans.
  * @group Ranges & accessors
@@ -130,7 +133,7 @@ export class Accessor<D extends Dimensionality = Dimensionality, T = number> {
   /**
    * Checks the shape against the storage and builds the accessor. Prefer the layout factories.
    * @throws {@link ModprecError} `INVALID_STORAGE` if `data` is not a buffer of `storage` or is too short;
-   *   `INVALID_SIZE` for bad sizes (1 to 3 non-negative integers) or an offset that is not an integer; `INVALID_STRIDE`
+   *   `INVALID_SIZE` for bad sizes (1 to 3 non-negative integers, at most 2^31 − 1 elements in all) or an offset that is not an integer; `INVALID_STRIDE`
    *   for strides that are not one integer per dimension; `INVALID_FORMAT` naming `storage` / `arithmetic` for an object
    *   that is not a storage / arithmetic format; `INVALID_OPTION`, `INVALID_STORAGE`, `INVALID_SIZE` or `INVALID_STRIDE`
    *   naming `scale` or its part for a scale of the wrong shape
@@ -317,7 +320,10 @@ export class Accessor<D extends Dimensionality = Dimensionality, T = number> {
     let offset = this.offset;
     let scaleOffset = this.scale?.offset ?? 0;
     for (let d = 0; d < this.dimensionality; d++) {
-      const s = toSpan(spans[d]!, `spans[${d}]`);
+      const given = spans[d]!;
+      const s = toSpan(given, `spans[${d}]`);
+      // A point index is reported as given (sub(3) of a length-3 range said "spans[0].end must be ≤ 3, got 4").
+      if (typeof given === 'number' && given >= this.size[d]!) fail('INDEX_OUT_OF_RANGE', `spans[${d}]`, `must be an index in [0, ${this.size[d]})`, given);
       if (s.end > this.size[d]!) fail('INDEX_OUT_OF_RANGE', `spans[${d}].end`, `must be ≤ ${this.size[d]}`, s.end);
       size.push(s.end - s.begin);
       offset += s.begin * this.strides[d]!;
@@ -368,6 +374,10 @@ function checkShape(init: AccessorInit<any, any>): void {
   const { size, strides, offset } = init;
   if (!Array.isArray(size) || size.length < 1 || size.length > 3) fail('INVALID_SIZE', 'size', 'must have 1, 2 or 3 entries', size);
   size.forEach((v: unknown, d: number) => { if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) fail('INVALID_SIZE', `size[${d}]`, 'must be a non-negative integer', v); });
+  // As the factories: a view of 2^40 elements (zero strides over one element) was accepted, then toArray threw a
+  // native RangeError and a kernel looped over it for ever.
+  const count = (size as number[]).reduce((p, v) => p * v, 1);
+  if (count > MAX_EXTENT) fail('INVALID_SIZE', 'size', `must have at most 2^31 − 1 elements in all (kernels index with 32-bit integers); has ${count}`, size);
   if (!Array.isArray(strides) || strides.length !== size.length) fail('INVALID_STRIDE', 'strides', `must have ${size.length} entries`, strides);
   strides.forEach((v: unknown, d: number) => { if (typeof v !== 'number' || !Number.isSafeInteger(v)) fail('INVALID_STRIDE', `strides[${d}]`, 'must be an integer', v); });
   // A sub-range that is empty may sit before element 0 (an empty span of a backwards view); a non-empty view's

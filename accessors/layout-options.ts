@@ -4,7 +4,7 @@
  * are given in order (for a 2-D row-major matrix, the leading dimension).
  * @module
  */
-import { Accessor, type Dimensionality, type LayoutName, type Tuple, type ScaleInfo } from './accessor.js';
+import { Accessor, MAX_EXTENT, type Dimensionality, type LayoutName, type Tuple, type ScaleInfo } from './accessor.js';
 import { asArithmetic, asStorage, findFormat, type FormatLike } from '../src/formats/common/registry.js';
 import type { ArithmeticFormat, StorageFormat } from '../src/formats/common/format.js';
 import { checkSize, fail } from '../src/core/errors.js';
@@ -65,8 +65,8 @@ export function resolveFormats<T>(opts: { storage?: FormatLike; arithmetic?: For
   return { storage, arithmetic };
 }
 
-/** Largest extent and largest allocation, in elements: kernels (CPU and GPU) index with 32-bit integers. */
-export const MAX_EXTENT = 2 ** 31 - 1;
+// Defined with the Accessor, whose constructor enforces it too.
+export { MAX_EXTENT };
 
 /**
  * Checks that a factory's options argument is an object (undefined or null crashed every factory with a TypeError).
@@ -127,6 +127,13 @@ export function makeAccessor<D extends Dimensionality, T>(
   const { storage, arithmetic } = resolveFormats(opts);
   const offset = opts.offset ?? defaultOffset;
   if (!Number.isSafeInteger(offset) || offset < 0) fail('INVALID_SIZE', 'offset', 'must be a non-negative integer', offset);
+  // A negative stride walks backwards from the offset: a smaller offset reaches below element 0, which no data can
+  // hold (this was reported against `data`, even the buffer the factory had just allocated for it).
+  let backward = 0;
+  for (let d = 0; d < size.length; d++) if (strides[d]! < 0) backward += -strides[d]! * Math.max(0, size[d]! - 1);
+  if (offset < backward && !size.includes(0)) {
+    fail('INVALID_SIZE', 'offset', `must be ≥ ${backward} (negative strides reach that far below it)`, offset);
+  }
   if (opts.shared !== undefined && typeof opts.shared !== 'boolean') fail('INVALID_OPTION', 'shared', 'must be a boolean', opts.shared);
   const memory = opts.memory;
   if (memory !== undefined) {
@@ -144,6 +151,8 @@ export function makeAccessor<D extends Dimensionality, T>(
       if (strides[d]! > 0) need += strides[d]! * Math.max(0, size[d]! - 1);
     }
     const length = empty ? offset : need;
+    // An offset that alone is past what kernels index is the offset's fault, not the size's.
+    if (offset >= MAX_EXTENT) fail('INVALID_SIZE', 'offset', 'must be below 2^31 − 1 when the factory allocates the storage', offset);
     if (length > MAX_EXTENT) fail('INVALID_SIZE', 'size', `needs ${length} storage elements, more than 2^31 − 1`, size);
     try {
       if (memory !== undefined) {

@@ -139,6 +139,10 @@ export function fitScale(maxAbs: number, maxValue: number): number {
  * with int8, 1e-320 (2024·2^-1074) gets the scale 16·2^-1074 and reads back 126·16·2^-1074 ≈ 9.96e-321 (no scale
  * reads both it and a neighbour like 3e-321 exactly). A group whose largest |v| is at most maxValue·2^-1074 gets the
  * scale 2^-1074 and is stored exactly.
+ *
+ * Through a sub-range, a group may reach outside the view (columns 0–1 of a row with one scale per row): its scale is
+ * fitted to the view's values alone, and the group's elements outside the view keep their stored integers, so the
+ * values they represent change with the scale (as with {@link Accessor.writeScale}).
  * @param accessor - a scaled accessor
  * @param values - the value at each index
  * @throws {@link ModprecError} `INVALID_STORAGE` if the accessor is not scaled; `INVALID_VALUE` for non-finite values; `INVALID_OPTION` when `values` is not a function

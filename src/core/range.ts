@@ -17,8 +17,15 @@ export class Range<D extends Dimensionality = Dimensionality, T = number> {
   /** The accessor this range forwards to. */
   readonly accessor: Accessor<D, T>;
 
-  /** Wraps `accessor`. Prefer {@link range}. */
+  /**
+   * Wraps `accessor`. Prefer {@link range}.
+   * @throws {@link ModprecError} `INVALID_OPTION` naming `accessor` when it is not an Accessor (the exported
+   *   constructor took anything: `toArray(new Range({}))` failed later with a TypeError)
+   */
   constructor(accessor: Accessor<D, T>) {
+    if (!accessor || typeof accessor !== 'object' || typeof (accessor as Accessor<D, T>).linearIndex !== 'function') {
+      fail('INVALID_OPTION', 'accessor', 'must be an Accessor (made by rowMajor, colMajor, …)', accessor);
+    }
     this.accessor = accessor;
   }
 
@@ -87,11 +94,10 @@ export class Range<D extends Dimensionality = Dimensionality, T = number> {
  * A.get(2, 3); // → 0.10000000149011612
  * // the fp32-rounded value, read as fp64
  * ```
+ * @throws {@link ModprecError} `INVALID_OPTION` naming `accessor` when it is not an Accessor
  * @group Ranges & accessors
  */
 export function range<D extends Dimensionality, T>(accessor: Accessor<D, T>): Range<D, T> {
-  if (!accessor || typeof accessor !== 'object' || typeof (accessor as Accessor<D, T>).linearIndex !== 'function') {
-    fail('INVALID_OPTION', 'accessor', 'must be an Accessor (made by rowMajor, colMajor, …)', accessor);
-  }
+  // The constructor checks the accessor.
   return new Range(accessor);
 }

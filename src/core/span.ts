@@ -40,14 +40,21 @@ export function span(begin: number, end: number): Span {
  */
 export type SpanLike = Span | number;
 
-/** Normalises a {@link SpanLike} to a {@link Span}. */
+/**
+ * Normalises a {@link SpanLike} to a new {@link Span} (the caller's object is read once, not kept).
+ * @throws {@link ModprecError} `INDEX_OUT_OF_RANGE` naming `parameter` for anything but an index or a span 0 ≤ begin ≤ end
+ */
 export function toSpan(s: SpanLike, parameter: string): Span {
   if (typeof s === 'number') {
     if (!Number.isSafeInteger(s) || s < 0) fail('INDEX_OUT_OF_RANGE', parameter, 'must be a non-negative integer index', s);
     return { begin: s, end: s + 1 };
   }
-  if (typeof s !== 'object' || s === null || !Number.isSafeInteger(s.begin) || !Number.isSafeInteger(s.end) || s.begin < 0 || s.end < s.begin) {
+  if (typeof s !== 'object' || s === null) fail('INDEX_OUT_OF_RANGE', parameter, 'must be an index or a span with 0 ≤ begin ≤ end', s);
+  // Each bound is read once and a copy returned: the caller's object (a getter, a Proxy) was read again after it was
+  // checked, so sub({ get begin() … }) could view other elements than the ones validated.
+  const { begin, end } = s;
+  if (!Number.isSafeInteger(begin) || !Number.isSafeInteger(end) || begin < 0 || end < begin) {
     fail('INDEX_OUT_OF_RANGE', parameter, 'must be an index or a span with 0 ≤ begin ≤ end', s);
   }
-  return s;
+  return { begin, end };
 }

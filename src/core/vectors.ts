@@ -27,7 +27,8 @@ export interface FormatOptions<T = number> {
 /**
  * A packed 1-D range holding `values` (rounded to the storage); given a length, `values` zeros, or the values of
  * `fill(i)` (as {@link matrix} fills from a function of (row, column)).
- * @throws {@link ModprecError} `INVALID_VALUE` naming `values[i]` for an entry that is not a number (NaN and ±∞ are
+ * @throws {@link ModprecError} `INVALID_SIZE` naming `values.length` when an array-like's length is not a non-negative
+ *   integer; `INVALID_VALUE` naming `values[i]` for an entry that is not a number (NaN and ±∞ are
  *   numbers), before anything is allocated, or naming `fill(i)` when it returns something other than a number;
  *   `INVALID_OPTION` naming `fill` when the second argument of a length is neither a function nor options, naming
  *   `options` when they are not an object
@@ -49,6 +50,8 @@ export function vector<T = number>(values: ArrayLike<number> | number, fillOrOpt
   if (typeof values !== 'number' && (typeof values !== 'object' || values === null || typeof n !== 'number')) {
     fail('INVALID_OPTION', 'values', 'must be an array of numbers or a length', values);
   }
+  // An array-like's length is checked as a length ({ length: 1.5 } was reported as values[0] = undefined).
+  if (typeof values !== 'number' && (!Number.isSafeInteger(n) || n! < 0)) fail('INVALID_SIZE', 'values.length', 'must be a non-negative integer', n);
   const fill = typeof fillOrOptions === 'function' ? fillOrOptions : undefined;
   if (fill && typeof values !== 'number') fail('INVALID_OPTION', 'fill', 'is taken with a length only (values were given)', fill);
   // vector(n, undefined, options) mirrors matrix(m, n, undefined, options).
@@ -75,7 +78,8 @@ export function vector<T = number>(values: ArrayLike<number> | number, fillOrOpt
 /**
  * A packed m×n range (column-major by default, row-major with `layout: 'row-major'`) filled from a function
  * of (row, column), or zeros.
- * @throws {@link ModprecError} `INVALID_VALUE` naming `fill(i, j)` when it returns something other than a number
+ * @throws {@link ModprecError} `INVALID_VALUE` naming `fill(i, j)` when it returns something other than a number;
+ *   `INVALID_OPTION` naming `layout` for a layout other than 'row-major' or 'col-major'
  * @example
  * ```ts
  * import { matrix, formats } from 'modprec';
@@ -92,9 +96,14 @@ export function matrix<T = number>(
   options: FormatOptions<T> & { layout?: 'row-major' | 'col-major' } = {},
 ): Range<2, T> {
   if (typeof options !== 'object' || options === null) fail('INVALID_OPTION', 'options', 'must be an object', options);
+  // Any other layout (a typo such as 'rowMajor') silently built a column-major matrix.
+  if (options.layout !== undefined && options.layout !== 'row-major' && options.layout !== 'col-major') {
+    fail('INVALID_OPTION', 'layout', "must be 'row-major' or 'col-major'", options.layout);
+  }
+  // Checked before the storage is allocated (a bad fill of a large matrix allocated it first).
+  if (fill !== undefined && typeof fill !== 'function') fail('INVALID_OPTION', 'fill', 'must be a function of (row, column)', fill);
   const make = options.layout === 'row-major' ? rowMajor : colMajor;
   const r = range(make<2, T>({ size: [m, n], storage: options.storage, arithmetic: options.arithmetic, shared: options.shared, memory: options.memory }));
-  if (fill !== undefined && typeof fill !== 'function') fail('INVALID_OPTION', 'fill', 'must be a function of (row, column)', fill);
   if (fill) {
     for (let j = 0; j < n; j++) {
       for (let i = 0; i < m; i++) {
@@ -109,7 +118,8 @@ export function matrix<T = number>(
 
 /**
  * The values of a range rounded to doubles, in index order (row-major for matrices).
- * @throws {@link ModprecError} `INVALID_OPTION` naming `r` when it is not a range (as the kernels name a non-range operand)
+ * @throws {@link ModprecError} `INVALID_OPTION` naming `r` when it is not a range (as the kernels name a non-range operand);
+ *   `INVALID_SIZE` naming `r` when its elements cannot be allocated as one Float64Array
  * @example
  * ```ts
  * import { matrix, toArray } from 'modprec';
@@ -124,7 +134,15 @@ export function toArray(r: Range<any, any>): Float64Array {
   const a = r.accessor;
   const ar = a.arithmetic;
   const size = a.size as readonly number[];
-  const out = new Float64Array(size.reduce((p, s) => p * s, 1));
+  const count = size.reduce((p, s) => p * s, 1);
+  let out: Float64Array;
+  try {
+    out = new Float64Array(count);
+  } catch (e) {
+    // Up to 2^31 − 1 doubles (16 GiB) may be more than the engine can allocate: a typed error, not a RangeError.
+    if (e instanceof RangeError) fail('INVALID_SIZE', 'r', `has ${count} elements, more than can be allocated as one Float64Array`, r);
+    throw e;
+  }
   let k = 0;
   const walk = (idx: number[]): void => {
     if (idx.length === size.length) { out[k++] = ar.toNumber(a.get(...idx)); return; }
