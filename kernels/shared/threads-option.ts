@@ -49,12 +49,12 @@ export interface KernelThreads {
   runSplit(call: SplitCall): number | undefined;
   /**
    * Checks a call's options with this pool, whatever its sizes (the bound functions call this).
-   * @throws {@link ModprecError} what {@link KernelThreads.runSplit} throws for these options
+   * @throws {@link modprec!ModprecError} what {@link KernelThreads.runSplit} throws for these options
    */
   checkOptions(kernel: SplitCall['kernel'], arithmetic: ArithmeticFormat, accumulation: Accumulation): void;
   /**
    * Checks a whole call with this pool, whatever its sizes (the kernels call this before a quick return).
-   * @throws {@link ModprecError} what {@link KernelThreads.runSplit} throws for this call before it runs
+   * @throws {@link modprec!ModprecError} what {@link KernelThreads.runSplit} throws for this call before it runs
    */
   checkSplit(call: SplitCall): void;
 }
