@@ -8,6 +8,7 @@
 import fc from 'fast-check';
 import { formats, range, rowMajor, scaledReducedRowMajor, span, type Range } from '../../src/index.js';
 import type { Accessor } from '../../accessors/accessor.js';
+import { canonicalNanCodes } from './dd-output-fixtures.js';
 
 export type OutputStorage = 'i8' | 'i16' | 'i32' | 'f16' | 'bf16' | 'f32' | 'f64' | 'dd';
 export type ScaleKind = 'none' | 'one' | 'per-element';
@@ -59,8 +60,13 @@ export function outputVector(spec: OutputSpec, start: readonly number[]): Range<
   return range(view);
 }
 
-/** Every raw word of the output's buffer (sentinels included), then its scales. */
+/**
+ * Every raw word of the output's buffer (sentinels included), then its scales. A NaN code of a 16-bit float storage is
+ * returned as NaN: its sign is the engine's (IEEE 754 leaves it open; an x86 NaN made by arithmetic in WebAssembly is
+ * negative where V8's JavaScript gives a positive one), and the encoders keep it.
+ */
 export function storedWords(r: Range<1, any>): number[] {
   const a = r.accessor;
-  return [...Array.from(a.data as ArrayLike<number>), ...(a.scale ? Array.from(a.scale.data) : [])];
+  const words = canonicalNanCodes(a.storage.name, Array.from(a.data as ArrayLike<number>));
+  return [...words, ...(a.scale ? Array.from(a.scale.data) : [])];
 }
