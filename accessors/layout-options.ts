@@ -150,7 +150,8 @@ export function makeAccessor<D extends Dimensionality, T>(
       if (size[d] === 0) empty = true;
       if (strides[d]! > 0) need += strides[d]! * Math.max(0, size[d]! - 1);
     }
-    const length = empty ? offset : need;
+    // An empty view touches no element: it needs no storage, whatever its offset (an offset of 1e9 allocated 8 GB).
+    const length = empty ? 0 : need;
     // An offset that alone is past what kernels index is the offset's fault, not the size's.
     if (offset >= MAX_EXTENT) fail('INVALID_SIZE', 'offset', 'must be below 2^31 − 1 when the factory allocates the storage', offset);
     if (length > MAX_EXTENT) fail('INVALID_SIZE', 'size', `needs ${length} storage elements, more than 2^31 − 1`, size);
