@@ -7,6 +7,7 @@
 import type { ArithmeticFormat, StorageFormat } from './format.js';
 import { fail } from '../../core/errors.js';
 import { isArithmeticFormat as isArithmetic, isStorageFormat as isStorage } from './format-shape.js';
+import { admitArithmetic, admitStorage } from './format-admission.js';
 import { f64Storage } from '../f64/f64.js';
 import { f32Storage } from '../f32/f32.js';
 import { f64Arithmetic } from '../f64/f64-arithmetic.js';
@@ -37,7 +38,10 @@ const registry = new Map<string, Format>();
  * Adds a format to the registry (or extends an entry with a storage or arithmetic it lacked).
  * @throws {@link ModprecError} `INVALID_FORMAT` when a different codec is already registered under the name, or naming
  *   `format` / `format.name` for a format that is not an object or a name that is not a non-empty string,
- *   `format.storage` / `format.arithmetic` for one that lacks a method of a storage / arithmetic format
+ *   `format.storage` / `format.arithmetic` for one that lacks a method of a storage / arithmetic format or whose own
+ *   name another codec already holds (kernels are cached by format name), and their field (`format.storage.unitRoundoff`,
+ *   `format.arithmetic.emitAdd`, …) for a declared number outside its range (a unit roundoff outside [0, 1); NaN
+ *   only for integer storage) or a missing method
  * @example
  * ```ts
  * import { vector, registerFormat, asStorage, asArithmetic } from 'modprec';
@@ -61,6 +65,8 @@ export function registerFormat<T>(format: Format<T>): Format<T> {
     (old.arithmetic && format.arithmetic && old.arithmetic !== format.arithmetic))) {
     fail('INVALID_FORMAT', 'format.name', 'must not redefine a registered format', format.name);
   }
+  if (format.storage !== undefined) admitStorage(format.storage, 'format.storage');
+  if (format.arithmetic !== undefined) admitArithmetic(format.arithmetic, 'format.arithmetic');
   const merged: Format<T> = {
     name: format.name,
     storage: format.storage ?? old?.storage,
@@ -103,7 +109,8 @@ export function formatNames(): string[] {
 /**
  * Resolves `format` to its storage codec.
  * @param parameter - the caller's parameter name, for the error message
- * @throws {@link ModprecError} `INVALID_FORMAT` if it names no format or one that cannot be stored
+ * @throws {@link ModprecError} `INVALID_FORMAT` if it names no format or one that cannot be stored, or naming
+ *   `parameter` (or its field) for a storage object whose fields are invalid or whose name another codec holds
  * @example
  * ```ts
  * import { formats, asStorage } from 'modprec';
@@ -114,18 +121,19 @@ export function formatNames(): string[] {
  * @group Formats
  */
 export function asStorage(format: FormatLike, parameter = 'storage'): StorageFormat {
-  if (isStorage(format)) return format;
+  if (isStorage(format)) return admitStorage(format, parameter);
   const entry = typeof format === 'string' ? registry.get(format) : isArithmetic(format) ? registry.get(format.name) : format;
   // A format object's own `storage` is checked too: { name, storage: 'x' } came back as a storage, and the accessor
   // threw a TypeError allocating with it.
-  if (entry && typeof entry === 'object' && 'name' in entry && isStorage((entry as Format).storage)) return (entry as Format).storage!;
+  if (entry && typeof entry === 'object' && 'name' in entry && isStorage((entry as Format).storage)) return admitStorage((entry as Format).storage!, parameter);
   return fail('INVALID_FORMAT', parameter, `must name a storage format (one of ${[...registry.values()].filter((f) => f.storage).map((f) => f.name).join(', ')})`, typeof format === 'string' ? format : (format as { name?: string })?.name ?? format);
 }
 
 /**
  * Resolves `format` to its CPU arithmetic.
  * @param parameter - the caller's parameter name, for the error message
- * @throws {@link ModprecError} `INVALID_FORMAT` if it names no format or one with no CPU arithmetic (e.g. fp16)
+ * @throws {@link ModprecError} `INVALID_FORMAT` if it names no format or one with no CPU arithmetic (e.g. fp16), or
+ *   naming `parameter` (or its field) for an arithmetic object whose fields are invalid or whose name another holds
  * @example
  * ```ts
  * import { asArithmetic } from 'modprec';
@@ -136,9 +144,9 @@ export function asStorage(format: FormatLike, parameter = 'storage'): StorageFor
  * @group Formats
  */
 export function asArithmetic<T = unknown>(format: FormatLike<T>, parameter = 'arithmetic'): ArithmeticFormat<T> {
-  if (isArithmetic(format)) return format as ArithmeticFormat<T>;
+  if (isArithmetic(format)) return admitArithmetic(format as ArithmeticFormat<T>, parameter);
   const entry = typeof format === 'string' ? registry.get(format) : isStorage(format) ? registry.get(format.name) : format;
-  if (entry && typeof entry === 'object' && 'name' in entry && isArithmetic((entry as Format).arithmetic)) return (entry as Format<T>).arithmetic!;
+  if (entry && typeof entry === 'object' && 'name' in entry && isArithmetic((entry as Format).arithmetic)) return admitArithmetic((entry as Format<T>).arithmetic!, parameter);
   return fail('INVALID_FORMAT', parameter, `must name an arithmetic format (one of ${[...registry.values()].filter((f) => f.arithmetic).map((f) => f.name).join(', ')})`, typeof format === 'string' ? format : (format as { name?: string })?.name ?? format);
 }
 

@@ -63,9 +63,13 @@ export function typedArrayStorage<A extends ArrayLike<number> & { [i: number]: n
   // The numbers and helpers were taken on trust: a helper without fn threw a TypeError at the first write, and a
   // helper's name goes into generated source.
   if (!Number.isInteger(spec.significandBits) || spec.significandBits < 1) fail('INVALID_FORMAT', 'spec.significandBits', 'must be a positive integer', spec.significandBits);
-  // NaN is an integer storage's: no relative rounding error (its scale decides the absolute one).
-  if (typeof spec.unitRoundoff !== 'number' || spec.unitRoundoff < 0 || spec.unitRoundoff === Infinity) fail('INVALID_FORMAT', 'spec.unitRoundoff', 'must be a finite number ≥ 0 (NaN for integer storage)', spec.unitRoundoff);
   if (typeof spec.isInteger !== 'boolean') fail('INVALID_FORMAT', 'spec.isInteger', 'must be a boolean', spec.isInteger);
+  // NaN is an integer storage's: no relative rounding error (its scale decides the absolute one). A floating storage
+  // declared NaN was taken as exact by the bounds (an fp32 codec's AXPY bound was 1e-16, not 6e-8·|y|), and γ_n needs u < 1.
+  const u = spec.unitRoundoff;
+  if (typeof u !== 'number' || !((u >= 0 && u < 1) || (spec.isInteger && Number.isNaN(u)))) {
+    fail('INVALID_FORMAT', 'spec.unitRoundoff', spec.isInteger ? 'must be a number in [0, 1), or NaN (integer storage)' : 'must be a number in [0, 1) (NaN only for integer storage)', u);
+  }
   if (typeof spec.maxValue !== 'number' || !(spec.maxValue > 0)) fail('INVALID_FORMAT', 'spec.maxValue', 'must be a number > 0', spec.maxValue);
   checkHelper('spec.encodeHelper', spec.encodeHelper);
   checkHelper('spec.decodeHelper', spec.decodeHelper);
