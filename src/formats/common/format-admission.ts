@@ -10,6 +10,7 @@
  */
 import type { ArithmeticFormat, StorageFormat } from './format.js';
 import { fail } from '../../core/errors.js';
+import { isBindableIdentifier } from '../../core/identifier.js';
 
 /** The methods of an arithmetic that kernels and the scalar path call. */
 const ARITHMETIC_METHODS = [
@@ -66,6 +67,10 @@ function checkCommon(f: StorageFormat<any, any> | ArithmeticFormat<any>, paramet
   if (f.kind !== 'number' && f.kind !== 'dd' && f.kind !== 'mp') fail('INVALID_FORMAT', `${parameter}.kind`, "must be 'number', 'dd' or 'mp'", f.kind);
   if (!Number.isInteger(f.significandBits) || f.significandBits < 1) fail('INVALID_FORMAT', `${parameter}.significandBits`, 'must be a positive integer', f.significandBits);
   if (typeof f.helpers !== 'object' || f.helpers === null) fail('INVALID_FORMAT', `${parameter}.helpers`, 'must be an object (name → value; {} for none)', f.helpers);
+  // Generated kernels bind each helper as a parameter of their factory.
+  for (const name of Object.keys(f.helpers)) {
+    if (!isBindableIdentifier(name)) fail('INVALID_FORMAT', `${parameter}.helpers`, 'must have JavaScript identifiers as names (not reserved words, eval or arguments)', name);
+  }
 }
 
 function checkUnitRoundoff(u: unknown, parameter: string, integer: boolean): void {

@@ -208,12 +208,13 @@ export function numberRegister(name: string): Register {
 
 /** A register's names go into generated source as variables: anything but an identifier would be code. */
 function checkIdentifier(parameter: string, name: unknown): string {
-  if (typeof name !== 'string' || !/^[A-Za-z_$][\w$]*$/.test(name)) fail('INVALID_OPTION', parameter, 'must be a JavaScript identifier', name);
+  if (!isBindableIdentifier(name)) fail('INVALID_OPTION', parameter, 'must be a JavaScript identifier (not a reserved word, eval or arguments)', name);
   return name;
 }
 
 import type { GpuArithmeticPart, GpuStoragePart } from './gpu-part.js';
 import { fail } from '../../core/errors.js';
+import { isBindableIdentifier } from '../../core/identifier.js';
 
 /**
  * What generated code may call on a value of kind `mp` (a multiple-precision scratch object).

@@ -6,6 +6,7 @@
 import type { StorageFormat, Register } from './format.js';
 import type { GpuStoragePart } from './gpu-part.js';
 import { fail } from '../../core/errors.js';
+import { isBindableIdentifier } from '../../core/identifier.js';
 
 /** A typed array constructor modprec stores numbers in. */
 export type NumericArrayConstructor =
@@ -107,6 +108,6 @@ function checkHelper(parameter: string, helper: unknown): void {
   if (helper === undefined) return;
   if (typeof helper !== 'object' || helper === null) fail('INVALID_FORMAT', parameter, 'must be { name, fn }', helper);
   const { name, fn } = helper as { name?: unknown; fn?: unknown };
-  if (typeof name !== 'string' || !/^[A-Za-z_$][\w$]*$/.test(name)) fail('INVALID_FORMAT', `${parameter}.name`, 'must be a JavaScript identifier', name);
+  if (!isBindableIdentifier(name)) fail('INVALID_FORMAT', `${parameter}.name`, 'must be a JavaScript identifier (not a reserved word, eval or arguments)', name);
   if (typeof fn !== 'function') fail('INVALID_FORMAT', `${parameter}.fn`, 'must be a function', fn);
 }
