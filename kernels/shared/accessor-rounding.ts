@@ -67,7 +67,8 @@ export function writeError(a: Accessor<any, any>, ar: ArithmeticFormat): WriteEr
     relative: compose(arithmeticPart, gamma(1, st.unitRoundoff)),
     // Half the storage's spacing, but never below the smallest double: fp64's half spacing 2^-1075 is not a double
     // (it rounded to 0, and an fp64 write into a dd arithmetic's bound lost its underflow term).
-    absolutePerScale: Math.max(smallestSubnormal(st.significandBits, st.maxValue) / 2, Number.MIN_VALUE) + quotientUnderflow,
+    // A format that declares its underflow error (not IEEE's gradual underflow) is taken at its word.
+    absolutePerScale: (st.underflowError ?? Math.max(smallestSubnormal(st.significandBits, st.maxValue) / 2, Number.MIN_VALUE)) + quotientUnderflow,
   };
 }
 

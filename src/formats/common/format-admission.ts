@@ -29,7 +29,7 @@ const arithmeticNames = new Map<string, object>();
 /**
  * Checks a storage format's fields and claims its name; returns it.
  * @throws {@link ModprecError} `INVALID_FORMAT` naming `parameter`'s field (`.name`, `.kind`, `.significandBits`,
- *   `.unitRoundoff`, `.isInteger`, `.maxValue`, `.helpers`, a missing method), or `parameter` when another codec
+ *   `.unitRoundoff`, `.isInteger`, `.maxValue`, `.underflowError`, `.helpers`, a missing method), or `parameter` when another codec
  *   holds its name
  */
 export function admitStorage<S extends StorageFormat<any, any>>(s: S, parameter: string): S {
@@ -41,6 +41,8 @@ export function admitStorage<S extends StorageFormat<any, any>>(s: S, parameter:
   // bounds took NaN as an exact write (an fp32 codec's AXPY bound came out 1e-16 instead of 6e-8·|y|).
   checkUnitRoundoff(s.unitRoundoff, `${parameter}.unitRoundoff`, s.isInteger);
   if (typeof s.maxValue !== 'number' || !(s.maxValue > 0)) fail('INVALID_FORMAT', `${parameter}.maxValue`, 'must be a number > 0', s.maxValue);
+  const eta = s.underflowError;
+  if (eta !== undefined && !(typeof eta === 'number' && eta >= 0 && eta < Infinity)) fail('INVALID_FORMAT', `${parameter}.underflowError`, 'must be a finite number ≥ 0 (or absent: IEEE gradual underflow)', eta);
   if (s.kind === 'mp' && typeof s.emitDeclare !== 'function') fail('INVALID_FORMAT', `${parameter}.emitDeclare`, 'must be a function for a storage of kind mp', s.emitDeclare);
   claimName(storageNames, s, parameter, 'storage');
   return s;

@@ -21,6 +21,8 @@ export interface TypedArrayStorageSpec<A extends ArrayLike<number>> {
   unitRoundoff: number;
   isInteger: boolean;
   maxValue: number;
+  /** Largest absolute error of a write below the normal range, where it is not IEEE's (see StorageFormat.underflowError). */
+  underflowError?: number;
   /**
    * Name of a helper that rounds a double into the stored representation (for formats whose typed array
    * does not round correctly by itself, e.g. integers: the typed array would truncate).
@@ -37,7 +39,7 @@ export interface TypedArrayStorageSpec<A extends ArrayLike<number>> {
 /**
  * Builds a {@link StorageFormat} of kind `number` over a typed array.
  * @throws {@link ModprecError} `INVALID_FORMAT` naming the part of `spec` that is missing or of the wrong type (`spec.name`,
- *   `spec.array`, `spec.significandBits`, `spec.unitRoundoff`, `spec.isInteger`, `spec.maxValue`, a helper's `name`
+ *   `spec.array`, `spec.significandBits`, `spec.unitRoundoff`, `spec.isInteger`, `spec.maxValue`, `spec.underflowError`, a helper's `name`
  *   (a JavaScript identifier) or `fn`, `spec.decodeHelper.table`)
  * @example
  * ```ts
@@ -72,6 +74,9 @@ export function typedArrayStorage<A extends ArrayLike<number> & { [i: number]: n
     fail('INVALID_FORMAT', 'spec.unitRoundoff', spec.isInteger ? 'must be a number in [0, 1), or NaN (integer storage)' : 'must be a number in [0, 1) (NaN only for integer storage)', u);
   }
   if (typeof spec.maxValue !== 'number' || !(spec.maxValue > 0)) fail('INVALID_FORMAT', 'spec.maxValue', 'must be a number > 0', spec.maxValue);
+  if (spec.underflowError !== undefined && !(typeof spec.underflowError === 'number' && spec.underflowError >= 0 && spec.underflowError < Infinity)) {
+    fail('INVALID_FORMAT', 'spec.underflowError', 'must be a finite number ≥ 0 (or absent: IEEE gradual underflow)', spec.underflowError);
+  }
   checkHelper('spec.encodeHelper', spec.encodeHelper);
   checkHelper('spec.decodeHelper', spec.decodeHelper);
   if (spec.decodeHelper?.table !== undefined && !(spec.decodeHelper.table instanceof Float64Array)) fail('INVALID_FORMAT', 'spec.decodeHelper.table', 'must be a Float64Array', spec.decodeHelper.table);
@@ -90,6 +95,7 @@ export function typedArrayStorage<A extends ArrayLike<number> & { [i: number]: n
     unitRoundoff: spec.unitRoundoff,
     isInteger: spec.isInteger,
     maxValue: spec.maxValue,
+    ...(spec.underflowError === undefined ? {} : { underflowError: spec.underflowError }),
     allocate: (n) => new Ctor(n) as unknown as A,
     accepts: (data): data is A => data instanceof Ctor,
     capacity: (data) => data.length,
