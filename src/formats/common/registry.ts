@@ -151,6 +151,23 @@ export function asArithmetic<T = unknown>(format: FormatLike<T>, parameter = 'ar
 }
 
 /**
+ * The arithmetic a range over `format`'s storage computes in when none is given: the arithmetic of the format named or
+ * passed — a format registered as fp32 storage with fp64 arithmetic under 'my-f32' computes in fp64 — else the one
+ * registered under the storage's own name, else fp64. (By the storage's name alone, 'my-f32' computed in fp32, and a
+ * user format whose storage is named otherwise than the format lost its arithmetic to fp64.)
+ * @param format - what the caller passed as the storage
+ * @param storage - its storage, resolved
+ * @param parameter - the caller's parameter name, for a format whose arithmetic is not one
+ * @throws {@link ModprecError} `INVALID_FORMAT` naming `parameter` for a format object whose arithmetic is not one
+ */
+export function defaultArithmeticOf(format: FormatLike, storage: StorageFormat, parameter = 'storage'): ArithmeticFormat {
+  const entry = typeof format === 'string' ? registry.get(format)
+    : typeof format === 'object' && format !== null && !isStorage(format) && !isArithmetic(format) ? format : undefined;
+  if (entry?.arithmetic !== undefined) return asArithmetic(entry.arithmetic, `${parameter}.arithmetic`);
+  return admitArithmetic(registry.get(storage.name)?.arithmetic ?? registry.get('f64')!.arithmetic!, 'arithmetic');
+}
+
+/**
  * fp64: IEEE binary64, as storage and as arithmetic.
  * @group Formats
  */
