@@ -7,11 +7,14 @@
  * - a floating storage declaring unitRoundoff NaN was taken as exact by the bounds (an fp32 codec's AXPY bound was
  *   1.3e-16 instead of ≈ 6e-8·|y|); an arithmetic with unitRoundoff NaN, −1 or '1e-5', a missing template or an
  *   unknown kind was registered, and failed later with a RangeError naming an inner `u` or a TypeError.
+ * - an arithmetic registered under the built-in name 'f16' (which has storage only) extended the built-in entry, and
+ *   every fp16 range, the solvers' fp16 vectors included, computed in it by default from then on (dot of the same fp16
+ *   data went from 0.14000488817691803 to 0.14000701904296875).
  * Now each is INVALID_FORMAT naming the parameter (or its field), before anything is registered or allocated.
  */
 import { describe, expect, it } from 'vitest';
 import {
-  ModprecError, asArithmetic, asStorage, axpy, axpyBound, dot, dotBound, findFormat, registerFormat, toArray,
+  ModprecError, asArithmetic, asStorage, axpy, axpyBound, dot, dotBound, findFormat, formats, registerFormat, toArray,
   typedArrayStorage, vector, type ArithmeticFormat,
 } from '../../src/index.js';
 import { exactOf, roundRationalToDouble, subRational, absRational, mulRational, addRational } from '../../src/testing/index.js';
@@ -44,6 +47,21 @@ describe('a format name names one codec', () => {
     expect(findFormat('user-twice')).toBeUndefined();
     expect(errorOf(() => registerFormat({ name: 'user-f64-ar', arithmetic: userArithmetic('f64', { emitAdd: () => '' }) })))
       .toEqual(['INVALID_FORMAT', 'format.arithmetic']);
+  });
+
+  it("a built-in format is closed to users' parts: an arithmetic registered as 'f16' is refused, fp16 ranges keep fp64", () => {
+    const x = vector([0.1, 0.2, 0.3], { storage: formats.f16 });
+    const before = dot(x, x);
+    const mine = userArithmetic('f16', { significandBits: 16, unitRoundoff: 2 ** -16 });
+    expect(errorOf(() => registerFormat({ name: 'f16', arithmetic: mine }))).toEqual(['INVALID_FORMAT', 'format.name']);
+    expect(findFormat('f16')?.arithmetic).toBeUndefined();
+    const y = vector([0.1, 0.2, 0.3], { storage: formats.f16 });
+    expect(y.accessor.arithmetic.name).toBe('f64');
+    expect(dot(y, y)).toBe(before);
+    expect(errorOf(() => registerFormat({ name: 'ff', storage: asStorage('f32') }))).toEqual(['INVALID_FORMAT', 'format.name']);
+    expect(errorOf(() => registerFormat({ name: 'i8', arithmetic: userArithmetic('i8') }))).toEqual(['INVALID_FORMAT', 'format.name']);
+    // The built-in entry itself re-registers as a no-op.
+    expect(registerFormat(formats.f16)).toEqual(formats.f16);
   });
 
   it('two unregistered codecs under one name: the second is refused, and the first computes with its own codec', () => {

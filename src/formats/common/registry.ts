@@ -33,10 +33,14 @@ export interface Format<T = unknown> {
 export type FormatLike<T = unknown> = Format<T> | StorageFormat | ArithmeticFormat<T> | string;
 
 const registry = new Map<string, Format>();
+/** Names of the formats modprec registers itself: closed to users' registrations (see registerFormat). */
+const builtinNames = new Set<string>();
 
 /**
  * Adds a format to the registry (or extends an entry with a storage or arithmetic it lacked).
- * @throws {@link ModprecError} `INVALID_FORMAT` when a different codec is already registered under the name, or naming
+ * @throws {@link ModprecError} `INVALID_FORMAT` when a different codec is already registered under the name or the
+ *   name is a built-in format's (f16 has no arithmetic, but one cannot be added to it: every fp16 range would compute
+ *   in it), or naming
  *   `format` / `format.name` for a format that is not an object or a name that is not a non-empty string,
  *   `format.storage` / `format.arithmetic` for one that lacks a method of a storage / arithmetic format or whose own
  *   name another codec already holds (kernels are cached by format name), and their field (`format.storage.unitRoundoff`,
@@ -65,6 +69,11 @@ export function registerFormat<T>(format: Format<T>): Format<T> {
     (old.arithmetic && format.arithmetic && old.arithmetic !== format.arithmetic))) {
     fail('INVALID_FORMAT', 'format.name', 'must not redefine a registered format', format.name);
   }
+  // A built-in entry extended by a user's part changed the library for everyone: an arithmetic registered as 'f16'
+  // became the default of every fp16 range (and of the solvers' fp16 vectors).
+  if (old && builtinNames.has(format.name) && ((format.storage && !old.storage) || (format.arithmetic && !old.arithmetic))) {
+    fail('INVALID_FORMAT', 'format.name', 'must not extend a built-in format: register yours under a name of its own', format.name);
+  }
   if (format.storage !== undefined) admitStorage(format.storage, 'format.storage');
   if (format.arithmetic !== undefined) admitArithmetic(format.arithmetic, 'format.arithmetic');
   const merged: Format<T> = {
@@ -74,6 +83,17 @@ export function registerFormat<T>(format: Format<T>): Format<T> {
   };
   registry.set(format.name, merged as Format);
   return merged;
+}
+
+/**
+ * Registers one of modprec's own formats (at import, or an RNS precision on first use): as registerFormat, and its
+ * name is then closed to extension by users' registrations.
+ * @internal
+ */
+export function registerBuiltinFormat<T>(format: Format<T>): Format<T> {
+  const registered = registerFormat(format);
+  builtinNames.add(format.name);
+  return registered;
 }
 
 /**
@@ -171,9 +191,9 @@ export function defaultArithmeticOf(format: FormatLike, storage: StorageFormat, 
  * fp64: IEEE binary64, as storage and as arithmetic.
  * @group Formats
  */
-export const f64 = registerFormat<number>({ name: 'f64', storage: f64Storage, arithmetic: f64Arithmetic });
+export const f64 = registerBuiltinFormat<number>({ name: 'f64', storage: f64Storage, arithmetic: f64Arithmetic });
 /**
  * fp32: IEEE binary32, as storage and as arithmetic (emulated exactly with Math.fround on the CPU).
  * @group Formats
  */
-export const f32 = registerFormat<number>({ name: 'f32', storage: f32Storage, arithmetic: f32Arithmetic });
+export const f32 = registerBuiltinFormat<number>({ name: 'f32', storage: f32Storage, arithmetic: f32Arithmetic });
