@@ -124,6 +124,27 @@ describe("a format's declared numbers and methods", () => {
     });
   });
 
+  it("a decode table must be fn's values at every code of an unsigned storage", () => {
+    // Kernels read table[code], ranges fn(code): a 16-entry table of a Uint8Array storage gave get [1, 2, 10] and dot NaN.
+    const fn = (b: number) => b / 4;
+    const spec = (name: string, array: typeof Uint8Array | typeof Int8Array | typeof Uint16Array, table: Float64Array) => ({
+      name, array, significandBits: 8, unitRoundoff: 2 ** -9, isInteger: false, maxValue: 63.75,
+      encodeHelper: { name: `${name.replace(/-/g, '')}Enc`, fn: (x: number) => Math.max(0, Math.min(255, Math.round(4 * x))) },
+      decodeHelper: { name: `${name.replace(/-/g, '')}Dec`, fn, table },
+    });
+    const full = Float64Array.from({ length: 256 }, (_, k) => fn(k));
+    const bad: [string, Float64Array, typeof Uint8Array | typeof Int8Array][] = [
+      ['short', full.subarray(0, 16), Uint8Array], ['halved', full.map((v) => v * 2), Uint8Array], ['signed', full, Int8Array],
+      ['one-wrong', full.map((v, k) => (k === 201 ? 0 : v)), Uint8Array],
+    ];
+    for (const [what, table, array] of bad) {
+      expect(errorOf(() => typedArrayStorage(spec(`user-tab-${what}`, array, table) as never)), what).toEqual(['INVALID_FORMAT', 'spec.decodeHelper.table']);
+    }
+    const good = registerFormat({ name: 'user-tab-good', storage: typedArrayStorage(spec('user-tab-good', Uint8Array, full) as never) });
+    const x = vector([1, 2, 10], { storage: good });
+    expect(dot(x, x, { backend: 'js' })).toBe(105);
+  });
+
   it('a storage must have every method and a positive maxValue', () => {
     const good = scaledCodec('user-hand', 1, 'userHand');
     for (const [over, field] of [[{ decode: undefined }, 'decode'], [{ maxValue: -1 }, 'maxValue'], [{ isInteger: 'no' }, 'isInteger'], [{ significandBits: 0 }, 'significandBits']] as const) {

@@ -29,7 +29,11 @@ export interface TypedArrayStorageSpec<A extends ArrayLike<number>> {
    * Absent when the typed array's own conversion is the correctly rounded one (Float64Array, Float32Array).
    */
   encodeHelper?: { name: string; fn: (x: number) => number };
-  /** Name and table/function of a decoder, when the raw element is not the value (fp16/bf16 bit patterns). */
+  /**
+   * Name and table/function of a decoder, when the raw element is not the value (fp16/bf16 bit patterns). A `table`
+   * (what kernels read: `table[code]`) needs unsigned codes (Uint8Array or Uint16Array storage), an entry per code, and
+   * `fn(code)` in each (checked on every code of a byte, a spread sample of 16-bit codes).
+   */
   decodeHelper?: { name: string; fn: (bits: number) => number; table?: Float64Array };
   /** The format's GPU part, if it has one (src/formats/common/gpu-part.ts). */
   gpu?: GpuStoragePart;
@@ -40,7 +44,8 @@ export interface TypedArrayStorageSpec<A extends ArrayLike<number>> {
  * Builds a {@link StorageFormat} of kind `number` over a typed array.
  * @throws {@link ModprecError} `INVALID_FORMAT` naming the part of `spec` that is missing or of the wrong type (`spec.name`,
  *   `spec.array`, `spec.significandBits`, `spec.unitRoundoff`, `spec.isInteger`, `spec.maxValue`, `spec.underflowError`, a helper's `name`
- *   (a JavaScript identifier) or `fn`, `spec.decodeHelper.table`)
+ *   (a JavaScript identifier) or `fn`, `spec.decodeHelper.table` (not a Float64Array, over signed or float storage,
+ *   short, or disagreeing with `fn`))
  * @example
  * ```ts
  * import { range, registerFormat, typedArrayStorage, rowMajor } from 'modprec';
@@ -79,7 +84,7 @@ export function typedArrayStorage<A extends ArrayLike<number> & { [i: number]: n
   }
   checkHelper('spec.encodeHelper', spec.encodeHelper);
   checkHelper('spec.decodeHelper', spec.decodeHelper);
-  if (spec.decodeHelper?.table !== undefined && !(spec.decodeHelper.table instanceof Float64Array)) fail('INVALID_FORMAT', 'spec.decodeHelper.table', 'must be a Float64Array', spec.decodeHelper.table);
+  if (spec.decodeHelper?.table !== undefined) checkDecodeTable(spec.array, spec.decodeHelper.table, spec.decodeHelper.fn);
   const Ctor = spec.array;
   const enc = spec.encodeHelper;
   const dec = spec.decodeHelper;
@@ -116,4 +121,30 @@ function checkHelper(parameter: string, helper: unknown): void {
   const { name, fn } = helper as { name?: unknown; fn?: unknown };
   if (!isBindableIdentifier(name)) fail('INVALID_FORMAT', `${parameter}.name`, 'must be a JavaScript identifier (not a reserved word, eval or arguments)', name);
   if (typeof fn !== 'function') fail('INVALID_FORMAT', `${parameter}.fn`, 'must be a function', fn);
+}
+
+/** Codes a decode table is checked at: every one of a byte; of 16 bits, every 16th and the ends of each range of 256. */
+function tableCheckCodes(bits: number): number[] {
+  if (bits === 8) return Array.from({ length: 256 }, (_, k) => k);
+  const codes: number[] = [];
+  for (let k = 0; k < 65536; k += 16) codes.push(k);
+  for (let k = 255; k < 65536; k += 256) codes.push(k, k - 1);
+  return codes;
+}
+
+/**
+ * Kernels read a tabled element as `table[code]`, range.get as `fn(code)`: a table that is short, indexed by a signed
+ * array (a negative code reads undefined) or holds other values made the kernels sum NaN or other numbers than the
+ * ranges read (a 16-entry table of a Uint8Array storage: get gave [1, 2, 10], dot NaN).
+ */
+function checkDecodeTable(array: NumericArrayConstructor, table: unknown, fn: (bits: number) => number): void {
+  const parameter = 'spec.decodeHelper.table';
+  if (!(table instanceof Float64Array)) fail('INVALID_FORMAT', parameter, 'must be a Float64Array', table);
+  if (array !== Uint8Array && array !== Uint16Array) fail('INVALID_FORMAT', parameter, 'must index an unsigned code: spec.array must be Uint8Array or Uint16Array (or give no table)', array.name);
+  const bits = array === Uint8Array ? 8 : 16;
+  if (table.length < 2 ** bits) fail('INVALID_FORMAT', parameter, `must have an entry for each of the 2^${bits} codes`, `a table of ${table.length}`);
+  for (const k of tableCheckCodes(bits)) {
+    const t = table[k]!, v = fn(k);
+    if (!(Object.is(t, v) || (t !== t && v !== v))) fail('INVALID_FORMAT', parameter, `must hold decodeHelper.fn at every code (code ${k}: table ${t}, fn ${v})`);
+  }
 }
