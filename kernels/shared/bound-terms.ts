@@ -418,9 +418,14 @@ export function storeBound(w: Range<1, any>, i: number, ar: ArithmeticFormat, ma
     const us = writeRelativeError(w, ar);
     // A scaled write may overflow in its division even where the storage holds the arithmetic's values exactly
     // (fp64 arithmetic into dd storage under a scale of 8e-323).
-    if ((us > 0 || divides) && q >= st.maxValue) return Infinity;
+    // A storage as wide as the arithmetic but of a narrower range (a user's 30-bit significand up to 1023.99, fp32
+    // arithmetic) writes exactly (us = 0) below its largest value and overflows above it: axpy stored +∞ for 1500
+    // under a bound of 2e-4.
+    if ((us > 0 || divides || st.maxValue < lim.max) && q >= st.maxValue) return Infinity;
     if (divides && q >= lim.max) return Infinity;
-    storeError = us > 0 ? us * (t + divisionError) + storageLimits(st).eta * s : 0;
+    // With no relative error the storage may still be coarser at the bottom than the arithmetic (its subnormals).
+    const etaStorage = storageLimits(st).eta;
+    storeError = us > 0 ? us * (t + divisionError) + etaStorage * s : st.kind === 'number' && etaStorage > 2 * lim.eta ? etaStorage * s : 0;
   }
   return (error + divisionError + storeError) * EVALUATION_MARGIN;
 }
