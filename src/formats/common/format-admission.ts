@@ -35,15 +35,15 @@ const arithmeticNames = new Map<string, object>();
 export function admitStorage<S extends StorageFormat<any, any>>(s: S, parameter: string): S {
   if (admitted.has(s)) return s;
   checkCommon(s, parameter);
-  for (const m of STORAGE_METHODS) if (typeof s[m] !== 'function') fail('INVALID_FORMAT', `${parameter}.${m}`, 'must be a function (a method of every storage format)', s[m]);
+  checkMethods(s, STORAGE_METHODS, parameter);
   if (typeof s.isInteger !== 'boolean') fail('INVALID_FORMAT', `${parameter}.isInteger`, 'must be a boolean', s.isInteger);
   // NaN says "no relative error": an integer storage's, whose scale sets the absolute one. On a floating storage the
   // bounds took NaN as an exact write (an fp32 codec's AXPY bound came out 1e-16 instead of 6e-8·|y|).
   checkUnitRoundoff(s.unitRoundoff, `${parameter}.unitRoundoff`, s.isInteger);
   if (typeof s.maxValue !== 'number' || !(s.maxValue > 0)) fail('INVALID_FORMAT', `${parameter}.maxValue`, 'must be a number > 0', s.maxValue);
   const eta = s.underflowError;
-  if (eta !== undefined && !(typeof eta === 'number' && eta >= 0 && eta < Infinity)) fail('INVALID_FORMAT', `${parameter}.underflowError`, 'must be a finite number ≥ 0 (or absent: IEEE gradual underflow)', eta);
-  if (s.kind === 'mp' && typeof s.emitDeclare !== 'function') fail('INVALID_FORMAT', `${parameter}.emitDeclare`, 'must be a function for a storage of kind mp', s.emitDeclare);
+  if (eta !== undefined && !(typeof eta === 'number' && eta >= 0 && eta < Infinity)) fail('INVALID_FORMAT', `${parameter}.underflowError`, 'must be a finite number ≥ 0', eta);
+  if (s.kind === 'mp') checkMethods(s, ['emitDeclare'], parameter);
   claimName(storageNames, s, parameter, 'storage');
   return s;
 }
@@ -57,27 +57,30 @@ export function admitArithmetic<A extends ArithmeticFormat<any>>(a: A, parameter
   if (admitted.has(a)) return a;
   checkCommon(a, parameter);
   // A missing template threw a TypeError from the kernel generator at the first call that needed it.
-  for (const m of ARITHMETIC_METHODS) if (typeof a[m] !== 'function') fail('INVALID_FORMAT', `${parameter}.${m}`, 'must be a function (a method of every arithmetic format)', a[m]);
+  checkMethods(a, ARITHMETIC_METHODS, parameter);
   // γ_n = nu/(1 − nu) needs 0 ≤ u < 1: NaN or a string made the bounds throw a RangeError naming an inner `u`.
   checkUnitRoundoff(a.unitRoundoff, `${parameter}.unitRoundoff`, false);
   claimName(arithmeticNames, a, parameter, 'arithmetic');
   return a;
 }
 
+function checkMethods(f: object, methods: readonly string[], parameter: string): void {
+  for (const m of methods) if (typeof (f as Record<string, unknown>)[m] !== 'function') fail('INVALID_FORMAT', `${parameter}.${m}`, 'must be a function', (f as Record<string, unknown>)[m]);
+}
+
 function checkCommon(f: StorageFormat<any, any> | ArithmeticFormat<any>, parameter: string): void {
   if (typeof f.name !== 'string' || f.name === '') fail('INVALID_FORMAT', `${parameter}.name`, 'must be a non-empty string', f.name);
   if (f.kind !== 'number' && f.kind !== 'dd' && f.kind !== 'mp') fail('INVALID_FORMAT', `${parameter}.kind`, "must be 'number', 'dd' or 'mp'", f.kind);
   if (!Number.isInteger(f.significandBits) || f.significandBits < 1) fail('INVALID_FORMAT', `${parameter}.significandBits`, 'must be a positive integer', f.significandBits);
-  if (typeof f.helpers !== 'object' || f.helpers === null) fail('INVALID_FORMAT', `${parameter}.helpers`, 'must be an object (name → value; {} for none)', f.helpers);
   // Generated kernels bind each helper as a parameter of their factory.
-  for (const name of Object.keys(f.helpers)) {
-    if (!isBindableIdentifier(name)) fail('INVALID_FORMAT', `${parameter}.helpers`, 'must have JavaScript identifiers as names (not reserved words, eval or arguments)', name);
+  if (typeof f.helpers !== 'object' || f.helpers === null || !Object.keys(f.helpers).every(isBindableIdentifier)) {
+    fail('INVALID_FORMAT', `${parameter}.helpers`, 'must be an object whose keys are JavaScript identifiers (not reserved words)', f.helpers);
   }
 }
 
 function checkUnitRoundoff(u: unknown, parameter: string, integer: boolean): void {
   if (typeof u === 'number' && ((u >= 0 && u < 1) || (integer && Number.isNaN(u)))) return;
-  fail('INVALID_FORMAT', parameter, integer ? 'must be a number in [0, 1), or NaN (integer storage)' : 'must be a number in [0, 1) (NaN only for integer storage)', u);
+  fail('INVALID_FORMAT', parameter, 'must be a number in [0, 1) (NaN: integer storage only)', u);
 }
 
 /** Claims `f.name` for `f`, unless a different codec holds it (then nothing is claimed). */
@@ -85,7 +88,7 @@ function claimName(owners: Map<string, object>, f: { readonly name: string }, pa
   const owner = owners.get(f.name);
   if (owner === undefined) owners.set(f.name, f);
   else if (!sameCodec(owner, f)) {
-    fail('INVALID_FORMAT', parameter, `must not reuse the name of another ${what} format (kernels are compiled and cached by format name): give it a name of its own`, f.name);
+    fail('INVALID_FORMAT', parameter, `must not reuse the name of another ${what} format (kernels are cached by name)`, f.name);
   }
   admitted.add(f);
 }
