@@ -5,7 +5,7 @@
  * @module
  */
 import { Accessor, MAX_EXTENT, type Dimensionality, type LayoutName, type Tuple, type ScaleInfo } from './accessor.js';
-import { asArithmetic, asStorage, findFormat, type FormatLike } from '../src/formats/common/registry.js';
+import { asArithmetic, asStorage, defaultArithmeticOf, type FormatLike } from '../src/formats/common/registry.js';
 import type { ArithmeticFormat, StorageFormat } from '../src/formats/common/format.js';
 import { checkSize, fail } from '../src/core/errors.js';
 import { sharedLike } from '../src/core/shared-memory.js';
@@ -19,7 +19,10 @@ export interface LayoutOptions<D extends Dimensionality, T = number> {
   size: Tuple<D> | number;
   /** Storage format (default fp64). */
   storage?: FormatLike;
-  /** Arithmetic format (default: the storage's own arithmetic if it has one on the CPU, else fp64). */
+  /**
+   * Arithmetic format (default: the arithmetic of the format given as `storage` if it has one on the CPU — a format
+   * registered with storage and arithmetic pairs them — else the one registered under the storage's name, else fp64).
+   */
   arithmetic?: FormatLike<T>;
   /** Existing buffer to view (default: a new zeroed one). Its type must match the storage format. */
   data?: unknown;
@@ -61,7 +64,7 @@ export function resolveFormats<T>(opts: { storage?: FormatLike; arithmetic?: For
   const storage = asStorage(opts.storage ?? 'f64', 'storage');
   let arithmetic: ArithmeticFormat<T>;
   if (opts.arithmetic !== undefined) arithmetic = asArithmetic(opts.arithmetic, 'arithmetic');
-  else arithmetic = (findFormat(storage.name)?.arithmetic ?? asArithmetic('f64')) as ArithmeticFormat<T>;
+  else arithmetic = defaultArithmeticOf(opts.storage ?? 'f64', storage) as ArithmeticFormat<T>;
   return { storage, arithmetic };
 }
 

@@ -16,7 +16,7 @@ import type { StorageMemory } from '../../accessors/layout-options.js';
 export interface FormatOptions<T = number> {
   /** Storage format (default fp64). */
   storage?: FormatLike;
-  /** Arithmetic format (default: the storage's own, else fp64). */
+  /** Arithmetic format (default: the arithmetic of the format given as `storage`, else the one registered under the storage's name, else fp64). */
   arithmetic?: FormatLike<T>;
   /** Allocate the storage in a SharedArrayBuffer, for calls split over threads (`options.threads`; default false). */
   shared?: boolean;
