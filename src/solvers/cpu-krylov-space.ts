@@ -17,6 +17,7 @@ import { asArithmetic, asStorage, f64 } from '../formats/common/registry.js';
 import type { Preconditioner } from './jacobi.js';
 import type { KrylovSpace } from './krylov-space.js';
 import { KrylovBasis } from './krylov-basis.js';
+import { readNonFiniteAsNaN } from './non-finite-reads.js';
 
 /** The CPU space of a solve: ranges, kernels, `options.arithmetic`. */
 export function cpuSpace(A: LinearOperator, options: ResolvedSolverOptions, M?: Preconditioner): KrylovSpace<Range<1, any>, Range<2, any>> {
@@ -34,7 +35,8 @@ export function cpuSpace(A: LinearOperator, options: ResolvedSolverOptions, M?: 
   const wideAr = ar.kind === 'number' && ar.unitRoundoff > fp64.unitRoundoff ? fp64 : ar;
   const wideOpts = { arithmetic: wideAr };
   const wideCopy = (src: Range<1, any>, dst: Range<1, any>): void => waxpby(1, src, 0, src, dst, wideOpts);
-  return {
+  // An RNS arithmetic has no NaN or ±∞, while fp16, fp32 and fp64 vectors store an overflow as ±∞: such reads are NaN.
+  return readNonFiniteAsNaN({
     n,
     make,
     makeWide,
@@ -65,5 +67,5 @@ export function cpuSpace(A: LinearOperator, options: ResolvedSolverOptions, M?: 
       norm: (x) => nrm2(x, wideOpts),
       apply: (alpha, x, beta, y) => A.apply(alpha, x, beta, y, wideAr),
     },
-  };
+  }, ar);
 }

@@ -152,6 +152,10 @@ export function iterativeRefinement(A: DenseMatrix | Range<2, any>, b: ArrayLike
   const rWide = bWide && range(rowMajor<1, any>({ size: [n], storage: bWide.accessor.storage, arithmetic: ar }));
   /** rData := b − A·x, computed in the residual arithmetic. */
   const computeResidual = (): void => {
+    // An x beyond its storage's range (±∞) is NaN's business in IEEE arithmetic; an RNS arithmetic has no NaN, and its
+    // GEMV refused such an x with INVALID_VALUE part-way through the solve (x = 10³³⁰ from A = 10⁻³⁰⁰, b = 10³⁰), where
+    // an fp64 residual breaks down 'non-finite': the residual is NaN, as there.
+    if (ar.kind === 'mp' && !Number.isFinite(normInf(x))) { rData.fill(NaN); return; }
     if (!bWide || !rWide) {
       rData.set(bv.accessor.data as Float64Array);
       gemv({ alpha: -1, A: Ar, x, beta: 1, y: r, trans: 'N' }, { arithmetic: ar });
