@@ -24,6 +24,7 @@ import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/run
 import type { DeviceMatrix } from '../gemv/gemv-webgpu.js';
 import type { GpuBuffer } from '../../src/backends/webgpu/webgpu-types.js';
 import { checkGpuOptions } from '../../src/backends/backend.js';
+import { checkResidentOptions } from '../../src/backends/webgpu/resident-options.js';
 import { fieldOf, throughInterleaved, withMapped } from '../../src/backends/webgpu/dd-split-device.js';
 
 /**
@@ -327,7 +328,7 @@ function packedScalesOverBinding(A: DeviceEll): boolean {
 
 /** gpuEllSpmv on operands in the kernels' layouts. */
 async function gpuEllSpmvOf(args: GpuEllSpmvArgs, options: GpuKernelOptions): Promise<GpuRunInfo> {
-  checkGpuOptions(options);
+  checkResidentOptions(options);
   const { A, x, y } = args;
   if (!A || typeof A !== 'object' || !(A.values instanceof DeviceArray)) fail('INVALID_STORAGE', 'A', 'must be a DeviceEll (see toDeviceEll)', A);
   if (!(x instanceof DeviceArray)) fail('INVALID_STORAGE', 'x', 'must be a DeviceArray (see toDevice)', x);

@@ -32,7 +32,7 @@ import { tuningGeneration, tuningKnob } from '../../src/backends/webgpu/tuning-k
 import { trsvKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { transposedCopy } from './trsv-transposed-copy.js';
 import { quadRowsHold, TRSV_HEADER_WORDS, TRSV_TILE, TRSV_WORKGROUP, walkerHolds, walkerSource } from './trsv-walker-source.js';
-import { checkGpuOptions } from '../../src/backends/backend.js';
+import { checkResidentOptions } from '../../src/backends/webgpu/resident-options.js';
 import { REDO_WORKGROUP, storageOverflowBits, storageRoundTrip, substitutionHolds, substitutionRedoBindings, substitutionRedoSource, type RoundTripStorage, type StoreRounding } from './trsv-substitution-source.js';
 import { splitRedoCheckSource, splitRedoWindowSource } from './trsv-split-redo-source.js';
 import { LANES, LANE_WORKGROUP, laneFusedSource, laneSolveSource, laneUpdateSource } from './trsv-lanes-source.js';
@@ -950,7 +950,7 @@ export async function trsvRounding(args: GpuTrsvArgs, options: GpuTrsvOptions, r
 
 /** {@link trsvRounding} on operands in the kernels' layouts. */
 async function trsvRoundingOf(args: GpuTrsvArgs, options: GpuTrsvOptions, rounding?: StoreRounding): Promise<GpuRunInfo> {
-  checkGpuOptions(options);
+  checkResidentOptions(options);
   const validated = validate(args, options, rounding);
   const { A, x } = args;
   const arithmetic = chooseArithmetic(options, [A.data, x]);
