@@ -41,7 +41,7 @@ import { ddCopyWords, windowTermsOf, type WindowTerms } from './trsv-window-upda
 import { readsTransposed, transposedDeviceMatrix } from '../gemv/transposed-device-matrix.js';
 import { fieldOf, throughInterleaved, withMapped } from '../../src/backends/webgpu/dd-split-device.js';
 import { scaledStorePasses, storesViewInWindows } from '../../src/backends/webgpu/scaled-store.js';
-import { defaultGpuTrsvBlockSize } from './trsv-block-size.js';
+import { defaultGpuTrsvBlockSize, trsvBlockSize } from './trsv-block-size.js';
 
 /**
  * Arguments of {@link gpuTrsv}.
@@ -200,8 +200,9 @@ function validate(args: GpuTrsvArgs, options: GpuTrsvOptions, rounding?: StoreRo
   if (uplo !== 'L' && uplo !== 'U') fail('INVALID_OPTION', 'uplo', "must be 'L' or 'U'", uplo);
   if (trans !== 'N' && trans !== 'T') fail('INVALID_OPTION', 'trans', "must be 'N' or 'T'", trans);
   if (diag !== 'N' && diag !== 'U') fail('INVALID_OPTION', 'diag', "must be 'N' or 'U'", diag);
-  const bs = checkSize('options.blockSize', options.blockSize ?? 64);
-  if (bs !== 64 && bs !== 128 && bs !== 256) fail('INVALID_OPTION', 'options.blockSize', 'must be 64, 128 or 256', bs);
+  // trsv's own check with backend 'gpu' (INVALID_OPTION for any other value, null included): a NaN or a string was
+  // INVALID_SIZE here, and null ran with the default.
+  const bs = trsvBlockSize(options, 'gpu')!;
   const n = A.rows;
   const blocks = Math.ceil(n / bs);
   return { n, bs, blocks, np: Math.max(bs, blocks * bs), lowerOp: (uplo === 'L') === (trans === 'N'), trans: trans === 'T', unit: diag === 'U' };

@@ -5,7 +5,8 @@
  * 'kahan' and 'bogus' alike: `gpuDot(x, y, { accumulation: 'kahan' })` summed in the GPU's blocked order, where
  * `dot(x, y, { backend: 'gpu', accumulation: 'kahan' })` is INVALID_OPTION naming options.accumulation), `threads`,
  * an unknown `backend` ('GPU'), GEMV's `loop` and DOT's `into`; and an arithmetic that names no arithmetic ('bogus', 3,
- * formats.i8) was INVALID_OPTION where the CPU kernels say INVALID_FORMAT (both naming options.arithmetic).
+ * formats.i8) was INVALID_OPTION where the CPU kernels say INVALID_FORMAT (both naming options.arithmetic); gpuTrsv's
+ * `blockSize` NaN, 1.5 or '64' was INVALID_SIZE where trsv's is INVALID_OPTION, and `blockSize: null` ran with 64.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -79,6 +80,15 @@ describe('the resident kernels take the options as backend gpu does', () => {
     // The sweep reaches runs and refusals of each option named in the header.
     expect(seen).toContain('ran');
     expect(seen).toEqual(expect.arrayContaining(['INVALID_OPTION options.accumulation', 'INVALID_FORMAT options.arithmetic', 'INVALID_OPTION options.threads', 'INVALID_OPTION options.backend']));
+  });
+
+  it("TRSV's blockSize: the same values run, and every other is INVALID_OPTION naming options.blockSize on both", async () => {
+    await requireRuntime();
+    for (const blockSize of [64, 128, 256, 0, 32, 512, -1, 1.5, NaN, Infinity, '64', 'x', null, true]) {
+      const cpu = await outcome(() => PAIRS.trsv!.cpu({ blockSize, backend: 'gpu' }));
+      expect([blockSize, ...(await residentOutcome(PAIRS.trsv!, { blockSize }))]).toEqual([blockSize, cpu, true]);
+      expect([blockSize, cpu]).toEqual([blockSize, [64, 128, 256].includes(blockSize as number) ? 'ran' : 'INVALID_OPTION options.blockSize']);
+    }
   });
 
   it("a backend other than 'gpu' and DOT's into are refused by the resident kernels, which run on the device and return their result", async () => {
