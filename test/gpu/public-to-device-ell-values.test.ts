@@ -2,7 +2,8 @@
  * toDeviceEll (modprec/gpu) takes ELL values as toDevice and vector take values: numbers only, anything else
  * INVALID_VALUE naming the element, before anything is uploaded. Regression: toDeviceEll({ …, values: ['2', 3] })
  * uploaded 2 (null as 0, undefined and {} as NaN, true as 1) where toDevice(['2', 3]) is INVALID_VALUE naming data[0],
- * and a bigint element threw a TypeError ("Cannot convert a BigInt value to a number").
+ * and a bigint element threw a TypeError ("Cannot convert a BigInt value to a number"); toDevice(BigInt64Array.of(3n))
+ * threw that TypeError too in every float format (f64, f32, f16, bf16, dd) where vector() says INVALID_VALUE.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -28,6 +29,17 @@ describe('toDeviceEll values', () => {
     ), { numRuns: 12 });
     const big = BigInt64Array.of(1n, 2n, 3n);
     expect(await outcome(() => toDeviceEll({ ...structure, values: big } as never))).toBe('INVALID_VALUE A.values[0]');
+  });
+
+  it('toDevice of a bigint array is INVALID_VALUE naming data[0] in every format, as vector names values[0]', async () => {
+    await requireRuntime();
+    for (const data of [BigInt64Array.of(3n, -2n), BigUint64Array.of(7n)]) {
+      for (const format of ['f64', 'f32', 'f16', 'bf16', 'dd', 'i8'] as const) {
+        expect([format, await outcome(() => toDevice(data as never, { format }))]).toEqual([format, 'INVALID_VALUE data[0]']);
+      }
+      expect(await outcome(() => vector(data as never))).toBe('INVALID_VALUE values[0]');
+    }
+    expect([...(await (await toDevice(new BigInt64Array(0) as never)).toHost())]).toEqual([]);
   });
 
   it('numbers of any kind — NaN, ±∞, −0 — go up as they are: the device product is the CPU kernel\'s', async () => {
