@@ -8,6 +8,7 @@ import { fail } from '../../core/errors.js';
 import { checkGpuOptions, chooseBackend } from '../backend.js';
 import { resolveAccumulation } from '../../../kernels/shared/accumulation.js';
 import { asArithmetic, type FormatLike } from '../../formats/common/registry.js';
+import { gpuArithmeticPart } from './arithmetic.js';
 
 /**
  * Checks the options every resident kernel takes, in the order `backend: 'gpu'` checks them: `strict` a boolean,
@@ -32,7 +33,9 @@ export function checkResidentOptions(options: unknown): void {
   if (o.threads !== undefined) fail('INVALID_OPTION', 'options.threads', "is not for backend 'gpu'");
   // The CPU's order: an arithmetic that names none is refused before the accumulation (whether it has a GPU part is
   // asked later, by chooseArithmetic, as backend 'gpu' asks after the accumulation).
-  if (o.arithmetic !== undefined) asArithmetic(o.arithmetic as FormatLike, 'options.arithmetic');
+  // A GPU arithmetic part itself (ddGpuArithmeticWindowOf(K) and the other opt-in forms docs/double-double.md names)
+  // is an arithmetic of the resident kernels, as chooseArithmetic takes it.
+  if (o.arithmetic !== undefined && !gpuArithmeticPart(o.arithmetic)) asArithmetic(o.arithmetic as FormatLike, 'options.arithmetic');
   if (o.accumulation !== undefined) {
     resolveAccumulation(o.accumulation as string);
     fail('INVALID_OPTION', 'options.accumulation', "must be omitted for backend 'gpu': its reductions sum in one fixed blocked order (within the recursive bound)", o.accumulation);
