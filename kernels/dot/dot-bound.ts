@@ -14,7 +14,7 @@
 import type { Range } from '../../src/core/range.js';
 import { gamma } from '../shared/accumulation.js';
 import { checkBoundOptions } from '../shared/bound-options.js';
-import { absProductSum, arithmeticLimits, flushableRead, elementReadRoundings, returnedDoubleBound, scaledReadOverflows, scaledWriteUnderflow, scaleUnderflowError, storageLimits, storedMagnitude, storeBound } from '../shared/bound-terms.js';
+import { absProductSum, arithmeticLimits, flushableRead, elementReadRoundings, returnedDoubleBound, scaledReadOverflows, scaledWriteFails, scaledWriteUnderflow, scaleUnderflowError, storageLimits, storedMagnitude, storeBound } from '../shared/bound-terms.js';
 import type { ArithmeticFormat } from '../../src/formats/common/format.js';
 import { compose, vectorMagnitudes } from '../shared/accessor-rounding.js';
 import type { DotOptions } from './dot.js';
@@ -69,7 +69,9 @@ export function dotBound(x: Range<1, any>, y: Range<1, any>, options: DotBoundOp
   }, options);
   checkDotThreadsInto(into, threads);
   const n = x.length();
-  if (n === 0) return 0;
+  // An empty dot stores an exact 0 — but 0 divided by a scale that converts to 0 in the arithmetic is NaN (an fp64
+  // into under a scale of 1e-300 in fp32 arithmetic), which no finite bound covers.
+  if (n === 0) return into && scaledWriteFails(into, 0, ar) ? Infinity : 0;
   const u = ar.unitRoundoff;
   const { opEta: eta, max, readEta } = arithmeticLimits(ar);
   // Magnitudes of the values as stored (not as rounded by a narrower arithmetic).
