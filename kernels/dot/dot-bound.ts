@@ -13,7 +13,7 @@
  */
 import type { Range } from '../../src/core/range.js';
 import { gamma } from '../shared/accumulation.js';
-import { checkBoundOptions } from '../shared/bound-options.js';
+import { checkBoundOptions, type BoundBackendOptions } from '../shared/bound-options.js';
 import { absProductSum, arithmeticLimits, flushableRead, elementReadRoundings, returnedDoubleBound, scaledReadOverflows, scaledWriteFails, scaledWriteUnderflow, scaleUnderflowError, storageLimits, storedMagnitude, storeBound } from '../shared/bound-terms.js';
 import type { ArithmeticFormat } from '../../src/formats/common/format.js';
 import { compose, vectorMagnitudes } from '../shared/accessor-rounding.js';
@@ -22,10 +22,11 @@ import { checkOptionsObject } from '../../src/backends/backend.js';
 import { checkDotGpuInto, checkDotInto, checkDotOperands, checkDotThreadsInto } from './dot-arguments.js';
 
 /**
- * Options of {@link dotBound}: the kernel's options plus what the bound is relative to.
+ * Options of {@link dotBound}: the kernel's options (`backend` and `strict` included, as every bound function takes
+ * them: {@link BoundBackendOptions}) plus what the bound is relative to.
  * @group Kernels
  */
-export interface DotBoundOptions extends DotOptions {
+export interface DotBoundOptions extends DotOptions, BoundBackendOptions {
   /**
    * When true, also count the storage rounding of the inputs, so the bound holds against the exact dot
    * product of the ORIGINAL values that were written into x and y (not only of what the storage kept) — doubles

@@ -17,7 +17,7 @@ describe('trsvBound on the GPU with a scaled x whose stored values lie below 2^-
     await requireRuntime();
     for (const arithmetic of [formats.f32, formats.ff]) {
       for (const [storage, value, scale] of [[formats.f64, 0.001, 1e38], [formats.f64, 2 ** -10, 2 ** 120], [formats.f32, 0.001, 1e38]] as const) {
-        const x = range(scaledReducedRowMajor<1>({ size: [2], storage, arithmetic, scaleMask: [false], scale: new Float64Array([scale]) }));
+        const x = range(scaledReducedRowMajor<1>({ size: [2], storage, arithmetic: arithmetic as typeof formats.f32, scaleMask: [false], scale: new Float64Array([scale]) }));
         x.set(0, value);
         x.set(1, value);
         const stored = (i: number) => mulRational(exactOf(x.accessor.storage.decode(x.accessor.data as never, x.accessor.linearIndex([i])) as number), exactOf(scale));

@@ -58,13 +58,13 @@ describe('a stored value below the arithmetic’s range under a large scale', ()
       const args = { alpha: 1, A, x, beta: 0, y, trans: 'N' as const };
       const bound = gemvBound(args, { backend });
       gemv(args, { backend });
-      expect(within(exactOf(y.get(0)), exactOf(2 ** -100 + 3 * 2 ** -101), bound[0]!), `gemv ${backend}`).toBe(true);
+      expect(within(exactOf(y.get(0) as number), exactOf(2 ** -100 + 3 * 2 ** -101), bound[0]!), `gemv ${backend}`).toBe(true);
       const values = matrix(1, 2, () => 1, { arithmetic: asArithmetic('f32') } as any);
       const E = ellOperand({ rows: 1, cols: 2, width: 2, stride: 1, colIndex: new Int32Array([0, 1]) }, values);
       const z = vector(1, { arithmetic: asArithmetic('f32') });
       const eb = ellSpmvBound({ alpha: 1, A: E, x, beta: 0, y: z }, { backend });
       ellSpmv({ alpha: 1, A: E, x, beta: 0, y: z }, { backend });
-      expect(within(exactOf(z.get(0)), exactOf(2 ** -100 + 3 * 2 ** -101), eb[0]!), `ell ${backend}`).toBe(true);
+      expect(within(exactOf(z.get(0) as number), exactOf(2 ** -100 + 3 * 2 ** -101), eb[0]!), `ell ${backend}`).toBe(true);
     }
   });
 
