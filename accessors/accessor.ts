@@ -11,6 +11,7 @@
 import type { ArithmeticFormat, MpValueLike, StorageFormat } from '../src/formats/common/format.js';
 import { fail } from '../src/core/errors.js';
 import { isArithmeticFormat, isStorageFormat } from '../src/formats/common/format-shape.js';
+import { admitArithmetic, admitStorage } from '../src/formats/common/format-admission.js';
 import { nearestIntegerOfMpQuotient, nearestIntegerOfQuotient, type ExactMpValue } from '../src/formats/convert/scaled-integer.js';
 import { toSpan, type SpanLike } from '../src/core/span.js';
 
@@ -387,6 +388,9 @@ function checkShape(init: AccessorInit<any, any>): void {
   // strides one reading `strides[0]`.
   if (!isStorageFormat(init.storage)) fail('INVALID_FORMAT', 'storage', 'must be a storage format (asStorage)', init.storage);
   if (!isArithmeticFormat(init.arithmetic)) fail('INVALID_FORMAT', 'arithmetic', 'must be an arithmetic format (asArithmetic)', init.arithmetic);
+  // Their fields, and that no other codec holds their names: kernels are cached by format name.
+  admitStorage(init.storage, 'storage');
+  admitArithmetic(init.arithmetic, 'arithmetic');
   if (init.scale !== undefined) checkScaleInfo(init.scale, size.length);
 }
 

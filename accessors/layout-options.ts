@@ -5,7 +5,7 @@
  * @module
  */
 import { Accessor, MAX_EXTENT, type Dimensionality, type LayoutName, type Tuple, type ScaleInfo } from './accessor.js';
-import { asArithmetic, asStorage, findFormat, type FormatLike } from '../src/formats/common/registry.js';
+import { asArithmetic, asStorage, defaultArithmeticOf, type FormatLike } from '../src/formats/common/registry.js';
 import type { ArithmeticFormat, StorageFormat } from '../src/formats/common/format.js';
 import { checkSize, fail } from '../src/core/errors.js';
 import { sharedLike } from '../src/core/shared-memory.js';
@@ -19,7 +19,10 @@ export interface LayoutOptions<D extends Dimensionality, T = number> {
   size: Tuple<D> | number;
   /** Storage format (default fp64). */
   storage?: FormatLike;
-  /** Arithmetic format (default: the storage's own arithmetic if it has one on the CPU, else fp64). */
+  /**
+   * Arithmetic format (default: the arithmetic of the format given as `storage` if it has one on the CPU — a format
+   * registered with storage and arithmetic pairs them — else the one registered under the storage's name, else fp64).
+   */
   arithmetic?: FormatLike<T>;
   /** Existing buffer to view (default: a new zeroed one). Its type must match the storage format. */
   data?: unknown;
@@ -61,7 +64,7 @@ export function resolveFormats<T>(opts: { storage?: FormatLike; arithmetic?: For
   const storage = asStorage(opts.storage ?? 'f64', 'storage');
   let arithmetic: ArithmeticFormat<T>;
   if (opts.arithmetic !== undefined) arithmetic = asArithmetic(opts.arithmetic, 'arithmetic');
-  else arithmetic = (findFormat(storage.name)?.arithmetic ?? asArithmetic('f64')) as ArithmeticFormat<T>;
+  else arithmetic = defaultArithmeticOf(opts.storage ?? 'f64', storage) as ArithmeticFormat<T>;
   return { storage, arithmetic };
 }
 
@@ -150,7 +153,8 @@ export function makeAccessor<D extends Dimensionality, T>(
       if (size[d] === 0) empty = true;
       if (strides[d]! > 0) need += strides[d]! * Math.max(0, size[d]! - 1);
     }
-    const length = empty ? offset : need;
+    // An empty view touches no element: it needs no storage, whatever its offset (an offset of 1e9 allocated 8 GB).
+    const length = empty ? 0 : need;
     // An offset that alone is past what kernels index is the offset's fault, not the size's.
     if (offset >= MAX_EXTENT) fail('INVALID_SIZE', 'offset', 'must be below 2^31 − 1 when the factory allocates the storage', offset);
     if (length > MAX_EXTENT) fail('INVALID_SIZE', 'size', `needs ${length} storage elements, more than 2^31 − 1`, size);

@@ -38,14 +38,15 @@ export function asum(x: Range<1, any>, options: GpuBackendOptions): Promise<GpuA
 export function asum(x: Range<1, any>, options: (KernelOptions & ThreadsOption & { backend?: CpuBackendOption }) | GpuBackendOptions = {}): number | Promise<GpuAsumResult> {
   checkRange('x', x, 1);
   if (chooseBackend(options) === 'gpu') {
-    const call = prepareGpuCall('asum', [['x', x]], options as GpuBackendOptions);
+    const call = prepareGpuCall('asum', [['x', x]], options as GpuBackendOptions, undefined, (ar) => checkReadableIn(ar, [['x', x]]));
     return asumOnGpu(x, call, () => asum(x, { arithmetic: call.arithmetic }));
   }
   options = options as KernelOptions;
   const n = x.length();
   const ar = chooseArithmetic(options.arithmetic, [x]);
-  checkReadableIn(ar, [['x', x]]);
+  // Options, then values (then what a backend cannot run): the order of every backend.
   const acc = resolveAccumulationIn(options.accumulation, ar);
+  checkReadableIn(ar, [['x', x]]);
   const requested = chooseBackend(options);
   const cpu = chooseCpuBackend(requested, { kernel: 'asum', operands: [['x', x, 'read']], arithmetic: ar, accumulation: acc });
   const threads = threadsOf(options, 'asum');

@@ -45,8 +45,10 @@ export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options:
   checkAxpyArguments(alpha, x, y);
   const n = x.length();
   if (chooseBackend(options) === 'gpu') {
-    const call = prepareGpuCall('axpy', [['x', x], ['y', y]], options as GpuBackendOptions);
-    if (n > 0 && alpha !== 0) checkCoefficientsIn(call.arithmetic, [['alpha', alpha]]);
+    const call = prepareGpuCall('axpy', [['x', x], ['y', y]], options as GpuBackendOptions, undefined, (ar) => {
+      if (n > 0 && alpha !== 0) checkCoefficientsIn(ar, [['alpha', alpha]]);
+      if (alpha !== 0) checkReadableIn(ar, [['x', x], ['y', y]]);
+    });
     const cpu = (): void => axpy(alpha, x, y, { arithmetic: call.arithmetic });
     return n === 0 || alpha === 0 ? quickReport(call) : updateOnGpu({ alpha, x, beta: 1, y, out: y }, call, cpu);
   }

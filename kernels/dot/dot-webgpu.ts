@@ -16,7 +16,7 @@ import { elementIndex, allowFallback, UNROLL, accumulatorChains, mulAddGroup, ch
 import { boundedScratch, getProgram, submitPasses, type BoundArray, type Pass, type PassCache, type ProgramSpec } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import { TREE_WORKGROUP, treePlan, treeReduceSpec, treeReduction, workgroupPairwiseSum } from '../../src/backends/webgpu/workgroup-reduction.js';
-import { checkGpuOptions } from '../../src/backends/backend.js';
+import { checkResidentOptions } from '../../src/backends/webgpu/resident-options.js';
 import { throughInterleaved } from '../../src/backends/webgpu/dd-split-device.js';
 import { gpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { pingPongSteps, prefetchedSteps } from '../shared/prefetched-steps.js';
@@ -483,9 +483,20 @@ export async function gpuDot(x: DeviceArray, y: DeviceArray, options: GpuDotOpti
   return throughInterleaved([x, y], undefined, (dd) => gpuDotOf(dd(x), dd(y), options));
 }
 
+/**
+ * DOT's `into` belongs to `dot(x, y, { backend: 'gpu', into })`, which writes a range; the resident calls return the
+ * value (gpuDot) or a device array (gpuDotResident), so an `into` there would be ignored: refused instead.
+ * @throws {@link modprec!ModprecError} `INVALID_OPTION` naming `options.into`
+ */
+function refuseInto(options: GpuDotOptions): void {
+  const into = (options as { into?: unknown }).into;
+  if (into !== undefined) fail('INVALID_OPTION', 'options.into', "is not an option of gpuDot or gpuDotResident (gpuDotResident returns the result on the device; dot(x, y, { backend: 'gpu', into }) writes a range)", into);
+}
+
 /** gpuDot on operands in the kernels' layouts. */
 async function gpuDotOf(x: DeviceArray, y: DeviceArray, options: GpuDotOptions): Promise<GpuDotResult> {
-  checkGpuOptions(options);
+  checkResidentOptions(options);
+  refuseInto(options);
   validate(x, y);
   const maxThreads = maxThreadsOf(options);
   const arithmetic = chooseArithmetic(options, [x, y]);
@@ -529,7 +540,8 @@ export async function gpuDotResident(x: DeviceArray, y: DeviceArray, options: Gp
 
 /** gpuDotResident on operands in the kernels' layouts. */
 async function gpuDotResidentOf(x: DeviceArray, y: DeviceArray, options: GpuDotOptions): Promise<{ result: DeviceArray; info: GpuRunInfo }> {
-  checkGpuOptions(options);
+  checkResidentOptions(options);
+  refuseInto(options);
   validate(x, y);
   const maxThreads = maxThreadsOf(options);
   const arithmetic = chooseArithmetic(options, [x, y]);

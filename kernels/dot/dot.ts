@@ -65,14 +65,15 @@ export function dot(x: Range<1, any>, y: Range<1, any>, options: (DotOptions & {
   if (requested === 'gpu') {
     // The GPU's float-float (or binary32) result is rounded into the storage once (on the device where the storage
     // has a writable GPU part; scaled ranges by the CPU's scaled store); multiple-precision storage has no such write.
-    const call = prepareGpuCall('dot', [['x', x], ['y', y]], options as GpuBackendOptions);
+    const call = prepareGpuCall('dot', [['x', x], ['y', y]], options as GpuBackendOptions, undefined, (ar) => checkReadableIn(ar, [['x', x], ['y', y]]));
     checkDotGpuInto(into, call);
     return dotOnGpu(x, y, call, () => dot(x, y, { arithmetic: call.arithmetic, into }), into);
   }
   options = options as DotOptions;
   const ar = chooseArithmetic(options.arithmetic, [x, y]);
-  checkReadableIn(ar, [['x', x], ['y', y]]);
+  // Options, then values (then what a backend cannot run): the order of every backend.
   const acc = resolveAccumulationIn(options.accumulation, ar);
+  checkReadableIn(ar, [['x', x], ['y', y]]);
   const n = x.length();
   const cpu = chooseCpuBackend(requested, {
     kernel: 'dot', operands: [['x', x, 'read'], ['y', y, 'read']], arithmetic: ar, accumulation: acc,

@@ -36,7 +36,8 @@ export interface RnsDeviceEll {
  * @param values - stride·width fp64 values (slot k of row i at i + k·stride; finite), or a device RNS array of them
  * @param like - a device array whose device receives the matrix
  * @returns the device matrix
- * @throws {@link modprec!ModprecError} as `ellStructure`; `DIMENSION_MISMATCH` naming `values.length` for a length
+ * @throws {@link modprec!ModprecError} as `ellStructure`; `INVALID_STORAGE` naming `values` for anything but a
+ *   Float64Array or an RNS device array; `DIMENSION_MISMATCH` naming `values.length` for a length
  *   other than stride·width (as `ellMatrix`); `INVALID_VALUE` (naming `values[k]`) for a non-finite fp64 value, before any upload
  * @example
  * ```ts
@@ -54,6 +55,9 @@ export interface RnsDeviceEll {
 export async function rnsEllToDevice(structure: EllStructure, values: Float64Array | RnsDeviceArray, like: RnsDeviceArray): Promise<RnsDeviceEll> {
   const s = ellStructure(structure);
   const slots = s.stride * s.width;
+  // The fp64 words go up as they lie in memory: a plain array (no buffer) went up as zeros, A·x = 0 without an error,
+  // and a Float32Array or Int32Array threw a RangeError ("Invalid typed array length"). ellMatrix's rule: a Float64Array.
+  if (!(values instanceof Float64Array) && !(values instanceof RnsDeviceArray)) fail('INVALID_STORAGE', 'values', 'must be a Float64Array (as ellMatrix takes) or an RNS device array (rnsToDevice)', values);
   // A wrong length is the mismatch ellMatrix reports for the same structure and values (not INVALID_SIZE, which is a
   // number that is not a non-negative integer).
   checkLength('values.length', values.length, slots, 'stride * width');

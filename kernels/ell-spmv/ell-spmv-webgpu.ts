@@ -24,6 +24,7 @@ import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/run
 import type { DeviceMatrix } from '../gemv/gemv-webgpu.js';
 import type { GpuBuffer } from '../../src/backends/webgpu/webgpu-types.js';
 import { checkGpuOptions } from '../../src/backends/backend.js';
+import { checkResidentOptions } from '../../src/backends/webgpu/resident-options.js';
 import { fieldOf, throughInterleaved, withMapped } from '../../src/backends/webgpu/dd-split-device.js';
 
 /**
@@ -97,8 +98,8 @@ function checkEllParts(A: Omit<EllParts, 'values'>): { rows: number; cols: numbe
  * @throws {@link modprec!ModprecError} `INVALID_SIZE`/`INVALID_STRIDE`/`INVALID_STORAGE` for inconsistent parts,
  *   `DIMENSION_MISMATCH` naming `A.colIndex.length` or `A.values.length` unless it is exactly stride·width,
  *   `INDEX_OUT_OF_RANGE` for a column index outside [−1, cols), `INVALID_VALUE` for an entry after padding in its row,
- *   an entry in a row at or beyond `rows`, or a nonzero value in a padding slot (the CPU's ellMatrix rules), as
- *   {@link toDevice} otherwise
+ *   an entry in a row at or beyond `rows`, or a nonzero value in a padding slot (the CPU's ellMatrix rules), or a
+ *   value that is not a number (naming `A.values[k]`, as toDevice names `data[k]`), as {@link toDevice} otherwise
  * @example
  * ```ts
  * import { csrToEll, laplacianCsr } from 'modprec';
@@ -120,6 +121,10 @@ export async function toDeviceEll(A: EllParts, options: ToDeviceOptions = {}): P
   checkLength('A.values.length', A.values.length, entries, 'stride * width');
   const format = gpuFormat(options.format ?? 'f32', 'options.format');
   const scaleBlock = scaleBlockOf(options);
+  // Numbers only, as toDevice and vector take them: '2' ran as 2, null as 0, undefined and {} as NaN, true as 1, and a
+  // bigint threw a TypeError (a typed array of numbers needs no look).
+  const numberView = ArrayBuffer.isView(A.values) && !(A.values instanceof BigInt64Array) && !(A.values instanceof BigUint64Array);
+  if (!numberView) for (let k = 0; k < entries; k++) if (typeof A.values[k] !== 'number') fail('INVALID_VALUE', `A.values[${k}]`, 'must be a number', A.values[k]);
   // A padding slot's value must be 0, as ellMatrix requires on the CPU.
   for (let k = 0; k < entries; k++) {
     if (A.colIndex[k] === -1 && A.values[k] !== 0) fail('INVALID_VALUE', `A.values[${k}]`, 'must be 0 in a padding slot (colIndex = -1), as ellMatrix requires', A.values[k]);
@@ -327,7 +332,7 @@ function packedScalesOverBinding(A: DeviceEll): boolean {
 
 /** gpuEllSpmv on operands in the kernels' layouts. */
 async function gpuEllSpmvOf(args: GpuEllSpmvArgs, options: GpuKernelOptions): Promise<GpuRunInfo> {
-  checkGpuOptions(options);
+  checkResidentOptions(options);
   const { A, x, y } = args;
   if (!A || typeof A !== 'object' || !(A.values instanceof DeviceArray)) fail('INVALID_STORAGE', 'A', 'must be a DeviceEll (see toDeviceEll)', A);
   if (!(x instanceof DeviceArray)) fail('INVALID_STORAGE', 'x', 'must be a DeviceArray (see toDevice)', x);

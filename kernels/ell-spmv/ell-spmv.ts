@@ -9,6 +9,7 @@ import { Operand } from '../../src/backends/cpu/operand.js';
 import { chooseArithmetic, checkCoefficientsIn, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
 import type { ArithmeticFormat } from '../../src/formats/common/format.js';
 import type { EllOperand } from './ell-operand.js';
+import type { Range } from '../../src/core/range.js';
 import { resolveAccumulationIn } from '../shared/accumulation.js';
 import { coefficientCase } from '../gemv/coefficients.js';
 import { scaleYProgram } from '../gemv/gemv-cpu.js';
@@ -55,8 +56,7 @@ export function ellSpmv(args: EllSpmvArguments, options: GpuBackendOptions): Pro
 export function ellSpmv(args: EllSpmvArguments, options: (KernelOptions & ThreadsOption & { backend?: CpuBackendOption }) | GpuBackendOptions = {}): void | Promise<GpuKernelReport> {
   const { alpha, beta, A, x, y } = checkEllSpmvArguments(args);
   if (chooseBackend(options) === 'gpu') {
-    const call = prepareGpuCall('ellSpmv', [['A.values', A.values], ['x', x], ['y', y]], options as GpuBackendOptions);
-    checkEllCoefficients(call.arithmetic, alpha, beta, A);
+    const call = prepareGpuCall('ellSpmv', [['A.values', A.values], ['x', x], ['y', y]], options as GpuBackendOptions, undefined, (ar) => checkEllValues(ar, alpha, beta, A, x, y));
     return ellSpmvOnGpu({ alpha, A, x, beta, y }, call, () => ellSpmv(args, { arithmetic: call.arithmetic }));
   }
   options = options as KernelOptions;
@@ -71,17 +71,17 @@ export function ellSpmv(args: EllSpmvArguments, options: (KernelOptions & Thread
   // them (kernels/shared/scale-twin.ts), as long as the JavaScript kernel's own: the automatic choice keeps such a call
   // there (the same bits; backend 'wasm' runs it).
   const twinValues = A.values.accessor.scale?.mask[1] === true || (f32 && A.values.accessor.storage.kind === 'dd');
+  // The values before what WebAssembly cannot run, as every backend orders them (dot, the updates and backend 'gpu').
+  checkEllValues(ar, alpha, beta, A, x, y);
   const cpu = requested === 'cpu' && twinValues ? 'js' : chooseCpuBackend(requested, {
     kernel: 'ellSpmv', arithmetic: ar, accumulation: acc,
     operands: [['x', x, 'read'], ['y', y, 'write']],
     kernelRefusal: wasmEllRefusal(A.values.accessor, rows),
   });
   const threads = threadsOf(options, 'ellSpmv');
-  checkEllCoefficients(ar, alpha, beta, A);
   // The pool checks the call also where it returns at once: the same errors whatever the sizes and coefficients.
   if (threads) checkSplit(threads, 'ellSpmv', { alpha, A, x, beta, y }, ar, acc, cpu, requested);
   if (rows === 0 || (alpha === 0 && beta === 1)) return;
-  checkReadableIn(ar, [...(alpha !== 0 ? [['A.values', A.values], ['x', x]] as const : []), ...(beta !== 0 ? [['y', y] as const] : [])]);
   if (threads) { runSplit(threads, 'ellSpmv', { alpha, A, x, beta, y }, ar, acc, cpu, requested); return; }
   const alphaCase = cols === 0 || width === 0 ? 'zero' : coefficientCase(alpha);
   if (alphaCase === 'zero') {
@@ -105,9 +105,15 @@ export function ellSpmv(args: EllSpmvArguments, options: (KernelOptions & Thread
   f(rows, width, stride, colIndex, ...Operand.args(A.values.accessor), ...Operand.args(x.accessor), ...Operand.args(y.accessor), alpha, beta);
 }
 
-/** α and β where the call multiplies by them: none without rows or with α = 0, β = 1; α only with a stored entry. */
-function checkEllCoefficients(ar: ArithmeticFormat, alpha: number, beta: number, A: EllOperand): void {
+/**
+ * α, β and the values the call reads, checked in its arithmetic (an RNS one holds no NaN or ±∞) on every backend:
+ * none without rows or with α = 0, β = 1 (which return at once); α only with a stored entry; A's values and x only
+ * with α ≠ 0, y only with β ≠ 0.
+ * @throws {@link ModprecError} `INVALID_VALUE` naming the coefficient or the element
+ */
+function checkEllValues(ar: ArithmeticFormat, alpha: number, beta: number, A: EllOperand, x: Range<1, any>, y: Range<1, any>): void {
   const { rows, cols, width } = A.structure;
   if (rows === 0 || (alpha === 0 && beta === 1)) return;
   checkCoefficientsIn(ar, [...(cols > 0 && width > 0 ? [['alpha', alpha] as const] : []), ['beta', beta]]);
+  checkReadableIn(ar, [...(alpha !== 0 ? [['A.values', A.values], ['x', x]] as const : []), ...(beta !== 0 ? [['y', y] as const] : [])]);
 }

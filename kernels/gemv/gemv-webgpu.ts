@@ -27,7 +27,8 @@ import { createWordBuffer, readWords, type GpuRuntime } from '../../src/backends
 import { bindOldFromOutput, checkOutputBinding, outputWindow, serialisedViewWrite, throughPackedOutput, writesLanes, writesInPlace } from '../../src/backends/webgpu/view-output.js';
 import { checkRowsPerThread, maxRowsPerThread, partialNRowsLines, partialNRowsSource, rowRunRead, storesOwnPartials, vectorXRead } from './gemv-row-group-source.js';
 import { GEMV_FUSED_MISSES, gemvFusedFinishSpec, gemvFusedInitialWords, gemvFusedLayout, type PartialRowsLines } from './gemv-fused-finish-source.js';
-import { checkGpuOptions } from '../../src/backends/backend.js';
+import { checkResidentOptions } from '../../src/backends/webgpu/resident-options.js';
+import { checkGpuLoop } from './gemv-loop-option.js';
 import { gpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { readsTransposed, transposedDeviceMatrix } from './transposed-device-matrix.js';
 import { gemvWorkgroupSplitFits, gemvWorkgroupSplitN } from './gemv-workgroup-split.js';
@@ -766,7 +767,10 @@ export async function gpuGemv(args: GpuGemvArgs, options: GpuGemvOptions = {}): 
 
 /** gpuGemv on operands in the kernels' layouts. */
 async function gpuGemvOf(args: GpuGemvArgs, options: GpuGemvOptions): Promise<GpuRunInfo> {
-  checkGpuOptions(options);
+  checkResidentOptions(options);
+  // GEMV's loop order, as backend 'gpu' checks it: 'auto' or omitted (the GPU's order is its own), never ignored.
+  const loop = (options as { loop?: unknown }).loop;
+  if (loop !== undefined) checkGpuLoop(loop);
   const { trans, kernelTrans, alpha, beta } = validate(args);
   const arithmetic = chooseArithmetic(options, [args.A.data, args.x, args.y]);
   const target = checkSize('options.targetThreads', options.targetThreads ?? 2 ** 18);

@@ -18,6 +18,7 @@ import { gemvProgram, type GemvLoop } from './gemv-cpu.js';
 import { checkGpuLoop, chooseLoop, wasmLoopRefusal } from './gemv-loop-option.js';
 import { coefficientCase } from './coefficients.js';
 import { checkSplit, runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
+import type { ArithmeticFormat } from '../../src/formats/common/format.js';
 
 /**
  * Options of {@link gemv}.
@@ -81,23 +82,21 @@ export function gemv(args: GemvArguments, options: (GemvOptions & { backend?: Cp
   if (chooseBackend(options) === 'gpu') {
     const o = options as GpuBackendOptions & GemvOptions;
     checkGpuLoop(o.loop);
-    const call = prepareGpuCall('gemv', [['A', A], ['x', x], ['y', y]], o);
-    if (m > 0 && n > 0 && !(alpha === 0 && beta === 1)) checkCoefficientsIn(call.arithmetic, [['alpha', alpha], ['beta', beta]]);
+    const call = prepareGpuCall('gemv', [['A', A], ['x', x], ['y', y]], o, undefined, (ar) => checkGemvValues(ar, args, m, n));
     return gemvOnGpu({ alpha, A, x, beta, y, trans: args.trans ?? 'N', m, n }, call, () => gemv(args, { arithmetic: call.arithmetic }));
   }
   options = options as GemvOptions;
   const ar = chooseArithmetic(options.arithmetic, [A, x, y]);
   const acc = resolveAccumulationIn(options.accumulation, ar);
   const requested = chooseBackend(options);
+  const loop = chooseLoop(options.loop, opA, ar, acc);
+  // The values before what WebAssembly cannot run, as every backend orders them (dot, the updates and backend 'gpu').
+  checkGemvValues(ar, args, m, n);
   const cpu = chooseCpuBackend(requested, {
     kernel: 'gemv', arithmetic: ar, accumulation: acc,
     operands: [['A', A, 'read'], ['x', x, 'read'], ['y', y, 'write']],
     kernelRefusal: wasmLoopRefusal(options.loop, opA, acc),
   });
-  const loop = chooseLoop(options.loop, opA, ar, acc);
-  if (m > 0 && n > 0 && !(alpha === 0 && beta === 1)) checkCoefficientsIn(ar, [['alpha', alpha], ['beta', beta]]);
-  // α = 0 with β = 1 returns at once and reads nothing (as backend 'gpu' and ELL SpMV do): y is not checked then.
-  if (m > 0 && n > 0 && !(alpha === 0 && beta === 1)) checkReadableIn(ar, [...(alpha !== 0 ? [['A', A], ['x', x]] as const : []), ...(beta !== 0 ? [['y', y] as const] : [])]);
   // The reference BLAS's quick return: an empty op(A) leaves y untouched (even for β ≠ 1).
   const threads = threadsOf(options, 'gemv');
   const split = { alpha, A, x, beta, y, trans: args.trans ?? 'N', loop: options.loop ?? 'auto' };
@@ -131,4 +130,16 @@ export function gemv(args: GemvArguments, options: (GemvOptions & { backend?: Cp
   const f = gemvProgram({ A: opA, x: x.accessor, y: y.accessor, ar, acc, loop, alpha: alphaCase, beta: coefficientCase(beta) });
   if (alphaCase === 'zero') f(m, n, ...Operand.args(y.accessor), alpha, beta);
   else f(m, n, ...Operand.args(opA), ...Operand.args(x.accessor), ...Operand.args(y.accessor), alpha, beta, loop === 'axpy' ? scratchOf(m) : undefined);
+}
+
+/**
+ * α, β and the values GEMV reads, checked in its arithmetic (an RNS one holds no NaN or ±∞) on every backend: none for
+ * an empty op(A) or α = 0 with β = 1 (which return at once and read nothing), A and x only with α ≠ 0, y only with β ≠ 0.
+ * @throws {@link ModprecError} `INVALID_VALUE` naming the coefficient or the element
+ */
+function checkGemvValues(ar: ArithmeticFormat, args: GemvArguments, m: number, n: number): void {
+  const { alpha, beta, A, x, y } = args;
+  if (m === 0 || n === 0 || (alpha === 0 && beta === 1)) return;
+  checkCoefficientsIn(ar, [['alpha', alpha], ['beta', beta]]);
+  checkReadableIn(ar, [...(alpha !== 0 ? [['A', A], ['x', x]] as const : []), ...(beta !== 0 ? [['y', y] as const] : [])]);
 }

@@ -28,12 +28,18 @@ export interface GpuNrm2Result extends GpuRunInfo {
   readonly value: number;
 }
 
+/**
+ * Sets the NaN flag when `a` (a magnitude) is NaN, from its bits: WGSL lets a compiler assume no NaN occurs, and the
+ * NVIDIA driver folds `a != a` to false — NRM2 of (NaN, ∞, …) gave +∞ on an H200 where the CPU gives NaN.
+ */
+const NAN_FLAG = 'if ((mpBits(a) & 2147483647) > 2139095040) { bad = 1.0; }';
+
 /** Pass 1: per thread, (max |x_k|, 1 if a NaN was seen) over k = t, t + T, …. */
 function maxPassSource(arithmetic: GpuArithmetic, x: DeviceArray): { source: string; args: ReturnType<typeof arrayArgs> } {
   const args = [...arrayArgs('X', x), ['n', 'Integer'] as const, ['T', 'Integer'] as const];
   const read = x.format.emitRead('X', elementIndex('X', x, 'k'), 'v', arithmetic);
   const body = ['let m = 0.0;', 'let bad = 0.0;', 'let k = this.thread.x;', 'while (k < n) {', read.code,
-    `const a = Math.abs(${arithmetic.head(read.register)});`, 'if (a > m) { m = a; }', 'if (a !== a) { bad = 1.0; }', 'k = k + T;', '}', 'return [m, bad];'];
+    `const a = Math.abs(${arithmetic.head(read.register)});`, 'if (a > m) { m = a; }', NAN_FLAG, 'k = k + T;', '}', 'return [m, bad];'];
   return { source: kernelSource(args, body), args };
 }
 
@@ -41,7 +47,7 @@ function maxPassSource(arithmetic: GpuArithmetic, x: DeviceArray): { source: str
 function maxReduceSource(): { source: string; args: [string, 'Array' | 'Integer'][] } {
   const args: [string, 'Array' | 'Integer'][] = [['P', 'Array'], ['count', 'Integer'], ['T', 'Integer']];
   const body = ['let m = 0.0;', 'let bad = 0.0;', 'let i = this.thread.x;', 'while (i < count) {', 'const a = P[2 * i];', 'const b = P[2 * i + 1];',
-    'if (a > m) { m = a; }', 'if (b > bad) { bad = b; }', 'if (a !== a) { bad = 1.0; }', 'i = i + T;', '}', 'return [m, bad];'];
+    'if (a > m) { m = a; }', 'if (b > bad) { bad = b; }', NAN_FLAG, 'i = i + T;', '}', 'return [m, bad];'];
   return { source: kernelSource(args, body), args };
 }
 

@@ -56,14 +56,15 @@ export function nrm2(x: Range<1, any>, options: GpuBackendOptions): Promise<GpuN
 export function nrm2(x: Range<1, any>, options: (KernelOptions & { backend?: CpuBackendOption }) | GpuBackendOptions = {}): number | Promise<GpuNrm2Result> {
   checkRange('x', x, 1);
   if (chooseBackend(options) === 'gpu') {
-    const call = prepareGpuCall('nrm2', [['x', x]], options as GpuBackendOptions);
+    const call = prepareGpuCall('nrm2', [['x', x]], options as GpuBackendOptions, undefined, (ar) => checkReadableIn(ar, [['x', x]]));
     return nrm2OnGpu(x, call, () => nrm2(x, { arithmetic: call.arithmetic }));
   }
   options = options as KernelOptions;
   const n = x.length();
   const ar = chooseArithmetic(options.arithmetic, [x]);
-  checkReadableIn(ar, [['x', x]]);
+  // Options, then values (then what a backend cannot run): the order of every backend.
   const acc = resolveAccumulationIn(options.accumulation, ar);
+  checkReadableIn(ar, [['x', x]]);
   // WebAssembly runs the second pass (the sum of scaled squares); the maximum is a scan in JavaScript.
   const requested = chooseBackend(options);
   const cpu = chooseCpuBackend(requested, { kernel: 'nrm2', operands: [['x', x, 'read']], arithmetic: ar, accumulation: acc });

@@ -40,8 +40,10 @@ export function scal(alpha: number, x: Range<1, any>, options: (KernelOptions & 
   checkScalArguments(alpha, x);
   const n = x.length();
   if (chooseBackend(options) === 'gpu') {
-    const call = prepareGpuCall('scal', [['x', x]], options as GpuBackendOptions);
-    if (n > 0 && alpha !== 1) checkCoefficientsIn(call.arithmetic, [['alpha', alpha]]);
+    const call = prepareGpuCall('scal', [['x', x]], options as GpuBackendOptions, undefined, (ar) => {
+      if (n > 0 && alpha !== 1) checkCoefficientsIn(ar, [['alpha', alpha]]);
+      checkReadableIn(ar, alpha !== 0 && alpha !== 1 ? [['x', x]] : []);
+    });
     const cpu = (): void => scal(alpha, x, { arithmetic: call.arithmetic });
     return n === 0 || alpha === 1 ? quickReport(call) : updateOnGpu({ alpha, x, beta: 0, out: x }, call, cpu);
   }

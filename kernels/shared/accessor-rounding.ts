@@ -61,13 +61,20 @@ export function writeError(a: Accessor<any, any>, ar: ArithmeticFormat): WriteEr
   // A scaled write divides by the scale in the arithmetic: the quotient may round into the arithmetic's subnormal
   // range (fp64 storage under a scale of 1e300 receiving 1e-310 stores 0), off by up to its spacing there.
   const quotientUnderflow = a.scale ? subnormalSpacingOf(ar) : 0;
-  if (st.significandBits >= ar.significandBits) return { relative: arithmeticPart, absolutePerScale: quotientUnderflow };
+  if (st.significandBits >= ar.significandBits) {
+    // As wide as the arithmetic, but maybe not as deep: a storage whose subnormals are coarser than the arithmetic's
+    // (a user's 30-bit significand down to 2^-8 under fp32) rounds small values the arithmetic holds exactly.
+    const storageEta = st.underflowError ?? Math.max(smallestSubnormal(st.significandBits, st.maxValue) / 2, Number.MIN_VALUE);
+    const bottom = st.kind === 'number' && storageEta > subnormalSpacingOf(ar) ? storageEta : 0;
+    return { relative: arithmeticPart, absolutePerScale: quotientUnderflow + bottom };
+  }
   // γ_1 of the storage rather than its u, so that the bound also covers 1/(1 + δ) (TRSV needs it).
   return {
     relative: compose(arithmeticPart, gamma(1, st.unitRoundoff)),
     // Half the storage's spacing, but never below the smallest double: fp64's half spacing 2^-1075 is not a double
     // (it rounded to 0, and an fp64 write into a dd arithmetic's bound lost its underflow term).
-    absolutePerScale: Math.max(smallestSubnormal(st.significandBits, st.maxValue) / 2, Number.MIN_VALUE) + quotientUnderflow,
+    // A format that declares its underflow error (not IEEE's gradual underflow) is taken at its word.
+    absolutePerScale: (st.underflowError ?? Math.max(smallestSubnormal(st.significandBits, st.maxValue) / 2, Number.MIN_VALUE)) + quotientUnderflow,
   };
 }
 

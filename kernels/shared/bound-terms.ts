@@ -151,7 +151,8 @@ function largestExponent(maxValue: number): number {
 
 /**
  * η and the largest value of a floating-point storage format with IEEE-style exponents
- * (emin = 1 − emax): η = 2^(emin − p), never below the smallest double (a pair format: p of one word).
+ * (emin = 1 − emax): η = 2^(emin − p), never below the smallest double (a pair format: p of one word), or the
+ * format's declared {@link StorageFormat.underflowError}.
  * @param st - a storage format (its maxValue and significandBits)
  * @returns η and the largest finite magnitude
  */
@@ -159,7 +160,8 @@ export function storageLimits(st: StorageFormat): UnderflowAndOverflow {
   const emax = largestExponent(st.maxValue);
   // A pair format (kind 'dd': ff's two binary32 words) rounds its tail on its word's subnormal grid (see arithmeticLimits).
   const gridBits = st.kind === 'dd' ? Math.ceil(st.significandBits / 2) : st.significandBits;
-  const eta = Math.max(2 ** (1 - emax - gridBits), TINY);
+  // A format that declares its underflow (no subnormals, a smallest magnitude tiny values round to) is taken at its word.
+  const eta = st.underflowError ?? Math.max(2 ** (1 - emax - gridBits), TINY);
   return { eta, max: st.maxValue, readEta: eta, opEta: eta };
 }
 
@@ -178,7 +180,7 @@ export function arithmeticLimits(ar: ArithmeticFormat): UnderflowAndOverflow {
   if (!st) return { eta: TINY, max: Number.MAX_VALUE, readEta: TINY, opEta: TINY };
   const emax = largestExponent(st.maxValue);
   const gridBits = ar.kind === 'dd' ? Math.ceil(ar.significandBits / 2) : ar.significandBits;
-  const eta = Math.max(2 ** (1 - emax - gridBits), TINY);
+  const eta = st.underflowError ?? Math.max(2 ** (1 - emax - gridBits), TINY);
   // Binary32 words: a read may flush a value below 2^-126 to ±0 on the GPU (error below 2^-126 = 2·2^-127; 2^-126 keeps a margin).
   if (emax !== 127) return { eta, max: st.maxValue, readEta: eta, opEta: eta };
   // A GPU may flush binary32 results and operands below 2^-126 (float-float: each of its word operations).
@@ -453,9 +455,14 @@ export function storeBound(w: Range<1, any>, i: number, ar: ArithmeticFormat, ma
     const us = writeRelativeError(w, ar);
     // A scaled write may overflow in its division even where the storage holds the arithmetic's values exactly
     // (fp64 arithmetic into dd storage under a scale of 8e-323).
-    if ((us > 0 || divides) && q >= st.maxValue) return Infinity;
+    // A storage as wide as the arithmetic but of a narrower range (a user's 30-bit significand up to 1023.99, fp32
+    // arithmetic) writes exactly (us = 0) below its largest value and overflows above it: axpy stored +∞ for 1500
+    // under a bound of 2e-4.
+    if ((us > 0 || divides || st.maxValue < lim.max) && q >= st.maxValue) return Infinity;
     if (divides && q >= lim.max) return Infinity;
-    storeError = us > 0 ? us * (t + divisionError) + storageLimits(st).eta * s : 0;
+    // With no relative error the storage may still be coarser at the bottom than the arithmetic (its subnormals).
+    const etaStorage = storageLimits(st).eta;
+    storeError = us > 0 ? us * (t + divisionError) + etaStorage * s : st.kind === 'number' && etaStorage > 2 * lim.eta ? etaStorage * s : 0;
   }
   return (error + divisionError + storeError) * EVALUATION_MARGIN;
 }

@@ -14,19 +14,35 @@ import { fail } from '../../src/core/errors.js';
  * @group Kernels
  */
 export interface KernelOptions {
-  /** Arithmetic format to compute in (default: the most precise arithmetic among the operands). */
+  /**
+   * Arithmetic format to compute in (default: the most precise arithmetic among the operands — smallest unit roundoff,
+   * then most significand bits; two different ones alike in both are `INVALID_FORMAT` naming this option).
+   */
   arithmetic?: FormatLike;
   /** Summation strategy of reductions (default `recursive`). */
   accumulation?: string | Accumulation;
 }
 
-/** The arithmetic a kernel computes in: the option, else the operand arithmetic with the most significand bits. */
+/**
+ * The arithmetic a kernel computes in: the option, else the most precise operand arithmetic — the smallest unit
+ * roundoff, then the most significand bits. By bits alone a tie went to the first operand: dot(x, y) of a dd and an
+ * rns106 operand (106 bits each) computed in dd and dot(y, x) in rns106, and a user's 53-bit arithmetic against fp64
+ * likewise; now the smaller u decides, and two arithmetics alike in both are a typed error asking for the option.
+ * @throws {@link ModprecError} `INVALID_FORMAT` naming `options.arithmetic` when two operand arithmetics of different
+ *   names have the same unit roundoff and significand bits
+ */
 export function chooseArithmetic(option: FormatLike | undefined, operands: readonly Range<any, any>[]): ArithmeticFormat {
   if (option !== undefined) return asArithmetic(option, 'options.arithmetic');
   let best = operands[0]!.accessor.arithmetic as ArithmeticFormat;
   for (const r of operands) {
     const a = r.accessor.arithmetic as ArithmeticFormat;
-    if (a.significandBits > best.significandBits) best = a;
+    if (a.unitRoundoff < best.unitRoundoff || (a.unitRoundoff === best.unitRoundoff && a.significandBits > best.significandBits)) best = a;
+  }
+  for (const r of operands) {
+    const a = r.accessor.arithmetic as ArithmeticFormat;
+    if (a.name !== best.name && a.unitRoundoff === best.unitRoundoff && a.significandBits === best.significandBits) {
+      fail('INVALID_FORMAT', 'options.arithmetic', `must be given: the operands compute in ${best.name} and ${a.name}, equally precise`);
+    }
   }
   return best;
 }

@@ -32,7 +32,7 @@ import { tuningGeneration, tuningKnob } from '../../src/backends/webgpu/tuning-k
 import { trsvKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { transposedCopy } from './trsv-transposed-copy.js';
 import { quadRowsHold, TRSV_HEADER_WORDS, TRSV_TILE, TRSV_WORKGROUP, walkerHolds, walkerSource } from './trsv-walker-source.js';
-import { checkGpuOptions } from '../../src/backends/backend.js';
+import { checkResidentOptions } from '../../src/backends/webgpu/resident-options.js';
 import { REDO_WORKGROUP, storageOverflowBits, storageRoundTrip, substitutionHolds, substitutionRedoBindings, substitutionRedoSource, type RoundTripStorage, type StoreRounding } from './trsv-substitution-source.js';
 import { splitRedoCheckSource, splitRedoWindowSource } from './trsv-split-redo-source.js';
 import { LANES, LANE_WORKGROUP, laneFusedSource, laneSolveSource, laneUpdateSource } from './trsv-lanes-source.js';
@@ -41,7 +41,7 @@ import { ddCopyWords, windowTermsOf, type WindowTerms } from './trsv-window-upda
 import { readsTransposed, transposedDeviceMatrix } from '../gemv/transposed-device-matrix.js';
 import { fieldOf, throughInterleaved, withMapped } from '../../src/backends/webgpu/dd-split-device.js';
 import { scaledStorePasses, storesViewInWindows } from '../../src/backends/webgpu/scaled-store.js';
-import { defaultGpuTrsvBlockSize } from './trsv-block-size.js';
+import { defaultGpuTrsvBlockSize, trsvBlockSize } from './trsv-block-size.js';
 
 /**
  * Arguments of {@link gpuTrsv}.
@@ -200,8 +200,9 @@ function validate(args: GpuTrsvArgs, options: GpuTrsvOptions, rounding?: StoreRo
   if (uplo !== 'L' && uplo !== 'U') fail('INVALID_OPTION', 'uplo', "must be 'L' or 'U'", uplo);
   if (trans !== 'N' && trans !== 'T') fail('INVALID_OPTION', 'trans', "must be 'N' or 'T'", trans);
   if (diag !== 'N' && diag !== 'U') fail('INVALID_OPTION', 'diag', "must be 'N' or 'U'", diag);
-  const bs = checkSize('options.blockSize', options.blockSize ?? 64);
-  if (bs !== 64 && bs !== 128 && bs !== 256) fail('INVALID_OPTION', 'options.blockSize', 'must be 64, 128 or 256', bs);
+  // trsv's own check with backend 'gpu' (INVALID_OPTION for any other value, null included): a NaN or a string was
+  // INVALID_SIZE here, and null ran with the default.
+  const bs = trsvBlockSize(options, 'gpu')!;
   const n = A.rows;
   const blocks = Math.ceil(n / bs);
   return { n, bs, blocks, np: Math.max(bs, blocks * bs), lowerOp: (uplo === 'L') === (trans === 'N'), trans: trans === 'T', unit: diag === 'U' };
@@ -950,7 +951,7 @@ export async function trsvRounding(args: GpuTrsvArgs, options: GpuTrsvOptions, r
 
 /** {@link trsvRounding} on operands in the kernels' layouts. */
 async function trsvRoundingOf(args: GpuTrsvArgs, options: GpuTrsvOptions, rounding?: StoreRounding): Promise<GpuRunInfo> {
-  checkGpuOptions(options);
+  checkResidentOptions(options);
   const validated = validate(args, options, rounding);
   const { A, x } = args;
   const arithmetic = chooseArithmetic(options, [A.data, x]);

@@ -11,7 +11,7 @@ import { wasmKahanTrsv } from './trsv-kahan-wasm.js';
 import { solveOnX } from './trsv-dd-x-wasm.js';
 import { wasmDdTrsv } from './trsv-dd-wasm.js';
 import { wasmDdSumTrsv } from './trsv-dd-sum-wasm.js';
-import { chooseBackend, prepareGpuCall, trsvOnGpu, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
+import { chooseBackend, isRnsArithmetic, prepareGpuCall, trsvOnGpu, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { rnsGpuBlockSize, trsvBlockSize, type TrsvGpuOptions } from './trsv-block-size.js';
 import { Operand } from '../../src/backends/cpu/operand.js';
 import { chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
@@ -77,18 +77,23 @@ export function trsv(args: TrsvArguments, options: (KernelOptions & { backend?: 
   const { A, x, T, lower, unit, n } = checkTrsvArguments(args);
   if (chooseBackend(options) === 'gpu') {
     trsvBlockSize(options, 'gpu');
-    const call = prepareGpuCall('trsv', [['A', A], ['x', x]], options as TrsvGpuOptions);
+    const call = prepareGpuCall('trsv', [['A', A], ['x', x]], options as TrsvGpuOptions, undefined, (ar) => {
+      // An option before the values, as on the CPU (whose blockSize refusal comes first).
+      if (isRnsArithmetic(ar)) rnsGpuBlockSize(options);
+      checkReadableIn(ar, [['x', x]]);
+      checkPivotsIn(ar, A, (args.uplo ?? 'U') === 'U', unit);
+    });
     const blockSize = trsvBlockSize(options, 'gpu', call.gpuArithmetic === 'dd', n)!;
-    if (call.rns) rnsGpuBlockSize(options);
     return trsvOnGpu({ A, x, uplo: args.uplo ?? 'U', trans: args.trans ?? 'N', diag: unit ? 'U' : 'N', blockSize }, call, () => trsv(args, { arithmetic: call.arithmetic }));
   }
   trsvBlockSize(options, 'cpu');
   options = options as KernelOptions;
   const ar = chooseArithmetic(options.arithmetic, [A, x]);
   // Only x is scanned whole: A's unused triangle may hold anything; its used triangle and pivots are checked below.
+  // Options, then values (then what a backend cannot run): the order of every backend.
+  const acc = resolveAccumulationIn(options.accumulation, ar);
   checkReadableIn(ar, [['x', x]]);
   checkPivotsIn(ar, A, (args.uplo ?? 'U') === 'U', unit);
-  const acc = resolveAccumulationIn(options.accumulation, ar);
   const requested = chooseBackend(options);
   const cpu = chooseCpuBackend(requested, {
     kernel: 'trsv', operands: [['A', A, 'read'], ['x', x, 'write']], arithmetic: ar, accumulation: acc,

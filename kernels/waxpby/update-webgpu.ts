@@ -16,7 +16,7 @@ import { hostUpdate } from '../../src/backends/webgpu/host-fallback.js';
 import { getProgram, submitPasses, type BoundArray } from '../../src/backends/webgpu/program.js';
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import { aliasSnapshot, checkOwnedOutput, laneOutputOf, laneValues, outputWindow, serialisedViewWrite, throughPackedOutput, writesLanes, writesInPlace } from '../../src/backends/webgpu/view-output.js';
-import { checkGpuOptions } from '../../src/backends/backend.js';
+import { checkResidentOptions } from '../../src/backends/webgpu/resident-options.js';
 import { fieldOf, throughInterleaved, withMapped } from '../../src/backends/webgpu/dd-split-device.js';
 
 /**
@@ -249,7 +249,7 @@ export async function gpuUpdate(args: GpuUpdateArgs, options: GpuKernelOptions =
 
 /** gpuUpdate on operands in the kernels' layouts. */
 async function gpuUpdateOf(args: GpuUpdateArgs, options: GpuKernelOptions): Promise<GpuRunInfo> {
-  checkGpuOptions(options);
+  checkResidentOptions(options);
   const alpha = checkNumber('alpha', args.alpha);
   const beta = checkNumber('beta', args.beta);
   const { out } = args;

@@ -49,8 +49,10 @@ export function waxpby(
   checkWaxpbyArguments(alpha, x, beta, y, w);
   const n = x.length();
   if (chooseBackend(options) === 'gpu') {
-    const call = prepareGpuCall('waxpby', [['x', x], ['y', y], ['w', w]], options as GpuBackendOptions);
-    if (n > 0) checkCoefficientsIn(call.arithmetic, [['alpha', alpha], ['beta', beta]]);
+    const call = prepareGpuCall('waxpby', [['x', x], ['y', y], ['w', w]], options as GpuBackendOptions, undefined, (ar) => {
+      if (n > 0) checkCoefficientsIn(ar, [['alpha', alpha], ['beta', beta]]);
+      checkReadableIn(ar, [...(alpha !== 0 ? [['x', x] as const] : []), ...(beta !== 0 ? [['y', y] as const] : [])]);
+    });
     const cpu = (): void => waxpby(alpha, x, beta, y, w, { arithmetic: call.arithmetic });
     return n === 0 ? quickReport(call) : updateOnGpu({ alpha, x, beta, y, out: w }, call, cpu);
   }

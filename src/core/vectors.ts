@@ -16,7 +16,7 @@ import type { StorageMemory } from '../../accessors/layout-options.js';
 export interface FormatOptions<T = number> {
   /** Storage format (default fp64). */
   storage?: FormatLike;
-  /** Arithmetic format (default: the storage's own, else fp64). */
+  /** Arithmetic format (default: the arithmetic of the format given as `storage`, else the one registered under the storage's name, else fp64). */
   arithmetic?: FormatLike<T>;
   /** Allocate the storage in a SharedArrayBuffer, for calls split over threads (`options.threads`; default false). */
   shared?: boolean;
@@ -26,7 +26,8 @@ export interface FormatOptions<T = number> {
 
 /**
  * A packed 1-D range holding `values` (rounded to the storage); given a length, `values` zeros, or the values of
- * `fill(i)` (as {@link matrix} fills from a function of (row, column)).
+ * `fill(i)` (as {@link matrix} fills from a function of (row, column)). The options of {@link rowMajor} pass through:
+ * `stride` (the increment), `offset` and `data` (a buffer to fill and view).
  * @throws {@link ModprecError} `INVALID_SIZE` naming `values.length` when an array-like's length is not a non-negative
  *   integer; `INVALID_VALUE` naming `values[i]` for an entry that is not a number (NaN and ±∞ are
  *   numbers), before anything is allocated, or naming `fill(i)` when it returns something other than a number;
@@ -77,7 +78,8 @@ export function vector<T = number>(values: ArrayLike<number> | number, fillOrOpt
 
 /**
  * A packed m×n range (column-major by default, row-major with `layout: 'row-major'`) filled from a function
- * of (row, column), or zeros.
+ * of (row, column), or zeros. The options of {@link colMajor} / {@link rowMajor} pass through: `stride` (the leading
+ * dimension), `offset` and `data` (a buffer to fill and view) make it a view instead of a packed matrix.
  * @throws {@link ModprecError} `INVALID_VALUE` naming `fill(i, j)` when it returns something other than a number;
  *   `INVALID_OPTION` naming `layout` for a layout other than 'row-major' or 'col-major'
  * @example
@@ -103,7 +105,10 @@ export function matrix<T = number>(
   // Checked before the storage is allocated (a bad fill of a large matrix allocated it first).
   if (fill !== undefined && typeof fill !== 'function') fail('INVALID_OPTION', 'fill', 'must be a function of (row, column)', fill);
   const make = options.layout === 'row-major' ? rowMajor : colMajor;
-  const r = range(make<2, T>({ size: [m, n], storage: options.storage, arithmetic: options.arithmetic, shared: options.shared, memory: options.memory }));
+  // The layout's own options (stride: the leading dimension, offset, data) pass through as vector()'s do; they were
+  // dropped, so matrix(2, 2, f, { data }) filled a new buffer and left the caller's untouched.
+  const { layout: _layout, ...layoutOptions } = options as FormatOptions<T> & { layout?: string };
+  const r = range(make<2, T>({ ...layoutOptions, size: [m, n] }));
   if (fill) {
     for (let j = 0; j < n; j++) {
       for (let i = 0; i < m; i++) {

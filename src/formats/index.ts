@@ -2,7 +2,7 @@
  * The built-in formats, by name. `formats.f32` etc. can be passed as `storage` or `arithmetic` of an accessor.
  * @module
  */
-import { registerFormat, f64, f32, type Format } from './common/registry.js';
+import { registerBuiltinFormat, f64, f32, type Format } from './common/registry.js';
 import { f16Storage } from './f16/f16.js';
 import { bf16Storage } from './bf16/bf16.js';
 import { i8Storage, i16Storage, i32Storage } from './scaled-integer/scaled-integer.js';
@@ -12,34 +12,34 @@ import { ffArithmetic } from './ff/ff.js';
  * fp16 (IEEE binary16): storage only on the CPU (compute in fp32 or fp64).
  * @group Formats
  */
-export const f16 = registerFormat({ name: 'f16', storage: f16Storage });
+export const f16 = registerBuiltinFormat({ name: 'f16', storage: f16Storage });
 /**
  * bfloat16: storage only on the CPU.
  * @group Formats
  */
-export const bf16 = registerFormat({ name: 'bf16', storage: bf16Storage });
+export const bf16 = registerBuiltinFormat({ name: 'bf16', storage: bf16Storage });
 /**
  * int8, for scaled storage.
  * @group Formats
  */
-export const i8 = registerFormat({ name: 'i8', storage: i8Storage });
+export const i8 = registerBuiltinFormat({ name: 'i8', storage: i8Storage });
 /**
  * int16, for scaled storage.
  * @group Formats
  */
-export const i16 = registerFormat({ name: 'i16', storage: i16Storage });
+export const i16 = registerBuiltinFormat({ name: 'i16', storage: i16Storage });
 /**
  * int32, for scaled storage.
  * @group Formats
  */
-export const i32 = registerFormat({ name: 'i32', storage: i32Storage });
+export const i32 = registerBuiltinFormat({ name: 'i32', storage: i32Storage });
 
 /**
  * float-float (two binary32 words, about 48 bits): arithmetic only. The GPU backend's precise arithmetic; on the
  * CPU the same algorithms emulated exactly, so `arithmetic: formats.ff` means the same on both backends.
  * @group Formats
  */
-export const ff = registerFormat({ name: 'ff', arithmetic: ffArithmetic });
+export const ff = registerBuiltinFormat({ name: 'ff', arithmetic: ffArithmetic });
 
 /** The built-in formats by name. */
 export const formats: {

@@ -109,6 +109,14 @@ export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, pre
   // flush), so a q = 0 says nothing about A·p (fp16 vectors on an SPD diagonal: r and p fell to 1e-7, q stored as 0,
   // and CG stopped 'singular' after 7 iterations).
   const storageUnderflow = Math.sqrt(n) * storageSmallestNormal(v.options.storage);
+  // Before any curvature is met nothing says how large A·p should be, and a q among the storage's subnormals (or 0) may
+  // be an A·p that flushed there — fp32 vectors, fp64 arithmetic, A = 1e-300·I: q = 0 and CG stopped 'singular' at 0
+  // iterations on a regular A. A·p measured where true residuals are (fp64 for narrow vectors, into t) tells: not 0
+  // means it flushed (an underflow, checked as above), 0 means A·p = 0.
+  function* flushedProduct(): Generator<unknown, boolean, any> {
+    yield s.wide.apply(1 / sigma, p, 0, t);
+    return ((yield s.wide.norm(t)) as number) > 0;
+  }
   // The checked iterate of the smallest true residual (x₀ to begin with), one more vector: what a solve that stops short
   // returns where its last x is worse (a recurrence that diverged before a check caught it), as GMRES does.
   const best = s.make();
@@ -145,7 +153,8 @@ export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, pre
           // p and q so small that pᵀq underflowed (fp32, tolerance 0: ρ and ‖p‖² fell to 1e-45 and pᵀq to 0, and an SPD
           // matrix read as 'indefinite'): the attainable accuracy is reached, as where ρ underflows below. Both ‖p‖·‖q‖
           // and the pᵀAp the curvature met expects must be that small: q = 0 from a p of size is an A·p = 0 (singular).
-          if (curvature > 0 && (Math.max(pNorm * qNorm, curvature * pNorm2) <= underflow || Math.max(qNorm, curvature * pNorm) <= storageUnderflow)) {
+          if ((curvature > 0 && (Math.max(pNorm * qNorm, curvature * pNorm2) <= underflow || Math.max(qNorm, curvature * pNorm) <= storageUnderflow))
+            || (curvature === 0 && pq >= 0 && qNorm <= storageUnderflow && ((yield* flushedProduct()) as boolean))) {
             if (!((yield* judge()) as boolean)) break;
             continue;
           }

@@ -17,6 +17,7 @@ import { asArithmetic, asStorage, f64 } from '../formats/common/registry.js';
 import type { Preconditioner } from './jacobi.js';
 import type { KrylovSpace } from './krylov-space.js';
 import { KrylovBasis } from './krylov-basis.js';
+import { readNonFiniteAsNaN } from './non-finite-reads.js';
 
 /** The CPU space of a solve: ranges, kernels, `options.arithmetic`. */
 export function cpuSpace(A: LinearOperator, options: ResolvedSolverOptions, M?: Preconditioner): KrylovSpace<Range<1, any>, Range<2, any>> {
@@ -29,12 +30,14 @@ export function cpuSpace(A: LinearOperator, options: ResolvedSolverOptions, M?: 
   const copy = (src: Range<1, any>, dst: Range<1, any>): void => waxpby(1, src, 0, src, dst, opts);
   // The storage's own arithmetic holds its every value (fp64 for fp16 and bf16): a copy in it is the words.
   const exactOpts = { arithmetic: ownArithmetic(storage) };
-  // True residuals in fp64 where the arithmetic is coarser (fp32, a user's): see KrylovSpace.wide.
+  // True residuals in fp64 where the arithmetic is coarser (fp32, float-float, a user's): see KrylovSpace.wide. Float-
+  // float (48 bits) read x rounded to its 48 bits: 'converged' to 1e-13 with a true residual of 0 that was 2·10⁻¹¹.
   const fp64 = asArithmetic(f64);
-  const wideAr = ar.kind === 'number' && ar.unitRoundoff > fp64.unitRoundoff ? fp64 : ar;
+  const wideAr = ar.unitRoundoff > fp64.unitRoundoff ? fp64 : ar;
   const wideOpts = { arithmetic: wideAr };
   const wideCopy = (src: Range<1, any>, dst: Range<1, any>): void => waxpby(1, src, 0, src, dst, wideOpts);
-  return {
+  // An RNS arithmetic has no NaN or ±∞, while fp16, fp32 and fp64 vectors store an overflow as ±∞: such reads are NaN.
+  return readNonFiniteAsNaN({
     n,
     make,
     makeWide,
@@ -65,5 +68,5 @@ export function cpuSpace(A: LinearOperator, options: ResolvedSolverOptions, M?: 
       norm: (x) => nrm2(x, wideOpts),
       apply: (alpha, x, beta, y) => A.apply(alpha, x, beta, y, wideAr),
     },
-  };
+  }, ar);
 }

@@ -113,6 +113,10 @@ function* gmresIteration<V, M>(s: KrylovSpace<V, M>, v: ValidatedSolve, m: numbe
   // The largest ‖A·vⱼ‖₂ met (an estimate of ‖A‖₂ from below, kept across restarts: a restart residual in A's null
   // space makes every ‖A·vⱼ‖ of its cycle rounding noise), for the rounding level of R's diagonal.
   let hScale = 0;
+  // w holds A·vⱼ/σ, σ a power of two raised where A·vⱼ overflows w's storage (fp16 vectors hold 65504: bcsstk01's
+  // entries reach 3·10⁹, and GMRES stopped 'non-finite' at 0 iterations, where CG solves on). Its Hessenberg column is
+  // σ times the Gram–Schmidt coefficients of w, and the next basis vector w/‖w‖ does not depend on σ.
+  let sigma = 1;
   // H and its rotations are fp64, whatever the arithmetic: their rounding is at least fp64's.
   const u = Math.max(v.options.arithmetic.unitRoundoff, 2 ** -53);
   // into += V·y with y = R⁻¹·g over the k columns used (R upper triangular after the rotations). A diagonal entry of R
@@ -160,7 +164,6 @@ function* gmresIteration<V, M>(s: KrylovSpace<V, M>, v: ValidatedSolve, m: numbe
     let k = 0;                                   // columns of the basis used in this cycle
     while (k < m && iterations < maxIterations) {
       const j = k;
-      yield s.apply(1, basis.column(j), 0, w);
       const Vj = basis.leading(j + 1);
       // One classical Gram–Schmidt pass into hv: hv := Vjᵀw, w := w − Vj·hv; then ‖w‖ and hv, read back together.
       function* pass(hv: V): Generator<unknown, [number, Float64Array], any> {
@@ -169,19 +172,29 @@ function* gmresIteration<V, M>(s: KrylovSpace<V, M>, v: ValidatedSolve, m: numbe
         const [norm, coefficients] = (yield s.both(s.norm(w), s.read(hv))) as [number, Float64Array];
         return [norm, Float64Array.from(coefficients)];
       }
-      const first = (yield* pass(hs[j]!)) as [number, Float64Array];
+      let first: [number, Float64Array];
+      for (;;) {
+        yield s.apply(1 / sigma, basis.column(j), 0, w);
+        first = (yield* pass(hs[j]!)) as [number, Float64Array];
+        // A non-finite pass over a unit vⱼ is an overflow of A·vⱼ in w's storage: scaled down by 2^16 a time (fp16's
+        // whole range), at most to 2^-128, as CG scales q (an fp32 or bf16 overflow needs more than that).
+        if ((Number.isFinite(first[0]) && first[1].every(Number.isFinite)) || sigma >= 2 ** 128) break;
+        sigma *= 2 ** 16;
+      }
       const h = first[1];
-      let hn = first[0];
-      const before = Math.hypot(hn, ...h);          // ‖w‖ before the pass, for an orthonormal basis
+      let hw = first[0];                             // ‖w‖ after the passes, w = A·vⱼ/σ
+      const before = sigma * Math.hypot(hw, ...h);  // ‖A·vⱼ‖ before the pass, for an orthonormal basis
       hScale = Math.max(hScale, before);
-      if (alwaysTwice || hn < REORTHOGONALISE_BELOW * before) {
+      if (alwaysTwice || hw < REORTHOGONALISE_BELOW * (before / sigma)) {
         const [hn2, h2] = (yield* pass(h2s[j]!)) as [number, Float64Array];
         for (let i = 0; i <= j; i++) h[i] = h[i]! + h2[i]!;
-        hn = hn2;
+        hw = hn2;
       }
-      for (let i = 0; i <= j; i++) H[i + j * (m + 1)] = h[i]!;
+      // H in the units of A (σ a power of two: exact, and σ = 1 while nothing overflows).
+      const hn = sigma * hw;
+      for (let i = 0; i <= j; i++) H[i + j * (m + 1)] = sigma * h[i]!;
       H[j + 1 + j * (m + 1)] = hn;
-      if (!Number.isFinite(hn) || !Number.isFinite(before) || h.some((e) => !Number.isFinite(e))) { stop.breakDown('non-finite'); break outer; }
+      if (!Number.isFinite(hn) || !Number.isFinite(before) || h.some((e) => !Number.isFinite(sigma * e))) { stop.breakDown('non-finite'); break outer; }
       // Apply the previous rotations to the new column, then make one that zeroes H[j+1, j].
       for (let i = 0; i < j; i++) {
         const a = H[i + j * (m + 1)]!, c = H[i + 1 + j * (m + 1)]!;
@@ -203,7 +216,7 @@ function* gmresIteration<V, M>(s: KrylovSpace<V, M>, v: ValidatedSolve, m: numbe
       // hn at the rounding level of the Gram–Schmidt counts as 0: w/hn would be rounding noise scaled to a unit vector.
       if (hn <= roundingLevel(k) || met || k === m || iterations >= maxIterations) break;
       if (stop.trueHistory) stop.recordTrue((yield* residualOfIterate(k)) as number);
-      yield s.update(1 / hn, w, 0, w, basis.column(j + 1));
+      yield s.update(1 / hw, w, 0, w, basis.column(j + 1));
     }
     yield* addCorrection(k, x);
     beta = (yield* residual(s, b, x, r)) as number;

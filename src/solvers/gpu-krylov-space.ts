@@ -40,8 +40,10 @@ export async function gpuSpace(v: ValidatedSolve, M?: Preconditioner): Promise<G
   }
   const kernelOptions = { arithmetic: arithmetic as { name: string }, strict };
   // True residuals in float-float where the arithmetic is f32 (see KrylovSpace.wide): the widest the GPU reads every
-  // storage of an f32 solve in.
-  const residualOptions = arithmetic.name === 'f32' ? { arithmetic: asArithmetic(ffFormat), strict } : kernelOptions;
+  // storage of an f32 solve in; in double-double where it is float-float (48 bits: x read rounded to them, a residual
+  // of 0 stood for 2·10⁻¹¹, and solves reported 'converged' to 1e-13).
+  const residualOptions = arithmetic.name === 'f32' ? { arithmetic: asArithmetic(ffFormat), strict }
+    : arithmetic.name === 'ff' ? { arithmetic: asArithmetic(ddFormat), strict } : kernelOptions;
   const format = gpuFormat(storage.name as GpuFormatName, 'options.storage');
   // Copies of x word for word (see KrylovSpace.copyExact): double-double holds f64 and dd, f32 holds f32, f16 and bf16.
   const exactOptions = { arithmetic: storage.name === 'f64' || storage.kind !== 'number' ? asArithmetic<unknown>(ddFormat) : asArithmetic<unknown>(f32Format), strict };

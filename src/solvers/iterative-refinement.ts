@@ -18,7 +18,7 @@ import { packedSolver } from '../linalg/lu-run.js';
 import { linearOperator } from './operator.js';
 import { checkCount, checkVectorInput } from './solver-options.js';
 import { StoppingCriterion } from './stopping-criterion.js';
-import { solverResult, type SolverResult } from './solver-result.js';
+import { finiteOrInfinity, solverResult, type SolverResult } from './solver-result.js';
 
 /**
  * Options of {@link iterativeRefinement}.
@@ -152,6 +152,10 @@ export function iterativeRefinement(A: DenseMatrix | Range<2, any>, b: ArrayLike
   const rWide = bWide && range(rowMajor<1, any>({ size: [n], storage: bWide.accessor.storage, arithmetic: ar }));
   /** rData := b − A·x, computed in the residual arithmetic. */
   const computeResidual = (): void => {
+    // An x beyond its storage's range (±∞) is NaN's business in IEEE arithmetic; an RNS arithmetic has no NaN, and its
+    // GEMV refused such an x with INVALID_VALUE part-way through the solve (x = 10³³⁰ from A = 10⁻³⁰⁰, b = 10³⁰), where
+    // an fp64 residual breaks down 'non-finite': the residual is NaN, as there.
+    if (ar.kind === 'mp' && !Number.isFinite(normInf(x))) { rData.fill(NaN); return; }
     if (!bWide || !rWide) {
       rData.set(bv.accessor.data as Float64Array);
       gemv({ alpha: -1, A: Ar, x, beta: 1, y: r, trans: 'N' }, { arithmetic: ar });
@@ -161,6 +165,25 @@ export function iterativeRefinement(A: DenseMatrix | Range<2, any>, b: ArrayLike
     gemv({ alpha: -1, A: Ar, x, beta: 1, y: rWide, trans: 'N' }, { arithmetic: ar });
     for (let i = 0; i < n; i++) rData[i] = ar.toNumber(rWide.get(i));
   };
+  // A residual arithmetic coarser than fp64 (fp32, float-float) reads x rounded to it: its b − A·x of 0 stood for a
+  // backward error of 1e-8 (fp32) and 1e-15 (float-float), reported 'converged' to 1e-14 and 2.2e-16 with a true
+  // residual of 0. Where it says the tolerance is met, fp64 must say so too, and the final residual is fp64's.
+  const fp64 = asArithmetic(f64);
+  const coarse = ar.unitRoundoff > fp64.unitRoundoff;
+  const wide = range(rowMajor<1>({ size: [n] }));
+  /**
+   * b − A·x into `wide`, in fp64 or x's own arithmetic where that is finer (a double-double x read as doubles was
+   * another x); b as doubles (its digits beyond them are beyond a coarse residual too).
+   */
+  const wideResidual = (): Float64Array => {
+    const w = wide.accessor.data as Float64Array;
+    w.set(bv.accessor.data as Float64Array);
+    const own = x.accessor.arithmetic;
+    gemv({ alpha: -1, A: Ar, x, beta: 1, y: wide, trans: 'N' }, { arithmetic: own.unitRoundoff < fp64.unitRoundoff ? own : fp64 });
+    return w;
+  };
+  const backwardErrorMet = (rInf: number, xNorm: number): boolean =>
+    rInf <= tolerance * normA * xNorm && (!coarse || maxAbs(wideResidual()) <= tolerance * normA * xNorm);
   let previous = Infinity;
   let settled = false;          // the last correction was below the resolution of x's storage, or x is the average
   let iterations = 0;
@@ -188,12 +211,24 @@ export function iterativeRefinement(A: DenseMatrix | Range<2, any>, b: ArrayLike
     lastFinite = copyOf(x, lastFinite);
     // Settled is converged only within the tolerance: corrections below x's resolution also happen when x is
     // nowhere near a solution (b so small that A⁻¹b underflows).
-    if (settled) { if (!floor && rInf > tolerance * normA * xNorm) stop.breakDown('stagnation'); else stop.converge(); break; }
+    if (settled) {
+      if (backwardErrorMet(rInf, xNorm)) stop.converge();
+      else if (!floor) stop.breakDown('stagnation');
+      else {
+        // The mean missed the tolerance that the iterate where averaging began met (a float-float residual's noise
+        // averaged to a backward error of 1.1e-14 from one of 1.2e-15, 'converged' to 1e-14): that iterate, then.
+        averageInto(x, floor, 0, ar);
+        computeResidual();
+        stop.history[stop.history.length - 1] = finiteOrInfinity(nrm2(r) / bNorm);
+        stop.converge();
+      }
+      break;
+    }
     if (floor && iterations >= maxIterations - 1) { averageInto(x, floor, floor.count, ar); iterations++; settled = true; continue; }
     if (iterations >= maxIterations) {
       // Out of corrections: converged if the backward error meets the tolerance (an exact first solve with
       // maxIterations 0 included), as a Krylov solver converges on an x₀ whose residual meets its tolerance.
-      if (rInf <= tolerance * normA * xNorm) stop.converge();
+      if (backwardErrorMet(rInf, xNorm)) stop.converge();
       break;
     }
     dData.set(solve(rData));
@@ -201,7 +236,7 @@ export function iterativeRefinement(A: DenseMatrix | Range<2, any>, b: ArrayLike
     if (!Number.isFinite(dNorm)) { stop.breakDown('non-finite'); break; }
     if (!floor && dNorm >= previous) {
       // Corrections stopped shrinking: the limiting accuracy if the backward error is small, else no progress.
-      if (rInf > tolerance * normA * xNorm) { stop.breakDown('stagnation'); break; }
+      if (!backwardErrorMet(rInf, xNorm)) { stop.breakDown('stagnation'); break; }
       if (averaging === 0 || maxIterations - iterations < 2) { stop.converge(); break; }
       // At this floor the residual's rounding (fp64: about κ·√n·u) moves x by noise as large as its error, so where
       // the refinement stops is chance; the mean of the next iterates has less of it (the noise of successive
@@ -220,6 +255,7 @@ export function iterativeRefinement(A: DenseMatrix | Range<2, any>, b: ArrayLike
     settled = dNorm <= storage.unitRoundoff * xNorm;
   }
   const history = stop.history;
+  if (coarse && Number.isFinite(normInf(x))) history[history.length - 1] = finiteOrInfinity(nrm2(range(rowMajor<1>({ size: [n], data: wideResidual() }))) / bNorm);
   return solverResult(x, stop, iterations, history[history.length - 1]!);
 }
 

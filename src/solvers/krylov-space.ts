@@ -72,8 +72,9 @@ export interface KrylovSpace<V = unknown, M = unknown> {
   both<A, B>(a: Step<A>, b: Step<B>): Step<[A, B]>;
   /**
    * The operations of the true residual b − A·x ({@link residual}): the space's own where its arithmetic is at least
-   * as precise as fp64; with fp32 arithmetic a wider one (fp64 on the CPU, float-float on the GPU). In fp32 a
-   * computed b − A·x of 0 stood for a real residual near 10⁻⁷·‖b‖: CG and GMRES reported `converged` to 1e-9.
+   * as precise as fp64; with fp32 arithmetic a wider one (fp64 on the CPU, float-float on the GPU), with float-float
+   * arithmetic fp64 on the CPU and double-double on the GPU. In fp32 a computed b − A·x of 0 stood for a real residual
+   * near 10⁻⁷·‖b‖: CG and GMRES reported `converged` to 1e-9 (float-float: to 1e-13, with 2·10⁻¹¹).
    */
   readonly wide: Pick<KrylovSpace<V, M>, 'copy' | 'apply' | 'norm'>;
 }

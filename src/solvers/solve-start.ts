@@ -57,11 +57,11 @@ export function validateSolve(A: OperatorLike, b: ArrayLike<number> | Range<1, a
   const op = linearOperator(A);
   const bIn = checkVectorInput('b', b, op.size);
   const opts = resolveSolverOptions(options, op.size);
-  const bNorm = safeNorm(valuesOf(bIn, opts.n), opts.n);
-  const scaleExponent = chooseScale(bNorm, opts);
+  const bNormExponent = normExponent(valuesOf(bIn, opts.n), opts.n);
+  const scaleExponent = chooseScale(bNormExponent, opts);
   checkStorable(bIn, opts, scaleExponent);
   const strict = backend === 'gpu' ? checkGpuSolve(op, opts, options!, extraFormats) : false;
-  const bExponent = bNorm > 0 && Number.isFinite(bNorm) ? Math.floor(Math.log2(bNorm)) : 0;
+  const bExponent = bNormExponent ?? 0;
   return { A: op, b: bIn, options: opts, backend, strict, scaleExponent, bExponent };
 }
 
@@ -72,16 +72,21 @@ function valuesOf(b: ArrayLike<number> | Range<1, any>, n: number): ArrayLike<nu
   return Float64Array.from({ length: n }, (_, i) => ar.toNumber(b.get(i)));
 }
 
-/** ‖v‖₂ of doubles without overflow or underflow: max|vᵢ| · ‖v / max|vᵢ|‖₂ (0 for v = 0). */
-function safeNorm(v: ArrayLike<number>, n: number): number {
+/**
+ * ⌊log₂‖v‖₂⌋ of doubles without overflow or underflow, from max|vᵢ| · ‖v / max|vᵢ|‖₂ (undefined for v = 0). ‖v‖₂ itself
+ * may lie beyond the double range — entries all finite, (1.7e308, −1.7e308) has ‖v‖₂ = 2.4e308 — and its exponent
+ * still scales v into range (taken as 'no scale', such a b broke down 'non-finite' at 0 iterations with x = 0).
+ */
+function normExponent(v: ArrayLike<number>, n: number): number | undefined {
   let max = 0;
   for (let i = 0; i < n; i++) max = Math.max(max, Math.abs(v[i]!));
-  if (max === 0) return 0;
+  if (max === 0) return undefined;
   // Divide by the power of two of max: exact, so the sum of squares lies in [1, n·4).
   const e = Math.floor(Math.log2(max));
   let sum = 0;
   for (let i = 0; i < n; i++) { const t = timesPowerOfTwo(v[i]!, -e); sum += t * t; }
-  return timesPowerOfTwo(Math.sqrt(sum), e);
+  const norm = timesPowerOfTwo(Math.sqrt(sum), e);
+  return Number.isFinite(norm) ? Math.floor(Math.log2(norm)) : e + Math.floor(Math.log2(Math.sqrt(sum)));
 }
 
 /** v·2^k, in at most two exact steps (2^k itself may not be a double for k < -1074 + … or k > 1023). */
@@ -97,11 +102,10 @@ function timesPowerOfTwo(v: number, k: number): number {
  * that the solve runs on ‖b‖₂ in [1, 2). A storage narrower than that (fp16: 2^-24 … 65504, or a user's format) is
  * always solved at that scale: its vectors must fit its range, whatever b's magnitude.
  */
-function chooseScale(bNorm: number, o: ResolvedSolverOptions): number {
-  if (!(bNorm > 0) || !Number.isFinite(bNorm)) return 0;
-  const e = Math.floor(Math.log2(bNorm));
+function chooseScale(e: number | undefined, o: ResolvedSolverOptions): number {
+  if (e === undefined) return 0;
   const wide = o.storage.kind !== 'number' || o.storage.maxValue >= 2 ** (2 * UNSCALED_EXPONENT);
-  return wide && Math.abs(e) <= UNSCALED_EXPONENT ? 0 : e;
+  return wide && Math.abs(e) <= UNSCALED_EXPONENT ? 0 : Math.min(e, MAX_SCALE_EXPONENT);
 }
 
 /**
@@ -210,6 +214,13 @@ export interface Start<V> {
 const UNSCALED_EXPONENT = 32;
 
 /**
+ * The largest exponent a solve is scaled by: 2^k must be a double, as a narrow storage's x comes back as a view with the
+ * scale 2^k (a ‖b‖₂ of 2^1024 or more, finite entries, asked for 2^1024 = +∞: `INVALID_VALUE` 'scale[0]'). Scaled by
+ * 2^1023, such a b has ‖b‖₂ below 4√n: still far from the recurrences' limits.
+ */
+const MAX_SCALE_EXPONENT = 1023;
+
+/**
  * v := 2^k·v on the host, in the storage's own arithmetic (fp64 for a storage of doubles, dd, RNS), in two steps so that
  * no factor overflows (|k| reaches 1074): exact but for over/underflow. Not in the solve's arithmetic: with fp32
  * arithmetic on fp64 vectors, 2^±350 overflowed or flushed there and x came back as ±∞ or 0 (status converged), and
@@ -291,7 +302,7 @@ function residualScale(k: number, rNorm: number, v: ValidatedSolve, xExponent: n
   } else {
     wanted = xExponent + 1;
   }
-  return Math.max(k, Math.min(most, wanted));
+  return Math.max(k, Math.min(most, wanted, MAX_SCALE_EXPONENT));
 }
 
 /**
@@ -307,8 +318,7 @@ function smallestBExponent(arithmetic: ResolvedSolverOptions['arithmetic']): num
 /** ⌊log₂‖x₀‖₂⌋ of the x₀ given (-Infinity for none or a zero x₀). */
 function x0Exponent(o: ResolvedSolverOptions): number {
   if (o.x0 === undefined) return -Infinity;
-  const norm = safeNorm(valuesOf(o.x0, o.n), o.n);
-  return norm > 0 && Number.isFinite(norm) ? Math.floor(Math.log2(norm)) : -Infinity;
+  return normExponent(valuesOf(o.x0, o.n), o.n) ?? -Infinity;
 }
 
 /** Makes b, x₀ and r₀ in the space, and the stopping state. */

@@ -4,7 +4,7 @@
  */
 import { Range } from '../core/range.js';
 import { fail } from '../core/errors.js';
-import { asArithmetic, asStorage, findFormat, f64, type FormatLike } from '../formats/common/registry.js';
+import { asArithmetic, asStorage, defaultArithmeticOf, findFormat, f64, type FormatLike } from '../formats/common/registry.js';
 import type { ArithmeticFormat, StorageFormat } from '../formats/common/format.js';
 
 /**
@@ -18,7 +18,7 @@ export interface SolverOptions {
   maxIterations?: number;
   /** Storage of the solver's vectors (x, r, p, …; default fp64). Integer storage is refused (it needs scales). */
   storage?: FormatLike;
-  /** Arithmetic of every kernel (default: the storage's own arithmetic, else fp64). */
+  /** Arithmetic of every kernel (default: the arithmetic of the format given as `storage`, else the one registered under the storage's name, else fp64). */
   arithmetic?: FormatLike;
   /** Initial guess (default zero). */
   x0?: ArrayLike<number> | Range<1, any>;
@@ -94,7 +94,7 @@ export function resolveSolverOptions(options: SolverOptions | undefined, n: numb
   if (storage.isInteger) fail('INVALID_FORMAT', 'options.storage', 'must be a floating-point or multiple-precision storage (integer storage needs a scaled accessor)', storage.name);
   const arithmetic = options.arithmetic !== undefined
     ? asArithmetic(options.arithmetic, 'options.arithmetic')
-    : ownArithmetic(storage);
+    : defaultArithmeticOf(options.storage ?? f64, storage, 'options.storage');
   const x0 = options.x0 === undefined ? undefined : checkVectorInput('options.x0', options.x0, n);
   const stagnationChecks = checkCount('options.stagnationChecks', options.stagnationChecks ?? 2, 1);
   const recordTrueResidual = options.recordTrueResidual ?? false;

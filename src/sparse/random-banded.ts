@@ -41,8 +41,9 @@ export interface RandomBandedOptions {
  * @throws {@link ModprecError} `INVALID_OPTION` naming `options` when it is not an object,
  *   `options.diagonallyDominant` when it is given and not a boolean; `INVALID_SIZE` for bad sizes or bandwidths;
  *   `INVALID_VALUE` for a density outside `[0, 1]` or a seed that is not a safe integer (naming `options.seed`);
- *   `INVALID_SIZE` naming `options` when the matrix would hold more than 2^31 − 1 entries (at density 1 known before
- *   any is drawn: the band's positions are counted first) or its arrays cannot be allocated
+ *   `INVALID_SIZE` naming `options` when the matrix would hold more than 2^31 − 1 entries (known before any is drawn
+ *   when density × the band's positions, the expected count, exceeds it; otherwise when the draws reach it) or its
+ *   arrays cannot be allocated
  * @example
  * ```ts
  * import { randomBandedCsr } from 'modprec';
@@ -68,6 +69,11 @@ export function randomBandedCsr(options: RandomBandedOptions): CsrMatrix {
   // Every position of a full band is an entry: refused at once rather than after billions of draws.
   if (density === 1 && positions > MAX_SPARSE_INDEX) {
     fail('INVALID_SIZE', 'options', `(${rows} x ${cols}, bandwidths ${lower} and ${upper}) has ${positions} band positions, all entries at density 1: more than 2^31 - 1`);
+  }
+  // Below density 1 the count is drawn, but an expected count past the limit would only fail after as many draws
+  // (1e15 positions at density 0.01 ran for days): refused at once too.
+  if (density * positions > MAX_SPARSE_INDEX) {
+    fail('INVALID_SIZE', 'options', `(${rows} x ${cols}, bandwidths ${lower} and ${upper}) expects ${density} x ${positions} band positions = ${density * positions} entries: more than 2^31 - 1`);
   }
   const random = seededRandom(o.seed as number);
 

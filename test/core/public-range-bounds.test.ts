@@ -88,6 +88,14 @@ describe('factory offsets', () => {
       for (const offset of [2 ** 31 - 1, 2 ** 31, 2 ** 40]) expect(errorOf(() => rowMajor({ size: size as never, offset }))).toEqual(['INVALID_SIZE', 'offset']);
     }
   });
+
+  it('an empty view allocates no storage, whatever its offset below 2^31 − 1 (an offset of 1e9 allocated 8 GB)', () => {
+    fc.assert(fc.property(fc.constantFrom([0], [0, 5], [5, 0], [0, 0]), fc.integer({ min: 0, max: 2 ** 31 - 2 }), (size, offset) => {
+      const a = (size.length === 1 ? rowMajor : colMajor)({ size: size as never, offset });
+      expect((a.data as Float64Array).length).toBe(0);
+      expect(toArray(range(a)).length).toBe(0);
+    }), { numRuns: 50 });
+  });
 });
 
 describe('matrix layout', () => {

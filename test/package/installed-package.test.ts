@@ -165,7 +165,7 @@ console.log(JSON.stringify({ entry: names(entry), index: names(index), same }));
     expect(() => execFileSync(bin('attw'), [pkg.tarball, '--profile', 'esm-only'], { encoding: 'utf8', stdio: 'pipe' })).not.toThrow();
   });
 
-  it('bundles `dot, gemv, formats, range` for the browser in at most 180 KB minified, without gpu.js, and the bundle runs', async () => {
+  it('bundles `dot, gemv, formats, range` for the browser in at most 188 KB minified, without gpu.js, and the bundle runs', async () => {
     // The bundle runs: DOT in f64, dd and RNS arithmetic and with the dot2 accumulation (formats, accumulations and
     // RNS conversions register themselves when their modules load), each exact on this data.
     const contents = `
@@ -208,7 +208,9 @@ console.log(JSON.stringify({
     // 167.7 KB. 172 KB until session 26, whose checks (Accessor's storage/arithmetic/scale and view sizes, typed-array
     // storage descriptions, format shapes, frozen outputs, thread options) and the dd division's exact scaling outside
     // [2^-900, 2^900] (div-window) took it to 174.3 KB: 6.6 KB over about fifteen modules, none large alone.
-    expect(bytes).toBeLessThanOrEqual(180 * 1024);
+    // 180 KB until session 27, whose checks of user formats where they enter (format-admission: methods, kind, unit
+    // roundoff, one codec a name; helper names; decode tables) took it to 180.0 KB.
+    expect(bytes).toBeLessThanOrEqual(188 * 1024);
     console.log(`CPU-only browser bundle: ${(bytes / 1024).toFixed(1)} KB minified (eager chunks ${eager.size})`);
 
     const r = JSON.parse(execFileSync(process.execPath, [join(pkg.consumer, entry)], { cwd: pkg.consumer, encoding: 'utf8' }));

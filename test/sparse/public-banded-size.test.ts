@@ -65,4 +65,17 @@ describe('randomBandedCsr: bands larger than a CSR matrix holds', () => {
       if (density === 1) expect(BigInt(A.values.length)).toBe(bandPositions(rows, cols, lower, upper));
     }), { numRuns: 60 });
   });
+  it('below density 1, an expected count density × positions past 2^31 − 1 is INVALID_SIZE naming options before any draw', () => {
+    const big = fc.integer({ min: 2 ** 20, max: MAX });
+    const band = fc.integer({ min: 0, max: 2 ** 20 });
+    const density = fc.double({ min: 2 ** -10, max: 1, noNaN: true, maxExcluded: true });
+    const cases = fc.tuple(big, big, band, band, density).filter(([r, c, l, u, d]) => d * Number(bandPositions(r, c, Math.min(l, 64), Math.min(u, 64))) > MAX * 1.0001);
+    fc.assert(fc.property(cases, ([rows, cols, l, u, density]) => {
+      // Bandwidths up to 64 keep the oracle's diagonal loop short; the count is exact in a double below 2^53.
+      const lowerBandwidth = Math.min(l, 64), upperBandwidth = Math.min(u, 64);
+      const e = expectModprec(() => randomBandedCsr({ rows, cols, lowerBandwidth, upperBandwidth, density, seed: 3 }), 'INVALID_SIZE', 'options');
+      // The up-front refusal states the expected count; the one after the draws says the entries ran past the limit.
+      expect(e.message).toContain(`expects ${density} x ${bandPositions(rows, cols, lowerBandwidth, upperBandwidth)} band positions`);
+    }), { numRuns: 30 });
+  });
 });

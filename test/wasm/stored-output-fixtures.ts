@@ -62,8 +62,8 @@ export function outputVector(spec: OutputSpec, start: readonly number[]): Range<
 
 /**
  * Every raw word of the output's buffer (sentinels included), then its scales. A NaN code of a 16-bit float storage is
- * returned as NaN: its sign is the engine's (IEEE 754 leaves it open; an x86 NaN made by arithmetic in WebAssembly is
- * negative where V8's JavaScript gives a positive one), and the encoders keep it.
+ * returned as NaN: its sign depends on the instructions that made it (IEEE 754 leaves it open; an ELL SpMV with kahan
+ * numerics stored 0xFE00 from WebAssembly and 0x7E00 from JavaScript for one NaN in x), and the encoders keep it.
  */
 export function storedWords(r: Range<1, any>): number[] {
   const a = r.accessor;

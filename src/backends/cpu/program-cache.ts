@@ -70,6 +70,7 @@ export function compileProgram<F>(key: object, build: () => ProgramSource): F {
   if (f === undefined) {
     const { source, helpers } = build();
     const names = Object.keys(helpers);
+    checkNotShadowed(source, names);
     if (debug) console.log(`// modprec kernel ${k}\n${source}`);
     const factory = generatedFunction(`the ${String((key as { kernel?: unknown }).kernel ?? 'generated')} kernel`, names, `'use strict';\n${source}`) as (...values: unknown[]) => F;
     f = factory(...names.map((n) => helpers[n]));
@@ -81,15 +82,38 @@ export function compileProgram<F>(key: object, build: () => ProgramSource): F {
 
 /**
  * Merges helper records, refusing two different values under one name (formats must prefix their helpers).
- * @throws Error when two formats define the same helper name differently
+ * @throws {@link ModprecError} `INVALID_FORMAT` naming `helpers.<name>` when two formats define the same helper name
+ *   differently (it was a plain Error)
  */
 export function mergeHelpers(...records: readonly Readonly<Record<string, unknown>>[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const r of records) {
     for (const [name, value] of Object.entries(r)) {
-      if (name in out && out[name] !== value) throw new Error(`modprec: two formats define the helper '${name}' differently`);
+      if (name in out && out[name] !== value) fail('INVALID_FORMAT', `helpers.${name}`, "must be defined once: two formats of the call define it differently (prefix helpers with the format's name)", name);
       out[name] = value;
     }
   }
   return out;
+}
+
+/**
+ * A helper is bound by name around the kernel, so a variable of the kernel with its name hides it: a user helper called
+ * `n`, `i`, `alpha` or `x_d` made the first call throw "n is not a function" (a TypeError). Declarations and
+ * parameters in the source are found by pattern — generated code declares with `let`/`const`/`var` and `function`.
+ * @throws {@link ModprecError} `INVALID_FORMAT` naming `helpers.<name>`, before the kernel is compiled
+ */
+function checkNotShadowed(source: string, helpers: readonly string[]): void {
+  if (helpers.length === 0) return;
+  const declared = new Set<string>();
+  for (const m of source.matchAll(/\b(?:let|const|var)\s+([^;]*)/g)) {
+    // `let a = 0, b = f(c, d)`: each name at the start or after a comma and followed by `=`, `,` or the end.
+    for (const d of m[1]!.matchAll(/(?:^|,)\s*([A-Za-z_$][\w$]*)\s*(?==|,|$)/g)) declared.add(d[1]!);
+  }
+  for (const m of source.matchAll(/\bfunction\s*([A-Za-z_$][\w$]*)?\s*\(([^)]*)\)/g)) {
+    if (m[1]) declared.add(m[1]);
+    for (const p of m[2]!.split(',')) declared.add(p.trim());
+  }
+  for (const h of helpers) {
+    if (declared.has(h)) fail('INVALID_FORMAT', `helpers.${h}`, "must not be the name of a variable of the generated kernel: prefix helpers with the format's name", h);
+  }
 }

@@ -147,32 +147,38 @@ export interface GpuCall {
 }
 
 /**
- * Validates a `backend: 'gpu'` call before anything runs or is uploaded: the arithmetic by the CPU's rule,
- * accumulation by the CPU's registry (then refused unless omitted: the GPU sums in its own fixed blocked
- * order), `strict`, and the signature against {@link gpuBackend}.
+ * Validates a `backend: 'gpu'` call before anything runs or is uploaded, in the CPU kernels' order: the arithmetic by
+ * the CPU's rule, accumulation by the CPU's registry, the kernel's values and coefficients (`checkData`); then what
+ * the GPU cannot run: an accumulation (refused unless omitted: the GPU sums in its own fixed blocked order), an output
+ * its part cannot write, and the signature against {@link gpuBackend}.
  * @param kernel - the kernel
  * @param operands - its operands by parameter name (every one the kernel reads or writes)
  * @param options - the call's options
  * @param defaultOperands - the operands whose arithmetic sets the default (default: all)
+ * @param checkData - the kernel's checks of its coefficients and values in the arithmetic (as its CPU path makes them),
+ *   run after the options are validated and before anything the GPU cannot run is refused
  * @throws {@link ModprecError} `INVALID_OPTION` / `INVALID_FORMAT` naming the parameter
  * @example
  * ```ts
  * prepareGpuCall('dot', [['x', x], ['y', y]], { backend: 'gpu', arithmetic: formats.ff });
  * ```
  */
-export function prepareGpuCall(kernel: KernelName, operands: readonly (readonly [string, Range<any, any>])[], options: GpuBackendOptions, defaultOperands?: readonly Range<any, any>[]): GpuCall {
+export function prepareGpuCall(kernel: KernelName, operands: readonly (readonly [string, Range<any, any>])[], options: GpuBackendOptions, defaultOperands?: readonly Range<any, any>[], checkData?: (arithmetic: ArithmeticFormat) => void): GpuCall {
+  const arithmetic = chooseArithmetic(options.arithmetic, defaultOperands ?? operands.map(([, r]) => r));
+  if (options.accumulation !== undefined) resolveAccumulation(options.accumulation);
+  // The call's values and coefficients are checked as the CPU kernels check them, before anything the GPU cannot
+  // run is refused: the same bad input is the same error on every backend.
+  checkData?.(arithmetic);
+  if (options.accumulation !== undefined) {
+    fail('INVALID_OPTION', 'options.accumulation', "must be omitted for backend 'gpu': its reductions sum in one fixed blocked order (within the recursive bound)", options.accumulation);
+  }
+  checkGpuOptions(options);
   for (const [name, r] of operands) {
     // Outputs must be writable by the GPU kernels: a user format's GPU part may be read-only.
     const part = storageGpuFacts(r.accessor.storage);
     // A scaled output is written by the CPU's scaled store from the arithmetic's values (gpu-dispatch.ts).
     if (part && !part.writable && !r.accessor.scale && OUTPUTS[kernel] === name) fail('INVALID_FORMAT', name, `is stored in ${part.name}, whose GPU part is read-only: the GPU cannot write this output (use backend 'cpu', or give the part an emitReturn and writable: true)`);
   }
-  const arithmetic = chooseArithmetic(options.arithmetic, defaultOperands ?? operands.map(([, r]) => r));
-  if (options.accumulation !== undefined) {
-    resolveAccumulation(options.accumulation);
-    fail('INVALID_OPTION', 'options.accumulation', "must be omitted for backend 'gpu': its reductions sum in one fixed blocked order (within the recursive bound)", options.accumulation);
-  }
-  checkGpuOptions(options);
   const refusal = gpuBackend.supports({ kernel, operands, arithmetic });
   if (refusal) refuse('gpu', refusal);
   const rns = isRnsArithmetic(arithmetic);

@@ -6,7 +6,7 @@
  */
 import type { GpuRunInfo } from '../webgpu/kernel-common.js';
 import { onGpuOrCpu, type GpuCall } from './gpu-backend.js';
-export { prepareGpuCall } from './gpu-backend.js';
+export { isRnsArithmetic, prepareGpuCall } from './gpu-backend.js';
 export { chooseBackend } from '../backend.js';
 export type { GpuBackendOptions } from './gpu-backend.js';
 

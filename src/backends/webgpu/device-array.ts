@@ -757,7 +757,11 @@ export async function spanToRange(array: DeviceArray, r: RangeLike): Promise<voi
 }
 
 function hostValues(data: ArrayLike<number> | RangeLike, parameter: string): ArrayLike<number> {
-  if (ArrayBuffer.isView(data)) return data as ArrayLike<number>;
+  if (ArrayBuffer.isView(data)) {
+    // A bigint array holds no numbers, as vector() says: the float encoders threw a TypeError converting its elements.
+    if ((data instanceof BigInt64Array || data instanceof BigUint64Array) && data.length > 0) fail('INVALID_VALUE', `${parameter}[0]`, 'must be a number', data[0]);
+    return data as ArrayLike<number>;
+  }
   if (Array.isArray(data)) {
     // Numbers only, as vector() takes them: the encoders coerced '1' to 1, null to 0, undefined and holes to NaN, and
     // threw a TypeError for a bigint.

@@ -6,7 +6,7 @@
  * @module
  */
 import { fail, ModprecError } from '../../core/errors.js';
-import { findFormat, formatNames } from '../../formats/common/registry.js';
+import { asArithmetic, findFormat, formatNames, type FormatLike } from '../../formats/common/registry.js';
 import { gpuArithmeticPart, type GpuArithmetic, type GpuArithmeticName, type GpuRegister } from './arithmetic.js';
 import type { GpuStorageFormat } from './formats.js';
 import type { DeviceArray } from './device-array.js';
@@ -80,7 +80,8 @@ export interface GpuRunInfo {
  * @param options - kernel options
  * @param arrays - the operands
  * @returns the arithmetic
- * @throws {@link modprec!ModprecError} `INVALID_OPTION` for an unknown arithmetic name
+ * @throws {@link modprec!ModprecError} `INVALID_FORMAT` naming `options.arithmetic` for what names no arithmetic (as the
+ *   CPU kernels), `INVALID_OPTION` for an arithmetic without a GPU part
  */
 export function chooseArithmetic(options: GpuKernelOptions, arrays: readonly DeviceArray[]): GpuArithmetic {
   const option = options.arithmetic;
@@ -89,6 +90,9 @@ export function chooseArithmetic(options: GpuKernelOptions, arrays: readonly Dev
   // A format object (formats.ff, ffArithmetic, a user's arithmetic) or a registered name: its GPU part computes.
   const part = gpuArithmeticPart(option);
   if (!part) {
+    // What names no arithmetic at all ('bogus', 3, formats.i8) is INVALID_FORMAT, as the CPU kernels say (asArithmetic);
+    // only an arithmetic without a GPU part (f64, rns106) is the GPU's refusal.
+    asArithmetic(option as FormatLike, 'options.arithmetic');
     const name = typeof option === 'object' && option !== null ? (option as { name?: unknown }).name : option;
     fail('INVALID_OPTION', 'options.arithmetic', "must be an arithmetic with a GPU part (ArithmeticFormat.gpu): formats.f32 or formats.ff (or 'f32', 'ff')", typeof name === 'string' ? name : option);
   }

@@ -10,7 +10,7 @@ import { allowFallback, bindArray, chooseArithmetic, commonRuntime, runInfo, typ
 import type { BoundArray } from './program.js';
 import type { GpuBuffer } from './webgpu-types.js';
 import type { GpuRuntime } from './runtime.js';
-import { checkGpuOptions } from '../backend.js';
+import { checkResidentOptions } from './resident-options.js';
 
 /**
  * Runs a reduction of `x` to one number: on the device with `onDevice` (0 for an empty x), or — for a
@@ -23,7 +23,7 @@ export async function runVectorReduction(
   onDevice: (runtime: GpuRuntime, x: DeviceArray, arithmetic: GpuArithmetic) => Promise<number>,
   onHost: (x: DeviceArray, arithmetic: GpuArithmetic) => Promise<number>,
 ): Promise<{ value: number } & GpuRunInfo> {
-  checkGpuOptions(options);
+  checkResidentOptions(options);
   if (!(x instanceof DeviceArray)) fail('INVALID_STORAGE', 'x', 'must be a DeviceArray (see toDevice)', x);
   const arithmetic = chooseArithmetic(options, [x]);
   const runtime = commonRuntime({ x }, ['x']);

@@ -60,6 +60,13 @@ export interface StorageFormat<Data = unknown, Value = unknown> {
   /** Largest finite magnitude the format holds. */
   readonly maxValue: number;
   /**
+   * Largest absolute error of a write whose value lies below the format's normal range (Higham's η in
+   * fl(x) = x(1 + δ) + η). Absent: IEEE gradual underflow is assumed — half the smallest subnormal of the binary format
+   * with `significandBits` bits and the exponent range maxValue implies (emin = 1 − emax). Declare it for a format that
+   * underflows otherwise (no subnormals, a smallest magnitude that tiny values round to): the bounds use it.
+   */
+  readonly underflowError?: number;
+  /**
    * For a buffer that is a typed array: how many of its words one element takes (default 1; 2 for interleaved
    * double-double). Kernels use it to tell exactly whether two views overlap in memory.
    */
@@ -208,12 +215,13 @@ export function numberRegister(name: string): Register {
 
 /** A register's names go into generated source as variables: anything but an identifier would be code. */
 function checkIdentifier(parameter: string, name: unknown): string {
-  if (typeof name !== 'string' || !/^[A-Za-z_$][\w$]*$/.test(name)) fail('INVALID_OPTION', parameter, 'must be a JavaScript identifier', name);
+  if (!isBindableIdentifier(name)) fail('INVALID_OPTION', parameter, 'must be a JavaScript identifier (not a reserved word, eval or arguments)', name);
   return name;
 }
 
 import type { GpuArithmeticPart, GpuStoragePart } from './gpu-part.js';
 import { fail } from '../../core/errors.js';
+import { isBindableIdentifier } from '../../core/identifier.js';
 
 /**
  * What generated code may call on a value of kind `mp` (a multiple-precision scratch object).

@@ -3,7 +3,7 @@
  * arithmetic) and `dd-split` (split storage, computed in DD by default). Importing this module is enough.
  * @module
  */
-import { registerFormat, type Format } from '../common/registry.js';
+import { registerBuiltinFormat, type Format } from '../common/registry.js';
 import { ddArithmetic, type DdValue } from './dd-arithmetic.js';
 import { ddStorage, ddSplitStorage } from './dd-storage.js';
 
@@ -11,12 +11,12 @@ import { ddStorage, ddSplitStorage } from './dd-storage.js';
  * Double-double: interleaved storage (16 bytes per value) and double-double arithmetic.
  * @group Double-double
  */
-export const dd: Format<DdValue> = registerFormat<DdValue>({ name: 'dd', storage: ddStorage, arithmetic: ddArithmetic });
+export const dd: Format<DdValue> = registerBuiltinFormat<DdValue>({ name: 'dd', storage: ddStorage, arithmetic: ddArithmetic });
 /**
  * Double-double with split hi/lo storage arrays; computed in double-double unless told otherwise.
  * @group Double-double
  */
-export const ddSplit: Format<DdValue> = registerFormat<DdValue>({ name: 'dd-split', storage: ddSplitStorage, arithmetic: ddArithmetic });
+export const ddSplit: Format<DdValue> = registerBuiltinFormat<DdValue>({ name: 'dd-split', storage: ddSplitStorage, arithmetic: ddArithmetic });
 
 import { registerAccumulation } from '../../../kernels/shared/accumulation.js';
 import { pairwiseAccumulation } from './pairwise-accumulation.js';

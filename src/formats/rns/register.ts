@@ -3,7 +3,7 @@
  * any other precision through {@link rnsFormat}. Tables are built lazily, on the first operation.
  * @module
  */
-import { findFormat, registerFormat, type Format } from '../common/registry.js';
+import { findFormat, registerBuiltinFormat, type Format } from '../common/registry.js';
 import { rnsFormatPair } from './rns-formats.js';
 import type { RnsNumber } from './rns-number-class.js';
 
@@ -24,7 +24,7 @@ import type { RnsNumber } from './rns-number-class.js';
  */
 export function rnsFormat(precision: number): Format<RnsNumber> {
   const pair = rnsFormatPair(precision);
-  return (findFormat(pair.name) as Format<RnsNumber> | undefined) ?? registerFormat<RnsNumber>(pair);
+  return (findFormat(pair.name) as Format<RnsNumber> | undefined) ?? registerBuiltinFormat<RnsNumber>(pair);
 }
 
 /**
