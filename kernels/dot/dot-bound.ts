@@ -13,22 +13,24 @@
  */
 import type { Range } from '../../src/core/range.js';
 import { gamma } from '../shared/accumulation.js';
-import { checkBoundOptions } from '../shared/bound-options.js';
-import { absProductSum, arithmeticLimits, flushableRead, elementReadRoundings, returnedDoubleBound, scaledReadOverflows, scaleUnderflowError, storageLimits, storeBound } from '../shared/bound-terms.js';
+import { checkBoundOptions, type BoundBackendOptions } from '../shared/bound-options.js';
+import { absProductSum, arithmeticLimits, flushableRead, elementReadRoundings, returnedDoubleBound, scaledReadOverflows, scaledWriteFails, scaledWriteUnderflow, scaleUnderflowError, storageLimits, storedMagnitude, storeBound } from '../shared/bound-terms.js';
 import type { ArithmeticFormat } from '../../src/formats/common/format.js';
-import { vectorMagnitudes } from '../shared/accessor-rounding.js';
+import { compose, vectorMagnitudes } from '../shared/accessor-rounding.js';
 import type { DotOptions } from './dot.js';
 import { checkOptionsObject } from '../../src/backends/backend.js';
 import { checkDotGpuInto, checkDotInto, checkDotOperands, checkDotThreadsInto } from './dot-arguments.js';
 
 /**
- * Options of {@link dotBound}: the kernel's options plus what the bound is relative to.
+ * Options of {@link dotBound}: the kernel's options (`backend` and `strict` included, as every bound function takes
+ * them: {@link BoundBackendOptions}) plus what the bound is relative to.
  * @group Kernels
  */
-export interface DotBoundOptions extends DotOptions {
+export interface DotBoundOptions extends DotOptions, BoundBackendOptions {
   /**
    * When true, also count the storage rounding of the inputs, so the bound holds against the exact dot
-   * product of the ORIGINAL values that were written into x and y (not only of what the storage kept).
+   * product of the ORIGINAL values that were written into x and y (not only of what the storage kept) — doubles
+   * written with `set` (or `vector(values)`) through these ranges, in each range's own arithmetic.
    */
   original?: boolean;
 }
@@ -68,7 +70,9 @@ export function dotBound(x: Range<1, any>, y: Range<1, any>, options: DotBoundOp
   }, options);
   checkDotThreadsInto(into, threads);
   const n = x.length();
-  if (n === 0) return 0;
+  // An empty dot stores an exact 0 — but 0 divided by a scale that converts to 0 in the arithmetic is NaN (an fp64
+  // into under a scale of 1e-300 in fp32 arithmetic), which no finite bound covers.
+  if (n === 0) return into && scaledWriteFails(into, 0, ar) ? Infinity : 0;
   const u = ar.unitRoundoff;
   const { opEta: eta, max, readEta } = arithmeticLimits(ar);
   // Magnitudes of the values as stored (not as rounded by a narrower arithmetic).
@@ -102,7 +106,7 @@ export function dotBound(x: Range<1, any>, y: Range<1, any>, options: DotBoundOp
   if (options.original) {
     // Each original value v differs from what its storage kept (magnitude a) by at most rel·a + abs: with δx, δy
     // so bounded, |Σ vx·vy − Σ x·y| ≤ Σ δx·|y| + |x|·δy + δx·δy.
-    const wx = originalWriteError(x, ar), wy = originalWriteError(y, ar);
+    const wx = originalWriteError(x), wy = originalWriteError(y);
     let perturbation = 0;
     for (let i = 0; i < n; i++) {
       const ax = Math.abs(xs(i)), ay = Math.abs(ys(i));
@@ -116,13 +120,14 @@ export function dotBound(x: Range<1, any>, y: Range<1, any>, options: DotBoundOp
 }
 
 /**
- * How far an original value written into `r` (`set` with a double, in `r`'s arithmetic) may lie from what the
- * storage kept: rel·|kept| + abs(i). A plain number goes into unscaled storage in one rounding (its unit roundoff,
- * and η where it underflows, e.g. 1e-9 into fp16 keeps 0); under a scale, an integer storage keeps the exact v / s
- * rounded to the nearest integer (half a quantum, |s|/2; an element at the storage's largest magnitude may have
- * saturated: ∞), a float storage v / s rounded in the arithmetic and then to the storage.
+ * How far an original value written into `r` (`set` with a double, in `r`'s own arithmetic — not the kernel's: the
+ * write happened before) may lie from what the storage kept: rel·|kept| + abs(i). A plain number goes into unscaled
+ * storage in one rounding (its unit roundoff, and η where it underflows, e.g. 1e-9 into fp16 keeps 0); under a scale,
+ * an integer storage keeps the exact v / s rounded to the nearest integer (half a quantum, |s|/2; an element at the
+ * storage's largest magnitude may have saturated: ∞), a float storage fl(fl(v) / fl(s)) in r's arithmetic, rounded
+ * to the storage.
  */
-function originalWriteError(r: Range<1, any>, ar: ArithmeticFormat): { rel: number; abs: (i: number) => number } {
+function originalWriteError(r: Range<1, any>): { rel: number; abs: (i: number) => number } {
   const a = r.accessor, st = a.storage, sc = a.scale;
   const scaleAt = (i: number): number => (sc ? Math.abs(sc.data[sc.offset + i * sc.strides[0]!]!) : 1);
   // Multiple-precision storage keeps its own rounding model (its unit roundoff, as before).
@@ -138,12 +143,25 @@ function originalWriteError(r: Range<1, any>, ar: ArithmeticFormat): { rel: numb
   }
   const us = st.unitRoundoff || 0, etaStorage = storageLimits(st).eta;
   if (!sc) return { rel: us, abs: () => etaStorage };
-  // v rounded into the arithmetic, divided by s there, rounded to the storage: three roundings, each relative or
-  // (underflowing) absolute, the quotient's scaled back by |s|.
-  const u = ar.unitRoundoff, etaAr = arithmeticLimits(ar).eta;
-  // (1 + u)²(1 + us) − 1 expanded: evaluated as written, 1 + 2^-104 is 1 and (1 + 2^-53) rounds to 1, giving 0.
-  const rel = us + (2 * u + u * u) * (1 + us);
-  return { rel, abs: (i) => (etaStorage + 2 * etaAr) * scaleAt(i) * (1 + rel) + etaAr * (1 + rel) };
+  // v and s rounded into the range's arithmetic, divided there, rounded to the storage: four roundings, each relative
+  // or (underflowing) absolute, the quotient's scaled back by |s|. (An fp32 range under a scale of 3 kept
+  // 0.10000000521540642 of 0.1: the kernel's fp64 u, which this took before, bounded it by 6.7e-17.)
+  const ar: ArithmeticFormat = a.arithmetic;
+  const lim = arithmeticLimits(ar);
+  // (Float-float flushes below 2^-126 in every binary32 step of its operations: its operation η.)
+  const u = ar.unitRoundoff, etaAr = ar.kind === 'number' ? lim.eta : lim.opEta;
+  // Relative to the kept value: γ_3 for fl(v), fl(s) and the division, γ_1 of the storage (both as 1/(1 + δ) too).
+  const rel = compose(gamma(3, u), gamma(1, us));
+  return {
+    rel,
+    abs: (i) => {
+      // A scale in the arithmetic's subnormal range converts with a relative error up to ε = η/|s| (every value kept
+      // under it carries it: scaledWriteUnderflow), which no unit roundoff covers.
+      const e = scaledWriteUnderflow(a, ar, sc.data[sc.offset + i * sc.strides[0]!]!);
+      const scaleConversion = e === 0 ? 0 : e * storedMagnitude(r, i) * (1 + rel);
+      return (etaStorage + 2 * etaAr) * scaleAt(i) * (1 + rel) + etaAr * (1 + rel) + scaleConversion;
+    },
+  };
 }
 
 /**

@@ -18,8 +18,8 @@
 import type { ArithmeticFormat } from '../../src/formats/common/format.js';
 import type { Accessor } from '../../accessors/accessor.js';
 import { gamma, type Accumulation } from '../shared/accumulation.js';
-import { coefficientRoundings, inflate, orInfinity, readRoundings, writeError, type WriteError } from '../shared/accessor-rounding.js';
-import { arithmeticLimits, flushableRead } from '../shared/bound-terms.js';
+import { coefficientRoundings, compose, inflate, orInfinity, readRoundings, writeError, type WriteError } from '../shared/accessor-rounding.js';
+import { arithmeticLimits, flushableRead, scaledWriteUnderflow } from '../shared/bound-terms.js';
 
 /** What the bound of every output of one call shares. */
 export interface UpdateBoundContext {
@@ -104,10 +104,16 @@ export function updateBound(ctx: UpdateBoundContext, terms: number, absSum: numb
   const underflow = (eta * (2 * ctx.absAlpha * terms * (1 + sumError) + 3) + ctx.absAlpha * readUnderflow * (1 + sumError) + yReadUnderflow * ctx.absBeta * (absY > 0 ? 1 : 0) + ctx.alphaUnderflow * absSum * (1 + sumError) + ctx.betaUnderflow * absY + ctx.absBeta * yScaleError) * (1 + ga);
   const computed = alphaPart * (sumError * (1 + ga) + ga) + gamma(ctx.betaRoundings, u) * betaPart + underflow;
   if (outputOverflows(ctx.ar, ctx.y, alphaPart + betaPart + computed, scale)) return Infinity;
-  const w = ctx.write;
+  const w = withScaleConversion(ctx.write, ctx.ar, ctx.y, scale);
   // (+ two smallest doubles: η·scale may round down in fp64's own subnormal range.)
   const absolute = w.absolutePerScale > 0 ? w.absolutePerScale * scale + 2 * Number.MIN_VALUE : 0;
   return orInfinity(inflate(computed * (1 + w.relative) + w.relative * (alphaPart + betaPart) + absolute, terms + 12));
+}
+
+/** The write's error with the conversion of its scale s added where s converts into the subnormal range (∞ if lost). */
+function withScaleConversion(w: WriteError, ar: ArithmeticFormat, y: Accessor<1, any>, s: number): WriteError {
+  const e = scaledWriteUnderflow(y, ar, s);
+  return e === 0 ? w : { relative: compose(w.relative, e), absolutePerScale: w.absolutePerScale };
 }
 
 /**
@@ -139,7 +145,7 @@ export function scaleBound(ar: ArithmeticFormat, y: Accessor<1, any>, beta: numb
   if (beta === 0) return outputOverflows(ar, y, 0, scale) ? Infinity : 0;
   const k = readRoundings(y, ar) + coefficientRoundings(ar, beta) + 1;
   const exact = Math.abs(beta) * absY;
-  const w = writeError(y, ar);
+  const w = withScaleConversion(writeError(y, ar), ar, y, scale);
   const { opEta: eta, max, readEta } = arithmeticLimits(ar);
   if (convertsToInfinity(ar, beta) || !(absY * (1 + 4 * ar.unitRoundoff) < max)) return Infinity;
   // The product β·y may round into the subnormal range (η absolutely), and so may the conversion of β (times |y|).

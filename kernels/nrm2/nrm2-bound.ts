@@ -30,11 +30,13 @@ import { checkOptionsObject } from '../../src/backends/backend.js';
 
 /**
  * The relative part of {@link nrm2Bound} for n elements read exactly (no read roundings, no underflow):
- * ρ + u(1 + ρ) with ρ = β/(1 + √(1 − β)) and β the summation factor (γ_n for the plain loop).
+ * ρ + u(1 + ρ) with ρ = β/(1 + √(1 − β)) and β the summation factor (γ_n for the plain loop) — and, for an
+ * arithmetic wider than fp64 (dd, ff, RNS), the rounding of its norm to the double nrm2 returns: 2^-53·(1 + that)
+ * more (without it the bound of a dd norm was ≈ n·2^-105, far below the 2^-53 the returned double may lose).
  * @param n - number of elements
  * @param options - `arithmetic` (default fp64) decides u; `accumulation` decides β; `backend`, `strict` and `threads`
  *   are checked as nrm2 checks them for an fp64-stored x
- * @returns the relative bound, ≈ (n/2 + 1)·u; ∞ when β ≥ 1
+ * @returns the relative bound of the double nrm2 returns, ≈ (n/2 + 1)·u (+ 2^-53 in dd, ff and RNS); ∞ when β ≥ 1
  * @throws {@link ModprecError} `INVALID_SIZE` for an n that is not a non-negative integer; before computing anything,
  *   every option error nrm2 raises for an fp64-stored x with the same options (`INVALID_FORMAT` for an unknown
  *   arithmetic or one the backend cannot run, `INVALID_OPTION` for an unknown accumulation or one the kernel refuses
@@ -57,7 +59,9 @@ export function nrm2RelativeBound(n: number, options: BoundBackendOptions = {}):
   const { arithmetic: ar, accumulation: acc } = checkBoundOptions(
     { kernel: 'nrm2', operands: [['x', exactOperand]], cpuOperands: [['x', exactOperand, 'read']], splits: false }, options,
   );
-  return relativeBound(n, ar, acc);
+  const relative = relativeBound(n, ar, acc);
+  // fp64 and fp32 norms are doubles already; a wider one is rounded once to the double returned (as returnedDoubleBound).
+  return ar.kind === 'number' ? relative : (relative + 2 ** -53 * (1 + relative)) * (1 + 2 ** -50);
 }
 
 /** An empty fp64 vector, the x whose call {@link nrm2RelativeBound} checks its options for. */

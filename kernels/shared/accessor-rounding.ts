@@ -78,11 +78,17 @@ export function writeError(a: Accessor<any, any>, ar: ArithmeticFormat): WriteEr
   };
 }
 
-/** The spacing of an arithmetic's subnormal range (its storage codec's, else fp64's; fp32 and float-float: 2^-149). */
+/**
+ * The largest error of a quotient that rounds into an arithmetic's subnormal range: the spacing there (its storage
+ * codec's, else fp64's; fp32: 2^-149). Float-float flushes every binary32 word below 2^-126 to ±0, on the CPU too
+ * (src/formats/ff/ff.ts), in each of the binary32 operations of its division: 2·32·2^-126 = 2^-120 (twice the
+ * operation η of kernels/shared/bound-terms.ts, FF_FLUSH_OPERATIONS), not 2^-149 — an f64 x under a scale of 2^120
+ * solved by TRSV in ff stored 0 for 0.001.
+ */
 function subnormalSpacingOf(ar: ArithmeticFormat): number {
   const st = findFormat(ar.name)?.storage;
   if (st && st.kind === 'number' && !st.isInteger) return smallestSubnormal(st.significandBits, st.maxValue);
-  return ar.kind === 'dd' && ar.significandBits <= 48 ? 2 ** -149 : Number.MIN_VALUE;
+  return ar.kind === 'dd' && ar.significandBits <= 48 ? 2 ** -120 : Number.MIN_VALUE;
 }
 
 /**

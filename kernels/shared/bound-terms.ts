@@ -215,12 +215,14 @@ export function elementReadRoundings(r: Range<1, any>, ar: ArithmeticFormat, i: 
 }
 
 /**
- * Absolute error a read of element i of `r` takes from converting its scale into `ar` when that conversion
- * underflows (|scale| below the arithmetic's smallest normal, fp32 arithmetic reading an fp64 scale such as
- * 1e-40/32767): fl(s) = s(1 + δ) + ε with |ε| ≤ η (the read's η, 2^-126 for binary32 words, which may flush s to
- * ±0), so the read q·fl(s) carries q·ε besides the relative δ that
- * {@link elementReadRoundings} counts — η·|q| (q the stored value before the scale), doubled for the scale
- * product's rounding. 0 for unscaled reads and for scales that convert exactly or to a normal number.
+ * Absolute error a scaled read of element i of `r` takes where one of its two conversions into `ar` underflows.
+ * The read is fl(q)·fl(s) (q the stored value, s its scale). A scale below the arithmetic's smallest normal (fp32
+ * arithmetic reading an fp64 scale such as 1e-40/32767) converts as fl(s) = s(1 + δ) + ε with |ε| ≤ η (the read's η,
+ * 2^-126 for binary32 words, which may flush s to ±0), so the read carries q·ε: η·|q|. Likewise a stored value below
+ * it (fp64 storage holding 2^-220 under a scale of 2^120, read into fp32: fl(q) = 0) carries ε·s: η·|s| — the
+ * represented value q·s may be far above the arithmetic's underflow threshold. Each is doubled for the scale
+ * product's rounding. These come on top of the relative δ that {@link elementReadRoundings} counts; 0 for unscaled
+ * reads and for conversions that are exact or stay normal.
  * @param r - a 1-D range
  * @param ar - the kernel's arithmetic
  * @param i - the element
@@ -240,12 +242,44 @@ export function scaleUnderflowError(r: Range<1, any>, ar: ArithmeticFormat, i: n
 export function scaleUnderflowErrorAt(a: Accessor<any, any>, ar: ArithmeticFormat, index: readonly number[]): number {
   if (!a.scale) return 0;
   const s = a.scale.data[a.scaleIndex(index as any)]!;
-  // The error is the read's η: binary32 words (fp32 on the GPU, float-float also on the CPU) flush a scale below
-  // 2^-126 to ±0.
-  if (!scaleConversionUnderflows(ar, s)) return 0;
-  const { readEta } = arithmeticLimits(ar);
   const q = Math.abs(numberOfKind(a.storage.kind, a.storage.decode(a.data as never, a.linearIndex(index as any))));
-  return 2 * readEta * q * (1 + 2 ** -50);
+  // The error is the read's η: binary32 words (fp32 on the GPU, float-float also on the CPU) flush a value below
+  // 2^-126 to ±0, even one they hold exactly (a binary32 subnormal q).
+  const scaleErr = scaleConversionUnderflows(ar, s), storedErr = storedConversionUnderflows(ar, q);
+  if (!scaleErr && !storedErr) return 0;
+  const { readEta } = arithmeticLimits(ar);
+  const error = (scaleErr ? readEta * q : 0) + (storedErr ? readEta * Math.abs(s) : 0) + (scaleErr && storedErr ? readEta * readEta : 0);
+  return 2 * error * (1 + 2 ** -50);
+}
+
+/**
+ * Whether converting a stored magnitude q (before its scale) into `ar` may err absolutely: q is below the
+ * arithmetic's normal range and either rounds there (fp64 2^-220 into fp32) or is one a binary32-word arithmetic
+ * may flush (below its read η, 2^-126).
+ */
+function storedConversionUnderflows(ar: ArithmeticFormat, q: number): boolean {
+  if (!(q > 0) || !Number.isFinite(q)) return false;
+  const { eta, readEta } = arithmeticLimits(ar);
+  return q < eta * 2 ** ar.significandBits && (!exactIn(ar, q) || q < readEta);
+}
+
+/**
+ * Extra relative error of a scaled floating-point write whose scale s converts into the arithmetic's subnormal range
+ * (fp32 arithmetic writing under a scale of 1e-40): the write stores q = t / fl(s), and fl(s) = s(1 + δ) with
+ * |δ| ≤ ε = η/|s|, far above u — an fp32 GEMV stored 1.2858067e-32 for 1.2857997e-32 (5.4e-6 relative) under
+ * 1e-40. The stored q·s is t/(1 + δ): ε/(1 − ε) more. η is the arithmetic's own where it keeps subnormals (fp32: the
+ * GPU's scaled store rounds the scale to the nearest binary32, subnormals included, docs/gpu.md "Scaled ranges"), the
+ * read's η for float-float, whose conversion flushes a scale below 2^-126 on every backend.
+ * @param w - the output's accessor
+ * @param ar - the kernel's arithmetic
+ * @param s - the element's scale
+ * @returns 0 for unscaled, integer (divides exactly) or exactly converted / normal scales; ∞ when ε ≥ 1/2
+ */
+export function scaledWriteUnderflow(w: Accessor<any, any>, ar: ArithmeticFormat, s: number): number {
+  if (!w.scale || w.storage.isInteger || !scaleConversionUnderflows(ar, s)) return 0;
+  const { eta, readEta } = arithmeticLimits(ar);
+  const epsilon = ((ar.kind === 'number' ? eta : readEta) / Math.abs(s)) * (1 + 2 ** -50);
+  return epsilon < 0.5 ? (epsilon / (1 - epsilon)) * (1 + 2 ** -50) : Infinity;
 }
 
 /**
@@ -406,7 +440,10 @@ export function storeBound(w: Range<1, any>, i: number, ar: ArithmeticFormat, ma
   const divides = a.scale && !st.isInteger;
   if (scaledWriteFails(w, i, ar)) return Infinity;
   const divisions = divides ? (exactIn(ar, w.readScale(i)) ? 1 : 2) : 0;
-  const divisionError = divides ? gamma(divisions, ar.unitRoundoff) * t + 4 * lim.opEta * (s + 1) : 0;
+  // (A scale in the arithmetic's subnormal range converts with a relative error far above u: scaledWriteUnderflow.)
+  const scaleError = scaledWriteUnderflow(a, ar, w.readScale(i));
+  if (!Number.isFinite(scaleError)) return Infinity;
+  const divisionError = divides ? (gamma(divisions, ar.unitRoundoff) + scaleError * (1 + gamma(divisions, ar.unitRoundoff))) * t + 4 * lim.opEta * (s + 1) : 0;
   // Enlarged by two fp64 roundings, so that a quotient at the saturation threshold is not missed.
   const q = ((t + divisionError) / s) * (1 + 2 ** -51);
   let storeError: number;

@@ -139,6 +139,11 @@ function substitutionBound(checked: CheckedTrsv, ar: ArithmeticFormat, acc: Accu
   // b, gone after the call, may have been a binary32 subnormal that a read flushes (f32/bf16 storage in f32 or ff).
   const bMayFlush = !x.accessor.storage.isInteger && storageLimits(x.accessor.storage).eta < readEta;
   const xa = x.accessor;
+  // A scaled read is fl(q)·fl(s): where the stored q may convert into the arithmetic's subnormal range (fp64 storage
+  // read into fp32 or ff) or be flushed, its error ε ≤ η is multiplied by |s| — 2^-150·2^120 for fp64 2^-150 under a
+  // scale of 2^120 in fp32, all of bᵢ = 0.001 under a scale of 1e38 in ff (which flushed q = 1e-41 to 0).
+  const qMayUnderflow = !!xa.scale && !xa.storage.isInteger && (bMayFlush || storageLimits(xa.storage).eta < arithmeticLimits(ar).eta);
+  const scaledRead = (j: number): number => (qMayUnderflow ? scaleX(j) : 0);
   // x̂ᵢ as stored may be wrong beyond any bound: an integer storage saturated (its largest magnitude), a scaled
   // floating-point storage whose scale converts to 0 or ±∞ in the arithmetic (divided by it), a scaled read that overflows.
   const unreliable = (i: number): boolean => {
@@ -210,7 +215,7 @@ function substitutionBound(checked: CheckedTrsv, ar: ArithmeticFormat, acc: Accu
     let readsOfX = 0, readsOfT = 0;
     for (let j = from; j < to; j++) {
       readsOfX += readsT > 0 || flushableRead(absT(i, j), readEta) ? xs[j]! : 0;
-      readsOfT += readsX > 0 || flushableRead(xs[j]!, readEta) ? tS(i, j) : 0;
+      readsOfT += (readsX > 0 || flushableRead(xs[j]!, readEta) ? tS(i, j) : 0) + rowTerm(absT(i, j), scaledRead(j), sigma);
     }
     // (tᵢᵢ's own read, when it rounds, errs by η times |x̂ᵢ|.)
     const diagonalRead = (readsT > 0 || flushableRead(absT(i, i), readEta)) && !unit ? xs[i]! : 0;
@@ -221,7 +226,7 @@ function substitutionBound(checked: CheckedTrsv, ar: ArithmeticFormat, acc: Accu
       for (let j = from; j < to; j++) scaleReads += scaleUnderflowErrorAt(T, ar, [i, j]) * xs[j]!;
       if (!unit) scaleReads += scaleUnderflowErrorAt(T, ar, [i, i]) * xs[i]!;
     }
-    const underflow = 2 * eta * (sigma * ((to - from) + 2) + tii) + 2 * readEta * (sigma * (readsOfX + diagonalRead) + readsOfT + (readsX > 0 || bMayFlush ? sigma : 0)) + 2 * sigma * scaleReads;
+    const underflow = 2 * eta * (sigma * ((to - from) + 2) + tii) + 2 * readEta * (sigma * (readsOfX + diagonalRead) + readsOfT + (readsX > 0 || bMayFlush ? sigma : 0) + sigma * scaledRead(i)) + 2 * sigma * scaleReads;
     // The write's absolute part per unit of scale times the scale first (η·|tᵢᵢ| alone may underflow to 0 in fp64 before
     // a scale of 1e300 lifts it), and two smallest doubles (σᵢ-scaled) for the subnormal rounding of these products.
     const absolute = write.absolutePerScale > 0 ? (write.absolutePerScale * scaleX(i)) * tii * (1 + omegaDiagonal) + 2 * Number.MIN_VALUE * sigma : 0;

@@ -82,9 +82,9 @@
 import type { ArithmeticFormat } from '../../src/formats/common/format.js';
 import { gamma } from '../shared/accumulation.js';
 import { arithmeticGpuFacts } from '../../src/formats/common/gpu-facts.js';
-import { compose, inflate, matrixMagnitudes, orInfinity, readRoundings, vectorMagnitudes, writeError } from '../shared/accessor-rounding.js';
+import { compose, inflate, matrixMagnitudes, orInfinity, readRoundings, vectorMagnitudes, vectorScales, writeError } from '../shared/accessor-rounding.js';
 import type { CheckedTrsv } from './trsv-arguments.js';
-import { arithmeticLimits, storageLimits } from '../shared/bound-terms.js';
+import { arithmeticLimits, scaleUnderflowErrorAt, storageLimits } from '../shared/bound-terms.js';
 
 /** The diagonal block size TRSV runs with on `backend: 'gpu'` (gpuTrsv's default blockSize). */
 export const GPU_TRSV_BLOCK_SIZE = 64;
@@ -94,7 +94,10 @@ function divisionError(ar: ArithmeticFormat): number {
   return arithmeticGpuFacts(ar)?.divisionError ?? 4 * ar.unitRoundoff;
 }
 
-/** How the GPU's last pass writes x̂ into x's storage: rounds once to it unless the value fits (f32 into ≥ 24 bits). */
+/**
+ * How the GPU's last pass writes x̂ into x's storage: rounds once to it unless the value fits (f32 into ≥ 24 bits).
+ * The absolute part is per unit of x's scale (the stored word errs by it; the value by it times |s|).
+ */
 function gpuWriteError(x: CheckedTrsv['x'], ar: ArithmeticFormat): { relative: number; absolute: number } {
   const st = x.accessor.storage;
   const cpu = writeError(x.accessor, ar);
@@ -129,16 +132,24 @@ export function gpuTrsvBound(t: CheckedTrsv, ar: ArithmeticFormat, bs: number, s
   const gs = gamma(bs / 4 + 3, u);
   const c = omega + gs;
   const g1 = gamma(1, u);
-  const write = gpuWriteError(x, ar);
+  const gpuWrite = gpuWriteError(x, ar);
   const { readEta, opEta: lambda } = arithmeticLimits(ar);
-  // b is gone after the call: a read that rounds, or a binary32 subnormal that a read may flush, errs by ≤ readEta.
-  const bReadEta = readRoundings(x.accessor, ar) > 0 || (!x.accessor.storage.isInteger && storageLimits(x.accessor.storage).eta < readEta) ? readEta : 0;
+  const scaleX = vectorScales(x.accessor);
+  // The write's absolute error is per unit of x's scale: element i's is that times |sᵢ| (an f64 x under a scale of 1e38
+  // kept 0 for 0.001, q = 1e-41 being below 2^-126; the bound took 2^-149).
+  const write = { relative: gpuWrite.relative, absolute: 0 };
+  const absoluteOf = (i: number): number => gpuWrite.absolute * scaleX(i);
+  // b is gone after the call: a read that rounds, or a binary32 subnormal that a read may flush, errs by ≤ readEta —
+  // on the stored q: under a scale, by readEta·|sᵢ| where q may lie below 2^-126 (the device reads it as ±0).
+  const mayFlush = !x.accessor.storage.isInteger && storageLimits(x.accessor.storage).eta < readEta;
+  const bReadEta = readRoundings(x.accessor, ar) > 0 || mayFlush ? readEta : 0;
+  const bReadOf = (i: number): number => bReadEta + (x.accessor.scale && mayFlush ? readEta * scaleX(i) : 0);
   const absT = matrixMagnitudes(T);
   const t_ = (i: number, j: number): number => (i === j && unit ? 1 : absT(i, j));
   const xbar = Float64Array.from({ length: n }, (_, i) => vectorMagnitudes(x.accessor)(i));
   const out = new Float64Array(n);
   if (!xbar.every(Number.isFinite) || !triangleIsFinite(n, lower, t_)) return out.fill(Infinity);
-  const xh = xbar.map((v) => inflate(mul(1 + write.relative, v + write.absolute), 3));
+  const xh = xbar.map((v, i) => inflate(mul(1 + write.relative, v + absoluteOf(i)), 3));
   const blocks = Math.ceil(n / bs);
   const delta = new Float64Array(n);
   // The overflow check (step 7): |b̃| if the run was redone (from x̄), the blocked run's |r̂| and |x̂| bounded from it.
@@ -200,7 +211,10 @@ export function gpuTrsvBound(t: CheckedTrsv, ar: ArithmeticFormat, bs: number, s
       const [from, to] = lower ? [0, row + 1] : [row, n];
       let tiny = 0;
       for (let j = from; j < to; j++) if (!(j === row && unit) && t_(row, j) > 0 && t_(row, j) < readEta) tiny += mul(t_(row, j), xh[j]!);
-      const readUnderflow = inflate(bReadEta + tiny, 2 * (to - from) + 2);
+      // (A scaled entry whose stored value or scale lies below the normal range errs absolutely by up to
+      // scaleUnderflowErrorAt, times |x̂ⱼ|, however large the entry it represents.)
+      if (T.scale) for (let j = from; j < to; j++) if (!(j === row && unit)) tiny += mul(scaleUnderflowErrorAt(T, ar, [row, j]), xh[j]!);
+      const readUnderflow = inflate(bReadOf(row) + tiny, 2 * (to - from) + 2);
       delta[row] = inflate(mul(rhoB, q + eta) + eta + mul(e, S[i]!) + (G ? G[i]! : Infinity) + readUnderflow + updateEta, 10);
     }
   }
@@ -212,13 +226,13 @@ export function gpuTrsvBound(t: CheckedTrsv, ar: ArithmeticFormat, bs: number, s
     for (let j = from; j < to; j++) s += mul(t_(i, j), out[j]!);
     out[i] = orInfinity(inflate(div(s, t_(i, i)), 2 * (to - from) + 4));
   }
-  for (let i = 0; i < n; i++) out[i] = orInfinity(inflate(out[i]! + mul(write.relative, xbar[i]! + write.absolute) + write.absolute, 4));
+  for (let i = 0; i < n; i++) out[i] = orInfinity(inflate(out[i]! + mul(write.relative, xbar[i]! + absoluteOf(i)) + absoluteOf(i), 4));
   if (finiteRun) return out;
   // Possibly redone by substitution (x̃ in the arithmetic, written once): the substitution's bound, in terms of
   // |x̃| ≤ (1 + w)(|x̄| + η), plus the write.
   const redone = substitution();
   for (let i = 0; i < n; i++) {
-    const r = inflate(mul(1 + 2 * write.relative, redone[i]!) + mul(write.relative, xbar[i]! + write.absolute) + write.absolute, 4);
+    const r = inflate(mul(1 + 2 * write.relative, redone[i]!) + mul(write.relative, xbar[i]! + absoluteOf(i)) + absoluteOf(i), 4);
     out[i] = orInfinity(Math.max(out[i]!, r));
   }
   return out;

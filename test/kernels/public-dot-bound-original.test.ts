@@ -5,6 +5,9 @@
  * saturated (+∞) — checked exactly (BigInt rationals) over every built-in storage, scales, and each arithmetic.
  * Regression: only the storages' unit roundoffs were counted, so values that underflowed on the write (fp16, bf16,
  * fp32) or were quantised to a scaled integer gave a bound far below the error (i8 with scale 0.5: 0.2 against 4e-16).
+ * Regression: a scaled float write was modelled in the kernel's arithmetic, but it happened in the range's own (an
+ * fp32 range under a scale of 3 keeps 0.10000000521540642 for 0.1; the bound in fp64 was 6.7e-17), without the
+ * scale's own conversion (fl(s)) or its subnormal-range error (a scale of 1e-40 in fp32).
  */
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
@@ -53,6 +56,27 @@ describe('dotBound with original: true', () => {
     const bound = dotBound(x, y, { original: true, arithmetic: 'dd' });
     expect(bound).toBeGreaterThan(dotBound(x, y, { arithmetic: 'dd' }) * 1.5);
     for (const backend of ['js', 'wasm'] as const) expect(within(dot(x, y, { arithmetic: 'dd', backend }), exactDot(vx, vy), bound)).toBe(true);
+  });
+
+  it('the write is the range’s: an fp32 range over fp64 storage under a scale of 3 keeps 0.10000000521540642 for 0.1', () => {
+    const x = written({ storage: 'f64', scale: 'one', s: 3 }, [0.1], 'f32'), one = written({ storage: 'f64', scale: 'none', s: 1 }, [1], 'f64');
+    for (const backend of ['js', 'wasm'] as const) {
+      const r = dot(x, one, { arithmetic: 'f64', backend });
+      expect(r).toBe(0.10000000521540642);
+      expect(within(r, exactDot([0.1], [1]), dotBound(x, one, { original: true, arithmetic: 'f64', backend }))).toBe(true);
+    }
+    // A scale of 1e-40 converts to fp32 with a relative error near 10^-5, which the kept value carries.
+    const y = written({ storage: 'f64', scale: 'one', s: 1e-40 }, [0.75], 'f32');
+    expect(within(dot(y, one), exactDot([0.75], [1]), dotBound(y, one, { original: true }))).toBe(true);
+  });
+
+  it('ranges written in one arithmetic, DOT in another: within the bound', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 12 }).chain((n) => fc.tuple(fc.array(value, { minLength: n, maxLength: n }), fc.array(value, { minLength: n, maxLength: n }))),
+      spec, spec, fc.constantFrom('f64', 'f32', 'dd', 'ff'), fc.constantFrom('f64', 'f32', 'dd', 'ff'), fc.constantFrom('f64', 'f32', 'dd'), ([vx, vy], sx, sy, ax, ay, arithmetic) => {
+        const x = written(sx, vx, ax), y = written(sy, vy, ay);
+        const r = dot(x, y, { arithmetic });
+        expect(within(r, exactDot(vx, vy), dotBound(x, y, { original: true, arithmetic })), `${sx.storage}/${sx.scale}×${sx.s} in ${ax} · ${sy.storage}/${sy.scale}×${sy.s} in ${ay}, ${arithmetic}: ${r}`).toBe(true);
+      }), { numRuns: 300 });
   });
 
   it('fp16 keeps 0 for 1e-9, i8 under scale 0.5 keeps 0.5 for 0.7: both within the bound', () => {

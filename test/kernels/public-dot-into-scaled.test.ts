@@ -4,6 +4,8 @@
  * result divided by its scale, within dotBound({ into }) of the exact sum.
  * Regression: the store divided the result register by the scale in place and the kernel then returned that
  * register, so `dot(x, y, { into })` returned result / scale (12 for 1 + 2 + 3 into a range of scale 0.5).
+ * Regression: an empty DOT into an fp64 range under a scale of 1e-300 in fp32 arithmetic stores 0 / fl32(1e-300) =
+ * NaN, and dotBound returned 0 for every empty call.
  */
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
@@ -43,6 +45,21 @@ describe('dot into a scaled range', () => {
       expect(dot(vector([1, 2, 3]), vector([1, 1, 1]), { into, backend })).toBe(6);
       expect((into.accessor.data as Float64Array)[0]).toBe(12);
       expect(into.get(0)).toBe(6);
+    }
+  });
+
+  it('an empty DOT whose store divides by a scale that converts to 0 (1e-300 in fp32) stores NaN: the bound is +∞', () => {
+    for (const backend of ['js', 'wasm'] as const) {
+      const into = range(scaledReducedRowMajor<1>({ size: [1], storage: 'f64', arithmetic: 'f32', scaleMask: [false], scale: new Float64Array([1e-300]) }));
+      const empty = vector([], { arithmetic: formats.f32 });
+      expect(dotBound(empty, empty, { backend, into })).toBe(Infinity);
+      dot(empty, empty, { backend, into });
+      expect(Number.isNaN(into.get(0))).toBe(true);
+      // A scale the arithmetic holds: the stored 0 is exact, bound 0.
+      const plain = range(scaledReducedRowMajor<1>({ size: [1], storage: 'f64', arithmetic: 'f32', scaleMask: [false], scale: new Float64Array([0.5]) }));
+      expect(dotBound(empty, empty, { backend, into: plain })).toBe(0);
+      dot(empty, empty, { backend, into: plain });
+      expect(plain.get(0)).toBe(0);
     }
   });
 });
