@@ -57,9 +57,11 @@ export interface BicgstabResult<T = any> extends SolverResult<T> {
  * accessors in `options.arithmetic`, on the CPU or (`backend: 'gpu'`) the GPU. Stopping as {@link cg} (the true residual
  * is checked when the recurrence residual meets the tolerance or diverges, and the recurrence restarts from it
  * otherwise; a solve that stops short returns its checked iterate of the smallest true residual where its last one is
- * worse, one more vector). A vanishing ρ, σ or ω restarts the solve from the true residual with r̂ reset to it, up to
- * `options.breakdownRestarts` times (counted in the result's `breakdownRestarts`); then breakdowns, as results:
- * `rho-zero` (r̂ᵀr = 0), `sigma-zero` (r̂ᵀA·p = 0), `omega-zero` (tᵀs = 0 or t = 0), `stagnation`, `non-finite`.
+ * worse, one more vector). Where A·p or A·s overflows the vectors' storage (fp16: 65504), A is applied scaled by a
+ * power of two, as in {@link cg}, with α and ω in its units. A vanishing ρ, σ or ω restarts the solve from the true
+ * residual with r̂ reset to it, up to `options.breakdownRestarts` times (counted in the result's `breakdownRestarts`);
+ * then breakdowns, as results: `rho-zero` (r̂ᵀr = 0), `sigma-zero` (r̂ᵀA·p = 0), `omega-zero` (tᵀs = 0 or t = 0),
+ * `stagnation`, `non-finite`.
  * @param A - the matrix or operator (square)
  * @param b - the right-hand side
  * @param options - as {@link cg}, the shadow residual and the breakdown restarts
@@ -101,6 +103,25 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
   if (shadow === undefined) yield s.copy(r, rHat);
   const p = s.make(), vv = s.make(), sv = s.make(), t = s.make();
   let rho = 0;
+  // vv and t hold A·p/σ and A·s/σ, σ a power of two raised (2^16 a time, at most to 2^128, as CG scales q) where A·p
+  // or A·s overflows the vectors' storage or its DOTs: fp16 holds 65504, so 10⁵·I, bcsstk01 and 494_bus stopped
+  // 'non-finite' at 0 iterations. The scalars follow: with σ_v and σ_t the scales of this iteration's vv and t,
+  // α̃ = ρ/r̂ᵀvv = σ_v·α and ω̃ = tᵀs/tᵀt = σ_t·ω, so s = r − α̃·vv and r = s − ω̃·t are the same, x takes α̃/σ_v and
+  // ω̃/σ_t, p − ω·v is p − ω̃·(σ_v/σ_t)·vv and β = (ρ'/ρ)·(α/ω) = (ρ'/ρ)·(α̃/ω̃)·(σ_t/σ_v). σ = 1 (no division, every
+  // factor exactly 1) while nothing overflows, so the solve is the one it was.
+  let sigma = 1;
+  // y := A·x/σ, σ raised while `fits` says the product (or its DOTs) did not fit; returns what `read` read last.
+  function* scaledApply<R>(x: V, y: V, read: () => Generator<unknown, R, any>, fits: (value: R) => boolean, xNorm?: number): Generator<unknown, R, any> {
+    for (;;) {
+      yield s.apply(1 / sigma, x, 0, y);
+      const value = (yield* read()) as R;
+      if (fits(value) || sigma >= 2 ** 128) return value;
+      // An x that is not finite itself (p overflowed its storage after a large β) is not helped by any scale.
+      xNorm ??= (yield s.norm(x)) as number;
+      if (!Number.isFinite(xNorm)) return value;
+      sigma *= 2 ** 16;
+    }
+  }
   // ‖r̂‖₂, for the test of a vanishing ρ (measured only where a breakdown restart may follow).
   let rHatNorm = maxBreakdownRestarts > 0 ? ((yield s.norm(rHat)) as number) : 0;
   // γₙ of the arithmetic: |ρ| ≤ γₙ·‖r̂‖₂·‖r‖₂ lies within the DOT's rounding error bound (Higham, Thm 3.1/3.5), so the
@@ -179,34 +200,37 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
   let iterations = 0;
   if ((yield* restart(start.rNorm)) as boolean) {
     while (iterations < v.options.maxIterations) {
-      yield s.apply(1, p, 0, vv);
-      const sigma = (yield s.dot(rHat, vv)) as number;
-      if (!Number.isFinite(sigma)) { stop.breakDown('non-finite'); break; }
-      if (sigma === 0) {
+      // A non-finite r̂ᵀv from a finite p and the unit-scaled r̂ is an overflow of A·p: scaled down.
+      const rHatV = (yield* scaledApply(p, vv, function* () { return (yield s.dot(rHat, vv)) as number; }, Number.isFinite)) as number;
+      const sigmaV = sigma;
+      if (!Number.isFinite(rHatV)) { stop.breakDown('non-finite'); break; }
+      if (rHatV === 0) {
         if (mayRestart()) { if (((yield* breakdownRestart('sigma-zero')) as string) === 'stop') break; continue; }
         breakDown('sigma-zero');
         break;
       }
-      const alpha = rho / sigma;
+      const alpha = rho / rHatV;                            // α̃ = σ_v·α
       if (!Number.isFinite(alpha)) { stop.breakDown('non-finite'); break; }
       yield s.update(1, r, -alpha, vv, sv);                 // s = r − α·v
       const sNorm = (yield s.norm(sv)) as number;
       if (stop.meets(sNorm)) {
         // Half step: x + α·p already meets the tolerance.
-        yield s.update(alpha, p, 1, x, x);
+        yield s.update(alpha / sigmaV, p, 1, x, x);
         yield s.copy(sv, r);
         iterations++;
         sinceShadow++;
         if (((yield* settle(sNorm)) as string) === 'stop') break;
         continue;
       }
-      yield s.apply(1, sv, 0, t);
-      const tt = (yield s.dot(t, t)) as number;
-      const ts = (yield s.dot(t, sv)) as number;
+      // tᵀt or tᵀs non-finite from a finite s: an overflow of A·s or of tᵀt, scaled down.
+      const [tt, ts] = (yield* scaledApply(sv, t, function* () {
+        return [(yield s.dot(t, t)) as number, (yield s.dot(t, sv)) as number] as const;
+      }, ([tt, ts]) => Number.isFinite(tt) && Number.isFinite(ts), sNorm)) as readonly [number, number];
+      const sigmaT = sigma;
       if (!Number.isFinite(tt) || !Number.isFinite(ts)) { stop.breakDown('non-finite'); break; }
-      const omega = tt === 0 ? 0 : ts / tt;
+      const omega = tt === 0 ? 0 : ts / tt;                 // ω̃ = σ_t·ω
       // x + α·p is still progress (the BiCG half step): keep it, with r = s, when ω breaks down.
-      yield s.update(alpha, p, 1, x, x);
+      yield s.update(alpha / sigmaV, p, 1, x, x);
       if (omega === 0 || !Number.isFinite(omega)) {
         yield s.copy(sv, r);
         iterations++;
@@ -217,7 +241,7 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
         if (omega === 0) breakDown('omega-zero'); else stop.breakDown('non-finite');
         break;
       }
-      yield s.update(omega, sv, 1, x, x);
+      yield s.update(omega / sigmaT, sv, 1, x, x);
       yield s.update(1, sv, -omega, t, r);                  // r = s − ω·t
       iterations++;
       sinceShadow++;
@@ -231,9 +255,9 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
         if (mayRestart()) { if (((yield* breakdownRestart('rho-zero')) as string) === 'stop') break; continue; }
         if (rhoNext === 0) { breakDown('rho-zero'); break; }
       }
-      const beta = (rhoNext / rho) * (alpha / omega);
+      const beta = (rhoNext / rho) * (alpha / omega) * (sigmaT / sigmaV);
       rho = rhoNext;
-      yield s.update(-omega, vv, 1, p, p);                  // p = r + β·(p − ω·v)
+      yield s.update(-omega * (sigmaV / sigmaT), vv, 1, p, p); // p = r + β·(p − ω·v)
       yield s.update(1, r, beta, p, p);
     }
   }
