@@ -16,8 +16,8 @@ import { exactOf } from '../../src/testing/exact.js';
 import { roundRationalToDouble } from '../../src/testing/round-rational.js';
 import { absRational, addRational, compareRational, divRational, mulRational, subRational, ZERO, type Rational } from '../../src/testing/rational.js';
 import { buildMat, buildVec, exactAt, firstRawDifference, matSpecArb, vecSpecArb, describeVec, SPECIALS, type Built, type MatSpec, type VecSpec } from '../wasm/public-operands.js';
+import { ellSpmvProperty, ACCUMULATIONS, coefficient, dims, eachBackend, boundOrRefusal, expectRefusedAlike, check, sumOf, times, coef, optsOf } from '../wasm/public-matrix-harness.js';
 
-const BACKENDS = ['js', 'cpu', 'wasm'] as const;
 const SC = fc.array(fc.constantFrom(1, 0.5, 1 / 3, 3.7e-5, 1e-300, 1e300, 2 ** -1070, 1e-40, 1e38, 2 ** -140, 2 ** 120, 2 ** -120, 7, 2 ** 600, 2 ** -600), { minLength: 1, maxLength: 3 });
 const mant = fc.integer({ min: -(2 ** 24), max: 2 ** 24 });
 const cellArb = fc.oneof(fc.tuple(mant, fc.integer({ min: -60, max: 60 })).map(([m, e]) => m * 2 ** e), fc.constantFrom(0, -0, 2 ** -149, 2 ** -1074, 3.4e38, 1e-310, 2 ** 127, 2 ** -126, 1e300));
@@ -30,82 +30,7 @@ function advMat(storages?: Parameters<typeof matSpecArb>[0], specials = 1, scale
 function advVec(n: number): fc.Arbitrary<VecSpec> {
   return fc.tuple(vecSpecArb(n), SC, fc.array(cellArb, { minLength: n, maxLength: n }), fc.boolean()).map(([s, scales, vals, adv]) => ({ ...s, scales, values: adv ? vals : s.values } as VecSpec));
 }
-const ACCUMULATIONS = [undefined, 'recursive', 'kahan', 'dd', 'pairwise', 'dot2'] as const;
-const coefficient = fc.oneof({ weight: 6, arbitrary: fc.double({ min: -4, max: 4, noNaN: true }) },
-  { weight: 3, arbitrary: fc.constantFrom(0, -0, 1, -1, 0.5) }, { weight: 1, arbitrary: fc.constantFrom(...SPECIALS) });
-const dims = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(0, 1, 2, 3, 4, 7, 8, 9, 15, 16, 17) }, { weight: 2, arbitrary: fc.integer({ min: 0, max: 40 }) });
-
-/** |computed − exact| ≤ bound for an exact computed value; a non-finite computed value only under an infinite bound. */
-function withinExact(computed: Rational | null, exact: Rational, bound: number): boolean {
-  if (bound === Infinity) return true;
-  if (computed === null || !(bound >= 0)) return false;
-  return compareRational(absRational(subRational(computed, exact)), exactOf(bound)) <= 0;
-}
-
-interface Outcome { raws: number[][]; out: Range<1, any> }
-
-/** Runs on each backend from fresh identical operands (built by `make`); checks a refusal wrote nothing. */
-function eachBackend(make: () => Built<any>[], run: (ops: Built<any>[], backend: string) => void, outIndex: number): Map<string, Outcome | ModprecError> {
-  const out = new Map<string, Outcome | ModprecError>();
-  for (const backend of BACKENDS) {
-    const ops = make();
-    const before = ops.map((o) => o.raw());
-    try {
-      run(ops, backend);
-      out.set(backend, { raws: ops.map((o) => o.raw()), out: ops[outIndex]!.range as Range<1, any> });
-    } catch (e) {
-      if (!(e instanceof ModprecError)) throw e;
-      ops.forEach((o, k) => {
-        const d = firstRawDifference(before[k]!, o.raw());
-        if (d) throw new Error(`${backend} threw ${e.code} after writing operand ${k}: ${d}`);
-      });
-      out.set(backend, e);
-    }
-  }
-  return out;
-}
-
-/** The bound, or the typed error the bound function raises for options its kernel refuses. */
-function boundOrRefusal(f: () => Float64Array): Float64Array | ModprecError {
-  try { return f(); } catch (e) { if (e instanceof ModprecError) return e; throw e; }
-}
-
-/** Every backend refused the call as the bound function did (same code and parameter). */
-function expectRefusedAlike(results: Map<string, Outcome | ModprecError>, refusal: ModprecError, what: string): void {
-  // (The bound is taken for the automatic choice; `backend: 'wasm'` may refuse what that runs.)
-  for (const [b, r] of results) if (b !== 'wasm') expect(r instanceof ModprecError ? `${b} ${r.code} ${r.parameter}` : `${b} ran`, what).toBe(`${b} ${refusal.code} ${refusal.parameter}`);
-}
-
-/** Every backend's output within bound[i] of exact[i] (a case the JavaScript refuses is refused by the automatic choice). */
-function check(results: Map<string, Outcome | ModprecError>, exact: ((Rational | null)[]) | null, bound: ArrayLike<number>, what: string): void {
-  const js = results.get('js')!;
-  if (js instanceof ModprecError) {
-    const cpu = results.get('cpu');
-    expect(cpu instanceof ModprecError && cpu.code === js.code, `${what}: js threw ${js.code} ${js.message}; cpu ${String(cpu)}`).toBe(true);
-    return;
-  }
-  for (const b of results.keys()) {
-    const r = results.get(b)!;
-    if (r instanceof ModprecError) {
-      if (b === 'cpu') throw new Error(`${what}: cpu threw ${r.code} ${r.message} where js ran`);
-      continue;
-    }
-    if (exact) {
-      for (let i = 0; i < r.out.length(); i++) {
-        const e = exact[i];
-        if (e === null) { if (bound[i] !== Infinity) throw new Error(`${what}: element ${i} depends on a NaN/±∞ but its bound is ${bound[i]}`); continue; }
-        if (!withinExact(exactAt(r.out, [i]), e, bound[i]!)) throw new Error(`${what}: ${b} element ${i} = ${(() => { const c = exactAt(r.out, [i]); return c ? roundRationalToDouble(c) : NaN; })()}, exact ${roundRationalToDouble(e)}, outside bound ${bound[i]}`);
-      }
-    }
-  }
-}
-
-const sumOf = (terms: (Rational | null)[]): Rational | null => (terms.some((t) => t === null) ? null : terms.reduce<Rational>((s, t) => addRational(s, t!), ZERO));
-const times = (a: Rational | null, b: Rational | null): Rational | null => (a === null || b === null ? null : mulRational(a, b));
-const coef = (c: number): Rational | null => (Number.isFinite(c) ? exactOf(c) : null);
-
 const config = fc.record({ arithmetic: fc.constantFrom('f64', 'f32', 'dd', 'ff'), accumulation: fc.constantFrom(...ACCUMULATIONS) });
-const optsOf = (c: { arithmetic: string; accumulation: string | undefined }) => ({ arithmetic: c.arithmetic, ...(c.accumulation ? { accumulation: c.accumulation } : {}) });
 
 describe('public matrix kernels: automatic, wasm and js', () => {
   it('GEMV y := α·op(A)·x + β·y', () => {
@@ -131,8 +56,9 @@ describe('public matrix kernels: automatic, wasm and js', () => {
       });
       const what = `gemv ${t.trans} ${t.m}×${t.n} α=${t.alpha} β=${t.beta} ${t.c.arithmetic}/${t.c.accumulation} A=${t.A.storage}/${t.A.scale}/${t.A.layout} pad=${t.A.pad} x=${describeVec(t.x)} y=${describeVec(t.y)}`;
       const results = eachBackend(make, ([A2, x2, y2], backend) => gemv({ ...args, A: A2!.range, x: x2!.range, y: y2!.range }, { ...opts, backend } as any), 2);
-      if (bound instanceof ModprecError) { expectRefusedAlike(results, bound, what); return; }
-      check(results, exact, bound, what);
+      // The bound is taken for the automatic choice; `backend: 'wasm'` may refuse what that runs.
+      if (bound instanceof ModprecError) { expectRefusedAlike(results, bound, what, ['wasm']); return; }
+      check(results, false, exact, bound, what);
       if (quick) {
         const js = results.get('js');
         if (!(js instanceof ModprecError)) expect(firstRawDifference(js!.raws[2]!, y!.raw()), `${what}: quick return wrote y`).toBe(null);
@@ -179,52 +105,14 @@ describe('public matrix kernels: automatic, wasm and js', () => {
         const bound = trsvBound({ A: A0!.range, x: r.out, uplo: t.uplo, trans: t.trans, diag: t.diag }, opts as any);
         // (A NaN/±∞ read or a zero pivot: only the rows that depend on it must be +∞, which the exact oracle does not single out.)
         if (exact === null) continue;
-        check(new Map([['js', r], ['cpu', r]]) as any, exact, bound, `${what} [${b}]`);
+        check(new Map([['js', r], ['cpu', r]]) as any, false, exact, bound, `${what} [${b}]`);
       }
       
     }), { numRuns: 120 });
   });
 
   it('ELL SpMV y := α·A·x + β·y', () => {
-    const arb = fc.record({ rows: dims, cols: dims, width: fc.integer({ min: 0, max: 6 }), extra: fc.constantFrom(0, 0, 3),
-      fillSeed: fc.array(fc.integer({ min: -1, max: 1000 }), { minLength: 13, maxLength: 13 }), V: advMat(undefined, 1),
-      alpha: coefficient, beta: coefficient, c: config }).chain((t) => fc.record({ x: advVec(t.cols), y: advVec(t.rows) }).map((v) => ({ ...t, ...v })));
-    fc.assert(fc.property(arb, (t) => {
-      const opts = optsOf(t.c);
-      const width = t.cols === 0 ? 0 : t.width;
-      const stride = t.rows + t.extra;
-      // Column indices: each row's first slots hold columns (some rows shorter), padding after; rows ≥ rows are padding.
-      const colIndex = new Int32Array(stride * width).fill(ELL_PADDING);
-      for (let i = 0; i < t.rows; i++) {
-        const len = width === 0 ? 0 : (t.fillSeed[i % 13]! + 1) % (width + 1);
-        for (let k = 0; k < len; k++) colIndex[i + k * stride] = (t.fillSeed[(i + k) % 13]! * 7 + k * 3 + 1000) % t.cols;
-      }
-      const structure = { rows: t.rows, cols: t.cols, width, stride, colIndex };
-      const make = (): Built<any>[] => {
-        const V = buildMat({ ...t.V, r0: 0, c0: 0 } as MatSpec, stride, width, t.c.arithmetic);
-        return [V, buildVec(t.x, t.c.arithmetic), buildVec(t.y, t.c.arithmetic)];
-      };
-      const [V0, x0, y0] = make();
-      const A0 = ellOperand(structure, V0!.range);
-      const args = { alpha: t.alpha, A: A0, x: x0!.range, beta: t.beta, y: y0!.range };
-      const bound = boundOrRefusal(() => ellSpmvBound(args, opts));
-      // ELL's quick return (documented): no rows, or α = 0 with β = 1, leaves y as it was.
-      const quick = t.rows === 0 || (t.alpha === 0 && t.beta === 1);
-      const exact = quick ? null : Array.from({ length: t.rows }, (_, i) => {
-        if (t.alpha === 0) return t.beta === 0 ? ZERO : times(coef(t.beta), exactAt(y0!.range, [i]));
-        const terms: (Rational | null)[] = [];
-        for (let k = 0; k < width; k++) { const c = colIndex[i + k * stride]!; if (c !== ELL_PADDING) terms.push(times(exactAt(V0!.range, [i, k]), exactAt(x0!.range, [c]))); }
-        // A row with no entries skips the product (α·0 is 0 even for α = ±∞ or NaN): y := β·y.
-        const ax = terms.length === 0 ? ZERO : times(coef(t.alpha), sumOf(terms));
-        if (t.beta === 0 || ax === null) return ax;
-        const b = times(coef(t.beta), exactAt(y0!.range, [i]));
-        return b === null ? null : addRational(ax, b);
-      });
-      const what = `ell ${t.rows}×${t.cols} w=${width} stride=${stride} α=${t.alpha} β=${t.beta} ${t.c.arithmetic}/${t.c.accumulation} V=${t.V.storage}/${t.V.scale}/${t.V.layout} x=${describeVec(t.x)} y=${describeVec(t.y)}`;
-      const results = eachBackend(make, ([V, x, y], backend) => ellSpmv({ alpha: t.alpha, A: ellOperand(structure, V!.range), x: x!.range, beta: t.beta, y: y!.range }, { ...opts, backend } as any), 2);
-      if (bound instanceof ModprecError) { expectRefusedAlike(results, bound, what); return; }
-      check(results, exact, bound, what);
-    }), { numRuns: 120 });
+    ellSpmvProperty({ mat: advMat, vec: advVec }, config, false, ['wasm'], 120);
   });
 });
 
