@@ -6,7 +6,7 @@
  */
 import { expect } from 'vitest';
 import fc from 'fast-check';
-import { ellOperand, ellSpmv, ellSpmvBound, ELL_PADDING, ModprecError, type Range } from '../../src/index.js';
+import { ellOperand, ellSpmv, ellSpmvBound, ELL_PADDING, gemv, gemvBound, ModprecError, type Range } from '../../src/index.js';
 import { exactOf } from '../../src/testing/exact.js';
 import { roundRationalToDouble } from '../../src/testing/round-rational.js';
 import { absRational, addRational, compareRational, mulRational, subRational, ZERO, type Rational } from '../../src/testing/rational.js';
@@ -103,7 +103,7 @@ export const optsOf = (c: { arithmetic: string; accumulation: string | undefined
 
 /** Operand arbitraries of a matrix property: a matrix spec (storages, specials) and a vector spec of length n. */
 export interface OperandArbitraries {
-  mat: (storages: undefined, specials: number) => fc.Arbitrary<MatSpec>;
+  mat: (storages?: undefined, specials?: number) => fc.Arbitrary<MatSpec>;
   vec: (n: number) => fc.Arbitrary<VecSpec>;
 }
 
@@ -150,5 +150,45 @@ export function ellSpmvProperty(operands: OperandArbitraries, config: fc.Arbitra
     const results = eachBackend(make, ([V, x, y], backend) => ellSpmv({ alpha: t.alpha, A: ellOperand(structure, V!.range), x: x!.range, beta: t.beta, y: y!.range }, { ...opts, backend } as any), 2);
     if (bound instanceof ModprecError) { expectRefusedAlike(results, bound, what, except); return; }
     check(results, bits, exact, bound, what);
+  }), { numRuns });
+}
+
+/**
+ * GEMV y := α·op(A)·x + β·y from drawn operands: every backend within gemvBound of the exact value — the JavaScript's
+ * bits where `bitsPromised` and the order is shared (op(A) read by columns, pairwise and dot2) — a quick return
+ * leaving y alone, refusals as the bound's (but the backends in `except`).
+ */
+export function gemvProperty(operands: OperandArbitraries, config: fc.Arbitrary<{ arithmetic: string; accumulation: string | undefined }>, bitsPromised: boolean, except: readonly string[], numRuns: number): void {
+  const arb = fc.tuple(dims, dims, fc.constantFrom<'N' | 'T'>('N', 'T')).chain(([m, n, trans]) => {
+    const [rows, cols] = trans === 'N' ? [m, n] : [n, m];
+    return fc.record({ m: fc.constant(m), n: fc.constant(n), trans: fc.constant(trans), rows: fc.constant(rows), cols: fc.constant(cols),
+      A: operands.mat(), x: operands.vec(n), y: operands.vec(m), alpha: coefficient, beta: coefficient, c: config });
+  });
+  fc.assert(fc.property(arb, (t) => {
+    const opts = optsOf(t.c);
+    const make = (): Built<any>[] => [buildMat(t.A, t.rows, t.cols, t.c.arithmetic), buildVec(t.x, t.c.arithmetic), buildVec(t.y, t.c.arithmetic)];
+    const [A, x, y] = make();
+    const args = { alpha: t.alpha, A: A!.range, x: x!.range, beta: t.beta, y: y!.range, trans: t.trans };
+    const bound = boundOrRefusal(() => gemvBound(args as any, opts));
+    const ex = Array.from({ length: t.n }, (_, j) => exactAt(x!.range, [j]));
+    // The reference BLAS's quick return (documented): an empty op(A), or α = 0 with β = 1, leaves y as it was.
+    const quick = t.m === 0 || t.n === 0 || (t.alpha === 0 && t.beta === 1);
+    const exact = quick ? null : Array.from({ length: t.m }, (_, i) => {
+      if (t.alpha === 0 && Number.isFinite(t.alpha)) return t.beta === 0 ? ZERO : times(coef(t.beta), exactAt(y!.range, [i]));
+      const row = sumOf(ex.map((xj, j) => times(exactAt(A!.range, t.trans === 'N' ? [i, j] : [j, i]), xj)));
+      const ax = times(coef(t.alpha), row);
+      return t.beta === 0 ? ax : ax === null ? null : (() => { const b = times(coef(t.beta), exactAt(y!.range, [i])); return b === null ? null : addRational(ax, b); })();
+    });
+    const byColumns = (t.A.layout === 'col') === (t.trans === 'N');
+    const ordered = t.c.accumulation === 'pairwise' || t.c.accumulation === 'dot2';
+    const bits = bitsPromised && (byColumns || ordered || quick);
+    const what = `gemv ${t.trans} ${t.m}×${t.n} α=${t.alpha} β=${t.beta} ${t.c.arithmetic}/${t.c.accumulation} A=${t.A.storage}/${t.A.scale}/${t.A.layout} pad=${t.A.pad} x=${describeVec(t.x)} y=${describeVec(t.y)}`;
+    const results = eachBackend(make, ([A2, x2, y2], backend) => gemv({ ...args, A: A2!.range, x: x2!.range, y: y2!.range }, { ...opts, backend } as any), 2);
+    if (bound instanceof ModprecError) { expectRefusedAlike(results, bound, what, except); return; }
+    check(results, bits, exact, bound, what);
+    if (quick) {
+      const js = results.get('js');
+      if (!(js instanceof ModprecError)) expect(firstRawDifference(js!.raws[2]!, y!.raw()), `${what}: quick return wrote y`).toBe(null);
+    }
   }), { numRuns });
 }
