@@ -33,5 +33,5 @@ describe('trsvBound on the GPU with a scaled x whose stored values lie below 2^-
         }
       }
     }
-  }, 120_000);
+  });
 });
