@@ -82,25 +82,31 @@ export function checkSameLength(nameA: string, a: number, nameB: string, b: numb
 export function checkReadableIn(ar: ArithmeticFormat, reads: readonly (readonly [string, Range<any, any>])[]): void {
   if (ar.kind !== 'mp') return;
   for (const [name, r] of reads) {
-    const a = r.accessor;
-    const st = a.storage;
-    if (st.kind === 'mp') continue; // already multiple precision: finite by construction
-    const size = a.size as readonly number[];
-    const index = new Array<number>(size.length).fill(0);
-    if (size.some((s) => s === 0)) continue;
-    for (;;) {
-      const v = st.decode(a.data as never, a.linearIndex(index));
-      // A double-double is finite when both parts are: a raw pair with a finite hi and a non-finite lo would
-      // otherwise fail in the conversion part-way through the kernel, naming its own `lo`.
-      const pair = v as { hi: number; lo: number };
-      const x = st.kind !== 'dd' ? (v as number) : Number.isFinite(pair.hi) ? pair.lo : pair.hi;
-      if (!Number.isFinite(x)) {
-        fail('INVALID_VALUE', `${name}[${index.join(', ')}]`, `must be finite for ${ar.name} arithmetic (it has no NaN or infinity)`, x);
-      }
-      let d = size.length - 1;
-      while (d >= 0 && ++index[d]! === size[d]) index[d--] = 0;
-      if (d < 0) break;
-    }
+    const at = firstNonFinite(r);
+    if (at) fail('INVALID_VALUE', `${name}[${at.index.join(', ')}]`, `must be finite for ${ar.name} arithmetic (it has no NaN or infinity)`, at.value);
+  }
+}
+
+/**
+ * The first element of a range (row-major order of indices) that is not finite, or undefined; multiple-precision
+ * storages hold finite values by construction. A double-double is finite when both parts are: a raw pair with a
+ * finite hi and a non-finite lo would otherwise fail in a conversion part-way through a kernel, naming its own `lo`.
+ */
+export function firstNonFinite(r: Range<any, any>): { index: number[]; value: number } | undefined {
+  const a = r.accessor;
+  const st = a.storage;
+  if (st.kind === 'mp') return undefined;
+  const size = a.size as readonly number[];
+  if (size.some((s) => s === 0)) return undefined;
+  const index = new Array<number>(size.length).fill(0);
+  for (;;) {
+    const v = st.decode(a.data as never, a.linearIndex(index));
+    const pair = v as { hi: number; lo: number };
+    const x = st.kind !== 'dd' ? (v as number) : Number.isFinite(pair.hi) ? pair.lo : pair.hi;
+    if (!Number.isFinite(x)) return { index, value: x };
+    let d = size.length - 1;
+    while (d >= 0 && ++index[d]! === size[d]) index[d--] = 0;
+    if (d < 0) return undefined;
   }
 }
 

@@ -8,25 +8,12 @@
 import type { Range } from '../core/range.js';
 import type { ArithmeticFormat } from '../formats/common/format.js';
 import type { KrylovSpace } from './krylov-space.js';
+import { firstNonFinite } from '../../kernels/shared/kernel-options.js';
 
 type CpuSpace = KrylovSpace<Range<1, any>, Range<2, any>>;
 
 /** Whether a range holds a word that is not a finite number (only storages of numbers and double-doubles can). */
-function holdsNonFinite(v: Range<any, any>): boolean {
-  const a = v.accessor;
-  const st = a.storage;
-  if (st.kind !== 'number' && st.kind !== 'dd') return false;
-  const size = a.size as readonly number[];
-  if (size.some((s) => s === 0)) return false;
-  const index = new Array<number>(size.length).fill(0);
-  for (;;) {
-    const w = st.decode(a.data as never, a.linearIndex(index)) as number | { hi: number; lo: number };
-    if (typeof w === 'number' ? !Number.isFinite(w) : !Number.isFinite(w.hi + w.lo)) return true;
-    let d = size.length - 1;
-    while (d >= 0 && ++index[d]! === size[d]) index[d--] = 0;
-    if (d < 0) return false;
-  }
-}
+const holdsNonFinite = (v: Range<any, any>): boolean => firstNonFinite(v) !== undefined;
 
 /** Writes NaN into every word of a storage of numbers or double-doubles; false for another storage (RNS: no NaN). */
 function fillNaN(v: Range<1, any>): boolean {
