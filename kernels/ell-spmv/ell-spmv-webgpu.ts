@@ -332,7 +332,7 @@ function packedScalesOverBinding(A: DeviceEll): boolean {
 
 /** gpuEllSpmv on operands in the kernels' layouts. */
 async function gpuEllSpmvOf(args: GpuEllSpmvArgs, options: GpuKernelOptions): Promise<GpuRunInfo> {
-  checkResidentOptions(options);
+  checkResidentOptions(options, 'gpuEllSpmv');
   const { A, x, y } = args;
   if (!A || typeof A !== 'object' || !(A.values instanceof DeviceArray)) fail('INVALID_STORAGE', 'A', 'must be a DeviceEll (see toDeviceEll)', A);
   if (!(x instanceof DeviceArray)) fail('INVALID_STORAGE', 'x', 'must be a DeviceArray (see toDevice)', x);

@@ -767,13 +767,13 @@ export async function gpuGemv(args: GpuGemvArgs, options: GpuGemvOptions = {}): 
 
 /** gpuGemv on operands in the kernels' layouts. */
 async function gpuGemvOf(args: GpuGemvArgs, options: GpuGemvOptions): Promise<GpuRunInfo> {
-  checkResidentOptions(options);
+  checkResidentOptions(options, 'gpuGemv');
   // GEMV's loop order, as backend 'gpu' checks it: 'auto' or omitted (the GPU's order is its own), never ignored.
   const loop = (options as { loop?: unknown }).loop;
   if (loop !== undefined) checkGpuLoop(loop);
   const { trans, kernelTrans, alpha, beta } = validate(args);
   const arithmetic = chooseArithmetic(options, [args.A.data, args.x, args.y]);
-  const target = checkSize('options.targetThreads', options.targetThreads ?? 2 ** 18);
+  const target = checkSize('options.targetThreads', options.targetThreads === undefined ? 2 ** 18 : options.targetThreads);
   const chains = checkChains(options.chains, gemvDefaultChains(arithmetic, args.A.data, kernelTrans));
   // gemvEightRows: eight rows a thread where the option leaves the choice, the arithmetic takes several rows (f32, ff)
   // and the matrix allows one load of eight (gemvOnDevice).

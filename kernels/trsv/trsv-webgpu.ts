@@ -951,7 +951,7 @@ export async function trsvRounding(args: GpuTrsvArgs, options: GpuTrsvOptions, r
 
 /** {@link trsvRounding} on operands in the kernels' layouts. */
 async function trsvRoundingOf(args: GpuTrsvArgs, options: GpuTrsvOptions, rounding?: StoreRounding): Promise<GpuRunInfo> {
-  checkResidentOptions(options);
+  checkResidentOptions(options, 'gpuTrsv');
   const validated = validate(args, options, rounding);
   const { A, x } = args;
   const arithmetic = chooseArithmetic(options, [A.data, x]);

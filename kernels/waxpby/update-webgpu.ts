@@ -249,7 +249,7 @@ export async function gpuUpdate(args: GpuUpdateArgs, options: GpuKernelOptions =
 
 /** gpuUpdate on operands in the kernels' layouts. */
 async function gpuUpdateOf(args: GpuUpdateArgs, options: GpuKernelOptions): Promise<GpuRunInfo> {
-  checkResidentOptions(options);
+  checkResidentOptions(options, 'gpuUpdate');
   const alpha = checkNumber('alpha', args.alpha);
   const beta = checkNumber('beta', args.beta);
   const { out } = args;

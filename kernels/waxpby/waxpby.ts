@@ -3,7 +3,7 @@
  * @module
  */
 import type { Range } from '../../src/core/range.js';
-import { chooseArithmetic, checkReadableIn, checkCoefficientsIn, type KernelOptions } from '../shared/kernel-options.js';
+import { chooseArithmetic, checkReadableIn, checkCoefficientsIn, type KernelOptions, chooseKernelBackend } from '../shared/kernel-options.js';
 import { vectorKernel, operandArgs } from '../../src/backends/cpu/vector-kernel.js';
 import { loadVectorElement } from '../../src/backends/cpu/reduction-kernel.js';
 import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
@@ -48,7 +48,7 @@ export function waxpby(
 ): void | Promise<GpuKernelReport> {
   checkWaxpbyArguments(alpha, x, beta, y, w);
   const n = x.length();
-  if (chooseBackend(options) === 'gpu') {
+  if (chooseKernelBackend('waxpby', options) === 'gpu') {
     const call = prepareGpuCall('waxpby', [['x', x], ['y', y], ['w', w]], options as GpuBackendOptions, undefined, (ar) => {
       if (n > 0) checkCoefficientsIn(ar, [['alpha', alpha], ['beta', beta]]);
       checkReadableIn(ar, [...(alpha !== 0 ? [['x', x] as const] : []), ...(beta !== 0 ? [['y', y] as const] : [])]);
