@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { matrixOverlapOperand, refuseResidentOverlap } from '../../src/backends/webgpu/resident-overlap.js';
 import { fail } from '../../src/core/errors.js';
 import type { GpuArithmetic, GpuRegister } from '../../src/backends/webgpu/arithmetic.js';
 import { bindingWindows, bindWindow, createSpanBuffer, DeviceArray, splitBindings, windowOf, wordsPerElement } from '../../src/backends/webgpu/device-array.js';
@@ -243,6 +244,9 @@ async function updateOnDevice(runtime: GpuRuntime, args: GpuUpdateArgs, x: Devic
  */
 export async function gpuUpdate(args: GpuUpdateArgs, options: GpuKernelOptions = {}): Promise<GpuRunInfo> {
   checkArgumentsObject(args, '{ alpha, x, beta, y, out }');
+  // An output overlapping an input is refused as the CPU refuses it — exactly an input is allowed, as for AXPY and
+  // WAXPBY (before the dd-split copies hide the sharing).
+  refuseResidentOverlap('out', args.out, [['x', args.x], ['y', args.y]], true);
   // A dd-split operand runs on its interleaved dd copy (dd-split-device.ts).
   return throughInterleaved(['x', 'y', 'out'].map((k) => fieldOf(args, k)), fieldOf(args, 'out'), (dd) => gpuUpdateOf(withMapped(withMapped(withMapped(args, 'x', dd), 'y', dd), 'out', dd), options));
 }
