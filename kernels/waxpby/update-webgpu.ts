@@ -263,13 +263,19 @@ async function gpuUpdateOf(args: GpuUpdateArgs, options: GpuKernelOptions): Prom
   const x = alpha !== 0 ? args.x : undefined;
   const y = beta !== 0 ? args.y : undefined;
   const named: Record<string, DeviceArray> = { out };
-  for (const [name, a] of [['x', x], ['y', y]] as const) {
+  // Every operand given is checked, read or not, and lengths are named as WAXPBY names them on the CPU: y against x,
+  // then the output against x (here: the first given of x and y). An x given with α = 0 was not checked: one of the
+  // wrong length, or no DeviceArray at all, ran where waxpby(0, x, β, y, w) is DIMENSION_MISMATCH or INVALID_OPTION.
+  let reference: readonly [string, DeviceArray] | undefined;
+  for (const [name, a] of [['x', args.x], ['y', args.y]] as const) {
     if (a === undefined && (name === 'x' ? alpha : beta) !== 0) fail('INVALID_STORAGE', name, 'must be a DeviceArray when its coefficient is not 0');
     if (a === undefined) continue;
     if (!(a instanceof DeviceArray)) fail('INVALID_STORAGE', name, 'must be a DeviceArray (see toDevice)', a);
-    if (a.length !== out.length) fail('DIMENSION_MISMATCH', name, `must have the length of out (${out.length})`, a.length);
-    named[name] = a;
+    if (reference && a.length !== reference[1].length) fail('DIMENSION_MISMATCH', name, `must have the length of ${reference[0]} (${reference[1].length})`, a.length);
+    reference ??= [name, a];
+    if ((name === 'x' ? x : y) !== undefined) named[name] = a;
   }
+  if (reference && out.length !== reference[1].length) fail('DIMENSION_MISMATCH', 'out', `must have the length of ${reference[0]} (${reference[1].length})`, out.length);
   const arithmetic = chooseArithmetic(options, Object.values(named));
   const runtime = commonRuntime(named, ['x', 'y', 'out']);
   if (!runtime) {
