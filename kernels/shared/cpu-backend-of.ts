@@ -9,7 +9,7 @@ import { fail } from '../../src/core/errors.js';
 import { chooseBackend, type KernelName, type Refusal } from '../../src/backends/backend.js';
 import { wasmCompilationBlocked } from '../../src/backends/wasm/wasm-runtime.js';
 import { recursiveAccumulation, resolveAccumulation, type Accumulation } from './accumulation.js';
-import { chooseArithmetic, type KernelOptions } from './kernel-options.js';
+import { chooseArithmetic, PUBLIC_OPTIONS, refuseOptionsNotTaken, type KernelOptions } from './kernel-options.js';
 import { automaticPrefersJs, ELEMENTWISE_KERNELS, wasmRefusal, type CpuCall } from './cpu-backend.js';
 import type { ArithmeticFormat } from '../../src/formats/common/format.js';
 import { operatorView } from '../gemv/transposed-view.js';
@@ -81,6 +81,8 @@ export function cpuBackendOf(
   if (Object.keys(operands).length === 0) fail('INVALID_OPTION', 'operands', 'must name at least one range', operands);
   if (!Array.isArray(writes) || writes.some((w) => typeof w !== 'string')) fail('INVALID_OPTION', 'writes', 'must be an array of operand names', writes);
   const requested = chooseBackend(options);
+  // The options the kernel does not take are refused as the kernel refuses them (GEMV's loop asked of dot, …).
+  refuseOptionsNotTaken(options, PUBLIC_OPTIONS[kernel], kernel);
   if (requested === 'js') return { backend: 'js', reason: "backend: 'js' was asked for" };
   if (wasmCompilationBlocked()) return { backend: 'js', reason: "Content-Security-Policy: the page forbids compiling WebAssembly (no 'wasm-unsafe-eval')" };
   const ranges = Object.values(operands);

@@ -3,11 +3,12 @@
  * ordered sums over op(A)'s rows and its explicit `loop`. Regression: `cpuBackendOf('gemv', { A, x, y })` with an A
  * of strides [2, 5] (no unit stride) answered 'wasm' — and `{ backend: 'wasm' }` answered 'wasm' too — where gemv runs
  * the generated JavaScript (and `gemv(…, { backend: 'wasm' })` is INVALID_OPTION naming A); likewise TRSV's layout,
- * GEMV's `loop: 'dot'`, and a pairwise GEMV over op(A) with non-contiguous rows.
+ * GEMV's `loop: 'dot'`, and a pairwise GEMV over op(A) with non-contiguous rows. And an option the kernel does not
+ * take is refused as the kernel refuses it: `cpuBackendOf('dot', { x, y }, { loop: 'dot' })` answered where dot refuses.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { cpuBackendOf, gemv, range, strided, trsv, vector, ModprecError, type Range } from '../../src/index.js';
+import { cpuBackendOf, dot, gemv, range, strided, trsv, vector, ModprecError, type Range } from '../../src/index.js';
 
 /** An r×c matrix with these strides (diagonal 4, else small values: well conditioned for TRSV). */
 function matrixOf(r: number, c: number, strides: [number, number]): Range<2, any> {
@@ -55,5 +56,13 @@ describe('cpuBackendOf reports the layout limits of GEMV and TRSV', () => {
     expect(cpuBackendOf('gemv', { A, x, y }, {}, ['y'])).toEqual({ backend: 'js', reason: expect.stringMatching(/^A: /) });
     expect(cpuBackendOf('gemv', { A: matrixOf(2, 2, [2, 1]), x, y }, { loop: 'dot' }, ['y'])).toEqual({ backend: 'js', reason: expect.stringMatching(/^options\.loop: /) });
     expect(() => cpuBackendOf('gemv', { A, x, y }, { trans: 'X' as never }, ['y'])).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', parameter: 'options.trans' }));
+  });
+
+  it("an option the kernel does not take is refused as the kernel refuses it (GEMV's loop asked of DOT, a resident tuning option)", () => {
+    const x = vector([1, 2]);
+    for (const [options, code, parameter] of [[{ loop: 'dot' }, 'INVALID_OPTION', 'options.loop'], [{ groups: 4 }, 'INVALID_OPTION', 'options.groups'], [{ maxThreads: 0 }, 'INVALID_SIZE', 'options.maxThreads']] as const) {
+      expect(outcome(() => cpuBackendOf('dot', { x, y: x }, options as never))).toBe(`${code} ${parameter}`);
+      expect(outcome(() => dot(x, x, options as never))).toBe(`${code} ${parameter}`);
+    }
   });
 });
