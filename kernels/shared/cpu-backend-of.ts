@@ -10,12 +10,14 @@ import { chooseBackend, type KernelName, type Refusal } from '../../src/backends
 import { wasmCompilationBlocked } from '../../src/backends/wasm/wasm-runtime.js';
 import { recursiveAccumulation, resolveAccumulation, type Accumulation } from './accumulation.js';
 import { chooseArithmetic, PUBLIC_OPTIONS, refuseOptionsNotTaken, type KernelOptions } from './kernel-options.js';
-import { automaticPrefersJs, ELEMENTWISE_KERNELS, wasmRefusal, type CpuCall } from './cpu-backend.js';
+import { automaticPrefersJs, ELEMENTWISE_KERNELS, wasmNumericsOf, wasmRefusal, type CpuCall } from './cpu-backend.js';
 import type { ArithmeticFormat } from '../../src/formats/common/format.js';
 import { operatorView } from '../gemv/transposed-view.js';
 import { checkChoice } from '../gemv/gemv-arguments.js';
 import { explicitLoopRefusal, wasmLoopRefusal } from '../gemv/gemv-loop-option.js';
 import { wasmTrsvCallRefusal } from '../trsv/trsv-wasm.js';
+import { EllOperand } from '../ell-spmv/ell-operand.js';
+import { wasmEllRefusal } from '../ell-spmv/ell-spmv-wasm.js';
 
 /** The kernels {@link cpuBackendOf} knows. */
 const KERNEL_NAMES: readonly KernelName[] = ['dot', 'gemv', 'trsv', 'ellSpmv', 'axpy', 'waxpby', 'scal', 'nrm2', 'asum'];
@@ -52,8 +54,9 @@ function kernelRefusalOf(kernel: KernelName, operands: Readonly<Record<string, R
 /**
  * Which CPU backend runs `kernel` on these operands with these options, and why not WebAssembly when it is the
  * generated JavaScript: the automatic choice the kernels make, reported — GEMV's and TRSV's layout limits and GEMV's
- * explicit `loop` included (pass A as operand `A`, and `trans` where op(A) is Aᵀ). Until session 28 those were left
- * out: a GEMV whose A has no unit stride was reported `'wasm'` where the kernel runs the generated JavaScript.
+ * explicit `loop` included (pass A as operand `A`, and `trans` where op(A) is Aᵀ), and ELL SpMV's values (pass its
+ * ELL operand as `A`). Until session 28 those were left out: a GEMV whose A has no unit stride was reported `'wasm'`
+ * where the kernel runs the generated JavaScript.
  * @param kernel - the kernel's name
  * @param operands - the operands by parameter name; the last one of `writes` is written
  * @param options - the kernel's options (arithmetic, accumulation, backend; GEMV's loop), and GEMV's or TRSV's trans
@@ -71,12 +74,15 @@ function kernelRefusalOf(kernel: KernelName, operands: Readonly<Record<string, R
  * @group Kernels
  */
 export function cpuBackendOf(
-  kernel: KernelName, operands: Readonly<Record<string, Range<any, any>>>, options: CpuBackendOfOptions = {}, writes: readonly string[] = [],
+  kernel: KernelName, operands: Readonly<Record<string, Range<any, any> | EllOperand>>, options: CpuBackendOfOptions = {}, writes: readonly string[] = [],
 ): { backend: 'wasm' | 'js'; reason?: string } {
   // Checked before the answer: an unknown kernel or a missing operand crashed later with a TypeError, or was reported.
   if (!KERNEL_NAMES.includes(kernel)) fail('INVALID_OPTION', 'kernel', `must be one of ${KERNEL_NAMES.join(', ')}`, kernel);
   if (typeof operands !== 'object' || operands === null) fail('INVALID_OPTION', 'operands', 'must be an object of ranges by parameter name', operands);
-  for (const [name, r] of Object.entries(operands)) if (!(r instanceof Range)) fail('INVALID_OPTION', `operands.${name}`, 'must be a range', r);
+  for (const [name, r] of Object.entries(operands)) {
+    // ELL SpMV's A is its operand (values and structure), as the kernel takes it.
+    if (!(r instanceof Range) && !(kernel === 'ellSpmv' && name === 'A' && r instanceof EllOperand)) fail('INVALID_OPTION', `operands.${name}`, kernel === 'ellSpmv' && name === 'A' ? 'must be an ELL operand (ellOperand, ellFromMatrix)' : 'must be a range', r);
+  }
   // No operand left the arithmetic to choose from nothing: a TypeError reading the first range's accessor.
   if (Object.keys(operands).length === 0) fail('INVALID_OPTION', 'operands', 'must name at least one range', operands);
   if (!Array.isArray(writes) || writes.some((w) => typeof w !== 'string')) fail('INVALID_OPTION', 'writes', 'must be an array of operand names', writes);
@@ -85,16 +91,28 @@ export function cpuBackendOf(
   refuseOptionsNotTaken(options, PUBLIC_OPTIONS[kernel], kernel);
   if (requested === 'js') return { backend: 'js', reason: "backend: 'js' was asked for" };
   if (wasmCompilationBlocked()) return { backend: 'js', reason: "Content-Security-Policy: the page forbids compiling WebAssembly (no 'wasm-unsafe-eval')" };
-  const ranges = Object.values(operands);
+  // ELL SpMV's A: its values set the arithmetic with x and y, and are asked about by the kernel's own refusal.
+  const ell = kernel === 'ellSpmv' && operands.A instanceof EllOperand ? operands.A : undefined;
+  const ranged = Object.entries(operands).filter((e): e is [string, Range<any, any>] => e[1] instanceof Range);
+  const ranges = [...(ell ? [ell.values] : []), ...ranged.map(([, r]) => r)];
   const accumulation = resolveAccumulation(options.accumulation);
   const arithmetic = chooseArithmetic(options.arithmetic, ranges);
   // The element-wise kernels validate the option but have no reduction to order: they run as recursive (see axpy.ts).
   const acc = ELEMENTWISE_KERNELS.has(kernel) ? recursiveAccumulation : accumulation;
   const call: CpuCall = {
     kernel, arithmetic, accumulation: acc,
-    operands: Object.entries(operands).map(([name, r]) => [name, r, writes.includes(name) ? 'write' : 'read'] as const),
-    kernelRefusal: kernelRefusalOf(kernel, operands, options, arithmetic, acc),
+    operands: ranged.map(([name, r]) => [name, r, writes.includes(name) ? 'write' : 'read'] as const),
+    kernelRefusal: ell ? wasmEllRefusal(ell.values.accessor, ell.structure.rows) : kernelRefusalOf(kernel, Object.fromEntries(ranged), options, arithmetic, acc),
   };
+  if (ell && requested === 'cpu') {
+    // The kernel's own automatic choice (ell-spmv.ts): values scaled per slot, or double-double values in fp32
+    // arithmetic, are read into a twin by a JavaScript pass as long as the JavaScript kernel's own.
+    const numerics = wasmNumericsOf(arithmetic, acc);
+    const values = ell.values.accessor;
+    if (values.scale?.mask[1] === true || ((numerics === 'f32' || numerics === 'kahan-f32') && values.storage.kind === 'dd')) {
+      return { backend: 'js', reason: 'A.values: values scaled per slot (or double-double values in f32 arithmetic) are read through a JavaScript pass as long as the JavaScript kernel, so the automatic choice keeps it there' };
+    }
+  }
   const why = wasmRefusal(call);
   if (why) return { backend: 'js', reason: `${why.parameter}: ${why.reason}` };
   const prefers = requested === 'cpu' ? automaticPrefersJs(call) : undefined;

@@ -5,10 +5,12 @@
  * the generated JavaScript (and `gemv(…, { backend: 'wasm' })` is INVALID_OPTION naming A); likewise TRSV's layout,
  * GEMV's `loop: 'dot'`, and a pairwise GEMV over op(A) with non-contiguous rows. And an option the kernel does not
  * take is refused as the kernel refuses it: `cpuBackendOf('dot', { x, y }, { loop: 'dot' })` answered where dot refuses.
+ * ELL SpMV's A (its ELL operand) is taken as the kernel takes it: values scaled per slot keep the automatic choice in
+ * the generated JavaScript, which the report could not say (A was refused as not a range).
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { cpuBackendOf, dot, gemv, range, strided, trsv, vector, ModprecError, type Range } from '../../src/index.js';
+import { cpuBackendOf, dot, ellMatrix, ellOperand, ellSpmv, formats, gemv, range, scaledReducedColMajor, colMajor, strided, trsv, vector, ModprecError, type Range } from '../../src/index.js';
 
 /** An r×c matrix with these strides (diagonal 4, else small values: well conditioned for TRSV). */
 function matrixOf(r: number, c: number, strides: [number, number]): Range<2, any> {
@@ -64,5 +66,28 @@ describe('cpuBackendOf reports the layout limits of GEMV and TRSV', () => {
       expect(outcome(() => cpuBackendOf('dot', { x, y: x }, options as never))).toBe(`${code} ${parameter}`);
       expect(outcome(() => dot(x, x, options as never))).toBe(`${code} ${parameter}`);
     }
+  });
+
+  it("ELL SpMV: 'wasm' is reported exactly where backend 'wasm' runs, and the automatic choice only where the kernel takes it", () => {
+    const structure = { rows: 3, cols: 3, width: 2, stride: 3, colIndex: Int32Array.of(0, 1, 2, 1, 2, 0), values: Float64Array.of(1, 2, 3, 4, 5, 6) };
+    const valuesOf = (kind: string): Range<2, any> => {
+      const size: [number, number] = [3, 2];
+      const r = kind === 'f64' ? range(colMajor<2>({ size, storage: formats.f64 })) : kind === 'dd' ? range(colMajor<2>({ size, storage: formats.dd }))
+        : range(scaledReducedColMajor<2>({ size, storage: formats.i16, arithmetic: formats.f64, scaleMask: kind === 'slot' ? [true, true] : [true, false] }));
+      for (let i = 0; i < 3; i++) for (let k = 0; k < 2; k++) r.set(i, k, structure.values[i + 3 * k]!);
+      return r;
+    };
+    fc.assert(fc.property(fc.constantFrom('f64', 'dd', 'slot', 'row'), fc.constantFrom(undefined, 'f32', 'f64'), fc.constantFrom(undefined, 'pairwise', 'kahan'), (kind, arithmetic, accumulation) => {
+      const A = ellOperand(ellMatrix(structure), valuesOf(kind)), x = vector([1, 2, 3]), y = vector(3);
+      const options = { accumulation, arithmetic: arithmetic && formats[arithmetic] };
+      const wasmRun = outcome(() => ellSpmv({ alpha: 1, A, x, beta: 0, y }, { ...options, backend: 'wasm' }));
+      const wasmReport = cpuBackendOf('ellSpmv', { A, x, y }, { ...options, backend: 'wasm' }, ['y']);
+      expect([kind, arithmetic, accumulation, wasmReport.backend, wasmRun === 'ran' ? 'ran' : 'refused']).toEqual([kind, arithmetic, accumulation, wasmReport.backend, wasmReport.backend === 'wasm' ? 'ran' : 'refused']);
+      const auto = cpuBackendOf('ellSpmv', { A, x, y }, options, ['y']);
+      if (auto.backend === 'wasm') expect(wasmReport.backend).toBe('wasm');
+      // Values scaled per slot: read through a twin of the JavaScript's reads, so the automatic choice is the JavaScript.
+      if (kind === 'slot') expect(auto).toEqual({ backend: 'js', reason: expect.stringMatching(/^A\.values: /) });
+    }), { numRuns: 30 });
+    expect(outcome(() => cpuBackendOf('ellSpmv', { A: 3 as never, x: vector(3) }))).toBe('INVALID_OPTION operands.A');
   });
 });
