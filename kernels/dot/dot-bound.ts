@@ -18,8 +18,8 @@ import { absProductSum, arithmeticLimits, flushableRead, elementReadRoundings, r
 import type { ArithmeticFormat } from '../../src/formats/common/format.js';
 import { compose, vectorMagnitudes } from '../shared/accessor-rounding.js';
 import type { DotOptions } from './dot.js';
-import { checkOptionsObject } from '../../src/backends/backend.js';
 import { checkDotGpuInto, checkDotInto, checkDotOperands, checkDotThreadsInto } from './dot-arguments.js';
+import { checkReadableIn } from '../shared/kernel-options.js';
 
 /**
  * Options of {@link dotBound}: the kernel's options (`backend` and `strict` included, as every bound function takes
@@ -46,8 +46,10 @@ export interface DotBoundOptions extends DotOptions, BoundBackendOptions {
  *   into's storage may overflow
  * @throws {@link ModprecError} as {@link dot} for its options: `INVALID_OPTION` naming `options.accumulation` for an
  *   unknown accumulation or one the kernel refuses in the arithmetic (e.g. 'kahan' or 'dot2' in dd or ff)
- *   — and, before computing anything, every option error dot raises for the same operands and options (`backend`,
- *   `strict`, `threads`, the backend's arithmetic and accumulation limits), with the same code and parameter
+ *   — and, before computing anything, every error dot raises for the same operands and options, in its order (`backend`,
+ *   `strict`, `threads`, the backend's arithmetic and accumulation limits; then `INVALID_VALUE` for a value or
+ *   coefficient an RNS arithmetic cannot hold; then what the backend or the pool cannot run), with the same code and
+ *   parameter
  * @example
  * ```ts
  * import { vector, formats, dotBound } from 'modprec';
@@ -59,16 +61,16 @@ export interface DotBoundOptions extends DotOptions, BoundBackendOptions {
  * @group Kernels
  */
 export function dotBound(x: Range<1, any>, y: Range<1, any>, options: DotBoundOptions = {}): number {
-  checkOptionsObject(options);
   checkDotOperands(x, y);
   let into: Range<1, any> | undefined;
   // Options are checked as dot checks them (backend, strict, threads included), also where the bound is 0.
-  const { arithmetic: ar, accumulation: acc, threads } = checkBoundOptions({
-    kernel: 'dot', operands: [['x', x], ['y', y]], cpuOperands: [['x', x, 'read'], ['y', y, 'read']], splits: true,
+  const { arithmetic: ar, accumulation: acc } = checkBoundOptions({
+    kernel: 'dot', operands: [['x', x], ['y', y]], cpuOperands: [['x', x, 'read'], ['y', y, 'read']], split: () => ({ x, y }),
     afterBackend: () => { into = checkDotInto(x, y, options.into); },
     afterGpu: (call) => checkDotGpuInto(into, call),
+    values: (arithmetic) => checkReadableIn(arithmetic, [['x', x], ['y', y]]),
+    beforeSplit: (pool) => checkDotThreadsInto(into, pool),
   }, options);
-  checkDotThreadsInto(into, threads);
   const n = x.length();
   // An empty dot stores an exact 0 — but 0 divided by a scale that converts to 0 in the arithmetic is NaN (an fp64
   // into under a scale of 1e-300 in fp32 arithmetic), which no finite bound covers.
