@@ -20,6 +20,7 @@ import { compose, vectorMagnitudes } from '../shared/accessor-rounding.js';
 import type { DotOptions } from './dot.js';
 import { checkDotGpuInto, checkDotInto, checkDotOperands, checkDotThreadsInto } from './dot-arguments.js';
 import { checkReadableIn } from '../shared/kernel-options.js';
+import { booleanOption } from '../../src/sparse/sparse-checks.js';
 
 /**
  * Options of {@link dotBound}: the kernel's options (`backend` and `strict` included, as every bound function takes
@@ -30,7 +31,8 @@ export interface DotBoundOptions extends DotOptions, BoundBackendOptions {
   /**
    * When true, also count the storage rounding of the inputs, so the bound holds against the exact dot
    * product of the ORIGINAL values that were written into x and y (not only of what the storage kept) — doubles
-   * written with `set` (or `vector(values)`) through these ranges, in each range's own arithmetic.
+   * written with `set` (or `vector(values)`) through these ranges, in each range's own arithmetic. A boolean
+   * (default false); anything else is `INVALID_OPTION` naming `options.original`.
    */
   original?: boolean;
 }
@@ -71,6 +73,8 @@ export function dotBound(x: Range<1, any>, y: Range<1, any>, options: DotBoundOp
     values: (arithmetic) => checkReadableIn(arithmetic, [['x', x], ['y', y]]),
     beforeSplit: (pool) => checkDotThreadsInto(into, pool),
   }, options);
+  // The bound's own option, after every check of dot's (which ignores it): 'yes' or 1 would count as true unchecked.
+  const original = booleanOption('options.original', options.original, false);
   const n = x.length();
   // An empty dot stores an exact 0 — but 0 divided by a scale that converts to 0 in the arithmetic is NaN (an fp64
   // into under a scale of 1e-300 in fp32 arithmetic), which no finite bound covers.
@@ -105,7 +109,7 @@ export function dotBound(x: Range<1, any>, y: Range<1, any>, options: DotBoundOp
   // Read roundings perturb each term by (1+δ)^extra before the sum: (1+γ_n)(1+γ_extra) − 1 ≤ γ_{n+extra}.
   const relative = b.ofAbsSum + gamma(extra, u) * (1 + b.ofAbsSum) + b.ofResult;
   let bound = relative * absSum + (2 * n * eta + readUnderflow) * (1 + relative);
-  if (options.original) {
+  if (original) {
     // Each original value v differs from what its storage kept (magnitude a) by at most rel·a + abs: with δx, δy
     // so bounded, |Σ vx·vy − Σ x·y| ≤ Σ δx·|y| + |x|·δy + δx·δy.
     const wx = originalWriteError(x), wy = originalWriteError(y);
