@@ -2,8 +2,8 @@
  * Every public bound function validates a call exactly as its kernel does, on every backend: for a sweep of bad calls
  * — bad options, non-finite values and coefficients under an RNS arithmetic, mismatched lengths, wrong storage, bad
  * α/β, combinations a backend cannot run, and two faults at once (which one is reported is the order: arguments, then
- * options, then values, then capability) — the kernel and its bound raise the same code naming the same parameter, or
- * both succeed (the bound with non-negative numbers).
+ * options, then values, then capability), and random combinations of them — the kernel and its bound raise the same
+ * code naming the same parameter, or both succeed (the bound with non-negative numbers).
  *
  * Regressions:
  * - RNS with a NaN in x: dot refused `INVALID_VALUE` naming `x[1]` on every backend, but dotBound threw backend
@@ -18,7 +18,8 @@
  * stubs here (no adapter, shader or CPU fallback runs), so the comparison is with the kernel's own validation.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { fakePool, outcome } from './option-arbitraries.js';
+import fc from 'fast-check';
+import { BOUND_OPTION_VALUES, fakePool, outcome, sometimesInvalidOptions } from './option-arbitraries.js';
 import {
   asum, asumBound, axpy, axpyBound, dot, dotBound, ellMatrix, ellSpmv, ellSpmvBound, formats, gemv, gemvBound, matrix,
   nrm2, nrm2Bound, nrm2RelativeBound, range, scal, scalBound, scaledReducedRowMajor, trsv, trsvBound, vector, waxpby,
@@ -44,14 +45,14 @@ interface Call {
   readonly poison?: { readonly operand: string; readonly value: number; readonly index?: number };
   /** An operand made bad: one element short, read-only, not a range, 2-D. */
   readonly bad?: { readonly operand: string; readonly how: 'short' | 'read-only' | 'not-a-range' | '2-D' };
-  /** An operand stored in another format (mixed operands: the default arithmetic is the most precise). */
-  readonly stored?: { readonly operand: string; readonly storage: unknown };
+  /** An operand stored in another format, by name (mixed operands: the default arithmetic is the most precise). */
+  readonly stored?: { readonly operand: string; readonly storage: string };
   readonly options?: unknown;
 }
 
 /** A fresh valid-or-bad operand of length `n`, stored in `storage`. */
 function operand(name: string, n: number, c: Call, fill: (i: number) => number): unknown {
-  const storage = c.stored?.operand === name ? c.stored.storage : formats.f64;
+  const storage = c.stored?.operand === name ? c.stored.storage : 'f64';
   const bad = c.bad?.operand === name ? c.bad.how : undefined;
   if (bad === 'not-a-range') return [1, 2, 3];
   if (bad === '2-D') return matrix(n, 1);
@@ -59,7 +60,7 @@ function operand(name: string, n: number, c: Call, fill: (i: number) => number):
   // i8 under one scale: read by every CPU backend but WebAssembly's RNS path, and refused by RNS on the GPU.
   const r = storage === 'scaled-i8'
     ? range(scaledReducedRowMajor<1>({ size: [length], storage: 'i8', scaleMask: [false], scale: new Float64Array([0.25]) }))
-    : vector(length, fill, { storage: storage as never });
+    : vector(length, fill, { storage: formats[storage as keyof typeof formats] });
   if (storage === 'scaled-i8') for (let i = 0; i < length; i++) r.set(i, fill(i));
   if (c.poison?.operand === name) r.set(c.poison.index ?? 1, c.poison.value);
   return bad === 'read-only' ? r.toConst() : r;
@@ -70,7 +71,7 @@ function squareMatrix(n: number, c: Call): unknown {
   const bad = c.bad?.operand === 'A' ? c.bad.how : undefined;
   if (bad === 'not-a-range') return [[1]];
   if (bad === '2-D') return vector(n);
-  const storage = c.stored?.operand === 'A' ? c.stored.storage : formats.f64;
+  const storage = formats[(c.stored?.operand === 'A' ? c.stored.storage : 'f64') as keyof typeof formats];
   const A = matrix(n, bad === 'short' ? Math.max(0, n - 1) : n, (i, j) => (i === j ? 2 : i < j ? 0.5 : 0), { storage: storage as never });
   if (c.poison?.operand === 'A') { const k = c.poison.index ?? 1; A.set(k, k, c.poison.value); }
   return bad === 'read-only' ? A.toConst() : A;
@@ -145,8 +146,8 @@ const CALLS: readonly (Call & { readonly name: string })[] = [
   { name: 'NaN α = 0 quick return, RNS', alpha: 0, beta: 1, poison: { operand: 'x', value: NaN }, options: { arithmetic: rns } },
   { name: 'NaN in y with β = 0, RNS', beta: 0, poison: { operand: 'y', value: NaN }, options: { arithmetic: rns } },
   { name: 'NaN in x, fp64 (IEEE: runs)', poison: { operand: 'x', value: NaN } },
-  { name: 'NaN in x with an RNS-stored y (default arithmetic RNS)', poison: { operand: 'x', value: NaN }, stored: { operand: 'y', storage: rns } },
-  { name: 'RNS-stored x', stored: { operand: 'x', storage: rns } },
+  { name: 'NaN in x with an RNS-stored y (default arithmetic RNS)', poison: { operand: 'x', value: NaN }, stored: { operand: 'y', storage: 'rns106' } },
+  { name: 'RNS-stored x', stored: { operand: 'x', storage: 'rns106' } },
   { name: 'scaled i8 x, RNS', stored: { operand: 'x', storage: 'scaled-i8' }, options: { arithmetic: rns } },
   { name: 'scaled i8 x, RNS, NaN α', alpha: NaN, stored: { operand: 'x', storage: 'scaled-i8' }, options: { arithmetic: rns } },
   { name: 'scaled i8 x, RNS, NaN in y', poison: { operand: 'y', value: NaN }, stored: { operand: 'x', storage: 'scaled-i8' }, options: { arithmetic: rns } },
@@ -281,5 +282,29 @@ describe('with a pool: the bound refuses what the pool refuses for the kernel\'s
     const into = vector(1);
     expect(kernelOutcome(() => dot(vector(3), vector(3), { threads: pool, into }))).toBe('INVALID_OPTION options.into');
     expect(boundOutcome(() => dotBound(vector(3), vector(3), { threads: pool, into }))).toBe('INVALID_OPTION options.into');
+  });
+});
+
+describe('random bad calls', () => {
+  // Faults and options drawn together (most calls hold several), on every kernel: what the curated sweep does not list.
+  it('kernel and bound agree on random combinations of faults and options', () => {
+    const callArb = fc.record({
+      n: fc.constantFrom(0, 1, 3),
+      alpha: fc.constantFrom<unknown>(1.5, 0, 1, NaN, Infinity, '1'),
+      beta: fc.constantFrom<unknown>(0.5, 0, 1, NaN, -Infinity),
+      poison: fc.option(fc.record({ operand: fc.constantFrom('x', 'y', 'w', 'A'), value: fc.constantFrom(NaN, Infinity, 0), index: fc.constantFrom(0, 1) }), { nil: undefined }),
+      bad: fc.option(fc.record({ operand: fc.constantFrom('x', 'y', 'w', 'A'), how: fc.constantFrom('short', 'read-only', 'not-a-range', '2-D') as fc.Arbitrary<'short'> }), { freq: 4, nil: undefined }),
+      stored: fc.option(fc.record({ operand: fc.constantFrom('x', 'y', 'w', 'A'), storage: fc.constantFrom('rns106', 'f32', 'dd', 'f16', 'scaled-i8') }), { nil: undefined }),
+      options: sometimesInvalidOptions({ ...BOUND_OPTION_VALUES, loop: [['auto', 'dot', 'axpy'], ['sideways']], blockSize: [[64], [100]] }),
+    }, { requiredKeys: ['options'] });
+    fc.assert(fc.property(callArb, fc.constantFrom(...Object.keys(KERNELS)), (c, name) => {
+      const [kernel, bound] = KERNELS[name]!(c as Call);
+      const k = kernelOutcome(kernel);
+      // Left out: a kernel in an IEEE arithmetic whose result is NaN or ±∞ for an RNS-stored output fails in the store,
+      // naming the conversion's own parameter (value, hi) — part-way, a data-dependent failure no bound can foresee
+      // (its bound there is +∞: it promises nothing). A kernel issue, not one of validation order.
+      fc.pre(!/^INVALID_VALUE (value|hi|lo)$/.test(k));
+      expect({ name, bound: boundOutcome(bound) }).toEqual({ name, bound: k });
+    }), { numRuns: 2000, seed: 0x28b0 });
   });
 });
