@@ -21,7 +21,9 @@ import type { DdValue } from './dd-arithmetic.js';
 import { builtinGpuStorage, BUILTIN_STORAGE_GPU_FACTS } from '../common/gpu-facts.js';
 
 /**
- * Split layout: high parts and low parts in two arrays of equal length.
+ * Split layout: high parts and low parts in two arrays of equal length. They may be views of any memory; an array whose
+ * hi and lo overlap can be read, but a write through a range over it (`set`) is `INVALID_STORAGE` naming `data`, before
+ * anything is written, as the kernels refuse such an output.
  * @group Double-double
  */
 export class DdSplitArray {
@@ -51,6 +53,16 @@ export class DdSplitArray {
   }
   /** Number of elements. */
   get length(): number { return this.hi.length; }
+}
+
+/**
+ * Whether a split array's hi and lo share memory (views of one buffer whose byte ranges meet): it can be read, but a
+ * write of one element's pair would store its low part over a high part (kernels refuse such an output too).
+ */
+function partsOverlap(data: DdSplitArray): boolean {
+  const { hi, lo } = data;
+  return hi.buffer === lo.buffer && hi.length > 0 && lo.length > 0
+    && hi.byteOffset < lo.byteOffset + lo.byteLength && lo.byteOffset < hi.byteOffset + hi.byteLength;
 }
 
 /** Normalises a written value into (hi, lo); shared by both layouts. */
@@ -115,7 +127,13 @@ export const ddSplitStorage: StorageFormat<DdSplitArray, DdValue> = builtinGpuSt
   accepts: (data): data is DdSplitArray => data instanceof DdSplitArray,
   capacity: (data) => data.length,
   decode: (data, k) => ({ hi: data.hi[k]!, lo: data.lo[k]! }),
-  encode: (data, k, v) => { const [h, l] = normalised(v); data.hi[k] = h; data.lo[k] = l; },
+  encode: (data, k, v) => {
+    // A set through a range over such an array stored (2^-60, 2^-60) for (1, 2^-60), or wrote another element's hi.
+    if (partsOverlap(data)) fail('INVALID_STORAGE', 'data', 'must have hi and lo arrays that share no memory to be written (a DdSplitArray over overlapping views can only be read)');
+    const [h, l] = normalised(v);
+    data.hi[k] = h;
+    data.lo[k] = l;
+  },
   emitRead: (data, index, dst: Register) =>
     `{ const dd$k = ${index}; ${dst.names[0]} = ${data}.hi[dd$k]; ${dst.names[1]} = ${data}.lo[dd$k]; }`,
   emitWrite: (data, index, src: Register) =>
