@@ -8,7 +8,8 @@
  * - split: a {@link DdSplitArray} with separate `hi` and `lo` `Float64Array`s — the hi array alone is a valid
  *   fp64 vector (the value rounded, up to ties) and SIMD-friendly, but reads touch two streams.
  *
- * Writes normalise (TwoSum, value unchanged): a user pair { hi, lo } need not be normalised. A zero is stored as
+ * Writes normalise (TwoSum, value unchanged): a user pair { hi, lo } need not be normalised; one whose finite parts sum
+ * beyond the doubles rounds to ±∞, stored (±∞, 0), as every write that overflows. A zero is stored as
  * (z, z) with hi's sign, so a written −0 reads back as −0 (hi + lo of (−0, +0) would be +0). A user pair with a
  * finite hi and a non-finite lo is rejected (`INVALID_VALUE`); a non-finite hi is stored as (hi + lo, 0), like
  * an IEEE special value. Raw words in the arrays are not checked: every kernel reads a pair as hi + lo, so a raw
@@ -72,6 +73,9 @@ function normalised(v: DdValue | number): [number, number] {
   if (!Number.isFinite(hi)) return [hi + lo, 0];
   if (!Number.isFinite(lo)) fail('INVALID_VALUE', 'value.lo', 'must be a finite number', lo);
   const s = hi + lo;
+  // Finite parts whose sum is beyond the doubles, (MAX, 2^970): the value rounds to ±∞, stored (±∞, 0) as a kernel
+  // stores an overflow (TwoSum below would leave (∞, NaN), which reads as NaN).
+  if (s - s !== 0) return [s, 0];
   // A zero is stored as (z, z) with the sign of hi (a number x arrives as (x, 0)): with lo = +0, hi + lo of a −0
   // would read back as +0.
   if (s === 0) { const z = hi === 0 ? hi : s; return [z, z]; }
