@@ -17,8 +17,8 @@ export interface LuFactors {
   /** Order of the matrix. */
   readonly n: number;
   /**
-   * L and U packed column-major (leading dimension n): U on and above the diagonal, L strictly below it
-   * (L's unit diagonal is not stored).
+   * L and U packed column-major (leading dimension max(1, n), a valid {@link DenseMatrix}): U on and above the
+   * diagonal, L strictly below it (L's unit diagonal is not stored).
    */
   readonly lu: DenseMatrix;
   /** Row i was swapped with row pivots[i] (≥ i) at step i, in order (LAPACK's IPIV, 0-based). */
@@ -51,7 +51,8 @@ export function luFactor(A: DenseMatrix, options?: LuOptions): LuFactors {
   // The panel-blocked sweep: the same operations on every element in the same order as the right-looking loop (bit for
   // bit its factors), with the trailing matrix swept once per panel of columns instead of once per pivot.
   const { a, pivots, firstZeroPivot } = factorPacked('f64', n, ld, data, options);
-  return { n, lu: { rows: n, cols: n, ld: n, data: a }, pivots, firstZeroPivot };
+  // ld max(1, n), as denseMatrix asks: a 0 × 0 matrix's factors had ld 0, which denseMatrix and writeMatrixMarket refused.
+  return { n, lu: { rows: n, cols: n, ld: Math.max(1, n), data: a }, pivots, firstZeroPivot };
 }
 
 /**
