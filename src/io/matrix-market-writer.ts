@@ -114,12 +114,16 @@ export function writeMatrixMarket(matrix: AnyMatrix, options: MatrixMarketWriteO
   if (!Array.isArray(comments)) fail('INVALID_OPTION', 'options.comments', 'must be an array of strings', comments);
   // What the readers take (they return the comments as an array, which must stay far below V8's fatal length).
   if (comments.length > MAX_COMMENT_LINES) fail('INVALID_VALUE', 'options.comments', `must hold at most ${MAX_COMMENT_LINES} lines (the readers' limit)`, comments.length);
-  comments.forEach((c, k) => {
+  // Every index, holes included (forEach skipped a hole, and the text then held '%undefined'), copied once as checked.
+  const lines: string[] = [];
+  for (let k = 0; k < comments.length; k++) {
+    const c: unknown = comments[k];
     if (typeof c !== 'string' || /[\r\n]/.test(c)) fail('INVALID_VALUE', `options.comments[${k}]`, 'must be a string without line breaks', c);
-  });
+    lines.push(c);
+  }
   const value = valueWriter(field, booleanOption('options.allowNonFinite', o.allowNonFinite, false));
   try {
-    return fileText(input, format, field, symmetry, comments, value);
+    return fileText(input, format, field, symmetry, lines, value);
   } catch (e) {
     // A string longer than the engine holds (2^29 − 24 characters in V8) was a bare RangeError 'Invalid string length'.
     if (e instanceof RangeError) fail('INVALID_SIZE', 'matrix', 'gives a Matrix Market text (comments included) longer than the longest string JavaScript can hold');
